@@ -1,0 +1,48 @@
+# funcgrad: `make demo`, `make test`. Everything runs in a local virtualenv, .venv/.
+#
+# Each install step leaves a stamp file in .venv/ and is redone only when the packaging files
+# change (or after `make clean`). The install is editable, so edits to funcgrad/ and kernels/
+# are picked up without reinstalling.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+# Anything that changes what `pip install` does.
+PKG_FILES := pyproject.toml setup.cfg setup.py
+PYTEST_ARGS ?=
+
+.PHONY: .venv demo test bench-chain clean
+
+.venv: $(VENV)/.stamp-install
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+
+$(VENV)/.stamp-install: $(PKG_FILES) | $(PY)
+	$(PIP) install -e .
+	touch $@
+
+$(VENV)/.stamp-test: $(PKG_FILES) | $(PY)
+	$(PIP) install -e '.[test]'
+	touch $@ $(VENV)/.stamp-install
+
+# Editable too (not a plain `pip install .[bench]`): a regular install would replace the
+# editable one, and tests run from the work tree would then miss funcgrad.kernels.
+$(VENV)/.stamp-bench: $(PKG_FILES) | $(PY)
+	$(PIP) install -e '.[bench]'
+	touch $@ $(VENV)/.stamp-install
+
+demo: $(VENV)/.stamp-install
+	$(PY) -m funcgrad.demo
+
+test: $(VENV)/.stamp-test
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+bench-chain: $(VENV)/.stamp-bench
+	$(PY) benchmarks/chain.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

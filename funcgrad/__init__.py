@@ -1,0 +1,26 @@
+"""funcgrad: composable automatic differentiation for Python and NumPy.
+
+>>> import numpy as np, funcgrad as fg
+>>> fg.grad(lambda x: np.sum(np.tanh(x) ** 2))(np.zeros(3))
+array([0., 0., 0.])
+
+Transforms (``grad``, ``jvp``, ``vjp``, ``vmap``, ``jacfwd``, ``hessian``...)
+are tracing interpreters that compose to any depth; ``funcgrad.numpy``
+mirrors NumPy, and plain ``numpy`` code works on traced values too.
+"""
+from . import core, tree, primitives, interpreters  # noqa: F401  (registers primitives)
+from . import numpy  # noqa: F401  (attaches array methods to tracers)
+from .api import grad, jvp, linearize, value_and_grad, vjp, vmap
+from .core import ConcretizationError, EscapedTracerError
+from .interpreters.graph import Graph
+from .jacobians import elementwise_grad, hessian, hvp, jacfwd, jacobian, jacrev, vhp
+from .primitives.structural import stop_gradient
+from .graphs import make_graph
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap", "jacfwd", "jacrev",
+    "jacobian", "hessian", "hvp", "vhp", "elementwise_grad", "stop_gradient", "make_graph",
+    "Graph", "tree", "numpy", "ConcretizationError", "EscapedTracerError",
+]

@@ -1,0 +1,317 @@
+"""The tracing core: primitives, interpreters, tracers and ``bind``.
+
+Every operation funcgrad differentiates is a :class:`Primitive`.  Calling one
+(``bind``) hands it to the *current interpreter* of this thread.  Interpreters
+form a chain: each transform (``jvp``, ``grad``, ``vmap``, ``make_graph``...)
+creates an interpreter whose ``parent`` is the interpreter that was current
+when it started, and the chain ends at :data:`ROOT`, the evaluation
+interpreter, which runs the primitive's kernel.
+
+An interpreter owns its tracers: ``tracer._trace is interpreter``.  A value
+that is not one of its own tracers (a plain array, or a tracer of another
+interpreter) is a constant to it, and it hands the operation to its parent.
+Identity, not depth, keeps nested transforms apart, so sibling transforms can
+never confuse each other's perturbations (the classic
+``grad(lambda x: x * grad(lambda y: x + y)(1.0))(2.0) == 1.0`` holds).
+
+A tracer used after its interpreter finished reaches the root, which raises
+:class:`EscapedTracerError` instead of computing a silently wrong value.
+"""
+import itertools
+import os
+import threading
+import traceback
+
+import numpy as np
+
+__all__ = [
+    "Primitive", "Interpreter", "Tracer", "ROOT", "bind", "current_interpreter",
+    "EscapedTracerError", "ConcretizationError", "REGISTRY", "concrete",
+]
+
+REGISTRY = {}
+"""Every primitive, by name.  A test walks it to check each has all its rules."""
+
+
+class Primitive:
+    """One operation and all of its rules.
+
+    Rules (all optional at construction, checked by the registry test):
+
+    ``impl(*args, **params)``
+        the arithmetic on concrete arrays (a kernel call).
+    ``abstract_eval(*avals, **params)``
+        the output :class:`~funcgrad.interpreters.graph.ShapedArray` (or a
+        tuple of them) from input shapes and dtypes.
+    ``jvp(primals, tangents, **params) -> (out, tangent_out)``
+        forward mode; a ``None`` tangent is a symbolic zero.
+    ``vjp(needs, cotangent, out, *args, **params) -> per-argument cotangents``
+        reverse mode; ``needs[i]`` says whether argument ``i`` wants one, and a
+        ``None`` entry is a symbolic zero.
+    ``batch(args, dims, **params) -> (out, out_dim)``
+        vmap; ``dims[i]`` is the batch axis of argument ``i`` or ``None``.
+
+    Rules are written with differentiable operations, so derivatives of
+    derivatives work in every order.  A primitive with ``differentiable=False``
+    (comparisons, ``argmax``, ``floor``...) has no derivative: the AD
+    interpreters compute it and treat the result as a constant.
+    """
+
+    __slots__ = ("name", "impl", "abstract_eval", "jvp", "vjp", "batch",
+                 "multiple_results", "differentiable", "__dict__")
+
+    def __init__(self, name, impl=None, *, abstract_eval=None, jvp=None, vjp=None,
+                 batch=None, multiple_results=False, differentiable=True):
+        if name in REGISTRY:
+            raise ValueError(f"a primitive named {name!r} is already registered")
+        self.name = name
+        self.impl = impl
+        self.abstract_eval = abstract_eval
+        self.jvp = jvp
+        self.vjp = vjp
+        self.batch = batch
+        self.multiple_results = multiple_results
+        self.differentiable = differentiable
+        REGISTRY[name] = self
+
+    def bind(self, *args, **params):
+        """Apply the primitive to ``args`` under the current interpreter."""
+        return _state.interpreter.process(self, args, params)
+
+    __call__ = bind
+
+    def __repr__(self):
+        return self.name
+
+    def __reduce__(self):
+        return (_primitive_by_name, (self.name,))
+
+
+def _primitive_by_name(name):
+    return REGISTRY[name]
+
+
+def bind(prim, *args, **params):
+    """Apply ``prim`` to ``args`` under the current interpreter."""
+    return _state.interpreter.process(prim, args, params)
+
+
+class EscapedTracerError(RuntimeError):
+    """A traced value was used after the transform that made it returned."""
+
+
+class ConcretizationError(TypeError):
+    """A concrete value was needed where only an abstract one exists."""
+
+
+_tags = itertools.count(1)
+
+
+class Interpreter:
+    """Base of all interpreters.  ``parent`` is where constants are computed.
+
+    Used as a context manager: ``with interp:`` makes it current for this
+    thread and, on exit, restores its parent and marks it finished.
+    """
+
+    __slots__ = ("parent", "tag", "active")
+    transform = "a transform"
+
+    def __init__(self, parent=None):
+        self.parent = _state.interpreter if parent is None else parent
+        self.tag = next(_tags)
+        self.active = True
+
+    def process(self, prim, args, params):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __enter__(self):
+        _state.interpreter = self
+        return self
+
+    def __exit__(self, *exc):
+        _state.interpreter = self.parent
+        self.active = False
+        return False
+
+    def __repr__(self):
+        return f"<{type(self).__name__} #{self.tag} of {self.transform}>"
+
+
+class EvalInterpreter(Interpreter):
+    """The root: runs kernels on concrete values."""
+
+    __slots__ = ()
+    transform = "evaluation"
+
+    def __init__(self):
+        self.parent = None
+        self.tag = 0
+        self.active = True
+
+    def process(self, prim, args, params):
+        for a in args:
+            if isinstance(a, _special_types):
+                return _process_special(prim, args, params)
+        return prim.impl(*args, **params)
+
+    def __exit__(self, *exc):  # the root is never left
+        return False
+
+
+ROOT = EvalInterpreter()
+
+
+class _State(threading.local):
+    """Per-thread mutable state; nothing else in funcgrad is global and mutable."""
+
+    def __init__(self):
+        self.interpreter = ROOT
+        self.grad_enabled = True
+
+
+_state = _State()
+
+
+def current_interpreter():
+    """The interpreter that will process the next primitive on this thread."""
+    return _state.interpreter
+
+
+class Tracer:
+    """A value being traced by an interpreter.
+
+    Subclasses store what their interpreter needs (a primal and tangent, a
+    value and a tape node, a batch axis, an abstract value) and provide
+    ``shape``, ``dtype`` and ``_concrete()``.  Array methods and operators are
+    attached by :mod:`funcgrad.numpy`, so tracers behave like NumPy arrays and
+    plain NumPy functions reach them through ``__array_ufunc__`` and
+    ``__array_function__``.
+    """
+
+    __slots__ = ("_trace",)
+    __array_priority__ = 1000
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def _concrete(self):  # pragma: no cover - overridden
+        raise ConcretizationError(f"{type(self).__name__} has no concrete value")
+
+    def _check_alive(self):
+        if not self._trace.active:
+            raise EscapedTracerError(escaped_message(self))
+
+    def __repr__(self):
+        kind = type(self).__name__
+        return f"{kind}<{_dtype_str(self.dtype)}{list(self.shape)}> of {self._trace!r}"
+
+
+def _dtype_str(dtype):
+    dtype = np.dtype(dtype)
+    return {"f": "f", "i": "i", "u": "u", "b": "bool", "c": "c"}.get(dtype.kind, dtype.kind) + (
+        "" if dtype.kind == "b" else str(dtype.itemsize * 8))
+
+
+def concrete(x):
+    """The concrete value under any number of tracers (raises if none exists)."""
+    while isinstance(x, Tracer):
+        x = x._concrete()
+    return x
+
+
+def escaped_message(tracer):
+    return (f"a traced value ({type(tracer).__name__} of {tracer._trace.transform}, "
+            f"interpreter #{tracer._trace.tag}) was used after the transform that created "
+            f"it returned. This happens when a value computed inside a transformed "
+            f"function is stored in a global, a closure or an attribute and used later. "
+            f"Return it from the function instead, or use fg.stop_gradient / a plain "
+            f"array for values meant to outlive the transform.")
+
+
+def user_frame_summary():
+    """``File "...", line N, in f`` of the innermost frame outside funcgrad."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for frame in reversed(traceback.extract_stack()[:-1]):
+        if not os.path.abspath(frame.filename).startswith(here):
+            return f'File "{frame.filename}", line {frame.lineno}, in {frame.name}' + (
+                f"\n    {frame.line}" if frame.line else "")
+    return "(location unknown)"
+
+
+# Values the root cannot compute with directly.  Tracers reaching the root have
+# escaped; other special types (the eager Tensor, GPU arrays) register a handler.
+_special_types = (Tracer,)
+_special_handlers = []
+
+
+def register_special_type(cls, handler):
+    """Let the root interpreter hand operations on ``cls`` values to ``handler``.
+
+    ``handler(prim, args, params)`` returns the result, or ``NotImplemented``.
+    """
+    global _special_types
+    _special_types = _special_types + (cls,)
+    _special_handlers.append(handler)
+
+
+def _process_special(prim, args, params):
+    for handler in _special_handlers:
+        out = handler(prim, args, params)
+        if out is not NotImplemented:
+            return out
+    for a in args:
+        if isinstance(a, Tracer):
+            raise EscapedTracerError(escaped_message(a))
+    raise TypeError(f"{prim.name}: cannot compute with arguments of types "
+                    f"{[type(a).__name__ for a in args]}")
+
+
+class ShapedArray:
+    """An abstract array: a shape and a dtype, no values (what graph tracing sees)."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def __eq__(self, other):
+        return (isinstance(other, ShapedArray) and self.shape == other.shape
+                and self.dtype == other.dtype)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype))
+
+    def str_short(self):
+        return f"{_dtype_str(self.dtype)}[{','.join(map(str, self.shape))}]"
+
+    __repr__ = str_short
+
+
+def aval_of(x):
+    """The ShapedArray of a concrete value, tracer or Python scalar."""
+    if isinstance(x, ShapedArray):
+        return x
+    if isinstance(x, (bool, int, float, complex)):
+        return ShapedArray((), np.result_type(x))
+    return ShapedArray(x.shape, x.dtype)

@@ -1,0 +1,68 @@
+"""Batching (vmap): a tracer is an array with one extra axis, ``batch_dim``.
+
+Each primitive's ``batch`` rule maps batched arguments (with their batch axes,
+``None`` for unbatched ones) to a batched result and its batch axis.  Rules
+call primitives, so ``vmap`` composes with every other transform.
+"""
+from ..core import ConcretizationError, Interpreter, Tracer, _state, user_frame_summary
+
+__all__ = ["BatchInterpreter", "BatchTracer"]
+
+
+class BatchTracer(Tracer):
+    __slots__ = ("value", "batch_dim")
+
+    def __init__(self, trace, value, batch_dim):
+        self._trace = trace
+        self.value = value
+        self.batch_dim = batch_dim
+
+    @property
+    def shape(self):
+        shape = self.value.shape
+        return shape[:self.batch_dim] + shape[self.batch_dim + 1:]
+
+    @property
+    def dtype(self):
+        return self.value.dtype
+
+    def _concrete(self):
+        self._check_alive()
+        raise ConcretizationError(
+            "vmap: a batched value was used where one concrete value is needed (a Python "
+            "`if`/`while` on it, float(), int(), bool(), .item() or a NumPy conversion) at\n  "
+            f"{user_frame_summary()}\nEach example of the batch may take a different branch. "
+            "Use fg.numpy.where (or fg.lax.cond) instead of Python control flow, or move the "
+            "computation outside vmap.")
+
+
+class BatchInterpreter(Interpreter):
+    __slots__ = ("axis_size",)
+    transform = "vmap"
+
+    def __init__(self, axis_size, parent=None):
+        super().__init__(parent)
+        self.axis_size = axis_size
+
+    def process(self, prim, args, params):
+        vals = list(args)
+        dims = [None] * len(args)
+        own = False
+        for i, a in enumerate(args):
+            if type(a) is BatchTracer and a._trace is self:
+                vals[i] = a.value
+                dims[i] = a.batch_dim
+                own = True
+        if not own:
+            return self.parent.process(prim, args, params)
+        state = _state
+        prev, state.interpreter = state.interpreter, self.parent
+        try:
+            out, out_dim = prim.batch(vals, dims, **params)
+        finally:
+            state.interpreter = prev
+        if prim.multiple_results:
+            return [o if d is None else BatchTracer(self, o, d) for o, d in zip(out, out_dim)]
+        if out_dim is None:
+            return out
+        return BatchTracer(self, out, out_dim)

@@ -1,0 +1,195 @@
+"""Graph capture: record primitives applied to abstract values into an IR.
+
+A :class:`Graph` lists its inputs, equations ``outs = primitive[params] ins``
+and outputs, like a jaxpr.  Operations that involve none of the capturing
+interpreter's tracers are computed right away by its parent, so constants
+fold and only the computation that depends on the inputs is recorded (this is
+also what lets :func:`funcgrad.linearize` keep just the linear part).
+"""
+import numpy as np
+
+from ..core import (ConcretizationError, Interpreter, ShapedArray, Tracer, _state, aval_of,
+                    bind, user_frame_summary)
+
+__all__ = ["Graph", "GraphInterpreter", "GraphTracer", "Var", "eval_graph"]
+
+
+class Var:
+    """A value in a graph, known by its abstract value."""
+
+    __slots__ = ("aval",)
+
+    def __init__(self, aval):
+        self.aval = aval
+
+
+class Eqn:
+    __slots__ = ("prim", "inputs", "params", "outvars")
+
+    def __init__(self, prim, inputs, params, outvars):
+        self.prim = prim
+        self.inputs = inputs
+        self.params = params
+        self.outvars = outvars
+
+
+class GraphTracer(Tracer):
+    __slots__ = ("aval", "var")
+
+    def __init__(self, trace, var):
+        self._trace = trace
+        self.var = var
+        self.aval = var.aval
+
+    @property
+    def shape(self):
+        return self.aval.shape
+
+    @property
+    def dtype(self):
+        return self.aval.dtype
+
+    def _concrete(self):
+        self._check_alive()
+        raise ConcretizationError(
+            f"{self._trace.transform} traces with abstract values ({self.aval.str_short()}), "
+            f"but a concrete value was needed (a Python `if`/`while` on it, float(), int(), "
+            f"bool(), .item() or a NumPy conversion) at\n  {user_frame_summary()}\n"
+            "Mark the argument static (jit(f, static_argnums=...)), or use a traced "
+            "alternative: fg.numpy.where, fg.lax.cond, fg.lax.fori_loop, fg.lax.while_loop.")
+
+
+class GraphInterpreter(Interpreter):
+    __slots__ = ("eqns",)
+    transform = "make_graph"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.eqns = []
+
+    def new_input(self, aval):
+        return GraphTracer(self, Var(aval))
+
+    def process(self, prim, args, params):
+        own = False
+        inputs = list(args)
+        avals = list(args)
+        for i, a in enumerate(args):
+            if type(a) is GraphTracer and a._trace is self:
+                inputs[i] = a.var
+                avals[i] = a.aval
+                own = True
+            elif not isinstance(a, (bool, int, float, complex)):
+                avals[i] = aval_of(a)
+        if not own:
+            return self.parent.process(prim, args, params)
+        out_aval = prim.abstract_eval(*avals, **params)
+        if prim.multiple_results:
+            outvars = [Var(a) for a in out_aval]
+            self.eqns.append(Eqn(prim, inputs, params, outvars))
+            return [GraphTracer(self, v) for v in outvars]
+        var = Var(out_aval)
+        self.eqns.append(Eqn(prim, inputs, params, [var]))
+        return GraphTracer(self, var)
+
+
+class Graph:
+    """A captured computation: ``invars``, ``eqns`` and ``outvars``.
+
+    ``str(graph)`` is a readable listing; in a notebook it renders as a picture.
+    Outputs that are constants (do not depend on the inputs) appear as values.
+    """
+
+    def __init__(self, invars, eqns, outvars):
+        self.invars = invars
+        self.eqns = eqns
+        self.outvars = outvars
+
+    def __call__(self, *args):
+        return eval_graph(self, *args)
+
+    def _names(self):
+        names = {}
+        for v in self.invars:
+            names[id(v)] = _name(len(names))
+        for eqn in self.eqns:
+            for v in eqn.outvars:
+                names[id(v)] = _name(len(names))
+        return names
+
+    def __str__(self):
+        names = self._names()
+        consts = {}
+
+        def show(x):
+            if isinstance(x, Var):
+                return names.get(id(x), "?")
+            if isinstance(x, (bool, int, float, complex)) or np.ndim(x) == 0:
+                return repr(x.item() if hasattr(x, "item") else x)
+            key = id(x)
+            if key not in consts:
+                consts[key] = (f"c{len(consts)}", x)
+            return consts[key][0]
+
+        lines = []
+        for eqn in self.eqns:
+            outs = " ".join(f"{names[id(v)]}:{v.aval.str_short()}" for v in eqn.outvars)
+            params = ", ".join(f"{k}={_show_param(v)}" for k, v in eqn.params.items())
+            ins = " ".join(show(x) for x in eqn.inputs)
+            lines.append(f"    {outs} = {eqn.prim.name}{'[' + params + ']' if params else ''} {ins}")
+        outs = ", ".join(show(v) for v in self.outvars)
+        ins = ", ".join(f"{names[id(v)]}:{v.aval.str_short()}" for v in self.invars)
+        head = "{ lambda "
+        if consts:
+            head += ", ".join(f"{n}:{aval_of(c).str_short()}" for n, c in consts.values())
+        head += f" ; {ins}. let"
+        return "\n".join([head] + lines + [f"  in ({outs}) }}"])
+
+    __repr__ = __str__
+
+
+def _name(i):
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    s = ""
+    while True:
+        s = letters[i % 26] + s
+        i = i // 26 - 1
+        if i < 0:
+            return s
+
+
+def _show_param(v):
+    if isinstance(v, np.dtype):
+        return v.name
+    if isinstance(v, Graph):
+        return "{...}"
+    return repr(v)
+
+
+def eval_graph(graph, *args):
+    """Run ``graph`` on ``args`` by binding each equation (differentiable)."""
+    if len(args) != len(graph.invars):
+        raise TypeError(f"the graph takes {len(graph.invars)} inputs, got {len(args)}")
+    env = {id(v): a for v, a in zip(graph.invars, args)}
+
+    def read(x):
+        return env[id(x)] if isinstance(x, Var) else x
+
+    for eqn in graph.eqns:
+        out = bind(eqn.prim, *[read(x) for x in eqn.inputs], **eqn.params)
+        if eqn.prim.multiple_results:
+            for v, o in zip(eqn.outvars, out):
+                env[id(v)] = o
+        else:
+            env[id(eqn.outvars[0])] = out
+    return [read(v) for v in graph.outvars]
+
+
+def trace_to_graph(fun, in_avals):
+    """Trace ``fun(*tracers)`` (flat list in, flat list out) into a Graph."""
+    interp = GraphInterpreter()
+    with interp:
+        tracers = [interp.new_input(a) for a in in_avals]
+        outs = fun(*tracers)
+    outvars = [o.var if type(o) is GraphTracer and o._trace is interp else o for o in outs]
+    return Graph([t.var for t in tracers], interp.eqns, outvars)

@@ -1,0 +1,275 @@
+"""Jacobians and Hessians, built by batching ``jvp``/``vjp`` with ``vmap``.
+
+``jacfwd`` pushes every input basis vector through one batched forward pass;
+``jacrev`` pulls every output basis vector through one batched backward pass.
+Results have shape ``out.shape + in.shape`` (per output leaf, per input leaf,
+for pytrees), as in JAX.  ``chunk_size=`` bounds how many basis vectors are
+batched at once, so a large Jacobian need not fit in memory as one batch.
+"""
+import functools
+
+import numpy as np
+
+from . import tree
+from .api import (_Reverse, _as_output, _flatten_inputs, _normalize_argnums, _plain,
+                  _split_aux, _substitute, jvp, value_and_grad, vjp, vmap)
+from .core import Tracer
+from .interpreters.forward import JVPInterpreter, JVPTracer
+from .numpy._convert import asarray
+from .primitives import structural as st
+
+__all__ = ["jacfwd", "jacrev", "jacobian", "hessian", "hvp", "vhp", "elementwise_grad"]
+
+
+def _basis(leaves, dtype):
+    """Split the identity over the flattened inputs into one batch per leaf."""
+    n = sum(int(np.prod(x.shape)) for x in leaves)
+    eye = np.eye(n, dtype=dtype)
+    out, k = [], 0
+    for x in leaves:
+        m = int(np.prod(x.shape))
+        out.append(eye[:, k:k + m].reshape((n,) + tuple(x.shape)))
+        k += m
+    return n, out
+
+
+def _chunked_vmap(fn, batch_leaves, n, chunk_size):
+    """``vmap(fn)(*batch_leaves)``, in chunks of at most ``chunk_size`` rows."""
+    if chunk_size is None or chunk_size >= n:
+        return vmap(fn)(*batch_leaves) if n else None
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive int, got {chunk_size}")
+    parts = [vmap(fn)(*[b[i:i + chunk_size] for b in batch_leaves])
+             for i in range(0, n, chunk_size)]
+    return [np.concatenate([p[j] for p in parts]) if not any(isinstance(p[j], Tracer)
+                                                            for p in parts)
+            else _concat([p[j] for p in parts]) for j in range(len(parts[0]))]
+
+
+def _concat(xs):
+    from . import numpy as fnp
+    return fnp.concatenate(xs, 0)
+
+
+def _dtype(leaves):
+    return np.result_type(*[x.dtype for x in leaves]) if leaves else np.float64
+
+
+def _assemble(rows_per_out, out_leaves, in_leaves, in_first):
+    """Cut the stacked rows into blocks of shape out.shape + in.shape."""
+    blocks = []
+    for o, rows in zip(out_leaves, rows_per_out):
+        per_in, k = [], 0
+        for x in in_leaves:
+            m = int(np.prod(x.shape))
+            if in_first:   # rows: (n_in, *out.shape)
+                block = st.moveaxis(st.reshape(rows[k:k + m], (m,) + tuple(o.shape)), 0,
+                                    len(o.shape))
+            else:          # rows: (n_out, *in.shape) for this output's rows
+                block = rows[k:k + m]
+            per_in.append(block)
+            k += m
+        blocks.append(per_in)
+    return blocks
+
+
+def _structure(blocks, out_tree, in_treedefs, single, out_leaves, in_leaves):
+    out = []
+    for o, per_in in zip(out_leaves, blocks):
+        shaped = [_plain(st.reshape(b, tuple(o.shape) + tuple(x.shape)))
+                  for b, x in zip(per_in, in_leaves)]
+        out.append(_rebuild_in(in_treedefs, shaped, single))
+    return tree.unflatten(out_tree, out)
+
+
+def _rebuild_in(treedefs, flat, single):
+    res, k = [], 0
+    for td in treedefs:
+        res.append(tree.unflatten(td, flat[k:k + td.num_leaves]))
+        k += td.num_leaves
+    return res[0] if single else tuple(res)
+
+
+def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None):
+    """Jacobian by forward mode (one batched ``jvp``): best when inputs are few.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.jacfwd(lambda x: x ** 2)(np.array([1.0, 2.0]))
+    array([[2., 0.],
+           [0., 4.]])
+    """
+    @functools.wraps(fun)
+    def jac(*args, **kwargs):
+        nums, single = _normalize_argnums(argnums, len(args), "jacfwd")
+        leaves, kinds, treedefs = _flatten_inputs(args, nums, "jacfwd")
+        n, basis = _basis(leaves, _dtype(leaves))
+        holder = {}
+
+        def push(*tangents):
+            interp = JVPInterpreter()
+            with interp:
+                duals = [JVPTracer(interp, x, t) for x, t in zip(leaves, tangents)]
+                result = fun(*_substitute(args, nums, treedefs, duals), **kwargs)
+            out, aux = _split_aux(result, has_aux, "jacfwd")
+            outs, out_tree = tree.flatten(out)
+            primals, touts = [], []
+            for o in outs:
+                if type(o) is JVPTracer and o._trace is interp:
+                    primals.append(o.primal)
+                    touts.append(o.tangent)
+                else:
+                    o = o if isinstance(o, Tracer) else asarray(o)
+                    primals.append(o)
+                    touts.append(np.zeros(o.shape, o.dtype))
+            holder["tree"], holder["primals"], holder["aux"] = out_tree, primals, aux
+            return touts
+
+        if n == 0:
+            push(*[np.zeros(x.shape, x.dtype) for x in leaves])
+            rows = [np.zeros((0,) + tuple(getattr(p, "shape", ())), _dtype(leaves))
+                    for p in holder["primals"]]
+        else:
+            rows = _chunked_vmap(push, basis, n, chunk_size)
+        out_leaves = [p if isinstance(p, Tracer) else np.asarray(p) for p in holder["primals"]]
+        blocks = _assemble(rows, out_leaves, leaves, in_first=True)
+        result = _structure(blocks, holder["tree"], treedefs, single, out_leaves, leaves)
+        return (result, holder["aux"]) if has_aux else result
+
+    return jac
+
+
+def jacrev(fun, argnums=0, has_aux=False, chunk_size=None):
+    """Jacobian by reverse mode (one forward pass, one batched ``vjp``): best when
+    outputs are few.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0]))
+    array([[2.]])
+    """
+    @functools.wraps(fun)
+    def jac(*args, **kwargs):
+        nums, single = _normalize_argnums(argnums, len(args), "jacrev")
+        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacrev")
+        return _jacrev_from(rev, single, chunk_size, has_aux)
+
+    return jac
+
+
+def _jacrev_from(rev, single, chunk_size, has_aux):
+    outs = [o if isinstance(o, Tracer) else np.asarray(o) for o in rev.out_values]
+    m, basis = _basis(outs, _dtype(outs) if outs else np.float64)
+
+    def pull(*cts):
+        return [_as_output(c, x, "array") for c, x in zip(rev.backward(list(cts)), rev.leaves)]
+
+    if m == 0:
+        rows_in = [np.zeros((0,) + tuple(x.shape), x.dtype) for x in rev.leaves]
+    else:
+        rows_in = _chunked_vmap(pull, basis, m, chunk_size)
+    # rows_in[j]: (m, *in_j.shape); cut the m rows per output leaf.
+    blocks, k = [], 0
+    for o in outs:
+        size = int(np.prod(o.shape))
+        blocks.append([r[k:k + size] for r in rows_in])
+        k += size
+    result = _structure(blocks, rev.out_tree, rev.treedefs, single, outs, rev.leaves)
+    return (result, rev.aux) if has_aux else result
+
+
+def jacobian(fun, argnums=0, strategy="auto", vectorize=True, chunk_size=None, has_aux=False):
+    """The Jacobian of ``fun``, shape ``out.shape + in.shape``.
+
+    ``strategy``: ``"forward-mode"``, ``"reverse-mode"``, or ``"auto"`` (forward when
+    the inputs have fewer elements than the outputs, reverse otherwise).
+    ``vectorize=False`` computes it row by row in a Python loop (slower; the route
+    torch.autograd.functional takes by default, kept for comparison and memory).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.jacobian(lambda x: x[0] * x[1], strategy="reverse-mode")(np.array([2.0, 3.0]))
+    array([3., 2.])
+    """
+    if strategy not in ("auto", "forward-mode", "reverse-mode"):
+        raise ValueError(f"jacobian: strategy must be 'auto', 'forward-mode' or "
+                         f"'reverse-mode', got {strategy!r}")
+    if not vectorize:
+        chunk_size = 1
+
+    @functools.wraps(fun)
+    def jac(*args, **kwargs):
+        if strategy == "forward-mode":
+            return jacfwd(fun, argnums, has_aux, chunk_size)(*args, **kwargs)
+        nums, single = _normalize_argnums(argnums, len(args), "jacobian")
+        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacobian")
+        n_in = sum(int(np.prod(x.shape)) for x in rev.leaves)
+        n_out = sum(int(np.prod(getattr(o, "shape", ()))) for o in rev.out_values)
+        if strategy == "auto" and n_in < n_out:
+            return jacfwd(fun, argnums, has_aux, chunk_size)(*args, **kwargs)
+        return _jacrev_from(rev, single, chunk_size, has_aux)
+
+    return jac
+
+
+def hessian(fun, argnums=0, chunk_size=None):
+    """The Hessian of a scalar function, by forward-over-reverse (``jacfwd(jacrev(f))``).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.hessian(lambda x: np.sum(x ** 3))(np.array([1.0, 2.0]))
+    array([[ 6.,  0.],
+           [ 0., 12.]])
+    """
+    return jacfwd(jacrev(fun, argnums), argnums, chunk_size=chunk_size)
+
+
+def _as_tuple(x):
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def hvp(fun, primals, tangents):
+    """``(fun(*primals), H @ tangents)`` by forward-over-reverse, without building H.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.hvp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([1.0, 0.0]),))
+    (9.0, (array([6., 0.]),))
+    """
+    primals, tangents = _as_tuple(primals), _as_tuple(tangents)
+    everything = tuple(range(len(primals)))
+    (value, _), (_, product) = jvp(value_and_grad(fun, everything), primals, tangents)
+    return value, product
+
+
+def vhp(fun, primals, tangents):
+    """``(fun(*primals), tangents @ H)`` by reverse-over-reverse.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.vhp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([0.0, 1.0]),))
+    (9.0, (array([ 0., 12.]),))
+    """
+    primals, tangents = _as_tuple(primals), _as_tuple(tangents)
+    everything = tuple(range(len(primals)))
+
+    def gradient_and_value(*xs):
+        value, g = value_and_grad(fun, everything)(*xs)
+        return g, value
+
+    _, vjp_fn, value = vjp(gradient_and_value, *primals, has_aux=True)
+    return _plain(value), vjp_fn(tangents)
+
+
+def elementwise_grad(fun, argnum=0):
+    """For a function applied elementwise, the derivative at every element
+    (HIPS autograd's ``elementwise_grad``: the VJP with a cotangent of ones).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.elementwise_grad(np.tanh)(np.array([0.0, 0.0]))
+    array([1., 1.])
+    """
+    @functools.wraps(fun)
+    def egrad(*args, **kwargs):
+        nums, _ = _normalize_argnums(argnum, len(args), "elementwise_grad")
+        rev = _Reverse(fun, args, kwargs, nums, False, "elementwise_grad")
+        seeds = [np.ones(getattr(o, "shape", ()), o.dtype) for o in rev.out_values]
+        cts = rev.backward(seeds, free=True)
+        grads = [_as_output(c, x, k) for c, x, k in zip(cts, rev.leaves, rev.kinds)]
+        return tree.unflatten(rev.treedefs[0], grads)
+
+    return egrad

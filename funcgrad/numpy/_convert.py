@@ -1,0 +1,95 @@
+"""Turning user inputs (scalars, lists, arrays, tracers) into operands."""
+import numbers
+
+import numpy as np
+
+from ..core import Tracer
+
+_PLAIN = (np.ndarray, np.generic)
+_SCALARS = (bool, int, float, complex)
+_extra_array_types = ()  # the eager Tensor and GPU arrays register here
+
+
+def register_array_type(cls):
+    global _extra_array_types
+    _extra_array_types = _extra_array_types + (cls,)
+
+
+def is_traced(x):
+    return isinstance(x, Tracer)
+
+
+def operand(x):
+    """An elementwise operand: Python scalars stay weakly typed (NumPy 2 rules)."""
+    t = type(x)
+    if t is np.ndarray or t in _SCALARS or isinstance(x, (Tracer, np.generic)):
+        if t is np.ndarray and x.dtype.kind in "OSUVMm":
+            _bad_dtype(x)
+        return x
+    return asarray(x)
+
+
+def asarray(x, dtype=None):
+    """An array-like operand with ``.shape`` and ``.dtype`` (tracers pass through)."""
+    if isinstance(x, Tracer) or isinstance(x, _extra_array_types):
+        if dtype is not None:
+            from . import astype
+            return astype(x, dtype)
+        return x
+    if isinstance(x, (list, tuple)) and _contains_traced(x):
+        from . import stack
+        out = stack([asarray(e) for e in x])
+        return out if dtype is None else asarray(out, dtype)
+    if isinstance(x, _PLAIN) and dtype is None:
+        if x.dtype.kind in "OSUVMm":
+            _bad_dtype(x)
+        return x if isinstance(x, np.ndarray) else np.asarray(x)
+    if x is None:
+        raise TypeError("None is not an array: funcgrad.numpy functions take numbers, lists of "
+                        "numbers or arrays. Pass an array (np.asarray(...)) instead of None.")
+    try:
+        arr = np.asarray(x, dtype=dtype)
+    except ValueError as e:
+        if "inhomogeneous" in str(e) or "sequence" in str(e):
+            raise ValueError(f"cannot make an array from a ragged nested sequence (the inner "
+                             f"lists have different lengths): {e}. Use lists of equal length, "
+                             f"or pad them.") from None
+        raise
+    if arr.dtype.kind in "OSUVMm":
+        _bad_dtype(arr)
+    return arr
+
+
+def _contains_traced(seq):
+    for e in seq:
+        if isinstance(e, (Tracer,) + _extra_array_types):
+            return True
+        if isinstance(e, (list, tuple)) and _contains_traced(e):
+            return True
+    return False
+
+
+def _bad_dtype(arr):
+    raise TypeError(f"funcgrad works on numeric arrays; got an array of dtype {arr.dtype} "
+                    f"({arr.dtype.name}). Convert it first, e.g. np.asarray(x, dtype=float).")
+
+
+def normalize_axis(axis, ndim, name="axis"):
+    """A sorted tuple of non-negative axes (``None`` means all)."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, (numbers.Integral, np.integer)) else tuple(axis)
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -ndim <= a < max(ndim, 1) or (ndim == 0 and a not in (0, -1)):
+            raise np.exceptions.AxisError(f"{name} {a} is out of bounds for array of "
+                                          f"dimension {ndim}")
+        out.append(a % ndim if ndim else 0)
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated {name} in {axis!r}")
+    return tuple(sorted(out))
+
+
+def one_axis(axis, ndim):
+    return normalize_axis(axis, ndim)[0] if ndim else 0

@@ -1,0 +1,102 @@
+"""``funcgrad.numpy.linalg``: differentiable ``inv``, ``solve``, ``det``,
+``slogdet``, ``cholesky`` and ``norm`` (stacks of matrices supported)."""
+from collections import namedtuple
+
+import numpy as np
+
+from ..primitives import linalg as _la
+from ._convert import asarray, normalize_axis
+
+__all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm"]
+
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+
+
+def inv(a):
+    """Inverse of a square matrix (or a stack of them)."""
+    return _la.inv(_float(asarray(a)))
+
+
+def solve(a, b):
+    """``x`` with ``a @ x == b``; ``b`` is one vector only when it is 1-d (NumPy 2)."""
+    a, b = _float(asarray(a)), _float(asarray(b))
+    _la._check_square("solve", a)
+    rows = b.shape[0] if b.ndim == 1 else b.shape[-2]
+    if rows != a.shape[-1]:
+        raise ValueError(f"solve: a has shape {a.shape} but b has shape {b.shape}: b needs "
+                         f"{a.shape[-1]} rows")
+    return _la.solve(a, b)
+
+
+def det(a):
+    """Determinant; its gradient is ``det(a) * inv(a).T`` (undefined where singular)."""
+    return _la.det(_float(asarray(a)))
+
+
+def slogdet(a):
+    """``(sign, logabsdet)``, a stable log-determinant; only ``logabsdet`` is differentiable."""
+    sign, logdet = _la.slogdet(_float(asarray(a)))
+    return SlogdetResult(sign, logdet)
+
+
+def cholesky(a, upper=False):
+    """Lower Cholesky factor of a symmetric positive-definite matrix."""
+    low = _la.cholesky(_float(asarray(a)))
+    return _la.swap(low) if upper else low
+
+
+def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - NumPy's name
+    """Vector and matrix norms as ``np.linalg.norm`` (matrix 2/nuc norms excepted).
+
+    The 2-norm's gradient ``x / norm(x)`` is undefined at ``x = 0`` (NaN, as in JAX).
+    """
+    from .. import numpy as fnp
+    x = asarray(x)
+    if axis is None:
+        if ord is None:
+            return fnp.sqrt(fnp.sum(fnp.square(fnp.ravel(x))))
+        axes = tuple(range(x.ndim))
+    else:
+        axes = normalize_axis(axis, x.ndim)
+    if len(axes) == 1:
+        ax = axes
+        a = fnp.abs(x)
+        if ord is None or ord == 2:
+            out = fnp.sqrt(fnp.sum(fnp.square(x), axis=ax, keepdims=keepdims))
+        elif ord == np.inf:
+            out = fnp.max(a, axis=ax, keepdims=keepdims)
+        elif ord == -np.inf:
+            out = fnp.min(a, axis=ax, keepdims=keepdims)
+        elif ord == 0:
+            out = fnp.sum(fnp.astype(fnp.not_equal(x, 0), x.dtype), axis=ax, keepdims=keepdims)
+        elif ord == 1:
+            out = fnp.sum(a, axis=ax, keepdims=keepdims)
+        else:
+            out = fnp.sum(a ** float(ord), axis=ax, keepdims=keepdims) ** (1.0 / ord)
+        return out
+    if len(axes) == 2:
+        r, c = axes
+        a = fnp.abs(x)
+        if ord is None or ord == "fro":
+            out = fnp.sqrt(fnp.sum(fnp.square(x), axis=axes, keepdims=keepdims))
+        elif ord in (1, -1):
+            s = fnp.sum(a, axis=r, keepdims=True)
+            out = (fnp.max if ord == 1 else fnp.min)(s, axis=c, keepdims=True)
+            out = out if keepdims else fnp.squeeze(out, axis=axes)
+        elif ord in (np.inf, -np.inf):
+            s = fnp.sum(a, axis=c, keepdims=True)
+            out = (fnp.max if ord == np.inf else fnp.min)(s, axis=r, keepdims=True)
+            out = out if keepdims else fnp.squeeze(out, axis=axes)
+        else:
+            raise NotImplementedError(
+                f"norm: the matrix norm ord={ord!r} needs singular values, which funcgrad does "
+                "not differentiate yet; use ord='fro', 1, -1, inf or -inf")
+        return out
+    raise ValueError(f"norm: improper number of axes {axes}: give one (vector) or two (matrix)")
+
+
+def _float(a):
+    if a.dtype.kind in "biu":
+        from .. import numpy as fnp
+        return fnp.astype(a, np.float64)
+    return a

@@ -1,0 +1,266 @@
+"""Elementwise primitives (broadcasting, like NumPy ufuncs).
+
+Each is declared on one line by its kernel and, per argument, its *linear
+rule* ``lin(g, *args, out)``: ``g`` times the partial derivative of the
+output with respect to that argument.  Because an elementwise derivative is
+a pointwise product, one function gives both the JVP (applied to a tangent,
+then broadcast to the output) and the VJP (applied to a cotangent, then
+summed back to the argument's shape): forward and reverse mode cannot
+disagree.  ``None`` marks an argument with no derivative (a mask).
+"""
+import math
+
+import numpy as np
+
+from ..core import Primitive, ShapedArray, _state
+from ..kernels import cpu
+from .structural import fit, moveaxis, reshape, unbroadcast
+
+_EMPTY = {}
+LN2 = math.log(2.0)
+LN10 = math.log(10.0)
+
+
+def _abstract_elementwise(impl):
+    def abstract_eval(*avals, **params):
+        shape = np.broadcast_shapes(*[getattr(a, "shape", ()) for a in avals])
+        samples = [np.zeros((), a.dtype) if isinstance(a, ShapedArray) else a for a in avals]
+        with np.errstate(all="ignore"):
+            dtype = np.result_type(impl(*samples, **params))
+        return ShapedArray(shape, dtype)
+    return abstract_eval
+
+
+def elementwise_batch(prim):
+    """Batch rule of any elementwise primitive: align batch axes at the front."""
+    def batch(args, dims, **params):
+        ranks = [len(a.shape) - (d is not None) if hasattr(a, "shape") else 0
+                 for a, d in zip(args, dims)]
+        rank = max(ranks)
+        moved = []
+        for a, d, r in zip(args, dims, ranks):
+            if d is not None:
+                a = moveaxis(a, d, 0)
+                if r < rank:
+                    a = reshape(a, a.shape[:1] + (1,) * (rank - r) + a.shape[1:])
+            moved.append(a)
+        return _state.interpreter.process(prim, moved, params), 0
+    return batch
+
+
+def elementwise(name, impl, *lins, differentiable=True):
+    """Declare an elementwise primitive from its kernel and linear rules."""
+    def jvp(primals, tangents, **params):
+        out = _state.interpreter.process(prim, primals, params)
+        t_out = None
+        for lin, t in zip(lins, tangents):
+            if t is None or lin is None:
+                continue
+            c = lin(t, *primals, out, **params)
+            t_out = c if t_out is None else add(t_out, c)
+        return out, (None if t_out is None else fit(t_out, out))
+
+    def vjp(needs, g, out, *args, **params):
+        return [unbroadcast(lin(g, *args, out, **params), x) if need else None
+                for lin, x, need in zip(lins, args, needs)]
+
+    prim = Primitive(name, impl, abstract_eval=_abstract_elementwise(impl),
+                     jvp=jvp if differentiable else _no_jvp,
+                     vjp=vjp if differentiable else _no_vjp,
+                     differentiable=differentiable)
+    prim.batch = elementwise_batch(prim)
+    return prim
+
+
+def _no_jvp(primals, tangents, **params):  # never called: not differentiable
+    raise AssertionError("non-differentiable primitive reached a JVP rule")
+
+
+def _no_vjp(needs, g, out, *args, **params):
+    raise AssertionError("non-differentiable primitive reached a VJP rule")
+
+
+def _fn1(prim):
+    def f(x):
+        return _state.interpreter.process(prim, (x,), _EMPTY)
+    f.__name__ = f.__qualname__ = prim.name
+    f.__doc__ = f"Elementwise ``{prim.name}`` (a funcgrad primitive)."
+    return f
+
+
+def _fn2(prim):
+    def f(x, y):
+        return _state.interpreter.process(prim, (x, y), _EMPTY)
+    f.__name__ = f.__qualname__ = prim.name
+    f.__doc__ = f"Elementwise ``{prim.name}`` with NumPy broadcasting (a funcgrad primitive)."
+    return f
+
+
+# --- unary -----------------------------------------------------------------------
+
+negative_p = elementwise("negative", cpu.negative, lambda g, x, y: negative(g))
+abs_p = elementwise("abs", cpu.abs, lambda g, x, y: g * sign(x))
+exp_p = elementwise("exp", cpu.exp, lambda g, x, y: g * y)
+exp2_p = elementwise("exp2", cpu.exp2, lambda g, x, y: g * y * LN2)
+expm1_p = elementwise("expm1", cpu.expm1, lambda g, x, y: g * (y + 1.0))
+log_p = elementwise("log", cpu.log, lambda g, x, y: g / x)
+log2_p = elementwise("log2", cpu.log2, lambda g, x, y: g / (x * LN2))
+log10_p = elementwise("log10", cpu.log10, lambda g, x, y: g / (x * LN10))
+log1p_p = elementwise("log1p", cpu.log1p, lambda g, x, y: g / (x + 1.0))
+sqrt_p = elementwise("sqrt", cpu.sqrt, lambda g, x, y: g / (y * 2.0))
+cbrt_p = elementwise("cbrt", cpu.cbrt, lambda g, x, y: g / (square(y) * 3.0))
+square_p = elementwise("square", cpu.square, lambda g, x, y: g * (x * 2.0))
+reciprocal_p = elementwise("reciprocal", cpu.reciprocal, lambda g, x, y: -g * square(y))
+sin_p = elementwise("sin", cpu.sin, lambda g, x, y: g * cos(x))
+cos_p = elementwise("cos", cpu.cos, lambda g, x, y: -g * sin(x))
+tan_p = elementwise("tan", cpu.tan, lambda g, x, y: g * (square(y) + 1.0))
+arcsin_p = elementwise("arcsin", cpu.arcsin, lambda g, x, y: g / sqrt(1.0 - square(x)))
+arccos_p = elementwise("arccos", cpu.arccos, lambda g, x, y: -g / sqrt(1.0 - square(x)))
+arctan_p = elementwise("arctan", cpu.arctan, lambda g, x, y: g / (square(x) + 1.0))
+sinh_p = elementwise("sinh", cpu.sinh, lambda g, x, y: g * cosh(x))
+cosh_p = elementwise("cosh", cpu.cosh, lambda g, x, y: g * sinh(x))
+tanh_p = elementwise("tanh", cpu.tanh, lambda g, x, y: g * (1.0 - square(y)))
+arcsinh_p = elementwise("arcsinh", cpu.arcsinh, lambda g, x, y: g / sqrt(square(x) + 1.0))
+# sqrt(x-1)*sqrt(x+1) keeps precision near x = 1, where x*x - 1 cancels.
+arccosh_p = elementwise("arccosh", cpu.arccosh,
+                        lambda g, x, y: g / (sqrt(x - 1.0) * sqrt(x + 1.0)))
+arctanh_p = elementwise("arctanh", cpu.arctanh, lambda g, x, y: g / (1.0 - square(x)))
+
+# Piecewise constant: derivative zero almost everywhere.
+sign_p = elementwise("sign", cpu.sign, None, differentiable=False)
+floor_p = elementwise("floor", cpu.floor, None, differentiable=False)
+ceil_p = elementwise("ceil", cpu.ceil, None, differentiable=False)
+rint_p = elementwise("rint", cpu.rint, None, differentiable=False)
+trunc_p = elementwise("trunc", cpu.trunc, None, differentiable=False)
+
+negative, abs, exp, exp2, expm1, log, log2, log10, log1p, sqrt, cbrt, square, reciprocal = map(  # noqa: A001
+    _fn1, (negative_p, abs_p, exp_p, exp2_p, expm1_p, log_p, log2_p, log10_p, log1p_p, sqrt_p,
+           cbrt_p, square_p, reciprocal_p))
+sin, cos, tan, arcsin, arccos, arctan, sinh, cosh, tanh, arcsinh, arccosh, arctanh = map(
+    _fn1, (sin_p, cos_p, tan_p, arcsin_p, arccos_p, arctan_p, sinh_p, cosh_p, tanh_p, arcsinh_p,
+           arccosh_p, arctanh_p))
+sign, floor, ceil, rint, trunc = map(_fn1, (sign_p, floor_p, ceil_p, rint_p, trunc_p))
+
+
+# --- binary ------------------------------------------------------------------------
+
+def _tie_weight(x, y):
+    """1 where x wins, 0 where y wins, 1/2 on ties (each side gets half, as in JAX)."""
+    return where(equal(x, y), 0.5, where(greater(x, y), 1.0, 0.0))
+
+
+def _fmax_weight(x, y):
+    # fmax ignores a NaN operand: the other one receives the whole derivative.
+    return where(isnan(y), 1.0, where(isnan(x), 0.0, _tie_weight(x, y)))
+
+
+def _pow_lin_x(g, x, y, out):
+    if isinstance(y, (int, float)) and not isinstance(y, bool):
+        if y == 0:
+            return g * 0.0
+        if y == 1:
+            return g
+        if y == 2:
+            return g * (x * 2.0)
+        return g * (power(x, y - 1) * float(y))
+    # y * x**(y-1), with 0 where y == 0 (x**-1 would be inf at x == 0).
+    return g * where(equal(y, 0), 0.0, y * power(x, y - 1.0))
+
+
+def _pow_lin_y(g, x, y, out):
+    # log(x) * x**y, with log(0) replaced by 0: the y-derivative at x == 0 is 0.
+    safe_x = where(equal(x, 0), 1.0, x)
+    return g * (log(safe_x) * out)
+
+
+def _arctan2_denominator(x, y):
+    return square(x) + square(y)
+
+
+add_p = elementwise("add", cpu.add, lambda g, x, y, out: g, lambda g, x, y, out: g)
+subtract_p = elementwise("subtract", cpu.subtract,
+                         lambda g, x, y, out: g, lambda g, x, y, out: negative(g))
+multiply_p = elementwise("multiply", cpu.multiply,
+                         lambda g, x, y, out: g * y, lambda g, x, y, out: g * x)
+divide_p = elementwise("divide", cpu.divide,
+                       lambda g, x, y, out: g / y, lambda g, x, y, out: -g * out / y)
+power_p = elementwise("power", cpu.power, _pow_lin_x, _pow_lin_y)
+maximum_p = elementwise("maximum", cpu.maximum,
+                        lambda g, x, y, out: g * _tie_weight(x, y),
+                        lambda g, x, y, out: g * _tie_weight(y, x))
+minimum_p = elementwise("minimum", cpu.minimum,
+                        lambda g, x, y, out: g * _tie_weight(y, x),
+                        lambda g, x, y, out: g * _tie_weight(x, y))
+fmax_p = elementwise("fmax", cpu.fmax,
+                     lambda g, x, y, out: g * _fmax_weight(x, y),
+                     lambda g, x, y, out: g * _fmax_weight(y, x))
+fmin_p = elementwise("fmin", cpu.fmin,
+                     lambda g, x, y, out: g * _fmax_weight(y, x),
+                     lambda g, x, y, out: g * _fmax_weight(x, y))
+arctan2_p = elementwise("arctan2", cpu.arctan2,
+                        lambda g, x, y, out: g * y / _arctan2_denominator(x, y),
+                        lambda g, x, y, out: -g * x / _arctan2_denominator(x, y))
+hypot_p = elementwise("hypot", cpu.hypot,
+                      lambda g, x, y, out: g * x / out, lambda g, x, y, out: g * y / out)
+logaddexp_p = elementwise("logaddexp", cpu.logaddexp,
+                          lambda g, x, y, out: g * exp(x - out),
+                          lambda g, x, y, out: g * exp(y - out))
+logaddexp2_p = elementwise("logaddexp2", cpu.logaddexp2,
+                           lambda g, x, y, out: g * exp2(x - out),
+                           lambda g, x, y, out: g * exp2(y - out))
+# x mod y = x - floor(x / y) * y
+mod_p = elementwise("mod", cpu.mod,
+                    lambda g, x, y, out: g, lambda g, x, y, out: -g * floor(x / y))
+
+add, subtract, multiply, divide, power, maximum, minimum, fmax, fmin = map(
+    _fn2, (add_p, subtract_p, multiply_p, divide_p, power_p, maximum_p, minimum_p, fmax_p, fmin_p))
+arctan2, hypot, logaddexp, logaddexp2, mod = map(
+    _fn2, (arctan2_p, hypot_p, logaddexp_p, logaddexp2_p, mod_p))
+
+
+# --- comparisons and logic: boolean results, no derivative ---------------------------
+
+equal_p = elementwise("equal", cpu.equal, None, None, differentiable=False)
+not_equal_p = elementwise("not_equal", cpu.not_equal, None, None, differentiable=False)
+less_p = elementwise("less", cpu.less, None, None, differentiable=False)
+less_equal_p = elementwise("less_equal", cpu.less_equal, None, None, differentiable=False)
+greater_p = elementwise("greater", cpu.greater, None, None, differentiable=False)
+greater_equal_p = elementwise("greater_equal", cpu.greater_equal, None, None,
+                              differentiable=False)
+logical_and_p = elementwise("logical_and", cpu.logical_and, None, None, differentiable=False)
+logical_or_p = elementwise("logical_or", cpu.logical_or, None, None, differentiable=False)
+logical_xor_p = elementwise("logical_xor", cpu.logical_xor, None, None, differentiable=False)
+logical_not_p = elementwise("logical_not", cpu.logical_not, None, differentiable=False)
+isnan_p = elementwise("isnan", cpu.isnan, None, differentiable=False)
+isinf_p = elementwise("isinf", cpu.isinf, None, differentiable=False)
+isfinite_p = elementwise("isfinite", cpu.isfinite, None, differentiable=False)
+
+equal, not_equal, less, less_equal, greater, greater_equal = map(
+    _fn2, (equal_p, not_equal_p, less_p, less_equal_p, greater_p, greater_equal_p))
+logical_and, logical_or, logical_xor = map(_fn2, (logical_and_p, logical_or_p, logical_xor_p))
+logical_not, isnan, isinf, isfinite = map(_fn1, (logical_not_p, isnan_p, isinf_p, isfinite_p))
+
+
+# --- ternary -------------------------------------------------------------------------
+
+# The untaken branch receives an exact zero cotangent.  A NaN can still come
+# from *inside* a branch (sqrt'(x) at x < 0 times that zero): guard the input
+# too, the "double where" idiom:  where(x > 0, sqrt(where(x > 0, x, 1)), 0).
+where_p = elementwise("where", cpu.where, None,
+                      lambda g, c, x, y, out: where(c, g, 0.0),
+                      lambda g, c, x, y, out: where(c, 0.0, g))
+clip_p = elementwise("clip", cpu.clip,
+                     lambda g, x, lo, hi, out: where(logical_and(greater_equal(x, lo),
+                                                                 less_equal(x, hi)), g, 0.0),
+                     lambda g, x, lo, hi, out: where(less(x, lo), g, 0.0),
+                     lambda g, x, lo, hi, out: where(greater(x, hi), g, 0.0))
+
+
+def where(cond, x, y):
+    """Elementwise ``x if cond else y`` (a funcgrad primitive)."""
+    return _state.interpreter.process(where_p, (cond, x, y), _EMPTY)
+
+
+def clip(x, lo, hi):
+    """Elementwise ``min(max(x, lo), hi)`` (a funcgrad primitive)."""
+    return _state.interpreter.process(clip_p, (x, lo, hi), _EMPTY)

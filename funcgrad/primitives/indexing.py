@@ -1,0 +1,345 @@
+"""Indexing: gather (``x[idx]``), scatter-add (its VJP) and scatter (``.at[].set``).
+
+An index is normalised once, in :func:`normalize_index`, into a static
+*spec* (a tuple of ``("s", start, stop, step)`` slices, ``("i", k)`` integers,
+``("n",)`` new axes and ``("a",)`` placeholders) plus the integer index arrays
+that fill the placeholders, passed as operands so they can be traced (by
+``vmap`` or ``jit``).  Integers are bounds-checked here, in Python; index
+arrays are checked by NumPy's own indexing, which raises IndexError.
+Repeated indices accumulate in scatter-add, so ``grad`` of ``x[[0, 0]]``
+counts both uses.
+"""
+import numbers
+
+import numpy as np
+
+from ..core import Primitive, ShapedArray, Tracer, _state, concrete
+from .structural import broadcast_to, moveaxis, reshape, transpose, unbroadcast
+
+
+def _process(prim, args, params):
+    return _state.interpreter.process(prim, args, params)
+
+
+# --- normalising an index ----------------------------------------------------------
+
+def _is_int_like(k):
+    return isinstance(k, (numbers.Integral, np.integer)) and not isinstance(k, (bool, np.bool_))
+
+
+def normalize_index(idx, shape):
+    """``(spec, arrays)`` for ``x[idx]`` with ``x.shape == shape``."""
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    entries = []
+    for k in idx:
+        if isinstance(k, list):
+            k = np.asarray(k)
+            if k.dtype == object:
+                raise IndexError(f"index list {idx!r} is ragged; use equal-length lists")
+            if k.size == 0:
+                k = k.astype(np.intp)
+        if isinstance(k, Tracer) and k.dtype.kind == "b":
+            k = concrete(k)  # a mask's true count decides the result shape
+        if isinstance(k, np.ndarray) and k.dtype.kind == "b":
+            entries.extend(np.nonzero(k) if k.ndim else [k])
+            if k.ndim == 0:
+                raise IndexError("a 0-d boolean index is not supported; use a boolean mask array")
+            continue
+        entries.append(k)
+    consumed = sum(1 for k in entries if k is not None and k is not Ellipsis)
+    if sum(1 for k in entries if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if consumed > len(shape):
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, "
+                         f"but {consumed} were indexed")
+    spec, arrays = [], []
+    axis = 0
+    for k in entries:
+        if k is Ellipsis:
+            for _ in range(len(shape) - consumed):
+                spec.append(("s", 0, shape[axis], 1))
+                axis += 1
+        elif k is None:
+            spec.append(("n",))
+        elif isinstance(k, slice):
+            spec.append(("s",) + k.indices(shape[axis]))
+            axis += 1
+        elif _is_int_like(k):
+            k = int(k)
+            if not -shape[axis] <= k < shape[axis]:
+                raise IndexError(f"index {k} is out of bounds for axis {axis} with size "
+                                 f"{shape[axis]}")
+            spec.append(("i", k % shape[axis]))
+            axis += 1
+        elif hasattr(k, "dtype") and hasattr(k, "shape"):
+            if k.dtype.kind not in "iu":
+                raise IndexError(f"arrays used as indices must be of integer or boolean type, "
+                                 f"got {k.dtype}")
+            if not isinstance(k, Tracer):
+                k = np.asarray(k)
+                if k.size and (k.min() < -shape[axis] or k.max() >= shape[axis]):
+                    bad = k[(k < -shape[axis]) | (k >= shape[axis])].flat[0]
+                    raise IndexError(f"index {bad} is out of bounds for axis {axis} with size "
+                                     f"{shape[axis]}")
+            spec.append(("a",))
+            arrays.append(k)
+            axis += 1
+        else:
+            raise IndexError(f"only integers, slices (:), ellipsis (...), None, and integer or "
+                             f"boolean arrays are valid indices; got {type(k).__name__}")
+    while axis < len(shape):
+        spec.append(("s", 0, shape[axis], 1))
+        axis += 1
+    if arrays:  # with arrays present, NumPy treats integers as 0-d index arrays
+        out, it = [], iter(arrays)
+        arrays = []
+        for e in spec:
+            if e[0] == "i":
+                out.append(("a",))
+                arrays.append(np.intp(e[1]))
+            elif e[0] == "a":
+                out.append(e)
+                arrays.append(next(it))
+            else:
+                out.append(e)
+        spec = out
+    return tuple(spec), arrays
+
+
+def _build(spec, arrays):
+    it = iter(arrays)
+    idx = []
+    for e in spec:
+        kind = e[0]
+        if kind == "s":
+            start, stop, step = e[1:]
+            if step < 0 and stop < 0:
+                stop = None
+            idx.append(slice(start, stop, step))
+        elif kind == "i":
+            idx.append(e[1])
+        elif kind == "n":
+            idx.append(None)
+        else:
+            idx.append(next(it))
+    return tuple(idx)
+
+
+def _is_basic(spec):
+    return all(e[0] != "a" for e in spec)
+
+
+def _adjacent(spec):
+    pos = [i for i, e in enumerate(spec) if e[0] == "a"]
+    return not pos or pos[-1] - pos[0] == len(pos) - 1
+
+
+# --- gather ---------------------------------------------------------------------------
+
+def _gather_impl(x, *arrays, spec):
+    return np.asarray(x)[_build(spec, arrays)]
+
+
+def _gather_abstract(x, *arrays, spec):
+    dummy = np.broadcast_to(np.zeros((), np.int8), x.shape)
+    fake = [np.zeros(a.shape, np.intp) for a in arrays]
+    return ShapedArray(dummy[_build(spec, fake)].shape, x.dtype)
+
+
+def _gather_jvp(primals, tangents, *, spec):
+    x, *arrays = primals
+    return gather(x, arrays, spec), gather(tangents[0], arrays, spec)
+
+
+def _gather_vjp(needs, g, out, x, *arrays, spec):
+    zeros = np.zeros(x.shape, g.dtype)
+    return (scatter_add(zeros, g, arrays, spec),) + (None,) * len(arrays)
+
+
+def _batch_index(x, xdim, arrays, adims, spec, size):
+    """Rewrite an index for a batched operand; returns (x, arrays, spec, perm, out_dim).
+
+    ``perm`` reorders NumPy's result axes into batch-first order (or None).
+    """
+    x = broadcast_to(reshape(x, (1,) + x.shape), (size,) + x.shape) if xdim is None \
+        else moveaxis(x, xdim, 0)
+    if all(d is None for d in adims):
+        new_spec = (("s", 0, size, 1),) + spec
+        if arrays and not _adjacent(spec):
+            rank = len(np.broadcast_shapes(*[a.shape for a in arrays]))
+            return x, list(arrays), new_spec, None, rank
+        return x, list(arrays), new_spec, None, 0
+    ranks = [a.ndim - (d is not None) for a, d in zip(arrays, adims)]
+    rank = max(ranks)
+    new_arrays = [np.arange(size).reshape((size,) + (1,) * rank)]
+    for a, d, r in zip(arrays, adims, ranks):
+        if d is not None:
+            a = moveaxis(a, d, 0)
+            a = reshape(a, a.shape[:1] + (1,) * (rank - r) + a.shape[1:])
+        new_arrays.append(a)
+    new_spec = (("a",),) + spec
+    first = next(i for i, e in enumerate(spec) if e[0] == "a")
+    perm = None
+    if _adjacent(spec) and first > 0:
+        n_before = sum(1 for e in spec[:first] if e[0] in "sn")
+        n_total = len(_gather_abstract(ShapedArray((size,) + x.shape[1:], x.dtype),
+                                       *[ShapedArray(np.shape(a), np.intp) for a in new_arrays],
+                                       spec=new_spec).shape)
+        perm = ((0,) + tuple(range(rank + 1, rank + 1 + n_before)) + tuple(range(1, rank + 1))
+                + tuple(range(rank + 1 + n_before, n_total)))
+    return x, new_arrays, new_spec, perm, 0
+
+
+def _gather_batch(args, dims, *, spec):
+    (x, *arrays), (xdim, *adims) = args, dims
+    size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
+    x, arrays, new_spec, perm, out_dim = _batch_index(x, xdim, arrays, adims, spec, size)
+    out = gather(x, arrays, new_spec)
+    if perm is not None:
+        out = transpose(out, perm)
+    return out, out_dim
+
+
+gather_p = Primitive("gather", _gather_impl, abstract_eval=_gather_abstract, jvp=_gather_jvp,
+                     vjp=_gather_vjp, batch=_gather_batch)
+
+
+def gather(x, arrays, spec):
+    """``x[index]`` for a normalised ``spec`` and its index ``arrays``."""
+    return _process(gather_p, (x, *arrays), {"spec": spec})
+
+
+def index(x, idx):
+    """``x[idx]`` with NumPy's basic and advanced indexing."""
+    spec, arrays = normalize_index(idx, x.shape)
+    if not arrays and all(e[0] == "s" and e[1] == 0 and e[2] == d and e[3] == 1
+                          for e, d in zip(spec, x.shape)):
+        return x
+    return gather(x, arrays, spec)
+
+
+# --- scatter-add and scatter ----------------------------------------------------------------
+
+def _scatter_impl(operand, updates, *arrays, spec, mode):
+    out = np.array(operand, copy=True, dtype=np.result_type(operand, updates))
+    idx = _build(spec, arrays)
+    if mode == "set":
+        out[idx] = updates
+    elif _is_basic(spec):
+        out[idx] += updates  # basic indexing cannot repeat an element
+    else:
+        np.add.at(out, idx, updates)  # repeated indices accumulate
+    return out
+
+
+def _scatter_abstract(operand, updates, *arrays, spec, mode):
+    return ShapedArray(operand.shape, np.result_type(operand.dtype, updates.dtype)
+                       if hasattr(updates, "dtype") else operand.dtype)
+
+
+def _scatter_jvp(primals, tangents, *, spec, mode):
+    operand, updates, *arrays = primals
+    t_op, t_up = tangents[0], tangents[1]
+    out = scatter(operand, updates, arrays, spec, mode)
+    if t_op is None and t_up is None:
+        return out, None
+    if t_op is None:
+        t_op = np.zeros(out.shape, out.dtype)
+    if t_up is None:
+        t_up = np.zeros((), out.dtype)
+    return out, scatter(t_op, t_up, arrays, spec, mode)
+
+
+def _scatter_vjp(needs, g, out, operand, updates, *arrays, spec, mode):
+    g_op = g_up = None
+    if needs[0]:
+        g_op = g if mode == "add" else scatter(g, np.zeros((), g.dtype), arrays, spec, "set")
+        g_op = unbroadcast(g_op, operand)
+    if needs[1]:
+        g_up = unbroadcast(gather(g, arrays, spec), updates)
+    return (g_op, g_up) + (None,) * len(arrays)
+
+
+def _scatter_batch(args, dims, *, spec, mode):
+    (operand, updates, *arrays), (odim, udim, *adims) = args, dims
+    size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
+    operand, arrays, new_spec, perm, out_dim = _batch_index(
+        operand, odim, arrays, adims, spec, size)
+    # Lay the updates out as NumPy expects them for the batched index.
+    per_example = _gather_abstract(ShapedArray(operand.shape[1:], operand.dtype),
+                                   *[ShapedArray(np.shape(a)[1:] if d is not None else
+                                                 np.shape(a), np.intp)
+                                     for a, d in zip(args[2:], adims)], spec=spec).shape
+    if udim is None:
+        updates = broadcast_to(updates, per_example)
+        updates = broadcast_to(reshape(updates, (1,) + updates.shape),
+                               (size,) + updates.shape)
+    else:
+        updates = moveaxis(updates, udim, 0)
+        updates = broadcast_to(reshape(updates, updates.shape[:1] + (1,) * (
+            len(per_example) - updates.ndim + 1) + updates.shape[1:]), (size,) + per_example)
+    if perm is not None:
+        updates = transpose(updates, tuple(np.argsort(perm)))
+    elif out_dim:
+        updates = moveaxis(updates, 0, out_dim)
+    return scatter(operand, updates, arrays, new_spec, mode), 0
+
+
+scatter_p = Primitive("scatter", _scatter_impl, abstract_eval=_scatter_abstract,
+                      jvp=_scatter_jvp, vjp=_scatter_vjp, batch=_scatter_batch)
+
+
+def scatter(operand, updates, arrays, spec, mode):
+    """A copy of ``operand`` with ``updates`` written (``mode="set"``) or added
+    (``mode="add"``, repeated indices accumulate) at the index ``spec``."""
+    return _process(scatter_p, (operand, updates, *arrays), {"spec": spec, "mode": mode})
+
+
+def scatter_add(operand, updates, arrays, spec):
+    return scatter(operand, updates, arrays, spec, "add")
+
+
+# --- argsort: integer result, no derivative --------------------------------------------
+
+argsort_p = Primitive(
+    "argsort", lambda x, *, axis: np.argsort(x, axis=axis, kind="stable"),
+    abstract_eval=lambda x, *, axis: ShapedArray(x.shape, np.intp),
+    batch=lambda args, dims, *, axis: (argsort(moveaxis(args[0], dims[0], 0), axis + 1), 0),
+    differentiable=False)
+
+
+def argsort(x, axis):
+    """Indices that sort ``x`` along ``axis`` (stable)."""
+    return _process(argsort_p, (x,), {"axis": axis})
+
+
+def take_along_axis(x, indices, axis):
+    """``np.take_along_axis``: pick ``x``'s entries along ``axis`` at ``indices``."""
+    nd = x.ndim
+    arrays = []
+    for i in range(nd):
+        if i == axis:
+            arrays.append(indices)
+        else:
+            shape = [1] * nd
+            shape[i] = indices.shape[i] if indices.shape[i] != 1 else 1
+            arrays.append(np.arange(x.shape[i] if indices.shape[i] != 1 else 1).reshape(shape))
+    return gather(x, arrays, (("a",),) * nd)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    """``np.diagonal``: the diagonal over ``axis1``/``axis2`` moved to the last axis."""
+    nd = x.ndim
+    axis1, axis2 = axis1 % nd, axis2 % nd
+    rest = [i for i in range(nd) if i not in (axis1, axis2)]
+    xt = transpose(x, rest + [axis1, axis2])
+    n1, n2 = x.shape[axis1], x.shape[axis2]
+    if offset >= 0:
+        k = max(0, min(n1, n2 - offset))
+        rows, cols = np.arange(k), np.arange(k) + offset
+    else:
+        k = max(0, min(n1 + offset, n2))
+        rows, cols = np.arange(k) - offset, np.arange(k)
+    spec = tuple(("s", 0, d, 1) for d in xt.shape[:-2]) + (("a",), ("a",))
+    return gather(xt, [rows, cols], spec)

@@ -1,0 +1,465 @@
+"""Linear algebra primitives: matmul, einsum, inv, solve, det, slogdet, cholesky.
+
+All accept stacks of matrices (leading axes), as NumPy does, which is also
+what their batching rules use.  BLAS/LAPACK stay underneath (NumPy's).
+"""
+import string
+
+import numpy as np
+
+from ..core import Primitive, ShapedArray, _state
+from .elementwise import negative
+from .structural import (broadcast_to, moveaxis, reduce_sum, reshape, to_front, transpose,
+                         unbroadcast)
+
+
+def _process(prim, args, params=None):
+    return _state.interpreter.process(prim, args, params or {})
+
+
+def swap(x):
+    """Swap the last two axes."""
+    n = x.ndim
+    return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
+
+
+# --- matmul ----------------------------------------------------------------------------
+
+def _matmul_shape(sa, sb):
+    a2 = sa if len(sa) > 1 else (1,) + sa
+    b2 = sb if len(sb) > 1 else sb + (1,)
+    if a2[-1] != b2[-2]:
+        raise ValueError(f"matmul: shapes {sa} and {sb} do not align: {a2[-1]} != {b2[-2]}")
+    batch = np.broadcast_shapes(a2[:-2], b2[:-2])
+    out = batch + (a2[-2], b2[-1])
+    if len(sa) == 1:
+        out = out[:-2] + out[-1:]
+    if len(sb) == 1:
+        out = out[:-1]
+    return out
+
+
+def _matmul_vjp(needs, g, out, a, b):
+    a2 = a if a.ndim > 1 else reshape(a, (1,) + a.shape)
+    b2 = b if b.ndim > 1 else reshape(b, b.shape + (1,))
+    g2 = g
+    if a.ndim == 1:
+        g2 = reshape(g2, g2.shape[:-1] + (1,) + g2.shape[-1:]) if b.ndim > 1 else g2
+    if b.ndim == 1:
+        g2 = reshape(g2, g2.shape + (1,))
+    if a.ndim == 1 and b.ndim == 1:
+        g2 = reshape(g, (1, 1))
+    ga = gb = None
+    if needs[0]:
+        ga = unbroadcast(reshape(unbroadcast(matmul(g2, swap(b2)), a2), a.shape), a)
+    if needs[1]:
+        gb = unbroadcast(reshape(unbroadcast(matmul(swap(a2), g2), b2), b.shape), b)
+    return ga, gb
+
+
+def _matmul_jvp(primals, tangents):
+    a, b = primals
+    ta, tb = tangents
+    out = matmul(a, b)
+    t = None
+    if ta is not None:
+        t = matmul(ta, b)
+    if tb is not None:
+        t2 = matmul(a, tb)
+        t = t2 if t is None else t + t2
+    return out, t
+
+
+def _matmul_batch(args, dims):
+    (a, b), (da, db) = args, dims
+    a, b = to_front(a, da), to_front(b, db)
+    ra = a.ndim - (da is not None)
+    rb = b.ndim - (db is not None)
+    squeeze = []
+    if ra == 1 and da is not None:
+        a = reshape(a, a.shape[:1] + (1,) + a.shape[1:])
+        ra = 2
+        squeeze.append(-2)
+    if rb == 1 and db is not None:
+        b = reshape(b, b.shape + (1,))
+        rb = 2
+        squeeze.append(-1)
+    stack = max(ra, rb) - 2
+    if da is not None and ra - 2 < stack:
+        a = reshape(a, a.shape[:1] + (1,) * (stack - ra + 2) + a.shape[1:])
+    if db is not None and rb - 2 < stack:
+        b = reshape(b, b.shape[:1] + (1,) * (stack - rb + 2) + b.shape[1:])
+    if da is None and ra >= 2:
+        a = reshape(a, (1,) * (stack - ra + 3) + a.shape)
+    if db is None and rb >= 2:
+        b = reshape(b, (1,) * (stack - rb + 3) + b.shape)
+    out = matmul(a, b)
+    for axis in squeeze:
+        shape = list(out.shape)
+        del shape[axis if axis == -1 else len(shape) - 2]
+        out = reshape(out, tuple(shape))
+    return out, 0
+
+
+matmul_p = Primitive("matmul", np.matmul, abstract_eval=lambda a, b: ShapedArray(
+    _matmul_shape(a.shape, b.shape), np.result_type(a.dtype, b.dtype)),
+    jvp=_matmul_jvp, vjp=_matmul_vjp, batch=_matmul_batch)
+
+
+def matmul(a, b):
+    """NumPy's ``a @ b``: 1-d operands promoted, stacks broadcast."""
+    return _state.interpreter.process(matmul_p, (a, b), {})
+
+
+# --- einsum -----------------------------------------------------------------------------
+
+def _parse(subscripts):
+    ins, out = subscripts.split("->")
+    return ins.split(","), out
+
+
+def _einsum_impl(*operands, subscripts):
+    big = sum(np.size(o) for o in operands) > 4096 or len(operands) > 2
+    return np.einsum(subscripts, *operands, optimize=big)
+
+
+def _einsum_abstract(*operands, subscripts):
+    ins, out = _parse(subscripts)
+    sizes = {}
+    for spec, op in zip(ins, operands):
+        for c, d in zip(spec, op.shape):
+            sizes[c] = d
+    return ShapedArray(tuple(sizes[c] for c in out),
+                       np.result_type(*[o.dtype for o in operands]))
+
+
+def _einsum_jvp(primals, tangents, *, subscripts):
+    out = _process(einsum_p, primals, {"subscripts": subscripts})
+    t_out = None
+    for i, t in enumerate(tangents):
+        if t is None:
+            continue
+        ops = list(primals)
+        ops[i] = t
+        c = _process(einsum_p, ops, {"subscripts": subscripts})
+        t_out = c if t_out is None else t_out + c
+    return out, t_out
+
+
+def _einsum_vjp(needs, g, out, *operands, subscripts):
+    ins, out_spec = _parse(subscripts)
+    cts = []
+    for i, (spec, need) in enumerate(zip(ins, needs)):
+        if not need:
+            cts.append(None)
+            continue
+        others = [s for j, s in enumerate(ins) if j != i]
+        ops = [g] + [o for j, o in enumerate(operands) if j != i]
+        ct = einsum(",".join([out_spec] + others) + "->" + spec, *ops)
+        cts.append(unbroadcast(ct, operands[i]))
+    return cts
+
+
+def _einsum_batch(args, dims, *, subscripts):
+    ins, out = _parse(subscripts)
+    used = set(subscripts)
+    letter = next(c for c in string.ascii_letters if c not in used)
+    new_ins, ops = [], []
+    for spec, a, d in zip(ins, args, dims):
+        if d is None:
+            new_ins.append(spec)
+            ops.append(a)
+        else:
+            new_ins.append(letter + spec)
+            ops.append(moveaxis(a, d, 0))
+    return _process(einsum_p, ops, {"subscripts": ",".join(new_ins) + "->" + letter + out}), 0
+
+
+einsum_p = Primitive("einsum", _einsum_impl, abstract_eval=_einsum_abstract, jvp=_einsum_jvp,
+                     vjp=_einsum_vjp, batch=_einsum_batch)
+
+
+def einsum(subscripts, *operands):
+    """Einstein summation over explicit subscripts (``"ij,jk->ik"``, no ``...``).
+
+    Letters repeated inside one operand (diagonals) and letters that appear in
+    only one operand and not the output (plain sums) are taken care of first,
+    so that the primitive itself is a pure contraction whose VJP is again one.
+    """
+    from .indexing import diagonal
+    ins, out = _parse(subscripts.replace(" ", ""))
+    if len(ins) != len(operands):
+        raise ValueError(f"einsum: {len(ins)} operand subscripts for {len(operands)} operands")
+    ops = list(operands)
+    for i, spec in enumerate(ins):
+        if len(spec) != ops[i].ndim:
+            raise ValueError(f"einsum: operand {i} has {ops[i].ndim} axes but subscripts "
+                             f"{spec!r} name {len(spec)}")
+        while len(set(spec)) < len(spec):  # a repeated letter: take that diagonal
+            c = next(c for c in spec if spec.count(c) > 1)
+            p, q = spec.index(c), spec.index(c, spec.index(c) + 1)
+            ops[i] = diagonal(ops[i], 0, p, q)
+            spec = "".join(s for k, s in enumerate(spec) if k not in (p, q)) + c
+        counts = {c: sum(s.count(c) for s in ins[:i] + [spec] + ins[i + 1:]) + out.count(c)
+                  for c in spec}
+        lonely = tuple(k for k, c in enumerate(spec) if counts[c] == 1)
+        if lonely:
+            ops[i] = reduce_sum(ops[i], lonely)
+            spec = "".join(c for k, c in enumerate(spec) if k not in lonely)
+        ins[i] = spec
+    sizes = {}
+    for spec, op in zip(ins, ops):
+        for c, d in zip(spec, op.shape):
+            if sizes.setdefault(c, d) != d:
+                if d != 1 and sizes[c] != 1:
+                    raise ValueError(f"einsum: letter {c!r} has sizes {sizes[c]} and {d}")
+                sizes[c] = max(sizes[c], d)
+    for i, (spec, op) in enumerate(zip(ins, ops)):  # size-1 axes broadcast, as in NumPy
+        full = tuple(sizes[c] for c in spec)
+        if op.shape != full:
+            ops[i] = broadcast_to(op, full)
+    if len(ops) == 1 and ins[0] == out:
+        return ops[0]
+    if len(ops) == 1 and sorted(ins[0]) == sorted(out):
+        return transpose(ops[0], tuple(ins[0].index(c) for c in out))
+    return _process(einsum_p, tuple(ops), {"subscripts": ",".join(ins) + "->" + out})
+
+
+# --- matrix functions ---------------------------------------------------------------------
+
+def _stack_batch(fn):
+    def batch(args, dims, **params):
+        return fn(moveaxis(args[0], dims[0], 0), **params), 0
+    return batch
+
+
+def _square_abstract(x, **_):
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"expected square matrices (..., n, n), got shape {x.shape}")
+    return ShapedArray(x.shape, np.result_type(x.dtype, np.float16))
+
+
+inv_p = Primitive(
+    "inv", np.linalg.inv, abstract_eval=_square_abstract,
+    jvp=lambda primals, tangents: _inv_jvp(primals[0], tangents[0]),
+    vjp=lambda needs, g, out, a: (negative(matmul(swap(out), matmul(g, swap(out)))),),
+    batch=None)
+
+
+def _inv_jvp(a, t):
+    out = inv(a)
+    return out, negative(matmul(out, matmul(t, out)))
+
+
+def inv(a):
+    """Inverse of square matrices (a stack of them)."""
+    _check_square("inv", a)
+    return _process(inv_p, (a,))
+
+
+inv_p.batch = _stack_batch(inv)
+
+
+def _check_square(name, a):
+    shape = getattr(a, "shape", ())
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise ValueError(f"{name}: expected square matrices with shape (..., n, n), got shape "
+                         f"{shape}. Reshape the input into a (stack of) square matrices.")
+
+
+def _solve_impl(a, b):
+    return np.linalg.solve(a, b)
+
+
+def _solve_abstract(a, b):
+    if b.ndim == 1:
+        shape = np.broadcast_shapes(a.shape[:-2], ()) + (a.shape[-1],)
+    else:
+        shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + b.shape[-2:]
+    return ShapedArray(shape, np.result_type(a.dtype, b.dtype, np.float16))
+
+
+def _as_matrix_rhs(b, x):
+    """(b, x) with a vector right-hand side turned into one column."""
+    if b.ndim == 1:
+        return reshape(x, x.shape + (1,))
+    return x
+
+
+def _solve_vjp(needs, g, out, a, b):
+    gb = solve(swap(a), g)
+    ga = None
+    if needs[0]:
+        gb2 = _as_matrix_rhs(b, gb)
+        x2 = _as_matrix_rhs(b, out)
+        ga = unbroadcast(negative(matmul(gb2, swap(x2))), a)
+    return ga, (unbroadcast(gb, b) if needs[1] else None)
+
+
+def _solve_jvp(primals, tangents):
+    a, b = primals
+    ta, tb = tangents
+    out = solve(a, b)
+    rhs = None
+    if tb is not None:
+        rhs = tb
+    if ta is not None:
+        x2 = _as_matrix_rhs(b, out)
+        ax = matmul(ta, x2)
+        if b.ndim == 1:
+            ax = reshape(ax, ax.shape[:-1])
+        rhs = negative(ax) if rhs is None else rhs - ax
+    return out, solve(a, rhs)
+
+
+def _solve_batch(args, dims):
+    (a, b), (da, db) = args, dims
+    vector = b.ndim - (db is not None) == 1
+    a, b = to_front(a, da), to_front(b, db)
+    if vector:
+        b = reshape(b, b.shape + (1,))
+    ra = a.ndim - (da is not None)
+    rb = b.ndim - (db is not None)
+    stack = max(ra, rb) - 2
+    if da is not None:
+        a = reshape(a, a.shape[:1] + (1,) * (stack - ra + 2) + a.shape[1:])
+    else:
+        a = reshape(a, (1,) * (stack - ra + 3) + a.shape)
+    if db is not None:
+        b = reshape(b, b.shape[:1] + (1,) * (stack - rb + 2) + b.shape[1:])
+    else:
+        b = reshape(b, (1,) * (stack - rb + 3) + b.shape)
+    n_batch = max(a.shape[0], b.shape[0])
+    b = broadcast_to(b, (n_batch,) + b.shape[1:])
+    out = solve(a, b)
+    if vector:
+        out = reshape(out, out.shape[:-1])
+    return out, 0
+
+
+solve_p = Primitive("solve", _solve_impl, abstract_eval=_solve_abstract, jvp=_solve_jvp,
+                    vjp=_solve_vjp, batch=_solve_batch)
+
+
+def solve(a, b):
+    """Solve ``a @ x = b`` (NumPy 2 semantics: ``b`` is a vector only when 1-d)."""
+    _check_square("solve", a)
+    return _process(solve_p, (a, b))
+
+
+def _slogdet_impl(a):
+    sign, logdet = np.linalg.slogdet(a)
+    return sign, logdet
+
+
+def _slogdet_abstract(a):
+    _square_abstract(a)
+    dtype = np.result_type(a.dtype, np.float16)
+    return ShapedArray(a.shape[:-2], dtype), ShapedArray(a.shape[:-2], dtype)
+
+
+def _inv_t(a):
+    return swap(inv(a))
+
+
+def _slogdet_jvp(primals, tangents):
+    a, = primals
+    sign, logdet = slogdet(a)
+    return (sign, logdet), (None, _trace_solve(a, tangents[0]))
+
+
+def _trace_solve(a, t):
+    """trace(a^-1 t) over the last two axes: the derivative of log|det a| along t."""
+    eye = np.eye(a.shape[-1], dtype=a.dtype)
+    return reduce_sum(solve(a, t) * eye, (a.ndim - 2, a.ndim - 1))
+
+
+def _slogdet_vjp(needs, gs, outs, a):
+    g = gs[1]
+    if g is None:
+        return (None,)
+    return (reshape(g, g.shape + (1, 1)) * _inv_t(a),)
+
+
+slogdet_p = Primitive("slogdet", _slogdet_impl, abstract_eval=_slogdet_abstract,
+                      jvp=_slogdet_jvp, vjp=_slogdet_vjp, multiple_results=True)
+
+
+def slogdet(a):
+    """``(sign, log|det|)`` of square matrices; only ``log|det|`` has a derivative."""
+    _check_square("slogdet", a)
+    return tuple(_process(slogdet_p, (a,)))
+
+
+slogdet_p.batch = lambda args, dims: (slogdet(moveaxis(args[0], dims[0], 0)), (0, 0))
+
+
+def _det_jvp(primals, tangents):
+    a, = primals
+    out = det(a)
+    return out, out * _trace_solve(a, tangents[0])
+
+
+det_p = Primitive(
+    "det", np.linalg.det,
+    abstract_eval=lambda a: ShapedArray(a.shape[:-2], np.result_type(a.dtype, np.float16)),
+    jvp=_det_jvp,
+    vjp=lambda needs, g, out, a: (reshape(g * out, out.shape + (1, 1)) * _inv_t(a),))
+
+
+def det(a):
+    """Determinant of square matrices (a stack of them)."""
+    _check_square("det", a)
+    return _process(det_p, (a,))
+
+
+det_p.batch = _stack_batch(det)
+
+
+def _phi(x):
+    """Lower triangle with the diagonal halved."""
+    n = x.shape[-1]
+    mask = np.tril(np.ones((n, n)), -1) + 0.5 * np.eye(n)
+    return x * mask.astype(x.dtype)
+
+
+def _sym(x):
+    return (x + swap(x)) * 0.5
+
+
+def _cholesky_jvp(primals, tangents):
+    a, = primals
+    low = cholesky(a)
+    l_inv = inv(low)
+    s = _sym(tangents[0])
+    return low, matmul(low, _phi(matmul(l_inv, matmul(s, swap(l_inv)))))
+
+
+def _cholesky_vjp(needs, g, low, a):
+    # Transpose of the JVP above: P = phi(L^T G); A_bar = sym(L^-T P L^-1).
+    l_inv = inv(low)
+    p = _phi(matmul(swap(low), g))
+    return (_sym(matmul(swap(l_inv), matmul(p, l_inv))),)
+
+
+def _cholesky_impl(a):
+    try:
+        return np.linalg.cholesky(a)
+    except np.linalg.LinAlgError as e:
+        raise np.linalg.LinAlgError(
+            f"cholesky: the matrix is not positive definite ({e}). Cholesky needs a symmetric "
+            "positive-definite matrix; add a small multiple of the identity if it is only "
+            "semi-definite.") from None
+
+
+cholesky_p = Primitive("cholesky", _cholesky_impl, abstract_eval=_square_abstract,
+                       jvp=_cholesky_jvp, vjp=_cholesky_vjp)
+
+
+def cholesky(a):
+    """Lower Cholesky factor ``L`` with ``a = L @ L.T`` (``a`` symmetric positive definite)."""
+    _check_square("cholesky", a)
+    return _process(cholesky_p, (a,))
+
+
+cholesky_p.batch = _stack_batch(cholesky)

@@ -1,0 +1,216 @@
+"""Reductions along axes: max, min, prod, logsumexp, argmax/argmin, cumsum.
+
+(``reduce_sum`` lives with the structural primitives: it is every other
+rule's transpose of broadcasting.)  ``axes`` is a sorted tuple of
+non-negative ints; ``keepdims`` keeps reduced axes with length 1.
+"""
+import numpy as np
+
+from ..core import Primitive, ShapedArray, _state
+from .elementwise import equal, exp, where
+from .structural import (_reduced_shape, broadcast_to, concatenate, convert_element_type,
+                         expand_reduced, moveaxis, reduce_sum, reshape, transpose)
+
+
+def _process(prim, args, params):
+    return _state.interpreter.process(prim, args, params)
+
+
+def _reduce_abstract(kernel):
+    def abstract_eval(x, *, axes, keepdims):
+        dtype = kernel(np.zeros((1,), x.dtype), axis=0).dtype
+        return ShapedArray(_reduced_shape(x.shape, axes, keepdims), dtype)
+    return abstract_eval
+
+
+def _reduce_batch(fn):
+    def batch(args, dims, *, axes, keepdims):
+        x = moveaxis(args[0], dims[0], 0)
+        return fn(x, tuple(a + 1 for a in axes), keepdims), 0
+    return batch
+
+
+def _check_nonempty(name, x, axes):
+    if any(x.shape[a] == 0 for a in axes):
+        raise ValueError(f"{name} of an empty axis has no identity: the reduced axes "
+                         f"{axes} of shape {x.shape} include a zero-length one. Pass "
+                         f"`initial=` (NumPy) or reduce a non-empty array.")
+
+
+# --- max / min ---------------------------------------------------------------------
+
+def _extremum(name, kernel):
+    def impl(x, *, axes, keepdims):
+        _check_nonempty(name, x, axes)
+        return kernel(x, axis=axes, keepdims=keepdims)
+
+    def weights(x, out, axes, keepdims):
+        # Ties share the derivative equally (as in JAX and PyTorch).
+        hit = equal(x, expand_reduced(out, x.shape, axes, keepdims))
+        hit = convert_element_type(hit, x.dtype)
+        return hit / reduce_sum(hit, axes, keepdims=True)
+
+    def jvp(primals, tangents, *, axes, keepdims):
+        x, = primals
+        out = fn(x, axes, keepdims)
+        return out, reduce_sum(tangents[0] * weights(x, out, axes, keepdims), axes, keepdims)
+
+    def vjp(needs, g, out, x, *, axes, keepdims):
+        return (expand_reduced(g, x.shape, axes, keepdims) * weights(x, out, axes, keepdims),)
+
+    prim = Primitive(name, impl, abstract_eval=_reduce_abstract(kernel), jvp=jvp, vjp=vjp)
+
+    def fn(x, axes, keepdims=False):
+        return _process(prim, (x,), {"axes": tuple(sorted(axes)), "keepdims": keepdims})
+    prim.batch = _reduce_batch(fn)
+    fn.__name__ = name
+    return prim, fn
+
+
+reduce_max_p, reduce_max = _extremum("reduce_max", np.max)
+reduce_min_p, reduce_min = _extremum("reduce_min", np.min)
+
+
+# --- prod ----------------------------------------------------------------------------
+
+def _flatten_axes(x, axes):
+    """Move ``axes`` last and merge them into one; returns (array, kept shape)."""
+    keep = [i for i in range(x.ndim) if i not in axes]
+    xt = transpose(x, keep + list(axes))
+    kept_shape = tuple(x.shape[i] for i in keep)
+    n = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    return reshape(xt, kept_shape + (n,)), keep
+
+
+def _prod_vjp(needs, g, out, x, *, axes, keepdims):
+    # d prod / d x_i = product of all the others = (exclusive cumprod from the left)
+    # * (exclusive cumprod from the right): exact when some x_i are zero, unlike out / x.
+    flat, keep = _flatten_axes(x, axes)
+    from .. import numpy as fnp  # cumprod is a composite of differentiable primitives
+    n = flat.shape[-1]
+    ones = np.ones(flat.shape[:-1] + (1,), x.dtype)
+    left = fnp.cumprod(concatenate([ones, flat[..., :n - 1]], -1), axis=-1)
+    right = fnp.flip(fnp.cumprod(concatenate([ones, fnp.flip(flat, -1)[..., :n - 1]], -1),
+                                 axis=-1), -1)
+    others = left * right
+    kept_shape = tuple(x.shape[i] for i in keep)
+    others = reshape(others, kept_shape + tuple(x.shape[a] for a in axes))
+    inverse = np.argsort(keep + list(axes))
+    others = transpose(others, tuple(inverse))
+    return (expand_reduced(g, x.shape, axes, keepdims) * others,)
+
+
+def _prod_jvp(primals, tangents, *, axes, keepdims):
+    x, = primals
+    out = reduce_prod(x, axes, keepdims)
+    g_like = np.ones(_reduced_shape(x.shape, axes, keepdims), out.dtype)
+    partials, = _prod_vjp((True,), g_like, out, x, axes=axes, keepdims=keepdims)
+    return out, reduce_sum(tangents[0] * partials, axes, keepdims)
+
+
+reduce_prod_p = Primitive(
+    "reduce_prod", lambda x, *, axes, keepdims: np.prod(x, axis=axes, keepdims=keepdims),
+    abstract_eval=_reduce_abstract(np.prod), jvp=_prod_jvp, vjp=_prod_vjp)
+
+
+def reduce_prod(x, axes, keepdims=False):
+    return _process(reduce_prod_p, (x,), {"axes": tuple(sorted(axes)), "keepdims": keepdims})
+
+
+reduce_prod_p.batch = _reduce_batch(reduce_prod)
+
+
+# --- logsumexp -------------------------------------------------------------------------
+
+def _logsumexp_impl(x, *, axes, keepdims):
+    _check_nonempty("logsumexp", x, axes)
+    m = np.max(x, axis=axes, keepdims=True)
+    # All -inf (or an inf) along a slice: shift by 0 so exp stays finite.
+    m = np.where(np.isfinite(m), m, 0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+    if not keepdims:
+        out = np.squeeze(out, axis=axes)
+    return out.astype(x.dtype, copy=False) if x.dtype.kind == "f" else out
+
+
+def _softmax(x, out, axes, keepdims):
+    return exp(x - expand_reduced(out, x.shape, axes, keepdims))
+
+
+def _logsumexp_jvp(primals, tangents, *, axes, keepdims):
+    x, = primals
+    out = logsumexp(x, axes, keepdims)
+    return out, reduce_sum(tangents[0] * _softmax(x, out, axes, keepdims), axes, keepdims)
+
+
+logsumexp_p = Primitive(
+    "logsumexp", _logsumexp_impl,
+    abstract_eval=lambda x, *, axes, keepdims: ShapedArray(
+        _reduced_shape(x.shape, axes, keepdims), np.result_type(x.dtype, np.float16)),
+    jvp=_logsumexp_jvp,
+    vjp=lambda needs, g, out, x, *, axes, keepdims: (
+        expand_reduced(g, x.shape, axes, keepdims) * _softmax(x, out, axes, keepdims),))
+
+
+def logsumexp(x, axes, keepdims=False):
+    """``log(sum(exp(x)))`` over ``axes``, computed without overflow."""
+    return _process(logsumexp_p, (x,), {"axes": tuple(sorted(axes)), "keepdims": keepdims})
+
+
+logsumexp_p.batch = _reduce_batch(logsumexp)
+
+
+# --- argmax / argmin: integer results, no derivative --------------------------------------
+
+def _arg_batch(fn):
+    def batch(args, dims, *, axis, keepdims):
+        x = moveaxis(args[0], dims[0], 0)
+        return fn(x, axis + 1, keepdims), 0
+    return batch
+
+
+def _arg(name, kernel):
+    def impl(x, *, axis, keepdims):
+        _check_nonempty(name, x, (axis,))
+        return kernel(x, axis=axis, keepdims=keepdims)
+
+    prim = Primitive(
+        name, impl,
+        abstract_eval=lambda x, *, axis, keepdims: ShapedArray(
+            _reduced_shape(x.shape, (axis,), keepdims), np.intp),
+        differentiable=False)
+
+    def fn(x, axis, keepdims=False):
+        return _process(prim, (x,), {"axis": axis, "keepdims": keepdims})
+    prim.batch = _arg_batch(fn)
+    prim.jvp = prim.vjp = None
+    return prim, fn
+
+
+argmax_p, argmax = _arg("argmax", np.argmax)
+argmin_p, argmin = _arg("argmin", np.argmin)
+
+
+# --- cumsum ---------------------------------------------------------------------------------
+
+def _reverse_cumsum(g, axis):
+    from .. import numpy as fnp
+    return fnp.flip(cumsum(fnp.flip(g, axis), axis), axis)
+
+
+cumsum_p = Primitive(
+    "cumsum", lambda x, *, axis: np.cumsum(x, axis=axis),
+    abstract_eval=lambda x, *, axis: ShapedArray(x.shape, np.cumsum(np.zeros(1, x.dtype)).dtype),
+    jvp=lambda primals, tangents, *, axis: (cumsum(primals[0], axis), cumsum(tangents[0], axis)),
+    vjp=lambda needs, g, out, x, *, axis: (_reverse_cumsum(g, axis),),
+    batch=lambda args, dims, *, axis: (cumsum(moveaxis(args[0], dims[0], 0), axis + 1), 0))
+
+
+def cumsum(x, axis):
+    """Cumulative sum along ``axis`` (non-negative)."""
+    return _process(cumsum_p, (x,), {"axis": axis})
+
+
+__all__ = ["reduce_max", "reduce_min", "reduce_prod", "logsumexp", "argmax", "argmin",
+           "cumsum", "broadcast_to", "where"]

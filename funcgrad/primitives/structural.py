@@ -1,0 +1,327 @@
+"""Primitives that move data without arithmetic: reshape, transpose,
+broadcast, sum, type conversion, concatenate/split, stop_gradient.
+
+They are linear, so each one's VJP is another of them (its transpose), and
+the helpers every other rule leans on live here: :func:`unbroadcast` sums a
+cotangent back to an input's shape, :func:`fit` broadcasts a tangent to an
+output's shape, :func:`moveaxis` moves a batch axis.
+"""
+import numpy as np
+
+from ..core import Primitive, ShapedArray, _state
+
+_EMPTY = {}
+
+
+def _process(prim, args, params=_EMPTY):
+    return _state.interpreter.process(prim, args, params)
+
+
+def _shape(x):
+    return x.shape if hasattr(x, "shape") else ()
+
+
+def _ndim(x):
+    return len(x.shape) if hasattr(x, "shape") else 0
+
+
+# --- reshape -----------------------------------------------------------------
+
+def _reshape_batch(args, dims, *, shape):
+    x = moveaxis(args[0], dims[0], 0)
+    return reshape(x, (x.shape[0],) + shape), 0
+
+
+reshape_p = Primitive(
+    "reshape", lambda x, *, shape: np.reshape(x, shape),
+    abstract_eval=lambda x, *, shape: ShapedArray(shape, x.dtype),
+    jvp=lambda primals, tangents, *, shape: (reshape(primals[0], shape),
+                                             reshape(tangents[0], shape)),
+    vjp=lambda needs, g, out, x, *, shape: (reshape(g, x.shape),),
+    batch=_reshape_batch)
+
+
+def reshape(x, shape):
+    """Reshape to ``shape`` (a tuple of non-negative ints, already resolved)."""
+    shape = tuple(shape)
+    if _shape(x) == shape:
+        return x
+    return _process(reshape_p, (x,), {"shape": shape})
+
+
+# --- transpose ---------------------------------------------------------------
+
+def _transpose_batch(args, dims, *, perm):
+    x = moveaxis(args[0], dims[0], 0)
+    return transpose(x, (0,) + tuple(p + 1 for p in perm)), 0
+
+
+transpose_p = Primitive(
+    "transpose", lambda x, *, perm: np.transpose(x, perm),
+    abstract_eval=lambda x, *, perm: ShapedArray(tuple(x.shape[p] for p in perm), x.dtype),
+    jvp=lambda primals, tangents, *, perm: (transpose(primals[0], perm),
+                                            transpose(tangents[0], perm)),
+    vjp=lambda needs, g, out, x, *, perm: (transpose(g, tuple(np.argsort(perm))),),
+    batch=_transpose_batch)
+
+
+def transpose(x, perm):
+    """Permute axes: output axis ``i`` is input axis ``perm[i]``."""
+    perm = tuple(int(p) for p in perm)
+    if perm == tuple(range(len(perm))):
+        return x
+    return _process(transpose_p, (x,), {"perm": perm})
+
+
+def moveaxis(x, src, dst):
+    """Move axis ``src`` to position ``dst`` (both non-negative)."""
+    if src == dst:
+        return x
+    perm = [i for i in range(_ndim(x)) if i != src]
+    perm.insert(dst, src)
+    return transpose(x, perm)
+
+
+# --- broadcast_to --------------------------------------------------------------
+
+def _broadcast_batch(args, dims, *, shape):
+    x = moveaxis(args[0], dims[0], 0)
+    rank = x.ndim - 1
+    x = reshape(x, (x.shape[0],) + (1,) * (len(shape) - rank) + x.shape[1:])
+    return broadcast_to(x, (x.shape[0],) + shape), 0
+
+
+broadcast_to_p = Primitive(
+    "broadcast_to", lambda x, *, shape: np.broadcast_to(x, shape),
+    abstract_eval=lambda x, *, shape: ShapedArray(shape, x.dtype),
+    jvp=lambda primals, tangents, *, shape: (broadcast_to(primals[0], shape),
+                                             broadcast_to(tangents[0], shape)),
+    vjp=lambda needs, g, out, x, *, shape: (unbroadcast(g, x),),
+    batch=_broadcast_batch)
+
+
+def broadcast_to(x, shape):
+    """Broadcast ``x`` to ``shape`` (NumPy rules; the result is read-only)."""
+    shape = tuple(shape)
+    if _shape(x) == shape:
+        return x
+    return _process(broadcast_to_p, (x,), {"shape": shape})
+
+
+# --- reduce_sum ----------------------------------------------------------------
+
+def _reduced_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def expand_reduced(g, shape, axes, keepdims):
+    """Reshape a reduction's cotangent so it broadcasts against ``shape``."""
+    if keepdims:
+        return g
+    return reshape(g, _reduced_shape(shape, axes, True))
+
+
+def _sum_vjp(needs, g, out, x, *, axes, keepdims):
+    return (broadcast_to(expand_reduced(g, x.shape, axes, keepdims), x.shape),)
+
+
+def _sum_batch(args, dims, *, axes, keepdims):
+    x = moveaxis(args[0], dims[0], 0)
+    return reduce_sum(x, tuple(a + 1 for a in axes), keepdims), 0
+
+
+reduce_sum_p = Primitive(
+    "reduce_sum", lambda x, *, axes, keepdims: np.sum(x, axis=axes, keepdims=keepdims),
+    abstract_eval=lambda x, *, axes, keepdims: ShapedArray(
+        _reduced_shape(x.shape, axes, keepdims), np.sum(np.zeros((), x.dtype)).dtype),
+    jvp=lambda primals, tangents, *, axes, keepdims: (
+        reduce_sum(primals[0], axes, keepdims), reduce_sum(tangents[0], axes, keepdims)),
+    vjp=_sum_vjp, batch=_sum_batch)
+
+
+def reduce_sum(x, axes, keepdims=False):
+    """Sum over ``axes`` (a tuple of non-negative ints)."""
+    axes = tuple(sorted(axes))
+    if not axes and not keepdims and hasattr(x, "shape"):
+        return x
+    return _process(reduce_sum_p, (x,), {"axes": axes, "keepdims": keepdims})
+
+
+# --- convert_element_type ------------------------------------------------------
+
+def _is_float(dtype):
+    return np.dtype(dtype).kind == "f"
+
+
+def _convert_jvp(primals, tangents, *, dtype):
+    out = convert_element_type(primals[0], dtype)
+    if not _is_float(dtype):
+        return out, None
+    return out, convert_element_type(tangents[0], dtype)
+
+
+convert_element_type_p = Primitive(
+    "convert_element_type", lambda x, *, dtype: np.asarray(x).astype(dtype),
+    abstract_eval=lambda x, *, dtype: ShapedArray(x.shape, dtype),
+    jvp=_convert_jvp,
+    vjp=lambda needs, g, out, x, *, dtype: (convert_element_type(g, x.dtype),),
+    batch=lambda args, dims, *, dtype: (convert_element_type(args[0], dtype), dims[0]))
+
+
+def convert_element_type(x, dtype):
+    """Cast to ``dtype``; casting to a non-float type drops the derivative."""
+    dtype = np.dtype(dtype)
+    if getattr(x, "dtype", None) == dtype:
+        return x
+    if not _is_float(dtype):
+        x = stop_gradient(x)
+    return _process(convert_element_type_p, (x,), {"dtype": dtype})
+
+
+# --- stop_gradient -------------------------------------------------------------
+
+stop_gradient_p = Primitive(
+    "stop_gradient", lambda x: x,
+    abstract_eval=lambda x: x,
+    jvp=lambda primals, tangents: (stop_gradient(primals[0]), None),
+    vjp=lambda needs, g, out, x: (None,),
+    batch=lambda args, dims: (stop_gradient(args[0]), dims[0]),
+    differentiable=False)
+
+
+def stop_gradient(x):
+    """``x``, treated as a constant by every derivative.
+
+    >>> import funcgrad as fg
+    >>> fg.grad(lambda x: x * fg.stop_gradient(x))(3.0)
+    3.0
+    """
+    return _process(stop_gradient_p, (x,))
+
+
+# --- concatenate / split -------------------------------------------------------
+
+def _concat_abstract(*xs, axis):
+    shape = list(xs[0].shape)
+    shape[axis] = sum(x.shape[axis] for x in xs)
+    return ShapedArray(shape, np.result_type(*[x.dtype for x in xs]))
+
+
+def _concat_jvp(primals, tangents, *, axis):
+    out = concatenate(primals, axis)
+    pieces = [t if t is not None else zeros_like_value(p, out.dtype)
+              for p, t in zip(primals, tangents)]
+    return out, concatenate(pieces, axis)
+
+
+def _concat_vjp(needs, g, out, *xs, axis):
+    bounds = np.cumsum([x.shape[axis] for x in xs])[:-1]
+    pieces = split(g, tuple(int(b) for b in bounds), axis)
+    return [unbroadcast(p, x) if need else None for p, x, need in zip(pieces, xs, needs)]
+
+
+def _concat_batch(args, dims, *, axis):
+    size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
+    moved = []
+    for a, d in zip(args, dims):
+        if d is None:
+            a = broadcast_to(reshape(a, (1,) + a.shape), (size,) + a.shape)
+        else:
+            a = moveaxis(a, d, 0)
+        moved.append(a)
+    return concatenate(moved, axis + 1), 0
+
+
+concatenate_p = Primitive(
+    "concatenate", lambda *xs, axis: np.concatenate(xs, axis=axis),
+    abstract_eval=_concat_abstract, jvp=_concat_jvp, vjp=_concat_vjp, batch=_concat_batch)
+
+
+def concatenate(xs, axis):
+    """Join arrays (same dtype and shape except along ``axis``) along ``axis``."""
+    xs = tuple(xs)
+    if len(xs) == 1:
+        return xs[0]
+    return _process(concatenate_p, xs, {"axis": axis})
+
+
+def _split_abstract(x, *, bounds, axis):
+    edges = (0,) + bounds + (x.shape[axis],)
+    outs = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        shape = list(x.shape)
+        shape[axis] = hi - lo
+        outs.append(ShapedArray(shape, x.dtype))
+    return outs
+
+
+def _split_vjp(needs, gs, outs, x, *, bounds, axis):
+    pieces = [g if g is not None else zeros_like_value(o, x.dtype) for g, o in zip(gs, outs)]
+    return (concatenate(pieces, axis),)
+
+
+def _split_jvp(primals, tangents, *, bounds, axis):
+    return split(primals[0], bounds, axis), split(tangents[0], bounds, axis)
+
+
+def _split_batch(args, dims, *, bounds, axis):
+    x = moveaxis(args[0], dims[0], 0)
+    outs = split(x, bounds, axis + 1)
+    return outs, [0] * len(outs)
+
+
+split_p = Primitive(
+    "split", lambda x, *, bounds, axis: np.split(x, bounds, axis=axis),
+    abstract_eval=_split_abstract, jvp=_split_jvp, vjp=_split_vjp, batch=_split_batch,
+    multiple_results=True)
+
+
+def split(x, bounds, axis):
+    """Split ``x`` along ``axis`` at the sorted indices ``bounds``."""
+    return _process(split_p, (x,), {"bounds": tuple(bounds), "axis": axis})
+
+
+# --- helpers for rules -----------------------------------------------------------
+
+def zeros_like_value(x, dtype=None):
+    """A constant array of zeros shaped like ``x`` (a value, tracer or aval)."""
+    return np.zeros(_shape(x), dtype if dtype is not None else x.dtype)
+
+
+def unbroadcast(g, x):
+    """Sum cotangent ``g`` down to the shape of ``x`` and cast it to ``x``'s dtype.
+
+    Every rule of a broadcasting operation ends with this: a value that was
+    broadcast in the forward pass receives the sum of its copies' cotangents.
+    """
+    shape = x.shape
+    gshape = _shape(g)
+    if gshape != shape:
+        lead = len(gshape) - len(shape)
+        axes = tuple(range(lead)) + tuple(
+            lead + i for i, d in enumerate(shape) if d == 1 and gshape[lead + i] != 1)
+        g = reduce_sum(g, axes)
+        if _shape(g) != shape:
+            g = reshape(g, shape)
+    dtype = x.dtype
+    if getattr(g, "dtype", None) != dtype:
+        g = convert_element_type(g, dtype)
+    return g
+
+
+def fit(t, out):
+    """Broadcast tangent ``t`` to the shape and dtype of the output ``out``."""
+    shape = _shape(out)
+    if _shape(t) != shape:
+        t = broadcast_to(t, shape)
+    dtype = out.dtype
+    if getattr(t, "dtype", None) != dtype:
+        t = convert_element_type(t, dtype)
+    return t
+
+
+def to_front(x, d):
+    """Move batch axis ``d`` of ``x`` to the front (``None`` stays unbatched)."""
+    return x if d is None else moveaxis(x, d, 0)

@@ -1,0 +1,155 @@
+"""Pytrees: nested containers of arrays.
+
+Transforms accept and return nested tuples, lists, dicts, namedtuples and
+``None`` (an empty node), plus any type registered with :func:`register`.
+Everything else is a leaf.
+
+>>> leaves, treedef = flatten({"b": (1.0, 2.0), "a": None})
+>>> leaves
+[1.0, 2.0]
+>>> unflatten(treedef, [3.0, 4.0])
+{'a': None, 'b': (3.0, 4.0)}
+"""
+from collections import OrderedDict, defaultdict
+
+__all__ = ["register", "flatten", "unflatten", "tree_map", "leaves", "TreeDef"]
+
+_registry = {}
+
+
+def register(cls, flatten_fn, unflatten_fn):
+    """Make ``cls`` a pytree node.
+
+    ``flatten_fn(obj) -> (children, aux)`` returns an iterable of children and
+    hashable auxiliary data; ``unflatten_fn(aux, children) -> obj`` rebuilds it.
+
+    >>> class Pair:
+    ...     def __init__(self, a, b): self.a, self.b = a, b
+    >>> register(Pair, lambda p: ((p.a, p.b), None), lambda aux, ch: Pair(*ch))
+    >>> flatten(Pair(1.0, 2.0))[0]
+    [1.0, 2.0]
+    """
+    if cls in _registry:
+        raise ValueError(f"{cls.__name__} is already registered as a pytree node")
+    _registry[cls] = (flatten_fn, unflatten_fn)
+
+
+def _sorted_keys(d):
+    try:
+        return sorted(d)
+    except TypeError:  # keys of mixed types: keep insertion order
+        return list(d)
+
+
+register(tuple, lambda t: (t, None), lambda _, ch: tuple(ch))
+register(list, lambda t: (t, None), lambda _, ch: list(ch))
+register(dict, lambda d: ([d[k] for k in _sorted_keys(d)], tuple(_sorted_keys(d))),
+         lambda keys, ch: dict(zip(keys, ch)))
+register(OrderedDict, lambda d: (list(d.values()), tuple(d)),
+         lambda keys, ch: OrderedDict(zip(keys, ch)))
+register(defaultdict,
+         lambda d: ([d[k] for k in _sorted_keys(d)], (d.default_factory, tuple(_sorted_keys(d)))),
+         lambda aux, ch: defaultdict(aux[0], zip(aux[1], ch)))
+register(type(None), lambda _: ((), None), lambda _, ch: None)
+
+
+def _node_type(x):
+    cls = type(x)
+    if cls in _registry:
+        return cls
+    if isinstance(x, tuple) and hasattr(cls, "_fields"):
+        return "namedtuple"
+    return None
+
+
+class TreeDef:
+    """The structure of a pytree, without its leaves."""
+
+    __slots__ = ("node", "aux", "children", "num_leaves")
+
+    def __init__(self, node, aux, children):
+        self.node = node
+        self.aux = aux
+        self.children = children
+        self.num_leaves = 1 if node is None else sum(c.num_leaves for c in children)
+
+    def __eq__(self, other):
+        return (isinstance(other, TreeDef) and self.node == other.node
+                and self.aux == other.aux and self.children == other.children)
+
+    def __hash__(self):
+        return hash((self.node, self.aux, self.children))
+
+    def __repr__(self):
+        if self.node is None:
+            return "*"
+        name = self.node if isinstance(self.node, str) else self.node.__name__
+        return f"{name}({', '.join(map(repr, self.children))})"
+
+
+_LEAF = TreeDef(None, None, ())
+
+
+def flatten(tree, is_leaf=None):
+    """``(leaves, treedef)`` of ``tree``; ``is_leaf(x)`` can stop the descent."""
+    leaves = []
+    treedef = _flatten(tree, leaves, is_leaf)
+    return leaves, treedef
+
+
+def _flatten(x, leaves, is_leaf):
+    if is_leaf is not None and is_leaf(x):
+        leaves.append(x)
+        return _LEAF
+    node = _node_type(x)
+    if node is None:
+        leaves.append(x)
+        return _LEAF
+    if node == "namedtuple":
+        children, aux = tuple(x), type(x)
+    else:
+        children, aux = _registry[node][0](x)
+    return TreeDef(node, aux, tuple(_flatten(c, leaves, is_leaf) for c in children))
+
+
+def unflatten(treedef, leaves):
+    """Rebuild a pytree of structure ``treedef`` from ``leaves``."""
+    it = iter(leaves)
+    out = _unflatten(treedef, it)
+    rest = sum(1 for _ in it)
+    if rest:
+        raise ValueError(f"unflatten: {rest} more leaves than the tree structure {treedef} holds")
+    return out
+
+
+def _unflatten(treedef, it):
+    if treedef.node is None:
+        try:
+            return next(it)
+        except StopIteration:
+            raise ValueError("unflatten: too few leaves for the tree structure") from None
+    children = [_unflatten(c, it) for c in treedef.children]
+    if treedef.node == "namedtuple":
+        return treedef.aux(*children)
+    return _registry[treedef.node][1](treedef.aux, children)
+
+
+def leaves(tree):
+    """The leaves of ``tree``, in flattening order."""
+    return flatten(tree)[0]
+
+
+def tree_map(f, tree, *rest):
+    """Apply ``f`` leafwise to ``tree`` (and the matching leaves of ``rest``).
+
+    >>> tree_map(lambda a, b: a + b, (1, [2]), (10, [20]))
+    (11, [22])
+    """
+    flat, treedef = flatten(tree)
+    others = []
+    for r in rest:
+        r_flat, r_def = flatten(r)
+        if r_def != treedef:
+            raise ValueError(f"tree_map: structures differ: {treedef} vs {r_def}")
+        others.append(r_flat)
+    return unflatten(treedef, [f(*xs) for xs in zip(flat, *others)])

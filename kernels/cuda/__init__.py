@@ -1,0 +1,1 @@
+"""numba.cuda kernels for GPU arrays (not built yet: see the CUDA issue)."""
