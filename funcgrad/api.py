@@ -151,7 +151,7 @@ class _Reverse:
         self.leaves, self.kinds, self.treedefs = _flatten_inputs(args, argnums, transform)
         interp = ReverseInterpreter()
         with interp:
-            tracers = [interp.new_input(x, i) for i, x in enumerate(self.leaves)]
+            tracers = [interp.new_input(x) for x in self.leaves]
             result = fun(*_substitute(args, argnums, self.treedefs, tracers), **kwargs)
         out, aux = _split_aux(result, has_aux, transform)
         self.aux = _strip(aux, interp)
@@ -160,20 +160,17 @@ class _Reverse:
         for o in out_leaves:
             if type(o) is ReverseTracer and o._trace is interp:
                 self.out_values.append(o.value)
-                self.out_nodes.append(o.node)
+                self.out_nodes.append(o)
             else:
                 self.out_values.append(o if isinstance(o, Tracer) else asarray(o))
                 self.out_nodes.append(None)
         self.tape = interp.tape
-        self.input_nodes = [t.node for t in tracers]
+        self.inputs = tracers
 
     def backward(self, cotangents, free=False):
-        seeds = {}
-        for node, ct in zip(self.out_nodes, cotangents):
-            if node is None or ct is None:
-                continue
-            seeds[node] = ct if node not in seeds else seeds[node] + ct
-        return backward_pass(self.tape, seeds, self.input_nodes, free)
+        seeds = [(node, ct) for node, ct in zip(self.out_nodes, cotangents)
+                 if node is not None and ct is not None]
+        return backward_pass(self.tape, seeds, self.inputs, free)
 
 
 def _check_scalar_output(value, transform):

@@ -106,6 +106,10 @@ class ConcretizationError(TypeError):
 
 _tags = itertools.count(1)
 
+# Exact classes the root cannot compute with (every Tracer subclass registers
+# itself); a set lookup keeps the root's fast path cheap.
+_special_classes = set()
+
 
 class Interpreter:
     """Base of all interpreters.  ``parent`` is where constants are computed.
@@ -151,7 +155,7 @@ class EvalInterpreter(Interpreter):
 
     def process(self, prim, args, params):
         for a in args:
-            if isinstance(a, _special_types):
+            if type(a) in _special_classes:
                 return _process_special(prim, args, params)
         return prim.impl(*args, **params)
 
@@ -191,6 +195,10 @@ class Tracer:
 
     __slots__ = ("_trace",)
     __array_priority__ = 1000
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _special_classes.add(cls)
 
     @property
     def ndim(self):
@@ -260,6 +268,7 @@ def register_special_type(cls, handler):
     """
     global _special_types
     _special_types = _special_types + (cls,)
+    _special_classes.add(cls)
     _special_handlers.append(handler)
 
 

@@ -3,22 +3,39 @@ import functools
 
 from . import tree
 from .core import ShapedArray, Tracer
-from .interpreters.graph import trace_to_graph
+from .interpreters.graph import Graph, eval_graph, trace_to_graph
 from .numpy._convert import asarray
 
 __all__ = ["make_graph"]
 
 
+class _CapturedGraph(Graph):
+    """A Graph that remembers the argument and result structure of the traced function:
+    calling it takes arguments shaped like the original ones and returns the function's
+    result structure (a single output is returned as itself, not as a one-item list)."""
+
+    def __call__(self, *args):
+        leaves, treedef = tree.flatten(args)
+        if treedef != self.in_tree:
+            raise TypeError(f"this graph was captured for arguments of structure "
+                            f"{self.in_tree}, but was called with {treedef}")
+        return tree.unflatten(self.out_tree, eval_graph(self, *leaves))
+
+
 def make_graph(fun):
     """``make_graph(f)(*args)`` returns the :class:`~funcgrad.Graph` of ``f`` traced on
-    arguments shaped like ``args`` (only shapes and dtypes are used).
+    arguments shaped like ``args`` (only shapes and dtypes are used).  Calling the graph
+    evaluates it: ``make_graph(f)(x)(y)`` equals ``f(y)``.
 
     >>> import numpy as np, funcgrad as fg
-    >>> print(fg.make_graph(lambda x: np.sin(x) * 2.0)(np.ones(3)))
+    >>> graph = fg.make_graph(lambda x: np.sin(x) * 2.0)(np.ones(3))
+    >>> print(graph)
     { lambda  ; a:f64[3]. let
         b:f64[3] = sin a
         c:f64[3] = multiply b 2.0
       in (c) }
+    >>> graph(np.zeros(3))
+    array([0., 0., 0.])
     """
     @functools.wraps(fun)
     def graph_of(*args):
@@ -33,7 +50,8 @@ def make_graph(fun):
             out_tree.append(out_tree_)
             return out_leaves
 
-        graph = trace_to_graph(flat_fun, avals)
+        flat = trace_to_graph(flat_fun, avals)
+        graph = _CapturedGraph(flat.invars, flat.eqns, flat.outvars)
         graph.in_tree, graph.out_tree = treedef, out_tree[0]
         return graph
 

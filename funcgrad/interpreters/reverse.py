@@ -13,52 +13,46 @@ VJP rules are written with differentiable primitives and run under whatever
 interpreter is current when the backward pass runs, so reverse-over-reverse,
 forward-over-reverse and ``vmap`` of a ``vjp_fn`` all work.
 """
-from ..core import Interpreter, Tracer, _state, concrete
+from ..core import ROOT, Interpreter, Tracer, _special_classes, _state, concrete
 from ..primitives.elementwise import add as add_cotangents
 
-__all__ = ["ReverseInterpreter", "ReverseTracer", "Node", "backward_pass"]
+__all__ = ["ReverseInterpreter", "ReverseTracer", "backward_pass"]
 
 
 class Node:
-    """One recorded operation: residuals for its VJP rule and its inputs' nodes."""
+    """A recorded operation with several outputs; its outputs are :data:`SELECT` tracers."""
 
-    __slots__ = ("prim", "args", "params", "out", "parents", "needs")
+    __slots__ = ("prim", "args", "params", "value", "parents", "needs")
 
-    def __init__(self, prim, args, params, out, parents, needs):
+    def __init__(self, prim, args, params, value, parents, needs):
         self.prim = prim
         self.args = args
         self.params = params
-        self.out = out
-        self.parents = parents  # ((argument index, node), ...)
-        self.needs = needs      # per argument: does it want a cotangent?
+        self.value = value
+        self.parents = parents
+        self.needs = needs
 
 
-class Leaf:
-    """An input of the differentiated function; collects its gradient."""
-
-    __slots__ = ("index",)
-
-    def __init__(self, index):
-        self.index = index
-
-
-class Select:
-    """Output ``index`` of a multiple-result node."""
-
-    __slots__ = ("node", "index")
-
-    def __init__(self, node, index):
-        self.node = node
-        self.index = index
-
+SELECT = object()  # the "primitive" of output k of a multiple-result Node
 
 class ReverseTracer(Tracer):
-    __slots__ = ("value", "node")
+    """A value and, being its own tape node, what produced it.
 
-    def __init__(self, trace, value, node):
+    ``prim`` is None for an input; otherwise ``args``/``params``/``value`` are the
+    residuals the VJP rule needs and ``parents`` pairs argument positions with the
+    tracers (nodes) they came from.
+    """
+
+    __slots__ = ("value", "prim", "args", "params", "parents", "needs")
+
+    def __init__(self, trace, value, prim=None, args=(), params=None, parents=(), needs=()):
         self._trace = trace
         self.value = value
-        self.node = node
+        self.prim = prim
+        self.args = args
+        self.params = params
+        self.parents = parents
+        self.needs = needs
 
     @property
     def shape(self):
@@ -81,67 +75,123 @@ class ReverseInterpreter(Interpreter):
         super().__init__(parent)
         self.tape = []
 
-    def new_input(self, value, index):
-        return ReverseTracer(self, value, Leaf(index))
+    def new_input(self, value):
+        return ReverseTracer(self, value)
 
     def process(self, prim, args, params):
-        vals = list(args)
-        parents = []
-        needs = [False] * len(args)
-        for i, a in enumerate(args):
-            if type(a) is ReverseTracer and a._trace is self:
-                vals[i] = a.value
-                parents.append((i, a.node))
-                needs[i] = True
-        if not parents:
-            return self.parent.process(prim, args, params)
-        out = self.parent.process(prim, vals, params)
+        # One- and two-argument primitives are nearly all of them: unrolled for speed.
+        n = len(args)
+        if n == 2:
+            a, b = args
+            own_a = type(a) is ReverseTracer and a._trace is self
+            own_b = type(b) is ReverseTracer and b._trace is self
+            if own_a:
+                a = a.value
+                if own_b:
+                    b = b.value
+                    parents, needs = ((0, args[0]), (1, args[1])), _BOTH
+                else:
+                    parents, needs = ((0, args[0]),), _FIRST
+            elif own_b:
+                b = b.value
+                parents, needs = ((1, args[1]),), _SECOND
+            else:
+                return self.parent.process(prim, args, params)
+            vals = (a, b)
+            plain = type(a) not in _special_classes and type(b) not in _special_classes
+        elif n == 1:
+            a, = args
+            if type(a) is not ReverseTracer or a._trace is not self:
+                return self.parent.process(prim, args, params)
+            vals = (a.value,)
+            parents, needs = ((0, a),), _FIRST1
+            plain = type(vals[0]) not in _special_classes
+        else:
+            vals, parents, needs, plain = self._unwrap(args)
+            if not parents:
+                return self.parent.process(prim, args, params)
+        if plain and self.parent is ROOT:  # the root would only re-check the arguments
+            out = prim.impl(*vals, **params) if params else prim.impl(*vals)
+        else:
+            out = self.parent.process(prim, vals, params)
         if not prim.differentiable or not _state.grad_enabled:
             return out
-        node = Node(prim, vals, params, out, parents, needs)
-        tape = self.tape
-        tape.append(node)
+        if not params:
+            params = None
         if prim.multiple_results:
+            node = Node(prim, vals, params, out, parents, needs)
+            self.tape.append(node)
             outs = []
             for k, o in enumerate(out):
-                sel = Select(node, k)
-                tape.append(sel)
-                outs.append(ReverseTracer(self, o, sel))
+                sel = ReverseTracer(self, o, SELECT, (k,), None, ((0, node),))
+                self.tape.append(sel)
+                outs.append(sel)
             return outs
-        return ReverseTracer(self, out, node)
+        tracer = ReverseTracer(self, out, prim, vals, params, parents, needs)
+        self.tape.append(tracer)
+        return tracer
+
+    def _unwrap(self, args):
+        vals = list(args)
+        parents = []
+        plain = True
+        for i, a in enumerate(args):
+            if type(a) is ReverseTracer and a._trace is self:
+                vals[i] = a = a.value
+                parents.append((i, args[i]))
+            if type(a) in _special_classes:
+                plain = False
+        owned = {i for i, _ in parents}
+        return vals, parents, tuple(i in owned for i in range(len(args))), plain
 
 
-def backward_pass(tape, seeds, leaves, free=False):
-    """Propagate cotangents from ``seeds`` ({node: cotangent}) back to ``leaves``.
+_FIRST1 = (True,)
+_FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
 
-    Returns the cotangent of each leaf (``None`` where it received none).  With
-    ``free=True`` residuals are released as soon as their node is processed, so
-    memory falls as the pass proceeds (used by ``grad``, which runs it once).
+
+def backward_pass(tape, seeds, inputs, free=False):
+    """Propagate cotangents from ``seeds`` ([(node, cotangent)]) back to ``inputs``.
+
+    Returns the cotangent of each input (``None`` where it received none).  With
+    ``free=True`` the tape is consumed: each node's residuals are released as
+    soon as it is processed, so memory falls as the pass proceeds (``grad`` runs
+    its pass once).
     """
-    cts = dict(seeds)
+    cts = {}
+    for node, ct in seeds:
+        key = id(node)
+        cts[key] = ct if key not in cts else add_cotangents(cts[key], ct)
     pop = cts.pop
-    for i in range(len(tape) - 1, -1, -1):
-        node = tape[i]
-        g = pop(node, None)
-        if free:
-            tape[i] = None
+    get = cts.get
+    remaining = len(tape)
+    while remaining:
+        remaining -= 1
+        node = tape.pop() if free else tape[remaining]
+        g = pop(id(node), None)
         if g is None:
             continue
-        if type(node) is Select:
-            parent = node.node
-            slots = cts.get(parent)
+        prim = node.prim
+        if prim is SELECT:
+            parent = node.parents[0][1]
+            slots = get(id(parent))
             if slots is None:
-                slots = cts[parent] = [None] * len(parent.out)
-            prev = slots[node.index]
-            slots[node.index] = g if prev is None else add_cotangents(prev, g)
+                slots = cts[id(parent)] = [None] * len(parent.value)
+            k = node.args[0]
+            slots[k] = g if slots[k] is None else add_cotangents(slots[k], g)
             continue
-        if node.prim.multiple_results:
+        if prim.multiple_results:
             g = tuple(g)
-        contributions = node.prim.vjp(node.needs, g, node.out, *node.args, **node.params)
+        params = node.params
+        if params is None:
+            contributions = prim.vjp(node.needs, g, node.value, *node.args)
+        else:
+            contributions = prim.vjp(node.needs, g, node.value, *node.args, **params)
         for i, parent in node.parents:
             c = contributions[i]
             if c is None:
                 continue
-            prev = cts.get(parent)
-            cts[parent] = c if prev is None else add_cotangents(prev, c)
-    return [cts.get(leaf) for leaf in leaves]
+            key = id(parent)
+            prev = get(key)
+            cts[key] = c if prev is None else add_cotangents(prev, c)
+    return [cts.get(id(x)) for x in inputs]
+

@@ -21,7 +21,7 @@ from numpy import (bool_, e, euler_gamma, float16, float32, float64, inf, int8, 
                    zeros, ones, empty, full, eye, identity, arange, linspace, logspace,
                    geomspace, meshgrid, result_type, issubdtype, floating, integer, inexact)
 
-from ..core import Tracer
+from ..core import Tracer, _state
 from ..primitives import elementwise as _ew, indexing as _ix, linalg as _la, reductions as _red
 from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis, operand
@@ -87,17 +87,17 @@ def stop_gradient(x):
 
 # --- elementwise --------------------------------------------------------------------------
 
-def _unary(prim_fn, name):
+def _unary(prim, name):
     def f(x):
-        return prim_fn(operand(x))
+        return _state.interpreter.process(prim, (operand(x),), _EMPTY)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise ``np.{name}``, differentiable."
     return f
 
 
-def _binary(prim_fn, name):
+def _binary(prim, name):
     def f(x1, x2):
-        return prim_fn(operand(x1), operand(x2))
+        return _state.interpreter.process(prim, (operand(x1), operand(x2)), _EMPTY)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise ``np.{name}`` with broadcasting, differentiable."
     return f
@@ -110,10 +110,11 @@ _UNARY = ["negative", "abs", "sign", "exp", "exp2", "expm1", "log", "log2", "log
 _BINARY = ["add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "fmax", "fmin",
            "arctan2", "hypot", "logaddexp", "logaddexp2", "mod", "equal", "not_equal", "less",
            "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_xor"]
+_EMPTY = {}
 for _name in _UNARY:
-    globals()[_name] = _unary(getattr(_ew, _name), _name)
+    globals()[_name] = _unary(getattr(_ew, _name + "_p"), _name)
 for _name in _BINARY:
-    globals()[_name] = _binary(getattr(_ew, _name), _name)
+    globals()[_name] = _binary(getattr(_ew, _name + "_p"), _name)
 del _name
 
 absolute = fabs = abs  # noqa: F821 - defined by the loop above

@@ -3,7 +3,7 @@ import numbers
 
 import numpy as np
 
-from ..core import Tracer
+from ..core import Tracer, _special_classes
 
 _PLAIN = (np.ndarray, np.generic)
 _SCALARS = (bool, int, float, complex)
@@ -22,9 +22,14 @@ def is_traced(x):
 def operand(x):
     """An elementwise operand: Python scalars stay weakly typed (NumPy 2 rules)."""
     t = type(x)
-    if t is np.ndarray or t in _SCALARS or isinstance(x, (Tracer, np.generic)):
-        if t is np.ndarray and x.dtype.kind in "OSUVMm":
+    # every tracer class (and Tensor, GPU arrays) is in _special_classes
+    if t is float or t in _special_classes or t is int or isinstance(x, np.generic):
+        return x
+    if t is np.ndarray:
+        if x.dtype.kind in "OSUVMm":
             _bad_dtype(x)
+        return x
+    if t in _SCALARS:
         return x
     return asarray(x)
 

@@ -3,7 +3,7 @@ protocols (``__array_ufunc__``, ``__array_function__``) that route plain
 ``numpy`` calls to :mod:`funcgrad.numpy`."""
 import numpy as np
 
-from ..core import concrete
+from ..core import _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 
@@ -15,9 +15,7 @@ def _fnp():
     return fnp
 
 
-def _operand(x):
-    from ._convert import operand
-    return operand(x)
+from ._convert import operand as _operand  # noqa: E402
 
 
 # --- NumPy protocols ---------------------------------------------------------------------------
@@ -108,6 +106,15 @@ def _array(self, dtype=None, copy=None):
 # --- operators -----------------------------------------------------------------------------------
 
 def _binary(fn):
+    prim = getattr(fn, "primitive", None)
+    if prim is not None:  # a primitive: bind it directly (the hot path of x * y)
+        def op(self, other):
+            return _state.interpreter.process(prim, (self, _operand(other)), _EMPTY)
+
+        def rop(self, other):
+            return _state.interpreter.process(prim, (_operand(other), self), _EMPTY)
+        return op, rop
+
     def op(self, other):
         return fn(self, _operand(other))
 

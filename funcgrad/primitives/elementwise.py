@@ -11,6 +11,7 @@ disagree.  ``None`` marks an argument with no derivative (a mask).
 import math
 
 import numpy as np
+from numpy import ndarray
 
 from ..core import Primitive, ShapedArray, _state
 from ..kernels import cpu
@@ -60,9 +61,34 @@ def elementwise(name, impl, *lins, differentiable=True):
             t_out = c if t_out is None else add(t_out, c)
         return out, (None if t_out is None else fit(t_out, out))
 
-    def vjp(needs, g, out, *args, **params):
-        return [unbroadcast(lin(g, *args, out, **params), x) if need else None
-                for lin, x, need in zip(lins, args, needs)]
+    def _vjp_n(needs, g, out, *args, **params):
+        cts = []
+        for lin, x, need in zip(lins, args, needs):
+            if need:
+                cts.append(_fit_ct(lin(g, *args, out, **params), x))
+            else:
+                cts.append(None)
+        return cts
+
+    def _fit_ct(c, x):  # unbroadcast only when broadcasting or promotion happened
+        return c if c.shape == x.shape and c.dtype == x.dtype else unbroadcast(c, x)
+
+    fast = getattr(cpu, name + "_vjp", None)
+    if len(lins) == 1:
+        lin_x, = lins
+
+        def vjp(needs, g, out, x, **params):
+            if fast is not None and type(g) is ndarray and type(x) is ndarray:
+                return (fast(g, x, out),)  # first order on plain arrays: one fused pass
+            return (_fit_ct(lin_x(g, x, out, **params), x),)
+    elif len(lins) == 2:
+        lin_x, lin_y = lins
+
+        def vjp(needs, g, out, x, y, **params):
+            return (_fit_ct(lin_x(g, x, y, out, **params), x) if needs[0] else None,
+                    _fit_ct(lin_y(g, x, y, out, **params), y) if needs[1] else None)
+    else:
+        vjp = _vjp_n
 
     prim = Primitive(name, impl, abstract_eval=_abstract_elementwise(impl),
                      jvp=jvp if differentiable else _no_jvp,
@@ -83,6 +109,7 @@ def _no_vjp(needs, g, out, *args, **params):
 def _fn1(prim):
     def f(x):
         return _state.interpreter.process(prim, (x,), _EMPTY)
+    f.primitive = prim
     f.__name__ = f.__qualname__ = prim.name
     f.__doc__ = f"Elementwise ``{prim.name}`` (a funcgrad primitive)."
     return f
@@ -91,6 +118,7 @@ def _fn1(prim):
 def _fn2(prim):
     def f(x, y):
         return _state.interpreter.process(prim, (x, y), _EMPTY)
+    f.primitive = prim
     f.__name__ = f.__qualname__ = prim.name
     f.__doc__ = f"Elementwise ``{prim.name}`` with NumPy broadcasting (a funcgrad primitive)."
     return f

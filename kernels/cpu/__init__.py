@@ -66,3 +66,109 @@ logical_not = np.logical_not
 isnan = np.isnan
 isinf = np.isinf
 isfinite = np.isfinite
+
+
+# --- first-order VJP kernels of unary elementwise primitives ---------------------------
+# ``<name>_vjp(g, x, y)`` is the cotangent of ``x`` given the cotangent ``g`` of
+# ``y = <name>(x)``, for plain arrays of one shape and dtype.  They are the fast path of
+# first-order reverse mode; the differentiable rule in funcgrad.primitives is used
+# otherwise (and is what these must agree with).  Each computes in place into one
+# temporary instead of the rule's several.
+
+def _scaled(g, d):
+    return np.multiply(g, d, out=d)
+
+
+def negative_vjp(g, x, y):
+    return np.negative(g)
+
+
+def abs_vjp(g, x, y):
+    return _scaled(g, np.sign(x))
+
+
+def exp_vjp(g, x, y):
+    return np.multiply(g, y)
+
+
+def exp2_vjp(g, x, y):
+    d = np.multiply(g, y)
+    return np.multiply(d, 0.6931471805599453, out=d)
+
+
+def expm1_vjp(g, x, y):
+    return _scaled(g, np.add(y, 1.0))
+
+
+def log_vjp(g, x, y):
+    return np.divide(g, x)
+
+
+def log2_vjp(g, x, y):
+    return np.divide(g, np.multiply(x, 0.6931471805599453))
+
+
+def log10_vjp(g, x, y):
+    return np.divide(g, np.multiply(x, 2.302585092994046))
+
+
+def log1p_vjp(g, x, y):
+    d = np.add(x, 1.0)
+    return np.divide(g, d, out=d)
+
+
+def sqrt_vjp(g, x, y):
+    d = np.multiply(y, 2.0)
+    return np.divide(g, d, out=d)
+
+
+def cbrt_vjp(g, x, y):
+    d = np.square(y)
+    np.multiply(d, 3.0, out=d)
+    return np.divide(g, d, out=d)
+
+
+def square_vjp(g, x, y):
+    return _scaled(g, np.multiply(x, 2.0))
+
+
+def reciprocal_vjp(g, x, y):
+    d = np.square(y)
+    np.negative(d, out=d)
+    return _scaled(g, d)
+
+
+def sin_vjp(g, x, y):
+    return _scaled(g, np.cos(x))
+
+
+def cos_vjp(g, x, y):
+    d = np.sin(x)
+    np.negative(d, out=d)
+    return _scaled(g, d)
+
+
+def tan_vjp(g, x, y):
+    d = np.square(y)
+    np.add(d, 1.0, out=d)
+    return _scaled(g, d)
+
+
+def tanh_vjp(g, x, y):
+    d = np.square(y)
+    np.subtract(1.0, d, out=d)
+    return _scaled(g, d)
+
+
+def sinh_vjp(g, x, y):
+    return _scaled(g, np.cosh(x))
+
+
+def cosh_vjp(g, x, y):
+    return _scaled(g, np.sinh(x))
+
+
+def arctan_vjp(g, x, y):
+    d = np.square(x)
+    np.add(d, 1.0, out=d)
+    return np.divide(g, d, out=d)
