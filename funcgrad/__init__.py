@@ -15,12 +15,16 @@ from .core import ConcretizationError, EscapedTracerError
 from .interpreters.graph import Graph
 from .jacobians import elementwise_grad, hessian, hvp, jacfwd, jacobian, jacrev, vhp
 from .primitives.structural import stop_gradient
-from .graphs import make_graph
+from .capture import make_graph
+from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
+                    no_grad, set_grad_enabled)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap", "jacfwd", "jacrev",
     "jacobian", "hessian", "hvp", "vhp", "elementwise_grad", "stop_gradient", "make_graph",
-    "Graph", "tree", "numpy", "ConcretizationError", "EscapedTracerError",
+    "Graph", "tree", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",
+    "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
+    "is_inference_mode_enabled",
 ]

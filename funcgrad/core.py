@@ -167,11 +167,36 @@ ROOT = EvalInterpreter()
 
 
 class _State(threading.local):
-    """Per-thread mutable state; nothing else in funcgrad is global and mutable."""
+    """Per-thread mutable state; nothing else in funcgrad is global and mutable.
+
+    ``recording`` folds the modes reverse mode checks on every operation into one
+    read: 0 = gradients disabled (``no_grad``), 1 = record plainly, 2 = record
+    through the active ``instruments`` (anomaly detection, saved-value hooks,
+    profiler; see :mod:`funcgrad.interpreters.reverse`).
+    """
 
     def __init__(self):
         self.interpreter = ROOT
-        self.grad_enabled = True
+        self._grad_enabled = True
+        self.instruments = ()
+        self.recording = 1
+        self.inference = False  # inference_mode: results may not be saved for backward
+
+    @property
+    def grad_enabled(self):
+        return self._grad_enabled
+
+    @grad_enabled.setter
+    def grad_enabled(self, mode):
+        self._grad_enabled = bool(mode)
+        self._update()
+
+    def set_instruments(self, instruments):
+        self.instruments = tuple(instruments)
+        self._update()
+
+    def _update(self):
+        self.recording = 0 if not self._grad_enabled else (2 if self.instruments else 1)
 
 
 _state = _State()

@@ -43,7 +43,7 @@ class ReverseTracer(Tracer):
     tracers (nodes) they came from.
     """
 
-    __slots__ = ("value", "prim", "args", "params", "parents", "needs")
+    __slots__ = ("value", "prim", "args", "params", "parents", "needs", "meta")
 
     def __init__(self, trace, value, prim=None, args=(), params=None, parents=(), needs=()):
         self._trace = trace
@@ -53,6 +53,7 @@ class ReverseTracer(Tracer):
         self.params = params
         self.parents = parents
         self.needs = needs
+        self.meta = None  # set by instruments: {"stack": ..., "packed": ...}
 
     @property
     def shape(self):
@@ -114,7 +115,8 @@ class ReverseInterpreter(Interpreter):
             out = prim.impl(*vals, **params) if params else prim.impl(*vals)
         else:
             out = self.parent.process(prim, vals, params)
-        if not prim.differentiable or not _state.grad_enabled:
+        recording = _state.recording
+        if not prim.differentiable or recording == 0:
             return out
         if not params:
             params = None
@@ -128,6 +130,9 @@ class ReverseInterpreter(Interpreter):
                 outs.append(sel)
             return outs
         tracer = ReverseTracer(self, out, prim, vals, params, parents, needs)
+        if recording == 2:
+            for instrument in _state.instruments:
+                instrument.on_record(tracer)
         self.tape.append(tracer)
         return tracer
 
@@ -147,6 +152,21 @@ class ReverseInterpreter(Interpreter):
 
 _FIRST1 = (True,)
 _FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
+
+
+def run_vjp(node, g, value, args):
+    """Call ``node``'s VJP rule on cotangent ``g`` with residuals ``value``/``args``."""
+    params = node.params or {}
+    return node.prim.vjp(node.needs, g, value, *args, **params)
+
+
+def _plain_instrumented_vjp(node, g):
+    return run_vjp(node, g, node.value, node.args)
+
+
+# Replaced by funcgrad's debugging tools: called for every node an instrument marked
+# (``node.meta`` set), it may unpack saved values, time the rule, check it for NaN.
+instrumented_vjp = _plain_instrumented_vjp
 
 
 def backward_pass(tape, seeds, inputs, free=False):
@@ -182,7 +202,9 @@ def backward_pass(tape, seeds, inputs, free=False):
         if prim.multiple_results:
             g = tuple(g)
         params = node.params
-        if params is None:
+        if type(node) is ReverseTracer and node.meta is not None:
+            contributions = instrumented_vjp(node, g)
+        elif params is None:
             contributions = prim.vjp(node.needs, g, node.value, *node.args)
         else:
             contributions = prim.vjp(node.needs, g, node.value, *node.args, **params)
