@@ -16,6 +16,8 @@ from .interpreters.graph import Graph
 from .jacobians import elementwise_grad, hessian, hvp, jacfwd, jacobian, jacrev, vhp
 from .primitives.structural import stop_gradient
 from .capture import make_graph
+from .custom import Function, FunctionCtx, checkpoint, custom_jvp, custom_vjp
+from . import forward_ad  # noqa: F401
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                     no_grad, set_grad_enabled)
 
@@ -26,5 +28,6 @@ __all__ = [
     "jacobian", "hessian", "hvp", "vhp", "elementwise_grad", "stop_gradient", "make_graph",
     "Graph", "tree", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",
     "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
-    "is_inference_mode_enabled",
+    "is_inference_mode_enabled", "custom_jvp", "custom_vjp", "Function", "FunctionCtx",
+    "checkpoint", "forward_ad",
 ]

@@ -120,6 +120,7 @@ class Interpreter:
 
     __slots__ = ("parent", "tag", "active")
     transform = "a transform"
+    outlives = False  # may its tracers still be used (as plain values) after it ends?
 
     def __init__(self, parent=None):
         self.parent = _state.interpreter if parent is None else parent
@@ -240,7 +241,7 @@ class Tracer:
         raise ConcretizationError(f"{type(self).__name__} has no concrete value")
 
     def _check_alive(self):
-        if not self._trace.active:
+        if not self._trace.active and not self._trace.outlives:
             raise EscapedTracerError(escaped_message(self))
 
     def __repr__(self):

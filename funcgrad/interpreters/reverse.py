@@ -111,6 +111,8 @@ class ReverseInterpreter(Interpreter):
             vals, parents, needs, plain = self._unwrap(args)
             if not parents:
                 return self.parent.process(prim, args, params)
+        if prim.multiple_results:
+            return self._process_multiple(prim, vals, params, parents, needs)
         if plain and self.parent is ROOT:  # the root would only re-check the arguments
             out = prim.impl(*vals, **params) if params else prim.impl(*vals)
         else:
@@ -120,21 +122,39 @@ class ReverseInterpreter(Interpreter):
             return out
         if not params:
             params = None
-        if prim.multiple_results:
-            node = Node(prim, vals, params, out, parents, needs)
-            self.tape.append(node)
-            outs = []
-            for k, o in enumerate(out):
-                sel = ReverseTracer(self, o, SELECT, (k,), None, ((0, node),))
-                self.tape.append(sel)
-                outs.append(sel)
-            return outs
         tracer = ReverseTracer(self, out, prim, vals, params, parents, needs)
         if recording == 2:
             for instrument in _state.instruments:
                 instrument.on_record(tracer)
         self.tape.append(tracer)
         return tracer
+
+    def _process_multiple(self, prim, vals, params, parents, needs):
+        """Several outputs, each a SELECT tracer of one Node.  A primitive with a
+        ``reverse_fwd`` (custom rules, checkpoint) computes its outputs and the
+        residuals its VJP needs in one call, which are kept in the node's params."""
+        recording = _state.recording
+        if not prim.differentiable or recording == 0:
+            return self.parent.process(prim, vals, params)
+        reverse_fwd = prim.__dict__.get("reverse_fwd")
+        if reverse_fwd is not None:
+            state = _state
+            prev, state.interpreter = state.interpreter, self.parent
+            try:
+                out, residuals = reverse_fwd(vals, params)
+            finally:
+                state.interpreter = prev
+            params = dict(params, residuals=residuals)
+        else:
+            out = self.parent.process(prim, vals, params)
+        node = Node(prim, vals, params, out, parents, needs)
+        self.tape.append(node)
+        outs = []
+        for k, o in enumerate(out):
+            sel = ReverseTracer(self, o, SELECT, (k,), None, ((0, node),))
+            self.tape.append(sel)
+            outs.append(sel)
+        return outs
 
     def _unwrap(self, args):
         vals = list(args)

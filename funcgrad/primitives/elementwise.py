@@ -78,7 +78,7 @@ def elementwise(name, impl, *lins, differentiable=True):
         lin_x, = lins
 
         def vjp(needs, g, out, x, **params):
-            if fast is not None and type(g) is ndarray and type(x) is ndarray:
+            if fast is not None and type(g) is ndarray and type(x) is ndarray and x.ndim:
                 return (fast(g, x, out),)  # first order on plain arrays: one fused pass
             return (_fit_ct(lin_x(g, x, out, **params), x),)
     elif len(lins) == 2:

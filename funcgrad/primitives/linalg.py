@@ -80,7 +80,7 @@ def _matmul_batch(args, dims):
         a = reshape(a, a.shape[:1] + (1,) + a.shape[1:])
         ra = 2
         squeeze.append(-2)
-    if rb == 1 and db is not None:
+    if rb == 1 and (db is not None or squeeze):
         b = reshape(b, b.shape + (1,))
         rb = 2
         squeeze.append(-1)

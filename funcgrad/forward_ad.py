@@ -1,0 +1,114 @@
+"""Forward-mode dual numbers in PyTorch's style (``torch.autograd.forward_ad``).
+
+>>> import numpy as np, funcgrad as fg
+>>> import funcgrad.forward_ad as fwAD
+>>> with fwAD.dual_level():
+...     x = fwAD.make_dual(np.array([0.0, 1.0]), np.array([1.0, 1.0]))
+...     y = np.sin(x)
+...     tangent = fwAD.unpack_dual(y).tangent
+>>> np.allclose(tangent, np.cos([0.0, 1.0]))
+True
+
+A dual level is the same JVP interpreter that :func:`funcgrad.jvp` uses, made
+current for a ``with`` block.  Levels nest (the innermost is used by
+``make_dual``/``unpack_dual``).  When a level exits its tangents are dropped:
+dual values made inside it behave as their primals afterwards.
+"""
+from collections import namedtuple
+
+from .core import _state, register_special_type
+from .interpreters.forward import JVPInterpreter, JVPTracer
+from .numpy._convert import asarray
+
+__all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
+           "exit_dual_level"]
+
+UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+
+
+class DualLevel(JVPInterpreter):
+    __slots__ = ()
+    transform = "forward_ad.dual_level"
+    outlives = True  # leaving the level drops tangents; the primals stay usable
+
+
+class dual_level:
+    """Context manager: a forward-AD level within which dual values propagate tangents."""
+
+    def __enter__(self):
+        self.level = enter_dual_level()
+        return self.level
+
+    def __exit__(self, *exc):
+        exit_dual_level(self.level)
+        return False
+
+
+def enter_dual_level():
+    """Start a new (innermost) dual level and return it."""
+    level = DualLevel()
+    level.__enter__()
+    return level
+
+
+def exit_dual_level(level=None):
+    """End ``level`` (the innermost one by default)."""
+    level = level if level is not None else _innermost(required=True)
+    if _state.interpreter is not level:
+        raise RuntimeError("exit_dual_level: levels must be exited innermost first (and from "
+                           "the thread that entered them)")
+    level.__exit__(None, None, None)
+
+
+def _innermost(required=False):
+    interp = _state.interpreter
+    while interp is not None:
+        if isinstance(interp, DualLevel):
+            return interp
+        interp = interp.parent
+    if required:
+        raise RuntimeError("make_dual/unpack_dual need an active forward-AD level: use them "
+                           "inside `with fg.forward_ad.dual_level():`")
+    return None
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """A dual value with primal ``tensor`` and tangent ``tangent`` (same shape)."""
+    level = level if level is not None else _innermost(required=True)
+    primal = asarray(tensor)
+    tangent = asarray(tangent)
+    if tuple(tangent.shape) != tuple(primal.shape):
+        raise ValueError(f"make_dual: the tangent has shape {tuple(tangent.shape)} but the primal "
+                         f"has shape {tuple(primal.shape)}; they must be equal")
+    if primal.dtype.kind != "f":
+        raise TypeError(f"make_dual: expected a floating-point primal, got dtype {primal.dtype}")
+    if tangent.dtype != primal.dtype:
+        from .numpy import astype
+        tangent = astype(tangent, primal.dtype)
+    return JVPTracer(level, primal, tangent)
+
+
+def unpack_dual(tensor, *, level=None):
+    """``(primal, tangent)`` of a dual value; ``tangent`` is None for a plain value."""
+    level = level if level is not None else _innermost()
+    if type(tensor) is JVPTracer and tensor._trace is level and level is not None:
+        return UnpackedDualTensor(tensor.primal, tensor.tangent)
+    return UnpackedDualTensor(_primal_of(tensor), None)
+
+
+def _drop_tangents(prim, args, params):
+    """At the root: dual values of a finished level act as their primals."""
+    if not any(type(a) is JVPTracer and isinstance(a._trace, DualLevel) and not a._trace.active
+               for a in args):
+        return NotImplemented
+    args = [_primal_of(a) for a in args]
+    return _state.interpreter.process(prim, args, params)
+
+
+def _primal_of(a):
+    while type(a) is JVPTracer and isinstance(a._trace, DualLevel) and not a._trace.active:
+        a = a.primal
+    return a
+
+
+register_special_type(JVPTracer, _drop_tangents)
