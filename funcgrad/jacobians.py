@@ -12,7 +12,7 @@ import numpy as np
 
 from . import tree
 from .api import (_Reverse, _as_output, _flatten_inputs, _normalize_argnums, _plain,
-                  _split_aux, _substitute, jvp, value_and_grad, vjp, vmap)
+                  _split_aux, _strip, _substitute, jvp, value_and_grad, vjp, vmap)
 from .core import Tracer
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
@@ -121,7 +121,9 @@ def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None):
                     o = o if isinstance(o, Tracer) else asarray(o)
                     primals.append(o)
                     touts.append(np.zeros(o.shape, o.dtype))
-            holder["tree"], holder["primals"], holder["aux"] = out_tree, primals, aux
+            # The aux leaves its interpreter as plain values (as jacrev's does), not tracers.
+            holder["tree"], holder["primals"] = out_tree, primals
+            holder["aux"] = _strip(aux, interp)
             return touts
 
         if n == 0:
