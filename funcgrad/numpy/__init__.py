@@ -21,7 +21,7 @@ from numpy import (bool_, e, euler_gamma, float16, float32, float64, inf, int8, 
                    zeros, ones, empty, full, eye, identity, arange, linspace, logspace,
                    geomspace, meshgrid, result_type, issubdtype, floating, integer, inexact)
 
-from ..core import Tracer, _state
+from ..core import Tracer, _special_classes, _state
 from ..primitives import elementwise as _ew, indexing as _ix, linalg as _la, reductions as _red
 from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis, operand
@@ -89,7 +89,9 @@ def stop_gradient(x):
 
 def _unary(prim, name):
     def f(x):
-        return _state.interpreter.process(prim, (operand(x),), _EMPTY)
+        if type(x) not in _special_classes:  # tracers pass as they are
+            x = operand(x)
+        return _state.interpreter.process(prim, (x,), _EMPTY)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise ``np.{name}``, differentiable."
     return f
@@ -306,13 +308,26 @@ def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # no
 amax, amin = max, min
 
 
+def _empty_reduction(a, axes, keepdims, identity):
+    """The result of reducing over a zero-length axis: the identity, as NumPy gives."""
+    if builtins.any(a.shape[ax] == 0 for ax in axes):
+        return _np.full(_st._reduced_shape(a.shape, axes, keepdims), identity)
+    return None
+
+
 def all(a, axis=None, keepdims=False):  # noqa: A001
     a, axes = _reduction(a, axis, keepdims)
+    empty = _empty_reduction(a, axes, keepdims, True)  # min has no identity; all has True
+    if empty is not None:
+        return empty
     return _red.reduce_min(astype(a, bool_), axes, keepdims)
 
 
 def any(a, axis=None, keepdims=False):  # noqa: A001
     a, axes = _reduction(a, axis, keepdims)
+    empty = _empty_reduction(a, axes, keepdims, False)
+    if empty is not None:
+        return empty
     return _red.reduce_max(astype(a, bool_), axes, keepdims)
 
 

@@ -109,10 +109,14 @@ def _binary(fn):
     prim = getattr(fn, "primitive", None)
     if prim is not None:  # a primitive: bind it directly (the hot path of x * y)
         def op(self, other):
-            return _state.interpreter.process(prim, (self, _operand(other)), _EMPTY)
+            if type(other) is not float:
+                other = _operand(other)
+            return _state.interpreter.process(prim, (self, other), _EMPTY)
 
         def rop(self, other):
-            return _state.interpreter.process(prim, (_operand(other), self), _EMPTY)
+            if type(other) is not float:
+                other = _operand(other)
+            return _state.interpreter.process(prim, (other, self), _EMPTY)
         return op, rop
 
     def op(self, other):
