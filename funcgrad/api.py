@@ -165,6 +165,7 @@ class _Reverse:
                 self.out_values.append(o if isinstance(o, Tracer) else asarray(o))
                 self.out_nodes.append(None)
         self.tape = interp.tape
+        interp.tape = None  # tape -> tracers -> interp -> tape would be a reference cycle
         self.inputs = tracers
 
     def backward(self, cotangents, free=False):

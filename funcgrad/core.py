@@ -118,7 +118,7 @@ class Interpreter:
     thread and, on exit, restores its parent and marks it finished.
     """
 
-    __slots__ = ("parent", "tag", "active")
+    __slots__ = ("parent", "tag", "active", "__weakref__")
     transform = "a transform"
     outlives = False  # may its tracers still be used (as plain values) after it ends?
 
