@@ -20,6 +20,11 @@ from .custom import Function, FunctionCtx, checkpoint, custom_jvp, custom_vjp
 from . import forward_ad  # noqa: F401
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                     no_grad, set_grad_enabled)
+# Debugging tools: gradcheck, anomaly detection, profiler, saved-value hooks (fg.graph).
+from . import graph, profiler  # noqa: F401
+from .anomaly import (detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled,
+                      set_detect_anomaly)
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __version__ = "0.1.0"
 
@@ -30,4 +35,6 @@ __all__ = [
     "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "is_inference_mode_enabled", "custom_jvp", "custom_vjp", "Function", "FunctionCtx",
     "checkpoint", "forward_ad",
+    "gradcheck", "gradgradcheck", "GradcheckError", "detect_anomaly", "set_detect_anomaly",
+    "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "profiler", "graph",
 ]

@@ -147,6 +147,37 @@ class Graph:
 
     __repr__ = __str__
 
+    # --- pictures (owned by the tools: implemented in funcgrad/graphviz.py) ----------------
+
+    def to_dot(self, name="funcgrad"):
+        """Graphviz DOT text of this graph (see :func:`funcgrad.graphviz.to_dot`).
+
+        >>> import numpy as np, funcgrad as fg
+        >>> fg.make_graph(np.sin)(np.ones(2)).to_dot().splitlines()[-3:]
+        ['  in0 -> e0;', '  e0 -> out0;', '}']
+        """
+        from ..graphviz import to_dot
+        return to_dot(self, name)
+
+    def to_svg(self, engine="auto"):
+        """An SVG picture: Graphviz if installed, else a built-in layout
+        (see :func:`funcgrad.graphviz.to_svg`).
+
+        >>> import numpy as np, funcgrad as fg
+        >>> svg = fg.make_graph(np.sin)(np.ones(2)).to_svg(engine="python")
+        >>> open("graph.svg", "w").write(svg)  # doctest: +SKIP
+        """
+        from ..graphviz import to_svg
+        return to_svg(self, engine)
+
+    def _repr_svg_(self):
+        from ..graphviz import repr_svg
+        return repr_svg(self)
+
+    def _repr_html_(self):
+        from ..graphviz import repr_html
+        return repr_html(self)
+
 
 def _name(i):
     letters = "abcdefghijklmnopqrstuvwxyz"

@@ -31,7 +31,7 @@ __all__ = ["ReverseInterpreter", "ReverseTracer", "backward_pass"]
 class Node:
     """A recorded operation with several outputs; its outputs are :data:`SELECT` tracers."""
 
-    __slots__ = ("prim", "args", "params", "value", "parents", "needs")
+    __slots__ = ("prim", "args", "params", "value", "parents", "needs", "meta")
 
     def __init__(self, prim, args, params, value, parents, needs):
         self.prim = prim
@@ -40,6 +40,7 @@ class Node:
         self.value = value
         self.parents = parents
         self.needs = needs
+        self.meta = None
 
 
 SELECT = object()  # the "primitive" of output k of a multiple-result Node
@@ -157,6 +158,9 @@ class ReverseInterpreter(Interpreter):
         else:
             out = self.parent.process(prim, vals, params)
         node = Node(prim, vals, params, out, parents, needs)
+        if recording == 2:
+            for instrument in _state.instruments:
+                instrument.on_record(node)
         self.tape.append(node)
         outs = []
         for k, o in enumerate(out):
@@ -206,6 +210,7 @@ def backward_pass(tape, seeds, inputs, free=False):
     soon as it is processed, so memory falls as the pass proceeds (``grad`` runs
     its pass once).
     """
+    instrumented = bool(_state.instruments)  # a tool active now sees every rule
     cts = {}
     for node, ct in seeds:
         key = id(node)
@@ -231,7 +236,7 @@ def backward_pass(tape, seeds, inputs, free=False):
         if prim.multiple_results:
             g = tuple(g)
         params = node.params
-        if type(node) is ReverseTracer and node.meta is not None:
+        if instrumented or node.meta is not None:
             contributions = instrumented_vjp(node, g)
         elif params is None:
             contributions = prim.vjp(node.needs, g, node.value, *node.args)

@@ -1,0 +1,363 @@
+"""``gradcheck`` and ``gradgradcheck``: derivatives against central differences.
+
+``gradcheck(f, inputs)`` builds, in float64, the Jacobian of every output of
+``f`` with respect to every floating-point input three ways: by central
+differences, by reverse mode (one ``vjp`` per output element) and by forward
+mode (one ``jvp`` per input element), and checks that they agree within
+``atol + rtol * |numerical|`` elementwise.  On a mismatch it raises
+:class:`GradcheckError` showing both Jacobians and where they differ most
+(or returns False with ``raise_exception=False``).  ``fast_mode=True`` compares
+random projections ``u^T J v`` instead of whole Jacobians: one finite
+difference and one ``jvp`` per input and one ``vjp`` per output, cheap for
+large inputs.
+
+Jacobians are laid out as ``J[i, j] = d output.flat[i] / d input.flat[j]``
+(output rows, input columns; PyTorch prints the transpose).
+"""
+import numpy as np
+
+from . import tree
+from .api import jvp as _jvp
+from .api import vjp as _vjp
+
+__all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
+
+
+class GradcheckError(RuntimeError):
+    """A derivative computed by funcgrad disagrees with central differences."""
+
+
+def _prepare_inputs(inputs, who):
+    if not isinstance(inputs, (tuple, list)):
+        inputs = (inputs,)
+    prepared, diff = [], []
+    for k, x in enumerate(inputs):
+        if isinstance(x, (bool, np.bool_)) or x is None:
+            prepared.append(x)
+            continue
+        if isinstance(x, (int, float, np.number)) or hasattr(x, "__array__") or \
+                isinstance(x, (list, tuple)):
+            arr = np.asarray(x)
+            if arr.dtype.kind == "c":
+                raise TypeError(f"{who}: input {k} is complex; funcgrad differentiates real "
+                                f"functions. Split it into real and imaginary parts.")
+            if arr.dtype.kind == "f" or isinstance(x, float):
+                # float64 copies: finite differences need the precision, and we perturb them
+                prepared.append(np.array(arr, dtype=np.float64))
+                diff.append(k)
+                continue
+        prepared.append(x)  # integers, masks, other objects: passed through, not checked
+    if not diff:
+        raise ValueError(f"{who}: no floating-point input to differentiate; pass the inputs "
+                         f"as float arrays, e.g. {who}(f, (np.array([1.0, 2.0]),))")
+    return prepared, diff
+
+
+def _float_leaves(out):
+    """Output leaves as float64 arrays (None for non-float leaves), and the tree."""
+    leaves, treedef = tree.flatten(out)
+    arrays = []
+    for leaf in leaves:
+        a = np.asarray(leaf)
+        arrays.append(a.astype(np.float64) if a.dtype.kind == "f" else None)
+    return arrays, treedef, leaves
+
+
+def _numerical_columns(call, x, eps, direction=None):
+    """Central-difference derivative of ``call`` along each element of ``x`` (or along
+    ``direction``): a list per output leaf of arrays ``(out.size, n)``."""
+    if direction is not None:
+        up, down = x + eps * direction, x - eps * direction
+        return [None if (p is None) else ((p - m) / (2 * eps)).reshape(-1, 1)
+                for p, m in zip(call(up), call(down))]
+    cols = None
+    flat = x.reshape(-1)
+    for j in range(flat.size):
+        old = flat[j]
+        flat[j] = old + eps
+        plus = call(x)
+        flat[j] = old - eps
+        minus = call(x)
+        flat[j] = old
+        d = [None if p is None else ((p - m) / (2 * eps)).reshape(-1) for p, m in zip(plus, minus)]
+        if cols is None:
+            cols = [[] for _ in d]
+        for c, v in zip(cols, d):
+            c.append(v)
+    if cols is None:
+        return None
+    return [None if c[0] is None else np.stack(c, axis=1) for c in cols]
+
+
+def _describe(index, shape):
+    if not shape:
+        return "()"
+    return str(tuple(int(i) for i in np.unravel_index(index, shape)))
+
+
+def _mismatch_message(mode, j, i, numerical, analytical, out_shape, in_shape, atol, rtol,
+                      label_inputs):
+    diff = np.abs(analytical - numerical)
+    excess = diff - (atol + rtol * np.abs(numerical))
+    r, c = np.unravel_index(int(np.argmax(excess)), excess.shape)
+    rule = {"reverse": "reverse mode (VJP rules)", "forward": "forward mode (JVP rules)"}[mode]
+    with np.printoptions(precision=6, suppress=True, linewidth=100, threshold=400):
+        return (
+            f"Jacobian mismatch for output {j} with respect to input {label_inputs(i)}, "
+            f"{rule}.\n"
+            f"numerical (central differences):\n{numerical}\n"
+            f"analytical ({mode} mode):\n{analytical}\n"
+            f"largest difference {diff[r, c]:.6g} at row {r}, column {c} (output element "
+            f"{_describe(r, out_shape)}, input element {_describe(c, in_shape)}): numerical "
+            f"{numerical[r, c]:.6g}, analytical {analytical[r, c]:.6g}; allowed "
+            f"atol + rtol * |numerical| = {atol + rtol * abs(numerical[r, c]):.3g}.\n"
+            f"(J[row, column] = d output.flat[row] / d input.flat[column].) "
+            f"The {mode}-mode derivative disagrees with finite differences: check the "
+            f"{'VJP (backward)' if mode == 'reverse' else 'JVP'} rule of the operations f uses, "
+            f"e.g. a custom_vjp/custom_jvp or Function you wrote. If f is not smooth at this "
+            f"input (abs at 0, max with ties, a branch boundary) move the input away from the "
+            f"kink; if f computes in float32, raise eps/atol/rtol.")
+
+
+def _fast_message(mode, j, i, numerical, analytical, atol, rtol, label_inputs):
+    return (f"Jacobian mismatch (fast_mode) for output {j} with respect to input "
+            f"{label_inputs(i)}, {mode} mode: the random projection u^T J v is {analytical:.8g} "
+            f"analytically but {numerical:.8g} by central differences (difference "
+            f"{abs(analytical - numerical):.3g}, allowed {atol + rtol * abs(numerical):.3g}). "
+            f"Check the {'VJP (backward)' if mode == 'reverse' else 'JVP'} rule of the "
+            f"operations f uses; rerun with fast_mode=False to see the full Jacobians.")
+
+
+def _forward(g, x0, tangents):
+    """The tangent output of ``g`` at ``x0`` (forward mode)."""
+    try:
+        return _jvp(g, tuple(x0), tuple(tangents))[1]
+    except Exception as e:
+        if hasattr(e, "add_note"):
+            e.add_note("(raised while gradcheck checked forward mode; for a function that "
+                       "defines only a VJP, pass check_forward_ad=False)")
+        raise
+
+
+def _fail(message, raise_exception):
+    if raise_exception:
+        raise GradcheckError(message)
+    return False
+
+
+def gradcheck(f, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
+              check_forward_ad=True, fast_mode=False, check_backward_ad=True, seed=0):
+    """Check the reverse-mode (and, with ``check_forward_ad``, forward-mode) derivatives
+    of ``f`` at ``inputs`` against central differences, in float64.
+
+    ``inputs``: a tuple of arrays (or a single array); floating-point ones are
+    differentiated (converted to float64), others are passed through unchanged.
+    ``f`` returns an array, a scalar or a tuple/pytree of them.  Returns True; on a
+    mismatch raises :class:`GradcheckError` showing the numerical and analytical
+    Jacobians and where they differ most, or returns False if
+    ``raise_exception=False``.  ``fast_mode=True`` compares random projections
+    ``u^T J v`` (reproducible: ``seed``) instead of full Jacobians.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.gradcheck(lambda x, y: np.sin(x) * y, (np.array([0.1, 0.2]), np.array([3.0, 4.0])))
+    True
+    >>> @fg.custom_vjp
+    ... def bad_square(x):
+    ...     return x * x
+    >>> bad_square.defvjp(lambda x: (x * x, x), lambda x, g: (g * x,))   # should be 2*g*x
+    >>> fg.gradcheck(bad_square, np.array([1.0, 2.0]), raise_exception=False,
+    ...              check_forward_ad=False)
+    False
+    """
+    return _gradcheck(f, inputs, eps, atol, rtol, raise_exception, check_forward_ad,
+                      fast_mode, check_backward_ad, seed, str)
+
+
+def _gradcheck(f, inputs, eps, atol, rtol, raise_exception, check_forward_ad, fast_mode,
+               check_backward_ad, seed, label_inputs):
+    who = "gradcheck"
+    args, diff = _prepare_inputs(inputs, who)
+    if eps <= 0:
+        raise ValueError(f"{who}: eps must be positive (got {eps}); the default 1e-6 suits "
+                         f"float64")
+
+    def with_diff(diff_values):
+        full = list(args)
+        for k, v in zip(diff, diff_values):
+            full[k] = v
+        return full
+
+    def g(*diff_values):
+        return f(*with_diff(diff_values))
+
+    x0 = [args[k] for k in diff]
+    out0, out_tree, raw_leaves = _float_leaves(f(*args))
+    checked = [j for j, o in enumerate(out0) if o is not None]
+    if not checked:
+        raise ValueError(f"{who}: f returned no floating-point output to check (got "
+                         f"{[type(v).__name__ for v in raw_leaves]})")
+
+    def evaluate_at(position, value):
+        values = list(x0)
+        values[position] = value
+        return _float_leaves(g(*values))[0]
+
+    def cotangent_tree(j, ct):
+        leaves = [np.zeros(np.shape(leaf), np.asarray(leaf).dtype) for leaf in raw_leaves]
+        leaves[j] = ct
+        return tree.unflatten(out_tree, leaves)
+
+    if fast_mode:
+        rng = np.random.default_rng(seed)
+        vs = [rng.standard_normal(x.shape) for x in x0]
+        us = {j: rng.standard_normal(out0[j].shape) for j in checked}
+        # projected[pos][j] = u_j^T J_{j,pos} v_pos by central differences along v_pos
+        projected = []
+        for pos in range(len(x0)):
+            num = _numerical_columns(lambda x: evaluate_at(pos, x), x0[pos], eps, vs[pos])
+            projected.append({j: float(np.sum(us[j].reshape(-1) * num[j].reshape(-1)))
+                              for j in checked})
+        for pos in range(len(x0)):
+            for j in checked:
+                n = projected[pos][j]
+                if check_forward_ad:
+                    tangents = [np.zeros_like(x) for x in x0]
+                    tangents[pos] = vs[pos]
+                    tout = _forward(g, x0, tangents)
+                    t = np.asarray(tree.leaves(tout)[j], dtype=np.float64)
+                    a = float(np.sum(us[j] * t))
+                    if not abs(a - n) <= atol + rtol * abs(n):
+                        return _fail(_fast_message("forward", j, diff[pos], n, a, atol, rtol,
+                                                   label_inputs), raise_exception)
+        if check_backward_ad:
+            _, vjp_fn = _vjp(g, *x0)
+            for j in checked:
+                cts = vjp_fn(cotangent_tree(j, us[j]))
+                for pos in range(len(x0)):
+                    n = projected[pos][j]
+                    a = float(np.sum(np.asarray(cts[pos], np.float64) * vs[pos]))
+                    if not abs(a - n) <= atol + rtol * abs(n):
+                        return _fail(_fast_message("reverse", j, diff[pos], n, a, atol, rtol,
+                                                   label_inputs), raise_exception)
+        return True
+
+    numerical = [_numerical_columns(lambda x, pos=pos: evaluate_at(pos, x), x0[pos].copy(), eps)
+                 for pos in range(len(x0))]
+
+    def compare(mode, j, pos, analytical):
+        num = numerical[pos]
+        n = num[j] if num is not None else np.zeros((out0[j].size, 0))
+        if analytical.shape != n.shape:
+            return _fail(f"{who}: the {mode}-mode Jacobian of output {j} with respect to "
+                         f"input {label_inputs(diff[pos])} has shape {analytical.shape}, "
+                         f"expected {n.shape}", raise_exception)
+        if not np.all(np.abs(analytical - n) <= atol + rtol * np.abs(n)):
+            return _fail(_mismatch_message(mode, j, diff[pos], n, analytical, out0[j].shape,
+                                           x0[pos].shape, atol, rtol, label_inputs),
+                         raise_exception)
+        return True
+
+    if check_backward_ad:
+        _, vjp_fn = _vjp(g, *x0)
+        for j in checked:
+            rows = [[] for _ in x0]
+            for r in range(out0[j].size):
+                ct = np.zeros(out0[j].size)
+                ct[r] = 1.0
+                cts = vjp_fn(cotangent_tree(j, ct.reshape(out0[j].shape)))
+                for pos, c in enumerate(cts):
+                    c = np.asarray(c, dtype=np.float64)
+                    if c.shape != x0[pos].shape:
+                        return _fail(f"{who}: the gradient for input {label_inputs(diff[pos])}"
+                                     f" has shape {c.shape}, but the input has shape "
+                                     f"{x0[pos].shape}; a VJP rule returned a wrongly shaped "
+                                     f"cotangent", raise_exception)
+                    rows[pos].append(c.reshape(-1))
+            for pos in range(len(x0)):
+                jac = (np.stack(rows[pos]) if rows[pos]
+                       else np.zeros((0, x0[pos].size)))
+                if compare("reverse", j, pos, jac) is False:
+                    return False
+
+    if check_forward_ad:
+        for pos in range(len(x0)):
+            cols = {j: [] for j in checked}
+            for c in range(x0[pos].size):
+                tangents = [np.zeros_like(x) for x in x0]
+                tangents[pos].reshape(-1)[c] = 1.0
+                tout = _forward(g, x0, tangents)
+                t_leaves = tree.leaves(tout)
+                for j in checked:
+                    cols[j].append(np.asarray(t_leaves[j], np.float64).reshape(-1))
+            for j in checked:
+                jac = (np.stack(cols[j], axis=1) if cols[j]
+                       else np.zeros((out0[j].size, 0)))
+                if compare("forward", j, pos, jac) is False:
+                    return False
+    return True
+
+
+def gradgradcheck(f, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  raise_exception=True, check_forward_ad=True, fast_mode=False, seed=0):
+    """Check second derivatives: :func:`gradcheck` of the function
+    ``(inputs, grad_outputs) -> vjp(f, *inputs)[1](grad_outputs)``, so the derivatives
+    of the backward pass itself (reverse-over-reverse, and forward-over-reverse with
+    ``check_forward_ad``) are compared with central differences.
+
+    ``grad_outputs``: the cotangents, one per floating-point output leaf (a single
+    array for a single output); random (``seed``) when not given.  In messages,
+    inputs are numbered as in ``inputs``, and ``grad_outputs[k]`` names a cotangent.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.gradgradcheck(lambda x: np.tanh(x) ** 2, (np.array([0.3, -0.5]),))
+    True
+    """
+    who = "gradgradcheck"
+    args, diff = _prepare_inputs(inputs, who)
+    out_leaves, out_tree, raw_leaves = _float_leaves(f(*args))
+    float_pos = [j for j, o in enumerate(out_leaves) if o is not None]
+    if grad_outputs is None:
+        rng = np.random.default_rng(seed)
+        us = [rng.standard_normal(out_leaves[j].shape) for j in float_pos]
+    else:
+        us = list(grad_outputs) if isinstance(grad_outputs, (tuple, list)) else [grad_outputs]
+        if len(us) != len(float_pos):
+            raise ValueError(f"{who}: grad_outputs has {len(us)} entries, but f has "
+                             f"{len(float_pos)} floating-point outputs; give one each")
+        us = [np.array(u, dtype=np.float64) for u in us]
+        for u, j in zip(us, float_pos):
+            if u.shape != out_leaves[j].shape:
+                raise ValueError(f"{who}: grad_outputs entry for output {j} has shape "
+                                 f"{u.shape}, the output has shape {out_leaves[j].shape}")
+    n_diff = len(diff)
+
+    def backward_of_f(*values):
+        diff_values, cts = values[:n_diff], values[n_diff:]
+        full = list(args)
+        for k, v in zip(diff, diff_values):
+            full[k] = v
+
+        def g(*dv):
+            inner = list(full)
+            for k, v in zip(diff, dv):
+                inner[k] = v
+            return f(*inner)
+
+        _, vjp_fn = _vjp(g, *diff_values)
+        leaves = [np.zeros(np.shape(leaf), np.asarray(leaf).dtype) for leaf in raw_leaves]
+        for j, ct in zip(float_pos, cts):
+            leaves[j] = ct
+        return tuple(vjp_fn(tree.unflatten(out_tree, leaves)))
+
+    def label(i):
+        return str(diff[i]) if i < n_diff else f"grad_outputs[{i - n_diff}]"
+
+    start = [args[k] for k in diff] + us
+    try:
+        return _gradcheck(backward_of_f, tuple(start), eps, atol, rtol, raise_exception,
+                          check_forward_ad, fast_mode, True, seed, label)
+    except GradcheckError as e:
+        raise GradcheckError(
+            f"gradgradcheck: the derivative of the backward pass of f is wrong (second "
+            f"derivatives; 'output k' is the gradient with respect to input k of f).\n"
+            f"{e}") from None

@@ -1,0 +1,224 @@
+"""Hooks on the values reverse mode saves for the backward pass (``fg.graph``).
+
+Like ``torch.autograd.graph``: :class:`saved_tensors_hooks` lets you decide
+how the residuals of a reverse pass are stored (compressed, offloaded to the
+host, logged) and :class:`save_on_cpu` moves GPU residuals to host memory.
+
+What is packed: each operation recorded for a reverse pass saves its **array
+inputs** (``node.args``; Python-number constants are not packed).  Its output
+is not packed: in funcgrad the output is the traced value itself, which the
+forward pass keeps using, and wherever it is saved it is saved as the input of
+the operations that use it (so it is packed there).  ``a * b`` therefore packs
+two values, ``a`` and ``b``, as PyTorch's ``mul`` does, and ``exp(x)`` packs
+``x`` once.  Each use of a saved value in the backward pass calls the unpack
+hook once (a ``vjp_fn`` called twice unpacks twice).
+
+The hooks are thread-local, apply to operations recorded while they are
+registered (the innermost pair wins), and are kept with each operation, so a
+backward pass run after the ``with`` block still unpacks correctly.
+Operations with several outputs (``split``, ``slogdet``, custom functions)
+are not yet routed through the hooks: their inputs are saved as they are.
+"""
+import numpy as np
+
+from . import instruments
+from .core import Tracer
+
+__all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+
+
+class _SavedHooksInstrument:
+    """Packs the inputs of every recorded node with the innermost hook pair."""
+
+    priority = 90  # after anomaly detection / the profiler have looked at the inputs
+
+    def on_record(self, node):
+        local = instruments.local
+        if not local.hooks or local.in_hook:
+            return
+        if local.hooks_disabled:
+            raise RuntimeError(local.hooks_disabled[-1])
+        pack, unpack = local.hooks[-1]
+        args = list(node.args)
+        packed = []
+        local.in_hook = True  # operations inside a hook are not packed again
+        try:
+            for i, a in enumerate(args):
+                if _is_saved_value(a):
+                    packed.append((i, pack(a)))
+                    args[i] = None  # the node keeps only what pack_hook returned
+        finally:
+            local.in_hook = False
+        if packed:
+            instruments.mark(node)["packed"] = (unpack, packed)
+            node.args = tuple(args)
+
+
+_INSTRUMENT = _SavedHooksInstrument()
+
+
+def _is_saved_value(a):
+    return not isinstance(a, (bool, int, float, complex)) and a is not None
+
+
+def unpack_args(args, packed):
+    """``args`` with the packed positions restored by the unpack hook (one call each)."""
+    unpack, entries = packed
+    args = list(args)
+    local = instruments.local
+    previous, local.in_hook = local.in_hook, True
+    try:
+        for i, p in entries:
+            args[i] = unpack(p)
+    finally:
+        local.in_hook = previous
+    return tuple(args)
+
+
+class saved_tensors_hooks:
+    """Context manager: every value saved for a reverse pass inside it goes through
+    ``pack_hook(value) -> packed`` when the operation is recorded and through
+    ``unpack_hook(packed) -> value`` when the backward pass uses it.
+
+    ``unpack_hook`` must return a value equal to the one packed (same shape and
+    dtype); anything else makes the gradient wrong.  Nested blocks: the innermost
+    pair wins.  See the module docstring for what is packed.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> packed = []
+    >>> def pack(x):
+    ...     packed.append(x)
+    ...     return x.copy()
+    >>> with fg.graph.saved_tensors_hooks(pack, lambda x: x):
+    ...     out, vjp_fn = fg.vjp(lambda a, b: a * b, np.ones(2), np.full(2, 3.0))
+    >>> len(packed)                      # a and b
+    2
+    >>> vjp_fn(np.ones(2))               # unpacked when the backward pass needs them
+    (array([3., 3.]), array([1., 1.]))
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        for name, hook in (("pack_hook", pack_hook), ("unpack_hook", unpack_hook)):
+            if not callable(hook):
+                raise TypeError(f"saved_tensors_hooks: {name} must be a function of one "
+                                f"value, got {type(hook).__name__}; pass e.g. lambda x: x")
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        local = instruments.local
+        if local.hooks_disabled:
+            raise RuntimeError(local.hooks_disabled[-1])
+        local.hooks.append((self.pack_hook, self.unpack_hook))
+        instruments.install(_INSTRUMENT)
+        return self
+
+    def __exit__(self, *exc):
+        local = instruments.local
+        local.hooks.pop()
+        if not local.hooks:
+            instruments.uninstall(_INSTRUMENT)
+        return False
+
+
+# --- save_on_cpu -----------------------------------------------------------------------------
+
+def _device_of(x):
+    """The device of a GPU array, or None for host values.
+
+    Duck-typed (funcgrad's ``GpuArray``, numba.cuda and CuPy arrays alike): a value
+    is on a GPU when it has a ``device`` attribute that is not the host, or exposes
+    ``__cuda_array_interface__``.
+    """
+    if isinstance(x, (np.ndarray, Tracer)) or np.isscalar(x):
+        return None  # host values, and traced values (a higher-order pass saves those)
+    device = getattr(x, "device", None)
+    if device is not None and str(device).lower() not in ("cpu", "host"):
+        return device
+    if hasattr(x, "__cuda_array_interface__"):
+        return device if device is not None else "cuda"
+    return None
+
+
+def _to_host(x, pin_memory):
+    """A host (NumPy) copy of the GPU array ``x``, page-locked if ``pin_memory``."""
+    if pin_memory:
+        from numba import cuda
+        host = cuda.pinned_array(x.shape, dtype=x.dtype)
+        if hasattr(x, "copy_to_host"):
+            x.copy_to_host(host)
+        else:
+            np.copyto(host, np.asarray(x))
+        return host
+    if hasattr(x, "copy_to_host"):  # numba.cuda device arrays
+        return x.copy_to_host()
+    return np.asarray(x)  # funcgrad GpuArray, CuPy (via __array__)
+
+
+def _to_device(host, device):
+    import funcgrad
+    put = getattr(funcgrad, "device_put", None)
+    if put is not None:
+        return put(host, device)
+    from numba import cuda  # a numba.cuda array: its own transfer
+    return cuda.to_device(host)
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Context manager: values saved for the reverse pass that live on a GPU are copied
+    to host memory when recorded and back to their device when the backward pass needs
+    them, trading transfer time for GPU memory.  Host (NumPy) values are kept as they
+    are.  ``pin_memory=True`` copies into page-locked host memory (faster transfers).
+
+    A GPU array is recognised by a ``device`` attribute other than the host (or by
+    ``__cuda_array_interface__``), copied to the host with its ``copy_to_host()`` or
+    ``np.asarray``, and goes back with ``fg.device_put(host, device)`` (or
+    ``numba.cuda.to_device`` where funcgrad has no ``device_put``).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> with fg.graph.save_on_cpu():
+    ...     fg.grad(lambda x: np.sum(np.sin(x)))(np.zeros(2))
+    array([1., 1.])
+    """
+
+    def __init__(self, pin_memory=False):
+        self.pin_memory = bool(pin_memory)
+        super().__init__(self._pack, self._unpack)
+
+    def _pack(self, x):
+        device = _device_of(x)
+        if device is None:
+            return (None, x)
+        return (device, _to_host(x, self.pin_memory))
+
+    @staticmethod
+    def _unpack(packed):
+        device, value = packed
+        return value if device is None else _to_device(value, device)
+
+
+class disable_saved_tensors_hooks:
+    """Context manager forbidding saved-value hooks: registering a
+    :class:`saved_tensors_hooks` inside it, or recording an operation while outer
+    hooks are registered, raises ``RuntimeError(error_message)``.  For code that
+    cannot honour the hooks (e.g. a library whose residuals must stay in place).
+
+    >>> import funcgrad as fg
+    >>> with fg.graph.disable_saved_tensors_hooks("my_op does not support hooks"):
+    ...     with fg.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
+    ...         pass
+    Traceback (most recent call last):
+    ...
+    RuntimeError: my_op does not support hooks
+    """
+
+    def __init__(self, error_message):
+        self.error_message = str(error_message)
+
+    def __enter__(self):
+        instruments.local.hooks_disabled.append(self.error_message)
+        return self
+
+    def __exit__(self, *exc):
+        instruments.local.hooks_disabled.pop()
+        return False

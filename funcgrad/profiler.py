@@ -1,0 +1,591 @@
+"""Where does the time go?  A profiler for primitives and backward rules (``fg.profiler``).
+
+:class:`profile` records every primitive executed and every backward (VJP)
+rule run on this thread while it is active: name, calls, self and total
+time, and on request input shapes, bytes of the results, and the user's
+source line.  ``prof.key_averages().table()`` prints a table like PyTorch's,
+and ``prof.export_chrome_trace(path)`` writes a trace for Perfetto
+(https://ui.perfetto.dev) or ``chrome://tracing``, with arrows from each
+forward operation to its backward rule.  :func:`emit_nvtx` marks the same
+ranges for NVIDIA Nsight Systems.
+
+How it works: while profiling, the thread's evaluation interpreter (the root
+of every transform started inside the block) is replaced by a timing one, and
+an instrument marks each operation reverse mode records, so that its backward
+rule is timed too.  When no profiler is active nothing is replaced: the cost
+is zero.  Consequences: primitives are seen when computed by a transform
+*started inside* the block (``with profile(): grad(f)(x)``), not by one
+started outside it; a backward rule is timed when its operation was recorded
+inside the block and the backward pass also runs inside it.  Times are
+wall-clock (``time.perf_counter_ns``); ``self`` time excludes the primitives a
+backward rule calls, which appear as their own rows.
+"""
+import os
+import threading
+import time
+import traceback
+import warnings
+
+import numpy as np
+
+from . import instruments
+from .core import ROOT, EvalInterpreter, _state
+
+__all__ = ["profile", "record_function", "emit_nvtx", "EventList", "FunctionEvent",
+           "FunctionEventAvg"]
+
+
+# --- plumbing: a timing root interpreter and the active sinks --------------------------------
+
+class ProfilingRoot(EvalInterpreter):
+    """The evaluation interpreter, reporting each primitive to the active sinks."""
+
+    __slots__ = ()
+    transform = "evaluation (profiled)"
+
+    def process(self, prim, args, params):
+        local = instruments.local
+        sinks = local.sinks  # read per call: a transform that outlives the block stops reporting
+        if not sinks:
+            return EvalInterpreter.process(self, prim, args, params)
+        seq = local.seq
+        tokens = [s.begin(prim.name, "forward", args, seq) for s in sinks]
+        try:
+            out = EvalInterpreter.process(self, prim, args, params)
+        except BaseException:
+            for s, t in zip(reversed(sinks), reversed(tokens)):
+                s.end(t, None)
+            raise
+        for s, t in zip(reversed(sinks), reversed(tokens)):
+            s.end(t, out)
+        return out
+
+
+class _Marker:
+    """Marks recorded nodes so that their backward rules reach the sinks."""
+
+    priority = 10
+
+    def on_record(self, node):
+        if instruments.local.sinks:
+            instruments.mark(node)
+
+
+_MARKER = _Marker()
+
+
+def _activate(sink):
+    """Add ``sink`` to this thread's sinks; returns what :func:`_deactivate` restores."""
+    local = instruments.local
+    saved = (local.sinks, _state.interpreter)
+    local.sinks = local.sinks + (sink,)
+    current = _state.interpreter
+    if current is ROOT or isinstance(current, ProfilingRoot):
+        _state.interpreter = ProfilingRoot()
+    else:
+        warnings.warn(
+            f"{type(sink).__name__} was started inside a transform ({current!r}): the "
+            f"primitives it computes are not recorded, only those of transforms started "
+            f"inside the profiling block. Start profiling outside the transformed function.",
+            RuntimeWarning, stacklevel=3)
+    instruments.install(_MARKER)
+    return saved
+
+
+def _deactivate(saved):
+    local = instruments.local
+    local.sinks, interpreter = saved
+    if isinstance(_state.interpreter, ProfilingRoot):
+        _state.interpreter = interpreter
+    if not local.sinks:
+        instruments.uninstall(_MARKER)
+
+
+def timed_backward(sinks, node, g, call, meta):
+    """Run ``call()`` (a node's backward rule) inside a range of every sink."""
+    name = instruments.prim_name(node) + "_backward"
+    seq = meta.get("seq")
+    tokens = [s.begin(name, "backward", (g,), seq) for s in sinks]
+    try:
+        out = call()
+    except BaseException:
+        for s, t in zip(reversed(sinks), reversed(tokens)):
+            s.end(t, None)
+        raise
+    for s, t in zip(reversed(sinks), reversed(tokens)):
+        s.end(t, out)
+    return out
+
+
+def _shape(a):
+    shape = getattr(a, "shape", None)
+    return [] if shape is None else [int(d) for d in shape]
+
+
+def _nbytes(out):
+    if out is None:
+        return 0
+    if isinstance(out, (list, tuple)):
+        return sum(_nbytes(o) for o in out)
+    n = getattr(out, "nbytes", None)
+    if n is not None:
+        return int(n)
+    dtype, shape = getattr(out, "dtype", None), getattr(out, "shape", None)
+    if dtype is not None and shape is not None:
+        return int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+    return 0
+
+
+_FUNCGRAD_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
+
+
+def _user_stack(limit=5):
+    """Up to ``limit`` innermost frames outside funcgrad and NumPy, innermost first."""
+    out = []
+    for frame, lineno in traceback.walk_stack(None):
+        filename = frame.f_code.co_filename
+        path = os.path.abspath(filename)
+        if path.startswith(_FUNCGRAD_DIR) or path.startswith(_NUMPY_DIR):
+            continue
+        out.append(f"{filename}({lineno}): {frame.f_code.co_name}")
+        if len(out) == limit:
+            break
+    return out
+
+
+# --- events ------------------------------------------------------------------------------
+
+class FunctionEvent:
+    """One range: a primitive (``kind="forward"``), a backward rule (``"backward"``)
+    or a :class:`record_function` block (``"user_annotation"``).  Times in microseconds
+    from the start of the profile."""
+
+    __slots__ = ("name", "kind", "start_ns", "end_ns", "child_ns", "input_shapes", "nbytes",
+                 "child_bytes", "seq", "stack")
+
+    def __init__(self, name, kind, seq):
+        self.name = name
+        self.kind = kind
+        self.seq = seq
+        self.child_ns = 0
+        self.nbytes = 0
+        self.child_bytes = 0
+        self.input_shapes = None
+        self.stack = None
+        self.start_ns = self.end_ns = 0
+
+    @property
+    def cpu_time_total(self):
+        return (self.end_ns - self.start_ns) / 1e3
+
+    @property
+    def self_cpu_time_total(self):
+        return (self.end_ns - self.start_ns - self.child_ns) / 1e3
+
+    @property
+    def cpu_memory_usage(self):
+        return self.nbytes
+
+    @property
+    def self_cpu_memory_usage(self):
+        return max(self.nbytes - self.child_bytes, 0)
+
+    def __repr__(self):
+        return (f"<FunctionEvent {self.name} ({self.kind}) seq={self.seq} "
+                f"total={_format_time(self.cpu_time_total)}>")
+
+
+class FunctionEventAvg:
+    """The events of one key (name, and shapes/stack when grouped by them), summed."""
+
+    def __init__(self, key, kind, input_shapes=None, stack=None):
+        self.key = key
+        self.kind = kind
+        self.input_shapes = input_shapes
+        self.stack = stack
+        self.count = 0
+        self.cpu_time_total = 0.0
+        self.self_cpu_time_total = 0.0
+        self.cpu_memory_usage = 0
+        self.self_cpu_memory_usage = 0
+
+    def add(self, event):
+        self.count += 1
+        self.cpu_time_total += event.cpu_time_total
+        self.self_cpu_time_total += event.self_cpu_time_total
+        self.cpu_memory_usage += event.cpu_memory_usage
+        self.self_cpu_memory_usage += event.self_cpu_memory_usage
+
+    @property
+    def cpu_time(self):
+        return self.cpu_time_total / self.count if self.count else 0.0
+
+    @property
+    def self_cpu_time(self):
+        return self.self_cpu_time_total / self.count if self.count else 0.0
+
+    def __repr__(self):
+        return (f"<FunctionEventAvg {self.key} count={self.count} "
+                f"self={_format_time(self.self_cpu_time_total)} "
+                f"total={_format_time(self.cpu_time_total)}>")
+
+
+_SORT_KEYS = ("self_cpu_time_total", "cpu_time_total", "self_cpu_time", "cpu_time", "count",
+              "cpu_memory_usage", "self_cpu_memory_usage")
+
+
+def _format_time(us):
+    if us >= 1e6:
+        return f"{us / 1e6:.3f}s"
+    if us >= 1e3:
+        return f"{us / 1e3:.3f}ms"
+    return f"{us:.3f}us"
+
+
+def _format_memory(nbytes):
+    for unit, size in (("Gb", 1 << 30), ("Mb", 1 << 20), ("Kb", 1 << 10)):
+        if abs(nbytes) >= size:
+            return f"{nbytes / size:.2f} {unit}"
+    return f"{nbytes} b"
+
+
+class EventList(list):
+    """A list of :class:`FunctionEvent` or :class:`FunctionEventAvg` with :meth:`table`."""
+
+    def __init__(self, items=(), profile_memory=False, record_shapes=False, with_stack=False):
+        super().__init__(items)
+        self._profile_memory = profile_memory
+        self._record_shapes = record_shapes
+        self._with_stack = with_stack
+
+    @property
+    def self_cpu_time_total(self):
+        return sum(e.self_cpu_time_total for e in self)
+
+    def table(self, sort_by=None, row_limit=100, max_name_column_width=55,
+              max_shapes_column_width=80, header=None):
+        """The events as a text table, like PyTorch's.
+
+        ``sort_by``: one of ``self_cpu_time_total`` (the default, usually what you
+        want), ``cpu_time_total``, ``self_cpu_time``, ``cpu_time``, ``count``,
+        ``cpu_memory_usage``, ``self_cpu_memory_usage``, or None for the order in
+        which the operations first ran; descending.  ``row_limit`` rows at most
+        (``-1``: all).
+        """
+        rows = list(self)
+        if sort_by is not None:
+            if sort_by not in _SORT_KEYS:
+                raise ValueError(f"table(sort_by={sort_by!r}) is not a column this profiler "
+                                 f"records; use one of {', '.join(_SORT_KEYS)}")
+            rows.sort(key=lambda e: getattr(e, sort_by), reverse=True)
+        if row_limit is not None and row_limit >= 0:
+            rows = rows[:row_limit]
+        total_self = self.self_cpu_time_total or 1e-12
+        show_shapes = any(getattr(e, "input_shapes", None) for e in rows)
+        show_stack = any(getattr(e, "stack", None) for e in rows)
+        names = [str(getattr(e, "key", getattr(e, "name", ""))) for e in rows]
+        name_w = min(max([len(n) for n in names] + [4]), max_name_column_width)
+        cols = [("Name", name_w)] + [(h, 12) for h in (
+            "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg")]
+        if self._profile_memory:
+            cols += [("CPU Mem", 12), ("Self CPU Mem", 12)]
+        cols.append(("# of Calls", 12))
+        if show_shapes:
+            width = max(len(str(getattr(e, "input_shapes", None) or [])) for e in rows)
+            cols.append(("Input Shapes", min(max(width, 12), max_shapes_column_width)))
+        if show_stack:
+            cols.append(("Source Location", 60))
+        rule = "  ".join("-" * w for _, w in cols)
+
+        def fmt(values):
+            parts = []
+            for k, ((_, w), v) in enumerate(zip(cols, values)):
+                v = v if len(v) <= w else v[:w - 3] + "..."
+                parts.append(v.ljust(w) if k == 0 or w > 12 else v.rjust(w))
+            return "  ".join(parts).rstrip()
+
+        lines = [header] if header else []
+        lines += [rule, fmt([h for h, _ in cols]), rule]
+        for name, e in zip(names, rows):
+            count = getattr(e, "count", 1)
+            avg = e.cpu_time_total / count if count else 0.0
+            values = [name, f"{100 * e.self_cpu_time_total / total_self:.2f}%",
+                      _format_time(e.self_cpu_time_total),
+                      f"{100 * e.cpu_time_total / total_self:.2f}%",
+                      _format_time(e.cpu_time_total), _format_time(avg)]
+            if self._profile_memory:
+                values += [_format_memory(e.cpu_memory_usage),
+                           _format_memory(e.self_cpu_memory_usage)]
+            values.append(str(count))
+            if show_shapes:
+                values.append(str(e.input_shapes or []))
+            if show_stack:
+                values.append((e.stack or [""])[0])
+            lines.append(fmt(values))
+        lines.append(rule)
+        lines.append(f"Self CPU time total: {_format_time(self.self_cpu_time_total)}")
+        return "\n".join(lines)
+
+    def __str__(self):
+        return self.table()
+
+
+# --- the profiler ---------------------------------------------------------------------------
+
+class profile:
+    """Context manager recording the primitives and backward rules run on this thread.
+
+    ``record_shapes``: keep each operation's input shapes (and allow
+    ``key_averages(group_by_input_shape=True)``); ``profile_memory``: the bytes of
+    the arrays each operation returns (``CPU Mem``; ``Self CPU Mem`` excludes what
+    the primitives it called returned); ``with_stack``: the user's source lines
+    (``key_averages(group_by_stack_n=N)``).  ``enabled=False`` records nothing.
+    Start it outside the transformed function (see the module docstring).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> with fg.profiler.profile() as prof:
+    ...     for _ in range(3):
+    ...         g = fg.grad(lambda x: np.sum(np.sin(x) * x))(np.ones(4))
+    >>> print(prof.key_averages().table(sort_by="self_cpu_time_total"))  # doctest: +SKIP
+    -----------------  ------------  ------------  ...  ------------
+    Name                 Self CPU %      Self CPU  ...    # of Calls
+    ...
+    >>> [e.count for e in prof.key_averages() if e.key == "sin"]
+    [3]
+    >>> prof.export_chrome_trace("trace.json")  # doctest: +SKIP
+    """
+
+    def __init__(self, enabled=True, record_shapes=False, profile_memory=False,
+                 with_stack=False):
+        self.enabled = bool(enabled)
+        self.record_shapes = bool(record_shapes)
+        self.profile_memory = bool(profile_memory)
+        self.with_stack = bool(with_stack)
+        self._events = []
+        self._open = []
+        self._saved = None
+        self._t0 = None
+        self._tid = None
+
+    # sink protocol
+    def begin(self, name, kind, args, seq):
+        event = FunctionEvent(name, kind, seq)
+        if self.record_shapes:
+            event.input_shapes = [_shape(a) for a in args]
+        if self.with_stack:
+            event.stack = _user_stack()
+        self._open.append(event)
+        event.start_ns = time.perf_counter_ns()
+        return event
+
+    def end(self, event, out):
+        event.end_ns = now = time.perf_counter_ns()
+        open_ = self._open
+        while open_ and open_.pop() is not event:
+            pass  # an inner range left by an exception: dropped
+        if self.profile_memory:
+            event.nbytes = _nbytes(out)
+        if open_:
+            parent = open_[-1]
+            parent.child_ns += now - event.start_ns
+            parent.child_bytes += event.nbytes
+        self._events.append(event)
+
+    # control
+    def start(self):
+        """Start recording (what ``with`` does on entry)."""
+        if not self.enabled or self._saved is not None:
+            return
+        self._t0 = time.perf_counter_ns()
+        self._tid = threading.get_ident()
+        self._saved = _activate(self)
+
+    def stop(self):
+        """Stop recording (what ``with`` does on exit)."""
+        if self._saved is None:
+            return
+        _deactivate(self._saved)
+        self._saved = None
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    # results
+    def events(self):
+        """Every recorded range, in the order the ranges ended."""
+        return EventList(self._events, self.profile_memory, self.record_shapes,
+                         self.with_stack)
+
+    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
+        """The events summed per name (and per input shapes, and per the
+        ``group_by_stack_n`` innermost user frames, when asked), in order of first end.
+
+        >>> import numpy as np, funcgrad as fg
+        >>> with fg.profiler.profile(record_shapes=True) as prof:
+        ...     _ = fg.grad(lambda x: np.sum(x * x))(np.ones(2))
+        >>> [(e.key, e.input_shapes) for e in prof.key_averages(group_by_input_shape=True)
+        ...  if e.key == "multiply"]
+        [('multiply', [[2], [2]])]
+        """
+        if group_by_input_shape and not self.record_shapes:
+            raise ValueError("key_averages(group_by_input_shape=True) needs the shapes: "
+                             "profile with fg.profiler.profile(record_shapes=True)")
+        if group_by_stack_n and not self.with_stack:
+            raise ValueError("key_averages(group_by_stack_n=...) needs the source lines: "
+                             "profile with fg.profiler.profile(with_stack=True)")
+        groups = {}
+        for e in self._events:
+            key = (e.name, e.kind)
+            shapes = stack = None
+            if group_by_input_shape:
+                shapes = e.input_shapes
+                key += (str(shapes),)
+            if group_by_stack_n:
+                stack = (e.stack or [])[:group_by_stack_n]
+                key += tuple(stack)
+            avg = groups.get(key)
+            if avg is None:
+                avg = groups[key] = FunctionEventAvg(e.name, e.kind, shapes, stack)
+            avg.add(e)
+        return EventList(groups.values(), self.profile_memory, self.record_shapes,
+                         self.with_stack)
+
+    def table(self, sort_by="self_cpu_time_total", row_limit=100, **kwargs):
+        """Shortcut for ``key_averages().table(...)``."""
+        return self.key_averages().table(sort_by=sort_by, row_limit=row_limit, **kwargs)
+
+    @property
+    def self_cpu_time_total(self):
+        """Sum of the self times of all events, in microseconds."""
+        return sum(e.self_cpu_time_total for e in self._events)
+
+    def export_chrome_trace(self, path):
+        """Write the events as Chrome trace JSON (open in https://ui.perfetto.dev or
+        chrome://tracing).  Each backward rule has an arrow ("fwdbwd" flow) from the
+        forward operation that recorded it (same sequence number)."""
+        if self._t0 is None:
+            raise RuntimeError("export_chrome_trace: this profile recorded nothing; use it "
+                               "as `with fg.profiler.profile() as prof:` around your code "
+                               "first (and enabled=True)")
+        pid, tid, t0 = os.getpid(), self._tid, self._t0
+        cats = {"forward": "cpu_op", "backward": "backward", "user_annotation":
+                "user_annotation"}
+        trace = []
+        forward_of_seq = {}
+        for e in sorted(self._events, key=lambda e: e.start_ns):
+            ts = (e.start_ns - t0) / 1e3
+            args = {}
+            if e.seq is not None and e.kind != "user_annotation":
+                args["Sequence number"] = e.seq
+            if e.input_shapes is not None:
+                args["Input Dims"] = e.input_shapes
+            if self.profile_memory:
+                args["Bytes"] = e.nbytes
+            if e.stack:
+                args["Call stack"] = ";".join(e.stack)
+            trace.append({"ph": "X", "cat": cats[e.kind], "name": e.name, "pid": pid,
+                          "tid": tid, "ts": ts, "dur": (e.end_ns - e.start_ns) / 1e3,
+                          "args": args})
+            if e.kind == "forward":
+                forward_of_seq[e.seq] = ts  # the last forward op with this seq recorded it
+            elif e.kind == "backward" and e.seq in forward_of_seq:
+                flow = {"id": e.seq, "pid": pid, "tid": tid, "cat": "fwdbwd",
+                        "name": "fwdbwd"}
+                trace.append(dict(flow, ph="s", ts=forward_of_seq[e.seq]))
+                trace.append(dict(flow, ph="f", bp="e", ts=ts))
+        import json
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"traceEvents": trace, "displayTimeUnit": "ms",
+                       "otherData": {"producer": "funcgrad.profiler"}}, f)
+
+    def __str__(self):
+        return self.table()
+
+
+class record_function:
+    """Context manager labelling a block of your code in the profile (and NVTX ranges).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> with fg.profiler.profile() as prof:
+    ...     with fg.profiler.record_function("my_block"):
+    ...         _ = fg.grad(lambda x: np.sum(x * x))(np.ones(2))
+    >>> "my_block" in [e.key for e in prof.key_averages()]
+    True
+    """
+
+    def __init__(self, name):
+        self.name = str(name)
+        self._tokens = None
+
+    def __enter__(self):
+        sinks = instruments.local.sinks
+        self._sinks = sinks
+        self._tokens = [s.begin(self.name, "user_annotation", (), None) for s in sinks]
+        return self
+
+    def __exit__(self, *exc):
+        for s, t in zip(reversed(self._sinks), reversed(self._tokens)):
+            s.end(t, None)
+        return False
+
+
+class emit_nvtx:
+    """Context manager marking every primitive and backward rule as an NVTX range, for
+    NVIDIA Nsight Systems (``nsys profile -t cuda,nvtx python script.py``).
+
+    Forward ranges read ``"multiply, seq = 12"``: the sequence number the operation's
+    backward will carry if reverse mode records it; backward ranges read
+    ``"multiply_backward, stashed seq = 12"``, tying each backward rule to the forward
+    operation that created it (as in PyTorch).  ``record_shapes=True`` appends the
+    input shapes.  Needs the optional ``nvtx`` package (``pip install nvtx``).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> with fg.profiler.emit_nvtx():                            # doctest: +SKIP
+    ...     fg.grad(lambda x: np.sum(x * x))(np.ones(3))
+    """
+
+    def __init__(self, enabled=True, record_shapes=False):
+        self.enabled = bool(enabled)
+        self.record_shapes = bool(record_shapes)
+        self._saved = None
+
+    def __enter__(self):
+        if not self.enabled:
+            return self
+        try:
+            import nvtx
+        except ImportError:
+            raise ImportError(
+                "fg.profiler.emit_nvtx needs the optional `nvtx` package to emit NVTX "
+                "ranges: install it with `pip install nvtx` (or use "
+                "fg.profiler.profile(), which needs nothing)") from None
+        self._nvtx = nvtx
+        self._saved = _activate(self)
+        return self
+
+    def __exit__(self, *exc):
+        if self._saved is not None:
+            _deactivate(self._saved)
+            self._saved = None
+        return False
+
+    def begin(self, name, kind, args, seq):
+        if kind == "forward":
+            message = f"{name}, seq = {seq}"
+        elif kind == "backward":
+            message = f"{name}, stashed seq = {seq}"
+        else:
+            message = name
+        if self.record_shapes and args:
+            message += f", sizes = {[_shape(a) for a in args]}"
+        self._nvtx.push_range(message)
+        return None
+
+    def end(self, token, out):
+        self._nvtx.pop_range()

@@ -1,0 +1,185 @@
+"""gradcheck / gradgradcheck: pass on correct derivatives, fail loudly on wrong ones."""
+import contextlib
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad import core
+
+rng = np.random.default_rng(0)
+V = rng.uniform(0.5, 1.5, size=3)          # a positive vector (log, sqrt, power, ...)
+W = rng.standard_normal(3)
+M = rng.standard_normal((3, 3))
+SPD = M @ M.T + 3 * np.eye(3)              # symmetric positive definite (cholesky, solve)
+A23 = rng.standard_normal((2, 3))
+
+# (name, f, inputs): a spread of primitives, each checked in reverse and forward mode.
+CASES = [
+    ("sin", fnp.sin, (W,)),
+    ("cos", fnp.cos, (W,)),
+    ("tan", fnp.tan, (0.3 * W,)),
+    ("exp", fnp.exp, (W,)),
+    ("log", fnp.log, (V,)),
+    ("log1p", fnp.log1p, (V,)),
+    ("sqrt", fnp.sqrt, (V,)),
+    ("tanh", fnp.tanh, (W,)),
+    ("arctan", fnp.arctan, (W,)),
+    ("abs", fnp.abs, (V,)),
+    ("square", fnp.square, (W,)),
+    ("add broadcast", fnp.add, (A23, W)),
+    ("subtract", fnp.subtract, (W, V)),
+    ("multiply broadcast", fnp.multiply, (A23, W)),
+    ("divide", fnp.divide, (W, V)),
+    ("power", fnp.power, (V, W)),
+    ("arctan2", fnp.arctan2, (W, V)),
+    ("hypot", fnp.hypot, (W, V)),
+    ("maximum (no ties)", fnp.maximum, (W, W + 0.5)),
+    ("logaddexp", fnp.logaddexp, (W, V)),
+    ("where", lambda x, y: fnp.where(x > 0, x, y), (W, V)),
+    ("clip (inside)", lambda x: fnp.clip(x, -10.0, 10.0), (W,)),
+    ("sum axis", lambda x: fnp.sum(x, axis=0), (A23,)),
+    ("mean", lambda x: fnp.mean(x, axis=1), (A23,)),
+    ("max (no ties)", lambda x: fnp.max(x, axis=1), (A23,)),
+    ("prod", lambda x: fnp.prod(x), (V,)),
+    ("cumsum", fnp.cumsum, (W,)),
+    ("logsumexp", lambda x: fnp.logsumexp(x, axis=1), (A23,)),
+    ("reshape + transpose", lambda x: fnp.transpose(fnp.reshape(x, (3, 2))), (A23,)),
+    ("concatenate", lambda x, y: fnp.concatenate([x, y]), (W, V)),
+    ("indexing", lambda x: x[1:] * x[0], (W,)),
+    ("matmul", fnp.matmul, (A23, M)),
+    ("einsum", lambda a, b: fnp.einsum("ij,jk->ik", a, b), (A23, M)),
+    ("solve", fnp.linalg.solve, (SPD, W)),
+    ("det", fnp.linalg.det, (M,)),
+    ("inv", fnp.linalg.inv, (SPD,)),
+    ("cholesky", lambda a: fnp.linalg.cholesky(0.5 * (a + a.T)), (SPD,)),
+    ("two outputs", lambda x: (fnp.sin(x), fnp.sum(x * x)), (W,)),
+    ("scalar in, scalar out", lambda x: x * fnp.exp(x), (0.7,)),
+]
+
+
+@pytest.mark.parametrize("name,f,inputs", CASES, ids=[c[0] for c in CASES])
+def test_gradcheck_passes_on_correct_primitives(name, f, inputs):
+    assert fg.gradcheck(f, inputs) is True
+
+
+@pytest.mark.parametrize("name,f,inputs", CASES[::4], ids=[c[0] for c in CASES[::4]])
+def test_gradcheck_fast_mode_passes(name, f, inputs):
+    assert fg.gradcheck(f, inputs, fast_mode=True) is True
+
+
+@pytest.mark.parametrize("name,f,inputs", [CASES[i] for i in (0, 4, 7, 13, 15, 31)],
+                         ids=[CASES[i][0] for i in (0, 4, 7, 13, 15, 31)])
+def test_gradgradcheck_passes(name, f, inputs):
+    assert fg.gradgradcheck(f, inputs) is True
+
+
+def test_gradcheck_accepts_a_single_array_and_passes_integers_through():
+    assert fg.gradcheck(fnp.sin, W)
+    assert fg.gradcheck(lambda x, n: x ** n, (V, 3))
+    with pytest.raises(ValueError, match="no floating-point input"):
+        fg.gradcheck(lambda n: n * 2, (np.arange(3),))
+
+
+# --- deliberately wrong derivatives ---------------------------------------------------------
+
+@contextlib.contextmanager
+def temporary_primitive(name, impl, jvp, vjp):
+    """A throwaway primitive, removed from the registry afterwards (the registry test
+    expects every registered primitive to have a property test)."""
+    prim = core.Primitive(name, impl, jvp=jvp, vjp=vjp,
+                          abstract_eval=lambda a: core.ShapedArray(a.shape, a.dtype))
+    try:
+        yield lambda x: core.bind(prim, x)
+    finally:
+        del core.REGISTRY[name]
+
+
+def _cube_jvp(primals, tangents):
+    x, = primals
+    t, = tangents
+    return core.bind(core.REGISTRY["test_cube"], x), 3.0 * x * x * t
+
+
+def test_gradcheck_reports_a_wrong_vjp_rule():
+    # d(x^3) = 3 x^2, but the VJP says 2 x^2.
+    with temporary_primitive("test_cube", lambda x: x ** 3, _cube_jvp,
+                             lambda needs, g, out, x: (2.0 * g * x * x,)) as cube:
+        x = np.array([1.0, 2.0])
+        with pytest.raises(fg.GradcheckError) as info:
+            fg.gradcheck(cube, (x,))
+        message = str(info.value)
+        assert "Jacobian mismatch for output 0 with respect to input 0, reverse mode" in message
+        assert "numerical (central differences):" in message and "analytical" in message
+        assert "[[ 3.  0.]\n [ 0. 12.]]" in message    # the numerical Jacobian
+        assert "[[2. 0.]\n [0. 8.]]" in message          # the analytical one
+        assert "largest difference 4 at row 1, column 1" in message
+        assert "check the VJP (backward) rule" in message
+        assert isinstance(info.value, RuntimeError)
+        assert fg.gradcheck(cube, (x,), raise_exception=False) is False
+
+
+def test_gradcheck_reports_a_wrong_jvp_rule():
+    def wrong_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return x ** 3, x * t  # should be 3 x^2 t
+    with temporary_primitive("test_cube", lambda x: x ** 3, wrong_jvp,
+                             lambda needs, g, out, x: (3.0 * g * x * x,)) as cube:
+        with pytest.raises(fg.GradcheckError, match="forward mode"):
+            fg.gradcheck(cube, (np.array([1.0, 2.0]),))
+        assert fg.gradcheck(cube, (np.array([1.0, 2.0]),), check_forward_ad=False)
+        with pytest.raises(fg.GradcheckError, match=r"fast_mode\).*forward mode"):
+            fg.gradcheck(cube, (np.array([1.0, 2.0]),), fast_mode=True)
+
+
+def test_gradcheck_reports_a_wrong_custom_vjp():
+    @fg.custom_vjp
+    def square(x):
+        return x * x
+    square.defvjp(lambda x: (x * x, x), lambda x, g: (g * x,))  # missing the factor 2
+    with pytest.raises(fg.GradcheckError, match="reverse mode") as info:
+        fg.gradcheck(square, (np.array([1.0, 2.0]),), check_forward_ad=False)
+    assert "numerical 4, analytical 2" in str(info.value)
+
+
+def test_gradcheck_reports_a_wrong_function_backward():
+    class Exp(fg.Function):
+        @staticmethod
+        def forward(ctx, x):
+            result = np.exp(x)
+            ctx.save_for_backward(result)
+            return result
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            result, = ctx.saved_tensors
+            return grad_output * result * 2.0  # wrong: twice the derivative
+
+    with pytest.raises(fg.GradcheckError, match="Jacobian mismatch"):
+        fg.gradcheck(Exp.apply, (np.array([0.0, 0.5]),), check_forward_ad=False)
+
+
+def test_gradcheck_says_how_to_skip_forward_mode_for_vjp_only_functions():
+    @fg.custom_vjp
+    def square(x):
+        return x * x
+    square.defvjp(lambda x: (x * x, x), lambda x, g: (2.0 * g * x,))
+    with pytest.raises(TypeError) as info:
+        fg.gradcheck(square, (np.array([1.0, 2.0]),))
+    assert "check_forward_ad=False" in "".join(getattr(info.value, "__notes__", []))
+
+
+def test_gradgradcheck_catches_a_backward_that_is_not_differentiable():
+    # First derivative right, but written with stop_gradient: its own derivative is wrong.
+    @fg.custom_vjp
+    def square(x):
+        return x * x
+    square.defvjp(lambda x: (x * x, x), lambda x, g: (2.0 * g * fg.stop_gradient(x),))
+    x = np.array([1.0, 2.0])
+    assert fg.gradcheck(square, (x,), check_forward_ad=False)
+    with pytest.raises(fg.GradcheckError, match="gradgradcheck: the derivative of the "
+                                                "backward pass"):
+        fg.gradgradcheck(square, (x,), check_forward_ad=False)
+    assert fg.gradgradcheck(square, (x,), check_forward_ad=False,
+                            raise_exception=False) is False
