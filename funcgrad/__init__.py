@@ -25,6 +25,9 @@ from . import graph, profiler  # noqa: F401
 from .anomaly import (detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled,
                       set_detect_anomaly)
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+# The eager Tensor (PyTorch-style dynamic graph) and fg.autograd.grad / backward.
+from .tensor import Tensor, ones, zeros
+from . import autograd  # noqa: F401
 
 __version__ = "0.1.0"
 
@@ -37,4 +40,5 @@ __all__ = [
     "checkpoint", "forward_ad",
     "gradcheck", "gradgradcheck", "GradcheckError", "detect_anomaly", "set_detect_anomaly",
     "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "profiler", "graph",
+    "Tensor", "ones", "zeros", "autograd",
 ]

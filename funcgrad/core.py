@@ -284,22 +284,34 @@ def user_frame_summary():
 # Values the root cannot compute with directly.  Tracers reaching the root have
 # escaped; other special types (the eager Tensor, GPU arrays) register a handler.
 _special_types = (Tracer,)
-_special_handlers = []
+_special_handlers = {}  # exact class -> handler
 
 
 def register_special_type(cls, handler):
     """Let the root interpreter hand operations on ``cls`` values to ``handler``.
 
     ``handler(prim, args, params)`` returns the result, or ``NotImplemented``.
+    Subclasses of ``cls`` are handled too once they register (``add_special_subclass``).
     """
     global _special_types
     _special_types = _special_types + (cls,)
     _special_classes.add(cls)
-    _special_handlers.append(handler)
+    _special_handlers[cls] = handler
+
+
+def add_special_subclass(cls, base):
+    """Route a subclass of a registered special type to its base's handler."""
+    _special_classes.add(cls)
+    _special_handlers[cls] = _special_handlers[base]
 
 
 def _process_special(prim, args, params):
-    for handler in _special_handlers:
+    tried = set()
+    for a in args:
+        handler = _special_handlers.get(type(a))
+        if handler is None or handler in tried:
+            continue
+        tried.add(handler)
         out = handler(prim, args, params)
         if out is not NotImplemented:
             return out

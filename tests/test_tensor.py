@@ -1,0 +1,637 @@
+"""The eager Tensor (funcgrad.tensor): PyTorch's dynamic-graph model on funcgrad's rules.
+
+References come from outside the tape: closed-form gradients, ``fg.grad``/``fg.hessian``
+(the functional transforms), and PyTorch itself when it is installed.
+"""
+import doctest
+import re
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad import tensor as tensor_module
+
+T = fg.Tensor
+
+
+def value(t):
+    """The plain NumPy value of a Tensor (detached)."""
+    return np.array(t.detach().numpy())
+
+
+def rand(rng, *shape):
+    return rng.standard_normal(shape)
+
+
+# --- the seed tutorial ------------------------------------------------------------------------
+
+def test_seed_tutorial_example_end_to_end():
+    # PyTorch's autograd tutorial: b = w1*a, c = w2*a, d = w3*b + w4*c, L = (10 - d).sum()
+    rng = np.random.default_rng(0)
+    a_, w1_, w2_, w3_, w4_ = (rand(rng, 3, 3) for _ in range(5))
+    a = T(a_, requires_grad=True)
+    w1 = T(w1_, requires_grad=True)
+    w2 = T(w2_, requires_grad=True)
+    w3 = T(w3_, requires_grad=True)
+    w4 = T(w4_, requires_grad=True)
+
+    b = w1 * a
+    c = w2 * a
+    d = w3 * b + w4 * c
+    L = (10 - d).sum()
+
+    assert a.grad is None and w1.grad is None
+    assert a.is_leaf and a.grad_fn is None and a.requires_grad
+    assert not b.is_leaf and b.requires_grad
+    assert b.grad_fn.name() == "MulBackward0" and repr(b.grad_fn) == "<MulBackward0>"
+    assert d.grad_fn.name() == "AddBackward0"
+    assert (10 - d).grad_fn.name() == "SubBackward0"
+    assert L.grad_fn.name() == "SumBackward0"
+    (fn_w1, nr_w1), (fn_a, nr_a) = b.grad_fn.next_functions
+    assert fn_w1.name() == "AccumulateGrad" and fn_w1.variable is w1 and nr_w1 == 0
+    assert fn_a.variable is a
+    assert L.shape == () and repr(L).endswith("grad_fn=<SumBackward0>)")
+
+    L.backward()
+
+    np.testing.assert_allclose(a.grad, -(w3_ * w1_ + w4_ * w2_))
+    np.testing.assert_allclose(w1.grad, -w3_ * a_)
+    np.testing.assert_allclose(w2.grad, -w4_ * a_)
+    np.testing.assert_allclose(w3.grad, -w1_ * a_)
+    np.testing.assert_allclose(w4.grad, -w2_ * a_)
+    assert isinstance(a.grad, T) and a.grad.grad_fn is None and not a.grad.requires_grad
+    assert float(L) == pytest.approx(np.sum(10 - (w3_ * w1_ * a_ + w4_ * w2_ * a_)))
+
+
+def test_seed_tutorial_matches_pytorch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(1)
+    arrays = [rand(rng, 3, 3) for _ in range(5)]
+
+    def run(make, total):
+        a, w1, w2, w3, w4 = (make(x) for x in arrays)
+        d = w3 * (w1 * a) + w4 * (w2 * a)
+        total(10 - d).backward()
+        return [np.asarray(t.grad) for t in (a, w1, w2, w3, w4)]
+
+    ours = run(lambda x: T(x, requires_grad=True), lambda t: t.sum())
+    theirs = run(lambda x: torch.tensor(x, requires_grad=True), lambda t: t.sum())
+    for g, h in zip(ours, theirs):
+        np.testing.assert_allclose(g, h)
+
+
+def test_mlp_gradients_match_pytorch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(2)
+    X, W1, b1, W2 = rand(rng, 5, 4), rand(rng, 4, 8), rand(rng, 8), rand(rng, 8, 1)
+    ours = [T(p, requires_grad=True) for p in (W1, b1, W2)]
+    (np.tanh(T(X) @ ours[0] + ours[1]) @ ours[2]).__pow__(2).mean().backward()
+    theirs = [torch.tensor(p, requires_grad=True) for p in (W1, b1, W2)]
+    (torch.tanh(torch.tensor(X) @ theirs[0] + theirs[1]) @ theirs[2]).pow(2).mean().backward()
+    for p, q in zip(ours, theirs):
+        np.testing.assert_allclose(p.grad, q.grad.numpy(), rtol=1e-10)
+
+
+# --- construction, attributes, NumPy interplay ------------------------------------------------
+
+def test_tensor_attributes_and_repr():
+    t = T([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    assert t.shape == (2, 2) and t.dtype == np.float64 and t.ndim == 2 and t.size == 4
+    assert repr(T([1.0, 2.0], requires_grad=True)) == "tensor([1., 2.], requires_grad=True)"
+    assert repr(T([1.0, 2.0])) == "tensor([1., 2.])"
+    assert repr(T([1.0], dtype=np.float32)) == "tensor([1.], dtype=float32)"
+    assert repr(t * 2) == "tensor([[2., 4.],\n        [6., 8.]], grad_fn=<MulBackward0>)"
+    assert t.T.grad_fn is not None and value(t.T)[0, 1] == 3.0
+    assert (t @ t).grad_fn.name() == "MmBackward0"
+    assert (t / 2).grad_fn.name() == "DivBackward0"
+    assert t.sum().item() == 10.0 and t.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    assert float(t.sum()) == 10.0 and f"{t.sum():.1f}" == "10.0"
+    assert t.detach().requires_grad is False and t.detach().grad_fn is None
+
+
+def test_constructor_copies_its_input_and_numpy_is_a_read_only_view():
+    source = np.array([1.0, 2.0])
+    t = T(source)
+    source[0] = 100.0
+    assert value(t)[0] == 1.0
+    view = t.numpy()
+    assert not view.flags.writeable
+    with pytest.raises(ValueError):
+        view[0] = 5.0
+    assert not np.asarray(t).flags.writeable
+
+
+def test_only_floating_tensors_can_require_grad():
+    with pytest.raises(RuntimeError, match="Only Tensors of floating point dtype can require "
+                                           "gradients"):
+        T([1, 2], requires_grad=True)
+    with pytest.raises(RuntimeError, match="Only Tensors of floating point dtype"):
+        T([True]).requires_grad_()
+    assert T([1, 2], dtype=np.float32, requires_grad=True).dtype == np.float32
+
+
+def test_requires_grad_propagates_and_only_leaves_may_change_it():
+    x = T([1.0], requires_grad=True)
+    c = T([2.0])
+    assert (x * c).requires_grad and not (c * c).requires_grad
+    assert (c * c).grad_fn is None and (c * c).is_leaf
+    with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf "
+                                           "variables"):
+        (x * c).requires_grad = False
+    c.requires_grad = True
+    assert (c * 2).requires_grad
+
+
+def test_numpy_on_a_tensor_that_requires_grad_raises():
+    t = T([1.0, 2.0], requires_grad=True)
+    message = re.escape("Can't call numpy() on Tensor that requires grad. Use "
+                        "tensor.detach().numpy() instead.")
+    with pytest.raises(RuntimeError, match=message):
+        t.numpy()
+    with pytest.raises(RuntimeError, match=message):
+        np.asarray(t)
+    np.testing.assert_array_equal(t.detach().numpy(), [1.0, 2.0])
+
+
+def test_plain_numpy_functions_methods_and_operators_work_on_tensors():
+    x = T([0.5, 1.5], requires_grad=True)
+    y = np.sum(np.exp(x) * np.sin(x)) + np.mean(x ** 2) - x.max() + abs(-x).min()
+    assert isinstance(y, T) and y.requires_grad
+    y.backward()
+    x_ = np.array([0.5, 1.5])
+    expected = np.exp(x_) * (np.sin(x_) + np.cos(x_)) + x_ - [0.0, 1.0] + [1.0, 0.0]
+    np.testing.assert_allclose(x.grad, expected)
+    # a NumPy array on the left still reaches the Tensor
+    z = np.array([1.0, 2.0]) * x
+    assert isinstance(z, T) and z.grad_fn.name() == "MulBackward0"
+    # NumPy functions funcgrad has no derivative for run on values that need none
+    assert np.array_equal(T([1.0, 2.0]), [1.0, 2.0])
+    with pytest.raises(TypeError, match="not supported on a Tensor that requires grad"):
+        np.array_equal(x, [1.0, 2.0])
+
+
+def test_indexing_reshaping_and_splitting_are_differentiable():
+    x = T(np.arange(6.0), requires_grad=True)
+    parts = fnp.split(x, 3)
+    assert parts[0].grad_fn.name() == "SplitBackward0"
+    y = (parts[0] * parts[2]).sum() + x.reshape(2, 3)[1, 2] + x[T(np.array([0, 0]))].sum()
+    y.backward()
+    np.testing.assert_allclose(x.grad, [4.0 + 2.0, 5.0, 0.0, 0.0, 0.0, 1.0 + 1.0])
+
+
+def test_float32_stays_float32():
+    x = T(np.ones(3, np.float32), requires_grad=True)
+    (x * 2.0 + 1.0).sum().backward()
+    assert x.grad.dtype == np.float32
+    np.testing.assert_allclose(x.grad, [2.0, 2.0, 2.0])
+
+
+def test_ones_and_zeros():
+    assert isinstance(fg.ones(2, 3), T) and fg.ones(2, 3).shape == (2, 3)
+    assert fg.zeros((2,)).dtype == np.float64 and not fg.zeros(2).requires_grad
+    assert fg.ones(2, dtype=np.float32, requires_grad=True).requires_grad
+
+
+# --- backward ------------------------------------------------------------------------------------
+
+def test_nonscalar_backward_needs_a_gradient():
+    x = T([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * x
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar "
+                                           "outputs"):
+        y.backward()
+    y.backward(gradient=fg.ones(y.shape))
+    np.testing.assert_allclose(x.grad, [2.0, 4.0, 6.0])
+    x.grad = None
+    (x * x).backward(gradient=np.array([1.0, 0.0, 2.0]))
+    np.testing.assert_allclose(x.grad, [2.0, 0.0, 12.0])
+
+
+def test_backward_errors():
+    x = T([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and "
+                                           "does not have a grad_fn"):
+        T([1.0]).sum().backward()
+    with pytest.raises(RuntimeError, match=re.escape(
+            "Mismatch in shape: grad_output[0] has a shape of (3,) and output[0] has a shape "
+            "of (2,).")):
+        (x * 2).backward(gradient=np.ones(3))
+
+
+def test_second_backward_without_retain_graph_raises():
+    x = T([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    y.backward()
+    with pytest.raises(RuntimeError) as info:
+        y.backward()
+    assert str(info.value) == (
+        "Trying to backward through the graph a second time (or directly access saved "
+        "tensors after they have already been freed). Saved intermediate values of the graph "
+        "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+        "you need to backward through the graph a second time or if you need to access saved "
+        "tensors after calling backward.")
+    # a graph that saved no values (shapes and Python numbers only) has nothing to free,
+    # as in PyTorch
+    z = (x * 2 + 1).sum()
+    z.backward()
+    z.backward()
+    # ... but a saved NumPy array counts, as PyTorch saves the tensor it becomes
+    z = (x * np.ones(2)).sum()
+    z.backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second "
+                                           "time"):
+        z.backward()
+
+
+def test_gradients_accumulate_over_two_backwards_with_retain_graph():
+    x = T([1.0, 2.0], requires_grad=True)
+    y = (x ** 3).sum()
+    y.backward(retain_graph=True)
+    first = x.grad
+    np.testing.assert_allclose(first, [3.0, 12.0])
+    y.backward()
+    np.testing.assert_allclose(x.grad, [6.0, 24.0])
+    np.testing.assert_allclose(first, [3.0, 12.0])  # the user's reference was not mutated
+    x.grad = None
+    (x * 1.0).sum().backward()
+    np.testing.assert_allclose(x.grad, [1.0, 1.0])
+
+
+def test_backward_inputs_and_retain_grad():
+    x = T([1.0, 2.0], requires_grad=True)
+    w = T([3.0, 4.0], requires_grad=True)
+    h = x * w
+    h.retain_grad()
+    (h * h).sum().backward(inputs=[w], retain_graph=True)
+    np.testing.assert_allclose(w.grad, 2 * (value(x) * value(w)) * value(x))
+    assert x.grad is None and h.grad is None  # only the inputs asked for
+    (h * h).sum().backward()
+    np.testing.assert_allclose(h.grad, 2 * value(x) * value(w))
+    np.testing.assert_allclose(x.grad, 2 * value(x) * value(w) ** 2)
+
+
+def test_ten_thousand_operation_chain():
+    x = T(1.0, requires_grad=True)
+    y = x
+    for _ in range(10_000):
+        y = y * 1.0001
+    y.backward()
+    assert float(x.grad) == pytest.approx(1.0001 ** 10_000, rel=1e-9)
+
+
+# --- fg.autograd.grad ----------------------------------------------------------------------------
+
+def test_autograd_grad_does_not_touch_dot_grad():
+    x = T([1.0, 2.0], requires_grad=True)
+    y = T(3.0, requires_grad=True)
+    out = (x * y).sum()
+    gx, gy = fg.autograd.grad(out, [x, y])
+    np.testing.assert_allclose(gx, [3.0, 3.0])
+    assert float(gy) == 3.0
+    assert x.grad is None and y.grad is None
+
+
+def test_autograd_grad_unused_inputs():
+    x = T([1.0], requires_grad=True)
+    unused = T([2.0], requires_grad=True)
+    out = (x * 2).sum()
+    with pytest.raises(RuntimeError) as info:
+        fg.autograd.grad(out, [x, unused], retain_graph=True)
+    assert str(info.value) == ("One of the differentiated Tensors appears to not have been "
+                               "used in the graph. Set allow_unused=True if this is the "
+                               "desired behavior.")
+    gx, gu = fg.autograd.grad(out, [x, unused], allow_unused=True, retain_graph=True)
+    assert gu is None and float(gx[0]) == 2.0
+    _, gu = fg.autograd.grad(out, [x, unused], materialize_grads=True)
+    np.testing.assert_array_equal(gu, [0.0])
+    with pytest.raises(RuntimeError, match="One of the differentiated Tensors does not "
+                                           "require grad"):
+        fg.autograd.grad((x * 2).sum(), [T([1.0])])
+
+
+def test_autograd_grad_with_respect_to_an_intermediate():
+    x = T([1.0, 2.0], requires_grad=True)
+    h = x * 3
+    out = (h ** 2).sum()
+    gh, gx = fg.autograd.grad(out, [h, x], grad_outputs=[T(2.0)])
+    np.testing.assert_allclose(gh, 4 * value(h))
+    np.testing.assert_allclose(gx, 12 * value(h))
+
+
+# --- double backward -----------------------------------------------------------------------------
+
+def _f(v):
+    return np.sum(np.sin(v) * v ** 2) + v[0] * v[1] ** 3 + np.sum(np.exp(v) / (1.0 + v ** 2))
+
+
+def test_double_backward_via_create_graph_equals_hessian():
+    x_ = np.array([0.3, -0.7, 1.1])
+    x = T(x_, requires_grad=True)
+    y = _f(x)
+    (g,) = fg.autograd.grad(y, x, create_graph=True)
+    assert g.grad_fn is not None and g.requires_grad
+    np.testing.assert_allclose(g.detach().numpy(), fg.grad(_f)(x_))
+    rows = [fg.autograd.grad(g[i], x, retain_graph=True)[0].numpy() for i in range(3)]
+    np.testing.assert_allclose(np.stack(rows), fg.hessian(_f)(x_), rtol=1e-10, atol=1e-12)
+
+
+def test_backward_with_create_graph_gives_a_differentiable_dot_grad():
+    x_ = np.array([0.3, -0.7, 1.1])
+    v = np.array([1.0, -2.0, 0.5])
+    x = T(x_, requires_grad=True)
+    _f(x).backward(create_graph=True)
+    first = x.grad
+    assert first.grad_fn is not None
+    np.testing.assert_allclose(first.detach().numpy(), fg.grad(_f)(x_))
+    x.grad = None
+    (first * T(v)).sum().backward()
+    np.testing.assert_allclose(x.grad, fg.hessian(_f)(x_) @ v, rtol=1e-10)
+
+
+# --- gradient modes ------------------------------------------------------------------------------
+
+def test_no_grad_records_nothing():
+    x = T([1.0, 2.0], requires_grad=True)
+    with fg.no_grad():
+        y = x * 2
+    assert not y.requires_grad and y.grad_fn is None and y.is_leaf
+    with fg.set_grad_enabled(False):
+        assert (x * 2).grad_fn is None
+        with fg.enable_grad():
+            assert (x * 2).grad_fn is not None
+
+    @fg.no_grad()
+    def doubled(t):
+        return t * 2
+
+    assert not doubled(x).requires_grad
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        y.sum().backward()
+
+
+def test_inference_mode_results_cannot_be_saved_for_backward():
+    x = T([1.0, 2.0], requires_grad=True)
+    with fg.inference_mode():
+        frozen = x * 2
+    assert not frozen.requires_grad
+    with pytest.raises(RuntimeError, match="Inference tensors cannot be saved for backward"):
+        frozen * x  # multiply saves each input for the other's gradient
+    (frozen + x).sum().backward()  # add saves nothing: allowed, as in PyTorch
+    np.testing.assert_allclose(x.grad, [1.0, 1.0])
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside "
+                                           "InferenceMode is not allowed"):
+        frozen += 1
+    ok = frozen.clone() * x  # a clone is a normal tensor
+    assert ok.requires_grad
+
+
+# --- in-place updates and the version counter ----------------------------------------------------
+
+VERSION_ERROR = ("one of the variables needed for gradient computation has been modified by an "
+                 "inplace operation")
+
+
+def test_in_place_update_of_a_saved_leaf_is_detected_at_backward():
+    w = T([1.0, 2.0], requires_grad=True)
+    loss = (w * w).sum()
+    assert w._version == 0
+    with fg.no_grad():
+        w -= 0.1 * fg.ones(2)
+    assert w._version == 1 and w.is_leaf and w.requires_grad
+    np.testing.assert_allclose(value(w), [0.9, 1.9])
+    with pytest.raises(RuntimeError, match=re.escape(VERSION_ERROR) + r": \[float64 tensor of "
+                       r"shape \[2\]\] is at version 1; expected version 0 instead\."):
+        loss.backward()
+
+
+def test_in_place_update_of_a_saved_output_is_detected():
+    x = T([0.0, 1.0], requires_grad=True)
+    y = np.exp(x)  # exp's gradient reads its output
+    y += 1
+    with pytest.raises(RuntimeError, match=re.escape(VERSION_ERROR) + ".*which is output 0 of "
+                       "ExpBackward0, is at version 1; expected version 0 instead"):
+        y.sum().backward()
+
+
+def test_in_place_through_data_bumps_the_version():
+    w = T([1.0, 2.0], requires_grad=True)
+    loss = (w * w).sum()
+    w.data[0] = 5.0
+    assert value(w)[0] == 5.0 and w._version == 1
+    with pytest.raises(RuntimeError, match=re.escape(VERSION_ERROR)):
+        loss.backward()
+    w.data.zero_()
+    np.testing.assert_array_equal(value(w), [0.0, 0.0])
+
+
+def test_in_place_rules_for_leaves_and_recorded_updates():
+    x = T([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match=re.escape(
+            "a leaf Variable that requires grad is being used in an in-place operation.")):
+        x += 1
+    h = x * 2  # multiply by a constant does not need h later: updating h in place is fine
+    h += x
+    h.mul_(3)
+    h[0] = h[0] * 10
+    assert h.grad_fn.name() == "IndexPutBackward0"
+    h.sum().backward()
+    np.testing.assert_allclose(x.grad, [90.0, 9.0])
+    # in-place updates without gradients: the Tensor is updated, its identity kept
+    c = T([1.0, 2.0])
+    same = c
+    c += 1
+    c.add_(T([1.0, 1.0]), alpha=2).sub_(1.0).div_(2.0)
+    assert same is c
+    np.testing.assert_allclose(value(c), [1.5, 2.0])
+    with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"):
+        c += np.ones((2, 2))
+
+
+def test_copy_and_fill_in_place_keep_the_graph_right():
+    src = T([1.0, 2.0], requires_grad=True)
+    h = fg.zeros(2) * 1.0
+    h.copy_(src * 3)
+    h.sum().backward()
+    np.testing.assert_allclose(src.grad, [3.0, 3.0])
+    w = T([1.0, 2.0], requires_grad=True)
+    h = w * 1.0
+    h.fill_(7.0)
+    (h * w).sum().backward()
+    np.testing.assert_allclose(w.grad, [7.0, 7.0])  # the filled part carries no gradient
+
+
+# --- training ------------------------------------------------------------------------------------
+
+def test_linear_regression_training_loop_converges():
+    rng = np.random.default_rng(3)
+    X_ = rng.standard_normal((200, 3))
+    true_w, true_b = np.array([2.0, -3.0, 0.5]), 1.25
+    y_ = X_ @ true_w + true_b + 0.01 * rng.standard_normal(200)
+    X, y = T(X_), T(y_)
+    w = fg.zeros(3, requires_grad=True)
+    b = fg.zeros(1, requires_grad=True)
+    lr = 0.1
+    losses = []
+    for step in range(300):
+        loss = ((X @ w + b - y) ** 2).mean()
+        loss.backward()
+        with fg.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        if step % 2:
+            w.grad = None
+            b.grad = None
+        else:
+            w.grad.zero_()
+            b.grad.zero_()
+        losses.append(loss.item())
+    assert w.is_leaf and w.requires_grad and w._version == 300
+    assert losses[-1] < 1e-3 < losses[0]
+    np.testing.assert_allclose(value(w), true_w, atol=0.01)
+    np.testing.assert_allclose(value(b), [true_b], atol=0.01)
+
+
+# --- interop with the transforms -----------------------------------------------------------------
+
+def test_grad_of_a_function_that_uses_tensors_internally():
+    W = T(np.array([[1.0, 2.0], [3.0, 4.0]]))
+
+    def loss(v):
+        t = T(v)
+        return ((W @ t) ** 2).sum() + (t @ W).sum()
+
+    x = np.array([0.5, -1.0])
+    expected = 2 * W.numpy().T @ (W.numpy() @ x) + W.numpy().sum(axis=1)
+    np.testing.assert_allclose(fg.grad(loss)(x), expected)
+    np.testing.assert_allclose(fg.jacobian(lambda v: W @ T(v))(x), W.numpy())
+    np.testing.assert_allclose(fg.vmap(lambda v: (T(v) * v).sum())(np.ones((4, 2))), [2.0] * 4)
+
+
+def test_a_tensor_can_be_passed_where_arrays_are_expected():
+    w = T([1.0, 2.0], requires_grad=True)
+    g = fg.grad(lambda v: np.sum(v ** 3))(w)
+    assert isinstance(g, T) and not g.requires_grad
+    np.testing.assert_allclose(g, [3.0, 12.0])
+    np.testing.assert_allclose(fnp.sum(T([1.0, 2.0])).item(), 3.0)
+    assert np.asarray(T([1.0, 2.0])).tolist() == [1.0, 2.0]
+    assert w.grad is None  # the transform did not touch the eager tape
+
+
+def test_inside_a_transform_a_tensor_is_the_traced_value():
+    x = np.array([1.0, 2.0])
+    # mixing the Tensor and the traced value it was made from is exact
+    np.testing.assert_allclose(fg.grad(lambda v: (T(v) * v).sum())(x), 2 * x)
+    np.testing.assert_allclose(fg.vmap(lambda v: (T(v) * v).sum())(np.ones((4, 2))), [2.0] * 4)
+    np.testing.assert_allclose(fg.hessian(lambda v: (T(v) ** 3).sum())(x), np.diag(6 * x))
+    with pytest.raises(RuntimeError, match="the eager tape cannot record inside a transform"):
+        fg.grad(lambda v: T(v, requires_grad=True).sum())(x)
+
+
+def test_closing_over_a_tensor_that_requires_grad_inside_grad():
+    w = T([1.0, 2.0], requires_grad=True)
+    x = np.array([3.0, 4.0])
+    with pytest.raises(RuntimeError, match="close over tensor.detach"):
+        fg.grad(lambda v: (w * v).sum())(x)
+    np.testing.assert_allclose(fg.grad(lambda v: (w.detach() * v).sum())(x), [1.0, 2.0])
+
+
+def test_custom_function_on_tensors():
+    class Cube(fg.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            x, = ctx.saved_tensors
+            return grad_output * 3 * x ** 2
+
+    x = T([1.0, 2.0], requires_grad=True)
+    y = Cube.apply(x)
+    assert y.grad_fn.name() == "CubeBackward"
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad, [3.0, 12.0])
+
+
+# --- the rest of the toolbox ---------------------------------------------------------------------
+
+def test_copy_pickle_and_subclasses():
+    import copy
+    import pickle
+
+    w = T([1.0, 2.0], requires_grad=True)
+    (w * w).sum().backward()
+    for clone in (copy.deepcopy(w), pickle.loads(pickle.dumps(w))):
+        assert clone is not w and clone.requires_grad and clone.is_leaf
+        np.testing.assert_array_equal(value(clone), [1.0, 2.0])
+        np.testing.assert_array_equal(clone.grad, [2.0, 4.0])
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(w * 2)
+
+    class Parameter(T):
+        pass
+
+    p = Parameter(np.ones(2), requires_grad=True)
+    assert isinstance(p, Parameter)
+    (p * 3).sum().backward()
+    np.testing.assert_allclose(p.grad, [3.0, 3.0])
+
+
+def test_debugging_tools_work_on_the_eager_tape():
+    with fg.detect_anomaly():
+        x = T([0.0, 1.0], requires_grad=True)
+        y = (np.sqrt(x) * 0.0).sum()  # sqrt'(0) = inf, times a zero cotangent: NaN
+        with np.errstate(all="ignore"), pytest.raises(RuntimeError, match="'sqrt' returned "
+                                                                           "nan values"):
+            y.backward()
+    packed = []
+
+    def pack(v):
+        packed.append(v)
+        return v
+
+    with fg.graph.saved_tensors_hooks(pack, lambda v: v):
+        x = T([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+    assert len(packed) >= 2
+    y.backward()
+    np.testing.assert_allclose(x.grad, [2.0, 4.0])
+
+
+def test_two_threads_train_independently():
+    import threading
+
+    results = {}
+
+    def train(name, scale):
+        w = T([0.0], requires_grad=True)
+        for _ in range(50):
+            loss = ((w - scale) ** 2).sum()
+            if name == "no_grad_thread":
+                with fg.no_grad():  # grad mode is per thread
+                    assert not (w * 2).requires_grad
+            loss.backward()
+            with fg.no_grad():
+                w -= 0.1 * w.grad
+            w.grad = None
+        results[name] = value(w)[0]
+
+    threads = [threading.Thread(target=train, args=(n, s))
+               for n, s in (("plain", 1.0), ("no_grad_thread", -2.0))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results["plain"] == pytest.approx(1.0, abs=1e-3)
+    assert results["no_grad_thread"] == pytest.approx(-2.0, abs=1e-3)
+
+
+# --- the examples in the docstrings run ----------------------------------------------------------
+
+@pytest.mark.parametrize("module", [tensor_module, fg.autograd])
+def test_docstring_examples(module):
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
