@@ -182,6 +182,7 @@ class _State(threading.local):
         self.instruments = ()
         self.recording = 1
         self.inference = False  # inference_mode: results may not be saved for backward
+        self.grad_off_tag = 0  # see grad_enabled
 
     @property
     def grad_enabled(self):
@@ -189,7 +190,12 @@ class _State(threading.local):
 
     @grad_enabled.setter
     def grad_enabled(self, mode):
-        self._grad_enabled = bool(mode)
+        mode = bool(mode)
+        if self._grad_enabled and not mode:
+            # Reverse interpreters started before this point stop recording; those
+            # started later (grad called inside no_grad) still record, as torch.func does.
+            self.grad_off_tag = next(_tags)
+        self._grad_enabled = mode
         self._update()
 
     def set_instruments(self, instruments):

@@ -75,6 +75,13 @@ def _innermost(required=False):
 def make_dual(tensor, tangent, *, level=None):
     """A dual value with primal ``tensor`` and tangent ``tangent`` (same shape)."""
     level = level if level is not None else _innermost(required=True)
+    for what, value in (("primal", tensor), ("tangent", tangent)):
+        if type(value) is JVPTracer and value._trace is level:
+            # as in PyTorch: a value has at most one tangent per level (nest levels instead)
+            raise RuntimeError(
+                f"make_dual: the {what} is already a dual value of this forward-AD level; "
+                f"a value has one tangent per level. Use unpack_dual(x).primal to start from "
+                f"its primal, or a nested dual_level() for a second perturbation.")
     primal = asarray(tensor)
     tangent = asarray(tangent)
     if tuple(tangent.shape) != tuple(primal.shape):

@@ -4,8 +4,16 @@ Each is thread-local.  While gradients are disabled, reverse mode (``grad``,
 ``vjp``, the eager ``Tensor`` tape) records nothing: values computed inside are
 constants to it, as if wrapped in :func:`funcgrad.stop_gradient`.  Forward mode
 (``jvp``, ``forward_ad``) is unaffected, as in PyTorch.
+
+Each mode is a context manager and a decorator, as in PyTorch: ``@fg.no_grad()``
+or bare ``@fg.no_grad``; a decorated generator function runs every step (not just
+its creation) under the mode.  ``set_grad_enabled(mode)`` also works as a plain
+call.  A mode object may be reused and nested, and shared between threads: the
+state it restores on exit is kept per thread.
 """
 import functools
+import inspect
+import threading
 
 from .core import _state
 
@@ -18,39 +26,98 @@ def is_grad_enabled():
     return _state.grad_enabled
 
 
+def _current():
+    return (_state.grad_enabled, _state.inference, _state.grad_off_tag)
+
+
+def _restore(saved):
+    _state.grad_enabled, _state.inference, _state.grad_off_tag = saved
+
+
 class _Mode:
     """A context manager that is also a decorator; restores the previous mode on exit."""
+
+    _args = ()
+
+    def __init__(self):
+        self._tls = threading.local()  # per-thread stack of the states to restore
+
+    def _saved(self):
+        try:
+            return self._tls.stack
+        except AttributeError:
+            self._tls.stack = []
+            return self._tls.stack
 
     def _enter_mode(self):  # pragma: no cover - overridden
         raise NotImplementedError
 
     def __enter__(self):
-        self._previous = (_state.grad_enabled, _state.inference)
+        self._saved().append(_current())
         self._enter_mode()
         return self
 
     def __exit__(self, *exc):
-        _state.grad_enabled, _state.inference = self._previous
+        _restore(self._saved().pop())
         return False
 
     def __call__(self, fn):
+        if not callable(fn):
+            raise TypeError(f"{type(self).__name__}(...) used as a decorator needs a function, "
+                            f"got {type(fn).__name__}")
+        cls, args = type(self), self._args
+
+        if inspect.isgeneratorfunction(fn):
+            @functools.wraps(fn)
+            def generator(*a, **kw):
+                gen = fn(*a, **kw)
+                try:
+                    with cls(*args):
+                        response = gen.send(None)
+                    while True:
+                        try:
+                            request = yield response
+                        except GeneratorExit:
+                            with cls(*args):
+                                gen.close()
+                            raise
+                        except BaseException as e:
+                            with cls(*args):
+                                response = gen.throw(e)
+                        else:
+                            with cls(*args):
+                                response = gen.send(request)
+                except StopIteration as stop:
+                    return stop.value
+            return generator
+
         @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with type(self)(*self._args):
-                return fn(*args, **kwargs)
+        def wrapper(*a, **kw):
+            with cls(*args):
+                return fn(*a, **kw)
         return wrapper
 
-    _args = ()
+
+class _BareDecorator(_Mode):
+    """A mode that takes no argument, so it may decorate bare: ``@fg.no_grad``."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is not None:
+            return cls()(orig_func)  # a function wrapper, not an instance: no __init__
+        return super().__new__(cls)
+
+    def __init__(self, orig_func=None):
+        super().__init__()
 
 
-class no_grad(_Mode):
+class no_grad(_BareDecorator):
     """Disable gradient recording (context manager or decorator).
 
     >>> import funcgrad as fg
     >>> with fg.no_grad():
     ...     fg.is_grad_enabled()
     False
-    >>> fg.grad(lambda x: x * x + fg.no_grad()(lambda: x * x)())(3.0)
+    >>> float(fg.grad(lambda x: x * x + fg.no_grad()(lambda: x * x)())(3.0))
     6.0
     """
 
@@ -58,7 +125,7 @@ class no_grad(_Mode):
         _state.grad_enabled = False
 
 
-class enable_grad(_Mode):
+class enable_grad(_BareDecorator):
     """Re-enable gradient recording inside ``no_grad`` (context manager or decorator).
 
     >>> import funcgrad as fg
@@ -84,24 +151,31 @@ class set_grad_enabled(_Mode):
     """
 
     def __init__(self, mode):
+        if callable(mode):
+            raise TypeError("set_grad_enabled(mode) takes a bool; as a decorator, write "
+                            "@fg.set_grad_enabled(False)")
+        super().__init__()
         self._args = (mode,)
-        self._previous = (_state.grad_enabled, _state.inference)
+        self._before = _current()  # what a `with` block restores on exit
         _state.grad_enabled = bool(mode)
 
     def __enter__(self):
+        self._saved().append(self._before)  # the mode was already set by the call
         return self
 
     def _enter_mode(self):
         _state.grad_enabled = bool(self._args[0])
 
     def __call__(self, fn):
-        _state.grad_enabled, _state.inference = self._previous  # as a decorator: no effect now
+        _restore(self._before)  # as a decorator: no effect until the function runs
         return super().__call__(fn)
 
 
 class inference_mode(_Mode):
     """Like ``no_grad``, and results are marked as inference values: the eager
     ``Tensor`` refuses to save them for a later backward pass (clear error).
+    ``inference_mode(False)`` turns it off again inside (and, as in PyTorch,
+    enables gradients there).  Also a decorator, bare or with the flag.
 
     >>> import funcgrad as fg
     >>> with fg.inference_mode():
@@ -109,13 +183,19 @@ class inference_mode(_Mode):
     (False, True)
     """
 
+    def __new__(cls, mode=True):
+        if callable(mode):  # bare decorator: @fg.inference_mode
+            return cls()(mode)
+        return super().__new__(cls)
+
     def __init__(self, mode=True):
-        self._args = (mode,)
+        super().__init__()
+        self._args = (bool(mode),)
 
     def _enter_mode(self):
-        if self._args[0]:
-            _state.grad_enabled = False
-            _state.inference = True
+        mode = self._args[0]
+        _state.grad_enabled = not mode
+        _state.inference = mode
 
 
 def is_inference_mode_enabled():

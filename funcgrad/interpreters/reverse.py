@@ -128,7 +128,7 @@ class ReverseInterpreter(Interpreter):
         else:
             out = self.parent.process(prim, vals, params)
         recording = _state.recording
-        if not prim.differentiable or recording == 0:
+        if not prim.differentiable or (recording == 0 and self.tag < _state.grad_off_tag):
             return out
         if not params:
             params = None
@@ -144,7 +144,7 @@ class ReverseInterpreter(Interpreter):
         ``reverse_fwd`` (custom rules, checkpoint) computes its outputs and the
         residuals its VJP needs in one call, which are kept in the node's params."""
         recording = _state.recording
-        if not prim.differentiable or recording == 0:
+        if not prim.differentiable or (recording == 0 and self.tag < _state.grad_off_tag):
             return self.parent.process(prim, vals, params)
         reverse_fwd = prim.__dict__.get("reverse_fwd")
         if reverse_fwd is not None:

@@ -1,0 +1,843 @@
+"""User-defined derivatives: ``custom_jvp``, ``custom_vjp``, the torch-style ``Function``
+and ``checkpoint``, under every transform and their compositions.
+
+References come from closed forms and central finite differences (or ``fg.gradcheck``,
+which compares against central differences); a rule that differs on purpose from the
+true derivative shows that the custom rule, not autodiff of the body, was used.
+"""
+import gc
+import re
+import tracemalloc
+from functools import partial
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+
+RNG = np.random.default_rng(6)
+X = np.array([0.3, 1.2, -0.5])
+
+
+# --- references ---------------------------------------------------------------------------------
+
+def fd_jacobian(f, x, eps=1e-6):
+    """Central differences of ``f`` (array -> array) at ``x``: shape out.shape + x.shape."""
+    x = np.array(x, dtype=np.float64)
+    out_shape = np.shape(f(x))
+    jac = np.zeros(out_shape + x.shape)
+    for i in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[i] += eps
+        down[i] -= eps
+        jac[(...,) + i] = (np.asarray(f(up)) - np.asarray(f(down))) / (2 * eps)
+    return jac
+
+
+def close(actual, expected, rtol=1e-6, atol=1e-8):
+    np.testing.assert_allclose(np.asarray(actual, dtype=np.float64),
+                               np.asarray(expected, dtype=np.float64), rtol=rtol, atol=atol)
+
+
+def check_grads(f, inputs, forward=True):
+    """``fg.gradcheck`` where it exists, else our own central differences of every
+    float input (reverse mode, and forward mode with ``forward``)."""
+    inputs = tuple(np.asarray(x, dtype=np.float64) for x in inputs)
+    if hasattr(fg, "gradcheck"):
+        assert fg.gradcheck(f, inputs, check_forward_ad=forward)
+        return
+    for k, x in enumerate(inputs):
+        def fk(xk, k=k):
+            args = list(inputs)
+            args[k] = xk
+            return f(*args)
+        expected = fd_jacobian(fk, x)
+        close(fg.jacrev(fk)(x), expected, rtol=1e-5, atol=1e-7)
+        if forward:
+            close(fg.jacfwd(fk)(x), expected, rtol=1e-5, atol=1e-7)
+
+
+def sinx_x(x):
+    return np.sin(x) * x
+
+
+def d_sinx_x(x):
+    return np.cos(x) * x + np.sin(x)
+
+
+def d2_sinx_x(x):
+    return 2 * np.cos(x) - np.sin(x) * x
+
+
+# --- custom_jvp ----------------------------------------------------------------------------------
+
+@fg.custom_jvp
+def cj(x):
+    return fnp.sin(x) * x
+
+
+@cj.defjvp
+def _cj_jvp(primals, tangents):
+    x, = primals
+    t, = tangents
+    return cj(x), (fnp.cos(x) * x + fnp.sin(x)) * t
+
+
+@fg.custom_jvp
+def twice_grad(x):
+    """The identity, with a JVP rule that doubles tangents: shows the rule is used."""
+    return x
+
+
+@twice_grad.defjvp
+def _twice_jvp(primals, tangents):
+    return twice_grad(primals[0]), 2.0 * tangents[0]
+
+
+@fg.custom_jvp
+def log1pexp(x):
+    return fnp.log1p(fnp.exp(x))
+
+
+@log1pexp.defjvp
+def _log1pexp_jvp(primals, tangents):
+    x, = primals
+    t, = tangents
+    return log1pexp(x), t * (1.0 - 1.0 / (1.0 + fnp.exp(x)))
+
+
+class TestCustomJVP:
+    def test_grad_jvp_vjp(self):
+        close(fg.grad(lambda x: fnp.sum(cj(x)))(X), d_sinx_x(X))
+        out, tangent = fg.jvp(cj, (X,), (np.ones(3),))
+        close(out, sinx_x(X))
+        close(tangent, d_sinx_x(X))
+        out, vjp_fn = fg.vjp(cj, X)
+        u = RNG.standard_normal(3)
+        close(vjp_fn(u)[0], u * d_sinx_x(X))
+
+    def test_rule_is_used_not_the_body(self):
+        assert fg.grad(twice_grad)(1.5) == 2.0
+        assert fg.jvp(twice_grad, (1.5,), (1.0,)) == (1.5, 2.0)
+        close(fg.jacrev(twice_grad)(X), 2 * np.eye(3))
+        close(fg.jacfwd(twice_grad)(X), 2 * np.eye(3))
+        # the classic use: a numerically stable derivative where autodiff gives nan
+        assert float(fg.grad(log1pexp)(100.0)) == 1.0
+        assert float(fg.jvp(log1pexp, (100.0,), (1.0,))[1]) == 1.0
+
+    def test_vmap_and_jacobians(self):
+        close(fg.vmap(cj)(X), sinx_x(X))
+        close(fg.jacfwd(cj)(X), np.diag(d_sinx_x(X)))
+        close(fg.jacrev(cj)(X), np.diag(d_sinx_x(X)))
+        close(fg.hessian(lambda x: fnp.sum(cj(x)))(X), np.diag(d2_sinx_x(X)))
+
+    def test_higher_order_and_nesting(self):
+        close(fg.grad(fg.grad(cj))(0.7), d2_sinx_x(0.7))
+        close(fg.grad(fg.grad(fg.grad(cj)))(0.7), fd_jacobian(
+            lambda x: d2_sinx_x(x), np.array(0.7)), rtol=1e-5)
+        close(fg.vmap(fg.grad(cj))(X), d_sinx_x(X))
+        close(fg.grad(lambda x: fnp.sum(fg.vmap(cj)(x)))(X), d_sinx_x(X))
+        close(fg.jacfwd(fg.jacrev(lambda x: fnp.sum(cj(x))))(X), np.diag(d2_sinx_x(X)))
+        close(fg.jacrev(fg.jacfwd(lambda x: fnp.sum(cj(x))))(X), np.diag(d2_sinx_x(X)))
+        close(fg.linearize(cj, X)[1](np.ones(3)), d_sinx_x(X))
+
+    def test_gradcheck(self):
+        check_grads(cj, (X,))
+        check_grads(lambda x: fnp.sum(cj(x) ** 2), (X,))
+
+    def test_nondiff_argnums(self):
+        @partial(fg.custom_jvp, nondiff_argnums=(0,))
+        def apply(f, x):
+            return f(x)
+
+        @apply.defjvp
+        def apply_jvp(f, primals, tangents):
+            x, = primals
+            t, = tangents
+            assert f is fnp.sin  # the nondiff argument comes first, as given
+            return apply(f, x), 3.0 * t
+
+        close(fg.grad(lambda x: fnp.sum(apply(fnp.sin, x)))(X), 3.0 * np.ones(3))
+        close(fg.jvp(lambda x: apply(fnp.sin, x), (X,), (X,))[1], 3.0 * X)
+        close(fg.vmap(lambda x: apply(fnp.sin, x))(X), np.sin(X))
+
+    def test_pytree_inputs_and_outputs(self):
+        @fg.custom_jvp
+        def pt(d):
+            return {"s": d["a"] * d["b"], "t": (d["a"] + d["b"],)}
+
+        @pt.defjvp
+        def pt_jvp(primals, tangents):
+            d, = primals
+            dt, = tangents
+            return pt(d), {"s": dt["a"] * d["b"] + d["a"] * dt["b"],
+                           "t": (dt["a"] + dt["b"],)}
+
+        d = {"a": X, "b": X + 1}
+        loss = lambda d: fnp.sum(pt(d)["s"]) + fnp.sum(pt(d)["t"][0] ** 2)  # noqa: E731
+        g = fg.grad(loss)(d)
+        close(g["a"], (X + 1) + 2 * (2 * X + 1))
+        close(g["b"], X + 2 * (2 * X + 1))
+        out, tangent = fg.jvp(pt, (d,), (d,))
+        close(tangent["s"], 2 * X * (X + 1))
+        close(tangent["t"][0], 2 * X + 1)
+
+    def test_integer_argument_is_not_differentiated(self):
+        @fg.custom_jvp
+        def take(x, idx):
+            return x[idx]
+
+        @take.defjvp
+        def take_jvp(primals, tangents):
+            x, idx = primals
+            return take(x, idx), tangents[0][idx]
+
+        idx = np.array([0, 2])
+        close(fg.grad(lambda x: fnp.sum(take(x, idx)))(X), [1.0, 0.0, 1.0])
+        close(fg.jvp(lambda x: take(x, idx), (X,), (np.ones(3),))[1], [1.0, 1.0])
+
+    def test_unbatched_argument_under_vmap_and_grad(self):
+        @fg.custom_jvp
+        def mul(w, x):
+            return w * x
+
+        @mul.defjvp
+        def mul_jvp(primals, tangents):
+            (w, x), (tw, tx) = primals, tangents
+            return mul(w, x), tw * x + w * tx
+
+        w, xs = np.array([1.0, 2.0]), np.arange(6.0).reshape(3, 2)
+        close(fg.grad(lambda w: fnp.sum(fg.vmap(mul, in_axes=(None, 0))(w, xs)))(w),
+              xs.sum(0))
+
+    def test_tangent_broadcast_and_shape_error(self):
+        @fg.custom_jvp
+        def spread(s):
+            return s * np.ones(3)
+
+        @spread.defjvp
+        def spread_jvp(primals, tangents):
+            return spread(primals[0]), tangents[0]  # a scalar tangent for a (3,) output
+
+        close(fg.jvp(spread, (2.0,), (1.0,))[1], np.ones(3))
+        close(fg.grad(lambda s: fnp.sum(spread(s)))(2.0), 3.0)
+
+        @fg.custom_jvp
+        def bad(x):
+            return x * 2
+
+        @bad.defjvp
+        def bad_jvp(primals, tangents):
+            return bad(primals[0]), tangents[0][:2]
+
+        with pytest.raises(ValueError, match=re.escape(
+                "the JVP rule of custom_jvp(bad) returned a tangent of shape (2,) for output "
+                "0, which has shape (3,)")):
+            fg.jvp(bad, (X,), (X,))
+
+    def test_float32_stays_float32(self):
+        x32 = X.astype(np.float32)
+        assert fg.grad(lambda x: fnp.sum(cj(x)))(x32).dtype == np.float32
+        assert fg.jvp(cj, (x32,), (np.ones(3, np.float32),))[1].dtype == np.float32
+
+    def test_missing_rule(self):
+        @fg.custom_jvp
+        def f(x):
+            return x
+
+        with pytest.raises(TypeError, match="without a rule: define one with @f.defjvp"):
+            f(1.0)
+
+    def test_captured_traced_value_gives_clear_error(self):
+        def loss(w):
+            @fg.custom_jvp
+            def f(y):
+                return y * w
+
+            @f.defjvp
+            def f_jvp(primals, tangents):
+                return f(primals[0]), tangents[0] * w
+
+            return fnp.sum(f(X * w))
+
+        with pytest.raises(fg.EscapedTracerError,
+                           match=r"custom_jvp\(f\) used a value traced by an enclosing grad.*"
+                                 r"not given as an argument"):
+            fg.grad(loss)(2.0)
+        # under vmap this used to give silently wrong values (batch size == trailing dim)
+        with pytest.raises(fg.EscapedTracerError, match="enclosing vmap"):
+            fg.vmap(loss)(np.array([1.0, 2.0, 3.0]))
+
+
+# --- custom_vjp ----------------------------------------------------------------------------------
+
+@fg.custom_vjp
+def cv(x):
+    return fnp.sin(x) * x
+
+
+def _cv_fwd(x):
+    return cv(x), x
+
+
+def _cv_bwd(x, g):
+    return ((fnp.cos(x) * x + fnp.sin(x)) * g,)
+
+
+cv.defvjp(_cv_fwd, _cv_bwd)
+
+
+@fg.custom_vjp
+def clip_gradient(x):
+    return x
+
+
+clip_gradient.defvjp(lambda x: (x, None), lambda res, g: (fnp.clip(g, -1.0, 1.0),))
+
+
+@fg.custom_vjp
+def cv_both(x):
+    return fnp.sin(x) * x
+
+
+cv_both.defvjp(lambda x: (cv_both(x), x), _cv_bwd)
+
+
+@cv_both.defjvp
+def _cv_both_jvp(primals, tangents):
+    x, = primals
+    return cv_both(x), (fnp.cos(x) * x + fnp.sin(x)) * tangents[0]
+
+
+FORWARD_MODE_MESSAGE = re.escape(
+    "cannot apply forward-mode differentiation (jvp, jacfwd, hessian, forward_ad) to "
+    "custom_vjp(cv): it defines a custom VJP (reverse mode) only. Give it a JVP rule too "
+    "(.defjvp, or a `jvp` staticmethod on a Function), or use reverse mode (grad, vjp, "
+    "jacrev).")
+
+
+class TestCustomVJP:
+    def test_grad_vjp_vmap_jacrev(self):
+        close(fg.grad(lambda x: fnp.sum(cv(x)))(X), d_sinx_x(X))
+        out, vjp_fn = fg.vjp(cv, X)
+        close(out, sinx_x(X))
+        u = RNG.standard_normal(3)
+        close(vjp_fn(u)[0], u * d_sinx_x(X))
+        close(fg.vmap(cv)(X), sinx_x(X))
+        close(fg.jacrev(cv)(X), np.diag(d_sinx_x(X)))
+
+    def test_rule_is_used(self):
+        assert float(fg.grad(lambda x: 10.0 * clip_gradient(x))(2.0)) == 1.0
+        close(fg.grad(lambda x: fnp.sum(clip_gradient(x) * np.array([0.5, 3.0, -7.0])))(X),
+              [0.5, 1.0, -1.0])
+
+    def test_nesting_and_second_order(self):
+        close(fg.grad(fg.grad(cv))(0.7), d2_sinx_x(0.7))
+        close(fg.jacrev(fg.jacrev(lambda x: fnp.sum(cv(x))))(X), np.diag(d2_sinx_x(X)))
+        close(fg.vmap(fg.grad(cv))(X), d_sinx_x(X))
+        close(fg.grad(lambda x: fnp.sum(fg.vmap(cv)(x)))(X), d_sinx_x(X))
+        # vmap of the pullback (what jacrev does), and vmap over grad of a vmap
+        close(fg.vmap(fg.grad(lambda x: fnp.sum(fg.vmap(cv)(x))))(np.stack([X, 2 * X])),
+              np.stack([d_sinx_x(X), d_sinx_x(2 * X)]))
+
+    def test_gradcheck(self):
+        check_grads(cv, (X,), forward=False)
+        check_grads(cv_both, (X,), forward=True)
+
+    def test_forward_mode_raises_clear_error(self):
+        with pytest.raises(TypeError, match=FORWARD_MODE_MESSAGE):
+            fg.jvp(cv, (X,), (np.ones(3),))
+        with pytest.raises(TypeError, match=FORWARD_MODE_MESSAGE):
+            fg.jacfwd(cv)(X)
+        with pytest.raises(TypeError, match=FORWARD_MODE_MESSAGE):
+            fg.hessian(lambda x: fnp.sum(cv(x)))(X)
+        with pytest.raises(TypeError, match=FORWARD_MODE_MESSAGE):
+            with fg.forward_ad.dual_level():
+                cv(fg.forward_ad.make_dual(X, np.ones(3)))
+        assert "raises an error unless a JVP is also given" in " ".join(
+            fg.custom_vjp.__doc__.split())  # and the docstring says so
+
+    def test_with_a_jvp_rule_too_forward_mode_works(self):
+        out, tangent = fg.jvp(cv_both, (X,), (np.ones(3),))
+        close(tangent, d_sinx_x(X))
+        close(fg.jacfwd(cv_both)(X), np.diag(d_sinx_x(X)))
+        close(fg.hessian(lambda x: fnp.sum(cv_both(x)))(X), np.diag(d2_sinx_x(X)))
+        close(fg.grad(lambda x: fnp.sum(cv_both(x)))(X), d_sinx_x(X))
+
+    def test_nondiff_argnums(self):
+        @partial(fg.custom_vjp, nondiff_argnums=(1,))
+        def powk(x, k):
+            return x ** k
+
+        def powk_fwd(x, k):
+            return x ** k, x
+
+        def powk_bwd(k, x, g):  # nondiff arguments first, then residuals, cotangent
+            return (k * x ** (k - 1) * g,)
+
+        powk.defvjp(powk_fwd, powk_bwd)
+        close(fg.grad(lambda x: fnp.sum(powk(x, 3)))(X), 3 * X ** 2)
+        close(fg.grad(fg.grad(lambda x: powk(x, 3)))(0.7), 6 * 0.7)
+        close(fg.vmap(fg.grad(lambda x: powk(x, 3)))(X), 3 * X ** 2)
+        close(fg.grad(lambda x: fnp.sum(fg.vmap(lambda x: powk(x, 3))(x)))(X), 3 * X ** 2)
+
+    def test_pytree_inputs_and_outputs(self):
+        @fg.custom_vjp
+        def pt(d):
+            return {"s": d["a"] * d["b"], "t": (d["a"] + d["b"],)}
+
+        pt.defvjp(lambda d: (pt(d), d),
+                  lambda d, g: ({"a": g["s"] * d["b"] + g["t"][0],
+                                 "b": g["s"] * d["a"] + g["t"][0]},))
+        d = {"a": X, "b": X + 1}
+        loss = lambda d: fnp.sum(pt(d)["s"]) + fnp.sum(pt(d)["t"][0] ** 2)  # noqa: E731
+        g = fg.grad(loss)(d)
+        close(g["a"], (X + 1) + 2 * (2 * X + 1))
+        close(g["b"], X + 2 * (2 * X + 1))
+        gv = fg.grad(lambda d: fnp.sum(fg.vmap(pt)(d)["s"]))(d)
+        close(gv["a"], X + 1)
+        close(gv["b"], X)
+
+    def test_unbatched_argument_cotangents_are_summed(self):
+        @fg.custom_vjp
+        def mul(w, x):
+            return w * x
+
+        mul.defvjp(lambda w, x: (w * x, (w, x)), lambda r, g: (r[1] * g, r[0] * g))
+        w, xs = np.array([1.0, 2.0]), np.arange(6.0).reshape(3, 2)
+        close(fg.grad(lambda w: fnp.sum(fg.vmap(mul, in_axes=(None, 0))(w, xs)))(w),
+              xs.sum(0))
+        # a batch axis that is not the first one
+        close(fg.grad(lambda xs: fnp.sum(fg.vmap(mul, in_axes=(None, 1))(w, xs.T) ** 2))(xs),
+              2 * xs * w ** 2)
+
+    def test_residuals_that_are_not_arrays_under_vmap(self):
+        @fg.custom_vjp
+        def scale(x):
+            return 3.0 * x
+
+        scale.defvjp(lambda x: (3.0 * x, (3.0, "note")), lambda res, g: (res[0] * g,))
+        close(fg.grad(lambda x: fnp.sum(fg.vmap(scale)(x)))(X), 3.0 * np.ones(3))
+
+    def test_none_and_broadcast_cotangents(self):
+        @fg.custom_vjp
+        def f(x, y):
+            return x * y
+
+        f.defvjp(lambda x, y: (x * y, None), lambda res, g: (None, fnp.sum(g)))
+        gx, gy = fg.grad(lambda x, y: fnp.sum(f(x, y)), argnums=(0, 1))(X, np.ones(3))
+        close(gx, np.zeros(3))
+        close(gy, 3.0 * np.ones(3))  # the scalar cotangent is broadcast to y's shape
+
+    def test_bwd_errors_name_the_function(self):
+        @fg.custom_vjp
+        def f(x):
+            return x * 2
+
+        f.defvjp(lambda x: (x * 2, None), lambda res, g: g)
+        with pytest.raises(TypeError, match="the bwd rule of f must return a tuple"):
+            fg.grad(lambda x: fnp.sum(f(x)))(X)
+        f.defvjp(lambda x: (x * 2, None), lambda res, g: (g, g))
+        with pytest.raises(ValueError, match="the bwd rule of f returned 2 cotangents for 1 "
+                                             "differentiable arguments"):
+            fg.grad(lambda x: fnp.sum(f(x)))(X)
+        f.defvjp(lambda x: (x * 2, None), lambda res, g: (g[:2],))
+        with pytest.raises(ValueError, match=re.escape(
+                "the backward of f returned a gradient of shape (2,) for an input of shape "
+                "(3,)")):
+            fg.grad(lambda x: fnp.sum(f(x)))(X)
+
+        @fg.custom_vjp
+        def h(d):
+            return d
+
+        h.defvjp(lambda d: (d, None), lambda res, g: (g["a"],))
+        with pytest.raises(ValueError, match="the bwd rule of h returned a cotangent with "
+                                             "structure"):
+            fg.grad(lambda d: fnp.sum(h(d)["a"]))({"a": X, "b": X})
+
+    def test_missing_rules(self):
+        @fg.custom_vjp
+        def f(x):
+            return x
+
+        with pytest.raises(TypeError, match=re.escape("define them with f.defvjp(fwd, bwd)")):
+            f(1.0)
+
+    def test_captured_traced_value_gives_clear_error(self):
+        def loss(w):
+            @fg.custom_vjp
+            def f(y):
+                return y * w
+
+            f.defvjp(lambda y: (f(y), None), lambda r, g: (g * w,))
+            return fnp.sum(f(X * w))
+
+        with pytest.raises(fg.EscapedTracerError,
+                           match=r"custom_vjp\(f\) used a value traced by an enclosing grad"):
+            fg.grad(loss)(2.0)
+
+
+# --- Function (torch.autograd.Function) ----------------------------------------------------------
+
+class Exp(fg.Function):
+    """The seed example."""
+
+    @staticmethod
+    def forward(ctx, x):
+        result = np.exp(x)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        result, = ctx.saved_tensors
+        return grad_output * result
+
+
+class ExpFwd(Exp):
+    """Exp with a forward-mode rule too."""
+
+    @staticmethod
+    def jvp(ctx, tangent):
+        result, = ctx.saved_tensors
+        return tangent * result
+
+
+class Two(fg.Function):
+    """Two inputs, two outputs."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b, a + b
+
+    @staticmethod
+    def backward(ctx, g_prod, g_sum):
+        a, b = ctx.saved_tensors
+        return g_prod * b + g_sum, g_prod * a + g_sum
+
+
+class TestFunction:
+    def test_seed_example_exact_gradients(self):
+        g = fg.grad(lambda x: fnp.sum(Exp.apply(x)))(X)
+        np.testing.assert_array_equal(g, np.exp(X))  # exact: the rule is grad_output * e^x
+        assert fg.grad(Exp.apply)(0.0) == 1.0
+        assert Exp.__name__ == "Exp" and isinstance(Exp.apply(X), np.ndarray)
+
+    def test_seed_example_gradcheck(self):
+        check_grads(Exp.apply, (X,), forward=False)
+        check_grads(ExpFwd.apply, (X,), forward=True)
+        check_grads(lambda a, b: Two.apply(a, b)[0] * Two.apply(a, b)[1], (X, X + 1),
+                    forward=False)
+
+    def test_under_transforms(self):
+        close(fg.vmap(Exp.apply)(X), np.exp(X))
+        close(fg.vmap(fg.grad(Exp.apply))(X), np.exp(X))
+        close(fg.grad(lambda x: fnp.sum(fg.vmap(Exp.apply)(x)))(X), np.exp(X))
+        close(fg.jacrev(Exp.apply)(X), np.diag(np.exp(X)))
+        close(fg.grad(fg.grad(Exp.apply))(0.5), np.exp(0.5))  # backward is differentiable
+        ga, gb = fg.grad(lambda a, b: fnp.sum(fg.vmap(Two.apply)(a, b)[0]),
+                         argnums=(0, 1))(X, 2 * X)
+        close(ga, 2 * X)
+        close(gb, X)
+
+    def test_forward_mode_with_jvp_staticmethod(self):
+        close(fg.jvp(ExpFwd.apply, (X,), (np.ones(3),))[1], np.exp(X))
+        close(fg.jacfwd(ExpFwd.apply)(X), np.diag(np.exp(X)))
+        close(fg.hessian(lambda x: fnp.sum(ExpFwd.apply(x)))(X), np.diag(np.exp(X)))
+        with fg.forward_ad.dual_level():
+            y = ExpFwd.apply(fg.forward_ad.make_dual(X, 2 * np.ones(3)))
+            close(fg.forward_ad.unpack_dual(y).tangent, 2 * np.exp(X))
+
+    def test_forward_mode_without_jvp_raises(self):
+        with pytest.raises(TypeError, match=re.escape(
+                "cannot apply forward-mode differentiation (jvp, jacfwd, hessian, forward_ad) "
+                "to Exp.apply: it defines a custom VJP (reverse mode) only")):
+            fg.jvp(Exp.apply, (X,), (np.ones(3),))
+
+    def test_needs_input_grad(self):
+        seen = []
+
+        class Probe(fg.Function):
+            @staticmethod
+            def forward(ctx, x, y, n, s):
+                seen.append(ctx.needs_input_grad)
+                return x * y * n
+
+            @staticmethod
+            def backward(ctx, g):
+                seen.append(("backward", ctx.needs_input_grad))
+                x_grad = g * 2.0 if ctx.needs_input_grad[0] else None
+                y_grad = g * 2.0 if ctx.needs_input_grad[1] else None
+                return x_grad, y_grad, None, None
+
+        y = np.ones(3)
+        g = fg.grad(lambda x: fnp.sum(Probe.apply(x, y, 2, "s")))(X)
+        close(g, 2.0 * np.ones(3))
+        assert seen == [(True, False, False, False), ("backward", (True, False, False, False))]
+        seen.clear()
+        g = fg.grad(lambda y: fnp.sum(Probe.apply(X, y, 2, "s")))(y)
+        close(g, 2.0 * np.ones(3))
+        assert seen[0] == (False, True, False, False)
+        seen.clear()
+        Probe.apply(X, y, 2, "s")  # nothing is differentiated
+        assert seen == [(False, False, False, False)]
+        seen.clear()
+        fg.grad(lambda x: fnp.sum(x) + fnp.sum(fg.no_grad()(Probe.apply)(x, y, 2, "s")))(X)
+        assert seen == [(False, False, False, False)]
+
+    def test_mark_non_differentiable(self):
+        received = []
+
+        class SortWithIndex(fg.Function):
+            @staticmethod
+            def forward(ctx, x):
+                idx = np.argsort(x)
+                ctx.mark_non_differentiable(idx)
+                ctx.save_for_backward(idx)
+                return x[idx], idx
+
+            @staticmethod
+            def backward(ctx, g_values, g_idx):
+                received.append(np.asarray(g_idx))
+                idx, = ctx.saved_tensors
+                out = np.zeros(np.shape(g_values))
+                out[idx] = g_values
+                return out
+
+            @staticmethod
+            def jvp(ctx, t):
+                idx, = ctx.saved_tensors
+                return t[idx], np.zeros(3)
+
+        def loss(x):
+            values, idx = SortWithIndex.apply(x)
+            return fnp.sum(values * np.arange(3.0)) + fnp.sum(idx * 1.0)
+
+        close(fg.grad(loss)(X), [1.0, 2.0, 0.0])  # X sorted: -0.5, 0.3, 1.2
+        assert len(received) == 1 and not np.any(received[0])  # a zero gradient, as torch
+        (_, idx), (t_values, t_idx) = fg.jvp(SortWithIndex.apply, (X,), (np.ones(3),))
+        close(t_values, np.ones(3))
+        assert not np.any(t_idx)
+
+    def test_backward_returning_wrong_number_of_gradients(self):
+        class Bad(fg.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                return x * y
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        with pytest.raises(ValueError, match=re.escape(
+                "function Bad.backward returned 1 gradient, but forward took 2 inputs: "
+                "expected 2, one per input, with shapes (3,), (3,) (None for inputs without "
+                "a gradient)")):
+            fg.grad(lambda x: fnp.sum(Bad.apply(x, x)))(X)
+
+        class BadWithInt(Bad):
+            @staticmethod
+            def forward(ctx, x, n):
+                return x * n
+
+            @staticmethod
+            def backward(ctx, g):
+                return g, None, None
+
+        with pytest.raises(ValueError, match=re.escape(
+                "function BadWithInt.backward returned 3 gradients, but forward took 2 inputs: "
+                "expected 2, one per input, with shapes (3,), None (a int)")):
+            fg.grad(lambda x: fnp.sum(BadWithInt.apply(x, 2)))(X)
+
+    def test_backward_returning_wrong_shapes(self):
+        class BadShape(fg.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return fnp.sum(g)
+
+        with pytest.raises(ValueError, match=re.escape(
+                "function BadShape.backward returned a gradient of shape () for input 0, "
+                "expected shape (3,) (the shape of that input)")):
+            fg.grad(lambda x: fnp.sum(BadShape.apply(x)))(X)
+
+    def test_non_array_arguments_pass_through(self):
+        seen = {}
+
+        class Scale(fg.Function):
+            @staticmethod
+            def forward(ctx, x, n, label, options):
+                seen.update(n=n, label=label, options=options)
+                ctx.n = n
+                return x * n
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * ctx.n, None, None, None
+
+            @staticmethod
+            def jvp(ctx, tx, tn, tlabel, toptions):
+                seen.update(tangents=(tn, tlabel, toptions))
+                return tx * ctx.n
+
+        g = fg.grad(lambda x: fnp.sum(Scale.apply(x, 3, "hello", {"k": 1})))(X)
+        close(g, 3.0 * np.ones(3))
+        assert seen["n"] == 3 and type(seen["n"]) is int
+        assert seen["label"] == "hello" and seen["options"] == {"k": 1}
+        close(fg.jvp(lambda x: Scale.apply(x, 3, "s", None), (X,), (np.ones(3),))[1],
+              3.0 * np.ones(3))
+        assert seen["tangents"] == (None, None, None)
+        close(fg.hessian(lambda x: fnp.sum(Scale.apply(x, 3, "h", None) ** 2))(X),
+              18.0 * np.eye(3))
+
+    @pytest.mark.skipif(not hasattr(fg, "Tensor"), reason="no eager Tensor yet")
+    def test_on_the_eager_tensor(self):
+        x = fg.Tensor(X.copy(), requires_grad=True)
+        y = Exp.apply(x)
+        fnp.sum(y).backward() if not hasattr(y, "sum") else y.sum().backward()
+        np.testing.assert_array_equal(np.asarray(x.grad), np.exp(X))
+
+
+# --- checkpoint ----------------------------------------------------------------------------------
+
+def block(x):
+    return fnp.sin(fnp.sin(x)) * x + fnp.cos(x) ** 2
+
+
+CBLOCK = fg.checkpoint(block)
+
+
+class TestCheckpoint:
+    def test_values_and_first_order(self):
+        close(CBLOCK(X), block(X), rtol=0, atol=0)
+        loss = lambda f: (lambda x: fnp.sum(f(x)))  # noqa: E731
+        close(fg.grad(loss(CBLOCK))(X), fg.grad(loss(block))(X), rtol=1e-14)
+        close(fg.grad(loss(CBLOCK))(X), fd_jacobian(lambda x: np.sum(block(x)), X), rtol=1e-6)
+        close(fg.jvp(CBLOCK, (X,), (X,))[1], fg.jvp(block, (X,), (X,))[1], rtol=1e-14)
+        close(fg.jacrev(CBLOCK)(X), fg.jacrev(block)(X), rtol=1e-14)
+        close(fg.jacfwd(CBLOCK)(X), fg.jacfwd(block)(X), rtol=1e-14)
+        close(fg.vmap(CBLOCK)(X), fg.vmap(block)(X), rtol=1e-14)
+        close(fg.vmap(fg.grad(CBLOCK))(X), fg.vmap(fg.grad(block))(X), rtol=1e-14)
+        close(fg.grad(loss(fg.vmap(CBLOCK)))(X), fg.grad(loss(block))(X), rtol=1e-14)
+        close(fg.linearize(CBLOCK, X)[1](X), fg.jvp(block, (X,), (X,))[1], rtol=1e-14)
+
+    def test_second_order(self):
+        loss = lambda f: (lambda x: fnp.sum(f(x)))  # noqa: E731
+        close(fg.hessian(loss(CBLOCK))(X), fg.hessian(loss(block))(X), rtol=1e-13)
+        close(fg.grad(fg.grad(CBLOCK))(0.7), fg.grad(fg.grad(block))(0.7), rtol=1e-13)
+        close(fg.jacrev(fg.jacrev(loss(CBLOCK)))(X), fg.hessian(loss(block))(X), rtol=1e-13)
+        close(fg.hessian(loss(CBLOCK))(X), fd_jacobian(fg.grad(loss(block)), X), rtol=1e-5)
+        check_grads(CBLOCK, (X,))
+
+    def test_nested_and_chained(self):
+        outer = fg.checkpoint(lambda x: CBLOCK(CBLOCK(x)) * 2.0)
+        ref = lambda x: block(block(x)) * 2.0  # noqa: E731
+        close(fg.grad(lambda x: fnp.sum(outer(x)))(X), fg.grad(lambda x: fnp.sum(ref(x)))(X),
+              rtol=1e-13)
+        close(fg.hessian(lambda x: fnp.sum(outer(x)))(X),
+              fg.hessian(lambda x: fnp.sum(ref(x)))(X), rtol=1e-12)
+
+    def test_recomputes_in_the_backward_pass(self):
+        calls = []
+
+        def counted(x):
+            calls.append(1)
+            return fnp.sin(x) * x
+
+        fg.grad(lambda x: fnp.sum(fg.checkpoint(counted)(x)))(X)
+        assert len(calls) == 2  # once forward, once more in the backward pass
+        calls.clear()
+        fg.grad(lambda x: fnp.sum(counted(x)))(X)
+        assert len(calls) == 1
+
+    def test_pytrees_and_integer_arguments(self):
+        ck = fg.checkpoint(lambda d, idx: {"s": fnp.sin(d["a"])[idx] * d["b"][idx]})
+        ref = lambda d, idx: {"s": fnp.sin(d["a"])[idx] * d["b"][idx]}  # noqa: E731
+        d, idx = {"a": X, "b": X + 1}, np.array([0, 2])
+        g = fg.grad(lambda d: fnp.sum(ck(d, idx)["s"]))(d)
+        g_ref = fg.grad(lambda d: fnp.sum(ref(d, idx)["s"]))(d)
+        close(g["a"], g_ref["a"], rtol=1e-14)
+        close(g["b"], g_ref["b"], rtol=1e-14)
+        close(fg.jvp(lambda a: ck({"a": a, "b": X}, idx)["s"], (X,), (X,))[1],
+              fg.jvp(lambda a: ref({"a": a, "b": X}, idx)["s"], (X,), (X,))[1], rtol=1e-14)
+        close(fg.grad(lambda x: fnp.sum(fg.checkpoint(lambda x, n: x ** n)(x, 3)))(X),
+              3 * X ** 2)
+
+    def test_captured_traced_values_get_gradients(self):
+        def loss(w, ck=True):
+            layer = lambda h: fnp.tanh(h * w[0] + w[1])  # noqa: E731  (captures w)
+            layer = fg.checkpoint(layer) if ck else layer
+            return fnp.sum(layer(layer(X * w[0])))
+
+        w = np.array([0.7, -0.2])
+        close(fg.grad(loss)(w), fg.grad(partial(loss, ck=False))(w), rtol=1e-13)
+        close(fg.grad(loss)(w), fd_jacobian(partial(loss, ck=False), w), rtol=1e-6)
+        close(fg.hessian(loss)(w), fg.hessian(partial(loss, ck=False))(w), rtol=1e-12)
+        close(fg.jvp(loss, (w,), (np.ones(2),))[1],
+              fg.jvp(partial(loss, ck=False), (w,), (np.ones(2),))[1], rtol=1e-13)
+
+    def test_captured_batched_value_under_vmap(self):
+        # batch size == trailing dimension: this used to broadcast silently to wrong values
+        ws = np.array([1.0, 2.0, 3.0])
+        got = fg.vmap(lambda w: fg.checkpoint(lambda y: y * w)(X * w))(ws)
+        close(got, ws[:, None] ** 2 * X[None, :], rtol=0, atol=0)
+        g = fg.vmap(fg.grad(lambda w: fnp.sum(fg.checkpoint(lambda y: fnp.sin(y * w))(X * w))))
+        g_ref = fg.vmap(fg.grad(lambda w: fnp.sum(fnp.sin(X * w * w))))
+        close(g(ws), g_ref(ws), rtol=1e-13)
+
+    def test_under_no_grad_is_a_constant(self):
+        def f(x):
+            with fg.no_grad():
+                c = CBLOCK(x)
+            return fnp.sum(x * c)
+
+        close(fg.grad(f)(X), block(X))
+
+
+# --- checkpoint memory ---------------------------------------------------------------------------
+
+def _chain_peak(block_fn, layers, x):
+    def f(v):
+        for _ in range(layers):
+            v = block_fn(v)
+        return np.sum(v)
+
+    g = fg.grad(f)
+    g(x)  # warm-up: kernels compiled, caches filled
+    gc.collect()
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        start, _ = tracemalloc.get_traced_memory()
+        grad = g(x)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak - start, grad
+
+
+def _five_ops(x):
+    x = np.sin(x)
+    x = x * 0.9
+    x = np.cos(x)
+    x = x + 0.1
+    return np.tanh(x)
+
+
+def test_checkpoint_lowers_peak_memory_of_a_deep_chain():
+    """A memory property (not a timing): 100 checkpointed blocks of 5 elementwise ops keep
+    ~1 array per block instead of ~5.  ``benchmarks/checkpoint_memory.py`` reports it."""
+    x = np.linspace(-1.0, 1.0, 10_000)
+    plain_peak, plain_grad = _chain_peak(_five_ops, 100, x)
+    ckpt_peak, ckpt_grad = _chain_peak(fg.checkpoint(_five_ops), 100, x)
+    np.testing.assert_allclose(ckpt_grad, plain_grad, rtol=1e-12)
+    array_bytes = x.nbytes
+    assert plain_peak > 300 * array_bytes  # the plain chain keeps its intermediates
+    assert ckpt_peak < 0.6 * plain_peak, (ckpt_peak, plain_peak)
+    assert ckpt_peak < 150 * array_bytes, ckpt_peak / array_bytes
