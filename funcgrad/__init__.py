@@ -28,10 +28,13 @@ from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 # The eager Tensor (PyTorch-style dynamic graph) and fg.autograd.grad / backward.
 from .tensor import Tensor, ones, zeros
 from . import autograd  # noqa: F401
+# CPU kernels: thread count and ahead-of-time compilation (kernels build lazily otherwise).
+from .kernels_config import get_num_threads, set_num_threads, warmup
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "warmup", "set_num_threads", "get_num_threads",
     "grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap", "jacfwd", "jacrev",
     "jacobian", "hessian", "hvp", "vhp", "elementwise_grad", "stop_gradient", "make_graph",
     "Graph", "tree", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",

@@ -63,17 +63,24 @@ def elementwise(name, impl, *lins, differentiable=True):
 
     def _vjp_n(needs, g, out, *args, **params):
         cts = []
-        for lin, x, need in zip(lins, args, needs):
-            if need:
-                cts.append(_fit_ct(lin(g, *args, out, **params), x))
-            else:
+        for i, (lin, x, need) in enumerate(zip(lins, args, needs)):
+            if not need:
                 cts.append(None)
+            elif (i == 0 and fast_x is not None and type(g) is ndarray and type(x) is ndarray
+                  and g.ndim and g.shape == x.shape):  # first order, plain arrays: one pass
+                cts.append(_fit_ct(fast_x(g, *args), x))
+            else:
+                cts.append(_fit_ct(lin(g, *args, out, **params), x))
         return cts
 
     def _fit_ct(c, x):  # unbroadcast only when broadcasting or promotion happened
         return c if c.shape == x.shape and c.dtype == x.dtype else unbroadcast(c, x)
 
     fast = getattr(cpu, name + "_vjp", None)
+    # Binary/ternary first-order kernels: fast_x(g, x, y, out), fast_y(g, x, y, out) for
+    # binary primitives, fast_x(g, *args) for ternary ones (see kernels/cpu/fused.py).
+    fast_x = getattr(cpu, name + "_vjp_x", None)
+    fast_y = getattr(cpu, name + "_vjp_y", None)
     if len(lins) == 1:
         lin_x, = lins
 
@@ -85,6 +92,15 @@ def elementwise(name, impl, *lins, differentiable=True):
         lin_x, lin_y = lins
 
         def vjp(needs, g, out, x, y, **params):
+            if (type(g) is ndarray and g.ndim and (fast_x is not None or fast_y is not None)
+                    and _plain_operand(x) and _plain_operand(y)):
+                # first order on plain arrays: one fused pass per same-shape operand
+                return (None if not needs[0] else _fit_ct(
+                            fast_x(g, x, y, out) if fast_x is not None and type(x) is ndarray
+                            and x.shape == g.shape else lin_x(g, x, y, out, **params), x),
+                        None if not needs[1] else _fit_ct(
+                            fast_y(g, x, y, out) if fast_y is not None and type(y) is ndarray
+                            and y.shape == g.shape else lin_y(g, x, y, out, **params), y))
             return (_fit_ct(lin_x(g, x, y, out, **params), x) if needs[0] else None,
                     _fit_ct(lin_y(g, x, y, out, **params), y) if needs[1] else None)
     else:
@@ -96,6 +112,10 @@ def elementwise(name, impl, *lins, differentiable=True):
                      differentiable=differentiable)
     prim.batch = elementwise_batch(prim)
     return prim
+
+
+def _plain_operand(v):
+    return type(v) is ndarray or type(v) is float or type(v) is int
 
 
 def _no_jvp(primals, tangents, **params):  # never called: not differentiable
@@ -172,14 +192,22 @@ sign, floor, ceil, rint, trunc = map(_fn1, (sign_p, floor_p, ceil_p, rint_p, tru
 
 # --- binary ------------------------------------------------------------------------
 
+def _weight_type(x, y):
+    """The operands' scalar type: weights as Python floats would make ``where`` return
+    float64 and widen float32 derivatives."""
+    return np.result_type(getattr(x, "dtype", x), getattr(y, "dtype", y)).type
+
+
 def _tie_weight(x, y):
     """1 where x wins, 0 where y wins, 1/2 on ties (each side gets half, as in JAX)."""
-    return where(equal(x, y), 0.5, where(greater(x, y), 1.0, 0.0))
+    t = _weight_type(x, y)
+    return where(equal(x, y), t(0.5), where(greater(x, y), t(1.0), t(0.0)))
 
 
 def _fmax_weight(x, y):
     # fmax ignores a NaN operand: the other one receives the whole derivative.
-    return where(isnan(y), 1.0, where(isnan(x), 0.0, _tie_weight(x, y)))
+    t = _weight_type(x, y)
+    return where(isnan(y), t(1.0), where(isnan(x), t(0.0), _tie_weight(x, y)))
 
 
 def _pow_lin_x(g, x, y, out):
@@ -197,6 +225,10 @@ def _pow_lin_x(g, x, y, out):
 
 def _pow_lin_y(g, x, y, out):
     # log(x) * x**y, with log(0) replaced by 0: the y-derivative at x == 0 is 0.
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        # A Python base stays a Python float (where() would make a float64 scalar).
+        log_x = 0.0 if x == 0 else math.log(x) if x > 0 else math.nan
+        return g * (log_x * out)
     safe_x = where(equal(x, 0), 1.0, x)
     return g * (log(safe_x) * out)
 

@@ -14,6 +14,7 @@ import numbers
 import numpy as np
 
 from ..core import Primitive, ShapedArray, Tracer, _state, concrete
+from ..kernels import cpu
 from .structural import broadcast_to, moveaxis, reshape, transpose, unbroadcast
 
 
@@ -229,7 +230,7 @@ def _scatter_impl(operand, updates, *arrays, spec, mode):
     elif _is_basic(spec):
         out[idx] += updates  # basic indexing cannot repeat an element
     else:
-        np.add.at(out, idx, updates)  # repeated indices accumulate
+        cpu.index_add(out, idx, updates)  # repeated indices accumulate
     return out
 
 
@@ -272,6 +273,8 @@ def _scatter_batch(args, dims, *, spec, mode):
                                                  np.shape(a), np.intp)
                                      for a, d in zip(args[2:], adims)], spec=spec).shape
     if udim is None:
+        if not hasattr(updates, "shape"):  # a Python scalar: keep it weakly typed
+            updates = np.asarray(updates, np.result_type(operand.dtype, updates))
         updates = broadcast_to(updates, per_example)
         updates = broadcast_to(reshape(updates, (1,) + updates.shape),
                                (size,) + updates.shape)

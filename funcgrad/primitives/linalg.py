@@ -213,7 +213,8 @@ def einsum(subscripts, *operands):
             if sizes.setdefault(c, d) != d:
                 if d != 1 and sizes[c] != 1:
                     raise ValueError(f"einsum: letter {c!r} has sizes {sizes[c]} and {d}")
-                sizes[c] = max(sizes[c], d)
+                if sizes[c] == 1:  # size 1 broadcasts to the other size, 0 included
+                    sizes[c] = d
     for i, (spec, op) in enumerate(zip(ins, ops)):  # size-1 axes broadcast, as in NumPy
         full = tuple(sizes[c] for c in spec)
         if op.shape != full:
@@ -287,13 +288,16 @@ def _as_matrix_rhs(b, x):
 
 
 def _solve_vjp(needs, g, out, a, b):
-    gb = solve(swap(a), g)
-    ga = None
+    # With a 1-d b and a stack of matrices a, out and g are stacks of vectors: solve
+    # them as one-column matrices (a 2-d g would be read as a matrix right-hand side).
+    gb2 = solve(swap(a), _as_matrix_rhs(b, g))
+    ga = gb = None
     if needs[0]:
-        gb2 = _as_matrix_rhs(b, gb)
-        x2 = _as_matrix_rhs(b, out)
-        ga = unbroadcast(negative(matmul(gb2, swap(x2))), a)
-    return ga, (unbroadcast(gb, b) if needs[1] else None)
+        ga = unbroadcast(negative(matmul(gb2, swap(_as_matrix_rhs(b, out)))), a)
+    if needs[1]:
+        gb = reshape(gb2, gb2.shape[:-1]) if b.ndim == 1 else gb2
+        gb = unbroadcast(gb, b)
+    return ga, gb
 
 
 def _solve_jvp(primals, tangents):
@@ -302,14 +306,12 @@ def _solve_jvp(primals, tangents):
     out = solve(a, b)
     rhs = None
     if tb is not None:
-        rhs = tb
+        rhs = _as_matrix_rhs(b, tb)
     if ta is not None:
-        x2 = _as_matrix_rhs(b, out)
-        ax = matmul(ta, x2)
-        if b.ndim == 1:
-            ax = reshape(ax, ax.shape[:-1])
+        ax = matmul(ta, _as_matrix_rhs(b, out))
         rhs = negative(ax) if rhs is None else rhs - ax
-    return out, solve(a, rhs)
+    t = solve(a, rhs)
+    return out, (reshape(t, t.shape[:-1]) if b.ndim == 1 else t)
 
 
 def _solve_batch(args, dims):

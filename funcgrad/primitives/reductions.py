@@ -7,6 +7,7 @@ non-negative ints; ``keepdims`` keeps reduced axes with length 1.
 import numpy as np
 
 from ..core import Primitive, ShapedArray, _state
+from ..kernels import cpu
 from .elementwise import equal, exp, where
 from .structural import (_reduced_shape, broadcast_to, concatenate, convert_element_type,
                          expand_reduced, moveaxis, reduce_sum, reshape, transpose)
@@ -56,6 +57,10 @@ def _extremum(name, kernel):
         return out, reduce_sum(tangents[0] * weights(x, out, axes, keepdims), axes, keepdims)
 
     def vjp(needs, g, out, x, *, axes, keepdims):
+        if _plain(g, out, x):  # first order on plain arrays: one fused kernel (or None)
+            ct = cpu.extremum_vjp(g, x, out, axes, keepdims)
+            if ct is not None:
+                return (ct,)
         return (expand_reduced(g, x.shape, axes, keepdims) * weights(x, out, axes, keepdims),)
 
     prim = Primitive(name, impl, abstract_eval=_reduce_abstract(kernel), jvp=jvp, vjp=vjp)
@@ -88,6 +93,8 @@ def _prod_vjp(needs, g, out, x, *, axes, keepdims):
     flat, keep = _flatten_axes(x, axes)
     from .. import numpy as fnp  # cumprod is a composite of differentiable primitives
     n = flat.shape[-1]
+    if n == 0:  # an empty product is the constant 1: nothing to differentiate
+        return (np.zeros(x.shape, np.result_type(g.dtype, x.dtype)),)
     ones = np.ones(flat.shape[:-1] + (1,), x.dtype)
     left = fnp.cumprod(concatenate([ones, flat[..., :n - 1]], -1), axis=-1)
     right = fnp.flip(fnp.cumprod(concatenate([ones, fnp.flip(flat, -1)[..., :n - 1]], -1),
@@ -124,14 +131,7 @@ reduce_prod_p.batch = _reduce_batch(reduce_prod)
 
 def _logsumexp_impl(x, *, axes, keepdims):
     _check_nonempty("logsumexp", x, axes)
-    m = np.max(x, axis=axes, keepdims=True)
-    # All -inf (or an inf) along a slice: shift by 0 so exp stays finite.
-    m = np.where(np.isfinite(m), m, 0)
-    with np.errstate(divide="ignore"):
-        out = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
-    if not keepdims:
-        out = np.squeeze(out, axis=axes)
-    return out.astype(x.dtype, copy=False) if x.dtype.kind == "f" else out
+    return cpu.logsumexp(x, axes, keepdims)
 
 
 def _softmax(x, out, axes, keepdims):
@@ -149,8 +149,23 @@ logsumexp_p = Primitive(
     abstract_eval=lambda x, *, axes, keepdims: ShapedArray(
         _reduced_shape(x.shape, axes, keepdims), np.result_type(x.dtype, np.float16)),
     jvp=_logsumexp_jvp,
-    vjp=lambda needs, g, out, x, *, axes, keepdims: (
-        expand_reduced(g, x.shape, axes, keepdims) * _softmax(x, out, axes, keepdims),))
+    vjp=lambda needs, g, out, x, *, axes, keepdims: (_logsumexp_vjp(g, out, x, axes, keepdims),))
+
+
+def _logsumexp_vjp(g, out, x, axes, keepdims):
+    if _plain(g, out, x):  # first order on plain arrays: one fused kernel (or None)
+        ct = cpu.logsumexp_vjp(g, x, out, axes, keepdims)
+        if ct is not None:
+            return ct
+    return expand_reduced(g, x.shape, axes, keepdims) * _softmax(x, out, axes, keepdims)
+
+
+def _plain(g, out, x):
+    """True when a first-order fused kernel may run: no tracers, x a NumPy array."""
+    return type(x) is np.ndarray and type(g) in _PLAIN and type(out) in _PLAIN
+
+
+_PLAIN = {np.ndarray, np.float64, np.float32, float}
 
 
 def logsumexp(x, axes, keepdims=False):

@@ -244,7 +244,8 @@ def concatenate(xs, axis):
     xs = tuple(xs)
     if len(xs) == 1:
         return xs[0]
-    return _process(concatenate_p, xs, {"axis": axis})
+    # The batching rule shifts ``axis`` by one: it must not count from the end.
+    return _process(concatenate_p, xs, {"axis": axis % _ndim(xs[0])})
 
 
 def _split_abstract(x, *, bounds, axis):
@@ -280,7 +281,7 @@ split_p = Primitive(
 
 def split(x, bounds, axis):
     """Split ``x`` along ``axis`` at the sorted indices ``bounds``."""
-    return _process(split_p, (x,), {"bounds": tuple(bounds), "axis": axis})
+    return _process(split_p, (x,), {"bounds": tuple(bounds), "axis": axis % _ndim(x)})
 
 
 # --- helpers for rules -----------------------------------------------------------

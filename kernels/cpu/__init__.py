@@ -1,10 +1,25 @@
 """CPU kernels: every piece of CPU arithmetic funcgrad runs goes through here.
 
-Today these are NumPy's own ufuncs and routines; Numba kernels replace them
-where they are faster (fused rule kernels, reductions, scatter-add).  Inputs
-are validated by the primitives before they get here.
+Each name is NumPy's own ufunc or routine where that is already as fast as anything
+Numba builds (measured: ``benchmarks/kernels.py``), and a dispatching wrapper where a
+Numba kernel wins on large float arrays:
+
+* ``elementwise``: float64 ``sin``/``cos`` (vectorised polynomials, ~6x NumPy's);
+* ``fused``: the first-order rule kernels ``<name>_vjp``, ``<name>_vjp_x``/``_vjp_y``,
+  one pass each where the NumPy expression makes temporaries;
+* ``reductions``: ``logsumexp`` and its VJP, the max/min VJP (ties share);
+* ``scatter``: ``index_add`` (scatter-add, repeated indices accumulate), replacing the
+  slow cases of ``np.add.at``.
+
+Numba kernels are declared in ``_lazy`` and built on first use per dtype, cached on disk;
+importing this package imports neither Numba nor any kernel.  Small arrays (fewer than
+``config.numba_min`` elements) and other dtypes always take the NumPy path.  The
+wrappers validate shapes, dtypes, layouts and indices before any compiled loop runs.
 """
 import numpy as np
+
+from . import _lazy
+from ._lazy import config, get_num_threads, set_num_threads  # noqa: F401
 
 # Elementwise ufuncs: broadcasting, dtype and out= behave like NumPy's.
 negative = np.negative
@@ -68,107 +83,30 @@ isinf = np.isinf
 isfinite = np.isfinite
 
 
-# --- first-order VJP kernels of unary elementwise primitives ---------------------------
-# ``<name>_vjp(g, x, y)`` is the cotangent of ``x`` given the cotangent ``g`` of
-# ``y = <name>(x)``, for plain arrays of one shape and dtype.  They are the fast path of
-# first-order reverse mode; the differentiable rule in funcgrad.primitives is used
-# otherwise (and is what these must agree with).  Each computes in place into one
-# temporary instead of the rule's several.
 
-def _scaled(g, d):
-    return np.multiply(g, d, out=d)
+# --- Numba-backed kernels -------------------------------------------------------------------
+# name of the scalar function in _scalar: number of inputs
+_NUMBA_KERNELS = {
+    "sin": 1, "cos": 1,
+    "abs_vjp": 2, "exp2_vjp": 2, "expm1_vjp": 2, "log2_vjp": 2, "log10_vjp": 2,
+    "log1p_vjp": 2, "sqrt_vjp": 2, "cbrt_vjp": 2, "square_vjp": 2, "reciprocal_vjp": 2,
+    "sin_vjp": 2, "cos_vjp": 2, "tan_vjp": 2, "arcsin_vjp": 2, "arccos_vjp": 2,
+    "arctan_vjp": 2, "tanh_vjp": 2, "arcsinh_vjp": 2, "arccosh_vjp": 2, "arctanh_vjp": 2,
+    "tie_vjp": 3, "fmax_tie_vjp": 3, "divide_vjp_y": 3,
+    "arctan2_vjp_x": 3, "arctan2_vjp_y": 3, "scaled_ratio": 3, "exp_diff_vjp": 3,
+    "exp2_diff_vjp": 3, "mod_vjp_y": 3, "clip_vjp_x": 4,
+}
+for _name, _nin in _NUMBA_KERNELS.items():
+    _lazy.declare(_name, "_scalar", nin=_nin)
 
-
-def negative_vjp(g, x, y):
-    return np.negative(g)
-
-
-def abs_vjp(g, x, y):
-    return _scaled(g, np.sign(x))
-
-
-def exp_vjp(g, x, y):
-    return np.multiply(g, y)
-
-
-def exp2_vjp(g, x, y):
-    d = np.multiply(g, y)
-    return np.multiply(d, 0.6931471805599453, out=d)
-
-
-def expm1_vjp(g, x, y):
-    return _scaled(g, np.add(y, 1.0))
-
-
-def log_vjp(g, x, y):
-    return np.divide(g, x)
-
-
-def log2_vjp(g, x, y):
-    return np.divide(g, np.multiply(x, 0.6931471805599453))
-
-
-def log10_vjp(g, x, y):
-    return np.divide(g, np.multiply(x, 2.302585092994046))
-
-
-def log1p_vjp(g, x, y):
-    d = np.add(x, 1.0)
-    return np.divide(g, d, out=d)
-
-
-def sqrt_vjp(g, x, y):
-    d = np.multiply(y, 2.0)
-    return np.divide(g, d, out=d)
-
-
-def cbrt_vjp(g, x, y):
-    d = np.square(y)
-    np.multiply(d, 3.0, out=d)
-    return np.divide(g, d, out=d)
-
-
-def square_vjp(g, x, y):
-    return _scaled(g, np.multiply(x, 2.0))
-
-
-def reciprocal_vjp(g, x, y):
-    d = np.square(y)
-    np.negative(d, out=d)
-    return _scaled(g, d)
-
-
-def sin_vjp(g, x, y):
-    return _scaled(g, np.cos(x))
-
-
-def cos_vjp(g, x, y):
-    d = np.sin(x)
-    np.negative(d, out=d)
-    return _scaled(g, d)
-
-
-def tan_vjp(g, x, y):
-    d = np.square(y)
-    np.add(d, 1.0, out=d)
-    return _scaled(g, d)
-
-
-def tanh_vjp(g, x, y):
-    d = np.square(y)
-    np.subtract(1.0, d, out=d)
-    return _scaled(g, d)
-
-
-def sinh_vjp(g, x, y):
-    return _scaled(g, np.cosh(x))
-
-
-def cosh_vjp(g, x, y):
-    return _scaled(g, np.sinh(x))
-
-
-def arctan_vjp(g, x, y):
-    d = np.square(x)
-    np.add(d, 1.0, out=d)
-    return np.divide(g, d, out=d)
+from .elementwise import cos, sin  # noqa: E402,F811
+from .fused import (  # noqa: E402,F401
+    abs_vjp, arccos_vjp, arccosh_vjp, arcsin_vjp, arcsinh_vjp, arctan2_vjp_x, arctan2_vjp_y,
+    arctan_vjp, arctanh_vjp, cbrt_vjp, clip_vjp_x, cos_vjp, cosh_vjp, divide_vjp_y,
+    exp2_vjp, exp_vjp, expm1_vjp, fmax_vjp_x, fmax_vjp_y, fmin_vjp_x, fmin_vjp_y,
+    hypot_vjp_x, hypot_vjp_y, log10_vjp, log1p_vjp, log2_vjp, log_vjp, logaddexp2_vjp_x,
+    logaddexp2_vjp_y, logaddexp_vjp_x, logaddexp_vjp_y, maximum_vjp_x, maximum_vjp_y,
+    minimum_vjp_x, minimum_vjp_y, mod_vjp_y, negative_vjp, power_vjp_x, reciprocal_vjp,
+    sin_vjp, sinh_vjp, sqrt_vjp, square_vjp, tan_vjp, tanh_vjp)
+from .reductions import extremum_vjp, logsumexp, logsumexp_vjp  # noqa: E402,F401
+from .scatter import index_add  # noqa: E402,F401

@@ -1,0 +1,150 @@
+"""Each Numba CPU kernel against the NumPy expression it replaces, at 1e2, 1e4, 1e6 elements.
+
+What it measures
+    For every kernel of ``funcgrad.kernels.cpu`` that has a Numba form: the time of the
+    NumPy expression (the kernel's small-array path), of the Numba kernel (forced, whatever
+    the size), and of the default dispatch, on float64 inputs of n elements; printed as
+    ``numpy / numba`` ratios (> 1: Numba faster).  Single-threaded unless ``--threads``.
+    A cotangent ``g`` is a fresh contiguous array, except in rows marked "(bcast g)",
+    where it is one value broadcast with zero strides (the cotangent of a sum).
+
+Run
+    python benchmarks/kernels.py [--quick] [--sizes 100 10000 1000000] [--threads N]
+
+Prints a Markdown table and writes ``benchmarks/results/kernels.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+if __package__:
+    from ._timing import machine_info, markdown_table, now_iso, run_round_robin, summarize, write_json
+else:
+    from _timing import (machine_info, markdown_table, now_iso, run_round_robin,  # type: ignore
+                         summarize, write_json)
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))
+
+from funcgrad.kernels import cpu  # noqa: E402
+from funcgrad.kernels.cpu import _lazy, reductions  # noqa: E402
+
+DEFAULT_OUT = ROOT / "benchmarks" / "results" / "kernels.json"
+
+
+def _inputs(n, rng):
+    x = rng.uniform(0.2, 0.9, n)
+    return {"x": x, "g": rng.normal(size=n), "y": rng.uniform(0.2, 0.9, n),
+            "gb": np.broadcast_to(np.float64(1.5), (n,))}
+
+
+def cases(n, rng):
+    """(label, kernel callable, args) for arrays of n elements."""
+    v = _inputs(n, rng)
+    x, g, y, gb = v["x"], v["g"], v["y"], v["gb"]
+    out = []
+    for name, fwd in [("tanh", np.tanh), ("sqrt", np.sqrt), ("sin", np.sin), ("cos", np.cos),
+                      ("arcsin", np.arcsin), ("arctanh", np.arctanh), ("log1p", np.log1p),
+                      ("reciprocal", np.reciprocal), ("square", np.square)]:
+        k = getattr(cpu, name + "_vjp")
+        out.append((f"{name}_vjp", k, (g, x, fwd(x))))
+    out.append(("sqrt_vjp (bcast g)", cpu.sqrt_vjp, (gb, x, np.sqrt(x))))
+    out.append(("power_vjp_x, y=2 (bcast g)", cpu.power_vjp_x, (gb, x, 2, x * x)))
+    out.append(("maximum_vjp_x (relu, y=0)", cpu.maximum_vjp_x, (g, x - 0.5, 0.0, None)))
+    out.append(("minimum_vjp_y", cpu.minimum_vjp_y, (g, x, y, np.minimum(x, y))))
+    out.append(("clip_vjp_x", cpu.clip_vjp_x, (g, x, 0.3, 0.7)))
+    out.append(("divide_vjp_y", cpu.divide_vjp_y, (g, x, y, x / y)))
+    out.append(("hypot_vjp_x", cpu.hypot_vjp_x, (g, x, y, np.hypot(x, y))))
+    out.append(("logaddexp_vjp_x", cpu.logaddexp_vjp_x, (g, x, y, np.logaddexp(x, y))))
+    out.append(("arctan2_vjp_y", cpu.arctan2_vjp_y, (g, x, y, np.arctan2(x, y))))
+    out.append(("sin (forward)", cpu.sin, (x * 10,)))
+    out.append(("cos (forward)", cpu.cos, (x * 10,)))
+    rows = max(1, n // 100)
+    x2 = rng.normal(size=(rows, n // rows))
+    lse = reductions._logsumexp_numpy(x2, (1,), False)
+    g2 = rng.normal(size=rows)
+    out.append(("logsumexp, rows of 100", lambda a: cpu.logsumexp(a, (1,), False), (x2,)))
+    out.append(("logsumexp_vjp, rows of 100",
+                lambda gg, a, o: _or_rule(cpu.logsumexp_vjp(gg, a, o, (1,), False), gg, a, o),
+                (g2, x2, lse)))
+    m = np.max(x2, axis=1)
+    out.append(("max_vjp, rows of 100",
+                lambda gg, a, o: _or_max_rule(cpu.extremum_vjp(gg, a, o, (1,), False), gg, a, o),
+                (g2, x2, m)))
+    table = np.zeros((max(1, n // 1000), 64))
+    idx = rng.integers(0, table.shape[0], max(1, n // 64))
+    upd = rng.normal(size=(idx.size, 64))
+    out.append(("index_add rows of 64", lambda t, i, u: cpu.index_add(t, (i,), u),
+                (table, idx, upd)))
+    return out
+
+
+def _or_rule(ct, g, x, out):  # NumPy form of the logsumexp VJP (the differentiable rule's)
+    return ct if ct is not None else g[:, None] * np.exp(x - out[:, None])
+
+
+def _or_max_rule(ct, g, x, out):  # NumPy form of the max VJP (the rule's: ties share)
+    if ct is not None:
+        return ct
+    hit = (x == out[:, None]).astype(x.dtype)
+    return g[:, None] * (hit / hit.sum(axis=1, keepdims=True))
+
+
+def with_threshold(value, fn, args):
+    def run():
+        old = _lazy.config.numba_min
+        _lazy.config.numba_min = value
+        try:
+            return fn(*args)
+        finally:
+            _lazy.config.numba_min = old
+    return run
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="3 rounds of ~10 ms")
+    p.add_argument("--sizes", type=int, nargs="+", default=[100, 10_000, 1_000_000])
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = p.parse_args(argv)
+    rounds, target = (3, 0.01) if args.quick else (7, 0.03)
+    cpu.set_num_threads(args.threads)
+    rng = np.random.default_rng(0)
+    rows, records = [], []
+    for n in args.sizes:
+        for label, fn, fargs in cases(n, rng):
+            timed = {"numpy": with_threshold(1 << 62, fn, fargs),
+                     "numba": with_threshold(0, fn, fargs),
+                     "default": lambda fn=fn, fargs=fargs: fn(*fargs)}
+            for t in timed.values():  # compile outside the timing
+                t()
+            samples = run_round_robin(timed, rounds, target)
+            med = {k: summarize(s)["median"] for k, s in samples.items()}
+            rec = {"kernel": label, "n": n, **{f"{k}_s": v for k, v in med.items()},
+                   "numpy_over_numba": med["numpy"] / med["numba"]}
+            records.append(rec)
+            rows.append({"kernel": label, "n": n, "NumPy µs": med["numpy"] * 1e6,
+                         "Numba µs": med["numba"] * 1e6, "default µs": med["default"] * 1e6,
+                         "NumPy/Numba": med["numpy"] / med["numba"]})
+            print(f"  {label} n={n}", file=sys.stderr, end="\r")
+    print(f"\n### Kernels vs NumPy expressions (float64, {args.threads} thread(s))\n")
+    print(markdown_table(rows, ["kernel", "n", "NumPy µs", "Numba µs", "default µs",
+                                "NumPy/Numba"]))
+    print(f"\ndefault: the dispatch funcgrad uses (Numba from {_lazy.config.numba_min} "
+          "elements); NumPy/Numba > 1 means the Numba kernel is faster.")
+    payload = {"benchmark": "kernels", "date": now_iso(), "machine": machine_info(),
+               "config": {"sizes": args.sizes, "threads": args.threads, "rounds": rounds,
+                          "target_seconds": target, "numba_min": _lazy.config.numba_min},
+               "results": records}
+    print(f"\nwrote {write_json(args.out, payload)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""Numba loops (imported only when a kernel is first built): the parallel elementwise
+driver, scatter-add, and the reduction sweeps.
+
+Every loop here trusts its caller (``kernels/cpu/*.py``) to have checked shapes, dtypes,
+contiguity and index bounds in Python: the loops themselves do no bounds checking.
+"""
+import os
+
+import numba
+import numpy as np
+from numba import njit, prange
+from numba import types
+from numba.extending import overload, register_jitable
+
+from ._vmath import CONTRACT, exp_v
+
+# --- threads ------------------------------------------------------------------------------
+
+_threads_ready = False
+
+
+def prepare_threads():
+    """Pick a thread-safe threading layer before the first parallel launch, if we may."""
+    global _threads_ready
+    if _threads_ready:
+        return
+    if "NUMBA_THREADING_LAYER" not in os.environ and numba.config.THREADING_LAYER == "default":
+        # tbb or OpenMP can be entered from several Python threads at once; the fallback
+        # (workqueue) cannot, which funcgrad's own parallel lock guards against anyway.
+        numba.config.THREADING_LAYER = "threadsafe"
+        try:
+            _touch()
+        except (ValueError, ImportError):
+            numba.config.THREADING_LAYER = "default"
+    _touch()
+    if hasattr(os, "register_at_fork"):
+        # OpenMP's thread pool does not survive fork(): a child process stays serial.
+        os.register_at_fork(after_in_child=_serial_after_fork)
+    _threads_ready = True
+
+
+def _serial_after_fork():
+    from ._lazy import config
+    config.threads = 1
+
+
+@njit(parallel=True, cache=True)
+def _touch_loop(a):
+    for i in prange(a.size):
+        a[i] += 1.0
+
+
+def _touch():
+    _touch_loop(np.zeros(4))
+
+
+def max_threads():
+    return numba.config.NUMBA_NUM_THREADS
+
+
+def set_threads(n):
+    n = min(n, numba.config.NUMBA_NUM_THREADS)
+    if numba.get_num_threads() != n:
+        numba.set_num_threads(n)
+
+
+# --- flat elementwise driver ---------------------------------------------------------------
+
+def _at(v, i):  # pragma: no cover - replaced by the overload below inside compiled code
+    return v[i] if isinstance(v, np.ndarray) else v
+
+
+@overload(_at, inline="always")
+def _at_overload(v, i):
+    """``v[i]`` for an array, ``v`` for a scalar: chosen when the loop is compiled, so one
+    loop serves every mix of flat arrays and broadcast scalars, and stays vectorisable."""
+    if isinstance(v, types.Array):
+        return lambda v, i: v[i]
+    return lambda v, i: v
+
+
+_jitable = {}
+
+
+def flat_map(fn, nin, parallel):
+    """A loop applying scalar ``fn`` over flat C-contiguous arrays and scalars.
+
+    ``loop(a, [b, [c, [d,]]] out)``: each input is a 1-d C-contiguous array of
+    ``out.size`` elements or a scalar (a value broadcast to every element); the caller
+    checked this.  Compiled per argument types on first call, cached on disk;
+    ``parallel=True`` splits the loop across Numba's threads.
+    """
+    # The closure holds the plain Python function (pickled by reference), not a
+    # dispatcher (pickled with a per-process id), so the on-disk cache hits next time.
+    kernel = _jitable.get(fn)
+    if kernel is None:
+        kernel = _jitable[fn] = register_jitable(fn)
+    if nin == 1:
+        def loop(a, out):
+            for i in prange(out.size):
+                out[i] = kernel(_at(a, i))
+    elif nin == 2:
+        def loop(a, b, out):
+            for i in prange(out.size):
+                out[i] = kernel(_at(a, i), _at(b, i))
+    elif nin == 3:
+        def loop(a, b, c, out):
+            for i in prange(out.size):
+                out[i] = kernel(_at(a, i), _at(b, i), _at(c, i))
+    elif nin == 4:
+        def loop(a, b, c, d, out):
+            for i in prange(out.size):
+                out[i] = kernel(_at(a, i), _at(b, i), _at(c, i), _at(d, i))
+    else:  # pragma: no cover - no such kernel
+        raise ValueError(f"no flat driver for {nin} inputs")
+    loop.__qualname__ = f"flat_map.{fn.__name__}.{'parallel' if parallel else 'serial'}"
+    # error_model="numpy": x / 0 gives inf/nan as in NumPy (Python's model raises, and its
+    # check would keep the loop from being vectorised).
+    return njit(parallel=parallel, cache=True, nogil=True, fastmath=CONTRACT,
+                error_model="numpy")(loop)
+
+
+# --- scatter-add ----------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def scatter_add_rows(out, rows, updates):
+    """``out[rows[i], :] += updates[i, :]`` for 2-d C-contiguous ``out``/``updates``.
+
+    ``rows`` already wrapped into [0, out.shape[0]) by the caller; repeated rows add up.
+    """
+    width = out.shape[1]
+    for i in range(rows.size):
+        r = rows[i]
+        for j in range(width):
+            out[r, j] += updates[i, j]
+
+
+# --- reductions over the last axis of a 2-d array ---------------------------------------------
+
+@njit(cache=True, nogil=True, fastmath=CONTRACT, error_model="numpy")
+def logsumexp_rows(x, out):
+    """``out[i] = log(sum(exp(x[i, :])))`` in two sweeps (max, then shifted exp-sum)."""
+    rows, n = x.shape
+    for i in range(rows):
+        m = -np.inf
+        for j in range(n):
+            v = x[i, j]
+            if v > m or v != v:
+                m = v
+        if m != m:
+            out[i] = m
+            continue
+        shift = m if abs(m) < np.inf else 0.0  # all -inf, or an inf: shift by 0
+        s = 0.0
+        for j in range(n):
+            s += exp_v(x[i, j] - shift)
+        out[i] = np.log(s) + shift
+
+
+@njit(cache=True, nogil=True, fastmath=CONTRACT, error_model="numpy")
+def softmax_scale_rows(g, x, lse, out):
+    """``out[i, j] = g[i] * exp(x[i, j] - lse[i])``: the logsumexp VJP in one pass."""
+    rows, n = x.shape
+    for i in range(rows):
+        gi = g[i]
+        li = lse[i]
+        for j in range(n):
+            out[i, j] = gi * exp_v(x[i, j] - li)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def extremum_weights_rows(g, x, ext, out):
+    """The max/min VJP: ``g[i]`` split evenly among the entries equal to ``ext[i]``."""
+    rows, n = x.shape
+    for i in range(rows):
+        e = ext[i]
+        count = 0
+        for j in range(n):
+            if x[i, j] == e:
+                count += 1
+        if count == 0:  # a NaN extremum: the rule's 0/0 makes the whole slice NaN
+            for j in range(n):
+                out[i, j] = np.nan
+            continue
+        share = g[i] / count
+        for j in range(n):
+            out[i, j] = share if x[i, j] == e else 0.0

@@ -1,0 +1,42 @@
+"""Forward elementwise kernels that Numba computes faster than NumPy.
+
+Measured on 1e6 float64 (``benchmarks/kernels.py``): NumPy's ``sin``/``cos`` call the C
+library one element at a time (~8 ns each), while NumPy's ``exp``, ``log``, ``tan``,
+``sqrt``, ``tanh``... are already SIMD-vectorised, as are all float32 transcendental
+functions.  So only float64 ``sin`` and ``cos`` get Numba kernels (``_vmath.sin_core``,
+vectorised, ~6x faster); every other elementwise primitive keeps its NumPy ufunc.
+"""
+import numpy as np
+
+from ._lazy import F64, config, run
+
+_np_sin = np.sin
+_np_cos = np.cos
+_ndarray = np.ndarray
+
+
+def fix_sincos(out, numpy_version):
+    """Return ``out``, or ``numpy_version()`` where a kernel met |x| > 1e8, inf or NaN.
+
+    The vectorised sin/cos give NaN for arguments they cannot reduce accurately; a NaN
+    anywhere makes the sum NaN (one cheap pass), and then the whole result is recomputed
+    by NumPy, which is exact everywhere.  NaN inputs therefore cost the NumPy time.
+    """
+    total = np.add.reduce(out, axis=None)
+    if total == total:
+        return out
+    return numpy_version()
+
+
+def sin(x):
+    """``np.sin``, vectorised for large float64 arrays."""
+    if type(x) is _ndarray and x.size >= config.numba_min and x.dtype is F64:
+        return fix_sincos(run("sin", F64, x), lambda: _np_sin(x))
+    return _np_sin(x)
+
+
+def cos(x):
+    """``np.cos``, vectorised for large float64 arrays."""
+    if type(x) is _ndarray and x.size >= config.numba_min and x.dtype is F64:
+        return fix_sincos(run("cos", F64, x), lambda: _np_cos(x))
+    return _np_cos(x)

@@ -1,0 +1,117 @@
+"""Reduction kernels: logsumexp and its VJP, the max/min VJP.
+
+Sum, mean, max and min themselves stay NumPy's (pairwise SIMD sums and SIMD max/min,
+which a Numba loop does not beat; measured in ``benchmarks/kernels.py``), and so do
+``unbroadcast`` (a NumPy sum) and the broadcast-back of a reduced cotangent (a
+zero-copy ``broadcast_to`` view).  Variance is a composite of those primitives.
+
+The Numba kernels work on a 2-d ``(rows, n)`` layout: the reduced axes are moved last
+and merged (a copy only when that view is not contiguous), one row per output element.
+"""
+import numpy as np
+
+from ._lazy import F32, F64, config
+
+
+def _loops():
+    from . import _loops
+    return _loops
+
+
+def _rows(x, axes):
+    """``x`` with ``axes`` moved last and merged: (2-d C-contiguous array, kept shape)."""
+    nd = x.ndim
+    keep = [i for i in range(nd) if i not in axes]
+    xt = np.transpose(x, keep + list(axes))
+    kept_shape = tuple(x.shape[i] for i in keep)
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    rows = 1
+    for d in kept_shape:
+        rows *= d
+    return np.ascontiguousarray(xt.reshape(rows, n)), kept_shape, keep
+
+
+def _unrows(r, x, axes, kept_shape, keep):
+    """Inverse of ``_rows`` for an array of x's size: back to x's axis order (a view)."""
+    full = r.reshape(kept_shape + tuple(x.shape[a] for a in axes))
+    return np.transpose(full, np.argsort(keep + list(axes)))
+
+
+def _reduced_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _numba_ok(x, axes):
+    return (type(x) is np.ndarray and (x.dtype is F64 or x.dtype is F32) and len(axes) > 0
+            and x.size >= config.numba_min)
+
+
+# --- logsumexp -----------------------------------------------------------------------------
+
+def _logsumexp_numpy(x, axes, keepdims):
+    m = np.max(x, axis=axes, keepdims=True)
+    # All -inf (or an inf) along a slice: shift by 0 so exp stays finite.
+    m = np.where(np.isfinite(m), m, 0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+    if not keepdims:
+        out = np.squeeze(out, axis=axes)
+    return out.astype(x.dtype, copy=False) if x.dtype.kind == "f" else out
+
+
+def logsumexp(x, axes, keepdims=False):
+    """``log(sum(exp(x)))`` over ``axes`` (sorted non-negative ints; non-empty axes).
+
+    Large float arrays: two sweeps per output element (max, then the shifted exp-sum,
+    accumulated in float64), instead of NumPy's five passes and three temporaries.
+    """
+    if not _numba_ok(x, axes) or x.size == 0:
+        return _logsumexp_numpy(x, axes, keepdims)
+    r, kept_shape, _ = _rows(x, axes)
+    out = np.empty(r.shape[0], x.dtype)
+    _loops().logsumexp_rows(r, out)
+    return out.reshape(_reduced_shape(x.shape, axes, keepdims))
+
+
+def logsumexp_vjp(g, x, out, axes, keepdims):
+    """``g * exp(x - out)`` with g and out broadcast back over ``axes``; None if not plain.
+
+    None tells the caller to use the differentiable rule (small or non-float arrays).
+    """
+    if not _numba_ok(x, axes) or x.size == 0:
+        return None
+    dt = x.dtype
+    g = np.asarray(g)
+    out = np.asarray(out)
+    reduced = _reduced_shape(x.shape, axes, keepdims)
+    if g.dtype is not dt or out.dtype is not dt or g.shape != reduced or out.shape != reduced:
+        return None
+    r, kept_shape, keep = _rows(x, axes)
+    res = np.empty(r.shape, dt)
+    _loops().softmax_scale_rows(np.ascontiguousarray(g).reshape(-1),
+                                r, np.ascontiguousarray(out).reshape(-1), res)
+    return _unrows(res, x, axes, kept_shape, keep)
+
+
+# --- max / min -------------------------------------------------------------------------------
+
+def extremum_vjp(g, x, out, axes, keepdims):
+    """The max/min VJP: each slice's ``g`` split evenly among the entries equal to its
+    extremum (ties share, as in JAX and PyTorch); None if not plain (use the rule)."""
+    if not _numba_ok(x, axes) or x.size == 0:
+        return None
+    dt = x.dtype
+    g = np.asarray(g)
+    out = np.asarray(out)
+    reduced = _reduced_shape(x.shape, axes, keepdims)
+    if g.dtype is not dt or out.dtype is not dt or g.shape != reduced or out.shape != reduced:
+        return None
+    r, kept_shape, keep = _rows(x, axes)
+    res = np.empty(r.shape, dt)
+    _loops().extremum_weights_rows(np.ascontiguousarray(g).reshape(-1), r,
+                                   np.ascontiguousarray(out).reshape(-1), res)
+    return _unrows(res, x, axes, kept_shape, keep)

@@ -1,0 +1,377 @@
+"""Every Numba CPU kernel against the NumPy expression it replaces.
+
+The kernels in ``funcgrad.kernels.cpu`` dispatch on size: below ``config.numba_min``
+elements they run the NumPy expression, above it a Numba loop.  Each test here computes
+both on the same hypothesis-drawn inputs (the fixture ``numba_everywhere`` lowers the
+threshold to 0 so that small arrays reach Numba): shapes with broadcasting, 0-d and
+size-0 arrays, non-contiguous and negative-stride views, broadcast cotangents, scalar
+operands, float32 and float64.  Results must agree to rounding and keep shape and dtype.
+"""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import funcgrad as fg
+from funcgrad.kernels import cpu
+from funcgrad.kernels.cpu import _lazy, fused, reductions
+
+SETTINGS = settings(max_examples=8, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+DTYPES = st.sampled_from([np.float32, np.float64])
+LAYOUTS = st.sampled_from(["contiguous", "transposed", "reversed", "strided"])
+SHAPES = st.sampled_from([(), (0,), (1,), (7,), (3, 5), (4, 0), (2, 3, 4)])
+
+
+@pytest.fixture
+def numba_everywhere(monkeypatch):
+    monkeypatch.setattr(_lazy.config, "numba_min", 0)
+    monkeypatch.setattr(_lazy.config, "threads", 1)
+
+
+def numpy_only(fn, *args):
+    old = _lazy.config.numba_min
+    _lazy.config.numba_min = 1 << 62
+    try:
+        return fn(*args)
+    finally:
+        _lazy.config.numba_min = old
+
+
+def laid_out(a, layout):
+    """The same values as ``a`` in another memory layout."""
+    a = np.asarray(a)
+    if a.ndim == 0 or layout == "contiguous":
+        return a
+    if layout == "transposed":
+        return np.ascontiguousarray(a.T).T
+    if layout == "reversed":
+        return np.ascontiguousarray(a[..., ::-1])[..., ::-1]
+    big = np.zeros(a.shape[:-1] + (2 * a.shape[-1],), a.dtype)
+    big[..., ::2] = a
+    return big[..., ::2]
+
+
+def draw_array(draw, shape, dtype, lo, hi):
+    n = int(np.prod(shape))
+    lo, hi = float(np.float32(lo)), float(np.float32(hi))
+    values = draw(st.lists(st.floats(lo, hi, allow_nan=False, width=32), min_size=n,
+                           max_size=n))
+    return np.array(values, dtype).reshape(shape)
+
+
+def assert_same(got, ref, dtype):
+    got, ref = np.asarray(got), np.asarray(ref)
+    assert got.shape == ref.shape
+    assert got.dtype == ref.dtype == dtype
+    # float32: the kernels accumulate and round differently from NumPy's float32 passes
+    rtol, atol = (1e-5, 1e-6) if dtype == np.float32 else (1e-13, 1e-15)
+    np.testing.assert_allclose(got, ref, rtol=rtol, atol=atol, equal_nan=True)
+
+
+# --- unary rule kernels ``<name>_vjp(g, x, y)`` --------------------------------------------------
+
+UNARY = {  # name: (forward, domain)
+    "abs": (np.abs, (-3, 3)), "exp2": (np.exp2, (-3, 3)), "expm1": (np.expm1, (-3, 3)),
+    "log2": (np.log2, (0.1, 5)), "log10": (np.log10, (0.1, 5)), "log1p": (np.log1p, (-0.5, 5)),
+    "sqrt": (np.sqrt, (0.1, 5)), "cbrt": (np.cbrt, (0.1, 5)), "square": (np.square, (-3, 3)),
+    "reciprocal": (np.reciprocal, (0.2, 5)), "sin": (np.sin, (-10, 10)),
+    "cos": (np.cos, (-10, 10)), "tan": (np.tan, (-1.2, 1.2)), "arcsin": (np.arcsin, (-0.9, 0.9)),
+    "arccos": (np.arccos, (-0.9, 0.9)), "arctan": (np.arctan, (-3, 3)),
+    "tanh": (np.tanh, (-3, 3)), "arcsinh": (np.arcsinh, (-3, 3)),
+    "arccosh": (np.arccosh, (1.1, 5)), "arctanh": (np.arctanh, (-0.9, 0.9)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@SETTINGS
+@given(data=st.data(), dtype=DTYPES, shape=SHAPES, layout=LAYOUTS,
+       broadcast_g=st.booleans())
+def test_unary_rule_kernel_matches_numpy(numba_everywhere, name, data, dtype, shape, layout,
+                                         broadcast_g):
+    forward, (lo, hi) = UNARY[name]
+    kernel = getattr(cpu, name + "_vjp")
+    x = laid_out(draw_array(data.draw, shape, dtype, lo, hi), layout)
+    y = forward(x)
+    if broadcast_g:  # the cotangent of a sum: one value broadcast, zero strides
+        g = np.broadcast_to(np.asarray(1.5, dtype), x.shape)
+    else:
+        g = laid_out(draw_array(data.draw, shape, dtype, -2, 2), layout)
+    assert_same(kernel(g, x, y), numpy_only(kernel, g, x, y), dtype)
+
+
+# --- binary rule kernels -----------------------------------------------------------------------
+
+BINARY = {  # name: (forward, x domain, y domain)
+    "maximum_vjp_x": (np.maximum, (-2, 2), (-2, 2)), "maximum_vjp_y": (np.maximum, (-2, 2), (-2, 2)),
+    "minimum_vjp_x": (np.minimum, (-2, 2), (-2, 2)), "minimum_vjp_y": (np.minimum, (-2, 2), (-2, 2)),
+    "fmax_vjp_x": (np.fmax, (-2, 2), (-2, 2)), "fmin_vjp_y": (np.fmin, (-2, 2), (-2, 2)),
+    "divide_vjp_y": (np.divide, (-2, 2), (0.5, 3)), "power_vjp_x": (np.power, (0.5, 2), (-2, 3)),
+    "arctan2_vjp_x": (np.arctan2, (0.5, 2), (-2, 2)), "arctan2_vjp_y": (np.arctan2, (0.5, 2), (-2, 2)),
+    "hypot_vjp_x": (np.hypot, (0.5, 2), (-2, 2)), "hypot_vjp_y": (np.hypot, (0.5, 2), (-2, 2)),
+    "logaddexp_vjp_x": (np.logaddexp, (-30, 30), (-30, 30)),
+    "logaddexp2_vjp_y": (np.logaddexp2, (-30, 30), (-30, 30)),
+    "mod_vjp_y": (np.mod, (-5, 5), (0.5, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@SETTINGS
+@given(data=st.data(), dtype=DTYPES, shape=SHAPES, layout=LAYOUTS,
+       other=st.sampled_from(["array", "scalar", "row"]), ties=st.booleans())
+def test_binary_rule_kernel_matches_numpy(numba_everywhere, name, data, dtype, shape, layout,
+                                          other, ties):
+    forward, xdom, ydom = BINARY[name]
+    kernel = getattr(cpu, name)
+    on_x = name.endswith("_x")
+    mine, theirs = (xdom, ydom) if on_x else (ydom, xdom)
+    a = laid_out(draw_array(data.draw, shape, dtype, *mine), layout)
+    if other == "scalar" or not shape:
+        b = data.draw(st.floats(*[float(np.float32(t)) for t in theirs], width=32))
+        b = 2.0 if name == "power_vjp_x" and data.draw(st.booleans()) else b
+    elif other == "row":  # broadcasts against a along the leading axes
+        b = draw_array(data.draw, shape[-1:], dtype, *theirs)
+    else:
+        b = draw_array(data.draw, shape, dtype, *theirs)
+        if ties:
+            b = np.where(np.arange(b.size).reshape(b.shape) % 2 == 0, a, b).astype(dtype)
+    x, y = (a, b) if on_x else (b, a)
+    out = forward(x, y)
+    if not isinstance(out, np.ndarray) or out.shape != a.shape:
+        return  # the fast path is only called for an operand of the output's shape
+    g = laid_out(draw_array(data.draw, shape, dtype, -2, 2), layout)
+    got, ref = kernel(g, x, y, out), numpy_only(kernel, g, x, y, out)
+    got = got.astype(np.result_type(ref), copy=False) if got.shape == np.shape(ref) else got
+    assert_same(np.asarray(got, dtype), np.asarray(ref, dtype), dtype)
+
+
+@SETTINGS
+@given(data=st.data(), dtype=DTYPES, shape=SHAPES, layout=LAYOUTS, scalar_bounds=st.booleans())
+def test_clip_kernel_matches_numpy(numba_everywhere, data, dtype, shape, layout, scalar_bounds):
+    x = laid_out(draw_array(data.draw, shape, dtype, -3, 3), layout)
+    g = draw_array(data.draw, shape, dtype, -2, 2)
+    if scalar_bounds:
+        lo, hi = -1.0, 1.0
+    else:
+        lo = draw_array(data.draw, shape, dtype, -2, 0)
+        hi = draw_array(data.draw, shape, dtype, 0, 2)
+    got = cpu.clip_vjp_x(g, x, lo, hi)
+    ref = numpy_only(cpu.clip_vjp_x, g, x, lo, hi)
+    assert np.shape(got) == np.shape(ref)
+    np.testing.assert_array_equal(got, ref)
+
+
+# --- forward sin / cos --------------------------------------------------------------------------
+
+SPECIAL = np.array([0.0, -0.0, 1e-300, -5e-324, np.pi, -np.pi / 2, 1e8, 1e9, -1e20, 1e308,
+                    np.inf, -np.inf, np.nan, 2.0 ** 52, 709.78])
+
+
+@pytest.mark.parametrize("name", ["sin", "cos"])
+@SETTINGS
+@given(data=st.data(), shape=SHAPES, layout=LAYOUTS, special=st.booleans())
+def test_sin_cos_match_numpy(numba_everywhere, name, data, shape, layout, special):
+    x = draw_array(data.draw, shape, np.float64, -1e4, 1e4)
+    if special and x.size:
+        x.reshape(-1)[: len(SPECIAL)] = SPECIAL[: x.size]
+    x = laid_out(x, layout)
+    with np.errstate(invalid="ignore"):
+        got, ref = getattr(cpu, name)(x), getattr(np, name)(x)
+    assert np.shape(got) == np.shape(ref) and np.asarray(got).dtype == np.float64
+    np.testing.assert_allclose(got, ref, rtol=0, atol=4.5e-16, equal_nan=True)
+
+
+def test_sin_keeps_the_sign_of_zero(numba_everywhere):
+    x = np.array([-0.0, 0.0] * 8)
+    assert np.array_equal(np.signbit(cpu.sin(x)), np.signbit(x))
+
+
+def test_float32_sin_stays_numpy():
+    x = np.linspace(-3, 3, 10000, dtype=np.float32)
+    assert cpu.sin(x).dtype == np.float32
+
+
+@pytest.mark.parametrize("fn, ref, lo, hi", [
+    ("sin_core", np.sin, -1e6, 1e6), ("cos_core", np.cos, -1e6, 1e6),
+    ("exp_v", np.exp, -745, 709), ("log_v", np.log, 1e-310, 1e308)])
+def test_vectorised_math_is_within_two_ulp(fn, ref, lo, hi):
+    from numba import vectorize
+
+    from funcgrad.kernels.cpu import _vmath
+    core = getattr(_vmath, fn)
+    f = vectorize(["float64(float64)"])(lambda v: core(v))
+    rng = np.random.default_rng(0)
+    x = rng.uniform(lo, hi, 20000) if fn != "log_v" else np.exp(rng.uniform(-700, 700, 20000))
+    got, want = f(x), ref(x)
+    ok = np.isfinite(want) & (np.abs(want) > 1e-6)
+    ulp = np.abs(got - want)[ok] / np.spacing(np.abs(want[ok]))
+    assert ulp.max() <= 2.0
+
+
+# --- reductions -----------------------------------------------------------------------------------
+
+AXES = st.sampled_from([(0,), (1,), (0, 1), (1, 2), (0, 2)])
+
+
+def _rows_input(data, dtype, specials):
+    x = draw_array(data.draw, (3, 4, 5), dtype, -20, 20)
+    if specials:
+        x[0, :, :] = -np.inf
+        x[1, 0, 0] = np.inf
+        x[2, 1, :] = np.nan
+    return laid_out(x, data.draw(LAYOUTS))
+
+
+@SETTINGS
+@given(data=st.data(), dtype=DTYPES, axes=AXES, keepdims=st.booleans(), specials=st.booleans())
+def test_logsumexp_and_its_vjp_match_numpy(numba_everywhere, data, dtype, axes, keepdims,
+                                           specials):
+    x = _rows_input(data, dtype, specials)
+    with np.errstate(invalid="ignore"):
+        got = reductions.logsumexp(x, axes, keepdims)
+        ref = reductions._logsumexp_numpy(x, axes, keepdims)
+        assert_same(got, ref, dtype)
+        if specials:
+            return
+        g = draw_array(data.draw, ref.shape, dtype, -2, 2)
+        vjp = reductions.logsumexp_vjp(g, x, ref, axes, keepdims)
+        g_b, out_b = (g, ref) if keepdims else (np.expand_dims(g, axes), np.expand_dims(ref, axes))
+        assert_same(vjp, (g_b * np.exp(x - out_b)).astype(dtype), dtype)
+
+
+@SETTINGS
+@given(data=st.data(), dtype=DTYPES, axes=AXES, keepdims=st.booleans(), ties=st.booleans(),
+       kind=st.sampled_from([np.max, np.min]))
+def test_max_min_vjp_splits_ties_like_the_rule(numba_everywhere, data, dtype, axes, keepdims,
+                                                ties, kind):
+    x = draw_array(data.draw, (3, 4, 5), dtype, -3, 3)
+    if ties:
+        x = np.round(x)
+    x = laid_out(x, data.draw(LAYOUTS))
+    out = kind(x, axis=axes, keepdims=keepdims)
+    g = draw_array(data.draw, out.shape, dtype, -2, 2)
+    got = reductions.extremum_vjp(g, x, out, axes, keepdims)
+    hit = (x == kind(x, axis=axes, keepdims=True)).astype(dtype)
+    g_b = g if keepdims else np.expand_dims(g, axes)
+    assert_same(got, (g_b * hit / hit.sum(axis=axes, keepdims=True)).astype(dtype), dtype)
+
+
+def test_max_vjp_of_a_nan_slice_is_nan_like_the_rule(numba_everywhere):
+    x = np.array([[1.0, np.nan], [2.0, 3.0]])
+    got = reductions.extremum_vjp(np.ones(2), x, np.max(x, axis=1), (1,), False)
+    assert np.isnan(got[0]).all() and np.array_equal(got[1], [0.0, 1.0])
+
+
+# --- scatter-add ------------------------------------------------------------------------------
+
+@SETTINGS
+@given(data=st.data(), dtype=DTYPES, rows=st.integers(1, 6), width=st.integers(0, 4),
+       n=st.integers(0, 20), two_arrays=st.booleans(), scalar_update=st.booleans())
+def test_index_add_matches_add_at(numba_everywhere, data, dtype, rows, width, n, two_arrays,
+                                  scalar_update):
+    shape = (rows, width + 1, 3)
+    out = np.zeros(shape, dtype)
+    i = np.array(data.draw(st.lists(st.integers(-rows, rows - 1), min_size=n, max_size=n)),
+                 np.int64)
+    idx = (i,)
+    if two_arrays:
+        j = np.array(data.draw(st.lists(st.integers(-width - 1, width), min_size=n,
+                                        max_size=n)), np.intp)
+        idx = (i, j)
+    upd_shape = (n,) + shape[len(idx):]
+    upd = 1.25 if scalar_update else draw_array(data.draw, upd_shape, dtype, -2, 2)
+    ref = out.copy()
+    np.add.at(ref, idx, upd)
+    got = cpu.index_add(out, idx, upd)
+    assert got is out
+    np.testing.assert_allclose(got, ref, rtol=1e-6)
+
+
+def test_index_add_checks_bounds_before_the_kernel(numba_everywhere):
+    out = np.zeros((4, 3))
+    for bad in ([0, 4], [-5, 1]):
+        with pytest.raises(IndexError, match="out of bounds for axis 0 with size 4"):
+            cpu.index_add(out, (np.array(bad),), 1.0)
+    assert not out.any()
+
+
+def test_index_add_falls_back_for_other_indices(numba_everywhere):
+    out = np.zeros((4, 5))
+    idx = (slice(None), np.array([0, 0, 4]))
+    ref = out.copy()
+    np.add.at(ref, idx, 1.0)
+    np.testing.assert_array_equal(cpu.index_add(out, idx, 1.0), ref)
+
+
+# --- dispatch, threads, end to end ---------------------------------------------------------------
+
+def test_parallel_loop_matches_serial(monkeypatch):
+    monkeypatch.setattr(_lazy.config, "numba_min", 0)
+    monkeypatch.setattr(_lazy.config, "parallel_min", 0)
+    monkeypatch.setattr(_lazy.config, "threads", 2)
+    x = np.linspace(-3, 3, 1001)
+    g = np.broadcast_to(2.0, x.shape)
+    np.testing.assert_allclose(cpu.tanh_vjp(g, x, np.tanh(x)), 2.0 * (1 - np.tanh(x) ** 2),
+                               rtol=1e-14)
+    np.testing.assert_allclose(cpu.sin(x), np.sin(x), rtol=0, atol=4.5e-16)
+
+
+def test_set_num_threads_validates(monkeypatch):
+    monkeypatch.setattr(_lazy.config, "threads", _lazy.config.threads)
+    fg.set_num_threads(1)
+    assert fg.get_num_threads() == 1
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="positive integer"):
+            fg.set_num_threads(bad)
+
+
+def test_warmup_rejects_other_dtypes():
+    with pytest.raises(ValueError, match="float32 or float64"):
+        fg.warmup(dtypes=("int32",))
+
+
+def test_small_arrays_and_integers_take_numpy():
+    x = np.arange(5)
+    assert cpu.sin(x).dtype == np.sin(x).dtype
+    g = np.ones(5, np.float32)
+    assert cpu.tanh_vjp(g, x, np.tanh(x)).dtype == np.float64  # NumPy's promotion
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_w4_gradient_on_the_kernel_path(dtype):
+    x = np.linspace(-3, 3, 2 * _lazy.config.numba_min + 3, dtype=dtype)
+
+    def f(v):
+        return np.sum(np.exp(np.sin(v)) * np.cos(v) ** 2 + np.sqrt(1 + v * v))
+
+    got = fg.grad(f)(x)
+    xd = x.astype(np.float64)
+    s, c = np.sin(xd), np.cos(xd)
+    want = np.exp(s) * c * (c * c - 2 * s) + xd / np.sqrt(1 + xd * xd)
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                               atol=1e-5 if dtype == np.float32 else 1e-12)
+
+
+def test_gather_vjp_accumulates_repeated_rows():
+    table = np.arange(12.0 * 400).reshape(12, 400)
+    idx = np.array([0, 3, 3, -1, 0, 0] * 3)
+    got = fg.grad(lambda t: np.sum(t[idx] * 2.0))(table)
+    want = np.zeros_like(table)
+    np.add.at(want, idx, 2.0)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_logsumexp_and_logaddexp_grads_on_the_kernel_path():
+    import funcgrad.numpy as fnp
+    rng = np.random.default_rng(0)
+    x, w = rng.normal(size=(64, 100)), rng.normal(size=(64, 100))
+    got = fg.grad(lambda v: np.sum(fnp.logsumexp(v, axis=1)))(x)
+    soft = np.exp(x - np.log(np.sum(np.exp(x), axis=1, keepdims=True)))
+    np.testing.assert_allclose(got, soft, rtol=1e-13)
+    got = fg.grad(lambda v: np.sum(np.logaddexp(v, w)))(x)
+    np.testing.assert_allclose(got, 1 / (1 + np.exp(w - x)), rtol=1e-13)
+    got = fg.grad(lambda v: np.sum(np.maximum(v, 0.0)))(x)
+    np.testing.assert_array_equal(got, (x > 0).astype(float))
