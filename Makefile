@@ -12,7 +12,7 @@ PIP    := $(PY) -m pip
 PKG_FILES := pyproject.toml setup.cfg setup.py
 PYTEST_ARGS ?=
 
-.PHONY: .venv demo test bench-chain clean
+.PHONY: .venv demo test bench bench-quick bench-chain clean
 
 .venv: $(VENV)/.stamp-install
 
@@ -39,6 +39,15 @@ demo: $(VENV)/.stamp-install
 
 test: $(VENV)/.stamp-test
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The suite (benchmarks/suite.py): W1-W7 against JAX, PyTorch and autograd. `bench` (5-10
+# minutes) also rewrites README.md's Benchmarks section; `bench-quick` (under 3 minutes)
+# only writes benchmarks/results/suite-quick.*.
+bench: $(VENV)/.stamp-bench
+	$(PY) benchmarks/suite.py --command "make bench" --update-readme
+
+bench-quick: $(VENV)/.stamp-bench
+	$(PY) benchmarks/suite.py --quick --command "make bench-quick"
 
 bench-chain: $(VENV)/.stamp-bench
 	$(PY) benchmarks/chain.py

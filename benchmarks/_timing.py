@@ -14,7 +14,8 @@ The measurement model used by every benchmark:
 
 Public API::
 
-    run_round_robin(cases, rounds, target_seconds) -> {name: [sec/call, ...]}
+    run_round_robin(cases, rounds, target_seconds, clock=time.perf_counter)
+                                -> {name: [sec/call, ...]}
     summarize(samples)          -> {"median": .., "min": .., "max": .., ...}
     ratios_to_fastest(values)   -> {name: value / min(values)}
     markdown_table(rows, columns) -> str
@@ -57,20 +58,26 @@ def single_thread_env() -> None:
 # --------------------------------------------------------------------------
 
 
-def _time_loop(fn: Callable[[], Any], number: int) -> float:
-    """Seconds taken by ``number`` back-to-back calls of ``fn``."""
+def _time_loop(
+    fn: Callable[[], Any], number: int, clock: Callable[[], float] = time.perf_counter
+) -> float:
+    """Seconds taken by ``number`` back-to-back calls of ``fn``, read on ``clock``."""
     loop = range(number)
-    t0 = time.perf_counter()
+    t0 = clock()
     for _ in loop:
         fn()
-    return time.perf_counter() - t0
+    return clock() - t0
 
 
-def calibrate(fn: Callable[[], Any], target_seconds: float) -> int:
+def calibrate(
+    fn: Callable[[], Any],
+    target_seconds: float,
+    clock: Callable[[], float] = time.perf_counter,
+) -> int:
     """Number of calls of ``fn`` that takes roughly ``target_seconds`` (>= 1)."""
     number = 1
     while True:
-        elapsed = _time_loop(fn, number)
+        elapsed = _time_loop(fn, number, clock)
         # Estimate from a loop of at least a fifth of the target (or a call
         # that is on its own already that long).
         if elapsed >= target_seconds / 5:
@@ -86,6 +93,7 @@ def run_round_robin(
     warmup: int = 1,
     collect_garbage: bool = True,
     progress: Callable[[str], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> dict[str, list[float]]:
     """Time ``cases`` interleaved round-robin; return seconds per call.
 
@@ -99,12 +107,16 @@ def run_round_robin(
     timed loop, so one case does not pay for the garbage of the previous one;
     the garbage collector stays enabled inside the loop, as in real use.
     ``progress``, if given, is called with a short message after each round.
+    ``clock`` reads the time: wall time by default; ``time.process_time``
+    (CPU time of this process, all its threads) is far less disturbed by
+    other processes on a busy machine, and equals wall time for a
+    single-threaded, CPU-bound call on an idle one.
     """
     numbers: dict[str, int] = {}
     for name, fn in cases.items():
         for _ in range(warmup):
             fn()
-        numbers[name] = calibrate(fn, target_seconds)
+        numbers[name] = calibrate(fn, target_seconds, clock)
 
     samples: dict[str, list[float]] = {name: [] for name in cases}
     for r in range(rounds):
@@ -112,7 +124,7 @@ def run_round_robin(
             if collect_garbage:
                 gc.collect()
             n = numbers[name]
-            samples[name].append(_time_loop(fn, n) / n)
+            samples[name].append(_time_loop(fn, n, clock) / n)
         if progress is not None:
             progress(f"round {r + 1}/{rounds}")
     return samples

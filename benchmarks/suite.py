@@ -1,0 +1,640 @@
+"""The benchmark suite: funcgrad side by side with JAX, PyTorch and HIPS autograd.
+
+Workloads (issue 11; float64 unless said, every library computes the same function)
+
+  W1  small: grad of sum(sin x cos x + exp(-x^2) + log1p(x^2) + tanh x / (1 + x^2)),
+      16 elements (µs per call)
+  W2  deep chain: 8 elements, 200 steps of y = sin(y)*0.5 + y*0.9, grad of sum
+      (µs per call and per primitive)
+  W3  MLP, float32: batch 128, 784 -> 256 -> 10, tanh, softmax cross-entropy
+      through logsumexp, params a dict; forward and value_and_grad (ms, and
+      the ratio grad/forward)
+  W4  large elementwise: 1e6 elements, sum(exp(sin x) cos^2 x + sqrt(1 + x^2)),
+      forward and grad, with the memory-streaming and compute floors
+  W5  Hessian of Rosenbrock at n = 100 and 400, and hvp
+  W6  Jacobian of tanh(A @ x), A 200x200: jacfwd and jacrev
+  W7  start-up: import time, and the first grad of W1 in a fresh process
+      (funcgrad with a cold and a warm Numba kernel cache)
+
+Libraries: funcgrad eager (code written with funcgrad.numpy, and plain-NumPy
+code), funcgrad.jit (once fg.jit exists), JAX eager and jax.jit, PyTorch eager
+and torch.func, HIPS autograd, and a hand-written NumPy reference.  A library
+that is not installed is skipped with a note.  See workloads.py for exactly
+what each library runs.
+
+How it measures
+  * Before any timing, every library's result is checked against the
+    reference (closed form, or NumPy in float64); a wrong result is reported
+    WRONG (an exception: ERROR) and not timed.
+  * Per task, the libraries are timed round-robin (A, B, C, A, B, C, ...):
+    each timed loop lasts ~target-ms, and each figure is the median over the
+    rounds (benchmarks/_timing.py).
+  * The clock is the CPU time of the benchmarking process (all its threads)
+    by default: every run here is single-threaded and CPU-bound, so on an
+    idle machine it equals wall time, and on a shared, busy one it is barely
+    disturbed by the other processes (wall time there is inflated several
+    times over, and unevenly).  --clock wall measures elapsed time.
+  * Ratios are to the fastest peer (jax, jax.jit, torch, torch.func,
+    autograd): below 1 means faster than every peer.
+  * Single-threaded everywhere: OMP/MKL/OpenBLAS/Numba threads = 1 (set
+    before any import), XLA without its multi-threaded Eigen,
+    torch.set_num_threads(1).  JAX runs in float64 (jax_enable_x64), W3's
+    arrays are float32 in every library.
+
+Run
+  make bench          # full: 15 rounds of 50 ms per case, W7 x7 (5-10 minutes)
+  make bench-quick    # 5 rounds of 15 ms, W7 with 2 repetitions (under 3 minutes)
+  python benchmarks/suite.py [--quick] [--only W1,W7] [--libs funcgrad,jax]
+                             [--rounds R] [--target-ms MS] [--startup-reps N]
+                             [--size full|tiny] [--out-dir DIR] [--name NAME]
+                             [--clock cpu|wall] [--no-plot] [--update-readme]
+
+Output: a Markdown table on stdout, and benchmarks/results/<name>.md, .json
+(machine, date, versions, every sample) and .png (benchmarks/plot.py).
+"""
+from __future__ import annotations
+
+import os
+
+# Single-threaded for every library; must precede the first numpy/jax/torch import.
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+             "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+os.environ.setdefault("JAX_ENABLE_X64", "1")
+os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")
+
+import argparse  # noqa: E402
+import gc  # noqa: E402
+import re  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any, Callable  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+if __package__:  # python -m benchmarks.suite, or imported by the tests
+    from . import startup, workloads as wl
+    from ._timing import (fmt, machine_info, markdown_table, now_iso, package_version,
+                          run_round_robin, summarize, write_json)
+else:  # python benchmarks/suite.py: benchmarks/ is sys.path[0]
+    import startup  # type: ignore[no-redef]
+    import workloads as wl  # type: ignore[no-redef]
+    from _timing import (fmt, machine_info, markdown_table, now_iso,  # type: ignore
+                         package_version, run_round_robin, summarize, write_json)
+    # An installed funcgrad (pip install -e .) wins; the work tree is a fallback.
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
+
+RESULTS_DIR = ROOT / "benchmarks" / "results"
+README = ROOT / "README.md"
+ALL_WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7"]
+UNIT_SCALE = {"µs": 1e6, "ms": 1e3, "s": 1.0}
+#: --clock: CPU time of this process (default) or wall time
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+MODES = {  # rounds, target seconds per timed loop, W7 repetitions
+    "quick": (5, 0.015, 2),
+    "full": (15, 0.05, 7),
+}
+
+
+def _say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _loadavg() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
+def _error_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+
+
+# --------------------------------------------------------------------------
+# Running
+# --------------------------------------------------------------------------
+
+
+def prepare(task: wl.Task, libs: list[str]) -> tuple[dict[str, Callable], dict[str, dict]]:
+    """Build and check every library for ``task``.
+
+    Returns ``(cases, records)``: the zero-argument callables of the
+    libraries whose result is right, and a record (status: ok, skipped, n/a,
+    ERROR or WRONG, with the reason or error) for every library asked for.
+    """
+    cases: dict[str, Callable[[], Any]] = {}
+    records: dict[str, dict[str, Any]] = {}
+    for label in libs:
+        if task.reference_only and label != wl.REF:
+            continue
+        rec: dict[str, Any] = {}
+        records[label] = rec
+        builder = task.builders.get(label)
+        if builder is None:
+            rec.update(status="n/a", reason="no such operation in this library")
+            continue
+        try:
+            lib = wl.load(label)
+            fn = builder(lib)
+        except wl.Skip as exc:
+            rec.update(status="skipped", reason=str(exc))
+            continue
+        except wl.NotApplicable as exc:
+            rec.update(status="n/a", reason=str(exc))
+            continue
+        except Exception as exc:  # noqa: BLE001 -- a half-built library
+            rec.update(status="ERROR", error=f"setup: {_error_line(exc)}")
+            _say(f"  {task.label} / {label}: setup failed: {_error_line(exc)}")
+            continue
+        try:
+            got = fn()
+        except Exception as exc:  # noqa: BLE001
+            rec.update(status="ERROR", error=_error_line(exc))
+            _say(f"  {task.label} / {label}: ERROR {_error_line(exc)}")
+            traceback.print_exc(limit=-3, file=sys.stderr)
+            continue
+        problem = wl.compare(got, task.expected, task.rtol, task.atol_rel, task.dtype)
+        if problem is not None:
+            rec.update(status="WRONG", error=problem)
+            _say(f"  {task.label} / {label}: WRONG result ({problem}); not timed")
+            continue
+        rec["status"] = "ok"
+        cases[label] = fn
+    return cases, records
+
+
+def run_task(task: wl.Task, libs: list[str], rounds: int, target: float,
+             clock: str = "cpu") -> dict[str, Any]:
+    t0 = time.perf_counter()
+    cases, records = prepare(task, libs)
+    # run_round_robin collects garbage before every timed loop; with jax and torch loaded a
+    # full collection takes 0.1-0.5 s, so freeze what exists now (imports, prepared cases)
+    # and let the collections scan only what the timed calls allocate.
+    t1 = time.perf_counter()
+    gc.collect()
+    gc.freeze()
+    try:
+        samples = (run_round_robin(cases, rounds, target, clock=CLOCKS[clock])
+                   if cases else {})
+    finally:
+        gc.unfreeze()
+    for label, s in samples.items():
+        stats = summarize(s)
+        records[label].update(median_s=stats["median"], stats_s=stats, samples_s=s)
+    result = {
+        "key": task.key, "workload": task.workload, "label": task.label,
+        "unit": task.unit, "note": task.note, "primitives": task.primitives,
+        "reference_only": task.reference_only, "libraries": records,
+    }
+    _add_ratios(result)
+    _say(f"{task.label}: {len(cases)} checked in {t1 - t0:.1f} s, timed in "
+         f"{time.perf_counter() - t1:.1f} s")
+    return result
+
+
+def _add_ratios(result: dict[str, Any]) -> None:
+    """Ratio of every timed library to the fastest peer."""
+    libs = result["libraries"]
+    peers = {k: r["median_s"] for k, r in libs.items() if k in wl.PEERS and "median_s" in r}
+    fastest = min(peers, key=peers.get) if peers else None
+    result["fastest_peer"] = fastest
+    for rec in libs.values():
+        if fastest is not None and "median_s" in rec:
+            rec["ratio_to_fastest_peer"] = rec["median_s"] / peers[fastest]
+
+
+def startup_results(measured: dict[str, Any], clock: str = "cpu") -> list[dict[str, Any]]:
+    """W7's measurements as three rows shaped like the timed tasks."""
+    runs = measured["runs"]
+    suffix = "_cpu_s" if clock == "cpu" else "_s"
+    rows = {
+        "W7.import": ("W7 import (fresh process)", "import", False),
+        "W7.first_grad.warm": ("W7 first grad of W1, warm kernel cache", "first_grad", False),
+        "W7.first_grad.cold": ("W7 first grad of W1, cold kernel cache", "first_grad", True),
+    }
+    out = []
+    for key, (label, field, cold) in rows.items():
+        libs: dict[str, dict[str, Any]] = {}
+        for run in runs.values():
+            column = wl.REF if run["label"] == "numpy" else run["label"]
+            if run["cold"] != cold:
+                continue
+            if key == "W7.import" and run["label"] in ("funcgrad (np)", "funcgrad.jit"):
+                continue  # the same import as funcgrad (fnp)
+            if key != "W7.import" and run["label"] == "numpy":
+                continue
+            rec: dict[str, Any] = {"status": run["status"]}
+            for k in ("reason", "error", "numba_loaded_by_import"):
+                if run.get(k) is not None:
+                    rec[k] = run[k]
+            if run["status"] == "ok" and run[field + suffix]:
+                samples = run[field + suffix]
+                stats = summarize(samples)
+                rec.update(median_s=stats["median"], stats_s=stats, samples_s=samples,
+                           wall_samples_s=run[field + "_s"],
+                           cpu_samples_s=run[field + "_cpu_s"])
+            libs[column] = rec
+        result = {"key": key, "workload": "W7", "label": label, "unit": "ms",
+                  "note": "", "primitives": None, "reference_only": False,
+                  "libraries": libs}
+        if cold:
+            result["note"] = "NUMBA_CACHE_DIR = a new empty folder: every kernel compiles"
+        _add_ratios(result)
+        out.append(result)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Reporting
+# --------------------------------------------------------------------------
+
+
+def _ratio(r: float) -> str:
+    if r < 1:
+        return f"{r:.2f}×"
+    if r < 10:
+        return f"{r:.1f}×"
+    return f"{r:.0f}×"
+
+
+def _cell(rec: dict[str, Any] | None, scale: float, per: float = 1.0,
+          with_ratio: bool = True) -> str:
+    if rec is None:
+        return ""
+    if "median_s" not in rec:
+        return {"skipped": "—", "n/a": "n/a"}.get(rec["status"], rec["status"])
+    text = fmt(rec["median_s"] * scale / per)
+    if with_ratio and "ratio_to_fastest_peer" in rec:
+        text += f" ({_ratio(rec['ratio_to_fastest_peer'])})"
+    return text
+
+
+def _columns(results: list[dict[str, Any]]) -> list[str]:
+    """Libraries with at least one non-skipped cell, in table order."""
+    used = set()
+    for res in results:
+        for label, rec in res["libraries"].items():
+            if rec["status"] != "skipped":
+                used.add(label)
+    return [c for c in wl.LIBRARIES if c in used]
+
+
+def _derived_rows(res: dict[str, Any], results: list[dict[str, Any]], columns):
+    """Extra rows: W2 per primitive, W3 grad/forward."""
+    if res["primitives"]:
+        row = {"task": f"{res['workload']} grad, per primitive ({res['primitives']})",
+               "unit": "µs"}
+        for c in columns:
+            row[c] = _cell(res["libraries"].get(c), 1e6, res["primitives"], False)
+        row["fastest peer"] = ""
+        return [row]
+    if res["key"] == "W3.value_and_grad":
+        fwd = next((r for r in results if r["key"] == "W3.forward"), None)
+        if fwd is None:
+            return []
+        row = {"task": "W3 value_and_grad / forward", "unit": "ratio"}
+        for c in columns:
+            g, f = res["libraries"].get(c, {}), fwd["libraries"].get(c, {})
+            if c == wl.TORCH_FUNC:
+                f = fwd["libraries"].get(wl.TORCH, {})  # its forward is torch's
+            row[c] = (f"{g['median_s'] / f['median_s']:.2f}"
+                      if "median_s" in g and "median_s" in f else "")
+        row["fastest peer"] = ""
+        return [row]
+    return []
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    columns = _columns(results)
+    rows = []
+    for res in results:
+        scale = UNIT_SCALE[res["unit"]]
+        row = {"task": res["label"], "unit": res["unit"]}
+        for c in columns:
+            row[c] = _cell(res["libraries"].get(c), scale)
+        fastest = res.get("fastest_peer")
+        row["fastest peer"] = fastest or ""
+        rows.append(row)
+        rows.extend(_derived_rows(res, results, columns))
+    return markdown_table(rows, ["task", "unit"] + columns + ["fastest peer"])
+
+
+def _median(res: dict[str, Any] | None, label: str) -> float | None:
+    if res is None:
+        return None
+    return res["libraries"].get(label, {}).get("median_s")
+
+
+def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The issue's targets, each with what was measured and whether it is met."""
+    by_key = {r["key"]: r for r in results}
+    out: list[dict[str, Any]] = []
+
+    def eager_best(res):
+        peers = {p: _median(res, p) for p in wl.EAGER_PEERS}
+        peers = {p: v for p, v in peers.items() if v is not None}
+        return min(peers.items(), key=lambda kv: kv[1]) if peers else (None, None)
+
+    for res in results:
+        w = res["workload"]
+        if res["reference_only"] or w == "W7":
+            continue
+        fg_t = _median(res, wl.FG)
+        peer, best = eager_best(res)
+        limit = 1.1 if w == "W3" else 1.0
+        name = (f"{res['label']}: funcgrad eager "
+                + ("within 1.1x of the fastest eager library" if w == "W3"
+                   else "fastest of the eager libraries"))
+        if fg_t is None or best is None:
+            out.append({"target": name, "met": None, "measured": "not measured"})
+        else:
+            r = fg_t / best
+            out.append({"target": name, "met": r <= limit, "ratio": r,
+                        "measured": f"funcgrad (fnp) / {peer} = {r:.2f}"})
+    for key, limit in (("W1.grad", 1.0), ("W2.grad", 1.0), ("W3.value_and_grad", 1.2),
+                       ("W4.grad", 1.2)):
+        res = by_key.get(key)
+        if res is None:
+            continue
+        name = (f"{res['label']}: funcgrad.jit "
+                + ("faster than jax.jit" if limit == 1.0 else "within 1.2x of jax.jit"))
+        jit_t, jax_t = _median(res, wl.FG_JIT), _median(res, wl.JAX_JIT)
+        if jit_t is None or jax_t is None:
+            why = res["libraries"].get(wl.FG_JIT, {}).get("reason") or "not measured"
+            out.append({"target": name, "met": None, "measured": why})
+        else:
+            r = jit_t / jax_t
+            out.append({"target": name, "met": r < limit if limit == 1.0 else r <= limit,
+                        "ratio": r, "measured": f"funcgrad.jit / jax.jit = {r:.2f}"})
+    if "W3.value_and_grad" in by_key and "W3.forward" in by_key:
+        g, f = _median(by_key["W3.value_and_grad"], wl.FG), _median(by_key["W3.forward"], wl.FG)
+        name = "W3 value_and_grad / forward at most 2.5 (funcgrad eager)"
+        if g is None or f is None:
+            out.append({"target": name, "met": None, "measured": "not measured"})
+        else:
+            out.append({"target": name, "met": g / f <= 2.5, "ratio": g / f,
+                        "measured": f"{g / f:.2f}"})
+    imp = _median(by_key.get("W7.import"), wl.FG)
+    if "W7.import" in by_key:
+        out.append({"target": "import funcgrad under 0.15 s", "met": None if imp is None
+                    else imp < 0.15, "measured": "not measured" if imp is None
+                    else f"{imp:.3f} s"})
+    return out
+
+
+def targets_markdown(tg: list[dict[str, Any]]) -> str:
+    mark = {True: "met", False: "**not met**", None: "not measured"}
+    lines = []
+    for t in tg:
+        status = mark[t["met"]]
+        lines.append(f"- {t['target']}: {status} ({t['measured']})")
+    met = sum(t["met"] is True for t in tg)
+    missed = sum(t["met"] is False for t in tg)
+    unmeasured = sum(t["met"] is None for t in tg)
+    lines.append(f"\n{met} met, {missed} not met, {unmeasured} not measured.")
+    return "\n".join(lines)
+
+
+def notes(results: list[dict[str, Any]]) -> list[str]:
+    """Skipped libraries, n/a cells, errors and wrong results, once each."""
+    seen: dict[tuple[str, str], list[str]] = {}
+    for res in results:
+        for label, rec in res["libraries"].items():
+            if rec["status"] == "ok":
+                continue
+            why = rec.get("reason") or rec.get("error") or ""
+            seen.setdefault((f"{label}: {rec['status']}", why), []).append(res["label"])
+    out = []
+    for (what, why), where in seen.items():
+        if len(where) > 2:  # name the workloads rather than every row
+            by_label = {r["label"]: r["workload"] for r in results}
+            where = list(dict.fromkeys(by_label[w] for w in where))
+        out.append(f"- {what} — {why} [{', '.join(where)}]")
+    return out
+
+
+CLOCK_TEXT = {
+    "cpu": "Clock: CPU time of the benchmarking process (all its threads; "
+           "`time.process_time`), which for these single-threaded runs equals wall time "
+           "on an idle machine and is barely disturbed by other processes on a busy one "
+           "(`--clock wall` for elapsed time).",
+    "wall": "Clock: wall time (`time.perf_counter`).",
+}
+
+
+def _load_line(payload: dict[str, Any]) -> str:
+    load = payload.get("load_average_1min") or {}
+    if load.get("start") is None:
+        return "Load average: unknown."
+    cores = payload["machine"]["cpu_usable"] or 1
+    text = (f"Load average (1 min): {load['start']:g} at the start, {load['end']:g} at the "
+            f"end")
+    if max(load["start"], load["end"]) > cores:
+        text += (f": more runnable processes than the {cores} cores, so other work on the "
+                 "machine competed for them")
+        if payload["config"].get("clock") == "wall":
+            text += ", which inflates and scatters these wall times; compare ratios"
+    return text + "."
+
+
+def report(payload: dict[str, Any]) -> str:
+    """The whole Markdown report: header, table, notes, targets."""
+    m = payload["machine"]
+    cfg = payload["config"]
+    lines = [
+        f"Date: {payload['date']}. Machine: {m['cpu_model']}, {m['cpu_usable']} cores "
+        f"(one thread per library), Python {m['python']}, {m['platform']}.",
+        f"Command: `{cfg['command']}` ({cfg['rounds']} rounds of ~{cfg['target_ms']:g} ms "
+        f"per case, W7: {cfg['startup_reps']} fresh processes per library; "
+        f"{payload['elapsed_s']:.0f} s in all).",
+        CLOCK_TEXT[cfg.get("clock", "wall")],
+        _load_line(payload),
+        "Versions: " + ", ".join(f"{k} {v}" for k, v in payload["versions"].items() if v)
+        + ".",
+        "",
+        table(payload["results"]),
+        "",
+        "Cells: median time per call in the row's unit, and in brackets the ratio to the "
+        "fastest peer (jax, jax.jit, torch, torch.func, autograd; below 1 = faster than "
+        "all of them). `reference` is hand-written NumPy (closed-form derivatives) or a "
+        "floor, not ranked; in the W7 import row it is `import numpy` alone. "
+        "— = not installed / not available, n/a = the library has no such operation, "
+        "WRONG/ERROR = failed the check against the reference and not timed.",
+    ]
+    row_notes = [f"- {r['label']}: {r['note']}" for r in payload["results"] if r["note"]]
+    if row_notes:
+        lines += ["", "Row notes:", *row_notes]
+    nts = notes(payload["results"])
+    if nts:
+        lines += ["", "Not timed:", *nts]
+    if payload.get("startup_numba"):
+        lines += ["", payload["startup_numba"]]
+    lines += ["", "Targets (issue 11):", "", targets_markdown(payload["targets"])]
+    return "\n".join(lines)
+
+
+README_INTRO = """\
+`make bench` runs the benchmark suite (`benchmarks/suite.py`, 5–10 minutes; `make
+bench-quick`, fewer repeats, under 3 minutes): workloads W1–W7 of issue 11 for funcgrad
+(eager, with `funcgrad.numpy` and with plain-NumPy code; `jit` once it exists), JAX (eager and
+`jax.jit`), PyTorch (eager and `torch.func`) and HIPS autograd, each result checked against a
+closed form before it is timed, libraries interleaved round-robin, medians of repeats
+(CPU time of the process by default, robust on a shared machine; `--clock wall`). It
+prints the table and writes `benchmarks/results/suite.{md,json,png}` (`suite-quick.*` for the
+quick run). `make bench-chain` is the older per-primitive chain benchmark (W2 alone).
+"""
+
+
+def update_readme(section_body: str, path: Path = README) -> None:
+    """Replace (or append) the ``## Benchmarks`` section of the README."""
+    text = path.read_text()
+    section = "## Benchmarks\n\n" + README_INTRO + "\n### Latest results\n\n" + section_body
+    match = re.search(r"^## Benchmarks[ \t]*\n", text, re.MULTILINE)
+    if match:
+        nxt = re.search(r"^## ", text[match.end():], re.MULTILINE)
+        end = match.end() + nxt.start() if nxt else len(text)
+        tail = text[end:]
+        text = text[:match.start()] + section.rstrip() + "\n" + ("\n" + tail if tail else "")
+    else:
+        text = text.rstrip() + "\n\n" + section.rstrip() + "\n"
+    path.write_text(text)
+
+
+# --------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------
+
+
+def _select_libs(spec: str | None) -> list[str]:
+    if not spec:
+        return list(wl.LIBRARIES)
+    chosen: list[str] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if part in wl.GROUPS:
+            chosen += wl.GROUPS[part]
+        elif part in wl.LIBRARIES:
+            chosen.append(part)
+        else:
+            raise SystemExit(f"unknown library {part!r}: use one of "
+                             f"{sorted(wl.GROUPS) + wl.LIBRARIES}")
+    return [lib for lib in wl.LIBRARIES if lib in chosen]
+
+
+def _versions(libs: list[str]) -> dict[str, str | None]:
+    out = {"numpy": np.__version__}
+    for dist in dict.fromkeys(wl.DISTRIBUTION[lib] for lib in libs):
+        if dist != "numpy":
+            out[dist] = package_version(dist)
+    out["numba"] = package_version("numba")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true",
+                   help="5 rounds of ~15 ms per case, W7 x2 (under 3 minutes)")
+    p.add_argument("--only", help="comma-separated workloads, e.g. W1,W3,W7 (default all)")
+    p.add_argument("--libs", help="comma-separated libraries or groups "
+                   "(funcgrad, jax, torch, autograd, reference; default all)")
+    p.add_argument("--rounds", type=int, help="rounds per task (default 15, quick 5)")
+    p.add_argument("--target-ms", type=float, help="length of one timed loop (50, quick 15)")
+    p.add_argument("--startup-reps", type=int, help="W7 processes per library (7, quick 2)")
+    p.add_argument("--size", choices=sorted(wl.SIZES), default="full",
+                   help="problem sizes: the issue's (full) or tiny (smoke test)")
+    p.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    p.add_argument("--name", help="output file stem (default suite, quick: suite-quick)")
+    p.add_argument("--no-plot", action="store_true", help="skip the PNG")
+    p.add_argument("--update-readme", action="store_true",
+                   help="write the table into README.md's Benchmarks section")
+    p.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                   help="cpu (default): CPU time of the process, robust to other work on "
+                   "the machine; wall: elapsed time")
+    p.add_argument("--command", help="the command recorded in the report "
+                   "(default: this script's command line)")
+    args = p.parse_args(argv)
+
+    mode = "quick" if args.quick else "full"
+    d_rounds, d_target, d_reps = MODES[mode]
+    rounds = args.rounds or d_rounds
+    target = (args.target_ms / 1e3) if args.target_ms else d_target
+    reps = args.startup_reps or d_reps
+    name = args.name or ("suite-quick" if args.quick else "suite")
+    libs = _select_libs(args.libs)
+    only = [w.strip().upper() for w in args.only.split(",")] if args.only else ALL_WORKLOADS
+    unknown = [w for w in only if w not in ALL_WORKLOADS]
+    if unknown:
+        p.error(f"unknown workloads {unknown}: choose from {ALL_WORKLOADS}")
+    size = wl.SIZES[args.size]
+    command = args.command or "python benchmarks/suite.py" + "".join(f" {a}" for a in argv)
+
+    t_start = time.perf_counter()
+    load_start = _loadavg()
+    _say(f"benchmark suite ({mode}, {args.size} sizes): {rounds} rounds x ~{target * 1e3:g} "
+         f"ms; workloads {','.join(only)}; libraries {', '.join(libs)}")
+    results: list[dict[str, Any]] = []
+    for w in only:
+        if w == "W7":
+            continue
+        for task in wl.WORKLOADS[w](size):
+            results.append(run_task(task, libs, rounds, target, args.clock))
+    startup_note = None
+    if "W7" in only:
+        labels = ([lib for lib in libs if lib != wl.REF]
+                  + (["numpy"] if wl.REF in libs else []))
+        t0 = time.perf_counter()
+        measured = startup.measure(labels, reps)
+        results.extend(startup_results(measured, args.clock))
+        _say(f"W7 start-up: {reps} repetitions in {time.perf_counter() - t0:.1f} s")
+        loaded = [r.get("numba_loaded_by_import") for r in measured["runs"].values()
+                  if r["label"] == wl.FG and r["status"] == "ok"]
+        if loaded:
+            startup_note = ("`import funcgrad` " + ("imports" if any(loaded) else
+                            "does not import") + " Numba.")
+
+    elapsed = time.perf_counter() - t_start
+    payload: dict[str, Any] = {
+        "benchmark": "suite",
+        "date": now_iso(),
+        "machine": machine_info(),
+        "config": {"mode": mode, "size": args.size, "rounds": rounds,
+                   "target_ms": target * 1e3, "startup_reps": reps, "workloads": only,
+                   "clock": args.clock,
+                   "libraries": libs, "command": command},
+        "versions": _versions(libs),
+        "elapsed_s": elapsed,
+        "load_average_1min": {"start": load_start, "end": _loadavg()},
+        "results": results,
+        "startup_numba": startup_note,
+    }
+    payload["targets"] = targets(results)
+    text = report(payload)
+    print(text)
+
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    md = args.out_dir / f"{name}.md"
+    md.write_text(f"# funcgrad benchmark suite ({mode})\n\n{text}\n")
+    _say(f"wrote {md}")
+    _say(f"wrote {write_json(args.out_dir / f'{name}.json', payload)}")
+    if not args.no_plot:
+        if __package__:
+            from . import plot
+        else:
+            import plot  # type: ignore[no-redef]
+        png, why = plot.plot(payload, args.out_dir / f"{name}.png")
+        _say(f"wrote {png}" if png else f"no plot: {why}")
+    if args.update_readme:
+        update_readme(text)
+        _say(f"updated the Benchmarks section of {README}")
+    _say(f"done in {time.perf_counter() - t_start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
