@@ -154,7 +154,8 @@ def _gather_jvp(primals, tangents, *, spec):
 
 
 def _gather_vjp(needs, g, out, x, *arrays, spec):
-    zeros = np.zeros(x.shape, g.dtype)
+    # A broadcast zero: the scatter allocates the result once instead of copying zeros.
+    zeros = np.broadcast_to(np.zeros((), g.dtype), x.shape)
     return (scatter_add(zeros, g, arrays, spec),) + (None,) * len(arrays)
 
 
@@ -223,7 +224,11 @@ def index(x, idx):
 # --- scatter-add and scatter ----------------------------------------------------------------
 
 def _scatter_impl(operand, updates, *arrays, spec, mode):
-    out = np.array(operand, copy=True, dtype=np.result_type(operand, updates))
+    dtype = np.result_type(operand, updates)
+    if isinstance(operand, np.ndarray) and operand.ndim and not any(operand.strides):
+        out = np.full(operand.shape, operand.flat[0] if operand.size else 0, dtype)  # constant
+    else:
+        out = np.array(operand, copy=True, dtype=dtype)
     idx = _build(spec, arrays)
     if mode == "set":
         out[idx] = updates
