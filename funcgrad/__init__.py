@@ -28,6 +28,8 @@ from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 # The eager Tensor (PyTorch-style dynamic graph) and fg.autograd.grad / backward.
 from .tensor import Tensor, ones, zeros
 from . import autograd  # noqa: F401
+# GPU arrays (numba.cuda kernels); imports no CUDA until the first device_put.
+from .gpu import device_get, device_put
 # CPU kernels: thread count and ahead-of-time compilation (kernels build lazily otherwise).
 from .kernels_config import get_num_threads, set_num_threads, warmup
 
@@ -44,4 +46,5 @@ __all__ = [
     "gradcheck", "gradgradcheck", "GradcheckError", "detect_anomaly", "set_detect_anomaly",
     "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "profiler", "graph",
     "Tensor", "ones", "zeros", "autograd",
+    "device_put", "device_get",
 ]

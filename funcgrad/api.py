@@ -7,6 +7,7 @@ with the structure, shape and dtype of what came in.
 """
 import functools
 import numbers
+import sys
 
 import numpy as np
 
@@ -87,11 +88,35 @@ def _substitute(args, argnums, treedefs, leaves):
     return args
 
 
+def _device_array(x):
+    """Is ``x`` an array that lives on a device (a GPU array)?"""
+    gpu = sys.modules.get("funcgrad.gpu")
+    return gpu is not None and isinstance(x, gpu.GpuArray)
+
+
+def ones_like_output(value):
+    """The seed cotangent of an output: ones, on the output's device."""
+    ones = np.ones(getattr(value, "shape", ()), value.dtype)
+    if _device_array(value):
+        from .gpu import device_put
+        return device_put(ones, value.device)
+    return ones
+
+
 def _as_output(value, like, kind):
     """Give a cotangent/tangent the shape, dtype and type of the input ``like``."""
     if value is None:
         value = np.zeros(like.shape, like.dtype)
+        if _device_array(like):  # gradients stay where their input lives
+            from .gpu import device_put
+            return device_put(value, like.device)
     if isinstance(value, Tracer):
+        return value
+    if _device_array(value):
+        if value.dtype != like.dtype:
+            value = st.convert_element_type(value, like.dtype)
+        if tuple(value.shape) != tuple(like.shape):
+            value = st.broadcast_to(value, tuple(like.shape))
         return value
     if getattr(value, "dtype", None) != like.dtype:
         value = np.asarray(value, like.dtype)
@@ -208,7 +233,7 @@ def value_and_grad(fun, argnums=0, has_aux=False):
                             f"scalar. Return a single scalar, or use has_aux=True for extras.")
         value = rev.out_values[0]
         _check_scalar_output(value, "grad")
-        seed = np.ones(getattr(value, "shape", ()), value.dtype)
+        seed = ones_like_output(value)
         cts = rev.backward([seed], free=True)
         grads = [_as_output(c, x, k) for c, x, k in zip(cts, rev.leaves, rev.kinds)]
         out = _rebuild(rev.treedefs, grads, single)

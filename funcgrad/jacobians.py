@@ -11,7 +11,7 @@ import functools
 import numpy as np
 
 from . import tree
-from .api import (_Reverse, _as_output, _flatten_inputs, _normalize_argnums, _plain,
+from .api import (_Reverse, _as_output, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
                   _split_aux, _strip, _substitute, jvp, value_and_grad, vjp, vmap)
 from .core import Tracer
 from .interpreters.forward import JVPInterpreter, JVPTracer
@@ -269,7 +269,7 @@ def elementwise_grad(fun, argnum=0):
     def egrad(*args, **kwargs):
         nums, _ = _normalize_argnums(argnum, len(args), "elementwise_grad")
         rev = _Reverse(fun, args, kwargs, nums, False, "elementwise_grad")
-        seeds = [np.ones(getattr(o, "shape", ()), o.dtype) for o in rev.out_values]
+        seeds = [ones_like_output(o) for o in rev.out_values]
         cts = rev.backward(seeds, free=True)
         grads = [_as_output(c, x, k) for c, x, k in zip(cts, rev.leaves, rev.kinds)]
         return tree.unflatten(rev.treedefs[0], grads)

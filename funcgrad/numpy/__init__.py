@@ -14,6 +14,7 @@ instead of ``x[i] = v``.
 """
 import builtins
 import math
+import sys as _sys
 
 import numpy as _np
 from numpy import (bool_, e, euler_gamma, float16, float32, float64, inf, int8, int16,  # noqa
@@ -37,21 +38,32 @@ def array(object, dtype=None, copy=True):  # noqa: A002 - NumPy's name
     return out
 
 
+def _on_device_of(a, value):
+    """``value`` (a NumPy constant) moved to ``a``'s device when ``a`` is a GPU array."""
+    gpu = _sys.modules.get("funcgrad.gpu")
+    if gpu is not None and isinstance(a, gpu.GpuArray):
+        return gpu.device_put(value, a.device)
+    return value
+
+
 def zeros_like(a, dtype=None, shape=None):
-    """Zeros with ``a``'s shape and dtype (a constant, even when ``a`` is traced)."""
+    """Zeros with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on
+    ``a``'s device."""
     a = asarray(a)
-    return _np.zeros(a.shape if shape is None else shape, dtype or a.dtype)
+    return _on_device_of(a, _np.zeros(a.shape if shape is None else shape, dtype or a.dtype))
 
 
 def ones_like(a, dtype=None, shape=None):
-    """Ones with ``a``'s shape and dtype (a constant, even when ``a`` is traced)."""
+    """Ones with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on
+    ``a``'s device."""
     a = asarray(a)
-    return _np.ones(a.shape if shape is None else shape, dtype or a.dtype)
+    return _on_device_of(a, _np.ones(a.shape if shape is None else shape, dtype or a.dtype))
 
 
 def full_like(a, fill_value, dtype=None, shape=None):
     a = asarray(a)
-    return _np.full(a.shape if shape is None else shape, fill_value, dtype or a.dtype)
+    return _on_device_of(a, _np.full(a.shape if shape is None else shape, fill_value,
+                                     dtype or a.dtype))
 
 
 empty_like = zeros_like
@@ -743,14 +755,23 @@ def take(a, indices, axis=None):
     if axis is None:
         a, axis = ravel(a), 0
     axis = one_axis(axis, a.ndim)
-    return a[(slice(None),) * axis + (asarray(indices),)]
+    indices = asarray(indices)
+    if indices.dtype.kind == "b":  # np.take reads booleans as the integers 0 and 1, not a mask
+        indices = astype(indices, _np.intp)
+    return a[(slice(None),) * axis + (indices,)]
 
 
 def take_along_axis(arr, indices, axis):
     arr = asarray(arr)
     indices = asarray(indices)
+    if indices.dtype.kind not in "iu":  # as NumPy: no booleans, floats...
+        raise IndexError(f"take_along_axis: `indices` must be an integer array, got dtype "
+                         f"{indices.dtype}")
     if axis is None:
         arr, axis = ravel(arr), 0
+    if indices.ndim != arr.ndim:
+        raise ValueError(f"take_along_axis: `indices` and `arr` must have the same number of "
+                         f"dimensions, got {indices.ndim} and {arr.ndim}")
     return _ix.take_along_axis(arr, indices, one_axis(axis, arr.ndim))
 
 

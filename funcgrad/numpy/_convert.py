@@ -48,7 +48,11 @@ def asarray(x, dtype=None):
     if isinstance(x, _PLAIN) and dtype is None:
         if x.dtype.kind in "OSUVMm":
             _bad_dtype(x)
+        if type(x) is not np.ndarray and isinstance(x, _UNSUPPORTED_SUBCLASSES):
+            _bad_subclass(x)
         return x if isinstance(x, np.ndarray) else np.asarray(x)
+    if isinstance(x, _UNSUPPORTED_SUBCLASSES):
+        _bad_subclass(x)
     if x is None:
         raise TypeError("None is not an array: funcgrad.numpy functions take numbers, lists of "
                         "numbers or arrays. Pass an array (np.asarray(...)) instead of None.")
@@ -72,6 +76,23 @@ def _contains_traced(seq):
         if isinstance(e, (list, tuple)) and _contains_traced(e):
             return True
     return False
+
+
+# ndarray subclasses whose semantics funcgrad would silently change: np.matrix (``*`` is a
+# matrix product, results stay 2-d) and masked arrays (the mask would be ignored).  Other
+# subclasses are treated as plain arrays.
+_UNSUPPORTED_SUBCLASSES = (np.matrix, np.ma.MaskedArray)
+
+
+def _bad_subclass(x):
+    if isinstance(x, np.matrix):
+        raise TypeError("np.matrix is not supported: its operators follow matrix rules (* is a "
+                        "matrix product, results always stay 2-d), which funcgrad does not "
+                        "reproduce. Convert it with np.asarray(m) and use @ for matrix products.")
+    raise TypeError("masked arrays (np.ma.MaskedArray) are not supported: funcgrad would "
+                    "compute with the masked-out entries as if they were valid. Pass "
+                    "np.ma.filled(x, value) or x.compressed(), or carry the mask as a separate "
+                    "boolean array and use np.where.")
 
 
 def _bad_dtype(arr):

@@ -97,6 +97,7 @@ def _array_function(self, func, types, args, kwargs):
 def _array(self, dtype=None, copy=None):
     if not self._trace.active and self._trace.outlives:  # e.g. a dual value after its level
         return np.asarray(concrete(self), dtype=dtype)
+    self._check_alive()  # an escaped tracer: EscapedTracerError naming its transform
     raise TypeError(
         "a value traced by funcgrad cannot be turned into a plain NumPy array: that would "
         "silently drop its derivative. This happens with np.array/np.asarray of a traced value, "

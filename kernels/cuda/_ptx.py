@@ -1,0 +1,196 @@
+"""Compile every CUDA kernel for a real GPU target without a GPU (typing + lowering).
+
+The simulator runs kernels as Python, so it cannot catch what only Numba's CUDA
+compiler rejects (an unsupported function, a type that does not unify).  With
+NVVM installed (``pip install 'cuda-toolkit[nvvm,nvrtc]'``, no driver or GPU
+needed) this module compiles each kernel variant to PTX for ``cc`` (default: 9.0,
+Hopper) on representative signatures: ``python -m funcgrad.kernels.cuda._ptx``
+(all ~330 variants, a few minutes; ``--quick``: one dtype each; ``--smoke``: one of
+each family, seconds).
+Must run with the simulator off.
+"""
+import sys
+import time
+
+import numpy as np
+from numba import cuda
+
+from . import _codegen, elementwise, index, linalg, matmul, reduce, scan, sort
+from ._config import SIM
+from ._ops import ARITY, OPS
+
+try:
+    from numba.cuda import types as T
+except ImportError:  # Numba's built-in CUDA target
+    from numba import types as T
+
+I64 = T.int64
+
+
+def _arr(dtype, ndim=1):
+    t = getattr(T, "boolean" if np.dtype(dtype).kind == "b" else np.dtype(dtype).name)
+    return T.Array(t, ndim, "C")
+
+
+def _scal(dtype):
+    return getattr(T, "boolean" if np.dtype(dtype).kind == "b" else np.dtype(dtype).name)
+
+
+def _tup(n):
+    return T.UniTuple(I64, n)
+
+
+def elementwise_cases(full=True):
+    """(label, kernel, signature) for elementwise kernels."""
+    cases = []
+    for name, (category, body) in OPS.items():
+        arity = ARITY[name]
+        dtypes = [np.float32, np.float64]
+        if isinstance(body, dict) and "i" in body or (not isinstance(body, dict)
+                                                     and category == "arith"):
+            dtypes.append(np.int64)
+        if category == "logic":
+            dtypes = [np.bool_]
+        if not full:
+            dtypes = dtypes[:1]
+        for dt in dtypes:
+            dt = np.dtype(dt)
+            if category == "where":
+                cts = [np.dtype(bool), dt, dt]
+            elif category == "pred":
+                cts = [dt]
+            else:
+                cts = [dt] * arity
+            out = np.dtype(bool) if category in ("cmp", "logic", "pred") else dt
+            patterns = [("C",) * arity]
+            if full and name in ("add", "where", "multiply", "cast", "tanh_vjp"):
+                patterns += [("B",) * arity, ("S",) + ("B",) * (arity - 1)]
+            for kinds in patterns:
+                for out_kind in (("C", "B") if kinds[0] == "B" else ("C",)):
+                    nd = 1 if set(kinds) <= {"C", "S"} and out_kind == "C" else 3
+                    sig = [_arr(out), I64, _tup(nd), I64, _tup(nd)]
+                    for k, kind in enumerate(kinds):
+                        ct = cts[k]
+                        if kind == "S":
+                            sig.append(_scal(ct))
+                        else:
+                            sig += [_arr(ct), I64, _tup(nd)]
+                    kernel = elementwise.kernel_for(name, kinds, out_kind, cts)
+                    cases.append((f"ew {name} {''.join(kinds)}->{out_kind} {dt}", kernel,
+                                  tuple(sig)))
+    return cases
+
+
+def other_cases(full=True):
+    cases = []
+    f32, f64 = np.float32, np.float64
+    dtypes = [f32, f64, np.int64, np.uint8] if full else [f32]
+
+    def red_sig(x, acc):
+        return (_arr(x), I64, I64, I64, I64, I64, I64, _arr(acc), _arr(f64))
+    for op in ("sum", "prod", "max", "min", "lse"):
+        for dt in dtypes:
+            acc = np.dtype(dt)
+            if op == "lse" and acc.kind != "f":
+                continue
+            cases.append((f"reduce tree {op} {acc}", reduce.tree_kernel(op, acc),
+                          red_sig(dt, acc)))
+            cases.append((f"reduce thread {op} {acc}", reduce.thread_kernel(op, acc),
+                          red_sig(dt, acc)))
+            if acc.name in reduce.SHUFFLE_DTYPES:
+                cases.append((f"reduce shuffle {op} {acc}",
+                              reduce.tree_kernel(op, acc, shuffle=True, threads=256),
+                              red_sig(dt, acc)))
+    for op in ("argmax", "argmin"):
+        for dt in dtypes:
+            cases.append((f"{op} {np.dtype(dt)}", reduce.arg_kernel(op, np.dtype(dt)),
+                          (_arr(dt), I64, I64, I64, I64, I64, _arr(np.int64))))
+    for dt in [f32, f64, np.int64]:
+        acc = np.dtype(dt)
+        sig = (_arr(dt), I64, I64, I64, I64, I64, _arr(dt))
+        cases.append((f"cumsum serial {acc}", _codegen.build(scan._serial_source(acc)), sig))
+        cases.append((f"cumsum block {acc}", _codegen.build(scan._block_source(acc, 256)), sig))
+    for dt in [f32, f64, np.int64, np.bool_]:
+        out = np.dtype(dt)
+        kernel = _codegen.build(matmul._source(matmul._acc(out), 16, out.kind == "b"))
+        sig = (_arr(dt), I64, I64, I64, _arr(dt), I64, I64, I64, _arr(out), I64, I64, I64, I64,
+               _tup(2), _tup(2), _tup(2))
+        cases.append((f"matmul {out}", kernel, sig))
+    for dt in [f32, f64, np.int32]:
+        plan = (_tup(2), _tup(2), _tup(2), T.Array(I64, 2, "C"), _tup(1), _tup(1),
+                _arr(np.int32))
+        cases.append((f"gather {np.dtype(dt)}", index.gather_kernel,
+                      (_arr(dt), I64, _arr(dt), I64) + plan))
+        for kname in ("scatter_set_kernel", "scatter_add_kernel", "scatter_atomic_add_kernel"):
+            cases.append((f"{kname} {np.dtype(dt)}", getattr(index, kname),
+                          (_arr(dt), I64, I64) + plan + (_arr(dt), I64, _tup(2))))
+    cases.append(("argsort f64", sort.argsort_kernel,
+                  (_arr(f64), I64, I64, I64, I64, I64, _arr(np.int64), _arr(np.int64))))
+    for dt in (f32, f64):
+        cases.append((f"lu_factor {np.dtype(dt)}", linalg.lu_factor_kernel,
+                      (_arr(dt), I64, I64, _arr(np.int64), _arr(np.int32), _arr(np.int32))))
+        cases.append((f"lu_solve {np.dtype(dt)}", linalg.lu_solve_kernel,
+                      (_arr(dt), _arr(np.int64), _arr(dt), I64, I64, I64)))
+        cases.append((f"lu_det {np.dtype(dt)}", linalg.lu_det_kernel,
+                      (_arr(dt), _arr(np.int32), I64, I64, _arr(dt), _arr(dt), _arr(dt))))
+        cases.append((f"cholesky {np.dtype(dt)}", linalg.cholesky_kernel,
+                      (_arr(dt), I64, I64, _arr(np.int32))))
+    return cases
+
+
+SMOKE = ("ew add BB->B", "ew where SBB->C", "ew tanh_vjp CCC->C float32", "ew cbrt C->C float32",
+         "ew logaddexp C->C float32", "ew power C->C int64", "reduce tree sum float32",
+         "reduce shuffle max float64", "argmax float32", "cumsum block float32", "matmul float32",
+         "gather float32", "scatter_atomic_add_kernel float64", "argsort", "lu_factor float64",
+         "cholesky float32")
+
+
+def compile_all(full=True, cc=(9, 0), verbose=False, smoke=False):
+    """Compile the kernels to PTX; returns (cases, [(label, error) for each failure]).
+
+    ``smoke``: one or two kernels of each family only (a few seconds)."""
+    if SIM:
+        raise RuntimeError("the PTX check needs the simulator off (unset NUMBA_ENABLE_CUDASIM)")
+    failures = []
+    cases = elementwise_cases(full) + other_cases(full)
+    if smoke:
+        cases = [c for c in cases if c[0].startswith(SMOKE)]
+    for label, kernel, sig in cases:
+        start = time.perf_counter()
+        try:
+            cuda.compile_ptx(kernel.py_func, sig, cc=cc)
+        except Exception as e:  # noqa: BLE001 - report every failure, keep going
+            failures.append((label, f"{type(e).__name__}: {str(e)[:800]}"))
+        if verbose:
+            print(f"{label:50s} {time.perf_counter() - start:6.2f}s", flush=True)
+    return cases, failures
+
+
+def _probe():
+    """None if NVVM can compile here, else why not."""
+    def nothing(a):
+        a[0] = 1
+    try:
+        cuda.compile_ptx(nothing, (_arr(np.int64),), cc=(9, 0))
+    except Exception as e:  # noqa: BLE001 - NVVM or NVRTC libraries missing
+        return f"{type(e).__name__}: {' '.join(str(e).split())[:300]}"
+    return None
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    why = _probe()
+    if why is not None:
+        print(f"SKIP: cannot compile CUDA kernels to PTX here ({why}). Install NVVM: "
+              f"pip install 'cuda-toolkit[nvvm,nvrtc]==13.*'")
+        return 77
+    full = "--quick" not in argv
+    cases, failures = compile_all(full=full, verbose="-v" in argv, smoke="--smoke" in argv)
+    for label, error in failures:
+        print(f"FAILED {label}: {error}")
+    print(f"{len(cases) - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,53 @@
+"""Per-element maths used by the generated kernels, as ``F.<name>(x)``.
+
+On a GPU these are Python's ``math`` functions, which Numba lowers to CUDA's
+libdevice (``expf`` for float32, ``exp`` for float64...).  In the simulator the
+kernels run as Python, where ``math.log(-1.0)`` raises and ``math.exp(1000.0)``
+overflows with an exception; NumPy's ufuncs on NumPy scalars give IEEE results
+instead (nan, inf), as the device does.  Every composite rule (logaddexp, mod,
+rint, pow on integers...) is written once in the kernel templates in terms of these
+leaves, so the simulator tests the same logic the device runs.
+"""
+import math
+
+import numpy as np
+
+from ._config import SIM
+
+LN2 = math.log(2.0)
+LOG2E = 1.0 / LN2
+INF = math.inf
+NAN = math.nan
+
+if SIM:
+    exp, exp2, expm1 = np.exp, np.exp2, np.expm1
+    log, log2, log10, log1p = np.log, np.log2, np.log10, np.log1p
+    sqrt, cbrt = np.sqrt, np.cbrt
+    sin, cos, tan = np.sin, np.cos, np.tan
+    asin, acos, atan = np.arcsin, np.arccos, np.arctan
+    sinh, cosh, tanh = np.sinh, np.cosh, np.tanh
+    asinh, acosh, atanh = np.arcsinh, np.arccosh, np.arctanh
+    floor, ceil, trunc = np.floor, np.ceil, np.trunc
+    pow, fmod, atan2 = np.power, np.fmod, np.arctan2  # noqa: A001
+    hypot, copysign = np.hypot, np.copysign
+    isinf, isfinite = np.isinf, np.isfinite
+else:  # numba-cuda lowers these to libdevice; floor/ceil/trunc return floats on CUDA
+    from numba import cuda as _cuda
+
+    exp, exp2, expm1 = math.exp, math.exp2, math.expm1
+    log, log2, log10, log1p = math.log, math.log2, math.log10, math.log1p
+    sqrt = math.sqrt
+    sin, cos, tan = math.sin, math.cos, math.tan
+    asin, acos, atan = math.asin, math.acos, math.atan
+    sinh, cosh, tanh = math.sinh, math.cosh, math.tanh
+    asinh, acosh, atanh = math.asinh, math.acosh, math.atanh
+    floor, ceil, trunc = math.floor, math.ceil, math.trunc
+    pow, fmod, atan2 = math.pow, math.fmod, math.atan2  # noqa: A001
+    hypot, copysign = math.hypot, math.copysign
+    isinf, isfinite = math.isinf, math.isfinite
+
+    @_cuda.jit(device=True, inline=True)
+    def cbrt(x):
+        # (libdevice's cbrt is reached through the cuda module, which a kernel's
+        # ``F.<name>`` lookup cannot see: wrap it in a device function)
+        return _cuda.cbrt(x)

@@ -1,0 +1,218 @@
+"""Transforms on GPU arrays give the CPU's results, results stay on the device, every
+primitive has a GPU implementation, and devices are not mixed behind the user's back."""
+import warnings
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.core import REGISTRY, EscapedTracerError, Primitive
+from funcgrad.gpu import (IMPLS, DeviceMismatchError, GpuArray, device_get,
+                          missing_gpu_primitives)
+
+warnings.filterwarnings("ignore", category=RuntimeWarning)
+
+RNG = np.random.default_rng(0)
+X = np.linspace(-1.5, 1.3, 12)
+W = RNG.standard_normal((3, 12))
+A = RNG.standard_normal((3, 3)) + 3 * np.eye(3)
+
+
+def gpu(x):
+    return fg.device_put(x, "cuda")
+
+
+def assert_tree_close(got, want, rtol=1e-9, atol=1e-11):
+    if isinstance(want, (list, tuple)):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_tree_close(g, w, rtol, atol)
+        return
+    host = np.asarray(got)
+    want = np.asarray(want)
+    assert host.shape == want.shape and host.dtype == want.dtype, (host.shape, want.shape,
+                                                                   host.dtype, want.dtype)
+    np.testing.assert_allclose(host, want, rtol=rtol, atol=atol)
+
+
+def w4(x):
+    return fnp.sum(fnp.exp(fnp.sin(x)) * fnp.cos(x) ** 2 + fnp.sqrt(1 + x * x))
+
+
+def mlp(x, w):
+    h = fnp.tanh(w @ x)
+    return fnp.sum(h ** 2) + fnp.logsumexp(h) - fnp.mean(fnp.abs(x)) * fnp.max(h)
+
+
+def indexing(x):
+    y = x[1:7:2] * x[[0, 3, 3, 5]][:3] + fnp.cumsum(x)[-3:]
+    z = x.at[2].set(0.5).at[np.array([1, 1, 4])].add(y[0])
+    return fnp.sum(y ** 2) + fnp.prod(z[:4]) + fnp.sort(z)[2] + fnp.sum(fnp.where(x > 0, x, 0.0))
+
+
+def matrices(x):
+    m = fnp.reshape(x[:9], (3, 3)) + fnp.diag(x[9:12] + 4.0)
+    inv = fnp.linalg.inv(m)
+    return (fnp.sum(inv @ m.T) + fnp.linalg.slogdet(m)[1] + fnp.trace(fnp.linalg.solve(m, m.T))
+            + fnp.sum(fnp.einsum("ij,jk->ik", m, m)) + fnp.linalg.det(m))
+
+
+def reductions(x):
+    m = fnp.reshape(x, (3, 4))
+    return (fnp.sum(fnp.var(m, axis=0)) + fnp.sum(fnp.max(m, axis=1) ** 2)
+            + fnp.sum(fnp.min(m, axis=0, keepdims=True)) + fnp.std(m)
+            + fnp.sum(fnp.concatenate([m, m[:1] * 2], axis=0)[::2]))
+
+
+FUNCTIONS = [w4, indexing, matrices, reductions,
+             lambda x: fnp.sum(fnp.tanh(x) ** 2),
+             lambda x: fnp.sum(fnp.maximum(x, 0.1) * fnp.clip(x, -1, 1) / (1 + x ** 2))]
+
+
+@pytest.mark.parametrize("f", FUNCTIONS)
+def test_grad_on_gpu_equals_cpu(f):
+    assert_tree_close(fg.grad(f)(gpu(X)), fg.grad(f)(X))
+
+
+def test_grad_of_two_arguments_and_float32():
+    got = fg.grad(mlp, argnums=(0, 1))(gpu(X), gpu(W))
+    assert_tree_close(got, fg.grad(mlp, argnums=(0, 1))(X, W))
+    x32, w32 = X.astype(np.float32), W.astype(np.float32)
+    got = fg.grad(mlp)(gpu(x32), gpu(w32))
+    assert np.asarray(got).dtype == np.float32
+    assert_tree_close(got, fg.grad(mlp)(x32, w32), rtol=2e-5, atol=1e-6)
+
+
+def test_value_and_grad_vjp_jvp_on_gpu():
+    value, g = fg.value_and_grad(w4)(gpu(X))
+    v_cpu, g_cpu = fg.value_and_grad(w4)(X)
+    assert_tree_close([value, g], [v_cpu, g_cpu])
+    f = lambda x: fnp.sin(x) * fnp.exp(-x)  # noqa: E731
+    out, pullback = fg.vjp(f, gpu(X))
+    out_c, pullback_c = fg.vjp(f, X)
+    assert isinstance(out, GpuArray)
+    assert_tree_close(pullback(gpu(np.cos(X))), pullback_c(np.cos(X)))
+    primal, tangent = fg.jvp(f, (gpu(X),), (gpu(np.ones_like(X)),))
+    want = fg.jvp(f, (X,), (np.ones_like(X),))
+    assert_tree_close([primal, tangent], want)
+
+
+@pytest.mark.parametrize("transform", [fg.jacfwd, fg.jacrev, fg.hessian])
+def test_jacobians_and_hessian_on_gpu(transform):
+    f = (lambda x: fnp.tanh(x[:4]) * x[4:8]) if transform is not fg.hessian else \
+        (lambda x: fnp.sum(fnp.exp(x[:4]) * x[4:8] ** 2))
+    x = X[:8]
+    assert_tree_close(transform(f)(gpu(x)), transform(f)(x))
+
+
+def test_vmap_on_gpu():
+    f = lambda w, x: fnp.tanh(w @ x)  # noqa: E731
+    assert_tree_close(fg.vmap(f, in_axes=(0, None))(gpu(W), gpu(X)),
+                      fg.vmap(f, in_axes=(0, None))(W, X))
+    g = fg.vmap(fg.grad(lambda x: fnp.sum(fnp.sin(x) ** 2)))
+    assert_tree_close(g(gpu(W)), g(W))
+
+
+def test_results_stay_on_the_device_until_asked():
+    x = gpu(X)
+    y = fnp.exp(x) + np.sin(x) * 2.0           # funcgrad.numpy and plain numpy
+    assert isinstance(y, GpuArray) and y.device.startswith("cuda")
+    assert isinstance(x[2:5].T, GpuArray)
+    host = np.asarray(y)
+    assert isinstance(host, np.ndarray)
+    np.testing.assert_allclose(host, np.exp(X) + np.sin(X) * 2.0)
+    assert float(fnp.sum(x)) == pytest.approx(X.sum())
+    assert device_get({"a": y, "b": [1, x]})["b"][0] == 1
+    assert "GpuArray" in repr(x) and "cuda" in repr(x)
+
+
+def test_every_primitive_has_a_gpu_implementation():
+    assert missing_gpu_primitives() == []
+
+
+def test_a_primitive_without_gpu_implementation_raises_naming_it():
+    prim = Primitive("test_only_no_gpu", lambda x: x)
+    try:
+        with pytest.raises(NotImplementedError, match="test_only_no_gpu"):
+            prim.bind(gpu(X))
+    finally:
+        del REGISTRY["test_only_no_gpu"]
+
+
+def test_mixing_cpu_and_gpu_arrays_raises():
+    x = gpu(X)
+    with pytest.raises(DeviceMismatchError, match="device_put"):
+        x + X
+    with pytest.raises(DeviceMismatchError):
+        fnp.multiply(X, x)
+    with pytest.raises(DeviceMismatchError):
+        np.dot(W, x)
+    with pytest.raises(DeviceMismatchError):
+        fg.grad(lambda x, w: fnp.sum(w @ x))(x, W)
+    with pytest.raises(DeviceMismatchError):
+        fnp.where(X > 0, x, 0.0)
+    with pytest.raises(DeviceMismatchError):  # an array the function made itself
+        fg.grad(lambda x: fnp.sum(x * np.ones(12)))(x)
+    with pytest.raises(DeviceMismatchError):  # a global (closure) array
+        fg.grad(lambda x: fnp.sum(W @ x))(x)
+    with pytest.raises(DeviceMismatchError):  # a CPU tangent for a GPU primal
+        fg.jvp(fnp.sin, (x,), (X,))
+
+
+def test_scalars_and_index_arrays_mix_freely():
+    x = gpu(X)
+    np.testing.assert_allclose(np.asarray(x * 2 + np.float64(1.0) - np.array(0.5)), X * 2 + 0.5)
+    np.testing.assert_allclose(np.asarray(x[np.array([0, 2])]), X[[0, 2]])
+    assert (x + 1).dtype == np.float64
+    x32 = gpu(X.astype(np.float32))
+    assert (x32 * 2.0).dtype == np.float32   # Python scalars are weak, as in NumPy 2
+
+
+def test_rule_constants_are_moved_to_the_device():
+    # gather's VJP makes np.zeros, prod's makes np.ones, jacrev seeds with np.eye
+    x = gpu(X)
+    assert_tree_close(fg.grad(lambda x: fnp.prod(x[2:6]) + fnp.sum(fnp.triu(
+        fnp.reshape(x, (3, 4)))))(x), fg.grad(lambda x: fnp.prod(x[2:6]) + fnp.sum(fnp.triu(
+            fnp.reshape(x, (3, 4)))))(X))
+
+
+def test_escaped_tracer_with_gpu_array_raises():
+    leaked = []
+    fg.grad(lambda x: leaked.append(x) or fnp.sum(x))(gpu(X))
+    with pytest.raises(EscapedTracerError):
+        leaked[0] + gpu(X)
+
+
+def test_device_put_pytrees_and_device_get():
+    tree = {"w": W, "b": [X, 2.0]}
+    on_gpu = fg.device_put(tree, "cuda")
+    assert isinstance(on_gpu["w"], GpuArray) and isinstance(on_gpu["b"][1], GpuArray)
+    back = fg.device_get(on_gpu)
+    np.testing.assert_array_equal(back["w"], W)
+    assert fg.device_put(on_gpu["w"]) is on_gpu["w"]
+    np.testing.assert_array_equal(fg.device_put(on_gpu["w"], "cpu"), W)
+    with pytest.raises(ValueError, match="unknown device"):
+        fg.device_put(X, "tpu")
+
+
+def test_custom_vjp_on_gpu():
+    @fg.custom_vjp
+    def f(x):
+        return fnp.sin(x)
+
+    def fwd(x):
+        return fnp.sin(x), fnp.cos(x)
+
+    def bwd(cos_x, g):
+        return (g * cos_x * 2.0,)
+    f.defvjp(fwd, bwd)
+    assert_tree_close(fg.grad(lambda x: fnp.sum(f(x)))(gpu(X)), 2 * np.cos(X))
+
+
+def test_gpu_index_errors_are_python_errors():
+    x = gpu(X)
+    with pytest.raises(IndexError):
+        x[np.array([0, 40])]
+    with pytest.raises(IndexError):
+        IMPLS["gather"](x, gpu(np.array([3, -13])), spec=(("a",),))
