@@ -30,8 +30,12 @@ from .tensor import Tensor, ones, zeros
 from . import autograd  # noqa: F401
 # GPU arrays (numba.cuda kernels); imports no CUDA until the first device_put.
 from .gpu import device_get, device_put
+
 # CPU kernels: thread count and ahead-of-time compilation (kernels build lazily otherwise).
 from .kernels_config import get_num_threads, set_num_threads, warmup
+# Compilation of whole functions (fg.jit) and control flow on traced values (fg.lax).
+from . import jit  # noqa: E402  (a callable package: fg.jit(f) is funcgrad.jit.api.jit)
+from . import lax  # noqa: F401,E402
 
 __version__ = "0.1.0"
 
@@ -47,4 +51,5 @@ __all__ = [
     "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "profiler", "graph",
     "Tensor", "ones", "zeros", "autograd",
     "device_put", "device_get",
+    "jit", "lax",
 ]

@@ -243,15 +243,25 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return builtins.bool(all(isclose(a, b, rtol, atol, equal_nan)))
 
 
+def _plain_values(a):
+    """``a``'s values as a NumPy array, for results that are not differentiable: a Tensor
+    (detached) or GPU array as plain values -- handed to NumPy as they are, they would
+    dispatch back to funcgrad.numpy forever."""
+    from ..core import concrete
+    x = concrete(asarray(a))
+    if not isinstance(x, _np.ndarray):
+        detach = getattr(x, "detach", None)
+        x = _np.asarray(detach() if detach is not None else x)
+    return x
+
+
 def nonzero(a):
     """Indices of non-zero entries (needs concrete values; not differentiable)."""
-    from ..core import concrete
-    return _np.nonzero(concrete(asarray(a)))
+    return _np.nonzero(_plain_values(a))
 
 
 def argwhere(a):
-    from ..core import concrete
-    return _np.argwhere(concrete(asarray(a)))
+    return _np.argwhere(_plain_values(a))
 
 
 # --- reductions ------------------------------------------------------------------------------
@@ -383,8 +393,8 @@ def cumprod(a, axis=None, dtype=None):
     if axis is None:
         a, axis = ravel(a), 0
     axis = one_axis(axis, a.ndim)
-    if not isinstance(a, Tracer):
-        return _np.cumprod(a, axis=axis)
+    if isinstance(a, _np.ndarray):  # plain arrays only: np.cumprod of a Tensor (or a GPU
+        return _np.cumprod(a, axis=axis)  # array) would dispatch back here, forever
     a = _st.moveaxis(a, axis, a.ndim - 1)
     n, step = a.shape[-1], 1
     while step < n:  # Hillis-Steele scan: y[i] *= y[i - step]
@@ -596,21 +606,19 @@ def stack(arrays, axis=0):
 
 
 def hstack(tup):
-    arrays = atleast_1d(*tup) if len(tup) > 1 else [atleast_1d(*tup)]
-    return concatenate(arrays, 0 if arrays[0].ndim == 1 else 1)
+    arrays = [atleast_1d(a) for a in tup]  # (an empty sequence: concatenate's clear error)
+    return concatenate(arrays, 0 if arrays and arrays[0].ndim == 1 else 1)
 
 
 def vstack(tup):
-    arrays = atleast_2d(*tup) if len(tup) > 1 else [atleast_2d(*tup)]
-    return concatenate(arrays, 0)
+    return concatenate([atleast_2d(a) for a in tup], 0)
 
 
 row_stack = vstack
 
 
 def dstack(tup):
-    arrays = atleast_3d(*tup) if len(tup) > 1 else [atleast_3d(*tup)]
-    return concatenate(arrays, 2)
+    return concatenate([atleast_3d(a) for a in tup], 2)
 
 
 def column_stack(tup):
@@ -868,6 +876,10 @@ def tensordot(a, b, axes=2):
 
 def einsum(subscripts, *operands, optimize=None):
     """Einstein summation (``...`` broadcasting and implicit output supported)."""
+    if not isinstance(subscripts, str):
+        raise TypeError(f"einsum: the first argument must be the subscripts string, e.g. "
+                        f"einsum('ij,jk->ik', a, b); got {type(subscripts).__name__} (NumPy's "
+                        f"interleaved operand/sublist form is not supported)")
     ops = [asarray(o) for o in operands]
     subscripts = subscripts.replace(" ", "")
     if "->" not in subscripts:

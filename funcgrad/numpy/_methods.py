@@ -73,14 +73,18 @@ def _function_table():
     if _FUNCTIONS is None:
         fnp = _fnp()
         table = {}
+        # (NumPy's own functions that funcgrad.numpy re-exports -- linspace, meshgrid,
+        # result_type... -- are left out: mapped to themselves, they would dispatch back
+        # here forever; on traced values they raise the "not supported" error instead)
         for name in fnp.__all__:
             ours = getattr(fnp, name)
             theirs = getattr(np, name, None)
-            if callable(ours) and callable(theirs) and not isinstance(theirs, type):
+            if callable(ours) and callable(theirs) and not isinstance(theirs, type) \
+                    and ours is not theirs:
                 table[theirs] = ours
         for name in fnp.linalg.__all__:
             theirs = getattr(np.linalg, name, None)
-            if theirs is not None:
+            if theirs is not None and getattr(fnp.linalg, name) is not theirs:
                 table[theirs] = getattr(fnp.linalg, name)
         table[np.round] = table[np.around] = fnp.round
         _FUNCTIONS = table

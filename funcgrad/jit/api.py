@@ -1,0 +1,426 @@
+"""``fg.jit``: trace a function once per input signature, compile it with Numba, reuse it.
+
+Calling a jitted function with concrete arrays looks its signature up (pytree structure,
+shapes, dtypes, static arguments), traces and compiles on a miss, and runs the compiled
+code.  Called with tracers of another transform (``grad(jit(f))``, ``vmap(jit(f))``, a
+``jit`` inside a ``jit``), it binds the ``jit_call`` primitive instead; its parameter is
+the traced graph, and its rules apply the transform to the graph's equations
+(:func:`~funcgrad.interpreters.graph.eval_graph` under the transform, traced into a new
+graph that is itself jitted): correct by construction, and compiled too.
+"""
+import functools
+import inspect
+import numbers
+import warnings
+
+import numpy as np
+from numpy import ndarray
+
+from .. import tree
+from ..core import (ROOT, ConcretizationError, Primitive, ShapedArray, Tracer, _special_classes,
+                    _state, aval_of)
+from ..interpreters.graph import Var, eval_graph
+from .cache import make_runner
+from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
+                     register_device_impls, vjp_joint, vjp_split, zeros)
+from .lower import lower_graph
+from .passes import closure_convert, optimize
+from .trace import trace_flat
+
+__all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
+
+_F64, _I64, _BOOL = np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.bool_)
+
+
+# --- compiled graphs ---------------------------------------------------------------------
+
+class Executable:
+    """A compiled graph: ``executable(*inputs)`` returns the list of its outputs."""
+
+    def __init__(self, graph, name="f"):
+        self.graph = optimize(graph)
+        self.lowered = lower_graph(self.graph, name)
+        self.run = make_runner(self.lowered)
+        self.consts = tuple(self.lowered.consts)
+        self.single = self.lowered.single
+        self.scalars = [(i, a.dtype.type) for i, a in enumerate(self.lowered.out_avals)
+                        if not a.shape]
+        self._compiled = False
+
+    def __call__(self, *inputs):
+        if self._compiled:
+            out = self.run(*self.consts, *inputs)
+        else:  # the first call compiles: Numba's advice on array layouts is noise here
+            from numba.core.errors import NumbaPerformanceWarning
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", NumbaPerformanceWarning)
+                out = self.run(*self.consts, *inputs)
+            self._compiled = True
+        outs = [out] if self.single else list(out)
+        for i, to_dtype in self.scalars:
+            outs[i] = to_dtype(outs[i])
+        return outs
+
+    def fast_entry(self, out_tree):
+        """The leanest callable from inputs to the function's (pytree) result."""
+        run, consts = self.run, self.consts
+        if self.single and not self.scalars and out_tree.node is None:
+            return functools.partial(run, *consts) if consts else run
+        call = self.__call__
+        return lambda *inputs: tree.unflatten(out_tree, call(*inputs))
+
+
+def compile_graph(graph, name="f"):
+    """The :class:`Executable` of ``graph`` (cached on the graph object)."""
+    exe = graph.__dict__.get("_jit_executable")
+    if exe is None:
+        exe = graph._jit_executable = Executable(graph, name)
+    return exe
+
+
+# --- the jit_call primitive ------------------------------------------------------------------
+
+def _jit_impl(*args, graph, name):
+    return compile_graph(graph, name)(*args)
+
+
+def _jit_abstract_eval(*avals, graph, name):
+    return [v.aval if isinstance(v, Var) else aval_of(np.asarray(v)) for v in graph.outvars]
+
+
+def _jit_jvp(primals, tangents, *, graph, name):
+    nonzero = tuple(t is not None and is_float(v.aval) for t, v in zip(tangents, graph.invars))
+    jgraph, out_nonzero = derived(graph, ("jvp", nonzero), lambda: jvp_graph(graph, nonzero))
+    args = list(primals) + [t for t, z in zip(tangents, nonzero) if z]
+    outs = jit_call_p.bind(*args, graph=jgraph, name=f"jvp({name})")
+    n = len(graph.outvars)
+    rest = iter(outs[n:])
+    return list(outs[:n]), [next(rest) if z else None for z in out_nonzero]
+
+
+def _vjp_graphs(graph):
+    """Forward ``inputs -> (outputs, residuals)`` and backward ``(residuals, output
+    cotangents) -> input cotangents`` graphs, or None when the graph cannot be
+    differentiated abstractly (a ``while_loop``'s trip count is only known when it runs)."""
+    try:
+        joint, float_in, float_out = vjp_joint(graph)
+    except ConcretizationError:
+        return None
+    fwd, bwd = vjp_split(joint, len(graph.invars), len(graph.outvars))
+    return fwd, bwd, float_in, float_out
+
+
+def _jit_reverse_fwd(vals, params):
+    graph, name = params["graph"], params["name"]
+    split = derived(graph, ("vjp",), lambda: _vjp_graphs(graph))
+    if split is None:  # differentiate the equations one by one at backward time
+        return list(jit_call_p.bind(*vals, graph=graph, name=name)), None
+    outs = jit_call_p.bind(*vals, graph=split[0], name=f"fwd({name})")
+    n = len(graph.outvars)
+    return list(outs[:n]), list(outs[n:])
+
+
+def _jit_vjp(needs, cts, outs, *args, graph, name, residuals=None):
+    split = derived(graph, ("vjp",), lambda: _vjp_graphs(graph))
+    if split is None:
+        from ..api import vjp as _vjp_api
+        cts = [zeros(out_aval(v)) if c is None else c for c, v in zip(cts, graph.outvars)]
+        _, pullback = _vjp_api(lambda *xs: eval_graph(graph, *xs), *args)
+        grads = pullback(cts)
+        return [g if need and is_float(v.aval) else None
+                for g, need, v in zip(grads, needs, graph.invars)]
+    fwd, bwd, float_in, float_out = split
+    if residuals is None:  # reached without the reverse interpreter's forward (eager tape)
+        residuals = _jit_reverse_fwd(args, {"graph": graph, "name": name})[1]
+    ct_args = [zeros(out_aval(graph.outvars[i])) if cts[i] is None else cts[i]
+               for i in float_out]
+    in_cts = jit_call_p.bind(*residuals, *ct_args, graph=bwd, name=f"bwd({name})")
+    result = [None] * len(args)
+    for i, c in zip(float_in, in_cts):
+        if needs[i]:
+            result[i] = c
+    return result
+
+
+def _jit_batch(args, dims, *, graph, name):
+    from ..primitives.structural import moveaxis
+    size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
+    batched = tuple(d is not None for d in dims)
+    moved = [moveaxis(a, d, 0) if d is not None else a for a, d in zip(args, dims)]
+    bgraph, out_batched = derived(graph, ("batch", batched, size),
+                                  lambda: batch_graph(graph, batched, size))
+    outs = jit_call_p.bind(*moved, graph=bgraph, name=f"vmap({name})")
+    return list(outs), [0 if b else None for b in out_batched]
+
+
+jit_call_p = Primitive("jit_call", _jit_impl, abstract_eval=_jit_abstract_eval, jvp=_jit_jvp,
+                       vjp=_jit_vjp, batch=_jit_batch, multiple_results=True)
+jit_call_p.reverse_fwd = _jit_reverse_fwd
+
+
+def _jit_eval_impl(*args, graph, name):
+    """Any device: the graph's equations one by one (the compiled kernels are CPU code)."""
+    return as_root(eval_graph, graph, *args)
+
+
+register_device_impls({"jit_call": _jit_eval_impl})
+
+
+# --- fg.jit -----------------------------------------------------------------------------------
+
+def _leaf_aval(x, where):
+    if isinstance(x, Tracer):
+        return ShapedArray(x.shape, x.dtype)
+    if type(x) is ndarray or isinstance(x, np.generic):
+        if x.dtype.kind in "OSUVMm":
+            raise TypeError(f"jit: {where} is an array of dtype {x.dtype}; jit takes numeric "
+                            f"arrays. Convert it, or mark the argument static.")
+        return ShapedArray(x.shape, x.dtype)
+    if isinstance(x, (bool, numbers.Number)) and not isinstance(x, np.ndarray):
+        return ShapedArray((), np.result_type(x))
+    from ..numpy._convert import asarray
+    try:
+        arr = asarray(x)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"jit: {where} of type {type(x).__name__} is not an array ({e}). "
+                        f"Pass arrays, numbers or pytrees of them, or mark the argument "
+                        f"static (static_argnums / static_argnames).") from None
+    return ShapedArray(arr.shape, arr.dtype)
+
+
+class _Entry:
+    """A traced signature: its closed graph, output structure and compiled code."""
+
+    __slots__ = ("graph", "out_tree", "name", "_exe", "n_tracers")
+
+    def __init__(self, graph, out_tree, name, n_tracers):
+        self.graph = graph
+        self.out_tree = out_tree
+        self.name = name
+        self._exe = None
+        self.n_tracers = n_tracers
+
+    @property
+    def executable(self):
+        if self._exe is None:
+            self._exe = compile_graph(self.graph, self.name)
+        return self._exe
+
+
+class Lowering:
+    """What :meth:`JitFunction.lower` returns: the optimised graph and generated code."""
+
+    def __init__(self, executable):
+        self.executable = executable
+        self.graph = executable.graph
+
+    def as_text(self):
+        """The generated Python/Numba source."""
+        return self.executable.lowered.as_text()
+
+    def __str__(self):
+        return self.as_text()
+
+    def compile(self):
+        return self.executable
+
+
+class JitFunction:
+    """A jitted function (what :func:`jit` returns)."""
+
+    def __init__(self, fun, static_argnums=(), static_argnames=()):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        if isinstance(static_argnums, (int, np.integer)):
+            static_argnums = (static_argnums,)
+        if isinstance(static_argnames, str):
+            static_argnames = (static_argnames,)
+        self.static_argnums = tuple(int(i) for i in static_argnums)
+        self.static_argnames = tuple(static_argnames)
+        self._resolve_static_names()
+        self._cache = {}
+        self._fast = {}
+        self._simple = not self.static_argnums and not self.static_argnames
+
+    def _resolve_static_names(self):
+        """Static arguments may be named either way: link names and positions."""
+        try:
+            params = list(inspect.signature(self.fun).parameters.values())
+        except (TypeError, ValueError):
+            return
+        positional = [p.name for p in params
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        names = set(self.static_argnames)
+        nums = set(self.static_argnums)
+        for i in self.static_argnums:
+            if 0 <= i < len(positional):
+                names.add(positional[i])
+        for name in self.static_argnames:
+            if name in positional:
+                nums.add(positional.index(name))
+        self.static_argnums = tuple(sorted(nums))
+        self.static_argnames = tuple(sorted(names))
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def __repr__(self):
+        return f"<jit {getattr(self.fun, '__qualname__', self.fun)!r}>"
+
+    # calling -----------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        # The fast path: plain arrays or numbers, a signature seen before, no transform.
+        if not kwargs and _state.interpreter is ROOT:
+            if len(args) == 1 and type(args[0]) is ndarray:
+                a = args[0]
+                entry = self._fast.get((a.shape, a.dtype))
+            else:
+                key = _fast_key(args)
+                entry = None if key is None else self._fast.get(key)
+            if entry is not None:
+                return entry(*args)
+        return self._call(args, kwargs)
+
+    def _split(self, args, kwargs):
+        nargs = len(args)
+        static_pos = sorted({i % nargs for i in self.static_argnums if -nargs <= i < nargs})
+        statics = []
+        for i in static_pos:
+            statics.append(("arg", i, _hashable_static(args[i], f"argument {i}")))
+        for name in self.static_argnames:
+            if name in kwargs:
+                statics.append(("kw", name, _hashable_static(kwargs[name], f"argument "
+                                                                          f"{name!r}")))
+        dyn_args = tuple(a for i, a in enumerate(args) if i not in static_pos)
+        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+        return static_pos, tuple(statics), dyn_args, dyn_kwargs
+
+    def _signature(self, args, kwargs):
+        static_pos, statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
+        leaves, treedef = tree.flatten((dyn_args, dyn_kwargs))
+        avals = tuple(_leaf_aval(x, f"leaf {i} of the arguments") for i, x in enumerate(leaves))
+        return (treedef, avals, statics, len(args)), leaves, static_pos
+
+    def _trace(self, args, kwargs, key, static_pos):
+        treedef, avals, _, nargs = key
+        out_trees = []
+
+        def flat_fun(*tracers):
+            dyn_args, dyn_kwargs = tree.unflatten(treedef, list(tracers))
+            it = iter(dyn_args)
+            full = [args[i] if i in static_pos else next(it) for i in range(nargs)]
+            kw = dict(dyn_kwargs)
+            kw.update({k: kwargs[k] for k in self.static_argnames if k in kwargs})
+            out = self.fun(*full, **kw)
+            out_leaves, out_tree = tree.flatten(out)
+            out_trees.append(out_tree)
+            for i, o in enumerate(out_leaves):
+                if not isinstance(o, (Tracer, ndarray, np.generic, bool, numbers.Number)):
+                    raise TypeError(f"jit: the function returned a {type(o).__name__} (output "
+                                    f"leaf {i}); a jitted function returns arrays, numbers "
+                                    f"and pytrees of them.")
+            return out_leaves
+
+        graph = trace_flat(flat_fun, avals, "jit")
+        graph, tracers = closure_convert(graph)
+        name = getattr(self.fun, "__name__", "f")
+        return _Entry(graph, out_trees[0], name, len(tracers)), tracers
+
+    def _call(self, args, kwargs):
+        key, leaves, static_pos = self._signature(args, kwargs)
+        entry = self._cache.get(key)
+        tracers = ()
+        if entry is None:
+            entry, tracers = self._trace(args, kwargs, key, static_pos)
+            if not tracers:
+                self._cache[key] = entry
+        if _state.interpreter is ROOT and not tracers and not any(
+                type(x) in _special_classes for x in leaves):  # plain values: run the kernels
+            exe = entry.executable
+            if self._simple and not kwargs and len(leaves) == len(args):
+                fkey = _fast_key(args)
+                if fkey is not None:
+                    self._fast[fkey] = exe.fast_entry(entry.out_tree)
+            return tree.unflatten(entry.out_tree, exe(*leaves))
+        outs = jit_call_p.bind(*tracers, *leaves, graph=entry.graph, name=entry.name)
+        return tree.unflatten(entry.out_tree, outs)
+
+    # inspection ---------------------------------------------------------------------------
+    def lower(self, *args, **kwargs):
+        """The :class:`Lowering` for these arguments: ``.as_text()`` is the generated code."""
+        key, leaves, static_pos = self._signature(args, kwargs)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry, tracers = self._trace(args, kwargs, key, static_pos)
+            if not tracers:
+                self._cache[key] = entry
+        return Lowering(entry.executable)
+
+    def graph(self, *args, **kwargs):
+        """The traced graph (before optimisation) for these arguments."""
+        key, leaves, static_pos = self._signature(args, kwargs)
+        entry = self._cache.get(key) or self._trace(args, kwargs, key, static_pos)[0]
+        return entry.graph
+
+    def clear_cache(self):
+        self._cache.clear()
+        self._fast.clear()
+
+
+def _fast_key(args):
+    """A cheap key for calls whose arguments are all arrays or Python numbers."""
+    if len(args) == 1:
+        a = args[0]
+        if type(a) is ndarray:
+            return (a.shape, a.dtype)
+        t = type(a)
+        return (t,) if t is float or t is int or t is bool else None
+    key = []
+    for a in args:
+        t = type(a)
+        if t is ndarray:
+            key.append(a.shape)
+            key.append(a.dtype)
+        elif t is float or t is int or t is bool:
+            key.append(t)
+        else:
+            return None
+    return tuple(key)
+
+
+def _hashable_static(value, where):
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"jit: static {where} of type {type(value).__name__} is not hashable; "
+                        f"static arguments key the compilation cache. Pass a tuple instead "
+                        f"of a list (or make the argument dynamic).") from None
+    return value
+
+
+def jit(fun=None, *, static_argnums=(), static_argnames=()):
+    """Compile ``fun`` with Numba: traced once per input signature (structure, shapes,
+    dtypes, static arguments), optimised, and lowered to fused loops.
+
+    Composes with every transform: ``jit(grad(f))`` compiles the forward and backward
+    passes together; ``grad(jit(f))``, ``vmap(jit(f))``, ``jvp`` and ``hessian`` of a
+    jitted function run compiled derivative code.  Python control flow on traced values
+    raises a :class:`~funcgrad.ConcretizationError` naming the line: mark such arguments
+    static (``static_argnums``/``static_argnames``) or use ``fg.lax.cond``,
+    ``fg.lax.fori_loop`` and ``fg.lax.while_loop``.  ``jit(f).lower(*args).as_text()``
+    shows the generated code.  Usable as a decorator, with or without arguments.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> @fg.jit
+    ... def f(x):
+    ...     return np.sum(np.sin(x) ** 2)
+    >>> float(fg.grad(f)(np.zeros(3)))  # doctest: +SKIP
+    0.0
+    >>> fg.jit(fg.grad(lambda x: np.sum(x ** 3)))(np.array([1.0, 2.0]))
+    array([ 3., 12.])
+    """
+    if fun is None:
+        return lambda f: JitFunction(f, static_argnums, static_argnames)
+    if not callable(fun):
+        raise TypeError(f"jit expects a function, got {type(fun).__name__}")
+    return JitFunction(fun, static_argnums, static_argnames)

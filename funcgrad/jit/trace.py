@@ -1,0 +1,31 @@
+"""Abstract tracing for ``jit`` and ``fg.lax``: a function of flat arrays to a Graph.
+
+Like :func:`funcgrad.interpreters.graph.trace_to_graph`, with the interpreter named after
+the transform that traces, so that the error for a value-dependent Python ``if`` names
+it ("jit traces with abstract values ... at File ..., line N").
+"""
+from ..interpreters.graph import Graph, GraphInterpreter, GraphTracer
+
+__all__ = ["trace_flat"]
+
+
+class _NamedGraphInterpreter(GraphInterpreter):
+    __slots__ = ("transform",)
+
+    def __init__(self, transform):
+        super().__init__()
+        self.transform = transform
+
+
+def trace_flat(fun, in_avals, transform="jit"):
+    """Trace ``fun(*tracers) -> list`` on abstract inputs ``in_avals`` into a Graph.
+
+    Outputs that are not this trace's tracers (constants, or tracers of an enclosing
+    transform) stay in ``outvars`` as they are; see :func:`passes.closure_convert`.
+    """
+    interp = _NamedGraphInterpreter(transform)
+    with interp:
+        tracers = [interp.new_input(a) for a in in_avals]
+        outs = list(fun(*tracers))
+    outvars = [o.var if type(o) is GraphTracer and o._trace is interp else o for o in outs]
+    return Graph([t.var for t in tracers], interp.eqns, outvars)

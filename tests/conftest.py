@@ -1,0 +1,24 @@
+"""Shared test configuration: hypothesis profiles.
+
+``FUNCGRAD_HYPOTHESIS_PROFILE`` picks one (default ``ci``):
+
+``ci``
+    a few derandomised examples per property, so the suite is fast and the same on
+    every run;
+``thorough``
+    200 random examples per property, for a deeper search before a release:
+    ``FUNCGRAD_HYPOTHESIS_PROFILE=thorough python -m pytest tests/test_primitives.py``.
+"""
+import os
+
+from hypothesis import HealthCheck, settings
+
+_SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+settings.register_profile(
+    "ci", max_examples=8, deadline=None, derandomize=True, database=None,
+    suppress_health_check=_SLOW_OK, print_blob=True)
+settings.register_profile(
+    "thorough", max_examples=200, deadline=None, suppress_health_check=_SLOW_OK,
+    print_blob=True)
+settings.load_profile(os.environ.get("FUNCGRAD_HYPOTHESIS_PROFILE", "ci"))

@@ -1,0 +1,486 @@
+"""``fg.jit``: compiled functions equal their eager selves, derivatives included.
+
+The core property, ``jit(f) == f`` and ``jit(grad(f)) == grad(f)``, is checked on
+programs drawn by hypothesis from a small generator over the primitive families
+(elementwise with broadcasting, reductions, matmul, reshape/transpose, indexing); the
+rest are behaviours: caching and retracing, static arguments, composition with every
+transform, fallbacks, the error for value-dependent Python control flow, float32, and
+the on-disk cache reused by a second process.
+
+Compiled code may differ from the eager result in the last bit of a transcendental
+function (the C library's ``sin`` against NumPy's SIMD one), so comparisons allow a few
+ulps relative to the result's size; reductions and arithmetic are bit-for-bit.
+"""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import Phase, assume, given, settings, strategies as st
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad import tree
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _cache_dir(tmp_path_factory):
+    """Generated modules go to a fresh directory (the disk cache is tested explicitly)."""
+    old = os.environ.get("FUNCGRAD_CACHE_DIR")
+    os.environ["FUNCGRAD_CACHE_DIR"] = str(tmp_path_factory.mktemp("jit_cache"))
+    yield
+    if old is None:
+        del os.environ["FUNCGRAD_CACHE_DIR"]
+    else:
+        os.environ["FUNCGRAD_CACHE_DIR"] = old
+
+
+def assert_tree_close(got, want, rtol=1e-11, what=""):
+    got_leaves, want_leaves = tree.leaves(got), tree.leaves(want)
+    assert len(got_leaves) == len(want_leaves), what
+    for g, w in zip(got_leaves, want_leaves):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.shape == w.shape, f"{what}: shape {g.shape} != {w.shape}"
+        assert g.dtype == w.dtype, f"{what}: dtype {g.dtype} != {w.dtype}"
+        if w.dtype.kind != "f":
+            np.testing.assert_array_equal(g, w, err_msg=what)
+            continue
+        scale = max(1.0, float(np.max(np.abs(w), initial=0.0)))
+        np.testing.assert_allclose(g, w, rtol=0, atol=rtol * scale, err_msg=what)
+
+
+# --- a small random program generator -----------------------------------------------------------
+
+def _broadcasts(a, b):
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+        return True
+    except ValueError:
+        return False
+
+
+def _matmul_ok(a, b):
+    return (1 <= a.ndim <= 2 and 1 <= b.ndim <= 2 and
+            a.shape[-1] == b.shape[0 if b.ndim == 1 else -2])
+
+
+# (name, arity, applies-to predicate, function): every step of a program is one of these.
+OPS = [
+    ("sin", 1, None, np.sin),
+    ("tanh", 1, None, np.tanh),
+    ("exp(tanh)", 1, None, lambda a: np.exp(np.tanh(a))),
+    ("log1p(a*a)", 1, None, lambda a: np.log1p(a * a)),
+    ("affine", 1, None, lambda a: a * 0.7 - 0.25),
+    ("-|a|", 1, None, lambda a: -np.abs(a)),
+    ("add", 2, _broadcasts, np.add),
+    ("multiply", 2, _broadcasts, np.multiply),
+    ("subtract", 2, _broadcasts, np.subtract),
+    ("a/(1+b*b)", 2, _broadcasts, lambda a, b: a / (1.0 + b * b)),
+    ("maximum", 2, _broadcasts, np.maximum),
+    ("where", 2, _broadcasts, lambda a, b: fnp.where(a > b, a * b, b - 0.5)),
+    ("sum(axis=0)", 1, lambda a: a.ndim >= 1, lambda a: np.sum(a, axis=0)),
+    ("sum(axis=-1, keepdims)", 1, lambda a: a.ndim >= 1,
+     lambda a: np.sum(a, axis=-1, keepdims=True)),
+    ("max(axis=-1)", 1, lambda a: a.ndim >= 1 and a.shape[-1] > 0,
+     lambda a: np.max(a, axis=-1)),
+    ("mean", 1, None, np.mean),
+    ("logsumexp(axis=-1)", 1, lambda a: a.ndim >= 1, lambda a: fnp.logsumexp(a, axis=-1)),
+    ("matmul", 2, _matmul_ok, np.matmul),
+    ("transpose", 1, lambda a: a.ndim == 2, lambda a: a.T),
+    ("reshape(-1)", 1, lambda a: a.ndim >= 1, lambda a: a.reshape(-1)),
+    ("a[..., ::2]", 1, lambda a: a.ndim >= 1, lambda a: a[..., ::2]),
+    ("a[1]", 1, lambda a: a.ndim >= 1 and a.shape[0] > 1, lambda a: a[1]),
+    ("a[[0, 0, 1]]", 1, lambda a: a.ndim >= 1 and a.shape[0] > 1,
+     lambda a: a[np.array([0, 0, 1])]),
+    ("concatenate", 2, lambda a, b: a.ndim == b.ndim == 1,
+     lambda a, b: fnp.concatenate([a, b])),
+]
+
+STEP = st.tuples(st.integers(0, len(OPS) - 1), st.integers(0, 99), st.integers(0, 99))
+
+
+def make_program(steps):
+    """``f(x, y)``: apply the steps to a pool of values, return a scalar mixing them all."""
+    def f(x, y):
+        pool = [x, y]
+        for op, i, j in steps:
+            name, arity, ok, fn = OPS[op]
+            a = pool[i % len(pool)]
+            if arity == 1:
+                if ok is None or ok(a):
+                    pool.append(fn(a))
+                continue
+            partners = [b for b in pool if ok(a, b)]
+            if partners:
+                pool.append(fn(a, partners[j % len(partners)]))
+        total = 0.0
+        for k, v in enumerate(pool):
+            total = total + np.sum(np.sin(v * (0.3 + 0.1 * k)))
+        return total
+    return f
+
+
+def describe(steps):
+    return " ; ".join(f"{OPS[op][0]}({i},{j})" for op, i, j in steps)
+
+
+# Each example compiles two kernels: no shrinking (a failure reports the program as drawn).
+@settings(max_examples=5, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(steps=st.lists(STEP, min_size=1, max_size=7), seed=st.integers(0, 2**16),
+       float32=st.booleans())
+def test_jit_of_random_programs_equals_eager(steps, seed, float32):
+    rng = np.random.default_rng(seed)
+    dtype = np.float32 if float32 else np.float64
+    x = rng.uniform(-1.5, 1.5, (3, 4)).astype(dtype)
+    y = rng.uniform(-1.5, 1.5, (4,)).astype(dtype)
+    f = make_program(steps)
+    with np.errstate(all="ignore"):
+        want = f(x, y)
+        want_grad = fg.grad(f, argnums=(0, 1))(x, y)
+    assume(np.isfinite(want) and all(np.all(np.isfinite(g)) for g in want_grad))
+    rtol = 2e-5 if float32 else 1e-11
+    what = describe(steps)
+    assert_tree_close(fg.jit(f)(x, y), want, rtol, f"jit: {what}")
+    assert_tree_close(fg.jit(fg.grad(f, argnums=(0, 1)))(x, y), want_grad, rtol,
+                      f"jit(grad): {what}")
+
+
+# --- the benchmark workloads, and what their compiled code looks like ------------------------
+
+def w1(x):
+    return np.sum(np.sin(x) * np.cos(x) + np.exp(-x * x) + np.log1p(x * x)
+                  + np.tanh(x) / (1 + x * x))
+
+
+X16 = np.linspace(-1.3, 1.4, 16)
+
+
+def test_jit_of_grad_compiles_forward_and_backward_into_one_fused_kernel():
+    g = fg.jit(fg.grad(w1))
+    assert_tree_close(g(X16), fg.grad(w1)(X16))
+    text = g.lower(X16).as_text()
+    assert text.count("@njit") == 1 and "driver" not in text  # one kernel, no Python steps
+    assert text.count("# fused") == 1 and text.count("np.empty") == 1  # fused: no temporaries
+    assert "np.cos" in text  # d sin / dx: the backward pass is in the same kernel
+
+
+def test_elementwise_chain_fuses_into_one_loop():
+    def chain(y):
+        for _ in range(20):
+            y = np.sin(y) * 0.5 + y * 0.9
+        return y
+    x = np.linspace(-1, 1, 8)
+    assert_tree_close(fg.jit(chain)(x), chain(x))
+    text = fg.jit(chain).lower(x).as_text()
+    assert text.count("# fused") == 1 and text.count("np.empty") == 1
+
+
+def test_mlp_value_and_grad_float32():
+    rng = np.random.default_rng(0)
+    params = [rng.standard_normal((20, 16)).astype(np.float32) * 0.3, np.zeros(16, np.float32),
+              rng.standard_normal((16, 5)).astype(np.float32) * 0.3, np.zeros(5, np.float32)]
+    x = rng.standard_normal((8, 20)).astype(np.float32)
+    labels = np.eye(5, dtype=np.float32)[rng.integers(0, 5, 8)]
+
+    def loss(params, x, labels):
+        w1_, b1, w2, b2 = params
+        logits = np.tanh(x @ w1_ + b1) @ w2 + b2
+        return np.mean(fnp.logsumexp(logits, axis=1) - np.sum(logits * labels, axis=1))
+
+    vg = fg.value_and_grad(loss)
+    got = fg.jit(vg)(params, x, labels)
+    assert_tree_close(got, vg(params, x, labels), 2e-6)
+    assert got[0].dtype == np.float32 and all(g.dtype == np.float32 for g in got[1])
+
+
+# --- caching, retracing, static arguments ---------------------------------------------------
+
+def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
+    traces = []
+
+    @fg.jit
+    def f(x):
+        traces.append(x.shape)
+        return np.sin(x) * 2.0
+
+    f(np.ones(3))
+    f(np.zeros(3))
+    assert len(traces) == 1
+    assert_tree_close(f(np.ones((2, 2))), np.sin(np.ones((2, 2))) * 2.0)
+    assert len(traces) == 2
+    out = f(np.ones(3, np.float32))
+    assert len(traces) == 3 and out.dtype == np.float32
+
+
+def test_static_arguments_by_position_and_name():
+    def power_sum(x, n, mode="sum"):
+        y = x
+        for _ in range(n):  # a Python loop on a static value
+            y = y * x
+        return np.sum(y) if mode == "sum" else np.max(y)
+
+    x = np.array([1.0, 2.0, 3.0])
+    f = fg.jit(power_sum, static_argnums=1, static_argnames="mode")
+    assert f(x, 2) == power_sum(x, 2)
+    assert f(x, 3) == power_sum(x, 3)
+    assert f(x, 3, mode="max") == power_sum(x, 3, mode="max")
+    assert fg.jit(power_sum, static_argnames="n")(x, n=1) == power_sum(x, 1)
+    with pytest.raises(TypeError, match="not hashable"):
+        fg.jit(lambda x, shape: x, static_argnums=1)(x, [1, 2])
+
+
+def test_value_dependent_if_names_the_line_and_suggests_the_fixes():
+    def f(x):
+        if np.sum(x) > 0:  # <- the line named
+            return x
+        return -x
+
+    with pytest.raises(fg.ConcretizationError) as info:
+        fg.jit(f)(np.ones(3))
+    message = str(info.value)
+    assert f"line {f.__code__.co_firstlineno + 1}" in message and "test_jit.py" in message
+    assert "static_argnums" in message and "fg.lax.cond" in message
+
+
+def test_pytrees_keywords_and_python_scalars():
+    @fg.jit
+    def f(params, x, scale=1.0):
+        return {"y": params["w"] * x + params["b"], "n": np.sum(x) * scale}
+
+    params = {"w": np.array([1.0, 2.0]), "b": 0.5}
+    out = f(params, np.array([3.0, 4.0]), scale=2.0)
+    assert_tree_close(out, {"y": np.array([3.5, 8.5]), "n": np.float64(14.0)})
+    assert isinstance(f(params, np.array([1.0, 1.0]))["n"], np.float64)
+
+
+# --- composition with the other transforms ------------------------------------------------
+
+F = lambda x: np.sum(np.sin(x) * np.exp(-x * x)) + np.cos(x[0]) * x[1]  # noqa: E731
+XS = np.array([0.3, -0.7, 1.1])
+
+
+@pytest.mark.parametrize("name, transform", [
+    ("grad(jit)", lambda f: fg.grad(fg.jit(f))),
+    ("jit(grad)", lambda f: fg.jit(fg.grad(f))),
+    ("jvp(jit)", lambda f: lambda x: fg.jvp(fg.jit(f), (x,), (np.ones_like(x),))),
+    ("hessian(jit)", lambda f: fg.hessian(fg.jit(f))),
+    ("jit(hessian)", lambda f: fg.jit(fg.hessian(f))),
+    ("vmap(grad(jit))", lambda f: lambda x: fg.vmap(fg.grad(fg.jit(f)))(np.stack([x, -x]))),
+    ("jit(jit)", lambda f: fg.jit(lambda x: fg.jit(f)(x) * 2.0)),
+])
+def test_jit_composes_with_transforms(name, transform):
+    eager = {"grad(jit)": fg.grad(F), "jit(grad)": fg.grad(F),
+             "jvp(jit)": lambda x: fg.jvp(F, (x,), (np.ones_like(x),)),
+             "hessian(jit)": fg.hessian(F), "jit(hessian)": fg.hessian(F),
+             "vmap(grad(jit))": lambda x: fg.vmap(fg.grad(F))(np.stack([x, -x])),
+             "jit(jit)": lambda x: F(x) * 2.0}[name]
+    assert_tree_close(transform(F)(XS), eager(XS), what=name)
+
+
+def test_vmap_of_jit_with_in_axes():
+    f = fg.jit(lambda w, x: np.tanh(w @ x))
+    w = np.arange(6.0).reshape(2, 3) / 6
+    xs = np.linspace(-1, 1, 12).reshape(4, 3)
+    assert_tree_close(fg.vmap(f, in_axes=(None, 0))(w, xs), np.tanh(xs @ w.T))
+
+
+def test_closed_over_tracers_become_inputs():
+    # The jitted function closes over y, a tracer of the enclosing grad.
+    dfdy = fg.grad(lambda y: fg.jit(lambda z: np.sum(np.sin(z * y)))(np.array([1.0, 2.0])))
+    assert_tree_close(dfdy(0.5), np.float64(np.cos(0.5) + 2 * np.cos(1.0)))
+
+
+def test_perturbations_stay_apart_through_jit():
+    f = fg.jit(lambda x: x * fg.grad(lambda y: x + y)(1.0))
+    assert fg.grad(lambda x: f(x))(2.0) == 1.0
+
+
+# --- what the kernels compute: fallbacks, special values, exact reductions ---------------------
+
+def test_unsupported_primitives_fall_back_to_their_implementations():
+    a = np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]])
+    b = np.array([1.0, -1.0, 0.5])
+
+    def f(a, b):
+        return np.sin(np.linalg.solve(a, b)) * 2.0, fnp.einsum("ij,jk->ik", a, a)[1:, ::2]
+
+    jf = fg.jit(f)
+    assert_tree_close(jf(a, b), f(a, b))
+    text = jf.lower(a, b).as_text()
+    assert "impl_solve" in text and "impl_einsum" in text and "@njit" in text
+    assert_tree_close(fg.jit(fg.grad(lambda a: np.sum(f(a, b)[0])))(a),
+                      fg.grad(lambda a: np.sum(f(a, b)[0]))(a))
+
+
+UNARY = ["negative", "abs", "sign", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+         "sqrt", "cbrt", "square", "reciprocal", "sin", "cos", "tan", "arcsin", "arccos",
+         "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil",
+         "rint", "trunc", "isnan", "isinf", "isfinite"]
+BINARY = ["add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "fmax", "fmin",
+          "arctan2", "hypot", "logaddexp", "logaddexp2", "mod", "equal", "less", "greater_equal"]
+SPECIAL = np.array([0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.5, -3.0, 1e-310, 1e300, -1e300, np.inf,
+                    -np.inf, np.nan, 7.25, 1.5])
+
+
+def _assert_ulps(got, want, ulps, what):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype, what
+    if want.dtype.kind != "f":
+        np.testing.assert_array_equal(got, want, err_msg=what)
+        return
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=what)
+    ok = ~np.isnan(want)
+    spacing = np.abs(np.spacing(np.where(np.isfinite(want), want, 0).astype(want.dtype)))
+    diff = np.abs(np.where(ok, got, 0) - np.where(ok, want, 0))
+    same_inf = np.where(ok & ~np.isfinite(want), got == want, True)
+    assert np.all(same_inf) and np.all(diff[np.isfinite(want)] <= ulps * spacing[
+        np.isfinite(want)]), f"{what}: {got} vs {want}"
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_elementwise_primitives_on_special_values(dtype):
+    x = SPECIAL.astype(dtype)
+    y = np.roll(SPECIAL, 3).astype(dtype)
+
+    def everything(x, y):
+        return ([getattr(fnp, name)(x) for name in UNARY]
+                + [getattr(fnp, name)(x, y) for name in BINARY]
+                + [fnp.where(x > y, x, y), fnp.clip(x, -1.0, 2.0), x.astype(np.int64)[:8]])
+
+    with np.errstate(all="ignore"):
+        want = everything(x, y)
+        got = fg.jit(everything)(x, y)
+    names = UNARY + BINARY + ["where", "clip", "astype"]
+    for name, g, w in zip(names, got, want):
+        # Transcendental functions: the C library against NumPy's SIMD loops.
+        _assert_ulps(g, w, 4 if dtype == np.float32 else 2, f"{name} ({np.dtype(dtype)})")
+
+
+def test_vector_math_accuracy():
+    """The vectorisable exp, log, log1p, sin, cos, tanh of the kernels (funcgrad.jit.vmath)
+    against NumPy's, in ulps, over wide ranges; float32 is computed in float64 and rounded."""
+    rng = np.random.default_rng(3)
+    n = 20_000
+    wide = np.concatenate([rng.uniform(-30, 30, n), rng.uniform(-1e-3, 1e-3, n),
+                           rng.uniform(-8e5, 8e5, n)])
+    positive = np.exp(rng.uniform(-700, 700, 3 * n))
+    cases = {"exp": (np.exp, np.clip(wide, -745, 709), 1), "log": (np.log, positive, 1),
+             "log1p": (np.log1p, np.abs(wide) - 0.999, 2), "sin": (np.sin, wide, 1),
+             "cos": (np.cos, wide, 1), "tanh": (np.tanh, wide, 2)}
+    f = fg.jit(lambda *xs: [fn(x) for (fn, _, _), x in zip(cases.values(), xs)])
+    for dtype in (np.float64, np.float32):
+        args = [x.astype(dtype) for _, x, _ in cases.values()]
+        with np.errstate(all="ignore"):
+            got = f(*args)
+        for (name, (fn, _, ulps)), x, g in zip(cases.items(), args, got):
+            with np.errstate(all="ignore"):
+                want = fn(x)
+            _assert_ulps(g, want, ulps + (1 if dtype == np.float32 else 0), f"{name} {dtype}")
+    assert "_vm.sin" in f.lower(*args).as_text()
+
+
+def test_sin_and_cos_of_huge_and_non_finite_arguments():
+    x = np.concatenate([np.linspace(-3, 3, 100), [1e6, -3e7, 1e300, np.inf, -np.inf, np.nan]])
+    f = fg.jit(lambda x: (np.sin(x), np.cos(x * 1.0)))
+    with np.errstate(all="ignore"):
+        for g, w in zip(f(x), (np.sin(x), np.cos(x))):
+            _assert_ulps(g, w, 1, "sin/cos")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_sums_are_bit_for_bit_numpy(dtype):
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal((5, 300)) * 10 ** rng.uniform(-3, 3, (5, 300))).astype(dtype)
+    big = rng.standard_normal(5000).astype(dtype)
+
+    def sums(x, big):
+        return (np.sum(x), np.sum(x, axis=1), np.sum(x, axis=0), np.sum(x, axis=1, keepdims=True),
+                np.sum(big), np.mean(x, axis=1), np.max(x, axis=0), np.min(x))
+
+    for g, w in zip(fg.jit(sums)(x, big), sums(x, big)):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        assert np.asarray(g).tobytes() == np.asarray(w).tobytes()
+
+
+def test_at_updates_and_slice_gradients_stay_in_one_kernel():
+    def f(x):
+        y = fnp.at(x)[1:4].set(np.sin(x[2:5]))
+        z = fnp.at(y)[::2].add(2.0)
+        return np.sum(fnp.at(z)[3].add(x[0] * 5) * np.cos(x))
+
+    x = np.linspace(-1, 1, 7)
+    assert_tree_close(fg.jit(f)(x), f(x))
+    assert_tree_close(fg.jit(fg.grad(f))(x), fg.grad(f)(x))
+    rosen = lambda x: np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)  # noqa
+    h = fg.jit(fg.hessian(rosen))
+    assert_tree_close(h(x), fg.hessian(rosen)(x))
+    assert "driver" not in h.lower(x).as_text()  # the scatter-adds of x[1:] are in the kernel
+
+
+def test_integer_and_boolean_values_and_index_arrays():
+    def f(x, idx, mask):
+        picked = x[idx] * 2.0
+        count = np.sum(mask.astype(np.int64))
+        return picked + count, np.where(mask, x, 0.0), (idx + 1) * 3
+
+    x = np.linspace(0, 1, 5)
+    idx = np.array([4, 0, 0])
+    mask = x > 0.3
+    assert_tree_close(fg.jit(f)(x, idx, mask), f(x, idx, mask))
+
+
+def test_large_loops_run_in_parallel_and_agree():
+    x = np.linspace(-3, 3, 200_000)
+    f = fg.jit(fg.grad(lambda x: np.sum(np.exp(np.sin(x)) * np.cos(x) ** 2 + np.sqrt(1 + x * x))))
+    assert "prange" in f.lower(x).as_text()
+    assert_tree_close(f(x), fg.grad(lambda x: np.sum(np.exp(np.sin(x)) * np.cos(x) ** 2
+                                                     + np.sqrt(1 + x * x)))(x))
+
+
+# --- the on-disk cache ---------------------------------------------------------------------------
+
+_CHILD = textwrap.dedent("""
+    import json, time
+    t0 = time.perf_counter()
+    import numpy as np, funcgrad as fg
+
+    def w1(x):
+        return np.sum(np.sin(x) * np.cos(x) + np.exp(-x * x) + np.log1p(x * x)
+                      + np.tanh(x) / (1 + x * x))
+
+    x = np.linspace(-1.3, 1.4, 16)
+    t1 = time.perf_counter()
+    f = fg.jit(fg.grad(w1))
+    out = f(x)
+    t2 = time.perf_counter()
+    kernel = f.lower(x).executable.run
+    print(json.dumps({"first_call_s": t2 - t1, "import_s": t1 - t0,
+                      "hits": sum(kernel.stats.cache_hits.values()),
+                      "misses": sum(kernel.stats.cache_misses.values()),
+                      "ok": bool(np.allclose(out, fg.grad(w1)(x)))}))
+""")
+
+
+def test_a_second_process_loads_the_compiled_kernels_from_the_disk_cache(tmp_path):
+    env = dict(os.environ, FUNCGRAD_CACHE_DIR=str(tmp_path))
+
+    def child():
+        proc = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True,
+                              timeout=240, env=env, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    cold = child()
+    warm = child()
+    print(f"W1 jit(grad) first call: cold {cold['first_call_s']:.3f}s, "
+          f"warm {warm['first_call_s']:.3f}s")
+    assert cold["ok"] and warm["ok"]
+    assert cold["misses"] >= 1 and cold["hits"] == 0
+    assert warm["hits"] >= 1 and warm["misses"] == 0  # nothing compiled the second time
+    assert list(tmp_path.glob("fg_*.py"))

@@ -1,0 +1,243 @@
+"""``fg.lax``: cond, switch, fori_loop, while_loop and scan equal the Python control flow
+they replace — values and derivatives, eagerly, under ``jit``, ``grad``, ``jvp``, ``vmap``
+and their compositions — and say clearly what is wrong when they are misused."""
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import funcgrad as fg
+from funcgrad import lax, tree
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _cache_dir(tmp_path_factory):
+    old = os.environ.get("FUNCGRAD_CACHE_DIR")
+    os.environ["FUNCGRAD_CACHE_DIR"] = str(tmp_path_factory.mktemp("lax_cache"))
+    yield
+    if old is None:
+        del os.environ["FUNCGRAD_CACHE_DIR"]
+    else:
+        os.environ["FUNCGRAD_CACHE_DIR"] = old
+
+
+def assert_tree_close(got, want, rtol=1e-12, what=""):
+    got_leaves, want_leaves = tree.leaves(got), tree.leaves(want)
+    assert len(got_leaves) == len(want_leaves), what
+    for g, w in zip(got_leaves, want_leaves):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.shape == w.shape and g.dtype == w.dtype, (what, g.shape, w.shape, g.dtype,
+                                                           w.dtype)
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol, err_msg=what)
+
+
+X = np.array([0.3, -0.2, 0.5])
+XS = np.array([[0.3, 0.2, 0.1], [-0.3, -0.1, 0.2], [0.05, -0.4, 0.1]])
+
+
+def jvp_of(f):
+    return lambda x: fg.jvp(f, (x,), (np.ones_like(x),))
+
+
+# Each transform of a function, and the same transform of its Python-control-flow twin.
+TRANSFORMS = {
+    "value": lambda f: f,
+    "jit": fg.jit,
+    "grad": lambda f: fg.grad(lambda x: np.sum(np.sin(f(x)))),
+    "jit(grad)": lambda f: fg.jit(fg.grad(lambda x: np.sum(np.sin(f(x))))),
+    "grad(jit)": lambda f: fg.grad(fg.jit(lambda x: np.sum(np.sin(f(x))))),
+    "jvp": lambda f: jvp_of(lambda x: np.sum(np.sin(f(x)))),
+    "hessian": lambda f: fg.hessian(lambda x: np.sum(np.sin(f(x)))),
+}
+
+
+def stacked(f):
+    return lambda xs: np.stack([f(x) for x in xs])
+
+
+# --- cond and switch ---------------------------------------------------------------------------
+
+def cond_f(x):
+    return lax.cond(np.sum(x) > 0, lambda y: np.sin(y) * y, lambda y: np.cos(y) - y, x)
+
+
+def cond_py(x):
+    return np.sin(x) * x if np.sum(x) > 0 else np.cos(x) - x
+
+
+# The transform of the Python twin that the transform of the lax version must equal.
+EAGER = {"value": "value", "jit": "value", "grad": "grad", "jit(grad)": "grad",
+         "grad(jit)": "grad", "jvp": "jvp", "hessian": "hessian"}
+
+
+@pytest.mark.parametrize("transform", list(TRANSFORMS))
+def test_cond_matches_python_if(transform):
+    eager = TRANSFORMS[EAGER[transform]](cond_py)
+    for x in (X, -X):
+        assert_tree_close(TRANSFORMS[transform](cond_f)(x), eager(x), what=f"{transform} {x}")
+
+
+def test_vmap_of_cond_with_batched_and_unbatched_predicates():
+    assert_tree_close(fg.vmap(cond_f)(XS), stacked(cond_py)(XS))  # each row its own branch
+    assert_tree_close(fg.jit(fg.vmap(cond_f))(XS), stacked(cond_py)(XS))
+    same = fg.vmap(lambda x: lax.cond(True, np.sin, np.cos, x))(XS)
+    assert_tree_close(same, np.sin(XS))
+    g = fg.vmap(fg.grad(lambda x: np.sum(cond_f(x) ** 2)))(XS)
+    assert_tree_close(g, stacked(fg.grad(lambda x: np.sum(cond_py(x) ** 2)))(XS))
+
+
+def test_switch_clamps_its_index():
+    branches = [lambda x: x + 1.0, lambda x: x * 2.0, lambda x: -x]
+    f = fg.jit(lambda i, x: lax.switch(i, branches, x))
+    for i, want in [(-5, X + 1.0), (0, X + 1.0), (1, X * 2.0), (2, -X), (9, -X)]:
+        assert_tree_close(f(i, X), want)
+
+
+def test_cond_gradient_flows_to_closed_over_values():
+    # a is closed over by the branch: its gradient passes through cond.
+    f = lambda a: lax.cond(a > 0, lambda x: x * a * a, lambda x: x, 2.0)  # noqa: E731
+    assert fg.grad(f)(3.0) == 12.0
+    assert fg.jit(fg.grad(f))(3.0) == 12.0
+    assert fg.grad(f)(-3.0) == 0.0
+
+
+def test_cond_branch_mismatch_is_a_clear_error():
+    with pytest.raises(TypeError, match="true_fun returns f64\\[3\\] for output 0 but "
+                                        "false_fun returns f64\\[2\\]"):
+        lax.cond(True, lambda x: x, lambda x: x[:2], X)
+    with pytest.raises(TypeError, match="must be a scalar"):
+        lax.cond(X > 0, lambda x: x, lambda x: -x, X)
+
+
+# --- fori_loop and scan -------------------------------------------------------------------------
+
+def fori_f(x):
+    return lax.fori_loop(0, 5, lambda i, v: np.sin(v) * 0.5 + v * 0.9 + i * 0.01, x)
+
+
+def fori_py(x):
+    for i in range(5):
+        x = np.sin(x) * 0.5 + x * 0.9 + i * 0.01
+    return x
+
+
+@pytest.mark.parametrize("transform", list(TRANSFORMS))
+def test_fori_loop_matches_python_loop(transform):
+    eager = TRANSFORMS[EAGER[transform]](fori_py)
+    assert_tree_close(TRANSFORMS[transform](fori_f)(X), eager(X), what=transform)
+
+
+def test_vmap_of_fori_loop_and_of_its_gradient():
+    assert_tree_close(fg.vmap(fori_f)(XS), stacked(fori_py)(XS))
+    g = fg.vmap(fg.grad(lambda x: np.sum(fori_f(x))))
+    assert_tree_close(g(XS), stacked(fg.grad(lambda x: np.sum(fori_py(x))))(XS))
+
+
+def test_fori_loop_with_traced_bounds_is_a_while_loop():
+    f = fg.jit(lambda x, n: lax.fori_loop(0, n, lambda i, v: v * 1.5 + 0.1, x))
+    for n in (0, 1, 4):
+        want = X
+        for _ in range(n):
+            want = want * 1.5 + 0.1
+        assert_tree_close(f(X, n), want)
+
+
+@settings(max_examples=10)
+@given(n=st.integers(0, 6), a=st.floats(-2, 2), b=st.floats(-2, 2))
+def test_fori_loop_and_its_gradient_on_drawn_trip_counts(n, a, b):
+    def body(i, v):
+        return v * np.cos(v) * 0.8 + b * i * 0.1
+
+    def f(x):
+        return lax.fori_loop(0, n, body, x)
+
+    def py(x):
+        for i in range(n):
+            x = body(i, x)
+        return x
+
+    assert_tree_close(f(a), py(np.float64(a)))
+    assert_tree_close(fg.grad(f)(a), fg.grad(py)(a))
+
+
+def scan_f(xs):
+    return lax.scan(lambda c, x: (c * 0.9 + np.sin(x) * c, c * x + 1.0), np.ones(2), xs)
+
+
+def scan_py(xs):
+    c, ys = np.ones(2), []
+    for x in xs:
+        ys.append(c * x + 1.0)
+        c = c * 0.9 + np.sin(x) * c
+    return c, np.stack(ys)
+
+
+def test_scan_matches_python_loop_with_gradients_and_jit():
+    xs = np.linspace(-1, 1, 10).reshape(5, 2)
+    assert_tree_close(scan_f(xs), scan_py(xs))
+    assert_tree_close(fg.jit(scan_f)(xs), scan_py(xs))
+
+    def loss(f):
+        return lambda xs: np.sum(f(xs)[0]) + np.sum(f(xs)[1] ** 2)
+
+    assert_tree_close(fg.grad(loss(scan_f))(xs), fg.grad(loss(scan_py))(xs))
+    assert_tree_close(fg.jit(fg.grad(loss(scan_f)))(xs), fg.grad(loss(scan_py))(xs))
+    assert_tree_close(fg.jvp(loss(scan_f), (xs,), (np.ones_like(xs),)),
+                      fg.jvp(loss(scan_py), (xs,), (np.ones_like(xs),)))
+
+
+def test_scan_in_reverse():
+    total, partial = lax.scan(lambda c, x: (c + x, c + x), 0.0, np.arange(4.0), reverse=True)
+    assert float(total) == 6.0
+    np.testing.assert_array_equal(partial, [6.0, 6.0, 5.0, 3.0])
+
+
+def test_carry_that_changes_dtype_is_a_clear_error():
+    with pytest.raises(TypeError, match="carry leaf 0"):
+        lax.fori_loop(0, 3, lambda i, v: v.astype(np.float32), X)
+
+
+# --- while_loop -----------------------------------------------------------------------------
+
+def while_f(x):
+    return lax.while_loop(lambda v: np.sum(v) < 10.0, lambda v: v * 1.5 + 0.1, x)
+
+
+def while_py(x):
+    while np.sum(x) < 10.0:
+        x = x * 1.5 + 0.1
+    return x
+
+
+@pytest.mark.parametrize("transform", ["value", "jit", "grad", "grad(jit)", "jvp", "hessian"])
+def test_while_loop_matches_python_while(transform):
+    eager = TRANSFORMS[EAGER[transform]](while_py)
+    assert_tree_close(TRANSFORMS[transform](while_f)(X), eager(X), what=transform)
+
+
+def test_vmap_of_while_loop_runs_each_example_its_own_number_of_steps():
+    xs = np.array([[0.3, 0.2, 0.1], [3.0, 2.0, 4.5], [-0.5, 0.1, 0.2]])
+    assert_tree_close(fg.vmap(while_f)(xs), stacked(while_py)(xs))
+    assert_tree_close(fg.jit(fg.vmap(while_f))(xs), stacked(while_py)(xs))
+
+
+def test_reverse_mode_of_while_loop_inside_jit_says_what_to_use():
+    with pytest.raises(fg.ConcretizationError, match="fori_loop with Python-int bounds"):
+        fg.jit(fg.grad(lambda x: np.sum(while_f(x))))(X)
+
+
+def test_nested_control_flow_under_jit_of_grad():
+    def f(x):
+        def body(i, v):
+            return lax.cond(i % 2 == 0, lambda u: np.sin(u), lambda u: u * 1.1, v)
+        return np.sum(lax.fori_loop(0, 4, body, x))
+
+    def py(x):
+        for i in range(4):
+            x = np.sin(x) if i % 2 == 0 else x * 1.1
+        return np.sum(x)
+
+    assert_tree_close(fg.jit(fg.grad(f))(X), fg.grad(py)(X))
+    text = fg.jit(fg.grad(f)).lower(X).as_text()
+    assert "driver" not in text and "for k" in text and "if k" in text  # loops in the kernel
