@@ -16,26 +16,53 @@ from .interpreters.graph import Graph
 from .jacobians import elementwise_grad, hessian, hvp, jacfwd, jacobian, jacrev, vhp
 from .primitives.structural import stop_gradient
 from .capture import make_graph
-from .custom import Function, FunctionCtx, checkpoint, custom_jvp, custom_vjp
 from . import forward_ad  # noqa: F401
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                     no_grad, set_grad_enabled)
-# Debugging tools: gradcheck, anomaly detection, profiler, saved-value hooks (fg.graph).
-from . import graph, profiler  # noqa: F401
-from .anomaly import (detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled,
-                      set_detect_anomaly)
-from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-# The eager Tensor (PyTorch-style dynamic graph) and fg.autograd.grad / backward.
-from .tensor import Tensor, ones, zeros
-from . import autograd  # noqa: F401
-# GPU arrays (numba.cuda kernels); imports no CUDA until the first device_put.
-from .gpu import device_get, device_put
 
-# CPU kernels: thread count and ahead-of-time compilation (kernels build lazily otherwise).
-from .kernels_config import get_num_threads, set_num_threads, warmup
-# Compilation of whole functions (fg.jit) and control flow on traced values (fg.lax).
-from . import jit  # noqa: E402  (a callable package: fg.jit(f) is funcgrad.jit.api.jit)
-from . import lax  # noqa: F401,E402
+# The rest loads on first use, so that `import funcgrad` stays fast (it compiles nothing
+# and imports no Numba): name -> (module, attribute or None for the module itself).
+_LAZY = {
+    "Function": ("custom", "Function"), "FunctionCtx": ("custom", "FunctionCtx"),
+    "checkpoint": ("custom", "checkpoint"), "custom_jvp": ("custom", "custom_jvp"),
+    "custom_vjp": ("custom", "custom_vjp"),
+    # debugging tools: gradcheck, anomaly detection, profiler, saved-value hooks (fg.graph)
+    "graph": ("graph", None), "profiler": ("profiler", None),
+    "detect_anomaly": ("anomaly", "detect_anomaly"),
+    "set_detect_anomaly": ("anomaly", "set_detect_anomaly"),
+    "is_anomaly_enabled": ("anomaly", "is_anomaly_enabled"),
+    "is_anomaly_check_nan_enabled": ("anomaly", "is_anomaly_check_nan_enabled"),
+    "gradcheck": ("gradcheck", "gradcheck"), "gradgradcheck": ("gradcheck", "gradgradcheck"),
+    "GradcheckError": ("gradcheck", "GradcheckError"),
+    # the eager Tensor (PyTorch-style dynamic graph) and fg.autograd.grad / backward
+    "Tensor": ("tensor", "Tensor"), "ones": ("tensor", "ones"), "zeros": ("tensor", "zeros"),
+    "autograd": ("autograd", None),
+    # GPU arrays (numba.cuda kernels; no CUDA is imported until the first device_put)
+    "device_put": ("gpu", "device_put"), "device_get": ("gpu", "device_get"),
+    # CPU kernels: thread count and ahead-of-time compilation
+    "warmup": ("kernels_config", "warmup"), "set_num_threads": ("kernels_config",
+                                                                "set_num_threads"),
+    "get_num_threads": ("kernels_config", "get_num_threads"),
+    # whole-function compilation and control flow on traced values
+    "jit": ("jit", None), "lax": ("lax", None),
+}
+
+
+def __getattr__(name):
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'funcgrad' has no attribute {name!r}") from None
+    import importlib
+    mod = importlib.import_module(f".{module}", __name__)
+    value = mod if attr is None else getattr(mod, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 

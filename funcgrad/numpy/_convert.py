@@ -1,5 +1,6 @@
 """Turning user inputs (scalars, lists, arrays, tracers) into operands."""
 import numbers
+import sys
 
 import numpy as np
 
@@ -81,7 +82,18 @@ def _contains_traced(seq):
 # ndarray subclasses whose semantics funcgrad would silently change: np.matrix (``*`` is a
 # matrix product, results stay 2-d) and masked arrays (the mask would be ignored).  Other
 # subclasses are treated as plain arrays.
-_UNSUPPORTED_SUBCLASSES = (np.matrix, np.ma.MaskedArray)
+class _MaskedArrays(type):
+    # np.ma costs 15 ms to import: only look for masked arrays once something imported it.
+    def __instancecheck__(cls, x):
+        ma = sys.modules.get("numpy.ma")
+        return ma is not None and isinstance(x, ma.MaskedArray)
+
+
+class _MaskedArray(metaclass=_MaskedArrays):
+    pass
+
+
+_UNSUPPORTED_SUBCLASSES = (np.matrix, _MaskedArray)
 
 
 def _bad_subclass(x):
