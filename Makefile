@@ -12,7 +12,7 @@ PIP    := $(PY) -m pip
 PKG_FILES := pyproject.toml setup.cfg setup.py
 PYTEST_ARGS ?=
 
-.PHONY: .venv demo test bench bench-quick bench-chain clean
+.PHONY: .venv demo test soak bench bench-quick bench-chain clean
 
 .venv: $(VENV)/.stamp-install
 
@@ -39,6 +39,12 @@ demo: $(VENV)/.stamp-install
 
 test: $(VENV)/.stamp-test
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The long reliability runs (threads, memory, fuzzing, 1e8-element arrays, kernel safety):
+# the tests/test_reliability_*, test_fuzz, test_odd_inputs, test_kernel_safety files with
+# FUNCGRAD_LONG=1. An hour or more; figures go to benchmarks/results/soak.json.
+soak: $(VENV)/.stamp-test
+	$(PY) benchmarks/soak.py
 
 # The suite (benchmarks/suite.py): W1-W7 against JAX, PyTorch and autograd. `bench` (5-10
 # minutes) also rewrites README.md's Benchmarks section; `bench-quick` (under 3 minutes)

@@ -21,6 +21,7 @@ backward run inside the same call, so wrapping that call is enough).
 """
 import os
 import sys
+import threading
 import traceback
 
 import numpy as np
@@ -80,14 +81,16 @@ class detect_anomaly:
 
     def __init__(self, check_nan=True):
         self.check_nan = bool(check_nan)
+        self._saved = threading.local()  # one object may be entered by several threads, nested
 
     def __enter__(self):
-        self._previous = instruments.local.anomaly
+        stack = self._saved.__dict__.setdefault("stack", [])
+        stack.append(instruments.local.anomaly)
         _set_mode((self.check_nan,))
         return self
 
     def __exit__(self, *exc):
-        _set_mode(self._previous)
+        _set_mode(self._saved.stack.pop())
         return False
 
     def __call__(self, fn):

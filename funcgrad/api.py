@@ -175,9 +175,13 @@ class _Reverse:
     def __init__(self, fun, args, kwargs, argnums, has_aux, transform):
         self.leaves, self.kinds, self.treedefs = _flatten_inputs(args, argnums, transform)
         interp = ReverseInterpreter()
-        with interp:
-            tracers = [interp.new_input(x) for x in self.leaves]
-            result = fun(*_substitute(args, argnums, self.treedefs, tracers), **kwargs)
+        try:
+            with interp:
+                tracers = [interp.new_input(x) for x in self.leaves]
+                result = fun(*_substitute(args, argnums, self.treedefs, tracers), **kwargs)
+        finally:
+            # tape -> tracers -> interp -> tape would be a reference cycle (also when fun raises)
+            self.tape, interp.tape = interp.tape, None
         out, aux = _split_aux(result, has_aux, transform)
         self.aux = _strip(aux, interp)
         out_leaves, self.out_tree = tree.flatten(out)
@@ -189,8 +193,6 @@ class _Reverse:
             else:
                 self.out_values.append(o if isinstance(o, Tracer) else asarray(o))
                 self.out_nodes.append(None)
-        self.tape = interp.tape
-        interp.tape = None  # tape -> tracers -> interp -> tape would be a reference cycle
         self.inputs = tracers
 
     def backward(self, cotangents, free=False):

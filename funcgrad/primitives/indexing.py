@@ -33,7 +33,11 @@ def normalize_index(idx, shape):
     if not isinstance(idx, tuple):
         idx = (idx,)
     entries = []
+    mask_lengths = {}  # id(index array from a mask) -> (mask axis length, mask shape)
     for k in idx:
+        if isinstance(k, (bool, np.bool_)):
+            raise IndexError("a 0-d boolean index (True/False) is not supported; index with a "
+                             "boolean mask array, or use None to add an axis")
         if isinstance(k, list):
             k = np.asarray(k)
             if k.dtype == object:
@@ -43,9 +47,12 @@ def normalize_index(idx, shape):
         if isinstance(k, Tracer) and k.dtype.kind == "b":
             k = concrete(k)  # a mask's true count decides the result shape
         if isinstance(k, np.ndarray) and k.dtype.kind == "b":
-            entries.extend(np.nonzero(k) if k.ndim else [k])
             if k.ndim == 0:
-                raise IndexError("a 0-d boolean index is not supported; use a boolean mask array")
+                raise IndexError("a 0-d boolean index is not supported; use a boolean mask "
+                                 "array")
+            for j, part in enumerate(np.nonzero(k)):
+                mask_lengths[id(part)] = (k.shape[j], k.shape)
+                entries.append(part)
             continue
         entries.append(k)
     consumed = sum(1 for k in entries if k is not None and k is not Ellipsis)
@@ -77,6 +84,11 @@ def normalize_index(idx, shape):
             if k.dtype.kind not in "iu":
                 raise IndexError(f"arrays used as indices must be of integer or boolean type, "
                                  f"got {k.dtype}")
+            if id(k) in mask_lengths and mask_lengths[id(k)][0] != shape[axis]:
+                length, mshape = mask_lengths[id(k)]
+                raise IndexError(f"boolean index did not match indexed array along axis {axis}; "
+                                 f"size of axis is {shape[axis]} but size of corresponding "
+                                 f"boolean axis is {length} (mask shape {mshape})")
             if not isinstance(k, Tracer):
                 k = np.asarray(k)
                 if k.size and (k.min() < -shape[axis] or k.max() >= shape[axis]):
