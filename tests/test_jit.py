@@ -130,8 +130,10 @@ def describe(steps):
     return " ; ".join(f"{OPS[op][0]}({i},{j})" for op, i, j in steps)
 
 
-# Each example compiles two kernels: no shrinking (a failure reports the program as drawn).
-@settings(max_examples=5, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+# Each example compiles two kernels: half the profile's examples (4 in CI), no shrinking (a
+# failure reports the program as drawn).
+@settings(max_examples=max(1, settings.default.max_examples // 2),
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(steps=st.lists(STEP, min_size=1, max_size=7), seed=st.integers(0, 2**16),
        float32=st.booleans())
 def test_jit_of_random_programs_equals_eager(steps, seed, float32):

@@ -29,9 +29,6 @@ from .trace import trace_flat
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
 
-_F64, _I64, _BOOL = np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.bool_)
-
-
 # --- compiled graphs ---------------------------------------------------------------------
 
 class Executable:

@@ -1098,8 +1098,8 @@ def lower_graph(graph, name="f"):
             for x in graph.outvars:
                 if isinstance(x, Var):
                     results.append(env[id(x)])
-                elif type(x) is np.ndarray:
-                    results.append(fn.const(x))
+                elif type(x) is np.ndarray:  # a copy: the caller may write to it
+                    results.append(f"{fn.const(x)}.copy()")
                 else:
                     results.append(_literal(x, np.result_type(x)))
         else:
@@ -1143,7 +1143,7 @@ def lower_graph(graph, name="f"):
             if isinstance(x, Var):
                 results.append(var_names[id(x)])
             elif type(x) is np.ndarray:
-                results.append(const_names[id(x)])
+                results.append(f"{const_names[id(x)]}.copy()")
             else:
                 results.append(_literal(x, np.result_type(x)))
         head = ", ".join([f"const{i}" for i in range(len(consts))] + in_names)
