@@ -39,6 +39,13 @@ PARALLEL_THRESHOLD = int(os.environ.get("FUNCGRAD_JIT_PARALLEL_THRESHOLD", 1 << 
 # BLAS, as in eager code: two multithreaded OpenBLAS pools in one process (NumPy's and the
 # one Numba calls through SciPy) fight over the cores and can be 10-50x slower.
 BLAS_IN_KERNEL_MAX = int(os.environ.get("FUNCGRAD_JIT_BLAS_IN_KERNEL_MAX", 1 << 18))
+# Numba reaches BLAS through SciPy: without SciPy, np.dot inside a kernel aborts the
+# process ("BLAS wrapper returned with an error"), so matrix products stay NumPy calls.
+try:
+    import importlib.util as _importlib_util
+    _NUMBA_HAS_BLAS = _importlib_util.find_spec("scipy") is not None
+except (ImportError, ValueError):  # pragma: no cover
+    _NUMBA_HAS_BLAS = False
 # Vectorisable exp/log/log1p/sin/cos/tanh (funcgrad.jit.vmath) in fused loops; 0: C library.
 VECTOR_MATH = os.environ.get("FUNCGRAD_JIT_VECTOR_MATH", "1") != "0"
 _VECTOR_MATH = {"exp", "log", "log1p", "sin", "cos", "tanh"}
@@ -287,7 +294,8 @@ def can_lower(eqn):
         return x.dtype.kind in "fiu"
     if name == "matmul":
         a, b = ins
-        return (all(isinstance(x, Var) for x in eqn.inputs) and a.dtype == b.dtype
+        return (_NUMBA_HAS_BLAS and all(isinstance(x, Var) for x in eqn.inputs)
+                and a.dtype == b.dtype
                 and _float_dtype(a.dtype) and 1 <= a.ndim <= 2 and 1 <= b.ndim <= 2
                 and 0 not in a.shape and 0 not in b.shape
                 and a.size * (b.shape[-1] if b.ndim == 2 else 1) < BLAS_IN_KERNEL_MAX)
