@@ -20,6 +20,9 @@ from . import forward_ad  # noqa: F401
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                     no_grad, set_grad_enabled)
 
+# (eager: the module funcgrad.gradcheck shares the name of the function it holds)
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+
 # The rest loads on first use, so that `import funcgrad` stays fast (it compiles nothing
 # and imports no Numba): name -> (module, attribute or None for the module itself).
 _LAZY = {
@@ -32,8 +35,6 @@ _LAZY = {
     "set_detect_anomaly": ("anomaly", "set_detect_anomaly"),
     "is_anomaly_enabled": ("anomaly", "is_anomaly_enabled"),
     "is_anomaly_check_nan_enabled": ("anomaly", "is_anomaly_check_nan_enabled"),
-    "gradcheck": ("gradcheck", "gradcheck"), "gradgradcheck": ("gradcheck", "gradgradcheck"),
-    "GradcheckError": ("gradcheck", "GradcheckError"),
     # the eager Tensor (PyTorch-style dynamic graph) and fg.autograd.grad / backward
     "Tensor": ("tensor", "Tensor"), "ones": ("tensor", "ones"), "zeros": ("tensor", "zeros"),
     "autograd": ("autograd", None),
@@ -55,9 +56,12 @@ def __getattr__(name):
         raise AttributeError(f"module 'funcgrad' has no attribute {name!r}") from None
     import importlib
     mod = importlib.import_module(f".{module}", __name__)
-    value = mod if attr is None else getattr(mod, attr)
-    globals()[name] = value
-    return value
+    # Bind every name the module provides: importing it set the package attribute of the
+    # module's own name (funcgrad.gradcheck), which must stay the function, not the module.
+    for other, (m, a) in _LAZY.items():
+        if m == module:
+            globals()[other] = mod if a is None else getattr(mod, a)
+    return globals()[name]
 
 
 def __dir__():
