@@ -320,7 +320,7 @@ def can_lower(eqn):
 
 
 def _graph_lowerable(graph):
-    return all(can_lower(e) for e in expand(graph).eqns)
+    return all(can_lower(e) for e in expand(optimize(graph)).eqns)
 
 
 # --- decompositions: primitives written as other primitives --------------------------------
