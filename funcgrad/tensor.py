@@ -193,6 +193,9 @@ def _backward_name(prim, params):
     return "".join(p.capitalize() for p in prim.name.split("_")) + "Backward0"
 
 
+_SELF = object()  # in Node._versions: "an output of this node"
+
+
 class Node:
     """A recorded operation: the ``grad_fn`` of the Tensors it produced.
 
@@ -257,6 +260,8 @@ class Node:
             if storage.version != version:
                 value = storage.value
                 what = f"[{np.dtype(value.dtype).name} tensor of shape {list(value.shape)}]"
+                if producer is _SELF:
+                    producer = self
                 if producer is not None:
                     what += f", which is output {nr} of {producer.name()},"
                 raise RuntimeError(
@@ -479,8 +484,8 @@ def _record(prim, args, vals, params, out):
             t = _make(o, True)
             t.grad_fn = node
             t._output_nr = k
-            if output_read:
-                versions.append((t._storage, 0, node, k))
+            if output_read:  # _SELF, not node: a node holding itself would be a cycle
+                versions.append((t._storage, 0, _SELF, k))
         else:
             t = _result(o)
         results.append(t)
@@ -1141,9 +1146,16 @@ class Tensor:
     def _edge(self):
         if self.grad_fn is not None:
             return (self.grad_fn, self._output_nr)
+        # A leaf holds its AccumulateGrad weakly (the graph nodes hold it strongly), as
+        # PyTorch does: leaf -> node -> leaf would be a reference cycle that only the
+        # cyclic collector frees.  An alias leaf (_alias_leaf) holds its node strongly:
+        # that node points at another Tensor, so there is no cycle.
         acc = self._accumulator
+        if type(acc) is weakref.ref:
+            acc = acc()
         if acc is None:
-            acc = self._accumulator = AccumulateGrad(self)
+            acc = AccumulateGrad(self)
+            self._accumulator = weakref.ref(acc)
         return (acc, 0)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

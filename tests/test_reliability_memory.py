@@ -270,14 +270,7 @@ def _assert_nothing_alive(what, made, tracers_before):
     assert tracers == tracers_before, f"{what}: {tracers - tracers_before} tracers still alive"
 
 
-_TENSOR_CYCLE = pytest.mark.xfail(
-    strict=True, reason="known defect (issue 12 stays open): a leaf Tensor and its "
-    "AccumulateGrad reference each other, so the eager graph is freed by the cyclic GC only")
-
-
-@pytest.mark.parametrize("workload", [pytest.param(w, marks=_TENSOR_CYCLE)
-                                      if w.name == "tensor_backward" else w
-                                      for w in WORKLOADS], ids=repr)
+@pytest.mark.parametrize("workload", WORKLOADS, ids=repr)
 def test_no_reference_cycles_after_a_call(workload, no_gc):
     """With the collector off, a call leaves no cyclic garbage behind, and no tracer,
     interpreter or residual array survives once its result is dropped."""
@@ -329,7 +322,6 @@ def test_no_cycles_after_the_function_raises(transform, no_gc):
     assert n == 0, f"{transform}: the failed call left {n} objects in cycles: {kinds}"
 
 
-@_TENSOR_CYCLE
 def test_tensor_graph_freed_without_gc(no_gc):
     """Eager tape: once the loss and leaves are dropped, every Node and Tensor is freed by
     reference counting -- including before any backward pass (forward only)."""
