@@ -35,6 +35,11 @@ def _basis(leaves, dtype):
 
 def _chunked_vmap(fn, batch_leaves, n, chunk_size):
     """``vmap(fn)(*batch_leaves)``, in chunks of at most ``chunk_size`` rows."""
+    if n == 1:
+        # One row (the gradient of a scalar function, as inside ``hessian``): the batch
+        # of one is the function itself plus a leading axis.  A vmap would put one more
+        # interpreter, and its rules' axis moves, under every operation of the pass.
+        return [st.reshape(r, (1,) + tuple(r.shape)) for r in fn(*[b[0] for b in batch_leaves])]
     if chunk_size is None or chunk_size >= n:
         return vmap(fn)(*batch_leaves) if n else None
     if chunk_size < 1:

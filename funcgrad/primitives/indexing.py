@@ -237,11 +237,18 @@ def index(x, idx):
 
 def _scatter_impl(operand, updates, *arrays, spec, mode):
     dtype = np.result_type(operand, updates)
+    idx = _build(spec, arrays)
     if isinstance(operand, np.ndarray) and operand.ndim and not any(operand.strides):
-        out = np.full(operand.shape, operand.flat[0] if operand.size else 0, dtype)  # constant
+        fill = operand.flat[0] if operand.size else 0  # a broadcast constant
+        if fill == 0 and (mode == "set" or _is_basic(spec)):
+            # A pad (the VJP of a slice): fresh zeros and one copy of the updates,
+            # instead of a fill pass and a read-modify-write pass.
+            out = np.zeros(operand.shape, dtype)
+            out[idx] = updates
+            return out
+        out = np.full(operand.shape, fill, dtype)
     else:
         out = np.array(operand, copy=True, dtype=dtype)
-    idx = _build(spec, arrays)
     if mode == "set":
         out[idx] = updates
     elif _is_basic(spec):
@@ -262,8 +269,8 @@ def _scatter_jvp(primals, tangents, *, spec, mode):
     out = scatter(operand, updates, arrays, spec, mode)
     if t_op is None and t_up is None:
         return out, None
-    if t_op is None:
-        t_op = np.zeros(out.shape, out.dtype)
+    if t_op is None:  # a broadcast zero: batching keeps it one, and the scatter pads it
+        t_op = np.broadcast_to(np.zeros((), out.dtype), out.shape)
     if t_up is None:
         t_up = np.zeros((), out.dtype)
     return out, scatter(t_op, t_up, arrays, spec, mode)
