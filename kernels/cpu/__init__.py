@@ -96,8 +96,10 @@ _NUMBA_KERNELS = {
     "arctan2_vjp_x": 3, "arctan2_vjp_y": 3, "scaled_ratio": 3, "exp_diff_vjp": 3,
     "exp2_diff_vjp": 3, "mod_vjp_y": 3, "clip_vjp_x": 4,
 }
+# NaN from these means "argument not reducible": run_checked, then NumPy recomputes.
+_CHECKED = {"sin", "cos", "sin_vjp", "cos_vjp"}
 for _name, _nin in _NUMBA_KERNELS.items():
-    _lazy.declare(_name, "_scalar", nin=_nin)
+    _lazy.declare(_name, "_scalar", nin=_nin, checked=_name in _CHECKED)
 
 from .elementwise import cos, sin  # noqa: E402,F811
 from .fused import (  # noqa: E402,F401

@@ -78,17 +78,21 @@ config = Config()
 
 # name -> (module, function, number of inputs)
 _DECLARED = {}
+_CHECKED = set()  # kernels run through ``run_checked`` (their warmup builds that loop)
 _ufuncs = {}     # (name, dtype) -> np.ufunc
-_flat = {}       # (name, parallel) -> flat-array loop dispatcher (out last)
+_flat = {}       # (name, parallel, checked) -> flat-array loop dispatcher (out last)
 _build_lock = threading.RLock()
 # Only one parallel kernel runs at a time (any other thread takes the serial ufunc
 # meanwhile): Numba's workqueue threading layer must never be entered concurrently.
 _parallel_lock = threading.Lock()
 
 
-def declare(name, module, function=None, nin=1):
-    """Declare kernel ``name``: scalar function ``function`` of ``kernels.cpu.<module>``."""
+def declare(name, module, function=None, nin=1, checked=False):
+    """Declare kernel ``name``: scalar function ``function`` of ``kernels.cpu.<module>``;
+    ``checked``: it is called through ``run_checked``."""
     _DECLARED[name] = (module, function or name, nin)
+    if checked:
+        _CHECKED.add(name)
 
 
 def declared():
@@ -120,20 +124,21 @@ def ufunc(name, dtype):
         return _ufuncs[name, dtype]
 
 
-def flat_loop(name, parallel):
+def flat_loop(name, parallel, checked=False):
     """The flat-array loop of kernel ``name`` (``_loops.flat_map``), built on first use."""
+    key = (name, parallel, checked)
     try:
-        return _flat[name, parallel]
+        return _flat[key]
     except KeyError:
         pass
     with _build_lock:
-        if (name, parallel) not in _flat:
+        if key not in _flat:
             from . import _loops
             fn, nin = _scalar_function(name)
             if parallel:
                 _loops.prepare_threads()
-            _flat[name, parallel] = _loops.flat_map(fn, nin, parallel)
-        return _flat[name, parallel]
+            _flat[key] = _loops.flat_map(fn, nin, parallel, checked)
+        return _flat[key]
 
 
 def run(name, dtype, *args):
@@ -148,6 +153,24 @@ def run(name, dtype, *args):
     scalar operands), and a flat loop loads from the disk cache in ~10 ms where building
     a ufunc takes ~0.2 s even from the cache (its NumPy wrapper is compiled each time).
     """
+    return _run(name, dtype, args, False)
+
+
+def run_checked(name, dtype, *args):
+    """``run``, or None when any result is NaN (the caller then recomputes with NumPy).
+
+    For the vectorised sin/cos kernels, which return NaN where they cannot reduce the
+    argument accurately: the flat loop counts NaN results in the same pass.
+    """
+    return _run(name, dtype, args, True)
+
+
+def _checked_result(out):
+    total = np.add.reduce(out, axis=None)  # NaN anywhere makes the sum NaN (one sweep)
+    return out if total == total else None
+
+
+def _run(name, dtype, args, checked):
     shape = None
     flat = []
     all_arrays = True
@@ -157,36 +180,39 @@ def run(name, dtype, *args):
                 if shape is None:
                     shape, n = a.shape, a.size
                 elif a.shape != shape:
-                    return ufunc(name, dtype)(*args)
+                    shape = None
+                    break
                 flat.append(a.reshape(-1))
                 continue
             if a.size and not any(a.strides):  # one value broadcast (e.g. from a sum)
                 flat.append(a[(0,) * a.ndim])
                 all_arrays = False
                 continue
-            return ufunc(name, dtype)(*args)
+            shape = None
+            break
         flat.append(dtype.type(a))
         all_arrays = False
-    if shape is None:
-        return ufunc(name, dtype)(*args)
-    if not all_arrays:
+    if shape is not None and not all_arrays:
         for a in args:  # a broadcast scalar must not enlarge the result
             if type(a) is np.ndarray and a.shape != shape and (
                     a.ndim > len(shape) or np.broadcast_shapes(a.shape, shape) != shape):
-                return ufunc(name, dtype)(*args)
+                shape = None
+                break
+    if shape is None:
+        out = ufunc(name, dtype)(*args)
+        return _checked_result(out) if checked else out
+    out = np.empty(shape, dtype)
     if config.threads > 1 and n >= config.parallel_min and _parallel_lock.acquire(False):
         try:
-            loop = flat_loop(name, True)
+            loop = flat_loop(name, True, checked)
             from . import _loops
             _loops.set_threads(config.threads)
-            out = np.empty(shape, dtype)
-            loop(*flat, out.reshape(-1))
-            return out
+            bad = loop(*flat, out.reshape(-1))
         finally:
             _parallel_lock.release()
-    out = np.empty(shape, dtype)
-    flat_loop(name, False)(*flat, out.reshape(-1))
-    return out
+    else:
+        bad = flat_loop(name, False, checked)(*flat, out.reshape(-1))
+    return None if checked and bad else out
 
 
 # --- public settings ---------------------------------------------------------------------
@@ -247,7 +273,7 @@ def warmup(dtypes=("float64", "float32"), parallel=None, ufuncs=False):
             nin = _DECLARED[name][2]
             out = np.empty(2, dt)
             for variant in ([False, True] if parallel else [False]):
-                loop = flat_loop(name, variant)
+                loop = flat_loop(name, variant, name in _CHECKED)
                 loop(*([one] * nin), out)                        # all flat arrays
                 if nin > 1:
                     loop(dt.type(1), *([one] * (nin - 1)), out)  # a broadcast cotangent

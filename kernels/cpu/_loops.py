@@ -82,20 +82,42 @@ def _at_overload(v, i):
 _jitable = {}
 
 
-def flat_map(fn, nin, parallel):
+def flat_map(fn, nin, parallel, checked=False):
     """A loop applying scalar ``fn`` over flat C-contiguous arrays and scalars.
 
     ``loop(a, [b, [c, [d,]]] out)``: each input is a 1-d C-contiguous array of
     ``out.size`` elements or a scalar (a value broadcast to every element); the caller
     checked this.  Compiled per argument types on first call, cached on disk;
-    ``parallel=True`` splits the loop across Numba's threads.
+    ``parallel=True`` splits the loop across Numba's threads.  With ``checked`` the loop
+    also returns how many results are NaN (an integer sum, which stays vectorised): the
+    sin/cos kernels flag the arguments they cannot reduce that way, and counting in the
+    same pass saves a second sweep over the result.
     """
     # The closure holds the plain Python function (pickled by reference), not a
     # dispatcher (pickled with a per-process id), so the on-disk cache hits next time.
     kernel = _jitable.get(fn)
     if kernel is None:
         kernel = _jitable[fn] = register_jitable(fn)
-    if nin == 1:
+    if checked:
+        if nin == 1:
+            def loop(a, out):
+                bad = 0
+                for i in prange(out.size):
+                    v = kernel(_at(a, i))
+                    out[i] = v
+                    bad += v != v
+                return bad
+        elif nin == 2:
+            def loop(a, b, out):
+                bad = 0
+                for i in prange(out.size):
+                    v = kernel(_at(a, i), _at(b, i))
+                    out[i] = v
+                    bad += v != v
+                return bad
+        else:  # pragma: no cover - no such kernel
+            raise ValueError(f"no checked flat driver for {nin} inputs")
+    elif nin == 1:
         def loop(a, out):
             for i in prange(out.size):
                 out[i] = kernel(_at(a, i))
@@ -113,7 +135,8 @@ def flat_map(fn, nin, parallel):
                 out[i] = kernel(_at(a, i), _at(b, i), _at(c, i), _at(d, i))
     else:  # pragma: no cover - no such kernel
         raise ValueError(f"no flat driver for {nin} inputs")
-    loop.__qualname__ = f"flat_map.{fn.__name__}.{'parallel' if parallel else 'serial'}"
+    loop.__qualname__ = (f"flat_map.{fn.__name__}.{'parallel' if parallel else 'serial'}"
+                         f"{'.checked' if checked else ''}")
     # error_model="numpy": x / 0 gives inf/nan as in NumPy (Python's model raises, and its
     # check would keep the loop from being vectorised).
     return njit(parallel=parallel, cache=True, nogil=True, fastmath=CONTRACT,

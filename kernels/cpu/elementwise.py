@@ -8,7 +8,7 @@ vectorised, ~6x faster); every other elementwise primitive keeps its NumPy ufunc
 """
 import numpy as np
 
-from ._lazy import F64, config, run
+from ._lazy import F64, config, run_checked
 
 _np_sin = np.sin
 _np_cos = np.cos
@@ -16,27 +16,25 @@ _ndarray = np.ndarray
 
 
 def fix_sincos(out, numpy_version):
-    """Return ``out``, or ``numpy_version()`` where a kernel met |x| > 1e8, inf or NaN.
+    """Return ``out`` (from ``run_checked``), or ``numpy_version()`` when it is None.
 
-    The vectorised sin/cos give NaN for arguments they cannot reduce accurately; a NaN
-    anywhere makes the sum NaN (one cheap pass), and then the whole result is recomputed
-    by NumPy, which is exact everywhere.  NaN inputs therefore cost the NumPy time.
+    The vectorised sin/cos give NaN for arguments they cannot reduce accurately (|x| >
+    1e8, inf, NaN); the kernel counts NaN results in its own pass, and if there is any the
+    whole result is recomputed by NumPy, which is exact everywhere.  NaN inputs therefore
+    cost the NumPy time.
     """
-    total = np.add.reduce(out, axis=None)
-    if total == total:
-        return out
-    return numpy_version()
+    return numpy_version() if out is None else out
 
 
 def sin(x):
     """``np.sin``, vectorised for large float64 arrays."""
-    if type(x) is _ndarray and x.size >= config.numba_min and x.dtype is F64:
-        return fix_sincos(run("sin", F64, x), lambda: _np_sin(x))
+    if type(x) is _ndarray and x.dtype is F64 and x.size >= config.numba_min:
+        return fix_sincos(run_checked("sin", F64, x), lambda: _np_sin(x))
     return _np_sin(x)
 
 
 def cos(x):
     """``np.cos``, vectorised for large float64 arrays."""
-    if type(x) is _ndarray and x.size >= config.numba_min and x.dtype is F64:
-        return fix_sincos(run("cos", F64, x), lambda: _np_cos(x))
+    if type(x) is _ndarray and x.dtype is F64 and x.size >= config.numba_min:
+        return fix_sincos(run_checked("cos", F64, x), lambda: _np_cos(x))
     return _np_cos(x)

@@ -14,7 +14,7 @@ stay NumPy-only.
 """
 import numpy as np
 
-from ._lazy import F32, F64, config, run
+from ._lazy import F32, F64, config, run, run_checked
 from .elementwise import fix_sincos
 
 LN2 = 0.6931471805599453
@@ -254,7 +254,7 @@ def sin_vjp(g, x, y):
     if x.size >= config.numba_min:
         dt = _float_dtype(g, x)
         if dt is not None:
-            return fix_sincos(run("sin_vjp", dt, g, x), lambda: _sin(g, x, y))
+            return fix_sincos(run_checked("sin_vjp", dt, g, x), lambda: _sin(g, x, y))
     return _sin(g, x, y) if x.ndim else _numpy_0d(_sin, g, x, y)
 
 
@@ -263,7 +263,7 @@ def cos_vjp(g, x, y):
     if x.size >= config.numba_min:
         dt = _float_dtype(g, x)
         if dt is not None:
-            return fix_sincos(run("cos_vjp", dt, g, x), lambda: _cos(g, x, y))
+            return fix_sincos(run_checked("cos_vjp", dt, g, x), lambda: _cos(g, x, y))
     return _cos(g, x, y) if x.ndim else _numpy_0d(_cos, g, x, y)
 
 
