@@ -410,6 +410,27 @@ def test_sums_are_bit_for_bit_numpy(dtype):
         assert np.asarray(g).tobytes() == np.asarray(w).tobytes()
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n", [129, 1000, 4099, 100_003])
+def test_sums_fused_with_their_producer_keep_numpys_bits(n, dtype):
+    """sum(elementwise chain) is accumulated by the chain's own loop (no array of the
+    terms), leaf by leaf of NumPy's pairwise summation: the same bits as np.sum."""
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal(n) * 10 ** rng.uniform(-3, 3, n)).astype(dtype)
+    w = rng.standard_normal((3, n)).astype(dtype)  # broadcast against x: not fused
+
+    def f(x, w):  # correctly rounded operations only: the terms have NumPy's bits too
+        y = (x * 0.5 + x * x) * (x - 3.0) / (1.0 + np.abs(x))
+        return np.sum(y * 0.5), np.sum(x * x - 1.0), np.sum(w * y), y[:3]
+
+    got, want = fg.jit(f)(x, w), f(x, w)
+    for g, e in zip(got, want):
+        assert g.dtype == e.dtype and np.asarray(g).tobytes() == np.asarray(e).tobytes()
+    text = fg.jit(f).lower(x, w).as_text()
+    assert text.count("_rt.leaf_plan") == 2  # the two sums over x's shape are fused
+    assert text.count("_rt.sum_all") == 1  # the broadcast one sums a materialised array
+
+
 def test_at_updates_and_slice_gradients_stay_in_one_kernel():
     def f(x):
         y = fnp.at(x)[1:4].set(np.sin(x[2:5]))

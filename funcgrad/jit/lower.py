@@ -503,9 +503,12 @@ class _Block:
                 self.emit(f"{name} = {self.scalar_expr(e, self.operand, 'scalar')}")
                 self.env[id(e.outvars[0])] = name
             return
+        unit_id = id(eqns)
+        total = None  # a sum of all of one result, accumulated by the loop (see _fuse)
+        if eqns[-1].prim.name == "reduce_sum":
+            total, eqns = eqns[-1], eqns[:-1]
         shape = eqns[0].outvars[0].aval.shape
         inside = {id(v) for e in eqns for v in e.outvars}
-        unit_id = id(eqns)
         materialize = [e.outvars[0] for e in eqns
                        if id(e.outvars[0]) in self.outputs
                        or self.uses.get(id(e.outvars[0]), set()) - {unit_id}]
@@ -520,6 +523,11 @@ class _Block:
                     arrays.append(x)
         flat = all(tuple(np.shape(a) if not isinstance(a, Var) else a.aval.shape) == shape
                    for a in arrays)
+        separate = None
+        if total is not None and not flat:  # broadcast inputs: sum the materialised array
+            if not any(v is total.inputs[0] for v in materialize):
+                materialize.append(total.inputs[0])
+            separate, total = total, None
         parallel = size >= PARALLEL_THRESHOLD
         if parallel:
             self.fn.parallel = True
@@ -540,18 +548,22 @@ class _Block:
         full_shape = {id(a): tuple(a.aval.shape if isinstance(a, Var) else a.shape) == shape
                       for a in arrays}
         loop = _Loop(self, shape, flat, parallel, sources, out_names, materialize, full_shape)
+        if total is not None:
+            loop.accumulate(total)
         heavy = sum(e.prim.name in _VECTOR_MATH for e in eqns)
         vector = VECTOR_MATH and (size >= VECTOR_MATH_MIN_SIZE or heavy <= MAX_FUSED_MATH)
         trig = sum(e.prim.name in _TRIG and _float_out(e) for e in eqns) if vector else 0
         if trig:  # arguments beyond the fast reduction's range: redo with the C library
             bad = [names.fresh("bad") for _ in range(trig)]  # (one per reduction variable)
             for b in bad:
-                self.emit(f"{b} = 0")
+                self.emit(f"{b} = {loop.counter_init}")
             loop.emit(eqns, "vector", bad)
-            self.emit(f"if {' + '.join(bad)}:")
+            self.emit(f"if {' + '.join(b + loop.counter_total for b in bad)}:")
             loop.emit(eqns, "exact", None, extra=1)
         else:
             loop.emit(eqns, "vector" if vector else "exact", None)
+        if total is not None:
+            self.bind(total.outvars[0], loop.total_expr())
         for v in materialize:
             name = out_names[id(v)]
             if flat and len(shape) != 1:
@@ -559,6 +571,8 @@ class _Block:
                 self.emit(f"{reshaped} = {name}.reshape({_shape_text(shape)})")
                 name = reshaped
             self.env[id(v)] = name
+        if separate is not None:
+            self.single(separate)
 
     def scalar_expr(self, eqn, load, mode):
         """The expression of an elementwise equation; ``mode`` is "vector" (inside a
@@ -854,6 +868,64 @@ class _Loop:
         self.sources = sources
         self.out_names = out_names
         self.materialize = materialize
+        self.total = None
+        self.counter_init, self.counter_total = "0", ""
+
+    def accumulate(self, eqn):
+        """Sum all of ``eqn.inputs[0]`` (a result of the loop) as the loop runs: the loop
+        walks the leaves of NumPy's pairwise summation (``runtime.leaf_plan``) in chunks,
+        each leaf's terms staged in a 128-element buffer, so no array of the terms is
+        written and the sum has the bits of ``np.sum``."""
+        block, names = self.block, self.block.fn.names
+        dtype = eqn.outvars[0].aval.dtype
+        self.total = eqn
+        self.zero = _literal(0, dtype)
+        self.bounds, self.merges = names.fresh("lb"), names.fresh("mg")
+        self.sums, self.chunks = names.fresh("ls"), names.fresh("nc")
+        self.c, self.b, self.lo, self.hi, self.buf = (
+            names.fresh(p) for p in ("c", "b", "lo", "hi", "buf"))
+        block.emit(f"{self.bounds}, {self.merges} = _rt.leaf_plan({int(np.prod(self.shape))})")
+        block.emit(f"{self.sums} = np.empty({self.merges}.shape[0], np.{dtype.name})")
+        block.emit(f"{self.chunks} = ({self.merges}.shape[0] + {LEAVES_PER_CHUNK - 1}) // "
+                   f"{LEAVES_PER_CHUNK}")
+        # Counters of out-of-range trig arguments: one per chunk (no race under prange),
+        # counted in a scalar of the iteration (a store per term would stop vectorisation).
+        self.counter_init = f"np.zeros({self.chunks}, np.int64)"
+        self.counter_total = ".sum()"
+
+    def total_expr(self):
+        return f"{self.zero} + _rt.combine_leaves({self.sums}, {self.merges})"
+
+    def _leaf_loops(self, loop, extra, bad):
+        """Open the chunk / leaf / term loops of :meth:`accumulate`; the term index is i."""
+        block = self.block
+        dtype = self.total.outvars[0].aval.dtype
+        n, c, b, lo = LEAVES_PER_CHUNK, self.c, self.b, self.lo
+        block.emit(f"for {c} in {loop}({self.chunks}):", extra)
+        block.emit(f"{self.buf} = np.empty(128, np.{dtype.name})", extra + 1)
+        for name in bad or ():
+            block.emit(f"{name}_c = 0", extra + 1)
+        block.emit(f"for {b} in range({c} * {n}, min({c} * {n} + {n}, "
+                   f"{self.merges}.shape[0])):", extra + 1)
+        block.emit(f"{lo} = {self.bounds}[{b}]", extra + 2)
+        block.emit(f"{self.hi} = {self.bounds}[{b} + 1]", extra + 2)
+        # Views of the leaf, indexed from 0: with an index known to be >= 0 Numba emits
+        # no wraparound test, and LLVM vectorises the loop (it does not with a[lo + i]).
+        views = {}
+        for key, name in list(self.sources.items()) + list(self.out_names.items()):
+            view = self.block.fn.names.fresh("w")
+            block.emit(f"{view} = {name}[{lo}:{self.hi}]", extra + 2)
+            views[key] = view
+        block.emit(f"for i in range({self.hi} - {lo}):", extra + 2)
+        return extra + 3, views
+
+    def _close_leaf(self, local, extra, bad):
+        block, b, lo = self.block, self.b, self.lo
+        block.emit(f"{self.buf}[i] = {local[id(self.total.inputs[0])]}", extra + 3)
+        block.emit(f"{self.sums}[{b}] = _rt.leaf_sum({self.buf}, {self.hi} - {lo}, "
+                   f"-{self.zero})", extra + 2)
+        for name in bad or ():
+            block.emit(f"{name}[{self.c}] = {name}_c", extra + 1)
 
     def emit(self, eqns, mode, bad, extra=0):
         block, shape, names = self.block, self.shape, self.block.fn.names
@@ -862,7 +934,12 @@ class _Loop:
         # does not vectorise loops with a constant trip count below 16.
         full = next((name for key, name in self.sources.items()
                      if self.full_shape.get(key)), None)
-        if self.flat:
+        views = {**self.sources, **self.out_names}  # id(Var) -> array indexed in the loop
+        all_bad = bad
+        if self.total is not None:
+            index = ["i"]
+            depth, views = self._leaf_loops(loop, extra, bad)
+        elif self.flat:
             index = ["i"]
             bound = f"{full}.shape[0]" if full else str(int(np.prod(shape)))
             block.emit(f"for i in {loop}({bound}):", extra)
@@ -891,7 +968,7 @@ class _Loop:
                         idx = ", ".join("0" if d == 1 and shape[off + j] != 1 else index[off + j]
                                         for j, d in enumerate(xshape))
                     t = names.fresh("t")
-                    block.emit(f"{t} = {self.sources[id(x)]}[{idx}]", depth)
+                    block.emit(f"{t} = {views[id(x)]}[{idx}]", depth)
                     local[key] = t
                 src_dtype = x.aval.dtype if isinstance(x, Var) else x.dtype
                 return _cast(local[key], src_dtype, dtype)
@@ -903,11 +980,14 @@ class _Loop:
             local[id(e.outvars[0])] = t
             if bad is not None and e.prim.name in _TRIG and _float_out(e):
                 arg = load(e.inputs[0], None)
-                block.emit(f"{bad[0]} += _vm.trig_bad({arg})", depth)
+                counter = bad[0] + ("_c" if self.total is not None else "")
+                block.emit(f"{counter} += _vm.trig_bad({arg})", depth)
                 bad = bad[1:]
         ix = "i" if self.flat else ", ".join(index)
         for v in self.materialize:
-            block.emit(f"{self.out_names[id(v)]}[{ix}] = {local[id(v)]}", depth)
+            block.emit(f"{views[id(v)]}[{ix}] = {local[id(v)]}", depth)
+        if self.total is not None:
+            self._close_leaf(local, extra, all_bad)
 
 
 def _fuse(eqns):
@@ -942,12 +1022,18 @@ def _fuse(eqns):
                 if shape:
                     uniform[id(eqn.outvars[0])] = shape
                 shape = ()  # computed as a scalar
+        summed = None if fusible else _summed_group(eqn, producer, open_groups)
         for x in eqn.inputs:
             if isinstance(x, Var):
                 group = producer.get(id(x))
-                if group is not None and (not fusible or group is not open_groups.get(shape)):
+                if group is not None and group is not summed and \
+                        (not fusible or group is not open_groups.get(shape)):
                     close(group)
         if not fusible:
+            if summed is not None:  # the sum is accumulated in the group's loop
+                summed.append(eqn)
+                close(summed)
+                continue
             units.append(eqn)
             continue
         group = open_groups.get(shape)
@@ -965,6 +1051,32 @@ def _fuse(eqns):
     for group in list(open_groups.values()):
         close(group)
     return units, uniform
+
+
+LEAVES_PER_CHUNK = 64  # leaves (<= 128 terms each) per iteration of a summing loop
+FUSED_SUM_MIN_SIZE = 129  # up to 128 terms NumPy's pairwise sum is one leaf: no gain
+
+
+def _fusible_sum(eqn):
+    """Is ``eqn`` a sum of all elements that a fused loop can accumulate, bit for bit as
+    ``np.sum`` of the materialised array (same dtype, pairwise order)?"""
+    if eqn.prim.name != "reduce_sum" or not isinstance(eqn.inputs[0], Var):
+        return False
+    x, out = eqn.inputs[0].aval, eqn.outvars[0].aval
+    return (x.dtype == out.dtype and _float_dtype(x.dtype) and x.size >= FUSED_SUM_MIN_SIZE
+            and _reduce_pattern(x.shape, eqn.params["axes"]) == "all")
+
+
+def _summed_group(eqn, producer, open_groups):
+    """The open group whose loop can accumulate ``eqn`` (a sum of all of one of its
+    results), or None."""
+    if not _fusible_sum(eqn):
+        return None
+    x = eqn.inputs[0]
+    group = producer.get(id(x))
+    if group is None or group is not open_groups.get(x.aval.shape):
+        return None
+    return group
 
 
 # --- segments: kernels and Python calls --------------------------------------------------

@@ -110,6 +110,71 @@ def pairwise(a, start, n, zero):
 
 
 @njit(**_OPTS)
+def leaf_sum(buf, n, zero):
+    """NumPy's pairwise sum of ``buf[:n]``, ``n <= 128``: one leaf of :func:`pairwise`."""
+    return _pairwise_leaf(buf, 0, n, zero)
+
+
+@njit(**_OPTS)
+def leaf_plan(n):
+    """The leaves of :func:`pairwise` over ``n`` terms, in order: ``(bounds, merges)``.
+
+    Leaf ``k`` sums terms ``bounds[k]:bounds[k + 1]`` (at most 128); after it, the last
+    ``merges[k] + 1`` partial sums on a stack are folded pairwise (left + right), as the
+    recursion would.  A kernel that fuses a sum with the loop producing its terms
+    computes the leaves (in parallel, in any order) and :func:`combine_leaves` folds them:
+    the same bits as ``np.sum`` of the materialised array.
+    """
+    bounds = np.empty(n // 64 + 2, np.int64)
+    merges = np.zeros(n // 64 + 1, np.int64)
+    starts = np.empty(64, np.int64)
+    sizes = np.empty(64, np.int64)
+    stages = np.zeros(64, np.int64)
+    starts[0] = 0
+    sizes[0] = n
+    sp = 1
+    leaves = 0
+    while sp > 0:
+        s = starts[sp - 1]
+        m = sizes[sp - 1]
+        if m <= 128:
+            bounds[leaves] = s
+            leaves += 1
+            sp -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        stage = stages[sp - 1]
+        if stage == 0:
+            stages[sp - 1] = 1
+            starts[sp], sizes[sp], stages[sp] = s, half, 0
+            sp += 1
+        elif stage == 1:
+            stages[sp - 1] = 2
+            starts[sp], sizes[sp], stages[sp] = s + half, m - half, 0
+            sp += 1
+        else:
+            merges[leaves - 1] += 1
+            sp -= 1
+    bounds[leaves] = n
+    return bounds[:leaves + 1], merges[:leaves]
+
+
+@njit(**_OPTS)
+def combine_leaves(sums, merges):
+    """Fold the leaf sums of :func:`leaf_plan` in :func:`pairwise`'s order."""
+    stack = np.empty(64, sums.dtype)
+    sp = 0
+    for k in range(sums.shape[0]):
+        stack[sp] = sums[k]
+        sp += 1
+        for _ in range(merges[k]):
+            stack[sp - 2] = stack[sp - 2] + stack[sp - 1]
+            sp -= 1
+    return stack[0]
+
+
+@njit(**_OPTS)
 def sum_all(a, zero):
     """``np.sum(a)`` of a C-ordered array: NumPy's pairwise sum of all elements, added to
     the reduction's initial value ``zero`` (+0.0 of the accumulation dtype)."""
