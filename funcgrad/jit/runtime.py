@@ -69,44 +69,18 @@ def pairwise(a, start, n, zero):
 
     Below 8 terms a plain loop; up to 128, eight interleaved accumulators combined as
     ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)) and the tail added in order; above,
-    the halves (split at a multiple of 8) summed recursively.  ``zero`` is ``-0.0`` of the
-    accumulation dtype (NumPy starts from -0.0 so that a sum of -0.0 stays -0.0).  The
-    recursion is run with an explicit stack (Numba's cache cannot hold recursive code).
+    the halves (split at a multiple of 8) summed recursively -- here leaf by leaf
+    (:func:`leaf_plan`), folded in the recursion's order (Numba's cache cannot hold
+    recursive code).  ``zero`` is ``-0.0`` of the accumulation dtype (NumPy starts from
+    -0.0 so that a sum of -0.0 stays -0.0).
     """
     if n <= 128:
         return _pairwise_leaf(a, start, n, zero)
-    starts = np.empty(64, np.int64)
-    sizes = np.empty(64, np.int64)
-    stages = np.zeros(64, np.int64)
-    values = np.empty(64, a.dtype)
-    starts[0] = start
-    sizes[0] = n
-    sp = 1
-    vp = 0
-    while sp > 0:
-        s = starts[sp - 1]
-        m = sizes[sp - 1]
-        if m <= 128:
-            values[vp] = _pairwise_leaf(a, s, m, zero)
-            vp += 1
-            sp -= 1
-            continue
-        half = m // 2
-        half -= half % 8
-        stage = stages[sp - 1]
-        if stage == 0:  # first the left half
-            stages[sp - 1] = 1
-            starts[sp], sizes[sp], stages[sp] = s, half, 0
-            sp += 1
-        elif stage == 1:  # then the right half
-            stages[sp - 1] = 2
-            starts[sp], sizes[sp], stages[sp] = s + half, m - half, 0
-            sp += 1
-        else:  # left + right
-            values[vp - 2] = values[vp - 2] + values[vp - 1]
-            vp -= 1
-            sp -= 1
-    return values[0]
+    bounds, merges = leaf_plan(n)
+    sums = np.empty(merges.shape[0], a.dtype)
+    for k in range(sums.shape[0]):
+        sums[k] = _pairwise_leaf(a, start + bounds[k], bounds[k + 1] - bounds[k], zero)
+    return combine_leaves(sums, merges)
 
 
 @njit(**_OPTS)
