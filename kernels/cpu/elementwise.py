@@ -26,15 +26,24 @@ def fix_sincos(out, numpy_version):
     return numpy_version() if out is None else out
 
 
+# The size test comes first: a small array then costs one attribute read and a comparison
+# on top of NumPy's own call (numpy scalars have a size too; Python numbers do not).
+
 def sin(x):
     """``np.sin``, vectorised for large float64 arrays."""
-    if type(x) is _ndarray and x.dtype is F64 and x.size >= config.numba_min:
-        return fix_sincos(run_checked("sin", F64, x), lambda: _np_sin(x))
-    return _np_sin(x)
+    try:
+        if x.size < config.numba_min or type(x) is not _ndarray or x.dtype is not F64:
+            return _np_sin(x)
+    except AttributeError:
+        return _np_sin(x)
+    return fix_sincos(run_checked("sin", F64, x), lambda: _np_sin(x))
 
 
 def cos(x):
     """``np.cos``, vectorised for large float64 arrays."""
-    if type(x) is _ndarray and x.dtype is F64 and x.size >= config.numba_min:
-        return fix_sincos(run_checked("cos", F64, x), lambda: _np_cos(x))
-    return _np_cos(x)
+    try:
+        if x.size < config.numba_min or type(x) is not _ndarray or x.dtype is not F64:
+            return _np_cos(x)
+    except AttributeError:
+        return _np_cos(x)
+    return fix_sincos(run_checked("cos", F64, x), lambda: _np_cos(x))

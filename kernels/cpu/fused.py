@@ -17,6 +17,7 @@ import numpy as np
 from ._lazy import F32, F64, config, run, run_checked
 from .elementwise import fix_sincos
 
+_np_sin, _np_cos, _np_multiply, _np_negative = np.sin, np.cos, np.multiply, np.negative
 LN2 = 0.6931471805599453
 LN10 = 2.302585092994046
 
@@ -249,13 +250,19 @@ arccosh_vjp = _unary("arccosh_vjp", False, _arccosh)
 arctanh_vjp = _unary("arctanh_vjp", False, _arctanh)
 
 
+# Small arrays: the NumPy expression inline (no helper frames: at 16 elements a Python call
+# costs as much as the sine), computed in place in the one temporary.
+
 def sin_vjp(g, x, y):
     """g cos(x), with a vectorised cos."""
     if x.size >= config.numba_min:
         dt = _float_dtype(g, x)
         if dt is not None:
             return fix_sincos(run_checked("sin_vjp", dt, g, x), lambda: _sin(g, x, y))
-    return _sin(g, x, y) if x.ndim else _numpy_0d(_sin, g, x, y)
+    if x.ndim:
+        d = _np_cos(x)
+        return _np_multiply(g, d, d)
+    return _numpy_0d(_sin, g, x, y)
 
 
 def cos_vjp(g, x, y):
@@ -264,7 +271,11 @@ def cos_vjp(g, x, y):
         dt = _float_dtype(g, x)
         if dt is not None:
             return fix_sincos(run_checked("cos_vjp", dt, g, x), lambda: _cos(g, x, y))
-    return _cos(g, x, y) if x.ndim else _numpy_0d(_cos, g, x, y)
+    if x.ndim:
+        d = _np_sin(x)
+        _np_multiply(g, d, d)
+        return _np_negative(d, d)  # -(g s) == (-g) s exactly: negation only flips the sign
+    return _numpy_0d(_cos, g, x, y)
 
 
 # --- binary: x- and y-cotangents -------------------------------------------------------------------
