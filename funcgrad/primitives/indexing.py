@@ -139,6 +139,11 @@ def _build(spec, arrays):
     return tuple(idx)
 
 
+def _basic_shape(spec):
+    """The shape of ``x[index]`` for a spec without index arrays (no dummy indexing)."""
+    return tuple(len(range(*e[1:])) if e[0] == "s" else 1 for e in spec if e[0] != "i")
+
+
 def _is_basic(spec):
     return all(e[0] != "a" for e in spec)
 
@@ -176,8 +181,12 @@ def _batch_index(x, xdim, arrays, adims, spec, size):
 
     ``perm`` reorders NumPy's result axes into batch-first order (or None).
     """
-    x = broadcast_to(reshape(x, (1,) + x.shape), (size,) + x.shape) if xdim is None \
-        else moveaxis(x, xdim, 0)
+    if xdim is not None:
+        x = moveaxis(x, xdim, 0)
+    elif type(x) is np.ndarray:  # a constant (a zero to pad into): no interpreter needed
+        x = np.broadcast_to(x, (size,) + x.shape)
+    else:
+        x = broadcast_to(reshape(x, (1,) + x.shape), (size,) + x.shape)
     if all(d is None for d in adims):
         new_spec = (("s", 0, size, 1),) + spec
         if arrays and not _adjacent(spec):
@@ -292,10 +301,10 @@ def _scatter_batch(args, dims, *, spec, mode):
     operand, arrays, new_spec, perm, out_dim = _batch_index(
         operand, odim, arrays, adims, spec, size)
     # Lay the updates out as NumPy expects them for the batched index.
-    per_example = _gather_abstract(ShapedArray(operand.shape[1:], operand.dtype),
-                                   *[ShapedArray(np.shape(a)[1:] if d is not None else
-                                                 np.shape(a), np.intp)
-                                     for a, d in zip(args[2:], adims)], spec=spec).shape
+    per_example = _basic_shape(spec) if len(args) == 2 else _gather_abstract(
+        ShapedArray(operand.shape[1:], operand.dtype),
+        *[ShapedArray(np.shape(a)[1:] if d is not None else np.shape(a), np.intp)
+          for a, d in zip(args[2:], adims)], spec=spec).shape
     if udim is None:
         if not hasattr(updates, "shape"):  # a Python scalar: keep it weakly typed
             updates = np.asarray(updates, np.result_type(operand.dtype, updates))
