@@ -458,12 +458,20 @@ def test_integer_and_boolean_values_and_index_arrays():
     assert_tree_close(fg.jit(f)(x, idx, mask), f(x, idx, mask))
 
 
-def test_large_loops_run_in_parallel_and_agree():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_large_loops_run_in_parallel_and_agree(threads):
     x = np.linspace(-3, 3, 200_000)
-    f = fg.jit(fg.grad(lambda x: np.sum(np.exp(np.sin(x)) * np.cos(x) ** 2 + np.sqrt(1 + x * x))))
-    assert "prange" in f.lower(x).as_text()
-    assert_tree_close(f(x), fg.grad(lambda x: np.sum(np.exp(np.sin(x)) * np.cos(x) ** 2
-                                                     + np.sqrt(1 + x * x)))(x))
+    before = fg.get_num_threads()
+    fg.set_num_threads(threads)  # (capped at the CPUs Numba may use)
+    try:
+        f = fg.jit(fg.grad(lambda x: np.sum(np.exp(np.sin(x)) * np.cos(x) ** 2
+                                            + np.sqrt(1 + x * x))))
+        assert ("in prange(" in f.lower(x).as_text()) == (fg.get_num_threads() > 1)
+        got = f(x)
+    finally:
+        fg.set_num_threads(before)
+    assert_tree_close(got, fg.grad(lambda x: np.sum(np.exp(np.sin(x)) * np.cos(x) ** 2
+                                                    + np.sqrt(1 + x * x)))(x))
 
 
 # --- the on-disk cache ---------------------------------------------------------------------------

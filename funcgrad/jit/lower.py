@@ -10,10 +10,13 @@ call.
 Inside a kernel, elementwise equations (and the broadcasts and casts between them) with
 the same result shape are *fused*: one loop computes them all, element by element, in
 local scalars; only values needed outside the loop are written to arrays.  Large loops
-use ``prange`` (the kernel is then compiled with ``parallel=True``).  Reductions call
-helpers in :mod:`funcgrad.jit.runtime` that sum in NumPy's own order (pairwise along a
-contiguous axis), ``matmul`` becomes ``np.dot`` (BLAS), and ``cond``/``scan``/
-``while_loop`` become Python ``if``/``for``/``while`` around their lowered bodies.
+use ``prange`` when ``fg.set_num_threads`` allows more than one thread (the kernel is
+then compiled with ``parallel=True``).  A sum of all of a loop's result is accumulated by
+that loop, leaf by leaf of NumPy's pairwise summation; other reductions call helpers in
+:mod:`funcgrad.jit.runtime` that sum in NumPy's own order (pairwise along a contiguous
+axis).  Either way a jitted sum has the bits of the eager one.  ``matmul`` becomes
+``np.dot`` (BLAS), and ``cond``/``scan``/``while_loop`` become Python ``if``/``for``/
+``while`` around their lowered bodies.
 
 Floating-point choices: no ``fastmath`` (no
 reassociation, NaN and signed-zero semantics kept); each elementwise operation computes
@@ -34,6 +37,17 @@ from .passes import graph_consts, optimize, subgraphs
 __all__ = ["lower_graph", "Lowered"]
 
 PARALLEL_THRESHOLD = int(os.environ.get("FUNCGRAD_JIT_PARALLEL_THRESHOLD", 1 << 16))
+
+
+def _threads():
+    """The thread setting of funcgrad's kernels (``fg.set_num_threads``), read when a
+    signature is compiled: with one thread loops are ``range``, never ``prange`` (on a
+    machine with two CPUs or fewer that is the default; a parallel loop waits for its
+    slowest thread, and under load one thread descheduled made W5 10x slower)."""
+    from ..kernels.cpu import _lazy
+    return _lazy.config.threads
+
+
 # Matrix products below this many multiply-adds run inside kernels (np.dot: Numba's BLAS,
 # single-threaded at these sizes); larger ones are NumPy calls between kernels, on NumPy's
 # BLAS, as in eager code: two multithreaded OpenBLAS pools in one process (NumPy's and the
@@ -528,7 +542,7 @@ class _Block:
             if not any(v is total.inputs[0] for v in materialize):
                 materialize.append(total.inputs[0])
             separate, total = total, None
-        parallel = size >= PARALLEL_THRESHOLD
+        parallel = size >= PARALLEL_THRESHOLD and _threads() > 1
         if parallel:
             self.fn.parallel = True
         out_names = {}
