@@ -8,6 +8,7 @@ Transforms (``grad``, ``jvp``, ``vjp``, ``vmap``, ``jacfwd``, ``hessian``...)
 are tracing interpreters that compose to any depth; ``funcgrad.numpy``
 mirrors NumPy, and plain ``numpy`` code works on traced values too.
 """
+from ._malloc import keep_freed_memory as _keep_freed_memory
 from . import core, tree, primitives, interpreters  # noqa: F401  (registers primitives)
 from . import numpy  # noqa: F401  (attaches array methods to tracers)
 from .api import grad, jvp, linearize, value_and_grad, vjp, vmap
@@ -67,6 +68,9 @@ def __getattr__(name):
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
+
+# Freed array memory stays in the process for the next call (see funcgrad/_malloc.py).
+_keep_freed_memory()
 
 __version__ = "0.1.0"
 

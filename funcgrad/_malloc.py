@@ -1,0 +1,47 @@
+"""Let the C allocator keep freed array memory for reuse (glibc on Linux).
+
+Why: a gradient keeps its forward values until the backward pass, so one call allocates
+and frees tens of megabytes.  glibc hands large freed blocks back to the kernel (``munmap``
+above the mmap threshold, and trimming the heap top beyond the trim threshold), and
+every page of the next call's arrays then faults in again: measured on W4 (``grad`` on
+1e6 float64) 5,600 page faults and half of the time of a call (34 ms -> 17 ms), and on the
+Hessian of Rosenbrock at n=400 4,900 faults and 80% of the time (12.5 ms -> 2.5 ms).
+
+What: at ``import funcgrad``, arrays up to 32 MiB (glibc's ceiling for this setting) come
+from the heap, and up to ``FUNCGRAD_MALLOC_KEEP`` bytes (default 256 MiB) of free memory at
+its top are kept instead of returned.  The resident memory of a process then stays at
+its peak instead of shrinking after every call, as with PyTorch's and JAX's own
+allocators.  Nothing is changed when ``FUNCGRAD_MALLOC_KEEP=0``, when the user set
+glibc's own ``MALLOC_*`` variables, or on another C library or platform.
+"""
+import ctypes
+import os
+import sys
+
+_M_TRIM_THRESHOLD = -1
+_M_MMAP_THRESHOLD = -3
+_MMAP_MAX_BYTES = 32 << 20  # glibc rejects a larger mmap threshold on 64-bit systems
+_GLIBC_VARIABLES = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_",
+                    "MALLOC_MMAP_MAX_", "GLIBC_TUNABLES")
+
+
+def keep_freed_memory():
+    """Apply the setting above; returns True when glibc accepted it."""
+    try:
+        keep = int(os.environ.get("FUNCGRAD_MALLOC_KEEP", 256 << 20))
+    except ValueError:
+        return False
+    if keep <= 0 or not sys.platform.startswith("linux"):
+        return False
+    if any(name in os.environ for name in _GLIBC_VARIABLES):
+        return False  # the user tuned the allocator: theirs wins
+    try:
+        libc = ctypes.CDLL(None)
+        libc.gnu_get_libc_version  # glibc only (musl's mallopt does nothing)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    # Both at once: setting either turns off glibc's own adaptive thresholds.
+    return bool(mallopt(_M_MMAP_THRESHOLD, min(keep, _MMAP_MAX_BYTES))
+                and mallopt(_M_TRIM_THRESHOLD, min(keep, 2**31 - 1)))
