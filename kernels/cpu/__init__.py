@@ -8,6 +8,8 @@ Numba kernel wins on large float arrays:
 * ``fused``: the first-order rule kernels ``<name>_vjp``, ``<name>_vjp_x``/``_vjp_y``,
   one pass each where the NumPy expression makes temporaries;
 * ``reductions``: ``logsumexp`` and its VJP, the max/min VJP (ties share);
+* ``rows``: ``add``/``subtract``/``multiply`` on row-broadcast or strided 2-d float
+  arrays (a row loop, ~2x NumPy's iterator there);
 * ``scatter``: ``index_add`` (scatter-add, repeated indices accumulate), replacing the
   slow cases of ``np.add.at``.
 
@@ -52,9 +54,6 @@ floor = np.floor
 ceil = np.ceil
 rint = np.rint
 trunc = np.trunc
-add = np.add
-subtract = np.subtract
-multiply = np.multiply
 divide = np.divide
 power = np.power
 maximum = np.maximum
@@ -112,3 +111,4 @@ from .fused import (  # noqa: E402,F401
     sin_vjp, sinh_vjp, sqrt_vjp, square_vjp, tan_vjp, tanh_vjp)
 from .reductions import extremum_vjp, logsumexp, logsumexp_vjp  # noqa: E402,F401
 from .scatter import index_add  # noqa: E402,F401
+from .rows import add, multiply, subtract  # noqa: E402,F401

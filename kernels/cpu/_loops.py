@@ -208,3 +208,52 @@ def extremum_weights_rows(g, x, ext, out):
         share = g[i] / count
         for j in range(n):
             out[i, j] = share if x[i, j] == e else 0.0
+
+
+# --- row-wise elementwise driver (2-d strided or row-broadcast operands) ------------------------
+
+def _row(v, i):  # pragma: no cover - replaced by the overload below inside compiled code
+    return v[i] if isinstance(v, np.ndarray) and v.ndim == 2 else v
+
+
+@overload(_row, inline="always")
+def _row_overload(v, i):
+    """Row ``i`` of a 2-d operand; a 1-d operand (one row broadcast to every row) or a
+    scalar as it is."""
+    if isinstance(v, types.Array) and v.ndim == 2:
+        return lambda v, i: v[i]
+    return lambda v, i: v
+
+
+def rows_map(fn):
+    """A loop applying binary scalar ``fn`` row by row: ``loop(a, b, out)`` with ``out``
+    2-d C-contiguous of shape (m, k) and each of ``a``/``b`` a 2-d (m, k) array (any
+    strides), a 1-d (k,) array (broadcast to every row) or a scalar; the caller checked
+    this.  NumPy's iterator runs such layouts (a sliced batch of tangents, a batch times
+    one unbatched vector) 1.5-2x slower than contiguous arrays of the same size."""
+    kernel = _jitable.get(fn)
+    if kernel is None:
+        kernel = _jitable[fn] = register_jitable(fn)
+
+    def loop(a, b, out):
+        m, k = out.shape
+        for i in range(m):
+            ai = _row(a, i)
+            bi = _row(b, i)
+            oi = out[i]
+            for j in range(k):
+                oi[j] = kernel(_at(ai, j), _at(bi, j))
+    loop.__qualname__ = f"rows_map.{fn.__name__}"
+    return njit(cache=True, nogil=True, error_model="numpy")(loop)
+
+
+def add_s(a, b):
+    return a + b
+
+
+def subtract_s(a, b):
+    return a - b
+
+
+def multiply_s(a, b):
+    return a * b

@@ -1,0 +1,98 @@
+"""``add``/``subtract``/``multiply`` with a Numba row loop for the 2-d layouts NumPy's
+iterator runs slowly.
+
+Measured (400 x 399 float64, NumPy 2.4): a batch of tangents times one unbatched vector
+(``A * v``, a row broadcast) takes 0.064 ms in NumPy against 0.040 ms for ``A * B`` of the
+same size, and any operand that is a strided 2-d view (``A[:, 1:]``, the tangent batch of
+``x[1:]``) makes an operation 2-3x slower than on contiguous arrays.  A plain Numba loop
+over rows takes 0.031 ms (row broadcast) and 0.053 ms (strided view).  Such operations
+make up most of a forward-over-reverse Hessian (``fg.hessian``).
+
+Dispatch: only float32/float64 operands of one dtype (Python ``int``/``float`` scalars
+beside them), a 2-d result of at least ``config.numba_min`` elements, rows with unit
+inner stride, and a layout NumPy is slow on (a row-broadcast 1-d or (1, k) operand, or a
+non-contiguous 2-d one) take the loop; everything else is NumPy's ufunc.  The result is
+C-contiguous and equal bit for bit to NumPy's (one IEEE operation per element).
+"""
+import numpy as np
+
+from ._lazy import F32, F64, config
+
+_ndarray = np.ndarray
+_loops = {}
+
+
+def _loop(name):
+    try:
+        return _loops[name]
+    except KeyError:
+        from . import _loops as L
+        _loops[name] = L.rows_map(getattr(L, name + "_s"))
+        return _loops[name]
+
+
+def _operand(v, dt, k):
+    """``v`` as the loop takes it (2-d (m, k), 1-d (k,), or a scalar of ``dt``), or None."""
+    if type(v) is _ndarray:
+        if v.dtype is not dt:
+            return None
+        if v.ndim == 2:
+            if v.shape[0] == 1:
+                v = v[0]
+            elif v.strides[1] != dt.itemsize:
+                return None
+            else:
+                return v
+        if v.ndim == 1 and v.shape[0] == k and (v.strides[0] == dt.itemsize or k == 1):
+            return v
+        return None
+    t = type(v)
+    if t is float or t is int:
+        return dt.type(v)
+    return None
+
+
+def _rows(name, x, y):
+    """The row loop's result for ``name(x, y)``, or None where NumPy should run."""
+    if type(x) is _ndarray and x.ndim == 2 and not (
+            type(y) is _ndarray and y.ndim == 2 and x.shape[0] < y.shape[0]):
+        big = x
+    elif type(y) is _ndarray and y.ndim == 2:
+        big = y
+    else:
+        return None
+    m, k = big.shape
+    dt = big.dtype
+    if m * k < config.numba_min or (dt is not F64 and dt is not F32) or m < 2:
+        return None
+    other = y if big is x else x
+    if type(other) is _ndarray and other.ndim == 2 and other.shape[0] != 1:
+        if other.shape != big.shape:
+            return None
+        if big.flags.c_contiguous and other.flags.c_contiguous:
+            return None  # NumPy's fast case
+    elif big.flags.c_contiguous and type(other) is not _ndarray:
+        return None  # contiguous array and a scalar: NumPy's fast case
+    a = _operand(x, dt, k)
+    if a is None:
+        return None
+    b = _operand(y, dt, k)
+    if b is None:
+        return None
+    out = np.empty((m, k), dt)
+    _loop(name)(a, b, out)
+    return out
+
+
+def _make(name, np_fn):
+    def f(x, y):
+        out = _rows(name, x, y)
+        return np_fn(x, y) if out is None else out
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``np.{name}``, with a Numba row loop for slow 2-d layouts (see module)."
+    return f
+
+
+add = _make("add", np.add)
+subtract = _make("subtract", np.subtract)
+multiply = _make("multiply", np.multiply)
