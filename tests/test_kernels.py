@@ -422,3 +422,23 @@ def test_cotangents_the_user_holds_are_never_changed():
         return np.sum(y * v) + np.sum(np.cos(v))
     g = fg.grad(f)(x)
     np.testing.assert_allclose(g, 4 * x - np.sin(x), rtol=1e-14, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_loop_binary_matches_numpy(numba_everywhere, name, dtype):
+    """The row loop (row-broadcast or strided 2-d operands) gives NumPy's bits, dtype and
+    shape, and every other layout falls through to NumPy."""
+    rng = np.random.default_rng(3)
+    big = rng.normal(size=(6, 9)).astype(dtype)
+    a, v, r = big[:, 1:], rng.normal(size=8).astype(dtype), rng.normal(size=(1, 8)).astype(dtype)
+    c = np.ascontiguousarray(big[:, :-1])
+    cases = [(c, v), (v, c), (a, c), (c, a), (a, v), (r, c), (c, r), (a, 2.5), (3, a),
+             (c.T, v[:6]), (c, c), (c, 2.0), (c, v.astype(np.float64)), (big[:, ::2], v[:5]),
+             (c[::-1], v), (c[:, :1], v), (np.ones((1, 8), dtype), v), (c, np.float64(2.0)),
+             (rng.normal(size=(2, 6, 8)).astype(dtype), v)]
+    fn, ref = getattr(cpu, name), getattr(np, name)
+    for x, y in cases:
+        got, want = fn(x, y), ref(x, y)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
