@@ -111,7 +111,7 @@ def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None):
         holder = {}
 
         def push(*tangents):
-            interp = JVPInterpreter()
+            interp = JVPInterpreter(defer=True)
             with interp:
                 duals = [JVPTracer(interp, x, t) for x, t in zip(leaves, tangents)]
                 result = fun(*_substitute(args, nums, treedefs, duals), **kwargs)

@@ -555,6 +555,45 @@ def test_hessian_of_matrix_argument_has_doubled_shape():
     close(H, ref, rtol=1e-4, atol=1e-6)
 
 
+def test_hessian_defers_tangents_nobody_reads(monkeypatch):
+    """Forward-over-reverse computes a forward-pass tangent only when it is read (the
+    tangent of f's own output never is); results are bit for bit the eager ones, in
+    third derivatives too, and a tangent first read inside ``no_grad`` is still
+    recorded by an outer ``grad`` as when it was computed eagerly."""
+    from funcgrad.core import REGISTRY
+    from funcgrad.interpreters.forward import JVPInterpreter
+
+    def f(x):
+        y = np.sin(x) * x[::-1]
+        with fg.no_grad():
+            w = y * 2.0  # forces y's tangent inside no_grad
+        return np.sum(y ** 2 + np.exp(x[:2]).sum() * x) + np.sum(fg.stop_gradient(w))
+
+    x = np.linspace(-0.7, 0.9, 5)
+    runs = {}
+    for defer in (True, False):
+        if not defer:
+            monkeypatch.setattr(JVPInterpreter, "process_deferred", JVPInterpreter.process)
+        runs[defer] = (fg.hessian(f)(x), fg.jacfwd(fg.hessian(f))(x),
+                       fg.grad(lambda v: np.sum(fg.hessian(f)(v) ** 2))(x))
+    for a, b in zip(runs[True], runs[False]):
+        np.testing.assert_array_equal(a, b)
+    close(runs[True][0], fd_jacobian(fg.grad(f), x), rtol=1e-6, atol=1e-8)
+    monkeypatch.undo()
+
+    calls = collections.Counter()
+    reduce_sum_p = REGISTRY["reduce_sum"]
+    impl = reduce_sum_p.impl
+
+    def counting(x, **params):
+        calls[np.ndim(x)] += 1
+        return impl(x, **params)
+
+    monkeypatch.setattr(reduce_sum_p, "impl", counting)
+    fg.hessian(lambda v: np.sum(v ** 3))(np.ones(4))
+    assert calls[2] == 0  # the batched tangent of the output sum is never computed
+
+
 def test_hvp_equals_hessian_times_vector():
     v = np.array([0.4, -1.2, 2.0])
     value, (product,) = fg.hvp(cubic, (X3,), (v,))

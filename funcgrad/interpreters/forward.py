@@ -4,19 +4,101 @@ Each primitive's ``jvp`` rule maps primals and tangents to the output primal
 and tangent.  A ``None`` tangent is a symbolic zero: an operation whose
 inputs all carry zero tangents is just computed by the parent, and its result
 is a constant to this interpreter.
+
+Deferred tangents.  Under forward-over-reverse (``hessian``, ``jacfwd(jacrev(f))``)
+the forward pass of ``f`` runs on dual numbers whose values the reverse pass keeps
+as residuals, but only some of their tangents are ever read: a VJP rule that
+multiplies by a residual reads its tangent, while the tangent of ``f``'s own output
+(and of everything only it depends on) is never needed, as only the gradient's
+tangent is.  A ``JVPInterpreter(defer=True)`` therefore computes, for operations
+recorded by a reverse-mode child (``process_deferred``), the primal at once and the
+tangent only when something reads it (``_Deferred``): each batched tangent pass
+nobody reads is skipped.  Only primitives with a ``jvp_tangent(primals, tangents,
+out, **params)`` rule (the tangent half of their ``jvp``) defer; reading a
+deferred tangent computes it, with its inputs' first (iteratively, in creation
+order), under the interpreter and the gradient mode that were current when the
+operation ran, so the result is the one eager evaluation gives.
 """
 from ..core import Interpreter, Tracer, _state, concrete
 
 __all__ = ["JVPInterpreter", "JVPTracer"]
 
 
+class _Deferred:
+    """The tangent of one operation, not yet computed."""
+
+    __slots__ = ("interp", "prim", "primals", "tangents", "params", "out", "off_tag",
+                 "done", "result")
+
+    def __init__(self, interp, prim, primals, tangents, params, out, off_tag):
+        self.interp = interp
+        self.prim = prim
+        self.primals = primals
+        self.tangents = tangents
+        self.params = params
+        self.out = out
+        self.off_tag = off_tag
+        self.done = False
+        self.result = None
+
+
+def _compute(d):
+    tangents = [t.result if type(t) is _Deferred else t for t in d.tangents]
+    state = _state
+    prev = state.interpreter
+    restore = state.recording != 1 or state.grad_off_tag != d.off_tag
+    if restore:  # compute under the gradient mode the operation ran in (see above)
+        saved = (state._grad_enabled, state.grad_off_tag, state.recording, state.inference)
+        state._grad_enabled, state.grad_off_tag, state.recording, state.inference = (
+            True, d.off_tag, 1, False)
+    state.interpreter = d.interp.parent
+    try:
+        d.result = d.prim.jvp_tangent(d.primals, tangents, d.out, **d.params)
+    finally:
+        state.interpreter = prev
+        if restore:
+            state._grad_enabled, state.grad_off_tag, state.recording, state.inference = saved
+    d.done = True
+    d.primals = d.tangents = d.out = d.params = None  # release the residuals
+
+
+def force(d):
+    """The tangent ``d`` stands for, computing it (and the deferred tangents it needs,
+    deepest first, without recursion) on first use."""
+    if not d.done:
+        stack = [d]
+        while stack:
+            top = stack[-1]
+            if top.done:
+                stack.pop()
+                continue
+            pending = [t for t in top.tangents if type(t) is _Deferred and not t.done]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            _compute(top)
+    return d.result
+
+
 class JVPTracer(Tracer):
-    __slots__ = ("primal", "tangent")
+    __slots__ = ("primal", "_tangent")
 
     def __init__(self, trace, primal, tangent):
         self._trace = trace
         self.primal = primal
-        self.tangent = tangent
+        self._tangent = tangent
+
+    @property
+    def tangent(self):
+        t = self._tangent
+        if type(t) is _Deferred:
+            t = self._tangent = force(t)
+        return t
+
+    @tangent.setter
+    def tangent(self, value):
+        self._tangent = value
 
     @property
     def shape(self):
@@ -32,8 +114,12 @@ class JVPTracer(Tracer):
 
 
 class JVPInterpreter(Interpreter):
-    __slots__ = ()
+    __slots__ = ("defer",)
     transform = "jvp (forward mode)"
+
+    def __init__(self, parent=None, defer=False):
+        super().__init__(parent)
+        self.defer = defer
 
     def process(self, prim, args, params):
         primals = list(args)
@@ -42,7 +128,10 @@ class JVPInterpreter(Interpreter):
         for i, a in enumerate(args):
             if type(a) is JVPTracer and a._trace is self:
                 primals[i] = a.primal
-                tangents[i] = a.tangent
+                t = a._tangent
+                if type(t) is _Deferred:
+                    t = a._tangent = force(t)
+                tangents[i] = t
                 own = True
         if not own or not prim.differentiable:
             return self.parent.process(prim, primals, params)
@@ -57,6 +146,34 @@ class JVPInterpreter(Interpreter):
         if tangent_out is None:
             return out
         return JVPTracer(self, out, tangent_out)
+
+    def process_deferred(self, prim, args, params):
+        """``process`` for an operation a reverse-mode child records: with ``defer``,
+        the tangent is computed when first read (see the module docstring)."""
+        rule = prim.__dict__.get("jvp_tangent")
+        if (not self.defer or rule is None or prim.multiple_results
+                or _state.recording != 1 or _state.inference):
+            return self.process(prim, args, params)
+        primals = list(args)
+        tangents = [None] * len(args)
+        own = False
+        for i, a in enumerate(args):
+            if type(a) is JVPTracer and a._trace is self:
+                primals[i] = a.primal
+                tangents[i] = a._tangent
+                own = True
+        if not own or not prim.differentiable:
+            return self.parent.process(prim, primals, params)
+        state = _state
+        prev, state.interpreter = state.interpreter, self.parent
+        try:
+            out = self.parent.process(prim, primals, params)
+        finally:
+            state.interpreter = prev
+        if all(t is None for t in tangents):
+            return out
+        return JVPTracer(self, out, _Deferred(self, prim, primals, tangents, params, out,
+                                              state.grad_off_tag))
 
     def lift(self, value, tangent):
         return JVPTracer(self, value, tangent)

@@ -21,6 +21,7 @@ from numpy import ndarray
 
 from ..core import ROOT, Interpreter, Tracer, _special_classes, _state, concrete
 from ..primitives.elementwise import add as _add
+from .forward import JVPInterpreter
 
 
 def add_cotangents(a, b):
@@ -159,10 +160,13 @@ class ReverseInterpreter(Interpreter):
                 return self.parent.process(prim, args, params)
         if prim.multiple_results:
             return self._process_multiple(prim, vals, params, parents, needs)
-        if plain and self.parent is ROOT:  # the root would only re-check the arguments
+        parent = self.parent
+        if plain and parent is ROOT:  # the root would only re-check the arguments
             out = prim.impl(*vals, **params) if params else prim.impl(*vals)
+        elif type(parent) is JVPInterpreter:  # forward-over-reverse: tangents on demand
+            out = parent.process_deferred(prim, vals, params)
         else:
-            out = self.parent.process(prim, vals, params)
+            out = parent.process(prim, vals, params)
         recording = _state.recording
         if not prim.differentiable or (recording == 0 and self.tag < _state.grad_off_tag):
             return out

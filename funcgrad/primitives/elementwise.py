@@ -58,15 +58,18 @@ def elementwise(name, impl, *lins, differentiable=True, linear=False):
     """
     def jvp(primals, tangents, **params):
         out = _state.interpreter.process(prim, primals, params)
+        return out, jvp_tangent(primals, tangents, out, **params)
+
+    def jvp_tangent(primals, tangents, out, **params):  # the tangent half of ``jvp``
         if linear and tangents[0] is not None and tangents[1] is not None:
-            return out, fit(_state.interpreter.process(prim, tangents, params), out)
+            return fit(_state.interpreter.process(prim, tangents, params), out)
         t_out = None
         for lin, t in zip(lins, tangents):
             if t is None or lin is None:
                 continue
             c = lin(t, *primals, out, **params)
             t_out = c if t_out is None else add(t_out, c)
-        return out, (None if t_out is None else fit(t_out, out))
+        return None if t_out is None else fit(t_out, out)
 
     def _vjp_n(needs, g, out, *args, **params):
         cts = []
@@ -118,6 +121,8 @@ def elementwise(name, impl, *lins, differentiable=True, linear=False):
                      vjp=vjp if differentiable else _no_vjp,
                      differentiable=differentiable)
     prim.batch = elementwise_batch(prim)
+    if differentiable:
+        prim.jvp_tangent = jvp_tangent
     return prim
 
 

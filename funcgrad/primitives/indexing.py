@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core import Primitive, ShapedArray, Tracer, _state, concrete
 from ..kernels import cpu
-from .structural import broadcast_to, moveaxis, reshape, transpose, unbroadcast
+from .structural import broadcast_to, linear_tangent, moveaxis, reshape, transpose, unbroadcast
 
 
 def _process(prim, args, params):
@@ -226,6 +226,7 @@ def _gather_batch(args, dims, *, spec):
 
 gather_p = Primitive("gather", _gather_impl, abstract_eval=_gather_abstract, jvp=_gather_jvp,
                      vjp=_gather_vjp, batch=_gather_batch)
+linear_tangent(gather_p)
 
 
 def gather(x, arrays, spec):

@@ -326,3 +326,19 @@ def fit(t, out):
 def to_front(x, d):
     """Move batch axis ``d`` of ``x`` to the front (``None`` stays unbatched)."""
     return x if d is None else moveaxis(x, d, 0)
+
+
+def linear_tangent(prim):
+    """Give ``prim``, linear in its first argument with the others constant (reshape,
+    transpose, broadcast_to, reduce_sum, gather), the tangent half of its JVP (see
+    ``JVPInterpreter.process_deferred``): the primitive applied to the tangent."""
+    def jvp_tangent(primals, tangents, out, **params):
+        t = tangents[0]
+        if t is None:
+            return None
+        return _state.interpreter.process(prim, (t,) + tuple(primals[1:]), params)
+    prim.jvp_tangent = jvp_tangent
+
+
+for _p in (reshape_p, transpose_p, broadcast_to_p, reduce_sum_p):
+    linear_tangent(_p)
