@@ -484,3 +484,25 @@ def test_zero_d_boolean_mask_under_transforms_says_so():
         fg.grad(lambda v: fnp.sum(v[v > 0.9]))(x)
     with pytest.raises(IndexError, match="0-d boolean"):
         fnp.at(x)[np.bool_(True)].set(0.0)
+
+
+# --- det at a singular matrix ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_det_gradient_at_singular_matrices_is_the_cofactor_matrix(dtype):
+    """d det(A) / dA is the cofactor matrix, finite where A is singular (det(A) A^-T is
+    not); found by the long fuzz run: det(x x^T) at a denormal x raised LinAlgError."""
+    singular = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], dtype)
+    cof = np.empty((3, 3))
+    for i in range(3):
+        for j in range(3):
+            minor = np.delete(np.delete(singular.astype(np.float64), i, 0), j, 1)
+            cof[i, j] = (-1) ** (i + j) * np.linalg.det(minor)
+    g = fg.grad(np.linalg.det)(singular)
+    assert g.dtype == dtype
+    np.testing.assert_allclose(g, cof, rtol=1e-4 if dtype == np.float32 else 1e-10, atol=1e-4)
+    stack = np.stack([singular, singular + np.eye(3, dtype=dtype)])
+    gs = fg.grad(lambda a: np.sum(np.linalg.det(a)))(stack)
+    np.testing.assert_allclose(gs[0], g, rtol=1e-4, atol=1e-4)
+    tiny = np.array([[5e-324]])
+    assert fg.grad(lambda x: np.linalg.det(x @ x.T))(tiny)[0, 0] == 2 * 5e-324

@@ -416,11 +416,33 @@ def _det_jvp(primals, tangents):
     return out, out * _trace_solve(a, tangents[0])
 
 
+def _det_vjp(needs, g, out, a):
+    if type(a) is np.ndarray and isinstance(g, (np.ndarray, np.generic, float)):
+        try:  # first order on plain arrays: det(a) a^-T, or the cofactors where a is singular
+            return (np.reshape(g * out, np.shape(out) + (1, 1)) * _inv_t(a),)
+        except np.linalg.LinAlgError:
+            return (np.reshape(g, np.shape(g) + (1, 1)) * _cofactors(a),)
+    return (reshape(g * out, out.shape + (1, 1)) * _inv_t(a),)
+
+
+def _cofactors(a):
+    """The cofactor matrix of ``a`` (``det(a) a^-T`` where that exists), finite for
+    singular matrices too: with ``a = u diag(s) vh`` it is ``det(u) det(vh) u diag(p) vh``,
+    ``p[i]`` the product of the singular values other than ``s[i]``.  (A plain-NumPy value:
+    the derivative of det at a singular matrix is first order only; higher orders go
+    through ``inv`` and raise there.)"""
+    u, s, vh = np.linalg.svd(a)
+    ones = np.ones(s.shape[:-1] + (1,), s.dtype)
+    left = np.cumprod(np.concatenate([ones, s[..., :-1]], axis=-1), axis=-1)
+    right = np.cumprod(np.concatenate([ones, s[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    sign = np.linalg.det(u) * np.linalg.det(vh)
+    return (sign[..., None, None] * u * (left * right)[..., None, :]) @ vh
+
+
 det_p = Primitive(
     "det", np.linalg.det,
     abstract_eval=lambda a: ShapedArray(a.shape[:-2], np.result_type(a.dtype, np.float16)),
-    jvp=_det_jvp,
-    vjp=lambda needs, g, out, a: (reshape(g * out, out.shape + (1, 1)) * _inv_t(a),))
+    jvp=_det_jvp, vjp=_det_vjp)
 
 
 def det(a):
