@@ -506,3 +506,6 @@ def test_det_gradient_at_singular_matrices_is_the_cofactor_matrix(dtype):
     np.testing.assert_allclose(gs[0], g, rtol=1e-4, atol=1e-4)
     tiny = np.array([[5e-324]])
     assert fg.grad(lambda x: np.linalg.det(x @ x.T))(tiny)[0, 0] == 2 * 5e-324
+    v = np.arange(9.0).reshape(3, 3).astype(dtype)
+    _, tangent = fg.jvp(np.linalg.det, (singular,), (v,))  # forward mode: <cofactors, v>
+    np.testing.assert_allclose(tangent, np.sum(cof * v), rtol=1e-4, atol=1e-3)

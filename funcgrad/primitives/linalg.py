@@ -412,8 +412,14 @@ slogdet_p.batch = lambda args, dims: (slogdet(moveaxis(args[0], dims[0], 0)), (0
 
 def _det_jvp(primals, tangents):
     a, = primals
+    t = tangents[0]
     out = det(a)
-    return out, out * _trace_solve(a, tangents[0])
+    if type(a) is np.ndarray and type(t) is np.ndarray:
+        try:  # first order on plain arrays: det(a) trace(a^-1 t), or via the cofactors
+            return out, out * _trace_solve(a, t)
+        except np.linalg.LinAlgError:
+            return out, np.sum(_cofactors(a) * t, axis=(-2, -1))
+    return out, out * _trace_solve(a, t)
 
 
 def _det_vjp(needs, g, out, a):
