@@ -121,6 +121,9 @@ class Interpreter:
     __slots__ = ("parent", "tag", "active", "__weakref__")
     transform = "a transform"
     outlives = False  # may its tracers still be used (as plain values) after it ends?
+    # Does it compute values now (False: it records a program for a compiler, which
+    # fuses the plain form of a rule better than an eager shortcut; see reverse mode)?
+    eager = True
 
     def __init__(self, parent=None):
         self.parent = _state.interpreter if parent is None else parent

@@ -442,3 +442,20 @@ def test_row_loop_binary_matches_numpy(numba_everywhere, name, dtype):
         got, want = fn(x, y), ref(x, y)
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_add_window_matches_numpy(numba_everywhere, dtype):
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(7, 9)).astype(dtype)
+    for (r0, c0), (p, q) in [((0, 1), (7, 8)), ((2, 3), (4, 5)), ((0, 0), (0, 3)),
+                             ((6, 8), (1, 1))]:
+        u = rng.normal(size=(p, q)).astype(dtype)
+        want = x.copy()
+        want[r0:r0 + p, c0:c0 + q] += u
+        got = cpu.add_window(x, u, r0, c0)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    assert cpu.add_window(x, np.ones((8, 1), dtype), 0, 0) is None  # does not fit
+    assert cpu.add_window(x, np.ones((2, 2), np.float64 if dtype == np.float32
+                                     else np.float32), 0, 0) is None

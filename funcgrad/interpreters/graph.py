@@ -62,6 +62,7 @@ class GraphTracer(Tracer):
 class GraphInterpreter(Interpreter):
     __slots__ = ("eqns",)
     transform = "make_graph"
+    eager = False
 
     def __init__(self, parent=None):
         super().__init__(parent)

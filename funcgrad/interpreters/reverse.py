@@ -251,6 +251,15 @@ def backward_pass(tape, seeds, inputs, free=False):
     its pass once).
     """
     instrumented = bool(_state.instruments)  # a tool active now sees every rule
+    # ``vjp_into`` shortcuts are for eager evaluation: a program being recorded for a
+    # compiler keeps the plain rules (a padded cotangent and a sum fuse into its loops).
+    interp = _state.interpreter
+    into_ok = not instrumented
+    while interp is not None:
+        if not interp.eager:
+            into_ok = False
+            break
+        interp = interp.parent
     cts = {}
     for node, ct in seeds:
         key = id(node)
@@ -276,13 +285,29 @@ def backward_pass(tape, seeds, inputs, free=False):
         if prim.multiple_results:
             g = tuple(g)
         params = node.params
+        parents = node.parents
+        if into_ok and len(parents) == 1 and node.meta is None:
+            # A rule with ``vjp_into`` adds its contribution straight into the parent's
+            # cotangent so far (gather: one scatter-add instead of a padded copy plus a
+            # sum), in place when the backward pass holds the only reference to it.
+            i, parent = parents[0]
+            key = id(parent)
+            prev = get(key)
+            if prev is not None and i == 0:
+                into = prim.__dict__.get("vjp_into")
+                if into is not None:
+                    contributions = c = None  # the previous node's, if they hold prev
+                    owned = (_INPLACE and type(prev) is ndarray and _getrefcount(prev) == 3
+                             and prev.flags.owndata and prev.flags.writeable)
+                    cts[key] = into(prev, owned, g, node.value, *node.args, **(params or {}))
+                    continue
         if instrumented or node.meta is not None:
             contributions = instrumented_vjp(node, g)
         elif params is None:
             contributions = prim.vjp(node.needs, g, node.value, *node.args)
         else:
             contributions = prim.vjp(node.needs, g, node.value, *node.args, **params)
-        for i, parent in node.parents:
+        for i, parent in parents:
             c = contributions[i]
             if c is None:
                 continue

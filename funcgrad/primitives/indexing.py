@@ -176,6 +176,23 @@ def _gather_vjp(needs, g, out, x, *arrays, spec):
     return (scatter_add(zeros, g, arrays, spec),) + (None,) * len(arrays)
 
 
+def _gather_vjp_into(prev, owned, g, out, x, *arrays, spec):
+    """The VJP of ``x[index]`` added to ``prev``, ``x``'s cotangent so far (reverse mode's
+    ``vjp_into``): one scatter-add into it, where ``prev + scatter_add(zeros, g)`` would
+    pad ``g`` to ``x``'s shape and then add two arrays of that shape.  ``owned``: only
+    the backward pass holds ``prev`` (a plain array), so a basic index adds in place."""
+    if (owned and not arrays and type(g) is np.ndarray and g.dtype == prev.dtype
+            and g.shape == _basic_shape(spec)):
+        idx = _build(spec, ())
+        view = prev[idx]
+        if type(view) is np.ndarray:
+            view += g
+        else:  # an integer index of every axis: one element, not a view
+            prev[idx] = view + g
+        return prev
+    return scatter_add(prev, g, arrays, spec)
+
+
 def _batch_index(x, xdim, arrays, adims, spec, size):
     """Rewrite an index for a batched operand; returns (x, arrays, spec, perm, out_dim).
 
@@ -227,6 +244,7 @@ def _gather_batch(args, dims, *, spec):
 gather_p = Primitive("gather", _gather_impl, abstract_eval=_gather_abstract, jvp=_gather_jvp,
                      vjp=_gather_vjp, batch=_gather_batch)
 linear_tangent(gather_p)
+gather_p.vjp_into = _gather_vjp_into
 
 
 def gather(x, arrays, spec):
@@ -258,6 +276,13 @@ def _scatter_impl(operand, updates, *arrays, spec, mode):
             return out
         out = np.full(operand.shape, fill, dtype)
     else:
+        if (mode == "add" and len(spec) == 2 and not arrays and spec[0][0] == "s"
+                and spec[1][0] == "s" and spec[0][3] == 1 and spec[1][3] == 1
+                and getattr(updates, "shape", None) == _basic_shape(spec)):
+            # A slice's cotangent added into an accumulated one: one pass, no copy first.
+            out = cpu.add_window(operand, updates, spec[0][1], spec[1][1])
+            if out is not None:
+                return out
         out = np.array(operand, copy=True, dtype=dtype)
     if mode == "set":
         out[idx] = updates

@@ -111,4 +111,4 @@ from .fused import (  # noqa: E402,F401
     sin_vjp, sinh_vjp, sqrt_vjp, square_vjp, tan_vjp, tanh_vjp)
 from .reductions import extremum_vjp, logsumexp, logsumexp_vjp  # noqa: E402,F401
 from .scatter import index_add  # noqa: E402,F401
-from .rows import add, multiply, subtract  # noqa: E402,F401
+from .rows import add, add_window, multiply, subtract  # noqa: E402,F401

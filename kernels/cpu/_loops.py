@@ -257,3 +257,19 @@ def subtract_s(a, b):
 
 def multiply_s(a, b):
     return a * b
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def add_window_rows(x, u, out, r0, c0):
+    """``out = x.copy(); out[r0:r0+p, c0:c0+q] += u`` in one pass over ``x`` (2-d, ``u`` of
+    shape (p, q) inside ``x``'s bounds; the caller checked this)."""
+    m = x.shape[0]
+    p, q = u.shape
+    for i in range(m):
+        out[i, :] = x[i, :]
+        if r0 <= i < r0 + p:
+            ui = u[i - r0]
+            oi = out[i, c0:c0 + q]
+            xi = x[i, c0:c0 + q]
+            for j in range(q):
+                oi[j] = xi[j] + ui[j]

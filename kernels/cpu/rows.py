@@ -96,3 +96,20 @@ def _make(name, np_fn):
 add = _make("add", np.add)
 subtract = _make("subtract", np.subtract)
 multiply = _make("multiply", np.multiply)
+
+
+def add_window(x, u, r0, c0):
+    """``x`` with ``u`` added to its window at ``(r0, c0)`` (a new array), in one pass:
+    the scatter-add of a cotangent sliced out of an accumulated one.  None where NumPy
+    should do it (small, other dtypes or shapes; ``u`` must fit inside ``x``)."""
+    if (type(x) is not _ndarray or type(u) is not _ndarray or x.ndim != 2 or u.ndim != 2
+            or x.size < config.numba_min or u.dtype is not x.dtype
+            or (x.dtype is not F64 and x.dtype is not F32) or not any(x.strides)):
+        return None
+    p, q = u.shape
+    if not (0 <= r0 and r0 + p <= x.shape[0] and 0 <= c0 and c0 + q <= x.shape[1]):
+        return None
+    out = np.empty(x.shape, x.dtype)
+    from . import _loops as L
+    L.add_window_rows(x, u, out, r0, c0)
+    return out
