@@ -169,6 +169,12 @@ def _jacrev_from(rev, single, chunk_size, has_aux):
     def pull(*cts):
         return [_as_output(c, x, "array") for c, x in zip(rev.backward(list(cts)), rev.leaves)]
 
+    if m == 1 and len(outs) == 1:
+        # One output element (a gradient, as inside ``hessian``): one pull, and its
+        # cotangents are the Jacobian's blocks as they are (no row axis added and cut).
+        rows = pull(*[b[0] for b in basis])
+        result = _structure([rows], rev.out_tree, rev.treedefs, single, outs, rev.leaves)
+        return (result, rev.aux) if has_aux else result
     if m == 0:
         rows_in = [np.zeros((0,) + tuple(x.shape), x.dtype) for x in rev.leaves]
     else:
