@@ -254,8 +254,20 @@ def _square_abstract(x, **_):
     return ShapedArray(x.shape, np.result_type(x.dtype, np.float16))
 
 
+def _inv_impl(a):
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError as e:
+        raise np.linalg.LinAlgError(
+            f"inv: singular matrix ({e}): it has no inverse. Derivatives of det, slogdet and "
+            "solve need the inverse too: at an exactly singular matrix they exist only for "
+            "det in first order on plain arrays (grad/jvp); perturb the matrix (add a small "
+            "multiple of the identity) to differentiate there under vmap, jit or higher "
+            "order.") from None
+
+
 inv_p = Primitive(
-    "inv", np.linalg.inv, abstract_eval=_square_abstract,
+    "inv", _inv_impl, abstract_eval=_square_abstract,
     jvp=lambda primals, tangents: _inv_jvp(primals[0], tangents[0]),
     vjp=lambda needs, g, out, a: (negative(matmul(swap(out), matmul(g, swap(out)))),),
     batch=None)
