@@ -6,8 +6,10 @@ What it measures
 
     funcgrad              ``fg.grad(f)(x)``, f in plain NumPy, default threads
     funcgrad (1 thread)   the same after ``fg.set_num_threads(1)`` (equal on <= 2 CPUs)
+    funcgrad (all CPUs)   the same after ``fg.set_num_threads(os.cpu_count())``
     jax (eager), jax.jit  ``jax.grad(f)``, without and with ``jax.jit``
     torch (eager)         forward, ``.backward()``, read ``.grad`` (torch's default threads)
+    torch (eager, 1 thread)  the same after ``torch.set_num_threads(1)``
     autograd              HIPS autograd
     floors (reference rows, not ranked):
       memory floor        ``np.add(a, b, out=c)``: read 2 x 8 MB, write 8 MB
@@ -91,15 +93,26 @@ def _jax(jit):
     return build
 
 
-def _torch():
-    import torch
+def _torch(threads=None):
+    def build():
+        import torch
 
-    def run(x):
-        xt = torch.from_numpy(x).requires_grad_(True)
-        torch.sum(torch.exp(torch.sin(xt)) * torch.cos(xt) ** 2
-                  + torch.sqrt(1 + xt * xt)).backward()
-        return xt.grad.numpy()
-    return "torch", run
+        def grad(x):
+            xt = torch.from_numpy(x).requires_grad_(True)
+            torch.sum(torch.exp(torch.sin(xt)) * torch.cos(xt) ** 2
+                      + torch.sqrt(1 + xt * xt)).backward()
+            return xt.grad.numpy()
+
+        def run(x):
+            old = torch.get_num_threads()
+            if threads is not None:
+                torch.set_num_threads(threads)
+            try:
+                return grad(x)
+            finally:
+                torch.set_num_threads(old)
+        return "torch", run
+    return build
 
 
 def _autograd():
@@ -156,9 +169,11 @@ def _hand_fused(vectorised):
 LIBRARIES = [
     ("funcgrad", _funcgrad(None), False),
     ("funcgrad (1 thread)", _funcgrad(1), False),
+    ("funcgrad (all CPUs)", _funcgrad(os.cpu_count()), False),
     ("jax (eager)", _jax(False), False),
     ("jax.jit", _jax(True), False),
-    ("torch (eager)", _torch, False),
+    ("torch (eager)", _torch(), False),
+    ("torch (eager, 1 thread)", _torch(1), False),
     ("autograd", _autograd, False),
     ("memory floor: np.add(a, b, out=c)", _memory_floor, True),
     ("compute floor: hand-fused Numba, libm", _hand_fused(False), True),
