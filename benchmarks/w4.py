@@ -66,16 +66,21 @@ def _funcgrad(threads):
             return np.sum(np.exp(np.sin(x)) * np.cos(x) ** 2 + np.sqrt(1 + x * x))
         g = fg.grad(f)
 
-        def run(x):
-            old = fg.get_num_threads()
-            if threads is not None:
-                fg.set_num_threads(threads)
-            try:
-                return g(x)
-            finally:
-                fg.set_num_threads(old)
-        return "funcgrad", run
+        return "funcgrad", _threads(fg.get_num_threads, fg.set_num_threads, threads, g)
     return build
+
+
+def _threads(get, set_, threads, fn):
+    """``fn`` run with the library's thread count set to ``threads`` (None: as it is)."""
+    def run(x):
+        old = get()
+        if threads is not None:
+            set_(threads)
+        try:
+            return fn(x)
+        finally:
+            set_(old)
+    return run
 
 
 def _jax(jit):
@@ -103,15 +108,7 @@ def _torch(threads=None):
                       + torch.sqrt(1 + xt * xt)).backward()
             return xt.grad.numpy()
 
-        def run(x):
-            old = torch.get_num_threads()
-            if threads is not None:
-                torch.set_num_threads(threads)
-            try:
-                return grad(x)
-            finally:
-                torch.set_num_threads(old)
-        return "torch", run
+        return "torch", _threads(torch.get_num_threads, torch.set_num_threads, threads, grad)
     return build
 
 

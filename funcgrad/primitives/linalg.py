@@ -254,16 +254,23 @@ def _square_abstract(x, **_):
     return ShapedArray(x.shape, np.result_type(x.dtype, np.float16))
 
 
-def _inv_impl(a):
-    try:
-        return np.linalg.inv(a)
-    except np.linalg.LinAlgError as e:
-        raise np.linalg.LinAlgError(
-            f"inv: singular matrix ({e}): it has no inverse. Derivatives of det, slogdet and "
-            "solve need the inverse too: at an exactly singular matrix they exist only for "
-            "det in first order on plain arrays (grad/jvp); perturb the matrix (add a small "
-            "multiple of the identity) to differentiate there under vmap, jit or higher "
-            "order.") from None
+def _explained(lapack_fn, explanation):
+    """``lapack_fn`` whose LinAlgError says what went wrong and what to do
+    (``explanation`` is formatted with the original message as ``{e}``)."""
+    def impl(a):
+        try:
+            return lapack_fn(a)
+        except np.linalg.LinAlgError as e:
+            raise np.linalg.LinAlgError(explanation.format(e=e)) from None
+    return impl
+
+
+_inv_impl = _explained(
+    np.linalg.inv,
+    "inv: singular matrix ({e}): it has no inverse. Derivatives of det, slogdet and solve "
+    "need the inverse too: at an exactly singular matrix they exist only for det in first "
+    "order on plain arrays (grad/jvp); perturb the matrix (add a small multiple of the "
+    "identity) to differentiate there under vmap, jit or higher order.")
 
 
 inv_p = Primitive(
@@ -498,14 +505,11 @@ def _cholesky_vjp(needs, g, low, a):
     return (_sym(matmul(swap(l_inv), matmul(p, l_inv))),)
 
 
-def _cholesky_impl(a):
-    try:
-        return np.linalg.cholesky(a)
-    except np.linalg.LinAlgError as e:
-        raise np.linalg.LinAlgError(
-            f"cholesky: the matrix is not positive definite ({e}). Cholesky needs a symmetric "
-            "positive-definite matrix; add a small multiple of the identity if it is only "
-            "semi-definite.") from None
+_cholesky_impl = _explained(
+    np.linalg.cholesky,
+    "cholesky: the matrix is not positive definite ({e}). Cholesky needs a symmetric "
+    "positive-definite matrix; add a small multiple of the identity if it is only "
+    "semi-definite.")
 
 
 cholesky_p = Primitive("cholesky", _cholesky_impl, abstract_eval=_square_abstract,
