@@ -13,6 +13,7 @@ ulps relative to the result's size; reductions and arithmetic are bit-for-bit.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -444,6 +445,28 @@ def test_at_updates_and_slice_gradients_stay_in_one_kernel():
     h = fg.jit(fg.hessian(rosen))
     assert_tree_close(h(x), fg.hessian(rosen)(x))
     assert "driver" not in h.lower(x).as_text()  # the scatter-adds of x[1:] are in the kernel
+
+
+def test_band_constants_are_computed_from_the_loop_indices():
+    """jacfwd's basis (shifted identities, after slicing) is not read from memory: the
+    loop computes it from its indices; results keep the eager bits.  Constants that are
+    not exactly a band (a -0.0 elsewhere, two values) are still read."""
+    rosen = lambda x: np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)  # noqa
+    x = np.linspace(-1, 1, 64)
+    h = fg.jit(fg.hessian(rosen))
+    assert h(x).tobytes() == fg.hessian(rosen)(x).tobytes()
+    text = h.lower(x).as_text()
+    assert "i1 - i0 == -1" in text and not re.search(r"const\d+\[", text)  # nothing loaded
+
+    not_band = np.eye(40)
+    not_band[3, 5] = -0.0
+    two_values = np.eye(40)
+    two_values[7, 7] = 3.0
+    for c in (not_band, two_values):
+        f = fg.jit(lambda y, c=c: 1.0 / (y * c + 0.0 * y - 0.0))
+        y = np.linspace(1, 2, 40)[:, None] * np.ones((40, 40))
+        with np.errstate(divide="ignore"):
+            assert f(y).tobytes() == (1.0 / (y * c + 0.0 * y - 0.0)).tobytes()
 
 
 def test_integer_and_boolean_values_and_index_arrays():

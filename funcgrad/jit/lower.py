@@ -535,8 +535,15 @@ class _Block:
                             and id(x) not in self.uniform) or type(x) is np.ndarray
                 if is_array and not any(x is a for a in arrays):
                     arrays.append(x)
-        flat = all(tuple(np.shape(a) if not isinstance(a, Var) else a.aval.shape) == shape
-                   for a in arrays)
+        # Band constants (the shifted identities of jacfwd's basis, after slicing) are
+        # computed from the loop indices instead of read from memory.
+        bands = {id(a): _band(a) for a in arrays
+                 if type(a) is np.ndarray and a.shape == shape and len(shape) == 2}
+        bands = {k: b for k, b in bands.items() if b is not None}
+        arrays = [a for a in arrays if id(a) not in bands]
+        flat = not bands and all(
+            tuple(np.shape(a) if not isinstance(a, Var) else a.aval.shape) == shape
+            for a in arrays)
         separate = None
         if total is not None and not flat:  # broadcast inputs: sum the materialised array
             if not any(v is total.inputs[0] for v in materialize):
@@ -562,6 +569,7 @@ class _Block:
         full_shape = {id(a): tuple(a.aval.shape if isinstance(a, Var) else a.shape) == shape
                       for a in arrays}
         loop = _Loop(self, shape, flat, parallel, sources, out_names, materialize, full_shape)
+        loop.bands = bands
         if total is not None:
             loop.accumulate(total)
         heavy = sum(e.prim.name in _VECTOR_MATH for e in eqns)
@@ -883,6 +891,7 @@ class _Loop:
         self.out_names = out_names
         self.materialize = materialize
         self.total = None
+        self.bands = {}  # id(constant) -> _band(constant): computed, not loaded
         self.counter_init, self.counter_total = "0", ""
 
     def accumulate(self, eqn):
@@ -969,6 +978,13 @@ class _Loop:
         def load(x, dtype):
             if isinstance(x, Var) and id(x) in local:
                 return _cast(local[id(x)], x.aval.dtype, dtype)
+            if type(x) is np.ndarray and id(x) in self.bands:
+                value, k, lo, hi = self.bands[id(x)]
+                t = names.fresh("t")
+                block.emit(f"{t} = {_literal(value, x.dtype)} if {index[1]} - {index[0]} == {k} "
+                           f"and {lo} <= {index[0]} < {hi} else {_literal(0, x.dtype)}", depth)
+                local[id(x)] = t
+                return _cast(t, x.dtype, dtype)
             if isinstance(x, Var) and id(x) in block.uniform:
                 return block.operand(x, dtype)
             if (isinstance(x, Var) and x.aval.ndim > 0) or type(x) is np.ndarray:
@@ -1068,6 +1084,32 @@ def _fuse(eqns):
 
 
 LEAVES_PER_CHUNK = 64  # leaves (<= 128 terms each) per iteration of a summing loop
+BAND_MIN_SIZE = 1024  # smaller constants are cheaper to read than to test for
+
+
+def _band(c):
+    """``(value, k, lo, hi)`` when the 2-d float constant ``c`` is ``value`` on the
+    diagonal ``j - i == k`` for rows ``lo <= i < hi`` and 0 elsewhere, else None."""
+    if c.dtype.kind != "f" or c.size < BAND_MIN_SIZE:
+        return None
+    rows, cols = np.nonzero(c)
+    if rows.size == 0:
+        return None if np.signbit(c).any() or np.isnan(c).any() else (0.0, 0, 0, 0)
+    k = int(cols[0] - rows[0])
+    value = c[rows[0], cols[0]]
+    lo, hi = int(rows[0]), int(rows[-1]) + 1
+    if rows.size != hi - lo or not np.isfinite(value):
+        return None
+    rebuilt = np.zeros_like(c)
+    i = np.arange(lo, hi)
+    if np.any((i + k < 0) | (i + k >= c.shape[1])):
+        return None
+    rebuilt[i, i + k] = value
+    # bit for bit (a -0.0 or a NaN anywhere would not be rebuilt)
+    return (value.item(), k, lo, hi) if rebuilt.tobytes() == np.ascontiguousarray(c).tobytes() \
+        else None
+
+
 FUSED_SUM_MIN_SIZE = 129  # up to 128 terms NumPy's pairwise sum is one leaf: no gain
 
 
