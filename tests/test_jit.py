@@ -469,6 +469,27 @@ def test_band_constants_are_computed_from_the_loop_indices():
             assert f(y).tobytes() == (1.0 / (y * c + 0.0 * y - 0.0)).tobytes()
 
 
+def test_padding_scatters_fuse_into_their_consumer_loop():
+    """zeros.at[window].add(u) / .set(u) (the VJP of slicing) feeding elementwise work is
+    computed inside the consumer's loop, not written as a padded array; same bits."""
+    def f(u, w):
+        z = np.zeros((6, 7))
+        a = fnp.at(z)[1:5, 2:6].add(u)
+        b = fnp.at(z + 1.5)[0:4, 3:7].set(w)
+        return a * 2.0 + b - np.ones((6, 7))
+
+    u = np.linspace(-1, 1, 16).reshape(4, 4)
+    u[0, 0] = -0.0  # 0.0 + -0.0 is +0.0, as in the eager scatter-add
+    w = np.linspace(2, 3, 16).reshape(4, 4)
+    got, want = fg.jit(f)(u, w), f(u, w)
+    assert got.tobytes() == want.tobytes()
+    text = fg.jit(f).lower(u, w).as_text()
+    assert "1 <= i0 < 5 and 2 <= i1 < 6" in text and "+=" not in text
+    g = fg.jit(fg.grad(lambda u, w: np.sum(f(u, w) ** 2), argnums=(0, 1)))
+    for a, b in zip(g(u, w), fg.grad(lambda u, w: np.sum(f(u, w) ** 2), argnums=(0, 1))(u, w)):
+        np.testing.assert_allclose(a, b, rtol=1e-14)
+
+
 def test_integer_and_boolean_values_and_index_arrays():
     def f(x, idx, mask):
         picked = x[idx] * 2.0

@@ -541,7 +541,8 @@ class _Block:
                  if type(a) is np.ndarray and a.shape == shape and len(shape) == 2}
         bands = {k: b for k, b in bands.items() if b is not None}
         arrays = [a for a in arrays if id(a) not in bands]
-        flat = not bands and all(
+        pads = any(e.prim.name == "scatter" for e in eqns)  # index arithmetic: not flat
+        flat = not bands and not pads and all(
             tuple(np.shape(a) if not isinstance(a, Var) else a.aval.shape) == shape
             for a in arrays)
         separate = None
@@ -942,6 +943,19 @@ class _Loop:
         block.emit(f"for i in range({self.hi} - {lo}):", extra + 2)
         return extra + 3, views
 
+    def _pad(self, eqn, t, index, views, depth):
+        operand, updates = eqn.inputs
+        block = self.block
+        v = block.operand(operand, eqn.outvars[0].aval.dtype)
+        spec = eqn.params["spec"]
+        off = len(index) - len(spec)  # (a pad is never broadcast into a larger loop)
+        inside = " and ".join(f"{e[1]} <= {index[off + k]} < {e[2]}" for k, e in enumerate(spec))
+        at = ", ".join(f"{index[off + k]} - {e[1]}" for k, e in enumerate(spec))
+        u = f"{views[id(updates)]}[{at}]"
+        block.emit(f"{t} = {v}", depth)
+        block.emit(f"if {inside}:", depth)
+        block.emit(f"{t} = {v} + {u}" if eqn.params["mode"] == "add" else f"{t} = {u}", depth + 1)
+
     def _close_leaf(self, local, extra, bad):
         block, b, lo = self.block, self.b, self.lo
         block.emit(f"{self.buf}[i] = {local[id(self.total.inputs[0])]}", extra + 3)
@@ -1006,7 +1020,10 @@ class _Loop:
 
         for e in eqns:
             t = names.fresh("t")
-            block.emit(f"{t} = {block.scalar_expr(e, load, mode)}", depth)
+            if e.prim.name == "scatter":  # a pad (see _is_pad); never flat: indices known
+                self._pad(e, t, index, views, depth)
+            else:
+                block.emit(f"{t} = {block.scalar_expr(e, load, mode)}", depth)
             local[id(e.outvars[0])] = t
             if bad is not None and e.prim.name in _TRIG and _float_out(e):
                 arg = load(e.inputs[0], None)
@@ -1043,7 +1060,7 @@ def _fuse(eqns):
             producer.pop(id(e.outvars[0]), None)
 
     for eqn in eqns:
-        fusible = _is_elementwise(eqn)
+        fusible = _is_elementwise(eqn) or _is_pad(eqn, uniform)
         shape = None
         if fusible:
             shape = eqn.outvars[0].aval.shape
@@ -1081,6 +1098,26 @@ def _fuse(eqns):
     for group in list(open_groups.values()):
         close(group)
     return units, uniform
+
+
+def _is_pad(eqn, uniform):
+    """``full(shape, v).at[window].add(u)`` (or ``.set``): a scatter into a broadcast
+    scalar through unit-step slices -- the VJP of slicing.  A fused loop computes it
+    element by element (``v + u[i - start]`` inside the window, ``v`` outside) instead of
+    writing the padded array."""
+    if eqn.prim.name != "scatter" or len(eqn.inputs) != 2 or len(eqn.outvars) != 1:
+        return False
+    operand, updates = eqn.inputs
+    out = eqn.outvars[0].aval
+    spec = eqn.params["spec"]
+    return (eqn.params["mode"] in ("add", "set") and isinstance(operand, Var)
+            and id(operand) in uniform and isinstance(updates, Var)
+            and out.dtype.kind == "f" and out.dtype in _KERNEL_DTYPES
+            and operand.aval.dtype == out.dtype and updates.aval.dtype == out.dtype
+            and len(spec) == out.ndim == updates.aval.ndim > 0
+            and all(e[0] == "s" and e[3] == 1 and 0 <= e[1] <= e[2] <= d
+                    for e, d in zip(spec, out.shape))
+            and updates.aval.shape == tuple(e[2] - e[1] for e in spec))
 
 
 LEAVES_PER_CHUNK = 64  # leaves (<= 128 terms each) per iteration of a summing loop
