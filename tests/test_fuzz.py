@@ -28,7 +28,6 @@ Each program runs as plain NumPy (the reference) and through funcgrad.  Checks:
 ``make test`` fuzzes a few hundred programs; ``FUNCGRAD_LONG=1`` (``make soak``) tens of
 thousands, randomised.  The number of programs is reported at the end.
 """
-import json
 import math
 import os
 import signal
@@ -44,7 +43,7 @@ from hypothesis import strategies as st
 import funcgrad as fg
 import funcgrad.numpy as fnp
 
-LONG = os.environ.get("FUNCGRAD_LONG", "") not in ("", "0")
+from long_runs import LONG, figure  # noqa: E402
 PROGRAM_SECONDS = 60 if LONG else 30
 HAS_JIT = hasattr(fg, "jit")
 
@@ -54,20 +53,10 @@ COUNTS = {"programs": 0, "smooth": 0, "special": 0, "invalid": 0, "fd_checked": 
           "fd_skipped_nonsmooth": 0, "raised": 0, "singular_matrix": 0, "jit": 0}
 
 
-def _figure(name, **values):
-    """Print a figure for the report; appended to $FUNCGRAD_FIGURES (benchmarks/soak.py)."""
-    line = {"test": name, **values}
-    print("FIGURE", json.dumps(line))
-    path = os.environ.get("FUNCGRAD_FIGURES")
-    if path:
-        with open(path, "a") as fh:
-            fh.write(json.dumps(line) + "\n")
-
-
 @pytest.fixture(scope="module", autouse=True)
 def report_counts():
     yield
-    _figure("fuzz", **COUNTS)
+    figure("fuzz", **COUNTS)
 
 
 def _settings(ci, long, **kw):
@@ -1135,6 +1124,7 @@ import runpy, sys, atheris
 with atheris.instrument_imports(include=["funcgrad"]):
     import funcgrad, funcgrad.numpy
 sys.argv = sys.argv[1:]
+sys.path.insert(0, __import__("os").path.dirname(sys.argv[0]))  # the tests' own modules
 runpy.run_path(sys.argv[0], run_name="__main__")
 """
 

@@ -24,7 +24,7 @@ import sys
 import numpy as np
 import pytest
 
-LONG = os.environ.get("FUNCGRAD_LONG", "") not in ("", "0")
+from long_runs import LONG, figure  # noqa: E402
 SIZES = (10, 5000)
 
 pytestmark = pytest.mark.timeout(1800 if LONG else 300)
@@ -345,11 +345,7 @@ def test_adversarial_indices(entry, n):
 def test_every_case_ran():
     """The summary figure: entry points x indices x sizes exercised."""
     total = sum(len(lines) for n in SIZES for lines, _ in _results(n).values())
-    line = {"test": "kernel_safety", "entry_points": len(ENTRY_NAMES), "cases": total}
-    print("FIGURE", json.dumps(line))
-    if os.environ.get("FUNCGRAD_FIGURES"):
-        with open(os.environ["FUNCGRAD_FIGURES"], "a") as fh:
-            fh.write(json.dumps(line) + "\n")
+    figure("kernel_safety", entry_points=len(ENTRY_NAMES), cases=total)
     assert total == len(ENTRY_NAMES) * sum(len(adversarial_indices(n)) for n in SIZES)
 
 

@@ -7,8 +7,6 @@ Their peak memory (tracemalloc, which sees NumPy's allocations) is asserted to b
 multiple of the input: a gradient streams through a few arrays of the input's size and
 never builds a quadratic (n x n) temporary.
 """
-import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -21,20 +19,10 @@ import pytest
 import funcgrad as fg
 import funcgrad.numpy as fnp
 
-LONG = os.environ.get("FUNCGRAD_LONG", "") not in ("", "0")
+from long_runs import LONG, figure  # noqa: E402
 BIG = 10**8 if LONG else 10**7
 
 pytestmark = pytest.mark.timeout(3600 if LONG else 300)
-
-
-def _figure(name, **values):
-    """Print a figure for the report; appended to $FUNCGRAD_FIGURES (benchmarks/soak.py)."""
-    line = {"test": name, **values}
-    print("FIGURE", json.dumps(line))
-    path = os.environ.get("FUNCGRAD_FIGURES")
-    if path:
-        with open(path, "a") as fh:
-            fh.write(json.dumps(line) + "\n")
 
 
 def f(x):
@@ -334,7 +322,7 @@ def test_large_arrays_stream(name):
         tracemalloc.stop()
     assert gx.shape == x.shape and np.isfinite(gx[:: max(1, BIG // 1000)]).all()
     ratio = peak / x.nbytes
-    _figure("large", function=name, elements=BIG, input_bytes=x.nbytes, peak_bytes=peak,
+    figure("large", function=name, elements=BIG, input_bytes=x.nbytes, peak_bytes=peak,
             peak_over_input=round(ratio, 2))
     assert ratio <= max_ratio + 0.1, f"{name}: peak memory {ratio:.1f}x the input"
 

@@ -19,7 +19,6 @@ Workloads are entries of :data:`WORKLOADS`; ``Tensor`` and ``jit`` entries join 
 ``fg.Tensor`` / ``fg.jit`` exist.
 """
 import gc
-import json
 import os
 import tracemalloc
 import weakref
@@ -31,19 +30,9 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad import core
 
-LONG = os.environ.get("FUNCGRAD_LONG", "") not in ("", "0")
+from long_runs import LONG, figure  # noqa: E402
 
 pytestmark = pytest.mark.timeout(7200 if LONG else 300)
-
-
-def _figure(name, **values):
-    """Print a figure for the report; appended to $FUNCGRAD_FIGURES (benchmarks/soak.py)."""
-    line = {"test": name, **values}
-    print("FIGURE", json.dumps(line))
-    path = os.environ.get("FUNCGRAD_FIGURES")
-    if path:
-        with open(path, "a") as fh:
-            fh.write(json.dumps(line) + "\n")
 
 
 # --- the functions ---------------------------------------------------------------------------
@@ -172,7 +161,7 @@ def test_memory_stays_flat(workload):
         tracemalloc.stop()
     second_half = traced_after - traced_mid
     traced, rss = traced_after - traced_before, rss_after - rss_before
-    _figure("memory", workload=workload.name, calls=n, traced_before=traced_before,
+    figure("memory", workload=workload.name, calls=n, traced_before=traced_before,
             traced_after=traced_after, rss_before=rss_before, rss_after=rss_after)
     # a leak of one small object (a tracer, a tape entry: >= 48 bytes) per call exceeds these
     assert second_half < 24 * 1024 + n // 2, (

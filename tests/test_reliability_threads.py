@@ -14,8 +14,6 @@ The transforms are entries of :data:`WORKLOADS`, one per transform; the eager
 Calls per thread and workload: ``FUNCGRAD_LONG=1`` (``make soak``) runs 1,000;
 the default (``make test``) runs :data:`CALLS`.
 """
-import json
-import os
 import sys
 import threading
 import time
@@ -26,21 +24,11 @@ import pytest
 import funcgrad as fg
 from funcgrad import core, instruments
 
-LONG = os.environ.get("FUNCGRAD_LONG", "") not in ("", "0")
+from long_runs import LONG, figure  # noqa: E402
 THREADS = 8
 CALLS = 1000 if LONG else 60
 
 pytestmark = pytest.mark.timeout(3600 if LONG else 300)
-
-
-def _figure(name, **values):
-    """Print a figure for the report; appended to $FUNCGRAD_FIGURES (benchmarks/soak.py)."""
-    line = {"test": name, **values}
-    print("FIGURE", json.dumps(line))
-    path = os.environ.get("FUNCGRAD_FIGURES")
-    if path:
-        with open(path, "a") as fh:
-            fh.write(json.dumps(line) + "\n")
 
 
 # --- per-thread functions ------------------------------------------------------------------
@@ -262,7 +250,7 @@ def test_workloads_in_8_threads_match_a_single_thread(fine_switching):
     for k in range(THREADS):
         for name, _ in WORKLOADS:
             _assert_same(name, k, got[k][name], expected[k][name])
-    _figure("threads", threads=THREADS, calls_per_thread={n: len(_calls(n)) for n, _ in WORKLOADS},
+    figure("threads", threads=THREADS, calls_per_thread={n: len(_calls(n)) for n, _ in WORKLOADS},
             total_calls=THREADS * sum(len(_calls(n)) for n, _ in WORKLOADS),
             seconds=round(elapsed, 2), workloads=[n for n, _ in WORKLOADS])
 
