@@ -182,33 +182,32 @@ def sum_leading(a, zero):
 
 
 @njit(**_OPTS)
-def max_rows(a):
-    """Row maxima of a 2-d array (NaN if a row holds one, as ``np.max``)."""
+def _extreme_rows(a, largest):
+    """Row maxima (``largest``) or minima of a 2-d array; NaN if a row holds one, as
+    ``np.max``/``np.min``."""
     m, r = a.shape
     out = np.empty(m, a.dtype)
     for i in range(m):
         best = a[i, 0]
         for j in range(1, r):
             v = a[i, j]
-            if not (best >= v) and best == best:  # v larger, or v NaN
+            keep = best >= v if largest else best <= v
+            if not keep and best == best:  # v beyond best, or v NaN
                 best = v
         out[i] = best
     return out
 
 
 @njit(**_OPTS)
+def max_rows(a):
+    """Row maxima of a 2-d array (NaN if a row holds one, as ``np.max``)."""
+    return _extreme_rows(a, True)
+
+
+@njit(**_OPTS)
 def min_rows(a):
     """Row minima of a 2-d array (NaN if a row holds one, as ``np.min``)."""
-    m, r = a.shape
-    out = np.empty(m, a.dtype)
-    for i in range(m):
-        best = a[i, 0]
-        for j in range(1, r):
-            v = a[i, j]
-            if not (best <= v) and best == best:
-                best = v
-        out[i] = best
-    return out
+    return _extreme_rows(a, False)
 
 
 @njit(**_SMALL)
