@@ -11,6 +11,7 @@
 """
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -22,3 +23,16 @@ settings.register_profile(
     "thorough", max_examples=200, deadline=None, suppress_health_check=_SLOW_OK,
     print_blob=True)
 settings.load_profile(os.environ.get("FUNCGRAD_HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="module")
+def fresh_jit_cache(tmp_path_factory):
+    """fg.jit writes its generated modules to a fresh directory for the module's tests
+    (the disk cache itself is tested explicitly, in a subprocess)."""
+    old = os.environ.get("FUNCGRAD_CACHE_DIR")
+    os.environ["FUNCGRAD_CACHE_DIR"] = str(tmp_path_factory.mktemp("jit_cache"))
+    yield
+    if old is None:
+        del os.environ["FUNCGRAD_CACHE_DIR"]
+    else:
+        os.environ["FUNCGRAD_CACHE_DIR"] = old

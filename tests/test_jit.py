@@ -30,16 +30,7 @@ from funcgrad import tree
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _cache_dir(tmp_path_factory):
-    """Generated modules go to a fresh directory (the disk cache is tested explicitly)."""
-    old = os.environ.get("FUNCGRAD_CACHE_DIR")
-    os.environ["FUNCGRAD_CACHE_DIR"] = str(tmp_path_factory.mktemp("jit_cache"))
-    yield
-    if old is None:
-        del os.environ["FUNCGRAD_CACHE_DIR"]
-    else:
-        os.environ["FUNCGRAD_CACHE_DIR"] = old
+pytestmark = pytest.mark.usefixtures("fresh_jit_cache")
 
 
 def assert_tree_close(got, want, rtol=1e-11, what=""):

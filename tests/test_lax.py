@@ -1,7 +1,6 @@
 """``fg.lax``: cond, switch, fori_loop, while_loop and scan equal the Python control flow
 they replace — values and derivatives, eagerly, under ``jit``, ``grad``, ``jvp``, ``vmap``
 and their compositions — and say clearly what is wrong when they are misused."""
-import os
 
 import numpy as np
 import pytest
@@ -11,15 +10,7 @@ import funcgrad as fg
 from funcgrad import lax, tree
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _cache_dir(tmp_path_factory):
-    old = os.environ.get("FUNCGRAD_CACHE_DIR")
-    os.environ["FUNCGRAD_CACHE_DIR"] = str(tmp_path_factory.mktemp("lax_cache"))
-    yield
-    if old is None:
-        del os.environ["FUNCGRAD_CACHE_DIR"]
-    else:
-        os.environ["FUNCGRAD_CACHE_DIR"] = old
+pytestmark = pytest.mark.usefixtures("fresh_jit_cache")
 
 
 def assert_tree_close(got, want, rtol=1e-12, what=""):
