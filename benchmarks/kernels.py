@@ -1,15 +1,18 @@
-"""Each Numba CPU kernel against the NumPy expression it replaces, at 1e2, 1e4, 1e6 elements.
+"""Each Numba CPU kernel against the NumPy expression it replaces, at 16 to 1e6 elements.
 
 What it measures
     For every kernel of ``funcgrad.kernels.cpu`` that has a Numba form: the time of the
-    NumPy expression (the kernel's small-array path), of the Numba kernel (forced, whatever
-    the size), and of the default dispatch, on float64 inputs of n elements; printed as
-    ``numpy / numba`` ratios (> 1: Numba faster).  Single-threaded unless ``--threads``.
-    A cotangent ``g`` is a fresh contiguous array, except in rows marked "(bcast g)",
-    where it is one value broadcast with zero strides (the cotangent of a sum).
+    NumPy expression it replaces (the wrapper's NumPy path, forced with
+    ``config.ufunc_min``/``config.numba_min`` set past the size) and of funcgrad's default
+    dispatch (the kernel's ufunc for small arrays, its flat loop for large ones), on
+    float64 inputs of n elements; printed as ``numpy / funcgrad`` ratios (> 1: funcgrad
+    faster).  Forward ``sin``/``cos`` time the primitive's impl (the kernel ufunc itself)
+    against ``np.sin``/``np.cos``.  Single-threaded unless ``--threads``.  A cotangent
+    ``g`` is a fresh contiguous array, except in rows marked "(bcast g)", where it is one
+    value broadcast with zero strides (the cotangent of a sum).
 
 Run
-    python benchmarks/kernels.py [--quick] [--sizes 100 10000 1000000] [--threads N]
+    python benchmarks/kernels.py [--quick] [--sizes 16 100 10000 1000000] [--threads N]
 
 Prints a Markdown table and writes ``benchmarks/results/kernels.json``.
 """
@@ -33,6 +36,7 @@ if str(ROOT) not in sys.path:
 
 from funcgrad.kernels import cpu  # noqa: E402
 from funcgrad.kernels.cpu import _lazy, reductions  # noqa: E402
+from funcgrad.primitives.elementwise import cos_p, sin_p  # noqa: E402
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "kernels.json"
 
@@ -62,8 +66,8 @@ def cases(n, rng):
     out.append(("hypot_vjp_x", cpu.hypot_vjp_x, (g, x, y, np.hypot(x, y))))
     out.append(("logaddexp_vjp_x", cpu.logaddexp_vjp_x, (g, x, y, np.logaddexp(x, y))))
     out.append(("arctan2_vjp_y", cpu.arctan2_vjp_y, (g, x, y, np.arctan2(x, y))))
-    out.append(("sin (forward)", cpu.sin, (x * 10,)))
-    out.append(("cos (forward)", cpu.cos, (x * 10,)))
+    out.append(("sin (forward)", _forward(sin_p, np.sin), (x * 10,)))
+    out.append(("cos (forward)", _forward(cos_p, np.cos), (x * 10,)))
     rows = max(1, n // 100)
     x2 = rng.normal(size=(rows, n // rows))
     lse = reductions._logsumexp_numpy(x2, (1,), False)
@@ -95,21 +99,30 @@ def _or_max_rule(ct, g, x, out):  # NumPy form of the max VJP (the rule's: ties 
     return g[:, None] * (hit / hit.sum(axis=1, keepdims=True))
 
 
+def _forward(prim, numpy_ufunc):
+    """The primitive's impl (what funcgrad runs), and NumPy's ufunc as its NumPy path."""
+    prim.impl(np.ones(2))  # install: the impl becomes the kernel ufunc (one thread)
+
+    def impl(x):
+        return (numpy_ufunc if _lazy.config.ufunc_min > x.size else prim.impl)(x)
+    return impl
+
+
 def with_threshold(value, fn, args):
     def run():
-        old = _lazy.config.numba_min
-        _lazy.config.numba_min = value
+        old = _lazy.config.ufunc_min, _lazy.config.numba_min
+        _lazy.config.ufunc_min = _lazy.config.numba_min = value
         try:
             return fn(*args)
         finally:
-            _lazy.config.numba_min = old
+            _lazy.config.ufunc_min, _lazy.config.numba_min = old
     return run
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="3 rounds of ~10 ms")
-    p.add_argument("--sizes", type=int, nargs="+", default=[100, 10_000, 1_000_000])
+    p.add_argument("--sizes", type=int, nargs="+", default=[16, 100, 10_000, 1_000_000])
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = p.parse_args(argv)
@@ -120,27 +133,27 @@ def main(argv=None):
     for n in args.sizes:
         for label, fn, fargs in cases(n, rng):
             timed = {"numpy": with_threshold(1 << 62, fn, fargs),
-                     "numba": with_threshold(0, fn, fargs),
-                     "default": lambda fn=fn, fargs=fargs: fn(*fargs)}
+                     "funcgrad": lambda fn=fn, fargs=fargs: fn(*fargs)}
             for t in timed.values():  # compile outside the timing
                 t()
             samples = run_round_robin(timed, rounds, target)
             med = {k: summarize(s)["median"] for k, s in samples.items()}
             rec = {"kernel": label, "n": n, **{f"{k}_s": v for k, v in med.items()},
-                   "numpy_over_numba": med["numpy"] / med["numba"]}
+                   "numpy_over_funcgrad": med["numpy"] / med["funcgrad"]}
             records.append(rec)
             rows.append({"kernel": label, "n": n, "NumPy µs": med["numpy"] * 1e6,
-                         "Numba µs": med["numba"] * 1e6, "default µs": med["default"] * 1e6,
-                         "NumPy/Numba": med["numpy"] / med["numba"]})
+                         "funcgrad µs": med["funcgrad"] * 1e6,
+                         "NumPy/funcgrad": med["numpy"] / med["funcgrad"]})
             print(f"  {label} n={n}", file=sys.stderr, end="\r")
     print(f"\n### Kernels vs NumPy expressions (float64, {args.threads} thread(s))\n")
-    print(markdown_table(rows, ["kernel", "n", "NumPy µs", "Numba µs", "default µs",
-                                "NumPy/Numba"]))
-    print(f"\ndefault: the dispatch funcgrad uses (Numba from {_lazy.config.numba_min} "
-          "elements); NumPy/Numba > 1 means the Numba kernel is faster.")
+    print(markdown_table(rows, ["kernel", "n", "NumPy µs", "funcgrad µs", "NumPy/funcgrad"]))
+    print(f"\nfuncgrad: its default dispatch (elementwise kernels: the ufunc, the flat loop "
+          f"from {_lazy.config.numba_min} elements; rows, reductions and scatter: Numba from "
+          f"{_lazy.config.numba_min}); NumPy/funcgrad > 1 means funcgrad is faster.")
     payload = {"benchmark": "kernels", "date": now_iso(), "machine": machine_info(),
                "config": {"sizes": args.sizes, "threads": args.threads, "rounds": rounds,
-                          "target_seconds": target, "numba_min": _lazy.config.numba_min},
+                          "target_seconds": target, "ufunc_min": _lazy.config.ufunc_min,
+                          "numba_min": _lazy.config.numba_min},
                "results": records}
     print(f"\nwrote {write_json(args.out, payload)}", file=sys.stderr)
     return 0

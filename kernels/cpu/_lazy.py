@@ -1,28 +1,27 @@
 """Lazily built Numba kernels: the registry, the size thresholds and the thread setting.
 
 Nothing here imports Numba.  A kernel is *declared* by name (``declare``) with the module
-and function that hold its scalar definition; it is *built* the first time an array large
-enough to need it arrives, once per dtype, and cached on disk (``cache=True``), so
-``import funcgrad`` compiles nothing and a process that only ever sees small arrays never
-imports Numba at all.
+and function that hold its scalar definition; it is *built* the first time it is called,
+once per dtype, and cached on disk (``cache=True``), so ``import funcgrad`` compiles
+nothing and imports no Numba; the first call that needs a kernel does (~0.3 s, plus
+~1 s per kernel the first time on a machine, when the disk cache is cold).
 
 Two forms of every elementwise kernel:
 
-* a NumPy ufunc (``numba.vectorize`` with one explicit signature, built per dtype): NumPy's
-  own machinery does broadcasting, strides, 0-d and size-0 arrays and checks the shapes, so
-  the compiled loop can only ever see valid memory.  ``DUFunc.ufunc`` is called directly:
-  its per-call cost is NumPy's (~0.35 us), where the DUFunc wrapper adds ~0.6 us.  Numba
-  vectorises its loop only when every operand is contiguous;
+* a NumPy ufunc whose inner loop is a Numba cfunc (``_ufuncs``, one per dtype): NumPy's
+  own machinery does broadcasting, strides, 0-d and size-0 arrays and checks the shapes,
+  so the compiled loop can only ever see valid memory.  A call costs NumPy's dispatch
+  (~0.25 us) plus the loop, vectorised when every operand is contiguous: the small-array
+  and odd-layout form;
 * a flat loop (``_loops.flat_map``) over C-contiguous arrays of one shape and scalars
   (Python scalars, or a value broadcast with zero strides, such as the cotangent of a
-  sum), serial or ``parallel=True`` for arrays of at least ``config.parallel_min``
-  elements when more than one thread is allowed.  This is the common case, and the form
-  that loads fastest from the cache; the ufunc is built only when another layout comes.
+  sum), vectorised for every such mix, serial or ``parallel=True`` for arrays of at
+  least ``config.parallel_min`` elements when more than one thread is allowed: the
+  large-array form (``run``), from ``config.numba_min`` elements.
 
-The dispatch rule, in every wrapper of ``kernels/cpu``: arrays smaller than
-``config.numba_min`` elements, or of a dtype other than float32/float64, take the NumPy
-path (exactly the NumPy expression the kernel replaces); larger float arrays take the
-ufunc or the flat loop (``run``); the largest take the parallel loop.
+The dispatch rule, in every wrapper of ``kernels/cpu``: float32/float64 arrays of one
+dtype take the kernel (``run``: the ufunc, or the flat loop when large); 0-d arrays,
+scalars and other dtypes take the NumPy expression the kernel replaces.
 """
 import importlib
 import os
@@ -38,18 +37,20 @@ _SIGNATURE_NAMES = {F32: "float32", F64: "float64"}
 class Config:
     """Kernel dispatch settings (one per process; change through the functions below).
 
-    ``numba_min``: smallest array (elements) sent to a Numba kernel rather than NumPy.
-    Measured (``benchmarks/kernels.py``): a fused Numba ufunc already matches the NumPy
-    expression at 100 elements, but below a few thousand elements the saving is well under
-    a microsecond per call, so small programs are kept on NumPy and never wait for a
-    compilation.  ``parallel_min``: smallest array given to the multithreaded loops; below
+    ``ufunc_min``: smallest array (elements) given to an elementwise rule kernel rather
+    than its NumPy expression.  1 by default: the kernel's ufunc (~0.25 us a call) beats
+    any NumPy expression of two or more operations at every size (``benchmarks/kernels.py``);
+    a larger value keeps short scripts off Numba.  ``numba_min``: smallest array given
+    to a flat elementwise loop, a row loop, a reduction sweep or the scatter loop (called
+    through Numba's dispatcher, ~1 us a call); smaller elementwise work goes to the ufunc.  ``parallel_min``: smallest array given to the multithreaded loops; below
     it the thread start-up (5-50 us) costs more than it saves.  ``threads``: how many
     threads the parallel loops use (``set_num_threads``); 1 turns them off.
     """
 
-    __slots__ = ("numba_min", "parallel_min", "threads")
+    __slots__ = ("ufunc_min", "numba_min", "parallel_min", "threads")
 
     def __init__(self):
+        self.ufunc_min = int(os.environ.get("FUNCGRAD_UFUNC_MIN", 1))
         self.numba_min = int(os.environ.get("FUNCGRAD_NUMBA_MIN", 4096))
         self.parallel_min = int(os.environ.get("FUNCGRAD_PARALLEL_MIN", 262144))
         self.threads = _default_threads()
@@ -76,10 +77,9 @@ def _default_threads():
 
 config = Config()
 
-# name -> (module, function, number of inputs)
+# name -> (module, function, number of inputs, (exact function, checked input) or None)
 _DECLARED = {}
-_CHECKED = set()  # kernels run through ``run_checked`` (their warmup builds that loop)
-_ufuncs = {}     # (name, dtype) -> np.ufunc
+_ufuncs = {}     # (name, dtype) -> np.ufunc with one inner loop; (name, None) -> forward ufunc
 _flat = {}       # (name, parallel, checked) -> flat-array loop dispatcher (out last)
 _build_lock = threading.RLock()
 # Only one parallel kernel runs at a time (any other thread takes the serial ufunc
@@ -87,12 +87,15 @@ _build_lock = threading.RLock()
 _parallel_lock = threading.Lock()
 
 
-def declare(name, module, function=None, nin=1, checked=False):
-    """Declare kernel ``name``: scalar function ``function`` of ``kernels.cpu.<module>``;
-    ``checked``: it is called through ``run_checked``."""
-    _DECLARED[name] = (module, function or name, nin)
-    if checked:
-        _CHECKED.add(name)
+def declare(name, module, function=None, nin=1, exact=None, checked_arg=0):
+    """Declare kernel ``name``: scalar function ``function`` of ``kernels.cpu.<module>``.
+
+    ``exact``: for the vectorised sin/cos kernels, the name of a scalar function of the
+    same module built on the C library, which gives the result wherever input
+    ``checked_arg`` is outside the vectorised range (see ``_ufuncs.inner_loop``).
+    """
+    _DECLARED[name] = (module, function or name, nin,
+                       None if exact is None else (exact, checked_arg))
 
 
 def declared():
@@ -100,28 +103,54 @@ def declared():
     return sorted(_DECLARED)
 
 
-def _scalar_function(name):
-    module, function, nin = _DECLARED[name]
-    mod = importlib.import_module(f"{__package__}.{module}")
-    return getattr(mod, function), nin
+def _function(module, function):
+    return getattr(importlib.import_module(f"{__package__}.{module}"), function)
+
+
+def _inner_loop(name, dtype):
+    from . import _ufuncs
+    module, function, nin, check = _DECLARED[name]
+    exact, checked_arg = (None, 0) if check is None else (_function(module, check[0]), check[1])
+    return _ufuncs.inner_loop(_function(module, function), nin, dtype, exact, checked_arg)
 
 
 def ufunc(name, dtype):
-    """The NumPy ufunc of kernel ``name`` for ``dtype`` (float32/float64), built on first use."""
+    """The NumPy ufunc of kernel ``name`` for ``dtype`` (float32/float64), built on first use.
+
+    Its inner loop is a Numba cfunc (``_ufuncs``), loaded from the disk cache in a few
+    milliseconds; a call costs NumPy's ufunc dispatch (~0.25 us) plus the loop, which is
+    less than any NumPy expression of two or more operations, at every size.
+    """
     try:
         return _ufuncs[name, dtype]
     except KeyError:
         pass
     with _build_lock:
         if (name, dtype) not in _ufuncs:
-            from numba import vectorize
-            # Contraction into FMA only: NaN, inf and signed zeros keep IEEE semantics.
-            fn, nin = _scalar_function(name)
-            t = _SIGNATURE_NAMES[dtype]
-            sig = f"{t}({', '.join([t] * nin)})"
-            _ufuncs[name, dtype] = vectorize([sig], cache=True,
-                                             fastmath={"contract"})(fn).ufunc
+            from . import _ufuncs as build
+            loop = _inner_loop(name, dtype)
+            _ufuncs[name, dtype] = build.make_ufunc(name, {dtype: loop}, _DECLARED[name][2])
         return _ufuncs[name, dtype]
+
+
+def forward_ufunc(name, numpy_ufunc):
+    """``numpy_ufunc`` with its float64 loop replaced by kernel ``name``'s, or None.
+
+    Every other dtype keeps NumPy's own loop (and result dtype), so the result can stand
+    in for the NumPy ufunc everywhere, with no Python wrapper around it.  None when
+    NumPy's loop table cannot be read (see ``_ufuncs.make_ufunc``).
+    """
+    key = (name, None)
+    try:
+        return _ufuncs[key]
+    except KeyError:
+        pass
+    with _build_lock:
+        if key not in _ufuncs:
+            from . import _ufuncs as build
+            _ufuncs[key] = build.make_ufunc(numpy_ufunc.__name__, {F64: _inner_loop(name, F64)},
+                                            _DECLARED[name][2], base=numpy_ufunc)
+        return _ufuncs[key]
 
 
 def flat_loop(name, parallel, checked=False):
@@ -134,43 +163,28 @@ def flat_loop(name, parallel, checked=False):
     with _build_lock:
         if key not in _flat:
             from . import _loops
-            fn, nin = _scalar_function(name)
+            module, function, nin, _ = _DECLARED[name]
             if parallel:
                 _loops.prepare_threads()
-            _flat[key] = _loops.flat_map(fn, nin, parallel, checked)
+            _flat[key] = _loops.flat_map(_function(module, function), nin, parallel, checked)
         return _flat[key]
 
 
 def run(name, dtype, *args):
     """Apply elementwise kernel ``name`` to ``args``: arrays of ``dtype``, or scalars.
 
-    Callers have checked the dtypes and that the arrays are large.  Flat C-contiguous
-    arrays of one shape, with scalars or broadcast scalars (a cotangent broadcast back
-    from a sum) beside them, go to the flat loop, multithreaded when large; any other
-    layout (transposed, strided, negative strides, true broadcasting) goes to the ufunc,
-    whose NumPy iterator handles it.  Both run at the same speed on contiguous arrays,
-    but Numba's ufunc loop is only vectorised when every operand is contiguous (not for
-    scalar operands), and a flat loop loads from the disk cache in ~10 ms where building
-    a ufunc takes ~0.2 s even from the cache (its NumPy wrapper is compiled each time).
+    Callers have checked the dtypes.  Flat C-contiguous arrays of at least
+    ``config.numba_min`` elements and one shape, with scalars or broadcast scalars (a
+    cotangent broadcast back from a sum) beside them, go to the flat loop, which is
+    vectorised for every such mix and multithreaded when large; everything else (small
+    arrays, transposed, strided, negative strides, true broadcasting) goes to the ufunc,
+    whose NumPy iterator handles the layout.
     """
-    return _run(name, dtype, args, False)
-
-
-def run_checked(name, dtype, *args):
-    """``run``, or None when any result is NaN (the caller then recomputes with NumPy).
-
-    For the vectorised sin/cos kernels, which return NaN where they cannot reduce the
-    argument accurately: the flat loop counts NaN results in the same pass.
-    """
-    return _run(name, dtype, args, True)
-
-
-def _checked_result(out):
-    total = np.add.reduce(out, axis=None)  # NaN anywhere makes the sum NaN (one sweep)
-    return out if total == total else None
-
-
-def _run(name, dtype, args, checked):
+    for a in args:  # the first array tells small from large (any others match or broadcast)
+        if type(a) is np.ndarray:
+            if a.size < config.numba_min:
+                return (_ufuncs.get((name, dtype)) or ufunc(name, dtype))(*args)
+            break
     shape = None
     flat = []
     all_arrays = True
@@ -198,9 +212,9 @@ def _run(name, dtype, args, checked):
                     a.ndim > len(shape) or np.broadcast_shapes(a.shape, shape) != shape):
                 shape = None
                 break
-    if shape is None:
-        out = ufunc(name, dtype)(*args)
-        return _checked_result(out) if checked else out
+    if shape is None or n < config.numba_min:
+        return ufunc(name, dtype)(*args)
+    checked = _DECLARED[name][3] is not None
     out = np.empty(shape, dtype)
     if config.threads > 1 and n >= config.parallel_min and _parallel_lock.acquire(False):
         try:
@@ -212,7 +226,9 @@ def _run(name, dtype, args, checked):
             _parallel_lock.release()
     else:
         bad = flat_loop(name, False, checked)(*flat, out.reshape(-1))
-    return None if checked and bad else out
+    # A checked kernel's flat loop counts the arguments outside the vectorised range (it
+    # gives NaN there); the ufunc then computes those blocks with the C library.
+    return ufunc(name, dtype)(*args) if checked and bad else out
 
 
 # --- public settings ---------------------------------------------------------------------
@@ -238,6 +254,8 @@ def set_num_threads(n):
         from . import _loops
         n = min(n, _loops.max_threads())
     config.threads = n
+    from . import elementwise
+    elementwise.reinstall()
 
 
 def get_num_threads():
@@ -250,14 +268,14 @@ def _loaded_modules():
     return sys.modules
 
 
-def warmup(dtypes=("float64", "float32"), parallel=None, ufuncs=False):
+def warmup(dtypes=("float64", "float32"), parallel=None):
     """Compile (or load from the disk cache) funcgrad's CPU kernels now, not on first use.
 
-    Builds, for each of ``dtypes``: every elementwise kernel's flat loop (the form used for
-    contiguous arrays and broadcast cotangents), the reduction and scatter loops; the
-    parallel loops too when ``parallel`` (default: when more than one thread is allowed);
-    and the ufuncs (the form used for strided layouts) when ``ufuncs``.  Returns the
-    seconds it took.  See the README's "Kernels" section for the first-call costs.
+    Builds, for each of ``dtypes``: every elementwise kernel's ufunc (the form used for
+    small arrays and strided layouts) and flat loop (large contiguous arrays and
+    broadcast cotangents), the reduction and scatter loops; the parallel loops too when
+    ``parallel`` (default: when more than one thread is allowed).  Returns the seconds it
+    took.  See the README's "Kernels" section for the first-call costs.
     """
     import time
     start = time.perf_counter()
@@ -273,15 +291,16 @@ def warmup(dtypes=("float64", "float32"), parallel=None, ufuncs=False):
             nin = _DECLARED[name][2]
             out = np.empty(2, dt)
             for variant in ([False, True] if parallel else [False]):
-                loop = flat_loop(name, variant, name in _CHECKED)
+                loop = flat_loop(name, variant, _DECLARED[name][3] is not None)
                 loop(*([one] * nin), out)                        # all flat arrays
                 if nin > 1:
                     loop(dt.type(1), *([one] * (nin - 1)), out)  # a broadcast cotangent
-            if ufuncs:
-                ufunc(name, dt)
+            ufunc(name, dt)
         x = np.ones((2, 3), dt)
         _loops.logsumexp_rows(x, np.empty(2, dt))
         _loops.softmax_scale_rows(np.ones(2, dt), x, np.ones(2, dt), np.empty((2, 3), dt))
         _loops.extremum_weights_rows(np.ones(2, dt), x, np.ones(2, dt), np.empty((2, 3), dt))
         _loops.scatter_add_rows(np.zeros((2, 3), dt), np.zeros(2, np.int64), x)
+    from . import elementwise
+    elementwise.build()
     return time.perf_counter() - start

@@ -1,6 +1,6 @@
 """Scalar definitions of funcgrad's elementwise Numba kernels (imported only when one is
-first built; see ``_lazy``).  Each is compiled twice on demand: as a NumPy ufunc
-(``numba.vectorize``, one explicit signature per dtype) and inlined into a parallel loop.
+first built; see ``_lazy``).  Each is compiled on demand, per dtype, into the inner loop
+of a NumPy ufunc (``_ufuncs``) and into a flat (optionally parallel) loop (``_loops``).
 
 Rule kernels compute exactly the expression of the primitive's differentiable rule in
 ``funcgrad/primitives`` (same operations in the same order, so in float64 the results are
@@ -28,6 +28,25 @@ def sin(x):
 
 def cos(x):
     return cos_core(x)
+
+
+# The C library's, for the arguments the vectorised forms cannot reduce (|x| > 1e8, inf,
+# NaN): exact everywhere, one element at a time (see ``_ufuncs.inner_loop``).
+
+def sin_exact(x):
+    return math.sin(x)
+
+
+def cos_exact(x):
+    return math.cos(x)
+
+
+def sin_vjp_exact(g, x):
+    return g * math.cos(x)
+
+
+def cos_vjp_exact(g, x):
+    return g * -math.sin(x)
 
 
 # --- first-order VJPs of unary primitives: g times the derivative ------------------------------

@@ -6,18 +6,16 @@ They are the first-order fast path of reverse mode (``funcgrad.primitives.elemen
 calls them on plain arrays only); the differentiable rules next to each primitive are the
 ground truth, used for higher order, and these compute the same expression.
 
-Dispatch (see ``_lazy``): float32/float64 arrays of one dtype with at least
-``config.numba_min`` elements run the Numba kernel; anything else runs the NumPy
-expression below it, with at most one temporary.  Rules that need NumPy's own ``sinh``,
-``cosh``, ``exp`` or ``log`` (vectorised by NumPy, called one element at a time by Numba)
-stay NumPy-only.
+Dispatch (see ``_lazy``): float32/float64 arrays of one dtype (at least 1-d, at least
+``config.ufunc_min`` elements) run the Numba kernel, through its ufunc when small, its
+flat loop when large; anything else (0-d arrays, other or mixed dtypes) runs the NumPy
+expression below it, with at most one temporary.  Rules that need NumPy's own ``sinh``, ``cosh``, ``exp`` or ``log``
+(vectorised by NumPy, called one element at a time by Numba) stay NumPy-only.
 """
 import numpy as np
 
-from ._lazy import F32, F64, config, run, run_checked
-from .elementwise import fix_sincos
+from ._lazy import F32, F64, config, run, ufunc
 
-_np_sin, _np_cos, _np_multiply, _np_negative = np.sin, np.cos, np.multiply, np.negative
 LN2 = 0.6931471805599453
 LN10 = 2.302585092994046
 
@@ -33,26 +31,34 @@ def _float_dtype(*arrays):
     return dt
 
 
+def _kernel(name):
+    """``call(dt, n, *args)``: kernel ``name`` on ``args`` (``n`` elements), through its
+    ufunc when small (kept here per dtype: one call less per use) or ``run`` when large."""
+    built = {}
+
+    def call(dt, n, *args):
+        if n < config.numba_min:
+            u = built.get(dt)
+            if u is None:
+                u = built[dt] = ufunc(name, dt)
+            return u(*args)
+        return run(name, dt, *args)
+    return call
+
+
 def _unary(name, uses_output, numpy_rule):
     """A rule kernel ``f(g, x, y)`` computing ``name`` on ``(g, y)`` or ``(g, x)``."""
-    if uses_output:
-        def kernel(g, x, y):
-            if y.size >= config.numba_min:
-                dt = _float_dtype(g, y)
-                if dt is not None:
-                    return run(name, dt, g, y)
-            if not x.ndim:
-                return _numpy_0d(numpy_rule, g, x, y)
-            return numpy_rule(g, x, y)
-    else:
-        def kernel(g, x, y):
-            if x.size >= config.numba_min:
-                dt = _float_dtype(g, x)
-                if dt is not None:
-                    return run(name, dt, g, x)
-            if not x.ndim:
-                return _numpy_0d(numpy_rule, g, x, y)
-            return numpy_rule(g, x, y)
+    call = _kernel(name)
+
+    def kernel(g, x, y):
+        v = y if uses_output else x
+        if v.ndim and v.size >= config.ufunc_min:
+            dt = v.dtype
+            if (dt is F64 or dt is F32) and g.dtype is dt:
+                return call(dt, v.size, g, v)
+        if not x.ndim:
+            return _numpy_0d(numpy_rule, g, x, y)
+        return numpy_rule(g, x, y)
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = numpy_rule.__doc__
     return kernel
@@ -250,32 +256,8 @@ arccosh_vjp = _unary("arccosh_vjp", False, _arccosh)
 arctanh_vjp = _unary("arctanh_vjp", False, _arctanh)
 
 
-# Small arrays: the NumPy expression inline (no helper frames: at 16 elements a Python call
-# costs as much as the sine), computed in place in the one temporary.
-
-def sin_vjp(g, x, y):
-    """g cos(x), with a vectorised cos."""
-    if x.size >= config.numba_min:
-        dt = _float_dtype(g, x)
-        if dt is not None:
-            return fix_sincos(run_checked("sin_vjp", dt, g, x), lambda: _sin(g, x, y))
-    if x.ndim:
-        d = _np_cos(x)
-        return _np_multiply(g, d, d)
-    return _numpy_0d(_sin, g, x, y)
-
-
-def cos_vjp(g, x, y):
-    """-g sin(x), with a vectorised sin."""
-    if x.size >= config.numba_min:
-        dt = _float_dtype(g, x)
-        if dt is not None:
-            return fix_sincos(run_checked("cos_vjp", dt, g, x), lambda: _cos(g, x, y))
-    if x.ndim:
-        d = _np_sin(x)
-        _np_multiply(g, d, d)
-        return _np_negative(d, d)  # -(g s) == (-g) s exactly: negation only flips the sign
-    return _numpy_0d(_cos, g, x, y)
+sin_vjp = _unary("sin_vjp", False, _sin)
+cos_vjp = _unary("cos_vjp", False, _cos)
 
 
 # --- binary: x- and y-cotangents -------------------------------------------------------------------
@@ -283,17 +265,23 @@ def cos_vjp(g, x, y):
 # operand may be an array (any broadcastable shape) or a Python scalar.
 
 def _binary_dtype(g, a, b):
-    """Shared float dtype of g, a (arrays, same size class) and b (array or scalar)."""
-    if g.size < config.numba_min:
+    """Shared float dtype of g, a (arrays of one shape) and b (array or scalar), or None."""
+    dt = a.dtype
+    if (dt is not F64 and dt is not F32) or g.dtype is not dt or not g.ndim \
+            or g.size < config.ufunc_min:
         return None
     if type(b) is np.ndarray:
-        return _float_dtype(g, a, b)
-    dt = _float_dtype(g, a)
-    return dt if dt is not None and type(b) in (float, int) else None
+        return dt if b.dtype is dt else None
+    return dt if type(b) in (float, int) else None
 
 
 def _as(dt, b):
     return b if type(b) is np.ndarray else dt.type(b)
+
+
+_TIE, _FMAX_TIE, _SQUARE, _DIVIDE_Y, _MOD_Y, _CLIP_X = map(_kernel, (
+    "tie_vjp", "fmax_tie_vjp", "square_vjp", "divide_vjp_y", "mod_vjp_y", "clip_vjp_x"))
+_ARCTAN2_X, _ARCTAN2_Y = _kernel("arctan2_vjp_x"), _kernel("arctan2_vjp_y")
 
 
 def _tie_numpy(a, b):
@@ -309,7 +297,7 @@ def _tie_rule(name_numba, first_is_x):
         a, b = (x, y) if first_is_x else (y, x)
         dt = _binary_dtype(g, x, y) if on_x else _binary_dtype(g, y, x)
         if dt is not None:
-            return run("tie_vjp", dt, g, _as(dt, a), _as(dt, b))
+            return _TIE(dt, g.size, g, _as(dt, a), _as(dt, b))
         return np.multiply(g, _tie_numpy(a, b))
     kernel.__name__ = kernel.__qualname__ = name_numba
     return kernel
@@ -333,7 +321,7 @@ def _fmax_rule(name, first_is_x):
         a, b = (x, y) if first_is_x else (y, x)
         dt = _binary_dtype(g, x, y) if on_x else _binary_dtype(g, y, x)
         if dt is not None:
-            return run("fmax_tie_vjp", dt, g, _as(dt, a), _as(dt, b))
+            return _FMAX_TIE(dt, g.size, g, _as(dt, a), _as(dt, b))
         return np.multiply(g, _fmax_numpy(a, b))
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -349,7 +337,7 @@ def divide_vjp_y(g, x, y, out):
     """-g * out / y"""
     dt = _binary_dtype(g, y, out)
     if dt is not None and type(out) is np.ndarray and out.shape == y.shape:
-        return run("divide_vjp_y", dt, g, out, y)
+        return _DIVIDE_Y(dt, g.size, g, out, y)
     d = np.negative(g)
     np.multiply(d, out, out=d)
     return np.divide(d, y, out=d)
@@ -360,7 +348,7 @@ def power_vjp_x(g, x, y, out):
     dt = _binary_dtype(g, x, y)
     if dt is not None:
         if type(y) is not np.ndarray and y == 2:
-            return run("square_vjp", dt, g, x)
+            return _SQUARE(dt, g.size, g, x)
         # Other exponents: Numba's pow is the C library's, one element at a time (~20 ns);
         # NumPy's power is vectorised, so it stays faster despite the temporaries.
     if type(y) is not np.ndarray:
@@ -380,7 +368,7 @@ def arctan2_vjp_x(g, x, y, out):
     """g * y / (x^2 + y^2)"""
     dt = _binary_dtype(g, x, y)
     if dt is not None:
-        return run("arctan2_vjp_x", dt, g, x, _as(dt, y))
+        return _ARCTAN2_X(dt, g.size, g, x, _as(dt, y))
     return np.multiply(g, y) / (np.square(x) + np.square(y))
 
 
@@ -388,16 +376,18 @@ def arctan2_vjp_y(g, x, y, out):
     """-g * x / (x^2 + y^2)"""
     dt = _binary_dtype(g, y, x)
     if dt is not None:
-        return run("arctan2_vjp_y", dt, g, _as(dt, x), y)
+        return _ARCTAN2_Y(dt, g.size, g, _as(dt, x), y)
     return np.multiply(np.negative(g), x) / (np.square(x) + np.square(y))
 
 
 def _ratio_rule(name, first_is_x, numba_name, numpy_rule):
+    call = _kernel(numba_name)
+
     def kernel(g, x, y, out):
         a = x if first_is_x else y
         dt = _binary_dtype(g, a, out)
         if dt is not None and type(out) is np.ndarray and out.shape == a.shape:
-            return run(numba_name, dt, g, a, out)
+            return call(dt, g.size, g, a, out)
         return numpy_rule(g, a, out)
     kernel.__name__ = kernel.__qualname__ = name
     return kernel
@@ -427,17 +417,17 @@ def mod_vjp_y(g, x, y, out):
     """-g * floor(x / y)"""
     dt = _binary_dtype(g, y, x)
     if dt is not None:
-        return run("mod_vjp_y", dt, g, _as(dt, x), y)
+        return _MOD_Y(dt, g.size, g, _as(dt, x), y)
     return np.multiply(np.negative(g), np.floor(np.divide(x, y)))
 
 
 def clip_vjp_x(g, x, lo, hi):
     """g where lo <= x <= hi, else 0."""
-    if x.size >= config.numba_min and type(g) is np.ndarray:
+    if x.ndim and x.size >= config.ufunc_min and type(g) is np.ndarray:
         dt = _float_dtype(g, x)
         if (dt is not None and type(lo) in (np.ndarray, float, int)
                 and type(hi) in (np.ndarray, float, int)
                 and (type(lo) is not np.ndarray or lo.dtype is dt)
                 and (type(hi) is not np.ndarray or hi.dtype is dt)):
-            return run("clip_vjp_x", dt, g, x, _as(dt, lo), _as(dt, hi))
+            return _CLIP_X(dt, g.size, g, x, _as(dt, lo), _as(dt, hi))
     return np.where(np.logical_and(np.greater_equal(x, lo), np.less_equal(x, hi)), g, 0.0)
