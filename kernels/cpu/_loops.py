@@ -160,24 +160,67 @@ def scatter_add_rows(out, rows, updates):
 
 # --- reductions over the last axis of a 2-d array ---------------------------------------------
 
+@register_jitable(inline="always")
+def _max_lanes(row, n):
+    """max(row[:n]) ignoring NaN (-inf if none): eight independent running maxima, so the
+    compares pipeline instead of waiting on one another."""
+    m0 = m1 = m2 = m3 = m4 = m5 = m6 = m7 = -np.inf
+    j = 0
+    while j + 8 <= n:
+        v0, v1, v2, v3 = row[j], row[j + 1], row[j + 2], row[j + 3]
+        v4, v5, v6, v7 = row[j + 4], row[j + 5], row[j + 6], row[j + 7]
+        m0, m1 = (v0 if v0 > m0 else m0), (v1 if v1 > m1 else m1)
+        m2, m3 = (v2 if v2 > m2 else m2), (v3 if v3 > m3 else m3)
+        m4, m5 = (v4 if v4 > m4 else m4), (v5 if v5 > m5 else m5)
+        m6, m7 = (v6 if v6 > m6 else m6), (v7 if v7 > m7 else m7)
+        j += 8
+    m = max(max(max(m0, m1), max(m2, m3)), max(max(m4, m5), max(m6, m7)))
+    while j < n:
+        v = row[j]
+        m = v if v > m else m
+        j += 1
+    return m
+
+
+@register_jitable(inline="always")
+def _sum_lanes(buf, n):
+    """sum(buf[:n]) in eight partial sums (pairwise-like rounding, and no add waits on the
+    previous one)."""
+    s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
+    j = 0
+    while j + 8 <= n:
+        s0 += buf[j]
+        s1 += buf[j + 1]
+        s2 += buf[j + 2]
+        s3 += buf[j + 3]
+        s4 += buf[j + 4]
+        s5 += buf[j + 5]
+        s6 += buf[j + 6]
+        s7 += buf[j + 7]
+        j += 8
+    s = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+    while j < n:
+        s += buf[j]
+        j += 1
+    return s
+
+
 @njit(cache=True, nogil=True, fastmath=CONTRACT, error_model="numpy")
 def logsumexp_rows(x, out):
-    """``out[i] = log(sum(exp(x[i, :])))`` in two sweeps (max, then shifted exp-sum)."""
+    """``out[i] = log(sum(exp(x[i, :])))`` in two sweeps per row (max; then the shifted
+    exp into a row buffer, a vectorised loop, and its sum), accumulated in float64.
+
+    A NaN is skipped by the max and makes the sum NaN; an inf or all -inf shifts by 0.
+    """
     rows, n = x.shape
+    buf = np.empty(n)
     for i in range(rows):
-        m = -np.inf
+        row = x[i]
+        m = _max_lanes(row, n)
+        shift = m if abs(m) < np.inf else 0.0
         for j in range(n):
-            v = x[i, j]
-            if v > m or v != v:
-                m = v
-        if m != m:
-            out[i] = m
-            continue
-        shift = m if abs(m) < np.inf else 0.0  # all -inf, or an inf: shift by 0
-        s = 0.0
-        for j in range(n):
-            s += exp_v(x[i, j] - shift)
-        out[i] = np.log(s) + shift
+            buf[j] = exp_v(row[j] - shift)
+        out[i] = np.log(_sum_lanes(buf, n)) + shift
 
 
 @njit(cache=True, nogil=True, fastmath=CONTRACT, error_model="numpy")

@@ -8,6 +8,8 @@ zero-copy ``broadcast_to`` view).  Variance is a composite of those primitives.
 The Numba kernels work on a 2-d ``(rows, n)`` layout: the reduced axes are moved last
 and merged (a copy only when that view is not contiguous), one row per output element.
 """
+import math
+
 import numpy as np
 
 from ._lazy import F32, F64, config
@@ -21,6 +23,10 @@ def _loops():
 def _rows(x, axes):
     """``x`` with ``axes`` moved last and merged: (2-d C-contiguous array, kept shape)."""
     nd = x.ndim
+    k = nd - len(axes)
+    if tuple(axes) == tuple(range(k, nd)):  # trailing axes (the usual case): one reshape
+        kept_shape = x.shape[:k]  # callers pass non-empty arrays: at least one row
+        return np.ascontiguousarray(x.reshape(math.prod(kept_shape), -1)), kept_shape, None
     keep = [i for i in range(nd) if i not in axes]
     xt = np.transpose(x, keep + list(axes))
     kept_shape = tuple(x.shape[i] for i in keep)
@@ -35,6 +41,8 @@ def _rows(x, axes):
 
 def _unrows(r, x, axes, kept_shape, keep):
     """Inverse of ``_rows`` for an array of x's size: back to x's axis order (a view)."""
+    if keep is None:
+        return r.reshape(x.shape)
     full = r.reshape(kept_shape + tuple(x.shape[a] for a in axes))
     return np.transpose(full, np.argsort(keep + list(axes)))
 
