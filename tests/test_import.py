@@ -1,5 +1,6 @@
 """``import funcgrad`` compiles nothing (DESIGN.md principle 8): Numba is imported lazily,
 on the first kernel that needs it, never by the import itself."""
+import os
 import subprocess
 import sys
 
@@ -19,3 +20,27 @@ def test_import_does_not_import_numba(module):
     proc = subprocess.run([sys.executable, "-c", CHECK.format(module=module)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+SMALL_GRAD = """
+import os, sys
+import numpy as np
+import funcgrad as fg, funcgrad.numpy as fnp
+x = np.linspace(-1.0, 1.0, 16)
+g = fg.grad(lambda v: fnp.sum(fnp.sin(v) * fnp.cos(v) + fnp.tanh(v) / (1 + v * v)))(x)
+t = np.tanh(x)
+assert np.allclose(g, np.cos(2 * x) + (1 - t * t) / (1 + x * x) - 2 * x * t / (1 + x * x) ** 2)
+print("numba" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize("ufunc_min, loads_numba", [("4096", False), ("1", True)])
+def test_small_arrays_load_numba_only_when_ufunc_min_allows(ufunc_min, loads_numba):
+    """By default the first kernel a small array needs loads Numba (the kernel ufuncs beat
+    NumPy's expressions from then on); FUNCGRAD_UFUNC_MIN above the sizes keeps a script of
+    small arrays on NumPy, with Numba never imported."""
+    env = {**os.environ, "FUNCGRAD_UFUNC_MIN": ufunc_min}
+    proc = subprocess.run([sys.executable, "-c", SMALL_GRAD], capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.split()[-1] == str(loads_numba)

@@ -22,7 +22,6 @@ The inner loop only touches the memory NumPy passes it, at the strides NumPy giv
 the count NumPy gives: no input can make it read or write elsewhere.
 """
 import ctypes
-import math
 
 import numpy as np
 from numba import carray, cfunc, types
