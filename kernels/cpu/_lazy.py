@@ -114,6 +114,18 @@ def _inner_loop(name, dtype):
     return _ufuncs.inner_loop(_function(module, function), nin, dtype, exact, checked_arg)
 
 
+def _built(cache, key, build):
+    """``cache[key]``, made by ``build()`` the first time (once, under the build lock)."""
+    try:
+        return cache[key]
+    except KeyError:
+        pass
+    with _build_lock:
+        if key not in cache:
+            cache[key] = build()
+        return cache[key]
+
+
 def ufunc(name, dtype):
     """The NumPy ufunc of kernel ``name`` for ``dtype`` (float32/float64), built on first use.
 
@@ -121,16 +133,10 @@ def ufunc(name, dtype):
     milliseconds; a call costs NumPy's ufunc dispatch (~0.25 us) plus the loop, which is
     less than any NumPy expression of two or more operations, at every size.
     """
-    try:
-        return _ufuncs[name, dtype]
-    except KeyError:
-        pass
-    with _build_lock:
-        if (name, dtype) not in _ufuncs:
-            from . import _ufuncs as build
-            loop = _inner_loop(name, dtype)
-            _ufuncs[name, dtype] = build.make_ufunc(name, {dtype: loop}, _DECLARED[name][2])
-        return _ufuncs[name, dtype]
+    def build():
+        from ._ufuncs import make_ufunc
+        return make_ufunc(name, {dtype: _inner_loop(name, dtype)}, _DECLARED[name][2])
+    return _built(_ufuncs, (name, dtype), build)
 
 
 def forward_ufunc(name, numpy_ufunc):
@@ -140,34 +146,22 @@ def forward_ufunc(name, numpy_ufunc):
     in for the NumPy ufunc everywhere, with no Python wrapper around it.  None when
     NumPy's loop table cannot be read (see ``_ufuncs.make_ufunc``).
     """
-    key = (name, None)
-    try:
-        return _ufuncs[key]
-    except KeyError:
-        pass
-    with _build_lock:
-        if key not in _ufuncs:
-            from . import _ufuncs as build
-            _ufuncs[key] = build.make_ufunc(numpy_ufunc.__name__, {F64: _inner_loop(name, F64)},
-                                            _DECLARED[name][2], base=numpy_ufunc)
-        return _ufuncs[key]
+    def build():
+        from ._ufuncs import make_ufunc
+        return make_ufunc(numpy_ufunc.__name__, {F64: _inner_loop(name, F64)},
+                          _DECLARED[name][2], base=numpy_ufunc)
+    return _built(_ufuncs, (name, None), build)
 
 
 def flat_loop(name, parallel, checked=False):
     """The flat-array loop of kernel ``name`` (``_loops.flat_map``), built on first use."""
-    key = (name, parallel, checked)
-    try:
-        return _flat[key]
-    except KeyError:
-        pass
-    with _build_lock:
-        if key not in _flat:
-            from . import _loops
-            module, function, nin, _ = _DECLARED[name]
-            if parallel:
-                _loops.prepare_threads()
-            _flat[key] = _loops.flat_map(_function(module, function), nin, parallel, checked)
-        return _flat[key]
+    def build():
+        from . import _loops
+        module, function, nin, _ = _DECLARED[name]
+        if parallel:
+            _loops.prepare_threads()
+        return _loops.flat_map(_function(module, function), nin, parallel, checked)
+    return _built(_flat, (name, parallel, checked), build)
 
 
 def run(name, dtype, *args):
@@ -180,11 +174,6 @@ def run(name, dtype, *args):
     arrays, transposed, strided, negative strides, true broadcasting) goes to the ufunc,
     whose NumPy iterator handles the layout.
     """
-    for a in args:  # the first array tells small from large (any others match or broadcast)
-        if type(a) is np.ndarray:
-            if a.size < config.numba_min:
-                return (_ufuncs.get((name, dtype)) or ufunc(name, dtype))(*args)
-            break
     shape = None
     flat = []
     all_arrays = True

@@ -153,7 +153,7 @@ def inner_loop(fn, nin, dtype, exact=None, checked_arg=0):
     return cfunc(_LOOP, cache=True, fastmath=CONTRACT, error_model="numpy")(loop)
 
 
-def make_ufunc(name, loops, nin, keepalive=(), base=None):
+def make_ufunc(name, loops, nin, base=None):
     """A NumPy ufunc ``name`` from ``loops``: {dtype: cfunc inner loop}.
 
     With ``base`` (a NumPy ufunc of the same arity), the result has all of ``base``'s
@@ -161,26 +161,23 @@ def make_ufunc(name, loops, nin, keepalive=(), base=None):
     (integers, float16, longdouble, complex, object) keeps NumPy's own loop and result
     type.  Returns None when ``base``'s loop table cannot be read safely.
     """
+    ours = {np.dtype(dt).num: loop for dt, loop in loops.items()}
     if base is None:
-        types_ = [[np.dtype(dt).num] * (nin + 1) for dt in loops]
-        pointers = [loops[dt].address for dt in loops]
-        data = [None] * len(pointers)
+        table = [([num] * (nin + 1), None, None) for num in ours]
     else:
         table = _loop_table(base, nin)
         if table is None:
             return None
-        types_, pointers, data = [], [], []
-        for signature, pointer, datum in table:
-            dt = np.dtype(signature[0]) if len(set(signature)) == 1 else None
-            if dt is not None and dt in loops:
-                pointer, datum = loops[dt].address, None
-            types_.append([np.dtype(ch).num for ch in signature])
-            pointers.append(pointer)
-            data.append(datum)
+    types_, pointers, data = [], [], []
+    for numbers, pointer, datum in table:
+        if len(set(numbers)) == 1 and numbers[0] in ours:
+            pointer, datum = ours[numbers[0]].address, None
+        types_.append(numbers)
+        pointers.append(pointer)
+        data.append(datum)
     doc = f"funcgrad's {name}: a NumPy ufunc with Numba inner loops (see kernels/cpu/_ufuncs.py)."
     return _internal.fromfunc(name, doc, pointers, types_, nin, 1, data,
-                              [list(loops.values()), list(keepalive), base],
-                              _internal.PyUFunc_None)
+                              [list(loops.values()), base], _internal.PyUFunc_None)
 
 
 class _UFuncHead(ctypes.Structure):
@@ -194,7 +191,7 @@ class _UFuncHead(ctypes.Structure):
 
 
 def _loop_table(base, nin):
-    """[(type chars, loop address, data address)] of NumPy ufunc ``base``, or None.
+    """[(type numbers, loop address, data address)] of NumPy ufunc ``base``, or None.
 
     Read only after the header's fields agree with what the ufunc reports through Python
     (arity, loop count, name, type signatures), so a different layout is never trusted.
@@ -208,9 +205,8 @@ def _loop_table(base, nin):
         return None
     n, width = base.ntypes, nin + 1
     numbers = list(ctypes.string_at(head.types, n * width))
-    chars = [t.replace("->", "") for t in base.types]
-    if numbers != [np.dtype(ch).num for sig in chars for ch in sig]:
+    if numbers != [np.dtype(ch).num for t in base.types for ch in t.replace("->", "")]:
         return None
     functions = (ctypes.c_void_p * n).from_address(head.functions)
     data = (ctypes.c_void_p * n).from_address(head.data) if head.data else [None] * n
-    return [(chars[k], functions[k], data[k]) for k in range(n)]
+    return [(numbers[k * width:(k + 1) * width], functions[k], data[k]) for k in range(n)]
