@@ -774,7 +774,7 @@ def _index_plan(x, spec, arrays):
             axis += 1
         elif kind == "n":
             dims.append((1, 0, 0))
-        else:
+        elif kind == "a":
             if not placed:
                 dims += [(d, 0, s) for d, s in zip(ishape, istrides)]
                 placed = True

@@ -5,9 +5,10 @@ errors.
 A program is a list of steps over a growing list of values (the inputs first): unary
 and binary elementwise operations with broadcasting, reductions over random axes,
 reshapes, transposes and other structural operations, indexing (slices, integers,
-integer arrays, boolean masks, ``take``, ``.at[]``) and matrix products.  Shapes are
-random (including size-0 and size-1 axes and 0-d arrays), dtypes float32 or float64,
-and input values either well-conditioned or special (NaN, +-inf, huge, tiny, denormal,
+integer arrays, boolean masks, ``take``, ``.at[]``, and index expressions of every form
+NumPy accepts, ``None`` and ``...`` anywhere, with ``.at[]`` updates through them) and
+matrix products.  Shapes are random (including size-0 and size-1 axes and 0-d arrays),
+dtypes float32 or float64, and input values either well-conditioned or special (NaN, +-inf, huge, tiny, denormal,
 signed zeros).  A few programs end in a deliberately invalid step (mismatched shapes,
 an axis or index out of range), where NumPy raises.
 
@@ -43,6 +44,7 @@ from hypothesis import strategies as st
 import funcgrad as fg
 import funcgrad.numpy as fnp
 
+from index_strategies import index_expressions, index_text, numpy_result  # noqa: E402
 from long_runs import LONG, figure  # noqa: E402
 PROGRAM_SECONDS = 60 if LONG else 30
 HAS_JIT = hasattr(fg, "jit")
@@ -90,6 +92,15 @@ class _Numpy:
         return y
 
     @staticmethod
+    def at_update(x, idx, v, mode):
+        y = np.array(x, copy=True)
+        if mode == "set":
+            y[idx] = v
+        else:
+            {"add": np.add, "min": np.minimum, "max": np.maximum}[mode].at(y, idx, v)
+        return y
+
+    @staticmethod
     def logsumexp(x, axis, keepdims):
         m = np.max(x, axis=axis, keepdims=True)
         m = np.where(np.isfinite(m), m, 0)
@@ -108,6 +119,10 @@ class _Funcgrad:
     @staticmethod
     def at_set(x, idx, v):
         return fnp.at(x)[idx].set(v)
+
+    @staticmethod
+    def at_update(x, idx, v, mode):
+        return getattr(fnp.at(x)[idx], mode)(v)
 
     @staticmethod
     def logsumexp(x, axis, keepdims):
@@ -262,6 +277,8 @@ def _apply(ns, s, values):
         return ns.at_add(a[0], p["index"], a[1] if len(a) > 1 else p["const"])
     if op == "at_set":
         return ns.at_set(a[0], p["index"], p["const"])
+    if op == "at_update":
+        return ns.at_update(a[0], p["index"], p["const"], p["mode"])
     if op == "matmul_const":
         return a[0] @ p["w"]
     if op == "multiply_const":
@@ -483,10 +500,24 @@ def programs(draw, mode=None, max_steps=8, allow_invalid=True, dtypes=(np.float6
                 step = Step("negative", [i], {}, s, f"negative({name(i)})")
         elif family == "index":
             kind = draw(st.sampled_from(["slice", "int_index", "array_index", "take", "mask",
-                                         "at_add", "at_set"]))
+                                         "at_add", "at_set", "expression", "expression",
+                                         "at_expression"]))
             if nd == 0:  # (0-d boolean masks are a documented limitation: test_odd_inputs)
                 kind = "at_set_scalar"
-            if kind == "slice":
+            if kind in ("expression", "at_expression"):
+                # any index NumPy accepts (tests/index_strategies.py), at any rank
+                idx = draw(index_expressions(s))
+                region, error = numpy_result(np.zeros(s), idx)
+                if error is not None:
+                    kind, idx = "negative", None
+            if kind == "expression":
+                step = Step("array_index", [i], {"index": idx}, region.shape,
+                            f"{name(i)}[{index_text(idx)}]")
+            elif kind == "at_expression":
+                mode = draw(st.sampled_from(["set", "add", "min", "max"]))
+                step = Step("at_update", [i], {"index": idx, "mode": mode, "const": 0.75}, s,
+                            f"{name(i)}.at[{index_text(idx)}].{mode}(0.75)")
+            elif kind == "slice":
                 axis = draw(st.integers(0, nd - 1))
                 sl = draw(st.sampled_from([slice(1, None), slice(None, None, -1),
                                            slice(None, None, 2), slice(0, 0),

@@ -318,8 +318,9 @@ def can_lower(eqn):
     if name == "gather":
         return (len(eqn.inputs) == 1 and isinstance(eqn.inputs[0], Var)
                 and all(e[0] in "sin" for e in p["spec"]) and ins[0].ndim > 0)
-    if name == "scatter":  # x.at[basic index].set/add: a copy and a slice assignment
+    if name == "scatter":  # x.at[basic index].set/add/multiply: a copy and a slice update
         return (len(eqn.inputs) == 2 and isinstance(eqn.inputs[0], Var) and ins[0].ndim > 0
+                and p["mode"] in _SLICE_UPDATE
                 and all(e[0] in "si" for e in p["spec"])
                 and (isinstance(eqn.inputs[1], Var) or ins[1].ndim == 0))
     if name == "concatenate":
@@ -331,6 +332,10 @@ def can_lower(eqn):
             isinstance(x, (Var, np.generic) + _SCALARS) or type(x) is np.ndarray
             for x in eqn.inputs)
     return False
+
+
+# The scatter modes a slice assignment computes, by its operator.
+_SLICE_UPDATE = {"set": "=", "add": "+=", "multiply": "*="}
 
 
 def _graph_lowerable(graph):
@@ -742,7 +747,7 @@ class _Block:
             value = self.array(updates)
         else:
             value = self.operand(updates, out.dtype)
-        op = "+=" if eqn.params["mode"] == "add" else "="
+        op = _SLICE_UPDATE[eqn.params["mode"]]
         self.emit(f"{target}[{self._basic_index(eqn.params['spec'])}] {op} {value}")
 
     def op_concatenate(self, eqn):

@@ -766,7 +766,8 @@ def take(a, indices, axis=None):
     indices = asarray(indices)
     if indices.dtype.kind == "b":  # np.take reads booleans as the integers 0 and 1, not a mask
         indices = astype(indices, _np.intp)
-    return a[(slice(None),) * axis + (indices,)]
+    # (through the primitive, so a plain array indexed by a traced index works too)
+    return _ix.index(a, (slice(None),) * axis + (indices,))
 
 
 def take_along_axis(arr, indices, axis):

@@ -3,7 +3,7 @@ protocols (``__array_ufunc__``, ``__array_function__``) that route plain
 ``numpy`` calls to :mod:`funcgrad.numpy`."""
 import numpy as np
 
-from ..core import _state, concrete
+from ..core import ConcretizationError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 
@@ -102,6 +102,17 @@ def _array(self, dtype=None, copy=None):
     if not self._trace.active and self._trace.outlives:  # e.g. a dual value after its level
         return np.asarray(concrete(self), dtype=dtype)
     self._check_alive()  # an escaped tracer: EscapedTracerError naming its transform
+    if self.dtype.kind in "iub":  # no derivative to lose: the concrete value, if one exists
+        try:
+            return np.asarray(concrete(self), dtype=dtype)
+        except ConcretizationError as e:
+            reason = e
+        raise TypeError(
+            f"a traced {self.dtype} array (an index or a mask computed under vmap or jit) "
+            f"cannot be turned into a plain NumPy array: its values are a batch, or not known "
+            f"yet. This happens when a plain NumPy array is indexed by it (a[i]), which NumPy "
+            f"does without asking funcgrad. Index through funcgrad instead: fnp.take(a, i, "
+            f"axis=...) or fnp.at(a)[i].get().") from reason
     raise TypeError(
         "a value traced by funcgrad cannot be turned into a plain NumPy array: that would "
         "silently drop its derivative. This happens with np.array/np.asarray of a traced value, "
@@ -236,11 +247,17 @@ def _sort_method(self, *args, **kwargs):
 
 
 class IndexUpdateHelper:
-    """``x.at[idx]``: functional index updates (``set``, ``add``, ``multiply``, ``min``,
-    ``max``, ``get``), each returning a new array and differentiable.
+    """``x.at[idx]``: functional index updates (``set``, ``add``, ``multiply``,
+    ``divide``, ``power``, ``min``, ``max``, ``get``), each returning a new array and
+    differentiable.
 
-    Repeated indices accumulate in ``add``; ``multiply``/``min``/``max`` assume the
-    indices are distinct.
+    Where indices repeat, ``set`` keeps the last write (as NumPy's ``x[idx] = v``) and
+    ``add``/``multiply``/``min``/``max`` apply every update (as ``np.add.at`` and friends);
+    ``divide`` and ``power`` need distinct indices and say so otherwise.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.grad(lambda x: x.at[np.array([0, 0])].add(x[1]).sum())(np.ones(2))
+    array([1., 3.])
     """
 
     __slots__ = ("array",)
@@ -267,8 +284,16 @@ class IndexUpdateRef:
             values = _fnp().astype(values, x.dtype)
         return ix.scatter(x, values, arrays, spec, mode)
 
+    def _elementwise(self, fn, values, what):
+        spec, arrays = ix.normalize_index(self.idx, self.array.shape)
+        if ix.repeats(self.array.shape, spec, arrays):
+            raise ValueError(f"x.at[idx].{what}(v) needs distinct indices, and this index "
+                             f"reaches an element more than once. Combine the updates of "
+                             f"each position first, or use .multiply (repeats combine).")
+        return self.set(fn(self.get(), _operand(values)))
+
     def get(self):
-        return self.array[self.idx]
+        return ix.index(self.array, self.idx)  # plain arrays with traced indices too
 
     def set(self, values):
         return self._update(values, "set")
@@ -277,19 +302,19 @@ class IndexUpdateRef:
         return self._update(values, "add")
 
     def multiply(self, values):
-        return self.set(self.get() * _operand(values))
+        return self._update(values, "multiply")
 
     def divide(self, values):
-        return self.set(self.get() / _operand(values))
+        return self._elementwise(ew.divide, values, "divide")
 
     def power(self, values):
-        return self.set(self.get() ** _operand(values))
+        return self._elementwise(ew.power, values, "power")
 
     def min(self, values):
-        return self.set(_fnp().minimum(self.get(), values))
+        return self._update(values, "min")
 
     def max(self, values):
-        return self.set(_fnp().maximum(self.get(), values))
+        return self._update(values, "max")
 
 
 def _at(self):

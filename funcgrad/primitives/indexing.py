@@ -2,7 +2,8 @@
 
 An index is normalised once, in :func:`normalize_index`, into a static
 *spec* (a tuple of ``("s", start, stop, step)`` slices, ``("i", k)`` integers,
-``("n",)`` new axes and ``("a",)`` placeholders) plus the integer index arrays
+``("n",)`` new axes, ``("a",)`` placeholders, and ``("e",)`` for an empty ``...``
+between index arrays, which NumPy reads as separating them) plus the integer index arrays
 that fill the placeholders, passed as operands so they can be traced (by
 ``vmap`` or ``jit``).  Integers are bounds-checked here, in Python; index
 arrays are checked by NumPy's own indexing, which raises IndexError.
@@ -15,6 +16,7 @@ import numpy as np
 
 from ..core import Primitive, ShapedArray, Tracer, _state, concrete
 from ..kernels import cpu
+from . import elementwise as ew
 from .structural import broadcast_to, linear_tangent, moveaxis, reshape, transpose, unbroadcast
 
 
@@ -65,13 +67,18 @@ def normalize_index(idx, shape):
     axis = 0
     for k in entries:
         if k is Ellipsis:
+            if len(shape) == consumed:
+                spec.append(("e",))  # kept below only where it separates index arrays
             for _ in range(len(shape) - consumed):
                 spec.append(("s", 0, shape[axis], 1))
                 axis += 1
         elif k is None:
             spec.append(("n",))
         elif isinstance(k, slice):
-            spec.append(("s",) + k.indices(shape[axis]))
+            start, stop, step = k.indices(shape[axis])
+            if not len(range(start, stop, step)):
+                start, stop, step = 0, 0, 1  # (an empty reversed slice may start at -1)
+            spec.append(("s", start, stop, step))
             axis += 1
         elif _is_int_like(k):
             k = int(k)
@@ -105,6 +112,12 @@ def normalize_index(idx, shape):
         spec.append(("s", 0, shape[axis], 1))
         axis += 1
     if arrays:  # with arrays present, NumPy treats integers as 0-d index arrays
+        try:
+            np.broadcast_shapes(*[np.shape(a) for a in arrays])
+        except ValueError:
+            raise IndexError(
+                "shape mismatch: indexing arrays could not be broadcast together with shapes "
+                + " ".join(str(tuple(np.shape(a))) for a in arrays)) from None
         out, it = [], iter(arrays)
         arrays = []
         for e in spec:
@@ -117,6 +130,13 @@ def normalize_index(idx, shape):
             else:
                 out.append(e)
         spec = out
+    if ("e",) in spec:
+        # NumPy counts even an empty '...' as separating index arrays, which moves the
+        # broadcast index axes to the front: x[:, i, ..., j] is not x[:, i, j].
+        at = spec.index(("e",))
+        between = any(e[0] == "a" for e in spec[:at]) and any(e[0] == "a" for e in spec[at:])
+        if not between:
+            del spec[at]
     return tuple(spec), arrays
 
 
@@ -134,6 +154,8 @@ def _build(spec, arrays):
             idx.append(e[1])
         elif kind == "n":
             idx.append(None)
+        elif kind == "e":
+            idx.append(Ellipsis)
         else:
             idx.append(next(it))
     return tuple(idx)
@@ -255,10 +277,17 @@ def gather(x, arrays, spec):
 def index(x, idx):
     """``x[idx]`` with NumPy's basic and advanced indexing."""
     spec, arrays = normalize_index(idx, x.shape)
-    if not arrays and all(e[0] == "s" and e[1] == 0 and e[2] == d and e[3] == 1
-                          for e, d in zip(spec, x.shape)):
+    if _is_identity(spec, x.shape):
         return x
     return gather(x, arrays, spec)
+
+
+def _is_identity(spec, shape):
+    """Does ``spec`` select all of an array of ``shape`` unchanged?  Every entry must be a
+    full unit-step slice of its axis: a new axis (``None``) or an integer changes the shape,
+    so the spec must be exactly as long as the shape (``zip`` alone would stop early)."""
+    return len(spec) == len(shape) and all(
+        e[0] == "s" and e[1] == 0 and e[2] == d and e[3] == 1 for e, d in zip(spec, shape))
 
 
 # --- scatter-add and scatter ----------------------------------------------------------------
@@ -285,17 +314,92 @@ def _scatter_impl(operand, updates, *arrays, spec, mode):
                 return out
         out = np.array(operand, copy=True, dtype=dtype)
     if mode == "set":
-        out[idx] = updates
+        out[idx] = updates  # repeated indices: the last write wins (NumPy's order)
+    elif mode == "add":
+        if _is_basic(spec):
+            out[idx] += updates  # basic indexing cannot repeat an element
+        else:
+            cpu.index_add(out, idx, updates)  # repeated indices accumulate
     elif _is_basic(spec):
-        out[idx] += updates  # basic indexing cannot repeat an element
+        out[idx] = _COMBINE[mode](out[idx], updates)
     else:
-        cpu.index_add(out, idx, updates)  # repeated indices accumulate
+        _COMBINE[mode].at(out, idx, updates)  # every update applies, repeats included
     return out
+
+
+# Modes besides "set" and "add": how an update combines with what is there.
+_COMBINE = {"multiply": np.multiply, "min": np.minimum, "max": np.maximum}
+MODES = ("set", "add") + tuple(_COMBINE)
 
 
 def _scatter_abstract(operand, updates, *arrays, spec, mode):
     return ShapedArray(operand.shape, np.result_type(operand.dtype, updates.dtype)
                        if hasattr(updates, "dtype") else operand.dtype)
+
+
+def _region_shape(operand, arrays, spec):
+    """The shape of ``operand[index]``: what the updates are broadcast to."""
+    return _gather_abstract(ShapedArray(np.shape(operand), np.float64),
+                            *[ShapedArray(np.shape(a), np.intp) for a in arrays],
+                            spec=spec).shape
+
+
+def _last_writes(operand, arrays, spec):
+    """Boolean, shaped like the index region: which of its elements is the one a
+    ``set`` keeps where indices repeat (NumPy keeps the last write).  Each element writes
+    its own position number; reading the numbers back shows who won."""
+    shape = _region_shape(operand, arrays, spec)
+    ids = np.arange(int(np.prod(shape)), dtype=np.intp).reshape(shape)
+    start = np.broadcast_to(np.intp(-1), np.shape(operand))
+    return ew.equal(gather(scatter(start, ids, arrays, spec, "set"), arrays, spec), ids)
+
+
+def repeats(shape, spec, arrays):
+    """Does the index reach some element of an array of ``shape`` more than once?  (Only
+    index arrays can repeat; traced ones count as repeating: their values are unknown.)"""
+    if _is_basic(spec):
+        return False
+    if any(isinstance(a, Tracer) for a in arrays):
+        return True
+    positions = np.arange(int(np.prod(shape))).reshape(shape)[_build(spec, arrays)]
+    return np.unique(positions).size != positions.size
+
+
+def _distinct(operand, arrays, spec, mode):
+    """Raise unless the index reaches each element of ``operand`` at most once (the
+    derivative of ``multiply`` is only written for that case)."""
+    if repeats(np.shape(operand), spec, arrays):
+        traced = any(isinstance(a, Tracer) for a in arrays)
+        raise ValueError(
+            f"x.at[idx].{mode}(v) has a derivative only where the indices are distinct"
+            + (", and these index arrays are traced, so their values cannot be checked. "
+               "Pass them as constants (closed over, not arguments)." if traced else
+               ", and this index reaches an element more than once. Combine the updates of "
+               "each position first (np.unique, then a product), then apply them with "
+               "distinct indices."))
+
+
+def _zero_tangent(t, like):
+    """A symbolic-zero tangent made explicit: a broadcast zero costs no memory."""
+    if t is not None:
+        return t
+    return np.broadcast_to(np.zeros((), like.dtype), np.shape(like))
+
+
+def _extremum_masks(operand, updates, arrays, spec, out):
+    """Where ``operand`` and where each update attains the ``min``/``max`` result, and
+    ``1 / count`` of the tied values there: tied values share the derivative equally
+    (as ``maximum`` does); a NaN holds it where it made the result NaN."""
+    dtype = out.dtype
+    region = _region_shape(operand, arrays, spec)
+    on_x = ew.logical_or(ew.equal(operand, out), ew.isnan(operand))
+    u = broadcast_to(updates, region) if np.shape(updates) != region else updates
+    on_u = ew.logical_or(ew.equal(u, gather(out, arrays, spec)), ew.isnan(u))
+    zeros = np.broadcast_to(np.zeros((), dtype), out.shape)
+    count = ew.add(ew.where(on_x, dtype.type(1), dtype.type(0)),
+                   scatter(zeros, ew.where(on_u, dtype.type(1), dtype.type(0)), arrays,
+                           spec, "add"))
+    return on_x, on_u, count
 
 
 def _scatter_jvp(primals, tangents, *, spec, mode):
@@ -304,20 +408,53 @@ def _scatter_jvp(primals, tangents, *, spec, mode):
     out = scatter(operand, updates, arrays, spec, mode)
     if t_op is None and t_up is None:
         return out, None
-    if t_op is None:  # a broadcast zero: batching keeps it one, and the scatter pads it
-        t_op = np.broadcast_to(np.zeros((), out.dtype), out.shape)
-    if t_up is None:
-        t_up = np.zeros((), out.dtype)
-    return out, scatter(t_op, t_up, arrays, spec, mode)
+    if mode in ("set", "add"):
+        t_op = _zero_tangent(t_op, out)  # batching keeps a broadcast zero one; scatter pads it
+        if t_up is None:
+            t_up = np.zeros((), out.dtype)
+        return out, scatter(t_op, t_up, arrays, spec, mode)
+    if mode == "multiply":  # distinct indices: out = x.at[idx].set(x[idx] * v)
+        _distinct(operand, arrays, spec, mode)
+        t_op = _zero_tangent(t_op, out)
+        t_region = ew.multiply(gather(t_op, arrays, spec), updates)
+        if t_up is not None:
+            t_region = ew.add(t_region, ew.multiply(gather(operand, arrays, spec), t_up))
+        return out, scatter(t_op, t_region, arrays, spec, "set")
+    on_x, on_u, count = _extremum_masks(operand, updates, arrays, spec, out)
+    zero = out.dtype.type(0)
+    t = np.broadcast_to(zero, out.shape) if t_op is None else ew.where(on_x, t_op, zero)
+    if t_up is not None:
+        t = scatter(t, ew.where(on_u, t_up, zero), arrays, spec, "add")
+    return out, ew.divide(t, count)
 
 
 def _scatter_vjp(needs, g, out, operand, updates, *arrays, spec, mode):
     g_op = g_up = None
-    if needs[0]:
-        g_op = g if mode == "add" else scatter(g, np.zeros((), g.dtype), arrays, spec, "set")
-        g_op = unbroadcast(g_op, operand)
-    if needs[1]:
-        g_up = unbroadcast(gather(g, arrays, spec), updates)
+    if mode in ("set", "add"):
+        if needs[0]:
+            g_op = g if mode == "add" else scatter(g, np.zeros((), g.dtype), arrays, spec, "set")
+            g_op = unbroadcast(g_op, operand)
+        if needs[1]:
+            g_up = gather(g, arrays, spec)
+            if mode == "set" and arrays:  # an overwritten update has no effect
+                g_up = ew.where(_last_writes(operand, arrays, spec), g_up, g.dtype.type(0))
+            g_up = unbroadcast(g_up, updates)
+    elif mode == "multiply":
+        _distinct(operand, arrays, spec, mode)
+        g_region = gather(g, arrays, spec)
+        if needs[0]:
+            g_op = unbroadcast(scatter(g, ew.multiply(g_region, updates), arrays, spec,
+                                       "set"), operand)
+        if needs[1]:
+            g_up = unbroadcast(ew.multiply(g_region, gather(operand, arrays, spec)), updates)
+    else:
+        on_x, on_u, count = _extremum_masks(operand, updates, arrays, spec, out)
+        g = ew.divide(g, count)
+        zero = g.dtype.type(0)
+        if needs[0]:
+            g_op = unbroadcast(ew.where(on_x, g, zero), operand)
+        if needs[1]:
+            g_up = unbroadcast(ew.where(on_u, gather(g, arrays, spec), zero), updates)
     return (g_op, g_up) + (None,) * len(arrays)
 
 
@@ -353,8 +490,10 @@ scatter_p = Primitive("scatter", _scatter_impl, abstract_eval=_scatter_abstract,
 
 
 def scatter(operand, updates, arrays, spec, mode):
-    """A copy of ``operand`` with ``updates`` written (``mode="set"``) or added
-    (``mode="add"``, repeated indices accumulate) at the index ``spec``."""
+    """A copy of ``operand`` with ``updates`` written (``mode="set"``; where indices
+    repeat, the last write wins) or combined with what is there (``"add"``,
+    ``"multiply"``, ``"min"``, ``"max"``; repeated indices combine every update) at the
+    index ``spec``."""
     return _process(scatter_p, (operand, updates, *arrays), {"spec": spec, "mode": mode})
 
 

@@ -4,12 +4,14 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.core import REGISTRY, EscapedTracerError, Primitive
 from funcgrad.gpu import (IMPLS, DeviceMismatchError, GpuArray, device_get,
                           missing_gpu_primitives)
+from index_strategies import index_expressions, numpy_result, shapes
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
 
@@ -216,3 +218,26 @@ def test_gpu_index_errors_are_python_errors():
         x[np.array([0, 40])]
     with pytest.raises(IndexError):
         IMPLS["gather"](x, gpu(np.array([3, -13])), spec=(("a",),))
+
+
+@given(data=st.data(), mode=st.sampled_from(["set", "add", "min", "max"]))
+def test_indexing_on_gpu_arrays_equals_the_cpu(data, mode):
+    """Every index form NumPy accepts (tests/index_strategies.py): x[idx] and
+    x.at[idx].<mode>(v), their values and gradients, on the device and on the host."""
+    shape = data.draw(shapes(min_dims=1, max_dims=3))
+    idx = data.draw(index_expressions(shape))
+    x = np.random.default_rng(data.draw(st.integers(0, 99))).standard_normal(shape)
+    want, error = numpy_result(x, idx)
+    if error is not None:
+        with pytest.raises(error):
+            gpu(x)[idx]
+        return
+    u = np.linspace(-1.0, 1.0, want.size).reshape(want.shape)
+
+    def f(x, v, u):
+        return fnp.sum(x[idx] * u) + fnp.sum(getattr(x.at[idx], mode)(v) ** 2)
+
+    v = np.linspace(0.5, -0.5, want.size).reshape(want.shape)
+    assert_tree_close(gpu(x)[idx], want)
+    assert_tree_close(fg.grad(f, argnums=(0, 1))(gpu(x), gpu(v), gpu(u)),
+                      fg.grad(f, argnums=(0, 1))(x, v, u))

@@ -1,0 +1,272 @@
+"""Traced indexing equals NumPy's, for every index expression NumPy accepts.
+
+Hypothesis draws index expressions of every form (``tests/index_strategies.py``: slices
+with any start/stop/step, ``None`` and ``...`` anywhere, integers, integer arrays and lists,
+boolean masks, mixtures, bare forms) on arrays of rank 0-4, and each property compares
+funcgrad with NumPy -- shape, dtype and values -- through every route a value can take:
+eager reverse mode, forward mode, ``vmap``, graph capture, ``jit`` and the eager
+``Tensor``; derivatives pass the dot-product test.  Where NumPy raises, funcgrad raises
+the same exception type.
+"""
+import numpy as np
+import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from helpers import check_dot_product
+from index_strategies import index_expressions, index_text, numpy_result, shapes
+
+# Each example is cheap (a few primitives); more examples than the suite's default
+# profile, so that the mixtures of forms are actually reached on every run.
+MANY = settings(max_examples=max(60, settings.default.max_examples))
+
+
+@st.composite
+def indexed(draw, min_dims=0, dtype=np.float64):
+    shape = draw(shapes(min_dims=min_dims))
+    idx = draw(index_expressions(shape))
+    seed = draw(st.integers(0, 2**16))
+    x = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+    note(f"x.shape = {shape}; x[{index_text(idx)}]")
+    return x, idx, np.random.default_rng(seed + 1)
+
+
+def assert_same_array(got, want, what):
+    got = np.asarray(got)
+    assert got.shape == want.shape, f"{what}: shape {got.shape}, NumPy {want.shape}"
+    assert got.dtype == want.dtype, f"{what}: dtype {got.dtype}, NumPy {want.dtype}"
+    np.testing.assert_array_equal(got, want, err_msg=what)
+
+
+def expect_numpy(x, idx, run, what):
+    """``run()`` returns NumPy's ``x[idx]`` (compared exactly), or raises what NumPy raises."""
+    want, error = numpy_result(x, idx)
+    if error is not None:
+        with pytest.raises(error):
+            run()
+        return None
+    assert_same_array(run(), want, what)
+    return want
+
+
+# --- the issue that started this file -------------------------------------------------------
+
+def test_a_trailing_new_axis_is_kept():
+    a = np.array([1.0, 2.0, 3.0])
+    w = np.arange(9.0).reshape(3, 3)
+    assert fg.vjp(lambda a: a[:, None], a)[0].shape == (3, 1)
+    np.testing.assert_array_equal(fg.grad(lambda a: np.sum(a[:, None] * w))(a),
+                                  [3.0, 12.0, 21.0])
+    m = np.ones((2, 3))
+    for f, shape in [(lambda a: a[..., None], (3, 1)), (lambda a: a[:, None, None], (3, 1, 1)),
+                     (lambda a: a[None, :, None], (1, 3, 1))]:
+        assert fg.jvp(f, (a,), (a,))[1].shape == shape
+    assert fg.vjp(lambda m: m[:, :, None], m)[0].shape == (2, 3, 1)
+
+
+# --- x[idx] ---------------------------------------------------------------------------------
+
+@MANY
+@given(indexed())
+def test_reverse_mode_value_equals_numpy(case):
+    x, idx, _ = case
+    expect_numpy(x, idx, lambda: fg.vjp(lambda x: x[idx], x)[0], "vjp primal")
+
+
+@MANY
+@given(indexed())
+def test_forward_mode_value_and_tangent_equal_numpy(case):
+    x, idx, rng = case
+    v = rng.standard_normal(x.shape)
+    want = expect_numpy(x, idx, lambda: fg.jvp(lambda x: x[idx], (x,), (v,))[0], "jvp primal")
+    if want is not None:  # indexing is linear: the tangent is the tangent indexed
+        assert_same_array(fg.jvp(lambda x: x[idx], (x,), (v,))[1], v[idx], "jvp tangent")
+
+
+@MANY
+@given(indexed())
+def test_gradient_passes_the_dot_product_test(case):
+    x, idx, rng = case
+    if numpy_result(x, idx)[1] is None:
+        check_dot_product(lambda x: x[idx], [x], rng)
+        # and the gradient is NumPy's scatter-add of the cotangent
+        u = rng.standard_normal(np.shape(x[idx]))
+        want = np.zeros_like(x)
+        np.add.at(want, idx, u)
+        np.testing.assert_allclose(fg.vjp(lambda x: x[idx], x)[1](u)[0], want, rtol=1e-14,
+                                   atol=1e-14)
+
+
+@MANY
+@given(indexed(), st.integers(0, 3))
+def test_vmap_over_the_array_equals_a_loop(case, size):
+    x, idx, rng = case
+    xs = rng.standard_normal((size,) + x.shape)
+    want, error = numpy_result(x, idx)
+    if error is not None:
+        with pytest.raises(error):
+            fg.vmap(lambda x: x[idx])(xs)
+        return
+    got = fg.vmap(lambda x: x[idx])(xs)
+    assert_same_array(got, np.stack([m[idx] for m in xs]) if size else
+                      np.zeros((0,) + want.shape), "vmap")
+
+
+@MANY
+@given(indexed(min_dims=1))
+def test_vmap_over_an_index_array_equals_a_loop(case):
+    """A batched index array (the ``adims`` half of the batching rule)."""
+    x, idx, rng = case
+    entries = list(idx) if isinstance(idx, tuple) else [idx]
+    pos = [i for i, e in enumerate(entries) if isinstance(e, np.ndarray) and e.dtype.kind in "iu"]
+    if not pos or numpy_result(x, idx)[1] is not None:
+        return
+    k = pos[0]
+    axis = sum(1 for e in entries[:k] if e is not None and e is not Ellipsis)
+    if any(e is Ellipsis for e in entries[:k]):
+        axis = x.ndim - sum(1 for e in entries[k:] if e is not None and e is not Ellipsis)
+    side = x.shape[axis]
+    batch = rng.integers(-side, side, size=(3,) + entries[k].shape)
+
+    def f(x, a):
+        return x[tuple(entries[:k] + [a] + entries[k + 1:])]
+
+    want = np.stack([f(x, a) for a in batch])
+    # x unbatched but traced (a plain NumPy array cannot be indexed by a traced index:
+    # ndarray.__getitem__ never asks funcgrad), with its tangent along
+    v = rng.standard_normal(x.shape)
+    out, tangent = fg.jvp(lambda x: fg.vmap(f, in_axes=(None, 0))(x, batch), (x,), (v,))
+    assert_same_array(out, want, "vmap over the index")
+    assert_same_array(tangent, np.stack([f(v, a) for a in batch]), "its tangent")
+    xs = np.stack([x, 2 * x, -x])
+    want = np.stack([f(m, a) for m, a in zip(xs, batch)])
+    assert_same_array(fg.vmap(f)(xs, batch), want, "vmap over array and index")
+
+
+@MANY
+@given(indexed())
+def test_graph_capture_equals_numpy(case):
+    x, idx, _ = case
+    expect_numpy(x, idx, lambda: fg.make_graph(lambda x: x[idx])(x)(x), "make_graph")
+
+
+@pytest.mark.usefixtures("fresh_jit_cache")
+@settings(max_examples=max(25, settings.default.max_examples // 4))
+@given(indexed())
+def test_jit_equals_numpy(case):
+    x, idx, rng = case
+    want = expect_numpy(x, idx, lambda: fg.jit(lambda x: x[idx])(x), "jit")
+    if want is not None and want.size:
+        u = rng.standard_normal(want.shape)
+        grad = fg.jit(fg.grad(lambda x: np.sum(x[idx] * u)))(x)
+        np.testing.assert_allclose(grad, fg.grad(lambda x: np.sum(x[idx] * u))(x), rtol=1e-14)
+
+
+@MANY
+@given(indexed())
+def test_tensor_indexing_equals_numpy(case):
+    x, idx, rng = case
+    t = fg.Tensor(x, requires_grad=True)
+    want = expect_numpy(x, idx, lambda: t[idx].detach().numpy(), "Tensor")
+    if want is not None:
+        u = rng.standard_normal(want.shape)
+        (t[idx] * fg.Tensor(u)).sum().backward()
+        expected = np.zeros_like(x)
+        np.add.at(expected, idx, u)
+        np.testing.assert_allclose(t.grad.numpy(), expected, rtol=1e-14, atol=1e-14)
+
+
+@settings(max_examples=max(20, settings.default.max_examples // 4))
+@given(indexed(dtype=np.float32))
+def test_float32_stays_float32(case):
+    x, idx, rng = case
+    if numpy_result(x, idx)[1] is None:
+        out, pull = fg.vjp(lambda x: x[idx], x)
+        assert out.dtype == np.float32
+        assert pull(np.ones(np.shape(out), np.float32))[0].dtype == np.float32
+
+
+# --- x.at[idx] ------------------------------------------------------------------------------
+
+def _distinct_positions(x, idx):
+    """Does ``x[idx]`` read every element of ``x`` at most once?"""
+    positions = np.arange(x.size).reshape(x.shape)[idx]
+    return np.unique(positions).size == np.size(positions)
+
+
+def at_reference(x, idx, v, mode):
+    y = x.copy()
+    if mode == "set":
+        y[idx] = v
+    else:
+        getattr(np, mode if mode in ("add", "multiply", "divide", "power") else
+                {"min": "minimum", "max": "maximum"}[mode]).at(y, idx, v)
+    return y
+
+
+@MANY
+@given(indexed(), st.sampled_from(["set", "add", "multiply", "min", "max"]), st.booleans())
+def test_at_updates_equal_numpy_and_pass_the_dot_product_test(case, mode, scalar_update):
+    """Repeated indices: ``set`` keeps the last write, the others apply every update
+    (NumPy's ``ufunc.at``); the derivative agrees, except ``multiply``, which refuses."""
+    x, idx, rng = case
+    if numpy_result(x, idx)[1] is not None:
+        return
+    shape = () if scalar_update else np.shape(x[idx])
+    v = rng.standard_normal(shape)
+
+    def f(x, v):
+        return getattr(x.at[idx], mode)(v)
+
+    assert_same_array(f(fg.Tensor(x), fg.Tensor(v)).numpy(), at_reference(x, idx, v, mode),
+                      f"x.at[...].{mode} on Tensors")
+    assert_same_array(fg.vjp(f, x, v)[0], at_reference(x, idx, v, mode), f"x.at[...].{mode}")
+    if mode == "multiply" and not _distinct_positions(x, idx):
+        out, pull = fg.vjp(f, x, v)
+        with pytest.raises(ValueError, match="distinct"):
+            pull(np.ones_like(out))
+        with pytest.raises(ValueError, match="distinct"):
+            fg.jvp(f, (x, v), (x, v))
+        return
+    check_dot_product(f, [x, v], rng)
+
+
+@MANY
+@given(indexed(), st.sampled_from(["divide", "power"]))
+def test_at_divide_and_power_need_distinct_indices(case, mode):
+    x, idx, rng = case
+    if numpy_result(x, idx)[1] is not None:
+        return
+    x = np.asarray(np.abs(x) + 0.5)
+    v = rng.uniform(0.5, 2.0, np.shape(x[idx]))
+
+    def f(x, v):
+        return getattr(x.at[idx], mode)(v)
+
+    if not _distinct_positions(x, idx):
+        with pytest.raises(ValueError, match="distinct"):
+            fg.vjp(f, x, v)
+        return
+    assert_same_array(fg.vjp(f, x, v)[0], at_reference(x, idx, v, mode), f"x.at[...].{mode}")
+    check_dot_product(f, [x, v], rng)
+
+
+def test_at_min_and_max_share_the_derivative_between_ties():
+    x = np.array([1.0, 5.0, 2.0])
+    idx = np.array([0, 0, 2])
+    v = np.array([1.0, 0.5, 3.0])
+    g_x, g_v = fg.grad(lambda x, v: x.at[idx].min(v).sum(), argnums=(0, 1))(x, v)
+    np.testing.assert_array_equal(g_x, [0.0, 1.0, 1.0])  # x[0] = 1 lost to v[1] = 0.5
+    np.testing.assert_array_equal(g_v, [0.0, 1.0, 0.0])
+    g_x, g_v = fg.grad(lambda x, v: x.at[idx].max(v).sum(), argnums=(0, 1))(x, v)
+    np.testing.assert_array_equal(g_x, [0.5, 1.0, 0.0])  # x[0] ties with v[0]
+    np.testing.assert_array_equal(g_v, [0.5, 0.0, 1.0])
+
+
+def test_at_set_with_repeated_indices_differentiates_the_last_write():
+    idx = np.array([1, 1, 0])
+    g = fg.grad(lambda v: (fnp.at(np.zeros(2))[idx].set(v) * np.array([2.0, 3.0])).sum())(
+        np.array([10.0, 20.0, 30.0]))
+    np.testing.assert_array_equal(g, [0.0, 3.0, 2.0])
