@@ -25,7 +25,8 @@ import traceback
 import numpy as np
 
 __all__ = [
-    "Primitive", "Interpreter", "Tracer", "ROOT", "bind", "current_interpreter",
+    "Primitive", "Interpreter", "Tracer", "ROOT", "SHAPES_ONLY", "reads_inputs_and_output",
+    "reads_the_others", "current_interpreter",
     "EscapedTracerError", "ConcretizationError", "REGISTRY", "concrete",
 ]
 
@@ -34,34 +35,65 @@ REGISTRY = {}
 
 
 class Primitive:
-    """One operation and all of its rules.
+    """One operation and every rule and fact about it, in one place.
 
-    Rules (all optional at construction, checked by the registry test):
+    Rules (optional at construction; the registry test checks each primitive has the
+    ones it needs):
 
     ``impl(*args, **params)``
         the arithmetic on concrete arrays (a kernel call).
     ``abstract_eval(*avals, **params)``
-        the output :class:`~funcgrad.interpreters.graph.ShapedArray` (or a
-        tuple of them) from input shapes and dtypes.
+        the output :class:`ShapedArray` (or a tuple of them) from input shapes and dtypes.
     ``jvp(primals, tangents, **params) -> (out, tangent_out)``
         forward mode; a ``None`` tangent is a symbolic zero.
     ``vjp(needs, cotangent, out, *args, **params) -> per-argument cotangents``
-        reverse mode; ``needs[i]`` says whether argument ``i`` wants one, and a
-        ``None`` entry is a symbolic zero.
+        reverse mode; ``needs[i]`` says whether argument ``i`` wants one, and a ``None``
+        entry is a symbolic zero.
     ``batch(args, dims, **params) -> (out, out_dim)``
         vmap; ``dims[i]`` is the batch axis of argument ``i`` or ``None``.
 
-    Rules are written with differentiable operations, so derivatives of
-    derivatives work in every order.  A primitive with ``differentiable=False``
-    (comparisons, ``argmax``, ``floor``...) has no derivative: the AD
-    interpreters compute it and treat the result as a constant.
+    Optional refinements, each a speed-up that the plain rules above stand in for:
+
+    ``jvp_tangent(primals, tangents, out, **params)``
+        the tangent half of ``jvp``, given the output (forward-over-reverse computes a
+        tangent only when something reads it).
+    ``vjp_into(prev, owned, g, out, *args, **params)``
+        the VJP of argument 0 added into ``prev``, that argument's cotangent so far
+        (``owned``: only the backward pass holds ``prev``, so it may be updated in place).
+    ``reverse_fwd(args, params) -> (outs, residuals)``
+        for ``multiple_results`` primitives that hold functions (custom rules, control
+        flow): the outputs and what the VJP will need, in one call.
+
+    Facts the backends read:
+
+    ``vjp_reads(needs, **params) -> (inputs_read, output_read)``
+        which residuals the VJP rule reads, as PyTorch's formulas save them: the eager
+        ``Tensor`` saves (and version-checks, and hands to saved-value hooks) only
+        those.  ``inputs_read`` is a bool per input, or ``None`` for all of them.
+        ``SHAPES_ONLY``: the rule reads nothing but shapes and dtypes.  Default
+        (``None``): every input, not the output.
+    ``grad_fn_name``
+        the name of its node in an eager ``Tensor`` graph (PyTorch's, e.g.
+        ``"MulBackward0"``); default: ``CamelCase(name) + "Backward0"``.
+    ``elementwise``
+        for elementwise primitives, their :class:`~funcgrad.primitives.elementwise_rules.Elementwise`
+        declaration (scalar definition, linear rules), from which the fused kernels of
+        every backend are generated; ``None`` otherwise.
+
+    Rules are written with differentiable operations, so derivatives of derivatives
+    work in every order.  A primitive with ``differentiable=False`` (comparisons,
+    ``argmax``, ``floor``...) has no derivative: the AD interpreters compute it and
+    treat the result as a constant.
     """
 
-    __slots__ = ("name", "impl", "abstract_eval", "jvp", "vjp", "batch",
-                 "multiple_results", "differentiable", "__dict__")
+    __slots__ = ("name", "impl", "abstract_eval", "jvp", "vjp", "batch", "jvp_tangent",
+                 "vjp_into", "reverse_fwd", "multiple_results", "differentiable",
+                 "vjp_reads", "grad_fn_name", "elementwise")
 
     def __init__(self, name, impl=None, *, abstract_eval=None, jvp=None, vjp=None,
-                 batch=None, multiple_results=False, differentiable=True):
+                 batch=None, jvp_tangent=None, vjp_into=None, reverse_fwd=None,
+                 multiple_results=False, differentiable=True, vjp_reads=None,
+                 grad_fn_name=None, elementwise=None):
         if name in REGISTRY:
             raise ValueError(f"a primitive named {name!r} is already registered")
         self.name = name
@@ -70,15 +102,20 @@ class Primitive:
         self.jvp = jvp
         self.vjp = vjp
         self.batch = batch
+        self.jvp_tangent = jvp_tangent
+        self.vjp_into = vjp_into
+        self.reverse_fwd = reverse_fwd
         self.multiple_results = multiple_results
         self.differentiable = differentiable
+        self.vjp_reads = vjp_reads
+        self.grad_fn_name = grad_fn_name or "".join(
+            part.capitalize() for part in name.split("_")) + "Backward0"
+        self.elementwise = elementwise
         REGISTRY[name] = self
 
     def bind(self, *args, **params):
         """Apply the primitive to ``args`` under the current interpreter."""
         return _state.interpreter.process(self, args, params)
-
-    __call__ = bind
 
     def __repr__(self):
         return self.name
@@ -87,13 +124,27 @@ class Primitive:
         return (_primitive_by_name, (self.name,))
 
 
+SHAPES_ONLY = "shapes only"
+"""``Primitive.vjp_reads`` of a rule that reads only the shapes and dtypes of its
+residuals (add, reshape, sum...): an eager ``Tensor`` node saves no values for it."""
+
+
+def reads_inputs_and_output(needs, **params):
+    """``Primitive.vjp_reads`` of a rule that reads its inputs and its output (exp, sqrt...)."""
+    return None, True
+
+
+def reads_the_others(needs, **params):
+    """``Primitive.vjp_reads`` of a multilinear rule (multiply, matmul): input ``i`` is
+    read exactly when another input wants a cotangent."""
+    if len(needs) == 2:
+        return (needs[1], needs[0]), False
+    wanting = sum(needs)
+    return tuple(wanting - n > 0 for n in needs), False
+
+
 def _primitive_by_name(name):
     return REGISTRY[name]
-
-
-def bind(prim, *args, **params):
-    """Apply ``prim`` to ``args`` under the current interpreter."""
-    return _state.interpreter.process(prim, args, params)
 
 
 class EscapedTracerError(RuntimeError):

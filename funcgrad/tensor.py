@@ -92,7 +92,7 @@ import weakref
 import numpy as np
 
 from . import core, instruments, tree
-from .core import ShapedArray, Tracer, _special_classes, _state
+from .core import SHAPES_ONLY, ShapedArray, Tracer, _special_classes, _state
 from .numpy._convert import asarray as _asarray
 from .numpy._convert import register_array_type
 from .numpy import _methods
@@ -133,64 +133,6 @@ class _Storage:
     def __init__(self, value):
         self.value = value
         self.version = 0
-
-
-# Primitives whose VJP rule reads only the shapes/dtypes of its residuals: their nodes
-# save ShapedArrays, like PyTorch's add/sum/view save no tensors.
-_SHAPE_ONLY = frozenset(core.REGISTRY[name] for name in (
-    "add", "subtract", "negative", "reduce_sum", "reshape", "transpose", "broadcast_to",
-    "convert_element_type", "concatenate", "split", "cumsum") if name in core.REGISTRY)
-
-# Which saved values each rule reads, as PyTorch's formulas save them; used for the
-# version-counter and inference-tensor checks only (every value is still handed to the
-# rule).  funcgrad never overwrites a saved array, so a check skipped here can only
-# miss PyTorch's error, never give a wrong gradient.  Unlisted primitives: every input
-# is read and the output is not.
-_READS_OUTPUT = frozenset((
-    "exp", "exp2", "expm1", "sqrt", "cbrt", "reciprocal", "tan", "tanh", "divide", "power",
-    "hypot", "logaddexp", "logaddexp2", "reduce_max", "reduce_min", "logsumexp", "inv",
-    "det", "slogdet", "cholesky", "solve"))
-
-
-def _others_need(needs):  # multilinear: input i is read iff another input wants a cotangent
-    if len(needs) == 2:
-        return (needs[1], needs[0])
-    wanting = sum(needs)
-    return tuple(wanting - n > 0 for n in needs)
-
-
-# Per primitive, ``reads(needs)``: which inputs' values its VJP rule reads (default: all).
-_INPUTS_READ = {
-    "multiply": _others_need, "matmul": _others_need, "einsum": _others_need,
-    # d/dx = g / y and d/dy = -g * out / y: x itself is never read
-    "divide": lambda needs: (False, True),
-    # the operand's shape, and the index arrays
-    "gather": lambda needs: (False,) + (True,) * (len(needs) - 1),
-    "scatter": lambda needs: (False, False) + (True,) * (len(needs) - 2),
-}
-
-
-# PyTorch's names for the nodes users see most; others are CamelCase + "Backward0".
-_NAMES = {
-    "add": "AddBackward0", "subtract": "SubBackward0", "multiply": "MulBackward0",
-    "divide": "DivBackward0", "negative": "NegBackward0", "power": "PowBackward0",
-    "square": "PowBackward0", "reduce_sum": "SumBackward0", "reduce_max": "MaxBackward1",
-    "reduce_min": "MinBackward1", "reduce_prod": "ProdBackward0", "matmul": "MmBackward0",
-    "reshape": "ViewBackward0", "transpose": "PermuteBackward0",
-    "broadcast_to": "ExpandBackward0", "convert_element_type": "ToCopyBackward0",
-    "gather": "IndexBackward0", "scatter": "IndexPutBackward0", "concatenate": "CatBackward0",
-    "clip": "ClampBackward1",
-}
-
-
-def _backward_name(prim, params):
-    name = _NAMES.get(prim.name)
-    if name is not None:
-        return name
-    rule = params.get("rule") if params else None
-    if rule is not None and getattr(rule, "name", None):  # custom Function / custom_vjp
-        return rule.name.split(".")[0] + "Backward"
-    return "".join(p.capitalize() for p in prim.name.split("_")) + "Backward0"
 
 
 _SELF = object()  # in Node._versions: "an output of this node"
@@ -234,7 +176,10 @@ class Node:
 
     def name(self):
         """PyTorch-style name, e.g. ``"MulBackward0"``."""
-        return _backward_name(self.prim, self.params)
+        rule = self.params.get("rule") if self.params else None
+        if rule is not None and getattr(rule, "name", None):  # custom Function / custom_vjp
+            return rule.name.split(".")[0] + "Backward"
+        return self.prim.grad_fn_name
 
     @property
     def next_functions(self):
@@ -372,7 +317,7 @@ def _process(prim, args, params):
     # Only the root calls this handler, and every active transform has unwrapped its own
     # tracers on the way down (a Tensor never holds one), so the values are concrete:
     # compute them here (an operation under the profiler is then reported once).
-    if record and prim.multiple_results and "reverse_fwd" in prim.__dict__:
+    if record and prim.reverse_fwd is not None:
         out, residuals = prim.reverse_fwd(vals, params)  # custom rules: outputs + residuals
         params = dict(params, residuals=residuals)
     else:
@@ -453,7 +398,8 @@ def _record(prim, args, vals, params, out):
     outs = tuple(out) if multiple else (out,)
     instrumented = _state.recording == 2
     output_read = False
-    if prim in _SHAPE_ONLY and not instrumented:
+    rule_reads = prim.vjp_reads
+    if rule_reads is SHAPES_ONLY and not instrumented:
         saved_args = tuple(_shaped(v) for v in vals)
         saved_value = tuple(_shaped(o) for o in outs) if multiple else _shaped(out)
         versions = None
@@ -461,8 +407,9 @@ def _record(prim, args, vals, params, out):
         saved_args, saved_value = vals, out
         versions = []
         saves = instrumented
-        reads = _INPUTS_READ.get(prim.name)
-        reads = reads(needs) if reads is not None else None
+        reads = None  # every input, not the output
+        if rule_reads is not None and rule_reads is not SHAPES_ONLY:
+            reads, output_read = rule_reads(needs, **(params or {}))
         for i, a in enumerate(args):
             if reads is not None and not reads[i]:
                 continue
@@ -473,7 +420,6 @@ def _record(prim, args, vals, params, out):
                     raise RuntimeError(INFERENCE_SAVE_MESSAGE)
                 storage = a._storage
                 versions.append((storage, storage.version, a.grad_fn, a._output_nr))
-        output_read = prim.name in _READS_OUTPUT
     node = Node(prim, params or None, saved_args, saved_value, needs, tuple(edges), versions,
                 len(outs))
     if versions is not None:

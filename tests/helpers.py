@@ -18,7 +18,6 @@ import numpy as np
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad import tree
-from funcgrad.core import bind
 
 __all__ = ["check_value", "check_jvp_fd", "check_dot_product", "check_second_order",
            "check_vmap", "check_float32", "check_graph", "assert_close", "leaves"]
@@ -326,7 +325,7 @@ def check_graph(f, args):
         return env[id(x)] if id(x) in env else x
 
     for eqn in graph.eqns:
-        out = bind(eqn.prim, *[read(x) for x in eqn.inputs], **eqn.params)
+        out = eqn.prim.bind(*[read(x) for x in eqn.inputs], **eqn.params)
         outs = list(out) if eqn.prim.multiple_results else [out]
         assert len(outs) == len(eqn.outvars), f"{eqn.prim.name}: output count"
         for v, o in zip(eqn.outvars, outs):

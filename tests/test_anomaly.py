@@ -19,7 +19,7 @@ def failing_backward_primitive():
                           jvp=lambda p, t: (p[0] * 1.0, t[0]),
                           abstract_eval=lambda a: core.ShapedArray(a.shape, a.dtype))
     try:
-        yield lambda x: core.bind(prim, x)
+        yield lambda x: prim.bind(x)
     finally:
         del core.REGISTRY["test_exploding_backward"]
 
@@ -78,7 +78,7 @@ def test_nan_check_names_which_argument():
         with fg.detect_anomaly():
             with pytest.raises(RuntimeError, match="Function 'test_nan_rule' returned nan "
                                                    "values in its 1st output"):
-                fg.grad(lambda x, y: np.sum(core.bind(prim, x, y)), argnums=(0, 1))(
+                fg.grad(lambda x, y: np.sum(prim.bind(x, y)), argnums=(0, 1))(
                     np.ones(2), np.ones(2))
     finally:
         del core.REGISTRY["test_nan_rule"]

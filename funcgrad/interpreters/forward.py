@@ -150,7 +150,7 @@ class JVPInterpreter(Interpreter):
     def process_deferred(self, prim, args, params):
         """``process`` for an operation a reverse-mode child records: with ``defer``,
         the tangent is computed when first read (see the module docstring)."""
-        rule = prim.__dict__.get("jvp_tangent")
+        rule = prim.jvp_tangent
         if (not self.defer or rule is None or prim.multiple_results
                 or _state.recording != 1 or _state.inference):
             return self.process(prim, args, params)

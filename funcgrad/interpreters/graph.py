@@ -9,7 +9,7 @@ also what lets :func:`funcgrad.linearize` keep just the linear part).
 import numpy as np
 
 from ..core import (ConcretizationError, Interpreter, ShapedArray, Tracer, _state, aval_of,
-                    bind, user_frame_summary)
+                    user_frame_summary)
 
 __all__ = ["Graph", "GraphInterpreter", "GraphTracer", "Var", "eval_graph"]
 
@@ -208,7 +208,7 @@ def eval_graph(graph, *args):
         return env[id(x)] if isinstance(x, Var) else x
 
     for eqn in graph.eqns:
-        out = bind(eqn.prim, *[read(x) for x in eqn.inputs], **eqn.params)
+        out = eqn.prim.bind(*[read(x) for x in eqn.inputs], **eqn.params)
         if eqn.prim.multiple_results:
             for v, o in zip(eqn.outvars, out):
                 env[id(v)] = o

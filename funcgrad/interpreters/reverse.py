@@ -186,7 +186,7 @@ class ReverseInterpreter(Interpreter):
         recording = _state.recording
         if not prim.differentiable or (recording == 0 and self.tag < _state.grad_off_tag):
             return self.parent.process(prim, vals, params)
-        reverse_fwd = prim.__dict__.get("reverse_fwd")
+        reverse_fwd = prim.reverse_fwd
         if reverse_fwd is not None:
             state = _state
             prev, state.interpreter = state.interpreter, self.parent
@@ -294,7 +294,7 @@ def backward_pass(tape, seeds, inputs, free=False):
             key = id(parent)
             prev = get(key)
             if prev is not None and i == 0:
-                into = prim.__dict__.get("vjp_into")
+                into = prim.vjp_into
                 if into is not None:
                     contributions = c = None  # the previous node's, if they hold prev
                     owned = (_INPLACE and type(prev) is ndarray and _getrefcount(prev) == 3

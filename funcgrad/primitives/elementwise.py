@@ -13,7 +13,8 @@ import math
 import numpy as np
 from numpy import ndarray
 
-from ..core import Primitive, ShapedArray, _state
+from ..core import (SHAPES_ONLY, Primitive, ShapedArray, _state, reads_inputs_and_output,
+                    reads_the_others)
 from ..kernels import cpu
 from .structural import fit, moveaxis, reshape, unbroadcast
 
@@ -49,7 +50,7 @@ def elementwise_batch(prim):
     return batch
 
 
-def elementwise(name, impl, *lins, differentiable=True, linear=False):
+def elementwise(name, impl, *lins, differentiable=True, linear=False, **facts):
     """Declare an elementwise primitive from its kernel and linear rules.
 
     ``linear``: the primitive is linear in its arguments jointly (add, subtract), so
@@ -119,7 +120,7 @@ def elementwise(name, impl, *lins, differentiable=True, linear=False):
     prim = Primitive(name, impl, abstract_eval=_abstract_elementwise(impl),
                      jvp=jvp if differentiable else _no_jvp,
                      vjp=vjp if differentiable else _no_vjp,
-                     differentiable=differentiable)
+                     differentiable=differentiable, **facts)
     prim.batch = elementwise_batch(prim)
     if differentiable:
         prim.jvp_tangent = jvp_tangent
@@ -168,31 +169,31 @@ def _scaled(g, c, x):
 
 # --- unary -----------------------------------------------------------------------
 
-negative_p = elementwise("negative", cpu.negative, lambda g, x, y: negative(g))
+negative_p = elementwise("negative", cpu.negative, lambda g, x, y: negative(g), vjp_reads=SHAPES_ONLY, grad_fn_name="NegBackward0")
 abs_p = elementwise("abs", cpu.abs, lambda g, x, y: g * sign(x))
-exp_p = elementwise("exp", cpu.exp, lambda g, x, y: g * y)
-exp2_p = elementwise("exp2", cpu.exp2, lambda g, x, y: g * y * LN2)
-expm1_p = elementwise("expm1", cpu.expm1, lambda g, x, y: g * (y + 1.0))
+exp_p = elementwise("exp", cpu.exp, lambda g, x, y: g * y, vjp_reads=reads_inputs_and_output)
+exp2_p = elementwise("exp2", cpu.exp2, lambda g, x, y: g * y * LN2, vjp_reads=reads_inputs_and_output)
+expm1_p = elementwise("expm1", cpu.expm1, lambda g, x, y: g * (y + 1.0), vjp_reads=reads_inputs_and_output)
 log_p = elementwise("log", cpu.log, lambda g, x, y: g / x)
 log2_p = elementwise("log2", cpu.log2, lambda g, x, y: g / (x * LN2))
 log10_p = elementwise("log10", cpu.log10, lambda g, x, y: g / (x * LN10))
 log1p_p = elementwise("log1p", cpu.log1p, lambda g, x, y: g / (x + 1.0))
-sqrt_p = elementwise("sqrt", cpu.sqrt, lambda g, x, y: g / (y * 2.0))
-cbrt_p = elementwise("cbrt", cpu.cbrt, lambda g, x, y: g / (square(y) * 3.0))
-square_p = elementwise("square", cpu.square, lambda g, x, y: _scaled(g, 2.0, x))
-reciprocal_p = elementwise("reciprocal", cpu.reciprocal, lambda g, x, y: -g * square(y))
+sqrt_p = elementwise("sqrt", cpu.sqrt, lambda g, x, y: g / (y * 2.0), vjp_reads=reads_inputs_and_output)
+cbrt_p = elementwise("cbrt", cpu.cbrt, lambda g, x, y: g / (square(y) * 3.0), vjp_reads=reads_inputs_and_output)
+square_p = elementwise("square", cpu.square, lambda g, x, y: _scaled(g, 2.0, x), grad_fn_name="PowBackward0")
+reciprocal_p = elementwise("reciprocal", cpu.reciprocal, lambda g, x, y: -g * square(y), vjp_reads=reads_inputs_and_output)
 sin_p = elementwise("sin", cpu.sin, lambda g, x, y: g * cos(x))
 cos_p = elementwise("cos", cpu.cos, lambda g, x, y: -g * sin(x))
 # Their impl becomes the kernel ufunc itself on first call (no Python wrapper per call).
 cpu.install(sin_p, "sin")
 cpu.install(cos_p, "cos")
-tan_p = elementwise("tan", cpu.tan, lambda g, x, y: g * (square(y) + 1.0))
+tan_p = elementwise("tan", cpu.tan, lambda g, x, y: g * (square(y) + 1.0), vjp_reads=reads_inputs_and_output)
 arcsin_p = elementwise("arcsin", cpu.arcsin, lambda g, x, y: g / sqrt(1.0 - square(x)))
 arccos_p = elementwise("arccos", cpu.arccos, lambda g, x, y: -g / sqrt(1.0 - square(x)))
 arctan_p = elementwise("arctan", cpu.arctan, lambda g, x, y: g / (square(x) + 1.0))
 sinh_p = elementwise("sinh", cpu.sinh, lambda g, x, y: g * cosh(x))
 cosh_p = elementwise("cosh", cpu.cosh, lambda g, x, y: g * sinh(x))
-tanh_p = elementwise("tanh", cpu.tanh, lambda g, x, y: g * (1.0 - square(y)))
+tanh_p = elementwise("tanh", cpu.tanh, lambda g, x, y: g * (1.0 - square(y)), vjp_reads=reads_inputs_and_output)
 arcsinh_p = elementwise("arcsinh", cpu.arcsinh, lambda g, x, y: g / sqrt(square(x) + 1.0))
 # sqrt(x-1)*sqrt(x+1) keeps precision near x = 1, where x*x - 1 cancels.
 arccosh_p = elementwise("arccosh", cpu.arccosh,
@@ -262,14 +263,14 @@ def _arctan2_denominator(x, y):
     return square(x) + square(y)
 
 
-add_p = elementwise("add", cpu.add, lambda g, x, y, out: g, lambda g, x, y, out: g, linear=True)
+add_p = elementwise("add", cpu.add, lambda g, x, y, out: g, lambda g, x, y, out: g, linear=True, vjp_reads=SHAPES_ONLY)
 subtract_p = elementwise("subtract", cpu.subtract,
-                         lambda g, x, y, out: g, lambda g, x, y, out: negative(g), linear=True)
+                         lambda g, x, y, out: g, lambda g, x, y, out: negative(g), linear=True, vjp_reads=SHAPES_ONLY, grad_fn_name="SubBackward0")
 multiply_p = elementwise("multiply", cpu.multiply,
-                         lambda g, x, y, out: g * y, lambda g, x, y, out: g * x)
+                         lambda g, x, y, out: g * y, lambda g, x, y, out: g * x, vjp_reads=reads_the_others, grad_fn_name="MulBackward0")
 divide_p = elementwise("divide", cpu.divide,
-                       lambda g, x, y, out: g / y, lambda g, x, y, out: -g * out / y)
-power_p = elementwise("power", cpu.power, _pow_lin_x, _pow_lin_y)
+                       lambda g, x, y, out: g / y, lambda g, x, y, out: -g * out / y, vjp_reads=lambda needs, **params: ((False, True), True), grad_fn_name="DivBackward0")
+power_p = elementwise("power", cpu.power, _pow_lin_x, _pow_lin_y, vjp_reads=reads_inputs_and_output, grad_fn_name="PowBackward0")
 maximum_p = elementwise("maximum", cpu.maximum,
                         lambda g, x, y, out: g * _tie_weight(x, y),
                         lambda g, x, y, out: g * _tie_weight(y, x))
@@ -286,13 +287,13 @@ arctan2_p = elementwise("arctan2", cpu.arctan2,
                         lambda g, x, y, out: g * y / _arctan2_denominator(x, y),
                         lambda g, x, y, out: -g * x / _arctan2_denominator(x, y))
 hypot_p = elementwise("hypot", cpu.hypot,
-                      lambda g, x, y, out: g * x / out, lambda g, x, y, out: g * y / out)
+                      lambda g, x, y, out: g * x / out, lambda g, x, y, out: g * y / out, vjp_reads=reads_inputs_and_output)
 logaddexp_p = elementwise("logaddexp", cpu.logaddexp,
                           lambda g, x, y, out: g * exp(x - out),
-                          lambda g, x, y, out: g * exp(y - out))
+                          lambda g, x, y, out: g * exp(y - out), vjp_reads=reads_inputs_and_output)
 logaddexp2_p = elementwise("logaddexp2", cpu.logaddexp2,
                            lambda g, x, y, out: g * exp2(x - out),
-                           lambda g, x, y, out: g * exp2(y - out))
+                           lambda g, x, y, out: g * exp2(y - out), vjp_reads=reads_inputs_and_output)
 # x mod y = x - floor(x / y) * y
 mod_p = elementwise("mod", cpu.mod,
                     lambda g, x, y, out: g, lambda g, x, y, out: -g * floor(x / y))
@@ -338,7 +339,7 @@ clip_p = elementwise("clip", cpu.clip,
                      lambda g, x, lo, hi, out: where(logical_and(greater_equal(x, lo),
                                                                  less_equal(x, hi)), g, 0.0),
                      lambda g, x, lo, hi, out: where(less(x, lo), g, 0.0),
-                     lambda g, x, lo, hi, out: where(greater(x, hi), g, 0.0))
+                     lambda g, x, lo, hi, out: where(greater(x, hi), g, 0.0), grad_fn_name="ClampBackward1")
 
 
 def where(cond, x, y):

@@ -263,10 +263,14 @@ def _gather_batch(args, dims, *, spec):
     return out, out_dim
 
 
+def _gather_reads(needs, **params):  # the operand's shape, and the index arrays
+    return (False,) + (True,) * (len(needs) - 1), False
+
+
 gather_p = Primitive("gather", _gather_impl, abstract_eval=_gather_abstract, jvp=_gather_jvp,
-                     vjp=_gather_vjp, batch=_gather_batch)
+                     vjp=_gather_vjp, batch=_gather_batch, vjp_into=_gather_vjp_into,
+                     vjp_reads=_gather_reads, grad_fn_name="IndexBackward0")
 linear_tangent(gather_p)
-gather_p.vjp_into = _gather_vjp_into
 
 
 def gather(x, arrays, spec):
@@ -485,8 +489,17 @@ def _scatter_batch(args, dims, *, spec, mode):
     return scatter(operand, updates, arrays, new_spec, mode), 0
 
 
+def _scatter_reads(needs, *, spec, mode):
+    """set/add read the index arrays only; the others read the operand, the updates
+    and the output too."""
+    if mode in ("set", "add"):
+        return (False, False) + (True,) * (len(needs) - 2), False
+    return None, True
+
+
 scatter_p = Primitive("scatter", _scatter_impl, abstract_eval=_scatter_abstract,
-                      jvp=_scatter_jvp, vjp=_scatter_vjp, batch=_scatter_batch)
+                      jvp=_scatter_jvp, vjp=_scatter_vjp, batch=_scatter_batch,
+                      vjp_reads=_scatter_reads, grad_fn_name="IndexPutBackward0")
 
 
 def scatter(operand, updates, arrays, spec, mode):

@@ -7,7 +7,7 @@ import string
 
 import numpy as np
 
-from ..core import Primitive, ShapedArray, _state
+from ..core import Primitive, ShapedArray, _state, reads_inputs_and_output, reads_the_others
 from .elementwise import negative
 from .structural import (broadcast_to, moveaxis, reduce_sum, reshape, to_front, transpose,
                          unbroadcast)
@@ -117,7 +117,8 @@ def _matmul_batch(args, dims):
 
 matmul_p = Primitive("matmul", np.matmul, abstract_eval=lambda a, b: ShapedArray(
     _matmul_shape(a.shape, b.shape), np.result_type(a.dtype, b.dtype)),
-    jvp=_matmul_jvp, vjp=_matmul_vjp, batch=_matmul_batch)
+    jvp=_matmul_jvp, vjp=_matmul_vjp, batch=_matmul_batch, vjp_reads=reads_the_others,
+    grad_fn_name="MmBackward0")
 
 
 def matmul(a, b):
@@ -190,7 +191,7 @@ def _einsum_batch(args, dims, *, subscripts):
 
 
 einsum_p = Primitive("einsum", _einsum_impl, abstract_eval=_einsum_abstract, jvp=_einsum_jvp,
-                     vjp=_einsum_vjp, batch=_einsum_batch)
+                     vjp=_einsum_vjp, batch=_einsum_batch, vjp_reads=reads_the_others)
 
 
 def einsum(subscripts, *operands):
@@ -274,7 +275,7 @@ _inv_impl = _explained(
 
 
 inv_p = Primitive(
-    "inv", _inv_impl, abstract_eval=_square_abstract,
+    "inv", _inv_impl, abstract_eval=_square_abstract, vjp_reads=reads_inputs_and_output,
     jvp=lambda primals, tangents: _inv_jvp(primals[0], tangents[0]),
     vjp=lambda needs, g, out, a: (negative(matmul(swap(out), matmul(g, swap(out)))),),
     batch=None)
@@ -373,7 +374,7 @@ def _solve_batch(args, dims):
 
 
 solve_p = Primitive("solve", _solve_impl, abstract_eval=_solve_abstract, jvp=_solve_jvp,
-                    vjp=_solve_vjp, batch=_solve_batch)
+                    vjp=_solve_vjp, batch=_solve_batch, vjp_reads=reads_inputs_and_output)
 
 
 def solve(a, b):
@@ -417,7 +418,8 @@ def _slogdet_vjp(needs, gs, outs, a):
 
 
 slogdet_p = Primitive("slogdet", _slogdet_impl, abstract_eval=_slogdet_abstract,
-                      jvp=_slogdet_jvp, vjp=_slogdet_vjp, multiple_results=True)
+                      jvp=_slogdet_jvp, vjp=_slogdet_vjp, multiple_results=True,
+                      vjp_reads=reads_inputs_and_output)
 
 
 def slogdet(a):
@@ -465,7 +467,7 @@ def _cofactors(a):
 
 
 det_p = Primitive(
-    "det", np.linalg.det,
+    "det", np.linalg.det, vjp_reads=reads_inputs_and_output,
     abstract_eval=lambda a: ShapedArray(a.shape[:-2], np.result_type(a.dtype, np.float16)),
     jvp=_det_jvp, vjp=_det_vjp)
 
@@ -513,7 +515,7 @@ _cholesky_impl = _explained(
 
 
 cholesky_p = Primitive("cholesky", _cholesky_impl, abstract_eval=_square_abstract,
-                       jvp=_cholesky_jvp, vjp=_cholesky_vjp)
+                       jvp=_cholesky_jvp, vjp=_cholesky_vjp, vjp_reads=reads_inputs_and_output)
 
 
 def cholesky(a):

@@ -6,7 +6,7 @@ non-negative ints; ``keepdims`` keeps reduced axes with length 1.
 """
 import numpy as np
 
-from ..core import Primitive, ShapedArray, _state
+from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state, reads_inputs_and_output
 from ..kernels import cpu
 from .elementwise import equal, exp, where
 from .structural import (_reduced_shape, broadcast_to, concatenate, convert_element_type,
@@ -40,7 +40,7 @@ def _check_nonempty(name, x, axes):
 
 # --- max / min ---------------------------------------------------------------------
 
-def _extremum(name, kernel):
+def _extremum(name, kernel, grad_fn_name):
     def impl(x, *, axes, keepdims):
         _check_nonempty(name, x, axes)
         return kernel(x, axis=axes, keepdims=keepdims)
@@ -63,7 +63,8 @@ def _extremum(name, kernel):
                 return (ct,)
         return (expand_reduced(g, x.shape, axes, keepdims) * weights(x, out, axes, keepdims),)
 
-    prim = Primitive(name, impl, abstract_eval=_reduce_abstract(kernel), jvp=jvp, vjp=vjp)
+    prim = Primitive(name, impl, abstract_eval=_reduce_abstract(kernel), jvp=jvp, vjp=vjp,
+                     vjp_reads=reads_inputs_and_output, grad_fn_name=grad_fn_name)
 
     def fn(x, axes, keepdims=False):
         return _process(prim, (x,), {"axes": tuple(sorted(axes)), "keepdims": keepdims})
@@ -72,8 +73,8 @@ def _extremum(name, kernel):
     return prim, fn
 
 
-reduce_max_p, reduce_max = _extremum("reduce_max", np.max)
-reduce_min_p, reduce_min = _extremum("reduce_min", np.min)
+reduce_max_p, reduce_max = _extremum("reduce_max", np.max, "MaxBackward1")
+reduce_min_p, reduce_min = _extremum("reduce_min", np.min, "MinBackward1")
 
 
 # --- prod ----------------------------------------------------------------------------
@@ -117,6 +118,7 @@ def _prod_jvp(primals, tangents, *, axes, keepdims):
 
 reduce_prod_p = Primitive(
     "reduce_prod", lambda x, *, axes, keepdims: np.prod(x, axis=axes, keepdims=keepdims),
+    grad_fn_name="ProdBackward0",
     abstract_eval=_reduce_abstract(np.prod), jvp=_prod_jvp, vjp=_prod_vjp)
 
 
@@ -145,7 +147,7 @@ def _logsumexp_jvp(primals, tangents, *, axes, keepdims):
 
 
 logsumexp_p = Primitive(
-    "logsumexp", _logsumexp_impl,
+    "logsumexp", _logsumexp_impl, vjp_reads=reads_inputs_and_output,
     abstract_eval=lambda x, *, axes, keepdims: ShapedArray(
         _reduced_shape(x.shape, axes, keepdims), np.result_type(x.dtype, np.float16)),
     jvp=_logsumexp_jvp,
@@ -215,7 +217,7 @@ def _reverse_cumsum(g, axis):
 
 
 cumsum_p = Primitive(
-    "cumsum", lambda x, *, axis: np.cumsum(x, axis=axis),
+    "cumsum", lambda x, *, axis: np.cumsum(x, axis=axis), vjp_reads=SHAPES_ONLY,
     abstract_eval=lambda x, *, axis: ShapedArray(x.shape, np.cumsum(np.zeros(1, x.dtype)).dtype),
     jvp=lambda primals, tangents, *, axis: (cumsum(primals[0], axis), cumsum(tangents[0], axis)),
     vjp=lambda needs, g, out, x, *, axis: (_reverse_cumsum(g, axis),),

@@ -8,7 +8,7 @@ output's shape, :func:`moveaxis` moves a batch axis.
 """
 import numpy as np
 
-from ..core import Primitive, ShapedArray, _state
+from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state
 
 _EMPTY = {}
 
@@ -34,6 +34,7 @@ def _reshape_batch(args, dims, *, shape):
 
 reshape_p = Primitive(
     "reshape", lambda x, *, shape: np.reshape(x, shape),
+    vjp_reads=SHAPES_ONLY, grad_fn_name="ViewBackward0",
     abstract_eval=lambda x, *, shape: ShapedArray(shape, x.dtype),
     jvp=lambda primals, tangents, *, shape: (reshape(primals[0], shape),
                                              reshape(tangents[0], shape)),
@@ -58,6 +59,7 @@ def _transpose_batch(args, dims, *, perm):
 
 transpose_p = Primitive(
     "transpose", lambda x, *, perm: np.transpose(x, perm),
+    vjp_reads=SHAPES_ONLY, grad_fn_name="PermuteBackward0",
     abstract_eval=lambda x, *, perm: ShapedArray(tuple(x.shape[p] for p in perm), x.dtype),
     jvp=lambda primals, tangents, *, perm: (transpose(primals[0], perm),
                                             transpose(tangents[0], perm)),
@@ -93,6 +95,7 @@ def _broadcast_batch(args, dims, *, shape):
 
 broadcast_to_p = Primitive(
     "broadcast_to", lambda x, *, shape: np.broadcast_to(x, shape),
+    vjp_reads=SHAPES_ONLY, grad_fn_name="ExpandBackward0",
     abstract_eval=lambda x, *, shape: ShapedArray(shape, x.dtype),
     jvp=lambda primals, tangents, *, shape: (broadcast_to(primals[0], shape),
                                              broadcast_to(tangents[0], shape)),
@@ -134,6 +137,7 @@ def _sum_batch(args, dims, *, axes, keepdims):
 
 reduce_sum_p = Primitive(
     "reduce_sum", lambda x, *, axes, keepdims: np.sum(x, axis=axes, keepdims=keepdims),
+    vjp_reads=SHAPES_ONLY, grad_fn_name="SumBackward0",
     abstract_eval=lambda x, *, axes, keepdims: ShapedArray(
         _reduced_shape(x.shape, axes, keepdims), np.sum(np.zeros((), x.dtype)).dtype),
     jvp=lambda primals, tangents, *, axes, keepdims: (
@@ -164,6 +168,7 @@ def _convert_jvp(primals, tangents, *, dtype):
 
 convert_element_type_p = Primitive(
     "convert_element_type", lambda x, *, dtype: np.asarray(x).astype(dtype),
+    vjp_reads=SHAPES_ONLY, grad_fn_name="ToCopyBackward0",
     abstract_eval=lambda x, *, dtype: ShapedArray(x.shape, dtype),
     jvp=_convert_jvp,
     vjp=lambda needs, g, out, x, *, dtype: (convert_element_type(g, x.dtype),),
@@ -236,6 +241,7 @@ def _concat_batch(args, dims, *, axis):
 
 concatenate_p = Primitive(
     "concatenate", lambda *xs, axis: np.concatenate(xs, axis=axis),
+    vjp_reads=SHAPES_ONLY, grad_fn_name="CatBackward0",
     abstract_eval=_concat_abstract, jvp=_concat_jvp, vjp=_concat_vjp, batch=_concat_batch)
 
 
@@ -274,7 +280,7 @@ def _split_batch(args, dims, *, bounds, axis):
 
 
 split_p = Primitive(
-    "split", lambda x, *, bounds, axis: np.split(x, bounds, axis=axis),
+    "split", lambda x, *, bounds, axis: np.split(x, bounds, axis=axis), vjp_reads=SHAPES_ONLY,
     abstract_eval=_split_abstract, jvp=_split_jvp, vjp=_split_vjp, batch=_split_batch,
     multiple_results=True)
 
