@@ -26,7 +26,7 @@ import numpy as np
 
 __all__ = [
     "Primitive", "Interpreter", "Tracer", "ROOT", "SHAPES_ONLY", "reads_inputs_and_output",
-    "reads_the_others", "current_interpreter",
+    "reads_the_others", "current_interpreter", "run_under",
     "EscapedTracerError", "ConcretizationError", "REGISTRY", "concrete",
 ]
 
@@ -261,6 +261,18 @@ class _State(threading.local):
 
 
 _state = _State()
+
+
+def run_under(interpreter, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` with ``interpreter`` current on this thread, then the
+    previous one again (how an interpreter runs a rule: the rule's own operations go to
+    its parent, and a kernel call goes to the root)."""
+    state = _state
+    prev, state.interpreter = state.interpreter, interpreter
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        state.interpreter = prev
 
 
 def current_interpreter():

@@ -4,7 +4,8 @@ Each primitive's ``batch`` rule maps batched arguments (with their batch axes,
 ``None`` for unbatched ones) to a batched result and its batch axis.  Rules
 call primitives, so ``vmap`` composes with every other transform.
 """
-from ..core import ConcretizationError, Interpreter, Tracer, _state, user_frame_summary
+from ..core import (ConcretizationError, Interpreter, Tracer, run_under,
+                    user_frame_summary)
 
 __all__ = ["BatchInterpreter", "BatchTracer"]
 
@@ -55,12 +56,7 @@ class BatchInterpreter(Interpreter):
                 own = True
         if not own:
             return self.parent.process(prim, args, params)
-        state = _state
-        prev, state.interpreter = state.interpreter, self.parent
-        try:
-            out, out_dim = prim.batch(vals, dims, **params)
-        finally:
-            state.interpreter = prev
+        out, out_dim = run_under(self.parent, prim.batch, vals, dims, **params)
         if prim.multiple_results:
             return [o if d is None else BatchTracer(self, o, d) for o, d in zip(out, out_dim)]
         if out_dim is None:

@@ -19,7 +19,7 @@ deferred tangent computes it, with its inputs' first (iteratively, in creation
 order), under the interpreter and the gradient mode that were current when the
 operation ran, so the result is the one eager evaluation gives.
 """
-from ..core import Interpreter, Tracer, _state, concrete
+from ..core import Interpreter, Tracer, _state, concrete, run_under
 
 __all__ = ["JVPInterpreter", "JVPTracer"]
 
@@ -45,17 +45,15 @@ class _Deferred:
 def _compute(d):
     tangents = [t.result if type(t) is _Deferred else t for t in d.tangents]
     state = _state
-    prev = state.interpreter
     restore = state.recording != 1 or state.grad_off_tag != d.off_tag
     if restore:  # compute under the gradient mode the operation ran in (see above)
         saved = (state._grad_enabled, state.grad_off_tag, state.recording, state.inference)
         state._grad_enabled, state.grad_off_tag, state.recording, state.inference = (
             True, d.off_tag, 1, False)
-    state.interpreter = d.interp.parent
     try:
-        d.result = d.prim.jvp_tangent(d.primals, tangents, d.out, **d.params)
+        d.result = run_under(d.interp.parent, d.prim.jvp_tangent, d.primals, tangents, d.out,
+                             **d.params)
     finally:
-        state.interpreter = prev
         if restore:
             state._grad_enabled, state.grad_off_tag, state.recording, state.inference = saved
     d.done = True
@@ -135,12 +133,7 @@ class JVPInterpreter(Interpreter):
                 own = True
         if not own or not prim.differentiable:
             return self.parent.process(prim, primals, params)
-        state = _state
-        prev, state.interpreter = state.interpreter, self.parent
-        try:
-            out, tangent_out = prim.jvp(primals, tangents, **params)
-        finally:
-            state.interpreter = prev
+        out, tangent_out = run_under(self.parent, prim.jvp, primals, tangents, **params)
         if prim.multiple_results:
             return [o if t is None else JVPTracer(self, o, t) for o, t in zip(out, tangent_out)]
         if tangent_out is None:
@@ -164,16 +157,11 @@ class JVPInterpreter(Interpreter):
                 own = True
         if not own or not prim.differentiable:
             return self.parent.process(prim, primals, params)
-        state = _state
-        prev, state.interpreter = state.interpreter, self.parent
-        try:
-            out = self.parent.process(prim, primals, params)
-        finally:
-            state.interpreter = prev
+        out = run_under(self.parent, self.parent.process, prim, primals, params)
         if all(t is None for t in tangents):
             return out
         return JVPTracer(self, out, _Deferred(self, prim, primals, tangents, params, out,
-                                              state.grad_off_tag))
+                                              _state.grad_off_tag))
 
     def lift(self, value, tangent):
         return JVPTracer(self, value, tangent)

@@ -8,7 +8,7 @@ also what lets :func:`funcgrad.linearize` keep just the linear part).
 """
 import numpy as np
 
-from ..core import (ConcretizationError, Interpreter, ShapedArray, Tracer, _state, aval_of,
+from ..core import (ConcretizationError, Interpreter, Tracer, aval_of,
                     user_frame_summary)
 
 __all__ = ["Graph", "GraphInterpreter", "GraphTracer", "Var", "eval_graph"]

@@ -19,7 +19,7 @@ import sysconfig
 from numpy import add as _np_add
 from numpy import ndarray
 
-from ..core import ROOT, Interpreter, Tracer, _special_classes, _state, concrete
+from ..core import ROOT, Interpreter, Tracer, _special_classes, _state, concrete, run_under
 from ..primitives.elementwise import add as _add
 from .forward import JVPInterpreter
 
@@ -188,12 +188,7 @@ class ReverseInterpreter(Interpreter):
             return self.parent.process(prim, vals, params)
         reverse_fwd = prim.reverse_fwd
         if reverse_fwd is not None:
-            state = _state
-            prev, state.interpreter = state.interpreter, self.parent
-            try:
-                out, residuals = reverse_fwd(vals, params)
-            finally:
-                state.interpreter = prev
+            out, residuals = run_under(self.parent, reverse_fwd, vals, params)
             params = dict(params, residuals=residuals)
         else:
             out = self.parent.process(prim, vals, params)

@@ -10,7 +10,7 @@ or nested.
 """
 import numpy as np
 
-from ..core import ROOT, ShapedArray, _state, aval_of
+from ..core import ROOT, ShapedArray, aval_of, run_under
 from ..interpreters.batching import BatchInterpreter, BatchTracer
 from ..interpreters.forward import JVPInterpreter, JVPTracer
 from ..interpreters.graph import Graph, Var, eval_graph
@@ -37,11 +37,7 @@ def as_root(fn, *args):
     while a transform is still current (reverse mode calls kernels directly); an impl that
     evaluates a graph on concrete values wants its operations computed, not offered to
     that transform again."""
-    prev, _state.interpreter = _state.interpreter, ROOT
-    try:
-        return fn(*args)
-    finally:
-        _state.interpreter = prev
+    return run_under(ROOT, fn, *args)
 
 
 def out_aval(x):

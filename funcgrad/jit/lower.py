@@ -30,7 +30,7 @@ import os
 
 import numpy as np
 
-from ..core import REGISTRY, ShapedArray, aval_of
+from ..core import REGISTRY, aval_of
 from ..interpreters.graph import Eqn, Graph, Var
 from .passes import graph_consts, optimize, subgraphs
 
