@@ -11,9 +11,9 @@ vectorising the loop, and ``grad`` does not return it.)
 
 * ``vectorised=False``: ``math.sin/cos/exp``, i.e. calls into the C library,
   one element at a time (such a loop cannot be SIMD-vectorised);
-* ``vectorised=True``: funcgrad's own vectorisable ``sin_core``, ``cos_core``
-  and ``exp_v`` (``funcgrad.kernels.cpu._vmath``), inlined, so LLVM vectorises
-  the loop.  :class:`ImportError` if funcgrad has no such module.
+* ``vectorised=True``: funcgrad's own vectorisable ``sin``, ``cos`` and ``exp``
+  (``funcgrad.kernels.cpu.vmath``, LLVM intrinsics written into the loop), so LLVM
+  vectorises the loop.  :class:`ImportError` if funcgrad has no such module.
 
 Numba is imported on first use.  The kernels are not cached on disk: Numba's
 cache records the defining module's name, and this file is imported both as
@@ -36,8 +36,7 @@ def _kernel(vectorised: bool):
     from numba import njit
 
     if vectorised:
-        from funcgrad.kernels.cpu._vmath import cos_core, exp_v, sin_core
-        sin, cos, exp = sin_core, cos_core, exp_v
+        from funcgrad.kernels.cpu.vmath import cos, exp, sin
         options = {"error_model": "numpy", "fastmath": {"contract"}}
     else:
         sin, cos, exp = math.sin, math.cos, math.exp

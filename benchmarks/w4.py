@@ -16,7 +16,7 @@ What it measures
       compute floor       a hand-fused Numba loop of the closed-form gradient, one pass,
                           ``math.sin/cos/exp/sqrt`` (the C library), serial
       compute floor, vec. the same loop with funcgrad's vectorised sin/cos/exp
-                          (``kernels/cpu/_vmath.py``), serial
+                          (``kernels/cpu/vmath.py``), serial
 
     Every gradient is checked against the closed form first (rtol 1e-10).
 
@@ -136,7 +136,9 @@ def _hand_fused(vectorised):
         import numba
         from numba import njit
         if vectorised:
-            from funcgrad.kernels.cpu._vmath import cos_core, exp_v, sin_core
+            from funcgrad.kernels.cpu.vmath import cos as cos_core
+            from funcgrad.kernels.cpu.vmath import exp as exp_v
+            from funcgrad.kernels.cpu.vmath import sin as sin_core
 
             @njit(cache=True, error_model="numpy", fastmath={"contract"})
             def loop(x, out):

@@ -568,7 +568,7 @@ def w4(size) -> list[Task]:
          "hand-fused Numba loop of the closed-form gradient, scalar libm"),
         ("W4.floor.vectorised", "W4 floor: compute, fused Numba, vectorised", grad,
          lambda: _floors.fused_grad(x, vectorised=True),
-         "as above with funcgrad's vectorisable sin/cos/exp (kernels/cpu/_vmath.py)"),
+         "as above with funcgrad's vectorisable sin/cos/exp (kernels/cpu/vmath.py)"),
     ]
     for key, label, expected, build, note in floors:
         check = (lambda o=out: o) if key == "W4.floor.memory" else None
@@ -576,7 +576,7 @@ def w4(size) -> list[Task]:
         def builder(lib, build=build, check=check):
             try:
                 run = build()
-            except ImportError as exc:  # e.g. funcgrad without kernels/cpu/_vmath.py
+            except ImportError as exc:  # e.g. funcgrad without kernels/cpu/vmath.py
                 raise Skip(f"not available ({exc})") from exc
             if check is None:
                 return run

@@ -47,6 +47,13 @@ import threading
 import numpy as np
 
 from .core import REGISTRY, ShapedArray, Tracer, _special_classes, register_special_type
+from .primitives import elementwise as _ew
+from .primitives import indexing as _ix
+from .primitives import linalg as _la
+from .primitives import reductions as _red
+from .primitives import scalar as sc
+from .primitives import structural as _st
+from .primitives._elementwise import register_fused_backend
 from .kernels.cuda._layout import collapse, contiguous_strides, is_contiguous, size_of
 
 __all__ = ["GpuArray", "device_put", "device_get", "CudaUnavailableError",
@@ -225,11 +232,17 @@ def _to_host(x):
     return x.buf[x.offset:x.offset + n].copy_to_host().reshape(x.shape)
 
 
+def _run_cast(operands, shape, dtype, out=None):
+    """A copy of ``operands[0]`` converted to ``dtype`` (into ``out`` when given)."""
+    ew = backend().ew
+    return ew.run(ew.CAST, [ew.compute_dtype(dtype)], operands, shape, dtype, out=out)
+
+
 def contiguous(x):
     """``x`` itself when it is contiguous, else a contiguous copy."""
     if x.is_contiguous:
         return x
-    return _new(backend().ew.run("cast", [x], x.shape, x.dtype), x.shape, x.dtype)
+    return _new(_run_cast([x], x.shape, x.dtype), x.shape, x.dtype)
 
 
 def _upload(value):
@@ -305,18 +318,18 @@ def device_get(x):
 # --- dispatch ------------------------------------------------------------------------------------
 
 IMPLS = {}
-"""GPU implementation of each primitive, by name: ``impl(*args, **params)`` on GpuArrays
-(and Python/NumPy scalars where the primitive is elementwise)."""
+"""GPU implementation of each primitive (keyed by the primitive): ``impl(*args,
+**params)`` on GpuArrays (and Python/NumPy scalars where the primitive is elementwise)."""
 
 _ELEMENTWISE = set()
 # operands from this position on are index arrays, which may stay on the host
-_INDEX_OPERANDS = {"gather": 1, "scatter": 2}
+_INDEX_OPERANDS = {_ix.gather_p: 1, _ix.scatter_p: 2}
 _SCALARS = (bool, int, float)
 
 
 def missing_gpu_primitives():
     """Names of registered primitives that have no GPU implementation (should be empty)."""
-    return sorted(name for name in REGISTRY if name not in IMPLS)
+    return sorted(name for name, prim in REGISTRY.items() if prim not in IMPLS)
 
 
 def _dispatch(prim, args, params):
@@ -329,14 +342,14 @@ def _dispatch(prim, args, params):
             return NotImplemented  # a tracer (escaped) or another special type's operation
     if not on_gpu:
         return NotImplemented
-    impl = IMPLS.get(prim.name)
+    impl = IMPLS.get(prim)
     if impl is None:
         raise NotImplementedError(
             f"the primitive {prim.name!r} has no GPU implementation yet, so it cannot run on "
             f"GpuArrays. Copy its operands to the host with fg.device_get(x) for this step, or "
             f"add an entry to funcgrad.gpu.IMPLS.")
-    first_index = _INDEX_OPERANDS.get(prim.name, len(args))
-    elementwise = prim.name in _ELEMENTWISE
+    first_index = _INDEX_OPERANDS.get(prim, len(args))
+    elementwise = prim in _ELEMENTWISE
     placed = None
     for i, a in enumerate(args):
         t = type(a)
@@ -451,8 +464,8 @@ def _aval(x):
     return x
 
 
-def _abstract(name, args, params):
-    return REGISTRY[name].abstract_eval(*[_aval(a) for a in args], **params)
+def _abstract(prim, args, params):
+    return prim.abstract_eval(*[_aval(a) for a in args], **params)
 
 
 def _broadcast_view(x, shape):
@@ -469,7 +482,7 @@ def _cast(x, dtype):
     dtype = np.dtype(dtype)
     if x.dtype == dtype:
         return x
-    return _new(backend().ew.run("cast", [x], x.shape, dtype), x.shape, dtype)
+    return _new(_run_cast([x], x.shape, dtype), x.shape, dtype)
 
 
 def _as_gpu(x, dtype=None):
@@ -493,35 +506,103 @@ def _ew_key(a):
     return np.dtype(type(a))  # NumPy scalar: a strong dtype
 
 
-def _elementwise_impl(name):
-    prim = REGISTRY[name]
+def _cuda_code():
+    """A writer of CUDA scalar code (leaves ``F.<name>``: kernels/cuda/_scalar.py)."""
+    return sc.Emitter(lambda name, dtype: f"F.{name}", sc.literal, sc.cast)
+
+
+_ew_lines = {}  # (primitive, compute dtypes) -> the lines of its CUDA kernel
+
+
+def _lines(prim, dtypes):
+    """The CUDA lines of ``prim``'s scalar definition for operands in ``dtypes``."""
+    key = (prim,) + tuple(dtypes)
+    lines = _ew_lines.get(key)
+    if lines is None:
+        decl = prim.elementwise
+        body_dtype = dtypes[-1] if decl.compute == "select" else dtypes[0]
+        body = sc.body_for(decl.scalar, body_dtype)
+        if body is None:
+            raise TypeError(f"{prim.name} has no GPU kernel for dtype {body_dtype}")
+        lines = _ew_lines[key] = tuple(_cuda_code().statements(
+            body, [f"x{k}" for k in range(len(dtypes))], "r", body_dtype))
+    return lines
+
+
+def _elementwise_impl(prim):
+    decl = prim.elementwise
 
     def impl(*args):
-        key = (name,) + tuple(_ew_key(a) for a in args)
+        key = (prim,) + tuple(_ew_key(a) for a in args)
         dtype = _ew_dtypes.get(key)
         # (a Python int's range errors depend on its value: no caching then)
         if dtype is None or any(type(a) is int for a in args):
             dtype = _ew_dtypes[key] = prim.abstract_eval(*[_aval(a) for a in args]).dtype
         shape = np.broadcast_shapes(*[a.shape for a in args if type(a) is GpuArray])
-        return _new(backend().ew.run(name, args, shape, dtype), shape, dtype)
-    impl.__name__ = f"gpu_{name}"
+        dtypes = [backend().ew.compute_dtype(d) for d in decl.compute_dtypes(
+            [a.dtype if type(a) is GpuArray else a for a in args], dtype)]
+        return _new(backend().ew.run(_lines(prim, dtypes), dtypes, args, shape, dtype),
+                    shape, dtype)
+    impl.__name__ = f"gpu_{prim.name}"
     return impl
 
 
 def _register_elementwise():
-    from .kernels.cuda._ops import PRIMITIVES
-    for name in PRIMITIVES:
-        if name in REGISTRY:
-            IMPLS[name] = _elementwise_impl(name)
-            _ELEMENTWISE.add(name)
+    for prim in REGISTRY.values():
+        if prim.elementwise is not None:
+            IMPLS[prim] = _elementwise_impl(prim)
+            _ELEMENTWISE.add(prim)
 
 
-def fused_vjp(name, g, x, y):
-    """The fused first-order VJP kernel of unary ``name`` on GPU arrays:
-    ``g * d name(x) / dx`` in one pass (the GPU twin of ``kernels.cpu.<name>_vjp``)."""
-    dtype = np.result_type(g.dtype, x.dtype)
-    shape = np.broadcast_shapes(g.shape, x.shape, y.shape)
-    return _new(backend().ew.run(name + "_vjp", [g, x, y], shape, dtype), shape, dtype)
+_fused = {}  # (primitive, argument, dtype) -> (lines, reads), or None: no fused kernel
+
+
+def fused_vjp(prim, i, g, args, out):
+    """The cotangent of argument ``i`` of elementwise ``prim`` on GPU arrays by one
+    generated kernel (its first-order rule, captured once: the GPU twin of the CPU's
+    fused kernels), or None where the rule should run as it is."""
+    dt = g.dtype
+    if dt.kind != "f" or dt.itemsize not in (4, 8):
+        return None
+    key = (prim, i, dt)
+    built = _fused.get(key, False)
+    if built is False:
+        built = _fused[key] = _build_fused(prim, i, dt)
+    if built is None:
+        return None
+    lines, reads = built
+    everything = (g, *args, out)
+    operands = []
+    for k in reads:
+        v = everything[k]
+        if type(v) is GpuArray:
+            if v.dtype != dt:
+                return None
+        elif type(v) not in (float, int):
+            return None
+        operands.append(v)
+    shape = np.broadcast_shapes(*[v.shape for v in operands if type(v) is GpuArray])
+    return _new(backend().ew.run(lines, [dt] * len(reads), operands, shape, dt), shape, dt)
+
+
+def _build_fused(prim, i, dtype):
+    decl = prim.elementwise
+    lin = decl.lins[i]
+    if lin is None:
+        return None
+    graph = sc.capture(lin, len(decl.lins) + 2, dtype)
+    if len(graph.eqns) < 2 or len(graph.outvars) != 1 or not all(
+            eqn.prim.elementwise is not None and not eqn.outvars[0].aval.shape
+            and all(hasattr(x, "aval") or not np.ndim(x) for x in eqn.inputs)
+            and sc.body_for(eqn.prim.elementwise.scalar, sc.eqn_compute(eqn)[1]) is not None
+            for eqn in graph.eqns):
+        return None
+    ids = {id(v): k for k, v in enumerate(graph.invars)}
+    reads = sorted({ids[id(x)] for e in graph.eqns for x in e.inputs if id(x) in ids})
+    params = {id(graph.invars[k]): f"x{j}" for j, k in enumerate(reads)}
+    lines, result = _cuda_code().graph(graph, [params.get(id(v), "None") for v in graph.invars],
+                                     dtype)
+    return tuple(lines) + (f"r = {result}",), tuple(reads)
 
 
 # --- structural ----------------------------------------------------------------------------------
@@ -548,7 +629,7 @@ def _convert(x, *, dtype):
 
 
 def _concatenate(*xs, axis):
-    aval = _abstract("concatenate", xs, {"axis": axis})
+    aval = _abstract(_st.concatenate_p, xs, {"axis": axis})
     xs = [_as_gpu(x) for x in xs]
     cuda = backend().cuda
     out = GpuArray(cuda.device_array(size_of(aval.shape), aval.dtype), aval.shape, aval.dtype)
@@ -557,7 +638,7 @@ def _concatenate(*xs, axis):
         width = x.shape[axis]
         if x.size:
             target = _view(out, x.shape, out.strides, out.offset + start * out.strides[axis])
-            backend().ew.run("cast", [x], x.shape, aval.dtype, out=target)
+            _run_cast([x], x.shape, aval.dtype, out=target)
         start += width
     return out
 
@@ -594,12 +675,11 @@ def _reduce(op, x, axes, keepdims, out_dtype, reduced_shape):
     return _new(buf, reduced_shape, out_dtype)
 
 
-def _reduction_impl(name, op, check_empty=False):
+def _reduction_impl(prim, op, check_empty=False):
     def impl(x, *, axes, keepdims):
         if check_empty:
-            from .primitives.reductions import _check_nonempty
-            _check_nonempty(name, x, axes)
-        aval = _abstract(name, (x,), {"axes": axes, "keepdims": keepdims})
+            _red._check_nonempty(prim.name, x, axes)
+        aval = _abstract(prim, (x,), {"axes": axes, "keepdims": keepdims})
         if not axes:
             return _cast(x, aval.dtype)
         return _reduce(op, x, axes, keepdims, aval.dtype, aval.shape)
@@ -607,29 +687,28 @@ def _reduction_impl(name, op, check_empty=False):
 
 
 def _logsumexp(x, *, axes, keepdims):
-    from .primitives.reductions import _check_nonempty
-    _check_nonempty("logsumexp", x, axes)
-    aval = _abstract("logsumexp", (x,), {"axes": axes, "keepdims": keepdims})
+    _red._check_nonempty("logsumexp", x, axes)
+    aval = _abstract(_red.logsumexp_p, (x,), {"axes": axes, "keepdims": keepdims})
     x = _cast(x, aval.dtype)
     if not axes:
         return x
     ew = IMPLS
     kept_shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape))
     m = _reduce("max", x, axes, True, aval.dtype, kept_shape)
-    m = ew["where"](ew["isfinite"](m), m, 0.0)  # an all -inf (or inf) row: shift by 0
+    m = ew[_ew.where_p](ew[_ew.isfinite_p](m), m, 0.0)  # an all -inf (or inf) row: shift by 0
     xr, M, K, sm, sk = _rows_layout(x, axes)
     s = backend().reduce.rows("lse", xr.buf, xr.offset, M, K, sm, sk, aval.dtype, shift=m.buf)
-    out = ew["add"](ew["log"](_new(s, kept_shape, aval.dtype)), m)
+    out = ew[_ew.add_p](ew[_ew.log_p](_new(s, kept_shape, aval.dtype)), m)
     return _reshape(out, shape=aval.shape)
 
 
-def _arg_impl(name):
+def _arg_impl(prim, largest):
     def impl(x, *, axis, keepdims):
-        from .primitives.reductions import _check_nonempty
-        _check_nonempty(name, x, (axis,))
-        aval = _abstract(name, (x,), {"axis": axis, "keepdims": keepdims})
+        _red._check_nonempty(prim.name, x, (axis,))
+        aval = _abstract(prim, (x,), {"axis": axis, "keepdims": keepdims})
         xr, M, K, sm, sk = _rows_layout(x, (axis,))
-        buf = backend().reduce.argrows(name, xr.buf, xr.offset, M, K, sm, sk)
+        buf = backend().reduce.argrows("argmax" if largest else "argmin", xr.buf, xr.offset,
+                                       M, K, sm, sk)
         return _cast(_new(buf, aval.shape, np.int64), aval.dtype)
     return impl
 
@@ -644,14 +723,14 @@ def _move_last_back(flat, x_shape, axis, dtype):
 
 
 def _cumsum(x, *, axis):
-    aval = _abstract("cumsum", (x,), {"axis": axis})
+    aval = _abstract(_red.cumsum_p, (x,), {"axis": axis})
     xr, M, N, sm, sk = _rows_layout(x, (axis,))
     buf = backend().scan.cumsum_rows(xr.buf, xr.offset, M, N, sm, sk, aval.dtype)
     return _move_last_back(buf, x.shape, axis, aval.dtype)
 
 
 def _argsort(x, *, axis):
-    aval = _abstract("argsort", (x,), {"axis": axis})
+    aval = _abstract(_ix.argsort_p, (x,), {"axis": axis})
     xr, M, N, sm, sk = _rows_layout(x, (axis,))
     buf = backend().sort.argsort_rows(xr.buf, xr.offset, M, N, sm, sk)
     return _cast(_move_last_back(buf, x.shape, axis, np.int64), aval.dtype)
@@ -660,7 +739,7 @@ def _argsort(x, *, axis):
 # --- matmul and einsum ---------------------------------------------------------------------------
 
 def _matmul(a, b):
-    aval = _abstract("matmul", (a, b), {})
+    aval = _abstract(_la.matmul_p, (a, b), {})
     a = _as_gpu(a)
     b = _as_gpu(b)
     a2 = a if a.ndim > 1 else _view(a, (1,) + a.shape, (0,) + a.strides, a.offset)
@@ -681,7 +760,7 @@ def _matmul(a, b):
 def _einsum(*operands, subscripts):
     """A contraction as a chain of pairwise batched matmuls (operands' letters are unique
     within each operand: the primitive's wrapper took diagonals and lonely sums first)."""
-    aval = _abstract("einsum", operands, {"subscripts": subscripts})
+    aval = _abstract(_la.einsum_p, operands, {"subscripts": subscripts})
     ins, out = subscripts.split("->")
     specs = ins.split(",")
     arrays = [_as_gpu(o) for o in operands]
@@ -691,7 +770,7 @@ def _einsum(*operands, subscripts):
         if len(arrays) == 1:
             lonely = tuple(i for i, c in enumerate(sa) if c not in out)
             if lonely:
-                a = IMPLS["reduce_sum"](a, axes=lonely, keepdims=False)
+                a = IMPLS[_st.reduce_sum_p](a, axes=lonely, keepdims=False)
                 sa = "".join(c for c in sa if c not in out)
             result = _transpose(a, perm=tuple(sa.index(c) for c in out))
             return _cast(result, aval.dtype)
@@ -721,7 +800,7 @@ def _sum_lonely(x, s, other, later):
     lonely = tuple(i for i, c in enumerate(s) if c not in other and c not in later)
     if not lonely:
         return x, s
-    return (IMPLS["reduce_sum"](x, axes=lonely, keepdims=False),
+    return (IMPLS[_st.reduce_sum_p](x, axes=lonely, keepdims=False),
             "".join(c for i, c in enumerate(s) if i not in lonely))
 
 
@@ -809,7 +888,7 @@ def _index_rows(arrays, ishape, idim):
             raise IndexError(f"arrays used as indices must be of integer type, got {a.dtype}")
         if size_of(ishape):
             target = _view(flat, ishape, contiguous_strides(ishape), k * P)
-            backend().ew.run("cast", [_broadcast_view(a, ishape)], ishape, np.int64, out=target)
+            _run_cast([_broadcast_view(a, ishape)], ishape, np.int64, out=target)
     return rows, True
 
 
@@ -824,7 +903,7 @@ def _check_index_error(err):
 
 
 def _gather(x, *arrays, spec):
-    aval = _abstract("gather", (x,) + arrays, {"spec": spec})
+    aval = _abstract(_ix.gather_p, (x,) + arrays, {"spec": spec})
     if not arrays:
         return _basic_view(x, spec)
     ishape, dims, base, isrc, idim = _index_plan(x, spec, arrays)
@@ -840,10 +919,10 @@ def _gather(x, *arrays, spec):
 
 
 def _scatter(operand, updates, *arrays, spec, mode):
-    aval = _abstract("scatter", (operand, updates) + arrays, {"spec": spec, "mode": mode})
+    aval = _abstract(_ix.scatter_p, (operand, updates) + arrays, {"spec": spec, "mode": mode})
     operand = _as_gpu(operand)
     # a fresh contiguous copy in the result dtype, then write into it
-    out = GpuArray(backend().ew.run("cast", [operand], operand.shape, aval.dtype),
+    out = GpuArray(_run_cast([operand], operand.shape, aval.dtype),
                    operand.shape, aval.dtype)
     updates = _as_gpu(updates, aval.dtype)
     err = backend().cuda.to_device(np.zeros(1, np.int32))
@@ -878,7 +957,7 @@ def _scatter(operand, updates, *arrays, spec, mode):
 def _stack_copy(a, batch, dtype):
     """``a`` broadcast to ``batch + a.shape[-2:]`` as a new contiguous array of ``dtype``."""
     shape = tuple(batch) + a.shape[-2:]
-    buf = backend().ew.run("cast", [_broadcast_view(a, shape)], shape, dtype)
+    buf = _run_cast([_broadcast_view(a, shape)], shape, dtype)
     return GpuArray(buf, shape, dtype)
 
 
@@ -902,7 +981,7 @@ def _solve_into(lu, piv, rhs, n, B):
 
 
 def _inv(a):
-    aval = _abstract("inv", (a,), {})
+    aval = _abstract(_la.inv_p, (a,), {})
     lu, piv, info, sign, n, B = _lu(a, aval.dtype)
     if _singular(info, B):
         raise np.linalg.LinAlgError("Singular matrix")
@@ -912,7 +991,7 @@ def _inv(a):
 
 
 def _solve(a, b):
-    aval = _abstract("solve", (a, b), {})
+    aval = _abstract(_la.solve_p, (a, b), {})
     a, b = _as_gpu(a), _as_gpu(b)
     vector = b.ndim == 1
     b2 = _view(b, b.shape + (1,), b.strides + (0,), b.offset) if vector else b
@@ -930,8 +1009,8 @@ def _solve(a, b):
     return _reshape(x, shape=aval.shape)
 
 
-def _det_parts(a, name):
-    aval = _abstract(name, (a,), {})
+def _det_parts(a, prim):
+    aval = _abstract(prim, (a,), {})
     dtype = (aval[0] if isinstance(aval, (list, tuple)) else aval).dtype
     batch = a.shape[:-2]
     if a.shape[-1] == 0:
@@ -943,16 +1022,16 @@ def _det_parts(a, name):
 
 
 def _det(a):
-    return _det_parts(a, "det")[0]
+    return _det_parts(a, _la.det_p)[0]
 
 
 def _slogdet(a):
-    _, sign, logdet = _det_parts(a, "slogdet")
+    _, sign, logdet = _det_parts(a, _la.slogdet_p)
     return sign, logdet
 
 
 def _cholesky(a):
-    aval = _abstract("cholesky", (a,), {})
+    aval = _abstract(_la.cholesky_p, (a,), {})
     batch = a.shape[:-2]
     low = _stack_copy(a, batch, aval.dtype)
     B = size_of(batch)
@@ -969,36 +1048,37 @@ def _cholesky(a):
 
 def _register():
     _register_elementwise()
+    register_fused_backend(GpuArray, fused_vjp)
     IMPLS.update({
-        "reshape": _reshape,
-        "transpose": _transpose,
-        "broadcast_to": _broadcast_to,
-        "convert_element_type": _convert,
-        "stop_gradient": lambda x: x,
-        "concatenate": _concatenate,
-        "split": _split,
-        "reduce_sum": _reduction_impl("reduce_sum", "sum"),
-        "reduce_prod": _reduction_impl("reduce_prod", "prod"),
-        "reduce_max": _reduction_impl("reduce_max", "max", check_empty=True),
-        "reduce_min": _reduction_impl("reduce_min", "min", check_empty=True),
-        "logsumexp": _logsumexp,
-        "argmax": _arg_impl("argmax"),
-        "argmin": _arg_impl("argmin"),
-        "cumsum": _cumsum,
-        "argsort": _argsort,
-        "matmul": _matmul,
-        "einsum": _einsum,
-        "gather": _gather,
-        "scatter": _scatter,
-        "inv": _inv,
-        "solve": _solve,
-        "det": _det,
-        "slogdet": _slogdet,
-        "cholesky": _cholesky,
+        _st.reshape_p: _reshape,
+        _st.transpose_p: _transpose,
+        _st.broadcast_to_p: _broadcast_to,
+        _st.convert_element_type_p: _convert,
+        _st.stop_gradient_p: lambda x: x,
+        _st.concatenate_p: _concatenate,
+        _st.split_p: _split,
+        _st.reduce_sum_p: _reduction_impl(_st.reduce_sum_p, "sum"),
+        _red.reduce_prod_p: _reduction_impl(_red.reduce_prod_p, "prod"),
+        _red.reduce_max_p: _reduction_impl(_red.reduce_max_p, "max", check_empty=True),
+        _red.reduce_min_p: _reduction_impl(_red.reduce_min_p, "min", check_empty=True),
+        _red.logsumexp_p: _logsumexp,
+        _red.argmax_p: _arg_impl(_red.argmax_p, True),
+        _red.argmin_p: _arg_impl(_red.argmin_p, False),
+        _red.cumsum_p: _cumsum,
+        _ix.argsort_p: _argsort,
+        _la.matmul_p: _matmul,
+        _la.einsum_p: _einsum,
+        _ix.gather_p: _gather,
+        _ix.scatter_p: _scatter,
+        _la.inv_p: _inv,
+        _la.solve_p: _solve,
+        _la.det_p: _det,
+        _la.slogdet_p: _slogdet,
+        _la.cholesky_p: _cholesky,
     })
     # custom_call runs the user's function on its operands: device-agnostic already.
-    # (Looked up when called: funcgrad.custom may be imported after this module.)
-    IMPLS["custom_call"] = lambda *xs, **params: REGISTRY["custom_call"].impl(*xs, **params)
+    from .custom import custom_call_p
+    IMPLS[custom_call_p] = lambda *xs, **params: custom_call_p.impl(*xs, **params)
 
 
 def _attach_methods():

@@ -6,6 +6,7 @@ functions are re-exported as ``funcgrad.warmup``, ``funcgrad.set_num_threads`` a
 ``funcgrad.get_num_threads``.
 """
 from .kernels.cpu import _lazy
+from .primitives._elementwise import build_kernels
 
 __all__ = ["warmup", "set_num_threads", "get_num_threads"]
 
@@ -19,7 +20,10 @@ def warmup(dtypes=("float64", "float32"), parallel=None):
     >>> import funcgrad as fg
     >>> seconds = fg.warmup(dtypes=("float64",))
     """
-    return _lazy.warmup(dtypes=dtypes, parallel=parallel)
+    import time
+    start = time.perf_counter()
+    build_kernels(dtypes)
+    return time.perf_counter() - start + _lazy.warmup(dtypes=dtypes, parallel=parallel)
 
 
 set_num_threads = _lazy.set_num_threads

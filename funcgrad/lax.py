@@ -828,4 +828,4 @@ def fori_loop(lower, upper, body_fun, init_val):
 
 
 # Graph-evaluating impls dispatch each operation on its operands' device: GPU-ready as is.
-register_device_impls({"cond": _cond_impl, "scan": _scan_impl, "while_loop": _while_impl})
+register_device_impls({cond_p: _cond_impl, scan_p: _scan_impl, while_loop_p: _while_impl})

@@ -82,7 +82,7 @@ def test_importing_funcgrad_imports_no_cuda():
     proc = _run("""
 import sys, funcgrad
 bad = [m for m in sys.modules if m.startswith("numba") or m.startswith("funcgrad.kernels.cuda.")
-       and not m.endswith(("_layout", "_ops"))]
+       and not m.endswith("_layout")]
 print(bad)
 raise SystemExit(1 if bad else 0)
 """)
@@ -92,13 +92,13 @@ raise SystemExit(1 if bad else 0)
 def test_cuda_kernels_compile_for_a_real_gpu():
     """The simulator runs kernels as Python; Numba's CUDA compiler is stricter.  Where
     NVVM is installed (no GPU needed), compile one kernel of each family to PTX
-    (``python -m funcgrad.kernels.cuda._ptx`` compiles all of them)."""
+    (``python -m funcgrad.gpu_ptx`` compiles all of them)."""
     import importlib.util
     if importlib.util.find_spec("numba_cuda") is None:
         pytest.skip("the PTX check needs the maintained numba-cuda package (the `cuda` extra: "
                     "pip install -e '.[cuda]') and NVVM")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
-    proc = subprocess.run([sys.executable, "-m", "funcgrad.kernels.cuda._ptx", "--smoke"],
+    proc = subprocess.run([sys.executable, "-m", "funcgrad.gpu_ptx", "--smoke"],
                           capture_output=True, text=True, timeout=240, env=env, cwd=ROOT)
     if proc.returncode == 77:
         pytest.skip(proc.stdout.strip())

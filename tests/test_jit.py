@@ -161,7 +161,7 @@ def test_jit_of_grad_compiles_forward_and_backward_into_one_fused_kernel():
     text = g.lower(X16).as_text()
     assert text.count("@njit") == 1 and "driver" not in text  # one kernel, no Python steps
     assert text.count("# fused") == 1 and text.count("np.empty") == 1  # fused: no temporaries
-    assert "np.cos" in text  # d sin / dx: the backward pass is in the same kernel
+    assert ".cos(" in text  # d sin / dx: the backward pass is in the same kernel
 
 
 def test_elementwise_chain_fuses_into_one_loop():
@@ -549,4 +549,4 @@ def test_a_second_process_loads_the_compiled_kernels_from_the_disk_cache(tmp_pat
     assert cold["ok"] and warm["ok"]
     assert cold["misses"] >= 1 and cold["hits"] == 0
     assert warm["hits"] >= 1 and warm["misses"] == 0  # nothing compiled the second time
-    assert list(tmp_path.glob("fg_*.py"))
+    assert list(tmp_path.glob("jit/fg_*.py"))

@@ -190,15 +190,15 @@ def _entries():
     return e
 
 
-def _mul_set(x, i):
+def _mul_set(x, i):  # every update applies where indices repeat, as np.multiply.at
     y = x.copy()
-    y[i] = x[i] * 2.0
+    np.multiply.at(y, i, 2.0)
     return y
 
 
 def _min_set(x, i):
     y = x.copy()
-    y[i] = np.minimum(x[i], -1.0)
+    np.minimum.at(y, i, -1.0)
     return y
 
 

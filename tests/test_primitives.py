@@ -26,6 +26,7 @@ until it has every rule and appears in some line.
 ``FUNCGRAD_HYPOTHESIS_PROFILE=thorough`` runs 200 examples per property instead of 8.
 """
 import itertools
+import math
 import string
 
 import numpy as np
@@ -36,6 +37,7 @@ from hypothesis.extra import numpy as hnp
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+import funcgrad.scipy.special as fsp
 from funcgrad.core import REGISTRY
 from helpers import (check_dot_product, check_float32, check_graph, check_jvp_fd,
                      check_second_order, check_value, check_vmap, leaves)
@@ -418,6 +420,9 @@ OPS = [
     unary("arcsinh", U(-3.0, 3.0)),
     unary("arccosh", U(1.2, 3.0)),
     unary("arctanh", U(-0.8, 0.8)),
+    Op("erf", lambda m, x: fsp.erf(x), ref=np.vectorize(math.erf, otypes=[float])),
+    Op("erfc", lambda m, x: fsp.erfc(x), ref=np.vectorize(math.erfc, otypes=[float])),
+    Op("expit", lambda m, x: fsp.expit(x), dom=U(-6.0, 6.0), ref=lambda x: 1 / (1 + np.exp(-x))),
     # piecewise constant: zero derivative (multiplied by x so the output stays traced)
     Op("sign", lambda m, x: x * m.sign(x), dom=NZ(0.1, 2.0)),
     Op("floor", lambda m, x: x * m.floor(x), dom=OFFGRID),

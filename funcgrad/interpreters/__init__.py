@@ -1,5 +1,2 @@
-"""The interpreters behind the transforms: forward, reverse, batching, graph."""
-from .forward import JVPInterpreter, JVPTracer
-from .reverse import ReverseInterpreter, ReverseTracer, backward_pass
-from .batching import BatchInterpreter, BatchTracer
-from .graph import Graph, GraphInterpreter, GraphTracer, eval_graph, trace_to_graph
+"""The interpreters behind the transforms: forward (``forward``), reverse (``reverse``),
+batching (``batching``) and graph capture (``graph``), one module each."""

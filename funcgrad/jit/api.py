@@ -160,7 +160,7 @@ def _jit_eval_impl(*args, graph, name):
     return as_root(eval_graph, graph, *args)
 
 
-register_device_impls({"jit_call": _jit_eval_impl})
+register_device_impls({jit_call_p: _jit_eval_impl})
 
 
 # --- fg.jit -----------------------------------------------------------------------------------

@@ -32,6 +32,9 @@ import numpy as np
 
 from ..core import REGISTRY, aval_of
 from ..interpreters.graph import Eqn, Graph, Var
+from ..primitives import scalar as sc
+from .elementwise import KERNEL_DTYPES as _KERNEL_DTYPES
+from .elementwise import Writer, computation_dtypes, is_elementwise, uses_trig, uses_vector_math
 from .passes import graph_consts, optimize, subgraphs
 
 __all__ = ["lower_graph", "Lowered"]
@@ -60,10 +63,9 @@ try:
     _NUMBA_HAS_BLAS = _importlib_util.find_spec("scipy") is not None
 except (ImportError, ValueError):  # pragma: no cover
     _NUMBA_HAS_BLAS = False
-# Vectorisable exp/log/log1p/sin/cos/tanh (funcgrad.jit.vmath) in fused loops; 0: C library.
+# Vectorisable exp/log/log1p/sin/cos/tanh (funcgrad.kernels.cpu.vmath) in fused loops; 0:
+# the C library.
 VECTOR_MATH = os.environ.get("FUNCGRAD_JIT_VECTOR_MATH", "1") != "0"
-_VECTOR_MATH = {"exp", "log", "log1p", "sin", "cos", "tanh"}
-_TRIG = {"sin", "cos"}
 # At most this many vector-math calls per fused loop: compile time grows faster than
 # linearly with the size of a loop's body (a 200-sin chain: 23 s in one loop).
 MAX_FUSED_MATH = int(os.environ.get("FUNCGRAD_JIT_MAX_FUSED_MATH", 24))
@@ -71,166 +73,19 @@ MAX_FUSED_MATH = int(os.environ.get("FUNCGRAD_JIT_MAX_FUSED_MATH", 24))
 # instead (in one loop): its compile time would outweigh any saving.
 VECTOR_MATH_MIN_SIZE = 64
 
-_KERNEL_DTYPES = {np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64,
-                                         np.uint8, np.uint16, np.uint32, np.uint64,
-                                         np.float32, np.float64)}
 _SCALARS = (bool, int, float)
 _F64 = np.dtype(np.float64)
 _I64 = np.dtype(np.int64)
 _BOOL = np.dtype(np.bool_)
 
 
-# --- elementwise operations: one scalar expression each -------------------------------
-
-def _call(fn):
-    return lambda a, dt: f"{fn}({', '.join(a)})"
-
-
-def _op(symbol):
-    return lambda a, dt: f"({a[0]} {symbol} {a[1]})"
-
-
-_FLOAT_UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "sin",
-                "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
-                "arccosh", "arctanh", "floor", "ceil", "rint", "trunc"]
-_FLOAT_BINARY = ["power", "arctan2", "hypot", "logaddexp", "logaddexp2"]
-
-# name -> (expression builder, which computation dtypes it accepts: "f" float, "i" int,
-# "b" bool, "*" any)
-_ELEMENTWISE = {name: (_call("np." + name), "f") for name in _FLOAT_UNARY + _FLOAT_BINARY}
-_ELEMENTWISE.update({
-    "negative": (lambda a, dt: f"(-{a[0]})", "fi"),
-    "abs": (lambda a, dt: f"abs({a[0]})", "fi"),
-    "square": (lambda a, dt: f"({a[0]} * {a[0]})", "fi"),
-    "reciprocal": (lambda a, dt: f"({_literal(1, dt)} / {a[0]})", "f"),
-    "sign": (lambda a, dt: f"_rt.sign({a[0]})" if dt.kind == "f" else f"_rt.isign({a[0]})",
-             "fi"),
-    "add": (_op("+"), "fi"),
-    "subtract": (_op("-"), "fi"),
-    "multiply": (_op("*"), "fi"),
-    "divide": (_op("/"), "f"),
-    "mod": (lambda a, dt: f"_rt.mod({a[0]}, {a[1]})" if dt.kind == "f" else
-            f"_rt.imod({a[0]}, {a[1]})", "fi"),
-    # NaN propagates; on ties the second operand is returned, as NumPy's SIMD loops do.
-    "maximum": (_call("_rt.maximum"), "fi"),
-    "minimum": (_call("_rt.minimum"), "fi"),
-    "fmax": (_call("_rt.fmax"), "f"),
-    "fmin": (_call("_rt.fmin"), "f"),
-    "clip": (_call("_rt.clip"), "fi"),
-    "equal": (_op("=="), "*"),
-    "not_equal": (_op("!="), "*"),
-    "less": (_op("<"), "fi"),
-    "less_equal": (_op("<="), "fi"),
-    "greater": (_op(">"), "fi"),
-    "greater_equal": (_op(">="), "fi"),
-    "logical_and": (_op("&"), "b"),
-    "logical_or": (_op("|"), "b"),
-    "logical_xor": (lambda a, dt: f"({a[0]} != {a[1]})", "b"),
-    "logical_not": (lambda a, dt: f"(not {a[0]})", "b"),
-    "isnan": (lambda a, dt: f"np.isnan({a[0]})" if dt.kind == "f" else "False", "*"),
-    "isinf": (lambda a, dt: f"np.isinf({a[0]})" if dt.kind == "f" else "False", "*"),
-    "isfinite": (lambda a, dt: f"np.isfinite({a[0]})" if dt.kind == "f" else "True", "*"),
-    "where": (_call("_rt.select"), "*"),
-    "convert_element_type": (lambda a, dt: a[0], "*"),
-    "broadcast_to": (lambda a, dt: a[0], "*"),
-    "stop_gradient": (lambda a, dt: a[0], "*"),
-})
-
-_COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
-_LOGICAL = {"logical_and", "logical_or", "logical_xor", "logical_not"}
-_PREDICATES = {"isnan", "isinf", "isfinite"}
-
-
-def _weak(x):
-    """What ``np.result_type`` should see for an operand (Python scalars stay weak)."""
-    if isinstance(x, Var):
-        return x.aval.dtype
-    if isinstance(x, _SCALARS):
-        return x
-    return np.asarray(x).dtype
-
-
 def _dtype_of(x):
     return x.aval.dtype if isinstance(x, Var) else np.result_type(x)
 
 
-def _computation_dtypes(eqn):
-    """Per operand, the dtype the operation computes in (None: use it as it is)."""
-    name = eqn.prim.name
-    out = eqn.outvars[0].aval.dtype
-    n = len(eqn.inputs)
-    if name in _COMPARISONS:
-        return [np.result_type(*[_weak(x) for x in eqn.inputs])] * n
-    if name in _LOGICAL:
-        return [_BOOL] * n
-    if name in _PREDICATES:
-        return [None]
-    if name == "where":
-        return [_BOOL, out, out]
-    if name == "convert_element_type":
-        return [out]
-    return [out] * n
-
-
-def _kind_ok(kinds, dtype):
-    if kinds == "*":
-        return True
-    return {"f": "f", "i": "iu", "b": "b"}.get(dtype.kind, "") != "" and any(
-        dtype.kind in {"f": "f", "i": "iu", "b": "b"}[k] for k in kinds)
-
-
-def _is_elementwise(eqn):
-    name = eqn.prim.name
-    if name not in _ELEMENTWISE or len(eqn.outvars) != 1:
-        return False
-    out = eqn.outvars[0].aval
-    if out.dtype not in _KERNEL_DTYPES:
-        return False
-    for x in eqn.inputs:
-        if isinstance(x, Var):
-            if x.aval.dtype not in _KERNEL_DTYPES:
-                return False
-        elif isinstance(x, np.ndarray):
-            if x.dtype not in _KERNEL_DTYPES:
-                return False
-        elif not isinstance(x, (_SCALARS, np.generic)) or isinstance(x, complex) or (
-                isinstance(x, np.generic) and x.dtype not in _KERNEL_DTYPES):
-            return False
-    kinds = _ELEMENTWISE[name][1]
-    comp = _computation_dtypes(eqn)
-    if name in _PREDICATES or name in ("convert_element_type", "broadcast_to", "stop_gradient"):
-        return True
-    if name == "where":
-        return True
-    dtype = comp[0]
-    if name in _COMPARISONS:
-        return dtype.kind in "fiub" if kinds == "*" else dtype.kind in "fiu"
-    return _kind_ok(kinds, dtype)
-
-
 # --- literals and casts ---------------------------------------------------------------
 
-def _literal(value, dtype):
-    """Source text of ``value`` converted to ``dtype`` as NumPy converts it."""
-    dtype = np.dtype(dtype)
-    v = dtype.type(value)
-    if dtype.kind == "b":
-        return "True" if v else "False"
-    if dtype.kind == "f":
-        f = float(v)
-        if f != f:
-            text = "np.nan"
-        elif f in (np.inf, -np.inf):
-            text = "np.inf" if f > 0 else "(-np.inf)"
-        else:
-            text = repr(f)
-            if text.startswith("-"):
-                text = f"({text})"
-        return text if dtype == _F64 else f"np.{dtype.name}({text})"
-    text = str(int(v))
-    if text.startswith("-"):
-        text = f"({text})"
-    return text if dtype == _I64 else f"np.{dtype.name}({text})"
+_literal = sc.literal
 
 
 def _cast(expr, src, dst):
@@ -241,18 +96,10 @@ def _cast(expr, src, dst):
     return f"np.{dst.name}({expr})"
 
 
-def _needs_result_cast(dtype):
-    return dtype not in (_F64, _I64, _BOOL)
-
-
 # --- which equations a kernel can compute -----------------------------------------------
 
 def _float_dtype(d):
     return d in (np.dtype(np.float32), _F64)
-
-
-def _float_out(eqn):
-    return eqn.outvars[0].aval.dtype.kind == "f"
 
 
 def _reduce_pattern(shape, axes):
@@ -288,7 +135,7 @@ def _avals_ok(eqn):
 def can_lower(eqn):
     """Can a kernel compute ``eqn`` (exactly as the primitive's impl would)?"""
     name = eqn.prim.name
-    if _is_elementwise(eqn):
+    if is_elementwise(eqn):
         return True
     if not _avals_ok(eqn):
         return False
@@ -421,8 +268,12 @@ class Lowered:
 
 
 class _Names:
+    """Fresh names for one generated module, and its writer of elementwise code (which
+    collects the helper functions the module defines)."""
+
     def __init__(self):
         self.counter = itertools.count()
+        self.writer = Writer(VECTOR_MATH)
 
     def fresh(self, prefix="v"):
         return f"{prefix}{next(self.counter)}"
@@ -578,9 +429,9 @@ class _Block:
         loop.bands = bands
         if total is not None:
             loop.accumulate(total)
-        heavy = sum(e.prim.name in _VECTOR_MATH for e in eqns)
+        heavy = sum(uses_vector_math(e) for e in eqns)
         vector = VECTOR_MATH and (size >= VECTOR_MATH_MIN_SIZE or heavy <= MAX_FUSED_MATH)
-        trig = sum(e.prim.name in _TRIG and _float_out(e) for e in eqns) if vector else 0
+        trig = sum(uses_trig(e) for e in eqns) if vector else 0
         if trig:  # arguments beyond the fast reduction's range: redo with the C library
             bad = [names.fresh("bad") for _ in range(trig)]  # (one per reduction variable)
             for b in bad:
@@ -605,24 +456,8 @@ class _Block:
     def scalar_expr(self, eqn, load, mode):
         """The expression of an elementwise equation; ``mode`` is "vector" (inside a
         loop: vectorisable math), "exact" (the C library) or "scalar" (outside loops)."""
-        name = eqn.prim.name
-        comp = _computation_dtypes(eqn)
-        args = [load(x, c) for x, c in zip(eqn.inputs, comp)]
-        out = eqn.outvars[0].aval.dtype
-        if name in ("convert_element_type", "broadcast_to", "stop_gradient"):
-            return args[0]
-        dtype = comp[0] if comp[0] is not None else _dtype_of(eqn.inputs[0])
-        if name == "where":
-            dtype = out
-        if name in _VECTOR_MATH and mode != "exact" and VECTOR_MATH and dtype.kind == "f":
-            fn = name + "_checked" if (name in _TRIG and mode == "scalar") else name
-            arg = args[0] if dtype == _F64 else f"np.float64({args[0]})"
-            expr = f"_vm.{fn}({arg})"
-        else:
-            expr = _ELEMENTWISE[name][0](args, dtype)
-        if _needs_result_cast(out) and name not in _COMPARISONS | _LOGICAL | _PREDICATES:
-            expr = f"np.{out.name}({expr})"
-        return expr
+        args = [load(x, c) for x, c in zip(eqn.inputs, computation_dtypes(eqn))]
+        return self.fn.names.writer.expression(eqn, args, mode)
 
     # single (non-fused) equations --------------------------------------------------------
     def single(self, eqn):
@@ -1030,7 +865,7 @@ class _Loop:
             else:
                 block.emit(f"{t} = {block.scalar_expr(e, load, mode)}", depth)
             local[id(e.outvars[0])] = t
-            if bad is not None and e.prim.name in _TRIG and _float_out(e):
+            if bad is not None and uses_trig(e):
                 arg = load(e.inputs[0], None)
                 counter = bad[0] + ("_c" if self.total is not None else "")
                 block.emit(f"{counter} += _vm.trig_bad({arg})", depth)
@@ -1065,7 +900,7 @@ def _fuse(eqns):
             producer.pop(id(e.outvars[0]), None)
 
     for eqn in eqns:
-        fusible = _is_elementwise(eqn) or _is_pad(eqn, uniform)
+        fusible = is_elementwise(eqn) or _is_pad(eqn, uniform)
         shape = None
         if fusible:
             shape = eqn.outvars[0].aval.shape
@@ -1089,7 +924,7 @@ def _fuse(eqns):
             units.append(eqn)
             continue
         group = open_groups.get(shape)
-        heavy = eqn.prim.name in _VECTOR_MATH and shape != ()
+        heavy = uses_vector_math(eqn) and shape != ()
         if group is not None and heavy and weight[id(group)] >= MAX_FUSED_MATH and \
                 int(np.prod(shape)) >= VECTOR_MATH_MIN_SIZE:
             close(group)  # LLVM's time grows faster than linearly with a loop's body
@@ -1258,7 +1093,8 @@ def lower_graph(graph, name="f"):
     var_names = {id(v): n for v, n in zip(graph.invars, in_names)}
     header = ["# generated by funcgrad.jit", "import math", "import numpy as np",
               "from numba import njit, prange", "from funcgrad.jit import runtime as _rt",
-              "from funcgrad.jit import vmath as _vm", ""]
+              "from funcgrad.kernels.cpu import leaves as _lf",
+              "from funcgrad.kernels.cpu import vmath as _vm", ""]
     body = []
     driver = []
     python_calls = {}
@@ -1352,7 +1188,8 @@ def lower_graph(graph, name="f"):
                     n = var_names[id(v)]
                     driver.append(f"    {n} = np.{v.aval.dtype.name}({n})")
 
-    kernel_source = "\n".join(header + body) + "\n" if kernels else ""
+    kernel_source = ("\n".join(header) + names.writer.helper_source() + "\n"
+                     + "\n".join(body) + "\n") if kernels else ""
     if len(segments) == 1 and segments[0][0] == "numba":
         driver_source = "run = kernel0\n"
     else:

@@ -5,7 +5,6 @@ decides the last bits: :func:`pairwise` is NumPy's pairwise summation, which
 ``np.sum`` uses along a contiguous axis, so a jitted sum equals the eager one bit for
 bit.  Everything here is pure and cacheable (``cache=True``).
 """
-import math
 
 import numpy as np
 from numba import njit, types
@@ -17,9 +16,6 @@ from funcgrad.kernels.cpu._pairwise import (  # noqa: F401
     combine_leaves, leaf_plan, leaf_sum, pairwise)
 
 _OPTS = dict(cache=True, error_model="numpy", nogil=True)
-# Scalar helpers the kernels call per element.  Not inlined by Numba (each select would be
-# a basic block, and long chains overflow Numba's SSA pass); LLVM inlines them.
-_SMALL = dict(cache=True, error_model="numpy")
 
 
 def scalar(x):
@@ -94,76 +90,3 @@ def max_rows(a):
 def min_rows(a):
     """Row minima of a 2-d array (NaN if a row holds one, as ``np.min``)."""
     return _extreme_rows(a, False)
-
-
-@njit(**_SMALL)
-def mod(a, b):
-    """NumPy's floating-point ``mod``: the result takes the divisor's sign, and a zero
-    result is +0.0 or -0.0 as the divisor (``np.mod(0.0, -1.0) == -0.0``)."""
-    if b == 0:
-        return np.fmod(a, b)
-    m = np.fmod(a, b)
-    if m != 0:
-        if (b < 0) != (m < 0):
-            m += b
-    else:
-        m = math.copysign(0.0, b)
-    return m
-
-
-@njit(**_SMALL)
-def imod(a, b):
-    """NumPy's integer ``mod``: the divisor's sign, and 0 for a zero divisor."""
-    if b == 0:
-        return a - a
-    return a % b
-
-
-@njit(**_SMALL)
-def sign(a):
-    """NumPy's ``sign``: -1, 0 or 1 (``sign(-0.0) == 0.0``), NaN for NaN."""
-    if a > 0:
-        return 1.0
-    if a < 0:
-        return -1.0
-    if a != a:
-        return a
-    return 0.0
-
-
-# NaN-propagating maximum/minimum; on ties the second operand, as NumPy's SIMD loops.
-@njit(**_SMALL)
-def maximum(a, b):
-    return a if (a > b or a != a) else b
-
-
-@njit(**_SMALL)
-def minimum(a, b):
-    return a if (a < b or a != a) else b
-
-
-# NaN-ignoring fmax/fmin.
-@njit(**_SMALL)
-def fmax(a, b):
-    return a if (a > b or b != b) else b
-
-
-@njit(**_SMALL)
-def fmin(a, b):
-    return a if (a < b or b != b) else b
-
-
-@njit(**_SMALL)
-def clip(x, lo, hi):
-    """NumPy's ``clip``: ``minimum(maximum(x, lo), hi)`` (NaN propagates)."""
-    return minimum(maximum(x, lo), hi)
-
-
-@njit(**_SMALL)
-def select(c, a, b):
-    return a if c else b
-
-
-@njit(**_SMALL)
-def isign(a):
-    return (a > 0) - (a < 0)

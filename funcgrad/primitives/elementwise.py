@@ -1,142 +1,27 @@
-"""Elementwise primitives (broadcasting, like NumPy ufuncs).
+"""Elementwise primitives (broadcasting, like NumPy ufuncs), each one declaration.
 
-Each is declared on one line by its kernel and, per argument, its *linear
-rule* ``lin(g, *args, out)``: ``g`` times the partial derivative of the
-output with respect to that argument.  Because an elementwise derivative is
-a pointwise product, one function gives both the JVP (applied to a tangent,
-then broadcast to the output) and the VJP (applied to a cotangent, then
-summed back to the argument's shape): forward and reverse mode cannot
-disagree.  ``None`` marks an argument with no derivative (a mask).
+A declaration (see :mod:`._elementwise` for what is derived from it) names the primitive,
+its eager CPU kernel (NumPy's ufunc; ``None`` generates one), its *scalar definition*
+(:mod:`.scalar`: statements computing ``r`` from ``x0, x1, ...`` with constants ``C(v)``
+and leaves ``F.<name>``, from which the GPU kernels, ``jit``'s fused loops and the fused
+CPU kernels are generated) and, per argument, its *linear rule* ``lin(g, *args, out)``
+(``g`` times the partial derivative; ``None``: no derivative, a mask).  Adding a primitive
+is adding a declaration here and a line in the property-test table
+(``tests/test_primitives.py``); see README "Adding a primitive".
 """
 import math
 
 import numpy as np
 from numpy import ndarray
 
-from ..core import (SHAPES_ONLY, Primitive, ShapedArray, _state, reads_inputs_and_output,
-                    reads_the_others)
+from ..core import SHAPES_ONLY, _state
 from ..kernels import cpu
-from .structural import fit, moveaxis, reshape, unbroadcast
+from ._elementwise import elementwise
 
 _EMPTY = {}
 LN2 = math.log(2.0)
 LN10 = math.log(10.0)
-
-
-def _abstract_elementwise(impl):
-    def abstract_eval(*avals, **params):
-        shape = np.broadcast_shapes(*[getattr(a, "shape", ()) for a in avals])
-        samples = [np.zeros((), a.dtype) if isinstance(a, ShapedArray) else a for a in avals]
-        with np.errstate(all="ignore"):
-            dtype = np.result_type(impl(*samples, **params))
-        return ShapedArray(shape, dtype)
-    return abstract_eval
-
-
-def elementwise_batch(prim):
-    """Batch rule of any elementwise primitive: align batch axes at the front."""
-    def batch(args, dims, **params):
-        ranks = [len(a.shape) - (d is not None) if hasattr(a, "shape") else 0
-                 for a, d in zip(args, dims)]
-        rank = max(ranks)
-        moved = []
-        for a, d, r in zip(args, dims, ranks):
-            if d is not None:
-                a = moveaxis(a, d, 0)
-                if r < rank:
-                    a = reshape(a, a.shape[:1] + (1,) * (rank - r) + a.shape[1:])
-            moved.append(a)
-        return _state.interpreter.process(prim, moved, params), 0
-    return batch
-
-
-def elementwise(name, impl, *lins, differentiable=True, linear=False, **facts):
-    """Declare an elementwise primitive from its kernel and linear rules.
-
-    ``linear``: the primitive is linear in its arguments jointly (add, subtract), so
-    with every tangent present the output tangent is the primitive applied to them:
-    one operation instead of one per argument plus their sum.
-    """
-    def jvp(primals, tangents, **params):
-        out = _state.interpreter.process(prim, primals, params)
-        return out, jvp_tangent(primals, tangents, out, **params)
-
-    def jvp_tangent(primals, tangents, out, **params):  # the tangent half of ``jvp``
-        if linear and tangents[0] is not None and tangents[1] is not None:
-            return fit(_state.interpreter.process(prim, tangents, params), out)
-        t_out = None
-        for lin, t in zip(lins, tangents):
-            if t is None or lin is None:
-                continue
-            c = lin(t, *primals, out, **params)
-            t_out = c if t_out is None else add(t_out, c)
-        return None if t_out is None else fit(t_out, out)
-
-    def _vjp_n(needs, g, out, *args, **params):
-        cts = []
-        for i, (lin, x, need) in enumerate(zip(lins, args, needs)):
-            if not need:
-                cts.append(None)
-            elif (i == 0 and fast_x is not None and type(g) is ndarray and type(x) is ndarray
-                  and g.ndim and g.shape == x.shape):  # first order, plain arrays: one pass
-                cts.append(_fit_ct(fast_x(g, *args), x))
-            else:
-                cts.append(_fit_ct(lin(g, *args, out, **params), x))
-        return cts
-
-    def _fit_ct(c, x):  # unbroadcast only when broadcasting or promotion happened
-        return c if c.shape == x.shape and c.dtype == x.dtype else unbroadcast(c, x)
-
-    fast = getattr(cpu, name + "_vjp", None)
-    # Binary/ternary first-order kernels: fast_x(g, x, y, out), fast_y(g, x, y, out) for
-    # binary primitives, fast_x(g, *args) for ternary ones (see kernels/cpu/fused.py).
-    fast_x = getattr(cpu, name + "_vjp_x", None)
-    fast_y = getattr(cpu, name + "_vjp_y", None)
-    if len(lins) == 1:
-        lin_x, = lins
-
-        def vjp(needs, g, out, x, **params):
-            if fast is not None and type(g) is ndarray and type(x) is ndarray and x.ndim:
-                return (fast(g, x, out),)  # first order on plain arrays: one fused pass
-            return (_fit_ct(lin_x(g, x, out, **params), x),)
-    elif len(lins) == 2:
-        lin_x, lin_y = lins
-
-        def vjp(needs, g, out, x, y, **params):
-            if (type(g) is ndarray and g.ndim and (fast_x is not None or fast_y is not None)
-                    and _plain_operand(x) and _plain_operand(y)):
-                # first order on plain arrays: one fused pass per same-shape operand
-                return (None if not needs[0] else _fit_ct(
-                            fast_x(g, x, y, out) if fast_x is not None and type(x) is ndarray
-                            and x.shape == g.shape else lin_x(g, x, y, out, **params), x),
-                        None if not needs[1] else _fit_ct(
-                            fast_y(g, x, y, out) if fast_y is not None and type(y) is ndarray
-                            and y.shape == g.shape else lin_y(g, x, y, out, **params), y))
-            return (_fit_ct(lin_x(g, x, y, out, **params), x) if needs[0] else None,
-                    _fit_ct(lin_y(g, x, y, out, **params), y) if needs[1] else None)
-    else:
-        vjp = _vjp_n
-
-    prim = Primitive(name, impl, abstract_eval=_abstract_elementwise(impl),
-                     jvp=jvp if differentiable else _no_jvp,
-                     vjp=vjp if differentiable else _no_vjp,
-                     differentiable=differentiable, **facts)
-    prim.batch = elementwise_batch(prim)
-    if differentiable:
-        prim.jvp_tangent = jvp_tangent
-    return prim
-
-
-def _plain_operand(v):
-    return type(v) is ndarray or type(v) is float or type(v) is int
-
-
-def _no_jvp(primals, tangents, **params):  # never called: not differentiable
-    raise AssertionError("non-differentiable primitive reached a JVP rule")
-
-
-def _no_vjp(needs, g, out, *args, **params):
-    raise AssertionError("non-differentiable primitive reached a VJP rule")
+TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 def _fn1(prim):
@@ -157,6 +42,11 @@ def _fn2(prim):
     return f
 
 
+def _f(expr):
+    """A definition for floating-point computation only (integers were promoted first)."""
+    return {"f": "r = " + expr}
+
+
 def _scaled(g, c, x):
     """``g * (x * c)`` for a Python number ``c``, with ``c`` applied to ``g`` instead when
     ``g`` is a plain array and ``x`` is traced: then the traced factor enters one product
@@ -167,45 +57,90 @@ def _scaled(g, c, x):
     return g * (x * c)
 
 
-# --- unary -----------------------------------------------------------------------
+# --- unary -------------------------------------------------------------------------------
 
-negative_p = elementwise("negative", cpu.negative, lambda g, x, y: negative(g), vjp_reads=SHAPES_ONLY, grad_fn_name="NegBackward0")
-abs_p = elementwise("abs", cpu.abs, lambda g, x, y: g * sign(x))
-exp_p = elementwise("exp", cpu.exp, lambda g, x, y: g * y, vjp_reads=reads_inputs_and_output)
-exp2_p = elementwise("exp2", cpu.exp2, lambda g, x, y: g * y * LN2, vjp_reads=reads_inputs_and_output)
-expm1_p = elementwise("expm1", cpu.expm1, lambda g, x, y: g * (y + 1.0), vjp_reads=reads_inputs_and_output)
-log_p = elementwise("log", cpu.log, lambda g, x, y: g / x)
-log2_p = elementwise("log2", cpu.log2, lambda g, x, y: g / (x * LN2))
-log10_p = elementwise("log10", cpu.log10, lambda g, x, y: g / (x * LN10))
-log1p_p = elementwise("log1p", cpu.log1p, lambda g, x, y: g / (x + 1.0))
-sqrt_p = elementwise("sqrt", cpu.sqrt, lambda g, x, y: g / (y * 2.0), vjp_reads=reads_inputs_and_output)
-cbrt_p = elementwise("cbrt", cpu.cbrt, lambda g, x, y: g / (square(y) * 3.0), vjp_reads=reads_inputs_and_output)
-square_p = elementwise("square", cpu.square, lambda g, x, y: _scaled(g, 2.0, x), grad_fn_name="PowBackward0")
-reciprocal_p = elementwise("reciprocal", cpu.reciprocal, lambda g, x, y: -g * square(y), vjp_reads=reads_inputs_and_output)
-sin_p = elementwise("sin", cpu.sin, lambda g, x, y: g * cos(x))
-cos_p = elementwise("cos", cpu.cos, lambda g, x, y: -g * sin(x))
-# Their impl becomes the kernel ufunc itself on first call (no Python wrapper per call).
-cpu.install(sin_p, "sin")
-cpu.install(cos_p, "cos")
-tan_p = elementwise("tan", cpu.tan, lambda g, x, y: g * (square(y) + 1.0), vjp_reads=reads_inputs_and_output)
-arcsin_p = elementwise("arcsin", cpu.arcsin, lambda g, x, y: g / sqrt(1.0 - square(x)))
-arccos_p = elementwise("arccos", cpu.arccos, lambda g, x, y: -g / sqrt(1.0 - square(x)))
-arctan_p = elementwise("arctan", cpu.arctan, lambda g, x, y: g / (square(x) + 1.0))
-sinh_p = elementwise("sinh", cpu.sinh, lambda g, x, y: g * cosh(x))
-cosh_p = elementwise("cosh", cpu.cosh, lambda g, x, y: g * sinh(x))
-tanh_p = elementwise("tanh", cpu.tanh, lambda g, x, y: g * (1.0 - square(y)), vjp_reads=reads_inputs_and_output)
-arcsinh_p = elementwise("arcsinh", cpu.arcsinh, lambda g, x, y: g / sqrt(square(x) + 1.0))
+_SIGN = """if x0 > C(0):
+    r = C(1)
+elif x0 < C(0):
+    r = C(-1)
+elif x0 == C(0):
+    r = C(0)
+else:
+    r = x0"""
+
+negative_p = elementwise("negative", np.negative, "r = -x0", lambda g, x, y: negative(g),
+                         vjp_reads=SHAPES_ONLY, grad_fn_name="NegBackward0")
+abs_p = elementwise("abs", np.abs, "r = abs(x0)", lambda g, x, y: g * sign(x))
+exp_p = elementwise("exp", np.exp, _f("F.exp(x0)"), lambda g, x, y: g * y)
+exp2_p = elementwise("exp2", np.exp2, _f("F.exp2(x0)"), lambda g, x, y: g * y * LN2)
+expm1_p = elementwise("expm1", np.expm1, _f("F.expm1(x0)"), lambda g, x, y: g * (y + 1.0))
+log_p = elementwise("log", np.log, _f("F.log(x0)"), lambda g, x, y: g / x)
+log2_p = elementwise("log2", np.log2, _f("F.log2(x0)"), lambda g, x, y: g / (x * LN2))
+log10_p = elementwise("log10", np.log10, _f("F.log10(x0)"), lambda g, x, y: g / (x * LN10))
+log1p_p = elementwise("log1p", np.log1p, _f("F.log1p(x0)"), lambda g, x, y: g / (x + 1.0))
+sqrt_p = elementwise("sqrt", np.sqrt, _f("F.sqrt(x0)"), lambda g, x, y: g / (y * 2.0))
+cbrt_p = elementwise("cbrt", np.cbrt, _f("F.cbrt(x0)"), lambda g, x, y: g / (square(y) * 3.0))
+square_p = elementwise("square", np.square, "r = x0 * x0", lambda g, x, y: _scaled(g, 2.0, x),
+                       grad_fn_name="PowBackward0")
+reciprocal_p = elementwise("reciprocal", np.reciprocal,
+                           {"f": "r = C(1) / x0", "i": "r = C(0) if x0 == C(0) else C(1) // x0"},
+                           lambda g, x, y: -g * square(y))
+# NumPy's sin/cos call the C library element by element; the vectorised ones (kernels/cpu/
+# vmath.py) are 6-13x faster on float64 (python benchmarks/kernels.py).
+sin_p = elementwise("sin", np.sin, _f("F.sin(x0)"), lambda g, x, y: g * cos(x),
+                    vector_forward=True)
+cos_p = elementwise("cos", np.cos, _f("F.cos(x0)"), lambda g, x, y: -g * sin(x),
+                    vector_forward=True)
+tan_p = elementwise("tan", np.tan, _f("F.tan(x0)"), lambda g, x, y: g * (square(y) + 1.0))
+arcsin_p = elementwise("arcsin", np.arcsin, _f("F.asin(x0)"),
+                       lambda g, x, y: g / sqrt(1.0 - square(x)))
+arccos_p = elementwise("arccos", np.arccos, _f("F.acos(x0)"),
+                       lambda g, x, y: -g / sqrt(1.0 - square(x)))
+arctan_p = elementwise("arctan", np.arctan, _f("F.atan(x0)"),
+                       lambda g, x, y: g / (square(x) + 1.0))
+sinh_p = elementwise("sinh", np.sinh, _f("F.sinh(x0)"), lambda g, x, y: g * cosh(x))
+cosh_p = elementwise("cosh", np.cosh, _f("F.cosh(x0)"), lambda g, x, y: g * sinh(x))
+tanh_p = elementwise("tanh", np.tanh, _f("F.tanh(x0)"), lambda g, x, y: g * (1.0 - square(y)))
+arcsinh_p = elementwise("arcsinh", np.arcsinh, _f("F.asinh(x0)"),
+                        lambda g, x, y: g / sqrt(square(x) + 1.0))
 # sqrt(x-1)*sqrt(x+1) keeps precision near x = 1, where x*x - 1 cancels.
-arccosh_p = elementwise("arccosh", cpu.arccosh,
+arccosh_p = elementwise("arccosh", np.arccosh, _f("F.acosh(x0)"),
                         lambda g, x, y: g / (sqrt(x - 1.0) * sqrt(x + 1.0)))
-arctanh_p = elementwise("arctanh", cpu.arctanh, lambda g, x, y: g / (1.0 - square(x)))
+arctanh_p = elementwise("arctanh", np.arctanh, _f("F.atanh(x0)"),
+                        lambda g, x, y: g / (1.0 - square(x)))
+# The error function and the logistic sigmoid: NumPy has no ufunc, so the CPU kernel is
+# generated from the definition (None).  expit is 1 / (1 + e**-x), written so that e**x
+# never overflows (scipy.special.expit's values).
+erf_p = elementwise("erf", None, _f("F.erf(x0)"),
+                    lambda g, x, y: g * (exp(negative(square(x))) * TWO_OVER_SQRT_PI))
+erfc_p = elementwise("erfc", None, _f("F.erfc(x0)"),
+                     lambda g, x, y: g * (exp(negative(square(x))) * -TWO_OVER_SQRT_PI))
+expit_p = elementwise("expit", None, {"f": """if x0 >= C(0):
+    r = C(1) / (C(1) + F.exp(-x0))
+else:
+    e = F.exp(x0)
+    r = e / (C(1) + e)"""}, lambda g, x, y: g * (y * (1.0 - y)), grad_fn_name="SigmoidBackward0")
 
 # Piecewise constant: derivative zero almost everywhere.
-sign_p = elementwise("sign", cpu.sign, None, differentiable=False)
-floor_p = elementwise("floor", cpu.floor, None, differentiable=False)
-ceil_p = elementwise("ceil", cpu.ceil, None, differentiable=False)
-rint_p = elementwise("rint", cpu.rint, None, differentiable=False)
-trunc_p = elementwise("trunc", cpu.trunc, None, differentiable=False)
+# Round half to even, from floor (exact for every float; NaN and inf pass through).
+_RINT = """f = F.floor(x0)
+d = x0 - f
+if d > C(0.5):
+    r = f + C(1)
+elif d < C(0.5):
+    r = f
+elif F.fmod(f, C(2)) == C(0):
+    r = f
+else:
+    r = f + C(1)"""
+sign_p = elementwise("sign", np.sign, _SIGN, None, differentiable=False)
+floor_p = elementwise("floor", np.floor, {"f": "r = F.floor(x0)", "i": "r = x0"}, None,
+                      differentiable=False)
+ceil_p = elementwise("ceil", np.ceil, {"f": "r = F.ceil(x0)", "i": "r = x0"}, None,
+                     differentiable=False)
+rint_p = elementwise("rint", np.rint, {"f": _RINT, "i": "r = x0"}, None, differentiable=False)
+trunc_p = elementwise("trunc", np.trunc, {"f": "r = F.trunc(x0)", "i": "r = x0"}, None,
+                      differentiable=False)
 
 negative, abs, exp, exp2, expm1, log, log2, log10, log1p, sqrt, cbrt, square, reciprocal = map(  # noqa: A001
     _fn1, (negative_p, abs_p, exp_p, exp2_p, expm1_p, log_p, log2_p, log10_p, log1p_p, sqrt_p,
@@ -213,6 +148,7 @@ negative, abs, exp, exp2, expm1, log, log2, log10, log1p, sqrt, cbrt, square, re
 sin, cos, tan, arcsin, arccos, arctan, sinh, cosh, tanh, arcsinh, arccosh, arctanh = map(
     _fn1, (sin_p, cos_p, tan_p, arcsin_p, arccos_p, arctan_p, sinh_p, cosh_p, tanh_p, arcsinh_p,
            arccosh_p, arctanh_p))
+erf, erfc, expit = map(_fn1, (erf_p, erfc_p, expit_p))
 sign, floor, ceil, rint, trunc = map(_fn1, (sign_p, floor_p, ceil_p, rint_p, trunc_p))
 
 
@@ -263,39 +199,103 @@ def _arctan2_denominator(x, y):
     return square(x) + square(y)
 
 
-add_p = elementwise("add", cpu.add, lambda g, x, y, out: g, lambda g, x, y, out: g, linear=True, vjp_reads=SHAPES_ONLY)
-subtract_p = elementwise("subtract", cpu.subtract,
-                         lambda g, x, y, out: g, lambda g, x, y, out: negative(g), linear=True, vjp_reads=SHAPES_ONLY, grad_fn_name="SubBackward0")
-multiply_p = elementwise("multiply", cpu.multiply,
-                         lambda g, x, y, out: g * y, lambda g, x, y, out: g * x, vjp_reads=reads_the_others, grad_fn_name="MulBackward0")
-divide_p = elementwise("divide", cpu.divide,
-                       lambda g, x, y, out: g / y, lambda g, x, y, out: -g * out / y, vjp_reads=lambda needs, **params: ((False, True), True), grad_fn_name="DivBackward0")
-power_p = elementwise("power", cpu.power, _pow_lin_x, _pow_lin_y, vjp_reads=reads_inputs_and_output, grad_fn_name="PowBackward0")
-maximum_p = elementwise("maximum", cpu.maximum,
+# NaN propagates (maximum/minimum) or is ignored (fmax/fmin); on ties the second operand
+# is returned, as NumPy's SIMD loops do.
+_MAXIMUM = "r = x0 if (x0 != x0 or x0 > x1) else x1"
+_MINIMUM = "r = x0 if (x0 != x0 or x0 < x1) else x1"
+_FMAX = "r = x0 if (x1 != x1 or x0 > x1) else x1"
+_FMIN = "r = x0 if (x1 != x1 or x0 < x1) else x1"
+
+# NumPy's npy_logaddexp: exact when x0 == x1 (inf included), log1p for the rest.
+_LOGADDEXP = """if x0 == x1:
+    r = x0 + C(F.LN2)
+else:
+    t = x0 - x1
+    if t > C(0):
+        r = x0 + F.log1p(F.exp(-t))
+    elif t <= C(0):
+        r = x1 + F.log1p(F.exp(t))
+    else:
+        r = t"""
+_LOGADDEXP2 = """if x0 == x1:
+    r = x0 + C(1)
+else:
+    t = x0 - x1
+    if t > C(0):
+        r = x0 + F.log1p(F.exp2(-t)) * C(F.LOG2E)
+    elif t <= C(0):
+        r = x1 + F.log1p(F.exp2(t)) * C(F.LOG2E)
+    else:
+        r = t"""
+# Python's and NumPy's modulo: the result takes the divisor's sign (a zero result too).
+_MOD = {"f": """if x1 == C(0):
+    r = F.fmod(x0, x1)
+else:
+    m = F.fmod(x0, x1)
+    if m != C(0):
+        if (x1 < C(0)) != (m < C(0)):
+            m = m + x1
+    else:
+        m = F.copysign(C(0), x1)
+    r = m""", "i": """if x1 == C(0):
+    r = C(0)
+else:
+    r = x0 % x1"""}
+# Integer power by squaring; NumPy raises for a negative exponent, which a kernel cannot:
+# it truncates 1/x**-e (only the GPU computes integer powers with it).
+_POWER = {"f": "r = F.pow(x0, x1)", "i": """b = x0
+e = x1
+r = C(1)
+if e < C(0):
+    if b == C(1):
+        r = C(1)
+    elif b == C(-1):
+        r = C(1) if e % C(2) == C(0) else C(-1)
+    else:
+        r = C(0)
+else:
+    while e > C(0):
+        if e % C(2) == C(1):
+            r = r * b
+        b = b * b
+        e = e // C(2)"""}
+
+add_p = elementwise("add", cpu.add, "r = x0 + x1", lambda g, x, y, out: g,
+                    lambda g, x, y, out: g, linear=True, vjp_reads=SHAPES_ONLY)
+subtract_p = elementwise("subtract", cpu.subtract, "r = x0 - x1", lambda g, x, y, out: g,
+                         lambda g, x, y, out: negative(g), linear=True, vjp_reads=SHAPES_ONLY,
+                         grad_fn_name="SubBackward0")
+multiply_p = elementwise("multiply", cpu.multiply, "r = x0 * x1", lambda g, x, y, out: g * y,
+                         lambda g, x, y, out: g * x, grad_fn_name="MulBackward0")
+divide_p = elementwise("divide", np.divide, _f("x0 / x1"), lambda g, x, y, out: g / y,
+                       lambda g, x, y, out: -g * out / y, grad_fn_name="DivBackward0")
+power_p = elementwise("power", np.power, _POWER, _pow_lin_x, _pow_lin_y,
+                      grad_fn_name="PowBackward0")
+maximum_p = elementwise("maximum", np.maximum, _MAXIMUM,
                         lambda g, x, y, out: g * _tie_weight(x, y),
                         lambda g, x, y, out: g * _tie_weight(y, x))
-minimum_p = elementwise("minimum", cpu.minimum,
+minimum_p = elementwise("minimum", np.minimum, _MINIMUM,
                         lambda g, x, y, out: g * _tie_weight(y, x),
                         lambda g, x, y, out: g * _tie_weight(x, y))
-fmax_p = elementwise("fmax", cpu.fmax,
+fmax_p = elementwise("fmax", np.fmax, _FMAX,
                      lambda g, x, y, out: g * _fmax_weight(x, y),
                      lambda g, x, y, out: g * _fmax_weight(y, x))
-fmin_p = elementwise("fmin", cpu.fmin,
+fmin_p = elementwise("fmin", np.fmin, _FMIN,
                      lambda g, x, y, out: g * _fmax_weight(y, x),
                      lambda g, x, y, out: g * _fmax_weight(x, y))
-arctan2_p = elementwise("arctan2", cpu.arctan2,
+arctan2_p = elementwise("arctan2", np.arctan2, _f("F.atan2(x0, x1)"),
                         lambda g, x, y, out: g * y / _arctan2_denominator(x, y),
                         lambda g, x, y, out: -g * x / _arctan2_denominator(x, y))
-hypot_p = elementwise("hypot", cpu.hypot,
-                      lambda g, x, y, out: g * x / out, lambda g, x, y, out: g * y / out, vjp_reads=reads_inputs_and_output)
-logaddexp_p = elementwise("logaddexp", cpu.logaddexp,
+hypot_p = elementwise("hypot", np.hypot, _f("F.hypot(x0, x1)"),
+                      lambda g, x, y, out: g * x / out, lambda g, x, y, out: g * y / out)
+logaddexp_p = elementwise("logaddexp", np.logaddexp, {"f": _LOGADDEXP},
                           lambda g, x, y, out: g * exp(x - out),
-                          lambda g, x, y, out: g * exp(y - out), vjp_reads=reads_inputs_and_output)
-logaddexp2_p = elementwise("logaddexp2", cpu.logaddexp2,
+                          lambda g, x, y, out: g * exp(y - out))
+logaddexp2_p = elementwise("logaddexp2", np.logaddexp2, {"f": _LOGADDEXP2},
                            lambda g, x, y, out: g * exp2(x - out),
-                           lambda g, x, y, out: g * exp2(y - out), vjp_reads=reads_inputs_and_output)
+                           lambda g, x, y, out: g * exp2(y - out))
 # x mod y = x - floor(x / y) * y
-mod_p = elementwise("mod", cpu.mod,
+mod_p = elementwise("mod", np.mod, _MOD,
                     lambda g, x, y, out: g, lambda g, x, y, out: -g * floor(x / y))
 
 add, subtract, multiply, divide, power, maximum, minimum, fmax, fmin = map(
@@ -306,20 +306,35 @@ arctan2, hypot, logaddexp, logaddexp2, mod = map(
 
 # --- comparisons and logic: boolean results, no derivative ---------------------------
 
-equal_p = elementwise("equal", cpu.equal, None, None, differentiable=False)
-not_equal_p = elementwise("not_equal", cpu.not_equal, None, None, differentiable=False)
-less_p = elementwise("less", cpu.less, None, None, differentiable=False)
-less_equal_p = elementwise("less_equal", cpu.less_equal, None, None, differentiable=False)
-greater_p = elementwise("greater", cpu.greater, None, None, differentiable=False)
-greater_equal_p = elementwise("greater_equal", cpu.greater_equal, None, None,
-                              differentiable=False)
-logical_and_p = elementwise("logical_and", cpu.logical_and, None, None, differentiable=False)
-logical_or_p = elementwise("logical_or", cpu.logical_or, None, None, differentiable=False)
-logical_xor_p = elementwise("logical_xor", cpu.logical_xor, None, None, differentiable=False)
-logical_not_p = elementwise("logical_not", cpu.logical_not, None, differentiable=False)
-isnan_p = elementwise("isnan", cpu.isnan, None, differentiable=False)
-isinf_p = elementwise("isinf", cpu.isinf, None, differentiable=False)
-isfinite_p = elementwise("isfinite", cpu.isfinite, None, differentiable=False)
+def _predicate(name, numpy_ufunc, float_test, other_kinds):
+    return elementwise(name, numpy_ufunc, {"f": "r = " + float_test, "i": "r = " + other_kinds,
+                                           "b": "r = " + other_kinds},
+                       None, compute="predicate", differentiable=False)
+
+
+def _comparison(name, numpy_ufunc, operator):
+    return elementwise(name, numpy_ufunc, f"r = x0 {operator} x1", None, None,
+                       compute="compare", differentiable=False)
+
+
+def _logical(name, numpy_ufunc, definition, arity=2):
+    return elementwise(name, numpy_ufunc, definition, *[None] * arity, compute="logic",
+                       differentiable=False)
+
+
+equal_p = _comparison("equal", np.equal, "==")
+not_equal_p = _comparison("not_equal", np.not_equal, "!=")
+less_p = _comparison("less", np.less, "<")
+less_equal_p = _comparison("less_equal", np.less_equal, "<=")
+greater_p = _comparison("greater", np.greater, ">")
+greater_equal_p = _comparison("greater_equal", np.greater_equal, ">=")
+logical_and_p = _logical("logical_and", np.logical_and, "r = x0 and x1")
+logical_or_p = _logical("logical_or", np.logical_or, "r = x0 or x1")
+logical_xor_p = _logical("logical_xor", np.logical_xor, "r = x0 != x1")
+logical_not_p = _logical("logical_not", np.logical_not, "r = not x0", arity=1)
+isnan_p = _predicate("isnan", np.isnan, "x0 != x0", "False")
+isinf_p = _predicate("isinf", np.isinf, "F.isinf(x0)", "False")
+isfinite_p = _predicate("isfinite", np.isfinite, "F.isfinite(x0)", "True")
 
 equal, not_equal, less, less_equal, greater, greater_equal = map(
     _fn2, (equal_p, not_equal_p, less_p, less_equal_p, greater_p, greater_equal_p))
@@ -332,14 +347,17 @@ logical_not, isnan, isinf, isfinite = map(_fn1, (logical_not_p, isnan_p, isinf_p
 # The untaken branch receives an exact zero cotangent.  A NaN can still come
 # from *inside* a branch (sqrt'(x) at x < 0 times that zero): guard the input
 # too, the "double where" idiom:  where(x > 0, sqrt(where(x > 0, x, 1)), 0).
-where_p = elementwise("where", cpu.where, None,
+where_p = elementwise("where", np.where, "r = x1 if x0 else x2", None,
                       lambda g, c, x, y, out: where(c, g, 0.0),
-                      lambda g, c, x, y, out: where(c, 0.0, g))
-clip_p = elementwise("clip", cpu.clip,
+                      lambda g, c, x, y, out: where(c, 0.0, g), compute="select")
+# np.clip: minimum(maximum(x, lo), hi), NaN propagating
+clip_p = elementwise("clip", np.clip, """m = x0 if (x0 != x0 or x0 > x1) else x1
+r = m if (m != m or m < x2) else x2""",
                      lambda g, x, lo, hi, out: where(logical_and(greater_equal(x, lo),
                                                                  less_equal(x, hi)), g, 0.0),
                      lambda g, x, lo, hi, out: where(less(x, lo), g, 0.0),
-                     lambda g, x, lo, hi, out: where(greater(x, hi), g, 0.0), grad_fn_name="ClampBackward1")
+                     lambda g, x, lo, hi, out: where(greater(x, hi), g, 0.0),
+                     grad_fn_name="ClampBackward1")
 
 
 def where(cond, x, y):

@@ -23,7 +23,6 @@ The dispatch rule, in every wrapper of ``kernels/cpu``: float32/float64 arrays o
 dtype take the kernel (``run``: the ufunc, or the flat loop when large); 0-d arrays,
 scalars and other dtypes take the NumPy expression the kernel replaces.
 """
-import importlib
 import os
 import threading
 
@@ -77,25 +76,24 @@ def _default_threads():
 
 config = Config()
 
-# name -> (module, function, number of inputs, (exact function, checked input) or None)
+# name -> (scalar function loader, number of inputs, exact twin loader or None, checked input)
 _DECLARED = {}
 _ufuncs = {}     # (name, dtype) -> np.ufunc with one inner loop; (name, None) -> forward ufunc
-_flat = {}       # (name, parallel, checked) -> flat-array loop dispatcher (out last)
+_flat = {}       # (name, parallel) -> flat-array loop dispatcher (out last)
 _build_lock = threading.RLock()
 # Only one parallel kernel runs at a time (any other thread takes the serial ufunc
 # meanwhile): Numba's workqueue threading layer must never be entered concurrently.
 _parallel_lock = threading.Lock()
 
 
-def declare(name, module, function=None, nin=1, exact=None, checked_arg=0):
-    """Declare kernel ``name``: scalar function ``function`` of ``kernels.cpu.<module>``.
+def declare(name, load, nin=1, load_exact=None, checked_arg=0):
+    """Declare kernel ``name``: ``load()`` returns its scalar function of ``nin`` inputs.
 
-    ``exact``: for the vectorised sin/cos kernels, the name of a scalar function of the
-    same module built on the C library, which gives the result wherever input
-    ``checked_arg`` is outside the vectorised range (see ``_ufuncs.inner_loop``).
+    ``load_exact``: for kernels using the vectorised sin/cos, a loader of the same
+    function on the C library's leaves, which gives the result wherever input
+    ``checked_arg`` is beyond the vectorised range (see ``_ufuncs.inner_loop``).
     """
-    _DECLARED[name] = (module, function or name, nin,
-                       None if exact is None else (exact, checked_arg))
+    _DECLARED[name] = (load, nin, load_exact, checked_arg)
 
 
 def declared():
@@ -103,15 +101,11 @@ def declared():
     return sorted(_DECLARED)
 
 
-def _function(module, function):
-    return getattr(importlib.import_module(f"{__package__}.{module}"), function)
-
-
 def _inner_loop(name, dtype):
     from . import _ufuncs
-    module, function, nin, check = _DECLARED[name]
-    exact, checked_arg = (None, 0) if check is None else (_function(module, check[0]), check[1])
-    return _ufuncs.inner_loop(_function(module, function), nin, dtype, exact, checked_arg)
+    load, nin, load_exact, checked_arg = _DECLARED[name]
+    exact = None if load_exact is None else load_exact()
+    return _ufuncs.inner_loop(load(), nin, dtype, exact, checked_arg)
 
 
 def _built(cache, key, build):
@@ -135,8 +129,18 @@ def ufunc(name, dtype):
     """
     def build():
         from ._ufuncs import make_ufunc
-        return make_ufunc(name, {dtype: _inner_loop(name, dtype)}, _DECLARED[name][2])
+        return make_ufunc(name, {dtype: _inner_loop(name, dtype)}, _DECLARED[name][1])
     return _built(_ufuncs, (name, dtype), build)
+
+
+def float_ufunc(kernels, name):
+    """One ufunc ``name`` with the float32 and float64 loops of ``kernels`` ({dtype:
+    kernel name}), built on first use."""
+    def build():
+        from ._ufuncs import make_ufunc
+        loops = {dt: _inner_loop(kernel, dt) for dt, kernel in kernels.items()}
+        return make_ufunc(name, loops, _DECLARED[next(iter(kernels.values()))][1])
+    return _built(_ufuncs, tuple(sorted(kernels.values())), build)
 
 
 def forward_ufunc(name, numpy_ufunc):
@@ -149,19 +153,20 @@ def forward_ufunc(name, numpy_ufunc):
     def build():
         from ._ufuncs import make_ufunc
         return make_ufunc(numpy_ufunc.__name__, {F64: _inner_loop(name, F64)},
-                          _DECLARED[name][2], base=numpy_ufunc)
+                          _DECLARED[name][1], base=numpy_ufunc)
     return _built(_ufuncs, (name, None), build)
 
 
-def flat_loop(name, parallel, checked=False):
+def flat_loop(name, parallel):
     """The flat-array loop of kernel ``name`` (``_loops.flat_map``), built on first use."""
     def build():
         from . import _loops
-        module, function, nin, _ = _DECLARED[name]
+        load, nin, load_exact, checked_arg = _DECLARED[name]
         if parallel:
             _loops.prepare_threads()
-        return _loops.flat_map(_function(module, function), nin, parallel, checked)
-    return _built(_flat, (name, parallel, checked), build)
+        return _loops.flat_map(load(), nin, parallel,
+                               checked_arg if load_exact is not None else None)
+    return _built(_flat, (name, parallel), build)
 
 
 def run(name, dtype, *args):
@@ -203,20 +208,20 @@ def run(name, dtype, *args):
                 break
     if shape is None or n < config.numba_min:
         return ufunc(name, dtype)(*args)
-    checked = _DECLARED[name][3] is not None
+    checked = _DECLARED[name][2] is not None
     out = np.empty(shape, dtype)
     if config.threads > 1 and n >= config.parallel_min and _parallel_lock.acquire(False):
         try:
-            loop = flat_loop(name, True, checked)
+            loop = flat_loop(name, True)
             from . import _loops
             _loops.set_threads(config.threads)
             bad = loop(*flat, out.reshape(-1))
         finally:
             _parallel_lock.release()
     else:
-        bad = flat_loop(name, False, checked)(*flat, out.reshape(-1))
-    # A checked kernel's flat loop counts the arguments outside the vectorised range (it
-    # gives NaN there); the ufunc then computes those blocks with the C library.
+        bad = flat_loop(name, False)(*flat, out.reshape(-1))
+    # A checked kernel's flat loop counts the arguments beyond the vectorised range; the
+    # ufunc then computes the blocks holding them with the C library.
     return ufunc(name, dtype)(*args) if checked and bad else out
 
 
@@ -243,8 +248,17 @@ def set_num_threads(n):
         from . import _loops
         n = min(n, _loops.max_threads())
     config.threads = n
-    from . import elementwise
-    elementwise.reinstall()
+    for callback in list(_thread_listeners):
+        callback()
+
+
+_thread_listeners = []
+
+
+def on_thread_change(callback):
+    """Call ``callback()`` whenever :func:`set_num_threads` changes the setting (kernels
+    chosen by the thread setting re-choose)."""
+    _thread_listeners.append(callback)
 
 
 def get_num_threads():
@@ -277,10 +291,10 @@ def warmup(dtypes=("float64", "float32"), parallel=None):
             raise ValueError(f"warmup: no kernels for dtype {dt}; use float32 or float64")
         one = np.ones(2, dt)
         for name in declared():
-            nin = _DECLARED[name][2]
+            nin = _DECLARED[name][1]
             out = np.empty(2, dt)
             for variant in ([False, True] if parallel else [False]):
-                loop = flat_loop(name, variant, _DECLARED[name][3] is not None)
+                loop = flat_loop(name, variant)
                 loop(*([one] * nin), out)                        # all flat arrays
                 if nin > 1:
                     loop(dt.type(1), *([one] * (nin - 1)), out)  # a broadcast cotangent
@@ -290,6 +304,4 @@ def warmup(dtypes=("float64", "float32"), parallel=None):
         _loops.softmax_scale_rows(np.ones(2, dt), x, np.ones(2, dt), np.empty((2, 3), dt))
         _loops.extremum_weights_rows(np.ones(2, dt), x, np.ones(2, dt), np.empty((2, 3), dt))
         _loops.scatter_add_rows(np.zeros((2, 3), dt), np.zeros(2, np.int64), x)
-    from . import elementwise
-    elementwise.build()
     return time.perf_counter() - start

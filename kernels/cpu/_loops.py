@@ -13,7 +13,13 @@ from numba import types
 from numba.extending import overload, register_jitable
 
 from ._pairwise import leaf_sum
-from ._vmath import CONTRACT, exp_v
+from .vmath import exp as exp_v
+from .vmath import trig_bad
+
+# Contraction into FMA only, in the reduction sweeps: every other IEEE rule (NaN, inf,
+# signed zero) is kept.  (Elementwise kernels contract nothing: they give the bits of the
+# NumPy expression they replace.)
+CONTRACT = {"contract"}
 
 # --- threads ------------------------------------------------------------------------------
 
@@ -83,38 +89,39 @@ def _at_overload(v, i):
 _jitable = {}
 
 
-def flat_map(fn, nin, parallel, checked=False):
+def flat_map(fn, nin, parallel, checked=None):
     """A loop applying scalar ``fn`` over flat C-contiguous arrays and scalars.
 
     ``loop(a, [b, [c, [d,]]] out)``: each input is a 1-d C-contiguous array of
     ``out.size`` elements or a scalar (a value broadcast to every element); the caller
     checked this.  Compiled per argument types on first call, cached on disk;
-    ``parallel=True`` splits the loop across Numba's threads.  With ``checked`` the loop
-    also returns how many results are NaN (an integer sum, which stays vectorised): the
-    sin/cos kernels flag the arguments they cannot reduce that way, and counting in the
-    same pass saves a second sweep over the result.
+    ``parallel=True`` splits the loop across Numba's threads.  With ``checked`` (an input
+    position) the loop also returns how many of that input's values are beyond the range
+    of the vectorised sin/cos (an integer sum, which stays vectorised), so the caller can
+    recompute those with the C library without a second sweep to find them.
     """
     # The closure holds the plain Python function (pickled by reference), not a
     # dispatcher (pickled with a per-process id), so the on-disk cache hits next time.
     kernel = _jitable.get(fn)
     if kernel is None:
         kernel = _jitable[fn] = register_jitable(fn)
-    if checked:
+    c = checked
+    if checked is not None:
         if nin == 1:
             def loop(a, out):
                 bad = 0
                 for i in prange(out.size):
-                    v = kernel(_at(a, i))
-                    out[i] = v
-                    bad += v != v
+                    v = _at(a, i)
+                    out[i] = kernel(v)
+                    bad += trig_bad(v)
                 return bad
         elif nin == 2:
             def loop(a, b, out):
                 bad = 0
                 for i in prange(out.size):
-                    v = kernel(_at(a, i), _at(b, i))
-                    out[i] = v
-                    bad += v != v
+                    vs = (_at(a, i), _at(b, i))
+                    out[i] = kernel(vs[0], vs[1])
+                    bad += trig_bad(vs[c])
                 return bad
         else:  # pragma: no cover - no such kernel
             raise ValueError(f"no checked flat driver for {nin} inputs")
@@ -134,14 +141,18 @@ def flat_map(fn, nin, parallel, checked=False):
         def loop(a, b, c, d, out):
             for i in prange(out.size):
                 out[i] = kernel(_at(a, i), _at(b, i), _at(c, i), _at(d, i))
+    elif nin == 5:
+        def loop(a, b, c, d, e, out):
+            for i in prange(out.size):
+                out[i] = kernel(_at(a, i), _at(b, i), _at(c, i), _at(d, i), _at(e, i))
     else:  # pragma: no cover - no such kernel
         raise ValueError(f"no flat driver for {nin} inputs")
-    loop.__qualname__ = (f"flat_map.{fn.__name__}.{'parallel' if parallel else 'serial'}"
-                         f"{'.checked' if checked else ''}")
+    loop.__qualname__ = (f"flat_map.{fn.__module__}.{fn.__name__}."
+                         f"{'parallel' if parallel else 'serial'}"
+                         f"{'.checked' if checked is not None else ''}")
     # error_model="numpy": x / 0 gives inf/nan as in NumPy (Python's model raises, and its
     # check would keep the loop from being vectorised).
-    return njit(parallel=parallel, cache=True, nogil=True, fastmath=CONTRACT,
-                error_model="numpy")(loop)
+    return njit(parallel=parallel, cache=True, nogil=True, error_model="numpy")(loop)
 
 
 # --- scatter-add ----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from numba import carray, cfunc, types
 from numba.core.extending import intrinsic, register_jitable
 from numba.np.ufunc import _internal
 
-from ._vmath import CONTRACT, SINCOS_LIMIT
+from .vmath import TRIG_BOUND
 
 _LOOP = types.void(types.CPointer(types.intp), types.CPointer(types.intp),
                    types.CPointer(types.intp), types.voidptr)
@@ -56,10 +56,10 @@ def _ptr(address, like):
 
 @register_jitable(inline="always")
 def _in_range(v, m):
-    """Do all ``m`` values of ``v`` satisfy ``|v| <= SINCOS_LIMIT`` (False for NaN)?"""
+    """Do all ``m`` values of ``v`` satisfy ``|v| <= TRIG_BOUND`` (False for NaN)?"""
     good = 0
     for j in range(m):  # an integer count, not an early exit: it vectorises
-        good += np.int64(abs(v[j]) <= SINCOS_LIMIT)
+        good += np.int64(abs(v[j]) <= TRIG_BOUND)
     return good == m
 
 
@@ -78,10 +78,10 @@ def inner_loop(fn, nin, dtype, exact=None, checked_arg=0):
     """The cfunc inner loop applying scalar ``fn`` to ``nin`` inputs of ``dtype``.
 
     With ``exact``, ``fn`` is trusted only where input ``checked_arg`` satisfies
-    ``|x| <= SINCOS_LIMIT``; elsewhere (and for NaN/inf) ``exact``, built on the C
+    ``|x| <= TRIG_BOUND``; elsewhere (and for NaN/inf) ``exact``, built on the C
     library, gives the result.
     """
-    if nin not in (1, 2, 3, 4):  # pragma: no cover - no such kernel
+    if nin not in (1, 2, 3, 4, 5):  # pragma: no cover - no such kernel
         raise ValueError(f"no inner loop for {nin} inputs")
     kernel = _jit(fn)
     fallback = _jit(exact if exact is not None else fn)  # unused when not checked
@@ -92,7 +92,7 @@ def inner_loop(fn, nin, dtype, exact=None, checked_arg=0):
 
     # One body per arity: Numba cannot index a run-time list of arrays.  ``vs`` is a tuple
     # of arrays (the contiguous case) or of values (the strided case, at index 0).
-    @register_jitable(inline="always", fastmath=CONTRACT)
+    @register_jitable(inline="always")
     def apply(f, vs, j):
         if nin == 1:
             return f(vs[0][j])
@@ -100,7 +100,9 @@ def inner_loop(fn, nin, dtype, exact=None, checked_arg=0):
             return f(vs[0][j], vs[1][j])
         if nin == 3:
             return f(vs[0][j], vs[1][j], vs[2][j])
-        return f(vs[0][j], vs[1][j], vs[2][j], vs[3][j])
+        if nin == 4:
+            return f(vs[0][j], vs[1][j], vs[2][j], vs[3][j])
+        return f(vs[0][j], vs[1][j], vs[2][j], vs[3][j], vs[4][j])
 
     @register_jitable(inline="always")
     def views(args, steps, i, n):
@@ -115,10 +117,16 @@ def inner_loop(fn, nin, dtype, exact=None, checked_arg=0):
             return (carray(_ptr(args[0] + i * steps[0], like), n),
                     carray(_ptr(args[1] + i * steps[1], like), n),
                     carray(_ptr(args[2] + i * steps[2], like), n))
+        if nin == 4:
+            return (carray(_ptr(args[0] + i * steps[0], like), n),
+                    carray(_ptr(args[1] + i * steps[1], like), n),
+                    carray(_ptr(args[2] + i * steps[2], like), n),
+                    carray(_ptr(args[3] + i * steps[3], like), n))
         return (carray(_ptr(args[0] + i * steps[0], like), n),
                 carray(_ptr(args[1] + i * steps[1], like), n),
                 carray(_ptr(args[2] + i * steps[2], like), n),
-                carray(_ptr(args[3] + i * steps[3], like), n))
+                carray(_ptr(args[3] + i * steps[3], like), n),
+                carray(_ptr(args[4] + i * steps[4], like), n))
 
     def loop(args, dims, steps, data):
         n = dims[0]
@@ -128,7 +136,7 @@ def inner_loop(fn, nin, dtype, exact=None, checked_arg=0):
         if not dense:  # any other layout: one element at a time
             for i in range(n):
                 vs = views(args, steps, i, 1)
-                if checked and not abs(vs[c][0]) <= SINCOS_LIMIT:
+                if checked and not abs(vs[c][0]) <= TRIG_BOUND:
                     r = apply(fallback, vs, 0)
                 else:
                     r = apply(kernel, vs, 0)
@@ -147,10 +155,10 @@ def inner_loop(fn, nin, dtype, exact=None, checked_arg=0):
                     out[j] = apply(fallback, vs, j)
             i += m
 
-    loop.__qualname__ = f"inner_loop.{fn.__name__}.{np.dtype(dtype).name}"
+    loop.__qualname__ = f"inner_loop.{fn.__module__}.{fn.__name__}.{np.dtype(dtype).name}"
     # error_model="numpy": x / 0 gives inf/nan as in NumPy, and sets the flag NumPy turns
     # into its usual RuntimeWarning after the loop.
-    return cfunc(_LOOP, cache=True, fastmath=CONTRACT, error_model="numpy")(loop)
+    return cfunc(_LOOP, cache=True, error_model="numpy")(loop)
 
 
 def make_ufunc(name, loops, nin, base=None):

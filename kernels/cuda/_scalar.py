@@ -51,3 +51,12 @@ else:  # numba-cuda lowers these to libdevice; floor/ceil/trunc return floats on
         # (libdevice's cbrt is reached through the cuda module, which a kernel's
         # ``F.<name>`` lookup cannot see: wrap it in a device function)
         return _cuda.cbrt(x)
+
+
+def __getattr__(name):
+    """Any other leaf is Python's ``math`` function of that name (``erf``, ``lgamma``...):
+    on a GPU, libdevice's; in the simulator, Python's own (exact for NaN and inf too)."""
+    try:
+        return getattr(math, name)
+    except AttributeError:
+        raise AttributeError(f"no scalar leaf {name!r}: add it to {__name__}") from None

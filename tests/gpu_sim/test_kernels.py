@@ -10,9 +10,8 @@ from hypothesis import given, strategies as st
 
 import funcgrad as fg
 from funcgrad.core import REGISTRY
-from funcgrad.gpu import IMPLS, GpuArray, fused_vjp
-from funcgrad.kernels import cpu
-from funcgrad.kernels.cuda import _ops
+from funcgrad.gpu import IMPLS as _IMPLS
+from funcgrad.gpu import GpuArray, fused_vjp
 from funcgrad.primitives.indexing import MODES, normalize_index
 
 from conftest import assert_same
@@ -20,8 +19,19 @@ from index_strategies import index_expressions, numpy_result, shapes
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
 
-UNARY = [n for n in _ops.PRIMITIVES if _ops.ARITY[n] == 1]
-BINARY = [n for n in _ops.PRIMITIVES if _ops.ARITY[n] == 2]
+ELEMENTWISE = [p for p in REGISTRY.values() if p.elementwise is not None]
+UNARY = [p.name for p in ELEMENTWISE if len(p.elementwise.lins) == 1]
+BINARY = [p.name for p in ELEMENTWISE if len(p.elementwise.lins) == 2]
+
+
+class _ByName:
+    """The GPU table, looked up by a primitive's name (for readable test parameters)."""
+
+    def __getitem__(self, name):
+        return _IMPLS[REGISTRY[name]]
+
+
+IMPLS = _ByName()
 FLOATS = [np.float64, np.float32]
 
 # inputs inside each function's domain (outside it both sides give NaN: tested below)
@@ -41,7 +51,7 @@ def check(name, args, params=None, gpu_args=None, **tol):
     want = REGISTRY[name].impl(*args, **params)
     if gpu_args is None:
         gpu_args = [gpu(a) if isinstance(a, np.ndarray) else a for a in args]
-    got = IMPLS[name](*gpu_args, **params)
+    got = _IMPLS[REGISTRY[name]](*gpu_args, **params)
     assert_same(got, want, **tol)
     return got
 
@@ -156,14 +166,29 @@ def test_elementwise_on_strided_views():
     assert_same(IMPLS["multiply"](col, col), y * y)
 
 
-@pytest.mark.parametrize("name", _ops.FUSED_VJP)
-@given(x=arrays(shape=st.lists(st.integers(0, 4), min_size=1, max_size=3).map(tuple),
-               lo=0.2, hi=0.9))
-def test_fused_vjp_kernel_equals_cpu(name, x):
-    y = getattr(np, name)(x)
-    g = np.linspace(-1, 1, x.size).reshape(x.shape).astype(x.dtype)
-    want = getattr(cpu, name + "_vjp")(g, x, y)
-    assert_same(fused_vjp(name, gpu(g), gpu(x), gpu(y)), want)
+FUSED = [(p.name, i) for p in ELEMENTWISE if p.differentiable
+         for i, lin in enumerate(p.elementwise.lins) if lin is not None]
+
+
+@pytest.mark.parametrize("name,i", FUSED)
+@given(data=st.data())
+def test_fused_vjp_kernel_equals_the_rule_on_the_cpu(name, i, data):
+    """Every first-order rule, generated as one GPU kernel, gives the rule's own values
+    (a rule that stays several kernels is checked to say so: None)."""
+    prim = REGISTRY[name]
+    n = len(prim.elementwise.lins)
+    shape = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple))
+    dtype = data.draw(st.sampled_from(FLOATS))
+    args = [data.draw(arrays(shape, dtype, 0.2, 0.9)) for _ in range(n)]
+    if prim.elementwise.compute == "select":
+        args[0] = args[0] > 0.5
+    out = prim.impl(*args)
+    g = np.linspace(-1, 1, out.size).reshape(out.shape).astype(dtype)
+    got = fused_vjp(prim, i, gpu(g), [gpu(a) for a in args], gpu(out))
+    if got is None:
+        return
+    want = prim.elementwise.lins[i](g, *args, out)
+    assert_same(got, np.broadcast_to(want, out.shape).astype(dtype))
 
 
 @given(x=arrays(), dtype=st.sampled_from([np.float32, np.float64, np.int32, np.int64, bool]))
@@ -432,10 +457,11 @@ def test_every_gpu_implementation_is_exercised_here():
     import inspect
     import sys
     source = inspect.getsource(sys.modules[__name__])
-    named = {n for n in IMPLS if f'"{n}"' in source}
-    elementwise = set(_ops.PRIMITIVES)
+    table = {p.name for p in _IMPLS}
+    named = {n for n in table if f'"{n}"' in source}
+    elementwise = {p.name for p in ELEMENTWISE}  # (every one, by the parametrised tests)
     # Graph-holding primitives evaluate their graphs (device-agnostic, like custom_call);
     # they are exercised in test_graph_primitives.py.
-    assert set(IMPLS) - named - elementwise <= {"custom_call", "jit_call", "cond", "scan",
-                                                  "while_loop"}
+    assert table - named - elementwise <= {"custom_call", "jit_call", "cond", "scan",
+                                           "while_loop"}
     assert isinstance(gpu(np.zeros(2)), GpuArray)

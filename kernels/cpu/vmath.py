@@ -1,4 +1,6 @@
-"""Vectorisable ``exp``, ``log``, ``log1p``, ``sin``, ``cos`` and ``tanh`` for the kernels.
+"""Vectorisable ``exp``, ``log``, ``log1p``, ``sin``, ``cos`` and ``tanh``: funcgrad's one
+vector-maths library, used by the eager CPU kernels and by ``fg.jit`` alike, so both give
+the same bits.
 
 This Numba build has no SVML, so ``np.sin`` inside an ``@njit`` loop is a call to the C
 library per element, and a loop holding one is never vectorised.  These functions are
@@ -16,7 +18,8 @@ functions are themselves ~1 ulp from exact.
 
 ``sin``/``cos`` reduce their argument with a three-part Cody-Waite reduction, accurate for
 ``|x| <= 2**19 * pi / 2``; :func:`trig_bad` flags larger (and non-finite) arguments, and the
-generated loop then recomputes with the C library (see :mod:`funcgrad.jit.lower`).
+generated loop then recomputes with the C library (see :mod:`funcgrad.jit.lower` and
+:mod:`.generated`).
 """
 import numpy as np
 from llvmlite import ir

@@ -4,7 +4,7 @@ The simulator runs kernels as Python, so it cannot catch what only Numba's CUDA
 compiler rejects (an unsupported function, a type that does not unify).  With
 NVVM installed (``pip install 'cuda-toolkit[nvvm,nvrtc]'``, no driver or GPU
 needed) this module compiles each kernel variant to PTX for ``cc`` (default: 9.0,
-Hopper) on representative signatures: ``python -m funcgrad.kernels.cuda._ptx``
+Hopper) on representative signatures: ``python -m funcgrad.gpu_ptx``
 (all ~330 variants, a few minutes; ``--quick``: one dtype each; ``--smoke``: one of
 each family, seconds).
 Must run with the simulator off.
@@ -15,9 +15,10 @@ import time
 import numpy as np
 from numba import cuda
 
-from . import _codegen, elementwise, index, linalg, matmul, reduce, scan, sort
-from ._config import SIM
-from ._ops import ARITY, OPS
+from .core import REGISTRY
+from .kernels.cuda import _codegen, elementwise, index, linalg, matmul, reduce, scan, sort
+from .kernels.cuda._config import SIM
+from .primitives import scalar as sc
 
 try:
     from numba.cuda import types as T
@@ -41,44 +42,67 @@ def _tup(n):
 
 
 def elementwise_cases(full=True):
-    """(label, kernel, signature) for elementwise kernels."""
+    """(label, kernel, signature) for elementwise kernels: every elementwise primitive's
+    scalar definition, and every fused first-order rule, as the GPU generates them."""
+    from . import gpu
     cases = []
-    for name, (category, body) in OPS.items():
-        arity = ARITY[name]
-        dtypes = [np.float32, np.float64]
-        if isinstance(body, dict) and "i" in body or (not isinstance(body, dict)
-                                                     and category == "arith"):
-            dtypes.append(np.int64)
-        if category == "logic":
-            dtypes = [np.bool_]
+    prims = [p for p in REGISTRY.values() if p.elementwise is not None]
+    for prim in prims:
+        decl = prim.elementwise
+        arity = len(decl.lins)
+        dtypes = [np.dtype(np.float32), np.dtype(np.float64)]
+        if decl.compute == "logic":
+            dtypes = [np.dtype(bool)]
+        elif sc.body_for(decl.scalar, np.dtype(np.int64)) is not None:
+            dtypes.append(np.dtype(np.int64))
         if not full:
             dtypes = dtypes[:1]
         for dt in dtypes:
-            dt = np.dtype(dt)
-            if category == "where":
+            if decl.compute == "select":
                 cts = [np.dtype(bool), dt, dt]
-            elif category == "pred":
+            elif decl.compute == "predicate":
                 cts = [dt]
             else:
                 cts = [dt] * arity
-            out = np.dtype(bool) if category in ("cmp", "logic", "pred") else dt
+            out = np.dtype(bool) if decl.compute in ("compare", "logic", "predicate") else dt
+            lines = gpu._lines(prim, cts)
             patterns = [("C",) * arity]
-            if full and name in ("add", "where", "multiply", "cast", "tanh_vjp"):
+            if full and prim.name in ("add", "where", "multiply"):
                 patterns += [("B",) * arity, ("S",) + ("B",) * (arity - 1)]
             for kinds in patterns:
                 for out_kind in (("C", "B") if kinds[0] == "B" else ("C",)):
-                    nd = 1 if set(kinds) <= {"C", "S"} and out_kind == "C" else 3
-                    sig = [_arr(out), I64, _tup(nd), I64, _tup(nd)]
-                    for k, kind in enumerate(kinds):
-                        ct = cts[k]
-                        if kind == "S":
-                            sig.append(_scal(ct))
-                        else:
-                            sig += [_arr(ct), I64, _tup(nd)]
-                    kernel = elementwise.kernel_for(name, kinds, out_kind, cts)
-                    cases.append((f"ew {name} {''.join(kinds)}->{out_kind} {dt}", kernel,
-                                  tuple(sig)))
+                    cases.append((f"ew {prim.name} {''.join(kinds)}->{out_kind} {dt}",
+                                  elementwise.kernel_for(lines, kinds, out_kind, cts),
+                                  _ew_signature(kinds, out_kind, cts, out)))
+        if not prim.differentiable:
+            continue
+        for i in range(arity):
+            for dt in dtypes[:2]:
+                built = gpu._build_fused(prim, i, dt)
+                if built is None:
+                    continue
+                lines, reads = built
+                kinds, cts = ("C",) * len(reads), [dt] * len(reads)
+                cases.append((f"fused {prim.name}.{i} {dt}",
+                              elementwise.kernel_for(lines, kinds, "C", cts),
+                              _ew_signature(kinds, "C", cts, dt)))
+    cast = elementwise.CAST
+    for dt in (np.float32, np.float64, np.int64):
+        dt = np.dtype(dt)
+        cases.append((f"ew cast C->C {dt}", elementwise.kernel_for(cast, "C", "C", [dt]),
+                      _ew_signature("C", "C", [dt], dt)))
     return cases
+
+
+def _ew_signature(kinds, out_kind, cts, out):
+    nd = 1 if set(kinds) <= {"C", "S"} and out_kind == "C" else 3
+    sig = [_arr(out), I64, _tup(nd), I64, _tup(nd)]
+    for k, kind in enumerate(kinds):
+        if kind == "S":
+            sig.append(_scal(cts[k]))
+        else:
+            sig += [_arr(cts[k]), I64, _tup(nd)]
+    return tuple(sig)
 
 
 def other_cases(full=True):
@@ -138,7 +162,7 @@ def other_cases(full=True):
     return cases
 
 
-SMOKE = ("ew add BB->B", "ew where SBB->C", "ew tanh_vjp CCC->C float32", "ew cbrt C->C float32",
+SMOKE = ("ew add BB->B", "ew where SBB->C", "fused tanh.0 float32", "ew cbrt C->C float32",
          "ew logaddexp C->C float32", "ew power C->C int64", "reduce tree sum float32",
          "reduce shuffle max float64", "argmax float32", "cumsum block float32", "matmul float32",
          "gather float32", "scatter_atomic_add_kernel float64", "argsort", "lu_factor float64",

@@ -1,0 +1,448 @@
+"""How an elementwise primitive is made from its one declaration.
+
+A declaration (:func:`elementwise`, used by :mod:`funcgrad.primitives.elementwise`) gives
+the primitive's name, its CPU kernel (a NumPy ufunc, or None to generate one), its
+*scalar definition* (:mod:`.scalar`: how one element is computed, which the GPU, ``jit``
+and generated kernels compile) and, per argument, its *linear rule*
+``lin(g, *args, out)``: ``g`` times the partial derivative of the output with respect to
+that argument.  Because an elementwise derivative is a pointwise product, one rule gives
+both the JVP (applied to a tangent, then broadcast to the output) and the VJP (applied to
+a cotangent, then summed back to the argument's shape): forward and reverse mode cannot
+disagree.  ``None`` marks an argument with no derivative (a mask).
+
+Everything else is derived here: the abstract evaluation, the batching rule, the JVP and
+VJP, which residuals the VJP reads (for the eager ``Tensor``), and the fused first-order
+VJP kernel: each linear rule is captured once on scalars and compiled into one pass over
+the arrays (:class:`Elementwise.fused_rule`), bit for bit the rule's own arithmetic.
+"""
+import numpy as np
+from numpy import ndarray
+
+from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state
+from ..kernels import cpu
+from ..kernels.cpu import leaves as cpu_leaves
+from ..kernels.cpu.generated import scalar_kernel
+from . import scalar as sc
+from .structural import (broadcast_to_p, convert_element_type_p, fit, moveaxis, reshape,
+                         reshape_p, unbroadcast)
+
+__all__ = ["Elementwise", "elementwise", "elementwise_batch", "register_fused_backend",
+           "build_kernels"]
+
+_EMPTY = {}
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_BOOL = np.dtype(np.bool_)
+_MISSING = object()
+
+COMPUTE = ("arith", "compare", "logic", "predicate", "select")
+"""How an elementwise primitive reads its inputs: "arith", in the output dtype (add,
+sin...); "compare", promoted together, boolean result; "logic", as truth values;
+"predicate", each in its own dtype (isnan); "select", a truth value then two values in
+the output dtype (where)."""
+
+
+class FusedRule:
+    """A generated first-order kernel: ``kernel`` (a name for :func:`funcgrad.kernels.cpu.apply`)
+    reads ``reads``, positions in ``(g, *args, out)``."""
+
+    __slots__ = ("reads", "kernel")
+
+    def __init__(self, reads, kernel):
+        self.reads, self.kernel = reads, kernel
+
+
+class Elementwise:
+    """The declaration of an elementwise primitive, kept as ``Primitive.elementwise``."""
+
+    __slots__ = ("prim", "scalar", "lins", "compute", "linear", "cpu_kernel",
+                 "vector_forward", "_fused", "_reads", "_forward")
+
+    def __init__(self, scalar, lins, compute, linear, cpu_kernel, vector_forward):
+        if compute not in COMPUTE:
+            raise ValueError(f"compute must be one of {COMPUTE}, got {compute!r}")
+        self.prim = None
+        self.scalar = scalar
+        self.lins = lins
+        self.compute = compute
+        self.linear = linear
+        self.cpu_kernel = cpu_kernel
+        self.vector_forward = vector_forward
+        self._fused = {_F32: [_MISSING] * len(lins), _F64: [_MISSING] * len(lins)}
+        self._reads = {}
+        self._forward = None
+
+    def compute_dtypes(self, operands, out_dtype):
+        """The dtype each operand is computed in (operands: avals, arrays or Python
+        scalars, which stay weak as in NumPy)."""
+        n = len(operands)
+        c = self.compute
+        if c == "arith":
+            return [np.dtype(out_dtype)] * n
+        if c == "compare":
+            return [np.result_type(*[getattr(x, "dtype", x) for x in operands])] * n
+        if c == "logic":
+            return [_BOOL] * n
+        if c == "predicate":
+            return [np.dtype(getattr(operands[0], "dtype", None) or np.result_type(
+                operands[0]))]
+        return [_BOOL, np.dtype(out_dtype), np.dtype(out_dtype)]
+
+    # --- the fused first-order VJP kernels ---------------------------------------------------
+
+    def fused_rule(self, i, dtype):
+        """The generated kernel of argument ``i``'s rule in ``dtype`` (float32/float64), or
+        None where fusing gains nothing: a rule of one operation (already one pass), or
+        one that calls a C-library function NumPy vectorises and a loop would call one
+        element at a time (``sinh``, ``power``...)."""
+        rule = self._fused[dtype][i]
+        if rule is _MISSING:
+            rule = self._fused[dtype][i] = _build_fused(self, i, dtype)
+        return rule
+
+    def fused_vjp(self, i, g, args, out):
+        """The cotangent of argument ``i`` by its fused kernel, or None (then the rule runs):
+        for float32/float64 arrays of one dtype (and Python scalars), on the CPU or on a
+        device whose arrays registered their own kernels (:func:`register_fused_backend`)."""
+        if type(g) is not ndarray:
+            backend = _FUSED_BACKENDS.get(type(g))
+            return None if backend is None else backend(self.prim, i, g, args, out)
+        if not g.ndim:
+            return None
+        dt = g.dtype
+        if dt is not _F64 and dt is not _F32:
+            return None
+        rule = self._fused[dt][i]
+        if rule is _MISSING:
+            rule = self.fused_rule(i, dt)
+        if rule is None:
+            return None
+        n = 0
+        operands = []
+        everything = (g, *args, out)
+        for k in rule.reads:
+            v = everything[k]
+            t = type(v)
+            if t is ndarray:
+                if v.dtype is not dt:
+                    return None
+                if v.size > n:
+                    n = v.size
+            elif t is not float and t is not int:
+                return None
+            operands.append(v)
+        if n < cpu.config.ufunc_min:
+            return None
+        return cpu.apply(rule.kernel, dt, n, *operands)
+
+    # --- facts ----------------------------------------------------------------------------------
+
+    def vjp_reads(self, needs, **params):
+        """Which inputs, and whether the output, the rules of the wanted cotangents read
+        (seen by capturing each rule once)."""
+        reads = self._reads.get(needs)
+        if reads is None:
+            n = len(self.lins)
+            used = set()
+            for i, (lin, need) in enumerate(zip(self.lins, needs)):
+                if need and lin is not None:
+                    used |= _used_inputs(sc.capture(lin, n + 2, _F64))
+            reads = self._reads[needs] = (tuple(1 + k in used for k in range(n)), n + 1 in used)
+        return reads
+
+
+_FUSED_BACKENDS = {}  # array type -> fused_vjp(prim, i, g, args, out)
+
+
+def register_fused_backend(array_type, fused_vjp):
+    """Let cotangents of ``array_type`` (GPU arrays) take first-order elementwise VJPs in
+    one generated kernel: ``fused_vjp(prim, i, g, args, out)`` returns the cotangent of
+    argument ``i``, or None where the rule should run as it is."""
+    _FUSED_BACKENDS[array_type] = fused_vjp
+
+
+def _used_inputs(graph):
+    """Positions of the graph's inputs that its equations or outputs read."""
+    ids = {id(v): k for k, v in enumerate(graph.invars)}
+    used = {ids[id(x)] for eqn in graph.eqns for x in eqn.inputs if id(x) in ids}
+    used |= {ids[id(v)] for v in graph.outvars if id(v) in ids}
+    return used
+
+
+# --- generating kernels -------------------------------------------------------------------------
+
+def _cpu_emitter(vector, checked_ok):
+    """Writes scalar code for the CPU: ``V.<leaf>`` (vectorised, :mod:`vmath`) where
+    ``vector`` and one exists (sin/cos only where ``checked_ok``), else ``F.<leaf>``."""
+    def leaf(name, dtype):
+        fast = (vector and name in cpu_leaves.VECTOR and np.dtype(dtype).kind == "f"
+                and (checked_ok or name not in cpu_leaves.CHECKED))
+        return f"V.{name}" if fast else f"F.{name}"
+    return sc.Emitter(leaf, sc.literal, sc.cast)
+
+
+def _graph_leaves(graph):
+    """Every leaf the equations of a captured graph call, and the inputs of the ones that
+    hold only in a range (sin, cos)."""
+    names, checked = set(), set()
+    for eqn in graph.eqns:
+        decl = eqn.prim.elementwise
+        if decl is None:
+            continue
+        used = sc.leaves_of(sc.body_for(decl.scalar, sc.eqn_compute(eqn)[1]))
+        names |= used
+        if used & cpu_leaves.CHECKED:
+            checked.add(id(eqn.inputs[0]))
+    return names, checked
+
+
+def kernel_for_graph(graph, dtype):
+    """``(kernel name, reads)``: the generated CPU kernel computing a captured graph of
+    elementwise equations, reading only the inputs it uses; None where a loop would be
+    slower than NumPy's passes (a leaf NumPy vectorises and Numba does not)."""
+    for eqn in graph.eqns:
+        decl = eqn.prim.elementwise
+        if (decl is None and eqn.prim not in _SCALAR_IDENTITY) or any(
+                v.aval.shape for v in eqn.outvars) or any(
+                not hasattr(x, "aval") and np.ndim(x) for x in eqn.inputs):
+            return None
+        if decl is not None and sc.body_for(decl.scalar, sc.eqn_compute(eqn)[1]) is None:
+            return None
+    leaves, checked = _graph_leaves(graph)
+    if leaves - cpu_leaves.VECTOR - cpu_leaves.INLINE:
+        return None
+    reads = sorted(_used_inputs(graph))
+    params = {id(graph.invars[k]): f"x{j}" for j, k in enumerate(reads)}
+    args = [params.get(id(v), "None") for v in graph.invars]
+    inputs = {id(graph.invars[k]) for k in reads}
+    checked_arg = None
+    if len(checked) == 1 and checked <= inputs:
+        checked_arg = reads.index(next(k for k in reads if id(graph.invars[k]) in checked))
+    vector_lines, result = _cpu_emitter(True, checked_arg is not None).graph(graph, args, dtype)
+    vector_lines.append(f"r = {result}")
+    exact_lines = None
+    if checked_arg is not None:
+        exact_lines, result = _cpu_emitter(False, False).graph(graph, args, dtype)
+        exact_lines.append(f"r = {result}")
+    name = scalar_kernel(vector_lines, len(reads), exact_lines, checked_arg or 0)
+    return name, tuple(reads)
+
+
+# structural primitives that are the identity (or a cast) on one element: a rule's fit
+_SCALAR_IDENTITY = frozenset({broadcast_to_p, convert_element_type_p, reshape_p})
+
+
+def _build_fused(decl, i, dtype):
+    lin = decl.lins[i]
+    if lin is None:
+        return None
+    graph = sc.capture(lin, len(decl.lins) + 2, dtype)
+    if len(graph.eqns) < 2 or len(graph.outvars) != 1:
+        return None
+    built = kernel_for_graph(graph, dtype)
+    if built is None:
+        return None
+    name, reads = built
+    return FusedRule(reads, name)
+
+
+# --- the primitive --------------------------------------------------------------------------------
+
+def _abstract_elementwise(prim):
+    probe = _forward_dtype_probe(prim)
+
+    def abstract_eval(*avals, **params):
+        shape = np.broadcast_shapes(*[getattr(a, "shape", ()) for a in avals])
+        samples = [np.zeros((), a.dtype) if isinstance(a, ShapedArray) else a for a in avals]
+        with np.errstate(all="ignore"):
+            dtype = np.result_type(probe(*samples, **params))
+        return ShapedArray(shape, dtype)
+    return abstract_eval
+
+
+def _forward_dtype_probe(prim):
+    """A function with the primitive's result dtype: its CPU kernel, or for a generated
+    one (float32/float64 loops) NumPy's choice among those, without compiling anything."""
+    decl = prim.elementwise
+    if decl.cpu_kernel is not None:
+        return decl.cpu_kernel
+
+    def probe(*samples):
+        dtypes = [np.float64 if isinstance(s, (bool, int, float)) else s.dtype
+                  for s in samples]
+        return np.zeros((), np.result_type(np.float32, *dtypes))
+    return probe
+
+
+def elementwise_batch(prim):
+    """Batch rule of any elementwise primitive: align batch axes at the front."""
+    def batch(args, dims, **params):
+        ranks = [len(a.shape) - (d is not None) if hasattr(a, "shape") else 0
+                 for a, d in zip(args, dims)]
+        rank = max(ranks)
+        moved = []
+        for a, d, r in zip(args, dims, ranks):
+            if d is not None:
+                a = moveaxis(a, d, 0)
+                if r < rank:
+                    a = reshape(a, a.shape[:1] + (1,) * (rank - r) + a.shape[1:])
+            moved.append(a)
+        return _state.interpreter.process(prim, moved, params), 0
+    return batch
+
+
+def _fit_ct(c, x):
+    """Unbroadcast a cotangent only when broadcasting or promotion happened."""
+    return c if c.shape == x.shape and c.dtype == x.dtype else unbroadcast(c, x)
+
+
+def _no_jvp(primals, tangents, **params):  # never called: not differentiable
+    raise AssertionError("non-differentiable primitive reached a JVP rule")
+
+
+def _no_vjp(needs, g, out, *args, **params):
+    raise AssertionError("non-differentiable primitive reached a VJP rule")
+
+
+def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable=True,
+                linear=False, vector_forward=False, **facts):
+    """Declare an elementwise primitive (see the module docstring).
+
+    ``cpu_kernel``: the eager CPU computation (a NumPy ufunc, or a faster kernel of
+    :mod:`funcgrad.kernels.cpu`); None generates a ufunc from ``scalar``.  ``scalar``: the
+    scalar definition (:mod:`.scalar`).  ``lins``: one linear rule per argument.
+    ``linear``: the primitive is linear in its arguments jointly (add, subtract), so with
+    every tangent present the output tangent is the primitive applied to them.
+    ``vector_forward``: compute float64 arrays with the scalar definition on
+    :mod:`funcgrad.kernels.cpu.vmath` (faster than NumPy's own loop: sin, cos).
+    ``facts``: more :class:`~funcgrad.core.Primitive` facts (``grad_fn_name``...).
+    """
+    decl = Elementwise(scalar, lins, compute, linear, cpu_kernel, vector_forward)
+
+    def jvp(primals, tangents, **params):
+        out = _state.interpreter.process(prim, primals, params)
+        return out, jvp_tangent(primals, tangents, out, **params)
+
+    def jvp_tangent(primals, tangents, out, **params):  # the tangent half of ``jvp``
+        if linear and tangents[0] is not None and tangents[1] is not None:
+            return fit(_state.interpreter.process(prim, tangents, params), out)
+        t_out = None
+        for lin, t in zip(lins, tangents):
+            if t is None or lin is None:
+                continue
+            c = lin(t, *primals, out, **params)
+            t_out = c if t_out is None else t_out + c
+        return None if t_out is None else fit(t_out, out)
+
+    # First order on plain arrays, each cotangent is one pass of its fused kernel
+    # (``fused_vjp``); otherwise (higher order, tracers, other devices) the rule runs.
+    if len(lins) == 1:
+        lin_x, = lins
+
+        def vjp(needs, g, out, x, **params):
+            c = decl.fused_vjp(0, g, (x,), out)
+            return (_fit_ct(lin_x(g, x, out, **params) if c is None else c, x),)
+    elif len(lins) == 2:
+        lin_x, lin_y = lins
+
+        def vjp(needs, g, out, x, y, **params):
+            cx = cy = None
+            if needs[0]:
+                cx = decl.fused_vjp(0, g, (x, y), out)
+                cx = _fit_ct(lin_x(g, x, y, out, **params) if cx is None else cx, x)
+            if needs[1]:
+                cy = decl.fused_vjp(1, g, (x, y), out)
+                cy = _fit_ct(lin_y(g, x, y, out, **params) if cy is None else cy, y)
+            return cx, cy
+    else:
+        def vjp(needs, g, out, *args, **params):
+            cts = []
+            for i, (lin, x, need) in enumerate(zip(lins, args, needs)):
+                c = None
+                if need:
+                    c = decl.fused_vjp(i, g, args, out)
+                    c = _fit_ct(lin(g, *args, out, **params) if c is None else c, x)
+                cts.append(c)
+            return cts
+
+    if not differentiable:
+        facts.setdefault("vjp_reads", SHAPES_ONLY)
+    prim = Primitive(name, None, jvp=jvp if differentiable else _no_jvp,
+                     vjp=vjp if differentiable else _no_vjp,
+                     jvp_tangent=jvp_tangent if differentiable else None,
+                     differentiable=differentiable, elementwise=decl,
+                     vjp_reads=facts.pop("vjp_reads", decl.vjp_reads), **facts)
+    decl.prim = prim
+    prim.impl = _cpu_impl(decl)
+    prim.abstract_eval = _abstract_elementwise(prim)
+    prim.batch = elementwise_batch(prim)
+    return prim
+
+
+# --- the eager CPU computation ------------------------------------------------------------------
+
+def _cpu_impl(decl):
+    if decl.vector_forward:
+        return _vector_forward(decl)
+    if decl.cpu_kernel is not None:
+        return decl.cpu_kernel
+    return _generated_forward(decl)
+
+
+def _forward_kernel(decl, dtype):
+    """The generated kernel of the primitive itself (its scalar definition on arrays)."""
+    prim = decl.prim
+    graph = sc.capture(lambda *xs: prim.bind(*xs), _arity(decl), dtype)
+    built = kernel_for_graph(graph, dtype)
+    if built is None:  # a C-library leaf: still one loop, on the exact leaves
+        lines, result = _cpu_emitter(False, False).graph(graph, [f"x{k}" for k in range(
+            _arity(decl))], dtype)
+        return scalar_kernel(lines + [f"r = {result}"], _arity(decl))
+    return built[0]
+
+
+def _arity(decl):
+    return len(decl.lins)
+
+
+def _generated_forward(decl):
+    """A NumPy ufunc with float32 and float64 loops generated from the scalar definition
+    (built on the first call; NumPy casts other dtypes to one of them)."""
+    def impl(*args):
+        if decl._forward is None:
+            decl._forward = cpu.float_ufunc({dt: _forward_kernel(decl, dt)
+                                             for dt in (_F32, _F64)}, decl.prim.name)
+        return decl._forward(*args)
+    return impl
+
+
+def _vector_forward(decl):
+    """The primitive's impl becomes, on the first array, NumPy's ufunc with its float64
+    loop generated on :mod:`vmath` (every other dtype keeps NumPy's loop): no Python runs
+    between the primitive and NumPy's dispatch.  With more than one thread allowed, a
+    wrapper that sends large arrays to the multithreaded loop instead; a change of the
+    thread setting re-chooses on the next call."""
+    prim, numpy_ufunc = decl.prim, decl.cpu_kernel
+
+    def first_call(x, *args, **params):
+        if getattr(x, "size", 0) < cpu.config.ufunc_min:
+            return numpy_ufunc(x, *args, **params)
+        prim.impl = cpu.vector_forward(_forward_kernel(decl, _F64), numpy_ufunc)
+        return prim.impl(x, *args, **params)
+    cpu.on_thread_change(lambda: setattr(prim, "impl", first_call))
+    return first_call
+
+
+def build_kernels(dtypes=("float64", "float32")):
+    """Generate every elementwise primitive's kernels now (``fg.warmup``): its fused rules
+    for each float dtype, and its forward kernel where it has one."""
+    from ..core import REGISTRY
+    for prim in list(REGISTRY.values()):
+        decl = prim.elementwise
+        if decl is None:
+            continue
+        for dt in map(np.dtype, dtypes):
+            if dt in (_F32, _F64) and prim.differentiable:
+                for i in range(len(decl.lins)):
+                    decl.fused_rule(i, dt)
+        if decl.vector_forward or decl.cpu_kernel is None:
+            prim.impl(np.ones(2))

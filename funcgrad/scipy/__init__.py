@@ -1,0 +1,11 @@
+"""``funcgrad.scipy``: SciPy's names, differentiable (``special`` so far).
+
+>>> import funcgrad as fg, funcgrad.scipy.special as fsp
+>>> float(fg.grad(fsp.expit)(0.0))
+0.25
+
+SciPy is not needed: the values come from funcgrad's own kernels.
+"""
+from . import special  # noqa: F401
+
+__all__ = ["special"]
