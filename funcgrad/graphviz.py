@@ -31,9 +31,8 @@ def _short(text, limit=_MAX_LABEL):
 
 def _structure(graph):
     """Nodes ``[(id, kind, [label lines])]`` and edges ``[(src, dst)]`` of ``graph``."""
-    from .interpreters.graph import Var, _show_param
     from .core import aval_of
-    names = graph._names()
+    names = graph._names()  # every value of the graph (a Var) has a name; constants do not
     producer = {}  # id(var) -> node id
     nodes, edges = [], []
     consts = {}
@@ -51,8 +50,8 @@ def _structure(graph):
 
     def source(x):
         """(text shown in the equation, node the value comes from or None)."""
-        if isinstance(x, Var):
-            return names.get(id(x), "?"), producer.get(id(x))
+        if id(x) in names:
+            return names[id(x)], producer.get(id(x))
         text = literal(x)
         if text is not None:
             return text, None
@@ -72,7 +71,7 @@ def _structure(graph):
             if src is not None and (src, nid) not in edges:
                 edges.append((src, nid))
         lines = [_short(f"{eqn.prim.name} {' '.join(ins)}".strip())]
-        params = ", ".join(f"{p}={_show_param(v)}" for p, v in eqn.params.items())
+        params = ", ".join(f"{p}={graph.show_param(v)}" for p, v in eqn.params.items())
         if params:
             lines.append(_short(f"[{params}]"))
         outs = " ".join(f"{names[id(v)]}: {v.aval.str_short()}" for v in eqn.outvars)
@@ -83,7 +82,7 @@ def _structure(graph):
 
     for k, v in enumerate(graph.outvars):
         text, src = source(v)
-        label = f"out {k}: {text}" if src is not None or isinstance(v, Var) else \
+        label = f"out {k}: {text}" if src is not None or id(v) in names else \
             f"out {k} = {_short(text, 24)}"
         nodes.append((f"out{k}", "output", [label]))
         if src is not None:

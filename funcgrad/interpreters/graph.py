@@ -148,6 +148,11 @@ class Graph:
 
     __repr__ = __str__
 
+    @staticmethod
+    def show_param(value):
+        """A parameter as a listing shows it."""
+        return _show_param(value)
+
     # --- pictures (owned by the tools: implemented in funcgrad/graphviz.py) ----------------
 
     def to_dot(self, name="funcgrad"):

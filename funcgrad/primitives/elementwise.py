@@ -24,6 +24,9 @@ LN10 = math.log(10.0)
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
+# The functions below bind through the interpreter directly, not ``prim.bind(x)``: no
+# varargs and no keyword dict, ~450 fewer instructions a call (callgrind), on the path of
+# every operator and rule.
 def _fn1(prim):
     def f(x):
         return _state.interpreter.process(prim, (x,), _EMPTY)

@@ -14,14 +14,11 @@ import numbers
 
 import numpy as np
 
-from ..core import Primitive, ShapedArray, Tracer, _state, concrete
+from ..core import Primitive, ShapedArray, Tracer, concrete
 from ..kernels import cpu
 from . import elementwise as ew
 from .structural import broadcast_to, linear_tangent, moveaxis, reshape, transpose, unbroadcast
 
-
-def _process(prim, args, params):
-    return _state.interpreter.process(prim, args, params)
 
 
 # --- normalising an index ----------------------------------------------------------
@@ -275,7 +272,7 @@ linear_tangent(gather_p)
 
 def gather(x, arrays, spec):
     """``x[index]`` for a normalised ``spec`` and its index ``arrays``."""
-    return _process(gather_p, (x, *arrays), {"spec": spec})
+    return gather_p.bind(x, *arrays, spec=spec)
 
 
 def index(x, idx):
@@ -507,7 +504,7 @@ def scatter(operand, updates, arrays, spec, mode):
     repeat, the last write wins) or combined with what is there (``"add"``,
     ``"multiply"``, ``"min"``, ``"max"``; repeated indices combine every update) at the
     index ``spec``."""
-    return _process(scatter_p, (operand, updates, *arrays), {"spec": spec, "mode": mode})
+    return scatter_p.bind(operand, updates, *arrays, spec=spec, mode=mode)
 
 
 def scatter_add(operand, updates, arrays, spec):
@@ -525,7 +522,7 @@ argsort_p = Primitive(
 
 def argsort(x, axis):
     """Indices that sort ``x`` along ``axis`` (stable)."""
-    return _process(argsort_p, (x,), {"axis": axis})
+    return argsort_p.bind(x, axis=axis)
 
 
 def take_along_axis(x, indices, axis):

@@ -13,9 +13,6 @@ from .structural import (broadcast_to, moveaxis, reduce_sum, reshape, to_front, 
                          unbroadcast)
 
 
-def _process(prim, args, params=None):
-    return _state.interpreter.process(prim, args, params or {})
-
 
 def swap(x):
     """Swap the last two axes."""
@@ -149,14 +146,14 @@ def _einsum_abstract(*operands, subscripts):
 
 
 def _einsum_jvp(primals, tangents, *, subscripts):
-    out = _process(einsum_p, primals, {"subscripts": subscripts})
+    out = einsum_p.bind(*primals, subscripts=subscripts)
     t_out = None
     for i, t in enumerate(tangents):
         if t is None:
             continue
         ops = list(primals)
         ops[i] = t
-        c = _process(einsum_p, ops, {"subscripts": subscripts})
+        c = einsum_p.bind(*ops, subscripts=subscripts)
         t_out = c if t_out is None else t_out + c
     return out, t_out
 
@@ -187,7 +184,7 @@ def _einsum_batch(args, dims, *, subscripts):
         else:
             new_ins.append(letter + spec)
             ops.append(moveaxis(a, d, 0))
-    return _process(einsum_p, ops, {"subscripts": ",".join(new_ins) + "->" + letter + out}), 0
+    return einsum_p.bind(*ops, subscripts=",".join(new_ins) + "->" + letter + out), 0
 
 
 einsum_p = Primitive("einsum", _einsum_impl, abstract_eval=_einsum_abstract, jvp=_einsum_jvp,
@@ -238,7 +235,7 @@ def einsum(subscripts, *operands):
         return ops[0]
     if len(ops) == 1 and sorted(ins[0]) == sorted(out):
         return transpose(ops[0], tuple(ins[0].index(c) for c in out))
-    return _process(einsum_p, tuple(ops), {"subscripts": ",".join(ins) + "->" + out})
+    return einsum_p.bind(*ops, subscripts=",".join(ins) + "->" + out)
 
 
 # --- matrix functions ---------------------------------------------------------------------
@@ -289,7 +286,7 @@ def _inv_jvp(a, t):
 def inv(a):
     """Inverse of square matrices (a stack of them)."""
     _check_square("inv", a)
-    return _process(inv_p, (a,))
+    return inv_p.bind(a)
 
 
 inv_p.batch = _stack_batch(inv)
@@ -380,7 +377,7 @@ solve_p = Primitive("solve", _solve_impl, abstract_eval=_solve_abstract, jvp=_so
 def solve(a, b):
     """Solve ``a @ x = b`` (NumPy 2 semantics: ``b`` is a vector only when 1-d)."""
     _check_square("solve", a)
-    return _process(solve_p, (a, b))
+    return solve_p.bind(a, b)
 
 
 def _slogdet_impl(a):
@@ -425,7 +422,7 @@ slogdet_p = Primitive("slogdet", _slogdet_impl, abstract_eval=_slogdet_abstract,
 def slogdet(a):
     """``(sign, log|det|)`` of square matrices; only ``log|det|`` has a derivative."""
     _check_square("slogdet", a)
-    return tuple(_process(slogdet_p, (a,)))
+    return tuple(slogdet_p.bind(a))
 
 
 slogdet_p.batch = lambda args, dims: (slogdet(moveaxis(args[0], dims[0], 0)), (0, 0))
@@ -475,7 +472,7 @@ det_p = Primitive(
 def det(a):
     """Determinant of square matrices (a stack of them)."""
     _check_square("det", a)
-    return _process(det_p, (a,))
+    return det_p.bind(a)
 
 
 det_p.batch = _stack_batch(det)
@@ -521,7 +518,7 @@ cholesky_p = Primitive("cholesky", _cholesky_impl, abstract_eval=_square_abstrac
 def cholesky(a):
     """Lower Cholesky factor ``L`` with ``a = L @ L.T`` (``a`` symmetric positive definite)."""
     _check_square("cholesky", a)
-    return _process(cholesky_p, (a,))
+    return cholesky_p.bind(a)
 
 
 cholesky_p.batch = _stack_batch(cholesky)

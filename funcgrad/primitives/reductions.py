@@ -6,15 +6,12 @@ non-negative ints; ``keepdims`` keeps reduced axes with length 1.
 """
 import numpy as np
 
-from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state, reads_inputs_and_output
+from ..core import SHAPES_ONLY, Primitive, ShapedArray, reads_inputs_and_output
 from ..kernels import cpu
 from .elementwise import equal, exp, where
 from .structural import (_reduced_shape, broadcast_to, concatenate, convert_element_type,
                          expand_reduced, moveaxis, reduce_sum, reshape, transpose)
 
-
-def _process(prim, args, params):
-    return _state.interpreter.process(prim, args, params)
 
 
 def _reduce_abstract(kernel):
@@ -67,7 +64,7 @@ def _extremum(name, kernel, grad_fn_name):
                      vjp_reads=reads_inputs_and_output, grad_fn_name=grad_fn_name)
 
     def fn(x, axes, keepdims=False):
-        return _process(prim, (x,), {"axes": tuple(sorted(axes)), "keepdims": keepdims})
+        return prim.bind(x, axes=tuple(sorted(axes)), keepdims=keepdims)
     prim.batch = _reduce_batch(fn)
     fn.__name__ = name
     return prim, fn
@@ -123,7 +120,7 @@ reduce_prod_p = Primitive(
 
 
 def reduce_prod(x, axes, keepdims=False):
-    return _process(reduce_prod_p, (x,), {"axes": tuple(sorted(axes)), "keepdims": keepdims})
+    return reduce_prod_p.bind(x, axes=tuple(sorted(axes)), keepdims=keepdims)
 
 
 reduce_prod_p.batch = _reduce_batch(reduce_prod)
@@ -172,7 +169,7 @@ _PLAIN = {np.ndarray, np.float64, np.float32, float}
 
 def logsumexp(x, axes, keepdims=False):
     """``log(sum(exp(x)))`` over ``axes``, computed without overflow."""
-    return _process(logsumexp_p, (x,), {"axes": tuple(sorted(axes)), "keepdims": keepdims})
+    return logsumexp_p.bind(x, axes=tuple(sorted(axes)), keepdims=keepdims)
 
 
 logsumexp_p.batch = _reduce_batch(logsumexp)
@@ -199,7 +196,7 @@ def _arg(name, kernel):
         differentiable=False)
 
     def fn(x, axis, keepdims=False):
-        return _process(prim, (x,), {"axis": axis, "keepdims": keepdims})
+        return prim.bind(x, axis=axis, keepdims=keepdims)
     prim.batch = _arg_batch(fn)
     prim.jvp = prim.vjp = None
     return prim, fn
@@ -226,7 +223,7 @@ cumsum_p = Primitive(
 
 def cumsum(x, axis):
     """Cumulative sum along ``axis`` (non-negative)."""
-    return _process(cumsum_p, (x,), {"axis": axis})
+    return cumsum_p.bind(x, axis=axis)
 
 
 __all__ = ["reduce_max", "reduce_min", "reduce_prod", "logsumexp", "argmax", "argmin",

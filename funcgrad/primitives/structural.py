@@ -10,13 +10,6 @@ import numpy as np
 
 from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state
 
-_EMPTY = {}
-
-
-def _process(prim, args, params=_EMPTY):
-    return _state.interpreter.process(prim, args, params)
-
-
 def _shape(x):
     return x.shape if hasattr(x, "shape") else ()
 
@@ -47,7 +40,7 @@ def reshape(x, shape):
     shape = tuple(shape)
     if _shape(x) == shape:
         return x
-    return _process(reshape_p, (x,), {"shape": shape})
+    return reshape_p.bind(x, shape=shape)
 
 
 # --- transpose ---------------------------------------------------------------
@@ -72,7 +65,7 @@ def transpose(x, perm):
     perm = tuple(int(p) for p in perm)
     if perm == tuple(range(len(perm))):
         return x
-    return _process(transpose_p, (x,), {"perm": perm})
+    return transpose_p.bind(x, perm=perm)
 
 
 def moveaxis(x, src, dst):
@@ -108,7 +101,7 @@ def broadcast_to(x, shape):
     shape = tuple(shape)
     if _shape(x) == shape:
         return x
-    return _process(broadcast_to_p, (x,), {"shape": shape})
+    return broadcast_to_p.bind(x, shape=shape)
 
 
 # --- reduce_sum ----------------------------------------------------------------
@@ -150,7 +143,7 @@ def reduce_sum(x, axes, keepdims=False):
     axes = tuple(sorted(axes))
     if not axes and not keepdims and hasattr(x, "shape"):
         return x
-    return _process(reduce_sum_p, (x,), {"axes": axes, "keepdims": keepdims})
+    return reduce_sum_p.bind(x, axes=axes, keepdims=keepdims)
 
 
 # --- convert_element_type ------------------------------------------------------
@@ -182,7 +175,7 @@ def convert_element_type(x, dtype):
         return x
     if not _is_float(dtype):
         x = stop_gradient(x)
-    return _process(convert_element_type_p, (x,), {"dtype": dtype})
+    return convert_element_type_p.bind(x, dtype=dtype)
 
 
 # --- stop_gradient -------------------------------------------------------------
@@ -203,7 +196,7 @@ def stop_gradient(x):
     >>> fg.grad(lambda x: x * fg.stop_gradient(x))(3.0)
     3.0
     """
-    return _process(stop_gradient_p, (x,))
+    return stop_gradient_p.bind(x)
 
 
 # --- concatenate / split -------------------------------------------------------
@@ -251,7 +244,7 @@ def concatenate(xs, axis):
     if len(xs) == 1:
         return xs[0]
     # The batching rule shifts ``axis`` by one: it must not count from the end.
-    return _process(concatenate_p, xs, {"axis": axis % _ndim(xs[0])})
+    return concatenate_p.bind(*xs, axis=axis % _ndim(xs[0]))
 
 
 def _split_abstract(x, *, bounds, axis):
@@ -287,7 +280,7 @@ split_p = Primitive(
 
 def split(x, bounds, axis):
     """Split ``x`` along ``axis`` at the sorted indices ``bounds``."""
-    return _process(split_p, (x,), {"bounds": tuple(bounds), "axis": axis % _ndim(x)})
+    return split_p.bind(x, bounds=tuple(bounds), axis=axis % _ndim(x))
 
 
 # --- helpers for rules -----------------------------------------------------------

@@ -157,6 +157,17 @@ def forward_ufunc(name, numpy_ufunc):
     return _built(_ufuncs, (name, None), build)
 
 
+_fork_handled = []
+
+
+def _serial_after_fork():
+    """OpenMP's thread pool does not survive fork(): once parallel loops exist, a child
+    process stays serial."""
+    if not _fork_handled and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=lambda: setattr(config, "threads", 1))
+        _fork_handled.append(True)
+
+
 def flat_loop(name, parallel):
     """The flat-array loop of kernel ``name`` (``_loops.flat_map``), built on first use."""
     def build():
@@ -164,6 +175,7 @@ def flat_loop(name, parallel):
         load, nin, load_exact, checked_arg = _DECLARED[name]
         if parallel:
             _loops.prepare_threads()
+            _serial_after_fork()
         return _loops.flat_map(load(), nin, parallel,
                                checked_arg if load_exact is not None else None)
     return _built(_flat, (name, parallel), build)

@@ -40,15 +40,7 @@ def prepare_threads():
         except (ValueError, ImportError):
             numba.config.THREADING_LAYER = "default"
     _touch()
-    if hasattr(os, "register_at_fork"):
-        # OpenMP's thread pool does not survive fork(): a child process stays serial.
-        os.register_at_fork(after_in_child=_serial_after_fork)
     _threads_ready = True
-
-
-def _serial_after_fork():
-    from ._lazy import config
-    config.threads = 1
 
 
 @njit(parallel=True, cache=True)
