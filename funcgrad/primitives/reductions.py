@@ -97,8 +97,8 @@ def _prod_vjp(needs, g, out, x, *, axes, keepdims):
         return (np.zeros(x.shape, np.result_type(g.dtype, x.dtype)),)
     ones = np.ones(flat.shape[:-1] + (1,), x.dtype)
     last = flat.ndim - 1
-    left = _cumprod_last(concatenate([ones, flat[..., :n - 1]], -1))
-    right = _flip(_cumprod_last(concatenate([ones, _flip(flat, last)[..., :n - 1]], -1)), last)
+    left = cumprod_last(concatenate([ones, flat[..., :n - 1]], -1))
+    right = _flip(cumprod_last(concatenate([ones, _flip(flat, last)[..., :n - 1]], -1)), last)
     others = left * right
     kept_shape = tuple(x.shape[i] for i in keep)
     others = reshape(others, kept_shape + tuple(x.shape[a] for a in axes))
@@ -107,7 +107,7 @@ def _prod_vjp(needs, g, out, x, *, axes, keepdims):
     return (expand_reduced(g, x.shape, axes, keepdims) * others,)
 
 
-def _cumprod_last(x):
+def cumprod_last(x):
     """Cumulative product along the last axis: NumPy's on a plain array; on a traced one a
     log-depth (Hillis-Steele) scan of products, so its derivative stays exact with zeros."""
     if isinstance(x, np.ndarray):
@@ -245,4 +245,4 @@ def cumsum(x, axis):
 
 
 __all__ = ["reduce_max", "reduce_min", "reduce_prod", "logsumexp", "argmax", "argmin",
-           "cumsum", "broadcast_to", "where"]
+           "cumsum", "cumprod_last", "broadcast_to", "where"]
