@@ -63,7 +63,9 @@ def reshape(a, newshape=None, order="C", shape=None):
         raise NotImplementedError("reshape: only order='C' is supported")
     a = asarray(a)
     newshape = shape if newshape is None else newshape
-    newshape = [int(d) for d in _ints(newshape)]
+    if isinstance(newshape, (int, _np.integer)):
+        newshape = (newshape,)
+    newshape = [int(d) for d in newshape]
     if newshape.count(-1) > 1:
         raise ValueError("reshape: can only specify one unknown dimension (-1)")
     if -1 in newshape:

@@ -39,12 +39,10 @@ _EXAMPLE_Y = "np.array([1.5, -0.5, 2.0])"
 def _unary(prim, *numpy_ufuncs, example=_EXAMPLE_X):
     """The ``funcgrad.numpy`` function of the unary elementwise primitive ``prim``
     (``example``: arguments in its domain, for the docstring)."""
-    process_empty = _EMPTY
-
     def f(x):
         if type(x) not in _special_classes:  # tracers pass as they are
             x = operand(x)
-        return _state.interpreter.process(prim, (x,), process_empty)
+        return _state.interpreter.process(prim, (x,), _EMPTY)
     return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{prim.name}``, differentiable.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -56,10 +54,8 @@ def _unary(prim, *numpy_ufuncs, example=_EXAMPLE_X):
 
 def _binary(prim, *numpy_ufuncs):
     """The ``funcgrad.numpy`` function of the binary elementwise primitive ``prim``."""
-    process_empty = _EMPTY
-
     def f(x1, x2):
-        return _state.interpreter.process(prim, (operand(x1), operand(x2)), process_empty)
+        return _state.interpreter.process(prim, (operand(x1), operand(x2)), _EMPTY)
     return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{prim.name}`` with broadcasting,
     differentiable.
 
