@@ -91,7 +91,6 @@ def _build_function_table():
             # NumPy function's own name.
             if theirs not in table or name == theirs.__name__:
                 table[theirs] = ours
-    table[np.round] = table[np.around] = ufuncs.round
     return table
 
 
@@ -103,7 +102,7 @@ def _function_table():
 
 
 def _array_function(self, func, types, args, kwargs):
-    fn = _function_table().get(func)
+    fn = _FUNCTIONS.get(func)
     if fn is None:
         raise TypeError(_unsupported(f"numpy.{getattr(func, '__name__', func)}", {}))
     return fn(*args, **kwargs)

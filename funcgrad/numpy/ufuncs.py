@@ -43,11 +43,12 @@ def _unary(prim, *numpy_ufuncs, example=_EXAMPLE_X):
         if type(x) not in _special_classes:  # tracers pass as they are
             x = operand(x)
         return _state.interpreter.process(prim, (x,), _EMPTY)
-    return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{prim.name}``, differentiable.
+    name = _numpy_name(prim, numpy_ufuncs)
+    return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{name}``, differentiable.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> x = {example}
-    >>> np.allclose(fnp.{prim.name}(x), np.{prim.name}(x))
+    >>> np.allclose(fnp.{prim.name}(x), np.{name}(x))
     True
     """)
 
@@ -56,19 +57,24 @@ def _binary(prim, *numpy_ufuncs):
     """The ``funcgrad.numpy`` function of the binary elementwise primitive ``prim``."""
     def f(x1, x2):
         return _state.interpreter.process(prim, (operand(x1), operand(x2)), _EMPTY)
-    return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{prim.name}`` with broadcasting,
+    name = _numpy_name(prim, numpy_ufuncs)
+    return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{name}`` with broadcasting,
     differentiable.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> x, y = {_EXAMPLE_X}, {_EXAMPLE_Y}
-    >>> np.allclose(fnp.{prim.name}(x, y), np.{prim.name}(x, y))
+    >>> np.allclose(fnp.{prim.name}(x, y), np.{name}(x, y))
     True
     """)
 
 
-def _declare(f, prim, numpy_ufuncs, doc):
+def _numpy_name(prim, numpy_ufuncs):
     if not numpy_ufuncs:
         raise TypeError(f"{prim.name}: name the NumPy ufunc(s) this function stands for")
+    return numpy_ufuncs[0].__name__
+
+
+def _declare(f, prim, numpy_ufuncs, doc):
     f.__name__ = f.__qualname__ = prim.name
     f.__doc__ = doc
     f.primitive = prim
