@@ -5,6 +5,7 @@ import sys
 import numpy as np
 
 from ..core import Tracer, _special_classes
+from ..primitives import structural as _st
 
 _PLAIN = (np.ndarray, np.generic)
 _SCALARS = (bool, int, float, complex)
@@ -16,12 +17,13 @@ def register_array_type(cls):
     _extra_array_types = _extra_array_types + (cls,)
 
 
-def is_traced(x):
-    return isinstance(x, Tracer)
-
-
 def operand(x):
-    """An elementwise operand: Python scalars stay weakly typed (NumPy 2 rules)."""
+    """An elementwise operand: Python scalars stay weakly typed (NumPy 2 rules).
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.operand(2.0), fnp.operand([1, 2])
+    (2.0, array([1, 2]))
+    """
     t = type(x)
     # every tracer class (and Tensor, GPU arrays) is in _special_classes
     if t is float or t in _special_classes or t is int or isinstance(x, np.generic):
@@ -36,14 +38,17 @@ def operand(x):
 
 
 def asarray(x, dtype=None):
-    """An array-like operand with ``.shape`` and ``.dtype`` (tracers pass through)."""
+    """An array-like operand with ``.shape`` and ``.dtype`` (tracers pass through).
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.asarray([[1, 2]], dtype=float)
+    array([[1., 2.]])
+    """
     if isinstance(x, Tracer) or isinstance(x, _extra_array_types):
         if dtype is not None:
-            from . import astype
-            return astype(x, dtype)
+            return _st.convert_element_type(x, dtype)
         return x
     if isinstance(x, (list, tuple)) and _contains_traced(x):
-        from . import stack
         out = stack([asarray(e) for e in x])
         return out if dtype is None else asarray(out, dtype)
     if isinstance(x, _PLAIN) and dtype is None:
@@ -68,6 +73,31 @@ def asarray(x, dtype=None):
     if arr.dtype.kind in "OSUVMm":
         _bad_dtype(arr)
     return arr
+
+
+def stack(arrays, axis=0):
+    """Join arrays of one shape along a new ``axis``.
+
+    (``funcgrad.numpy.stack``; it lives here because ``asarray`` of a list of traced
+    values stacks them, and this module sits below every family of functions.)
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.stack([np.zeros(2), np.ones(2)], axis=1)
+    array([[0., 1.],
+           [0., 1.]])
+    """
+    arrays = [asarray(a) for a in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    shapes = {a.shape for a in arrays}
+    if len(shapes) != 1:
+        raise ValueError(f"all input arrays must have the same shape, got {sorted(shapes)}")
+    first = arrays[0].shape
+    axis = one_axis(axis, len(first) + 1)
+    arrays = [_st.reshape(a, first[:axis] + (1,) + first[axis:]) for a in arrays]
+    dtype = np.result_type(*[a.dtype for a in arrays])
+    return _st.concatenate([a if a.dtype == dtype else _st.convert_element_type(a, dtype)
+                            for a in arrays], axis)
 
 
 def _contains_traced(seq):
@@ -113,7 +143,12 @@ def _bad_dtype(arr):
 
 
 def normalize_axis(axis, ndim, name="axis"):
-    """A sorted tuple of non-negative axes (``None`` means all)."""
+    """A sorted tuple of non-negative axes (``None`` means all).
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.normalize_axis(-1, 3), fnp.normalize_axis(None, 2)
+    ((2,), (0, 1))
+    """
     if axis is None:
         return tuple(range(ndim))
     axes = (axis,) if isinstance(axis, (numbers.Integral, np.integer)) else tuple(axis)
@@ -130,4 +165,10 @@ def normalize_axis(axis, ndim, name="axis"):
 
 
 def one_axis(axis, ndim):
+    """One non-negative axis (0 for a 0-d array).
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.one_axis(-1, 3)
+    2
+    """
     return normalize_axis(axis, ndim)[0] if ndim else 0

@@ -6,31 +6,39 @@ import numpy as np
 from ..core import ConcretizationError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
+from . import constructors, indexing, linalg, manipulation, products, reductions, ufuncs
+from ._convert import operand as _operand
 
 _EMPTY = {}
 
-
-def _fnp():
-    from .. import numpy as fnp
-    return fnp
-
-
-from ._convert import operand as _operand  # noqa: E402
+# The modules whose ``__all__`` make up ``funcgrad.numpy`` (with ``linalg``).
+_FAMILIES = (constructors, ufuncs, manipulation, reductions, indexing, products)
 
 
 # --- NumPy protocols ---------------------------------------------------------------------------
 
-_UFUNC_NAMES = {
-    "absolute": "abs", "fabs": "abs", "true_divide": "divide", "remainder": "mod",
-    "conjugate": "conj",
-}
-_REDUCERS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
-             "logical_and": "all", "logical_or": "any"}
-_ACCUMULATORS = {"add": "cumsum", "multiply": "cumprod"}
+def _ufunc_table():
+    """NumPy ufunc -> the ``funcgrad.numpy`` function that stands for it, as each function
+    declares (``numpy_ufuncs``, see :mod:`funcgrad.numpy.ufuncs`)."""
+    table = {}
+    for module in _FAMILIES:
+        for name in module.__all__:
+            fn = getattr(module, name)
+            for ufunc in getattr(fn, "numpy_ufuncs", ()):
+                if table.setdefault(ufunc, fn) is not fn:
+                    raise AssertionError(f"numpy.{ufunc.__name__} is claimed by both "
+                                         f"{table[ufunc].__name__} and {fn.__name__}")
+    return table
+
+
+UFUNCS = _ufunc_table()
+_REDUCERS = {np.add: reductions.sum, np.multiply: reductions.prod, np.maximum: reductions.max,
+             np.minimum: reductions.min, np.logical_and: reductions.all,
+             np.logical_or: reductions.any}
+_ACCUMULATORS = {np.add: reductions.cumsum, np.multiply: reductions.cumprod}
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    fnp = _fnp()
     out = kwargs.pop("out", None)
     if out is not None and any(o is not None for o in (out if isinstance(out, tuple) else (out,))):
         raise TypeError(f"numpy.{ufunc.__name__}(..., out=...) would write into an array, but "
@@ -42,20 +50,19 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     dtype = kwargs.pop("dtype", None)
     for k in ("casting", "order", "subok", "signature"):
         kwargs.pop(k, None)
-    name = _UFUNC_NAMES.get(ufunc.__name__, ufunc.__name__)
     if method == "__call__":
-        fn = getattr(fnp, name, None)
+        fn = UFUNCS.get(ufunc)
         if fn is None or kwargs:
             raise TypeError(_unsupported(f"numpy.{ufunc.__name__}", kwargs))
         result = fn(*inputs)
-    elif method == "reduce" and name in _REDUCERS:
-        result = getattr(fnp, _REDUCERS[name])(inputs[0], axis=kwargs.pop("axis", 0),
-                                               keepdims=kwargs.pop("keepdims", False))
-    elif method == "accumulate" and name in _ACCUMULATORS:
-        result = getattr(fnp, _ACCUMULATORS[name])(inputs[0], axis=kwargs.pop("axis", 0))
+    elif method == "reduce" and ufunc in _REDUCERS:
+        result = _REDUCERS[ufunc](inputs[0], axis=kwargs.pop("axis", 0),
+                                  keepdims=kwargs.pop("keepdims", False))
+    elif method == "accumulate" and ufunc in _ACCUMULATORS:
+        result = _ACCUMULATORS[ufunc](inputs[0], axis=kwargs.pop("axis", 0))
     else:
         raise TypeError(_unsupported(f"numpy.{ufunc.__name__}.{method}", {}))
-    return result if dtype is None else fnp.astype(result, dtype)
+    return result if dtype is None else constructors.astype(result, dtype)
 
 
 def _unsupported(what, kwargs):
@@ -65,34 +72,37 @@ def _unsupported(what, kwargs):
             "computation with them, or give it its own derivative with fg.custom_vjp.")
 
 
-_FUNCTIONS = None
+def _build_function_table():
+    """NumPy function -> the ``funcgrad.numpy`` function of the same name.
+
+    (NumPy's own functions that funcgrad.numpy re-exports -- linspace, meshgrid... -- are
+    left out: mapped to themselves, they would dispatch back here forever; on traced values
+    they raise the "not supported" error instead.)"""
+    table = {}
+    namespaces = [(module, np) for module in _FAMILIES] + [(linalg, np.linalg)]
+    for ours_ns, theirs_ns in namespaces:
+        for name in ours_ns.__all__:
+            ours = getattr(ours_ns, name)
+            theirs = getattr(theirs_ns, name, None)
+            if not (callable(ours) and callable(theirs)) or isinstance(theirs, type) \
+                    or ours is theirs:
+                continue
+            # NumPy's aliases (np.permute_dims is np.transpose) go to our function of the
+            # NumPy function's own name.
+            if theirs not in table or name == theirs.__name__:
+                table[theirs] = ours
+    return table
+
+
+_FUNCTIONS = _build_function_table()
 
 
 def _function_table():
-    global _FUNCTIONS
-    if _FUNCTIONS is None:
-        fnp = _fnp()
-        table = {}
-        # (NumPy's own functions that funcgrad.numpy re-exports -- linspace, meshgrid,
-        # result_type... -- are left out: mapped to themselves, they would dispatch back
-        # here forever; on traced values they raise the "not supported" error instead)
-        for name in fnp.__all__:
-            ours = getattr(fnp, name)
-            theirs = getattr(np, name, None)
-            if callable(ours) and callable(theirs) and not isinstance(theirs, type) \
-                    and ours is not theirs:
-                table[theirs] = ours
-        for name in fnp.linalg.__all__:
-            theirs = getattr(np.linalg, name, None)
-            if theirs is not None and getattr(fnp.linalg, name) is not theirs:
-                table[theirs] = getattr(fnp.linalg, name)
-        table[np.round] = table[np.around] = fnp.round
-        _FUNCTIONS = table
     return _FUNCTIONS
 
 
 def _array_function(self, func, types, args, kwargs):
-    fn = _function_table().get(func)
+    fn = _FUNCTIONS.get(func)
     if fn is None:
         raise TypeError(_unsupported(f"numpy.{getattr(func, '__name__', func)}", {}))
     return fn(*args, **kwargs)
@@ -194,51 +204,31 @@ def _tolist(self):
     return np.asarray(concrete(self)).tolist()
 
 
-def _floordiv(x, y):
-    return _fnp().floor_divide(x, y)
-
-
-def _matmul(x, y):
-    return _fnp().matmul(x, y)
-
-
-def _and(x, y):
-    return ew.logical_and(x, y)
-
-
-def _or(x, y):
-    return ew.logical_or(x, y)
-
-
-def _xor(x, y):
-    return ew.logical_xor(x, y)
-
-
 def _invert(self):
     if self.dtype.kind != "b":
         raise TypeError("~ is only supported on boolean arrays (logical not)")
     return ew.logical_not(self)
 
 
-# --- methods ---------------------------------------------------------------------------------------
+# --- methods -------------------------------------------------------------------------------------
 
-def _method(name):
+def _method(name, fn):
     def method(self, *args, **kwargs):
-        return getattr(_fnp(), name)(self, *args, **kwargs)
+        return fn(self, *args, **kwargs)
     method.__name__ = name
     return method
 
 
-def _reshape_method(self, *shape, order="C"):
-    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
-        shape = shape[0]
-    return _fnp().reshape(self, shape, order=order)
+def _reshape_method(self, *newshape, order="C"):
+    if len(newshape) == 1 and not isinstance(newshape[0], (int, np.integer)):
+        newshape = newshape[0]
+    return manipulation.reshape(self, newshape, order=order)
 
 
 def _transpose_method(self, *axes):
     if len(axes) == 1 and not isinstance(axes[0], (int, np.integer)):
         axes = axes[0]
-    return _fnp().transpose(self, axes or None)
+    return manipulation.transpose(self, axes or None)
 
 
 def _sort_method(self, *args, **kwargs):
@@ -246,95 +236,38 @@ def _sort_method(self, *args, **kwargs):
                     "x = np.sort(x) (or fnp.sort) instead")
 
 
-class IndexUpdateHelper:
-    """``x.at[idx]``: functional index updates (``set``, ``add``, ``multiply``,
-    ``divide``, ``power``, ``min``, ``max``, ``get``), each returning a new array and
-    differentiable.
-
-    Where indices repeat, ``set`` keeps the last write (as NumPy's ``x[idx] = v``) and
-    ``add``/``multiply``/``min``/``max`` apply every update (as ``np.add.at`` and friends);
-    ``divide`` and ``power`` need distinct indices and say so otherwise.
-
-    >>> import numpy as np, funcgrad as fg
-    >>> fg.grad(lambda x: x.at[np.array([0, 0])].add(x[1]).sum())(np.ones(2))
-    array([1., 3.])
-    """
-
-    __slots__ = ("array",)
-
-    def __init__(self, array):
-        self.array = array
-
-    def __getitem__(self, idx):
-        return IndexUpdateRef(self.array, idx)
-
-
-class IndexUpdateRef:
-    __slots__ = ("array", "idx")
-
-    def __init__(self, array, idx):
-        self.array = array
-        self.idx = idx
-
-    def _update(self, values, mode):
-        x = self.array
-        spec, arrays = ix.normalize_index(self.idx, x.shape)
-        values = _operand(values)
-        if getattr(values, "dtype", x.dtype) != x.dtype and x.dtype.kind == "f":
-            values = _fnp().astype(values, x.dtype)
-        return ix.scatter(x, values, arrays, spec, mode)
-
-    def _elementwise(self, fn, values, what):
-        spec, arrays = ix.normalize_index(self.idx, self.array.shape)
-        if ix.repeats(self.array.shape, spec, arrays):
-            raise ValueError(f"x.at[idx].{what}(v) needs distinct indices, and this index "
-                             f"reaches an element more than once. Combine the updates of "
-                             f"each position first, or use .multiply (repeats combine).")
-        return self.set(fn(self.get(), _operand(values)))
-
-    def get(self):
-        return ix.index(self.array, self.idx)  # plain arrays with traced indices too
-
-    def set(self, values):
-        return self._update(values, "set")
-
-    def add(self, values):
-        return self._update(values, "add")
-
-    def multiply(self, values):
-        return self._update(values, "multiply")
-
-    def divide(self, values):
-        return self._elementwise(ew.divide, values, "divide")
-
-    def power(self, values):
-        return self._elementwise(ew.power, values, "power")
-
-    def min(self, values):
-        return self._update(values, "min")
-
-    def max(self, values):
-        return self._update(values, "max")
-
-
 def _at(self):
-    return IndexUpdateHelper(self)
+    return indexing.IndexUpdateHelper(self)
+
+
+_METHODS = {
+    "sum": reductions.sum, "mean": reductions.mean, "prod": reductions.prod,
+    "max": reductions.max, "min": reductions.min, "var": reductions.var, "std": reductions.std,
+    "cumsum": reductions.cumsum, "cumprod": reductions.cumprod, "argmax": reductions.argmax,
+    "argmin": reductions.argmin, "all": reductions.all, "any": reductions.any,
+    "ravel": manipulation.ravel, "flatten": manipulation.ravel, "squeeze": manipulation.squeeze,
+    "swapaxes": manipulation.swapaxes, "repeat": manipulation.repeat, "clip": ufuncs.clip,
+    "round": ufuncs.round, "conj": ufuncs.conj, "conjugate": ufuncs.conj,
+    "argsort": indexing.argsort, "diagonal": indexing.diagonal, "take": indexing.take,
+    "nonzero": indexing.nonzero, "dot": products.dot, "trace": products.trace,
+}
 
 
 def attach_array_methods(cls):
     """Give ``cls`` (tracers, the eager Tensor) NumPy's operators and methods."""
-    fnp = _fnp()
     ops = {
-        "add": ew.add, "sub": ew.subtract, "mul": ew.multiply, "truediv": ew.divide,
-        "pow": ew.power, "mod": ew.mod, "floordiv": _floordiv, "matmul": _matmul,
-        "and": _and, "or": _or, "xor": _xor,
+        "add": ufuncs.add, "sub": ufuncs.subtract, "mul": ufuncs.multiply,
+        "truediv": ufuncs.divide, "pow": ufuncs.power, "mod": ufuncs.mod,
+        "floordiv": ufuncs.floor_divide, "matmul": products.matmul, "and": ufuncs.logical_and,
+        "or": ufuncs.logical_or, "xor": ufuncs.logical_xor,
     }
     for name, fn in ops.items():
         op, rop = _binary(fn)
         setattr(cls, f"__{name}__", op)
         setattr(cls, f"__r{name}__", rop)
-    for name, fn in {"lt": ew.less, "le": ew.less_equal, "gt": ew.greater,
-                     "ge": ew.greater_equal, "eq": ew.equal, "ne": ew.not_equal}.items():
+    for name, fn in {"lt": ufuncs.less, "le": ufuncs.less_equal, "gt": ufuncs.greater,
+                     "ge": ufuncs.greater_equal, "eq": ufuncs.equal,
+                     "ne": ufuncs.not_equal}.items():
         setattr(cls, f"__{name}__", _binary(fn)[0])
     cls.__hash__ = None
     cls.__neg__ = lambda self: ew.negative(self)
@@ -358,15 +291,11 @@ def attach_array_methods(cls):
     cls.reshape = _reshape_method
     cls.transpose = _transpose_method
     cls.sort = _sort_method
-    cls.T = property(lambda self: fnp.transpose(self))
-    cls.mT = property(lambda self: fnp.swapaxes(self, -1, -2))
+    cls.T = property(lambda self: manipulation.transpose(self))
+    cls.mT = property(lambda self: manipulation.swapaxes(self, -1, -2))
     cls.real = property(lambda self: self)
     cls.at = property(_at)
-    cls.flatten = _method("ravel")
-    cls.astype = lambda self, dtype, **kw: fnp.astype(self, dtype)
+    cls.astype = lambda self, dtype, **kw: constructors.astype(self, dtype)
     cls.copy = lambda self: self
-    for name in ("sum", "mean", "prod", "max", "min", "var", "std", "cumsum", "cumprod",
-                 "argmax", "argmin", "argsort", "ravel", "squeeze", "swapaxes", "clip", "dot",
-                 "round", "repeat", "diagonal", "trace", "all", "any", "conj", "conjugate",
-                 "take", "nonzero"):
-        setattr(cls, name, _method(name))
+    for name, fn in _METHODS.items():
+        setattr(cls, name, _method(name, fn))

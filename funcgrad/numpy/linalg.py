@@ -6,6 +6,10 @@ import numpy as np
 
 from ..primitives import linalg as _la
 from ._convert import asarray, normalize_axis
+from .constructors import astype
+from .reductions import max as _max, min as _min, sum as _sum
+from .manipulation import ravel, squeeze
+from .ufuncs import abs as _abs, not_equal, sqrt, square
 
 __all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm"]
 
@@ -13,12 +17,23 @@ SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 
 
 def inv(a):
-    """Inverse of a square matrix (or a stack of them)."""
+    """Inverse of a square matrix (or a stack of them).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.linalg.inv(np.array([[2.0, 0.0], [0.0, 4.0]]))
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]])
+    """
     return _la.inv(_float(asarray(a)))
 
 
 def solve(a, b):
-    """``x`` with ``a @ x == b``; ``b`` is one vector only when it is 1-d (NumPy 2)."""
+    """``x`` with ``a @ x == b``; ``b`` is one vector only when it is 1-d (NumPy 2).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.linalg.solve(np.array([[2.0, 0.0], [0.0, 4.0]]), np.array([1.0, 1.0]))
+    array([0.5 , 0.25])
+    """
     a, b = _float(asarray(a)), _float(asarray(b))
     _la._check_square("solve", a)
     rows = b.shape[0] if b.ndim == 1 else b.shape[-2]
@@ -29,18 +44,37 @@ def solve(a, b):
 
 
 def det(a):
-    """Determinant; its gradient is ``det(a) * inv(a).T`` (undefined where singular)."""
+    """Determinant; its gradient is ``det(a) * inv(a).T`` (undefined where singular).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(fnp.linalg.det)(np.array([[2.0, 0.0], [0.0, 4.0]]))
+    array([[4., 0.],
+           [0., 2.]])
+    """
     return _la.det(_float(asarray(a)))
 
 
 def slogdet(a):
-    """``(sign, logabsdet)``, a stable log-determinant; only ``logabsdet`` is differentiable."""
+    """``(sign, logabsdet)``, a stable log-determinant; only ``logabsdet`` is differentiable.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> sign, logdet = fnp.linalg.slogdet(np.array([[-2.0, 0.0], [0.0, 4.0]]))
+    >>> float(sign), round(float(logdet), 6)
+    (-1.0, 2.079442)
+    """
     sign, logdet = _la.slogdet(_float(asarray(a)))
     return SlogdetResult(sign, logdet)
 
 
 def cholesky(a, upper=False):
-    """Lower Cholesky factor of a symmetric positive-definite matrix."""
+    """Lower Cholesky factor of a symmetric positive-definite matrix (``upper=True``: its
+    transpose).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.linalg.cholesky(np.array([[4.0, 2.0], [2.0, 2.0]]))
+    array([[2., 0.],
+           [1., 1.]])
+    """
     low = _la.cholesky(_float(asarray(a)))
     return _la.swap(low) if upper else low
 
@@ -49,44 +83,49 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - NumPy's name
     """Vector and matrix norms as ``np.linalg.norm`` (matrix 2/nuc norms excepted).
 
     The 2-norm's gradient ``x / norm(x)`` is undefined at ``x = 0`` (NaN, as in JAX).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> float(fnp.linalg.norm(np.array([3.0, 4.0])))
+    5.0
+    >>> fg.grad(fnp.linalg.norm)(np.array([3.0, 4.0]))
+    array([0.6, 0.8])
     """
-    from .. import numpy as fnp
     x = asarray(x)
     if axis is None:
         if ord is None:
-            return fnp.sqrt(fnp.sum(fnp.square(fnp.ravel(x))))
+            return sqrt(_sum(square(ravel(x))))
         axes = tuple(range(x.ndim))
     else:
         axes = normalize_axis(axis, x.ndim)
     if len(axes) == 1:
         ax = axes
-        a = fnp.abs(x)
+        a = _abs(x)
         if ord is None or ord == 2:
-            out = fnp.sqrt(fnp.sum(fnp.square(x), axis=ax, keepdims=keepdims))
+            out = sqrt(_sum(square(x), axis=ax, keepdims=keepdims))
         elif ord == np.inf:
-            out = fnp.max(a, axis=ax, keepdims=keepdims)
+            out = _max(a, axis=ax, keepdims=keepdims)
         elif ord == -np.inf:
-            out = fnp.min(a, axis=ax, keepdims=keepdims)
+            out = _min(a, axis=ax, keepdims=keepdims)
         elif ord == 0:
-            out = fnp.sum(fnp.astype(fnp.not_equal(x, 0), x.dtype), axis=ax, keepdims=keepdims)
+            out = _sum(astype(not_equal(x, 0), x.dtype), axis=ax, keepdims=keepdims)
         elif ord == 1:
-            out = fnp.sum(a, axis=ax, keepdims=keepdims)
+            out = _sum(a, axis=ax, keepdims=keepdims)
         else:
-            out = fnp.sum(a ** float(ord), axis=ax, keepdims=keepdims) ** (1.0 / ord)
+            out = _sum(a ** float(ord), axis=ax, keepdims=keepdims) ** (1.0 / ord)
         return out
     if len(axes) == 2:
         r, c = axes
-        a = fnp.abs(x)
+        a = _abs(x)
         if ord is None or ord == "fro":
-            out = fnp.sqrt(fnp.sum(fnp.square(x), axis=axes, keepdims=keepdims))
+            out = sqrt(_sum(square(x), axis=axes, keepdims=keepdims))
         elif ord in (1, -1):
-            s = fnp.sum(a, axis=r, keepdims=True)
-            out = (fnp.max if ord == 1 else fnp.min)(s, axis=c, keepdims=True)
-            out = out if keepdims else fnp.squeeze(out, axis=axes)
+            s = _sum(a, axis=r, keepdims=True)
+            out = (_max if ord == 1 else _min)(s, axis=c, keepdims=True)
+            out = out if keepdims else squeeze(out, axis=axes)
         elif ord in (np.inf, -np.inf):
-            s = fnp.sum(a, axis=c, keepdims=True)
-            out = (fnp.max if ord == np.inf else fnp.min)(s, axis=r, keepdims=True)
-            out = out if keepdims else fnp.squeeze(out, axis=axes)
+            s = _sum(a, axis=c, keepdims=True)
+            out = (_max if ord == np.inf else _min)(s, axis=r, keepdims=True)
+            out = out if keepdims else squeeze(out, axis=axes)
         else:
             raise NotImplementedError(
                 f"norm: the matrix norm ord={ord!r} needs singular values, which funcgrad does "
@@ -97,6 +136,5 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - NumPy's name
 
 def _float(a):
     if a.dtype.kind in "biu":
-        from .. import numpy as fnp
-        return fnp.astype(a, np.float64)
+        return astype(a, np.float64)
     return a

@@ -89,20 +89,36 @@ def _prod_vjp(needs, g, out, x, *, axes, keepdims):
     # d prod / d x_i = product of all the others = (exclusive cumprod from the left)
     # * (exclusive cumprod from the right): exact when some x_i are zero, unlike out / x.
     flat, keep = _flatten_axes(x, axes)
-    from .. import numpy as fnp  # cumprod is a composite of differentiable primitives
     n = flat.shape[-1]
     if n == 0:  # an empty product is the constant 1: nothing to differentiate
         return (np.zeros(x.shape, np.result_type(g.dtype, x.dtype)),)
     ones = np.ones(flat.shape[:-1] + (1,), x.dtype)
-    left = fnp.cumprod(concatenate([ones, flat[..., :n - 1]], -1), axis=-1)
-    right = fnp.flip(fnp.cumprod(concatenate([ones, fnp.flip(flat, -1)[..., :n - 1]], -1),
-                                 axis=-1), -1)
+    last = flat.ndim - 1
+    left = cumprod_last(concatenate([ones, flat[..., :n - 1]], -1))
+    right = _flip(cumprod_last(concatenate([ones, _flip(flat, last)[..., :n - 1]], -1)), last)
     others = left * right
     kept_shape = tuple(x.shape[i] for i in keep)
     others = reshape(others, kept_shape + tuple(x.shape[a] for a in axes))
     inverse = np.argsort(keep + list(axes))
     others = transpose(others, tuple(inverse))
     return (expand_reduced(g, x.shape, axes, keepdims) * others,)
+
+
+def cumprod_last(x):
+    """Cumulative product along the last axis: NumPy's on a plain array; on a traced one a
+    log-depth (Hillis-Steele) scan of products, so its derivative stays exact with zeros."""
+    if isinstance(x, np.ndarray):
+        return np.cumprod(x, axis=-1)
+    n, step = x.shape[-1], 1
+    while step < n:  # y[i] *= y[i - step]
+        x = concatenate([x[..., :step], x[..., step:] * x[..., :n - step]], -1)
+        step *= 2
+    return x
+
+
+def _flip(x, axis):
+    """``x`` reversed along ``axis`` (non-negative): a view of a plain array."""
+    return x[tuple(slice(None, None, -1) if i == axis else slice(None) for i in range(x.ndim))]
 
 
 def _prod_jvp(primals, tangents, *, axes, keepdims):
@@ -209,8 +225,7 @@ argmin_p, argmin = _arg("argmin", np.argmin)
 # --- cumsum ---------------------------------------------------------------------------------
 
 def _reverse_cumsum(g, axis):
-    from .. import numpy as fnp
-    return fnp.flip(cumsum(fnp.flip(g, axis), axis), axis)
+    return _flip(cumsum(_flip(g, axis), axis), axis)
 
 
 cumsum_p = Primitive(
@@ -227,4 +242,4 @@ def cumsum(x, axis):
 
 
 __all__ = ["reduce_max", "reduce_min", "reduce_prod", "logsumexp", "argmax", "argmin",
-           "cumsum", "broadcast_to", "where"]
+           "cumsum", "cumprod_last", "broadcast_to", "where"]

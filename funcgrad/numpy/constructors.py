@@ -1,0 +1,112 @@
+"""Making arrays: from data, like another array, or by conversion.
+
+NumPy's own constructors (``zeros``, ``arange``, ``linspace``...) are re-exported as
+they are: they build constants, which carry no derivative.
+"""
+import sys
+
+import numpy as _np
+from numpy import (arange, empty, eye, full, geomspace, identity, linspace, logspace,  # noqa: F401
+                   meshgrid, ones, zeros)
+
+from ..primitives import structural as _st
+from ._convert import asarray, operand
+
+__all__ = ["zeros", "ones", "empty", "full", "eye", "identity", "arange", "linspace",
+           "logspace", "geomspace", "meshgrid", "array", "asarray", "zeros_like", "ones_like",
+           "full_like", "empty_like", "copy", "astype", "stop_gradient"]
+
+
+def array(object, dtype=None, copy=True):  # noqa: A002 - NumPy's name
+    """Like ``np.array``; a list holding traced values is stacked into one.
+
+    >>> import funcgrad as fg, funcgrad.numpy as fnp
+    >>> float(fg.grad(lambda x: fnp.sum(fnp.array([x, 2.0 * x])))(1.0))
+    3.0
+    """
+    out = asarray(object, dtype)
+    if copy and isinstance(out, _np.ndarray) and out is object:
+        out = out.copy()
+    return out
+
+
+def _on_device_of(a, value):
+    """``value`` (a NumPy constant) moved to ``a``'s device when ``a`` is a GPU array."""
+    gpu = sys.modules.get("funcgrad.gpu")  # only loaded when GPU arrays exist
+    if gpu is not None and isinstance(a, gpu.GpuArray):
+        return gpu.device_put(value, a.device)
+    return value
+
+
+def zeros_like(a, dtype=None, shape=None):
+    """Zeros with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on
+    ``a``'s device.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.zeros_like(np.ones((2, 1), np.float32))
+    array([[0.],
+           [0.]], dtype=float32)
+    """
+    a = asarray(a)
+    return _on_device_of(a, _np.zeros(a.shape if shape is None else shape, dtype or a.dtype))
+
+
+def ones_like(a, dtype=None, shape=None):
+    """Ones with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on
+    ``a``'s device.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.ones_like(np.zeros(3), dtype=int)
+    array([1, 1, 1])
+    """
+    a = asarray(a)
+    return _on_device_of(a, _np.ones(a.shape if shape is None else shape, dtype or a.dtype))
+
+
+def full_like(a, fill_value, dtype=None, shape=None):
+    """``fill_value`` with ``a``'s shape and dtype (a constant), on ``a``'s device.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.full_like(np.zeros(2), 7.5)
+    array([7.5, 7.5])
+    """
+    a = asarray(a)
+    return _on_device_of(a, _np.full(a.shape if shape is None else shape, fill_value,
+                                     dtype or a.dtype))
+
+
+# Traced arrays are immutable, so an "uninitialised" array is never written into: zeros
+# serve, and keep results reproducible.
+empty_like = zeros_like
+
+
+def copy(a):
+    """A copy (traced values are immutable, so they are returned as they are).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> x = np.ones(2)
+    >>> fnp.copy(x) is x
+    False
+    """
+    a = asarray(a)
+    return a.copy() if isinstance(a, _np.ndarray) else a
+
+
+def astype(x, dtype):
+    """Cast; casting to an integer or bool type drops the derivative.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(lambda x: fnp.sum(fnp.astype(x, np.float32) * 2.0))(np.ones(2))
+    array([2., 2.])
+    """
+    return _st.convert_element_type(asarray(x), dtype)
+
+
+def stop_gradient(x):
+    """``x``, treated as a constant by every derivative.
+
+    >>> import funcgrad as fg, funcgrad.numpy as fnp
+    >>> float(fg.grad(lambda x: x * fnp.stop_gradient(x))(3.0))
+    3.0
+    """
+    return _st.stop_gradient(operand(x))

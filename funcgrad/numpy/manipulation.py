@@ -1,0 +1,527 @@
+"""Array manipulation (shape, not values): reshape, transpose, join, split, tile, flip, pad."""
+import builtins
+
+import numpy as _np
+
+from ..primitives import indexing as _ix
+from ..primitives import structural as _st
+from ._convert import asarray, normalize_axis, one_axis, stack
+from .constructors import astype
+
+__all__ = ["shape", "ndim", "size", "reshape", "ravel", "transpose", "permute_dims",
+           "swapaxes", "moveaxis", "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays",
+           "atleast_1d", "atleast_2d", "atleast_3d", "concatenate", "concat", "stack", "hstack",
+           "vstack", "row_stack", "dstack", "column_stack", "split", "array_split", "hsplit",
+           "vsplit", "tile", "repeat", "flip", "fliplr", "flipud", "roll", "pad"]
+
+
+def _ints(value):
+    """A sequence of ints from one int or a sequence of them."""
+    return (value,) if isinstance(value, (int, _np.integer)) else tuple(value)
+
+
+def shape(a):
+    """The shape of ``a``.
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.shape([[1.0, 2.0, 3.0]])
+    (1, 3)
+    """
+    return asarray(a).shape
+
+
+def ndim(a):
+    """The number of axes of ``a``.
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.ndim([[1.0, 2.0, 3.0]])
+    2
+    """
+    return len(asarray(a).shape)
+
+
+def size(a, axis=None):
+    """The number of elements of ``a`` (along ``axis``, if given).
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.size([[1.0, 2.0, 3.0]]), fnp.size([[1.0, 2.0, 3.0]], axis=1)
+    (3, 3)
+    """
+    a = asarray(a)
+    return a.size if axis is None else a.shape[axis]
+
+
+def reshape(a, newshape=None, order="C", shape=None):
+    """Reshape (``-1`` infers one dimension); C order only.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.reshape(np.arange(6.0), (-1, 3))
+    array([[0., 1., 2.],
+           [3., 4., 5.]])
+    """
+    if order != "C":
+        raise NotImplementedError("reshape: only order='C' is supported")
+    a = asarray(a)
+    newshape = shape if newshape is None else newshape
+    if isinstance(newshape, (int, _np.integer)):
+        newshape = (newshape,)
+    newshape = [int(d) for d in newshape]
+    if newshape.count(-1) > 1:
+        raise ValueError("reshape: can only specify one unknown dimension (-1)")
+    if -1 in newshape:
+        known = 1
+        for d in newshape:
+            if d != -1:
+                known *= d
+        if known == 0 or a.size % known:
+            raise ValueError(f"cannot reshape array of size {a.size} into shape "
+                             f"{tuple(newshape)}")
+        newshape[newshape.index(-1)] = a.size // known
+    total = 1
+    for d in newshape:
+        total *= d
+    if total != a.size:
+        raise ValueError(f"cannot reshape array of size {a.size} into shape {tuple(newshape)}")
+    return _st.reshape(a, tuple(newshape))
+
+
+def ravel(a):
+    """``a`` flattened to one axis (C order).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.ravel(np.ones((2, 2)))
+    array([1., 1., 1., 1.])
+    """
+    a = asarray(a)
+    return _st.reshape(a, (a.size,))
+
+
+def transpose(a, axes=None):
+    """Permute the axes (reverse them by default).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.transpose(np.ones((2, 3, 4)), (1, 0, 2)).shape
+    (3, 2, 4)
+    """
+    a = asarray(a)
+    if axes is None:
+        axes = tuple(reversed(range(a.ndim)))
+    axes = [int(ax) % a.ndim for ax in axes] if a.ndim else []
+    if sorted(axes) != list(range(a.ndim)):
+        raise ValueError(f"transpose: axes {axes} are not a permutation of {a.ndim} axes")
+    return _st.transpose(a, axes)
+
+
+def permute_dims(a, axes=None):
+    """The array API's name for :func:`transpose`.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.permute_dims(np.ones((2, 3))).shape
+    (3, 2)
+    """
+    return transpose(a, axes)
+
+
+def swapaxes(a, axis1, axis2):
+    """Exchange two axes.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.swapaxes(np.ones((2, 3, 4)), 0, -1).shape
+    (4, 3, 2)
+    """
+    a = asarray(a)
+    perm = list(range(a.ndim))
+    i, j = one_axis(axis1, a.ndim), one_axis(axis2, a.ndim)
+    perm[i], perm[j] = perm[j], perm[i]
+    return _st.transpose(a, perm)
+
+
+def moveaxis(a, source, destination):
+    """Move axes to new positions; the others keep their order.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.moveaxis(np.ones((2, 3, 4)), 0, -1).shape
+    (3, 4, 2)
+    """
+    a = asarray(a)
+    src, dst = list(_ints(source)), list(_ints(destination))
+    if len(src) != len(dst):
+        raise ValueError("moveaxis: source and destination need the same number of axes")
+    src = [one_axis(s, a.ndim) for s in src]
+    dst = [one_axis(d, a.ndim) for d in dst]
+    order = [i for i in range(a.ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return _st.transpose(a, order)
+
+
+def expand_dims(a, axis):
+    """Insert axes of length 1 at the positions ``axis`` of the result.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.expand_dims(np.ones((2, 3)), (0, -1)).shape
+    (1, 2, 3, 1)
+    """
+    a = asarray(a)
+    axes = _ints(axis)
+    axes = normalize_axis(axes, a.ndim + len(axes))
+    shape = list(a.shape)
+    for ax in axes:
+        shape.insert(ax, 1)
+    return _st.reshape(a, tuple(shape))
+
+
+def squeeze(a, axis=None):
+    """Remove axes of length 1 (all of them, or those in ``axis``).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.squeeze(np.ones((1, 2, 1))).shape
+    (2,)
+    """
+    a = asarray(a)
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(a.shape) if d == 1)
+    else:
+        axes = normalize_axis(axis, a.ndim)
+        for ax in axes:
+            if a.shape[ax] != 1:
+                raise ValueError(f"cannot select an axis to squeeze out which has size not equal "
+                                 f"to one (axis {ax} has size {a.shape[ax]})")
+    return _st.reshape(a, tuple(d for i, d in enumerate(a.shape) if i not in axes))
+
+
+def broadcast_to(array, shape):
+    """``array`` repeated along new or length-1 axes to ``shape`` (NumPy's rules); its
+    gradient sums over the repeats.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(lambda x: fnp.sum(fnp.broadcast_to(x, (3, 2))))(np.ones(2))
+    array([3., 3.])
+    """
+    a = asarray(array)
+    shape = _ints(shape)
+    try:
+        _np.broadcast_shapes(a.shape, shape)
+    except ValueError:
+        raise ValueError(f"cannot broadcast an array of shape {a.shape} to shape {shape}") from None
+    if _np.broadcast_shapes(a.shape, shape) != shape:
+        raise ValueError(f"cannot broadcast an array of shape {a.shape} to shape {shape}")
+    return _st.broadcast_to(a, shape)
+
+
+def broadcast_arrays(*args):
+    """The arguments broadcast against each other, as a list.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> [a.shape for a in fnp.broadcast_arrays(np.ones((2, 1)), np.ones(3))]
+    [(2, 3), (2, 3)]
+    """
+    arrays = [asarray(a) for a in args]
+    shape = _np.broadcast_shapes(*[a.shape for a in arrays])
+    return [broadcast_to(a, shape) for a in arrays]
+
+
+def atleast_1d(*arys):
+    """Each argument with at least one axis (a list when there are several).
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.atleast_1d(2.0)
+    array([2.])
+    """
+    out = [reshape(a, (1,)) if asarray(a).ndim == 0 else asarray(a) for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_2d(*arys):
+    """Each argument with at least two axes (new ones in front).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.atleast_2d(np.ones(3)).shape
+    (1, 3)
+    """
+    out = []
+    for a in arys:
+        a = asarray(a)
+        out.append(reshape(a, (1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else a)
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_3d(*arys):
+    """Each argument with at least three axes (as ``np.atleast_3d`` places them).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.atleast_3d(np.ones(3)).shape
+    (1, 3, 1)
+    """
+    out = []
+    for a in arys:
+        a = asarray(a)
+        if a.ndim == 0:
+            a = reshape(a, (1, 1, 1))
+        elif a.ndim == 1:
+            a = reshape(a, (1, a.shape[0], 1))
+        elif a.ndim == 2:
+            a = reshape(a, a.shape + (1,))
+        out.append(a)
+    return out[0] if len(out) == 1 else out
+
+
+def concatenate(arrays, axis=0, dtype=None):
+    """Join arrays along ``axis`` (``None``: flatten them first).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.concatenate([np.zeros(2), np.ones(1)])
+    array([0., 0., 1.])
+    """
+    arrays = [asarray(a) for a in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays, axis = [ravel(a) for a in arrays], 0
+    nd = arrays[0].ndim
+    if nd == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = one_axis(axis, nd)
+    first = arrays[0].shape
+    for i, a in enumerate(arrays):
+        if a.ndim != nd or builtins.any(d != f for k, (d, f) in enumerate(zip(a.shape, first))
+                                        if k != axis):
+            raise ValueError(f"concatenate: all the input array dimensions except for the "
+                             f"concatenation axis must match exactly, but array 0 has shape "
+                             f"{arrays[0].shape} and array {i} has shape {a.shape}")
+    dt = dtype or _np.result_type(*[a.dtype for a in arrays])
+    arrays = [astype(a, dt) if a.dtype != dt else a for a in arrays]
+    return _st.concatenate(arrays, axis)
+
+
+concat = concatenate
+
+
+def hstack(tup):
+    """Join along the second axis (the first for 1-d arrays).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.hstack([np.zeros((2, 1)), np.ones((2, 2))]).shape
+    (2, 3)
+    """
+    arrays = [atleast_1d(a) for a in tup]  # (an empty sequence: concatenate's clear error)
+    return concatenate(arrays, 0 if arrays and arrays[0].ndim == 1 else 1)
+
+
+def vstack(tup):
+    """Join along the first axis, 1-d arrays as rows.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.vstack([np.zeros(3), np.ones(3)]).shape
+    (2, 3)
+    """
+    return concatenate([atleast_2d(a) for a in tup], 0)
+
+
+row_stack = vstack
+
+
+def dstack(tup):
+    """Join along the third axis.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.dstack([np.zeros((2, 2)), np.ones((2, 2))]).shape
+    (2, 2, 2)
+    """
+    return concatenate([atleast_3d(a) for a in tup], 2)
+
+
+def column_stack(tup):
+    """Join 1-d arrays as the columns of a 2-d one (2-d arrays join as they are).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.column_stack([np.zeros(3), np.ones(3)]).shape
+    (3, 2)
+    """
+    arrays = [asarray(a) for a in tup]
+    arrays = [reshape(a, (a.shape[0], 1)) if a.ndim == 1 else a for a in arrays]
+    return concatenate(arrays, 1)
+
+
+def split(ary, indices_or_sections, axis=0):
+    """Split into equal sections or at the given indices (see ``np.split``).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.split(np.arange(5.0), [2])
+    [array([0., 1.]), array([2., 3., 4.])]
+    """
+    a = asarray(ary)
+    axis = one_axis(axis, a.ndim)
+    n = a.shape[axis]
+    if isinstance(indices_or_sections, (int, _np.integer)):
+        sections = int(indices_or_sections)
+        if sections <= 0 or n % sections:
+            raise ValueError("array split does not result in an equal division")
+        bounds = [n // sections * i for i in range(1, sections)]
+    else:
+        bounds = [builtins.min(builtins.max(int(b) if b >= 0 else n + int(b), 0), n)
+                  for b in indices_or_sections]
+    if bounds != sorted(bounds):  # NumPy allows this; rare, done by slicing
+        edges = [0] + bounds + [n]
+        return [a[(slice(None),) * axis + (slice(lo, hi),)] for lo, hi in zip(edges, edges[1:])]
+    return _st.split(a, bounds, axis)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """Like :func:`split`, but ``n`` sections need not divide the axis evenly.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> [len(p) for p in fnp.array_split(np.arange(5.0), 2)]
+    [3, 2]
+    """
+    a = asarray(ary)
+    if isinstance(indices_or_sections, (int, _np.integer)):
+        n, k = a.shape[one_axis(axis, a.ndim)], int(indices_or_sections)
+        sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
+        indices_or_sections = list(_np.cumsum(sizes)[:-1])
+    return split(a, indices_or_sections, axis)
+
+
+def hsplit(ary, indices_or_sections):
+    """:func:`split` along the second axis (the first for 1-d arrays).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> [p.shape for p in fnp.hsplit(np.ones((2, 4)), 2)]
+    [(2, 2), (2, 2)]
+    """
+    a = asarray(ary)
+    return split(a, indices_or_sections, 1 if a.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    """:func:`split` along the first axis.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> [p.shape for p in fnp.vsplit(np.ones((4, 2)), 2)]
+    [(2, 2), (2, 2)]
+    """
+    return split(ary, indices_or_sections, 0)
+
+
+def tile(A, reps):
+    """Repeat the whole array ``reps`` times along each axis.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.tile(np.array([1.0, 2.0]), 2)
+    array([1., 2., 1., 2.])
+    """
+    a = asarray(A)
+    reps = _ints(reps)
+    nd = builtins.max(a.ndim, len(reps))
+    reps = (1,) * (nd - len(reps)) + reps
+    a = reshape(a, (1,) * (nd - a.ndim) + a.shape)
+    inter = []
+    for r, d in zip(reps, a.shape):
+        inter += [1, d]
+    a = reshape(a, tuple(inter))
+    target = []
+    for r, d in zip(reps, a.shape[1::2]):
+        target += [r, d]
+    a = broadcast_to(a, tuple(target))
+    return reshape(a, tuple(r * d for r, d in zip(reps, target[1::2])))
+
+
+def repeat(a, repeats, axis=None):
+    """Repeat each element ``repeats`` times along ``axis`` (flattened if None).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.repeat(np.array([1.0, 2.0]), [1, 2])
+    array([1., 2., 2.])
+    """
+    a = asarray(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    axis = one_axis(axis, a.ndim)
+    if isinstance(repeats, (int, _np.integer)):
+        r = int(repeats)
+        shape = a.shape
+        b = expand_dims(a, axis + 1)
+        b = broadcast_to(b, shape[:axis + 1] + (r,) + shape[axis + 1:])
+        return reshape(b, shape[:axis] + (shape[axis] * r,) + shape[axis + 1:])
+    idx = _np.repeat(_np.arange(a.shape[axis]), _np.asarray(repeats))
+    return _ix.index(a, (slice(None),) * axis + (idx,))
+
+
+def flip(m, axis=None):
+    """Reverse the order of elements along ``axis`` (all axes by default).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.flip(np.array([[1.0, 2.0], [3.0, 4.0]]), 1)
+    array([[2., 1.],
+           [4., 3.]])
+    """
+    m = asarray(m)
+    axes = normalize_axis(axis, m.ndim)
+    return m[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(m.ndim))]
+
+
+def fliplr(m):
+    """Reverse the columns (axis 1).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.fliplr(np.array([[1.0, 2.0]]))
+    array([[2., 1.]])
+    """
+    return flip(m, 1)
+
+
+def flipud(m):
+    """Reverse the rows (axis 0).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.flipud(np.array([1.0, 2.0]))
+    array([2., 1.])
+    """
+    return flip(m, 0)
+
+
+def roll(a, shift, axis=None):
+    """Shift elements cyclically along ``axis`` (the flattened array when None).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.roll(np.array([1.0, 2.0, 3.0]), 1)
+    array([3., 1., 2.])
+    """
+    a = asarray(a)
+    if axis is None:
+        return reshape(roll(ravel(a), shift, 0), a.shape)
+    for s, ax in zip(_ints(shift), _ints(axis)):
+        ax = one_axis(ax, a.ndim)
+        n = a.shape[ax]
+        if n == 0:
+            continue
+        s = int(s) % n
+        if s:
+            pre = (slice(None),) * ax
+            a = concatenate([a[pre + (slice(n - s, None),)], a[pre + (slice(0, n - s),)]], ax)
+    return a
+
+
+def pad(array, pad_width, mode="constant", constant_values=0):
+    """Pad with a constant (``mode="constant"`` only).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.pad(np.array([1.0, 2.0]), (1, 2))
+    array([0., 1., 2., 0., 0.])
+    """
+    if mode != "constant":
+        raise NotImplementedError(f"pad: mode={mode!r} is not supported; use mode='constant'")
+    a = asarray(array)
+    widths = _np.broadcast_to(_np.asarray(pad_width, dtype=int), (a.ndim, 2))
+    for ax, (lo, hi) in enumerate(widths):
+        parts = []
+        if lo:
+            parts.append(_np.full(a.shape[:ax] + (int(lo),) + a.shape[ax + 1:],
+                                  constant_values, a.dtype))
+        parts.append(a)
+        if hi:
+            parts.append(_np.full(a.shape[:ax] + (int(hi),) + a.shape[ax + 1:],
+                                  constant_values, a.dtype))
+        if len(parts) > 1:
+            a = _st.concatenate(parts, ax)
+    return a

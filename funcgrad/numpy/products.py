@@ -1,0 +1,207 @@
+"""Products and contractions: matmul, dot, tensordot, einsum, trace, cross, polyval.
+
+(``funcgrad.numpy.linalg`` holds NumPy's ``linalg`` namespace: inv, solve, det...)
+"""
+import builtins
+import string
+
+import numpy as _np
+
+from ..primitives import linalg as _la
+from ..primitives import structural as _st
+from ._convert import asarray, operand
+from .constructors import zeros_like
+from .indexing import diagonal
+from .reductions import sum
+from .manipulation import moveaxis, ravel, reshape, stack
+from .ufuncs import multiply, stands_for
+
+__all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "trace", "cross",
+           "polyval"]
+
+
+@stands_for(_np.matmul)
+def matmul(x1, x2):
+    """Matrix product with NumPy's rules (1-d promotion, stacks broadcast).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.matmul(np.ones((2, 3)), np.ones(3))
+    array([3., 3.])
+    >>> fg.grad(lambda a: fnp.sum(fnp.matmul(a, np.array([1.0, 2.0]))))(np.ones((1, 2)))
+    array([[1., 2.]])
+    """
+    a, b = asarray(x1), asarray(x2)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: input operand does not have enough dimensions (a scalar "
+                         "cannot be matrix-multiplied; use multiply)")
+    a2 = a.shape if a.ndim > 1 else (1,) + a.shape
+    b2 = b.shape if b.ndim > 1 else b.shape + (1,)
+    if a2[-1] != b2[-2]:
+        raise ValueError(f"matmul: shapes {a.shape} and {b.shape} are not aligned: "
+                         f"{a2[-1]} (last axis of the first) != {b2[-2]} (the second's "
+                         f"{'first' if b.ndim == 1 else 'second-to-last'} axis)")
+    _np.broadcast_shapes(a2[:-2], b2[:-2])
+    return _la.matmul(a, b)
+
+
+def dot(a, b):
+    """``np.dot``: a product for scalars, matmul up to 2-d, a tensordot beyond.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.dot(np.array([1.0, 2.0]), np.array([3.0, 4.0])))
+    11.0
+    """
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    if b.ndim <= 2:
+        return matmul(a, b)
+    return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
+
+
+def vdot(a, b):
+    """The dot product of ``a`` and ``b`` flattened.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.vdot(np.ones((2, 2)), np.full((2, 2), 2.0)))
+    8.0
+    """
+    return sum(multiply(ravel(a), ravel(b)))
+
+
+def inner(a, b):
+    """Sum of products over the last axes of ``a`` and ``b``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.inner(np.ones((2, 3)), np.arange(3.0))
+    array([3., 3.])
+    """
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
+
+
+def outer(a, b):
+    """``a[i] * b[j]`` for the flattened ``a`` and ``b``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.outer(np.array([1.0, 2.0]), np.array([1.0, 10.0]))
+    array([[ 1., 10.],
+           [ 2., 20.]])
+    """
+    a, b = ravel(a), ravel(b)
+    return multiply(reshape(a, (a.shape[0], 1)), reshape(b, (1, b.shape[0])))
+
+
+def _axis_list(axes):
+    return [axes] if isinstance(axes, (int, _np.integer)) else list(axes)
+
+
+def tensordot(a, b, axes=2):
+    """Contract ``a``'s and ``b``'s ``axes`` (as ``np.tensordot``), through one matmul.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.tensordot(np.ones((2, 3, 4)), np.ones((4, 3)), axes=([1, 2], [1, 0]))
+    array([12., 12.])
+    """
+    a, b = asarray(a), asarray(b)
+    if isinstance(axes, (int, _np.integer)):
+        axes_a = list(range(a.ndim - axes, a.ndim))
+        axes_b = list(range(axes))
+    else:
+        axes_a, axes_b = map(_axis_list, axes)
+    axes_a = [ax % a.ndim for ax in axes_a]
+    axes_b = [ax % b.ndim for ax in axes_b]
+    for i, j in zip(axes_a, axes_b):
+        if a.shape[i] != b.shape[j]:
+            raise ValueError(f"tensordot: shape mismatch for sum: axis {i} of {a.shape} vs "
+                             f"axis {j} of {b.shape}")
+    free_a = [i for i in range(a.ndim) if i not in axes_a]
+    free_b = [j for j in range(b.ndim) if j not in axes_b]
+    m = int(_np.prod([a.shape[i] for i in free_a], dtype=_np.int64))
+    k = int(_np.prod([a.shape[i] for i in axes_a], dtype=_np.int64))
+    n = int(_np.prod([b.shape[j] for j in free_b], dtype=_np.int64))
+    a2 = _st.reshape(_st.transpose(a, free_a + axes_a), (m, k))
+    b2 = _st.reshape(_st.transpose(b, axes_b + free_b), (k, n))
+    out_shape = tuple(a.shape[i] for i in free_a) + tuple(b.shape[j] for j in free_b)
+    return _st.reshape(_la.matmul(a2, b2), out_shape)
+
+
+def einsum(subscripts, *operands, optimize=None):
+    """Einstein summation (``...`` broadcasting and implicit output supported).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.einsum("ij,j->i", np.ones((2, 3)), np.arange(3.0))
+    array([3., 3.])
+    """
+    if not isinstance(subscripts, str):
+        raise TypeError(f"einsum: the first argument must be the subscripts string, e.g. "
+                        f"einsum('ij,jk->ik', a, b); got {type(subscripts).__name__} (NumPy's "
+                        f"interleaved operand/sublist form is not supported)")
+    ops = [asarray(o) for o in operands]
+    subscripts = subscripts.replace(" ", "")
+    if "->" not in subscripts:
+        letters = subscripts.replace(",", "").replace(".", "")
+        out = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+        subscripts += "->" + ("..." if "..." in subscripts else "") + out
+    if "..." in subscripts:
+        subscripts = _expand_ellipsis(subscripts, ops)
+    return _la.einsum(subscripts, *ops)
+
+
+def _expand_ellipsis(subscripts, ops):
+    ins, out = subscripts.split("->")
+    ins = ins.split(",")
+    free = [c for c in string.ascii_letters if c not in subscripts]
+    n_ell = builtins.max(op.ndim - len(s.replace("...", "")) for s, op in zip(ins, ops)
+                         if "..." in s)
+    ell = "".join(free[:n_ell])
+    new_ins = []
+    for s, op in zip(ins, ops):
+        if "..." in s:
+            k = op.ndim - len(s.replace("...", ""))
+            s = s.replace("...", ell[n_ell - k:])
+        new_ins.append(s)
+    return ",".join(new_ins) + "->" + out.replace("...", ell)
+
+
+def trace(a, offset=0, axis1=0, axis2=1):
+    """Sum of the ``offset``-th diagonal.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(fnp.trace)(np.ones((2, 2)))
+    array([[1., 0.],
+           [0., 1.]])
+    """
+    return sum(diagonal(a, offset, axis1, axis2), axis=-1)
+
+
+def cross(a, b, axis=-1):
+    """Cross product of 3-vectors along ``axis``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.cross(np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]))
+    array([0., 0., 1.])
+    """
+    a, b = asarray(a), asarray(b)
+    a, b = moveaxis(a, axis, -1), moveaxis(b, axis, -1)
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
+def polyval(p, x):
+    """Evaluate the polynomial with coefficients ``p`` (highest first) at ``x`` (Horner).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> p = np.array([1.0, 0.0, -2.0])
+    >>> float(fnp.polyval(p, 3.0)), float(fg.grad(lambda x: fnp.polyval(p, x))(3.0))
+    (7.0, 6.0)
+    """
+    p = asarray(p)
+    x = operand(x)
+    y = zeros_like(x) if hasattr(x, "shape") else 0.0
+    for i in range(p.shape[0]):
+        y = y * x + p[i]
+    return y

@@ -1,0 +1,269 @@
+"""Reductions, scans and differences along axes: sum, mean, max, var, cumsum, argmax..."""
+import builtins
+
+import numpy as _np
+
+from ..primitives import reductions as _red
+from ..primitives import structural as _st
+from ._convert import asarray, normalize_axis, one_axis
+from .constructors import astype
+from .manipulation import ravel
+from .ufuncs import isclose, sqrt, square
+
+__all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "var", "std",
+           "logsumexp", "cumsum", "cumprod", "argmax", "argmin", "diff", "allclose"]
+
+
+def _reduction(a, axis, dtype=None):
+    a = asarray(a)
+    if dtype is not None:
+        a = astype(a, dtype)
+    return a, normalize_axis(axis, a.ndim)
+
+
+def _no_extras(name, out=None, where=True, initial=None):
+    if out is not None:
+        raise TypeError(f"{name}: out= is not supported (funcgrad arrays are immutable); use "
+                        f"the returned value")
+    if where is not True:
+        raise TypeError(f"{name}: where= is not supported; mask the input with "
+                        f"fnp.where(mask, x, identity) first")
+    if initial is not None:
+        raise TypeError(f"{name}: initial= is not supported; combine the result with it")
+
+
+def _count(a, axes):
+    """How many elements a reduction over ``axes`` combines."""
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    return n
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
+    """Sum over ``axis`` (all axes by default).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.sum(np.array([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    array([4., 6.])
+    >>> fg.grad(lambda x: fnp.sum(x * x))(np.array([1.0, 2.0]))
+    array([2., 4.])
+    """
+    _no_extras("sum", out, where, initial)
+    a, axes = _reduction(a, axis, dtype)
+    if a.dtype.kind == "b":
+        a = astype(a, _np.intp)
+    return _st.reduce_sum(a, axes, keepdims)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=True):
+    """Arithmetic mean over ``axis``.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(fnp.mean)(np.array([1.0, 2.0, 6.0, 7.0]))
+    array([0.25, 0.25, 0.25, 0.25])
+    """
+    _no_extras("mean", out, where)
+    a, axes = _reduction(a, axis, dtype)
+    if a.dtype.kind in "biu":
+        a = astype(a, _np.float64)
+    n = _count(a, axes)
+    return _st.reduce_sum(a, axes, keepdims) / float(n) if n else \
+        _st.reduce_sum(a, axes, keepdims) * _np.nan
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """Product over ``axis``; its gradient is exact even with zeros in the input.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(fnp.prod)(np.array([2.0, 0.0, 3.0]))
+    array([0., 6., 0.])
+    """
+    _no_extras("prod", out, where, initial)
+    a, axes = _reduction(a, axis, dtype)
+    return _red.reduce_prod(a, axes, keepdims)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
+    """Maximum over ``axis``; tied maxima share the derivative equally.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(fnp.max)(np.array([3.0, 1.0, 3.0]))
+    array([0.5, 0. , 0.5])
+    """
+    _no_extras("max", out, where, initial)
+    a, axes = _reduction(a, axis)
+    return _red.reduce_max(a, axes, keepdims)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
+    """Minimum over ``axis``; tied minima share the derivative equally.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(fnp.min)(np.array([1.0, 2.0, 1.0]))
+    array([0.5, 0. , 0.5])
+    """
+    _no_extras("min", out, where, initial)
+    a, axes = _reduction(a, axis)
+    return _red.reduce_min(a, axes, keepdims)
+
+
+amax, amin = max, min
+
+
+def _empty_reduction(a, axes, keepdims, identity):
+    """The result of reducing over a zero-length axis: the identity, as NumPy gives."""
+    if builtins.any(a.shape[ax] == 0 for ax in axes):
+        return _np.full(_st._reduced_shape(a.shape, axes, keepdims), identity)
+    return None
+
+
+def all(a, axis=None, keepdims=False):  # noqa: A001
+    """Whether every element along ``axis`` is true (not differentiable).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.all(np.array([[1.0, 0.0], [2.0, 3.0]]), axis=1)
+    array([False,  True])
+    """
+    a, axes = _reduction(a, axis)
+    empty = _empty_reduction(a, axes, keepdims, True)  # min has no identity; all has True
+    if empty is not None:
+        return empty
+    return _red.reduce_min(astype(a, _np.bool_), axes, keepdims)
+
+
+def any(a, axis=None, keepdims=False):  # noqa: A001
+    """Whether some element along ``axis`` is true (not differentiable).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.any(np.array([[1.0, 0.0], [0.0, 0.0]]), axis=1)
+    array([ True, False])
+    """
+    a, axes = _reduction(a, axis)
+    empty = _empty_reduction(a, axes, keepdims, False)
+    if empty is not None:
+        return empty
+    return _red.reduce_max(astype(a, _np.bool_), axes, keepdims)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
+    """Variance over ``axis`` (``ddof`` as in NumPy).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(fnp.var)(np.array([1.0, 3.0]))
+    array([-1.,  1.])
+    """
+    _no_extras("var", out, where)
+    a, axes = _reduction(a, axis, dtype)
+    centered = a - mean(a, axis=axes, keepdims=True)
+    n = _count(a, axes)
+    return _st.reduce_sum(square(centered), axes, keepdims) / float(builtins.max(n - ddof, 0))
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
+    """Standard deviation over ``axis``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.std(np.array([1.0, 3.0])))
+    1.0
+    """
+    return sqrt(var(a, axis, dtype, out, ddof, keepdims, where))
+
+
+def logsumexp(a, axis=None, keepdims=False):
+    """``log(sum(exp(a)))`` over ``axis`` without overflow; its gradient is softmax.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> float(fnp.logsumexp(np.array([1000.0, 1000.0])))
+    1000.6931471805599
+    >>> fg.grad(fnp.logsumexp)(np.array([0.0, 0.0]))
+    array([0.5, 0.5])
+    """
+    a, axes = _reduction(a, axis)
+    return _red.logsumexp(a, axes, keepdims)
+
+
+def cumsum(a, axis=None, dtype=None):
+    """Cumulative sum (over the flattened array when ``axis`` is None).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(lambda x: fnp.sum(fnp.cumsum(x)))(np.ones(3))
+    array([3., 2., 1.])
+    """
+    a = asarray(a)
+    if dtype is not None:
+        a = astype(a, dtype)
+    if axis is None:
+        a, axis = ravel(a), 0
+    return _red.cumsum(a, one_axis(axis, a.ndim))
+
+
+def cumprod(a, axis=None, dtype=None):
+    """Cumulative product; differentiable (exactly, zeros included) as a log-depth scan.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(lambda x: fnp.cumprod(x)[-1])(np.array([2.0, 0.0, 3.0]))
+    array([0., 6., 0.])
+    """
+    a = asarray(a)
+    if dtype is not None:
+        a = astype(a, dtype)
+    if axis is None:
+        a, axis = ravel(a), 0
+    axis = one_axis(axis, a.ndim)
+    if isinstance(a, _np.ndarray):  # plain arrays only: np.cumprod of a Tensor (or a GPU
+        return _np.cumprod(a, axis=axis)  # array) would dispatch back here, forever
+    last = a.ndim - 1
+    return _st.moveaxis(_red.cumprod_last(_st.moveaxis(a, axis, last)), last, axis)
+
+
+def argmax(a, axis=None, keepdims=False):
+    """Index of the maximum along ``axis`` (of the flattened array when None).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> int(fnp.argmax(np.array([1.0, 5.0, 2.0])))
+    1
+    """
+    a = asarray(a)
+    if axis is None:
+        return _red.argmax(ravel(a), 0)
+    return _red.argmax(a, one_axis(axis, a.ndim), keepdims)
+
+
+def argmin(a, axis=None, keepdims=False):
+    """Index of the minimum along ``axis`` (of the flattened array when None).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> int(fnp.argmin(np.array([1.0, 5.0, 0.5])))
+    2
+    """
+    a = asarray(a)
+    if axis is None:
+        return _red.argmin(ravel(a), 0)
+    return _red.argmin(a, one_axis(axis, a.ndim), keepdims)
+
+
+def diff(a, n=1, axis=-1):
+    """``n``-th discrete difference along ``axis``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.diff(np.array([1.0, 4.0, 9.0, 16.0]), n=2)
+    array([2., 2.])
+    """
+    a = asarray(a)
+    axis = one_axis(axis, a.ndim)
+    for _ in range(n):
+        hi = tuple(slice(1, None) if i == axis else slice(None) for i in range(a.ndim))
+        lo = tuple(slice(None, -1) if i == axis else slice(None) for i in range(a.ndim))
+        a = a[hi] - a[lo]
+    return a
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether ``a`` and ``b`` are close everywhere (``isclose`` reduced with ``all``).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.allclose(np.array([1.0, 2.0]), np.array([1.0, 2.0 + 1e-9]))
+    True
+    """
+    return builtins.bool(all(isclose(a, b, rtol, atol, equal_nan)))

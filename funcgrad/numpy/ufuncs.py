@@ -1,0 +1,330 @@
+"""Elementwise functions: NumPy's ufuncs, each on one line binding its primitive.
+
+A wrapper made by :func:`_unary` or :func:`_binary` knows the primitive it binds
+(``fn.primitive``) and the NumPy ufuncs it stands for (``fn.numpy_ufuncs``).
+``__array_ufunc__`` dispatches through a table built from those, keyed by the ufunc
+object, and a test checks that every elementwise primitive has a function here.
+Composites (``sinc``, ``heaviside``...) that NumPy offers as ufuncs declare theirs
+with :func:`stands_for`.
+"""
+import math
+
+import numpy as _np
+
+from ..core import _special_classes, _state
+from ..primitives import elementwise as _ew
+from ._convert import operand
+from .constructors import astype
+
+__all__ = [
+    "negative", "abs", "absolute", "fabs", "sign", "exp", "exp2", "expm1", "log", "log2",
+    "log10", "log1p", "sqrt", "cbrt", "square", "reciprocal", "sin", "cos", "tan", "arcsin",
+    "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "asin", "acos",
+    "atan", "asinh", "acosh", "atanh", "floor", "ceil", "rint", "trunc", "fix", "logical_not",
+    "isnan", "isinf", "isfinite",
+    "add", "subtract", "multiply", "divide", "true_divide", "power", "pow", "maximum",
+    "minimum", "fmax", "fmin", "arctan2", "atan2", "hypot", "logaddexp", "logaddexp2", "mod",
+    "remainder", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "logical_and", "logical_or", "logical_xor",
+    "positive", "float_power", "floor_divide", "round", "around", "deg2rad", "rad2deg",
+    "radians", "degrees", "real", "conj", "conjugate", "sinc", "heaviside", "clip", "isclose",
+]
+
+_EMPTY = {}
+
+_EXAMPLE_X = "np.array([0.25, 0.5, 0.75])"
+_EXAMPLE_Y = "np.array([1.5, -0.5, 2.0])"
+
+
+def _unary(prim, *numpy_ufuncs, example=_EXAMPLE_X):
+    """The ``funcgrad.numpy`` function of the unary elementwise primitive ``prim``
+    (``example``: arguments in its domain, for the docstring)."""
+    def f(x):
+        if type(x) not in _special_classes:  # tracers pass as they are
+            x = operand(x)
+        return _state.interpreter.process(prim, (x,), _EMPTY)
+    name = _numpy_name(prim, numpy_ufuncs)
+    return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{name}``, differentiable.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> x = {example}
+    >>> np.allclose(fnp.{prim.name}(x), np.{name}(x))
+    True
+    """)
+
+
+def _binary(prim, *numpy_ufuncs):
+    """The ``funcgrad.numpy`` function of the binary elementwise primitive ``prim``."""
+    def f(x1, x2):
+        return _state.interpreter.process(prim, (operand(x1), operand(x2)), _EMPTY)
+    name = _numpy_name(prim, numpy_ufuncs)
+    return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{name}`` with broadcasting,
+    differentiable.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> x, y = {_EXAMPLE_X}, {_EXAMPLE_Y}
+    >>> np.allclose(fnp.{prim.name}(x, y), np.{name}(x, y))
+    True
+    """)
+
+
+def _numpy_name(prim, numpy_ufuncs):
+    if not numpy_ufuncs:
+        raise TypeError(f"{prim.name}: name the NumPy ufunc(s) this function stands for")
+    return numpy_ufuncs[0].__name__
+
+
+def _declare(f, prim, numpy_ufuncs, doc):
+    f.__name__ = f.__qualname__ = prim.name
+    f.__doc__ = doc
+    f.primitive = prim
+    f.numpy_ufuncs = numpy_ufuncs
+    return f
+
+
+def stands_for(*numpy_ufuncs):
+    """Mark a composite as what ``numpy_ufuncs`` dispatch to on traced values."""
+    def mark(f):
+        f.numpy_ufuncs = numpy_ufuncs
+        return f
+    return mark
+
+
+def binds(prim):
+    """Mark a function with a signature of its own as the front of elementwise ``prim``."""
+    def mark(f):
+        f.primitive = prim
+        return f
+    return mark
+
+
+# --- unary -----------------------------------------------------------------------------------
+
+negative = _unary(_ew.negative_p, _np.negative)
+abs = _unary(_ew.abs_p, _np.absolute, _np.fabs)  # noqa: A001 - NumPy's name
+sign = _unary(_ew.sign_p, _np.sign)
+exp = _unary(_ew.exp_p, _np.exp)
+exp2 = _unary(_ew.exp2_p, _np.exp2)
+expm1 = _unary(_ew.expm1_p, _np.expm1)
+log = _unary(_ew.log_p, _np.log)
+log2 = _unary(_ew.log2_p, _np.log2)
+log10 = _unary(_ew.log10_p, _np.log10)
+log1p = _unary(_ew.log1p_p, _np.log1p)
+sqrt = _unary(_ew.sqrt_p, _np.sqrt)
+cbrt = _unary(_ew.cbrt_p, _np.cbrt)
+square = _unary(_ew.square_p, _np.square)
+reciprocal = _unary(_ew.reciprocal_p, _np.reciprocal)
+sin = _unary(_ew.sin_p, _np.sin)
+cos = _unary(_ew.cos_p, _np.cos)
+tan = _unary(_ew.tan_p, _np.tan)
+arcsin = _unary(_ew.arcsin_p, _np.arcsin)
+arccos = _unary(_ew.arccos_p, _np.arccos)
+arctan = _unary(_ew.arctan_p, _np.arctan)
+sinh = _unary(_ew.sinh_p, _np.sinh)
+cosh = _unary(_ew.cosh_p, _np.cosh)
+tanh = _unary(_ew.tanh_p, _np.tanh)
+arcsinh = _unary(_ew.arcsinh_p, _np.arcsinh)
+arccosh = _unary(_ew.arccosh_p, _np.arccosh, example="np.array([1.25, 1.5, 2.0])")
+arctanh = _unary(_ew.arctanh_p, _np.arctanh)
+floor = _unary(_ew.floor_p, _np.floor)
+ceil = _unary(_ew.ceil_p, _np.ceil)
+rint = _unary(_ew.rint_p, _np.rint)
+trunc = _unary(_ew.trunc_p, _np.trunc)
+logical_not = _unary(_ew.logical_not_p, _np.logical_not)
+isnan = _unary(_ew.isnan_p, _np.isnan)
+isinf = _unary(_ew.isinf_p, _np.isinf)
+isfinite = _unary(_ew.isfinite_p, _np.isfinite)
+
+# NumPy's other names for the same functions (the array API's among them).
+absolute = fabs = abs
+fix = trunc
+asin, acos, atan, asinh, acosh, atanh = arcsin, arccos, arctan, arcsinh, arccosh, arctanh
+
+# --- binary ----------------------------------------------------------------------------------
+
+add = _binary(_ew.add_p, _np.add)
+subtract = _binary(_ew.subtract_p, _np.subtract)
+multiply = _binary(_ew.multiply_p, _np.multiply)
+divide = _binary(_ew.divide_p, _np.divide, _np.true_divide)
+power = _binary(_ew.power_p, _np.power)
+maximum = _binary(_ew.maximum_p, _np.maximum)
+minimum = _binary(_ew.minimum_p, _np.minimum)
+fmax = _binary(_ew.fmax_p, _np.fmax)
+fmin = _binary(_ew.fmin_p, _np.fmin)
+arctan2 = _binary(_ew.arctan2_p, _np.arctan2)
+hypot = _binary(_ew.hypot_p, _np.hypot)
+logaddexp = _binary(_ew.logaddexp_p, _np.logaddexp)
+logaddexp2 = _binary(_ew.logaddexp2_p, _np.logaddexp2)
+mod = _binary(_ew.mod_p, _np.remainder)
+equal = _binary(_ew.equal_p, _np.equal)
+not_equal = _binary(_ew.not_equal_p, _np.not_equal)
+less = _binary(_ew.less_p, _np.less)
+less_equal = _binary(_ew.less_equal_p, _np.less_equal)
+greater = _binary(_ew.greater_p, _np.greater)
+greater_equal = _binary(_ew.greater_equal_p, _np.greater_equal)
+logical_and = _binary(_ew.logical_and_p, _np.logical_and)
+logical_or = _binary(_ew.logical_or_p, _np.logical_or)
+logical_xor = _binary(_ew.logical_xor_p, _np.logical_xor)
+
+true_divide = divide
+remainder = mod
+atan2 = arctan2
+pow = power  # noqa: A001 - NumPy's name
+
+
+# --- composites --------------------------------------------------------------------------------
+
+@stands_for(_np.positive)
+def positive(x):
+    """``+x``: ``x`` itself.
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.positive(-2.0)
+    -2.0
+    """
+    return operand(x)
+
+
+@stands_for(_np.float_power)
+def float_power(x1, x2):
+    """``x1 ** x2`` computed in float64 (as NumPy's float_power).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.float_power(np.array([2, 3]), 2)
+    array([4., 9.])
+    """
+    return power(astype(x1, _np.float64), x2)
+
+
+@stands_for(_np.floor_divide)
+def floor_divide(x1, x2):
+    """``floor(x1 / x2)``; piecewise constant, so its derivative is zero.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.floor_divide(np.array([7.0, -7.0]), 2.0)
+    array([ 3., -4.])
+    """
+    return floor(divide(x1, x2))
+
+
+def round(a, decimals=0):  # noqa: A001 - NumPy's name
+    """Round to ``decimals`` places (half to even); derivative zero.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.round(np.array([0.5, 1.5, 2.5])), fnp.round(np.array([0.123, 0.456]), 2)
+    (array([0., 2., 2.]), array([0.12, 0.46]))
+    """
+    a = operand(a)
+    if decimals == 0:
+        return rint(a)
+    scale = 10.0 ** decimals
+    return rint(a * scale) / scale
+
+
+around = round
+
+
+@stands_for(_np.deg2rad, _np.radians)
+def deg2rad(x):
+    """Degrees to radians.
+
+    >>> import funcgrad.numpy as fnp
+    >>> float(fnp.deg2rad(180.0))
+    3.141592653589793
+    """
+    return multiply(x, math.pi / 180.0)
+
+
+@stands_for(_np.rad2deg, _np.degrees)
+def rad2deg(x):
+    """Radians to degrees.
+
+    >>> import math, funcgrad.numpy as fnp
+    >>> float(fnp.rad2deg(math.pi))
+    180.0
+    """
+    return multiply(x, 180.0 / math.pi)
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+def real(x):
+    """The real part: ``x`` itself, for the real arrays funcgrad.numpy computes with.
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.real(1.5)
+    1.5
+    """
+    return operand(x)
+
+
+@stands_for(_np.conjugate)
+def conj(x):
+    """The complex conjugate: ``x`` itself, for the real arrays funcgrad.numpy computes with.
+
+    >>> import funcgrad.numpy as fnp
+    >>> fnp.conj(1.5)
+    1.5
+    """
+    return operand(x)
+
+
+conjugate = conj
+
+
+def sinc(x):
+    """``sin(pi x) / (pi x)``, 1 at 0 (the division is guarded, so grads stay finite).
+
+    >>> import funcgrad as fg, funcgrad.numpy as fnp
+    >>> float(fnp.sinc(0.0)), float(fg.grad(fnp.sinc)(0.0))
+    (1.0, 0.0)
+    """
+    x = operand(x)
+    zero = equal(x, 0)
+    safe = _ew.where(zero, 1.0, x) * math.pi
+    return _ew.where(zero, 1.0, sin(safe) / safe)
+
+
+@stands_for(_np.heaviside)
+def heaviside(x1, x2):
+    """The step function: 0 where ``x1 < 0``, ``x2`` where ``x1 == 0``, 1 where ``x1 > 0``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.heaviside(np.array([-1.0, 0.0, 2.0]), 0.5)
+    array([0. , 0.5, 1. ])
+    """
+    x1 = operand(x1)
+    return _ew.where(less(x1, 0), 0.0, _ew.where(equal(x1, 0), operand(x2), 1.0))
+
+
+@binds(_ew.clip_p)
+def clip(a, a_min=None, a_max=None, **kwargs):
+    """Clip to ``[a_min, a_max]``; outside the interval the derivative is 0.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(lambda x: fnp.sum(fnp.clip(x, 0.0, 1.0)))(np.array([-1.0, 0.5, 2.0]))
+    array([0., 1., 0.])
+    """
+    a_min = kwargs.pop("min", a_min)
+    a_max = kwargs.pop("max", a_max)
+    if kwargs:
+        raise TypeError(f"clip got unexpected arguments {sorted(kwargs)}")
+    if a_min is None and a_max is None:
+        raise ValueError("clip: at least one of a_min and a_max must be given")
+    return _ew.clip(operand(a), -_np.inf if a_min is None else operand(a_min),
+                    _np.inf if a_max is None else operand(a_max))
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Elementwise ``|a - b| <= atol + rtol * |b|`` (as ``np.isclose``); not differentiable.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.isclose(np.array([1.0, np.nan]), np.array([1.0 + 1e-9, np.nan]), equal_nan=True)
+    array([ True,  True])
+    """
+    a, b = operand(a), operand(b)
+    close = less_equal(abs(a - b), atol + rtol * abs(b))
+    if equal_nan:
+        close = logical_or(close, logical_and(isnan(a), isnan(b)))
+    return close

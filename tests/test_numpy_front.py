@@ -1,0 +1,227 @@
+"""``funcgrad.numpy`` against the registry and NumPy: every elementwise primitive has a
+function, every function binds a real primitive, every NumPy ufunc and function with a
+funcgrad namesake dispatches to it, and the package keeps its layering."""
+import ast
+import doctest
+import importlib
+import inspect
+import pathlib
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.core import REGISTRY, Primitive
+from funcgrad.numpy import _methods
+from funcgrad.primitives import elementwise as ew
+
+PACKAGE = pathlib.Path(fg.__file__).resolve().parent
+FAMILIES = ["constructors", "ufuncs", "manipulation", "reductions", "indexing", "products",
+            "linalg"]
+
+
+def elementwise_primitives():
+    """The registry's elementwise primitives: those that declare an ``elementwise`` rule,
+    and (while that slot is being filled in) those declared in primitives/elementwise.py."""
+    declared = {p for p in REGISTRY.values() if p.elementwise is not None}
+    in_module = {v for k, v in vars(ew).items() if k.endswith("_p") and isinstance(v, Primitive)}
+    return declared | in_module
+
+
+def front_functions():
+    """``{public name: function}`` of funcgrad.numpy that front a primitive."""
+    out = {}
+    for name in fnp.__all__:
+        fn = getattr(fnp, name)
+        if getattr(fn, "primitive", None) is not None:
+            out[name] = fn
+    return out
+
+
+def _scipy_special_fronts():
+    """Primitives fronted by ``funcgrad.scipy.special`` (NumPy has no ``erf``), once that
+    front exists."""
+    try:
+        special = importlib.import_module("funcgrad.scipy.special")
+    except ModuleNotFoundError as e:
+        if not "funcgrad.scipy.special".startswith(e.name or "?"):
+            raise
+        return set()
+    return {getattr(special, name).primitive for name in special.__all__
+            if getattr(getattr(special, name), "primitive", None) is not None}
+
+
+def test_every_elementwise_primitive_has_a_numpy_function():
+    fronted = {fn.primitive for fn in front_functions().values()} | _scipy_special_fronts()
+    missing = sorted(p.name for p in elementwise_primitives() - fronted)
+    assert not missing, (f"elementwise primitives with no funcgrad.numpy function: {missing}; "
+                         f"add one line per primitive to funcgrad/numpy/ufuncs.py, e.g. "
+                         f"`sin = _unary(_ew.sin_p, np.sin)` (or to funcgrad.scipy.special "
+                         f"when NumPy has no such function)")
+
+
+def test_every_numpy_function_binds_a_registered_elementwise_primitive():
+    elementwise = elementwise_primitives()
+    wrong = [f"{name} -> {fn.primitive!r}" for name, fn in sorted(front_functions().items())
+             if REGISTRY.get(fn.primitive.name) is not fn.primitive
+             or fn.primitive not in elementwise]
+    assert not wrong, f"funcgrad.numpy functions binding no registered elementwise primitive: {wrong}"
+
+
+def _arity(fn):
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+               for p in inspect.signature(fn).parameters.values())
+
+
+@pytest.mark.parametrize("name", sorted(front_functions()))
+def test_numpy_function_binds_exactly_its_primitive(name):
+    """Traced, the function is one equation of the primitive it declares."""
+    fn = getattr(fnp, name)
+    args = [np.linspace(0.3, 0.9, 4) + 0.1 * i for i in range(_arity(fn))]
+    graph = fg.make_graph(fn)(*args)
+    assert [eqn.prim for eqn in graph.eqns] == [fn.primitive]
+
+
+def test_ufunc_table_has_every_funcgrad_namesake():
+    """Each NumPy ufunc whose name funcgrad.numpy defines dispatches to that function
+    (a function added without declaring its ufunc would fall through to an error)."""
+    wrong = []
+    for name in fnp.__all__:
+        ufunc = getattr(np, name, None)
+        if isinstance(ufunc, np.ufunc) and _methods.UFUNCS.get(ufunc) is not getattr(fnp, name):
+            wrong.append(name)
+    assert not wrong, f"NumPy ufuncs not dispatched to their funcgrad.numpy namesake: {wrong}"
+
+
+@pytest.mark.parametrize("ufunc", sorted(_methods.UFUNCS, key=lambda u: u.__name__),
+                         ids=lambda u: u.__name__)
+def test_numpy_ufunc_on_traced_values_matches_its_function(ufunc):
+    """``np.<ufunc>(tracer, ...)`` gives the value and tangent of the function the table
+    names for it."""
+    fn = _methods.UFUNCS[ufunc]
+    primals = tuple(np.linspace(0.3, 0.9, 4).reshape(2, 2) + 0.1 * i for i in range(ufunc.nin))
+    tangents = tuple(np.full((2, 2), 0.5) for _ in primals)
+    with np.errstate(invalid="ignore"):  # arccosh below 1: NaN on both sides
+        out_np, t_np = fg.jvp(lambda *xs: ufunc(*xs), primals, tangents)
+        out_fn, t_fn = fg.jvp(fn, primals, tangents)
+    np.testing.assert_array_equal(out_np, out_fn)
+    np.testing.assert_array_equal(t_np, t_fn)
+
+
+def test_ufuncs_outside_the_table_raise_a_clear_error():
+    with pytest.raises(TypeError, match="numpy.copysign is not supported"):
+        fg.grad(lambda x: np.sum(np.copysign(x, -1.0)))(np.ones(2))
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "all", "any"])
+def test_ufunc_reduce_dispatches_to_the_reduction(name):
+    ufunc = {"sum": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum,
+             "all": np.logical_and, "any": np.logical_or}[name]
+    x = np.array([[0.5, 2.0, 0.0], [1.5, 3.0, 1.0]])
+    got = fg.make_graph(lambda v: ufunc.reduce(v, axis=1))(x)(x)
+    np.testing.assert_array_equal(got, getattr(fnp, name)(x, axis=1))
+
+
+def test_every_numpy_function_with_a_funcgrad_namesake_dispatches_to_it():
+    table = _methods._function_table()
+    wrong = []
+    for ours_ns, theirs_ns, names in [(fnp, np, fnp.__all__),
+                                      (fnp.linalg, np.linalg, fnp.linalg.__all__)]:
+        for name in names:
+            ours, theirs = getattr(ours_ns, name), getattr(theirs_ns, name, None)
+            if not callable(ours) or not callable(theirs) or isinstance(theirs, type) \
+                    or ours is theirs:
+                continue
+            if table.get(theirs) is not getattr(ours_ns, theirs.__name__, ours):
+                wrong.append(name)
+    assert not wrong, f"NumPy functions not dispatched to their funcgrad.numpy namesake: {wrong}"
+
+
+def test_every_public_function_has_an_example():
+    missing = []
+    for ns, names in [(fnp, fnp.__all__), (fnp.linalg, fnp.linalg.__all__)]:
+        for name in names:
+            fn = getattr(ns, name)
+            if inspect.isfunction(fn) and fn.__module__.startswith("funcgrad.") \
+                    and ">>>" not in (fn.__doc__ or ""):
+                missing.append(name)
+    assert not missing, f"public functions without a docstring example: {missing}"
+
+
+@pytest.mark.parametrize("family", FAMILIES + ["_convert"])
+def test_docstring_examples_run(family):
+    module = getattr(fnp, family) if family != "_convert" else fnp._convert
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
+
+
+# --- layering ----------------------------------------------------------------------------------
+
+def _imports(path):
+    """The modules ``path`` imports, at any depth (function-local imports too).  ``from m
+    import x`` counts as importing ``m.x`` when that is a module of funcgrad, else ``m``."""
+    modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                out.add(sub if sub in modules else source)
+    return out
+
+
+def _module_name(path):
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_primitives_never_import_funcgrad_numpy():
+    offenders = []
+    for path in sorted((PACKAGE / "primitives").glob("*.py")):
+        if any(m == "funcgrad.numpy" or m.startswith("funcgrad.numpy.") for m in _imports(path)):
+            offenders.append(path.name)
+    assert not offenders, f"funcgrad/primitives modules importing funcgrad.numpy: {offenders}"
+
+
+def test_funcgrad_numpy_modules_import_no_cycle():
+    """Within funcgrad.numpy, imports (function-local ones included) form no cycle."""
+    paths = {_module_name(p): p for p in sorted((PACKAGE / "numpy").glob("*.py"))}
+    graph = {name: {m for m in _imports(path) if m in paths and m != name}
+             for name, path in paths.items()}
+    cycle = _find_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def _find_cycle(graph):
+    state, stack = {}, []
+
+    def visit(node):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = "done"
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
