@@ -1,10 +1,12 @@
 """Each Numba CPU kernel against the NumPy expression it replaces, at 16 to 1e6 elements.
 
 What it measures
-    For every kernel of ``funcgrad.kernels.cpu`` that has a Numba form: the time of the
-    NumPy expression it replaces (the wrapper's NumPy path, forced with
-    ``config.ufunc_min``/``config.numba_min`` set past the size) and of funcgrad's default
-    dispatch (the kernel's ufunc for small arrays, its flat loop for large ones), on
+    For the Numba kernels of ``funcgrad.kernels.cpu`` (the fused first-order VJP kernels,
+    generated from the primitives' rules, timed through the primitives' VJP rules; the
+    reductions, scatter): the time of the NumPy expression a kernel replaces (the rule on
+    NumPy, forced with ``config.ufunc_min``/``config.numba_min`` set past the size) and of
+    funcgrad's default dispatch (the kernel's ufunc for small arrays, its flat loop for
+    large ones), on
     float64 inputs of n elements; printed as ``numpy / funcgrad`` ratios (> 1: funcgrad
     faster).  Forward ``sin``/``cos`` time the primitive's impl (the kernel ufunc itself)
     against ``np.sin``/``np.cos``.  Single-threaded unless ``--threads``.  A cotangent
@@ -34,6 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))
 
+import funcgrad  # noqa: E402,F401  (registers the primitives)
+from funcgrad.core import REGISTRY  # noqa: E402
 from funcgrad.kernels import cpu  # noqa: E402
 from funcgrad.kernels.cpu import _lazy, reductions  # noqa: E402
 from funcgrad.primitives.elementwise import cos_p, sin_p  # noqa: E402
@@ -52,20 +56,19 @@ def cases(n, rng):
     v = _inputs(n, rng)
     x, g, y, gb = v["x"], v["g"], v["y"], v["gb"]
     out = []
-    for name, fwd in [("tanh", np.tanh), ("sqrt", np.sqrt), ("sin", np.sin), ("cos", np.cos),
-                      ("arcsin", np.arcsin), ("arctanh", np.arctanh), ("log1p", np.log1p),
-                      ("reciprocal", np.reciprocal), ("square", np.square)]:
-        k = getattr(cpu, name + "_vjp")
-        out.append((f"{name}_vjp", k, (g, x, fwd(x))))
-    out.append(("sqrt_vjp (bcast g)", cpu.sqrt_vjp, (gb, x, np.sqrt(x))))
-    out.append(("power_vjp_x, y=2 (bcast g)", cpu.power_vjp_x, (gb, x, 2, x * x)))
-    out.append(("maximum_vjp_x (relu, y=0)", cpu.maximum_vjp_x, (g, x - 0.5, 0.0, None)))
-    out.append(("minimum_vjp_y", cpu.minimum_vjp_y, (g, x, y, np.minimum(x, y))))
-    out.append(("clip_vjp_x", cpu.clip_vjp_x, (g, x, 0.3, 0.7)))
-    out.append(("divide_vjp_y", cpu.divide_vjp_y, (g, x, y, x / y)))
-    out.append(("hypot_vjp_x", cpu.hypot_vjp_x, (g, x, y, np.hypot(x, y))))
-    out.append(("logaddexp_vjp_x", cpu.logaddexp_vjp_x, (g, x, y, np.logaddexp(x, y))))
-    out.append(("arctan2_vjp_y", cpu.arctan2_vjp_y, (g, x, y, np.arctan2(x, y))))
+    for name in ("tanh", "sqrt", "sin", "cos", "arcsin", "arctanh", "log1p", "reciprocal",
+                 "square", "erf", "expit"):
+        prim = REGISTRY[name]
+        out.append((f"{name}_vjp", _vjp(prim, 0), (g, x, prim.impl(x))))
+    out.append(("sqrt_vjp (bcast g)", _vjp(REGISTRY["sqrt"], 0), (gb, x, np.sqrt(x))))
+    out.append(("square_vjp (bcast g)", _vjp(REGISTRY["square"], 0), (gb, x, x * x)))
+    out.append(("maximum_vjp_x (relu, y=0)", _vjp(REGISTRY["maximum"], 0),
+                (g, x - 0.5, 0.0, np.maximum(x - 0.5, 0.0))))
+    for name, i in (("minimum", 1), ("divide", 1), ("hypot", 0), ("logaddexp", 0),
+                    ("arctan2", 1)):
+        prim = REGISTRY[name]
+        out.append((f"{name}_vjp_{'xy'[i]}", _vjp(prim, i), (g, x, y, prim.impl(x, y))))
+    out.append(("clip_vjp_x", _vjp(REGISTRY["clip"], 0), (g, x, 0.3, 0.7, np.clip(x, 0.3, 0.7))))
     out.append(("sin (forward)", _forward(sin_p, np.sin), (x * 10,)))
     out.append(("cos (forward)", _forward(cos_p, np.cos), (x * 10,)))
     rows = max(1, n // 100)
@@ -86,6 +89,16 @@ def cases(n, rng):
     out.append(("index_add rows of 64", lambda t, i, u: cpu.index_add(t, (i,), u),
                 (table, idx, upd)))
     return out
+
+
+def _vjp(prim, i):
+    """The cotangent of argument ``i`` by the primitive's VJP rule: its fused kernel (what
+    funcgrad runs), or with the thresholds raised, the rule on NumPy (what it replaces)."""
+    def vjp(g, *args_and_out):
+        *args, out = args_and_out
+        needs = tuple(k == i for k in range(len(args)))
+        return prim.vjp(needs, g, out, *args)[i]
+    return vjp
 
 
 def _or_rule(ct, g, x, out):  # NumPy form of the logsumexp VJP (the differentiable rule's)

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 from . import tree
-from .core import ShapedArray, Tracer
+from .core import ShapedArray, Tracer, user_code
 from .interpreters.batching import BatchInterpreter, BatchTracer
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import Graph, GraphInterpreter, GraphTracer, eval_graph
@@ -178,7 +178,8 @@ class _Reverse:
         try:
             with interp:
                 tracers = [interp.new_input(x) for x in self.leaves]
-                result = fun(*_substitute(args, argnums, self.treedefs, tracers), **kwargs)
+                with user_code():
+                    result = fun(*_substitute(args, argnums, self.treedefs, tracers), **kwargs)
         finally:
             # tape -> tracers -> interp -> tape would be a reference cycle (also when fun raises)
             self.tape, interp.tape = interp.tape, None
@@ -350,7 +351,8 @@ def jvp(fun, primals, tangents, has_aux=False):
     with interp:
         duals = [JVPTracer(interp, p, t) for p, t in zip(p_leaves, t_leaves)]
         args = _substitute(primals, range(len(primals)), treedefs, duals)
-        result = fun(*args)
+        with user_code():
+            result = fun(*args)
     out, aux = _split_aux(result, has_aux, "jvp")
     out_leaves, out_tree = tree.flatten(out)
     outs, touts = [], []
@@ -387,7 +389,8 @@ def linearize(fun, *primals):
         jvp_interp = JVPInterpreter()
         with jvp_interp:
             duals = [JVPTracer(jvp_interp, p, t) for p, t in zip(p_leaves, t_in)]
-            out = fun(*_substitute(primals, range(len(primals)), treedefs, duals))
+            with user_code():
+                out = fun(*_substitute(primals, range(len(primals)), treedefs, duals))
     out_leaves, out_tree = tree.flatten(out)
     outs, touts = [], []
     for o in out_leaves:
@@ -489,7 +492,8 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
         with interp:
             tracers = [BatchTracer(interp, x, ax) if ax is not None else x
                        for x, ax in prepared]
-            out = fun(*tree.unflatten(treedef, tracers), **kwargs)
+            with user_code():
+                out = fun(*tree.unflatten(treedef, tracers), **kwargs)
         out_leaves, out_tree = tree.flatten(out)
         oaxes = out_axes if not isinstance(out_axes, list) else tuple(out_axes)
         out_leaf_axes = _axes_for_leaves(oaxes, out, "out_axes")

@@ -27,7 +27,8 @@ import numpy as np
 __all__ = [
     "Primitive", "Interpreter", "Tracer", "ROOT", "SHAPES_ONLY", "reads_inputs_and_output",
     "reads_the_others", "current_interpreter", "run_under",
-    "EscapedTracerError", "ConcretizationError", "REGISTRY", "concrete",
+    "EscapedTracerError", "ConcretizationError", "DerivativeDroppedError", "user_code",
+    "REGISTRY", "concrete",
 ]
 
 REGISTRY = {}
@@ -153,6 +154,32 @@ class EscapedTracerError(RuntimeError):
 
 class ConcretizationError(TypeError):
     """A concrete value was needed where only an abstract one exists."""
+
+
+class DerivativeDroppedError(TypeError):
+    """A value that carries a derivative was turned into a plain number or array, which
+    would have dropped the derivative silently."""
+
+
+class user_code:
+    """Context for running the user's function inside a transform.
+
+    NumPy reports a failed conversion inside ``out[i] = v`` as "setting an array element
+    with a sequence" (a ``ValueError``; traced values have ``__getitem__``), keeping the
+    reason only as its cause.  When the reason is a :class:`DerivativeDroppedError`, that
+    error, which names the rewrite, is what the user gets.
+    """
+
+    __slots__ = ()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if kind is not None and issubclass(kind, ValueError) and isinstance(
+                error.__cause__, DerivativeDroppedError):
+            raise error.__cause__.with_traceback(traceback) from None
+        return False
 
 
 _tags = itertools.count(1)

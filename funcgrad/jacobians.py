@@ -13,7 +13,7 @@ import numpy as np
 from . import tree
 from .api import (_Reverse, _as_output, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
                   _split_aux, _strip, _substitute, jvp, value_and_grad, vjp, vmap)
-from .core import Tracer
+from .core import Tracer, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
 from .primitives import structural as st
@@ -114,7 +114,8 @@ def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None):
             interp = JVPInterpreter(defer=True)
             with interp:
                 duals = [JVPTracer(interp, x, t) for x, t in zip(leaves, tangents)]
-                result = fun(*_substitute(args, nums, treedefs, duals), **kwargs)
+                with user_code():
+                    result = fun(*_substitute(args, nums, treedefs, duals), **kwargs)
             out, aux = _split_aux(result, has_aux, "jacfwd")
             outs, out_tree = tree.flatten(out)
             primals, touts = [], []

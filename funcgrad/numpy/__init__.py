@@ -25,6 +25,7 @@ from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float6
 from ..core import Tracer
 from . import constructors, indexing, linalg, manipulation, products, reductions, ufuncs
 from ._convert import normalize_axis, one_axis, operand
+from ._conversions import attach_conversions
 from ._methods import attach_array_methods
 from .constructors import *  # noqa: F403 - each module's __all__ is explicit
 from .indexing import *  # noqa: F403
@@ -34,6 +35,7 @@ from .manipulation import *  # noqa: F403
 from .ufuncs import *  # noqa: F403
 
 attach_array_methods(Tracer)
+attach_conversions(Tracer)  # float(), .tolist()...: never a silently dropped derivative
 
 _NUMPY_OWN = ["bool_", "dtype", "e", "euler_gamma", "finfo", "float16", "float32", "float64",
               "floating", "iinfo", "inexact", "inf", "int8", "int16", "int32", "int64",

@@ -3,10 +3,11 @@ protocols (``__array_ufunc__``, ``__array_function__``) that route plain
 ``numpy`` calls to :mod:`funcgrad.numpy`."""
 import numpy as np
 
-from ..core import ConcretizationError, _state, concrete
+from ..core import ConcretizationError, DerivativeDroppedError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from . import constructors, indexing, linalg, manipulation, products, reductions, ufuncs
+from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
 
 _EMPTY = {}
@@ -112,11 +113,16 @@ def _array(self, dtype=None, copy=None):
     if not self._trace.active and self._trace.outlives:  # e.g. a dual value after its level
         return np.asarray(concrete(self), dtype=dtype)
     self._check_alive()  # an escaped tracer: EscapedTracerError naming its transform
-    if self.dtype.kind in "iub":  # no derivative to lose: the concrete value, if one exists
-        try:
-            return np.asarray(concrete(self), dtype=dtype)
-        except ConcretizationError as e:
-            reason = e
+    transform = carried_derivative(self)
+    if transform is not None:
+        raise DerivativeDroppedError(DROPS_DERIVATIVE.format(
+            what="Converting it to a plain NumPy array (np.asarray, np.array, or a NumPy "
+                 "function given a list holding it)", transform=transform))
+    try:  # no derivative to lose: the concrete value, if one exists
+        return np.asarray(concrete(self), dtype=dtype)
+    except ConcretizationError as e:
+        reason = e
+    if self.dtype.kind in "iub":
         raise TypeError(
             f"a traced {self.dtype} array (an index or a mask computed under vmap or jit) "
             f"cannot be turned into a plain NumPy array: its values are a batch, or not known "
@@ -124,11 +130,9 @@ def _array(self, dtype=None, copy=None):
             f"does without asking funcgrad. Index through funcgrad instead: fnp.take(a, i, "
             f"axis=...) or fnp.at(a)[i].get().") from reason
     raise TypeError(
-        "a value traced by funcgrad cannot be turned into a plain NumPy array: that would "
-        "silently drop its derivative. This happens with np.array/np.asarray of a traced value, "
-        "or a NumPy function given a Python list that holds traced values. Use "
-        "funcgrad.numpy.stack/array to build arrays from traced values, or fg.stop_gradient(x) "
-        "if the derivative should be dropped.")
+        "a traced value cannot be turned into a plain NumPy array: under vmap its values are "
+        "a batch, under jit they are not known yet. Use funcgrad.numpy functions on it "
+        "(np.stack, fnp.array, np.where...), which keep it traced.") from reason
 
 
 # --- operators -----------------------------------------------------------------------------------

@@ -1,0 +1,137 @@
+"""Traced values turned into Python numbers, NumPy arrays, text: never a silent loss.
+
+A value that carries a derivative (it depends on an input of ``grad``, ``jvp``,
+``vjp``... and is floating-point) refuses to become a plain number or array, because the
+number would have no derivative and every result computed from it would be silently
+wrong: ``float()``, ``complex()`` (and so ``math.sin(x)``, ``out[i] = x`` into a NumPy
+array, ``np.asarray(x)``) and ``tolist()`` raise a ``TypeError`` that names the rewrite.
+What carries no derivative keeps working: integer and boolean values, the concrete values
+that Python ``if``/``while`` compare, and functions whose derivative is zero almost
+everywhere (``int()``, ``round()``, ``math.floor()``, ``math.ceil()``).  Dropping a
+derivative on purpose is explicit: ``fg.stop_gradient(x)``, or ``x.item()`` (PyTorch's
+meaning).  Printing and f-strings show the value.
+"""
+import math
+
+import numpy as np
+
+from ..core import ConcretizationError, DerivativeDroppedError, concrete
+from ..interpreters.forward import JVPTracer
+from ..interpreters.reverse import ReverseTracer
+
+__all__ = ["DROPS_DERIVATIVE", "carried_derivative", "attach_conversions"]
+
+DROPS_DERIVATIVE = (
+    "{what} would drop the derivative this value carries (it depends on the input of "
+    "{transform}), silently: every result computed from it would be wrong. Keep it "
+    "traced instead: use NumPy's functions, not math's (np.sin(x), not "
+    "math.sin(x)); build arrays from traced values with np.stack([...]) or fnp.array([...]) "
+    "rather than filling a preallocated NumPy array (out[i] = v), or update a traced array "
+    "with x = x.at[i].set(v). To drop the derivative on purpose, say so: "
+    "fg.stop_gradient(x), or x.item().")
+
+
+def carried_derivative(x):
+    """The transform whose derivative ``x`` carries (a name), or None."""
+    while True:
+        t = type(x)
+        if t is ReverseTracer:
+            if x._trace.active and x.dtype.kind in "fc":
+                return x._trace.transform
+            x = x.value
+        elif t is JVPTracer:
+            if x._trace.active and x._tangent is not None and x.dtype.kind in "fc":
+                return x._trace.transform
+            x = x.primal
+        else:
+            return None
+
+
+def _refuse(x, what):
+    transform = carried_derivative(x)
+    if transform is not None:
+        raise DerivativeDroppedError(DROPS_DERIVATIVE.format(what=what, transform=transform))
+
+
+def _float(self):
+    _refuse(self, "float()")
+    return float(concrete(self))
+
+
+def _complex(self):
+    _refuse(self, "complex()")
+    return complex(concrete(self))
+
+
+def _tolist(self):
+    _refuse(self, ".tolist()")
+    return np.asarray(concrete(self)).tolist()
+
+
+def _item(self, *args):
+    """The value as a Python number, deliberately without its derivative (as PyTorch's
+    ``.item()``)."""
+    return np.asarray(concrete(self)).item(*args)
+
+
+def _piecewise_constant(fn):
+    """``int()``-like conversions: their derivative is zero almost everywhere, so the
+    derivative they drop is zero and nothing is lost."""
+    def method(self, *args):
+        return fn(np.asarray(concrete(self))[()], *args)
+    method.__name__ = fn.__name__
+    return method
+
+
+def _str(self):
+    try:
+        return str(np.asarray(concrete(self)))
+    except ConcretizationError:
+        return repr(self)
+
+
+def _format(self, spec):
+    try:
+        value = np.asarray(concrete(self))
+    except ConcretizationError:
+        return format(repr(self), spec)
+    return format(value[()] if value.ndim == 0 else value, spec)
+
+
+def _hash(self):
+    raise TypeError(f"unhashable type: '{type(self).__name__}': a traced value is an array "
+                    f"whose value changes with every call; do not use it as a dict key or "
+                    f"cache on it (key on its .shape, or cache the function with fg.jit)")
+
+
+def _copy(self):
+    return self  # traced values are immutable: a copy is the value itself, on the tape
+
+
+def _deepcopy(self, memo):
+    return self
+
+
+def _reduce(self):
+    raise TypeError(f"a traced value ({type(self).__name__}) cannot be pickled: it exists only "
+                    f"while its transform runs. Return it from the function and pickle the "
+                    f"result.")
+
+
+def attach_conversions(cls):
+    """Give tracer class ``cls`` the conversions above."""
+    cls.__float__ = _float
+    cls.__complex__ = _complex
+    cls.tolist = _tolist
+    cls.item = _item
+    cls.__round__ = _piecewise_constant(round)
+    cls.__floor__ = _piecewise_constant(math.floor)
+    cls.__ceil__ = _piecewise_constant(math.ceil)
+    cls.__trunc__ = _piecewise_constant(math.trunc)
+    cls.__str__ = _str
+    cls.__format__ = _format
+    cls.__hash__ = _hash
+    cls.__copy__ = _copy
+    cls.__deepcopy__ = _deepcopy
+    cls.__reduce__ = _reduce
+    cls.__reduce_ex__ = lambda self, protocol: _reduce(self)

@@ -1,0 +1,188 @@
+"""A derivative is never dropped silently: every route by which a traced value could
+become a plain number either keeps the derivative right or raises an error that names the
+rewrite.  Each idiom of the sweep is one test; gradients are checked against central
+differences where they are given."""
+import copy
+import functools
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.core import DerivativeDroppedError, EscapedTracerError
+
+X = np.array([1.0, 2.0, 3.0])
+
+
+def fd_grad(f, x, eps=1e-6):
+    g = np.zeros_like(x)
+    for i in range(x.size):
+        e = np.zeros_like(x)
+        e[i] = eps
+        g[i] = (f(x + e) - f(x - e)) / (2 * eps)
+    return g
+
+
+def assert_grad_right(f, x=X):
+    np.testing.assert_allclose(fg.grad(f)(x), fd_grad(f, x), rtol=1e-6, atol=1e-8)
+
+
+def assert_refused(f, *rewrites, x=X):
+    with pytest.raises(DerivativeDroppedError) as info:
+        fg.grad(f)(x)
+    for text in rewrites:
+        assert text in str(info.value), (text, str(info.value))
+
+
+# --- the three idioms of the issue -----------------------------------------------------------
+
+def test_filling_a_preallocated_array_raises_and_names_the_rewrite():
+    def f(x):
+        out = np.zeros(3)
+        for i in range(3):
+            out[i] = x[i] ** 2
+        return out.sum()
+    assert_refused(f, ".at[i].set(v)", "np.stack", "fg.stop_gradient")
+    # the rewrites it names give the right gradient
+    assert_grad_right(lambda x: np.sum(np.stack([x[i] ** 2 for i in range(3)])))
+    assert_grad_right(lambda x: np.sum(fnp.at(np.zeros(3))[0].set(x[0] ** 2) + x))
+
+
+def test_float_of_a_traced_value_raises():
+    assert_refused(lambda x: float(np.sum(x ** 2)), "float()")
+
+
+def test_math_functions_raise_and_name_numpys():
+    assert_refused(lambda x: math.sin(x[0]) + np.sum(x), "np.sin(x), not math.sin(x)")
+    assert_grad_right(lambda x: np.sin(x[0]) + np.sum(x))
+
+
+@pytest.mark.parametrize("route", ["tolist", "complex", "asarray", "np.array of a list",
+                                   "np.vectorize", "object array"])
+def test_other_conversions_raise(route):
+    f = {"tolist": lambda x: sum(x.tolist()),
+         "complex": lambda x: complex(x[0]).real * np.sum(x),
+         "asarray": lambda x: np.sum(np.asarray(x)),
+         "np.array of a list": lambda x: np.sum(np.array([x[0], x[1]])),
+         "np.vectorize": lambda x: np.sum(np.vectorize(lambda v: v * v)(x)),
+         "object array": lambda x: np.sum(np.array([x[0], x[1]], dtype=object))}[route]
+    assert_refused(f, "fg.stop_gradient")
+
+
+def test_forward_mode_refuses_too():
+    with pytest.raises(DerivativeDroppedError):
+        fg.jvp(lambda x: float(np.sum(x)) * x, (X,), (np.ones(3),))
+    with pytest.raises(DerivativeDroppedError):
+        fg.jacfwd(lambda x: x * math.exp(x[0]))(X)
+
+
+# --- what keeps working ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("conversion", [int, round, math.floor, math.ceil, math.trunc,
+                                        lambda v: round(v, 1)])
+def test_piecewise_constant_conversions_keep_working(conversion):
+    """Their derivative is zero almost everywhere: nothing is lost."""
+    got = fg.grad(lambda x: conversion(x[1] * 1.7) * np.sum(x))(X)
+    np.testing.assert_array_equal(got, np.full(3, conversion(2 * 1.7)))
+
+
+def test_dropping_on_purpose_is_explicit():
+    np.testing.assert_array_equal(fg.grad(lambda x: x[0].item() * np.sum(x))(X), [1, 1, 1])
+    np.testing.assert_array_equal(
+        fg.grad(lambda x: float(fg.stop_gradient(x[0])) * np.sum(x))(X), [1, 1, 1])
+
+
+def test_python_control_flow_on_concrete_values_keeps_working():
+    def f(x):
+        total = np.sum(x)
+        while total > 1.0:
+            total = total * 0.5
+        return total * (2.0 if x[0] > 0 else 3.0)
+    assert_grad_right(f)
+
+
+def test_integer_values_convert_freely():
+    def f(x):
+        k = int(np.argmax(x))
+        idx = fnp.argsort(x).tolist()  # integers: no derivative to lose
+        return x[k] * x[idx[0]]
+    assert_grad_right(f)
+
+
+def test_printing_and_fstrings_show_the_value(capsys):
+    def f(x):
+        loss = np.sum(x ** 2)
+        print(f"loss {loss:.3f}", loss)
+        print(x)
+        return loss
+    fg.grad(f)(X)
+    out = capsys.readouterr().out
+    assert "loss 14.000 14.0" in out and "[1. 2. 3.]" in out
+
+
+# --- the sweep --------------------------------------------------------------------------------
+
+def test_copies_of_traced_values_keep_their_derivative():
+    """``copy.copy`` made a new tracer off the tape: a silent zero gradient, before."""
+    assert_grad_right(lambda x: np.sum(copy.copy(x) * x))
+    assert_grad_right(lambda x: np.sum(copy.deepcopy(x) ** 2))
+    assert_grad_right(lambda x: np.sum(np.copy(x) * x))
+
+
+@pytest.mark.parametrize("builtin", ["sum", "max", "min", "sorted", "abs", "reversed"])
+def test_python_builtins_on_traced_arrays_are_right(builtin):
+    f = {"sum": lambda x: sum(x * x), "max": lambda x: max(x * x), "min": lambda x: min(x * x),
+         "sorted": lambda x: sorted(x * x)[1], "abs": lambda x: abs(x[0] - 2.5) * np.sum(x),
+         "reversed": lambda x: list(reversed(x))[0] * x[1]}[builtin]
+    assert_grad_right(f)
+
+
+def test_traced_values_are_unhashable_with_a_reason():
+    @functools.lru_cache
+    def cached(v):
+        return v * 2
+    with pytest.raises(TypeError, match="unhashable.*cache"):
+        fg.grad(lambda x: np.sum(cached(x)))(X)
+    with pytest.raises(TypeError, match="unhashable"):
+        fg.grad(lambda x: {x[0]: 1}[x[0]] * np.sum(x))(X)
+
+
+def test_traced_values_cannot_be_pickled():
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        fg.grad(lambda x: np.sum(pickle.loads(pickle.dumps(x))))(X)
+
+
+def test_escaped_tracers_still_raise():
+    leaked = []
+    fg.grad(lambda x: leaked.append(x) or np.sum(x))(X)
+    with pytest.raises(EscapedTracerError):
+        leaked[0] * 2.0
+
+
+def test_unsupported_numpy_functions_raise_not_drop():
+    with pytest.raises(TypeError, match="not supported"):
+        fg.grad(lambda x: np.sum(np.unwrap(x)))(X)
+    with pytest.raises(TypeError, match="not supported"):
+        fg.grad(lambda x: np.sum(np.frompyfunc(lambda v: v * v, 1, 1)(x)))(X)
+
+
+@pytest.mark.parametrize("transform", ["grad", "hessian", "jacrev", "jit(grad)", "vmap(grad)"])
+def test_the_callers_arrays_are_never_modified(transform):
+    x = np.array([0.5, -1.0, 2.0])
+    w = np.array([[1.0, 2.0, 0.5], [0.0, 1.0, 3.0], [2.0, 1.0, 1.0]])
+    before = (x.copy(), w.copy())
+
+    def f(x):
+        y = w @ x
+        return np.sum(np.tanh(y) ** 2) + np.sum(y[[0, 0, 2]] * x) + np.sum(x[1:] * x[:-1])
+
+    fn = {"grad": fg.grad(f), "hessian": fg.hessian(f), "jacrev": fg.jacrev(fg.grad(f)),
+          "jit(grad)": fg.jit(fg.grad(f)), "vmap(grad)": lambda x: fg.vmap(fg.grad(f))(
+              np.stack([x, x]))}[transform]
+    out = fn(x)
+    np.testing.assert_array_equal(x, before[0])
+    np.testing.assert_array_equal(w, before[1])
+    assert not np.shares_memory(out, x) and not np.shares_memory(out, w)
