@@ -488,6 +488,10 @@ def roll(a, shift, axis=None):
     array([3., 1., 2.])
     """
     a = asarray(a)
+    shifts = _np.asarray(shift)
+    if shifts.dtype.kind not in "iu":  # NumPy would truncate sums of floats; say so instead
+        raise TypeError(f"roll: shift must be an integer or integers, got {shift!r} "
+                        f"(dtype {shifts.dtype}); round it first, e.g. int(round(shift))")
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), a.shape)
     for s, ax in zip(_ints(shift), _ints(axis)):
