@@ -13,12 +13,21 @@ large inputs.
 
 Jacobians are laid out as ``J[i, j] = d output.flat[i] / d input.flat[j]``
 (output rows, input columns; PyTorch prints the transpose).
+
+PyTorch's idiom works as in PyTorch: inputs may be ``fg.Tensor``s, and then exactly those
+with ``requires_grad=True`` are checked (``f`` receives Tensors, so ``MyFunction.apply``
+and Tensor code run as written); ``check_forward_ad`` is off by default, so a
+``Function`` with only a ``backward`` is checked; ``check_batched_grad`` also checks the
+backward pass under ``vmap``.
 """
+import sys
+
 import numpy as np
 
 from . import tree
 from .api import jvp as _jvp
 from .api import vjp as _vjp
+from .api import vmap as _vmap
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -27,9 +36,41 @@ class GradcheckError(RuntimeError):
     """A derivative computed by funcgrad disagrees with central differences."""
 
 
+def _tensor_class():
+    module = sys.modules.get("funcgrad.tensor")
+    return None if module is None else module.Tensor
+
+
 def _prepare_inputs(inputs, who):
+    """``(values, diff, tensors)``: the inputs as float64 arrays where differentiated, the
+    positions differentiated, and the positions that were ``fg.Tensor``s (``f`` gets
+    Tensors there again).  With any Tensor that requires grad among the inputs, exactly
+    those are differentiated (PyTorch's rule); else every floating-point input."""
     if not isinstance(inputs, (tuple, list)):
         inputs = (inputs,)
+    Tensor = _tensor_class()
+    tensors = {k for k, x in enumerate(inputs) if Tensor is not None and isinstance(x, Tensor)}
+    wanted = {k for k in tensors if inputs[k].requires_grad}
+    if wanted:
+        prepared, diff = [], []
+        for k, x in enumerate(inputs):
+            if k in tensors:
+                value = x.detach().numpy()
+                if k in wanted:
+                    if value.dtype.kind != "f":
+                        raise TypeError(f"{who}: input {k} requires grad but is not "
+                                        f"floating-point ({value.dtype})")
+                    value = np.array(value, dtype=np.float64)
+                    diff.append(k)
+                x = value
+            prepared.append(x)
+        return prepared, diff, tensors
+    inputs = [x.detach().numpy() if k in tensors else x for k, x in enumerate(inputs)]
+    prepared, diff = _prepare_plain(inputs, who)
+    return prepared, diff, tensors
+
+
+def _prepare_plain(inputs, who):
     prepared, diff = [], []
     for k, x in enumerate(inputs):
         if isinstance(x, (bool, np.bool_)) or x is None:
@@ -146,12 +187,16 @@ def _fail(message, raise_exception):
 
 
 def gradcheck(f, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
-              check_forward_ad=True, fast_mode=False, check_backward_ad=True, seed=0):
+              check_forward_ad=False, fast_mode=False, check_backward_ad=True,
+              check_batched_grad=False, seed=0):
     """Check the reverse-mode (and, with ``check_forward_ad``, forward-mode) derivatives
     of ``f`` at ``inputs`` against central differences, in float64.
 
-    ``inputs``: a tuple of arrays (or a single array); floating-point ones are
-    differentiated (converted to float64), others are passed through unchanged.
+    ``inputs``: a tuple of arrays or ``fg.Tensor``s (or a single one).  Tensors that
+    require grad are differentiated, as in PyTorch (``f`` receives Tensors); with none,
+    every floating-point array is.  Inputs are converted to float64; others are passed
+    through unchanged.  ``check_batched_grad``: also check that ``vmap`` of the backward
+    pass over a batch of cotangents equals one backward pass per cotangent.
     ``f`` returns an array, a scalar or a tuple/pytree of them.  Returns True; on a
     mismatch raises :class:`GradcheckError` showing the numerical and analytical
     Jacobians and where they differ most, or returns False if
@@ -165,18 +210,41 @@ def gradcheck(f, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
     ... def bad_square(x):
     ...     return x * x
     >>> bad_square.defvjp(lambda x: (x * x, x), lambda x, g: (g * x,))   # should be 2*g*x
-    >>> fg.gradcheck(bad_square, np.array([1.0, 2.0]), raise_exception=False,
-    ...              check_forward_ad=False)
+    >>> fg.gradcheck(bad_square, np.array([1.0, 2.0]), raise_exception=False)
     False
+    >>> x = fg.Tensor([0.1, 0.2], requires_grad=True)   # PyTorch's idiom
+    >>> fg.gradcheck(lambda t: (t * t).sum(), (x,))
+    True
     """
-    return _gradcheck(f, inputs, eps, atol, rtol, raise_exception, check_forward_ad,
-                      fast_mode, check_backward_ad, seed, str)
+    args, diff, tensors = _prepare_inputs(inputs, "gradcheck")
+    return _gradcheck(_retensor(f, tensors), args, diff, eps, atol, rtol, raise_exception,
+                      check_forward_ad, fast_mode, check_backward_ad, check_batched_grad,
+                      seed, str)
 
 
-def _gradcheck(f, inputs, eps, atol, rtol, raise_exception, check_forward_ad, fast_mode,
-               check_backward_ad, seed, label_inputs):
+def _retensor(f, tensors):
+    """``f`` called with Tensors again at the positions where the user gave Tensors (a
+    traced value stays itself: ``fg.Tensor(traced)`` is the traced value)."""
+    if not tensors:
+        return f
+    Tensor = _tensor_class()
+
+    def plain(out):  # Tensor outputs as their values: the same structure traced or not
+        if isinstance(out, Tensor):
+            return out.detach().numpy()
+        if isinstance(out, (tuple, list)):
+            return type(out)(plain(o) for o in out)
+        return out
+
+    def call(*values):
+        return plain(f(*[Tensor(v) if k in tensors and not isinstance(v, Tensor) else v
+                         for k, v in enumerate(values)]))
+    return call
+
+
+def _gradcheck(f, args, diff, eps, atol, rtol, raise_exception, check_forward_ad, fast_mode,
+               check_backward_ad, check_batched_grad, seed, label_inputs):
     who = "gradcheck"
-    args, diff = _prepare_inputs(inputs, who)
     if eps <= 0:
         raise ValueError(f"{who}: eps must be positive (got {eps}); the default 1e-6 suits "
                          f"float64")
@@ -294,11 +362,37 @@ def _gradcheck(f, inputs, eps, atol, rtol, raise_exception, check_forward_ad, fa
                        else np.zeros((out0[j].size, 0)))
                 if compare("forward", j, pos, jac) is False:
                     return False
+    if check_batched_grad:
+        return _check_batched(g, x0, out0, checked, cotangent_tree, seed, atol, rtol,
+                              raise_exception, label_inputs)
+    return True
+
+
+def _check_batched(g, x0, out0, checked, cotangent_tree, seed, atol, rtol, raise_exception,
+                   label_inputs):
+    """``vmap`` of the backward pass over three random cotangents equals three passes."""
+    rng = np.random.default_rng(seed + 1)
+    _, vjp_fn = _vjp(g, *x0)
+    for j in checked:
+        batch = rng.standard_normal((3,) + out0[j].shape)
+        batched = _vmap(lambda u: vjp_fn(cotangent_tree(j, u)))(batch)
+        for pos in range(len(x0)):
+            want = np.stack([np.asarray(vjp_fn(cotangent_tree(j, u))[pos]) for u in batch])
+            got = np.asarray(batched[pos])
+            if got.shape != want.shape or not np.all(np.abs(got - want)
+                                                     <= atol + rtol * np.abs(want)):
+                return _fail(f"gradcheck: batched gradient mismatch for output {j} with "
+                             f"respect to input {label_inputs(pos)}: vmap of the backward "
+                             f"pass over a batch of cotangents gives\n{got}\nbut one pass "
+                             f"per cotangent gives\n{want}\nCheck the batching rule of the "
+                             f"operations the backward pass uses (or pass "
+                             f"check_batched_grad=False).", raise_exception)
     return True
 
 
 def gradgradcheck(f, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  raise_exception=True, check_forward_ad=True, fast_mode=False, seed=0):
+                  raise_exception=True, check_forward_ad=False, fast_mode=False,
+                  check_batched_grad=False, seed=0):
     """Check second derivatives: :func:`gradcheck` of the function
     ``(inputs, grad_outputs) -> vjp(f, *inputs)[1](grad_outputs)``, so the derivatives
     of the backward pass itself (reverse-over-reverse, and forward-over-reverse with
@@ -313,7 +407,8 @@ def gradgradcheck(f, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
     True
     """
     who = "gradgradcheck"
-    args, diff = _prepare_inputs(inputs, who)
+    args, diff, tensors = _prepare_inputs(inputs, who)
+    f = _retensor(f, tensors)
     out_leaves, out_tree, raw_leaves = _float_leaves(f(*args))
     float_pos = [j for j, o in enumerate(out_leaves) if o is not None]
     if grad_outputs is None:
@@ -354,8 +449,9 @@ def gradgradcheck(f, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
 
     start = [args[k] for k in diff] + us
     try:
-        return _gradcheck(backward_of_f, tuple(start), eps, atol, rtol, raise_exception,
-                          check_forward_ad, fast_mode, True, seed, label)
+        return _gradcheck(backward_of_f, list(start), list(range(len(start))), eps, atol,
+                          rtol, raise_exception, check_forward_ad, fast_mode, True,
+                          check_batched_grad, seed, label)
     except GradcheckError as e:
         raise GradcheckError(
             f"gradgradcheck: the derivative of the backward pass of f is wrong (second "

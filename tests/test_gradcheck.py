@@ -127,10 +127,10 @@ def test_gradcheck_reports_a_wrong_jvp_rule():
     with temporary_primitive("test_cube", lambda x: x ** 3, wrong_jvp,
                              lambda needs, g, out, x: (3.0 * g * x * x,)) as cube:
         with pytest.raises(fg.GradcheckError, match="forward mode"):
-            fg.gradcheck(cube, (np.array([1.0, 2.0]),))
-        assert fg.gradcheck(cube, (np.array([1.0, 2.0]),), check_forward_ad=False)
+            fg.gradcheck(cube, (np.array([1.0, 2.0]),), check_forward_ad=True)
+        assert fg.gradcheck(cube, (np.array([1.0, 2.0]),))  # forward mode is opt-in (torch)
         with pytest.raises(fg.GradcheckError, match=r"fast_mode\).*forward mode"):
-            fg.gradcheck(cube, (np.array([1.0, 2.0]),), fast_mode=True)
+            fg.gradcheck(cube, (np.array([1.0, 2.0]),), fast_mode=True, check_forward_ad=True)
 
 
 def test_gradcheck_reports_a_wrong_custom_vjp():
@@ -166,8 +166,9 @@ def test_gradcheck_says_how_to_skip_forward_mode_for_vjp_only_functions():
         return x * x
     square.defvjp(lambda x: (x * x, x), lambda x, g: (2.0 * g * x,))
     with pytest.raises(TypeError) as info:
-        fg.gradcheck(square, (np.array([1.0, 2.0]),))
+        fg.gradcheck(square, (np.array([1.0, 2.0]),), check_forward_ad=True)
     assert "check_forward_ad=False" in "".join(getattr(info.value, "__notes__", []))
+    assert fg.gradcheck(square, (np.array([1.0, 2.0]),))  # the default, as in torch
 
 
 def test_gradgradcheck_catches_a_backward_that_is_not_differentiable():
@@ -183,3 +184,57 @@ def test_gradgradcheck_catches_a_backward_that_is_not_differentiable():
         fg.gradgradcheck(square, (x,), check_forward_ad=False)
     assert fg.gradgradcheck(square, (x,), check_forward_ad=False,
                             raise_exception=False) is False
+
+
+# --- PyTorch's idiom ----------------------------------------------------------------------------
+
+class _Cube(fg.Function):
+    """A Function with only a backward, the most common thing to gradcheck."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 3.0 * g * x * x
+
+
+def test_gradcheck_takes_tensors_that_require_grad_and_checks_only_those():
+    x = fg.Tensor(np.array([0.5, -1.2]), requires_grad=True)
+    y = fg.Tensor(np.array([2.0, 3.0]))  # no grad: passed through as a Tensor, not checked
+    seen = []
+
+    def f(a, b):
+        seen.append((type(a).__name__, type(b).__name__))
+        return _Cube.apply(a) * b
+
+    assert fg.gradcheck(f, (x, y)) is True
+    assert ("Tensor", "Tensor") in seen  # numerical evaluations get Tensors
+    assert fg.gradgradcheck(lambda t: (t * t).sum() * 1.5, (x,)) is True
+    assert x.grad is None  # nothing accumulated into the user's Tensors
+
+
+def test_gradcheck_catches_a_wrong_function_given_tensors():
+    class Wrong(fg.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return 2.0 * g * x * x
+
+    with pytest.raises(fg.GradcheckError, match="reverse mode"):
+        fg.gradcheck(Wrong.apply, (fg.Tensor([1.0, 2.0], requires_grad=True),))
+
+
+def test_check_batched_grad_checks_the_backward_pass_under_vmap():
+    assert fg.gradcheck(lambda x: np.sin(x) * x, (np.array([0.3, 0.7]),),
+                        check_batched_grad=True)
+    assert fg.gradgradcheck(lambda x: np.tanh(x) ** 2, (np.array([0.3, -0.5]),),
+                            check_batched_grad=True)

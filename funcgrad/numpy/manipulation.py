@@ -334,13 +334,18 @@ def dstack(tup):
 def column_stack(tup):
     """Join 1-d arrays as the columns of a 2-d one (2-d arrays join as they are).
 
+    As in NumPy, ``tup`` is any sequence, an array included (its rows are the pieces: a
+    1-d array gives one row), and 0-d pieces count as one-element columns.
+
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.column_stack([np.zeros(3), np.ones(3)]).shape
     (3, 2)
+    >>> fnp.column_stack(np.array([0.3, 0.7])).shape
+    (1, 2)
     """
-    arrays = [asarray(a) for a in tup]
-    arrays = [reshape(a, (a.shape[0], 1)) if a.ndim == 1 else a for a in arrays]
-    return concatenate(arrays, 1)
+    pieces = [asarray(a) for a in tup]
+    pieces = [reshape(a, (a.size, 1)) if a.ndim < 2 else a for a in pieces]
+    return concatenate(pieces, 1)
 
 
 def split(ary, indices_or_sections, axis=0):

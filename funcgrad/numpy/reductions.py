@@ -3,6 +3,7 @@ import builtins
 
 import numpy as _np
 
+from ..primitives import elementwise as _ew
 from ..primitives import reductions as _red
 from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis
@@ -167,7 +168,11 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
     >>> float(fnp.std(np.array([1.0, 3.0])))
     1.0
     """
-    return sqrt(var(a, axis, dtype, out, ddof, keepdims, where))
+    v = var(a, axis, dtype, out, ddof, keepdims, where)
+    # Where the spread is zero, the derivative is 0 (as PyTorch's and HIPS autograd's), not
+    # d sqrt(0) = inf times a zero: the double-where keeps both branches finite.
+    flat = _ew.equal(v, 0.0)
+    return _ew.where(flat, 0.0, sqrt(_ew.where(flat, 1.0, v)))
 
 
 def logsumexp(a, axis=None, keepdims=False):

@@ -195,7 +195,7 @@ def _graph_leaves(graph):
     return names, checked
 
 
-def kernel_for_graph(graph, dtype):
+def kernel_for_graph(graph, dtype, display=None):
     """``(kernel name, reads)``: the generated CPU kernel computing a captured graph of
     elementwise equations, reading only the inputs it uses; None where a loop would be
     slower than NumPy's passes (a leaf NumPy vectorises and Numba does not)."""
@@ -223,7 +223,7 @@ def kernel_for_graph(graph, dtype):
     if checked_arg is not None:
         exact_lines, result = _cpu_emitter(False, False).graph(graph, args, dtype)
         exact_lines.append(f"r = {result}")
-    name = scalar_kernel(vector_lines, len(reads), exact_lines, checked_arg or 0)
+    name = scalar_kernel(vector_lines, len(reads), exact_lines, checked_arg or 0, display)
     return name, tuple(reads)
 
 
@@ -238,7 +238,7 @@ def _build_fused(decl, i, dtype):
     graph = sc.capture(lin, len(decl.lins) + 2, dtype)
     if len(graph.eqns) < 2 or len(graph.outvars) != 1:
         return None
-    built = kernel_for_graph(graph, dtype)
+    built = kernel_for_graph(graph, dtype, f"the derivative of {decl.prim.name}")
     if built is None:
         return None
     name, reads = built
@@ -392,11 +392,11 @@ def _forward_kernel(decl, dtype):
     """The generated kernel of the primitive itself (its scalar definition on arrays)."""
     prim = decl.prim
     graph = sc.capture(lambda *xs: prim.bind(*xs), _arity(decl), dtype)
-    built = kernel_for_graph(graph, dtype)
+    built = kernel_for_graph(graph, dtype, prim.name)
     if built is None:  # a C-library leaf: still one loop, on the exact leaves
         lines, result = _cpu_emitter(False, False).graph(graph, [f"x{k}" for k in range(
             _arity(decl))], dtype)
-        return scalar_kernel(lines + [f"r = {result}"], _arity(decl))
+        return scalar_kernel(lines + [f"r = {result}"], _arity(decl), display=prim.name)
     return built[0]
 
 

@@ -8,9 +8,10 @@ import numpy as np
 
 from ..core import SHAPES_ONLY, Primitive, ShapedArray, reads_inputs_and_output
 from ..kernels import cpu
-from .elementwise import equal, exp, where
+from .elementwise import equal, exp, isfinite, where
 from .structural import (_reduced_shape, broadcast_to, concatenate, convert_element_type,
-                         expand_reduced, moveaxis, reduce_sum, reshape, transpose)
+                         expand_reduced, moveaxis, reduce_sum, reshape, stop_gradient,
+                         transpose)
 
 
 
@@ -149,14 +150,20 @@ def _logsumexp_impl(x, *, axes, keepdims):
     return cpu.logsumexp(x, axes, keepdims)
 
 
-def _softmax(x, out, axes, keepdims):
-    return exp(x - expand_reduced(out, x.shape, axes, keepdims))
+def _softmax(x, axes):
+    """``exp(x - m) / sum(exp(x - m))`` over ``axes``, ``m`` the maximum (a constant: the
+    softmax does not depend on it; 0 where it is not finite).  Not ``exp(x - out)``: the
+    logsumexp ``out`` is rounded, and in float32 that rounding would show in every weight
+    (0.5000008 for two equal entries of 100, instead of 0.5)."""
+    m = stop_gradient(reduce_max(x, axes, keepdims=True))
+    e = exp(x - where(isfinite(m), m, 0.0))
+    return e / reduce_sum(e, axes, keepdims=True)
 
 
 def _logsumexp_jvp(primals, tangents, *, axes, keepdims):
     x, = primals
     out = logsumexp(x, axes, keepdims)
-    return out, reduce_sum(tangents[0] * _softmax(x, out, axes, keepdims), axes, keepdims)
+    return out, reduce_sum(tangents[0] * _softmax(x, axes), axes, keepdims)
 
 
 logsumexp_p = Primitive(
@@ -172,7 +179,7 @@ def _logsumexp_vjp(g, out, x, axes, keepdims):
         ct = cpu.logsumexp_vjp(g, x, out, axes, keepdims)
         if ct is not None:
             return ct
-    return expand_reduced(g, x.shape, axes, keepdims) * _softmax(x, out, axes, keepdims)
+    return expand_reduced(g, x.shape, axes, keepdims) * _softmax(x, axes)
 
 
 def _plain(g, out, x):

@@ -78,6 +78,7 @@ config = Config()
 
 # name -> (scalar function loader, number of inputs, exact twin loader or None, checked input)
 _DECLARED = {}
+_DISPLAY = {}  # name -> what NumPy's warnings call its ufunc ("... encountered in <display>")
 _ufuncs = {}     # (name, dtype) -> np.ufunc with one inner loop; (name, None) -> forward ufunc
 _flat = {}       # (name, parallel) -> flat-array loop dispatcher (out last)
 _build_lock = threading.RLock()
@@ -86,7 +87,7 @@ _build_lock = threading.RLock()
 _parallel_lock = threading.Lock()
 
 
-def declare(name, load, nin=1, load_exact=None, checked_arg=0):
+def declare(name, load, nin=1, load_exact=None, checked_arg=0, display=None):
     """Declare kernel ``name``: ``load()`` returns its scalar function of ``nin`` inputs.
 
     ``load_exact``: for kernels using the vectorised sin/cos, a loader of the same
@@ -94,6 +95,7 @@ def declare(name, load, nin=1, load_exact=None, checked_arg=0):
     ``checked_arg`` is beyond the vectorised range (see ``_ufuncs.inner_loop``).
     """
     _DECLARED[name] = (load, nin, load_exact, checked_arg)
+    _DISPLAY[name] = display or name
 
 
 def declared():
@@ -129,7 +131,8 @@ def ufunc(name, dtype):
     """
     def build():
         from ._ufuncs import make_ufunc
-        return make_ufunc(name, {dtype: _inner_loop(name, dtype)}, _DECLARED[name][1])
+        return make_ufunc(_DISPLAY[name], {dtype: _inner_loop(name, dtype)},
+                          _DECLARED[name][1])
     return _built(_ufuncs, (name, dtype), build)
 
 
@@ -313,7 +316,7 @@ def warmup(dtypes=("float64", "float32"), parallel=None):
             ufunc(name, dt)
         x = np.ones((2, 3), dt)
         _loops.logsumexp_rows(x, np.empty(2, dt))
-        _loops.softmax_scale_rows(np.ones(2, dt), x, np.ones(2, dt), np.empty((2, 3), dt))
+        _loops.softmax_scale_rows(np.ones(2, dt), x, np.empty((2, 3), dt))
         _loops.extremum_weights_rows(np.ones(2, dt), x, np.ones(2, dt), np.empty((2, 3), dt))
         _loops.scatter_add_rows(np.zeros((2, 3), dt), np.zeros(2, np.int64), x)
     return time.perf_counter() - start

@@ -206,15 +206,23 @@ def logsumexp_rows(x, out):
         out[i] = np.log(leaf_sum(buf, n, -0.0)) + shift
 
 
-@njit(cache=True, nogil=True, fastmath=CONTRACT, error_model="numpy")
-def softmax_scale_rows(g, x, lse, out):
-    """``out[i, j] = g[i] * exp(x[i, j] - lse[i])``: the logsumexp VJP in one pass."""
+@njit(cache=True, nogil=True, error_model="numpy")
+def softmax_scale_rows(g, x, out):
+    """``out[i, :] = g[i] * softmax(x[i, :])``, the logsumexp VJP, as its rule computes it:
+    ``e = exp(x - max)`` (the max 0 where not finite), then ``g * e / sum(e)``; the sum is
+    one leaf of NumPy's pairwise summation, as ``np.sum`` of a row."""
     rows, n = x.shape
     for i in range(rows):
-        gi = g[i]
-        li = lse[i]
+        row = x[i]
+        m = _max_lanes(row, n)
+        shift = m if abs(m) < np.inf else 0.0
+        dst = out[i]
         for j in range(n):
-            out[i, j] = gi * exp_v(x[i, j] - li)
+            dst[j] = exp_v(row[j] - shift)
+        s = leaf_sum(dst, n, -0.0)
+        gi = g[i]
+        for j in range(n):
+            dst[j] = gi * dst[j] / s
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -54,10 +54,11 @@ def _function(name, nin, lines):
     return f"\n\ndef {name}({params}):\n{body}    return r\n"
 
 
-def scalar_kernel(lines, nin, exact_lines=None, checked_arg=0):
+def scalar_kernel(lines, nin, exact_lines=None, checked_arg=0, display=None):
     """The name (for :func:`._lazy.run`, :func:`._lazy.ufunc`...) of the kernel computing
     ``lines`` on ``nin`` inputs; ``exact_lines``: its twin on the C library's leaves, for
-    inputs ``checked_arg`` beyond the vectorised range."""
+    inputs ``checked_arg`` beyond the vectorised range.  ``display``: what NumPy's
+    floating-point warnings call it (the user's operation, not a generated name)."""
     source = _HEADER + _function("kernel", nin, lines)
     if exact_lines is not None:
         source += _function("kernel_exact", nin, exact_lines)
@@ -73,6 +74,6 @@ def scalar_kernel(lines, nin, exact_lines=None, checked_arg=0):
                 return lambda: getattr(load_module("cpu", source, _tag()), function)
             _lazy.declare(name, load("kernel"), nin,
                           load("kernel_exact") if exact_lines is not None else None,
-                          checked_arg)
+                          checked_arg, display)
             _names[source] = name
     return name

@@ -86,7 +86,7 @@ def logsumexp(x, axes, keepdims=False):
 
 
 def logsumexp_vjp(g, x, out, axes, keepdims):
-    """``g * exp(x - out)`` with g and out broadcast back over ``axes``; None if not plain.
+    """``g * softmax(x)`` with g broadcast back over ``axes``; None if not plain.
 
     None tells the caller to use the differentiable rule (small or non-float arrays).
     """
@@ -100,8 +100,7 @@ def logsumexp_vjp(g, x, out, axes, keepdims):
         return None
     r, kept_shape, keep = _rows(x, axes)
     res = np.empty(r.shape, dt)
-    _loops().softmax_scale_rows(np.ascontiguousarray(g).reshape(-1),
-                                r, np.ascontiguousarray(out).reshape(-1), res)
+    _loops().softmax_scale_rows(np.ascontiguousarray(g).reshape(-1), r, res)
     return _unrows(res, x, axes, kept_shape, keep)
 
 
