@@ -23,8 +23,8 @@ wrap the caller in ``fg.jit`` to compile them into one loop.
 >>> import numpy as np, funcgrad as fg
 >>> fg.lax.fori_loop(0, 3, lambda i, x: x * 2.0, 1.0)
 array(8.)
->>> fg.jit(lambda x: fg.lax.cond(x > 0, np.sin, np.cos, x))(0.0)
-array(1.)
+>>> float(fg.jit(lambda x: fg.lax.cond(x > 0, np.sin, np.cos, x))(0.0))
+1.0
 
 Modules: ``_cond`` (``cond``, ``switch``), ``_scan``, ``_while``, ``_fori``, and
 ``_graphs``, what they share (tracing the user's functions, regrouping graphs).
