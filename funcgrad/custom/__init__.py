@@ -19,7 +19,7 @@ Modules: ``_call`` (the primitive, its rules, and :class:`CallSite`, which binds
 ``_guard`` (rules may not use traced values they were not given), ``_decorators``
 (``custom_jvp``, ``custom_vjp``), ``_function`` (``Function``), ``_checkpoint``.
 """
-from ._call import CustomRule, custom_call_p
+from ._call import CustomRule, custom_call_p  # noqa: F401  (importable from here, as before)
 from ._checkpoint import checkpoint
 from ._decorators import custom_jvp, custom_vjp
 from ._function import Function, FunctionCtx
