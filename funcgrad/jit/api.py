@@ -151,8 +151,8 @@ def _jit_batch(args, dims, *, graph, name):
 
 
 jit_call_p = Primitive("jit_call", _jit_impl, abstract_eval=_jit_abstract_eval, jvp=_jit_jvp,
-                       vjp=_jit_vjp, batch=_jit_batch, multiple_results=True)
-jit_call_p.reverse_fwd = _jit_reverse_fwd
+                       vjp=_jit_vjp, batch=_jit_batch, reverse_fwd=_jit_reverse_fwd,
+                       multiple_results=True)
 
 
 def _jit_eval_impl(*args, graph, name):

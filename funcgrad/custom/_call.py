@@ -1,0 +1,319 @@
+"""The ``custom_call`` primitive: every custom rule (``custom_jvp``, ``custom_vjp``,
+``Function``, ``checkpoint``) binds it, with the user's functions in its parameter
+``rule`` (a :class:`CustomRule`), and its own rules run those functions under whatever
+interpreter is current.
+"""
+import numpy as np
+
+from .. import tree
+from ..core import Primitive, ShapedArray, Tracer, aval_of
+from ..numpy._convert import asarray
+from ._guard import explain_rule_errors, guarded
+
+__all__ = ["CustomRule", "CallSite", "custom_call_p", "as_operand", "with_entries",
+           "fit_shape", "fit_tangents", "jvp_of", "vjp_of"]
+
+
+class CustomRule:
+    """The user's functions for one call site, on flat lists of arrays:
+
+    * ``fun(*xs) -> outs``                                   the value;
+    * ``jvp(primals, tangents) -> (outs, tangent_outs)``     forward mode (optional);
+    * ``fwd(*xs) -> (outs, residuals)`` and ``bwd(residuals, cotangents) -> cts``
+      reverse mode (optional).
+
+    With ``guard=True`` each runs guarded against traced values it captured instead of
+    receiving (see :mod:`funcgrad.custom._guard`).
+    """
+
+    def __init__(self, name, fun, jvp=None, fwd=None, bwd=None, guard=True):
+        wrap = (lambda fn: guarded(fn, name)) if guard else (lambda fn: fn)
+        self.name = name
+        self.fun = wrap(fun)
+        self.jvp = wrap(jvp)
+        self.fwd = wrap(fwd)
+        self.bwd = wrap(bwd)
+
+    def __repr__(self):
+        return self.name
+
+
+# --- what the rules hand back, checked --------------------------------------------------------
+
+def as_operand(x):
+    return x if isinstance(x, Tracer) else asarray(x)
+
+
+def with_entries(values, positions, entries):
+    """A list of ``values`` with ``entries`` at ``positions``."""
+    full = list(values)
+    for i, x in zip(positions, entries):
+        full[i] = x
+    return full
+
+
+def _zeros_like(x):
+    return np.zeros(getattr(x, "shape", ()), getattr(x, "dtype", np.float64))
+
+
+def _is_float(x):
+    return np.dtype(getattr(x, "dtype", np.float64)).kind == "f"
+
+
+def fit_shape(value, shape, mismatch):
+    """``value`` as an operand of ``shape``, broadcast if it broadcasts to it; otherwise
+    ValueError with the message ``mismatch(value_shape)``."""
+    from ..primitives.structural import broadcast_to
+    value = as_operand(value)
+    if tuple(value.shape) == shape:
+        return value
+    try:
+        fits = np.broadcast_shapes(tuple(value.shape), shape) == shape
+    except ValueError:  # not broadcastable at all
+        fits = False
+    if not fits:
+        raise ValueError(mismatch(tuple(value.shape)))
+    return broadcast_to(value, shape)
+
+
+def fit_tangents(outs, touts, name, fill=False):
+    """Tangent outputs of a user JVP rule, checked against the primal outputs.
+
+    A tangent must have its output's shape: one that broadcasts to it is broadcast (a
+    scalar tangent for an array output), anything else raises ValueError naming the
+    rule.  Float tangents take their output's dtype; outputs that are not floating
+    point have no tangent (None).  ``None`` (a zero tangent) stays None, or becomes
+    zeros with ``fill=True``.
+    """
+    from ..primitives.structural import convert_element_type
+    touts = list(touts)
+    if len(touts) != len(outs):
+        raise ValueError(f"the JVP rule of {name} returned {len(touts)} tangent outputs for "
+                         f"{len(outs)} outputs; give one tangent per output")
+    fitted = []
+    for k, (o, t) in enumerate(zip(outs, touts)):
+        shape, dtype = tuple(getattr(o, "shape", ())), np.dtype(getattr(o, "dtype", np.float64))
+        if t is None or dtype.kind != "f":
+            fitted.append(np.zeros(shape, dtype) if fill and dtype.kind == "f" else None)
+            continue
+        t = fit_shape(t, shape, lambda got: (
+            f"the JVP rule of {name} returned a tangent of shape {got} for output {k}, "
+            f"which has shape {shape}; each tangent must have its output's shape"))
+        if t.dtype != dtype:
+            t = convert_element_type(t, dtype)
+        fitted.append(t)
+    return fitted
+
+
+# --- derivatives of a rule's functions by funcgrad's own transforms ---------------------------
+
+def _of_float_inputs(fn, xs):
+    """The positions of the floating-point entries of ``xs``, and ``fn`` as a function of
+    those entries only (the others -- integer indices, masks -- are held fixed, so they
+    never reach the transforms' float checks)."""
+    pos = [i for i, x in enumerate(xs) if _is_float(x)]
+    return pos, lambda *ds: list(fn(*with_entries(xs, pos, ds)))
+
+
+def vjp_of(fn, xs, cts):
+    """Cotangents for the flat inputs ``xs`` of ``fn`` (flat list in, flat list out), by
+    funcgrad's reverse mode; None for inputs that are not floating point."""
+    from ..api import vjp
+    pos, at = _of_float_inputs(fn, xs)
+    grads = [None] * len(xs)
+    if not pos:
+        return grads
+    _, pullback = vjp(at, *[xs[i] for i in pos])
+    for i, g in zip(pos, pullback(list(cts))):
+        grads[i] = g
+    return grads
+
+
+def jvp_of(fn, primals, tangents):
+    """``(outs, tangent_outs)`` of ``fn`` by funcgrad's forward mode, perturbing only the
+    floating-point inputs."""
+    from ..api import jvp
+    pos, at = _of_float_inputs(fn, primals)
+    if not pos:
+        outs = list(fn(*primals))
+        return outs, [None] * len(outs)
+    return jvp(at, tuple(primals[i] for i in pos), tuple(tangents[i] for i in pos))
+
+
+# --- the primitive ----------------------------------------------------------------------------
+
+def _impl(*xs, rule):
+    return list(rule.fun(*xs))
+
+
+def _abstract_eval(*avals, rule):
+    from ..interpreters.graph import trace_to_graph
+    graph = trace_to_graph(lambda *ts: list(rule.fun(*ts)),
+                           [a if isinstance(a, ShapedArray) else aval_of(a) for a in avals])
+    return [v.aval if hasattr(v, "aval") else aval_of(v) for v in graph.outvars]
+
+
+def _jvp(primals, tangents, *, rule):
+    if rule.jvp is None:
+        raise TypeError(
+            f"cannot apply forward-mode differentiation (jvp, jacfwd, hessian, forward_ad) to "
+            f"{rule.name}: it defines a custom VJP (reverse mode) only. Give it a JVP rule too "
+            f"(.defjvp, or a `jvp` staticmethod on a Function), or use reverse mode (grad, "
+            f"vjp, jacrev).")
+    tangents = [t if t is not None else _zeros_like(p) for p, t in zip(primals, tangents)]
+    with explain_rule_errors(rule.name, primals):
+        outs, touts = rule.jvp(list(primals), tangents)
+    outs = list(outs)
+    return outs, fit_tangents(outs, touts, rule.name)
+
+
+def _reverse_fwd(vals, params):
+    rule = params["rule"]
+    with explain_rule_errors(rule.name, vals):
+        if rule.fwd is None:  # a custom JVP: the primals are all the VJP needs
+            return list(rule.fun(*vals)), None
+        outs, residuals = rule.fwd(*vals)
+    return list(outs), residuals
+
+
+def _vjp(needs, cts, outs, *xs, rule, residuals=None):
+    cts = [c if c is not None else _zeros_like(o) for c, o in zip(cts, outs)]
+    with explain_rule_errors(rule.name, xs):
+        if rule.bwd is not None:
+            if residuals is None and rule.fwd is not None:
+                # Reached without the reverse interpreter's fwd (e.g. eager tape): recompute.
+                _, residuals = rule.fwd(*xs)
+            grads = list(rule.bwd(residuals, cts))
+        else:
+            # A custom JVP is linear in the tangents: its VJP is the VJP of that linear map
+            # (taken at zero tangents; non-float inputs get zero tangents of their own dtype).
+            def tangent_map(*ts):
+                return fit_tangents(outs, rule.jvp(list(xs), list(ts))[1], rule.name,
+                                    fill=True)
+            grads = vjp_of(tangent_map, [_zeros_like(x) for x in xs], cts)
+    return [g if need else None for g, need in zip(grads, needs)]
+
+
+class _OpaqueResiduals(Exception):
+    """Residuals that are not arrays (a Function's ctx, Python numbers): not batchable."""
+
+
+def _batch(args, dims, *, rule):
+    from ..api import vmap
+    from ..primitives.structural import moveaxis, reduce_sum
+    in_axes = tuple(dims)
+
+    def fun(*xs):
+        return list(rule.fun(*xs))
+
+    def jvp(p, t):
+        def per_example(pp, tt):
+            outs, touts = rule.jvp(list(pp), list(tt))
+            outs = list(outs)
+            return outs, fit_tangents(outs, touts, rule.name, fill=True)
+        return vmap(per_example, in_axes=(list(in_axes), list(in_axes)))(list(p), list(t))
+
+    def fwd(*xs):
+        treedefs = []
+
+        def per_example(*ys):
+            outs, res = rule.fwd(*ys)
+            leaves, treedef = tree.flatten(res)
+            if not all(isinstance(r, (Tracer, np.ndarray, np.generic)) for r in leaves):
+                raise _OpaqueResiduals
+            treedefs.append(treedef)
+            return list(outs), leaves
+
+        try:
+            outs, res_leaves = vmap(per_example, in_axes=in_axes)(*xs)
+        except _OpaqueResiduals:
+            # Residuals vmap cannot stack: keep the inputs, recompute per example in bwd.
+            return vmap(fun, in_axes=in_axes)(*xs), (None, list(xs))
+        return outs, (treedefs[0], res_leaves)
+
+    def bwd(res, cts):
+        treedef, leaves = res
+        if treedef is None:
+            grads = vmap(lambda ys, cs: list(rule.bwd(rule.fwd(*ys)[1], cs)),
+                         in_axes=(list(in_axes), 0))(leaves, list(cts))
+        else:
+            grads = vmap(lambda ls, cs: list(rule.bwd(tree.unflatten(treedef, ls), cs)))(
+                leaves, list(cts))
+        # vmap puts each cotangent's batch axis first: move it to where its argument has
+        # it, and sum it away for arguments that are not batched (shared by all examples).
+        fitted = []
+        for g, d in zip(grads, dims):
+            if g is None or d == 0:
+                fitted.append(g)
+            elif d is None:
+                fitted.append(reduce_sum(g, (0,)))
+            else:
+                fitted.append(moveaxis(g, 0, d))
+        return fitted
+
+    batched = CustomRule(f"vmap({rule.name})", vmap(fun, in_axes=in_axes),
+                         jvp=None if rule.jvp is None else jvp,
+                         fwd=None if rule.fwd is None else fwd,
+                         bwd=None if rule.bwd is None else bwd, guard=False)
+    outs = custom_call_p.bind(*args, rule=batched)
+    return outs, [0] * len(outs)
+
+
+custom_call_p = Primitive("custom_call", _impl, abstract_eval=_abstract_eval, jvp=_jvp,
+                          vjp=_vjp, batch=_batch, reverse_fwd=_reverse_fwd,
+                          multiple_results=True)
+
+
+# --- binding it -------------------------------------------------------------------------------
+
+class CallSite:
+    """One call of a custom function: its arguments split into the nondiff ones
+    (``static``, by position) and the flat leaves of the others, and the output tree,
+    learnt from whichever of the user's functions the transforms run first."""
+
+    def __init__(self, name, args, nondiff_argnums=()):
+        self.name = name
+        self.n = len(args)
+        self.static = {i: args[i] for i in nondiff_argnums}
+        self.nondiff = [self.static[i] for i in nondiff_argnums]
+        leaves, self.in_tree = tree.flatten(
+            [a for i, a in enumerate(args) if i not in self.static])
+        self.leaves = [as_operand(x) for x in leaves]
+        self.out_tree = []
+
+    def dynamic(self, xs):
+        """The differentiable arguments, rebuilt from the flat leaves ``xs``."""
+        return tree.unflatten(self.in_tree, list(xs))
+
+    def args(self, xs):
+        """All the arguments, in order, with the differentiable ones from ``xs``."""
+        it = iter(self.dynamic(xs))
+        return [self.static[i] if i in self.static else next(it) for i in range(self.n)]
+
+    def record(self, out):
+        """``(leaves, tree)`` of the output pytree ``out``; the first tree is kept."""
+        leaves, out_tree = tree.flatten(out)
+        if not self.out_tree:
+            self.out_tree.append(out_tree)
+        return leaves, out_tree
+
+    def flat_fun(self, fun):
+        return lambda *xs: self.record(fun(*self.args(xs)))[0]
+
+    def flat_jvp(self, jvp_rule):
+        """``jvp_rule(*nondiff, primals, tangents)`` on flat lists of leaves."""
+        def jvp(primals, tangents):
+            out, tout = jvp_rule(*self.nondiff, tuple(self.dynamic(primals)),
+                                 tuple(self.dynamic(tangents)))
+            out_leaves, out_tree = self.record(out)
+            tout_leaves, tout_tree = tree.flatten(tout)
+            if tout_tree != out_tree:
+                raise ValueError(f"the JVP rule of {self.name} returned tangents with "
+                                 f"structure {tout_tree} for outputs with structure {out_tree}")
+            return out_leaves, tout_leaves
+        return jvp
+
+    def bind(self, rule, *extra):
+        """``custom_call`` of ``rule`` on the leaves (then ``extra`` inputs), as a pytree."""
+        outs = custom_call_p.bind(*self.leaves, *extra, rule=rule)
+        return tree.unflatten(self.out_tree[0], outs)

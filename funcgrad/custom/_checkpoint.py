@@ -1,0 +1,119 @@
+"""``checkpoint``: rematerialisation, as a ``custom_call`` whose reverse pass keeps only
+the inputs and recomputes the rest; traced values the function captures are found and
+made extra inputs (closure conversion)."""
+import functools
+
+from ..core import EscapedTracerError, Interpreter, Tracer
+from ..modes import no_grad
+from ._call import CallSite, CustomRule, as_operand, jvp_of, vjp_of
+
+__all__ = ["checkpoint"]
+
+
+def checkpoint(fun):
+    """Rematerialisation: ``checkpoint(f)`` computes the same values and derivatives
+    as ``f`` but keeps only its inputs for the reverse pass, recomputing the rest
+    during the backward pass (less memory, one more forward of ``f``).
+
+    ``f`` may take integer arguments (indices: not differentiated) and may use traced
+    values it captures from the enclosing function (e.g. weights): those are found
+    and made extra inputs of the checkpointed call, so derivatives reach them too.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> block = fg.checkpoint(lambda x: np.sin(np.sin(x)))
+    >>> float(fg.grad(block)(0.0))
+    1.0
+    """
+    name = getattr(fun, "__name__", "f")
+
+    @functools.wraps(fun)
+    def remat(*args):
+        site = CallSite(name, args)
+        record = site.flat_fun(fun)
+
+        def flat(*xs):
+            return [as_operand(o) for o in record(*xs)]
+
+        try:
+            return site.bind(_remat_rule(name, flat))
+        except EscapedTracerError:
+            # The rules run below the calling transform: a traced value that ``fun``
+            # captures (rather than receives) is out of reach there.  Find such values
+            # and pass them as extra inputs (closure conversion), then try again.
+            captured = _captured_tracers(flat, site.leaves)
+            if not captured:
+                raise
+            n = len(site.leaves)
+
+            def converted(*xs):
+                with _Substitute({id(t): c for t, c in zip(captured, xs[n:])}):
+                    return flat(*xs[:n])
+
+            return site.bind(_remat_rule(name, converted, guard=False), *captured)
+
+    return remat
+
+
+def _remat_rule(name, flat, guard=True):
+    def jvp(primals, tangents):
+        return jvp_of(flat, primals, tangents)
+
+    def fwd(*xs):
+        return flat(*xs), xs  # keep only the inputs
+
+    def bwd(xs, cts):
+        return vjp_of(flat, xs, cts)  # recompute the forward pass, then pull back
+
+    return CustomRule(f"checkpoint({name})", flat, jvp=jvp, fwd=fwd, bwd=bwd, guard=guard)
+
+
+class _CaptureProbe(Interpreter):
+    """Runs a function once, on top of the current interpreter, to find the traced
+    values it uses that it neither received as inputs nor computed: the values it
+    captured from its enclosing scope.  Tracers of finished transforms are left out
+    (they are genuine escapes, reported as such)."""
+
+    __slots__ = ("known", "keep", "found")
+    transform = "checkpoint (finding captured traced values)"
+
+    def __init__(self, inputs):
+        super().__init__()
+        self.keep = list(inputs)  # keeps every id in `known` alive, hence unique
+        self.known = {id(x) for x in inputs}
+        self.found = {}
+
+    def process(self, prim, args, params):
+        for a in args:
+            if isinstance(a, Tracer) and id(a) not in self.known and a._trace.active:
+                self.found.setdefault(id(a), a)
+        out = self.parent.process(prim, args, params)
+        for o in (out if prim.multiple_results else (out,)):
+            self.known.add(id(o))
+            self.keep.append(o)
+        return out
+
+
+def _captured_tracers(flat, leaves):
+    probe = _CaptureProbe(leaves)
+    with no_grad(), probe:  # nothing of the probe run is recorded
+        flat(*leaves)
+    return list(probe.found.values())
+
+
+class _Substitute(Interpreter):
+    """While current, replaces the captured tracers (by identity) in every operation's
+    arguments with the values this call received for them, then hands the operation
+    on: ``fun`` runs unchanged, its captured values become ordinary inputs."""
+
+    __slots__ = ("mapping",)
+    transform = "checkpoint (captured values as inputs)"
+
+    def __init__(self, mapping):
+        super().__init__()
+        self.mapping = mapping
+
+    def process(self, prim, args, params):
+        get = self.mapping.get
+        args = tuple(get(id(a), a) if isinstance(a, Tracer) else a for a in args)
+        return self.parent.process(prim, args, params)
+

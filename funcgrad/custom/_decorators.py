@@ -1,0 +1,139 @@
+"""JAX's decorators for user-defined derivatives: ``custom_jvp`` and ``custom_vjp``.
+
+Each call is a :class:`~funcgrad.custom._call.CallSite`: the arguments flattened
+(pytrees; ``nondiff_argnums`` kept aside as plain values), the user's function and rules
+wrapped as functions of the flat leaves, and ``custom_call`` bound on them.
+"""
+import functools
+
+import numpy as np
+
+from .. import tree
+from ._call import CallSite, CustomRule, fit_shape
+
+__all__ = ["custom_jvp", "custom_vjp"]
+
+
+class _CustomFunction:
+    """What ``custom_jvp`` and ``custom_vjp`` share: the function, its nondiff_argnums,
+    an optional JVP rule, and the call (subclasses check their rules and build them)."""
+
+    jvp_rule = None
+
+    def __init__(self, fun, nondiff_argnums=()):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+
+    def defjvp(self, jvp_rule):
+        """Set the JVP rule ``jvp_rule(*nondiff, primals, tangents) -> (out, tangent_out)``."""
+        self.jvp_rule = jvp_rule
+        return jvp_rule
+
+    def __call__(self, *args):
+        self._check_defined()
+        site = CallSite(self.__name__, args, self.nondiff_argnums)
+        return site.bind(self._rule(site))
+
+
+class custom_jvp(_CustomFunction):
+    """A function with a user-defined JVP rule (decorator, as ``jax.custom_jvp``).
+
+    The rule takes ``(primals, tangents)`` tuples and returns ``(out, tangent_out)``.
+    Reverse mode uses the same rule (it is linear in the tangents), so one rule
+    serves grad, jvp, vmap and higher orders.  ``nondiff_argnums`` are passed to
+    the rule first, as plain values.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> @fg.custom_jvp
+    ... def log1pexp(x):
+    ...     return fnp.log1p(fnp.exp(x))
+    >>> @log1pexp.defjvp
+    ... def log1pexp_jvp(primals, tangents):
+    ...     x, = primals
+    ...     t, = tangents
+    ...     return log1pexp(x), t / (1.0 + fnp.exp(-x))   # stable at large x
+    >>> float(fg.grad(log1pexp)(100.0))
+    1.0
+    """
+
+    def _check_defined(self):
+        if self.jvp_rule is None:
+            raise TypeError(f"{self.__name__} is a custom_jvp function without a rule: "
+                            f"define one with @{self.__name__}.defjvp")
+
+    def _rule(self, site):
+        return CustomRule(f"custom_jvp({self.__name__})", site.flat_fun(self.fun),
+                          jvp=site.flat_jvp(self.jvp_rule))
+
+
+class custom_vjp(_CustomFunction):
+    """A function with a user-defined VJP (decorator, as ``jax.custom_vjp``).
+
+    ``f.defvjp(fwd, bwd)``: ``fwd(*args) -> (out, residuals)``;
+    ``bwd(*nondiff, residuals, cotangent) -> tuple with one cotangent per
+    (differentiable) argument`` (``None`` for zero).  Forward mode (``jvp``,
+    ``jacfwd``, ``hessian``) raises an error unless a JVP is also given with
+    ``f.defjvp(rule)``.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> @fg.custom_vjp
+    ... def clip_gradient(x):
+    ...     return x
+    >>> clip_gradient.defvjp(lambda x: (x, None),
+    ...                      lambda res, g: (fnp.clip(g, -1.0, 1.0),))
+    >>> float(fg.grad(lambda x: 10.0 * clip_gradient(x))(2.0))
+    1.0
+    """
+
+    fwd = bwd = None
+
+    def defvjp(self, fwd, bwd):
+        """Set the rules ``fwd(*args) -> (out, residuals)`` and
+        ``bwd(*nondiff, residuals, cotangent) -> cotangents``."""
+        self.fwd, self.bwd = fwd, bwd
+
+    def _check_defined(self):
+        if self.fwd is None:
+            raise TypeError(f"{self.__name__} is a custom_vjp function without rules: "
+                            f"define them with {self.__name__}.defvjp(fwd, bwd)")
+
+    def _rule(self, site):
+        name = self.__name__
+
+        def fwd(*xs):
+            out, residuals = self.fwd(*site.args(xs))
+            return site.record(out)[0], residuals
+
+        def bwd(residuals, cts):
+            grads = self.bwd(*site.nondiff, residuals, tree.unflatten(site.out_tree[0],
+                                                                      list(cts)))
+            if not isinstance(grads, (tuple, list)):
+                raise TypeError(f"the bwd rule of {name} must return a tuple with one "
+                                f"cotangent per differentiable argument; got "
+                                f"{type(grads).__name__}")
+            n_dynamic = site.n - len(site.static)
+            if len(grads) != n_dynamic:
+                raise ValueError(f"the bwd rule of {name} returned {len(grads)} cotangents "
+                                 f"for {n_dynamic} differentiable arguments")
+            flat = []
+            for g, sub in zip(grads, site.dynamic(site.leaves)):
+                sub_leaves, sub_tree = tree.flatten(sub)
+                if g is None:
+                    flat += [None] * len(sub_leaves)
+                    continue
+                g_leaves, g_tree = tree.flatten(g)
+                if g_tree != sub_tree:
+                    raise ValueError(f"the bwd rule of {name} returned a cotangent with "
+                                     f"structure {g_tree} for an argument of structure "
+                                     f"{sub_tree}")
+                flat += g_leaves
+            return [np.zeros(x.shape, x.dtype) if g is None else fit_shape(
+                        g, tuple(x.shape), lambda got, x=x: (
+                            f"the backward of {name} returned a gradient of shape {got} "
+                            f"for an input of shape {tuple(x.shape)}"))
+                    for g, x in zip(flat, site.leaves)]
+
+        jvp = None if self.jvp_rule is None else site.flat_jvp(self.jvp_rule)
+        return CustomRule(f"custom_vjp({name})", site.flat_fun(self.fun), jvp=jvp, fwd=fwd,
+                          bwd=bwd)

@@ -1,0 +1,61 @@
+"""``fori_loop``: a counted loop, as a ``scan`` when its bounds are Python ints (every
+transform works, reverse mode inside ``jit`` included) and a ``while_loop`` otherwise."""
+import numbers
+
+import numpy as np
+
+from .. import tree
+from ._graphs import aval, check_carry, operand
+from ._scan import scan
+from ._while import while_loop
+
+__all__ = ["fori_loop"]
+
+
+def _static_int(x):
+    if isinstance(x, (numbers.Integral, np.integer)) and not isinstance(x, (bool, np.bool_)):
+        return int(x)
+    if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "iu":
+        return int(x)
+    return None
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    """``for i in range(lower, upper): val = body_fun(i, val)``; returns ``val``.
+
+    With Python-int bounds this is a :func:`scan` (every transform, reverse mode
+    included, inside and outside ``jit``); with traced bounds a :func:`while_loop`.  The
+    index ``i`` is an int64 scalar (like any int64 array it promotes float32 to float64:
+    cast it, ``i.astype(x.dtype)``, when mixing).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> float(fg.grad(lambda x: fg.lax.fori_loop(0, 3, lambda i, v: v * x, 1.0))(2.0))
+    12.0
+    """
+    lo, hi = _static_int(lower), _static_int(upper)
+    init_leaves, init_tree = tree.flatten(init_val)
+    init_avals = [aval(operand(x)) for x in init_leaves]
+
+    def checked_body(i, val):
+        out = body_fun(i, val)
+        check_carry("fori_loop", init_tree, init_avals, out)
+        return out
+
+    if lo is not None and hi is not None:
+        def step(carry, _):
+            i, val = carry
+            return (i + 1, checked_body(i, val)), None
+        (_, val), _ = scan(step, (np.int64(lo), init_val), None, length=max(hi - lo, 0))
+        return val
+
+    def cond_fun(carry):
+        return carry[0] < carry[1]
+
+    def body(carry):
+        i, stop, val = carry
+        return i + 1, stop, checked_body(i, val)
+
+    from ..primitives.structural import convert_element_type
+    lower = convert_element_type(operand(lower), np.int64)
+    upper = convert_element_type(operand(upper), np.int64)
+    return while_loop(cond_fun, body, (lower, upper, init_val))[2]
