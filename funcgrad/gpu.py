@@ -46,6 +46,7 @@ import threading
 
 import numpy as np
 
+from . import devices
 from .core import REGISTRY, ShapedArray, Tracer, _special_classes, register_special_type
 from .primitives import elementwise as _ew
 from .primitives import indexing as _ix
@@ -329,7 +330,8 @@ _SCALARS = (bool, int, float)
 
 def missing_gpu_primitives():
     """Names of registered primitives that have no GPU implementation (should be empty)."""
-    return sorted(name for name, prim in REGISTRY.items() if prim not in IMPLS)
+    return sorted(name for name, prim in REGISTRY.items()
+                  if prim not in IMPLS and prim not in devices.GPU)
 
 
 def _dispatch(prim, args, params):
@@ -342,7 +344,7 @@ def _dispatch(prim, args, params):
             return NotImplemented  # a tracer (escaped) or another special type's operation
     if not on_gpu:
         return NotImplemented
-    impl = IMPLS.get(prim)
+    impl = IMPLS.get(prim) or devices.GPU.get(prim)
     if impl is None:
         raise NotImplementedError(
             f"the primitive {prim.name!r} has no GPU implementation yet, so it cannot run on "
@@ -1076,9 +1078,7 @@ def _register():
         _la.slogdet_p: _slogdet,
         _la.cholesky_p: _cholesky,
     })
-    # custom_call runs the user's function on its operands: device-agnostic already.
-    from .custom import custom_call_p
-    IMPLS[custom_call_p] = lambda *xs, **params: custom_call_p.impl(*xs, **params)
+    # (primitives that only evaluate others register themselves: funcgrad.devices.GPU)
 
 
 def _attach_methods():

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import tree
 from ..core import Primitive, ShapedArray, Tracer, aval_of
+from ..devices import register_gpu
 from ..numpy._convert import asarray
 from ._guard import explain_rule_errors, guarded
 
@@ -262,6 +263,8 @@ def _batch(args, dims, *, rule):
 custom_call_p = Primitive("custom_call", _impl, abstract_eval=_abstract_eval, jvp=_jvp,
                           vjp=_vjp, batch=_batch, reverse_fwd=_reverse_fwd,
                           multiple_results=True)
+# It runs the user's rule on its operands: on GPU arrays as on NumPy's.
+register_gpu({custom_call_p: lambda *xs, **params: custom_call_p.impl(*xs, **params)})
 
 
 # --- binding it -------------------------------------------------------------------------------

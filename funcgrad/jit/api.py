@@ -22,7 +22,8 @@ from ..core import (ROOT, ConcretizationError, Primitive, ShapedArray, Tracer, _
 from ..interpreters.graph import Var, eval_graph
 from .cache import make_runner
 from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
-                     register_device_impls, vjp_joint, vjp_split, zeros)
+                     vjp_joint, vjp_split, zeros)
+from ..devices import register_gpu
 from .lower import lower_graph
 from .passes import closure_convert, optimize
 from .trace import trace_flat
@@ -160,7 +161,7 @@ def _jit_eval_impl(*args, graph, name):
     return as_root(eval_graph, graph, *args)
 
 
-register_device_impls({jit_call_p: _jit_eval_impl})
+register_gpu({jit_call_p: _jit_eval_impl})
 
 
 # --- fg.jit -----------------------------------------------------------------------------------

@@ -19,17 +19,7 @@ from .passes import closure_convert, dce
 from .trace import trace_flat
 
 __all__ = ["out_aval", "is_float", "fit", "zeros", "jvp_graph", "vjp_joint", "vjp_split",
-           "batch_graph", "derived", "as_root", "register_device_impls"]
-
-
-def register_device_impls(impls):
-    """Give graph-holding primitives their GPU implementation (evaluating their graphs,
-    whose operations dispatch on the arrays' device themselves)."""
-    try:
-        from ..gpu import IMPLS
-    except ImportError:  # pragma: no cover - no GPU tier in this build
-        return
-    IMPLS.update(impls)
+           "batch_graph", "derived", "as_root"]
 
 
 def as_root(fn, *args):

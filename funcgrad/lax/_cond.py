@@ -6,7 +6,8 @@ from .. import tree
 from ..core import Primitive
 from ..interpreters.graph import Var, eval_graph
 from ..jit.derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
-                          register_device_impls, vjp_joint, zeros)
+                          vjp_joint, zeros)
+from ..devices import register_gpu
 from ._graphs import (aval, batch_axis_first, batch_size, cast_constant_outputs,
                       merge_closures, operand, trace_pytree)
 
@@ -90,7 +91,7 @@ def _cond_batch(args, dims, *, branches):
 cond_p = Primitive("cond", _cond_impl, abstract_eval=_cond_abstract, jvp=_cond_jvp,
                    vjp=_cond_vjp, batch=_cond_batch, multiple_results=True)
 # Graph-evaluating impls dispatch each operation on its operands' device: GPU-ready as is.
-register_device_impls({cond_p: _cond_impl})
+register_gpu({cond_p: _cond_impl})
 
 
 def switch(index, branches, *operands):

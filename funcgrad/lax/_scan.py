@@ -7,7 +7,8 @@ from .. import tree
 from ..core import Primitive, ShapedArray
 from ..interpreters.graph import Graph, eval_graph
 from ..jit.derive import (as_root, batch_graph, derived, fit, is_float, jvp_graph, out_aval,
-                          register_device_impls, vjp_joint, zeros)
+                          vjp_joint, zeros)
+from ..devices import register_gpu
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
 from ._graphs import (aval, batch_axis_first, batch_size, carry_fixed_point,
@@ -176,7 +177,7 @@ scan_p = Primitive("scan", _scan_impl, abstract_eval=_scan_abstract, jvp=_scan_j
                    vjp=scan_vjp, batch=_scan_batch, reverse_fwd=_scan_reverse_fwd,
                    multiple_results=True)
 # Graph-evaluating impls dispatch each operation on its operands' device: GPU-ready as is.
-register_device_impls({scan_p: _scan_impl})
+register_gpu({scan_p: _scan_impl})
 
 
 def scan(f, init, xs=None, length=None, reverse=False):

@@ -7,7 +7,8 @@ from .. import tree
 from ..core import ConcretizationError, Primitive, ShapedArray, concrete
 from ..interpreters.graph import eval_graph
 from ..jit.derive import (as_root, batch_graph, derived, is_float, jvp_graph,
-                          register_device_impls)
+)
+from ..devices import register_gpu
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
 from ._graphs import (aval, batch_axis_first, batch_size, carry_fixed_point,
@@ -164,7 +165,7 @@ while_loop_p = Primitive("while_loop", _while_impl, abstract_eval=_while_abstrac
                          jvp=_while_jvp, vjp=_while_vjp, batch=_while_batch,
                          reverse_fwd=_while_reverse_fwd, multiple_results=True)
 # Graph-evaluating impls dispatch each operation on its operands' device: GPU-ready as is.
-register_device_impls({while_loop_p: _while_impl})
+register_gpu({while_loop_p: _while_impl})
 
 
 def while_loop(cond_fun, body_fun, init_val):

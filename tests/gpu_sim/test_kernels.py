@@ -457,7 +457,7 @@ def test_every_gpu_implementation_is_exercised_here():
     import inspect
     import sys
     source = inspect.getsource(sys.modules[__name__])
-    table = {p.name for p in _IMPLS}
+    table = {p.name for p in _IMPLS}  # (graph-holding primitives: funcgrad.devices.GPU)
     named = {n for n in table if f'"{n}"' in source}
     elementwise = {p.name for p in ELEMENTWISE}  # (every one, by the parametrised tests)
     # Graph-holding primitives evaluate their graphs (device-agnostic, like custom_call);
