@@ -295,6 +295,25 @@ def test_perturbations_stay_apart_through_jit():
     assert fg.grad(lambda x: f(x))(2.0) == 1.0
 
 
+def test_nested_jit_and_custom_rules_compile_into_the_callers_kernel():
+    @fg.custom_jvp
+    def twice_sin(x):
+        return np.sin(x) * 2.0
+
+    @twice_sin.defjvp
+    def _(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return twice_sin(x), 2.0 * np.cos(x) * t
+
+    inner = fg.jit(lambda x: np.exp(x))
+    f = fg.jit(lambda x: twice_sin(x) + inner(x) * 3.0)
+    x = np.linspace(0.0, 1.0, 5)
+    assert [e.prim.name for e in f.graph(x).eqns][:2] == ["custom_call", "jit_call"]
+    text = f.lower(x).as_text()
+    assert "driver" not in text and "impl_" not in text  # one kernel, no Python calls
+    assert_tree_close(f(x), np.sin(x) * 2.0 + np.exp(x) * 3.0)
+
+
 # --- what the kernels compute: fallbacks, special values, exact reductions ---------------------
 
 def test_unsupported_primitives_fall_back_to_their_implementations():

@@ -24,7 +24,7 @@ from .cache import make_runner
 from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
                      register_device_impls, vjp_joint, vjp_split, zeros)
 from .lower import lower_graph
-from .passes import closure_convert, optimize
+from .passes import closure_convert, optimize, register_call
 from .trace import trace_flat
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
@@ -151,8 +151,9 @@ def _jit_batch(args, dims, *, graph, name):
 
 
 jit_call_p = Primitive("jit_call", _jit_impl, abstract_eval=_jit_abstract_eval, jvp=_jit_jvp,
-                       vjp=_jit_vjp, batch=_jit_batch, multiple_results=True)
-jit_call_p.reverse_fwd = _jit_reverse_fwd
+                       vjp=_jit_vjp, batch=_jit_batch, reverse_fwd=_jit_reverse_fwd,
+                       multiple_results=True)
+register_call(jit_call_p, lambda eqn: eqn.params["graph"])  # (inlined where it is nested)
 
 
 def _jit_eval_impl(*args, graph, name):
