@@ -528,6 +528,19 @@ def test_large_loops_run_in_parallel_and_agree(threads):
                                                     + np.sqrt(1 + x * x)))(x))
 
 
+# --- layering ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("first", ["funcgrad.lax", "funcgrad.jit.passes", "funcgrad.jit.lower",
+                                   "funcgrad.jit"])
+def test_jit_and_lax_import_in_either_order(first):
+    """fg.lax is built on jit's graph tools (trace, passes, derive) and jit lowers lax's
+    primitives: whichever a program imports first, both load."""
+    code = f"import {first}, funcgrad.lax, funcgrad.jit.lower; import funcgrad; funcgrad.jit(abs)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=240, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
 # --- the on-disk cache ---------------------------------------------------------------------------
 
 _CHILD = textwrap.dedent("""
