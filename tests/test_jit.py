@@ -530,6 +530,11 @@ def test_large_loops_run_in_parallel_and_agree(threads):
 
 # --- layering ----------------------------------------------------------------------------------
 
+def test_every_primitive_a_kernel_accepts_has_a_lowering():
+    from funcgrad.jit import block, lowerable
+    assert set(lowerable.LOWERABLE) == set(block.LOWERINGS)
+
+
 @pytest.mark.parametrize("first", ["funcgrad.lax", "funcgrad.jit.passes", "funcgrad.jit.lower",
                                    "funcgrad.jit"])
 def test_jit_and_lax_import_in_either_order(first):

@@ -8,8 +8,14 @@ submodules (``funcgrad.jit.lower`` ...) share one name.
 * :mod:`.trace`       abstract tracing into a Graph;
 * :mod:`.passes`      graph rewrites (inlining, constants, CSE, DCE);
 * :mod:`.derive`      derived graphs: a transform applied to a graph (jvp, vjp, vmap);
-* :mod:`.lower`       Graph -> Python/Numba source (fusion, fallbacks to primitives' impls);
+* :mod:`.lower`       Graph -> Python/Numba source: kernels, and fallbacks to primitives'
+  impls between them;
+* :mod:`.lowerable`   which equations a kernel computes, and decompositions;
+* :mod:`.block`       a kernel's statements, per primitive (reductions, BLAS, slicing,
+  control flow);
+* :mod:`.fusion`      elementwise equations fused into loops (with sums, bands, pads);
 * :mod:`.elementwise` an elementwise equation as an expression, from its scalar definition;
+* :mod:`.source`      names, kernel functions and source-text helpers;
 * :mod:`.runtime`     helpers the generated kernels call (NumPy-order reductions...);
 * :mod:`.cache`       loading generated modules, with Numba's on-disk cache.
 

@@ -34,9 +34,9 @@ __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
 class Executable:
     """A compiled graph: ``executable(*inputs)`` returns the list of its outputs."""
 
-    def __init__(self, graph, name="f"):
+    def __init__(self, graph):
         self.graph = optimize(graph)
-        self.lowered = lower_graph(self.graph, name)
+        self.lowered = lower_graph(self.graph)
         self.run = make_runner(self.lowered)
         self.consts = tuple(self.lowered.consts)
         self.single = self.lowered.single
@@ -67,18 +67,18 @@ class Executable:
         return lambda *inputs: tree.unflatten(out_tree, call(*inputs))
 
 
-def compile_graph(graph, name="f"):
+def compile_graph(graph):
     """The :class:`Executable` of ``graph`` (cached on the graph object)."""
     exe = graph.__dict__.get("_jit_executable")
     if exe is None:
-        exe = graph._jit_executable = Executable(graph, name)
+        exe = graph._jit_executable = Executable(graph)
     return exe
 
 
 # --- the jit_call primitive ------------------------------------------------------------------
 
 def _jit_impl(*args, graph, name):
-    return compile_graph(graph, name)(*args)
+    return compile_graph(graph)(*args)
 
 
 def _jit_abstract_eval(*avals, graph, name):
@@ -201,7 +201,7 @@ class _Entry:
     @property
     def executable(self):
         if self._exe is None:
-            self._exe = compile_graph(self.graph, self.name)
+            self._exe = compile_graph(self.graph)
         return self._exe
 
 
