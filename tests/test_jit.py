@@ -212,6 +212,23 @@ def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
     assert len(traces) == 3 and out.dtype == np.float32
 
 
+def test_the_traced_graph_is_the_cached_trace_until_the_cache_is_cleared():
+    traces = []
+
+    @fg.jit
+    def f(x):
+        traces.append(x.shape)
+        return np.sin(x) * 2.0
+
+    x = np.linspace(0.0, 1.0, 3)
+    assert [e.prim.name for e in f.graph(x).eqns] == ["sin", "multiply"]
+    assert_tree_close(f(x), np.sin(x) * 2.0)
+    assert len(traces) == 1  # the call reused the trace graph() made
+    f.clear_cache()
+    assert_tree_close(f(x), np.sin(x) * 2.0)
+    assert len(traces) == 2
+
+
 def test_static_arguments_by_position_and_name():
     def power_sum(x, n, mode="sum"):
         y = x

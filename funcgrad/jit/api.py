@@ -219,9 +219,6 @@ class Lowering:
     def __str__(self):
         return self.as_text()
 
-    def compile(self):
-        return self.executable
-
 
 class JitFunction:
     """A jitted function (what :func:`jit` returns)."""
@@ -324,7 +321,10 @@ class JitFunction:
         name = getattr(self.fun, "__name__", "f")
         return _Entry(graph, out_trees[0], name, len(tracers)), tracers
 
-    def _call(self, args, kwargs):
+    def _entry(self, args, kwargs):
+        """``(entry, tracers, leaves)``: the traced signature of these arguments (traced
+        on a miss, and cached unless it closed over ``tracers`` of a transform) and the
+        arguments' array leaves."""
         key, leaves, static_pos = self._signature(args, kwargs)
         entry = self._cache.get(key)
         tracers = ()
@@ -332,6 +332,10 @@ class JitFunction:
             entry, tracers = self._trace(args, kwargs, key, static_pos)
             if not tracers:
                 self._cache[key] = entry
+        return entry, tracers, leaves
+
+    def _call(self, args, kwargs):
+        entry, tracers, leaves = self._entry(args, kwargs)
         if _state.interpreter is ROOT and not tracers and not any(
                 type(x) in _special_classes for x in leaves):  # plain values: run the kernels
             exe = entry.executable
@@ -346,21 +350,14 @@ class JitFunction:
     # inspection ---------------------------------------------------------------------------
     def lower(self, *args, **kwargs):
         """The :class:`Lowering` for these arguments: ``.as_text()`` is the generated code."""
-        key, leaves, static_pos = self._signature(args, kwargs)
-        entry = self._cache.get(key)
-        if entry is None:
-            entry, tracers = self._trace(args, kwargs, key, static_pos)
-            if not tracers:
-                self._cache[key] = entry
-        return Lowering(entry.executable)
+        return Lowering(self._entry(args, kwargs)[0].executable)
 
     def graph(self, *args, **kwargs):
         """The traced graph (before optimisation) for these arguments."""
-        key, leaves, static_pos = self._signature(args, kwargs)
-        entry = self._cache.get(key) or self._trace(args, kwargs, key, static_pos)[0]
-        return entry.graph
+        return self._entry(args, kwargs)[0].graph
 
     def clear_cache(self):
+        """Forget every traced signature: the next call traces the function again."""
         self._cache.clear()
         self._fast.clear()
 
