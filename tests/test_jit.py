@@ -195,7 +195,8 @@ def test_mlp_value_and_grad_float32():
 
 # --- caching, retracing, static arguments ---------------------------------------------------
 
-def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
+def _jitted_and_its_traces():
+    """``jit(sin(x) * 2)`` and the list of shapes it has been traced with."""
     traces = []
 
     @fg.jit
@@ -203,6 +204,11 @@ def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
         traces.append(x.shape)
         return np.sin(x) * 2.0
 
+    return f, traces
+
+
+def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
+    f, traces = _jitted_and_its_traces()
     f(np.ones(3))
     f(np.zeros(3))
     assert len(traces) == 1
@@ -213,13 +219,7 @@ def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
 
 
 def test_the_traced_graph_is_the_cached_trace_until_the_cache_is_cleared():
-    traces = []
-
-    @fg.jit
-    def f(x):
-        traces.append(x.shape)
-        return np.sin(x) * 2.0
-
+    f, traces = _jitted_and_its_traces()
     x = np.linspace(0.0, 1.0, 3)
     assert [e.prim.name for e in f.graph(x).eqns] == ["sin", "multiply"]
     assert_tree_close(f(x), np.sin(x) * 2.0)
