@@ -195,7 +195,8 @@ def test_mlp_value_and_grad_float32():
 
 # --- caching, retracing, static arguments ---------------------------------------------------
 
-def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
+def _jitted_and_its_traces():
+    """``jit(sin(x) * 2)`` and the list of shapes it has been traced with."""
     traces = []
 
     @fg.jit
@@ -203,6 +204,11 @@ def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
         traces.append(x.shape)
         return np.sin(x) * 2.0
 
+    return f, traces
+
+
+def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
+    f, traces = _jitted_and_its_traces()
     f(np.ones(3))
     f(np.zeros(3))
     assert len(traces) == 1
@@ -210,6 +216,17 @@ def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
     assert len(traces) == 2
     out = f(np.ones(3, np.float32))
     assert len(traces) == 3 and out.dtype == np.float32
+
+
+def test_the_traced_graph_is_the_cached_trace_until_the_cache_is_cleared():
+    f, traces = _jitted_and_its_traces()
+    x = np.linspace(0.0, 1.0, 3)
+    assert [e.prim.name for e in f.graph(x).eqns] == ["sin", "multiply"]
+    assert_tree_close(f(x), np.sin(x) * 2.0)
+    assert len(traces) == 1  # the call reused the trace graph() made
+    f.clear_cache()
+    assert_tree_close(f(x), np.sin(x) * 2.0)
+    assert len(traces) == 2
 
 
 def test_static_arguments_by_position_and_name():
@@ -293,6 +310,25 @@ def test_closed_over_tracers_become_inputs():
 def test_perturbations_stay_apart_through_jit():
     f = fg.jit(lambda x: x * fg.grad(lambda y: x + y)(1.0))
     assert fg.grad(lambda x: f(x))(2.0) == 1.0
+
+
+def test_nested_jit_and_custom_rules_compile_into_the_callers_kernel():
+    @fg.custom_jvp
+    def twice_sin(x):
+        return np.sin(x) * 2.0
+
+    @twice_sin.defjvp
+    def _(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return twice_sin(x), 2.0 * np.cos(x) * t
+
+    inner = fg.jit(lambda x: np.exp(x))
+    f = fg.jit(lambda x: twice_sin(x) + inner(x) * 3.0)
+    x = np.linspace(0.0, 1.0, 5)
+    assert [e.prim.name for e in f.graph(x).eqns][:2] == ["custom_call", "jit_call"]
+    text = f.lower(x).as_text()
+    assert "driver" not in text and "impl_" not in text  # one kernel, no Python calls
+    assert_tree_close(f(x), np.sin(x) * 2.0 + np.exp(x) * 3.0)
 
 
 # --- what the kernels compute: fallbacks, special values, exact reductions ---------------------
@@ -507,6 +543,24 @@ def test_large_loops_run_in_parallel_and_agree(threads):
         fg.set_num_threads(before)
     assert_tree_close(got, fg.grad(lambda x: np.sum(np.exp(np.sin(x)) * np.cos(x) ** 2
                                                     + np.sqrt(1 + x * x)))(x))
+
+
+# --- layering ----------------------------------------------------------------------------------
+
+def test_every_primitive_a_kernel_accepts_has_a_lowering():
+    from funcgrad.jit import block, lowerable
+    assert set(lowerable.LOWERABLE) == set(block.LOWERINGS)
+
+
+@pytest.mark.parametrize("first", ["funcgrad.lax", "funcgrad.jit.passes", "funcgrad.jit.lower",
+                                   "funcgrad.jit"])
+def test_jit_and_lax_import_in_either_order(first):
+    """fg.lax is built on jit's graph tools (trace, passes, derive) and jit lowers lax's
+    primitives: whichever a program imports first, both load."""
+    code = f"import {first}, funcgrad.lax, funcgrad.jit.lower; import funcgrad; funcgrad.jit(abs)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=240, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
 
 
 # --- the on-disk cache ---------------------------------------------------------------------------

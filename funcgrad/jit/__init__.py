@@ -4,27 +4,44 @@
 :func:`funcgrad.jit.api.jit`; this package is callable so that ``fg.jit(f)`` and the
 submodules (``funcgrad.jit.lower`` ...) share one name.
 
-* :mod:`.api`     ``jit`` and the ``jit_call`` primitive with its transform rules;
-* :mod:`.trace`   abstract tracing into a Graph;
-* :mod:`.passes`  graph rewrites (inlining, constants, CSE, DCE);
-* :mod:`.derive`  derived graphs: a transform applied to a graph (jvp, vjp, vmap);
-* :mod:`.lower`   Graph -> Python/Numba source (fusion, fallbacks to primitives' impls);
-* :mod:`.runtime` helpers the generated kernels call (NumPy-order reductions...);
-* :mod:`.vmath`   vectorisable exp, log, log1p, sin, cos, tanh;
-* :mod:`.cache`   loading generated modules, with Numba's on-disk cache.
+* :mod:`.api`         ``jit`` and the ``jit_call`` primitive with its transform rules;
+* :mod:`.trace`       abstract tracing into a Graph;
+* :mod:`.passes`      graph rewrites (inlining, constants, CSE, DCE);
+* :mod:`.derive`      derived graphs: a transform applied to a graph (jvp, vjp, vmap);
+* :mod:`.lower`       Graph -> Python/Numba source: kernels, and fallbacks to primitives'
+  impls between them;
+* :mod:`.lowerable`   which equations a kernel computes, and decompositions;
+* :mod:`.block`       a kernel's statements, per primitive (reductions, BLAS, slicing,
+  control flow);
+* :mod:`.fusion`      elementwise equations fused into loops (with sums, bands, pads);
+* :mod:`.elementwise` an elementwise equation as an expression, from its scalar definition;
+* :mod:`.source`      names, kernel functions and source-text helpers;
+* :mod:`.runtime`     helpers the generated kernels call (NumPy-order reductions...);
+* :mod:`.cache`       loading generated modules, with Numba's on-disk cache.
+
+The package loads the compiler (:mod:`.api` and what it imports) on first use, not when
+it is imported: :mod:`funcgrad.lax` is built on the graph tools here (trace, passes,
+derive) and the compiler lowers lax's primitives, so importing one of those tools must
+not import the compiler.
 """
 import sys
 import types
 
-from .api import JitFunction, compile_graph, jit, jit_call_p
-
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
+
+
+def __getattr__(name):
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import api
+    return getattr(api, name)
 
 
 class _CallableModule(types.ModuleType):
     """``funcgrad.jit`` is both this package and the ``jit`` function."""
 
     def __call__(self, fun=None, *, static_argnums=(), static_argnames=()):
+        from .api import jit
         return jit(fun, static_argnums=static_argnums, static_argnames=static_argnames)
 
 

@@ -25,7 +25,7 @@ from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_ava
                      vjp_joint, vjp_split, zeros)
 from ..devices import register_gpu
 from .lower import lower_graph
-from .passes import closure_convert, optimize
+from .passes import closure_convert, optimize, register_call
 from .trace import trace_flat
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
@@ -35,9 +35,9 @@ __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
 class Executable:
     """A compiled graph: ``executable(*inputs)`` returns the list of its outputs."""
 
-    def __init__(self, graph, name="f"):
+    def __init__(self, graph):
         self.graph = optimize(graph)
-        self.lowered = lower_graph(self.graph, name)
+        self.lowered = lower_graph(self.graph)
         self.run = make_runner(self.lowered)
         self.consts = tuple(self.lowered.consts)
         self.single = self.lowered.single
@@ -68,18 +68,18 @@ class Executable:
         return lambda *inputs: tree.unflatten(out_tree, call(*inputs))
 
 
-def compile_graph(graph, name="f"):
+def compile_graph(graph):
     """The :class:`Executable` of ``graph`` (cached on the graph object)."""
     exe = graph.__dict__.get("_jit_executable")
     if exe is None:
-        exe = graph._jit_executable = Executable(graph, name)
+        exe = graph._jit_executable = Executable(graph)
     return exe
 
 
 # --- the jit_call primitive ------------------------------------------------------------------
 
 def _jit_impl(*args, graph, name):
-    return compile_graph(graph, name)(*args)
+    return compile_graph(graph)(*args)
 
 
 def _jit_abstract_eval(*avals, graph, name):
@@ -154,6 +154,7 @@ def _jit_batch(args, dims, *, graph, name):
 jit_call_p = Primitive("jit_call", _jit_impl, abstract_eval=_jit_abstract_eval, jvp=_jit_jvp,
                        vjp=_jit_vjp, batch=_jit_batch, reverse_fwd=_jit_reverse_fwd,
                        multiple_results=True)
+register_call(jit_call_p, lambda eqn: eqn.params["graph"])  # (inlined where it is nested)
 
 
 def _jit_eval_impl(*args, graph, name):
@@ -201,7 +202,7 @@ class _Entry:
     @property
     def executable(self):
         if self._exe is None:
-            self._exe = compile_graph(self.graph, self.name)
+            self._exe = compile_graph(self.graph)
         return self._exe
 
 
@@ -218,9 +219,6 @@ class Lowering:
 
     def __str__(self):
         return self.as_text()
-
-    def compile(self):
-        return self.executable
 
 
 class JitFunction:
@@ -324,7 +322,10 @@ class JitFunction:
         name = getattr(self.fun, "__name__", "f")
         return _Entry(graph, out_trees[0], name, len(tracers)), tracers
 
-    def _call(self, args, kwargs):
+    def _entry(self, args, kwargs):
+        """``(entry, tracers, leaves)``: the traced signature of these arguments (traced
+        on a miss, and cached unless it closed over ``tracers`` of a transform) and the
+        arguments' array leaves."""
         key, leaves, static_pos = self._signature(args, kwargs)
         entry = self._cache.get(key)
         tracers = ()
@@ -332,6 +333,10 @@ class JitFunction:
             entry, tracers = self._trace(args, kwargs, key, static_pos)
             if not tracers:
                 self._cache[key] = entry
+        return entry, tracers, leaves
+
+    def _call(self, args, kwargs):
+        entry, tracers, leaves = self._entry(args, kwargs)
         if _state.interpreter is ROOT and not tracers and not any(
                 type(x) in _special_classes for x in leaves):  # plain values: run the kernels
             exe = entry.executable
@@ -346,21 +351,14 @@ class JitFunction:
     # inspection ---------------------------------------------------------------------------
     def lower(self, *args, **kwargs):
         """The :class:`Lowering` for these arguments: ``.as_text()`` is the generated code."""
-        key, leaves, static_pos = self._signature(args, kwargs)
-        entry = self._cache.get(key)
-        if entry is None:
-            entry, tracers = self._trace(args, kwargs, key, static_pos)
-            if not tracers:
-                self._cache[key] = entry
-        return Lowering(entry.executable)
+        return Lowering(self._entry(args, kwargs)[0].executable)
 
     def graph(self, *args, **kwargs):
         """The traced graph (before optimisation) for these arguments."""
-        key, leaves, static_pos = self._signature(args, kwargs)
-        entry = self._cache.get(key) or self._trace(args, kwargs, key, static_pos)[0]
-        return entry.graph
+        return self._entry(args, kwargs)[0].graph
 
     def clear_cache(self):
+        """Forget every traced signature: the next call traces the function again."""
         self._cache.clear()
         self._fast.clear()
 

@@ -17,20 +17,21 @@ from ..primitives.elementwise import power_p
 from ..primitives.structural import broadcast_to_p, convert_element_type_p, stop_gradient_p
 
 __all__ = ["is_elementwise", "computation_dtypes", "Writer", "uses_vector_math", "uses_trig",
-           "KERNEL_DTYPES"]
+           "KERNEL_DTYPES", "SCALARS"]
 
 KERNEL_DTYPES = {np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64,
                                         np.uint8, np.uint16, np.uint32, np.uint64,
                                         np.float32, np.float64)}
-_SCALARS = (bool, int, float)
+SCALARS = (bool, int, float)  # the Python scalars a kernel takes (not complex)
 # structural primitives that a fused loop computes as the identity (or a cast)
 IDENTITY = frozenset({broadcast_to_p, convert_element_type_p, stop_gradient_p})
+
 
 def _weak(x):
     """What ``np.result_type`` should see for an operand (Python scalars stay weak)."""
     if isinstance(x, Var):
         return x.aval.dtype
-    if isinstance(x, _SCALARS):
+    if isinstance(x, SCALARS):
         return x
     return np.asarray(x).dtype
 
@@ -70,7 +71,7 @@ def is_elementwise(eqn):
         elif isinstance(x, np.ndarray):
             if x.dtype not in KERNEL_DTYPES:
                 return False
-        elif not isinstance(x, (_SCALARS, np.generic)) or isinstance(x, complex) or (
+        elif not isinstance(x, (SCALARS, np.generic)) or isinstance(x, complex) or (
                 isinstance(x, np.generic) and x.dtype not in KERNEL_DTYPES):
             return False
     if eqn.prim in IDENTITY:

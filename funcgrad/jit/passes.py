@@ -6,8 +6,9 @@ cached and shared by several compiled functions):
 * :func:`closure_convert` turns tracers of enclosing transforms that the traced function
   closed over into explicit leading inputs (what ``jit`` and ``fg.lax`` pass on as
   operands, so the enclosing transform sees them);
-* :func:`inline` replaces nested ``jit_call`` and ``custom_call`` equations by the
-  equations of the functions they call;
+* :func:`inline` replaces the equations of primitives that call a function (nested
+  ``jit_call``, ``custom_call``: see :func:`register_call`) by the equations of the
+  functions they call;
 * :func:`simplify_constants` makes constant arrays that hold one repeated value (the
   broadcast seeds of ``grad``) scalars broadcast in place, so kernels neither read them
   nor take them as arguments;
@@ -17,10 +18,13 @@ cached and shared by several compiled functions):
 import numpy as np
 
 from ..core import ShapedArray, Tracer, aval_of
+from ..custom import custom_call_p
 from ..interpreters.graph import Eqn, Graph, Var
+from ..primitives.structural import broadcast_to_p
+from .trace import trace_flat
 
-__all__ = ["closure_convert", "inline", "simplify_constants", "cse", "dce", "optimize",
-           "substitute", "graph_consts"]
+__all__ = ["closure_convert", "inline", "register_call", "simplify_constants", "cse", "dce",
+           "optimize", "substitute", "graph_consts", "subgraphs"]
 
 _SCALARS = (bool, int, float, complex)
 
@@ -72,28 +76,38 @@ def substitute(graph, inputs):
     return eqns, [read(x) for x in graph.outvars]
 
 
-def _inlinable(eqn):
-    """The graph a ``jit_call``/``custom_call`` equation computes, or None."""
-    name = eqn.prim.name
-    if name == "jit_call":
-        return eqn.params["graph"]
-    if name == "custom_call":
-        from .trace import trace_flat
-        rule = eqn.params["rule"]
-        try:
-            graph = trace_flat(lambda *xs: list(rule.fun(*xs)),
-                               [_aval(x) for x in eqn.inputs], "jit")
-        except Exception:  # the user's function needs concrete values: call it
-            return None
-        if closure_convert(graph)[1]:
-            return None
-        return graph
-    return None
+def _custom_call_graph(eqn):
+    """The user's function of a ``custom_call`` (its rules matter only to transforms,
+    which have run), traced; None where it needs concrete values or closes over a
+    tracer of a transform."""
+    rule = eqn.params["rule"]
+    try:
+        graph = trace_flat(lambda *xs: list(rule.fun(*xs)),
+                           [_aval(x) for x in eqn.inputs], "jit")
+    except Exception:  # the user's function needs concrete values: call it
+        return None
+    if closure_convert(graph)[1]:
+        return None
+    return graph
+
+
+# Primitives that call a function of their operands -> the Graph of that function for one
+# equation (None: the call stays).
+_CALLS = {custom_call_p: _custom_call_graph}
+
+
+def register_call(prim, graph_of):
+    """Let :func:`inline` expand equations of ``prim``: ``graph_of(eqn)`` is the Graph the
+    equation calls on its inputs, or None to keep the call.  ``jit_call`` registers itself
+    where it is declared (:mod:`funcgrad.jit.api`, which compiles graphs with these
+    passes, so this module cannot import it)."""
+    _CALLS[prim] = graph_of
 
 
 def inline(graph):
-    """``graph`` with nested ``jit_call`` and ``custom_call`` equations expanded."""
-    if not any(e.prim.name in ("jit_call", "custom_call") for e in graph.eqns):
+    """``graph`` with the equations of calling primitives (:func:`register_call`)
+    replaced by the equations of the functions they call, recursively."""
+    if not any(e.prim in _CALLS for e in graph.eqns):
         return graph
     env = {}
 
@@ -103,7 +117,8 @@ def inline(graph):
     eqns = []
     for eqn in graph.eqns:
         inputs = [read(x) for x in eqn.inputs]
-        inner = _inlinable(eqn)
+        graph_of = _CALLS.get(eqn.prim)
+        inner = graph_of(eqn) if graph_of is not None else None
         if inner is None:
             eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outvars))
             continue
@@ -135,7 +150,6 @@ def _uniform_value(c):
 def simplify_constants(graph):
     """0-d constant arrays become NumPy scalars; constant arrays that repeat one value
     become that scalar broadcast by a ``broadcast_to`` equation."""
-    from ..primitives.structural import broadcast_to_p
     made = {}
     eqns = []
 
@@ -234,7 +248,7 @@ def cse(graph):
 
     for eqn in graph.eqns:
         inputs = [read(x) for x in eqn.inputs]
-        key = (eqn.prim.name,
+        key = (eqn.prim,
                tuple(("v", id(x)) if isinstance(x, Var) else _const_key(x) for x in inputs),
                _freeze(eqn.params))
         previous = seen.get(key)

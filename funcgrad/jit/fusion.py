@@ -1,0 +1,433 @@
+"""Fusion: elementwise equations of one result shape become one loop of local scalars.
+
+:func:`fuse` groups a kernel's equations; :func:`emit_loop` writes one group's loop nest.
+Inside the loop every value is a local scalar; only values needed outside it are written
+to arrays.  Three things that are not elementwise equations join the loop:
+
+* a sum of all of one of its results is accumulated by the loop, leaf by leaf of NumPy's
+  pairwise summation (:meth:`Loop.accumulate`), so no array of the terms is written and
+  the sum has ``np.sum``'s bits;
+* band constants (the shifted identities of ``jacfwd``'s basis) are computed from the loop
+  indices instead of read (:func:`band`);
+* a scatter into a broadcast scalar through slices (the VJP of slicing) is computed
+  element by element where it is consumed instead of written as a padded array
+  (:func:`is_pad`).
+
+Large loops use ``prange`` when ``fg.set_num_threads`` allows more than one thread.
+"""
+import os
+
+import numpy as np
+
+from ..interpreters.graph import Var
+from ..kernels.cpu import _lazy
+from ..primitives.indexing import scatter_p
+from ..primitives.structural import reduce_sum_p
+from .elementwise import KERNEL_DTYPES, is_elementwise, uses_trig, uses_vector_math
+from .lowerable import is_float32_or_64, reduce_pattern
+from .source import cast, literal, shape_text
+
+__all__ = ["fuse", "emit_loop", "Loop", "is_pad", "band", "VECTOR_MATH"]
+
+PARALLEL_THRESHOLD = int(os.environ.get("FUNCGRAD_JIT_PARALLEL_THRESHOLD", 1 << 16))
+# Vectorisable exp/log/log1p/sin/cos/tanh (funcgrad.kernels.cpu.vmath) in fused loops; 0:
+# the C library.
+VECTOR_MATH = os.environ.get("FUNCGRAD_JIT_VECTOR_MATH", "1") != "0"
+# At most this many vector-math calls per fused loop: compile time grows faster than
+# linearly with the size of a loop's body (a 200-sin chain: 23 s in one loop).
+MAX_FUSED_MATH = int(os.environ.get("FUNCGRAD_JIT_MAX_FUSED_MATH", 24))
+# Below this many elements a loop with more vector-math calls than that uses the C library
+# instead (in one loop): its compile time would outweigh any saving.
+VECTOR_MATH_MIN_SIZE = 64
+LEAVES_PER_CHUNK = 64  # leaves (<= 128 terms each) per iteration of a summing loop
+BAND_MIN_SIZE = 1024  # smaller constants are cheaper to read than to test for
+FUSED_SUM_MIN_SIZE = 129  # up to 128 terms NumPy's pairwise sum is one leaf: no gain
+
+
+def _threads():
+    """The thread setting of funcgrad's kernels (``fg.set_num_threads``), read when a
+    signature is compiled: with one thread loops are ``range``, never ``prange`` (on a
+    machine with two CPUs or fewer that is the default; a parallel loop waits for its
+    slowest thread, and under load one thread descheduled made W5 10x slower)."""
+    return _lazy.config.threads
+
+
+# --- which equations share a loop ----------------------------------------------------------
+
+def fuse(eqns):
+    """``(units, uniform)``: units in emission order (a list of equations is one fused
+    loop, an Eqn stands alone) and the *uniform* values (elementwise results of scalars
+    only, i.e. a scalar broadcast to a shape: computed once, never stored as arrays).
+
+    A fused group collects elementwise equations of one result shape; it is emitted
+    (closed) as soon as something outside it needs one of its results, so its inputs are
+    always computed before its loop and its results after it.
+    """
+    units = []
+    open_groups = {}  # shape -> list of eqns
+    producer = {}  # id(Var) -> the open group that computes it
+    uniform = {}  # id(Var) -> shape
+    weight = {}  # id(group) -> how many vector-math functions it calls
+
+    def close(group):
+        key = next(k for k, g in open_groups.items() if g is group)
+        del open_groups[key]
+        units.append(group)
+        for e in group:
+            producer.pop(id(e.outvars[0]), None)
+
+    for eqn in eqns:
+        fusible = is_elementwise(eqn) or is_pad(eqn, uniform)
+        shape = None
+        if fusible:
+            shape = eqn.outvars[0].aval.shape
+            if all((not x.aval.shape or id(x) in uniform) if isinstance(x, Var)
+                   else type(x) is not np.ndarray for x in eqn.inputs):
+                if shape:
+                    uniform[id(eqn.outvars[0])] = shape
+                shape = ()  # computed as a scalar
+        summed = None if fusible else _summed_group(eqn, producer, open_groups)
+        for x in eqn.inputs:
+            if isinstance(x, Var):
+                group = producer.get(id(x))
+                if group is not None and group is not summed and \
+                        (not fusible or group is not open_groups.get(shape)):
+                    close(group)
+        if not fusible:
+            if summed is not None:  # the sum is accumulated in the group's loop
+                summed.append(eqn)
+                close(summed)
+                continue
+            units.append(eqn)
+            continue
+        group = open_groups.get(shape)
+        heavy = uses_vector_math(eqn) and shape != ()
+        if group is not None and heavy and weight[id(group)] >= MAX_FUSED_MATH and \
+                int(np.prod(shape)) >= VECTOR_MATH_MIN_SIZE:
+            close(group)  # LLVM's time grows faster than linearly with a loop's body
+            group = None
+        if group is None:
+            group = open_groups[shape] = []
+            weight[id(group)] = 0
+        group.append(eqn)
+        weight[id(group)] += heavy
+        producer[id(eqn.outvars[0])] = group
+    for group in list(open_groups.values()):
+        close(group)
+    return units, uniform
+
+
+def is_pad(eqn, uniform):
+    """``full(shape, v).at[window].add(u)`` (or ``.set``): a scatter into a broadcast
+    scalar through unit-step slices -- the VJP of slicing.  A fused loop computes it
+    element by element (``v + u[i - start]`` inside the window, ``v`` outside) instead of
+    writing the padded array."""
+    if eqn.prim is not scatter_p or len(eqn.inputs) != 2 or len(eqn.outvars) != 1:
+        return False
+    operand, updates = eqn.inputs
+    out = eqn.outvars[0].aval
+    spec = eqn.params["spec"]
+    return (eqn.params["mode"] in ("add", "set") and isinstance(operand, Var)
+            and id(operand) in uniform and isinstance(updates, Var)
+            and out.dtype.kind == "f" and out.dtype in KERNEL_DTYPES
+            and operand.aval.dtype == out.dtype and updates.aval.dtype == out.dtype
+            and len(spec) == out.ndim == updates.aval.ndim > 0
+            and all(e[0] == "s" and e[3] == 1 and 0 <= e[1] <= e[2] <= d
+                    for e, d in zip(spec, out.shape))
+            and updates.aval.shape == tuple(e[2] - e[1] for e in spec))
+
+
+def _fusible_sum(eqn):
+    """Is ``eqn`` a sum of all elements that a fused loop can accumulate, bit for bit as
+    ``np.sum`` of the materialised array (same dtype, pairwise order)?"""
+    if eqn.prim is not reduce_sum_p or not isinstance(eqn.inputs[0], Var):
+        return False
+    x, out = eqn.inputs[0].aval, eqn.outvars[0].aval
+    return (x.dtype == out.dtype and is_float32_or_64(x.dtype)
+            and x.size >= FUSED_SUM_MIN_SIZE
+            and reduce_pattern(x.shape, eqn.params["axes"]) == "all")
+
+
+def _summed_group(eqn, producer, open_groups):
+    """The open group whose loop can accumulate ``eqn`` (a sum of all of one of its
+    results), or None."""
+    if not _fusible_sum(eqn):
+        return None
+    x = eqn.inputs[0]
+    group = producer.get(id(x))
+    if group is None or group is not open_groups.get(x.aval.shape):
+        return None
+    return group
+
+
+def band(c):
+    """``(value, k, lo, hi)`` when the 2-d float constant ``c`` is ``value`` on the
+    diagonal ``j - i == k`` for rows ``lo <= i < hi`` and 0 elsewhere, else None."""
+    if c.dtype.kind != "f" or c.size < BAND_MIN_SIZE:
+        return None
+    rows, cols = np.nonzero(c)
+    if rows.size == 0:
+        return None if np.signbit(c).any() or np.isnan(c).any() else (0.0, 0, 0, 0)
+    k = int(cols[0] - rows[0])
+    value = c[rows[0], cols[0]]
+    lo, hi = int(rows[0]), int(rows[-1]) + 1
+    if rows.size != hi - lo or not np.isfinite(value):
+        return None
+    rebuilt = np.zeros_like(c)
+    i = np.arange(lo, hi)
+    if np.any((i + k < 0) | (i + k >= c.shape[1])):
+        return None
+    rebuilt[i, i + k] = value
+    # bit for bit (a -0.0 or a NaN anywhere would not be rebuilt)
+    return (value.item(), k, lo, hi) if rebuilt.tobytes() == np.ascontiguousarray(c).tobytes() \
+        else None
+
+
+# --- writing a group's loop -------------------------------------------------------------------
+
+def emit_loop(block, eqns):
+    """Write the loop of the fused group ``eqns`` (one result shape) into ``block``
+    (a :class:`~funcgrad.jit.block.Block`): the arrays it writes, the loop nest (twice
+    when out-of-range trig arguments need the C library), and its results' names."""
+    names = block.fn.names
+    unit_id = id(eqns)
+    total = None  # a sum of all of one result, accumulated by the loop (see fuse)
+    if eqns[-1].prim is reduce_sum_p:
+        total, eqns = eqns[-1], eqns[:-1]
+    shape = eqns[0].outvars[0].aval.shape
+    inside = {id(v) for e in eqns for v in e.outvars}
+    materialize = [e.outvars[0] for e in eqns
+                   if id(e.outvars[0]) in block.outputs
+                   or block.uses.get(id(e.outvars[0]), set()) - {unit_id}]
+    size = int(np.prod(shape))
+    block.emit(f"# fused: {', '.join(e.prim.name for e in eqns)} over {shape_text(shape)}")
+    arrays = []  # array inputs from outside the loop
+    for e in eqns:
+        for x in e.inputs:
+            is_array = (isinstance(x, Var) and id(x) not in inside and x.aval.ndim > 0
+                        and id(x) not in block.uniform) or type(x) is np.ndarray
+            if is_array and not any(x is a for a in arrays):
+                arrays.append(x)
+    # Band constants (the shifted identities of jacfwd's basis, after slicing) are
+    # computed from the loop indices instead of read from memory.
+    bands = {id(a): band(a) for a in arrays
+             if type(a) is np.ndarray and a.shape == shape and len(shape) == 2}
+    bands = {k: b for k, b in bands.items() if b is not None}
+    arrays = [a for a in arrays if id(a) not in bands]
+    pads = any(e.prim is scatter_p for e in eqns)  # index arithmetic: not flat
+    flat = not bands and not pads and all(
+        tuple(np.shape(a) if not isinstance(a, Var) else a.aval.shape) == shape
+        for a in arrays)
+    separate = None
+    if total is not None and not flat:  # broadcast inputs: sum the materialised array
+        if not any(v is total.inputs[0] for v in materialize):
+            materialize.append(total.inputs[0])
+        separate, total = total, None
+    parallel = size >= PARALLEL_THRESHOLD and _threads() > 1
+    if parallel:
+        block.fn.parallel = True
+    out_names = {}
+    for v in materialize:
+        name = names.fresh()
+        out_names[id(v)] = name
+        alloc = f"({size},)" if flat else shape_text(shape)
+        block.emit(f"{name} = np.empty({alloc}, np.{v.aval.dtype.name})")
+    sources = {}
+    for a in arrays:
+        name = block.array(a)
+        if flat:
+            flat_name = names.fresh("f")
+            block.emit(f"{flat_name} = np.ravel({name})")
+            name = flat_name
+        sources[id(a)] = name
+    full_shape = {id(a): tuple(a.aval.shape if isinstance(a, Var) else a.shape) == shape
+                  for a in arrays}
+    loop = Loop(block, shape, flat, parallel, sources, out_names, materialize, full_shape,
+                bands)
+    if total is not None:
+        loop.accumulate(total)
+    heavy = sum(uses_vector_math(e) for e in eqns)
+    vector = VECTOR_MATH and (size >= VECTOR_MATH_MIN_SIZE or heavy <= MAX_FUSED_MATH)
+    trig = sum(uses_trig(e) for e in eqns) if vector else 0
+    if trig:  # arguments beyond the fast reduction's range: redo with the C library
+        bad = [names.fresh("bad") for _ in range(trig)]  # (one per reduction variable)
+        for b in bad:
+            block.emit(f"{b} = {loop.counter_init}")
+        loop.emit(eqns, "vector", bad)
+        block.emit(f"if {' + '.join(b + loop.counter_total for b in bad)}:")
+        loop.emit(eqns, "exact", None, extra=1)
+    else:
+        loop.emit(eqns, "vector" if vector else "exact", None)
+    if total is not None:
+        block.bind(total.outvars[0], loop.total_expr())
+    for v in materialize:
+        name = out_names[id(v)]
+        if flat and len(shape) != 1:
+            reshaped = names.fresh()
+            block.emit(f"{reshaped} = {name}.reshape({shape_text(shape)})")
+            name = reshaped
+        block.env[id(v)] = name
+    if separate is not None:
+        block.single(separate)
+
+
+class Loop:
+    """The loop nest of one fused group (emitted once, or twice with a fallback)."""
+
+    def __init__(self, block, shape, flat, parallel, sources, out_names, materialize,
+                 full_shape, bands):
+        self.full_shape = full_shape  # id(input) -> does it have the loop's shape
+        self.block = block
+        self.shape = shape
+        self.flat = flat
+        self.parallel = parallel
+        self.sources = sources
+        self.out_names = out_names
+        self.materialize = materialize
+        self.total = None
+        self.bands = bands  # id(constant) -> band(constant): computed, not loaded
+        self.counter_init, self.counter_total = "0", ""
+
+    def accumulate(self, eqn):
+        """Sum all of ``eqn.inputs[0]`` (a result of the loop) as the loop runs: the loop
+        walks the leaves of NumPy's pairwise summation (``runtime.leaf_plan``) in chunks,
+        each leaf's terms staged in a 128-element buffer, so no array of the terms is
+        written and the sum has the bits of ``np.sum``."""
+        block, names = self.block, self.block.fn.names
+        dtype = eqn.outvars[0].aval.dtype
+        self.total = eqn
+        self.zero = literal(0, dtype)
+        self.bounds, self.merges = names.fresh("lb"), names.fresh("mg")
+        self.sums, self.chunks = names.fresh("ls"), names.fresh("nc")
+        self.c, self.b, self.lo, self.hi, self.buf = (
+            names.fresh(p) for p in ("c", "b", "lo", "hi", "buf"))
+        block.emit(f"{self.bounds}, {self.merges} = _rt.leaf_plan({int(np.prod(self.shape))})")
+        block.emit(f"{self.sums} = np.empty({self.merges}.shape[0], np.{dtype.name})")
+        block.emit(f"{self.chunks} = ({self.merges}.shape[0] + {LEAVES_PER_CHUNK - 1}) // "
+                   f"{LEAVES_PER_CHUNK}")
+        # Counters of out-of-range trig arguments: one per chunk (no race under prange),
+        # counted in a scalar of the iteration (a store per term would stop vectorisation).
+        self.counter_init = f"np.zeros({self.chunks}, np.int64)"
+        self.counter_total = ".sum()"
+
+    def total_expr(self):
+        """The accumulated sum, once the loop has run."""
+        return f"{self.zero} + _rt.combine_leaves({self.sums}, {self.merges})"
+
+    def _leaf_loops(self, loop, extra, bad):
+        """Open the chunk / leaf / term loops of :meth:`accumulate`; the term index is i."""
+        block = self.block
+        dtype = self.total.outvars[0].aval.dtype
+        n, c, b, lo = LEAVES_PER_CHUNK, self.c, self.b, self.lo
+        block.emit(f"for {c} in {loop}({self.chunks}):", extra)
+        block.emit(f"{self.buf} = np.empty(128, np.{dtype.name})", extra + 1)
+        for name in bad or ():
+            block.emit(f"{name}_c = 0", extra + 1)
+        block.emit(f"for {b} in range({c} * {n}, min({c} * {n} + {n}, "
+                   f"{self.merges}.shape[0])):", extra + 1)
+        block.emit(f"{lo} = {self.bounds}[{b}]", extra + 2)
+        block.emit(f"{self.hi} = {self.bounds}[{b} + 1]", extra + 2)
+        # Views of the leaf, indexed from 0: with an index known to be >= 0 Numba emits
+        # no wraparound test, and LLVM vectorises the loop (it does not with a[lo + i]).
+        views = {}
+        for key, name in list(self.sources.items()) + list(self.out_names.items()):
+            view = self.block.fn.names.fresh("w")
+            block.emit(f"{view} = {name}[{lo}:{self.hi}]", extra + 2)
+            views[key] = view
+        block.emit(f"for i in range({self.hi} - {lo}):", extra + 2)
+        return extra + 3, views
+
+    def _pad(self, eqn, t, index, views, depth):
+        operand, updates = eqn.inputs
+        block = self.block
+        v = block.operand(operand, eqn.outvars[0].aval.dtype)
+        spec = eqn.params["spec"]
+        off = len(index) - len(spec)  # (a pad is never broadcast into a larger loop)
+        inside = " and ".join(f"{e[1]} <= {index[off + k]} < {e[2]}" for k, e in enumerate(spec))
+        at = ", ".join(f"{index[off + k]} - {e[1]}" for k, e in enumerate(spec))
+        u = f"{views[id(updates)]}[{at}]"
+        block.emit(f"{t} = {v}", depth)
+        block.emit(f"if {inside}:", depth)
+        block.emit(f"{t} = {v} + {u}" if eqn.params["mode"] == "add" else f"{t} = {u}", depth + 1)
+
+    def _close_leaf(self, local, extra, bad):
+        block, b, lo = self.block, self.b, self.lo
+        block.emit(f"{self.buf}[i] = {local[id(self.total.inputs[0])]}", extra + 3)
+        block.emit(f"{self.sums}[{b}] = _rt.leaf_sum({self.buf}, {self.hi} - {lo}, "
+                   f"-{self.zero})", extra + 2)
+        for name in bad or ():
+            block.emit(f"{name}[{self.c}] = {name}_c", extra + 1)
+
+    def emit(self, eqns, mode, bad, extra=0):
+        """Write the loop nest computing ``eqns`` in ``mode`` ("vector" or "exact");
+        ``bad`` names the counters of trig arguments beyond the vector range, if any."""
+        block, shape, names = self.block, self.shape, self.block.fn.names
+        loop = "prange" if self.parallel else "range"
+        # Loop bounds read from an input's shape where one has the loop's shape: LLVM
+        # does not vectorise loops with a constant trip count below 16.
+        full = next((name for key, name in self.sources.items()
+                     if self.full_shape.get(key)), None)
+        views = {**self.sources, **self.out_names}  # id(Var) -> array indexed in the loop
+        all_bad = bad
+        if self.total is not None:
+            index = ["i"]
+            depth, views = self._leaf_loops(loop, extra, bad)
+        elif self.flat:
+            index = ["i"]
+            bound = f"{full}.shape[0]" if full else str(int(np.prod(shape)))
+            block.emit(f"for i in {loop}({bound}):", extra)
+            depth = extra + 1
+        else:
+            index = [f"i{k}" for k in range(len(shape))]
+            for k, d in enumerate(shape):
+                bound = f"{full}.shape[{k}]" if full else str(d)
+                block.emit(f"for i{k} in {loop if k == 0 else 'range'}({bound}):", extra + k)
+            depth = extra + len(shape)
+        local = {}
+
+        def load(x, dtype):
+            if isinstance(x, Var) and id(x) in local:
+                return cast(local[id(x)], x.aval.dtype, dtype)
+            if type(x) is np.ndarray and id(x) in self.bands:
+                value, k, lo, hi = self.bands[id(x)]
+                t = names.fresh("t")
+                block.emit(f"{t} = {literal(value, x.dtype)} if {index[1]} - {index[0]} == {k} "
+                           f"and {lo} <= {index[0]} < {hi} else {literal(0, x.dtype)}", depth)
+                local[id(x)] = t
+                return cast(t, x.dtype, dtype)
+            if isinstance(x, Var) and id(x) in block.uniform:
+                return block.operand(x, dtype)
+            if (isinstance(x, Var) and x.aval.ndim > 0) or type(x) is np.ndarray:
+                key = ("load", id(x))
+                if key not in local:
+                    xshape = x.aval.shape if isinstance(x, Var) else x.shape
+                    if self.flat:
+                        idx = "i"
+                    else:
+                        off = len(shape) - len(xshape)
+                        idx = ", ".join("0" if d == 1 and shape[off + j] != 1 else index[off + j]
+                                        for j, d in enumerate(xshape))
+                    t = names.fresh("t")
+                    block.emit(f"{t} = {views[id(x)]}[{idx}]", depth)
+                    local[key] = t
+                src_dtype = x.aval.dtype if isinstance(x, Var) else x.dtype
+                return cast(local[key], src_dtype, dtype)
+            return block.operand(x, dtype)
+
+        for e in eqns:
+            t = names.fresh("t")
+            if e.prim is scatter_p:  # a pad (see is_pad); never flat: indices known
+                self._pad(e, t, index, views, depth)
+            else:
+                block.emit(f"{t} = {block.scalar_expr(e, load, mode)}", depth)
+            local[id(e.outvars[0])] = t
+            if bad is not None and uses_trig(e):
+                arg = load(e.inputs[0], None)
+                counter = bad[0] + ("_c" if self.total is not None else "")
+                block.emit(f"{counter} += _vm.trig_bad({arg})", depth)
+                bad = bad[1:]
+        ix = "i" if self.flat else ", ".join(index)
+        for v in self.materialize:
+            block.emit(f"{views[id(v)]}[{ix}] = {local[id(v)]}", depth)
+        if self.total is not None:
+            self._close_leaf(local, extra, all_bad)
