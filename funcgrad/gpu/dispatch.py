@@ -8,28 +8,49 @@ rules are written with primitives, and those dispatch here on the GPU arrays the
 receive.  Shapes and dtypes of results come from each primitive's ``abstract_eval``
 (:func:`abstract`), so they match the CPU exactly.
 
-**Mixing devices.**  One operation on a GPU array and a CPU array raises
-:class:`DeviceMismatchError`, like PyTorch, when the CPU array is *user data*:
-an argument of the funcgrad or NumPy function the user's own code called.
+**Mixing devices.**  An operation on a GPU array and a NumPy array raises
+:class:`DeviceMismatchError`, like PyTorch, when the NumPy array is the user's data,
+and copies it to the device when it is a constant funcgrad made for its own use.
 Python scalars, NumPy scalars and 0-d arrays mix freely (they travel as kernel
-arguments), and so do integer index arrays in ``x[idx]`` / ``x.at[idx]``.
-NumPy arrays that funcgrad itself makes *inside* an operation (the zeros, ones,
-``eye`` and ``arange`` that derivative rules build, a Jacobian's basis of
-seeds, masks made by ``fnp.triu``) are constants, not user data: the dispatch
-copies them to the device.  This keeps the derivative rules device-agnostic
-(they need no GPU code and no edits), at the cost of a host-to-device copy of
-each such constant when it is used.  The test for "user data" looks at the
-arguments of the outermost funcgrad frame below the user's code (by identity,
-through lists, tuples, dicts and tracers); it is a heuristic documented here,
-not a guarantee: an array the user built and passed in a way funcgrad cannot
-see (an attribute of an object, say) is moved rather than refused.
-"""
-import os
-import sys
+arguments), and so do the integer index arrays of ``x[idx]`` and ``x.at[idx]``.
 
+Which is which follows from *whose code runs*, which funcgrad knows, rather than from
+the array: a thread-local mode (``core._state.internal``) is on while funcgrad's own
+code runs.  It is set
+
+- by :func:`funcgrad.core.run_under`, through which every interpreter runs a rule (JVP,
+  batching, ``reverse_fwd``) and jit and control flow evaluate their graphs;
+- around the backward pass, which runs the VJP rules
+  (:func:`funcgrad.interpreters.reverse.backward_pass`);
+- by the few ``funcgrad.numpy`` functions that build NumPy constants next to their
+  operands (``triu``'s mask, ``diag``'s zeros), marked :func:`funcgrad.core.internal`.
+
+The zeros, ones, ``eye`` and ``arange`` made there are moved to the device here, so
+rules stay device-agnostic (no GPU code, no edits) at the cost of one host-to-device
+copy of each constant when it is used.  Everywhere else the user's code runs: the
+function being transformed, at the top level or under ``grad``/``vjp`` (reverse mode
+computes the user's operations as they come), with its operators, ``funcgrad.numpy``
+and plain ``numpy`` calls, its closures, globals and attributes, and the arrays it
+builds itself; a NumPy array there is refused.  Tangents and cotangents the user hands
+to a transform are checked where they enter (``fg.jvp``, ``linearize``'s and ``vjp``'s
+returned functions, in funcgrad/api.py), and funcgrad's own seeds (a Jacobian's basis)
+are made on their inputs' device.
+
+Why a mode and not the call stack (the previous design walked ``sys._getframe`` and
+guessed from the arguments of the outermost funcgrad frame whether an array was the
+user's): the mode is a fact, not a guess, so an array the user reached through an
+attribute, say, is refused instead of silently moved; it costs one more value swapped
+per rule (``run_under`` got no slower, measured) instead of a frame walk per mixed
+operation; and it names in one place what funcgrad's own code is.  Its blind spot is
+deliberate: what runs inside a rule is funcgrad's, so under ``jvp``, ``vmap`` and
+``jacfwd``/``hessian`` (where the user's operation is computed by its rule), inside
+``jit`` and control flow (the graph keeps the array as a constant) and in the body of a
+custom rule, a NumPy array is moved to the device rather than refused: the result is
+right, at the price of a copy, as JAX does everywhere.
+"""
 import numpy as np
 
-from ..core import REGISTRY, ShapedArray, Tracer, _special_classes, register_special_type
+from ..core import REGISTRY, ShapedArray, _special_classes, _state, register_special_type
 from ..primitives import indexing as _ix
 from .array import GpuArray, broadcast_view, upload
 
@@ -91,6 +112,8 @@ def dispatch(prim, args, params):
             f"the primitive {prim.name!r} has no GPU implementation yet, so it cannot run on "
             f"GpuArrays. Copy its operands to the host with fg.device_get(x) for this step, or "
             f"add an entry to funcgrad.gpu.IMPLS.")
+    if prim not in _KERNELS:
+        return impl(*args, **params)
     first_index = _INDEX_OPERANDS.get(prim, len(args))
     elementwise = prim in _ELEMENTWISE
     placed = None
@@ -105,7 +128,8 @@ def dispatch(prim, args, params):
 
 
 def _place(prim, value, elementwise):
-    """A non-GPU operand of a GPU operation: a scalar stays, a constant moves, user data raises."""
+    """A non-GPU operand of a GPU operation: a scalar stays, a constant of funcgrad's own
+    code moves, the user's data raises (see the module docstring)."""
     if isinstance(value, complex) or np.iscomplexobj(value):
         raise TypeError(f"{prim.name}: complex numbers are not supported on the GPU")
     if isinstance(value, np.generic):
@@ -114,7 +138,7 @@ def _place(prim, value, elementwise):
         value = np.asarray(value)
     if value.ndim == 0:
         return value[()] if elementwise else upload(value)
-    if _user_supplied(value):
+    if not _state.internal:
         raise DeviceMismatchError(
             f"{prim.name}: one operation got a GPU array and a NumPy array (shape "
             f"{value.shape}, dtype {value.dtype}) that lives on the CPU. funcgrad does not move "
@@ -132,66 +156,6 @@ def _upload_constant(value):
         compact = value[tuple(slice(0, 1) if s == 0 else slice(None) for s in value.strides)]
         return broadcast_view(upload(compact), value.shape)
     return upload(value)
-
-
-def _package_dirs():
-    from .. import kernels
-    return (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,
-            os.path.dirname(os.path.abspath(kernels.__file__)) + os.sep)
-
-
-_INTERNAL = _package_dirs()
-_CO_VARARGS, _CO_VARKEYWORDS = 0x04, 0x08
-
-
-def _user_supplied(array):
-    """Is ``array`` the user's data, as opposed to a constant funcgrad made?
-
-    Walks the stack outwards in alternating segments of funcgrad frames and user
-    frames.  Where user code calls into funcgrad (the *entry* frame), an array that is
-    not among the entry's arguments was made by funcgrad inside that call: a constant.
-    One that is came from the user's code; if that code is itself a callback funcgrad
-    called (a function being transformed, a custom rule) and received the array as an
-    argument, funcgrad handed it over, and the search goes on where funcgrad got it.
-    """
-    frame = sys._getframe(2)
-    while True:
-        entry = None
-        while frame is not None and frame.f_code.co_filename.startswith(_INTERNAL):
-            entry = frame
-            frame = frame.f_back
-        if frame is None or entry is None or not _in_arguments(entry, array):
-            return False
-        callback = None
-        while frame is not None and not frame.f_code.co_filename.startswith(_INTERNAL):
-            callback = frame
-            frame = frame.f_back
-        if frame is None or not _in_arguments(callback, array):
-            return True
-
-
-def _in_arguments(frame, array):
-    code = frame.f_code
-    n = code.co_argcount + code.co_kwonlyargcount
-    n += bool(code.co_flags & _CO_VARARGS) + bool(code.co_flags & _CO_VARKEYWORDS)
-    f_locals = frame.f_locals
-    return any(_holds(f_locals.get(name), array, 4) for name in code.co_varnames[:n])
-
-
-def _holds(value, array, depth):
-    if value is array or (isinstance(value, np.ndarray) and array.base is value):
-        return True
-    if isinstance(value, Tracer):
-        from ..core import concrete
-        try:
-            return _holds(concrete(value), array, depth)
-        except Exception:  # noqa: BLE001 - an abstract tracer holds no user array
-            return False
-    if depth and isinstance(value, (list, tuple)):
-        return any(_holds(v, array, depth - 1) for v in value[:256])
-    if depth and isinstance(value, dict):
-        return any(_holds(v, array, depth - 1) for v in list(value.values())[:256])
-    return False
 
 
 register_special_type(GpuArray, dispatch)

@@ -22,7 +22,7 @@ from numpy import (bool_, e, euler_gamma, float16, float32, float64, inf, int8, 
                    zeros, ones, empty, full, eye, identity, arange, linspace, logspace,
                    geomspace, meshgrid, result_type, issubdtype, floating, integer, inexact)
 
-from ..core import Tracer, _special_classes, _state
+from ..core import Tracer, _special_classes, _state, internal
 from ..primitives import elementwise as _ew, indexing as _ix, linalg as _la, reductions as _red
 from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis, operand
@@ -730,12 +730,14 @@ def roll(a, shift, axis=None):
     return a
 
 
+@internal  # its constants (mask, padding, zeros) may move to a device
 def triu(m, k=0):
     m = asarray(m)
     mask = _np.triu(_np.ones(m.shape[-2:], bool), k)
     return where(mask, m, zeros((), m.dtype))
 
 
+@internal  # its constants (mask, padding, zeros) may move to a device
 def tril(m, k=0):
     m = asarray(m)
     mask = _np.tril(_np.ones(m.shape[-2:], bool), k)
@@ -784,6 +786,7 @@ def take_along_axis(arr, indices, axis):
     return _ix.take_along_axis(arr, indices, one_axis(axis, arr.ndim))
 
 
+@internal  # its constants (mask, padding, zeros) may move to a device
 def pad(array, pad_width, mode="constant", constant_values=0):
     """Pad with a constant (``mode="constant"`` only)."""
     if mode != "constant":
@@ -920,6 +923,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     return _ix.diagonal(a, offset, axis1, axis2)
 
 
+@internal  # its constants (mask, padding, zeros) may move to a device
 def diag(v, k=0):
     """The ``k``-th diagonal of a matrix, or a matrix with ``v`` on its ``k``-th diagonal."""
     v = asarray(v)
