@@ -23,10 +23,10 @@ from .primitives import scalar as sc
 
 try:
     from numba.cuda import types as T
-except ImportError:  # Numba's built-in CUDA target
-    from numba import types as T
-
-I64 = T.int64
+    I64 = T.int64
+except (ImportError, AttributeError):  # Numba's built-in CUDA target (its cuda.types is
+    from numba import types as T      # another module, without the scalar types)
+    I64 = T.int64
 
 
 def _arr(dtype, ndim=1):
