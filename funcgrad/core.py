@@ -273,8 +273,9 @@ def run_under(interpreter, fn, *args, **kwargs):
     previous one again (how an interpreter runs a rule: the rule's own operations go to
     its parent, and a kernel call goes to the root).  The rule runs as funcgrad's own
     code (:func:`internal`)."""
-    # This thread's attributes as a plain dict: two swaps cost less through it than one
-    # through the threading.local (1.0 us vs 1.2 us per call, measured on CPython 3.11).
+    # This thread's attributes as a plain dict: both swaps through it cost less than the
+    # interpreter's swap alone through the threading.local did (0.90 vs 1.15 us a call,
+    # best of 8 runs, CPython 3.11; timeit of run_under(ROOT, lambda: None)).
     state = _state.__dict__
     prev, outer = state["interpreter"], state["internal"]
     state["interpreter"], state["internal"] = interpreter, True
