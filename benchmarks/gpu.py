@@ -87,14 +87,20 @@ def _compare(label, got, want, rtol, atol):
     return ok
 
 
-def check_impl(name, args, params=None, gpu_args=None, rtol=None, atol=None, label=None):
+def impl(name):
+    """The GPU implementation of the primitive called ``name`` (the table is keyed by the
+    primitive object)."""
     from funcgrad.gpu import IMPLS
+    return IMPLS[REGISTRY[name]]
+
+
+def check_impl(name, args, params=None, gpu_args=None, rtol=None, atol=None, label=None):
     params = params or {}
     with np.errstate(all="ignore"):
         want = REGISTRY[name].impl(*args, **params)
     if gpu_args is None:
         gpu_args = [fg.device_put(a) if isinstance(a, np.ndarray) else a for a in args]
-    got = IMPLS[name](*gpu_args, **params)
+    got = impl(name)(*gpu_args, **params)
     dtype = np.result_type(*[a.dtype for a in args if hasattr(a, "dtype")])
     f32 = dtype == np.float32
     rtol = rtol if rtol is not None else (3e-5 if f32 else 1e-9)
@@ -104,9 +110,10 @@ def check_impl(name, args, params=None, gpu_args=None, rtol=None, atol=None, lab
 
 
 def correctness(scale):
-    from funcgrad.gpu import IMPLS, fused_vjp, missing_gpu_primitives
-    from funcgrad.kernels import cpu
-    from funcgrad.kernels.cuda import _ops, reduce
+    from funcgrad.gpu import fused_vjp, missing_gpu_primitives
+    from funcgrad.kernels.cuda import reduce
+    from funcgrad.primitives import scalar as sc
+    elementwise = [p for p in REGISTRY.values() if p.elementwise is not None]
     rng = np.random.default_rng(0)
     missing = missing_gpu_primitives()
     RESULTS["checks"].append({"check": "every primitive has a GPU implementation",
@@ -117,9 +124,10 @@ def correctness(scale):
               "arctanh": (-0.9, 0.9), "arccosh": (1.1, 3), "reciprocal": (0.5, 2),
               "power": (0.2, 2), "divide": (0.5, 2), "mod": (0.5, 3)}
     specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e30])
-    for name in _ops.PRIMITIVES:
+    for prim in elementwise:
+        name = prim.name
         lo, hi = domain.get(name, (-2, 2))
-        arity = _ops.ARITY[name]
+        arity = len(prim.elementwise.lins)
         for dtype in (np.float64, np.float32):
             shapes = {1: [(big,)], 2: [(big // 4, 4), (4,)], 3: [(big // 4, 4), (4,), (1,)]}
             args = [rng.uniform(lo, hi, s).astype(dtype) for s in shapes[arity]]
@@ -132,19 +140,31 @@ def correctness(scale):
                 check_impl(name, [specials.astype(dtype)], label=f"{name} specials {dtype}")
         if arity == 2:
             check_impl(name, [rng.uniform(lo, hi, 50), 1.5], label=f"{name} with a scalar")
-            if name not in ("arctan2", "hypot", "logaddexp", "logaddexp2", "divide"):
+            if (prim.elementwise.compute == "arith"
+                    and sc.body_for(prim.elementwise.scalar, np.int64) is not None):
                 ints = np.arange(-20, 20).reshape(8, 5)
                 other = np.arange(0, 5) if name == "power" else np.array([1, 2, 3, -2, 7])
                 check_impl(name, [ints, other], label=f"{name} int64")
-    for name in _ops.FUSED_VJP:
-        for dtype in (np.float64, np.float32):
-            x = rng.uniform(0.2, 0.9, big).astype(dtype)
-            y = getattr(np, name)(x)
-            g = rng.standard_normal(big).astype(dtype)
-            _compare(f"fused {name}_vjp {dtype.__name__}",
-                     fused_vjp(name, fg.device_put(g), fg.device_put(x), fg.device_put(y)),
-                     getattr(cpu, name + "_vjp")(g, x, y), 3e-5 if dtype == np.float32 else 1e-9,
-                     1e-6 if dtype == np.float32 else 1e-12)
+    for prim in elementwise:  # every first-order rule that became one kernel
+        decl = prim.elementwise
+        for i, lin in enumerate(decl.lins if prim.differentiable else ()):
+            if lin is None:
+                continue
+            for dtype in (np.float64, np.float32):
+                args = [rng.uniform(0.2, 0.9, big).astype(dtype) for _ in decl.lins]
+                if decl.compute == "select":
+                    args[0] = args[0] > 0.5
+                out = prim.impl(*args)
+                g = rng.standard_normal(big).astype(dtype)
+                got = fused_vjp(prim, i, fg.device_put(g), fg.device_put(args),
+                                fg.device_put(out))
+                if got is None:
+                    continue
+                with np.errstate(all="ignore"):
+                    want = np.broadcast_to(lin(g, *args, out), out.shape).astype(dtype)
+                _compare(f"fused {prim.name} argument {i} {dtype.__name__}", got, want,
+                         3e-5 if dtype == np.float32 else 1e-9,
+                         1e-6 if dtype == np.float32 else 1e-12)
     check_impl("convert_element_type", [rng.standard_normal(big) * 10], {"dtype": np.int32})
     check_impl("convert_element_type", [rng.standard_normal(big)], {"dtype": np.float32})
     check_impl("convert_element_type", [rng.standard_normal(big)], {"dtype": np.bool_})
@@ -253,7 +273,6 @@ def correctness(scale):
              fg.hessian(lambda x: fnp.sum(small(x)))(xs[:8]), 1e-9, 1e-9)
     _compare("vmap", fg.vmap(lambda w, x: fnp.tanh(w @ x), in_axes=(0, None))(wg, xg),
              fg.vmap(lambda w, x: fnp.tanh(w @ x), in_axes=(0, None))(w, xs), 1e-9, 1e-9)
-    del IMPLS  # (imported for its side effect of loading the table)
 
 
 # --- timing -------------------------------------------------------------------------------------
@@ -333,7 +352,8 @@ def record(name, n, seconds, bytes_moved=None, flops=None, peak=None, copy_bw=No
 
 def timings(sizes, skip_cpu_big, dry):
     from numba import cuda
-    from funcgrad.gpu import IMPLS, fused_vjp
+    from funcgrad.gpu import fused_vjp
+    from funcgrad.primitives.elementwise import tanh_p
     peak, info = peak_bandwidth()
     RESULTS["device"] = info
     RESULTS["peak_bandwidth_GBps"] = peak / 1e9 if peak else None
@@ -351,39 +371,39 @@ def timings(sizes, skip_cpu_big, dry):
         copy_bw = 2 * 8 * n / copy_s
         record("device copy (cuda memcpy D2D) f64", n, copy_s, 16 * n, peak=peak)
         for label, fn, nbytes in [
-            ("copy kernel (cast) f64", lambda: IMPLS["convert_element_type"](
+            ("copy kernel (cast) f64", lambda: impl("convert_element_type")(
                 x64, dtype=np.float32), 12 * n),
-            ("add f64", lambda: IMPLS["add"](x64, y64), 24 * n),
-            ("multiply scalar f32", lambda: IMPLS["multiply"](x32, 2.0), 8 * n),
-            ("exp f32", lambda: IMPLS["exp"](x32), 8 * n),
-            ("exp f64", lambda: IMPLS["exp"](x64), 16 * n),
-            ("tanh f32", lambda: IMPLS["tanh"](x32), 8 * n),
+            ("add f64", lambda: impl("add")(x64, y64), 24 * n),
+            ("multiply scalar f32", lambda: impl("multiply")(x32, 2.0), 8 * n),
+            ("exp f32", lambda: impl("exp")(x32), 8 * n),
+            ("exp f64", lambda: impl("exp")(x64), 16 * n),
+            ("tanh f32", lambda: impl("tanh")(x32), 8 * n),
             ("add broadcast (n/1000,1000)+(1000,) f64",
-             lambda: IMPLS["add"](IMPLS["reshape"](x64, shape=(n // 1000, 1000)),
+             lambda: impl("add")(impl("reshape")(x64, shape=(n // 1000, 1000)),
                                   x64[:1000]), 16 * n),
         ]:
             record(label, n, gpu_time(fn, repeat), nbytes, peak=peak, copy_bw=copy_bw)
         # fused rule kernel vs the rule's unfused primitives
-        t64 = IMPLS["tanh"](x64)
+        t64 = impl("tanh")(x64)
         record("tanh VJP fused f64 (g, y -> g*(1-y^2))", n,
-               gpu_time(lambda: fused_vjp("tanh", y64, x64, t64), repeat), 24 * n, peak=peak,
+               gpu_time(lambda: fused_vjp(tanh_p, 0, y64, [x64], t64), repeat), 24 * n, peak=peak,
                copy_bw=copy_bw)
         record("tanh VJP unfused f64 (square, subtract, multiply)", n, gpu_time(
-            lambda: IMPLS["multiply"](y64, IMPLS["subtract"](1.0, IMPLS["square"](t64))),
+            lambda: impl("multiply")(y64, impl("subtract")(1.0, impl("square")(t64))),
             repeat), 24 * n, peak=peak, copy_bw=copy_bw, note="bytes of the fused kernel")
         # reductions
-        m = IMPLS["reshape"](x64, shape=(n // 1000, 1000))
+        m = impl("reshape")(x64, shape=(n // 1000, 1000))
         for label, fn, nbytes in [
-            ("sum all f64", lambda: IMPLS["reduce_sum"](x64, axes=(0,), keepdims=False), 8 * n),
-            ("sum all f32", lambda: IMPLS["reduce_sum"](x32, axes=(0,), keepdims=False), 4 * n),
-            ("max all f64", lambda: IMPLS["reduce_max"](x64, axes=(0,), keepdims=False), 8 * n),
-            ("sum rows (n/1000,1000) axis 1", lambda: IMPLS["reduce_sum"](
+            ("sum all f64", lambda: impl("reduce_sum")(x64, axes=(0,), keepdims=False), 8 * n),
+            ("sum all f32", lambda: impl("reduce_sum")(x32, axes=(0,), keepdims=False), 4 * n),
+            ("max all f64", lambda: impl("reduce_max")(x64, axes=(0,), keepdims=False), 8 * n),
+            ("sum rows (n/1000,1000) axis 1", lambda: impl("reduce_sum")(
                 m, axes=(1,), keepdims=False), 8 * n),
-            ("sum cols (n/1000,1000) axis 0", lambda: IMPLS["reduce_sum"](
+            ("sum cols (n/1000,1000) axis 0", lambda: impl("reduce_sum")(
                 m, axes=(0,), keepdims=False), 8 * n),
-            ("logsumexp rows axis 1", lambda: IMPLS["logsumexp"](
+            ("logsumexp rows axis 1", lambda: impl("logsumexp")(
                 m, axes=(1,), keepdims=False), 16 * n),
-            ("cumsum f64", lambda: IMPLS["cumsum"](x64, axis=0), 16 * n),
+            ("cumsum f64", lambda: impl("cumsum")(x64, axis=0), 16 * n),
         ]:
             record(label, n, gpu_time(fn, repeat), nbytes, peak=peak, copy_bw=copy_bw)
         from funcgrad.kernels.cuda import reduce as R
@@ -417,7 +437,7 @@ def timings(sizes, skip_cpu_big, dry):
         for dtype in (np.float32, np.float64):
             a = fg.device_put(rng.standard_normal((size, size)).astype(dtype))
             b = fg.device_put(rng.standard_normal((size, size)).astype(dtype))
-            t = gpu_time(lambda: IMPLS["matmul"](a, b), 3 if size > 2000 else repeat)
+            t = gpu_time(lambda: impl("matmul")(a, b), 3 if size > 2000 else repeat)
             ha, hb = np.asarray(a), np.asarray(b)
             t_cpu = wall_time(lambda: ha @ hb, repeat=1 if size > 2000 else 3)
             record(f"matmul {size}^3 {np.dtype(dtype).name}", size, t, flops=2 * size ** 3,
@@ -425,7 +445,7 @@ def timings(sizes, skip_cpu_big, dry):
     nb, edge = (2, 8) if dry else (64, 128)
     bmm = [fg.device_put(rng.standard_normal((nb, edge, edge)).astype(np.float32))
            for _ in range(2)]
-    record(f"batched matmul {nb}x{edge}^3 f32", nb, gpu_time(lambda: IMPLS["matmul"](*bmm),
+    record(f"batched matmul {nb}x{edge}^3 f32", nb, gpu_time(lambda: impl("matmul")(*bmm),
                                                              repeat), flops=2 * nb * edge ** 3)
 
 

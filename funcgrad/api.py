@@ -88,19 +88,41 @@ def _substitute(args, argnums, treedefs, leaves):
     return args
 
 
+# --- devices: funcgrad's own arrays go where the user's live; the user's are checked ----------
+
 def _device_array(x):
-    """Is ``x`` an array that lives on a device (a GPU array)?"""
+    """Is ``x`` an array that lives on a device (a GPU array)?  (The GPU tier is loaded
+    once such an array exists, so it is not imported here.)"""
     gpu = sys.modules.get("funcgrad.gpu")
     return gpu is not None and isinstance(x, gpu.GpuArray)
 
 
+def on_device_of(like, value):
+    """``value``, a NumPy array funcgrad made (a seed, a zero gradient, a basis), on the
+    device where ``like`` lives.
+
+    >>> on_device_of(np.zeros(2), np.ones(2))
+    array([1., 1.])
+    """
+    if _device_array(like):
+        return sys.modules["funcgrad.gpu"].device_put(value, like.device)
+    return value
+
+
+def _check_device(value, like, what, partner):
+    """Refuse ``value``, a tangent or cotangent the user passed (``what``), when it is a
+    NumPy array and ``like``, its ``partner`` (primal, output), lives on a GPU: the rule
+    for mixing them in one operation (funcgrad.gpu.dispatch), said where it applies."""
+    if isinstance(value, np.ndarray) and value.ndim and _device_array(like):
+        raise sys.modules["funcgrad.gpu"].DeviceMismatchError(
+            f"{what} is a NumPy array (on the CPU), but its {partner} lives on {like.device}. "
+            f"funcgrad does not move your data between devices behind your back: copy it "
+            f"first with fg.device_put(v, 'cuda').")
+
+
 def ones_like_output(value):
     """The seed cotangent of an output: ones, on the output's device."""
-    ones = np.ones(getattr(value, "shape", ()), value.dtype)
-    if _device_array(value):
-        from .gpu import device_put
-        return device_put(ones, value.device)
-    return ones
+    return on_device_of(value, np.ones(getattr(value, "shape", ()), value.dtype))
 
 
 def _as_output(value, like, kind):
@@ -108,8 +130,7 @@ def _as_output(value, like, kind):
     if value is None:
         value = np.zeros(like.shape, like.dtype)
         if _device_array(like):  # gradients stay where their input lives
-            from .gpu import device_put
-            return device_put(value, like.device)
+            return on_device_of(like, value)
     if isinstance(value, Tracer):
         return value
     if _device_array(value):
@@ -294,8 +315,9 @@ def vjp(fun, *primals, has_aux=False):
             raise ValueError(f"vjp_fn: the cotangent has structure {ct_tree}, but the output "
                              f"has structure {rev.out_tree}; pass one cotangent per output")
         cts = []
-        for ct, (shape, dtype) in zip(ct_leaves, shapes):
+        for k, (ct, (shape, dtype)) in enumerate(zip(ct_leaves, shapes)):
             ct = ct if isinstance(ct, Tracer) else asarray(ct)
+            _check_device(ct, rev.out_values[k], f"vjp_fn: cotangent {k}", "output")
             if tuple(ct.shape) != tuple(shape):
                 raise ValueError(f"vjp_fn: cotangent shape {tuple(ct.shape)} does not match the "
                                  f"output shape {tuple(shape)}")
@@ -313,6 +335,7 @@ def vjp(fun, *primals, has_aux=False):
 
 def _check_tangent(p, t, i):
     t = t if isinstance(t, Tracer) else asarray(t)
+    _check_device(t, p, f"jvp: tangent {i}", "primal")
     if tuple(t.shape) != tuple(p.shape):
         raise ValueError(f"jvp: tangent {i} has shape {tuple(t.shape)} but its primal has shape "
                          f"{tuple(p.shape)}; each tangent must have its primal's shape")

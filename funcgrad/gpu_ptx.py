@@ -16,16 +16,17 @@ import numpy as np
 from numba import cuda
 
 from .core import REGISTRY
+from .gpu.elementwise import build_fused, kernel_lines
 from .kernels.cuda import _codegen, elementwise, index, linalg, matmul, reduce, scan, sort
 from .kernels.cuda._config import SIM
 from .primitives import scalar as sc
 
 try:
     from numba.cuda import types as T
-except ImportError:  # Numba's built-in CUDA target
-    from numba import types as T
-
-I64 = T.int64
+    I64 = T.int64
+except (ImportError, AttributeError):  # Numba's built-in CUDA target (its cuda.types is
+    from numba import types as T      # another module, without the scalar types)
+    I64 = T.int64
 
 
 def _arr(dtype, ndim=1):
@@ -44,7 +45,6 @@ def _tup(n):
 def elementwise_cases(full=True):
     """(label, kernel, signature) for elementwise kernels: every elementwise primitive's
     scalar definition, and every fused first-order rule, as the GPU generates them."""
-    from . import gpu
     cases = []
     prims = [p for p in REGISTRY.values() if p.elementwise is not None]
     for prim in prims:
@@ -65,7 +65,7 @@ def elementwise_cases(full=True):
             else:
                 cts = [dt] * arity
             out = np.dtype(bool) if decl.compute in ("compare", "logic", "predicate") else dt
-            lines = gpu._lines(prim, cts)
+            lines = kernel_lines(prim, cts)
             patterns = [("C",) * arity]
             if full and prim.name in ("add", "where", "multiply"):
                 patterns += [("B",) * arity, ("S",) + ("B",) * (arity - 1)]
@@ -78,7 +78,7 @@ def elementwise_cases(full=True):
             continue
         for i in range(arity):
             for dt in dtypes[:2]:
-                built = gpu._build_fused(prim, i, dt)
+                built = build_fused(prim, i, dt)
                 if built is None:
                     continue
                 lines, reads = built

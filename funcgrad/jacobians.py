@@ -12,7 +12,7 @@ import numpy as np
 
 from . import tree
 from .api import (_Reverse, _as_output, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
-                  _split_aux, _strip, _substitute, jvp, value_and_grad, vjp, vmap)
+                  _split_aux, _strip, _substitute, jvp, on_device_of, value_and_grad, vjp, vmap)
 from .core import Tracer, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
@@ -22,13 +22,14 @@ __all__ = ["jacfwd", "jacrev", "jacobian", "hessian", "hvp", "vhp", "elementwise
 
 
 def _basis(leaves, dtype):
-    """Split the identity over the flattened inputs into one batch per leaf."""
+    """Split the identity over the flattened inputs into one batch per leaf, each on
+    its leaf's device."""
     n = sum(int(np.prod(x.shape)) for x in leaves)
     eye = np.eye(n, dtype=dtype)
     out, k = [], 0
     for x in leaves:
         m = int(np.prod(x.shape))
-        out.append(eye[:, k:k + m].reshape((n,) + tuple(x.shape)))
+        out.append(on_device_of(x, eye[:, k:k + m].reshape((n,) + tuple(x.shape))))
         k += m
     return n, out
 

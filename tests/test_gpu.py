@@ -103,3 +103,63 @@ def test_cuda_kernels_compile_for_a_real_gpu():
     if proc.returncode == 77:
         pytest.skip(proc.stdout.strip())
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+
+
+def test_funcgrad_marks_its_own_code_for_the_device_check():
+    """The mode behind DeviceMismatchError (funcgrad/gpu/dispatch.py), without a GPU: on
+    in the rules funcgrad runs, off in the user's function, restored after errors, and
+    per thread."""
+    import threading
+
+    import numpy as np
+
+    import funcgrad as fg
+    import funcgrad.numpy as fnp
+    from funcgrad.core import _state, internal
+
+    seen = {}
+
+    def record(where):
+        seen[where] = _state.internal
+
+    @fg.custom_vjp
+    def f(x):
+        record("custom primal")
+        return fnp.sin(x)
+
+    def fwd(x):
+        record("custom forward rule")
+        return fnp.sin(x), fnp.cos(x)
+
+    def bwd(cos_x, g):
+        record("custom backward rule")
+        return (g * cos_x,)
+    f.defvjp(fwd, bwd)
+
+    def user(x):
+        record("user function")
+        return fnp.sum(f(x))
+    x = np.linspace(0.0, 1.0, 3)
+    fg.grad(user)(x)
+    f(x)
+    assert seen == {"user function": False, "custom forward rule": True,
+                    "custom backward rule": True, "custom primal": False}
+
+    @internal
+    def failing():
+        raise ValueError("inside")
+    try:
+        failing()
+    except ValueError:
+        pass
+    assert not _state.internal
+
+    others = []
+
+    @internal
+    def look_from_another_thread():
+        thread = threading.Thread(target=lambda: others.append(_state.internal))
+        thread.start()
+        thread.join()
+        return _state.internal
+    assert look_from_another_thread() and others == [False]

@@ -19,7 +19,8 @@ import sysconfig
 from numpy import add as _np_add
 from numpy import ndarray
 
-from ..core import ROOT, Interpreter, Tracer, _special_classes, _state, concrete, run_under
+from ..core import (ROOT, Interpreter, Tracer, _special_classes, _state, concrete, internal,
+                    run_under)
 from ..primitives.elementwise import add as _add
 from .forward import JVPInterpreter
 
@@ -237,6 +238,7 @@ def _plain_instrumented_vjp(node, g):
 instrumented_vjp = _plain_instrumented_vjp
 
 
+@internal  # the VJP rules are funcgrad's code: their constants may move to a device
 def backward_pass(tape, seeds, inputs, free=False):
     """Propagate cotangents from ``seeds`` ([(node, cotangent)]) back to ``inputs``.
 

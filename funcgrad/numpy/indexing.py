@@ -3,7 +3,7 @@ import builtins
 
 import numpy as _np
 
-from ..core import concrete
+from ..core import concrete, internal
 from ..primitives import elementwise as _ew
 from ..primitives import indexing as _ix
 from ._convert import asarray, one_axis, operand
@@ -155,6 +155,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     return _ix.diagonal(a, offset, axis1, axis2)
 
 
+@internal  # its constants (mask, padding, zeros) may move to a device
 def diag(v, k=0):
     """The ``k``-th diagonal of a matrix, or a matrix with ``v`` on its ``k``-th diagonal.
 
@@ -179,6 +180,7 @@ def _masked(m, mask):
     return where(mask, m, _np.zeros((), m.dtype))
 
 
+@internal  # its constants (mask, padding, zeros) may move to a device
 def triu(m, k=0):
     """The upper triangle (on and above the ``k``-th diagonal); zeros below.
 
@@ -191,6 +193,7 @@ def triu(m, k=0):
     return _masked(m, _np.triu(_np.ones(m.shape[-2:], bool), k))
 
 
+@internal  # its constants (mask, padding, zeros) may move to a device
 def tril(m, k=0):
     """The lower triangle (on and below the ``k``-th diagonal); zeros above.
 

@@ -3,6 +3,7 @@ import builtins
 
 import numpy as _np
 
+from ..core import internal
 from ..primitives import indexing as _ix
 from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis, stack
@@ -511,6 +512,7 @@ def roll(a, shift, axis=None):
     return a
 
 
+@internal  # its constants (mask, padding, zeros) may move to a device
 def pad(array, pad_width, mode="constant", constant_values=0):
     """Pad with a constant (``mode="constant"`` only).
 

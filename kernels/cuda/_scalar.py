@@ -4,20 +4,16 @@ On a GPU these are Python's ``math`` functions, which Numba lowers to CUDA's
 libdevice (``expf`` for float32, ``exp`` for float64...).  In the simulator the
 kernels run as Python, where ``math.log(-1.0)`` raises and ``math.exp(1000.0)``
 overflows with an exception; NumPy's ufuncs on NumPy scalars give IEEE results
-instead (nan, inf), as the device does.  Every composite rule (logaddexp, mod,
-rint, pow on integers...) is written once in the kernel templates in terms of these
-leaves, so the simulator tests the same logic the device runs.
+instead (nan, inf), as the device does.  Composite definitions (logaddexp, mod, rint,
+pow on integers...) are written once, in each primitive's scalar definition, in terms
+of these leaves, so the simulator tests the same logic the device runs.  (Constants
+such as ``F.LN2`` never reach a kernel: funcgrad writes them as literals.)
 """
 import math
 
 import numpy as np
 
 from ._config import SIM
-
-LN2 = math.log(2.0)
-LOG2E = 1.0 / LN2
-INF = math.inf
-NAN = math.nan
 
 if SIM:
     exp, exp2, expm1 = np.exp, np.exp2, np.expm1

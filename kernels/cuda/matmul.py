@@ -14,15 +14,13 @@ from numba import cuda
 
 from . import _codegen
 from ._config import TILE, max_blocks
+from .elementwise import compute_dtype
 
 
 def _acc(out_dtype):
+    """Booleans are summed as int64 (the product is "any pair true"); float16 in float32."""
     out_dtype = np.dtype(out_dtype)
-    if out_dtype.kind == "b":
-        return np.dtype(np.int64)
-    if out_dtype == np.float16:
-        return np.dtype(np.float32)
-    return out_dtype
+    return np.dtype(np.int64) if out_dtype.kind == "b" else compute_dtype(out_dtype)
 
 
 def _source(acc, tile, bool_out):

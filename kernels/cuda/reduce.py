@@ -23,6 +23,7 @@ from numba import cuda
 
 from . import _codegen
 from ._config import REDUCE_THREADS, SIM, THREADS, blocks_for, max_blocks, multiprocessors
+from .elementwise import compute_dtype
 
 COMBINE = {   # NaN propagates through max and min, as in NumPy
     "sum": "{a} + {b}",
@@ -39,13 +40,13 @@ _BEATS = {
 }
 
 
-def acc_dtype(op, out_dtype):
+def acc_dtype(out_dtype):
+    """What a reduction accumulates in: booleans as uint8 (any/all by max/min), float16
+    in float32."""
     out_dtype = np.dtype(out_dtype)
     if out_dtype.kind == "b":
         return np.dtype(np.uint8)
-    if out_dtype == np.float16:
-        return np.dtype(np.float32)
-    return out_dtype
+    return compute_dtype(out_dtype)
 
 
 def identity(op, dtype):
@@ -249,7 +250,7 @@ def rows(op, x, xoff, M, K, sm, sk, out_dtype, shift=None, shuffle=None):
     out = cuda.device_array(M, out_dtype)
     if M == 0:
         return out
-    acc = acc_dtype(op, out_dtype)
+    acc = acc_dtype(out_dtype)
     pre = "exp_shift" if op == "lse" else None
     sh = shift if shift is not None else _dummy_shift()
     if shuffle is None:
@@ -263,10 +264,10 @@ def rows(op, x, xoff, M, K, sm, sk, out_dtype, shift=None, shuffle=None):
         parts = max(1, min(-(-_target_blocks() // M), K // (REDUCE_THREADS * (2 if SIM else 8))))
         kernel = tree_kernel(op, acc, pre, shuffle)
         if parts == 1:
-            kernel[min(M, cuda_grid_limit()), REDUCE_THREADS](x, xoff, sm, sk, K, M, 1, out, sh)
+            kernel[min(M, max_blocks()), REDUCE_THREADS](x, xoff, sm, sk, K, M, 1, out, sh)
             return out
         partial = cuda.device_array(M * parts, acc)
-        kernel[min(M * parts, cuda_grid_limit()), REDUCE_THREADS](
+        kernel[min(M * parts, max_blocks()), REDUCE_THREADS](
             x, xoff, sm, sk, K, M, parts, partial, sh)
         return rows("sum" if op == "lse" else op, partial, 0, M, parts, parts, 1, out_dtype,
                     shuffle=shuffle)
@@ -288,11 +289,8 @@ def argrows(op, x, xoff, M, K, sm, sk):
     out = cuda.device_array(M, np.int64)
     if M == 0:
         return out
-    acc = acc_dtype(op, x.dtype)
+    acc = acc_dtype(x.dtype)
     kernel = arg_kernel(op, acc)
-    kernel[min(M, cuda_grid_limit()), REDUCE_THREADS](x, xoff, sm, sk, K, M, out)
+    kernel[min(M, max_blocks()), REDUCE_THREADS](x, xoff, sm, sk, K, M, out)
     return out
 
-
-def cuda_grid_limit():
-    return max_blocks()

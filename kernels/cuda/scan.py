@@ -13,6 +13,7 @@ from numba import cuda
 
 from . import _codegen
 from ._config import SCAN_THREADS, THREADS, blocks_for, max_blocks
+from .elementwise import compute_dtype
 
 
 def _serial_source(acc):
@@ -65,11 +66,6 @@ def kernel(x, xoff, sm, sk, M, N, out):
 """
 
 
-def _acc(out_dtype):
-    out_dtype = np.dtype(out_dtype)
-    return np.dtype(np.float32) if out_dtype == np.float16 else out_dtype
-
-
 @functools.lru_cache(maxsize=None)
 def _kernel(kind, acc):
     if kind == "serial":
@@ -81,7 +77,7 @@ def cumsum_rows(x, xoff, M, N, sm, sk, out_dtype):
     out = cuda.device_array(M * N, np.dtype(out_dtype))
     if M * N == 0:
         return out
-    acc = _acc(out_dtype)
+    acc = compute_dtype(out_dtype)
     if N <= 64:
         kernel = _kernel("serial", acc)
         kernel[blocks_for(M), THREADS](x, xoff, sm, sk, M, N, out)

@@ -9,6 +9,7 @@ from hypothesis import given, strategies as st
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.core import REGISTRY, EscapedTracerError, Primitive
+from funcgrad.core import _state as core_state
 from funcgrad.gpu import (IMPLS, DeviceMismatchError, GpuArray, device_get,
                           missing_gpu_primitives)
 from index_strategies import index_expressions, numpy_result, shapes
@@ -177,6 +178,40 @@ def test_rule_constants_are_moved_to_the_device():
     assert_tree_close(fg.grad(lambda x: fnp.prod(x[2:6]) + fnp.sum(fnp.triu(
         fnp.reshape(x, (3, 4)))))(x), fg.grad(lambda x: fnp.prod(x[2:6]) + fnp.sum(fnp.triu(
             fnp.reshape(x, (3, 4)))))(X))
+
+
+def test_user_arrays_are_refused_wherever_user_code_holds_them():
+    x = gpu(X)
+
+    class Model:
+        weights = W
+    with pytest.raises(DeviceMismatchError):  # reached through an attribute
+        fg.grad(lambda x: fnp.sum(Model.weights @ x))(x)
+    with pytest.raises(DeviceMismatchError):  # under grad of grad
+        fg.grad(lambda x: fnp.sum(fg.grad(lambda y: fnp.sum(y * X))(x)))(x)
+    scaled = fg.custom_vjp(lambda x: x * X)
+    scaled.defvjp(lambda x: (x * X, None), lambda _, g: (g * 2.0,))
+    with pytest.raises(DeviceMismatchError):  # a custom function's own body
+        scaled(x)
+    out, pullback = fg.vjp(fnp.sin, x)
+    with pytest.raises(DeviceMismatchError, match="cotangent 0 .* cuda"):
+        pullback(np.ones_like(X))
+    _, tangent_map = fg.linearize(fnp.sin, x)
+    with pytest.raises(DeviceMismatchError, match="tangent 0"):
+        tangent_map(np.ones_like(X))
+    assert not core_state.internal  # a refusal inside a transform leaves user mode on
+
+
+def test_constants_of_funcgrad_numpy_and_jit_are_moved_to_the_device():
+    m = gpu(A)
+
+    def f(m):
+        padded = fnp.pad(fnp.tril(m, -1) + fnp.diag(fnp.diagonal(m)), 1)
+        return fnp.sum(padded ** 2)
+    assert_tree_close(fg.grad(f)(m), fg.grad(f)(A))
+    upper = fg.jit(lambda m: fnp.triu(m) * 2.0)   # the mask is a constant of the graph
+    assert_tree_close(upper(m), np.triu(A) * 2.0)
+    assert_tree_close(fg.grad(lambda m: fnp.sum(upper(m) ** 2))(m), 8.0 * np.triu(A))
 
 
 def test_escaped_tracer_with_gpu_array_raises():
