@@ -186,3 +186,27 @@ def test_the_callers_arrays_are_never_modified(transform):
     np.testing.assert_array_equal(x, before[0])
     np.testing.assert_array_equal(w, before[1])
     assert not np.shares_memory(out, x) and not np.shares_memory(out, w)
+
+
+def test_jit_sees_arrays_the_function_reaches_change():
+    """A jitted function reads the caller's arrays (globals, closures, attributes) as they
+    are when it is called, as eager code does: never the values it was traced with."""
+    w = np.ones(3)
+
+    class Model:
+        def __init__(self):
+            self.W = np.eye(3)
+
+        def __call__(self, x):
+            return np.sum(np.tanh(self.W @ x) * w)
+
+    model = Model()
+    f = fg.jit(lambda x: np.sum(x * w * 2.0))
+    g = fg.jit(fg.grad(lambda x: np.sum(np.sin(x) * w)))
+    h = fg.jit(fg.grad(model))
+    f(X), g(X), h(X)
+    w[:] = [2.0, -1.0, 0.5]
+    model.W[0, 1] = 3.0
+    np.testing.assert_allclose(f(X), np.sum(X * w * 2.0))
+    np.testing.assert_allclose(g(X), np.cos(X) * w)
+    np.testing.assert_allclose(h(X), fg.grad(model)(X))

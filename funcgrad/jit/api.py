@@ -11,6 +11,7 @@ graph that is itself jitted): correct by construction, and compiled too.
 import functools
 import inspect
 import numbers
+import types
 import warnings
 
 import numpy as np
@@ -237,6 +238,7 @@ class JitFunction:
         self._cache = {}
         self._fast = {}
         self._simple = not self.static_argnums and not self.static_argnames
+        self._watched = []  # (the user's array, its value when traced): see _outdated
 
     def _resolve_static_names(self):
         """Static arguments may be named either way: link names and positions."""
@@ -265,6 +267,8 @@ class JitFunction:
 
     # calling -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if self._watched and self._outdated():
+            self.clear_cache()
         # The fast path: plain arrays or numbers, a signature seen before, no transform.
         if not kwargs and _state.interpreter is ROOT:
             if len(args) == 1 and type(args[0]) is ndarray:
@@ -317,6 +321,8 @@ class JitFunction:
                                     f"and pytrees of them.")
             return out_leaves
 
+        if not self._watched:
+            self._watched = [(a, a.copy()) for a in _reachable_arrays(self.fun)]
         graph = trace_flat(flat_fun, avals, "jit")
         graph, tracers = closure_convert(graph)
         name = getattr(self.fun, "__name__", "f")
@@ -361,6 +367,73 @@ class JitFunction:
         """Forget every traced signature: the next call traces the function again."""
         self._cache.clear()
         self._fast.clear()
+        self._watched = []
+
+    def _outdated(self):
+        """Has an array the function reaches (a global, a closure's, an attribute of an
+        object it holds) changed since it was traced?  A trace reads such arrays as
+        constants, so after ``w[:] = ...`` the compiled code would compute with the old
+        values: silently wrong.  Then the function is traced again (as eager code would
+        see the new values)."""
+        for array, value in self._watched:
+            if array.shape != value.shape or not np.array_equal(array, value, equal_nan=True):
+                return True
+        return False
+
+
+def _reachable_arrays(fun, depth=6):
+    """The NumPy arrays ``fun`` can read without being passed them: through its closure,
+    the globals it names (and those of the functions it names), default arguments, bound
+    objects' attributes, ``functools.partial`` arguments, and lists/tuples/dicts of them."""
+    found, seen = {}, set()
+
+    def names(code):
+        out = set(code.co_names)
+        for c in code.co_consts:
+            if isinstance(c, types.CodeType):
+                out |= names(c)
+        return out
+
+    def visit(obj, depth):
+        if depth < 0 or id(obj) in seen or obj is None:
+            return
+        seen.add(id(obj))
+        if type(obj) is ndarray:
+            if obj.dtype.kind in "biufc":
+                found[id(obj)] = obj
+        elif isinstance(obj, (list, tuple)):
+            for o in obj[:256]:
+                visit(o, depth - 1)
+        elif isinstance(obj, dict):
+            for o in list(obj.values())[:256]:
+                visit(o, depth - 1)
+        elif isinstance(obj, types.FunctionType):
+            for cell in obj.__closure__ or ():
+                try:
+                    visit(cell.cell_contents, depth - 1)
+                except ValueError:  # an empty cell
+                    pass
+            visit(obj.__defaults__, depth - 1)
+            visit(obj.__kwdefaults__, depth - 1)
+            g = obj.__globals__
+            for name in names(obj.__code__):
+                if name in g and not isinstance(g[name], types.ModuleType):
+                    visit(g[name], depth - 1)
+        elif isinstance(obj, types.MethodType):
+            visit(obj.__func__, depth - 1)
+            visit(getattr(obj.__self__, "__dict__", None), depth - 1)
+        elif isinstance(obj, functools.partial):
+            visit(obj.func, depth - 1)
+            visit(obj.args, depth - 1)
+            visit(obj.keywords, depth - 1)
+        elif isinstance(obj, JitFunction):
+            visit(obj.fun, depth - 1)
+        elif hasattr(obj, "__call__") and hasattr(obj, "__dict__") and not isinstance(
+                obj, type):
+            visit(obj.__dict__, depth - 1)  # a callable object: its state
+
+    visit(fun, depth)
+    return list(found.values())
 
 
 def _fast_key(args):
