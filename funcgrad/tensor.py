@@ -49,8 +49,8 @@ Decisions (where PyTorch, NumPy and funcgrad's own rules had to be reconciled):
   ``cumsum``) save shapes, not values, as in PyTorch: they are never "freed", and
   inference-mode Tensors may flow into them.  While a debugging tool (anomaly
   detection, saved-value hooks, profiler) is active every node saves its
-  values, so the tool sees them.  Nodes follow :mod:`funcgrad.instruments`, so
-  those tools work on the eager tape as on ``fg.grad``.
+  values, so the tool sees them.  Nodes follow the :mod:`funcgrad.instruments`
+  protocol, so those tools work on the eager tape as on ``fg.grad``.
 * **Freeing.**  ``backward()`` without ``retain_graph`` frees the residuals of
   the nodes it ran; a later pass through one of them raises PyTorch's "Trying
   to backward through the graph a second time" error.  As in PyTorch, a node
@@ -233,7 +233,7 @@ class Node:
 
     def _apply(self, g, create_graph):
         self._check_saved()
-        if self.meta is not None:  # marked by a debugging tool: it runs the rule
+        if self.meta is not None:  # a debugging tool watches this node: it runs the rule
             return instruments.backward(
                 self, g, lambda node, g, value, args: self._rule(node, g, value, args,
                                                                  create_graph))
@@ -436,8 +436,7 @@ def _record(prim, args, vals, params, out):
             t = _result(o)
         results.append(t)
     if instrumented:
-        for instrument in _state.instruments:
-            instrument.on_record(node)
+        instruments.record(node)
     return results if multiple else results[0]
 
 

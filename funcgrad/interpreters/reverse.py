@@ -19,6 +19,7 @@ import sysconfig
 from numpy import add as _np_add
 from numpy import ndarray
 
+from .. import instruments
 from ..core import ROOT, Interpreter, Tracer, _special_classes, _state, concrete, run_under
 from ..primitives.elementwise import add as _add
 from .forward import JVPInterpreter
@@ -100,7 +101,7 @@ class ReverseTracer(Tracer):
         self.params = params
         self.parents = parents
         self.needs = needs
-        self.meta = None  # set by instruments: {"stack": ..., "packed": ...}
+        self.meta = None  # what debugging tools keep with the node (funcgrad.instruments)
 
     @property
     def shape(self):
@@ -174,8 +175,7 @@ class ReverseInterpreter(Interpreter):
             params = None
         tracer = ReverseTracer(self, out, prim, vals, params, parents, needs)
         if recording == 2:
-            for instrument in _state.instruments:
-                instrument.on_record(tracer)
+            instruments.record(tracer)
         self.tape.append(tracer)
         return tracer
 
@@ -194,8 +194,7 @@ class ReverseInterpreter(Interpreter):
             out = self.parent.process(prim, vals, params)
         node = Node(prim, vals, params, out, parents, needs)
         if recording == 2:
-            for instrument in _state.instruments:
-                instrument.on_record(node)
+            instruments.record(node)
         self.tape.append(node)
         outs = []
         for k, o in enumerate(out):
@@ -228,15 +227,6 @@ def run_vjp(node, g, value, args):
     return node.prim.vjp(node.needs, g, value, *args, **params)
 
 
-def _plain_instrumented_vjp(node, g):
-    return run_vjp(node, g, node.value, node.args)
-
-
-# Replaced by funcgrad's debugging tools: called for every node an instrument marked
-# (``node.meta`` set), it may unpack saved values, time the rule, check it for NaN.
-instrumented_vjp = _plain_instrumented_vjp
-
-
 def backward_pass(tape, seeds, inputs, free=False):
     """Propagate cotangents from ``seeds`` ([(node, cotangent)]) back to ``inputs``.
 
@@ -245,11 +235,10 @@ def backward_pass(tape, seeds, inputs, free=False):
     soon as it is processed, so memory falls as the pass proceeds (``grad`` runs
     its pass once).
     """
-    instrumented = bool(_state.instruments)  # a tool active now sees every rule
     # ``vjp_into`` shortcuts are for eager evaluation: a program being recorded for a
     # compiler keeps the plain rules (a padded cotangent and a sum fuse into its loops).
     interp = _state.interpreter
-    into_ok = not instrumented
+    into_ok = True
     while interp is not None:
         if not interp.eager:
             into_ok = False
@@ -296,8 +285,8 @@ def backward_pass(tape, seeds, inputs, free=False):
                              and prev.flags.owndata and prev.flags.writeable)
                     cts[key] = into(prev, owned, g, node.value, *node.args, **(params or {}))
                     continue
-        if instrumented or node.meta is not None:
-            contributions = instrumented_vjp(node, g)
+        if node.meta is not None:  # a debugging tool watches this node: it runs the rule
+            contributions = instruments.backward(node, g, run_vjp)
         elif params is None:
             contributions = prim.vjp(node.needs, g, node.value, *node.args)
         else:
