@@ -98,7 +98,18 @@ def _priority(instrument):
 
 def record(node):
     """Show a newly recorded ``node`` to the installed instruments (tapes call this
-    while ``core._state.recording == 2``); keeps what they return in ``node.meta``."""
+    while ``core._state.recording == 2``); keeps what they return in ``node.meta``.
+
+    >>> import funcgrad as fg, numpy as np
+    >>> class Tag(Instrument):
+    ...     def on_record(self, node):
+    ...         return "seen"
+    >>> tag = Tag(); install(tag)
+    >>> t = fg.Tensor([1.0], requires_grad=True) * 2.0     # the tape calls record(node)
+    >>> uninstall(tag)
+    >>> t.grad_fn.meta == ((tag, "seen"),)
+    True
+    """
     marks = []
     for instrument in _state.instruments:
         data = instrument.on_record(node)
@@ -110,7 +121,21 @@ def record(node):
 
 def backward(node, g, rule):
     """``rule(node, g, value, args)`` (the contributions of ``node`` for cotangent
-    ``g``) run through the instruments that kept data with ``node``."""
+    ``g``) run through the instruments that kept data with ``node``, the one with the
+    lowest priority outermost.
+
+    >>> import funcgrad as fg, numpy as np
+    >>> class Halve(Instrument):                  # scales the rule's arguments
+    ...     def on_record(self, node):
+    ...         return 0.5
+    ...     def backward(self, node, data, g, args, proceed):
+    ...         return proceed(tuple(a * data for a in args))
+    >>> halve = Halve(); install(halve)
+    >>> y = fg.Tensor([4.0], requires_grad=True) * fg.Tensor([3.0])
+    >>> uninstall(halve)
+    >>> backward(y.grad_fn, np.ones(1), lambda node, g, value, args: (g * args[1], None))
+    (array([1.5]), None)
+    """
     value = node.value
 
     def proceed(args):

@@ -60,7 +60,15 @@ def add_cotangents(a, b):
 
 def run_rule(node, g, value, args):
     """``node``'s VJP rule on cotangent ``g`` with residuals ``value`` and ``args``: one
-    contribution (or ``None``) per argument."""
+    contribution (or ``None``) per argument.
+
+    >>> import numpy as np
+    >>> from funcgrad.interpreters.reverse import ReverseInterpreter
+    >>> with ReverseInterpreter() as interp:
+    ...     y = np.sin(interp.new_input(np.array([0.0])))
+    >>> run_rule(y, np.ones(1), y.value, y.args)
+    (array([1.]),)
+    """
     params = node.params
     if params:
         return node.prim.vjp(node.needs, g, value, *args, **params)
@@ -70,7 +78,11 @@ def run_rule(node, g, value, args):
 def shortcuts_allowed():
     """Whether ``vjp_into`` shortcuts may run now: only while every interpreter computes
     values eagerly.  A program recorded for a compiler keeps the plain rules (a padded
-    cotangent and a sum fuse into its loops)."""
+    cotangent and a sum fuse into its loops).
+
+    >>> shortcuts_allowed()
+    True
+    """
     interp = _state.interpreter
     while interp is not None:
         if not interp.eager:

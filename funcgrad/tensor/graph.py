@@ -186,7 +186,13 @@ class Select:
 
 def parent_of(fn, nr):
     """The node that output ``nr`` of ``fn`` sends its cotangent through: ``fn`` itself,
-    or a :class:`Select` when ``fn`` has several outputs."""
+    or a :class:`Select` when ``fn`` has several outputs.
+
+    >>> import funcgrad as fg, funcgrad.numpy as fnp
+    >>> a, b = fnp.split(fg.Tensor([1.0, 2.0], requires_grad=True), 2)
+    >>> parent_of(b.grad_fn, 1)._edge() == (b.grad_fn, 1)
+    True
+    """
     prim = fn.prim
     if prim is not None and prim.multiple_results:
         return Select(fn, nr)

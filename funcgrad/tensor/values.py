@@ -15,7 +15,11 @@ NUMPY_MESSAGE = ("Can't call numpy() on Tensor that requires grad. "
 
 def read_only(value):
     """A read-only NumPy view of ``value`` (what ``.numpy()`` hands out: Tensors never
-    write into their arrays, and nobody else may either)."""
+    write into their arrays, and nobody else may either).
+
+    >>> read_only(np.ones(2)).flags.writeable
+    False
+    """
     out = np.asarray(value).view()
     out.flags.writeable = False
     return out
