@@ -26,8 +26,8 @@ import traceback
 
 import numpy as np
 
-from . import instruments
 from .core import ConcretizationError, Tracer, concrete
+from .instruments import Instrument, install, op_name, uninstall
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled"]
@@ -38,6 +38,14 @@ _NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
 
 # --- the mode ------------------------------------------------------------------------------
 
+class _Mode(threading.local):
+    def __init__(self):
+        self.check_nan = None  # None: off; else whether NaN results are errors
+
+
+_mode = _Mode()
+
+
 def is_anomaly_enabled():
     """Whether anomaly detection is on for this thread.
 
@@ -45,21 +53,27 @@ def is_anomaly_enabled():
     >>> fg.is_anomaly_enabled()
     False
     """
-    return instruments.local.anomaly is not None
+    return _mode.check_nan is not None
 
 
 def is_anomaly_check_nan_enabled():
-    """Whether anomaly detection is on and checks for NaN, on this thread."""
-    mode = instruments.local.anomaly
-    return mode is not None and mode[0]
+    """Whether anomaly detection is on and checks for NaN, on this thread.
+
+    >>> import funcgrad as fg
+    >>> with fg.detect_anomaly(check_nan=False):
+    ...     fg.is_anomaly_check_nan_enabled()
+    False
+    """
+    return bool(_mode.check_nan)
 
 
-def _set_mode(mode):
-    instruments.local.anomaly = mode
-    if mode is None:
-        instruments.uninstall(_INSTRUMENT)
+def _set_mode(check_nan):
+    """``check_nan``: None turns anomaly detection off, a bool turns it on."""
+    _mode.check_nan = check_nan
+    if check_nan is None:
+        uninstall(_INSTRUMENT)
     else:
-        instruments.install(_INSTRUMENT)
+        install(_INSTRUMENT)
 
 
 class detect_anomaly:
@@ -85,8 +99,8 @@ class detect_anomaly:
 
     def __enter__(self):
         stack = self._saved.__dict__.setdefault("stack", [])
-        stack.append(instruments.local.anomaly)
-        _set_mode((self.check_nan,))
+        stack.append(_mode.check_nan)
+        _set_mode(self.check_nan)
         return self
 
     def __exit__(self, *exc):
@@ -116,8 +130,8 @@ class set_detect_anomaly:
     """
 
     def __init__(self, mode, check_nan=True):
-        self._previous = instruments.local.anomaly
-        _set_mode((bool(check_nan),) if mode else None)
+        self._previous = _mode.check_nan
+        _set_mode(bool(check_nan) if mode else None)
 
     def __enter__(self):
         return self
@@ -165,28 +179,31 @@ def _has_nan(x):
     return bool(np.isnan(x).any())
 
 
-class _AnomalyInstrument:
-    """Marks each recorded node with its forward traceback; checks forward NaN."""
+class _AnomalyInstrument(Instrument):
+    """Keeps each recorded node's forward traceback; checks the forward pass for NaN and
+    runs the backward rule under :func:`_checked` (notes on errors, NaN checks)."""
 
-    priority = 0  # before saved-value hooks pack the inputs away
+    priority = 0  # records before saved-value hooks pack the inputs away; outermost rule
 
     def on_record(self, node):
-        mode = instruments.local.anomaly
-        if mode is None:
-            return
-        meta = instruments.mark(node)
-        meta["stack"] = _capture_stack()
-        meta["check_nan"] = check_nan = mode[0]
+        check_nan = _mode.check_nan
+        if check_nan is None:
+            return None
+        stack = _capture_stack()
         if check_nan and _has_nan(node.value) and not any(_has_nan(a) for a in node.args):
             raise RuntimeError(
-                f"Function '{instruments.prim_name(node)}' returned nan values in its output "
+                f"Function '{op_name(node)}' returned nan values in its output "
                 f"during the forward pass, although its inputs have none. It was called at\n"
-                f"{_where(meta['stack'])}\n"
+                f"{_where(stack)}\n"
                 f"Check the input range of this operation (log or sqrt of a negative number, "
                 f"0/0, inf - inf). If the NaN is expected, e.g. in the branch that "
                 f"fg.numpy.where discards, make the input safe first (the double-where idiom: "
                 f"where(ok, f(where(ok, x, safe)), other)) or use "
                 f"fg.detect_anomaly(check_nan=False).")
+        return (stack, check_nan)
+
+    def backward(self, node, data, g, args, proceed):
+        return _checked(node, data, args, proceed)
 
 
 _INSTRUMENT = _AnomalyInstrument()
@@ -211,24 +228,26 @@ def _ordinal(i):
 
 # --- backward ------------------------------------------------------------------------------
 
-def checked_backward(node, g, rule, meta):
-    """Run ``rule`` for a node recorded under anomaly detection (see module docstring)."""
+def _checked(node, data, args, proceed):
+    """Run the rest of ``node``'s backward chain, blaming its forward line for errors and
+    (``check_nan``) for NaN in the results (see the module docstring)."""
+    stack, check_nan = data
     try:
-        contributions = instruments.run_backward(node, g, rule, meta)
+        contributions = proceed(args)
     except Exception as error:
-        _annotate(error, node, meta)
+        _annotate(error, node, stack)
         raise
-    if meta.get("check_nan"):
+    if check_nan:
         for i, c in enumerate(contributions):
             if c is not None and _has_nan(c):
-                name = instruments.prim_name(node)
+                name = op_name(node)
                 error = RuntimeError(
                     f"Function '{name}' returned nan values in its {_ordinal(i)} output. "
                     f"The backward (VJP) rule of '{name}' produced NaN in the gradient with "
                     f"respect to its argument {i}; the operation was created at\n"
-                    f"{_where(meta['stack'])}\n"
+                    f"{_where(stack)}\n"
                     f"Traceback of the forward call that created it:\n"
-                    f"{_forward_traceback(meta['stack'])}\n"
+                    f"{_forward_traceback(stack)}\n"
                     f"The derivative is undefined or infinite at this input (sqrt or log at "
                     f"0, 0/0, pow at 0) or a NaN cotangent arrived. Keep the input away from "
                     f"the singular point, or mask it with the double-where idiom so the "
@@ -238,13 +257,13 @@ def checked_backward(node, g, rule, meta):
     return contributions
 
 
-def _annotate(error, node, meta):
+def _annotate(error, node, stack):
     if getattr(error, "_funcgrad_anomaly_noted", False):
         return  # an inner backward rule has already attached its (more precise) trace
-    name = instruments.prim_name(node)
+    name = op_name(node)
     note = (f"Anomaly detection: error detected in the backward rule of '{name}'. "
             f"Traceback of the forward call that caused the error:\n"
-            f"{_forward_traceback(meta['stack'])}")
+            f"{_forward_traceback(stack)}")
     try:
         error._funcgrad_anomaly_noted = True
     except AttributeError:  # pragma: no cover - exceptions with __slots__

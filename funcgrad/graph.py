@@ -19,39 +19,56 @@ backward pass run after the ``with`` block still unpacks correctly.
 Operations with several outputs (``split``, ``slogdet``, custom functions)
 are not yet routed through the hooks: their inputs are saved as they are.
 """
+import threading
+
 import numpy as np
 
-from . import instruments
 from .core import Tracer
+from .instruments import Instrument, install, uninstall
 
 __all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
 
 
-class _SavedHooksInstrument:
-    """Packs the inputs of every recorded node with the innermost hook pair."""
+class _Hooks(threading.local):
+    def __init__(self):
+        self.pairs = []         # the saved_tensors_hooks stack: [(pack, unpack)]
+        self.disabled = []      # messages of the active disable_saved_tensors_hooks
+        self.in_hook = False    # inside a pack/unpack hook: do not pack recursively
+
+
+_hooks = _Hooks()
+
+
+class _SavedHooksInstrument(Instrument):
+    """Packs the inputs of every recorded node with the innermost hook pair and unpacks
+    them for its backward rule."""
 
     priority = 90  # after anomaly detection / the profiler have looked at the inputs
 
     def on_record(self, node):
-        local = instruments.local
-        if not local.hooks or local.in_hook:
-            return
-        if local.hooks_disabled:
-            raise RuntimeError(local.hooks_disabled[-1])
-        pack, unpack = local.hooks[-1]
+        hooks = _hooks
+        if not hooks.pairs or hooks.in_hook:
+            return None
+        if hooks.disabled:
+            raise RuntimeError(hooks.disabled[-1])
+        pack, unpack = hooks.pairs[-1]
         args = list(node.args)
         packed = []
-        local.in_hook = True  # operations inside a hook are not packed again
+        hooks.in_hook = True  # operations inside a hook are not packed again
         try:
             for i, a in enumerate(args):
                 if _is_saved_value(a):
                     packed.append((i, pack(a)))
                     args[i] = None  # the node keeps only what pack_hook returned
         finally:
-            local.in_hook = False
-        if packed:
-            instruments.mark(node)["packed"] = (unpack, packed)
-            node.args = tuple(args)
+            hooks.in_hook = False
+        if not packed:
+            return None
+        node.args = tuple(args)
+        return (unpack, packed)
+
+    def backward(self, node, data, g, args, proceed):
+        return proceed(_unpack_args(args, data))
 
 
 _INSTRUMENT = _SavedHooksInstrument()
@@ -61,17 +78,16 @@ def _is_saved_value(a):
     return not isinstance(a, (bool, int, float, complex)) and a is not None
 
 
-def unpack_args(args, packed):
+def _unpack_args(args, packed):
     """``args`` with the packed positions restored by the unpack hook (one call each)."""
     unpack, entries = packed
     args = list(args)
-    local = instruments.local
-    previous, local.in_hook = local.in_hook, True
+    previous, _hooks.in_hook = _hooks.in_hook, True
     try:
         for i, p in entries:
             args[i] = unpack(p)
     finally:
-        local.in_hook = previous
+        _hooks.in_hook = previous
     return tuple(args)
 
 
@@ -106,18 +122,16 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
-        local = instruments.local
-        if local.hooks_disabled:
-            raise RuntimeError(local.hooks_disabled[-1])
-        local.hooks.append((self.pack_hook, self.unpack_hook))
-        instruments.install(_INSTRUMENT)
+        if _hooks.disabled:
+            raise RuntimeError(_hooks.disabled[-1])
+        _hooks.pairs.append((self.pack_hook, self.unpack_hook))
+        install(_INSTRUMENT)
         return self
 
     def __exit__(self, *exc):
-        local = instruments.local
-        local.hooks.pop()
-        if not local.hooks:
-            instruments.uninstall(_INSTRUMENT)
+        _hooks.pairs.pop()
+        if not _hooks.pairs:
+            uninstall(_INSTRUMENT)
         return False
 
 
@@ -216,9 +230,9 @@ class disable_saved_tensors_hooks:
         self.error_message = str(error_message)
 
     def __enter__(self):
-        instruments.local.hooks_disabled.append(self.error_message)
+        _hooks.disabled.append(self.error_message)
         return self
 
     def __exit__(self, *exc):
-        instruments.local.hooks_disabled.pop()
+        _hooks.disabled.pop()
         return False

@@ -1,129 +1,172 @@
-"""Instruments: the shared plumbing of funcgrad's debugging tools.
+"""Instruments: how a debugging tool watches reverse mode.
 
-Anomaly detection (:mod:`funcgrad.anomaly`), saved-value hooks
-(:mod:`funcgrad.graph`) and the profiler (:mod:`funcgrad.profiler`) watch
-reverse mode through two hook points, which any tape (the functional
-``grad``/``vjp`` tape and the eager ``Tensor`` tape alike) calls:
+Anomaly detection (:mod:`funcgrad.anomaly`), the profiler (:mod:`funcgrad.profiler`)
+and saved-value hooks (:mod:`funcgrad.graph`) each implement :class:`Instrument`;
+the tapes (the functional ``grad``/``vjp`` tape and the eager ``Tensor`` tape) and
+the backward engine (:mod:`funcgrad.interpreters.backprop`) call the protocol and
+never name a tool.  Each tool keeps its own (thread-local) state.
 
-* **recording.** While ``core._state.instruments`` is non-empty
-  (``core._state.recording == 2``), each operation recorded on a tape is
-  handed to ``instrument.on_record(node)`` for every active instrument, in
-  :func:`install` order.  ``node`` has the fields ``prim`` (with ``.name``),
-  ``args`` (the input values the rule will get), ``params`` (dict or None),
-  ``value`` (the output), ``needs`` and ``meta``.  An instrument marks the node
-  by giving it a ``meta`` dict (:func:`mark`); it may replace entries of
-  ``node.args`` (the saved-value hooks pack them and leave ``None`` behind).
+* **Recording.**  While an instrument is installed on this thread (:func:`install`),
+  every operation recorded on a tape is handed to :func:`record`, which calls
+  ``instrument.on_record(node)`` for each installed instrument in order of
+  ``priority`` (lower first).  ``node`` has the fields ``prim``, ``args`` (the
+  input values the VJP rule will get), ``params`` (a dict or None), ``value``
+  (the output), ``needs`` and ``meta``.  ``on_record`` may replace ``node.args``
+  (saved-value hooks pack them) and returns what the instrument wants to keep
+  with the node for its backward pass, or ``None`` to leave the node alone.
 
-* **backward.** For a marked node (``node.meta is not None``) the tape calls
-  :func:`backward` ``(node, g, rule)`` instead of the VJP rule directly, with
-  ``rule(node, g, value, args) -> contributions`` (default: the primitive's
-  VJP rule, :func:`funcgrad.interpreters.reverse.run_vjp`).  :func:`backward`
-  unpacks saved values, times the rule for active profilers, and attaches the
-  forward traceback / checks for NaN for nodes recorded under anomaly
-  detection.
+* **Backward.**  A node some instrument kept data with (``node.meta``, a tuple of
+  ``(instrument, data)`` in priority order) runs its VJP rule through
+  :func:`backward`: each of those instruments wraps the next,
+  ``instrument.backward(node, data, g, args, proceed)``, and the innermost
+  ``proceed(args)`` calls the rule.  So anomaly detection (priority 0) sees the
+  errors and results of the whole chain, the profiler (10) times the unpacking
+  and the rule, and saved-value hooks (90) unpack the arguments for the rule.
 
-Nothing here runs unless a tool is switched on: with no instrument installed
-the tapes take their plain fast path.  All state is thread-local.
+Nothing here runs unless a tool is switched on: with no instrument installed the
+tapes and the engine take their plain fast paths.
+
+>>> import funcgrad as fg, numpy as np
+>>> class CountRules(Instrument):
+...     def __init__(self):
+...         self.calls = 0
+...     def on_record(self, node):
+...         return True                       # watch every operation
+...     def backward(self, node, data, g, args, proceed):
+...         self.calls += 1
+...         return proceed(args)
+>>> counter = CountRules()
+>>> install(counter)
+>>> _ = fg.grad(lambda x: np.sum(np.sin(x) * x))(np.ones(3))
+>>> uninstall(counter)
+>>> counter.calls                              # sin, multiply, reduce_sum
+3
 """
-import threading
-
 from .core import _state
-from .interpreters import reverse
 
-__all__ = ["install", "uninstall", "mark", "backward", "next_seq"]
-
-
-class _Local(threading.local):
-    def __init__(self):
-        self.seq = 0              # sequence number of the next marked node (ties bwd to fwd)
-        self.sinks = ()           # active profilers / NVTX emitters (funcgrad.profiler)
-        self.anomaly = None       # (check_nan,) while anomaly detection is on
-        self.hooks = []           # saved_tensors_hooks stack: [(pack, unpack)]
-        self.hooks_disabled = []  # messages of active disable_saved_tensors_hooks
-        self.in_hook = False      # inside a pack/unpack hook: do not pack recursively
+__all__ = ["Instrument", "install", "uninstall", "record", "backward", "op_name"]
 
 
-local = _Local()
+class Instrument:
+    """The interface a debugging tool implements to watch reverse mode (see the module
+    docstring).  ``priority``: lower runs first when recording and outermost when
+    running a backward rule."""
+
+    priority = 50
+
+    def on_record(self, node):
+        """Look at a newly recorded ``node``; return data to keep with it for its
+        backward rule, or None (the default) to leave it alone."""
+        return None
+
+    def backward(self, node, data, g, args, proceed):
+        """Run ``node``'s backward rule on cotangent ``g``: ``proceed(args)`` runs the
+        rest of the chain and returns the contributions (one per argument).  ``data``
+        is what :meth:`on_record` returned.  The default just proceeds."""
+        return proceed(args)
 
 
 def install(instrument):
     """Make ``instrument`` watch operations recorded on this thread (idempotent).
 
-    Instruments run in order of their ``priority`` attribute (lower first), so
-    anomaly detection sees a node's inputs before saved-value hooks pack them.
+    >>> inst = Instrument()
+    >>> install(inst); install(inst)
+    >>> from funcgrad.core import _state
+    >>> _state.instruments.count(inst)
+    1
+    >>> uninstall(inst)
     """
     current = _state.instruments
     if any(i is instrument for i in current):
         return
-    ordered = sorted(current + (instrument,), key=lambda i: getattr(i, "priority", 50))
-    _state.set_instruments(ordered)
+    _state.set_instruments(sorted(current + (instrument,), key=_priority))
 
 
 def uninstall(instrument):
-    """Stop ``instrument`` watching this thread (no error if it was not installed)."""
+    """Stop ``instrument`` watching this thread (no error if it was not installed).
+
+    >>> uninstall(Instrument())   # never installed: nothing happens
+    """
     current = _state.instruments
     if any(i is instrument for i in current):
         _state.set_instruments(tuple(i for i in current if i is not instrument))
 
 
-def next_seq():
-    """The sequence number the next marked node will get (PyTorch's ``seq``)."""
-    return local.seq
+def _priority(instrument):
+    return instrument.priority
 
 
-def mark(node):
-    """The ``meta`` dict of ``node``, created (with a sequence number) if needed."""
-    meta = node.meta
-    if meta is None:
-        meta = node.meta = {"seq": local.seq}
-        local.seq += 1
-    return meta
+def record(node):
+    """Show a newly recorded ``node`` to the installed instruments (tapes call this
+    while ``core._state.recording == 2``); keeps what they return in ``node.meta``.
 
-
-def _default_rule(node, g, value, args):
-    return reverse.run_vjp(node, g, value, args)
-
-
-def backward(node, g, rule=None):
-    """Run the backward rule of the marked ``node`` on cotangent ``g`` with the tools
-    that marked it: unpack saved values, profile, anomaly checks.
-
-    ``rule(node, g, value, args)`` computes the contributions (one per argument);
-    by default the primitive's VJP rule.  The eager ``Tensor`` tape passes its own.
+    >>> import funcgrad as fg, numpy as np
+    >>> class Tag(Instrument):
+    ...     def on_record(self, node):
+    ...         return "seen"
+    >>> tag = Tag(); install(tag)
+    >>> t = fg.Tensor([1.0], requires_grad=True) * 2.0     # the tape calls record(node)
+    >>> uninstall(tag)
+    >>> t.grad_fn.meta == ((tag, "seen"),)
+    True
     """
-    meta = node.meta if node.meta is not None else mark(node)
-    if rule is None:
-        rule = _default_rule
-    if "stack" in meta:
-        from .anomaly import checked_backward
-        return checked_backward(node, g, rule, meta)
-    return run_backward(node, g, rule, meta)
+    marks = []
+    for instrument in _state.instruments:
+        data = instrument.on_record(node)
+        if data is not None:
+            marks.append((instrument, data))
+    if marks:
+        node.meta = tuple(marks)
 
 
-def run_backward(node, g, rule, meta):
-    """Unpack ``node``'s saved values and call ``rule``, timed by active profilers."""
-    sinks = local.sinks
-    if not sinks:
-        return _call(node, g, rule, meta)
-    from .profiler import timed_backward
-    return timed_backward(sinks, node, g, lambda: _call(node, g, rule, meta), meta)
+def backward(node, g, rule):
+    """``rule(node, g, value, args)`` (the contributions of ``node`` for cotangent
+    ``g``) run through the instruments that kept data with ``node``, the one with the
+    lowest priority outermost.
+
+    >>> import funcgrad as fg, numpy as np
+    >>> class Halve(Instrument):                  # scales the rule's arguments
+    ...     def on_record(self, node):
+    ...         return 0.5
+    ...     def backward(self, node, data, g, args, proceed):
+    ...         return proceed(tuple(a * data for a in args))
+    >>> halve = Halve(); install(halve)
+    >>> y = fg.Tensor([4.0], requires_grad=True) * fg.Tensor([3.0])
+    >>> uninstall(halve)
+    >>> backward(y.grad_fn, np.ones(1), lambda node, g, value, args: (g * args[1], None))
+    (array([1.5]), None)
+    """
+    value = node.value
+
+    def proceed(args):
+        return rule(node, g, value, args)
+
+    for instrument, data in reversed(node.meta):
+        proceed = _wrap(instrument, node, data, g, proceed)
+    return proceed(node.args)
 
 
-def _call(node, g, rule, meta):
-    value, args = node.value, node.args
-    packed = meta.get("packed")
-    if packed is not None:
-        from .graph import unpack_args
-        args = unpack_args(args, packed)
-    return rule(node, g, value, args)
+def _wrap(instrument, node, data, g, proceed):
+    def step(args):
+        return instrument.backward(node, data, g, args, proceed)
+    return step
 
 
-def prim_name(node):
+def op_name(node):
+    """The name a tool shows for ``node``: the primitive's, with a custom rule's name.
+
+    >>> import funcgrad as fg, numpy as np
+    >>> class Names(Instrument):
+    ...     seen = []
+    ...     def on_record(self, node):
+    ...         self.seen.append(op_name(node))
+    >>> names = Names(); install(names)
+    >>> _ = fg.grad(lambda x: np.sum(np.exp(x)))(np.ones(2)); uninstall(names)
+    >>> names.seen
+    ['exp', 'reduce_sum']
+    """
     prim = node.prim
     name = getattr(prim, "name", None) or str(prim)
-    rule = (node.params or {}).get("rule") if isinstance(node.params, dict) else None
+    params = node.params
+    rule = params.get("rule") if isinstance(params, dict) else None
     return f"{name}:{rule}" if rule is not None else name
-
-
-# Every node an instrument marks reaches ``backward`` through the reverse-mode tape.
-reverse.instrumented_vjp = backward

@@ -28,14 +28,23 @@ import warnings
 
 import numpy as np
 
-from . import instruments
 from .core import ROOT, EvalInterpreter, _state
+from .instruments import Instrument, install, op_name, uninstall
 
 __all__ = ["profile", "record_function", "emit_nvtx", "EventList", "FunctionEvent",
            "FunctionEventAvg"]
 
 
 # --- plumbing: a timing root interpreter and the active sinks --------------------------------
+
+class _Sinks(threading.local):
+    def __init__(self):
+        self.active = ()  # the profilers / NVTX emitters recording on this thread
+        self.seq = 0      # sequence number of the next recorded node (ties backward to forward)
+
+
+_sinks = _Sinks()
+
 
 class ProfilingRoot(EvalInterpreter):
     """The evaluation interpreter, reporting each primitive to the active sinks."""
@@ -44,68 +53,41 @@ class ProfilingRoot(EvalInterpreter):
     transform = "evaluation (profiled)"
 
     def process(self, prim, args, params):
-        local = instruments.local
-        sinks = local.sinks  # read per call: a transform that outlives the block stops reporting
+        sinks = _sinks.active  # read per call: a transform that outlives the block stops reporting
         if not sinks:
             return EvalInterpreter.process(self, prim, args, params)
-        seq = local.seq
-        tokens = [s.begin(prim.name, "forward", args, seq) for s in sinks]
-        try:
-            out = EvalInterpreter.process(self, prim, args, params)
-        except BaseException:
-            for s, t in zip(reversed(sinks), reversed(tokens)):
-                s.end(t, None)
-            raise
-        for s, t in zip(reversed(sinks), reversed(tokens)):
-            s.end(t, out)
-        return out
+        seq = _sinks.seq
+        return _in_ranges(sinks, prim.name, "forward", args, seq,
+                          lambda: EvalInterpreter.process(self, prim, args, params))
 
 
-class _Marker:
-    """Marks recorded nodes so that their backward rules reach the sinks."""
+class _BackwardTimer(Instrument):
+    """Numbers each node recorded while profiling (PyTorch's ``seq``) and times its
+    backward rule when the backward pass runs while profiling too."""
 
     priority = 10
 
     def on_record(self, node):
-        if instruments.local.sinks:
-            instruments.mark(node)
+        if not _sinks.active:
+            return None
+        seq = _sinks.seq
+        _sinks.seq = seq + 1
+        return seq
+
+    def backward(self, node, data, g, args, proceed):
+        sinks = _sinks.active
+        if not sinks:
+            return proceed(args)
+        return _in_ranges(sinks, op_name(node) + "_backward", "backward", (g,), data,
+                          lambda: proceed(args))
 
 
-_MARKER = _Marker()
+_TIMER = _BackwardTimer()
 
 
-def _activate(sink):
-    """Add ``sink`` to this thread's sinks; returns what :func:`_deactivate` restores."""
-    local = instruments.local
-    saved = (local.sinks, _state.interpreter)
-    local.sinks = local.sinks + (sink,)
-    current = _state.interpreter
-    if current is ROOT or isinstance(current, ProfilingRoot):
-        _state.interpreter = ProfilingRoot()
-    else:
-        warnings.warn(
-            f"{type(sink).__name__} was started inside a transform ({current!r}): the "
-            f"primitives it computes are not recorded, only those of transforms started "
-            f"inside the profiling block. Start profiling outside the transformed function.",
-            RuntimeWarning, stacklevel=3)
-    instruments.install(_MARKER)
-    return saved
-
-
-def _deactivate(saved):
-    local = instruments.local
-    local.sinks, interpreter = saved
-    if isinstance(_state.interpreter, ProfilingRoot):
-        _state.interpreter = interpreter
-    if not local.sinks:
-        instruments.uninstall(_MARKER)
-
-
-def timed_backward(sinks, node, g, call, meta):
-    """Run ``call()`` (a node's backward rule) inside a range of every sink."""
-    name = instruments.prim_name(node) + "_backward"
-    seq = meta.get("seq")
-    tokens = [s.begin(name, "backward", (g,), seq) for s in sinks]
+def _in_ranges(sinks, name, kind, args, seq, call):
+    """``call()`` inside a range of every sink."""
+    tokens = [s.begin(name, kind, args, seq) for s in sinks]
     try:
         out = call()
     except BaseException:
@@ -115,6 +97,31 @@ def timed_backward(sinks, node, g, call, meta):
     for s, t in zip(reversed(sinks), reversed(tokens)):
         s.end(t, out)
     return out
+
+
+def _activate(sink):
+    """Add ``sink`` to this thread's sinks; returns what :func:`_deactivate` restores."""
+    saved = (_sinks.active, _state.interpreter)
+    _sinks.active = _sinks.active + (sink,)
+    current = _state.interpreter
+    if current is ROOT or isinstance(current, ProfilingRoot):
+        _state.interpreter = ProfilingRoot()
+    else:
+        warnings.warn(
+            f"{type(sink).__name__} was started inside a transform ({current!r}): the "
+            f"primitives it computes are not recorded, only those of transforms started "
+            f"inside the profiling block. Start profiling outside the transformed function.",
+            RuntimeWarning, stacklevel=3)
+    install(_TIMER)
+    return saved
+
+
+def _deactivate(saved):
+    _sinks.active, interpreter = saved
+    if isinstance(_state.interpreter, ProfilingRoot):
+        _state.interpreter = interpreter
+    if not _sinks.active:
+        uninstall(_TIMER)
 
 
 def _shape(a):
@@ -524,7 +531,7 @@ class record_function:
         self._tokens = None
 
     def __enter__(self):
-        sinks = instruments.local.sinks
+        sinks = _sinks.active
         self._sinks = sinks
         self._tokens = [s.begin(self.name, "user_annotation", (), None) for s in sinks]
         return self

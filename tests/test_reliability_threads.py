@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import funcgrad as fg
-from funcgrad import core, instruments
+from funcgrad import core
 
 from long_runs import LONG, figure  # noqa: E402
 THREADS = 8
@@ -279,7 +279,7 @@ def _state():
         "grad_enabled": fg.is_grad_enabled(),
         "inference": fg.is_inference_mode_enabled(),
         "anomaly": fg.is_anomaly_enabled(),
-        "hooks": len(instruments.local.hooks),
+        "hooks": len(fg.graph._hooks.pairs),
         "interpreter": type(core.current_interpreter()).__name__,
         "instruments": len(core._state.instruments),
     }

@@ -3,7 +3,8 @@
 While the user's function runs, each primitive applied to one of this
 interpreter's tracers is computed by the parent interpreter and recorded as a
 :class:`Node` on the tape (creation order is a topological order).  The
-backward pass walks the tape from the end, calls each primitive's ``vjp``
+backward pass (:mod:`funcgrad.interpreters.backprop`, the engine the eager
+``Tensor`` shares) walks the tape from the end, calls each primitive's ``vjp``
 rule with the node's residuals (its inputs and output) and accumulates
 cotangents per node.  ``None`` is a symbolic zero cotangent: nodes that
 receive none are skipped, so absent derivatives cost nothing and
@@ -13,55 +14,10 @@ VJP rules are written with differentiable primitives and run under whatever
 interpreter is current when the backward pass runs, so reverse-over-reverse,
 forward-over-reverse and ``vmap`` of a ``vjp_fn`` all work.
 """
-import sys
-import sysconfig
-
-from numpy import add as _np_add
-from numpy import ndarray
-
-from ..core import (ROOT, Interpreter, Tracer, _special_classes, _state, concrete, internal,
-                    run_under)
-from ..primitives.elementwise import add as _add
+from .. import instruments
+from ..core import ROOT, Interpreter, Tracer, _special_classes, _state, concrete, run_under
+from .backprop import SELECT, backpropagate
 from .forward import JVPInterpreter
-
-
-def add_cotangents(a, b):
-    """Sum two cotangents of one value (plain arrays skip the dispatch)."""
-    if type(a) is ndarray and type(b) is ndarray:
-        return a + b
-    return _add(a, b)
-
-
-# Accumulating a cotangent in place (``prev += c``) saves an 8n-byte allocation and a pass
-# when ``prev`` is an array only the backward pass can see.  CPython counts every
-# reference, so ``getrefcount(prev) == 3`` (the cotangent table, the local ``prev`` and
-# the argument of getrefcount) proves that nothing else (a user, a saved residual, a
-# view, another table entry) holds it; owning its memory proves no view shares it.  This
-# is NumPy's own test for reusing temporaries.  Builds that count references differently
-# (PyPy, free-threading, 3.14's borrowed stack references) keep the out-of-place sum.
-_INPLACE = (sys.implementation.name == "cpython" and sys.version_info < (3, 14)
-            and not sysconfig.get_config_var("Py_GIL_DISABLED"))
-_getrefcount = sys.getrefcount
-
-
-def _refs_in(contributions, prev, i):
-    """References to ``prev`` in this rule's results (``x * x`` gives both cotangents to
-    one node, so the first is already the table's entry when the second is added), or
-    -1 when one is still to be read: then it must not change."""
-    n = 0
-    for j, o in enumerate(contributions):
-        if o is prev:
-            if j > i:
-                return -1
-            n += 1
-    return n
-
-
-def _sole_array(prev, c):
-    """True when ``prev += c`` may run in place (see ``_INPLACE``); ``prev`` is passed
-    on, so the caller's count is one more than the table's and local's."""
-    return (type(c) is ndarray and prev.shape == c.shape and prev.dtype == c.dtype
-            and prev.flags.owndata and prev.flags.writeable)
 
 __all__ = ["ReverseInterpreter", "ReverseTracer", "backward_pass"]
 
@@ -81,8 +37,6 @@ class Node:
         self.meta = None
 
 
-SELECT = object()  # the "primitive" of output k of a multiple-result Node
-
 class ReverseTracer(Tracer):
     """A value and, being its own tape node, what produced it.
 
@@ -101,7 +55,7 @@ class ReverseTracer(Tracer):
         self.params = params
         self.parents = parents
         self.needs = needs
-        self.meta = None  # set by instruments: {"stack": ..., "packed": ...}
+        self.meta = None  # what debugging tools keep with the node (funcgrad.instruments)
 
     @property
     def shape(self):
@@ -175,8 +129,7 @@ class ReverseInterpreter(Interpreter):
             params = None
         tracer = ReverseTracer(self, out, prim, vals, params, parents, needs)
         if recording == 2:
-            for instrument in _state.instruments:
-                instrument.on_record(tracer)
+            instruments.record(tracer)
         self.tape.append(tracer)
         return tracer
 
@@ -195,12 +148,12 @@ class ReverseInterpreter(Interpreter):
             out = self.parent.process(prim, vals, params)
         node = Node(prim, vals, params, out, parents, needs)
         if recording == 2:
-            for instrument in _state.instruments:
-                instrument.on_record(node)
+            instruments.record(node)
         self.tape.append(node)
         outs = []
+        n = len(out)
         for k, o in enumerate(out):
-            sel = ReverseTracer(self, o, SELECT, (k,), None, ((0, node),))
+            sel = ReverseTracer(self, o, SELECT, (k, n), None, ((0, node),))
             self.tape.append(sel)
             outs.append(sel)
         return outs
@@ -223,100 +176,20 @@ _FIRST1 = (True,)
 _FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
 
 
-def run_vjp(node, g, value, args):
-    """Call ``node``'s VJP rule on cotangent ``g`` with residuals ``value``/``args``."""
-    params = node.params or {}
-    return node.prim.vjp(node.needs, g, value, *args, **params)
-
-
-def _plain_instrumented_vjp(node, g):
-    return run_vjp(node, g, node.value, node.args)
-
-
-# Replaced by funcgrad's debugging tools: called for every node an instrument marked
-# (``node.meta`` set), it may unpack saved values, time the rule, check it for NaN.
-instrumented_vjp = _plain_instrumented_vjp
-
-
-@internal  # the VJP rules are funcgrad's code: their constants may move to a device
 def backward_pass(tape, seeds, inputs, free=False):
     """Propagate cotangents from ``seeds`` ([(node, cotangent)]) back to ``inputs``.
 
     Returns the cotangent of each input (``None`` where it received none).  With
-    ``free=True`` the tape is consumed: each node's residuals are released as
-    soon as it is processed, so memory falls as the pass proceeds (``grad`` runs
-    its pass once).
-    """
-    instrumented = bool(_state.instruments)  # a tool active now sees every rule
-    # ``vjp_into`` shortcuts are for eager evaluation: a program being recorded for a
-    # compiler keeps the plain rules (a padded cotangent and a sum fuse into its loops).
-    interp = _state.interpreter
-    into_ok = not instrumented
-    while interp is not None:
-        if not interp.eager:
-            into_ok = False
-            break
-        interp = interp.parent
-    cts = {}
-    for node, ct in seeds:
-        key = id(node)
-        cts[key] = ct if key not in cts else add_cotangents(cts[key], ct)
-    pop = cts.pop
-    get = cts.get
-    remaining = len(tape)
-    while remaining:
-        remaining -= 1
-        node = tape.pop() if free else tape[remaining]
-        g = pop(id(node), None)
-        if g is None:
-            continue
-        prim = node.prim
-        if prim is SELECT:
-            parent = node.parents[0][1]
-            slots = get(id(parent))
-            if slots is None:
-                slots = cts[id(parent)] = [None] * len(parent.value)
-            k = node.args[0]
-            slots[k] = g if slots[k] is None else add_cotangents(slots[k], g)
-            continue
-        if prim.multiple_results:
-            g = tuple(g)
-        params = node.params
-        parents = node.parents
-        if into_ok and len(parents) == 1 and node.meta is None:
-            # A rule with ``vjp_into`` adds its contribution straight into the parent's
-            # cotangent so far (gather: one scatter-add instead of a padded copy plus a
-            # sum), in place when the backward pass holds the only reference to it.
-            i, parent = parents[0]
-            key = id(parent)
-            prev = get(key)
-            if prev is not None and i == 0:
-                into = prim.vjp_into
-                if into is not None:
-                    contributions = c = None  # the previous node's, if they hold prev
-                    owned = (_INPLACE and type(prev) is ndarray and _getrefcount(prev) == 3
-                             and prev.flags.owndata and prev.flags.writeable)
-                    cts[key] = into(prev, owned, g, node.value, *node.args, **(params or {}))
-                    continue
-        if instrumented or node.meta is not None:
-            contributions = instrumented_vjp(node, g)
-        elif params is None:
-            contributions = prim.vjp(node.needs, g, node.value, *node.args)
-        else:
-            contributions = prim.vjp(node.needs, g, node.value, *node.args, **params)
-        for i, parent in parents:
-            c = contributions[i]
-            if c is None:
-                continue
-            key = id(parent)
-            prev = get(key)
-            if prev is None:
-                cts[key] = c
-            elif (_INPLACE and type(prev) is ndarray and c is not prev
-                  and _getrefcount(prev) == 3 + _refs_in(contributions, prev, i)
-                  and _sole_array(prev, c)):
-                _np_add(prev, c, out=prev)
-            else:
-                cts[key] = add_cotangents(prev, c)
-    return [cts.get(id(x)) for x in inputs]
+    ``free=True`` the tape is consumed: each node is dropped as soon as it has run, so
+    memory falls as the pass proceeds (``grad`` runs its pass once).  The walk itself is
+    :func:`funcgrad.interpreters.backprop.backpropagate`.
 
+    >>> import numpy as np
+    >>> with ReverseInterpreter() as interp:
+    ...     x = interp.new_input(np.array([3.0]))
+    ...     y = x * x
+    >>> backward_pass(interp.tape, [(y, np.ones(1))], [x])
+    [array([6.])]
+    """
+    cotangents = backpropagate(tape, seeds, consume=free)
+    return [cotangents.get(id(x)) for x in inputs]

@@ -1,0 +1,217 @@
+"""The backward engine: one walk of a recorded graph, shared by reverse mode and the eager
+``Tensor``.
+
+The engine reads a graph node through a handful of fields, which the reverse-mode tape
+(:mod:`funcgrad.interpreters.reverse`) and the eager ``Tensor`` graph
+(:mod:`funcgrad.tensor.graph`) both provide:
+
+``prim``
+    the :class:`~funcgrad.core.Primitive` whose VJP rule the node runs, or
+    :data:`SELECT`: then the node is output ``k`` of the ``n`` outputs of a node
+    with several outputs (``args == (k, n)``, ``parents == ((0, that_node),)``).
+``parents``
+    ``((i, parent), ...)``: the cotangent of argument ``i`` goes to node ``parent``
+    (a node, or a leaf such as an input tracer, which the engine never runs).
+``needs``, ``value``, ``args``, ``params``
+    what the VJP rule gets: ``prim.vjp(needs, g, value, *args, **params)``.
+``meta``
+    ``None``, or what debugging tools kept with the node
+    (:func:`funcgrad.instruments.backward` then runs the rule).
+
+:func:`backpropagate` walks the nodes from the last recorded to the first (creation
+order is a topological order), runs each rule that received a cotangent and adds the
+contributions into its parents' cotangents.  ``None`` is a symbolic zero: a node
+without a cotangent is skipped, so absent derivatives cost nothing.  A node with
+several outputs collects one cotangent per output (its SELECT nodes fill the slots)
+and its rule gets them as a tuple.
+
+**Accumulating in place, by ownership.**  Adding a third contribution to a cotangent
+allocates nothing when the engine can write into the sum it computed for the first
+two.  A sum the engine computed (``prev + c``) is a fresh array that nobody else has
+seen: the engine *owns* it until the node it belongs to runs, when it is handed to the
+rule (which may return it, save it, or give it to several parents).  Only owned
+buffers are updated in place; a contribution a rule returned, a seed the caller
+passed, or an array a user or a residual holds is never written.
+"""
+from numpy import add as _np_add
+from numpy import ndarray
+
+from .. import instruments
+from ..core import _state, internal
+from ..primitives.elementwise import add as _add
+
+__all__ = ["SELECT", "backpropagate", "add_cotangents", "run_rule", "shortcuts_allowed"]
+
+SELECT = object()
+"""The ``prim`` of a node standing for output ``k`` of a node with several outputs."""
+
+
+def add_cotangents(a, b):
+    """Sum two cotangents of one value (plain arrays skip the dispatch).
+
+    >>> import numpy as np
+    >>> add_cotangents(np.ones(2), np.ones(2))
+    array([2., 2.])
+    """
+    if type(a) is ndarray and type(b) is ndarray:
+        return a + b
+    return _add(a, b)
+
+
+def run_rule(node, g, value, args):
+    """``node``'s VJP rule on cotangent ``g`` with residuals ``value`` and ``args``: one
+    contribution (or ``None``) per argument.
+
+    >>> import numpy as np
+    >>> from funcgrad.interpreters.reverse import ReverseInterpreter
+    >>> with ReverseInterpreter() as interp:
+    ...     y = np.sin(interp.new_input(np.array([0.0])))
+    >>> run_rule(y, np.ones(1), y.value, y.args)
+    (array([1.]),)
+    """
+    params = node.params
+    if params:
+        return node.prim.vjp(node.needs, g, value, *args, **params)
+    return node.prim.vjp(node.needs, g, value, *args)
+
+
+def shortcuts_allowed():
+    """Whether ``vjp_into`` shortcuts may run now: only while every interpreter computes
+    values eagerly.  A program recorded for a compiler keeps the plain rules (a padded
+    cotangent and a sum fuse into its loops).
+
+    >>> shortcuts_allowed()
+    True
+    """
+    interp = _state.interpreter
+    while interp is not None:
+        if not interp.eager:
+            return False
+        interp = interp.parent
+    return True
+
+
+@internal  # the VJP rules are funcgrad's code: their constants may move to a device
+def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release=None,
+                  shortcuts=True):
+    """Propagate cotangents from ``seeds`` back through ``nodes``.
+
+    ``nodes``: the nodes that may run, in creation order (parents before the nodes that
+    use them).  ``seeds``: ``[(node, cotangent)]``.  Returns the table of cotangents
+    left when the walk ends, keyed by ``id(node)``: those of the leaves (the nodes not
+    in ``nodes``: inputs), complete.
+
+    ``consume=True`` pops ``nodes`` as it goes, so each node's residuals can be freed
+    as soon as it has run.  ``rule(node, g, value, args)`` replaces :func:`run_rule`.
+    ``visit(node, g)`` is called before a node (other than a SELECT) runs, with its
+    cotangent (a list of slots for several outputs); the node runs only if it returns
+    true.  ``release(node)`` is called after it ran.  ``shortcuts=False`` turns off the
+    rules' ``vjp_into`` shortcuts.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> from funcgrad.interpreters.reverse import ReverseInterpreter
+    >>> with ReverseInterpreter() as interp:
+    ...     x = interp.new_input(np.array([1.0, 2.0]))
+    ...     y = x * x + x
+    >>> table = backpropagate(interp.tape, [(y, np.ones(2))])
+    >>> table[id(x)]
+    array([3., 5.])
+    """
+    cts = {}
+    # Keys whose entry is a sum this walk computed: a fresh array no one else holds.  A
+    # key is never written again once its node has run (everything that contributes to
+    # it was recorded later, so ran earlier), so a stale entry here is never consulted.
+    owned = set()
+    for node, ct in seeds:
+        _accumulate(cts, owned, id(node), ct)
+    into_ok = shortcuts and shortcuts_allowed()
+    get = cts.get
+    pop = cts.pop
+    remaining = len(nodes)
+    while remaining:
+        remaining -= 1
+        node = nodes.pop() if consume else nodes[remaining]
+        g = pop(id(node), None)
+        if g is None:
+            continue
+        prim = node.prim
+        if prim is SELECT:
+            parent = node.parents[0][1]
+            key = id(parent)
+            slots = get(key)
+            k, n = node.args
+            if slots is None:
+                slots = cts[key] = [None] * n
+            slots[k] = g if slots[k] is None else add_cotangents(slots[k], g)
+            continue
+        if visit is not None and not visit(node, g):
+            continue
+        if prim.multiple_results:
+            g = tuple(g)
+        parents = node.parents
+        if into_ok and len(parents) == 1 and node.meta is None:
+            i, parent = parents[0]
+            key = id(parent)
+            prev = get(key)
+            into = prim.vjp_into
+            if into is not None and prev is not None and i == 0:
+                # The rule adds its contribution straight into the parent's cotangent so
+                # far (gather: one scatter-add instead of a padded copy plus a sum), in
+                # place when the engine owns it; otherwise into a new array, which the
+                # engine then owns as it owns its own sums.
+                mine = key in owned
+                params = node.params
+                total = cts[key] = into(prev, mine, g, node.value, *node.args,
+                                        **(params or {}))
+                if total is not prev:
+                    if type(total) is ndarray:
+                        owned.add(key)
+                    else:
+                        owned.discard(key)
+                if release is not None:
+                    release(node)
+                continue
+        if node.meta is not None:
+            contributions = instruments.backward(node, g, rule or run_rule)
+        elif rule is not None:
+            contributions = rule(node, g, node.value, node.args)
+        elif node.params is None:
+            contributions = prim.vjp(node.needs, g, node.value, *node.args)
+        else:
+            contributions = prim.vjp(node.needs, g, node.value, *node.args, **node.params)
+        if release is not None:
+            release(node)
+        for i, parent in parents:
+            c = contributions[i]
+            if c is None:
+                continue
+            key = id(parent)
+            prev = get(key)
+            if prev is None:
+                cts[key] = c
+            elif type(c) is ndarray and type(prev) is ndarray:
+                if key in owned and prev.shape == c.shape and prev.dtype == c.dtype:
+                    _np_add(prev, c, out=prev)
+                else:
+                    total = cts[key] = prev + c
+                    if type(total) is ndarray:
+                        owned.add(key)
+                    else:  # 0-d arrays sum to a NumPy scalar
+                        owned.discard(key)
+            else:
+                cts[key] = _add(prev, c)
+                owned.discard(key)
+    return cts
+
+
+def _accumulate(cts, owned, key, c):
+    """``cts[key] += c`` (the walk's loop inlines this for speed)."""
+    prev = cts.get(key)
+    if prev is None:
+        cts[key] = c
+        return
+    total = cts[key] = add_cotangents(prev, c)
+    if type(prev) is ndarray and type(c) is ndarray and type(total) is ndarray:
+        owned.add(key)
+    else:
+        owned.discard(key)

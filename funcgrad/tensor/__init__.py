@@ -1,0 +1,105 @@
+"""The eager ``Tensor``: PyTorch's dynamic graph on funcgrad's primitives.
+
+A :class:`Tensor` holds a concrete value (a NumPy array) and, when it requires
+grad, where that value came from.  Every operation on Tensors reaches
+funcgrad's root interpreter, which hands it to this module's handler
+(``core.register_special_type``).  The handler unwraps the Tensors, computes
+the primitive on their values and, when gradients are enabled and some input
+requires grad, records a :class:`Node` (the ``grad_fn``) holding the
+primitive, its residuals (input values and output), which inputs want
+cotangents and the edges to the nodes those inputs came from.  ``backward()``
+walks that graph from the output with the backward engine ``fg.grad`` uses
+(:mod:`funcgrad.interpreters.backprop`), calling each primitive's own VJP rule,
+``prim.vjp(needs, g, out, *args, **params)``: there is no second set of
+derivative rules, and no second walk.
+
+>>> import numpy as np, funcgrad as fg
+>>> a = fg.Tensor([2.0, 3.0], requires_grad=True)
+>>> w = fg.Tensor([4.0, 5.0], requires_grad=True)
+>>> L = (10 - w * a).sum()
+>>> L
+tensor(-3., grad_fn=<SumBackward0>)
+>>> L.backward()
+>>> a.grad, w.grad
+(tensor([-4., -5.]), tensor([-2., -3.]))
+
+Decisions (where PyTorch, NumPy and funcgrad's own rules had to be reconciled):
+
+* **Values are never written in place.**  An in-place operation (``t += 1``,
+  ``t.add_(x)``, ``t[i] = v``, ``t.zero_()``, ``t.data.copy_(x)``) computes a new
+  array, makes the Tensor -- and every Tensor sharing its storage (``.data``,
+  ``.detach()``) -- show it, and bumps the storage's version counter.  A value a
+  node saved is therefore never corrupted, NumPy views between Tensors cannot
+  alias an update, and arrays handed out by ``.numpy()`` / ``np.asarray(t)`` are
+  read-only views (copy them to write).  ``fg.Tensor(array)`` copies ``array``,
+  like ``torch.tensor``; plain NumPy arrays used in a recorded operation are
+  saved by reference, so do not modify them before the backward pass.
+* **Version counter.**  A node remembers the version of each Tensor whose value
+  its rule reads (as PyTorch's formulas save them: ``x * 2`` reads neither ``x``
+  nor its output, ``exp`` reads its output); a backward pass through it after
+  an in-place change raises PyTorch's "one of the variables needed for gradient
+  computation has been modified by an inplace operation" error.  Since saved
+  arrays are never overwritten, the check exists for PyTorch's semantics, not
+  for safety: a check skipped can only miss PyTorch's error, never give a
+  wrong gradient.  Unlike PyTorch, ``.data`` shares the counter with its Tensor
+  (as ``.detach()`` does in both), so ``w.data[...] = v`` between a forward pass
+  and its backward pass is reported too.
+* **What a node saves.**  Operations whose VJP rule needs only shapes
+  (``add``, ``subtract``, ``negative``, ``reduce_sum``, ``reshape``, ``transpose``,
+  ``broadcast_to``, ``convert_element_type``, ``concatenate``, ``split``,
+  ``cumsum``) save shapes, not values, as in PyTorch: they are never "freed", and
+  inference-mode Tensors may flow into them.  While a debugging tool (anomaly
+  detection, saved-value hooks, profiler) is active every node saves its
+  values, so the tool sees them.  Nodes follow the :mod:`funcgrad.instruments`
+  protocol, so those tools work on the eager tape as on ``fg.grad``.
+* **Freeing.**  ``backward()`` without ``retain_graph`` frees the residuals of
+  the nodes it ran; a later pass through one of them raises PyTorch's "Trying
+  to backward through the graph a second time" error.  As in PyTorch, a node
+  whose rule reads only shapes or Python numbers (``x + 1``, ``x * 2``, sums)
+  holds nothing to free and can run again.  ``retain_graph`` defaults to
+  ``create_graph``.
+* **create_graph.**  The VJP rules then run on Tensors: each residual whose
+  input required grad is re-wrapped as a Tensor attached to the same graph
+  edge, so the rules' own operations are recorded and ``.grad`` has a
+  ``grad_fn`` (double backward).
+* **Order.**  Nodes carry creation sequence numbers; a backward pass runs the
+  nodes reachable from its roots in decreasing sequence (a topological order),
+  without recursion, so a 10,000-operation chain is fine.  ``inputs=`` and
+  ``fg.autograd.grad`` prune the walk to the nodes that lead to the inputs.
+* **Interop with transforms.**  A Tensor never holds a traced value: inside a
+  transform ``fg.Tensor(traced)`` *is* the traced value (``__new__`` returns it),
+  so code written with Tensors differentiates and vectorises unchanged, and
+  mixing the Tensor with the value it came from stays exact.
+  ``requires_grad=True`` on a traced value raises: the eager tape cannot record
+  inside a transform.  Tensors are pytree nodes whose one child is the value:
+  ``fg.grad(f)(t)`` differentiates with respect to ``t``'s value and returns
+  the gradient as a Tensor.  Where a concrete Tensor meets a traced value, the
+  transform's tracer carries the Tensor result.  A Tensor that requires grad
+  closed over inside ``fg.grad`` is recorded on the eager tape as usual, so the
+  transform's result would depend on it and cannot become a plain array (an
+  error says so): close over ``w.detach()``.
+* **NumPy.**  Operators, NumPy-style methods and plain NumPy functions work
+  through funcgrad.numpy and return Tensors; NumPy functions funcgrad has no
+  derivative for (``np.array_equal``, ``np.isin``...) run on read-only views of
+  the values when no Tensor involved requires grad, and raise otherwise.
+* **dtypes** follow NumPy (``fg.Tensor(1.0)`` is float64); only floating
+  Tensors can require grad.  ``fg.ones``/``fg.zeros`` return Tensors (float64 by
+  default), as ``torch.ones`` does.
+
+The modules, bottom up:
+
+=========================  ===========================================================
+``tensor.graph``           the nodes (``Node``, ``AccumulateGrad``) and what they save
+``tensor.values``          what a Tensor holds and how it converts and prints
+``tensor.interop``         NumPy functions funcgrad does not implement, on Tensors
+``tensor.inplace``         in-place updates and version counters
+``tensor.walk``            the backward pass: which nodes run, checks, freeing
+``tensor.tensor``          the ``Tensor`` class, ``backward`` and ``grad``
+``tensor.record``          the root interpreter's handler: recording operations
+=========================  ===========================================================
+"""
+from .graph import AccumulateGrad, Node
+from .tensor import Tensor, backward, grad, ones, zeros
+from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
+
+__all__ = ["Tensor", "Node", "AccumulateGrad", "ones", "zeros", "backward", "grad"]

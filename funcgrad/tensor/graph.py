@@ -1,0 +1,199 @@
+"""The eager Tensor's graph: the nodes that record operations, and what they save.
+
+A :class:`Node` is the ``grad_fn`` of the Tensors an operation produced; an
+:class:`AccumulateGrad` stands for a leaf that requires grad.  Both are graph nodes in
+the sense of the backward engine (:mod:`funcgrad.interpreters.backprop`): ``parents``
+pairs an argument position with the node its cotangent goes to.  An argument that is
+output ``k`` of an operation with several outputs points at a :class:`Select` of that
+node (the engine's way of filling one slot of a multi-output node).
+
+Nodes are numbered in creation order (``_seq``), so sorting the nodes a backward pass
+reaches by number gives a topological order.
+"""
+import itertools
+
+import numpy as np
+
+from ..interpreters.backprop import SELECT
+
+__all__ = ["Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE"]
+
+_seq = itertools.count()
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward.")
+
+
+class Storage:
+    """The value a Tensor shows, shared with its ``.data`` and ``.detach()`` views, and
+    the version counter its in-place updates bump."""
+
+    __slots__ = ("value", "version")
+
+    def __init__(self, value):
+        self.value = value
+        self.version = 0
+
+
+SELF = object()  # in Node._versions: "an output of this node"
+
+
+class Node:
+    """A recorded operation: the ``grad_fn`` of the Tensors it produced.
+
+    ``prim``, ``params``, ``args`` (the input values the VJP rule gets), ``value``
+    (the output, a tuple for several outputs), ``needs`` (which inputs want a
+    cotangent), ``parents`` and ``meta`` are what the backward engine and funcgrad's
+    debugging tools read (:mod:`funcgrad.instruments`); ``next_functions`` pairs each
+    input with the node it came from, as in PyTorch.
+
+    >>> import funcgrad as fg
+    >>> x = fg.Tensor(2.0, requires_grad=True)
+    >>> y = x * x
+    >>> y.grad_fn, y.grad_fn.name()
+    (<MulBackward0>, 'MulBackward0')
+    >>> y.grad_fn.next_functions
+    ((<AccumulateGrad>, 0), (<AccumulateGrad>, 0))
+    """
+
+    __slots__ = ("prim", "params", "args", "value", "needs", "meta", "parents", "_versions",
+                 "_seq", "_n_out", "_saves", "_freed", "_retained", "__weakref__")
+
+    def __init__(self, prim, params, args, value, needs, parents, versions, n_out):
+        self.prim = prim
+        self.params = params
+        self.args = args
+        self.value = value
+        self.needs = needs
+        self.meta = None
+        self.parents = parents
+        self._versions = versions
+        self._seq = next(_seq)
+        self._n_out = n_out
+        self._saves = versions is not None  # holds values a second pass would need
+        self._freed = False
+        self._retained = None  # {output number: weakref to a Tensor that retains its grad}
+
+    def name(self):
+        """PyTorch-style name, e.g. ``"MulBackward0"``.
+
+        >>> import funcgrad as fg
+        >>> (fg.Tensor([1.0], requires_grad=True).sum()).grad_fn.name()
+        'SumBackward0'
+        """
+        rule = self.params.get("rule") if self.params else None
+        if rule is not None and getattr(rule, "name", None):  # custom Function / custom_vjp
+            return rule.name.split(".")[0] + "Backward"
+        return self.prim.grad_fn_name
+
+    @property
+    def next_functions(self):
+        """``((node, output_nr), ...)``, one pair per input; ``(None, 0)`` for an input
+        that needs no gradient."""
+        out = [(None, 0)] * len(self.needs)
+        for i, parent in self.parents:
+            out[i] = parent._edge()
+        return tuple(out)
+
+    def _edge(self):
+        """``(self, 0)``: how PyTorch names the first output of this node."""
+        return (self, 0)
+
+    def __repr__(self):
+        return f"<{self.name()}>"
+
+    def _release(self):
+        """Free the saved values (after a backward pass without retain_graph)."""
+        if not self._saves:  # shapes or Python numbers only: nothing to free, as in PyTorch
+            return
+        self.args = None
+        self.value = None
+        self._freed = True
+
+    def _check_saved(self):
+        """Raise PyTorch's errors if the values this node saved were freed by an earlier
+        backward pass or changed in place since it was recorded."""
+        if self._freed:
+            raise RuntimeError(FREED_MESSAGE)
+        for storage, version, producer, nr in self._versions or ():
+            if storage.version != version:
+                value = storage.value
+                what = f"[{np.dtype(value.dtype).name} tensor of shape {list(value.shape)}]"
+                if producer is SELF:
+                    producer = self
+                if producer is not None:
+                    what += f", which is output {nr} of {producer.name()},"
+                raise RuntimeError(
+                    f"one of the variables needed for gradient computation has been modified "
+                    f"by an inplace operation: {what} is at version {storage.version}; "
+                    f"expected version {version} instead. Hint: it was saved by "
+                    f"{self.name()}; modify a copy (t.clone()) instead, or run the backward "
+                    f"pass before the in-place update.")
+
+
+class AccumulateGrad:
+    """The graph node of a leaf Tensor that requires grad: backward adds into its
+    ``.grad``.  ``variable`` is the leaf.
+
+    >>> import funcgrad as fg
+    >>> w = fg.Tensor([1.0], requires_grad=True)
+    >>> (w * 2).grad_fn.next_functions[0][0].variable is w
+    True
+    """
+
+    __slots__ = ("variable", "__weakref__")
+    prim = None  # a leaf: the engine never runs it
+    parents = ()
+    next_functions = ()
+    _seq = -1
+
+    def __init__(self, variable):
+        self.variable = variable
+
+    def name(self):
+        """``"AccumulateGrad"``, PyTorch's name for this node."""
+        return "AccumulateGrad"
+
+    def _edge(self):
+        """``(self, 0)``, as for a node."""
+        return (self, 0)
+
+    def __repr__(self):
+        return "<AccumulateGrad>"
+
+
+class Select:
+    """Output ``k`` of a node with several outputs, as a node of its own: the engine puts
+    its cotangent into slot ``k`` of that node's cotangents (see
+    :mod:`funcgrad.interpreters.backprop`)."""
+
+    __slots__ = ("args", "parents", "_seq")
+    prim = SELECT
+
+    def __init__(self, node, k):
+        self.args = (k, node._n_out)
+        self.parents = ((0, node),)
+        self._seq = next(_seq)  # after its node, before whatever uses this output
+
+    def _edge(self):
+        """``(node, k)``: the PyTorch name of this output."""
+        return (self.parents[0][1], self.args[0])
+
+
+def parent_of(fn, nr):
+    """The node that output ``nr`` of ``fn`` sends its cotangent through: ``fn`` itself,
+    or a :class:`Select` when ``fn`` has several outputs.
+
+    >>> import funcgrad as fg, funcgrad.numpy as fnp
+    >>> a, b = fnp.split(fg.Tensor([1.0, 2.0], requires_grad=True), 2)
+    >>> parent_of(b.grad_fn, 1)._edge() == (b.grad_fn, 1)
+    True
+    """
+    prim = fn.prim
+    if prim is not None and prim.multiple_results:
+        return Select(fn, nr)
+    return fn

@@ -1,0 +1,174 @@
+"""In-place updates of a Tensor: ``t += 1``, ``t.add_(x)``, ``t[i] = v``, ``t.zero_()``.
+
+Values are never written in place.  An update computes a new array, makes the
+Tensor -- and every Tensor sharing its storage (``.data``, ``.detach()``) -- show
+it, and bumps the storage's version counter, so a node that saved the old value
+raises PyTorch's "modified by an inplace operation" error instead of computing
+with it.  When gradients are on, the update is recorded like any operation and the
+Tensor's ``grad_fn`` becomes the update's node (PyTorch's rules: a leaf that
+requires grad cannot be updated in place).
+"""
+import numpy as np
+
+from .. import numpy as fnp
+from ..core import Tracer, _state
+from ..numpy._convert import asarray
+from ..primitives import elementwise as ew
+from .graph import Storage
+from .interop import unwrap_index
+from .values import TensorBase
+
+__all__ = ["InPlaceUpdates"]
+
+LEAF_INPLACE_MESSAGE = ("a leaf Variable that requires grad is being used in an in-place "
+                        "operation.")
+
+_new = object.__new__
+_FALSE = np.zeros((), bool)
+
+
+class InPlaceUpdates(TensorBase):
+    """The in-place methods of a Tensor (see the module docstring)."""
+
+    __slots__ = ()
+
+    def _inplace(self, compute):
+        """Replace this Tensor's value by ``compute(self)``, recording the update when
+        gradients are on (PyTorch's rules for leaves and version counters)."""
+        if self._inference and not _state.inference:
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed. "
+                "You can make a clone to get a normal tensor before doing inplace update.")
+        grad_on = _state.grad_enabled
+        if grad_on and self._requires_grad and self.grad_fn is None:
+            raise RuntimeError(LEAF_INPLACE_MESSAGE)
+        source = self
+        if grad_on:
+            # The update's own node must save the old value under a storage of its own,
+            # so that the version bump below invalidates only earlier savers of self.
+            source = _new(type(self))
+            source._storage = Storage(self._storage.value)
+            source._requires_grad = self._requires_grad
+            source.grad_fn, source._output_nr = self.grad_fn, self._output_nr
+            source._grad = source._accumulator = None
+            source._inference = self._inference
+        out = compute(source)
+        if isinstance(out, TensorBase):
+            value, tracked = out._storage.value, out._requires_grad
+        else:
+            value, tracked = out, False
+        shape = tuple(value.shape)
+        if shape != self.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
+        if value.dtype != self.dtype:
+            if not np.can_cast(value.dtype, self.dtype, "same_kind"):
+                raise RuntimeError(f"result type {np.dtype(value.dtype).name} can't be cast "
+                                   f"to the desired output type {self.dtype.name}")
+            out = out.astype(self.dtype)
+            value = out._storage.value if isinstance(out, TensorBase) else out
+        storage = self._storage
+        storage.value = value
+        storage.version += 1
+        if tracked:
+            node, nr = out.grad_fn, out._output_nr
+            self.grad_fn, self._output_nr, self._requires_grad = node, nr, True
+            versions = node._versions
+            if versions is not None:  # the node's output is now this Tensor's storage
+                for i, entry in enumerate(versions):
+                    if entry[0] is out._storage:
+                        versions[i] = (storage, storage.version, node, nr)
+        return self
+
+    def __iadd__(self, other):
+        return self._inplace(lambda s: s + other)
+
+    def __isub__(self, other):
+        return self._inplace(lambda s: s - other)
+
+    def __imul__(self, other):
+        return self._inplace(lambda s: s * other)
+
+    def __itruediv__(self, other):
+        return self._inplace(lambda s: s / other)
+
+    def __ipow__(self, other):
+        return self._inplace(lambda s: s ** other)
+
+    def add_(self, other, alpha=1):
+        """In place ``self += alpha * other``.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([1.0]).add_(fg.Tensor([2.0]), alpha=3)
+        tensor([7.])
+        """
+        return self._inplace(lambda s: s + (other if alpha == 1 else other * alpha))
+
+    def sub_(self, other, alpha=1):
+        """In place ``self -= alpha * other``.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([1.0]).sub_(2.0)
+        tensor([-1.])
+        """
+        return self._inplace(lambda s: s - (other if alpha == 1 else other * alpha))
+
+    def mul_(self, other):
+        """In place ``self *= other``.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([2.0]).mul_(3.0)
+        tensor([6.])
+        """
+        return self._inplace(lambda s: s * other)
+
+    def div_(self, other):
+        """In place ``self /= other``.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([3.0]).div_(2.0)
+        tensor([1.5])
+        """
+        return self._inplace(lambda s: s / other)
+
+    def fill_(self, value):
+        """Set every element to ``value``, in place.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([1.0, 2.0]).fill_(5.0)
+        tensor([5., 5.])
+        """
+        return self._inplace(lambda s: ew.where(_FALSE, s, _as_dtype(value, s.dtype)))
+
+    def zero_(self):
+        """Set every element to zero, in place (``w.grad.zero_()``).
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([1.0, 2.0]).zero_()
+        tensor([0., 0.])
+        """
+        return self.fill_(0)
+
+    def copy_(self, src):
+        """Copy ``src`` (broadcast to this shape) into this Tensor, in place; the
+        gradient flows to ``src``.
+
+        >>> import funcgrad as fg
+        >>> fg.zeros(2).copy_(fg.Tensor([1.0, 2.0]))
+        tensor([1., 2.])
+        """
+        src = src if isinstance(src, (TensorBase, Tracer)) else asarray(src)
+        return self._inplace(lambda s: ew.where(_FALSE, s, fnp.broadcast_to(src, s.shape)))
+
+    def __setitem__(self, key, value):
+        key = unwrap_index(key)
+
+        def compute(s):
+            return s.at[key].set(value)
+        return self._inplace(compute)
+
+
+def _as_dtype(value, dtype):
+    if isinstance(value, (TensorBase, Tracer)):
+        return value
+    return np.asarray(value, dtype)

@@ -1,0 +1,116 @@
+"""Tensors meeting NumPy functions that funcgrad does not implement.
+
+Operators, methods and the NumPy functions funcgrad differentiates reach Tensors through
+:mod:`funcgrad.numpy` like any array.  The others (``np.array_equal``, ``np.isin``...)
+still work on Tensors that need no gradient: they run on read-only views of the values.
+On a Tensor that requires grad they raise, since the derivative would be dropped.
+"""
+from ..core import Tracer
+from ..numpy import _methods
+from .values import TensorBase, read_only
+
+__all__ = ["array_ufunc", "array_function", "unwrap_index"]
+
+
+def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """``Tensor.__array_ufunc__``: funcgrad's operation where there is one, else NumPy's
+    on plain values when no derivative is dropped.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> np.gcd(fg.Tensor([4]), 6)             # no derivative to drop: NumPy computes it
+    array([2])
+    """
+    out = kwargs.get("out")
+    if out is not None and _contains_tensor(out):
+        raise TypeError(f"numpy.{ufunc.__name__}(..., out=tensor) would write into a Tensor; "
+                        f"use the returned value, or an in-place method (t.add_(x), "
+                        f"t.mul_(x), t[...] = v), which keeps the version counter right")
+    try:
+        return _methods._array_ufunc(self, ufunc, method, *inputs, **kwargs)
+    except TypeError:
+        # Not a funcgrad operation: NumPy may compute it on plain values, as long as no
+        # derivative is dropped on the way.
+        if _differentiable_inside(inputs):
+            _raise_not_differentiable(f"numpy.{ufunc.__name__}"
+                                      + ("" if method == "__call__" else f".{method}"), inputs)
+            raise
+    return getattr(ufunc, method)(*_plain_values(inputs), **_plain_values(kwargs))
+
+
+def array_function(self, func, types, args, kwargs):
+    """``Tensor.__array_function__``: as :func:`array_ufunc`, for NumPy functions.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> np.array_equal(fg.Tensor([1.0]), [1.0])
+    True
+    >>> np.array_equal(fg.Tensor([1.0], requires_grad=True), [1.0])
+    Traceback (most recent call last):
+    ...
+    TypeError: numpy.array_equal is not supported on a Tensor that requires grad: ...
+    """
+    if func in _methods._function_table():
+        return _methods._array_function(self, func, types, args, kwargs)
+    if _differentiable_inside(args) or _differentiable_inside(kwargs):
+        _raise_not_differentiable(f"numpy.{getattr(func, '__name__', func)}", (args, kwargs))
+        return _methods._array_function(self, func, types, args, kwargs)  # its clear error
+    return func(*_plain_values(args), **_plain_values(kwargs))
+
+
+def unwrap_index(key):
+    """An index with each Tensor in it replaced by its value (indices carry no
+    derivative).
+
+    >>> import funcgrad as fg
+    >>> unwrap_index((fg.Tensor([0]), slice(None)))
+    (array([0]), slice(None, None, None))
+    """
+    if isinstance(key, TensorBase):
+        return key._storage.value
+    if isinstance(key, tuple):
+        return tuple(k._storage.value if isinstance(k, TensorBase) else k for k in key)
+    return key
+
+
+def _plain_values(x):
+    """``x`` with every Tensor replaced by a read-only view of its value."""
+    if isinstance(x, TensorBase):
+        return read_only(x._storage.value)
+    if isinstance(x, (list, tuple)):
+        return type(x)(_plain_values(e) for e in x)
+    if isinstance(x, dict):
+        return {k: _plain_values(v) for k, v in x.items()}
+    return x
+
+
+def _differentiable_inside(x):
+    if isinstance(x, TensorBase):
+        return x._requires_grad
+    if isinstance(x, (list, tuple)):
+        return any(_differentiable_inside(e) for e in x)
+    if isinstance(x, dict):
+        return any(_differentiable_inside(v) for v in x.values())
+    return isinstance(x, Tracer)
+
+
+def _raise_not_differentiable(what, args):
+    if _requires_grad_inside(args):
+        raise TypeError(f"{what} is not supported on a Tensor that requires grad: funcgrad "
+                        f"has no derivative for it. Write the computation with the functions "
+                        f"in funcgrad.numpy (see funcgrad.numpy.__all__), or call it on "
+                        f"t.detach() if no gradient should flow through it.")
+
+
+def _requires_grad_inside(x):
+    if isinstance(x, TensorBase):
+        return x._requires_grad
+    if isinstance(x, (list, tuple)):
+        return any(_requires_grad_inside(e) for e in x)
+    if isinstance(x, dict):
+        return any(_requires_grad_inside(v) for v in x.values())
+    return False
+
+
+def _contains_tensor(x):
+    if isinstance(x, TensorBase):
+        return True
+    return isinstance(x, (list, tuple)) and any(_contains_tensor(e) for e in x)

@@ -1,0 +1,187 @@
+"""What a Tensor holds and how it shows it: shape, dtype, conversions, printing.
+
+:class:`TensorBase` declares a Tensor's fields and the methods that only read its
+value.  The graph side (``requires_grad``, ``grad``, ``backward``...) and in-place
+updates are added by :class:`funcgrad.tensor.Tensor` and its bases; modules below
+the Tensor class recognise Tensors as ``TensorBase`` instances.
+"""
+import numpy as np
+
+__all__ = ["TensorBase", "read_only"]
+
+NUMPY_MESSAGE = ("Can't call numpy() on Tensor that requires grad. "
+                 "Use tensor.detach().numpy() instead.")
+
+
+def read_only(value):
+    """A read-only NumPy view of ``value`` (what ``.numpy()`` hands out: Tensors never
+    write into their arrays, and nobody else may either).
+
+    >>> read_only(np.ones(2)).flags.writeable
+    False
+    """
+    out = np.asarray(value).view()
+    out.flags.writeable = False
+    return out
+
+
+class TensorBase:
+    """The fields of a Tensor and the methods that read its value.
+
+    ``_storage`` (:class:`~funcgrad.tensor.graph.Storage`: the value and its version
+    counter, shared with ``.data`` and ``.detach()``), ``_requires_grad``, ``grad_fn``
+    and ``_output_nr`` (the node and output that produced it), ``_grad``,
+    ``_accumulator`` (a leaf's AccumulateGrad node), ``_inference`` (made in
+    inference mode).
+    """
+
+    __slots__ = ("_storage", "_requires_grad", "grad_fn", "_output_nr", "_grad",
+                 "_accumulator", "_inference", "__weakref__")
+    __array_priority__ = 1001
+
+    @property
+    def shape(self):
+        """The shape, a tuple (like NumPy).
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([[1.0, 2.0]]).shape
+        (1, 2)
+        """
+        return tuple(self._storage.value.shape)
+
+    @property
+    def dtype(self):
+        """The NumPy dtype.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([1.0]).dtype
+        dtype('float64')
+        """
+        return np.dtype(self._storage.value.dtype)
+
+    @property
+    def ndim(self):
+        """The number of axes.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([[1.0]]).ndim
+        2
+        """
+        return len(self._storage.value.shape)
+
+    @property
+    def size(self):
+        """The number of elements (NumPy's attribute; ``numel()`` is PyTorch's spelling).
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([[1.0, 2.0]]).size
+        2
+        """
+        n = 1
+        for d in self._storage.value.shape:
+            n *= d
+        return n
+
+    def numel(self):
+        """The number of elements.
+
+        >>> import funcgrad as fg
+        >>> fg.ones(2, 3).numel()
+        6
+        """
+        return self.size
+
+    def dim(self):
+        """The number of axes.
+
+        >>> import funcgrad as fg
+        >>> fg.ones(2, 3).dim()
+        2
+        """
+        return self.ndim
+
+    @property
+    def _version(self):
+        """How many in-place updates this Tensor's storage has had."""
+        return self._storage.version
+
+    def numpy(self):
+        """The value as a read-only NumPy array (no copy).  Raises for a Tensor that
+        requires grad: use ``t.detach().numpy()``.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([1.0, 2.0]).numpy()
+        array([1., 2.])
+        """
+        if self._requires_grad:
+            raise RuntimeError(NUMPY_MESSAGE)
+        return read_only(self._storage.value)
+
+    def __array__(self, dtype=None, copy=None):
+        if self._requires_grad:
+            raise RuntimeError(
+                NUMPY_MESSAGE + " (np.asarray/np.array of a Tensor converts it; if this "
+                "happened inside fg.grad/fg.jacobian of a function closing over a Tensor "
+                "that requires grad, close over tensor.detach() instead.)")
+        value = self._storage.value
+        if copy:
+            return np.array(value, dtype=dtype, copy=True)
+        out = read_only(value)
+        return out if dtype is None or out.dtype == np.dtype(dtype) else out.astype(dtype)
+
+    def item(self, *args):
+        """The value as a Python number.
+
+        >>> import funcgrad as fg
+        >>> (fg.Tensor([2.0], requires_grad=True) * 3).sum().item()
+        6.0
+        """
+        return np.asarray(self._storage.value).item(*args)
+
+    def tolist(self):
+        """The value as nested Python lists.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([[1.0, 2.0]]).tolist()
+        [[1.0, 2.0]]
+        """
+        return np.asarray(self._storage.value).tolist()
+
+    def __bool__(self):
+        return bool(np.asarray(self._storage.value))
+
+    def __float__(self):
+        return float(np.asarray(self._storage.value))
+
+    def __int__(self):
+        return int(np.asarray(self._storage.value))
+
+    def __complex__(self):
+        return complex(np.asarray(self._storage.value))
+
+    def __index__(self):
+        value = np.asarray(self._storage.value)
+        if value.dtype.kind not in "iu" or value.ndim:
+            raise TypeError("only integer scalar Tensors can be converted to an index")
+        return int(value)
+
+    __hash__ = object.__hash__  # by identity, as in PyTorch (== is elementwise)
+
+    def __repr__(self):
+        body = np.array2string(np.asarray(self._storage.value), separator=", ",
+                               prefix="tensor(")
+        extras = []
+        if self.dtype not in (np.dtype(np.float64), np.dtype(np.int64), np.dtype(bool)):
+            extras.append(f"dtype={self.dtype.name}")
+        if self.grad_fn is not None:
+            extras.append(f"grad_fn={self.grad_fn!r}")
+        elif self._requires_grad:
+            extras.append("requires_grad=True")
+        return "tensor(" + ", ".join([body] + extras) + ")"
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if spec and self.size == 1:
+            return format(self.item(), spec)
+        return format(repr(self), spec)

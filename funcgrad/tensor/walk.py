@@ -1,0 +1,228 @@
+"""The eager Tensor's backward pass: PyTorch's semantics on the shared backward engine.
+
+The walk itself (accumulating cotangents, nodes with several outputs, instruments) is
+:func:`funcgrad.interpreters.backprop.backpropagate`, the engine ``fg.grad`` uses too.
+This module decides what it walks and adds the Tensor's semantics around it:
+
+* **Which nodes.**  The nodes reachable from the outputs, in creation order (their
+  sequence numbers), found without recursion, so a 10,000-operation chain is fine.
+  With ``inputs=`` (and ``fg.autograd.grad``) only the nodes from which an input can
+  be reached run.
+* **Checks.**  Before a node runs, its saved values are checked: freed by an earlier
+  pass without ``retain_graph``, or changed in place since (version counters).
+* **Freeing.**  Without ``retain_graph`` each node frees its saved values once it ran.
+* **Where gradients go.**  Into the ``.grad`` of the leaves reached and of the
+  non-leaves that called ``retain_grad()``, or, with targets, back to the caller.
+* **create_graph.**  The caller runs the pass with gradients recorded and passes a
+  ``rule`` that re-wraps the saved values as Tensors attached to the graph, so the
+  rules' own operations are recorded (double backward).
+"""
+import numpy as np
+
+from ..core import Tracer
+from ..interpreters.backprop import backpropagate
+from ..numpy._convert import asarray
+from ..primitives import elementwise as ew
+from .graph import Node, parent_of
+from .values import TensorBase
+
+__all__ = ["SCALAR_MESSAGE", "UNUSED_MESSAGE", "tensor_list", "roots_and_seeds",
+           "input_edge", "run", "fit_gradient"]
+
+SCALAR_MESSAGE = "grad can be implicitly created only for scalar outputs"
+UNUSED_MESSAGE = ("One of the differentiated Tensors appears to not have been used in the "
+                  "graph. Set allow_unused=True if this is the desired behavior.")
+
+
+def tensor_list(xs, what):
+    """``xs`` (a Tensor or a sequence of them) as a list; ``what`` names it in errors.
+
+    >>> import funcgrad as fg
+    >>> len(tensor_list(fg.Tensor(1.0), "inputs"))
+    1
+    """
+    if isinstance(xs, TensorBase):
+        return [xs]
+    xs = list(xs)
+    for x in xs:
+        if not isinstance(x, TensorBase):
+            raise TypeError(f"{what} must be Tensors (or a sequence of Tensors); got "
+                            f"{type(x).__name__}")
+    return xs
+
+
+def roots_and_seeds(outputs, grad_outputs, create_graph, what):
+    """The graph edges of ``outputs`` and the cotangent each starts with (``grad_outputs``
+    or, for a one-element output, one).
+
+    >>> import funcgrad as fg
+    >>> y = fg.Tensor([2.0], requires_grad=True) * 3
+    >>> roots, seeds = roots_and_seeds(y, None, False, "tensors")
+    >>> roots[0][0] is y.grad_fn, seeds
+    (True, [array([1.])])
+    """
+    outputs = tensor_list(outputs, what)
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    else:
+        grad_outputs = list(grad_outputs) if isinstance(grad_outputs, (list, tuple)) \
+            else [grad_outputs]
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"got {len(grad_outputs)} gradients for {len(outputs)} outputs: "
+                           f"pass one gradient (or None) per output")
+    roots, seeds = [], []
+    for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
+        if not t._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               f"have a grad_fn")
+        if g is None:
+            if t.size != 1:
+                raise RuntimeError(
+                    f"{SCALAR_MESSAGE}: the output has shape {t.shape}. Reduce it first "
+                    f"(e.g. .sum()), or pass gradient= (e.g. fg.ones(t.shape)).")
+            g = np.ones(t.shape, t.dtype)
+        else:
+            if isinstance(g, TensorBase):
+                g = g if create_graph else g._storage.value
+            elif not isinstance(g, Tracer):
+                g = np.array(asarray(g))  # a copy: the user may modify theirs
+            if tuple(g.shape) != t.shape:
+                raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
+                                   f"{tuple(g.shape)} and output[{i}] has a shape of "
+                                   f"{t.shape}.")
+            if g.dtype != t.dtype:
+                g = g.astype(t.dtype)
+        roots.append(t._edge())
+        seeds.append(g)
+    return roots, seeds
+
+
+def input_edge(t):
+    """The graph edge whose gradient is ``t``'s (``t`` must require grad).
+
+    >>> import funcgrad as fg
+    >>> input_edge(fg.Tensor(1.0, requires_grad=True))
+    (<AccumulateGrad>, 0)
+    """
+    if not t._requires_grad:
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
+    return t._edge()
+
+
+def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True):
+    """Propagate ``seeds`` back from graph edges ``roots`` (see the module docstring).
+
+    With ``targets=None``: returns ``[(tensor, gradient)]`` for every leaf reached and
+    every non-leaf that retains its grad.  Otherwise only the nodes that lead to the
+    target edges run, and ``{edge: gradient}`` is returned for the targets reached.
+    ``rule`` replaces the VJP call (create_graph); ``shortcuts=False`` keeps the rules'
+    plain form.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> x = fg.Tensor([3.0], requires_grad=True)
+    >>> y = x * x
+    >>> [(t is x, g) for t, g in run([y._edge()], [np.ones(1)], retain_graph=False)]
+    [(True, array([6.]))]
+    """
+    starts = [parent_of(fn, nr) for fn, nr in roots]
+    nodes, leaves = _reachable(starts)
+    found = []
+    if targets is None:
+        def visit(node, g):
+            retained = node._retained
+            if retained:
+                _collect_retained(node, g, retained, found)
+            node._check_saved()
+            return True
+    else:
+        target_set = set(targets)
+        wanted = {}
+        for fn, nr in targets:
+            if fn.prim is not None:
+                wanted.setdefault(fn, []).append(nr)
+        runs = _leading_to({fn for fn, _ in targets}, nodes)
+        captured = {}
+
+        def visit(node, g):
+            nrs = wanted.get(node)
+            if nrs is not None:
+                for nr in nrs:
+                    captured[(node, nr)] = g[nr] if node.prim.multiple_results else g
+            if node not in runs:
+                return False
+            node._check_saved()
+            return True
+    table = backpropagate(nodes, list(zip(starts, seeds)), rule=rule, visit=visit,
+                          release=None if retain_graph else Node._release,
+                          shortcuts=shortcuts)
+    if targets is None:
+        for acc in leaves:
+            g = table.get(id(acc))
+            if g is not None:
+                found.append((acc.variable, g))
+        return found
+    for acc in leaves:
+        if (acc, 0) in target_set:
+            captured[(acc, 0)] = table.get(id(acc))
+    return captured
+
+
+def _reachable(starts):
+    """The nodes reachable from ``starts``, in creation order, and the leaves reached."""
+    nodes, leaves, seen = [], [], set()
+    stack = list(starts)
+    while stack:
+        fn = stack.pop()
+        if fn in seen:
+            continue
+        seen.add(fn)
+        if fn.prim is None:  # AccumulateGrad
+            leaves.append(fn)
+            continue
+        nodes.append(fn)
+        for _, parent in fn.parents:
+            if parent not in seen:
+                stack.append(parent)
+    nodes.sort(key=_seq_of)
+    return nodes, leaves
+
+
+def _seq_of(node):
+    return node._seq
+
+
+def _leading_to(needed, nodes):
+    """The nodes (in creation order) from which one of ``needed`` can be reached."""
+    needed = set(needed)
+    runs = set()
+    for node in nodes:
+        for _, parent in node.parents:
+            if parent in needed:
+                needed.add(node)
+                runs.add(node)
+                break
+    return runs
+
+
+def _collect_retained(node, g, retained, found):
+    multiple = node.prim.multiple_results
+    for nr, ref in retained.items():
+        t = ref()
+        gk = g[nr] if multiple else g
+        if t is not None and gk is not None:
+            found.append((t, gk))
+
+
+def fit_gradient(t, g):
+    """``g`` with ``t``'s shape and dtype (the rules already give that; seeds may not).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fit_gradient(fg.Tensor(np.zeros((2, 2), np.float32)), np.ones(2))
+    array([[1., 1.],
+           [1., 1.]], dtype=float32)
+    """
+    if tuple(g.shape) != t.shape:
+        g = ew.add(g, np.zeros(t.shape, t.dtype))
+    if g.dtype != t.dtype:
+        g = g.astype(t.dtype)
+    return g

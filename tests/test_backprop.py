@@ -1,0 +1,237 @@
+"""The backward engine (funcgrad/interpreters/backprop.py).
+
+One engine walks both tapes: ``fg.grad``'s and the eager ``Tensor``'s.  It accumulates
+cotangents in place only into sums it computed itself, fills one slot per output of a
+multi-output node, and prunes the eager walk to the nodes that reach the inputs asked for.
+"""
+import doctest
+import importlib
+import pathlib
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad import core, instruments
+from funcgrad.interpreters import backprop
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+# --- accumulation in place, by ownership -----------------------------------------------------
+
+@pytest.fixture
+def in_place_adds(monkeypatch):
+    """Counts the engine's in-place additions (``np.add(prev, c, out=prev)``)."""
+    adds = []
+
+    def counting_add(a, b, out):
+        adds.append(out)
+        return np.add(a, b, out=out)
+    monkeypatch.setattr(backprop, "_np_add", counting_add)
+    return adds
+
+
+def test_cotangents_accumulate_in_place_into_the_sums_the_engine_computed(in_place_adds):
+    x = np.linspace(-3, 3, 5000)
+    # x receives four contributions: multiply's two, sin's and cos's.  The first two are
+    # the rules' arrays: their sum is a new array the engine owns, and the last two are
+    # added into it.
+    got = fg.grad(lambda v: np.sum(v * v + np.sin(v) + np.cos(v)))(x)
+    np.testing.assert_allclose(got, 2 * x + np.cos(x) - np.sin(x), rtol=1e-14, atol=1e-15)
+    assert len(in_place_adds) == 2
+    assert in_place_adds[0] is in_place_adds[1]  # the same buffer, both times
+    np.testing.assert_array_equal(fg.grad(lambda v: np.sum(v + v))(x), np.full_like(x, 2.0))
+
+
+def test_cotangents_the_user_holds_are_never_changed():
+    x = np.linspace(-3, 3, 5000)
+    ct = np.linspace(1, 2, 5000)
+    before = ct.copy()
+    # add hands the user's cotangent itself to x and to sin(x); sin's then adds to it.
+    _, vjp_fn = fg.vjp(lambda v: v + np.sin(v), x)
+    (got,) = vjp_fn(ct)
+    np.testing.assert_array_equal(ct, before)
+    np.testing.assert_allclose(got, ct * (1 + np.cos(x)), rtol=1e-12, atol=1e-15)
+    (again,) = vjp_fn(ct)
+    np.testing.assert_array_equal(again, got)
+    # A cotangent that is also a value the function returned stays as the user sees it.
+    held = []
+
+    def f(v):
+        y = v * 2.0
+        held.append(y)
+        return np.sum(y * v) + np.sum(np.cos(v))
+    g = fg.grad(f)(x)
+    np.testing.assert_allclose(g, 4 * x - np.sin(x), rtol=1e-14, atol=1e-15)
+
+
+@pytest.fixture
+def leaky():
+    """``leaky(x) = x * x / 2`` whose VJP returns its saved input ``x`` itself (right for
+    a cotangent of ones): a contribution that is an array the caller and the tape hold."""
+    returned = []
+
+    def vjp(needs, g, out, x):
+        returned.append(x)
+        return (x,)
+    prim = core.Primitive("test_leaky_half_square", lambda x: x * x / 2, vjp=vjp,
+                          jvp=lambda p, t: (p[0] * p[0] / 2, p[0] * t[0]),
+                          abstract_eval=lambda a: core.ShapedArray(a.shape, a.dtype))
+    try:
+        yield prim, returned
+    finally:
+        del core.REGISTRY["test_leaky_half_square"]
+
+
+def test_a_residual_a_rule_returns_is_never_written(leaky, in_place_adds):
+    prim, returned = leaky
+    x = np.linspace(-1, 1, 1000)
+    before = x.copy()
+    # x's first contribution is x itself (the leaky rule's); sin's and cos's follow.
+    g = fg.grad(lambda v: np.sum(prim.bind(v)) + np.sum(np.sin(v)) + np.sum(np.cos(v)))(x)
+    np.testing.assert_array_equal(x, before)
+    assert returned and returned[0] is x  # the rule did hand out the caller's array
+    np.testing.assert_allclose(g, x + np.cos(x) - np.sin(x), rtol=1e-14, atol=1e-15)
+    assert len(in_place_adds) == 1 and all(a is not x for a in in_place_adds)
+
+
+def test_a_sum_handed_to_a_rule_is_no_longer_written(in_place_adds):
+    x = np.linspace(-1, 1, 1000)
+
+    # y = sin(x) + cos(x) is used three times, so its cotangent is a sum the engine owns.
+    # When y's node runs, add's rule gives that very array to both sin(x) and cos(x) as
+    # their first cotangent; then z's uses (recorded earlier, so run later) add to both:
+    # neither may write into the shared array.
+    def f(v):
+        s, c = np.sin(v), np.cos(v)
+        z = np.sum(s * 4.0) + np.sum(c * 5.0)
+        y = s + c
+        return np.sum(y * 2.0 + y * 3.0 + y) + z
+    g = fg.grad(f)(x)
+    expected = (6.0 + 4.0) * np.cos(x) - (6.0 + 5.0) * np.sin(x)
+    np.testing.assert_allclose(g, expected, rtol=1e-13, atol=1e-14)
+
+
+def test_zero_dim_and_mixed_dtype_cotangents_add_correctly():
+    f = lambda v: v * v + np.sin(v) + np.cos(v)  # noqa: E731
+    x = 0.3
+    np.testing.assert_allclose(fg.grad(f)(x), 2 * x + np.cos(x) - np.sin(x), rtol=1e-15)
+    x32 = np.linspace(-1, 1, 7, dtype=np.float32)
+    g = fg.grad(lambda v: np.sum(v * v + np.sin(v) + np.cos(v)))(x32)
+    assert g.dtype == np.float32
+    np.testing.assert_allclose(g, 2 * x32 + np.cos(x32) - np.sin(x32), rtol=1e-6)
+
+
+def test_in_place_accumulation_agrees_bit_for_bit_with_out_of_place(monkeypatch,
+                                                                    in_place_adds):
+    x = np.random.default_rng(0).normal(size=300)
+
+    def f(v):
+        y = np.tanh(v)
+        return np.sum(y * y + y * v + np.exp(y)) + np.sum(v[1:] * v[:-1]) + v[::2].sum()
+    in_place = fg.grad(f)(x)
+    assert in_place_adds
+
+    def out_of_place(a, b, out):
+        raise AssertionError("unreachable: ownership is disabled below")
+    monkeypatch.setattr(backprop, "_np_add", out_of_place)
+    monkeypatch.setattr(backprop, "set", _NeverOwns, raising=False)
+    np.testing.assert_array_equal(fg.grad(f)(x), in_place)
+
+
+class _NeverOwns(set):
+    """A set that forgets what is added: the engine then owns nothing."""
+
+    def add(self, item):
+        pass
+
+
+def test_the_eager_tensor_never_writes_a_gradient_the_user_holds():
+    x = fg.Tensor(np.linspace(-1, 1, 50), requires_grad=True)
+    y = np.sin(x)
+    y.retain_grad()
+    loss = (y * y + y * 2.0 + np.cos(x)).sum()
+    loss.backward(retain_graph=True)
+    held_x, held_y = x.grad, y.grad
+    x_before, y_before = held_x.numpy().copy(), held_y.numpy().copy()
+    loss.backward()
+    np.testing.assert_array_equal(held_x.numpy(), x_before)
+    np.testing.assert_array_equal(held_y.numpy(), y_before)
+    np.testing.assert_allclose(x.grad.numpy(), 2 * x_before, rtol=1e-15)
+
+
+# --- one engine for both tapes -----------------------------------------------------------------
+
+def _loss(v):
+    a, b = fnp.split(v, 2)
+    h = np.tanh(a) * b
+    return np.sum(h * h + a[::2].sum() + np.exp(b) * a)
+
+
+def test_the_tensor_tape_and_grad_give_the_same_bits():
+    x = np.random.default_rng(1).normal(size=8)
+    t = fg.Tensor(x, requires_grad=True)
+    _loss(t).backward()
+    np.testing.assert_array_equal(t.grad.numpy(), fg.grad(_loss)(x))
+
+
+def test_a_tensor_op_with_several_outputs_fills_one_slot_per_output():
+    x = fg.Tensor(np.arange(1.0, 7.0), requires_grad=True)
+    a, b, c = fnp.split(x, 3)
+    b.retain_grad()
+    loss = (a * b).sum() + (b * b).sum()  # c is unused: its slot stays empty
+    assert [e[1] for e in (a * b).grad_fn.next_functions] == [0, 1]
+    assert (a * b).grad_fn.next_functions[0][0] is a.grad_fn
+    loss.backward(retain_graph=True)
+    x_ = np.arange(1.0, 7.0)
+    np.testing.assert_array_equal(b.grad.numpy(), x_[:2] + 2 * x_[2:4])
+    np.testing.assert_array_equal(x.grad.numpy(), np.r_[x_[2:4], x_[:2] + 2 * x_[2:4], 0, 0])
+    (gb, gx) = fg.autograd.grad(loss, [b, x])
+    np.testing.assert_array_equal(gb.numpy(), b.grad.numpy())
+    np.testing.assert_array_equal(gx.numpy(), x.grad.numpy())
+
+
+def test_a_multi_output_op_as_the_root_of_a_backward_pass():
+    x = fg.Tensor(np.arange(4.0), requires_grad=True)
+    a, b = fnp.split(x * 3.0, 2)
+    b.backward(gradient=fg.ones(2))
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, 3.0, 3.0])
+
+
+def test_inputs_prunes_the_walk_to_the_nodes_that_reach_them():
+    calls = []
+
+    class Spy(instruments.Instrument):
+        def on_record(self, node):
+            return True
+
+        def backward(self, node, data, g, args, proceed):
+            calls.append(node.prim.name)
+            return proceed(args)
+    spy = Spy()
+    instruments.install(spy)
+    try:
+        x = fg.Tensor([1.0, 2.0], requires_grad=True)
+        w = fg.Tensor([3.0, 4.0], requires_grad=True)
+        loss = (np.exp(w) * 2.0).sum() + (x * x).sum()
+    finally:
+        instruments.uninstall(spy)
+    (gx,) = fg.autograd.grad(loss, [x])
+    np.testing.assert_array_equal(gx.numpy(), [2.0, 4.0])
+    assert "exp" not in calls and "multiply" in calls  # w's branch never ran
+
+
+def test_tensor_modules_stay_small():
+    for path in (ROOT / "funcgrad/tensor").glob("*.py"):
+        lines = len(path.read_text().splitlines())
+        assert lines <= 600, f"{path.name} has {lines} lines: split it by concern"
+
+
+@pytest.mark.parametrize("module", ["funcgrad.interpreters.backprop",
+                                    "funcgrad.interpreters.reverse"])
+def test_docstring_examples(module):
+    failures, tried = doctest.testmod(importlib.import_module(module),
+                                      optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
