@@ -415,7 +415,6 @@ def user_frame_summary():
 
 # Values the root cannot compute with directly.  Tracers reaching the root have
 # escaped; other special types (the eager Tensor, GPU arrays) register a handler.
-_special_types = (Tracer,)
 _special_handlers = {}  # exact class -> handler
 
 
@@ -425,8 +424,6 @@ def register_special_type(cls, handler):
     ``handler(prim, args, params)`` returns the result, or ``NotImplemented``.
     Subclasses of ``cls`` are handled too once they register (``add_special_subclass``).
     """
-    global _special_types
-    _special_types = _special_types + (cls,)
     _special_classes.add(cls)
     _special_handlers[cls] = handler
 
