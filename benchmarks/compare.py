@@ -69,6 +69,7 @@ Run
                                  [--startup-rounds N] [--inner N] [--target-ms MS]
                                  [--quick] [--threshold PCT] [--clock cpu|wall]
                                  [--name NAME] [--cache-dir DIR] [--rebuild]
+    python benchmarks/compare.py --report benchmarks/results/NAME.json [--threshold PCT]
 
     e.g.  python benchmarks/compare.py --base 6ae4f55 --head /work/main
           python benchmarks/compare.py --base main --only W1,W2 --quick
@@ -142,23 +143,25 @@ def median_ci(values: Sequence[float], level: float = 0.95) -> tuple[float, floa
     """A distribution-free confidence interval for the median of ``values``.
 
     Returns ``(low, high, coverage)``: the order statistics ``x_(k)`` and ``x_(n+1-k)``
-    (1-based, sorted) for the largest ``k`` whose coverage ``1 - 2 P(B <= k-1)``, with
-    ``B ~ Binomial(n, 1/2)``, is at least ``level``.  With too few values for ``level``
-    (under 6 for 95%) it is the whole range, whose coverage is ``1 - 2 / 2**n``.
+    (1-based, sorted) for the largest ``k`` whose coverage is at least ``level``.  The
+    interval misses the median when fewer than k values lie below it (or above), so its
+    coverage is ``1 - 2 P(B <= k-1)`` with ``B ~ Binomial(n, 1/2)``.  With too few values
+    for ``level`` (under 6 for 95%) it is the whole range, covering ``1 - 2 / 2**n``.
     """
     xs = sorted(values)
     n = len(xs)
     if n == 0:
         return math.nan, math.nan, 0.0
-    cdf, best = 0.0, (1, 1 - 2 * 0.5 ** n)   # cdf = P(B <= k-1)
-    for k in range(1, n // 2 + 1):
-        coverage = 1 - 2 * cdf
-        if coverage < level:
+
+    def coverage(k: int) -> float:
+        return 1 - 2 * sum(math.comb(n, j) for j in range(k)) / 2 ** n
+
+    best = 1
+    for k in range(2, (n + 1) // 2 + 1):
+        if coverage(k) < level:
             break
-        best = (k, coverage)
-        cdf += math.comb(n, k - 1) * 0.5 ** n
-    k, coverage = best
-    return xs[k - 1], xs[n - k], coverage
+        best = k
+    return xs[best - 1], xs[n - best], coverage(best)
 
 
 def spread(values: Sequence[float]) -> float:
@@ -712,7 +715,7 @@ def measure_startup(trees: dict[str, Tree], rows: dict[str, Row], cfg: dict[str,
                     ) -> None:
     """W7: fresh processes, one per tree per variant per round, alternating."""
     suffix = "_cpu_s" if cfg["clock"] == "cpu" else "_s"
-    wanted = [w for w in W7_ROWS if w[2] in cfg["libs"]]
+    wanted = [w for w in W7_ROWS if w[2] in cfg["libs"] and (cfg["cold"] or not w[5])]
     for key, label, lib, _, _, _ in wanted:
         rows[f"{key}|{lib}"] = Row(key, "W7", label, lib, "ms")
     # the runs: each (script, cold) once per round; the import row reads fnp's warm runs
@@ -730,16 +733,11 @@ def measure_startup(trees: dict[str, Tree], rows: dict[str, Row], cfg: dict[str,
         if row.workload == "W7":
             for t in TREES:
                 row.set_status(t, "ok")
-    mine = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    try:
-        for r in range(cfg["startup_rounds"]):
-            cpu = _round_cpu(r, cfg["pin"])
-            if cpu is not None:  # the fresh processes inherit it
-                os.sched_setaffinity(0, {cpu})
-            _startup_round(r, trees, rows, wanted, variants, suffix)
-    finally:
-        if mine is not None:
-            os.sched_setaffinity(0, mine)
+    # Not pinned (unlike W1-W6's workers): each process is new and short, so none keeps
+    # one core for long, and on one shared core a cold compile takes several times as
+    # long in wall time under load.
+    for r in range(cfg["startup_rounds"]):
+        _startup_round(r, trees, rows, wanted, variants, suffix)
 
 
 def _startup_round(r: int, trees: dict[str, Tree], rows: dict[str, Row], wanted: list,
@@ -819,6 +817,18 @@ def report(payload: dict[str, Any], rows: Sequence[Row]) -> str:
     return "\n".join(lines)
 
 
+def rows_from_json(records: Iterable[dict[str, Any]]) -> list[Row]:
+    """The rows of a saved comparison (the ``rows`` of compare.py's JSON)."""
+    rows = []
+    for rec in records:
+        row = Row(rec["key"], rec["workload"], rec["label"], rec["lib"], rec["unit"])
+        row.status = {t: (v["status"], v["why"]) for t, v in rec["status"].items()}
+        row.digests = {t: set(rec["digests"].get(t, [])) for t in TREES}
+        row.samples = {t: [list(r) for r in rec["samples_s"].get(t, [])] for t in TREES}
+        rows.append(row)
+    return rows
+
+
 def _rows_json(rows: Sequence[Row], threshold: float) -> list[dict[str, Any]]:
     out = []
     for row in rows:
@@ -855,7 +865,7 @@ def _check_versions(trees: dict[str, Tree], allow: bool) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--base", required=True, help="a commit (anything git names) or a folder")
+    p.add_argument("--base", help="a commit (anything git names) or a folder (required)")
     p.add_argument("--head", help="a commit or a folder (default: this work tree)")
     p.add_argument("--only", help="comma-separated workloads, e.g. W1,W7 (default all)")
     p.add_argument("--libs", default="fnp,np,jit",
@@ -874,6 +884,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threshold", type=float, default=5.0,
                    help="percent slower that a row may be (default 5)")
     p.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
+    p.add_argument("--no-cold", action="store_true",
+                   help="W7 without the cold-cache rows (they take most of W7's time)")
     p.add_argument("--no-pin", action="store_true",
                    help="leave the processes to the scheduler instead of putting both "
                    "trees' on one CPU per round")
@@ -888,7 +900,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--allow-version-mismatch", action="store_true",
                    help="go on when the trees' numpy/numba/python versions differ")
     p.add_argument("--command", help="the command recorded in the report")
+    p.add_argument("--report", type=Path, metavar="JSON",
+                   help="measure nothing: print the report of a saved run (e.g. with "
+                   "another --threshold)")
     args = p.parse_args(argv)
+    if args.report:
+        payload = json.loads(args.report.read_text())
+        payload["config"]["threshold"] = args.threshold / 100
+        print(report(payload, rows_from_json(payload["rows"])))
+        return 0
+    if not args.base:
+        p.error("--base is required (a commit or a folder)")
 
     mode = "quick" if args.quick else "full"
     d_rounds, d_inner, d_target, d_startup = MODES[mode]
@@ -901,7 +923,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"unknown library {exc}: choose from {sorted(LIBS)}")
     cfg = {
         "mode": mode, "size": args.size, "libs": libs, "clock": args.clock,
-        "pin": not args.no_pin,
+        "pin": not args.no_pin, "cold": not args.no_cold,
         "workloads": [w for w in only if w != "W7"],
         "kernel_sizes": args.kernel_sizes if args.kernels else None,
         "rounds": args.rounds or d_rounds, "inner": args.inner or d_inner,
