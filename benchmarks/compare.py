@@ -33,10 +33,12 @@ How it measures
     (benchmarks/_compare_worker.py).  Both build every case and check its result against
     the suite's reference (``suite.prepare``: a WRONG or ERROR result, or a row missing
     in one tree, is reported and not timed, in either column), and hash the result's
-    bits.  Then, case by case, the two workers take turns: one timed loop of about
-    ``--target-ms`` in one tree, then one in the other, ``--inner`` times, the order
-    flipping at every turn and every round (base, head, head, base, ...), so that load on
-    the machine, which changes over seconds, falls on both columns alike.  The timing
+    bits.  Then, case by case, the two workers take turns on one CPU (both pinned to the
+    same core for the round, another core the next round; ``--no-pin`` to leave them to
+    the scheduler): one timed loop of about ``--target-ms`` in one tree, then one in the
+    other, ``--inner`` times, the order flipping at every turn and every round (base,
+    head, head, base, ...), so that load on the machine, which changes over seconds,
+    falls on both columns alike.  The timing
     loop is the suite's (benchmarks/_timing.py: warm-up, calibration, a garbage
     collection before each loop, CPU time of the process by default).  A round's figure
     for a tree is the median of its loops; the workers then exit, and the next round
@@ -46,8 +48,10 @@ How it measures
     run with the tree's interpreter in the tree's folder): ``import funcgrad``, and the
     first ``grad`` of W1 for fnp, np and jit, with the tree's Numba kernel cache warm
     (primed once per tree, untimed) and cold (an empty ``NUMBA_CACHE_DIR`` per process:
-    every kernel compiles).  One process per tree per variant per round, alternating
-    as above.
+    every kernel compiles; ``--no-cold`` skips these rows, the bulk of W7's time).  One
+    process per tree per variant per round, alternating as above.  A work tree is
+    fingerprinted (its changed files' sizes and time stamps) at the start and the end,
+    and the report warns if it changed during the run.
 
 How to read it
     ``base`` and ``head``: the median over rounds of each tree's figure, in the row's
@@ -122,7 +126,7 @@ LIBS = {"fnp": FG, "np": FG_NP, "jit": FG_JIT}
 KERNEL_SIZES = [16, 100, 10_000, 1_000_000]
 UNIT_SCALE = {"µs": 1e6, "ms": 1e3, "s": 1.0}
 MODES = {  # rounds, inner loops per round, seconds per timed loop, W7 rounds
-    "full": (10, 3, 0.05, 5),
+    "full": (10, 5, 0.05, 5),
     "quick": (3, 2, 0.015, 2),
 }
 #: the distributions that must match between the trees for the comparison to mean anything
@@ -438,6 +442,22 @@ def _constraints(python: Path) -> str:
             "print('\\n'.join(f'{k}=={v}' for k, v in sorted(seen.items())))\n")
     return subprocess.run([str(python), "-c", code], capture_output=True, text=True,
                           check=True, env=_child_env()).stdout
+
+
+def fingerprint(root: Path) -> str:
+    """What a work tree holds beyond its commit: the commit, and the size and time stamp of
+    every file git lists as changed or new.  Taken at the start and the end of a run, it
+    tells whether someone changed the tree while it was being measured."""
+    h = hashlib.sha256(_git("rev-parse", "HEAD", cwd=root, check=False).encode())
+    listing = _git("status", "--porcelain", "--untracked-files=all", cwd=root, check=False)
+    for line in sorted(listing.splitlines()):
+        path = root / line[3:].split(" -> ")[-1].strip('"')
+        try:
+            st = path.stat()
+            h.update(f"{line}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+        except OSError:
+            h.update(f"{line}|gone\n".encode())
+    return h.hexdigest()[:16]
 
 
 def _packaging_hash(root: Path) -> str:
@@ -800,6 +820,10 @@ def report(payload: dict[str, Any], rows: Sequence[Row]) -> str:
     ]
     if same:
         lines.append("Both columns are the same tree: this run measures the noise floor.")
+    for t in TREES:
+        if payload.get("changed_during_run", {}).get(t):
+            lines.append(f"**Warning: {t}'s files changed during the run**: its rounds may "
+                         "have measured different code.")
     lines += ["", table(rows, cfg["threshold"]), "", overview(rows, cfg["threshold"]), "",
               "base, head: median over rounds in the row's unit, ± half the interquartile "
               "range of the rounds. head/base: median over rounds of the paired ratio "
@@ -879,7 +903,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--startup-rounds", type=int,
                    help="W7 rounds (default 5, quick 2)")
     p.add_argument("--inner", type=int, help="alternating loops per tree and round "
-                   "(default 3, quick 2)")
+                   "(default 5, quick 2)")
     p.add_argument("--target-ms", type=float, help="length of one timed loop (50, quick 15)")
     p.add_argument("--threshold", type=float, default=5.0,
                    help="percent slower that a row may be (default 5)")
@@ -943,6 +967,7 @@ def main(argv: list[str] | None = None) -> int:
     for t in trees.values():
         _say(f"{t.name}: {t.describe()}")
 
+    before = {t: fingerprint(trees[t].root) for t in TREES}
     rows: dict[str, Row] = {}
     round_notes: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="funcgrad-compare-") as logs:
@@ -969,6 +994,7 @@ def main(argv: list[str] | None = None) -> int:
         "elapsed_s": time.perf_counter() - t_start,
         "load_average_1min": {"start": load_start, "end": _loadavg()},
         "rounds": round_notes,
+        "changed_during_run": {t: fingerprint(trees[t].root) != before[t] for t in TREES},
         "rows": _rows_json(ordered, cfg["threshold"]),
     }
     text = report(payload, ordered)
