@@ -4,10 +4,10 @@ What it does
     Times funcgrad's own rows of the benchmark suite (benchmarks/suite.py) -- funcgrad
     eager with ``funcgrad.numpy`` (fnp), eager on plain-NumPy code (np) and
     ``funcgrad.jit``, for every workload W1-W6, the start-up rows of W7 and, with
-    ``--kernels``, the kernel table of benchmarks/kernels.py -- for two source trees, and
-    prints one Markdown table with both columns and their ratio.  It is the check behind
-    a target such as issue 17's "every row within 5% of the commit before this work,
-    measured side by side in one run".
+    ``--kernels`` (or ``--only K``), the kernel table of benchmarks/kernels.py -- for
+    two source trees, and prints one Markdown table with both columns and their ratio.
+    It is the check behind a target such as issue 17's "every row within 5% of the
+    commit before this work, measured side by side in one run".
 
     Two versions of funcgrad cannot be imported into one process, so each tree is
     measured by its own processes, under its own interpreter:
@@ -38,12 +38,11 @@ How it measures
     the scheduler): one timed loop of about ``--target-ms`` in one tree, then one in the
     other, ``--inner`` times, the order flipping at every turn and every round (base,
     head, head, base, ...), so that load on the machine, which changes over seconds,
-    falls on both columns alike.  The timing
-    loop is the suite's (benchmarks/_timing.py: warm-up, calibration, a garbage
-    collection before each loop, CPU time of the process by default).  A round's figure
-    for a tree is the median of its loops; the workers then exit, and the next round
-    starts new ones (process-level luck -- memory layout, what the allocator holds --
-    is sampled too).
+    falls on both columns alike.  The timing loop is the suite's (benchmarks/_timing.py:
+    warm-up, calibration, a garbage collection before each loop, CPU time of the process
+    by default).  A round's figure for a tree is the median of its loops; the workers
+    then exit, and the next round starts new ones (process-level luck -- memory layout,
+    what the allocator holds -- is sampled too).
     W7: every figure is one fresh ``python`` process (benchmarks/startup.py's scripts,
     run with the tree's interpreter in the tree's folder): ``import funcgrad``, and the
     first ``grad`` of W1 for fnp, np and jit, with the tree's Numba kernel cache warm
@@ -68,7 +67,7 @@ How to read it
     (``--base X --head X``) to see the noise floor of this machine.
 
 Run
-    python benchmarks/compare.py --base REV [--head REV_OR_DIR] [--only W1,W7]
+    python benchmarks/compare.py --base REV [--head REV_OR_DIR] [--only W1,W7,K]
                                  [--libs fnp,np,jit] [--kernels] [--rounds N]
                                  [--startup-rounds N] [--inner N] [--target-ms MS]
                                  [--quick] [--threshold PCT] [--clock cpu|wall]
@@ -79,9 +78,11 @@ Run
           python benchmarks/compare.py --base main --only W1,W2 --quick
           make bench-compare BASE=6ae4f55
 
-    Full mode: 10 rounds of 3 loops of ~50 ms per case and tree, W7 x7 rounds (about
-    15 minutes for two trees); --quick: 3 rounds of 2 loops of ~15 ms, W7 x2 (about 4).
-    The first use of a revision adds the virtualenv (1-3 minutes) and, in its first
+    Full mode: 10 rounds of 5 loops of ~50 ms per row and tree, W7 x5 rounds.  A round
+    of W1-W6 takes about 40 s on an idle 2-core machine, and a W7 round (both trees'
+    cold compiles, the bulk of it) about 1 minute: 15-20 minutes in all, two to three
+    times as long under heavy load.  --quick: 3 rounds of 2 loops of ~15 ms, W7 x2.
+    The first use of a revision adds its virtualenv (about a minute) and, in the first
     round, compiling its Numba kernels (about 2 minutes).
 
 Output: the Markdown report on stdout, and benchmarks/results/<name>.md and .json (every
@@ -891,7 +892,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--base", help="a commit (anything git names) or a folder (required)")
     p.add_argument("--head", help="a commit or a folder (default: this work tree)")
-    p.add_argument("--only", help="comma-separated workloads, e.g. W1,W7 (default all)")
+    p.add_argument("--only", help="comma-separated workloads, e.g. W1,W7 (default all); "
+                   "K = the kernel table")
     p.add_argument("--libs", default="fnp,np,jit",
                    help="funcgrad columns: fnp, np, jit (default all three)")
     p.add_argument("--kernels", action="store_true",
@@ -939,8 +941,9 @@ def main(argv: list[str] | None = None) -> int:
     mode = "quick" if args.quick else "full"
     d_rounds, d_inner, d_target, d_startup = MODES[mode]
     only = [w.strip().upper() for w in args.only.split(",")] if args.only else ALL_WORKLOADS
-    if unknown := [w for w in only if w not in ALL_WORKLOADS]:
-        p.error(f"unknown workloads {unknown}: choose from {ALL_WORKLOADS}")
+    if unknown := [w for w in only if w not in ALL_WORKLOADS + ["K"]]:
+        p.error(f"unknown workloads {unknown}: choose from {ALL_WORKLOADS + ['K']}")
+    kernels = args.kernels or "K" in only
     try:
         libs = [LIBS[x.strip()] for x in args.libs.split(",")]
     except KeyError as exc:
@@ -948,8 +951,8 @@ def main(argv: list[str] | None = None) -> int:
     cfg = {
         "mode": mode, "size": args.size, "libs": libs, "clock": args.clock,
         "pin": not args.no_pin, "cold": not args.no_cold,
-        "workloads": [w for w in only if w != "W7"],
-        "kernel_sizes": args.kernel_sizes if args.kernels else None,
+        "workloads": [w for w in only if w not in ("W7", "K")],
+        "kernel_sizes": args.kernel_sizes if kernels else None,
         "rounds": args.rounds or d_rounds, "inner": args.inner or d_inner,
         "target_s": (args.target_ms / 1e3) if args.target_ms else d_target,
         "startup_rounds": args.startup_rounds or d_startup,
