@@ -78,12 +78,13 @@ Run
           python benchmarks/compare.py --base main --only W1,W2 --quick
           make bench-compare BASE=6ae4f55
 
-    Full mode: 10 rounds of 5 loops of ~50 ms per row and tree, W7 x5 rounds.  A round
-    of W1-W6 takes about 40 s on an idle 2-core machine, and a W7 round (both trees'
-    cold compiles, the bulk of it) about 1 minute: 15-20 minutes in all, two to three
-    times as long under heavy load.  --quick: 3 rounds of 2 loops of ~15 ms, W7 x2.
-    The first use of a revision adds its virtualenv (about a minute) and, in the first
-    round, compiling its Numba kernels (about 2 minutes).
+    Full mode: 10 rounds of 5 loops of ~50 ms per row and tree, W7 x5 rounds.  On the
+    2-core development machine under a load average of about 10, a W1-W6 round took
+    ~100 s and a W7 round (both trees' cold compiles are most of it) 4-5 minutes; the
+    CPU time, and so an idle machine's wall time, is about a third of that (some 10
+    minutes for the defaults).  --quick: 3 rounds of 2 loops of ~15 ms, W7 x2.  The
+    first use of a revision adds its virtualenv (about a minute) and, in the first
+    round, compiling its Numba kernels (a few minutes).
 
 Output: the Markdown report on stdout, and benchmarks/results/<name>.md and .json (every
 round's figure of every row for both trees, the trees' commits, interpreters and
