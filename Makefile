@@ -12,7 +12,7 @@ PIP    := $(PY) -m pip
 PKG_FILES := pyproject.toml setup.cfg setup.py
 PYTEST_ARGS ?=
 
-.PHONY: .venv demo test soak bench bench-quick bench-chain clean
+.PHONY: .venv demo test soak bench bench-quick bench-chain bench-compare clean
 
 .venv: $(VENV)/.stamp-install
 
@@ -57,6 +57,14 @@ bench-quick: $(VENV)/.stamp-bench
 
 bench-chain: $(VENV)/.stamp-bench
 	$(PY) benchmarks/chain.py
+
+# Two versions of funcgrad side by side on the suite's funcgrad rows (benchmarks/compare.py):
+#   make bench-compare BASE=<commit> [HEAD=<commit or folder>] [COMPARE_ARGS="--quick"]
+# The head defaults to this work tree. Needs no peer libraries, only funcgrad's install.
+bench-compare: $(VENV)/.stamp-install
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<commit> [HEAD=<commit or folder>] [COMPARE_ARGS=...]"; exit 2; }
+	$(PY) benchmarks/compare.py --base $(BASE) $(if $(HEAD),--head $(HEAD)) $(COMPARE_ARGS) \
+		--command "make bench-compare BASE=$(BASE)$(if $(HEAD), HEAD=$(HEAD))$(if $(COMPARE_ARGS), COMPARE_ARGS=\"$(COMPARE_ARGS)\")"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

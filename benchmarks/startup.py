@@ -109,12 +109,20 @@ def _child_env(cold_cache_dir: str | None) -> dict[str, str]:
     return env
 
 
-def run_once(label: str, cold: bool = False, timeout: float = 300) -> dict[str, Any]:
-    """One fresh process; returns its measurements (or ``{"error": ...}``)."""
+def run_once(label: str, cold: bool = False, timeout: float = 300,
+             python: str | os.PathLike[str] | None = None,
+             cwd: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """One fresh process; returns its measurements (or ``{"error": ...}``).
+
+    The process runs ``python`` (default: this interpreter) in ``cwd`` (default: this
+    tree's root), so ``import funcgrad`` finds that folder's ``funcgrad`` first;
+    benchmarks/compare.py points both at another tree.
+    """
     with tempfile.TemporaryDirectory(prefix="funcgrad-cold-numba-") as tmp:
         env = _child_env(tmp if cold else None)
         try:
-            proc = subprocess.run([sys.executable, "-c", script(label)], cwd=ROOT, env=env,
+            proc = subprocess.run([str(python or sys.executable), "-c", script(label)],
+                                  cwd=cwd or ROOT, env=env,
                                   capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return {"error": f"timed out after {timeout} s"}

@@ -488,6 +488,18 @@ closed form before it is timed, libraries interleaved round-robin, medians of re
 (CPU time of the process by default, robust on a shared machine; `--clock wall`). It
 prints the table and writes `benchmarks/results/suite.{md,json,png}` (`suite-quick.*` for the
 quick run). `make bench-chain` is the older per-primitive chain benchmark (W2 alone).
+
+`make bench-compare BASE=<commit>` (`python benchmarks/compare.py --base REV [--head
+REV_OR_DIR]`) compares two versions of funcgrad on the suite's funcgrad rows (eager with
+`funcgrad.numpy` and with plain NumPy, and `jit`, W1–W7; `--kernels` adds the kernel table):
+a commit is exported with its own virtualenv into `~/.cache/funcgrad-compare/` (made once),
+the head is this work tree by default, and the benchmark code is this tree's for both. Each
+round starts fresh worker processes for both trees, which check their results and then take
+turns loop by loop on one CPU; W7 alternates fresh processes, with a warm and a cold Numba
+cache. It prints both columns, the median over rounds of the paired head/base ratio with a
+95% interval, whether the results are bit-identical and a verdict against a 5% threshold, and
+writes `benchmarks/results/compare-<base>-vs-<head>.{md,json}`; the same tree on both sides
+shows the noise floor.
 """
 
 
