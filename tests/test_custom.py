@@ -841,3 +841,89 @@ def test_checkpoint_lowers_peak_memory_of_a_deep_chain():
     assert plain_peak > 300 * array_bytes  # the plain chain keeps its intermediates
     assert ckpt_peak < 0.6 * plain_peak, (ckpt_peak, plain_peak)
     assert ckpt_peak < 150 * array_bytes, ckpt_peak / array_bytes
+
+
+# --- JAX's call pattern and its defjvps shorthand ---------------------------------------------
+
+def _counted_sin():
+    calls = []
+
+    @fg.custom_jvp
+    def f(x):
+        calls.append("f")
+        return fnp.sin(x)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        calls.append("f_jvp")
+        (x,), (t,) = primals, tangents
+        return f(x), fnp.cos(x) * t
+    return f, calls
+
+
+def test_custom_jvp_under_grad_runs_the_rule_once_and_the_function_only_from_it():
+    f, calls = _counted_sin()
+    assert float(f(3.0)) == np.sin(3.0) and calls == ["f"]
+    calls.clear()
+    assert float(fg.grad(f)(3.0)) == np.cos(3.0)
+    assert calls == ["f_jvp", "f"]  # as JAX: the rule, which calls f on the primals
+    calls.clear()
+    np.testing.assert_allclose(fg.grad(fg.grad(f))(3.0), -np.sin(3.0), rtol=1e-15)
+    assert calls == ["f_jvp", "f_jvp", "f"]
+    calls.clear()
+    assert float(fg.jvp(f, (3.0,), (1.0,))[1]) == np.cos(3.0)
+    assert calls == ["f_jvp", "f"]
+
+
+def test_custom_jvp_rule_used_by_reverse_mode_under_vmap_and_jit():
+    f, _ = _counted_sin()
+    x = np.array([0.1, 0.7, -2.0])
+    np.testing.assert_allclose(fg.vmap(fg.grad(f))(x), np.cos(x), rtol=1e-15)
+    np.testing.assert_allclose(fg.jit(fg.grad(f))(0.4), np.cos(0.4), rtol=1e-15)
+
+
+def test_custom_jvp_whose_outputs_depend_on_tangents_is_refused():
+    @fg.custom_jvp
+    def f(x):
+        return fnp.sin(x)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        return fnp.sin(primals[0]) + tangents[0], tangents[0]
+    with pytest.raises(TypeError, match="depend on the tangents"):
+        fg.grad(f)(1.0)
+
+
+def test_defjvps_sums_one_rule_per_argument():
+    calls = []
+
+    @fg.custom_jvp
+    def f(x, y):
+        calls.append("f")
+        return fnp.sin(x) * y
+
+    # deliberately not the true derivative in y, to show the rule is the one used
+    f.defjvps(lambda tx, out, x, y: fnp.cos(x) * y * tx,
+              lambda ty, out, x, y: 2.0 * ty)
+    gx, gy = fg.grad(f, argnums=(0, 1))(0.5, 3.0)
+    assert float(gx) == np.cos(0.5) * 3.0 and float(gy) == 2.0
+    assert calls == ["f"]
+    _, t = fg.jvp(f, (0.5, 3.0), (1.0, 1.0))
+    np.testing.assert_allclose(t, np.cos(0.5) * 3.0 + 2.0, rtol=1e-15)
+
+    @fg.custom_jvp
+    def g(x, k):
+        return x * k
+    g.defjvps(lambda tx, out, x, k: k * tx, None)  # no derivative in k
+    assert float(fg.grad(g)(2.0, 5.0)) == 5.0
+    assert float(fg.grad(g, argnums=1)(2.0, 5.0)) == 0.0
+
+
+def test_defjvps_with_nondiff_argnums_or_a_wrong_count_is_refused():
+    f = fg.custom_jvp(lambda x, n: x * n, nondiff_argnums=(1,))
+    with pytest.raises(TypeError, match="nondiff_argnums"):
+        f.defjvps(lambda t, out, x, n: t * n)
+    g = fg.custom_jvp(lambda x, y: x * y)
+    g.defjvps(lambda t, out, x, y: t * y)
+    with pytest.raises(TypeError, match="one per argument"):
+        fg.grad(g)(1.0, 2.0)

@@ -171,10 +171,31 @@ def _jvp(primals, tangents, *, rule):
 def _reverse_fwd(vals, params):
     rule = params["rule"]
     with explain_rule_errors(rule.name, vals):
-        if rule.fwd is None:  # a custom JVP: the primals are all the VJP needs
+        if rule.fwd is not None:
+            outs, residuals = rule.fwd(*vals)
+        elif rule.jvp is not None:
+            outs, residuals = _linearize(rule, vals)
+        else:
             return list(rule.fun(*vals)), None
-        outs, residuals = rule.fwd(*vals)
     return list(outs), residuals
+
+
+def _linearize(rule, vals):
+    """The outputs of a custom JVP rule at ``vals`` and, as the residual, the graph of its
+    tangent part: one call of the rule serves the forward and the backward pass, as in
+    JAX (the user's function itself is not run, unless the rule calls it)."""
+    from ..interpreters.graph import GraphTracer, trace_to_graph
+    primal = []
+
+    def tangent_part(*ts):
+        outs, touts = rule.jvp(list(vals), list(ts))
+        primal.extend(outs)
+        return fit_tangents(primal, touts, rule.name, fill=True)
+    graph = trace_to_graph(tangent_part, [aval_of(v) for v in vals])
+    if any(isinstance(o, GraphTracer) and o._trace.eqns is graph.eqns for o in primal):
+        raise TypeError(f"the JVP rule of {rule.name} returned outputs that depend on the "
+                        f"tangents; the outputs must be computed from the primals only")
+    return primal, graph
 
 
 def _vjp(needs, cts, outs, *xs, rule, residuals=None):
@@ -187,8 +208,11 @@ def _vjp(needs, cts, outs, *xs, rule, residuals=None):
             grads = list(rule.bwd(residuals, cts))
         else:
             # A custom JVP is linear in the tangents: its VJP is the VJP of that linear map
-            # (taken at zero tangents; non-float inputs get zero tangents of their own dtype).
+            # (taken at zero tangents; non-float inputs get zero tangents of their own dtype),
+            # the graph _linearize captured, or the rule run again where none was captured.
             def tangent_map(*ts):
+                if residuals is not None:
+                    return residuals(*ts)
                 return fit_tangents(outs, rule.jvp(list(xs), list(ts))[1], rule.name,
                                     fill=True)
             grads = vjp_of(tangent_map, [_zeros_like(x) for x in xs], cts)

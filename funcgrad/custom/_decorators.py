@@ -57,6 +57,41 @@ class custom_jvp(_CustomFunction):
     1.0
     """
 
+    def defjvps(self, *jvps):
+        """One tangent rule per argument, ``jvp_i(tangent_i, out, *primals)``, whose
+        contributions are summed (``None`` for an argument without derivative), as
+        ``jax.custom_jvp.defjvps``.
+
+        >>> import funcgrad as fg, funcgrad.numpy as fnp
+        >>> @fg.custom_jvp
+        ... def f(x, y):
+        ...     return fnp.sin(x) * y
+        >>> f.defjvps(lambda tx, out, x, y: fnp.cos(x) * y * tx,
+        ...           lambda ty, out, x, y: fnp.sin(x) * ty)
+        >>> float(fg.grad(f, argnums=1)(0.5, 3.0)) == float(fnp.sin(0.5))
+        True
+        """
+        if self.nondiff_argnums:
+            raise TypeError(f"{self.__name__} has nondiff_argnums: defjvps cannot be used "
+                            f"with them; define one rule with .defjvp instead")
+
+        def jvp(primals, tangents):
+            if len(jvps) != len(primals):
+                raise TypeError(f"{self.__name__} takes {len(primals)} arguments but defjvps "
+                                f"was given {len(jvps)} rules; give one per argument "
+                                f"(None where there is no derivative)")
+            out = self(*primals)
+            total = None
+            for rule, t in zip(jvps, tangents):
+                if rule is None:
+                    continue
+                term = rule(t, out, *primals)
+                total = term if total is None else tree.tree_map(lambda a, b: a + b, total, term)
+            if total is None:
+                total = tree.tree_map(lambda o: np.zeros(np.shape(o), np.result_type(o)), out)
+            return out, total
+        self.defjvp(jvp)
+
     def _check_defined(self):
         if self.jvp_rule is None:
             raise TypeError(f"{self.__name__} is a custom_jvp function without a rule: "
