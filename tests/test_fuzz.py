@@ -52,7 +52,8 @@ HAS_JIT = hasattr(fg, "jit")
 pytestmark = pytest.mark.timeout(4 * 3600 if LONG else 300)
 
 COUNTS = {"programs": 0, "smooth": 0, "special": 0, "invalid": 0, "fd_checked": 0,
-          "fd_skipped_nonsmooth": 0, "raised": 0, "singular_matrix": 0, "jit": 0}
+          "fd_skipped_nonsmooth": 0, "raised": 0, "singular_matrix": 0, "jit": 0,
+          "plain_numpy_same": 0, "plain_numpy_refused": 0}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -817,6 +818,7 @@ def check_program(program, xs):
         for gi, xi in zip(grads, xs):
             assert np.shape(gi) == xi.shape, f"gradient shape {np.shape(gi)} for {xi.shape}"
             assert np.asarray(gi).dtype == xi.dtype, f"gradient dtype {np.asarray(gi).dtype}"
+        _check_plain_numpy_front(program, xs, grads)
 
     # jvp, vmap, make_graph: consistent, or a clean exception
     rng = np.random.default_rng(len(program.steps))
@@ -855,6 +857,20 @@ def check_program(program, xs):
 
 
 HAS_TENSOR = hasattr(fg, "Tensor")
+
+
+def _check_plain_numpy_front(program, xs, grads):
+    """The same program written with plain NumPy (``np.sin``, ``y[idx] = v`` into a copy,
+    ``np.add.at``): its gradient is funcgrad.numpy's, or a clear exception -- never a
+    different number (a derivative dropped on the way through NumPy's own machinery)."""
+    pkind, pgrads = attempt(fg.grad(program.function(NUMPY), argnums=tuple(range(len(xs)))),
+                            *xs)
+    if pkind == "raised":
+        COUNTS["plain_numpy_refused"] += 1
+        return
+    COUNTS["plain_numpy_same"] += 1
+    for i, (p, g) in enumerate(zip(pgrads, grads)):
+        assert_same(p, g, program.dtype, f"gradient {i} of the plain-NumPy program")
 
 
 def _check_vmap_grad(program, xs):
