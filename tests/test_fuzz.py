@@ -20,6 +20,8 @@ Each program runs as plain NumPy (the reference) and through funcgrad.  Checks:
   ``AttributeError``, an ``AssertionError`` or a crash; no program runs longer than
   :data:`PROGRAM_SECONDS` (a hang);
 * ``grad`` returns one gradient per input with the input's shape and dtype;
+* the same program in plain NumPy (``np.sin`` on the traced value, ``np.add.at`` into a
+  copy) has the same gradient under ``grad``, or is refused with a clear exception;
 * well-conditioned float64 programs: ``<grad, v>`` matches central finite differences
   where the program is smooth there (two step sizes agree), and ``jvp`` matches
   ``<grad, v>``;
