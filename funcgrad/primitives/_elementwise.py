@@ -45,10 +45,11 @@ class FusedRule:
     """A generated first-order kernel: ``kernel`` (a name for :func:`funcgrad.kernels.cpu.apply`)
     reads ``reads``, positions in ``(g, *args, out)``."""
 
-    __slots__ = ("reads", "kernel")
+    __slots__ = ("reads", "kernel", "small")
 
     def __init__(self, reads, kernel):
         self.reads, self.kernel = reads, kernel
+        self.small = None  # the kernel's ufunc for small arrays, once used
 
 
 class Elementwise:
@@ -132,6 +133,11 @@ class Elementwise:
             operands.append(v)
         if n < cpu.config.ufunc_min:
             return None
+        if n < cpu.config.numba_min:
+            small = rule.small
+            if small is None:
+                small = rule.small = cpu.small_kernel(rule.kernel, dt)
+            return small(*operands)
         return cpu.apply(rule.kernel, dt, n, *operands)
 
     # --- facts ----------------------------------------------------------------------------------

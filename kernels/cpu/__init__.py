@@ -39,6 +39,13 @@ def apply(kernel, dtype, size, *args):
     return _lazy.run(kernel, dtype, *args)
 
 
+def small_kernel(kernel, dtype):
+    """The ufunc :func:`apply` gives arrays under ``config.numba_min`` elements, to keep:
+    a caller calling ``kernel`` often on small arrays skips the lookup (each lookup costs
+    about as much as a small ufunc call)."""
+    return _lazy.ufunc(kernel, dtype)
+
+
 def float_ufunc(kernels, name):
     """One NumPy ufunc ``name`` with a float32 and a float64 loop (``kernels``: {dtype:
     generated kernel}); NumPy casts other dtypes to one of them, as it does for its own."""
