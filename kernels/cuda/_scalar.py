@@ -11,22 +11,13 @@ such as ``F.LN2`` never reach a kernel: funcgrad writes them as literals.)
 """
 import math
 
-import numpy as np
-
 from ._config import SIM
 
-if SIM:
-    exp, exp2, expm1 = np.exp, np.exp2, np.expm1
-    log, log2, log10, log1p = np.log, np.log2, np.log10, np.log1p
-    sqrt, cbrt = np.sqrt, np.cbrt
-    sin, cos, tan = np.sin, np.cos, np.tan
-    asin, acos, atan = np.arcsin, np.arccos, np.arctan
-    sinh, cosh, tanh = np.sinh, np.cosh, np.tanh
-    asinh, acosh, atanh = np.arcsinh, np.arccosh, np.arctanh
-    floor, ceil, trunc = np.floor, np.ceil, np.trunc
-    pow, fmod, atan2 = np.power, np.fmod, np.arctan2  # noqa: A001
-    hypot, copysign = np.hypot, np.copysign
-    isinf, isfinite = np.isinf, np.isfinite
+if SIM:  # the CPU's leaves: NumPy's ufuncs on scalars
+    from ..cpu.leaves import (acos, acosh, asin, asinh, atan, atan2, atanh, cbrt,  # noqa: F401
+                              ceil, copysign, cos, cosh, exp, exp2, expm1, floor, fmod, hypot,
+                              isfinite, isinf, log, log1p, log2, log10, pow, sin, sinh, sqrt,
+                              tan, tanh, trunc)
 else:  # numba-cuda lowers these to libdevice; floor/ceil/trunc return floats on CUDA
     from numba import cuda as _cuda
 
