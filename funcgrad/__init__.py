@@ -37,7 +37,7 @@ _LAZY = {
     "is_anomaly_enabled": ("anomaly", "is_anomaly_enabled"),
     "is_anomaly_check_nan_enabled": ("anomaly", "is_anomaly_check_nan_enabled"),
     # the eager Tensor (PyTorch-style dynamic graph) and fg.autograd.grad / backward
-    "Tensor": ("tensor", "Tensor"), "ones": ("tensor", "ones"), "zeros": ("tensor", "zeros"),
+    "Tensor": ("eager", "Tensor"), "ones": ("eager", "ones"), "zeros": ("eager", "zeros"),
     "autograd": ("autograd", None),
     # GPU arrays (numba.cuda kernels; no CUDA is imported until the first device_put)
     "device_put": ("gpu", "device_put"), "device_get": ("gpu", "device_get"),

@@ -128,7 +128,7 @@ TOOLS = {"funcgrad.anomaly", "funcgrad.graph", "funcgrad.profiler"}
 # Tensor: what the tools plug into.
 CORE_SIDE = sorted(str(p.relative_to(ROOT)) for pattern in (
     "funcgrad/instruments.py", "funcgrad/core.py", "funcgrad/interpreters/*.py",
-    "funcgrad/tensor.py", "funcgrad/tensor/*.py", "funcgrad/autograd.py")
+    "funcgrad/eager.py", "funcgrad/eager/*.py", "funcgrad/autograd.py")
     for p in ROOT.glob(pattern))
 
 

@@ -1,4 +1,4 @@
-"""The eager Tensor (funcgrad.tensor): PyTorch's dynamic-graph model on funcgrad's rules.
+"""The eager Tensor (funcgrad.eager): PyTorch's dynamic-graph model on funcgrad's rules.
 
 References come from outside the tape: closed-form gradients, ``fg.grad``/``fg.hessian``
 (the functional transforms), and PyTorch itself when it is installed.
@@ -632,9 +632,9 @@ def test_two_threads_train_independently():
 # --- the examples in the docstrings run ----------------------------------------------------------
 
 @pytest.mark.parametrize("module", [
-    "funcgrad.tensor", "funcgrad.tensor.graph", "funcgrad.tensor.values",
-    "funcgrad.tensor.interop", "funcgrad.tensor.inplace", "funcgrad.tensor.walk",
-    "funcgrad.tensor.tensor", "funcgrad.tensor.record", "funcgrad.autograd"])
+    "funcgrad.eager", "funcgrad.eager.graph", "funcgrad.eager.values",
+    "funcgrad.eager.interop", "funcgrad.eager.inplace", "funcgrad.eager.walk",
+    "funcgrad.eager.tensor", "funcgrad.eager.record", "funcgrad.autograd"])
 def test_docstring_examples(module):
     failures, tried = doctest.testmod(importlib.import_module(module),
                                       optionflags=doctest.ELLIPSIS)

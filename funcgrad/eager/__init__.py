@@ -89,13 +89,13 @@ Decisions (where PyTorch, NumPy and funcgrad's own rules had to be reconciled):
 The modules, bottom up:
 
 =========================  ===========================================================
-``tensor.graph``           the nodes (``Node``, ``AccumulateGrad``) and what they save
-``tensor.values``          what a Tensor holds and how it converts and prints
-``tensor.interop``         NumPy functions funcgrad does not implement, on Tensors
-``tensor.inplace``         in-place updates and version counters
-``tensor.walk``            the backward pass: which nodes run, checks, freeing
-``tensor.tensor``          the ``Tensor`` class, ``backward`` and ``grad``
-``tensor.record``          the root interpreter's handler: recording operations
+``eager.graph``            the nodes (``Node``, ``AccumulateGrad``) and what they save
+``eager.values``           what a Tensor holds and how it converts and prints
+``eager.interop``          NumPy functions funcgrad does not implement, on Tensors
+``eager.inplace``          in-place updates and version counters
+``eager.walk``             the backward pass: which nodes run, checks, freeing
+``eager.tensor``           the ``Tensor`` class, ``backward`` and ``grad``
+``eager.record``           the root interpreter's handler: recording operations
 =========================  ===========================================================
 """
 from .graph import AccumulateGrad, Node

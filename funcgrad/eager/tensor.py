@@ -1,11 +1,11 @@
 """The eager ``Tensor`` class, and the autograd functions that fill its ``.grad``.
 
-:class:`Tensor` stacks three layers: :class:`~funcgrad.tensor.values.TensorBase` (the
-value and how it converts), :class:`~funcgrad.tensor.inplace.InPlaceUpdates` (in-place
+:class:`Tensor` stacks three layers: :class:`~funcgrad.eager.values.TensorBase` (the
+value and how it converts), :class:`~funcgrad.eager.inplace.InPlaceUpdates` (in-place
 updates and version counters) and, here, the graph side: ``requires_grad``, ``grad``,
 ``grad_fn``, ``retain_grad``, ``detach``, ``backward``.  :func:`backward` and
-:func:`grad` run the backward pass (:mod:`funcgrad.tensor.walk`) and turn the
-gradients it finds into Tensors.  The design is described in :mod:`funcgrad.tensor`.
+:func:`grad` run the backward pass (:mod:`funcgrad.eager.walk`) and turn the
+gradients it finds into Tensors.  The design is described in :mod:`funcgrad.eager`.
 """
 import warnings
 import weakref
@@ -120,7 +120,7 @@ class Tensor(InPlaceUpdates):
             self.requires_grad = True
         return self
 
-    # NumPy functions funcgrad does not implement run on the values (funcgrad.tensor.interop)
+    # NumPy functions funcgrad does not implement run on the values (funcgrad.eager.interop)
     __array_ufunc__ = interop.array_ufunc
     __array_function__ = interop.array_function
 

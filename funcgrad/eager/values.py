@@ -2,7 +2,7 @@
 
 :class:`TensorBase` declares a Tensor's fields and the methods that only read its
 value.  The graph side (``requires_grad``, ``grad``, ``backward``...) and in-place
-updates are added by :class:`funcgrad.tensor.Tensor` and its bases; modules below
+updates are added by :class:`funcgrad.eager.Tensor` and its bases; modules below
 the Tensor class recognise Tensors as ``TensorBase`` instances.
 """
 import numpy as np
@@ -28,7 +28,7 @@ def read_only(value):
 class TensorBase:
     """The fields of a Tensor and the methods that read its value.
 
-    ``_storage`` (:class:`~funcgrad.tensor.graph.Storage`: the value and its version
+    ``_storage`` (:class:`~funcgrad.eager.graph.Storage`: the value and its version
     counter, shared with ``.data`` and ``.detach()``), ``_requires_grad``, ``grad_fn``
     and ``_output_nr`` (the node and output that produced it), ``_grad``,
     ``_accumulator`` (a leaf's AccumulateGrad node), ``_inference`` (made in

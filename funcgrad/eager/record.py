@@ -3,7 +3,7 @@
 Every operation on Tensors reaches funcgrad's root interpreter, which hands it here
 (``core.register_special_type``).  The handler unwraps the Tensors, computes the
 primitive on their values and, when gradients are enabled and some input requires
-grad, records a :class:`~funcgrad.tensor.graph.Node` (the ``grad_fn``) holding the
+grad, records a :class:`~funcgrad.eager.graph.Node` (the ``grad_fn``) holding the
 primitive, its residuals, which inputs want cotangents and where each cotangent goes.
 
 What a node saves follows the primitive's ``vjp_reads``, as PyTorch's formulas do:
