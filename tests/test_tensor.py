@@ -634,7 +634,9 @@ def test_two_threads_train_independently():
 @pytest.mark.parametrize("module", [
     "funcgrad.eager", "funcgrad.eager.graph", "funcgrad.eager.values",
     "funcgrad.eager.interop", "funcgrad.eager.inplace", "funcgrad.eager.walk",
-    "funcgrad.eager.tensor", "funcgrad.eager.record", "funcgrad.autograd"])
+    "funcgrad.eager.tensor", "funcgrad.eager.record", "funcgrad.eager.named",
+    "funcgrad.eager.methods", "funcgrad.eager.shapes", "funcgrad.eager.factories",
+    "funcgrad.autograd"])
 def test_docstring_examples(module):
     failures, tried = doctest.testmod(importlib.import_module(module),
                                       optionflags=doctest.ELLIPSIS)

@@ -14,9 +14,10 @@ import itertools
 
 import numpy as np
 
+from ..core import ShapedArray
 from ..interpreters.backprop import SELECT
 
-__all__ = ["Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE"]
+__all__ = ["shaped", "Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE"]
 
 _seq = itertools.count()
 
@@ -37,6 +38,21 @@ class Storage:
     def __init__(self, value):
         self.value = value
         self.version = 0
+
+
+def shaped(x):
+    """What a rule that reads only shapes needs of ``x``: its shape and dtype (numbers
+    stay as they are).
+
+    >>> shaped(np.ones((2, 3)))
+    f64[2,3]
+    """
+    if isinstance(x, (bool, int, float, complex)) or x is None:
+        return x
+    aval = object.__new__(ShapedArray)
+    aval.shape = tuple(x.shape)
+    aval.dtype = x.dtype
+    return aval
 
 
 SELF = object()  # in Node._versions: "an output of this node"
