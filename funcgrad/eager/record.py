@@ -153,7 +153,11 @@ def _record(prim, args, vals, params, out):
             t = result(o)
         results.append(t)
     if instrumented:
-        instruments.record(node)
+        node._shown = (args, results)  # tools see Tensors (instruments.saved_residuals)
+        try:
+            instruments.record(node)
+        finally:
+            node._shown = None
     return results if multiple else results[0]
 
 

@@ -117,6 +117,19 @@ class TensorBase:
         return np.dtype(self._storage.value.dtype)
 
     @property
+    def device(self):
+        """Where the value lives: ``"cpu"`` for NumPy arrays, else the GPU array's device.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([1.0]).device
+        'cpu'
+        """
+        value = self._storage.value
+        if isinstance(value, (np.ndarray, np.generic)):
+            return "cpu"
+        return getattr(value, "device", "cpu")
+
+    @property
     def ndim(self):
         """The number of axes.
 
