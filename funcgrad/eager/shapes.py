@@ -26,6 +26,7 @@ UNSQUEEZE = Named("unsqueeze", "UnsqueezeBackward0")
 SQUEEZE0, SQUEEZE1 = Named("squeeze", "SqueezeBackward0"), Named("squeeze", "SqueezeBackward1")
 TRANSPOSE, T = Named("transpose", "TransposeBackward0"), Named("t", "TBackward0")
 REPEAT = Named("repeat", "RepeatBackward0")
+VIEW = Named("view", "ViewBackward0")  # a view to the same shape (reshape records nothing)
 
 
 def _shape_args(shape, what):
@@ -45,7 +46,14 @@ def view(self, *shape):
     >>> fg.ones(2, 3).view(3, -1).shape
     (3, 2)
     """
-    return fnp.reshape(self, _shape_args(shape, "view"))
+    return _view(self, _shape_args(shape, "view"))
+
+
+def _view(t, shape, order="C"):
+    out = fnp.reshape(t, shape, order=order)
+    if out is t:  # the same shape: still a new Tensor with its own node, as in PyTorch
+        return record_as(VIEW, fnp.reshape, t, shape, order=order)
+    return out
 
 
 def reshape(self, *shape, order="C"):
@@ -55,7 +63,7 @@ def reshape(self, *shape, order="C"):
     >>> fg.ones(6).reshape((2, 3)).shape
     (2, 3)
     """
-    return fnp.reshape(self, _shape_args(shape, "reshape"), order=order)
+    return _view(self, _shape_args(shape, "reshape"), order=order)
 
 
 def view_as(self, other):
