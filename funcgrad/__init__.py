@@ -37,7 +37,15 @@ _LAZY = {
     "is_anomaly_enabled": ("anomaly", "is_anomaly_enabled"),
     "is_anomaly_check_nan_enabled": ("anomaly", "is_anomaly_check_nan_enabled"),
     # the eager Tensor (PyTorch-style dynamic graph) and fg.autograd.grad / backward
-    "Tensor": ("tensor", "Tensor"), "ones": ("tensor", "ones"), "zeros": ("tensor", "zeros"),
+    "Tensor": ("eager", "Tensor"), "Size": ("eager", "Size"),
+    **{name: ("eager", name) for name in (
+        "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
+        "rand", "randint", "arange", "linspace", "eye", "zeros_like", "ones_like",
+        "full_like", "empty_like", "randn_like", "rand_like", "manual_seed", "seed",
+        # PyTorch's dtype names, as NumPy's scalar types (t.dtype == fg.float32)
+        "float32", "float", "float64", "double", "float16", "half", "int64", "long",
+        "int32", "int", "int16", "short", "int8", "uint8", "bool", "complex64",
+        "complex128", "cfloat", "cdouble")},
     "autograd": ("autograd", None),
     # GPU arrays (numba.cuda kernels; no CUDA is imported until the first device_put)
     "device_put": ("gpu", "device_put"), "device_get": ("gpu", "device_get"),
@@ -84,7 +92,9 @@ __all__ = [
     "checkpoint", "forward_ad",
     "gradcheck", "gradgradcheck", "GradcheckError", "detect_anomaly", "set_detect_anomaly",
     "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "profiler", "graph",
-    "Tensor", "ones", "zeros", "autograd",
+    "Tensor", "Size", "tensor", "ones", "zeros", "randn", "rand", "arange", "linspace",
+    "eye", "full", "zeros_like", "ones_like", "randn_like", "rand_like", "manual_seed",
+    "float32", "float64", "double", "int64", "long", "autograd",
     "device_put", "device_get",
     "jit", "lax",
 ]

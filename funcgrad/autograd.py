@@ -9,7 +9,7 @@
   ``t.backward()``.
 
 Both run the primitives' own VJP rules over the graph the Tensors recorded; see
-:mod:`funcgrad.tensor` for the design.
+:mod:`funcgrad.eager` for the design.
 
 >>> import funcgrad as fg
 >>> x = fg.Tensor(2.0, requires_grad=True)
@@ -20,6 +20,6 @@ tensor(12., grad_fn=<MulBackward0>)
 >>> fg.autograd.grad(dy_dx, x)
 (tensor(12.),)
 """
-from .tensor import AccumulateGrad, Node, backward, grad
+from .eager import AccumulateGrad, Node, backward, grad
 
 __all__ = ["grad", "backward", "Node", "AccumulateGrad"]

@@ -37,7 +37,7 @@ class GradcheckError(RuntimeError):
 
 
 def _tensor_class():
-    module = sys.modules.get("funcgrad.tensor")
+    module = sys.modules.get("funcgrad.eager")
     return None if module is None else module.Tensor
 
 

@@ -4,14 +4,19 @@ Like ``torch.autograd.graph``: :class:`saved_tensors_hooks` lets you decide
 how the residuals of a reverse pass are stored (compressed, offloaded to the
 host, logged) and :class:`save_on_cpu` moves GPU residuals to host memory.
 
-What is packed: each operation recorded for a reverse pass saves its **array
-inputs** (``node.args``; Python-number constants are not packed).  Its output
-is not packed: in funcgrad the output is the traced value itself, which the
-forward pass keeps using, and wherever it is saved it is saved as the input of
-the operations that use it (so it is packed there).  ``a * b`` therefore packs
-two values, ``a`` and ``b``, as PyTorch's ``mul`` does, and ``exp(x)`` packs
-``x`` once.  Each use of a saved value in the backward pass calls the unpack
-hook once (a ``vjp_fn`` called twice unpacks twice).
+What is packed: what PyTorch saves -- the values an operation's backward rule
+reads, as its primitive declares them (``vjp_reads``); Python-number constants
+are part of the operation, not saved values.  ``(a * a).sum()`` packs two
+values (``mul`` reads both factors, ``sum`` only shapes) and ``(a * 2.0).sum()``
+none.  On the eager Tensor's graph the pack hook receives Tensors -- the input
+Tensor itself, or a Tensor showing the output for a rule that reads its output
+(``x.exp()``) -- and the node keeps nothing but what the hook returned, so
+:class:`save_on_cpu` frees what it promises.  On the functional tape
+(``fg.vjp``, ``fg.grad``) the hook receives arrays, and an output is not
+packed: it is the traced value itself, which the forward pass keeps using.
+Each use of a saved value in the backward pass calls the unpack hook once (a
+``vjp_fn`` called twice unpacks twice); ``unpack_hook`` may return a Tensor or
+an array.
 
 The hooks are thread-local, apply to operations recorded while they are
 registered (the innermost pair wins), and are kept with each operation, so a
@@ -23,8 +28,8 @@ import threading
 
 import numpy as np
 
-from .core import Tracer
-from .instruments import Instrument, install, uninstall
+from .core import ShapedArray, Tracer
+from .instruments import OUTPUT, Instrument, as_rule_value, install, saved_residuals, uninstall
 
 __all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
 
@@ -52,43 +57,56 @@ class _SavedHooksInstrument(Instrument):
         if hooks.disabled:
             raise RuntimeError(hooks.disabled[-1])
         pack, unpack = hooks.pairs[-1]
-        args = list(node.args)
+        saved = saved_residuals(node)  # what the rule reads, as PyTorch saves it
         packed = []
         hooks.in_hook = True  # operations inside a hook are not packed again
         try:
-            for i, a in enumerate(args):
-                if _is_saved_value(a):
-                    packed.append((i, pack(a)))
-                    args[i] = None  # the node keeps only what pack_hook returned
+            for position, value in saved:
+                packed.append((position, pack(value)))
         finally:
             hooks.in_hook = False
+        # The node keeps only what pack_hook returned: on the eager Tensor's graph the
+        # values its rule does not read become shapes, so nothing else holds memory.
+        shows_tensors = getattr(node, "show_residual", None) is not None
+        kept = {position for position, _ in packed}
+        args = list(node.args)
+        for i, a in enumerate(args):
+            if i in kept:
+                args[i] = None
+            elif shows_tensors:
+                args[i] = _shape_of(a)
+        node.args = tuple(args)
+        if shows_tensors and not node.prim.multiple_results:
+            node.value = None if OUTPUT in kept else _shape_of(node.value)
         if not packed:
             return None
-        node.args = tuple(args)
         return (unpack, packed)
 
     def backward(self, node, data, g, args, proceed):
-        return proceed(_unpack_args(args, data))
+        unpack, entries = data
+        args = list(args)
+        value = None
+        previous, _hooks.in_hook = _hooks.in_hook, True
+        try:
+            for position, p in entries:
+                restored = as_rule_value(node, unpack(p))
+                if position == OUTPUT:
+                    value = restored
+                else:
+                    args[position] = restored
+        finally:
+            _hooks.in_hook = previous
+        return proceed(tuple(args), value)
 
 
 _INSTRUMENT = _SavedHooksInstrument()
 
 
-def _is_saved_value(a):
-    return not isinstance(a, (bool, int, float, complex)) and a is not None
-
-
-def _unpack_args(args, packed):
-    """``args`` with the packed positions restored by the unpack hook (one call each)."""
-    unpack, entries = packed
-    args = list(args)
-    previous, _hooks.in_hook = _hooks.in_hook, True
-    try:
-        for i, p in entries:
-            args[i] = unpack(p)
-    finally:
-        _hooks.in_hook = previous
-    return tuple(args)
+def _shape_of(a):
+    """``a``'s shape and dtype without its values (numbers stay as they are)."""
+    if isinstance(a, (bool, int, float, complex)) or a is None:
+        return a
+    return ShapedArray(tuple(a.shape), a.dtype)
 
 
 class saved_tensors_hooks:
@@ -156,6 +174,8 @@ def _device_of(x):
 
 def _to_host(x, pin_memory):
     """A host (NumPy) copy of the GPU array ``x``, page-locked if ``pin_memory``."""
+    if hasattr(x, "detach"):  # an eager Tensor: its value, outside the graph
+        x = x.detach()
     if pin_memory:
         from numba import cuda
         host = cuda.pinned_array(x.shape, dtype=x.dtype)

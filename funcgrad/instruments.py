@@ -42,9 +42,13 @@ tapes and the engine take their plain fast paths.
 >>> counter.calls                              # sin, multiply, reduce_sum
 3
 """
-from .core import _state
+from .core import SHAPES_ONLY, _state
 
-__all__ = ["Instrument", "install", "uninstall", "record", "backward", "op_name"]
+__all__ = ["Instrument", "install", "uninstall", "record", "backward", "op_name",
+           "OUTPUT", "rule_reads", "saved_residuals", "as_rule_value"]
+
+OUTPUT = "output"
+"""The position of a node's output among its residuals (:func:`saved_residuals`)."""
 
 
 class Instrument:
@@ -119,6 +123,61 @@ def record(node):
         node.meta = tuple(marks)
 
 
+def rule_reads(node):
+    """``(inputs_read, output_read)``: which residuals ``node``'s VJP rule reads, from
+    its primitive's ``vjp_reads`` fact (``inputs_read``: a bool per input).
+
+    >>> import funcgrad as fg
+    >>> rule_reads((fg.Tensor([1.0], requires_grad=True) * 2.0).grad_fn)
+    ((False, True), False)
+    """
+    reads = node.prim.vjp_reads
+    n = len(node.needs)
+    if reads is SHAPES_ONLY:
+        return (False,) * n, False
+    if reads is None:
+        return (True,) * n, False
+    inputs, output = reads(node.needs, **(node.params or {}))
+    return ((True,) * n if inputs is None else tuple(inputs)), bool(output)
+
+
+def saved_residuals(node):
+    """``[(position, value)]``: the residuals ``node``'s rule reads that are arrays
+    (Python numbers are part of the operation, not saved values), as the tape shows
+    them: argument ``i`` at position ``i``, the output at :data:`OUTPUT`.  The eager
+    Tensor's nodes show Tensors (``node.show_residual(position)``); the functional
+    tape shows its arrays, and not its output (the traced value itself, saved where
+    it is used).
+
+    >>> import funcgrad as fg
+    >>> a = fg.Tensor([1.0, 2.0], requires_grad=True)
+    >>> [position for position, _ in saved_residuals((a * a).grad_fn)]
+    [0, 1]
+    """
+    inputs, output = rule_reads(node)
+    show = getattr(node, "show_residual", None)
+    found = []
+    for i, (a, read) in enumerate(zip(node.args, inputs)):
+        if read and not isinstance(a, (bool, int, float, complex)) and a is not None:
+            found.append((i, a if show is None else show(i)))
+    if output and show is not None and not node.prim.multiple_results:
+        found.append((OUTPUT, show(OUTPUT)))
+    return found
+
+
+def as_rule_value(node, value):
+    """What ``node``'s rule computes with for a residual a tool handed back (the eager
+    Tensor's nodes take the array a Tensor shows).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> node = (fg.Tensor([3.0], requires_grad=True) * 2.0).grad_fn
+    >>> as_rule_value(node, fg.Tensor([1.0]))
+    array([1.])
+    """
+    convert = getattr(node, "rule_value", None)
+    return value if convert is None else convert(value)
+
+
 def backward(node, g, rule):
     """``rule(node, g, value, args)`` (the contributions of ``node`` for cotangent
     ``g``) run through the instruments that kept data with ``node``, the one with the
@@ -136,10 +195,10 @@ def backward(node, g, rule):
     >>> backward(y.grad_fn, np.ones(1), lambda node, g, value, args: (g * args[1], None))
     (array([1.5]), None)
     """
-    value = node.value
+    saved_value = node.value
 
-    def proceed(args):
-        return rule(node, g, value, args)
+    def proceed(args, value=None):  # value: the output, when a tool kept it (saved hooks)
+        return rule(node, g, saved_value if value is None else value, args)
 
     for instrument, data in reversed(node.meta):
         proceed = _wrap(instrument, node, data, g, proceed)
@@ -147,13 +206,16 @@ def backward(node, g, rule):
 
 
 def _wrap(instrument, node, data, g, proceed):
-    def step(args):
-        return instrument.backward(node, data, g, args, proceed)
+    def step(args, value=None):
+        if value is None:
+            return instrument.backward(node, data, g, args, proceed)
+        return instrument.backward(node, data, g, args, lambda a: proceed(a, value))
     return step
 
 
 def op_name(node):
-    """The name a tool shows for ``node``: the primitive's, with a custom rule's name.
+    """The name a tool shows for ``node``: on the eager Tensor's graph its ``grad_fn``
+    name (``SqrtBackward0``); otherwise the primitive's, with a custom rule's name.
 
     >>> import funcgrad as fg, numpy as np
     >>> class Names(Instrument):
@@ -165,6 +227,8 @@ def op_name(node):
     >>> names.seen
     ['exp', 'reduce_sum']
     """
+    if getattr(type(node), "grad_fn_name", None) is not None:
+        return node.grad_fn_name
     prim = node.prim
     name = getattr(prim, "name", None) or str(prim)
     params = node.params

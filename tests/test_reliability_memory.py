@@ -316,7 +316,7 @@ def test_tensor_graph_freed_without_gc(no_gc):
     reference counting -- including before any backward pass (forward only)."""
     if not hasattr(fg, "Tensor"):
         pytest.skip("fg.Tensor is not in the tree")  # pragma: no cover
-    from funcgrad.tensor import Node, Tensor
+    from funcgrad.eager import Node, Tensor
     _tensor_backward()
     _garbage_report()
     alive_before = _count_live((Node, Tensor))

@@ -3,7 +3,7 @@
 
 The engine reads a graph node through a handful of fields, which the reverse-mode tape
 (:mod:`funcgrad.interpreters.reverse`) and the eager ``Tensor`` graph
-(:mod:`funcgrad.tensor.graph`) both provide:
+(:mod:`funcgrad.eager.graph`) both provide:
 
 ``prim``
     the :class:`~funcgrad.core.Primitive` whose VJP rule the node runs, or

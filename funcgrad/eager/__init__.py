@@ -83,23 +83,41 @@ Decisions (where PyTorch, NumPy and funcgrad's own rules had to be reconciled):
   derivative for (``np.array_equal``, ``np.isin``...) run on read-only views of
   the values when no Tensor involved requires grad, and raise otherwise.
 * **dtypes** follow NumPy (``fg.Tensor(1.0)`` is float64); only floating
-  Tensors can require grad.  ``fg.ones``/``fg.zeros`` return Tensors (float64 by
-  default), as ``torch.ones`` does.
+  Tensors can require grad.  ``fg.tensor``, ``fg.ones``, ``fg.randn``... return
+  Tensors, float64 by default (see :mod:`funcgrad.eager.factories`).
+* **PyTorch's methods** (:mod:`funcgrad.eager.methods`, :mod:`funcgrad.eager.shapes`)
+  take PyTorch's arguments and, where PyTorch and NumPy disagree (``transpose(d0,
+  d1)``, ``repeat``, ``var``'s default correction, ``max(dim)``), behave as PyTorch's.
+  A method that funcgrad composes from several primitives is one node under PyTorch's
+  name (``x.mean()`` is ``MeanBackward0``; :mod:`funcgrad.eager.named`).
 
 The modules, bottom up:
 
 =========================  ===========================================================
-``tensor.graph``           the nodes (``Node``, ``AccumulateGrad``) and what they save
-``tensor.values``          what a Tensor holds and how it converts and prints
-``tensor.interop``         NumPy functions funcgrad does not implement, on Tensors
-``tensor.inplace``         in-place updates and version counters
-``tensor.walk``            the backward pass: which nodes run, checks, freeing
-``tensor.tensor``          the ``Tensor`` class, ``backward`` and ``grad``
-``tensor.record``          the root interpreter's handler: recording operations
+``eager.graph``            the nodes (``Node``, ``AccumulateGrad``) and what they save
+``eager.values``           what a Tensor holds and how it converts and prints
+``eager.interop``          NumPy functions funcgrad does not implement, on Tensors
+``eager.inplace``          in-place updates and version counters
+``eager.walk``             the backward pass: which nodes run, checks, freeing
+``eager.tensor``           the ``Tensor`` class, ``backward`` and ``grad``
+``eager.record``           the root interpreter's handler: recording operations
+``eager.named``            one node under PyTorch's name for a composition (``MeanBackward0``)
+``eager.methods``          PyTorch's math methods (``exp``, ``softmax(dim)``, ``max(dim)``...)
+``eager.shapes``           PyTorch's shape methods (``view``, ``unsqueeze``, ``expand``...)
+``eager.factories``        ``fg.tensor``, ``fg.randn``, ``fg.arange``..., dtype names
 =========================  ===========================================================
 """
 from .graph import AccumulateGrad, Node
-from .tensor import Tensor, backward, grad, ones, zeros
+from .tensor import Tensor, backward, grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
+from . import methods, shapes
+from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
+from .factories import DTYPES, __all__ as _FACTORIES
+from .values import Size
 
-__all__ = ["Tensor", "Node", "AccumulateGrad", "ones", "zeros", "backward", "grad"]
+methods.attach(Tensor)
+shapes.attach(Tensor)
+globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
+
+__all__ = ["Tensor", "Node", "AccumulateGrad", "Size", "backward", "grad"] + \
+    [n for n in _FACTORIES if n != "DTYPES"] + list(DTYPES)

@@ -3,7 +3,7 @@
 Every operation on Tensors reaches funcgrad's root interpreter, which hands it here
 (``core.register_special_type``).  The handler unwraps the Tensors, computes the
 primitive on their values and, when gradients are enabled and some input requires
-grad, records a :class:`~funcgrad.tensor.graph.Node` (the ``grad_fn``) holding the
+grad, records a :class:`~funcgrad.eager.graph.Node` (the ``grad_fn``) holding the
 primitive, its residuals, which inputs want cotangents and where each cotangent goes.
 
 What a node saves follows the primitive's ``vjp_reads``, as PyTorch's formulas do:
@@ -13,8 +13,8 @@ keeps the values and remembers the version of each Tensor its rule reads.  While
 debugging tool is active every node saves its values, so the tool sees them.
 """
 from .. import core, instruments
-from ..core import SHAPES_ONLY, ShapedArray, _special_classes, _state
-from .graph import SELF, Node, Select
+from ..core import SHAPES_ONLY, _special_classes, _state
+from .graph import SELF, Node, Select, shaped
 from .tensor import Tensor, make, result
 
 __all__ = ["process"]
@@ -25,7 +25,6 @@ INFERENCE_SAVE_MESSAGE = (
     "clone to get a normal tensor and use it in autograd, or use `fg.no_grad()` instead of "
     "`fg.inference_mode()`.")
 
-_new = object.__new__
 
 
 def process(prim, args, params):
@@ -97,16 +96,6 @@ def _unwrap(args):
     return (None if vals is None else tuple(vals)), record
 
 
-def _shaped(x):
-    """What a shape-only rule needs of ``x``: its shape and dtype (numbers stay as they are)."""
-    if isinstance(x, (bool, int, float, complex)) or x is None:
-        return x
-    aval = _new(ShapedArray)
-    aval.shape = tuple(x.shape)
-    aval.dtype = x.dtype
-    return aval
-
-
 def _record(prim, args, vals, params, out):
     needs, parents = [], []
     for i, a in enumerate(args):
@@ -128,8 +117,8 @@ def _record(prim, args, vals, params, out):
     output_read = False
     rule_reads = prim.vjp_reads
     if rule_reads is SHAPES_ONLY and not instrumented:
-        saved_args = tuple(_shaped(v) for v in vals)
-        saved_value = tuple(_shaped(o) for o in outs) if multiple else _shaped(out)
+        saved_args = tuple(shaped(v) for v in vals)
+        saved_value = tuple(shaped(o) for o in outs) if multiple else shaped(out)
         versions = None
     else:
         saved_args, saved_value = vals, out
@@ -164,7 +153,11 @@ def _record(prim, args, vals, params, out):
             t = result(o)
         results.append(t)
     if instrumented:
-        instruments.record(node)
+        node._shown = (args, results)  # tools see Tensors (instruments.saved_residuals)
+        try:
+            instruments.record(node)
+        finally:
+            node._shown = None
     return results if multiple else results[0]
 
 

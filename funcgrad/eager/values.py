@@ -2,12 +2,12 @@
 
 :class:`TensorBase` declares a Tensor's fields and the methods that only read its
 value.  The graph side (``requires_grad``, ``grad``, ``backward``...) and in-place
-updates are added by :class:`funcgrad.tensor.Tensor` and its bases; modules below
+updates are added by :class:`funcgrad.eager.Tensor` and its bases; modules below
 the Tensor class recognise Tensors as ``TensorBase`` instances.
 """
 import numpy as np
 
-__all__ = ["TensorBase", "read_only"]
+__all__ = ["TensorBase", "Size", "SizeOf", "axis_index", "read_only"]
 
 NUMPY_MESSAGE = ("Can't call numpy() on Tensor that requires grad. "
                  "Use tensor.detach().numpy() instead.")
@@ -25,10 +25,67 @@ def read_only(value):
     return out
 
 
+class Size(tuple):
+    """A shape, as ``torch.Size``: a tuple of ints with ``numel()``.
+
+    >>> Size((2, 3)), Size((2, 3)).numel(), Size((2, 3)) == (2, 3)
+    (fg.Size([2, 3]), 6, True)
+    """
+
+    def numel(self):
+        """The number of elements of a Tensor of this shape."""
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+    def __repr__(self):
+        return f"fg.Size({list(self)})"
+
+
+class SizeOf(int):
+    """``t.size``: the element count (an int, as NumPy's attribute) that is also
+    PyTorch's ``size(dim=None)`` method.
+
+    >>> import funcgrad as fg
+    >>> s = fg.ones(2, 3).size
+    >>> s == 6, s(), s(-1)
+    (True, fg.Size([2, 3]), 3)
+    """
+
+    def __new__(cls, shape):
+        n = 1
+        for d in shape:
+            n *= d
+        self = int.__new__(cls, n)
+        self.shape = shape
+        return self
+
+    def __call__(self, dim=None):
+        if dim is None:
+            return Size(self.shape)
+        return self.shape[axis_index(dim, len(self.shape))]
+
+
+def axis_index(dim, ndim, extra=0):
+    """``dim`` (negative: from the end) as an index into ``ndim`` (+``extra``) axes, with
+    PyTorch's error.
+
+    >>> axis_index(-1, 3), axis_index(3, 3, extra=1)
+    (2, 3)
+    """
+    n = ndim + extra
+    lo, hi = -max(n, 1), max(n, 1) - 1
+    if not isinstance(dim, (int, np.integer)) or not lo <= dim <= hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
+                         f"but got {dim})")
+    return int(dim) % max(n, 1)
+
+
 class TensorBase:
     """The fields of a Tensor and the methods that read its value.
 
-    ``_storage`` (:class:`~funcgrad.tensor.graph.Storage`: the value and its version
+    ``_storage`` (:class:`~funcgrad.eager.graph.Storage`: the value and its version
     counter, shared with ``.data`` and ``.detach()``), ``_requires_grad``, ``grad_fn``
     and ``_output_nr`` (the node and output that produced it), ``_grad``,
     ``_accumulator`` (a leaf's AccumulateGrad node), ``_inference`` (made in
@@ -60,6 +117,19 @@ class TensorBase:
         return np.dtype(self._storage.value.dtype)
 
     @property
+    def device(self):
+        """Where the value lives: ``"cpu"`` for NumPy arrays, else the GPU array's device.
+
+        >>> import funcgrad as fg
+        >>> fg.Tensor([1.0]).device
+        'cpu'
+        """
+        value = self._storage.value
+        if isinstance(value, (np.ndarray, np.generic)):
+            return "cpu"
+        return getattr(value, "device", "cpu")
+
+    @property
     def ndim(self):
         """The number of axes.
 
@@ -71,16 +141,15 @@ class TensorBase:
 
     @property
     def size(self):
-        """The number of elements (NumPy's attribute; ``numel()`` is PyTorch's spelling).
+        """The number of elements (NumPy's attribute), callable as PyTorch's ``size()``
+        (the shape, a :class:`Size`) and ``size(dim)`` (one axis' length).
 
         >>> import funcgrad as fg
-        >>> fg.Tensor([[1.0, 2.0]]).size
-        2
+        >>> x = fg.Tensor([[1.0, 2.0]])
+        >>> x.size, x.size(), x.size(1)
+        (2, fg.Size([1, 2]), 2)
         """
-        n = 1
-        for d in self._storage.value.shape:
-            n *= d
-        return n
+        return SizeOf(tuple(self._storage.value.shape))
 
     def numel(self):
         """The number of elements.
@@ -89,7 +158,7 @@ class TensorBase:
         >>> fg.ones(2, 3).numel()
         6
         """
-        return self.size
+        return int(self.size)
 
     def dim(self):
         """The number of axes.

@@ -23,11 +23,11 @@ from ..core import Tracer
 from ..interpreters.backprop import backpropagate
 from ..numpy._convert import asarray
 from ..primitives import elementwise as ew
-from .graph import Node, parent_of
+from .graph import parent_of
 from .values import TensorBase
 
 __all__ = ["SCALAR_MESSAGE", "UNUSED_MESSAGE", "tensor_list", "roots_and_seeds",
-           "input_edge", "run", "fit_gradient"]
+           "input_edge", "run", "reachable", "fit_gradient"]
 
 SCALAR_MESSAGE = "grad can be implicitly created only for scalar outputs"
 UNUSED_MESSAGE = ("One of the differentiated Tensors appears to not have been used in the "
@@ -125,7 +125,7 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True):
     [(True, array([6.]))]
     """
     starts = [parent_of(fn, nr) for fn, nr in roots]
-    nodes, leaves = _reachable(starts)
+    nodes, leaves = reachable(starts)
     found = []
     if targets is None:
         def visit(node, g):
@@ -153,7 +153,7 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True):
             node._check_saved()
             return True
     table = backpropagate(nodes, list(zip(starts, seeds)), rule=rule, visit=visit,
-                          release=None if retain_graph else Node._release,
+                          release=None if retain_graph else _release,
                           shortcuts=shortcuts)
     if targets is None:
         for acc in leaves:
@@ -167,8 +167,14 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True):
     return captured
 
 
-def _reachable(starts):
-    """The nodes reachable from ``starts``, in creation order, and the leaves reached."""
+def reachable(starts):
+    """The nodes reachable from ``starts``, in creation order, and the leaves reached.
+
+    >>> import funcgrad as fg
+    >>> x = fg.Tensor(1.0, requires_grad=True)
+    >>> reachable([(x * 2).grad_fn])
+    ([<MulBackward0>], [<AccumulateGrad>])
+    """
     nodes, leaves, seen = [], [], set()
     stack = list(starts)
     while stack:
@@ -185,6 +191,10 @@ def _reachable(starts):
                 stack.append(parent)
     nodes.sort(key=_seq_of)
     return nodes, leaves
+
+
+def _release(node):
+    node._release()  # (a method call: named nodes free their inner nodes)
 
 
 def _seq_of(node):

@@ -1,11 +1,11 @@
 """The eager ``Tensor`` class, and the autograd functions that fill its ``.grad``.
 
-:class:`Tensor` stacks three layers: :class:`~funcgrad.tensor.values.TensorBase` (the
-value and how it converts), :class:`~funcgrad.tensor.inplace.InPlaceUpdates` (in-place
+:class:`Tensor` stacks three layers: :class:`~funcgrad.eager.values.TensorBase` (the
+value and how it converts), :class:`~funcgrad.eager.inplace.InPlaceUpdates` (in-place
 updates and version counters) and, here, the graph side: ``requires_grad``, ``grad``,
 ``grad_fn``, ``retain_grad``, ``detach``, ``backward``.  :func:`backward` and
-:func:`grad` run the backward pass (:mod:`funcgrad.tensor.walk`) and turn the
-gradients it finds into Tensors.  The design is described in :mod:`funcgrad.tensor`.
+:func:`grad` run the backward pass (:mod:`funcgrad.eager.walk`) and turn the
+gradients it finds into Tensors.  The design is described in :mod:`funcgrad.eager`.
 """
 import warnings
 import weakref
@@ -24,7 +24,7 @@ from .graph import AccumulateGrad, Storage
 from .inplace import InPlaceUpdates
 from .walk import UNUSED_MESSAGE
 
-__all__ = ["Tensor", "backward", "grad", "ones", "zeros"]
+__all__ = ["Tensor", "backward", "grad"]
 
 _new = object.__new__
 
@@ -120,7 +120,7 @@ class Tensor(InPlaceUpdates):
             self.requires_grad = True
         return self
 
-    # NumPy functions funcgrad does not implement run on the values (funcgrad.tensor.interop)
+    # NumPy functions funcgrad does not implement run on the values (funcgrad.eager.interop)
     __array_ufunc__ = interop.array_ufunc
     __array_function__ = interop.array_function
 
@@ -304,20 +304,6 @@ class Tensor(InPlaceUpdates):
         self._requires_grad = False
         return self
 
-    def clone(self):
-        """A copy that stays in the graph (gradients flow back through it).
-
-        >>> import funcgrad as fg
-        >>> x = fg.Tensor([1.0], requires_grad=True)
-        >>> x.clone()
-        tensor([1.], grad_fn=<SubBackward0>)
-        """
-        if self.dtype.kind != "f":
-            return Tensor(self)
-        return self - np.zeros((), self.dtype)
-
-    copy = clone
-
     def __getitem__(self, key):
         return indexing.index(self, interop.unwrap_index(key))
 
@@ -430,7 +416,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if g is None:
             if not allow_unused:
                 raise RuntimeError(UNUSED_MESSAGE)
-            results.append(zeros(t.shape, dtype=t.dtype) if materialize_grads else None)
+            results.append(make(np.zeros(t.shape, t.dtype), False) if materialize_grads
+                           else None)
             continue
         g = walk.fit_gradient(t, g)
         results.append(g if isinstance(g, Tensor) else make(g, False))
@@ -503,8 +490,7 @@ def _attached(value, edge):
 register_array_type(Tensor)
 _OWN = {name: getattr(Tensor, name) for name in (
     "__array__", "__bool__", "__float__", "__int__", "__complex__", "__index__", "__hash__",
-    "__getitem__", "__setitem__", "__array_ufunc__", "__array_function__", "item", "tolist",
-    "copy")}
+    "__getitem__", "__setitem__", "__array_ufunc__", "__array_function__", "item", "tolist")}
 attach_array_methods(Tensor)
 for _name, _fn in _OWN.items():
     setattr(Tensor, _name, _fn)
@@ -514,32 +500,3 @@ del _name, _fn
 # respect to the value, and results shaped like a Tensor input come back as Tensors.
 tree.register(Tensor, lambda t: ((t._storage.value,), None),
               lambda aux, children: Tensor(children[0]))
-
-
-# --- constructors ------------------------------------------------------------------------------
-
-def _shape_arg(shape):
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        return tuple(shape[0])
-    return tuple(shape)
-
-
-def ones(*shape, dtype=None, requires_grad=False):
-    """A Tensor of ones (float64 unless ``dtype``); ``ones(2, 3)`` or ``ones((2, 3))``.
-
-    >>> import funcgrad as fg
-    >>> fg.ones(2)
-    tensor([1., 1.])
-    """
-    return Tensor(np.ones(_shape_arg(shape), dtype or np.float64), requires_grad=requires_grad)
-
-
-def zeros(*shape, dtype=None, requires_grad=False):
-    """A Tensor of zeros (float64 unless ``dtype``); ``zeros(2, 3)`` or ``zeros((2, 3))``.
-
-    >>> import funcgrad as fg
-    >>> fg.zeros((1, 2), requires_grad=True)
-    tensor([[0., 0.]], requires_grad=True)
-    """
-    return Tensor(np.zeros(_shape_arg(shape), dtype or np.float64),
-                  requires_grad=requires_grad)

@@ -14,9 +14,10 @@ import itertools
 
 import numpy as np
 
+from ..core import ShapedArray
 from ..interpreters.backprop import SELECT
 
-__all__ = ["Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE"]
+__all__ = ["shaped", "Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE"]
 
 _seq = itertools.count()
 
@@ -37,6 +38,21 @@ class Storage:
     def __init__(self, value):
         self.value = value
         self.version = 0
+
+
+def shaped(x):
+    """What a rule that reads only shapes needs of ``x``: its shape and dtype (numbers
+    stay as they are).
+
+    >>> shaped(np.ones((2, 3)))
+    f64[2,3]
+    """
+    if isinstance(x, (bool, int, float, complex)) or x is None:
+        return x
+    aval = object.__new__(ShapedArray)
+    aval.shape = tuple(x.shape)
+    aval.dtype = x.dtype
+    return aval
 
 
 SELF = object()  # in Node._versions: "an output of this node"
@@ -61,7 +77,7 @@ class Node:
     """
 
     __slots__ = ("prim", "params", "args", "value", "needs", "meta", "parents", "_versions",
-                 "_seq", "_n_out", "_saves", "_freed", "_retained", "__weakref__")
+                 "_seq", "_n_out", "_saves", "_freed", "_retained", "_shown", "__weakref__")
 
     def __init__(self, prim, params, args, value, needs, parents, versions, n_out):
         self.prim = prim
@@ -77,6 +93,7 @@ class Node:
         self._saves = versions is not None  # holds values a second pass would need
         self._freed = False
         self._retained = None  # {output number: weakref to a Tensor that retains its grad}
+        self._shown = None  # while tools look at a new node: (its inputs, its outputs)
 
     def name(self):
         """PyTorch-style name, e.g. ``"MulBackward0"``.
@@ -89,6 +106,30 @@ class Node:
         if rule is not None and getattr(rule, "name", None):  # custom Function / custom_vjp
             return rule.name.split(".")[0] + "Backward"
         return self.prim.grad_fn_name
+
+    @property
+    def grad_fn_name(self):
+        """:meth:`name`, as debugging tools show this node (``instruments.op_name``)."""
+        return self.name()
+
+    def show_residual(self, position):
+        """A residual as a tool sees it when the node is recorded: the input Tensor
+        itself (``position`` an index), or a Tensor showing the output
+        (``instruments.OUTPUT``), as PyTorch hands them to saved-tensor hooks."""
+        if self._shown is None:  # after recording: the saved values themselves
+            return self.value if position == "output" else self.args[position]
+        inputs, outputs = self._shown
+        if position == "output":
+            return outputs[0].detach()  # not the output itself: no node -> Tensor cycle
+        a = inputs[position]
+        return a if hasattr(a, "_storage") else self.args[position]
+
+    @staticmethod
+    def rule_value(value):
+        """The array a rule computes with, for a residual a tool handed back (a Tensor
+        or an array)."""
+        storage = getattr(value, "_storage", None)
+        return value if storage is None else storage.value
 
     @property
     def next_functions(self):

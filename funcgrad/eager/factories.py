@@ -1,0 +1,305 @@
+"""PyTorch's factory functions and dtype names: ``fg.tensor``, ``fg.randn``, ``fg.rand``,
+``fg.zeros``, ``fg.ones``, ``fg.full``, ``fg.arange``, ``fg.linspace``, ``fg.eye``, the
+``*_like`` forms, ``fg.manual_seed``, and ``fg.float32``, ``fg.double``...
+
+Decisions:
+
+* **Default dtype float64** (NumPy's), for floating data and for the factories, where
+  PyTorch defaults to float32: funcgrad's gradients are checked against finite
+  differences, which float32 cannot resolve.  ``dtype=fg.float32`` (or ``.float()``)
+  gives PyTorch's default.  Integer data stays int64, booleans bool, as in PyTorch.
+* **Random numbers** come from a NumPy ``Generator`` per thread (no state shared
+  between threads); ``fg.manual_seed(s)`` reseeds the calling thread's, so a seeded
+  script is reproducible -- with funcgrad's numbers, not PyTorch's.
+* The dtype names are NumPy's scalar types, so ``t.dtype == fg.float32`` holds.
+
+>>> import funcgrad as fg
+>>> _ = fg.manual_seed(0)
+>>> x = fg.randn(2, 3, requires_grad=True)
+>>> x.shape, x.dtype == fg.float64, fg.zeros_like(x).requires_grad
+((2, 3), True, False)
+"""
+import threading
+
+import numpy as np
+
+from .tensor import Tensor
+
+__all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
+           "rand", "randint", "arange", "linspace", "eye", "zeros_like", "ones_like",
+           "full_like", "empty_like", "randn_like", "rand_like", "manual_seed", "seed",
+           "DTYPES"]
+
+# PyTorch's dtype names, as NumPy's scalar types.
+DTYPES = {"float32": np.float32, "float": np.float32, "float64": np.float64,
+          "double": np.float64, "float16": np.float16, "half": np.float16,
+          "int64": np.int64, "long": np.int64, "int32": np.int32, "int": np.int32,
+          "int16": np.int16, "short": np.int16, "int8": np.int8, "uint8": np.uint8,
+          "bool": np.bool_, "complex64": np.complex64, "complex128": np.complex128,
+          "cfloat": np.complex64, "cdouble": np.complex128}
+
+
+class _Random(threading.local):
+    def __init__(self):
+        self.generator = np.random.default_rng()
+
+
+_random = _Random()
+
+
+def manual_seed(seed):
+    """Seed this thread's random numbers (``fg.randn``, ``fg.rand``...); returns the
+    generator.
+
+    >>> import funcgrad as fg
+    >>> _ = fg.manual_seed(1); a = fg.rand(2)
+    >>> _ = fg.manual_seed(1); bool((a == fg.rand(2)).all())
+    True
+    """
+    _random.generator = np.random.default_rng(int(seed))
+    return _random.generator
+
+
+def seed():
+    """Seed this thread's random numbers unpredictably; returns the seed used.
+
+    >>> import funcgrad as fg
+    >>> isinstance(fg.seed(), int)
+    True
+    """
+    s = int(np.random.SeedSequence().entropy % (2 ** 63))
+    manual_seed(s)
+    return s
+
+
+def _dtype(dtype, default=np.float64):
+    return np.dtype(default if dtype is None else dtype)
+
+
+def _shape(size, what):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for d in size:
+        if not isinstance(d, (int, np.integer)) or d < 0:
+            raise TypeError(f"{what}(): sizes must be non-negative ints, got {d!r}; e.g. "
+                            f"fg.{what}(2, 3) or fg.{what}((2, 3))")
+    return tuple(int(d) for d in size)
+
+
+def _made(value, requires_grad):
+    return Tensor(value, requires_grad=requires_grad)
+
+
+def tensor(data, dtype=None, requires_grad=False, device=None):
+    """A new Tensor holding a copy of ``data`` (numbers, nested lists, arrays, Tensors);
+    floating data is float64 unless ``dtype``.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 2.0]], requires_grad=True)
+    tensor([[1., 2.]], requires_grad=True)
+    >>> fg.tensor([1, 2]).dtype == fg.int64
+    True
+    """
+    _cpu(device)
+    if isinstance(data, Tensor):
+        data = data.detach()
+    return Tensor(data, requires_grad=requires_grad, dtype=dtype)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """``data`` as a Tensor (a Tensor of the right dtype is returned as it is).
+
+    >>> import funcgrad as fg
+    >>> x = fg.tensor([1.0])
+    >>> fg.as_tensor(x) is x
+    True
+    """
+    _cpu(device)
+    if isinstance(data, Tensor) and (dtype is None or data.dtype == np.dtype(dtype)):
+        return data
+    return Tensor(data, dtype=dtype)
+
+
+def from_numpy(array):
+    """A Tensor of ``array``'s values (copied: Tensors never share writable memory).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.from_numpy(np.arange(3))
+    tensor([0, 1, 2])
+    """
+    return Tensor(np.asarray(array))
+
+
+def _cpu(device):
+    if device is not None and str(device).split(":")[0] != "cpu":
+        raise ValueError(f"device={device!r}: funcgrad Tensors are created on the CPU; move "
+                         f"values to a GPU with fg.device_put(x, 'cuda')")
+
+
+def zeros(*size, dtype=None, requires_grad=False, device=None):
+    """A Tensor of zeros (float64 unless ``dtype``); ``zeros(2, 3)`` or ``zeros((2, 3))``.
+
+    >>> import funcgrad as fg
+    >>> fg.zeros((1, 2), requires_grad=True)
+    tensor([[0., 0.]], requires_grad=True)
+    """
+    _cpu(device)
+    return _made(np.zeros(_shape(size, "zeros"), _dtype(dtype)), requires_grad)
+
+
+def ones(*size, dtype=None, requires_grad=False, device=None):
+    """A Tensor of ones (float64 unless ``dtype``); ``ones(2, 3)`` or ``ones((2, 3))``.
+
+    >>> import funcgrad as fg
+    >>> fg.ones(2)
+    tensor([1., 1.])
+    """
+    _cpu(device)
+    return _made(np.ones(_shape(size, "ones"), _dtype(dtype)), requires_grad)
+
+
+empty = zeros  # (funcgrad never hands out uninitialised memory)
+
+
+def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+    """A Tensor of shape ``size`` filled with ``fill_value``.
+
+    >>> import funcgrad as fg
+    >>> fg.full((2,), 7.0)
+    tensor([7., 7.])
+    """
+    _cpu(device)
+    size = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
+    dtype = dtype if dtype is not None else np.asarray(fill_value).dtype
+    return _made(np.full(_shape(size, "full"), fill_value, _dtype(dtype)), requires_grad)
+
+
+def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
+    """Standard normal samples (float64 unless ``dtype``).
+
+    >>> import funcgrad as fg
+    >>> fg.randn(2, 3).shape
+    (2, 3)
+    """
+    _cpu(device)
+    rng = generator if generator is not None else _random.generator
+    value = rng.standard_normal(_shape(size, "randn")).astype(_dtype(dtype))
+    return _made(value, requires_grad)
+
+
+def rand(*size, dtype=None, requires_grad=False, generator=None, device=None):
+    """Uniform samples in ``[0, 1)`` (float64 unless ``dtype``).
+
+    >>> import funcgrad as fg
+    >>> bool(((fg.rand(5) >= 0) & (fg.rand(5) < 1)).all())
+    True
+    """
+    _cpu(device)
+    rng = generator if generator is not None else _random.generator
+    return _made(rng.random(_shape(size, "rand")).astype(_dtype(dtype)), requires_grad)
+
+
+def randint(low, high=None, size=(), dtype=None, generator=None, device=None):
+    """Integers uniform in ``[low, high)`` (``randint(high, size)`` from 0), int64.
+
+    >>> import funcgrad as fg
+    >>> fg.randint(0, 3, (4,)).dtype == fg.int64
+    True
+    """
+    _cpu(device)
+    if high is None:
+        low, high = 0, low
+    rng = generator if generator is not None else _random.generator
+    size = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
+    return Tensor(rng.integers(low, high, size).astype(_dtype(dtype, np.int64)))
+
+
+def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+    """``[start, end)`` by ``step`` (``arange(n)`` from 0); int64 for integer arguments,
+    float64 otherwise.
+
+    >>> import funcgrad as fg
+    >>> fg.arange(3), fg.arange(0, 1, 0.5)
+    (tensor([0, 1, 2]), tensor([0. , 0.5]))
+    """
+    _cpu(device)
+    if end is None:
+        start, end = 0, start
+    ints = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+    dtype = _dtype(dtype, np.int64 if ints else np.float64)
+    return _made(np.arange(start, end, step).astype(dtype), requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive.
+
+    >>> import funcgrad as fg
+    >>> fg.linspace(0, 1, 3)
+    tensor([0. , 0.5, 1. ])
+    """
+    _cpu(device)
+    return _made(np.linspace(start, end, int(steps), dtype=_dtype(dtype)), requires_grad)
+
+
+def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+    """The ``n`` x ``m`` identity (``m`` defaults to ``n``).
+
+    >>> import funcgrad as fg
+    >>> fg.eye(2)
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
+    _cpu(device)
+    return _made(np.eye(n, m, dtype=_dtype(dtype)), requires_grad)
+
+
+def _like(make, doc):
+    def like(input, dtype=None, requires_grad=False, device=None):  # noqa: A002
+        _cpu(device)
+        dt = dtype if dtype is not None else input.dtype
+        return make(*input.shape, dtype=dt, requires_grad=requires_grad)
+    like.__doc__ = doc
+    return like
+
+
+zeros_like = _like(zeros, """Zeros shaped (and typed, unless ``dtype``) like ``input``.
+
+    >>> import funcgrad as fg
+    >>> fg.zeros_like(fg.ones(2))
+    tensor([0., 0.])
+    """)
+ones_like = _like(ones, """Ones shaped like ``input``.
+
+    >>> import funcgrad as fg
+    >>> fg.ones_like(fg.zeros(2))
+    tensor([1., 1.])
+    """)
+empty_like = zeros_like
+randn_like = _like(randn, """Normal samples shaped like ``input``.
+
+    >>> import funcgrad as fg
+    >>> fg.randn_like(fg.zeros(2)).shape
+    (2,)
+    """)
+rand_like = _like(rand, """Uniform samples shaped like ``input``.
+
+    >>> import funcgrad as fg
+    >>> fg.rand_like(fg.zeros(2)).shape
+    (2,)
+    """)
+for _fn, _name in ((zeros_like, "zeros_like"), (ones_like, "ones_like"),
+                   (randn_like, "randn_like"), (rand_like, "rand_like")):
+    _fn.__name__ = _fn.__qualname__ = _name
+del _fn, _name
+
+
+def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):  # noqa: A002
+    """``fill_value`` everywhere, shaped like ``input``.
+
+    >>> import funcgrad as fg
+    >>> fg.full_like(fg.zeros(2), 3.0)
+    tensor([3., 3.])
+    """
+    dt = dtype if dtype is not None else input.dtype
+    return full(input.shape, fill_value, dtype=dt, requires_grad=requires_grad,
+                device=device)

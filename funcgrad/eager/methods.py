@@ -1,0 +1,537 @@
+"""PyTorch's math methods on the Tensor: ``exp``, ``relu``, ``softmax(dim)``,
+``sum(dim, keepdim)``, ``max(dim)`` -> ``(values, indices)``, ``matmul``, ``float()``...
+
+Every method computes with funcgrad's primitives (so its derivative is theirs), takes
+PyTorch's arguments (``dim=``, ``keepdim=``; NumPy's ``axis=`` and ``keepdims=`` are
+accepted too, as PyTorch does) and, where PyTorch's graph has one node for what funcgrad
+composes from several primitives, records them as one node under PyTorch's name
+(:mod:`funcgrad.eager.named`): ``x.mean()`` is ``MeanBackward0``.
+
+Where PyTorch and NumPy disagree the Tensor follows PyTorch: ``var``/``std`` divide by
+``n - 1`` unless ``unbiased=False`` (or ``correction=0``); ``max(dim)`` returns values
+and indices.  Methods are attached by :func:`attach` (after NumPy's, which they replace).
+
+>>> import funcgrad as fg
+>>> x = fg.tensor([[1.0, 5.0], [3.0, 2.0]], requires_grad=True)
+>>> x.max(dim=1)
+max(values=tensor([5., 3.], grad_fn=<MaxBackward0>), indices=tensor([1, 0]))
+>>> x.softmax(dim=0).sum(0)
+tensor([1., 1.], grad_fn=<SumBackward1>)
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..primitives import elementwise as ew
+from .named import Named, record_as
+from .tensor import Tensor
+
+__all__ = ["attach"]
+
+MEAN0, MEAN1 = Named("mean", "MeanBackward0"), Named("mean", "MeanBackward1")
+SUM1 = Named("sum", "SumBackward1")
+MAX0, MIN0 = Named("max", "MaxBackward0"), Named("min", "MinBackward0")
+VAR, STD = Named("var", "VarBackward0"), Named("std", "StdBackward0")
+SOFTMAX, LOG_SOFTMAX = Named("softmax", "SoftmaxBackward0"), \
+    Named("log_softmax", "LogSoftmaxBackward0")
+RELU, NORM = Named("relu", "ReluBackward0"), Named("norm", "LinalgVectorNormBackward0")
+CLONE, T = Named("clone", "CloneBackward0"), Named("t", "TBackward0")
+DOT, MV, BMM = Named("dot", "DotBackward0"), Named("mv", "MvBackward0"), \
+    Named("bmm", "BmmBackward0")
+
+# What ``max(dim)``/``min(dim)`` return, as torch.return_types.max does.
+MaxResult = namedtuple("max", ["values", "indices"])
+MinResult = namedtuple("min", ["values", "indices"])
+
+
+def _dim(dim, axis, what):
+    if dim is not None and axis is not None:
+        raise TypeError(f"{what}() got both dim= and axis= (the same argument): pass one")
+    return axis if dim is None else dim
+
+
+def _keep(keepdim, keepdims):
+    return bool(keepdim or keepdims)
+
+
+# --- elementwise -------------------------------------------------------------------------------
+
+def exp(self):
+    """``e ** self``.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([0.0]).exp()
+    tensor([1.])
+    """
+    return fnp.exp(self)
+
+
+def log(self):
+    """Natural logarithm.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0]).log()
+    tensor([0.])
+    """
+    return fnp.log(self)
+
+
+def sin(self):
+    """Sine.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([0.0]).sin()
+    tensor([0.])
+    """
+    return fnp.sin(self)
+
+
+def cos(self):
+    """Cosine.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([0.0]).cos()
+    tensor([1.])
+    """
+    return fnp.cos(self)
+
+
+def tanh(self):
+    """Hyperbolic tangent.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([0.0]).tanh()
+    tensor([0.])
+    """
+    return fnp.tanh(self)
+
+
+def sigmoid(self):
+    """``1 / (1 + exp(-self))`` (``SigmoidBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([0.0], requires_grad=True).sigmoid()
+    tensor([0.5], grad_fn=<SigmoidBackward0>)
+    """
+    return ew.expit(self)
+
+
+def relu(self):
+    """``max(self, 0)``; the gradient at 0 is 0, as in PyTorch (``ReluBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([-1.0, 2.0], requires_grad=True).relu()
+    tensor([0., 2.], grad_fn=<ReluBackward0>)
+    """
+    return record_as(RELU, _relu, self)
+
+
+def _relu(t):
+    return ew.where(t > 0, t, np.zeros((), t.dtype))
+
+
+def abs(self):  # noqa: A001 - PyTorch's name
+    """Absolute value.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([-2.0]).abs()
+    tensor([2.])
+    """
+    return fnp.abs(self)
+
+
+def sqrt(self):
+    """Square root.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([4.0]).sqrt()
+    tensor([2.])
+    """
+    return fnp.sqrt(self)
+
+
+def pow(self, exponent):  # noqa: A001 - PyTorch's name
+    """``self ** exponent``.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([3.0], requires_grad=True).pow(2)
+    tensor([9.], grad_fn=<PowBackward0>)
+    """
+    return self ** exponent
+
+
+def clamp(self, min=None, max=None):  # noqa: A002 - PyTorch's names
+    """Values limited to ``[min, max]`` (either may be None); the gradient is 1 inside.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([-1.0, 0.5, 3.0]).clamp(0, 1)
+    tensor([0. , 0.5, 1. ])
+    """
+    if min is None and max is None:
+        raise ValueError("clamp: at least one of min and max must be given")
+    return fnp.clip(self, min, max)
+
+
+def clamp_(self, min=None, max=None):  # noqa: A002
+    """:meth:`clamp` in place.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([-1.0, 3.0]).clamp_(max=1.0)
+    tensor([-1.,  1.])
+    """
+    return self._inplace(lambda s: clamp(s, min, max))
+
+
+def norm(self, p="fro", dim=None, keepdim=False):
+    """The vector ``p``-norm over ``dim`` (all elements by default); the gradient of
+    the 2-norm at zero is 0, as in PyTorch (``LinalgVectorNormBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([3.0, 4.0], requires_grad=True).norm()
+    tensor(5., grad_fn=<LinalgVectorNormBackward0>)
+    """
+    return record_as(NORM, _norm, self, p=p, dim=dim, keepdim=keepdim)
+
+
+def _norm(t, p, dim, keepdim):
+    axis = tuple(dim) if isinstance(dim, (tuple, list)) else dim
+    if p in ("fro", 2, 2.0):
+        s = fnp.sum(t * t, axis=axis, keepdims=keepdim)
+        ok = s > 0
+        # the double-where idiom: sqrt never sees 0, so the masked branch's derivative is 0
+        return ew.where(ok, fnp.sqrt(ew.where(ok, s, np.ones((), s.dtype))),
+                        np.zeros((), s.dtype))
+    if p in (np.inf, float("inf")):
+        return fnp.max(fnp.abs(t), axis=axis, keepdims=keepdim)
+    if p == 1:
+        return fnp.sum(fnp.abs(t), axis=axis, keepdims=keepdim)
+    return fnp.sum(fnp.abs(t) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
+
+
+# --- reductions --------------------------------------------------------------------------------
+
+def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=False):  # noqa: A001
+    """Sum over ``dim`` (an int or a tuple; all elements by default).
+
+    >>> import funcgrad as fg
+    >>> x = fg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    >>> x.sum(), x.sum(dim=1, keepdim=True)
+    (tensor(10., grad_fn=<SumBackward0>), tensor([[3.],
+            [7.]], grad_fn=<SumBackward1>))
+    """
+    dim, keep = _dim(dim, axis, "sum"), _keep(keepdim, keepdims)
+    if dim is None and not keep:
+        return fnp.sum(self, dtype=dtype)
+    return record_as(SUM1, fnp.sum, self, axis=_axes(dim), keepdims=keep, dtype=dtype)
+
+
+def mean(self, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=False):
+    """Mean over ``dim`` (all elements by default): ``MeanBackward0`` / ``MeanBackward1``.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0, 3.0], requires_grad=True).mean()
+    tensor(2., grad_fn=<MeanBackward0>)
+    """
+    dim, keep = _dim(dim, axis, "mean"), _keep(keepdim, keepdims)
+    named = MEAN0 if dim is None and not keep else MEAN1
+    return record_as(named, fnp.mean, self, axis=_axes(dim), keepdims=keep, dtype=dtype)
+
+
+def _axes(dim):
+    return tuple(dim) if isinstance(dim, (tuple, list)) else dim
+
+
+def _extreme(which, self, dim, keepdim, axis, keepdims):
+    reduce, arg, named, result = {"max": (fnp.max, fnp.argmax, MAX0, MaxResult),
+                                  "min": (fnp.min, fnp.argmin, MIN0, MinResult)}[which]
+    if isinstance(dim, Tensor):  # torch.max(a, b): elementwise
+        return (fnp.maximum if which == "max" else fnp.minimum)(self, dim)
+    keep = _keep(keepdim, keepdims)
+    if axis is not None:  # NumPy's spelling: values only
+        return reduce(self, axis=axis, keepdims=keep)
+    if dim is None:
+        return reduce(self)
+    values = record_as(named, reduce, self, axis=dim, keepdims=keep)
+    indices = arg(self.detach(), axis=dim, keepdims=keep)
+    return result(values, indices)
+
+
+def max(self, dim=None, keepdim=False, *, axis=None, keepdims=False):  # noqa: A001
+    """The largest element; with ``dim``, ``(values, indices)`` along it; with a Tensor,
+    the elementwise maximum.
+
+    >>> import funcgrad as fg
+    >>> x = fg.tensor([[1.0, 5.0], [3.0, 2.0]])
+    >>> x.max(), x.max(0).values, x.max(dim=1).indices
+    (tensor(5.), tensor([3., 5.]), tensor([1, 0]))
+    """
+    return _extreme("max", self, dim, keepdim, axis, keepdims)
+
+
+def min(self, dim=None, keepdim=False, *, axis=None, keepdims=False):  # noqa: A001
+    """The smallest element; with ``dim``, ``(values, indices)`` along it.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 5.0], [3.0, 2.0]]).min(1)
+    min(values=tensor([1., 2.]), indices=tensor([0, 1]))
+    """
+    return _extreme("min", self, dim, keepdim, axis, keepdims)
+
+
+def _correction(unbiased, correction, ddof):
+    if correction is not None:
+        return correction
+    if ddof is not None:
+        return ddof
+    return 1 if unbiased in (None, True) else 0
+
+
+def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None,
+        ddof=None, keepdims=False):
+    """Variance over ``dim``, dividing by ``n - correction`` (PyTorch's default 1;
+    ``unbiased=False`` or ``correction=0`` for the population variance).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0, 3.0], requires_grad=True).var()
+    tensor(2., grad_fn=<VarBackward0>)
+    """
+    if isinstance(unbiased, bool) is False and unbiased is not None:
+        raise TypeError("var(dim, unbiased, keepdim): unbiased must be True or False")
+    dim = _axes(_dim(dim, axis, "var"))
+    return record_as(VAR, fnp.var, self, axis=dim, keepdims=_keep(keepdim, keepdims),
+                     ddof=_correction(unbiased, correction, ddof))
+
+
+def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None,
+        ddof=None, keepdims=False):
+    """Standard deviation (see :meth:`var` for ``correction``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0, 3.0, 5.0], requires_grad=True).std()
+    tensor(2., grad_fn=<StdBackward0>)
+    """
+    dim = _axes(_dim(dim, axis, "std"))
+    return record_as(STD, fnp.std, self, axis=dim, keepdims=_keep(keepdim, keepdims),
+                     ddof=_correction(unbiased, correction, ddof))
+
+
+def argmax(self, dim=None, keepdim=False, *, axis=None):
+    """Index of the largest element (of the flattened Tensor without ``dim``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 5.0], [3.0, 2.0]]).argmax(dim=0)
+    tensor([1, 0])
+    """
+    return fnp.argmax(self.detach(), axis=_dim(dim, axis, "argmax"), keepdims=keepdim)
+
+
+def argmin(self, dim=None, keepdim=False, *, axis=None):
+    """Index of the smallest element.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([4.0, 1.0]).argmin()
+    tensor(1)
+    """
+    return fnp.argmin(self.detach(), axis=_dim(dim, axis, "argmin"), keepdims=keepdim)
+
+
+def softmax(self, dim):
+    """``exp(x) / exp(x).sum(dim)``, computed stably (``SoftmaxBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([0.0, 0.0]).softmax(dim=0)
+    tensor([0.5, 0.5])
+    """
+    return record_as(SOFTMAX, _softmax, self, dim=dim)
+
+
+def _softmax(t, dim):
+    return fnp.exp(t - fnp.logsumexp(t, axis=dim, keepdims=True))
+
+
+def log_softmax(self, dim):
+    """``log(softmax(x, dim))``, computed stably (``LogSoftmaxBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([0.0, 0.0]).log_softmax(0).exp()
+    tensor([0.5, 0.5])
+    """
+    return record_as(LOG_SOFTMAX, _log_softmax, self, dim=dim)
+
+
+def _log_softmax(t, dim):
+    return t - fnp.logsumexp(t, axis=dim, keepdims=True)
+
+
+# --- products ----------------------------------------------------------------------------------
+
+def matmul(self, other):
+    """``self @ other`` (NumPy's and PyTorch's broadcasting matrix product).
+
+    >>> import funcgrad as fg
+    >>> fg.ones(2, 3).matmul(fg.ones(3))
+    tensor([3., 3.])
+    """
+    return self @ other
+
+
+def _expect(what, t, ndim):
+    if t.ndim != ndim:
+        raise RuntimeError(f"{what}: expected a {ndim}-D Tensor, got {t.ndim}-D with shape "
+                           f"{list(t.shape)}; use matmul (@) for other shapes")
+
+
+def mm(self, other):
+    """Matrix product of two 2-D Tensors (``MmBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.ones(1, 2).mm(fg.ones(2, 1))
+    tensor([[2.]])
+    """
+    _expect("mm", self, 2)
+    _expect("mm", other, 2)
+    return self @ other
+
+
+def bmm(self, other):
+    """Batched matrix product of two 3-D Tensors (``BmmBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.ones(4, 1, 2).bmm(fg.ones(4, 2, 1)).shape
+    (4, 1, 1)
+    """
+    _expect("bmm", self, 3)
+    _expect("bmm", other, 3)
+    return record_as(BMM, fnp.matmul, self, other)
+
+
+def dot(self, other):
+    """Inner product of two 1-D Tensors (``DotBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0, 2.0]).dot(fg.tensor([3.0, 4.0]))
+    tensor(11.)
+    """
+    _expect("dot", self, 1)
+    _expect("dot", other, 1)
+    return record_as(DOT, fnp.matmul, self, other)
+
+
+def mv(self, vec):
+    """Matrix-vector product (``MvBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.ones(2, 3).mv(fg.ones(3))
+    tensor([3., 3.])
+    """
+    _expect("mv", self, 2)
+    _expect("mv", vec, 1)
+    return record_as(MV, fnp.matmul, self, vec)
+
+
+# --- copies and casts --------------------------------------------------------------------------
+
+def clone(self):
+    """A copy that stays in the graph (``CloneBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0], requires_grad=True).clone()
+    tensor([1.], grad_fn=<CloneBackward0>)
+    """
+    if self.dtype.kind != "f":
+        return Tensor(self)
+    return record_as(CLONE, _copy, self)
+
+
+def _copy(t):
+    return t - np.zeros((), t.dtype)
+
+
+def to(self, *args, dtype=None, **kwargs):
+    """A Tensor of ``dtype`` (``t.to(fg.float32)``); devices other than the CPU are not
+    supported here (use ``fg.device_put``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0]).to(fg.float32).dtype
+    dtype('float32')
+    """
+    for a in args:
+        if isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, str) and a.split(":")[0] == "cpu":
+            continue
+        elif a is not None:
+            try:
+                dtype = np.dtype(a)
+            except TypeError:
+                raise TypeError(f"to({a!r}): expected a dtype (fg.float32...) or 'cpu'; "
+                                f"move arrays to a GPU with fg.device_put") from None
+    if dtype is None or np.dtype(dtype) == self.dtype:
+        return self
+    return fnp.astype(self, dtype)
+
+
+def _cast(dtype, name):
+    def cast(self):
+        return to(self, dtype=dtype)
+    cast.__name__ = name
+    cast.__doc__ = (f"This Tensor as {np.dtype(dtype).name} (itself when it already is); "
+                    f"recorded as ``ToCopyBackward0``.\n\n"
+                    f"    >>> import funcgrad as fg\n"
+                    f"    >>> fg.tensor([1]).{name}().dtype\n"
+                    f"    dtype('{np.dtype(dtype).name}')\n")
+    return cast
+
+
+def type(self, dtype=None):  # noqa: A001 - PyTorch's name
+    """With a dtype, :meth:`to` it; without, the type's name (``'fg.DoubleTensor'``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0]).type(), fg.tensor([1.0]).type(fg.float32).dtype
+    ('fg.DoubleTensor', dtype('float32'))
+    """
+    if dtype is not None:
+        return to(self, dtype=dtype)
+    names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+             "int32": "Int", "bool": "Bool", "complex64": "ComplexFloat",
+             "complex128": "ComplexDouble"}
+    return f"fg.{names.get(self.dtype.name, self.dtype.name)}Tensor"
+
+
+def is_floating_point(self):
+    """Whether the dtype is a floating one.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1]).is_floating_point()
+    False
+    """
+    return self.dtype.kind == "f"
+
+
+def equal(self, other):
+    """True if ``other`` has the same shape and elements.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0]).equal(fg.tensor([1.0]))
+    True
+    """
+    a, b = self.detach().numpy(), np.asarray(other.detach() if isinstance(other, Tensor)
+                                             else other)
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+_METHODS = [exp, log, sin, cos, tanh, sigmoid, relu, abs, sqrt, pow, clamp, clamp_, norm,
+            sum, mean, max, min, var, std, argmax, argmin, softmax, log_softmax, matmul, mm,
+            bmm, dot, mv, clone, to, type, is_floating_point, equal]
+_CASTS = {"float": np.float32, "double": np.float64, "half": np.float16, "long": np.int64,
+          "int": np.int32, "bool": np.bool_}
+
+
+def attach(cls):
+    """Give ``cls`` (the Tensor) the methods of this module."""
+    for fn in _METHODS:
+        setattr(cls, fn.__name__, fn)
+    cls.clip, cls.clip_, cls.copy = clamp, clamp_, clone
+    for name, dtype in _CASTS.items():
+        setattr(cls, name, _cast(dtype, name))

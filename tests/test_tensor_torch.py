@@ -1,0 +1,304 @@
+"""PyTorch users' expectations of the eager Tensor (issue 18, items 1, 4, 5): torch's
+methods and factories, grad_fn names, saved-value hooks that save what torch saves, and
+messages that name the user's operation.  Expected numbers are computed by hand or with
+plain NumPy; where torch is importable the same snippets are compared with it."""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+
+
+def fd_grad(f, x, eps=1e-6):
+    """Central finite differences of the scalar NumPy function ``f`` at ``x``."""
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        d = np.zeros_like(x)
+        d[i] = eps
+        g[i] = (f(x + d) - f(x - d)) / (2 * eps)
+    return g
+
+
+X = np.array([[0.3, -1.2, 2.0], [1.5, 0.7, -0.4]])
+W = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]])
+
+
+def _np_softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+# (method call on the Tensor, the same computation in NumPy): gradients of sum(W * f(x))
+CASES = {
+    "exp": (lambda t: t.exp(), np.exp),
+    "log": (lambda t: (t * t + 1).log(), lambda x: np.log(x * x + 1)),
+    "tanh": (lambda t: t.tanh(), np.tanh),
+    "sigmoid": (lambda t: t.sigmoid(), lambda x: 1 / (1 + np.exp(-x))),
+    "relu": (lambda t: t.relu(), lambda x: np.maximum(x, 0)),
+    "sqrt_abs": (lambda t: t.abs().sqrt(), lambda x: np.sqrt(np.abs(x))),
+    "pow": (lambda t: t.pow(3), lambda x: x ** 3),
+    "clamp": (lambda t: t.clamp(-0.5, 1.0), lambda x: np.clip(x, -0.5, 1.0)),
+    "softmax1": (lambda t: t.softmax(dim=1), lambda x: _np_softmax(x, 1)),
+    "softmax0": (lambda t: t.softmax(0), lambda x: _np_softmax(x, 0)),
+    "log_softmax": (lambda t: t.log_softmax(1), lambda x: np.log(_np_softmax(x, 1))),
+    "mean_dim": (lambda t: t.mean(dim=0, keepdim=True), lambda x: x.mean(0, keepdims=True)),
+    "sum_dim": (lambda t: t.sum(1, keepdim=True) * t, lambda x: x.sum(1, keepdims=True) * x),
+    "var": (lambda t: t.var(dim=1, keepdim=True) * t, lambda x: x.var(1, ddof=1,
+                                                                      keepdims=True) * x),
+    "std": (lambda t: t.std(1, keepdim=True) * t, lambda x: x.std(1, ddof=1, keepdims=True)
+            * x),
+    "norm": (lambda t: t.norm() * t, lambda x: np.sqrt((x * x).sum()) * x),
+    "norm_dim": (lambda t: t.norm(dim=1, keepdim=True) * t,
+                 lambda x: np.sqrt((x * x).sum(1, keepdims=True)) * x),
+    "max_dim": (lambda t: t.max(dim=1, keepdim=True).values * t,
+                lambda x: x.max(1, keepdims=True) * x),
+    "min_dim": (lambda t: t.min(0).values.unsqueeze(0) * t, lambda x: x.min(0)[None] * x),
+    "t": (lambda t: t.t().t() * t, lambda x: x * x),
+    "transpose": (lambda t: t.transpose(0, 1).mT * t, lambda x: x * x),
+    "view": (lambda t: t.view(-1).view(2, 3) * t.reshape(6).reshape((2, 3)), lambda x: x * x),
+    "flatten_unsqueeze_squeeze": (lambda t: t.flatten().unsqueeze(0).squeeze(0).view(2, 3),
+                                  lambda x: x),
+    "permute": (lambda t: t.unsqueeze(-1).permute(2, 1, 0).squeeze(0).t() * t,
+                lambda x: x * x),
+    "expand": (lambda t: t.sum(0).expand(2, -1) * t, lambda x: x.sum(0)[None] * x),
+    "repeat": (lambda t: t.repeat(1, 2)[:, 1:4], lambda x: np.tile(x, (1, 2))[:, 1:4]),
+    "clone": (lambda t: t.clone() * t, lambda x: x * x),
+    "matmul": (lambda t: t.matmul(t.t()) @ t, lambda x: x @ x.T @ x),
+    "mm": (lambda t: t.t().mm(t), lambda x: x.T @ x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_method_values_and_gradients_match_numpy_and_finite_differences(name):
+    method, reference = CASES[name]
+    x = fg.tensor(X, requires_grad=True)
+    y = method(x)
+    np.testing.assert_allclose(y.detach().numpy(), reference(X), rtol=1e-12, atol=1e-12)
+    w = W if y.shape == W.shape else np.ones(y.shape)
+    (y * fg.tensor(w)).sum().backward()
+    expected = fd_grad(lambda v: np.sum(w * reference(v)), X)
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-6, atol=1e-7)
+
+
+def test_second_derivatives_through_a_named_node():
+    x = fg.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    (g,) = fg.autograd.grad(x.pow(3).mean(), x, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), [0.25, 1.0, 4.0])  # x**2
+    (h,) = fg.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(h.numpy(), [1.0, -2.0, 4.0])  # d/dx sum(x**2) = 2x
+
+
+GRAD_FN_NAMES = [  # torch 2.x's names for the same operations
+    (lambda x, m: x.mean(), "MeanBackward0"), (lambda x, m: x.mean(0), "MeanBackward1"),
+    (lambda x, m: x.sum(), "SumBackward0"), (lambda x, m: m.sum(dim=1), "SumBackward1"),
+    (lambda x, m: x.max(), "MaxBackward1"), (lambda x, m: x.max(0).values, "MaxBackward0"),
+    (lambda x, m: x.var(), "VarBackward0"), (lambda x, m: x.std(), "StdBackward0"),
+    (lambda x, m: x.softmax(0), "SoftmaxBackward0"),
+    (lambda x, m: x.log_softmax(0), "LogSoftmaxBackward0"),
+    (lambda x, m: x.relu(), "ReluBackward0"), (lambda x, m: x.sigmoid(), "SigmoidBackward0"),
+    (lambda x, m: x.exp(), "ExpBackward0"), (lambda x, m: x.sqrt(), "SqrtBackward0"),
+    (lambda x, m: x.pow(2), "PowBackward0"), (lambda x, m: x * 2.0, "MulBackward0"),
+    (lambda x, m: x.norm(), "LinalgVectorNormBackward0"),
+    (lambda x, m: x.clone(), "CloneBackward0"), (lambda x, m: x.float(), "ToCopyBackward0"),
+    (lambda x, m: x.unsqueeze(0), "UnsqueezeBackward0"),
+    (lambda x, m: x.view(-1), "ViewBackward0"), (lambda x, m: x.expand(2, 3), "ExpandBackward0"),
+    (lambda x, m: x.repeat(2), "RepeatBackward0"), (lambda x, m: x.dot(x), "DotBackward0"),
+    (lambda x, m: m.t(), "TBackward0"), (lambda x, m: m.T, "PermuteBackward0"),
+    (lambda x, m: m.transpose(0, 1), "TransposeBackward0"), (lambda x, m: m.mm(m),
+                                                             "MmBackward0"),
+    (lambda x, m: m.squeeze(), "SqueezeBackward0"), (lambda x, m: m.clamp(0, 1),
+                                                     "ClampBackward1"),
+]
+
+
+@pytest.mark.parametrize("k", range(len(GRAD_FN_NAMES)))
+def test_grad_fn_names_match_torch(k):
+    op, name = GRAD_FN_NAMES[k]
+    x = fg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    m = fg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    assert op(x, m).grad_fn.name() == name
+
+
+def test_a_named_node_leads_straight_to_its_inputs_and_frees_like_torch():
+    x = fg.tensor([1.0, 3.0], requires_grad=True)
+    y = x.mean()
+    assert y.grad_fn.next_functions == ((x.grad_fn or y.grad_fn.next_functions[0][0], 0),)
+    assert y.grad_fn.next_functions[0][0].variable is x
+    y.backward()
+    y.backward()  # MeanBackward0 saves only sizes: a second pass works, as in torch
+    np.testing.assert_allclose(x.grad.numpy(), [1.0, 1.0])
+    z = (x * x).sum(dim=0)
+    z.backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        z.backward()
+
+
+def test_torch_signatures():
+    x = fg.arange(6).view(2, 3).double()
+    assert x.dtype == fg.float64 and x.float().dtype == fg.float32
+    assert x.size() == (2, 3) and x.size(1) == 3 and x.size(-2) == 2 and x.numel() == 6
+    assert x.dim() == 2 and x.reshape(3, 2).shape == (3, 2) and x.reshape((6,)).shape == (6,)
+    m = x.max(dim=1)
+    assert m.values.tolist() == [2.0, 5.0] and m.indices.tolist() == [2, 2]
+    values, indices = x.min(0)
+    assert values.tolist() == [0.0, 1.0, 2.0] and indices.tolist() == [0, 0, 0]
+    assert x.argmax().item() == 5 and x.argmax(dim=0).tolist() == [1, 1, 1]
+    assert x.sum(dim=(0, 1)).item() == 15.0 and x.mean(1, keepdim=True).shape == (2, 1)
+    assert x.var().item() == pytest.approx(3.5) and x.var(unbiased=False).item() == \
+        pytest.approx(35 / 12)
+    assert x.transpose(0, 1).shape == (3, 2) and x.T.shape == (3, 2)
+    assert fg.ones(2, 1, 3).expand(4, -1, -1, 3).shape == (4, 2, 1, 3)
+    assert fg.tensor([1.0, 2.0]).repeat(2, 2).tolist() == [[1, 2, 1, 2], [1, 2, 1, 2]]
+    assert fg.ones(2, 3, 4).flatten(0, 1).shape == (6, 4)
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        x.size(2)
+    with pytest.raises(RuntimeError, match="t\\(\\) expects a tensor with <= 2 dimensions"):
+        fg.ones(1, 2, 3).t()
+    with pytest.raises(RuntimeError, match="expanded size"):
+        fg.ones(3).expand(2)
+
+
+def test_factories_and_in_place_forms():
+    fg.manual_seed(3)
+    a = fg.randn(2, 3, dtype=fg.double, requires_grad=True)
+    fg.manual_seed(3)
+    assert np.array_equal(fg.randn(2, 3).numpy(), a.detach().numpy()) and a.requires_grad
+    assert fg.tensor([1, 2]).dtype == fg.int64 and fg.tensor(2.0).dtype == fg.float64
+    assert fg.zeros_like(a).tolist() == [[0.0] * 3] * 2 and fg.ones_like(a).sum().item() == 6
+    assert fg.linspace(0, 1, 5).tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+    assert fg.arange(1, 4).tolist() == [1, 2, 3] and fg.eye(2).tolist() == [[1, 0], [0, 1]]
+    assert ((fg.rand(100) >= 0) & (fg.rand(100) < 1)).all()
+    t = fg.tensor([1.0, -2.0, 3.0])
+    t.add_(1).mul_(2).sub_(1).div_(2).clamp_(0, 2)
+    assert t.tolist() == [1.5, 0.0, 2.0]
+    t.fill_(4.0).copy_(fg.tensor([1.0, 2.0, 3.0]))
+    assert t.tolist() == [1.0, 2.0, 3.0] and t.zero_().tolist() == [0.0, 0.0, 0.0]
+
+
+# --- item 4: saved-value hooks save what torch saves ----------------------------------------
+
+def _packed(fn):
+    packed, unpacked = [], []
+
+    def pack(x):
+        packed.append(x)
+        return x
+
+    def unpack(x):
+        unpacked.append(x)
+        return x
+
+    with fg.graph.saved_tensors_hooks(pack, unpack):
+        y = fn()
+    return y, packed, unpacked
+
+
+def test_hooks_pack_only_what_the_rules_read():
+    a = fg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y, packed, unpacked = _packed(lambda: (a * a).sum())
+    assert len(packed) == 2 and all(p is a for p in packed)  # torch: self and other, a
+    y.backward()
+    assert len(unpacked) == 2 and a.grad.tolist() == [2.0, 4.0, 6.0]
+    a.grad = None
+    y, packed, _ = _packed(lambda: (a * 2.0).sum())
+    assert packed == []  # torch saves the scalar, not a tensor
+    y.backward()
+    assert a.grad.tolist() == [2.0, 2.0, 2.0]
+    a.grad = None
+    y, packed, _ = _packed(lambda: a.exp().sum())  # exp saves its result
+    assert len(packed) == 1 and isinstance(packed[0], fg.Tensor)
+    np.testing.assert_allclose(packed[0].numpy(), np.exp([1.0, 2.0, 3.0]))
+    y.backward()
+    np.testing.assert_allclose(a.grad.numpy(), np.exp([1.0, 2.0, 3.0]))
+    y, packed, _ = _packed(lambda: a.mean())
+    assert packed == []  # MeanBackward0 saves sizes only
+
+
+def test_hooks_keep_only_what_pack_returned():
+    a = fg.tensor([1.0, 2.0], requires_grad=True)
+    y, packed, _ = _packed(lambda: (a * 2.0) * 3.0)
+    node = y.grad_fn
+    assert all(not isinstance(v, np.ndarray) for v in node.args) and \
+        not isinstance(node.value, np.ndarray)
+    y.sum().backward()
+    assert a.grad.tolist() == [6.0, 6.0]
+
+
+def test_unpack_hook_may_return_a_copy():
+    a = fg.tensor([0.5, 1.5], requires_grad=True)
+    with fg.graph.saved_tensors_hooks(lambda t: t.detach().numpy().copy(),
+                                      lambda arr: fg.tensor(arr)):
+        y = (a.sin() * a).sum()
+    y.backward()
+    np.testing.assert_allclose(a.grad.numpy(), np.sin([0.5, 1.5]) + [0.5, 1.5] *
+                               np.cos([0.5, 1.5]))
+
+
+# --- item 5: messages name the user's operation ---------------------------------------------
+
+def test_anomaly_names_the_node_as_its_grad_fn():
+    with fg.detect_anomaly():
+        x = fg.tensor([0.0, 1.0], requires_grad=True)
+        y = (x.sqrt() * 0.0).sum()
+        with np.errstate(all="ignore"), pytest.raises(RuntimeError,
+                                                      match="'SqrtBackward0' returned nan"):
+            y.backward()
+
+
+# --- the tutorials' snippets ------------------------------------------------------------------
+
+def test_gentle_introduction_snippet():
+    a = fg.tensor([2.0, 3.0], requires_grad=True)
+    b = fg.tensor([6.0, 4.0], requires_grad=True)
+    Q = 3 * a ** 3 - b ** 2
+    Q.backward(gradient=fg.tensor([1.0, 1.0]))
+    assert (9 * a ** 2 == a.grad).all() and (-2 * b == b.grad).all()
+    assert a.grad.tolist() == [36.0, 81.0] and b.grad.tolist() == [-12.0, -8.0]
+    x, y = fg.rand(5, 5), fg.rand(5, 5)
+    z = fg.rand((5, 5), requires_grad=True)
+    assert not (x + y).requires_grad and (x + z).requires_grad
+
+
+def test_autograd_mechanics_snippets():
+    def train_fn():
+        x = fg.ones(5, 5, requires_grad=True)
+        y = (x + 3) * (x + 4) * 0.5
+        y.sum().backward()
+        return x.grad
+
+    assert np.all(train_fn().numpy() == 4.5)  # d/dx (x+3)(x+4)/2 = x + 3.5 at 1
+    with fg.no_grad():
+        assert not (fg.ones(2, requires_grad=True) * 2).requires_grad
+    a = fg.ones(5, requires_grad=True)
+    b = fg.ones(5, requires_grad=True) * 2
+    y, packed, unpacked = _packed(lambda: a * b)
+    y.sum().backward()
+    assert len(packed) == 2 and len(unpacked) == 2 and packed[0] is a
+    assert a.grad.tolist() == [2.0] * 5
+
+
+def test_extending_snippet_linear_with_torch_methods():
+    x = fg.randn(4, 3, dtype=fg.double, requires_grad=True)
+    w = fg.randn(2, 3, dtype=fg.double, requires_grad=True)
+    bias = fg.randn(2, dtype=fg.double, requires_grad=True)
+    out = x.mm(w.t()) + bias.unsqueeze(0).expand_as(fg.zeros(4, 2))
+    g = fg.ones(4, 2, dtype=fg.double)
+    out.backward(g)
+    np.testing.assert_allclose(x.grad.numpy(), g.numpy() @ w.detach().numpy())
+    np.testing.assert_allclose(w.grad.numpy(), g.numpy().T @ x.detach().numpy())
+    np.testing.assert_allclose(bias.grad.numpy(), g.numpy().sum(0))
+
+
+def test_same_numbers_and_names_as_torch():
+    torch = pytest.importorskip("torch")
+    for lib in (torch, fg):
+        x = lib.tensor([[0.3, -1.2, 2.0], [1.5, 0.7, -0.4]], dtype=lib.float64,
+                       requires_grad=True)
+        y = (x.softmax(dim=1) * x.std(0, keepdim=True)).mean() + x.norm()
+        y.backward()
+        if lib is torch:
+            expected, name = x.grad.numpy(), y.grad_fn.name()
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-10)
+    assert y.grad_fn.name() == name
+    for lib in (torch, fg):
+        with pytest.raises(RuntimeError):
+            lib.ones(1, 2, 3).t()
