@@ -23,7 +23,6 @@ import hashlib
 import os
 import stat
 import sys
-import tempfile
 import threading
 import types
 import warnings
@@ -89,6 +88,7 @@ def _warn(kind, reason):
 
 def _write(path, source):
     """Write ``source`` to ``path`` atomically (a concurrent writer writes the same text)."""
+    import tempfile  # only here: it imports shutil, random, bz2, lzma (ms at start-up)
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
