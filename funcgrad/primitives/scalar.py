@@ -17,6 +17,7 @@ of every backend are generated from the one rule that forward and reverse mode u
 """
 import ast
 import math
+import threading
 
 import numpy as np
 
@@ -27,6 +28,17 @@ __all__ = ["Emitter", "body_for", "capture", "literal", "cast", "leaves_of", "eq
 
 LEAF_CONSTANTS = {"LN2": math.log(2.0), "LOG2E": 1.0 / math.log(2.0), "LN10": math.log(10.0),
                   "INF": math.inf, "NAN": math.nan}
+
+
+_PARSE_LOCK = threading.Lock()
+
+
+def parse(source, mode="exec"):
+    """``ast.parse``, one thread at a time: CPython 3.11's conversion of a syntax tree to
+    Python objects keeps its recursion depth in state the threads share, and two threads
+    parsing at once fail with "AST constructor recursion depth mismatch"."""
+    with _PARSE_LOCK:
+        return ast.parse(source, mode=mode)
 
 
 def kind_of(dtype):
@@ -45,7 +57,7 @@ def body_for(definition, dtype):
 
 def leaves_of(body):
     """The names of the leaves ``F.<name>(...)`` that ``body`` calls."""
-    return {node.func.attr for node in ast.walk(ast.parse(body))
+    return {node.func.attr for node in ast.walk(parse(body))
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "F"}
 
@@ -115,7 +127,7 @@ class _Rewrite(ast.NodeTransformer):
         if name == "r":
             return ast.copy_location(ast.Name(self.target, node.ctx), node)
         if len(name) > 1 and name[0] == "x" and name[1:].isdigit():
-            return ast.copy_location(ast.parse(self.args[int(name[1:])], mode="eval").body,
+            return ast.copy_location(parse(self.args[int(name[1:])], mode="eval").body,
                                      node)
         if name in self.locals:
             return ast.copy_location(ast.Name(self.locals[name], node.ctx), node)
@@ -126,16 +138,16 @@ class _Rewrite(ast.NodeTransformer):
         if isinstance(f, ast.Name) and f.id == "C":
             value = eval(compile(ast.Expression(node.args[0]), "<C>", "eval"),  # noqa: S307
                          {"F": _Constants})
-            return ast.parse(self.e.literal(value, self.dtype), mode="eval").body
+            return parse(self.e.literal(value, self.dtype), mode="eval").body
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "F":
             node.args = [self.visit(a) for a in node.args]
-            node.func = ast.parse(self.e.leaf(f.attr, self.dtype), mode="eval").body
+            node.func = parse(self.e.leaf(f.attr, self.dtype), mode="eval").body
             return node
         return self.generic_visit(node)
 
     def visit_Attribute(self, node):
         if isinstance(node.value, ast.Name) and node.value.id == "F":
-            return ast.parse(self.e.literal(LEAF_CONSTANTS[node.attr], self.dtype),
+            return parse(self.e.literal(LEAF_CONSTANTS[node.attr], self.dtype),
                              mode="eval").body
         return self.generic_visit(node)
 
@@ -179,14 +191,14 @@ class Emitter:
         return self._statements(body, args, target, dtype)
 
     def _statements(self, body, args, target, dtype):
-        tree = ast.parse(body)
+        tree = parse(body)
         locals_ = {n: self.fresh() for n in _assigned(tree) if n != "r"}
         tree = ast.fix_missing_locations(_Rewrite(self, args, target, dtype, locals_).visit(tree))
         return ast.unparse(tree).splitlines()
 
     def expression(self, body, args, dtype):
         """The source expression of a one-line definition ``r = <expr>``, else None."""
-        tree = ast.parse(body)
+        tree = parse(body)
         if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Assign):
             return None
         stmt = tree.body[0]
