@@ -29,7 +29,8 @@ from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 _LAZY = {
     "Function": ("custom", "Function"), "FunctionCtx": ("custom", "FunctionCtx"),
     "checkpoint": ("custom", "checkpoint"), "custom_jvp": ("custom", "custom_jvp"),
-    "custom_vjp": ("custom", "custom_vjp"),
+    "custom_vjp": ("custom", "custom_vjp"), "once_differentiable": ("custom",
+                                                                   "once_differentiable"),
     # debugging tools: gradcheck, anomaly detection, profiler, saved-value hooks (fg.graph)
     "graph": ("graph", None), "profiler": ("profiler", None),
     "detect_anomaly": ("anomaly", "detect_anomaly"),
@@ -42,6 +43,7 @@ _LAZY = {
         "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
         "rand", "randint", "arange", "linspace", "eye", "zeros_like", "ones_like",
         "full_like", "empty_like", "randn_like", "rand_like", "manual_seed", "seed",
+        "is_tensor", "set_default_dtype", "get_default_dtype",
         # PyTorch's dtype names, as NumPy's scalar types (t.dtype == fg.float32)
         "float32", "float", "float64", "double", "float16", "half", "int64", "long",
         "int32", "int", "int16", "short", "int8", "uint8", "bool", "complex64",
@@ -89,12 +91,13 @@ __all__ = [
     "Graph", "tree", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",
     "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "is_inference_mode_enabled", "custom_jvp", "custom_vjp", "Function", "FunctionCtx",
-    "checkpoint", "forward_ad",
+    "checkpoint", "forward_ad", "once_differentiable",
     "gradcheck", "gradgradcheck", "GradcheckError", "detect_anomaly", "set_detect_anomaly",
     "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "profiler", "graph",
     "Tensor", "Size", "tensor", "ones", "zeros", "randn", "rand", "arange", "linspace",
     "eye", "full", "zeros_like", "ones_like", "randn_like", "rand_like", "manual_seed",
-    "float32", "float64", "double", "int64", "long", "autograd",
+    "float32", "float64", "double", "int64", "long", "autograd", "is_tensor",
+    "set_default_dtype", "get_default_dtype", "from_numpy", "empty",
     "device_put", "device_get",
     "jit", "lax",
 ]

@@ -18,9 +18,14 @@ PyTorch's idiom works as in PyTorch: inputs may be ``fg.Tensor``s, and then exac
 with ``requires_grad=True`` are checked (``f`` receives Tensors, so ``MyFunction.apply``
 and Tensor code run as written); ``check_forward_ad`` is off by default, so a
 ``Function`` with only a ``backward`` is checked; ``check_batched_grad`` also checks the
-backward pass under ``vmap``.
+backward pass under ``vmap``.  With Tensors the reverse-mode Jacobian comes from the eager
+tape (backward passes on float64 Tensors, as PyTorch computes it), so ``f`` may use any
+Tensor method; forward mode and ``check_batched_grad`` run funcgrad's transforms, for
+which ``f`` must be written with NumPy-style operations.  A Tensor that requires grad and
+is not float64 gets PyTorch's warning (funcgrad checks it in float64 all the same).
 """
 import sys
+import warnings
 
 import numpy as np
 
@@ -60,6 +65,12 @@ def _prepare_inputs(inputs, who):
                     if value.dtype.kind != "f":
                         raise TypeError(f"{who}: input {k} requires grad but is not "
                                         f"floating-point ({value.dtype})")
+                    if value.dtype != np.float64:
+                        warnings.warn(
+                            f"Input #{k} requires gradient and is not a double precision "
+                            f"floating point or complex. This check will likely fail if all "
+                            f"the inputs are not of double precision floating point or "
+                            f"complex.", UserWarning, stacklevel=3)
                     value = np.array(value, dtype=np.float64)
                     diff.append(k)
                 x = value
@@ -236,15 +247,56 @@ def _retensor(f, tensors):
             return type(out)(plain(o) for o in out)
         return out
 
+    def eager(*values):
+        return f(*[Tensor(v) if k in tensors and not isinstance(v, Tensor) else v
+                   for k, v in enumerate(values)])
+
     def call(*values):
-        return plain(f(*[Tensor(v) if k in tensors and not isinstance(v, Tensor) else v
-                         for k, v in enumerate(values)]))
+        return plain(eager(*values))
+    call.eager = eager
     return call
+
+
+def _flat(out):
+    """The leaves of an output of Tensors, tuples and lists, in flattening order."""
+    if isinstance(out, (tuple, list)):
+        return [leaf for o in out for leaf in _flat(o)]
+    return [] if out is None else [out]
+
+
+def _eager_vjp(eager, args, diff):
+    """``vjp(g, *x0)`` as :func:`funcgrad.vjp` gives it, computed on the eager tape:
+    ``eager`` runs ``f`` with float64 Tensors that require grad at the positions ``diff``
+    and returns its Tensor outputs; the cotangents go through ``fg.autograd.grad``."""
+    from .eager import Tensor, grad
+
+    def vjp(g, *x0):
+        full = list(args)
+        leaves = [Tensor(x, requires_grad=True) for x in x0]
+        for k, t in zip(diff, leaves):
+            full[k] = t
+        out = eager(*full)
+        outs = _flat(out)
+
+        def vjp_fn(cotangents):
+            cts = tree.leaves(cotangents)
+            pairs = [(o, c) for o, c in zip(outs, cts)
+                     if isinstance(o, Tensor) and o.requires_grad]
+            found = [None] * len(leaves)
+            if pairs:
+                found = grad([o for o, _ in pairs], leaves,
+                             [Tensor(np.asarray(c, o.dtype)) for o, c in pairs],
+                             retain_graph=True, allow_unused=True)
+            return tuple(np.zeros(x.shape) if f is None else f.numpy()
+                         for f, x in zip(found, x0))
+        return out, vjp_fn
+    return vjp
 
 
 def _gradcheck(f, args, diff, eps, atol, rtol, raise_exception, check_forward_ad, fast_mode,
                check_backward_ad, check_batched_grad, seed, label_inputs):
     who = "gradcheck"
+    vjp = _vjp if getattr(f, "eager", None) is None else _eager_vjp(f.eager, args, diff)
     if eps <= 0:
         raise ValueError(f"{who}: eps must be positive (got {eps}); the default 1e-6 suits "
                          f"float64")
@@ -298,7 +350,7 @@ def _gradcheck(f, args, diff, eps, atol, rtol, raise_exception, check_forward_ad
                         return _fail(_fast_message("forward", j, diff[pos], n, a, atol, rtol,
                                                    label_inputs), raise_exception)
         if check_backward_ad:
-            _, vjp_fn = _vjp(g, *x0)
+            _, vjp_fn = vjp(g, *x0)
             for j in checked:
                 cts = vjp_fn(cotangent_tree(j, us[j]))
                 for pos in range(len(x0)):
@@ -326,7 +378,7 @@ def _gradcheck(f, args, diff, eps, atol, rtol, raise_exception, check_forward_ad
         return True
 
     if check_backward_ad:
-        _, vjp_fn = _vjp(g, *x0)
+        _, vjp_fn = vjp(g, *x0)
         for j in checked:
             rows = [[] for _ in x0]
             for r in range(out0[j].size):

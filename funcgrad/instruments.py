@@ -172,7 +172,7 @@ def as_rule_value(node, value):
     >>> import numpy as np, funcgrad as fg
     >>> node = (fg.Tensor([3.0], requires_grad=True) * 2.0).grad_fn
     >>> as_rule_value(node, fg.Tensor([1.0]))
-    array([1.])
+    array([1.], dtype=float32)
     """
     convert = getattr(node, "rule_value", None)
     return value if convert is None else convert(value)

@@ -644,8 +644,8 @@ class TestFunction:
                 return x * n
 
             @staticmethod
-            def backward(ctx, g):
-                return g, None, None
+            def backward(ctx, g):  # (extra gradients are allowed only if None, as in torch)
+                return g, None, g
 
         with pytest.raises(ValueError, match=re.escape(
                 "function BadWithInt.backward returned 3 gradients, but forward took 2 inputs: "

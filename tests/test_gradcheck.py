@@ -230,7 +230,7 @@ def test_gradcheck_catches_a_wrong_function_given_tensors():
             return 2.0 * g * x * x
 
     with pytest.raises(fg.GradcheckError, match="reverse mode"):
-        fg.gradcheck(Wrong.apply, (fg.Tensor([1.0, 2.0], requires_grad=True),))
+        fg.gradcheck(Wrong.apply, (fg.Tensor([1.0, 2.0], dtype=fg.float64, requires_grad=True),))
 
 
 def test_check_batched_grad_checks_the_backward_pass_under_vmap():

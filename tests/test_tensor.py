@@ -98,10 +98,11 @@ def test_mlp_gradients_match_pytorch():
 
 def test_tensor_attributes_and_repr():
     t = T([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
-    assert t.shape == (2, 2) and t.dtype == np.float64 and t.ndim == 2 and t.size == 4
+    assert t.shape == (2, 2) and t.dtype == np.float32 and t.ndim == 2 and t.size == 4
     assert repr(T([1.0, 2.0], requires_grad=True)) == "tensor([1., 2.], requires_grad=True)"
     assert repr(T([1.0, 2.0])) == "tensor([1., 2.])"
-    assert repr(T([1.0], dtype=np.float32)) == "tensor([1.], dtype=float32)"
+    assert repr(T([1.0], dtype=np.float64)) == "tensor([1.], dtype=float64)"
+    assert repr(T(np.array([1, 2], np.int32))) == "tensor([1, 2], dtype=int32)"
     assert repr(t * 2) == "tensor([[2., 4.],\n        [6., 8.]], grad_fn=<MulBackward0>)"
     assert t.T.grad_fn is not None and value(t.T)[0, 1] == 3.0
     assert (t @ t).grad_fn.name() == "MmBackward0"
@@ -190,7 +191,7 @@ def test_float32_stays_float32():
 
 def test_ones_and_zeros():
     assert isinstance(fg.ones(2, 3), T) and fg.ones(2, 3).shape == (2, 3)
-    assert fg.zeros((2,)).dtype == np.float64 and not fg.zeros(2).requires_grad
+    assert fg.zeros((2,)).dtype == np.float32 and not fg.zeros(2).requires_grad
     assert fg.ones(2, dtype=np.float32, requires_grad=True).requires_grad
 
 
@@ -273,7 +274,7 @@ def test_backward_inputs_and_retain_grad():
 
 
 def test_ten_thousand_operation_chain():
-    x = T(1.0, requires_grad=True)
+    x = T(1.0, dtype=np.float64, requires_grad=True)
     y = x
     for _ in range(10_000):
         y = y * 1.0001
@@ -401,7 +402,7 @@ def test_in_place_update_of_a_saved_leaf_is_detected_at_backward():
         w -= 0.1 * fg.ones(2)
     assert w._version == 1 and w.is_leaf and w.requires_grad
     np.testing.assert_allclose(value(w), [0.9, 1.9])
-    with pytest.raises(RuntimeError, match=re.escape(VERSION_ERROR) + r": \[float64 tensor of "
+    with pytest.raises(RuntimeError, match=re.escape(VERSION_ERROR) + r": \[float32 tensor of "
                        r"shape \[2\]\] is at version 1; expected version 0 instead\."):
         loss.backward()
 

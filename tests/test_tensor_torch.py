@@ -98,7 +98,7 @@ GRAD_FN_NAMES = [  # torch 2.x's names for the same operations
     (lambda x, m: x.exp(), "ExpBackward0"), (lambda x, m: x.sqrt(), "SqrtBackward0"),
     (lambda x, m: x.pow(2), "PowBackward0"), (lambda x, m: x * 2.0, "MulBackward0"),
     (lambda x, m: x.norm(), "LinalgVectorNormBackward0"),
-    (lambda x, m: x.clone(), "CloneBackward0"), (lambda x, m: x.float(), "ToCopyBackward0"),
+    (lambda x, m: x.clone(), "CloneBackward0"), (lambda x, m: x.double(), "ToCopyBackward0"),
     (lambda x, m: x.unsqueeze(0), "UnsqueezeBackward0"),
     (lambda x, m: x.view(-1), "ViewBackward0"), (lambda x, m: x.expand(2, 3), "ExpandBackward0"),
     (lambda x, m: x.repeat(2), "RepeatBackward0"), (lambda x, m: x.dot(x), "DotBackward0"),
@@ -161,8 +161,9 @@ def test_factories_and_in_place_forms():
     fg.manual_seed(3)
     a = fg.randn(2, 3, dtype=fg.double, requires_grad=True)
     fg.manual_seed(3)
-    assert np.array_equal(fg.randn(2, 3).numpy(), a.detach().numpy()) and a.requires_grad
-    assert fg.tensor([1, 2]).dtype == fg.int64 and fg.tensor(2.0).dtype == fg.float64
+    assert np.array_equal(fg.randn(2, 3, dtype=fg.float64).numpy(), a.detach().numpy())
+    assert a.requires_grad and a.dtype == fg.float64
+    assert fg.tensor([1, 2]).dtype == fg.int64 and fg.tensor(2.0).dtype == fg.float32
     assert fg.zeros_like(a).tolist() == [[0.0] * 3] * 2 and fg.ones_like(a).sum().item() == 6
     assert fg.linspace(0, 1, 5).tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
     assert fg.arange(1, 4).tolist() == [1, 2, 3] and fg.eye(2).tolist() == [[1, 0], [0, 1]]

@@ -199,13 +199,16 @@ def _linearize(rule, vals):
 
 
 def _vjp(needs, cts, outs, *xs, rule, residuals=None):
-    cts = [c if c is not None else _zeros_like(o) for c, o in zip(cts, outs)]
+    if not getattr(rule, "raw_cotangents", False):  # (a Function's bwd takes None)
+        cts = [c if c is not None else _zeros_like(o) for c, o in zip(cts, outs)]
     with explain_rule_errors(rule.name, xs):
         if rule.bwd is not None:
             if residuals is None and rule.fwd is not None:
                 # Reached without the reverse interpreter's fwd (e.g. eager tape): recompute.
                 _, residuals = rule.fwd(*xs)
-            grads = list(rule.bwd(residuals, cts))
+            # (a Function's bwd also takes the inputs: Tensors on a create_graph pass)
+            grads = list(rule.bwd(residuals, cts, xs) if getattr(rule, "raw_cotangents", False)
+                         else rule.bwd(residuals, cts))
         else:
             # A custom JVP is linear in the tangents: its VJP is the VJP of that linear map
             # (taken at zero tangents; non-float inputs get zero tangents of their own dtype),

@@ -1,63 +1,145 @@
-"""PyTorch's ``torch.autograd.Function``: a custom operation with ``forward(ctx, ...)``,
-``backward(ctx, *grads)`` and optionally ``jvp(ctx, *tangents)``, as a ``custom_call``."""
+"""PyTorch's ``torch.autograd.Function``: a custom operation with ``forward``,
+``backward(ctx, *grads)`` and optionally ``jvp(ctx, *tangents)``, as a ``custom_call``.
+
+Both of PyTorch's styles work: ``forward(ctx, *args)``, or (PyTorch 2) ``forward(*args)``
+plus ``setup_context(ctx, inputs, output)``.  Decisions:
+
+* **Tensors in, Tensors out.**  Applied to eager Tensors (no transform active),
+  ``forward`` runs under ``fg.no_grad()`` and sees the Tensors it was given (its own
+  results are Tensors too), and ``backward`` receives Tensors, as in PyTorch, so
+  Tensor methods (``input.mm(weight.t())``) work.  Under a transform the rules see
+  the transform's values (arrays, traced values): write them with NumPy operations to
+  serve both.  Python numbers and other non-array arguments are passed unchanged.
+* **ctx**: ``save_for_backward`` / ``saved_tensors``, ``needs_input_grad``,
+  ``mark_non_differentiable`` (those outputs do not require grad; ``backward`` gets
+  zeros for them, or None after ``set_materialize_grads(False)``, which also gives None
+  for outputs no gradient reached), ``mark_dirty`` and any attribute of your own.
+* **mark_dirty** (an input modified in place by ``forward`` and returned): funcgrad's
+  Tensors are never written in place, so the input is made to show the output's value
+  and its history becomes this Function's node (``apply`` returns the input Tensor
+  itself), with PyTorch's error for a leaf that requires grad.  Under a transform,
+  values are immutable and the output is simply a new value.
+* **vmap**: every Function is vectorised by running its rules under ``fg.vmap``
+  (what ``generate_vmap_rule = True`` asks PyTorch for); a ``vmap`` staticmethod is
+  accepted and not needed.
+* :func:`once_differentiable` runs ``backward`` under ``no_grad`` on Tensors; a
+  derivative of its results (``create_graph=True``) raises PyTorch's error.
+"""
+import functools
+
 import numpy as np
 
 from ..core import Tracer, _state
 from ._call import CustomRule, as_operand, custom_call_p, with_entries
+from ._eager import (ONCE_MESSAGE, eager_tensor_type, no_grad, present, rebase_dirty,
+                     unwrap_output)
 
-__all__ = ["Function", "FunctionCtx"]
+__all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
 
 class FunctionCtx:
-    """The ``ctx`` of a :class:`Function`: saves values for ``backward``."""
+    """The ``ctx`` of a :class:`Function`: what ``forward`` (or ``setup_context``) leaves
+    for ``backward``.
+
+    >>> ctx = FunctionCtx((True, False))
+    >>> ctx.save_for_backward(np.ones(2)); ctx.scale = 3.0
+    >>> len(ctx.saved_tensors), ctx.needs_input_grad, ctx.scale
+    (1, (True, False), 3.0)
+    """
 
     def __init__(self, needs_input_grad):
         self.needs_input_grad = needs_input_grad
         self._saved = None
         self.non_differentiable = ()
+        self.dirty_tensors = ()
+        self.materialize_grads = True
 
-    def save_for_backward(self, *values):
-        """Keep ``values`` for ``backward`` (read them back as ``ctx.saved_tensors``)."""
-        self._saved = values
+    def save_for_backward(self, *tensors):
+        """Keep ``tensors`` for ``backward`` (read them back as ``ctx.saved_tensors``).
+
+        >>> ctx = FunctionCtx((True,)); ctx.save_for_backward(np.ones(1), None)
+        >>> ctx.saved_tensors
+        (array([1.]), None)
+        """
+        self._saved = tensors
 
     @property
     def saved_tensors(self):
-        if self._saved is None:
-            return ()
-        return self._saved
+        """What :meth:`save_for_backward` kept, as a tuple (empty if nothing)."""
+        return () if self._saved is None else tuple(self._saved)
 
     def mark_non_differentiable(self, *outputs):
-        """Declare outputs that have no gradient (their cotangents are ignored)."""
+        """Declare outputs without a gradient: they do not require grad, and ``backward``
+        gets zeros for them (None with ``set_materialize_grads(False)``).
+
+        >>> ctx = FunctionCtx((True,)); out = np.ones(1); ctx.mark_non_differentiable(out)
+        >>> ctx.non_differentiable == (id(out),)
+        True
+        """
         self.non_differentiable = tuple(id(o) for o in outputs)
+
+    def mark_dirty(self, *tensors):
+        """Declare inputs that ``forward`` modified in place (and returns); see the module
+        docstring for what funcgrad does with them.
+
+        >>> ctx = FunctionCtx((True,)); x = np.ones(1); ctx.mark_dirty(x)
+        >>> ctx.dirty_tensors == (id(x),)
+        True
+        """
+        self.dirty_tensors = tuple(id(t) for t in tensors)
+
+    def set_materialize_grads(self, value):
+        """With ``False``, ``backward`` receives None (not zeros) for outputs that got no
+        gradient; handle None there.
+
+        >>> ctx = FunctionCtx((True,)); ctx.set_materialize_grads(False)
+        >>> ctx.materialize_grads
+        False
+        """
+        self.materialize_grads = bool(value)
 
 
 class Function:
     """Custom operations in PyTorch's ``torch.autograd.Function`` style.
 
-    Subclass with static ``forward(ctx, *args)`` and ``backward(ctx, *grads)``
-    (one gradient per output; return one per input, ``None`` for none), and
-    optionally ``jvp(ctx, *tangents)`` for forward mode.  Use it through
-    ``MyFn.apply(*args)`` — never by calling ``forward`` directly, which would
-    bypass the rules.  It works under every transform and on the eager Tensor.
+    Subclass with static ``forward`` and ``backward(ctx, *grads)`` (one gradient per
+    output; return one per input, ``None`` for none), and optionally
+    ``jvp(ctx, *tangents)`` for forward mode.  ``forward(ctx, *args)``, or
+    ``forward(*args)`` with ``setup_context(ctx, inputs, output)`` (PyTorch 2).  Use it
+    through ``MyFn.apply(*args)`` -- never by calling ``forward`` directly, which would
+    bypass the rules.  It works under every transform and on the eager Tensor (see the
+    module docstring).
 
     >>> import numpy as np, funcgrad as fg
     >>> class Exp(fg.Function):
     ...     @staticmethod
-    ...     def forward(ctx, x):
-    ...         result = np.exp(x)
-    ...         ctx.save_for_backward(result)
-    ...         return result
+    ...     def forward(x):
+    ...         return np.exp(x)
+    ...     @staticmethod
+    ...     def setup_context(ctx, inputs, output):
+    ...         ctx.save_for_backward(output)
     ...     @staticmethod
     ...     def backward(ctx, grad_output):
     ...         result, = ctx.saved_tensors
     ...         return grad_output * result
     >>> float(fg.grad(Exp.apply)(0.0))
     1.0
+    >>> x = fg.tensor([0.0, 1.0], requires_grad=True)
+    >>> Exp.apply(x).sum().backward(); x.grad.numpy().round(4)
+    array([1.    , 2.7183], dtype=float32)
     """
 
+    generate_vmap_rule = False
+
     @staticmethod
-    def forward(ctx, *args):  # pragma: no cover - user defined
-        raise NotImplementedError("a Function subclass must define forward(ctx, *args)")
+    def forward(*args):  # pragma: no cover - user defined
+        raise NotImplementedError("a Function subclass must define forward(ctx, *args), or "
+                                  "forward(*args) with setup_context(ctx, inputs, output)")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):  # pragma: no cover - optional
+        raise NotImplementedError("setup_context is optional: define it together with a "
+                                  "forward(*args) that takes no ctx")
 
     @staticmethod
     def backward(ctx, *grads):  # pragma: no cover - user defined
@@ -65,26 +147,44 @@ class Function:
 
     @classmethod
     def apply(cls, *args):
+        """Run the Function on ``args``, recording it for differentiation."""
         name = cls.__name__
         array_pos = [i for i, a in enumerate(args) if _is_array_like(a)]
         leaves = [as_operand(args[i]) for i in array_pos]
+        Tensor = eager_tensor_type()
+        # (rules then see Tensors; under a transform, Tensors are its traced values)
+        eager = Tensor is not None and any(isinstance(args[i], Tensor) for i in array_pos)
+        originals = [args[i] for i in array_pos] if eager else None
         # As in PyTorch: True for the floating-point inputs a derivative is being taken
         # with respect to (traced values, Tensors that require grad; conservatively any
         # traced one), False for the rest and for everything under no_grad.
         grad_on = _state.grad_enabled
         needs = tuple(grad_on and i in array_pos and _differentiable(args[i]) and
                       _tracked(args[i]) for i in range(len(args)))
+        new_style = cls.setup_context is not Function.setup_context
         holder = {}
 
         def run_forward(xs):
             ctx = FunctionCtx(needs)
-            out = cls.forward(ctx, *with_entries(args, array_pos, xs))
+            if eager and not any(isinstance(x, Tracer) for x in xs):
+                xs = [present(x, originals) for x in xs]
+                with no_grad():
+                    out = _call_forward(cls, ctx, with_entries(args, array_pos, xs),
+                                        new_style)
+            else:
+                out = _call_forward(cls, ctx, with_entries(args, array_pos, xs), new_style)
             single = not isinstance(out, tuple)
             outs = [out] if single else list(out)
             holder.setdefault("single", single)
-            # which outputs mark_non_differentiable named (by identity, before conversion)
+            # which outputs mark_non_differentiable / mark_dirty named (by identity)
             ctx._nondiff = [id(o) in ctx.non_differentiable for o in outs]
-            return ctx, [as_operand(o) for o in outs]
+            ctx._dirty = [next((k for k, x in enumerate(xs) if x is o and id(o) in
+                                ctx.dirty_tensors), None) for o in outs]
+            holder["ctx"] = ctx
+            ctx._returned = outs
+            outs = [as_operand(unwrap_output(o)) for o in outs]
+            ctx._outs = [(tuple(o.shape), o.dtype) for o in outs]
+            return ctx, outs
 
         def fun(*xs):
             return run_forward(xs)[1]
@@ -93,38 +193,25 @@ class Function:
             ctx, outs = run_forward(xs)
             return outs, ctx
 
-        def bwd(ctx, cts):
-            cts = [c if not nd else np.zeros_like(c) for c, nd in
-                   zip(cts, getattr(ctx, "_nondiff", [False] * len(cts)))]
+        def bwd(ctx, cts, xs=()):
+            cts = [None if nd or c is None else c for c, nd in zip(cts, ctx._nondiff)]
+            if ctx.materialize_grads:
+                cts = [np.zeros(s, d) if c is None else c for c, (s, d) in
+                       zip(cts, ctx._outs)]
+            if eager and not any(isinstance(c, Tracer) for c in cts):
+                # A create_graph pass hands the inputs as Tensors that require grad and
+                # records the backward; any other runs it under no_grad, as PyTorch does
+                recorded = any(getattr(x, "requires_grad", False) for x in xs)
+                cts = [present(c) for c in cts]
+                if not recorded:
+                    with no_grad():
+                        return _check_grads(name, cls.backward(ctx, *cts), args, array_pos,
+                                            leaves)
             grads = cls.backward(ctx, *cts)
-            grads = list(grads) if isinstance(grads, (tuple, list)) else [grads]
-            if len(grads) != len(args):
-                expected = ", ".join(
-                    f"{tuple(leaves[array_pos.index(i)].shape)}" if i in array_pos
-                    else f"None (a {type(a).__name__})" for i, a in enumerate(args))
-                raise ValueError(
-                    f"function {name}.backward returned {len(grads)} gradient"
-                    f"{'s' * (len(grads) != 1)}, but forward took {len(args)} input"
-                    f"{'s' * (len(args) != 1)}: expected {len(args)}, one per input, with "
-                    f"shapes {expected} (None for inputs without a gradient)")
-            out = []
-            for i, x in zip(array_pos, leaves):
-                g = grads[i]
-                if g is None:
-                    out.append(np.zeros(x.shape, x.dtype))
-                    continue
-                g = as_operand(g)
-                if tuple(g.shape) != tuple(x.shape):
-                    raise ValueError(
-                        f"function {name}.backward returned a gradient of shape "
-                        f"{tuple(g.shape)} for input {i}, expected shape {tuple(x.shape)} "
-                        f"(the shape of that input)")
-                out.append(g)
-            return out
+            return _check_grads(name, grads, args, array_pos, leaves)
 
         jvp = None
-        if "jvp" in cls.__dict__ or any("jvp" in c.__dict__ for c in cls.__mro__[1:-2]
-                                        if c is not Function):
+        if any("jvp" in c.__dict__ for c in cls.__mro__[:-2] if c is not Function):
             def jvp(primals, tangents):
                 ctx, outs = run_forward(primals)
                 touts = cls.jvp(ctx, *with_entries([None] * len(args), array_pos, tangents))
@@ -134,13 +221,116 @@ class Function:
                 return outs, touts
 
         rule = CustomRule(f"{name}.apply", fun, jvp=jvp, fwd=fwd, bwd=bwd)
-        outs = custom_call_p.bind(*leaves, rule=rule)
+        rule.raw_cotangents = True  # bwd materialises them, unless the ctx says not to
+        outs = list(custom_call_p.bind(*leaves, rule=rule))
+        ctx = holder.get("ctx")
+        if eager and ctx is not None:
+            for k, o in enumerate(outs):
+                if isinstance(o, Tensor) and ctx._nondiff[k]:
+                    outs[k] = o.detach()
+                elif ctx._dirty[k] is not None:
+                    outs[k] = rebase_dirty(originals[ctx._dirty[k]], o)
+            # Saved outputs are the Tensors apply returns, so that a create_graph pass
+            # differentiates through them (MyCube's dx), as in PyTorch
+            if ctx._saved:
+                ctx._saved = tuple(next((outs[k] for k, r in enumerate(ctx._returned)
+                                         if r is s), s) for s in ctx._saved)
+            ctx._returned = None
         return outs[0] if holder.get("single", len(outs) == 1) else tuple(outs)
 
 
+def _call_forward(cls, ctx, args, new_style):
+    if not new_style:
+        return cls.forward(ctx, *args)
+    out = cls.forward(*args)
+    cls.setup_context(ctx, tuple(args), out)
+    return out
+
+
+def _check_grads(name, grads, args, array_pos, leaves):
+    """The gradients ``backward`` returned, one per array input, checked."""
+    grads = list(grads) if isinstance(grads, (tuple, list)) else [grads]
+    if len(grads) > len(args) and all(g is None for g in grads[len(args):]):
+        grads = grads[:len(args)]  # PyTorch allows extra Nones (for defaulted arguments)
+    if len(grads) != len(args):
+        expected = ", ".join(
+            f"{tuple(leaves[array_pos.index(i)].shape)}" if i in array_pos
+            else f"None (a {type(a).__name__})" for i, a in enumerate(args))
+        raise ValueError(
+            f"function {name}.backward returned {len(grads)} gradient"
+            f"{'s' * (len(grads) != 1)}, but forward took {len(args)} input"
+            f"{'s' * (len(args) != 1)}: expected {len(args)}, one per input, with "
+            f"shapes {expected} (None for inputs without a gradient)")
+    out = []
+    for i, x in zip(array_pos, leaves):
+        g = grads[i]
+        if g is None:
+            out.append(np.zeros(x.shape, x.dtype))
+            continue
+        g = as_operand(unwrap_output(g, keep_tracked=True))
+        if tuple(g.shape) != tuple(x.shape):
+            raise ValueError(
+                f"function {name}.backward returned a gradient of shape "
+                f"{tuple(g.shape)} for input {i}, expected shape {tuple(x.shape)} "
+                f"(the shape of that input)")
+        out.append(g)
+    return out
+
+
+def once_differentiable(backward):
+    """Decorate a Function's ``backward`` that cannot itself be differentiated (it uses
+    NumPy on the values, say): on Tensors it runs under ``no_grad``, and differentiating
+    its results (``create_graph=True``, then a second backward) raises PyTorch's error
+    instead of giving a wrong derivative.  Under transforms it runs unchanged.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> class Square(fg.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x * x
+    ...     @staticmethod
+    ...     @fg.autograd.function.once_differentiable
+    ...     def backward(ctx, g):
+    ...         x, = ctx.saved_tensors
+    ...         return 2 * x * g
+    >>> x = fg.tensor([3.0], requires_grad=True)
+    >>> Square.apply(x).sum().backward(); x.grad
+    tensor([6.])
+    """
+    @functools.wraps(backward)
+    def wrapper(ctx, *grads):
+        Tensor = eager_tensor_type()
+        if any(isinstance(g, Tracer) for g in grads) or Tensor is None:
+            return backward(ctx, *grads)
+        with no_grad():
+            result = backward(ctx, *grads)
+        if not any(isinstance(g, Tensor) and g.requires_grad for g in grads):
+            return result
+        single = not isinstance(result, tuple)
+        wrapped = tuple(_DelayedError.apply(r.detach().requires_grad_())
+                        if isinstance(r, Tensor) and r.dtype.kind == "f" else r
+                        for r in ((result,) if single else result))
+        return wrapped[0] if single else wrapped
+    return wrapper
+
+
+class _DelayedError(Function):
+    """The identity, whose derivative raises (see :func:`once_differentiable`)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError(ONCE_MESSAGE)
+
+
 def _is_array_like(a):
-    return isinstance(a, (Tracer, np.ndarray, np.generic, float)) and not isinstance(a, bool) or \
-        type(a).__name__ == "Tensor"
+    # Python numbers stay Python numbers, as PyTorch passes non-Tensor arguments through
+    return isinstance(a, (Tracer, np.ndarray)) or type(a).__name__ == "Tensor" or (
+        isinstance(a, np.generic) and not isinstance(a, np.bool_))
 
 
 def _tracked(a):
@@ -149,4 +339,4 @@ def _tracked(a):
 
 def _differentiable(a):
     dtype = getattr(a, "dtype", None)
-    return dtype is None or np.dtype(dtype).kind == "f" if not isinstance(a, float) else True
+    return dtype is None or np.dtype(dtype).kind == "f"

@@ -82,9 +82,14 @@ Decisions (where PyTorch, NumPy and funcgrad's own rules had to be reconciled):
   through funcgrad.numpy and return Tensors; NumPy functions funcgrad has no
   derivative for (``np.array_equal``, ``np.isin``...) run on read-only views of
   the values when no Tensor involved requires grad, and raise otherwise.
-* **dtypes** follow NumPy (``fg.Tensor(1.0)`` is float64); only floating
-  Tensors can require grad.  ``fg.tensor``, ``fg.ones``, ``fg.randn``... return
-  Tensors, float64 by default (see :mod:`funcgrad.eager.factories`).
+* **dtypes** follow PyTorch's ``torch.tensor``: Python floats become the default
+  dtype, float32 (``fg.Tensor(1.0)``, ``fg.tensor([2., 3.])``, ``fg.ones(2)``,
+  ``fg.randn(3)``), Python ints int64, bools bool, and NumPy arrays keep their dtype
+  (``fg.Tensor(np.ones(2))`` is float64).  ``fg.set_default_dtype(fg.float64)``
+  changes the default, per thread (:mod:`funcgrad.eager.dtypes`).  Operations then
+  follow NumPy's promotion, which agrees with PyTorch's for Tensors and Python
+  numbers (``float32_tensor * 2.0`` stays float32); gradients have the dtype of
+  their Tensor.  Only floating Tensors can require grad.
 * **PyTorch's methods** (:mod:`funcgrad.eager.methods`, :mod:`funcgrad.eager.shapes`)
   take PyTorch's arguments and, where PyTorch and NumPy disagree (``transpose(d0,
   d1)``, ``repeat``, ``var``'s default correction, ``max(dim)``), behave as PyTorch's.
@@ -104,7 +109,8 @@ The modules, bottom up:
 ``eager.named``            one node under PyTorch's name for a composition (``MeanBackward0``)
 ``eager.methods``          PyTorch's math methods (``exp``, ``softmax(dim)``, ``max(dim)``...)
 ``eager.shapes``           PyTorch's shape methods (``view``, ``unsqueeze``, ``expand``...)
-``eager.factories``        ``fg.tensor``, ``fg.randn``, ``fg.arange``..., dtype names
+``eager.dtypes``           dtype names, the default dtype (float32)
+``eager.factories``        ``fg.tensor``, ``fg.randn``, ``fg.arange``...
 =========================  ===========================================================
 """
 from .graph import AccumulateGrad, Node

@@ -4,10 +4,11 @@
 
 Decisions:
 
-* **Default dtype float64** (NumPy's), for floating data and for the factories, where
-  PyTorch defaults to float32: funcgrad's gradients are checked against finite
-  differences, which float32 cannot resolve.  ``dtype=fg.float32`` (or ``.float()``)
-  gives PyTorch's default.  Integer data stays int64, booleans bool, as in PyTorch.
+* **Default dtype float32**, PyTorch's (:mod:`funcgrad.eager.dtypes`): floating Python
+  data and the factories give float32 unless ``dtype=`` or ``fg.set_default_dtype``
+  says otherwise; Python ints give int64, bools bool; NumPy arrays keep their dtype
+  (``fg.tensor(np_array)``, ``fg.from_numpy``).  Check gradients in float64, as
+  PyTorch's ``gradcheck`` wants (``dtype=fg.float64`` or ``.double()``).
 * **Random numbers** come from a NumPy ``Generator`` per thread (no state shared
   between threads); ``fg.manual_seed(s)`` reseeds the calling thread's, so a seeded
   script is reproducible -- with funcgrad's numbers, not PyTorch's.
@@ -16,27 +17,21 @@ Decisions:
 >>> import funcgrad as fg
 >>> _ = fg.manual_seed(0)
 >>> x = fg.randn(2, 3, requires_grad=True)
->>> x.shape, x.dtype == fg.float64, fg.zeros_like(x).requires_grad
+>>> x.shape, x.dtype == fg.float32, fg.zeros_like(x).requires_grad
 ((2, 3), True, False)
 """
 import threading
 
 import numpy as np
 
+from .dtypes import DTYPES, default_float, get_default_dtype, set_default_dtype
+from .dtypes import python_data_dtype as python_dtype
 from .tensor import Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
            "rand", "randint", "arange", "linspace", "eye", "zeros_like", "ones_like",
            "full_like", "empty_like", "randn_like", "rand_like", "manual_seed", "seed",
-           "DTYPES"]
-
-# PyTorch's dtype names, as NumPy's scalar types.
-DTYPES = {"float32": np.float32, "float": np.float32, "float64": np.float64,
-          "double": np.float64, "float16": np.float16, "half": np.float16,
-          "int64": np.int64, "long": np.int64, "int32": np.int32, "int": np.int32,
-          "int16": np.int16, "short": np.int16, "int8": np.int8, "uint8": np.uint8,
-          "bool": np.bool_, "complex64": np.complex64, "complex128": np.complex128,
-          "cfloat": np.complex64, "cdouble": np.complex128}
+           "is_tensor", "set_default_dtype", "get_default_dtype", "DTYPES"]
 
 
 class _Random(threading.local):
@@ -72,8 +67,19 @@ def seed():
     return s
 
 
-def _dtype(dtype, default=np.float64):
-    return np.dtype(default if dtype is None else dtype)
+def _dtype(dtype, default=None):
+    return default_float(dtype) if default is None else np.dtype(
+        default if dtype is None else dtype)
+
+
+def is_tensor(obj):
+    """Whether ``obj`` is a funcgrad Tensor (``torch.is_tensor``).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.is_tensor(fg.zeros(2)), fg.is_tensor(np.zeros(2))
+    (True, False)
+    """
+    return isinstance(obj, Tensor)
 
 
 def _shape(size, what):
@@ -92,7 +98,7 @@ def _made(value, requires_grad):
 
 def tensor(data, dtype=None, requires_grad=False, device=None):
     """A new Tensor holding a copy of ``data`` (numbers, nested lists, arrays, Tensors);
-    floating data is float64 unless ``dtype``.
+    Python floats become the default dtype (float32), NumPy arrays keep theirs.
 
     >>> import funcgrad as fg
     >>> fg.tensor([[1.0, 2.0]], requires_grad=True)
@@ -121,13 +127,17 @@ def as_tensor(data, dtype=None, device=None):
 
 
 def from_numpy(array):
-    """A Tensor of ``array``'s values (copied: Tensors never share writable memory).
+    """A Tensor of ``array``'s values and dtype (copied, unlike PyTorch's, which shares
+    memory: Tensors never share writable memory).
 
     >>> import numpy as np, funcgrad as fg
-    >>> fg.from_numpy(np.arange(3))
-    tensor([0, 1, 2])
+    >>> fg.from_numpy(np.arange(3)), fg.from_numpy(np.ones(1)).dtype == fg.float64
+    (tensor([0, 1, 2]), True)
     """
-    return Tensor(np.asarray(array))
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__}); for Python data "
+                        f"use fg.tensor(data)")
+    return Tensor(array)
 
 
 def _cpu(device):
@@ -137,7 +147,7 @@ def _cpu(device):
 
 
 def zeros(*size, dtype=None, requires_grad=False, device=None):
-    """A Tensor of zeros (float64 unless ``dtype``); ``zeros(2, 3)`` or ``zeros((2, 3))``.
+    """A Tensor of zeros (the default dtype, float32, unless ``dtype``); ``zeros(2, 3)`` or ``zeros((2, 3))``.
 
     >>> import funcgrad as fg
     >>> fg.zeros((1, 2), requires_grad=True)
@@ -148,7 +158,7 @@ def zeros(*size, dtype=None, requires_grad=False, device=None):
 
 
 def ones(*size, dtype=None, requires_grad=False, device=None):
-    """A Tensor of ones (float64 unless ``dtype``); ``ones(2, 3)`` or ``ones((2, 3))``.
+    """A Tensor of ones (float32 unless ``dtype``); ``ones(2, 3)`` or ``ones((2, 3))``.
 
     >>> import funcgrad as fg
     >>> fg.ones(2)
@@ -162,7 +172,8 @@ empty = zeros  # (funcgrad never hands out uninitialised memory)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, device=None):
-    """A Tensor of shape ``size`` filled with ``fill_value``.
+    """A Tensor of shape ``size`` filled with ``fill_value``: the default dtype (float32)
+    for a float, int64 for an int, bool for a bool, unless ``dtype``.
 
     >>> import funcgrad as fg
     >>> fg.full((2,), 7.0)
@@ -170,12 +181,14 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     """
     _cpu(device)
     size = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
-    dtype = dtype if dtype is not None else np.asarray(fill_value).dtype
+    if dtype is None:
+        fill = np.asarray(fill_value)
+        dtype = python_dtype(fill_value, fill) or fill.dtype
     return _made(np.full(_shape(size, "full"), fill_value, _dtype(dtype)), requires_grad)
 
 
 def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
-    """Standard normal samples (float64 unless ``dtype``).
+    """Standard normal samples (float32 unless ``dtype``).
 
     >>> import funcgrad as fg
     >>> fg.randn(2, 3).shape
@@ -188,7 +201,7 @@ def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
 
 
 def rand(*size, dtype=None, requires_grad=False, generator=None, device=None):
-    """Uniform samples in ``[0, 1)`` (float64 unless ``dtype``).
+    """Uniform samples in ``[0, 1)`` (float32 unless ``dtype``).
 
     >>> import funcgrad as fg
     >>> bool(((fg.rand(5) >= 0) & (fg.rand(5) < 1)).all())
@@ -216,7 +229,7 @@ def randint(low, high=None, size=(), dtype=None, generator=None, device=None):
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
     """``[start, end)`` by ``step`` (``arange(n)`` from 0); int64 for integer arguments,
-    float64 otherwise.
+    the default dtype (float32) otherwise.
 
     >>> import funcgrad as fg
     >>> fg.arange(3), fg.arange(0, 1, 0.5)
@@ -226,12 +239,13 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
     if end is None:
         start, end = 0, start
     ints = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
-    dtype = _dtype(dtype, np.int64 if ints else np.float64)
+    dtype = np.dtype(np.int64) if ints and dtype is None else _dtype(dtype)
     return _made(np.arange(start, end, step).astype(dtype), requires_grad)
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive.
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (float32 unless
+    ``dtype``, even for integer ends, as in PyTorch).
 
     >>> import funcgrad as fg
     >>> fg.linspace(0, 1, 3)
@@ -242,7 +256,7 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
 
 
 def eye(n, m=None, dtype=None, requires_grad=False, device=None):
-    """The ``n`` x ``m`` identity (``m`` defaults to ``n``).
+    """The ``n`` x ``m`` identity (``m`` defaults to ``n``), float32 unless ``dtype``.
 
     >>> import funcgrad as fg
     >>> fg.eye(2)

@@ -15,8 +15,9 @@ and indices.  Methods are attached by :func:`attach` (after NumPy's, which they 
 >>> x = fg.tensor([[1.0, 5.0], [3.0, 2.0]], requires_grad=True)
 >>> x.max(dim=1)
 max(values=tensor([5., 3.], grad_fn=<MaxBackward0>), indices=tensor([1, 0]))
->>> x.softmax(dim=0).sum(0)
-tensor([1., 1.], grad_fn=<SumBackward1>)
+>>> s = x.softmax(dim=0).sum(0)
+>>> s.grad_fn, s.detach().numpy().round(5)
+(<SumBackward1>, array([1., 1.], dtype=float32))
 """
 from collections import namedtuple
 
@@ -485,11 +486,11 @@ def _cast(dtype, name):
 
 
 def type(self, dtype=None):  # noqa: A001 - PyTorch's name
-    """With a dtype, :meth:`to` it; without, the type's name (``'fg.DoubleTensor'``).
+    """With a dtype, :meth:`to` it; without, the type's name (``'fg.FloatTensor'``).
 
     >>> import funcgrad as fg
-    >>> fg.tensor([1.0]).type(), fg.tensor([1.0]).type(fg.float32).dtype
-    ('fg.DoubleTensor', dtype('float32'))
+    >>> fg.tensor([1.0]).type(), fg.tensor([1.0]).type(fg.float64).dtype
+    ('fg.FloatTensor', dtype('float64'))
     """
     if dtype is not None:
         return to(self, dtype=dtype)

@@ -20,6 +20,7 @@ from ..numpy._methods import attach_array_methods
 from ..primitives import elementwise as ew
 from ..primitives import indexing
 from . import interop, walk
+from .dtypes import python_data_dtype
 from .graph import AccumulateGrad, Storage
 from .inplace import InPlaceUpdates
 from .walk import UNUSED_MESSAGE
@@ -32,7 +33,7 @@ _new = object.__new__
 def make(value, requires_grad):
     """A Tensor showing ``value`` (not copied), a leaf until a node claims it.
 
-    >>> make(np.ones(2), False)
+    >>> make(np.ones(2, np.float32), False)
     tensor([1., 1.])
     """
     t = _new(Tensor)
@@ -50,7 +51,7 @@ def result(value):
     """The result of an operation that recorded nothing: a Tensor showing ``value``, or,
     inside a transform, the traced value itself.
 
-    >>> result(np.float64(2.0))
+    >>> result(np.float32(2.0))
     tensor(2.)
     """
     if isinstance(value, Tracer):
@@ -106,6 +107,11 @@ class Tensor(InPlaceUpdates):
                 return value
             elif isinstance(given, np.ndarray) and np.may_share_memory(value, given):
                 value = np.array(value, copy=True)  # our own: the caller may modify theirs
+            elif dtype is None and isinstance(value, np.ndarray):
+                # Python floats become the default dtype (float32), as in PyTorch
+                wanted = python_data_dtype(given, value)
+                if wanted is not None and wanted != value.dtype:
+                    value = value.astype(wanted)
             # (lists and numbers gave a fresh array; other registered array types, such as
             # GPU arrays, are immutable and stay where they are)
         self = _new(cls)

@@ -7,6 +7,8 @@ the Tensor class recognise Tensors as ``TensorBase`` instances.
 """
 import numpy as np
 
+from .dtypes import quiet_dtypes
+
 __all__ = ["TensorBase", "Size", "SizeOf", "axis_index", "read_only"]
 
 NUMPY_MESSAGE = ("Can't call numpy() on Tensor that requires grad. "
@@ -111,8 +113,8 @@ class TensorBase:
         """The NumPy dtype.
 
         >>> import funcgrad as fg
-        >>> fg.Tensor([1.0]).dtype
-        dtype('float64')
+        >>> fg.Tensor([1.0]).dtype, fg.Tensor(np.ones(1)).dtype
+        (dtype('float32'), dtype('float64'))
         """
         return np.dtype(self._storage.value.dtype)
 
@@ -180,7 +182,7 @@ class TensorBase:
 
         >>> import funcgrad as fg
         >>> fg.Tensor([1.0, 2.0]).numpy()
-        array([1., 2.])
+        array([1., 2.], dtype=float32)
         """
         if self._requires_grad:
             raise RuntimeError(NUMPY_MESSAGE)
@@ -240,7 +242,7 @@ class TensorBase:
         body = np.array2string(np.asarray(self._storage.value), separator=", ",
                                prefix="tensor(")
         extras = []
-        if self.dtype not in (np.dtype(np.float64), np.dtype(np.int64), np.dtype(bool)):
+        if self.dtype not in quiet_dtypes():  # as PyTorch: defaults go unsaid
             extras.append(f"dtype={self.dtype.name}")
         if self.grad_fn is not None:
             extras.append(f"grad_fn={self.grad_fn!r}")

@@ -59,7 +59,7 @@ def roots_and_seeds(outputs, grad_outputs, create_graph, what):
     >>> y = fg.Tensor([2.0], requires_grad=True) * 3
     >>> roots, seeds = roots_and_seeds(y, None, False, "tensors")
     >>> roots[0][0] is y.grad_fn, seeds
-    (True, [array([1.])])
+    (True, [array([1.], dtype=float32)])
     """
     outputs = tensor_list(outputs, what)
     if grad_outputs is None:
@@ -122,7 +122,7 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True):
     >>> x = fg.Tensor([3.0], requires_grad=True)
     >>> y = x * x
     >>> [(t is x, g) for t, g in run([y._edge()], [np.ones(1)], retain_graph=False)]
-    [(True, array([6.]))]
+    [(True, array([6.], dtype=float32))]
     """
     starts = [parent_of(fn, nr) for fn, nr in roots]
     nodes, leaves = reachable(starts)

@@ -33,6 +33,12 @@ rule (which may return it, save it, or give it to several parents).  Only owned
 buffers are updated in place; a contribution a rule returned, a seed the caller
 passed, or an array a user or a residual holds is never written.
 """
+import functools
+import os
+import sys
+import warnings
+
+import numpy as np
 from numpy import add as _np_add
 from numpy import ndarray
 
@@ -215,3 +221,62 @@ def _accumulate(cts, owned, key, c):
         owned.add(key)
     else:
         owned.discard(key)
+
+
+# --- floating-point warnings raised by the rules --------------------------------------------
+# A rule's arithmetic may warn ("divide by zero" in the derivative of sqrt at 0).  NumPy would
+# name the kernel and point at funcgrad's own line; instead the warning names the node
+# (PyTorch's grad_fn name, e.g. SqrtBackward0) and points at the user's line that ran the
+# backward pass.  Only warnings the user's NumPy settings ask for ("warn") are rerouted:
+# "ignore" and "raise" stay as the user set them.
+
+_WALK_CODE = backpropagate.__wrapped__.__code__
+
+
+def _internal_dirs():
+    """The folders of funcgrad, its kernels and NumPy (their frames are not the user's)."""
+    return tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep for m in (
+        sys.modules.get(name) for name in ("funcgrad", "funcgrad.kernels", "numpy"))
+        if m is not None and getattr(m, "__file__", None))
+
+
+def _node_name(node):
+    name = getattr(node, "name", None)
+    if callable(name):
+        return name()
+    return getattr(getattr(node, "prim", None), "grad_fn_name", None)
+
+
+def _warn_at_user_code(error, flag):
+    """NumPy's error callback: re-issue ``error`` naming the node whose rule raised it,
+    at the first frame outside funcgrad and NumPy."""
+    frame, name, internal_dirs = sys._getframe(1), None, _internal_dirs()
+    while frame is not None:
+        code = frame.f_code
+        if name is None and code is _WALK_CODE:
+            name = _node_name(frame.f_locals.get("node"))
+        if not os.path.abspath(code.co_filename).startswith(internal_dirs):
+            break
+        frame = frame.f_back
+    message = f"{error} encountered in the backward of {name or 'an operation'}"
+    if frame is None:  # pragma: no cover - funcgrad called from nowhere
+        warnings.warn(message, RuntimeWarning)
+        return
+    globs = frame.f_globals
+    warnings.warn_explicit(message, RuntimeWarning, frame.f_code.co_filename, frame.f_lineno,
+                           module=globs.get("__name__"),
+                           registry=globs.setdefault("__warningregistry__", {}))
+
+
+def _reported(walk):
+    @functools.wraps(walk)
+    def walk_reporting_fp_errors(*args, **kwargs):
+        modes = {kind: "call" for kind, mode in np.geterr().items() if mode == "warn"}
+        if not modes:
+            return walk(*args, **kwargs)
+        with np.errstate(call=_warn_at_user_code, **modes):
+            return walk(*args, **kwargs)
+    return walk_reporting_fp_errors
+
+
+backpropagate = _reported(backpropagate)
