@@ -15,7 +15,8 @@ instead of ``x[i] = v``.
 The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 :mod:`~funcgrad.numpy.ufuncs` (elementwise), :mod:`~funcgrad.numpy.manipulation`,
 :mod:`~funcgrad.numpy.reductions`, :mod:`~funcgrad.numpy.indexing`,
-:mod:`~funcgrad.numpy.products` and :mod:`~funcgrad.numpy.linalg`.
+:mod:`~funcgrad.numpy.products`, :mod:`~funcgrad.numpy.ranges`,
+:mod:`~funcgrad.numpy.statistics`, :mod:`~funcgrad.numpy.nanfunctions` and :mod:`~funcgrad.numpy.linalg`.
 """
 # NumPy's own constants, scalar types and dtype helpers, as they are.
 from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float64, floating,
@@ -23,7 +24,8 @@ from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float6
                    nan, ndarray, newaxis, pi, result_type, uint8)
 
 from ..core import Tracer
-from . import constructors, indexing, linalg, manipulation, products, reductions, ufuncs
+from . import (constructors, indexing, linalg, manipulation, nanfunctions, products, ranges,
+               reductions, statistics, ufuncs)
 from ._convert import normalize_axis, one_axis, operand
 from ._conversions import attach_conversions
 from ._methods import attach_array_methods
@@ -33,6 +35,9 @@ from .products import *  # noqa: F403
 from .reductions import *  # noqa: F403
 from .manipulation import *  # noqa: F403
 from .ufuncs import *  # noqa: F403
+from .ranges import *  # noqa: F403
+from .statistics import *  # noqa: F403
+from .nanfunctions import *  # noqa: F403
 
 attach_array_methods(Tracer)
 attach_conversions(Tracer)  # float(), .tolist()...: never a silently dropped derivative
@@ -45,4 +50,5 @@ _NUMPY_OWN = ["bool_", "dtype", "e", "euler_gamma", "finfo", "float16", "float32
 # (normalize_axis, one_axis and operand have been public since the first release)
 __all__ = (_NUMPY_OWN + ["linalg", "normalize_axis", "one_axis", "operand"]
            + constructors.__all__ + ufuncs.__all__ + manipulation.__all__ + reductions.__all__
-           + indexing.__all__ + products.__all__)
+           + indexing.__all__ + products.__all__ + ranges.__all__ + statistics.__all__
+           + nanfunctions.__all__)
