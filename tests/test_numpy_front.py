@@ -18,7 +18,7 @@ from funcgrad.primitives import elementwise as ew
 
 PACKAGE = pathlib.Path(fg.__file__).resolve().parent
 FAMILIES = ["constructors", "ufuncs", "manipulation", "reductions", "indexing", "products",
-            "linalg", "ranges", "statistics", "nanfunctions"]
+            "linalg", "ranges", "statistics", "nanfunctions", "signal"]
 
 
 def elementwise_primitives():
