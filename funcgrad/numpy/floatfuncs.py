@@ -26,6 +26,11 @@ def _float_operand(x):
     return astype(x, _np.float64) if _np.dtype(dtype).kind in "biu" else x
 
 
+def _common(x1, x2):
+    """NumPy's result dtype of a binary ufunc (Python numbers weakly typed)."""
+    return _np.result_type(*[x if isinstance(x, (int, float)) else x.dtype for x in (x1, x2)])
+
+
 def _kind(x):
     return (x.dtype if hasattr(x, "dtype") else _np.result_type(x)).kind
 
@@ -61,7 +66,7 @@ def copysign(x1, x2):
     array([-1.,  2., -3.])
     """
     x1, x2 = _float_operand(x1), _float_operand(x2)
-    magnitude = abs(x1)
+    magnitude = abs(astype(x1, _common(x1, x2)))
     return where(signbit(x2), negative(magnitude), magnitude)
 
 
@@ -78,7 +83,11 @@ def fmod(x1, x2):
     r = mod(x1, x2)
     differs = logical_and(not_equal(r, 0), not_equal(signbit(r), signbit(x1)))
     r = where(differs, subtract(r, x2), r)
-    return where(logical_and(isinf(x2), isfinite(x1)), x1, r)  # (fmod(x, ±inf) is x)
+    # fmod(x, ±inf) is x, and fmod(±0, y) is ±0 (signed zeros kept)
+    keep = logical_or(logical_and(isinf(x2), isfinite(x1)),
+                      logical_and(equal(x1, 0), logical_and(not_equal(x2, 0), logical_not(
+                          isnan(x2)))))
+    return where(keep, x1, r)
 
 
 @stands_for(_np.divmod)
@@ -118,12 +127,15 @@ def modf(x):
     whole = trunc(x)
     infinite = isinf(x)
     frac = subtract(x, where(infinite, _const(0.0, x), whole))
-    return where(infinite, copysign(_const(0.0, x), x), frac), whole
+    # (with x's sign: modf(-2.0) is (-0.0, -2.0); the derivative stays 1)
+    return copysign(where(infinite, _const(0.0, x), frac), x), whole
 
 
 def _mantissa_bits(dtype):
+    """The significand's bits and the exponent of the smallest subnormal (53, -1074 for
+    float64)."""
     info = _np.finfo(dtype)
-    return info.nmant + 1, info.minexp  # 53, -1021 for float64
+    return info.nmant + 1, info.minexp - info.nmant
 
 
 def _exponent(x):
@@ -177,9 +189,9 @@ def ldexp(x1, x2):
 
 def _ulp_away(ax):
     """The gap from ``|x|`` to the next float away from zero (the smallest subnormal at 0)."""
-    bits, minexp = _mantissa_bits(ax.dtype)
+    bits, lowest = _mantissa_bits(ax.dtype)
     e = _exponent(ax)
-    lowest = float(minexp - bits)  # below it (and at 0): the subnormals' constant gap
+    lowest = float(lowest)  # below it (and at 0): the subnormals' constant gap
     exponent = where(logical_or(less(subtract(e, bits), lowest), equal(ax, 0)),
                      _const(lowest, e), subtract(e, bits))
     return _scale(_const(1.0, ax), exponent)
@@ -210,15 +222,16 @@ def nextafter(x1, x2):
     True
     """
     x1, x2 = _float_operand(asarray(x1)), _float_operand(x2)
+    x1 = astype(x1, _common(x1, x2))
     ax = abs(x1)
     away = _ulp_away(ax)
     # Towards zero from a power of two the gap halves (not below the subnormals' gap).
-    bits, minexp = _mantissa_bits(x1.dtype)
+    bits, lowest = _mantissa_bits(x1.dtype)
     e = _exponent(ax)
     power_of_two = equal(_scale(ax, negative(e)), 0.5)
-    toward = where(logical_and(power_of_two, greater(e, float(minexp))), multiply(away, 0.5),
-                   away)
-    smallest = _scale(_const(1.0, ax), _const(float(minexp - bits), ax))
+    toward = where(logical_and(power_of_two, greater(subtract(e, bits), float(lowest))),
+                   multiply(away, 0.5), away)
+    smallest = _scale(_const(1.0, ax), _const(float(lowest), ax))
     up = greater(x2, x1)
     negative_x = signbit(x1)
     step = where(where(up, logical_not(negative_x), negative_x), away, toward)

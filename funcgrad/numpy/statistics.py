@@ -3,9 +3,10 @@ histograms.
 
 Order statistics (median, quantiles) are differentiated through the sort: each output
 takes the derivative of the sorted element(s) it reads, as JAX does.  Where values tie, the
-sort is stable, so the derivative goes to the tied element that comes first in the input
-(``median([1., 1., 5.])``'s derivative is ``[1, 0, 0]``) -- one valid subgradient; NumPy's
-value is the same whichever tied element is read.
+sort is stable (of equal values, the earlier in the input takes the lower rank), and the
+derivative goes to the element the sort puts at the rank read: ``median([1., 1., 5.])``
+reads rank 1, so its derivative is ``[0, 1, 0]`` -- one valid subgradient; NumPy's value is
+the same whichever tied element is read.
 """
 import builtins
 
@@ -20,7 +21,7 @@ from .products import dot
 from .reductions import any as _any
 from .reductions import max, min, sum
 from .ufuncs import (add, ceil, clip, divide, equal, floor, greater, greater_equal, isnan,
-                     logical_not, maximum, minimum, multiply, not_equal, rint, sqrt, subtract)
+                     logical_not, maximum, multiply, not_equal, rint, sqrt, subtract)
 
 __all__ = ["average", "median", "quantile", "percentile", "ptp", "cov", "corrcoef", "bincount",
            "count_nonzero", "histogram", "histogram_bin_edges"]
@@ -202,7 +203,8 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     Methods: 'linear' (the default), 'lower', 'higher', 'nearest', 'midpoint', 'hazen',
     'weibull', 'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf'.  The
     derivative flows through the sort to the one or two order statistics each quantile
-    reads (ties: to the first in input order).  A slice holding NaN gives NaN, as NumPy.
+    reads (ties: see :mod:`funcgrad.numpy.statistics`).  A slice holding NaN gives NaN, as
+    NumPy.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> x = np.array([4.0, 1.0, 3.0, 2.0])
@@ -266,7 +268,8 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     NaN or is empty.
 
     Differentiated through the sort, like :func:`quantile`: the derivative goes to the
-    middle element (half each to the middle two); ties go to the first in input order.
+    middle element (half each to the middle two); for ties see
+    :mod:`funcgrad.numpy.statistics`.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> float(fnp.median(np.array([3.0, 1.0, 2.0, 10.0])))
