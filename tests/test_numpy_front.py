@@ -18,7 +18,8 @@ from funcgrad.primitives import elementwise as ew
 
 PACKAGE = pathlib.Path(fg.__file__).resolve().parent
 FAMILIES = ["constructors", "ufuncs", "manipulation", "reductions", "indexing", "products",
-            "linalg"]
+            "linalg", "ranges", "statistics", "nanfunctions", "signal",
+            "polynomial", "building", "floatfuncs"]
 
 
 def elementwise_primitives():
@@ -102,6 +103,10 @@ def test_numpy_ufunc_on_traced_values_matches_its_function(ufunc):
     fn = _methods.UFUNCS[ufunc]
     primals = tuple(np.linspace(0.3, 0.9, 4).reshape(2, 2) + 0.1 * i for i in range(ufunc.nin))
     tangents = tuple(np.full((2, 2), 0.5) for _ in primals)
+    try:
+        ufunc(*primals)
+    except TypeError:  # e.g. ldexp: its exponents are integers (tested in test_numpy_more)
+        pytest.skip(f"numpy.{ufunc.__name__} itself refuses float arguments")
     with np.errstate(invalid="ignore"):  # arccosh below 1: NaN on both sides
         out_np, t_np = fg.jvp(lambda *xs: ufunc(*xs), primals, tangents)
         out_fn, t_fn = fg.jvp(fn, primals, tangents)
@@ -110,8 +115,8 @@ def test_numpy_ufunc_on_traced_values_matches_its_function(ufunc):
 
 
 def test_ufuncs_outside_the_table_raise_a_clear_error():
-    with pytest.raises(TypeError, match="numpy.copysign is not supported"):
-        fg.grad(lambda x: np.sum(np.copysign(x, -1.0)))(np.ones(2))
+    with pytest.raises(TypeError, match="numpy.gcd is not supported"):
+        fg.grad(lambda x: np.sum(np.gcd(x, 2)))(np.ones(2))
 
 
 @pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "all", "any"])

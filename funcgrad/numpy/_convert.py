@@ -4,7 +4,7 @@ import sys
 
 import numpy as np
 
-from ..core import Tracer, _special_classes
+from ..core import ConcretizationError, Tracer, _special_classes, concrete
 from ..primitives import structural as _st
 
 _PLAIN = (np.ndarray, np.generic)
@@ -172,3 +172,28 @@ def one_axis(axis, ndim):
     2
     """
     return normalize_axis(axis, ndim)[0] if ndim else 0
+
+
+def concrete_values(x, what, fix):
+    """``x``'s values as a plain NumPy array, for a result whose *shape* (or validity) they
+    decide.  Under ``vmap`` and ``jit`` they are not one known array, so a
+    :class:`~funcgrad.ConcretizationError` says ``what`` needed them and ``fix``."""
+    try:
+        value = concrete(x)
+    except ConcretizationError as e:
+        raise ConcretizationError(
+            f"{what} depends on the values of its input, which under vmap or jit are a batch "
+            f"or not known yet. {fix}") from e
+    if not isinstance(value, np.ndarray):
+        detach = getattr(value, "detach", None)  # the eager Tensor; GPU arrays convert
+        value = np.asarray(detach() if detach is not None else value)
+    return value
+
+
+def is_concrete(x):
+    """Whether ``x`` has one concrete value now (not under vmap or jit)."""
+    try:
+        concrete(x)
+    except ConcretizationError:
+        return False
+    return True

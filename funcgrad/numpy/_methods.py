@@ -6,14 +6,16 @@ import numpy as np
 from ..core import ConcretizationError, DerivativeDroppedError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
-from . import constructors, indexing, linalg, manipulation, products, reductions, ufuncs
+from . import (building, constructors, floatfuncs, indexing, linalg, manipulation, nanfunctions,
+               polynomial, products, ranges, reductions, signal, statistics, ufuncs)
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
 
 _EMPTY = {}
 
 # The modules whose ``__all__`` make up ``funcgrad.numpy`` (with ``linalg``).
-_FAMILIES = (constructors, ufuncs, manipulation, reductions, indexing, products)
+_FAMILIES = (constructors, ufuncs, manipulation, reductions, indexing, products, ranges,
+             statistics, nanfunctions, signal, polynomial, building, floatfuncs)
 
 
 # --- NumPy protocols ---------------------------------------------------------------------------

@@ -1,20 +1,60 @@
 """Making arrays: from data, like another array, or by conversion.
 
-NumPy's own constructors (``zeros``, ``arange``, ``linspace``...) are re-exported as
-they are: they build constants, which carry no derivative.
+NumPy's own constructors (``zeros``, ``ones``, ``eye``...) are re-exported as they are:
+they build constants, which carry no derivative.  ``full`` and ``full_like`` take a traced
+fill value (the result carries its derivative); ``arange``, ``linspace``, ``logspace`` and
+``geomspace`` take traced bounds (see :mod:`funcgrad.numpy.ranges`).
 """
 import sys
 
 import numpy as _np
-from numpy import (arange, empty, eye, full, geomspace, identity, linspace, logspace,  # noqa: F401
-                   meshgrid, ones, zeros)
+from numpy import empty, eye, identity, meshgrid, ones, zeros  # noqa: F401
 
+from ..core import Tracer
 from ..primitives import structural as _st
+from . import _convert
 from ._convert import asarray, operand
 
-__all__ = ["zeros", "ones", "empty", "full", "eye", "identity", "arange", "linspace",
-           "logspace", "geomspace", "meshgrid", "array", "asarray", "zeros_like", "ones_like",
-           "full_like", "empty_like", "copy", "astype", "stop_gradient"]
+__all__ = ["zeros", "ones", "empty", "full", "eye", "identity", "meshgrid", "array", "asarray",
+           "zeros_like", "ones_like", "full_like", "empty_like", "copy", "astype",
+           "stop_gradient"]
+
+
+def _traced(x):
+    return isinstance(x, (Tracer,) + _convert._extra_array_types) or (
+        isinstance(x, (list, tuple)) and any(_traced(e) for e in x))
+
+
+def _filled(fill_value, shape, dtype):
+    """A traced ``fill_value`` broadcast to ``shape`` (its derivative sums over it)."""
+    fill = asarray(fill_value)
+    if dtype is not None and fill.dtype != _np.dtype(dtype):
+        fill = _st.convert_element_type(fill, dtype)
+    shape = (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(shape)
+    if fill.shape != shape:
+        try:
+            _np.broadcast_shapes(fill.shape, shape)
+        except ValueError:
+            raise ValueError(f"full: could not broadcast the fill value of shape {fill.shape} "
+                             f"to shape {shape}") from None
+        fill = _st.broadcast_to(fill, shape)
+    return fill
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    """``np.full(shape, fill_value, dtype=None, order='C', *, device=None, like=None)``:
+    ``fill_value`` repeated to ``shape``; a traced ``fill_value`` keeps its derivative
+    (summed over the copies).
+
+    >>> import funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.full((2,), 1.5)
+    array([1.5, 1.5])
+    >>> float(fg.grad(lambda g: fnp.sum(fnp.full((3,), g)))(2.0))
+    3.0
+    """
+    if _traced(fill_value):
+        return _filled(fill_value, shape, dtype)
+    return _np.full(shape, fill_value, dtype, order)
 
 
 def array(object, dtype=None, copy=True):  # noqa: A002 - NumPy's name
@@ -63,14 +103,20 @@ def ones_like(a, dtype=None, shape=None):
     return _on_device_of(a, _np.ones(a.shape if shape is None else shape, dtype or a.dtype))
 
 
-def full_like(a, fill_value, dtype=None, shape=None):
-    """``fill_value`` with ``a``'s shape and dtype (a constant), on ``a``'s device.
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """``np.full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None, *,
+    device=None)``: ``fill_value`` with ``a``'s shape and dtype, on ``a``'s device; a
+    constant unless ``fill_value`` is traced (then it keeps its derivative).
 
-    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fnp.full_like(np.zeros(2), 7.5)
     array([7.5, 7.5])
+    >>> float(fg.grad(lambda g: fnp.sum(fnp.full_like(np.zeros(3), g)))(2.0))
+    3.0
     """
     a = asarray(a)
+    if _traced(fill_value):
+        return _filled(fill_value, a.shape if shape is None else shape, dtype or a.dtype)
     return _on_device_of(a, _np.full(a.shape if shape is None else shape, fill_value,
                                      dtype or a.dtype))
 

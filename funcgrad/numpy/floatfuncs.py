@@ -1,0 +1,287 @@
+"""Floating-point functions: copysign, fmod, divmod, modf, frexp, ldexp, nextafter,
+spacing, signbit, nan_to_num, isneginf, isposinf.
+
+Composed of the elementwise primitives, so each is differentiable where NumPy's result is
+a smooth function of its float inputs (``fmod`` and ``modf`` have derivative 1 in ``x``;
+``frexp``'s mantissa ``x / 2**e``; ``nextafter`` moves ``x`` by a piecewise-constant
+step), and integer or boolean results carry no derivative.  Boolean results are computed
+by NumPy itself whenever the values are concrete.
+"""
+import numpy as _np
+
+from ._convert import asarray, concrete_values, is_concrete, operand
+from .constructors import astype
+from .indexing import where
+from .ufuncs import (abs, add, divide, equal, exp2, floor, floor_divide, greater, greater_equal,
+                     isfinite, isinf, isnan, less, log2, logical_and, logical_not, logical_or,
+                     mod, multiply, negative, not_equal, stands_for, subtract, trunc)
+
+__all__ = ["copysign", "fmod", "divmod", "modf", "frexp", "ldexp", "nextafter", "spacing",
+           "signbit", "nan_to_num", "isneginf", "isposinf"]
+
+
+def _float_operand(x):
+    x = operand(x)
+    dtype = _np.result_type(x) if not hasattr(x, "dtype") else x.dtype
+    return astype(x, _np.float64) if _np.dtype(dtype).kind in "biu" else x
+
+
+def _common(x1, x2):
+    """NumPy's result dtype of a binary ufunc (Python numbers weakly typed)."""
+    return _np.result_type(*[x if isinstance(x, (int, float)) else x.dtype for x in (x1, x2)])
+
+
+def _kind(x):
+    return (x.dtype if hasattr(x, "dtype") else _np.result_type(x)).kind
+
+
+def _const(value, like):
+    return _np.asarray(value, getattr(like, "dtype", _np.float64))
+
+
+@stands_for(_np.signbit)
+def signbit(x):
+    """Elementwise ``np.signbit``: whether the sign bit is set (-0.0 included); boolean.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.signbit(np.array([-1.0, -0.0, 0.0, 2.0]))
+    array([ True,  True, False, False])
+    """
+    x = operand(x)
+    if is_concrete(x):
+        return _np.signbit(concrete_values(x, "", ""))
+    # (-0.0 is the zero whose reciprocal is -inf; a NaN's sign bit is not visible here)
+    zero = equal(x, 0)
+    negative_zero = logical_and(zero, less(divide(1.0, where(zero, x, 1.0)), 0))
+    return logical_or(less(x, 0), negative_zero)
+
+
+@stands_for(_np.copysign)
+def copysign(x1, x2):
+    """Elementwise ``np.copysign``: the magnitude of ``x1`` with the sign of ``x2``
+    (derivative ``±1`` in ``x1``, 0 in ``x2``).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.copysign(np.array([1.0, -2.0, 3.0]), np.array([-1.0, 1.0, -0.0]))
+    array([-1.,  2., -3.])
+    """
+    x1, x2 = _float_operand(x1), _float_operand(x2)
+    magnitude = abs(astype(x1, _common(x1, x2)))
+    return where(signbit(x2), negative(magnitude), magnitude)
+
+
+@stands_for(_np.fmod)
+def fmod(x1, x2):
+    """Elementwise ``np.fmod``: the C remainder, with the sign of ``x1`` (``remainder``
+    has the sign of ``x2``).  Derivative 1 in ``x1``, ``-trunc(x1 / x2)`` in ``x2``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.fmod(np.array([-3.0, 3.0]), 2.0)
+    array([-1.,  1.])
+    """
+    x1, x2 = operand(x1), operand(x2)
+    r = mod(x1, x2)
+    differs = logical_and(not_equal(r, 0), not_equal(signbit(r), signbit(x1)))
+    r = where(differs, subtract(r, x2), r)
+    # fmod(x, ±inf) is x, and fmod(±0, y) is ±0 (signed zeros kept)
+    keep = logical_or(logical_and(isinf(x2), isfinite(x1)),
+                      logical_and(equal(x1, 0), logical_and(not_equal(x2, 0), logical_not(
+                          isnan(x2)))))
+    return where(keep, x1, r)
+
+
+@stands_for(_np.divmod)
+def divmod(x1, x2):  # noqa: A001 - NumPy's name
+    """Elementwise ``np.divmod``: ``(floor_divide(x1, x2), remainder(x1, x2))``, the
+    quotient computed as NumPy's ``npy_divmod`` does (exact at infinities and zeros); the
+    quotient has derivative 0, the remainder 1 in ``x1`` and ``-quotient`` in ``x2``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.divmod(np.array([7.0, -7.0]), 2.0)
+    (array([ 3., -4.]), array([1., 1.]))
+    """
+    x1, x2 = operand(x1), operand(x2)
+    if _kind(x1) in "biu" and _kind(x2) in "biu":
+        return floor_divide(x1, x2), mod(x1, x2)
+    r = mod(x1, x2)
+    c_mod = fmod(x1, x2)
+    div = divide(subtract(x1, c_mod), x2)
+    adjust = logical_and(not_equal(c_mod, 0), not_equal(less(x2, 0), less(c_mod, 0)))
+    div = where(adjust, subtract(div, 1.0), div)
+    whole = floor(div)
+    whole = where(greater(subtract(div, whole), 0.5), add(whole, 1.0), whole)
+    whole = where(equal(div, 0), copysign(_const(0.0, whole), divide(x1, x2)), whole)
+    return where(equal(x2, 0), divide(x1, x2), whole), r
+
+
+@stands_for(_np.modf)
+def modf(x):
+    """Elementwise ``np.modf``: ``(fractional part, integral part)``, both with the sign of
+    ``x``; the fractional part has derivative 1.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.modf(np.array([2.5, -1.25]))
+    (array([ 0.5 , -0.25]), array([ 2., -1.]))
+    """
+    x = _float_operand(x)
+    whole = trunc(x)
+    infinite = isinf(x)
+    frac = subtract(x, where(infinite, _const(0.0, x), whole))
+    # (with x's sign: modf(-2.0) is (-0.0, -2.0); the derivative stays 1)
+    return copysign(where(infinite, _const(0.0, x), frac), x), whole
+
+
+def _mantissa_bits(dtype):
+    """The significand's bits and the exponent of the smallest subnormal (53, -1074 for
+    float64)."""
+    info = _np.finfo(dtype)
+    return info.nmant + 1, info.minexp - info.nmant
+
+
+def _exponent(x):
+    """``e`` with ``|x| = m * 2**e``, ``0.5 <= m < 1`` (float, exact; 0 for 0, inf, NaN)."""
+    ax = abs(x)
+    finite = logical_and(greater(ax, 0), isfinite(ax))
+    safe = where(finite, ax, _const(1.0, ax))
+    e = add(floor(log2(safe)), 1.0)
+    m = _scale(safe, negative(e))  # (log2 may miss by one near 2**k)
+    e = where(greater_equal(m, 1.0), add(e, 1.0), where(less(m, 0.5), subtract(e, 1.0), e))
+    return where(finite, e, _const(0.0, e))
+
+
+def _scale(x, e):
+    """``x * 2.0 ** e`` for integer-valued ``e``, exact: two factors, each in range."""
+    half = floor(multiply(e, 0.5))
+    return multiply(multiply(x, astype(exp2(half), x.dtype)),
+                    astype(exp2(subtract(e, half)), x.dtype))
+
+
+@stands_for(_np.frexp)
+def frexp(x):
+    """Elementwise ``np.frexp``: ``(mantissa, exponent)`` with ``x = mantissa *
+    2**exponent`` and ``0.5 <= |mantissa| < 1`` (exponent int32, no derivative; the
+    mantissa's derivative is ``2**-exponent``).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.frexp(np.array([8.0, 0.75, 0.0]))
+    (array([0.5 , 0.75, 0.  ]), array([4, 0, 0], dtype=int32))
+    """
+    x = _float_operand(x)
+    e = _exponent(x)
+    return _scale(x, negative(e)), astype(e, _np.int32)
+
+
+@stands_for(_np.ldexp)
+def ldexp(x1, x2):
+    """Elementwise ``np.ldexp``: ``x1 * 2**x2`` for integer ``x2`` (derivative ``2**x2``
+    in ``x1``).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.ldexp(np.array([0.5, 3.0]), np.array([4, -1]))
+    array([8. , 1.5])
+    """
+    x1, x2 = _float_operand(x1), operand(x2)
+    if _kind(x2) not in "iub":
+        raise TypeError("ldexp: the exponents x2 must be integers; round them first, e.g. "
+                        "np.rint(x2).astype(int)")
+    return _scale(x1, astype(asarray(x2), _np.float64))
+
+
+def _ulp_away(ax):
+    """The gap from ``|x|`` to the next float away from zero (the smallest subnormal at 0)."""
+    bits, lowest = _mantissa_bits(ax.dtype)
+    e = _exponent(ax)
+    lowest = float(lowest)  # below it (and at 0): the subnormals' constant gap
+    exponent = where(logical_or(less(subtract(e, bits), lowest), equal(ax, 0)),
+                     _const(lowest, e), subtract(e, bits))
+    return _scale(_const(1.0, ax), exponent)
+
+
+@stands_for(_np.spacing)
+def spacing(x):
+    """Elementwise ``np.spacing``: the distance from ``x`` to the next float away from
+    zero, with ``x``'s sign (piecewise constant: derivative 0).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> bool(fnp.spacing(1.0) == np.finfo(float).eps)
+    True
+    """
+    x = _float_operand(asarray(x))
+    gap = _ulp_away(abs(x))
+    out = where(signbit(x), negative(gap), gap)
+    return where(logical_or(isinf(x), isnan(x)), _const(_np.nan, x), out)
+
+
+@stands_for(_np.nextafter)
+def nextafter(x1, x2):
+    """Elementwise ``np.nextafter``: the next float after ``x1`` towards ``x2`` (its
+    derivative is 1 in ``x1``: it moves ``x1`` by a piecewise-constant step).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> bool(fnp.nextafter(1.0, 2.0) == 1.0 + np.finfo(float).eps)
+    True
+    """
+    x1, x2 = _float_operand(asarray(x1)), _float_operand(x2)
+    x1 = astype(x1, _common(x1, x2))
+    ax = abs(x1)
+    away = _ulp_away(ax)
+    # Towards zero from a power of two the gap halves (not below the subnormals' gap).
+    bits, lowest = _mantissa_bits(x1.dtype)
+    e = _exponent(ax)
+    power_of_two = equal(_scale(ax, negative(e)), 0.5)
+    toward = where(logical_and(power_of_two, greater(subtract(e, bits), float(lowest))),
+                   multiply(away, 0.5), away)
+    smallest = _scale(_const(1.0, ax), _const(float(lowest), ax))
+    up = greater(x2, x1)
+    negative_x = signbit(x1)
+    step = where(where(up, logical_not(negative_x), negative_x), away, toward)
+    moved = where(up, add(x1, step), subtract(x1, step))
+    moved = where(equal(x1, 0), where(up, smallest, negative(smallest)), moved)
+    largest = _const(_np.finfo(ax.dtype).max, ax)
+    moved = where(isinf(x1), where(negative_x, negative(largest), largest), moved)
+    out = where(equal(x1, x2), astype(x2, x1.dtype) if hasattr(x2, "dtype") else x2, moved)
+    return where(logical_or(isnan(x1), isnan(x2)), _const(_np.nan, x1), out)
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """``np.nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None)``: NaN, +inf and
+    -inf replaced (by 0 and the largest finite values by default); derivative 1 at the
+    finite entries, 0 at the replaced ones.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.nan_to_num(np.array([np.nan, -np.inf, 1.5]), neginf=-9.0)
+    array([ 0. , -9. ,  1.5])
+    """
+    x = asarray(x)
+    if x.dtype.kind not in "fc":
+        return x
+    info = _np.finfo(x.dtype)
+    posinf = info.max if posinf is None else posinf
+    neginf = info.min if neginf is None else neginf
+    out = where(isnan(x), _const(nan, x), x)
+    out = where(equal(x, _np.inf), _const(posinf, x), out)
+    return where(equal(x, -_np.inf), _const(neginf, x), out)
+
+
+def isneginf(x, out=None):
+    """``np.isneginf(x, out=None)``: whether each entry is -inf (boolean).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.isneginf(np.array([-np.inf, np.inf, 1.0]))
+    array([ True, False, False])
+    """
+    if out is not None:
+        raise TypeError("isneginf: out= is not supported; use the returned value")
+    return equal(operand(x), -_np.inf)
+
+
+def isposinf(x, out=None):
+    """``np.isposinf(x, out=None)``: whether each entry is +inf (boolean).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.isposinf(np.array([-np.inf, np.inf, 1.0]))
+    array([False,  True, False])
+    """
+    if out is not None:
+        raise TypeError("isposinf: out= is not supported; use the returned value")
+    return equal(operand(x), _np.inf)

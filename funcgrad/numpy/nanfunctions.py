@@ -1,0 +1,269 @@
+"""NumPy's ``nan*`` functions: reductions and order statistics that skip NaNs.
+
+Each replaces the NaNs by the reduction's identity *before* computing (the double-where
+idiom), so a NaN entry gets a zero derivative rather than poisoning the others with
+``0 * nan``.  All-NaN slices give NaN (nanmean, nanmax, nanmedian...) as NumPy does.
+"""
+import numpy as _np
+
+from ._convert import asarray, concrete_values, is_concrete, normalize_axis
+from .constructors import astype
+from .indexing import where as _where
+from .reductions import _no_extras, all, argmax, argmin, cumprod, cumsum, max, min, prod, sum
+from .statistics import _float, median_along, quantile_along
+from .ufuncs import divide, equal, isnan, less_equal, logical_not, sqrt, square, subtract
+
+__all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
+           "nanargmax", "nanargmin", "nancumsum", "nancumprod", "nanmedian", "nanquantile",
+           "nanpercentile"]
+
+
+def _filled(a, value, dtype=None):
+    """``a`` (cast to ``dtype``), with ``value`` where it is NaN, and the NaN mask."""
+    a = asarray(a)
+    if dtype is not None:
+        a = astype(a, dtype)
+    if a.dtype.kind not in "fc":
+        return a, None
+    missing = isnan(a)
+    return _where(missing, _np.asarray(value, a.dtype), a), missing
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """``np.nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=<no value>,
+    where=<no value>)``: the sum, NaNs counted as zero (their derivative is 0).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> float(fnp.nansum(np.array([1.0, np.nan, 2.0])))
+    3.0
+    >>> fg.grad(fnp.nansum)(np.array([1.0, np.nan, 2.0]))
+    array([1., 0., 1.])
+    """
+    _no_extras("nansum", out, where, initial)
+    return sum(_filled(a, 0, dtype)[0], axis, keepdims=keepdims)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """``np.nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=<no value>,
+    where=<no value>)``: the product, NaNs counted as one.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.nanprod(np.array([2.0, np.nan, 3.0])))
+    6.0
+    """
+    _no_extras("nanprod", out, where, initial)
+    return prod(_filled(a, 1, dtype)[0], axis, keepdims=keepdims)
+
+
+def _count(missing, a, axis, keepdims):
+    if missing is None:
+        axes = normalize_axis(axis, a.ndim)
+        n = 1
+        for ax in axes:
+            n *= a.shape[ax]
+        return n
+    return sum(logical_not(missing), axis, keepdims=keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """``np.nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=<no
+    value>)``: the mean of the values that are not NaN (NaN for an all-NaN slice).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(fnp.nanmean)(np.array([1.0, np.nan, 3.0]))
+    array([0.5, 0. , 0.5])
+    """
+    _no_extras("nanmean", out, where)
+    a = _float(asarray(a))
+    filled, missing = _filled(a, 0, dtype)
+    n = _count(missing, filled, axis, keepdims)
+    total = sum(filled, axis, keepdims=keepdims)
+    return divide(total, astype(n, total.dtype) if hasattr(n, "dtype") else float(n))
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+           mean=None, correction=None):
+    """``np.nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+    where=<no value>, mean=<no value>, correction=<no value>)``: the variance of the values
+    that are not NaN.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.nanvar(np.array([1.0, np.nan, 3.0])))
+    1.0
+    """
+    _no_extras("nanvar", out, where)
+    if mean is not None:
+        raise NotImplementedError("nanvar: mean= is not supported; it is computed")
+    if correction is not None:
+        ddof = correction
+    a = _float(asarray(a))
+    filled, missing = _filled(a, 0, dtype)
+    n = _count(missing, filled, axis, True)
+    m = divide(sum(filled, axis, keepdims=True), astype(n, filled.dtype)
+               if hasattr(n, "dtype") else float(n))
+    centered = subtract(filled, m)
+    if missing is not None:
+        centered = _where(missing, _np.zeros((), filled.dtype), centered)
+    total = sum(square(centered), axis, keepdims=keepdims)
+    n = _count(missing, filled, axis, keepdims)
+    dof = subtract(n, ddof)
+    dof = astype(dof, total.dtype) if hasattr(dof, "dtype") else float(dof)
+    bad = less_equal(dof, 0)  # NumPy: NaN where no degree of freedom is left
+    return _where(bad, _np.asarray(_np.nan, total.dtype),
+                 divide(total, _where(bad, _np.ones((), total.dtype), dof)))
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+           mean=None, correction=None):
+    """``np.nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+    where=<no value>, mean=<no value>, correction=<no value>)``: the standard deviation
+    of the values that are not NaN (derivative 0 where the spread is 0, as ``std``).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.nanstd(np.array([1.0, np.nan, 3.0])))
+    1.0
+    """
+    v = nanvar(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+               correction=correction)
+    flat = equal(v, 0.0)
+    return _where(flat, _np.zeros((), v.dtype), sqrt(_where(flat, _np.ones((), v.dtype), v)))
+
+
+def _nan_extreme(name, reduce, fill, a, axis, keepdims, out, initial, where_):
+    _no_extras(name, out, where_, initial)
+    a = asarray(a)
+    filled, missing = _filled(a, fill)
+    result = reduce(filled, axis, keepdims=keepdims)
+    if missing is None:
+        return result
+    all_missing = all(missing, axis, keepdims=keepdims)
+    return _where(all_missing, _np.asarray(_np.nan, a.dtype), result)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """``np.nanmax(a, axis=None, out=None, keepdims=False, initial=<no value>,
+    where=<no value>)``: the maximum ignoring NaNs (NaN for an all-NaN slice); tied maxima
+    share the derivative.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.nanmax(np.array([1.0, np.nan, 3.0])))
+    3.0
+    """
+    return _nan_extreme("nanmax", max, -_np.inf, a, axis, keepdims, out, initial, where)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """``np.nanmin(a, axis=None, out=None, keepdims=False, initial=<no value>,
+    where=<no value>)``: the minimum ignoring NaNs (NaN for an all-NaN slice).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.nanmin(np.array([1.0, np.nan, 3.0])))
+    1.0
+    """
+    return _nan_extreme("nanmin", min, _np.inf, a, axis, keepdims, out, initial, where)
+
+
+def _nan_arg(name, arg, fill, a, axis, out, keepdims):
+    if out is not None:
+        raise TypeError(f"{name}: out= is not supported; use the returned value")
+    filled, missing = _filled(a, fill)
+    if missing is not None and is_concrete(missing):
+        m = concrete_values(missing, "", "")
+        if (m.all() if axis is None else m.all(axis=axis).any()) and m.size:
+            raise ValueError("All-NaN slice encountered")
+    return arg(filled, axis, keepdims=keepdims)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """``np.nanargmax(a, axis=None, out=None, *, keepdims=<no value>)``: the index of the
+    maximum ignoring NaNs (an integer; an all-NaN slice raises ValueError).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> int(fnp.nanargmax(np.array([1.0, np.nan, 3.0])))
+    2
+    """
+    return _nan_arg("nanargmax", argmax, -_np.inf, a, axis, out, keepdims)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """``np.nanargmin(a, axis=None, out=None, *, keepdims=<no value>)``: the index of the
+    minimum ignoring NaNs.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> int(fnp.nanargmin(np.array([1.0, np.nan, 3.0])))
+    0
+    """
+    return _nan_arg("nanargmin", argmin, _np.inf, a, axis, out, keepdims)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """``np.nancumsum(a, axis=None, dtype=None, out=None)``: the cumulative sum, NaNs
+    counted as zero.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.nancumsum(np.array([1.0, np.nan, 2.0]))
+    array([1., 1., 3.])
+    """
+    _no_extras("nancumsum", out)
+    return cumsum(_filled(a, 0, dtype)[0], axis)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """``np.nancumprod(a, axis=None, dtype=None, out=None)``: the cumulative product, NaNs
+    counted as one.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.nancumprod(np.array([2.0, np.nan, 3.0]))
+    array([2., 2., 6.])
+    """
+    _no_extras("nancumprod", out)
+    return cumprod(_filled(a, 1, dtype)[0], axis)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """``np.nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=<no
+    value>)``: the median of the values that are not NaN (NaN for an all-NaN slice);
+    differentiated through the sort, like :func:`~funcgrad.numpy.median`.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(fnp.nanmedian)(np.array([4.0, np.nan, 1.0, 2.0]))
+    array([0., 0., 0., 1.])
+    """
+    _no_extras("nanmedian", out)
+    return median_along(a, axis, keepdims, True)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, *, weights=None, interpolation=None):
+    """``np.nanquantile(a, q, axis=None, out=None, overwrite_input=False,
+    method='linear', keepdims=<no value>, *, weights=None, interpolation=None)``:
+    :func:`~funcgrad.numpy.quantile` of the values that are not NaN.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.nanquantile(np.array([4.0, np.nan, 1.0, 2.0]), 0.5))
+    2.0
+    """
+    _no_extras("nanquantile", out)
+    if weights is not None:
+        raise NotImplementedError("nanquantile: weights= is not supported (NumPy allows it "
+                                  "only for method='inverted_cdf', a step function of q)")
+    return quantile_along("nanquantile", a, q, axis, interpolation or method, keepdims, True)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, *, weights=None, interpolation=None):
+    """``np.nanpercentile(a, q, axis=None, out=None, overwrite_input=False,
+    method='linear', keepdims=<no value>, *, weights=None, interpolation=None)``:
+    :func:`~funcgrad.numpy.percentile` of the values that are not NaN.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.nanpercentile(np.array([4.0, np.nan, 1.0, 2.0]), 100))
+    4.0
+    """
+    _no_extras("nanpercentile", out)
+    if weights is not None:
+        raise NotImplementedError("nanpercentile: weights= is not supported (NumPy allows "
+                                  "it only for method='inverted_cdf', a step function of q)")
+    return quantile_along("nanpercentile", a, q, axis, interpolation or method, keepdims,
+                          True, scale=100.0)
+

@@ -1,0 +1,522 @@
+"""Statistics: average, median, quantiles and percentiles, ptp, cov, corrcoef, counting and
+histograms.
+
+Order statistics (median, quantiles) are differentiated through the sort: each output
+takes the derivative of the sorted element(s) it reads, as JAX does.  Where values tie, the
+sort is stable (of equal values, the earlier in the input takes the lower rank), and the
+derivative goes to the element the sort puts at the rank read: ``median([1., 1., 5.])``
+reads rank 1, so its derivative is ``[0, 1, 0]`` -- one valid subgradient; NumPy's value is
+the same whichever tied element is read.
+"""
+import builtins
+
+import numpy as _np
+
+from ._convert import asarray, concrete_values, is_concrete, normalize_axis, operand
+from .constructors import astype
+from .ranges import linspace
+from .indexing import at, sort, take_along_axis, where
+from .manipulation import broadcast_to, concatenate, moveaxis, ravel, reshape, squeeze, transpose
+from .products import dot
+from .reductions import any as _any
+from .reductions import max, min, sum
+from .ufuncs import (add, ceil, clip, divide, equal, floor, greater, greater_equal, isnan,
+                     logical_not, maximum, multiply, not_equal, rint, sqrt, subtract)
+
+__all__ = ["average", "median", "quantile", "percentile", "ptp", "cov", "corrcoef", "bincount",
+           "count_nonzero", "histogram", "histogram_bin_edges"]
+
+
+def _float(a):
+    return astype(a, _np.float64) if a.dtype.kind in "biu" else a
+
+
+def _no_out(name, out):
+    if out is not None:
+        raise TypeError(f"{name}: out= is not supported (funcgrad arrays are immutable); use "
+                        f"the returned value")
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """``np.average(a, axis=None, weights=None, returned=False, *, keepdims=False)``: the
+    mean, weighted by ``weights`` (differentiable in both); ``returned=True`` also gives the
+    sum of the weights.
+
+    A zero sum of weights raises ZeroDivisionError (as NumPy) when the weights are
+    concrete; under ``vmap``/``jit`` that slice is NaN or inf instead.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> float(fnp.average(np.array([1.0, 2.0, 4.0]), weights=np.array([1.0, 1.0, 2.0])))
+    2.75
+    >>> fg.grad(lambda w: fnp.average(np.array([1.0, 3.0]), weights=w))(np.array([1.0, 1.0]))
+    array([-0.5,  0.5])
+    """
+    a = asarray(a)
+    axes = normalize_axis(axis, a.ndim)
+    if weights is None:
+        a = _float(a)
+        n = 1
+        for ax in axes:
+            n *= a.shape[ax]
+        avg = sum(a, axes, keepdims=keepdims) / float(n) if n else \
+            sum(a, axes, keepdims=keepdims) * _np.nan
+        scale = _np.asarray(float(n), avg.dtype)
+    else:
+        w = asarray(weights)
+        dtype = _np.result_type(a.dtype, w.dtype, *(["f8"] if a.dtype.kind in "biu" else []))
+        if w.shape != a.shape:
+            if axis is None:
+                raise TypeError("average: axis must be specified when shapes of a and weights "
+                                "differ")
+            if w.ndim != len(axes) or w.shape != tuple(a.shape[ax] for ax in axes):
+                raise ValueError("average: shape of weights must be consistent with shape of "
+                                 "a along specified axis")
+            shape = [1] * a.ndim
+            for k, ax in enumerate(axes):
+                shape[ax] = w.shape[k]
+            w = broadcast_to(reshape(w, tuple(shape)), a.shape)
+        a, w = astype(a, dtype), astype(w, dtype)
+        scale = sum(w, axes, keepdims=keepdims)
+        if is_concrete(scale) and _np.any(concrete_values(scale, "", "") == 0.0):
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        avg = sum(multiply(a, w), axes, keepdims=keepdims) / scale
+    if returned:
+        return avg, broadcast_to(astype(scale, avg.dtype), _np.shape(avg))
+    return avg
+
+
+# --- order statistics --------------------------------------------------------------------------
+
+def _to_last(a, axis):
+    """``a`` with the ``axis`` axes merged into one last axis, the batch shape, and the
+    shape ``keepdims`` gives."""
+    if axis is None:
+        return ravel(a), (), (1,) * a.ndim
+    axes = normalize_axis(axis, a.ndim)
+    keep = [i for i in range(a.ndim) if i not in axes]
+    batch = tuple(a.shape[i] for i in keep)
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    kept = tuple(1 if i in axes else d for i, d in enumerate(a.shape))
+    return reshape(transpose(a, keep + list(axes)), batch + (n,)), batch, kept
+
+
+def _gather_last(values, idx):
+    """``values[..., idx[..., k]]``: ``idx`` (int, shape ``(K,)`` or ``batch + (K,)``)."""
+    idx = broadcast_to(idx, values.shape[:-1] + idx.shape[-1:])
+    return take_along_axis(values, idx, -1)
+
+
+def _lerp(lo, hi, t, dtype):
+    """NumPy's formula, exact at both ends (``t = 0`` gives lo, ``t = 1`` gives hi); ``t``
+    and ``1 - t`` are rounded to ``dtype`` after they are computed, as NumPy does."""
+    d = subtract(hi, lo)
+    return where(greater_equal(t, 0.5), subtract(hi, multiply(d, astype(subtract(1.0, t), dtype))),
+                 add(lo, multiply(d, astype(t, dtype))))
+
+
+# (alpha, beta) of the continuous methods (Hyndman and Fan), as NumPy names them.
+_CONTINUOUS = {"linear": (1.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
+               "median_unbiased": (1 / 3.0, 1 / 3.0), "normal_unbiased": (3 / 8.0, 3 / 8.0),
+               "interpolated_inverted_cdf": (0.0, 1.0)}
+_DISCRETE = {"lower": floor, "higher": ceil, "nearest": rint}
+METHODS = sorted(_CONTINUOUS) + sorted(_DISCRETE) + ["midpoint"]
+
+
+def _quantiles_sorted(sorted_, n, q, method, dtype):
+    """The ``q`` (flat, shape ``(K,)``) quantiles of each row of ``sorted_`` (NaNs last),
+    whose first ``n`` entries are the values (``n`` an int, or an int array of the batch
+    shape): shape ``batch + (K,)``; the interpolation weights have ``dtype`` (NumPy's
+    rounding)."""
+    n = n if isinstance(n, int) else reshape(n, n.shape + (1,))
+    last = maximum(subtract(n, 1), 0)
+    if method in _CONTINUOUS:
+        alpha, beta = _CONTINUOUS[method]
+        if method == "linear":
+            virtual = multiply(subtract(n, 1), q)
+        else:
+            virtual = add(multiply(n, q), add(alpha, multiply(q, 1.0 - alpha - beta))) - 1.0
+    else:
+        virtual = multiply(subtract(n, 1), q)
+    if method in _DISCRETE:
+        idx = clip(astype(_DISCRETE[method](virtual), _np.intp), 0, last)
+        return _gather_last(sorted_, idx)
+    below = floor(virtual)
+    lo = _gather_last(sorted_, clip(astype(below, _np.intp), 0, last))
+    hi = _gather_last(sorted_, clip(astype(below, _np.intp) + 1, 0, last))
+    if method == "midpoint":
+        gamma = where(equal(virtual, below), 0.0, 0.5)
+    else:
+        gamma = subtract(virtual, below)
+    return _lerp(lo, hi, gamma, dtype)
+
+
+def quantile_along(name, a, q, axis, method, keepdims, skip_nan, scale=1.0):
+    """Quantiles as NumPy's (nan)quantile and (nan)percentile compute them (``q`` divided
+    by ``scale``)."""
+    if method not in METHODS:
+        raise ValueError(f"{name}: method={method!r} is not supported; use one of {METHODS} "
+                         f"(NumPy's other methods, e.g. 'inverted_cdf', are not "
+                         f"differentiable interpolations)")
+    a = _float(asarray(a))
+    q_in = q
+    q = asarray(q)
+    if q.dtype.kind not in "biuf":
+        raise TypeError(f"{name}: q must be real numbers, got dtype {q.dtype}")
+    weak = isinstance(q_in, (int, float)) and not isinstance(q_in, bool)
+    dtype = a.dtype if method in _DISCRETE else \
+        _np.result_type(a.dtype, q_in if weak else q.dtype)  # (NumPy's)
+    if scale != 1.0:
+        q = divide(q, a.dtype.type(scale))
+    if is_concrete(q):
+        qv = concrete_values(q, name, "")
+        if not _np.all((qv >= 0) & (qv <= 1)):
+            what = "Percentiles must be in the range [0, 100]" if scale != 1.0 else \
+                "Quantiles must be in the range [0, 1]"
+            raise ValueError(f"{name}: {what}")
+    rows, batch, kept = _to_last(a, axis)
+    if rows.shape[-1] == 0:
+        raise IndexError(f"{name} of an empty array (or along an axis of length 0) is "
+                         f"undefined, as in NumPy; check the input's size first")
+    sorted_ = sort(rows, axis=-1)  # NaNs sort last
+    missing = isnan(rows)
+    if skip_nan:
+        n = sum(logical_not(missing), -1)
+        empty = equal(n, 0)
+    else:
+        n = rows.shape[-1]
+        empty = _any(missing, -1)
+    out = _quantiles_sorted(sorted_, n, astype(ravel(q), _np.float64), method, dtype)
+    out = astype(out, dtype) if out.dtype != dtype else out
+    out = where(reshape(empty, empty.shape + (1,)), _np.asarray(_np.nan, dtype), out)
+    out = moveaxis(out, -1, 0)
+    return reshape(out, q.shape + (kept if keepdims else batch))
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None, interpolation=None):
+    """``np.quantile(a, q, axis=None, out=None, overwrite_input=False, method='linear',
+    keepdims=False, *, weights=None, interpolation=None)``: the ``q``-th quantiles
+    (``0 <= q <= 1``), differentiable in ``a`` and, for the interpolating methods, in ``q``.
+
+    Methods: 'linear' (the default), 'lower', 'higher', 'nearest', 'midpoint', 'hazen',
+    'weibull', 'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf'.  The
+    derivative flows through the sort to the one or two order statistics each quantile
+    reads (ties: see :mod:`funcgrad.numpy.statistics`).  A slice holding NaN gives NaN, as
+    NumPy.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> x = np.array([4.0, 1.0, 3.0, 2.0])
+    >>> float(fnp.quantile(x, 0.5)), fnp.quantile(x, [0.0, 1.0])
+    (2.5, array([1., 4.]))
+    >>> fg.grad(lambda x: fnp.quantile(x, 0.25))(x)
+    array([0.  , 0.25, 0.  , 0.75])
+    """
+    _no_out("quantile", out)
+    if weights is not None:
+        raise NotImplementedError("quantile: weights= is not supported (NumPy allows it only "
+                                  "for method='inverted_cdf', a step function of q)")
+    return quantile_along("quantile", a, q, axis, interpolation or method, keepdims, False)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None, interpolation=None):
+    """``np.percentile(a, q, axis=None, out=None, overwrite_input=False, method='linear',
+    keepdims=False, *, weights=None, interpolation=None)``: :func:`quantile` with ``q`` in
+    percent (``0 <= q <= 100``).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.percentile(np.array([1.0, 2.0, 3.0, 4.0]), 50))
+    2.5
+    """
+    _no_out("percentile", out)
+    if weights is not None:
+        raise NotImplementedError("percentile: weights= is not supported (NumPy allows it "
+                                  "only for method='inverted_cdf', a step function of q)")
+    return quantile_along("percentile", a, q, axis, interpolation or method, keepdims, False,
+                          scale=100.0)
+
+
+def median_along(a, axis, keepdims, skip_nan):
+    """NumPy's median (or nanmedian): the middle element, or the mean of the middle two."""
+    a = _float(asarray(a))
+    rows, batch, kept = _to_last(a, axis)
+    shape = kept if keepdims else batch
+    if rows.shape[-1] == 0:
+        return _np.full(shape, _np.nan, a.dtype)
+    sorted_ = sort(rows, axis=-1)
+    missing = isnan(rows)
+    if skip_nan:
+        n = reshape(sum(logical_not(missing), -1), batch + (1,))
+        empty = equal(n, 0)
+        last = maximum(n - 1, 0)
+        lo = _gather_last(sorted_, clip(astype(floor(divide(n - 1, 2)), _np.intp), 0, last))
+        hi = _gather_last(sorted_, clip(astype(floor(divide(n, 2)), _np.intp), 0, last))
+    else:
+        n = rows.shape[-1]
+        empty = reshape(_any(missing, -1), batch + (1,))
+        lo = _gather_last(sorted_, _np.array([(n - 1) // 2]))
+        hi = _gather_last(sorted_, _np.array([n // 2]))
+    mid = divide(add(lo, hi), a.dtype.type(2))
+    return reshape(where(empty, _np.asarray(_np.nan, a.dtype), mid), shape)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """``np.median(a, axis=None, out=None, overwrite_input=False, keepdims=False)``: the
+    middle value (the mean of the middle two for an even count); NaN where a slice holds
+    NaN or is empty.
+
+    Differentiated through the sort, like :func:`quantile`: the derivative goes to the
+    middle element (half each to the middle two); for ties see
+    :mod:`funcgrad.numpy.statistics`.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> float(fnp.median(np.array([3.0, 1.0, 2.0, 10.0])))
+    2.5
+    >>> fg.grad(fnp.median)(np.array([3.0, 1.0, 2.0, 10.0]))
+    array([0.5, 0. , 0.5, 0. ])
+    """
+    _no_out("median", out)
+    return median_along(a, axis, keepdims, False)
+
+
+# --- spread, covariance ------------------------------------------------------------------------
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """``np.ptp(a, axis=None, out=None, keepdims=False)``: the range ``max - min``.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(fnp.ptp)(np.array([2.0, 5.0, 1.0]))
+    array([ 0.,  1., -1.])
+    """
+    _no_out("ptp", out)
+    return subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+
+
+def _rows(m, rowvar, dtype):
+    m = asarray(m)
+    if m.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    m = astype(m, dtype)
+    m = reshape(m, (1,) * (2 - m.ndim) + m.shape) if m.ndim < 2 else m
+    return transpose(m) if not rowvar and m.shape[0] != 1 else m
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
+        dtype=None):
+    """``np.cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
+    aweights=None, *, dtype=None)``: the covariance matrix of the variables in the rows of
+    ``m`` (and ``y``), with NumPy's weights and normalisation; float64 unless ``dtype``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.cov(np.array([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]))
+    array([[ 1., -1.],
+           [-1.,  1.]])
+    """
+    if dtype is None:
+        dtype = _np.result_type(asarray(m).dtype, _np.float64) if y is None else \
+            _np.result_type(asarray(m).dtype, asarray(y).dtype, _np.float64)
+    x = _rows(m, rowvar, dtype)
+    if x.shape[0] == 0:
+        return _np.array([], dtype).reshape(0, 0)
+    if y is not None:
+        x = concatenate([x, _rows(y, rowvar, dtype)], 0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    w = None
+    if fweights is not None:
+        fw = concrete_values(asarray(fweights), "cov's fweights", "Pass concrete frequencies.")
+        if not _np.all(fw == _np.around(fw)):
+            raise TypeError("fweights must be integer")
+        if fw.ndim > 1 or fw.shape[0] != x.shape[1]:
+            raise RuntimeError("incompatible numbers of samples and fweights")
+        if _np.any(fw < 0):
+            raise ValueError("fweights cannot be negative")
+        w = _np.asarray(fw, _np.float64)
+    if aweights is not None:
+        aw = asarray(aweights)
+        if aw.ndim > 1 or aw.shape[0] != x.shape[1]:
+            raise RuntimeError("incompatible numbers of samples and aweights")
+        if is_concrete(aw) and _np.any(concrete_values(aw, "", "") < 0):
+            raise ValueError("aweights cannot be negative")
+        w = aw if w is None else multiply(w, aw)
+    avg, w_sum = average(x, axis=1, weights=w, returned=True)
+    w_sum = w_sum[0]
+    if w is None:
+        fact = float(builtins.max(x.shape[1] - ddof, 0))
+    elif ddof == 0:
+        fact = w_sum
+    elif aweights is None:
+        fact = w_sum - ddof
+    else:
+        fact = w_sum - ddof * sum(multiply(w, aw)) / w_sum
+    x = subtract(x, reshape(avg, (avg.shape[0], 1)))
+    x_t = transpose(x if w is None else multiply(x, w))
+    return squeeze(multiply(dot(x, x_t), divide(1.0, fact)))
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """``np.corrcoef(x, y=None, rowvar=True, *, dtype=None)``: Pearson correlation
+    coefficients (the covariance normalised by the standard deviations, clipped to
+    ``[-1, 1]`` as NumPy does).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.corrcoef(np.array([1.0, 2.0, 3.0]), np.array([2.0, 4.0, 7.0])).round(4)
+    array([[1.    , 0.9934],
+           [0.9934, 1.    ]])
+    """
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return divide(c, c)
+    n = c.shape[0]
+    stddev = sqrt(take_along_axis(c, _np.arange(n).reshape(n, 1), 1))  # the diagonal
+    c = divide(divide(c, stddev), reshape(stddev, (1, n)))
+    return clip(c, -1.0, 1.0)
+
+
+# --- counting ------------------------------------------------------------------------------------
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    """``np.count_nonzero(a, axis=None, *, keepdims=False)``: how many entries are not zero
+    (an integer; not differentiable).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> int(fnp.count_nonzero(np.array([[0.0, 1.0], [2.0, 3.0]])))
+    3
+    """
+    return sum(astype(not_equal(asarray(a), 0), _np.intp), axis, keepdims=keepdims)
+
+
+def bincount(x, weights=None, minlength=0):
+    """``np.bincount(x, /, weights=None, minlength=0)``: how often each non-negative
+    integer occurs in ``x`` (or the sum of ``weights`` there: differentiable in
+    ``weights``, float64 as NumPy).
+
+    The length of the result is ``max(x) + 1``: ``x`` must be concrete (under ``vmap`` or
+    ``jit`` it raises ConcretizationError; pass the indices as a constant).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.bincount(np.array([0, 2, 2]))
+    array([1, 0, 2])
+    >>> fg.grad(lambda w: fnp.bincount(np.array([0, 2, 2]), w)[2])(np.ones(3))
+    array([0., 1., 1.])
+    """
+    xs = concrete_values(asarray(x), "bincount (its length is max(x) + 1)",
+                         "Pass x as a constant, or count with fnp.sum(x[:, None] == "
+                         "np.arange(n), axis=0) for a known n.")
+    if xs.ndim != 1:
+        raise ValueError(f"bincount: x must be 1-d, got shape {xs.shape}")
+    if xs.dtype.kind not in "iu" and not (xs.size == 0 and xs.dtype.kind == "f"):
+        raise TypeError(f"bincount: x must be non-negative integers, got dtype {xs.dtype}; "
+                        f"cast with x.astype(int)")
+    if xs.size and xs.min() < 0:
+        raise ValueError("bincount: x must be non-negative (the first argument has a "
+                         "negative value)")
+    if minlength < 0:
+        raise ValueError("minlength must be non-negative")
+    length = builtins.max(int(xs.max()) + 1 if xs.size else 0, int(minlength))
+    if weights is None:
+        return _np.bincount(xs.astype(_np.intp), minlength=length)
+    w = astype(asarray(weights), _np.float64)
+    if w.shape != xs.shape:
+        raise ValueError("bincount: the weights and list don't have the same length.")
+    return at(_np.zeros(length))[xs.astype(_np.intp)].add(w)
+
+
+def _weak(v):
+    """``v`` for ``np.result_type``: Python numbers stay weakly typed."""
+    return v if isinstance(v, (int, float)) else asarray(v).dtype
+
+
+def _edges_from_range(a, bins, range):  # noqa: A002 - NumPy's name
+    if range is not None:
+        lo, hi = operand(range[0]), operand(range[1])
+        if is_concrete(lo) and is_concrete(hi):
+            lo_v, hi_v = (float(concrete_values(v, "", "")) for v in (lo, hi))
+            if lo_v > hi_v:
+                raise ValueError("max must be larger than min in range parameter.")
+            if not (_np.isfinite(lo_v) and _np.isfinite(hi_v)):
+                raise ValueError(f"supplied range of [{lo_v}, {hi_v}] is not finite")
+    elif a.size == 0:
+        lo, hi = 0.0, 1.0
+    else:
+        lo, hi = min(a), max(a)
+        if is_concrete(a):
+            lo_v, hi_v = float(concrete_values(lo, "", "")), float(concrete_values(hi, "", ""))
+            if not (_np.isfinite(lo_v) and _np.isfinite(hi_v)):
+                raise ValueError(f"autodetected range of [{lo_v}, {hi_v}] is not finite")
+    dtype = _np.result_type(_weak(lo), _weak(hi), a.dtype)
+    if dtype.kind in "biu":
+        dtype = _np.dtype(_np.float64)
+    same = equal(lo, hi)
+    lo = where(same, subtract(lo, 0.5), lo)
+    hi = where(same, add(hi, 0.5), hi)
+    return linspace(lo, hi, bins + 1, endpoint=True, dtype=dtype)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 - NumPy's name
+    """``np.histogram_bin_edges(a, bins=10, range=None, weights=None)``: the bin edges
+    :func:`histogram` uses.  With a number of bins, they span ``range`` (default: the
+    data's min and max) and are differentiable in it; given as an array, they are
+    returned as they are; named estimators ('auto', 'fd'...) need concrete data.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.histogram_bin_edges(np.array([0.0, 1.0, 4.0]), bins=4)
+    array([0., 1., 2., 3., 4.])
+    >>> fg.grad(lambda x: fnp.histogram_bin_edges(x, bins=4)[1])(np.array([0.0, 1.0, 4.0]))
+    array([0.75, 0.  , 0.25])
+    """
+    a = asarray(a)
+    if weights is not None and asarray(weights).shape != a.shape:
+        raise ValueError("weights should have the same shape as a.")
+    a = ravel(a)
+    if isinstance(bins, str):
+        values = concrete_values(a, f"histogram bins={bins!r} (an estimator reading the data)",
+                                 "Give the number of bins instead, with range=.")
+        rng = None if range is None else tuple(float(concrete_values(operand(r), "", ""))
+                                               for r in range)
+        n = len(_np.histogram_bin_edges(values, bins, rng)) - 1
+        return _edges_from_range(a, n, range)
+    if _np.ndim(bins) == 1:
+        edges = asarray(bins)
+        if is_concrete(edges) and _np.any(_np.diff(concrete_values(edges, "", "")) < 0):
+            raise ValueError("bins must increase monotonically, when an array")
+        return edges
+    if _np.ndim(bins) != 0 or int(bins) != bins or bins < 1:
+        raise ValueError("`bins` must be positive, when an integer")
+    return _edges_from_range(a, int(bins), range)
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002 - NumPy's name
+    """``np.histogram(a, bins=10, range=None, density=None, weights=None)``: ``(hist,
+    bin_edges)``.  The counts are integers and not differentiable (a count is a step
+    function of the data); with ``weights`` the sums of weights are differentiable in the
+    weights, and ``density=True`` in the edges too.
+
+    Works under ``vmap``/``jit`` with a number of bins (each value is compared with every
+    edge), not with named estimators ('auto'...).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.histogram(np.array([0.0, 0.5, 1.0, 4.0]), bins=4)
+    (array([2, 1, 0, 1]), array([0., 1., 2., 3., 4.]))
+    """
+    a = asarray(a)
+    edges = histogram_bin_edges(a, bins, range, weights)
+    w = None if weights is None else ravel(asarray(weights))
+    a = ravel(a)
+    n_edges = edges.shape[0]
+    # Entry i falls in bin j when edges[j] <= a[i] < edges[j + 1], the last bin closed:
+    # cumulative counts of "a >= edge" differenced.
+    column = reshape(a, (a.shape[0], 1))
+    above = concatenate([greater_equal(column, reshape(edges[:n_edges - 1], (1, n_edges - 1))),
+                         greater(column, reshape(edges[n_edges - 1:], (1, 1)))], 1)
+    if w is None:
+        cum = sum(astype(above, _np.intp), 0)
+    else:
+        cum = sum(where(above, reshape(w, (w.shape[0], 1)), _np.zeros((), w.dtype)), 0)
+    hist = subtract(cum[:n_edges - 1], cum[1:])
+    if density:
+        widths = subtract(edges[1:], edges[:-1])
+        return divide(divide(hist, widths), sum(hist)), edges
+    return hist, edges

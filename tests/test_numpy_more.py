@@ -1,0 +1,349 @@
+"""Issue 28's first tranche of NumPy functions (statistics, nan*, signal and calculus,
+polynomials, building and rearranging, floating point, traced bounds for constructors),
+each against NumPy itself:
+
+* forward values, shapes and dtypes equal NumPy's (NaN and empty inputs included);
+* the gradient of ``sum(w * f(x))`` equals central differences of *NumPy's* function,
+  both through ``funcgrad.numpy`` and through the plain ``np.X`` call on traced values;
+* ``vmap`` over ``x`` equals stacking NumPy's results;
+* float32 in gives NumPy's float32-input dtype out, and float32 gradients.
+
+Each case is ``(id, name, x, build)``: ``build(x)`` makes the call's arguments, ``x`` the
+differentiated input.  Inputs are fixed and away from kinks (ties, bin edges, sample points).
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad import ConcretizationError
+
+from helpers import assert_close, check_value
+
+R = np.random.default_rng(28)
+X = R.uniform(0.2, 1.0, (3, 5))
+X2 = R.uniform(0.2, 1.0, (3, 5))
+V = R.uniform(0.2, 1.0, 6)
+V3 = R.uniform(0.2, 1.0, 3)
+W5 = R.uniform(0.5, 2.0, 5)
+W3 = R.uniform(0.5, 2.0, 3)
+XN = X.copy()
+XN[0, 1] = XN[2, 3] = np.nan
+XP, FP = np.array([0.0, 0.4, 1.1, 1.5]), np.array([1.0, -0.5, 2.0, 0.3])
+XQ = np.array([-0.3, 0.13, 0.71, 1.27, 1.9])
+PH = np.cumsum(R.uniform(0.5, 3.0, 8))
+P4, Q2 = np.array([1.5, -2.0, 0.5, 3.0]), np.array([2.0, 0.7])
+IDX = np.array([0, 3, 3, 1, 5, 0])
+SCALAR = np.array(2.0)
+
+
+def case(id_, name, x, build, np_route=True, vmap=True, rtol=1e-10):
+    return pytest.param(name, x, build, np_route, vmap, rtol, id=id_)
+
+
+CASES = [
+    # statistics
+    case("average", "average", X, lambda x: ((x,), dict(axis=1, weights=W5))),
+    case("average-weights-returned", "average", W3,
+         lambda w: ((X,), dict(axis=0, weights=w, returned=True))),
+    case("median-axis", "median", X, lambda x: ((x,), dict(axis=1))),
+    case("median-even", "median", V, lambda x: ((x,), {})),
+    case("quantile", "quantile", X, lambda x: ((x, 0.3), dict(axis=0))),
+    case("quantile-q", "quantile", np.array([0.37, 0.81]), lambda q: ((V, q), {})),
+    *[case(f"quantile-{m}", "quantile", V, lambda x, m=m: ((x, [0.1, 0.55, 0.95]),
+                                                           dict(method=m)))
+      for m in ("lower", "higher", "nearest", "midpoint", "hazen", "weibull")],
+    case("percentile", "percentile", X, lambda x: ((x, [20, 80]), dict(axis=1, keepdims=True))),
+    case("ptp", "ptp", X, lambda x: ((x,), dict(axis=0))),
+    case("cov", "cov", X, lambda x: ((x,), {})),
+    case("cov-y-aweights", "cov", V, lambda x: ((x, V[::-1]), dict(aweights=V3.repeat(2)))),
+    case("cov-aweights", "cov", W5, lambda w: ((X,), dict(aweights=w, ddof=1))),
+    case("corrcoef", "corrcoef", X, lambda x: ((x,), {})),
+    case("bincount-weights", "bincount", V, lambda w: ((IDX,), dict(weights=w, minlength=8))),
+    case("count_nonzero", "count_nonzero", X, lambda x: ((np.floor(x * 2.0),), dict(axis=0))),
+    case("histogram-weights", "histogram", X2, lambda w: ((X,), dict(bins=4, weights=w))),
+    case("histogram-density", "histogram", X, lambda x: ((x,), dict(bins=4, density=True))),
+    case("histogram_bin_edges", "histogram_bin_edges", X, lambda x: ((x,), dict(bins=5))),
+    # nan*
+    *[case(name, name, XN, lambda x, name=name: ((x,), dict(axis=1)))
+      for name in ("nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
+                   "nanargmax", "nanargmin", "nancumsum", "nancumprod", "nanmedian")],
+    case("nanquantile", "nanquantile", XN, lambda x: ((x, [0.25, 0.6]), dict(axis=1))),
+    case("nanpercentile", "nanpercentile", XN, lambda x: ((x, 40), {})),
+    case("nanvar-ddof", "nanvar", XN, lambda x: ((x,), dict(axis=0, ddof=1))),
+    # signal and calculus
+    *[case(f"convolve-{mode}-{i}", "convolve", (V, V3)[i],
+           lambda x, mode=mode, i=i: (((x, V3) if i == 0 else (V, x)), dict(mode=mode)))
+      for mode in ("full", "same", "valid") for i in (0, 1)],
+    *[case(f"correlate-{mode}", "correlate", V3, lambda x, mode=mode: ((V, x), dict(mode=mode)))
+      for mode in ("full", "same", "valid")],
+    case("correlate-short-first", "correlate", V3, lambda x: ((x, V), dict(mode="same"))),
+    *[case(f"interp-{i}", "interp", (XQ, XP, FP)[i],
+           lambda x, i=i: (tuple(x if j == i else a for j, a in enumerate((XQ, XP, FP))), {}))
+      for i in range(3)],
+    case("interp-left-right", "interp", XQ, lambda x: ((x, XP, FP), dict(left=-1.0, right=4.0))),
+    case("interp-period", "interp", XQ, lambda x: ((x, XP, FP), dict(period=1.7))),
+    case("gradient", "gradient", X, lambda x: ((x,), {})),
+    case("gradient-coords", "gradient", V,
+         lambda c: ((np.sin(3 * np.cumsum(V)), np.cumsum(c)), dict(edge_order=2))),
+    case("gradient-values-spacing", "gradient", X, lambda x: ((x, 0.5, np.cumsum(W5)), {})),
+    case("trapezoid", "trapezoid", X, lambda x: ((x,), dict(dx=0.3))),
+    case("trapezoid-x", "trapezoid", W5, lambda x: ((X, np.cumsum(x)), {})),
+    case("ediff1d", "ediff1d", X, lambda x: ((x,), dict(to_begin=-1.0, to_end=[2.0, 3.0]))),
+    case("cumulative_sum", "cumulative_sum", X,
+         lambda x: ((x,), dict(axis=1, include_initial=True))),
+    case("cumulative_prod", "cumulative_prod", X, lambda x: ((x,), dict(axis=0))),
+    case("unwrap", "unwrap", PH, lambda x: ((x,), {})),
+    # polynomials
+    case("polyder", "polyder", P4, lambda p: ((p, 2), {})),
+    case("polyint", "polyint", P4, lambda p: ((p, 2, [1.0, -2.0]), {})),
+    case("polyadd", "polyadd", Q2, lambda q: ((P4, q), {})),
+    case("polysub", "polysub", P4, lambda p: ((Q2, p), {})),
+    case("polymul", "polymul", P4, lambda p: ((p, Q2), {}), vmap=False),
+    case("vander", "vander", V, lambda x: ((x, 4), {})),
+    case("polyfit-y", "polyfit", V, lambda y: ((np.arange(6.0), y, 2), {}), rtol=1e-8),
+    case("polyfit-x", "polyfit", V, lambda x: ((x, np.sin(np.arange(6.0)), 1), {}), rtol=1e-8),
+    # building and rearranging
+    case("append", "append", X2, lambda x: ((X, x), dict(axis=0))),
+    case("insert-many", "insert", X, lambda x: ((x, [1, 3], X2[:, :2]), dict(axis=1))),
+    case("insert-values", "insert", V3, lambda v: ((X, 2, v), dict(axis=1))),
+    case("delete", "delete", X, lambda x: ((x, [0, 2]), dict(axis=1))),
+    case("block", "block", X, lambda x: (([[x, X2[:, :2]], [X2[:1], x[:1, :2]]],), {})),
+    case("kron", "kron", X, lambda x: ((x, np.array([[1.0, 2.0], [-1.0, 0.5]])), {})),
+    case("kron-1d", "kron", V3, lambda x: ((x, V), {})),
+    case("rot90", "rot90", X, lambda x: ((x, 3), {})),
+    case("rollaxis", "rollaxis", X.reshape(3, 5, 1), lambda x: ((x, 2, 0), {})),
+    case("resize", "resize", X, lambda x: ((x, (4, 4)), {})),
+    case("select", "select", X, lambda x: (([x < 0.5, x > 0.8], [x ** 2, -x], 0.1), {})),
+    case("piecewise", "piecewise", V,
+         lambda x: ((x, [x < 0.5, x >= 0.5], [lambda t: t ** 2, lambda t: 1.0 - t]), {})),
+    case("choose", "choose", X, lambda x: ((np.array([0, 1, 1, 0, 1]), [x, 2.0 * X2]), {})),
+    case("compress", "compress", X, lambda x: (([True, False, True], x, 0), {})),
+    case("extract", "extract", X, lambda x: ((X2 > 0.5, x), {})),
+    case("diagflat", "diagflat", V3, lambda x: ((x, 1), {})),
+    case("matvec", "matvec", X, lambda x: ((x, W5), {})),
+    case("vecmat", "vecmat", X, lambda x: ((W3, x), {})),
+    case("vecdot", "vecdot", X, lambda x: ((x, X2), {})),
+    # floating point
+    case("copysign", "copysign", X, lambda x: ((x, X2 - 0.6), {})),
+    case("fmod", "fmod", X, lambda x: ((3.0 * x - 1.5, 0.7), {})),
+    case("fmod-x2", "fmod", X2, lambda y: ((3.0 * X - 1.5, y), {})),
+    case("divmod", "divmod", X, lambda x: ((4.0 * x - 2.0, 0.3), {})),
+    case("modf", "modf", X, lambda x: ((5.0 * x - 2.5,), {})),
+    case("frexp", "frexp", X, lambda x: ((20.0 * x - 10.0,), {})),
+    case("ldexp", "ldexp", X, lambda x: ((x, np.arange(-7, 8).reshape(3, 5)), {})),
+    case("nextafter", "nextafter", X, lambda x: ((x, X2), {})),
+    case("spacing", "spacing", X, lambda x: ((x - 0.6,), {})),
+    case("signbit", "signbit", X, lambda x: ((x - 0.6,), {})),
+    case("nan_to_num", "nan_to_num", XN,
+         lambda x: ((np.where(X2 > 0.8, np.inf, np.where(X2 < 0.3, -np.inf, x)),),
+                    dict(posinf=9.0, neginf=-9.0))),
+    case("isposinf", "isposinf", X, lambda x: ((x * np.array([1, np.inf, 1, 1, 1]),), {})),
+    case("isneginf", "isneginf", X, lambda x: ((-x * np.array([1, np.inf, 1, 1, 1]),), {})),
+    # constructors with traced values
+    case("linspace", "linspace", SCALAR, lambda b: ((0.5, b, 5), {})),
+    case("linspace-arrays", "linspace", V3, lambda b: ((W3, b, 4), dict(axis=1))),
+    case("logspace", "logspace", SCALAR, lambda b: ((b, 0.5, 4), {})),
+    case("geomspace", "geomspace", SCALAR, lambda b: ((b, 9.0, 4), {})),
+    case("full", "full", SCALAR, lambda g: (((2, 3), g), {}), np_route=False),
+    case("full_like", "full_like", SCALAR, lambda g: ((X, g), {}), np_route=False),
+    case("arange", "arange", SCALAR, lambda s: ((s + 0.1, 4.0, 0.5), {}), np_route=False,
+         vmap=False),
+]
+
+
+def _float_leaves(out):
+    return [np.asarray(o) for o in fg.tree.leaves(out) if np.asarray(o).dtype.kind == "f"]
+
+
+def _call(module, name, build, x):
+    args, kwargs = build(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return getattr(module, name)(*args, **kwargs)
+
+
+@pytest.mark.parametrize("name, x, build, np_route, vmap, rtol", CASES)
+def test_forward_values_equal_numpy(name, x, build, np_route, vmap, rtol):
+    check_value(lambda v: _call(fnp, name, build, v), lambda v: _call(np, name, build, v), [x],
+                rtol=rtol)
+
+
+@pytest.mark.parametrize("name, x, build, np_route, vmap, rtol", CASES)
+def test_gradient_equals_central_differences_of_numpy(name, x, build, np_route, vmap, rtol):
+    reference = _float_leaves(_call(np, name, build, x))
+    if not reference:
+        pytest.skip("integer or boolean result: nothing to differentiate")
+    weights = [R.standard_normal(o.shape) for o in reference]
+
+    def scalar_numpy(v):
+        return sum(np.sum(np.nan_to_num(o) * w) for o, w in
+                   zip(_float_leaves(_call(np, name, build, v)), weights))
+
+    fd = np.zeros(x.shape)
+    for i in np.ndindex(x.shape):
+        step = np.zeros(x.shape)
+        step[i] = 1e-6
+        fd[i] = (scalar_numpy(x + step) - scalar_numpy(x - step)) / 2e-6
+    routes = [fnp] + ([np] if np_route else [])
+    for module in routes:
+        def scalar(v):
+            total = 0.0
+            for o, w in zip(fg.tree.leaves(_call(module, name, build, v)), weights * 2):
+                if o.dtype.kind == "f":
+                    total = total + fnp.sum(fnp.where(fnp.isnan(o), 0.0, o) * w)
+            return total
+        grad = np.asarray(fg.grad(scalar)(x))
+        assert_close(grad, fd, 1e-5, what=f"{module.__name__}.{name}: gradient vs central "
+                                            f"differences of numpy.{name}")
+
+
+@pytest.mark.parametrize("name, x, build, np_route, vmap, rtol", CASES)
+def test_vmap_equals_stacked_numpy(name, x, build, np_route, vmap, rtol):
+    if not vmap:
+        with pytest.raises(ConcretizationError, match="vmap or jit"):
+            fg.vmap(lambda v: _call(fnp, name, build, v))(np.stack([x, x]))
+        return
+    xs = np.stack([x, 0.9 * x + 0.05])
+    got = fg.tree.leaves(fg.vmap(lambda v: _call(fnp, name, build, v))(xs))
+    members = [fg.tree.leaves(_call(np, name, build, v)) for v in xs]
+    assert len(got) == len(members[0])
+    for j, g in enumerate(got):
+        want = np.stack([np.asarray(m[j]) for m in members])
+        assert np.asarray(g).dtype == want.dtype, f"vmap output {j}: dtype"
+        assert_close(g, want, rtol, 1e-13, what=f"vmap output {j}", equal_nan=True)
+
+
+@pytest.mark.parametrize("name, x, build, np_route, vmap, rtol", CASES)
+def test_float32_in_gives_numpy_dtypes_and_float32_gradients(name, x, build, np_route, vmap,
+                                                            rtol):
+    x32 = x.astype(np.float32)
+    got = fg.tree.leaves(_call(fnp, name, build, x32))
+    want = fg.tree.leaves(_call(np, name, build, x32))
+    assert [np.asarray(g).dtype for g in got] == [np.asarray(w).dtype for w in want]
+    if not _float_leaves(want):
+        return
+
+    def scalar(v):
+        total = 0.0
+        for o in fg.tree.leaves(_call(fnp, name, build, v)):
+            if o.dtype.kind == "f":
+                total = total + fnp.sum(fnp.where(fnp.isnan(o), 0.0, o))
+        return total
+    assert np.asarray(fg.grad(scalar)(x32)).dtype == np.float32
+
+
+# --- NaN, empty and 0-d inputs ----------------------------------------------------------------
+
+EDGE_INPUTS = [
+    ("median", (np.zeros((0, 3)),), dict(axis=0)),
+    ("median", (np.array([1.0, np.nan, 2.0]),), {}),
+    ("median", (np.array(3.0),), {}),
+    ("quantile", (np.array([[1.0, np.nan], [2.0, 3.0]]), 0.5), dict(axis=1)),
+    ("quantile", (np.array(3.0), [0.0, 1.0]), {}),
+    ("nanmedian", (np.array([[np.nan, np.nan], [1.0, np.nan]]),), dict(axis=1)),
+    ("nanquantile", (np.array([[np.nan, np.nan], [1.0, 4.0]]), 0.25), dict(axis=1)),
+    ("nanmean", (np.array([np.nan, np.nan]),), {}),
+    ("nanmax", (np.array([[np.nan, np.nan], [1.0, np.nan]]),), dict(axis=1)),
+    ("nanvar", (np.array([1.0, np.nan]),), dict(ddof=1)),
+    ("nansum", (np.zeros((0, 2)),), dict(axis=0)),
+    ("count_nonzero", (np.zeros(0),), {}),
+    ("histogram", (np.array([np.nan, 1.0, 2.0]),), dict(bins=2, range=(0.0, 3.0))),
+    ("histogram", (np.ones(4),), {}),
+    ("bincount", (np.zeros(0, int),), {}),
+    ("interp", (np.array([np.nan, 0.5]), [0.0, 1.0], [1.0, 3.0]), {}),
+    ("interp", (0.5, [1.0], [3.0]), {}),
+    ("cumulative_sum", (np.zeros(0),), dict(include_initial=True)),
+    ("trapezoid", (np.zeros(0),), {}),
+    ("ediff1d", (np.array(1.0),), {}),
+    ("nan_to_num", (np.array([np.nan, np.inf, -np.inf, 1.0], np.float32),), {}),
+    ("copysign", (np.array([np.nan, np.inf, 0.0]), np.array([-0.0, -1.0, -np.inf])), {}),
+    ("fmod", (np.array([np.inf, 1.0, 2.0, -0.0]), np.array([1.0, 0.0, np.inf, 3.0])), {}),
+    ("divmod", (np.array([np.inf, 1.0, 2.0, -7.0]), np.array([1.0, 0.0, -np.inf, 2.0])), {}),
+    ("modf", (np.array([np.inf, -np.inf, np.nan, -0.0]),), {}),
+    ("frexp", (np.array([0.0, -0.0, np.inf, np.nan, 1e-310, 2.0 ** 1000]),), {}),
+    ("spacing", (np.array([0.0, 1e-310, np.inf, np.nan, -1.0, 2.0 ** 1000]),), {}),
+    ("nextafter", (np.array([0.0, 0.0, 1.0, np.inf, 2.0 ** -1022, 1.0]),
+                   np.array([1.0, -1.0, 0.0, 0.0, 0.0, 1.0])), {}),
+    ("ldexp", (np.array([1.0, 3.0, 5e-324]), np.array([1100, -1080, 1000])), {}),
+    ("signbit", (np.array([-0.0, 0.0, -np.inf, np.nan]),), {}),
+    ("resize", (np.zeros(0), (2, 2)), {}),
+    ("polyder", (np.array([3.0]), 2), {}),
+    ("geomspace", (np.array(-1.0), -1000.0, 4), {}),
+]
+
+
+@pytest.mark.parametrize("name, args, kwargs", EDGE_INPUTS,
+                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(EDGE_INPUTS)])
+def test_nan_empty_and_0d_inputs_match_numpy(name, args, kwargs):
+    def run(module):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return getattr(module, name)(*args, **kwargs)
+    got, want = fg.tree.leaves(run(fnp)), fg.tree.leaves(run(np))
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        g, w = np.asarray(g), np.asarray(w)
+        assert (g.shape, g.dtype) == (w.shape, w.dtype)
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=0, equal_nan=True)  # (infs too)
+        if w.dtype.kind == "f":  # -0.0 too (a NaN's sign means nothing)
+            np.testing.assert_array_equal(np.signbit(g)[~np.isnan(w)], np.signbit(w)[~np.isnan(w)])
+
+
+def test_nan_functions_give_zero_gradient_at_nans_and_all_nan_slices():
+    grad = fg.grad(lambda x: fnp.sum(fnp.nan_to_num(fnp.nanstd(x, axis=1))))(
+        np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]]))
+    np.testing.assert_array_equal(grad, [[-0.5, 0.0, 0.5], [0.0, 0.0, 0.0]])
+
+
+def test_median_ties_send_the_derivative_to_the_element_the_stable_sort_ranks_there():
+    np.testing.assert_array_equal(fg.grad(fnp.median)(np.array([1.0, 1.0, 5.0])), [0, 1, 0])
+    np.testing.assert_array_equal(fg.grad(fnp.median)(np.array([5.0, 1.0, 1.0])), [0, 0, 1])
+
+
+# --- values that decide shapes: clear errors under vmap and jit ---------------------------------
+
+@pytest.mark.parametrize("fn", [
+    lambda m: fnp.extract(m > 0.5, m),
+    lambda m: fnp.compress(m > 0.5, m),
+    lambda m: fnp.delete(m, fnp.astype(m > 0.5, bool)),
+    lambda m: fnp.bincount(fnp.astype(m * 3, np.intp)),
+    lambda m: fnp.arange(0.0, m[0]),
+    lambda m: fnp.histogram(m, bins="auto")[0],
+], ids=["extract", "compress", "delete", "bincount", "arange", "histogram-auto"])
+def test_value_dependent_shapes_raise_concretization_error(fn):
+    m = np.array([[0.2, 0.7, 0.9], [0.6, 0.1, 0.8]])
+    for transform in (fg.vmap, fg.jit):
+        with pytest.raises(ConcretizationError, match="depends on the values"):
+            transform(fn)(m)
+
+
+# --- clear errors --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: fnp.quantile(X, 1.5), ValueError, "range"),
+    (lambda: fnp.percentile(X, 150), ValueError, "range"),
+    (lambda: fnp.quantile(X, 0.5, method="inverted_cdf"), ValueError, "not supported"),
+    (lambda: fnp.quantile(np.zeros(0), 0.5), IndexError, "empty"),
+    (lambda: fnp.average(X, weights=W3), TypeError, "axis must be specified"),
+    (lambda: fnp.average(X, axis=1, weights=np.zeros(5)), ZeroDivisionError, "sum to zero"),
+    (lambda: fnp.bincount(np.array([1.5])), TypeError, "integers"),
+    (lambda: fnp.convolve(np.zeros(0), V), ValueError, "empty"),
+    (lambda: fnp.correlate(V, V, mode="middle"), ValueError, "mode"),
+    (lambda: fnp.interp(XQ, XP, FP[:2]), ValueError, "same length"),
+    (lambda: fnp.cumulative_sum(X), ValueError, "axis"),
+    (lambda: fnp.ldexp(V, 2.5), TypeError, "integers"),
+    (lambda: fnp.polyfit(V, V, 1, full=True), NotImplementedError, "full=True"),
+    (lambda: fnp.block((X, X)), TypeError, "tuple"),
+    (lambda: fnp.insert(V, np.array([True, False]), 1.0), IndexError, "boolean"),
+    (lambda: fnp.piecewise(V, [V > 0.5, V < 0.3, V < 0.2], [1.0]), ValueError, "functions"),
+    (lambda: fnp.gradient(np.ones(1)), ValueError, "too small"),
+], ids=["quantile-range", "percentile-range", "quantile-method", "quantile-empty",
+        "average-axis", "average-zero-weights", "bincount-float", "convolve-empty",
+        "correlate-mode", "interp-lengths", "cumulative_sum-axis", "ldexp-float",
+        "polyfit-full", "block-tuple", "insert-bool", "piecewise-count", "gradient-short"])
+def test_bad_calls_raise_errors_that_name_the_problem(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
