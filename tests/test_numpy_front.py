@@ -95,18 +95,15 @@ def test_ufunc_table_has_every_funcgrad_namesake():
     assert not wrong, f"NumPy ufuncs not dispatched to their funcgrad.numpy namesake: {wrong}"
 
 
-@pytest.mark.parametrize("ufunc", sorted(_methods.UFUNCS, key=lambda u: u.__name__),
-                         ids=lambda u: u.__name__)
+# (ldexp's second argument is an integer exponent: it has its own tests in test_numpy_more)
+@pytest.mark.parametrize("ufunc", sorted((u for u in _methods.UFUNCS if u is not np.ldexp),
+                                         key=lambda u: u.__name__), ids=lambda u: u.__name__)
 def test_numpy_ufunc_on_traced_values_matches_its_function(ufunc):
     """``np.<ufunc>(tracer, ...)`` gives the value and tangent of the function the table
     names for it."""
     fn = _methods.UFUNCS[ufunc]
     primals = tuple(np.linspace(0.3, 0.9, 4).reshape(2, 2) + 0.1 * i for i in range(ufunc.nin))
     tangents = tuple(np.full((2, 2), 0.5) for _ in primals)
-    try:
-        ufunc(*primals)
-    except TypeError:  # e.g. ldexp: its exponents are integers (tested in test_numpy_more)
-        pytest.skip(f"numpy.{ufunc.__name__} itself refuses float arguments")
     with np.errstate(invalid="ignore"):  # arccosh below 1: NaN on both sides
         out_np, t_np = fg.jvp(lambda *xs: ufunc(*xs), primals, tangents)
         out_fn, t_fn = fg.jvp(fn, primals, tangents)
