@@ -104,6 +104,11 @@ def _child_env(cold_cache_dir: str | None) -> dict[str, str]:
         env.setdefault(var, "1")
     env.setdefault("JAX_PLATFORMS", "cpu")
     env.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")
+    # Start-up as users meet it: Python's bytecode cache is written by the first (untimed)
+    # run and read afterwards, as for every installed library (pip compiles theirs at
+    # install).  Without this, a shell that sets PYTHONDONTWRITEBYTECODE made funcgrad's
+    # import time its source compile time, while the peers' came from their caches.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if cold_cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cold_cache_dir
     return env

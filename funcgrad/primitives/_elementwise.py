@@ -56,7 +56,8 @@ class Elementwise:
     """The declaration of an elementwise primitive, kept as ``Primitive.elementwise``."""
 
     __slots__ = ("prim", "scalar", "lins", "compute", "linear", "cpu_kernel",
-                 "vector_forward", "_fused", "_reads", "_forward")
+                 "vector_forward", "fusable", "_fused", "_fused32", "_fused64", "_reads",
+                 "_forward")
 
     def __init__(self, scalar, lins, compute, linear, cpu_kernel, vector_forward):
         if compute not in COMPUTE:
@@ -69,6 +70,10 @@ class Elementwise:
         self.cpu_kernel = cpu_kernel
         self.vector_forward = vector_forward
         self._fused = {_F32: [_MISSING] * len(lins), _F64: [_MISSING] * len(lins)}
+        self._fused32, self._fused64 = self._fused[_F32], self._fused[_F64]
+        # Per argument: may its rule have a fused kernel on some backend?  Cleared once the
+        # rule is seen to be one operation (already one pass), so its VJP skips the lookup.
+        self.fusable = [lin is not None for lin in lins]
         self._reads = {}
         self._forward = None
 
@@ -110,30 +115,31 @@ class Elementwise:
         if not g.ndim:
             return None
         dt = g.dtype
-        if dt is not _F64 and dt is not _F32:
+        if dt is _F64:
+            rule = self._fused64[i]
+        elif dt is _F32:
+            rule = self._fused32[i]
+        else:
             return None
-        rule = self._fused[dt][i]
         if rule is _MISSING:
             rule = self.fused_rule(i, dt)
         if rule is None:
             return None
-        n = 0
-        operands = []
         everything = (g, *args, out)
-        for k in rule.reads:
-            v = everything[k]
+        operands = [everything[k] for k in rule.reads]
+        for v in operands:
             t = type(v)
             if t is ndarray:
                 if v.dtype is not dt:
                     return None
-                if v.size > n:
-                    n = v.size
             elif t is not float and t is not int:
                 return None
-            operands.append(v)
-        if n < cpu.config.ufunc_min:
-            return None
-        if n < cpu.config.numba_min:
+        # g has the output's shape, the broadcast of every operand: the largest of them
+        n = g.size
+        config = cpu.config
+        if n < config.numba_min:
+            if n < config.ufunc_min:
+                return None
             small = rule.small
             if small is None:
                 small = rule.small = cpu.small_kernel(rule.kernel, dt)
@@ -243,6 +249,7 @@ def _build_fused(decl, i, dtype):
         return None
     graph = sc.capture(lin, len(decl.lins) + 2, dtype)
     if len(graph.eqns) < 2 or len(graph.outvars) != 1:
+        decl.fusable[i] = False
         return None
     built = kernel_for_graph(graph, dtype, f"the derivative of {decl.prim.name}")
     if built is None:
@@ -323,6 +330,7 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
     ``facts``: more :class:`~funcgrad.core.Primitive` facts (``grad_fn_name``...).
     """
     decl = Elementwise(scalar, lins, compute, linear, cpu_kernel, vector_forward)
+    fusable = decl.fusable
 
     def jvp(primals, tangents, **params):
         out = _state.interpreter.process(prim, primals, params)
@@ -345,7 +353,7 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
         lin_x, = lins
 
         def vjp(needs, g, out, x, **params):
-            c = decl.fused_vjp(0, g, (x,), out)
+            c = decl.fused_vjp(0, g, (x,), out) if fusable[0] else None
             return (_fit_ct(lin_x(g, x, out, **params) if c is None else c, x),)
     elif len(lins) == 2:
         lin_x, lin_y = lins
@@ -353,10 +361,10 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
         def vjp(needs, g, out, x, y, **params):
             cx = cy = None
             if needs[0]:
-                cx = decl.fused_vjp(0, g, (x, y), out)
+                cx = decl.fused_vjp(0, g, (x, y), out) if fusable[0] else None
                 cx = _fit_ct(lin_x(g, x, y, out, **params) if cx is None else cx, x)
             if needs[1]:
-                cy = decl.fused_vjp(1, g, (x, y), out)
+                cy = decl.fused_vjp(1, g, (x, y), out) if fusable[1] else None
                 cy = _fit_ct(lin_y(g, x, y, out, **params) if cy is None else cy, y)
             return cx, cy
     else:
@@ -365,7 +373,7 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
             for i, (lin, x, need) in enumerate(zip(lins, args, needs)):
                 c = None
                 if need:
-                    c = decl.fused_vjp(i, g, args, out)
+                    c = decl.fused_vjp(i, g, args, out) if fusable[i] else None
                     c = _fit_ct(lin(g, *args, out, **params) if c is None else c, x)
                 cts.append(c)
             return cts
