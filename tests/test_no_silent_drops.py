@@ -4,6 +4,7 @@ rewrite.  Each idiom of the sweep is one test; gradients are checked against cen
 differences where they are given."""
 import copy
 import functools
+import io
 import math
 import pickle
 
@@ -163,8 +164,8 @@ def test_escaped_tracers_still_raise():
 
 
 def test_unsupported_numpy_functions_raise_not_drop():
-    with pytest.raises(TypeError, match="not supported"):
-        fg.grad(lambda x: np.sum(np.unwrap(x)))(X)
+    with pytest.raises(TypeError, match="not supported"):  # (writing a file: never will be)
+        fg.grad(lambda x: np.savetxt(io.StringIO(), x) or np.sum(x))(X)
     with pytest.raises(TypeError, match="not supported"):
         fg.grad(lambda x: np.sum(np.frompyfunc(lambda v: v * v, 1, 1)(x)))(X)
 
