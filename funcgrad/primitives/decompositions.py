@@ -496,11 +496,11 @@ eig_p.batch = _stacked(eig, 2)
 
 # --- pinv ---------------------------------------------------------------------------------
 
-def _pinv_jvp(primals, tangents, *, rcond):
+def _pinv_jvp(primals, tangents, *, rcond, hermitian):
     # Golub & Pereyra (1973): the derivative where the rank is locally constant
     a, = primals
     da = tangents[0]
-    p = pinv(a, rcond)
+    p = pinv(a, rcond, hermitian)
     m, n = a.shape[-2:]
     pt, dat = swap(p), swap(da)
     dp = (-matmul(p, matmul(da, p))
@@ -509,7 +509,7 @@ def _pinv_jvp(primals, tangents, *, rcond):
     return p, dp
 
 
-def _pinv_vjp(needs, g, p, a, *, rcond):
+def _pinv_vjp(needs, g, p, a, *, rcond, hermitian):
     m, n = a.shape[-2:]
     pt, gt = swap(p), swap(g)
     return (-matmul(pt, matmul(g, pt))
@@ -518,15 +518,18 @@ def _pinv_vjp(needs, g, p, a, *, rcond):
 
 
 pinv_p = Primitive(
-    "pinv", lambda a, *, rcond: np.linalg.pinv(a, rcond=rcond), jvp=_pinv_jvp, vjp=_pinv_vjp,
-    vjp_reads=reads_inputs_and_output,
-    abstract_eval=lambda a, *, rcond: ShapedArray(
+    "pinv", lambda a, *, rcond, hermitian: np.linalg.pinv(a, rcond=rcond, hermitian=hermitian),
+    jvp=_pinv_jvp, vjp=_pinv_vjp, vjp_reads=reads_inputs_and_output,
+    abstract_eval=lambda a, *, rcond, hermitian: ShapedArray(
         a.shape[:-2] + (a.shape[-1], a.shape[-2]), _matrix_abstract(a)[3]))
 
 
-def pinv(a, rcond=1e-15):
-    """Moore-Penrose pseudo-inverse; singular values below ``rcond * largest`` count as 0."""
-    return pinv_p.bind(a, rcond=float(rcond))
+def pinv(a, rcond=1e-15, hermitian=False):
+    """Moore-Penrose pseudo-inverse; singular values below ``rcond * largest`` count as 0.
+    (``hermitian=True``: LAPACK reads ``a`` as symmetric, so ``a`` must be symmetric here:
+    the front mirrors the lower triangle first.)"""
+    return pinv_p.bind(a, rcond=float(rcond), hermitian=bool(hermitian))
 
 
-pinv_p.batch = lambda args, dims, *, rcond: (pinv(moveaxis(args[0], dims[0], 0), rcond), 0)
+pinv_p.batch = lambda args, dims, *, rcond, hermitian: (
+    pinv(moveaxis(args[0], dims[0], 0), rcond, hermitian), 0)
