@@ -15,7 +15,7 @@ from ..primitives import linalg as _la
 from ._convert import asarray
 from .constructors import astype, stop_gradient
 from .indexing import argsort, sort, take_along_axis
-from .manipulation import expand_dims, flip, reshape
+from .manipulation import broadcast_to, expand_dims, flip, reshape
 from .reductions import max as _max, sum as _sum
 from .ufuncs import abs as _abs, greater, sign, square
 
@@ -91,7 +91,7 @@ def _hermitian_svd(a, compute_uv):
     w, u = _dec.eigh(a)
     order = flip(argsort(_abs(w), axis=-1), axis=-1)
     w = take_along_axis(w, order, axis=-1)
-    u = take_along_axis(u, expand_dims(order, -2), axis=-1)
+    u = take_along_axis(u, broadcast_to(expand_dims(order, -2), u.shape), axis=-1)
     vh = _la.swap(u * expand_dims(sign(w), -2))
     return SVDResult(u, _abs(w), vh)
 
@@ -271,7 +271,7 @@ def lstsq(a, b, rcond=None):
         residuals = reshape(residuals, (1,)) if b.ndim == 1 else residuals
     else:
         residuals = np.array([], np.result_type(a.dtype, b.dtype))
-    return LstsqResult(x, residuals, int(rank), s)
+    return LstsqResult(x, residuals, np.int32(rank), s)  # (NumPy's type for the rank)
 
 
 def _count_above(s, rtol, tol=None):
