@@ -62,8 +62,10 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     the singular values are distinct and nonzero (for a square matrix one zero is fine).
     Where some are equal (within ``max(M, N) * eps * S.max()``), the rotation inside the
     group is left out (finite, and exact for group-invariant functions: the sum of a
-    group's values, the projector ``U_g @ U_g.T`` onto its subspace); where some are 0,
-    the terms dividing by them are left out.  The columns past ``min(M, N)`` of
+    group's values, the projector ``U_g @ U_g.T`` onto its subspace; not for products
+    pairing a group's vectors with its individual values, such as ``U @ diag(S) @ Vh``
+    itself, which no rule through the vectors gets right there); where some are 0, the
+    terms dividing by them are left out.  The columns past ``min(M, N)`` of
     ``full_matrices=True`` (any basis of the rest) get the derivative that does not
     rotate them among themselves.  Sign conventions are LAPACK's, so use functions that
     do not depend on a vector's sign (``U[:, i] ** 2``, ``U @ diag(S) @ Vh``).
