@@ -138,6 +138,65 @@ def SPD(rng, shape):
     return a @ np.swapaxes(a, -1, -2) / max(n, 1) + 0.5 * np.eye(n)
 
 
+def _orthogonal(rng, n):
+    q, r = np.linalg.qr(rng.standard_normal((n, n)))
+    return q * np.sign(np.diagonal(r) + 0.5)
+
+
+def SEPARATED(rng, shape):
+    """Singular values 1, 1.5, 2... in random order: full rank, no two close (the
+    singular vectors' derivatives divide by the gaps)."""
+    m, n = shape[-2:]
+    out = np.zeros(shape)
+    for i in np.ndindex(shape[:-2]):
+        k = min(m, n)
+        s = 1.0 + 0.5 * rng.permutation(k)
+        out[i] = (_orthogonal(rng, m)[:, :k] * s) @ _orthogonal(rng, n)[:k]
+    return out
+
+
+def SYM_SEPARATED(rng, shape):
+    """Symmetric with eigenvalues -1.2, -0.5, 0.2, 0.9... (gaps 0.7)."""
+    n = shape[-1]
+    out = np.zeros(shape)
+    for i in np.ndindex(shape[:-2]):
+        q = _orthogonal(rng, n)
+        out[i] = (q * (-1.2 + 0.7 * rng.permutation(n))) @ q.T
+    return out
+
+
+def REAL_SPECTRUM(rng, shape):
+    """Non-symmetric with real eigenvalues -1.2, -0.5, 0.2... (well conditioned vectors)."""
+    n = shape[-1]
+    out = np.zeros(shape)
+    for i in np.ndindex(shape[:-2]):
+        v = np.eye(n) + 0.3 * rng.uniform(-1.0, 1.0, (n, n))
+        out[i] = (v * (-1.2 + 0.7 * rng.permutation(n))) @ np.linalg.inv(v)
+    return out
+
+
+def svd_gauge(m, x, full):
+    """svd's outputs through functions that do not depend on each vector's sign (and,
+    for ``full_matrices=True``, on the basis chosen for the columns past min(M, N))."""
+    u, s, vh = m.linalg.svd(x, full_matrices=full)
+    k = s.shape[-1]
+    u1, v1 = u[..., :k], vh[..., :k, :]
+    out = [u1 * u1[..., :1, :], s, v1 * v1[..., :, :1]]
+    if full:
+        u2, v2 = u[..., k:], vh[..., k:, :]
+        out += [u2 @ m.swapaxes(u2, -1, -2), m.swapaxes(v2, -1, -2) @ v2]
+    return out
+
+
+def qr_gauge(m, x, mode):
+    out = m.linalg.qr(x, mode=mode)
+    if mode != "complete":
+        return out
+    q, r = out
+    q2 = q[..., min(x.shape[-2:]):]
+    return q[..., :min(x.shape[-2:])], r, q2 @ m.swapaxes(q2, -1, -2)
+
+
 def WELL(rng, shape):
     """Well conditioned (diagonally dominant, condition < 10) with random signs of det."""
     n = shape[-1]
@@ -552,11 +611,23 @@ OPS = [
     Op("slogdet_logabsdet_only", lambda m, x: m.linalg.slogdet(x)[1], SQUARE, WELL),
     # numpy's cholesky reads one triangle: symmetrise so that every direction is valid
     Op("cholesky", lambda m, x: m.linalg.cholesky(sym(m, x)), SQUARE, SPD),
+    Op("svd", svd_gauge, L("...mn"), SEPARATED, kw={"full": [False, True]}),
+    Op("svdvals", lambda m, x: m.linalg.svdvals(x), L("...mn"), SEPARATED),
+    Op("eigh", lambda m, x, UPLO: (lambda w, v: (w, v * v[..., :1, :]))(
+        *m.linalg.eigh(x, UPLO)), SQUARE, SYM_SEPARATED, draw={"UPLO": ["L", "U"]}),
+    Op("eigvalsh", lambda m, x, UPLO: m.linalg.eigvalsh(x, UPLO), SQUARE, SYM_SEPARATED,
+       draw={"UPLO": ["L", "U"]}),
+    Op("eig_real_spectrum", lambda m, x: (lambda w, v: (w, v * v[..., :1, :]))(
+        *m.linalg.eig(x)), SQUARE, REAL_SPECTRUM),
+    Op("qr", qr_gauge, L("...mn"), SEPARATED, draw={"mode": ["reduced", "complete", "r"]}),
+    Op("pinv", lambda m, x: m.linalg.pinv(x), L("...mn"), SEPARATED),
     Op("norm", lambda m, x: m.linalg.norm(x), one(min_side=1), NZ(0.1, 2.0)),
     Op("norm_vector", lambda m, x, ord: m.linalg.norm(x, ord), L("n", 1), DISTINCT,
        kw={"ord": [1, 2, 3, INF, -INF]}),
     Op("norm_matrix", lambda m, x, ord: m.linalg.norm(x, ord), L("mn", 1), DISTINCT,
        kw={"ord": ["fro", 1, -1, INF, -INF]}),
+    Op("norm_matrix_singular", lambda m, x, ord: m.linalg.norm(x, ord), L("mn", 1),
+       SEPARATED, kw={"ord": [2, -2, "nuc"]}),
     Op("norm_axis", lambda m, x, **kw: m.linalg.norm(x, **kw), L("abc", 1), DISTINCT,
        kw={"axis": [1, (0, 2)]}, draw=KEEPDIMS),
     Op("einsum", lambda m, *xs, s: m.einsum(s, *xs), lambda s: L(s.split("->")[0]),

@@ -1,17 +1,36 @@
-"""``funcgrad.numpy.linalg``: differentiable ``inv``, ``solve``, ``det``,
-``slogdet``, ``cholesky`` and ``norm`` (stacks of matrices supported)."""
+"""``funcgrad.numpy.linalg``: NumPy's ``numpy.linalg``, differentiable, stacks of
+matrices wherever NumPy takes them.
+
+Here: inv, solve, det, slogdet, cholesky and the norms (norm, matrix_norm, vector_norm,
+cond); the factorizations (svd, eigh, eig, qr, pinv, lstsq...) live in
+:mod:`._factorizations`, the products (matrix_power, multi_dot, tensorsolve...) in
+:mod:`._linalg_products`.  Derivatives at degenerate points (equal singular values or
+eigenvalues, rank deficiency) are described in each function's docstring.
+"""
 from collections import namedtuple
 
 import numpy as np
+from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's exception, re-exported
 
+from ..primitives import decompositions as _dec
 from ..primitives import linalg as _la
+from . import _factorizations, _linalg_products
 from ._convert import asarray, normalize_axis
+from ._factorizations import (EighResult, EigResult, LstsqResult, QRResult,  # noqa: F401
+                              SVDResult, eig, eigh, eigvals, eigvalsh, lstsq, matrix_rank,
+                              pinv, qr, svd, svdvals)
+from ._linalg_products import (cross, diagonal, matmul, matrix_power,  # noqa: F401
+                               matrix_transpose, multi_dot, outer, tensordot, tensorinv,
+                               tensorsolve, trace, vecdot)
 from .constructors import astype
 from .reductions import max as _max, min as _min, sum as _sum
-from .manipulation import ravel, squeeze
+from .manipulation import expand_dims, moveaxis, ravel, reshape, squeeze
 from .ufuncs import abs as _abs, not_equal, sqrt, square
 
-__all__ = ["inv", "solve", "det", "slogdet", "cholesky", "norm"]
+__all__ = (["inv", "solve", "det", "slogdet", "cholesky", "norm", "matrix_norm",
+            "vector_norm", "cond", "LinAlgError"]
+           + [n for n in _factorizations.__all__ if not n.endswith("Result")]
+           + _linalg_products.__all__)
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 
@@ -80,9 +99,12 @@ def cholesky(a, upper=False):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - NumPy's name
-    """Vector and matrix norms as ``np.linalg.norm`` (matrix 2/nuc norms excepted).
+    """Vector and matrix norms as ``np.linalg.norm``, every ``ord``.
 
     The 2-norm's gradient ``x / norm(x)`` is undefined at ``x = 0`` (NaN, as in JAX).
+    The matrix norms ``ord=2, -2, 'nuc'`` go through the singular values (see
+    :func:`svdvals`): ``2``/``-2`` are differentiable where the largest/smallest singular
+    value is simple, ``'nuc'`` where the matrix has full rank.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> float(fnp.linalg.norm(np.array([3.0, 4.0])))
@@ -126,10 +148,11 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - NumPy's name
             s = _sum(a, axis=c, keepdims=True)
             out = (_max if ord == np.inf else _min)(s, axis=r, keepdims=True)
             out = out if keepdims else squeeze(out, axis=axes)
+        elif ord in (2, -2, "nuc"):
+            out = _singular_value_norm(x, ord, r, c, keepdims)
         else:
-            raise NotImplementedError(
-                f"norm: the matrix norm ord={ord!r} needs singular values, which funcgrad does "
-                "not differentiate yet; use ord='fro', 1, -1, inf or -inf")
+            raise ValueError(f"norm: invalid norm order {ord!r} for matrices; use 'fro', "
+                             "'nuc', 1, -1, 2, -2, inf or -inf")
         return out
     raise ValueError(f"norm: improper number of axes {axes}: give one (vector) or two (matrix)")
 
@@ -138,3 +161,81 @@ def _float(a):
     if a.dtype.kind in "biu":
         return astype(a, np.float64)
     return a
+
+
+def _singular_value_norm(x, ord, r, c, keepdims):  # noqa: A002 - NumPy's name
+    """The norms made of singular values, of the matrices spanned by axes ``r`` and ``c``."""
+    s = _dec.svdvals(_float(moveaxis(x, (r, c), (-2, -1))))
+    if ord == 2:
+        out = _max(s, axis=-1)
+    elif ord == -2:
+        out = _min(s, axis=-1)
+    else:
+        out = _sum(s, axis=-1)
+    if keepdims:
+        out = expand_dims(out, tuple(sorted((r, c))))
+    return out
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):  # noqa: A002 - NumPy's name
+    """Norms of the matrices in the last two axes (``ord`` as :func:`norm`'s).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.linalg.matrix_norm(np.stack([np.eye(2), 3 * np.eye(2)]), ord=2)
+    array([1., 3.])
+    """
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError(f"matrix_norm: input array must be at least 2-dimensional, but it "
+                         f"is {x.ndim}-dimensional")
+    return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002 - NumPy's name
+    """Vector norms along ``axis`` (``None``: all of ``x`` flattened; a tuple: those axes
+    taken together as one vector).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.linalg.vector_norm(np.array([[3.0, 0.0], [0.0, 4.0]])))
+    5.0
+    """
+    x = _float(asarray(x))
+    if axis is None:
+        out = norm(ravel(x), ord=ord, axis=0)
+        return reshape(out, (1,) * x.ndim) if keepdims else out
+    axes = normalize_axis(axis, x.ndim)
+    if len(axes) == 1:
+        return norm(x, ord=ord, axis=axes[0], keepdims=keepdims)
+    rest = [i for i in range(x.ndim) if i not in axes]
+    moved = moveaxis(x, axes, tuple(range(x.ndim - len(axes), x.ndim)))
+    flat = reshape(moved, tuple(x.shape[i] for i in rest) + (-1,))
+    out = norm(flat, ord=ord, axis=-1)
+    return expand_dims(out, tuple(sorted(axes))) if keepdims else out
+
+
+def cond(x, p=None):
+    """Condition number of (stacked) matrices: ``p`` ``None``/2/-2 from the singular values
+    (``s.max() / s.min()``), else ``norm(x, p) * norm(inv(x), p)`` (square matrices).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> float(fnp.linalg.cond(np.array([[2.0, 0.0], [0.0, 0.5]])))
+    4.0
+    """
+    x = _float(asarray(x))
+    if x.ndim < 2:
+        raise LinAlgError(f"cond: {x.ndim}-dimensional array given. Array must be at least "
+                          f"two-dimensional")
+    if p is None or p == 2 or p == -2:
+        s = _dec.svdvals(x)
+        big, small = s[..., 0], s[..., -1]
+        if type(s) is np.ndarray:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return small / big if p == -2 else big / small
+        return small / big if p == -2 else big / small
+    _la._check_square("cond", x)
+    if type(x) is np.ndarray:
+        try:
+            _la.inv(x)
+        except LinAlgError:  # singular: NumPy's answer, infinity
+            return np.linalg.cond(x, p)
+    return (norm(x, p, axis=(-2, -1)) * norm(_la.inv(x), p, axis=(-2, -1)))

@@ -1,0 +1,312 @@
+"""``funcgrad.numpy.linalg``'s factorizations and what is built on them: svd, svdvals,
+eigh, eigvalsh, eig, eigvals, qr, pinv, lstsq, matrix_rank.
+
+Forward values are NumPy's (LAPACK's signs and orderings).  What the derivatives return
+where they do not exist (equal singular values or eigenvalues, zero singular values,
+rank-deficient QR) is said in :mod:`funcgrad.primitives.decompositions` and in each
+docstring below.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from ..primitives import decompositions as _dec
+from ..primitives import linalg as _la
+from ._convert import asarray
+from .constructors import astype, stop_gradient
+from .indexing import argsort, sort, take_along_axis
+from .manipulation import broadcast_to, expand_dims, flip, reshape
+from .reductions import max as _max, sum as _sum
+from .ufuncs import abs as _abs, greater, sign, square
+
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+QRResult = namedtuple("QRResult", ["Q", "R"])
+LstsqResult = namedtuple("LstsqResult", ["x", "residuals", "rank", "singular_values"])
+
+_NO_VALUE = object()
+
+
+def _float(a):
+    return astype(a, np.float64) if a.dtype.kind in "biu" else a
+
+
+def _matrices(name, a, square=False):
+    """``a`` as a float array of (stacked) matrices, or NumPy's LinAlgError, with the fix."""
+    a = _float(asarray(a))
+    if a.ndim < 2:
+        raise np.linalg.LinAlgError(
+            f"{name}: {a.ndim}-dimensional array given. Array must be at least "
+            f"two-dimensional: a matrix (..., M, N); reshape a vector with x[None, :] or "
+            f"x[:, None].")
+    if a.dtype.kind == "c":
+        raise TypeError(f"{name}: complex matrices are not supported by funcgrad yet; "
+                        "pass a real array")
+    if square and a.shape[-1] != a.shape[-2]:
+        raise np.linalg.LinAlgError(
+            f"{name}: last 2 dimensions of the array must be square, got shape {a.shape}")
+    return a
+
+
+def _mirrored(a, lower=True):
+    """The symmetric matrix LAPACK sees when told ``a`` is symmetric: one triangle of
+    ``a`` mirrored (so the other triangle gets an exact zero derivative)."""
+    return _dec._read_triangle(a, lower)
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """Singular value decomposition ``a = U @ diag(S) @ Vh`` (stacks too), NumPy's values.
+
+    Derivatives: ``dS = diag(U.T @ da @ V)``; the singular vectors' derivatives exist where
+    the singular values are distinct and nonzero (for a square matrix one zero is fine).
+    Where some are equal (within ``max(M, N) * eps * S.max()``), the rotation inside the
+    group is left out (finite, and exact for group-invariant functions: the sum of a
+    group's values, the projector ``U_g @ U_g.T`` onto its subspace; not for products
+    pairing a group's vectors with its individual values, such as ``U @ diag(S) @ Vh``
+    itself, which no rule through the vectors gets right there); where some are 0, the
+    terms dividing by them are left out.  The columns past ``min(M, N)`` of
+    ``full_matrices=True`` (any basis of the rest) get the derivative that does not
+    rotate them among themselves.  Sign conventions are LAPACK's, so use functions that
+    do not depend on a vector's sign (``U[:, i] ** 2``, ``U @ diag(S) @ Vh``).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> a = np.array([[3.0, 0.0], [0.0, -2.0]])
+    >>> fnp.linalg.svd(a).S
+    array([3., 2.])
+    >>> fg.grad(lambda a: fnp.linalg.svd(a).S[1])(a)
+    array([[ 0.,  0.],
+           [ 0., -1.]])
+    """
+    a = _matrices("svd", a, square=hermitian)
+    if hermitian:
+        return _hermitian_svd(a, compute_uv)
+    if not compute_uv:
+        return _dec.svdvals(a)
+    return SVDResult(*_dec.svd(a, full_matrices))
+
+
+def _hermitian_svd(a, compute_uv):
+    """NumPy's route for ``hermitian=True``: the eigenvalues' magnitudes, largest first."""
+    if not compute_uv:
+        return flip(sort(_abs(_dec.eigvalsh(a)), axis=-1), axis=-1)
+    w, u = _dec.eigh(a)
+    order = flip(argsort(_abs(w), axis=-1), axis=-1)
+    w = take_along_axis(w, order, axis=-1)
+    u = take_along_axis(u, broadcast_to(expand_dims(order, -2), u.shape), axis=-1)
+    vh = _la.swap(u * expand_dims(sign(w), -2))
+    return SVDResult(u, _abs(w), vh)
+
+
+def svdvals(x, /):
+    """Singular values, largest first, of (stacked) matrices: ``svd(x, compute_uv=False)``.
+
+    Derivative ``diag(U.T @ dx @ V)``: exact for a group of equal values taken together
+    (e.g. the nuclear norm ``sum(svdvals(x))``); at a zero value (a kink, like ``abs``
+    at 0) it is LAPACK's choice of singular vectors' value.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fg.grad(lambda x: fnp.sum(fnp.linalg.svdvals(x)))(np.array([[2.0, 0.0], [0.0, 3.0]]))
+    array([[1., 0.],
+           [0., 1.]])
+    """
+    return _dec.svdvals(_matrices("svdvals", x))
+
+
+def _uplo(name, UPLO):
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"{name}: UPLO argument must be 'L' or 'U', got {UPLO!r}")
+    return UPLO == "L"
+
+
+def eigh(a, UPLO="L"):
+    """Eigenvalues (ascending) and unit eigenvectors of symmetric matrices, read from the
+    ``UPLO`` triangle (the other triangle is ignored: its derivative is 0).
+
+    ``dw = diag(V.T @ da @ V)``, ``dV = V @ (F * (V.T @ da @ V))`` with
+    ``F[i, j] = 1 / (w[j] - w[i])``.  For equal eigenvalues (within ``n * eps * |w|.max()``)
+    the eigenvectors are not differentiable; ``F`` is 0 inside such a group, which is
+    exact for functions that do not depend on the basis inside it (the group's projector
+    ``V_g @ V_g.T``, ``sum`` of its eigenvalues) and finite always.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.linalg.eigh(np.array([[2.0, 1.0], [1.0, 2.0]])).eigenvalues
+    array([1., 3.])
+    >>> fg.grad(lambda a: fnp.linalg.eigh(a).eigenvalues[1])(np.array([[2.0, 1.0], [1.0, 2.0]]))
+    array([[0.5, 0. ],
+           [1. , 0.5]])
+    """
+    lower = _uplo("eigh", UPLO)
+    return EighResult(*_dec.eigh(_matrices("eigh", a, square=True), lower))
+
+
+def eigvalsh(a, UPLO="L"):
+    """Eigenvalues (ascending) of symmetric matrices read from the ``UPLO`` triangle.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.linalg.eigvalsh(np.array([[2.0, 1.0], [1.0, 2.0]]))
+    array([1., 3.])
+    """
+    lower = _uplo("eigvalsh", UPLO)
+    return _dec.eigvalsh(_matrices("eigvalsh", a, square=True), lower)
+
+
+def eig(a):
+    """Eigenvalues and unit eigenvectors of general square matrices (``a @ v = v * w``).
+
+    On plain arrays this is ``np.linalg.eig`` (complex results included).  Inside
+    transforms funcgrad carries only real values for now: matrices with real eigenvalues
+    are differentiated (``dw = diag(V^-1 da V)``; equal eigenvalues as in :func:`eigh`),
+    and a matrix with complex eigenvalues raises ``NotImplementedError`` naming the
+    missing complex-number support.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> a = np.array([[2.0, 1.0], [0.0, 3.0]])
+    >>> fnp.linalg.eig(a).eigenvalues
+    array([2., 3.])
+    >>> fg.grad(lambda a: fnp.linalg.eig(a).eigenvalues[1])(a)
+    array([[0., 0.],
+           [1., 1.]])
+    """
+    if type(asarray(a)) is np.ndarray:  # no derivative to carry: complex results allowed
+        return np.linalg.eig(a)
+    return EigResult(*_dec.eig(_matrices("eig", a, square=True)))
+
+
+def eigvals(a):
+    """Eigenvalues of general square matrices; as :func:`eig` (inside transforms they are
+    ``eig``'s, real spectra only).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.linalg.eigvals(np.array([[2.0, 1.0], [0.0, 3.0]]))
+    array([2., 3.])
+    """
+    if type(asarray(a)) is np.ndarray:  # no derivative to carry: complex results allowed
+        return np.linalg.eigvals(a)
+    return _dec.eig(_matrices("eigvals", a, square=True))[0]
+
+
+def qr(a, mode="reduced"):
+    """QR factorization ``a = Q @ R`` of (stacked) matrices: ``mode`` ``'reduced'``,
+    ``'complete'`` or ``'r'`` (R only), NumPy's values.
+
+    Differentiable where the first ``min(M, N)`` columns of ``a`` are linearly independent;
+    where they are not (a zero on R's diagonal) Q is not determined by ``a`` and the
+    derivative raises ``LinAlgError`` (see :mod:`funcgrad.primitives.decompositions`).
+    ``mode='complete'`` with M > N: the extra columns of Q get the derivative that does
+    not rotate them among themselves.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> q, r = fnp.linalg.qr(np.array([[3.0, 1.0], [4.0, 2.0]]))
+    >>> np.round(r, 6)
+    array([[-5. , -2.2],
+           [ 0. ,  0.4]])
+    >>> fg.grad(lambda a: fnp.linalg.qr(a, mode="r")[0, 0])(np.array([[3.0, 1.0], [4.0, 2.0]]))
+    array([[-0.6,  0. ],
+           [-0.8,  0. ]])
+    """
+    if mode not in ("reduced", "complete", "r"):
+        if mode == "raw":
+            raise NotImplementedError(
+                "qr: mode='raw' (LAPACK's Householder reflectors) is not differentiable in "
+                "funcgrad; use mode='reduced' or 'complete'")
+        raise ValueError(f"qr: unrecognized mode {mode!r}; use 'reduced', 'complete' or 'r'")
+    q, r = _dec.qr(_matrices("qr", a), mode == "complete")
+    return r if mode == "r" else QRResult(q, r)
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
+    """Moore-Penrose pseudo-inverse (NumPy's cutoff: singular values at most
+    ``rcond * largest`` count as zero; ``rcond`` defaults to 1e-15, ``rtol=None`` to
+    ``max(M, N) * eps``).
+
+    The derivative is Golub and Pereyra's, exact where the rank is locally constant (at a
+    rank-deficient matrix: along perturbations that keep the rank), finite everywhere.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.linalg.pinv(np.array([[2.0, 0.0], [0.0, 0.0]]))
+    array([[0.5, 0. ],
+           [0. , 0. ]])
+    >>> fg.grad(lambda a: fnp.linalg.pinv(a)[0, 0])(np.array([[2.0, 0.0], [0.0, 0.0]]))
+    array([[-0.25,  0.  ],
+           [ 0.  ,  0.  ]])
+    """
+    a = _matrices("pinv", a, square=hermitian)
+    if rcond is None:
+        rcond = 1e-15 if rtol is _NO_VALUE else (
+            max(a.shape[-2:]) * np.finfo(a.dtype).eps if rtol is None else rtol)
+    elif rtol is not _NO_VALUE:
+        raise ValueError("pinv: `rtol` and `rcond` can't be both set.")
+    if np.ndim(rcond) != 0:
+        raise NotImplementedError("pinv: one rcond per matrix is not supported; pass a "
+                                  "single number (or call pinv on each matrix)")
+    return _dec.pinv(_mirrored(a) if hermitian else a, float(rcond), bool(hermitian))
+
+
+def lstsq(a, b, rcond=None):
+    """Least-squares solution of ``a @ x = b`` (NumPy's result: ``x``, residuals, rank,
+    singular values).  ``x = pinv(a) @ b`` with lstsq's cutoff (``rcond`` defaults to
+    ``eps * max(M, N)``), so its derivative is the pseudo-inverse's; the residuals are
+    differentiable too, the rank is an integer.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> a, b = np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]]), np.array([1.0, 2.0, 4.0])
+    >>> np.round(fnp.linalg.lstsq(a, b).x, 6)
+    array([0.833333, 1.5     ])
+    """
+    a, b = _float(asarray(a)), _float(asarray(b))
+    if a.ndim != 2 or b.ndim not in (1, 2):
+        raise np.linalg.LinAlgError(
+            f"lstsq: a must be two-dimensional and b one- or two-dimensional, got shapes "
+            f"{a.shape} and {b.shape} (for stacks of matrices use pinv(a) @ b)")
+    m, n = a.shape
+    if b.shape[0] != m:
+        raise np.linalg.LinAlgError(f"lstsq: incompatible dimensions: a has {m} rows, b has "
+                                    f"{b.shape[0]}")
+    if rcond is None:
+        rcond = np.finfo(np.result_type(a.dtype, b.dtype)).eps * max(m, n)
+    s = _dec.svdvals(a)
+    rank = _count_above(stop_gradient(s), rcond)
+    x = _la.matmul(_dec.pinv(a, float(rcond)), b)
+    if int(rank) == n and m > n:
+        residuals = _sum(square(b - _la.matmul(a, x)), axis=0)
+        residuals = reshape(residuals, (1,)) if b.ndim == 1 else residuals
+    else:
+        residuals = np.array([], np.result_type(a.dtype, b.dtype))
+    return LstsqResult(x, residuals, np.int32(rank), s)  # (NumPy's type for the rank)
+
+
+def _count_above(s, rtol, tol=None):
+    """The number of singular values above ``tol`` (default ``rtol * largest``)."""
+    if tol is None:
+        big = _max(s, axis=-1, keepdims=True) if s.shape[-1] else 0.0
+        tol = big * rtol
+    return _sum(astype(greater(s, tol), np.intp), axis=-1)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """The number of singular values above ``tol`` (default ``S.max() * max(M, N) * eps``);
+    an integer, with no derivative.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> int(fnp.linalg.matrix_rank(np.array([[1.0, 2.0], [2.0, 4.0]])))
+    1
+    """
+    if rtol is not None and tol is not None:
+        raise ValueError("matrix_rank: `tol` and `rtol` can't be both set.")
+    A = _float(asarray(A))
+    if A.ndim < 2:
+        return astype(greater(_sum(_abs(stop_gradient(A))), 0), np.intp) \
+            if type(A) is not np.ndarray else int(not np.all(A == 0))
+    S = stop_gradient(svd(A, compute_uv=False, hermitian=hermitian))
+    if tol is not None:
+        return _count_above(S, None, expand_dims(asarray(tol), -1))
+    if rtol is None:
+        rtol = max(A.shape[-2:]) * np.finfo(S.dtype).eps
+    else:
+        rtol = expand_dims(asarray(rtol), -1)
+    return _count_above(S, rtol)
+
+
+__all__ = ["svd", "svdvals", "eigh", "eigvalsh", "eig", "eigvals", "qr", "pinv", "lstsq",
+           "matrix_rank", "SVDResult", "EighResult", "EigResult", "QRResult"]

@@ -1,0 +1,535 @@
+"""Matrix decompositions: svd, svdvals, eigh, eigvalsh, qr, eig, eigvals, pinv.
+
+Forward values are NumPy's (LAPACK's sign and ordering conventions included); the rules
+are written with differentiable primitives, so every order of derivative, ``vmap`` and
+``jit`` work.  All accept stacks of matrices (leading axes), which is also how they batch.
+
+Where a derivative does not exist the rules return finite values, and say which:
+
+* equal singular values / eigenvalues (within ``max(m, n) * eps * largest``): the
+  singular or eigen vectors of that group are not differentiable (they may rotate
+  freely inside the group's subspace).  The rules leave out the within-group rotation
+  (as if ``1 / (s_i - s_j)`` were 0 there), which is exact for functions that do not
+  depend on the basis chosen inside a group: symmetric functions of a group's values
+  (their sum, norms) and the projector onto a group's whole subspace (``U_g @ U_g.T``);
+* zero singular values: the vectors of the zero group (beyond what orthogonality to the
+  others fixes) and the singular values themselves (a kink, like ``abs`` at 0) have no
+  derivative; the rules drop the terms that divide by them;
+* QR of a matrix whose first ``min(m, n)`` columns are linearly dependent (a zero on R's
+  diagonal): ``Q`` is not determined by ``a`` there.  First derivatives on plain arrays
+  raise ``LinAlgError`` saying so; inside jit/vmap/higher order the solve with ``R`` raises
+  at an exact zero (and near one the derivative is as large as it truly is).
+"""
+import numpy as np
+
+from ..core import Primitive, ShapedArray, reads_inputs_and_output
+from .elementwise import abs as _abs, greater, where
+from .indexing import index
+from .linalg import matmul, solve, swap
+from .reductions import reduce_max
+from .structural import concatenate, moveaxis, reduce_sum, reshape, stop_gradient
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def _float_dtype(dtype):
+    return np.result_type(dtype, np.float16)
+
+
+def _eye(n, dtype):
+    return np.eye(n, dtype=dtype)
+
+
+def _diag_part(x):
+    """``x[..., i, i]`` as a (..., k) array."""
+    return reduce_sum(x * _eye(x.shape[-1], x.dtype), (x.ndim - 1,))
+
+
+def _diag_embed(d):
+    """(..., k) -> (..., k, k) with ``d`` on the diagonal."""
+    return reshape(d, d.shape + (1,)) * _eye(d.shape[-1], d.dtype)
+
+
+def _as_row(s):
+    """(..., k) -> (..., 1, k): ``s[j]`` along columns (scales the columns of a matrix)."""
+    return reshape(s, s.shape[:-1] + (1, s.shape[-1]))
+
+
+def _as_col(s):
+    return reshape(s, s.shape + (1,))
+
+
+def _tolerance(values, size):
+    """``size * eps * max|values|`` per matrix, shaped (..., 1, 1): below it two values
+    count as equal (LAPACK returns repeated values only up to rounding)."""
+    big = reduce_max(_abs(stop_gradient(values)), (values.ndim - 1,), keepdims=True)
+    return _as_row(big * (size * np.finfo(values.dtype).eps))
+
+
+def _safe_reciprocal(d, tol):
+    """``1 / d`` where ``|d| > tol``, else 0 (a double where: no inf in any derivative)."""
+    keep = greater(_abs(d), tol)
+    return where(keep, 1.0 / where(keep, d, np.ones((), d.dtype)), np.zeros((), d.dtype))
+
+
+def _cols(x, start, stop):
+    return index(x, (Ellipsis, slice(None), slice(start, stop)))
+
+
+def _rows(x, start, stop):
+    return index(x, (Ellipsis, slice(start, stop), slice(None)))
+
+
+def _stacked(fn, n_out):
+    def batch(args, dims, **params):
+        return fn(moveaxis(args[0], dims[0], 0), **params), (0,) * n_out
+    return batch
+
+
+def _complement_tangent(q1, dq1, q2):
+    """Tangent of the columns ``q2`` completing the orthonormal ``q1`` (a basis of the rest,
+    not determined by ``a``): the one that does not rotate inside their span,
+    ``q2.T @ dq2 = 0``, and keeps ``[q1 q2]`` orthogonal."""
+    return -matmul(q1, matmul(swap(dq1), q2))
+
+
+def _complement_cotangent(q1, g2, q2):
+    """The transpose of :func:`_complement_tangent` in ``dq1``."""
+    return -matmul(q2, matmul(swap(g2), q1))
+
+
+def _matrix_abstract(a):
+    if a.ndim < 2:
+        raise ValueError(f"expected matrices with shape (..., m, n), got shape {a.shape}")
+    return a.shape[:-2], a.shape[-2], a.shape[-1], _float_dtype(a.dtype)
+
+
+# --- svd ----------------------------------------------------------------------------------
+
+def _svd_abstract(a, *, full_matrices):
+    batch, m, n, dtype = _matrix_abstract(a)
+    k = min(m, n)
+    ku, kv = (m, n) if full_matrices else (k, k)
+    return (ShapedArray(batch + (m, ku), dtype), ShapedArray(batch + (k,), dtype),
+            ShapedArray(batch + (kv, n), dtype))
+
+
+def _svd_impl(a, *, full_matrices):
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    return u, s, vh
+
+
+def _svd_parts(a, u, s, vh):
+    """The pieces both rules use: the reduced factors and the reciprocals that stand for
+    ``1/(s_j - s_i)``, ``1/(s_j + s_i)`` and ``1/s`` (0 where they do not exist)."""
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    u1, vh1 = _cols(u, 0, k), _rows(vh, 0, k)
+    tol = _tolerance(s, max(m, n))
+    sj, si = _as_row(s), _as_col(s)
+    return (u1, swap(vh1), _safe_reciprocal(sj - si, tol), _safe_reciprocal(sj + si, tol),
+            _safe_reciprocal(_as_row(s), tol))
+
+
+def _svd_jvp(primals, tangents, *, full_matrices):
+    a, = primals
+    da, = tangents
+    u, s, vh = svd(a, full_matrices)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if k == 0:
+        return (u, s, vh), (u * 0.0, s * 0.0, vh * 0.0)
+    u1, v1, f_minus, f_plus, s_inv = _svd_parts(a, u, s, vh)
+    dp = matmul(swap(u1), matmul(da, v1))
+    ds = _diag_part(dp)
+    sym, skew = (dp + swap(dp)) * 0.5, (dp - swap(dp)) * 0.5
+    du = matmul(u1, sym * f_minus + skew * f_plus)
+    dv = matmul(v1, sym * f_minus - skew * f_plus)
+    if m > k:  # the part of dA's columns outside the range of U
+        dav = matmul(da, v1)
+        du = du + (dav - matmul(u1, matmul(swap(u1), dav))) * s_inv
+    if n > k:
+        dau = matmul(swap(da), u1)
+        dv = dv + (dau - matmul(v1, matmul(swap(v1), dau))) * s_inv
+    if full_matrices and m > k:
+        du = concatenate([du, _complement_tangent(u1, du, _cols(u, k, m))], u.ndim - 1)
+    if full_matrices and n > k:
+        v2 = swap(_rows(vh, k, n))
+        dv = concatenate([dv, _complement_tangent(v1, dv, v2)], dv.ndim - 1)
+    return (u, s, vh), (du, ds, swap(dv))
+
+
+def _svd_vjp(needs, gs, outs, a, *, full_matrices):
+    u, s, vh = outs
+    gu, gs_, gvh = gs
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if k == 0:
+        return (a * 0.0,)
+    u1, v1, f_minus, f_plus, s_inv = _svd_parts(a, u, s, vh)
+    gv = None if gvh is None else swap(gvh)
+    if gu is not None and full_matrices and m > k:
+        gu = _cols(gu, 0, k) + _complement_cotangent(u1, _cols(gu, k, m), _cols(u, k, m))
+    if gv is not None and full_matrices and n > k:
+        v2 = swap(_rows(vh, k, n))
+        gv = _cols(gv, 0, k) + _complement_cotangent(v1, _cols(gv, k, n), v2)
+    ga = 0.0
+    g_dp = 0.0 if gs_ is None else _diag_embed(gs_)
+    g_ou = 0.0 if gu is None else matmul(swap(u1), gu)
+    g_ov = 0.0 if gv is None else matmul(swap(v1), gv)
+    if gu is not None or gv is not None:
+        g_sym = (g_ou + g_ov) * f_minus
+        g_skew = (g_ou - g_ov) * f_plus
+        g_dp = g_dp + (g_sym + swap(g_sym)) * 0.5 + (g_skew - swap(g_skew)) * 0.5
+    if gu is not None and m > k:
+        ga = ga + matmul((gu - matmul(u1, g_ou)) * s_inv, swap(v1))
+    if gv is not None and n > k:
+        ga = ga + matmul(u1, swap((gv - matmul(v1, g_ov)) * s_inv))
+    if not isinstance(g_dp, float):
+        ga = ga + matmul(u1, matmul(g_dp, swap(v1)))
+    return (ga if not isinstance(ga, float) else a * 0.0,)
+
+
+svd_p = Primitive("svd", _svd_impl, abstract_eval=_svd_abstract, jvp=_svd_jvp, vjp=_svd_vjp,
+                  multiple_results=True, vjp_reads=reads_inputs_and_output,
+                  grad_fn_name="LinalgSvdBackward0")
+
+
+def svd(a, full_matrices=False):
+    """``(u, s, vh)`` with ``a = u @ diag(s) @ vh`` (NumPy's, stacks too)."""
+    return tuple(svd_p.bind(a, full_matrices=bool(full_matrices)))
+
+
+svd_p.batch = _stacked(svd, 3)
+
+
+def _svdvals_jvp(primals, tangents):
+    a, = primals
+    u, _, vh = svd(a)
+    return svdvals(a), reduce_sum(u * matmul(tangents[0], swap(vh)), (a.ndim - 2,))
+
+
+def _svdvals_vjp(needs, g, out, a):
+    u, _, vh = svd(a)
+    return (matmul(u * _as_row(g), vh),)
+
+
+svdvals_p = Primitive(
+    "svdvals", lambda a: np.linalg.svd(a, compute_uv=False), jvp=_svdvals_jvp,
+    vjp=_svdvals_vjp, vjp_reads=reads_inputs_and_output,
+    abstract_eval=lambda a: ShapedArray(a.shape[:-2] + (min(a.shape[-2:]),),
+                                        _matrix_abstract(a)[3]))
+
+
+def svdvals(a):
+    """Singular values, largest first: ``ds = diag(u.T @ da @ v)``."""
+    return svdvals_p.bind(a)
+
+
+svdvals_p.batch = lambda args, dims: (svdvals(moveaxis(args[0], dims[0], 0)), 0)
+
+
+# --- eigh ---------------------------------------------------------------------------------
+
+def _triangle_masks(n, lower, dtype):
+    full = np.tril(np.ones((n, n), dtype)) if lower else np.triu(np.ones((n, n), dtype))
+    return full, full - np.eye(n, dtype=dtype)
+
+
+def _read_triangle(da, lower):
+    """The tangent of the symmetric matrix LAPACK reads: one triangle of ``a`` mirrored."""
+    full, strict = _triangle_masks(da.shape[-1], lower, da.dtype)
+    return da * full + swap(da * strict)
+
+
+def _read_triangle_t(g, lower):
+    full, strict = _triangle_masks(g.shape[-1], lower, g.dtype)
+    return g * full + swap(g) * strict
+
+
+def _eigh_abstract(a, *, lower):
+    batch, m, n, dtype = _matrix_abstract(a)
+    if m != n:
+        raise ValueError(f"expected square matrices (..., n, n), got shape {a.shape}")
+    return ShapedArray(batch + (n,), dtype), ShapedArray(a.shape, dtype)
+
+
+def _eigh_impl(a, *, lower):
+    w, v = np.linalg.eigh(a, UPLO="L" if lower else "U")
+    return w, v
+
+
+def _eigh_jvp(primals, tangents, *, lower):
+    a, = primals
+    w, v = eigh(a, lower)
+    if a.shape[-1] == 0:
+        return (w, v), (w * 0.0, v * 0.0)
+    dp = matmul(swap(v), matmul(_read_triangle(tangents[0], lower), v))
+    f = _safe_reciprocal(_as_row(w) - _as_col(w), _tolerance(w, a.shape[-1]))
+    return (w, v), (_diag_part(dp), matmul(v, dp * f))
+
+
+def _eigh_vjp(needs, gs, outs, a, *, lower):
+    w, v = outs
+    gw, gv = gs
+    if a.shape[-1] == 0:
+        return (a * 0.0,)
+    g_dp = 0.0 if gw is None else _diag_embed(gw)
+    if gv is not None:
+        f = _safe_reciprocal(_as_row(w) - _as_col(w), _tolerance(w, a.shape[-1]))
+        g_dp = g_dp + matmul(swap(v), gv) * f
+    return (_read_triangle_t(matmul(v, matmul(g_dp, swap(v))), lower),)
+
+
+eigh_p = Primitive("eigh", _eigh_impl, abstract_eval=_eigh_abstract, jvp=_eigh_jvp,
+                   vjp=_eigh_vjp, multiple_results=True, vjp_reads=reads_inputs_and_output,
+                   grad_fn_name="LinalgEighBackward0")
+
+
+def eigh(a, lower=True):
+    """``(w, v)`` of a symmetric matrix whose ``lower`` (else upper) triangle is read."""
+    return tuple(eigh_p.bind(a, lower=bool(lower)))
+
+
+eigh_p.batch = _stacked(eigh, 2)
+
+
+def _eigvalsh_jvp(primals, tangents, *, lower):
+    a, = primals
+    _, v = eigh(a, lower)
+    dp = matmul(swap(v), matmul(_read_triangle(tangents[0], lower), v))
+    return eigvalsh(a, lower), _diag_part(dp)
+
+
+def _eigvalsh_vjp(needs, g, out, a, *, lower):
+    _, v = eigh(a, lower)
+    return (_read_triangle_t(matmul(v * _as_row(g), swap(v)), lower),)
+
+
+eigvalsh_p = Primitive(
+    "eigvalsh", lambda a, *, lower: np.linalg.eigvalsh(a, UPLO="L" if lower else "U"),
+    abstract_eval=lambda a, *, lower: _eigh_abstract(a, lower=lower)[0],
+    jvp=_eigvalsh_jvp, vjp=_eigvalsh_vjp, vjp_reads=reads_inputs_and_output)
+
+
+def eigvalsh(a, lower=True):
+    """Eigenvalues (ascending) of a symmetric matrix read from one triangle."""
+    return eigvalsh_p.bind(a, lower=bool(lower))
+
+
+eigvalsh_p.batch = lambda args, dims, *, lower: (
+    eigvalsh(moveaxis(args[0], dims[0], 0), lower), 0)
+
+
+# --- qr -----------------------------------------------------------------------------------
+
+def _qr_abstract(a, *, complete):
+    batch, m, n, dtype = _matrix_abstract(a)
+    kq = m if complete else min(m, n)
+    return ShapedArray(batch + (m, kq), dtype), ShapedArray(batch + (kq, n), dtype)
+
+
+def _qr_impl(a, *, complete):
+    q, r = np.linalg.qr(a, mode="complete" if complete else "reduced")
+    return q, r
+
+
+def _check_independent_columns(r, k):
+    """First order on plain arrays: refuse, saying why, where Q is not determined by a."""
+    if type(r) is not np.ndarray or k == 0 or r.size == 0:
+        return
+    lead = r[..., :k, :k]
+    d = np.abs(np.diagonal(lead, axis1=-2, axis2=-1))
+    tol = max(r.shape[-2:]) * np.finfo(r.dtype).eps * np.max(np.abs(r), axis=(-2, -1))
+    if np.any(d <= tol[..., None]):
+        raise np.linalg.LinAlgError(
+            "qr: the derivative does not exist here: the first min(m, n) columns of the "
+            "matrix are linearly dependent (R has a zero on its diagonal), so the columns "
+            "of Q there are not determined by the matrix. Differentiate at a matrix of full "
+            "column rank (e.g. add a small multiple of the identity), or use svd/pinv.")
+
+
+def _strict_lower(x):
+    k = x.shape[-1]
+    return x * np.tril(np.ones((k, k), x.dtype), -1)
+
+
+def _qr_square_jvp(q1, r1, dx):
+    """dQ1, dR1 of ``x = q1 @ r1`` (q1: m x k orthonormal, r1: k x k upper triangular)."""
+    x_rinv = swap(solve(swap(r1), swap(dx)))          # dx @ r1^-1
+    qt = matmul(swap(q1), x_rinv)
+    low = _strict_lower(qt)
+    omega = low - swap(low)                          # the rotation: skew, so Q stays orthonormal
+    return matmul(q1, omega - qt) + x_rinv, matmul(qt - omega, r1)
+
+
+def _qr_square_vjp(q1, r1, gq, gr):
+    g_x, g_omega, g_qt = 0.0, 0.0, 0.0
+    if gq is not None:
+        qtg = matmul(swap(q1), gq)
+        g_x, g_omega, g_qt = gq, qtg, -qtg
+    if gr is not None:
+        grr = matmul(gr, swap(r1))
+        g_qt, g_omega = g_qt + grr, g_omega - grr
+    g_qt = g_qt + _strict_lower(g_omega - swap(g_omega))
+    g_x = g_x + matmul(q1, g_qt)
+    return swap(solve(r1, swap(g_x)))                # g_x @ r1^-T
+
+
+def _qr_jvp(primals, tangents, *, complete):
+    a, = primals
+    da, = tangents
+    q, r = qr(a, complete)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if k == 0:
+        return (q, r), (q * 0.0, r * 0.0)
+    _check_independent_columns(r, k)
+    q1 = _cols(q, 0, k)
+    dq, dr = _qr_square_jvp(q1, _cols(_rows(r, 0, k), 0, k), _cols(da, 0, k))
+    if n > k:  # a wide matrix: R = [R1, Q.T @ Y] with Y the columns past the m-th
+        y, dy = _cols(a, k, n), _cols(da, k, n)
+        dr2 = matmul(swap(dq), y) + matmul(swap(q1), dy)
+        dr = concatenate([dr, dr2], dr.ndim - 1)
+    if complete and m > k:
+        dq = concatenate([dq, _complement_tangent(q1, dq, _cols(q, k, m))], dq.ndim - 1)
+        dr = concatenate([dr, np.zeros(dr.shape[:-2] + (m - k, n), dr.dtype)], dr.ndim - 2)
+    return (q, r), (dq, dr)
+
+
+def _qr_vjp(needs, gs, outs, a, *, complete):
+    q, r = outs
+    gq, gr = gs
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if k == 0:
+        return (a * 0.0,)
+    _check_independent_columns(r, k)
+    q1 = _cols(q, 0, k)
+    if gq is not None and complete and m > k:
+        gq = _cols(gq, 0, k) + _complement_cotangent(q1, _cols(gq, k, m), _cols(q, k, m))
+    if gr is not None and complete and m > k:
+        gr = _rows(gr, 0, k)
+    g_y = None
+    if gr is not None and n > k:
+        gr2, gr = _cols(gr, k, n), _cols(gr, 0, k)
+        gq_y = matmul(_cols(a, k, n), swap(gr2))
+        gq = gq_y if gq is None else gq + gq_y
+        g_y = matmul(q1, gr2)
+    g_x = _qr_square_vjp(q1, _cols(_rows(r, 0, k), 0, k), gq, gr)
+    if n > k:
+        if g_y is None:
+            g_y = np.zeros(g_x.shape[:-1] + (n - k,), g_x.dtype)
+        g_x = concatenate([g_x, g_y], g_x.ndim - 1)
+    return (g_x,)
+
+
+qr_p = Primitive("qr", _qr_impl, abstract_eval=_qr_abstract, jvp=_qr_jvp, vjp=_qr_vjp,
+                 multiple_results=True, vjp_reads=reads_inputs_and_output,
+                 grad_fn_name="LinalgQrBackward0")
+
+
+def qr(a, complete=False):
+    """``(q, r)`` with ``a = q @ r`` (NumPy's ``mode='reduced'``, or ``'complete'``)."""
+    return tuple(qr_p.bind(a, complete=bool(complete)))
+
+
+qr_p.batch = _stacked(qr, 2)
+
+
+# --- eig (real spectra) -------------------------------------------------------------------
+
+COMPLEX_EIG = (
+    "eig: this matrix has complex eigenvalues, and funcgrad cannot yet carry complex values "
+    "through a transform (complex-number support is being added). Outside transforms "
+    "fnp.linalg.eig/eigvals return NumPy's complex result; inside grad/jvp/vmap/jit only "
+    "matrices with real eigenvalues are supported. For a symmetric matrix use eigh.")
+
+
+def _eig_impl(a):
+    w, v = np.linalg.eig(a)
+    if w.dtype.kind == "c":
+        raise NotImplementedError(COMPLEX_EIG)
+    return w, v
+
+
+def _eig_jvp(primals, tangents):
+    a, = primals
+    w, v = eig(a)
+    if a.shape[-1] == 0:
+        return (w, v), (w * 0.0, v * 0.0)
+    m = solve(v, matmul(tangents[0], v))             # v^-1 da v
+    dv = matmul(v, m * _eig_gaps(w))
+    # NumPy's eigenvectors have unit norm: remove the part of dv along each v
+    dv = dv - v * _as_row(reduce_sum(v * dv, (v.ndim - 2,)))
+    return (w, v), (_diag_part(m), dv)
+
+
+def _eig_gaps(w):
+    return _safe_reciprocal(_as_row(w) - _as_col(w), _tolerance(w, w.shape[-1]))
+
+
+def _eig_vjp(needs, gs, outs, a):
+    w, v = outs
+    gw, gv = gs
+    if a.shape[-1] == 0:
+        return (a * 0.0,)
+    g_m = 0.0 if gw is None else _diag_embed(gw)
+    if gv is not None:
+        g0 = gv - v * _as_row(reduce_sum(v * gv, (v.ndim - 2,)))
+        g_m = g_m + matmul(swap(v), g0) * _eig_gaps(w)
+    return (solve(swap(v), matmul(g_m, swap(v))),)
+
+
+eig_p = Primitive("eig", _eig_impl, abstract_eval=lambda a: _eigh_abstract(a, lower=True),
+                  jvp=_eig_jvp, vjp=_eig_vjp, multiple_results=True,
+                  vjp_reads=reads_inputs_and_output, grad_fn_name="LinalgEigBackward0")
+
+
+def eig(a):
+    """``(w, v)`` with ``a @ v = v * w``, for matrices whose eigenvalues are real."""
+    return tuple(eig_p.bind(a))
+
+
+eig_p.batch = _stacked(eig, 2)
+
+
+# --- pinv ---------------------------------------------------------------------------------
+
+def _pinv_jvp(primals, tangents, *, rcond, hermitian):
+    # Golub & Pereyra (1973): the derivative where the rank is locally constant
+    a, = primals
+    da = tangents[0]
+    p = pinv(a, rcond, hermitian)
+    m, n = a.shape[-2:]
+    pt, dat = swap(p), swap(da)
+    dp = (-matmul(p, matmul(da, p))
+          + matmul(matmul(p, pt), matmul(dat, _eye(m, p.dtype) - matmul(a, p)))
+          + matmul(_eye(n, p.dtype) - matmul(p, a), matmul(dat, matmul(pt, p))))
+    return p, dp
+
+
+def _pinv_vjp(needs, g, p, a, *, rcond, hermitian):
+    m, n = a.shape[-2:]
+    pt, gt = swap(p), swap(g)
+    return (-matmul(pt, matmul(g, pt))
+            + matmul(_eye(m, p.dtype) - matmul(a, p), matmul(gt, matmul(p, pt)))
+            + matmul(matmul(pt, p), matmul(gt, _eye(n, p.dtype) - matmul(p, a))),)
+
+
+pinv_p = Primitive(
+    "pinv", lambda a, *, rcond, hermitian: np.linalg.pinv(a, rcond=rcond, hermitian=hermitian),
+    jvp=_pinv_jvp, vjp=_pinv_vjp, vjp_reads=reads_inputs_and_output,
+    abstract_eval=lambda a, *, rcond, hermitian: ShapedArray(
+        a.shape[:-2] + (a.shape[-1], a.shape[-2]), _matrix_abstract(a)[3]))
+
+
+def pinv(a, rcond=1e-15, hermitian=False):
+    """Moore-Penrose pseudo-inverse; singular values below ``rcond * largest`` count as 0.
+    (``hermitian=True``: LAPACK reads ``a`` as symmetric, so ``a`` must be symmetric here:
+    the front mirrors the lower triangle first.)"""
+    return pinv_p.bind(a, rcond=float(rcond), hermitian=bool(hermitian))
+
+
+pinv_p.batch = lambda args, dims, *, rcond, hermitian: (
+    pinv(moveaxis(args[0], dims[0], 0), rcond, hermitian), 0)

@@ -1,0 +1,312 @@
+"""``funcgrad.numpy.linalg``: values equal NumPy's, derivatives equal finite differences
+(on functions that do not depend on LAPACK's sign choices), and the degenerate points
+(equal singular values or eigenvalues, rank deficiency) behave as the docstrings say.
+
+The per-primitive property checks (hypothesis shapes, vmap, float32, second order) are
+lines of ``tests/test_primitives.py``; this module covers every public function and the
+cases a table line cannot state.
+"""
+import doctest
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.numpy import _factorizations, _linalg_products, linalg
+from helpers import (check_dot_product, check_float32, check_jvp_fd, check_second_order,
+                     check_vmap, leaves)
+
+RNG = np.random.default_rng(7)
+
+
+def _orthogonal(n, rng=RNG):
+    q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    return q
+
+
+def with_singular_values(m, n, s, rng=RNG):
+    k = min(m, n)
+    return (_orthogonal(m, rng)[:, :k] * np.asarray(s, float)) @ _orthogonal(n, rng)[:k]
+
+
+def symmetric_with(w, rng=RNG):
+    q = _orthogonal(len(w), rng)
+    return (q * np.asarray(w, float)) @ q.T
+
+
+TALL = with_singular_values(4, 3, [2.5, 1.5, 0.7])
+WIDE = with_singular_values(2, 4, [2.0, 0.8])
+STACK = np.stack([with_singular_values(3, 3, [2.0, 1.2, 0.5]) for _ in range(2)])
+SYM = symmetric_with([-1.0, 0.5, 2.0])
+WELL = np.eye(3) * 2.0 + RNG.uniform(-0.4, 0.4, (3, 3))
+
+
+def sign_free_svd(a, full_matrices=False):
+    """svd's outputs through functions of them that do not depend on LAPACK's signs, nor
+    (``full_matrices=True``) on the basis it picks for the columns past min(M, N)."""
+    u, s, vh = fnp.linalg.svd(a, full_matrices=full_matrices)
+    k = s.shape[-1]
+    u1, vh1, u2, vh2 = u[..., :k], vh[..., :k, :], u[..., k:], vh[..., k:, :]
+    return (u1 * u1[..., :1, :], s, vh1 * vh1[..., :, :1], u1 @ (s[..., :, None] * vh1),
+            u2 @ fnp.swapaxes(u2, -1, -2), fnp.swapaxes(vh2, -1, -2) @ vh2)
+
+
+def sign_free_eigh(a):
+    w, v = fnp.linalg.eigh(a)
+    return w, v * v[..., :1, :]
+
+
+# --- values equal NumPy's ------------------------------------------------------------------
+
+VALUE_CASES = [
+    ("svd", lambda m, a: m.linalg.svd(a), [TALL, WIDE, STACK]),
+    ("svd_full", lambda m, a: m.linalg.svd(a, full_matrices=True), [TALL, WIDE]),
+    ("svd_values", lambda m, a: m.linalg.svd(a, compute_uv=False), [TALL, STACK]),
+    ("svd_hermitian", lambda m, a: m.linalg.svd(a, hermitian=True), [SYM]),
+    ("svd_hermitian_values", lambda m, a: m.linalg.svd(a, False, False, True), [SYM]),
+    ("svdvals", lambda m, a: m.linalg.svdvals(a), [TALL, STACK]),
+    ("eigh", lambda m, a: m.linalg.eigh(a), [SYM, STACK]),
+    ("eigh_upper", lambda m, a: m.linalg.eigh(a, UPLO="U"), [WELL]),
+    ("eigvalsh", lambda m, a: m.linalg.eigvalsh(a, "U"), [WELL, STACK]),
+    ("eig", lambda m, a: m.linalg.eig(a), [WELL, STACK]),
+    ("eigvals", lambda m, a: m.linalg.eigvals(a), [WELL]),
+    ("qr", lambda m, a: m.linalg.qr(a), [TALL, WIDE, STACK]),
+    ("qr_complete", lambda m, a: m.linalg.qr(a, mode="complete"), [TALL, WIDE]),
+    ("qr_r", lambda m, a: m.linalg.qr(a, mode="r"), [TALL]),
+    ("pinv", lambda m, a: m.linalg.pinv(a), [TALL, WIDE, STACK]),
+    ("pinv_rtol", lambda m, a: m.linalg.pinv(a, rtol=None), [TALL]),
+    ("pinv_hermitian", lambda m, a: m.linalg.pinv(a, hermitian=True), [SYM]),
+    ("lstsq", lambda m, a: m.linalg.lstsq(a, np.arange(4.0)), [TALL]),
+    ("lstsq_matrix_rhs", lambda m, a: m.linalg.lstsq(a, np.ones((2, 3))), [WIDE]),
+    ("matrix_rank", lambda m, a: m.linalg.matrix_rank(a), [TALL, STACK,
+                                                           np.outer([1.0, 2], [3.0, 4])]),
+    ("matrix_rank_tol", lambda m, a: m.linalg.matrix_rank(a, tol=1.0), [TALL]),
+    ("cond", lambda m, a: m.linalg.cond(a), [TALL, STACK]),
+    ("cond_p", lambda m, a: [m.linalg.cond(a, p) for p in (-2, 1, -1, np.inf, "fro", "nuc")],
+     [WELL]),
+    ("norm_singular", lambda m, a: [m.linalg.norm(a, p) for p in (2, -2, "nuc")], [TALL]),
+    ("norm_singular_axes", lambda m, a: m.linalg.norm(a, 2, axis=(2, 0), keepdims=True),
+     [STACK]),
+    ("matrix_norm", lambda m, a: [m.linalg.matrix_norm(a, ord=o) for o in ("fro", 2, 1)],
+     [STACK]),
+    ("vector_norm", lambda m, a: [m.linalg.vector_norm(a), m.linalg.vector_norm(
+        a, axis=(0, 2), keepdims=True, ord=3), m.linalg.vector_norm(a, axis=1, ord=1)],
+     [STACK]),
+    ("matrix_power", lambda m, a: [m.linalg.matrix_power(a, k) for k in (0, 1, 2, 3, 5, -2)],
+     [WELL, STACK]),
+    ("multi_dot", lambda m, a: [m.linalg.multi_dot([a, a.T, a]), m.linalg.multi_dot(
+        [a[:, 0], a, a.T, a[:, 1]]), m.linalg.multi_dot([a, a.T]), m.linalg.multi_dot(
+        [a.T, a, a.T, a[:, 2]])], [TALL]),
+    ("tensorsolve", lambda m, a: [m.linalg.tensorsolve(a.reshape(3, 3, 3, 3), a[:3, :3]),
+                                  m.linalg.tensorsolve(a.reshape(9, 3, 3), a[0])],
+     [np.kron(WELL, WELL)]),
+    ("tensorsolve_axes", lambda m, a: m.linalg.tensorsolve(a, a[0, 0], axes=(1,)),
+     [RNG.standard_normal((3, 3, 3, 3))]),
+    ("tensorinv", lambda m, a: m.linalg.tensorinv(a.reshape(9, 3, 3), ind=1),
+     [np.kron(WELL, WELL)]),
+    ("cross", lambda m, a: m.linalg.cross(a, a[::-1]), [TALL[:, :3]]),
+    ("outer", lambda m, a: m.linalg.outer(a[0], a[1]), [TALL]),
+    ("trace", lambda m, a: m.linalg.trace(a, offset=1), [STACK]),
+    ("diagonal", lambda m, a: m.linalg.diagonal(a, offset=-1), [STACK]),
+    ("matmul", lambda m, a: m.linalg.matmul(a, a), [STACK]),
+    ("tensordot", lambda m, a: m.linalg.tensordot(a, a, axes=1), [WELL]),
+    ("vecdot", lambda m, a: m.linalg.vecdot(a, a[0], axis=-1), [STACK]),
+    ("matrix_transpose", lambda m, a: m.linalg.matrix_transpose(a), [STACK]),
+]
+
+
+@pytest.mark.parametrize("name,f,inputs", VALUE_CASES, ids=[c[0] for c in VALUE_CASES])
+def test_values_equal_numpy(name, f, inputs):
+    for a in inputs:
+        got, want = leaves(f(fnp, a)), leaves(f(np, a))
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape and g.dtype == w.dtype, (name, g.shape, w.shape)
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+# --- derivatives: finite differences, dot-product test --------------------------------------
+
+DERIVATIVE_CASES = [
+    ("svd", sign_free_svd, [TALL]),
+    ("svd_wide", sign_free_svd, [WIDE]),
+    ("svd_full", lambda a: sign_free_svd(a, True), [TALL, WIDE]),
+    ("svd_hermitian", lambda a: (lambda u, s, vh: (u * u[:1], s, vh * vh[:, :1]))(
+        *fnp.linalg.svd(a, hermitian=True)), [SYM]),
+    ("svdvals", fnp.linalg.svdvals, [STACK]),
+    ("eigh", sign_free_eigh, [SYM]),
+    ("eigh_upper_reads_one_triangle", lambda a: fnp.linalg.eigh(a, "U")[0], [WELL]),
+    ("eigvalsh", fnp.linalg.eigvalsh, [STACK]),
+    ("eig", lambda a: (lambda w, v: (w, v * v[:1]))(*fnp.linalg.eig(a)),
+     [(np.eye(3) + 0.3 * RNG.standard_normal((3, 3))) @ np.diag([1.0, -0.5, 2.0])
+      @ np.linalg.inv(np.eye(3) + 0.3 * RNG.standard_normal((3, 3)))]),
+    ("qr", fnp.linalg.qr, [TALL, WIDE]),
+    ("qr_r", lambda a: fnp.linalg.qr(a, "r"), [STACK]),
+    ("pinv", fnp.linalg.pinv, [TALL, WIDE]),
+    ("pinv_hermitian", lambda a: fnp.linalg.pinv(a, hermitian=True), [SYM]),
+    ("lstsq", lambda a: fnp.linalg.lstsq(a, np.arange(4.0))[:2], [TALL]),
+    ("cond", lambda a: [fnp.linalg.cond(a), fnp.linalg.cond(a, 1)], [WELL]),
+    ("norm_2_nuc", lambda a: [fnp.linalg.norm(a, 2), fnp.linalg.norm(a, -2),
+                              fnp.linalg.norm(a, "nuc")], [TALL]),
+    ("matrix_norm", lambda a: fnp.linalg.matrix_norm(a, ord=2, keepdims=True), [STACK]),
+    ("vector_norm", lambda a: fnp.linalg.vector_norm(a, axis=(0, 2), ord=3), [STACK]),
+    ("matrix_power", lambda a: [fnp.linalg.matrix_power(a, k) for k in (3, 6, -3)], [WELL]),
+    ("multi_dot", lambda a: fnp.linalg.multi_dot([a[:, 0], a, a.T, a]), [TALL]),
+    ("tensorsolve", lambda a: fnp.linalg.tensorsolve(a.reshape(3, 3, 3, 3), a[:3, :3]),
+     [np.kron(WELL, WELL)]),
+    ("tensorinv", lambda a: fnp.linalg.tensorinv(a.reshape(3, 3, 9)), [np.kron(WELL, WELL)]),
+    ("det_inv_slogdet", lambda a: [fnp.linalg.det(a), fnp.linalg.inv(a),
+                                   fnp.linalg.slogdet(a)[1]], [WELL]),
+    ("array_api_names", lambda a: [fnp.linalg.trace(a), fnp.linalg.diagonal(a, offset=1),
+                                   fnp.linalg.cross(a, a[::-1]), fnp.linalg.outer(a[0], a[1]),
+                                   fnp.linalg.vecdot(a, a[1]), fnp.linalg.matrix_transpose(a),
+                                   fnp.linalg.matmul(a, a), fnp.linalg.tensordot(a, a, axes=1)],
+     [WELL]),
+]
+
+
+@pytest.mark.parametrize("name,f,inputs", DERIVATIVE_CASES, ids=[c[0] for c in DERIVATIVE_CASES])
+def test_derivatives_match_finite_differences(name, f, inputs):
+    rng = np.random.default_rng(3)
+    for a in inputs:
+        check_jvp_fd(f, [a], rng)
+        check_dot_product(f, [a], rng)
+
+
+@pytest.mark.parametrize("name,f,a", [
+    ("svd", sign_free_svd, TALL), ("eigh", sign_free_eigh, SYM), ("qr", fnp.linalg.qr, WIDE),
+    ("pinv", fnp.linalg.pinv, TALL), ("norm_nuc", lambda a: fnp.linalg.norm(a, "nuc"), TALL),
+])
+def test_second_order(name, f, a):
+    check_second_order(f, [a], np.random.default_rng(4))
+
+
+@pytest.mark.parametrize("name,f,a", [
+    ("svd", lambda a: sign_free_svd(a, True), np.stack([TALL, TALL[::-1]])),
+    ("eigh", sign_free_eigh, np.stack([SYM, SYM * 2.0])),
+    ("qr_complete", lambda a: fnp.linalg.qr(a, "complete")[1], np.stack([TALL, 2 * TALL])),
+    ("pinv", fnp.linalg.pinv, np.stack([WIDE, -WIDE])),
+    ("cond", fnp.linalg.cond, STACK),
+    ("matrix_power", lambda a: fnp.linalg.matrix_power(a, -3), STACK),
+])
+def test_vmap_equals_a_loop(name, f, a):
+    check_vmap(f, [a], [0], np.random.default_rng(5))
+
+
+@pytest.mark.parametrize("name,f,a", [
+    ("svd", sign_free_svd, TALL), ("eigh", sign_free_eigh, SYM), ("qr", fnp.linalg.qr, TALL),
+    ("pinv", fnp.linalg.pinv, WIDE), ("norm_2", lambda a: fnp.linalg.norm(a, 2), TALL),
+])
+def test_float32_stays_float32(name, f, a):
+    check_float32(f, [a], np.random.default_rng(6))
+
+
+def test_jit_of_grad_equals_grad():
+    def f(a):
+        u, s, vh = fnp.linalg.svd(a, full_matrices=False)
+        w, v = fnp.linalg.eigh(a.T @ a)
+        q, r = fnp.linalg.qr(a)
+        return fnp.sum(u ** 2 * s) + fnp.sum(v ** 2 * w) + fnp.sum(r ** 2) + \
+            fnp.sum(fnp.linalg.pinv(a))
+    np.testing.assert_allclose(fg.jit(fg.grad(f))(TALL), fg.grad(f)(TALL), rtol=1e-10)
+
+
+def test_plain_numpy_code_differentiates_through_numpy_linalg():
+    def f(m, a):
+        u, s, vh = m.linalg.svd(a, full_matrices=False)
+        return m.sum(s) + m.linalg.norm(a, 2) + m.sum(m.linalg.pinv(a) ** 2) + \
+            m.sum(m.linalg.qr(a).R ** 2) + m.sum(m.linalg.eigvalsh(a.T @ a))
+    check_jvp_fd(lambda a: f(np, a), [TALL])
+    np.testing.assert_allclose(fg.grad(lambda a: f(np, a))(TALL),
+                               fg.grad(lambda a: f(fnp, a))(TALL), rtol=1e-12)
+
+
+# --- degenerate points ----------------------------------------------------------------------
+
+def test_eigh_repeated_eigenvalues_give_finite_exact_invariant_derivatives():
+    a = symmetric_with([1.0, 1.0, 3.0])
+
+    def cluster_projector(a):  # the projector onto the repeated eigenvalue's subspace
+        w, v = fnp.linalg.eigh(a)
+        return v[:, :2] @ v[:, :2].T
+
+    check_jvp_fd(cluster_projector, [a])
+    check_jvp_fd(lambda a: fnp.sum(fnp.linalg.eigvalsh(a)[:2]), [a])
+    # eigenvectors themselves are not differentiable here: finite, not NaN
+    g = fg.grad(lambda a: fnp.sum(fnp.linalg.eigh(a)[1] ** 3))(a)
+    assert np.all(np.isfinite(g))
+    np.testing.assert_allclose(fg.grad(lambda a: fnp.sum(fnp.linalg.eigvalsh(a)))(np.eye(3)),
+                               np.eye(3))
+
+
+def test_svd_repeated_singular_values_give_finite_exact_invariant_derivatives():
+    q = _orthogonal(3)  # all singular values 1
+    np.testing.assert_allclose(fg.grad(lambda a: fnp.linalg.norm(a, "nuc"))(q), q, atol=1e-12)
+    a = with_singular_values(4, 3, [3.0, 1.0, 1.0])
+    check_jvp_fd(lambda a: (lambda u: u[:, 1:] @ u[:, 1:].T)(fnp.linalg.svd(a)[0]), [a])
+    check_jvp_fd(lambda a: fnp.sum(fnp.linalg.svd(a, compute_uv=False) ** 2), [q])
+    assert np.all(np.isfinite(fg.grad(lambda a: fnp.sum(fnp.linalg.svd(a)[2] ** 3))(a)))
+
+
+def test_svd_rank_deficient():
+    a = with_singular_values(4, 3, [2.0, 1.0, 0.0])
+    b = with_singular_values(3, 3, [2.0, 0.0, 0.0])
+    np.testing.assert_allclose(fg.grad(lambda a: fnp.sum(fnp.linalg.svdvals(a) ** 2))(a),
+                               2 * a, atol=1e-12)
+    for m in (a, b):  # vectors of the zero group are not determined: finite values
+        g = fg.grad(lambda m: fnp.sum(sign_free_svd(m)[0] * RNG.standard_normal(m.shape)))(m)
+        assert np.all(np.isfinite(g))
+    # the top singular pair is still determined, and differentiable
+    check_jvp_fd(lambda m: (lambda u: u[:, 0] * u[0, 0])(fnp.linalg.svd(m)[0]), [b])
+
+
+def test_pinv_rank_deficient_differentiates_along_rank_preserving_perturbations():
+    left, right = RNG.standard_normal((4, 2)), RNG.standard_normal((2, 3))
+    check_jvp_fd(lambda l, r: fnp.linalg.pinv(l @ r), [left, right])
+    check_dot_product(lambda l, r: fnp.linalg.pinv(l @ r), [left, right])
+
+
+def test_qr_rank_deficient_derivative_refuses_clearly():
+    a = np.array([[1.0, 2.0, 0.0], [2.0, 4.0, 1.0], [3.0, 6.0, 1.0]])  # column 1 = 2 * column 0
+    q, r = fnp.linalg.qr(a)
+    np.testing.assert_allclose(q @ r, a, atol=1e-12)
+    with pytest.raises(np.linalg.LinAlgError, match="linearly dependent"):
+        fg.grad(lambda a: fnp.sum(fnp.linalg.qr(a)[1]))(a)
+    with pytest.raises(np.linalg.LinAlgError, match="linearly dependent"):
+        fg.jvp(lambda a: fnp.linalg.qr(a)[0], (a,), (np.ones((3, 3)),))
+
+
+def test_eig_complex_eigenvalues():
+    rotation = np.array([[0.0, -1.0], [1.0, 0.0]])
+    w, v = fnp.linalg.eig(rotation)  # plain arrays: NumPy's complex result
+    np.testing.assert_allclose(w, np.linalg.eig(rotation)[0])
+    with pytest.raises(NotImplementedError, match="complex-number support"):
+        fg.grad(lambda a: fnp.sum(fnp.linalg.eigvals(a)))(rotation)
+
+
+# --- errors name the problem --------------------------------------------------------------
+
+@pytest.mark.parametrize("call,error,match", [
+    (lambda: fnp.linalg.svd(np.ones(3)), np.linalg.LinAlgError, "two-dimensional"),
+    (lambda: fnp.linalg.eigh(np.ones((2, 3))), np.linalg.LinAlgError, "square"),
+    (lambda: fnp.linalg.eigh(np.eye(2), UPLO="X"), ValueError, "UPLO"),
+    (lambda: fnp.linalg.qr(np.eye(2), mode="full"), ValueError, "mode"),
+    (lambda: fnp.linalg.qr(np.eye(2), mode="raw"), NotImplementedError, "reduced"),
+    (lambda: fnp.linalg.matrix_power(np.eye(2), 1.5), TypeError, "integer"),
+    (lambda: fnp.linalg.multi_dot([np.eye(2)]), ValueError, "two arrays"),
+    (lambda: fnp.linalg.pinv(np.eye(2), rcond=0.1, rtol=0.1), ValueError, "both"),
+    (lambda: fnp.linalg.outer(np.eye(2), np.ones(2)), ValueError, "one-dimensional"),
+    (lambda: fnp.linalg.cross(np.ones(2), np.ones(2)), ValueError, "3-dimensional"),
+    (lambda: fnp.linalg.norm(np.eye(2), 3), ValueError, "invalid norm order"),
+    (lambda: fnp.linalg.tensorinv(np.ones((2, 3)), ind=1), np.linalg.LinAlgError, "square"),
+])
+def test_errors_name_the_problem(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+@pytest.mark.parametrize("module", [_factorizations, _linalg_products, linalg])
+def test_docstring_examples_run(module):
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
