@@ -6,7 +6,7 @@ import numpy as np
 from ..core import ConcretizationError, DerivativeDroppedError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
-from . import (building, constructors, floatfuncs, indexing, linalg, manipulation, nanfunctions,
+from . import (building, complexfuncs, constructors, floatfuncs, indexing, linalg, manipulation, nanfunctions,
                polynomial, products, ranges, reductions, signal, statistics, ufuncs)
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
@@ -15,7 +15,7 @@ _EMPTY = {}
 
 # The modules whose ``__all__`` make up ``funcgrad.numpy`` (with ``linalg``).
 _FAMILIES = (constructors, ufuncs, manipulation, reductions, indexing, products, ranges,
-             statistics, nanfunctions, signal, polynomial, building, floatfuncs)
+             statistics, nanfunctions, signal, polynomial, building, floatfuncs, complexfuncs)
 
 
 # --- NumPy protocols ---------------------------------------------------------------------------
@@ -299,7 +299,8 @@ def attach_array_methods(cls):
     cls.sort = _sort_method
     cls.T = property(lambda self: manipulation.transpose(self))
     cls.mT = property(lambda self: manipulation.swapaxes(self, -1, -2))
-    cls.real = property(lambda self: self)
+    cls.real = property(lambda self: ufuncs.real(self))
+    cls.imag = property(lambda self: ufuncs.imag(self))
     cls.at = property(_at)
     cls.astype = lambda self, dtype, **kw: constructors.astype(self, dtype)
     cls.copy = lambda self: self
