@@ -19,7 +19,8 @@ The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 :mod:`~funcgrad.numpy.statistics`, :mod:`~funcgrad.numpy.nanfunctions`,
 :mod:`~funcgrad.numpy.signal`, :mod:`~funcgrad.numpy.polynomial`,
 :mod:`~funcgrad.numpy.building`, :mod:`~funcgrad.numpy.floatfuncs`,
-:mod:`~funcgrad.numpy.complexfuncs` and :mod:`~funcgrad.numpy.linalg`.
+:mod:`~funcgrad.numpy.complexfuncs`, :mod:`~funcgrad.numpy.linalg` and
+:mod:`~funcgrad.numpy.fft`.
 """
 # NumPy's own constants, scalar types and dtype helpers, as they are.
 from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float64, floating,
@@ -27,8 +28,9 @@ from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float6
                    nan, ndarray, newaxis, pi, result_type, uint8)
 
 from ..core import Tracer
-from . import (building, complexfuncs, constructors, floatfuncs, indexing, linalg, manipulation, nanfunctions,
-               polynomial, products, ranges, reductions, signal, statistics, ufuncs)
+from . import (building, complexfuncs, constructors, fft, floatfuncs, indexing, linalg,
+               manipulation, nanfunctions, polynomial, products, ranges, reductions, signal,
+               statistics, ufuncs)
 from ._convert import normalize_axis, one_axis, operand
 from ._conversions import attach_conversions
 from ._methods import attach_array_methods
@@ -56,7 +58,7 @@ _NUMPY_OWN = ["bool_", "dtype", "e", "euler_gamma", "finfo", "float16", "float32
               "uint8"]
 
 # (normalize_axis, one_axis and operand have been public since the first release)
-__all__ = (_NUMPY_OWN + ["linalg", "normalize_axis", "one_axis", "operand"]
+__all__ = (_NUMPY_OWN + ["linalg", "fft", "normalize_axis", "one_axis", "operand"]
            + constructors.__all__ + ufuncs.__all__ + manipulation.__all__ + reductions.__all__
            + indexing.__all__ + products.__all__ + ranges.__all__ + statistics.__all__
            + nanfunctions.__all__ + signal.__all__ + polynomial.__all__

@@ -6,8 +6,9 @@ import numpy as np
 from ..core import ConcretizationError, DerivativeDroppedError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
-from . import (building, complexfuncs, constructors, floatfuncs, indexing, linalg, manipulation, nanfunctions,
-               polynomial, products, ranges, reductions, signal, statistics, ufuncs)
+from . import (building, complexfuncs, constructors, fft, floatfuncs, indexing, linalg,
+               manipulation, nanfunctions, polynomial, products, ranges, reductions, signal,
+               statistics, ufuncs)
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
 
@@ -82,7 +83,7 @@ def _build_function_table():
     left out: mapped to themselves, they would dispatch back here forever; on traced values
     they raise the "not supported" error instead.)"""
     table = {}
-    namespaces = [(module, np) for module in _FAMILIES] + [(linalg, np.linalg)]
+    namespaces = [(module, np) for module in _FAMILIES] + [(linalg, np.linalg), (fft, np.fft)]
     for ours_ns, theirs_ns in namespaces:
         for name in ours_ns.__all__:
             ours = getattr(ours_ns, name)
