@@ -284,7 +284,21 @@ def conj(x):
     return _state.interpreter.process(_ew.conj_p, (operand(x),), _EMPTY)
 
 
-conj.primitive = _ew.conj_p  # (stands_for marks the ufunc; this the primitive)
+conj.primitive = _ew.conj_p
+
+
+def abs_square(x):
+    """``|x| ** 2``: ``x * x`` for real ``x``, ``real(x * conj(x))`` for complex (the
+    squared magnitude variances and norms are made of).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.ufuncs.abs_square(np.array([3 + 4j, 2.0]))
+    array([25.,  4.])
+    """
+    x = operand(x)
+    if getattr(x, "dtype", None) is not None and x.dtype.kind == "c":
+        return real(multiply(x, conj(x)))
+    return square(x)  # (stands_for marks the ufunc; this the primitive)
 conjugate = conj
 
 
