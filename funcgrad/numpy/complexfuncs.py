@@ -10,7 +10,7 @@ import numpy as _np
 
 from ..primitives import elementwise as _ew
 from ._convert import asarray, concrete_values, operand
-from .indexing import take_along_axis
+from .indexing import argsort, take_along_axis
 from .ufuncs import arctan2, imag, real
 
 __all__ = ["angle", "real_if_close", "iscomplex", "isreal", "iscomplexobj", "isrealobj",
@@ -104,7 +104,8 @@ def sort_complex(a):
     a = asarray(a)
     if _dtype(a).kind != "c":
         a = a.astype(_np.result_type(_dtype(a), _np.complex64))
-    order = _np.argsort(concrete_values(a, "sort_complex", "Sort outside the transform."),
-                        axis=-1, kind="stable")
-    return take_along_axis(a, order, axis=-1)
+    # lexicographic order: a stable sort by real part of the order by imaginary part
+    by_imag = argsort(imag(a), axis=-1, kind="stable")
+    by_real = argsort(take_along_axis(real(a), by_imag, axis=-1), axis=-1, kind="stable")
+    return take_along_axis(a, take_along_axis(by_imag, by_real, axis=-1), axis=-1)
 
