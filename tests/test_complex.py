@@ -379,3 +379,28 @@ def test_fft_bad_norm_and_length_raise():
         fg.grad(lambda x: np.sum(np.abs(np.fft.fft(x, norm="bogus"))))(np.ones(2))
     with pytest.raises(ValueError, match="Invalid number of FFT data points"):
         fnp.fft.fft(np.ones(2), 0)
+
+
+# --- the eager Tensor: PyTorch's convention, the conjugate of JAX's ---------------------------
+
+def test_tensor_grad_is_the_conjugate_of_jax():
+    z = fg.Tensor(np.complex128(3 + 4j), requires_grad=True)
+    (z.abs() ** 2).backward()
+    assert complex(z.grad.detach()) == pytest.approx(6 + 8j)
+    w = fg.Tensor(np.array([3 + 4j, 1 - 2j]), requires_grad=True)
+    (w.real * w.imag).sum().backward()  # d/dx + i d/dy of x*y
+    np.testing.assert_allclose(w.grad.detach(), [4 + 3j, -2 + 1j])
+
+
+def test_tensor_holomorphic_backward_with_gradient_is_v_times_conj_derivative():
+    z = np.array([1 + 1j, 2 - 1j])
+    v = np.array([1 + 0j, 1j])
+    w = fg.Tensor(z, requires_grad=True)
+    (w * w).sin().backward(gradient=v)
+    np.testing.assert_allclose(w.grad.detach(), v * np.conj(np.cos(z * z) * 2 * z))
+
+
+def test_tensor_complex_scalar_without_gradient_raises():
+    z = fg.Tensor(np.complex128(1 + 1j), requires_grad=True)
+    with pytest.raises(RuntimeError, match="real scalar outputs"):
+        (z * z).backward()
