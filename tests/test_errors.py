@@ -200,9 +200,9 @@ def test_inplace_assignment_on_traced_value_points_to_at():
 
 def test_unsupported_numpy_function_on_tracer_names_it():
     with pytest.raises(TypeError) as info:
-        fg.grad(lambda x: np.sum(np.fft.fft(x).real))(np.ones(4))
+        fg.grad(lambda x: np.sum(np.partition(x, 1)))(np.ones(4))
     msg = str(info.value)
-    assert "fft" in msg and "not supported" in msg
+    assert "partition" in msg and "not supported" in msg
 
 
 def test_unsupported_ufunc_method_on_tracer_names_it():
@@ -253,7 +253,7 @@ CHILD = textwrap.dedent("""
         lambda: fg.grad(lambda x: np.sum(x + np.ones(4)))(np.ones(3)),
         lambda: fnp.asarray([[1.0, 2.0], [3.0]]),
         lambda: fg.grad(setitem)(np.ones(3)),
-        lambda: fg.grad(lambda x: np.sum(np.fft.fft(x).real))(np.ones(3)),
+        lambda: fg.grad(lambda x: np.sum(np.partition(x, 1)))(np.ones(3)),
         lambda: fg.grad(lambda x: np.sum(np.asarray(x)))(np.ones(3)),
         lambda: fg.jvp(np.sin, (np.ones(3),), (np.ones(4),)),
         lambda: fg.grad(lambda x: x[10 ** 9])(np.ones(3)),
