@@ -45,13 +45,14 @@ def _as_input(x, where, transform):
         except TypeError as e:
             raise TypeError(f"{transform}: {where} is not a numeric array: {e}") from None
         dtype = x.dtype
-    if dtype.kind != "f":
+    if dtype.kind not in "fc":
         kind = {"i": "an integer", "u": "an unsigned integer", "b": "a boolean",
-                "c": "a complex", "U": "a string", "S": "a bytes", "O": "an object"}.get(
+                "U": "a string", "S": "a bytes", "O": "an object"}.get(
                     dtype.kind, "a non-float")
         raise TypeError(f"{transform}: {where} has {kind} dtype ({dtype}); derivatives are "
-                        f"taken with respect to real floating-point arrays (float32 or "
-                        f"float64). Convert it, e.g. np.asarray(x, dtype=np.float64).")
+                        f"taken with respect to floating-point arrays (float32, float64, "
+                        f"complex64 or complex128). Convert it, e.g. "
+                        f"np.asarray(x, dtype=np.float64).")
     return x
 
 
@@ -223,7 +224,43 @@ class _Reverse:
         return backward_pass(self.tape, seeds, self.inputs, free)
 
 
-def _check_scalar_output(value, transform):
+def check_holomorphic_inputs(leaves, holomorphic, transform):
+    """``holomorphic=True`` differentiates complex functions of complex inputs: refuse a
+    real input then, naming it (JAX's rule)."""
+    if not holomorphic:
+        return
+    for i, x in enumerate(leaves):
+        if x.dtype.kind != "c":
+            raise TypeError(f"{transform}(..., holomorphic=True) needs complex inputs, but "
+                            f"input leaf {i} has dtype {x.dtype}. Pass it as complex "
+                            f"(np.asarray(x, dtype=complex)), or drop holomorphic=True for "
+                            f"a real input.")
+
+
+def check_output_dtype(value, holomorphic, transform):
+    """Reverse-mode derivatives seed the output with ones: of a real output, or with
+    ``holomorphic=True`` of a complex one (a complex output of a function that is not
+    holomorphic has no single gradient: JAX's rule)."""
+    dtype = getattr(value, "dtype", None)
+    if holomorphic:
+        if dtype is None or dtype.kind != "c":
+            raise TypeError(f"{transform}(..., holomorphic=True) needs a complex output, but "
+                            f"the function returned dtype {dtype}. Drop holomorphic=True "
+                            f"for a real-valued function.")
+        return
+    if dtype is not None and dtype.kind == "c":
+        raise TypeError(f"{transform} needs a real-valued output, but the function returned "
+                        f"a complex one (dtype {dtype}). For a holomorphic function pass "
+                        f"holomorphic=True; otherwise differentiate a real quantity (e.g. "
+                        f"np.abs(out) ** 2, out.real) or use fg.vjp with a cotangent of your "
+                        f"choice.")
+    if dtype is None or dtype.kind != "f":
+        raise TypeError(f"{transform} needs a real floating-point output, but the function "
+                        f"returned dtype {dtype}. Make sure the output is computed from the "
+                        f"float inputs.")
+
+
+def _check_scalar_output(value, transform, holomorphic=False):
     shape = getattr(value, "shape", ())
     size = int(np.prod(shape)) if shape else 1
     if size != 1:
@@ -231,16 +268,12 @@ def _check_scalar_output(value, transform):
                         f"needs the function to return a scalar, but it returned an array of "
                         f"shape {shape}. Reduce it (e.g. .sum()), or use fg.vjp / fg.jacobian "
                         f"for non-scalar outputs.")
-    dtype = getattr(value, "dtype", None)
-    if dtype is None or dtype.kind != "f":
-        raise TypeError(f"{transform} needs a real floating-point output, but the function "
-                        f"returned dtype {dtype}. Make sure the output is computed from the "
-                        f"float inputs.")
+    check_output_dtype(value, holomorphic, transform)
 
 
-def value_and_grad(fun, argnums=0, has_aux=False):
+def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False):
     """A function returning ``(fun(*args), gradient)``; ``((value, aux), gradient)``
-    with ``has_aux=True``.
+    with ``has_aux=True``.  ``holomorphic``: as in :func:`grad`.
 
     >>> import numpy as np, funcgrad as fg
     >>> value, g = fg.value_and_grad(lambda x: np.sum(x ** 2))(np.array([1.0, 2.0]))
@@ -251,12 +284,13 @@ def value_and_grad(fun, argnums=0, has_aux=False):
     def value_and_grad_fun(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "grad")
         rev = _Reverse(fun, args, kwargs, nums, has_aux, "grad")
+        check_holomorphic_inputs(rev.leaves, holomorphic, "grad")
         if rev.out_tree.num_leaves != 1 or rev.out_tree.node is not None:
             raise TypeError(f"grad can be implicitly created only for scalar outputs: the "
                             f"function returned a {rev.out_tree} structure instead of one "
                             f"scalar. Return a single scalar, or use has_aux=True for extras.")
         value = rev.out_values[0]
-        _check_scalar_output(value, "grad")
+        _check_scalar_output(value, "grad", holomorphic)
         seed = ones_like_output(value)
         cts = rev.backward([seed], free=True)
         grads = [_as_output(c, x, k) for c, x, k in zip(cts, rev.leaves, rev.kinds)]
@@ -273,18 +307,26 @@ def _plain(value):
     return value
 
 
-def grad(fun, argnums=0, has_aux=False):
+def grad(fun, argnums=0, has_aux=False, holomorphic=False):
     """The gradient of a scalar function: ``grad(f)(x)`` has ``x``'s structure, shape
     and dtype.  ``argnums`` (int or tuple) picks the arguments; ``has_aux=True`` means
     ``fun`` returns ``(scalar, aux)`` and the result is ``(gradient, aux)``.
+
+    Complex numbers follow JAX: for a real-valued ``f`` of ``z = x + iy`` the gradient is
+    ``df/dx - i df/dy``; ``holomorphic=True`` differentiates a holomorphic ``f: C -> C``
+    and gives ``f'(z)``.  A complex output without ``holomorphic=True`` is an error.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.grad(np.sin)(0.0)
     1.0
     >>> float(fg.grad(fg.grad(np.sin))(1.0)) == -np.sin(1.0)
     True
+    >>> complex(fg.grad(lambda z: np.abs(z) ** 2)(3 + 4j))
+    (6-8j)
+    >>> complex(fg.grad(np.sin, holomorphic=True)(1 + 1j)) == np.cos(1 + 1j)
+    True
     """
-    vg = value_and_grad(fun, argnums, has_aux)
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic)
 
     @functools.wraps(fun)
     def grad_fun(*args, **kwargs):
@@ -322,6 +364,10 @@ def vjp(fun, *primals, has_aux=False):
                 raise ValueError(f"vjp_fn: cotangent shape {tuple(ct.shape)} does not match the "
                                  f"output shape {tuple(shape)}")
             if dtype is not None and ct.dtype != dtype and not isinstance(ct, Tracer):
+                if ct.dtype.kind == "c" and dtype.kind != "c":
+                    raise TypeError(f"vjp_fn: cotangent {k} is complex ({ct.dtype}) but the "
+                                    f"output is real ({dtype}); its imaginary part would be "
+                                    f"dropped. Pass a real cotangent.")
                 ct = ct.astype(dtype)
             cts.append(ct)
         grads = rev.backward(cts)
@@ -340,7 +386,11 @@ def _check_tangent(p, t, i):
         raise ValueError(f"jvp: tangent {i} has shape {tuple(t.shape)} but its primal has shape "
                          f"{tuple(p.shape)}; each tangent must have its primal's shape")
     if t.dtype != p.dtype:
-        if t.dtype.kind not in "fiub":
+        if t.dtype.kind == "c" and p.dtype.kind != "c":
+            raise TypeError(f"jvp: tangent {i} is complex ({t.dtype}) but its primal is real "
+                            f"({p.dtype}): a real input can only move along the real line. "
+                            f"Pass a real tangent, or make the primal complex.")
+        if t.dtype.kind not in "fiubc":
             raise TypeError(f"jvp: tangent {i} has dtype {t.dtype}; use {p.dtype}")
         t = st.convert_element_type(t, p.dtype)
     return t
@@ -393,7 +443,7 @@ def jvp(fun, primals, tangents, has_aux=False):
 
 
 def _zeros_tangent(o):
-    return np.zeros(o.shape, o.dtype if o.dtype.kind == "f" else np.float64)
+    return np.zeros(o.shape, o.dtype if o.dtype.kind in "fc" else np.float64)
 
 
 def linearize(fun, *primals):

@@ -87,8 +87,11 @@ def make_dual(tensor, tangent, *, level=None):
     if tuple(tangent.shape) != tuple(primal.shape):
         raise ValueError(f"make_dual: the tangent has shape {tuple(tangent.shape)} but the primal "
                          f"has shape {tuple(primal.shape)}; they must be equal")
-    if primal.dtype.kind != "f":
+    if primal.dtype.kind not in "fc":
         raise TypeError(f"make_dual: expected a floating-point primal, got dtype {primal.dtype}")
+    if tangent.dtype.kind == "c" and primal.dtype.kind != "c":
+        raise TypeError(f"make_dual: the tangent is complex ({tangent.dtype}) but the primal is "
+                        f"real ({primal.dtype}); pass a real tangent or a complex primal")
     if tangent.dtype != primal.dtype:
         from .numpy import astype
         tangent = astype(tangent, primal.dtype)

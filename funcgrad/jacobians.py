@@ -12,7 +12,8 @@ import numpy as np
 
 from . import tree
 from .api import (_Reverse, _as_output, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
-                  _split_aux, _strip, _substitute, jvp, on_device_of, value_and_grad, vjp, vmap)
+                  _split_aux, _strip, _substitute, check_holomorphic_inputs, check_output_dtype,
+                  jvp, on_device_of, value_and_grad, vjp, vmap)
 from .core import Tracer, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
@@ -96,18 +97,38 @@ def _rebuild_in(treedefs, flat, single):
     return res[0] if single else tuple(res)
 
 
-def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None):
+def _check_jacfwd_inputs(leaves, holomorphic):
+    check_holomorphic_inputs(leaves, holomorphic, "jacfwd")
+    if not holomorphic:
+        for i, x in enumerate(leaves):
+            if x.dtype.kind == "c":
+                raise TypeError(f"jacfwd needs real inputs, but input leaf {i} is complex "
+                                f"({x.dtype}). For a holomorphic function pass "
+                                f"holomorphic=True; otherwise push tangents with fg.jvp.")
+
+
+def _check_jac_outputs(outs, holomorphic, transform):
+    for o in outs:
+        check_output_dtype(o, holomorphic, transform)
+
+
+def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
     """Jacobian by forward mode (one batched ``jvp``): best when inputs are few.
+    ``holomorphic=True``: the complex Jacobian of a holomorphic function of complex
+    inputs (JAX's convention; without it, inputs must be real).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.jacfwd(lambda x: x ** 2)(np.array([1.0, 2.0]))
     array([[2., 0.],
            [0., 4.]])
+    >>> fg.jacfwd(lambda z: z ** 2, holomorphic=True)(np.array([1j]))
+    array([[0.+2.j]])
     """
     @functools.wraps(fun)
     def jac(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "jacfwd")
         leaves, kinds, treedefs = _flatten_inputs(args, nums, "jacfwd")
+        _check_jacfwd_inputs(leaves, holomorphic)
         n, basis = _basis(leaves, _dtype(leaves))
         holder = {}
 
@@ -140,6 +161,8 @@ def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None):
         else:
             rows = _chunked_vmap(push, basis, n, chunk_size)
         out_leaves = [p if isinstance(p, Tracer) else np.asarray(p) for p in holder["primals"]]
+        if holomorphic:
+            _check_jac_outputs(out_leaves, holomorphic, "jacfwd")
         blocks = _assemble(rows, out_leaves, leaves, in_first=True)
         result = _structure(blocks, holder["tree"], treedefs, single, out_leaves, leaves)
         return (result, holder["aux"]) if has_aux else result
@@ -147,25 +170,30 @@ def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None):
     return jac
 
 
-def jacrev(fun, argnums=0, has_aux=False, chunk_size=None):
+def jacrev(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
     """Jacobian by reverse mode (one forward pass, one batched ``vjp``): best when
-    outputs are few.
+    outputs are few.  ``holomorphic=True``: the complex Jacobian of a holomorphic function
+    (without it, outputs must be real; complex inputs get JAX's ``d/dx - i d/dy`` rows).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0]))
     array([[2.]])
+    >>> fg.jacrev(lambda z: z ** 2, holomorphic=True)(np.array([1j]))
+    array([[0.+2.j]])
     """
     @functools.wraps(fun)
     def jac(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "jacrev")
         rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacrev")
-        return _jacrev_from(rev, single, chunk_size, has_aux)
+        return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacrev")
 
     return jac
 
 
-def _jacrev_from(rev, single, chunk_size, has_aux):
+def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform="jacrev"):
+    check_holomorphic_inputs(rev.leaves, holomorphic, transform)
     outs = [o if isinstance(o, Tracer) else np.asarray(o) for o in rev.out_values]
+    _check_jac_outputs(outs, holomorphic, transform)
     m, basis = _basis(outs, _dtype(outs) if outs else np.float64)
 
     def pull(*cts):
@@ -191,13 +219,15 @@ def _jacrev_from(rev, single, chunk_size, has_aux):
     return (result, rev.aux) if has_aux else result
 
 
-def jacobian(fun, argnums=0, strategy="auto", vectorize=True, chunk_size=None, has_aux=False):
+def jacobian(fun, argnums=0, strategy="auto", vectorize=True, chunk_size=None, has_aux=False,
+             holomorphic=False):
     """The Jacobian of ``fun``, shape ``out.shape + in.shape``.
 
     ``strategy``: ``"forward-mode"``, ``"reverse-mode"``, or ``"auto"`` (forward when
     the inputs have fewer elements than the outputs, reverse otherwise).
     ``vectorize=False`` computes it row by row in a Python loop (slower; the route
     torch.autograd.functional takes by default, kept for comparison and memory).
+    ``holomorphic``: as in :func:`jacfwd` and :func:`jacrev`.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.jacobian(lambda x: x[0] * x[1], strategy="reverse-mode")(np.array([2.0, 3.0]))
@@ -212,27 +242,32 @@ def jacobian(fun, argnums=0, strategy="auto", vectorize=True, chunk_size=None, h
     @functools.wraps(fun)
     def jac(*args, **kwargs):
         if strategy == "forward-mode":
-            return jacfwd(fun, argnums, has_aux, chunk_size)(*args, **kwargs)
+            return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
         nums, single = _normalize_argnums(argnums, len(args), "jacobian")
         rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacobian")
         n_in = sum(int(np.prod(x.shape)) for x in rev.leaves)
         n_out = sum(int(np.prod(getattr(o, "shape", ()))) for o in rev.out_values)
-        if strategy == "auto" and n_in < n_out:
-            return jacfwd(fun, argnums, has_aux, chunk_size)(*args, **kwargs)
-        return _jacrev_from(rev, single, chunk_size, has_aux)
+        if strategy == "auto" and n_in < n_out and (holomorphic or not any(
+                x.dtype.kind == "c" for x in rev.leaves)):
+            return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
+        return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacobian")
 
     return jac
 
 
-def hessian(fun, argnums=0, chunk_size=None):
+def hessian(fun, argnums=0, chunk_size=None, holomorphic=False):
     """The Hessian of a scalar function, by forward-over-reverse (``jacfwd(jacrev(f))``).
+    ``holomorphic=True``: the second complex derivative of a holomorphic function.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.hessian(lambda x: np.sum(x ** 3))(np.array([1.0, 2.0]))
     array([[ 6.,  0.],
            [ 0., 12.]])
+    >>> fg.hessian(lambda z: np.sum(z ** 3), holomorphic=True)(np.array([1j]))
+    array([[0.+6.j]])
     """
-    return jacfwd(jacrev(fun, argnums), argnums, chunk_size=chunk_size)
+    return jacfwd(jacrev(fun, argnums, holomorphic=holomorphic), argnums,
+                  chunk_size=chunk_size, holomorphic=holomorphic)
 
 
 def _as_tuple(x):

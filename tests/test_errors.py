@@ -36,13 +36,10 @@ def square_sum(x):
     (np.arange(3, dtype=np.uint8), "uint8"),
     (True, "bool"),
     (np.array([True, False]), "bool"),
-    (1 + 2j, "complex"),
-    (np.array([1 + 2j]), "complex128"),
     ("abc", "<U3"),
     (np.array(["a", "b"]), "<U1"),
     (np.array([1.0, None], dtype=object), "object"),
-], ids=["int", "np.int32", "int-array", "uint8-array", "bool", "bool-array", "complex",
-        "complex-array", "str", "str-array", "object-array"])
+], ids=["int", "np.int32", "int-array", "uint8-array", "bool", "bool-array", "str", "str-array", "object-array"])
 def test_grad_wrt_non_float_argument_raises_type_error_naming_argument_and_dtype(value,
                                                                                   dtype_word):
     with pytest.raises(TypeError) as info:
@@ -52,6 +49,12 @@ def test_grad_wrt_non_float_argument_raises_type_error_naming_argument_and_dtype
     assert dtype_word in msg
     assert "float" in msg  # says what to pass instead
 
+
+@pytest.mark.parametrize("value", [1 + 2j, np.array([1 + 2j])], ids=["complex", "complex-array"])
+def test_grad_of_complex_output_without_holomorphic_raises_naming_it(value):
+    with pytest.raises(TypeError, match="complex.*holomorphic=True"):
+        fg.grad(square_sum)(value)
+    assert np.allclose(fg.grad(square_sum, holomorphic=True)(value), 2 * np.asarray(value))
 
 def test_grad_wrt_none_argument_raises_type_error():
     with pytest.raises(TypeError, match="argument 0 is None"):
@@ -197,9 +200,9 @@ def test_inplace_assignment_on_traced_value_points_to_at():
 
 def test_unsupported_numpy_function_on_tracer_names_it():
     with pytest.raises(TypeError) as info:
-        fg.grad(lambda x: np.sum(np.fft.fft(x).real))(np.ones(4))
+        fg.grad(lambda x: np.sum(np.partition(x, 1)))(np.ones(4))
     msg = str(info.value)
-    assert "fft" in msg and "not supported" in msg
+    assert "partition" in msg and "not supported" in msg
 
 
 def test_unsupported_ufunc_method_on_tracer_names_it():
@@ -250,7 +253,7 @@ CHILD = textwrap.dedent("""
         lambda: fg.grad(lambda x: np.sum(x + np.ones(4)))(np.ones(3)),
         lambda: fnp.asarray([[1.0, 2.0], [3.0]]),
         lambda: fg.grad(setitem)(np.ones(3)),
-        lambda: fg.grad(lambda x: np.sum(np.fft.fft(x).real))(np.ones(3)),
+        lambda: fg.grad(lambda x: np.sum(np.partition(x, 1)))(np.ones(3)),
         lambda: fg.grad(lambda x: np.sum(np.asarray(x)))(np.ones(3)),
         lambda: fg.jvp(np.sin, (np.ones(3),), (np.ones(4),)),
         lambda: fg.grad(lambda x: x[10 ** 9])(np.ones(3)),

@@ -19,7 +19,7 @@ from funcgrad.primitives import elementwise as ew
 PACKAGE = pathlib.Path(fg.__file__).resolve().parent
 FAMILIES = ["constructors", "ufuncs", "manipulation", "reductions", "indexing", "products",
             "linalg", "ranges", "statistics", "nanfunctions", "signal",
-            "polynomial", "building", "floatfuncs"]
+            "polynomial", "building", "floatfuncs", "complexfuncs"]
 
 
 def elementwise_primitives():

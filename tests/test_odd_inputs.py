@@ -238,13 +238,18 @@ def test_python_and_numpy_scalars():
 
 @pytest.mark.parametrize("value,kind", [(3, "integer"), (True, "bool"), (np.int64(3), "integer"),
                                         (np.bool_(True), "bool"), (np.arange(3), "integer"),
-                                        (np.array([True]), "boolean"), (1 + 2j, "complex"),
+                                        (np.array([True]), "boolean"),
                                         (np.array(["a"]), "str"), (None, "None")])
 def test_non_float_inputs_to_grad_raise_type_error(value, kind):
     with pytest.raises(TypeError) as info:
         fg.grad(lambda v: np.sum(v * 1.0))(value)
     message = str(info.value)
     assert kind in message and "argument 0" in message, message
+
+
+def test_complex_input_with_complex_output_to_grad_names_holomorphic():
+    with pytest.raises(TypeError, match="complex.*holomorphic=True"):
+        fg.grad(lambda v: np.sum(v * 1.0))(1 + 2j)
 
 
 def test_lists_are_pytrees():

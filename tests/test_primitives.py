@@ -484,6 +484,13 @@ OPS = [
     Op("expit", lambda m, x: fsp.expit(x), dom=U(-6.0, 6.0), ref=lambda x: 1 / (1 + np.exp(-x))),
     # piecewise constant: zero derivative (multiplied by x so the output stays traced)
     Op("sign", lambda m, x: x * m.sign(x), dom=NZ(0.1, 2.0)),
+    # complex parts, on real arrays (tests/test_complex.py checks them on complex ones)
+    Op("real", lambda m, x: m.real(x)),
+    Op("imag", lambda m, x: x * m.imag(x)),
+    Op("conj", lambda m, x: m.conj(x)),
+    # numpy.fft on real signals back to real values (tests/test_complex.py: complex ones)
+    Op("fft", lambda m, x: m.real(m.fft.ifft(m.fft.fft(x, axis=0) * 0.5, axis=0)), one(1, 3, 1)),
+    Op("rfft_irfft", lambda m, x: m.fft.irfft(m.fft.rfft(x, 5) * 0.5, 5), one(1, 3, 1)),
     Op("floor", lambda m, x: x * m.floor(x), dom=OFFGRID),
     Op("ceil", lambda m, x: x * m.ceil(x), dom=OFFGRID),
     Op("rint", lambda m, x: x * m.rint(x), dom=OFFGRID),

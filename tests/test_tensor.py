@@ -125,10 +125,10 @@ def test_constructor_copies_its_input_and_numpy_is_a_read_only_view():
 
 
 def test_only_floating_tensors_can_require_grad():
-    with pytest.raises(RuntimeError, match="Only Tensors of floating point dtype can require "
+    with pytest.raises(RuntimeError, match="Only Tensors of floating point and complex dtype can require "
                                            "gradients"):
         T([1, 2], requires_grad=True)
-    with pytest.raises(RuntimeError, match="Only Tensors of floating point dtype"):
+    with pytest.raises(RuntimeError, match="Only Tensors of floating point and complex dtype"):
         T([True]).requires_grad_()
     assert T([1, 2], dtype=np.float32, requires_grad=True).dtype == np.float32
 

@@ -440,7 +440,7 @@ def clone(self):
     >>> fg.tensor([1.0], requires_grad=True).clone()
     tensor([1.], grad_fn=<CloneBackward0>)
     """
-    if self.dtype.kind != "f":
+    if self.dtype.kind not in "fc":
         return Tensor(self)
     return record_as(CLONE, _copy, self)
 

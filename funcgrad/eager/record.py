@@ -143,7 +143,7 @@ def _record(prim, args, vals, params, out):
         node._saves = saves or output_read
     results = []
     for k, o in enumerate(outs):
-        if o.dtype.kind == "f":
+        if o.dtype.kind in "fc":
             t = make(o, True)
             t.grad_fn = node
             t._output_nr = k

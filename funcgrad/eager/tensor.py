@@ -163,9 +163,10 @@ class Tensor(InPlaceUpdates):
                 "you can only change requires_grad flags of leaf variables. If you want to "
                 "use a computed variable in a subgraph that doesn't require differentiation "
                 "use var_no_grad = var.detach().")
-        if mode and self.dtype.kind != "f":
+        if mode and self.dtype.kind not in "fc":
             raise RuntimeError(
-                f"Only Tensors of floating point dtype can require gradients; this one has "
+                f"Only Tensors of floating point and complex dtype can require gradients; "
+                f"this one has "
                 f"dtype {self.dtype}. Create it with a float dtype, e.g. "
                 f"fg.Tensor(x, dtype=np.float64, requires_grad=True).")
         if mode and self._inference and not _state.inference:
@@ -460,7 +461,7 @@ def _graph_rule(node, g, value, args):
     Tensor on the same graph edge, so the rule's operations are recorded (create_graph)."""
     if node._versions is not None:  # nodes that saved only shapes have nothing to wrap
         if node.prim.multiple_results:
-            value = tuple(_attached(v, (node, k)) if v.dtype.kind == "f" else v
+            value = tuple(_attached(v, (node, k)) if v.dtype.kind in "fc" else v
                           for k, v in enumerate(value))
         else:
             value = _attached(value, (node, 0))

@@ -80,6 +80,10 @@ def roots_and_seeds(outputs, grad_outputs, create_graph, what):
                 raise RuntimeError(
                     f"{SCALAR_MESSAGE}: the output has shape {t.shape}. Reduce it first "
                     f"(e.g. .sum()), or pass gradient= (e.g. fg.ones(t.shape)).")
+            if np.dtype(t.dtype).kind == "c":
+                raise RuntimeError("grad can be implicitly created only for real scalar "
+                                   "outputs: this one is complex. Differentiate a real "
+                                   "quantity (z.abs() ** 2, z.real), or pass gradient=.")
             g = np.ones(t.shape, t.dtype)
         else:
             if isinstance(g, TensorBase):
@@ -92,6 +96,8 @@ def roots_and_seeds(outputs, grad_outputs, create_graph, what):
                                    f"{t.shape}.")
             if g.dtype != t.dtype:
                 g = g.astype(t.dtype)
+            if np.dtype(t.dtype).kind == "c":
+                g = ew.conj(g)  # PyTorch's convention, see fit_gradient
         roots.append(t._edge())
         seeds.append(g)
     return roots, seeds
@@ -235,4 +241,9 @@ def fit_gradient(t, g):
         g = ew.add(g, np.zeros(t.shape, t.dtype))
     if g.dtype != t.dtype:
         g = g.astype(t.dtype)
+    if np.dtype(t.dtype).kind == "c":
+        # The engine runs JAX's rules, whose gradient of a real loss is dL/dx - i dL/dy;
+        # PyTorch's .grad is its conjugate, dL/dx + i dL/dy (and a complex gradient= seed
+        # is conjugated on the way in, so the pair stays each other's transpose).
+        g = ew.conj(g)
     return g

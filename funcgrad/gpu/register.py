@@ -13,6 +13,7 @@ from ..primitives._elementwise import register_fused_backend
 from .array import HOST_METHODS, GpuArray, device_get, upload
 from .dispatch import register_kernels
 from .elementwise import elementwise_impls, fused_vjp
+from .fft import fft_impls
 from .indexing import indexing_impls
 from .linalg import linalg_impls
 from .matmul import matmul_impls
@@ -29,7 +30,7 @@ def register():
     """Fill the table and attach the array methods (once, when funcgrad.gpu is imported)."""
     register_kernels(elementwise_impls(), elementwise=True)
     for impls in (structural_impls(), reduction_impls(), matmul_impls(), indexing_impls(),
-                  linalg_impls()):
+                  linalg_impls(), fft_impls()):
         register_kernels(impls)
     register_fused_backend(GpuArray, fused_vjp)
     _attach_methods()

@@ -18,7 +18,9 @@ The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 :mod:`~funcgrad.numpy.products`, :mod:`~funcgrad.numpy.ranges`,
 :mod:`~funcgrad.numpy.statistics`, :mod:`~funcgrad.numpy.nanfunctions`,
 :mod:`~funcgrad.numpy.signal`, :mod:`~funcgrad.numpy.polynomial`,
-:mod:`~funcgrad.numpy.building`, :mod:`~funcgrad.numpy.floatfuncs` and :mod:`~funcgrad.numpy.linalg`.
+:mod:`~funcgrad.numpy.building`, :mod:`~funcgrad.numpy.floatfuncs`,
+:mod:`~funcgrad.numpy.complexfuncs`, :mod:`~funcgrad.numpy.linalg` and
+:mod:`~funcgrad.numpy.fft`.
 """
 # NumPy's own constants, scalar types and dtype helpers, as they are.
 from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float64, floating,
@@ -26,8 +28,9 @@ from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float6
                    nan, ndarray, newaxis, pi, result_type, uint8)
 
 from ..core import Tracer
-from . import (building, constructors, floatfuncs, indexing, linalg, manipulation, nanfunctions,
-               polynomial, products, ranges, reductions, signal, statistics, ufuncs)
+from . import (building, complexfuncs, constructors, fft, floatfuncs, indexing, linalg,
+               manipulation, nanfunctions, polynomial, products, ranges, reductions, signal,
+               statistics, ufuncs)
 from ._convert import normalize_axis, one_axis, operand
 from ._conversions import attach_conversions
 from ._methods import attach_array_methods
@@ -44,6 +47,7 @@ from .signal import *  # noqa: F403
 from .polynomial import *  # noqa: F403
 from .building import *  # noqa: F403
 from .floatfuncs import *  # noqa: F403
+from .complexfuncs import *  # noqa: F403
 
 attach_array_methods(Tracer)
 attach_conversions(Tracer)  # float(), .tolist()...: never a silently dropped derivative
@@ -54,8 +58,8 @@ _NUMPY_OWN = ["bool_", "dtype", "e", "euler_gamma", "finfo", "float16", "float32
               "uint8"]
 
 # (normalize_axis, one_axis and operand have been public since the first release)
-__all__ = (_NUMPY_OWN + ["linalg", "normalize_axis", "one_axis", "operand"]
+__all__ = (_NUMPY_OWN + ["linalg", "fft", "normalize_axis", "one_axis", "operand"]
            + constructors.__all__ + ufuncs.__all__ + manipulation.__all__ + reductions.__all__
            + indexing.__all__ + products.__all__ + ranges.__all__ + statistics.__all__
            + nanfunctions.__all__ + signal.__all__ + polynomial.__all__
-           + building.__all__ + floatfuncs.__all__)
+           + building.__all__ + floatfuncs.__all__ + complexfuncs.__all__)

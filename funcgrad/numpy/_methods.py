@@ -6,8 +6,9 @@ import numpy as np
 from ..core import ConcretizationError, DerivativeDroppedError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
-from . import (building, constructors, floatfuncs, indexing, linalg, manipulation, nanfunctions,
-               polynomial, products, ranges, reductions, signal, statistics, ufuncs)
+from . import (building, complexfuncs, constructors, fft, floatfuncs, indexing, linalg,
+               manipulation, nanfunctions, polynomial, products, ranges, reductions, signal,
+               statistics, ufuncs)
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
 
@@ -15,7 +16,7 @@ _EMPTY = {}
 
 # The modules whose ``__all__`` make up ``funcgrad.numpy`` (with ``linalg``).
 _FAMILIES = (constructors, ufuncs, manipulation, reductions, indexing, products, ranges,
-             statistics, nanfunctions, signal, polynomial, building, floatfuncs)
+             statistics, nanfunctions, signal, polynomial, building, floatfuncs, complexfuncs)
 
 
 # --- NumPy protocols ---------------------------------------------------------------------------
@@ -82,7 +83,7 @@ def _build_function_table():
     left out: mapped to themselves, they would dispatch back here forever; on traced values
     they raise the "not supported" error instead.)"""
     table = {}
-    namespaces = [(module, np) for module in _FAMILIES] + [(linalg, np.linalg)]
+    namespaces = [(module, np) for module in _FAMILIES] + [(linalg, np.linalg), (fft, np.fft)]
     for ours_ns, theirs_ns in namespaces:
         for name in ours_ns.__all__:
             ours = getattr(ours_ns, name)
@@ -299,7 +300,8 @@ def attach_array_methods(cls):
     cls.sort = _sort_method
     cls.T = property(lambda self: manipulation.transpose(self))
     cls.mT = property(lambda self: manipulation.swapaxes(self, -1, -2))
-    cls.real = property(lambda self: self)
+    cls.real = property(lambda self: ufuncs.real(self))
+    cls.imag = property(lambda self: ufuncs.imag(self))
     cls.at = property(_at)
     cls.astype = lambda self, dtype, **kw: constructors.astype(self, dtype)
     cls.copy = lambda self: self

@@ -25,7 +25,7 @@ from ._linalg_products import (cross, diagonal, matmul, matrix_power,  # noqa: F
 from .constructors import astype
 from .reductions import max as _max, min as _min, sum as _sum
 from .manipulation import expand_dims, moveaxis, ravel, reshape, squeeze
-from .ufuncs import abs as _abs, not_equal, sqrt, square
+from .ufuncs import abs as _abs, abs_square, not_equal, sqrt
 
 __all__ = (["inv", "solve", "det", "slogdet", "cholesky", "norm", "matrix_norm",
             "vector_norm", "cond", "LinAlgError"]
@@ -115,7 +115,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - NumPy's name
     x = asarray(x)
     if axis is None:
         if ord is None:
-            return sqrt(_sum(square(ravel(x))))
+            return sqrt(_sum(abs_square(ravel(x))))
         axes = tuple(range(x.ndim))
     else:
         axes = normalize_axis(axis, x.ndim)
@@ -123,7 +123,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - NumPy's name
         ax = axes
         a = _abs(x)
         if ord is None or ord == 2:
-            out = sqrt(_sum(square(x), axis=ax, keepdims=keepdims))
+            out = sqrt(_sum(abs_square(x), axis=ax, keepdims=keepdims))
         elif ord == np.inf:
             out = _max(a, axis=ax, keepdims=keepdims)
         elif ord == -np.inf:
@@ -139,7 +139,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - NumPy's name
         r, c = axes
         a = _abs(x)
         if ord is None or ord == "fro":
-            out = sqrt(_sum(square(x), axis=axes, keepdims=keepdims))
+            out = sqrt(_sum(abs_square(x), axis=axes, keepdims=keepdims))
         elif ord in (1, -1):
             s = _sum(a, axis=r, keepdims=True)
             out = (_max if ord == 1 else _min)(s, axis=c, keepdims=True)

@@ -14,7 +14,7 @@ from .constructors import zeros_like
 from .indexing import diagonal
 from .reductions import sum
 from .manipulation import moveaxis, ravel, reshape, stack
-from .ufuncs import multiply, stands_for
+from .ufuncs import conj, multiply, stands_for
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "trace", "cross",
            "polyval"]
@@ -60,12 +60,17 @@ def dot(a, b):
 
 
 def vdot(a, b):
-    """The dot product of ``a`` and ``b`` flattened.
+    """The dot product of ``a`` and ``b`` flattened, conjugating ``a`` (as ``np.vdot``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> float(fnp.vdot(np.ones((2, 2)), np.full((2, 2), 2.0)))
     8.0
+    >>> complex(fnp.vdot(np.array([1j]), np.array([1j])))
+    (1+0j)
     """
+    a = operand(a)
+    if getattr(a, "dtype", None) is not None and a.dtype.kind == "c":
+        a = conj(a)
     return sum(multiply(ravel(a), ravel(b)))
 
 

@@ -9,7 +9,7 @@ from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis
 from .constructors import astype
 from .manipulation import ravel
-from .ufuncs import isclose, sqrt, square
+from .ufuncs import abs_square, isclose, sqrt
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "var", "std",
            "logsumexp", "cumsum", "cumprod", "argmax", "argmin", "diff", "allclose"]
@@ -158,7 +158,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
     a, axes = _reduction(a, axis, dtype)
     centered = a - mean(a, axis=axes, keepdims=True)
     n = _count(a, axes)
-    return _st.reduce_sum(square(centered), axes, keepdims) / float(builtins.max(n - ddof, 0))
+    return _st.reduce_sum(abs_square(centered), axes, keepdims) / float(builtins.max(n - ddof, 0))
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):

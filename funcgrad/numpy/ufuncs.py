@@ -27,7 +27,7 @@ __all__ = [
     "remainder", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
     "logical_and", "logical_or", "logical_xor",
     "positive", "float_power", "floor_divide", "round", "around", "deg2rad", "rad2deg",
-    "radians", "degrees", "real", "conj", "conjugate", "sinc", "heaviside", "clip", "isclose",
+    "radians", "degrees", "real", "imag", "conj", "conjugate", "sinc", "heaviside", "clip", "isclose",
 ]
 
 _EMPTY = {}
@@ -249,27 +249,56 @@ def rad2deg(x):
 radians, degrees = deg2rad, rad2deg
 
 
-def real(x):
-    """The real part: ``x`` itself, for the real arrays funcgrad.numpy computes with.
+@binds(_ew.real_p)
+def real(val):
+    """The real part (a real array; ``val`` itself, copied, when it is real).
 
-    >>> import funcgrad.numpy as fnp
-    >>> fnp.real(1.5)
-    1.5
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.real(np.array([1 + 2j, 3 - 4j]))
+    array([1., 3.])
+    >>> complex(fg.grad(lambda z: fnp.real(z * z))(1 + 2j))  # d/dx - i d/dy of x**2 - y**2
+    (2+4j)
     """
-    return operand(x)
+    return _state.interpreter.process(_ew.real_p, (operand(val),), _EMPTY)
+
+
+@binds(_ew.imag_p)
+def imag(val):
+    """The imaginary part (a real array; zeros when ``val`` is real).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.imag(np.array([1 + 2j, 3 - 4j]))
+    array([ 2., -4.])
+    """
+    return _state.interpreter.process(_ew.imag_p, (operand(val),), _EMPTY)
 
 
 @stands_for(_np.conjugate)
 def conj(x):
-    """The complex conjugate: ``x`` itself, for the real arrays funcgrad.numpy computes with.
+    """The complex conjugate (``x`` itself, copied, when it is real).
 
-    >>> import funcgrad.numpy as fnp
-    >>> fnp.conj(1.5)
-    1.5
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.conj(np.array([1 + 2j, 3.0]))
+    array([1.-2.j, 3.-0.j])
     """
-    return operand(x)
+    return _state.interpreter.process(_ew.conj_p, (operand(x),), _EMPTY)
 
 
+conj.primitive = _ew.conj_p
+
+
+def abs_square(x):
+    """``|x| ** 2``: ``x * x`` for real ``x``, ``real(x * conj(x))`` for complex (the
+    squared magnitude variances and norms are made of).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.ufuncs.abs_square(np.array([3 + 4j, 2.0]))
+    array([25.,  4.])
+    """
+    x = operand(x)
+    if getattr(x, "dtype", None) is not None and x.dtype.kind == "c":
+        return real(multiply(x, conj(x)))
+    return square(x)  # (stands_for marks the ufunc; this the primitive)
 conjugate = conj
 
 

@@ -73,7 +73,16 @@ else:
 
 negative_p = elementwise("negative", np.negative, "r = -x0", lambda g, x, y: negative(g),
                          vjp_reads=SHAPES_ONLY, grad_fn_name="NegBackward0")
-abs_p = elementwise("abs", np.abs, "r = abs(x0)", lambda g, x, y: g * sign(x))
+def _abs_lin(g, x, y):
+    if getattr(x, "dtype", None) is not None and x.dtype.kind == "c":
+        # d|z| = Re(conj(z) dz) / |z|: the factor conj(z) / |z| (0 at 0), written with
+        # differentiable primitives (sign(z) = z / |z| is not piecewise constant here).
+        zero = equal(y, 0)
+        return g * (conj(x) / where(zero, 1.0, y))
+    return g * sign(x)
+
+
+abs_p = elementwise("abs", np.abs, "r = abs(x0)", _abs_lin)
 exp_p = elementwise("exp", np.exp, _f("F.exp(x0)"), lambda g, x, y: g * y)
 exp2_p = elementwise("exp2", np.exp2, _f("F.exp2(x0)"), lambda g, x, y: g * y * LN2)
 expm1_p = elementwise("expm1", np.expm1, _f("F.expm1(x0)"), lambda g, x, y: g * (y + 1.0))
@@ -153,6 +162,39 @@ sin, cos, tan, arcsin, arccos, arctan, sinh, cosh, tanh, arcsinh, arccosh, arcta
            arccosh_p, arctanh_p))
 erf, erfc, expit = map(_fn1, (erf_p, erfc_p, expit_p))
 sign, floor, ceil, rint, trunc = map(_fn1, (sign_p, floor_p, ceil_p, rint_p, trunc_p))
+
+
+# --- complex numbers ---------------------------------------------------------------------
+# Every rule here is ``g`` times a factor, and the result is fitted to the destination's
+# dtype, which takes the real part where that is real: so one rule gives the JVP (the
+# R-linear map t -> Re(w t) or w t) and JAX's VJP (its transpose for the real pairing
+# Re(sum(a * b))).  conj is the one rule that is not a product: conj is its own transpose.
+# On real arrays the three are the identity, zero and the identity (their scalar
+# definitions, for the real dtypes the generated kernels compute in).
+
+def _real(x):
+    x = np.asarray(x)
+    return x.real.copy() if x.dtype.kind == "c" else x.copy()
+
+
+def _imag(x):
+    x = np.asarray(x)
+    return x.imag.copy() if x.dtype.kind == "c" else np.zeros_like(x)
+
+
+def _imag_lin(g, x, y):
+    if getattr(x, "dtype", None) is not None and x.dtype.kind == "c":
+        return g * -1j  # Im(t) = Re(-1j * t)
+    return g * 0.0
+
+
+real_p = elementwise("real", _real, "r = x0", lambda g, x, y: g, vjp_reads=SHAPES_ONLY,
+                     grad_fn_name="RealBackward0")
+imag_p = elementwise("imag", _imag, "r = C(0)", _imag_lin, vjp_reads=SHAPES_ONLY,
+                     grad_fn_name="ImagBackward0")
+conj_p = elementwise("conj", np.conjugate, "r = x0", lambda g, x, y: conj(g),
+                     vjp_reads=SHAPES_ONLY, grad_fn_name="ConjBackward0")
+real, imag, conj = map(_fn1, (real_p, imag_p, conj_p))
 
 
 # --- binary ------------------------------------------------------------------------

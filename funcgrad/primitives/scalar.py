@@ -42,16 +42,18 @@ def parse(source, mode="exec"):
 
 
 def kind_of(dtype):
-    """The key of a scalar definition for computing in ``dtype``: "f", "i" or "b"."""
+    """The key of a scalar definition for computing in ``dtype``: "f", "i", "b" or "c"."""
     k = np.dtype(dtype).kind
-    return "f" if k == "f" else ("b" if k == "b" else "i")
+    return k if k in "fbc" else "i"
 
 
 def body_for(definition, dtype):
     """The statements of ``definition`` for computing in ``dtype``, or None if it has none
-    for that kind of dtype."""
+    for that kind of dtype.  Complex dtypes compute with NumPy's ufuncs (their rules hold
+    conjugations the scalar code does not express), so only a definition that names "c"
+    has a body for them."""
     if isinstance(definition, str):
-        return definition
+        return None if np.dtype(dtype).kind == "c" else definition
     return definition.get(kind_of(dtype))
 
 

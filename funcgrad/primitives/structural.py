@@ -149,7 +149,17 @@ def reduce_sum(x, axes, keepdims=False):
 # --- convert_element_type ------------------------------------------------------
 
 def _is_float(dtype):
-    return np.dtype(dtype).kind == "f"
+    """Floating point, real or complex: a dtype that carries derivatives."""
+    return np.dtype(dtype).kind in "fc"
+
+
+def _convert(x, *, dtype):
+    x = np.asarray(x)
+    if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        # complex to real keeps the real part (NumPy's astype, without its ComplexWarning):
+        # the transpose of the real-to-complex embedding, which reverse mode relies on.
+        x = x.real
+    return x.astype(dtype)
 
 
 def _convert_jvp(primals, tangents, *, dtype):
@@ -160,7 +170,7 @@ def _convert_jvp(primals, tangents, *, dtype):
 
 
 convert_element_type_p = Primitive(
-    "convert_element_type", lambda x, *, dtype: np.asarray(x).astype(dtype),
+    "convert_element_type", _convert,
     vjp_reads=SHAPES_ONLY, grad_fn_name="ToCopyBackward0",
     abstract_eval=lambda x, *, dtype: ShapedArray(x.shape, dtype),
     jvp=_convert_jvp,
