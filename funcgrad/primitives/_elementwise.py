@@ -15,6 +15,8 @@ VJP, which residuals the VJP reads (for the eager ``Tensor``), and the fused fir
 VJP kernel: each linear rule is captured once on scalars and compiled into one pass over
 the arrays (:class:`Elementwise.fused_rule`), bit for bit the rule's own arithmetic.
 """
+from operator import itemgetter
+
 import numpy as np
 from numpy import ndarray
 
@@ -45,11 +47,13 @@ class FusedRule:
     """A generated first-order kernel: ``kernel`` (a name for :func:`funcgrad.kernels.cpu.apply`)
     reads ``reads``, positions in ``(g, *args, out)``."""
 
-    __slots__ = ("reads", "kernel", "small")
+    __slots__ = ("reads", "kernel", "small", "pick")
 
     def __init__(self, reads, kernel):
         self.reads, self.kernel = reads, kernel
         self.small = None  # the kernel's ufunc for small arrays, once used
+        # the operands, in order, out of (g, *args, out): a tuple even for one of them
+        self.pick = itemgetter(*reads) if len(reads) > 1 else lambda e, k=reads[0]: (e[k],)
 
 
 class Elementwise:
@@ -125,8 +129,7 @@ class Elementwise:
             rule = self.fused_rule(i, dt)
         if rule is None:
             return None
-        everything = (g, *args, out)
-        operands = [everything[k] for k in rule.reads]
+        operands = rule.pick((g, *args, out))
         for v in operands:
             t = type(v)
             if t is ndarray:
