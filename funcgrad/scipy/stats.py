@@ -66,7 +66,9 @@ class rv_continuous:
     def logpdf(self, x, *args, **kwds):
         """``log pdf(x)``: ``_logpdf((x - loc) / scale) - log(scale)``."""
         shape, (loc, scale) = self._args(args, kwds)
-        return self._logpdf((_operand(x) - loc) / scale, *shape) - fnp.log(scale)
+        # (a Python scale stays a Python float: float32 x stays float32)
+        log_scale = math.log(scale) if isinstance(scale, (int, float)) else fnp.log(scale)
+        return self._logpdf((_operand(x) - loc) / scale, *shape) - log_scale
 
     def pdf(self, x, *args, **kwds):
         """The probability density, ``exp(logpdf)``."""
