@@ -8,6 +8,8 @@ Transforms (``grad``, ``jvp``, ``vjp``, ``vmap``, ``jacfwd``, ``hessian``...)
 are tracing interpreters that compose to any depth; ``funcgrad.numpy``
 mirrors NumPy, and plain ``numpy`` code works on traced values too.
 """
+import sys as _sys
+
 from ._malloc import keep_freed_memory as _keep_freed_memory
 from . import core, tree, primitives, interpreters  # noqa: F401  (registers primitives)
 from . import numpy  # noqa: F401  (attaches array methods to tracers)
@@ -23,6 +25,23 @@ from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_m
 
 # (eager: the module funcgrad.gradcheck shares the name of the function it holds)
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+
+
+
+def _scipy_special_ufunc(ufunc):
+    """SciPy's special-function ufuncs on traced values (``scipy.special.gammaln(x)``
+    under ``fg.grad``) become ``funcgrad.scipy.special``'s function of the same name.
+    Asked only for a ufunc funcgrad.numpy does not know; SciPy is never imported here:
+    a ufunc of it can only arrive once the user's code has imported it."""
+    special = _sys.modules.get("scipy.special")
+    name = getattr(ufunc, "__name__", None)
+    if special is None or name is None or getattr(special, name, None) is not ufunc:
+        return None
+    from .scipy import special as ours
+    return getattr(ours, name, None)
+
+
+numpy._methods.register_ufunc_resolver(_scipy_special_ufunc)
 
 # The rest loads on first use, so that `import funcgrad` stays fast (it compiles nothing
 # and imports no Numba): name -> (module, attribute or None for the module itself).

@@ -119,6 +119,14 @@ def CHOICE(*values):
 POS = U(0.3, 2.0)
 
 
+def scipy_special(name):
+    """SciPy's ``scipy.special.<name>``, imported when a reference value is needed."""
+    def ref(*args):
+        import scipy.special
+        return getattr(scipy.special, name)(*args)
+    return ref
+
+
 def OFFGRID(rng, shape):
     """``n + f`` with ``f`` in (0.1, 0.4) or (0.6, 0.9): away from the jumps of floor,
     ceil, trunc, rint and integer casts."""
@@ -482,6 +490,24 @@ OPS = [
     Op("erf", lambda m, x: fsp.erf(x), ref=np.vectorize(math.erf, otypes=[float])),
     Op("erfc", lambda m, x: fsp.erfc(x), ref=np.vectorize(math.erfc, otypes=[float])),
     Op("expit", lambda m, x: fsp.expit(x), dom=U(-6.0, 6.0), ref=lambda x: 1 / (1 + np.exp(-x))),
+    # special functions (funcgrad.primitives.special), against SciPy's values
+    Op("gammaln", lambda m, x: fsp.gammaln(x), dom=U(0.2, 5.0), ref=scipy_special("gammaln")),
+    Op("gamma", lambda m, x: fsp.gamma(x), dom=U(0.2, 4.0), ref=scipy_special("gamma")),
+    Op("digamma", lambda m, x: fsp.digamma(x), dom=NZ(0.2, 4.0), ref=scipy_special("digamma")),
+    Op("zeta", lambda m, q: fsp.zeta(3.0, q), dom=U(0.3, 4.0),
+       ref=lambda q: scipy_special("zeta")(3.0, q)),
+    Op("erfinv", lambda m, y: fsp.erfinv(y), dom=U(-0.95, 0.95), ref=scipy_special("erfinv")),
+    Op("erfcinv", lambda m, c: fsp.erfcinv(c), dom=U(0.05, 1.95), ref=scipy_special("erfcinv")),
+    Op("log_ndtr", lambda m, x: fsp.log_ndtr(x), dom=U(-30.0, 8.0),
+       ref=scipy_special("log_ndtr")),
+    Op("i0e", lambda m, x: fsp.i0e(x), dom=NZ(0.1, 30.0), ref=scipy_special("i0e")),
+    Op("i1e", lambda m, x: fsp.i1e(x), dom=NZ(0.1, 30.0), ref=scipy_special("i1e")),
+    Op("gammainc", lambda m, x: fsp.gammainc(1.7, x), dom=U(0.3, 5.0),
+       ref=lambda x: scipy_special("gammainc")(1.7, x)),
+    Op("gammaincc", lambda m, x: fsp.gammaincc(2.5, x), dom=U(0.3, 6.0),
+       ref=lambda x: scipy_special("gammaincc")(2.5, x)),
+    Op("betainc", lambda m, x: fsp.betainc(1.5, 2.5, x), dom=U(0.05, 0.95),
+       ref=lambda x: scipy_special("betainc")(1.5, 2.5, x)),
     # piecewise constant: zero derivative (multiplied by x so the output stays traced)
     Op("sign", lambda m, x: x * m.sign(x), dom=NZ(0.1, 2.0)),
     # complex parts, on real arrays (tests/test_complex.py checks them on complex ones)

@@ -1,6 +1,8 @@
 """Array behaviour for traced values: operators, methods, ``.at`` and the NumPy
 protocols (``__array_ufunc__``, ``__array_function__``) that route plain
 ``numpy`` calls to :mod:`funcgrad.numpy`."""
+import sys
+
 import numpy as np
 
 from ..core import ConcretizationError, DerivativeDroppedError, _state, concrete
@@ -42,6 +44,53 @@ _REDUCERS = {np.add: reductions.sum, np.multiply: reductions.prod, np.maximum: r
 _ACCUMULATORS = {np.add: reductions.cumsum, np.multiply: reductions.cumprod}
 
 
+_UFUNC_RESOLVERS = []  # functions ufunc -> funcgrad function or None (another library's)
+
+
+def register_ufunc_resolver(resolve):
+    """Let the ufuncs of another library reach funcgrad on traced values:
+    ``resolve(ufunc)`` returns the function standing for a ufunc it knows (then
+    remembered in ``UFUNCS``), else None.  ``funcgrad`` registers SciPy's special functions
+    this way, without importing SciPy."""
+    _UFUNC_RESOLVERS.append(resolve)
+
+
+def _resolve_ufunc(ufunc):
+    for resolve in _UFUNC_RESOLVERS:
+        fn = resolve(ufunc)
+        if fn is not None:
+            UFUNCS[ufunc] = fn
+            return fn
+    return None
+
+
+def _ufunc_label(ufunc):
+    """``scipy.special.jv`` for one of SciPy's ufuncs (when SciPy is loaded), else
+    ``numpy.<name>``."""
+    name = getattr(ufunc, "__name__", repr(ufunc))
+    special = sys.modules.get("scipy.special")
+    if special is not None and getattr(special, name, None) is ufunc:
+        return f"scipy.special.{name}"
+    return f"numpy.{name}"
+
+
+def scipy_hint():
+    """A sentence naming ``funcgrad.scipy``'s twin when SciPy code is on the stack (SciPy's
+    non-ufunc functions meet a traced value through np.asarray or a NumPy function),
+    else an empty string."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module.startswith("scipy."):
+            package = ".".join(module.split(".")[:2])
+            where = frame.f_code.co_name
+            return (f" It happened inside SciPy ({module}.{where}), which funcgrad cannot "
+                    f"differentiate: call funcgrad.{package} instead (SciPy's names, "
+                    f"differentiable; see funcgrad.{package}.__all__).")
+        frame = frame.f_back
+    return ""
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     out = kwargs.pop("out", None)
     if out is not None and any(o is not None for o in (out if isinstance(out, tuple) else (out,))):
@@ -56,8 +105,10 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         kwargs.pop(k, None)
     if method == "__call__":
         fn = UFUNCS.get(ufunc)
+        if fn is None:
+            fn = _resolve_ufunc(ufunc)
         if fn is None or kwargs:
-            raise TypeError(_unsupported(f"numpy.{ufunc.__name__}", kwargs))
+            raise TypeError(_unsupported(_ufunc_label(ufunc), kwargs))
         result = fn(*inputs)
     elif method == "reduce" and ufunc in _REDUCERS:
         result = _REDUCERS[ufunc](inputs[0], axis=kwargs.pop("axis", 0),
@@ -71,9 +122,15 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 def _unsupported(what, kwargs):
     extra = f" with arguments {sorted(kwargs)}" if kwargs else ""
+    if what.startswith("scipy.special."):
+        return (f"{what}{extra} is not supported on arrays traced by funcgrad: "
+                "funcgrad.scipy.special has the differentiable special functions (see its "
+                "__all__); rewrite the computation with them, or give it its own derivative "
+                "with fg.custom_vjp.")
     return (f"{what}{extra} is not supported on arrays traced by funcgrad. The supported NumPy "
             "functions are those in funcgrad.numpy (see funcgrad.numpy.__all__); rewrite the "
-            "computation with them, or give it its own derivative with fg.custom_vjp.")
+            "computation with them, or give it its own derivative with fg.custom_vjp."
+            + scipy_hint())
 
 
 def _build_function_table():
@@ -120,7 +177,7 @@ def _array(self, dtype=None, copy=None):
     if transform is not None:
         raise DerivativeDroppedError(DROPS_DERIVATIVE.format(
             what="Converting it to a plain NumPy array (np.asarray, np.array, or a NumPy "
-                 "function given a list holding it)", transform=transform))
+                 "function given a list holding it)", transform=transform) + scipy_hint())
     try:  # no derivative to lose: the concrete value, if one exists
         return np.asarray(concrete(self), dtype=dtype)
     except ConcretizationError as e:

@@ -1,6 +1,7 @@
 """All primitives, one module per family.  Importing this registers them in
 :data:`funcgrad.core.REGISTRY`."""
-from . import structural, elementwise, reductions, linalg, indexing, decompositions  # noqa: F401
+from . import (structural, elementwise, special, reductions, linalg, indexing,  # noqa: F401
+               decompositions)
 from ..core import REGISTRY
 
 __all__ = ["REGISTRY"]

@@ -161,11 +161,14 @@ class _Constants:
 
 
 def _assigned(tree):
-    names = set()
+    """The names ``tree`` assigns, in the order of a walk of it: a fixed order (a set's
+    would vary with string hashing between processes), so that the locals are renamed
+    alike and the generated source, hence its disk cache entry, is the same each time."""
+    names = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-    return names
+            names.setdefault(node.id)
+    return list(names)
 
 
 class Emitter:

@@ -1,4 +1,4 @@
-"""``funcgrad.scipy``: SciPy's names, differentiable (``special`` so far).
+"""``funcgrad.scipy``: SciPy's names, differentiable (``special``, ``stats``).
 
 >>> import funcgrad as fg, funcgrad.scipy.special as fsp
 >>> float(fg.grad(fsp.expit)(0.0))
@@ -6,6 +6,6 @@
 
 SciPy is not needed: the values come from funcgrad's own kernels.
 """
-from . import special  # noqa: F401
+from . import special, stats  # noqa: F401
 
-__all__ = ["special"]
+__all__ = ["special", "stats"]

@@ -1,44 +1,411 @@
-"""``funcgrad.scipy.special``: special functions with SciPy's names, differentiable.
+"""``funcgrad.scipy.special``: special functions with SciPy's names and signatures,
+differentiable.
 
-Each is a funcgrad primitive (declared in :mod:`funcgrad.primitives.elementwise`), so it
-works on plain arrays, inside every transform, under ``jit`` and on GPU arrays.
+The elementwise ones are funcgrad primitives (:mod:`funcgrad.primitives.elementwise`,
+:mod:`funcgrad.primitives.special`) whose CPU kernels, GPU kernels and ``jit`` loops are
+generated from their scalar definitions: no SciPy is needed.  The rest are written with
+them (``betaln`` = ``gammaln(a) + gammaln(b) - gammaln(a + b)``...), so every derivative,
+of any order, comes from the primitives' rules.  Plain ``scipy.special`` ufuncs
+(``scipy.special.gammaln(x)``) reach these functions on traced values by themselves.
+
+Derivatives that are not implemented raise ``NotImplementedError`` when asked for:
+``zeta`` in ``x``, ``gammainc``/``gammaincc`` in ``a``, ``betainc`` in ``a`` and ``b``,
+``polygamma`` in ``n`` (an integer order).
 """
+import math
+
+import numpy as np
+
+from .. import numpy as fnp
 from ..numpy._convert import operand as _operand
 from ..primitives import elementwise as _ew
+from ..primitives import special as _sp
+from ..primitives.structural import stop_gradient as _stop_gradient
+from ..core import Tracer as _Tracer
 
-__all__ = ["erf", "erfc", "expit"]
+__all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "gammaln",
+           "gamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
+           "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
+           "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
+           "ndtri", "log_ndtr", "zeta", "sinc"]
+
+_INF = math.inf
 
 
-def erf(x):
-    """The error function, ``2/sqrt(pi) * integral of exp(-t**2) from 0 to x``.
+def _primitive_front(prim_fn, doc):
+    def f(x):
+        return prim_fn(_operand(x))
+    f.__name__ = f.__qualname__ = prim_fn.__name__
+    f.__doc__ = doc
+    f.primitive = prim_fn.primitive
+    return f
+
+
+erf = _primitive_front(_ew.erf, """The error function, ``2/sqrt(pi) * integral of exp(-t**2)
+    from 0 to x``.
 
     >>> import numpy as np, funcgrad as fg
     >>> float(fg.grad(erf)(0.0))  # 2 / sqrt(pi)
     1.1283791670955126
-    """
-    return _ew.erf(_operand(x))
-
-
-def erfc(x):
-    """The complementary error function, ``1 - erf(x)`` (accurate where erf(x) is near 1).
+    """)
+erfc = _primitive_front(_ew.erfc, """The complementary error function, ``1 - erf(x)``
+    (accurate where erf(x) is near 1).
 
     >>> float(erfc(0.0))
     1.0
-    """
-    return _ew.erfc(_operand(x))
-
-
-def expit(x):
-    """The logistic sigmoid ``1 / (1 + exp(-x))`` (``scipy.special.expit``), without
-    overflow for large ``|x|``.
+    """)
+expit = _primitive_front(_ew.expit, """The logistic sigmoid ``1 / (1 + exp(-x))``
+    (``scipy.special.expit``), without overflow for large ``|x|``.
 
     >>> import funcgrad as fg
     >>> float(fg.grad(expit)(0.0))
     0.25
+    """)
+erfinv = _primitive_front(_sp.erfinv, """The inverse of ``erf`` on (-1, 1); derivative
+    ``sqrt(pi)/2 * exp(erfinv(y)**2)``.
+
+    >>> round(float(erfinv(erf(0.3))), 15)
+    0.3
+    """)
+erfcinv = _primitive_front(_sp.erfcinv, """The inverse of ``erfc`` on (0, 2).
+
+    >>> float(erfcinv(1.0))
+    0.0
+    """)
+gammaln = _primitive_front(_sp.gammaln, """``log|Gamma(x)|``; derivative ``digamma(x)``.
+
+    >>> import funcgrad as fg
+    >>> float(gammaln(5.0)) == math.log(24.0), round(float(fg.grad(gammaln)(1.0)), 14)
+    (True, -0.57721566490153)
+    """)
+gamma = _primitive_front(_sp.gamma, """The gamma function; derivative
+    ``gamma(x) * digamma(x)``.
+
+    >>> float(gamma(5.0))
+    24.0
+    """)
+digamma = _primitive_front(_sp.digamma, """The digamma function ``d/dx log Gamma(x)``;
+    derivative ``polygamma(1, x)``.  (Scalar series: reflection, recurrence, asymptotic.)
+
+    >>> round(float(digamma(1.0)), 14)  # minus Euler's constant
+    -0.57721566490153
+    """)
+psi = digamma
+i0e = _primitive_front(_sp.i0e, """The exponentially scaled modified Bessel function of
+    order 0, ``exp(-|x|) * i0(x)``.
+
+    >>> float(i0e(0.0))
+    1.0
+    """)
+i1e = _primitive_front(_sp.i1e, """The exponentially scaled modified Bessel function of
+    order 1, ``exp(-|x|) * i1(x)``.
+
+    >>> import funcgrad as fg
+    >>> float(fg.grad(i1e)(0.0))
+    0.5
+    """)
+log_ndtr = _primitive_front(_sp.log_ndtr, """``log(ndtr(x))``, accurate far in both tails.
+
+    >>> import funcgrad as fg
+    >>> float(log_ndtr(-40.0)) < -800, float(fg.grad(log_ndtr)(-40.0)) > 40
+    (True, True)
+    """)
+
+
+def i0(x):
+    """The modified Bessel function of the first kind, order 0; derivative ``i1(x)``.
+
+    >>> float(i0(0.0))
+    1.0
     """
-    return _ew.expit(_operand(x))
+    x = _operand(x)
+    return i0e(x) * fnp.exp(fnp.abs(x))
 
 
-# What each function binds (the registry test checks every elementwise primitive has a
-# front function, here or in funcgrad.numpy).
-erf.primitive, erfc.primitive, expit.primitive = _ew.erf_p, _ew.erfc_p, _ew.expit_p
+def i1(x):
+    """The modified Bessel function of the first kind, order 1.
+
+    >>> import funcgrad as fg
+    >>> float(fg.grad(i1)(0.0))
+    0.5
+    """
+    x = _operand(x)
+    return i1e(x) * fnp.exp(fnp.abs(x))
+
+
+def ndtr(x):
+    """The standard normal CDF, ``(1 + erf(x/sqrt(2))) / 2``.
+
+    >>> float(ndtr(0.0))
+    0.5
+    """
+    return erfc(_operand(x) * -math.sqrt(0.5)) * 0.5
+
+
+def ndtri(p):
+    """The inverse of ``ndtr`` on (0, 1).
+
+    >>> float(ndtri(0.5))
+    0.0
+    """
+    return erfcinv(_operand(p) * 2.0) * -math.sqrt(2.0) + 0.0  # (+ 0.0: ndtri(0.5) is +0)
+
+
+def logit(p):
+    """``log(p / (1 - p))``, the inverse of ``expit``.
+
+    >>> float(logit(0.5))
+    0.0
+    """
+    p = _operand(p)
+    return fnp.log(p) - fnp.log1p(-p)
+
+
+def log_expit(x):
+    """``log(expit(x))`` without overflow or underflow: ``-logaddexp(0, -x)``.
+
+    >>> round(float(log_expit(-800.0)))
+    -800
+    """
+    return -fnp.logaddexp(0.0, -_operand(x))
+
+
+def _polygamma_factor(n):
+    n = np.asarray(n)
+    if not np.issubdtype(n.dtype, np.number) or np.any(n != np.floor(n)) or np.any(n < 0):
+        raise ValueError(f"polygamma(n, x): n must be a non-negative integer order, got {n!r}")
+    return ((-1.0) ** (n + 1)) * np.exp(_np_gammaln(n + 1.0))
+
+
+def _np_gammaln(v):
+    return np.vectorize(math.lgamma, otypes=[float])(v)
+
+
+def polygamma(n, x):
+    """``polygamma(n, x)``, the ``n``-th derivative of ``digamma``:
+    ``(-1)**(n+1) n! zeta(n + 1, x)`` for ``n >= 1``.  ``n`` is a plain integer (or array
+    of them): it has no derivative.
+
+    >>> import funcgrad as fg
+    >>> round(float(polygamma(1, 1.0)), 14) == round(math.pi ** 2 / 6, 14)
+    True
+    """
+    if isinstance(n, _Tracer):
+        raise NotImplementedError("polygamma(n, x): n is an integer order and has no "
+                                  "derivative; pass it as a plain int or NumPy array")
+    x = _operand(x)
+    factor = _polygamma_factor(n)
+    if np.all(np.asarray(n) == 0):
+        return digamma(x) + np.zeros(np.shape(n))
+    higher = zeta(np.asarray(n) + 1.0, x) * factor
+    if np.any(np.asarray(n) == 0):
+        return fnp.where(np.asarray(n) == 0, digamma(x), higher)
+    return higher
+
+
+def zeta(x, q=None):
+    """The Hurwitz zeta function ``sum over k >= 0 of (k + q)**-x`` (for ``x > 1``), or
+    Riemann's with ``q=None`` (``x > 1``; SciPy's continuation to ``x < 1`` gives NaN
+    here).  Differentiable in ``q``: ``-x zeta(x + 1, q)``; in ``x`` it raises
+    ``NotImplementedError``.
+
+    >>> round(float(zeta(2.0)), 14) == round(math.pi ** 2 / 6, 14)
+    True
+    """
+    return _sp.zeta(_operand(x), 1.0 if q is None else _operand(q))
+
+
+def multigammaln(a, d):
+    """The multivariate log-gamma ``log Gamma_d(a)``:
+    ``d(d-1)/4 log(pi) + sum_j gammaln(a - j/2)`` for ``j < d`` (``d`` a plain int).
+
+    >>> float(multigammaln(3.0, 1)) == math.log(2.0)
+    True
+    """
+    if not isinstance(d, (int, np.integer)) or d < 1:
+        raise ValueError(f"multigammaln(a, d): d must be a positive int, got {d!r}")
+    a = _operand(a)
+    total = d * (d - 1) / 4.0 * math.log(math.pi)
+    for j in range(d):
+        total = total + gammaln(a - j / 2.0)
+    return total
+
+
+def betaln(a, b):
+    """``log|B(a, b)|`` = ``gammaln(a) + gammaln(b) - gammaln(a + b)``.
+
+    >>> float(betaln(1.0, 1.0))
+    0.0
+    """
+    a, b = _operand(a), _operand(b)
+    return gammaln(a) + gammaln(b) - gammaln(a + b)
+
+
+def beta(a, b):
+    """The beta function ``Gamma(a) Gamma(b) / Gamma(a + b)`` (as ``exp(betaln)`` where
+    ``a, b > 0``, the gamma ratio elsewhere).
+
+    >>> float(beta(2.0, 3.0)) == 1 / 12
+    True
+    """
+    a, b = _operand(a), _operand(b)
+    positive = fnp.logical_and(fnp.greater(a, 0), fnp.greater(b, 0))
+    one = fnp.where(positive, 1.0, 0.5)  # (the double-where idiom: no NaN in either branch)
+    by_log = fnp.exp(betaln(fnp.where(positive, a, one), fnp.where(positive, b, one)))
+    ratio = gamma(fnp.where(positive, 0.5, a)) * gamma(fnp.where(positive, 0.5, b)) / gamma(
+        fnp.where(positive, 1.0, a + b))
+    return fnp.where(positive, by_log, ratio)
+
+
+def gammainc(a, x):
+    """The regularized lower incomplete gamma function ``P(a, x)``.  Differentiable in
+    ``x`` (``x**(a-1) exp(-x) / Gamma(a)``); in ``a`` it raises ``NotImplementedError``.
+
+    >>> round(float(gammainc(1.0, 1.0)), 15) == round(1 - math.exp(-1), 15)
+    True
+    """
+    return _sp.gammainc(_operand(a), _operand(x))
+
+
+def gammaincc(a, x):
+    """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``.
+
+    >>> round(float(gammaincc(1.0, 1.0)), 15) == round(math.exp(-1), 15)
+    True
+    """
+    return _sp.gammaincc(_operand(a), _operand(x))
+
+
+def betainc(a, b, x):
+    """The regularized incomplete beta function ``I_x(a, b)``.  Differentiable in ``x``
+    (``x**(a-1) (1-x)**(b-1) / B(a, b)``); in ``a`` and ``b`` it raises
+    ``NotImplementedError``.
+
+    >>> float(betainc(1.0, 1.0, 0.25))
+    0.25
+    """
+    return _sp.betainc(_operand(a), _operand(b), _operand(x))
+
+
+def xlogy(x, y):
+    """``x * log(y)``, 0 where ``x == 0`` (unless ``y`` is NaN).
+
+    >>> float(xlogy(0.0, 0.0))
+    0.0
+    """
+    x, y = _operand(x), _operand(y)
+    zero_x = fnp.logical_and(fnp.equal(x, 0), fnp.logical_not(fnp.isnan(y)))
+    regular = fnp.logical_and(fnp.greater(y, 0), fnp.less(y, _INF))
+    # y replaced by 1 only where x == 0 and log(y) is not finite: d/dx stays log(y)
+    safe_y = fnp.where(fnp.logical_and(zero_x, fnp.logical_not(regular)), 1.0, y)
+    return x * fnp.log(safe_y)
+
+
+def xlog1py(x, y):
+    """``x * log1p(y)``, 0 where ``x == 0`` (unless ``y`` is NaN).
+
+    >>> float(xlog1py(0.0, -1.0))
+    0.0
+    """
+    x, y = _operand(x), _operand(y)
+    zero_x = fnp.logical_and(fnp.equal(x, 0), fnp.logical_not(fnp.isnan(y)))
+    regular = fnp.logical_and(fnp.greater(y, -1), fnp.less(y, _INF))
+    safe_y = fnp.where(fnp.logical_and(zero_x, fnp.logical_not(regular)), 0.0, y)
+    return x * fnp.log1p(safe_y)
+
+
+def entr(x):
+    """Elementwise entropy ``-x log(x)`` (0 at 0, ``-inf`` for ``x < 0``).
+
+    >>> round(float(entr(0.5)), 6), float(entr(0.0))
+    (0.346574, 0.0)
+    """
+    x = _operand(x)
+    return fnp.where(fnp.less(x, 0), -_INF, 0.0 - xlogy(x, x))  # (0 - : entr(0) is +0)
+
+
+def rel_entr(x, y):
+    """``x log(x / y)`` for ``x, y > 0``; 0 where ``x == 0, y >= 0``; ``inf`` elsewhere.
+
+    >>> float(rel_entr(1.0, 1.0))
+    0.0
+    """
+    x, y = _operand(x), _operand(y)
+    both = fnp.logical_and(fnp.greater(x, 0), fnp.greater(y, 0))
+    sx, sy = fnp.where(both, x, 1.0), fnp.where(both, y, 1.0)
+    zero = fnp.logical_and(fnp.equal(x, 0), fnp.greater_equal(y, 0))
+    return fnp.where(both, sx * fnp.log(sx / sy), fnp.where(zero, 0.0, _INF))
+
+
+def kl_div(x, y):
+    """``x log(x / y) - x + y`` for ``x, y > 0``; ``y`` where ``x == 0, y >= 0``; ``inf``
+    elsewhere.
+
+    >>> float(kl_div(1.0, 1.0))
+    0.0
+    """
+    x, y = _operand(x), _operand(y)
+    zero = fnp.logical_and(fnp.equal(x, 0), fnp.greater_equal(y, 0))
+    return fnp.where(zero, y, rel_entr(x, y) - x + y)
+
+
+def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+    """``log(sum(b * exp(a), axis))`` without overflow (``scipy.special.logsumexp``).
+
+    With ``return_sign=True``, returns ``(log|s|, sign(s))`` (weights ``b`` may be
+    negative).  The shift by the maximum carries no derivative (it cancels).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> float(logsumexp(np.array([1000.0, 1000.0]))) == 1000 + math.log(2)
+    True
+    >>> fg.grad(logsumexp)(np.zeros(2))  # softmax
+    array([0.5, 0.5])
+    """
+    a = fnp.asarray(a)
+    shift = _stop_gradient(fnp.max(a, axis=axis, keepdims=True))
+    shift = fnp.where(fnp.isfinite(shift), shift, 0.0)
+    e = fnp.exp(a - shift)
+    if b is not None:
+        e = e * _operand(b)
+    s = fnp.sum(e, axis=axis, keepdims=True)
+    if return_sign:
+        sign = fnp.sign(s)
+        s = fnp.abs(s)
+    out = fnp.log(s) + shift
+    if not keepdims:
+        out = fnp.squeeze(out, axis=axis) if axis is not None else fnp.reshape(out, ())
+        if return_sign:
+            sign = fnp.squeeze(sign, axis=axis) if axis is not None else fnp.reshape(sign, ())
+    return (out, sign) if return_sign else out
+
+
+def softmax(x, axis=None):
+    """``exp(x) / sum(exp(x), axis)`` (over all elements with ``axis=None``, as SciPy).
+
+    >>> import numpy as np
+    >>> softmax(np.array([0.0, 0.0]))
+    array([0.5, 0.5])
+    """
+    x = fnp.asarray(x)
+    return fnp.exp(x - logsumexp(x, axis=axis, keepdims=True))
+
+
+def log_softmax(x, axis=None):
+    """``x - logsumexp(x, axis)``.
+
+    >>> import numpy as np
+    >>> float(log_softmax(np.array([0.0, 0.0]))[0]) == -math.log(2)
+    True
+    """
+    x = fnp.asarray(x)
+    return x - logsumexp(x, axis=axis, keepdims=True)
+
+
+def sinc(x):
+    """``sin(pi x) / (pi x)`` (``scipy.special.sinc`` is ``numpy.sinc``).
+
+    >>> float(sinc(0.0))
+    1.0
+    """
+    return fnp.sinc(x)
+

@@ -1,0 +1,455 @@
+"""Elementwise primitives of special functions (SciPy's ``scipy.special`` names).
+
+Each is one :func:`~._elementwise.elementwise` declaration, as in :mod:`.elementwise`:
+a scalar definition, from which the CPU kernel (no SciPy needed), the GPU kernel and
+``jit``'s fused loops are generated, and one linear rule per argument.  Leaves that
+Python's ``math`` has (``lgamma``, ``gamma``, ``erf``, ``erfc``) are used directly; the
+others are written here as scalar series:
+
+- ``digamma``: reflection for ``x <= 0``, the recurrence up to ``x >= 10``, then the
+  asymptotic (Bernoulli) series (error below 1e-16 there);
+- ``zeta`` (Hurwitz, ``sum (k + q)**-s``): Euler-Maclaurin summation as Cephes' ``zeta``
+  (the algorithm SciPy uses);
+- ``erfinv``/``erfcinv``: Giles' single-precision approximation refined by three Halley
+  steps on ``erf``/``erfc`` (the root is solved in whichever of the two keeps ``1 - y``
+  exact);
+- ``log_ndtr``: ``log(erfc(-x/sqrt 2)/2)``, ``log1p`` of the tail for ``x > 0`` and
+  the asymptotic series for ``x <= -20`` (``-10`` in float32), where ``erfc``
+  underflows;
+- ``i0e``/``i1e``: the power series for ``|x| <= 25``, the asymptotic series beyond.
+
+A derivative that is not implemented (``zeta`` with respect to its exponent) is a linear
+rule that raises ``NotImplementedError`` when a derivative is asked of that argument: it
+is never dropped silently.
+"""
+import math
+
+from ..core import _state
+from ._elementwise import elementwise
+from .elementwise import equal, exp, log, log1p, sign, square, where
+
+_EMPTY = {}
+SQRT_PI = math.sqrt(math.pi)
+SQRT_2PI = math.sqrt(2.0 * math.pi)
+SQRTH = math.sqrt(0.5)
+EPS = 2.220446049250313e-16
+
+
+def _fn(prim, arity):
+    if arity == 1:
+        def f(x):
+            return _state.interpreter.process(prim, (x,), _EMPTY)
+    else:
+        def f(x, y):
+            return _state.interpreter.process(prim, (x, y), _EMPTY)
+    f.primitive = prim
+    f.__name__ = f.__qualname__ = prim.name
+    f.__doc__ = f"Elementwise ``{prim.name}`` (a funcgrad primitive)."
+    return f
+
+
+def _horner(var, coefficients):
+    """Source of ``c0 + var*(c1 + var*(c2 + ...))`` with constants ``C(...)``."""
+    text = f"C({coefficients[-1]!r})"
+    for c in reversed(coefficients[:-1]):
+        text = f"C({c!r}) + {var} * ({text})"
+    return text
+
+
+# --- gamma family ---------------------------------------------------------------------------
+
+_DIGAMMA_BODY = f"""x = x0
+refl = C(0)
+ok = True
+if x <= C(0):
+    p = F.floor(x)
+    if p == x:
+        ok = False
+        if x == C(0):
+            r = -F.copysign(C(F.INF), x)
+        else:
+            r = C(F.NAN)
+    else:
+        nz = x - p
+        if nz != C(0.5):
+            if nz > C(0.5):
+                nz = nz - C(1)
+            refl = C({math.pi!r}) / F.tan(C({math.pi!r}) * nz)
+        x = C(1) - x
+if ok:
+    s = C(0)
+    while x < C(10):
+        s = s + C(1) / x
+        x = x + C(1)
+    z = C(1) / (x * x)
+    poly = z * ({_horner("z", [1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132, -691 / 32760,
+                                1 / 12])})
+    r = F.log(x) - C(0.5) / x - poly - s - refl"""
+
+# Cephes' zeta(x, q): the A[i] of its Euler-Maclaurin tail.
+_ZETA_A = [12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
+           7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
+           -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18]
+
+
+def _zeta_body():
+    tail = []
+    for a in _ZETA_A:
+        tail.append(f"""            if not done:
+                fa = fa * (s + k)
+                b = b / w
+                t = fa * b / C({a!r})
+                acc = acc + t
+                if abs(t / acc) < C({EPS / 2!r}):
+                    done = True
+                k = k + C(1)
+                fa = fa * (s + k)
+                b = b / w
+                k = k + C(1)""")
+    return f"""s = x0
+q = x1
+ok = True
+if s == C(1):
+    r = C(F.INF)
+    ok = False
+elif s < C(1) or s != s or q != q:
+    r = C(F.NAN)
+    ok = False
+elif q <= C(0):
+    if q == F.floor(q):
+        r = C(F.INF)
+        ok = False
+    elif s != F.floor(s):
+        r = C(F.NAN)
+        ok = False
+if ok:
+    if q > C(1e8):
+        r = (C(1) / (s - C(1)) + C(0.5) / q) * F.pow(q, C(1) - s)
+    else:
+        acc = F.pow(q, -s)
+        a = q
+        n = C(0)
+        b = C(0)
+        done = False
+        while (n < C(9) or a <= C(9)) and not done:
+            n = n + C(1)
+            a = a + C(1)
+            b = F.pow(a, -s)
+            acc = acc + b
+            if abs(b / acc) < C({EPS / 2!r}):
+                done = True
+        if not done:
+            w = a
+            acc = acc + b * w / (s - C(1))
+            acc = acc - C(0.5) * b
+            fa = C(1)
+            k = C(0)
+{chr(10).join(tail)}
+        r = acc"""
+
+
+def _zeta_lin_s(g, s, q, out):
+    raise NotImplementedError(
+        "zeta(x, q): the derivative with respect to x (the exponent) is not implemented; "
+        "differentiate with respect to q only, or wrap the call in fg.stop_gradient(x) for x")
+
+
+# (SciPy's gammaln(-inf) is -inf, where the C library's lgamma gives +inf)
+gammaln_p = elementwise("gammaln", None, {"f": "r = x0 if x0 == -C(F.INF) else F.lgamma(x0)"},
+                        lambda g, x, y: g * digamma(x))
+gamma_p = elementwise("gamma", None, {"f": "r = F.gamma(x0)"},
+                      lambda g, x, y: g * (y * digamma(x)))
+digamma_p = elementwise("digamma", None, {"f": _DIGAMMA_BODY},
+                        lambda g, x, y: g * zeta(2.0, x))
+# d/dq sum (k + q)**-s = -s * zeta(s + 1, q)
+zeta_p = elementwise("zeta", None, {"f": _zeta_body()}, _zeta_lin_s,
+                     lambda g, s, q, out: g * (zeta(s + 1.0, q) * -s))
+
+
+# --- inverse error functions, the normal distribution ----------------------------------------------
+
+# Giles (2010), "Approximating the erfinv function", the single-precision branch pair,
+# from w = -log((1 - y)(1 + y)) = -log(c * (2 - c)) with c = 1 - |y| = erfc(x).
+_GILES_SMALL = [1.50140941, 0.246640727, -0.00417768164, -0.00125372503, 0.00021858087,
+                -4.39150654e-06, -3.5233877e-06, 3.43273939e-07, 2.81022636e-08]
+_GILES_LARGE = [2.83297682, 1.00167406, 0.00943887047, -0.0076224613, 0.00573950773,
+                -0.00367342844, 0.00134934322, 0.000100950558, -0.000200214257]
+
+
+def _inverse_erf_body(complement):
+    """Scalar code of erfinv (``complement=False``: ``x0 = y``) or erfcinv (``x0 = c``).
+
+    Writes ``y`` (for erf, used when ``|y| <= 0.5``) or ``c = 1 - |y|`` (for erfc), each
+    exact, then Giles' guess and three Halley steps: ``f/f'`` divided by ``1 + x f/f'``."""
+    if complement:
+        setup = """c0 = x0
+sgn = C(1)
+if c0 > C(1):
+    c0 = C(2) - c0
+    sgn = C(-1)
+use_erf = c0 >= C(0.5)
+y = C(1) - c0
+c = c0
+bad = x0 != x0 or x0 < C(0) or x0 > C(2)
+edge = x0 == C(0) or x0 == C(2)"""
+    else:
+        setup = """y = abs(x0)
+sgn = C(1) if x0 >= C(0) else C(-1)
+use_erf = y <= C(0.5)
+c = C(1) - y
+bad = x0 != x0 or y > C(1)
+edge = y == C(1)"""
+    return setup + f"""
+if bad:
+    r = C(F.NAN)
+elif edge:
+    r = sgn * C(F.INF)
+else:
+    w = -F.log(c * (C(2) - c))
+    if w < C(5):
+        w = w - C(2.5)
+        x = y * ({_horner("w", _GILES_SMALL)})
+    elif w < C(16):
+        w = F.sqrt(w) - C(3)
+        x = y * ({_horner("w", _GILES_LARGE)})
+    else:  # erfc(x) ~ exp(-x^2) / (x sqrt(pi)), beyond Giles' range
+        t = -F.log(c)
+        x = F.sqrt(t - C(0.5) * F.log(t) - C({math.log(SQRT_PI)!r}))
+    for _ in range(3):
+        d = C({2.0 / SQRT_PI!r}) * F.exp(-x * x)
+        if use_erf:
+            u = (F.erf(x) - y) / d
+        else:
+            u = (c - F.erfc(x)) / d
+        x = x - u / (C(1) + x * u)
+    r = sgn * x"""
+
+
+# log Phi(x) for x <= -20: -x^2/2 - log(-x) - log(2 pi)/2 + log(1 - 1/x^2 + 3/x^4 - ...)
+_LOG_NDTR_SERIES = [1.0] + [(-1) ** k * math.prod(range(1, 2 * k, 2)) for k in range(1, 11)]
+_LOG_NDTR = f"""x = x0
+lo = C(-20)
+if C(1e-300) == C(0):  # float32, where erfc underflows from x = -14 on
+    lo = C(-10)
+if x > C(0):
+    r = F.log1p(C(-0.5) * F.erfc(x * C({SQRTH!r})))
+elif x > lo:
+    r = F.log(C(0.5) * F.erfc(-x * C({SQRTH!r})))
+else:
+    z = C(1) / (x * x)
+    r = C(-0.5) * x * x - F.log(-x) - C({0.5 * math.log(2 * math.pi)!r}) + F.log(
+        {_horner("z", _LOG_NDTR_SERIES)})"""
+
+erfinv_p = elementwise("erfinv", None, {"f": _inverse_erf_body(False)},
+                       lambda g, y, x: g * (exp(square(x)) * (SQRT_PI / 2)))
+erfcinv_p = elementwise("erfcinv", None, {"f": _inverse_erf_body(True)},
+                        lambda g, c, x: g * (exp(square(x)) * (-SQRT_PI / 2)))
+# d/dx log Phi(x) = phi(x) / Phi(x) = exp(-x^2/2 - log Phi(x)) / sqrt(2 pi): no underflow.
+log_ndtr_p = elementwise("log_ndtr", None, {"f": _LOG_NDTR},
+                         lambda g, x, y: g * (exp(square(x) * -0.5 - y) * (1.0 / SQRT_2PI)))
+
+
+# --- modified Bessel functions, exponentially scaled -------------------------------------------
+
+def _bessel_body(order):
+    """``i0e`` (order 0) or ``i1e`` (order 1) of ``x0``: the power series
+    ``sum (x/2)**(2k+n) / (k! (k+n)!)`` times ``exp(-|x|)`` for ``|x| <= 25``; beyond, the
+    asymptotic ``sum (-1)**k a_k(n) / x**k / sqrt(2 pi x)``."""
+    mu = 4.0 * order * order
+    odd = "C(0.5) * ax" if order else "C(1)"
+    return f"""ax = abs(x0)
+if ax != ax:
+    r = x0
+elif ax <= C(25):
+    q = C(0.25) * ax * ax
+    t = {odd}
+    s = t
+    k = C(0)
+    while t > s * C({EPS / 4!r}):
+        k = k + C(1)
+        t = t * q / (k * (k + C({order})))
+        s = s + t
+    r = s * F.exp(-ax)
+elif ax == C(F.INF):
+    r = C(0)
+else:
+    t = C(1)
+    s = t
+    k = C(0)
+    while abs(t) > s * C({EPS / 4!r}) and k < C(60):
+        k = k + C(1)
+        t = -t * (C({mu}) - (C(2) * k - C(1)) * (C(2) * k - C(1))) / (C(8) * k * ax)
+        s = s + t
+    r = s / F.sqrt(C({2 * math.pi!r}) * ax)""" + ("""
+if x0 < C(0):
+    r = -r""" if order else "")
+
+
+def _i1e_lin(g, x, y):
+    # d/dx i1e = i0e - i1e/x - sign(x) i1e, with the limit 1/2 at x = 0 (double where)
+    zero = equal(x, 0.0)
+    safe = where(zero, 1.0, x)
+    return g * where(zero, 0.5, i0e(x) - y / safe - sign(x) * y)
+
+
+i0e_p = elementwise("i0e", None, {"f": _bessel_body(0)},
+                    lambda g, x, y: g * (i1e(x) - sign(x) * y))
+i1e_p = elementwise("i1e", None, {"f": _bessel_body(1)}, _i1e_lin)
+
+# --- incomplete gamma and beta functions --------------------------------------------------------
+
+_TINY = 1e-30  # Lentz's guard against a zero denominator (a normal float32 too)
+
+
+def _gammainc_body(lower):
+    """P(a, x) (``lower``) or Q(a, x): the series for ``x < a + 1``, else the continued
+    fraction (modified Lentz), times ``x**a exp(-x) / Gamma(a)`` (Numerical Recipes 6.2)."""
+    p, q = ("C(1)", "C(0)") if lower else ("C(0)", "C(1)")
+    return f"""a = x0
+x = x1
+if a != a or x != x or a < C(0) or x < C(0):
+    r = C(F.NAN)
+elif a == C(0):
+    r = {p} if x > C(0) else C(F.NAN)
+elif x == C(0):
+    r = {q}
+elif x == C(F.INF):
+    r = {p}
+else:
+    pre = F.exp(a * F.log(x) - x - F.lgamma(a))
+    if x < a + C(1):
+        ap = a
+        d = C(1) / a
+        s = d
+        n = C(0)
+        while abs(d) > abs(s) * C({EPS / 2!r}) and n < C(5000):
+            ap = ap + C(1)
+            d = d * x / ap
+            s = s + d
+            n = n + C(1)
+        r = {"s * pre" if lower else "C(1) - s * pre"}
+    else:
+        b = x + C(1) - a
+        c = C(1) / C({_TINY!r})
+        d = C(1) / b
+        h = d
+        i = C(0)
+        done = False
+        while not done and i < C(5000):
+            i = i + C(1)
+            an = -i * (i - a)
+            b = b + C(2)
+            d = an * d + b
+            if abs(d) < C({_TINY!r}):
+                d = C({_TINY!r})
+            c = b + an / c
+            if abs(c) < C({_TINY!r}):
+                c = C({_TINY!r})
+            d = C(1) / d
+            e = d * c
+            h = h * e
+            if abs(e - C(1)) < C({EPS!r}):
+                done = True
+        r = {"C(1) - pre * h" if lower else "pre * h"}"""
+
+
+def _betacf_step(coefficient):
+    return f"""        t = {coefficient}
+        d = C(1) + t * d
+        if abs(d) < C({_TINY!r}):
+            d = C({_TINY!r})
+        c = C(1) + t / c
+        if abs(c) < C({_TINY!r}):
+            c = C({_TINY!r})
+        d = C(1) / d
+        e = d * c
+        h = h * e"""
+
+
+# I_x(a, b) by its continued fraction (Numerical Recipes 6.4), on the side of
+# x = (a + 1) / (a + b + 2) where it converges fast (the other through 1 - I_{1-x}(b, a)).
+_BETAINC = f"""a = x0
+b = x1
+x = x2
+if a != a or b != b or x != x or a <= C(0) or b <= C(0) or x < C(0) or x > C(1):
+    r = C(F.NAN)
+elif x == C(0):
+    r = C(0)
+elif x == C(1):
+    r = C(1)
+else:
+    pre = F.exp(F.lgamma(a + b) - F.lgamma(a) - F.lgamma(b) + a * F.log(x) + b * F.log1p(-x))
+    swap = x >= (a + C(1)) / (a + b + C(2))
+    if swap:
+        p = b
+        q = a
+        y = C(1) - x
+    else:
+        p = a
+        q = b
+        y = x
+    c = C(1)
+    d = C(1) - (p + q) * y / (p + C(1))
+    if abs(d) < C({_TINY!r}):
+        d = C({_TINY!r})
+    d = C(1) / d
+    h = d
+    m = C(0)
+    done = False
+    while not done and m < C(5000):
+        m = m + C(1)
+{_betacf_step("m * (q - m) * y / ((p - C(1) + C(2) * m) * (p + C(2) * m))")}
+{_betacf_step("-(p + m) * (p + q + m) * y / ((p + C(2) * m) * (p + C(1) + C(2) * m))")}
+        if abs(e - C(1)) < C({EPS!r}):
+            done = True
+    r = C(1) - pre * h / p if swap else pre * h / p"""
+
+
+def _not_implemented(function, argument):
+    def lin(g, *args):
+        raise NotImplementedError(
+            f"{function}: the derivative with respect to {argument} is not implemented; "
+            f"differentiate with respect to x only (fg.stop_gradient({argument}) marks "
+            f"{argument} as a constant)")
+    return lin
+
+
+def _gammaln_weak(a):
+    """gammaln, a Python float for a Python number (a NumPy float64 would widen float32)."""
+    return math.lgamma(a) if isinstance(a, (int, float)) else gammaln(a)
+
+
+def _gammainc_density(a, x):
+    """d/dx P(a, x) = x**(a-1) exp(-x) / Gamma(a)."""
+    return exp((a - 1.0) * log(x) - x - _gammaln_weak(a))
+
+
+def _betainc_density(a, b, x):
+    """d/dx I_x(a, b) = x**(a-1) (1-x)**(b-1) / B(a, b)."""
+    return exp((a - 1.0) * log(x) + (b - 1.0) * log1p(-x) - _gammaln_weak(a)
+               - _gammaln_weak(b) + _gammaln_weak(a + b))
+
+
+gammainc_p = elementwise("gammainc", None, {"f": _gammainc_body(True)},
+                         _not_implemented("gammainc(a, x)", "a"),
+                         lambda g, a, x, out: g * _gammainc_density(a, x))
+gammaincc_p = elementwise("gammaincc", None, {"f": _gammainc_body(False)},
+                          _not_implemented("gammaincc(a, x)", "a"),
+                          lambda g, a, x, out: -g * _gammainc_density(a, x))
+betainc_p = elementwise("betainc", None, {"f": _BETAINC},
+                        _not_implemented("betainc(a, b, x)", "a"),
+                        _not_implemented("betainc(a, b, x)", "b"),
+                        lambda g, a, b, x, out: g * _betainc_density(a, b, x))
+
+
+def betainc(a, b, x):
+    """Elementwise ``betainc`` (a funcgrad primitive)."""
+    return _state.interpreter.process(betainc_p, (a, b, x), _EMPTY)
+
+
+gammaln, gamma, digamma = (_fn(p, 1) for p in (gammaln_p, gamma_p, digamma_p))
+zeta, gammainc, gammaincc = (_fn(p, 2) for p in (zeta_p, gammainc_p, gammaincc_p))
+erfinv, erfcinv, log_ndtr, i0e, i1e = (_fn(p, 1) for p in (erfinv_p, erfcinv_p, log_ndtr_p,
+                                                          i0e_p, i1e_p))
+__all__ = ["gammaln", "gamma", "digamma", "zeta", "erfinv", "erfcinv", "log_ndtr", "i0e",
+           "i1e", "gammainc", "gammaincc", "betainc"]

@@ -1,0 +1,374 @@
+"""``funcgrad.scipy.stats``: SciPy's distributions, differentiable in ``x``, the shape
+parameters, ``loc`` and ``scale``.
+
+Each distribution is an object with SciPy's methods and signatures
+(``norm.logpdf(x, loc=0, scale=1)``, ``gamma.cdf(x, a, loc=0, scale=1)``,
+``poisson.logpmf(k, mu, loc=0)``...), written with :mod:`funcgrad.scipy.special` and
+:mod:`funcgrad.numpy`, so every derivative comes from the primitives' rules.  Where a
+method goes through ``gammainc``/``betainc`` (``gamma.cdf``, ``t.cdf``, ``binom.cdf``...)
+its derivative in the shape parameter raises ``NotImplementedError``, as theirs does.
+
+>>> import numpy as np, funcgrad as fg
+>>> float(fg.grad(lambda m: norm.logpdf(1.0, loc=m))(0.0))
+1.0
+"""
+import math
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..numpy._convert import operand as _operand
+from . import special as sp
+
+__all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
+           "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
+           "geom", "nbinom"]
+
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+_INF = math.inf
+
+
+def _split(name, shapes, args, kwds, defaults):
+    """SciPy's argument convention: shape parameters, then ``loc`` (and ``scale``),
+    positionally or by keyword."""
+    names = list(shapes) + list(defaults)
+    if len(args) > len(names):
+        raise TypeError(f"{name} takes at most {len(names)} parameters ({', '.join(names)}); "
+                        f"got {len(args)}")
+    values = dict(zip(names, args))
+    for k, v in kwds.items():
+        if k not in names:
+            raise TypeError(f"{name}: unknown parameter {k!r}; its parameters are "
+                            f"{', '.join(names)}")
+        if k in values:
+            raise TypeError(f"{name}: parameter {k!r} given twice")
+        values[k] = v
+    missing = [s for s in shapes if s not in values]
+    if missing:
+        raise TypeError(f"{name} needs the shape parameter(s) {', '.join(missing)}")
+    return ([_operand(values[s]) for s in shapes],
+            [_operand(values.get(k, d)) for k, d in defaults.items()])
+
+
+class rv_continuous:
+    """A continuous distribution from its standardized functions of ``z = (x - loc) /
+    scale`` (``_logpdf``, ``_cdf``... with the shape parameters after ``z``)."""
+
+    shapes = ()
+
+    def __init__(self, name, **methods):
+        self.name = name
+        self.__dict__.update(methods)
+
+    def _args(self, args, kwds):
+        return _split(self.name, self.shapes, args, kwds, {"loc": 0.0, "scale": 1.0})
+
+    def logpdf(self, x, *args, **kwds):
+        """``log pdf(x)``: ``_logpdf((x - loc) / scale) - log(scale)``."""
+        shape, (loc, scale) = self._args(args, kwds)
+        # (a Python scale stays a Python float: float32 x stays float32)
+        log_scale = math.log(scale) if isinstance(scale, (int, float)) else fnp.log(scale)
+        return self._logpdf((_operand(x) - loc) / scale, *shape) - log_scale
+
+    def pdf(self, x, *args, **kwds):
+        """The probability density, ``exp(logpdf)``."""
+        return fnp.exp(self.logpdf(x, *args, **kwds))
+
+    def _standard(self, method, x, args, kwds):
+        shape, (loc, scale) = self._args(args, kwds)
+        fn = getattr(self, method, None)
+        if fn is None:
+            raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.{method[1:]} is not "
+                                      f"implemented")
+        return fn((_operand(x) - loc) / scale, *shape)
+
+    def cdf(self, x, *args, **kwds):
+        """The cumulative distribution function."""
+        return self._standard("_cdf", x, args, kwds)
+
+    def logcdf(self, x, *args, **kwds):
+        """``log cdf(x)``."""
+        if getattr(self, "_logcdf", None) is None:
+            return fnp.log(self.cdf(x, *args, **kwds))
+        return self._standard("_logcdf", x, args, kwds)
+
+    def sf(self, x, *args, **kwds):
+        """The survival function ``1 - cdf(x)``."""
+        return self._standard("_sf", x, args, kwds)
+
+    def logsf(self, x, *args, **kwds):
+        """``log sf(x)``."""
+        if getattr(self, "_logsf", None) is None:
+            return fnp.log(self.sf(x, *args, **kwds))
+        return self._standard("_logsf", x, args, kwds)
+
+    def ppf(self, q, *args, **kwds):
+        """The quantile function, the inverse of ``cdf``."""
+        shape, (loc, scale) = self._args(args, kwds)
+        if getattr(self, "_ppf", None) is None:
+            raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.ppf is not "
+                                      f"implemented")
+        return loc + scale * self._ppf(_operand(q), *shape)
+
+    def __repr__(self):
+        return f"<funcgrad.scipy.stats.{self.name}>"
+
+
+def _support(mask, value, outside=-_INF):
+    return fnp.where(mask, value, outside)
+
+
+def _positive(z):
+    """``(z > 0, z where positive else 1)``: the double-where idiom's safe input."""
+    inside = fnp.greater(z, 0)
+    return inside, fnp.where(inside, z, 1.0)
+
+
+def _t_cdf(z, df):
+    x = df / (df + z * z)
+    tail = sp.betainc(df * 0.5, 0.5, x) * 0.5
+    return fnp.where(fnp.greater(z, 0), 1.0 - tail, tail)
+
+
+def _gamma_logpdf(z, a):
+    inside, s = _positive(z)
+    return _support(inside, sp.xlogy(a - 1.0, s) - s - sp.gammaln(a))
+
+
+def _beta_logpdf(z, a, b):
+    inside = fnp.logical_and(fnp.greater(z, 0), fnp.less(z, 1))
+    s = fnp.where(inside, z, 0.5)
+    return _support(inside, sp.xlogy(a - 1.0, s) + sp.xlog1py(b - 1.0, -s) - sp.betaln(a, b))
+
+
+def _laplace_cdf(z):
+    return fnp.where(fnp.less(z, 0), 0.5 * fnp.exp(fnp.minimum(z, 0.0)),
+                     1.0 - 0.5 * fnp.exp(-fnp.maximum(z, 0.0)))
+
+
+def _expon_logpdf(z):
+    return _support(fnp.greater_equal(z, 0), -z)
+
+
+def _unit(z):
+    return fnp.logical_and(fnp.greater_equal(z, 0), fnp.less_equal(z, 1))
+
+
+norm = rv_continuous(
+    "norm", _logpdf=lambda z: z * z * -0.5 - _LOG_SQRT_2PI, _cdf=sp.ndtr, _logcdf=sp.log_ndtr,
+    _sf=lambda z: sp.ndtr(-z), _logsf=lambda z: sp.log_ndtr(-z), _ppf=sp.ndtri)
+norm.__doc__ = """The normal distribution (``loc`` = mean, ``scale`` = standard deviation).
+
+>>> float(norm.cdf(0.0)), float(norm.ppf(0.5, loc=3.0))
+(0.5, 3.0)
+"""
+
+t = rv_continuous(
+    "t", shapes=("df",),
+    _logpdf=lambda z, df: (sp.gammaln((df + 1.0) * 0.5) - sp.gammaln(df * 0.5)
+                           - 0.5 * fnp.log(df * math.pi) - (df + 1.0) * 0.5 * fnp.log1p(z * z / df)),
+    _cdf=_t_cdf, _sf=lambda z, df: _t_cdf(-z, df))
+cauchy = rv_continuous(
+    "cauchy", _logpdf=lambda z: -fnp.log1p(z * z) - math.log(math.pi),
+    _cdf=lambda z: 0.5 + fnp.arctan(z) / math.pi, _sf=lambda z: 0.5 - fnp.arctan(z) / math.pi,
+    _ppf=lambda q: fnp.tan(math.pi * (q - 0.5)))
+laplace = rv_continuous(
+    "laplace", _logpdf=lambda z: -fnp.abs(z) - math.log(2.0), _cdf=_laplace_cdf,
+    _sf=lambda z: _laplace_cdf(-z),
+    _ppf=lambda q: fnp.where(fnp.less(q, 0.5), fnp.log(2.0 * fnp.minimum(q, 0.5)),
+                             -fnp.log(2.0 - 2.0 * fnp.maximum(q, 0.5))))
+logistic = rv_continuous(
+    "logistic", _logpdf=lambda z: sp.log_expit(z) + sp.log_expit(-z), _cdf=sp.expit,
+    _logcdf=sp.log_expit, _sf=lambda z: sp.expit(-z), _logsf=lambda z: sp.log_expit(-z),
+    _ppf=sp.logit)
+expon = rv_continuous(
+    "expon", _logpdf=_expon_logpdf,
+    _cdf=lambda z: -fnp.expm1(-fnp.maximum(z, 0.0)),
+    _sf=lambda z: fnp.exp(-fnp.maximum(z, 0.0)), _logsf=lambda z: -fnp.maximum(z, 0.0),
+    _ppf=lambda q: -fnp.log1p(-q))
+gamma = rv_continuous(
+    "gamma", shapes=("a",), _logpdf=_gamma_logpdf,
+    _cdf=lambda z, a: sp.gammainc(a, fnp.maximum(z, 0.0)),
+    _sf=lambda z, a: sp.gammaincc(a, fnp.maximum(z, 0.0)))
+beta = rv_continuous(
+    "beta", shapes=("a", "b"), _logpdf=_beta_logpdf,
+    _cdf=lambda z, a, b: sp.betainc(a, b, fnp.clip(z, 0.0, 1.0)),
+    _sf=lambda z, a, b: sp.betainc(b, a, 1.0 - fnp.clip(z, 0.0, 1.0)))
+chi2 = rv_continuous(
+    "chi2", shapes=("df",),
+    _logpdf=lambda z, df: _gamma_logpdf(z * 0.5, df * 0.5) - math.log(2.0),
+    _cdf=lambda z, df: sp.gammainc(df * 0.5, fnp.maximum(z, 0.0) * 0.5),
+    _sf=lambda z, df: sp.gammaincc(df * 0.5, fnp.maximum(z, 0.0) * 0.5))
+uniform = rv_continuous(
+    "uniform", _logpdf=lambda z: _support(_unit(z), z * 0.0),
+    _cdf=lambda z: fnp.clip(z, 0.0, 1.0), _sf=lambda z: 1.0 - fnp.clip(z, 0.0, 1.0),
+    _ppf=lambda q: q * 1.0)
+for _d in (t, cauchy, laplace, logistic, expon, gamma, beta, chi2, uniform):
+    _params = ", ".join(["2.5"] * len(_d.shapes) + ["scale=s"])
+    _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {", ".join(
+        _d.shapes + ("loc", "scale"))}).
+
+>>> import funcgrad as fg
+>>> g = fg.grad(lambda s: {_d.name}.logpdf(0.5, {_params}))(1.5)  # d/dscale
+"""
+del _d, _params
+
+
+class rv_discrete(rv_continuous):
+    """A discrete distribution: ``logpmf(k, *shapes, loc=0)`` and ``pmf``, ``cdf``, ``sf``
+    (``k`` a plain or traced array of integers; differentiable in the shapes)."""
+
+    def _args(self, args, kwds):
+        shape, (loc,) = _split(self.name, self.shapes, args, kwds, {"loc": 0.0})
+        return shape, (loc, 1.0)
+
+    def logpmf(self, k, *args, **kwds):
+        """``log pmf(k)``."""
+        return self._standard("_logpmf", k, args, kwds)
+
+    def pmf(self, k, *args, **kwds):
+        """The probability mass function, ``exp(logpmf)``."""
+        return fnp.exp(self.logpmf(k, *args, **kwds))
+
+    def logpdf(self, *args, **kwds):
+        raise AttributeError(f"{self.name} is discrete: use logpmf, as in SciPy")
+
+
+def _integer(k):
+    return fnp.equal(k, fnp.floor(k))
+
+
+def _binom_logpmf(k, n, p):
+    inside = fnp.logical_and(_integer(k), fnp.logical_and(fnp.greater_equal(k, 0),
+                                                          fnp.less_equal(k, n)))
+    s = fnp.where(inside, k, 0.0)
+    return _support(inside, sp.gammaln(n + 1.0) - sp.gammaln(s + 1.0) - sp.gammaln(n - s + 1.0)
+                    + sp.xlogy(s, p) + sp.xlog1py(n - s, -p))
+
+
+def _counts(k):
+    inside = fnp.logical_and(_integer(k), fnp.greater_equal(k, 0))
+    return inside, fnp.where(inside, k, 0.0)
+
+
+def _poisson_logpmf(k, mu):
+    inside, s = _counts(k)
+    return _support(inside, sp.xlogy(s, mu) - mu - sp.gammaln(s + 1.0))
+
+
+def _nbinom_logpmf(k, n, p):
+    inside, s = _counts(k)
+    return _support(inside, sp.gammaln(n + s) - sp.gammaln(s + 1.0) - sp.gammaln(n)
+                    + sp.xlogy(n, p) + sp.xlog1py(s, -p))
+
+
+def _geom_logpmf(k, p):
+    inside = fnp.logical_and(_integer(k), fnp.greater_equal(k, 1))
+    s = fnp.where(inside, k, 1.0)
+    return _support(inside, sp.xlog1py(s - 1.0, -p) + fnp.log(p))
+
+
+def _count_cdf(k, cdf_inside):
+    """``cdf_inside(floor(k))`` for ``k >= 0``, 0 below."""
+    inside = fnp.greater_equal(k, 0)
+    return fnp.where(inside, cdf_inside(fnp.floor(fnp.where(inside, k, 0.0))), 0.0)
+
+
+def _binom_sf(k, n, p):
+    f = fnp.floor(fnp.clip(k, 0.0, n - 1.0))
+    return fnp.where(fnp.less(k, 0), 1.0, fnp.where(fnp.greater_equal(k, n), 0.0,
+                                                    sp.betainc(f + 1.0, n - f, p)))
+
+
+poisson = rv_discrete(
+    "poisson", shapes=("mu",), _logpmf=_poisson_logpmf,
+    _cdf=lambda k, mu: _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)),
+    _sf=lambda k, mu: 1.0 - _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)))
+bernoulli = rv_discrete(
+    "bernoulli", shapes=("p",),
+    _logpmf=lambda k, p: _binom_logpmf(k, 1.0, p),
+    _cdf=lambda k, p: fnp.where(fnp.less(k, 0), 0.0, fnp.where(fnp.less(k, 1), 1.0 - p, 1.0)),
+    _sf=lambda k, p: fnp.where(fnp.less(k, 0), 1.0, fnp.where(fnp.less(k, 1), p, 0.0)))
+binom = rv_discrete(
+    "binom", shapes=("n", "p"), _logpmf=_binom_logpmf,
+    _cdf=lambda k, n, p: fnp.where(fnp.greater_equal(k, n), 1.0, _count_cdf(
+        k, lambda f: sp.betainc(n - f, f + 1.0, 1.0 - p))),
+    _sf=lambda k, n, p: _binom_sf(k, n, p))
+geom = rv_discrete(
+    "geom", shapes=("p",), _logpmf=_geom_logpmf,
+    _cdf=lambda k, p: fnp.where(fnp.less(k, 1), 0.0, -fnp.expm1(
+        fnp.floor(fnp.maximum(k, 1.0)) * fnp.log1p(-p))),
+    _sf=lambda k, p: fnp.where(fnp.less(k, 1), 1.0, fnp.exp(
+        fnp.floor(fnp.maximum(k, 1.0)) * fnp.log1p(-p))))
+nbinom = rv_discrete(
+    "nbinom", shapes=("n", "p"), _logpmf=_nbinom_logpmf,
+    _cdf=lambda k, n, p: _count_cdf(k, lambda f: sp.betainc(n, f + 1.0, p)),
+    _sf=lambda k, n, p: fnp.where(fnp.less(k, 0), 1.0, _count_cdf(
+        k, lambda f: sp.betainc(f + 1.0, n, 1.0 - p))))
+for _d in (poisson, bernoulli, binom, geom, nbinom):
+    _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {', '.join(
+        _d.shapes + ('loc',))}): ``logpmf``, ``pmf``, ``cdf``."""
+del _d
+
+
+class _multivariate_normal:
+    """``multivariate_normal.logpdf(x, mean=None, cov=1)`` and ``pdf``: the last axis of
+    ``x`` is the variable; ``cov`` a matrix (or a scalar, times the identity),
+    differentiable in ``x``, ``mean`` and ``cov`` (through its Cholesky factor).
+
+    >>> import numpy as np
+    >>> round(float(multivariate_normal.logpdf(np.zeros(2), cov=np.eye(2))), 6)
+    -1.837877
+    """
+
+    def logpdf(self, x, mean=None, cov=1):
+        x = fnp.asarray(x)
+        d = x.shape[-1] if x.ndim else 1
+        if mean is not None:
+            x = x - fnp.asarray(mean)
+        cov = fnp.asarray(cov)
+        if cov.ndim == 0:
+            cov = cov * np.eye(d)
+        if cov.shape[-2:] != (d, d):
+            raise ValueError(f"multivariate_normal: cov has shape {tuple(cov.shape)}, but x's "
+                             f"last axis has {d} variables; give a ({d}, {d}) matrix")
+        chol = fnp.linalg.cholesky(cov)
+        # ||L^{-1} (x - mean)||^2, solving with L for each point
+        z = fnp.linalg.solve(chol, fnp.reshape(x, x.shape[:-1] + (d, 1)) if x.ndim else x)
+        maha = fnp.sum(fnp.square(z), axis=(-2, -1)) if x.ndim else fnp.square(z)
+        log_det = 2.0 * fnp.sum(fnp.log(fnp.diagonal(chol, axis1=-2, axis2=-1)), axis=-1)
+        return -0.5 * (d * math.log(2 * math.pi) + log_det + maha)
+
+    def pdf(self, x, mean=None, cov=1):
+        """``exp(logpdf)``."""
+        return fnp.exp(self.logpdf(x, mean, cov))
+
+
+multivariate_normal = _multivariate_normal()
+
+
+class _dirichlet:
+    """``dirichlet.logpdf(x, alpha)`` and ``pdf``, as SciPy: the components of ``x`` along
+    its first axis (``x`` of shape ``(k,)`` or ``(k, n)``), differentiable in both.
+
+    >>> import numpy as np
+    >>> round(float(dirichlet.logpdf(np.array([0.2, 0.8]), np.array([1.0, 1.0]))), 12)
+    0.0
+    """
+
+    def logpdf(self, x, alpha):
+        x, alpha = fnp.asarray(x), fnp.asarray(alpha)
+        if alpha.ndim != 1 or x.shape[0] != alpha.shape[0]:
+            raise ValueError(f"dirichlet: alpha must be 1-d with one entry per component "
+                             f"(x's first axis, {x.shape[0] if x.ndim else 0}); got shape "
+                             f"{tuple(alpha.shape)}")
+        a = fnp.reshape(alpha, alpha.shape + (1,) * (x.ndim - 1))
+        norm_const = fnp.sum(sp.gammaln(alpha)) - sp.gammaln(fnp.sum(alpha))
+        return fnp.sum(sp.xlogy(a - 1.0, x), axis=0) - norm_const
+
+    def pdf(self, x, alpha):
+        """``exp(logpdf)``."""
+        return fnp.exp(self.logpdf(x, alpha))
+
+
+dirichlet = _dirichlet()

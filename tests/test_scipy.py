@@ -1,0 +1,266 @@
+"""funcgrad.scipy against SciPy: values (float64, to 1e-13 relative where the algorithms
+allow), derivatives against central differences, vmap, float32, second order, plain
+``scipy.special`` ufuncs under ``fg.grad``, and errors that name the fix.  (The
+elementwise primitives also have lines in tests/test_primitives.py's table.)"""
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+scipy_special = pytest.importorskip("scipy.special")
+scipy_stats = pytest.importorskip("scipy.stats")
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.numpy as fnp  # noqa: E402
+import funcgrad.scipy.special as fsp  # noqa: E402
+import funcgrad.scipy.stats as fst  # noqa: E402
+from helpers import check_jvp_fd, check_second_order  # noqa: E402
+
+RNG = np.random.default_rng(20)
+
+
+def close(got, want, rtol=1e-13, atol=0.0):
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=rtol, atol=atol,
+                               equal_nan=True)
+
+
+# --- values ------------------------------------------------------------------------------
+
+X = np.concatenate([RNG.uniform(-10, 10, 300), RNG.uniform(0, 3, 100)])
+POS = RNG.uniform(0.05, 12, 300)
+UNIT = np.concatenate([RNG.uniform(-1, 1, 300), 1 - np.logspace(-16, -1, 20), [0.0, 1.0, -1.0]])
+
+# name, arguments, absolute tolerance (near a root the relative error of the best double
+# answer is unbounded: gammaln at 1 and 2, digamma at 1.4616...)
+UNARY_VALUES = [
+    ("erf", X, 0), ("erfc", X, 0), ("expit", X, 0), ("gammaln", X, 1e-15),
+    ("gamma", X, 0), ("digamma", X, 1e-15), ("erfinv", UNIT, 0),
+    ("erfcinv", np.concatenate([UNIT + 1, np.logspace(-300, -1, 30)]), 0),
+    ("ndtr", RNG.uniform(-8, 8, 300), 1e-300), ("log_ndtr", RNG.uniform(-50, 40, 300), 1e-300),
+    ("ndtri", np.concatenate([RNG.uniform(0, 1, 300), np.logspace(-300, -1, 30)]), 0),
+    ("i0", RNG.uniform(-40, 40, 300), 0), ("i0e", RNG.uniform(-60, 60, 300), 0),
+    ("i1", RNG.uniform(-40, 40, 300), 0), ("i1e", RNG.uniform(-60, 60, 300), 0),
+    ("logit", RNG.uniform(0.01, 0.99, 100), 1e-15), ("log_expit", X, 0), ("entr", POS, 1e-15),
+]
+
+
+@pytest.mark.parametrize("name,x,atol", UNARY_VALUES, ids=[v[0] for v in UNARY_VALUES])
+def test_unary_values_match_scipy(name, x, atol):
+    # ndtr: erfc(-x/sqrt 2) has condition ~x^2 in its argument's rounding (as SciPy's)
+    rtol = 1e-12 if name in ("ndtr", "i0", "i1") else 1e-13
+    with np.errstate(all="ignore"):
+        close(getattr(fsp, name)(x), getattr(scipy_special, name)(x), rtol, atol)
+
+
+A, B = RNG.uniform(0.1, 10, 300), RNG.uniform(0.1, 10, 300)
+BINARY_VALUES = [
+    ("gammainc", (A, RNG.uniform(0, 20, 300)), 1e-300), ("gammaincc", (A, RNG.uniform(0, 20, 300)), 1e-300),
+    ("betainc", (A, B, RNG.uniform(0, 1, 300)), 1e-300), ("betaln", (A, B), 1e-14),
+    ("beta", (A, B), 0), ("xlogy", (X, np.abs(X[::-1])), 0), ("xlog1py", (X[:300], POS), 0),
+    ("rel_entr", (POS, POS[::-1]), 1e-15), ("kl_div", (POS, POS[::-1]), 1e-15),
+    ("zeta", (RNG.uniform(1.1, 12, 300), RNG.uniform(-5, 10, 300)), 0),
+]
+
+
+@pytest.mark.parametrize("name,args,atol", BINARY_VALUES, ids=[v[0] for v in BINARY_VALUES])
+def test_values_of_several_arguments_match_scipy(name, args, atol):
+    with np.errstate(all="ignore"):
+        close(getattr(fsp, name)(*args), getattr(scipy_special, name)(*args), 1e-13, atol)
+
+
+def test_edges_match_scipy():
+    with np.errstate(all="ignore"):
+        for name, x in [("digamma", [0.0, -0.0, -1.0, np.inf, -np.inf, np.nan]),
+                        ("gammaln", [0.0, -1.0, np.inf, -np.inf]),
+                        ("erfinv", [-1.0, 1.0, 2.0, np.nan]), ("erfcinv", [0.0, 2.0, -1.0]),
+                        ("xlogy", [0.0]), ("entr", [0.0, -1.0])]:
+            args = (np.array(x),) if name != "xlogy" else (0.0, np.array([0.0, np.nan, -1.0]))
+            close(getattr(fsp, name)(*args), getattr(scipy_special, name)(*args))
+        close(fsp.xlogy(np.array([0.0, 0.0]), np.array([0.0, np.nan])), [0.0, np.nan])
+
+
+def test_polygamma_multigammaln_and_riemann_zeta():
+    x = RNG.uniform(0.2, 6, 50)
+    for n in (0, 1, 2, 3):
+        close(fsp.polygamma(n, x), scipy_special.polygamma(n, x), 1e-12)
+    close(fsp.polygamma(np.array([0, 1, 2]), 1.5), scipy_special.polygamma([0, 1, 2], 1.5), 1e-12)
+    close(fsp.multigammaln(x + 2, 3), scipy_special.multigammaln(x + 2, 3), 1e-13)
+    close(fsp.zeta(np.array([1.5, 2.0, 7.0])), scipy_special.zeta([1.5, 2.0, 7.0]), 1e-13)
+
+
+@pytest.mark.parametrize("kw", [{}, {"axis": 0}, {"axis": 1, "keepdims": True},
+                                {"axis": -1, "b": np.array([1.0, -2.0, 0.5]),
+                                 "return_sign": True}, {"axis": (0, 1)}])
+def test_logsumexp_matches_scipy(kw):
+    a = RNG.standard_normal((4, 3)) * 300
+    got, want = fsp.logsumexp(a, **kw), scipy_special.logsumexp(a, **kw)
+    for g, w in zip(*(((got,), (want,)) if not kw.get("return_sign") else (got, want))):
+        assert np.shape(g) == np.shape(w)
+        close(g, w)
+
+
+def test_softmax_and_log_softmax_match_scipy():
+    a = RNG.standard_normal((3, 4)) * 50
+    for axis in (None, 0, 1):
+        close(fsp.softmax(a, axis=axis), scipy_special.softmax(a, axis=axis), 1e-13, 1e-300)
+        # (x - logsumexp(x) cancels near the maximum: an absolute tolerance)
+        close(fsp.log_softmax(a, axis=axis), scipy_special.log_softmax(a, axis=axis), 1e-13,
+              1e-14)
+    close(fsp.sinc(X), scipy_special.sinc(X))
+
+
+# --- derivatives -----------------------------------------------------------------------------
+
+GRADS = [
+    (fsp.gammaln, POS[:5]), (fsp.digamma, POS[:5]), (fsp.erfinv, UNIT[:5] * 0.9),
+    (fsp.ndtri, RNG.uniform(0.05, 0.95, 5)), (fsp.log_ndtr, np.array([-30.0, -5.0, 0.0, 5.0])),
+    (fsp.i0, X[:5]), (fsp.i1, X[:5]), (fsp.logit, RNG.uniform(0.1, 0.9, 5)),
+    (lambda x: fsp.xlogy(x, x + 1.0), POS[:5]), (lambda x: fsp.betaln(x, 2.0 * x), POS[:5]),
+    (lambda x: fsp.gammainc(2.5, x), POS[:5]), (lambda x: fsp.betainc(1.5, 2.5, x / 13.0), POS[:5]),
+    (lambda x: fsp.zeta(2.5, x), POS[:5]), (lambda x: fsp.polygamma(2, x), POS[:5] + 0.5),
+    (lambda x: fsp.logsumexp(x, b=np.arange(1.0, 6.0)), X[:5]),
+    (lambda x: fsp.softmax(x)[1], X[:5]), (lambda x: fsp.kl_div(x, x[::-1]), POS[:5]),
+    (lambda x: fsp.multigammaln(x + 1.0, 2), POS[:5]),
+]
+
+
+@pytest.mark.parametrize("f,x", GRADS, ids=range(len(GRADS)))
+def test_derivatives_match_central_differences(f, x):
+    check_jvp_fd(lambda v: f(v), [x], RNG)
+
+
+@pytest.mark.parametrize("f,x", [GRADS[0], GRADS[1], GRADS[3], GRADS[4], GRADS[10]],
+                         ids=["gammaln", "digamma", "ndtri", "log_ndtr", "gammainc"])
+def test_second_order(f, x):
+    check_second_order(lambda v: fnp.sum(f(v)), [x], RNG)
+
+
+def test_known_derivatives():
+    close(fg.grad(fsp.gammaln)(3.5), scipy_special.digamma(3.5), 1e-13)
+    close(fg.grad(fsp.digamma)(3.5), scipy_special.polygamma(1, 3.5), 1e-13)
+    y = 0.3
+    close(fg.grad(fsp.erfinv)(y), math.sqrt(math.pi) / 2 * math.exp(scipy_special.erfinv(y) ** 2))
+    close(fg.grad(fg.grad(fsp.gammaln))(2.0), math.pi ** 2 / 6 - 1, 1e-13)
+
+
+@pytest.mark.parametrize("f,message", [
+    (lambda a: fsp.gammainc(a, 1.0), "with respect to a"),
+    (lambda b: fsp.betainc(1.0, b, 0.5), "with respect to b"),
+    (lambda s: fsp.zeta(s, 2.0), "with respect to x"),
+])
+def test_unimplemented_derivatives_raise_and_say_so(f, message):
+    float(f(2.0))  # the value is fine
+    with pytest.raises(NotImplementedError, match=message):
+        fg.grad(f)(2.0)
+    with pytest.raises(NotImplementedError, match=message):
+        fg.jvp(f, (2.0,), (1.0,))
+
+
+def test_vmap_and_float32():
+    xs = RNG.uniform(0.5, 3, (4, 3))
+    f = lambda x: fsp.logsumexp(fsp.gammaln(x) * fsp.digamma(x))  # noqa: E731
+    np.testing.assert_allclose(fg.vmap(f)(xs), [f(x) for x in xs], rtol=1e-14)
+    np.testing.assert_allclose(fg.vmap(fg.grad(f))(xs), [fg.grad(f)(x) for x in xs], rtol=1e-14)
+    x32 = xs.astype(np.float32)
+    for fn in (fsp.gammaln, fsp.digamma, fsp.log_ndtr, fsp.erfinv, fsp.i0e, fsp.ndtr,
+               lambda v: fsp.gammainc(1.5, v), lambda v: fst.norm.logpdf(v, 0.5, 2.0)):
+        arg = x32 / 4 if fn is fsp.erfinv else x32
+        out = fn(arg)
+        assert out.dtype == np.float32
+        np.testing.assert_allclose(out, fn(arg.astype(np.float64)), rtol=2e-5)
+        assert fg.grad(lambda v: fnp.sum(fn(v)))(arg).dtype == np.float32
+
+
+def test_jit_matches_eager():
+    f = lambda x: fsp.digamma(x) + fsp.log_ndtr(x) * fsp.i1e(x)  # noqa: E731
+    x = RNG.uniform(0.5, 3, 6)
+    np.testing.assert_allclose(fg.jit(f)(x), f(x), rtol=1e-14)
+
+
+# --- plain SciPy code ---------------------------------------------------------------------------
+
+def test_plain_scipy_special_ufuncs_differentiate():
+    x = POS[:4]
+    g = fg.grad(lambda v: np.sum(scipy_special.gammaln(v) + scipy_special.expit(v)
+                                 + scipy_special.xlogy(v, v) + scipy_special.ndtr(v)))(x)
+    want = (scipy_special.digamma(x) + scipy_special.expit(x) * scipy_special.expit(-x)
+            + np.log(x) + 1 + np.exp(-x * x / 2) / math.sqrt(2 * math.pi))
+    close(g, want, 1e-12)
+    close(fg.vmap(scipy_special.erfinv)(UNIT[:4]), scipy_special.erfinv(UNIT[:4]))
+
+
+def test_scipy_function_without_twin_names_the_fix():
+    with pytest.raises(TypeError, match=r"scipy\.special\.jv .*funcgrad\.scipy\.special"):
+        fg.grad(lambda v: np.sum(scipy_special.jv(1.0, v)))(POS[:3])
+    with pytest.raises(Exception, match=r"funcgrad\.scipy\.stats"):
+        fg.grad(lambda v: np.sum(scipy_stats.norm.logpdf(v)))(POS[:3])
+
+
+def test_import_funcgrad_does_not_import_scipy():
+    code = "import sys, funcgrad, funcgrad.numpy; print(any(m.startswith('scipy') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+# --- stats ----------------------------------------------------------------------------------------
+
+CONTINUOUS = [("norm", ()), ("t", (3.5,)), ("cauchy", ()), ("laplace", ()), ("logistic", ()),
+              ("expon", ()), ("gamma", (2.3,)), ("beta", (2.3, 1.7)), ("chi2", (3.0,)),
+              ("uniform", ())]
+
+
+@pytest.mark.parametrize("name,shapes", CONTINUOUS, ids=[c[0] for c in CONTINUOUS])
+def test_continuous_distributions_match_scipy(name, shapes):
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    x = RNG.uniform(-2.5, 4.5, 40) if name != "beta" else RNG.uniform(-0.2, 1.5, 40)
+    with np.errstate(all="ignore"):
+        for method in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"):
+            arg = RNG.uniform(0.02, 0.98, 40) if method == "ppf" else x
+            try:
+                got = getattr(ours, method)(arg, *shapes, loc=0.3, scale=1.7)
+            except NotImplementedError:
+                assert method == "ppf" and name in ("t", "gamma", "beta", "chi2")
+                continue
+            close(got, getattr(theirs, method)(arg, *shapes, loc=0.3, scale=1.7), 1e-12, 1e-14)
+        # positional loc and scale, as SciPy
+        close(ours.logpdf(x, *shapes, 0.3, 1.7), theirs.logpdf(x, *shapes, 0.3, 1.7), 1e-12)
+
+
+@pytest.mark.parametrize("name,shapes", [("poisson", (2.5,)), ("bernoulli", (0.3,)),
+                                         ("binom", (7, 0.3)), ("geom", (0.3,)),
+                                         ("nbinom", (3.5, 0.4))])
+def test_discrete_distributions_match_scipy(name, shapes):
+    k = np.array([-1.0, 0, 1, 2, 3, 5, 7, 9, 2.5])
+    for method in ("logpmf", "pmf", "cdf", "sf"):
+        close(getattr(getattr(fst, name), method)(k, *shapes),
+              getattr(getattr(scipy_stats, name), method)(k, *shapes), 1e-12, 1e-15)
+
+
+def test_multivariate_normal_and_dirichlet_match_scipy():
+    x, a = RNG.standard_normal((5, 3)), RNG.standard_normal((3, 3))
+    cov, mean = a @ a.T + np.eye(3), RNG.standard_normal(3)
+    close(fst.multivariate_normal.logpdf(x, mean, cov),
+          scipy_stats.multivariate_normal.logpdf(x, mean, cov), 1e-12)
+    close(fst.multivariate_normal.pdf(x[0], mean, 2.0),
+          scipy_stats.multivariate_normal.pdf(x[0], mean, 2.0), 1e-12)
+    alpha = np.array([1.5, 2.0, 3.0])
+    xd = RNG.dirichlet(alpha, 4).T
+    close(fst.dirichlet.logpdf(xd, alpha), scipy_stats.dirichlet.logpdf(xd, alpha), 1e-12)
+
+
+def test_stats_gradients():
+    x = RNG.uniform(0.2, 2.0, 4)
+    for f in (lambda p: fst.norm.logpdf(x, loc=p[0], scale=p[1]),
+              lambda p: fst.t.logpdf(x, p[0] + 2.0, loc=p[1], scale=p[0]),
+              lambda p: fst.gamma.logpdf(x, p[0] + 1.0, scale=p[1]),
+              lambda p: fst.beta.logpdf(x / 2.5, p[0] + 1.0, p[1] + 1.0),
+              lambda p: fst.poisson.logpmf(np.array([0.0, 1.0, 4.0]), p[0] + p[1]),
+              lambda p: fst.binom.logpmf(np.array([0.0, 1.0, 4.0]), 6, p[0] / 3.0),
+              lambda p: fst.norm.cdf(x, loc=p[0], scale=p[1]),
+              lambda p: fst.multivariate_normal.logpdf(x[:2], p, np.diag(p + 1.0)),
+              lambda p: fst.dirichlet.logpdf(np.array([0.3, 0.7]), p + 1.0)):
+        check_jvp_fd(f, [np.array([0.8, 1.3])], RNG)
+    with pytest.raises(TypeError, match="needs the shape parameter"):
+        fst.gamma.logpdf(1.0)
