@@ -59,13 +59,17 @@ def eigh_kernel(a, v, w, n, B, lower, vectors, one, eps):
                     apq = a[base + p * n + q]
                     if not abs(apq) > tol:
                         continue
-                    rotated = True
                     app = a[base + p * n + p]
                     aqq = a[base + q * n + q]
-                    # the rotation that zeroes a_pq: t = tan(phi), the smaller root
-                    theta = (aqq - app) / (apq + apq)
-                    t = one / (abs(theta) + F.hypot(theta, one))
-                    if theta < zero:
+                    # the rotation that zeroes a_pq: t = tan(phi), the smaller root of
+                    # t^2 + 2 theta t - 1 = 0 with theta = d / (2 a_pq), written without
+                    # dividing by a_pq (which may be tiny next to the gap d)
+                    d = aqq - app
+                    t = abs(apq + apq) / (abs(d) + F.hypot(d, apq + apq))
+                    if t == zero:  # (underflow: a_pq is negligible next to the gap)
+                        continue
+                    rotated = True
+                    if (d < zero and apq > zero) or (d > zero and apq < zero):
                         t = -t
                     c = one / F.sqrt(t * t + one)
                     s = t * c
@@ -139,11 +143,14 @@ def svd_kernel(g, s, u, vt, m, n, ku, B, vectors, one, eps):
                         gamma += x * y
                     if not abs(gamma) > tol * F.sqrt(alpha) * F.sqrt(beta):
                         continue
+                    # the rotation that diagonalizes [[alpha, gamma], [gamma, beta]] (as in
+                    # eigh_kernel, with d = beta - alpha)
+                    d = beta - alpha
+                    t = abs(gamma + gamma) / (abs(d) + F.hypot(d, gamma + gamma))
+                    if t == zero:  # (underflow: gamma is negligible next to the gap)
+                        continue
                     rotated = True
-                    # the rotation that diagonalizes [[alpha, gamma], [gamma, beta]]
-                    zeta = (beta - alpha) / (gamma + gamma)
-                    t = one / (abs(zeta) + F.hypot(zeta, one))
-                    if zeta < zero:
+                    if (d < zero and gamma > zero) or (d > zero and gamma < zero):
                         t = -t
                     c = one / F.sqrt(t * t + one)
                     sn = t * c
