@@ -183,6 +183,8 @@ def test_eig_on_a_gpu_array_raises_naming_the_host_copy():
         fnp.linalg.eig(a)
     with pytest.raises(TypeError, match="eigh"):
         fnp.linalg.eigvals(a)
+    with pytest.raises(TypeError, match="real numbers only"):
+        IMPLS[dec.eig_p](gpu(np.eye(2)))  # even where the spectrum is real
 
 
 # --- through the numpy front and transforms ------------------------------------------------------
