@@ -316,4 +316,5 @@ def launch_per_matrix(kernel, B, *args):
 
 
 def launch_per_element(kernel, size, *args):
+    """Run ``kernel`` with one thread per element of a result of ``size`` elements."""
     kernel[blocks_for(size), THREADS](*args)
