@@ -23,6 +23,7 @@ Modules, one job each:
 ``matmul``       matmul and einsum
 ``indexing``     gather and scatter
 ``linalg``       inv, solve, det, slogdet, cholesky
+``decompositions``  svd, svdvals, eigh, eigvalsh, qr, pinv (Jacobi, Householder); eig refused
 ``register``     fills the table; NumPy's methods and protocols on GpuArray
 """
 from .array import CudaUnavailableError, GpuArray, device_get, device_put

@@ -11,6 +11,7 @@ from ..numpy._convert import register_array_type
 from ..numpy._methods import _array_function, attach_array_methods
 from ..primitives._elementwise import register_fused_backend
 from .array import HOST_METHODS, GpuArray, device_get, upload
+from .decompositions import decomposition_impls
 from .dispatch import register_kernels
 from .elementwise import elementwise_impls, fused_vjp
 from .fft import fft_impls
@@ -30,7 +31,7 @@ def register():
     """Fill the table and attach the array methods (once, when funcgrad.gpu is imported)."""
     register_kernels(elementwise_impls(), elementwise=True)
     for impls in (structural_impls(), reduction_impls(), matmul_impls(), indexing_impls(),
-                  linalg_impls(), fft_impls()):
+                  linalg_impls(), decomposition_impls(), fft_impls()):
         register_kernels(impls)
     register_fused_backend(GpuArray, fused_vjp)
     _attach_methods()

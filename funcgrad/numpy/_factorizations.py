@@ -10,6 +10,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..core import internal
 from ..primitives import decompositions as _dec
 from ..primitives import linalg as _la
 from ._convert import asarray
@@ -49,6 +50,7 @@ def _matrices(name, a, square=False):
     return a
 
 
+@internal  # its triangle masks may move to a device
 def _mirrored(a, lower=True):
     """The symmetric matrix LAPACK sees when told ``a`` is symmetric: one triangle of
     ``a`` mirrored (so the other triangle gets an exact zero derivative)."""

@@ -452,13 +452,21 @@ def test_linalg_singular_and_not_positive_definite():
         IMPLS["cholesky"](gpu(-np.eye(3)))
 
 
+def test_fft_on_a_gpu_array_raises_naming_the_host_copy():
+    x = gpu(np.arange(4.0))
+    for name in ("fft", "rfft", "irfft"):
+        with pytest.raises(TypeError, match="device_get"):
+            getattr(fg.numpy.fft, name)(x)
+
+
 def test_every_gpu_implementation_is_exercised_here():
-    """The kernels above cover every entry of the GPU table."""
-    import inspect
-    import sys
-    source = inspect.getsource(sys.modules[__name__])
+    """The tests of this folder cover every entry of the GPU table: each names it, as
+    ``"name"`` (this file) or as the primitive object ``<module>.name_p``
+    (test_decompositions.py)."""
+    from pathlib import Path
+    source = "".join(path.read_text() for path in Path(__file__).parent.glob("test_*.py"))
     table = {p.name for p in _IMPLS}  # (graph-holding primitives: funcgrad.devices.GPU)
-    named = {n for n in table if f'"{n}"' in source}
+    named = {n for n in table if f'"{n}"' in source or f".{n}_p" in source}
     elementwise = {p.name for p in ELEMENTWISE}  # (every one, by the parametrised tests)
     # Graph-holding primitives evaluate their graphs (device-agnostic, like custom_call);
     # they are exercised in test_graph_primitives.py.
