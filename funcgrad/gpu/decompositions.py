@@ -1,6 +1,6 @@
 """Matrix decompositions on the GPU: ``svd``, ``svdvals``, ``eigh``, ``eigvalsh``, ``qr``
 and ``pinv`` run on the device for stacks of small matrices (one thread per matrix, see
-:mod:`._decomposition_kernels`); ``eig`` is refused (GPU arrays hold no complex numbers).
+:mod:`funcgrad.kernels.cuda.decompositions`); ``eig`` is refused (GPU arrays hold no complex numbers).
 
 Values are NumPy's up to rounding: eigenvalues ascending, singular values descending,
 the same shapes for ``full_matrices`` and QR's modes, and QR with LAPACK's Householder
@@ -27,8 +27,8 @@ __all__ = ["decomposition_impls"]
 
 def _kernels():
     """The kernel module, imported on first use (it imports numba.cuda)."""
-    from . import _decomposition_kernels
-    return _decomposition_kernels
+    from ..kernels.cuda import decompositions
+    return decompositions
 
 
 def _buffer(size, dtype):

@@ -16,16 +16,14 @@ barriers, so every launch size computes the same result.
 
 These kernels know nothing of GpuArray or tracing: they take contiguous device buffers
 that the host made for them, plus sizes, and scalars ``one``, ``eps`` of the matrices'
-dtype (a Python number would make Numba compute float32 matrices in float64).  They sit
-in funcgrad/gpu/ rather than kernels/cuda/ only while that tree is installed from another
-checkout; they import nothing of funcgrad above the kernels, so they move there unchanged.
+dtype (a Python number would make Numba compute float32 matrices in float64).
 Importing this module imports numba.cuda: funcgrad.gpu.decompositions imports it on first
 use, never at ``import funcgrad``.
 """
 from numba import cuda
 
-from ..kernels.cuda import _scalar as F
-from ..kernels.cuda._config import SIM, THREADS, blocks_for
+from . import _scalar as F
+from ._config import SIM, THREADS, blocks_for
 
 CACHE = not SIM
 MAX_SWEEPS = 30  # Jacobi converges quadratically: small matrices need 5-10 sweeps
