@@ -106,7 +106,7 @@ def det(a, overwrite_a=False, check_finite=True):
     """Determinant (``scipy.linalg.det``).
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
-    >>> float(fsl.det(np.array([[2.0, 1.0], [1.0, 4.0]])))
+    >>> round(float(fsl.det(np.array([[2.0, 1.0], [1.0, 4.0]]))), 12)
     7.0
     """
     return _nla.det(a)

@@ -112,7 +112,7 @@ def fftconvolve(in1, in2, mode="full", axes=None):
     to FFT rounding (relative to the largest output), differentiable in both.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
-    >>> np.round(fss.fftconvolve(np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 0.5])), 12)
+    >>> np.round(fss.fftconvolve(np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 0.5])), 12) + 0.0
     array([0. , 1. , 2.5, 4. , 1.5])
     """
     in1, in2 = _inputs("fftconvolve", in1, in2, "full" if mode != "valid" else mode)
