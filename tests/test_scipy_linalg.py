@@ -54,6 +54,8 @@ def test_lu_factor_lu_solve_and_lu_match_scipy():
     lus, pivs = sl.lu_factor(A)
     close(lu, lus)
     np.testing.assert_array_equal(piv, pivs)
+    c = RNG.standard_normal((4, 4)) + 1j * RNG.standard_normal((4, 4))
+    close(fsl.lu_factor(c)[0], sl.lu_factor(c)[0])
     for trans in (0, 1, 2):
         close(fsl.lu_solve((lu, piv), B, trans=trans), sl.lu_solve((lus, pivs), B, trans=trans))
     for shape in [(4, 4), (5, 3), (3, 5)]:
@@ -264,6 +266,9 @@ def test_odeint_gradient_by_the_adjoint():
     eps = 1e-5
     fd = (loss(y0, ts, a + eps) - loss(y0, ts, a - eps)) / (2 * eps)
     np.testing.assert_allclose(g_a, fd, rtol=1e-5)
+    # the backward pass is differentiable again: d2/dk2 exp(-k) = exp(-k)
+    h = fg.grad(fg.grad(lambda k: fsi.odeint(_decay, 1.0, np.array([0.0, 1.0]), k)[1]))(0.5)
+    np.testing.assert_allclose(h, np.exp(-0.5), rtol=1e-6)
 
 
 def test_odeint_vmap_pytrees_and_errors():

@@ -7,8 +7,9 @@ composed of differentiable funcgrad operations (no new primitives).
   an LU of the triangular matrix instead of a back substitution (documented choice: no
   triangular-solve primitive, so no new CPU/GPU kernels).
 * ``lu``/``lu_factor`` run Gaussian elimination with partial pivoting (LAPACK's ``getf2``
-  order: the first largest ``|a[i, k]|`` is the pivot) one column at a time; the pivot
-  row is picked with ``argmax`` and moved with a gather, so it works on traced values too.
+  order: the first largest ``|a[i, k]|``, ``|re| + |im|`` if complex, is the pivot) one
+  column at a time; the pivot row is picked with ``argmax`` and moved with a gather, so it
+  works on traced values too.
 """
 import numpy as np
 
@@ -140,7 +141,10 @@ def _eliminate(a):
     perm = fnp.asarray(rows)
     pivots = []
     for k in range(min(m, n)):
-        p = fnp.argmax(fnp.abs(a[k:, k])) + k
+        col = a[k:, k]  # LAPACK's i?amax: |re| + |im| for complex numbers
+        size = (fnp.abs(fnp.real(col)) + fnp.abs(fnp.imag(col)) if a.dtype.kind == "c"
+                else fnp.abs(col))
+        p = fnp.argmax(size) + k
         pivots.append(p)
         swap = fnp.where(rows == k, p, fnp.where(rows == p, k, rows))
         a = fnp.take(a, swap, axis=0)
