@@ -1,0 +1,180 @@
+"""Matrix functions of ``funcgrad.scipy.linalg``: ``expm``, ``sqrtm``, ``solve_sylvester``,
+composed of differentiable funcgrad operations.
+
+* ``expm``: Padé approximants with scaling and squaring (Higham 2005).  Where ``A`` has
+  one known value (not under ``vmap``/``jit``) its 1-norm picks the degree (3, 5, 7, 9 or
+  13) and the number of squarings ``s``, as SciPy's; under ``vmap``/``jit`` degree 13 is
+  used with ``s`` computed on the traced norm and ``_MAX_SQUARINGS`` masked squarings.
+  The derivative is that of the approximant, which approximates the Fréchet derivative
+  to the same accuracy (Al-Mohy & Higham 2009), so ``jvp``, ``grad`` and higher orders all
+  come from ``matmul`` and ``solve``.
+* ``sqrtm``: the principal square root from the eigendecomposition ``V sqrt(D) V^-1``
+  (diagonalizable matrices), with a custom JVP solving the Sylvester equation
+  ``X dX + dX X = dA`` (reverse mode transposes it).
+* ``solve_sylvester``: ``A X + X B = Q`` as one linear system with the Kronecker matrix
+  ``A ⊗ I + I ⊗ B^T`` (size ``n m``: meant for small matrices).
+"""
+import math
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..custom import custom_jvp
+from ..numpy._convert import asarray, concrete_values, is_concrete
+from ..primitives import linalg as _la
+
+__all__ = ["expm", "sqrtm", "solve_sylvester"]
+
+_PADE = {
+    3: (120., 60., 12., 1.),
+    5: (30240., 15120., 3360., 420., 30., 1.),
+    7: (17297280., 8648640., 1995840., 277200., 25200., 1512., 56., 1.),
+    9: (17643225600., 8821612800., 2075673600., 302702400., 30270240., 2162160., 110880.,
+        3960., 90., 1.),
+    13: (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
+         129060195264000., 10559470521600., 670442572800., 33522128640., 1323241920.,
+         40840800., 960960., 16380., 182., 1.),
+}
+_THETA = {3: 1.495585217958292e-2, 5: 2.539398330063230e-1, 7: 9.504178996162932e-1,
+          9: 2.097847961257068e0, 13: 5.371920351148152e0}
+_MAX_SQUARINGS = 16
+
+
+def _float(a):
+    a = asarray(a)
+    return fnp.astype(a, np.float64) if a.dtype.kind in "biu" else a
+
+
+def _pade(a, m):
+    """``(U, V)``: odd and even parts of the degree-``m`` Padé numerator at ``a``."""
+    b = _PADE[m]
+    eye = fnp.astype(fnp.asarray(np.eye(a.shape[-1])), a.dtype)
+    a2 = a @ a
+    if m == 13:
+        a4 = a2 @ a2
+        a6 = a4 @ a2
+        u = a @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2)
+                 + b[7] * a6 + b[5] * a4 + b[3] * a2 + b[1] * eye)
+        v = (a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2)
+             + b[6] * a6 + b[4] * a4 + b[2] * a2 + b[0] * eye)
+        return u, v
+    powers = [eye, a2]
+    while len(powers) < (m + 1) // 2:
+        powers.append(powers[-1] @ a2)
+    u = a @ sum(b[2 * k + 1] * p for k, p in enumerate(powers))
+    v = sum(b[2 * k] * p for k, p in enumerate(powers))
+    return u, v
+
+
+def _one_norm(a):
+    return fnp.max(fnp.sum(fnp.abs(a), axis=-2), axis=-1)
+
+
+def expm(A):
+    """The matrix exponential ``sum_k A^k / k!`` of a square matrix or a stack of them
+    (``scipy.linalg.expm``), differentiable to any order (see the module docstring).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.scipy.linalg as fsl
+    >>> fsl.expm(np.array([[0.0, 1.0], [0.0, 0.0]]))
+    array([[1., 1.],
+           [0., 1.]])
+    >>> round(float(fg.grad(lambda t: fsl.expm(t * np.eye(2))[0, 0])(1.0)), 12)  # d/dt e^t
+    2.718281828459
+    """
+    a = _float(A)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"expm: expected a square matrix (or a stack, shape (..., n, n)), "
+                         f"got shape {a.shape}")
+    if a.shape[-1] == 0:
+        return a
+    if is_concrete(a):
+        norm = float(np.max(_one_norm(concrete_values(a, "expm", "")))) if a.size else 0.0
+        for m in (3, 5, 7, 9):
+            if norm <= _THETA[m]:
+                u, v = _pade(a, m)
+                return _la.solve(v - u, v + u)
+        s = max(0, int(math.ceil(math.log2(norm / _THETA[13])))) if norm > 0 else 0
+        u, v = _pade(a / 2.0 ** s, 13)
+        r = _la.solve(v - u, v + u)
+        for _ in range(s):
+            r = r @ r
+        return r
+    norm = _one_norm(a)[..., None, None]
+    s = fnp.clip(fnp.ceil(fnp.log2(fnp.maximum(norm, 1e-300) / _THETA[13])), 0,
+                 _MAX_SQUARINGS)
+    u, v = _pade(a / 2.0 ** s, 13)
+    r = _la.solve(v - u, v + u)
+    for i in range(_MAX_SQUARINGS):
+        r = fnp.where(i < s, r @ r, r)
+    return r
+
+
+# --- Sylvester equations and the square root -----------------------------------------------
+
+def solve_sylvester(a, b, q):
+    """``X`` with ``a @ X + X @ b == q`` (``scipy.linalg.solve_sylvester``), differentiable
+    in all three; one ``(n m)``-square linear system (the Kronecker form), so for small
+    matrices.  Unique where ``a`` and ``-b`` share no eigenvalue.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.solve_sylvester(np.eye(2), 2 * np.eye(2), np.array([[3.0, 6.0], [0.0, 3.0]]))
+    array([[1., 2.],
+           [0., 1.]])
+    """
+    a, b, q = _float(a), _float(b), _float(q)
+    for name, x in (("a", a), ("b", b)):
+        if x.ndim != 2 or x.shape[0] != x.shape[1]:
+            raise ValueError(f"solve_sylvester: {name} must be a square matrix, got shape "
+                             f"{x.shape}")
+    n, m = a.shape[0], b.shape[0]
+    if q.shape != (n, m):
+        raise ValueError(f"solve_sylvester: q must have shape {(n, m)} for a {a.shape} and "
+                         f"b {b.shape}, got {q.shape}")
+    dtype = np.result_type(a.dtype, b.dtype, q.dtype)
+    a, b, q = (fnp.astype(x, dtype) for x in (a, b, q))
+    big = fnp.kron(a, np.eye(m, dtype=dtype)) + fnp.kron(np.eye(n, dtype=dtype),
+                                                          fnp.swapaxes(b, 0, 1))
+    return fnp.reshape(_la.solve(big, fnp.reshape(q, (n * m,))), (n, m))
+
+
+@custom_jvp
+def _sqrtm(a):
+    w, v = fnp.linalg.eig(a)
+    root = (v * fnp.sqrt(w)[None, :]) @ fnp.linalg.inv(v)
+    return fnp.real(root)
+
+
+@_sqrtm.defjvp
+def _sqrtm_jvp(primals, tangents):
+    a, = primals
+    da, = tangents
+    x = _sqrtm(a)
+    return x, solve_sylvester(x, x, da)
+
+
+def sqrtm(A, disp=True, blocksize=64):
+    """The principal square root ``X`` of a real square matrix (``X @ X == A``;
+    ``scipy.linalg.sqrtm``) whose eigenvalues are not on the closed negative real axis,
+    diagonalizable; its derivative solves ``X dX + dX X = dA``.  Complex inputs, and
+    matrices whose root is complex, raise (use ``scipy.linalg.sqrtm`` on values).
+    ``disp``/``blocksize`` are accepted and ignored.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.sqrtm(np.array([[4.0, 0.0], [0.0, 9.0]]))
+    array([[2., 0.],
+           [0., 3.]])
+    """
+    a = _float(A)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"sqrtm: expected a square matrix, got shape {a.shape}")
+    if a.dtype.kind == "c":
+        raise NotImplementedError("sqrtm: complex matrices are not supported; differentiate "
+                                  "the real and imaginary parts separately, or use "
+                                  "scipy.linalg.sqrtm on values")
+    if is_concrete(a):
+        w = np.linalg.eigvals(concrete_values(a, "sqrtm", ""))
+        if np.any((np.abs(w.imag) <= 1e-14 * max(1.0, np.max(np.abs(w)))) & (w.real < 0)):
+            raise ValueError("sqrtm: the matrix has a negative real eigenvalue, so its "
+                             "principal square root is complex; funcgrad's sqrtm handles "
+                             "real roots only")
+    return _sqrtm(a)

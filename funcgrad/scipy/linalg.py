@@ -1,0 +1,259 @@
+"""``funcgrad.scipy.linalg``: SciPy's ``scipy.linalg`` names and signatures,
+differentiable, composed of funcgrad's linalg primitives (no new ones).
+
+Here: the decompositions and solvers with SciPy's signatures where they differ from
+NumPy's (``cholesky(a, lower=False)`` is *upper* by default, ``eigh(a, b=None, *,
+lower=True, eigvals_only=False)``, ``qr(a, mode='full')``, ``svd``, ``pinv(a, *, atol,
+rtol)``, ``solve(a, b, assume_a=...)``), ``block_diag``; triangular, LU and Cholesky
+solves live in :mod:`._decomp`, ``expm``/``sqrtm``/``solve_sylvester`` in
+:mod:`._matfuncs`.  SciPy's ``overwrite_*`` and ``check_finite`` arguments are accepted
+and ignored (funcgrad never overwrites inputs).
+"""
+import numpy as np
+
+from .. import numpy as fnp
+from ..numpy import linalg as _nla
+from ..numpy._convert import asarray, concrete_values
+from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_triangular
+from ._matfuncs import expm, solve_sylvester, sqrtm
+from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's, as SciPy's
+
+__all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu",
+           "expm", "sqrtm", "solve_sylvester", "block_diag", "solve", "inv", "det",
+           "cholesky", "eigh", "eigvalsh", "svd", "svdvals", "qr", "pinv", "norm",
+           "LinAlgError"]
+
+
+def _float(a):
+    a = asarray(a)
+    return fnp.astype(a, np.float64) if a.dtype.kind in "biu" else a
+
+
+def block_diag(*arrs):
+    """The block-diagonal matrix of the given blocks (``scipy.linalg.block_diag``): 0-d
+    and 1-d inputs are 1 x 1 and 1 x n blocks; differentiable in every block.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.block_diag(np.array([[1.0, 2.0]]), 3.0)
+    array([[1., 2., 0.],
+           [0., 0., 3.]])
+    """
+    if not arrs:
+        return fnp.zeros((1, 0))
+    blocks = []
+    for i, x in enumerate(arrs):
+        x = asarray(x)
+        if x.ndim > 2:
+            raise ValueError(f"block_diag: arguments must have 2 or fewer dimensions; "
+                             f"argument {i} has shape {x.shape}")
+        blocks.append(fnp.reshape(x, (1, -1) if x.ndim == 1 else (1, 1)) if x.ndim < 2 else x)
+    dtype = np.result_type(*[b.dtype for b in blocks])
+    cols = sum(b.shape[1] for b in blocks)
+    rows, left = [], 0
+    for b in blocks:
+        r, c = b.shape
+        rows.append(fnp.concatenate([fnp.zeros((r, left), dtype), fnp.astype(b, dtype),
+                                     fnp.zeros((r, cols - left - c), dtype)], axis=1))
+        left += c
+    return fnp.concatenate(rows, axis=0)
+
+
+_ASSUME = (None, "gen", "general", "sym", "symmetric", "her", "hermitian", "pos",
+           "positive definite", "diagonal", "tridiagonal", "banded", "upper triangular",
+           "lower triangular")
+
+
+def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=True,
+          assume_a=None, transposed=False):
+    """``x`` with ``a @ x == b`` (``scipy.linalg.solve``; ``transposed``: ``a.T @ x ==
+    b``).  ``assume_a`` 'sym'/'her'/'pos' read only the ``lower`` (default upper)
+    triangle, 'upper triangular'/'lower triangular' solve triangularly, as SciPy.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.solve(np.array([[2.0, 0.0], [0.0, 4.0]]), np.array([1.0, 1.0]))
+    array([0.5 , 0.25])
+    """
+    if assume_a not in _ASSUME:
+        raise ValueError(f"solve: assume_a must be one of {_ASSUME}, got {assume_a!r}")
+    a, b = _float(a), _float(b)
+    if assume_a in ("upper triangular", "lower triangular"):
+        return solve_triangular(a, b, trans=1 if transposed else 0,
+                                lower=assume_a.startswith("lower"))
+    if assume_a in ("sym", "symmetric", "her", "hermitian", "pos", "positive definite"):
+        tri = fnp.tril(a) if lower else fnp.triu(a)
+        strict = fnp.tril(a, -1) if lower else fnp.triu(a, 1)
+        other = fnp.swapaxes(strict, -1, -2)
+        if assume_a in ("her", "hermitian", "pos", "positive definite"):
+            other = fnp.conj(other)
+        a = tri + other
+    if transposed:
+        a = fnp.swapaxes(a, -1, -2)
+    return _nla.solve(a, b)
+
+
+def inv(a, overwrite_a=False, check_finite=True):
+    """Inverse of a square matrix (``scipy.linalg.inv``).
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.inv(np.array([[2.0, 0.0], [0.0, 4.0]]))
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]])
+    """
+    return _nla.inv(a)
+
+
+def det(a, overwrite_a=False, check_finite=True):
+    """Determinant (``scipy.linalg.det``).
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> round(float(fsl.det(np.array([[2.0, 1.0], [1.0, 4.0]]))), 12)
+    7.0
+    """
+    return _nla.det(a)
+
+
+def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
+    """Cholesky factor of a Hermitian positive-definite matrix: *upper* ``U`` with ``a ==
+    U^H @ U`` by default, as SciPy (NumPy's default is lower); ``lower=True``: ``L``.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.cholesky(np.array([[4.0, 2.0], [2.0, 2.0]]))
+    array([[2., 1.],
+           [0., 1.]])
+    """
+    return _nla.cholesky(a, upper=not lower)
+
+
+def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False,
+         overwrite_b=False, type=1, check_finite=True, subset_by_index=None,  # noqa: A002
+         subset_by_value=None, driver=None):
+    """Eigenvalues (ascending) and eigenvectors of a Hermitian ``a`` read from its
+    ``lower`` (default) triangle (``scipy.linalg.eigh``); with ``b`` (positive definite)
+    the generalized problem ``a v = w b v`` (``type=1``), eigenvectors normalized to ``v^H
+    b v = 1`` by the Cholesky reduction.  ``subset_by_index`` (a pair ``(lo, hi)``)
+    selects eigenvalues; ``subset_by_value`` is not supported.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.eigh(np.array([[2.0, 0.0], [0.0, 1.0]]), eigvals_only=True)
+    array([1., 2.])
+    """
+    if type != 1 or subset_by_value is not None:
+        raise NotImplementedError("eigh: only type=1 and no subset_by_value are supported; "
+                                  "select eigenvalues afterwards with a mask")
+    uplo = "L" if lower else "U"
+    a = _float(a)
+    if b is None:
+        w, v = _nla.eigh(a, UPLO=uplo)
+    else:
+        b = _float(b)
+        low = _nla.cholesky(b)
+        y = solve_triangular(low, _herm(a, lower), lower=True)  # L^-1 A
+        c = solve_triangular(low, fnp.conj(fnp.swapaxes(y, -1, -2)), lower=True)
+        w, v = _nla.eigh(c, UPLO="L")
+        v = solve_triangular(low, v, trans=2, lower=True)
+    if subset_by_index is not None:
+        lo, hi = subset_by_index
+        w, v = w[..., lo:hi + 1], v[..., lo:hi + 1]
+    return w if eigvals_only else (w, v)
+
+
+def _herm(a, lower):
+    strict = fnp.tril(a, -1) if lower else fnp.triu(a, 1)
+    diag = fnp.real(fnp.diagonal(a, axis1=-2, axis2=-1))
+    eye = np.eye(a.shape[-1])
+    return strict + fnp.conj(fnp.swapaxes(strict, -1, -2)) + fnp.astype(
+        diag[..., None, :] * eye, a.dtype)
+
+
+def eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, type=1,  # noqa: A002
+             check_finite=True, subset_by_index=None, subset_by_value=None, driver=None):
+    """``eigh(..., eigvals_only=True)`` (``scipy.linalg.eigvalsh``).
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.eigvalsh(np.array([[2.0, 0.0], [0.0, 1.0]]))
+    array([1., 2.])
+    """
+    return eigh(a, b, lower=lower, eigvals_only=True, type=type,
+                subset_by_index=subset_by_index, subset_by_value=subset_by_value)
+
+
+def svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=True,
+        lapack_driver="gesdd"):
+    """``U, s, Vh`` with ``a == U @ diag(s) @ Vh`` (``scipy.linalg.svd``); ``s`` alone with
+    ``compute_uv=False``.  Derivatives as :func:`funcgrad.numpy.linalg.svd`.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.svd(np.array([[3.0, 0.0], [0.0, 4.0]]), compute_uv=False)
+    array([4., 3.])
+    """
+    if lapack_driver not in ("gesdd", "gesvd"):
+        raise ValueError(f"svd: lapack_driver must be 'gesdd' or 'gesvd', got "
+                         f"{lapack_driver!r}")
+    out = _nla.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+    return out if not compute_uv else tuple(out)
+
+
+def svdvals(a, overwrite_a=False, check_finite=True):
+    """Singular values, descending (``scipy.linalg.svdvals``).
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.svdvals(np.array([[3.0, 0.0], [0.0, 4.0]]))
+    array([4., 3.])
+    """
+    return _nla.svdvals(_float(a))
+
+
+def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_finite=True):
+    """``Q, R`` with ``a == Q @ R`` (``scipy.linalg.qr``): ``mode`` 'full' (default,
+    square ``Q``), 'economic' or 'r' (``(R,)``, a tuple as SciPy's).  ``pivoting`` and
+    ``mode='raw'`` are not supported.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> q, r = fsl.qr(np.array([[3.0], [4.0]]))
+    >>> q.shape, r.shape
+    ((2, 2), (2, 1))
+    """
+    if pivoting or mode == "raw":
+        raise NotImplementedError("qr: pivoting=True and mode='raw' are not supported; use "
+                                  "mode='full', 'economic' or 'r'")
+    modes = {"full": "complete", "economic": "reduced", "r": "complete"}
+    if mode not in modes:
+        raise ValueError(f"qr: mode must be 'full', 'economic' or 'r', got {mode!r}")
+    q, r = _nla.qr(a, mode=modes[mode])
+    return (r,) if mode == "r" else (q, r)
+
+
+def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
+    """Moore-Penrose pseudo-inverse (``scipy.linalg.pinv``): singular values at most
+    ``atol + rtol * s.max()`` count as zero (``rtol`` defaults to ``max(M, N) * eps``
+    when ``atol`` is not given, else 0).  ``atol`` needs known values (not under
+    ``vmap``/``jit``).
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.pinv(np.array([[2.0, 0.0], [0.0, 0.0]]))
+    array([[0.5, 0. ],
+           [0. , 0. ]])
+    """
+    a = _float(a)
+    m, n = a.shape[-2:]
+    if rtol is None:
+        rtol = max(m, n) * np.finfo(a.dtype).eps if not atol else 0.0
+    if atol:
+        s = concrete_values(_nla.svdvals(a), "pinv with atol", "Give rtol only.")
+        rtol = rtol + atol / max(float(np.max(s)), np.finfo(float).tiny)
+    out = _nla.pinv(a, rtol=rtol)
+    if return_rank:
+        s = _nla.svdvals(a)
+        return out, fnp.sum(s > rtol * fnp.max(s, axis=-1, keepdims=True), axis=-1)
+    return out
+
+
+def norm(a, ord=None, axis=None, keepdims=False, check_finite=True):  # noqa: A002
+    """Vector and matrix norms as ``scipy.linalg.norm`` (NumPy's ``ord`` values).
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> float(fsl.norm(np.array([3.0, 4.0])))
+    5.0
+    """
+    return _nla.norm(a, ord=ord, axis=axis, keepdims=keepdims)
+

@@ -1,0 +1,288 @@
+"""funcgrad.scipy.linalg, .signal and .integrate against SciPy: values (float64, 1e-12
+relative), derivatives against central differences, vmap, jit, second order, odeint
+against scipy.integrate.odeint and closed forms, and errors that name the fix."""
+import numpy as np
+import pytest
+
+sl = pytest.importorskip("scipy.linalg")
+ss = pytest.importorskip("scipy.signal")
+si = pytest.importorskip("scipy.integrate")
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.numpy as fnp  # noqa: E402
+import funcgrad.scipy.integrate as fsi  # noqa: E402
+import funcgrad.scipy.linalg as fsl  # noqa: E402
+import funcgrad.scipy.signal as fss  # noqa: E402
+from helpers import check_jvp_fd, check_second_order  # noqa: E402
+
+RNG = np.random.default_rng(21)
+A = RNG.standard_normal((4, 4))
+TRI = A + 4 * np.eye(4)
+SPD = A @ A.T + np.eye(4)
+B = RNG.standard_normal((4, 3))
+
+
+def close(got, want, rtol=1e-12):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    # relative to the largest entry: entries near 0 carry the others' rounding
+    np.testing.assert_allclose(got, want, rtol=0, atol=rtol * max(np.max(np.abs(want)), 1e-300))
+
+
+# --- linalg values -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("trans", [0, "T", 2])
+@pytest.mark.parametrize("unit", [False, True])
+def test_solve_triangular_matches_scipy(lower, trans, unit):
+    for b in (B, B[:, 0]):
+        kw = dict(trans=trans, lower=lower, unit_diagonal=unit)
+        close(fsl.solve_triangular(TRI, b, **kw), sl.solve_triangular(TRI, b, **kw))
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_cho_factor_and_cho_solve_match_scipy(lower):
+    c, low = fsl.cho_factor(SPD, lower=lower)
+    cs, lows = sl.cho_factor(SPD, lower=lower)
+    close(c, cs)
+    assert low == lows
+    close(fsl.cho_solve((c, low), B), sl.cho_solve((cs, lows), B))
+
+
+def test_lu_factor_lu_solve_and_lu_match_scipy():
+    lu, piv = fsl.lu_factor(A)
+    lus, pivs = sl.lu_factor(A)
+    close(lu, lus)
+    np.testing.assert_array_equal(piv, pivs)
+    c = RNG.standard_normal((4, 4)) + 1j * RNG.standard_normal((4, 4))
+    close(fsl.lu_factor(c)[0], sl.lu_factor(c)[0])
+    for trans in (0, 1, 2):
+        close(fsl.lu_solve((lu, piv), B, trans=trans), sl.lu_solve((lus, pivs), B, trans=trans))
+    for shape in [(4, 4), (5, 3), (3, 5)]:
+        m = RNG.standard_normal(shape)
+        for kw in ({}, {"permute_l": True}, {"p_indices": True}):
+            for got, want in zip(fsl.lu(m, **kw), sl.lu(m, **kw)):
+                close(got, want)
+
+
+@pytest.mark.parametrize("scale", [1e-3, 0.1, 1.0, 5.0, 30.0])
+def test_expm_matches_scipy(scale):
+    m = RNG.standard_normal((4, 4)) * scale / 4
+    close(fsl.expm(m), sl.expm(m), 1e-12 if scale < 5 else 1e-11)
+    close(fg.jit(fsl.expm)(m), sl.expm(m), 1e-12 if scale < 5 else 1e-11)
+    stack = np.stack([m, m.T])
+    close(fsl.expm(stack), sl.expm(stack), 1e-12 if scale < 5 else 1e-11)
+
+
+def test_sqrtm_solve_sylvester_block_diag_match_scipy():
+    close(fsl.sqrtm(SPD), sl.sqrtm(SPD))
+    c = np.eye(4) + 0.3 * A
+    close(fsl.sqrtm(c @ c), sl.sqrtm(c @ c))
+    q, b = RNG.standard_normal((4, 3)), RNG.standard_normal((3, 3))
+    close(fsl.solve_sylvester(A, b, q), sl.solve_sylvester(A, b, q))
+    close(fsl.block_diag(A, B[:, 0], 2.0, B), sl.block_diag(A, B[:, 0], 2.0, B))
+    assert fsl.block_diag().shape == sl.block_diag().shape
+
+
+def test_scipy_signatures_of_the_decompositions():
+    close(fsl.cholesky(SPD), sl.cholesky(SPD))  # upper by default, as SciPy
+    close(fsl.cholesky(SPD, lower=True), sl.cholesky(SPD, lower=True))
+    close(fsl.eigh(SPD, eigvals_only=True), sl.eigh(SPD, eigvals_only=True))
+    bmat = SPD + np.eye(4)
+    w, v = fsl.eigh(SPD, bmat)
+    ws, vs = sl.eigh(SPD, bmat)
+    close(w, ws)
+    close(np.abs(v), np.abs(vs), 1e-11)
+    close(fsl.eigh(SPD, lower=False, subset_by_index=(1, 2))[0],
+          sl.eigh(SPD, lower=False, subset_by_index=(1, 2))[0])
+    q, r = fsl.qr(B)
+    assert q.shape == (4, 4) and r.shape == (4, 3)
+    close(np.abs(r), np.abs(sl.qr(B)[1]))
+    close(np.abs(fsl.qr(B, mode="economic")[1]), np.abs(sl.qr(B, mode="economic")[1]))
+    close(fsl.svd(B, compute_uv=False), sl.svd(B, compute_uv=False))
+    assert [x.shape for x in fsl.svd(B)] == [x.shape for x in sl.svd(B)]
+    close(fsl.pinv(B), sl.pinv(B))
+    assert int(fsl.pinv(B, return_rank=True)[1]) == sl.pinv(B, return_rank=True)[1]
+    close(fsl.inv(A), sl.inv(A))
+    close(fsl.det(A), sl.det(A))
+    close(fsl.norm(A, 2), sl.norm(A, 2))
+    for assume in (None, "sym", "pos", "lower triangular"):
+        close(fsl.solve(SPD, B, assume_a=assume, lower=True),
+              sl.solve(SPD, B, assume_a=assume, lower=True))
+    close(fsl.solve(A, B, transposed=True), sl.solve(A, B, transposed=True))
+
+
+# --- linalg derivatives ----------------------------------------------------------------------
+
+LINALG_GRADS = [
+    (lambda a, b: fsl.solve_triangular(a + 4 * np.eye(4), b, lower=True), [A, B]),
+    (lambda a, b: fsl.solve_triangular(a + 4 * np.eye(4), b, trans=1, unit_diagonal=True),
+     [A, B]),
+    (lambda a, b: fsl.cho_solve(fsl.cho_factor(a @ a.T + np.eye(4)), b), [A, B]),
+    (lambda a, b: fsl.lu_solve(fsl.lu_factor(a), b), [A, B]),
+    (lambda a: fsl.lu(a)[1:], [A]),
+    (lambda a: fsl.expm(a), [A]),
+    (lambda a: fsl.expm(3 * a), [A]),
+    (lambda a: fsl.sqrtm(a @ a.T + np.eye(4)), [A]),
+    (lambda a, q: fsl.solve_sylvester(a, a.T + 3 * np.eye(4), q), [A, B @ B.T]),
+    (lambda a, b: fsl.block_diag(a, b, 1.0), [A, B]),
+    (lambda a: fsl.eigh(a @ a.T, a @ a.T + np.eye(4), eigvals_only=True), [A]),
+]
+
+
+@pytest.mark.parametrize("f,args", LINALG_GRADS, ids=range(len(LINALG_GRADS)))
+def test_linalg_derivatives_match_central_differences(f, args):
+    check_jvp_fd(f, args, RNG)
+
+
+def test_expm_vjp_is_the_frechet_derivative_at_the_transpose():
+    # <G, L(A, E)> = <L(A^T, G), E>; L(A, E) is the top right block of expm([[A, E], [0, A]])
+    g, e = RNG.standard_normal((4, 4)), RNG.standard_normal((4, 4))
+    big = np.block([[A.T, g], [np.zeros((4, 4)), A.T]])
+    want = sl.expm(big)[:4, 4:]
+    got = fg.vjp(fsl.expm, A)[1](g)[0]
+    close(got, want, 1e-11)
+    close(fg.jvp(fsl.expm, (A,), (e,))[1], sl.expm(np.block([[A, e], [0 * e, A]]))[:4, 4:],
+          1e-11)
+
+
+@pytest.mark.parametrize("f,args", [LINALG_GRADS[0], LINALG_GRADS[5], LINALG_GRADS[7]],
+                         ids=["solve_triangular", "expm", "sqrtm"])
+def test_linalg_second_order(f, args):
+    check_second_order(f, args, RNG)
+
+
+def test_linalg_vmap():
+    stack = np.stack([A, A.T, 0.5 * A])
+    for f in (lambda a: fsl.solve_triangular(a + 4 * np.eye(4), B, lower=True),
+              lambda a: fsl.lu_solve(fsl.lu_factor(a), B), fsl.expm,
+              lambda a: fsl.cho_solve(fsl.cho_factor(a @ a.T + np.eye(4)), B)):
+        close(fg.vmap(f)(stack), np.stack([f(a) for a in stack]), 1e-12)
+    g = fg.grad(lambda a: fnp.sum(fsl.lu(a)[2] ** 2))
+    close(fg.vmap(g)(stack), np.stack([g(a) for a in stack]), 1e-12)
+
+
+def test_linalg_errors_name_the_fix():
+    with pytest.raises(ValueError, match="b needs 4 rows"):
+        fsl.solve_triangular(A, np.ones(3))
+    with pytest.raises(ValueError, match="trans must be"):
+        fsl.solve_triangular(A, B, trans="X")
+    with pytest.raises(TypeError, match=r"pair \(lu, piv\)"):
+        fsl.lu_solve(A, B)
+    with pytest.raises(ValueError, match="negative real eigenvalue"):
+        fsl.sqrtm(-np.eye(2))
+    with pytest.raises(NotImplementedError, match="pivoting"):
+        fsl.qr(A, pivoting=True)
+    with pytest.raises(ValueError, match="square"):
+        fsl.expm(B)
+
+
+# --- signal ------------------------------------------------------------------------------------
+
+SHAPES = [((7,), (3,)), ((3,), (7,)), ((4,), (4,)), ((5, 6), (2, 3)), ((2, 3), (5, 6)),
+          ((5, 4), (5, 2)), ((4, 5, 3), (2, 2, 2))]
+
+
+@pytest.mark.parametrize("s1,s2", SHAPES, ids=[str(s) for s in SHAPES])
+def test_signal_matches_scipy(s1, s2):
+    a, b = RNG.standard_normal(s1), RNG.standard_normal(s2)
+    for mode in ("full", "same", "valid"):
+        for name in ("convolve", "correlate", "fftconvolve"):
+            try:
+                want = getattr(ss, name)(a, b, mode)
+            except ValueError:
+                with pytest.raises(ValueError, match="at least as large"):
+                    getattr(fss, name)(a, b, mode)
+                continue
+            close(getattr(fss, name)(a, b, mode), want)
+    close(fss.convolve(a, b, method="fft"), ss.convolve(a, b, method="fft"))
+
+
+def test_signal_complex_axes_and_derivatives():
+    a = RNG.standard_normal(5) + 1j * RNG.standard_normal(5)
+    b = RNG.standard_normal(3) + 1j * RNG.standard_normal(3)
+    for mode in ("full", "same", "valid"):
+        close(fss.correlate(a, b, mode), ss.correlate(a, b, mode))
+        close(fss.correlate(b, a, mode), ss.correlate(b, a, mode))
+        close(fss.fftconvolve(a, b, mode), ss.fftconvolve(a, b, mode))
+    x, k = RNG.standard_normal((3, 6)), RNG.standard_normal((1, 4))
+    close(fss.fftconvolve(x, k, axes=1), ss.fftconvolve(x, k, axes=1))
+    x, k = RNG.standard_normal((5, 4)), RNG.standard_normal((2, 3))
+    for f in (lambda x, k: fss.convolve(x, k, "same"), lambda x, k: fss.correlate(x, k),
+              lambda x, k: fss.fftconvolve(x, k, "valid")):
+        check_jvp_fd(f, [x, k], RNG)
+    check_second_order(lambda x, k: fss.correlate(x, k, "same"), [x, k], RNG)
+    xs = RNG.standard_normal((3, 5, 4))
+    close(fg.vmap(lambda x: fss.convolve(x, k, "same"))(xs),
+          np.stack([ss.convolve(x, k, "same") for x in xs]))
+    with pytest.raises(ValueError, match="mode must be one of"):
+        fss.convolve(x, k, "middle")
+
+
+# --- integrate -----------------------------------------------------------------------------------
+
+def test_trapezoid_matches_scipy():
+    y, x = RNG.standard_normal((3, 5)), np.sort(RNG.uniform(0, 2, 5))
+    close(fsi.trapezoid(y, x), si.trapezoid(y, x))
+    close(fsi.trapezoid(y, dx=0.3, axis=0), si.trapezoid(y, dx=0.3, axis=0))
+
+
+def _decay(y, t, a):
+    return -a * y
+
+
+def test_odeint_matches_scipy_and_closed_form():
+    ts = np.linspace(0.0, 2.0, 5)
+    ys = fsi.odeint(_decay, np.array([1.0, 2.0]), ts, 0.7)
+    np.testing.assert_allclose(ys, np.exp(-0.7 * ts)[:, None] * [1.0, 2.0], rtol=1e-7)
+
+    def pend(y, t, b, c):
+        return fnp.stack([y[1], -b * y[1] - c * fnp.sin(y[0])])
+
+    ts = np.linspace(0.0, 3.0, 7)
+    got = fsi.odeint(pend, np.array([np.pi - 0.1, 0.0]), ts, 0.25, 5.0)
+    want = si.odeint(lambda y, t, b, c: [y[1], -b * y[1] - c * np.sin(y[0])],
+                     [np.pi - 0.1, 0.0], ts, args=(0.25, 5.0), rtol=1e-11, atol=1e-11)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
+def test_odeint_gradient_by_the_adjoint():
+    ts = np.linspace(0.0, 2.0, 3)
+
+    def loss(y0, t, a):
+        return fnp.sum(fsi.odeint(_decay, y0, t, a)[1:] ** 2)
+
+    y0, a = np.array([1.0, 2.0]), 0.7
+    g_y0, g_t, g_a = fg.grad(loss, argnums=(0, 1, 2))(y0, ts, a)
+    # closed form: sum_i |y0|^2 exp(-2 a t_i)
+    s = np.sum(y0 ** 2)
+    np.testing.assert_allclose(g_y0, 2 * y0 * np.sum(np.exp(-2 * a * ts[1:])), rtol=1e-6)
+    np.testing.assert_allclose(g_a, -2 * s * np.sum(ts[1:] * np.exp(-2 * a * ts[1:])),
+                               rtol=1e-6)
+    want_t = -2 * a * s * np.exp(-2 * a * ts)
+    want_t[0] = -want_t[1:].sum()  # moving t0 moves the whole trajectory
+    np.testing.assert_allclose(g_t, want_t, rtol=1e-6, atol=1e-8)
+    # and against central differences of the solver itself
+    eps = 1e-5
+    fd = (loss(y0, ts, a + eps) - loss(y0, ts, a - eps)) / (2 * eps)
+    np.testing.assert_allclose(g_a, fd, rtol=1e-5)
+    # the backward pass is differentiable again: d2/dk2 exp(-k) = exp(-k)
+    h = fg.grad(fg.grad(lambda k: fsi.odeint(_decay, 1.0, np.array([0.0, 1.0]), k)[1]))(0.5)
+    np.testing.assert_allclose(h, np.exp(-0.5), rtol=1e-6)
+
+
+def test_odeint_vmap_pytrees_and_errors():
+    ts = np.array([0.0, 1.0])
+    ks = np.array([0.5, 1.0])
+    np.testing.assert_allclose(fg.vmap(lambda k: fsi.odeint(_decay, 1.0, ts, k)[1])(ks),
+                               np.exp(-ks), rtol=1e-7)
+    g = fg.vmap(fg.grad(lambda k: fsi.odeint(_decay, 1.0, ts, k)[1]))(ks)
+    np.testing.assert_allclose(g, -np.exp(-ks), rtol=1e-6)
+    out = fsi.odeint(lambda y, t: {"u": -y["u"], "v": y["u"]},
+                     {"u": np.ones(2), "v": np.zeros(2)}, ts)
+    np.testing.assert_allclose(out["u"][1], np.exp(-1.0) * np.ones(2), rtol=1e-7)
+    np.testing.assert_allclose(out["v"][1], (1 - np.exp(-1.0)) * np.ones(2), rtol=1e-7)
+    with pytest.raises(ValueError, match="1-d array of times"):
+        fsi.odeint(_decay, 1.0, np.ones((2, 2)), 1.0)
+    with pytest.raises(TypeError, match="must be callable"):
+        fsi.odeint(1.0, 1.0, ts)
