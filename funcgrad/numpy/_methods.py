@@ -9,8 +9,8 @@ from ..core import ConcretizationError, DerivativeDroppedError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from . import (building, complexfuncs, constructors, fft, floatfuncs, indexing, linalg,
-               manipulation, nanfunctions, polynomial, products, ranges, reductions, signal,
-               statistics, ufuncs)
+               manipulation, nanfunctions, polynomial, products, ranges, reductions, searching,
+               sets, signal, statistics, ufuncs)
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
 
@@ -18,7 +18,8 @@ _EMPTY = {}
 
 # The modules whose ``__all__`` make up ``funcgrad.numpy`` (with ``linalg``).
 _FAMILIES = (constructors, ufuncs, manipulation, reductions, indexing, products, ranges,
-             statistics, nanfunctions, signal, polynomial, building, floatfuncs, complexfuncs)
+             statistics, nanfunctions, signal, polynomial, building, floatfuncs, complexfuncs,
+             searching, sets)
 
 
 # --- NumPy protocols ---------------------------------------------------------------------------

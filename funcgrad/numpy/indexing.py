@@ -11,7 +11,8 @@ from .constructors import astype
 from .manipulation import ravel
 from .ufuncs import binds
 
-__all__ = ["where", "nonzero", "argwhere", "take", "take_along_axis", "sort", "argsort",
+# (nonzero and argwhere, with size=, are exported by .searching)
+__all__ = ["where", "take", "take_along_axis", "sort", "argsort",
            "diagonal", "diag", "triu", "tril", "at"]
 
 
