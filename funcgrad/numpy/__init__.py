@@ -28,7 +28,8 @@ from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float6
                    nan, ndarray, newaxis, pi, result_type, uint8)
 
 from ..core import Tracer
-from . import (building, complexfuncs, constructors, fft, floatfuncs, indexing, linalg,
+from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
+               indexing, indextricks, linalg,
                manipulation, nanfunctions, polynomial, products, ranges, reductions, searching,
                sets, signal, statistics, ufuncs)
 from ._convert import normalize_axis, one_axis, operand
@@ -50,6 +51,8 @@ from .floatfuncs import *  # noqa: F403
 from .complexfuncs import *  # noqa: F403
 from .searching import *  # noqa: F403
 from .sets import *  # noqa: F403
+from .indextricks import *  # noqa: F403
+from .functional import *  # noqa: F403
 
 attach_array_methods(Tracer)
 attach_conversions(Tracer)  # float(), .tolist()...: never a silently dropped derivative
@@ -65,4 +68,4 @@ __all__ = (_NUMPY_OWN + ["linalg", "fft", "normalize_axis", "one_axis", "operand
            + indexing.__all__ + products.__all__ + ranges.__all__ + statistics.__all__
            + nanfunctions.__all__ + signal.__all__ + polynomial.__all__
            + building.__all__ + floatfuncs.__all__ + complexfuncs.__all__
-           + searching.__all__ + sets.__all__)
+           + searching.__all__ + sets.__all__ + indextricks.__all__ + functional.__all__)
