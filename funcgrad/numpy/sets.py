@@ -260,6 +260,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
     """
     a, b = ravel(asarray(ar1)), ravel(asarray(ar2))
     values, index, _, _ = _unique_core(a, isin(a, b), size, fill_value, True, "intersect1d")
+    values = astype(values, _np.result_type(a.dtype, b.dtype))  # (NumPy's concatenates)
     if not return_indices:
         return values
     if b.shape[0] == 0 or values.shape[0] == 0:
