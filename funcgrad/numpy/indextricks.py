@@ -9,18 +9,22 @@ Traced arrays are immutable, so ``put``, ``put_along_axis`` and ``fill_diagonal`
 NumPy call returns None, and its write would be lost silently.
 """
 import numpy as _np
-from numpy import indices, mask_indices  # noqa: F401 - shapes only, NumPy's own
+# NumPy's own, as they are: they read shapes and integers only (fromfunction calls its
+# function on index arrays, so a function closing over traced values works)
+from numpy import (bartlett, blackman, broadcast_shapes, fromfunction, hamming,  # noqa: F401
+                   hanning, indices, kaiser, mask_indices)
 
 from ._convert import asarray, concrete_values
 from .constructors import astype
 from .indexing import at, take
-from .manipulation import concatenate, moveaxis, ravel, reshape, swapaxes, transpose
+from .manipulation import broadcast_to, concatenate, moveaxis, ravel, reshape, swapaxes, transpose
 from .ranges import linspace
 from .ufuncs import clip
 
 __all__ = ["r_", "c_", "ix_", "indices", "mask_indices", "tril_indices_from",
            "triu_indices_from", "diag_indices_from", "trim_zeros", "unstack", "einsum_path",
-           "put", "put_along_axis", "fill_diagonal"]
+           "put", "put_along_axis", "fill_diagonal", "place", "meshgrid", "broadcast_shapes",
+           "fromfunction", "bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
 
 def _ndmin(x, ndmin):
@@ -353,3 +357,45 @@ def fill_diagonal(a, val, wrap=False):
         step = 1 + int(_np.cumprod(a.shape[:-1]).sum())
     positions = _np.arange(a.size)[:end:step]
     return put(a, positions, val)
+
+
+@_mutates
+def place(arr, mask, vals):
+    """``np.place(arr, mask, vals)``, functional: a copy of ``arr`` with the entries where
+    ``mask`` (concrete) holds set to ``vals`` in turn (cycled).  NumPy writes into ``arr``;
+    this returns the new array (for a traced mask use ``fnp.where``).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.place(np.zeros(4), np.array([True, False, True, True]), [1.0, 2.0])
+    array([1., 0., 2., 1.])
+    """
+    arr = asarray(arr)
+    m = concrete_values(asarray(mask), "place (which entries it writes)",
+                        "Use fnp.where(mask, new_values, arr) for a mask known only at run "
+                        "time.")
+    positions = _np.flatnonzero(_np.broadcast_to(m, arr.shape) if m.size == 1 else m)
+    if positions.size and _np.size(vals) == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    return put(arr, positions, vals) if positions.size else arr
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """``np.meshgrid(*xi, copy=True, sparse=False, indexing='xy')``: coordinate arrays from
+    coordinate vectors (traced ones too; each output's derivative flows back to its vector).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> [g.shape for g in fnp.meshgrid(np.arange(3.0), np.arange(2.0))]
+    [(2, 3), (2, 3)]
+    """
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    nd = len(xi)
+    out = [reshape(asarray(x), (1,) * i + (-1,) + (1,) * (nd - i - 1)) for i, x in enumerate(xi)]
+    if indexing == "xy" and nd > 1:
+        out[0] = reshape(out[0], (1, -1) + (1,) * (nd - 2))
+        out[1] = reshape(out[1], (-1, 1) + (1,) * (nd - 2))
+    if not sparse:
+        shape = _np.broadcast_shapes(*(o.shape for o in out))
+        out = [broadcast_to(o, shape) for o in out]
+        out = [o.copy() if copy and isinstance(o, _np.ndarray) else o for o in out]
+    return tuple(out)
