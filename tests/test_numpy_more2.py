@@ -19,12 +19,11 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import assert_close, check_value
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad import ConcretizationError
-
-from helpers import assert_close, check_value
 
 R = np.random.default_rng(282)
 X = R.uniform(0.2, 1.0, (3, 5))

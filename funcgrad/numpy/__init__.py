@@ -19,7 +19,9 @@ The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 :mod:`~funcgrad.numpy.statistics`, :mod:`~funcgrad.numpy.nanfunctions`,
 :mod:`~funcgrad.numpy.signal`, :mod:`~funcgrad.numpy.polynomial`,
 :mod:`~funcgrad.numpy.building`, :mod:`~funcgrad.numpy.floatfuncs`,
-:mod:`~funcgrad.numpy.complexfuncs`, :mod:`~funcgrad.numpy.linalg` and
+:mod:`~funcgrad.numpy.complexfuncs`, :mod:`~funcgrad.numpy.searching`,
+:mod:`~funcgrad.numpy.sets`, :mod:`~funcgrad.numpy.indextricks`,
+:mod:`~funcgrad.numpy.functional`, :mod:`~funcgrad.numpy.linalg` and
 :mod:`~funcgrad.numpy.fft`.
 """
 # NumPy's own constants, scalar types and dtype helpers, as they are.

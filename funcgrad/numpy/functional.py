@@ -115,9 +115,9 @@ class vectorize:  # noqa: N801 - NumPy's name
         free_pos = [i for i in range(len(args)) if i not in self.excluded]
         arrays = [asarray(args[i]) for i in free_pos] + [asarray(kwargs[k]) for k in free_kw]
         if self._core is None:
-            core_in, core_out = [()] * len(arrays), None
+            core_in = [()] * len(arrays)
         else:
-            core_in, core_out = self._core
+            core_in = self._core[0]
             if len(core_in) != len(arrays):
                 raise TypeError(f"vectorize: signature {self.signature!r} takes "
                                 f"{len(core_in)} array arguments, got {len(arrays)}")

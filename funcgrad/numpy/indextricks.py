@@ -9,15 +9,33 @@ Traced arrays are immutable, so ``put``, ``put_along_axis`` and ``fill_diagonal`
 NumPy call returns None, and its write would be lost silently.
 """
 import numpy as _np
+
 # NumPy's own, as they are: they read shapes and integers only (fromfunction calls its
 # function on index arrays, so a function closing over traced values works)
-from numpy import (bartlett, blackman, broadcast_shapes, fromfunction, hamming,  # noqa: F401
-                   hanning, indices, kaiser, mask_indices)
+from numpy import (  # noqa: F401
+    bartlett,
+    blackman,
+    broadcast_shapes,
+    fromfunction,
+    hamming,
+    hanning,
+    indices,
+    kaiser,
+    mask_indices,
+)
 
 from ._convert import asarray, concrete_values
 from .constructors import astype
 from .indexing import at, take
-from .manipulation import broadcast_to, concatenate, moveaxis, ravel, reshape, swapaxes, transpose
+from .manipulation import (
+    broadcast_to,
+    concatenate,
+    moveaxis,
+    ravel,
+    reshape,
+    swapaxes,
+    transpose,
+)
 from .ranges import linspace
 from .ufuncs import clip
 
@@ -111,9 +129,8 @@ class AxisConcatenator:
         dtype = _np.result_type(*kinds)
         objs = [_ndmin(astype(asarray(o), dtype), ndmin) for o in objs]
         res = concatenate(objs, axis=axis)
-        if matrix:
-            if res.ndim == 1:
-                res = reshape(res, (res.shape[0], 1) if col else (1, res.shape[0]))
+        if matrix and res.ndim == 1:
+            res = reshape(res, (res.shape[0], 1) if col else (1, res.shape[0]))
         return res
 
     def __len__(self):

@@ -15,9 +15,10 @@ import numpy as _np
 
 from ._convert import asarray, concrete_values, is_concrete, one_axis
 from .constructors import astype
-from .indexing import argsort, argwhere as _argwhere, nonzero as _nonzero, sort, take, \
-    take_along_axis, where
-from .manipulation import expand_dims, ravel, reshape
+from .indexing import argsort, sort, take, take_along_axis, where
+from .indexing import argwhere as _argwhere
+from .indexing import nonzero as _nonzero
+from .manipulation import expand_dims, ravel, reshape, stack
 from .reductions import cumsum, sum
 from .ufuncs import isnan, less, logical_and, logical_not, logical_or, not_equal
 
@@ -233,7 +234,6 @@ def argwhere(a, *, size=None, fill_value=None):
         concrete_values(a, "argwhere (the number of rows)",
                         "Pass size= (as in JAX): fnp.argwhere(a, size=k, fill_value=...).")
         return _argwhere(a)
-    from .manipulation import stack
     a = asarray(a)
     if a.ndim == 0:
         a = reshape(a, (1,))
