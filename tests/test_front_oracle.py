@@ -23,6 +23,8 @@ SQUARE = RNG.uniform(0.3, 0.9, (3, 3)) + 3 * np.eye(3)
 VECTOR = RNG.uniform(0.3, 0.9, 4)
 VECTOR2 = RNG.uniform(0.3, 0.9, 4)  # (never equal to VECTOR: no ties, no kinks)
 PATTERNS = [(A,), (A, B), (A, 1), (A, 0), (SQUARE,), (VECTOR,), (VECTOR, VECTOR2), (A, B.T)]
+for _fixture in (A, B, SQUARE, VECTOR, VECTOR2):  # np.abs(A, B) would write into B (out=),
+    _fixture.flags.writeable = False  # np.put(A, ...) into A: make them inputs only
 EPS = 1e-6
 
 # NumPy's own names funcgrad re-exports (dtypes, constants, constructors of constants):

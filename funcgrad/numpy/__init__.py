@@ -19,7 +19,9 @@ The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 :mod:`~funcgrad.numpy.statistics`, :mod:`~funcgrad.numpy.nanfunctions`,
 :mod:`~funcgrad.numpy.signal`, :mod:`~funcgrad.numpy.polynomial`,
 :mod:`~funcgrad.numpy.building`, :mod:`~funcgrad.numpy.floatfuncs`,
-:mod:`~funcgrad.numpy.complexfuncs`, :mod:`~funcgrad.numpy.linalg` and
+:mod:`~funcgrad.numpy.complexfuncs`, :mod:`~funcgrad.numpy.searching`,
+:mod:`~funcgrad.numpy.sets`, :mod:`~funcgrad.numpy.indextricks`,
+:mod:`~funcgrad.numpy.functional`, :mod:`~funcgrad.numpy.linalg` and
 :mod:`~funcgrad.numpy.fft`.
 """
 # NumPy's own constants, scalar types and dtype helpers, as they are.
@@ -28,9 +30,10 @@ from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float6
                    nan, ndarray, newaxis, pi, result_type, uint8)
 
 from ..core import Tracer
-from . import (building, complexfuncs, constructors, fft, floatfuncs, indexing, linalg,
-               manipulation, nanfunctions, polynomial, products, ranges, reductions, signal,
-               statistics, ufuncs)
+from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
+               indexing, indextricks, linalg,
+               manipulation, nanfunctions, polynomial, products, ranges, reductions, searching,
+               sets, signal, statistics, ufuncs)
 from ._convert import normalize_axis, one_axis, operand
 from ._conversions import attach_conversions
 from ._methods import attach_array_methods
@@ -48,6 +51,10 @@ from .polynomial import *  # noqa: F403
 from .building import *  # noqa: F403
 from .floatfuncs import *  # noqa: F403
 from .complexfuncs import *  # noqa: F403
+from .searching import *  # noqa: F403
+from .sets import *  # noqa: F403
+from .indextricks import *  # noqa: F403
+from .functional import *  # noqa: F403
 
 attach_array_methods(Tracer)
 attach_conversions(Tracer)  # float(), .tolist()...: never a silently dropped derivative
@@ -62,4 +69,5 @@ __all__ = (_NUMPY_OWN + ["linalg", "fft", "normalize_axis", "one_axis", "operand
            + constructors.__all__ + ufuncs.__all__ + manipulation.__all__ + reductions.__all__
            + indexing.__all__ + products.__all__ + ranges.__all__ + statistics.__all__
            + nanfunctions.__all__ + signal.__all__ + polynomial.__all__
-           + building.__all__ + floatfuncs.__all__ + complexfuncs.__all__)
+           + building.__all__ + floatfuncs.__all__ + complexfuncs.__all__
+           + searching.__all__ + sets.__all__ + indextricks.__all__ + functional.__all__)

@@ -8,9 +8,10 @@ import numpy as np
 from ..core import ConcretizationError, DerivativeDroppedError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
-from . import (building, complexfuncs, constructors, fft, floatfuncs, indexing, linalg,
-               manipulation, nanfunctions, polynomial, products, ranges, reductions, signal,
-               statistics, ufuncs)
+from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
+               indexing, indextricks, linalg,
+               manipulation, nanfunctions, polynomial, products, ranges, reductions, searching,
+               sets, signal, statistics, ufuncs)
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
 
@@ -18,7 +19,8 @@ _EMPTY = {}
 
 # The modules whose ``__all__`` make up ``funcgrad.numpy`` (with ``linalg``).
 _FAMILIES = (constructors, ufuncs, manipulation, reductions, indexing, products, ranges,
-             statistics, nanfunctions, signal, polynomial, building, floatfuncs, complexfuncs)
+             statistics, nanfunctions, signal, polynomial, building, floatfuncs, complexfuncs,
+             searching, sets, indextricks, functional)
 
 
 # --- NumPy protocols ---------------------------------------------------------------------------
@@ -166,6 +168,11 @@ def _array_function(self, func, types, args, kwargs):
     fn = _FUNCTIONS.get(func)
     if fn is None:
         raise TypeError(_unsupported(f"numpy.{getattr(func, '__name__', func)}", {}))
+    if getattr(fn, "numpy_mutates", False):
+        name = fn.__name__
+        raise TypeError(f"numpy.{name} writes into its array argument and returns None, but "
+                        f"arrays traced by funcgrad are immutable. Use the returned copy: "
+                        f"a = funcgrad.numpy.{name}(a, ...) (or a = a.at[idx].set(v)).")
     return fn(*args, **kwargs)
 
 

@@ -8,14 +8,14 @@ fill value (the result carries its derivative); ``arange``, ``linspace``, ``logs
 import sys
 
 import numpy as _np
-from numpy import empty, eye, identity, meshgrid, ones, zeros  # noqa: F401
+from numpy import empty, eye, identity, ones, zeros  # noqa: F401
 
 from ..core import Tracer
 from ..primitives import structural as _st
 from . import _convert
 from ._convert import asarray, operand
 
-__all__ = ["zeros", "ones", "empty", "full", "eye", "identity", "meshgrid", "array", "asarray",
+__all__ = ["zeros", "ones", "empty", "full", "eye", "identity", "array", "asarray",
            "zeros_like", "ones_like", "full_like", "empty_like", "copy", "astype",
            "stop_gradient"]
 

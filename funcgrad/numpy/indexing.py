@@ -8,10 +8,11 @@ from ..primitives import elementwise as _ew
 from ..primitives import indexing as _ix
 from ._convert import asarray, one_axis, operand
 from .constructors import astype
-from .manipulation import ravel
+from .manipulation import broadcast_to, ravel
 from .ufuncs import binds
 
-__all__ = ["where", "nonzero", "argwhere", "take", "take_along_axis", "sort", "argsort",
+# (nonzero and argwhere, with size=, are exported by .searching)
+__all__ = ["where", "take", "take_along_axis", "sort", "argsort",
            "diagonal", "diag", "triu", "tril", "at"]
 
 
@@ -109,7 +110,15 @@ def take_along_axis(arr, indices, axis):
     if indices.ndim != arr.ndim:
         raise ValueError(f"take_along_axis: `indices` and `arr` must have the same number of "
                          f"dimensions, got {indices.ndim} and {arr.ndim}")
-    return _ix.take_along_axis(arr, indices, one_axis(axis, arr.ndim))
+    axis = one_axis(axis, arr.ndim)
+    if indices.shape[:axis] + indices.shape[axis + 1:] != arr.shape[:axis] + arr.shape[axis + 1:]:
+        # the other axes broadcast against each other, as in NumPy
+        other = _np.broadcast_shapes(indices.shape[:axis] + (1,) + indices.shape[axis + 1:],
+                                     arr.shape[:axis] + (1,) + arr.shape[axis + 1:])
+        arr = broadcast_to(arr, other[:axis] + arr.shape[axis:axis + 1] + other[axis + 1:])
+        indices = broadcast_to(indices, other[:axis] + indices.shape[axis:axis + 1]
+                               + other[axis + 1:])
+    return _ix.take_along_axis(arr, indices, axis)
 
 
 def _flat_or(a, axis):

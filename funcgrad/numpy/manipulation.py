@@ -13,7 +13,8 @@ __all__ = ["shape", "ndim", "size", "reshape", "ravel", "transpose", "permute_di
            "swapaxes", "moveaxis", "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays",
            "atleast_1d", "atleast_2d", "atleast_3d", "concatenate", "concat", "stack", "hstack",
            "vstack", "row_stack", "dstack", "column_stack", "split", "array_split", "hsplit",
-           "vsplit", "tile", "repeat", "flip", "fliplr", "flipud", "roll", "pad"]
+           "vsplit", "dsplit", "matrix_transpose", "tile", "repeat", "flip", "fliplr", "flipud",
+           "roll", "pad"]
 
 
 def _ints(value):
@@ -407,6 +408,32 @@ def vsplit(ary, indices_or_sections):
     [(2, 2), (2, 2)]
     """
     return split(ary, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    """``np.dsplit``: split along the third axis.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> [p.shape for p in fnp.dsplit(np.zeros((1, 2, 4)), 2)]
+    [(1, 2, 2), (1, 2, 2)]
+    """
+    a = asarray(ary)
+    if a.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(a, indices_or_sections, 2)
+
+
+def matrix_transpose(x, /):
+    """``np.matrix_transpose(x)``: swap the last two axes.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.matrix_transpose(np.zeros((4, 2, 3))).shape
+    (4, 3, 2)
+    """
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError(f"Input array must be at least 2-dimensional, but it is {x.ndim}")
+    return swapaxes(x, -1, -2)
 
 
 def tile(A, reps):

@@ -134,16 +134,18 @@ def tensordot(a, b, axes=2):
 
 
 def einsum(subscripts, *operands, optimize=None):
-    """Einstein summation (``...`` broadcasting and implicit output supported).
+    """Einstein summation (``...`` broadcasting and implicit output supported), also in
+    NumPy's interleaved form ``einsum(a, [0, 1], b, [1], [0])``.  (``optimize`` is
+    accepted; the contraction is done pairwise in the order given.)
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.einsum("ij,j->i", np.ones((2, 3)), np.arange(3.0))
     array([3., 3.])
+    >>> fnp.einsum(np.ones((2, 3)), [0, 1], np.arange(3.0), [1], [0])
+    array([3., 3.])
     """
     if not isinstance(subscripts, str):
-        raise TypeError(f"einsum: the first argument must be the subscripts string, e.g. "
-                        f"einsum('ij,jk->ik', a, b); got {type(subscripts).__name__} (NumPy's "
-                        f"interleaved operand/sublist form is not supported)")
+        subscripts, operands = _sublist_form((subscripts,) + operands)
     ops = [asarray(o) for o in operands]
     subscripts = subscripts.replace(" ", "")
     if "->" not in subscripts:
@@ -153,6 +155,30 @@ def einsum(subscripts, *operands, optimize=None):
     if "..." in subscripts:
         subscripts = _expand_ellipsis(subscripts, ops)
     return _la.einsum(subscripts, *ops)
+
+
+def _sublist_form(args):
+    """NumPy's ``einsum(op0, sublist0, op1, sublist1, ..., [sublistout])`` as a subscripts
+    string and the operands (axis labels are integers below 52, or Ellipsis)."""
+    def letters(sub):
+        out = []
+        for s in sub:
+            if s is Ellipsis:
+                out.append("...")
+            elif isinstance(s, (int, _np.integer)) and 0 <= s < 52:
+                out.append(string.ascii_letters[s])
+            else:
+                raise ValueError(f"einsum: subscripts in the sublist form must be integers in "
+                                 f"[0, 52) or Ellipsis, got {s!r}")
+        return "".join(out)
+    ops, subs = list(args[0::2]), list(args[1::2])
+    out = None
+    if len(ops) > len(subs):  # an odd count: the last one is the output sublist
+        out = ops.pop()
+    text = ",".join(letters(s) for s in subs)
+    if out is not None:
+        text += "->" + letters(out)
+    return text, ops
 
 
 def _expand_ellipsis(subscripts, ops):

@@ -339,8 +339,9 @@ def clip(a, a_min=None, a_max=None, **kwargs):
     a_max = kwargs.pop("max", a_max)
     if kwargs:
         raise TypeError(f"clip got unexpected arguments {sorted(kwargs)}")
-    if a_min is None and a_max is None:
-        raise ValueError("clip: at least one of a_min and a_max must be given")
+    if a_min is None and a_max is None:  # (NumPy >= 2.1: a copy; traced values are immutable)
+        a = operand(a)
+        return a.copy() if isinstance(a, _np.ndarray) else a
     return _ew.clip(operand(a), -_np.inf if a_min is None else operand(a_min),
                     _np.inf if a_max is None else operand(a_max))
 

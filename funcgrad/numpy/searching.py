@@ -1,0 +1,253 @@
+"""Searching: searchsorted, digitize, partition, argpartition, lexsort, flatnonzero, and
+``nonzero``/``argwhere`` with a static ``size=``.
+
+Everything here is composed of comparisons, sums and the sort, so it works under ``grad``,
+``vmap`` and ``jit``.  ``searchsorted`` compares every query with every sorted entry
+(O(len(a) * len(v)) work and memory, no binary search): fine for bins and knots, not for
+millions of entries.  Indices are integers (no derivative); ``partition`` returns values
+that keep their derivatives.
+
+Where a result's *length* depends on the values (``flatnonzero``, ``nonzero``,
+``argwhere``), pass ``size=`` (and optionally ``fill_value=``), as in JAX, to use them under
+``vmap`` or ``jit``: the first ``size`` hits are returned, padded with ``fill_value``.
+"""
+import numpy as _np
+
+from ._convert import asarray, concrete_values, is_concrete, one_axis
+from .constructors import astype
+from .indexing import argsort, sort, take, take_along_axis, where
+from .indexing import argwhere as _argwhere
+from .indexing import nonzero as _nonzero
+from .manipulation import expand_dims, ravel, reshape, stack
+from .reductions import cumsum, sum
+from .ufuncs import isnan, less, logical_and, logical_not, logical_or, not_equal
+
+__all__ = ["searchsorted", "digitize", "partition", "argpartition", "lexsort", "flatnonzero",
+           "nonzero", "argwhere"]
+
+
+def _nan_last_less(x, y):
+    """``x < y`` with NaN sorting after every number (NumPy's sort order)."""
+    return logical_or(less(x, y), logical_and(isnan(y), logical_not(isnan(x))))
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """``np.searchsorted(a, v, side='left', sorter=None)``: where ``v``'s entries would go
+    in the sorted 1-d ``a`` to keep it sorted (NaNs sort last, as in NumPy).
+
+    The indices are integers (no derivative); works under ``vmap`` and ``jit``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.searchsorted(np.array([1.0, 2.0, 3.0]), np.array([2.0, 0.5, 9.0]), side="right")
+    array([2, 0, 3])
+    """
+    a = asarray(a)
+    if a.ndim != 1:
+        raise ValueError(f"searchsorted: `a` must be 1-d, got shape {a.shape}; search each "
+                         f"row with fg.vmap(fnp.searchsorted)")
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
+    if sorter is not None:
+        a = take(a, asarray(sorter))
+    v = asarray(v)
+    ve = expand_dims(v, -1)
+    if side == "left":  # how many entries are smaller
+        below = _nan_last_less(a, ve)
+    else:  # how many entries are not larger
+        below = logical_not(_nan_last_less(ve, a))
+    return astype(sum(astype(below, _np.intp), axis=-1), _np.intp)
+
+
+def digitize(x, bins, right=False):
+    """``np.digitize(x, bins, right=False)``: the index of the bin each ``x`` falls in, for
+    increasing or decreasing ``bins``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.digitize(np.array([0.2, 1.5, 3.0]), np.array([0.0, 1.0, 2.0]))
+    array([1, 2, 3])
+    """
+    bins = asarray(bins)
+    if bins.ndim != 1:
+        raise ValueError("digitize: bins must be 1-dimensional")
+    x = asarray(x)
+    if x.dtype.kind == "c":
+        raise TypeError("digitize: x may not be complex")
+    side = "left" if right else "right"  # (NumPy's: the same side both ways)
+    increasing = searchsorted(bins, x, side=side)
+    decreasing = bins.shape[0] - searchsorted(bins[::-1], x, side=side)
+    if is_concrete(bins):
+        b = concrete_values(bins, "digitize", "")
+        d = _np.diff(b)
+        if not (_np.all(d >= 0) or _np.all(d <= 0)):
+            raise ValueError("digitize: bins must be monotonically increasing or decreasing")
+        return increasing if _np.all(d >= 0) else decreasing
+    if bins.shape[0] < 2:
+        return increasing
+    return where(bins[-1] >= bins[0], increasing, decreasing)
+
+
+def _check_kth(kth, n, what):
+    ks = _np.atleast_1d(_np.asarray(kth))
+    if ks.dtype.kind not in "iu":
+        raise TypeError(f"{what}: kth must be an integer or a sequence of integers")
+    if ks.size and (ks.max() >= n or ks.min() < -n):
+        raise ValueError(f"{what}: kth(={ks.max() if ks.max() >= n else ks.min()}) out of "
+                         f"bounds for an axis of length {n}")
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """``np.partition(a, kth, axis=-1)``: a copy with the ``kth`` element(s) in their sorted
+    places, smaller ones before, larger ones after.
+
+    funcgrad returns the fully sorted array: a valid partition for every ``kth`` (NumPy
+    leaves the order *within* each part unspecified; here it is the sorted one).  Values keep
+    their derivatives, as in :func:`sort`.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.partition(np.array([3.0, 1.0, 2.0, 0.5]), 1)[1]
+    np.float64(1.0)
+    """
+    if order is not None:
+        raise TypeError("partition: order= (structured arrays) is not supported")
+    a = asarray(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    axis = one_axis(axis, a.ndim)
+    _check_kth(kth, a.shape[axis] if a.ndim else 1, "partition")
+    return sort(a, axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """``np.argpartition(a, kth, axis=-1)``: indices that partition ``a`` around ``kth``;
+    funcgrad's are the (stable) sorting indices, a valid partition for every ``kth``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.argpartition(np.array([3.0, 1.0, 2.0]), 0)[0]
+    np.int64(1)
+    """
+    if order is not None:
+        raise TypeError("argpartition: order= (structured arrays) is not supported")
+    a = asarray(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    axis = one_axis(axis, a.ndim)
+    _check_kth(kth, a.shape[axis] if a.ndim else 1, "argpartition")
+    return argsort(a, axis)
+
+
+def lexsort(keys, axis=-1):
+    """``np.lexsort(keys, axis=-1)``: indices sorting by several keys, the *last* key
+    primary (stable, so earlier keys break its ties).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.lexsort((np.array([3.0, 1.0, 2.0]), np.array([1.0, 0.0, 1.0])))
+    array([1, 2, 0])
+    """
+    if isinstance(keys, (tuple, list)):
+        keys = [asarray(k) for k in keys]
+    else:
+        keys = asarray(keys)
+        keys = [keys[i] for i in range(keys.shape[0])]
+    if not keys:
+        raise TypeError("lexsort: need at least one key")
+    shape = keys[0].shape
+    if any(k.shape != shape for k in keys):
+        raise ValueError("lexsort: all keys need to be the same shape")
+    if not shape:
+        raise _np.exceptions.AxisError("lexsort: axis out of bounds for 0-d keys")
+    axis = one_axis(axis, len(shape))
+    perm = argsort(keys[0], axis)
+    for key in keys[1:]:
+        perm = take_along_axis(perm, argsort(take_along_axis(key, perm, axis), axis), axis)
+    return perm
+
+
+def _fill(value, default, dtype):
+    return _np.asarray(default if value is None else value, dtype)
+
+
+def _first_true(mask, size, what):
+    """Flat positions of the first ``size`` true entries of the 1-d ``mask`` (``len(mask)``
+    past the last hit), or all of them when ``size`` is None (concrete only)."""
+    n = mask.shape[0]
+    if size is None:
+        m = concrete_values(mask, what, f"Pass size= (the number of results to keep, as in "
+                                        f"JAX): {what.split(' ')[0]}(..., size=k, "
+                                        f"fill_value=...) pads or truncates to k.")
+        return _np.flatnonzero(m), None
+    size = int(size)
+    if is_concrete(mask):
+        m = concrete_values(mask, what, "")
+        hits = _np.flatnonzero(m)[:size]
+        pos = _np.concatenate([hits, _np.full(size - hits.size, n, _np.intp)])
+        return pos, pos < n
+    rank = cumsum(astype(mask, _np.intp))  # hits up to and including each entry
+    # the j-th hit sits where the running count first reaches j + 1
+    pos = sum(astype(expand_dims(rank, 0) <= _np.arange(size)[:, None], _np.intp), axis=1)
+    return astype(pos, _np.intp), pos < n
+
+
+def nonzero(a, *, size=None, fill_value=None):
+    """``np.nonzero(a)``: the indices of non-zero entries, one array per axis.
+
+    With ``size=`` (as in JAX) exactly ``size`` hits are returned, padded with
+    ``fill_value`` (0 by default; one per axis as a tuple), which works under ``vmap`` and
+    ``jit``; without it the values must be concrete.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.nonzero(np.array([0.0, 2.0, 0.0, 3.0]), size=3, fill_value=-1)
+    (array([ 1,  3, -1]),)
+    """
+    if size is None:
+        a = asarray(a)
+        concrete_values(a, "nonzero (the number of indices)",
+                        "Pass size= (as in JAX): fnp.nonzero(a, size=k, fill_value=...).")
+        return _nonzero(a)
+    a = asarray(a)
+    if a.ndim == 0:
+        raise ValueError("nonzero of a 0-d array is not defined (as in NumPy); call "
+                         "fnp.atleast_1d first")
+    pos, valid = _first_true(not_equal(ravel(a), 0), size, "nonzero")
+    fills = fill_value if isinstance(fill_value, tuple) else (fill_value,) * a.ndim
+    if len(fills) != a.ndim:
+        raise ValueError(f"nonzero: fill_value has {len(fills)} entries for {a.ndim} axes")
+    out, rest = [], pos
+    for d in range(a.ndim - 1, -1, -1):
+        coord = rest % a.shape[d] if a.shape[d] else rest
+        rest = rest // a.shape[d] if a.shape[d] else rest
+        out.append(where(valid, coord, _fill(fills[d], 0, _np.intp)))
+    return tuple(astype(c, _np.intp) for c in reversed(out))
+
+
+def argwhere(a, *, size=None, fill_value=None):
+    """``np.argwhere(a)``: the indices of non-zero entries, one row each; ``size=`` and
+    ``fill_value=`` as in :func:`nonzero`.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.argwhere(np.array([[0.0, 1.0], [2.0, 0.0]]), size=3)
+    array([[0, 1],
+           [1, 0],
+           [0, 0]])
+    """
+    if size is None:
+        a = asarray(a)
+        concrete_values(a, "argwhere (the number of rows)",
+                        "Pass size= (as in JAX): fnp.argwhere(a, size=k, fill_value=...).")
+        return _argwhere(a)
+    a = asarray(a)
+    if a.ndim == 0:
+        a = reshape(a, (1,))
+        return reshape(stack(nonzero(a, size=size, fill_value=fill_value), -1), (size, 0))
+    return stack(nonzero(a, size=size, fill_value=fill_value), -1)
+
+
+def flatnonzero(a, *, size=None, fill_value=None):
+    """``np.flatnonzero(a)``: indices of the non-zero entries of the flattened ``a``;
+    ``size=`` and ``fill_value=`` as in :func:`nonzero`.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.flatnonzero(np.array([[0.0, 1.0], [2.0, 0.0]]))
+    array([1, 2])
+    """
+    return nonzero(ravel(asarray(a)), size=size, fill_value=fill_value)[0]
+
