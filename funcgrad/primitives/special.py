@@ -447,6 +447,9 @@ def betainc(a, b, x):
     return _state.interpreter.process(betainc_p, (a, b, x), _EMPTY)
 
 
+betainc.primitive = betainc_p
+
+
 gammaln, gamma, digamma = (_fn(p, 1) for p in (gammaln_p, gamma_p, digamma_p))
 zeta, gammainc, gammaincc = (_fn(p, 2) for p in (zeta_p, gammainc_p, gammaincc_p))
 erfinv, erfcinv, log_ndtr, i0e, i1e = (_fn(p, 1) for p in (erfinv_p, erfcinv_p, log_ndtr_p,

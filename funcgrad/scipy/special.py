@@ -287,6 +287,13 @@ def betainc(a, b, x):
     return _sp.betainc(_operand(a), _operand(b), _operand(x))
 
 
+# (SciPy's signatures, each one primitive: the front of that primitive)
+for _front, _prim_fn in ((zeta, _sp.zeta), (gammainc, _sp.gammainc),
+                         (gammaincc, _sp.gammaincc), (betainc, _sp.betainc)):
+    _front.primitive = _prim_fn.primitive
+del _front, _prim_fn
+
+
 def xlogy(x, y):
     """``x * log(y)``, 0 where ``x == 0`` (unless ``y`` is NaN).
 
