@@ -106,6 +106,8 @@ The modules, bottom up:
 ``eager.walk``             the backward pass: which nodes run, checks, freeing
 ``eager.tensor``           the ``Tensor`` class, ``backward`` and ``grad``
 ``eager.record``           the root interpreter's handler: recording operations
+``eager.hooks``            backward hooks (``register_hook``, node pre/post hooks)
+``eager.saved``            what a node saved, under PyTorch's names (``_saved_self``)
 ``eager.named``            one node under PyTorch's name for a composition (``MeanBackward0``)
 ``eager.methods``          PyTorch's math methods (``exp``, ``softmax(dim)``, ``max(dim)``...)
 ``eager.shapes``           PyTorch's shape methods (``view``, ``unsqueeze``, ``expand``...)
@@ -116,12 +118,13 @@ The modules, bottom up:
 from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward, grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
-from . import methods, shapes
+from . import methods, saved, shapes
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
 from .values import Size
 
 methods.attach(Tensor)
+saved.attach(Node)
 shapes.attach(Tensor)
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
 

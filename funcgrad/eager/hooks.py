@@ -30,8 +30,11 @@ import numpy as np
 
 from .values import TensorBase
 
-__all__ = ["RemovableHandle", "HookDict", "NodeHooks", "hooks_of", "leaf_hooks",
+__all__ = ["OUTPUT", "unpack_into", "RemovableHandle", "HookDict", "NodeHooks", "hooks_of", "leaf_hooks",
            "register_tensor_hook", "register_post_accumulate_hook", "Runner"]
+
+
+OUTPUT = "output"  # a node's output, where a position names a saved input
 
 
 class HookDict(dict):
@@ -72,15 +75,17 @@ class RemovableHandle:
 
 class NodeHooks:
     """A node's hooks: ``pre`` and ``post`` (node hooks), ``tensor`` (``{output number:
-    HookDict}``, the hooks of the Tensors it produced) and ``metadata``."""
+    HookDict}``, the hooks of the Tensors it produced), ``metadata`` and ``saved``
+    (``{position: (unpack hook, packed)}``, from ``node._raw_saved_*.register_hooks``)."""
 
-    __slots__ = ("pre", "post", "tensor", "metadata")
+    __slots__ = ("pre", "post", "tensor", "metadata", "saved")
 
     def __init__(self):
         self.pre = HookDict()
         self.post = HookDict()
         self.tensor = {}
         self.metadata = {}
+        self.saved = {}
 
 
 def hooks_of(node):
@@ -264,3 +269,17 @@ def run_post_accumulate(t):
     if hooks is not None:
         for fn in list(hooks[1].values()):
             fn(t)
+
+
+def unpack_into(node):
+    """Replace the node's saved values by what their unpack hooks return (before its
+    rule runs)."""
+    args = list(node.args)
+    for position, (unpack, packed) in node._hooks.saved.items():
+        v = unpack(packed)
+        v = v._storage.value if hasattr(v, "_storage") else np.asarray(v)
+        if position == OUTPUT:
+            node.value = v
+        else:
+            args[position] = v
+    node.args = tuple(args)

@@ -199,7 +199,11 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
 def _visit_hooked(runner, node, g, found):
     """Before a node with hooks runs: the hooks of the Tensors it produced, then
     ``retain_grad`` (which keeps what those hooks returned), then the node's pre-hooks;
-    returns the cotangent the node runs with, as the engine's ``visit`` protocol says."""
+    returns the cotangent the node runs with, as the engine's ``visit`` protocol says.
+    Saved values given to pack/unpack hooks are unpacked here."""
+    if node._hooks.saved:
+        node._check_saved()
+        hooks.unpack_into(node)
     g = runner.tensor_hooks(node, g)
     retained = node._retained
     if retained and found is not None:
