@@ -130,7 +130,9 @@ from .values import Size
 methods.attach(Tensor)
 saved.attach(Node)
 shapes.attach(Tensor)
+equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
 
-__all__ = ["Tensor", "Node", "AccumulateGrad", "Size", "backward", "grad"] + \
+__all__ = ["Tensor", "Node", "AccumulateGrad", "Size", "backward", "grad", "equal",
+           "allclose"] + \
     [n for n in _FACTORIES if n != "DTYPES"] + list(DTYPES)
