@@ -62,7 +62,7 @@ _LAZY = {
         "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
         "rand", "randint", "arange", "linspace", "eye", "zeros_like", "ones_like",
         "full_like", "empty_like", "randn_like", "rand_like", "manual_seed", "seed",
-        "is_tensor", "set_default_dtype", "get_default_dtype",
+        "is_tensor", "set_default_dtype", "get_default_dtype", "equal", "allclose",
         # PyTorch's dtype names, as NumPy's scalar types (t.dtype == fg.float32)
         "float32", "float", "float64", "double", "float16", "half", "int64", "long",
         "int32", "int", "int16", "short", "int8", "uint8", "bool", "complex64",

@@ -77,6 +77,10 @@ class Primitive:
     ``grad_fn_name``
         the name of its node in an eager ``Tensor`` graph (PyTorch's, e.g.
         ``"MulBackward0"``); default: ``CamelCase(name) + "Backward0"``.
+    ``saved_names``
+        ``{argument position: name}`` where PyTorch names a saved input other than
+        ``self`` (position 0) and ``other`` (position 1): ``{1: "exponent"}`` for
+        ``power``, so its node shows ``_saved_exponent`` (the output is ``result``).
     ``elementwise``
         for elementwise primitives, their :class:`~funcgrad.primitives.elementwise_rules.Elementwise`
         declaration (scalar definition, linear rules), from which the fused kernels of
@@ -90,12 +94,12 @@ class Primitive:
 
     __slots__ = ("name", "impl", "abstract_eval", "jvp", "vjp", "batch", "jvp_tangent",
                  "vjp_into", "reverse_fwd", "multiple_results", "differentiable",
-                 "vjp_reads", "grad_fn_name", "elementwise")
+                 "vjp_reads", "grad_fn_name", "elementwise", "saved_names")
 
     def __init__(self, name, impl=None, *, abstract_eval=None, jvp=None, vjp=None,
                  batch=None, jvp_tangent=None, vjp_into=None, reverse_fwd=None,
                  multiple_results=False, differentiable=True, vjp_reads=None,
-                 grad_fn_name=None, elementwise=None):
+                 grad_fn_name=None, elementwise=None, saved_names=None):
         if name in REGISTRY:
             raise ValueError(f"a primitive named {name!r} is already registered")
         self.name = name
@@ -113,6 +117,7 @@ class Primitive:
         self.grad_fn_name = grad_fn_name or "".join(
             part.capitalize() for part in name.split("_")) + "Backward0"
         self.elementwise = elementwise
+        self.saved_names = saved_names
         REGISTRY[name] = self
 
     def bind(self, *args, **params):

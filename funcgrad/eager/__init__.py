@@ -86,10 +86,13 @@ Decisions (where PyTorch, NumPy and funcgrad's own rules had to be reconciled):
   dtype, float32 (``fg.Tensor(1.0)``, ``fg.tensor([2., 3.])``, ``fg.ones(2)``,
   ``fg.randn(3)``), Python ints int64, bools bool, and NumPy arrays keep their dtype
   (``fg.Tensor(np.ones(2))`` is float64).  ``fg.set_default_dtype(fg.float64)``
-  changes the default, per thread (:mod:`funcgrad.eager.dtypes`).  Operations then
-  follow NumPy's promotion, which agrees with PyTorch's for Tensors and Python
-  numbers (``float32_tensor * 2.0`` stays float32); gradients have the dtype of
-  their Tensor.  Only floating Tensors can require grad.
+  changes the default, per thread (:mod:`funcgrad.eager.dtypes`).  Binary
+  operations with a Tensor operand follow PyTorch's promotion
+  (:mod:`funcgrad.eager.promotion`: 0-d Tensors and numbers, NumPy scalars included,
+  do not widen Tensors with dimensions of their category, ``int64 * float32`` is
+  float32, integer true division gives the default float dtype); operands are cast
+  before the primitive, so gradients have the dtype of their Tensor.  The functional
+  API on arrays keeps NumPy's rules.  Only floating Tensors can require grad.
 * **PyTorch's methods** (:mod:`funcgrad.eager.methods`, :mod:`funcgrad.eager.shapes`)
   take PyTorch's arguments and, where PyTorch and NumPy disagree (``transpose(d0,
   d1)``, ``repeat``, ``var``'s default correction, ``max(dim)``), behave as PyTorch's.
@@ -106,6 +109,9 @@ The modules, bottom up:
 ``eager.walk``             the backward pass: which nodes run, checks, freeing
 ``eager.tensor``           the ``Tensor`` class, ``backward`` and ``grad``
 ``eager.record``           the root interpreter's handler: recording operations
+``eager.promotion``        PyTorch's type promotion for operations on Tensors
+``eager.hooks``            backward hooks (``register_hook``, node pre/post hooks)
+``eager.saved``            what a node saved, under PyTorch's names (``_saved_self``)
 ``eager.named``            one node under PyTorch's name for a composition (``MeanBackward0``)
 ``eager.methods``          PyTorch's math methods (``exp``, ``softmax(dim)``, ``max(dim)``...)
 ``eager.shapes``           PyTorch's shape methods (``view``, ``unsqueeze``, ``expand``...)
@@ -116,14 +122,17 @@ The modules, bottom up:
 from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward, grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
-from . import methods, shapes
+from . import methods, saved, shapes
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
 from .values import Size
 
 methods.attach(Tensor)
+saved.attach(Node)
 shapes.attach(Tensor)
+equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
 
-__all__ = ["Tensor", "Node", "AccumulateGrad", "Size", "backward", "grad"] + \
+__all__ = ["Tensor", "Node", "AccumulateGrad", "Size", "backward", "grad", "equal",
+           "allclose"] + \
     [n for n in _FACTORIES if n != "DTYPES"] + list(DTYPES)

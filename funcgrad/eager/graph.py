@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core import ShapedArray
 from ..interpreters.backprop import SELECT
+from .hooks import RemovableHandle, hooks_of
 
 __all__ = ["shaped", "Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE"]
 
@@ -77,7 +78,8 @@ class Node:
     """
 
     __slots__ = ("prim", "params", "args", "value", "needs", "meta", "parents", "_versions",
-                 "_seq", "_n_out", "_saves", "_freed", "_retained", "_shown", "__weakref__")
+                 "_seq", "_n_out", "_saves", "_freed", "_retained", "_shown", "_hooks",
+                 "__weakref__")
 
     def __init__(self, prim, params, args, value, needs, parents, versions, n_out):
         self.prim = prim
@@ -94,6 +96,7 @@ class Node:
         self._freed = False
         self._retained = None  # {output number: weakref to a Tensor that retains its grad}
         self._shown = None  # while tools look at a new node: (its inputs, its outputs)
+        self._hooks = None  # eager.hooks.NodeHooks once a hook or metadata is asked for
 
     def name(self):
         """PyTorch-style name, e.g. ``"MulBackward0"``.
@@ -106,6 +109,45 @@ class Node:
         if rule is not None and getattr(rule, "name", None):  # custom Function / custom_vjp
             return rule.name.split(".")[0] + "Backward"
         return self.prim.grad_fn_name
+
+    def register_hook(self, fn):
+        """Run ``fn(grad_inputs, grad_outputs)`` after this node computed the gradients
+        of its inputs (tuples of Tensors, None where an input needs none); a returned
+        tuple replaces ``grad_inputs``.  Returns a handle with ``.remove()``.
+
+        >>> import funcgrad as fg
+        >>> x = fg.Tensor([1.0], requires_grad=True)
+        >>> y = x * 3
+        >>> h = y.grad_fn.register_hook(lambda gi, go: (gi[0] * 100, None))
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([300.])
+        """
+        return RemovableHandle(hooks_of(self).post, fn)
+
+    def register_prehook(self, fn):
+        """Run ``fn(grad_outputs)`` before this node runs (after the hooks of the
+        Tensors it produced); a returned tuple replaces ``grad_outputs``.
+
+        >>> import funcgrad as fg
+        >>> x = fg.Tensor([1.0], requires_grad=True)
+        >>> y = x * 3
+        >>> h = y.grad_fn.register_prehook(lambda go: (go[0] * 2,))
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([6.])
+        """
+        return RemovableHandle(hooks_of(self).pre, fn)
+
+    @property
+    def metadata(self):
+        """A dict for the user's own notes about this node (empty at first).
+
+        >>> import funcgrad as fg
+        >>> (fg.Tensor([1.0], requires_grad=True) * 2).grad_fn.metadata
+        {}
+        """
+        return hooks_of(self).metadata
 
     @property
     def grad_fn_name(self):
@@ -214,6 +256,7 @@ class Select:
 
     __slots__ = ("args", "parents", "_seq")
     prim = SELECT
+    _hooks = None
 
     def __init__(self, node, k):
         self.args = (k, node._n_out)

@@ -522,9 +522,27 @@ def equal(self, other):
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
+def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True if ``|self - other| <= atol + rtol * |other|`` everywhere (broadcasting);
+    both must be Tensors of the same dtype, as in PyTorch.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0, 2.0]).allclose(fg.tensor([1.0, 2.000001]))
+    True
+    """
+    if not isinstance(other, Tensor):
+        raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not "
+                        f"{other.__class__.__name__}; wrap it: fg.tensor(other)")
+    if self.dtype != other.dtype:
+        raise RuntimeError(f"{self.type()[3:-6]} did not match {other.type()[3:-6]}: "
+                           f"allclose compares Tensors of one dtype; cast one with .to()")
+    return bool(np.allclose(self.detach().numpy(), other.detach().numpy(), rtol=rtol,
+                            atol=atol, equal_nan=equal_nan))
+
+
 _METHODS = [exp, log, sin, cos, tanh, sigmoid, relu, abs, sqrt, pow, clamp, clamp_, norm,
             sum, mean, max, min, var, std, argmax, argmin, softmax, log_softmax, matmul, mm,
-            bmm, dot, mv, clone, to, type, is_floating_point, equal]
+            bmm, dot, mv, clone, to, type, is_floating_point, equal, allclose]
 _CASTS = {"float": np.float32, "double": np.float64, "half": np.float16, "long": np.int64,
           "int": np.int32, "bool": np.bool_}
 

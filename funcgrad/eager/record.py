@@ -14,7 +14,9 @@ debugging tool is active every node saves its values, so the tool sees them.
 """
 from .. import core, instruments
 from ..core import SHAPES_ONLY, _special_classes, _state
+from ..primitives.elementwise import divide_p
 from .graph import SELF, Node, Select, shaped
+from .promotion import promote
 from .tensor import Tensor, make, result
 
 __all__ = ["process"]
@@ -40,6 +42,11 @@ def process(prim, args, params):
     n = len(args)
     if n == 2:
         a, b = args
+        if prim.elementwise is not None and not (
+                type(a) is Tensor and type(b) is Tensor and prim is not divide_p
+                and a._storage.value.dtype == b._storage.value.dtype):
+            a, b = promote(prim, a, b)  # PyTorch's type promotion (eager.promotion)
+            args = (a, b)
         if isinstance(a, Tensor):
             record = a._requires_grad
             a = a._storage.value

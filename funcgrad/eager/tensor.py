@@ -19,7 +19,7 @@ from ..numpy._convert import asarray, register_array_type
 from ..numpy._methods import attach_array_methods
 from ..primitives import elementwise as ew
 from ..primitives import indexing
-from . import interop, walk
+from . import hooks, interop, walk
 from .dtypes import python_data_dtype
 from .graph import AccumulateGrad, Storage
 from .inplace import InPlaceUpdates
@@ -331,6 +331,33 @@ class Tensor(InPlaceUpdates):
             self._accumulator = weakref.ref(acc)
         return (acc, 0)
 
+    def register_hook(self, hook):
+        """Run ``hook(grad)`` each time this Tensor's gradient is computed; a Tensor it
+        returns replaces the gradient (same shape and dtype).  On a leaf it runs before
+        the gradient is added into ``.grad``.  Returns a handle with ``.remove()``.
+
+        >>> import funcgrad as fg
+        >>> x = fg.Tensor([1.0, 2.0], requires_grad=True)
+        >>> h = x.register_hook(lambda g: g * 2)
+        >>> (x * 3).sum().backward()
+        >>> x.grad
+        tensor([6., 6.])
+        >>> h.remove()
+        """
+        return hooks.register_tensor_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Run ``hook(tensor)`` after a backward pass added into this leaf's ``.grad``
+        (e.g. an optimizer step per parameter).  Returns a handle with ``.remove()``.
+
+        >>> import funcgrad as fg
+        >>> w = fg.Tensor([1.0], requires_grad=True)
+        >>> h = w.register_post_accumulate_grad_hook(lambda t: print(t.grad))
+        >>> (w * 3).sum().backward()
+        tensor([3.])
+        """
+        return hooks.register_post_accumulate_hook(self, hook)
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this Tensor into the ``.grad`` of the leaves
         (all of them, or those in ``inputs``).  A non-scalar Tensor needs ``gradient``
@@ -381,7 +408,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         _state.grad_enabled = True
     try:
         if inputs is None:
-            for t, g in walk.run(roots, seeds, retain_graph, **_options(create_graph)):
+            def accumulate(t, g):
+                _accumulate(t, g, create_graph)
+            for t, g in walk.run(roots, seeds, retain_graph, accumulate=accumulate,
+                                 **_options(create_graph)):
                 _accumulate(t, g, create_graph)
             return
         captured = walk.run(roots, seeds, retain_graph, edges, **_options(create_graph))
@@ -437,23 +467,26 @@ def _options(create_graph):
     return _RECORDED if create_graph else _PLAIN
 
 
-_PLAIN = {"rule": None, "shortcuts": True}
+_PLAIN = {"rule": None, "shortcuts": True, "make": make}
 
 
 def _accumulate(t, g, create_graph):
-    """``t.grad += g`` as a new value (a gradient held by the user is never modified)."""
+    """``t.grad += g`` as a new value (a gradient held by the user is never modified),
+    then ``t``'s post-accumulate-grad hooks."""
     g = walk.fit_gradient(t, g)
     old = t._grad
     if create_graph:  # the sum is recorded too
         g = g if isinstance(g, Tensor) else make(g, False)
         t._grad = g if old is None else old + g
-        return
-    if isinstance(g, Tensor):
-        g = g._storage.value
-    if old is None:
-        t._grad = make(g, False)
     else:
-        t._grad = make(ew.add(old._storage.value, g), False)
+        if isinstance(g, Tensor):
+            g = g._storage.value
+        if old is None:
+            t._grad = make(g, False)
+        else:
+            t._grad = make(ew.add(old._storage.value, g), False)
+    if getattr(t, "_hooks", None) is not None:
+        hooks.run_post_accumulate(t)
 
 
 def _graph_rule(node, g, value, args):
@@ -474,7 +507,7 @@ def _graph_rule(node, g, value, args):
     return node.prim.vjp(node.needs, g, value, *args)
 
 
-_RECORDED = {"rule": _graph_rule, "shortcuts": False}
+_RECORDED = {"rule": _graph_rule, "shortcuts": False, "make": make}
 
 
 def _attached(value, edge):

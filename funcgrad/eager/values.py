@@ -95,7 +95,7 @@ class TensorBase:
     """
 
     __slots__ = ("_storage", "_requires_grad", "grad_fn", "_output_nr", "_grad",
-                 "_accumulator", "_inference", "__weakref__")
+                 "_accumulator", "_inference", "_hooks", "__weakref__")
     __array_priority__ = 1001
 
     @property

@@ -20,9 +20,10 @@ This module decides what it walks and adds the Tensor's semantics around it:
 import numpy as np
 
 from ..core import Tracer
-from ..interpreters.backprop import backpropagate
+from ..interpreters.backprop import backpropagate, run_rule
 from ..numpy._convert import asarray
 from ..primitives import elementwise as ew
+from . import hooks
 from .graph import parent_of
 from .values import TensorBase
 
@@ -115,14 +116,18 @@ def input_edge(t):
     return t._edge()
 
 
-def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True):
+def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
+        accumulate=None, make=None):
     """Propagate ``seeds`` back from graph edges ``roots`` (see the module docstring).
 
     With ``targets=None``: returns ``[(tensor, gradient)]`` for every leaf reached and
     every non-leaf that retains its grad.  Otherwise only the nodes that lead to the
     target edges run, and ``{edge: gradient}`` is returned for the targets reached.
     ``rule`` replaces the VJP call (create_graph); ``shortcuts=False`` keeps the rules'
-    plain form.
+    plain form.  Hooks (:mod:`funcgrad.eager.hooks`) run on the way; a leaf with hooks
+    gets its gradient through ``accumulate(tensor, gradient)`` as soon as it is
+    complete (without targets), instead of in the list returned; ``make(array, False)``
+    wraps the gradients hooks get as Tensors.
 
     >>> import numpy as np, funcgrad as fg
     >>> x = fg.Tensor([3.0], requires_grad=True)
@@ -133,15 +138,25 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True):
     starts = [parent_of(fn, nr) for fn, nr in roots]
     nodes, leaves = reachable(starts)
     found = []
+    hooked = [acc for acc in leaves if hooks.leaf_hooks(acc.variable) is not None]
+    if targets is not None:
+        target_set = set(targets)
+        hooked = [acc for acc in hooked if (acc, 0) in target_set]
+    runner = None
+    if hooked or any(n._hooks is not None for n in nodes):
+        runner = hooks.Runner(nodes, hooked, rule is not None,
+                              accumulate if targets is None else None, make)
     if targets is None:
         def visit(node, g):
+            node_hooks = node._hooks
+            if node_hooks is not None:
+                return _visit_hooked(runner, node, g, found)
             retained = node._retained
             if retained:
                 _collect_retained(node, g, retained, found)
             node._check_saved()
             return True
     else:
-        target_set = set(targets)
         wanted = {}
         for fn, nr in targets:
             if fn.prim is not None:
@@ -156,11 +171,18 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True):
                     captured[(node, nr)] = g[nr] if node.prim.multiple_results else g
             if node not in runs:
                 return False
+            if node._hooks is not None:
+                return _visit_hooked(runner, node, g, None)
             node._check_saved()
             return True
+    if runner is not None and runner.wraps_rule:
+        rule = runner.rule(rule or run_rule)
+        shortcuts = False
     table = backpropagate(nodes, list(zip(starts, seeds)), rule=rule, visit=visit,
                           release=None if retain_graph else _release,
                           shortcuts=shortcuts)
+    if runner is not None:
+        runner.finish(table)
     if targets is None:
         for acc in leaves:
             g = table.get(id(acc))
@@ -169,8 +191,27 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True):
         return found
     for acc in leaves:
         if (acc, 0) in target_set:
-            captured[(acc, 0)] = table.get(id(acc))
+            g = table.get(id(acc))
+            captured[(acc, 0)] = runner.done.get(acc, g) if runner is not None else g
     return captured
+
+
+def _visit_hooked(runner, node, g, found):
+    """Before a node with hooks runs: the hooks of the Tensors it produced, then
+    ``retain_grad`` (which keeps what those hooks returned), then the node's pre-hooks;
+    returns the cotangent the node runs with, as the engine's ``visit`` protocol says.
+    Saved values given to pack/unpack hooks are unpacked here."""
+    if node._hooks.saved:
+        node._check_saved()
+        hooks.unpack_into(node)
+    g = runner.tensor_hooks(node, g)
+    retained = node._retained
+    if retained and found is not None:
+        _collect_retained(node, g, retained, found)
+    node._check_saved()
+    if node._hooks.pre:
+        g = runner.pre_hooks(node, g)
+    return (g,)
 
 
 def reachable(starts):

@@ -111,7 +111,7 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
     as soon as it has run.  ``rule(node, g, value, args)`` replaces :func:`run_rule`.
     ``visit(node, g)`` is called before a node (other than a SELECT) runs, with its
     cotangent (a list of slots for several outputs); the node runs only if it returns
-    true.  ``release(node)`` is called after it ran.  ``shortcuts=False`` turns off the
+    true, with the cotangent ``h`` instead when it returns a 1-tuple ``(h,)`` (hooks).  ``release(node)`` is called after it ran.  ``shortcuts=False`` turns off the
     rules' ``vjp_into`` shortcuts.
 
     >>> import numpy as np, funcgrad as fg
@@ -150,8 +150,12 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
                 slots = cts[key] = [None] * n
             slots[k] = g if slots[k] is None else add_cotangents(slots[k], g)
             continue
-        if visit is not None and not visit(node, g):
-            continue
+        if visit is not None:
+            seen = visit(node, g)
+            if not seen:
+                continue
+            if type(seen) is tuple:  # a hook replaced the cotangent
+                g = seen[0]
         if prim.multiple_results:
             g = tuple(g)
         parents = node.parents

@@ -315,7 +315,7 @@ multiply_p = elementwise("multiply", cpu.multiply, "r = x0 * x1", lambda g, x, y
 divide_p = elementwise("divide", np.divide, _f("x0 / x1"), lambda g, x, y, out: g / y,
                        lambda g, x, y, out: -g * out / y, grad_fn_name="DivBackward0")
 power_p = elementwise("power", np.power, _POWER, _pow_lin_x, _pow_lin_y,
-                      grad_fn_name="PowBackward0")
+                      grad_fn_name="PowBackward0", saved_names={1: "exponent"})
 maximum_p = elementwise("maximum", np.maximum, _MAXIMUM,
                         lambda g, x, y, out: g * _tie_weight(x, y),
                         lambda g, x, y, out: g * _tie_weight(y, x))

@@ -115,7 +115,7 @@ def _matmul_batch(args, dims):
 matmul_p = Primitive("matmul", np.matmul, abstract_eval=lambda a, b: ShapedArray(
     _matmul_shape(a.shape, b.shape), np.result_type(a.dtype, b.dtype)),
     jvp=_matmul_jvp, vjp=_matmul_vjp, batch=_matmul_batch, vjp_reads=reads_the_others,
-    grad_fn_name="MmBackward0")
+    grad_fn_name="MmBackward0", saved_names={1: "mat2"})
 
 
 def matmul(a, b):

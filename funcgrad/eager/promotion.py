@@ -1,0 +1,122 @@
+"""PyTorch's type promotion for operations on Tensors.
+
+NumPy and PyTorch agree for a Tensor with a Python number (``float32_tensor * 2.0``
+stays float32), but not elsewhere.  PyTorch sorts operands into three tiers --
+Tensors with dimensions, 0-d Tensors, and numbers (Python's and NumPy scalars) -- and a
+lower tier changes the result only when its category (bool < integer < floating <
+complex) is higher: a float32 Tensor times ``np.float64(2)`` or a 0-d float64 Tensor
+stays float32, an int64 Tensor times ``1.5`` becomes the default float dtype
+(float32), and true division of integers gives the default float dtype.  Between two
+categories the higher one's type wins (``int64 * float32 -> float32``; NumPy says
+float64).
+
+The root interpreter's handler (:mod:`funcgrad.eager.record`) calls :func:`promote`
+for binary elementwise primitives before computing them: operands are cast with the
+recorded ``convert_element_type``, so each gradient comes back in its input's dtype.
+Only operations with a Tensor operand are concerned; the functional API
+(``funcgrad.numpy`` on arrays) keeps NumPy's rules.
+
+>>> import numpy as np, funcgrad as fg
+>>> (fg.tensor([1.0]) * np.float64(2)).dtype, (fg.tensor([1, 2]) / fg.tensor([2, 2])).dtype
+(dtype('float32'), dtype('float32'))
+"""
+import numpy as np
+
+from ..primitives import elementwise as ew
+from ..primitives import structural
+from .dtypes import default_float
+from .values import TensorBase
+
+__all__ = ["promote", "result_dtype"]
+
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_NUMBERS = (bool, int, float, complex)
+
+
+def _category(dtype):
+    return _CATEGORY.get(dtype.kind, 2)
+
+
+def _pair(a, b):
+    """PyTorch's ``promote_types(a, b)``.
+
+    >>> _pair(np.dtype("int64"), np.dtype("float32"))
+    dtype('float32')
+    """
+    if a == b:
+        return a
+    ca, cb = _category(a), _category(b)
+    if ca == cb or (min(ca, cb) == 2 and max(ca, cb) == 3):
+        return np.promote_types(a, b)  # NumPy agrees within a category, and float/complex
+    return a if ca > cb else b
+
+
+def _number_dtype(x):
+    """The dtype PyTorch gives a number operand (Python's or a NumPy scalar)."""
+    if isinstance(x, (bool, np.bool_)):
+        return np.dtype(bool)
+    if isinstance(x, (int, np.integer)):
+        return np.dtype(np.int64)
+    if isinstance(x, (float, np.floating)):
+        return default_float()
+    return np.dtype(np.complex128 if default_float() == np.float64 else np.complex64)
+
+
+def result_dtype(operands):
+    """The dtype of a PyTorch operation on ``operands`` (Tensors, arrays, numbers), or
+    None when one of them is neither (a traced value: left to its transform).
+
+    >>> import funcgrad as fg
+    >>> result_dtype([fg.tensor([1, 2]), fg.tensor(2.5, dtype=fg.float64)])
+    dtype('float64')
+    """
+    tiers = [None, None, None]  # with dimensions, 0-d, numbers
+    for x in operands:
+        if isinstance(x, TensorBase):
+            v = x._storage.value
+            tier, dtype = (0 if v.ndim else 1), np.dtype(v.dtype)
+        elif isinstance(x, (_NUMBERS, np.generic)):
+            tier, dtype = 2, _number_dtype(x)
+        elif isinstance(x, np.ndarray):
+            tier, dtype = (0 if x.ndim else 1), x.dtype
+        else:
+            return None
+        tiers[tier] = dtype if tiers[tier] is None else _pair(tiers[tier], dtype)
+    result = None
+    for dtype in tiers:
+        if dtype is None:
+            continue
+        if result is None:
+            result = dtype
+        elif _category(dtype) > _category(result):
+            result = _pair(result, dtype)
+    return result
+
+
+def promote(prim, a, b):
+    """``(a, b)`` cast to the dtype PyTorch computes ``prim`` in (see the module
+    docstring); the operands themselves when nothing needs a cast.
+
+    >>> import funcgrad as fg
+    >>> a, b = promote(ew.multiply_p, fg.tensor([1, 2]), 1.5)
+    >>> a.dtype, b
+    (dtype('float32'), 1.5)
+    """
+    result = result_dtype((a, b))
+    if result is None:
+        return a, b
+    if prim is ew.divide_p and _category(result) < 2:
+        result = default_float()  # true division of integers
+    return _cast(a, result), _cast(b, result)
+
+
+def _cast(x, dtype):
+    if isinstance(x, TensorBase):
+        if x._storage.value.dtype == dtype:
+            return x
+        return structural.convert_element_type_p.bind(x, dtype=dtype)
+    if isinstance(x, np.ndarray):
+        return x if x.dtype == dtype else x.astype(dtype)
+    if isinstance(x, np.generic):
+        return x if x.dtype == dtype else dtype.type(x)
+    return x  # a Python number: NumPy treats it as weak, as PyTorch does
