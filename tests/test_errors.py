@@ -4,6 +4,7 @@ usable (the trace stack is back at the root, the next transform works). One test
 every case in a child process, so that a crash (segfault, abort) would fail a test instead
 of killing the test run.
 """
+import io
 import subprocess
 import sys
 import textwrap
@@ -200,9 +201,9 @@ def test_inplace_assignment_on_traced_value_points_to_at():
 
 def test_unsupported_numpy_function_on_tracer_names_it():
     with pytest.raises(TypeError) as info:
-        fg.grad(lambda x: np.sum(np.partition(x, 1)))(np.ones(4))
+        fg.grad(lambda x: np.savetxt(io.StringIO(), x) or np.sum(x))(np.ones(4))
     msg = str(info.value)
-    assert "partition" in msg and "not supported" in msg
+    assert "savetxt" in msg and "not supported" in msg
 
 
 def test_unsupported_ufunc_method_on_tracer_names_it():
@@ -239,6 +240,7 @@ def test_bool_of_batched_value_raises_concretization_error():
 # --- no crash: replay the bad inputs in a child process ------------------------------------------
 
 CHILD = textwrap.dedent("""
+    import io
     import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
 
     def setitem(x):
@@ -253,7 +255,7 @@ CHILD = textwrap.dedent("""
         lambda: fg.grad(lambda x: np.sum(x + np.ones(4)))(np.ones(3)),
         lambda: fnp.asarray([[1.0, 2.0], [3.0]]),
         lambda: fg.grad(setitem)(np.ones(3)),
-        lambda: fg.grad(lambda x: np.sum(np.partition(x, 1)))(np.ones(3)),
+        lambda: fg.grad(lambda x: np.savetxt(io.StringIO(), x) or np.sum(x))(np.ones(3)),
         lambda: fg.grad(lambda x: np.sum(np.asarray(x)))(np.ones(3)),
         lambda: fg.jvp(np.sin, (np.ones(3),), (np.ones(4),)),
         lambda: fg.grad(lambda x: x[10 ** 9])(np.ones(3)),
