@@ -569,3 +569,50 @@ def test_coverage_of_the_numpy_namespace_jax_shares_does_not_fall():
     assert figure >= COVERAGE_FLOOR, f"coverage {figure:.4f} fell below {COVERAGE_FLOOR}"
     print(f"funcgrad.numpy covers {len(covered)}/{len(names)} = {figure:.1%}; "
           f"missing {missing}")
+
+
+# --- roots and poly with complex values ---------------------------------------------------------
+
+def test_roots_complex_gradient_equals_central_differences_and_vmap_raises():
+    p0 = np.array([1.0, 0.4, 2.0, 0.7])  # one real root, a complex pair
+    w_re, w_im = R.standard_normal(3), R.standard_normal(3)
+
+    def scalar(p, m):
+        r = m.roots(p)
+        return m.sum(m.real(r) * w_re + m.imag(r) * w_im)
+    fd = [(scalar(p0 + e, np) - scalar(p0 - e, np)) / 2e-6 for e in np.eye(4) * 1e-6]
+    for module in (fnp, np):
+        assert_close(fg.grad(lambda p: scalar(p, module))(p0), np.array(fd), 1e-5,
+                     what=f"{module.__name__}.roots: gradient")
+    np.testing.assert_allclose(fnp.roots(p0 + 0.0 * fnp.asarray(p0)), np.roots(p0))
+    with pytest.raises(ConcretizationError, match="vmap or jit"):
+        fg.vmap(fnp.roots)(np.stack([p0, 2.0 * p0]))
+
+
+def test_poly_of_conjugate_roots_is_real_and_of_a_rotation_matrix_vmaps():
+    z = np.array([1 + 2j, 1 - 2j, 3.0])
+    np.testing.assert_allclose(fnp.poly(z), np.poly(z))
+    assert fnp.poly(z).dtype == np.poly(z).dtype
+    rot = np.array([[0.6, -0.8, 0.1], [0.8, 0.6, 0.2], [0.0, 0.3, 1.5]])  # complex spectrum
+    got = fg.vmap(fnp.poly)(np.stack([rot, 2.0 * rot]))
+    np.testing.assert_allclose(got, np.stack([np.poly(rot), np.poly(2.0 * rot)]), rtol=1e-12)
+    fd = np.zeros(rot.shape)
+    for i in np.ndindex(rot.shape):
+        e = np.zeros(rot.shape)
+        e[i] = 1e-6
+        fd[i] = (np.poly(rot + e)[3] - np.poly(rot - e)[3]) / 2e-6
+    assert_close(fg.grad(lambda a: fnp.poly(a)[3])(rot), fd, 1e-6, what="poly(matrix)[3]")
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: fnp.poly(np.ones((2, 3))), ValueError, "square"),
+    (lambda: fnp.roots(np.ones((2, 2))), ValueError, "rank-1"),
+    (lambda: fnp.polydiv(np.ones((2, 2)), V), ValueError, "1-d"),
+    (lambda: fnp.i0(np.array([1j])), TypeError, "complex"),
+    (lambda: fnp.histogramdd(X.T, bins=[2, 2]), ValueError, "dimension of bins"),
+    (lambda: fnp.histogram2d(V, V, bins=0), ValueError, "positive"),
+], ids=["poly-shape", "roots-rank", "polydiv-rank", "i0-complex", "histogramdd-bins",
+        "histogram2d-bins"])
+def test_last_of_issue_28_bad_calls_name_the_problem(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
