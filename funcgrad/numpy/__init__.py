@@ -16,7 +16,8 @@ The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 :mod:`~funcgrad.numpy.ufuncs` (elementwise), :mod:`~funcgrad.numpy.manipulation`,
 :mod:`~funcgrad.numpy.reductions`, :mod:`~funcgrad.numpy.indexing`,
 :mod:`~funcgrad.numpy.products`, :mod:`~funcgrad.numpy.ranges`,
-:mod:`~funcgrad.numpy.statistics`, :mod:`~funcgrad.numpy.nanfunctions`,
+:mod:`~funcgrad.numpy.statistics`,
+:mod:`~funcgrad.numpy.histograms`, :mod:`~funcgrad.numpy.nanfunctions`,
 :mod:`~funcgrad.numpy.signal`, :mod:`~funcgrad.numpy.polynomial`,
 :mod:`~funcgrad.numpy.building`, :mod:`~funcgrad.numpy.floatfuncs`,
 :mod:`~funcgrad.numpy.complexfuncs`, :mod:`~funcgrad.numpy.searching`,
@@ -31,7 +32,7 @@ from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float6
 
 from ..core import Tracer
 from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
-               indexing, indextricks, linalg,
+               histograms, indexing, indextricks, linalg,
                manipulation, nanfunctions, polynomial, products, ranges, reductions, searching,
                sets, signal, statistics, ufuncs)
 from ._convert import normalize_axis, one_axis, operand
@@ -45,6 +46,7 @@ from .manipulation import *  # noqa: F403
 from .ufuncs import *  # noqa: F403
 from .ranges import *  # noqa: F403
 from .statistics import *  # noqa: F403
+from .histograms import *  # noqa: F403
 from .nanfunctions import *  # noqa: F403
 from .signal import *  # noqa: F403
 from .polynomial import *  # noqa: F403
@@ -68,6 +70,7 @@ _NUMPY_OWN = ["bool_", "dtype", "e", "euler_gamma", "finfo", "float16", "float32
 __all__ = (_NUMPY_OWN + ["linalg", "fft", "normalize_axis", "one_axis", "operand"]
            + constructors.__all__ + ufuncs.__all__ + manipulation.__all__ + reductions.__all__
            + indexing.__all__ + products.__all__ + ranges.__all__ + statistics.__all__
+           + histograms.__all__
            + nanfunctions.__all__ + signal.__all__ + polynomial.__all__
            + building.__all__ + floatfuncs.__all__ + complexfuncs.__all__
            + searching.__all__ + sets.__all__ + indextricks.__all__ + functional.__all__)

@@ -9,7 +9,7 @@ from ..core import ConcretizationError, DerivativeDroppedError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
-               indexing, indextricks, linalg,
+               histograms, indexing, indextricks, linalg,
                manipulation, nanfunctions, polynomial, products, ranges, reductions, searching,
                sets, signal, statistics, ufuncs)
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
@@ -19,7 +19,7 @@ _EMPTY = {}
 
 # The modules whose ``__all__`` make up ``funcgrad.numpy`` (with ``linalg``).
 _FAMILIES = (constructors, ufuncs, manipulation, reductions, indexing, products, ranges,
-             statistics, nanfunctions, signal, polynomial, building, floatfuncs, complexfuncs,
+             statistics, histograms, nanfunctions, signal, polynomial, building, floatfuncs, complexfuncs,
              searching, sets, indextricks, functional)
 
 

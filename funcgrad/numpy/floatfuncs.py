@@ -1,5 +1,5 @@
 """Floating-point functions: copysign, fmod, divmod, modf, frexp, ldexp, nextafter,
-spacing, signbit, nan_to_num, isneginf, isposinf.
+spacing, signbit, nan_to_num, isneginf, isposinf, and the Bessel function i0.
 
 Composed of the elementwise primitives, so each is differentiable where NumPy's result is
 a smooth function of its float inputs (``fmod`` and ``modf`` have derivative 1 in ``x``;
@@ -9,15 +9,16 @@ by NumPy itself whenever the values are concrete.
 """
 import numpy as _np
 
+from ..primitives.special import i0e as _i0e
 from ._convert import asarray, concrete_values, is_concrete, operand
 from .constructors import astype
 from .indexing import where
 from .ufuncs import (abs, add, divide, equal, exp2, floor, floor_divide, greater, greater_equal,
-                     isfinite, isinf, isnan, less, log2, logical_and, logical_not, logical_or,
+                     exp, isfinite, isinf, isnan, less, log2, logical_and, logical_not, logical_or,
                      mod, multiply, negative, not_equal, stands_for, subtract, trunc)
 
 __all__ = ["copysign", "fmod", "divmod", "modf", "frexp", "ldexp", "nextafter", "spacing",
-           "signbit", "nan_to_num", "isneginf", "isposinf"]
+           "signbit", "nan_to_num", "isneginf", "isposinf", "i0"]
 
 
 def _float_operand(x):
@@ -285,3 +286,26 @@ def isposinf(x, out=None):
     if out is not None:
         raise TypeError("isposinf: out= is not supported; use the returned value")
     return equal(operand(x), _np.inf)
+
+
+def i0(x):
+    """``np.i0(x)``: the modified Bessel function of the first kind, order 0, elementwise
+    (derivative ``i1(x)``), as ``i0e(x) * exp(|x|)`` from the primitive
+    :func:`funcgrad.primitives.special.i0e` (``funcgrad.scipy.special.i0`` is the same
+    function).  Integers give float64, float32 stays float32, a scalar gives a 0-d array;
+    complex values raise TypeError, as NumPy.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.i0(np.array([0.0, 1.0]))
+    array([1.        , 1.26606588])
+    >>> round(float(fg.grad(fnp.i0)(1.0)), 12)  # i1(1)
+    0.565159103992
+    """
+    x = asarray(x)
+    if x.dtype.kind == "c":
+        raise TypeError("i0 not supported for complex values; apply it to the real and "
+                        "imaginary parts' moduli, or use scipy.special.iv on values")
+    if x.dtype.kind != "f":
+        x = astype(x, _np.float64)
+    out = multiply(_i0e(x), exp(abs(x)))
+    return _np.asarray(out) if isinstance(out, _np.generic) else out  # NumPy's 0-d array

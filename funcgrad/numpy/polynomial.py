@@ -1,18 +1,21 @@
 """NumPy's polynomial functions on coefficient arrays (highest power first): polyder,
-polyint, polyadd, polysub, polymul, vander, polyfit.  (``polyval`` lives with the products.)
+polyint, polyadd, polysub, polymul, polydiv, vander, polyfit, poly and roots.  (``polyval``
+lives with the products.)
 """
 import numpy as _np
 
-from ._convert import asarray, concrete_values
+from ..custom import custom_jvp
+from ._convert import asarray, concrete_values, is_concrete
 from .constructors import astype
 from .linalg import solve
 from .manipulation import atleast_1d, broadcast_to, concatenate, reshape, transpose
-from .products import matmul
+from .products import matmul, trace
 from .reductions import cumprod, sum
 from .signal import convolve
-from .ufuncs import add, divide, multiply, sqrt, subtract
+from .ufuncs import add, divide, imag, multiply, negative, real, sqrt, subtract
 
-__all__ = ["polyder", "polyint", "polyadd", "polysub", "polymul", "vander", "polyfit"]
+__all__ = ["polyder", "polyint", "polyadd", "polysub", "polymul", "polydiv", "vander",
+           "polyfit", "poly", "roots"]
 
 
 def polyder(p, m=1):
@@ -181,3 +184,186 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     return divide(c, scale) if c.ndim == 1 else divide(c, reshape(scale, (order, 1)))
 
 
+
+
+def polydiv(u, v):
+    """``np.polydiv(u, v)``: quotient and remainder of the polynomial long division of
+    ``u`` by ``v``, differentiable in both.
+
+    As NumPy: the quotient has ``max(len(u) - len(v) + 1, 1)`` coefficients (``v``'s
+    leading coefficient is not skipped, even when zero) and the remainder's leading
+    entries within 1e-8 of zero are dropped.  Which ones that is depends on the values, so
+    under ``vmap``/``jit`` polydiv raises ConcretizationError.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.polydiv(np.array([3.0, 5.0, 2.0]), np.array([2.0, 1.0]))
+    (array([1.5 , 1.75]), array([0.25]))
+    """
+    u = add(atleast_1d(asarray(u)), 0.0)
+    v = add(atleast_1d(asarray(v)), 0.0)
+    if u.ndim != 1 or v.ndim != 1:
+        raise ValueError(f"polydiv: u and v must be 1-d coefficient arrays, got shapes "
+                         f"{u.shape} and {v.shape}")
+    dtype = _np.result_type(u.dtype, v.dtype)
+    u, v = astype(u, dtype), astype(v, dtype)
+    m, n = u.shape[0] - 1, v.shape[0] - 1
+    scale = divide(1.0, v[0])
+    quotient = []
+    r = [u[i] for i in range(m + 1)]  # the running remainder, entry by entry
+    for k in range(m - n + 1):
+        d = multiply(scale, r[k])
+        quotient.append(d)
+        for j in range(n + 1):
+            r[k + j] = subtract(r[k + j], multiply(d, v[j]))
+    q = _stack(quotient) if quotient else _np.zeros(1, dtype)
+    r = _stack(r)
+    values = concrete_values(r, "polydiv's remainder (NumPy drops its leading zeros)",
+                             "Call polydiv outside vmap/jit, or divide by hand where the "
+                             "lengths are known.")
+    start = 0
+    while start < values.shape[0] - 1 and _np.allclose(values[start], 0, rtol=1e-14):
+        start += 1
+    return q, r[start:]
+
+
+def _stack(entries):
+    from .manipulation import stack
+    return stack(entries)
+
+
+def _real_if_conjugate(a, zeros, what):
+    """NumPy's rule: complex coefficients whose roots come in conjugate pairs are real."""
+    if a.dtype.kind != "c":
+        return a
+    z = _np.asarray(concrete_values(zeros, f"{what} (a real or complex result, by the values)",
+                                    "Pass real roots, or call it outside vmap/jit."), complex)
+    return real(a) if _np.all(_np.sort(z) == _np.sort(z.conjugate())) else a
+
+
+def poly(seq_of_zeros):
+    """``np.poly(seq_of_zeros)``: the coefficients (leading one) of the monic polynomial
+    with the given roots, or the characteristic polynomial of a square matrix.
+
+    Differentiable in both: from roots by repeated products with ``(x - r)``; from a
+    matrix by the Faddeev-LeVerrier recursion (traces of powers: no eigenvalues, so
+    matrices with complex eigenvalues work too, under ``vmap`` as well).  Its values agree
+    with NumPy's (through eigenvalues) to rounding; a plain NumPy matrix gets NumPy's.
+    Complex roots in conjugate pairs give real coefficients, as NumPy; deciding that
+    needs concrete values.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.poly(np.array([1.0, 2.0]))
+    array([ 1., -3.,  2.])
+    >>> fg.grad(lambda r: fnp.poly(r)[2])(np.array([1.0, 2.0]))
+    array([2., 1.])
+    """
+    a = atleast_1d(asarray(seq_of_zeros))
+    sh = a.shape
+    if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        if type(a) is _np.ndarray:
+            return _np.poly(a)
+        return _characteristic(a)
+    if len(sh) != 1:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if a.dtype.kind in "biu":
+        a = astype(a, _np.float64)
+    if a.shape[0] == 0:
+        return 1.0
+    coefficients = _np.ones(1, a.dtype)
+    for i in range(a.shape[0]):
+        coefficients = subtract(concatenate([coefficients, _np.zeros(1, a.dtype)]),
+                                multiply(a[i], concatenate([_np.zeros(1, a.dtype),
+                                                            coefficients])))
+    return _real_if_conjugate(coefficients, a, "poly of complex roots")
+
+
+def _characteristic(a):
+    """Faddeev-LeVerrier: ``M_k = A M_{k-1} + c_{n-k+1} I``, ``c_{n-k} = -tr(A M_k) / k``."""
+    if a.dtype.kind in "biu":
+        a = astype(a, _np.float64)
+    n = a.shape[0]
+    eye = _np.eye(n, dtype=a.dtype)
+    coefficients = [_np.ones((), a.dtype)]
+    m = eye
+    for k in range(1, n + 1):
+        am = matmul(a, m)
+        c = divide(negative(trace(am)), _np.asarray(k, a.real.dtype if a.dtype.kind == "c"
+                                                      else a.dtype))
+        coefficients.append(c)
+        m = add(am, multiply(c, eye))
+    out = _stack(coefficients)
+    if out.dtype.kind == "c":
+        values = concrete_values(a, "poly of a complex matrix (a real or complex result, by "
+                                 "the values)", "Call poly outside vmap/jit.")
+        return _real_if_conjugate(out, _np.linalg.eigvals(values), "poly")
+    return out
+
+
+def _companion_roots(p):
+    values = concrete_values(p, "roots (the eigenvalues of the companion matrix, by NumPy)",
+                             "Call fg.vmap/jit around code without roots, or loop over the "
+                             "polynomials in Python.")
+    return _np.roots(values)
+
+
+@custom_jvp
+def _roots_parts(p):
+    """The real and imaginary parts of NumPy's roots (custom rules carry real outputs)."""
+    r = _companion_roots(p)
+    return _np.ascontiguousarray(r.real), _np.ascontiguousarray(r.imag)
+
+
+@_roots_parts.defjvp
+def _roots_jvp(primals, tangents):
+    p, = primals
+    dp, = tangents
+    re, im = _roots_parts(p)
+    r = _companion_roots(p)
+    # Implicit function theorem: p(r) = 0, so dr = -dp(r) / p'(r) (infinite at a multiple
+    # root, where the roots are not differentiable).
+    dp_at_r = _np.zeros(r.shape, r.dtype)
+    slope = _np.zeros(r.shape, r.dtype)
+    n = p.shape[0] - 1
+    for i in range(n + 1):
+        dp_at_r = add(multiply(dp_at_r, r), dp[i])
+        if i < n:
+            slope = add(multiply(slope, r), multiply(p[i], float(n - i)))
+    dr = negative(divide(dp_at_r, slope))
+    return (re, im), (astype(real(dr), re.dtype), astype(imag(dr), im.dtype))
+
+
+def roots(p):
+    """``np.roots(p)``: the roots of the polynomial with coefficients ``p`` (highest power
+    first), NumPy's values and order (eigenvalues of the companion matrix; complex where a
+    root is).
+
+    Differentiable in ``p`` by the implicit function theorem: a simple root ``r`` moves by
+    ``dr = -dp(r) / p'(r)`` (infinite at a multiple root).  Leading zero coefficients are
+    dropped, as NumPy; their derivatives still count (the finite roots' motion, not the root
+    that a nonzero leading coefficient would bring from infinity).  The number of roots
+    depends on the values, so roots needs concrete coefficients: under ``vmap``/``jit`` it
+    raises ConcretizationError.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.roots(np.array([1.0, -3.0, 2.0]))
+    array([2., 1.])
+    >>> fg.grad(lambda p: fnp.roots(p)[0])(np.array([1.0, -3.0, 2.0]))
+    array([-4., -2., -1.])
+    """
+    p = atleast_1d(asarray(p))
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    if p.dtype.kind in "biu":
+        p = astype(p, _np.float64)
+    if type(p) is _np.ndarray:
+        return _np.roots(p)
+    if p.dtype.kind == "c":
+        raise NotImplementedError("roots: derivatives for complex coefficients are not "
+                                  "supported; use np.roots on the values")
+    r = _companion_roots(p)
+    if r.shape[0] == 0:
+        return r
+    re, im = _roots_parts(p)
+    if r.dtype.kind != "c":
+        return re
+    return add(re, multiply(_np.asarray(1j, r.dtype), im))
