@@ -42,8 +42,26 @@ else:  # numba-cuda lowers these to libdevice; floor/ceil/trunc return floats on
 
 def __getattr__(name):
     """Any other leaf is Python's ``math`` function of that name (``erf``, ``lgamma``...):
-    on a GPU, libdevice's; in the simulator, Python's own (exact for NaN and inf too)."""
+    on a GPU, libdevice's.  In the simulator, the C library's function of that name
+    (``gamma`` is C's ``tgamma``): IEEE values at poles and outside the domain, as the
+    device gives, where Python's ``math`` raises "math domain error"."""
     try:
-        return getattr(math, name)
+        fn = getattr(math, name)
     except AttributeError:
         raise AttributeError(f"no scalar leaf {name!r}: add it to {__name__}") from None
+    return _c_library(name, fn) if SIM else fn
+
+
+def _c_library(name, fn):
+    import ctypes
+    import ctypes.util
+    import inspect
+    try:
+        libm = ctypes.CDLL(ctypes.util.find_library("m"))
+        c_fn = getattr(libm, {"gamma": "tgamma"}.get(name, name))
+        n_args = len(inspect.signature(fn).parameters)
+    except (OSError, AttributeError, TypeError, ValueError):
+        return fn  # no C library at hand: Python's (raises at poles)
+    c_fn.restype = ctypes.c_double
+    c_fn.argtypes = [ctypes.c_double] * n_args
+    return c_fn
