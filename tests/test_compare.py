@@ -124,21 +124,19 @@ def test_report_from_saved_json(tmp_path, capsys):
 
 def test_tiny_run_of_this_tree_against_itself(tmp_path):
     """The whole path: two worker processes, W1 at tiny size, and W7's fresh processes
-    for funcgrad.jit (warm cache only: a cold one compiles for seconds), this tree in
+    for funcgrad (fnp; warm cache only: a cold one compiles for seconds), this tree in
     both columns (no virtualenv is built)."""
     if compare.probe(Path(sys.executable), ROOT) is None:
         pytest.skip("this interpreter does not import funcgrad from this tree")
     assert compare.main([
         "--base", str(ROOT), "--head", str(ROOT), "--size", "tiny", "--only", "W1,W7",
-        "--libs", "fnp,jit", "--rounds", "2", "--inner", "1", "--target-ms", "0.5",
+        "--libs", "fnp", "--rounds", "2", "--inner", "1", "--target-ms", "0.5",
         "--startup-rounds", "1", "--no-cold", "--out-dir", str(tmp_path),
         "--name", "smoke"]) == 0
     data = json.loads((tmp_path / "smoke.json").read_text())
     rows = {(r["key"], r["lib"]): r for r in data["rows"]}
-    assert set(rows) == {("W1.grad", "funcgrad (fnp)"), ("W1.grad", "funcgrad.jit"),
-                         ("W7.import", "funcgrad (fnp)"),
-                         ("W7.first_grad.warm", "funcgrad (fnp)"),
-                         ("W7.first_grad.warm", "funcgrad.jit")}
+    assert set(rows) == {("W1.grad", "funcgrad (fnp)"), ("W7.import", "funcgrad (fnp)"),
+                         ("W7.first_grad.warm", "funcgrad (fnp)")}
     for (key, _), rec in rows.items():
         assert rec["status"] == {t: {"status": "ok", "why": ""} for t in ("base", "head")}
         assert len(rec["samples_s"]["base"]) == (1 if key.startswith("W7") else 2)
