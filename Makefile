@@ -40,9 +40,9 @@ demo: $(VENV)/.stamp-install
 test: $(VENV)/.stamp-test
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-# The long reliability runs (threads, memory, fuzzing, 1e8-element arrays, kernel safety):
-# the tests/test_reliability_*, test_fuzz, test_odd_inputs, test_kernel_safety files with
-# FUNCGRAD_LONG=1. An hour or more; figures go to benchmarks/results/soak.json.
+# The long reliability runs (threads, memory, fuzzing, 1e8-element arrays, kernel safety,
+# every generated kernel in both forms): the tests/test_reliability_*, test_fuzz,
+# test_odd_inputs, test_kernel_safety and test_kernels files with FUNCGRAD_LONG=1. An hour or more; figures go to benchmarks/results/soak.json.
 soak: $(VENV)/.stamp-test
 	$(PY) benchmarks/soak.py
 

@@ -2,7 +2,7 @@
 kernel safety, with the figures the short CI variants only sample.
 
 What it runs
-    The five reliability test files with ``FUNCGRAD_LONG=1``:
+    The reliability test files and the kernel suite with ``FUNCGRAD_LONG=1``:
 
     ``tests/test_reliability_threads.py``  8 threads x 1,000 calls of each workload
                                            (grad, jvp, vmap, hessian, the Numba kernels,
@@ -14,12 +14,15 @@ What it runs
     ``tests/test_odd_inputs.py``           1e8-element arrays (about 0.8 GB each; peak
                                            memory is asserted to stay a few times that)
     ``tests/test_kernel_safety.py``        every adversarial index at every entry point
+    ``tests/test_kernels.py``              every generated rule kernel in both forms (the
+                                           special functions' series compile for seconds,
+                                           which `make test` runs only as ufuncs)
 
     It takes a long time (an hour or more on a small machine) and several GB of memory.
 
 Run
     make soak
-    python benchmarks/soak.py [--only threads|memory|fuzz|odd|kernels ...]
+    python benchmarks/soak.py [--only threads|memory|fuzz|odd|kernels|generated ...]
                               [--fuzz-scale S] [--out PATH] [-- extra pytest args]
 
 Prints a summary of the figures (calls per thread, memory before/after per workload,
@@ -42,6 +45,7 @@ FILES = {
     "fuzz": "tests/test_fuzz.py",
     "odd": "tests/test_odd_inputs.py",
     "kernels": "tests/test_kernel_safety.py",
+    "generated": "tests/test_kernels.py",
 }
 
 

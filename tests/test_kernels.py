@@ -23,6 +23,8 @@ from funcgrad.core import REGISTRY
 from funcgrad.kernels import cpu
 from funcgrad.kernels.cpu import _lazy, reductions
 
+from long_runs import LONG  # noqa: E402
+
 SETTINGS = settings(max_examples=8, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 DTYPES = st.sampled_from([np.float32, np.float64])
@@ -104,7 +106,20 @@ def _operands(data, prim, dtype, shape, layout):
     return args
 
 
-@pytest.mark.parametrize("name,i", RULES)
+def _long_series(name):
+    """A scalar definition long enough (a special function's series) that each kernel of
+    it compiles for seconds."""
+    return len(str(REGISTRY[name].elementwise.scalar)) > 500
+
+
+# Every rule in both kernel forms; in ``make test`` the flat loops (the same scalar code
+# in another loop) only for rules of short scalar code: the series of the special
+# functions compile for seconds per form and dtype, and ``make soak`` runs them all.
+FORMS = [(form, name, i) for form in ("flat loops", "ufuncs") for name, i in RULES
+         if form == "ufuncs" or LONG or not _long_series(name)]
+
+
+@pytest.mark.parametrize("numba_everywhere,name,i", FORMS, indirect=["numba_everywhere"])
 @SETTINGS
 @given(data=st.data(), dtype=DTYPES, shape=SHAPES, layout=LAYOUTS, broadcast_g=st.booleans())
 def test_fused_rule_kernel_equals_its_rule(numba_everywhere, name, i, data, dtype, shape, layout,
