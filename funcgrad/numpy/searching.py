@@ -107,14 +107,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     >>> fnp.partition(np.array([3.0, 1.0, 2.0, 0.5]), 1)[1]
     np.float64(1.0)
     """
-    if order is not None:
-        raise TypeError("partition: order= (structured arrays) is not supported")
-    a = asarray(a)
-    if axis is None:
-        a, axis = ravel(a), 0
-    axis = one_axis(axis, a.ndim)
-    _check_kth(kth, a.shape[axis] if a.ndim else 1, "partition")
-    return sort(a, axis)
+    return sort(*_partitioned("partition", a, kth, axis, order))
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
@@ -125,14 +118,19 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     >>> fnp.argpartition(np.array([3.0, 1.0, 2.0]), 0)[0]
     np.int64(1)
     """
+    return argsort(*_partitioned("argpartition", a, kth, axis, order))
+
+
+def _partitioned(name, a, kth, axis, order):
+    """``(a, axis)`` of a partition call, checked (``axis=None``: the flattened array)."""
     if order is not None:
-        raise TypeError("argpartition: order= (structured arrays) is not supported")
+        raise TypeError(f"{name}: order= (structured arrays) is not supported")
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
     axis = one_axis(axis, a.ndim)
-    _check_kth(kth, a.shape[axis] if a.ndim else 1, "argpartition")
-    return argsort(a, axis)
+    _check_kth(kth, a.shape[axis] if a.ndim else 1, name)
+    return a, axis
 
 
 def lexsort(keys, axis=-1):
