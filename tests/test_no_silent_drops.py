@@ -211,3 +211,21 @@ def test_jit_sees_arrays_the_function_reaches_change():
     np.testing.assert_allclose(f(X), np.sum(X * w * 2.0))
     np.testing.assert_allclose(g(X), np.cos(X) * w)
     np.testing.assert_allclose(h(X), fg.grad(model)(X))
+
+
+def test_jit_sees_a_change_anywhere_in_an_array_it_reaches():
+    """Whatever the array's size, dtype and layout, one changed element retraces: the
+    last of 3 float32 (12 bytes, compared byte by byte), the last of 20,000 float64
+    (past the first block of words), an element of a transposed (non-contiguous) view."""
+    small = np.ones(3, np.float32)
+    big = np.ones(20_000)
+    base = np.arange(6.0).reshape(2, 3)
+    view = base.T
+    f = fg.jit(lambda x: np.sum(x * small) + np.sum(x[0] * big) + np.sum(view @ x[:2]))
+    x = np.ones(3, np.float32)
+    f(x)
+    small[-1] = 5.0
+    big[-1] = -7.0
+    base[1, 2] = 100.0
+    expected = np.sum(x * small) + np.sum(x[0] * big) + np.sum(view @ x[:2])
+    np.testing.assert_allclose(f(x), expected, rtol=1e-6)

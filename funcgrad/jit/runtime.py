@@ -39,6 +39,22 @@ def sum_all(a, zero):
 
 
 @njit(**_OPTS)
+def same_words(x, y):
+    """Do two 1-d arrays of unsigned words hold the same bits?  ``jit`` asks this on every
+    call of each array a compiled function reads without being passed it: an OR of XORs
+    (which vectorises, unlike a comparison with an early exit per element), checked once
+    per block so that a changed array is found without reading all of it."""
+    acc = x.dtype.type(0)
+    n = x.shape[0]
+    for start in range(0, n, 8192):
+        for i in range(start, min(start + 8192, n)):
+            acc |= x[i] ^ y[i]
+        if acc:
+            return False
+    return True
+
+
+@njit(**_OPTS)
 def sum_rows(a, zero):
     """Row sums of a 2-d array, each a pairwise sum (``np.sum(a, axis=-1)``)."""
     m, r = a.shape
