@@ -198,6 +198,20 @@ def test_scipy_function_without_twin_names_the_fix():
         fg.grad(lambda v: np.sum(scipy_stats.norm.logpdf(v)))(POS[:3])
 
 
+def test_scipy_hint_names_the_function_called_not_scipys_private_helper():
+    # logsumexp meets the traced value in scipy._lib._array_api, which has no twin
+    with pytest.raises(Exception, match=r"call funcgrad\.scipy\.special\.logsumexp instead"):
+        fg.grad(lambda v: scipy_special.logsumexp(v))(POS[:3])
+
+
+def test_scipy_hint_is_absent_when_the_users_own_code_dropped_the_derivative():
+    import scipy.integrate  # calls back into the user's integrand, which drops it
+    with pytest.raises(Exception) as info:
+        fg.grad(lambda v: scipy.integrate.quad_vec(lambda t: np.asarray(v) * t, 0, 1)[0])(1.0)
+    assert "DerivativeDropped" in type(info.value).__name__
+    assert "inside SciPy" not in str(info.value)
+
+
 def test_import_funcgrad_does_not_import_scipy():
     code = "import sys, funcgrad, funcgrad.numpy; print(any(m.startswith('scipy') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

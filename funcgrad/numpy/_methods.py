@@ -80,17 +80,29 @@ def scipy_hint():
     """A sentence naming ``funcgrad.scipy``'s twin when SciPy code is on the stack (SciPy's
     non-ufunc functions meet a traced value through np.asarray or a NumPy function),
     else an empty string."""
+    # SciPy's frames next to the failure: the outermost of them is the function the user
+    # called (scipy.special.logsumexp); the innermost is often a private helper
+    # (scipy._lib._array_api) with no twin.  A user's frame ends the run: SciPy further
+    # out (scipy.optimize calling the user's function) did not meet the traced value.
+    called = None
     frame = sys._getframe(1)
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         if module.startswith("scipy."):
-            package = ".".join(module.split(".")[:2])
-            where = frame.f_code.co_name
-            return (f" It happened inside SciPy ({module}.{where}), which funcgrad cannot "
-                    f"differentiate: call funcgrad.{package} instead (SciPy's names, "
-                    f"differentiable; see funcgrad.{package}.__all__).")
+            called = frame
+        elif module.split(".")[0] not in ("funcgrad", "numpy"):
+            break
         frame = frame.f_back
-    return ""
+    if called is None:
+        return ""
+    module, where = called.f_globals["__name__"], called.f_code.co_name
+    package = "funcgrad." + ".".join(module.split(".")[:2])
+    twin = sys.modules.get(package)  # named only if loaded: funcgrad.numpy imports no scipy front
+    fix = (f"{package}.{where}" if twin is not None and callable(getattr(twin, where, None))
+           else package)
+    return (f" It happened inside SciPy ({module}.{where}), which funcgrad cannot "
+            f"differentiate: call {fix} instead (SciPy's names, differentiable; see "
+            f"{package}.__all__).")
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
