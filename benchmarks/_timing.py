@@ -43,6 +43,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 THREAD_ENV_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
+# The benchmarks time compiled code and compile times, so a jitted function compiles on
+# its first call here (fg.jit's default evaluates the first calls eagerly while it compiles
+# in the background; benchmarks/startup.py times that first call as a user meets it).
+os.environ.setdefault("FUNCGRAD_JIT_WAIT", "1")
+
 
 def single_thread_env() -> None:
     """``setdefault`` the BLAS/OpenMP thread counts to 1.

@@ -12,6 +12,11 @@
 import os
 
 import pytest
+
+# A jitted function compiles on its first call in the tests (what they check is the
+# compiled code); tests/test_jit_background.py tests the default, compiling in the
+# background while the first calls run eagerly.
+os.environ.setdefault("FUNCGRAD_JIT_WAIT", "1")
 from hypothesis import HealthCheck, settings
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]

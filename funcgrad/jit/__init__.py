@@ -1,6 +1,6 @@
 """``fg.jit``: whole functions, derivatives included, compiled into fused Numba kernels.
 
-``fg.jit(f, static_argnums=(), static_argnames=())`` (also a decorator) is
+``fg.jit(f, static_argnums=(), static_argnames=(), wait=None)`` (also a decorator) is
 :func:`funcgrad.jit.api.jit`; this package is callable so that ``fg.jit(f)`` and the
 submodules (``funcgrad.jit.lower`` ...) share one name.
 
@@ -40,9 +40,10 @@ def __getattr__(name):
 class _CallableModule(types.ModuleType):
     """``funcgrad.jit`` is both this package and the ``jit`` function."""
 
-    def __call__(self, fun=None, *, static_argnums=(), static_argnames=()):
+    def __call__(self, fun=None, *, static_argnums=(), static_argnames=(), wait=None):
         from .api import jit
-        return jit(fun, static_argnums=static_argnums, static_argnames=static_argnames)
+        return jit(fun, static_argnums=static_argnums, static_argnames=static_argnames,
+                   wait=wait)
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -11,6 +11,8 @@ graph that is itself jitted): correct by construction, and compiled too.
 import functools
 import inspect
 import numbers
+import os
+import threading
 import types
 import warnings
 
@@ -50,10 +52,8 @@ class Executable:
         if self._compiled:
             out = self.run(*self.consts, *inputs)
         else:  # the first call compiles: Numba's advice on array layouts is noise here
-            from numba.core.errors import NumbaPerformanceWarning
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", NumbaPerformanceWarning)
-                out = self.run(*self.consts, *inputs)
+            _quiet_numba_advice()
+            out = self.run(*self.consts, *inputs)
             self._compiled = True
         outs = [out] if self.single else list(out)
         for i, to_dtype in self.scalars:
@@ -67,6 +67,20 @@ class Executable:
             return functools.partial(run, *consts) if consts else run
         call = self.__call__
         return lambda *inputs: tree.unflatten(out_tree, call(*inputs))
+
+
+def _quiet_numba_advice():
+    """Silence Numba's performance advice (array layouts, ``parallel=True`` with nothing
+    to parallelise) about generated code, once per process: a filter rather than
+    ``catch_warnings``, which is not thread-safe and compilation may run on a thread."""
+    global _quieted
+    if not _quieted:
+        from numba.core.errors import NumbaPerformanceWarning
+        warnings.filterwarnings("ignore", category=NumbaPerformanceWarning)
+        _quieted = True
+
+
+_quieted = False
 
 
 def compile_graph(graph):
@@ -189,9 +203,10 @@ def _leaf_aval(x, where):
 
 
 class _Entry:
-    """A traced signature: its closed graph, output structure and compiled code."""
+    """A traced signature: its closed graph, output structure and compiled code, which
+    may be built on a background thread while calls evaluate the graph eagerly."""
 
-    __slots__ = ("graph", "out_tree", "name", "_exe", "n_tracers")
+    __slots__ = ("graph", "out_tree", "name", "_exe", "n_tracers", "_builder", "_lock")
 
     def __init__(self, graph, out_tree, name, n_tracers):
         self.graph = graph
@@ -199,6 +214,8 @@ class _Entry:
         self.name = name
         self._exe = None
         self.n_tracers = n_tracers
+        self._builder = None
+        self._lock = threading.Lock()
 
     @property
     def executable(self):
@@ -206,13 +223,125 @@ class _Entry:
             self._exe = compile_graph(self.graph)
         return self._exe
 
+    def compile(self, leaves, copy=True):
+        """Build the executable and compile its kernels, by running them once on (copies
+        of) ``leaves``: Numba types the kernels from their arguments."""
+        exe = self.executable
+        if not exe._compiled:
+            exe(*(_copies(leaves) if copy else leaves))
+        return exe
+
+    def ready(self):
+        """Is the compiled code built (and its kernels compiled)?"""
+        exe = self._exe
+        return exe is not None and exe._compiled
+
+    def meanwhile(self, leaves):
+        """The outputs of the graph evaluated eagerly, the primitives one by one as
+        eager code runs them, while the background compiler builds it (queued by the
+        first such call)."""
+        with self._lock:
+            if self._builder is None:
+                self._builder = threading.Event()
+                # copies: the caller may change its arrays before the compiler runs
+                _compile_in_background(self, _copies(leaves))
+        return as_root(eval_graph, self.graph, *leaves)
+
+    def build(self, leaves):
+        """Compile (on the background compiler's thread); a failure is said, not raised:
+        the eager evaluation stays right, only slow."""
+        try:
+            self.compile(leaves, copy=False)
+        except Exception as e:
+            self._exe = _Failed(e)
+            warnings.warn(f"jit({self.name}): compiling failed ({type(e).__name__}: {e}); "
+                          f"calls keep evaluating it eagerly (correct, not compiled). "
+                          f"Please report this; fg.jit(f, wait=True) raises the error.",
+                          RuntimeWarning, stacklevel=1)
+        finally:
+            self._builder.set()
+
+    def wait(self, timeout=None):
+        """Block until a background compilation queued by :meth:`meanwhile` ends."""
+        builder = self._builder
+        return True if builder is None else builder.wait(timeout)
+
+
+def _copies(leaves):
+    return [x.copy() if type(x) is ndarray else x for x in leaves]
+
+
+_queue = None
+_queue_lock = threading.Lock()
+
+
+def _compile_in_background(entry, leaves):
+    """Queue ``entry`` for the background compiler: one daemon thread, compiling in the
+    order of first calls (Numba compiles one function at a time anyway), which never
+    keeps the interpreter from exiting."""
+    global _queue
+    with _queue_lock:
+        if _queue is None:
+            import queue
+            _queue = queue.SimpleQueue()
+            threading.Thread(target=_compiler, args=(_queue,), daemon=True,
+                             name="funcgrad.jit compiler").start()
+        _queue.put((entry, leaves))
+
+
+def _compiler(jobs):
+    while True:
+        entry, leaves = jobs.get()
+        entry.build(leaves)
+        del entry, leaves
+
+
+def _forget_the_compiler():
+    """A forked child has no compiler thread: the next background compile starts one."""
+    global _queue, _queue_lock
+    _queue, _queue_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_the_compiler)
+
+
+class _Failed:
+    """Stands for an executable that could not be compiled (never ready)."""
+
+    _compiled = False
+
+    def __init__(self, error):
+        self.error = error
+
+
+# FUNCGRAD_JIT_WAIT=1: every jitted function compiles on its first call (wait=True)
+_WAIT = os.environ.get("FUNCGRAD_JIT_WAIT", "0") not in ("", "0")
+
 
 class Lowering:
-    """What :meth:`JitFunction.lower` returns: the optimised graph and generated code."""
+    """What :meth:`JitFunction.lower` returns: the optimised graph and generated code;
+    :meth:`compile` compiles it now (ahead of time, as ``jax.jit(f).lower(x).compile()``)."""
 
-    def __init__(self, executable):
-        self.executable = executable
-        self.graph = executable.graph
+    def __init__(self, jitted, entry, leaves):
+        self.jitted = jitted
+        self._entry = entry
+        self._leaves = leaves
+        self.executable = entry.executable
+        self.graph = self.executable.graph
+
+    def compile(self):
+        """Compile the kernels now, so that calls with arguments like these run compiled
+        code from the first one; returns the jitted function.
+
+        >>> import numpy as np, funcgrad as fg
+        >>> f = fg.jit(lambda x: np.sum(np.sin(x) ** 2))
+        >>> g = f.lower(np.zeros(3)).compile()
+        >>> float(g(np.zeros(3)))
+        0.0
+        """
+        self._entry.compile(self._leaves)
+        return self.jitted
 
     def as_text(self):
         """The generated Python/Numba source."""
@@ -225,9 +354,10 @@ class Lowering:
 class JitFunction:
     """A jitted function (what :func:`jit` returns)."""
 
-    def __init__(self, fun, static_argnums=(), static_argnames=()):
+    def __init__(self, fun, static_argnums=(), static_argnames=(), wait=None):
         functools.update_wrapper(self, fun)
         self.fun = fun
+        self.wait = _WAIT if wait is None else bool(wait)
         if isinstance(static_argnums, (int, np.integer)):
             static_argnums = (static_argnums,)
         if isinstance(static_argnames, str):
@@ -345,6 +475,10 @@ class JitFunction:
         entry, tracers, leaves = self._entry(args, kwargs)
         if _state.interpreter is ROOT and not tracers and not any(
                 type(x) in _special_classes for x in leaves):  # plain values: run the kernels
+            if not (self.wait or entry.ready()):
+                return tree.unflatten(entry.out_tree, entry.meanwhile(leaves))
+            if isinstance(entry._exe, _Failed):
+                raise entry._exe.error
             exe = entry.executable
             if self._simple and not kwargs and len(leaves) == len(args):
                 fkey = _fast_key(args)
@@ -356,12 +490,34 @@ class JitFunction:
 
     # inspection ---------------------------------------------------------------------------
     def lower(self, *args, **kwargs):
-        """The :class:`Lowering` for these arguments: ``.as_text()`` is the generated code."""
-        return Lowering(self._entry(args, kwargs)[0].executable)
+        """The :class:`Lowering` for these arguments: ``.as_text()`` is the generated code,
+        ``.compile()`` compiles it now."""
+        entry, _, leaves = self._entry(args, kwargs)
+        return Lowering(self, entry, leaves)
 
     def graph(self, *args, **kwargs):
         """The traced graph (before optimisation) for these arguments."""
         return self._entry(args, kwargs)[0].graph
+
+    def block_until_compiled(self, timeout=None):
+        """Wait until the background compilations this function's calls started have
+        ended (the calls after it run compiled code); ``False`` if ``timeout`` seconds
+        passed first.
+
+        >>> import numpy as np, funcgrad as fg
+        >>> f = fg.jit(lambda x: np.sum(np.cos(x)))
+        >>> float(f(np.zeros(2)))          # evaluated eagerly while it compiles
+        2.0
+        >>> f.block_until_compiled()
+        True
+        """
+        import time
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for entry in list(self._cache.values()):
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not entry.wait(left):
+                return False
+        return True
 
     def clear_cache(self):
         """Forget every traced signature: the next call traces the function again."""
@@ -486,9 +642,15 @@ def _hashable_static(value, where):
     return value
 
 
-def jit(fun=None, *, static_argnums=(), static_argnames=()):
+def jit(fun=None, *, static_argnums=(), static_argnames=(), wait=None):
     """Compile ``fun`` with Numba: traced once per input signature (structure, shapes,
     dtypes, static arguments), optimised, and lowered to fused loops.
+
+    Never stalls: a new signature is traced, then evaluated eagerly (primitive by
+    primitive, as eager code runs) while a background thread compiles it; calls switch
+    to the compiled code when it is ready (or loaded from the disk cache).  ``wait=True``
+    compiles on the first call instead, and ``f.lower(*args).compile()`` ahead of time;
+    the environment variable ``FUNCGRAD_JIT_WAIT=1`` makes ``wait=True`` the default.
 
     Composes with every transform: ``jit(grad(f))`` compiles the forward and backward
     passes together; ``grad(jit(f))``, ``vmap(jit(f))``, ``jvp`` and ``hessian`` of a
@@ -504,11 +666,11 @@ def jit(fun=None, *, static_argnums=(), static_argnames=()):
     ...     return np.sum(np.sin(x) ** 2)
     >>> float(fg.grad(f)(np.zeros(3)))  # doctest: +SKIP
     0.0
-    >>> fg.jit(fg.grad(lambda x: np.sum(x ** 3)))(np.array([1.0, 2.0]))
+    >>> fg.jit(fg.grad(lambda x: np.sum(x ** 3)), wait=True)(np.array([1.0, 2.0]))
     array([ 3., 12.])
     """
     if fun is None:
-        return lambda f: JitFunction(f, static_argnums, static_argnames)
+        return lambda f: JitFunction(f, static_argnums, static_argnames, wait)
     if not callable(fun):
         raise TypeError(f"jit expects a function, got {type(fun).__name__}")
-    return JitFunction(fun, static_argnums, static_argnames)
+    return JitFunction(fun, static_argnums, static_argnames, wait)

@@ -1,0 +1,90 @@
+"""fg.jit never stalls: a new signature is evaluated eagerly while one background thread
+compiles it, and calls switch to the compiled code when it is ready (issue 24)."""
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+from funcgrad.jit import api
+
+X = np.linspace(-1.0, 1.0, 7)
+
+
+def loss(x):
+    return np.sum(np.tanh(x) ** 2 + np.sin(3.0 * x) * x)
+
+
+def _entry(f):
+    (entry,) = f._cache.values()
+    return entry
+
+
+def test_the_first_calls_give_the_eager_values_then_the_compiled_code_takes_over():
+    f = fg.jit(fg.value_and_grad(loss), wait=False)
+    eager = fg.value_and_grad(loss)(X)
+    first = f(X)
+    np.testing.assert_allclose(first[0], eager[0], rtol=1e-14)
+    np.testing.assert_allclose(first[1], eager[1], rtol=1e-14)
+    assert f.block_until_compiled(timeout=240)
+    assert _entry(f).ready()
+    later = f(X)
+    np.testing.assert_allclose(later[1], eager[1], rtol=1e-13)
+    assert f._fast, "the compiled code's fast path is installed once it is ready"
+
+
+def test_the_compiler_works_on_copies_of_the_first_arguments():
+    x = X.copy()
+    f = fg.jit(lambda v: v[np.array([0, 2])] * 2.0, wait=False)
+    out = f(x)
+    x[:] = -5.0  # the caller's array changes before (or while) the compiler runs
+    np.testing.assert_array_equal(out, [2 * X[0], 2 * X[2]])
+    assert f.block_until_compiled(timeout=240)
+    np.testing.assert_array_equal(f(x), [-10.0, -10.0])
+
+
+def test_lower_compile_compiles_ahead_of_time():
+    f = fg.jit(lambda v: np.sum(np.exp(v)), wait=False)
+    g = f.lower(X).compile()
+    assert g is f and _entry(f).ready()
+    np.testing.assert_allclose(f(X), np.sum(np.exp(X)), rtol=1e-14)
+
+
+def test_wait_true_compiles_on_the_first_call():
+    f = fg.jit(lambda v: np.sum(v * v), wait=True)
+    f(X)
+    assert _entry(f).ready()
+
+
+def test_a_failed_compilation_is_said_and_calls_stay_right(monkeypatch):
+    def broken(graph):
+        raise RuntimeError("lowering broke")
+
+    monkeypatch.setattr(api, "compile_graph", broken)
+    f = fg.jit(loss, wait=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert float(f(X)) == pytest.approx(float(loss(X)), rel=1e-14)
+        assert f.block_until_compiled(timeout=60)
+    assert any("compiling failed" in str(w.message) and "lowering broke" in str(w.message)
+               for w in caught)
+    assert float(f(X)) == pytest.approx(float(loss(X)), rel=1e-14)  # still eager, right
+    with pytest.raises(RuntimeError, match="lowering broke"):
+        fg.jit(loss, wait=True)(X)
+
+
+def test_the_interpreter_exits_while_the_compiler_works():
+    """The compiler thread is a daemon: a script whose jitted function is still compiling
+    when it ends exits at once, cleanly."""
+    code = ("import numpy as np, funcgrad as fg\n"
+            "f = fg.jit(fg.grad(lambda x: np.sum(np.sin(x) * np.cos(x) ** 3 + np.exp(-x))),"
+            " wait=False)\n"
+            "print(f(np.ones(5))[0])\n")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "FUNCGRAD_JIT_WAIT"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) == pytest.approx(np.cos(1) ** 4 - 3 * np.sin(1) ** 2
+                                               * np.cos(1) ** 2 - np.exp(-1), rel=1e-12)
