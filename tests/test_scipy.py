@@ -232,11 +232,7 @@ def test_continuous_distributions_match_scipy(name, shapes):
     with np.errstate(all="ignore"):
         for method in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"):
             arg = RNG.uniform(0.02, 0.98, 40) if method == "ppf" else x
-            try:
-                got = getattr(ours, method)(arg, *shapes, loc=0.3, scale=1.7)
-            except NotImplementedError:
-                assert method == "ppf" and name in ("t", "gamma", "beta", "chi2")
-                continue
+            got = getattr(ours, method)(arg, *shapes, loc=0.3, scale=1.7)
             close(got, getattr(theirs, method)(arg, *shapes, loc=0.3, scale=1.7), 1e-12, 1e-14)
         # positional loc and scale, as SciPy
         close(ours.logpdf(x, *shapes, 0.3, 1.7), theirs.logpdf(x, *shapes, 0.3, 1.7), 1e-12)
@@ -278,3 +274,67 @@ def test_stats_gradients():
         check_jvp_fd(f, [np.array([0.8, 1.3])], RNG)
     with pytest.raises(TypeError, match="needs the shape parameter"):
         fst.gamma.logpdf(1.0)
+
+
+# --- ppf of t, gamma, beta, chi2 (a numerical inverse of the CDF) -----------------------------
+
+PPF_SHAPES = [("gamma", (0.05,)), ("gamma", (0.3,)), ("gamma", (2.3,)), ("gamma", (250.0,)),
+              ("chi2", (0.5,)), ("chi2", (3.0,)), ("chi2", (40.0,)), ("beta", (0.3, 0.4)),
+              ("beta", (2.3, 1.7)), ("beta", (0.5, 5.0)), ("beta", (40.0, 3.0)),
+              ("t", (0.7,)), ("t", (1.0,)), ("t", (3.5,)), ("t", (30.0,))]
+# SciPy's own ppf is trusted on [1e-30, 1 - 1e-16] away from the median (its t.ppf drifts
+# far out in the tails and right at 1/2); beyond, cdf(ppf(q)) == q by SciPy's CDF
+Q_MAIN = np.concatenate([np.logspace(-30, -1, 25), np.linspace(0.02, 0.98, 25),
+                         1 - np.logspace(-16, -1, 16), [0.0, 1.0, -0.1, 1.5, np.nan]])
+Q_FAR = np.logspace(-300, -31, 12)
+
+
+@pytest.mark.parametrize("name,shapes", PPF_SHAPES, ids=[f"{n}{s}" for n, s in PPF_SHAPES])
+def test_ppf_values_match_scipy_into_the_tails(name, shapes):
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    with np.errstate(all="ignore"):
+        close(ours.ppf(Q_MAIN, *shapes), theirs.ppf(Q_MAIN, *shapes), 1e-12)
+        x = np.asarray(ours.ppf(Q_FAR, *shapes))
+        # (not under- or overflowed; SciPy's t.cdf squares x, so it needs |x| < 1e154)
+        representable = np.isfinite(x) & (np.abs(x) > 1e-300) & (np.abs(x) < 1e150)
+        close(theirs.cdf(x, *shapes)[representable], Q_FAR[representable], 1e-12)
+    # Cauchy's quantile is tan(pi (q - 1/2)): exact beside the median, where SciPy's drifts
+    q = 0.5 + np.array([1e-15, 3e-12, -1e-9])
+    close(fst.t.ppf(q, 1.0), np.tan(np.pi * (q - 0.5)), 1e-13)
+    close(fst.t.ppf(Q_FAR, 1.0), -1.0 / np.tan(np.pi * Q_FAR), 1e-13)  # and far out
+
+
+@pytest.mark.parametrize("name,shapes", [("gamma", (2.3,)), ("chi2", (3.0,)),
+                                         ("beta", (2.3, 1.7)), ("t", (3.5,))])
+def test_ppf_derivatives(name, shapes):
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    q = np.array([1e-8, 0.03, 0.4, 0.77, 1 - 1e-9])
+    # d ppf / dq = scale / pdf(ppf(q)); loc and scale by the chain rule
+    dq = fg.elementwise_grad(lambda v: ours.ppf(v, *shapes, loc=0.3, scale=1.7))(q)
+    close(dq, 1.7 / theirs.pdf(theirs.ppf(q, *shapes), *shapes), 1e-9)
+    x = np.asarray(ours.ppf(q, *shapes))
+    close(fg.grad(lambda s: fnp.sum(ours.ppf(q, *shapes, loc=0.3, scale=s)))(1.7), np.sum(x))
+    # second order (the inverse's curvature) against differences of the gradient, all modes
+    check_jvp_fd(lambda v: ours.ppf(v, *shapes), [q[1:4]], RNG)
+    check_second_order(lambda v: ours.ppf(v, *shapes), [q[1:4]], RNG)
+    # the shape parameters: the CDF has no derivative in them, so neither has ppf
+    for transform in (lambda f: fg.grad(f), lambda f: lambda s: fg.jvp(f, (s,), (1.0,))):
+        with pytest.raises(NotImplementedError, match=rf"{name}\.ppf: the derivative with "
+                                                      rf"respect to (a|df)"):
+            transform(lambda s: ours.ppf(0.3, s, *shapes[1:]))(shapes[0])
+    # ... which does not stop a derivative in q where the shape is traced but not moved
+    _, t = fg.jvp(lambda v, s: ours.ppf(v, s, *shapes[1:]), (0.3, shapes[0]), (1.0, 0.0))
+    close(t, 1.0 / theirs.pdf(theirs.ppf(0.3, *shapes), *shapes), 1e-9)
+
+
+def test_ppf_vmap_and_float32():
+    q = np.array([[0.01, 0.5, 0.9], [0.2, 0.6, 0.999]])
+    for name, shapes in [("gamma", (2.3,)), ("beta", (2.3, 1.7)), ("t", (3.5,))]:
+        ours = getattr(fst, name)
+        close(fg.vmap(lambda v: ours.ppf(v, *shapes))(q), ours.ppf(q, *shapes), 1e-14)
+        close(fg.vmap(lambda s: ours.ppf(0.3, s, *shapes[1:]))(np.array([1.5, 2.5])),
+              [ours.ppf(0.3, s, *shapes[1:]) for s in (1.5, 2.5)], 1e-14)
+        q32 = q.astype(np.float32)
+        assert np.asarray(ours.ppf(q32, *shapes)).dtype == np.float32
+        close(ours.ppf(q32, *shapes), ours.ppf(q32.astype(np.float64), *shapes), 1e-6)
+        assert fg.grad(lambda v: fnp.sum(ours.ppf(v, *shapes)))(q32).dtype == np.float32

@@ -318,7 +318,11 @@ def _roots_jvp(primals, tangents):
     p, = primals
     dp, = tangents
     re, im = _roots_parts(p)
-    r = _companion_roots(p)
+    # r is built from the traced parts, not NumPy's plain roots: the tangent's own
+    # derivative (second order) moves with r.
+    r = re
+    if _companion_roots(p).dtype.kind == "c":
+        r = add(re, multiply(_np.asarray(1j, _np.result_type(re.dtype, 1j)), im))
     # Implicit function theorem: p(r) = 0, so dr = -dp(r) / p'(r) (infinite at a multiple
     # root, where the roots are not differentiable).
     dp_at_r = _np.zeros(r.shape, r.dtype)

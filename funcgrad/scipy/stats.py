@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..numpy._convert import operand as _operand
+from . import _ppf
 from . import special as sp
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
@@ -203,6 +204,11 @@ uniform = rv_continuous(
     "uniform", _logpdf=lambda z: _support(_unit(z), z * 0.0),
     _cdf=lambda z: fnp.clip(z, 0.0, 1.0), _sf=lambda z: 1.0 - fnp.clip(z, 0.0, 1.0),
     _ppf=lambda q: q * 1.0)
+# (the quantiles of these four invert their CDFs numerically: see _ppf)
+t._ppf = _ppf.t_ppf(t._cdf, t._logpdf)
+gamma._ppf = _ppf.gamma_ppf(gamma._cdf, gamma._logpdf)
+beta._ppf = _ppf.beta_ppf(beta._cdf, beta._logpdf)
+chi2._ppf = _ppf.chi2_ppf(chi2._cdf, chi2._logpdf)
 for _d in (t, cauchy, laplace, logistic, expon, gamma, beta, chi2, uniform):
     _params = ", ".join(["2.5"] * len(_d.shapes) + ["scale=s"])
     _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {", ".join(
