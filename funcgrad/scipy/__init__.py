@@ -14,7 +14,7 @@ __all__ = ["special", "stats", "linalg", "signal", "integrate", "optimize"]
 
 
 def __getattr__(name):
-    if name == "optimize":
-        from . import optimize
-        return optimize
+    if name == "optimize":   # (it calls SciPy: loaded on first use, as funcgrad's _LAZY)
+        import importlib
+        return importlib.import_module(".optimize", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

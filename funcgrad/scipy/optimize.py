@@ -45,6 +45,8 @@ def _reject_own(name, value, optimize):
 def _flat_bound(bound, treedef, shapes):
     """A bound given as a pytree like x0 (leaves broadcast to each leaf's shape), as a
     flat array; a scalar or an already flat bound is returned as it is."""
+    if isinstance(bound, np.ndarray) and bound.dtype == object and bound.size == 1:
+        bound = bound.item()      # (Bounds wraps what it was given in a 1-element array)
     if bound is None or np.ndim(bound) == 0 and not isinstance(bound, (dict, list, tuple)):
         return bound
     leaves, bound_def = tree.flatten(bound)
@@ -62,10 +64,10 @@ def _wrap_constraint(constraint, unravel, to_dtype, with_jac):
     fun, args = constraint["fun"], tuple(constraint.get("args", ()))
 
     def flat_fun(x):
-        return fun(unravel(to_dtype(x)), *args)
+        return fun(unravel(x), *args)
 
     wrapped = {"type": constraint["type"],
-               "fun": lambda x: np.asarray(flat_fun(x), dtype=float)}
+               "fun": lambda x: np.asarray(flat_fun(to_dtype(x)), dtype=float)}
     if with_jac:
         jac = jacrev(flat_fun)
         wrapped["jac"] = lambda x: np.atleast_2d(np.asarray(jac(to_dtype(x)), dtype=float))
