@@ -17,12 +17,14 @@ What it runs
     ``tests/test_kernels.py``              every generated rule kernel in both forms (the
                                            special functions' series compile for seconds,
                                            which `make test` runs only as ufuncs)
+    ``tests/test_optim.py``                every fg.optim optimizer compiled under fg.jit
+                                           (`make test` compiles one)
 
     It takes a long time (an hour or more on a small machine) and several GB of memory.
 
 Run
     make soak
-    python benchmarks/soak.py [--only threads|memory|fuzz|odd|kernels|generated ...]
+    python benchmarks/soak.py [--only threads|memory|fuzz|odd|kernels|generated|optim ...]
                               [--fuzz-scale S] [--out PATH] [-- extra pytest args]
 
 Prints a summary of the figures (calls per thread, memory before/after per workload,
@@ -46,6 +48,7 @@ FILES = {
     "odd": "tests/test_odd_inputs.py",
     "kernels": "tests/test_kernel_safety.py",
     "generated": "tests/test_kernels.py",
+    "optim": "tests/test_optim.py",
 }
 
 

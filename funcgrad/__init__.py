@@ -43,6 +43,10 @@ def _scipy_special_ufunc(ufunc):
 
 numpy._methods.register_ufunc_resolver(_scipy_special_ufunc)
 
+# fg.tree.ravel is built on the NumPy front, which sits above funcgrad.tree: attached here.
+from ._ravel import ravel as _tree_ravel  # noqa: E402
+tree.ravel = _tree_ravel
+
 # The rest loads on first use, so that `import funcgrad` stays fast (it compiles nothing
 # and imports no Numba): name -> (module, attribute or None for the module itself).
 _LAZY = {
@@ -76,6 +80,8 @@ _LAZY = {
     "get_num_threads": ("kernels_config", "get_num_threads"),
     # whole-function compilation and control flow on traced values
     "jit": ("jit", None), "lax": ("lax", None),
+    # optimizers (optax-style functions and torch-style classes); SciPy's names
+    "optim": ("optim", None), "scipy": ("scipy", None),
 }
 
 
@@ -118,5 +124,5 @@ __all__ = [
     "float32", "float64", "double", "int64", "long", "autograd", "is_tensor",
     "set_default_dtype", "get_default_dtype", "from_numpy", "empty",
     "device_put", "device_get",
-    "jit", "lax",
+    "jit", "lax", "optim", "scipy",
 ]

@@ -9,6 +9,9 @@ Everything else is a leaf.
 [1.0, 2.0]
 >>> unflatten(treedef, [3.0, 4.0])
 {'a': None, 'b': (3.0, 4.0)}
+
+``ravel(tree) -> (flat, unravel)`` (one 1-D array and the way back) is defined in
+:mod:`funcgrad._ravel`, on top of the NumPy front, and attached here by ``import funcgrad``.
 """
 from collections import OrderedDict, defaultdict
 

@@ -1,12 +1,20 @@
 """``funcgrad.scipy``: SciPy's names, differentiable (``special``, ``stats``, ``linalg``,
-``signal``, ``integrate``).
+``signal``, ``integrate``), and ``optimize.minimize`` with funcgrad's derivatives.
 
 >>> import funcgrad as fg, funcgrad.scipy.special as fsp
 >>> float(fg.grad(fsp.expit)(0.0))
 0.25
 
-SciPy is not needed: the values come from funcgrad's own kernels.
+SciPy is not needed: the values come from funcgrad's own kernels. (``optimize`` is the
+exception: it calls SciPy's minimizers, so it needs SciPy, and loads on first use.)
 """
 from . import integrate, linalg, signal, special, stats  # noqa: F401
 
-__all__ = ["special", "stats", "linalg", "signal", "integrate"]
+__all__ = ["special", "stats", "linalg", "signal", "integrate", "optimize"]
+
+
+def __getattr__(name):
+    if name == "optimize":   # (it calls SciPy: loaded on first use, as funcgrad's _LAZY)
+        import importlib
+        return importlib.import_module(".optimize", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,195 @@
+"""``funcgrad.scipy.optimize.minimize``: SciPy's minimizers, with the derivatives they
+need computed by funcgrad, on parameters that may be any pytree.
+
+SciPy is imported only when :func:`minimize` is called (``import funcgrad`` never
+imports it); it must be installed then (``pip install scipy``).
+"""
+import inspect
+
+import numpy as np
+
+from .. import tree
+from .._ravel import ravel
+from ..api import value_and_grad
+from ..jacobians import hessian, hvp, jacrev
+
+__all__ = ["minimize"]
+
+# What each of scipy.optimize.minimize's methods reads (lower-case names, as SciPy
+# compares them): nothing, the gradient only, or also Hessian-vector products or the
+# Hessian. A Hessian-vector product costs about two gradients, a Hessian n of them, so
+# methods that accept either get hessp.
+_NO_DERIVATIVES = {"nelder-mead", "powell", "cobyla", "cobyqa"}
+_HESSP = {"newton-cg", "trust-ncg", "trust-krylov", "trust-constr"}
+_HESS = {"dogleg", "trust-exact"}
+
+
+def _default_method(bounds, constraints):
+    # SciPy's own choice when method is None.
+    if constraints:
+        return "slsqp"
+    return "l-bfgs-b" if bounds is not None else "bfgs"
+
+
+def _reject_own(name, value, optimize):
+    if value is None or value is True:
+        return False
+    if name != "jac" and isinstance(value, optimize.HessianUpdateStrategy):
+        return True   # a quasi-Newton approximation (trust-constr): SciPy keeps it
+    raise ValueError(f"minimize: funcgrad computes {name} from fun by automatic "
+                     f"differentiation; leave {name} out (or None). To supply your own "
+                     f"{name}, call scipy.optimize.minimize directly on a flat x "
+                     "(fg.tree.ravel gives one)")
+
+
+def _flat_bound(bound, treedef, shapes):
+    """A bound given as a pytree like x0 (leaves broadcast to each leaf's shape), as a
+    flat array; a scalar or an already flat bound is returned as it is."""
+    if isinstance(bound, np.ndarray) and bound.dtype == object and bound.size == 1:
+        bound = bound.item()      # (Bounds wraps what it was given in a 1-element array)
+    if bound is None or np.ndim(bound) == 0 and not isinstance(bound, (dict, list, tuple)):
+        return bound
+    leaves, bound_def = tree.flatten(bound)
+    if bound_def != treedef:
+        return np.asarray(bound, dtype=float)
+    return np.concatenate([np.broadcast_to(np.asarray(b, dtype=float), s).ravel()
+                           for b, s in zip(leaves, shapes)] or [np.zeros(0)])
+
+
+def _wrap_constraint(constraint, unravel, to_dtype, with_jac):
+    if not isinstance(constraint, dict):
+        return constraint     # NonlinearConstraint, LinearConstraint: on the raveled x
+    if "jac" in constraint and constraint["jac"] is not None:
+        raise ValueError("minimize: funcgrad computes a constraint's jac; leave 'jac' out")
+    fun, args = constraint["fun"], tuple(constraint.get("args", ()))
+
+    def flat_fun(x):
+        return fun(unravel(x), *args)
+
+    wrapped = {"type": constraint["type"],
+               "fun": lambda x: np.asarray(flat_fun(to_dtype(x)), dtype=float)}
+    if with_jac:
+        jac = jacrev(flat_fun)
+        wrapped["jac"] = lambda x: np.atleast_2d(np.asarray(jac(to_dtype(x)), dtype=float))
+    return wrapped
+
+
+def _wrap_callback(callback, unravel, to_dtype):
+    if callback is None:
+        return None
+    try:
+        new_style = "intermediate_result" in inspect.signature(callback).parameters
+    except (TypeError, ValueError):
+        new_style = False
+    if new_style:
+        def wrapped(intermediate_result):
+            intermediate_result.x = unravel(to_dtype(intermediate_result.x))
+            return callback(intermediate_result=intermediate_result)
+    else:
+        def wrapped(xk, *rest):
+            return callback(unravel(to_dtype(xk)), *rest)
+    return wrapped
+
+
+def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bounds=None,
+             constraints=(), tol=None, callback=None, options=None):
+    """Minimize ``fun(x, *args)`` with ``scipy.optimize.minimize``, derivatives by funcgrad.
+
+    SciPy's signature and result. ``x0`` may be a pytree (a dict of arrays, say): it is
+    raveled for SciPy (:func:`funcgrad.tree.ravel`), and ``fun`` always receives the
+    pytree. funcgrad supplies what the method uses: ``jac`` (``value_and_grad``, one pass
+    for value and gradient) for every gradient method, ``hessp`` (``hvp``) for Newton-CG,
+    trust-ncg, trust-krylov and trust-constr, ``hess`` (``hessian``) for trust-exact and
+    dogleg; so leave ``jac``, ``hess`` and ``hessp`` out (trust-constr also takes a
+    ``scipy.optimize.HessianUpdateStrategy`` as ``hess``).
+
+    ``bounds``: a ``scipy.optimize.Bounds`` whose ``lb`` and ``ub`` are scalars, flat
+    arrays or pytrees like ``x0`` (each leaf a scalar or an array of the leaf's shape),
+    or SciPy's sequence of ``(min, max)`` pairs in raveled order. ``constraints`` given
+    as dicts get their functions called on the pytree and their ``jac`` from funcgrad;
+    constraint objects act on the raveled ``x``. ``callback(x)`` receives the pytree.
+
+    Returns SciPy's ``OptimizeResult``, with ``x`` (and ``jac`` where present) in the
+    structure and dtypes of ``x0``; ``hess_inv`` stays a matrix over the raveled ``x``.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> from funcgrad.scipy.optimize import minimize
+    >>> def rosen(p):
+    ...     return 100 * (p["y"] - p["x"] ** 2) ** 2 + (1 - p["x"]) ** 2
+    >>> res = minimize(rosen, {"x": -1.0, "y": 2.0}, method="trust-ncg")
+    >>> res.success, {k: round(float(v), 4) for k, v in res.x.items()}
+    (True, {'x': 1.0, 'y': 1.0})
+    """
+    import scipy.optimize as optimize   # (here, so that importing funcgrad never loads SciPy)
+
+    flat0, unravel = ravel(x0)
+    dtype = flat0.dtype
+    if dtype.kind != "f":
+        raise TypeError(f"minimize: x0 must hold real floating-point values, got dtype "
+                        f"{dtype} (write 1.0 rather than 1; SciPy's minimizers do not take "
+                        "complex parameters: split them into real and imaginary parts)")
+    if not isinstance(args, tuple):
+        args = (args,)
+    if callable(method):
+        name = "custom"
+    else:
+        name = (method or _default_method(bounds, constraints)).lower()
+    own_hess = _reject_own("hess", hess, optimize)
+    _reject_own("hessp", hessp, optimize)
+    _reject_own("jac", jac, optimize)
+
+    def to_dtype(x):
+        return np.asarray(x, dtype=dtype)
+
+    def flat_fun(x):
+        return fun(unravel(x), *args)
+
+    def value_only(x):
+        return float(flat_fun(to_dtype(x)))
+
+    flat_value_and_grad = value_and_grad(flat_fun)
+
+    def fun_and_jac(x):
+        value, grad = flat_value_and_grad(to_dtype(x))
+        return float(value), np.asarray(grad, dtype=float)
+
+    def hessp_fn(x, p):
+        (product,) = hvp(flat_fun, (to_dtype(x),), (to_dtype(p),))[1]
+        return np.asarray(product, dtype=float)
+
+    flat_hessian = hessian(flat_fun)
+
+    def hess_fn(x):
+        return np.asarray(flat_hessian(to_dtype(x)), dtype=float)
+
+    kwargs = {}
+    if name in _NO_DERIVATIVES:
+        objective = value_only
+    else:
+        objective, kwargs["jac"] = fun_and_jac, True
+        if own_hess:
+            kwargs["hess"] = hess
+        elif name in _HESSP:
+            kwargs["hessp"] = hessp_fn
+        elif name in _HESS:
+            kwargs["hess"] = hess_fn
+    if bounds is not None:
+        leaves, treedef = tree.flatten(x0)
+        shapes = [np.shape(leaf) for leaf in leaves]
+        if isinstance(bounds, optimize.Bounds):
+            bounds = optimize.Bounds(_flat_bound(bounds.lb, treedef, shapes),
+                                     _flat_bound(bounds.ub, treedef, shapes),
+                                     keep_feasible=bounds.keep_feasible)
+    if isinstance(constraints, dict):
+        constraints = [constraints]
+    constraints = [_wrap_constraint(c, unravel, to_dtype, name not in _NO_DERIVATIVES)
+                   for c in constraints]
+
+    result = optimize.minimize(
+        objective, np.asarray(flat0, dtype=float), method=method, bounds=bounds,
+        constraints=constraints, tol=tol, callback=_wrap_callback(callback, unravel, to_dtype),
+        options=options, **kwargs)
+    result.x = unravel(to_dtype(result.x))
+    if np.shape(result.get("jac")) == flat0.shape:
+        result.jac = unravel(to_dtype(result.jac))
+    return result
