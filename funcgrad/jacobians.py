@@ -279,7 +279,7 @@ def hvp(fun, primals, tangents):
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.hvp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([1.0, 0.0]),))
-    (9.0, (array([6., 0.]),))
+    (np.float64(9.0), (array([6., 0.]),))
     """
     primals, tangents = _as_tuple(primals), _as_tuple(tangents)
     everything = tuple(range(len(primals)))
@@ -292,7 +292,7 @@ def vhp(fun, primals, tangents):
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.vhp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([0.0, 1.0]),))
-    (9.0, (array([ 0., 12.]),))
+    (np.float64(9.0), (array([ 0., 12.]),))
     """
     primals, tangents = _as_tuple(primals), _as_tuple(tangents)
     everything = tuple(range(len(primals)))
