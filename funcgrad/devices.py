@@ -10,7 +10,7 @@ declare primitives never import the GPU tier and nothing imports in a circle.
 
 __all__ = ["GPU", "register_gpu"]
 
-GPU = {}
+GPU: dict = {}
 """Primitive -> its implementation on GPU arrays (for primitives the GPU tier does not
 implement itself)."""
 

@@ -7,6 +7,7 @@ for pytrees), as in JAX.  ``chunk_size=`` bounds how many basis vectors are
 batched at once, so a large Jacobian need not fit in memory as one batch.
 """
 import functools
+from typing import Any, Callable, Literal, ParamSpec
 
 import numpy as np
 
@@ -18,8 +19,12 @@ from .core import Tracer, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
 from .primitives import structural as st
+from .typing import ArgNums, PyTree
 
 __all__ = ["jacfwd", "jacrev", "jacobian", "hessian", "hvp", "vhp", "elementwise_grad"]
+
+# The arguments a Jacobian function takes: those of the function it differentiates.
+P = ParamSpec("P")
 
 
 def _basis(leaves, dtype):
@@ -112,7 +117,8 @@ def _check_jac_outputs(outs, holomorphic, transform):
         check_output_dtype(o, holomorphic, transform)
 
 
-def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
+def jacfwd(fun: Callable[P, Any], argnums: ArgNums = 0, has_aux: bool = False,
+           chunk_size: int | None = None, holomorphic: bool = False) -> Callable[P, PyTree]:
     """Jacobian by forward mode (one batched ``jvp``): best when inputs are few.
     ``holomorphic=True``: the complex Jacobian of a holomorphic function of complex
     inputs (JAX's convention; without it, inputs must be real).
@@ -170,7 +176,8 @@ def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
     return jac
 
 
-def jacrev(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
+def jacrev(fun: Callable[P, Any], argnums: ArgNums = 0, has_aux: bool = False,
+           chunk_size: int | None = None, holomorphic: bool = False) -> Callable[P, PyTree]:
     """Jacobian by reverse mode (one forward pass, one batched ``vjp``): best when
     outputs are few.  ``holomorphic=True``: the complex Jacobian of a holomorphic function
     (without it, outputs must be real; complex inputs get JAX's ``d/dx - i d/dy`` rows).
@@ -219,8 +226,10 @@ def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform=
     return (result, rev.aux) if has_aux else result
 
 
-def jacobian(fun, argnums=0, strategy="auto", vectorize=True, chunk_size=None, has_aux=False,
-             holomorphic=False):
+def jacobian(fun: Callable[P, Any], argnums: ArgNums = 0,
+             strategy: Literal["auto", "forward-mode", "reverse-mode"] = "auto",
+             vectorize: bool = True, chunk_size: int | None = None, has_aux: bool = False,
+             holomorphic: bool = False) -> Callable[P, PyTree]:
     """The Jacobian of ``fun``, shape ``out.shape + in.shape``.
 
     ``strategy``: ``"forward-mode"``, ``"reverse-mode"``, or ``"auto"`` (forward when
@@ -255,7 +264,8 @@ def jacobian(fun, argnums=0, strategy="auto", vectorize=True, chunk_size=None, h
     return jac
 
 
-def hessian(fun, argnums=0, chunk_size=None, holomorphic=False):
+def hessian(fun: Callable[P, Any], argnums: ArgNums = 0, chunk_size: int | None = None,
+            holomorphic: bool = False) -> Callable[P, PyTree]:
     """The Hessian of a scalar function, by forward-over-reverse (``jacfwd(jacrev(f))``).
     ``holomorphic=True``: the second complex derivative of a holomorphic function.
 
@@ -274,7 +284,7 @@ def _as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
-def hvp(fun, primals, tangents):
+def hvp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyTree, PyTree]:
     """``(fun(*primals), H @ tangents)`` by forward-over-reverse, without building H.
 
     >>> import numpy as np, funcgrad as fg
@@ -287,7 +297,7 @@ def hvp(fun, primals, tangents):
     return value, product
 
 
-def vhp(fun, primals, tangents):
+def vhp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyTree, PyTree]:
     """``(fun(*primals), tangents @ H)`` by reverse-over-reverse.
 
     >>> import numpy as np, funcgrad as fg
@@ -305,7 +315,7 @@ def vhp(fun, primals, tangents):
     return _plain(value), vjp_fn(tangents)
 
 
-def elementwise_grad(fun, argnum=0):
+def elementwise_grad(fun: Callable[P, Any], argnum: int = 0) -> Callable[P, PyTree]:
     """For a function applied elementwise, the derivative at every element
     (HIPS autograd's ``elementwise_grad``: the VJP with a cotangent of ones).
 
