@@ -8,7 +8,7 @@ with the structure, shape and dtype of what came in.
 import functools
 import numbers
 import sys
-from typing import Any, Callable, Literal, ParamSpec, overload
+from typing import Any, Callable, Literal, overload
 
 import numpy as np
 
@@ -23,9 +23,6 @@ from .primitives import structural as st
 from .typing import ArgNums, Axes, PyTree
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap"]
-
-# The arguments a transformed function takes: those of the function it transforms.
-P = ParamSpec("P")
 
 
 # --- inputs and outputs ------------------------------------------------------------------------
@@ -276,8 +273,8 @@ def _check_scalar_output(value, transform, holomorphic=False):
     check_output_dtype(value, holomorphic, transform)
 
 
-def value_and_grad(fun: Callable[P, Any], argnums: ArgNums = 0, has_aux: bool = False,
-                   holomorphic: bool = False) -> Callable[P, tuple[Any, PyTree]]:
+def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
+                   holomorphic: bool = False) -> Callable[..., tuple[Any, PyTree]]:
     """A function returning ``(fun(*args), gradient)``; ``((value, aux), gradient)``
     with ``has_aux=True``.  ``holomorphic``: as in :func:`grad`.
 
@@ -313,8 +310,8 @@ def _plain(value):
     return value
 
 
-def grad(fun: Callable[P, Any], argnums: ArgNums = 0, has_aux: bool = False,
-         holomorphic: bool = False) -> Callable[P, PyTree]:
+def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
+         holomorphic: bool = False) -> Callable[..., PyTree]:
     """The gradient of a scalar function: ``grad(f)(x)`` has ``x``'s structure, shape
     and dtype.  ``argnums`` (int or tuple) picks the arguments; ``has_aux=True`` means
     ``fun`` returns ``(scalar, aux)`` and the result is ``(gradient, aux)``.
@@ -538,8 +535,8 @@ def _axes_for_leaves(axes, args, what):
                      f"({tree.flatten(args)[1]}); use an int, None, or a matching tree of them")
 
 
-def vmap(fun: Callable[P, Any], in_axes: Axes = 0, out_axes: Axes = 0,
-         axis_size: int | None = None) -> Callable[P, PyTree]:
+def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
+         axis_size: int | None = None) -> Callable[..., PyTree]:
     """Vectorise ``fun`` over an axis: ``vmap(f)(xs)`` equals stacking ``f(x)`` for each
     ``x`` in ``xs``, computed in one batched pass.
 

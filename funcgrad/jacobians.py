@@ -7,7 +7,7 @@ for pytrees), as in JAX.  ``chunk_size=`` bounds how many basis vectors are
 batched at once, so a large Jacobian need not fit in memory as one batch.
 """
 import functools
-from typing import Any, Callable, Literal, ParamSpec
+from typing import Any, Callable, Literal
 
 import numpy as np
 
@@ -22,9 +22,6 @@ from .primitives import structural as st
 from .typing import ArgNums, PyTree
 
 __all__ = ["jacfwd", "jacrev", "jacobian", "hessian", "hvp", "vhp", "elementwise_grad"]
-
-# The arguments a Jacobian function takes: those of the function it differentiates.
-P = ParamSpec("P")
 
 
 def _basis(leaves, dtype):
@@ -117,8 +114,8 @@ def _check_jac_outputs(outs, holomorphic, transform):
         check_output_dtype(o, holomorphic, transform)
 
 
-def jacfwd(fun: Callable[P, Any], argnums: ArgNums = 0, has_aux: bool = False,
-           chunk_size: int | None = None, holomorphic: bool = False) -> Callable[P, PyTree]:
+def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
+           chunk_size: int | None = None, holomorphic: bool = False) -> Callable[..., PyTree]:
     """Jacobian by forward mode (one batched ``jvp``): best when inputs are few.
     ``holomorphic=True``: the complex Jacobian of a holomorphic function of complex
     inputs (JAX's convention; without it, inputs must be real).
@@ -176,8 +173,8 @@ def jacfwd(fun: Callable[P, Any], argnums: ArgNums = 0, has_aux: bool = False,
     return jac
 
 
-def jacrev(fun: Callable[P, Any], argnums: ArgNums = 0, has_aux: bool = False,
-           chunk_size: int | None = None, holomorphic: bool = False) -> Callable[P, PyTree]:
+def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
+           chunk_size: int | None = None, holomorphic: bool = False) -> Callable[..., PyTree]:
     """Jacobian by reverse mode (one forward pass, one batched ``vjp``): best when
     outputs are few.  ``holomorphic=True``: the complex Jacobian of a holomorphic function
     (without it, outputs must be real; complex inputs get JAX's ``d/dx - i d/dy`` rows).
@@ -226,10 +223,10 @@ def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform=
     return (result, rev.aux) if has_aux else result
 
 
-def jacobian(fun: Callable[P, Any], argnums: ArgNums = 0,
+def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
              strategy: Literal["auto", "forward-mode", "reverse-mode"] = "auto",
              vectorize: bool = True, chunk_size: int | None = None, has_aux: bool = False,
-             holomorphic: bool = False) -> Callable[P, PyTree]:
+             holomorphic: bool = False) -> Callable[..., PyTree]:
     """The Jacobian of ``fun``, shape ``out.shape + in.shape``.
 
     ``strategy``: ``"forward-mode"``, ``"reverse-mode"``, or ``"auto"`` (forward when
@@ -264,8 +261,8 @@ def jacobian(fun: Callable[P, Any], argnums: ArgNums = 0,
     return jac
 
 
-def hessian(fun: Callable[P, Any], argnums: ArgNums = 0, chunk_size: int | None = None,
-            holomorphic: bool = False) -> Callable[P, PyTree]:
+def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, chunk_size: int | None = None,
+            holomorphic: bool = False) -> Callable[..., PyTree]:
     """The Hessian of a scalar function, by forward-over-reverse (``jacfwd(jacrev(f))``).
     ``holomorphic=True``: the second complex derivative of a holomorphic function.
 
@@ -315,7 +312,7 @@ def vhp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyT
     return _plain(value), vjp_fn(tangents)
 
 
-def elementwise_grad(fun: Callable[P, Any], argnum: int = 0) -> Callable[P, PyTree]:
+def elementwise_grad(fun: Callable[..., Any], argnum: int = 0) -> Callable[..., PyTree]:
     """For a function applied elementwise, the derivative at every element
     (HIPS autograd's ``elementwise_grad``: the VJP with a cotangent of ones).
 

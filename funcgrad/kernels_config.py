@@ -5,15 +5,19 @@ cached on disk; ``import funcgrad`` compiles nothing and does not import Numba. 
 functions are re-exported as ``funcgrad.warmup``, ``funcgrad.set_num_threads`` and
 ``funcgrad.get_num_threads``.
 """
+from typing import Sequence
+
 import numpy as np
 
 from .kernels.cpu import _lazy
 from .primitives._elementwise import build_kernels
+from .typing import DTypeLike
 
 __all__ = ["warmup", "set_num_threads", "get_num_threads"]
 
 
-def warmup(dtypes=("float64", "float32"), parallel=None):
+def warmup(dtypes: Sequence[DTypeLike] = ("float64", "float32"),
+           parallel: bool | None = None) -> float:
     """Compile (or load from the disk cache) the CPU kernels now instead of on first use.
 
     Useful before timing something, or in a server before the first request.  Returns
@@ -31,7 +35,7 @@ def warmup(dtypes=("float64", "float32"), parallel=None):
     """
     import time
     dtypes = tuple(dtypes)
-    for dt in map(np.dtype, dtypes):
+    for dt in (np.dtype(d) for d in dtypes):
         # checked before anything compiles: a wrong name should not cost minutes first
         if dt not in (np.float32, np.float64):
             raise ValueError(f"warmup: no kernels for dtype {dt}; use float32 or float64")
@@ -43,4 +47,13 @@ def warmup(dtypes=("float64", "float32"), parallel=None):
 
 
 set_num_threads = _lazy.set_num_threads
-get_num_threads = _lazy.get_num_threads
+
+
+def get_num_threads() -> int:
+    """The number of threads funcgrad's CPU kernels may use (see ``fg.set_num_threads``).
+
+    >>> import funcgrad as fg
+    >>> fg.get_num_threads() >= 1
+    True
+    """
+    return _lazy.get_num_threads()

@@ -12,8 +12,8 @@
 
 >>> import numpy as np, funcgrad as fg
 >>> from funcgrad.typing import Array, ArrayLike
->>> def loss(w: ArrayLike) -> Array:
-...     return np.sum(np.asarray(w) ** 2)
+>>> def loss(w: Array) -> Array:
+...     return np.sum(w ** 2)
 >>> g: Array = fg.grad(loss)(np.array([1.0, 2.0]))
 >>> g
 array([2., 4.])

@@ -91,7 +91,7 @@ def register_kernels(impls, elementwise=False):
 def missing_gpu_primitives():
     """Names of registered primitives that have no GPU implementation (should be empty).
 
-    >>> missing_gpu_primitives()      # doctest: +SKIP
+    >>> missing_gpu_primitives()
     []
     """
     return sorted(name for name, prim in REGISTRY.items()
