@@ -9,6 +9,7 @@ are tracing interpreters that compose to any depth; ``funcgrad.numpy``
 mirrors NumPy, and plain ``numpy`` code works on traced values too.
 """
 import sys as _sys
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._malloc import keep_freed_memory as _keep_freed_memory
 from . import core, tree, primitives, interpreters  # noqa: F401  (registers primitives)
@@ -47,6 +48,18 @@ numpy._methods.register_ufunc_resolver(_scipy_special_ufunc)
 from ._ravel import ravel as _tree_ravel  # noqa: E402
 tree.ravel = _tree_ravel
 
+if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and editors
+    from . import autograd, graph, lax, profiler  # noqa: F401
+    from .anomaly import (detect_anomaly, is_anomaly_check_nan_enabled,  # noqa: F401
+                          is_anomaly_enabled, set_detect_anomaly)
+    from .custom import (Function, FunctionCtx, checkpoint, custom_jvp,  # noqa: F401
+                         custom_vjp, once_differentiable)
+    from .eager import Tensor, tensor, zeros, ones  # noqa: F401
+    from .gpu import device_get, device_put  # noqa: F401
+    from .jit.api import jit  # noqa: F401
+    from .kernels_config import get_num_threads, set_num_threads, warmup  # noqa: F401
+    from . import optim, scipy  # noqa: F401
+
 # The rest loads on first use, so that `import funcgrad` stays fast (it compiles nothing
 # and imports no Numba): name -> (module, attribute or None for the module itself).
 _LAZY = {
@@ -79,7 +92,7 @@ _LAZY = {
                                                                 "set_num_threads"),
     "get_num_threads": ("kernels_config", "get_num_threads"),
     # whole-function compilation and control flow on traced values
-    "jit": ("jit", None), "lax": ("lax", None),
+    "jit": ("jit", None), "lax": ("lax", None), "typing": ("typing", None),
     # optimizers (optax-style functions and torch-style classes); SciPy's names
     "optim": ("optim", None), "scipy": ("scipy", None),
 }

@@ -241,7 +241,7 @@ def _checked(node, data, args, proceed):
         for i, c in enumerate(contributions):
             if c is not None and _has_nan(c):
                 name = op_name(node)
-                error = RuntimeError(
+                nan_error = RuntimeError(
                     f"Function '{name}' returned nan values in its {_ordinal(i)} output. "
                     f"The backward (VJP) rule of '{name}' produced NaN in the gradient with "
                     f"respect to its argument {i}; the operation was created at\n"
@@ -252,8 +252,8 @@ def _checked(node, data, args, proceed):
                     f"0, 0/0, pow at 0) or a NaN cotangent arrived. Keep the input away from "
                     f"the singular point, or mask it with the double-where idiom so the "
                     f"untaken branch sees a safe value.")
-                error._funcgrad_anomaly_noted = True  # outer rules: nothing to add
-                raise error
+                nan_error._funcgrad_anomaly_noted = True  # outer rules: nothing to add
+                raise nan_error
     return contributions
 
 

@@ -1,5 +1,6 @@
 """``make_graph``: capture a function as a readable IR (like a jaxpr)."""
 import functools
+from typing import Any, Callable
 
 from . import tree
 from .core import ShapedArray, Tracer
@@ -22,7 +23,7 @@ class _CapturedGraph(Graph):
         return tree.unflatten(self.out_tree, eval_graph(self, *leaves))
 
 
-def make_graph(fun):
+def make_graph(fun: Callable[..., Any]) -> Callable[..., Graph]:
     """``make_graph(f)(*args)`` returns the :class:`~funcgrad.Graph` of ``f`` traced on
     arguments shaped like ``args`` (only shapes and dtypes are used).  Calling the graph
     evaluates it: ``make_graph(f)(x)(y)`` equals ``f(y)``.

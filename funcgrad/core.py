@@ -32,7 +32,7 @@ __all__ = [
     "REGISTRY", "concrete",
 ]
 
-REGISTRY = {}
+REGISTRY: dict[str, "Primitive"] = {}
 """Every primitive, by name.  A test walks it to check each has all its rules."""
 
 
@@ -192,7 +192,7 @@ _tags = itertools.count(1)
 
 # Exact classes the root cannot compute with (every Tracer subclass registers
 # itself); a set lookup keeps the root's fast path cheap.
-_special_classes = set()
+_special_classes: set = set()
 
 
 class Interpreter:
@@ -358,6 +358,9 @@ class Tracer:
 
     __slots__ = ("_trace",)
     __array_priority__ = 1000
+    # provided by every subclass (a property, or a slot)
+    shape: tuple[int, ...]
+    dtype: np.dtype
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -420,7 +423,7 @@ def user_frame_summary():
 
 # Values the root cannot compute with directly.  Tracers reaching the root have
 # escaped; other special types (the eager Tensor, GPU arrays) register a handler.
-_special_handlers = {}  # exact class -> handler
+_special_handlers: dict = {}  # exact class -> handler
 
 
 def register_special_type(cls, handler):

@@ -15,15 +15,23 @@ current for a ``with`` block.  Levels nest (the innermost is used by
 dual values made inside it behave as their primals afterwards.
 """
 from collections import namedtuple
+from typing import Any
 
 from .core import _state, register_special_type
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
+from .typing import Array, ArrayLike
 
 __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
            "exit_dual_level"]
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+UnpackedDualTensor.__doc__ = """What :func:`unpack_dual` returns: ``(primal, tangent)``.
+
+>>> import numpy as np, funcgrad.forward_ad as fwAD
+>>> fwAD.UnpackedDualTensor(np.float64(1.0), None)
+UnpackedDualTensor(primal=np.float64(1.0), tangent=None)
+"""
 
 
 class DualLevel(JVPInterpreter):
@@ -33,26 +41,50 @@ class DualLevel(JVPInterpreter):
 
 
 class dual_level:
-    """Context manager: a forward-AD level within which dual values propagate tangents."""
+    """Context manager: a forward-AD level within which dual values propagate tangents.
 
-    def __enter__(self):
+    >>> import numpy as np, funcgrad.forward_ad as fwAD
+    >>> with fwAD.dual_level():
+    ...     y = fwAD.make_dual(np.array(2.0), np.array(1.0)) ** 3
+    ...     print(fwAD.unpack_dual(y).tangent)
+    12.0
+    """
+
+    def __enter__(self) -> "DualLevel":
         self.level = enter_dual_level()
         return self.level
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         exit_dual_level(self.level)
-        return False
 
 
-def enter_dual_level():
-    """Start a new (innermost) dual level and return it."""
+def enter_dual_level() -> DualLevel:
+    """Start a new (innermost) dual level and return it (``dual_level`` without ``with``).
+
+    >>> import numpy as np, funcgrad.forward_ad as fwAD
+    >>> level = fwAD.enter_dual_level()
+    >>> x = fwAD.make_dual(np.array(0.0), np.array(1.0))
+    >>> fwAD.unpack_dual(np.exp(x)).tangent
+    np.float64(1.0)
+    >>> fwAD.exit_dual_level(level)
+    """
     level = DualLevel()
     level.__enter__()
     return level
 
 
-def exit_dual_level(level=None):
-    """End ``level`` (the innermost one by default)."""
+def exit_dual_level(level: DualLevel | None = None) -> None:
+    """End ``level`` (the innermost one by default); levels end innermost first.
+
+    >>> import funcgrad.forward_ad as fwAD
+    >>> outer = fwAD.enter_dual_level()
+    >>> inner = fwAD.enter_dual_level()
+    >>> fwAD.exit_dual_level(outer)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: exit_dual_level: levels must be exited innermost first ...
+    >>> fwAD.exit_dual_level(inner); fwAD.exit_dual_level(outer)
+    """
     level = level if level is not None else _innermost(required=True)
     if _state.interpreter is not level:
         raise RuntimeError("exit_dual_level: levels must be exited innermost first (and from "
@@ -72,8 +104,22 @@ def _innermost(required=False):
     return None
 
 
-def make_dual(tensor, tangent, *, level=None):
-    """A dual value with primal ``tensor`` and tangent ``tangent`` (same shape)."""
+def make_dual(tensor: ArrayLike, tangent: ArrayLike, *, level: DualLevel | None = None
+              ) -> Array:
+    """A dual value with primal ``tensor`` and tangent ``tangent`` (same shape); only
+    inside a :class:`dual_level`.
+
+    >>> import numpy as np, funcgrad.forward_ad as fwAD
+    >>> with fwAD.dual_level():
+    ...     x = fwAD.make_dual(np.array([0.0, 1.0]), np.array([1.0, 0.0]))
+    ...     print(fwAD.unpack_dual(np.sin(x) * 2.0).tangent)
+    [2. 0.]
+    """
+    # a tracer stands for an Array (funcgrad.typing); the checks run untyped below
+    return _make_dual(tensor, tangent, level)
+
+
+def _make_dual(tensor, tangent, level):
     level = level if level is not None else _innermost(required=True)
     for what, value in (("primal", tensor), ("tangent", tangent)):
         if type(value) is JVPTracer and value._trace is level:
@@ -98,8 +144,15 @@ def make_dual(tensor, tangent, *, level=None):
     return JVPTracer(level, primal, tangent)
 
 
-def unpack_dual(tensor, *, level=None):
-    """``(primal, tangent)`` of a dual value; ``tangent`` is None for a plain value."""
+def unpack_dual(tensor: Any, *, level: DualLevel | None = None) -> UnpackedDualTensor:
+    """``(primal, tangent)`` of a dual value; ``tangent`` is None for a plain value.
+
+    >>> import numpy as np, funcgrad.forward_ad as fwAD
+    >>> with fwAD.dual_level():
+    ...     primal, tangent = fwAD.unpack_dual(fwAD.make_dual(np.array(3.0), np.array(1.0)))
+    ...     print(primal, tangent, fwAD.unpack_dual(np.array(3.0)).tangent)
+    3.0 1.0 None
+    """
     level = level if level is not None else _innermost()
     if type(tensor) is JVPTracer and tensor._trace is level and level is not None:
         return UnpackedDualTensor(tensor.primal, tensor.tangent)

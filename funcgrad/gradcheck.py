@@ -26,6 +26,7 @@ is not float64 gets PyTorch's warning (funcgrad checks it in float64 all the sam
 """
 import sys
 import warnings
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -197,9 +198,10 @@ def _fail(message, raise_exception):
     return False
 
 
-def gradcheck(f, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
-              check_forward_ad=False, fast_mode=False, check_backward_ad=True,
-              check_batched_grad=False, seed=0):
+def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float = 1e-5,
+              rtol: float = 1e-3, raise_exception: bool = True, check_forward_ad: bool = False,
+              fast_mode: bool = False, check_backward_ad: bool = True,
+              check_batched_grad: bool = False, seed: int = 0) -> bool:
     """Check the reverse-mode (and, with ``check_forward_ad``, forward-mode) derivatives
     of ``f`` at ``inputs`` against central differences, in float64.
 
@@ -442,9 +444,11 @@ def _check_batched(g, x0, out0, checked, cotangent_tree, seed, atol, rtol, raise
     return True
 
 
-def gradgradcheck(f, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  raise_exception=True, check_forward_ad=False, fast_mode=False,
-                  check_batched_grad=False, seed=0):
+def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
+                  eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
+                  raise_exception: bool = True, check_forward_ad: bool = False,
+                  fast_mode: bool = False, check_batched_grad: bool = False,
+                  seed: int = 0) -> bool:
     """Check second derivatives: :func:`gradcheck` of the function
     ``(inputs, grad_outputs) -> vjp(f, *inputs)[1](grad_outputs)``, so the derivatives
     of the backward pass itself (reverse-over-reverse, and forward-over-reverse with

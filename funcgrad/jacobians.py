@@ -7,6 +7,7 @@ for pytrees), as in JAX.  ``chunk_size=`` bounds how many basis vectors are
 batched at once, so a large Jacobian need not fit in memory as one batch.
 """
 import functools
+from typing import Any, Callable, Literal
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from .core import Tracer, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
 from .primitives import structural as st
+from .typing import ArgNums, PyTree
 
 __all__ = ["jacfwd", "jacrev", "jacobian", "hessian", "hvp", "vhp", "elementwise_grad"]
 
@@ -112,7 +114,8 @@ def _check_jac_outputs(outs, holomorphic, transform):
         check_output_dtype(o, holomorphic, transform)
 
 
-def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
+def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
+           chunk_size: int | None = None, holomorphic: bool = False) -> Callable[..., PyTree]:
     """Jacobian by forward mode (one batched ``jvp``): best when inputs are few.
     ``holomorphic=True``: the complex Jacobian of a holomorphic function of complex
     inputs (JAX's convention; without it, inputs must be real).
@@ -170,7 +173,8 @@ def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
     return jac
 
 
-def jacrev(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
+def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
+           chunk_size: int | None = None, holomorphic: bool = False) -> Callable[..., PyTree]:
     """Jacobian by reverse mode (one forward pass, one batched ``vjp``): best when
     outputs are few.  ``holomorphic=True``: the complex Jacobian of a holomorphic function
     (without it, outputs must be real; complex inputs get JAX's ``d/dx - i d/dy`` rows).
@@ -219,8 +223,10 @@ def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform=
     return (result, rev.aux) if has_aux else result
 
 
-def jacobian(fun, argnums=0, strategy="auto", vectorize=True, chunk_size=None, has_aux=False,
-             holomorphic=False):
+def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
+             strategy: Literal["auto", "forward-mode", "reverse-mode"] = "auto",
+             vectorize: bool = True, chunk_size: int | None = None, has_aux: bool = False,
+             holomorphic: bool = False) -> Callable[..., PyTree]:
     """The Jacobian of ``fun``, shape ``out.shape + in.shape``.
 
     ``strategy``: ``"forward-mode"``, ``"reverse-mode"``, or ``"auto"`` (forward when
@@ -255,7 +261,8 @@ def jacobian(fun, argnums=0, strategy="auto", vectorize=True, chunk_size=None, h
     return jac
 
 
-def hessian(fun, argnums=0, chunk_size=None, holomorphic=False):
+def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, chunk_size: int | None = None,
+            holomorphic: bool = False) -> Callable[..., PyTree]:
     """The Hessian of a scalar function, by forward-over-reverse (``jacfwd(jacrev(f))``).
     ``holomorphic=True``: the second complex derivative of a holomorphic function.
 
@@ -274,12 +281,12 @@ def _as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
-def hvp(fun, primals, tangents):
+def hvp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyTree, PyTree]:
     """``(fun(*primals), H @ tangents)`` by forward-over-reverse, without building H.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.hvp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([1.0, 0.0]),))
-    (9.0, (array([6., 0.]),))
+    (np.float64(9.0), (array([6., 0.]),))
     """
     primals, tangents = _as_tuple(primals), _as_tuple(tangents)
     everything = tuple(range(len(primals)))
@@ -287,12 +294,12 @@ def hvp(fun, primals, tangents):
     return value, product
 
 
-def vhp(fun, primals, tangents):
+def vhp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyTree, PyTree]:
     """``(fun(*primals), tangents @ H)`` by reverse-over-reverse.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.vhp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([0.0, 1.0]),))
-    (9.0, (array([ 0., 12.]),))
+    (np.float64(9.0), (array([ 0., 12.]),))
     """
     primals, tangents = _as_tuple(primals), _as_tuple(tangents)
     everything = tuple(range(len(primals)))
@@ -305,7 +312,7 @@ def vhp(fun, primals, tangents):
     return _plain(value), vjp_fn(tangents)
 
 
-def elementwise_grad(fun, argnum=0):
+def elementwise_grad(fun: Callable[..., Any], argnum: int = 0) -> Callable[..., PyTree]:
     """For a function applied elementwise, the derivative at every element
     (HIPS autograd's ``elementwise_grad``: the VJP with a cotangent of ones).
 

@@ -21,8 +21,16 @@ __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inf
            "is_inference_mode_enabled"]
 
 
-def is_grad_enabled():
-    """Whether reverse mode records operations on this thread."""
+def is_grad_enabled() -> bool:
+    """Whether reverse mode records operations on this thread.
+
+    >>> import funcgrad as fg
+    >>> with fg.no_grad():
+    ...     print(fg.is_grad_enabled())
+    False
+    >>> fg.is_grad_enabled()
+    True
+    """
     return _state.grad_enabled
 
 
@@ -198,5 +206,14 @@ class inference_mode(_Mode):
         _state.inference = mode
 
 
-def is_inference_mode_enabled():
+def is_inference_mode_enabled() -> bool:
+    """Whether ``inference_mode`` is on for this thread (PyTorch's name).
+
+    >>> import funcgrad as fg
+    >>> with fg.inference_mode():
+    ...     print(fg.is_inference_mode_enabled())
+    True
+    >>> fg.is_inference_mode_enabled()
+    False
+    """
     return _state.inference

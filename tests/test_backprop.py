@@ -4,8 +4,6 @@ One engine walks both tapes: ``fg.grad``'s and the eager ``Tensor``'s.  It accum
 cotangents in place only into sums it computed itself, fills one slot per output of a
 multi-output node, and prunes the eager walk to the nodes that reach the inputs asked for.
 """
-import doctest
-import importlib
 import pathlib
 
 import numpy as np
@@ -228,10 +226,3 @@ def test_tensor_modules_stay_small():
         lines = len(path.read_text().splitlines())
         assert lines <= 600, f"{path.name} has {lines} lines: split it by concern"
 
-
-@pytest.mark.parametrize("module", ["funcgrad.interpreters.backprop",
-                                    "funcgrad.interpreters.reverse"])
-def test_docstring_examples(module):
-    failures, tried = doctest.testmod(importlib.import_module(module),
-                                      optionflags=doctest.ELLIPSIS)
-    assert tried > 0 and failures == 0

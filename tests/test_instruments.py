@@ -6,7 +6,6 @@ tool keeps its own state; no module patches another at import; and no import cyc
 through the tools, the tapes or the backward engine.
 """
 import ast
-import doctest
 import pathlib
 
 import numpy as np
@@ -297,7 +296,3 @@ def test_the_cycle_detector_finds_a_cycle():
     assert _cycle_through(graph, "a") == ["a", "b", "c", "a"]
     assert _cycle_through(graph, "d") is None
 
-
-def test_docstring_examples():
-    failures, tried = doctest.testmod(instruments, optionflags=doctest.ELLIPSIS)
-    assert tried > 0 and failures == 0

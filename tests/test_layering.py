@@ -39,11 +39,17 @@ def _package(name, path):
 
 
 def _imports(name, path):
-    """The library modules ``name`` imports, anywhere in its body."""
+    """The library modules ``name`` imports, anywhere in its body (except under
+    ``if TYPE_CHECKING:``, which only type checkers read)."""
     tree = ast.parse(path.read_text(), str(path))
     package = _package(name, path)
     targets = set()
+    type_only = {id(n) for block in ast.walk(tree)
+                 if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+                 for stmt in block.body for n in ast.walk(stmt)}
     for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 targets.add(alias.name)

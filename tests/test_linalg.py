@@ -6,14 +6,12 @@ The per-primitive property checks (hypothesis shapes, vmap, float32, second orde
 lines of ``tests/test_primitives.py``; this module covers every public function and the
 cases a table line cannot state.
 """
-import doctest
 
 import numpy as np
 import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
-from funcgrad.numpy import _factorizations, _linalg_products, linalg
 from helpers import (check_dot_product, check_float32, check_jvp_fd, check_second_order,
                      check_vmap, leaves)
 
@@ -305,8 +303,3 @@ def test_errors_name_the_problem(call, error, match):
     with pytest.raises(error, match=match):
         call()
 
-
-@pytest.mark.parametrize("module", [_factorizations, _linalg_products, linalg])
-def test_docstring_examples_run(module):
-    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert tried > 0 and failures == 0

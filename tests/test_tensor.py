@@ -3,8 +3,6 @@
 References come from outside the tape: closed-form gradients, ``fg.grad``/``fg.hessian``
 (the functional transforms), and PyTorch itself when it is installed.
 """
-import doctest
-import importlib
 import re
 
 import numpy as np
@@ -629,16 +627,3 @@ def test_two_threads_train_independently():
     assert results["plain"] == pytest.approx(1.0, abs=1e-3)
     assert results["no_grad_thread"] == pytest.approx(-2.0, abs=1e-3)
 
-
-# --- the examples in the docstrings run ----------------------------------------------------------
-
-@pytest.mark.parametrize("module", [
-    "funcgrad.eager", "funcgrad.eager.graph", "funcgrad.eager.values",
-    "funcgrad.eager.interop", "funcgrad.eager.inplace", "funcgrad.eager.walk",
-    "funcgrad.eager.tensor", "funcgrad.eager.record", "funcgrad.eager.named",
-    "funcgrad.eager.methods", "funcgrad.eager.shapes", "funcgrad.eager.factories",
-    "funcgrad.autograd"])
-def test_docstring_examples(module):
-    failures, tried = doctest.testmod(importlib.import_module(module),
-                                      optionflags=doctest.ELLIPSIS)
-    assert tried > 0 and failures == 0

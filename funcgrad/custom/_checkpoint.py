@@ -2,6 +2,7 @@
 the inputs and recomputes the rest; traced values the function captures are found and
 made extra inputs (closure conversion)."""
 import functools
+from typing import Any, Callable, TypeVar
 
 from ..core import EscapedTracerError, Interpreter, Tracer
 from ..modes import no_grad
@@ -9,8 +10,10 @@ from ._call import CallSite, CustomRule, as_operand, jvp_of, vjp_of
 
 __all__ = ["checkpoint"]
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def checkpoint(fun):
+
+def checkpoint(fun: F) -> F:
     """Rematerialisation: ``checkpoint(f)`` computes the same values and derivatives
     as ``f`` but keeps only its inputs for the reverse pass, recomputing the rest
     during the backward pass (less memory, one more forward of ``f``).
@@ -51,7 +54,7 @@ def checkpoint(fun):
 
             return site.bind(_remat_rule(name, converted, guard=False), *captured)
 
-    return remat
+    return remat  # type: ignore[return-value]  # same call signature as fun
 
 
 def _remat_rule(name, flat, guard=True):

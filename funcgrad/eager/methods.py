@@ -42,8 +42,8 @@ DOT, MV, BMM = Named("dot", "DotBackward0"), Named("mv", "MvBackward0"), \
     Named("bmm", "BmmBackward0")
 
 # What ``max(dim)``/``min(dim)`` return, as torch.return_types.max does.
-MaxResult = namedtuple("max", ["values", "indices"])
-MinResult = namedtuple("min", ["values", "indices"])
+MaxResult = namedtuple("max", ["values", "indices"])  # type: ignore[name-match]
+MinResult = namedtuple("min", ["values", "indices"])  # type: ignore[name-match]
 
 
 def _dim(dim, axis, what):

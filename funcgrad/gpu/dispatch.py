@@ -63,7 +63,7 @@ class DeviceMismatchError(RuntimeError):
     """One operation was given arrays on different devices."""
 
 
-IMPLS = {}
+IMPLS: dict = {}
 """GPU implementation of each primitive (keyed by the primitive): ``impl(*args,
 **params)`` on GpuArrays (and Python/NumPy scalars where the primitive is elementwise).
 
@@ -73,8 +73,8 @@ on the device first.  Primitives that evaluate other primitives (``jit_call``, `
 :data:`funcgrad.devices.GPU`; the inner primitives place their own operands, so these get
 theirs as they are."""
 
-_KERNELS = set()      # primitives whose implementation runs kernels on placed operands
-_ELEMENTWISE = set()  # ... of which: elementwise (scalars stay kernel arguments)
+_KERNELS: set = set()      # primitives whose implementation runs kernels on placed operands
+_ELEMENTWISE: set = set()  # ... of which: elementwise (scalars stay kernel arguments)
 # operands from this position on are index arrays, which may stay on the host
 _INDEX_OPERANDS = {_ix.gather_p: 1, _ix.scatter_p: 2}
 _SCALARS = (bool, int, float)
@@ -91,7 +91,7 @@ def register_kernels(impls, elementwise=False):
 def missing_gpu_primitives():
     """Names of registered primitives that have no GPU implementation (should be empty).
 
-    >>> missing_gpu_primitives()      # doctest: +SKIP
+    >>> missing_gpu_primitives()
     []
     """
     return sorted(name for name, prim in REGISTRY.items()

@@ -25,7 +25,7 @@ def _cuda_code():
     return sc.Emitter(lambda name, dtype: f"F.{name}", sc.literal, sc.cast)
 
 
-_lines = {}  # (primitive, compute dtypes) -> the lines of its CUDA kernel
+_lines: dict = {}  # (primitive, compute dtypes) -> the lines of its CUDA kernel
 
 
 def kernel_lines(prim, dtypes):
@@ -57,7 +57,7 @@ def _dtype_key(a):
     return np.dtype(type(a))  # NumPy scalar: a strong dtype
 
 
-_out_dtypes = {}  # (primitive, operand dtype keys) -> result dtype
+_out_dtypes: dict = {}  # (primitive, operand dtype keys) -> result dtype
 
 
 def _elementwise_impl(prim):
@@ -84,7 +84,7 @@ def elementwise_impls():
             if prim.elementwise is not None}
 
 
-_fused = {}  # (primitive, argument, dtype) -> (lines, reads), or None: no fused kernel
+_fused: dict = {}  # (primitive, argument, dtype) -> (lines, reads), or None: no fused kernel
 
 
 def fused_vjp(prim, i, g, args, out):

@@ -99,6 +99,16 @@ class Graph:
 
     ``str(graph)`` is a readable listing; in a notebook it renders as a picture.
     Outputs that are constants (do not depend on the inputs) appear as values.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> graph = fg.make_graph(lambda x: np.sin(x) * 2.0)(np.ones(3))
+    >>> print(graph)
+    { lambda  ; a:f64[3]. let
+        b:f64[3] = sin a
+        c:f64[3] = multiply b 2.0
+      in (c) }
+    >>> graph(np.zeros(3))
+    array([0., 0., 0.])
     """
 
     def __init__(self, invars, eqns, outvars):
@@ -171,7 +181,8 @@ class Graph:
 
         >>> import numpy as np, funcgrad as fg
         >>> svg = fg.make_graph(np.sin)(np.ones(2)).to_svg(engine="python")
-        >>> open("graph.svg", "w").write(svg)  # doctest: +SKIP
+        >>> svg.startswith("<svg") or svg.startswith("<?xml")
+        True
         """
         from ..graphviz import to_svg
         return to_svg(self, engine)

@@ -15,7 +15,7 @@ from . import (building, complexfuncs, constructors, fft, floatfuncs, functional
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
 
-_EMPTY = {}
+_EMPTY: dict = {}
 
 # The modules whose ``__all__`` make up ``funcgrad.numpy`` (with ``linalg``).
 _FAMILIES = (constructors, ufuncs, manipulation, reductions, indexing, products, ranges,
@@ -46,7 +46,7 @@ _REDUCERS = {np.add: reductions.sum, np.multiply: reductions.prod, np.maximum: r
 _ACCUMULATORS = {np.add: reductions.cumsum, np.multiply: reductions.cumprod}
 
 
-_UFUNC_RESOLVERS = []  # functions ufunc -> funcgrad function or None (another library's)
+_UFUNC_RESOLVERS: list = []  # functions ufunc -> funcgrad function or None (another library's)
 
 
 def register_ufunc_resolver(resolve):

@@ -30,7 +30,7 @@ __all__ = [
     "radians", "degrees", "real", "imag", "conj", "conjugate", "sinc", "heaviside", "clip", "isclose",
 ]
 
-_EMPTY = {}
+_EMPTY: dict = {}
 
 _EXAMPLE_X = "np.array([0.25, 0.5, 0.75])"
 _EXAMPLE_Y = "np.array([1.5, -0.5, 2.0])"

@@ -31,7 +31,7 @@ from .structural import (broadcast_to_p, convert_element_type_p, fit, moveaxis, 
 __all__ = ["Elementwise", "elementwise", "elementwise_batch", "register_fused_backend",
            "build_kernels"]
 
-_EMPTY = {}
+_EMPTY: dict = {}
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _BOOL = np.dtype(np.bool_)
 _MISSING = object()
@@ -165,7 +165,7 @@ class Elementwise:
         return reads
 
 
-_FUSED_BACKENDS = {}  # array type -> fused_vjp(prim, i, g, args, out)
+_FUSED_BACKENDS: dict = {}  # array type -> fused_vjp(prim, i, g, args, out)
 
 
 def register_fused_backend(array_type, fused_vjp):

@@ -18,7 +18,7 @@ from ..core import SHAPES_ONLY, _state
 from ..kernels import cpu
 from ._elementwise import elementwise
 
-_EMPTY = {}
+_EMPTY: dict = {}
 LN2 = math.log(2.0)
 LN10 = math.log(10.0)
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)

@@ -28,7 +28,7 @@ from ..core import _state
 from ._elementwise import elementwise
 from .elementwise import equal, exp, log, log1p, sign, square, where
 
-_EMPTY = {}
+_EMPTY: dict = {}
 SQRT_PI = math.sqrt(math.pi)
 SQRT_2PI = math.sqrt(2.0 * math.pi)
 SQRTH = math.sqrt(0.5)
@@ -447,7 +447,7 @@ def betainc(a, b, x):
     return _state.interpreter.process(betainc_p, (a, b, x), _EMPTY)
 
 
-betainc.primitive = betainc_p
+betainc.primitive = betainc_p  # type: ignore[attr-defined]
 
 
 gammaln, gamma, digamma = (_fn(p, 1) for p in (gammaln_p, gamma_p, digamma_p))

@@ -6,6 +6,8 @@ the helpers every other rule leans on live here: :func:`unbroadcast` sums a
 cotangent back to an input's shape, :func:`fit` broadcasts a tangent to an
 output's shape, :func:`moveaxis` moves a batch axis.
 """
+from typing import Any
+
 import numpy as np
 
 from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state
@@ -199,12 +201,12 @@ stop_gradient_p = Primitive(
     differentiable=False)
 
 
-def stop_gradient(x):
+def stop_gradient(x: Any) -> Any:
     """``x``, treated as a constant by every derivative.
 
     >>> import funcgrad as fg
     >>> fg.grad(lambda x: x * fg.stop_gradient(x))(3.0)
-    3.0
+    np.float64(3.0)
     """
     return stop_gradient_p.bind(x)
 

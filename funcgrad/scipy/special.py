@@ -290,7 +290,7 @@ def betainc(a, b, x):
 # (SciPy's signatures, each one primitive: the front of that primitive)
 for _front, _prim_fn in ((zeta, _sp.zeta), (gammainc, _sp.gammainc),
                          (gammaincc, _sp.gammaincc), (betainc, _sp.betainc)):
-    _front.primitive = _prim_fn.primitive
+    _front.primitive = _prim_fn.primitive  # type: ignore[union-attr]
 del _front, _prim_fn
 
 
