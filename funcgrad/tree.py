@@ -22,6 +22,10 @@ __all__ = ["register", "flatten", "unflatten", "tree_map", "leaves", "TreeDef"]
 
 _registry: dict[type, tuple[Callable[..., Any], Callable[..., Any]]] = {}
 
+# ``ravel(pytree) -> (flat, unravel)`` (JAX's ravel_pytree) is written on the NumPy front,
+# which imports this module: funcgrad/_ravel.py defines it, funcgrad/__init__.py attaches it.
+ravel: Callable[[Any], tuple[Any, Callable[[Any], Any]]]
+
 
 def register(cls: type, flatten_fn: Callable[[Any], tuple[Iterable[Any], Any]],
              unflatten_fn: Callable[[Any, list[Any]], Any]) -> None:

@@ -81,14 +81,14 @@ def _wrap_callback(callback, unravel, to_dtype):
         new_style = "intermediate_result" in inspect.signature(callback).parameters
     except (TypeError, ValueError):
         new_style = False
-    if new_style:
-        def wrapped(intermediate_result):
-            intermediate_result.x = unravel(to_dtype(intermediate_result.x))
-            return callback(intermediate_result=intermediate_result)
-    else:
-        def wrapped(xk, *rest):
-            return callback(unravel(to_dtype(xk)), *rest)
-    return wrapped
+    def with_result(intermediate_result):
+        intermediate_result.x = unravel(to_dtype(intermediate_result.x))
+        return callback(intermediate_result=intermediate_result)
+
+    def with_x(xk, *rest):
+        return callback(unravel(to_dtype(xk)), *rest)
+
+    return with_result if new_style else with_x
 
 
 def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bounds=None,

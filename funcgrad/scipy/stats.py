@@ -13,6 +13,7 @@ its derivative in the shape parameter raises ``NotImplementedError``, as theirs 
 1.0
 """
 import math
+from typing import Any, Callable
 
 import numpy as np
 
@@ -56,6 +57,11 @@ class rv_continuous:
     scale`` (``_logpdf``, ``_cdf``... with the shape parameters after ``z``)."""
 
     shapes = ()
+    # the standardized functions each distribution is given (annotations only: a missing
+    # one is absent, which the methods below check with getattr)
+    _logpdf: Callable[..., Any]
+    _cdf: Callable[..., Any]
+    _ppf: Callable[..., Any]
 
     def __init__(self, name, **methods):
         self.name = name
