@@ -24,6 +24,15 @@ __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "ente
            "exit_dual_level"]
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+UnpackedDualTensor.__doc__ = """What ``unpack_dual`` returns: ``(primal, tangent)``, as in PyTorch;
+``tangent`` is None for a value that is not dual at the level asked for.
+
+>>> import funcgrad as fg
+>>> with fg.forward_ad.dual_level():
+...     primal, tangent = fg.forward_ad.unpack_dual(fg.forward_ad.make_dual(2.0, 1.0))
+>>> float(primal), float(tangent)
+(2.0, 1.0)
+"""
 
 
 class DualLevel(JVPInterpreter):

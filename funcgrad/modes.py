@@ -199,4 +199,14 @@ class inference_mode(_Mode):
 
 
 def is_inference_mode_enabled():
+    """Whether an ``inference_mode`` block is active on this thread (as PyTorch's
+    ``torch.is_inference_mode_enabled``).
+
+    >>> import funcgrad as fg
+    >>> with fg.inference_mode():
+    ...     print(fg.is_inference_mode_enabled())
+    True
+    >>> fg.is_inference_mode_enabled()
+    False
+    """
     return _state.inference
