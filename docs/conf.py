@@ -37,6 +37,10 @@ autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
 autosummary_generate = False  # the pages are written by apipages, not by autosummary
 add_module_names = False
+# Functions and classes stay out of the pages' tables of contents: a family page of forty
+# functions would otherwise give every page of the site a navigation tree of a thousand
+# entries (measured: half the build time went to it); each page opens with its summary table.
+toc_object_entries = False
 
 # A broken cross-reference to funcgrad is an error. References to outside types (NumPy's,
 # the typing module's, builtins in annotations) are not: no intersphinx, the build must

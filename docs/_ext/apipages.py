@@ -260,7 +260,7 @@ def _numpy_families():
     seen, families = set(), []
     for attr in sorted(vars(fnp)):
         module = getattr(fnp, attr)
-        if (not inspect.ismodule(module) or attr in ("linalg", "fft")
+        if (not inspect.ismodule(module) or attr in ("linalg", "fft") or attr.startswith("_")
                 or not module.__name__.startswith("funcgrad.numpy.")
                 or not hasattr(module, "__all__")):
             continue
