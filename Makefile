@@ -12,7 +12,7 @@ PIP    := $(PY) -m pip
 PKG_FILES := pyproject.toml setup.cfg setup.py
 PYTEST_ARGS ?=
 
-.PHONY: .venv demo test soak bench bench-quick bench-chain bench-compare clean
+.PHONY: .venv demo test docs soak bench bench-quick bench-chain bench-compare clean
 
 .venv: $(VENV)/.stamp-install
 
@@ -34,11 +34,21 @@ $(VENV)/.stamp-bench: $(PKG_FILES) | $(PY)
 	$(PIP) install -e '.[bench]'
 	touch $@ $(VENV)/.stamp-install
 
+$(VENV)/.stamp-docs: $(PKG_FILES) | $(PY)
+	$(PIP) install -e '.[docs]'
+	touch $@ $(VENV)/.stamp-install
+
 demo: $(VENV)/.stamp-install
 	$(PY) -m funcgrad.demo
 
 test: $(VENV)/.stamp-test
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The documentation site (docs/): Sphinx, warnings as errors, into docs/_build/html.
+# The API pages are generated from the modules' __all__; notebooks show their stored outputs.
+docs: $(VENV)/.stamp-docs
+	$(PY) -m sphinx -b html -W --keep-going -q docs docs/_build/html
+	@echo "open docs/_build/html/index.html"
 
 # The long reliability runs (threads, memory, fuzzing, 1e8-element arrays, kernel safety,
 # every generated kernel in both forms): the tests/test_reliability_*, test_fuzz,
@@ -67,5 +77,6 @@ bench-compare: $(VENV)/.stamp-install
 		--command "make bench-compare BASE=$(BASE)$(if $(HEAD), HEAD=$(HEAD))$(if $(COMPARE_ARGS), COMPARE_ARGS=\"$(COMPARE_ARGS)\")"
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis docs/_build \
+		docs/api/generated docs/tutorials/notebooks
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

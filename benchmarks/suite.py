@@ -479,34 +479,40 @@ def report(payload: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-README_INTRO = """\
-`make bench` runs the benchmark suite (`benchmarks/suite.py`, 5–10 minutes; `make
-bench-quick`, fewer repeats, under 3 minutes): workloads W1–W7 of issue 11 for funcgrad
-(eager, with `funcgrad.numpy` and with plain-NumPy code; `jit` once it exists), JAX (eager and
-`jax.jit`), PyTorch (eager and `torch.func`) and HIPS autograd, each result checked against a
-closed form before it is timed, libraries interleaved round-robin, medians of repeats
-(CPU time of the process by default, robust on a shared machine; `--clock wall`). It
-prints the table and writes `benchmarks/results/suite.{md,json,png}` (`suite-quick.*` for the
-quick run). `make bench-chain` is the older per-primitive chain benchmark (W2 alone).
+# The README shows the headline of the report: one row per timed task (no floors, no
+# derived rows, no cold-cache row) and the libraries a reader compares first; the whole
+# report is benchmarks/results/suite.md, which docs/benchmarks.md includes.
+HEADLINE_COLUMNS = [wl.FG, wl.FG_JIT, wl.JAX, wl.JAX_JIT, wl.TORCH, wl.AUTOGRAD]
 
-`make bench-compare BASE=<commit>` (`python benchmarks/compare.py --base REV [--head
-REV_OR_DIR]`) compares two versions of funcgrad on the suite's funcgrad rows (eager with
-`funcgrad.numpy` and with plain NumPy, and `jit`, W1–W7; `--kernels` adds the kernel table):
-a commit is exported with its own virtualenv into `~/.cache/funcgrad-compare/` (made once),
-the head is this work tree by default, and the benchmark code is this tree's for both. Each
-round starts fresh worker processes for both trees, which check their results and then take
-turns loop by loop on one CPU; W7 alternates fresh processes, with a warm and a cold Numba
-cache. It prints both columns, the median over rounds of the paired head/base ratio with a
-95% interval, whether the results are bit-identical and a verdict against a 5% threshold, and
-writes `benchmarks/results/compare-<base>-vs-<head>.{md,json}`; the same tree on both sides
-shows the noise floor.
+README_INTRO = """\
+`make bench` runs the benchmark suite against JAX, PyTorch and HIPS autograd (workloads
+W1-W7; the whole report, its plot and the method are in
+[docs/benchmarks.md](docs/benchmarks.md)). Headline rows of the latest run, median time per
+call and, in brackets, the ratio to the fastest of JAX, jax.jit, PyTorch, torch.func and
+autograd (below 1: faster than all of them):
 """
 
 
-def update_readme(section_body: str, path: Path = README) -> None:
-    """Replace (or append) the ``## Benchmarks`` section of the README."""
+def headline(payload: dict[str, Any]) -> str:
+    """The README's table: the timed tasks, for the libraries of ``HEADLINE_COLUMNS``."""
+    results = [r for r in payload["results"]
+               if not r["reference_only"]
+               and any("median_s" in r["libraries"].get(c, {}) for c in HEADLINE_COLUMNS)]
+    columns = [c for c in HEADLINE_COLUMNS if any(c in r["libraries"] for r in results)]
+    rows = []
+    for res in results:
+        row = {"task": res["label"], "unit": res["unit"]}
+        for c in columns:
+            row[c] = _cell(res["libraries"].get(c), UNIT_SCALE[res["unit"]])
+        rows.append(row)
+    return (f"Run of {payload['date'][:10]} (`{payload['config']['command']}`):\n\n"
+            + markdown_table(rows, ["task", "unit"] + columns))
+
+
+def update_readme(payload: dict[str, Any], path: Path = README) -> None:
+    """Replace (or append) the ``## Benchmarks`` section of the README with the headline."""
     text = path.read_text()
-    section = "## Benchmarks\n\n" + README_INTRO + "\n### Latest results\n\n" + section_body
+    section = "## Benchmarks\n\n" + README_INTRO + "\n" + headline(payload) + "\n"
     match = re.search(r"^## Benchmarks[ \t]*\n", text, re.MULTILINE)
     if match:
         nxt = re.search(r"^## ", text[match.end():], re.MULTILINE)
@@ -564,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--name", help="output file stem (default suite, quick: suite-quick)")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG")
     p.add_argument("--update-readme", action="store_true",
-                   help="write the table into README.md's Benchmarks section")
+                   help="write the headline table into README.md's Benchmarks section")
     p.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                    help="cpu (default): CPU time of the process, robust to other work on "
                    "the machine; wall: elapsed time")
@@ -642,7 +648,7 @@ def main(argv: list[str] | None = None) -> int:
         png, why = plot.plot(payload, args.out_dir / f"{name}.png")
         _say(f"wrote {png}" if png else f"no plot: {why}")
     if args.update_readme:
-        update_readme(text)
+        update_readme(payload)
         _say(f"updated the Benchmarks section of {README}")
     _say(f"done in {time.perf_counter() - t_start:.0f} s")
     return 0

@@ -207,7 +207,8 @@ class inference_mode(_Mode):
 
 
 def is_inference_mode_enabled() -> bool:
-    """Whether ``inference_mode`` is on for this thread (PyTorch's name).
+    """Whether an ``inference_mode`` block is active on this thread (as PyTorch's
+    ``torch.is_inference_mode_enabled``).
 
     >>> import funcgrad as fg
     >>> with fg.inference_mode():

@@ -267,12 +267,13 @@ def test_a_state_from_another_optimizer_is_refused():
 
 # ---- documentation ------------------------------------------------------------------
 
-def test_readme_optimizer_example(capsys):
-    """The README's fg.optim block runs and reaches the minimum (w = 1, b = -2)."""
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+def test_documented_optimizer_example(capsys):
+    """Getting started's fg.optim block runs and reaches the minimum (w = 1, b = -2)."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "getting-started.md"
+    text = page.read_text(encoding="utf-8")
     section = text[text.index("## Optimizers, ravel and minimize"):]
     block = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
-    exec(compile(block, "README.md", "exec"), {"__name__": "__readme__"})
+    exec(compile(block, "getting-started.md", "exec"), {"__name__": "__docs__"})
     assert capsys.readouterr().out.split() == ["[1.", "1.", "1.]", "float32", "-2.0"]
 
 
