@@ -12,7 +12,7 @@ PIP    := $(PY) -m pip
 PKG_FILES := pyproject.toml setup.cfg setup.py
 PYTEST_ARGS ?=
 
-.PHONY: .venv demo test soak bench bench-quick bench-chain bench-compare clean
+.PHONY: .venv demo test notebooks soak bench bench-quick bench-chain bench-compare clean
 
 .venv: $(VENV)/.stamp-install
 
@@ -39,6 +39,12 @@ demo: $(VENV)/.stamp-install
 
 test: $(VENV)/.stamp-test
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# Re-execute every notebook in place (a fresh kernel each, top to bottom), so the outputs
+# stored with them come from the current code; tests/test_notebooks.py checks that they do.
+# A few minutes. `$(PY) notebooks/execute.py 02 04` runs only the notebooks named so.
+notebooks: $(VENV)/.stamp-test
+	$(PY) notebooks/execute.py
 
 # The long reliability runs (threads, memory, fuzzing, 1e8-element arrays, kernel safety,
 # every generated kernel in both forms): the tests/test_reliability_*, test_fuzz,
