@@ -35,6 +35,7 @@ _GAP_Y = 40.0          # between rows: where edges bend
 _WAYPOINT_W = 6.0      # the slot an edge takes in a row it crosses
 _MARGIN = 12.0
 _SWEEPS = 12
+_BIG = 3000            # nodes and waypoints: above this, fewer sweeps (seconds, not tens)
 
 
 class _Node:
@@ -91,22 +92,32 @@ def _split_long_edges(nodes):
 
 
 def _crossings(rows):
+    """Edge crossings between neighbouring rows: with the edges sorted by their upper end,
+    two cross when their lower ends come in the other order, so count those inversions
+    (a Fenwick tree over lower positions: n log n, where deep graphs have many edges)."""
     total = 0
     for upper, lower in zip(rows, rows[1:]):
         pos = {id(n): i for i, n in enumerate(lower)}
-        ends = [(i, pos[id(s)]) for i, n in enumerate(upper) for s in n.succs]
-        for a in range(len(ends)):
-            for b in range(a + 1, len(ends)):
-                (u1, l1), (u2, l2) = ends[a], ends[b]
-                total += (u1 - u2) * (l1 - l2) < 0
+        ends = sorted((i, pos[id(s)]) for i, n in enumerate(upper) for s in n.succs)
+        tree = [0] * (len(lower) + 1)
+        for seen, (_, low) in enumerate(ends):
+            i, not_greater = low + 1, 0  # earlier edges whose lower end is <= this one's
+            while i:
+                not_greater += tree[i]
+                i -= i & -i
+            total += seen - not_greater
+            i = low + 1
+            while i <= len(lower):
+                tree[i] += 1
+                i += i & -i
     return total
 
 
-def _order_rows(rows):
+def _order_rows(rows, sweeps):
     """Barycentre sweeps: each row sorted by the mean position of its neighbours in the
     row just swept; the order with the fewest crossings wins."""
     best, best_crossings = [list(r) for r in rows], _crossings(rows)
-    for sweep in range(_SWEEPS):
+    for sweep in range(sweeps):
         down = sweep % 2 == 0
         order = range(1, len(rows)) if down else range(len(rows) - 2, -1, -1)
         for r in order:
@@ -149,10 +160,10 @@ def _place_row(row, want):
             i += 1
 
 
-def _assign_x(rows):
+def _assign_x(rows, sweeps):
     for row in rows:  # start packed from the left
         _place_row(row, [0.0] * len(row))
-    for sweep in range(8):  # then let each node drift towards its neighbours' mean
+    for sweep in range(sweeps):  # then let each node drift towards its neighbours' mean
         down = sweep % 2 == 0
         for row in (rows if down else rows[::-1]):
             want = []
@@ -201,8 +212,9 @@ def layout_svg(nodes, edges, colors, caption=None):
     rows = [[] for _ in range(1 + max(n.layer for n in everything))]
     for n in everything:
         rows[n.layer].append(n)
-    rows = _order_rows(rows)
-    _assign_x(rows)
+    big = len(everything) > _BIG
+    rows = _order_rows(rows, 4 if big else _SWEEPS)
+    _assign_x(rows, 4 if big else 8)
 
     # Row bands: each row as tall as its tallest box, boxes centred in it.
     tops, y = [], _MARGIN

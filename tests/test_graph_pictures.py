@@ -216,3 +216,20 @@ def test_bad_engine_is_named():
 def test_docstring_examples_run(module):
     failures, tried = doctest.testmod(module)
     assert tried and not failures
+
+
+def test_crossing_count_matches_the_pairwise_definition():
+    """The layout's fast count (inversions) equals counting crossing edge pairs directly."""
+    import itertools
+    import random
+    rng = random.Random(0)
+    for _ in range(200):
+        upper = [graph_layout._box(f"u{i}", "eqn", ["x"]) for i in range(rng.randint(1, 6))]
+        lower = [graph_layout._box(f"l{i}", "eqn", ["x"]) for i in range(rng.randint(1, 6))]
+        for node in upper:
+            node.succs = rng.sample(lower, rng.randint(0, len(lower)))
+        where = {id(n): i for i, n in enumerate(lower)}
+        ends = [(i, where[id(s)]) for i, n in enumerate(upper) for s in n.succs]
+        pairwise = sum((a[0] - b[0]) * (a[1] - b[1]) < 0
+                       for a, b in itertools.combinations(ends, 2))
+        assert graph_layout._crossings([upper, lower]) == pairwise
