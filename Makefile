@@ -12,7 +12,7 @@ PIP    := $(PY) -m pip
 PKG_FILES := pyproject.toml setup.cfg setup.py
 PYTEST_ARGS ?=
 
-.PHONY: .venv demo test docs soak bench bench-quick bench-chain bench-compare clean
+.PHONY: .venv demo test docs notebooks soak bench bench-quick bench-chain bench-compare clean
 
 .venv: $(VENV)/.stamp-install
 
@@ -49,6 +49,12 @@ test: $(VENV)/.stamp-test
 docs: $(VENV)/.stamp-docs
 	$(PY) -m sphinx -b html -W --keep-going -q docs docs/_build/html
 	@echo "open docs/_build/html/index.html"
+
+# Re-execute every notebook in place (a fresh kernel each, top to bottom), so the outputs
+# stored with them come from the current code; tests/test_notebooks.py checks that they do.
+# A few minutes. `$(PY) notebooks/execute.py 02 04` runs only the notebooks named so.
+notebooks: $(VENV)/.stamp-test
+	$(PY) notebooks/execute.py
 
 # The long reliability runs (threads, memory, fuzzing, 1e8-element arrays, kernel safety,
 # every generated kernel in both forms): the tests/test_reliability_*, test_fuzz,

@@ -1,7 +1,7 @@
 """Sphinx configuration of funcgrad's documentation site (``make docs``).
 
 Sources: the Markdown pages beside this file (MyST), the notebooks of ``notebooks/``
-rendered from the outputs stored in them (never executed here; ``docs/run_notebooks.py``
+rendered from the outputs stored in them (never executed here; ``make notebooks``
 refreshes them), and the API reference that ``_ext/apipages.py`` generates from the
 modules' ``__all__`` and docstrings.
 """
@@ -59,7 +59,7 @@ myst_heading_anchors = 3
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build", "_ext", "Thumbs.db", ".DS_Store", "run_notebooks.py"]
+exclude_patterns = ["_build", "_ext", "Thumbs.db", ".DS_Store"]
 
 html_theme = "furo"
 html_title = f"funcgrad {release}"

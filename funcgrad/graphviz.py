@@ -3,18 +3,23 @@
 ``graph.to_dot()`` gives Graphviz DOT text; in a notebook a graph shows as a
 picture (``_repr_svg_`` / ``_repr_html_``).  The SVG comes from Graphviz's
 ``dot`` program when it is installed (``apt-get install graphviz``,
-``brew install graphviz``, ``conda install graphviz``), and otherwise from a
-small built-in layout (layered boxes and arrows), so a picture always shows.
+``brew install graphviz``, ``conda install graphviz``), and otherwise from the
+built-in layered layout of :mod:`funcgrad.graph_layout`, so a picture always
+shows.
 
-Nodes: inputs (blue ellipses), array constants (grey), one box per equation
-(its primitive, inputs and parameters, and the value it defines), and the
-outputs (green).  Edges follow the values.
+Nodes: inputs (blue ellipses), array constants (grey, with their shape and
+values), one box per equation (its primitive, inputs and parameters, and the
+value it defines), and the outputs (green).  Edges follow the values.
+Equations that no output depends on are left out of the picture and counted in
+a note under it; ``print(graph)`` lists every equation.
 """
 import shutil
 import subprocess
 from xml.sax.saxutils import escape
 
 import numpy as np
+
+from .graph_layout import layout_svg
 
 __all__ = ["to_dot", "to_svg", "MAX_PICTURE_EQUATIONS"]
 
@@ -29,10 +34,32 @@ def _short(text, limit=_MAX_LABEL):
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _structure(graph):
-    """Nodes ``[(id, kind, [label lines])]`` and edges ``[(src, dst)]`` of ``graph``."""
+def _const_label(cid, value):
+    """``c0: f64[3] = [1., 1., 1.]``: the shape, and the values when they fit on a line
+    (or the one value every entry holds, or the range)."""
     from .core import aval_of
+    head = f"{cid}: {aval_of(value).str_short()}"
+    host = np.asarray(value)
+    if host.size == 0 or host.dtype.kind not in "biufc":
+        return [head]
+    with np.printoptions(precision=4, threshold=8, edgeitems=3, suppress=True):
+        shown = np.array2string(host.ravel() if host.ndim > 1 else host, separator=", ")
+    flat = host.ravel()
+    if host.ndim <= 1 and len(shown) <= 30 and host.size <= 6:
+        return [head, f"= {shown}"]
+    if np.all(flat == flat[0]):
+        return [head, f"every entry {flat[0].item()!r}"]
+    if host.dtype.kind in "biuf":
+        return [head, f"from {flat.min().item():.4g} to {flat.max().item():.4g}"]
+    return [head]
+
+
+def _structure(graph):
+    """Nodes ``[(id, kind, [label lines])]``, edges ``[(src, dst)]`` and the number of
+    equations left out because no output depends on them (e.g. the value of ``f``
+    computed inside ``grad(f)``, which ``grad`` does not return)."""
     names = graph._names()  # every value of the graph (a Var) has a name; constants do not
+    live = _live_equations(graph)
     producer = {}  # id(var) -> node id
     nodes, edges = [], []
     consts = {}
@@ -59,10 +86,12 @@ def _structure(graph):
         if key not in consts:
             cid = f"c{len(consts)}"
             consts[key] = cid
-            nodes.append((cid, "const", [f"{cid}: {aval_of(x).str_short()}"]))
+            nodes.append((cid, "const", _const_label(cid, x)))
         return consts[key], consts[key]
 
     for k, eqn in enumerate(graph.eqns):
+        if not live[k]:
+            continue
         nid = f"e{k}"
         ins = []
         for x in eqn.inputs:
@@ -87,7 +116,20 @@ def _structure(graph):
         nodes.append((f"out{k}", "output", [label]))
         if src is not None:
             edges.append((src, f"out{k}"))
-    return nodes, edges
+    return nodes, edges, len(graph.eqns) - sum(live)
+
+
+def _live_equations(graph):
+    """For each equation, whether an output depends on it (every primitive is pure, so the
+    others change nothing the graph returns)."""
+    needed = {id(v) for v in graph.outvars}
+    live = [False] * len(graph.eqns)
+    for k in range(len(graph.eqns) - 1, -1, -1):
+        eqn = graph.eqns[k]
+        if any(id(v) in needed for v in eqn.outvars):
+            live[k] = True
+            needed.update(id(x) for x in eqn.inputs)
+    return live
 
 
 def _dot_string(text):
@@ -111,7 +153,7 @@ def to_dot(graph, name="funcgrad"):
     shapes = {"input": "ellipse", "const": "box", "eqn": "box", "output": "ellipse"}
     styles = {"input": "filled", "const": "filled,dashed", "eqn": "rounded,filled",
               "output": "filled"}
-    nodes, edges = _structure(graph)
+    nodes, edges, pruned = _structure(graph)
     lines = [f"digraph {name} {{", "  rankdir=TB;",
              '  node [fontname="Helvetica", fontsize=11];',
              '  edge [color="#6b7280", arrowsize=0.7];']
@@ -121,6 +163,9 @@ def to_dot(graph, name="funcgrad"):
                      f"fillcolor={_dot_string(_COLORS[kind])}];")
     for src, dst in edges:
         lines.append(f"  {src} -> {dst};")
+    note = _pruned_note(pruned)
+    if note:
+        lines.append(f"  label={_dot_string(note)}; labelloc=b; fontsize=10;")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -166,65 +211,16 @@ def _strip_prolog(svg):
     return svg[start:] if start >= 0 else svg
 
 
-# --- the built-in layout ----------------------------------------------------------------------
-
-_CHAR_W, _LINE_H, _PAD, _GAP_X, _GAP_Y = 7.0, 15.0, 8.0, 24.0, 36.0
-
-
 def _python_svg(graph):
-    nodes, edges = _structure(graph)
-    preds = {}
-    for src, dst in edges:
-        preds.setdefault(dst, []).append(src)
-    layer = {}
-    for nid, kind, _ in nodes:  # nodes come in topological order
-        layer[nid] = 1 + max((layer[p] for p in preds.get(nid, ())), default=-1)
-    rows = {}
-    for nid, kind, lines in nodes:
-        w = max(len(line) for line in lines) * _CHAR_W + 2 * _PAD
-        h = len(lines) * _LINE_H + 2 * _PAD - 4
-        rows.setdefault(layer[nid], []).append((nid, kind, lines, w, h))
-    widths = {r: sum(n[3] for n in row) + _GAP_X * (len(row) - 1) for r, row in rows.items()}
-    total_w = max(widths.values(), default=100) + 2 * _GAP_X
-    pos = {}
-    y = _GAP_X / 2
-    body = []
-    for r in sorted(rows):
-        row = rows[r]
-        if r:  # order each layer by where its inputs are: fewer crossing edges
-            row.sort(key=lambda n: sum(pos[p][0] for p in preds[n[0]]) / len(preds[n[0]])
-                     if preds.get(n[0]) else 0.0)
-        row_h = max(n[4] for n in row)
-        x = (total_w - widths[r]) / 2
-        for nid, kind, lines, w, h in row:
-            top = y + (row_h - h) / 2
-            pos[nid] = (x + w / 2, top, top + h)
-            rx = h / 2 if kind in ("input", "output") else 6
-            dash = ' stroke-dasharray="4 2"' if kind == "const" else ""
-            body.append(f'<g class="node {kind}"><title>{escape(nid)}</title>'
-                        f'<rect x="{x:.1f}" y="{top:.1f}" width="{w:.1f}" height="{h:.1f}" '
-                        f'rx="{rx:.1f}" fill="{_COLORS[kind]}" stroke="#374151"{dash}/>')
-            for i, line in enumerate(lines):
-                weight = ' font-weight="bold"' if kind == "eqn" and i == 0 else ""
-                body.append(f'<text x="{x + w / 2:.1f}" y="{top + _PAD + 11 + i * _LINE_H:.1f}" '
-                            f'text-anchor="middle"{weight}>{escape(line)}</text>')
-            body.append("</g>")
-            x += w + _GAP_X
-        y += row_h + _GAP_Y
-    arrows = []
-    for src, dst in edges:
-        x1, _, y1 = pos[src]
-        x2, y2, _ = pos[dst]
-        arrows.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2 - 2:.1f}" '
-                      f'stroke="#6b7280" marker-end="url(#fg-arrow)"/>')
-    height = y - _GAP_Y + _GAP_X / 2
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}" '
-            f'height="{height:.0f}" viewBox="0 0 {total_w:.0f} {height:.0f}" '
-            f'font-family="Helvetica, Arial, sans-serif" font-size="11">'
-            f'<defs><marker id="fg-arrow" viewBox="0 0 10 10" refX="10" refY="5" '
-            f'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
-            f'<path d="M 0 0 L 10 5 L 0 10 z" fill="#6b7280"/></marker></defs>'
-            + "".join(arrows) + "".join(body) + "</svg>")
+    nodes, edges, pruned = _structure(graph)
+    return layout_svg(nodes, edges, _COLORS, caption=_pruned_note(pruned))
+
+
+def _pruned_note(pruned):
+    if not pruned:
+        return None
+    return (f"{pruned} equation{'s' if pruned > 1 else ''} whose result is never used "
+            f"not drawn (print(graph) lists every equation)")
 
 
 # --- notebook display -----------------------------------------------------------------------

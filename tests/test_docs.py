@@ -145,10 +145,10 @@ def test_every_notebook_has_stored_outputs():
         nb = nbformat.read(path, as_version=4)
         code = [c for c in nb.cells if c.cell_type == "code"]
         assert all(c.execution_count is not None for c in code if c.source.strip()), \
-            f"{path.name} holds cells that never ran: run docs/run_notebooks.py"
+            f"{path.name} holds cells that never ran: run make notebooks"
         pictures = [o for c in code for o in c.get("outputs", [])
                     if "image/png" in o.get("data", {}) or "image/svg+xml" in o.get("data", {})]
-        assert pictures, f"{path.name} has no stored picture: run docs/run_notebooks.py"
+        assert pictures, f"{path.name} has no stored picture: run make notebooks"
 
 
 def test_sharp_bits_examples_print_what_the_page_says():
