@@ -23,7 +23,7 @@ from .numpy._convert import asarray
 from .typing import Array, ArrayLike
 
 __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
-           "exit_dual_level"]
+           "exit_dual_level", "DualLevel"]
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 UnpackedDualTensor.__doc__ = """What :func:`unpack_dual` returns: ``(primal, tangent)``.
@@ -35,6 +35,16 @@ UnpackedDualTensor(primal=np.float64(1.0), tangent=None)
 
 
 class DualLevel(JVPInterpreter):
+    """A forward-AD level: what ``with dual_level() as level`` and ``enter_dual_level()``
+    give, to name in ``make_dual(..., level=level)`` and ``exit_dual_level(level)``.
+
+    >>> import numpy as np, funcgrad.forward_ad as fwAD
+    >>> with fwAD.dual_level() as level:
+    ...     x = fwAD.make_dual(np.array(1.0), np.array(2.0), level=level)
+    ...     print(fwAD.unpack_dual(x * x, level=level).tangent)
+    4.0
+    """
+
     __slots__ = ()
     transform = "forward_ad.dual_level"
     outlives = True  # leaving the level drops tangents; the primals stay usable
