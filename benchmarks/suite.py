@@ -487,9 +487,10 @@ def report(payload: dict[str, Any]) -> str:
 
 
 README_INTRO = """\
-`make bench` runs the benchmark suite (`benchmarks/suite.py`, 5–10 minutes; `make
-bench-quick`, fewer repeats, under 3 minutes): workloads W1–W7 of issue 11 for funcgrad
-(eager, with `funcgrad.numpy` and with plain-NumPy code; `jit` once it exists), JAX (eager and
+`make bench` runs the benchmark suite (`benchmarks/suite.py`, 5–10 minutes for W1–W7, and
+W8 adds about 5 more; `make bench-quick`, fewer repeats, under 3 minutes for W1–W7): workloads
+W1–W7 of issue 11, and W8 (FFT and linear algebra: `benchmarks/w8.py`; `--only W8`), for
+funcgrad (eager, with `funcgrad.numpy` and with plain-NumPy code; `jit` once it exists), JAX (eager and
 `jax.jit`), PyTorch (eager and `torch.func`) and HIPS autograd, each result checked against a
 closed form before it is timed, libraries interleaved round-robin, medians of repeats
 (CPU time of the process by default, robust on a shared machine; `--clock wall`). It
