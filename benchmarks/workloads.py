@@ -1,4 +1,5 @@
-"""Workloads W1-W6 of the benchmark suite (issue 11), for every library.
+"""Workloads W1-W6 of the benchmark suite (issue 11), for every library, and W8
+(FFT and linear algebra, in w8.py).
 
 Each workload is written once, against a small NumPy-like namespace ``xp``
 (``sin``, ``sum``, ``tanh``, ``lse`` = logsumexp over axis 1, ...) that each
@@ -67,10 +68,12 @@ DISTRIBUTION = {FG: "funcgrad", FG_NP: "funcgrad", FG_JIT: "funcgrad", JAX: "jax
 SIZES = {
     "full": {"w1_n": 16, "w2_n": 8, "w2_steps": 200,
              "w3": (128, 784, 256, 10), "w4_n": 1_000_000,
-             "w5_n": (100, 400), "w6_n": 200},
+             "w5_n": (100, 400), "w6_n": 200,
+             "w8_fft_n": 4096, "w8_la": (200, 10)},
     "tiny": {"w1_n": 16, "w2_n": 8, "w2_steps": 5,
              "w3": (4, 12, 8, 3), "w4_n": 1000,
-             "w5_n": (5, 7), "w6_n": 6},
+             "w5_n": (5, 7), "w6_n": 6,
+             "w8_fft_n": 16, "w8_la": (5, 2)},
 }
 
 
@@ -710,7 +713,16 @@ def w6(size) -> list[Task]:
     return tasks
 
 
+def w8(size) -> list[Task]:
+    """W8, FFT and linear algebra: benchmarks/w8.py (which builds on this module)."""
+    if __package__:
+        from . import w8 as module
+    else:  # benchmarks/ itself is on sys.path (python benchmarks/suite.py)
+        import w8 as module  # type: ignore[no-redef]
+    return module.w8(size)
+
+
 #: workload name -> task factory (W7, start-up, lives in startup.py)
 WORKLOADS: dict[str, Callable[[dict], list[Task]]] = {
-    "W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6,
+    "W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6, "W8": w8,
 }

@@ -23,6 +23,17 @@ tape (backward passes on float64 Tensors, as PyTorch computes it), so ``f`` may 
 Tensor method; forward mode and ``check_batched_grad`` run funcgrad's transforms, for
 which ``f`` must be written with NumPy-style operations.  A Tensor that requires grad and
 is not float64 gets PyTorch's warning (funcgrad checks it in float64 all the same).
+
+Complex inputs and outputs are checked as PyTorch checks them.  Central differences perturb
+the real and the imaginary part of each complex input element separately.  Reverse mode
+checks the real and the imaginary part of each complex output as two real functions (one
+backward pass each); an entry for a complex input element ``z = x + iy`` is the gradient
+of that real function, written as one complex number in the convention of the API ``f``
+is written for: ``d/dx - i d/dy`` for plain arrays (JAX's convention, ``fg.grad``'s) and
+``d/dx + i d/dy`` for Tensors (PyTorch's, what ``.grad`` holds).  A VJP rule that
+conjugates where it should not therefore fails the check.  Forward mode checks the
+derivatives along the real and along the imaginary part of each complex input (tangents
+``1`` and ``1j``; a tangent is convention-free).  Complex inputs are checked in complex128.
 """
 import sys
 import warnings
@@ -31,6 +42,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import tree
+from ._gradcheck_messages import fast_message, mismatch_message
 from .api import jvp as _jvp
 from .api import vjp as _vjp
 from .api import vmap as _vmap
@@ -63,16 +75,16 @@ def _prepare_inputs(inputs, who):
             if k in tensors:
                 value = x.detach().numpy()
                 if k in wanted:
-                    if value.dtype.kind != "f":
-                        raise TypeError(f"{who}: input {k} requires grad but is not "
-                                        f"floating-point ({value.dtype})")
-                    if value.dtype != np.float64:
+                    if value.dtype.kind not in "fc":
+                        raise TypeError(f"{who}: input {k} requires grad but is neither "
+                                        f"floating-point nor complex ({value.dtype})")
+                    if value.dtype not in (np.float64, np.complex128):
                         warnings.warn(
                             f"Input #{k} requires gradient and is not a double precision "
                             f"floating point or complex. This check will likely fail if all "
                             f"the inputs are not of double precision floating point or "
                             f"complex.", UserWarning, stacklevel=3)
-                    value = np.array(value, dtype=np.float64)
+                    value = np.array(value, dtype=_checked_dtype(value))
                     diff.append(k)
                 x = value
             prepared.append(x)
@@ -91,34 +103,40 @@ def _prepare_plain(inputs, who):
         if isinstance(x, (int, float, np.number)) or hasattr(x, "__array__") or \
                 isinstance(x, (list, tuple)):
             arr = np.asarray(x)
-            if arr.dtype.kind == "c":
-                raise TypeError(f"{who}: input {k} is complex; funcgrad differentiates real "
-                                f"functions. Split it into real and imaginary parts.")
-            if arr.dtype.kind == "f" or isinstance(x, float):
-                # float64 copies: finite differences need the precision, and we perturb them
-                prepared.append(np.array(arr, dtype=np.float64))
+            if arr.dtype.kind in "fc" or isinstance(x, float):
+                # float64/complex128 copies: finite differences need the precision, and we
+                # perturb them in place
+                prepared.append(np.array(arr, dtype=_checked_dtype(arr)))
                 diff.append(k)
                 continue
         prepared.append(x)  # integers, masks, other objects: passed through, not checked
     if not diff:
-        raise ValueError(f"{who}: no floating-point input to differentiate; pass the inputs "
-                         f"as float arrays, e.g. {who}(f, (np.array([1.0, 2.0]),))")
+        raise ValueError(f"{who}: no floating-point or complex input to differentiate; pass "
+                         f"the inputs as float (or complex) arrays, e.g. "
+                         f"{who}(f, (np.array([1.0, 2.0]),))")
     return prepared, diff
 
 
+def _checked_dtype(a):
+    """float64, or complex128 for a complex array: the precision gradcheck checks in."""
+    return np.complex128 if np.asarray(a).dtype.kind == "c" else np.float64
+
+
 def _float_leaves(out):
-    """Output leaves as float64 arrays (None for non-float leaves), and the tree."""
+    """Output leaves as float64 (complex128) arrays, None for leaves that are neither
+    floating-point nor complex, and the tree."""
     leaves, treedef = tree.flatten(out)
     arrays = []
     for leaf in leaves:
         a = np.asarray(leaf)
-        arrays.append(a.astype(np.float64) if a.dtype.kind == "f" else None)
+        arrays.append(a.astype(_checked_dtype(a)) if a.dtype.kind in "fc" else None)
     return arrays, treedef, leaves
 
 
-def _numerical_columns(call, x, eps, direction=None):
+def _numerical_columns(call, x, eps, direction=None, step=1.0):
     """Central-difference derivative of ``call`` along each element of ``x`` (or along
-    ``direction``): a list per output leaf of arrays ``(out.size, n)``."""
+    ``direction``): a list per output leaf of arrays ``(out.size, n)``.  ``step=1j``
+    perturbs the imaginary part of each (complex) element instead of the real part."""
     if direction is not None:
         up, down = x + eps * direction, x - eps * direction
         return [None if (p is None) else ((p - m) / (2 * eps)).reshape(-1, 1)
@@ -127,9 +145,9 @@ def _numerical_columns(call, x, eps, direction=None):
     flat = x.reshape(-1)
     for j in range(flat.size):
         old = flat[j]
-        flat[j] = old + eps
+        flat[j] = old + eps * step
         plus = call(x)
-        flat[j] = old - eps
+        flat[j] = old - eps * step
         minus = call(x)
         flat[j] = old
         d = [None if p is None else ((p - m) / (2 * eps)).reshape(-1) for p, m in zip(plus, minus)]
@@ -140,45 +158,6 @@ def _numerical_columns(call, x, eps, direction=None):
     if cols is None:
         return None
     return [None if c[0] is None else np.stack(c, axis=1) for c in cols]
-
-
-def _describe(index, shape):
-    if not shape:
-        return "()"
-    return str(tuple(int(i) for i in np.unravel_index(index, shape)))
-
-
-def _mismatch_message(mode, j, i, numerical, analytical, out_shape, in_shape, atol, rtol,
-                      label_inputs):
-    diff = np.abs(analytical - numerical)
-    excess = diff - (atol + rtol * np.abs(numerical))
-    r, c = np.unravel_index(int(np.argmax(excess)), excess.shape)
-    rule = {"reverse": "reverse mode (VJP rules)", "forward": "forward mode (JVP rules)"}[mode]
-    with np.printoptions(precision=6, suppress=True, linewidth=100, threshold=400):
-        return (
-            f"Jacobian mismatch for output {j} with respect to input {label_inputs(i)}, "
-            f"{rule}.\n"
-            f"numerical (central differences):\n{numerical}\n"
-            f"analytical ({mode} mode):\n{analytical}\n"
-            f"largest difference {diff[r, c]:.6g} at row {r}, column {c} (output element "
-            f"{_describe(r, out_shape)}, input element {_describe(c, in_shape)}): numerical "
-            f"{numerical[r, c]:.6g}, analytical {analytical[r, c]:.6g}; allowed "
-            f"atol + rtol * |numerical| = {atol + rtol * abs(numerical[r, c]):.3g}.\n"
-            f"(J[row, column] = d output.flat[row] / d input.flat[column].) "
-            f"The {mode}-mode derivative disagrees with finite differences: check the "
-            f"{'VJP (backward)' if mode == 'reverse' else 'JVP'} rule of the operations f uses, "
-            f"e.g. a custom_vjp/custom_jvp or Function you wrote. If f is not smooth at this "
-            f"input (abs at 0, max with ties, a branch boundary) move the input away from the "
-            f"kink; if f computes in float32, raise eps/atol/rtol.")
-
-
-def _fast_message(mode, j, i, numerical, analytical, atol, rtol, label_inputs):
-    return (f"Jacobian mismatch (fast_mode) for output {j} with respect to input "
-            f"{label_inputs(i)}, {mode} mode: the random projection u^T J v is {analytical:.8g} "
-            f"analytically but {numerical:.8g} by central differences (difference "
-            f"{abs(analytical - numerical):.3g}, allowed {atol + rtol * abs(numerical):.3g}). "
-            f"Check the {'VJP (backward)' if mode == 'reverse' else 'JVP'} rule of the "
-            f"operations f uses; rerun with fast_mode=False to see the full Jacobians.")
 
 
 def _forward(g, x0, tangents):
@@ -207,9 +186,14 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
 
     ``inputs``: a tuple of arrays or ``fg.Tensor``s (or a single one).  Tensors that
     require grad are differentiated, as in PyTorch (``f`` receives Tensors); with none,
-    every floating-point array is.  Inputs are converted to float64; others are passed
-    through unchanged.  ``check_batched_grad``: also check that ``vmap`` of the backward
-    pass over a batch of cotangents equals one backward pass per cotangent.
+    every floating-point or complex array is.  Inputs are converted to float64 (complex
+    to complex128); others are passed through unchanged.  Complex inputs and outputs are
+    checked as PyTorch checks them: a complex output as its real and its imaginary part,
+    a complex input's gradient as one complex number per element, ``d/dx - i d/dy`` of
+    the real function for plain arrays (JAX's convention, as ``fg.grad`` gives it) and
+    ``d/dx + i d/dy`` for Tensors (PyTorch's ``.grad``).  ``check_batched_grad``: also
+    check that ``vmap`` of the backward pass over a batch of cotangents equals one
+    backward pass per cotangent.
     ``f`` returns an array, a scalar or a tuple/pytree of them.  Returns True; on a
     mismatch raises :class:`GradcheckError` showing the numerical and analytical
     Jacobians and where they differ most, or returns False if
@@ -228,6 +212,15 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
     >>> x = fg.Tensor([0.1, 0.2], requires_grad=True)   # PyTorch's idiom
     >>> fg.gradcheck(lambda t: (t * t).sum(), (x,))
     True
+    >>> z = np.array([1 + 2j, 0.5 - 1j])                # complex in, complex out
+    >>> fg.gradcheck(lambda z: np.exp(z) * np.conj(z), (z,), check_forward_ad=True)
+    True
+    >>> @fg.custom_vjp
+    ... def norm2(z):
+    ...     return np.sum(np.abs(z) ** 2)
+    >>> norm2.defvjp(lambda z: (norm2(z), z), lambda z, g: (2 * g * z,))  # JAX wants conj(z)
+    >>> fg.gradcheck(norm2, (z,), raise_exception=False)
+    False
     """
     args, diff, tensors = _prepare_inputs(inputs, "gradcheck")
     return _gradcheck(_retensor(f, tensors), args, diff, eps, atol, rtol, raise_exception,
@@ -267,9 +260,11 @@ def _flat(out):
 
 
 def _eager_vjp(eager, args, diff):
-    """``vjp(g, *x0)`` as :func:`funcgrad.vjp` gives it, computed on the eager tape:
-    ``eager`` runs ``f`` with float64 Tensors that require grad at the positions ``diff``
-    and returns its Tensor outputs; the cotangents go through ``fg.autograd.grad``."""
+    """``vjp(g, *x0)`` computed on the eager tape: ``eager`` runs ``f`` with float64
+    (complex128) Tensors that require grad at the positions ``diff`` and returns its
+    Tensor outputs; the cotangents go through ``fg.autograd.grad``.  For real values this
+    is what :func:`funcgrad.vjp` gives; for complex ones it is PyTorch's convention (the
+    conjugate of JAX's for a real loss), which the caller accounts for."""
     from .eager import Tensor, grad
 
     def vjp(g, *x0):
@@ -289,16 +284,52 @@ def _eager_vjp(eager, args, diff):
                 found = grad([o for o, _ in pairs], leaves,
                              [Tensor(np.asarray(c, o.dtype)) for o, c in pairs],
                              retain_graph=True, allow_unused=True)
-            return tuple(np.zeros(x.shape) if f is None else f.numpy()
+            return tuple(np.zeros(x.shape, x.dtype) if f is None else f.numpy()
                          for f, x in zip(found, x0))
         return out, vjp_fn
     return vjp
 
 
+def _output_parts(out, convention):
+    """The real functions a (reverse-mode) check of one output consists of, as
+    ``(label, cotangent weight, projection)``: the output itself if real; its real and its
+    imaginary part if complex.  The weight is the cotangent whose backward pass is the
+    gradient of that part: 1 for the real part; for the imaginary part ``-1j`` in JAX's
+    real pairing ``Re(ct * dw)`` and ``1j`` in PyTorch's ``Re(conj(ct) * dw)``."""
+    if out.dtype.kind != "c":
+        return [(None, 1.0, None)]
+    return [("real", 1.0, np.real),
+            ("imaginary", -1j if convention == "jax" else 1j, np.imag)]
+
+
+def _gradient_entries(columns, take, convention):
+    """The numerical reverse-mode Jacobian of one real part of an output: ``columns`` are
+    the central differences along the real parts (and, for a complex input, along the
+    imaginary parts) of the input elements; a complex input's entry is the gradient of
+    the part as one complex number, ``d/dx -+ i d/dy`` by the convention."""
+    along_x, along_y = columns
+    px = along_x if take is None else take(along_x)
+    if along_y is None:
+        return px
+    py = along_y if take is None else take(along_y)
+    return px + (-1j if convention == "jax" else 1j) * py
+
+
+def _complex_randn(rng, like):
+    """Standard normal draws shaped like ``like``, complex when it is (an array even for
+    shape (), which the finite differences perturb in place)."""
+    v = rng.standard_normal(like.shape)
+    if like.dtype.kind == "c":
+        v = np.asarray(v + 1j * rng.standard_normal(like.shape))
+    return v
+
+
 def _gradcheck(f, args, diff, eps, atol, rtol, raise_exception, check_forward_ad, fast_mode,
                check_backward_ad, check_batched_grad, seed, label_inputs):
     who = "gradcheck"
-    vjp = _vjp if getattr(f, "eager", None) is None else _eager_vjp(f.eager, args, diff)
+    eager = getattr(f, "eager", None) is not None
+    vjp = _eager_vjp(f.eager, args, diff) if eager else _vjp
+    convention = "torch" if eager else "jax"
     if eps <= 0:
         raise ValueError(f"{who}: eps must be positive (got {eps}); the default 1e-6 suits "
                          f"float64")
@@ -316,8 +347,8 @@ def _gradcheck(f, args, diff, eps, atol, rtol, raise_exception, check_forward_ad
     out0, out_tree, raw_leaves = _float_leaves(f(*args))
     checked = [j for j, o in enumerate(out0) if o is not None]
     if not checked:
-        raise ValueError(f"{who}: f returned no floating-point output to check (got "
-                         f"{[type(v).__name__ for v in raw_leaves]})")
+        raise ValueError(f"{who}: f returned no floating-point or complex output to check "
+                         f"(got {[type(v).__name__ for v in raw_leaves]})")
 
     def evaluate_at(position, value):
         values = list(x0)
@@ -330,95 +361,146 @@ def _gradcheck(f, args, diff, eps, atol, rtol, raise_exception, check_forward_ad
         return tree.unflatten(out_tree, leaves)
 
     if fast_mode:
-        rng = np.random.default_rng(seed)
-        vs = [rng.standard_normal(x.shape) for x in x0]
-        us = {j: rng.standard_normal(out0[j].shape) for j in checked}
-        # projected[pos][j] = u_j^T J_{j,pos} v_pos by central differences along v_pos
-        projected = []
-        for pos in range(len(x0)):
-            num = _numerical_columns(lambda x: evaluate_at(pos, x), x0[pos], eps, vs[pos])
-            projected.append({j: float(np.sum(us[j].reshape(-1) * num[j].reshape(-1)))
-                              for j in checked})
-        for pos in range(len(x0)):
-            for j in checked:
-                n = projected[pos][j]
-                if check_forward_ad:
-                    tangents = [np.zeros_like(x) for x in x0]
-                    tangents[pos] = vs[pos]
-                    tout = _forward(g, x0, tangents)
-                    t = np.asarray(tree.leaves(tout)[j], dtype=np.float64)
-                    a = float(np.sum(us[j] * t))
-                    if not abs(a - n) <= atol + rtol * abs(n):
-                        return _fail(_fast_message("forward", j, diff[pos], n, a, atol, rtol,
-                                                   label_inputs), raise_exception)
-        if check_backward_ad:
-            _, vjp_fn = vjp(g, *x0)
-            for j in checked:
-                cts = vjp_fn(cotangent_tree(j, us[j]))
-                for pos in range(len(x0)):
-                    n = projected[pos][j]
-                    a = float(np.sum(np.asarray(cts[pos], np.float64) * vs[pos]))
-                    if not abs(a - n) <= atol + rtol * abs(n):
-                        return _fail(_fast_message("reverse", j, diff[pos], n, a, atol, rtol,
-                                                   label_inputs), raise_exception)
-        return True
+        return _fast_check(g, x0, out0, checked, diff, vjp, convention, evaluate_at,
+                           cotangent_tree, eps, atol, rtol, raise_exception, check_forward_ad,
+                           check_backward_ad, seed, label_inputs)
 
-    numerical = [_numerical_columns(lambda x, pos=pos: evaluate_at(pos, x), x0[pos].copy(), eps)
-                 for pos in range(len(x0))]
+    # numerical[pos] = (along the real parts, along the imaginary parts or None): per
+    # output leaf, the central differences (out.size, in.size), complex for complex outputs
+    numerical = []
+    for pos, x in enumerate(x0):
+        def at(x, pos=pos):
+            return evaluate_at(pos, x)
+        along_x = _numerical_columns(at, x.copy(), eps)
+        along_y = _numerical_columns(at, x.copy(), eps, step=1j) if x.dtype.kind == "c" \
+            else None
+        numerical.append((along_x, along_y))
 
-    def compare(mode, j, pos, analytical):
-        num = numerical[pos]
-        n = num[j] if num is not None else np.zeros((out0[j].size, 0))
+    def expected(pos, j, k):
+        """Central differences of output ``j`` along the real (k=0) or imaginary (k=1)
+        parts of input ``pos``; None along imaginary parts of a real input."""
+        if k == 1 and x0[pos].dtype.kind != "c":
+            return None
+        columns = numerical[pos][k]
+        if columns is None:  # a size-0 input
+            return np.zeros((out0[j].size, 0))
+        return columns[j]
+
+    def compare(mode, j, pos, analytical, n, part=None, complex_input=False):
         if analytical.shape != n.shape:
             return _fail(f"{who}: the {mode}-mode Jacobian of output {j} with respect to "
                          f"input {label_inputs(diff[pos])} has shape {analytical.shape}, "
                          f"expected {n.shape}", raise_exception)
         if not np.all(np.abs(analytical - n) <= atol + rtol * np.abs(n)):
-            return _fail(_mismatch_message(mode, j, diff[pos], n, analytical, out0[j].shape,
-                                           x0[pos].shape, atol, rtol, label_inputs),
+            return _fail(mismatch_message(mode, j, diff[pos], n, analytical, out0[j].shape,
+                                          x0[pos].shape, atol, rtol, label_inputs, part,
+                                          convention if complex_input else None),
                          raise_exception)
         return True
 
     if check_backward_ad:
         _, vjp_fn = vjp(g, *x0)
         for j in checked:
-            rows = [[] for _ in x0]
-            for r in range(out0[j].size):
-                ct = np.zeros(out0[j].size)
-                ct[r] = 1.0
-                cts = vjp_fn(cotangent_tree(j, ct.reshape(out0[j].shape)))
-                for pos, c in enumerate(cts):
-                    c = np.asarray(c, dtype=np.float64)
-                    if c.shape != x0[pos].shape:
-                        return _fail(f"{who}: the gradient for input {label_inputs(diff[pos])}"
-                                     f" has shape {c.shape}, but the input has shape "
-                                     f"{x0[pos].shape}; a VJP rule returned a wrongly shaped "
-                                     f"cotangent", raise_exception)
-                    rows[pos].append(c.reshape(-1))
-            for pos in range(len(x0)):
-                jac = (np.stack(rows[pos]) if rows[pos]
-                       else np.zeros((0, x0[pos].size)))
-                if compare("reverse", j, pos, jac) is False:
-                    return False
+            for part, weight, take in _output_parts(out0[j], convention):
+                rows = [[] for _ in x0]
+                for r in range(out0[j].size):
+                    ct = np.zeros(out0[j].size, out0[j].dtype)
+                    ct[r] = weight
+                    cts = vjp_fn(cotangent_tree(j, ct.reshape(out0[j].shape)))
+                    for pos, c in enumerate(cts):
+                        c = np.asarray(c)
+                        c = c.astype(_checked_dtype(c))
+                        if c.shape != x0[pos].shape:
+                            return _fail(f"{who}: the gradient for input "
+                                         f"{label_inputs(diff[pos])} has shape {c.shape}, but "
+                                         f"the input has shape {x0[pos].shape}; a VJP rule "
+                                         f"returned a wrongly shaped cotangent", raise_exception)
+                        rows[pos].append(c.reshape(-1))
+                for pos in range(len(x0)):
+                    jac = (np.stack(rows[pos]) if rows[pos]
+                           else np.zeros((0, x0[pos].size)))
+                    n = _gradient_entries((expected(pos, j, 0), expected(pos, j, 1)), take,
+                                          convention)
+                    label = None if part is None else f"{part} part of complex output {j}"
+                    if compare("reverse", j, pos, jac, n, label,
+                               x0[pos].dtype.kind == "c") is False:
+                        return False
 
     if check_forward_ad:
         for pos in range(len(x0)):
-            cols = {j: [] for j in checked}
-            for c in range(x0[pos].size):
-                tangents = [np.zeros_like(x) for x in x0]
-                tangents[pos].reshape(-1)[c] = 1.0
-                tout = _forward(g, x0, tangents)
-                t_leaves = tree.leaves(tout)
+            complex_input = x0[pos].dtype.kind == "c"
+            steps = [("real", 1.0, 0), ("imaginary", 1j, 1)] if complex_input \
+                else [(None, 1.0, 0)]
+            for part, step, k in steps:
+                cols = {j: [] for j in checked}
+                for c in range(x0[pos].size):
+                    tangents = [np.zeros_like(x) for x in x0]
+                    tangents[pos].reshape(-1)[c] = step
+                    t_leaves = tree.leaves(_forward(g, x0, tangents))
+                    for j in checked:
+                        t = np.asarray(t_leaves[j])
+                        cols[j].append(t.astype(_checked_dtype(t)).reshape(-1))
                 for j in checked:
-                    cols[j].append(np.asarray(t_leaves[j], np.float64).reshape(-1))
-            for j in checked:
-                jac = (np.stack(cols[j], axis=1) if cols[j]
-                       else np.zeros((out0[j].size, 0)))
-                if compare("forward", j, pos, jac) is False:
-                    return False
+                    jac = (np.stack(cols[j], axis=1) if cols[j]
+                           else np.zeros((out0[j].size, 0)))
+                    label = None if part is None else \
+                        f"{part} part of complex input {label_inputs(diff[pos])}"
+                    if compare("forward", j, pos, jac, expected(pos, j, k), label) is False:
+                        return False
     if check_batched_grad:
         return _check_batched(g, x0, out0, checked, cotangent_tree, seed, atol, rtol,
-                              raise_exception, label_inputs)
+                              raise_exception, lambda pos: label_inputs(diff[pos]))
+    return True
+
+
+def _fast_check(g, x0, out0, checked, diff, vjp, convention, evaluate_at, cotangent_tree,
+                eps, atol, rtol, raise_exception, check_forward_ad, check_backward_ad, seed,
+                label_inputs):
+    """``fast_mode``: random projections instead of Jacobians.  Complex values are
+    treated as pairs of real ones, so the projection is ``Re sum(conj(u) * J v)``; the
+    backward pass of ``u`` gives it as ``Re sum(vjp(conj(u)) * v)`` in JAX's convention
+    and ``Re sum(conj(grad(u)) * v)`` in PyTorch's."""
+    rng = np.random.default_rng(seed)
+    vs = [_complex_randn(rng, x) for x in x0]
+    us = {j: _complex_randn(rng, out0[j]) for j in checked}
+    complex_ = any(x.dtype.kind == "c" for x in x0) or \
+        any(out0[j].dtype.kind == "c" for j in checked)
+
+    def pairing(a, b):  # the real inner product of a and b viewed as real vectors
+        return float(np.sum(np.real(np.conj(a) * b)))
+
+    # projected[pos][j] = <u_j, J_{j,pos} v_pos> by central differences along v_pos
+    projected = []
+    for pos in range(len(x0)):
+        num = _numerical_columns(lambda x, pos=pos: evaluate_at(pos, x), x0[pos], eps,
+                                 vs[pos])
+        projected.append({j: pairing(us[j].reshape(-1), num[j].reshape(-1)) for j in checked})
+
+    def check(mode, j, pos, a):
+        n = projected[pos][j]
+        if not abs(a - n) <= atol + rtol * abs(n):
+            return _fail(fast_message(mode, j, diff[pos], n, a, atol, rtol, label_inputs,
+                                      complex_), raise_exception)
+        return True
+
+    if check_forward_ad:
+        for pos in range(len(x0)):
+            tangents = [np.zeros_like(x) for x in x0]
+            tangents[pos] = vs[pos].astype(x0[pos].dtype)
+            t_leaves = tree.leaves(_forward(g, x0, tangents))
+            for j in checked:
+                if check("forward", j, pos, pairing(us[j], np.asarray(t_leaves[j]))) is False:
+                    return False
+    if check_backward_ad:
+        _, vjp_fn = vjp(g, *x0)
+        for j in checked:
+            u = us[j] if convention == "torch" else np.conj(us[j])
+            cts = vjp_fn(cotangent_tree(j, u.astype(out0[j].dtype)))
+            for pos in range(len(x0)):
+                c = np.asarray(cts[pos])
+                gradient = c if convention == "torch" else np.conj(c)
+                if check("reverse", j, pos, pairing(gradient, vs[pos])) is False:
+                    return False
     return True
 
 
@@ -428,7 +510,7 @@ def _check_batched(g, x0, out0, checked, cotangent_tree, seed, atol, rtol, raise
     rng = np.random.default_rng(seed + 1)
     _, vjp_fn = _vjp(g, *x0)
     for j in checked:
-        batch = rng.standard_normal((3,) + out0[j].shape)
+        batch = _complex_randn(rng, np.empty((3,) + out0[j].shape, out0[j].dtype))
         batched = _vmap(lambda u: vjp_fn(cotangent_tree(j, u)))(batch)
         for pos in range(len(x0)):
             want = np.stack([np.asarray(vjp_fn(cotangent_tree(j, u))[pos]) for u in batch])
@@ -454,12 +536,19 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
     of the backward pass itself (reverse-over-reverse, and forward-over-reverse with
     ``check_forward_ad``) are compared with central differences.
 
-    ``grad_outputs``: the cotangents, one per floating-point output leaf (a single
-    array for a single output); random (``seed``) when not given.  In messages,
-    inputs are numbered as in ``inputs``, and ``grad_outputs[k]`` names a cotangent.
+    ``grad_outputs``: the cotangents, one per floating-point or complex output leaf (a
+    single array for a single output); random (``seed``; complex for a complex output)
+    when not given.  In messages, inputs are numbered as in ``inputs``, and
+    ``grad_outputs[k]`` names a cotangent.  Complex inputs, outputs and cotangents are
+    checked as in :func:`gradcheck`; the backward pass differentiated is
+    :func:`funcgrad.vjp`'s (JAX's convention) also for Tensor inputs, since PyTorch's is
+    its conjugate at the conjugate cotangent and so has the same derivatives up to that
+    fixed change of variables.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.gradgradcheck(lambda x: np.tanh(x) ** 2, (np.array([0.3, -0.5]),))
+    True
+    >>> fg.gradgradcheck(lambda z: np.abs(np.sin(z)) ** 2, (np.array([0.3 + 1j, -0.5j]),))
     True
     """
     who = "gradgradcheck"
@@ -469,13 +558,17 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
     float_pos = [j for j, o in enumerate(out_leaves) if o is not None]
     if grad_outputs is None:
         rng = np.random.default_rng(seed)
-        us = [rng.standard_normal(out_leaves[j].shape) for j in float_pos]
+        us = [_complex_randn(rng, out_leaves[j]) for j in float_pos]
     else:
         us = list(grad_outputs) if isinstance(grad_outputs, (tuple, list)) else [grad_outputs]
         if len(us) != len(float_pos):
             raise ValueError(f"{who}: grad_outputs has {len(us)} entries, but f has "
                              f"{len(float_pos)} floating-point outputs; give one each")
-        us = [np.array(u, dtype=np.float64) for u in us]
+        for k, (u, j) in enumerate(zip(us, float_pos)):
+            if np.iscomplexobj(u) and out_leaves[j].dtype.kind != "c":
+                raise TypeError(f"{who}: grad_outputs[{k}] is complex but output {j} of f "
+                                f"is real; pass a real cotangent for a real output")
+        us = [np.array(u, dtype=out_leaves[j].dtype) for u, j in zip(us, float_pos)]
         for u, j in zip(us, float_pos):
             if u.shape != out_leaves[j].shape:
                 raise ValueError(f"{who}: grad_outputs entry for output {j} has shape "

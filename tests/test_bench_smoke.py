@@ -23,12 +23,12 @@ FUNCGRAD_EAGER = [wl.FG, wl.FG_NP]
 
 @pytest.fixture(scope="module")
 def payload(tmp_path_factory):
-    """W1-W6 for every funcgrad variant, and W7 (fresh processes, the slow part) for
+    """W1-W6 and W8 for every funcgrad variant, and W7 (fresh processes, the slow part) for
     funcgrad (fnp) only; the two runs' results are merged."""
     out = tmp_path_factory.mktemp("bench")
     common = ["--size", "tiny", "--rounds", "1", "--target-ms", "0.1", "--startup-reps", "1",
               "--out-dir", str(out), "--no-plot"]
-    assert suite.main(common + ["--only", "W1,W2,W3,W4,W5,W6", "--libs", "funcgrad",
+    assert suite.main(common + ["--only", "W1,W2,W3,W4,W5,W6,W8", "--libs", "funcgrad",
                                 "--name", "smoke"]) == 0
     assert suite.main(common + ["--only", "W7", "--libs", wl.FG, "--name", "smoke-w7"]) == 0
     data = json.loads((out / "smoke.json").read_text())
@@ -39,7 +39,7 @@ def payload(tmp_path_factory):
 
 def test_every_workload_ran(payload):
     workloads = {r["workload"] for r in payload["results"]}
-    assert workloads == {"W1", "W2", "W3", "W4", "W5", "W6", "W7"}
+    assert workloads == {"W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"}
 
 
 def test_funcgrad_results_are_right_and_timed(payload):

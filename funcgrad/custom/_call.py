@@ -57,8 +57,9 @@ def _zeros_like(x):
     return np.zeros(getattr(x, "shape", ()), getattr(x, "dtype", np.float64))
 
 
-def _is_float(x):
-    return np.dtype(getattr(x, "dtype", np.float64)).kind == "f"
+def _is_inexact(x):
+    """Floating-point or complex: the values that carry derivatives."""
+    return np.dtype(getattr(x, "dtype", np.float64)).kind in "fc"
 
 
 def fit_shape(value, shape, mismatch):
@@ -82,9 +83,10 @@ def fit_tangents(outs, touts, name, fill=False):
 
     A tangent must have its output's shape: one that broadcasts to it is broadcast (a
     scalar tangent for an array output), anything else raises ValueError naming the
-    rule.  Float tangents take their output's dtype; outputs that are not floating
-    point have no tangent (None).  ``None`` (a zero tangent) stays None, or becomes
-    zeros with ``fill=True``.
+    rule.  Float and complex tangents take their output's dtype; outputs that are
+    neither have no tangent (None).  A complex tangent for a real output raises
+    TypeError (casting it would drop its imaginary part silently).  ``None`` (a zero
+    tangent) stays None, or becomes zeros with ``fill=True``.
     """
     from ..primitives.structural import convert_element_type
     touts = list(touts)
@@ -94,9 +96,14 @@ def fit_tangents(outs, touts, name, fill=False):
     fitted = []
     for k, (o, t) in enumerate(zip(outs, touts)):
         shape, dtype = tuple(getattr(o, "shape", ())), np.dtype(getattr(o, "dtype", np.float64))
-        if t is None or dtype.kind != "f":
-            fitted.append(np.zeros(shape, dtype) if fill and dtype.kind == "f" else None)
+        if t is None or dtype.kind not in "fc":
+            fitted.append(np.zeros(shape, dtype) if fill and dtype.kind in "fc" else None)
             continue
+        if dtype.kind == "f" and np.dtype(getattr(t, "dtype", np.float64)).kind == "c":
+            raise TypeError(f"the JVP rule of {name} returned a complex tangent for output "
+                            f"{k}, which is real ({dtype}); the tangent of a real output is "
+                            f"real (take np.real of it where the maths says so, or make the "
+                            f"output complex)")
         t = fit_shape(t, shape, lambda got: (
             f"the JVP rule of {name} returned a tangent of shape {got} for output {k}, "
             f"which has shape {shape}; each tangent must have its output's shape"))
@@ -109,16 +116,16 @@ def fit_tangents(outs, touts, name, fill=False):
 # --- derivatives of a rule's functions by funcgrad's own transforms ---------------------------
 
 def _of_float_inputs(fn, xs):
-    """The positions of the floating-point entries of ``xs``, and ``fn`` as a function of
-    those entries only (the others -- integer indices, masks -- are held fixed, so they
-    never reach the transforms' float checks)."""
-    pos = [i for i, x in enumerate(xs) if _is_float(x)]
+    """The positions of the floating-point and complex entries of ``xs``, and ``fn`` as a
+    function of those entries only (the others -- integer indices, masks -- are held
+    fixed, so they never reach the transforms' float checks)."""
+    pos = [i for i, x in enumerate(xs) if _is_inexact(x)]
     return pos, lambda *ds: list(fn(*with_entries(xs, pos, ds)))
 
 
 def vjp_of(fn, xs, cts):
     """Cotangents for the flat inputs ``xs`` of ``fn`` (flat list in, flat list out), by
-    funcgrad's reverse mode; None for inputs that are not floating point."""
+    funcgrad's reverse mode; None for inputs that are neither floating point nor complex."""
     from ..api import vjp
     pos, at = _of_float_inputs(fn, xs)
     grads = [None] * len(xs)
@@ -132,7 +139,7 @@ def vjp_of(fn, xs, cts):
 
 def jvp_of(fn, primals, tangents):
     """``(outs, tangent_outs)`` of ``fn`` by funcgrad's forward mode, perturbing only the
-    floating-point inputs."""
+    floating-point and complex inputs."""
     from ..api import jvp
     pos, at = _of_float_inputs(fn, primals)
     if not pos:

@@ -24,6 +24,12 @@ plus ``setup_context(ctx, inputs, output)``.  Decisions:
   accepted and not needed.
 * :func:`once_differentiable` runs ``backward`` under ``no_grad`` on Tensors; a
   derivative of its results (``create_graph=True``) raises PyTorch's error.
+* **Complex numbers**: ``backward`` follows PyTorch's convention everywhere (on Tensors
+  and under funcgrad's transforms): it receives ``grad_output`` and returns
+  ``grad_output * conj(f'(z))`` for a holomorphic ``f``, the ``d/dx + i d/dy`` of
+  PyTorch's ``.grad``.  funcgrad's reverse mode composes JAX-style VJPs, so the rule is
+  called with the conjugate cotangent and its result conjugated.  ``jvp`` needs no
+  convention (a tangent is a complex number).
 """
 import functools
 
@@ -198,6 +204,10 @@ class Function:
             if ctx.materialize_grads:
                 cts = [np.zeros(s, d) if c is None else c for c, (s, d) in
                        zip(cts, ctx._outs)]
+            # backward is written in PyTorch's complex convention, the conjugate of the
+            # JAX-style VJP funcgrad's reverse mode (and so its Tensor tape) composes:
+            # vjp(ct) = conj(backward(conj(ct))).  Real values are left alone.
+            cts = [_conj_if_complex(c) for c in cts]
             if eager and not any(isinstance(c, Tracer) for c in cts):
                 # A create_graph pass hands the inputs as Tensors that require grad and
                 # records the backward; any other runs it under no_grad, as PyTorch does
@@ -205,10 +215,10 @@ class Function:
                 cts = [present(c) for c in cts]
                 if not recorded:
                     with no_grad():
-                        return _check_grads(name, cls.backward(ctx, *cts), args, array_pos,
-                                            leaves)
+                        return _conj_all(_check_grads(name, cls.backward(ctx, *cts), args,
+                                                      array_pos, leaves))
             grads = cls.backward(ctx, *cts)
-            return _check_grads(name, grads, args, array_pos, leaves)
+            return _conj_all(_check_grads(name, grads, args, array_pos, leaves))
 
         jvp = None
         if any("jvp" in c.__dict__ for c in cls.__mro__[:-2] if c is not Function):
@@ -309,7 +319,7 @@ def once_differentiable(backward):
             return result
         single = not isinstance(result, tuple)
         wrapped = tuple(_DelayedError.apply(r.detach().requires_grad_())
-                        if isinstance(r, Tensor) and r.dtype.kind == "f" else r
+                        if isinstance(r, Tensor) and r.dtype.kind in "fc" else r
                         for r in ((result,) if single else result))
         return wrapped[0] if single else wrapped
     return wrapper
@@ -339,4 +349,14 @@ def _tracked(a):
 
 def _differentiable(a):
     dtype = getattr(a, "dtype", None)
-    return dtype is None or np.dtype(dtype).kind == "f"
+    return dtype is None or np.dtype(dtype).kind in "fc"
+
+
+def _conj_if_complex(value):
+    if value is None or np.dtype(getattr(value, "dtype", np.float64)).kind != "c":
+        return value
+    return np.conj(value)  # a traced value or Tensor dispatches to funcgrad's conj
+
+
+def _conj_all(grads):
+    return [_conj_if_complex(g) for g in grads]
