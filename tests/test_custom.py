@@ -927,3 +927,33 @@ def test_defjvps_with_nondiff_argnums_or_a_wrong_count_is_refused():
     g.defjvps(lambda t, out, x, y: t * y)
     with pytest.raises(TypeError, match="one per argument"):
         fg.grad(g)(1.0, 2.0)
+
+
+def test_custom_rules_called_on_tensors_record_on_the_tape():
+    """custom_vjp / custom_jvp functions called on eager Tensors join the tape: their
+    rules give the Tensors' .grad (before, the Tensor's value was taken out of it and the
+    call's gradient was silently lost)."""
+    @fg.custom_vjp
+    def f(x):
+        return np.sin(x)
+
+    # a rule that is not sin's derivative, so the test sees that the rule is used
+    f.defvjp(lambda x: (np.sin(x), x), lambda x, g: (3.0 * g * np.cos(x),))
+
+    @fg.custom_jvp
+    def h(x, y):
+        return np.exp(x) * y
+
+    h.defjvp(lambda p, t: (h(*p), np.exp(p[0]) * (p[1] * t[0] + t[1])))
+
+    v = np.array([0.5, 1.0])
+    x = fg.Tensor(v.copy(), requires_grad=True)
+    y = fg.Tensor(np.array([2.0, -1.0]), requires_grad=True)
+    out = f(x)
+    assert out.requires_grad
+    (out * x).sum().backward()
+    np.testing.assert_allclose(x.grad, 3.0 * np.cos(v) * v + np.sin(v), rtol=1e-14)
+    x.grad = None
+    h({"a": x}["a"], y).sum().backward()
+    np.testing.assert_allclose(x.grad, np.exp(v) * [2.0, -1.0], rtol=1e-14)
+    np.testing.assert_allclose(y.grad, np.exp(v), rtol=1e-14)

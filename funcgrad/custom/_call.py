@@ -6,7 +6,7 @@ interpreter is current.
 import numpy as np
 
 from .. import tree
-from ..core import Primitive, ShapedArray, Tracer, aval_of
+from ..core import Primitive, ShapedArray, Tracer, _special_classes, aval_of
 from ..devices import register_gpu
 from ..numpy._convert import asarray
 from ._guard import explain_rule_errors, guarded
@@ -42,7 +42,12 @@ class CustomRule:
 # --- what the rules hand back, checked --------------------------------------------------------
 
 def as_operand(x):
-    return x if isinstance(x, Tracer) else asarray(x)
+    """A leaf as ``custom_call`` takes it: tracers and the values the root interpreter
+    hands to a handler (eager Tensors, whose tape then records the call, GPU arrays) as
+    they are, anything else as an array."""
+    if isinstance(x, Tracer) or type(x) in _special_classes:
+        return x
+    return asarray(x)
 
 
 def with_entries(values, positions, entries):
@@ -303,6 +308,13 @@ register_gpu({custom_call_p: lambda *xs, **params: custom_call_p.impl(*xs, **par
 
 # --- binding it -------------------------------------------------------------------------------
 
+def flatten_arguments(args):
+    """``tree.flatten`` of a custom function's arguments, where an eager Tensor stays one
+    leaf (not the pytree node of its value): ``custom_call`` then reaches the Tensor's
+    handler, and the tape records the call."""
+    return tree.flatten(args, is_leaf=lambda x: type(x) in _special_classes)
+
+
 class CallSite:
     """One call of a custom function: its arguments split into the nondiff ones
     (``static``, by position) and the flat leaves of the others, and the output tree,
@@ -313,7 +325,7 @@ class CallSite:
         self.n = len(args)
         self.static = {i: args[i] for i in nondiff_argnums}
         self.nondiff = [self.static[i] for i in nondiff_argnums]
-        leaves, self.in_tree = tree.flatten(
+        leaves, self.in_tree = flatten_arguments(
             [a for i, a in enumerate(args) if i not in self.static])
         self.leaves = [as_operand(x) for x in leaves]
         self.out_tree = []

@@ -9,7 +9,7 @@ import functools
 import numpy as np
 
 from .. import tree
-from ._call import CallSite, CustomRule, fit_shape
+from ._call import CallSite, CustomRule, fit_shape, flatten_arguments
 
 __all__ = ["custom_jvp", "custom_vjp"]
 
@@ -153,7 +153,7 @@ class custom_vjp(_CustomFunction):
                                  f"for {n_dynamic} differentiable arguments")
             flat = []
             for g, sub in zip(grads, site.dynamic(site.leaves)):
-                sub_leaves, sub_tree = tree.flatten(sub)
+                sub_leaves, sub_tree = flatten_arguments(sub)
                 if g is None:
                     flat += [None] * len(sub_leaves)
                     continue
