@@ -76,6 +76,9 @@ _LAZY = {
     "get_num_threads": ("kernels_config", "get_num_threads"),
     # whole-function compilation and control flow on traced values
     "jit": ("jit", None), "lax": ("lax", None),
+    # gradients over dask.array data, on Dask's schedulers (the `dask` extra; not in
+    # __all__, so that `from funcgrad import *` needs no Dask)
+    "dask": ("dask", None),
 }
 
 

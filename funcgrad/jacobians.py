@@ -6,11 +6,11 @@ Results have shape ``out.shape + in.shape`` (per output leaf, per input leaf,
 for pytrees), as in JAX.  ``chunk_size=`` bounds how many basis vectors are
 batched at once, so a large Jacobian need not fit in memory as one batch.
 """
-import functools
 
 import numpy as np
 
 from . import tree
+from .transformed import Transformed
 from .api import (_Reverse, _as_output, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
                   _split_aux, _strip, _substitute, check_holomorphic_inputs, check_output_dtype,
                   jvp, on_device_of, value_and_grad, vjp, vmap)
@@ -124,7 +124,6 @@ def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
     >>> fg.jacfwd(lambda z: z ** 2, holomorphic=True)(np.array([1j]))
     array([[0.+2.j]])
     """
-    @functools.wraps(fun)
     def jac(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "jacfwd")
         leaves, kinds, treedefs = _flatten_inputs(args, nums, "jacfwd")
@@ -167,7 +166,9 @@ def jacfwd(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
         result = _structure(blocks, holder["tree"], treedefs, single, out_leaves, leaves)
         return (result, holder["aux"]) if has_aux else result
 
-    return jac
+    options = dict(argnums=argnums, has_aux=has_aux, chunk_size=chunk_size,
+                   holomorphic=holomorphic)
+    return Transformed(jac, jacfwd, fun, options)
 
 
 def jacrev(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
@@ -181,13 +182,14 @@ def jacrev(fun, argnums=0, has_aux=False, chunk_size=None, holomorphic=False):
     >>> fg.jacrev(lambda z: z ** 2, holomorphic=True)(np.array([1j]))
     array([[0.+2.j]])
     """
-    @functools.wraps(fun)
     def jac(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "jacrev")
         rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacrev")
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacrev")
 
-    return jac
+    options = dict(argnums=argnums, has_aux=has_aux, chunk_size=chunk_size,
+                   holomorphic=holomorphic)
+    return Transformed(jac, jacrev, fun, options)
 
 
 def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform="jacrev"):
@@ -239,7 +241,6 @@ def jacobian(fun, argnums=0, strategy="auto", vectorize=True, chunk_size=None, h
     if not vectorize:
         chunk_size = 1
 
-    @functools.wraps(fun)
     def jac(*args, **kwargs):
         if strategy == "forward-mode":
             return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
@@ -252,7 +253,9 @@ def jacobian(fun, argnums=0, strategy="auto", vectorize=True, chunk_size=None, h
             return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacobian")
 
-    return jac
+    options = dict(argnums=argnums, strategy=strategy, vectorize=vectorize,
+                   chunk_size=chunk_size, has_aux=has_aux, holomorphic=holomorphic)
+    return Transformed(jac, jacobian, fun, options)
 
 
 def hessian(fun, argnums=0, chunk_size=None, holomorphic=False):
@@ -313,7 +316,6 @@ def elementwise_grad(fun, argnum=0):
     >>> fg.elementwise_grad(np.tanh)(np.array([0.0, 0.0]))
     array([1., 1.])
     """
-    @functools.wraps(fun)
     def egrad(*args, **kwargs):
         nums, _ = _normalize_argnums(argnum, len(args), "elementwise_grad")
         rev = _Reverse(fun, args, kwargs, nums, False, "elementwise_grad")
@@ -322,4 +324,4 @@ def elementwise_grad(fun, argnum=0):
         grads = [_as_output(c, x, k) for c, x, k in zip(cts, rev.leaves, rev.kinds)]
         return tree.unflatten(rev.treedefs[0], grads)
 
-    return egrad
+    return Transformed(egrad, elementwise_grad, fun, dict(argnum=argnum))

@@ -27,6 +27,7 @@ from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_ava
 from ..devices import register_gpu
 from .lower import lower_graph
 from .passes import closure_convert, optimize, register_call
+from .shipping import recipe_key, shared
 from .trace import trace_flat
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
@@ -265,6 +266,12 @@ class JitFunction:
     def __repr__(self):
         return f"<jit {getattr(self.fun, '__qualname__', self.fun)!r}>"
 
+    def __reduce__(self):
+        # Pickled as its recipe, never its traces or kernels: the receiving process
+        # compiles for itself, once for all the copies it receives (see .shipping).
+        recipe = (self.fun, self.static_argnums, self.static_argnames)
+        return (_unpickle_jit, (recipe_key(recipe),) + recipe)
+
     # calling -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if self._watched and self._outdated():
@@ -446,6 +453,10 @@ def _reachable_arrays(fun, depth=6):
 
     visit(fun, depth)
     return list(found.values())
+
+
+def _unpickle_jit(key, fun, static_argnums, static_argnames):
+    return shared(key, lambda: JitFunction(fun, static_argnums, static_argnames))
 
 
 def _fast_key(args):
