@@ -87,19 +87,20 @@ def _client():
     return client if isinstance(client, Client) else None
 
 
-def _broadcast(obj):
-    """``obj`` as one node of the graph, sent to each worker once (not once per task)."""
+def _broadcast(*objs):
+    """Each object as one node of the graph, sent to each worker once (not once per
+    task): with a client, scattered to every worker in one round trip."""
     client = _client()
     if client is not None:
-        [future] = client.scatter([obj], broadcast=True, hash=False)
-        return future
-    return dask.delayed(obj, traverse=False)
+        return client.scatter(list(objs), broadcast=True, hash=False)
+    return [dask.delayed(obj, traverse=False) for obj in objs]
 
 
 def _blockwise(block_fn, kernel, params, arrays, width, dtype, one_row_per_block):
     """A dask array with a row of ``width`` numbers per block (or per row) of the data."""
     letters = iter("abcdefghijklmnoqstuvwxyz")
-    args = [_broadcast(kernel), None, _broadcast(params), None]
+    kernel_node, params_node = _broadcast(kernel, params)
+    args = [kernel_node, None, params_node, None]
     for x in arrays:  # the data's other axes are contracted: each block is whole rows
         args += [x, "r" + "".join(next(letters) for _ in range(x.ndim - 1))]
     return da.blockwise(block_fn, "rp", *args, new_axes={"p": width}, concatenate=True,

@@ -13,7 +13,10 @@ closes over (a closure's arrays, a lambda's globals, pickled by value): a functi
 captured values changed pickles to other bytes and gets a fresh ``JitFunction``, never the
 compiled code of the old values.  Functions pickled by reference (importable ones) key on
 their names, and each process reads its own module state, which ``jit`` watches there as
-it does anywhere.  Bytes that differ for equal recipes only cost a compilation.
+it does anywhere.  Bytes that differ for equal recipes only cost a compilation; so that a function passed on
+from one worker to another (whose pickle of the rebuilt function differs in bytes from the
+original's) keeps its identity, a rebuilt function travels on with the key it came with,
+as long as the arrays it reaches hold the values they had when it arrived.
 """
 import collections
 import hashlib
@@ -21,7 +24,7 @@ import pickle
 import sys
 import threading
 
-__all__ = ["recipe_key", "shared"]
+__all__ = ["recipe_key", "arrays_digest", "shared"]
 
 # This process's jitted functions, by recipe key: a bounded cache (least recently used
 # first out), like the kernels' caches the only process-wide state jit keeps.
@@ -39,6 +42,15 @@ def recipe_key(recipe):
     except Exception:  # the outer pickler reports its own error on the same function
         return None
     return hashlib.sha256(data).hexdigest()
+
+
+def arrays_digest(arrays):
+    """A digest of the arrays' shapes, dtypes and contents."""
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(repr((a.shape, a.dtype.str)).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
 
 
 def shared(key, make):
