@@ -7,7 +7,8 @@ What it measures
     * one process: a Python loop adding ``fg.grad(fg.jit(loss))`` over the blocks, in a
       child process with one thread for everything (funcgrad's kernels, BLAS);
     * ``funcgrad.dask.grad_sum`` on a ``LocalCluster`` of 1 and of ``--workers`` worker
-      processes (``threads_per_worker=1``, one funcgrad/BLAS thread each), the blocks
+      processes (``threads_per_worker=1``, one funcgrad/BLAS thread each, started under
+      ``funcgrad.dask.WORKER_CONFIG`` so that funcgrad keeps freed memory), the blocks
       made and held on the workers (``persist``), as data that live on a cluster are.
 
     Throughput is rows per second of wall time in the steady state (median of
@@ -95,17 +96,17 @@ def one_process(rows, blocks, repeats):
 
 
 def on_cluster(rows, blocks, workers, repeats):
+    import dask
     import dask.array as da
     import distributed
     import funcgrad as fg
     import funcgrad.dask as fgd
     per = rows // blocks
     start = time.perf_counter()
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=40,
-                                  env=ONE_THREAD) as cluster, distributed.Client(cluster):
+    with dask.config.set(fgd.WORKER_CONFIG), distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            silence_logs=40, env=ONE_THREAD) as cluster, distributed.Client(cluster):
         started = time.perf_counter() - start
-        import dask
         parts = [da.from_delayed(dask.delayed(make_block)(i, per), (per, FEATURES + 1),
                                  dtype=np.float64) for i in range(blocks)]
         data = da.concatenate(parts).persist()

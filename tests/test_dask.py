@@ -205,8 +205,9 @@ def test_float32_parameters_keep_their_dtype():
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                       dashboard_address=None, death_timeout=60)
+    with dask.config.set(fgd.WORKER_CONFIG):
+        cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                           dashboard_address=None, death_timeout=60)
     client = distributed.Client(cluster, timeout=60)
     try:
         client.wait_for_workers(2, timeout=60)
