@@ -95,6 +95,9 @@ _LAZY = {
     "jit": ("jit", None), "lax": ("lax", None), "typing": ("typing", None),
     # optimizers (optax-style functions and torch-style classes); SciPy's names
     "optim": ("optim", None), "scipy": ("scipy", None),
+    # gradients over dask.array data, on Dask's schedulers (the `dask` extra; not in
+    # __all__, so that `from funcgrad import *` needs no Dask)
+    "dask": ("dask", None),
 }
 
 

@@ -5,7 +5,6 @@ differentiated into leaves, starts an interpreter, runs the function on that
 interpreter's tracers, and turns the traced outputs back into plain arrays
 with the structure, shape and dtype of what came in.
 """
-import functools
 import numbers
 import sys
 from typing import Any, Callable, Literal, overload
@@ -13,6 +12,7 @@ from typing import Any, Callable, Literal, overload
 import numpy as np
 
 from . import tree
+from .transformed import Transformed
 from .core import ShapedArray, Tracer, user_code
 from .interpreters.batching import BatchInterpreter, BatchTracer
 from .interpreters.forward import JVPInterpreter, JVPTracer
@@ -283,7 +283,6 @@ def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool 
     >>> float(value), g
     (5.0, array([2., 4.]))
     """
-    @functools.wraps(fun)
     def value_and_grad_fun(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "grad")
         rev = _Reverse(fun, args, kwargs, nums, has_aux, "grad")
@@ -301,7 +300,8 @@ def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool 
         value = _plain(value)
         return ((value, rev.aux), out) if has_aux else (value, out)
 
-    return value_and_grad_fun
+    options = dict(argnums=argnums, has_aux=has_aux, holomorphic=holomorphic)
+    return Transformed(value_and_grad_fun, value_and_grad, fun, options)
 
 
 def _plain(value):
@@ -332,14 +332,14 @@ def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     """
     vg = value_and_grad(fun, argnums, has_aux, holomorphic)
 
-    @functools.wraps(fun)
     def grad_fun(*args, **kwargs):
         if has_aux:
             (_, aux), g = vg(*args, **kwargs)
             return g, aux
         return vg(*args, **kwargs)[1]
 
-    return grad_fun
+    return Transformed(grad_fun, grad, fun, dict(argnums=argnums, has_aux=has_aux,
+                                                 holomorphic=holomorphic))
 
 
 @overload
@@ -547,7 +547,6 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
     >>> fg.vmap(lambda x: x @ x)(np.arange(6.0).reshape(3, 2))
     array([ 1., 13., 41.])
     """
-    @functools.wraps(fun)
     def vmapped(*args, **kwargs):
         axes = in_axes
         if isinstance(axes, list):
@@ -611,4 +610,5 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
                 results.append(st.broadcast_to(b, o.shape[:ax] + (size,) + o.shape[ax:]))
         return tree.unflatten(out_tree, results)
 
-    return vmapped
+    return Transformed(vmapped, vmap, fun, dict(in_axes=in_axes, out_axes=out_axes,
+                                                axis_size=axis_size))

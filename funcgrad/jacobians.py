@@ -6,12 +6,12 @@ Results have shape ``out.shape + in.shape`` (per output leaf, per input leaf,
 for pytrees), as in JAX.  ``chunk_size=`` bounds how many basis vectors are
 batched at once, so a large Jacobian need not fit in memory as one batch.
 """
-import functools
 from typing import Any, Callable, Literal
 
 import numpy as np
 
 from . import tree
+from .transformed import Transformed
 from .api import (_Reverse, _as_output, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
                   _split_aux, _strip, _substitute, check_holomorphic_inputs, check_output_dtype,
                   jvp, on_device_of, value_and_grad, vjp, vmap)
@@ -127,7 +127,6 @@ def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     >>> fg.jacfwd(lambda z: z ** 2, holomorphic=True)(np.array([1j]))
     array([[0.+2.j]])
     """
-    @functools.wraps(fun)
     def jac(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "jacfwd")
         leaves, kinds, treedefs = _flatten_inputs(args, nums, "jacfwd")
@@ -170,7 +169,9 @@ def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
         result = _structure(blocks, holder["tree"], treedefs, single, out_leaves, leaves)
         return (result, holder["aux"]) if has_aux else result
 
-    return jac
+    options = dict(argnums=argnums, has_aux=has_aux, chunk_size=chunk_size,
+                   holomorphic=holomorphic)
+    return Transformed(jac, jacfwd, fun, options)
 
 
 def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
@@ -185,13 +186,14 @@ def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     >>> fg.jacrev(lambda z: z ** 2, holomorphic=True)(np.array([1j]))
     array([[0.+2.j]])
     """
-    @functools.wraps(fun)
     def jac(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "jacrev")
         rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacrev")
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacrev")
 
-    return jac
+    options = dict(argnums=argnums, has_aux=has_aux, chunk_size=chunk_size,
+                   holomorphic=holomorphic)
+    return Transformed(jac, jacrev, fun, options)
 
 
 def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform="jacrev"):
@@ -245,7 +247,6 @@ def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
     if not vectorize:
         chunk_size = 1
 
-    @functools.wraps(fun)
     def jac(*args, **kwargs):
         if strategy == "forward-mode":
             return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
@@ -258,7 +259,9 @@ def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
             return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacobian")
 
-    return jac
+    options = dict(argnums=argnums, strategy=strategy, vectorize=vectorize,
+                   chunk_size=chunk_size, has_aux=has_aux, holomorphic=holomorphic)
+    return Transformed(jac, jacobian, fun, options)
 
 
 def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, chunk_size: int | None = None,
@@ -320,7 +323,6 @@ def elementwise_grad(fun: Callable[..., Any], argnum: int = 0) -> Callable[..., 
     >>> fg.elementwise_grad(np.tanh)(np.array([0.0, 0.0]))
     array([1., 1.])
     """
-    @functools.wraps(fun)
     def egrad(*args, **kwargs):
         nums, _ = _normalize_argnums(argnum, len(args), "elementwise_grad")
         rev = _Reverse(fun, args, kwargs, nums, False, "elementwise_grad")
@@ -329,4 +331,4 @@ def elementwise_grad(fun: Callable[..., Any], argnum: int = 0) -> Callable[..., 
         grads = [_as_output(c, x, k) for c, x, k in zip(cts, rev.leaves, rev.kinds)]
         return tree.unflatten(rev.treedefs[0], grads)
 
-    return egrad
+    return Transformed(egrad, elementwise_grad, fun, dict(argnum=argnum))

@@ -30,6 +30,7 @@ from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_ava
 from ..devices import register_gpu
 from .lower import lower_graph
 from .passes import closure_convert, optimize, register_call
+from .shipping import arrays_digest, recipe_key, shared
 from .trace import trace_flat
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
@@ -396,6 +397,18 @@ class JitFunction:
     def __repr__(self):
         return f"<jit {getattr(self.fun, '__qualname__', self.fun)!r}>"
 
+    def __reduce__(self):
+        # Pickled as its recipe, never its traces or kernels: the receiving process
+        # compiles for itself, once for all the copies it receives (see .shipping).
+        recipe = (self.fun, self.static_argnums, self.static_argnames)
+        key = None
+        shipped = self.__dict__.get("_shipped")
+        if shipped is not None and shipped[1] == arrays_digest(_reachable_arrays(self.fun)):
+            # Passed on (worker to worker): the key it came with, as this process's
+            # pickle of a rebuilt function differs in bytes from the original's.
+            key = shipped[0]
+        return (_unpickle_jit, (key or recipe_key(recipe),) + recipe)
+
     # calling -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if self._watched and self._outdated():
@@ -610,6 +623,14 @@ def _reachable_arrays(fun, depth=6):
 
     visit(fun, depth)
     return list(found.values())
+
+
+def _unpickle_jit(key, fun, static_argnums, static_argnames):
+    def make():
+        made = JitFunction(fun, static_argnums, static_argnames)
+        made._shipped = (key, arrays_digest(_reachable_arrays(fun)))
+        return made
+    return shared(key, make)
 
 
 def _fast_key(args):

@@ -1,0 +1,175 @@
+"""Dask scale-out: the gradient of a 10^7-row loss, one process against worker processes.
+
+What it measures
+    The gradient of a logistic loss summed over ``--rows`` rows (4 features and a +-1
+    label per row, ``--blocks`` equal blocks), computed with ``fg.jit``:
+
+    * one process: a Python loop adding ``fg.grad(fg.jit(loss))`` over the blocks, in a
+      child process with one thread for everything (funcgrad's kernels, BLAS);
+    * ``funcgrad.dask.grad_sum`` on a ``LocalCluster`` of 1 and of ``--workers`` worker
+      processes (``threads_per_worker=1``, one funcgrad/BLAS thread each, started under
+      ``funcgrad.dask.WORKER_CONFIG`` so that funcgrad keeps freed memory), the blocks
+      made and held on the workers (``persist``), as data that live on a cluster are.
+
+    Throughput is rows per second of wall time in the steady state (median of
+    ``--repeats`` calls after one warm-up call; the first call, which compiles on each
+    worker, is reported apart).  The gradients must agree to 1e-12 relative.  The figure
+    of interest is the ratio of the ``--workers``-process throughput to the one-process
+    throughput (issue 23's target: at least 1.6 with 2 workers on 2 cores).  Wall time
+    on a shared machine varies with the other processes' load: the load average is
+    recorded before and after.
+
+Run
+    python benchmarks/dask_scaleout.py [--rows 10000000] [--blocks 20] [--workers 2]
+Writes benchmarks/results/dask_scaleout.json and .md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+              "FUNCGRAD_NUM_THREADS": "1"}
+os.environ.update(ONE_THREAD)  # (before NumPy loads BLAS; the workers inherit it)
+
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+FEATURES = 4
+TRUE_W = np.array([1.0, -2.0, 0.5, 0.25])
+
+
+def make_block(index, rows):
+    """Block ``index`` of the data: ``rows`` rows of 4 features and a +-1 label (the
+    same numbers in every process, from the block's own seed)."""
+    rng = np.random.default_rng(1000 + index)
+    x = rng.standard_normal((rows, FEATURES))
+    y = np.sign(x @ TRUE_W + rng.standard_normal(rows))
+    return np.concatenate([x, y[:, None]], axis=1)
+
+
+def loss(w, block):
+    """Logistic loss summed over the rows of a block."""
+    margins = block[:, FEATURES] * (block[:, :FEATURES] @ w)
+    return np.sum(np.log1p(np.exp(-margins)))
+
+
+W0 = np.array([0.1, 0.2, -0.1, 0.05])
+
+
+def _steady(call, repeats):
+    """(first call's seconds, median steady seconds, last result)."""
+    start = time.perf_counter()
+    out = call()
+    first = time.perf_counter() - start
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = call()
+        times.append(time.perf_counter() - start)
+    return first, float(np.median(times)), out
+
+
+def one_process(rows, blocks, repeats):
+    """The child process's measurement (one thread): a JSON line on stdout."""
+    import funcgrad as fg
+    per = rows // blocks
+    data = [make_block(i, per) for i in range(blocks)]
+    grad = fg.grad(fg.jit(loss))
+
+    def call():
+        total = np.zeros(FEATURES)
+        for block in data:
+            total += grad(W0, block)
+        return total
+
+    first, steady, g = _steady(call, repeats)
+    print(json.dumps({"first_s": first, "steady_s": steady, "grad": g.tolist(),
+                      "threads": fg.get_num_threads()}))
+
+
+def on_cluster(rows, blocks, workers, repeats):
+    import dask
+    import dask.array as da
+    import distributed
+    import funcgrad as fg
+    import funcgrad.dask as fgd
+    per = rows // blocks
+    start = time.perf_counter()
+    with dask.config.set(fgd.WORKER_CONFIG), distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            silence_logs=40, env=ONE_THREAD) as cluster, distributed.Client(cluster):
+        started = time.perf_counter() - start
+        parts = [da.from_delayed(dask.delayed(make_block)(i, per), (per, FEATURES + 1),
+                                 dtype=np.float64) for i in range(blocks)]
+        data = da.concatenate(parts).persist()
+        distributed.wait(data)
+        jitted = fg.jit(loss)
+        first, steady, g = _steady(lambda: fgd.grad_sum(jitted, W0, data), repeats)
+    return {"workers": workers, "cluster_start_s": started, "first_s": first,
+            "steady_s": steady, "grad": g.tolist()}
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rows", type=int, default=10_000_000)
+    p.add_argument("--blocks", type=int, default=20)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child:
+        return one_process(args.rows, args.blocks, args.repeats)
+    sys.path.insert(0, str(ROOT))
+    load_before = os.getloadavg()
+    child = subprocess.run([sys.executable, __file__, "--child", "--rows", str(args.rows),
+                            "--blocks", str(args.blocks), "--repeats", str(args.repeats)],
+                           capture_output=True, text=True, env={**os.environ, **ONE_THREAD},
+                           cwd=ROOT, check=True)
+    single = json.loads(child.stdout.strip().splitlines()[-1])
+    clusters = [on_cluster(args.rows, args.blocks, n, args.repeats)
+                for n in sorted({1, args.workers})]
+    load_after = os.getloadavg()
+    reference = np.array(single["grad"])
+    for c in clusters:
+        np.testing.assert_allclose(c["grad"], reference, rtol=1e-12)
+    rate = args.rows / single["steady_s"]
+    report = {
+        "benchmark": "dask_scaleout", "rows": args.rows, "blocks": args.blocks,
+        "repeats": args.repeats, "cpus": os.cpu_count(), "python": platform.python_version(),
+        "load_average_before": load_before, "load_average_after": load_after,
+        "one_process": {**single, "rows_per_s": rate},
+        "clusters": [{**c, "rows_per_s": args.rows / c["steady_s"],
+                      "ratio_to_one_process": single["steady_s"] / c["steady_s"]}
+                     for c in clusters],
+        "command": "python benchmarks/dask_scaleout.py " + " ".join(argv or sys.argv[1:]),
+    }
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "dask_scaleout.json").write_text(json.dumps(report, indent=2) + "\n")
+    lines = ["# Dask scale-out: gradient of a logistic loss over "
+             f"{args.rows:,} rows ({args.blocks} blocks)", "",
+             f"Load average (1, 5, 15 min) before {tuple(round(v, 1) for v in load_before)}, "
+             f"after {tuple(round(v, 1) for v in load_after)}, on {os.cpu_count()} CPUs; "
+             "one thread per process for funcgrad's kernels and BLAS.", "",
+             "| run | first call (s) | steady call (s) | rows/s | vs one process |",
+             "|---|---|---|---|---|",
+             f"| one process, loop over blocks | {single['first_s']:.2f} | "
+             f"{single['steady_s']:.3f} | {rate:,.0f} | 1.00x |"]
+    for c in report["clusters"]:
+        lines.append(f"| LocalCluster, {c['workers']} worker process(es) | {c['first_s']:.2f} | "
+                     f"{c['steady_s']:.3f} | {c['rows_per_s']:,.0f} | "
+                     f"{c['ratio_to_one_process']:.2f}x |")
+    lines += ["", f"Command: `{report['command'].strip()}`", ""]
+    (RESULTS / "dask_scaleout.md").write_text("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
