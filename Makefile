@@ -11,6 +11,7 @@ PIP    := $(PY) -m pip
 # Anything that changes what `pip install` does.
 PKG_FILES := pyproject.toml setup.cfg setup.py
 PYTEST_ARGS ?=
+TEST_WORKERS ?= 2
 
 .PHONY: .venv demo test docs notebooks soak bench bench-quick bench-chain bench-compare clean
 
@@ -41,8 +42,11 @@ $(VENV)/.stamp-docs: $(PKG_FILES) | $(PY)
 demo: $(VENV)/.stamp-install
 	$(PY) -m funcgrad.demo
 
+# Two pytest workers (pytest-xdist), one per core of the CI machine, each taking whole test
+# files (--dist loadfile: a file's kernels compile in one process). TEST_WORKERS=0 runs the
+# suite in this process alone.
 test: $(VENV)/.stamp-test
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The documentation site (docs/): Sphinx, warnings as errors, into docs/_build/html.
 # The API pages are generated from the modules' __all__; notebooks show their stored outputs.
