@@ -11,8 +11,12 @@
 """
 import os
 
-import pytest
-from hypothesis import HealthCheck, settings
+# Kernels load as the tests use them, in the test's thread (deterministic timings, and the
+# kernels themselves under test); tests/test_kernel_loading.py covers the other modes.
+os.environ.setdefault("FUNCGRAD_KERNELS", "wait")
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
