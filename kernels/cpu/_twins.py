@@ -117,6 +117,20 @@ def _straight_line(tree):
     return True
 
 
+class _TypedLiterals(ast.NodeTransformer):
+    """Numba types a literal ``1.0`` as float64 (and ``2`` as int64), so that
+    ``float32 - 1.0`` is computed in float64; NumPy would keep a Python number weak and
+    compute in float32.  Writing each as a NumPy scalar gives Numba's promotion."""
+
+    def visit_Constant(self, node):
+        value = node.value
+        if type(value) not in (int, float):
+            return node
+        kind = "float64" if type(value) is float else "int64"
+        return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), kind, ast.Load()),
+                        [node], [])
+
+
 def twin(source, nin, dtype, checked_arg=None, display="kernel"):
     """The NumPy twin of generated kernel ``source`` (its function ``kernel`` of ``nin``
     inputs) for ``dtype``, or None where it has none (see the module docstring).
@@ -129,6 +143,7 @@ def twin(source, nin, dtype, checked_arg=None, display="kernel"):
     if not _straight_line(tree):
         return None
     tree.body = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))]
+    tree = ast.fix_missing_locations(_TypedLiterals().visit(tree))
     namespace = {"np": np, "V": V, "F": F}
     exec(compile(tree, f"<twin of {display}>", "exec"), namespace)
     kernel = namespace["kernel"]
