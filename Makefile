@@ -34,7 +34,10 @@ $(VENV)/.stamp-bench: $(PKG_FILES) | $(PY)
 	$(PIP) install -e '.[bench]'
 	touch $@ $(VENV)/.stamp-install
 
+# The warmup compiles every CPU kernel into the disk cache (minutes the first time, with a
+# progress bar), so that later processes load kernels instead of compiling them.
 demo: $(VENV)/.stamp-install
+	$(PY) -m funcgrad.warmup
 	$(PY) -m funcgrad.demo
 
 test: $(VENV)/.stamp-test
