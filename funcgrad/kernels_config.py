@@ -59,7 +59,12 @@ def set_kernel_loading(mode):
 
 
 def get_kernel_loading():
-    """The current kernel loading mode (see :func:`set_kernel_loading`)."""
+    """The current kernel loading mode (see :func:`set_kernel_loading`).
+
+    >>> from funcgrad.kernels_config import get_kernel_loading
+    >>> get_kernel_loading() in ("background", "wait", "numpy")
+    True
+    """
     return _lazy.config.loading
 
 
