@@ -39,7 +39,10 @@ $(VENV)/.stamp-docs: $(PKG_FILES) | $(PY)
 	$(PIP) install -e '.[docs]'
 	touch $@ $(VENV)/.stamp-install
 
+# The warmup compiles every CPU kernel into the disk cache (minutes the first time, with a
+# progress bar), so that later processes load kernels instead of compiling them.
 demo: $(VENV)/.stamp-install
+	$(PY) -m funcgrad.warmup
 	$(PY) -m funcgrad.demo
 
 # Two pytest workers (pytest-xdist), one per core of the CI machine, each taking whole test

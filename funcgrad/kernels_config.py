@@ -1,9 +1,11 @@
-"""Settings of funcgrad's CPU kernels: threads and ahead-of-time compilation.
+"""Settings of funcgrad's CPU kernels: threads, how they load, ahead-of-time compilation.
 
 The kernels (``funcgrad.kernels.cpu``) are Numba loops built on first use, per dtype, and
-cached on disk; ``import funcgrad`` compiles nothing and does not import Numba.  These
-functions are re-exported as ``funcgrad.warmup``, ``funcgrad.set_num_threads`` and
-``funcgrad.get_num_threads``.
+cached on disk; ``import funcgrad`` compiles nothing and does not import Numba.  By
+default they load on a background thread while the first calls compute with their NumPy
+twins, which give the same bits (see :func:`set_kernel_loading`).  ``warmup``,
+``set_num_threads`` and ``get_num_threads`` are re-exported as ``funcgrad.warmup``...;
+``python -m funcgrad.warmup`` fills the disk cache with a progress bar.
 """
 from typing import Sequence
 
@@ -13,17 +15,20 @@ from .kernels.cpu import _lazy
 from .primitives._elementwise import build_kernels
 from .typing import DTypeLike
 
-__all__ = ["warmup", "set_num_threads", "get_num_threads"]
+__all__ = ["warmup", "set_num_threads", "get_num_threads", "set_kernel_loading",
+           "get_kernel_loading"]
 
 
 def warmup(dtypes: Sequence[DTypeLike] = ("float64", "float32"),
-           parallel: bool | None = None) -> float:
+           parallel: bool | None = None, progress=None) -> float:
     """Compile (or load from the disk cache) the CPU kernels now instead of on first use.
 
-    Useful before timing something, or in a server before the first request.  Returns
-    the seconds spent: ``fg.warmup()`` takes a few seconds with a warm disk cache and
-    minutes with a cold one (see the README's "Kernels"), too long for the example below,
-    which builds no dtype and shows the check on the names.
+    Useful before timing something, or in a server before the first request; after it,
+    every kernel runs compiled from the first call.  ``progress(stage, done, total)``
+    (``stage``: ``"generate"`` then ``"compile"``) is called as it goes.  Returns the
+    seconds spent: ``fg.warmup()`` takes a few seconds with a warm disk cache and minutes
+    with a cold one (``python -m funcgrad.warmup`` shows a progress bar), too long for the
+    example below, which builds no dtype and shows the check on the names.
 
     >>> import funcgrad as fg
     >>> fg.warmup(dtypes=()) < 1.0
@@ -42,8 +47,44 @@ def warmup(dtypes: Sequence[DTypeLike] = ("float64", "float32"),
     if not dtypes:
         return 0.0
     start = time.perf_counter()
-    build_kernels(dtypes)
-    return time.perf_counter() - start + _lazy.warmup(dtypes=dtypes, parallel=parallel)
+    stage = (lambda name: (lambda done, total: progress(name, done, total))) if progress \
+        else (lambda name: None)
+    with _lazy.waiting():
+        build_kernels(dtypes, progress=stage("generate"))
+        _lazy.warmup(dtypes=dtypes, parallel=parallel, progress=stage("compile"))
+    return time.perf_counter() - start
+
+
+def set_kernel_loading(mode):
+    """How the CPU kernels load: ``"background"`` (the default), ``"wait"`` or ``"numpy"``.
+
+    ``"background"``: the first call that needs a kernel computes with its NumPy twin (the
+    same bits, slower) while a background thread imports Numba and loads or compiles the
+    kernel, which takes over once ready; an interactive first call does not wait.
+    ``"wait"``: build each kernel in the calling thread when first needed (deterministic
+    timings: benchmarks, the test suite).  ``"numpy"``: no background thread; twins
+    wherever a kernel has one.  The ``FUNCGRAD_KERNELS`` environment variable sets it at
+    startup.  Kernels with no NumPy twin are always built when first needed.
+
+    >>> import funcgrad as fg
+    >>> from funcgrad.kernels_config import get_kernel_loading, set_kernel_loading
+    >>> old = get_kernel_loading()
+    >>> set_kernel_loading("wait")
+    >>> get_kernel_loading()
+    'wait'
+    >>> set_kernel_loading(old)
+    """
+    _lazy.config.loading = _lazy._loading_mode(mode)
+
+
+def get_kernel_loading():
+    """The current kernel loading mode (see :func:`set_kernel_loading`).
+
+    >>> from funcgrad.kernels_config import get_kernel_loading
+    >>> get_kernel_loading() in ("background", "wait", "numpy")
+    True
+    """
+    return _lazy.config.loading
 
 
 set_num_threads = _lazy.set_num_threads

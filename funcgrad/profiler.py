@@ -19,6 +19,11 @@ started outside it; a backward rule is timed when its operation was recorded
 inside the block and the backward pass also runs inside it.  Times are
 wall-clock (``time.perf_counter_ns``); ``self`` time excludes the primitives a
 backward rule calls, which appear as their own rows.
+
+Loading or compiling a CPU kernel (the first use of one in a process, :mod:`funcgrad.kernels.cpu._lazy`)
+is a row of its own, ``[kernel load/compile]``, and is taken out of the self *and* total
+times of the operations that waited for it; ``[kernel load/compile] (background)`` is
+the loader thread's work, which no operation waited for.
 """
 import os
 import threading
@@ -30,6 +35,7 @@ import numpy as np
 
 from .core import ROOT, EvalInterpreter, _state
 from .instruments import Instrument, install, op_name, uninstall
+from .kernels.cpu import _lazy as _kernel_loading
 
 __all__ = ["profile", "record_function", "emit_nvtx", "EventList", "FunctionEvent",
            "FunctionEventAvg"]
@@ -177,13 +183,14 @@ class FunctionEvent:
     """
 
     __slots__ = ("name", "kind", "start_ns", "end_ns", "child_ns", "input_shapes", "nbytes",
-                 "child_bytes", "seq", "stack")
+                 "child_bytes", "seq", "stack", "load_ns")
 
     def __init__(self, name, kind, seq):
         self.name = name
         self.kind = kind
         self.seq = seq
         self.child_ns = 0
+        self.load_ns = 0  # kernel loading it waited for: its own row, not this one's time
         self.nbytes = 0
         self.child_bytes = 0
         self.input_shapes = None
@@ -192,11 +199,11 @@ class FunctionEvent:
 
     @property
     def cpu_time_total(self):
-        return (self.end_ns - self.start_ns) / 1e3
+        return (self.end_ns - self.start_ns - self.load_ns) / 1e3
 
     @property
     def self_cpu_time_total(self):
-        return (self.end_ns - self.start_ns - self.child_ns) / 1e3
+        return (self.end_ns - self.start_ns - self.child_ns - self.load_ns) / 1e3
 
     @property
     def cpu_memory_usage(self):
@@ -402,6 +409,7 @@ class profile:
         self._saved = None
         self._t0 = None
         self._tid = None
+        self._unlisten = None
 
     # sink protocol
     def begin(self, name, kind, args, seq):
@@ -423,7 +431,7 @@ class profile:
             event.nbytes = _nbytes(out)
         if open_:
             parent = open_[-1]
-            parent.child_ns += now - event.start_ns
+            parent.child_ns += now - event.start_ns - event.load_ns
             parent.child_bytes += event.nbytes
         self._events.append(event)
 
@@ -434,6 +442,7 @@ class profile:
             return
         self._t0 = time.perf_counter_ns()
         self._tid = threading.get_ident()
+        self._unlisten = _kernel_loading.on_load(self._kernel_loaded)
         self._saved = _activate(self)
 
     def stop(self):
@@ -442,6 +451,22 @@ class profile:
             return
         _deactivate(self._saved)
         self._saved = None
+        self._unlisten()
+
+    def _kernel_loaded(self, what, start_ns, end_ns, background):
+        """A kernel load (:func:`funcgrad.kernels.cpu.on_load`): its own row; the open
+        ranges of this thread waited for it, so it leaves their times."""
+        if background:
+            name = "[kernel load/compile] (background)"
+        elif threading.get_ident() == self._tid:
+            name = "[kernel load/compile]"
+            for event in self._open:
+                event.load_ns += end_ns - start_ns
+        else:
+            return  # another thread of the user's, not profiled
+        event = FunctionEvent(name, "kernel_load", None)
+        event.start_ns, event.end_ns = start_ns, end_ns
+        self._events.append(event)
 
     def __enter__(self):
         self.start()
@@ -510,7 +535,7 @@ class profile:
                                "first (and enabled=True)")
         pid, tid, t0 = os.getpid(), self._tid, self._t0
         cats = {"forward": "cpu_op", "backward": "backward", "user_annotation":
-                "user_annotation"}
+                "user_annotation", "kernel_load": "kernel_load"}
         trace = []
         forward_of_seq = {}
         for e in sorted(self._events, key=lambda e: e.start_ns):

@@ -11,13 +11,16 @@
 """
 import os
 
-import pytest
-
+# Kernels load as the tests use them, in the test's thread (deterministic timings, and the
+# kernels themselves under test); tests/test_kernel_loading.py covers the other modes.
+os.environ.setdefault("FUNCGRAD_KERNELS", "wait")
 # A jitted function compiles on its first call in the tests (what they check is the
 # compiled code); tests/test_jit_background.py tests the default, compiling in the
 # background while the first calls run eagerly.
 os.environ.setdefault("FUNCGRAD_JIT_WAIT", "1")
-from hypothesis import HealthCheck, settings
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 

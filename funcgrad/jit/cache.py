@@ -19,10 +19,10 @@ __all__ = ["load_kernels", "make_runner"]
 
 def _runtime_tag():
     import numba  # (imported on the first compilation, never by `import funcgrad`)
-    from ..kernels.cpu import leaves, vmath
+    from ..kernels.cpu import leaves, vbodies, vmath
     text = b""
     for path in (os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime.py"),
-                 leaves.__file__, vmath.__file__):  # what the generated kernels call
+                 leaves.__file__, vmath.__file__, vbodies.__file__):  # what they call
         with open(path, "rb") as f:
             text += f.read()
     return hashlib.sha256(text + numba.__version__.encode() + np.__version__.encode()

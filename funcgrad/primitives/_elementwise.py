@@ -145,7 +145,10 @@ class Elementwise:
                 return None
             small = rule.small
             if small is None:
-                small = rule.small = cpu.small_kernel(rule.kernel, dt)
+                small = cpu.small_kernel(rule.kernel, dt)
+                if small is None:  # loading in the background: its NumPy twin meanwhile
+                    return cpu.apply(rule.kernel, dt, n, *operands)
+                rule.small = small
             return small(*operands)
         return cpu.apply(rule.kernel, dt, n, *operands)
 
@@ -446,17 +449,25 @@ def _vector_forward(decl):
     def first_call(x, *args, **params):
         if getattr(x, "size", 0) < cpu.config.ufunc_min:
             return numpy_ufunc(x, *args, **params)
-        prim.impl = cpu.vector_forward(_forward_kernel(decl, _F64), numpy_ufunc)
-        return prim.impl(x, *args, **params)
+        kernel = _forward_kernel(decl, _F64)
+        impl = cpu.vector_forward(kernel, numpy_ufunc)
+        if impl is None:  # loading in the background: the kernel's NumPy twin meanwhile
+            return cpu.forward_twin(kernel, numpy_ufunc, x, *args, **params)
+        prim.impl = impl
+        return impl(x, *args, **params)
     cpu.on_thread_change(lambda: setattr(prim, "impl", first_call))
     return first_call
 
 
-def build_kernels(dtypes=("float64", "float32")):
+def build_kernels(dtypes=("float64", "float32"), progress=None):
     """Generate every elementwise primitive's kernels now (``fg.warmup``): its fused rules
-    for each float dtype, and its forward kernel where it has one."""
+    for each float dtype, and its forward kernel where it has one.  ``progress(done,
+    total)`` after each primitive."""
     from ..core import REGISTRY
-    for prim in list(REGISTRY.values()):
+    prims = list(REGISTRY.values())
+    for done, prim in enumerate(prims):
+        if progress is not None:
+            progress(done, len(prims))
         decl = prim.elementwise
         if decl is None:
             continue
@@ -467,3 +478,5 @@ def build_kernels(dtypes=("float64", "float32")):
         if decl.vector_forward or decl.cpu_kernel is None:
             with np.errstate(all="ignore"):
                 prim.impl(*[np.ones(2)] * len(decl.lins))  # (zeta, betainc: 2 and 3 inputs)
+    if progress is not None:
+        progress(len(prims), len(prims))

@@ -21,8 +21,8 @@ shapes, dtypes, layouts and indices before any compiled loop runs.
 import numpy as np
 
 from . import _lazy
-from ._lazy import (F32, F64, config, get_num_threads, on_thread_change,  # noqa: F401
-                    set_num_threads, warmup)
+from ._lazy import (F32, F64, config, get_num_threads, on_load,  # noqa: F401
+                    on_thread_change, set_num_threads, waiting, warmup)
 
 from .reductions import extremum_vjp, logsumexp, logsumexp_vjp  # noqa: E402,F401
 from .scatter import index_add  # noqa: E402,F401
@@ -35,15 +35,19 @@ def apply(kernel, dtype, size, *args):
     Small ones go through its ufunc (NumPy's dispatch, ~0.25 us), large ones through its
     flat loop when the layout allows (multithreaded when large enough)."""
     if size < config.numba_min:
-        return _lazy.ufunc(kernel, dtype)(*args)
+        return _lazy.call(kernel, dtype, *args)
     return _lazy.run(kernel, dtype, *args)
 
 
 def small_kernel(kernel, dtype):
     """The ufunc :func:`apply` gives arrays under ``config.numba_min`` elements, to keep:
     a caller calling ``kernel`` often on small arrays skips the lookup (each lookup costs
-    about as much as a small ufunc call)."""
-    return _lazy.ufunc(kernel, dtype)
+    about as much as a small ufunc call).  None while it loads in the background (call
+    :func:`apply` meanwhile, and ask again later)."""
+    return _lazy.ready_ufunc(kernel, dtype)
+
+
+forward_twin = _lazy.forward_twin
 
 
 def float_ufunc(kernels, name):
@@ -56,8 +60,11 @@ def vector_forward(kernel, numpy_ufunc):
     """``numpy_ufunc`` with its float64 loop replaced by generated ``kernel`` (every other
     dtype keeps NumPy's loop and result type), or ``numpy_ufunc`` itself where its loop
     table cannot be read.  With more than one thread allowed, a wrapper that sends large
-    float64 arrays to the multithreaded loop."""
-    ufunc = _lazy.forward_ufunc(kernel, numpy_ufunc) or numpy_ufunc
+    float64 arrays to the multithreaded loop.  None while the kernel loads in the
+    background: :func:`forward_twin` computes what it would, meanwhile."""
+    ufunc = _lazy.ready_forward_ufunc(kernel, numpy_ufunc)
+    if ufunc is None:
+        return None
     if config.threads == 1:
         return ufunc
     ndarray = np.ndarray

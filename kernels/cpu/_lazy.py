@@ -22,9 +22,27 @@ Two forms of every elementwise kernel:
 The dispatch rule, in every wrapper of ``kernels/cpu``: float32/float64 arrays of one
 dtype take the kernel (``run``: the ufunc, or the flat loop when large); 0-d arrays,
 scalars and other dtypes take the NumPy expression the kernel replaces.
+
+Loading (``config.loading``, ``FUNCGRAD_KERNELS``): importing Numba and loading the
+kernels takes ~1-2 s in a fresh process (cold disk cache: ~1 s more per kernel), and
+an interactive first call must not wait for it.  ``"background"`` (the default): the
+first call that wants a kernel queues it for a daemon *loader thread* and computes
+with the kernel's NumPy *twin* meanwhile (``_twins``: the same bits), or with the NumPy
+function it replaces where that is bit for bit the same (row loops, scatter-add); a
+kernel becomes used the moment it is ready (a dictionary entry: the flip is atomic).
+Kernels with no twin (the special functions' series, the reduction sweeps) are built
+in the calling thread, as are all in ``"wait"`` (the old behaviour: deterministic
+kernel use, for benchmarks and the test suite).  ``"numpy"`` starts no loader: twins
+wherever they exist, kernels built on demand elsewhere.  Measured: the first ``grad``
+of a 16-element function, 0.6-2 s -> ~10 ms (``benchmarks/results/first_call.md``).
+Every build is timed and reported to :func:`on_load` listeners (the profiler's
+``[kernel load/compile]`` row).
 """
+import atexit
 import os
 import threading
+import time
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -46,13 +64,24 @@ class Config:
     threads the parallel loops use (``set_num_threads``); 1 turns them off.
     """
 
-    __slots__ = ("ufunc_min", "numba_min", "parallel_min", "threads")
+    __slots__ = ("ufunc_min", "numba_min", "parallel_min", "threads", "loading")
 
     def __init__(self):
+        self.loading = _loading_mode(os.environ.get("FUNCGRAD_KERNELS") or "background")
         self.ufunc_min = int(os.environ.get("FUNCGRAD_UFUNC_MIN", 1))
         self.numba_min = int(os.environ.get("FUNCGRAD_NUMBA_MIN", 4096))
         self.parallel_min = int(os.environ.get("FUNCGRAD_PARALLEL_MIN", 262144))
         self.threads = _default_threads()
+
+
+LOADING_MODES = ("background", "wait", "numpy")
+
+
+def _loading_mode(mode):
+    if mode not in LOADING_MODES:
+        raise ValueError(f"kernel loading must be one of {', '.join(LOADING_MODES)} (the "
+                         f"FUNCGRAD_KERNELS environment variable), got {mode!r}")
+    return mode
 
 
 def _default_threads():
@@ -78,6 +107,7 @@ config = Config()
 
 # name -> (scalar function loader, number of inputs, exact twin loader or None, checked input)
 _DECLARED = {}
+_SOURCES = {}  # name -> generated source (its NumPy twin is made from it)
 _DISPLAY = {}  # name -> what NumPy's warnings call its ufunc ("... encountered in <display>")
 _ufuncs = {}     # (name, dtype) -> np.ufunc with one inner loop; (name, None) -> forward ufunc
 _flat = {}       # (name, parallel) -> flat-array loop dispatcher (out last)
@@ -87,15 +117,19 @@ _build_lock = threading.RLock()
 _parallel_lock = threading.Lock()
 
 
-def declare(name, load, nin=1, load_exact=None, checked_arg=0, display=None):
+def declare(name, load, nin=1, load_exact=None, checked_arg=0, display=None, source=None):
     """Declare kernel ``name``: ``load()`` returns its scalar function of ``nin`` inputs.
 
     ``load_exact``: for kernels using the vectorised sin/cos, a loader of the same
     function on the C library's leaves, which gives the result wherever input
     ``checked_arg`` is beyond the vectorised range (see ``_ufuncs.inner_loop``).
+    ``source``: the generated module defining ``kernel``, from which its NumPy twin is
+    made (``_twins``), if it has one.
     """
     _DECLARED[name] = (load, nin, load_exact, checked_arg)
     _DISPLAY[name] = display or name
+    if source is not None:
+        _SOURCES[name] = source
 
 
 def declared():
@@ -118,7 +152,8 @@ def _built(cache, key, build):
         pass
     with _build_lock:
         if key not in cache:
-            cache[key] = build()
+            with loading(key[0]):
+                cache[key] = build()
         return cache[key]
 
 
@@ -194,6 +229,11 @@ def run(name, dtype, *args):
     arrays, transposed, strided, negative strides, true broadcasting) goes to the ufunc,
     whose NumPy iterator handles the layout.
     """
+    if (name, dtype) not in _flat_ready and _mode() != "wait" and \
+            ("flat", name, dtype) not in _failed:
+        # the flat loop is loading: the ufunc if ready (the same bits), else the twin
+        _request(("flat", name, dtype))
+        return call(name, dtype, *args)
     shape = None
     flat = []
     all_arrays = True
@@ -238,6 +278,271 @@ def run(name, dtype, *args):
     # A checked kernel's flat loop counts the arguments beyond the vectorised range; the
     # ufunc then computes the blocks holding them with the C library.
     return ufunc(name, dtype)(*args) if checked and bad else out
+
+
+# --- loading without waiting -------------------------------------------------------------
+#
+# Readiness is read without a lock: a kernel is ready once its dictionary entry exists
+# (``_ufuncs``, ``_flat_ready``), and that entry is written once, whole, under the GIL.
+
+_flat_ready = set()   # (name, dtype): flat loop built and compiled for the usual signatures
+_loops_ready = []     # [True] once _loops' reduction/scatter sweeps are compiled (both dtypes)
+_twins = {}           # (name, dtype) -> NumPy twin, or None where there is none
+_failed = {}          # request -> the exception the loader met (the caller then builds)
+_local = threading.local()
+
+
+def _mode():
+    return "wait" if getattr(_local, "wait", False) else config.loading
+
+
+@contextmanager
+def waiting():
+    """Within the block, this thread builds kernels it needs instead of using twins
+    (``warmup``, and callers that time or test the kernels themselves)."""
+    old = getattr(_local, "wait", False)
+    _local.wait = True
+    try:
+        yield
+    finally:
+        _local.wait = old
+
+
+def twin(name, dtype):
+    """Kernel ``name``'s NumPy twin for ``dtype`` (``_twins.twin``), or None."""
+    key = (name, dtype)
+    try:
+        return _twins[key]
+    except KeyError:
+        pass
+    source = _SOURCES.get(name)
+    made = None
+    if source is not None:
+        from ._twins import twin as make
+        checked = _DECLARED[name][3] if _DECLARED[name][2] is not None else None
+        made = make(source, _DECLARED[name][1], dtype, checked, _DISPLAY[name])
+    _twins[key] = made
+    return made
+
+
+def ready_ufunc(name, dtype):
+    """The ufunc of kernel ``name`` if it is built; else None when its twin may stand in
+    meanwhile (then it is queued for the loader), else built now."""
+    u = _ufuncs.get((name, dtype))
+    if u is not None:
+        return u
+    if _mode() == "wait" or twin(name, dtype) is None or ("ufunc", name, dtype) in _failed:
+        return ufunc(name, dtype)
+    _request(("ufunc", name, dtype))
+    return None
+
+
+def call(name, dtype, *args):
+    """Kernel ``name`` on ``args`` by its ufunc, or by its twin while the ufunc loads."""
+    u = ready_ufunc(name, dtype)
+    if u is not None:
+        return u(*args)
+    out = _twins[(name, dtype)](*args)
+    # None: an argument the twin cannot compute as the kernel does (sin beyond its range)
+    return ufunc(name, dtype)(*args) if out is None else out
+
+
+def ready_forward_ufunc(name, numpy_ufunc):
+    """``forward_ufunc(name, numpy_ufunc)`` (or ``numpy_ufunc`` where that is None) if
+    built or if waiting; else queues it and gives None (:func:`forward_twin` computes)."""
+    if (name, None) in _ufuncs or _mode() == "wait" or twin(name, F64) is None or \
+            ("forward", name, numpy_ufunc) in _failed:
+        return forward_ufunc(name, numpy_ufunc) or numpy_ufunc
+    _request(("forward", name, numpy_ufunc))
+    return None
+
+
+def forward_twin(name, numpy_ufunc, x, *args, **params):
+    """What ``forward_ufunc(name, numpy_ufunc)(x, ...)`` gives, while it loads: its twin
+    where it would run the float64 loop, NumPy's own loop elsewhere."""
+    if not args and not params:
+        a = x if type(x) is np.ndarray else np.asarray(x)
+        try:
+            loop = numpy_ufunc.resolve_dtypes((a.dtype, None))
+        except (TypeError, ValueError):
+            loop = None
+        if loop is not None and loop[0] == F64 and loop[-1] == F64:
+            out = twin(name, F64)(a)
+            if out is not None:
+                return out if a.ndim else out[()]
+            return (forward_ufunc(name, numpy_ufunc) or numpy_ufunc)(x)
+    return numpy_ufunc(x, *args, **params)
+
+
+def loops(wait=True):
+    """The ``_loops`` module with its row sweeps compiled for float32 and float64; None
+    while it loads in the background (``wait=False``: the caller has a NumPy path giving
+    the same bits)."""
+    if _loops_ready:
+        from . import _loops as module
+        return module
+    if not wait and _mode() != "wait" and "loops" not in _failed:
+        _request("loops")
+        return None
+    with _build_lock:
+        if not _loops_ready:
+            with loading("loops"):
+                from . import _loops as module
+                for dt in (F64, F32):
+                    x = np.ones((2, 3), dt)
+                    module.logsumexp_rows(x, np.empty(2, dt))
+                    module.softmax_scale_rows(np.ones(2, dt), x, np.empty((2, 3), dt))
+                    module.extremum_weights_rows(np.ones(2, dt), x, np.ones(2, dt),
+                                                 np.empty((2, 3), dt))
+                    module.scatter_add_rows(np.zeros((2, 3), dt), np.zeros(2, np.int64), x)
+            _loops_ready.append(True)
+    from . import _loops as module
+    return module
+
+
+def _warm_flat(name, dtype):
+    """Build the serial flat loop of ``name`` and compile it for ``dtype``: all arrays, and
+    a broadcast cotangent (a scalar) first."""
+    if (name, dtype) in _flat_ready:
+        return
+    loop = flat_loop(name, False)
+    nin = _DECLARED[name][1]
+    one = np.ones(2, dtype)
+    with loading(name), np.errstate(all="ignore"):
+        loop(*([one] * nin), np.empty(2, dtype))
+        if nin > 1:
+            loop(dtype.type(1), *([one] * (nin - 1)), np.empty(2, dtype))
+    _flat_ready.add((name, dtype))
+
+
+# The loader: one daemon thread, started by the first request, working through the
+# requests in the order they came (the kernels the program used first, first).
+_requests = {}                 # request -> None: an ordered set
+_cond = threading.Condition()
+_unit_lock = threading.Lock()  # held while the loader works on one request
+_loader = []                   # [thread] once started
+_stopping = []
+
+
+def _request(item):
+    if item in _requests or config.loading != "background" or _stopping:
+        return
+    with _cond:
+        if not _loader:
+            _requests["numba"] = None  # (its own row in a profile)
+            thread = threading.Thread(target=_loader_main, name="funcgrad-kernel-loader",
+                                      daemon=True)
+            _loader.append(thread)
+            atexit.register(_stop_loader)
+            thread.start()
+        _requests[item] = None
+        _cond.notify()
+
+
+def _load(item):
+    if item == "numba":
+        with loading("numba"):
+            import numba  # noqa: F401
+            from . import _loops, _ufuncs  # noqa: F401
+    elif item == "loops":
+        loops()
+    elif item[0] == "ufunc":
+        ufunc(item[1], item[2])
+    elif item[0] == "flat":
+        _warm_flat(item[1], item[2])
+    elif item[0] == "forward":
+        forward_ufunc(item[1], item[2])
+
+
+# Importing Numba holds the GIL for most of its ~0.4 s: started at once, it made the
+# first grad of W1 (~20 ms of Python) ~40% slower (2-core machine, measured interleaved).
+# The loader waits this long first, so that the call that asked usually finishes alone.
+START_DELAY = 0.05
+
+
+def _loader_main():
+    _local.background = True
+    time.sleep(START_DELAY)
+    while True:
+        with _cond:
+            while not _requests and not _stopping:
+                _cond.wait()
+            if _stopping:
+                return
+            item = next(iter(_requests))
+        with _unit_lock:
+            if _stopping:
+                return
+            try:
+                _load(item)
+            except BaseException as e:  # the caller builds it and sees the error itself
+                _failed[item] = e
+                if item == "numba":
+                    config.loading = "wait"
+        with _cond:
+            _requests.pop(item, None)
+
+
+def _stop_loader(timeout=60.0):
+    """At exit: let the loader finish the kernel it is compiling (LLVM must not be torn
+    down under it), then stop it."""
+    _stopping.append(True)
+    with _cond:
+        _cond.notify_all()
+    if _unit_lock.acquire(timeout=timeout):
+        _unit_lock.release()
+
+
+def _before_fork():
+    # A child must not inherit a half-done import or build: wait for the current unit.
+    _local.fork_held = _unit_lock.acquire(timeout=60.0)
+
+
+def _after_fork_parent():
+    if getattr(_local, "fork_held", False):
+        _unit_lock.release()
+
+
+def _after_fork_child():
+    global _unit_lock, _cond, _build_lock
+    _unit_lock, _cond, _build_lock = threading.Lock(), threading.Condition(), threading.RLock()
+    _loader.clear()  # the thread did not survive the fork: the next request starts one
+    _requests.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_parent,
+                        after_in_child=_after_fork_child)
+
+
+# Load events, for the profiler: (what, start_ns, end_ns, background) after each build.
+_listeners = []
+
+
+def on_load(listener):
+    """Call ``listener(what, start_ns, end_ns, background)`` after each kernel build or
+    load (``time.perf_counter_ns`` times; ``background``: on the loader thread, which
+    no caller waited for).  Returns a function removing the listener."""
+    _listeners.append(listener)
+    return lambda: _listeners.remove(listener) if listener in _listeners else None
+
+
+@contextmanager
+def loading(what):
+    """Times a build (the outermost one of this thread) for the load listeners."""
+    if getattr(_local, "loading", False):
+        yield
+        return
+    _local.loading = True
+    start = time.perf_counter_ns()
+    try:
+        yield
+    finally:
+        _local.loading = False
+        end = time.perf_counter_ns()
+        background = getattr(_local, "background", False)
+        for listener in list(_listeners):
+            listener(what, start, end, background)
 
 
 # --- public settings ---------------------------------------------------------------------
@@ -286,37 +591,42 @@ def _loaded_modules():
     return sys.modules
 
 
-def warmup(dtypes=("float64", "float32"), parallel=None):
+def warmup(dtypes=("float64", "float32"), parallel=None, progress=None):
     """Compile (or load from the disk cache) funcgrad's CPU kernels now, not on first use.
 
     Builds, for each of ``dtypes``: every elementwise kernel's ufunc (the form used for
     small arrays and strided layouts) and flat loop (large contiguous arrays and
     broadcast cotangents), the reduction and scatter loops; the parallel loops too when
-    ``parallel`` (default: when more than one thread is allowed).  Returns the seconds it
-    took.  See the README's "Kernels" section for the first-call costs.
+    ``parallel`` (default: when more than one thread is allowed).  ``progress(done,
+    total)`` is called after each kernel.  Returns the seconds it took.  See the README's
+    "Kernels" section for the first-call costs.
     """
-    import time
     start = time.perf_counter()
     if parallel is None:
         parallel = config.threads > 1
-    from . import _loops
+    dtypes = [np.dtype(dt) for dt in dtypes]
     for dt in dtypes:
-        dt = np.dtype(dt)
         if dt not in _SIGNATURE_NAMES:
             raise ValueError(f"warmup: no kernels for dtype {dt}; use float32 or float64")
+    names = declared()
+    total, done = len(names) * len(dtypes) + 1, 0
+    for dt in dtypes:
         one = np.ones(2, dt)
-        for name in declared():
+        for name in names:
             nin = _DECLARED[name][1]
             out = np.empty(2, dt)
-            for variant in ([False, True] if parallel else [False]):
-                loop = flat_loop(name, variant)
-                loop(*([one] * nin), out)                        # all flat arrays
-                if nin > 1:
-                    loop(dt.type(1), *([one] * (nin - 1)), out)  # a broadcast cotangent
-            ufunc(name, dt)
-        x = np.ones((2, 3), dt)
-        _loops.logsumexp_rows(x, np.empty(2, dt))
-        _loops.softmax_scale_rows(np.ones(2, dt), x, np.empty((2, 3), dt))
-        _loops.extremum_weights_rows(np.ones(2, dt), x, np.ones(2, dt), np.empty((2, 3), dt))
-        _loops.scatter_add_rows(np.zeros((2, 3), dt), np.zeros(2, np.int64), x)
+            with loading(name), np.errstate(all="ignore"):
+                for variant in ([False, True] if parallel else [False]):
+                    loop = flat_loop(name, variant)
+                    loop(*([one] * nin), out)                        # all flat arrays
+                    if nin > 1:
+                        loop(dt.type(1), *([one] * (nin - 1)), out)  # a broadcast cotangent
+                ufunc(name, dt)
+            _flat_ready.add((name, dt))
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    loops()
+    if progress is not None:
+        progress(total, total)
     return time.perf_counter() - start

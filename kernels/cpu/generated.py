@@ -38,9 +38,9 @@ def _tag():
     if _TAG is None:
         import numba
         import numpy as np
-        from . import leaves, vmath
+        from . import leaves, vbodies, vmath
         text = b""
-        for module in (leaves, vmath):
+        for module in (leaves, vmath, vbodies):
             with open(module.__file__, "rb") as f:
                 text += f.read()
         _TAG = hashlib.sha256(text + numba.__version__.encode() + np.__version__.encode()
@@ -74,6 +74,6 @@ def scalar_kernel(lines, nin, exact_lines=None, checked_arg=0, display=None):
                 return lambda: getattr(load_module("cpu", source, _tag()), function)
             _lazy.declare(name, load("kernel"), nin,
                           load("kernel_exact") if exact_lines is not None else None,
-                          checked_arg, display)
+                          checked_arg, display, source)
             _names[source] = name
     return name

@@ -12,12 +12,14 @@ import math
 
 import numpy as np
 
+from . import _lazy
 from ._lazy import F32, F64, config
 
 
 def _loops():
-    from . import _loops
-    return _loops
+    # Built now even when loading in the background: no NumPy path gives these sweeps'
+    # bits (they accumulate in float64, in their own order).
+    return _lazy.loops()
 
 
 def _rows(x, axes):

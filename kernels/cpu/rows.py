@@ -16,6 +16,7 @@ C-contiguous and equal bit for bit to NumPy's (one IEEE operation per element).
 """
 import numpy as np
 
+from . import _lazy
 from ._lazy import F32, F64, config
 
 _ndarray = np.ndarray
@@ -23,11 +24,16 @@ _loops = {}
 
 
 def _loop(name):
+    """The row loop of ``name``, or None while Numba loads in the background (NumPy's
+    ufunc gives the same bits meanwhile)."""
     try:
         return _loops[name]
     except KeyError:
-        from . import _loops as L
-        _loops[name] = L.rows_map(getattr(L, name + "_s"))
+        L = _lazy.loops(wait=False)
+        if L is None:
+            return None
+        with _lazy.loading(name):
+            _loops[name] = L.rows_map(getattr(L, name + "_s"))
         return _loops[name]
 
 
@@ -79,8 +85,11 @@ def _rows(name, x, y):
     b = _operand(y, dt, k)
     if b is None:
         return None
+    loop = _loop(name)
+    if loop is None:
+        return None
     out = np.empty((m, k), dt)
-    _loop(name)(a, b, out)
+    loop(a, b, out)
     return out
 
 
@@ -109,7 +118,9 @@ def add_window(x, u, r0, c0):
     p, q = u.shape
     if not (0 <= r0 and r0 + p <= x.shape[0] and 0 <= c0 and c0 + q <= x.shape[1]):
         return None
+    L = _lazy.loops(wait=False)
+    if L is None:  # loading in the background: the caller's NumPy add (the same bits)
+        return None
     out = np.empty(x.shape, x.dtype)
-    from . import _loops as L
     L.add_window_rows(x, u, out, r0, c0)
     return out

@@ -14,6 +14,7 @@ Gather itself (``x[idx]``) stays NumPy's fancy indexing: it is a copy at memory 
 """
 import numpy as np
 
+from . import _lazy
 from ._lazy import F32, F64, config
 
 
@@ -75,10 +76,14 @@ def index_add(out, idx, updates):
                         u = np.broadcast_to(u, shape)
                     except ValueError:
                         u = None  # np.add.at raises NumPy's own shape error
-                    if u is not None:
+                    # None while Numba loads: np.add.at adds in the same order
+                    loops = None if u is None else _lazy.loops(wait=False)
+                    if loops is not None:
                         u = np.ascontiguousarray(u, dtype=out.dtype).reshape(rows.size, width)
-                        from . import _loops
-                        _loops.scatter_add_rows(out.reshape(-1, width), rows, u)
+                        loops.scatter_add_rows(out.reshape(-1, width), rows, u)
+                        return out
+                    if u is not None:  # the loop's order and its cast of the updates
+                        np.add.at(out, idx, u.astype(out.dtype, copy=False))
                         return out
     np.add.at(out, idx, updates)
     return out
