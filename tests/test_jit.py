@@ -235,6 +235,26 @@ def test_a_kernel_compiles_once_whatever_the_form_of_same_signature_arguments():
     assert len(kernel.signatures) == 1
 
 
+def test_large_kernels_call_one_function_per_distinct_loop(monkeypatch):
+    """A kernel of many equations calls its fused loops as functions of their own, each
+    bounded in size, and loops of the same structure are one function: compile time
+    grows linearly with the number of operations, and a repeated step compiles once."""
+    from funcgrad.jit import fusion
+    monkeypatch.setattr(fusion, "MAX_FUSED_EQNS", 8)
+
+    def chain(y):
+        for _ in range(40):
+            y = y * 0.9 + 0.125
+        return y
+
+    x = np.linspace(-1.0, 1.0, 16)
+    f = fg.jit(chain)
+    assert f(x).tobytes() == chain(x).tobytes()
+    text = f.lower(x).as_text()
+    assert text.count("# loop function") == 1 and text.count("def loop(") == 1
+    assert text.count("_loop0(") == 10  # 80 equations, 8 to a loop
+
+
 def test_the_traced_graph_is_the_cached_trace_until_the_cache_is_cleared():
     f, traces = _jitted_and_its_traces()
     x = np.linspace(0.0, 1.0, 3)

@@ -13,8 +13,9 @@ import os
 import numpy as np
 
 from ..kernels._source import load_module
+from .source import loop_key
 
-__all__ = ["load_kernels", "canonical_arguments", "make_runner"]
+__all__ = ["load_kernels", "load_loop", "loop", "make_runner"]
 
 
 def _runtime_tag():
@@ -39,6 +40,28 @@ def load_kernels(source):
     if _TAG is None:
         _TAG = _runtime_tag()
     return load_module("jit", source, _TAG)
+
+
+_loops = {}  # loop_key(source) -> the loop function (see funcgrad.jit.outline)
+
+
+def load_loop(source):
+    """Load the module of one loop function (see :mod:`funcgrad.jit.outline`), so that
+    kernel modules can bind it by its key (:func:`loop`)."""
+    key = loop_key(source)
+    if key not in _loops:
+        _loops[key] = load_kernels(source).loop
+    return _loops[key]
+
+
+def loop(key):
+    """The loop function :func:`load_loop` loaded under ``key`` (a kernel module binds
+    its loops by key when it is loaded)."""
+    try:
+        return _loops[key]
+    except KeyError:
+        raise RuntimeError(f"funcgrad.jit: the loop function {key} was not loaded before "
+                           f"the kernel module that calls it") from None
 
 
 def _canonical(value):
@@ -86,6 +109,8 @@ def canonical_arguments(kernel):
 def make_runner(lowered):
     """The callable ``run(*consts, *inputs)`` of a :class:`~funcgrad.jit.lower.Lowered`."""
     namespace = {"np": np}
+    for source in lowered.loop_sources:
+        load_loop(source)
     if lowered.kernel_source:
         module = load_kernels(lowered.kernel_source)
         for name in lowered.kernels:
