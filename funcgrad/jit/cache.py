@@ -42,7 +42,7 @@ def load_kernels(source):
     return load_module("jit", source, _TAG)
 
 
-_loops = {}  # loop_key(source) -> the loop function (see funcgrad.jit.outline)
+_loops: dict = {}  # loop_key(source) -> the loop function (see funcgrad.jit.outline)
 
 
 def load_loop(source):
