@@ -218,6 +218,43 @@ def test_traces_once_per_signature_and_retraces_on_new_shapes_and_dtypes():
     assert len(traces) == 3 and out.dtype == np.float32
 
 
+def test_a_kernel_compiles_once_whatever_the_form_of_same_signature_arguments():
+    """jit's signature is shapes and dtypes; Numba's type of an argument also says its
+    layout, whether it is read-only, and a 0-d array is not a scalar.  Calls that differ
+    only there (an optimiser's step count that comes back a NumPy scalar, a transposed or
+    read-only array) run the kernel compiled for the first call: no second compilation."""
+    f = fg.jit(lambda x, n: np.sum(x * 2.0) * n + x)
+    x = np.linspace(0.0, 1.0, 12).reshape(3, 4)
+    want = f(x, np.array(2.0))
+    kernel = f.lower(x, np.array(2.0)).executable.run
+    read_only = x.copy()
+    read_only.flags.writeable = False
+    for args in [(x, np.float64(2.0)), (x, 2.0), (np.asfortranarray(x), np.array(2.0)),
+                 (read_only, np.array(2.0)), (np.repeat(x, 2, axis=1)[:, ::2], 2.0)]:
+        assert f(*args).tobytes() == want.tobytes()
+    assert len(kernel.signatures) == 1
+
+
+def test_large_kernels_call_one_function_per_distinct_loop(monkeypatch):
+    """A kernel of many equations calls its fused loops as functions of their own, each
+    bounded in size, and loops of the same structure are one function: compile time
+    grows linearly with the number of operations, and a repeated step compiles once."""
+    from funcgrad.jit import fusion
+    monkeypatch.setattr(fusion, "MAX_FUSED_EQNS", 8)
+
+    def chain(y):
+        for _ in range(40):
+            y = y * 0.9 + 0.125
+        return y
+
+    x = np.linspace(-1.0, 1.0, 16)
+    f = fg.jit(chain)
+    assert f(x).tobytes() == chain(x).tobytes()
+    text = f.lower(x).as_text()
+    assert text.count("# loop function") == 1 and text.count("def loop(") == 1
+    assert text.count("_loop0(") == 10  # 80 equations, 8 to a loop
+
+
 def test_the_traced_graph_is_the_cached_trace_until_the_cache_is_cleared():
     f, traces = _jitted_and_its_traces()
     x = np.linspace(0.0, 1.0, 3)

@@ -14,6 +14,7 @@ submodules (``funcgrad.jit.lower`` ...) share one name.
 * :mod:`.block`       a kernel's statements, per primitive (reductions, BLAS, slicing,
   control flow);
 * :mod:`.fusion`      elementwise equations fused into loops (with sums, bands, pads);
+* :mod:`.outline`     a large kernel's loops as functions of their own, one per structure;
 * :mod:`.elementwise` an elementwise equation as an expression, from its scalar definition;
 * :mod:`.source`      names, kernel functions and source-text helpers;
 * :mod:`.runtime`     helpers the generated kernels call (NumPy-order reductions...);

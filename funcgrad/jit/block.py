@@ -21,6 +21,7 @@ from ..primitives.structural import (concatenate_p, reduce_sum_p, reshape_p, spl
 from .elementwise import SCALARS, computation_dtypes
 from .fusion import emit_loop, fuse
 from .lowerable import SLICE_UPDATE, expand, reduce_pattern
+from .outline import call_loop
 from .passes import optimize
 from .source import cast, literal, shape_text
 
@@ -107,7 +108,7 @@ class Block:
         results and scalars broadcast to a shape, plain scalar statements)."""
         if not all(id(e.outvars[0]) in self.uniform or not e.outvars[0].aval.shape
                    for e in eqns):
-            emit_loop(self, eqns)
+            (call_loop if self.fn.outline else emit_loop)(self, eqns)
             return
         for e in eqns:
             name = self.fn.names.fresh()

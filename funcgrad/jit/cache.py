@@ -13,8 +13,9 @@ import os
 import numpy as np
 
 from ..kernels._source import load_module
+from .source import loop_key
 
-__all__ = ["load_kernels", "make_runner"]
+__all__ = ["load_kernels", "load_loop", "loop", "make_runner"]
 
 
 def _runtime_tag():
@@ -41,13 +42,79 @@ def load_kernels(source):
     return load_module("jit", source, _TAG)
 
 
+_loops: dict = {}  # loop_key(source) -> the loop function (see funcgrad.jit.outline)
+
+
+def load_loop(source):
+    """Load the module of one loop function (see :mod:`funcgrad.jit.outline`), so that
+    kernel modules can bind it by its key (:func:`loop`)."""
+    key = loop_key(source)
+    if key not in _loops:
+        _loops[key] = load_kernels(source).loop
+    return _loops[key]
+
+
+def loop(key):
+    """The loop function :func:`load_loop` loaded under ``key`` (a kernel module binds
+    its loops by key when it is loaded)."""
+    try:
+        return _loops[key]
+    except KeyError:
+        raise RuntimeError(f"funcgrad.jit: the loop function {key} was not loaded before "
+                           f"the kernel module that calls it") from None
+
+
+def _canonical(value):
+    """The form of an argument a kernel is compiled for: a 0-d array as its scalar, an
+    array C-ordered, aligned and writeable (copied if it is not); anything else as is."""
+    if type(value) is not np.ndarray:
+        return value
+    if value.ndim == 0:
+        return value[()]
+    flags = value.flags
+    if flags.c_contiguous and flags.writeable and flags.aligned:
+        return value
+    return np.array(value, order="C")
+
+
+def canonical_arguments(kernel):
+    """Make the Numba dispatcher ``kernel`` compile for canonical arguments only
+    (:func:`_canonical`); returns it.
+
+    Numba compiles a function once per argument *type*, and the type of an array says
+    more than jit's signature (shape and dtype): its layout (C, F or strided), whether
+    it is read-only, and a 0-d array is not a scalar.  So the same jitted call compiled
+    its kernels again -- seconds -- when, say, an optimiser's step count came back as a
+    NumPy scalar after being a 0-d array, or a transposed array came in.  Numba calls
+    ``_compile_for_args`` only when no compiled version matches the arguments' types:
+    there the arguments are made canonical and the kernel called again with them, so
+    canonical arguments (the usual case) cost nothing more, and the others a conversion.
+    """
+    if getattr(kernel, "_funcgrad_canonical", False):
+        return kernel
+    compile_for_args = kernel._compile_for_args
+
+    def compile_canonical(*args, **kwargs):
+        canonical = [_canonical(a) for a in args]
+        if kwargs or all(c is a for c, a in zip(canonical, args)):
+            return compile_for_args(*args, **kwargs)
+        # (Numba calls what this returns with the original arguments)
+        return lambda *args: kernel(*[_canonical(a) for a in args])
+
+    kernel._compile_for_args = compile_canonical
+    kernel._funcgrad_canonical = True
+    return kernel
+
+
 def make_runner(lowered):
     """The callable ``run(*consts, *inputs)`` of a :class:`~funcgrad.jit.lower.Lowered`."""
     namespace = {"np": np}
+    for source in lowered.loop_sources:
+        load_loop(source)
     if lowered.kernel_source:
         module = load_kernels(lowered.kernel_source)
         for name in lowered.kernels:
-            namespace[name] = getattr(module, name)
+            namespace[name] = canonical_arguments(getattr(module, name))
     namespace.update(lowered.python_calls)
     exec(compile(lowered.driver_source, "<funcgrad.jit driver>", "exec"), namespace)
     return namespace["run"]

@@ -27,7 +27,7 @@ from .elementwise import KERNEL_DTYPES, is_elementwise, uses_trig, uses_vector_m
 from .lowerable import is_float32_or_64, reduce_pattern
 from .source import cast, literal, shape_text
 
-__all__ = ["fuse", "emit_loop", "Loop", "is_pad", "band", "VECTOR_MATH"]
+__all__ = ["fuse", "emit_loop", "Loop", "is_pad", "band", "VECTOR_MATH", "MAX_FUSED_EQNS"]
 
 PARALLEL_THRESHOLD = int(os.environ.get("FUNCGRAD_JIT_PARALLEL_THRESHOLD", 1 << 16))
 # Vectorisable exp/log/log1p/sin/cos/tanh (funcgrad.kernels.cpu.vmath) in fused loops; 0:
@@ -36,6 +36,10 @@ VECTOR_MATH = os.environ.get("FUNCGRAD_JIT_VECTOR_MATH", "1") != "0"
 # At most this many vector-math calls per fused loop: compile time grows faster than
 # linearly with the size of a loop's body (a 200-sin chain: 23 s in one loop).
 MAX_FUSED_MATH = int(os.environ.get("FUNCGRAD_JIT_MAX_FUSED_MATH", 24))
+# At most this many equations per fused loop: a loop's body is one function's worth of
+# Numba and LLVM work, and that work grows faster than linearly with its size
+# (funcgrad.jit.outline; benchmarks/jit_compile.py).
+MAX_FUSED_EQNS = int(os.environ.get("FUNCGRAD_JIT_MAX_FUSED_EQNS", 128))
 # Below this many elements a loop with more vector-math calls than that uses the C library
 # instead (in one loop): its compile time would outweigh any saving.
 VECTOR_MATH_MIN_SIZE = 64
@@ -102,8 +106,9 @@ def fuse(eqns):
             continue
         group = open_groups.get(shape)
         heavy = uses_vector_math(eqn) and shape != ()
-        if group is not None and heavy and weight[id(group)] >= MAX_FUSED_MATH and \
-                int(np.prod(shape)) >= VECTOR_MATH_MIN_SIZE:
+        if group is not None and shape != () and (
+                len(group) >= MAX_FUSED_EQNS or heavy and weight[id(group)] >= MAX_FUSED_MATH
+                and int(np.prod(shape)) >= VECTOR_MATH_MIN_SIZE):
             close(group)  # LLVM's time grows faster than linearly with a loop's body
             group = None
         if group is None:
