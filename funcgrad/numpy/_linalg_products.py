@@ -228,7 +228,8 @@ def matmul(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     return products.matmul(x1, x2)
 
 
-def tensordot(x1: ArrayLike, x2: ArrayLike, /, *, axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> Array:
+def tensordot(x1: ArrayLike, x2: ArrayLike, /, *,
+              axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> Array:
     """``np.linalg.tensordot``: :func:`funcgrad.numpy.tensordot` with keyword ``axes``.
 
     >>> import numpy as np, funcgrad.numpy as fnp

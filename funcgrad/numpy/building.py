@@ -302,7 +302,8 @@ def _is_sequence(c):
     return isinstance(c, (list, _np.ndarray)) or (_traced(c) and asarray(c).ndim > 0)
 
 
-def piecewise(x: ArrayLike, condlist: Sequence[ArrayLike], funclist: Sequence[Callable[..., Any] | ArrayLike], *args: ArrayLike,
+def piecewise(x: ArrayLike, condlist: Sequence[ArrayLike],
+              funclist: Sequence[Callable[..., Any] | ArrayLike], *args: ArrayLike,
               **kw: Any) -> Array:
     """``np.piecewise(x, condlist, funclist, *args, **kw)``: ``funclist[i](x)`` where
     ``condlist[i]`` holds (a constant for a non-callable entry; one extra function for

@@ -53,7 +53,8 @@ def _membership(column, edges):
     return logical_and(lower, upper)
 
 
-def histogramdd(sample: ArrayLike, bins: ArrayLike = 10, range: Any = None, density: bool | None = None,
+def histogramdd(sample: ArrayLike, bins: ArrayLike = 10, range: Any = None,
+                density: bool | None = None,
                 weights: ArrayLike | None = None) -> tuple[Array, list[Array]]:  # noqa: A002
     """``np.histogramdd(sample, bins=10, range=None, density=None, weights=None)``:
     ``(hist, edges)`` of D-dimensional data, ``sample`` an (N, D) array or D 1-d arrays.

@@ -271,7 +271,8 @@ def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
     return out[0] if len(out) == 1 else out
 
 
-def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0, dtype: DTypeLike | None = None) -> Array:
+def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0,
+                dtype: DTypeLike | None = None) -> Array:
     """Join arrays along ``axis`` (``None``: flatten them first).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -377,7 +378,8 @@ def split(ary: ArrayLike, indices_or_sections: int | Sequence[int], axis: Axis =
     return _st.split(a, bounds, axis)
 
 
-def array_split(ary: ArrayLike, indices_or_sections: int | Sequence[int], axis: Axis = 0) -> list[Array]:
+def array_split(ary: ArrayLike, indices_or_sections: int | Sequence[int],
+                axis: Axis = 0) -> list[Array]:
     """Like :func:`split`, but ``n`` sections need not divide the axis evenly.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -543,8 +545,8 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axis = None) -> Array:
 
 
 @internal  # its constants (mask, padding, zeros) may move to a device
-def pad(array: ArrayLike, pad_width: int | Sequence[int] | Sequence[Sequence[int]], mode: str = "constant",
-        constant_values: ArrayLike = 0) -> Array:
+def pad(array: ArrayLike, pad_width: int | Sequence[int] | Sequence[Sequence[int]],
+        mode: str = "constant", constant_values: ArrayLike = 0) -> Array:
     """Pad with a constant (``mode="constant"`` only).
 
     >>> import numpy as np, funcgrad.numpy as fnp

@@ -207,7 +207,8 @@ def nanargmin(a: ArrayLike, axis: Axis = None, out: None = None, *,
     return _nan_arg("nanargmin", argmin, _np.inf, a, axis, out, keepdims)
 
 
-def nancumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None) -> Array:
+def nancumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
+              out: None = None) -> Array:
     """``np.nancumsum(a, axis=None, dtype=None, out=None)``: the cumulative sum, NaNs
     counted as zero.
 

@@ -112,7 +112,7 @@ def polymul(a1: ArrayLike, a2: ArrayLike) -> Array:
     return convolve(_strip(a1), _strip(a2))
 
 
-def vander(x: ArrayLike, N: Any = None, increasing: bool = False) -> Array:  # noqa: N803 - NumPy's name
+def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Array:  # noqa: N803 - NumPy's name
     """``np.vander(x, N=None, increasing=False)``: the Vandermonde matrix, columns powers
     of ``x`` (decreasing unless ``increasing``), by repeated products as NumPy computes
     them.

@@ -105,7 +105,8 @@ def _axis_list(axes):
     return [axes] if isinstance(axes, (int, _np.integer)) else list(axes)
 
 
-def tensordot(a: ArrayLike, b: ArrayLike, axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> Array:
+def tensordot(a: ArrayLike, b: ArrayLike,
+              axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> Array:
     """Contract ``a``'s and ``b``'s ``axes`` (as ``np.tensordot``), through one matmul.
 
     >>> import numpy as np, funcgrad.numpy as fnp

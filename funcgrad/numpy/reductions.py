@@ -153,8 +153,8 @@ def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:  # no
     return _red.reduce_max(astype(a, _np.bool_), axes, keepdims)
 
 
-def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,
-        keepdims: bool = False, where: bool = True) -> Array:
+def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+        ddof: int = 0, keepdims: bool = False, where: bool = True) -> Array:
     """Variance over ``axis`` (``ddof`` as in NumPy).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -168,8 +168,8 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     return _st.reduce_sum(abs_square(centered), axes, keepdims) / float(builtins.max(n - ddof, 0))
 
 
-def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None, ddof: int = 0,
-        keepdims: bool = False, where: bool = True) -> Array:
+def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+        ddof: int = 0, keepdims: bool = False, where: bool = True) -> Array:
     """Standard deviation over ``axis``.
 
     >>> import numpy as np, funcgrad.numpy as fnp

@@ -463,7 +463,8 @@ def _edges_from_range(a, bins, range):  # noqa: A002 - NumPy's name
     return linspace(lo, hi, bins + 1, endpoint=True, dtype=dtype)
 
 
-def histogram_bin_edges(a: ArrayLike, bins: ArrayLike = 10, range: tuple[float, float] | None = None,
+def histogram_bin_edges(a: ArrayLike, bins: ArrayLike = 10,
+                        range: tuple[float, float] | None = None,
                         weights: ArrayLike | None = None) -> Array:  # noqa: A002 - NumPy's name
     """``np.histogram_bin_edges(a, bins=10, range=None, weights=None)``: the bin edges
     :func:`histogram` uses.  With a number of bins, they span ``range`` (default: the
@@ -497,7 +498,8 @@ def histogram_bin_edges(a: ArrayLike, bins: ArrayLike = 10, range: tuple[float, 
     return _edges_from_range(a, int(bins), range)
 
 
-def histogram(a: ArrayLike, bins: ArrayLike = 10, range: tuple[float, float] | None = None, density: bool | None = None,
+def histogram(a: ArrayLike, bins: ArrayLike = 10, range: tuple[float, float] | None = None,
+              density: bool | None = None,
               weights: ArrayLike | None = None) -> tuple[Array, Array]:  # noqa: A002 - NumPy's name
     """``np.histogram(a, bins=10, range=None, density=None, weights=None)``: ``(hist,
     bin_edges)``.  The counts are integers and not differentiable (a count is a step
