@@ -8,7 +8,7 @@
   value behaves, as JAX's ``jax.Array`` also stands for its tracers.
 * ``PyTree``: nested tuples, lists, dicts, namedtuples and ``None`` with arrays at the
   leaves, extensible by ``funcgrad.tree.register``; so any object, statically.
-* ``Scalar``, ``DTypeLike``, ``Shape``, ``ArgNums``, ``Axes``: the small ones.
+* ``Scalar``, ``DTypeLike``, ``Shape``, ``ArgNums``, ``Axes``, ``Axis``: the small ones.
 
 >>> import numpy as np, funcgrad as fg
 >>> from funcgrad.typing import Array, ArrayLike
@@ -23,7 +23,8 @@ from typing import Any, Sequence, TypeAlias, Union
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Array", "ArrayLike", "PyTree", "Scalar", "DTypeLike", "Shape", "ArgNums", "Axes"]
+__all__ = ["Array", "ArrayLike", "PyTree", "Scalar", "DTypeLike", "Shape", "ArgNums", "Axes",
+           "Axis"]
 
 Array: TypeAlias = npt.NDArray[Any]
 ArrayLike: TypeAlias = npt.ArrayLike
@@ -35,3 +36,5 @@ Shape: TypeAlias = tuple[int, ...]
 ArgNums: TypeAlias = Union[int, Sequence[int]]
 # in_axes=/out_axes= of vmap: an axis, None (not batched), or a pytree of those
 Axes: TypeAlias = Any
+# axis= of funcgrad.numpy's functions: one axis, several, or None (all of them / flattened)
+Axis: TypeAlias = Union[int, Sequence[int], None]

@@ -60,6 +60,31 @@ def test_public_function_is_annotated(module, name):
         f"{module}.{name}: no return type"
 
 
+# funcgrad.numpy, its linalg and fft, and lax: every function funcgrad defines there (NumPy's
+# own re-exports, classes and index helpers such as ``r_`` aside), so a new one comes typed.
+NUMPY_LIKE = ["funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft", "funcgrad.lax"]
+
+
+def _own_functions(module):
+    mod = importlib.import_module(module)
+    for name in mod.__all__:
+        fn = getattr(mod, name)
+        if inspect.isfunction(fn) and fn.__module__.startswith("funcgrad."):
+            yield name
+
+
+@pytest.mark.parametrize("module, name", [(m, n) for m in NUMPY_LIKE for n in _own_functions(m)])
+def test_numpy_and_lax_function_is_annotated(module, name):
+    test_public_function_is_annotated(module, name)
+
+
+def test_the_numpy_check_covers_the_generated_ufuncs():
+    names = set(_own_functions("funcgrad.numpy"))
+    assert {"sin", "add", "sum", "where", "einsum"} <= names and len(names) > 200
+    assert {"svd", "solve"} <= set(_own_functions("funcgrad.numpy.linalg"))
+    assert {"cond", "scan", "fori_loop", "while_loop"} <= set(_own_functions("funcgrad.lax"))
+
+
 def test_the_aliases_are_public():
     from funcgrad import typing as ft
     assert set(ft.__all__) >= {"Array", "ArrayLike", "PyTree", "Scalar"}

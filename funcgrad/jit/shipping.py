@@ -29,7 +29,7 @@ __all__ = ["recipe_key", "arrays_digest", "shared"]
 # This process's jitted functions, by recipe key: a bounded cache (least recently used
 # first out), like the kernels' caches the only process-wide state jit keeps.
 _MAX_SHARED = 128
-_shared = collections.OrderedDict()
+_shared: collections.OrderedDict = collections.OrderedDict()
 _lock = threading.Lock()
 
 

@@ -1,5 +1,6 @@
 """``cond`` and ``switch``: pick a branch by a traced predicate or index.  The ``cond``
 primitive holds one graph per branch."""
+from typing import Any, Callable, Sequence
 import numpy as np
 
 from .. import tree
@@ -10,6 +11,7 @@ from ..jit.derive import (as_root, batch_graph, derived, is_float, jvp_graph, ou
 from ..devices import register_gpu
 from ._graphs import (aval, batch_axis_first, batch_size, cast_constant_outputs,
                       merge_closures, operand, trace_pytree)
+from ..typing import ArrayLike, PyTree
 
 __all__ = ["cond", "switch", "cond_p"]
 
@@ -94,7 +96,7 @@ cond_p = Primitive("cond", _cond_impl, abstract_eval=_cond_abstract, jvp=_cond_j
 register_gpu({cond_p: _cond_impl})
 
 
-def switch(index, branches, *operands):
+def switch(index: ArrayLike, branches: Sequence[Callable[..., Any]], *operands: PyTree) -> PyTree:
     """``branches[index](*operands)``, with ``index`` clamped to ``[0, len(branches) - 1]``.
 
     All branches must return the same structure, shapes and dtypes.
@@ -107,7 +109,8 @@ def switch(index, branches, *operands):
                    "switch")
 
 
-def cond(pred, true_fun, false_fun, *operands):
+def cond(pred: ArrayLike, true_fun: Callable[..., Any], false_fun: Callable[..., Any],
+         *operands: PyTree) -> PyTree:
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, with a traced
     scalar predicate.  Both branches must return the same structure, shapes and dtypes;
     derivatives flow through the branch taken.

@@ -1,6 +1,7 @@
 """``fori_loop``: a counted loop, as a ``scan`` when its bounds are Python ints (every
 transform works, reverse mode inside ``jit`` included) and a ``while_loop`` otherwise."""
 import numbers
+from typing import Any, Callable
 
 import numpy as np
 
@@ -8,6 +9,7 @@ from .. import tree
 from ._graphs import aval, check_carry, operand
 from ._scan import scan
 from ._while import while_loop
+from ..typing import ArrayLike, PyTree
 
 __all__ = ["fori_loop"]
 
@@ -20,7 +22,8 @@ def _static_int(x):
     return None
 
 
-def fori_loop(lower, upper, body_fun, init_val):
+def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable[..., Any],
+              init_val: PyTree) -> PyTree:
     """``for i in range(lower, upper): val = body_fun(i, val)``; returns ``val``.
 
     With Python-int bounds this is a :func:`scan` (every transform, reverse mode

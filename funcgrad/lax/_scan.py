@@ -1,6 +1,7 @@
 """``scan``: a loop carrying state and stacking per-step outputs.  The ``scan`` primitive
 holds the loop body as a graph ``(consts, carry, x) -> (carry, y)``; reverse mode keeps
 the carry of every step (the trajectory) and runs a backward scan over it."""
+from typing import Any, Callable
 import numpy as np
 
 from .. import tree
@@ -14,6 +15,7 @@ from ..jit.trace import trace_flat
 from ._graphs import (aval, batch_axis_first, batch_size, carry_fixed_point,
                       cast_constant_outputs, check_carry, operand, plain_array, reorder,
                       split_tangents, tangent_groups, trace_pytree, with_tangents)
+from ..typing import PyTree
 
 __all__ = ["scan", "scan_p", "scan_vjp"]
 
@@ -180,7 +182,8 @@ scan_p = Primitive("scan", _scan_impl, abstract_eval=_scan_abstract, jvp=_scan_j
 register_gpu({scan_p: _scan_impl})
 
 
-def scan(f, init, xs=None, length=None, reverse=False):
+def scan(f: Callable[..., Any], init: PyTree, xs: PyTree | None = None, length: int | None = None,
+         reverse: bool = False) -> tuple[PyTree, PyTree]:
     """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final
     carry and the stacked ``y``s (as ``jax.lax.scan``).
 

@@ -1,6 +1,7 @@
 """``while_loop``: a loop with a traced condition.  The ``while_loop`` primitive holds the
 condition and the body as graphs; reverse mode needs the number of steps, so it runs the
 loop on concrete values and differentiates it as a scan over the steps it took."""
+from typing import Any, Callable
 import numpy as np
 
 from .. import tree
@@ -16,6 +17,7 @@ from ._graphs import (aval, batch_axis_first, batch_size, carry_fixed_point,
                       split_tangents, tangent_groups, trace_pytree, with_extra_inputs,
                       with_tangents)
 from ._scan import scan_vjp
+from ..typing import PyTree
 
 __all__ = ["while_loop", "while_loop_p"]
 
@@ -168,7 +170,8 @@ while_loop_p = Primitive("while_loop", _while_impl, abstract_eval=_while_abstrac
 register_gpu({while_loop_p: _while_impl})
 
 
-def while_loop(cond_fun, body_fun, init_val):
+def while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any],
+               init_val: PyTree) -> PyTree:
     """``while cond_fun(val): val = body_fun(val)``; returns the final ``val``.
 
     ``cond_fun`` returns a scalar boolean; ``body_fun`` keeps the structure, shapes and

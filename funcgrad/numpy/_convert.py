@@ -1,11 +1,13 @@
 """Turning user inputs (scalars, lists, arrays, tracers) into operands."""
 import numbers
 import sys
+from typing import Any, Sequence
 
 import numpy as np
 
 from ..core import ConcretizationError, Tracer, _special_classes, concrete
 from ..primitives import structural as _st
+from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 _PLAIN = (np.ndarray, np.generic)
 _SCALARS = (bool, int, float, complex)
@@ -17,7 +19,7 @@ def register_array_type(cls):
     _extra_array_types = _extra_array_types + (cls,)
 
 
-def operand(x):
+def operand(x: ArrayLike) -> Array:
     """An elementwise operand: Python scalars stay weakly typed (NumPy 2 rules).
 
     >>> import funcgrad.numpy as fnp
@@ -37,7 +39,7 @@ def operand(x):
     return asarray(x)
 
 
-def asarray(x, dtype=None):
+def asarray(x: ArrayLike, dtype: DTypeLike | None = None) -> Array:
     """An array-like operand with ``.shape`` and ``.dtype`` (tracers pass through).
 
     >>> import funcgrad.numpy as fnp
@@ -75,7 +77,7 @@ def asarray(x, dtype=None):
     return arr
 
 
-def stack(arrays, axis=0):
+def stack(arrays: Sequence[ArrayLike], axis: Axis = 0) -> Array:
     """Join arrays of one shape along a new ``axis``.
 
     (``funcgrad.numpy.stack``; it lives here because ``asarray`` of a list of traced
@@ -142,7 +144,7 @@ def _bad_dtype(arr):
                     f"({arr.dtype.name}). Convert it first, e.g. np.asarray(x, dtype=float).")
 
 
-def normalize_axis(axis, ndim, name="axis"):
+def normalize_axis(axis: Axis, ndim: int, name: str = "axis") -> tuple[int, ...]:
     """A sorted tuple of non-negative axes (``None`` means all).
 
     >>> import funcgrad.numpy as fnp
@@ -164,7 +166,7 @@ def normalize_axis(axis, ndim, name="axis"):
     return tuple(sorted(out))
 
 
-def one_axis(axis, ndim):
+def one_axis(axis: Axis, ndim: int) -> int:
     """One non-negative axis (0 for a 0-d array).
 
     >>> import funcgrad.numpy as fnp

@@ -7,6 +7,7 @@ rank-deficient QR) is said in :mod:`funcgrad.primitives.decompositions` and in e
 docstring below.
 """
 from collections import namedtuple
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from .indexing import argsort, sort, take_along_axis
 from .manipulation import broadcast_to, expand_dims, flip, reshape
 from .reductions import max as _max, sum as _sum
 from .ufuncs import abs as _abs, greater, sign, square
+from ..typing import Array, ArrayLike
 
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
@@ -57,7 +59,8 @@ def _mirrored(a, lower=True):
     return _dec._read_triangle(a, lower)
 
 
-def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True,
+        hermitian: bool = False) -> SVDResult | Array:
     """Singular value decomposition ``a = U @ diag(S) @ Vh`` (stacks too), NumPy's values.
 
     Derivatives: ``dS = diag(U.T @ da @ V)``; the singular vectors' derivatives exist where
@@ -100,7 +103,7 @@ def _hermitian_svd(a, compute_uv):
     return SVDResult(u, _abs(w), vh)
 
 
-def svdvals(x, /):
+def svdvals(x: ArrayLike, /) -> Array:
     """Singular values, largest first, of (stacked) matrices: ``svd(x, compute_uv=False)``.
 
     Derivative ``diag(U.T @ dx @ V)``: exact for a group of equal values taken together
@@ -121,7 +124,7 @@ def _uplo(name, UPLO):
     return UPLO == "L"
 
 
-def eigh(a, UPLO="L"):
+def eigh(a: ArrayLike, UPLO: str = "L") -> EighResult:
     """Eigenvalues (ascending) and unit eigenvectors of symmetric matrices, read from the
     ``UPLO`` triangle (the other triangle is ignored: its derivative is 0).
 
@@ -142,7 +145,7 @@ def eigh(a, UPLO="L"):
     return EighResult(*_dec.eigh(_matrices("eigh", a, square=True), lower))
 
 
-def eigvalsh(a, UPLO="L"):
+def eigvalsh(a: ArrayLike, UPLO: str = "L") -> Array:
     """Eigenvalues (ascending) of symmetric matrices read from the ``UPLO`` triangle.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -153,7 +156,7 @@ def eigvalsh(a, UPLO="L"):
     return _dec.eigvalsh(_matrices("eigvalsh", a, square=True), lower)
 
 
-def eig(a):
+def eig(a: ArrayLike) -> EigResult:
     """Eigenvalues and unit eigenvectors of general square matrices (``a @ v = v * w``).
 
     On plain arrays this is ``np.linalg.eig`` (complex results included).  Inside
@@ -175,7 +178,7 @@ def eig(a):
     return EigResult(*_dec.eig(_matrices("eig", a, square=True)))
 
 
-def eigvals(a):
+def eigvals(a: ArrayLike) -> Array:
     """Eigenvalues of general square matrices; as :func:`eig` (inside transforms they are
     ``eig``'s, real spectra only).
 
@@ -188,7 +191,7 @@ def eigvals(a):
     return _dec.eig(_matrices("eigvals", a, square=True))[0]
 
 
-def qr(a, mode="reduced"):
+def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | Array:
     """QR factorization ``a = Q @ R`` of (stacked) matrices: ``mode`` ``'reduced'``,
     ``'complete'`` or ``'r'`` (R only), NumPy's values.
 
@@ -217,7 +220,8 @@ def qr(a, mode="reduced"):
     return r if mode == "r" else QRResult(q, r)
 
 
-def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
+def pinv(a: ArrayLike, rcond: ArrayLike | None = None, hermitian: bool = False, *,
+         rtol: Any = _NO_VALUE) -> Array:
     """Moore-Penrose pseudo-inverse (NumPy's cutoff: singular values at most
     ``rcond * largest`` count as zero; ``rcond`` defaults to 1e-15, ``rtol=None`` to
     ``max(M, N) * eps``).
@@ -245,7 +249,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     return _dec.pinv(_mirrored(a) if hermitian else a, float(rcond), bool(hermitian))
 
 
-def lstsq(a, b, rcond=None):
+def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> LstsqResult:
     """Least-squares solution of ``a @ x = b`` (NumPy's result: ``x``, residuals, rank,
     singular values).  ``x = pinv(a) @ b`` with lstsq's cutoff (``rcond`` defaults to
     ``eps * max(M, N)``), so its derivative is the pseudo-inverse's; the residuals are
@@ -286,7 +290,8 @@ def _count_above(s, rtol, tol=None):
     return _sum(astype(greater(s, tol), np.intp), axis=-1)
 
 
-def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+def matrix_rank(A: ArrayLike, tol: ArrayLike | None = None, hermitian: bool = False, *,
+                rtol: ArrayLike | None = None) -> Array:
     """The number of singular values above ``tol`` (default ``S.max() * max(M, N) * eps``);
     an integer, with no derivative.
 

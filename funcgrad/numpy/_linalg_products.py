@@ -2,6 +2,7 @@
 tensorsolve, tensorinv, and the array-API names (cross, outer, trace, diagonal, matmul,
 tensordot, vecdot, matrix_transpose) with ``numpy.linalg``'s stricter signatures."""
 import operator
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -10,13 +11,14 @@ from . import building, indexing, products
 from ._convert import asarray
 from .constructors import astype
 from .manipulation import broadcast_to, reshape, swapaxes, transpose
+from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 
 def _float(a):
     return astype(a, np.float64) if a.dtype.kind in "biu" else a
 
 
-def matrix_power(a, n):
+def matrix_power(a: ArrayLike, n: int) -> Array:
     """``a`` to the integer power ``n`` by repeated squaring (``n < 0``: of ``inv(a)``;
     ``n == 0``: the identity, with a zero derivative), stacks too.
 
@@ -56,7 +58,7 @@ def matrix_power(a, n):
     return result
 
 
-def multi_dot(arrays, *, out=None):
+def multi_dot(arrays: Sequence[ArrayLike], *, out: None = None) -> Array:
     """The product of a chain of matrices in the cheapest order (first and last may be
     vectors), as ``np.linalg.multi_dot``.
 
@@ -115,7 +117,7 @@ def _chain(arrays, split, i, j):
     return _la.matmul(_chain(arrays, split, i, k), _chain(arrays, split, k + 1, j))
 
 
-def tensorsolve(a, b, axes=None):
+def tensorsolve(a: ArrayLike, b: ArrayLike, axes: Axis = None) -> Array:
     """``x`` with ``tensordot(a, x, axes=x.ndim) == b``: a solve of the reshaped matrix.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -141,7 +143,7 @@ def tensorsolve(a, b, axes=None):
     return reshape(x, old_shape)
 
 
-def tensorinv(a, ind=2):
+def tensorinv(a: ArrayLike, ind: int = 2) -> Array:
     """The inverse of ``a`` as a tensor operator on its first ``ind`` axes.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -161,7 +163,7 @@ def tensorinv(a, ind=2):
     return reshape(_la.inv(reshape(a, (size, size))), inv_shape)
 
 
-def cross(x1, x2, /, *, axis=-1):
+def cross(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1) -> Array:
     """Cross product of 3-element vectors along ``axis`` (``np.linalg.cross``: 3-d only).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -176,7 +178,7 @@ def cross(x1, x2, /, *, axis=-1):
     return products.cross(x1, x2, axis=axis)
 
 
-def outer(x1, x2, /):
+def outer(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """Outer product of two vectors (``np.linalg.outer``: 1-d inputs only).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -191,7 +193,7 @@ def outer(x1, x2, /):
     return products.outer(x1, x2)
 
 
-def trace(x, /, *, offset=0, dtype=None):
+def trace(x: ArrayLike, /, *, offset: int = 0, dtype: DTypeLike | None = None) -> Array:
     """Sum of the ``offset``-th diagonal of the last two axes (stacks of matrices).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -204,7 +206,7 @@ def trace(x, /, *, offset=0, dtype=None):
     return out if dtype is None else astype(out, dtype)
 
 
-def diagonal(x, /, *, offset=0):
+def diagonal(x: ArrayLike, /, *, offset: int = 0) -> Array:
     """The ``offset``-th diagonal of the last two axes (stacks of matrices).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -216,7 +218,7 @@ def diagonal(x, /, *, offset=0):
     return indexing.diagonal(x, offset, -2, -1)
 
 
-def matmul(x1, x2, /):
+def matmul(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``x1 @ x2`` (``np.linalg.matmul``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -226,7 +228,8 @@ def matmul(x1, x2, /):
     return products.matmul(x1, x2)
 
 
-def tensordot(x1, x2, /, *, axes=2):
+def tensordot(x1: ArrayLike, x2: ArrayLike, /, *,
+              axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> Array:
     """``np.linalg.tensordot``: :func:`funcgrad.numpy.tensordot` with keyword ``axes``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -236,7 +239,7 @@ def tensordot(x1, x2, /, *, axes=2):
     return products.tensordot(x1, x2, axes=axes)
 
 
-def vecdot(x1, x2, /, *, axis=-1):
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1) -> Array:
     """Dot products of vectors along ``axis``, broadcasting the rest.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -246,7 +249,7 @@ def vecdot(x1, x2, /, *, axis=-1):
     return building.vecdot(x1, x2, axis=axis)
 
 
-def matrix_transpose(x, /):
+def matrix_transpose(x: ArrayLike, /) -> Array:
     """Swap the last two axes (stacks of matrices).
 
     >>> import numpy as np, funcgrad.numpy as fnp

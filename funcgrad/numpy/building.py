@@ -8,6 +8,7 @@ so under ``vmap``/``jit`` a traced mask raises ConcretizationError.  The values 
 keep their derivatives.
 """
 import builtins
+from typing import Any, Callable, Sequence
 
 import numpy as _np
 from numpy import diag_indices, tri, tril_indices, triu_indices  # noqa: F401
@@ -21,6 +22,7 @@ from .products import matmul
 from .reductions import any as _any
 from .reductions import sum
 from .ufuncs import clip, logical_not, mod, multiply, stands_for
+from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["append", "insert", "delete", "block", "kron", "rot90", "rollaxis", "resize",
            "select", "piecewise", "choose", "compress", "extract", "tri", "tril_indices",
@@ -32,7 +34,7 @@ def _mask_values(mask, what):
                                        "keeps the shape.")
 
 
-def append(arr, values, axis=None):
+def append(arr: ArrayLike, values: ArrayLike, axis: Axis = None) -> Array:
     """``np.append(arr, values, axis=None)``: ``values`` attached at the end (both
     flattened when ``axis`` is None).
 
@@ -46,7 +48,7 @@ def append(arr, values, axis=None):
     return concatenate([arr, asarray(values)], axis)
 
 
-def insert(arr, obj, values, axis=None):
+def insert(arr: ArrayLike, obj: ArrayLike | slice, values: ArrayLike, axis: Axis = None) -> Array:
     """``np.insert(arr, obj, values, axis=None)``: ``values`` inserted before the indices
     ``obj`` (concrete) along ``axis`` (the flattened array when None); differentiable in
     ``arr`` and ``values`` (cast to ``arr``'s dtype, as NumPy).
@@ -103,7 +105,7 @@ def insert(arr, obj, values, axis=None):
     return take(concatenate([arr, values], axis), source, axis)
 
 
-def delete(arr, obj, axis=None):
+def delete(arr: ArrayLike, obj: ArrayLike | slice, axis: Axis = None) -> Array:
     """``np.delete(arr, obj, axis=None)``: ``arr`` without the entries at ``obj`` (indices,
     a slice or a boolean mask; concrete) along ``axis`` (flattened when None).
 
@@ -136,7 +138,7 @@ def _block_depth(arrays, where_="arrays"):
     return 0, asarray(arrays).ndim
 
 
-def block(arrays):
+def block(arrays: Sequence[ArrayLike]) -> Array:
     """``np.block(arrays)``: assemble an array from nested lists of blocks (the innermost
     lists join along the last axis, the next along the one before...).
 
@@ -157,7 +159,7 @@ def block(arrays):
     return assemble(arrays, 0)
 
 
-def kron(a, b):
+def kron(a: ArrayLike, b: ArrayLike) -> Array:
     """``np.kron(a, b)``: the Kronecker product, blocks ``a[i, j] * b``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -178,7 +180,7 @@ def kron(a, b):
     return reshape(multiply(a2, b2), shape)
 
 
-def rot90(m, k=1, axes=(0, 1)):
+def rot90(m: ArrayLike, k: int = 1, axes: Axis = (0, 1)) -> Array:
     """``np.rot90(m, k=1, axes=(0, 1))``: rotate by 90 degrees ``k`` times, from the first
     axis towards the second.
 
@@ -207,7 +209,7 @@ def rot90(m, k=1, axes=(0, 1)):
     return flip(transpose(m, perm), axes[1])
 
 
-def rollaxis(a, axis, start=0):
+def rollaxis(a: ArrayLike, axis: Axis, start: ArrayLike = 0) -> Array:
     """``np.rollaxis(a, axis, start=0)``: move ``axis`` to before ``start`` (prefer
     ``moveaxis``).
 
@@ -233,7 +235,7 @@ def rollaxis(a, axis, start=0):
     return transpose(a, perm)
 
 
-def resize(a, new_shape):
+def resize(a: ArrayLike, new_shape: int | Sequence[int]) -> Array:
     """``np.resize(a, new_shape)``: ``a`` flattened, repeated as often as needed, cut to
     ``new_shape``.
 
@@ -259,7 +261,8 @@ def _proxy(x):
     return _np.zeros((1,) * x.ndim, x.dtype) if not isinstance(x, _np.ndarray) else x
 
 
-def select(condlist, choicelist, default=0):
+def select(condlist: Sequence[ArrayLike], choicelist: Sequence[ArrayLike],
+           default: ArrayLike = 0) -> Array:
     """``np.select(condlist, choicelist, default=0)``: from the first choice whose
     condition holds, else ``default``; differentiable in the choices and ``default``.
 
@@ -299,7 +302,9 @@ def _is_sequence(c):
     return isinstance(c, (list, _np.ndarray)) or (_traced(c) and asarray(c).ndim > 0)
 
 
-def piecewise(x, condlist, funclist, *args, **kw):
+def piecewise(x: ArrayLike, condlist: Sequence[ArrayLike],
+              funclist: Sequence[Callable[..., Any] | ArrayLike], *args: ArrayLike,
+              **kw: Any) -> Array:
     """``np.piecewise(x, condlist, funclist, *args, **kw)``: ``funclist[i](x)`` where
     ``condlist[i]`` holds (a constant for a non-callable entry; one extra function for
     "otherwise"), zero elsewhere; the dtype is ``x``'s.
@@ -344,7 +349,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
     return y
 
 
-def choose(a, choices, out=None, mode="raise"):
+def choose(a: ArrayLike, choices: ArrayLike, out: None = None, mode: str = "raise") -> Array:
     """``np.choose(a, choices, out=None, mode='raise')``: ``choices[a[i]][i]``
     (broadcast together); differentiable in the choices.  ``mode``: 'raise' (checked when
     ``a`` is concrete), 'wrap' or 'clip'.
@@ -377,7 +382,7 @@ def choose(a, choices, out=None, mode="raise"):
     return reshape(take_along_axis(stacked, index, 0), arrays[0].shape)
 
 
-def compress(condition, a, axis=None, out=None):
+def compress(condition: ArrayLike, a: ArrayLike, axis: Axis = None, out: None = None) -> Array:
     """``np.compress(condition, a, axis=None, out=None)``: the slices of ``a`` along
     ``axis`` where ``condition`` (concrete) is true.
 
@@ -398,7 +403,7 @@ def compress(condition, a, axis=None, out=None):
     return take(a, _np.compress(mask, _np.arange(a.shape[axis])), axis)
 
 
-def extract(condition, arr):
+def extract(condition: ArrayLike, arr: ArrayLike) -> Array:
     """``np.extract(condition, arr)``: the entries of ``arr`` where ``condition``
     (concrete) is non-zero, flattened.
 
@@ -411,7 +416,7 @@ def extract(condition, arr):
     return take(ravel(asarray(arr)), _np.nonzero(_np.ravel(mask))[0])
 
 
-def diagflat(v, k=0):
+def diagflat(v: ArrayLike, k: int = 0) -> Array:
     """``np.diagflat(v, k=0)``: a matrix with the flattened ``v`` on its ``k``-th diagonal.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -423,7 +428,7 @@ def diagflat(v, k=0):
 
 
 @stands_for(_np.matvec)
-def matvec(x1, x2, /):
+def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``np.matvec(x1, x2, /)``: matrix-vector products over stacks, ``x1 @ x2``
     with ``x1`` (..., m, n) and ``x2`` (..., n).
 
@@ -438,7 +443,7 @@ def matvec(x1, x2, /):
 
 
 @stands_for(_np.vecmat)
-def vecmat(x1, x2, /):
+def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``np.vecmat(x1, x2, /)``: vector-matrix products over stacks, with ``x1``
     (..., n) and ``x2`` (..., n, m).
 
@@ -453,7 +458,7 @@ def vecmat(x1, x2, /):
 
 
 @stands_for(_np.vecdot)
-def vecdot(x1, x2, /, *, axis=-1):
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1) -> Array:
     """``np.vecdot(x1, x2, /, *, axis=-1)``: dot products of vectors along ``axis``,
     broadcasting the other axes.
 

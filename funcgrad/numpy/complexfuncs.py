@@ -12,6 +12,7 @@ from ..primitives import elementwise as _ew
 from ._convert import asarray, concrete_values, operand
 from .indexing import argsort, take_along_axis
 from .ufuncs import arctan2, imag, real
+from ..typing import Array, ArrayLike
 
 __all__ = ["angle", "real_if_close", "iscomplex", "isreal", "iscomplexobj", "isrealobj",
            "sort_complex"]
@@ -21,7 +22,7 @@ def _dtype(x):
     return x.dtype if hasattr(x, "dtype") else _np.result_type(x)
 
 
-def angle(z, deg=False):
+def angle(z: ArrayLike, deg: bool = False) -> Array:
     """The argument of ``z`` (``arctan2(imag, real)``), in radians or ``deg``-rees.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -35,7 +36,7 @@ def angle(z, deg=False):
     return out * (180.0 / math.pi) if deg else out
 
 
-def real_if_close(a, tol=100):
+def real_if_close(a: ArrayLike, tol: ArrayLike = 100) -> Array:
     """The real part when every imaginary part is within ``tol`` machine epsilons of zero,
     else ``a`` unchanged (which one depends on the values, so not under vmap or jit).
 
@@ -53,7 +54,7 @@ def real_if_close(a, tol=100):
     return real(a) if _np.all(_np.abs(values) < tol) else a
 
 
-def iscomplex(x):
+def iscomplex(x: ArrayLike) -> Array:
     """Where the imaginary part is non-zero (booleans: no derivative).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -63,7 +64,7 @@ def iscomplex(x):
     return _ew.not_equal(imag(operand(x)), 0.0)
 
 
-def isreal(x):
+def isreal(x: ArrayLike) -> Array:
     """Where the imaginary part is zero (booleans: no derivative).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -73,7 +74,7 @@ def isreal(x):
     return _ew.equal(imag(operand(x)), 0.0)
 
 
-def iscomplexobj(x):
+def iscomplexobj(x: ArrayLike) -> bool:
     """Whether ``x`` has a complex dtype (a Python bool).
 
     >>> import funcgrad.numpy as fnp
@@ -83,7 +84,7 @@ def iscomplexobj(x):
     return _dtype(operand(x)).kind == "c"
 
 
-def isrealobj(x):
+def isrealobj(x: ArrayLike) -> bool:
     """Whether ``x`` does not have a complex dtype (a Python bool).
 
     >>> import funcgrad.numpy as fnp
@@ -93,7 +94,7 @@ def isrealobj(x):
     return not iscomplexobj(x)
 
 
-def sort_complex(a):
+def sort_complex(a: ArrayLike) -> Array:
     """Sort by real part, then imaginary part; the result is complex (NumPy's rule).  Each
     element's derivative follows it to its sorted place.
 

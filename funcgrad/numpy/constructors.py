@@ -6,6 +6,7 @@ fill value (the result carries its derivative); ``arange``, ``linspace``, ``logs
 ``geomspace`` take traced bounds (see :mod:`funcgrad.numpy.ranges`).
 """
 import sys
+from typing import Any, Sequence
 
 import numpy as _np
 from numpy import empty, eye, identity, ones, zeros  # noqa: F401
@@ -14,6 +15,7 @@ from ..core import Tracer
 from ..primitives import structural as _st
 from . import _convert
 from ._convert import asarray, operand
+from ..typing import Array, ArrayLike, DTypeLike
 
 __all__ = ["zeros", "ones", "empty", "full", "eye", "identity", "array", "asarray",
            "zeros_like", "ones_like", "full_like", "empty_like", "copy", "astype",
@@ -41,7 +43,8 @@ def _filled(fill_value, shape, dtype):
     return fill
 
 
-def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+def full(shape: int | Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | None = None,
+         order: str = "C", *, device: Any = None, like: Any = None) -> Array:
     """``np.full(shape, fill_value, dtype=None, order='C', *, device=None, like=None)``:
     ``fill_value`` repeated to ``shape``; a traced ``fill_value`` keeps its derivative
     (summed over the copies).
@@ -57,7 +60,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     return _np.full(shape, fill_value, dtype, order)
 
 
-def array(object, dtype=None, copy=True):  # noqa: A002 - NumPy's name
+def array(object: ArrayLike, dtype: DTypeLike | None = None, copy: bool = True) -> Array:  # noqa: A002 - NumPy's name
     """Like ``np.array``; a list holding traced values is stacked into one.
 
     >>> import funcgrad as fg, funcgrad.numpy as fnp
@@ -78,7 +81,8 @@ def _on_device_of(a, value):
     return value
 
 
-def zeros_like(a, dtype=None, shape=None):
+def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None,
+               shape: int | Sequence[int] | None = None) -> Array:
     """Zeros with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on
     ``a``'s device.
 
@@ -91,7 +95,8 @@ def zeros_like(a, dtype=None, shape=None):
     return _on_device_of(a, _np.zeros(a.shape if shape is None else shape, dtype or a.dtype))
 
 
-def ones_like(a, dtype=None, shape=None):
+def ones_like(a: ArrayLike, dtype: DTypeLike | None = None,
+              shape: int | Sequence[int] | None = None) -> Array:
     """Ones with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on
     ``a``'s device.
 
@@ -103,7 +108,9 @@ def ones_like(a, dtype=None, shape=None):
     return _on_device_of(a, _np.ones(a.shape if shape is None else shape, dtype or a.dtype))
 
 
-def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, order: str = "K",
+              subok: bool = True, shape: int | Sequence[int] | None = None, *,
+              device: Any = None) -> Array:
     """``np.full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None, *,
     device=None)``: ``fill_value`` with ``a``'s shape and dtype, on ``a``'s device; a
     constant unless ``fill_value`` is traced (then it keeps its derivative).
@@ -126,7 +133,7 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
 empty_like = zeros_like
 
 
-def copy(a):
+def copy(a: ArrayLike) -> Array:
     """A copy (traced values are immutable, so they are returned as they are).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -138,7 +145,7 @@ def copy(a):
     return a.copy() if isinstance(a, _np.ndarray) else a
 
 
-def astype(x, dtype):
+def astype(x: ArrayLike, dtype: DTypeLike) -> Array:
     """Cast; casting to an integer or bool type drops the derivative.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -148,7 +155,7 @@ def astype(x, dtype):
     return _st.convert_element_type(asarray(x), dtype)
 
 
-def stop_gradient(x):
+def stop_gradient(x: ArrayLike) -> Array:
     """``x``, treated as a constant by every derivative.
 
     >>> import funcgrad as fg, funcgrad.numpy as fnp

@@ -11,6 +11,7 @@ transpose of a DFT is a DFT.
 >>> fg.grad(lambda x: np.sum(np.abs(np.fft.fft(x)) ** 2))(x) / (2 * len(x))   # Parseval
 array([ 1. ,  2. ,  0.5, -1. ])
 """
+from typing import Any, Sequence
 import numpy as _np
 
 from ..primitives import fft as _fft
@@ -18,6 +19,7 @@ from ..primitives import structural as _st
 from ._convert import asarray
 from .manipulation import roll
 from .ufuncs import conj, divide, real
+from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
            "fftn", "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift", "fftfreq", "rfftfreq"]
@@ -57,7 +59,7 @@ def _length(a, n, axis, default=None):
     return n
 
 
-def fft(a, n=None, axis=-1, norm=None):
+def fft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
     """The one-dimensional DFT (``np.fft.fft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -68,7 +70,7 @@ def fft(a, n=None, axis=-1, norm=None):
     return _fft.fft(a, _length(a, n, axis), axis, _norm(norm))
 
 
-def ifft(a, n=None, axis=-1, norm=None):
+def ifft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
     """The one-dimensional inverse DFT (``np.fft.ifft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -79,7 +81,7 @@ def ifft(a, n=None, axis=-1, norm=None):
     return _fft.fft(a, _length(a, n, axis), axis, _norm(norm), inverse=True)
 
 
-def rfft(a, n=None, axis=-1, norm=None):
+def rfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
     """The DFT of a real signal, its ``n // 2 + 1`` non-negative frequencies (``np.fft.rfft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -90,7 +92,7 @@ def rfft(a, n=None, axis=-1, norm=None):
     return _fft.rfft(a, _length(a, n, axis), axis, _norm(norm))
 
 
-def irfft(a, n=None, axis=-1, norm=None):
+def irfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
     """The real signal of a half-spectrum (``np.fft.irfft``; ``n`` defaults to
     ``2 * (m - 1)`` for ``m`` input entries).
 
@@ -102,7 +104,7 @@ def irfft(a, n=None, axis=-1, norm=None):
     return _fft.irfft(a, _length(a, n, axis, 2 * (a.shape[axis] - 1)), axis, _norm(norm))
 
 
-def hfft(a, n=None, axis=-1, norm=None):
+def hfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
     """The DFT of a signal with Hermitian symmetry, given by its first half (``np.fft.hfft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -114,7 +116,7 @@ def hfft(a, n=None, axis=-1, norm=None):
     return _fft.irfft(conj(a), n, axis, _SWAPPED[_norm(norm)])
 
 
-def ihfft(a, n=None, axis=-1, norm=None):
+def ihfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
     """The inverse of :func:`hfft` (``np.fft.ihfft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -154,7 +156,8 @@ def _cook(a, s, axes, inverse_real=False):
     return s, axes
 
 
-def fftn(a, s=None, axes=None, norm=None):
+def fftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
+         norm: str | None = None) -> Array:
     """The n-dimensional DFT (``np.fft.fftn``; all axes by default).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -169,7 +172,8 @@ def fftn(a, s=None, axes=None, norm=None):
     return a
 
 
-def ifftn(a, s=None, axes=None, norm=None):
+def ifftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
+          norm: str | None = None) -> Array:
     """The n-dimensional inverse DFT (``np.fft.ifftn``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -184,7 +188,8 @@ def ifftn(a, s=None, axes=None, norm=None):
     return a
 
 
-def rfftn(a, s=None, axes=None, norm=None):
+def rfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
+          norm: str | None = None) -> Array:
     """The n-dimensional DFT of a real array, halved along the last axis (``np.fft.rfftn``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -200,7 +205,8 @@ def rfftn(a, s=None, axes=None, norm=None):
     return a
 
 
-def irfftn(a, s=None, axes=None, norm=None):
+def irfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
+           norm: str | None = None) -> Array:
     """The inverse of :func:`rfftn` (``np.fft.irfftn``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -215,7 +221,8 @@ def irfftn(a, s=None, axes=None, norm=None):
     return _fft.irfft(a, s[-1], axes[-1], _norm(norm))
 
 
-def fft2(a, s=None, axes=(-2, -1), norm=None):
+def fft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
+         norm: str | None = None) -> Array:
     """The DFT over the last two axes (``np.fft.fft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -225,7 +232,8 @@ def fft2(a, s=None, axes=(-2, -1), norm=None):
     return fftn(a, s, axes, norm)
 
 
-def ifft2(a, s=None, axes=(-2, -1), norm=None):
+def ifft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
+          norm: str | None = None) -> Array:
     """The inverse DFT over the last two axes (``np.fft.ifft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -235,7 +243,8 @@ def ifft2(a, s=None, axes=(-2, -1), norm=None):
     return ifftn(a, s, axes, norm)
 
 
-def rfft2(a, s=None, axes=(-2, -1), norm=None):
+def rfft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
+          norm: str | None = None) -> Array:
     """:func:`rfftn` over the last two axes (``np.fft.rfft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -245,7 +254,8 @@ def rfft2(a, s=None, axes=(-2, -1), norm=None):
     return rfftn(a, s, axes, norm)
 
 
-def irfft2(a, s=None, axes=(-2, -1), norm=None):
+def irfft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
+           norm: str | None = None) -> Array:
     """:func:`irfftn` over the last two axes (``np.fft.irfft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -267,7 +277,7 @@ def _shifted(x, axes, sign):
     return roll(x, shifts, tuple(axes)) if axes else x
 
 
-def fftshift(x, axes=None):
+def fftshift(x: ArrayLike, axes: Axis = None) -> Array:
     """Move the zero frequency to the middle (``np.fft.fftshift``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -277,7 +287,7 @@ def fftshift(x, axes=None):
     return _shifted(x, axes, 1)
 
 
-def ifftshift(x, axes=None):
+def ifftshift(x: ArrayLike, axes: Axis = None) -> Array:
     """The inverse of :func:`fftshift` (``np.fft.ifftshift``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -287,7 +297,7 @@ def ifftshift(x, axes=None):
     return _shifted(x, axes, -1)
 
 
-def fftfreq(n, d=1.0, device=None):
+def fftfreq(n: int, d: ArrayLike = 1.0, device: Any = None) -> Array:
     """The sample frequencies of an ``n``-point DFT with spacing ``d`` (differentiable in
     ``d``).
 
@@ -298,7 +308,7 @@ def fftfreq(n, d=1.0, device=None):
     return divide(_np.fft.fftfreq(n), d)
 
 
-def rfftfreq(n, d=1.0, device=None):
+def rfftfreq(n: int, d: ArrayLike = 1.0, device: Any = None) -> Array:
     """The sample frequencies of :func:`rfft` (differentiable in ``d``).
 
     >>> import funcgrad.numpy as fnp

@@ -16,6 +16,7 @@ from .indexing import where
 from .ufuncs import (abs, add, divide, equal, exp2, floor, floor_divide, greater, greater_equal,
                      exp, isfinite, isinf, isnan, less, log2, logical_and, logical_not, logical_or,
                      mod, multiply, negative, not_equal, stands_for, subtract, trunc)
+from ..typing import Array, ArrayLike
 
 __all__ = ["copysign", "fmod", "divmod", "modf", "frexp", "ldexp", "nextafter", "spacing",
            "signbit", "nan_to_num", "isneginf", "isposinf", "i0"]
@@ -41,7 +42,7 @@ def _const(value, like):
 
 
 @stands_for(_np.signbit)
-def signbit(x):
+def signbit(x: ArrayLike) -> Array:
     """Elementwise ``np.signbit``: whether the sign bit is set (-0.0 included); boolean.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -58,7 +59,7 @@ def signbit(x):
 
 
 @stands_for(_np.copysign)
-def copysign(x1, x2):
+def copysign(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Elementwise ``np.copysign``: the magnitude of ``x1`` with the sign of ``x2``
     (derivative ``±1`` in ``x1``, 0 in ``x2``).
 
@@ -72,7 +73,7 @@ def copysign(x1, x2):
 
 
 @stands_for(_np.fmod)
-def fmod(x1, x2):
+def fmod(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Elementwise ``np.fmod``: the C remainder, with the sign of ``x1`` (``remainder``
     has the sign of ``x2``).  Derivative 1 in ``x1``, ``-trunc(x1 / x2)`` in ``x2``.
 
@@ -92,7 +93,7 @@ def fmod(x1, x2):
 
 
 @stands_for(_np.divmod)
-def divmod(x1, x2):  # noqa: A001 - NumPy's name
+def divmod(x1: ArrayLike, x2: ArrayLike) -> tuple[Array, Array]:  # noqa: A001 - NumPy's name
     """Elementwise ``np.divmod``: ``(floor_divide(x1, x2), remainder(x1, x2))``, the
     quotient computed as NumPy's ``npy_divmod`` does (exact at infinities and zeros); the
     quotient has derivative 0, the remainder 1 in ``x1`` and ``-quotient`` in ``x2``.
@@ -116,7 +117,7 @@ def divmod(x1, x2):  # noqa: A001 - NumPy's name
 
 
 @stands_for(_np.modf)
-def modf(x):
+def modf(x: ArrayLike) -> tuple[Array, Array]:
     """Elementwise ``np.modf``: ``(fractional part, integral part)``, both with the sign of
     ``x``; the fractional part has derivative 1.
 
@@ -158,7 +159,7 @@ def _scale(x, e):
 
 
 @stands_for(_np.frexp)
-def frexp(x):
+def frexp(x: ArrayLike) -> tuple[Array, Array]:
     """Elementwise ``np.frexp``: ``(mantissa, exponent)`` with ``x = mantissa *
     2**exponent`` and ``0.5 <= |mantissa| < 1`` (exponent int32, no derivative; the
     mantissa's derivative is ``2**-exponent``).
@@ -173,7 +174,7 @@ def frexp(x):
 
 
 @stands_for(_np.ldexp)
-def ldexp(x1, x2):
+def ldexp(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Elementwise ``np.ldexp``: ``x1 * 2**x2`` for integer ``x2`` (derivative ``2**x2``
     in ``x1``).
 
@@ -199,7 +200,7 @@ def _ulp_away(ax):
 
 
 @stands_for(_np.spacing)
-def spacing(x):
+def spacing(x: ArrayLike) -> Array:
     """Elementwise ``np.spacing``: the distance from ``x`` to the next float away from
     zero, with ``x``'s sign (piecewise constant: derivative 0).
 
@@ -214,7 +215,7 @@ def spacing(x):
 
 
 @stands_for(_np.nextafter)
-def nextafter(x1, x2):
+def nextafter(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Elementwise ``np.nextafter``: the next float after ``x1`` towards ``x2`` (its
     derivative is 1 in ``x1``: it moves ``x1`` by a piecewise-constant step).
 
@@ -244,7 +245,8 @@ def nextafter(x1, x2):
     return where(logical_or(isnan(x1), isnan(x2)), _const(_np.nan, x1), out)
 
 
-def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+def nan_to_num(x: ArrayLike, copy: bool = True, nan: ArrayLike = 0.0,
+               posinf: ArrayLike | None = None, neginf: ArrayLike | None = None) -> Array:
     """``np.nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None)``: NaN, +inf and
     -inf replaced (by 0 and the largest finite values by default); derivative 1 at the
     finite entries, 0 at the replaced ones.
@@ -264,7 +266,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return where(equal(x, -_np.inf), _const(neginf, x), out)
 
 
-def isneginf(x, out=None):
+def isneginf(x: ArrayLike, out: None = None) -> Array:
     """``np.isneginf(x, out=None)``: whether each entry is -inf (boolean).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -276,7 +278,7 @@ def isneginf(x, out=None):
     return equal(operand(x), -_np.inf)
 
 
-def isposinf(x, out=None):
+def isposinf(x: ArrayLike, out: None = None) -> Array:
     """``np.isposinf(x, out=None)``: whether each entry is +inf (boolean).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -288,7 +290,7 @@ def isposinf(x, out=None):
     return equal(operand(x), _np.inf)
 
 
-def i0(x):
+def i0(x: ArrayLike) -> Array:
     """``np.i0(x)``: the modified Bessel function of the first kind, order 0, elementwise
     (derivative ``i1(x)``), as ``i0e(x) * exp(|x|)`` from the primitive
     :func:`funcgrad.primitives.special.i0e` (``funcgrad.scipy.special.i0`` is the same

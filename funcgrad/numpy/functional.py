@@ -7,6 +7,7 @@ must be written with ``funcgrad.numpy`` (or plain NumPy) operations, without Pyt
 exchange it differentiates, and runs under ``jit`` and an outer ``vmap``.
 """
 import re
+from typing import Any, Callable
 
 import numpy as _np
 
@@ -14,6 +15,7 @@ from ..api import vmap
 from ._convert import asarray, normalize_axis
 from .constructors import astype
 from .manipulation import broadcast_to, expand_dims, moveaxis, transpose
+from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["apply_along_axis", "apply_over_axes", "vectorize"]
 
@@ -24,7 +26,8 @@ def _vmapped(fn, depth):
     return fn
 
 
-def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+def apply_along_axis(func1d: Callable[..., Any], axis: Axis, arr: ArrayLike, *args: ArrayLike,
+                     **kwargs: Any) -> Array:
     """``np.apply_along_axis(func1d, axis, arr, *args, **kwargs)``: ``func1d`` on every 1-d
     slice along ``axis``; its result's axes take ``axis``'s place.  Runs ``func1d`` once
     under ``fg.vmap`` (see the module's notes).
@@ -46,7 +49,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     return transpose(res, order)
 
 
-def apply_over_axes(func, a, axes):
+def apply_over_axes(func: Callable[..., Any], a: ArrayLike, axes: Axis) -> Array:
     """``np.apply_over_axes(func, a, axes)``: ``a = func(a, axis)`` for each axis in turn,
     keeping the number of dimensions (a reduced axis is put back with length 1).
 

@@ -3,6 +3,7 @@
 derivative), the edges derived from the data range are differentiable in it, weights
 and ``density=True`` carry their derivatives.
 """
+from typing import Any
 import numpy as _np
 
 from ._convert import asarray, operand
@@ -12,6 +13,7 @@ from .manipulation import atleast_2d, concatenate, reshape, stack, transpose
 from .reductions import sum
 from .statistics import _weak, histogram_bin_edges
 from .ufuncs import divide, greater, greater_equal, less, less_equal, logical_and, multiply, subtract
+from ..typing import Array, ArrayLike
 
 __all__ = ["histogramdd", "histogram2d"]
 
@@ -51,7 +53,9 @@ def _membership(column, edges):
     return logical_and(lower, upper)
 
 
-def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noqa: A002
+def histogramdd(sample: ArrayLike, bins: ArrayLike = 10, range: Any = None,
+                density: bool | None = None,
+                weights: ArrayLike | None = None) -> tuple[Array, list[Array]]:  # noqa: A002
     """``np.histogramdd(sample, bins=10, range=None, density=None, weights=None)``:
     ``(hist, edges)`` of D-dimensional data, ``sample`` an (N, D) array or D 1-d arrays.
 
@@ -105,7 +109,9 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     return hist, edges
 
 
-def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
+def histogram2d(x: ArrayLike, y: ArrayLike, bins: ArrayLike = 10, range: Any = None,
+                density: bool | None = None,
+                weights: ArrayLike | None = None) -> tuple[Array, Array, Array]:  # noqa: A002
     """``np.histogram2d(x, y, bins=10, range=None, density=None, weights=None)``:
     ``(hist, xedges, yedges)``, as :func:`histogramdd` of the points ``(x, y)``.
 

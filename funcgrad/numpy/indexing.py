@@ -1,5 +1,6 @@
 """Selecting elements: where, take, sort, diagonals, triangles, and ``x.at[idx]`` updates."""
 import builtins
+from typing import Any
 
 import numpy as _np
 
@@ -10,6 +11,7 @@ from ._convert import asarray, one_axis, operand
 from .constructors import astype
 from .manipulation import broadcast_to, ravel
 from .ufuncs import binds
+from ..typing import Array, ArrayLike, Axis
 
 # (nonzero and argwhere, with size=, are exported by .searching)
 __all__ = ["where", "take", "take_along_axis", "sort", "argsort",
@@ -17,7 +19,7 @@ __all__ = ["where", "take", "take_along_axis", "sort", "argsort",
 
 
 @binds(_ew.where_p)
-def where(condition, x=None, y=None):
+def where(condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None = None) -> Array:
     """``np.where``: elementwise select (both branches get exact-zero cotangents
     where not taken).  With only ``condition``, the indices where it holds.
 
@@ -72,7 +74,7 @@ def argwhere(a):
     return _np.argwhere(_plain_values(a))
 
 
-def take(a, indices, axis=None):
+def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None) -> Array:
     """Elements at ``indices`` along ``axis`` (of the flattened array when None).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -90,7 +92,7 @@ def take(a, indices, axis=None):
     return _ix.index(a, (slice(None),) * axis + (indices,))
 
 
-def take_along_axis(arr, indices, axis):
+def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: Axis) -> Array:
     """Elements of ``arr`` at ``indices``, matched along every other axis (as
     ``np.take_along_axis``).
 
@@ -128,7 +130,7 @@ def _flat_or(a, axis):
     return a, axis
 
 
-def sort(a, axis=-1):
+def sort(a: ArrayLike, axis: Axis = -1) -> Array:
     """Sorted copy; each element's derivative follows it to its sorted place.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -140,7 +142,7 @@ def sort(a, axis=-1):
     return _ix.take_along_axis(a, _ix.argsort(a, axis), axis)
 
 
-def argsort(a, axis=-1, kind=None, stable=None):
+def argsort(a: ArrayLike, axis: Axis = -1, kind: Any = None, stable: Any = None) -> Array:
     """Indices that sort ``a`` along ``axis`` (a stable sort).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -151,7 +153,7 @@ def argsort(a, axis=-1, kind=None, stable=None):
     return _ix.argsort(a, one_axis(axis, a.ndim))
 
 
-def diagonal(a, offset=0, axis1=0, axis2=1):
+def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """The ``offset``-th diagonal of the matrices spanned by ``axis1`` and ``axis2``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -165,7 +167,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 
 @internal  # its constants (mask, padding, zeros) may move to a device
-def diag(v, k=0):
+def diag(v: ArrayLike, k: int = 0) -> Array:
     """The ``k``-th diagonal of a matrix, or a matrix with ``v`` on its ``k``-th diagonal.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -190,7 +192,7 @@ def _masked(m, mask):
 
 
 @internal  # its constants (mask, padding, zeros) may move to a device
-def triu(m, k=0):
+def triu(m: ArrayLike, k: int = 0) -> Array:
     """The upper triangle (on and above the ``k``-th diagonal); zeros below.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -203,7 +205,7 @@ def triu(m, k=0):
 
 
 @internal  # its constants (mask, padding, zeros) may move to a device
-def tril(m, k=0):
+def tril(m: ArrayLike, k: int = 0) -> Array:
     """The lower triangle (on and below the ``k``-th diagonal); zeros above.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -290,7 +292,7 @@ class IndexUpdateRef:
         return self._update(values, "max")
 
 
-def at(x):
+def at(x: ArrayLike) -> IndexUpdateHelper:
     """``x.at`` for any array: ``fnp.at(x)[idx].set(v)`` returns an updated copy.
 
     >>> import numpy as np, funcgrad.numpy as fnp

@@ -8,6 +8,7 @@ Traced arrays are immutable, so ``put``, ``put_along_axis`` and ``fill_diagonal`
 ``np.put(x, ...)`` on a traced ``x`` they raise, naming the ``funcgrad.numpy`` call: the
 NumPy call returns None, and its write would be lost silently.
 """
+from typing import Any
 import numpy as _np
 
 # NumPy's own, as they are: they read shapes and integers only (fromfunction calls its
@@ -38,6 +39,7 @@ from .manipulation import (
 )
 from .ranges import linspace
 from .ufuncs import clip
+from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["r_", "c_", "ix_", "indices", "mask_indices", "tril_indices_from",
            "triu_indices_from", "diag_indices_from", "trim_zeros", "unstack", "einsum_path",
@@ -141,7 +143,7 @@ r_ = AxisConcatenator(0)
 c_ = AxisConcatenator(-1, ndmin=2, trans1d=0)
 
 
-def ix_(*args):
+def ix_(*args: ArrayLike) -> tuple[Array, ...]:
     """``np.ix_(*args)``: 1-d sequences reshaped to index an open mesh (booleans become
     their ``nonzero`` indices, which needs concrete values).
 
@@ -172,7 +174,7 @@ def _square_shape(arr, what):
     return arr.shape
 
 
-def tril_indices_from(arr, k=0):
+def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Array, Array]:
     """``np.tril_indices_from(arr, k=0)``: the lower triangle's indices for ``arr``'s shape.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -183,7 +185,7 @@ def tril_indices_from(arr, k=0):
     return _np.tril_indices(n, k=k, m=m)
 
 
-def triu_indices_from(arr, k=0):
+def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Array, Array]:
     """``np.triu_indices_from(arr, k=0)``: the upper triangle's indices for ``arr``'s shape.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -194,7 +196,7 @@ def triu_indices_from(arr, k=0):
     return _np.triu_indices(n, k=k, m=m)
 
 
-def diag_indices_from(arr):
+def diag_indices_from(arr: ArrayLike) -> tuple[Array, ...]:
     """``np.diag_indices_from(arr)``: the main diagonal's indices of a square ``arr``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -209,7 +211,7 @@ def diag_indices_from(arr):
     return _np.diag_indices(arr.shape[0], arr.ndim)
 
 
-def trim_zeros(filt, trim="fb", axis=None):
+def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Axis = None) -> Array:
     """``np.trim_zeros(filt, trim='fb', axis=None)``: ``filt`` without its leading
     (``'f'``) and/or trailing (``'b'``) zeros.  The result's length depends on the values,
     so they must be concrete (not under vmap/jit); the values kept keep their derivatives.
@@ -240,7 +242,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     return filt[tuple(index)]
 
 
-def unstack(x, /, *, axis=0):
+def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Array, ...]:
     """``np.unstack(x, axis=0)``: the slices of ``x`` along ``axis``, as a tuple.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -254,7 +256,8 @@ def unstack(x, /, *, axis=0):
     return tuple(x[i] for i in range(x.shape[0]))
 
 
-def einsum_path(subscripts, *operands, optimize="greedy", einsum_call=False):
+def einsum_path(subscripts: str, *operands: ArrayLike, optimize: str = "greedy",
+                einsum_call: bool = False) -> tuple[list[Any], str]:
     """``np.einsum_path``: NumPy's contraction order and report for these shapes (only the
     operands' shapes and dtypes are read, so traced operands are fine).
 
@@ -278,7 +281,7 @@ def _mutates(fn):
 
 
 @_mutates
-def put(a, ind, v, mode="raise"):
+def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str = "raise") -> Array:
     """``np.put(a, ind, v, mode='raise')``, functional: a copy of ``a`` with the flat
     positions ``ind`` set to ``v`` (repeated as needed; the last write wins where ``ind``
     repeats).  NumPy writes into ``a`` and returns None; this returns the new array.
@@ -321,7 +324,7 @@ def _along_axis_index(shape, indices, axis):
 
 
 @_mutates
-def put_along_axis(arr, indices, values, axis):
+def put_along_axis(arr: ArrayLike, indices: ArrayLike, values: ArrayLike, axis: Axis) -> Array:
     """``np.put_along_axis(arr, indices, values, axis)``, functional: a copy of ``arr``
     with ``values`` written at ``indices`` along ``axis`` (matched along the other axes, as
     in ``take_along_axis``).  NumPy writes into ``arr``; this returns the new array.
@@ -350,7 +353,7 @@ def put_along_axis(arr, indices, values, axis):
 
 
 @_mutates
-def fill_diagonal(a, val, wrap=False):
+def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap: bool = False) -> Array:
     """``np.fill_diagonal(a, val, wrap=False)``, functional: a copy of ``a`` with its main
     diagonal set to ``val`` (cycled; ``wrap`` as in NumPy for tall matrices).  NumPy writes
     into ``a``; this returns the new array.
@@ -377,7 +380,7 @@ def fill_diagonal(a, val, wrap=False):
 
 
 @_mutates
-def place(arr, mask, vals):
+def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike) -> Array:
     """``np.place(arr, mask, vals)``, functional: a copy of ``arr`` with the entries where
     ``mask`` (concrete) holds set to ``vals`` in turn (cycled).  NumPy writes into ``arr``;
     this returns the new array (for a traced mask use ``fnp.where``).
@@ -396,7 +399,8 @@ def place(arr, mask, vals):
     return put(arr, positions, vals) if positions.size else arr
 
 
-def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+def meshgrid(*xi: ArrayLike, copy: bool = True, sparse: bool = False,
+             indexing: str = "xy") -> tuple[Array, ...]:
     """``np.meshgrid(*xi, copy=True, sparse=False, indexing='xy')``: coordinate arrays from
     coordinate vectors (traced ones too; each output's derivative flows back to its vector).
 

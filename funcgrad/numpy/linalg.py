@@ -8,6 +8,7 @@ cond); the factorizations (svd, eigh, eig, qr, pinv, lstsq...) live in
 eigenvalues, rank deficiency) are described in each function's docstring.
 """
 from collections import namedtuple
+from typing import Any
 
 import numpy as np
 from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's exception, re-exported
@@ -26,6 +27,7 @@ from .constructors import astype
 from .reductions import max as _max, min as _min, sum as _sum
 from .manipulation import expand_dims, moveaxis, ravel, reshape, squeeze
 from .ufuncs import abs as _abs, abs_square, not_equal, sqrt
+from ..typing import Array, ArrayLike, Axis, PyTree
 
 __all__ = (["inv", "solve", "det", "slogdet", "cholesky", "norm", "matrix_norm",
             "vector_norm", "cond", "LinAlgError"]
@@ -35,7 +37,7 @@ __all__ = (["inv", "solve", "det", "slogdet", "cholesky", "norm", "matrix_norm",
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 
 
-def inv(a):
+def inv(a: ArrayLike) -> Array:
     """Inverse of a square matrix (or a stack of them).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -46,7 +48,7 @@ def inv(a):
     return _la.inv(_float(asarray(a)))
 
 
-def solve(a, b):
+def solve(a: ArrayLike, b: ArrayLike) -> Array:
     """``x`` with ``a @ x == b``; ``b`` is one vector only when it is 1-d (NumPy 2).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -62,7 +64,7 @@ def solve(a, b):
     return _la.solve(a, b)
 
 
-def det(a):
+def det(a: ArrayLike) -> Array:
     """Determinant; its gradient is ``det(a) * inv(a).T`` (undefined where singular).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -73,7 +75,7 @@ def det(a):
     return _la.det(_float(asarray(a)))
 
 
-def slogdet(a):
+def slogdet(a: ArrayLike) -> SlogdetResult:
     """``(sign, logabsdet)``, a stable log-determinant; only ``logabsdet`` is differentiable.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -85,7 +87,7 @@ def slogdet(a):
     return SlogdetResult(sign, logdet)
 
 
-def cholesky(a, upper=False):
+def cholesky(a: ArrayLike, upper: bool = False) -> Array:
     """Lower Cholesky factor of a symmetric positive-definite matrix (``upper=True``: its
     transpose).
 
@@ -98,7 +100,7 @@ def cholesky(a, upper=False):
     return _la.swap(low) if upper else low
 
 
-def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - NumPy's name
+def norm(x: ArrayLike, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> Array:  # noqa: A002 - NumPy's name
     """Vector and matrix norms as ``np.linalg.norm``, every ``ord``.
 
     The 2-norm's gradient ``x / norm(x)`` is undefined at ``x = 0`` (NaN, as in JAX).
@@ -177,7 +179,7 @@ def _singular_value_norm(x, ord, r, c, keepdims):  # noqa: A002 - NumPy's name
     return out
 
 
-def matrix_norm(x, /, *, keepdims=False, ord="fro"):  # noqa: A002 - NumPy's name
+def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: str = "fro") -> Array:  # noqa: A002 - NumPy's name
     """Norms of the matrices in the last two axes (``ord`` as :func:`norm`'s).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -191,7 +193,8 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):  # noqa: A002 - NumPy's nam
     return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
 
 
-def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002 - NumPy's name
+def vector_norm(x: ArrayLike, /, *, axis: Axis = None, keepdims: bool = False,
+                ord: int = 2) -> Array:  # noqa: A002 - NumPy's name
     """Vector norms along ``axis`` (``None``: all of ``x`` flattened; a tuple: those axes
     taken together as one vector).
 
@@ -213,7 +216,7 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002 - NumP
     return expand_dims(out, tuple(sorted(axes))) if keepdims else out
 
 
-def cond(x, p=None):
+def cond(x: ArrayLike, p: ArrayLike | None = None) -> PyTree:
     """Condition number of (stacked) matrices: ``p`` ``None``/2/-2 from the singular values
     (``s.max() / s.min()``), else ``norm(x, p) * norm(inv(x), p)`` (square matrices).
 

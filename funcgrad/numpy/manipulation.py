@@ -1,5 +1,6 @@
 """Array manipulation (shape, not values): reshape, transpose, join, split, tile, flip, pad."""
 import builtins
+from typing import Any, Sequence
 
 import numpy as _np
 
@@ -8,6 +9,7 @@ from ..primitives import indexing as _ix
 from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis, stack
 from .constructors import astype
+from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["shape", "ndim", "size", "reshape", "ravel", "transpose", "permute_dims",
            "swapaxes", "moveaxis", "expand_dims", "squeeze", "broadcast_to", "broadcast_arrays",
@@ -22,7 +24,7 @@ def _ints(value):
     return (value,) if isinstance(value, (int, _np.integer)) else tuple(value)
 
 
-def shape(a):
+def shape(a: ArrayLike) -> tuple[int, ...]:
     """The shape of ``a``.
 
     >>> import funcgrad.numpy as fnp
@@ -32,7 +34,7 @@ def shape(a):
     return asarray(a).shape
 
 
-def ndim(a):
+def ndim(a: ArrayLike) -> int:
     """The number of axes of ``a``.
 
     >>> import funcgrad.numpy as fnp
@@ -42,7 +44,7 @@ def ndim(a):
     return len(asarray(a).shape)
 
 
-def size(a, axis=None):
+def size(a: ArrayLike, axis: Axis = None) -> int:
     """The number of elements of ``a`` (along ``axis``, if given).
 
     >>> import funcgrad.numpy as fnp
@@ -53,7 +55,8 @@ def size(a, axis=None):
     return a.size if axis is None else a.shape[axis]
 
 
-def reshape(a, newshape=None, order="C", shape=None):
+def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: str = "C",
+            shape: int | Sequence[int] | None = None) -> Array:
     """Reshape (``-1`` infers one dimension); C order only.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -87,7 +90,7 @@ def reshape(a, newshape=None, order="C", shape=None):
     return _st.reshape(a, tuple(newshape))
 
 
-def ravel(a):
+def ravel(a: ArrayLike) -> Array:
     """``a`` flattened to one axis (C order).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -98,7 +101,7 @@ def ravel(a):
     return _st.reshape(a, (a.size,))
 
 
-def transpose(a, axes=None):
+def transpose(a: ArrayLike, axes: Axis = None) -> Array:
     """Permute the axes (reverse them by default).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -114,7 +117,7 @@ def transpose(a, axes=None):
     return _st.transpose(a, axes)
 
 
-def permute_dims(a, axes=None):
+def permute_dims(a: ArrayLike, axes: Axis = None) -> Array:
     """The array API's name for :func:`transpose`.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -124,7 +127,7 @@ def permute_dims(a, axes=None):
     return transpose(a, axes)
 
 
-def swapaxes(a, axis1, axis2):
+def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
     """Exchange two axes.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -138,7 +141,7 @@ def swapaxes(a, axis1, axis2):
     return _st.transpose(a, perm)
 
 
-def moveaxis(a, source, destination):
+def moveaxis(a: ArrayLike, source: Axis, destination: Axis) -> Array:
     """Move axes to new positions; the others keep their order.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -157,7 +160,7 @@ def moveaxis(a, source, destination):
     return _st.transpose(a, order)
 
 
-def expand_dims(a, axis):
+def expand_dims(a: ArrayLike, axis: Axis) -> Array:
     """Insert axes of length 1 at the positions ``axis`` of the result.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -173,7 +176,7 @@ def expand_dims(a, axis):
     return _st.reshape(a, tuple(shape))
 
 
-def squeeze(a, axis=None):
+def squeeze(a: ArrayLike, axis: Axis = None) -> Array:
     """Remove axes of length 1 (all of them, or those in ``axis``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -192,7 +195,7 @@ def squeeze(a, axis=None):
     return _st.reshape(a, tuple(d for i, d in enumerate(a.shape) if i not in axes))
 
 
-def broadcast_to(array, shape):
+def broadcast_to(array: ArrayLike, shape: int | Sequence[int]) -> Array:
     """``array`` repeated along new or length-1 axes to ``shape`` (NumPy's rules); its
     gradient sums over the repeats.
 
@@ -211,7 +214,7 @@ def broadcast_to(array, shape):
     return _st.broadcast_to(a, shape)
 
 
-def broadcast_arrays(*args):
+def broadcast_arrays(*args: ArrayLike) -> list[Array]:
     """The arguments broadcast against each other, as a list.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -223,7 +226,7 @@ def broadcast_arrays(*args):
     return [broadcast_to(a, shape) for a in arrays]
 
 
-def atleast_1d(*arys):
+def atleast_1d(*arys: ArrayLike) -> Array | list[Array]:
     """Each argument with at least one axis (a list when there are several).
 
     >>> import funcgrad.numpy as fnp
@@ -234,7 +237,7 @@ def atleast_1d(*arys):
     return out[0] if len(out) == 1 else out
 
 
-def atleast_2d(*arys):
+def atleast_2d(*arys: ArrayLike) -> Array | list[Array]:
     """Each argument with at least two axes (new ones in front).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -248,7 +251,7 @@ def atleast_2d(*arys):
     return out[0] if len(out) == 1 else out
 
 
-def atleast_3d(*arys):
+def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
     """Each argument with at least three axes (as ``np.atleast_3d`` places them).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -268,7 +271,8 @@ def atleast_3d(*arys):
     return out[0] if len(out) == 1 else out
 
 
-def concatenate(arrays, axis=0, dtype=None):
+def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0,
+                dtype: DTypeLike | None = None) -> Array:
     """Join arrays along ``axis`` (``None``: flatten them first).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -299,7 +303,7 @@ def concatenate(arrays, axis=0, dtype=None):
 concat = concatenate
 
 
-def hstack(tup):
+def hstack(tup: Sequence[ArrayLike]) -> Array:
     """Join along the second axis (the first for 1-d arrays).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -310,7 +314,7 @@ def hstack(tup):
     return concatenate(arrays, 0 if arrays and arrays[0].ndim == 1 else 1)
 
 
-def vstack(tup):
+def vstack(tup: Sequence[ArrayLike]) -> Array:
     """Join along the first axis, 1-d arrays as rows.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -323,7 +327,7 @@ def vstack(tup):
 row_stack = vstack
 
 
-def dstack(tup):
+def dstack(tup: Sequence[ArrayLike]) -> Array:
     """Join along the third axis.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -333,7 +337,7 @@ def dstack(tup):
     return concatenate([atleast_3d(a) for a in tup], 2)
 
 
-def column_stack(tup):
+def column_stack(tup: Sequence[ArrayLike]) -> Array:
     """Join 1-d arrays as the columns of a 2-d one (2-d arrays join as they are).
 
     As in NumPy, ``tup`` is any sequence, an array included (its rows are the pieces: a
@@ -350,7 +354,7 @@ def column_stack(tup):
     return concatenate(pieces, 1)
 
 
-def split(ary, indices_or_sections, axis=0):
+def split(ary: ArrayLike, indices_or_sections: int | Sequence[int], axis: Axis = 0) -> list[Array]:
     """Split into equal sections or at the given indices (see ``np.split``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -374,7 +378,8 @@ def split(ary, indices_or_sections, axis=0):
     return _st.split(a, bounds, axis)
 
 
-def array_split(ary, indices_or_sections, axis=0):
+def array_split(ary: ArrayLike, indices_or_sections: int | Sequence[int],
+                axis: Axis = 0) -> list[Array]:
     """Like :func:`split`, but ``n`` sections need not divide the axis evenly.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -389,7 +394,7 @@ def array_split(ary, indices_or_sections, axis=0):
     return split(a, indices_or_sections, axis)
 
 
-def hsplit(ary, indices_or_sections):
+def hsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int]) -> list[Array]:
     """:func:`split` along the second axis (the first for 1-d arrays).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -400,7 +405,7 @@ def hsplit(ary, indices_or_sections):
     return split(a, indices_or_sections, 1 if a.ndim > 1 else 0)
 
 
-def vsplit(ary, indices_or_sections):
+def vsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int]) -> list[Array]:
     """:func:`split` along the first axis.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -410,7 +415,7 @@ def vsplit(ary, indices_or_sections):
     return split(ary, indices_or_sections, 0)
 
 
-def dsplit(ary, indices_or_sections):
+def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int]) -> list[Array]:
     """``np.dsplit``: split along the third axis.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -423,7 +428,7 @@ def dsplit(ary, indices_or_sections):
     return split(a, indices_or_sections, 2)
 
 
-def matrix_transpose(x, /):
+def matrix_transpose(x: ArrayLike, /) -> Array:
     """``np.matrix_transpose(x)``: swap the last two axes.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -436,7 +441,7 @@ def matrix_transpose(x, /):
     return swapaxes(x, -1, -2)
 
 
-def tile(A, reps):
+def tile(A: ArrayLike, reps: ArrayLike) -> Array:
     """Repeat the whole array ``reps`` times along each axis.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -459,7 +464,7 @@ def tile(A, reps):
     return reshape(a, tuple(r * d for r, d in zip(reps, target[1::2])))
 
 
-def repeat(a, repeats, axis=None):
+def repeat(a: ArrayLike, repeats: ArrayLike, axis: Axis = None) -> Array:
     """Repeat each element ``repeats`` times along ``axis`` (flattened if None).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -480,7 +485,7 @@ def repeat(a, repeats, axis=None):
     return _ix.index(a, (slice(None),) * axis + (idx,))
 
 
-def flip(m, axis=None):
+def flip(m: ArrayLike, axis: Axis = None) -> Array:
     """Reverse the order of elements along ``axis`` (all axes by default).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -493,7 +498,7 @@ def flip(m, axis=None):
     return m[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(m.ndim))]
 
 
-def fliplr(m):
+def fliplr(m: ArrayLike) -> Array:
     """Reverse the columns (axis 1).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -503,7 +508,7 @@ def fliplr(m):
     return flip(m, 1)
 
 
-def flipud(m):
+def flipud(m: ArrayLike) -> Array:
     """Reverse the rows (axis 0).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -513,7 +518,7 @@ def flipud(m):
     return flip(m, 0)
 
 
-def roll(a, shift, axis=None):
+def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axis = None) -> Array:
     """Shift elements cyclically along ``axis`` (the flattened array when None).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -540,7 +545,8 @@ def roll(a, shift, axis=None):
 
 
 @internal  # its constants (mask, padding, zeros) may move to a device
-def pad(array, pad_width, mode="constant", constant_values=0):
+def pad(array: ArrayLike, pad_width: int | Sequence[int] | Sequence[Sequence[int]],
+        mode: str = "constant", constant_values: ArrayLike = 0) -> Array:
     """Pad with a constant (``mode="constant"`` only).
 
     >>> import numpy as np, funcgrad.numpy as fnp

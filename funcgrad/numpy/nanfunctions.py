@@ -4,6 +4,7 @@ Each replaces the NaNs by the reduction's identity *before* computing (the doubl
 idiom), so a NaN entry gets a zero derivative rather than poisoning the others with
 ``0 * nan``.  All-NaN slices give NaN (nanmean, nanmax, nanmedian...) as NumPy does.
 """
+from typing import Any
 import numpy as _np
 
 from ._convert import asarray, concrete_values, is_concrete, normalize_axis
@@ -12,6 +13,7 @@ from .indexing import where as _where
 from .reductions import _no_extras, all, argmax, argmin, cumprod, cumsum, max, min, prod, sum
 from .statistics import _float, median_along, quantile_along
 from .ufuncs import divide, equal, isnan, less_equal, logical_not, sqrt, square, subtract
+from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
            "nanargmax", "nanargmin", "nancumsum", "nancumprod", "nanmedian", "nanquantile",
@@ -29,7 +31,8 @@ def _filled(a, value, dtype=None):
     return _where(missing, _np.asarray(value, a.dtype), a), missing
 
 
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+           keepdims: bool = False, initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=<no value>,
     where=<no value>)``: the sum, NaNs counted as zero (their derivative is 0).
 
@@ -43,7 +46,8 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
     return sum(_filled(a, 0, dtype)[0], axis, keepdims=keepdims)
 
 
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+            keepdims: bool = False, initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=<no value>,
     where=<no value>)``: the product, NaNs counted as one.
 
@@ -65,7 +69,8 @@ def _count(missing, a, axis, keepdims):
     return sum(logical_not(missing), axis, keepdims=keepdims)
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+            keepdims: bool = False, *, where: bool = True) -> Array:
     """``np.nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=<no
     value>)``: the mean of the values that are not NaN (NaN for an all-NaN slice).
 
@@ -81,8 +86,9 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return divide(total, astype(n, total.dtype) if hasattr(n, "dtype") else float(n))
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
-           mean=None, correction=None):
+def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+           ddof: int = 0, keepdims: bool = False, *, where: bool = True,
+           mean: ArrayLike | None = None, correction: ArrayLike | None = None) -> Array:
     """``np.nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
     where=<no value>, mean=<no value>, correction=<no value>)``: the variance of the values
     that are not NaN.
@@ -113,8 +119,9 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
                  divide(total, _where(bad, _np.ones((), total.dtype), dof)))
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
-           mean=None, correction=None):
+def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+           ddof: int = 0, keepdims: bool = False, *, where: bool = True,
+           mean: ArrayLike | None = None, correction: ArrayLike | None = None) -> Array:
     """``np.nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
     where=<no value>, mean=<no value>, correction=<no value>)``: the standard deviation
     of the values that are not NaN (derivative 0 where the spread is 0, as ``std``).
@@ -140,7 +147,8 @@ def _nan_extreme(name, reduce, fill, a, axis, keepdims, out, initial, where_):
     return _where(all_missing, _np.asarray(_np.nan, a.dtype), result)
 
 
-def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+def nanmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
+           initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nanmax(a, axis=None, out=None, keepdims=False, initial=<no value>,
     where=<no value>)``: the maximum ignoring NaNs (NaN for an all-NaN slice); tied maxima
     share the derivative.
@@ -152,7 +160,8 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     return _nan_extreme("nanmax", max, -_np.inf, a, axis, keepdims, out, initial, where)
 
 
-def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+def nanmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
+           initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nanmin(a, axis=None, out=None, keepdims=False, initial=<no value>,
     where=<no value>)``: the minimum ignoring NaNs (NaN for an all-NaN slice).
 
@@ -174,7 +183,8 @@ def _nan_arg(name, arg, fill, a, axis, out, keepdims):
     return arg(filled, axis, keepdims=keepdims)
 
 
-def nanargmax(a, axis=None, out=None, *, keepdims=False):
+def nanargmax(a: ArrayLike, axis: Axis = None, out: None = None, *,
+              keepdims: bool = False) -> Array:
     """``np.nanargmax(a, axis=None, out=None, *, keepdims=<no value>)``: the index of the
     maximum ignoring NaNs (an integer; an all-NaN slice raises ValueError).
 
@@ -185,7 +195,8 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
     return _nan_arg("nanargmax", argmax, -_np.inf, a, axis, out, keepdims)
 
 
-def nanargmin(a, axis=None, out=None, *, keepdims=False):
+def nanargmin(a: ArrayLike, axis: Axis = None, out: None = None, *,
+              keepdims: bool = False) -> Array:
     """``np.nanargmin(a, axis=None, out=None, *, keepdims=<no value>)``: the index of the
     minimum ignoring NaNs.
 
@@ -196,7 +207,8 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
     return _nan_arg("nanargmin", argmin, _np.inf, a, axis, out, keepdims)
 
 
-def nancumsum(a, axis=None, dtype=None, out=None):
+def nancumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
+              out: None = None) -> Array:
     """``np.nancumsum(a, axis=None, dtype=None, out=None)``: the cumulative sum, NaNs
     counted as zero.
 
@@ -208,7 +220,8 @@ def nancumsum(a, axis=None, dtype=None, out=None):
     return cumsum(_filled(a, 0, dtype)[0], axis)
 
 
-def nancumprod(a, axis=None, dtype=None, out=None):
+def nancumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
+               out: None = None) -> Array:
     """``np.nancumprod(a, axis=None, dtype=None, out=None)``: the cumulative product, NaNs
     counted as one.
 
@@ -220,7 +233,8 @@ def nancumprod(a, axis=None, dtype=None, out=None):
     return cumprod(_filled(a, 1, dtype)[0], axis)
 
 
-def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
+              keepdims: bool = False) -> Array:
     """``np.nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=<no
     value>)``: the median of the values that are not NaN (NaN for an all-NaN slice);
     differentiated through the sort, like :func:`~funcgrad.numpy.median`.
@@ -233,8 +247,9 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return median_along(a, axis, keepdims, True)
 
 
-def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, *, weights=None, interpolation=None):
+def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
+                overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
+                weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
     """``np.nanquantile(a, q, axis=None, out=None, overwrite_input=False,
     method='linear', keepdims=<no value>, *, weights=None, interpolation=None)``:
     :func:`~funcgrad.numpy.quantile` of the values that are not NaN.
@@ -250,8 +265,9 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     return quantile_along("nanquantile", a, q, axis, interpolation or method, keepdims, True)
 
 
-def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                  keepdims=False, *, weights=None, interpolation=None):
+def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
+                  overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
+                  weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
     """``np.nanpercentile(a, q, axis=None, out=None, overwrite_input=False,
     method='linear', keepdims=<no value>, *, weights=None, interpolation=None)``:
     :func:`~funcgrad.numpy.percentile` of the values that are not NaN.

@@ -2,6 +2,7 @@
 polyint, polyadd, polysub, polymul, polydiv, vander, polyfit, poly and roots.  (``polyval``
 lives with the products.)
 """
+from typing import Any
 import numpy as _np
 
 from ..custom import custom_jvp
@@ -13,12 +14,13 @@ from .products import matmul, trace
 from .reductions import cumprod, sum
 from .signal import convolve
 from .ufuncs import add, divide, imag, multiply, negative, real, sqrt, subtract
+from ..typing import Array, ArrayLike
 
 __all__ = ["polyder", "polyint", "polyadd", "polysub", "polymul", "polydiv", "vander",
            "polyfit", "poly", "roots"]
 
 
-def polyder(p, m=1):
+def polyder(p: ArrayLike, m: ArrayLike = 1) -> Array:
     """``np.polyder(p, m=1)``: the coefficients of the ``m``-th derivative of the
     polynomial ``p``.
 
@@ -36,7 +38,7 @@ def polyder(p, m=1):
     return p
 
 
-def polyint(p, m=1, k=None):
+def polyint(p: ArrayLike, m: ArrayLike = 1, k: Any = None) -> Array:
     """``np.polyint(p, m=1, k=None)``: the coefficients of the ``m``-th antiderivative,
     with integration constants ``k`` (differentiable in ``p`` and ``k``).
 
@@ -68,7 +70,7 @@ def _aligned(a1, a2):
     return a1, a2
 
 
-def polyadd(a1, a2):
+def polyadd(a1: ArrayLike, a2: ArrayLike) -> Array:
     """``np.polyadd(a1, a2)``: the sum of two polynomials.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -78,7 +80,7 @@ def polyadd(a1, a2):
     return add(*_aligned(a1, a2))
 
 
-def polysub(a1, a2):
+def polysub(a1: ArrayLike, a2: ArrayLike) -> Array:
     """``np.polysub(a1, a2)``: the difference of two polynomials.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -98,7 +100,7 @@ def _strip(a):
     return a[int(start):] if values.shape[0] else a
 
 
-def polymul(a1, a2):
+def polymul(a1: ArrayLike, a2: ArrayLike) -> Array:
     """``np.polymul(a1, a2)``: the product of two polynomials (leading zero coefficients
     dropped, as NumPy; their count depends on values, so under ``vmap``/``jit`` use
     ``fnp.convolve``).
@@ -110,7 +112,7 @@ def polymul(a1, a2):
     return convolve(_strip(a1), _strip(a2))
 
 
-def vander(x, N=None, increasing=False):  # noqa: N803 - NumPy's name
+def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Array:  # noqa: N803 - NumPy's name
     """``np.vander(x, N=None, increasing=False)``: the Vandermonde matrix, columns powers
     of ``x`` (decreasing unless ``increasing``), by repeated products as NumPy computes
     them.
@@ -137,7 +139,8 @@ def vander(x, N=None, increasing=False):  # noqa: N803 - NumPy's name
     return v if increasing else v[:, ::-1]
 
 
-def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: ArrayLike | None = None,
+            full: bool = False, w: ArrayLike | None = None, cov: bool = False) -> Array:
     """``np.polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False)``: least-squares
     polynomial coefficients (highest power first), differentiable in ``x``, ``y`` and
     ``w``.
@@ -186,7 +189,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
 
 
 
-def polydiv(u, v):
+def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[Array, Array]:
     """``np.polydiv(u, v)``: quotient and remainder of the polynomial long division of
     ``u`` by ``v``, differentiable in both.
 
@@ -240,7 +243,7 @@ def _real_if_conjugate(a, zeros, what):
     return real(a) if _np.all(_np.sort(z) == _np.sort(z.conjugate())) else a
 
 
-def poly(seq_of_zeros):
+def poly(seq_of_zeros: ArrayLike) -> Array:
     """``np.poly(seq_of_zeros)``: the coefficients (leading one) of the monic polynomial
     with the given roots, or the characteristic polynomial of a square matrix.
 
@@ -336,7 +339,7 @@ def _roots_jvp(primals, tangents):
     return (re, im), (astype(real(dr), re.dtype), astype(imag(dr), im.dtype))
 
 
-def roots(p):
+def roots(p: ArrayLike) -> Array:
     """``np.roots(p)``: the roots of the polynomial with coefficients ``p`` (highest power
     first), NumPy's values and order (eigenvalues of the companion matrix; complex where a
     root is).

@@ -4,6 +4,7 @@
 """
 import builtins
 import string
+from typing import Any, Sequence
 
 import numpy as _np
 
@@ -15,13 +16,14 @@ from .indexing import diagonal
 from .reductions import sum
 from .manipulation import moveaxis, ravel, reshape, stack
 from .ufuncs import conj, multiply, stands_for
+from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "trace", "cross",
            "polyval"]
 
 
 @stands_for(_np.matmul)
-def matmul(x1, x2):
+def matmul(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Matrix product with NumPy's rules (1-d promotion, stacks broadcast).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -44,7 +46,7 @@ def matmul(x1, x2):
     return _la.matmul(a, b)
 
 
-def dot(a, b):
+def dot(a: ArrayLike, b: ArrayLike) -> Array:
     """``np.dot``: a product for scalars, matmul up to 2-d, a tensordot beyond.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -59,7 +61,7 @@ def dot(a, b):
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
 
 
-def vdot(a, b):
+def vdot(a: ArrayLike, b: ArrayLike) -> Array:
     """The dot product of ``a`` and ``b`` flattened, conjugating ``a`` (as ``np.vdot``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -74,7 +76,7 @@ def vdot(a, b):
     return sum(multiply(ravel(a), ravel(b)))
 
 
-def inner(a, b):
+def inner(a: ArrayLike, b: ArrayLike) -> Array:
     """Sum of products over the last axes of ``a`` and ``b``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -87,7 +89,7 @@ def inner(a, b):
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
 
 
-def outer(a, b):
+def outer(a: ArrayLike, b: ArrayLike) -> Array:
     """``a[i] * b[j]`` for the flattened ``a`` and ``b``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -103,7 +105,8 @@ def _axis_list(axes):
     return [axes] if isinstance(axes, (int, _np.integer)) else list(axes)
 
 
-def tensordot(a, b, axes=2):
+def tensordot(a: ArrayLike, b: ArrayLike,
+              axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> Array:
     """Contract ``a``'s and ``b``'s ``axes`` (as ``np.tensordot``), through one matmul.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -133,7 +136,7 @@ def tensordot(a, b, axes=2):
     return _st.reshape(_la.matmul(a2, b2), out_shape)
 
 
-def einsum(subscripts, *operands, optimize=None):
+def einsum(subscripts: str, *operands: ArrayLike, optimize: Any = None) -> Array:
     """Einstein summation (``...`` broadcasting and implicit output supported), also in
     NumPy's interleaved form ``einsum(a, [0, 1], b, [1], [0])``.  (``optimize`` is
     accepted; the contraction is done pairwise in the order given.)
@@ -197,7 +200,7 @@ def _expand_ellipsis(subscripts, ops):
     return ",".join(new_ins) + "->" + out.replace("...", ell)
 
 
-def trace(a, offset=0, axis1=0, axis2=1):
+def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """Sum of the ``offset``-th diagonal.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -208,7 +211,7 @@ def trace(a, offset=0, axis1=0, axis2=1):
     return sum(diagonal(a, offset, axis1, axis2), axis=-1)
 
 
-def cross(a, b, axis=-1):
+def cross(a: ArrayLike, b: ArrayLike, axis: Axis = -1) -> Array:
     """Cross product of 3-vectors along ``axis``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -222,7 +225,7 @@ def cross(a, b, axis=-1):
     return stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
 
 
-def polyval(p, x):
+def polyval(p: ArrayLike, x: ArrayLike) -> Array:
     """Evaluate the polynomial with coefficients ``p`` (highest first) at ``x`` (Horner).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp

@@ -4,6 +4,7 @@ Given plain numbers they are NumPy's own functions.  Given traced bounds, the va
 computed from them with NumPy's formulas, so they carry the bounds' derivatives; the
 *number* of values must still be known (``num``, or for ``arange`` the concrete bounds).
 """
+from typing import Any
 import numpy as _np
 
 from .constructors import _traced, astype
@@ -11,11 +12,14 @@ from ._convert import asarray, concrete_values, one_axis, operand
 from .manipulation import broadcast_to, concatenate, moveaxis, reshape
 from .indexing import where
 from .ufuncs import add, divide, equal, floor, log10, multiply, power, sign, subtract
+from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["arange", "linspace", "logspace", "geomspace"]
 
 
-def arange(start=None, stop=None, step=None, dtype=None, *, device=None, like=None):
+def arange(start: ArrayLike | None = None, stop: ArrayLike | None = None,
+           step: ArrayLike | None = None, dtype: DTypeLike | None = None, *, device: Any = None,
+           like: Any = None) -> Array:
     """``np.arange([start,] stop[, step,], dtype=None, *, device=None, like=None)``: values
     from ``start`` by ``step`` up to ``stop`` (excluded).  Traced ``start`` and ``step``
     carry their derivatives (value ``i`` is ``start + i * step``); the length needs
@@ -46,8 +50,9 @@ def arange(start=None, stop=None, step=None, dtype=None, *, device=None, like=No
     return astype(out, plain.dtype)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
-             device=None):
+def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
+             retstep: bool = False, dtype: DTypeLike | None = None, axis: Axis = 0, *,
+             device: Any = None) -> Array | tuple[Array, Array]:
     """``np.linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0,
     *, device=None)``: ``num`` evenly spaced values from ``start`` to ``stop``,
     differentiable in both (array bounds give one column of values each, along ``axis``).
@@ -90,7 +95,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return (y, step) if retstep else y
 
 
-def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
+             base: ArrayLike = 10.0, dtype: DTypeLike | None = None, axis: Axis = 0) -> Array:
     """``np.logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0)``:
     ``base ** linspace(start, stop)``, differentiable in ``start``, ``stop`` and ``base``.
 
@@ -108,7 +114,8 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return out if dtype is None else astype(out, dtype)
 
 
-def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
+              dtype: DTypeLike | None = None, axis: Axis = 0) -> Array:
     """``np.geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0)``: a
     geometric progression from ``start`` to ``stop`` (same sign, not zero), differentiable
     in both; real values only.

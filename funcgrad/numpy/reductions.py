@@ -10,6 +10,7 @@ from ._convert import asarray, normalize_axis, one_axis
 from .constructors import astype
 from .manipulation import ravel
 from .ufuncs import abs_square, isclose, sqrt
+from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "var", "std",
            "logsumexp", "cumsum", "cumprod", "argmax", "argmin", "diff", "allclose"]
@@ -41,7 +42,8 @@ def _count(a, axes):
     return n
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
+def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+        keepdims: bool = False, initial: ArrayLike | None = None, where: bool = True) -> Array:  # noqa: A001
     """Sum over ``axis`` (all axes by default).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -57,7 +59,8 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     return _st.reduce_sum(a, axes, keepdims)
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=True):
+def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+         keepdims: bool = False, where: bool = True) -> Array:
     """Arithmetic mean over ``axis``.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -73,7 +76,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=True):
         _st.reduce_sum(a, axes, keepdims) * _np.nan
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+         keepdims: bool = False, initial: ArrayLike | None = None, where: bool = True) -> Array:
     """Product over ``axis``; its gradient is exact even with zeros in the input.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -85,7 +89,8 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
     return _red.reduce_prod(a, axes, keepdims)
 
 
-def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
+def max(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
+        initial: ArrayLike | None = None, where: bool = True) -> Array:  # noqa: A001
     """Maximum over ``axis``; tied maxima share the derivative equally.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -97,7 +102,8 @@ def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # no
     return _red.reduce_max(a, axes, keepdims)
 
 
-def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):  # noqa: A001
+def min(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
+        initial: ArrayLike | None = None, where: bool = True) -> Array:  # noqa: A001
     """Minimum over ``axis``; tied minima share the derivative equally.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -119,7 +125,7 @@ def _empty_reduction(a, axes, keepdims, identity):
     return None
 
 
-def all(a, axis=None, keepdims=False):  # noqa: A001
+def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:  # noqa: A001
     """Whether every element along ``axis`` is true (not differentiable).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -133,7 +139,7 @@ def all(a, axis=None, keepdims=False):  # noqa: A001
     return _red.reduce_min(astype(a, _np.bool_), axes, keepdims)
 
 
-def any(a, axis=None, keepdims=False):  # noqa: A001
+def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:  # noqa: A001
     """Whether some element along ``axis`` is true (not differentiable).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -147,7 +153,8 @@ def any(a, axis=None, keepdims=False):  # noqa: A001
     return _red.reduce_max(astype(a, _np.bool_), axes, keepdims)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
+def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+        ddof: int = 0, keepdims: bool = False, where: bool = True) -> Array:
     """Variance over ``axis`` (``ddof`` as in NumPy).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -161,7 +168,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
     return _st.reduce_sum(abs_square(centered), axes, keepdims) / float(builtins.max(n - ddof, 0))
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
+def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+        ddof: int = 0, keepdims: bool = False, where: bool = True) -> Array:
     """Standard deviation over ``axis``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -175,7 +183,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
     return _ew.where(flat, 0.0, sqrt(_ew.where(flat, 1.0, v)))
 
 
-def logsumexp(a, axis=None, keepdims=False):
+def logsumexp(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     """``log(sum(exp(a)))`` over ``axis`` without overflow; its gradient is softmax.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -188,7 +196,7 @@ def logsumexp(a, axis=None, keepdims=False):
     return _red.logsumexp(a, axes, keepdims)
 
 
-def cumsum(a, axis=None, dtype=None):
+def cumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None) -> Array:
     """Cumulative sum (over the flattened array when ``axis`` is None).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -203,7 +211,7 @@ def cumsum(a, axis=None, dtype=None):
     return _red.cumsum(a, one_axis(axis, a.ndim))
 
 
-def cumprod(a, axis=None, dtype=None):
+def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None) -> Array:
     """Cumulative product; differentiable (exactly, zeros included) as a log-depth scan.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -222,7 +230,7 @@ def cumprod(a, axis=None, dtype=None):
     return _st.moveaxis(_red.cumprod_last(_st.moveaxis(a, axis, last)), last, axis)
 
 
-def argmax(a, axis=None, keepdims=False):
+def argmax(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     """Index of the maximum along ``axis`` (of the flattened array when None).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -235,7 +243,7 @@ def argmax(a, axis=None, keepdims=False):
     return _red.argmax(a, one_axis(axis, a.ndim), keepdims)
 
 
-def argmin(a, axis=None, keepdims=False):
+def argmin(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     """Index of the minimum along ``axis`` (of the flattened array when None).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -248,7 +256,7 @@ def argmin(a, axis=None, keepdims=False):
     return _red.argmin(a, one_axis(axis, a.ndim), keepdims)
 
 
-def diff(a, n=1, axis=-1):
+def diff(a: ArrayLike, n: int = 1, axis: Axis = -1) -> Array:
     """``n``-th discrete difference along ``axis``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -264,7 +272,8 @@ def diff(a, n=1, axis=-1):
     return a
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+def allclose(a: ArrayLike, b: ArrayLike, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
     """Whether ``a`` and ``b`` are close everywhere (``isclose`` reduced with ``all``).
 
     >>> import numpy as np, funcgrad.numpy as fnp

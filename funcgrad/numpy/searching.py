@@ -11,6 +11,7 @@ Where a result's *length* depends on the values (``flatnonzero``, ``nonzero``,
 ``argwhere``), pass ``size=`` (and optionally ``fill_value=``), as in JAX, to use them under
 ``vmap`` or ``jit``: the first ``size`` hits are returned, padded with ``fill_value``.
 """
+from typing import Any
 import numpy as _np
 
 from ._convert import asarray, concrete_values, is_concrete, one_axis
@@ -21,6 +22,7 @@ from .indexing import nonzero as _nonzero
 from .manipulation import expand_dims, ravel, reshape, stack
 from .reductions import cumsum, sum
 from .ufuncs import isnan, less, logical_and, logical_not, logical_or, not_equal
+from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["searchsorted", "digitize", "partition", "argpartition", "lexsort", "flatnonzero",
            "nonzero", "argwhere"]
@@ -31,7 +33,8 @@ def _nan_last_less(x, y):
     return logical_or(less(x, y), logical_and(isnan(y), logical_not(isnan(x))))
 
 
-def searchsorted(a, v, side="left", sorter=None):
+def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left",
+                 sorter: ArrayLike | None = None) -> Array:
     """``np.searchsorted(a, v, side='left', sorter=None)``: where ``v``'s entries would go
     in the sorted 1-d ``a`` to keep it sorted (NaNs sort last, as in NumPy).
 
@@ -58,7 +61,7 @@ def searchsorted(a, v, side="left", sorter=None):
     return astype(sum(astype(below, _np.intp), axis=-1), _np.intp)
 
 
-def digitize(x, bins, right=False):
+def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> Array:
     """``np.digitize(x, bins, right=False)``: the index of the bin each ``x`` falls in, for
     increasing or decreasing ``bins``.
 
@@ -95,7 +98,8 @@ def _check_kth(kth, n, what):
                          f"bounds for an axis of length {n}")
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None):
+def partition(a: ArrayLike, kth: ArrayLike, axis: Axis = -1, kind: str = "introselect",
+              order: Any = None) -> Array:
     """``np.partition(a, kth, axis=-1)``: a copy with the ``kth`` element(s) in their sorted
     places, smaller ones before, larger ones after.
 
@@ -110,7 +114,8 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     return sort(*_partitioned("partition", a, kth, axis, order))
 
 
-def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+def argpartition(a: ArrayLike, kth: ArrayLike, axis: Axis = -1, kind: str = "introselect",
+                 order: Any = None) -> Array:
     """``np.argpartition(a, kth, axis=-1)``: indices that partition ``a`` around ``kth``;
     funcgrad's are the (stable) sorting indices, a valid partition for every ``kth``.
 
@@ -133,7 +138,7 @@ def _partitioned(name, a, kth, axis, order):
     return a, axis
 
 
-def lexsort(keys, axis=-1):
+def lexsort(keys: ArrayLike, axis: Axis = -1) -> Array:
     """``np.lexsort(keys, axis=-1)``: indices sorting by several keys, the *last* key
     primary (stable, so earlier keys break its ties).
 
@@ -185,7 +190,8 @@ def _first_true(mask, size, what):
     return astype(pos, _np.intp), pos < n
 
 
-def nonzero(a, *, size=None, fill_value=None):
+def nonzero(a: ArrayLike, *, size: Any = None,
+            fill_value: ArrayLike | None = None) -> tuple[Array, ...]:
     """``np.nonzero(a)``: the indices of non-zero entries, one array per axis.
 
     With ``size=`` (as in JAX) exactly ``size`` hits are returned, padded with
@@ -217,7 +223,7 @@ def nonzero(a, *, size=None, fill_value=None):
     return tuple(astype(c, _np.intp) for c in reversed(out))
 
 
-def argwhere(a, *, size=None, fill_value=None):
+def argwhere(a: ArrayLike, *, size: Any = None, fill_value: ArrayLike | None = None) -> Array:
     """``np.argwhere(a)``: the indices of non-zero entries, one row each; ``size=`` and
     ``fill_value=`` as in :func:`nonzero`.
 
@@ -239,7 +245,7 @@ def argwhere(a, *, size=None, fill_value=None):
     return stack(nonzero(a, size=size, fill_value=fill_value), -1)
 
 
-def flatnonzero(a, *, size=None, fill_value=None):
+def flatnonzero(a: ArrayLike, *, size: Any = None, fill_value: ArrayLike | None = None) -> Array:
     """``np.flatnonzero(a)``: indices of the non-zero entries of the flattened ``a``;
     ``size=`` and ``fill_value=`` as in :func:`nonzero`.
 

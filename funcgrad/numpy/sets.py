@@ -14,6 +14,7 @@ must be concrete (``grad`` is fine; ``vmap`` and ``jit`` raise ConcretizationErr
 ``isin`` compares every element with every test element (O(n * m)).
 """
 import collections
+from typing import Any
 
 import numpy as _np
 
@@ -25,6 +26,7 @@ from .reductions import all as _all
 from .reductions import any as _any
 from .reductions import argmax, cumsum, sum
 from .ufuncs import equal, isnan, logical_and, logical_not, logical_or, not_equal
+from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["unique", "unique_counts", "unique_inverse", "unique_values", "unique_all", "isin",
            "intersect1d", "union1d", "setdiff1d", "setxor1d", "array_equal", "array_equiv"]
@@ -98,8 +100,10 @@ def _minimum_int(a, b):
     return where(a < b, a, b)
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
-           equal_nan=True, sorted=True, size=None, fill_value=None):  # noqa: A002
+def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis: Axis = None, *, equal_nan: bool = True,
+           sorted: bool = True, size: Any = None,
+           fill_value: ArrayLike | None = None) -> Array | tuple[Array, ...]:  # noqa: A002
     """``np.unique``: the sorted unique values, with optionally the index of each one's first
     occurrence, the inverse (``values[inverse]`` rebuilds ``ar``) and the counts.
 
@@ -148,7 +152,7 @@ def _unique_axis(ar, return_index, return_inverse, return_counts, axis, equal_na
     return tuple(out) if len(out) > 1 else out[0]
 
 
-def unique_values(x, *, size=None, fill_value=None):
+def unique_values(x: ArrayLike, *, size: Any = None, fill_value: ArrayLike | None = None) -> Array:
     """``np.unique_values(x)``: the unique values (NaNs kept apart, as NumPy does).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -158,7 +162,8 @@ def unique_values(x, *, size=None, fill_value=None):
     return unique(x, equal_nan=False, size=size, fill_value=fill_value)
 
 
-def unique_counts(x, *, size=None, fill_value=None):
+def unique_counts(x: ArrayLike, *, size: Any = None,
+                  fill_value: ArrayLike | None = None) -> UniqueCountsResult:
     """``np.unique_counts(x)``: ``(values, counts)`` as a namedtuple.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -169,7 +174,8 @@ def unique_counts(x, *, size=None, fill_value=None):
                                       fill_value=fill_value))
 
 
-def unique_inverse(x, *, size=None, fill_value=None):
+def unique_inverse(x: ArrayLike, *, size: Any = None,
+                   fill_value: ArrayLike | None = None) -> UniqueInverseResult:
     """``np.unique_inverse(x)``: ``(values, inverse_indices)``, the inverse shaped as ``x``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -180,7 +186,8 @@ def unique_inverse(x, *, size=None, fill_value=None):
                                        fill_value=fill_value))
 
 
-def unique_all(x, *, size=None, fill_value=None):
+def unique_all(x: ArrayLike, *, size: Any = None,
+               fill_value: ArrayLike | None = None) -> UniqueAllResult:
     """``np.unique_all(x)``: ``(values, indices, inverse_indices, counts)``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -191,7 +198,8 @@ def unique_all(x, *, size=None, fill_value=None):
                                    fill_value=fill_value))
 
 
-def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+def isin(element: ArrayLike, test_elements: ArrayLike, assume_unique: bool = False,
+         invert: bool = False, *, kind: Any = None) -> Array:
     """``np.isin(element, test_elements)``: whether each entry of ``element`` is among
     ``test_elements`` (a boolean array shaped as ``element``); works under ``vmap``/``jit``.
 
@@ -209,7 +217,8 @@ def _set_result(flat, valid, size, fill_value, name, equal_nan=True):
     return _unique_core(flat, valid, size, fill_value, equal_nan, name)[0]
 
 
-def union1d(ar1, ar2, *, size=None, fill_value=None):
+def union1d(ar1: ArrayLike, ar2: ArrayLike, *, size: Any = None,
+            fill_value: ArrayLike | None = None) -> Array:
     """``np.union1d(ar1, ar2)``: the sorted unique values of both; ``size=`` as in
     :func:`unique`.
 
@@ -221,7 +230,8 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
     return _set_result(flat, None, size, fill_value, "union1d")
 
 
-def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
+def setdiff1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, *, size: Any = None,
+              fill_value: ArrayLike | None = None) -> Array:
     """``np.setdiff1d(ar1, ar2)``: the sorted unique values of ``ar1`` not in ``ar2``;
     ``size=`` as in :func:`unique`.
 
@@ -233,7 +243,8 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     return _set_result(a, isin(a, ar2, invert=True), size, fill_value, "setdiff1d")
 
 
-def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
+def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, *, size: Any = None,
+             fill_value: ArrayLike | None = None) -> Array:
     """``np.setxor1d(ar1, ar2)``: the sorted unique values in exactly one of the two;
     ``size=`` as in :func:`unique`.  (A NaN in both: NumPy keeps two NaNs, funcgrad none --
     NaN is never equal to NaN here.)
@@ -248,8 +259,9 @@ def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
                        equal_nan=False)
 
 
-def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=None,
-                fill_value=None):
+def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False,
+                return_indices: bool = False, *, size: Any = None,
+                fill_value: ArrayLike | None = None) -> Array | tuple[Array, Array, Array]:
     """``np.intersect1d(ar1, ar2, return_indices=False)``: the sorted unique values in both
     (gathered from ``ar1``), with optionally the index of each one's first occurrence in
     ``ar1`` and in ``ar2``; ``size=`` as in :func:`unique`.
@@ -269,7 +281,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
     return values, index, index2
 
 
-def array_equal(a1, a2, equal_nan=False):
+def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> bool:
     """``np.array_equal(a1, a2, equal_nan=False)``: same shape and same values (a Python
     bool for concrete inputs; a traced boolean under ``vmap``/``jit``).
 
@@ -286,7 +298,7 @@ def array_equal(a1, a2, equal_nan=False):
     return _as_bool(_all(same))
 
 
-def array_equiv(a1, a2):
+def array_equiv(a1: ArrayLike, a2: ArrayLike) -> bool:
     """``np.array_equiv(a1, a2)``: broadcastable to one shape and equal there.
 
     >>> import numpy as np, funcgrad.numpy as fnp

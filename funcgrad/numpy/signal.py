@@ -18,6 +18,7 @@ from .products import matmul
 from .reductions import cumprod, cumsum, diff, sum
 from .ufuncs import (abs, add, clip, divide, equal, greater, less, less_equal, logical_and, mod,
                      multiply, subtract)
+from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["convolve", "correlate", "interp", "gradient", "trapezoid", "ediff1d",
            "cumulative_sum", "cumulative_prod", "unwrap"]
@@ -56,7 +57,7 @@ def _sliding(a, v, mode):
     return matmul(windows, v)
 
 
-def convolve(a, v, mode="full"):
+def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> Array:
     """``np.convolve(a, v, mode='full')``: the discrete linear convolution of two 1-d
     sequences ('full', 'same' or 'valid'), differentiable in both.
 
@@ -73,7 +74,7 @@ def convolve(a, v, mode="full"):
     return _sliding(a, v[::-1], mode)
 
 
-def correlate(a, v, mode="valid"):
+def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> Array:
     """``np.correlate(a, v, mode='valid')``: the cross-correlation ``c[k] = sum_n a[n + k]
     * v[n]`` of two 1-d sequences ('valid', 'same' or 'full'), differentiable in both.
 
@@ -98,7 +99,8 @@ def _count_at_most(xp, x):
     return sum(astype(less_equal(xp, column), _np.intp), -1)
 
 
-def interp(x, xp, fp, left=None, right=None, period=None):
+def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | None = None,
+           right: ArrayLike | None = None, period: ArrayLike | None = None) -> Array:
     """``np.interp(x, xp, fp, left=None, right=None, period=None)``: piecewise-linear
     interpolation of the points ``(xp, fp)`` (``xp`` increasing) at ``x``; ``left`` and
     ``right`` (default ``fp[0]`` and ``fp[-1]``) outside, or periodic with ``period``.
@@ -143,7 +145,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     return where(equal(x, xp[n - 1]), fp[n - 1], out)
 
 
-def gradient(f, *varargs, axis=None, edge_order=1):
+def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Axis = None, edge_order: int = 1) -> Array:
     """``np.gradient(f, *varargs, axis=None, edge_order=1)``: second-order central
     differences inside, first- or second-order one-sided ones at the edges, with uniform
     spacings or coordinates (``varargs``), as NumPy; differentiable in ``f`` and the
@@ -234,7 +236,8 @@ def _gradient_along(f, axis, h, edge_order):
     return moveaxis(concatenate([first, inner, last], 0), 0, axis)
 
 
-def trapezoid(y, x=None, dx=1.0, axis=-1):
+def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: ArrayLike = 1.0,
+              axis: Axis = -1) -> Array:
     """``np.trapezoid(y, x=None, dx=1.0, axis=-1)``: the integral of the samples ``y``
     by the trapezoidal rule, at points ``x`` or spacing ``dx``; differentiable in all.
 
@@ -262,7 +265,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     return sum(divide(multiply(d, add(y[hi], y[lo])), 2.0), axis)
 
 
-def ediff1d(ary, to_end=None, to_begin=None):
+def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None,
+            to_begin: ArrayLike | None = None) -> Array:
     """``np.ediff1d(ary, to_end=None, to_begin=None)``: the differences of the flattened
     array, with ``to_begin`` and ``to_end`` attached.
 
@@ -303,7 +307,8 @@ def _cumulative(name, scan, identity, x, axis, dtype, include_initial):
     return out
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+def cumulative_sum(x: ArrayLike, /, *, axis: Axis = None, dtype: DTypeLike | None = None,
+                   include_initial: bool = False) -> Array:
     """``np.cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False)``: the
     array API's cumulative sum (``axis`` needed beyond 1-d; ``include_initial`` prepends
     0).
@@ -315,7 +320,8 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative("cumulative_sum", cumsum, 0, x, axis, dtype, include_initial)
 
 
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+def cumulative_prod(x: ArrayLike, /, *, axis: Axis = None, dtype: DTypeLike | None = None,
+                    include_initial: bool = False) -> Array:
     """``np.cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False)``: the
     array API's cumulative product (``include_initial`` prepends 1).
 
@@ -326,7 +332,8 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative("cumulative_prod", cumprod, 1, x, axis, dtype, include_initial)
 
 
-def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
+def unwrap(p: ArrayLike, discont: ArrayLike | None = None, axis: Axis = -1, *,
+           period: ArrayLike = 2 * math.pi) -> Array:
     """``np.unwrap(p, discont=None, axis=-1, *, period=2*pi)``: remove jumps larger than
     ``discont`` by adding multiples of ``period``.  The corrections are piecewise
     constant, so the derivative passes straight through.

@@ -9,6 +9,7 @@ reads rank 1, so its derivative is ``[0, 1, 0]`` -- one valid subgradient; NumPy
 the same whichever tied element is read.
 """
 import builtins
+from typing import Any
 
 import numpy as _np
 
@@ -22,6 +23,7 @@ from .reductions import any as _any
 from .reductions import max, min, sum
 from .ufuncs import (add, ceil, clip, divide, equal, floor, greater, greater_equal, isnan,
                      logical_not, maximum, multiply, not_equal, rint, sqrt, subtract)
+from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["average", "median", "quantile", "percentile", "ptp", "cov", "corrcoef", "bincount",
            "count_nonzero", "histogram", "histogram_bin_edges"]
@@ -37,7 +39,8 @@ def _no_out(name, out):
                         f"the returned value")
 
 
-def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None,
+            returned: bool = False, *, keepdims: bool = False) -> Array | tuple[Array, Array]:
     """``np.average(a, axis=None, weights=None, returned=False, *, keepdims=False)``: the
     mean, weighted by ``weights`` (differentiable in both); ``returned=True`` also gives the
     sum of the weights.
@@ -194,8 +197,9 @@ def quantile_along(name, a, q, axis, method, keepdims, skip_nan, scale=1.0):
     return reshape(out, q.shape + (kept if keepdims else batch))
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-             keepdims=False, *, weights=None, interpolation=None):
+def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
+             overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
+             weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
     """``np.quantile(a, q, axis=None, out=None, overwrite_input=False, method='linear',
     keepdims=False, *, weights=None, interpolation=None)``: the ``q``-th quantiles
     (``0 <= q <= 1``), differentiable in ``a`` and, for the interpolating methods, in ``q``.
@@ -220,8 +224,9 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     return quantile_along("quantile", a, q, axis, interpolation or method, keepdims, False)
 
 
-def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-               keepdims=False, *, weights=None, interpolation=None):
+def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
+               overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
+               weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
     """``np.percentile(a, q, axis=None, out=None, overwrite_input=False, method='linear',
     keepdims=False, *, weights=None, interpolation=None)``: :func:`quantile` with ``q`` in
     percent (``0 <= q <= 100``).
@@ -262,7 +267,8 @@ def median_along(a, axis, keepdims, skip_nan):
     return reshape(where(empty, _np.asarray(_np.nan, a.dtype), mid), shape)
 
 
-def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def median(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> Array:
     """``np.median(a, axis=None, out=None, overwrite_input=False, keepdims=False)``: the
     middle value (the mean of the middle two for an even count); NaN where a slice holds
     NaN or is empty.
@@ -283,7 +289,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 # --- spread, covariance ------------------------------------------------------------------------
 
-def ptp(a, axis=None, out=None, keepdims=False):
+def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
     """``np.ptp(a, axis=None, out=None, keepdims=False)``: the range ``max - min``.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -303,8 +309,9 @@ def _rows(m, rowvar, dtype):
     return transpose(m) if not rowvar and m.shape[0] != 1 else m
 
 
-def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
-        dtype=None):
+def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, bias: bool = False,
+        ddof: Any = None, fweights: ArrayLike | None = None, aweights: ArrayLike | None = None, *,
+        dtype: DTypeLike | None = None) -> Array:
     """``np.cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
     aweights=None, *, dtype=None)``: the covariance matrix of the variables in the rows of
     ``m`` (and ``y``), with NumPy's weights and normalisation; float64 unless ``dtype``.
@@ -356,7 +363,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     return squeeze(multiply(dot(x, x_t), divide(1.0, fact)))
 
 
-def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, *,
+             dtype: DTypeLike | None = None) -> Array:
     """``np.corrcoef(x, y=None, rowvar=True, *, dtype=None)``: Pearson correlation
     coefficients (the covariance normalised by the standard deviations, clipped to
     ``[-1, 1]`` as NumPy does).
@@ -377,7 +385,7 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
 
 # --- counting ------------------------------------------------------------------------------------
 
-def count_nonzero(a, axis=None, *, keepdims=False):
+def count_nonzero(a: ArrayLike, axis: Axis = None, *, keepdims: bool = False) -> Array:
     """``np.count_nonzero(a, axis=None, *, keepdims=False)``: how many entries are not zero
     (an integer; not differentiable).
 
@@ -388,7 +396,7 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     return sum(astype(not_equal(asarray(a), 0), _np.intp), axis, keepdims=keepdims)
 
 
-def bincount(x, weights=None, minlength=0):
+def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0) -> Array:
     """``np.bincount(x, /, weights=None, minlength=0)``: how often each non-negative
     integer occurs in ``x`` (or the sum of ``weights`` there: differentiable in
     ``weights``, float64 as NumPy).
@@ -455,7 +463,9 @@ def _edges_from_range(a, bins, range):  # noqa: A002 - NumPy's name
     return linspace(lo, hi, bins + 1, endpoint=True, dtype=dtype)
 
 
-def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 - NumPy's name
+def histogram_bin_edges(a: ArrayLike, bins: ArrayLike = 10,
+                        range: tuple[float, float] | None = None,
+                        weights: ArrayLike | None = None) -> Array:  # noqa: A002 - NumPy's name
     """``np.histogram_bin_edges(a, bins=10, range=None, weights=None)``: the bin edges
     :func:`histogram` uses.  With a number of bins, they span ``range`` (default: the
     data's min and max) and are differentiable in it; given as an array, they are
@@ -488,7 +498,9 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002 - N
     return _edges_from_range(a, int(bins), range)
 
 
-def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002 - NumPy's name
+def histogram(a: ArrayLike, bins: ArrayLike = 10, range: tuple[float, float] | None = None,
+              density: bool | None = None,
+              weights: ArrayLike | None = None) -> tuple[Array, Array]:  # noqa: A002 - NumPy's name
     """``np.histogram(a, bins=10, range=None, density=None, weights=None)``: ``(hist,
     bin_edges)``.  The counts are integers and not differentiable (a count is a step
     function of the data); with ``weights`` the sums of weights are differentiable in the

@@ -8,6 +8,7 @@ Composites (``sinc``, ``heaviside``...) that NumPy offers as ufuncs declare thei
 with :func:`stands_for`.
 """
 import math
+from typing import Any, Callable
 
 import numpy as _np
 
@@ -15,6 +16,7 @@ from ..core import _special_classes, _state
 from ..primitives import elementwise as _ew
 from ._convert import operand
 from .constructors import astype
+from ..typing import Array, ArrayLike
 
 __all__ = [
     "negative", "abs", "absolute", "fabs", "sign", "exp", "exp2", "expm1", "log", "log2",
@@ -36,10 +38,10 @@ _EXAMPLE_X = "np.array([0.25, 0.5, 0.75])"
 _EXAMPLE_Y = "np.array([1.5, -0.5, 2.0])"
 
 
-def _unary(prim, *numpy_ufuncs, example=_EXAMPLE_X):
+def _unary(prim: Any, *numpy_ufuncs: Any, example: str = _EXAMPLE_X) -> Callable[[ArrayLike], Array]:
     """The ``funcgrad.numpy`` function of the unary elementwise primitive ``prim``
     (``example``: arguments in its domain, for the docstring)."""
-    def f(x):
+    def f(x: ArrayLike) -> Array:
         if type(x) not in _special_classes:  # tracers pass as they are
             x = operand(x)
         return _state.interpreter.process(prim, (x,), _EMPTY)
@@ -53,9 +55,9 @@ def _unary(prim, *numpy_ufuncs, example=_EXAMPLE_X):
     """)
 
 
-def _binary(prim, *numpy_ufuncs):
+def _binary(prim: Any, *numpy_ufuncs: Any) -> Callable[[ArrayLike, ArrayLike], Array]:
     """The ``funcgrad.numpy`` function of the binary elementwise primitive ``prim``."""
-    def f(x1, x2):
+    def f(x1: ArrayLike, x2: ArrayLike) -> Array:
         return _state.interpreter.process(prim, (operand(x1), operand(x2)), _EMPTY)
     name = _numpy_name(prim, numpy_ufuncs)
     return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{name}`` with broadcasting,
@@ -175,7 +177,7 @@ pow = power  # noqa: A001 - NumPy's name
 # --- composites --------------------------------------------------------------------------------
 
 @stands_for(_np.positive)
-def positive(x):
+def positive(x: ArrayLike) -> Array:
     """``+x``: ``x`` itself.
 
     >>> import funcgrad.numpy as fnp
@@ -186,7 +188,7 @@ def positive(x):
 
 
 @stands_for(_np.float_power)
-def float_power(x1, x2):
+def float_power(x1: ArrayLike, x2: ArrayLike) -> Array:
     """``x1 ** x2`` computed in float64 (as NumPy's float_power).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -197,7 +199,7 @@ def float_power(x1, x2):
 
 
 @stands_for(_np.floor_divide)
-def floor_divide(x1, x2):
+def floor_divide(x1: ArrayLike, x2: ArrayLike) -> Array:
     """``floor(x1 / x2)``; piecewise constant, so its derivative is zero.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -207,7 +209,7 @@ def floor_divide(x1, x2):
     return floor(divide(x1, x2))
 
 
-def round(a, decimals=0):  # noqa: A001 - NumPy's name
+def round(a: ArrayLike, decimals: int = 0) -> Array:  # noqa: A001 - NumPy's name
     """Round to ``decimals`` places (half to even); derivative zero.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -225,7 +227,7 @@ around = round
 
 
 @stands_for(_np.deg2rad, _np.radians)
-def deg2rad(x):
+def deg2rad(x: ArrayLike) -> Array:
     """Degrees to radians.
 
     >>> import funcgrad.numpy as fnp
@@ -236,7 +238,7 @@ def deg2rad(x):
 
 
 @stands_for(_np.rad2deg, _np.degrees)
-def rad2deg(x):
+def rad2deg(x: ArrayLike) -> Array:
     """Radians to degrees.
 
     >>> import math, funcgrad.numpy as fnp
@@ -250,7 +252,7 @@ radians, degrees = deg2rad, rad2deg
 
 
 @binds(_ew.real_p)
-def real(val):
+def real(val: ArrayLike) -> Array:
     """The real part (a real array; ``val`` itself, copied, when it is real).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -263,7 +265,7 @@ def real(val):
 
 
 @binds(_ew.imag_p)
-def imag(val):
+def imag(val: ArrayLike) -> Array:
     """The imaginary part (a real array; zeros when ``val`` is real).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -274,7 +276,7 @@ def imag(val):
 
 
 @stands_for(_np.conjugate)
-def conj(x):
+def conj(x: ArrayLike) -> Array:
     """The complex conjugate (``x`` itself, copied, when it is real).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -302,7 +304,7 @@ def abs_square(x):
 conjugate = conj
 
 
-def sinc(x):
+def sinc(x: ArrayLike) -> Array:
     """``sin(pi x) / (pi x)``, 1 at 0 (the division is guarded, so grads stay finite).
 
     >>> import funcgrad as fg, funcgrad.numpy as fnp
@@ -316,7 +318,7 @@ def sinc(x):
 
 
 @stands_for(_np.heaviside)
-def heaviside(x1, x2):
+def heaviside(x1: ArrayLike, x2: ArrayLike) -> Array:
     """The step function: 0 where ``x1 < 0``, ``x2`` where ``x1 == 0``, 1 where ``x1 > 0``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -328,7 +330,8 @@ def heaviside(x1, x2):
 
 
 @binds(_ew.clip_p)
-def clip(a, a_min=None, a_max=None, **kwargs):
+def clip(a: ArrayLike, a_min: ArrayLike | None = None, a_max: ArrayLike | None = None,
+         **kwargs: Any) -> Array:
     """Clip to ``[a_min, a_max]``; outside the interval the derivative is 0.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -346,7 +349,8 @@ def clip(a, a_min=None, a_max=None, **kwargs):
                     _np.inf if a_max is None else operand(a_max))
 
 
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(a: ArrayLike, b: ArrayLike, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Array:
     """Elementwise ``|a - b| <= atol + rtol * |b|`` (as ``np.isclose``); not differentiable.
 
     >>> import numpy as np, funcgrad.numpy as fnp
