@@ -7,7 +7,7 @@ twins, which give the same bits (see :func:`set_kernel_loading`).  ``warmup``,
 ``set_num_threads`` and ``get_num_threads`` are re-exported as ``funcgrad.warmup``...;
 ``python -m funcgrad.warmup`` fills the disk cache with a progress bar.
 """
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -20,7 +20,8 @@ __all__ = ["warmup", "set_num_threads", "get_num_threads", "set_kernel_loading",
 
 
 def warmup(dtypes: Sequence[DTypeLike] = ("float64", "float32"),
-           parallel: bool | None = None, progress=None) -> float:
+           parallel: bool | None = None,
+           progress: Callable[[str, int, int], object] | None = None) -> float:
     """Compile (or load from the disk cache) the CPU kernels now instead of on first use.
 
     Useful before timing something, or in a server before the first request; after it,
@@ -55,7 +56,7 @@ def warmup(dtypes: Sequence[DTypeLike] = ("float64", "float32"),
     return time.perf_counter() - start
 
 
-def set_kernel_loading(mode):
+def set_kernel_loading(mode: str) -> None:
     """How the CPU kernels load: ``"background"`` (the default), ``"wait"`` or ``"numpy"``.
 
     ``"background"``: the first call that needs a kernel computes with its NumPy twin (the
@@ -77,7 +78,7 @@ def set_kernel_loading(mode):
     _lazy.config.loading = _lazy._loading_mode(mode)
 
 
-def get_kernel_loading():
+def get_kernel_loading() -> str:
     """The current kernel loading mode (see :func:`set_kernel_loading`).
 
     >>> from funcgrad.kernels_config import get_kernel_loading
