@@ -9,6 +9,7 @@ gradients it finds into Tensors.  The design is described in :mod:`funcgrad.eage
 """
 import warnings
 import weakref
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from .dtypes import python_data_dtype
 from .graph import AccumulateGrad, Storage
 from .inplace import InPlaceUpdates
 from .walk import UNUSED_MESSAGE
+from ..typing import ArrayLike, DTypeLike
 
 __all__ = ["Tensor", "backward", "grad"]
 
@@ -130,7 +132,8 @@ class Tensor(InPlaceUpdates):
     __array_ufunc__ = interop.array_ufunc
     __array_function__ = interop.array_function
 
-    def __init__(self, value, requires_grad=False, dtype=None):
+    def __init__(self, value: ArrayLike, requires_grad: bool = False,
+                 dtype: DTypeLike | None = None) -> None:
         pass  # everything happens in __new__, which may return a traced value instead
 
     def __reduce__(self):
@@ -143,7 +146,7 @@ class Tensor(InPlaceUpdates):
                            grad))
 
     @property
-    def requires_grad(self):
+    def requires_grad(self) -> bool:
         """Whether operations on this Tensor are recorded for a backward pass.  Settable
         on leaves only (floating dtypes only).
 
@@ -156,7 +159,7 @@ class Tensor(InPlaceUpdates):
         return self._requires_grad
 
     @requires_grad.setter
-    def requires_grad(self, mode):
+    def requires_grad(self, mode: bool) -> None:
         mode = bool(mode)
         if self.grad_fn is not None:
             raise RuntimeError(
@@ -174,7 +177,7 @@ class Tensor(InPlaceUpdates):
                                "InferenceMode is not allowed.")
         self._requires_grad = mode
 
-    def requires_grad_(self, requires_grad=True):
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
         """Set ``requires_grad`` in place and return the Tensor.
 
         >>> import funcgrad as fg
@@ -185,7 +188,7 @@ class Tensor(InPlaceUpdates):
         return self
 
     @property
-    def is_leaf(self):
+    def is_leaf(self) -> bool:
         """True for Tensors not produced by a recorded operation (``grad_fn is None``).
 
         >>> import funcgrad as fg
@@ -196,7 +199,7 @@ class Tensor(InPlaceUpdates):
         return self.grad_fn is None
 
     @property
-    def grad(self):
+    def grad(self) -> "Tensor | None":
         """The accumulated gradient (a Tensor), ``None`` until a backward pass reaches
         this leaf.  Assign ``None`` to reset it.
 
@@ -216,7 +219,7 @@ class Tensor(InPlaceUpdates):
         return self._grad
 
     @grad.setter
-    def grad(self, value):
+    def grad(self, value: "ArrayLike | Tensor | None") -> None:
         if value is not None:
             if not isinstance(value, Tensor):
                 value = Tensor(value)
@@ -226,7 +229,7 @@ class Tensor(InPlaceUpdates):
         self._grad = value
 
     @property
-    def retains_grad(self):
+    def retains_grad(self) -> bool:
         """Whether this non-leaf keeps its ``.grad`` (see :meth:`retain_grad`).
 
         >>> import funcgrad as fg
@@ -238,7 +241,7 @@ class Tensor(InPlaceUpdates):
         return fn is not None and bool(fn._retained) and self._output_nr in fn._retained \
             and fn._retained[self._output_nr]() is self
 
-    def retain_grad(self):
+    def retain_grad(self) -> None:
         """Make a non-leaf Tensor keep its ``.grad`` in backward passes.
 
         >>> import funcgrad as fg
@@ -259,7 +262,7 @@ class Tensor(InPlaceUpdates):
         fn._retained[self._output_nr] = weakref.ref(self)
 
     @property
-    def data(self):
+    def data(self) -> "Tensor":
         """A Tensor sharing this one's value and version counter, outside the graph:
         in-place updates through it change this Tensor (``w.data -= lr * w.grad``).
 
@@ -273,14 +276,14 @@ class Tensor(InPlaceUpdates):
         return self.detach()
 
     @data.setter
-    def data(self, value):
+    def data(self, value: "ArrayLike | Tensor") -> None:
         if isinstance(value, Tensor):
             value = value._storage.value
         else:
             value = np.array(asarray(value), copy=True)
         self._storage.value = value
 
-    def detach(self):
+    def detach(self) -> "Tensor":
         """A Tensor with the same value (and version counter), cut from the graph.
 
         >>> import funcgrad as fg
@@ -298,7 +301,7 @@ class Tensor(InPlaceUpdates):
         t._inference = self._inference
         return t
 
-    def detach_(self):
+    def detach_(self) -> "Tensor":
         """Cut this Tensor from the graph in place (it becomes a leaf).
 
         >>> import funcgrad as fg
@@ -331,7 +334,7 @@ class Tensor(InPlaceUpdates):
             self._accumulator = weakref.ref(acc)
         return (acc, 0)
 
-    def register_hook(self, hook):
+    def register_hook(self, hook: "Callable[[Tensor], Tensor | None]") -> Any:
         """Run ``hook(grad)`` each time this Tensor's gradient is computed; a Tensor it
         returns replaces the gradient (same shape and dtype).  On a leaf it runs before
         the gradient is added into ``.grad``.  Returns a handle with ``.remove()``.
@@ -346,7 +349,7 @@ class Tensor(InPlaceUpdates):
         """
         return hooks.register_tensor_hook(self, hook)
 
-    def register_post_accumulate_grad_hook(self, hook):
+    def register_post_accumulate_grad_hook(self, hook: "Callable[[Tensor], None]") -> Any:
         """Run ``hook(tensor)`` after a backward pass added into this leaf's ``.grad``
         (e.g. an optimizer step per parameter).  Returns a handle with ``.remove()``.
 
@@ -358,7 +361,9 @@ class Tensor(InPlaceUpdates):
         """
         return hooks.register_post_accumulate_hook(self, hook)
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    def backward(self, gradient: "ArrayLike | Tensor | None" = None,
+                 retain_graph: bool | None = None, create_graph: bool = False,
+                 inputs: "Tensor | Sequence[Tensor] | None" = None) -> None:
         """Accumulate the gradient of this Tensor into the ``.grad`` of the leaves
         (all of them, or those in ``inputs``).  A non-scalar Tensor needs ``gradient``
         (the cotangent, same shape).  ``retain_graph`` (default: ``create_graph``) keeps
@@ -385,7 +390,10 @@ def _rebuild(cls, value, requires_grad, grad):
 
 # --- the autograd functions --------------------------------------------------------------------
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+def backward(tensors: "Tensor | Sequence[Tensor]",
+             grad_tensors: "ArrayLike | Tensor | Sequence[ArrayLike | Tensor | None] | None" = None,
+             retain_graph: bool | None = None, create_graph: bool = False,
+             inputs: "Tensor | Sequence[Tensor] | None" = None) -> None:
     """Accumulate the gradients of ``tensors`` into the leaves' ``.grad``
     (``fg.autograd.backward``; ``t.backward(...)`` calls it).
 
@@ -423,8 +431,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         _state.grad_enabled = previous
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, materialize_grads=False):
+def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor]",
+         grad_outputs: "ArrayLike | Tensor | Sequence[ArrayLike | Tensor | None] | None" = None,
+         retain_graph: bool | None = None, create_graph: bool = False,
+         allow_unused: bool | None = None,
+         materialize_grads: bool = False) -> "tuple[Tensor | None, ...]":
     """Gradients of ``outputs`` with respect to ``inputs``, returned as a tuple; no
     ``.grad`` is touched (``fg.autograd.grad``).
 

@@ -5,6 +5,8 @@ value.  The graph side (``requires_grad``, ``grad``, ``backward``...) and in-pla
 updates are added by :class:`funcgrad.eager.Tensor` and its bases; modules below
 the Tensor class recognise Tensors as ``TensorBase`` instances.
 """
+from typing import Any
+
 import numpy as np
 
 from .dtypes import quiet_dtypes
@@ -34,7 +36,7 @@ class Size(tuple):
     (fg.Size([2, 3]), 6, True)
     """
 
-    def numel(self):
+    def numel(self) -> int:
         """The number of elements of a Tensor of this shape."""
         n = 1
         for d in self:
@@ -55,6 +57,8 @@ class SizeOf(int):
     (True, fg.Size([2, 3]), 3)
     """
 
+    shape: tuple[int, ...]
+
     def __new__(cls, shape):
         n = 1
         for d in shape:
@@ -63,7 +67,7 @@ class SizeOf(int):
         self.shape = shape
         return self
 
-    def __call__(self, dim=None):
+    def __call__(self, dim: int | None = None) -> "Size | int":
         if dim is None:
             return Size(self.shape)
         return self.shape[axis_index(dim, len(self.shape))]
@@ -96,10 +100,19 @@ class TensorBase:
 
     __slots__ = ("_storage", "_requires_grad", "grad_fn", "_output_nr", "_grad",
                  "_accumulator", "_inference", "_hooks", "__weakref__")
+    # (declared for type checkers only; the slots above hold them)
+    _storage: Any
+    _requires_grad: bool
+    grad_fn: Any
+    _output_nr: int
+    _grad: Any
+    _accumulator: Any
+    _inference: bool
+    _hooks: Any
     __array_priority__ = 1001
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
         """The shape, a tuple (like NumPy).
 
         >>> import funcgrad as fg
@@ -109,7 +122,7 @@ class TensorBase:
         return tuple(self._storage.value.shape)
 
     @property
-    def dtype(self):
+    def dtype(self) -> np.dtype[Any]:
         """The NumPy dtype.
 
         >>> import funcgrad as fg
@@ -119,7 +132,7 @@ class TensorBase:
         return np.dtype(self._storage.value.dtype)
 
     @property
-    def device(self):
+    def device(self) -> Any:
         """Where the value lives: ``"cpu"`` for NumPy arrays, else the GPU array's device.
 
         >>> import funcgrad as fg
@@ -132,7 +145,7 @@ class TensorBase:
         return getattr(value, "device", "cpu")
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
         """The number of axes.
 
         >>> import funcgrad as fg
@@ -142,7 +155,7 @@ class TensorBase:
         return len(self._storage.value.shape)
 
     @property
-    def size(self):
+    def size(self) -> SizeOf:
         """The number of elements (NumPy's attribute), callable as PyTorch's ``size()``
         (the shape, a :class:`Size`) and ``size(dim)`` (one axis' length).
 
@@ -153,7 +166,7 @@ class TensorBase:
         """
         return SizeOf(tuple(self._storage.value.shape))
 
-    def numel(self):
+    def numel(self) -> int:
         """The number of elements.
 
         >>> import funcgrad as fg
@@ -162,7 +175,7 @@ class TensorBase:
         """
         return int(self.size)
 
-    def dim(self):
+    def dim(self) -> int:
         """The number of axes.
 
         >>> import funcgrad as fg
@@ -176,7 +189,7 @@ class TensorBase:
         """How many in-place updates this Tensor's storage has had."""
         return self._storage.version
 
-    def numpy(self):
+    def numpy(self) -> np.ndarray[Any, Any]:
         """The value as a read-only NumPy array (no copy).  Raises for a Tensor that
         requires grad: use ``t.detach().numpy()``.
 
@@ -200,7 +213,7 @@ class TensorBase:
         out = read_only(value)
         return out if dtype is None or out.dtype == np.dtype(dtype) else out.astype(dtype)
 
-    def item(self, *args):
+    def item(self, *args: int) -> Any:
         """The value as a Python number.
 
         >>> import funcgrad as fg
@@ -209,7 +222,7 @@ class TensorBase:
         """
         return np.asarray(self._storage.value).item(*args)
 
-    def tolist(self):
+    def tolist(self) -> Any:
         """The value as nested Python lists.
 
         >>> import funcgrad as fg

@@ -17,6 +17,8 @@ This module decides what it walks and adds the Tensor's semantics around it:
   ``rule`` that re-wraps the saved values as Tensors attached to the graph, so the
   rules' own operations are recorded (double backward).
 """
+from typing import Any
+
 import numpy as np
 
 from ..core import Tracer
@@ -35,7 +37,7 @@ UNUSED_MESSAGE = ("One of the differentiated Tensors appears to not have been us
                   "graph. Set allow_unused=True if this is the desired behavior.")
 
 
-def tensor_list(xs, what):
+def tensor_list(xs: Any, what: str) -> list[Any]:
     """``xs`` (a Tensor or a sequence of them) as a list; ``what`` names it in errors.
 
     >>> import funcgrad as fg
