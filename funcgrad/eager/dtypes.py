@@ -23,6 +23,7 @@ Decisions:
 (True, True)
 """
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -49,7 +50,7 @@ class _Default(threading.local):
 _default = _Default()
 
 
-def set_default_dtype(d):
+def set_default_dtype(d: Any) -> None:
     """Make ``d`` (``fg.float32``, ``fg.float64`` or ``fg.float16``) the dtype of floating
     Tensors made from Python numbers, on the calling thread (see the module docstring:
     per thread, unlike PyTorch's process-wide default).
@@ -70,7 +71,7 @@ def set_default_dtype(d):
     _default.dtype = dtype.type
 
 
-def get_default_dtype():
+def get_default_dtype() -> type[np.floating[Any]]:
     """The calling thread's default floating dtype (``fg.float32`` unless
     :func:`set_default_dtype` changed it).
 

@@ -21,11 +21,13 @@ Decisions:
 ((2, 3), True, False)
 """
 import threading
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .dtypes import DTYPES, default_float, get_default_dtype, set_default_dtype
 from .dtypes import python_data_dtype as python_dtype
+from ..typing import ArrayLike, DTypeLike
 from .tensor import Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
@@ -42,7 +44,7 @@ class _Random(threading.local):
 _random = _Random()
 
 
-def manual_seed(seed):
+def manual_seed(seed: int) -> np.random.Generator:
     """Seed this thread's random numbers (``fg.randn``, ``fg.rand``...); returns the
     generator.
 
@@ -55,14 +57,14 @@ def manual_seed(seed):
     return _random.generator
 
 
-def seed():
+def seed() -> int:
     """Seed this thread's random numbers unpredictably; returns the seed used.
 
     >>> import funcgrad as fg
     >>> isinstance(fg.seed(), int)
     True
     """
-    s = int(np.random.SeedSequence().entropy % (2 ** 63))
+    s = int(np.random.SeedSequence().entropy % (2 ** 63))  # type: ignore[operator]
     manual_seed(s)
     return s
 
@@ -72,7 +74,7 @@ def _dtype(dtype, default=None):
         default if dtype is None else dtype)
 
 
-def is_tensor(obj):
+def is_tensor(obj: object) -> bool:
     """Whether ``obj`` is a funcgrad Tensor (``torch.is_tensor``).
 
     >>> import numpy as np, funcgrad as fg
@@ -96,7 +98,8 @@ def _made(value, requires_grad):
     return Tensor(value, requires_grad=requires_grad)
 
 
-def tensor(data, dtype=None, requires_grad=False, device=None):
+def tensor(data: ArrayLike, dtype: DTypeLike | None = None, requires_grad: bool = False,
+           device: Any = None) -> Tensor:
     """A new Tensor holding a copy of ``data`` (numbers, nested lists, arrays, Tensors);
     Python floats become the default dtype (float32), NumPy arrays keep theirs.
 
@@ -112,7 +115,7 @@ def tensor(data, dtype=None, requires_grad=False, device=None):
     return Tensor(data, requires_grad=requires_grad, dtype=dtype)
 
 
-def as_tensor(data, dtype=None, device=None):
+def as_tensor(data: ArrayLike, dtype: DTypeLike | None = None, device: Any = None) -> Tensor:
     """``data`` as a Tensor (a Tensor of the right dtype is returned as it is).
 
     >>> import funcgrad as fg
@@ -126,7 +129,7 @@ def as_tensor(data, dtype=None, device=None):
     return Tensor(data, dtype=dtype)
 
 
-def from_numpy(array):
+def from_numpy(array: np.ndarray[Any, Any]) -> Tensor:
     """A Tensor of ``array``'s values and dtype (copied, unlike PyTorch's, which shares
     memory: Tensors never share writable memory).
 
@@ -146,7 +149,8 @@ def _cpu(device):
                          f"values to a GPU with fg.device_put(x, 'cuda')")
 
 
-def zeros(*size, dtype=None, requires_grad=False, device=None):
+def zeros(*size: int | Sequence[int], dtype: DTypeLike | None = None,
+          requires_grad: bool = False, device: Any = None) -> Tensor:
     """A Tensor of zeros (the default dtype, float32, unless ``dtype``); ``zeros(2, 3)`` or ``zeros((2, 3))``.
 
     >>> import funcgrad as fg
@@ -157,7 +161,8 @@ def zeros(*size, dtype=None, requires_grad=False, device=None):
     return _made(np.zeros(_shape(size, "zeros"), _dtype(dtype)), requires_grad)
 
 
-def ones(*size, dtype=None, requires_grad=False, device=None):
+def ones(*size: int | Sequence[int], dtype: DTypeLike | None = None,
+         requires_grad: bool = False, device: Any = None) -> Tensor:
     """A Tensor of ones (float32 unless ``dtype``); ``ones(2, 3)`` or ``ones((2, 3))``.
 
     >>> import funcgrad as fg
@@ -171,7 +176,8 @@ def ones(*size, dtype=None, requires_grad=False, device=None):
 empty = zeros  # (funcgrad never hands out uninitialised memory)
 
 
-def full(size, fill_value, dtype=None, requires_grad=False, device=None):
+def full(size: int | Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | None = None,
+         requires_grad: bool = False, device: Any = None) -> Tensor:
     """A Tensor of shape ``size`` filled with ``fill_value``: the default dtype (float32)
     for a float, int64 for an int, bool for a bool, unless ``dtype``.
 
@@ -187,7 +193,9 @@ def full(size, fill_value, dtype=None, requires_grad=False, device=None):
     return _made(np.full(_shape(size, "full"), fill_value, _dtype(dtype)), requires_grad)
 
 
-def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
+def randn(*size: int | Sequence[int], dtype: DTypeLike | None = None,
+          requires_grad: bool = False, generator: np.random.Generator | None = None,
+          device: Any = None) -> Tensor:
     """Standard normal samples (float32 unless ``dtype``).
 
     >>> import funcgrad as fg
@@ -200,7 +208,9 @@ def randn(*size, dtype=None, requires_grad=False, generator=None, device=None):
     return _made(value, requires_grad)
 
 
-def rand(*size, dtype=None, requires_grad=False, generator=None, device=None):
+def rand(*size: int | Sequence[int], dtype: DTypeLike | None = None,
+         requires_grad: bool = False, generator: np.random.Generator | None = None,
+         device: Any = None) -> Tensor:
     """Uniform samples in ``[0, 1)`` (float32 unless ``dtype``).
 
     >>> import funcgrad as fg
@@ -212,7 +222,9 @@ def rand(*size, dtype=None, requires_grad=False, generator=None, device=None):
     return _made(rng.random(_shape(size, "rand")).astype(_dtype(dtype)), requires_grad)
 
 
-def randint(low, high=None, size=(), dtype=None, generator=None, device=None):
+def randint(low: int, high: int | None = None, size: int | Sequence[int] = (),
+            dtype: DTypeLike | None = None, generator: np.random.Generator | None = None,
+            device: Any = None) -> Tensor:
     """Integers uniform in ``[low, high)`` (``randint(high, size)`` from 0), int64.
 
     >>> import funcgrad as fg
@@ -227,7 +239,9 @@ def randint(low, high=None, size=(), dtype=None, generator=None, device=None):
     return Tensor(rng.integers(low, high, size).astype(_dtype(dtype, np.int64)))
 
 
-def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None):
+def arange(start: float, end: float | None = None, step: float = 1,
+           dtype: DTypeLike | None = None, requires_grad: bool = False,
+           device: Any = None) -> Tensor:
     """``[start, end)`` by ``step`` (``arange(n)`` from 0); int64 for integer arguments,
     the default dtype (float32) otherwise.
 
@@ -243,7 +257,8 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False, device=None
     return _made(np.arange(start, end, step).astype(dtype), requires_grad)
 
 
-def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
+def linspace(start: float, end: float, steps: int, dtype: DTypeLike | None = None,
+             requires_grad: bool = False, device: Any = None) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (float32 unless
     ``dtype``, even for integer ends, as in PyTorch).
 
@@ -255,7 +270,8 @@ def linspace(start, end, steps, dtype=None, requires_grad=False, device=None):
     return _made(np.linspace(start, end, int(steps), dtype=_dtype(dtype)), requires_grad)
 
 
-def eye(n, m=None, dtype=None, requires_grad=False, device=None):
+def eye(n: int, m: int | None = None, dtype: DTypeLike | None = None,
+        requires_grad: bool = False, device: Any = None) -> Tensor:
     """The ``n`` x ``m`` identity (``m`` defaults to ``n``), float32 unless ``dtype``.
 
     >>> import funcgrad as fg
@@ -267,8 +283,9 @@ def eye(n, m=None, dtype=None, requires_grad=False, device=None):
     return _made(np.eye(n, m, dtype=_dtype(dtype)), requires_grad)
 
 
-def _like(make, doc):
-    def like(input, dtype=None, requires_grad=False, device=None):  # noqa: A002
+def _like(make: Callable[..., Tensor], doc: str) -> Callable[..., Tensor]:
+    def like(input: Tensor, dtype: DTypeLike | None = None,  # noqa: A002
+             requires_grad: bool = False, device: Any = None) -> Tensor:
         _cpu(device)
         dt = dtype if dtype is not None else input.dtype
         return make(*input.shape, dtype=dt, requires_grad=requires_grad)
@@ -307,7 +324,8 @@ for _fn, _name in ((zeros_like, "zeros_like"), (ones_like, "ones_like"),
 del _fn, _name
 
 
-def full_like(input, fill_value, dtype=None, requires_grad=False, device=None):  # noqa: A002
+def full_like(input: Tensor, fill_value: ArrayLike, dtype: DTypeLike | None = None,  # noqa: A002
+              requires_grad: bool = False, device: Any = None) -> Tensor:
     """``fill_value`` everywhere, shaped like ``input``.
 
     >>> import funcgrad as fg

@@ -391,7 +391,7 @@ def _rebuild(cls, value, requires_grad, grad):
 # --- the autograd functions --------------------------------------------------------------------
 
 def backward(tensors: "Tensor | Sequence[Tensor]",
-             grad_tensors: "ArrayLike | Tensor | Sequence[ArrayLike | Tensor | None] | None" = None,
+             grad_tensors: "ArrayLike | Tensor | Sequence[Any] | None" = None,
              retain_graph: bool | None = None, create_graph: bool = False,
              inputs: "Tensor | Sequence[Tensor] | None" = None) -> None:
     """Accumulate the gradients of ``tensors`` into the leaves' ``.grad``
@@ -432,7 +432,7 @@ def backward(tensors: "Tensor | Sequence[Tensor]",
 
 
 def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor]",
-         grad_outputs: "ArrayLike | Tensor | Sequence[ArrayLike | Tensor | None] | None" = None,
+         grad_outputs: "ArrayLike | Tensor | Sequence[Any] | None" = None,
          retain_graph: bool | None = None, create_graph: bool = False,
          allow_unused: bool | None = None,
          materialize_grads: bool = False) -> "tuple[Tensor | None, ...]":
