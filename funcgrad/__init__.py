@@ -54,7 +54,13 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
                           is_anomaly_enabled, set_detect_anomaly)
     from .custom import (Function, FunctionCtx, checkpoint, custom_jvp,  # noqa: F401
                          custom_vjp, once_differentiable)
-    from .eager import Tensor, tensor, zeros, ones  # noqa: F401
+    from .eager import Size, Tensor, tensor, zeros, ones  # noqa: F401
+    from .eager.methods import allclose, equal  # noqa: F401
+    from .eager.factories import (arange, as_tensor, empty, empty_like,  # noqa: F401
+                                  eye, from_numpy, full, full_like,
+                                  get_default_dtype, is_tensor, linspace, manual_seed, rand,
+                                  rand_like, randint, randn, randn_like, seed,
+                                  set_default_dtype, zeros_like, ones_like)
     from .gpu import device_get, device_put  # noqa: F401
     from .jit.api import jit  # noqa: F401
     from .kernels_config import get_num_threads, set_num_threads, warmup  # noqa: F401

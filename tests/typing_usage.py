@@ -32,6 +32,16 @@ with fwAD.dual_level():
 leaves, treedef = fg.tree.flatten({"a": 1.0})
 seconds: float = fg.warmup(dtypes=())
 
+# the eager Tensor
+t = fg.tensor([1.0, 2.0], requires_grad=True)
+loss_t: fg.Tensor = (2 * t).exp().sum(dim=0) + fg.randn(2).mean()
+loss_t.backward(retain_graph=True)
+t_grad: fg.Tensor | None = t.grad
+(dt,) = fg.autograd.grad(loss_t, t)
+number: float = loss_t.item()
+shape: tuple[int, ...] = fg.zeros(2, 3).view(3, -1).unsqueeze(0).shape
+frozen: bool = t.detach().requires_grad
+
 # --- mistakes the annotations catch ---
 fg.grad(loss, argnums=1.5)  # type: ignore[arg-type]
 fg.grad(loss, has_aux="yes")  # type: ignore[arg-type]
@@ -39,3 +49,7 @@ fg.jacobian(loss, strategy="sideways")  # type: ignore[arg-type]
 out, vjp_fn = fg.vjp(np.sin, 1.0, has_aux=True)  # type: ignore[misc]
 fg.vmap(loss, axis_size="3")  # type: ignore[arg-type]
 fg.tree.unflatten([1.0], treedef)  # type: ignore[arg-type]
+t.backward(retain_graph="yes")  # type: ignore[arg-type]
+t.softmax()  # type: ignore[call-arg]
+fg.zeros(2, requires_grad="no")  # type: ignore[arg-type]
+t.no_such_method()  # type: ignore[attr-defined]

@@ -20,6 +20,7 @@ max(values=tensor([5., 3.], grad_fn=<MaxBackward0>), indices=tensor([1, 0]))
 (<SumBackward1>, array([1., 1.], dtype=float32))
 """
 from collections import namedtuple
+from typing import Any, Callable, Sequence, Union
 
 import numpy as np
 
@@ -29,6 +30,9 @@ from .named import Named, record_as
 from .tensor import Tensor
 
 __all__ = ["attach"]
+
+# dim= of the reductions: one axis or several
+Dim = Union[int, Sequence[int]]
 
 MEAN0, MEAN1 = Named("mean", "MeanBackward0"), Named("mean", "MeanBackward1")
 SUM1 = Named("sum", "SumBackward1")
@@ -58,7 +62,7 @@ def _keep(keepdim, keepdims):
 
 # --- elementwise -------------------------------------------------------------------------------
 
-def exp(self):
+def exp(self: Tensor) -> Tensor:
     """``e ** self``.
 
     >>> import funcgrad as fg
@@ -68,7 +72,7 @@ def exp(self):
     return fnp.exp(self)
 
 
-def log(self):
+def log(self: Tensor) -> Tensor:
     """Natural logarithm.
 
     >>> import funcgrad as fg
@@ -78,7 +82,7 @@ def log(self):
     return fnp.log(self)
 
 
-def sin(self):
+def sin(self: Tensor) -> Tensor:
     """Sine.
 
     >>> import funcgrad as fg
@@ -88,7 +92,7 @@ def sin(self):
     return fnp.sin(self)
 
 
-def cos(self):
+def cos(self: Tensor) -> Tensor:
     """Cosine.
 
     >>> import funcgrad as fg
@@ -98,7 +102,7 @@ def cos(self):
     return fnp.cos(self)
 
 
-def tanh(self):
+def tanh(self: Tensor) -> Tensor:
     """Hyperbolic tangent.
 
     >>> import funcgrad as fg
@@ -108,7 +112,7 @@ def tanh(self):
     return fnp.tanh(self)
 
 
-def sigmoid(self):
+def sigmoid(self: Tensor) -> Tensor:
     """``1 / (1 + exp(-self))`` (``SigmoidBackward0``).
 
     >>> import funcgrad as fg
@@ -118,7 +122,7 @@ def sigmoid(self):
     return ew.expit(self)
 
 
-def relu(self):
+def relu(self: Tensor) -> Tensor:
     """``max(self, 0)``; the gradient at 0 is 0, as in PyTorch (``ReluBackward0``).
 
     >>> import funcgrad as fg
@@ -132,7 +136,7 @@ def _relu(t):
     return ew.where(t > 0, t, np.zeros((), t.dtype))
 
 
-def abs(self):  # noqa: A001 - PyTorch's name
+def abs(self: Tensor) -> Tensor:  # noqa: A001 - PyTorch's name
     """Absolute value.
 
     >>> import funcgrad as fg
@@ -142,7 +146,7 @@ def abs(self):  # noqa: A001 - PyTorch's name
     return fnp.abs(self)
 
 
-def sqrt(self):
+def sqrt(self: Tensor) -> Tensor:
     """Square root.
 
     >>> import funcgrad as fg
@@ -152,7 +156,7 @@ def sqrt(self):
     return fnp.sqrt(self)
 
 
-def pow(self, exponent):  # noqa: A001 - PyTorch's name
+def pow(self: Tensor, exponent: Any) -> Tensor:  # noqa: A001 - PyTorch's name
     """``self ** exponent``.
 
     >>> import funcgrad as fg
@@ -162,7 +166,8 @@ def pow(self, exponent):  # noqa: A001 - PyTorch's name
     return self ** exponent
 
 
-def clamp(self, min=None, max=None):  # noqa: A002 - PyTorch's names
+def clamp(self: Tensor, min: Any = None,  # noqa: A002 - PyTorch's names
+          max: Any = None) -> Tensor:  # noqa: A002
     """Values limited to ``[min, max]`` (either may be None); the gradient is 1 inside.
 
     >>> import funcgrad as fg
@@ -174,7 +179,7 @@ def clamp(self, min=None, max=None):  # noqa: A002 - PyTorch's names
     return fnp.clip(self, min, max)
 
 
-def clamp_(self, min=None, max=None):  # noqa: A002
+def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     """:meth:`clamp` in place.
 
     >>> import funcgrad as fg
@@ -184,7 +189,8 @@ def clamp_(self, min=None, max=None):  # noqa: A002
     return self._inplace(lambda s: clamp(s, min, max))
 
 
-def norm(self, p="fro", dim=None, keepdim=False):
+def norm(self: Tensor, p: Any = "fro", dim: Dim | None = None,
+         keepdim: bool = False) -> Tensor:
     """The vector ``p``-norm over ``dim`` (all elements by default); the gradient of
     the 2-norm at zero is 0, as in PyTorch (``LinalgVectorNormBackward0``).
 
@@ -212,7 +218,8 @@ def _norm(t, p, dim, keepdim):
 
 # --- reductions --------------------------------------------------------------------------------
 
-def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=False):  # noqa: A001
+def sum(self: Tensor, dim: Dim | None = None, keepdim: bool = False,  # noqa: A001
+        dtype: Any = None, *, axis: Dim | None = None, keepdims: bool = False) -> Tensor:
     """Sum over ``dim`` (an int or a tuple; all elements by default).
 
     >>> import funcgrad as fg
@@ -227,7 +234,8 @@ def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=False)
     return record_as(SUM1, fnp.sum, self, axis=_axes(dim), keepdims=keep, dtype=dtype)
 
 
-def mean(self, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=False):
+def mean(self: Tensor, dim: Dim | None = None, keepdim: bool = False, dtype: Any = None, *,
+         axis: Dim | None = None, keepdims: bool = False) -> Tensor:
     """Mean over ``dim`` (all elements by default): ``MeanBackward0`` / ``MeanBackward1``.
 
     >>> import funcgrad as fg
@@ -258,7 +266,8 @@ def _extreme(which, self, dim, keepdim, axis, keepdims):
     return result(values, indices)
 
 
-def max(self, dim=None, keepdim=False, *, axis=None, keepdims=False):  # noqa: A001
+def max(self: Tensor, dim: int | None = None, keepdim: bool = False, *,  # noqa: A001
+        axis: int | None = None, keepdims: bool = False) -> Any:
     """The largest element; with ``dim``, ``(values, indices)`` along it; with a Tensor,
     the elementwise maximum.
 
@@ -270,7 +279,8 @@ def max(self, dim=None, keepdim=False, *, axis=None, keepdims=False):  # noqa: A
     return _extreme("max", self, dim, keepdim, axis, keepdims)
 
 
-def min(self, dim=None, keepdim=False, *, axis=None, keepdims=False):  # noqa: A001
+def min(self: Tensor, dim: int | None = None, keepdim: bool = False, *,  # noqa: A001
+        axis: int | None = None, keepdims: bool = False) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)`` along it.
 
     >>> import funcgrad as fg
@@ -288,8 +298,9 @@ def _correction(unbiased, correction, ddof):
     return 1 if unbiased in (None, True) else 0
 
 
-def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None,
-        ddof=None, keepdims=False):
+def var(self: Tensor, dim: Dim | None = None, unbiased: bool | None = None,
+        keepdim: bool = False, *, correction: float | None = None,
+        axis: Dim | None = None, ddof: float | None = None, keepdims: bool = False) -> Tensor:
     """Variance over ``dim``, dividing by ``n - correction`` (PyTorch's default 1;
     ``unbiased=False`` or ``correction=0`` for the population variance).
 
@@ -304,8 +315,9 @@ def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=N
                      ddof=_correction(unbiased, correction, ddof))
 
 
-def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None,
-        ddof=None, keepdims=False):
+def std(self: Tensor, dim: Dim | None = None, unbiased: bool | None = None,
+        keepdim: bool = False, *, correction: float | None = None,
+        axis: Dim | None = None, ddof: float | None = None, keepdims: bool = False) -> Tensor:
     """Standard deviation (see :meth:`var` for ``correction``).
 
     >>> import funcgrad as fg
@@ -317,7 +329,8 @@ def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=N
                      ddof=_correction(unbiased, correction, ddof))
 
 
-def argmax(self, dim=None, keepdim=False, *, axis=None):
+def argmax(self: Tensor, dim: int | None = None, keepdim: bool = False, *,
+           axis: int | None = None) -> Tensor:
     """Index of the largest element (of the flattened Tensor without ``dim``).
 
     >>> import funcgrad as fg
@@ -327,7 +340,8 @@ def argmax(self, dim=None, keepdim=False, *, axis=None):
     return fnp.argmax(self.detach(), axis=_dim(dim, axis, "argmax"), keepdims=keepdim)
 
 
-def argmin(self, dim=None, keepdim=False, *, axis=None):
+def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False, *,
+           axis: int | None = None) -> Tensor:
     """Index of the smallest element.
 
     >>> import funcgrad as fg
@@ -337,7 +351,7 @@ def argmin(self, dim=None, keepdim=False, *, axis=None):
     return fnp.argmin(self.detach(), axis=_dim(dim, axis, "argmin"), keepdims=keepdim)
 
 
-def softmax(self, dim):
+def softmax(self: Tensor, dim: int) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably (``SoftmaxBackward0``).
 
     >>> import funcgrad as fg
@@ -351,7 +365,7 @@ def _softmax(t, dim):
     return fnp.exp(t - fnp.logsumexp(t, axis=dim, keepdims=True))
 
 
-def log_softmax(self, dim):
+def log_softmax(self: Tensor, dim: int) -> Tensor:
     """``log(softmax(x, dim))``, computed stably (``LogSoftmaxBackward0``).
 
     >>> import funcgrad as fg
@@ -367,7 +381,7 @@ def _log_softmax(t, dim):
 
 # --- products ----------------------------------------------------------------------------------
 
-def matmul(self, other):
+def matmul(self: Tensor, other: Any) -> Tensor:
     """``self @ other`` (NumPy's and PyTorch's broadcasting matrix product).
 
     >>> import funcgrad as fg
@@ -383,7 +397,7 @@ def _expect(what, t, ndim):
                            f"{list(t.shape)}; use matmul (@) for other shapes")
 
 
-def mm(self, other):
+def mm(self: Tensor, other: Any) -> Tensor:
     """Matrix product of two 2-D Tensors (``MmBackward0``).
 
     >>> import funcgrad as fg
@@ -395,7 +409,7 @@ def mm(self, other):
     return self @ other
 
 
-def bmm(self, other):
+def bmm(self: Tensor, other: Any) -> Tensor:
     """Batched matrix product of two 3-D Tensors (``BmmBackward0``).
 
     >>> import funcgrad as fg
@@ -407,7 +421,7 @@ def bmm(self, other):
     return record_as(BMM, fnp.matmul, self, other)
 
 
-def dot(self, other):
+def dot(self: Tensor, other: Any) -> Tensor:
     """Inner product of two 1-D Tensors (``DotBackward0``).
 
     >>> import funcgrad as fg
@@ -419,7 +433,7 @@ def dot(self, other):
     return record_as(DOT, fnp.matmul, self, other)
 
 
-def mv(self, vec):
+def mv(self: Tensor, vec: Any) -> Tensor:
     """Matrix-vector product (``MvBackward0``).
 
     >>> import funcgrad as fg
@@ -433,7 +447,7 @@ def mv(self, vec):
 
 # --- copies and casts --------------------------------------------------------------------------
 
-def clone(self):
+def clone(self: Tensor) -> Tensor:
     """A copy that stays in the graph (``CloneBackward0``).
 
     >>> import funcgrad as fg
@@ -449,7 +463,7 @@ def _copy(t):
     return t - np.zeros((), t.dtype)
 
 
-def to(self, *args, dtype=None, **kwargs):
+def to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
     """A Tensor of ``dtype`` (``t.to(fg.float32)``); devices other than the CPU are not
     supported here (use ``fg.device_put``).
 
@@ -473,8 +487,8 @@ def to(self, *args, dtype=None, **kwargs):
     return fnp.astype(self, dtype)
 
 
-def _cast(dtype, name):
-    def cast(self):
+def _cast(dtype: Any, name: str) -> Callable[[Tensor], Tensor]:
+    def cast(self: Tensor) -> Tensor:
         return to(self, dtype=dtype)
     cast.__name__ = name
     cast.__doc__ = (f"This Tensor as {np.dtype(dtype).name} (itself when it already is); "
@@ -485,7 +499,7 @@ def _cast(dtype, name):
     return cast
 
 
-def type(self, dtype=None):  # noqa: A001 - PyTorch's name
+def type(self: Tensor, dtype: Any = None) -> Tensor | str:  # noqa: A001 - PyTorch's name
     """With a dtype, :meth:`to` it; without, the type's name (``'fg.FloatTensor'``).
 
     >>> import funcgrad as fg
@@ -500,7 +514,7 @@ def type(self, dtype=None):  # noqa: A001 - PyTorch's name
     return f"fg.{names.get(self.dtype.name, self.dtype.name)}Tensor"
 
 
-def is_floating_point(self):
+def is_floating_point(self: Tensor) -> bool:
     """Whether the dtype is a floating one.
 
     >>> import funcgrad as fg
@@ -510,7 +524,7 @@ def is_floating_point(self):
     return self.dtype.kind == "f"
 
 
-def equal(self, other):
+def equal(self: Tensor, other: Any) -> bool:
     """True if ``other`` has the same shape and elements.
 
     >>> import funcgrad as fg
@@ -522,7 +536,8 @@ def equal(self, other):
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
-def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+def allclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
     """True if ``|self - other| <= atol + rtol * |other|`` everywhere (broadcasting);
     both must be Tensors of the same dtype, as in PyTorch.
 
@@ -547,7 +562,7 @@ _CASTS = {"float": np.float32, "double": np.float64, "half": np.float16, "long":
           "int": np.int32, "bool": np.bool_}
 
 
-def attach(cls):
+def attach(cls: Any) -> None:
     """Give ``cls`` (the Tensor) the methods of this module."""
     for fn in _METHODS:
         setattr(cls, fn.__name__, fn)

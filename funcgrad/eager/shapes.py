@@ -14,11 +14,16 @@ count *and* PyTorch's ``size()`` method: ``t.size() == (2, 3)``, ``t.size(0) == 
 >>> x.view(-1).shape, x.unsqueeze(0).size(), x.transpose(0, 1).grad_fn
 ((6,), fg.Size([1, 2, 3]), <TransposeBackward0>)
 """
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy as np
 
 from .. import numpy as fnp
 from .named import Named, record_as
 from .values import axis_index as _axis
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
 
 __all__ = ["attach"]
 
@@ -29,7 +34,7 @@ REPEAT = Named("repeat", "RepeatBackward0")
 VIEW = Named("view", "ViewBackward0")  # a view to the same shape (reshape records nothing)
 
 
-def _shape_args(shape, what):
+def _shape_args(shape: Any, what: str) -> tuple[int, ...]:
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
     for d in shape:
@@ -39,7 +44,7 @@ def _shape_args(shape, what):
     return tuple(int(d) for d in shape)
 
 
-def view(self, *shape):
+def view(self: "Tensor", *shape: int | Sequence[int]) -> "Tensor":
     """This Tensor's elements in a new shape (``-1``: inferred); ``ViewBackward0``.
 
     >>> import funcgrad as fg
@@ -56,7 +61,7 @@ def _view(t, shape, order="C"):
     return out
 
 
-def reshape(self, *shape, order="C"):
+def reshape(self: "Tensor", *shape: int | Sequence[int], order: str = "C") -> "Tensor":
     """As :meth:`view`: ``t.reshape(2, 3)`` or ``t.reshape((2, 3))``.
 
     >>> import funcgrad as fg
@@ -66,7 +71,7 @@ def reshape(self, *shape, order="C"):
     return _view(self, _shape_args(shape, "reshape"), order=order)
 
 
-def view_as(self, other):
+def view_as(self: "Tensor", other: "Tensor") -> "Tensor":
     """:meth:`view` to ``other``'s shape.
 
     >>> import funcgrad as fg
@@ -79,7 +84,7 @@ def view_as(self, other):
 reshape_as = view_as
 
 
-def flatten(self, start_dim=0, end_dim=-1):
+def flatten(self: "Tensor", start_dim: int = 0, end_dim: int = -1) -> "Tensor":
     """Axes ``start_dim`` to ``end_dim`` merged into one (a 0-d Tensor becomes 1-d).
 
     >>> import funcgrad as fg
@@ -98,7 +103,7 @@ def flatten(self, start_dim=0, end_dim=-1):
     return fnp.reshape(self, shape[:s] + (merged,) + shape[e + 1:])
 
 
-def unsqueeze(self, dim):
+def unsqueeze(self: "Tensor", dim: int) -> "Tensor":
     """A new axis of size 1 at ``dim`` (``-1``: last); ``UnsqueezeBackward0``.
 
     >>> import funcgrad as fg
@@ -109,7 +114,8 @@ def unsqueeze(self, dim):
     return record_as(UNSQUEEZE, fnp.reshape, self, self.shape[:d] + (1,) + self.shape[d:])
 
 
-def squeeze(self, dim=None, *, axis=None):
+def squeeze(self: "Tensor", dim: int | Sequence[int] | None = None, *,
+            axis: int | Sequence[int] | None = None) -> "Tensor":
     """Without ``dim``, every axis of size 1 removed; with it, that axis if its size is 1
     (otherwise the Tensor is returned unchanged, as PyTorch does).
 
@@ -126,7 +132,7 @@ def squeeze(self, dim=None, *, axis=None):
     return record_as(SQUEEZE1, fnp.reshape, self, shape)
 
 
-def permute(self, *dims):
+def permute(self: "Tensor", *dims: int | Sequence[int]) -> "Tensor":
     """The axes in the order ``dims`` (``PermuteBackward0``).
 
     >>> import funcgrad as fg
@@ -140,7 +146,7 @@ def permute(self, *dims):
     return fnp.transpose(self, dims)
 
 
-def transpose(self, *dims):
+def transpose(self: "Tensor", *dims: int | Sequence[int]) -> "Tensor":
     """``transpose(dim0, dim1)`` swaps two axes (``TransposeBackward0``); with no argument
     (or a full permutation, NumPy's form) the axes are reversed (or permuted).
 
@@ -156,7 +162,7 @@ def transpose(self, *dims):
     return fnp.transpose(self, dims or None)
 
 
-def t(self):
+def t(self: "Tensor") -> "Tensor":
     """The transpose of a Tensor of at most 2 axes (``TBackward0``).
 
     >>> import funcgrad as fg
@@ -169,14 +175,14 @@ def t(self):
     return record_as(T, fnp.transpose, self)
 
 
-def _mT(self):
+def _mT(self: "Tensor") -> "Tensor":
     if self.ndim < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
                            f"Got {self.ndim}-D tensor.")
     return record_as(TRANSPOSE, fnp.swapaxes, self, -2, -1)
 
 
-def expand(self, *sizes):
+def expand(self: "Tensor", *sizes: int | Sequence[int]) -> "Tensor":
     """This Tensor broadcast to ``sizes`` (``-1`` keeps an axis; new axes go in front);
     ``ExpandBackward0``.
 
@@ -206,7 +212,7 @@ def expand(self, *sizes):
     return fnp.broadcast_to(self, tuple(shape))
 
 
-def expand_as(self, other):
+def expand_as(self: "Tensor", other: "Tensor") -> "Tensor":
     """:meth:`expand` to ``other``'s shape.
 
     >>> import funcgrad as fg
@@ -216,7 +222,7 @@ def expand_as(self, other):
     return expand(self, *other.shape)
 
 
-def repeat(self, *repeats):
+def repeat(self: "Tensor", *repeats: int | Sequence[int]) -> "Tensor":
     """This Tensor tiled ``repeats[i]`` times along axis ``i`` (PyTorch's ``repeat``;
     NumPy's element repeat is :meth:`repeat_interleave`); ``RepeatBackward0``.
 
@@ -231,7 +237,7 @@ def repeat(self, *repeats):
     return record_as(REPEAT, fnp.tile, self, repeats)
 
 
-def repeat_interleave(self, repeats, dim=None):
+def repeat_interleave(self: "Tensor", repeats: Any, dim: int | None = None) -> "Tensor":
     """Each element repeated ``repeats`` times (NumPy's ``repeat``).
 
     >>> import funcgrad as fg
@@ -241,7 +247,7 @@ def repeat_interleave(self, repeats, dim=None):
     return fnp.repeat(self, repeats, axis=dim)
 
 
-def contiguous(self):
+def contiguous(self: "Tensor") -> "Tensor":
     """This Tensor (funcgrad's values are always laid out for reading).
 
     >>> import funcgrad as fg
@@ -252,7 +258,7 @@ def contiguous(self):
     return self
 
 
-def ndimension(self):
+def ndimension(self: "Tensor") -> int:
     """The number of axes (as :meth:`dim`).
 
     >>> import funcgrad as fg
@@ -266,7 +272,7 @@ _METHODS = [view, reshape, view_as, flatten, unsqueeze, squeeze, permute, transp
             expand, expand_as, repeat, repeat_interleave, contiguous, ndimension]
 
 
-def attach(cls):
+def attach(cls: Any) -> None:
     """Give ``cls`` (the Tensor) the methods of this module."""
     for fn in _METHODS:
         setattr(cls, fn.__name__, fn)

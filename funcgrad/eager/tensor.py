@@ -7,9 +7,10 @@ updates and version counters) and, here, the graph side: ``requires_grad``, ``gr
 :func:`grad` run the backward pass (:mod:`funcgrad.eager.walk`) and turn the
 gradients it finds into Tensors.  The design is described in :mod:`funcgrad.eager`.
 """
+import builtins
 import warnings
 import weakref
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -82,6 +83,87 @@ class Tensor(InPlaceUpdates):
 
     __slots__ = ()
 
+    if TYPE_CHECKING:
+        # What funcgrad.numpy._methods, .methods and .shapes attach at import, declared for
+        # type checkers: PyTorch's methods with their own signatures, NumPy's generically.
+        from . import methods as _m
+        from . import shapes as _s
+        exp, log, sin, cos, tanh, sigmoid, relu = \
+            _m.exp, _m.log, _m.sin, _m.cos, _m.tanh, _m.sigmoid, _m.relu
+        abs, sqrt, pow, clamp, clamp_, clip, clip_, norm = \
+            _m.abs, _m.sqrt, _m.pow, _m.clamp, _m.clamp_, _m.clamp, _m.clamp_, _m.norm
+        sum, mean, max, min, var, std, argmax, argmin = \
+            _m.sum, _m.mean, _m.max, _m.min, _m.var, _m.std, _m.argmax, _m.argmin
+        softmax, log_softmax, matmul, mm, bmm, dot, mv = \
+            _m.softmax, _m.log_softmax, _m.matmul, _m.mm, _m.bmm, _m.dot, _m.mv
+        clone, copy, to, type, is_floating_point, equal, allclose = \
+            _m.clone, _m.clone, _m.to, _m.type, _m.is_floating_point, _m.equal, _m.allclose
+        float = double = half = long = int = bool = _m.clone
+        view, reshape, view_as, reshape_as, flatten, unsqueeze, squeeze = \
+            _s.view, _s.reshape, _s.view_as, _s.view_as, _s.flatten, _s.unsqueeze, _s.squeeze
+        permute, transpose, t, expand, expand_as, repeat, repeat_interleave = \
+            _s.permute, _s.transpose, _s.t, _s.expand, _s.expand_as, _s.repeat, \
+            _s.repeat_interleave
+        contiguous, ndimension = _s.contiguous, _s.ndimension
+        prod: Callable[..., Tensor]
+        cumsum: Callable[..., Tensor]
+        cumprod: Callable[..., Tensor]
+        all: Callable[..., Tensor]
+        any: Callable[..., Tensor]
+        ravel: Callable[..., Tensor]
+        swapaxes: Callable[..., Tensor]
+        round: Callable[..., Tensor]
+        conj: Callable[..., Tensor]
+        conjugate: Callable[..., Tensor]
+        argsort: Callable[..., Tensor]
+        sort: Callable[..., Tensor]
+        diagonal: Callable[..., Tensor]
+        take: Callable[..., Tensor]
+        nonzero: Callable[..., Any]
+        trace: Callable[..., Tensor]
+        astype: Callable[..., Tensor]
+        T: Tensor
+        mT: Tensor
+        real: Tensor
+        imag: Tensor
+        at: Any
+
+        # NumPy's operators, on anything array-like (see PyTorch's promotion in .promotion)
+        def __add__(self, other: Any) -> Tensor: ...
+        def __radd__(self, other: Any) -> Tensor: ...
+        def __sub__(self, other: Any) -> Tensor: ...
+        def __rsub__(self, other: Any) -> Tensor: ...
+        def __mul__(self, other: Any) -> Tensor: ...
+        def __rmul__(self, other: Any) -> Tensor: ...
+        def __truediv__(self, other: Any) -> Tensor: ...
+        def __rtruediv__(self, other: Any) -> Tensor: ...
+        def __floordiv__(self, other: Any) -> Tensor: ...
+        def __rfloordiv__(self, other: Any) -> Tensor: ...
+        def __mod__(self, other: Any) -> Tensor: ...
+        def __rmod__(self, other: Any) -> Tensor: ...
+        def __pow__(self, other: Any) -> Tensor: ...
+        def __rpow__(self, other: Any) -> Tensor: ...
+        def __matmul__(self, other: Any) -> Tensor: ...
+        def __rmatmul__(self, other: Any) -> Tensor: ...
+        def __and__(self, other: Any) -> Tensor: ...
+        def __rand__(self, other: Any) -> Tensor: ...
+        def __or__(self, other: Any) -> Tensor: ...
+        def __ror__(self, other: Any) -> Tensor: ...
+        def __xor__(self, other: Any) -> Tensor: ...
+        def __rxor__(self, other: Any) -> Tensor: ...
+        def __lt__(self, other: Any) -> Tensor: ...
+        def __le__(self, other: Any) -> Tensor: ...
+        def __gt__(self, other: Any) -> Tensor: ...
+        def __ge__(self, other: Any) -> Tensor: ...
+        def __eq__(self, other: Any) -> Tensor: ...  # type: ignore[override]
+        def __ne__(self, other: Any) -> Tensor: ...  # type: ignore[override]
+        def __neg__(self) -> Tensor: ...
+        def __pos__(self) -> Tensor: ...
+        def __abs__(self) -> Tensor: ...
+        def __invert__(self) -> Tensor: ...
+        def __len__(self) -> builtins.int: ...
+        def __iter__(self) -> Iterator[Tensor]: ...
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         core.add_special_subclass(cls, Tensor)  # so the root interpreter routes them here
@@ -132,7 +214,7 @@ class Tensor(InPlaceUpdates):
     __array_ufunc__ = interop.array_ufunc
     __array_function__ = interop.array_function
 
-    def __init__(self, value: ArrayLike, requires_grad: bool = False,
+    def __init__(self, value: ArrayLike, requires_grad: builtins.bool = False,
                  dtype: DTypeLike | None = None) -> None:
         pass  # everything happens in __new__, which may return a traced value instead
 
@@ -146,7 +228,7 @@ class Tensor(InPlaceUpdates):
                            grad))
 
     @property
-    def requires_grad(self) -> bool:
+    def requires_grad(self) -> builtins.bool:
         """Whether operations on this Tensor are recorded for a backward pass.  Settable
         on leaves only (floating dtypes only).
 
@@ -159,7 +241,7 @@ class Tensor(InPlaceUpdates):
         return self._requires_grad
 
     @requires_grad.setter
-    def requires_grad(self, mode: bool) -> None:
+    def requires_grad(self, mode: builtins.bool) -> None:
         mode = bool(mode)
         if self.grad_fn is not None:
             raise RuntimeError(
@@ -177,7 +259,7 @@ class Tensor(InPlaceUpdates):
                                "InferenceMode is not allowed.")
         self._requires_grad = mode
 
-    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+    def requires_grad_(self, requires_grad: builtins.bool = True) -> "Tensor":
         """Set ``requires_grad`` in place and return the Tensor.
 
         >>> import funcgrad as fg
@@ -188,7 +270,7 @@ class Tensor(InPlaceUpdates):
         return self
 
     @property
-    def is_leaf(self) -> bool:
+    def is_leaf(self) -> builtins.bool:
         """True for Tensors not produced by a recorded operation (``grad_fn is None``).
 
         >>> import funcgrad as fg
@@ -229,7 +311,7 @@ class Tensor(InPlaceUpdates):
         self._grad = value
 
     @property
-    def retains_grad(self) -> bool:
+    def retains_grad(self) -> builtins.bool:
         """Whether this non-leaf keeps its ``.grad`` (see :meth:`retain_grad`).
 
         >>> import funcgrad as fg
@@ -314,7 +396,7 @@ class Tensor(InPlaceUpdates):
         self._requires_grad = False
         return self
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> "Tensor":
         return indexing.index(self, interop.unwrap_index(key))
 
     # --- the graph -------------------------------------------------------------------------------
@@ -362,7 +444,7 @@ class Tensor(InPlaceUpdates):
         return hooks.register_post_accumulate_hook(self, hook)
 
     def backward(self, gradient: "ArrayLike | Tensor | None" = None,
-                 retain_graph: bool | None = None, create_graph: bool = False,
+                 retain_graph: builtins.bool | None = None, create_graph: builtins.bool = False,
                  inputs: "Tensor | Sequence[Tensor] | None" = None) -> None:
         """Accumulate the gradient of this Tensor into the ``.grad`` of the leaves
         (all of them, or those in ``inputs``).  A non-scalar Tensor needs ``gradient``
