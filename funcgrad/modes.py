@@ -14,8 +14,12 @@ state it restores on exit is kept per thread.
 import functools
 import inspect
 import threading
+from typing import Any, Callable, Literal, TypeVar, cast
 
 from .core import _state
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_M = TypeVar("_M", bound="_Mode")
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
            "is_inference_mode_enabled"]
@@ -45,9 +49,9 @@ def _restore(saved):
 class _Mode:
     """A context manager that is also a decorator; restores the previous mode on exit."""
 
-    _args = ()
+    _args: tuple[Any, ...] = ()
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._tls = threading.local()  # per-thread stack of the states to restore
 
     def _saved(self):
@@ -60,16 +64,16 @@ class _Mode:
     def _enter_mode(self):  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def __enter__(self):
+    def __enter__(self: _M) -> _M:
         self._saved().append(_current())
         self._enter_mode()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         _restore(self._saved().pop())
         return False
 
-    def __call__(self, fn):
+    def __call__(self, fn: _F) -> _F:
         if not callable(fn):
             raise TypeError(f"{type(self).__name__}(...) used as a decorator needs a function, "
                             f"got {type(fn).__name__}")
@@ -97,13 +101,13 @@ class _Mode:
                                 response = gen.send(request)
                 except StopIteration as stop:
                     return stop.value
-            return generator
+            return cast(_F, generator)
 
         @functools.wraps(fn)
         def wrapper(*a, **kw):
             with cls(*args):
                 return fn(*a, **kw)
-        return wrapper
+        return cast(_F, wrapper)
 
 
 class _BareDecorator(_Mode):
@@ -114,7 +118,7 @@ class _BareDecorator(_Mode):
             return cls()(orig_func)  # a function wrapper, not an instance: no __init__
         return super().__new__(cls)
 
-    def __init__(self, orig_func=None):
+    def __init__(self, orig_func: Callable[..., Any] | None = None) -> None:
         super().__init__()
 
 
@@ -158,7 +162,7 @@ class set_grad_enabled(_Mode):
     True
     """
 
-    def __init__(self, mode):
+    def __init__(self, mode: bool) -> None:
         if callable(mode):
             raise TypeError("set_grad_enabled(mode) takes a bool; as a decorator, write "
                             "@fg.set_grad_enabled(False)")
@@ -167,14 +171,14 @@ class set_grad_enabled(_Mode):
         self._before = _current()  # what a `with` block restores on exit
         _state.grad_enabled = bool(mode)
 
-    def __enter__(self):
+    def __enter__(self) -> "set_grad_enabled":
         self._saved().append(self._before)  # the mode was already set by the call
         return self
 
     def _enter_mode(self):
         _state.grad_enabled = bool(self._args[0])
 
-    def __call__(self, fn):
+    def __call__(self, fn: _F) -> _F:
         _restore(self._before)  # as a decorator: no effect until the function runs
         return super().__call__(fn)
 
@@ -196,7 +200,7 @@ class inference_mode(_Mode):
             return cls()(mode)
         return super().__new__(cls)
 
-    def __init__(self, mode=True):
+    def __init__(self, mode: bool = True) -> None:
         super().__init__()
         self._args = (bool(mode),)
 

@@ -5,11 +5,14 @@ Each call is a :class:`~funcgrad.custom._call.CallSite`: the arguments flattened
 wrapped as functions of the flat leaves, and ``custom_call`` bound on them.
 """
 import functools
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
 from .. import tree
 from ._call import CallSite, CustomRule, fit_shape, flatten_arguments
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 __all__ = ["custom_jvp", "custom_vjp"]
 
@@ -18,19 +21,25 @@ class _CustomFunction:
     """What ``custom_jvp`` and ``custom_vjp`` share: the function, its nondiff_argnums,
     an optional JVP rule, and the call (subclasses check their rules and build them)."""
 
-    jvp_rule = None
+    jvp_rule: Callable[..., Any] | None = None
+    if TYPE_CHECKING:  # set by functools.update_wrapper; defined by the subclasses
+        __name__: str
 
-    def __init__(self, fun, nondiff_argnums=()):
+        def _check_defined(self) -> None: ...
+
+        def _rule(self, site: CallSite) -> CustomRule: ...
+
+    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
 
-    def defjvp(self, jvp_rule):
+    def defjvp(self, jvp_rule: _F) -> _F:
         """Set the JVP rule ``jvp_rule(*nondiff, primals, tangents) -> (out, tangent_out)``."""
         self.jvp_rule = jvp_rule
         return jvp_rule
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         self._check_defined()
         site = CallSite(self.__name__, args, self.nondiff_argnums)
         return site.bind(self._rule(site))
@@ -57,7 +66,7 @@ class custom_jvp(_CustomFunction):
     1.0
     """
 
-    def defjvps(self, *jvps):
+    def defjvps(self, *jvps: Callable[..., Any] | None) -> None:
         """One tangent rule per argument, ``jvp_i(tangent_i, out, *primals)``, whose
         contributions are summed (``None`` for an argument without derivative), as
         ``jax.custom_jvp.defjvps``.
@@ -121,9 +130,10 @@ class custom_vjp(_CustomFunction):
     1.0
     """
 
-    fwd = bwd = None
+    fwd: Callable[..., Any] | None = None
+    bwd: Callable[..., Any] | None = None
 
-    def defvjp(self, fwd, bwd):
+    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any]) -> None:
         """Set the rules ``fwd(*args) -> (out, residuals)`` and
         ``bwd(*nondiff, residuals, cotangent) -> cotangents``."""
         self.fwd, self.bwd = fwd, bwd

@@ -32,6 +32,7 @@ plus ``setup_context(ctx, inputs, output)``.  Decisions:
   convention (a tangent is a complex number).
 """
 import functools
+from typing import Any, Callable, TypeVar, cast
 
 import numpy as np
 
@@ -41,6 +42,8 @@ from ._eager import (ONCE_MESSAGE, eager_tensor_type, no_grad, present, rebase_d
                      unwrap_output)
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 class FunctionCtx:
@@ -53,14 +56,14 @@ class FunctionCtx:
     (1, (True, False), 3.0)
     """
 
-    def __init__(self, needs_input_grad):
+    def __init__(self, needs_input_grad: tuple[bool, ...]) -> None:
         self.needs_input_grad = needs_input_grad
-        self._saved = None
-        self.non_differentiable = ()
-        self.dirty_tensors = ()
+        self._saved: tuple[Any, ...] | None = None
+        self.non_differentiable: tuple[int, ...] = ()
+        self.dirty_tensors: tuple[int, ...] = ()
         self.materialize_grads = True
 
-    def save_for_backward(self, *tensors):
+    def save_for_backward(self, *tensors: Any) -> None:
         """Keep ``tensors`` for ``backward`` (read them back as ``ctx.saved_tensors``).
 
         >>> ctx = FunctionCtx((True,)); ctx.save_for_backward(np.ones(1), None)
@@ -70,11 +73,11 @@ class FunctionCtx:
         self._saved = tensors
 
     @property
-    def saved_tensors(self):
+    def saved_tensors(self) -> tuple[Any, ...]:
         """What :meth:`save_for_backward` kept, as a tuple (empty if nothing)."""
         return () if self._saved is None else tuple(self._saved)
 
-    def mark_non_differentiable(self, *outputs):
+    def mark_non_differentiable(self, *outputs: Any) -> None:
         """Declare outputs without a gradient: they do not require grad, and ``backward``
         gets zeros for them (None with ``set_materialize_grads(False)``).
 
@@ -84,7 +87,7 @@ class FunctionCtx:
         """
         self.non_differentiable = tuple(id(o) for o in outputs)
 
-    def mark_dirty(self, *tensors):
+    def mark_dirty(self, *tensors: Any) -> None:
         """Declare inputs that ``forward`` modified in place (and returns); see the module
         docstring for what funcgrad does with them.
 
@@ -94,7 +97,7 @@ class FunctionCtx:
         """
         self.dirty_tensors = tuple(id(t) for t in tensors)
 
-    def set_materialize_grads(self, value):
+    def set_materialize_grads(self, value: bool) -> None:
         """With ``False``, ``backward`` receives None (not zeros) for outputs that got no
         gradient; handle None there.
 
@@ -138,21 +141,22 @@ class Function:
     generate_vmap_rule = False
 
     @staticmethod
-    def forward(*args):  # pragma: no cover - user defined
+    def forward(*args: Any, **kwargs: Any) -> Any:  # pragma: no cover - user defined
         raise NotImplementedError("a Function subclass must define forward(ctx, *args), or "
                                   "forward(*args) with setup_context(ctx, inputs, output)")
 
     @staticmethod
-    def setup_context(ctx, inputs, output):  # pragma: no cover - optional
+    def setup_context(ctx: Any, inputs: tuple[Any, ...],  # pragma: no cover - optional
+                      output: Any) -> None:
         raise NotImplementedError("setup_context is optional: define it together with a "
                                   "forward(*args) that takes no ctx")
 
     @staticmethod
-    def backward(ctx, *grads):  # pragma: no cover - user defined
+    def backward(ctx: Any, *grads: Any, **kwargs: Any) -> Any:  # pragma: no cover
         raise NotImplementedError("a Function subclass must define backward(ctx, *grads)")
 
     @classmethod
-    def apply(cls, *args):
+    def apply(cls, *args: Any) -> Any:
         """Run the Function on ``args``, recording it for differentiation."""
         name = cls.__name__
         array_pos = [i for i, a in enumerate(args) if _is_array_like(a)]
@@ -168,7 +172,7 @@ class Function:
         needs = tuple(grad_on and i in array_pos and _differentiable(args[i]) and
                       _tracked(args[i]) for i in range(len(args)))
         new_style = cls.setup_context is not Function.setup_context
-        holder = {}
+        holder: dict[str, Any] = {}
 
         def run_forward(xs):
             ctx = FunctionCtx(needs)
@@ -231,7 +235,8 @@ class Function:
                 return outs, touts
 
         rule = CustomRule(f"{name}.apply", fun, jvp=jvp, fwd=fwd, bwd=bwd)
-        rule.raw_cotangents = True  # bwd materialises them, unless the ctx says not to
+        # bwd materialises them, unless the ctx says not to
+        rule.raw_cotangents = True  # type: ignore[attr-defined]
         outs = list(custom_call_p.bind(*leaves, rule=rule))
         ctx = holder.get("ctx")
         if eager and ctx is not None:
@@ -239,7 +244,7 @@ class Function:
                 if isinstance(o, Tensor) and ctx._nondiff[k]:
                     outs[k] = o.detach()
                 elif ctx._dirty[k] is not None:
-                    outs[k] = rebase_dirty(originals[ctx._dirty[k]], o)
+                    outs[k] = rebase_dirty(originals[ctx._dirty[k]], o)  # type: ignore[index]
             # Saved outputs are the Tensors apply returns, so that a create_graph pass
             # differentiates through them (MyCube's dx), as in PyTorch
             if ctx._saved:
@@ -287,7 +292,7 @@ def _check_grads(name, grads, args, array_pos, leaves):
     return out
 
 
-def once_differentiable(backward):
+def once_differentiable(backward: _F) -> _F:
     """Decorate a Function's ``backward`` that cannot itself be differentiated (it uses
     NumPy on the values, say): on Tensors it runs under ``no_grad``, and differentiating
     its results (``create_graph=True``, then a second backward) raises PyTorch's error
@@ -322,7 +327,7 @@ def once_differentiable(backward):
                         if isinstance(r, Tensor) and r.dtype.kind in "fc" else r
                         for r in ((result,) if single else result))
         return wrapped[0] if single else wrapped
-    return wrapper
+    return cast(_F, wrapper)
 
 
 class _DelayedError(Function):
