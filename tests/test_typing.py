@@ -45,6 +45,32 @@ TYPED = {
     "funcgrad.tree": ["register", "flatten", "unflatten", "leaves", "tree_map"],
     "funcgrad.forward_ad": ["make_dual", "unpack_dual", "enter_dual_level",
                             "exit_dual_level"],
+    "funcgrad.eager": ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty",
+                       "randn", "rand", "randint", "arange", "linspace", "eye", "zeros_like",
+                       "ones_like", "full_like", "randn_like", "rand_like", "manual_seed",
+                       "seed", "is_tensor", "set_default_dtype", "get_default_dtype",
+                       "backward", "grad", "equal", "allclose"],
+    "funcgrad.custom": ["once_differentiable"],
+}
+
+# Methods (and property getters) annotated in full, by class.
+TYPED_METHODS = {
+    "funcgrad.eager.Tensor": [
+        "__init__", "requires_grad", "requires_grad_", "is_leaf", "grad", "retains_grad",
+        "retain_grad", "data", "detach", "detach_", "register_hook",
+        "register_post_accumulate_grad_hook", "backward", "shape", "dtype", "ndim", "size",
+        "numel", "dim", "numpy", "exp", "sum", "mean", "max", "var", "softmax", "matmul",
+        "clamp", "to", "type", "equal", "allclose", "float", "view", "reshape", "unsqueeze",
+        "squeeze", "permute", "transpose", "expand", "repeat", "flatten"],
+    "funcgrad.custom.custom_jvp": ["__init__", "__call__", "defjvp", "defjvps"],
+    "funcgrad.custom.custom_vjp": ["__init__", "__call__", "defvjp", "defjvp"],
+    "funcgrad.custom.Function": ["forward", "setup_context", "backward", "apply"],
+    "funcgrad.custom.FunctionCtx": ["__init__", "save_for_backward", "saved_tensors",
+                                    "mark_non_differentiable", "mark_dirty",
+                                    "set_materialize_grads"],
+    "funcgrad.modes.no_grad": ["__init__", "__enter__", "__exit__", "__call__"],
+    "funcgrad.modes.set_grad_enabled": ["__init__", "__enter__", "__exit__", "__call__"],
+    "funcgrad.modes.inference_mode": ["__init__", "__enter__", "__exit__", "__call__"],
 }
 
 
@@ -83,6 +109,25 @@ def test_the_numpy_check_covers_the_generated_ufuncs():
     assert {"sin", "add", "sum", "where", "einsum"} <= names and len(names) > 200
     assert {"svd", "solve"} <= set(_own_functions("funcgrad.numpy.linalg"))
     assert {"cond", "scan", "fori_loop", "while_loop"} <= set(_own_functions("funcgrad.lax"))
+
+
+def _check_annotated(label, fn):
+    signature = inspect.signature(fn)
+    missing = [p.name for p in signature.parameters.values()
+               if p.annotation is inspect.Parameter.empty and p.name not in ("self", "cls")]
+    assert not missing, f"{label}: parameters without a type: {missing}"
+    assert signature.return_annotation is not inspect.Signature.empty, \
+        f"{label}: no return type"
+
+
+@pytest.mark.parametrize("owner, name",
+                         [(c, n) for c, names in TYPED_METHODS.items() for n in names])
+def test_public_method_is_annotated(owner, name):
+    module, cls_name = owner.rsplit(".", 1)
+    cls = getattr(importlib.import_module(module), cls_name)
+    attr = inspect.getattr_static(cls, name)
+    fn = attr.fget if isinstance(attr, property) else getattr(attr, "__func__", attr)
+    _check_annotated(f"{owner}.{name}", fn)
 
 
 def test_the_aliases_are_public():
