@@ -25,6 +25,7 @@ Operations with several outputs (``split``, ``slogdet``, custom functions)
 are not yet routed through the hooks: their inputs are saved as they are.
 """
 import threading
+from typing import Any, Callable, Literal
 
 import numpy as np
 
@@ -131,7 +132,8 @@ class saved_tensors_hooks:
     (array([3., 3.]), array([1., 1.]))
     """
 
-    def __init__(self, pack_hook, unpack_hook):
+    def __init__(self, pack_hook: Callable[[Any], Any],
+                 unpack_hook: Callable[[Any], Any]) -> None:
         for name, hook in (("pack_hook", pack_hook), ("unpack_hook", unpack_hook)):
             if not callable(hook):
                 raise TypeError(f"saved_tensors_hooks: {name} must be a function of one "
@@ -139,14 +141,14 @@ class saved_tensors_hooks:
         self.pack_hook = pack_hook
         self.unpack_hook = unpack_hook
 
-    def __enter__(self):
+    def __enter__(self) -> "saved_tensors_hooks":
         if _hooks.disabled:
             raise RuntimeError(_hooks.disabled[-1])
         _hooks.pairs.append((self.pack_hook, self.unpack_hook))
         install(_INSTRUMENT)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         _hooks.pairs.pop()
         if not _hooks.pairs:
             uninstall(_INSTRUMENT)
@@ -215,7 +217,7 @@ class save_on_cpu(saved_tensors_hooks):
     array([1., 1.])
     """
 
-    def __init__(self, pin_memory=False):
+    def __init__(self, pin_memory: bool = False) -> None:
         self.pin_memory = bool(pin_memory)
         super().__init__(self._pack, self._unpack)
 
@@ -246,13 +248,13 @@ class disable_saved_tensors_hooks:
     RuntimeError: my_op does not support hooks
     """
 
-    def __init__(self, error_message):
+    def __init__(self, error_message: str) -> None:
         self.error_message = str(error_message)
 
-    def __enter__(self):
+    def __enter__(self) -> "disable_saved_tensors_hooks":
         _hooks.disabled.append(self.error_message)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         _hooks.disabled.pop()
         return False

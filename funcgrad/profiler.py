@@ -30,6 +30,7 @@ import threading
 import time
 import traceback
 import warnings
+from typing import Any, Literal
 
 import numpy as np
 
@@ -398,18 +399,18 @@ class profile:
     True
     """
 
-    def __init__(self, enabled=True, record_shapes=False, profile_memory=False,
-                 with_stack=False):
+    def __init__(self, enabled: bool = True, record_shapes: bool = False,
+                 profile_memory: bool = False, with_stack: bool = False) -> None:
         self.enabled = bool(enabled)
         self.record_shapes = bool(record_shapes)
         self.profile_memory = bool(profile_memory)
         self.with_stack = bool(with_stack)
-        self._events = []
-        self._open = []
-        self._saved = None
-        self._t0 = None
-        self._tid = None
-        self._unlisten = None
+        self._events: list[FunctionEvent] = []
+        self._open: list[Any] = []
+        self._saved: Any = None
+        self._t0: int | None = None
+        self._tid: int | None = None
+        self._unlisten: Any = None
 
     # sink protocol
     def begin(self, name, kind, args, seq):
@@ -436,7 +437,7 @@ class profile:
         self._events.append(event)
 
     # control
-    def start(self):
+    def start(self) -> None:
         """Start recording (what ``with`` does on entry)."""
         if not self.enabled or self._saved is not None:
             return
@@ -445,7 +446,7 @@ class profile:
         self._unlisten = _kernel_loading.on_load(self._kernel_loaded)
         self._saved = _activate(self)
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop recording (what ``with`` does on exit)."""
         if self._saved is None:
             return
@@ -468,21 +469,22 @@ class profile:
         event.start_ns, event.end_ns = start_ns, end_ns
         self._events.append(event)
 
-    def __enter__(self):
+    def __enter__(self) -> "profile":
         self.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.stop()
         return False
 
     # results
-    def events(self):
+    def events(self) -> "EventList":
         """Every recorded range, in the order the ranges ended."""
         return EventList(self._events, self.profile_memory, self.record_shapes,
                          self.with_stack)
 
-    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0):
+    def key_averages(self, group_by_input_shape: bool = False,
+                     group_by_stack_n: int = 0) -> "EventList":
         """The events summed per name (and per input shapes, and per the
         ``group_by_stack_n`` innermost user frames, when asked), in order of first end.
 
@@ -499,9 +501,9 @@ class profile:
         if group_by_stack_n and not self.with_stack:
             raise ValueError("key_averages(group_by_stack_n=...) needs the source lines: "
                              "profile with fg.profiler.profile(with_stack=True)")
-        groups = {}
+        groups: dict[tuple[Any, ...], FunctionEventAvg] = {}
         for e in self._events:
-            key = (e.name, e.kind)
+            key: tuple[Any, ...] = (e.name, e.kind)
             shapes = stack = None
             if group_by_input_shape:
                 shapes = e.input_shapes
@@ -516,16 +518,17 @@ class profile:
         return EventList(groups.values(), self.profile_memory, self.record_shapes,
                          self.with_stack)
 
-    def table(self, sort_by="self_cpu_time_total", row_limit=100, **kwargs):
+    def table(self, sort_by: str | None = "self_cpu_time_total", row_limit: int = 100,
+              **kwargs: Any) -> str:
         """Shortcut for ``key_averages().table(...)``."""
         return self.key_averages().table(sort_by=sort_by, row_limit=row_limit, **kwargs)
 
     @property
-    def self_cpu_time_total(self):
+    def self_cpu_time_total(self) -> float:
         """Sum of the self times of all events, in microseconds."""
         return sum(e.self_cpu_time_total for e in self._events)
 
-    def export_chrome_trace(self, path):
+    def export_chrome_trace(self, path: str | os.PathLike[str]) -> None:
         """Write the events as Chrome trace JSON (open in https://ui.perfetto.dev or
         chrome://tracing).  Each backward rule has an arrow ("fwdbwd" flow) from the
         forward operation that recorded it (same sequence number)."""
@@ -579,17 +582,17 @@ class record_function:
     True
     """
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = str(name)
-        self._tokens = None
+        self._tokens: Any = None
 
-    def __enter__(self):
+    def __enter__(self) -> "record_function":
         sinks = _sinks.active
         self._sinks = sinks
         self._tokens = [s.begin(self.name, "user_annotation", (), None) for s in sinks]
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         for s, t in zip(reversed(self._sinks), reversed(self._tokens)):
             s.end(t, None)
         return False

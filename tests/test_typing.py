@@ -71,6 +71,13 @@ TYPED_METHODS = {
     "funcgrad.modes.no_grad": ["__init__", "__enter__", "__exit__", "__call__"],
     "funcgrad.modes.set_grad_enabled": ["__init__", "__enter__", "__exit__", "__call__"],
     "funcgrad.modes.inference_mode": ["__init__", "__enter__", "__exit__", "__call__"],
+    "funcgrad.profiler.profile": ["__init__", "start", "stop", "__enter__", "__exit__",
+                                  "events", "key_averages", "table", "self_cpu_time_total",
+                                  "export_chrome_trace"],
+    "funcgrad.profiler.record_function": ["__init__", "__enter__", "__exit__"],
+    "funcgrad.graph.saved_tensors_hooks": ["__init__", "__enter__", "__exit__"],
+    "funcgrad.graph.save_on_cpu": ["__init__"],
+    "funcgrad.graph.disable_saved_tensors_hooks": ["__init__", "__enter__", "__exit__"],
 }
 
 
