@@ -159,7 +159,7 @@ def transpose(self: "Tensor", *dims: int | Sequence[int]) -> "Tensor":
         return record_as(TRANSPOSE, fnp.swapaxes, self, d0, d1)
     if len(dims) == 1 and not isinstance(dims[0], (int, np.integer)):
         dims = tuple(dims[0])
-    return fnp.transpose(self, dims or None)
+    return fnp.transpose(self, dims or None)  # type: ignore[arg-type]  # a permutation
 
 
 def t(self: "Tensor") -> "Tensor":
