@@ -11,11 +11,14 @@ composed of differentiable funcgrad operations (no new primitives).
   column at a time; the pivot row is picked with ``argmax`` and moved with a gather, so it
   works on traced values too.
 """
+from typing import Optional, Sequence, Union
+
 import numpy as np
 
 from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..primitives import linalg as _la
+from ..typing import Array, ArrayLike
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu"]
 
@@ -61,8 +64,9 @@ def _apply_trans(a, trans):
     return fnp.conj(a) if trans == 2 else a
 
 
-def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False,
-                     check_finite=True):
+def solve_triangular(a: ArrayLike, b: ArrayLike, trans: Union[int, str] = 0, lower: bool = False,
+                     unit_diagonal: bool = False, overwrite_b: bool = False,
+                     check_finite: bool = True) -> Array:
     """``x`` with ``a @ x == b`` for triangular ``a`` (``scipy.linalg.solve_triangular``):
     only the ``lower`` (default upper) triangle of ``a`` is read, its diagonal taken as
     ones with ``unit_diagonal``; ``trans`` 0/'N', 1/'T' (``a.T @ x == b``), 2/'C' (``a^H``).
@@ -86,7 +90,8 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
 
 # --- Cholesky -------------------------------------------------------------------------
 
-def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
+def cho_factor(a: ArrayLike, lower: bool = False, overwrite_a: bool = False,
+               check_finite: bool = True) -> tuple[Array, bool]:
     """``(c, lower)``: the Cholesky factor of a Hermitian positive-definite ``a`` in the
     ``lower`` (default upper) triangle of ``c``, for :func:`cho_solve`
     (``scipy.linalg.cho_factor``).  As SciPy's, the other triangle of ``c`` holds ``a``'s
@@ -106,7 +111,8 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
     return fnp.triu(_la.swap(low)) + fnp.tril(a, -1), False
 
 
-def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
+def cho_solve(c_and_lower: tuple[ArrayLike, bool], b: ArrayLike, overwrite_b: bool = False,
+              check_finite: bool = True) -> Array:
     """``x`` with ``a @ x == b`` from ``cho_factor(a)`` (``scipy.linalg.cho_solve``):
     two triangular solves, differentiable in the factor and in ``b``.
 
@@ -161,7 +167,8 @@ def _eliminate(a):
     return a, fnp.astype(piv, np.int32), perm
 
 
-def lu_factor(a, overwrite_a=False, check_finite=True):
+def lu_factor(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True
+              ) -> tuple[Array, Array]:
     """``(lu, piv)``: the pivoted LU factorization of a square ``a`` as LAPACK's ``getrf``
     (``scipy.linalg.lu_factor``): ``L`` (unit diagonal, not stored) below the diagonal of
     ``lu``, ``U`` on and above it; row ``i`` was interchanged with row ``piv[i]``.
@@ -186,7 +193,8 @@ def _unit_lower(lu_):
     return _triangle(lu_, True, unit_diagonal=True)
 
 
-def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
+def lu_solve(lu_and_piv: tuple[ArrayLike, ArrayLike], b: ArrayLike, trans: int = 0,
+             overwrite_b: bool = False, check_finite: bool = True) -> Array:
     """``x`` with ``a @ x == b`` (``trans`` 1/'T': ``a.T``, 2/'C': ``a^H``) from
     ``lu_factor(a)`` (``scipy.linalg.lu_solve``); differentiable in ``lu`` and ``b``.
 
@@ -220,7 +228,9 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     return fnp.take(z, inverse, axis=0)
 
 
-def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False):
+def lu(a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False,
+       check_finite: bool = True, p_indices: bool = False
+       ) -> Union[tuple[Array, Array], tuple[Array, Array, Array]]:
     """``P, L, U`` with ``a == P @ L @ U`` for an (m, n) ``a`` (``scipy.linalg.lu``):
     ``L`` (m, k) unit lower triangular, ``U`` (k, n) upper, ``k = min(m, n)``;
     ``permute_l=True`` returns ``(P @ L, U)``; ``p_indices=True`` returns ``P`` as the row

@@ -16,12 +16,15 @@ composed of differentiable funcgrad operations.
 """
 import math
 
+from typing import Optional, Sequence, Union
+
 import numpy as np
 
 from .. import numpy as fnp
 from ..custom import custom_jvp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives import linalg as _la
+from ..typing import Array, ArrayLike
 
 __all__ = ["expm", "sqrtm", "solve_sylvester"]
 
@@ -70,7 +73,7 @@ def _one_norm(a):
     return fnp.max(fnp.sum(fnp.abs(a), axis=-2), axis=-1)
 
 
-def expm(A):
+def expm(A: ArrayLike) -> Array:
     """The matrix exponential ``sum_k A^k / k!`` of a square matrix or a stack of them
     (``scipy.linalg.expm``), differentiable to any order (see the module docstring).
 
@@ -111,7 +114,7 @@ def expm(A):
 
 # --- Sylvester equations and the square root -----------------------------------------------
 
-def solve_sylvester(a, b, q):
+def solve_sylvester(a: ArrayLike, b: ArrayLike, q: ArrayLike) -> Array:
     """``X`` with ``a @ X + X @ b == q`` (``scipy.linalg.solve_sylvester``), differentiable
     in all three; one ``(n m)``-square linear system (the Kronecker form), so for small
     matrices.  Unique where ``a`` and ``-b`` share no eigenvalue.
@@ -152,7 +155,7 @@ def _sqrtm_jvp(primals, tangents):
     return x, solve_sylvester(x, x, da)
 
 
-def sqrtm(A, disp=True, blocksize=64):
+def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
     """The principal square root ``X`` of a real square matrix (``X @ X == A``;
     ``scipy.linalg.sqrtm``) whose eigenvalues are not on the closed negative real axis,
     diagonalizable; its derivative solves ``X dX + dX X = dA``.  Complex inputs, and

@@ -11,6 +11,8 @@ States and ``args`` may be pytrees of float arrays.
 import functools
 import math
 
+from typing import Any, Callable, Optional
+
 import numpy as np
 
 from .. import numpy as fnp
@@ -20,11 +22,13 @@ from ..custom import custom_vjp
 from ..lax import while_loop
 from ..numpy._convert import asarray
 from ..numpy.signal import trapezoid as _np_trapezoid
+from ..typing import Array, ArrayLike, PyTree
 
 __all__ = ["trapezoid", "odeint"]
 
 
-def trapezoid(y, x=None, dx=1.0, axis=-1):
+def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
+              ) -> Array:
     """The integral of samples ``y`` by the trapezoidal rule, at points ``x`` or spacing
     ``dx`` along ``axis`` (``scipy.integrate.trapezoid``); differentiable in all.
 
@@ -212,7 +216,8 @@ def _odeint_bwd(func, rtol, atol, mxstep, res, g):
 _odeint.defvjp(_odeint_fwd, _odeint_bwd)
 
 
-def odeint(func, y0, t, *args, rtol=1.4e-8, atol=1.4e-8, mxstep=math.inf):
+def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *args: Any,
+           rtol: float = 1.4e-8, atol: float = 1.4e-8, mxstep: float = math.inf) -> PyTree:
     """Solve ``dy/dt = func(y, t, *args)`` from ``y(t[0]) = y0``; returns ``y`` at every
     time in ``t`` (increasing), stacked on a leading axis, as ``jax.experimental.ode.odeint``
     (``scipy.integrate.odeint`` with the state first in ``func``'s arguments, as SciPy's

@@ -9,11 +9,14 @@ solves live in :mod:`._decomp`, ``expm``/``sqrtm``/``solve_sylvester`` in
 :mod:`._matfuncs`.  SciPy's ``overwrite_*`` and ``check_finite`` arguments are accepted
 and ignored (funcgrad never overwrites inputs).
 """
+from typing import Literal, Optional, Sequence, Union, overload
+
 import numpy as np
 
 from .. import numpy as fnp
 from ..numpy import linalg as _nla
 from ..numpy._convert import asarray, concrete_values
+from ..typing import Array, ArrayLike, Axis
 from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_triangular
 from ._matfuncs import expm, solve_sylvester, sqrtm
 from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's, as SciPy's
@@ -29,7 +32,7 @@ def _float(a):
     return fnp.astype(a, np.float64) if a.dtype.kind in "biu" else a
 
 
-def block_diag(*arrs):
+def block_diag(*arrs: ArrayLike) -> Array:
     """The block-diagonal matrix of the given blocks (``scipy.linalg.block_diag``): 0-d
     and 1-d inputs are 1 x 1 and 1 x n blocks; differentiable in every block.
 
@@ -63,8 +66,9 @@ _ASSUME = (None, "gen", "general", "sym", "symmetric", "her", "hermitian", "pos"
            "lower triangular")
 
 
-def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=True,
-          assume_a=None, transposed=False):
+def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = False,
+          overwrite_b: bool = False, check_finite: bool = True, assume_a: Optional[str] = None,
+          transposed: bool = False) -> Array:
     """``x`` with ``a @ x == b`` (``scipy.linalg.solve``; ``transposed``: ``a.T @ x ==
     b``).  ``assume_a`` 'sym'/'her'/'pos' read only the ``lower`` (default upper)
     triangle, 'upper triangular'/'lower triangular' solve triangularly, as SciPy.
@@ -91,7 +95,7 @@ def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=
     return _nla.solve(a, b)
 
 
-def inv(a, overwrite_a=False, check_finite=True):
+def inv(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
     """Inverse of a square matrix (``scipy.linalg.inv``).
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
@@ -102,7 +106,7 @@ def inv(a, overwrite_a=False, check_finite=True):
     return _nla.inv(a)
 
 
-def det(a, overwrite_a=False, check_finite=True):
+def det(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
     """Determinant (``scipy.linalg.det``).
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
@@ -112,7 +116,8 @@ def det(a, overwrite_a=False, check_finite=True):
     return _nla.det(a)
 
 
-def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
+def cholesky(a: ArrayLike, lower: bool = False, overwrite_a: bool = False,
+             check_finite: bool = True) -> Array:
     """Cholesky factor of a Hermitian positive-definite matrix: *upper* ``U`` with ``a ==
     U^H @ U`` by default, as SciPy (NumPy's default is lower); ``lower=True``: ``L``.
 
@@ -124,9 +129,28 @@ def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
     return _nla.cholesky(a, upper=not lower)
 
 
-def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False,
-         overwrite_b=False, type=1, check_finite=True, subset_by_index=None,  # noqa: A002
-         subset_by_value=None, driver=None):
+@overload
+def eigh(a: ArrayLike, b: Optional[ArrayLike] = ..., *, lower: bool = ...,
+         eigvals_only: Literal[False] = ..., overwrite_a: bool = ..., overwrite_b: bool = ...,
+         type: int = ..., check_finite: bool = ...,  # noqa: A002
+         subset_by_index: Optional[Sequence[int]] = ...,
+         subset_by_value: Optional[Sequence[float]] = ..., driver: Optional[str] = ...
+         ) -> tuple[Array, Array]: ...
+@overload
+def eigh(a: ArrayLike, b: Optional[ArrayLike] = ..., *, lower: bool = ...,
+         eigvals_only: Literal[True], overwrite_a: bool = ..., overwrite_b: bool = ...,
+         type: int = ..., check_finite: bool = ...,  # noqa: A002
+         subset_by_index: Optional[Sequence[int]] = ...,
+         subset_by_value: Optional[Sequence[float]] = ..., driver: Optional[str] = ...
+         ) -> Array: ...
+
+
+def eigh(a: ArrayLike, b: Optional[ArrayLike] = None, *, lower: bool = True,
+         eigvals_only: bool = False, overwrite_a: bool = False, overwrite_b: bool = False,
+         type: int = 1, check_finite: bool = True,  # noqa: A002
+         subset_by_index: Optional[Sequence[int]] = None,
+         subset_by_value: Optional[Sequence[float]] = None, driver: Optional[str] = None
+         ) -> Union[Array, tuple[Array, Array]]:
     """Eigenvalues (ascending) and eigenvectors of a Hermitian ``a`` read from its
     ``lower`` (default) triangle (``scipy.linalg.eigh``); with ``b`` (positive definite)
     the generalized problem ``a v = w b v`` (``type=1``), eigenvectors normalized to ``v^H
@@ -165,8 +189,11 @@ def _herm(a, lower):
         diag[..., None, :] * eye, a.dtype)
 
 
-def eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, type=1,  # noqa: A002
-             check_finite=True, subset_by_index=None, subset_by_value=None, driver=None):
+def eigvalsh(a: ArrayLike, b: Optional[ArrayLike] = None, *, lower: bool = True,
+             overwrite_a: bool = False, overwrite_b: bool = False, type: int = 1,  # noqa: A002
+             check_finite: bool = True, subset_by_index: Optional[Sequence[int]] = None,
+             subset_by_value: Optional[Sequence[float]] = None, driver: Optional[str] = None
+             ) -> Array:
     """``eigh(..., eigvals_only=True)`` (``scipy.linalg.eigvalsh``).
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
@@ -177,8 +204,9 @@ def eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, typ
                 subset_by_index=subset_by_index, subset_by_value=subset_by_value)
 
 
-def svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=True,
-        lapack_driver="gesdd"):
+def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True,
+        overwrite_a: bool = False, check_finite: bool = True, lapack_driver: str = "gesdd"
+        ) -> Union[Array, tuple[Array, Array, Array]]:
     """``U, s, Vh`` with ``a == U @ diag(s) @ Vh`` (``scipy.linalg.svd``); ``s`` alone with
     ``compute_uv=False``.  Derivatives as :func:`funcgrad.numpy.linalg.svd`.
 
@@ -193,7 +221,7 @@ def svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=
     return out if not compute_uv else tuple(out)
 
 
-def svdvals(a, overwrite_a=False, check_finite=True):
+def svdvals(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
     """Singular values, descending (``scipy.linalg.svdvals``).
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
@@ -203,7 +231,9 @@ def svdvals(a, overwrite_a=False, check_finite=True):
     return _nla.svdvals(_float(a))
 
 
-def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_finite=True):
+def qr(a: ArrayLike, overwrite_a: bool = False, lwork: Optional[int] = None, mode: str = "full",
+       pivoting: bool = False, check_finite: bool = True
+       ) -> Union[Array, tuple[Array, ...]]:
     """``Q, R`` with ``a == Q @ R`` (``scipy.linalg.qr``): ``mode`` 'full' (default,
     square ``Q``), 'economic' or 'r' (``(R,)``, a tuple as SciPy's).  ``pivoting`` and
     ``mode='raw'`` are not supported.
@@ -223,7 +253,9 @@ def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_fini
     return (r,) if mode == "r" else (q, r)
 
 
-def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
+def pinv(a: ArrayLike, *, atol: Optional[float] = None, rtol: Optional[float] = None,
+         return_rank: bool = False, check_finite: bool = True
+         ) -> Union[Array, tuple[Array, Array]]:
     """Moore-Penrose pseudo-inverse (``scipy.linalg.pinv``): singular values at most
     ``atol + rtol * s.max()`` count as zero (``rtol`` defaults to ``max(M, N) * eps``
     when ``atol`` is not given, else 0).  ``atol`` needs known values (not under
@@ -248,7 +280,8 @@ def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
     return out
 
 
-def norm(a, ord=None, axis=None, keepdims=False, check_finite=True):  # noqa: A002
+def norm(a: ArrayLike, ord: Union[None, int, float, str] = None,  # noqa: A002
+         axis: Axis = None, keepdims: bool = False, check_finite: bool = True) -> Array:  # noqa: A002
     """Vector and matrix norms as ``scipy.linalg.norm`` (NumPy's ``ord`` values).
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl

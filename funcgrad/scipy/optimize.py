@@ -6,12 +6,15 @@ imports it); it must be installed then (``pip install scipy``).
 """
 import inspect
 
+from typing import Any, Callable, Optional, Union
+
 import numpy as np
 
 from .. import tree
 from .._ravel import ravel
 from ..api import value_and_grad
 from ..jacobians import hessian, hvp, jacrev
+from ..typing import ArrayLike, PyTree
 
 __all__ = ["minimize"]
 
@@ -91,8 +94,11 @@ def _wrap_callback(callback, unravel, to_dtype):
     return with_result if new_style else with_x
 
 
-def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bounds=None,
-             constraints=(), tol=None, callback=None, options=None):
+def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
+             method: Union[str, Callable[..., Any], None] = None, jac: Any = None, hess: Any = None,
+             hessp: Any = None, bounds: Any = None, constraints: Any = (),
+             tol: Optional[float] = None, callback: Optional[Callable[..., Any]] = None,
+             options: Optional[dict[str, Any]] = None) -> Any:
     """Minimize ``fun(x, *args)`` with ``scipy.optimize.minimize``, derivatives by funcgrad.
 
     SciPy's signature and result. ``x0`` may be a pytree (a dict of arrays, say): it is
@@ -162,7 +168,7 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     def hess_fn(x):
         return np.asarray(flat_hessian(to_dtype(x)), dtype=float)
 
-    kwargs = {}
+    kwargs: dict[str, Any] = {}
     if name in _NO_DERIVATIVES:
         objective = value_only
     else:

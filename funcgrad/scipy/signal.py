@@ -10,17 +10,20 @@ the full result with ``in1``'s shape, ``'valid'`` the part computed without zero
 padding (SciPy's centering).  ``correlate(in1, in2)`` is ``convolve(in1,
 flip(conj(in2)))``, as SciPy's (no swapping of the inputs, unlike ``np.correlate``).
 """
+from typing import Optional, Sequence, Union
+
 import numpy as np
 
 from .. import numpy as fnp
 from ..numpy._convert import asarray
+from ..typing import Array, ArrayLike
 
 __all__ = ["convolve", "correlate", "fftconvolve"]
 
 _MODES = ("full", "same", "valid")
 
 
-def _inputs(name, in1, in2, mode):
+def _inputs(name: str, in1: ArrayLike, in2: ArrayLike, mode: str) -> tuple[Array, Array]:
     if mode not in _MODES:
         raise ValueError(f"{name}: mode must be one of {_MODES}, got {mode!r}")
     in1, in2 = asarray(in1), asarray(in2)
@@ -69,7 +72,7 @@ def _full_direct(x, k):
     return fnp.tensordot(windows, flipped, axes=nd)
 
 
-def convolve(in1, in2, mode="full", method="auto"):
+def convolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "auto") -> Array:
     """The n-dimensional convolution of ``in1`` and ``in2`` (``scipy.signal.convolve``),
     ``mode`` 'full', 'same' (``in1``'s shape, centred) or 'valid'; differentiable in both.
 
@@ -90,7 +93,8 @@ def convolve(in1, in2, mode="full", method="auto"):
     return _centered(full, _shape_out(mode, in1.shape, in2.shape))
 
 
-def correlate(in1, in2, mode="full", method="auto"):
+def correlate(in1: ArrayLike, in2: ArrayLike, mode: str = "full", method: str = "auto"
+              ) -> Array:
     """The n-dimensional cross-correlation ``z[k] = sum_l in1[l] * conj(in2[l - k + N-1])``
     (``scipy.signal.correlate``): ``convolve(in1, flip(conj(in2)), mode)``.
 
@@ -106,7 +110,8 @@ def correlate(in1, in2, mode="full", method="auto"):
     return convolve(in1, rev, mode, method)
 
 
-def fftconvolve(in1, in2, mode="full", axes=None):
+def fftconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full",
+                axes: Optional[Union[int, Sequence[int]]] = None) -> Array:
     """The convolution of ``in1`` and ``in2`` through the FFT (``scipy.signal.fftconvolve``)
     over ``axes`` (default all; the other axes must match or be 1, and broadcast); values
     to FFT rounding (relative to the largest output), differentiable in both.

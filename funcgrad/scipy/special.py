@@ -13,6 +13,7 @@ Derivatives that are not implemented raise ``NotImplementedError`` when asked fo
 ``polygamma`` in ``n`` (an integer order).
 """
 import math
+from typing import Any, Callable, Literal, Optional, Union, overload
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from ..primitives import elementwise as _ew
 from ..primitives import special as _sp
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..core import Tracer as _Tracer
+from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "gammaln",
            "gamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
@@ -32,12 +34,12 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
 _INF = math.inf
 
 
-def _primitive_front(prim_fn, doc):
-    def f(x):
+def _primitive_front(prim_fn: Any, doc: str) -> Callable[[ArrayLike], Array]:
+    def f(x: ArrayLike) -> Array:
         return prim_fn(_operand(x))
     f.__name__ = f.__qualname__ = prim_fn.__name__
     f.__doc__ = doc
-    f.primitive = prim_fn.primitive
+    f.primitive = prim_fn.primitive  # type: ignore[attr-defined]
     return f
 
 
@@ -112,7 +114,7 @@ log_ndtr = _primitive_front(_sp.log_ndtr, """``log(ndtr(x))``, accurate far in b
     """)
 
 
-def i0(x):
+def i0(x: ArrayLike) -> Array:
     """The modified Bessel function of the first kind, order 0; derivative ``i1(x)``.
 
     >>> float(i0(0.0))
@@ -122,7 +124,7 @@ def i0(x):
     return i0e(x) * fnp.exp(fnp.abs(x))
 
 
-def i1(x):
+def i1(x: ArrayLike) -> Array:
     """The modified Bessel function of the first kind, order 1.
 
     >>> import funcgrad as fg
@@ -133,7 +135,7 @@ def i1(x):
     return i1e(x) * fnp.exp(fnp.abs(x))
 
 
-def ndtr(x):
+def ndtr(x: ArrayLike) -> Array:
     """The standard normal CDF, ``(1 + erf(x/sqrt(2))) / 2``.
 
     >>> float(ndtr(0.0))
@@ -142,7 +144,7 @@ def ndtr(x):
     return erfc(_operand(x) * -math.sqrt(0.5)) * 0.5
 
 
-def ndtri(p):
+def ndtri(p: ArrayLike) -> Array:
     """The inverse of ``ndtr`` on (0, 1).
 
     >>> float(ndtri(0.5))
@@ -151,7 +153,7 @@ def ndtri(p):
     return erfcinv(_operand(p) * 2.0) * -math.sqrt(2.0) + 0.0  # (+ 0.0: ndtri(0.5) is +0)
 
 
-def logit(p):
+def logit(p: ArrayLike) -> Array:
     """``log(p / (1 - p))``, the inverse of ``expit``.
 
     >>> float(logit(0.5))
@@ -161,7 +163,7 @@ def logit(p):
     return fnp.log(p) - fnp.log1p(-p)
 
 
-def log_expit(x):
+def log_expit(x: ArrayLike) -> Array:
     """``log(expit(x))`` without overflow or underflow: ``-logaddexp(0, -x)``.
 
     >>> round(float(log_expit(-800.0)))
@@ -181,7 +183,7 @@ def _np_gammaln(v):
     return np.vectorize(math.lgamma, otypes=[float])(v)
 
 
-def polygamma(n, x):
+def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
     """``polygamma(n, x)``, the ``n``-th derivative of ``digamma``:
     ``(-1)**(n+1) n! zeta(n + 1, x)`` for ``n >= 1``.  ``n`` is a plain integer (or array
     of them): it has no derivative.
@@ -203,7 +205,7 @@ def polygamma(n, x):
     return higher
 
 
-def zeta(x, q=None):
+def zeta(x: ArrayLike, q: Optional[ArrayLike] = None) -> Array:
     """The Hurwitz zeta function ``sum over k >= 0 of (k + q)**-x`` (for ``x > 1``), or
     Riemann's with ``q=None`` (``x > 1``; SciPy's continuation to ``x < 1`` gives NaN
     here).  Differentiable in ``q``: ``-x zeta(x + 1, q)``; in ``x`` it raises
@@ -215,7 +217,7 @@ def zeta(x, q=None):
     return _sp.zeta(_operand(x), 1.0 if q is None else _operand(q))
 
 
-def multigammaln(a, d):
+def multigammaln(a: ArrayLike, d: int) -> Array:
     """The multivariate log-gamma ``log Gamma_d(a)``:
     ``d(d-1)/4 log(pi) + sum_j gammaln(a - j/2)`` for ``j < d`` (``d`` a plain int).
 
@@ -225,13 +227,13 @@ def multigammaln(a, d):
     if not isinstance(d, (int, np.integer)) or d < 1:
         raise ValueError(f"multigammaln(a, d): d must be a positive int, got {d!r}")
     a = _operand(a)
-    total = d * (d - 1) / 4.0 * math.log(math.pi)
+    total: Any = d * (d - 1) / 4.0 * math.log(math.pi)
     for j in range(d):
         total = total + gammaln(a - j / 2.0)
     return total
 
 
-def betaln(a, b):
+def betaln(a: ArrayLike, b: ArrayLike) -> Array:
     """``log|B(a, b)|`` = ``gammaln(a) + gammaln(b) - gammaln(a + b)``.
 
     >>> float(betaln(1.0, 1.0))
@@ -241,7 +243,7 @@ def betaln(a, b):
     return gammaln(a) + gammaln(b) - gammaln(a + b)
 
 
-def beta(a, b):
+def beta(a: ArrayLike, b: ArrayLike) -> Array:
     """The beta function ``Gamma(a) Gamma(b) / Gamma(a + b)`` (as ``exp(betaln)`` where
     ``a, b > 0``, the gamma ratio elsewhere).
 
@@ -257,7 +259,7 @@ def beta(a, b):
     return fnp.where(positive, by_log, ratio)
 
 
-def gammainc(a, x):
+def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized lower incomplete gamma function ``P(a, x)``.  Differentiable in
     ``x`` (``x**(a-1) exp(-x) / Gamma(a)``); in ``a`` it raises ``NotImplementedError``.
 
@@ -267,7 +269,7 @@ def gammainc(a, x):
     return _sp.gammainc(_operand(a), _operand(x))
 
 
-def gammaincc(a, x):
+def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``.
 
     >>> round(float(gammaincc(1.0, 1.0)), 15) == round(math.exp(-1), 15)
@@ -276,7 +278,7 @@ def gammaincc(a, x):
     return _sp.gammaincc(_operand(a), _operand(x))
 
 
-def betainc(a, b, x):
+def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """The regularized incomplete beta function ``I_x(a, b)``.  Differentiable in ``x``
     (``x**(a-1) (1-x)**(b-1) / B(a, b)``); in ``a`` and ``b`` it raises
     ``NotImplementedError``.
@@ -290,11 +292,11 @@ def betainc(a, b, x):
 # (SciPy's signatures, each one primitive: the front of that primitive)
 for _front, _prim_fn in ((zeta, _sp.zeta), (gammainc, _sp.gammainc),
                          (gammaincc, _sp.gammaincc), (betainc, _sp.betainc)):
-    _front.primitive = _prim_fn.primitive  # type: ignore[union-attr]
+    _front.primitive = _prim_fn.primitive
 del _front, _prim_fn
 
 
-def xlogy(x, y):
+def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log(y)``, 0 where ``x == 0`` (unless ``y`` is NaN).
 
     >>> float(xlogy(0.0, 0.0))
@@ -308,7 +310,7 @@ def xlogy(x, y):
     return x * fnp.log(safe_y)
 
 
-def xlog1py(x, y):
+def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
     """``x * log1p(y)``, 0 where ``x == 0`` (unless ``y`` is NaN).
 
     >>> float(xlog1py(0.0, -1.0))
@@ -321,7 +323,7 @@ def xlog1py(x, y):
     return x * fnp.log1p(safe_y)
 
 
-def entr(x):
+def entr(x: ArrayLike) -> Array:
     """Elementwise entropy ``-x log(x)`` (0 at 0, ``-inf`` for ``x < 0``).
 
     >>> round(float(entr(0.5)), 6), float(entr(0.0))
@@ -331,7 +333,7 @@ def entr(x):
     return fnp.where(fnp.less(x, 0), -_INF, 0.0 - xlogy(x, x))  # (0 - : entr(0) is +0)
 
 
-def rel_entr(x, y):
+def rel_entr(x: ArrayLike, y: ArrayLike) -> Array:
     """``x log(x / y)`` for ``x, y > 0``; 0 where ``x == 0, y >= 0``; ``inf`` elsewhere.
 
     >>> float(rel_entr(1.0, 1.0))
@@ -344,7 +346,7 @@ def rel_entr(x, y):
     return fnp.where(both, sx * fnp.log(sx / sy), fnp.where(zero, 0.0, _INF))
 
 
-def kl_div(x, y):
+def kl_div(x: ArrayLike, y: ArrayLike) -> Array:
     """``x log(x / y) - x + y`` for ``x, y > 0``; ``y`` where ``x == 0, y >= 0``; ``inf``
     elsewhere.
 
@@ -356,7 +358,17 @@ def kl_div(x, y):
     return fnp.where(zero, y, rel_entr(x, y) - x + y)
 
 
-def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+@overload
+def logsumexp(a: ArrayLike, axis: Axis = ..., b: Optional[ArrayLike] = ...,
+              keepdims: bool = ..., return_sign: Literal[False] = ...) -> Array: ...
+@overload
+def logsumexp(a: ArrayLike, axis: Axis = ..., b: Optional[ArrayLike] = ...,
+              keepdims: bool = ..., *, return_sign: Literal[True]) -> tuple[Array, Array]: ...
+
+
+def logsumexp(a: ArrayLike, axis: Axis = None, b: Optional[ArrayLike] = None,
+              keepdims: bool = False, return_sign: bool = False
+              ) -> Union[Array, tuple[Array, Array]]:
     """``log(sum(b * exp(a), axis))`` without overflow (``scipy.special.logsumexp``).
 
     With ``return_sign=True``, returns ``(log|s|, sign(s))`` (weights ``b`` may be
@@ -386,7 +398,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     return (out, sign) if return_sign else out
 
 
-def softmax(x, axis=None):
+def softmax(x: ArrayLike, axis: Axis = None) -> Array:
     """``exp(x) / sum(exp(x), axis)`` (over all elements with ``axis=None``, as SciPy).
 
     >>> import numpy as np
@@ -397,7 +409,7 @@ def softmax(x, axis=None):
     return fnp.exp(x - logsumexp(x, axis=axis, keepdims=True))
 
 
-def log_softmax(x, axis=None):
+def log_softmax(x: ArrayLike, axis: Axis = None) -> Array:
     """``x - logsumexp(x, axis)``.
 
     >>> import numpy as np
@@ -408,7 +420,7 @@ def log_softmax(x, axis=None):
     return x - logsumexp(x, axis=axis, keepdims=True)
 
 
-def sinc(x):
+def sinc(x: ArrayLike) -> Array:
     """``sin(pi x) / (pi x)`` (``scipy.special.sinc`` is ``numpy.sinc``).
 
     >>> float(sinc(0.0))
