@@ -281,7 +281,7 @@ def pinv(a: ArrayLike, *, atol: Optional[float] = None, rtol: Optional[float] = 
 
 
 def norm(a: ArrayLike, ord: Union[None, int, float, str] = None,  # noqa: A002
-         axis: Axis = None, keepdims: bool = False, check_finite: bool = True) -> Array:  # noqa: A002
+         axis: Axis = None, keepdims: bool = False, check_finite: bool = True) -> Array:
     """Vector and matrix norms as ``scipy.linalg.norm`` (NumPy's ``ord`` values).
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl

@@ -95,8 +95,8 @@ def _wrap_callback(callback, unravel, to_dtype):
 
 
 def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
-             method: Union[str, Callable[..., Any], None] = None, jac: Any = None, hess: Any = None,
-             hessp: Any = None, bounds: Any = None, constraints: Any = (),
+             method: Union[str, Callable[..., Any], None] = None, jac: Any = None,
+             hess: Any = None, hessp: Any = None, bounds: Any = None, constraints: Any = (),
              tol: Optional[float] = None, callback: Optional[Callable[..., Any]] = None,
              options: Optional[dict[str, Any]] = None) -> Any:
     """Minimize ``fun(x, *args)`` with ``scipy.optimize.minimize``, derivatives by funcgrad.

@@ -13,7 +13,7 @@ its derivative in the shape parameter raises ``NotImplementedError``, as theirs 
 1.0
 """
 import math
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn, Optional
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from .. import numpy as fnp
 from ..numpy._convert import operand as _operand
 from . import _ppf
 from . import special as sp
+from ..typing import Array, ArrayLike
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
            "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
@@ -63,21 +64,21 @@ class rv_continuous:
     _cdf: Callable[..., Any]
     _ppf: Callable[..., Any]
 
-    def __init__(self, name, **methods):
+    def __init__(self, name: str, **methods: Any) -> None:
         self.name = name
         self.__dict__.update(methods)
 
     def _args(self, args, kwds):
         return _split(self.name, self.shapes, args, kwds, {"loc": 0.0, "scale": 1.0})
 
-    def logpdf(self, x, *args, **kwds):
+    def logpdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """``log pdf(x)``: ``_logpdf((x - loc) / scale) - log(scale)``."""
         shape, (loc, scale) = self._args(args, kwds)
         # (a Python scale stays a Python float: float32 x stays float32)
         log_scale = math.log(scale) if isinstance(scale, (int, float)) else fnp.log(scale)
         return self._logpdf((_operand(x) - loc) / scale, *shape) - log_scale
 
-    def pdf(self, x, *args, **kwds):
+    def pdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The probability density, ``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, *args, **kwds))
 
@@ -89,27 +90,27 @@ class rv_continuous:
                                       f"implemented")
         return fn((_operand(x) - loc) / scale, *shape)
 
-    def cdf(self, x, *args, **kwds):
+    def cdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The cumulative distribution function."""
         return self._standard("_cdf", x, args, kwds)
 
-    def logcdf(self, x, *args, **kwds):
+    def logcdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """``log cdf(x)``."""
         if getattr(self, "_logcdf", None) is None:
             return fnp.log(self.cdf(x, *args, **kwds))
         return self._standard("_logcdf", x, args, kwds)
 
-    def sf(self, x, *args, **kwds):
+    def sf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The survival function ``1 - cdf(x)``."""
         return self._standard("_sf", x, args, kwds)
 
-    def logsf(self, x, *args, **kwds):
+    def logsf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """``log sf(x)``."""
         if getattr(self, "_logsf", None) is None:
             return fnp.log(self.sf(x, *args, **kwds))
         return self._standard("_logsf", x, args, kwds)
 
-    def ppf(self, q, *args, **kwds):
+    def ppf(self, q: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The quantile function, the inverse of ``cdf``."""
         shape, (loc, scale) = self._args(args, kwds)
         if getattr(self, "_ppf", None) is None:
@@ -117,7 +118,7 @@ class rv_continuous:
                                       f"implemented")
         return loc + scale * self._ppf(_operand(q), *shape)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<funcgrad.scipy.stats.{self.name}>"
 
 
@@ -234,15 +235,15 @@ class rv_discrete(rv_continuous):
         shape, (loc,) = _split(self.name, self.shapes, args, kwds, {"loc": 0.0})
         return shape, (loc, 1.0)
 
-    def logpmf(self, k, *args, **kwds):
+    def logpmf(self, k: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """``log pmf(k)``."""
         return self._standard("_logpmf", k, args, kwds)
 
-    def pmf(self, k, *args, **kwds):
+    def pmf(self, k: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The probability mass function, ``exp(logpmf)``."""
         return fnp.exp(self.logpmf(k, *args, **kwds))
 
-    def logpdf(self, *args, **kwds):
+    def logpdf(self, *args: ArrayLike, **kwds: ArrayLike) -> NoReturn:
         raise AttributeError(f"{self.name} is discrete: use logpmf, as in SciPy")
 
 
@@ -333,7 +334,8 @@ class _multivariate_normal:
     -1.837877
     """
 
-    def logpdf(self, x, mean=None, cov=1):
+    def logpdf(self, x: ArrayLike, mean: Optional[ArrayLike] = None, cov: ArrayLike = 1
+               ) -> Array:
         x = fnp.asarray(x)
         d = x.shape[-1] if x.ndim else 1
         if mean is not None:
@@ -351,7 +353,8 @@ class _multivariate_normal:
         log_det = 2.0 * fnp.sum(fnp.log(fnp.diagonal(chol, axis1=-2, axis2=-1)), axis=-1)
         return -0.5 * (d * math.log(2 * math.pi) + log_det + maha)
 
-    def pdf(self, x, mean=None, cov=1):
+    def pdf(self, x: ArrayLike, mean: Optional[ArrayLike] = None, cov: ArrayLike = 1
+            ) -> Array:
         """``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, mean, cov))
 
@@ -368,7 +371,7 @@ class _dirichlet:
     0.0
     """
 
-    def logpdf(self, x, alpha):
+    def logpdf(self, x: ArrayLike, alpha: ArrayLike) -> Array:
         x, alpha = fnp.asarray(x), fnp.asarray(alpha)
         if alpha.ndim != 1 or x.shape[0] != alpha.shape[0]:
             raise ValueError(f"dirichlet: alpha must be 1-d with one entry per component "
@@ -378,7 +381,7 @@ class _dirichlet:
         norm_const = fnp.sum(sp.gammaln(alpha)) - sp.gammaln(fnp.sum(alpha))
         return fnp.sum(sp.xlogy(a - 1.0, x), axis=0) - norm_const
 
-    def pdf(self, x, alpha):
+    def pdf(self, x: ArrayLike, alpha: ArrayLike) -> Array:
         """``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, alpha))
 
