@@ -1,14 +1,18 @@
 """The common optimizers as chains of gradient transformations (optax's names, defaults
 and update rules). ``learning_rate`` is a number or a schedule (a function of the count).
 """
-from .base import chain, identity
+from typing import Callable, Optional, Union
+
+from ..typing import PyTree
+from .base import GradientTransformation, ScalarOrSchedule, chain, identity
 from .transforms import (add_decayed_weights, scale_by_adam, scale_by_learning_rate,
                          scale_by_rms, scale_by_rss, scale_by_stddev, trace)
 
 __all__ = ["sgd", "adam", "adamw", "rmsprop", "adagrad"]
 
 
-def sgd(learning_rate, momentum=None, nesterov=False):
+def sgd(learning_rate: ScalarOrSchedule, momentum: Optional[float] = None,
+        nesterov: bool = False) -> GradientTransformation:
     """Stochastic gradient descent: ``-lr * g``, or with momentum ``t = g + momentum * t``,
     ``-lr * t`` (Nesterov: ``-lr * (g + momentum * t)``).
 
@@ -29,7 +33,8 @@ def sgd(learning_rate, momentum=None, nesterov=False):
                  scale_by_learning_rate(learning_rate))
 
 
-def adam(learning_rate, b1=0.9, b2=0.999, eps=1e-8, eps_root=0.0):
+def adam(learning_rate: ScalarOrSchedule, b1: float = 0.9, b2: float = 0.999,
+         eps: float = 1e-8, eps_root: float = 0.0) -> GradientTransformation:
     """Adam (Kingma and Ba, 2014): ``-lr * m_hat / (sqrt(v_hat + eps_root) + eps)``.
 
     >>> import numpy as np, funcgrad as fg
@@ -42,8 +47,10 @@ def adam(learning_rate, b1=0.9, b2=0.999, eps=1e-8, eps_root=0.0):
     return chain(scale_by_adam(b1, b2, eps, eps_root), scale_by_learning_rate(learning_rate))
 
 
-def adamw(learning_rate, b1=0.9, b2=0.999, eps=1e-8, eps_root=0.0, weight_decay=1e-4,
-          mask=None):
+def adamw(learning_rate: ScalarOrSchedule, b1: float = 0.9, b2: float = 0.999,
+          eps: float = 1e-8, eps_root: float = 0.0, weight_decay: float = 1e-4,
+          mask: Union[PyTree, Callable[[PyTree], PyTree], None] = None
+          ) -> GradientTransformation:
     """Adam with decoupled weight decay (Loshchilov and Hutter, 2019):
     ``-lr * (adam direction + weight_decay * params)``. ``mask`` (a pytree of bools, or
     a function of the params returning one) picks the leaves that decay.
@@ -58,8 +65,10 @@ def adamw(learning_rate, b1=0.9, b2=0.999, eps=1e-8, eps_root=0.0, weight_decay=
                  scale_by_learning_rate(learning_rate))
 
 
-def rmsprop(learning_rate, decay=0.9, eps=1e-8, initial_scale=0.0, eps_in_sqrt=True,
-            centered=False, momentum=None, nesterov=False):
+def rmsprop(learning_rate: ScalarOrSchedule, decay: float = 0.9, eps: float = 1e-8,
+            initial_scale: float = 0.0, eps_in_sqrt: bool = True, centered: bool = False,
+            momentum: Optional[float] = None, nesterov: bool = False
+            ) -> GradientTransformation:
     """RMSProp: ``-lr * g / sqrt(nu + eps)``, ``nu`` a moving average of ``g**2`` (of its
     variance with ``centered``); then momentum on the scaled update if ``momentum`` is set.
     ``eps_in_sqrt=False`` gives PyTorch's ``g / (sqrt(nu) + eps)``.
@@ -77,7 +86,8 @@ def rmsprop(learning_rate, decay=0.9, eps=1e-8, initial_scale=0.0, eps_in_sqrt=T
                  trace(momentum, nesterov) if momentum is not None else identity())
 
 
-def adagrad(learning_rate, initial_accumulator_value=0.1, eps=1e-7):
+def adagrad(learning_rate: ScalarOrSchedule, initial_accumulator_value: float = 0.1,
+            eps: float = 1e-7) -> GradientTransformation:
     """Adagrad (Duchi et al., 2011): ``-lr * g / sqrt(s + eps)``, ``s`` the running sum of
     ``g**2`` started at ``initial_accumulator_value``.
 

@@ -6,14 +6,20 @@ result to the parameters.
 Everything here is written with operations that work on NumPy arrays and on traced
 values alike, so ``fg.jit(opt.update)`` compiles a whole optimizer step.
 """
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, Union
 
 import numpy as np
 
 from .. import numpy as fnp
 from .. import tree
+from ..typing import Array, ArrayLike, PyTree
 
 __all__ = ["GradientTransformation", "EmptyState", "identity", "chain", "apply_updates"]
+
+# a schedule maps the step count to a value (optax's ``Schedule``); where a number or a
+# schedule is accepted, the number is the constant schedule
+Schedule = Callable[[ArrayLike], Union[float, Array]]
+ScalarOrSchedule = Union[float, Schedule]
 
 
 class GradientTransformation(NamedTuple):
@@ -29,15 +35,15 @@ class GradientTransformation(NamedTuple):
     (np.float64(3.0), ())
     """
 
-    init: Callable
-    update: Callable
+    init: Callable[[PyTree], PyTree]
+    update: Callable[..., tuple[PyTree, PyTree]]
 
 
 class EmptyState(NamedTuple):
     """The state of a transformation that keeps none."""
 
 
-def identity():
+def identity() -> GradientTransformation:
     """The transformation that returns its updates unchanged.
 
     >>> import funcgrad as fg
@@ -48,7 +54,7 @@ def identity():
                                   lambda updates, state, params=None: (updates, state))
 
 
-def chain(*transforms):
+def chain(*transforms: GradientTransformation) -> GradientTransformation:
     """Apply ``transforms`` one after the other; the state is the tuple of their states.
 
     >>> import numpy as np, funcgrad as fg
@@ -80,7 +86,7 @@ def chain(*transforms):
     return GradientTransformation(init, update)
 
 
-def apply_updates(params, updates):
+def apply_updates(params: PyTree, updates: PyTree) -> PyTree:
     """``params + updates``, leaf by leaf, each result in its parameter's dtype.
 
     >>> import numpy as np, funcgrad as fg

@@ -4,10 +4,12 @@ A schedule takes the number of updates made so far (0 for the first) and returns
 learning rate; pass it where a learning rate goes (``fg.optim.adam(schedule)``). They are
 written with ``funcgrad.numpy``, so they also run on the traced count inside ``fg.jit``.
 """
+from typing import Optional, Sequence
+
 import numpy as np
 
 from .. import numpy as fnp
-from .base import check_float
+from .base import Schedule, check_float
 
 __all__ = ["constant_schedule", "linear_schedule", "exponential_decay",
            "cosine_decay_schedule", "piecewise_constant_schedule", "join_schedules",
@@ -18,7 +20,7 @@ def _float_count(count):
     return fnp.astype(fnp.asarray(count), np.float64)
 
 
-def constant_schedule(value):
+def constant_schedule(value: float) -> Schedule:
     """``value`` at every step.
 
     >>> import funcgrad as fg
@@ -29,7 +31,8 @@ def constant_schedule(value):
     return lambda count: value
 
 
-def linear_schedule(init_value, end_value, transition_steps, transition_begin=0):
+def linear_schedule(init_value: float, end_value: float, transition_steps: int,
+                    transition_begin: int = 0) -> Schedule:
     """From ``init_value`` to ``end_value`` linearly over ``transition_steps`` steps,
     starting at step ``transition_begin``; constant before and after.
 
@@ -49,8 +52,9 @@ def linear_schedule(init_value, end_value, transition_steps, transition_begin=0)
     return schedule
 
 
-def exponential_decay(init_value, transition_steps, decay_rate, transition_begin=0,
-                      staircase=False, end_value=None):
+def exponential_decay(init_value: float, transition_steps: int, decay_rate: float,
+                      transition_begin: int = 0, staircase: bool = False,
+                      end_value: Optional[float] = None) -> Schedule:
     """``init_value * decay_rate ** ((count - transition_begin) / transition_steps)``
     (the exponent rounded down with ``staircase``), ``init_value`` before
     ``transition_begin``, never past ``end_value`` when one is given.
@@ -80,7 +84,8 @@ def exponential_decay(init_value, transition_steps, decay_rate, transition_begin
     return schedule
 
 
-def cosine_decay_schedule(init_value, decay_steps, alpha=0.0, exponent=1.0):
+def cosine_decay_schedule(init_value: float, decay_steps: int, alpha: float = 0.0,
+                          exponent: float = 1.0) -> Schedule:
     """Half a cosine from ``init_value`` down to ``alpha * init_value`` over
     ``decay_steps`` steps (Loshchilov and Hutter's SGDR without restarts), then constant.
 
@@ -101,7 +106,9 @@ def cosine_decay_schedule(init_value, decay_steps, alpha=0.0, exponent=1.0):
     return schedule
 
 
-def piecewise_constant_schedule(init_value, boundaries_and_scales=None):
+def piecewise_constant_schedule(init_value: float,
+                                boundaries_and_scales: Optional[dict[int, float]] = None
+                                ) -> Schedule:
     """``init_value``, multiplied by ``scale`` from each step ``boundary`` on
     (``boundaries_and_scales`` is a dict ``{boundary: scale}``).
 
@@ -124,7 +131,7 @@ def piecewise_constant_schedule(init_value, boundaries_and_scales=None):
     return schedule
 
 
-def join_schedules(schedules, boundaries):
+def join_schedules(schedules: Sequence[Schedule], boundaries: Sequence[int]) -> Schedule:
     """``schedules[i]`` from step ``boundaries[i - 1]`` on, counting from 0 again there.
 
     >>> import funcgrad as fg
@@ -146,8 +153,9 @@ def join_schedules(schedules, boundaries):
     return schedule
 
 
-def warmup_cosine_decay_schedule(init_value, peak_value, warmup_steps, decay_steps,
-                                 end_value=0.0, exponent=1.0):
+def warmup_cosine_decay_schedule(init_value: float, peak_value: float, warmup_steps: int,
+                                 decay_steps: int, end_value: float = 0.0,
+                                 exponent: float = 1.0) -> Schedule:
     """Linear warm-up from ``init_value`` to ``peak_value`` over ``warmup_steps``, then a
     cosine decay to ``end_value`` at step ``decay_steps`` (counted from the start).
 

@@ -5,13 +5,14 @@ Second moments use ``|g|**2``, so complex parameters work (the rule of optax and
 Every state leaf has its parameter's dtype: float32 parameters keep float32 state and
 float32 updates; the step count is a 0-d int32 array.
 """
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple, Union
 
 import numpy as np
 
 from .. import numpy as fnp
 from .. import tree
-from .base import (EmptyState, GradientTransformation, abs_sq, cast, check_float, leaf_dtype,
+from ..typing import PyTree
+from .base import (EmptyState, GradientTransformation, Schedule, ScalarOrSchedule, abs_sq, cast, check_float, leaf_dtype,
                    map_leaves, need_params, zeros_like_tree)
 
 __all__ = ["scale", "scale_by_learning_rate", "scale_by_schedule", "trace", "scale_by_adam",
@@ -31,7 +32,7 @@ def _bias_corrected(moment, decay, count):
     return tree.tree_map(lambda m: m / cast(correction, leaf_dtype(m)), moment)
 
 
-def scale(step_size):
+def scale(step_size: float) -> GradientTransformation:
     """Multiply the updates by ``step_size``.
 
     >>> import numpy as np, funcgrad as fg
@@ -49,7 +50,7 @@ class ScaleByScheduleState(NamedTuple):
     count: Any
 
 
-def scale_by_schedule(step_size_fn):
+def scale_by_schedule(step_size_fn: Schedule) -> GradientTransformation:
     """Multiply the updates by ``step_size_fn(count)``, ``count`` being the number of
     updates made before this one (0 for the first).
 
@@ -73,7 +74,8 @@ def scale_by_schedule(step_size_fn):
     return GradientTransformation(lambda params: ScaleByScheduleState(_count()), update)
 
 
-def scale_by_learning_rate(learning_rate, *, flip_sign=True):
+def scale_by_learning_rate(learning_rate: ScalarOrSchedule, *, flip_sign: bool = True
+                           ) -> GradientTransformation:
     """Multiply by ``-learning_rate`` (a number or a schedule, a function of the count).
 
     >>> import numpy as np, funcgrad as fg
@@ -91,7 +93,7 @@ class TraceState(NamedTuple):
     trace: Any
 
 
-def trace(decay, nesterov=False):
+def trace(decay: float, nesterov: bool = False) -> GradientTransformation:
     """Momentum: ``t = g + decay * t``; the update is ``t`` (or ``g + decay * t`` with
     Nesterov's momentum).
 
@@ -122,7 +124,8 @@ class ScaleByAdamState(NamedTuple):
     nu: Any
 
 
-def scale_by_adam(b1=0.9, b2=0.999, eps=1e-8, eps_root=0.0):
+def scale_by_adam(b1: float = 0.9, b2: float = 0.999, eps: float = 1e-8, eps_root: float = 0.0
+                  ) -> GradientTransformation:
     """Adam's direction (Kingma and Ba, 2014): ``m_hat / (sqrt(v_hat + eps_root) + eps)``
     with bias-corrected moving averages ``m`` of ``g`` and ``v`` of ``|g|**2``.
 
@@ -160,7 +163,8 @@ def _rms_divide(g, nu, eps, eps_in_sqrt):
     return g / fnp.sqrt(nu + eps) if eps_in_sqrt else g / (fnp.sqrt(nu) + eps)
 
 
-def scale_by_rms(decay=0.9, eps=1e-8, initial_scale=0.0, eps_in_sqrt=True):
+def scale_by_rms(decay: float = 0.9, eps: float = 1e-8, initial_scale: float = 0.0,
+                 eps_in_sqrt: bool = True) -> GradientTransformation:
     """RMSProp's scaling (Hinton): ``g / sqrt(nu + eps)`` with ``nu`` a moving average of
     ``|g|**2`` (``g / (sqrt(nu) + eps)`` with ``eps_in_sqrt=False``, PyTorch's placement).
 
@@ -189,7 +193,8 @@ class ScaleByRStdDevState(NamedTuple):
     nu: Any
 
 
-def scale_by_stddev(decay=0.9, eps=1e-8, initial_scale=0.0, eps_in_sqrt=True):
+def scale_by_stddev(decay: float = 0.9, eps: float = 1e-8, initial_scale: float = 0.0,
+                    eps_in_sqrt: bool = True) -> GradientTransformation:
     """Centered RMSProp: like :func:`scale_by_rms`, dividing by the moving standard
     deviation ``sqrt(nu - |mu|**2)`` instead of the root mean square.
 
@@ -220,7 +225,8 @@ class ScaleByRssState(NamedTuple):
     sum_of_squares: Any
 
 
-def scale_by_rss(initial_accumulator_value=0.1, eps=1e-7):
+def scale_by_rss(initial_accumulator_value: float = 0.1, eps: float = 1e-7
+                 ) -> GradientTransformation:
     """Adagrad's scaling (Duchi et al., 2011): ``g / sqrt(s + eps)`` with ``s`` the sum of
     all ``|g|**2`` so far (plus the initial value); 0 where ``s`` is 0.
 
@@ -256,7 +262,9 @@ def _mask_tree(mask, params):
     return mask(params) if callable(mask) else mask
 
 
-def add_decayed_weights(weight_decay=0.0, mask=None):
+def add_decayed_weights(weight_decay: float = 0.0,
+                        mask: Union[PyTree, Callable[[PyTree], PyTree], None] = None
+                        ) -> GradientTransformation:
     """Add ``weight_decay * params`` to the updates (decoupled weight decay, as in AdamW).
 
     ``mask`` (a pytree of bools like the params, or a function of the params returning
@@ -280,7 +288,7 @@ def add_decayed_weights(weight_decay=0.0, mask=None):
     return GradientTransformation(lambda params: EmptyState(), update)
 
 
-def clip_by_global_norm(max_norm):
+def clip_by_global_norm(max_norm: float) -> GradientTransformation:
     """Scale all updates by ``min(1, max_norm / ||g||)``, ``||g||`` the 2-norm of every
     leaf together.
 
