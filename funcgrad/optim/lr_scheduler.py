@@ -6,6 +6,7 @@ once per epoch, after ``optimizer.step()``. Each rule is written, as PyTorch wri
 relative to the current ``lr``, so several schedulers on one optimizer compose.
 """
 import math
+from typing import Any, Callable, Iterable, Sequence, Union
 
 from .optimizer import Optimizer
 
@@ -25,7 +26,7 @@ class LRScheduler:
     ([1.0], 0, [1.0])
     """
 
-    def __init__(self, optimizer, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer (a scheduler "
                             "drives fg.optim.SGD, Adam, ...; the functional optimizers take "
@@ -41,30 +42,30 @@ class LRScheduler:
         self.last_epoch = last_epoch
         self.step()
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         raise NotImplementedError
 
-    def get_last_lr(self):
+    def get_last_lr(self) -> list[float]:
         """The learning rates the last ``step()`` set, one per group."""
         return list(self._last_lr)
 
-    def step(self):
+    def step(self) -> None:
         """Advance one epoch and set each group's learning rate."""
         self.last_epoch += 1
         for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
             group["lr"] = lr
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
 
-    def state_dict(self):
+    def state_dict(self) -> dict[str, Any]:
         """Everything but the optimizer (and functions, which cannot be saved)."""
         return {k: v for k, v in self.__dict__.items()
                 if k != "optimizer" and not callable(v) and k != "lr_lambdas"}
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Restore what :meth:`state_dict` returned."""
         self.__dict__.update(state_dict)
 
-    def _lrs(self):
+    def _lrs(self) -> list[float]:
         return [group["lr"] for group in self.optimizer.param_groups]
 
 
@@ -81,13 +82,14 @@ class StepLR(LRScheduler):
     [1.0, 1.0, 0.1, 0.1, 0.01]
     """
 
-    def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, step_size: int, gamma: float = 0.1,
+                 last_epoch: int = -1) -> None:
         if int(step_size) != step_size or step_size < 1:
             raise ValueError(f"step_size must be a positive integer, got {step_size}")
         self.step_size, self.gamma = int(step_size), gamma
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return self._lrs()
         return [lr * self.gamma for lr in self._lrs()]
@@ -106,12 +108,13 @@ class MultiStepLR(LRScheduler):
     [1.0, 0.5, 0.5, 0.25]
     """
 
-    def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, milestones: Iterable[int], gamma: float = 0.1,
+                 last_epoch: int = -1) -> None:
         self.milestones = sorted(int(m) for m in milestones)
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         hits = self.milestones.count(self.last_epoch)
         return [lr * self.gamma ** hits for lr in self._lrs()]
 
@@ -126,11 +129,11 @@ class ExponentialLR(LRScheduler):
     [0.25]
     """
 
-    def __init__(self, optimizer, gamma, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
         self.gamma = gamma
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         if self.last_epoch == 0:
             return self._lrs()
         return [lr * self.gamma for lr in self._lrs()]
@@ -152,13 +155,14 @@ class CosineAnnealingLR(LRScheduler):
     [1.0, 0.8536, 0.5, 0.1464, 0.0]
     """
 
-    def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0,
+                 last_epoch: int = -1) -> None:
         if T_max <= 0:
             raise ValueError(f"T_max must be positive, got {T_max}")
         self.T_max, self.eta_min = T_max, eta_min
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         epoch, t_max, low = self.last_epoch, self.T_max, self.eta_min
         if epoch == 0:
             return self._lrs()
@@ -182,7 +186,9 @@ class LambdaLR(LRScheduler):
     [1.0]
     """
 
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+    def __init__(self, optimizer: Optimizer,
+                 lr_lambda: Union[Callable[[int], float], Sequence[Callable[[int], float]]],
+                 last_epoch: int = -1) -> None:
         n = len(optimizer.param_groups)
         if callable(lr_lambda):
             self.lr_lambdas = [lr_lambda] * n
@@ -192,5 +198,5 @@ class LambdaLR(LRScheduler):
             self.lr_lambdas = list(lr_lambda)
         super().__init__(optimizer, last_epoch)
 
-    def get_lr(self):
+    def get_lr(self) -> list[float]:
         return [base * f(self.last_epoch) for base, f in zip(self.base_lrs, self.lr_lambdas)]

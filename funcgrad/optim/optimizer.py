@@ -8,6 +8,7 @@ does. The arithmetic runs in NumPy, in the parameter's dtype: a float32 paramete
 float32. Parameters placed on a GPU are not supported yet (a clear error says so).
 """
 import math
+from typing import Any, Callable, Iterable, Optional, Union
 
 import numpy as np
 
@@ -15,6 +16,9 @@ from ..eager import Tensor
 from ..modes import enable_grad, no_grad
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
+
+# the parameters, or parameter groups: dicts with "params" and hyperparameters to override
+Params = Union[Iterable[Tensor], Iterable[dict[str, Any]]]
 
 
 def _value(t):
@@ -54,14 +58,14 @@ class Optimizer:
     [0.1, 0.5]
     """
 
-    def __init__(self, params, defaults):
+    def __init__(self, params: Params, defaults: dict[str, Any]) -> None:
         self.defaults = dict(defaults)
-        self.state = {}
-        self.param_groups = []
+        self.state: dict[Tensor, dict[str, Any]] = {}
+        self.param_groups: list[dict[str, Any]] = []
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable "
                             "of Tensors or dicts, but got a Tensor (wrap it in a list)")
-        groups = list(params)
+        groups: list[Any] = list(params)
         if not groups:
             raise ValueError("optimizer got an empty parameter list")
         if not isinstance(groups[0], dict):
@@ -69,14 +73,14 @@ class Optimizer:
         for group in groups:
             self.add_param_group(group)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
         for i, group in enumerate(self.param_groups):
             lines.append(f"Parameter Group {i}")
             lines += [f"    {k}: {v}" for k, v in sorted(group.items()) if k != "params"]
         return "\n".join(lines + [")"])
 
-    def add_param_group(self, param_group):
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a group of parameters, with hyperparameters that override the defaults.
 
         >>> import funcgrad as fg
@@ -108,7 +112,7 @@ class Optimizer:
     def _check_group(self, group):
         _check("learning rate", group["lr"])
 
-    def zero_grad(self, set_to_none=True):
+    def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of every parameter (to ``None``, or to zeros).
 
         >>> import funcgrad as fg
@@ -126,7 +130,7 @@ class Optimizer:
                 else:
                     p.grad = Tensor(np.zeros_like(_value(p.grad)))
 
-    def step(self, closure=None):
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """Update every parameter that has a ``.grad``; ``closure`` (optional)
         re-evaluates the loss, with gradients enabled, and its value is returned.
 
@@ -151,7 +155,7 @@ class Optimizer:
                 _write(p, self._update(_value(p), grad, state, group))
         return loss
 
-    def state_dict(self):
+    def state_dict(self) -> dict[str, Any]:
         """The state (buffers copied) and the hyperparameters, parameters numbered in
         group order, as ``torch.optim.Optimizer.state_dict`` lays them out.
 
@@ -160,7 +164,8 @@ class Optimizer:
         >>> opt.state_dict()["param_groups"][0]["params"]
         [0]
         """
-        index, groups = {}, []
+        index: dict[int, int] = {}
+        groups = []
         for group in self.param_groups:
             packed = {k: v for k, v in group.items() if k != "params"}
             packed["params"] = [index.setdefault(id(p), len(index)) for p in group["params"]]
@@ -173,7 +178,7 @@ class Optimizer:
                                            for k, v in self.state[p].items()}
         return {"state": state, "param_groups": groups}
 
-    def load_state_dict(self, state_dict):
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Restore what :meth:`state_dict` returned (buffers are copied in, cast to each
         parameter's dtype; hyperparameters are taken from the saved groups).
 
@@ -187,7 +192,7 @@ class Optimizer:
         saved_groups = state_dict["param_groups"]
         if len(saved_groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
-        by_index = {}
+        by_index: dict[int, Tensor] = {}
         for group, saved in zip(self.param_groups, saved_groups):
             if len(group["params"]) != len(saved["params"]):
                 raise ValueError("loaded state dict contains a parameter group that doesn't "
@@ -233,8 +238,9 @@ class SGD(Optimizer):
     [ 0.2224 -0.4448]
     """
 
-    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
-                 nesterov=False, *, maximize=False):
+    def __init__(self, params: Params, lr: float = 1e-3, momentum: float = 0,
+                 dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
+                 maximize: bool = False) -> None:
         super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening,
                                       weight_decay=weight_decay, nesterov=nesterov,
                                       maximize=maximize))
@@ -275,8 +281,10 @@ class Adam(Optimizer):
 
     _decoupled = False
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
-                 amsgrad=False, *, maximize=False):
+    def __init__(self, params: Params, lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0, amsgrad: bool = False, *, maximize: bool = False
+                 ) -> None:
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps,
                                       weight_decay=weight_decay, amsgrad=amsgrad,
                                       maximize=maximize))
@@ -325,8 +333,10 @@ class AdamW(Adam):
 
     _decoupled = True
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
-                 amsgrad=False, *, maximize=False):
+    def __init__(self, params: Params, lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False
+                 ) -> None:
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
 
 
@@ -342,8 +352,9 @@ class RMSprop(Optimizer):
     tensor([2.98], dtype=float64, requires_grad=True)
     """
 
-    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
-                 centered=False, *, maximize=False):
+    def __init__(self, params: Params, lr: float = 1e-2, alpha: float = 0.99,
+                 eps: float = 1e-8, weight_decay: float = 0, momentum: float = 0,
+                 centered: bool = False, *, maximize: bool = False) -> None:
         super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay,
                                       momentum=momentum, centered=centered,
                                       maximize=maximize))
@@ -394,8 +405,9 @@ class Adagrad(Optimizer):
     tensor([0.5], dtype=float64, requires_grad=True)
     """
 
-    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
-                 initial_accumulator_value=0, eps=1e-10, *, maximize=False):
+    def __init__(self, params: Params, lr: float = 1e-2, lr_decay: float = 0,
+                 weight_decay: float = 0, initial_accumulator_value: float = 0,
+                 eps: float = 1e-10, *, maximize: bool = False) -> None:
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
                                       initial_accumulator_value=initial_accumulator_value,
                                       eps=eps, maximize=maximize))
