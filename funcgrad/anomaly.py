@@ -23,6 +23,7 @@ import os
 import sys
 import threading
 import traceback
+from typing import Any, Callable, Literal, TypeVar, cast
 
 import numpy as np
 
@@ -46,7 +47,7 @@ class _Mode(threading.local):
 _mode = _Mode()
 
 
-def is_anomaly_enabled():
+def is_anomaly_enabled() -> bool:
     """Whether anomaly detection is on for this thread.
 
     >>> import funcgrad as fg
@@ -56,7 +57,7 @@ def is_anomaly_enabled():
     return _mode.check_nan is not None
 
 
-def is_anomaly_check_nan_enabled():
+def is_anomaly_check_nan_enabled() -> bool:
     """Whether anomaly detection is on and checks for NaN, on this thread.
 
     >>> import funcgrad as fg
@@ -65,6 +66,9 @@ def is_anomaly_check_nan_enabled():
     False
     """
     return bool(_mode.check_nan)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _set_mode(check_nan):
@@ -93,28 +97,28 @@ class detect_anomaly:
     RuntimeError: Function 'multiply' returned nan values in its 0th output. ...
     """
 
-    def __init__(self, check_nan=True):
+    def __init__(self, check_nan: bool = True) -> None:
         self.check_nan = bool(check_nan)
         self._saved = threading.local()  # one object may be entered by several threads, nested
 
-    def __enter__(self):
+    def __enter__(self) -> "detect_anomaly":
         stack = self._saved.__dict__.setdefault("stack", [])
         stack.append(_mode.check_nan)
         _set_mode(self.check_nan)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         _set_mode(self._saved.stack.pop())
         return False
 
-    def __call__(self, fn):
+    def __call__(self, fn: _F) -> _F:
         import functools
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             with detect_anomaly(self.check_nan):
                 return fn(*args, **kwargs)
-        return wrapper
+        return cast(_F, wrapper)
 
 
 class set_detect_anomaly:
@@ -129,14 +133,14 @@ class set_detect_anomaly:
     False
     """
 
-    def __init__(self, mode, check_nan=True):
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
         self._previous = _mode.check_nan
         _set_mode(bool(check_nan) if mode else None)
 
-    def __enter__(self):
+    def __enter__(self) -> "set_detect_anomaly":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         _set_mode(self._previous)
         return False
 

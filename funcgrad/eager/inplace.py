@@ -8,6 +8,8 @@ with it.  When gradients are on, the update is recorded like any operation and t
 Tensor's ``grad_fn`` becomes the update's node (PyTorch's rules: a leaf that
 requires grad cannot be updated in place).
 """
+from typing import Any, TypeVar
+
 import numpy as np
 
 from .. import numpy as fnp
@@ -19,6 +21,9 @@ from .interop import unwrap_index
 from .values import TensorBase
 
 __all__ = ["InPlaceUpdates"]
+
+# each in-place method returns the Tensor it updated
+_T = TypeVar("_T", bound="InPlaceUpdates")
 
 LEAF_INPLACE_MESSAGE = ("a leaf Variable that requires grad is being used in an in-place "
                         "operation.")
@@ -95,7 +100,7 @@ class InPlaceUpdates(TensorBase):
     def __ipow__(self, other):
         return self._inplace(lambda s: s ** other)
 
-    def add_(self, other, alpha=1):
+    def add_(self: _T, other: Any, alpha: Any = 1) -> _T:
         """In place ``self += alpha * other``.
 
         >>> import funcgrad as fg
@@ -104,7 +109,7 @@ class InPlaceUpdates(TensorBase):
         """
         return self._inplace(lambda s: s + (other if alpha == 1 else other * alpha))
 
-    def sub_(self, other, alpha=1):
+    def sub_(self: _T, other: Any, alpha: Any = 1) -> _T:
         """In place ``self -= alpha * other``.
 
         >>> import funcgrad as fg
@@ -113,7 +118,7 @@ class InPlaceUpdates(TensorBase):
         """
         return self._inplace(lambda s: s - (other if alpha == 1 else other * alpha))
 
-    def mul_(self, other):
+    def mul_(self: _T, other: Any) -> _T:
         """In place ``self *= other``.
 
         >>> import funcgrad as fg
@@ -122,7 +127,7 @@ class InPlaceUpdates(TensorBase):
         """
         return self._inplace(lambda s: s * other)
 
-    def div_(self, other):
+    def div_(self: _T, other: Any) -> _T:
         """In place ``self /= other``.
 
         >>> import funcgrad as fg
@@ -131,7 +136,7 @@ class InPlaceUpdates(TensorBase):
         """
         return self._inplace(lambda s: s / other)
 
-    def fill_(self, value):
+    def fill_(self: _T, value: Any) -> _T:
         """Set every element to ``value``, in place.
 
         >>> import funcgrad as fg
@@ -140,7 +145,7 @@ class InPlaceUpdates(TensorBase):
         """
         return self._inplace(lambda s: ew.where(_FALSE, s, _as_dtype(value, s.dtype)))
 
-    def zero_(self):
+    def zero_(self: _T) -> _T:
         """Set every element to zero, in place (``w.grad.zero_()``).
 
         >>> import funcgrad as fg
@@ -149,7 +154,7 @@ class InPlaceUpdates(TensorBase):
         """
         return self.fill_(0)
 
-    def copy_(self, src):
+    def copy_(self: _T, src: Any) -> _T:
         """Copy ``src`` (broadcast to this shape) into this Tensor, in place; the
         gradient flows to ``src``.
 
