@@ -30,6 +30,7 @@ the workers' Dask configuration) so that funcgrad keeps freed memory for reuse t
 Needs Dask: ``pip install 'funcgrad[dask]'`` (``dask[distributed]``).
 """
 import sys
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -42,6 +43,7 @@ except ImportError:  # (the message names the extra that installs it)
 
 from . import tree
 from .api import grad, value_and_grad, vmap
+from .typing import Array, ArrayLike, PyTree
 
 __all__ = ["value_and_grad_sum", "grad_sum", "per_example_grads", "WORKER_CONFIG"]
 
@@ -159,7 +161,8 @@ def _unravel(flat, leaves, treedef):
 
 # --- the public functions ---------------------------------------------------------------
 
-def value_and_grad_sum(loss, params, *data, split_every=None):
+def value_and_grad_sum(loss: Callable[..., ArrayLike], params: PyTree, *data: Any,
+                       split_every: Optional[int] = None) -> tuple[Array, PyTree]:
     """``(L, dL/dparams)`` for ``L = sum over the row blocks of loss(params, *blocks)``.
 
     ``data`` are dask arrays with one row per example (axis 0; several arrays, such as
@@ -194,7 +197,8 @@ def value_and_grad_sum(loss, params, *data, split_every=None):
     return value[()], _unravel(total[1:], leaves, treedef)
 
 
-def grad_sum(loss, params, *data, split_every=None):
+def grad_sum(loss: Callable[..., ArrayLike], params: PyTree, *data: Any,
+             split_every: Optional[int] = None) -> PyTree:
     """``dL/dparams`` for ``L = sum over the row blocks of loss(params, *blocks)``: the
     gradient part of :func:`value_and_grad_sum` (see there).
 
@@ -206,7 +210,7 @@ def grad_sum(loss, params, *data, split_every=None):
     return value_and_grad_sum(loss, params, *data, split_every=split_every)[1]
 
 
-def per_example_grads(loss, params, *data):
+def per_example_grads(loss: Callable[..., ArrayLike], params: PyTree, *data: Any) -> PyTree:
     """The gradient of ``loss(params, *example)`` for every example (row) of the data,
     as dask arrays: ``fg.vmap(fg.grad(loss), in_axes=(None, 0, ...))`` on each block.
 

@@ -51,6 +51,7 @@ TYPED = {
                        "seed", "is_tensor", "set_default_dtype", "get_default_dtype",
                        "backward", "grad", "equal", "allclose"],
     "funcgrad.custom": ["once_differentiable"],
+    "funcgrad.anomaly": ["is_anomaly_enabled", "is_anomaly_check_nan_enabled"],
 }
 
 # Methods (and property getters) annotated in full, by class.
@@ -78,7 +79,11 @@ TYPED_METHODS = {
     "funcgrad.graph.saved_tensors_hooks": ["__init__", "__enter__", "__exit__"],
     "funcgrad.graph.save_on_cpu": ["__init__"],
     "funcgrad.graph.disable_saved_tensors_hooks": ["__init__", "__enter__", "__exit__"],
+    "funcgrad.anomaly.detect_anomaly": ["__init__", "__enter__", "__exit__", "__call__"],
+    "funcgrad.anomaly.set_detect_anomaly": ["__init__", "__enter__", "__exit__"],
 }
+TYPED_METHODS["funcgrad.eager.Tensor"] += ["add_", "sub_", "mul_", "div_", "fill_", "zero_",
+                                           "copy_"]
 
 
 @pytest.mark.parametrize("module, name", [(m, n) for m, names in TYPED.items() for n in names])
@@ -94,8 +99,14 @@ def test_public_function_is_annotated(module, name):
 
 
 # funcgrad.numpy, its linalg and fft, and lax: every function funcgrad defines there (NumPy's
-# own re-exports, classes and index helpers such as ``r_`` aside), so a new one comes typed.
-NUMPY_LIKE = ["funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft", "funcgrad.lax"]
+# own re-exports, classes and index helpers such as ``r_`` aside), so a new one comes typed;
+# likewise funcgrad.scipy's modules, the optimizers, the Dask helpers and the Tensor-level
+# autograd.functional (funcgrad.dask and scipy.optimize import their peer only when called).
+NUMPY_LIKE = ["funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft", "funcgrad.lax",
+              "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
+              "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.optimize",
+              "funcgrad.optim", "funcgrad.optim.lr_scheduler", "funcgrad.dask",
+              "funcgrad.autograd.functional"]
 
 
 def _own_functions(module):
@@ -116,6 +127,12 @@ def test_the_numpy_check_covers_the_generated_ufuncs():
     assert {"sin", "add", "sum", "where", "einsum"} <= names and len(names) > 200
     assert {"svd", "solve"} <= set(_own_functions("funcgrad.numpy.linalg"))
     assert {"cond", "scan", "fori_loop", "while_loop"} <= set(_own_functions("funcgrad.lax"))
+    assert {"erf", "logsumexp", "gammaln"} <= set(_own_functions("funcgrad.scipy.special"))
+    assert {"adam", "chain", "apply_updates", "cosine_decay_schedule"} <= set(
+        _own_functions("funcgrad.optim"))
+    assert {"minimize"} <= set(_own_functions("funcgrad.scipy.optimize"))
+    assert {"grad_sum"} <= set(_own_functions("funcgrad.dask"))
+    assert {"vjp", "hessian"} <= set(_own_functions("funcgrad.autograd.functional"))
 
 
 def _check_annotated(label, fn):
@@ -125,6 +142,41 @@ def _check_annotated(label, fn):
     assert not missing, f"{label}: parameters without a type: {missing}"
     assert signature.return_annotation is not inspect.Signature.empty, \
         f"{label}: no return type"
+
+
+def _own_public_methods(module):
+    """Each class funcgrad defines in ``module.__all__``, with the public methods it
+    defines (``__init__`` too), and the distribution objects of scipy.stats by class."""
+    mod = importlib.import_module(module)
+    for name in mod.__all__:
+        obj = getattr(mod, name)
+        cls = obj if inspect.isclass(obj) else type(obj)
+        if not cls.__module__.startswith("funcgrad.") or issubclass(cls, tuple):
+            continue
+        for attr_name, attr in vars(cls).items():
+            fn = attr.fget if isinstance(attr, property) else getattr(attr, "__func__", attr)
+            if inspect.isfunction(fn) and (attr_name == "__init__"
+                                           or not attr_name.startswith("_")):
+                yield f"{cls.__module__}.{cls.__qualname__}.{attr_name}", fn
+
+
+CLASS_MODULES = ["funcgrad.scipy.stats", "funcgrad.optim", "funcgrad.optim.lr_scheduler"]
+_METHODS = dict(m for module in CLASS_MODULES for m in _own_public_methods(module))
+
+
+@pytest.mark.parametrize("label", sorted(_METHODS))
+def test_public_method_of_scipy_stats_and_optim_is_annotated(label):
+    _check_annotated(label, _METHODS[label])
+
+
+def test_the_class_check_covers_the_distributions_and_optimizers():
+    assert {"funcgrad.scipy.stats.rv_continuous.logpdf",
+            "funcgrad.scipy.stats.rv_discrete.logpmf",
+            "funcgrad.scipy.stats._multivariate_normal.logpdf",
+            "funcgrad.scipy.stats._dirichlet.pdf",
+            "funcgrad.optim.optimizer.Adam.__init__", "funcgrad.optim.optimizer.Optimizer.step",
+            "funcgrad.optim.lr_scheduler.LambdaLR.__init__",
+            "funcgrad.optim.lr_scheduler.LRScheduler.get_lr"} <= set(_METHODS)
 
 
 @pytest.mark.parametrize("owner, name",

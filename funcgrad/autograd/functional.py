@@ -13,6 +13,8 @@ For funcgrad's own transforms on plain arrays, use ``fg.jacobian``, ``fg.vjp``..
 tensor([[2., 0.],
         [0., 4.]])
 """
+from typing import Any, Callable, Optional, Union
+
 import numpy as np
 
 from .. import numpy as fnp
@@ -20,6 +22,9 @@ from ..eager import Tensor, grad
 from ..modes import enable_grad
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
+
+# one Tensor, or a tuple of them (the results follow the inputs' and outputs' form)
+TensorOrTensors = Union[Tensor, tuple[Tensor, ...]]
 
 
 def _as_tuple(value, what, fn_name):
@@ -87,7 +92,9 @@ def _result(values, is_tuple, create_graph):
     return values if is_tuple else values[0]
 
 
-def vjp(func, inputs, v=None, create_graph=False, strict=False):
+def vjp(func: Callable[..., TensorOrTensors], inputs: TensorOrTensors,
+        v: Optional[TensorOrTensors] = None, create_graph: bool = False, strict: bool = False
+        ) -> tuple[TensorOrTensors, TensorOrTensors]:
     """``(func(*inputs), v^T J)``, PyTorch's ``torch.autograd.functional.vjp``.
 
     >>> import funcgrad as fg
@@ -102,7 +109,9 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     return _result(outs, out_tuple, create_graph), _result(grads, in_tuple, create_graph)
 
 
-def jvp(func, inputs, v=None, create_graph=False, strict=False):
+def jvp(func: Callable[..., TensorOrTensors], inputs: TensorOrTensors,
+        v: Optional[TensorOrTensors] = None, create_graph: bool = False, strict: bool = False
+        ) -> tuple[TensorOrTensors, TensorOrTensors]:
     """``(func(*inputs), J v)``, PyTorch's ``torch.autograd.functional.jvp`` (the
     double-backward trick: the VJP is linear in its cotangent ``u``, and ``J v`` is its
     gradient with respect to ``u`` along ``v``).
@@ -128,8 +137,9 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     return _result(outs, out_tuple, create_graph), _result(result, out_tuple, create_graph)
 
 
-def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
-             strategy="reverse-mode"):
+def jacobian(func: Callable[..., TensorOrTensors], inputs: TensorOrTensors,
+             create_graph: bool = False, strict: bool = False, vectorize: bool = False,
+             strategy: str = "reverse-mode") -> Union[Tensor, tuple[Any, ...]]:
     """The Jacobian of ``func`` at ``inputs``, PyTorch's
     ``torch.autograd.functional.jacobian``: shape ``out.shape + in.shape``; a tuple over
     inputs (and over outputs) where those are tuples.
@@ -150,9 +160,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     out_tuple, outs = _outputs(func, inputs, "jacobian")
     per_output = []
     for o in outs:
-        rows = [[] for _ in inputs]
+        rows: list[list[Tensor]] = [[] for _ in inputs]
         for k in range(o.numel()):
-            seed = np.zeros(o.numel(), o.dtype)
+            seed: Any = np.zeros(o.numel(), o.dtype)
             seed[k] = 1
             seed = Tensor(seed.reshape(o.shape))
             for r, g in zip(rows, _grads([o], inputs, [seed], create_graph, strict,
@@ -166,8 +176,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     return tuple(per_output) if out_tuple else per_output[0]
 
 
-def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
-            outer_jacobian_strategy="reverse-mode"):
+def hessian(func: Callable[..., Tensor], inputs: TensorOrTensors, create_graph: bool = False,
+            strict: bool = False, vectorize: bool = False,
+            outer_jacobian_strategy: str = "reverse-mode") -> Union[Tensor, tuple[Any, ...]]:
     """The Hessian of the one-element-output ``func`` at ``inputs``, PyTorch's
     ``torch.autograd.functional.hessian``: shape ``in.shape + in.shape`` (a tuple of
     tuples for several inputs).
@@ -207,7 +218,9 @@ def _hessian_product(func, inputs, v, create_graph, strict, fn_name):
     return _result(outs, False, create_graph), _result(second, in_tuple, create_graph)
 
 
-def vhp(func, inputs, v=None, create_graph=False, strict=False):
+def vhp(func: Callable[..., Tensor], inputs: TensorOrTensors,
+        v: Optional[TensorOrTensors] = None, create_graph: bool = False, strict: bool = False
+        ) -> tuple[Tensor, TensorOrTensors]:
     """``(func(*inputs), v^T H)`` for a one-element-output ``func``, PyTorch's
     ``torch.autograd.functional.vhp``.
 
@@ -219,7 +232,9 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     return _hessian_product(func, inputs, v, create_graph, strict, "vhp")
 
 
-def hvp(func, inputs, v=None, create_graph=False, strict=False):
+def hvp(func: Callable[..., Tensor], inputs: TensorOrTensors,
+        v: Optional[TensorOrTensors] = None, create_graph: bool = False, strict: bool = False
+        ) -> tuple[Tensor, TensorOrTensors]:
     """``(func(*inputs), H v)`` for a one-element-output ``func``, PyTorch's
     ``torch.autograd.functional.hvp`` (equal to :func:`vhp`: a Hessian is symmetric).
 

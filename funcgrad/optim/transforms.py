@@ -12,8 +12,8 @@ import numpy as np
 from .. import numpy as fnp
 from .. import tree
 from ..typing import PyTree
-from .base import (EmptyState, GradientTransformation, Schedule, ScalarOrSchedule, abs_sq, cast, check_float, leaf_dtype,
-                   map_leaves, need_params, zeros_like_tree)
+from .base import (EmptyState, GradientTransformation, ScalarOrSchedule, Schedule, abs_sq,
+                   cast, check_float, leaf_dtype, map_leaves, need_params, zeros_like_tree)
 
 __all__ = ["scale", "scale_by_learning_rate", "scale_by_schedule", "trace", "scale_by_adam",
            "scale_by_rms", "scale_by_stddev", "scale_by_rss", "add_decayed_weights",
