@@ -48,8 +48,11 @@ toc_object_entries = False
 nitpicky = True
 # Private classes named by a signature or a base class (``funcgrad.modes._Mode``) have no
 # page either: they are the implementation.
+# Nor do the result types of public functions (NumPy's namedtuples such as SlogdetResult,
+# the helper behind ``x.at``): their functions' docstrings describe them.
 nitpick_ignore_regex = [(r"py:.*", r"(?!funcgrad\b).*"),
-                        (r"py:.*", r"funcgrad(\.\w+)*\._\w+(\.\w+)*")]
+                        (r"py:.*", r"funcgrad(\.\w+)*\._\w+(\.\w+)*"),
+                        (r"py:class", r"funcgrad\.numpy(\.\w+)*\.(\w+Result|IndexUpdateHelper)")]
 
 # Notebooks: shown with their stored outputs, never executed at build time.
 nb_execution_mode = "off"
