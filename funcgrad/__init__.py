@@ -44,10 +44,6 @@ def _scipy_special_ufunc(ufunc):
 
 numpy._methods.register_ufunc_resolver(_scipy_special_ufunc)
 
-# fg.tree.ravel is built on the NumPy front, which sits above funcgrad.tree: attached here.
-from ._ravel import ravel as _tree_ravel  # noqa: E402
-tree.ravel = _tree_ravel
-
 if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and editors
     from . import autograd, graph, lax, profiler  # noqa: F401
     from .anomaly import (detect_anomaly, is_anomaly_check_nan_enabled,  # noqa: F401

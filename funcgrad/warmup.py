@@ -18,6 +18,9 @@ import argparse
 import sys
 import time
 import types
+from typing import Callable, Sequence
+
+from .typing import DTypeLike
 
 __all__ = ["main"]
 
@@ -72,9 +75,14 @@ def main(argv=None):
 
 
 class _CallableModule(types.ModuleType):
-    def __call__(self, *args, **kwargs):
+    """``funcgrad.warmup`` is both this module and :func:`funcgrad.kernels_config.warmup`
+    (``fg.warmup()`` keeps working once ``python -m funcgrad.warmup``'s module is loaded)."""
+
+    def __call__(self, dtypes: Sequence[DTypeLike] = ("float64", "float32"),
+                 parallel: bool | None = None,
+                 progress: Callable[[str, int, int], object] | None = None) -> float:
         from .kernels_config import warmup
-        return warmup(*args, **kwargs)
+        return warmup(dtypes, parallel, progress)
 
 
 if __name__ != "__main__":

@@ -95,6 +95,8 @@ SKIPPED = {
     "funcgrad.gpu.": "GPU arrays need an NVIDIA GPU (device_put to 'cuda'); tests/test_gpu.py "
                      "runs the same code on the CUDA simulator",
     "funcgrad.profiler.emit_nvtx": "needs the optional nvtx package (and Nsight to be useful)",
+    "funcgrad.warmup.main": "compiles every CPU kernel: minutes with a cold cache (make demo "
+                            "runs it; tests/test_kernel_loading.py tests what it calls)",
 }
 
 

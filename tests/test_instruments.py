@@ -148,10 +148,17 @@ def _module_name(path):
 
 
 def _imports(path):
-    """Every module ``path`` imports, at any depth of its code (function-local too)."""
+    """Every module ``path`` imports, at any depth of its code (function-local too; not
+    under ``if TYPE_CHECKING:``, which only type checkers read)."""
     name, package = _module_name(path)
     out = set()
-    for node in ast.walk(ast.parse((ROOT / path).read_text())):
+    module = ast.parse((ROOT / path).read_text())
+    type_only = {id(n) for block in ast.walk(module)  # `if TYPE_CHECKING:` never runs
+                 if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+                 for stmt in block.body for n in ast.walk(stmt)}
+    for node in ast.walk(module):
+        if id(node) in type_only:
+            continue
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):

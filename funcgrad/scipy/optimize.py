@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 
 from .. import tree
-from .._ravel import ravel
+from ..tree import ravel
 from ..api import value_and_grad
 from ..jacobians import hessian, hvp, jacrev
 from ..typing import ArrayLike, PyTree
