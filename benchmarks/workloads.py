@@ -510,7 +510,26 @@ def w3(size) -> list[Task]:
                                                          *args),
             reference=lambda: functools.partial(w3_manual, *args),
         ), **tol)
-    return [forward, value_and_grad]
+    # The floor issue 21 measures jit against: the five matrix products of the forward
+    # and backward pass alone (BLAS sgemm), on the intermediates they multiply.
+    h, dz, da = _w3_intermediates(p, x, y)
+    gemm_inputs = ((x, p["W1"]), (h, p["W2"]), (dz, p["W2"].T), (x.T, da), (h.T, dz))
+    gemms64 = tuple(a.astype(np.float64) @ b.astype(np.float64) for a, b in gemm_inputs)
+    floor = Task(
+        "W3.floor.gemm", "W3", "W3 floor: the 5 GEMMs alone (f32)", "ms", gemms64,
+        {REF: lambda lib: lambda: tuple(a @ b for a, b in gemm_inputs)},
+        reference_only=True, note="x@W1, h@W2 forward; dz@W2.T, x.T@da, h.T@dz backward",
+        **tol)
+    return [forward, value_and_grad, floor]
+
+
+def _w3_intermediates(p, x, y1h):
+    """The hidden activations and the two cotangents the backward GEMMs multiply."""
+    h = np.tanh(x @ p["W1"] + p["b1"])
+    z = h @ p["W2"] + p["b2"]
+    e = np.exp(z - np.max(z, axis=1, keepdims=True))
+    dz = (e / np.sum(e, axis=1, keepdims=True) - y1h) / x.shape[0]
+    return h, dz, (dz @ p["W2"].T) * (1 - h * h)
 
 
 # ---- W4: large elementwise -------------------------------------------------
