@@ -4,6 +4,8 @@ Rows (float64; the full size is the issue's, the tiny one is the smoke test's)
 
   W8 fft grad      grad of sum(|fft(x)|^2 * w), x real, n = 4096
                    closed form: 2 n Re(ifft(w * fft(x)))
+  W8 fft forward   fft of complex128 and rfft of float64, n = 2^20, beside numpy.fft
+  W8 fft grad      grad of sum(|fft(x)|^2), x real, n = 2^20; closed form 2 n x
   W8 svd grad      grad of the sum of the singular values of A, 200x200
                    closed form: U @ Vt
   W8 eigh grad     grad of sum(w * eigvalsh((A + A.T) / 2)), 200x200; symmetrising
@@ -94,6 +96,44 @@ def _fft_row(n):
         torch_fn=lambda torch: lambda x, w: torch.sum(torch.abs(torch.fft.fft(x)) ** 2 * w),
         ag_fn=numpy_style, args=(x, w),
         note="reference: the closed form 2 n Re(ifft(w fft(x)))")
+
+
+def _fft_large_rows(n):
+    """Issue 19's FFT targets at n = 2^20: the forward transforms beside ``numpy.fft``
+    itself, and the gradient of sum(|fft(x)|^2) (Parseval: 2 n x) beside them."""
+    rng = np.random.default_rng(84)
+    z = rng.standard_normal(n) + 1j * rng.standard_normal(n)
+    x = rng.standard_normal(n)
+    import funcgrad.numpy as fnp
+
+    def forward(key, label, transform, arg, dtype, tol):
+        def fg_op(fg, xp):  # fnp's function in the fnp column, NumPy's in the np column
+            return getattr((fnp if xp is not np else np).fft, transform), (arg,)
+        return wl.Task(key, "W8", label, "ms", getattr(np.fft, transform)(arg), wl._standard(
+            fg_op=fg_op,
+            jax_op=lambda jax, xp: (getattr(jax.numpy.fft, transform), (arg,)),
+            torch_eager=lambda torch, xp, lib: functools.partial(
+                getattr(torch.fft, transform), lib.native(arg)),
+            torch_func=wl._not_applicable("torch.func has no forward of its own: see torch"),
+            autograd_op=lambda ag, xp: functools.partial(getattr(xp.fft, transform), arg),
+            reference=lambda: functools.partial(getattr(np.fft, transform), arg)),
+            dtype=dtype, **tol, note="reference: numpy.fft itself")
+
+    def numpy_style(m):
+        return lambda x: m.sum(m.abs(m.fft.fft(x)) ** 2)
+
+    tol = {"rtol": 1e-9, "atol_rel": 1e-11}
+    return [
+        forward("W8.fft_forward", f"W8 fft forward, complex128, n={n}", "fft", z,
+                np.complex128, tol),
+        forward("W8.rfft_forward", f"W8 rfft forward, float64, n={n}", "rfft", x,
+                np.complex128, tol),
+        _row("W8.fft_large_grad", f"W8 fft grad, sum(|fft(x)|^2), n={n}",
+             lambda: 2 * n * x, fg_fn=lambda fg: numpy_style(fnp),
+             np_fn=lambda fg: numpy_style(np), jax_fn=lambda jax: numpy_style(jax.numpy),
+             torch_fn=lambda torch: lambda x: torch.sum(torch.abs(torch.fft.fft(x)) ** 2),
+             ag_fn=numpy_style, args=(x,), note="reference: Parseval's closed form 2 n x"),
+    ]
 
 
 def _matrix(n, seed):
@@ -200,5 +240,5 @@ def _solve_row(n, rhs):
 def w8(size: dict) -> list[wl.Task]:
     """The W8 tasks at ``size`` (an entry of ``workloads.SIZES``)."""
     n, rhs = size["w8_la"]
-    return [_fft_row(size["w8_fft_n"]), _svd_row(n), _eigh_row(n), _expm_row(n),
-            _solve_row(n, rhs)]
+    return [_fft_row(size["w8_fft_n"]), *_fft_large_rows(size["w8_fft_large_n"]),
+            _svd_row(n), _eigh_row(n), _expm_row(n), _solve_row(n, rhs)]

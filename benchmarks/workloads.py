@@ -69,11 +69,11 @@ SIZES = {
     "full": {"w1_n": 16, "w2_n": 8, "w2_steps": 200,
              "w3": (128, 784, 256, 10), "w4_n": 1_000_000,
              "w5_n": (100, 400), "w6_n": 200,
-             "w8_fft_n": 4096, "w8_la": (200, 10)},
+             "w8_fft_n": 4096, "w8_fft_large_n": 2**20, "w8_la": (200, 10)},
     "tiny": {"w1_n": 16, "w2_n": 8, "w2_steps": 5,
              "w3": (4, 12, 8, 3), "w4_n": 1000,
              "w5_n": (5, 7), "w6_n": 6,
-             "w8_fft_n": 16, "w8_la": (5, 2)},
+             "w8_fft_n": 16, "w8_fft_large_n": 64, "w8_la": (5, 2)},
 }
 
 
@@ -235,8 +235,8 @@ def compare(got, expected, rtol: float, atol_rel: float, dtype=None) -> str | No
     for (path, g), (_, e) in zip(got_leaves, exp_leaves):
         if dtype is not None and np.asarray(g).dtype != dtype:
             return f"dtype{path}: {np.asarray(g).dtype}, expected {np.dtype(dtype)}"
-        g = np.asarray(g, dtype=np.float64)
-        e = np.asarray(e, dtype=np.float64)
+        kind = np.complex128 if np.iscomplexobj(g) or np.iscomplexobj(e) else np.float64
+        g, e = np.asarray(g, dtype=kind), np.asarray(e, dtype=kind)
         if g.shape != e.shape:
             return f"shape{path}: {g.shape}, expected {e.shape}"
         if not np.all(np.isfinite(g)):

@@ -20,7 +20,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from .. import numpy as fnp
+from .. import lax, numpy as fnp
 from ..custom import custom_jvp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives import linalg as _la
@@ -107,8 +107,21 @@ def expm(A: ArrayLike) -> Array:
                  _MAX_SQUARINGS)
     u, v = _pade(a / 2.0 ** s, 13)
     r = _la.solve(v - u, v + u)
+    if a.ndim == 2:  # one matrix: a runtime branch squares only as often as its norm asks
+        count = fnp.reshape(s, ())
+        for i in range(_MAX_SQUARINGS):
+            r = lax.cond(i < count, _square, _same, r)
+        return r
     for i in range(_MAX_SQUARINGS):
         r = fnp.where(i < s, r @ r, r)
+    return r
+
+
+def _square(r):
+    return r @ r
+
+
+def _same(r):
     return r
 
 
