@@ -18,6 +18,7 @@ Modules, one job each:
 ``array``        the array type, loading the backend, moving data, views and copies
 ``dispatch``     the table of implementations (:data:`IMPLS`), placing operands, devices
 ``elementwise``  kernels generated from each elementwise primitive, and fused VJPs
+``complex_code`` the complex element code of those kernels (complex64, complex128)
 ``structural``   reshape, transpose, broadcast, cast, concatenate, split
 ``reductions``   reductions along axes, cumsum, argsort
 ``matmul``       matmul and einsum
