@@ -25,6 +25,7 @@ Modules, one job each:
 ``indexing``     gather and scatter
 ``linalg``       inv, solve, det, slogdet, cholesky
 ``decompositions``  svd, svdvals, eigh, eigvalsh, qr, pinv (Jacobi, Householder); eig refused
+``fft``          fft, rfft, irfft along an axis, any length (radix-2 Stockham, Bluestein)
 ``register``     fills the table; NumPy's methods and protocols on GpuArray
 """
 from .array import CudaUnavailableError, GpuArray, device_get, device_put

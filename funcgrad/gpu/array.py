@@ -35,8 +35,8 @@ _backend_lock = threading.Lock()
 
 class _Backend:
     def __init__(self, cuda):
-        from ..kernels.cuda import (_config, elementwise, index, linalg, matmul, reduce, scan,
-                                    sort)
+        from ..kernels.cuda import (_config, elementwise, fft, index, linalg, matmul, reduce,
+                                    scan, sort)
         self.cuda = cuda
         self.config = _config
         self.ew = elementwise
@@ -46,6 +46,7 @@ class _Backend:
         self.index = index
         self.sort = sort
         self.linalg = linalg
+        self.fft = fft
         self.device_id = 0 if _config.SIM else cuda.get_current_device().id
 
 
