@@ -31,7 +31,7 @@ from ._config import SIM, THREADS, blocks_for
 CACHE = not SIM
 
 
-def real_dtype(dtype):
+def _real(dtype):
     return np.dtype(np.float32) if np.dtype(dtype) == np.complex64 else np.dtype(np.float64)
 
 
@@ -169,14 +169,14 @@ def _table(kernel, length, n, sign, dtype):
 def _power_of_two(buf, rows, n, tw, scale, dtype):
     """The radix-2 transform of the contiguous rows of ``buf`` (overwritten); returns
     the buffer that holds the result."""
-    scale = real_dtype(dtype).type(scale)
+    scale = _real(dtype).type(scale)
     if n == 1:
         if scale != 1:
             ones = cuda.to_device(np.full(1, scale, dtype))
             _launch(_multiply_rows, rows, buf, ones, rows, 1)
         return buf
     x, y = buf, cuda.device_array(rows * n, dtype)
-    one = real_dtype(dtype).type(1)
+    one = _real(dtype).type(1)
     s = 1
     while s < n:
         _launch(_stage, rows * (n // 2), x, y, tw, rows, n, s, scale if 2 * s == n else one)
@@ -214,5 +214,5 @@ def dft_rows(x, xoff, sm, sk, m, rows, n, dtype, inverse=False, scale=1.0, hermi
     a = _power_of_two(a, rows, width, _table(_twiddles, width // 2, width, 1.0, dtype), 1.0,
                       dtype)
     out = cuda.device_array(rows * n, dtype)
-    _launch(_unload, rows * n, a, rows, width, n, c, real_dtype(dtype).type(scale), out)
+    _launch(_unload, rows * n, a, rows, width, n, c, _real(dtype).type(scale), out)
     return out
