@@ -16,8 +16,9 @@ import numpy as np
 from numba import cuda
 
 from .core import REGISTRY
+from .gpu.complex_code import DEFINITIONS
 from .gpu.elementwise import build_fused, kernel_lines
-from .kernels.cuda import _codegen, elementwise, index, linalg, matmul, reduce, scan, sort
+from .kernels.cuda import _codegen, elementwise, fft, index, linalg, matmul, reduce, scan, sort
 from .kernels.cuda._config import SIM
 from .primitives import scalar as sc
 
@@ -91,6 +92,29 @@ def elementwise_cases(full=True):
         dt = np.dtype(dt)
         cases.append((f"ew cast C->C {dt}", elementwise.kernel_for(cast, "C", "C", [dt]),
                       _ew_signature("C", "C", [dt], dt)))
+    for dt in (np.complex64, np.complex128)[:2 if full else 1]:
+        cases += _complex_cases(np.dtype(dt))
+    return cases
+
+
+def _complex_cases(dt):
+    """The complex definitions (funcgrad/gpu/complex_code.py), and the complex-to-real cast."""
+    cases = []
+    for prim in DEFINITIONS:
+        decl = prim.elementwise
+        arity = len(decl.lins)
+        cts = [np.dtype(bool), dt, dt] if decl.compute == "select" else [dt] * arity
+        out = np.abs(np.zeros((), dt)).dtype if prim.name in ("abs", "real", "imag") else dt
+        if decl.compute in ("compare", "predicate"):
+            out = np.dtype(bool)
+        kinds = ("C",) * arity
+        cases.append((f"ew {prim.name} C->C {dt}",
+                      elementwise.kernel_for(kernel_lines(prim, cts), kinds, "C", cts),
+                      _ew_signature(kinds, "C", cts, out)))
+    real = np.abs(np.zeros((), dt)).dtype
+    cases.append((f"ew cast_real C->C {dt}",
+                  elementwise.kernel_for(elementwise.CAST_REAL, "C", "C", [dt]),
+                  _ew_signature("C", "C", [dt], real)))
     return cases
 
 
@@ -159,10 +183,32 @@ def other_cases(full=True):
                       (_arr(dt), _arr(np.int32), I64, I64, _arr(dt), _arr(dt), _arr(dt))))
         cases.append((f"cholesky {np.dtype(dt)}", linalg.cholesky_kernel,
                       (_arr(dt), I64, I64, _arr(np.int32))))
+    cases += fft_cases(full)
     return cases
 
 
-SMOKE = ("ew add BB->B", "ew where SBB->C", "fused tanh.0 float32", "ew cbrt C->C float32",
+def fft_cases(full=True):
+    """The FFT kernels (kernels/cuda/fft.py) for complex64 and complex128 data."""
+    cases = []
+    for c, r in ((np.complex64, np.float32), (np.complex128, np.float64))[:2 if full else 1]:
+        C, R, F64, B = _arr(c), _arr(r), _scal(np.float64), T.boolean
+        load = (I64,) * 6 + (C, I64, C, B)
+        for label, kernel, sig in (
+                ("twiddles", fft._twiddles, (C, I64, F64)),
+                ("chirp", fft._chirp, (C, I64, F64)),
+                ("stage", fft._stage, (C, C, C, I64, I64, I64, _scal(r))),
+                ("load real", fft._load, (R,) + load),
+                ("load complex", fft._load, (C,) + load),
+                ("load hermitian", fft._load_hermitian, (C,) + load),
+                ("filter", fft._filter, (C, C, I64, I64)),
+                ("multiply", fft._multiply_rows, (C, C, I64, I64)),
+                ("unload", fft._unload, (C, I64, I64, I64, C, _scal(r), C))):
+            cases.append((f"fft {label} {np.dtype(c)}", kernel, sig))
+    return cases
+
+
+SMOKE = ("ew add BB->B", "ew divide C->C complex64", "ew cast_real C->C complex64",
+         "fft stage complex64", "fft load hermitian complex128", "ew where SBB->C", "fused tanh.0 float32", "ew cbrt C->C float32",
          "ew logaddexp C->C float32", "ew power C->C int64", "reduce tree sum float32",
          "reduce shuffle max float64", "argmax float32", "cumsum block float32", "matmul float32",
          "gather float32", "scatter_atomic_add_kernel float64", "argsort", "lu_factor float64",

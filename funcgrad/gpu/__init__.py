@@ -18,12 +18,14 @@ Modules, one job each:
 ``array``        the array type, loading the backend, moving data, views and copies
 ``dispatch``     the table of implementations (:data:`IMPLS`), placing operands, devices
 ``elementwise``  kernels generated from each elementwise primitive, and fused VJPs
+``complex_code`` the complex element code of those kernels (complex64, complex128)
 ``structural``   reshape, transpose, broadcast, cast, concatenate, split
 ``reductions``   reductions along axes, cumsum, argsort
 ``matmul``       matmul and einsum
 ``indexing``     gather and scatter
 ``linalg``       inv, solve, det, slogdet, cholesky
 ``decompositions``  svd, svdvals, eigh, eigvalsh, qr, pinv (Jacobi, Householder); eig refused
+``fft``          fft, rfft, irfft along an axis, any length (radix-2 Stockham, Bluestein)
 ``register``     fills the table; NumPy's methods and protocols on GpuArray
 """
 from .array import CudaUnavailableError, GpuArray, device_get, device_put

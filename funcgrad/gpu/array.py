@@ -35,8 +35,8 @@ _backend_lock = threading.Lock()
 
 class _Backend:
     def __init__(self, cuda):
-        from ..kernels.cuda import (_config, elementwise, index, linalg, matmul, reduce, scan,
-                                    sort)
+        from ..kernels.cuda import (_config, elementwise, fft, index, linalg, matmul, reduce,
+                                    scan, sort)
         self.cuda = cuda
         self.config = _config
         self.ew = elementwise
@@ -46,6 +46,7 @@ class _Backend:
         self.index = index
         self.sort = sort
         self.linalg = linalg
+        self.fft = fft
         self.device_id = 0 if _config.SIM else cuda.get_current_device().id
 
 
@@ -217,6 +218,10 @@ def run_cast(operands, shape, dtype, out=None):
     """A copy of ``operands[0]`` converted to ``dtype``: a new buffer, or written into
     ``out`` (a GpuArray view) when given."""
     ew = backend().ew
+    source = getattr(operands[0], "dtype", None)
+    if source is not None and source.kind == "c" and np.dtype(dtype).kind not in "cb":
+        # complex to real keeps the real part, as funcgrad's cast does on the CPU
+        return ew.run(ew.CAST_REAL, [source], operands, shape, dtype, out=out)
     return ew.run(ew.CAST, [ew.compute_dtype(dtype)], operands, shape, dtype, out=out)
 
 
@@ -256,8 +261,9 @@ def to_host(x):
 def upload(value):
     """A NumPy array (any layout) as a new contiguous GpuArray."""
     value = np.asarray(value)
-    if value.dtype.kind in "OSUVMmc":
-        raise TypeError(f"GPU arrays hold real numbers and booleans; got dtype {value.dtype}")
+    if value.dtype.kind in "OSUVMm" or value.dtype.kind == "c" and value.dtype.itemsize > 16:
+        raise TypeError(f"GPU arrays hold booleans, integers, real and complex numbers "
+                        f"(complex64, complex128); got dtype {value.dtype}")
     if not value.flags.c_contiguous:
         value = value.copy()  # (np.ascontiguousarray would make a 0-d array 1-d)
     cuda = backend().cuda

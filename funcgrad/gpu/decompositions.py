@@ -1,6 +1,7 @@
 """Matrix decompositions on the GPU: ``svd``, ``svdvals``, ``eigh``, ``eigvalsh``, ``qr``
 and ``pinv`` run on the device for stacks of small matrices (one thread per matrix, see
-:mod:`funcgrad.kernels.cuda.decompositions`); ``eig`` is refused (GPU arrays hold no complex numbers).
+:mod:`funcgrad.kernels.cuda.decompositions`); ``eig`` is refused (no GPU kernel for
+the nonsymmetric eigenproblem), and so are complex matrices.
 
 Values are NumPy's up to rounding: eigenvalues ascending, singular values descending,
 the same shapes for ``full_matrices`` and QR's modes, and QR with LAPACK's Householder
@@ -165,9 +166,9 @@ def _qr(a, *, complete):
 
 def _eig(a):
     raise TypeError(
-        "eig (numpy.linalg.eig / eigvals) on a GPU array: a general matrix's eigenvalues and "
-        "eigenvectors are complex in general, and GPU arrays hold real numbers only. Copy the "
-        "matrix to the host first (fg.device_get(a)); eig and its derivatives then run on the "
+        "eig (numpy.linalg.eig / eigvals) on a GPU array: funcgrad has no GPU kernel for a "
+        "general (nonsymmetric) matrix's eigenvalues and eigenvectors, which are complex in "
+        "general. Copy the matrix to the host first (fg.device_get(a)); eig and its derivatives then run on the "
         "CPU. For a symmetric matrix use eigh/eigvalsh, which run on the GPU.")
 
 

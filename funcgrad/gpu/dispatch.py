@@ -77,13 +77,18 @@ _KERNELS: set = set()      # primitives whose implementation runs kernels on pla
 _ELEMENTWISE: set = set()  # ... of which: elementwise (scalars stay kernel arguments)
 # operands from this position on are index arrays, which may stay on the host
 _INDEX_OPERANDS = {_ix.gather_p: 1, _ix.scatter_p: 2}
-_SCALARS = (bool, int, float)
+_SCALARS = (bool, int, float, complex)
+_COMPLEX: set = set()      # ... of which: non-elementwise ones that take complex operands
 
 
-def register_kernels(impls, elementwise=False):
-    """Add kernel-based implementations (``{primitive: impl}``) to :data:`IMPLS`."""
+def register_kernels(impls, elementwise=False, takes_complex=()):
+    """Add kernel-based implementations (``{primitive: impl}``) to :data:`IMPLS`;
+    ``takes_complex``: those of them that compute complex operands (the others refuse
+    them: :func:`dispatch`).  Elementwise ones decide per primitive, by their kernel's
+    complex definition (:mod:`.complex_code`)."""
     IMPLS.update(impls)
     _KERNELS.update(impls)
+    _COMPLEX.update(takes_complex)
     if elementwise:
         _ELEMENTWISE.update(impls)
 
@@ -100,11 +105,12 @@ def missing_gpu_primitives():
 
 def dispatch(prim, args, params):
     """``prim`` on ``args`` when one of them is a GpuArray (else ``NotImplemented``)."""
-    on_gpu = False
+    on_gpu = has_complex = False
     for a in args:
         t = type(a)
         if t is GpuArray:
             on_gpu = True
+            has_complex = has_complex or a.dtype.kind == "c"
         elif t in _special_classes:
             return NotImplemented  # a tracer (escaped) or another special type's operation
     if not on_gpu:
@@ -117,6 +123,8 @@ def dispatch(prim, args, params):
             f"add an entry to funcgrad.gpu.IMPLS.")
     if prim not in _KERNELS:
         return impl(*args, **params)
+    if has_complex and prim not in _COMPLEX and prim not in _ELEMENTWISE:
+        _refuse_complex(prim)
     first_index = _INDEX_OPERANDS.get(prim, len(args))
     elementwise = prim in _ELEMENTWISE
     placed = None
@@ -130,11 +138,18 @@ def dispatch(prim, args, params):
     return impl(*(args if placed is None else placed), **params)
 
 
+def _refuse_complex(prim):
+    raise TypeError(
+        f"{prim.name} on a complex GPU array: this operation has no GPU kernel for complex "
+        f"numbers. Copy the operands to the host for this step (fg.device_get(x)), where "
+        f"NumPy computes it, and back with fg.device_put.")
+
+
 def _place(prim, value, elementwise):
     """A non-GPU operand of a GPU operation: a scalar stays, a constant of funcgrad's own
     code moves, the user's data raises (see the module docstring)."""
-    if isinstance(value, complex) or np.iscomplexobj(value):
-        raise TypeError(f"{prim.name}: complex numbers are not supported on the GPU")
+    if not elementwise and prim not in _COMPLEX and np.iscomplexobj(value):
+        _refuse_complex(prim)
     if isinstance(value, np.generic):
         return value if elementwise else upload(np.asarray(value))
     if not isinstance(value, np.ndarray):

@@ -13,11 +13,12 @@ import numpy as np
 from ..core import REGISTRY
 from ..primitives import scalar as sc
 from .array import GpuArray, backend, new
+from .complex_code import complex_body, complex_emitter
 from .dispatch import aval
 
 __all__ = ["elementwise_impls", "kernel_lines", "fused_vjp", "build_fused"]
 
-_SCALARS = (bool, int, float)
+_SCALARS = (bool, int, float, complex)
 
 
 def _cuda_code():
@@ -40,10 +41,13 @@ def kernel_lines(prim, dtypes):
     if lines is None:
         decl = prim.elementwise
         body_dtype = dtypes[-1] if decl.compute == "select" else dtypes[0]
-        body = sc.body_for(decl.scalar, body_dtype)
+        if body_dtype.kind == "c":  # (the declarations' definitions are real: see complex_code)
+            body, code = complex_body(prim), complex_emitter()
+        else:
+            body, code = sc.body_for(decl.scalar, body_dtype), _cuda_code()
         if body is None:
             raise TypeError(f"{prim.name} has no GPU kernel for dtype {body_dtype}")
-        lines = _lines[key] = tuple(_cuda_code().statements(
+        lines = _lines[key] = tuple(code.statements(
             body, [f"x{k}" for k in range(len(dtypes))], "r", body_dtype))
     return lines
 
@@ -60,8 +64,15 @@ def _dtype_key(a):
 _out_dtypes: dict = {}  # (primitive, operand dtype keys) -> result dtype
 
 
+def _is_complex(a):
+    t = type(a)
+    return a.dtype.kind == "c" if t is GpuArray else t is complex or isinstance(
+        a, np.complexfloating)
+
+
 def _elementwise_impl(prim):
     decl = prim.elementwise
+    arith = decl.compute == "arith"
 
     def impl(*args):
         key = (prim,) + tuple(_dtype_key(a) for a in args)
@@ -73,6 +84,9 @@ def _elementwise_impl(prim):
         ew = backend().ew
         dtypes = [ew.compute_dtype(d) for d in decl.compute_dtypes(
             [a.dtype if type(a) is GpuArray else a for a in args], dtype)]
+        if arith and dtype.kind != "c" and any(_is_complex(a) for a in args):
+            # a real result of complex operands (abs, real, imag): read them as complex
+            dtypes = [np.result_type(dtype, *[_dtype_key(a) for a in args])] * len(args)
         return new(ew.run(kernel_lines(prim, dtypes), dtypes, args, shape, dtype), shape, dtype)
     impl.__name__ = f"gpu_{prim.name}"
     return impl

@@ -120,6 +120,10 @@ def _gather(x, *arrays, spec):
 
 def _scatter(operand, updates, *arrays, spec, mode):
     out_aval = abstract(_ix.scatter_p, (operand, updates) + arrays, {"spec": spec, "mode": mode})
+    if out_aval.dtype.kind == "c" and mode in ("min", "max"):
+        raise TypeError(f"x.at[...].{mode}() on a complex GPU array: complex numbers have no "
+                        f"order on the GPU (NumPy's is lexicographic). Copy the array to the "
+                        f"host first (fg.device_get(x)).")
     operand = as_gpu(operand)
     # a fresh contiguous copy in the result dtype, then write into it
     out = new(run_cast([operand], operand.shape, out_aval.dtype), operand.shape, out_aval.dtype)

@@ -9,6 +9,8 @@ import numpy as np
 from .. import tree
 from ..numpy._convert import register_array_type
 from ..numpy._methods import _array_function, attach_array_methods
+from ..primitives import reductions as _red
+from ..primitives import structural as _st
 from ..primitives._elementwise import register_fused_backend
 from .array import HOST_METHODS, GpuArray, device_get, upload
 from .decompositions import decomposition_impls
@@ -30,8 +32,12 @@ _HOST_FUNCTIONS = {np.nonzero, np.argwhere, np.flatnonzero, np.array_equal}
 def register():
     """Fill the table and attach the array methods (once, when funcgrad.gpu is imported)."""
     register_kernels(elementwise_impls(), elementwise=True)
-    for impls in (structural_impls(), reduction_impls(), matmul_impls(), indexing_impls(),
-                  linalg_impls(), decomposition_impls(), fft_impls()):
+    for impls in (structural_impls(), matmul_impls(), indexing_impls(), fft_impls()):
+        register_kernels(impls, takes_complex=impls)
+    reductions = reduction_impls()
+    register_kernels(reductions, takes_complex=[_st.reduce_sum_p, _red.reduce_prod_p,
+                                                _red.cumsum_p])
+    for impls in (linalg_impls(), decomposition_impls()):  # real numbers only
         register_kernels(impls)
     register_fused_backend(GpuArray, fused_vjp)
     _attach_methods()

@@ -51,7 +51,8 @@ def body_for(definition, dtype):
     """The statements of ``definition`` for computing in ``dtype``, or None if it has none
     for that kind of dtype.  Complex dtypes compute with NumPy's ufuncs (their rules hold
     conjugations the scalar code does not express), so only a definition that names "c"
-    has a body for them."""
+    has a body for them.  (GPU arrays compute complex elements in generated kernels too,
+    from definitions of their own: :mod:`funcgrad.gpu.complex_code`.)"""
     if isinstance(definition, str):
         return None if np.dtype(dtype).kind == "c" else definition
     return definition.get(kind_of(dtype))

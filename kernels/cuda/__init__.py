@@ -18,4 +18,5 @@ Modules, one job each:
 ``index``         gather and scatter (set / add with atomics)
 ``sort``          argsort (stable merge sort per row)
 ``linalg``        LU (inv, solve, det, slogdet) and Cholesky, one block per matrix
+``fft``           DFTs of rows, any length: Stockham radix-2 passes, Bluestein otherwise
 """

@@ -8,6 +8,11 @@ instead (nan, inf), as the device does.  Composite definitions (logaddexp, mod, 
 pow on integers...) are written once, in each primitive's scalar definition, in terms
 of these leaves, so the simulator tests the same logic the device runs.  (Constants
 such as ``F.LN2`` never reach a kernel: funcgrad writes them as literals.)
+
+Complex leaves are named ``c_<name>`` (``F.c_exp(z)``): on a GPU Numba's ``cmath``
+functions, in the simulator NumPy's ufuncs on complex scalars, which the CPU's complex
+arrays compute with (so the simulator gives the CPU's values, and IEEE ones at
+singularities where ``cmath`` raises).
 """
 import math
 
@@ -18,6 +23,13 @@ if SIM:  # the CPU's leaves: NumPy's ufuncs on scalars
                               ceil, copysign, cos, cosh, exp, exp2, expm1, floor, fmod, hypot,
                               isfinite, isinf, log, log1p, log2, log10, pow, sin, sinh, sqrt,
                               tan, tanh, trunc)
+    import numpy as _np
+
+    c_exp, c_log, c_log10, c_sqrt = _np.exp, _np.log, _np.log10, _np.sqrt
+    c_sin, c_cos, c_tan = _np.sin, _np.cos, _np.tan
+    c_sinh, c_cosh, c_tanh = _np.sinh, _np.cosh, _np.tanh
+    c_asin, c_acos, c_atan = _np.arcsin, _np.arccos, _np.arctan
+    c_asinh, c_acosh, c_atanh = _np.arcsinh, _np.arccosh, _np.arctanh
 else:  # numba-cuda lowers these to libdevice; floor/ceil/trunc return floats on CUDA
     from numba import cuda as _cuda
 
@@ -32,6 +44,14 @@ else:  # numba-cuda lowers these to libdevice; floor/ceil/trunc return floats on
     pow, fmod, atan2 = math.pow, math.fmod, math.atan2  # noqa: A001
     hypot, copysign = math.hypot, math.copysign
     isinf, isfinite = math.isinf, math.isfinite
+
+    import cmath as _cmath
+
+    c_exp, c_log, c_log10, c_sqrt = _cmath.exp, _cmath.log, _cmath.log10, _cmath.sqrt
+    c_sin, c_cos, c_tan = _cmath.sin, _cmath.cos, _cmath.tan
+    c_sinh, c_cosh, c_tanh = _cmath.sinh, _cmath.cosh, _cmath.tanh
+    c_asin, c_acos, c_atan = _cmath.asin, _cmath.acos, _cmath.atan
+    c_asinh, c_acosh, c_atanh = _cmath.asinh, _cmath.acosh, _cmath.atanh
 
     @_cuda.jit(device=True, inline=True)
     def cbrt(x):

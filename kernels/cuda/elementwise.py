@@ -26,6 +26,10 @@ from ._layout import collapse, contiguous_strides, size_of
 CAST = ("r = x0",)
 """The lines of a copy with conversion (the input is read in the output's dtype)."""
 
+CAST_REAL = ("r = x0.real",)
+"""The lines of a conversion of complex to real (the input is read in its own dtype; the
+store converts the real part, as NumPy's ``astype`` keeps it)."""
+
 
 def compute_dtype(dtype):
     """float16 is computed in float32 (CUDA's half maths is partial), as NumPy's loops do."""

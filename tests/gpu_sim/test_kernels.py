@@ -452,13 +452,6 @@ def test_linalg_singular_and_not_positive_definite():
         IMPLS["cholesky"](gpu(-np.eye(3)))
 
 
-def test_fft_on_a_gpu_array_raises_naming_the_host_copy():
-    x = gpu(np.arange(4.0))
-    for name in ("fft", "rfft", "irfft"):
-        with pytest.raises(TypeError, match="device_get"):
-            getattr(fg.numpy.fft, name)(x)
-
-
 def test_every_gpu_implementation_is_exercised_here():
     """The tests of this folder cover every entry of the GPU table: each names it, as
     ``"name"`` (this file) or as the primitive object ``<module>.name_p``
