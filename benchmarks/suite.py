@@ -50,8 +50,8 @@ How it measures
     arrays are float32 in every library.
 
 Run
-  make bench          # full: 15 rounds of 50 ms per case, W7 x7 (5-10 minutes)
-  make bench-quick    # 5 rounds of 15 ms, W7 with 2 repetitions (under 3 minutes)
+  make bench          # full: 15 rounds of 50 ms per case, W7 x7 (about 15 minutes)
+  make bench-quick    # 5 rounds of 15 ms, W7 with 2 repetitions (about 5 minutes)
   python benchmarks/suite.py [--quick] [--only W1,W7] [--libs funcgrad,jax]
                              [--rounds R] [--target-ms MS] [--startup-reps N]
                              [--size full|tiny] [--out-dir DIR] [--name NAME]
@@ -659,7 +659,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true",
-                   help="5 rounds of ~15 ms per case, W7 x2 (under 3 minutes)")
+                   help="5 rounds of ~15 ms per case, W7 x2 (about 5 minutes)")
     p.add_argument("--only", help="comma-separated workloads, e.g. W1,W3,W7 (default all)")
     p.add_argument("--libs", help="comma-separated libraries or groups "
                    "(funcgrad, jax, torch, autograd, reference; default all)")
