@@ -219,6 +219,7 @@ def _add_ratios(result: dict[str, Any]) -> None:
             rec["ratio_to_fastest_peer"] = rec["median_s"] / peers[fastest]
 
 
+_UNTIL_COMPILED = "W7 W3 funcgrad.jit: first call until compiled code is in use, "
 #: W7's rows: key -> (label, unit, workload of the script, its field, cold cache)
 W7_ROWS = {
     "W7.import": ("W7 import (fresh process)", "ms", "W1", "import", False),
@@ -230,10 +231,10 @@ W7_ROWS = {
                               "W3", "first_call", False),
     "W7.w3_first_call.cold": ("W7 first value_and_grad of W3, cold kernel cache", "ms",
                               "W3", "first_call", True),
-    "W7.w3_until_compiled.warm": ("W7 W3 funcgrad.jit: first call until compiled code is "
-                                  "in use, warm cache", "s", "W3", "until_compiled", False),
-    "W7.w3_until_compiled.cold": ("W7 W3 funcgrad.jit: first call until compiled code is "
-                                  "in use, cold cache", "s", "W3", "until_compiled", True),
+    "W7.w3_until_compiled.warm": (_UNTIL_COMPILED + "warm cache", "s", "W3",
+                                  "until_compiled", False),
+    "W7.w3_until_compiled.cold": (_UNTIL_COMPILED + "cold cache", "s", "W3",
+                                  "until_compiled", True),
 }
 _COLD_NOTE = ("NUMBA_CACHE_DIR and FUNCGRAD_CACHE_DIR = a new empty folder: every kernel "
               "compiles")
