@@ -289,7 +289,9 @@ def measure(labels: list[str], reps: int, progress: Callable[[str], None] | None
     for r in range(reps):
         for rec in runs.values():
             if rec["status"] == "ok":
+                # W3's cold fg.jit waits for a whole compile: ~70 s at load 7 on 2 cores
                 _record(rec, run_once(rec["label"], cold=rec["cold"],
+                                      timeout=900 if rec["workload"] == "W3" else 300,
                                       workload=rec["workload"], size=size))
         if progress is not None:
             progress(f"W7 repetition {r + 1}/{reps}")
@@ -357,7 +359,7 @@ def funcgrad_once(what: str, cold: bool, kernels: str | None = None) -> str:
     seconds as text, or the error."""
     if what in ("w3", "w3jit"):
         label = "funcgrad.jit" if what == "w3jit" else "funcgrad (fnp)"
-        got = run_once(label, cold, workload="W3", kernels=kernels)
+        got = run_once(label, cold, 900, workload="W3", kernels=kernels)
         key = "first_call_s"
     else:
         got = _run_child(_FG_CHILD.format(what=what), cold, 600, kernels, None, None)
