@@ -69,8 +69,8 @@ notebooks: $(VENV)/.stamp-test
 soak: $(VENV)/.stamp-test
 	$(PY) benchmarks/soak.py
 
-# The suite (benchmarks/suite.py): W1-W8 against JAX, PyTorch and autograd. `bench` (5-10
-# minutes for W1-W7, W8 about 5 more) also rewrites README.md's Benchmarks section; `bench-quick` (under 3 minutes)
+# The suite (benchmarks/suite.py): W1-W8 against JAX, PyTorch and autograd. `bench` (about 15
+# minutes for W1-W7 on an idle machine, W8 about 5 more) also rewrites README.md's Benchmarks section; `bench-quick` (about 5 minutes)
 # only writes benchmarks/results/suite-quick.*.
 bench: $(VENV)/.stamp-bench
 	$(PY) benchmarks/suite.py --command "make bench" --update-readme

@@ -46,8 +46,9 @@ How it measures
     W7: every figure is one fresh ``python`` process (benchmarks/startup.py's scripts,
     run with the tree's interpreter in the tree's folder): ``import funcgrad``, and the
     first ``grad`` of W1 for fnp, np and jit, with the tree's Numba kernel cache warm
-    (primed once per tree, untimed) and cold (an empty ``NUMBA_CACHE_DIR`` per process:
-    every kernel compiles; ``--no-cold`` skips these rows, the bulk of W7's time).  One
+    (primed once per tree, untimed) and cold (an empty ``NUMBA_CACHE_DIR`` and
+    ``FUNCGRAD_CACHE_DIR`` per process: every kernel compiles; ``--no-cold`` skips these
+    rows, the bulk of W7's time).  One
     process per tree per variant per round, alternating as above.  A work tree is
     fingerprinted (its changed files' sizes and time stamps) at the start and the end,
     and the report warns if it changed during the run.

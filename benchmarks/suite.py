@@ -13,8 +13,10 @@ Workloads (issue 11; float64 unless said, every library computes the same functi
       forward and grad, with the memory-streaming and compute floors
   W5  Hessian of Rosenbrock at n = 100 and 400, and hvp
   W6  Jacobian of tanh(A @ x), A 200x200: jacfwd and jacrev
-  W7  start-up: import time, and the first grad of W1 in a fresh process
-      (funcgrad with a cold and a warm Numba kernel cache)
+  W7  first call, each in a fresh process (benchmarks/startup.py), its own table:
+      import time; the first grad of W1; the first value_and_grad of W3; and for
+      funcgrad.jit the time from W3's first call until compiled code is in use
+      (funcgrad with a cold and a warm kernel cache); always wall time
   W8  FFT and linear algebra (issues 19-20, benchmarks/w8.py): grad of
       sum(|fft x|^2 w) at n = 4096, and at 200x200 grad through svd (sum of
       singular values), eigh (sum(w * eigvalsh)), expm and solve (no issue-11
@@ -37,7 +39,9 @@ How it measures
     by default: every run here is single-threaded and CPU-bound, so on an
     idle machine it equals wall time, and on a shared, busy one it is barely
     disturbed by the other processes (wall time there is inflated several
-    times over, and unevenly).  --clock wall measures elapsed time.
+    times over, and unevenly).  --clock wall measures elapsed time.  W7 is
+    always wall time (a first call is a wait; funcgrad loads its kernels in
+    a background thread meanwhile), with CPU time in the JSON.
   * Ratios are to the fastest peer (jax, jax.jit, torch, torch.func,
     autograd): below 1 means faster than every peer.
   * Single-threaded everywhere: OMP/MKL/OpenBLAS/Numba threads = 1 (set
@@ -46,8 +50,8 @@ How it measures
     arrays are float32 in every library.
 
 Run
-  make bench          # full: 15 rounds of 50 ms per case, W7 x7 (5-10 minutes)
-  make bench-quick    # 5 rounds of 15 ms, W7 with 2 repetitions (under 3 minutes)
+  make bench          # full: 15 rounds of 50 ms per case, W7 x7 (about 15 minutes)
+  make bench-quick    # 5 rounds of 15 ms, W7 with 2 repetitions (about 5 minutes)
   python benchmarks/suite.py [--quick] [--only W1,W7] [--libs funcgrad,jax]
                              [--rounds R] [--target-ms MS] [--startup-reps N]
                              [--size full|tiny] [--out-dir DIR] [--name NAME]
@@ -215,42 +219,65 @@ def _add_ratios(result: dict[str, Any]) -> None:
             rec["ratio_to_fastest_peer"] = rec["median_s"] / peers[fastest]
 
 
-def startup_results(measured: dict[str, Any], clock: str = "cpu") -> list[dict[str, Any]]:
-    """W7's measurements as three rows shaped like the timed tasks."""
+_UNTIL_COMPILED = "W7 W3 funcgrad.jit: first call until compiled code is in use, "
+#: W7's rows: key -> (label, unit, workload of the script, its field, cold cache)
+W7_ROWS = {
+    "W7.import": ("W7 import (fresh process)", "ms", "W1", "import", False),
+    "W7.first_grad.warm": ("W7 first grad of W1, warm kernel cache", "ms", "W1",
+                           "first_grad", False),
+    "W7.first_grad.cold": ("W7 first grad of W1, cold kernel cache", "ms", "W1",
+                           "first_grad", True),
+    "W7.w3_first_call.warm": ("W7 first value_and_grad of W3, warm kernel cache", "ms",
+                              "W3", "first_call", False),
+    "W7.w3_first_call.cold": ("W7 first value_and_grad of W3, cold kernel cache", "ms",
+                              "W3", "first_call", True),
+    "W7.w3_until_compiled.warm": (_UNTIL_COMPILED + "warm cache", "s", "W3",
+                                  "until_compiled", False),
+    "W7.w3_until_compiled.cold": (_UNTIL_COMPILED + "cold cache", "s", "W3",
+                                  "until_compiled", True),
+}
+_COLD_NOTE = ("NUMBA_CACHE_DIR and FUNCGRAD_CACHE_DIR = a new empty folder: every kernel "
+              "compiles")
+
+
+def startup_results(measured: dict[str, Any]) -> list[dict[str, Any]]:
+    """W7's measurements (benchmarks/startup.py) as rows shaped like the timed tasks.
+
+    The figure is always wall time (``perf_counter``): for a first call, what the user
+    waits.  The process's CPU time, which also counts funcgrad's background loading and
+    compiling threads, is kept beside it (``cpu_samples_s``).
+    """
     runs = measured["runs"]
-    suffix = "_cpu_s" if clock == "cpu" else "_s"
-    rows = {
-        "W7.import": ("W7 import (fresh process)", "import", False),
-        "W7.first_grad.warm": ("W7 first grad of W1, warm kernel cache", "first_grad", False),
-        "W7.first_grad.cold": ("W7 first grad of W1, cold kernel cache", "first_grad", True),
-    }
     out = []
-    for key, (label, field, cold) in rows.items():
+    for key, (label, unit, workload, field, cold) in W7_ROWS.items():
         libs: dict[str, dict[str, Any]] = {}
         for run in runs.values():
             column = wl.REF if run["label"] == "numpy" else run["label"]
-            if run["cold"] != cold:
+            if run["cold"] != cold or run.get("workload", "W1") != workload:
                 continue
             if key == "W7.import" and run["label"] in ("funcgrad (np)", "funcgrad.jit"):
                 continue  # the same import as funcgrad (fnp)
             if key != "W7.import" and run["label"] == "numpy":
                 continue
+            if field + "_s" not in run:
+                continue  # e.g. until_compiled: only funcgrad.jit has it
             rec: dict[str, Any] = {"status": run["status"]}
             for k in ("reason", "error", "numba_loaded_by_import"):
                 if run.get(k) is not None:
                     rec[k] = run[k]
-            if run["status"] == "ok" and run[field + suffix]:
-                samples = run[field + suffix]
+            if run["status"] == "ok" and run[field + "_s"]:
+                samples = run[field + "_s"]
                 stats = summarize(samples)
                 rec.update(median_s=stats["median"], stats_s=stats, samples_s=samples,
-                           wall_samples_s=run[field + "_s"],
-                           cpu_samples_s=run[field + "_cpu_s"])
+                           clock="wall", cpu_samples_s=run.get(field + "_cpu_s", []))
+                if field == "until_compiled" and run.get("compiled_call_s"):
+                    rec["compiled_call_samples_s"] = run["compiled_call_s"]
             libs[column] = rec
-        result = {"key": key, "workload": "W7", "label": label, "unit": "ms",
-                  "note": "", "primitives": None, "reference_only": False,
-                  "libraries": libs}
-        if cold:
-            result["note"] = "NUMBA_CACHE_DIR = a new empty folder: every kernel compiles"
+        if not libs:
+            continue
+        result = {"key": key, "workload": "W7", "label": label, "unit": unit,
+                  "note": _COLD_NOTE if cold else "", "primitives": None,
+                  "reference_only": False, "libraries": libs}
         _add_ratios(result)
         out.append(result)
     return out
@@ -394,6 +421,46 @@ def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _compare_target(name: str, value: float | None, limit: float, measured: str
+                    ) -> dict[str, Any]:
+    if value is None:
+        return {"target": name, "met": None, "measured": "not measured"}
+    return {"target": name, "met": value <= limit, "ratio": value, "measured": measured}
+
+
+def first_call_targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Issue 24's targets on the W7 rows (wall time of fresh processes)."""
+    by_key = {r["key"]: r for r in results if r["workload"] == "W7"}
+    if not by_key:
+        return []
+    out = []
+    fg_imp = _median(by_key.get("W7.import"), wl.FG)
+    np_imp = _median(by_key.get("W7.import"), wl.REF)
+    extra = None if fg_imp is None or np_imp is None else fg_imp - np_imp
+    out.append(_compare_target(
+        "import funcgrad within 40 ms of import numpy alone", extra, 0.040,
+        "" if extra is None else f"{extra * 1e3:+.0f} ms ({fg_imp * 1e3:.0f} vs "
+        f"{np_imp * 1e3:.0f} ms)"))
+    for cache in ("warm", "cold"):
+        t = _median(by_key.get(f"W7.first_grad.{cache}"), wl.FG)
+        out.append(_compare_target(
+            f"first grad of W1 in a fresh process at most 20 ms, {cache} kernel cache", t,
+            0.020, "" if t is None else f"{t * 1e3:.1f} ms"))
+    for cache in ("warm", "cold"):
+        res = by_key.get(f"W7.w3_first_call.{cache}")
+        jit_t, eager_t = _median(res, wl.FG_JIT), _median(res, wl.FG)
+        r = None if jit_t is None or eager_t is None else jit_t / eager_t
+        out.append(_compare_target(
+            f"first call of fg.jit(fg.value_and_grad(loss)) on W3 at most 2x the eager "
+            f"call, {cache} cache", r, 2.0,
+            "" if r is None else f"{r:.2f}x ({jit_t * 1e3:.0f} vs {eager_t * 1e3:.0f} ms)"))
+    t = _median(by_key.get("W7.w3_until_compiled.cold"), wl.FG_JIT)
+    out.append(_compare_target(
+        "W3 fg.jit: compiled code in use within a few seconds (here: 5 s) of the first "
+        "call, cold cache", t, 5.0, "" if t is None else f"{t:.1f} s"))
+    return out
+
+
 def targets_markdown(tg: list[dict[str, Any]]) -> str:
     mark = {True: "met", False: "**not met**", None: "not measured"}
     lines = []
@@ -429,9 +496,25 @@ CLOCK_TEXT = {
     "cpu": "Clock: CPU time of the benchmarking process (all its threads; "
            "`time.process_time`), which for these single-threaded runs equals wall time "
            "on an idle machine and is barely disturbed by other processes on a busy one "
-           "(`--clock wall` for elapsed time).",
+           "(`--clock wall` for elapsed time); the first-call table (W7) is always wall "
+           "time.",
     "wall": "Clock: wall time (`time.perf_counter`).",
 }
+
+FIRST_CALL_TEXT = (
+    "Each figure is one fresh `python` process (benchmarks/startup.py), median of {reps}. "
+    "Clock: wall time (`time.perf_counter`) whatever `--clock` says, since a first call is "
+    "a wait: funcgrad's first calls compute on its kernels' NumPy twins while a background "
+    "thread imports Numba and loads or compiles the kernels, and the process's CPU time "
+    "(kept in the JSON, `cpu_samples_s`) would charge that thread's work to the call. "
+    "W1: import and the first `grad` (the transform built and called once). W3: the first "
+    "`value_and_grad` of the suite's MLP, built and called once; `funcgrad.jit` with its "
+    "defaults (the first call runs eagerly while a background thread compiles), and the "
+    "time from that call until `block_until_compiled()` returns (compiled code in use; "
+    "the JSON has the compiled call's time, `compiled_call_samples_s`). Ratios are to "
+    "the fastest peer in the same row; the `reference` import is `import numpy` alone. "
+    "Cells as in the table above (— = not installed, ERROR/WRONG = failed). A loaded "
+    "machine inflates wall times: see the load average above.")
 
 
 def _load_line(payload: dict[str, Any]) -> str:
@@ -463,26 +546,39 @@ def report(payload: dict[str, Any]) -> str:
         _load_line(payload),
         "Versions: " + ", ".join(f"{k} {v}" for k, v in payload["versions"].items() if v)
         + ".",
-        "",
-        table(payload["results"]),
-        "",
-        "Cells: median time per call in the row's unit, and in brackets the ratio to the "
-        "fastest peer (jax, jax.jit, torch, torch.func, autograd; below 1 = faster than "
-        "all of them). `reference` is hand-written NumPy (closed-form derivatives) or a "
-        "floor, not ranked; in the W7 import row it is `import numpy` alone. "
-        "— = not installed / not available, n/a = the library has no such operation, "
-        "WRONG/ERROR = failed the check against the reference and not timed.",
     ]
-    row_notes = [f"- {r['label']}: {r['note']}" for r in payload["results"] if r["note"]]
+    timed = [r for r in payload["results"] if r["workload"] != "W7"]
+    if timed:
+        lines += [
+            "",
+            table(timed),
+            "",
+            "Cells: median time per call in the row's unit, and in brackets the ratio to "
+            "the fastest peer (jax, jax.jit, torch, torch.func, autograd; below 1 = faster "
+            "than all of them). `reference` is hand-written NumPy (closed-form derivatives) "
+            "or a floor, not ranked. — = not installed / not available, n/a = the library "
+            "has no such operation, WRONG/ERROR = failed the check against the reference "
+            "and not timed.",
+        ]
+    row_notes = [f"- {r['label']}: {r['note']}" for r in payload["results"]
+                 if r["note"] and r["workload"] != "W7"]
     if row_notes:
         lines += ["", "Row notes:", *row_notes]
     nts = notes(payload["results"])
     if nts:
         lines += ["", "Not timed:", *nts]
-    if payload.get("startup_numba"):
-        lines += ["", payload["startup_numba"]]
     if payload["targets"]:
         lines += ["", "Targets (issue 11):", "", targets_markdown(payload["targets"])]
+    first = [r for r in payload["results"] if r["workload"] == "W7"]
+    if first:
+        lines += ["", "First call (W7, fresh processes):", "", FIRST_CALL_TEXT.format(
+            reps=cfg["startup_reps"]), "", table(first), ""]
+        lines += [f"- {r['label']}: {r['note']}" for r in first if r["note"]]
+        if payload.get("startup_numba"):
+            lines += ["", payload["startup_numba"]]
+    if payload.get("first_call_targets"):
+        lines += ["", "First-call targets (issue 24):", "",
+                  targets_markdown(payload["first_call_targets"])]
     return "\n".join(lines)
 
 
@@ -564,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true",
-                   help="5 rounds of ~15 ms per case, W7 x2 (under 3 minutes)")
+                   help="5 rounds of ~15 ms per case, W7 x2 (about 5 minutes)")
     p.add_argument("--only", help="comma-separated workloads, e.g. W1,W3,W7 (default all)")
     p.add_argument("--libs", help="comma-separated libraries or groups "
                    "(funcgrad, jax, torch, autograd, reference; default all)")
@@ -614,8 +710,8 @@ def main(argv: list[str] | None = None) -> int:
         labels = ([lib for lib in libs if lib != wl.REF]
                   + (["numpy"] if wl.REF in libs else []))
         t0 = time.perf_counter()
-        measured = startup.measure(labels, reps)
-        results.extend(startup_results(measured, args.clock))
+        measured = startup.measure(labels, reps, size=args.size)
+        results.extend(startup_results(measured))
         _say(f"W7 start-up: {reps} repetitions in {time.perf_counter() - t0:.1f} s")
         loaded = [r.get("numba_loaded_by_import") for r in measured["runs"].values()
                   if r["label"] == wl.FG and r["status"] == "ok"]
@@ -639,6 +735,7 @@ def main(argv: list[str] | None = None) -> int:
         "startup_numba": startup_note,
     }
     payload["targets"] = targets(results)
+    payload["first_call_targets"] = first_call_targets(results)
     text = report(payload)
     print(text)
 
