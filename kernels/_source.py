@@ -19,7 +19,6 @@ The folder is ``$FUNCGRAD_CACHE_DIR`` (an empty value turns the disk cache off),
 ``$XDG_CACHE_HOME/funcgrad`` or ``~/.cache/funcgrad``; each kind of kernel has a
 subfolder.
 """
-import hashlib
 import os
 import stat
 import sys
@@ -46,6 +45,7 @@ def cache_dir(kind):
 
 def source_key(source, tag=""):
     """The hash naming the module of ``source`` (with its dependencies' ``tag``)."""
+    import hashlib  # (here: it loads OpenSSL, which `import funcgrad` need not wait for)
     return hashlib.sha256((tag + "\n" + source).encode()).hexdigest()[:32]
 
 

@@ -12,7 +12,6 @@ A kernel using ``V.sin``/``V.cos`` comes with an *exact* twin (the same lines on
 library's leaves) and the index of the input that is their argument: blocks holding an
 argument beyond ``vmath.TRIG_BOUND`` (or NaN, inf) are computed by the twin.
 """
-import hashlib
 import threading
 
 from . import _lazy
@@ -36,6 +35,8 @@ def _tag():
     """What the generated code depends on besides its own text."""
     global _TAG
     if _TAG is None:
+        import hashlib
+
         import numba
         import numpy as np
         from . import leaves, vbodies, vmath
@@ -68,7 +69,9 @@ def scalar_kernel(lines, nin, exact_lines=None, checked_arg=0, display=None):
     with _lock:
         name = _names.get(source)
         if name is None:
-            name = "g" + hashlib.sha256(source.encode()).hexdigest()[:20]
+            # An in-process key only (the disk cache is keyed by the source itself): a
+            # count, since hashing here would import hashlib (OpenSSL) with funcgrad.
+            name = f"g{len(_names)}"
 
             def load(function):
                 return lambda: getattr(load_module("cpu", source, _tag()), function)
