@@ -24,13 +24,10 @@ from .. import tree
 from ..core import (ROOT, ConcretizationError, Primitive, ShapedArray, Tracer, _special_classes,
                     _state, aval_of)
 from ..interpreters.graph import Var, eval_graph
-from .cache import make_runner
 from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
                      vjp_joint, vjp_split, zeros)
 from ..devices import register_gpu
-from .lower import lower_graph
 from .passes import closure_convert, optimize, register_call
-from .shipping import arrays_digest, recipe_key, shared
 from .trace import trace_flat
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
@@ -41,6 +38,10 @@ class Executable:
     """A compiled graph: ``executable(*inputs)`` returns the list of its outputs."""
 
     def __init__(self, graph):
+        # The compiler's modules load with the first compile (on the background compiler's
+        # thread by default), not with the first call, which only traces and evaluates.
+        from .cache import make_runner
+        from .lower import lower_graph
         self.graph = optimize(graph)
         self.lowered = lower_graph(self.graph)
         self.run = make_runner(self.lowered)
@@ -242,12 +243,20 @@ class _Entry:
         """The outputs of the graph evaluated eagerly, the primitives one by one as
         eager code runs them, while the background compiler builds it (queued by the
         first such call)."""
+        queue_compile = None
         with self._lock:
             if self._builder is None:
                 self._builder = threading.Event()
                 # copies: the caller may change its arrays before the compiler runs
-                _compile_in_background(self, _copies(leaves))
-        return as_root(eval_graph, self.graph, *leaves)
+                queue_compile = _copies(leaves)
+        try:
+            return as_root(eval_graph, self.graph, *leaves)
+        finally:
+            # Queued once this first call is done: compiling holds the GIL for long
+            # stretches, and started at once it made this call (W3's value_and_grad)
+            # about twice as slow.
+            if queue_compile is not None:
+                _compile_in_background(self, queue_compile)
 
     def build(self, leaves):
         """Compile (on the background compiler's thread); a failure is said, not raised:
@@ -400,6 +409,7 @@ class JitFunction:
     def __reduce__(self):
         # Pickled as its recipe, never its traces or kernels: the receiving process
         # compiles for itself, once for all the copies it receives (see .shipping).
+        from .shipping import arrays_digest, recipe_key
         recipe = (self.fun, self.static_argnums, self.static_argnames)
         key = None
         shipped = self.__dict__.get("_shipped")
@@ -626,6 +636,8 @@ def _reachable_arrays(fun, depth=6):
 
 
 def _unpickle_jit(key, fun, static_argnums, static_argnames):
+    from .shipping import arrays_digest, shared
+
     def make():
         made = JitFunction(fun, static_argnums, static_argnames)
         made._shipped = (key, arrays_digest(_reachable_arrays(fun)))
