@@ -127,8 +127,11 @@ class _TypedLiterals(ast.NodeTransformer):
         if type(value) not in (int, float):
             return node
         kind = "float64" if type(value) is float else "int64"
-        return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), kind, ast.Load()),
-                        [node], [])
+        # Each new node takes the literal's place in the source (a walk over the whole
+        # tree by ast.fix_missing_locations took most of a twin's build time).
+        name = ast.copy_location(ast.Name("np", ast.Load()), node)
+        attr = ast.copy_location(ast.Attribute(name, kind, ast.Load()), node)
+        return ast.copy_location(ast.Call(attr, [node], []), node)
 
 
 def twin(source, nin, dtype, checked_arg=None, display="kernel"):
@@ -143,7 +146,7 @@ def twin(source, nin, dtype, checked_arg=None, display="kernel"):
     if not _straight_line(tree):
         return None
     tree.body = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))]
-    tree = ast.fix_missing_locations(_TypedLiterals().visit(tree))
+    tree = _TypedLiterals().visit(tree)
     namespace = {"np": np, "V": V, "F": F}
     exec(compile(tree, f"<twin of {display}>", "exec"), namespace)
     kernel = namespace["kernel"]
