@@ -12,12 +12,13 @@ import numpy as np
 
 from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state
 
+# getattr with a default reads a tracer's shape property once (hasattr would run it twice)
 def _shape(x):
-    return x.shape if hasattr(x, "shape") else ()
+    return getattr(x, "shape", ())
 
 
 def _ndim(x):
-    return len(x.shape) if hasattr(x, "shape") else 0
+    return len(getattr(x, "shape", ()))
 
 
 # --- reshape -----------------------------------------------------------------
