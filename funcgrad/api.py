@@ -67,11 +67,25 @@ def _flatten_inputs(args, argnums, transform):
             _as_input(None, f"argument {i}", transform)
         treedefs.append(treedef)
         for j, leaf in enumerate(arg_leaves):
-            where = f"argument {i}" if treedef.num_leaves == 1 and treedef.node is None \
-                else f"argument {i} (leaf {j} of {treedef})"
             kinds.append(_kind(leaf))
-            leaves.append(_as_input(leaf, where, transform))
+            leaves.append(_as_input(leaf, _Where(i, j, treedef), transform))
     return leaves, kinds, treedefs
+
+
+class _Where:
+    """Names an input leaf in an error message ("argument 0 (leaf 2 of {...})"), written
+    only when a message needs it: the structure's repr costs more than checking the leaf."""
+
+    __slots__ = ("arg", "leaf", "treedef")
+
+    def __init__(self, arg, leaf, treedef):
+        self.arg, self.leaf, self.treedef = arg, leaf, treedef
+
+    def __str__(self):
+        treedef = self.treedef
+        if treedef.num_leaves == 1 and treedef.node is None:
+            return f"argument {self.arg}"
+        return f"argument {self.arg} (leaf {self.leaf} of {treedef})"
 
 
 def _kind(leaf):
