@@ -120,17 +120,26 @@ class JVPInterpreter(Interpreter):
         self.defer = defer
 
     def process(self, prim, args, params):
-        primals = list(args)
-        tangents = [None] * len(args)
-        own = False
-        for i, a in enumerate(args):
-            if type(a) is JVPTracer and a._trace is self:
-                primals[i] = a.primal
-                t = a._tangent
-                if type(t) is _Deferred:
-                    t = a._tangent = force(t)
-                tangents[i] = t
-                own = True
+        if len(args) == 1:  # the common case, unrolled: one argument, one of ours or none
+            a, = args
+            if type(a) is not JVPTracer or a._trace is not self:
+                return self.parent.process(prim, args, params)
+            t = a._tangent
+            if type(t) is _Deferred:
+                t = a._tangent = force(t)
+            primals, tangents, own = [a.primal], [t], True
+        else:
+            primals = list(args)
+            tangents = [None] * len(args)
+            own = False
+            for i, a in enumerate(args):
+                if type(a) is JVPTracer and a._trace is self:
+                    primals[i] = a.primal
+                    t = a._tangent
+                    if type(t) is _Deferred:
+                        t = a._tangent = force(t)
+                    tangents[i] = t
+                    own = True
         if not own or not prim.differentiable:
             return self.parent.process(prim, primals, params)
         out, tangent_out = run_under(self.parent, prim.jvp, primals, tangents, **params)
