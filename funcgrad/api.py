@@ -29,6 +29,8 @@ __all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap"]
 
 def _as_input(x, where, transform):
     """A differentiable leaf as an array; raises TypeError for non-float inputs."""
+    if type(x) is np.ndarray and x.dtype.kind in "fc":  # the common leaf, already fine
+        return x
     if isinstance(x, Tracer):
         dtype = x.dtype
     elif isinstance(x, (bool, np.bool_)):
@@ -89,6 +91,8 @@ class _Where:
 
 
 def _kind(leaf):
+    if type(leaf) is np.ndarray:
+        return "array"
     if isinstance(leaf, (float, np.generic)) or (isinstance(leaf, numbers.Number)
                                                  and not isinstance(leaf, np.ndarray)):
         return "scalar"
@@ -144,6 +148,9 @@ def ones_like_output(value):
 
 def _as_output(value, like, kind):
     """Give a cotangent/tangent the shape, dtype and type of the input ``like``."""
+    if (type(value) is np.ndarray and kind == "array" and value.dtype == like.dtype
+            and value.shape == like.shape):  # the common case: only ownership to settle
+        return value if value.flags.writeable else value.copy()
     if value is None:
         value = np.zeros(like.shape, like.dtype)
         if _device_array(like):  # gradients stay where their input lives
