@@ -29,6 +29,8 @@ __all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap"]
 
 def _as_input(x, where, transform):
     """A differentiable leaf as an array; raises TypeError for non-float inputs."""
+    if type(x) is np.ndarray and x.dtype.kind in "fc":  # the common leaf, already fine
+        return x
     if isinstance(x, Tracer):
         dtype = x.dtype
     elif isinstance(x, (bool, np.bool_)):
@@ -67,14 +69,30 @@ def _flatten_inputs(args, argnums, transform):
             _as_input(None, f"argument {i}", transform)
         treedefs.append(treedef)
         for j, leaf in enumerate(arg_leaves):
-            where = f"argument {i}" if treedef.num_leaves == 1 and treedef.node is None \
-                else f"argument {i} (leaf {j} of {treedef})"
             kinds.append(_kind(leaf))
-            leaves.append(_as_input(leaf, where, transform))
+            leaves.append(_as_input(leaf, _Where(i, j, treedef), transform))
     return leaves, kinds, treedefs
 
 
+class _Where:
+    """Names an input leaf in an error message ("argument 0 (leaf 2 of {...})"), written
+    only when a message needs it: the structure's repr costs more than checking the leaf."""
+
+    __slots__ = ("arg", "leaf", "treedef")
+
+    def __init__(self, arg, leaf, treedef):
+        self.arg, self.leaf, self.treedef = arg, leaf, treedef
+
+    def __str__(self):
+        treedef = self.treedef
+        if treedef.num_leaves == 1 and treedef.node is None:
+            return f"argument {self.arg}"
+        return f"argument {self.arg} (leaf {self.leaf} of {treedef})"
+
+
 def _kind(leaf):
+    if type(leaf) is np.ndarray:
+        return "array"
     if isinstance(leaf, (float, np.generic)) or (isinstance(leaf, numbers.Number)
                                                  and not isinstance(leaf, np.ndarray)):
         return "scalar"
@@ -130,6 +148,9 @@ def ones_like_output(value):
 
 def _as_output(value, like, kind):
     """Give a cotangent/tangent the shape, dtype and type of the input ``like``."""
+    if (type(value) is np.ndarray and kind == "array" and value.dtype == like.dtype
+            and value.shape == like.shape):  # the common case: only ownership to settle
+        return value if value.flags.writeable else value.copy()
     if value is None:
         value = np.zeros(like.shape, like.dtype)
         if _device_array(like):  # gradients stay where their input lives

@@ -159,12 +159,12 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
         if prim.multiple_results:
             g = tuple(g)
         parents = node.parents
-        if into_ok and len(parents) == 1 and node.meta is None:
+        into = prim.vjp_into if into_ok else None
+        if into is not None and len(parents) == 1 and node.meta is None:
             i, parent = parents[0]
             key = id(parent)
             prev = get(key)
-            into = prim.vjp_into
-            if into is not None and prev is not None and i == 0:
+            if prev is not None and i == 0:
                 # The rule adds its contribution straight into the parent's cotangent so
                 # far (gather: one scatter-add instead of a padded copy plus a sum), in
                 # place when the engine owns it; otherwise into a new array, which the

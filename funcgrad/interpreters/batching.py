@@ -4,8 +4,8 @@ Each primitive's ``batch`` rule maps batched arguments (with their batch axes,
 ``None`` for unbatched ones) to a batched result and its batch axis.  Rules
 call primitives, so ``vmap`` composes with every other transform.
 """
-from ..core import (ConcretizationError, Interpreter, Tracer, run_under,
-                    user_frame_summary)
+from ..core import (ROOT, ConcretizationError, Interpreter, Tracer, _special_classes,
+                    run_under, user_frame_summary)
 
 __all__ = ["BatchInterpreter", "BatchTracer"]
 
@@ -56,9 +56,30 @@ class BatchInterpreter(Interpreter):
                 own = True
         if not own:
             return self.parent.process(prim, args, params)
+        if prim.elementwise is not None and self.parent is ROOT and _aligned(vals, dims):
+            # The elementwise batch rule would hand these operands to the kernel unchanged
+            # (no axis to move, no rank to pad): most operations of a forward-over-reverse
+            # Hessian, where each is a batch of tangents against plain residuals.
+            return BatchTracer(self, prim.impl(*vals, **params), 0)
         out, out_dim = run_under(self.parent, prim.batch, vals, dims, **params)
         if prim.multiple_results:
             return [o if d is None else BatchTracer(self, o, d) for o, d in zip(out, out_dim)]
         if out_dim is None:
             return out
         return BatchTracer(self, out, out_dim)
+
+
+def _aligned(vals, dims):
+    """Are the operands of an elementwise operation plain arrays and numbers whose batched
+    ones have their batch axis in front and as many other axes as the widest operand?"""
+    rank = 0
+    for v, d in zip(vals, dims):
+        if type(v) in _special_classes or (d is not None and d != 0):
+            return False
+        r = len(getattr(v, "shape", ())) - (d is not None)
+        if r > rank:
+            rank = r
+    for v, d in zip(vals, dims):
+        if d is not None and len(v.shape) - 1 != rank:
+            return False
+    return True

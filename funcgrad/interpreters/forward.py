@@ -19,7 +19,7 @@ deferred tangent computes it, with its inputs' first (iteratively, in creation
 order), under the interpreter and the gradient mode that were current when the
 operation ran, so the result is the one eager evaluation gives.
 """
-from ..core import Interpreter, Tracer, _state, concrete, run_under
+from ..core import Interpreter, Tracer, _special_classes, _state, concrete, run_under
 
 __all__ = ["JVPInterpreter", "JVPTracer"]
 
@@ -120,17 +120,26 @@ class JVPInterpreter(Interpreter):
         self.defer = defer
 
     def process(self, prim, args, params):
-        primals = list(args)
-        tangents = [None] * len(args)
-        own = False
-        for i, a in enumerate(args):
-            if type(a) is JVPTracer and a._trace is self:
-                primals[i] = a.primal
-                t = a._tangent
-                if type(t) is _Deferred:
-                    t = a._tangent = force(t)
-                tangents[i] = t
-                own = True
+        if len(args) == 1:  # the common case, unrolled: one argument, one of ours or none
+            a, = args
+            if type(a) is not JVPTracer or a._trace is not self:
+                return self.parent.process(prim, args, params)
+            t = a._tangent
+            if type(t) is _Deferred:
+                t = a._tangent = force(t)
+            primals, tangents, own = [a.primal], [t], True
+        else:
+            primals = list(args)
+            tangents = [None] * len(args)
+            own = False
+            for i, a in enumerate(args):
+                if type(a) is JVPTracer and a._trace is self:
+                    primals[i] = a.primal
+                    t = a._tangent
+                    if type(t) is _Deferred:
+                        t = a._tangent = force(t)
+                    tangents[i] = t
+                    own = True
         if not own or not prim.differentiable:
             return self.parent.process(prim, primals, params)
         out, tangent_out = run_under(self.parent, prim.jvp, primals, tangents, **params)
@@ -143,25 +152,31 @@ class JVPInterpreter(Interpreter):
     def process_deferred(self, prim, args, params):
         """``process`` for an operation a reverse-mode child records: with ``defer``,
         the tangent is computed when first read (see the module docstring)."""
-        rule = prim.jvp_tangent
-        if (not self.defer or rule is None or prim.multiple_results
-                or _state.recording != 1 or _state.inference):
+        state = _state
+        if (not self.defer or prim.jvp_tangent is None or prim.multiple_results
+                or state.recording != 1 or state.inference):
             return self.process(prim, args, params)
         primals = list(args)
         tangents = [None] * len(args)
         own = False
+        plain = True  # no tracer or device array among the primals
         for i, a in enumerate(args):
             if type(a) is JVPTracer and a._trace is self:
-                primals[i] = a.primal
-                tangents[i] = a._tangent
-                own = True
+                t = tangents[i] = a._tangent
+                primals[i] = a = a.primal
+                if t is not None:
+                    own = True
+            if type(a) in _special_classes:
+                plain = False
+        parent = self.parent
         if not own or not prim.differentiable:
-            return self.parent.process(prim, primals, params)
-        out = run_under(self.parent, self.parent.process, prim, primals, params)
-        if all(t is None for t in tangents):
-            return out
+            return parent.process(prim, primals, params)
+        if plain:  # no interpreter owns a plain value: each would hand it down to the root
+            out = prim.impl(*primals, **params)
+        else:
+            out = run_under(parent, parent.process, prim, primals, params)
         return JVPTracer(self, out, _Deferred(self, prim, primals, tangents, params, out,
-                                              _state.grad_off_tag))
+                                              state.grad_off_tag))
 
     def lift(self, value, tangent):
         return JVPTracer(self, value, tangent)

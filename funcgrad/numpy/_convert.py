@@ -153,7 +153,10 @@ def normalize_axis(axis: Axis, ndim: int, name: str = "axis") -> tuple[int, ...]
     """
     if axis is None:
         return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, (numbers.Integral, np.integer)) else tuple(axis)
+    if type(axis) is int:  # the common case, before the slower check of numbers.Integral
+        axes = (axis,)
+    else:
+        axes = (axis,) if isinstance(axis, (numbers.Integral, np.integer)) else tuple(axis)
     out = []
     for a in axes:
         a = int(a)

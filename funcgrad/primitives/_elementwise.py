@@ -29,7 +29,7 @@ from .structural import (broadcast_to_p, convert_element_type_p, fit, moveaxis, 
                          reshape_p, unbroadcast)
 
 __all__ = ["Elementwise", "elementwise", "elementwise_batch", "register_fused_backend",
-           "build_kernels"]
+           "build_kernels", "identity"]
 
 _EMPTY: dict = {}
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -312,6 +312,16 @@ def elementwise_batch(prim):
     return batch
 
 
+def identity(g, *args, **params):
+    """The linear rule of an argument the output follows with slope one (``add``'s, the
+    first of ``subtract``): ``g`` itself, which the VJP passes on without calling it.
+
+    >>> identity(2.0, 5.0, 7.0)
+    2.0
+    """
+    return g
+
+
 def _fit_ct(c, x):
     """Unbroadcast a cotangent only when broadcasting or promotion happened."""
     return c if c.shape == x.shape and c.dtype == x.dtype else unbroadcast(c, x)
@@ -357,24 +367,49 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
         return None if t_out is None else fit(t_out, out)
 
     # First order on plain arrays, each cotangent is one pass of its fused kernel
-    # (``fused_vjp``); otherwise (higher order, tracers, other devices) the rule runs.
+    # (``fused_vjp``); otherwise (higher order, tracers, other devices) the rule runs.  An
+    # ``identity`` rule passes ``g`` on without a call; a cotangent is unbroadcast only
+    # where broadcasting or promotion happened (the checks of ``_fit_ct``, inlined: they
+    # run for every cotangent of every elementwise operation).
+    passes = [lin is identity for lin in lins]
     if len(lins) == 1:
         lin_x, = lins
+        pass_x, = passes
 
         def vjp(needs, g, out, x, **params):
-            c = decl.fused_vjp(0, g, (x,), out) if fusable[0] else None
-            return (_fit_ct(lin_x(g, x, out, **params) if c is None else c, x),)
+            if pass_x:
+                c = g
+            else:
+                c = decl.fused_vjp(0, g, (x,), out) if fusable[0] else None
+                if c is None:
+                    c = lin_x(g, x, out, **params)
+            if c.shape != x.shape or c.dtype != x.dtype:
+                c = unbroadcast(c, x)
+            return (c,)
     elif len(lins) == 2:
         lin_x, lin_y = lins
+        pass_x, pass_y = passes
 
         def vjp(needs, g, out, x, y, **params):
             cx = cy = None
             if needs[0]:
-                cx = decl.fused_vjp(0, g, (x, y), out) if fusable[0] else None
-                cx = _fit_ct(lin_x(g, x, y, out, **params) if cx is None else cx, x)
+                if pass_x:
+                    cx = g
+                else:
+                    cx = decl.fused_vjp(0, g, (x, y), out) if fusable[0] else None
+                    if cx is None:
+                        cx = lin_x(g, x, y, out, **params)
+                if cx.shape != x.shape or cx.dtype != x.dtype:
+                    cx = unbroadcast(cx, x)
             if needs[1]:
-                cy = decl.fused_vjp(1, g, (x, y), out) if fusable[1] else None
-                cy = _fit_ct(lin_y(g, x, y, out, **params) if cy is None else cy, y)
+                if pass_y:
+                    cy = g
+                else:
+                    cy = decl.fused_vjp(1, g, (x, y), out) if fusable[1] else None
+                    if cy is None:
+                        cy = lin_y(g, x, y, out, **params)
+                if cy.shape != y.shape or cy.dtype != y.dtype:
+                    cy = unbroadcast(cy, y)
             return cx, cy
     else:
         def vjp(needs, g, out, *args, **params):

@@ -16,7 +16,7 @@ from numpy import ndarray
 
 from ..core import SHAPES_ONLY, _state
 from ..kernels import cpu
-from ._elementwise import elementwise
+from ._elementwise import elementwise, identity
 
 _EMPTY: dict = {}
 LN2 = math.log(2.0)
@@ -188,7 +188,7 @@ def _imag_lin(g, x, y):
     return g * 0.0
 
 
-real_p = elementwise("real", _real, "r = x0", lambda g, x, y: g, vjp_reads=SHAPES_ONLY,
+real_p = elementwise("real", _real, "r = x0", identity, vjp_reads=SHAPES_ONLY,
                      grad_fn_name="RealBackward0")
 imag_p = elementwise("imag", _imag, "r = C(0)", _imag_lin, vjp_reads=SHAPES_ONLY,
                      grad_fn_name="ImagBackward0")
@@ -305,9 +305,9 @@ else:
         b = b * b
         e = e // C(2)"""}
 
-add_p = elementwise("add", cpu.add, "r = x0 + x1", lambda g, x, y, out: g,
-                    lambda g, x, y, out: g, linear=True, vjp_reads=SHAPES_ONLY)
-subtract_p = elementwise("subtract", cpu.subtract, "r = x0 - x1", lambda g, x, y, out: g,
+add_p = elementwise("add", cpu.add, "r = x0 + x1", identity, identity, linear=True,
+                    vjp_reads=SHAPES_ONLY)
+subtract_p = elementwise("subtract", cpu.subtract, "r = x0 - x1", identity,
                          lambda g, x, y, out: negative(g), linear=True, vjp_reads=SHAPES_ONLY,
                          grad_fn_name="SubBackward0")
 multiply_p = elementwise("multiply", cpu.multiply, "r = x0 * x1", lambda g, x, y, out: g * y,
@@ -341,7 +341,7 @@ logaddexp2_p = elementwise("logaddexp2", np.logaddexp2, {"f": _LOGADDEXP2},
                            lambda g, x, y, out: g * exp2(y - out))
 # x mod y = x - floor(x / y) * y
 mod_p = elementwise("mod", np.mod, _MOD,
-                    lambda g, x, y, out: g, lambda g, x, y, out: -g * floor(x / y))
+                    identity, lambda g, x, y, out: -g * floor(x / y))
 
 add, subtract, multiply, divide, power, maximum, minimum, fmax, fmin = map(
     _fn2, (add_p, subtract_p, multiply_p, divide_p, power_p, maximum_p, minimum_p, fmax_p, fmin_p))

@@ -10,6 +10,7 @@ arrays are checked by NumPy's own indexing, which raises IndexError.
 Repeated indices accumulate in scatter-add, so ``grad`` of ``x[[0, 0]]``
 counts both uses.
 """
+import functools
 import numbers
 
 import numpy as np
@@ -138,6 +139,19 @@ def normalize_index(idx, shape):
 
 
 def _build(spec, arrays):
+    """The NumPy index of a normalised ``spec`` with its index ``arrays``."""
+    if not arrays:  # a basic index (slices, integers, new axes) depends on the spec alone
+        return _basic_index(spec)
+    return _index_of(spec, arrays)
+
+
+@functools.lru_cache(maxsize=256)
+def _basic_index(spec):
+    # Built once per spec: every gather and scatter of x[1:] would build the same tuple.
+    return _index_of(spec, ())
+
+
+def _index_of(spec, arrays):
     it = iter(arrays)
     idx = []
     for e in spec:

@@ -6,7 +6,7 @@ non-negative ints; ``keepdims`` keeps reduced axes with length 1.
 """
 import numpy as np
 
-from ..core import SHAPES_ONLY, Primitive, ShapedArray, reads_inputs_and_output
+from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state, reads_inputs_and_output
 from ..kernels import cpu
 from .elementwise import equal, exp, isfinite, where
 from .structural import (_reduced_shape, broadcast_to, concatenate, convert_element_type,
@@ -38,9 +38,11 @@ def _check_nonempty(name, x, axes):
 
 # --- max / min ---------------------------------------------------------------------
 
-def _extremum(name, kernel, grad_fn_name):
+def _extremum(name, kernel, ufunc, grad_fn_name):
     def impl(x, *, axes, keepdims):
         _check_nonempty(name, x, axes)
+        if type(x) is np.ndarray:  # np.max's own call, without its Python wrapper
+            return ufunc.reduce(x, axes, None, None, keepdims=keepdims)
         return kernel(x, axis=axes, keepdims=keepdims)
 
     def weights(x, out, axes, keepdims):
@@ -65,14 +67,15 @@ def _extremum(name, kernel, grad_fn_name):
                      vjp_reads=reads_inputs_and_output, grad_fn_name=grad_fn_name)
 
     def fn(x, axes, keepdims=False):
-        return prim.bind(x, axes=tuple(sorted(axes)), keepdims=keepdims)
+        return _state.interpreter.process(prim, (x,), {"axes": tuple(sorted(axes)),
+                                                       "keepdims": keepdims})
     prim.batch = _reduce_batch(fn)
     fn.__name__ = name
     return prim, fn
 
 
-reduce_max_p, reduce_max = _extremum("reduce_max", np.max, "MaxBackward1")
-reduce_min_p, reduce_min = _extremum("reduce_min", np.min, "MinBackward1")
+reduce_max_p, reduce_max = _extremum("reduce_max", np.max, np.maximum, "MaxBackward1")
+reduce_min_p, reduce_min = _extremum("reduce_min", np.min, np.minimum, "MinBackward1")
 
 
 # --- prod ----------------------------------------------------------------------------

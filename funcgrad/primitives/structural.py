@@ -12,12 +12,13 @@ import numpy as np
 
 from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state
 
+# getattr with a default reads a tracer's shape property once (hasattr would run it twice)
 def _shape(x):
-    return x.shape if hasattr(x, "shape") else ()
+    return getattr(x, "shape", ())
 
 
 def _ndim(x):
-    return len(x.shape) if hasattr(x, "shape") else 0
+    return len(getattr(x, "shape", ()))
 
 
 # --- reshape -----------------------------------------------------------------
@@ -27,8 +28,18 @@ def _reshape_batch(args, dims, *, shape):
     return reshape(x, (x.shape[0],) + shape), 0
 
 
+# The implementations below call an ndarray's method (or the ufunc's reduce) directly: the
+# np.reshape / np.transpose / np.sum functions are Python wrappers around exactly that
+# call, and they run on every bind of these primitives (most rules end with one).
+_ndarray = np.ndarray
+
+
+def _reshape_impl(x, *, shape):
+    return x.reshape(shape) if type(x) is _ndarray else np.reshape(x, shape)
+
+
 reshape_p = Primitive(
-    "reshape", lambda x, *, shape: np.reshape(x, shape),
+    "reshape", _reshape_impl,
     vjp_reads=SHAPES_ONLY, grad_fn_name="ViewBackward0",
     abstract_eval=lambda x, *, shape: ShapedArray(shape, x.dtype),
     jvp=lambda primals, tangents, *, shape: (reshape(primals[0], shape),
@@ -42,7 +53,7 @@ def reshape(x, shape):
     shape = tuple(shape)
     if _shape(x) == shape:
         return x
-    return reshape_p.bind(x, shape=shape)
+    return _state.interpreter.process(reshape_p, (x,), {"shape": shape})
 
 
 # --- transpose ---------------------------------------------------------------
@@ -52,8 +63,12 @@ def _transpose_batch(args, dims, *, perm):
     return transpose(x, (0,) + tuple(p + 1 for p in perm)), 0
 
 
+def _transpose_impl(x, *, perm):
+    return x.transpose(perm) if type(x) is _ndarray else np.transpose(x, perm)
+
+
 transpose_p = Primitive(
-    "transpose", lambda x, *, perm: np.transpose(x, perm),
+    "transpose", _transpose_impl,
     vjp_reads=SHAPES_ONLY, grad_fn_name="PermuteBackward0",
     abstract_eval=lambda x, *, perm: ShapedArray(tuple(x.shape[p] for p in perm), x.dtype),
     jvp=lambda primals, tangents, *, perm: (transpose(primals[0], perm),
@@ -67,7 +82,7 @@ def transpose(x, perm):
     perm = tuple(int(p) for p in perm)
     if perm == tuple(range(len(perm))):
         return x
-    return transpose_p.bind(x, perm=perm)
+    return _state.interpreter.process(transpose_p, (x,), {"perm": perm})
 
 
 def moveaxis(x, src, dst):
@@ -103,7 +118,7 @@ def broadcast_to(x, shape):
     shape = tuple(shape)
     if _shape(x) == shape:
         return x
-    return broadcast_to_p.bind(x, shape=shape)
+    return _state.interpreter.process(broadcast_to_p, (x,), {"shape": shape})
 
 
 # --- reduce_sum ----------------------------------------------------------------
@@ -130,8 +145,14 @@ def _sum_batch(args, dims, *, axes, keepdims):
     return reduce_sum(x, tuple(a + 1 for a in axes), keepdims), 0
 
 
+def _sum_impl(x, *, axes, keepdims):
+    if type(x) is _ndarray:
+        return np.add.reduce(x, axes, None, None, keepdims=keepdims)
+    return np.sum(x, axis=axes, keepdims=keepdims)
+
+
 reduce_sum_p = Primitive(
-    "reduce_sum", lambda x, *, axes, keepdims: np.sum(x, axis=axes, keepdims=keepdims),
+    "reduce_sum", _sum_impl,
     vjp_reads=SHAPES_ONLY, grad_fn_name="SumBackward0",
     abstract_eval=lambda x, *, axes, keepdims: ShapedArray(
         _reduced_shape(x.shape, axes, keepdims), np.sum(np.zeros((), x.dtype)).dtype),
@@ -145,7 +166,7 @@ def reduce_sum(x, axes, keepdims=False):
     axes = tuple(sorted(axes))
     if not axes and not keepdims and hasattr(x, "shape"):
         return x
-    return reduce_sum_p.bind(x, axes=axes, keepdims=keepdims)
+    return _state.interpreter.process(reduce_sum_p, (x,), {"axes": axes, "keepdims": keepdims})
 
 
 # --- convert_element_type ------------------------------------------------------

@@ -95,8 +95,13 @@ def _rows(name, x, y):
 
 def _make(name, np_fn):
     def f(x, y):
-        out = _rows(name, x, y)
-        return np_fn(x, y) if out is None else out
+        # Only a 2-d array can take the loop: other operands (every operation of a 1-d or
+        # scalar function) go to NumPy at once, without _rows's call.
+        if (type(x) is _ndarray and x.ndim == 2) or (type(y) is _ndarray and y.ndim == 2):
+            out = _rows(name, x, y)
+            if out is not None:
+                return out
+        return np_fn(x, y)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"``np.{name}``, with a Numba row loop for slow 2-d layouts (see module)."
     return f
