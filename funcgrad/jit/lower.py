@@ -12,8 +12,9 @@ casts between them) with the same result shape are *fused* into one loop
 (:mod:`funcgrad.jit.fusion`), and the other equations become NumPy-order reductions, BLAS
 calls, slicing, and Python control flow around lowered bodies.
 A large kernel calls its fused loops as separate functions, bounded in size and shared by
-all loops of the same structure (:mod:`funcgrad.jit.outline`), so that compile time grows
-linearly with the number of operations.
+all loops of the same structure, passes their results as rows of one array per dtype, and
+calls a repeated step's function from a ``for`` loop (:mod:`funcgrad.jit.outline`), so
+that compile time grows linearly, and slowly, with the number of operations.
 
 Floating-point choices: no ``fastmath`` (no
 reassociation, NaN and signed-zero semantics kept); each elementwise operation computes

@@ -5,8 +5,8 @@ SSA reconstruction, lowering and LLVM's passes all work on the whole function, a
 kernel of a 3,200-operation chain took minutes.  So a large kernel (more than
 :data:`OUTLINE_MIN_EQNS` equations) does not write its fused loops into its own body: it
 calls each loop as a separate ``@njit`` function, and each such function is bounded in size
-(:data:`funcgrad.jit.fusion.MAX_FUSED_EQNS`).  Compile time then grows linearly with the
-number of operations.
+(:data:`funcgrad.jit.fusion.MAX_FUSED_EQNS`, and ``MAX_OUTLINED_MATH`` vector-maths calls
+when steps repeat: see :mod:`funcgrad.jit.lower`).
 
 A loop function's text names everything locally (parameters ``p0, p1...`` in order of first
 use, then fresh names), so loops of the same structure -- the steps of a chain, a repeated
@@ -14,6 +14,22 @@ layer, its backward pass -- have exactly the same text.  Each distinct text is a
 its own (:func:`funcgrad.jit.cache.load_loop`, named by a hash of the text), compiled once
 per process, kept on disk by Numba, and shared by every kernel and every jitted function
 that calls it.  The kernel calls it as a global (``_loop0 = _rt_loop("<hash>")``).
+
+What crosses between the kernel and its loop functions is kept small, because the
+kernel's compile time grows with every array it passes (Numba passes an array as a
+struct, with reference counting, and LLVM optimises and compiles each call site):
+
+* a loop function writes all its array results of one dtype as the rows of one 2-d array
+  (``pk[row, i]``), which the caller allocates and passes; a later loop function reads
+  them in place (``p[row, i]``), and other statements see the row (``st[k, row]``);
+* consecutive calls of one loop function fill the entries ``[k]`` of one *stack* per
+  output, ``(calls, rows, size)``; when their arguments are entries of stacks whose index
+  moves by a constant step from call to call (a chain's steps: each reads what the one
+  before wrote), they are written as one ``for`` loop (:class:`_Run`), so the kernel does
+  not grow with the number of steps.
+
+Values are stored and loaded unchanged, so the results have the bits of the same loops
+written into one kernel (tests/test_jit.py).
 """
 import os
 
