@@ -292,6 +292,30 @@ def test_outlined_kernels_have_the_bits_of_one_kernel(monkeypatch):
     assert abs(want_far[3]) > 1e6  # (the far arguments did reach the loops)
 
 
+def test_outlined_loops_with_broadcast_operands_read_packed_rows_at_flat_indices(monkeypatch):
+    """A loop over (8, 16) reading a bias of shape (16,) writes and reads the packed rows
+    at C-order flat indices: the bits of the same loops in one kernel."""
+    from funcgrad.jit import lower
+    monkeypatch.setattr(lower, "MAX_FUSED_MATH", 1)
+    monkeypatch.setattr(lower, "MAX_OUTLINED_MATH", 1)
+    bias = np.linspace(-0.5, 0.5, 16)
+
+    def f(x):
+        y = x
+        for _ in range(8):
+            y = np.tanh(y * 0.75 + bias) + 0.125 * y
+        return np.sum(y * y)
+
+    x = np.linspace(-2.0, 2.0, 128).reshape(8, 16)
+    monkeypatch.setattr(lower, "OUTLINE_MIN_EQNS", 10**9)
+    want = fg.jit(fg.grad(f), wait=True)(x)
+    monkeypatch.setattr(lower, "OUTLINE_MIN_EQNS", 16)
+    outlined = fg.jit(fg.grad(f), wait=True)
+    text = outlined.lower(x).as_text()
+    assert "for r" in text and "i0 * 16 + i1]" in text
+    assert outlined(x).tobytes() == want.tobytes()
+
+
 def test_the_traced_graph_is_the_cached_trace_until_the_cache_is_cleared():
     f, traces = _jitted_and_its_traces()
     x = np.linspace(0.0, 1.0, 3)

@@ -241,8 +241,11 @@ def emit_loop(block, eqns):
     out_names = {}
     rows = {}  # id(Var) -> its row in the packed array out_names / sources holds
     packs = {}  # dtype -> results written as rows of one array (Function.pack)
+    # Rows of packed arrays (see outline) are stored flat: loops without index arithmetic
+    # of their own (pads, bands) read and write them at the flat index of (i0, i1, ...).
+    plain = not bands and not pads
     for v in materialize:
-        if flat and block.fn.pack:
+        if plain and block.fn.pack:
             packs.setdefault(v.aval.dtype.name, []).append(v)
             continue
         name = names.fresh()
@@ -257,7 +260,7 @@ def emit_loop(block, eqns):
     sources = {}
     for a in arrays:
         packed = block.fn.packed.get(id(a)) if isinstance(a, Var) else None
-        if flat and packed is not None and isinstance(packed[0], str):  # read p[row, i]
+        if plain and packed is not None and isinstance(packed[0], str):  # read p[row, i]
             sources[id(a)], rows[id(a)] = packed
             continue
         name = block.array(a)
@@ -402,7 +405,8 @@ class Loop:
         loop = "prange" if self.parallel else "range"
         # Loop bounds read from an input's shape where one has the loop's shape: LLVM
         # does not vectorise loops with a constant trip count below 16.
-        full = next((key for key in self.sources if self.full_shape.get(key)), None)
+        full = next((key for key in self.sources if self.full_shape.get(key)
+                     and (self.flat or key not in self.rows)), None)
         if full is not None:  # (a packed array's first axis is its rows)
             axis = 1 if full in self.rows else 0
             full = self.sources[full]
@@ -446,8 +450,9 @@ class Loop:
                         idx = "i"
                     else:
                         off = len(shape) - len(xshape)
-                        idx = ", ".join("0" if d == 1 and shape[off + j] != 1 else index[off + j]
-                                        for j, d in enumerate(xshape))
+                        parts = ["0" if d == 1 and shape[off + j] != 1 else index[off + j]
+                                 for j, d in enumerate(xshape)]
+                        idx = _flat_index(parts, xshape) if id(x) in rows else ", ".join(parts)
                     t = names.fresh("t")
                     block.emit(f"{t} = {views[id(x)]}[{rows.get(id(x), '')}{idx}]", depth)
                     local[key] = t
@@ -469,6 +474,17 @@ class Loop:
                 bad = bad[1:]
         ix = "i" if self.flat else ", ".join(index)
         for v in self.materialize:
-            block.emit(f"{views[id(v)]}[{rows.get(id(v), '')}{ix}] = {local[id(v)]}", depth)
+            at = ix if self.flat or id(v) not in rows else _flat_index(index, shape)
+            block.emit(f"{views[id(v)]}[{rows.get(id(v), '')}{at}] = {local[id(v)]}", depth)
         if self.total is not None:
             self._close_leaf(local, extra, all_bad)
+
+
+def _flat_index(parts, shape):
+    """The C-order flat index into ``shape`` of the per-axis index texts ``parts``."""
+    terms = []
+    for j, p in enumerate(parts):
+        stride = int(np.prod(shape[j + 1:]))
+        if p != "0":
+            terms.append(p if stride == 1 else f"{p} * {stride}")
+    return " + ".join(terms) or "0"
