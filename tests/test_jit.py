@@ -251,8 +251,69 @@ def test_large_kernels_call_one_function_per_distinct_loop(monkeypatch):
     f = fg.jit(chain)
     assert f(x).tobytes() == chain(x).tobytes()
     text = f.lower(x).as_text()
-    assert text.count("# loop function") == 1 and text.count("def loop(") == 1
-    assert text.count("_loop0(") == 10  # 80 equations, 8 to a loop
+    # 80 equations, 8 to a loop: the first loop reads the input, the nine others the
+    # results of the one before, as rows of one array (the same text each time) ...
+    assert text.count("# loop function") == 2 and text.count("def loop(") == 2
+    # ... called from a `for` loop, so the kernel does not grow with the chain.
+    kernel = text[text.index("def kernel0"):]
+    assert "for r" in kernel and "in range(1, 9):" in kernel
+    assert kernel.count("_loop1(") == 2 and len(kernel.splitlines()) < 10
+
+
+def _chain_with_trig(x):
+    y = x
+    for _ in range(6):
+        y = np.sin(y) * 0.5 + np.cos(y * 0.25) * 0.125 + y * 0.9
+    return np.sum(y * y)
+
+
+def test_outlined_kernels_have_the_bits_of_one_kernel(monkeypatch):
+    """A large kernel (loop functions, results packed as rows, repeated calls rolled into
+    a loop) computes exactly what the same kernel written as one function does, also
+    where sin/cos arguments leave the fast range and loops redo with the C library."""
+    from funcgrad.jit import lower
+    # one step (a sin and a cos) per loop in both, so that both redo the same loops
+    monkeypatch.setattr(lower, "MAX_FUSED_MATH", 2)
+    monkeypatch.setattr(lower, "MAX_OUTLINED_MATH", 2)
+    g = fg.grad(_chain_with_trig)
+    x = np.linspace(-3.0, 3.0, 64)
+    x_far = x.copy()
+    x_far[[3, 40]] = [1e9, -3e12]  # beyond vmath's Cody-Waite range: the exact fallback
+    monkeypatch.setattr(lower, "OUTLINE_MIN_EQNS", 10**9)
+    inline = fg.jit(g, wait=True)
+    want, want_far = inline(x), inline(x_far)
+    assert "def loop(" not in inline.lower(x).as_text()
+    monkeypatch.setattr(lower, "OUTLINE_MIN_EQNS", 64)
+    outlined = fg.jit(g, wait=True)
+    text = outlined.lower(x).as_text()
+    assert text.count("def loop(") >= 2 and "for r" in text
+    assert outlined(x).tobytes() == want.tobytes()
+    assert outlined(x_far).tobytes() == want_far.tobytes()
+    assert abs(want_far[3]) > 1e6  # (the far arguments did reach the loops)
+
+
+def test_outlined_loops_with_broadcast_operands_read_packed_rows_at_flat_indices(monkeypatch):
+    """A loop over (8, 16) reading a bias of shape (16,) writes and reads the packed rows
+    at C-order flat indices: the bits of the same loops in one kernel."""
+    from funcgrad.jit import lower
+    monkeypatch.setattr(lower, "MAX_FUSED_MATH", 1)
+    monkeypatch.setattr(lower, "MAX_OUTLINED_MATH", 1)
+    bias = np.linspace(-0.5, 0.5, 16)
+
+    def f(x):
+        y = x
+        for _ in range(8):
+            y = np.tanh(y * 0.75 + bias) + 0.125 * y
+        return np.sum(y * y)
+
+    x = np.linspace(-2.0, 2.0, 128).reshape(8, 16)
+    monkeypatch.setattr(lower, "OUTLINE_MIN_EQNS", 10**9)
+    want = fg.jit(fg.grad(f), wait=True)(x)
+    monkeypatch.setattr(lower, "OUTLINE_MIN_EQNS", 16)
+    outlined = fg.jit(fg.grad(f), wait=True)
+    text = outlined.lower(x).as_text()
+    assert "for r" in text and "i0 * 16 + i1]" in text
+    assert outlined(x).tobytes() == want.tobytes()
 
 
 def test_the_traced_graph_is_the_cached_trace_until_the_cache_is_cleared():

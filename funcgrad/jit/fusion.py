@@ -27,7 +27,8 @@ from .elementwise import KERNEL_DTYPES, is_elementwise, uses_trig, uses_vector_m
 from .lowerable import is_float32_or_64, reduce_pattern
 from .source import cast, literal, shape_text
 
-__all__ = ["fuse", "emit_loop", "Loop", "is_pad", "band", "VECTOR_MATH", "MAX_FUSED_EQNS"]
+__all__ = ["fuse", "emit_loop", "Loop", "is_pad", "band", "VECTOR_MATH", "MAX_FUSED_EQNS",
+           "MAX_FUSED_MATH", "MAX_OUTLINED_MATH"]
 
 PARALLEL_THRESHOLD = int(os.environ.get("FUNCGRAD_JIT_PARALLEL_THRESHOLD", 1 << 16))
 # Vectorisable exp/log/log1p/sin/cos/tanh (funcgrad.kernels.cpu.vmath) in fused loops; 0:
@@ -36,6 +37,11 @@ VECTOR_MATH = os.environ.get("FUNCGRAD_JIT_VECTOR_MATH", "1") != "0"
 # At most this many vector-math calls per fused loop: compile time grows faster than
 # linearly with the size of a loop's body (a 200-sin chain: 23 s in one loop).
 MAX_FUSED_MATH = int(os.environ.get("FUNCGRAD_JIT_MAX_FUSED_MATH", 24))
+# The same bound in a large kernel, whose loops are functions of their own
+# (funcgrad.jit.outline): there a step repeated many times is one small function called
+# in a loop, and Numba's time per loop function grows faster than its size (cold compile
+# of a 200-operation chain's gradient: 17 s CPU with 24, 5 s with 4; benchmarks/jit_compile.py).
+MAX_OUTLINED_MATH = int(os.environ.get("FUNCGRAD_JIT_MAX_OUTLINED_MATH", 4))
 # At most this many equations per fused loop: a loop's body is one function's worth of
 # Numba and LLVM work, and that work grows faster than linearly with its size
 # (funcgrad.jit.outline; benchmarks/jit_compile.py).
@@ -58,14 +64,15 @@ def _threads():
 
 # --- which equations share a loop ----------------------------------------------------------
 
-def fuse(eqns):
+def fuse(eqns, max_math=MAX_FUSED_MATH):
     """``(units, uniform)``: units in emission order (a list of equations is one fused
     loop, an Eqn stands alone) and the *uniform* values (elementwise results of scalars
     only, i.e. a scalar broadcast to a shape: computed once, never stored as arrays).
 
     A fused group collects elementwise equations of one result shape; it is emitted
     (closed) as soon as something outside it needs one of its results, so its inputs are
-    always computed before its loop and its results after it.
+    always computed before its loop and its results after it.  A group closes at
+    ``max_math`` vector-maths calls (on 64 elements or more).
     """
     units = []
     open_groups = {}  # shape -> list of eqns
@@ -107,7 +114,7 @@ def fuse(eqns):
         group = open_groups.get(shape)
         heavy = uses_vector_math(eqn) and shape != ()
         if group is not None and shape != () and (
-                len(group) >= MAX_FUSED_EQNS or heavy and weight[id(group)] >= MAX_FUSED_MATH
+                len(group) >= MAX_FUSED_EQNS or heavy and weight[id(group)] >= max_math
                 and int(np.prod(shape)) >= VECTOR_MATH_MIN_SIZE):
             close(group)  # LLVM's time grows faster than linearly with a loop's body
             group = None
@@ -232,14 +239,35 @@ def emit_loop(block, eqns):
     if parallel:
         block.fn.parallel = True
     out_names = {}
+    rows = {}  # id(Var) -> its row in the packed array out_names / sources holds
+    packs = {}  # dtype -> results written as rows of one array (Function.pack)
+    # Rows of packed arrays (see outline) are stored flat: loops without index arithmetic
+    # of their own (pads, bands) read and write them at the flat index of (i0, i1, ...).
+    plain = not bands and not pads
     for v in materialize:
+        if plain and block.fn.pack:
+            packs.setdefault(v.aval.dtype.name, []).append(v)
+            continue
         name = names.fresh()
         out_names[id(v)] = name
         alloc = f"({size},)" if flat else shape_text(shape)
         block.emit(f"{name} = np.empty({alloc}, np.{v.aval.dtype.name})")
+    for dtype, packed in packs.items():
+        name = names.fresh("pk")  # a parameter (see outline.call_loop)
+        block.fn.pack_outputs.append((name, dtype, len(packed), size))
+        for row, v in enumerate(packed):
+            out_names[id(v)], rows[id(v)] = name, row
     sources = {}
     for a in arrays:
+        packed = block.fn.packed.get(id(a)) if isinstance(a, Var) else None
+        if plain and packed is not None and isinstance(packed[0], str):  # read p[row, i]
+            sources[id(a)], rows[id(a)] = packed
+            continue
         name = block.array(a)
+        if not name.isidentifier():  # a row of a packed array: one view, before the loop
+            view = names.fresh("w")
+            block.emit(f"{view} = {name}")
+            name = view
         if flat:
             flat_name = names.fresh("f")
             block.emit(f"{flat_name} = np.ravel({name})")
@@ -248,7 +276,7 @@ def emit_loop(block, eqns):
     full_shape = {id(a): tuple(a.aval.shape if isinstance(a, Var) else a.shape) == shape
                   for a in arrays}
     loop = Loop(block, shape, flat, parallel, sources, out_names, materialize, full_shape,
-                bands)
+                bands, rows)
     if total is not None:
         loop.accumulate(total)
     heavy = sum(uses_vector_math(e) for e in eqns)
@@ -267,7 +295,12 @@ def emit_loop(block, eqns):
         block.bind(total.outvars[0], loop.total_expr())
     for v in materialize:
         name = out_names[id(v)]
-        if flat and len(shape) != 1:
+        if id(v) in rows:
+            block.fn.packed[id(v)] = (name, rows[id(v)])
+            name = f"{name}[{rows[id(v)]}]"
+            if len(shape) != 1:
+                name = f"{name}.reshape({shape_text(shape)})"
+        elif flat and len(shape) != 1:
             reshaped = names.fresh()
             block.emit(f"{reshaped} = {name}.reshape({shape_text(shape)})")
             name = reshaped
@@ -280,7 +313,8 @@ class Loop:
     """The loop nest of one fused group (emitted once, or twice with a fallback)."""
 
     def __init__(self, block, shape, flat, parallel, sources, out_names, materialize,
-                 full_shape, bands):
+                 full_shape, bands, rows):
+        self.rows = rows  # id(Var) -> row, for arrays that are rows of a packed array
         self.full_shape = full_shape  # id(input) -> does it have the loop's shape
         self.block = block
         self.shape = shape
@@ -337,7 +371,8 @@ class Loop:
         views = {}
         for key, name in list(self.sources.items()) + list(self.out_names.items()):
             view = self.block.fn.names.fresh("w")
-            block.emit(f"{view} = {name}[{lo}:{self.hi}]", extra + 2)
+            row = f"{self.rows[key]}, " if key in self.rows else ""
+            block.emit(f"{view} = {name}[{row}{lo}:{self.hi}]", extra + 2)
             views[key] = view
         block.emit(f"for i in range({self.hi} - {lo}):", extra + 2)
         return extra + 3, views
@@ -370,22 +405,27 @@ class Loop:
         loop = "prange" if self.parallel else "range"
         # Loop bounds read from an input's shape where one has the loop's shape: LLVM
         # does not vectorise loops with a constant trip count below 16.
-        full = next((name for key, name in self.sources.items()
-                     if self.full_shape.get(key)), None)
+        full = next((key for key in self.sources if self.full_shape.get(key)
+                     and (self.flat or key not in self.rows)), None)
+        if full is not None:  # (a packed array's first axis is its rows)
+            axis = 1 if full in self.rows else 0
+            full = self.sources[full]
         views = {**self.sources, **self.out_names}  # id(Var) -> array indexed in the loop
+        rows = {k: f"{r}, " for k, r in self.rows.items()}
         all_bad = bad
         if self.total is not None:
             index = ["i"]
             depth, views = self._leaf_loops(loop, extra, bad)
+            rows = {}  # (the leaf views are of rows already)
         elif self.flat:
             index = ["i"]
-            bound = f"{full}.shape[0]" if full else str(int(np.prod(shape)))
+            bound = f"{full}.shape[{axis}]" if full else str(int(np.prod(shape)))
             block.emit(f"for i in {loop}({bound}):", extra)
             depth = extra + 1
         else:
             index = [f"i{k}" for k in range(len(shape))]
             for k, d in enumerate(shape):
-                bound = f"{full}.shape[{k}]" if full else str(d)
+                bound = f"{full}.shape[{axis + k}]" if full else str(d)
                 block.emit(f"for i{k} in {loop if k == 0 else 'range'}({bound}):", extra + k)
             depth = extra + len(shape)
         local = {}
@@ -410,10 +450,11 @@ class Loop:
                         idx = "i"
                     else:
                         off = len(shape) - len(xshape)
-                        idx = ", ".join("0" if d == 1 and shape[off + j] != 1 else index[off + j]
-                                        for j, d in enumerate(xshape))
+                        parts = ["0" if d == 1 and shape[off + j] != 1 else index[off + j]
+                                 for j, d in enumerate(xshape)]
+                        idx = _flat_index(parts, xshape) if id(x) in rows else ", ".join(parts)
                     t = names.fresh("t")
-                    block.emit(f"{t} = {views[id(x)]}[{idx}]", depth)
+                    block.emit(f"{t} = {views[id(x)]}[{rows.get(id(x), '')}{idx}]", depth)
                     local[key] = t
                 src_dtype = x.aval.dtype if isinstance(x, Var) else x.dtype
                 return cast(local[key], src_dtype, dtype)
@@ -433,6 +474,17 @@ class Loop:
                 bad = bad[1:]
         ix = "i" if self.flat else ", ".join(index)
         for v in self.materialize:
-            block.emit(f"{views[id(v)]}[{ix}] = {local[id(v)]}", depth)
+            at = ix if self.flat or id(v) not in rows else _flat_index(index, shape)
+            block.emit(f"{views[id(v)]}[{rows.get(id(v), '')}{at}] = {local[id(v)]}", depth)
         if self.total is not None:
             self._close_leaf(local, extra, all_bad)
+
+
+def _flat_index(parts, shape):
+    """The C-order flat index into ``shape`` of the per-axis index texts ``parts``."""
+    terms = []
+    for j, p in enumerate(parts):
+        stride = int(np.prod(shape[j + 1:]))
+        if p != "0":
+            terms.append(p if stride == 1 else f"{p} * {stride}")
+    return " + ".join(terms) or "0"

@@ -12,8 +12,9 @@ casts between them) with the same result shape are *fused* into one loop
 (:mod:`funcgrad.jit.fusion`), and the other equations become NumPy-order reductions, BLAS
 calls, slicing, and Python control flow around lowered bodies.
 A large kernel calls its fused loops as separate functions, bounded in size and shared by
-all loops of the same structure (:mod:`funcgrad.jit.outline`), so that compile time grows
-linearly with the number of operations.
+all loops of the same structure, passes their results as rows of one array per dtype, and
+calls a repeated step's function from a ``for`` loop (:mod:`funcgrad.jit.outline`), so
+that compile time grows linearly, and slowly, with the number of operations.
 
 Floating-point choices: no ``fastmath`` (no
 reassociation, NaN and signed-zero semantics kept); each elementwise operation computes
@@ -27,7 +28,7 @@ import numpy as np
 from ..core import aval_of
 from ..interpreters.graph import Var
 from .block import Block
-from .fusion import VECTOR_MATH
+from .fusion import MAX_FUSED_MATH, MAX_OUTLINED_MATH, VECTOR_MATH
 from .lowerable import can_lower, expand
 from .outline import OUTLINE_MIN_EQNS, loop_header
 from .passes import graph_consts, subgraphs
@@ -242,21 +243,43 @@ class _Module:
                 env[id(v)] = n
         return params, env, prologue
 
+    def _body(self, seg, outputs, env, outline, max_math):
+        """The :class:`Function` computing ``seg``, and its ``env`` (see :meth:`kernel`)."""
+        fn = Function(self.names, self.const_names)
+        fn.outline, fn.max_math = outline, max_math
+        env = dict(env)
+        Block(fn, env, 1).lower(seg, outputs)
+        fn.flush()
+        return fn, env
+
     def kernel(self, seg, after):
         """An ``@njit`` kernel computing the equations ``seg`` and returning what the
         Vars in ``after`` need; the driver line that calls it."""
         kname = f"kernel{len(self.kernels)}"
         self.kernels.append(kname)
-        fn = Function(self.names, self.const_names)
-        fn.outline = _size(seg) > OUTLINE_MIN_EQNS
         params, env, prologue = self._parameters(seg)
         outputs = [v for e in seg for v in e.outvars if id(v) in after]
-        Block(fn, env, 1).lower(seg, outputs)
+        outline = _size(seg) > OUTLINE_MIN_EQNS
+        loops = dict(self.names.loops)
+        fn, body_env = self._body(seg, outputs, env, outline,
+                                  MAX_OUTLINED_MATH if outline else MAX_FUSED_MATH)
+        if outline and fn.loop_calls < 2 * (len(self.names.loops) - len(loops)):
+            # Small loop functions pay when a repeated step calls each many times; for
+            # steps that all differ, fewer larger ones compile faster (12 differing
+            # trig steps: 12 s CPU with MAX_OUTLINED_MATH, 8 s with MAX_FUSED_MATH).
+            self.names.loops.clear()
+            self.names.loops.update(loops)
+            fn, body_env = self._body(seg, outputs, env, outline, MAX_FUSED_MATH)
+        env = body_env
+
+        def result(x):  # a row of a packed array (see .outline) leaves as an array of its own
+            return env[id(x)] + (".copy()" if id(x) in fn.packed else "")
+
         if self.whole:
-            results = _result_texts(self.graph.outvars, lambda x: env[id(x)], fn.const)
+            results = _result_texts(self.graph.outvars, result, fn.const)
             const_params = [f"const{i}" for i in range(len(self.consts))]
         else:
-            results = [env[id(v)] for v in outputs]
+            results = [result(v) for v in outputs]
             const_params = sorted(fn.used_consts, key=lambda s: int(s[len("const"):]))
         opts = KERNEL_OPTIONS + (", parallel=True" if fn.parallel else "")
         self.body.append(f"@njit({opts})")

@@ -5,8 +5,8 @@ SSA reconstruction, lowering and LLVM's passes all work on the whole function, a
 kernel of a 3,200-operation chain took minutes.  So a large kernel (more than
 :data:`OUTLINE_MIN_EQNS` equations) does not write its fused loops into its own body: it
 calls each loop as a separate ``@njit`` function, and each such function is bounded in size
-(:data:`funcgrad.jit.fusion.MAX_FUSED_EQNS`).  Compile time then grows linearly with the
-number of operations.
+(:data:`funcgrad.jit.fusion.MAX_FUSED_EQNS`, and ``MAX_OUTLINED_MATH`` vector-maths calls
+when steps repeat: see :mod:`funcgrad.jit.lower`).
 
 A loop function's text names everything locally (parameters ``p0, p1...`` in order of first
 use, then fresh names), so loops of the same structure -- the steps of a chain, a repeated
@@ -14,6 +14,22 @@ layer, its backward pass -- have exactly the same text.  Each distinct text is a
 its own (:func:`funcgrad.jit.cache.load_loop`, named by a hash of the text), compiled once
 per process, kept on disk by Numba, and shared by every kernel and every jitted function
 that calls it.  The kernel calls it as a global (``_loop0 = _rt_loop("<hash>")``).
+
+What crosses between the kernel and its loop functions is kept small, because the
+kernel's compile time grows with every array it passes (Numba passes an array as a
+struct, with reference counting, and LLVM optimises and compiles each call site):
+
+* a loop function writes all its array results of one dtype as the rows of one 2-d array
+  (``pk[row, i]``), which the caller allocates and passes; a later loop function reads
+  them in place (``p[row, i]``), and other statements see the row (``st[k, row]``);
+* consecutive calls of one loop function fill the entries ``[k]`` of one *stack* per
+  output, ``(calls, rows, size)``; when their arguments are entries of stacks whose index
+  moves by a constant step from call to call (a chain's steps: each reads what the one
+  before wrote), they are written as one ``for`` loop (:class:`_Run`), so the kernel does
+  not grow with the number of steps.
+
+Values are stored and loaded unchanged, so the results have the bits of the same loops
+written into one kernel (tests/test_jit.py).
 """
 import os
 
@@ -21,7 +37,7 @@ import numpy as np
 
 from ..interpreters.graph import Var
 from .fusion import emit_loop
-from .source import HEADER, KERNEL_OPTIONS, Function, Names, loop_key
+from .source import HEADER, KERNEL_OPTIONS, Function, Names, loop_key, shape_text
 
 __all__ = ["OUTLINE_MIN_EQNS", "call_loop", "loop_header"]
 
@@ -35,9 +51,11 @@ def call_loop(block, eqns):
     that binds its results (the values the rest of the kernel needs)."""
     names = block.fn.names
     fn = Function(Names(names.writer.vector_math), {})
+    fn.pack = True
     sub = type(block)(fn, {}, 1)
     inside = {id(v) for e in eqns for v in e.outvars}
     args, params = [], []  # what the caller passes, and the loop function's parameters
+    packs = {}  # the caller's packed arrays passed -> their parameters
     for e in eqns:
         for x in e.inputs:
             if isinstance(x, Var):
@@ -45,6 +63,15 @@ def call_loop(block, eqns):
                     continue
                 if id(x) in block.uniform:
                     sub.uniform[id(x)] = block.uniform[id(x)]
+                packed = block.fn.packed.get(id(x))
+                if packed is not None:  # one parameter per packed array, read by row
+                    if packed[0] not in packs:
+                        args.append(packed[0])
+                        params.append(fn.names.fresh("p"))
+                        packs[packed[0]] = params[-1]
+                    fn.packed[id(x)] = (packs[packed[0]], packed[1])
+                    sub.env[id(x)] = _row(packs[packed[0]], packed[1], x.aval.shape)
+                    continue
                 args.append(block.env[id(x)])
                 params.append(fn.names.fresh("p"))
                 sub.env[id(x)] = params[-1]
@@ -62,15 +89,133 @@ def call_loop(block, eqns):
     # Called from kernels only: no wrappers for calls from Python or C (~20% of its time).
     opts = KERNEL_OPTIONS + ", no_cpython_wrapper=True, no_cfunc_wrapper=True" + (
         ", parallel=True" if fn.parallel else "")
-    texts = [sub.env[id(v)] for v in results]
+    # The packed arrays it writes are parameters (the caller allocates them, see _Run);
+    # the other results (sums: scalars) are returned.
+    texts = [sub.env[id(v)] for v in results if id(v) not in fn.packed]
     source = "\n".join(HEADER) + fn.names.writer.helper_source() + "\n" + "\n".join(
-        [f"@njit({opts})", f"def loop({', '.join(params)}):"]
-        + fn.lines + [f"    return ({', '.join(texts)},)", ""])
+        [f"@njit({opts})", f"def loop({', '.join(params + [o[0] for o in fn.pack_outputs])}):"]
+        + fn.lines + ([f"    return ({', '.join(texts)},)"] if texts else []) + [""])
     name = names.loop(source)
-    outs = [names.fresh() for _ in results]
-    block.emit(f"{', '.join(outs)}, = {name}({', '.join(args)})")
-    for v, out in zip(results, outs):
-        block.env[id(v)] = out
+    block.fn.loop_calls += 1
+    returns = [names.fresh() for _ in texts]
+    run = block.fn.pending
+    shapes = [o[1:] for o in fn.pack_outputs]  # (dtype, rows, size) of each packed output
+    if run is None or not run.extends(name, block.indent, shapes):
+        block.fn.flush()
+        run = block.fn.pending = _Run(name, block.indent, shapes, names)
+    where = run.add(args, returns)  # the caller's (stack, index) of each packed output
+    packed_at = {o[0]: w for o, w in zip(fn.pack_outputs, where)}
+    returned = dict(zip(texts, returns))
+    for v in results:
+        packed = fn.packed.get(id(v))
+        if packed is None:
+            block.env[id(v)] = returned[sub.env[id(v)]]
+        else:
+            block.fn.packed[id(v)] = (packed_at[packed[0]], packed[1])
+            block.env[id(v)] = _row(packed_at[packed[0]], packed[1], v.aval.shape)
+
+
+# Runs of at least this many calls of one loop function, whose arguments step through
+# the outputs of earlier calls, become a loop (see _Run).
+ROLL_MIN_CALLS = 3
+
+
+class _Run:
+    """Consecutive calls of one loop function, written out when something else follows
+    (:meth:`funcgrad.jit.source.Function.flush`).
+
+    Each packed output of the loop function is a *stack* the caller allocates once for
+    the run: an array ``(calls, rows, size)`` whose ``[k]`` the ``k``-th call fills.  A
+    chain of repeated steps calls one loop function many times, each call reading what
+    an earlier one wrote: stack entries whose index moves by a constant step from call to
+    call.  Such calls are written as one ``for`` loop instead of one statement each, so
+    the kernel's own size (and Numba's and LLVM's time on it) does not grow with the
+    number of steps.
+    """
+
+    def __init__(self, loop, indent, shapes, names):
+        self.loop, self.indent, self.shapes = loop, indent, shapes
+        self.names = names
+        self.stacks = [names.fresh("st") for _ in shapes]
+        self.calls = []  # (args, returns); an argument is a text or a (stack, index)
+
+    def extends(self, loop, indent, shapes):
+        """Can a call of ``loop`` at ``indent`` join the run?"""
+        return loop == self.loop and indent == self.indent and shapes == self.shapes
+
+    def add(self, args, returns):
+        """Add a call; returns where its packed outputs will be: ``(stack, index)``."""
+        k = len(self.calls)
+        self.calls.append((list(args), returns))
+        return [(stack, k) for stack in self.stacks]
+
+    def write(self, fn):
+        """Emit the run into ``fn``: the stacks, then the calls, rolled where they can."""
+        for stack, (dtype, rows, size) in zip(self.stacks, self.shapes):
+            fn.emit(self.indent, f"{stack} = np.empty(({len(self.calls)}, {rows}, {size}), "
+                                 f"np.{dtype})")
+        k = 0
+        while k < len(self.calls):
+            end, steps = self._roll(k)
+            if end - k >= ROLL_MIN_CALLS:
+                i = self.names.fresh("r")
+                fn.emit(self.indent, f"for {i} in range({k}, {end}):")
+                fn.emit(self.indent + 1, self._call(self.calls[k][0], k, i, steps))
+                k = end
+            else:
+                args, returns = self.calls[k]
+                call = self._call(args, k, None, None)
+                fn.emit(self.indent, f"{', '.join(returns)}, = {call}" if returns else call)
+                k += 1
+
+    def _roll(self, k):
+        """``(end, steps)``: calls ``k..end-1`` have the same arguments but for stack
+        indices moving by ``steps[j]`` per call (argument ``j``); none return values."""
+        first, returns = self.calls[k]
+        if returns or k + 1 >= len(self.calls):
+            return k + 1, None
+        second = self.calls[k + 1][0]
+        steps = []
+        for a, b in zip(first, second):
+            if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0]:
+                steps.append(b[1] - a[1])
+            elif a == b:
+                steps.append(None)
+            else:
+                return k + 1, None
+        end = k + 1
+        while end < len(self.calls):
+            args, returns = self.calls[end]
+            if returns or any(a != b if s is None else
+                              not isinstance(b, tuple) or b != (a[0], a[1] + s * (end - k))
+                              for a, b, s in zip(first, args, steps)):
+                break
+            end += 1
+        return end, steps
+
+    def _call(self, args, k, i, steps):
+        """The text of call ``k`` (or, with the loop variable ``i``, of the calls the
+        loop makes, arguments moving by ``steps``)."""
+        texts = []
+        for j, a in enumerate(args):
+            if not isinstance(a, tuple):
+                texts.append(a)
+            elif i is None or steps[j] is None:
+                texts.append(f"{a[0]}[{a[1]}]")
+            else:  # index a[1] at call k, moving by steps[j] per call
+                base, step = a[1] - steps[j] * k, steps[j]
+                index = i if step == 1 else f"{step} * {i}" if step else ""
+                index = f"{base} + {index}" if base and index else index or str(base)
+                texts.append(f"{a[0]}[{index}]")
+        texts += [f"{stack}[{k if i is None else i}]" for stack in self.stacks]
+        return f"{self.loop}({', '.join(texts)})"
+
+
+def _row(where, row, shape):
+    """Source text of the array held as row ``row`` of a packed array: a parameter's
+    name, or ``(stack, index)``: an entry of a run's stack."""
+    text = f"{where}[{row}]" if isinstance(where, str) else f"{where[0]}[{where[1]}, {row}]"
+    return text if len(shape) == 1 else f"{text}.reshape({shape_text(shape)})"
 
 
 def loop_header(loops):

@@ -54,11 +54,26 @@ class Function:
         self.lines = []
         self.parallel = False
         self.outline = False  # call fused loops as functions of their own (see .outline)
+        self.max_math = None  # vector-maths calls per fused loop (None: fusion.fuse's default)
+        self.loop_calls = 0  # calls of loop functions written
+        self.pack = False  # write a loop's results as rows of one array per dtype (.outline)
+        # id(Var) -> (where, row): the value is row ``row`` of a 2-d array (a parameter's
+        # name, or a (stack, index) of outline._Run)
+        self.packed = {}
+        self.pack_outputs = []  # (name, dtype, rows, size) of the packed arrays written
+        self.pending = None  # calls of loop functions not yet written (outline._Run)
         self.used_consts = {}
 
     def emit(self, indent, text):
         """Append the line ``text`` at ``indent`` levels."""
+        self.flush()
         self.lines.append("    " * indent + text)
+
+    def flush(self):
+        """Write the pending calls of loop functions (before any other line)."""
+        run, self.pending = self.pending, None
+        if run is not None:
+            run.write(self)
 
     def const(self, array):
         """The parameter name of a constant array (which becomes a parameter)."""
