@@ -702,3 +702,33 @@ def test_a_second_process_loads_the_compiled_kernels_from_the_disk_cache(tmp_pat
     assert cold["misses"] >= 1 and cold["hits"] == 0
     assert warm["hits"] >= 1 and warm["misses"] == 0  # nothing compiled the second time
     assert list(tmp_path.glob("jit/fg_*.py"))
+
+
+def test_grad_of_jit_builds_only_the_cotangents_asked_for(monkeypatch):
+    """grad(jit(loss))(w, data): the backward kernel computes w's cotangent, not the
+    data's (as large as the data, and thrown away); asking for both gives both."""
+    from funcgrad.jit import api
+    names = []
+    real = api._jit_impl
+
+    def recording(*args, graph, name):
+        names.append((name, len(graph.outvars)))
+        return real(*args, graph=graph, name=name)
+
+    monkeypatch.setattr(api.jit_call_p, "impl", recording)
+    rng = np.random.default_rng(0)
+    w, x = rng.normal(size=3), rng.normal(size=(50, 3))
+
+    def loss(w, x):
+        return fnp.sum(fnp.log1p(fnp.exp(-(x[:, :2] @ w[:2]) * x[:, 2])))
+
+    jitted = fg.jit(loss, wait=True)
+    g = fg.grad(jitted)(w, x)
+    bwd = [n for name, n in names if name.startswith("bwd")]
+    assert bwd == [1]
+    np.testing.assert_allclose(g, fg.grad(loss)(w, x), rtol=1e-12)
+    gw, gx = fg.grad(jitted, argnums=(0, 1))(w, x)
+    ew, ex = fg.grad(loss, argnums=(0, 1))(w, x)
+    np.testing.assert_allclose(gw, ew, rtol=1e-12)
+    np.testing.assert_allclose(gx, ex, rtol=1e-12)
+    assert [n for name, n in names if name.startswith("bwd")][-1] == 2

@@ -23,11 +23,11 @@ from numpy import ndarray
 from .. import tree
 from ..core import (ROOT, ConcretizationError, Primitive, ShapedArray, Tracer, _special_classes,
                     _state, aval_of)
-from ..interpreters.graph import Var, eval_graph
+from ..interpreters.graph import Graph, Var, eval_graph
 from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
                      vjp_joint, vjp_split, zeros)
 from ..devices import register_gpu
-from .passes import closure_convert, optimize, register_call
+from .passes import closure_convert, dce, optimize, register_call
 from .trace import trace_flat
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
@@ -150,11 +150,17 @@ def _jit_vjp(needs, cts, outs, *args, graph, name, residuals=None):
         residuals = _jit_reverse_fwd(args, {"graph": graph, "name": name})[1]
     ct_args = [zeros(out_aval(graph.outvars[i])) if cts[i] is None else cts[i]
                for i in float_out]
+    wanted = tuple(i for i in float_in if needs[i])
+    if len(wanted) < len(float_in):
+        # Only the cotangents asked for: grad(jit(loss))(w, data) must not build the
+        # data's (as large as the data) to throw it away.
+        bwd = derived(graph, ("vjp_bwd", wanted), lambda: dce(Graph(
+            list(bwd.invars), list(bwd.eqns),
+            [o for i, o in zip(float_in, bwd.outvars) if needs[i]])))
     in_cts = jit_call_p.bind(*residuals, *ct_args, graph=bwd, name=f"bwd({name})")
     result = [None] * len(args)
-    for i, c in zip(float_in, in_cts):
-        if needs[i]:
-            result[i] = c
+    for i, c in zip(wanted, in_cts):
+        result[i] = c
     return result
 
 
