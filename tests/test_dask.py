@@ -192,6 +192,27 @@ def test_threaded_scheduler_gives_the_single_process_gradient():
     _assert_tree_close(got[1], want[1])
 
 
+def test_data_split_along_other_axes_give_whole_rows_to_the_loss():
+    # 3-D data chunked along every axis, beside 1-D labels: each block the loss sees
+    # holds whole rows (the other axes in one piece), whatever the user's chunks.
+    rng = np.random.default_rng(3)
+    x, y = rng.standard_normal((30, 3, 2)), rng.standard_normal(30)
+    w = np.array([[0.5, -1.0], [0.25, 2.0], [1.5, 0.0]])
+
+    def loss(w, x, y):
+        assert x.shape[1:] == (3, 2) and x.shape[0] == y.shape[0]
+        return np.sum((np.sum(x * w, axis=(1, 2)) - y) ** 2)
+
+    want_value, want_grad = fg.value_and_grad(loss)(w, x, y)
+    xs, ys = da.from_array(x, chunks=(8, 2, 1)), da.from_array(y, chunks=11)
+    with dask.config.set(scheduler="threads"):
+        value, g = fgd.value_and_grad_sum(loss, w, xs, ys)
+        per = fgd.per_example_grads(lambda w, x, y: loss(w, x[None], y[None]), w, xs, ys)
+    np.testing.assert_allclose(value, want_value, rtol=RTOL)
+    np.testing.assert_allclose(g, want_grad, rtol=RTOL)
+    np.testing.assert_allclose(per.compute().sum(axis=0), want_grad, rtol=RTOL)
+
+
 def test_float32_parameters_keep_their_dtype():
     x = da.from_array(np.linspace(-1.0, 1.0, 40).reshape(20, 2), chunks=(7, 2))
     w = np.array([0.5, -0.25], dtype=np.float32)
