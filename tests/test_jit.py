@@ -235,6 +235,39 @@ def test_a_kernel_compiles_once_whatever_the_form_of_same_signature_arguments():
     assert len(kernel.signatures) == 1
 
 
+def test_views_passed_between_compiled_segments_are_not_copied_per_call(monkeypatch):
+    """grad(jit(f)) keeps the columns of its input as residuals: strided views, which its
+    compiled segments take as they are (compiled for their layout on the first call),
+    not copies made on every call."""
+    from funcgrad.jit import cache
+
+    def loss(w, block):
+        margins = block[:, 4] * (block[:, :4] @ w)
+        return np.sum(np.log1p(np.exp(-margins)))
+
+    block = np.random.default_rng(0).standard_normal((50, 5))
+    w = np.array([0.1, 0.2, -0.1, 0.05])
+    value_and_grad = fg.value_and_grad(fg.jit(loss, wait=True))
+    want = fg.value_and_grad(loss)(w, block)
+    value_and_grad(w, block)
+    copies = []
+    fitted = cache._fitted
+
+    def counting(value, numba_type):
+        out = fitted(value, numba_type)
+        if type(value) is np.ndarray and value.ndim and out is not value:
+            copies.append(value.shape)
+        return out
+
+    monkeypatch.setattr(cache, "_fitted", counting)
+    got = value_and_grad(w, block)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-13)
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-13)
+    assert copies == []
+    value_and_grad(w, np.asfortranarray(block))  # the caller's layout: fitted, once
+    assert copies
+
+
 def test_large_kernels_call_one_function_per_distinct_loop(monkeypatch):
     """A kernel of many equations calls its fused loops as functions of their own, each
     bounded in size, and loops of the same structure are one function: compile time

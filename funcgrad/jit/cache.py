@@ -64,44 +64,72 @@ def loop(key):
                            f"the kernel module that calls it") from None
 
 
-def _canonical(value):
-    """The form of an argument a kernel is compiled for: a 0-d array as its scalar, an
-    array C-ordered, aligned and writeable (copied if it is not); anything else as is."""
+def _first_form(value):
+    """The form of an argument a kernel is compiled for on its first call: a 0-d array
+    as its scalar, an unaligned array as an aligned copy, anything else as it is."""
     if type(value) is not np.ndarray:
         return value
     if value.ndim == 0:
         return value[()]
-    flags = value.flags
-    if flags.c_contiguous and flags.writeable and flags.aligned:
+    return value if value.flags.aligned else np.array(value, order="C")
+
+
+def _fitted(value, numba_type):
+    """``value`` in a form the kernel's compiled argument type ``numba_type`` accepts: an
+    array of another layout or writeability is copied only when that type needs it."""
+    if type(value) is not np.ndarray:
         return value
-    return np.array(value, order="C")
+    if value.ndim == 0:
+        return value[()]
+    layout = getattr(numba_type, "layout", None)
+    flags = value.flags
+    if (layout is None or flags.aligned and (flags.writeable or not numba_type.mutable)
+            and (layout == "A" or layout == "C" and flags.c_contiguous
+                 or layout == "F" and flags.f_contiguous)):
+        return value
+    return np.array(value, order="F" if layout == "F" else "C")
+
+
+def _call_fitted(kernel, args):
+    signature = kernel.signatures[0]
+    return kernel.overloads[signature].entry_point(
+        *[_fitted(a, t) for a, t in zip(args, signature)])
 
 
 def canonical_arguments(kernel):
-    """Make the Numba dispatcher ``kernel`` compile for canonical arguments only
-    (:func:`_canonical`); returns it.
+    """Make the Numba dispatcher ``kernel`` compile once, for the arguments of its first
+    call, and fit later arguments to that version; returns it.
 
     Numba compiles a function once per argument *type*, and the type of an array says
     more than jit's signature (shape and dtype): its layout (C, F or strided), whether
     it is read-only, and a 0-d array is not a scalar.  So the same jitted call compiled
     its kernels again -- seconds -- when, say, an optimiser's step count came back as a
     NumPy scalar after being a 0-d array, or a transposed array came in.  Numba calls
-    ``_compile_for_args`` only when no compiled version matches the arguments' types:
-    there the arguments are made canonical and the kernel called again with them, so
-    canonical arguments (the usual case) cost nothing more, and the others a conversion.
+    ``_compile_for_args`` when no compiled version matches the arguments' types.  The
+    first time, the kernel compiles for the arguments as they are (0-d arrays as
+    scalars): the views a graph passes between its compiled segments (``x[:, :4]``, a
+    transpose) keep their layout, fixed by the graph, so they are not copied on every
+    call.  After that, an argument of another form (the caller's transposed or read-only
+    array) is passed to the compiled version as it is where that version accepts it, and
+    copied where it does not: the usual case costs nothing more, and no call compiles
+    again.
     """
     if getattr(kernel, "_funcgrad_canonical", False):
         return kernel
     compile_for_args = kernel._compile_for_args
 
-    def compile_canonical(*args, **kwargs):
-        canonical = [_canonical(a) for a in args]
-        if kwargs or all(c is a for c, a in zip(canonical, args)):
+    def compile_once(*args, **kwargs):
+        if kwargs:
             return compile_for_args(*args, **kwargs)
+        if not kernel.signatures:
+            first = [_first_form(a) for a in args]
+            if all(f is a for f, a in zip(first, args)):
+                return compile_for_args(*args)
+            compile_for_args(*first)
         # (Numba calls what this returns with the original arguments)
-        return lambda *args: kernel(*[_canonical(a) for a in args])
+        return lambda *args: _call_fitted(kernel, args)
 
-    kernel._compile_for_args = compile_canonical
+    kernel._compile_for_args = compile_once
     kernel._funcgrad_canonical = True
     return kernel
 
