@@ -54,7 +54,8 @@ __all__ = ["value_and_grad_sum", "grad_sum", "per_example_grads", "WORKER_CONFIG
 #: >>> import dask, funcgrad.dask as fgd
 #: >>> with dask.config.set(fgd.WORKER_CONFIG):
 #: ...     pass  # cluster = distributed.LocalCluster(...)
-WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+                 "distributed.nanny.pre-spawn-environ.MALLOC_ARENA_MAX": 1}
 
 
 # --- the client side: checks, broadcast, the graph ----------------------------------------
