@@ -1,8 +1,11 @@
 """Dask scale-out: the gradient of a 10^7-row loss, one process against worker processes.
 
 What it measures
-    The gradient of a logistic loss summed over ``--rows`` rows (4 features and a +-1
-    label per row, ``--blocks`` equal blocks), computed with ``fg.jit``:
+    The gradient of a loss summed over ``--rows`` rows (features and a +-1 label per
+    row, in equal blocks), computed with ``fg.jit``, for two losses (``--loss``):
+    ``logistic``, logistic regression on 4 features, little arithmetic per row (so
+    Dask's cost per task and per call shows); and ``mlp``, a tanh network of 16 hidden
+    units on 8 features, where the arithmetic dominates.  For each:
 
     * one process: a Python loop adding ``fg.grad(fg.jit(loss))`` over the blocks, in a
       child process with one thread for everything (funcgrad's kernels, BLAS);
@@ -20,7 +23,8 @@ What it measures
     recorded before and after.
 
 Run
-    python benchmarks/dask_scaleout.py [--rows 10000000] [--blocks 20] [--workers 2]
+    python benchmarks/dask_scaleout.py [--loss logistic|mlp] [--rows 10000000] [--blocks N]
+                                       [--workers 2]
 Writes benchmarks/results/dask_scaleout.json and .md.
 """
 from __future__ import annotations
@@ -46,12 +50,13 @@ FEATURES = 4
 TRUE_W = np.array([1.0, -2.0, 0.5, 0.25])
 
 
-def make_block(index, rows):
-    """Block ``index`` of the data: ``rows`` rows of 4 features and a +-1 label (the
-    same numbers in every process, from the block's own seed)."""
+def make_block(index, rows, features=FEATURES):
+    """Block ``index`` of the data: ``rows`` rows of ``features`` features and a +-1
+    label (the same numbers in every process, from the block's own seed)."""
     rng = np.random.default_rng(1000 + index)
-    x = rng.standard_normal((rows, FEATURES))
-    y = np.sign(x @ TRUE_W + rng.standard_normal(rows))
+    x = rng.standard_normal((rows, features))
+    true_w = np.resize(TRUE_W, features)
+    y = np.sign(x @ true_w + rng.standard_normal(rows))
     return np.concatenate([x, y[:, None]], axis=1)
 
 
@@ -61,7 +66,26 @@ def loss(w, block):
     return np.sum(np.log1p(np.exp(-margins)))
 
 
+def mlp_loss(params, block):
+    """Logistic loss of a one-hidden-layer tanh network, summed over a block's rows."""
+    x, y = block[:, :-1], block[:, -1]
+    margins = y * (np.tanh(x @ params["W"] + params["b"]) @ params["v"])
+    return np.sum(np.log1p(np.exp(-margins)))
+
+
 W0 = np.array([0.1, 0.2, -0.1, 0.05])
+MLP = (8, 16)  # features, hidden units of the heavier workload
+
+
+def workload(name):
+    """(loss, initial parameters, features per row) of a workload."""
+    if name == "logistic":
+        return loss, W0, FEATURES
+    features, hidden = MLP
+    rng = np.random.default_rng(7)
+    params = {"W": rng.standard_normal((features, hidden)) / np.sqrt(features),
+              "b": np.zeros(hidden), "v": rng.standard_normal(hidden) / np.sqrt(hidden)}
+    return mlp_loss, params, features
 
 
 def _steady(call, repeats):
@@ -77,17 +101,19 @@ def _steady(call, repeats):
     return first, float(np.median(times)), out
 
 
-def one_process(rows, blocks, repeats):
+def one_process(name, rows, blocks, repeats):
     """The child process's measurement (one thread): a JSON line on stdout."""
     import funcgrad as fg
+    fun, params, features = workload(name)
     per = rows // blocks
-    data = [make_block(i, per) for i in range(blocks)]
-    grad = fg.grad(fg.jit(loss))
+    data = [make_block(i, per, features) for i in range(blocks)]
+    grad = fg.grad(fg.jit(fun))
 
     def call():
-        total = np.zeros(FEATURES)
+        total = None
         for block in data:
-            total += grad(W0, block)
+            g = fg.tree.ravel(grad(params, block))[0]
+            total = g if total is None else total + g
         return total
 
     first, steady, g = _steady(call, repeats)
@@ -95,77 +121,101 @@ def one_process(rows, blocks, repeats):
                       "threads": fg.get_num_threads()}))
 
 
-def on_cluster(rows, blocks, workers, repeats):
+def on_cluster(name, rows, blocks, workers, repeats):
     import dask
     import dask.array as da
     import distributed
     import funcgrad as fg
     import funcgrad.dask as fgd
+    fun, params, features = workload(name)
     per = rows // blocks
     start = time.perf_counter()
     with dask.config.set(fgd.WORKER_CONFIG), distributed.LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
             silence_logs=40, env=ONE_THREAD) as cluster, distributed.Client(cluster):
         started = time.perf_counter() - start
-        parts = [da.from_delayed(dask.delayed(make_block)(i, per), (per, FEATURES + 1),
-                                 dtype=np.float64) for i in range(blocks)]
+        parts = [da.from_delayed(dask.delayed(make_block)(i, per, features),
+                                 (per, features + 1), dtype=np.float64)
+                 for i in range(blocks)]
         data = da.concatenate(parts).persist()
         distributed.wait(data)
-        jitted = fg.jit(loss)
-        first, steady, g = _steady(lambda: fgd.grad_sum(jitted, W0, data), repeats)
+        jitted = fg.jit(fun)
+        first, steady, g = _steady(
+            lambda: fg.tree.ravel(fgd.grad_sum(jitted, params, data))[0], repeats)
     return {"workers": workers, "cluster_start_s": started, "first_s": first,
             "steady_s": steady, "grad": g.tolist()}
+
+
+# Blocks of 500,000 and 200,000 rows: each one's temporaries (a column; the hidden
+# layer's 16 columns) stay below glibc's 32 MiB mmap ceiling, so they are reused, not
+# faulted in again (see funcgrad/_malloc.py).
+BLOCKS = {"logistic": 20, "mlp": 50}
+
+
+def measure(name, args):
+    """One workload: the one-process child, then the clusters."""
+    blocks = args.blocks or BLOCKS[name]
+    child = subprocess.run([sys.executable, __file__, "--child", "--loss", name,
+                            "--rows", str(args.rows), "--blocks", str(blocks),
+                            "--repeats", str(args.repeats)],
+                           capture_output=True, text=True, env={**os.environ, **ONE_THREAD},
+                           cwd=ROOT, check=True)
+    single = json.loads(child.stdout.strip().splitlines()[-1])
+    clusters = [on_cluster(name, args.rows, blocks, n, args.repeats)
+                for n in sorted({1, args.workers})]
+    reference = np.array(single["grad"])
+    for c in clusters:
+        np.testing.assert_allclose(c["grad"], reference, rtol=1e-12)
+    return {"loss": name, "blocks": blocks, "one_process": {**single, "rows_per_s": args.rows / single["steady_s"]},
+            "clusters": [{**c, "rows_per_s": args.rows / c["steady_s"],
+                          "ratio_to_one_process": single["steady_s"] / c["steady_s"]}
+                         for c in clusters]}
+
+
+LABELS = {"logistic": f"logistic regression, {FEATURES} features",
+          "mlp": f"{MLP[0]}-{MLP[1]}-1 tanh network, logistic loss"}
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rows", type=int, default=10_000_000)
-    p.add_argument("--blocks", type=int, default=20)
+    p.add_argument("--blocks", type=int, default=None,
+                   help="row blocks (default: each workload's, see BLOCKS)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--loss", choices=sorted(LABELS), action="append",
+                   help="workload(s) to run (default: both)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    names = args.loss or ["logistic", "mlp"]
     if args.child:
-        return one_process(args.rows, args.blocks, args.repeats)
+        return one_process(names[0], args.rows, args.blocks or BLOCKS[names[0]], args.repeats)
     sys.path.insert(0, str(ROOT))
     load_before = os.getloadavg()
-    child = subprocess.run([sys.executable, __file__, "--child", "--rows", str(args.rows),
-                            "--blocks", str(args.blocks), "--repeats", str(args.repeats)],
-                           capture_output=True, text=True, env={**os.environ, **ONE_THREAD},
-                           cwd=ROOT, check=True)
-    single = json.loads(child.stdout.strip().splitlines()[-1])
-    clusters = [on_cluster(args.rows, args.blocks, n, args.repeats)
-                for n in sorted({1, args.workers})]
+    runs = [measure(name, args) for name in names]
     load_after = os.getloadavg()
-    reference = np.array(single["grad"])
-    for c in clusters:
-        np.testing.assert_allclose(c["grad"], reference, rtol=1e-12)
-    rate = args.rows / single["steady_s"]
     report = {
-        "benchmark": "dask_scaleout", "rows": args.rows, "blocks": args.blocks,
+        "benchmark": "dask_scaleout", "rows": args.rows,
         "repeats": args.repeats, "cpus": os.cpu_count(), "python": platform.python_version(),
-        "load_average_before": load_before, "load_average_after": load_after,
-        "one_process": {**single, "rows_per_s": rate},
-        "clusters": [{**c, "rows_per_s": args.rows / c["steady_s"],
-                      "ratio_to_one_process": single["steady_s"] / c["steady_s"]}
-                     for c in clusters],
+        "load_average_before": load_before, "load_average_after": load_after, "runs": runs,
         "command": "python benchmarks/dask_scaleout.py " + " ".join(argv or sys.argv[1:]),
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "dask_scaleout.json").write_text(json.dumps(report, indent=2) + "\n")
-    lines = ["# Dask scale-out: gradient of a logistic loss over "
-             f"{args.rows:,} rows ({args.blocks} blocks)", "",
+    lines = [f"# Dask scale-out: gradients of losses over {args.rows:,} rows", "",
              f"Load average (1, 5, 15 min) before {tuple(round(v, 1) for v in load_before)}, "
              f"after {tuple(round(v, 1) for v in load_after)}, on {os.cpu_count()} CPUs; "
              "one thread per process for funcgrad's kernels and BLAS.", "",
-             "| run | first call (s) | steady call (s) | rows/s | vs one process |",
-             "|---|---|---|---|---|",
-             f"| one process, loop over blocks | {single['first_s']:.2f} | "
-             f"{single['steady_s']:.3f} | {rate:,.0f} | 1.00x |"]
-    for c in report["clusters"]:
-        lines.append(f"| LocalCluster, {c['workers']} worker process(es) | {c['first_s']:.2f} | "
-                     f"{c['steady_s']:.3f} | {c['rows_per_s']:,.0f} | "
-                     f"{c['ratio_to_one_process']:.2f}x |")
+             "| loss | blocks | run | first call (s) | steady call (s) | rows/s | vs one process |",
+             "|---|---|---|---|---|---|---|"]
+    for run in runs:
+        single, label = run["one_process"], f"{LABELS[run['loss']]} | {run['blocks']}"
+        lines.append(f"| {label} | one process, loop over blocks | {single['first_s']:.2f} | "
+                     f"{single['steady_s']:.3f} | {single['rows_per_s']:,.0f} | 1.00x |")
+        for c in run["clusters"]:
+            lines.append(f"| {label} | LocalCluster, {c['workers']} worker process(es) | "
+                         f"{c['first_s']:.2f} | {c['steady_s']:.3f} | {c['rows_per_s']:,.0f} | "
+                         f"{c['ratio_to_one_process']:.2f}x |")
     lines += ["", f"Command: `{report['command'].strip()}`", ""]
     (RESULTS / "dask_scaleout.md").write_text("\n".join(lines))
     print("\n".join(lines))
