@@ -21,11 +21,14 @@ with cloudpickle, as Dask sends them: importable ones by name, others by value.
 
 Worker processes: Dask starts them with ``MALLOC_TRIM_THRESHOLD_=65536`` (to hand freed
 memory back to the system), and funcgrad then leaves the C allocator alone (see
-``funcgrad/_malloc.py``): every large temporary array faults its pages in again, and a
-gradient ran 5-10 times slower in a worker than in the client (measured: 0.12 s against
-0.02 s per block of 10^5 rows).  Start clusters under ``dask.config.set(WORKER_CONFIG)``
-(or put ``MALLOC_TRIM_THRESHOLD_: null`` under ``distributed.nanny.pre-spawn-environ`` in
-the workers' Dask configuration) so that funcgrad keeps freed memory for reuse there too.
+``funcgrad/_malloc.py``); and a worker runs its tasks on a thread whose own malloc arena
+gives emptied heaps back at once.  Either way every large temporary array faults its pages
+in again, and a gradient ran 2-10 times slower in a worker than in the client (measured:
+0.12 s against 0.02 s per block of 10^5 rows; 120 ms against 75 ms for a tanh network on
+2*10^5 rows).  Start clusters under ``dask.config.set(WORKER_CONFIG)`` (or, in the
+workers' Dask configuration, put ``MALLOC_TRIM_THRESHOLD_: null`` and
+``MALLOC_ARENA_MAX: 1`` under ``distributed.nanny.pre-spawn-environ``) so that funcgrad
+keeps freed memory for reuse there too.
 
 Needs Dask: ``pip install 'funcgrad[dask]'`` (``dask[distributed]``).
 """
