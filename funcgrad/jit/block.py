@@ -161,8 +161,7 @@ class Block:
                 expr = f"_rt.sum_leading({contiguous}.reshape(({r}, {m})), {zero})"
         else:
             perm = kept + list(axes)
-            moved = src if perm == list(range(len(shape))) else \
-                f"np.transpose({src}, {shape_text(perm)})"
+            moved = _transposed(src, perm)
             expr = f"_rt.{kind}_rows(np.ascontiguousarray({moved}).reshape(({m}, {r})))"
         if expr.startswith("_rt.sum_all"):  # a scalar
             self.bind(eqn.outvars[0], expr if not out.shape else
@@ -195,8 +194,7 @@ class Block:
                       f"np.ascontiguousarray({src}).reshape({shape_text(shape)})")
 
     def op_transpose(self, eqn):
-        src = self.array(eqn.inputs[0])
-        self.bind(eqn.outvars[0], f"np.transpose({src}, {shape_text(eqn.params['perm'])})")
+        self.bind(eqn.outvars[0], _transposed(self.array(eqn.inputs[0]), eqn.params["perm"]))
 
     def op_gather(self, eqn):
         src = self.array(eqn.inputs[0])
@@ -333,6 +331,19 @@ class Block:
         """The loop's carry takes its new values (at the end of the loop's body)."""
         for name, n in zip(carry, new):
             self.emit(f"{name} = {n}", 1)
+
+
+def _transposed(src, perm):
+    """Source text of ``src`` with its axes permuted by ``perm``.  Reversing them (every 2-d
+    transpose) is ``.transpose()``, which Numba lowers directly; a permutation given as
+    axes also compiles Numba's check of them (a set, hashing, error messages): about 9 s
+    the first time in a process with a cold cache, measured."""
+    perm = tuple(perm)
+    if perm == tuple(range(len(perm))):
+        return src
+    if perm == tuple(reversed(range(len(perm)))):
+        return f"{src}.transpose()"
+    return f"{src}.transpose({shape_text(perm)})"
 
 
 def _basic_index(spec):
