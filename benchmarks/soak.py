@@ -19,12 +19,14 @@ What it runs
                                            which `make test` runs only as ufuncs)
     ``tests/test_optim.py``                every fg.optim optimizer compiled under fg.jit
                                            (`make test` compiles one)
+    ``tests/test_kernel_loading.py``       every kernel's NumPy twin against its ufunc in
+                                           both dtypes (`make test`: one each, alternating)
 
     It takes a long time (an hour or more on a small machine) and several GB of memory.
 
 Run
     make soak
-    python benchmarks/soak.py [--only threads|memory|fuzz|odd|kernels|generated|optim ...]
+    python benchmarks/soak.py [--only threads|memory|fuzz|odd|kernels|generated|optim|twins ...]
                               [--fuzz-scale S] [--out PATH] [-- extra pytest args]
 
 Prints a summary of the figures (calls per thread, memory before/after per workload,
@@ -49,6 +51,7 @@ FILES = {
     "kernels": "tests/test_kernel_safety.py",
     "generated": "tests/test_kernels.py",
     "optim": "tests/test_optim.py",
+    "twins": "tests/test_kernel_loading.py",
 }
 
 

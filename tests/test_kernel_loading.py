@@ -12,6 +12,7 @@ import funcgrad.numpy as fnp
 from funcgrad.kernels.cpu import _lazy
 from funcgrad.kernels.cpu._twins import V as TWIN
 from funcgrad.kernels_config import set_kernel_loading
+from long_runs import LONG
 
 SPECIAL = np.array([0.0, -0.0, 1e-310, -1e-310, 5e-324, 1e-300, 0.5, -0.5, 0.625, 1.0, 2.0,
                     np.pi / 4, np.pi / 2, 3.0, 30.0, 40.0, 700.0, 709.7, 709.8, 710.0,
@@ -82,12 +83,15 @@ def test_gradients_are_the_same_bits_before_and_after_the_kernels_load(dtype, lo
 
 def test_every_straight_line_kernel_twin_matches_its_ufunc():
     """Each declared kernel with a twin (the fused rules and forwards used so far in this
-    process), against its compiled ufunc on special values, both dtypes."""
+    process), against its compiled ufunc on special values: ``make test`` checks each
+    kernel in one dtype, alternately float64 and float32 (each check compiles a ufunc,
+    about a second on CI's cold cache), ``make soak`` in both."""
     _gradients(np.float64)  # declares (and, in "wait" mode, builds) the kernels above
     checked = 0
-    for name in _lazy.declared():
+    for i, name in enumerate(_lazy.declared()):
         nin = _lazy._DECLARED[name][1]
-        for dt in (_lazy.F64, _lazy.F32):
+        dtypes = (_lazy.F64, _lazy.F32) if LONG else ((_lazy.F64, _lazy.F32)[i % 2],)
+        for dt in dtypes:
             twin = _lazy.twin(name, dt)
             if twin is None:
                 continue
@@ -101,7 +105,7 @@ def test_every_straight_line_kernel_twin_matches_its_ufunc():
                 want = _lazy.ufunc(name, dt)(*args)
             assert _bits_equal(got, want), name
             checked += 1
-    assert checked >= 10
+    assert checked >= (10 if LONG else 5)  # (never vacuous: W1 alone declares nine)
 
 
 def test_kernels_with_no_twin_are_built_by_the_caller(loading_mode):
