@@ -26,7 +26,8 @@ def warmup(dtypes: Sequence[DTypeLike] = ("float64", "float32"),
 
     Useful before timing something, or in a server before the first request; after it,
     every kernel runs compiled from the first call.  ``progress(stage, done, total)``
-    (``stage``: ``"generate"`` then ``"compile"``) is called as it goes.  Returns the
+    (``stage``: ``"generate"``, ``"compile"``, then ``"jit"``: the helpers of ``fg.jit``'s
+    kernels) is called as it goes.  Returns the
     seconds spent: ``fg.warmup()`` takes a few seconds with a warm disk cache and minutes
     with a cold one (``python -m funcgrad.warmup`` shows a progress bar), too long for the
     example below, which builds no dtype and shows the check on the names.
@@ -53,6 +54,8 @@ def warmup(dtypes: Sequence[DTypeLike] = ("float64", "float32"),
     with _lazy.waiting():
         build_kernels(dtypes, progress=stage("generate"))
         _lazy.warmup(dtypes=dtypes, parallel=parallel, progress=stage("compile"))
+    from .jit import runtime  # what fg.jit's kernels call (reductions in NumPy's order)
+    runtime.warm(dtypes, progress=stage("jit"))
     return time.perf_counter() - start
 
 
