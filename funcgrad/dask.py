@@ -7,7 +7,8 @@ cluster), with funcgrad's transforms, and Dask assembles the result:
 * :func:`value_and_grad_sum` / :func:`grad_sum`: the gradient of a loss that is a sum over
   rows, ``L(params) = sum over blocks of loss(params, block)``: each block's
   ``value_and_grad`` is a row of partial sums, and Dask adds the rows with its tree
-  reduction (``split_every`` rows at a time);
+  reduction (``split_every`` rows at a time), or, for data held in the workers' memory,
+  each worker adds up its own blocks' rows in one task;
 * :func:`per_example_grads`: ``vmap(grad(loss))`` over the rows, as ``dask.array`` arrays
   with the data's row blocks.
 
@@ -33,6 +34,7 @@ keeps freed memory for reuse there too.
 Needs Dask: ``pip install 'funcgrad[dask]'`` (``dask[distributed]``).
 """
 import sys
+import weakref
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -119,6 +121,53 @@ def _broadcast(*objs):
     return [dask.delayed(obj, traverse=False) for obj in objs]
 
 
+_placements: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _held_blocks(client, arrays):
+    """``{worker: [the row blocks of every data array, ...]}`` when every row block is
+    in a worker's memory (persisted data), grouped by the worker holding the first
+    array's block; None otherwise (the blocks are computed by the graph instead).
+
+    Where the blocks live is asked of the scheduler once per client and data (a round
+    trip): blocks that move later still reach their worker's task, only slower, since
+    each task may run elsewhere and fetch them."""
+    from dask.core import flatten
+    from distributed import futures_of
+    futures = {}
+    for x in arrays:
+        futures.update((f.key, f) for f in futures_of(x))
+    keys = [list(flatten(x.__dask_keys__())) for x in arrays]
+    if any(len(k) != arrays[0].numblocks[0] or not all(key in futures for key in k)
+           for k in keys):
+        return None
+    known = _placements.setdefault(client, {})
+    placement = known.get(tuple(keys[0]))
+    if placement is None:
+        holders = client.who_has([futures[key] for key in keys[0]])
+        if not all(holders.get(key) for key in keys[0]):
+            return None  # (still being computed)
+        placement = [holders[key][0] for key in keys[0]]
+        if len(known) > 64:
+            known.clear()
+        known[tuple(keys[0])] = placement
+    groups = {}
+    for i, worker in enumerate(placement):
+        groups.setdefault(worker, []).append([futures[k[i]] for k in keys])
+    return groups
+
+
+def _per_worker_sums(client, groups, kernel, params, dtype):
+    """The sum of the blocks' ``[value, *gradient]`` rows, each worker adding up the
+    blocks it holds in one task (no block moves), the client adding the workers' rows.
+    The function and the parameters travel with each worker's one task: no scatter."""
+    tasks = [client.submit(_blocks_value_and_grad, kernel, params, blocks,
+                           out_dtype=dtype, workers=[worker], allow_other_workers=True,
+                           pure=False)
+             for worker, blocks in groups.items()]
+    return np.sum(client.gather(tasks), axis=0)[0]
+
+
 def _blockwise(block_fn, kernel, params, arrays, width, dtype, one_row_per_block):
     """A dask array with a row of ``width`` numbers per block (or per row) of the data."""
     letters = iter("abcdefghijklmnoqstuvwxyz")
@@ -149,6 +198,16 @@ def _block_value_and_grad(kernel, params, *blocks, out_dtype):
     return np.concatenate([np.reshape(value, 1).astype(out_dtype, copy=False)]
                           + [np.ravel(g).astype(out_dtype, copy=False)
                              for g in tree.leaves(grads)])[None, :]
+
+
+def _blocks_value_and_grad(kernel, params, blocks, *, out_dtype):
+    """The sum of :func:`_block_value_and_grad` over ``blocks`` (each the row blocks of
+    the data arrays), in order."""
+    total = None
+    for row_blocks in blocks:
+        row = _block_value_and_grad(kernel, params, *row_blocks, out_dtype=out_dtype)
+        total = row if total is None else total + row
+    return total
 
 
 def _block_per_example(kernel, params, *blocks, out_dtype):
@@ -186,7 +245,11 @@ def value_and_grad_sum(loss: Callable[..., ArrayLike], params: PyTree, *data: An
     sum over rows; for a mean, divide by the total number of rows inside ``loss``).
     Each block's ``fg.value_and_grad(loss)`` runs where Dask schedules it, and Dask's
     tree reduction adds them (``split_every`` partial sums at a time; Dask's default
-    when None).  Returns NumPy values: ``params``' structure, shapes and dtypes.
+    when None).  Data held in the workers' memory (``persist()`` on a
+    ``distributed.Client``) take a shorter way: one task per worker adds up the blocks
+    that worker holds, and the client adds the workers' sums (Dask's cost per task,
+    milliseconds, is paid once per worker instead of once per block and partial sum).
+    Returns NumPy values: ``params``' structure, shapes and dtypes.
 
     Pass ``fg.jit(loss)`` to run compiled code: it compiles once per worker process
     and signature (keep the row blocks equal in size so they share one).  Computes on
@@ -205,9 +268,14 @@ def value_and_grad_sum(loss: Callable[..., ArrayLike], params: PyTree, *data: An
     # Partial sums are added in the widest type of the parameters and the data.
     dtype = np.result_type(*leaves, *(x.dtype for x in arrays), np.float16)
     width = 1 + sum(np.size(leaf) for leaf in leaves)
-    rows = _blockwise(_block_value_and_grad, value_and_grad(loss), params, arrays, width,
-                      dtype, one_row_per_block=True)
-    total = rows.sum(axis=0, split_every=split_every).compute()
+    client = _client()
+    groups = None if client is None else _held_blocks(client, arrays)
+    if groups is not None:
+        total = _per_worker_sums(client, groups, value_and_grad(loss), params, dtype)
+    else:
+        rows = _blockwise(_block_value_and_grad, value_and_grad(loss), params, arrays, width,
+                          dtype, one_row_per_block=True)
+        total = rows.sum(axis=0, split_every=split_every).compute()
     value = np.asarray(total[0].real if dtype.kind == "c" else total[0])
     return value[()], _unravel(total[1:], leaves, treedef)
 

@@ -251,6 +251,22 @@ def test_distributed_gradient_equals_the_single_process_one(client):
 
 
 @pytest.mark.timeout(150)
+def test_persisted_data_are_summed_by_one_task_per_worker(client):
+    params, x, y = _data(rows=2400, seed=4)
+    want_value, want_grad = fg.value_and_grad(mlp_loss)(params, x, y)
+    xs = da.from_array(x, chunks=(300, 4)).persist()
+    ys = da.from_array(y, chunks=300).persist()
+    distributed.wait([xs, ys])
+    with distributed.get_task_stream() as stream:
+        value, g = fgd.value_and_grad_sum(fg.jit(mlp_loss), params, xs, ys)
+    np.testing.assert_allclose(value, want_value, rtol=RTOL)
+    _assert_tree_close(g, want_grad)
+    holders = {w for ws in client.who_has(distributed.futures_of(xs)).values() for w in ws}
+    ran = [t for t in stream.data if "blocks_value_and_grad" in str(t["key"])]
+    assert len(ran) == len(holders) and len(stream.data) == len(holders), stream.data
+
+
+@pytest.mark.timeout(150)
 def test_distributed_per_example_gradients_equal_vmap_of_grad(client):
     params, x, y = _data(rows=600)
     want = fg.vmap(fg.grad(mlp_example_loss), in_axes=(None, 0, 0))(params, x, y)
