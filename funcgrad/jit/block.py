@@ -85,8 +85,7 @@ class Block:
     # the block ----------------------------------------------------------------------------
     def lower(self, eqns, outputs):
         """Emit ``eqns``; ``outputs`` are the Vars needed after the block."""
-        units, uniform = fuse(eqns) if self.fn.max_math is None else \
-            fuse(eqns, self.fn.max_math)
+        units, uniform = fuse(eqns, self.fn.max_math)
         self.uniform.update(uniform)
         self.outputs = {id(v) for v in outputs if isinstance(v, Var)}
         self.uses = {}

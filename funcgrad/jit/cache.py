@@ -96,7 +96,7 @@ def _call_fitted(kernel, args):
         *[_fitted(a, t) for a, t in zip(args, signature)])
 
 
-def canonical_arguments(kernel):
+def compile_once(kernel):
     """Make the Numba dispatcher ``kernel`` compile once, for the arguments of its first
     call, and fit later arguments to that version; returns it.
 
@@ -114,11 +114,11 @@ def canonical_arguments(kernel):
     copied where it does not: the usual case costs nothing more, and no call compiles
     again.
     """
-    if getattr(kernel, "_funcgrad_canonical", False):
+    if getattr(kernel, "_funcgrad_compile_once", False):
         return kernel
     compile_for_args = kernel._compile_for_args
 
-    def compile_once(*args, **kwargs):
+    def compile_for_first_args(*args, **kwargs):
         if kwargs:
             return compile_for_args(*args, **kwargs)
         if not kernel.signatures:
@@ -129,8 +129,8 @@ def canonical_arguments(kernel):
         # (Numba calls what this returns with the original arguments)
         return lambda *args: _call_fitted(kernel, args)
 
-    kernel._compile_for_args = compile_once
-    kernel._funcgrad_canonical = True
+    kernel._compile_for_args = compile_for_first_args
+    kernel._funcgrad_compile_once = True
     return kernel
 
 
@@ -142,7 +142,7 @@ def make_runner(lowered):
     if lowered.kernel_source:
         module = load_kernels(lowered.kernel_source)
         for name in lowered.kernels:
-            namespace[name] = canonical_arguments(getattr(module, name))
+            namespace[name] = compile_once(getattr(module, name))
     namespace.update(lowered.python_calls)
     exec(compile(lowered.driver_source, "<funcgrad.jit driver>", "exec"), namespace)
     return namespace["run"]

@@ -64,7 +64,7 @@ def _threads():
 
 # --- which equations share a loop ----------------------------------------------------------
 
-def fuse(eqns, max_math=MAX_FUSED_MATH):
+def fuse(eqns, max_math=None):
     """``(units, uniform)``: units in emission order (a list of equations is one fused
     loop, an Eqn stands alone) and the *uniform* values (elementwise results of scalars
     only, i.e. a scalar broadcast to a shape: computed once, never stored as arrays).
@@ -72,8 +72,10 @@ def fuse(eqns, max_math=MAX_FUSED_MATH):
     A fused group collects elementwise equations of one result shape; it is emitted
     (closed) as soon as something outside it needs one of its results, so its inputs are
     always computed before its loop and its results after it.  A group closes at
-    ``max_math`` vector-maths calls (on 64 elements or more).
+    ``max_math`` vector-maths calls (on 64 elements or more; None: ``MAX_FUSED_MATH``).
     """
+    if max_math is None:
+        max_math = MAX_FUSED_MATH
     units = []
     open_groups = {}  # shape -> list of eqns
     producer = {}  # id(Var) -> the open group that computes it
