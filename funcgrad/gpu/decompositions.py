@@ -168,8 +168,9 @@ def _eig(a):
     raise TypeError(
         "eig (numpy.linalg.eig / eigvals) on a GPU array: funcgrad has no GPU kernel for a "
         "general (nonsymmetric) matrix's eigenvalues and eigenvectors, which are complex in "
-        "general. Copy the matrix to the host first (fg.device_get(a)); eig and its derivatives then run on the "
-        "CPU. For a symmetric matrix use eigh/eigvalsh, which run on the GPU.")
+        "general. Copy the matrix to the host first (fg.device_get(a)); eig and its "
+        "derivatives then run on the CPU. For a symmetric matrix use eigh/eigvalsh, which "
+        "run on the GPU.")
 
 
 def decomposition_impls():

@@ -14,11 +14,9 @@ from ..core import REGISTRY
 from ..primitives import scalar as sc
 from .array import GpuArray, backend, new
 from .complex_code import complex_body, complex_emitter
-from .dispatch import aval
+from .dispatch import _SCALARS, aval
 
 __all__ = ["elementwise_impls", "kernel_lines", "fused_vjp", "build_fused"]
-
-_SCALARS = (bool, int, float, complex)
 
 
 def _cuda_code():

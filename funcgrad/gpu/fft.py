@@ -43,7 +43,7 @@ def _scale(norm, n, inverse):
     return 1.0
 
 
-def _check(name, n):
+def _check(n):
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
 
@@ -74,14 +74,14 @@ def _kept(x, axis):
 
 
 def _dft(x, *, n, axis, norm, inverse):
-    _check("fft", n)
+    _check(n)
     out = abstract(_fft.fft_p, (x,), {"n": n, "axis": axis, "norm": norm, "inverse": inverse})
     buf = _run(x, axis, n, out.dtype, inverse, _scale(norm, n, inverse))
     return _to_axis(buf, _kept(x, axis), n, n, axis, out.dtype)
 
 
 def _rfft(x, *, n, axis, norm):
-    _check("rfft", n)
+    _check(n)
     if x.dtype.kind == "c":
         raise TypeError("rfft of a complex array: rfft takes real input (use fft, or take "
                         "the real part first with fnp.real)")
@@ -91,7 +91,7 @@ def _rfft(x, *, n, axis, norm):
 
 
 def _irfft(x, *, n, axis, norm):
-    _check("irfft", n)
+    _check(n)
     out = abstract(_fft.irfft_p, (x,), {"n": n, "axis": axis, "norm": norm})
     spectrum = _fft.complex_dtype(out.dtype)
     buf = _run(x, axis, n, spectrum, True, _scale(norm, n, True), hermitian=True)
