@@ -16,10 +16,12 @@ network's gradient on 200,000 rows: 150 ms against 75 ms).
 What: at ``import funcgrad``, arrays up to 32 MiB (glibc's ceiling for this setting) come
 from the heap, up to ``FUNCGRAD_MALLOC_KEEP`` bytes (default 256 MiB) of free memory at
 its top are kept instead of returned, and threads started from then on share the main
-heap (one arena; NumPy allocates while holding the GIL, so threads seldom wait for it).  The resident memory of a process then stays at
-its peak instead of shrinking after every call, as with PyTorch's and JAX's own
-allocators.  Nothing is changed when ``FUNCGRAD_MALLOC_KEEP=0``, when the user set
-glibc's own ``MALLOC_*`` variables, or on another C library or platform.
+heap (one arena; NumPy allocates while holding the GIL, so threads seldom wait for it).
+The resident memory of a process then stays at its peak instead of shrinking after
+every call, as with PyTorch's and JAX's own allocators.  Nothing is changed when
+``FUNCGRAD_MALLOC_KEEP=0``, when the user set glibc's thresholds (``MALLOC_TRIM_THRESHOLD_``
+and the others of ``_GLIBC_VARIABLES``, or ``GLIBC_TUNABLES``), or on another C library
+or platform; a ``MALLOC_ARENA_MAX`` of the user's is kept as it is.
 """
 import ctypes
 import os
