@@ -1,9 +1,8 @@
 """GPU arrays (funcgrad.gpu, kernels/cuda), tested without a GPU.
 
 The kernel and transform tests live in ``tests/gpu_sim/`` and run under Numba's CUDA
-simulator, which must be switched on (``NUMBA_ENABLE_CUDASIM=1``) before Numba is
-first imported.  This process imports Numba for the CPU kernels, so they run in a
-child process; here we check its outcome, and the behaviour without any CUDA.
+simulator in a child process (``cuda_simulator.py``): the kernels' half here, the rest
+in ``test_gpu_transforms.py``.  Here also: the behaviour without any CUDA.
 """
 import os
 import subprocess
@@ -11,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cuda_simulator import KERNEL_FILES, run_under_simulator
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,21 +22,8 @@ def _run(code, env_extra=None, timeout=120):
                           timeout=timeout, env=env, cwd=ROOT)
 
 
-def test_gpu_kernels_and_transforms_under_the_cuda_simulator():
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONWARNINGS="ignore")
-    probe = subprocess.run([sys.executable, "-c", "from numba import cuda"], env=env,
-                           capture_output=True, text=True, timeout=120)
-    if probe.returncode:
-        pytest.skip("Numba's CUDA simulator is not importable here (newer Numba ships no "
-                    "numba.cuda): pip install numba-cuda. " + probe.stderr[-300:])
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout=250",
-         str(ROOT / "tests" / "gpu_sim")],
-        capture_output=True, text=True, timeout=280, env=env, cwd=ROOT)
-    summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
-    print(f"tests/gpu_sim under the CUDA simulator: {summary}")
-    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
-    assert " passed" in summary and "failed" not in summary
+def test_gpu_kernels_under_the_cuda_simulator():
+    run_under_simulator(*KERNEL_FILES)
 
 
 def test_device_put_without_a_gpu_says_why():
