@@ -185,6 +185,8 @@ def _rebuild(treedefs, flat, single):
 
 
 def _normalize_argnums(argnums, nargs, transform):
+    if type(argnums) is int and 0 <= argnums < nargs:  # the common case
+        return (argnums,), True
     single = isinstance(argnums, (int, np.integer))
     nums = (argnums,) if single else tuple(argnums)
     for a in nums:
@@ -205,6 +207,9 @@ def _split_aux(result, has_aux, transform):
 
 def _strip(x, interp):
     """Replace ``interp``'s tracers in a pytree by their values (for aux outputs)."""
+    if x is None:  # (no aux)
+        return None
+
     def leaf(v):
         while isinstance(v, (ReverseTracer, JVPTracer)) and v._trace is interp:
             v = v.value if isinstance(v, ReverseTracer) else v.primal

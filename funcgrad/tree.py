@@ -118,6 +118,8 @@ def flatten(tree: PyTree, is_leaf: Callable[[Any], bool] | None = None
     >>> flatten([(1.0, 2.0), 3.0], is_leaf=lambda x: isinstance(x, tuple))[0]
     [(1.0, 2.0), 3.0]
     """
+    if type(tree) is np.ndarray and is_leaf is None:  # the commonest pytree: one array
+        return [tree], _LEAF
     leaves: list[Any] = []
     treedef = _flatten(tree, leaves, is_leaf)
     return leaves, treedef
@@ -145,6 +147,8 @@ def unflatten(treedef: TreeDef, leaves: Iterable[Any]) -> PyTree:
     >>> unflatten(treedef, [10.0, 20.0])
     {'b': (10.0, None), 'w': 20.0}
     """
+    if treedef.node is None and type(leaves) is list and len(leaves) == 1:
+        return leaves[0]
     it = iter(leaves)
     out = _unflatten(treedef, it)
     rest = sum(1 for _ in it)
