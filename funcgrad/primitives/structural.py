@@ -107,6 +107,8 @@ def _broadcast_impl(x, *, shape):
     """``np.broadcast_to``'s read-only view; a contiguous array (a reduction's cotangent,
     the usual case) gets it from the ndarray constructor, without NumPy's Python-level
     iterator set-up, which costs more than the rest of a small backward step."""
+    if isinstance(x, np.generic):  # a reduction's scalar cotangent
+        x = np.asarray(x)
     if type(x) is not _ndarray or not x.flags.c_contiguous or x.ndim > len(shape) \
             or x.dtype.hasobject:
         return np.broadcast_to(x, shape)
