@@ -8,7 +8,13 @@ What it measures
     units on 8 features, where the arithmetic dominates.  For each:
 
     * one process: a Python loop adding ``fg.grad(fg.jit(loss))`` over the blocks, in a
-      child process with one thread for everything (funcgrad's kernels, BLAS);
+      child process with one thread for everything (funcgrad's kernels, BLAS), measured
+      first and last, the faster kept;
+    * the machine's ceiling: ``--workers`` such children side by side, each looping over
+      its share of the blocks, no Dask (the slowest one's time).  What two processes
+      get from two virtual CPUs is not always 2x: where they share a physical core or
+      its caches, or the hypervisor takes time, this row shows it, and Dask's figure
+      is best read against it;
     * ``funcgrad.dask.grad_sum`` on a ``LocalCluster`` of 1 and of ``--workers`` worker
       processes (``threads_per_worker=1``, one funcgrad/BLAS thread each, started under
       ``funcgrad.dask.WORKER_CONFIG`` so that funcgrad keeps freed memory), the blocks
@@ -101,12 +107,14 @@ def _steady(call, repeats):
     return first, float(np.median(times)), out
 
 
-def one_process(name, rows, blocks, repeats):
-    """The child process's measurement (one thread): a JSON line on stdout."""
+def one_process(name, rows, blocks, repeats, part=(0, 1)):
+    """The child process's measurement (one thread): a JSON line on stdout.  ``part``
+    ``(k, n)``: only blocks ``k, k + n, ...`` (n such children side by side measure what
+    the machine itself gives n processes, without Dask)."""
     import funcgrad as fg
     fun, params, features = workload(name)
     per = rows // blocks
-    data = [make_block(i, per, features) for i in range(blocks)]
+    data = [make_block(i, per, features) for i in range(part[0], blocks, part[1])]
     grad = fg.grad(fg.jit(fun))
 
     def call():
@@ -152,21 +160,47 @@ def on_cluster(name, rows, blocks, workers, repeats):
 BLOCKS = {"logistic": 20, "mlp": 50}
 
 
+def _children(name, rows, blocks, repeats, n):
+    """``n`` one-thread child processes side by side, child ``k`` looping over blocks
+    ``k, k + n, ...``: their JSON results."""
+    procs = [subprocess.Popen([sys.executable, __file__, "--child", "--loss", name,
+                               "--rows", str(rows), "--blocks", str(blocks),
+                               "--repeats", str(repeats), "--part", f"{k}/{n}"],
+                              stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, **ONE_THREAD}, cwd=ROOT)
+             for k in range(n)]
+    outs = [p.communicate()[0] for p in procs]
+    if any(p.returncode for p in procs):
+        raise RuntimeError(f"a {name} child process failed")
+    return [json.loads(out.strip().splitlines()[-1]) for out in outs]
+
+
 def measure(name, args):
-    """One workload: the one-process child, then the clusters."""
+    """One workload: the one-process child, the machine's own ceiling (children side by
+    side, no Dask), then the clusters."""
     blocks = args.blocks or BLOCKS[name]
-    child = subprocess.run([sys.executable, __file__, "--child", "--loss", name,
-                            "--rows", str(args.rows), "--blocks", str(blocks),
-                            "--repeats", str(args.repeats)],
-                           capture_output=True, text=True, env={**os.environ, **ONE_THREAD},
-                           cwd=ROOT, check=True)
-    single = json.loads(child.stdout.strip().splitlines()[-1])
+    single, = _children(name, args.rows, blocks, args.repeats, 1)
+    # The slowest of the side-by-side children sets their time, as a call over all the
+    # blocks waits for its slowest worker.
+    side = _children(name, args.rows, blocks, args.repeats, args.workers)
+    ceiling = {"processes": args.workers, "steady_s": max(c["steady_s"] for c in side),
+               "first_s": max(c["first_s"] for c in side)}
     clusters = [on_cluster(name, args.rows, blocks, n, args.repeats)
                 for n in sorted({1, args.workers})]
+    # Measured again after the clusters, and the faster of the two kept (the lower ratio):
+    # a process left over from a previous run slows whichever measurement meets it.
+    again, = _children(name, args.rows, blocks, args.repeats, 1)
+    single = dict(min(single, again, key=lambda r: r["steady_s"]),
+                  steady_s_both=[single["steady_s"], again["steady_s"]])
     reference = np.array(single["grad"])
+    np.testing.assert_allclose(np.sum([c["grad"] for c in side], axis=0), reference,
+                               rtol=1e-12)
     for c in clusters:
         np.testing.assert_allclose(c["grad"], reference, rtol=1e-12)
-    return {"loss": name, "blocks": blocks, "one_process": {**single, "rows_per_s": args.rows / single["steady_s"]},
+    return {"loss": name, "blocks": blocks,
+            "one_process": {**single, "rows_per_s": args.rows / single["steady_s"]},
+            "ceiling": {**ceiling, "rows_per_s": args.rows / ceiling["steady_s"],
+                        "ratio_to_one_process": single["steady_s"] / ceiling["steady_s"]},
             "clusters": [{**c, "rows_per_s": args.rows / c["steady_s"],
                           "ratio_to_one_process": single["steady_s"] / c["steady_s"]}
                          for c in clusters]}
@@ -186,10 +220,13 @@ def main(argv=None):
     p.add_argument("--loss", choices=sorted(LABELS), action="append",
                    help="workload(s) to run (default: both)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--part", default="0/1", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     names = args.loss or ["logistic", "mlp"]
     if args.child:
-        return one_process(names[0], args.rows, args.blocks or BLOCKS[names[0]], args.repeats)
+        part = tuple(int(v) for v in args.part.split("/"))
+        return one_process(names[0], args.rows, args.blocks or BLOCKS[names[0]], args.repeats,
+                           part)
     sys.path.insert(0, str(ROOT))
     load_before = os.getloadavg()
     runs = [measure(name, args) for name in names]
@@ -212,6 +249,11 @@ def main(argv=None):
         single, label = run["one_process"], f"{LABELS[run['loss']]} | {run['blocks']}"
         lines.append(f"| {label} | one process, loop over blocks | {single['first_s']:.2f} | "
                      f"{single['steady_s']:.3f} | {single['rows_per_s']:,.0f} | 1.00x |")
+        ceiling = run["ceiling"]
+        lines.append(f"| {label} | {ceiling['processes']} plain processes side by side, no Dask "
+                     f"(the machine's ceiling) | {ceiling['first_s']:.2f} | "
+                     f"{ceiling['steady_s']:.3f} | {ceiling['rows_per_s']:,.0f} | "
+                     f"{ceiling['ratio_to_one_process']:.2f}x |")
         for c in run["clusters"]:
             lines.append(f"| {label} | LocalCluster, {c['workers']} worker process(es) | "
                          f"{c['first_s']:.2f} | {c['steady_s']:.3f} | {c['rows_per_s']:,.0f} | "

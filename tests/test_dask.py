@@ -250,20 +250,61 @@ def test_distributed_gradient_equals_the_single_process_one(client):
     assert len(ran) == 2 and all(ran.values())
 
 
+def _rows_loss(params, xy):
+    """mlp_loss on data and labels kept in one array (persisted together)."""
+    return mlp_loss(params, xy[:, :4], xy[:, 4])
+
+
+def _persisted_rows(rows, seed):
+    params, x, y = _data(rows=rows, seed=seed)
+    want = fg.value_and_grad(mlp_loss)(params, x, y)
+    xy = da.from_array(np.concatenate([x, y[:, None]], axis=1), chunks=(300, 5)).persist()
+    distributed.wait(xy)
+    return params, xy, want
+
+
 @pytest.mark.timeout(150)
-def test_persisted_data_are_summed_by_one_task_per_worker(client):
+def test_persisted_data_are_summed_where_they_live_without_tasks(client):
+    params, xy, (want_value, want_grad) = _persisted_rows(2400, seed=4)
+    with distributed.get_task_stream() as stream:
+        value, g = fgd.value_and_grad_sum(fg.jit(_rows_loss), params, xy)
+    np.testing.assert_allclose(value, want_value, rtol=RTOL)
+    _assert_tree_close(g, want_grad)
+    assert stream.data == []  # (Client.run on each worker holding blocks: no task)
+
+
+@pytest.mark.timeout(150)
+def test_persisted_arrays_held_apart_are_summed_by_a_task_per_worker(client):
     params, x, y = _data(rows=2400, seed=4)
     want_value, want_grad = fg.value_and_grad(mlp_loss)(params, x, y)
     xs = da.from_array(x, chunks=(300, 4)).persist()
     ys = da.from_array(y, chunks=300).persist()
     distributed.wait([xs, ys])
     with distributed.get_task_stream() as stream:
-        value, g = fgd.value_and_grad_sum(fg.jit(mlp_loss), params, xs, ys)
+        value, g = fgd.value_and_grad_sum(mlp_loss, params, xs, ys)
     np.testing.assert_allclose(value, want_value, rtol=RTOL)
     _assert_tree_close(g, want_grad)
-    holders = {w for ws in client.who_has(distributed.futures_of(xs)).values() for w in ws}
-    ran = [t for t in stream.data if "blocks_value_and_grad" in str(t["key"])]
-    assert len(ran) == len(holders) and len(stream.data) == len(holders), stream.data
+    together = all(fgd._placements[client][k][1] for k in fgd._placements[client]
+                   if k[0][0][0] == xs.name)
+    assert len(stream.data) == (0 if together else 2), stream.data
+
+
+@pytest.mark.timeout(150)
+def test_blocks_moved_since_their_placement_was_asked_are_still_summed(client):
+    params, xy, (want_value, want_grad) = _persisted_rows(1200, seed=5)
+    fgd.value_and_grad_sum(_rows_loss, params, xy)  # remembers where the blocks live
+    known = fgd._placements[client]
+    name, = [k for k in known if k[0][0][0] == xy.name]
+    placement, together = known[name]
+    workers = sorted(set(placement))
+    assert together and len(workers) == 2  # (swapping them misplaces every block)
+    known[name] = ([workers[1] if w == workers[0] else workers[0] for w in placement], True)
+    with distributed.get_task_stream() as stream:
+        value, g = fgd.value_and_grad_sum(_rows_loss, params, xy)
+    np.testing.assert_allclose(value, want_value, rtol=RTOL)
+    _assert_tree_close(g, want_grad)
+    assert len(stream.data) == 2  # the fallback: one task per worker, fetching blocks
+    assert client not in fgd._placements  # and the stale placement is forgotten
 
 
 @pytest.mark.timeout(150)
