@@ -47,6 +47,11 @@ THREAD_ENV_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 # its first call here (fg.jit's default evaluates the first calls eagerly while it compiles
 # in the background; benchmarks/startup.py times that first call as a user meets it).
 os.environ.setdefault("FUNCGRAD_JIT_WAIT", "1")
+# Likewise the CPU kernels build on first use here instead of loading in a background
+# thread: the timed rows are steady state, and the loader's second or so after a process's
+# first call (twins computing, Numba importing on the other thread) would land in
+# whichever row is timed first; benchmarks/startup.py times first calls with the default.
+os.environ.setdefault("FUNCGRAD_KERNELS", "wait")
 
 
 def single_thread_env() -> None:

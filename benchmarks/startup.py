@@ -183,6 +183,8 @@ def _child_env(cold_cache_dir: str | None, kernels: str | None = None) -> dict[s
     # fg.jit as users meet it (first calls eager, compiled in the background): the suite
     # sets FUNCGRAD_JIT_WAIT=1 for itself (benchmarks/_timing.py), and children inherit it.
     env.pop("FUNCGRAD_JIT_WAIT", None)
+    # Kernel loading as users meet it unless asked (the suite waits for itself: _timing).
+    env.pop("FUNCGRAD_KERNELS", None)
     if kernels is not None:
         env["FUNCGRAD_KERNELS"] = kernels
     if cold_cache_dir is not None:
