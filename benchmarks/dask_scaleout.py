@@ -197,13 +197,11 @@ def measure(name, args):
                                rtol=1e-12)
     for c in clusters:
         np.testing.assert_allclose(c["grad"], reference, rtol=1e-12)
-    return {"loss": name, "blocks": blocks,
-            "one_process": {**single, "rows_per_s": args.rows / single["steady_s"]},
-            "ceiling": {**ceiling, "rows_per_s": args.rows / ceiling["steady_s"],
-                        "ratio_to_one_process": single["steady_s"] / ceiling["steady_s"]},
-            "clusters": [{**c, "rows_per_s": args.rows / c["steady_s"],
-                          "ratio_to_one_process": single["steady_s"] / c["steady_s"]}
-                         for c in clusters]}
+    def rated(run):
+        return {**run, "rows_per_s": args.rows / run["steady_s"],
+                "ratio_to_one_process": single["steady_s"] / run["steady_s"]}
+    return {"loss": name, "blocks": blocks, "one_process": rated(single),
+            "ceiling": rated(ceiling), "clusters": [rated(c) for c in clusters]}
 
 
 LABELS = {"logistic": f"logistic regression, {FEATURES} features",

@@ -20,7 +20,8 @@ What it runs
     ``tests/test_optim.py``                every fg.optim optimizer compiled under fg.jit
                                            (`make test` compiles one)
     ``tests/test_kernel_loading.py``       every kernel's NumPy twin against its ufunc in
-                                           both dtypes (`make test`: one each, alternating)
+                                           both dtypes (`make test`: the ufuncs already
+                                           compiled)
 
     It takes a long time (an hour or more on a small machine) and several GB of memory.
 

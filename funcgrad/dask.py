@@ -145,8 +145,8 @@ def _held_blocks(client, arrays):
            for k in keys):
         return None
     known = _placements.setdefault(client, {})
-    name = tuple(tuple(k) for k in keys)
-    placement = known.get(name)
+    data_keys = tuple(tuple(k) for k in keys)
+    placement = known.get(data_keys)
     if placement is None:
         everything = [key for k in keys for key in k]
         holders = client.who_has([futures[key] for key in everything])
@@ -157,7 +157,7 @@ def _held_blocks(client, arrays):
         placement = (first, together)
         if len(known) > 64:
             known.clear()
-        known[name] = placement
+        known[data_keys] = placement
     groups = {}
     for i, worker in enumerate(placement[0]):
         groups.setdefault(worker, []).append([futures[k[i]] for k in keys])

@@ -28,8 +28,9 @@ def warmup(dtypes: Sequence[DTypeLike] = ("float64", "float32"),
     every kernel runs compiled from the first call.  ``progress(stage, done, total)``
     (``stage``: ``"generate"``, ``"compile"``, then ``"jit"``: the helpers of ``fg.jit``'s
     kernels) is called as it goes.  Returns the seconds spent: ``fg.warmup()`` takes a
-    few seconds with a warm disk cache and minutes with a cold one (``python -m funcgrad.warmup`` shows a progress bar), too long for the
-    example below, which builds no dtype and shows the check on the names.
+    few seconds with a warm disk cache and minutes with a cold one (``python -m
+    funcgrad.warmup`` shows a progress bar), too long for the example below, which builds
+    no dtype and shows the check on the names.
 
     >>> import funcgrad as fg
     >>> fg.warmup(dtypes=()) < 1.0
