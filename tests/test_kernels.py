@@ -308,7 +308,11 @@ def test_eager_and_jit_use_the_same_vector_maths():
         fg.grad(lambda x: np.sum(np.sin(x))))(x)
     np.testing.assert_array_equal(REGISTRY["sin"].impl(x), fg.jit(np.sin)(x))
     np.testing.assert_array_equal(g_eager, g_jit)
-    np.testing.assert_allclose(eager, jitted, rtol=1e-15, atol=1e-300)
+    # ``eager`` is NumPy's own functions, each within 1 ulp of the vector maths (on an
+    # AVX-512 machine NumPy's differ more often): a few ulps of the two terms, which
+    # cancel where they are close (a relative bound on the sum fails there).
+    terms = np.abs(np.sin(x) * np.cos(x)) + np.abs(np.tanh(x) * np.exp(-x * x))
+    assert np.all(np.abs(eager - jitted) <= 4 * np.finfo(float).eps * terms)
 
 
 # --- reductions -----------------------------------------------------------------------------------
