@@ -64,7 +64,10 @@ class Primitive:
         (``owned``: only the backward pass holds ``prev``, so it may be updated in place).
     ``reverse_fwd(args, params) -> (outs, residuals)``
         for ``multiple_results`` primitives that hold functions (custom rules, control
-        flow): the outputs and what the VJP will need, in one call.
+        flow): the outputs and what the VJP will need, in one call.  A primitive with
+        one result may have one too, used on plain arrays while reverse mode records
+        eagerly: ``residuals`` (or ``None``) reach its VJP as the ``residuals`` parameter
+        (``logsumexp`` keeps the softmax's pieces, which its VJP would compute again).
 
     Facts the backends read:
 

@@ -117,7 +117,12 @@ class ReverseInterpreter(Interpreter):
             return self._process_multiple(prim, vals, params, parents, needs)
         parent = self.parent
         if plain and parent is ROOT:  # the root would only re-check the arguments
-            out = prim.impl(*vals, **params) if params else prim.impl(*vals)
+            if prim.reverse_fwd is None or _state.recording != 1:
+                out = prim.impl(*vals, **params) if params else prim.impl(*vals)
+            else:  # the output and values its VJP would otherwise compute again
+                out, residuals = prim.reverse_fwd(vals, params)
+                if residuals is not None:
+                    params = dict(params, residuals=residuals)
         elif type(parent) is JVPInterpreter:  # forward-over-reverse: tangents on demand
             out = parent.process_deferred(prim, vals, params)
         else:

@@ -169,15 +169,29 @@ def _logsumexp_jvp(primals, tangents, *, axes, keepdims):
     return out, reduce_sum(tangents[0] * _softmax(x, axes), axes, keepdims)
 
 
+def _logsumexp_reverse_fwd(args, params):
+    """The output and, computed NumPy's way, the softmax's pieces for the VJP."""
+    x, = args
+    _check_nonempty("logsumexp", x, params["axes"])
+    return cpu.logsumexp_with_softmax(x, params["axes"], params["keepdims"])
+
+
 logsumexp_p = Primitive(
     "logsumexp", _logsumexp_impl, vjp_reads=reads_inputs_and_output,
     abstract_eval=lambda x, *, axes, keepdims: ShapedArray(
         _reduced_shape(x.shape, axes, keepdims), np.result_type(x.dtype, np.float16)),
-    jvp=_logsumexp_jvp,
-    vjp=lambda needs, g, out, x, *, axes, keepdims: (_logsumexp_vjp(g, out, x, axes, keepdims),))
+    jvp=_logsumexp_jvp, reverse_fwd=_logsumexp_reverse_fwd,
+    vjp=lambda needs, g, out, x, *, axes, keepdims, residuals=None: (
+        _logsumexp_vjp(g, out, x, axes, keepdims, residuals),))
 
 
-def _logsumexp_vjp(g, out, x, axes, keepdims):
+def _logsumexp_vjp(g, out, x, axes, keepdims, residuals=None):
+    if residuals is not None and type(g) is np.ndarray:
+        # The forward's exp(x - shift) and its sum: what _plain_softmax_vjp recomputes.
+        e, s = residuals
+        if not keepdims:
+            g = g.reshape(_reduced_shape(x.shape, axes, True))
+        return g * (e / s)
     if _plain(g, out, x):  # first order on plain arrays: one fused kernel (or None)
         ct = cpu.logsumexp_vjp(g, x, out, axes, keepdims)
         if ct is not None:

@@ -24,7 +24,8 @@ from . import _lazy
 from ._lazy import (F32, F64, config, get_num_threads, on_load,  # noqa: F401
                     on_thread_change, set_num_threads, waiting, warmup)
 
-from .reductions import extremum_vjp, logsumexp, logsumexp_vjp  # noqa: E402,F401
+from .reductions import (extremum_vjp, logsumexp, logsumexp_vjp,  # noqa: E402,F401
+                         logsumexp_with_softmax)
 from .scatter import index_add  # noqa: E402,F401
 from .rows import add, add_window, multiply, subtract  # noqa: E402,F401
 

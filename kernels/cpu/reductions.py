@@ -62,15 +62,23 @@ def _numba_ok(x, axes):
 
 # --- logsumexp -----------------------------------------------------------------------------
 
-def _logsumexp_numpy(x, axes, keepdims):
+def _logsumexp_parts(x, axes, keepdims):
+    """NumPy's way: ``(logsumexp, e, s)`` with ``e = exp(x - shift)`` and ``s`` its sum
+    over ``axes`` (kept as axes of length 1): ``e / s`` is the softmax."""
     m = np.max(x, axis=axes, keepdims=True)
     # All -inf (or an inf) along a slice: shift by 0 so exp stays finite.
     m = np.where(np.isfinite(m), m, 0)
     with np.errstate(divide="ignore"):
-        out = np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m
+        e = np.exp(x - m)
+        s = np.sum(e, axis=axes, keepdims=True)
+        out = np.log(s) + m
     if not keepdims:
         out = np.squeeze(out, axis=axes)
-    return out.astype(x.dtype, copy=False) if x.dtype.kind == "f" else out
+    return (out.astype(x.dtype, copy=False) if x.dtype.kind == "f" else out), e, s
+
+
+def _logsumexp_numpy(x, axes, keepdims):
+    return _logsumexp_parts(x, axes, keepdims)[0]
 
 
 def logsumexp(x, axes, keepdims=False):
@@ -85,6 +93,16 @@ def logsumexp(x, axes, keepdims=False):
     out = np.empty(r.shape[0], x.dtype)
     _loops().logsumexp_rows(r, out)
     return out.reshape(_reduced_shape(x.shape, axes, keepdims))
+
+
+def logsumexp_with_softmax(x, axes, keepdims=False):
+    """``(logsumexp, parts)``: ``parts = (e, s)`` when computed NumPy's way, so that the
+    VJP's softmax is ``e / s`` with no second pass (the same arrays a recomputation gives:
+    the same bits); ``None`` when a kernel computed it (the VJP has its own kernel)."""
+    if not _numba_ok(x, axes) or x.size == 0:
+        out, e, s = _logsumexp_parts(x, axes, keepdims)
+        return out, (e, s)
+    return logsumexp(x, axes, keepdims), None
 
 
 def logsumexp_vjp(g, x, out, axes, keepdims):
