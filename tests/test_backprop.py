@@ -226,3 +226,30 @@ def test_tensor_modules_stay_small():
         lines = len(path.read_text().splitlines())
         assert lines <= 600, f"{path.name} has {lines} lines: split it by concern"
 
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("axes, keepdims", [((1,), False), ((0, 2), True), ((2,), False)])
+def test_logsumexp_vjp_from_the_forward_pieces_equals_the_recomputed_one(
+        monkeypatch, dtype, axes, keepdims):
+    """Eager reverse mode hands the forward's exp(x - shift) and its sum to the VJP
+    (``reverse_fwd``): the gradient has the bits of the rule that computes them again,
+    with a row of -inf and a row holding +inf."""
+    from funcgrad.primitives.reductions import logsumexp_p
+    rng = np.random.default_rng(7)
+    x = (rng.normal(size=(3, 5, 4)) * 4).astype(dtype)
+    x[0, :, :] = -np.inf
+    x[1, 2, 3] = np.inf
+    w = rng.normal(size=fnp.logsumexp(x, axis=axes, keepdims=keepdims).shape).astype(dtype)
+
+    def f(v):
+        out = fnp.logsumexp(v, axis=axes, keepdims=keepdims)
+        return fnp.sum(fnp.where(np.isfinite(out), out, 0.0) * w)
+
+    with np.errstate(invalid="ignore"):
+        kept = fg.grad(f)(x)
+        assert logsumexp_p.reverse_fwd is not None
+        monkeypatch.setattr(logsumexp_p, "reverse_fwd", None)
+        again = fg.grad(f)(x)
+    assert kept.dtype == again.dtype == dtype
+    np.testing.assert_array_equal(kept, again)
