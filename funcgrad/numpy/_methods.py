@@ -106,6 +106,10 @@ def scipy_hint():
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    if not kwargs and method == "__call__":  # np.sin(x), x * y: the usual call
+        fn = UFUNCS.get(ufunc)
+        if fn is not None:
+            return fn(*inputs)
     out = kwargs.pop("out", None)
     if out is not None and any(o is not None for o in (out if isinstance(out, tuple) else (out,))):
         raise TypeError(f"numpy.{ufunc.__name__}(..., out=...) would write into an array, but "
