@@ -165,6 +165,13 @@ class ConcretizationError(TypeError):
     """A concrete value was needed where only an abstract one exists."""
 
 
+class TrigRangeError(ArithmeticError):
+    """Internal to ``fg.jit``: raised by a generated loop written without the C library's
+    pass for sin/cos arguments beyond the vector maths' range when it meets one
+    (:func:`funcgrad.jit.lower.lower_graph`); the compiled function then switches to the
+    code written with that pass and calls it (the user never sees this error)."""
+
+
 class DerivativeDroppedError(TypeError):
     """A value that carries a derivative was turned into a plain number or array, which
     would have dropped the derivative silently."""

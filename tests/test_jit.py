@@ -325,6 +325,33 @@ def test_outlined_kernels_have_the_bits_of_one_kernel(monkeypatch):
     assert abs(want_far[3]) > 1e6  # (the far arguments did reach the loops)
 
 
+@pytest.mark.parametrize("outline_min", [10**9, 10])
+def test_sin_cos_beyond_the_vector_range_switch_to_the_c_library_pass(monkeypatch, outline_min):
+    """Loops are first written without the C library's pass for sin/cos arguments beyond
+    the vector maths' range: a call that meets one switches, for good, to the module
+    written with it, and every result has the eager bits (inline and outlined loops)."""
+    from funcgrad.jit import lower
+    monkeypatch.setattr(lower, "OUTLINE_MIN_EQNS", outline_min)
+    g = fg.grad(_chain_with_trig)
+    x = np.linspace(-3.0, 3.0, 64)
+    x_far = x.copy()
+    x_far[[3, 40, 41]] = [1e9, -3e12, np.inf]
+    jitted = fg.jit(g, wait=True)
+    text = jitted.lower(x).as_text()
+    assert "TrigRangeError" in text and "_lf.sin" not in text and "_lf.cos" not in text
+    assert (outline_min < 64) == ("def loop(" in text)
+    with np.errstate(invalid="ignore"):
+        want, want_far = g(x), g(x_far)
+        assert jitted(x).tobytes() == want.tobytes()
+        got_far = jitted(x_far)  # (the switch)
+        assert np.array_equal(got_far, want_far, equal_nan=True)
+        assert np.isnan(got_far[41]) and abs(got_far[3]) > 1e6
+        assert jitted(x).tobytes() == want.tobytes()  # (the C library's module from now on)
+        assert jitted(x_far).tobytes() == got_far.tobytes()
+    lowered = jitted.lower(x).executable.lowered
+    assert not lowered.trig_checked and "_lf.sin" in lowered.as_text()
+
+
 def test_outlined_loops_with_broadcast_operands_read_packed_rows_at_flat_indices(monkeypatch):
     """A loop over (8, 16) reading a bias of shape (16,) writes and reads the packed rows
     at C-order flat indices: the bits of the same loops in one kernel."""

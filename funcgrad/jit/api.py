@@ -21,8 +21,8 @@ import numpy as np
 from numpy import ndarray
 
 from .. import tree
-from ..core import (ROOT, ConcretizationError, Primitive, ShapedArray, Tracer, _special_classes,
-                    _state, aval_of)
+from ..core import (ROOT, ConcretizationError, Primitive, ShapedArray, Tracer, TrigRangeError,
+                    _special_classes, _state, aval_of)
 from ..interpreters.graph import Graph, Var, eval_graph
 from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
                      vjp_joint, vjp_split, zeros)
@@ -33,6 +33,7 @@ from .trace import trace_flat
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
 
 # --- compiled graphs ---------------------------------------------------------------------
+
 
 class Executable:
     """A compiled graph: ``executable(*inputs)`` returns the list of its outputs."""
@@ -52,16 +53,30 @@ class Executable:
         self._compiled = False
 
     def __call__(self, *inputs):
-        if self._compiled:
-            out = self.run(*self.consts, *inputs)
-        else:  # the first call compiles: Numba's advice on array layouts is noise here
+        if not self._compiled:  # the first call compiles: Numba's advice is noise here
             _quiet_numba_advice()
+        try:
             out = self.run(*self.consts, *inputs)
-            self._compiled = True
+        except TrigRangeError:
+            if not self.lowered.trig_checked:  # pragma: no cover - never raised there
+                raise
+            self._with_exact_trig()
+            out = self.run(*self.consts, *inputs)
+        self._compiled = True
         outs = [out] if self.single else list(out)
         for i, to_dtype in self.scalars:
             outs[i] = to_dtype(outs[i])
         return outs
+
+    def _with_exact_trig(self):
+        """Switch, for good, to the module whose loops redo sin/cos arguments beyond the
+        vector maths' range with the C library (a loop without that pass raised
+        :class:`TrigRangeError`).  Generated kernels write only arrays they allocate, so
+        the call that raised can run again."""
+        from .cache import make_runner
+        from .lower import lower_graph
+        lowered = lower_graph(self.graph, exact_trig=True)
+        self.run, self.lowered, self._compiled = make_runner(lowered), lowered, False
 
     def fast_entry(self, out_tree):
         """The leanest callable from inputs to the function's (pytree) result."""
@@ -438,7 +453,10 @@ class JitFunction:
                 key = _fast_key(args)
                 entry = None if key is None else self._fast.get(key)
             if entry is not None:
-                return entry(*args)
+                try:
+                    return entry(*args)
+                except TrigRangeError:  # the executable switches (and a new entry is made)
+                    self._fast.clear()
         return self._call(args, kwargs)
 
     def _split(self, args, kwargs):

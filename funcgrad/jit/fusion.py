@@ -202,7 +202,9 @@ def band(c):
 def emit_loop(block, eqns):
     """Write the loop of the fused group ``eqns`` (one result shape) into ``block``
     (a :class:`~funcgrad.jit.block.Block`): the arrays it writes, the loop nest (twice
-    when out-of-range trig arguments need the C library), and its results' names."""
+    when out-of-range trig arguments need the C library, or once and a check that raises
+    ``TrigRangeError``: see :func:`funcgrad.jit.lower.lower_graph`), and its results'
+    names."""
     names = block.fn.names
     unit_id = id(eqns)
     total = None  # a sum of all of one result, accumulated by the loop (see fuse)
@@ -284,13 +286,18 @@ def emit_loop(block, eqns):
     heavy = sum(uses_vector_math(e) for e in eqns)
     vector = VECTOR_MATH and (size >= VECTOR_MATH_MIN_SIZE or heavy <= MAX_FUSED_MATH)
     trig = sum(uses_trig(e) for e in eqns) if vector else 0
-    if trig:  # arguments beyond the fast reduction's range: redo with the C library
+    if trig:  # arguments beyond the fast reduction's range: counted
         bad = [names.fresh("bad") for _ in range(trig)]  # (one per reduction variable)
         for b in bad:
             block.emit(f"{b} = {loop.counter_init}")
         loop.emit(eqns, "vector", bad)
         block.emit(f"if {' + '.join(b + loop.counter_total for b in bad)}:")
-        loop.emit(eqns, "exact", None, extra=1)
+        if names.exact_trig:  # redo the loop with the C library
+            loop.emit(eqns, "exact", None, extra=1)
+        else:  # the caller switches to the module written with exact_trig (.api)
+            block.emit('raise _rt.TrigRangeError("sin/cos argument beyond the vector '
+                       'range")', 1)
+            names.trig_checked = True
     else:
         loop.emit(eqns, "vector" if vector else "exact", None)
     if total is not None:

@@ -47,11 +47,12 @@ class Lowered:
     *inputs)``, which computes the graph's outputs (a tuple, or the value itself when
     ``single``) by calling the kernels and ``python_calls`` (the fallbacks, by name).
     ``consts`` are the constant arrays; ``loop_sources`` the modules of the loop functions
-    the kernels call (:mod:`funcgrad.jit.outline`), loaded before them.
+    the kernels call (:mod:`funcgrad.jit.outline`), loaded before them; ``trig_checked``:
+    a loop may raise ``TrigRangeError`` (see :func:`lower_graph`).
     """
 
     def __init__(self, kernel_source, driver_source, consts, python_calls, single, out_avals,
-                 kernels, loop_sources=()):
+                 kernels, loop_sources=(), trig_checked=False):
         self.kernel_source = kernel_source
         self.loop_sources = list(loop_sources)
         self.driver_source = driver_source
@@ -60,6 +61,7 @@ class Lowered:
         self.single = single
         self.out_avals = out_avals
         self.kernels = kernels
+        self.trig_checked = trig_checked
 
     def as_text(self):
         """The generated source: the loop functions' modules, the kernel module, then the
@@ -74,10 +76,15 @@ class Lowered:
         return text
 
 
-def lower_graph(graph):
-    """Lower a graph (already optimised by :func:`passes.optimize`) to a :class:`Lowered`."""
+def lower_graph(graph, exact_trig=False):
+    """Lower a graph (already optimised by :func:`passes.optimize`) to a :class:`Lowered`.
+
+    ``exact_trig``: write each fused loop's second pass, with the C library, for sin/cos
+    arguments beyond the vector maths' range.  Without it (a quarter less to compile for
+    such loops) a loop meeting one raises :class:`funcgrad.jit.runtime.TrigRangeError`,
+    and ``Lowered.trig_checked`` says whether any loop may."""
     graph = expand(graph)
-    module = _Module(graph)
+    module = _Module(graph, exact_trig)
     for (kind, seg), after in zip(module.segments, module.later_uses()):
         if kind == "python":
             module.python_call(seg)
@@ -165,9 +172,9 @@ class _Module:
     """The generated module of one graph, written segment by segment: the kernels, and
     the driver ``run`` that calls them and the Python fallbacks in order."""
 
-    def __init__(self, graph):
+    def __init__(self, graph, exact_trig):
         self.graph = graph
-        self.names = Names(VECTOR_MATH)
+        self.names = Names(VECTOR_MATH, exact_trig)
         originals = graph_consts(graph)
         self.const_names = {id(c): f"const{i}" for i, c in enumerate(originals)}
         # C order once, at compile time (a transposed constant would be copied by every call).
@@ -317,4 +324,4 @@ class _Module:
         out_avals = [x.aval if isinstance(x, Var) else aval_of(np.asarray(x))
                      for x in graph.outvars]
         return Lowered(kernel_source, driver_source, self.consts, self.python_calls, single,
-                       out_avals, self.kernels, self.names.loops)
+                       out_avals, self.kernels, self.names.loops, self.names.trig_checked)

@@ -50,7 +50,7 @@ def call_loop(block, eqns):
     """Write the fused group ``eqns`` as a loop function and, into ``block``, the call
     that binds its results (the values the rest of the kernel needs)."""
     names = block.fn.names
-    fn = Function(Names(names.writer.vector_math), {})
+    fn = Function(Names(names.writer.vector_math, names.exact_trig), {})
     fn.pack = True
     sub = type(block)(fn, {}, 1)
     inside = {id(v) for e in eqns for v in e.outvars}
@@ -83,6 +83,7 @@ def call_loop(block, eqns):
     sub.outputs = {id(v) for e in eqns for v in e.outvars
                    if id(v) in block.outputs or block.uses.get(id(v), set()) - {unit}}
     emit_loop(sub, eqns)
+    names.trig_checked |= fn.names.trig_checked
     results = [v for e in eqns for v in e.outvars if id(v) in sub.env]
     if not results:  # nothing is used: the loop is not needed
         return

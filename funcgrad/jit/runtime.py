@@ -15,6 +15,9 @@ from numba.extending import overload
 from funcgrad.kernels.cpu._pairwise import (  # noqa: F401
     combine_leaves, leaf_plan, leaf_sum, pairwise)
 
+# What a loop written without the C library's pass raises when it needs it (see .api).
+from ..core import TrigRangeError  # noqa: E402,F401
+
 _OPTS = dict(cache=True, error_model="numpy", nogil=True)
 
 

@@ -27,10 +27,15 @@ class Names:
     """Fresh names for one generated module, and its writer of elementwise code (which
     collects the helper functions the module defines)."""
 
-    def __init__(self, vector_math):
+    def __init__(self, vector_math, exact_trig=False):
         self.counter = itertools.count()
         self.writer = Writer(vector_math)
         self.loops = {}  # source of a loop function's module -> the name it is called by
+        # Write the C-library pass for sin/cos arguments beyond the vector maths' range
+        # (exact_trig); without it, a loop meeting one raises _rt.TrigRangeError and
+        # trig_checked says the module may (see funcgrad.jit.fusion).
+        self.exact_trig = exact_trig
+        self.trig_checked = False
 
     def loop(self, source):
         """The name this module calls the loop function defined by ``source`` (a module

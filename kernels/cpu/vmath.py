@@ -19,7 +19,8 @@ functions are themselves ~1 ulp from exact.
 ``sin``/``cos`` reduce their argument with a three-part Cody-Waite reduction, accurate for
 ``|x| <= 2**19 * pi / 2``; :func:`trig_bad` flags larger (and non-finite) arguments, and the
 generated loop then recomputes with the C library (see :mod:`funcgrad.jit.fusion` and
-:mod:`.generated`).
+:mod:`.generated`; ``fg.jit`` first compiles its loops without that pass and switches to
+a version with it when a call needs it).
 """
 import numpy as np
 from llvmlite import ir
