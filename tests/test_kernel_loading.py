@@ -182,3 +182,26 @@ def test_first_grad_in_a_fresh_process_does_not_wait_for_numba():
 def test_kernel_loading_mode_is_checked():
     with pytest.raises(ValueError, match="background, wait, numpy"):
         set_kernel_loading("later")
+
+
+def test_row_sweeps_compile_only_when_a_caller_names_them(monkeypatch):
+    """A 2-d elementwise row loop needs the sweeps' module, not its reductions: on an
+    empty disk cache the four reduction/scatter sweeps are ~2 s of compiling, which W3's
+    first seconds (and fg.jit compiling beside the loader) spent for nothing."""
+    compiled = []
+    monkeypatch.setattr(_lazy, "_loops_ready", set())
+    monkeypatch.setattr(_lazy, "_compile_sweep",
+                        lambda module, sweep, dt: compiled.append((sweep, dt)))
+    module = _lazy.loops()
+    assert module is not None and compiled == []
+    assert _lazy.loops("logsumexp_rows") is module
+    assert compiled == [("logsumexp_rows", np.dtype(np.float64)),
+                        ("logsumexp_rows", np.dtype(np.float32))]
+    assert _lazy.loops("logsumexp_rows", wait=False) is module  # ready: no second build
+    assert len(compiled) == 2
+    # the row loop of a broadcast add (W3's bias) asks for the module only
+    monkeypatch.setattr(_lazy.config, "loading", "wait")
+    x, b = np.ones((64, 128)), np.arange(128.0)
+    from funcgrad.kernels.cpu import rows
+    np.testing.assert_array_equal(rows.add(x, b), x + b)
+    assert [s for s, _ in compiled] == ["logsumexp_rows"] * 2

@@ -286,7 +286,7 @@ def run(name, dtype, *args):
 # (``_ufuncs``, ``_flat_ready``), and that entry is written once, whole, under the GIL.
 
 _flat_ready = set()   # (name, dtype): flat loop built and compiled for the usual signatures
-_loops_ready = []     # [True] once _loops' reduction/scatter sweeps are compiled (both dtypes)
+_loops_ready = set()  # "module" once _loops is imported; each row sweep compiled (both dtypes)
 _twins = {}           # (name, dtype) -> NumPy twin, or None where there is none
 _failed = {}          # request -> the exception the loader met (the caller then builds)
 _local = threading.local()
@@ -374,29 +374,43 @@ def forward_twin(name, numpy_ufunc, x, *args, **params):
     return numpy_ufunc(x, *args, **params)
 
 
-def loops(wait=True):
-    """The ``_loops`` module with its row sweeps compiled for float32 and float64; None
-    while it loads in the background (``wait=False``: the caller has a NumPy path giving
-    the same bits)."""
-    if _loops_ready:
+def _compile_sweep(module, sweep, dt):
+    x = np.ones((2, 3), dt)
+    if sweep == "logsumexp_rows":
+        module.logsumexp_rows(x, np.empty(2, dt))
+    elif sweep == "softmax_scale_rows":
+        module.softmax_scale_rows(np.ones(2, dt), x, np.empty((2, 3), dt))
+    elif sweep == "extremum_weights_rows":
+        module.extremum_weights_rows(np.ones(2, dt), x, np.ones(2, dt), np.empty((2, 3), dt))
+    else:
+        module.scatter_add_rows(np.zeros((2, 3), dt), np.zeros(2, np.int64), x)
+
+
+SWEEPS = ("logsumexp_rows", "softmax_scale_rows", "extremum_weights_rows", "scatter_add_rows")
+
+
+def loops(*sweeps, wait=True):
+    """The ``_loops`` module, with the row ``sweeps`` named (of :data:`SWEEPS`) compiled
+    for float32 and float64; None while that loads in the background (``wait=False``: the
+    caller has a NumPy path giving the same bits).  Only the sweeps a caller names are
+    compiled: each is ~0.1-0.9 s on an empty disk cache, which a program that never
+    reduces rows (and ``fg.jit`` compiling beside the loader) should not wait for."""
+    if "module" in _loops_ready and _loops_ready.issuperset(sweeps):
         from . import _loops as module
         return module
-    if not wait and _mode() != "wait" and "loops" not in _failed:
-        _request("loops")
+    item = ("loops",) + sweeps
+    if not wait and _mode() != "wait" and item not in _failed:
+        _request(item)
         return None
     with _build_lock:
-        if not _loops_ready:
-            with loading("loops"):
-                from . import _loops as module
-                for dt in (F64, F32):
-                    x = np.ones((2, 3), dt)
-                    module.logsumexp_rows(x, np.empty(2, dt))
-                    module.softmax_scale_rows(np.ones(2, dt), x, np.empty((2, 3), dt))
-                    module.extremum_weights_rows(np.ones(2, dt), x, np.ones(2, dt),
-                                                 np.empty((2, 3), dt))
-                    module.scatter_add_rows(np.zeros((2, 3), dt), np.zeros(2, np.int64), x)
-            _loops_ready.append(True)
-    from . import _loops as module
+        with loading(sweeps[0] if len(sweeps) == 1 else "loops"):
+            from . import _loops as module
+            for sweep in sweeps:
+                if sweep not in _loops_ready:
+                    for dt in (F64, F32):
+                        _compile_sweep(module, sweep, dt)
+                    _loops_ready.add(sweep)
+        _loops_ready.add("module")
     return module
 
 
@@ -444,8 +458,8 @@ def _load(item):
         with loading("numba"):
             import numba  # noqa: F401
             from . import _loops, _ufuncs  # noqa: F401
-    elif item == "loops":
-        loops()
+    elif item[0] == "loops":
+        loops(*item[1:])
     elif item[0] == "ufunc":
         ufunc(item[1], item[2])
     elif item[0] == "flat":
@@ -626,7 +640,7 @@ def warmup(dtypes=("float64", "float32"), parallel=None, progress=None):
             done += 1
             if progress is not None:
                 progress(done, total)
-    loops()
+    loops(*SWEEPS)
     if progress is not None:
         progress(total, total)
     return time.perf_counter() - start

@@ -16,10 +16,10 @@ from . import _lazy
 from ._lazy import F32, F64, config
 
 
-def _loops():
+def _loops(sweep):
     # Built now even when loading in the background: no NumPy path gives these sweeps'
     # bits (they accumulate in float64, in their own order).
-    return _lazy.loops()
+    return _lazy.loops(sweep)
 
 
 def _rows(x, axes):
@@ -91,7 +91,7 @@ def logsumexp(x, axes, keepdims=False):
         return _logsumexp_numpy(x, axes, keepdims)
     r, kept_shape, _ = _rows(x, axes)
     out = np.empty(r.shape[0], x.dtype)
-    _loops().logsumexp_rows(r, out)
+    _loops("logsumexp_rows").logsumexp_rows(r, out)
     return out.reshape(_reduced_shape(x.shape, axes, keepdims))
 
 
@@ -120,7 +120,7 @@ def logsumexp_vjp(g, x, out, axes, keepdims):
         return None
     r, kept_shape, keep = _rows(x, axes)
     res = np.empty(r.shape, dt)
-    _loops().softmax_scale_rows(np.ascontiguousarray(g).reshape(-1), r, res)
+    _loops("softmax_scale_rows").softmax_scale_rows(np.ascontiguousarray(g).reshape(-1), r, res)
     return _unrows(res, x, axes, kept_shape, keep)
 
 
@@ -139,6 +139,6 @@ def extremum_vjp(g, x, out, axes, keepdims):
         return None
     r, kept_shape, keep = _rows(x, axes)
     res = np.empty(r.shape, dt)
-    _loops().extremum_weights_rows(np.ascontiguousarray(g).reshape(-1), r,
-                                   np.ascontiguousarray(out).reshape(-1), res)
+    _loops("extremum_weights_rows").extremum_weights_rows(
+        np.ascontiguousarray(g).reshape(-1), r, np.ascontiguousarray(out).reshape(-1), res)
     return _unrows(res, x, axes, kept_shape, keep)

@@ -77,7 +77,7 @@ def index_add(out, idx, updates):
                     except ValueError:
                         u = None  # np.add.at raises NumPy's own shape error
                     # None while Numba loads: np.add.at adds in the same order
-                    loops = None if u is None else _lazy.loops(wait=False)
+                    loops = None if u is None else _lazy.loops("scatter_add_rows", wait=False)
                     if loops is not None:
                         u = np.ascontiguousarray(u, dtype=out.dtype).reshape(rows.size, width)
                         loops.scatter_add_rows(out.reshape(-1, width), rows, u)
