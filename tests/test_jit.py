@@ -792,3 +792,16 @@ def test_grad_of_jit_builds_only_the_cotangents_asked_for(monkeypatch):
     np.testing.assert_allclose(gw, ew, rtol=1e-12)
     np.testing.assert_allclose(gx, ex, rtol=1e-12)
     assert [n for name, n in names if name.startswith("bwd")][-1] == 2
+
+
+def test_one_kernel_text_for_two_dtypes_compiles_a_version_for_each():
+    """Graphs of float32 and of float64 can lower to the same text (a sum over an axis of
+    length 1 is a reshape, with no dtype written), so they share one kernel: each dtype
+    gets its own compiled version, not the other's (which cannot take its arrays)."""
+    f = lambda a: np.sum(a, axis=1)  # noqa: E731
+    g = lambda a: np.sum(a[0])  # noqa: E731
+    for dtype in (np.float32, np.float64, np.float32):
+        x = np.arange(5.0, dtype=dtype).reshape(5, 1)
+        got = fg.jit(f, wait=True)(x)
+        assert got.dtype == dtype and got.tobytes() == x[:, 0].tobytes()
+        assert fg.jit(g, wait=True)(x) == x[0, 0]

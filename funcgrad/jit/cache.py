@@ -90,10 +90,23 @@ def _fitted(value, numba_type):
     return np.array(value, order="F" if layout == "F" else "C")
 
 
-def _call_fitted(kernel, args):
-    signature = kernel.signatures[0]
+def _call_fitted(kernel, signature, args):
     return kernel.overloads[signature].entry_point(
         *[_fitted(a, t) for a, t in zip(args, signature)])
+
+
+def _version_for(kernel, args):
+    """The compiled signature of ``kernel`` that ``args`` fit (each array of the dtype and
+    number of dimensions it was compiled for), or None."""
+    from numba.np.numpy_support import as_dtype
+    for signature in kernel.signatures:
+        for a, t in zip(args, signature):
+            if type(a) is np.ndarray and a.ndim and (
+                    getattr(t, "ndim", None) != a.ndim or as_dtype(t.dtype) != a.dtype):
+                break
+        else:
+            return signature
+    return None
 
 
 def compile_once(kernel):
@@ -112,7 +125,8 @@ def compile_once(kernel):
     call.  After that, an argument of another form (the caller's transposed or read-only
     array) is passed to the compiled version as it is where that version accepts it, and
     copied where it does not: the usual case costs nothing more, and no call compiles
-    again.
+    again.  Arrays of another dtype or number of dimensions (two graphs whose kernels have
+    the same text, such as a float32 and a float64 reshape) compile a version of their own.
     """
     if getattr(kernel, "_funcgrad_compile_once", False):
         return kernel
@@ -121,13 +135,15 @@ def compile_once(kernel):
     def compile_for_first_args(*args, **kwargs):
         if kwargs:
             return compile_for_args(*args, **kwargs)
-        if not kernel.signatures:
+        signature = _version_for(kernel, args) if kernel.signatures else None
+        if signature is None:
             first = [_first_form(a) for a in args]
             if all(f is a for f, a in zip(first, args)):
                 return compile_for_args(*args)
             compile_for_args(*first)
+            signature = _version_for(kernel, args)
         # (Numba calls what this returns with the original arguments)
-        return lambda *args: _call_fitted(kernel, args)
+        return lambda *args: _call_fitted(kernel, signature, args)
 
     kernel._compile_for_args = compile_for_first_args
     kernel._funcgrad_compile_once = True
