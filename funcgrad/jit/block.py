@@ -30,6 +30,7 @@ __all__ = ["Block", "LOWERINGS"]
 _BOOL = np.dtype(np.bool_)
 # The runtime helper of each reduction (runtime.sum_* / max_rows / min_rows).
 _REDUCTIONS = {reduce_sum_p: "sum", reduce_max_p: "max", reduce_min_p: "min"}
+_LEAF = 128  # NumPy sums up to this many terms as one leaf of its pairwise summation
 
 
 class Block:
@@ -152,17 +153,18 @@ class Block:
             if pattern == "none":
                 expr = f"{contiguous}.reshape({shape_text(out.shape)})" if out.shape else \
                     f"np.ravel({src})[0]"
-            elif pattern == "all":
-                expr = f"_rt.sum_all({src}, {zero})"
+            elif pattern == "all":  # (up to 128 terms: one leaf of the pairwise sum)
+                expr = f"_rt.sum_all{'_leaf' if r <= _LEAF else ''}({src}, {zero})"
             elif pattern == "trailing":
-                expr = f"_rt.sum_rows({contiguous}.reshape(({m}, {r})), {zero})"
+                expr = (f"_rt.sum_rows{'_leaf' if r <= _LEAF else ''}("
+                        f"{contiguous}.reshape(({m}, {r})), {zero})")
             else:
                 expr = f"_rt.sum_leading({contiguous}.reshape(({r}, {m})), {zero})"
         else:
             perm = kept + list(axes)
             moved = _transposed(src, perm)
             expr = f"_rt.{kind}_rows(np.ascontiguousarray({moved}).reshape(({m}, {r})))"
-        if expr.startswith("_rt.sum_all"):  # a scalar
+        if expr.startswith("_rt.sum_all"):  # a scalar (sum_all or sum_all_leaf)
             self.bind(eqn.outvars[0], expr if not out.shape else
                       f"np.full({shape_text(out.shape)}, {expr}, np.{out.dtype.name})")
         elif not out.shape:
