@@ -608,7 +608,10 @@ def headline(payload: dict[str, Any]) -> str:
         for c in columns:
             row[c] = _cell(res["libraries"].get(c), UNIT_SCALE[res["unit"]])
         rows.append(row)
-    return (f"Run of {payload['date'][:10]} (`{payload['config']['command']}`):\n\n"
+    m = payload["machine"]
+    return (f"Run of {payload['date'][:10]} (`{payload['config']['command']}`) on "
+            f"{m['cpu_model']}, {m['cpu_usable']} cores (figures move between machines: "
+            f"read the ratios):\n\n"
             + markdown_table(rows, ["task", "unit"] + columns))
 
 
