@@ -805,3 +805,44 @@ def test_one_kernel_text_for_two_dtypes_compiles_a_version_for_each():
         got = fg.jit(f, wait=True)(x)
         assert got.dtype == dtype and got.tobytes() == x[:, 0].tobytes()
         assert fg.jit(g, wait=True)(x) == x[0, 0]
+
+
+def test_large_float32_vector_maths_runs_numpys_ufunc_between_kernels():
+    """float32 exp/log/log1p/tanh of at least NUMPY_FLOAT32_MATH_MIN elements are NumPy's
+    own (SIMD, float32) ufuncs, as eagerly: the eager bits; smaller ones stay in the
+    kernel's loop (the vector maths)."""
+    from funcgrad.jit.lowerable import NUMPY_FLOAT32_MATH_MIN
+
+    def f(x):
+        return np.tanh(x * 0.5 + 0.25) * np.exp(-x * x) + np.log1p(x * x)
+
+    rng = np.random.default_rng(3)
+    big = rng.normal(size=(NUMPY_FLOAT32_MATH_MIN // 64, 64)).astype(np.float32)
+    small = big[:2]
+    jitted = fg.jit(f, wait=True)
+    text = jitted.lower(big).as_text()
+    assert "impl_tanh" in text and "impl_exp" in text and "_vm.tanh" not in text
+    assert jitted(big).tobytes() == f(big).tobytes()
+    assert "_vm.tanh" in jitted.lower(small).as_text()
+    np.testing.assert_allclose(jitted(small), f(small), rtol=2e-7)
+    g = fg.jit(fg.grad(lambda x: np.sum(f(x))), wait=True)(big)
+    assert g.dtype == np.float32
+    np.testing.assert_allclose(g, fg.grad(lambda x: np.sum(f(x)))(big), rtol=1e-6, atol=1e-6)
+
+
+def test_logsumexp_and_its_vjps_softmax_are_computed_once():
+    """jit(value_and_grad) of a softmax cross-entropy: the VJP's softmax (max, shift,
+    exp, sum behind a stop_gradient) merges with the forward logsumexp's own steps."""
+    def loss(z, labels):
+        return np.mean(fnp.logsumexp(z, axis=1) - np.sum(z * labels, axis=1))
+
+    rng = np.random.default_rng(4)
+    z = rng.normal(size=(16, 5))
+    labels = np.eye(5)[rng.integers(0, 5, 16)]
+    jitted = fg.jit(fg.value_and_grad(loss), wait=True)
+    text = jitted.lower(z, labels).as_text()
+    assert text.count("_rt.max_rows") == 1 and text.count("exp(") == 1
+    value, grad = jitted(z, labels)
+    want_value, want_grad = fg.value_and_grad(loss)(z, labels)
+    np.testing.assert_allclose(value, want_value, rtol=1e-14)
+    np.testing.assert_allclose(grad, want_grad, rtol=1e-13, atol=1e-16)

@@ -20,8 +20,10 @@ Floating-point choices: no ``fastmath`` (no
 reassociation, NaN and signed-zero semantics kept); each elementwise operation computes
 in its output dtype, so float32 stays float32 and every intermediate is rounded as in
 the eager path; scalar constants are converted to the operation's dtype as NumPy does.
-Transcendental functions come from the C library, which may differ from NumPy's SIMD
-versions in the last bit (at most about 1 ulp each).
+Transcendental functions come from the vector maths (or the C library), which may differ
+from NumPy's SIMD versions in the last bit (at most about 1 ulp each); large float32 exp,
+log, log1p and tanh are NumPy's own ufuncs between kernels, as eagerly
+(:data:`funcgrad.jit.lowerable.NUMPY_FLOAT32_MATH_MIN`).
 """
 import numpy as np
 
@@ -31,7 +33,8 @@ from .block import Block
 from .fusion import MAX_FUSED_MATH, MAX_OUTLINED_MATH, VECTOR_MATH
 from .lowerable import can_lower, expand
 from .outline import OUTLINE_MIN_EQNS, loop_header
-from .passes import graph_consts, subgraphs
+from ..primitives.structural import stop_gradient_p
+from .passes import cse, dce, elide, graph_consts, subgraphs
 from .source import HEADER, KERNEL_OPTIONS, Function, Names, literal, loop_key
 
 __all__ = ["lower_graph", "Lowered"]
@@ -83,7 +86,9 @@ def lower_graph(graph, exact_trig=False):
     arguments beyond the vector maths' range.  Without it (a quarter less to compile for
     such loops) a loop meeting one raises :class:`funcgrad.jit.runtime.TrigRangeError`,
     and ``Lowered.trig_checked`` says whether any loop may."""
-    graph = expand(graph)
+    # Expanded primitives (logsumexp) may repeat what the rest computes (the softmax of
+    # its VJP, behind a stop_gradient): merged again.
+    graph = dce(cse(elide(expand(graph), {stop_gradient_p})))
     module = _Module(graph, exact_trig)
     for (kind, seg), after in zip(module.segments, module.later_uses()):
         if kind == "python":

@@ -23,8 +23,8 @@ from ..interpreters.graph import Eqn, Graph, Var
 from ..primitives.structural import broadcast_to_p
 from .trace import trace_flat
 
-__all__ = ["closure_convert", "inline", "register_call", "simplify_constants", "cse", "dce",
-           "optimize", "substitute", "graph_consts", "subgraphs"]
+__all__ = ["closure_convert", "inline", "register_call", "simplify_constants", "cse", "elide",
+           "dce", "optimize", "substitute", "graph_consts", "subgraphs"]
 
 _SCALARS = (bool, int, float, complex)
 
@@ -259,6 +259,27 @@ def cse(graph):
         new = Eqn(eqn.prim, inputs, eqn.params, eqn.outvars)
         seen[key] = new
         eqns.append(new)
+    return Graph(list(graph.invars), eqns, [read(x) for x in graph.outvars])
+
+
+def elide(graph, prims):
+    """``graph`` with each equation of ``prims`` (identities when evaluated, such as
+    ``stop_gradient`` once derivatives are taken) replaced by its input, so that
+    :func:`cse` sees through them."""
+    if not any(e.prim in prims for e in graph.eqns):
+        return graph
+    env = {}
+
+    def read(x):
+        return env.get(id(x), x) if isinstance(x, Var) else x
+
+    eqns = []
+    for eqn in graph.eqns:
+        inputs = [read(x) for x in eqn.inputs]
+        if eqn.prim in prims:
+            env[id(eqn.outvars[0])] = inputs[0]
+        else:
+            eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outvars))
     return Graph(list(graph.invars), eqns, [read(x) for x in graph.outvars])
 
 
