@@ -34,7 +34,6 @@ __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
 
 # --- compiled graphs ---------------------------------------------------------------------
 
-
 class Executable:
     """A compiled graph: ``executable(*inputs)`` returns the list of its outputs."""
 

@@ -374,19 +374,21 @@ def forward_twin(name, numpy_ufunc, x, *args, **params):
     return numpy_ufunc(x, *args, **params)
 
 
+# Each row sweep of ``_loops``, called once on small arrays of a dtype (which compiles it).
+_SWEEP_CALLS = {
+    "logsumexp_rows": lambda m, x, dt: m.logsumexp_rows(x, np.empty(2, dt)),
+    "softmax_scale_rows": lambda m, x, dt: m.softmax_scale_rows(np.ones(2, dt), x,
+                                                                np.empty((2, 3), dt)),
+    "extremum_weights_rows": lambda m, x, dt: m.extremum_weights_rows(
+        np.ones(2, dt), x, np.ones(2, dt), np.empty((2, 3), dt)),
+    "scatter_add_rows": lambda m, x, dt: m.scatter_add_rows(np.zeros((2, 3), dt),
+                                                            np.zeros(2, np.int64), x),
+}
+SWEEPS = tuple(_SWEEP_CALLS)
+
+
 def _compile_sweep(module, sweep, dt):
-    x = np.ones((2, 3), dt)
-    if sweep == "logsumexp_rows":
-        module.logsumexp_rows(x, np.empty(2, dt))
-    elif sweep == "softmax_scale_rows":
-        module.softmax_scale_rows(np.ones(2, dt), x, np.empty((2, 3), dt))
-    elif sweep == "extremum_weights_rows":
-        module.extremum_weights_rows(np.ones(2, dt), x, np.ones(2, dt), np.empty((2, 3), dt))
-    else:
-        module.scatter_add_rows(np.zeros((2, 3), dt), np.zeros(2, np.int64), x)
-
-
-SWEEPS = ("logsumexp_rows", "softmax_scale_rows", "extremum_weights_rows", "scatter_add_rows")
+    _SWEEP_CALLS[sweep](module, np.ones((2, 3), dt), dt)
 
 
 def loops(*sweeps, wait=True):
