@@ -104,11 +104,10 @@ def register_call(prim, graph_of):
     _CALLS[prim] = graph_of
 
 
-def inline(graph):
-    """``graph`` with the equations of calling primitives (:func:`register_call`)
-    replaced by the equations of the functions they call, recursively."""
-    if not any(e.prim in _CALLS for e in graph.eqns):
-        return graph
+def _rewritten(graph, rewrite):
+    """``graph`` rebuilt equation by equation: ``rewrite(eqn, inputs)`` (the inputs as
+    rewritten so far) returns ``(eqns, outputs)``, the equations that take its place and
+    the values its outputs become, or None to keep it."""
     env = {}
 
     def read(x):
@@ -117,17 +116,29 @@ def inline(graph):
     eqns = []
     for eqn in graph.eqns:
         inputs = [read(x) for x in eqn.inputs]
-        graph_of = _CALLS.get(eqn.prim)
-        inner = graph_of(eqn) if graph_of is not None else None
-        if inner is None:
+        replaced = rewrite(eqn, inputs)
+        if replaced is None:
             eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outvars))
             continue
-        inner = inline(inner)
-        new_eqns, outs = substitute(inner, inputs)
+        new_eqns, outs = replaced
         eqns.extend(new_eqns)
         for v, o in zip(eqn.outvars, outs):
             env[id(v)] = o
     return Graph(list(graph.invars), eqns, [read(x) for x in graph.outvars])
+
+
+def inline(graph):
+    """``graph`` with the equations of calling primitives (:func:`register_call`)
+    replaced by the equations of the functions they call, recursively."""
+    if not any(e.prim in _CALLS for e in graph.eqns):
+        return graph
+
+    def expand_call(eqn, inputs):
+        graph_of = _CALLS.get(eqn.prim)
+        inner = graph_of(eqn) if graph_of is not None else None
+        return None if inner is None else substitute(inline(inner), inputs)
+
+    return _rewritten(graph, expand_call)
 
 
 # --- constants -------------------------------------------------------------------------
@@ -239,27 +250,19 @@ def _hashable(value):
 
 def cse(graph):
     """Merge equations with the same primitive, inputs and parameters."""
-    env = {}
     seen = {}
-    eqns = []
 
-    def read(x):
-        return env.get(id(x), x) if isinstance(x, Var) else x
-
-    for eqn in graph.eqns:
-        inputs = [read(x) for x in eqn.inputs]
+    def merge(eqn, inputs):
         key = (eqn.prim,
                tuple(("v", id(x)) if isinstance(x, Var) else _const_key(x) for x in inputs),
                _freeze(eqn.params))
         previous = seen.get(key)
         if previous is not None:
-            for old, new in zip(eqn.outvars, previous.outvars):
-                env[id(old)] = new
-            continue
-        new = Eqn(eqn.prim, inputs, eqn.params, eqn.outvars)
-        seen[key] = new
-        eqns.append(new)
-    return Graph(list(graph.invars), eqns, [read(x) for x in graph.outvars])
+            return [], previous.outvars
+        new = seen[key] = Eqn(eqn.prim, inputs, eqn.params, eqn.outvars)
+        return [new], eqn.outvars
+
+    return _rewritten(graph, merge)
 
 
 def elide(graph, prims):
@@ -268,19 +271,8 @@ def elide(graph, prims):
     :func:`cse` sees through them."""
     if not any(e.prim in prims for e in graph.eqns):
         return graph
-    env = {}
-
-    def read(x):
-        return env.get(id(x), x) if isinstance(x, Var) else x
-
-    eqns = []
-    for eqn in graph.eqns:
-        inputs = [read(x) for x in eqn.inputs]
-        if eqn.prim in prims:
-            env[id(eqn.outvars[0])] = inputs[0]
-        else:
-            eqns.append(Eqn(eqn.prim, inputs, eqn.params, eqn.outvars))
-    return Graph(list(graph.invars), eqns, [read(x) for x in graph.outvars])
+    return _rewritten(graph, lambda eqn, inputs: ([], inputs[:1]) if eqn.prim in prims
+                      else None)
 
 
 def dce(graph):
