@@ -28,41 +28,8 @@ def _is_int_like(k):
     return isinstance(k, (numbers.Integral, np.integer)) and not isinstance(k, (bool, np.bool_))
 
 
-def _basic_spec(idx, shape):
-    """The spec of a basic index of slices, Python ints and ``None`` within bounds (the
-    usual ``x[1:]``, ``x[:, 0]``, ``x[:, None]``), or None for anything else, which
-    :func:`normalize_index` then handles with all its checks."""
-    spec = []
-    axis = 0
-    ndim = len(shape)
-    for k in idx if type(idx) is tuple else (idx,):
-        kind = type(k)
-        if kind is slice:
-            if axis == ndim:
-                return None
-            start, stop, step = k.indices(shape[axis])
-            if not len(range(start, stop, step)):
-                start, stop, step = 0, 0, 1  # (an empty reversed slice may start at -1)
-            spec.append(("s", start, stop, step))
-            axis += 1
-        elif k is None:
-            spec.append(("n",))
-        elif kind is int and axis < ndim and -shape[axis] <= k < shape[axis]:
-            spec.append(("i", k % shape[axis]))
-            axis += 1
-        else:
-            return None
-    while axis < ndim:
-        spec.append(("s", 0, shape[axis], 1))
-        axis += 1
-    return tuple(spec)
-
-
 def normalize_index(idx, shape):
     """``(spec, arrays)`` for ``x[idx]`` with ``x.shape == shape``."""
-    spec = _basic_spec(idx, shape)
-    if spec is not None:
-        return spec, []
     if not isinstance(idx, tuple):
         idx = (idx,)
     entries = []
