@@ -105,11 +105,8 @@ def scipy_hint():
             f"{package}.__all__).")
 
 
-def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    if not kwargs and method == "__call__":  # np.sin(x), x * y: the usual call
-        fn = UFUNCS.get(ufunc)
-        if fn is not None:
-            return fn(*inputs)
+def _ufunc_keywords(ufunc, kwargs):
+    """Check and remove the ufunc keywords traced arrays allow; returns ``dtype``."""
     out = kwargs.pop("out", None)
     if out is not None and any(o is not None for o in (out if isinstance(out, tuple) else (out,))):
         raise TypeError(f"numpy.{ufunc.__name__}(..., out=...) would write into an array, but "
@@ -121,6 +118,11 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     dtype = kwargs.pop("dtype", None)
     for k in ("casting", "order", "subok", "signature"):
         kwargs.pop(k, None)
+    return dtype
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    dtype = _ufunc_keywords(ufunc, kwargs) if kwargs else None  # (np.sin(x), x * y: none)
     if method == "__call__":
         fn = UFUNCS.get(ufunc)
         if fn is None:
