@@ -19,7 +19,7 @@ from ..primitives.reductions import reduce_max_p, reduce_min_p
 from ..primitives.structural import (concatenate_p, reduce_sum_p, reshape_p, split_p,
                                      transpose_p)
 from .elementwise import SCALARS, computation_dtypes
-from .fusion import emit_loop, fuse
+from .fusion import PAIRWISE_LEAF, emit_loop, fuse
 from .lowerable import SLICE_UPDATE, expand, reduce_pattern
 from .outline import call_loop
 from .passes import optimize
@@ -30,7 +30,6 @@ __all__ = ["Block", "LOWERINGS"]
 _BOOL = np.dtype(np.bool_)
 # The runtime helper of each reduction (runtime.sum_* / max_rows / min_rows).
 _REDUCTIONS = {reduce_sum_p: "sum", reduce_max_p: "max", reduce_min_p: "min"}
-_LEAF = 128  # NumPy sums up to this many terms as one leaf of its pairwise summation
 
 
 class Block:
@@ -154,9 +153,9 @@ class Block:
                 expr = f"{contiguous}.reshape({shape_text(out.shape)})" if out.shape else \
                     f"np.ravel({src})[0]"
             elif pattern == "all":  # (up to 128 terms: one leaf of the pairwise sum)
-                expr = f"_rt.sum_all{'_leaf' if r <= _LEAF else ''}({src}, {zero})"
+                expr = f"_rt.sum_all{'_leaf' if r <= PAIRWISE_LEAF else ''}({src}, {zero})"
             elif pattern == "trailing":
-                expr = (f"_rt.sum_rows{'_leaf' if r <= _LEAF else ''}("
+                expr = (f"_rt.sum_rows{'_leaf' if r <= PAIRWISE_LEAF else ''}("
                         f"{contiguous}.reshape(({m}, {r})), {zero})")
             else:
                 expr = f"_rt.sum_leading({contiguous}.reshape(({r}, {m})), {zero})"

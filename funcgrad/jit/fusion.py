@@ -51,7 +51,8 @@ MAX_FUSED_EQNS = int(os.environ.get("FUNCGRAD_JIT_MAX_FUSED_EQNS", 128))
 VECTOR_MATH_MIN_SIZE = 64
 LEAVES_PER_CHUNK = 64  # leaves (<= 128 terms each) per iteration of a summing loop
 BAND_MIN_SIZE = 1024  # smaller constants are cheaper to read than to test for
-FUSED_SUM_MIN_SIZE = 129  # up to 128 terms NumPy's pairwise sum is one leaf: no gain
+PAIRWISE_LEAF = 128  # NumPy sums up to this many terms as one leaf of its pairwise sum
+FUSED_SUM_MIN_SIZE = PAIRWISE_LEAF + 1  # (one leaf: fusing the sum gains nothing)
 
 
 def _threads():

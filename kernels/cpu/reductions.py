@@ -16,10 +16,10 @@ from . import _lazy
 from ._lazy import F32, F64, config
 
 
-def _loops(sweep):
+def _sweep(name):
     # Built now even when loading in the background: no NumPy path gives these sweeps'
     # bits (they accumulate in float64, in their own order).
-    return _lazy.loops(sweep)
+    return getattr(_lazy.loops(name), name)
 
 
 def _rows(x, axes):
@@ -87,12 +87,7 @@ def logsumexp(x, axes, keepdims=False):
     Large float arrays: two sweeps per output element (max, then the shifted exp-sum,
     accumulated in float64), instead of NumPy's five passes and three temporaries.
     """
-    if not _numba_ok(x, axes) or x.size == 0:
-        return _logsumexp_numpy(x, axes, keepdims)
-    r, kept_shape, _ = _rows(x, axes)
-    out = np.empty(r.shape[0], x.dtype)
-    _loops("logsumexp_rows").logsumexp_rows(r, out)
-    return out.reshape(_reduced_shape(x.shape, axes, keepdims))
+    return logsumexp_with_softmax(x, axes, keepdims)[0]
 
 
 def logsumexp_with_softmax(x, axes, keepdims=False):
@@ -102,7 +97,10 @@ def logsumexp_with_softmax(x, axes, keepdims=False):
     if not _numba_ok(x, axes) or x.size == 0:
         out, e, s = _logsumexp_parts(x, axes, keepdims)
         return out, (e, s)
-    return logsumexp(x, axes, keepdims), None
+    r, kept_shape, _ = _rows(x, axes)
+    out = np.empty(r.shape[0], x.dtype)
+    _sweep("logsumexp_rows")(r, out)
+    return out.reshape(_reduced_shape(x.shape, axes, keepdims)), None
 
 
 def logsumexp_vjp(g, x, out, axes, keepdims):
@@ -120,7 +118,7 @@ def logsumexp_vjp(g, x, out, axes, keepdims):
         return None
     r, kept_shape, keep = _rows(x, axes)
     res = np.empty(r.shape, dt)
-    _loops("softmax_scale_rows").softmax_scale_rows(np.ascontiguousarray(g).reshape(-1), r, res)
+    _sweep("softmax_scale_rows")(np.ascontiguousarray(g).reshape(-1), r, res)
     return _unrows(res, x, axes, kept_shape, keep)
 
 
@@ -139,6 +137,6 @@ def extremum_vjp(g, x, out, axes, keepdims):
         return None
     r, kept_shape, keep = _rows(x, axes)
     res = np.empty(r.shape, dt)
-    _loops("extremum_weights_rows").extremum_weights_rows(
-        np.ascontiguousarray(g).reshape(-1), r, np.ascontiguousarray(out).reshape(-1), res)
+    _sweep("extremum_weights_rows")(np.ascontiguousarray(g).reshape(-1), r,
+                                    np.ascontiguousarray(out).reshape(-1), res)
     return _unrows(res, x, axes, kept_shape, keep)
