@@ -617,6 +617,32 @@ def test_sums_fused_with_their_producer_keep_numpys_bits(n, dtype):
     assert text.count("_rt.sum_all") == 1  # the broadcast one sums a materialised array
 
 
+def test_values_read_only_after_a_blas_call_are_computed_in_the_kernel_that_reads_them():
+    """An MLP's gradient: ``1 - h * h`` (tanh's VJP) and the cotangent of the mean are
+    read only after matrix products, so they are computed in the loops that read them,
+    not in kernels of their own scheduled as early as their inputs allow."""
+    rng = np.random.default_rng(0)
+    f32 = lambda *shape: (rng.standard_normal(shape) / 8).astype(np.float32)  # noqa: E731
+    # products large enough to be BLAS calls between kernels, tanh a NumPy call
+    p = {"W1": f32(80, 64), "b1": f32(64), "W2": f32(64, 64)}
+    x, y = f32(64, 80), np.eye(64, dtype=np.float32)[rng.integers(0, 64, 64)]
+
+    def loss(p, x, y):
+        h = np.tanh(x @ p["W1"] + p["b1"])
+        z = h @ p["W2"]
+        return np.mean(fnp.logsumexp(z, axis=1) - np.sum(z * y, axis=1))
+
+    jitted = fg.jit(fg.value_and_grad(loss))
+    assert_tree_close(jitted(p, x, y), fg.value_and_grad(loss)(p, x, y), rtol=1e-5)
+    text = jitted.lower(p, x, y).as_text()
+    # between the NumPy calls (x @ W1, tanh, h @ W2, exp, dz @ W2.T, h.T @ dz, x.T @ dh):
+    # the bias add; the shift of exp; the loss and softmax; dh * (1 - h * h) and its sum
+    # (scheduled as early as possible, 6: also the mean's cotangent, and 1 - h * h alone)
+    assert text.count("@njit") == 4, text
+    assert "fused: square, subtract, multiply over (64, 64,)" in text
+    assert "fused: square, subtract over" not in text
+
+
 def test_at_updates_and_slice_gradients_stay_in_one_kernel():
     def f(x):
         y = fnp.at(x)[1:4].set(np.sin(x[2:5]))

@@ -139,6 +139,94 @@ def _schedule(eqns):
     return segments
 
 
+def _sink(segments, outvars):
+    """Move kernel equations from an early kernel to the last kernel before the first
+    segment that reads their results, where that kernel is later.
+
+    Scheduling every equation as early as possible puts a value the backward pass reads
+    only after a BLAS call (``1 - h * h`` of tanh's VJP, the cotangent of a mean) in a
+    kernel of its own or beside unrelated work; moved, it joins the loop that reads it
+    and the early kernel may vanish.  An equation moves only with all of its inputs from
+    the same kernel that it reads (so the early kernel writes no array it did not write
+    before), and never a control-flow equation (its bodies may read more than its inputs).
+    """
+    n = len(segments)
+    kernels = [i for i, (kind, _) in enumerate(segments) if kind == "numba"]
+    if len(kernels) < 2:
+        return segments
+    eqns_of = [list(seg) if kind == "numba" else [seg] for kind, seg in segments]
+    readers = {}  # id(Var) -> {segment index: number of reading equations}
+    for i, eqns in enumerate(eqns_of):
+        for e in eqns:
+            for x in e.inputs:
+                if isinstance(x, Var):
+                    counts = readers.setdefault(id(x), {})
+                    counts[i] = counts.get(i, 0) + 1
+    for x in outvars:
+        if isinstance(x, Var):
+            readers.setdefault(id(x), {})[n] = 1
+    moved_in = {i: [] for i in kernels}
+    for k in reversed(kernels[:-1]):
+        eqns = eqns_of[k]
+        made_here = {id(v): j for j, e in enumerate(eqns) for v in e.outvars}
+        inside = [[] for _ in eqns]  # inside[j]: the equations of k reading j's results
+        for i, e in enumerate(eqns):
+            for j in {made_here[id(x)] for x in e.inputs
+                      if isinstance(x, Var) and id(x) in made_here}:
+                inside[j].append(i)
+        stay = {j for j, e in enumerate(eqns) if subgraphs(e)}
+        while True:
+            target = _sink_targets(eqns, k, kernels, readers, inside, stay)
+            bad = {j for j, t in target.items() if t > k and any(
+                target[made_here[id(x)]] != t for x in eqns[j].inputs
+                if isinstance(x, Var) and id(x) in made_here)}
+            if not bad:
+                break
+            stay |= bad
+        for j in sorted(target, reverse=True):
+            t = target[j]
+            if t == k:
+                continue
+            for x in eqns[j].inputs:
+                if isinstance(x, Var):
+                    counts = readers[id(x)]
+                    counts[k] -= 1
+                    if not counts[k]:
+                        del counts[k]
+                    counts[t] = counts.get(t, 0) + 1
+        moving = {}
+        for j, e in enumerate(eqns):
+            moving.setdefault(target[j], []).append(e)
+        eqns_of[k] = moving.pop(k, [])
+        for t, es in moving.items():
+            moved_in[t][:0] = es
+    out = []
+    for i, (kind, seg) in enumerate(segments):
+        if kind == "python":
+            out.append((kind, seg))
+        elif moved_in[i] or eqns_of[i]:
+            out.append(("numba", moved_in[i] + eqns_of[i]))
+    return out
+
+
+def _sink_targets(eqns, k, kernels, readers, inside, stay):
+    """The segment each equation of kernel ``k`` may move to (see :func:`_sink`): the last
+    kernel before the first later segment reading its results, no later than where the
+    equations of ``k`` reading them go; ``k`` for those in ``stay``."""
+    target = {}
+    for j in reversed(range(len(eqns))):
+        if j in stay:
+            target[j] = k
+            continue
+        first = min((i for v in eqns[j].outvars for i in readers.get(id(v), {})
+                     if i > k), default=None)
+        for i in inside[j]:  # (later equations: their targets are known)
+            first = target[i] if first is None else min(first, target[i])
+        target[j] = k if first is None or first == k else max(
+            i for i in kernels if i <= first)
+    return target
+
+
 def _size(eqns):
     """The number of equations in ``eqns``, control-flow bodies included."""
     return sum(1 + sum(_size(g.eqns) for g in subgraphs(e)) for e in eqns)
@@ -185,7 +273,7 @@ class _Module:
         # C order once, at compile time (a transposed constant would be copied by every call).
         self.consts = [np.ascontiguousarray(c) for c in originals]
         self.in_names = [f"a{i}" for i in range(len(graph.invars))]
-        self.segments = _schedule(graph.eqns)
+        self.segments = _sink(_schedule(graph.eqns), graph.outvars)
         self.whole = len(self.segments) == 1  # one segment: its kernel is `run` itself
         self.var_names = {id(v): n for v, n in zip(graph.invars, self.in_names)}
         self.body = []  # the kernels' source lines
