@@ -428,6 +428,40 @@ def test_pytrees_keywords_and_python_scalars():
     assert isinstance(f(params, np.array([1.0, 1.0]))["n"], np.float64)
 
 
+def test_repeated_calls_on_pytrees_take_the_fast_path_and_keep_structures_apart():
+    """Calls with dicts, lists and tuples of arrays and numbers skip the tree flattening
+    once their signature is compiled; the key tells apart what the compiled code must
+    (keys, container kinds, sizes, shapes, dtypes, number types), and the leaves reach it
+    in flattening order (dict keys sorted, whatever the insertion order)."""
+    def f(p, xs):
+        total = sum(np.sum(v) * (i + 1) for i, v in enumerate(fg.tree.leaves(xs)))
+        return {k: v * total for k, v in p.items()}
+
+    jf = fg.jit(f, wait=True)
+    w, b = np.array([1.0, 2.0]), np.array([0.5, -0.5])
+    cases = [
+        ({"w": w, "b": b}, [np.ones(3), 2.0]),
+        ({"b": b, "w": w}, [np.ones(3), 2.0]),  # the same signature: no new trace
+        ({"w": w, "c": b}, [np.ones(3), 2.0]),
+        ({"w": w, "b": b}, (np.ones(3), 2.0)),
+        ({"w": w, "b": b}, [np.ones(3), 2]),
+        ({"w": w, "b": b}, [np.ones(4), 2.0]),
+        ({"w": w, "b": b}, [np.ones(3, np.float32), 2.0]),
+        ({"w": w, "b": b}, [2.0, np.ones(3)]),
+        ({"w": w, "b": b}, [np.ones(3), [2.0]]),
+    ]
+    for p, xs in cases:
+        want = f(p, xs)
+        for _ in range(3):
+            got = jf(p, xs)
+            assert got.keys() == want.keys()
+            for k in want:
+                assert got[k].dtype == want[k].dtype
+                np.testing.assert_allclose(got[k], want[k], rtol=1e-14)
+    assert len(jf._fast) == len(cases) - 1, "one fast entry per distinct signature"
+    assert len(jf._cache) == len(cases) - 1, "one trace per distinct signature"
+
+
 # --- composition with the other transforms ------------------------------------------------
 
 F = lambda x: np.sum(np.sin(x) * np.exp(-x * x)) + np.cos(x[0]) * x[1]  # noqa: E731

@@ -443,17 +443,18 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         if self._watched and self._outdated():
             self.clear_cache()
-        # The fast path: plain arrays or numbers, a signature seen before, no transform.
+        # The fast path: arrays, numbers and dicts, lists and tuples of them, a signature
+        # seen before, no transform.
         if not kwargs and _state.interpreter is ROOT:
             if len(args) == 1 and type(args[0]) is ndarray:
                 a = args[0]
-                entry = self._fast.get((a.shape, a.dtype))
+                entry, leaves = self._fast.get((a.shape, a.dtype)), args
             else:
-                key = _fast_key(args)
+                key, leaves = _fast_key(args)
                 entry = None if key is None else self._fast.get(key)
             if entry is not None:
                 try:
-                    return entry(*args)
+                    return entry(*leaves)
                 except TrigRangeError:  # the executable switches (and a new entry is made)
                     self._fast.clear()
         return self._call(args, kwargs)
@@ -527,8 +528,9 @@ class JitFunction:
             if isinstance(entry._exe, _Failed):
                 raise entry._exe.error
             exe = entry.executable
-            if self._simple and not kwargs and len(leaves) == len(args):
-                fkey = _fast_key(args)
+            if self._simple and not kwargs:
+                fkey = (_fast_key(args)[0] if len(args) != 1 or type(args[0]) is not ndarray
+                        else (args[0].shape, args[0].dtype))
                 if fkey is not None:
                     self._fast[fkey] = exe.fast_entry(entry.out_tree)
             return tree.unflatten(entry.out_tree, exe(*leaves))
@@ -669,24 +671,47 @@ def _unpickle_jit(key, fun, static_argnums, static_argnames):
 
 
 def _fast_key(args):
-    """A cheap key for calls whose arguments are all arrays or Python numbers."""
-    if len(args) == 1:
-        a = args[0]
-        if type(a) is ndarray:
-            return (a.shape, a.dtype)
-        t = type(a)
-        return (t,) if t is float or t is int or t is bool else None
-    key = []
-    for a in args:
-        t = type(a)
-        if t is ndarray:
-            key.append(a.shape)
-            key.append(a.dtype)
-        elif t is float or t is int or t is bool:
-            key.append(t)
-        else:
-            return None
-    return tuple(key)
+    """``(key, leaves)``: a cheap key for calls whose arguments are arrays, Python numbers
+    and dicts (of sortable keys), lists and tuples of them, and their leaves in
+    :func:`funcgrad.tree.flatten`'s order; ``(None, None)`` for any other argument.  The
+    key holds each array's shape and dtype, each number's type and each container's kind
+    and size or keys, in an order that reads back one way only."""
+    key, leaves = [], []
+    if _gather(args, key, leaves):
+        return tuple(key), leaves
+    return None, None
+
+
+def _gather(x, key, leaves):
+    t = type(x)
+    if t is ndarray:
+        key.append(x.shape)
+        key.append(x.dtype)
+        leaves.append(x)
+        return True
+    if t is float or t is int or t is bool:
+        key.append(t)
+        leaves.append(x)
+        return True
+    if t is tuple or t is list:
+        key.append(t)
+        key.append(len(x))
+        for c in x:
+            if not _gather(c, key, leaves):
+                return False
+        return True
+    if t is dict:
+        try:
+            names = tuple(sorted(x))
+        except TypeError:  # (keys of mixed types: the slow path's order)
+            return False
+        key.append(dict)
+        key.append(names)
+        for k in names:
+            if not _gather(x[k], key, leaves):
+                return False
+        return True
+    return False
 
 
 def _hashable_static(value, where):
