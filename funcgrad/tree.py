@@ -52,23 +52,18 @@ def _sorted_keys(d):
 
 register(tuple, lambda t: (t, None), lambda _, ch: tuple(ch))
 register(list, lambda t: (t, None), lambda _, ch: list(ch))
-register(dict, lambda d: ([d[k] for k in _sorted_keys(d)], tuple(_sorted_keys(d))),
-         lambda keys, ch: dict(zip(keys, ch)))
+def _flatten_dict(d):
+    keys = _sorted_keys(d)
+    return [d[k] for k in keys], tuple(keys)
+
+
+register(dict, _flatten_dict, lambda keys, ch: dict(zip(keys, ch)))
 register(OrderedDict, lambda d: (list(d.values()), tuple(d)),
          lambda keys, ch: OrderedDict(zip(keys, ch)))
 register(defaultdict,
          lambda d: ([d[k] for k in _sorted_keys(d)], (d.default_factory, tuple(_sorted_keys(d)))),
          lambda aux, ch: defaultdict(aux[0], zip(aux[1], ch)))
 register(type(None), lambda _: ((), None), lambda _, ch: None)
-
-
-def _node_type(x):
-    cls = type(x)
-    if cls in _registry:
-        return cls
-    if isinstance(x, tuple) and hasattr(cls, "_fields"):
-        return "namedtuple"
-    return None
 
 
 class TreeDef:
@@ -89,7 +84,10 @@ class TreeDef:
         self.node = node
         self.aux = aux
         self.children = children
-        self.num_leaves: int = 1 if node is None else sum(c.num_leaves for c in children)
+        n = 1 if node is None else 0
+        for c in children:
+            n += c.num_leaves
+        self.num_leaves: int = n
 
     def __eq__(self, other):
         return (isinstance(other, TreeDef) and self.node == other.node
@@ -129,15 +127,19 @@ def _flatten(x, leaves, is_leaf):
     if is_leaf is not None and is_leaf(x):
         leaves.append(x)
         return _LEAF
-    node = _node_type(x)
-    if node is None:
+    node = type(x)
+    if node is np.ndarray:  # (the commonest leaf)
         leaves.append(x)
         return _LEAF
-    if node == "namedtuple":
-        children, aux = tuple(x), type(x)
+    entry = _registry.get(node)
+    if entry is not None:
+        children, aux = entry[0](x)
+    elif isinstance(x, tuple) and hasattr(node, "_fields"):
+        node, children, aux = "namedtuple", tuple(x), node
     else:
-        children, aux = _registry[node][0](x)
-    return TreeDef(node, aux, tuple(_flatten(c, leaves, is_leaf) for c in children))
+        leaves.append(x)
+        return _LEAF
+    return TreeDef(node, aux, tuple([_flatten(c, leaves, is_leaf) for c in children]))
 
 
 def unflatten(treedef: TreeDef, leaves: Iterable[Any]) -> PyTree:
