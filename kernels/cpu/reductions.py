@@ -66,14 +66,19 @@ def _logsumexp_parts(x, axes, keepdims):
     """NumPy's way: ``(logsumexp, e, s)`` with ``e = exp(x - shift)`` and ``s`` its sum
     over ``axes`` (kept as axes of length 1): ``e / s`` is the softmax."""
     m = np.max(x, axis=axes, keepdims=True)
-    # All -inf (or an inf) along a slice: shift by 0 so exp stays finite.
-    m = np.where(np.isfinite(m), m, 0)
-    with np.errstate(divide="ignore"):
+    finite = np.isfinite(m)
+    if finite.all():  # (the usual case: each sum holds exp(0) = 1, so no log(0) to hide)
         e = np.exp(x - m)
         s = np.sum(e, axis=axes, keepdims=True)
         out = np.log(s) + m
+    else:  # all -inf (or an inf, a NaN) along a slice: shift by 0 so exp stays finite
+        m = np.where(finite, m, 0)
+        with np.errstate(divide="ignore"):
+            e = np.exp(x - m)
+            s = np.sum(e, axis=axes, keepdims=True)
+            out = np.log(s) + m
     if not keepdims:
-        out = np.squeeze(out, axis=axes)
+        out = out.squeeze(axis=axes)
     return (out.astype(x.dtype, copy=False) if x.dtype.kind == "f" else out), e, s
 
 
