@@ -303,3 +303,50 @@ def test_same_numbers_and_names_as_torch():
     for lib in (torch, fg):
         with pytest.raises(RuntimeError):
             lib.ones(1, 2, 3).t()
+
+
+def test_integer_indices_apply_before_advanced_ones_as_in_pytorch():
+    """``x[1, :, [0, 2]]``: PyTorch selects with the integer first, so the list's axis
+    stays where it is (shape (3, 2)); NumPy would move the advanced axes first (2, 3).
+    Reading, the gradient and writing all follow PyTorch."""
+    a = np.arange(24.0).reshape(2, 3, 4)
+    x = fg.Tensor(a, requires_grad=True)
+    y = x[1, :, [0, 2]]
+    np.testing.assert_array_equal(y.detach().numpy(),
+                                  [[12.0, 14.0], [16.0, 18.0], [20.0, 22.0]])
+    np.testing.assert_array_equal(x[1, ..., [0, 2, 2]].detach().numpy(),
+                                  [[12.0, 14.0, 14.0], [16.0, 18.0, 18.0], [20.0, 22.0, 22.0]])
+    w = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    (y * fg.Tensor(w)).sum().backward()
+    want = np.zeros((2, 3, 4))
+    want[1, :, 0], want[1, :, 2] = w[:, 0], w[:, 1]
+    np.testing.assert_array_equal(x.grad.numpy(), want)
+    z = fg.Tensor(a.copy())
+    z[1, :, [0, 2]] = fg.Tensor(-w)
+    expected = a.copy()
+    expected[1, :, 0], expected[1, :, 2] = -w[:, 0], -w[:, 1]
+    np.testing.assert_array_equal(z.numpy(), expected)
+    # without an integer, or with the integer next to the advanced index: NumPy's order
+    # is PyTorch's too
+    assert x[:, [0, 2], 1].shape == (2, 2) and x[[0, 1], :, [1, 2]].shape == (2, 3)
+
+
+def test_mixed_integer_and_advanced_indices_match_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((3, 4, 5, 2))
+    keys = [(1, slice(None), [0, 2]), (slice(None), 2, slice(1, 3), [1, 0, 1]),
+            (0, Ellipsis, [1]), ([2, 0], slice(None), 3), (-1, None, slice(None), [4, 0]),
+            (1, [True, False, True, True]), (2, slice(None), np.array([[0, 1], [2, 3]]), 1)]
+    for key in keys:
+        t = torch.tensor(a, requires_grad=True)
+        t[key].pow(2).sum().backward()
+        x = fg.Tensor(a, requires_grad=True)
+        x[key].pow(2).sum().backward()
+        np.testing.assert_array_equal(x[key].detach().numpy(), t[key].detach().numpy(),
+                                      err_msg=str(key))
+        np.testing.assert_array_equal(x.grad.numpy(), t.grad.numpy(), err_msg=str(key))
+        tw, xw = torch.tensor(a), fg.Tensor(a)
+        tw[key] = 7.0
+        xw[key] = 7.0
+        np.testing.assert_array_equal(xw.numpy(), tw.numpy(), err_msg=str(key))

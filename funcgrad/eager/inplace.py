@@ -17,7 +17,7 @@ from ..core import Tracer, _state
 from ..numpy._convert import asarray
 from ..primitives import elementwise as ew
 from .graph import Storage
-from .interop import unwrap_index
+from .interop import torch_index_steps, unwrap_index
 from .values import TensorBase
 
 __all__ = ["InPlaceUpdates"]
@@ -167,8 +167,12 @@ class InPlaceUpdates(TensorBase):
 
     def __setitem__(self, key, value):
         key = unwrap_index(key)
+        steps = torch_index_steps(key)
 
         def compute(s):
+            if steps is not None:  # integers before advanced indices, as in __getitem__
+                first, second = steps
+                return s.at[first].set(s[first].at[second].set(value))
             return s.at[key].set(value)
         return self._inplace(compute)
 

@@ -5,11 +5,13 @@ Operators, methods and the NumPy functions funcgrad differentiates reach Tensors
 still work on Tensors that need no gradient: they run on read-only views of the values.
 On a Tensor that requires grad they raise, since the derivative would be dropped.
 """
+import numpy as np
+
 from ..core import Tracer
 from ..numpy import _methods
 from .values import TensorBase, read_only
 
-__all__ = ["array_ufunc", "array_function", "unwrap_index"]
+__all__ = ["array_ufunc", "array_function", "unwrap_index", "torch_index_steps"]
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
@@ -70,6 +72,48 @@ def unwrap_index(key):
     if isinstance(key, tuple):
         return tuple(k._storage.value if isinstance(k, TensorBase) else k for k in key)
     return key
+
+
+def torch_index_steps(key):
+    """``(first, second)`` when PyTorch's indexing differs from NumPy's for ``key``
+    (already unwrapped), else None: ``x[key]`` is then ``x[first][second]``.
+
+    PyTorch applies integer indices first, as selections, and only then the advanced ones
+    (integer lists and arrays, masks), where NumPy counts an integer as one more advanced
+    index: ``x[1, :, [0, 2]]`` of shape (2, 3, 4) is (3, 2) in PyTorch and (2, 3) in
+    NumPy, whose advanced axes, separated by the slice, go first.
+
+    >>> torch_index_steps((1, slice(None), [0, 2]))
+    ((1, slice(None, None, None), slice(None, None, None)), (slice(None, None, None), [0, 2]))
+    >>> torch_index_steps((1, slice(None))) is None
+    True
+    """
+    if not isinstance(key, tuple) or not any(map(_is_int, key)) \
+            or not any(map(_is_advanced, key)):
+        return None
+    first, second = [], []
+    for k in key:
+        if _is_int(k):
+            first.append(k)
+        elif _is_advanced(k):
+            mask = np.asarray(k)
+            first.extend([slice(None)] * (mask.ndim if mask.dtype == bool else 1))
+            second.append(k)
+        elif k is Ellipsis:
+            first.append(k)
+            second.append(k)
+        else:  # a slice, or None (its new axis exists after the first step)
+            first.append(k)
+            second.append(slice(None))
+    return tuple(first), tuple(second)
+
+
+def _is_int(k):
+    return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
+
+
+def _is_advanced(k):
+    return isinstance(k, list) or (isinstance(k, np.ndarray) and k.ndim > 0)
 
 
 def _plain_values(x):

@@ -362,7 +362,11 @@ class Tensor(InPlaceUpdates, Operators):
         return self
 
     def __getitem__(self, key: Any) -> "Tensor":
-        return indexing.index(self, interop.unwrap_index(key))
+        key = interop.unwrap_index(key)
+        steps = interop.torch_index_steps(key)
+        if steps is not None:  # integers before advanced indices, as PyTorch does
+            return indexing.index(indexing.index(self, steps[0]), steps[1])
+        return indexing.index(self, key)
 
     # --- the graph -------------------------------------------------------------------------------
 
