@@ -350,3 +350,22 @@ def test_mixed_integer_and_advanced_indices_match_torch():
         tw[key] = 7.0
         xw[key] = 7.0
         np.testing.assert_array_equal(xw.numpy(), tw.numpy(), err_msg=str(key))
+
+
+def test_max_and_min_along_a_dim_send_the_gradient_to_the_returned_index():
+    """With ties, PyTorch's MaxBackward0 (with dim) gives the whole gradient to the index
+    it returns (the first); the full reduction ``x.max()`` shares it among the ties."""
+    x = fg.Tensor([[1.0, 3.0, 3.0], [2.0, 2.0, 0.0]], requires_grad=True)
+    values, indices = x.max(1)
+    np.testing.assert_array_equal(indices.numpy(), [1, 0])
+    values.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+    assert values.grad_fn.name() == "MaxBackward0"
+    y = fg.Tensor([[1.0, 1.0, 2.0]], requires_grad=True)
+    low = y.min(dim=1, keepdim=True)
+    assert low.values.shape == (1, 1) and low.indices.shape == (1, 1)
+    low.values.sum().backward()
+    np.testing.assert_array_equal(y.grad.numpy(), [[1.0, 0.0, 0.0]])
+    z = fg.Tensor([1.0, 3.0, 3.0], requires_grad=True)
+    z.max().backward()
+    np.testing.assert_array_equal(z.grad.numpy(), [0.0, 0.5, 0.5])

@@ -261,9 +261,15 @@ def _extreme(which, self, dim, keepdim, axis, keepdims):
         return reduce(self, axis=axis, keepdims=keep)
     if dim is None:
         return reduce(self)
-    values = record_as(named, reduce, self, axis=dim, keepdims=keep)
-    indices = arg(self.detach(), axis=dim, keepdims=keep)
-    return result(values, indices)
+    # The values are gathered at the indices, so that the gradient goes to the returned
+    # index alone, as in PyTorch (the full reduction shares it among ties).
+    kept = arg(self.detach(), axis=dim, keepdims=True)
+
+    def gather(t, axis, keepdims):
+        picked = fnp.take_along_axis(t, kept, axis=axis)
+        return picked if keepdims else fnp.squeeze(picked, axis=axis)
+    values = record_as(named, gather, self, axis=dim, keepdims=keep)
+    return result(values, kept if keep else fnp.squeeze(kept, axis=dim))
 
 
 def max(self: Tensor, dim: int | None = None, keepdim: bool = False, *,  # noqa: A001
