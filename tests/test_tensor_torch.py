@@ -369,3 +369,15 @@ def test_max_and_min_along_a_dim_send_the_gradient_to_the_returned_index():
     z = fg.Tensor([1.0, 3.0, 3.0], requires_grad=True)
     z.max().backward()
     np.testing.assert_array_equal(z.grad.numpy(), [0.0, 0.5, 0.5])
+
+
+def test_assigning_a_grad_of_another_dtype_raises_and_numbers_take_the_tensors_dtype():
+    x = fg.Tensor(np.array([1.0, 2.0], np.float32), requires_grad=True)
+    with pytest.raises(RuntimeError, match="same dtype"):
+        x.grad = fg.Tensor(np.array([1.0, 2.0]))
+    with pytest.raises(RuntimeError, match="same dtype"):
+        x.grad = np.array([1.0, 2.0])
+    x.grad = [1.0, 2.0]  # a list: this Tensor's dtype
+    (x * 2).sum().backward()
+    assert x.grad.dtype == np.float32
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 4.0])

@@ -268,11 +268,17 @@ class Tensor(InPlaceUpdates, Operators):
     @grad.setter
     def grad(self, value: "ArrayLike | Tensor | None") -> None:
         if value is not None:
-            if not isinstance(value, Tensor):
-                value = Tensor(value)
+            if not isinstance(value, Tensor):  # numbers and lists take this Tensor's dtype
+                value = Tensor(value if isinstance(value, np.ndarray)
+                               else np.asarray(value, self.dtype))
             if value.shape != self.shape:
                 raise RuntimeError(f"assigned grad has data of a different size: "
                                    f"{value.shape} instead of {self.shape}")
+            if value.dtype != self.dtype:  # (the next backward would add into it)
+                raise RuntimeError(f"attempting to assign a gradient with dtype {value.dtype} "
+                                   f"to a tensor with dtype {self.dtype}. Please ensure that "
+                                   f"the gradient and the tensor have the same dtype, e.g. "
+                                   f"grad.to({self.dtype.name}).")
         self._grad = value
 
     @property
