@@ -381,3 +381,25 @@ def test_assigning_a_grad_of_another_dtype_raises_and_numbers_take_the_tensors_d
     (x * 2).sum().backward()
     assert x.grad.dtype == np.float32
     np.testing.assert_array_equal(x.grad.numpy(), [3.0, 4.0])
+
+
+def test_a_function_backward_returning_none_leaves_that_grad_none():
+    class AddFirst(fg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x + y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, None
+
+    x = fg.Tensor([0.5, 1.0], requires_grad=True)
+    y = fg.Tensor([1.0, 1.0], requires_grad=True)
+    AddFirst.apply(x, y).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [1.0, 1.0])
+    assert y.grad is None  # PyTorch: no gradient, not zeros
+    # the functional transforms still give a zero gradient for that argument
+    gx, gy = fg.grad(lambda a, b: np.sum(AddFirst.apply(a, b)), argnums=(0, 1))(
+        np.ones(2), np.ones(2))
+    np.testing.assert_array_equal(gx, [1.0, 1.0])
+    np.testing.assert_array_equal(gy, [0.0, 0.0])

@@ -279,8 +279,8 @@ def _check_grads(name, grads, args, array_pos, leaves):
     out = []
     for i, x in zip(array_pos, leaves):
         g = grads[i]
-        if g is None:
-            out.append(np.zeros(x.shape, x.dtype))
+        if g is None:  # no gradient (a leaf's .grad stays None, as in PyTorch)
+            out.append(None)
             continue
         g = as_operand(unwrap_output(g, keep_tracked=True))
         if tuple(g.shape) != tuple(x.shape):
