@@ -403,3 +403,57 @@ def test_a_function_backward_returning_none_leaves_that_grad_none():
         np.ones(2), np.ones(2))
     np.testing.assert_array_equal(gx, [1.0, 1.0])
     np.testing.assert_array_equal(gy, [0.0, 0.0])
+
+
+@pytest.mark.parametrize("method", ["round", "floor", "ceil", "trunc", "sign"])
+def test_rounding_methods_are_recorded_with_a_zero_gradient(method):
+    """PyTorch records round/floor/ceil/trunc/sign with a zero gradient: the result
+    requires grad (``RoundBackward0``...), and a backward through it gives zeros."""
+    a = np.array([-2.5, -0.5, 0.0, 0.5, 1.5, 2.7, np.inf, -np.inf])
+    x = fg.Tensor(a, requires_grad=True)
+    y = getattr(x, method)()
+    assert y.requires_grad and y.grad_fn.name() == f"{method.capitalize()}Backward0"
+    expected = {"round": np.round, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc,
+                "sign": np.sign}[method](a)
+    np.testing.assert_array_equal(y.detach().numpy(), expected)
+    (y * 3.0 + x)[:6].sum().backward()  # (the infinite ends would sum to NaN)
+    np.testing.assert_array_equal(x.grad.numpy(), [1.0] * 6 + [0.0] * 2)  # x's own term
+    f32 = getattr(fg.Tensor(a.astype(np.float32), requires_grad=True), method)()
+    assert f32.dtype == np.float32
+
+
+def test_sort_returns_values_and_indices_and_routes_the_gradient():
+    x = fg.Tensor([3.0, 1.0, 2.0, 1.0], requires_grad=True)
+    values, indices = x.sort(descending=True)
+    np.testing.assert_array_equal(values.detach().numpy(), [3.0, 2.0, 1.0, 1.0])
+    np.testing.assert_array_equal(indices.numpy(), [0, 2, 1, 3])  # ties keep their order
+    (values * fg.Tensor([1.0, 10.0, 100.0, 1000.0])).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [1.0, 100.0, 10.0, 1000.0])
+    m = fg.Tensor([[2.0, np.nan, 1.0], [0.0, -1.0, 5.0]])
+    np.testing.assert_array_equal(m.sort(dim=1).indices.numpy(), [[2, 0, 1], [1, 0, 2]])
+    np.testing.assert_array_equal(m.sort(dim=1, descending=True).indices.numpy(),
+                                  [[1, 0, 2], [2, 0, 1]])  # NaN first, as in PyTorch
+    np.testing.assert_array_equal(m.sort(dim=0).indices.numpy(), [[1, 1, 0], [0, 0, 1]])
+
+
+def test_rounding_and_sort_match_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(1)
+    a = np.round(rng.standard_normal((3, 5)) * 2, 1)
+    for name in ("round", "floor", "ceil", "trunc", "sign"):
+        t, x = torch.tensor(a, requires_grad=True), fg.Tensor(a, requires_grad=True)
+        getattr(t, name)().sum().backward()
+        getattr(x, name)().sum().backward()
+        np.testing.assert_array_equal(getattr(x, name)().detach().numpy(),
+                                      getattr(t, name)().detach().numpy())
+        np.testing.assert_array_equal(x.grad.numpy(), t.grad.numpy())
+    for dim in (0, 1, -1):
+        for descending in (False, True):
+            t, x = torch.tensor(a, requires_grad=True), fg.Tensor(a, requires_grad=True)
+            tv, ti = t.sort(dim=dim, descending=descending, stable=True)
+            xv, xi = x.sort(dim=dim, descending=descending)
+            np.testing.assert_array_equal(xi.numpy(), ti.numpy())
+            w = rng.standard_normal(a.shape)
+            (tv * torch.tensor(w)).sum().backward()
+            (xv * fg.Tensor(w)).sum().backward()
+            np.testing.assert_array_equal(x.grad.numpy(), t.grad.numpy())

@@ -122,7 +122,7 @@ The modules, bottom up:
 from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward, grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
-from . import methods, saved, shapes
+from . import methods, saved, shapes, steps
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
 from .values import Size
@@ -130,6 +130,7 @@ from .values import Size
 methods.attach(Tensor)
 saved.attach(Node)
 shapes.attach(Tensor)
+steps.attach(Tensor)
 equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
 

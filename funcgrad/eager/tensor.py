@@ -85,7 +85,7 @@ class Tensor(InPlaceUpdates, Operators):
     __slots__ = ()
 
     if TYPE_CHECKING:
-        # What funcgrad.numpy._methods, .methods and .shapes attach at import, declared for
+        # What funcgrad.numpy._methods, .methods, .shapes and .steps attach at import, declared for
         # type checkers: PyTorch's methods with their own signatures, NumPy's generically.
         from . import methods as _m
         from . import shapes as _s
@@ -106,6 +106,9 @@ class Tensor(InPlaceUpdates, Operators):
             _s.permute, _s.transpose, _s.t, _s.expand, _s.expand_as, _s.repeat, \
             _s.repeat_interleave
         contiguous, ndimension = _s.contiguous, _s.ndimension
+        from . import steps as _st
+        round, floor, ceil, trunc, sign, sort = \
+            _st.round, _st.floor, _st.ceil, _st.trunc, _st.sign, _st.sort
         prod: Callable[..., Tensor]
         cumsum: Callable[..., Tensor]
         cumprod: Callable[..., Tensor]
@@ -113,11 +116,9 @@ class Tensor(InPlaceUpdates, Operators):
         any: Callable[..., Tensor]
         ravel: Callable[..., Tensor]
         swapaxes: Callable[..., Tensor]
-        round: Callable[..., Tensor]
         conj: Callable[..., Tensor]
         conjugate: Callable[..., Tensor]
         argsort: Callable[..., Tensor]
-        sort: Callable[..., Tensor]
         diagonal: Callable[..., Tensor]
         take: Callable[..., Tensor]
         nonzero: Callable[..., Any]
