@@ -457,3 +457,16 @@ def test_rounding_and_sort_match_torch():
             (tv * torch.tensor(w)).sum().backward()
             (xv * fg.Tensor(w)).sum().backward()
             np.testing.assert_array_equal(x.grad.numpy(), t.grad.numpy())
+
+
+def test_the_output_of_a_division_may_be_updated_in_place_before_backward():
+    """DivBackward0 reads the inputs, not the output (as PyTorch saves them), so updating
+    the quotient in place is no error and the gradient is the division's."""
+    x = fg.Tensor(np.array([1.0, 2.0, 3.0]), requires_grad=True)
+    w = fg.Tensor(np.array([1.0, 1.5, 2.0]), requires_grad=True)
+    q = x / w
+    q.mul_(2.0)
+    q.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2.0 / np.array([1.0, 1.5, 2.0]), rtol=1e-15)
+    np.testing.assert_allclose(w.grad.numpy(), -2.0 * np.array([1.0, 2.0, 3.0])
+                               / np.array([1.0, 1.5, 2.0]) ** 2, rtol=1e-15)

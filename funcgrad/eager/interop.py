@@ -9,9 +9,11 @@ import numpy as np
 
 from ..core import Tracer
 from ..numpy import _methods
+from ..primitives import indexing
 from .values import TensorBase, read_only
 
-__all__ = ["array_ufunc", "array_function", "unwrap_index", "torch_index_steps"]
+__all__ = ["array_ufunc", "array_function", "unwrap_index", "torch_index_steps", "getitem",
+           "check_assigned_grad"]
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
@@ -106,6 +108,41 @@ def torch_index_steps(key):
             first.append(k)
             second.append(slice(None))
     return tuple(first), tuple(second)
+
+
+def getitem(t, key):
+    """``t[key]`` (``Tensor.__getitem__``), integers applied before advanced indices, as
+    PyTorch does (see :func:`torch_index_steps`).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> getitem(fg.Tensor(np.arange(24.0).reshape(2, 3, 4)), (1, slice(None), [0, 2])).shape
+    (3, 2)
+    """
+    key = unwrap_index(key)
+    steps = torch_index_steps(key)
+    if steps is not None:
+        return indexing.index(indexing.index(t, steps[0]), steps[1])
+    return indexing.index(t, key)
+
+
+def check_assigned_grad(value, t):
+    """Refuse ``t.grad = value`` (a Tensor) of another shape or dtype, as PyTorch does (the
+    next backward pass would add into it).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> check_assigned_grad(fg.Tensor(np.ones(2)), fg.Tensor(np.ones(2, np.float32)))
+    Traceback (most recent call last):
+    ...
+    RuntimeError: attempting to assign a gradient with dtype float64 to a tensor with dtype float32. ...
+    """
+    if value.shape != t.shape:
+        raise RuntimeError(f"assigned grad has data of a different size: "
+                           f"{value.shape} instead of {t.shape}")
+    if value.dtype != t.dtype:
+        raise RuntimeError(f"attempting to assign a gradient with dtype {value.dtype} to a "
+                           f"tensor with dtype {t.dtype}. Please ensure that the gradient "
+                           f"and the tensor have the same dtype, e.g. "
+                           f"grad.to({t.dtype.name}).")
 
 
 def _is_int(k):

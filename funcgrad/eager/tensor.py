@@ -20,7 +20,6 @@ from ..core import Tracer, _state
 from ..numpy._convert import asarray, register_array_type
 from ..numpy._methods import attach_array_methods
 from ..primitives import elementwise as ew
-from ..primitives import indexing
 from . import hooks, interop, walk
 from .dtypes import python_data_dtype
 from .graph import AccumulateGrad, Storage
@@ -272,14 +271,7 @@ class Tensor(InPlaceUpdates, Operators):
             if not isinstance(value, Tensor):  # numbers and lists take this Tensor's dtype
                 value = Tensor(value if isinstance(value, np.ndarray)
                                else np.asarray(value, self.dtype))
-            if value.shape != self.shape:
-                raise RuntimeError(f"assigned grad has data of a different size: "
-                                   f"{value.shape} instead of {self.shape}")
-            if value.dtype != self.dtype:  # (the next backward would add into it)
-                raise RuntimeError(f"attempting to assign a gradient with dtype {value.dtype} "
-                                   f"to a tensor with dtype {self.dtype}. Please ensure that "
-                                   f"the gradient and the tensor have the same dtype, e.g. "
-                                   f"grad.to({self.dtype.name}).")
+            interop.check_assigned_grad(value, self)
         self._grad = value
 
     @property
@@ -369,11 +361,7 @@ class Tensor(InPlaceUpdates, Operators):
         return self
 
     def __getitem__(self, key: Any) -> "Tensor":
-        key = interop.unwrap_index(key)
-        steps = interop.torch_index_steps(key)
-        if steps is not None:  # integers before advanced indices, as PyTorch does
-            return indexing.index(indexing.index(self, steps[0]), steps[1])
-        return indexing.index(self, key)
+        return interop.getitem(self, key)
 
     # --- the graph -------------------------------------------------------------------------------
 

@@ -312,8 +312,11 @@ subtract_p = elementwise("subtract", cpu.subtract, "r = x0 - x1", identity,
                          grad_fn_name="SubBackward0")
 multiply_p = elementwise("multiply", cpu.multiply, "r = x0 * x1", lambda g, x, y, out: g * y,
                          lambda g, x, y, out: g * x, grad_fn_name="MulBackward0")
+# The divisor's rule recomputes x / y (the output's very bits) instead of reading the
+# output, so that it reads only the inputs, as PyTorch's DivBackward0 saves them: the
+# output of a division may then be updated in place before a backward pass.
 divide_p = elementwise("divide", np.divide, _f("x0 / x1"), lambda g, x, y, out: g / y,
-                       lambda g, x, y, out: -g * out / y, grad_fn_name="DivBackward0")
+                       lambda g, x, y, out: -g * (x / y) / y, grad_fn_name="DivBackward0")
 power_p = elementwise("power", np.power, _POWER, _pow_lin_x, _pow_lin_y,
                       grad_fn_name="PowBackward0", saved_names={1: "exponent"})
 maximum_p = elementwise("maximum", np.maximum, _MAXIMUM,
