@@ -404,3 +404,41 @@ def test_tensor_complex_scalar_without_gradient_raises():
     z = fg.Tensor(np.complex128(1 + 1j), requires_grad=True)
     with pytest.raises(RuntimeError, match="real scalar outputs"):
         (z * z).backward()
+
+
+def _hermitian_pd(rng, n):
+    w = crandn(rng, (n, n))
+    return w @ w.conj().T + n * np.eye(n)
+
+
+def test_complex_cholesky_derivatives_match_finite_differences():
+    """L L^H = A: the JVP along a Hermitian direction, and the gradient of a real loss
+    (JAX's convention), against central differences."""
+    rng = np.random.default_rng(7)
+    a = _hermitian_pd(rng, 3)
+    t = crandn(rng, (3, 3))
+    t = t + t.conj().T
+    _, tangent = fg.jvp(np.linalg.cholesky, (a,), (t,))
+    np.testing.assert_allclose(tangent, fd_jvp(np.linalg.cholesky, [a], [t]), atol=1e-7)
+    w = crandn(rng, (3, 3))
+
+    def loss(m):  # of a Hermitian matrix built from m, so every direction stays valid
+        low = np.linalg.cholesky(m @ m.conj().T + 3 * np.eye(3))
+        return np.real(np.sum(low * w))
+
+    m = crandn(rng, (3, 3))
+    np.testing.assert_allclose(fg.grad(loss)(m), fd_grad(loss, m), atol=1e-6)
+
+
+def test_complex_slogdet_sign_has_a_derivative_and_log_abs_det_a_real_one():
+    rng = np.random.default_rng(8)
+    a, t = crandn(rng, (3, 3)), crandn(rng, (3, 3))
+    (sign, logdet), (dsign, dlog) = fg.jvp(np.linalg.slogdet, (a,), (t,))
+    assert np.asarray(dlog).dtype == np.float64 and np.asarray(dsign).dtype == np.complex128
+    np.testing.assert_allclose(dsign, fd_jvp(lambda m: np.linalg.slogdet(m)[0], [a], [t]),
+                               atol=1e-7)
+    np.testing.assert_allclose(dlog, fd_jvp(lambda m: np.linalg.slogdet(m)[1], [a], [t]),
+                               atol=1e-7)
+    for part in (np.real, np.imag):
+        loss = lambda m, part=part: part(np.linalg.slogdet(m)[0]) + np.linalg.slogdet(m)[1]  # noqa: E731
+        np.testing.assert_allclose(fg.grad(loss)(a), fd_grad(loss, a), atol=1e-6)

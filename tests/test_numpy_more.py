@@ -351,3 +351,26 @@ def test_value_dependent_shapes_raise_concretization_error(fn):
 def test_bad_calls_raise_errors_that_name_the_problem(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_sinc_derivatives_at_zero_are_the_series():
+    """sinc(x) = 1 - (pi x)^2 / 6 + (pi x)^4 / 120 - ...: sinc''(0) = -pi^2 / 3 and
+    sinc''''(0) = pi^4 / 5, with the guarded division's values elsewhere."""
+    d2 = fg.grad(fg.grad(np.sinc))
+    d4 = fg.grad(fg.grad(d2))
+    assert d2(0.0) == pytest.approx(-np.pi ** 2 / 3, rel=1e-14)
+    assert d4(0.0) == pytest.approx(np.pi ** 4 / 5, rel=1e-13)
+    x = np.array([0.0, 0.3, -1.7], np.float32)
+    assert np.sinc(fg.numpy.asarray(x)).dtype == np.float32
+    np.testing.assert_array_equal(fg.jvp(np.sinc, (x,), (np.ones_like(x),))[0], np.sinc(x))
+
+
+def test_heaviside_keeps_float32_and_hypot_has_a_zero_derivative_at_its_kink():
+    x = np.array([-1.0, 0.0, 2.0], np.float32)
+    value, tangent = fg.jvp(lambda v: np.heaviside(v, 0.5), (x,), (np.ones_like(x),))
+    assert value.dtype == tangent.dtype == np.float32
+    np.testing.assert_array_equal(value, [0.0, 0.5, 1.0])
+    gx, gy = fg.grad(lambda a, b: np.sum(np.hypot(a, b)), argnums=(0, 1))(
+        np.array([0.0, 3.0]), np.array([0.0, 4.0]))
+    np.testing.assert_array_equal(gx, [0.0, 0.6])  # (0, 0): 0, as abs at 0
+    np.testing.assert_array_equal(gy, [0.0, 0.8])

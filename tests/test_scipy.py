@@ -338,3 +338,11 @@ def test_ppf_vmap_and_float32():
         assert np.asarray(ours.ppf(q32, *shapes)).dtype == np.float32
         close(ours.ppf(q32, *shapes), ours.ppf(q32.astype(np.float64), *shapes), 1e-6)
         assert fg.grad(lambda v: fnp.sum(ours.ppf(v, *shapes)))(q32).dtype == np.float32
+
+
+def test_rel_entr_and_kl_div_keep_float32():
+    x = np.array([0.0, 0.5, 2.0], np.float32)
+    y = np.array([1.0, 0.25, 1.0], np.float32)
+    for f in (fsp.rel_entr, fsp.kl_div):
+        value, tangent = fg.jvp(f, (x, y), (np.ones_like(x), np.ones_like(y)))
+        assert value.dtype == tangent.dtype == np.float32, f.__name__

@@ -286,3 +286,16 @@ def test_odeint_vmap_pytrees_and_errors():
         fsi.odeint(_decay, 1.0, np.ones((2, 2)), 1.0)
     with pytest.raises(TypeError, match="must be callable"):
         fsi.odeint(1.0, 1.0, ts)
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_cho_factor_of_a_complex_hermitian_matrix_solves_as_scipys(lower):
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))
+    h = w @ w.conj().T + np.eye(3)
+    b = rng.standard_normal(3) + 1j * rng.standard_normal(3)
+    c, low = fsl.cho_factor(h, lower=lower)
+    ref, _ = sl.cho_factor(h, lower=lower)
+    keep = np.tril if lower else np.triu
+    np.testing.assert_allclose(keep(c), keep(ref), atol=1e-13)  # the factor, L or L^H
+    np.testing.assert_allclose(fsl.cho_solve((c, low), b), np.linalg.solve(h, b), rtol=1e-12)

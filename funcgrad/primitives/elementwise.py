@@ -240,6 +240,11 @@ def _pow_lin_y(g, x, y, out):
     return g * (log(safe_x) * out)
 
 
+def _nonzero(d):
+    """``d`` with its zeros replaced by ones (a guarded denominator)."""
+    return where(equal(d, 0), 1, d)
+
+
 def _arctan2_denominator(x, y):
     return square(x) + square(y)
 
@@ -334,8 +339,10 @@ fmin_p = elementwise("fmin", np.fmin, _FMIN,
 arctan2_p = elementwise("arctan2", np.arctan2, _f("F.atan2(x0, x1)"),
                         lambda g, x, y, out: g * y / _arctan2_denominator(x, y),
                         lambda g, x, y, out: -g * x / _arctan2_denominator(x, y))
+# At (0, 0), where hypot has a kink, the derivative is 0 (as abs's at 0), not 0 / 0.
 hypot_p = elementwise("hypot", np.hypot, _f("F.hypot(x0, x1)"),
-                      lambda g, x, y, out: g * x / out, lambda g, x, y, out: g * y / out)
+                      lambda g, x, y, out: g * x / _nonzero(out),
+                      lambda g, x, y, out: g * y / _nonzero(out))
 logaddexp_p = elementwise("logaddexp", np.logaddexp, {"f": _LOGADDEXP},
                           lambda g, x, y, out: g * exp(x - out),
                           lambda g, x, y, out: g * exp(y - out))

@@ -8,7 +8,7 @@ import string
 import numpy as np
 
 from ..core import Primitive, ShapedArray, _state, reads_inputs_and_output, reads_the_others
-from .elementwise import negative
+from .elementwise import conj, imag, negative, real
 from .structural import (broadcast_to, moveaxis, reduce_sum, reshape, to_front, transpose,
                          unbroadcast)
 
@@ -396,9 +396,14 @@ def _inv_t(a):
 
 
 def _slogdet_jvp(primals, tangents):
+    # d log det a = tr(a^-1 da) = tau: log|det| moves by Re tau and, for complex a, the
+    # sign (det / |det|) by sign * i Im tau (for real a the sign is locally constant).
     a, = primals
     sign, logdet = slogdet(a)
-    return (sign, logdet), (None, _trace_solve(a, tangents[0]))
+    tau = _trace_solve(a, tangents[0])
+    if np.dtype(a.dtype).kind != "c":
+        return (sign, logdet), (None, tau)
+    return (sign, logdet), (sign * (imag(tau) * 1j), real(tau))
 
 
 def _trace_solve(a, t):
@@ -408,7 +413,11 @@ def _trace_solve(a, t):
 
 
 def _slogdet_vjp(needs, gs, outs, a):
-    g = gs[1]
+    # The transpose of the JVP above: (g_log + i Im(g_sign * sign)) a^-T.
+    g_sign, g = gs
+    if np.dtype(a.dtype).kind == "c" and g_sign is not None:
+        turn = imag(g_sign * outs[0]) * 1j
+        g = turn if g is None else g + turn
     if g is None:
         return (None,)
     return (reshape(g, g.shape + (1, 1)) * _inv_t(a),)
@@ -420,7 +429,8 @@ slogdet_p = Primitive("slogdet", _slogdet_impl, abstract_eval=_slogdet_abstract,
 
 
 def slogdet(a):
-    """``(sign, log|det|)`` of square matrices; only ``log|det|`` has a derivative."""
+    """``(sign, log|det|)`` of square matrices (the sign has a derivative for complex
+    matrices only; for real ones it is locally constant)."""
     _check_square("slogdet", a)
     return tuple(slogdet_p.bind(a))
 
@@ -485,23 +495,33 @@ def _phi(x):
     return x * mask.astype(x.dtype)
 
 
-def _sym(x):
-    return (x + swap(x)) * 0.5
+def _adjoint(x):
+    """The conjugate transpose of the last two axes (the transpose for real dtypes)."""
+    return conj(swap(x)) if np.dtype(x.dtype).kind == "c" else swap(x)
+
+
+def _herm(x):
+    """The Hermitian (for real dtypes, symmetric) part of the last two axes."""
+    return (x + _adjoint(x)) * 0.5
 
 
 def _cholesky_jvp(primals, tangents):
+    # A = L L^H: L^-1 dA L^-H = X + X^H with X = L^-1 dL lower triangular, whose diagonal
+    # is real (L's is): X = phi(L^-1 herm(dA) L^-H), dL = L X.
     a, = primals
     low = cholesky(a)
     l_inv = inv(low)
-    s = _sym(tangents[0])
-    return low, matmul(low, _phi(matmul(l_inv, matmul(s, swap(l_inv)))))
+    s = _herm(tangents[0])
+    return low, matmul(low, _phi(matmul(l_inv, matmul(s, _adjoint(l_inv)))))
 
 
 def _cholesky_vjp(needs, g, low, a):
-    # Transpose of the JVP above: P = phi(L^T G); A_bar = sym(L^-T P L^-1).
+    # Transpose of the JVP above under the pairing Re sum(a * b) (JAX's convention):
+    # P = phi(L^T G); A_bar = herm(L^-T P conj(L^-1)).
     l_inv = inv(low)
     p = _phi(matmul(swap(low), g))
-    return (_sym(matmul(swap(l_inv), matmul(p, l_inv))),)
+    right = conj(l_inv) if np.dtype(l_inv.dtype).kind == "c" else l_inv
+    return (_herm(matmul(swap(l_inv), matmul(p, right))),)
 
 
 _cholesky_impl = _explained(
@@ -516,7 +536,8 @@ cholesky_p = Primitive("cholesky", _cholesky_impl, abstract_eval=_square_abstrac
 
 
 def cholesky(a):
-    """Lower Cholesky factor ``L`` with ``a = L @ L.T`` (``a`` symmetric positive definite)."""
+    """Lower Cholesky factor ``L`` with ``a = L @ L^H`` (``a`` Hermitian, or real symmetric,
+    positive definite)."""
     _check_square("cholesky", a)
     return cholesky_p.bind(a)
 

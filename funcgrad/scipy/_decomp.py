@@ -108,7 +108,7 @@ def cho_factor(a: ArrayLike, lower: bool = False, overwrite_a: bool = False,
     low = _la.cholesky(a)
     if lower:
         return fnp.tril(low) + fnp.triu(a, 1), True
-    return fnp.triu(_la.swap(low)) + fnp.tril(a, -1), False
+    return fnp.triu(fnp.conj(_la.swap(low))) + fnp.tril(a, -1), False
 
 
 def cho_solve(c_and_lower: tuple[ArrayLike, bool], b: ArrayLike, overwrite_b: bool = False,

@@ -343,7 +343,9 @@ def rel_entr(x: ArrayLike, y: ArrayLike) -> Array:
     both = fnp.logical_and(fnp.greater(x, 0), fnp.greater(y, 0))
     sx, sy = fnp.where(both, x, 1.0), fnp.where(both, y, 1.0)
     zero = fnp.logical_and(fnp.equal(x, 0), fnp.greater_equal(y, 0))
-    return fnp.where(both, sx * fnp.log(sx / sy), fnp.where(zero, 0.0, _INF))
+    value = sx * fnp.log(sx / sy)
+    edge = fnp.where(zero, 0.0, _INF).astype(value.dtype)  # (float32 stays float32)
+    return fnp.where(both, value, edge)
 
 
 def kl_div(x: ArrayLike, y: ArrayLike) -> Array:
