@@ -374,3 +374,13 @@ def test_heaviside_keeps_float32_and_hypot_has_a_zero_derivative_at_its_kink():
         np.array([0.0, 3.0]), np.array([0.0, 4.0]))
     np.testing.assert_array_equal(gx, [0.0, 0.6])  # (0, 0): 0, as abs at 0
     np.testing.assert_array_equal(gy, [0.0, 0.8])
+
+
+def test_ravel_in_fortran_order_and_a_clear_refusal_of_memory_orders():
+    x = np.arange(6.0).reshape(2, 3)
+    for f in (lambda a: np.ravel(a, order="F"), lambda a: a.ravel("F")):
+        np.testing.assert_array_equal(fg.jacrev(f)(x)[np.arange(6), :, :].reshape(6, 6),
+                                      np.eye(6)[np.ravel(np.arange(6).reshape(2, 3), "F")])
+        np.testing.assert_array_equal(f(fnp.asarray(x)), np.ravel(x, order="F"))
+    with pytest.raises(ValueError, match="order='C' or order='F'"):
+        fg.grad(lambda a: np.sum(np.ravel(a, order="K")))(x)

@@ -204,6 +204,16 @@ def test_scipy_hint_names_the_function_called_not_scipys_private_helper():
         fg.grad(lambda v: scipy_special.logsumexp(v))(POS[:3])
 
 
+def test_scipy_hint_names_a_function_behind_scipys_argument_decorator():
+    # solve_triangular's arguments are converted by a decorator in scipy._lib, before
+    # the function itself runs: the hint still names funcgrad.scipy.linalg
+    import funcgrad.scipy.linalg  # noqa: F401  (loaded: the hint names the function)
+    import scipy.linalg
+    a = np.triu(np.ones((3, 3))) + 2 * np.eye(3)
+    with pytest.raises(Exception, match=r"call funcgrad\.scipy\.linalg\.solve_triangular "):
+        fg.grad(lambda b: np.sum(scipy.linalg.solve_triangular(a, b)))(np.ones(3))
+
+
 def test_scipy_hint_is_absent_when_the_users_own_code_dropped_the_derivative():
     import scipy.integrate  # calls back into the user's integrand, which drops it
     with pytest.raises(Exception) as info:

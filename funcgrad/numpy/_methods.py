@@ -84,18 +84,25 @@ def scipy_hint():
     # called (scipy.special.logsumexp); the innermost is often a private helper
     # (scipy._lib._array_api) with no twin.  A user's frame ends the run: SciPy further
     # out (scipy.optimize calling the user's function) did not meet the traced value.
+    # A frame of scipy._lib (a decorator that converts the arguments before calling the
+    # function) names the function it wraps among its locals.
     called = None
     frame = sys._getframe(1)
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         if module.startswith("scipy."):
-            called = frame
+            if _public_scipy(module):
+                called = (module, frame.f_code.co_name)
+            else:
+                called = next(((v.__module__, v.__name__) for v in frame.f_locals.values()
+                               if callable(v) and _public_scipy(getattr(v, "__module__", None))
+                               and hasattr(v, "__name__")), called)
         elif module.split(".")[0] not in ("funcgrad", "numpy"):
             break
         frame = frame.f_back
     if called is None:
         return ""
-    module, where = called.f_globals["__name__"], called.f_code.co_name
+    module, where = called
     package = "funcgrad." + ".".join(module.split(".")[:2])
     twin = sys.modules.get(package)  # named only if loaded: funcgrad.numpy imports no scipy front
     fix = (f"{package}.{where}" if twin is not None and callable(getattr(twin, where, None))
@@ -103,6 +110,12 @@ def scipy_hint():
     return (f" It happened inside SciPy ({module}.{where}), which funcgrad cannot "
             f"differentiate: call {fix} instead (SciPy's names, differentiable; see "
             f"{package}.__all__).")
+
+
+def _public_scipy(module):
+    """Is ``module`` one of SciPy's public subpackages (or a module inside one)?"""
+    parts = module.split(".") if isinstance(module, str) else ()
+    return len(parts) > 1 and parts[0] == "scipy" and not parts[1].startswith("_")
 
 
 def _ufunc_keywords(ufunc, kwargs):

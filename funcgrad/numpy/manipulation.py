@@ -90,14 +90,21 @@ def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: st
     return _st.reshape(a, tuple(newshape))
 
 
-def ravel(a: ArrayLike) -> Array:
-    """``a`` flattened to one axis (C order).
+def ravel(a: ArrayLike, order: str = "C") -> Array:
+    """``a`` flattened to one axis, in C order (the last axis fastest) or ``order="F"``
+    (the first axis fastest).
 
     >>> import numpy as np, funcgrad.numpy as fnp
-    >>> fnp.ravel(np.ones((2, 2)))
-    array([1., 1., 1., 1.])
+    >>> fnp.ravel(np.arange(4.0).reshape(2, 2), order="F")
+    array([0., 2., 1., 3.])
     """
     a = asarray(a)
+    if order == "F":
+        a = _st.transpose(a, tuple(range(a.ndim))[::-1])
+    elif order != "C":
+        raise ValueError(f"ravel: order={order!r} depends on how an array is laid out in "
+                         f"memory, which a traced array does not have; use order='C' or "
+                         f"order='F'.")
     return _st.reshape(a, (a.size,))
 
 
