@@ -54,10 +54,11 @@ Decisions (where PyTorch, NumPy and funcgrad's own rules had to be reconciled):
   protocol, so those tools work on the eager tape as on ``fg.grad``.
 * **Freeing.**  ``backward()`` without ``retain_graph`` frees the residuals of
   the nodes it ran; a later pass through one of them raises PyTorch's "Trying
-  to backward through the graph a second time" error.  As in PyTorch, a node
-  whose rule reads only shapes or Python numbers (``x + 1``, ``x * 2``, sums)
-  holds nothing to free and can run again.  ``retain_graph`` defaults to
-  ``create_graph``.
+  to backward through the graph a second time" error.  A node whose rule reads
+  only shapes or Python numbers (``x + 1``, ``x * 2``, sums) holds nothing to
+  free and can run again; PyTorch agrees for ``x + 1`` and sums but raises for
+  ``x * 2`` and ``x / 2`` (it saves the number as a tensor).  ``retain_graph``
+  defaults to ``create_graph``.
 * **create_graph.**  The VJP rules then run on Tensors: each residual whose
   input required grad is re-wrapped as a Tensor attached to the same graph
   edge, so the rules' own operations are recorded and ``.grad`` has a
