@@ -187,8 +187,10 @@ def test_a_tensor_op_with_several_outputs_fills_one_slot_per_output():
     np.testing.assert_array_equal(b.grad.numpy(), x_[:2] + 2 * x_[2:4])
     np.testing.assert_array_equal(x.grad.numpy(), np.r_[x_[2:4], x_[:2] + 2 * x_[2:4], 0, 0])
     (gb, gx) = fg.autograd.grad(loss, [b, x])
-    np.testing.assert_array_equal(gb.numpy(), b.grad.numpy())
+    np.testing.assert_array_equal(gb.numpy(), x_[:2] + 2 * x_[2:4])
     np.testing.assert_array_equal(gx.numpy(), x.grad.numpy())
+    # b retains its grad: autograd.grad added into it too, as PyTorch does
+    np.testing.assert_array_equal(b.grad.numpy(), 2 * (x_[:2] + 2 * x_[2:4]))
 
 
 def test_a_multi_output_op_as_the_root_of_a_backward_pass():

@@ -265,9 +265,11 @@ def test_backward_inputs_and_retain_grad():
     h.retain_grad()
     (h * h).sum().backward(inputs=[w], retain_graph=True)
     np.testing.assert_allclose(w.grad, 2 * (value(x) * value(w)) * value(x))
-    assert x.grad is None and h.grad is None  # only the inputs asked for
-    (h * h).sum().backward()
+    assert x.grad is None  # only the inputs asked for among the leaves
+    # a non-leaf on the way that retains its grad gets it, as in PyTorch
     np.testing.assert_allclose(h.grad, 2 * value(x) * value(w))
+    (h * h).sum().backward()
+    np.testing.assert_allclose(h.grad, 4 * value(x) * value(w))  # accumulated
     np.testing.assert_allclose(x.grad, 2 * value(x) * value(w) ** 2)
 
 

@@ -470,3 +470,17 @@ def test_the_output_of_a_division_may_be_updated_in_place_before_backward():
     np.testing.assert_allclose(x.grad.numpy(), 2.0 / np.array([1.0, 1.5, 2.0]), rtol=1e-15)
     np.testing.assert_allclose(w.grad.numpy(), -2.0 * np.array([1.0, 2.0, 3.0])
                                / np.array([1.0, 1.5, 2.0]) ** 2, rtol=1e-15)
+
+
+def test_autograd_grad_fills_the_grad_of_non_leaves_that_retain_it():
+    x = fg.Tensor(np.array([1.0, 2.0]), requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    (gx,) = fg.autograd.grad((y * y).sum(), x)
+    np.testing.assert_array_equal(gx.numpy(), [8.0, 16.0])
+    np.testing.assert_array_equal(y.grad.numpy(), [4.0, 8.0])  # 2 y, as in PyTorch
+    assert x.grad is None  # autograd.grad fills no leaf's .grad
+    z = x * 3
+    z.retain_grad()
+    (z * z).sum().backward(inputs=[x])
+    np.testing.assert_array_equal(z.grad.numpy(), [6.0, 12.0])

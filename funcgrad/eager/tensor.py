@@ -461,14 +461,15 @@ def backward(tensors: "Tensor | Sequence[Tensor]",
     if create_graph:  # the backward pass is recorded, and so is the sum into .grad
         _state.grad_enabled = True
     try:
+        def accumulate(t, g):
+            _accumulate(t, g, create_graph)
         if inputs is None:
-            def accumulate(t, g):
-                _accumulate(t, g, create_graph)
             for t, g in walk.run(roots, seeds, retain_graph, accumulate=accumulate,
                                  **_options(create_graph)):
                 _accumulate(t, g, create_graph)
             return
-        captured = walk.run(roots, seeds, retain_graph, edges, **_options(create_graph))
+        captured = walk.run(roots, seeds, retain_graph, edges, accumulate=accumulate,
+                            **_options(create_graph))
         for t, e in zip(inputs, edges):
             g = captured.get(e)
             if g is not None:
@@ -500,8 +501,9 @@ def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor
     previous = _state.grad_enabled
     if create_graph:
         _state.grad_enabled = True
-    try:
-        captured = walk.run(roots, seeds, retain_graph, edges, **_options(create_graph))
+    try:  # (non-leaves on the way that retain their grad get it, as in PyTorch)
+        captured = walk.run(roots, seeds, retain_graph, edges, **_options(create_graph),
+                            accumulate=lambda t, g: _accumulate(t, g, create_graph))
     finally:
         _state.grad_enabled = previous
     results = []
@@ -538,10 +540,7 @@ def _accumulate(t, g, create_graph):
     else:
         if isinstance(g, Tensor):
             g = g._storage.value
-        if old is None:
-            t._grad = make(g, False)
-        else:
-            t._grad = make(ew.add(old._storage.value, g), False)
+        t._grad = make(g if old is None else ew.add(old._storage.value, g), False)
     if getattr(t, "_hooks", None) is not None:
         hooks.run_post_accumulate(t)
 

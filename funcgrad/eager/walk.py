@@ -129,7 +129,9 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
     plain form.  Hooks (:mod:`funcgrad.eager.hooks`) run on the way; a leaf with hooks
     gets its gradient through ``accumulate(tensor, gradient)`` as soon as it is
     complete (without targets), instead of in the list returned; ``make(array, False)``
-    wraps the gradients hooks get as Tensors.
+    wraps the gradients hooks get as Tensors.  With targets, each non-leaf on the way to
+    them that retains its grad gets it through ``accumulate`` (as PyTorch fills their
+    ``.grad`` in ``autograd.grad`` too).
 
     >>> import numpy as np, funcgrad as fg
     >>> x = fg.Tensor([3.0], requires_grad=True)
@@ -174,7 +176,9 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
             if node not in runs:
                 return False
             if node._hooks is not None:
-                return _visit_hooked(runner, node, g, None)
+                return _visit_hooked(runner, node, g, found)
+            if node._retained:
+                _collect_retained(node, g, node._retained, found)
             node._check_saved()
             return True
     if runner is not None and runner.wraps_rule:
@@ -195,6 +199,8 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
         if (acc, 0) in target_set:
             g = table.get(id(acc))
             captured[(acc, 0)] = runner.done.get(acc, g) if runner is not None else g
+    for t, g in found if accumulate is not None else ():
+        accumulate(t, g)
     return captured
 
 
