@@ -29,7 +29,7 @@ __all__ = [
     "Primitive", "Interpreter", "Tracer", "ROOT", "SHAPES_ONLY", "reads_inputs_and_output",
     "reads_the_others", "current_interpreter", "run_under", "internal",
     "EscapedTracerError", "ConcretizationError", "DerivativeDroppedError", "user_code",
-    "REGISTRY", "concrete",
+    "REGISTRY", "concrete", "node_name",
 ]
 
 REGISTRY: dict[str, "Primitive"] = {}
@@ -79,7 +79,8 @@ class Primitive:
         (``None``): every input, not the output.
     ``grad_fn_name``
         the name of its node in an eager ``Tensor`` graph (PyTorch's, e.g.
-        ``"MulBackward0"``); default: ``CamelCase(name) + "Backward0"``.
+        ``"MulBackward0"``); default: ``CamelCase(name) + "Backward0"``.  Where PyTorch's
+        name depends on the arguments, a function of the node (:func:`node_name`).
     ``saved_names``
         ``{argument position: name}`` where PyTorch names a saved input other than
         ``self`` (position 0) and ``other`` (position 1): ``{1: "exponent"}`` for
@@ -132,6 +133,13 @@ class Primitive:
 
     def __reduce__(self):
         return (_primitive_by_name, (self.name,))
+
+
+def node_name(node):
+    """PyTorch's name of a recorded node: its primitive's ``grad_fn_name``, or what that
+    function says of the node (its ``args`` and ``params``)."""
+    name = node.prim.grad_fn_name
+    return name if type(name) is str else name(node)
 
 
 SHAPES_ONLY = "shapes only"

@@ -107,6 +107,12 @@ GRAD_FN_NAMES = [  # torch 2.x's names for the same operations
                                                              "MmBackward0"),
     (lambda x, m: m.squeeze(), "SqueezeBackward0"), (lambda x, m: m.clamp(0, 1),
                                                      "ClampBackward1"),
+    # names that depend on the arguments
+    (lambda x, m: x ** x, "PowBackward1"), (lambda x, m: 2.0 ** x, "PowBackward2"),
+    (lambda x, m: m[0], "SelectBackward0"), (lambda x, m: m[:, 1], "SelectBackward0"),
+    (lambda x, m: m[0, 1:], "SliceBackward0"), (lambda x, m: x[::2], "SliceBackward0"),
+    (lambda x, m: m[1:, 0], "SelectBackward0"), (lambda x, m: m[0, None], "UnsqueezeBackward0"),
+    (lambda x, m: m[[0, 1]], "IndexBackward0"), (lambda x, m: x[x > 1], "IndexBackward0"),
 ]
 
 

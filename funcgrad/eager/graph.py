@@ -14,7 +14,7 @@ import itertools
 
 import numpy as np
 
-from ..core import ShapedArray
+from ..core import ShapedArray, node_name
 from ..interpreters.backprop import SELECT
 from .hooks import RemovableHandle, hooks_of
 
@@ -108,7 +108,7 @@ class Node:
         rule = self.params.get("rule") if self.params else None
         if rule is not None and getattr(rule, "name", None):  # custom Function / custom_vjp
             return rule.name.split(".")[0] + "Backward"
-        return self.prim.grad_fn_name
+        return node_name(self)
 
     def register_hook(self, fn):
         """Run ``fn(grad_inputs, grad_outputs)`` after this node computed the gradients

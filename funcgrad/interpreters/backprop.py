@@ -43,7 +43,7 @@ from numpy import add as _np_add
 from numpy import ndarray
 
 from .. import instruments
-from ..core import _state, internal
+from ..core import _state, internal, node_name
 from ..primitives.elementwise import add as _add
 
 __all__ = ["SELECT", "backpropagate", "add_cotangents", "run_rule", "shortcuts_allowed"]
@@ -248,7 +248,9 @@ def _node_name(node):
     name = getattr(node, "name", None)
     if callable(name):
         return name()
-    return getattr(getattr(node, "prim", None), "grad_fn_name", None)
+    if getattr(getattr(node, "prim", None), "grad_fn_name", None) is None:
+        return None
+    return node_name(node)
 
 
 def _warn_at_user_code(error, flag):

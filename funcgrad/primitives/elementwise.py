@@ -322,8 +322,15 @@ multiply_p = elementwise("multiply", cpu.multiply, "r = x0 * x1", lambda g, x, y
 # output of a division may then be updated in place before a backward pass.
 divide_p = elementwise("divide", np.divide, _f("x0 / x1"), lambda g, x, y, out: g / y,
                        lambda g, x, y, out: -g * (x / y) / y, grad_fn_name="DivBackward0")
+def _pow_grad_fn_name(node):
+    """PyTorch's: PowBackward0 for a number exponent, 2 for a number base, else 1."""
+    base, exponent = node.args
+    return ("PowBackward0" if isinstance(exponent, (int, float)) else
+            "PowBackward2" if isinstance(base, (int, float)) else "PowBackward1")
+
+
 power_p = elementwise("power", np.power, _POWER, _pow_lin_x, _pow_lin_y,
-                      grad_fn_name="PowBackward0", saved_names={1: "exponent"})
+                      grad_fn_name=_pow_grad_fn_name, saved_names={1: "exponent"})
 maximum_p = elementwise("maximum", np.maximum, _MAXIMUM,
                         lambda g, x, y, out: g * _tie_weight(x, y),
                         lambda g, x, y, out: g * _tie_weight(y, x))

@@ -278,9 +278,29 @@ def _gather_reads(needs, **params):  # the operand's shape, and the index arrays
     return (False,) + (True,) * (len(needs) - 1), False
 
 
+def _gather_grad_fn_name(node):
+    """PyTorch's name of an indexing node: IndexBackward0 with an index array, else that
+    of the last step that does something (an integer selects, None unsqueezes, a slice
+    that is not the whole axis slices), AliasBackward0 if none does."""
+    spec = node.params["spec"]
+    if any(entry[0] == "a" for entry in spec):
+        return "IndexBackward0"
+    shape, axis, name = node.args[0].shape, 0, "AliasBackward0"
+    for entry in spec:
+        kind = entry[0]
+        if kind == "i":
+            name = "SelectBackward0"
+        elif kind == "n":
+            name = "UnsqueezeBackward0"
+        elif kind == "s" and entry[1:] != (0, shape[axis], 1):
+            name = "SliceBackward0"
+        axis += kind in "is"
+    return name
+
+
 gather_p = Primitive("gather", _gather_impl, abstract_eval=_gather_abstract, jvp=_gather_jvp,
                      vjp=_gather_vjp, batch=_gather_batch, vjp_into=_gather_vjp_into,
-                     vjp_reads=_gather_reads, grad_fn_name="IndexBackward0")
+                     vjp_reads=_gather_reads, grad_fn_name=_gather_grad_fn_name)
 linear_tangent(gather_p)
 
 
