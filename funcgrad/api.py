@@ -188,12 +188,20 @@ def _normalize_argnums(argnums, nargs, transform):
     if type(argnums) is int and 0 <= argnums < nargs:  # the common case
         return (argnums,), True
     single = isinstance(argnums, (int, np.integer))
-    nums = (argnums,) if single else tuple(argnums)
+    try:
+        nums = (argnums,) if single else tuple(argnums)
+    except TypeError:  # (not an int nor a sequence: the check below names it)
+        nums = (argnums,)
     for a in nums:
         if not isinstance(a, (int, np.integer)) or not -nargs <= a < nargs:
             raise ValueError(f"{transform}: argnums={argnums!r} does not fit a function called "
-                             f"with {nargs} positional argument{'s' * (nargs != 1)}")
-    return tuple(int(a) % nargs for a in nums), single
+                             f"with {nargs} positional argument{'s' * (nargs != 1)}: pass "
+                             f"an int or a tuple of ints, each below {nargs}")
+    nums = tuple(int(a) % nargs for a in nums)
+    if len(set(nums)) != len(nums):
+        raise ValueError(f"{transform}: argnums={argnums!r} names an argument twice; each "
+                         f"argument's derivative is taken once (name each position once)")
+    return nums, single
 
 
 def _split_aux(result, has_aux, transform):
@@ -618,23 +626,32 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
         oaxes = out_axes if not isinstance(out_axes, list) else tuple(out_axes)
         out_leaf_axes = _axes_for_leaves(oaxes, out, "out_axes")
         results = []
-        for o, ax in zip(out_leaves, out_leaf_axes):
+        for i, (o, ax) in enumerate(zip(out_leaves, out_leaf_axes)):
             if type(o) is BatchTracer and o._trace is interp:
                 if ax is None:
                     raise ValueError("vmap: out_axes=None for an output that depends on the "
                                      "batched inputs; give it an axis")
                 value, d = o.value, o.batch_dim
-                ax = ax % value.ndim
+                ax = _out_axis(ax, value.ndim, i)
                 results.append(_plain(st.moveaxis(value, d, ax)))
             else:
                 o = o if isinstance(o, Tracer) else asarray(o)
                 if ax is None:
                     results.append(_plain(o))
                     continue
-                ax = ax % (o.ndim + 1)
+                ax = _out_axis(ax, o.ndim + 1, i)
                 b = st.reshape(o, o.shape[:ax] + (1,) + o.shape[ax:])
                 results.append(st.broadcast_to(b, o.shape[:ax] + (size,) + o.shape[ax:]))
         return tree.unflatten(out_tree, results)
 
     return Transformed(vmapped, vmap, fun, dict(in_axes=in_axes, out_axes=out_axes,
                                                 axis_size=axis_size))
+
+
+def _out_axis(ax, ndim, leaf):
+    """``ax`` of an output with ``ndim`` axes (the batch axis included), non-negative."""
+    if not -ndim <= ax < ndim:
+        raise ValueError(f"vmap: out_axes={ax} is out of range for output leaf {leaf}, which "
+                         f"has {ndim} axes with the batch axis; use an axis from {-ndim} to "
+                         f"{ndim - 1}")
+    return ax % ndim

@@ -540,6 +540,8 @@ OPS = [
     binary("logaddexp"),
     binary("logaddexp2"),
     binary("mod", [OFFGRID, CHOICE(-2.0, -1.0, 1.0, 2.0)]),
+    Op("floor_divide", lambda m, x, y: x * m.floor_divide(x, y), bcast(2),
+       [OFFGRID, CHOICE(-2.0, -1.0, 1.0, 2.0)]),
     Op("operators", lambda m, x, y: (x + y) * (2.0 - x) / (y * y + 1.0) + (-x) ** 2
        - 1.0 / (x * x + 2.0) + abs(y) * 0.5 + x % 1.5, bcast(2), [OFFGRID, NZ(0.1, 2.0)]),
     Op("operator_pow", lambda m, x, y: x ** y, bcast(2), [POS, U(-2.0, 2.0)]),

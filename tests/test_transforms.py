@@ -904,3 +904,54 @@ def test_make_graph_of_pytree_function_takes_and_returns_pytrees():
 def test_make_graph_records_only_abstract_shapes():
     text = str(fg.make_graph(lambda x: x @ x.T)(np.ones((2, 5), np.float32)))
     assert "f32[2,5]" in text and "f32[2,2]" in text
+
+
+def test_stop_gradient_of_a_pytree_stops_each_leaf():
+    x = np.array([1.0, 2.0])
+    for wrap, unwrap in ((lambda a: {"u": a}, lambda t: t["u"]), (lambda a: [a], lambda t: t[0]),
+                         (lambda a: (a, a), lambda t: t[1])):
+        g = fg.grad(lambda a: np.sum(unwrap(fg.stop_gradient(wrap(a))) * a))(x)
+        np.testing.assert_array_equal(g, x)  # d/da sum(c * a) with c = a held constant
+
+
+def test_argnums_naming_an_argument_twice_or_not_an_int_is_refused():
+    f = lambda a, b: np.sum(a * b)  # noqa: E731
+    for transform in (fg.grad, fg.jacfwd, fg.jacrev, fg.hessian):
+        with pytest.raises(ValueError, match="names an argument twice"):
+            transform(f, argnums=(0, -2))(np.ones(2), np.ones(2))
+    with pytest.raises(ValueError, match="pass an int or a tuple of ints"):
+        fg.grad(f, argnums=1.0)(np.ones(2), np.ones(2))
+
+
+def test_vmap_out_axes_out_of_range_is_refused():
+    f = lambda x: x * 2.0  # noqa: E731
+    xs = np.ones((3, 4))
+    assert fg.vmap(f, out_axes=-1)(xs).shape == (4, 3)
+    for ax in (2, -3):
+        with pytest.raises(ValueError, match="out of range for output leaf 0"):
+            fg.vmap(f, out_axes=ax)(xs)
+    with pytest.raises(ValueError, match="out of range"):
+        fg.vmap(lambda x: np.ones(4), out_axes=2)(xs)
+
+
+def test_floor_divide_is_numpys_on_traced_values_and_keeps_integers():
+    """NumPy's floor division works from the remainder (1.0 // 0.1 == 9.0, where
+    floor(1.0 / 0.1) is 10.0); integers stay integers; the derivative is zero."""
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(200) * 10, rng.standard_normal(200)
+    a[:5], b[5:10] = 0.0, 0.0
+    a[10], b[10] = 1.0, 0.1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = np.floor_divide(a, b)
+        for got in (fg.jit(lambda p, q: p // q, wait=True)(a, b),
+                    fg.vmap(lambda p, q: p // q)(a, b),
+                    fg.jvp(lambda p: p // b, (a,), (np.ones_like(a),))[0]):
+            np.testing.assert_array_equal(np.asarray(got), want)
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    g = fg.grad(lambda p: np.sum(p // 0.1 + p))(np.array([1.0, -1.0]))
+    np.testing.assert_array_equal(g, [1.0, 1.0])
+    assert float(fg.value_and_grad(lambda p: np.sum(p // 0.1))(np.array([1.0]))[0]) == 9.0
+    i = np.array([2 ** 60 + 1, -7, 7], np.int64)
+    for got in (fg.jit(lambda p: p // 3, wait=True)(i), fg.vmap(lambda p: p // 3)(i)):
+        assert got.dtype == np.int64
+        np.testing.assert_array_equal(got, i // 3)

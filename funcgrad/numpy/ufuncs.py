@@ -198,15 +198,7 @@ def float_power(x1: ArrayLike, x2: ArrayLike) -> Array:
     return power(astype(x1, _np.float64), x2)
 
 
-@stands_for(_np.floor_divide)
-def floor_divide(x1: ArrayLike, x2: ArrayLike) -> Array:
-    """``floor(x1 / x2)``; piecewise constant, so its derivative is zero.
-
-    >>> import numpy as np, funcgrad.numpy as fnp
-    >>> fnp.floor_divide(np.array([7.0, -7.0]), 2.0)
-    array([ 3., -4.])
-    """
-    return floor(divide(x1, x2))
+floor_divide = _binary(_ew.floor_divide_p, _np.floor_divide)
 
 
 def round(a: ArrayLike, decimals: int = 0) -> Array:  # noqa: A001 - NumPy's name

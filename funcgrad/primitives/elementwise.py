@@ -359,6 +359,28 @@ logaddexp2_p = elementwise("logaddexp2", np.logaddexp2, {"f": _LOGADDEXP2},
 # x mod y = x - floor(x / y) * y
 mod_p = elementwise("mod", np.mod, _MOD,
                     identity, lambda g, x, y, out: -g * floor(x / y))
+# NumPy's floor division: from the remainder, not floor(x0 / x1), whose rounding can cross
+# an integer (1.0 // 0.1 is 9.0); integers stay integers.  Piecewise constant.
+_FLOOR_DIVIDE = {"f": """if x1 == C(0):
+    r = x0 / x1
+else:
+    m = F.fmod(x0, x1)
+    d = (x0 - m) / x1
+    if m != C(0):
+        if (x1 < C(0)) != (m < C(0)):
+            d = d - C(1)
+    if d != C(0):
+        q = F.floor(d)
+        if d - q > C(0.5):
+            q = q + C(1)
+        r = q
+    else:
+        r = F.copysign(C(0), x0 / x1)""", "i": """if x1 == C(0):
+    r = C(0)
+else:
+    r = x0 // x1"""}
+floor_divide_p = elementwise("floor_divide", np.floor_divide, _FLOOR_DIVIDE, None, None,
+                             differentiable=False)
 
 add, subtract, multiply, divide, power, maximum, minimum, fmax, fmin = map(
     _fn2, (add_p, subtract_p, multiply_p, divide_p, power_p, maximum_p, minimum_p, fmax_p, fmin_p))

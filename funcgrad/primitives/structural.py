@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import tree
 from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state
 
 # getattr with a default reads a tracer's shape property once (hasattr would run it twice)
@@ -246,12 +247,17 @@ stop_gradient_p = Primitive(
 
 
 def stop_gradient(x: Any) -> Any:
-    """``x``, treated as a constant by every derivative.
+    """``x`` (an array, or a pytree of them: each leaf), treated as a constant by every
+    derivative.
 
     >>> import funcgrad as fg
     >>> fg.grad(lambda x: x * fg.stop_gradient(x))(3.0)
     np.float64(3.0)
+    >>> fg.grad(lambda x: x * fg.stop_gradient({"a": x})["a"])(3.0)
+    np.float64(3.0)
     """
+    if isinstance(x, (list, tuple, dict)):  # a pytree: each leaf
+        return tree.tree_map(stop_gradient_p.bind, x)
     return stop_gradient_p.bind(x)
 
 
