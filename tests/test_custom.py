@@ -957,3 +957,21 @@ def test_custom_rules_called_on_tensors_record_on_the_tape():
     h({"a": x}["a"], y).sum().backward()
     np.testing.assert_allclose(x.grad, np.exp(v) * [2.0, -1.0], rtol=1e-14)
     np.testing.assert_allclose(y.grad, np.exp(v), rtol=1e-14)
+
+
+def test_checkpoint_on_tensors_refuses_a_captured_tensor_and_takes_it_as_an_argument():
+    """The rule runs on the arguments' values: a Tensor the function captures would be
+    cut from the graph (its derivative, and those through it, lost), so it is refused;
+    passed as an argument it gets its gradient, the same as without checkpoint."""
+    x0 = np.array([0.3, -0.7, 1.1])
+    w0 = np.array([[1.0, 0.5, -0.2], [0.1, -1.0, 0.3], [0.4, 0.2, 0.9]])
+    x, w = fg.Tensor(x0, requires_grad=True), fg.Tensor(w0, requires_grad=True)
+    with pytest.raises(TypeError, match="a Tensor it was not given as an argument"):
+        fg.checkpoint(lambda v: np.tanh(w @ v))(x)
+    grads = []
+    for block in (lambda v, m: np.tanh(m @ v), fg.checkpoint(lambda v, m: np.tanh(m @ v))):
+        x, w = fg.Tensor(x0, requires_grad=True), fg.Tensor(w0, requires_grad=True)
+        ((block(x, w) ** 2).sum() + x.sum()).backward()
+        grads.append((x.grad.numpy(), w.grad.numpy()))
+    for plain, checked in zip(*grads):
+        np.testing.assert_allclose(checked, plain, rtol=1e-14)

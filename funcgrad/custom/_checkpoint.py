@@ -2,8 +2,10 @@
 the inputs and recomputes the rest; traced values the function captures are found and
 made extra inputs (closure conversion)."""
 import functools
+import sys
 from typing import Any, Callable, TypeVar
 
+from .. import tree
 from ..core import EscapedTracerError, Interpreter, Tracer
 from ..modes import no_grad
 from ._call import CallSite, CustomRule, as_operand, jvp_of, vjp_of
@@ -32,7 +34,12 @@ def checkpoint(fun: F) -> F:
     @functools.wraps(fun)
     def remat(*args):
         site = CallSite(name, args)
-        record = site.flat_fun(fun)
+
+        def checked(*inputs):
+            out = fun(*inputs)
+            _refuse_captured_tensors(name, inputs, out)
+            return out
+        record = site.flat_fun(checked)
 
         def flat(*xs):
             return [as_operand(o) for o in record(*xs)]
@@ -55,6 +62,25 @@ def checkpoint(fun: F) -> F:
             return site.bind(_remat_rule(name, converted, guard=False), *captured)
 
     return remat  # type: ignore[return-value]  # same call signature as fun
+
+
+def _refuse_captured_tensors(name, xs, outs):
+    """A Tensor among the results of values that are not Tensors was captured by the
+    function: the rule runs on the arguments' values, so its graph would be cut and its
+    derivative lost without a word."""
+    values = sys.modules.get("funcgrad.eager.values")  # (no Tensor exists without it)
+    if values is None:
+        return
+    base = values.TensorBase
+
+    def tensors(x):
+        return any(isinstance(v, base)
+                   for v in tree.flatten(x, is_leaf=lambda v: isinstance(v, base))[0])
+    if tensors(outs) and not tensors(xs):
+        raise TypeError(f"checkpoint({name}): the function uses a Tensor it was not given as "
+                        f"an argument (a weight it captures, say), whose derivative would be "
+                        f"lost. Pass it as an argument instead: "
+                        f"fg.checkpoint(lambda x, w: ...)(x, w).")
 
 
 def _remat_rule(name, flat, guard=True):
