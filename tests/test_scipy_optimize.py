@@ -121,3 +121,16 @@ def test_docstring_example():
     import funcgrad.scipy.optimize as module
     failures, tried = doctest.testmod(module)
     assert tried and failures == 0
+
+
+def test_bounds_for_a_single_array_of_several_axes():
+    """x0 one (2, 3) array: bounds shaped like it, or flat (one per raveled element),
+    with SciPy's keep_feasible broadcast to them; the same result as SciPy on the
+    raveled problem."""
+    f = lambda x: np.sum((x - 3.0) ** 2)  # noqa: E731
+    ub = np.arange(6.0)
+    for bounds in (optimize.Bounds(0.0, ub.reshape(2, 3)),
+                   optimize.Bounds(np.zeros((2, 3)), ub.reshape(2, 3)), optimize.Bounds(0.0, ub)):
+        r = fg.scipy.optimize.minimize(f, np.zeros((2, 3)), method="L-BFGS-B", bounds=bounds)
+        assert r.x.shape == (2, 3)
+        np.testing.assert_allclose(r.x.ravel(), np.minimum(ub, 3.0), atol=1e-8)

@@ -5,7 +5,7 @@ SciPy is imported only when :func:`minimize` is called (``import funcgrad`` neve
 imports it); it must be installed then (``pip install scipy``).
 """
 import inspect
-
+import math
 from typing import Any, Callable, Optional, Union
 
 import numpy as np
@@ -55,8 +55,25 @@ def _flat_bound(bound, treedef, shapes):
     leaves, bound_def = tree.flatten(bound)
     if bound_def != treedef:
         return np.asarray(bound, dtype=float)
-    return np.concatenate([np.broadcast_to(np.asarray(b, dtype=float), s).ravel()
-                           for b, s in zip(leaves, shapes)] or [np.zeros(0)])
+    return np.concatenate([_leaf_bound(b, s) for b, s in zip(leaves, shapes)]
+                          or [np.zeros(0)])
+
+
+def _leaf_bound(bound, shape):
+    """One leaf's bound, flat: broadcast to the leaf's shape, or already flat."""
+    bound = np.asarray(bound, dtype=float)
+    if bound.ndim == 1 and bound.shape != tuple(shape) and bound.size == math.prod(shape):
+        return bound
+    return np.broadcast_to(bound, shape).ravel()
+
+
+def _flat_keep(keep, total):
+    """``Bounds.keep_feasible`` (which SciPy broadcast to the bounds' shapes) for the
+    flat bounds: raveled when it has one entry per element, else one value."""
+    keep = np.asarray(keep, dtype=bool)
+    if keep.size == total:
+        return keep.ravel()
+    return bool(keep.ravel()[0]) if keep.size and keep.all() == keep.any() else keep
 
 
 def _wrap_constraint(constraint, unravel, to_dtype, with_jac):
@@ -185,7 +202,8 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
         if isinstance(bounds, optimize.Bounds):
             bounds = optimize.Bounds(_flat_bound(bounds.lb, treedef, shapes),
                                      _flat_bound(bounds.ub, treedef, shapes),
-                                     keep_feasible=bounds.keep_feasible)
+                                     keep_feasible=_flat_keep(bounds.keep_feasible,
+                                                              sum(map(math.prod, shapes))))
     if isinstance(constraints, dict):
         constraints = [constraints]
     constraints = [_wrap_constraint(c, unravel, to_dtype, name not in _NO_DERIVATIVES)
