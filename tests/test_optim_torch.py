@@ -332,3 +332,39 @@ def test_a_scheduler_needs_a_torch_style_optimizer():
 def test_docstring_examples(module):
     failures, tried = doctest.testmod(importlib.import_module(module))
     assert tried and failures == 0
+
+
+COMPLEX_CASES = [("SGD", dict(lr=0.1, momentum=0.9, weight_decay=0.01)),
+                 ("Adam", dict(lr=0.1, weight_decay=0.01)), ("AdamW", dict(lr=0.1)),
+                 ("Adam", dict(lr=0.1, amsgrad=True)),
+                 ("RMSprop", dict(lr=0.01, centered=True, momentum=0.5)),
+                 ("Adagrad", dict(lr=0.1, initial_accumulator_value=0.5))]
+
+
+def _complex_run(lib, name, kwargs, p0, grads):
+    p = lib.tensor(p0.copy(), requires_grad=True)
+    opt = getattr(lib.optim, name)([p], **kwargs)
+    for g in grads:
+        p.grad = lib.tensor(g)
+        opt.step()
+    return p.detach().numpy(), opt
+
+
+@pytest.mark.parametrize("name, kwargs", COMPLEX_CASES)
+def test_complex_parameters_step_as_pairs_of_real_coordinates(name, kwargs):
+    """torch.optim updates a complex parameter as its real and imaginary parts, each a
+    coordinate with its own moments (torch.view_as_real): the same steps as the real
+    optimizer on a parameter holding the pairs; the buffers stay complex."""
+    rng = np.random.default_rng(3)
+    p0 = rng.normal(size=(2, 3)) + 1j * rng.normal(size=(2, 3))
+    grads = [rng.normal(size=(2, 3)) + 1j * rng.normal(size=(2, 3)) for _ in range(4)]
+    got, opt = _complex_run(fg, name, kwargs, p0, grads)
+    pairs = lambda z: np.stack([z.real, z.imag], -1)  # noqa: E731
+    want, _ = _complex_run(fg, name, kwargs, pairs(p0), [pairs(g) for g in grads])
+    np.testing.assert_allclose(pairs(got), want, rtol=1e-13, atol=1e-15)
+    buffers = [v for v in next(iter(opt.state.values())).values() if v.shape == (2, 3)]
+    assert buffers and all(np.iscomplexobj(b.numpy()) for b in buffers)
+    torch = importlib.util.find_spec("torch") and importlib.import_module("torch")
+    if torch:
+        theirs, _ = _complex_run(torch, name, kwargs, p0, grads)
+        np.testing.assert_allclose(got, theirs, rtol=1e-12, atol=1e-14)

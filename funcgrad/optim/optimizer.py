@@ -5,7 +5,9 @@ update rules, in the order PyTorch's single-tensor code computes them).
 ``step()`` reads each parameter's ``.grad`` and writes the new value in place (under
 ``no_grad``), which bumps the parameter's version counter as PyTorch's in-place update
 does. The arithmetic runs in NumPy, in the parameter's dtype: a float32 parameter stays
-float32. Parameters placed on a GPU are not supported yet (a clear error says so).
+float32. A complex parameter is updated as torch.optim updates it: its real and imaginary
+parts as separate coordinates (``torch.view_as_real``), each with its own moments.
+Parameters placed on a GPU are not supported yet (a clear error says so).
 """
 import math
 from typing import Any, Callable, Iterable, Optional, Union
@@ -152,7 +154,11 @@ class Optimizer:
                 if group.get("maximize", False):
                     grad = -grad
                 state = self.state.setdefault(p, {})
-                _write(p, self._update(_value(p), grad, state, group))
+                value = _value(p)
+                if value.dtype.kind == "c":
+                    _write(p, _complex_update(self._update, value, grad, state, group))
+                else:
+                    _write(p, self._update(value, grad, state, group))
         return loss
 
     def state_dict(self) -> dict[str, Any]:
@@ -218,6 +224,24 @@ class Optimizer:
 
     def _update(self, param, grad, state, group):
         raise NotImplementedError
+
+
+def _complex_update(update, value, grad, state, group):
+    """``update`` of a complex parameter as torch.optim makes it: on its real and imaginary
+    parts as separate coordinates (``torch.view_as_real``), each with its own moments;
+    the buffers stay complex, as torch keeps them."""
+    def real(a):
+        return np.ascontiguousarray(a).reshape(-1).view(a.real.dtype)
+
+    def back(r):
+        return r.view(value.dtype).reshape(value.shape)
+    pairs = real(value).shape
+    views = {k: _new_buffer(real(_value(v))) if isinstance(v, Tensor) and v.dtype.kind == "c"
+             else v for k, v in state.items()}
+    new = update(real(value), real(grad), views, group)
+    state.update({k: _new_buffer(back(_value(v))) if isinstance(v, Tensor)
+                  and v.shape == pairs else v for k, v in views.items()})
+    return back(new)
 
 
 def _step_count(state):
@@ -419,7 +443,9 @@ class Adagrad(Optimizer):
     @staticmethod
     def _init_state(state, shape, dtype, group):
         state["step"] = Tensor(np.float32(0))
-        state["sum"] = _new_buffer(np.full(shape, group["initial_accumulator_value"], dtype))
+        v = group["initial_accumulator_value"]  # (complex: each part, as torch's pairs)
+        state["sum"] = _new_buffer(np.full(shape, complex(v, v) if np.dtype(dtype).kind == "c"
+                                           else v, dtype))
 
     def _check_group(self, group):
         super()._check_group(group)

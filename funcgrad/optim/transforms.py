@@ -1,7 +1,9 @@
 """Gradient transformations, the building blocks the optimizers in :mod:`.aliases` chain
 (optax's names and update rules).
 
-Second moments use ``|g|**2``, so complex parameters work (the rule of optax and PyTorch).
+Second moments use ``|g|**2``, so complex parameters work (optax's rule; the torch-style
+classes of :mod:`funcgrad.optim.optimizer` follow torch.optim instead, which updates a complex
+parameter's real and imaginary parts as separate coordinates).
 Every state leaf has its parameter's dtype: float32 parameters keep float32 state and
 float32 updates; the step count is a 0-d int32 array.
 """
