@@ -185,6 +185,17 @@ def test_scan_in_reverse():
     np.testing.assert_array_equal(partial, [6.0, 6.0, 5.0, 3.0])
 
 
+def test_scan_accepts_jaxs_unroll_hint():
+    step = lambda c, x: (c * 0.5 + x, c * x)  # noqa: E731
+    want = lax.scan(step, 1.0, np.arange(5.0))
+    for unroll in (2, True, 8):
+        got = lax.scan(step, 1.0, np.arange(5.0), unroll=unroll)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+    with pytest.raises(ValueError, match="unroll"):
+        lax.scan(step, 1.0, np.arange(5.0), unroll=-1)
+
+
 def test_carry_that_changes_dtype_is_a_clear_error():
     with pytest.raises(TypeError, match="carry leaf 0"):
         lax.fori_loop(0, 3, lambda i, v: v.astype(np.float32), X)

@@ -183,18 +183,22 @@ register_gpu({scan_p: _scan_impl})
 
 
 def scan(f: Callable[..., Any], init: PyTree, xs: PyTree | None = None, length: int | None = None,
-         reverse: bool = False) -> tuple[PyTree, PyTree]:
+         reverse: bool = False, unroll: int | bool = 1) -> tuple[PyTree, PyTree]:
     """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``; returns the final
     carry and the stacked ``y``s (as ``jax.lax.scan``).
 
     ``xs`` is a pytree of arrays (or None, with ``length`` given); ``reverse=True`` runs
     from the last element to the first.  The carry keeps its structure, shapes and dtypes.
+    ``unroll`` (JAX's hint to XLA) is accepted and changes nothing: ``fg.jit`` lowers the
+    loop its own way, with the same results.
 
     >>> import numpy as np, funcgrad as fg
     >>> total, partial = fg.lax.scan(lambda c, x: (c + x, c + x), 0.0, np.arange(4.0))
     >>> float(total), partial
     (6.0, array([0., 1., 3., 6.]))
     """
+    if not isinstance(unroll, (bool, int)) or isinstance(unroll, int) and unroll < 0:
+        raise ValueError(f"scan: unroll={unroll!r} must be a non-negative int or a bool")
     init_leaves, init_tree = tree.flatten(init)
     init_leaves = [operand(x) for x in init_leaves]
     x_leaves, x_tree = tree.flatten(xs)
