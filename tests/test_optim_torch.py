@@ -368,3 +368,31 @@ def test_complex_parameters_step_as_pairs_of_real_coordinates(name, kwargs):
     if torch:
         theirs, _ = _complex_run(torch, name, kwargs, p0, grads)
         np.testing.assert_allclose(got, theirs, rtol=1e-12, atol=1e-14)
+
+
+def test_a_resumed_schedule_keeps_the_optimizers_rate_at_construction():
+    """PyTorch 2.13: the constructor's step of a scheduler resumed at ``last_epoch``
+    counts the epoch and keeps the current learning rate; the next steps go on from it."""
+    def run(lib, make):
+        p = lib.ones(1, requires_grad=True)
+        opt = lib.optim.SGD([p], lr=1.0)
+        opt.param_groups[0]["initial_lr"] = 1.0
+        sched = make(lib, opt)
+        lrs = []
+        for _ in range(4):
+            lrs.append(sched.get_last_lr()[0])
+            opt.step()
+            sched.step()
+        return lrs
+
+    exponential = lambda lib, o: lib.optim.lr_scheduler.ExponentialLR(o, 0.5, last_epoch=3)  # noqa: E731
+    cosine = lambda lib, o: lib.optim.lr_scheduler.CosineAnnealingLR(o, 10, last_epoch=3)  # noqa: E731
+    np.testing.assert_allclose(run(fg, exponential), [1.0, 0.5, 0.25, 0.125])
+    got = run(fg, cosine)
+    assert got[0] == 1.0  # and from epoch 5 on, the cosine's ratio from there
+    np.testing.assert_allclose(got[1], (1 + math.cos(math.pi * 5 / 10))
+                               / (1 + math.cos(math.pi * 4 / 10)), rtol=1e-14)
+    torch = importlib.util.find_spec("torch") and importlib.import_module("torch")
+    if torch:
+        for make in (exponential, cosine):
+            np.testing.assert_allclose(run(fg, make), run(torch, make), rtol=1e-12)

@@ -40,7 +40,13 @@ class LRScheduler:
                                "when resuming an optimizer")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
-        self.step()
+        # The constructor's step counts the epoch but, as in PyTorch 2.13, keeps the
+        # learning rates the optimizer has (a resumed schedule does not move one ahead).
+        self._initial = True
+        try:
+            self.step()
+        finally:
+            self._initial = False
 
     def get_lr(self) -> list[float]:
         raise NotImplementedError
@@ -134,7 +140,7 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
-        if self.last_epoch == 0:
+        if self.last_epoch == 0 or self._initial:
             return self._lrs()
         return [lr * self.gamma for lr in self._lrs()]
 
@@ -164,7 +170,7 @@ class CosineAnnealingLR(LRScheduler):
 
     def get_lr(self) -> list[float]:
         epoch, t_max, low = self.last_epoch, self.T_max, self.eta_min
-        if epoch == 0:
+        if epoch == 0 or self._initial:
             return self._lrs()
         if (epoch - 1 - t_max) % (2 * t_max) == 0:
             # Past the trough the ratio below is 0/0: step up by the cosine's first increment.
