@@ -49,7 +49,8 @@ except ImportError:  # (the message names the extra that installs it)
                       "pip install 'dask[distributed]')") from None
 
 from . import tree
-from .api import grad, value_and_grad, vmap
+from .api import grad, value_and_grad
+from .batched import vmap
 from .typing import Array, ArrayLike, PyTree
 
 __all__ = ["value_and_grad_sum", "grad_sum", "per_example_grads", "WORKER_CONFIG"]

@@ -45,7 +45,7 @@ from . import tree
 from ._gradcheck_messages import fast_message, mismatch_message
 from .api import jvp as _jvp
 from .api import vjp as _vjp
-from .api import vmap as _vmap
+from .batched import vmap as _vmap
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 

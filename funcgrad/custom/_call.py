@@ -239,7 +239,7 @@ class _OpaqueResiduals(Exception):
 
 
 def _batch(args, dims, *, rule):
-    from ..api import vmap
+    from ..batched import vmap
     from ..primitives.structural import moveaxis, reduce_sum
     in_axes = tuple(dims)
 

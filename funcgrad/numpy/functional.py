@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as _np
 
-from ..api import vmap
+from ..batched import vmap
 from ._convert import asarray, normalize_axis
 from .constructors import astype
 from .manipulation import broadcast_to, expand_dims, moveaxis, transpose
