@@ -10,33 +10,37 @@ PyTorch's ``(values, indices)``; the values are gathered at the indices, so the 
 follows each element to its place.
 """
 from collections import namedtuple
-from typing import Any
-
-import numpy as np
+from typing import Any, Callable
 
 from .. import numpy as fnp
 from ..primitives import elementwise as ew
+from .inplace import _FALSE
 from .named import Named, record_as
 
 __all__ = ["round", "floor", "ceil", "trunc", "sign", "sort", "attach"]
 
-_FALSE = np.zeros((), bool)
 SortResult = namedtuple("sort", ["values", "indices"])  # type: ignore[name-match]
 
 
-def _zero_gradient(name, step):
+def _recorded(named, step, self, *args):
+    """``step(self, *args)`` recorded as the node ``named`` with a zero gradient."""
+    return record_as(named, lambda t: ew.where(_FALSE, t, step(t, *args)), self)
+
+
+def _zero_gradient_method(name: str, step: Callable[[Any], Any], doc: str
+                          ) -> Callable[[Any], Any]:
+    """The Tensor method ``name``: ``step`` of the Tensor, recorded with a zero gradient
+    as ``<Name>Backward0``."""
     named = Named(name, f"{name.capitalize()}Backward0")
 
-    def record(t):
-        return ew.where(_FALSE, t, step(t))
-    return named, record
+    def method(self: Any) -> Any:
+        return _recorded(named, step, self)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = doc
+    return method
 
 
-_ROUND, _round = _zero_gradient("round", fnp.round)
-_FLOOR, _floor = _zero_gradient("floor", fnp.floor)
-_CEIL, _ceil = _zero_gradient("ceil", fnp.ceil)
-_TRUNC, _trunc = _zero_gradient("trunc", fnp.trunc)
-_SIGN, _sign = _zero_gradient("sign", fnp.sign)
+_ROUND = Named("round", "RoundBackward0")
 _SORT = Named("sort", "SortBackward0")
 
 
@@ -47,49 +51,37 @@ def round(self: Any, decimals: int = 0) -> Any:  # noqa: A001 - PyTorch's name
     >>> fg.tensor([0.5, 1.5, 2.7], requires_grad=True).round()
     tensor([0., 2., 3.], grad_fn=<RoundBackward0>)
     """
-    if decimals:
-        return record_as(_ROUND, lambda t: ew.where(_FALSE, t, fnp.round(t, decimals)), self)
-    return record_as(_ROUND, _round, self)
+    return _recorded(_ROUND, fnp.round, self, decimals)
 
 
-def floor(self: Any) -> Any:
-    """The largest integer not above each element; a zero gradient, as in PyTorch.
+floor: Callable[[Any], Any] = _zero_gradient_method("floor", fnp.floor, """\
+    The largest integer not above each element; a zero gradient, as in PyTorch.
 
     >>> import funcgrad as fg
     >>> fg.tensor([-0.5, 1.5]).floor()
     tensor([-1.,  1.])
-    """
-    return record_as(_FLOOR, _floor, self)
-
-
-def ceil(self: Any) -> Any:
-    """The smallest integer not below each element; a zero gradient, as in PyTorch.
+    """)
+ceil: Callable[[Any], Any] = _zero_gradient_method("ceil", fnp.ceil, """\
+    The smallest integer not below each element; a zero gradient, as in PyTorch.
 
     >>> import funcgrad as fg
     >>> fg.tensor([-0.5, 1.5]).ceil()
     tensor([-0.,  2.])
-    """
-    return record_as(_CEIL, _ceil, self)
-
-
-def trunc(self: Any) -> Any:
-    """Each element rounded toward zero; a zero gradient, as in PyTorch.
+    """)
+trunc: Callable[[Any], Any] = _zero_gradient_method("trunc", fnp.trunc, """\
+    Each element rounded toward zero; a zero gradient, as in PyTorch.
 
     >>> import funcgrad as fg
     >>> fg.tensor([-1.5, 1.5]).trunc()
     tensor([-1.,  1.])
-    """
-    return record_as(_TRUNC, _trunc, self)
-
-
-def sign(self: Any) -> Any:
-    """-1, 0 or 1 by the sign of each element; a zero gradient, as in PyTorch.
+    """)
+sign: Callable[[Any], Any] = _zero_gradient_method("sign", fnp.sign, """\
+    -1, 0 or 1 by the sign of each element; a zero gradient, as in PyTorch.
 
     >>> import funcgrad as fg
     >>> fg.tensor([-2.0, 0.0, 3.0]).sign()
     tensor([-1.,  0.,  1.])
-    """
-    return record_as(_SIGN, _sign, self)
+    """)
 
 
 def sort(self: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
