@@ -90,12 +90,12 @@ def torch_index_steps(key):
     >>> torch_index_steps((1, slice(None))) is None
     True
     """
-    if not isinstance(key, tuple) or not any(map(_is_int, key)) \
+    if not isinstance(key, tuple) or not any(map(indexing._is_int_like, key)) \
             or not any(map(_is_advanced, key)):
         return None
     first, second = [], []
     for k in key:
-        if _is_int(k):
+        if indexing._is_int_like(k):
             first.append(k)
         elif _is_advanced(k):
             mask = np.asarray(k)
@@ -143,10 +143,6 @@ def check_assigned_grad(value, t):
                            f"tensor with dtype {t.dtype}. Please ensure that the gradient "
                            f"and the tensor have the same dtype, e.g. "
                            f"grad.to({t.dtype.name}).")
-
-
-def _is_int(k):
-    return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
 
 
 def _is_advanced(k):
