@@ -140,7 +140,7 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list[float]:
-        if self.last_epoch == 0 or self._initial:
+        if self._initial:  # (the constructor's step, epoch 0 of a fresh schedule)
             return self._lrs()
         return [lr * self.gamma for lr in self._lrs()]
 
@@ -170,7 +170,7 @@ class CosineAnnealingLR(LRScheduler):
 
     def get_lr(self) -> list[float]:
         epoch, t_max, low = self.last_epoch, self.T_max, self.eta_min
-        if epoch == 0 or self._initial:
+        if self._initial:  # (the constructor's step, epoch 0 of a fresh schedule)
             return self._lrs()
         if (epoch - 1 - t_max) % (2 * t_max) == 0:
             # Past the trough the ratio below is 0/0: step up by the cosine's first increment.
