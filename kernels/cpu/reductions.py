@@ -8,6 +8,7 @@ zero-copy ``broadcast_to`` view).  Variance is a composite of those primitives.
 The Numba kernels work on a 2-d ``(rows, n)`` layout: the reduced axes are moved last
 and merged (a copy only when that view is not contiguous), one row per output element.
 """
+import contextlib
 import math
 
 import numpy as np
@@ -62,21 +63,22 @@ def _numba_ok(x, axes):
 
 # --- logsumexp -----------------------------------------------------------------------------
 
+_NO_WARNINGS_TO_HIDE = contextlib.nullcontext()
+
+
 def _logsumexp_parts(x, axes, keepdims):
     """NumPy's way: ``(logsumexp, e, s)`` with ``e = exp(x - shift)`` and ``s`` its sum
     over ``axes`` (kept as axes of length 1): ``e / s`` is the softmax."""
     m = np.max(x, axis=axes, keepdims=True)
     finite = np.isfinite(m)
-    if finite.all():  # (the usual case: each sum holds exp(0) = 1, so no log(0) to hide)
+    quiet = _NO_WARNINGS_TO_HIDE  # (each sum holds exp(0) = 1: no log(0))
+    if not finite.all():  # all -inf (or an inf, a NaN) along a slice: shift by 0 there
+        m = np.where(finite, m, 0)
+        quiet = np.errstate(divide="ignore")
+    with quiet:
         e = np.exp(x - m)
         s = np.sum(e, axis=axes, keepdims=True)
         out = np.log(s) + m
-    else:  # all -inf (or an inf, a NaN) along a slice: shift by 0 so exp stays finite
-        m = np.where(finite, m, 0)
-        with np.errstate(divide="ignore"):
-            e = np.exp(x - m)
-            s = np.sum(e, axis=axes, keepdims=True)
-            out = np.log(s) + m
     if not keepdims:
         out = out.squeeze(axis=axes)
     return (out.astype(x.dtype, copy=False) if x.dtype.kind == "f" else out), e, s
