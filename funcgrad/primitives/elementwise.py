@@ -73,12 +73,16 @@ else:
 
 negative_p = elementwise("negative", np.negative, "r = -x0", lambda g, x, y: negative(g),
                          vjp_reads=SHAPES_ONLY, grad_fn_name="NegBackward0")
+def _nonzero(d):
+    """``d`` with its zeros replaced by ones (a guarded denominator or logarithm)."""
+    return where(equal(d, 0), 1.0, d)
+
+
 def _abs_lin(g, x, y):
     if getattr(x, "dtype", None) is not None and x.dtype.kind == "c":
         # d|z| = Re(conj(z) dz) / |z|: the factor conj(z) / |z| (0 at 0), written with
         # differentiable primitives (sign(z) = z / |z| is not piecewise constant here).
-        zero = equal(y, 0)
-        return g * (conj(x) / where(zero, 1.0, y))
+        return g * (conj(x) / _nonzero(y))
     return g * sign(x)
 
 
@@ -236,13 +240,7 @@ def _pow_lin_y(g, x, y, out):
         # A Python base stays a Python float (where() would make a float64 scalar).
         log_x = 0.0 if x == 0 else math.log(x) if x > 0 else math.nan
         return g * (log_x * out)
-    safe_x = where(equal(x, 0), 1.0, x)
-    return g * (log(safe_x) * out)
-
-
-def _nonzero(d):
-    """``d`` with its zeros replaced by ones (a guarded denominator)."""
-    return where(equal(d, 0), 1, d)
+    return g * (log(_nonzero(x)) * out)
 
 
 def _arctan2_denominator(x, y):

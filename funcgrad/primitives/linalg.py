@@ -495,9 +495,14 @@ def _phi(x):
     return x * mask.astype(x.dtype)
 
 
+def _conj(x):
+    """The complex conjugate (``x`` itself for real dtypes: no operation recorded)."""
+    return conj(x) if np.dtype(x.dtype).kind == "c" else x
+
+
 def _adjoint(x):
-    """The conjugate transpose of the last two axes (the transpose for real dtypes)."""
-    return conj(swap(x)) if np.dtype(x.dtype).kind == "c" else swap(x)
+    """The conjugate transpose of the last two axes."""
+    return _conj(swap(x))
 
 
 def _herm(x):
@@ -520,8 +525,7 @@ def _cholesky_vjp(needs, g, low, a):
     # P = phi(L^T G); A_bar = herm(L^-T P conj(L^-1)).
     l_inv = inv(low)
     p = _phi(matmul(swap(low), g))
-    right = conj(l_inv) if np.dtype(l_inv.dtype).kind == "c" else l_inv
-    return (_herm(matmul(swap(l_inv), matmul(p, right))),)
+    return (_herm(matmul(swap(l_inv), matmul(p, _conj(l_inv)))),)
 
 
 _cholesky_impl = _explained(
