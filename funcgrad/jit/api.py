@@ -676,43 +676,54 @@ def _fast_key(args):
     :func:`funcgrad.tree.flatten`'s order; ``(None, None)`` for any other argument.  The
     key holds each array's shape and dtype, each number's type and each container's kind
     and size or keys, in an order that reads back one way only."""
-    key, leaves = [tuple, len(args)], []
+    key = [tuple, len(args)]
+    for a in args:  # (flat arguments, the commonest call, without _gather's recursion)
+        t = type(a)
+        if t is ndarray:
+            key.append(a.shape)
+            key.append(a.dtype)
+        elif t is float or t is int or t is bool:
+            key.append(t)
+        else:
+            break
+    else:
+        return tuple(key), args
+    key, leaves = [], []
     if _gather(args, key, leaves):
         return tuple(key), leaves
     return None, None
 
 
-def _gather(items, key, leaves):
-    """Add the key and the leaves of ``items`` (a sequence); False at an unknown kind.
-    Leaves are handled in the loop, containers by a call each (flat arguments, the
-    commonest call, take no call at all)."""
-    for x in items:
-        t = type(x)
-        if t is ndarray:
-            key.append(x.shape)
-            key.append(x.dtype)
-        elif t is float or t is int or t is bool:
-            key.append(t)
-        elif t is tuple or t is list:
-            key.append(t)
-            key.append(len(x))
-            if not _gather(x, key, leaves):
-                return False
-            continue
-        elif t is dict:
-            try:
-                names = tuple(sorted(x))
-            except TypeError:  # (keys of mixed types: the slow path's order)
-                return False
-            key.append(dict)
-            key.append(names)
-            if not _gather([x[k] for k in names], key, leaves):
-                return False
-            continue
-        else:
-            return False
+def _gather(x, key, leaves):
+    t = type(x)
+    if t is ndarray:
+        key.append(x.shape)
+        key.append(x.dtype)
         leaves.append(x)
-    return True
+        return True
+    if t is float or t is int or t is bool:
+        key.append(t)
+        leaves.append(x)
+        return True
+    if t is tuple or t is list:
+        key.append(t)
+        key.append(len(x))
+        for c in x:
+            if not _gather(c, key, leaves):
+                return False
+        return True
+    if t is dict:
+        try:
+            names = tuple(sorted(x))
+        except TypeError:  # (keys of mixed types: the slow path's order)
+            return False
+        key.append(dict)
+        key.append(names)
+        for k in names:
+            if not _gather(x[k], key, leaves):
+                return False
+        return True
+    return False
 
 
 def _hashable_static(value, where):
