@@ -205,3 +205,21 @@ def test_row_sweeps_compile_only_when_a_caller_names_them(monkeypatch):
     from funcgrad.kernels.cpu import rows
     np.testing.assert_array_equal(rows.add(x, b), x + b)
     assert [s for s, _ in compiled] == ["logsumexp_rows"] * 2
+
+
+def test_a_kernel_still_loading_is_generated_once(loading_mode, monkeypatch):
+    """Until its kernel has loaded, a primitive computes with the twin; the kernel's source
+    is generated on the first call only (it was generated again on every call, parsing
+    the scalar rules each time)."""
+    from funcgrad.primitives import _elementwise as ew
+    from funcgrad.primitives.elementwise import sin_p
+    loading_mode("numpy")  # (kernels never load: every call takes the loading path)
+    made = []
+    real = ew._forward_kernel
+    monkeypatch.setattr(ew, "_forward_kernel", lambda decl, dt: made.append(dt) or real(decl, dt))
+    first_call = ew._vector_forward(sin_p.elementwise)
+    x = np.linspace(-3.0, 3.0, 7)
+    results = [first_call(x) for _ in range(4)]
+    assert all(_bits_equal(r, results[0]) for r in results)
+    assert np.allclose(results[0], np.sin(x), rtol=1e-15, atol=0)
+    assert len(made) == 1

@@ -480,11 +480,14 @@ def _vector_forward(decl):
     wrapper that sends large arrays to the multithreaded loop instead; a change of the
     thread setting re-chooses on the next call."""
     prim, numpy_ufunc = decl.prim, decl.cpu_kernel
+    generated = []  # the kernel's name, generated once: calls come here until it has loaded
 
     def first_call(x, *args, **params):
         if getattr(x, "size", 0) < cpu.config.ufunc_min:
             return numpy_ufunc(x, *args, **params)
-        kernel = _forward_kernel(decl, _F64)
+        if not generated:
+            generated.append(_forward_kernel(decl, _F64))
+        kernel = generated[0]
         impl = cpu.vector_forward(kernel, numpy_ufunc)
         if impl is None:  # loading in the background: the kernel's NumPy twin meanwhile
             return cpu.forward_twin(kernel, numpy_ufunc, x, *args, **params)
