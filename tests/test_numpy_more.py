@@ -384,3 +384,42 @@ def test_ravel_in_fortran_order_and_a_clear_refusal_of_memory_orders():
         np.testing.assert_array_equal(f(fnp.asarray(x)), np.ravel(x, order="F"))
     with pytest.raises(ValueError, match="order='C' or order='F'"):
         fg.grad(lambda a: np.sum(np.ravel(a, order="K")))(x)
+
+
+# --- audit regressions: values NumPy gives, derivatives at kinks as jax.numpy -----------------
+
+def test_interp_keeps_complex_fp_and_infinite_fp_values_as_numpy():
+    xq = np.array([-1.0, 0.0, 0.5, 2.0, 3.0, 4.0])
+    fp = np.array([1.0 + 2.0j, 2.0j, 3.0 - 1.0j])
+    got = fnp.interp(xq, [0.0, 1.0, 3.0], fp, left=5j)
+    assert got.dtype == np.complex128
+    np.testing.assert_array_equal(got, [5j, 1 + 2j, 0.5 + 2j, 1.5 + 0.5j, 3 - 1j, 3 - 1j])
+    # NumPy's fallbacks for NaN slopes: from the other end, then the equal ends' value
+    for fp in ([0.0, np.inf, 1.0], [np.inf, np.inf, 1.0], [-np.inf, np.inf, 0.0]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = np.interp(np.linspace(0.0, 2.0, 5), [0.0, 1.0, 2.0], fp)
+            got = fnp.interp(np.linspace(0.0, 2.0, 5), [0.0, 1.0, 2.0], np.array(fp))
+        np.testing.assert_array_equal(got, want)
+
+
+def test_interp_derivative_at_sample_points_is_the_slope_to_the_right():
+    """As jax.numpy.interp: at a sample point the segment to its right, at the last one the
+    last segment's slope (before: 0, as if interp were flat there)."""
+    xp, fp = np.array([0.0, 1.0, 3.0]), np.array([0.0, 2.0, 3.0])
+    d = fg.elementwise_grad(lambda x: fnp.interp(x, xp, fp))
+    np.testing.assert_array_equal(d(np.array([0.0, 1.0, 3.0, -1.0, 4.0])), [2, 0.5, 0.5, 0, 0])
+    periodic = fg.elementwise_grad(lambda x: fnp.interp(x, xp, fp, period=4.0))
+    np.testing.assert_array_equal(periodic(np.array([3.0, 4.0, 5.0])), [-3.0, 2.0, 0.5])
+    wrt_fp = fg.jacobian(lambda f: fnp.interp(np.array([1.0, 3.0]), xp, f))(fp)
+    np.testing.assert_array_equal(wrt_fp, [[0, 1, 0], [0, 0, 1]])
+    wrt_xp = fg.grad(lambda p: fnp.interp(3.0, p, fp))(xp)  # moving xp[2] right lowers f(3)
+    np.testing.assert_array_equal(wrt_xp, [0.0, 0.0, -0.5])
+
+
+def test_interp_gradients_stay_finite_at_infinite_x_and_repeated_sample_points():
+    xp, fp = np.array([0.0, 1.0, 3.0]), np.array([0.0, 2.0, 3.0])
+    wrt_fp = fg.jacobian(lambda f: fnp.interp(np.array([-np.inf, np.inf]), xp, f))(fp)
+    np.testing.assert_array_equal(wrt_fp, [[1, 0, 0], [0, 0, 1]])
+    d = fg.elementwise_grad(lambda x: fnp.interp(x, [0.0, 1.0, 2.0, 2.0], [0.0, 1.0, 3.0, 7.0]))
+    np.testing.assert_array_equal(d(np.array([1.5, 2.0, 3.0])), [2.0, 0.0, 0.0])
