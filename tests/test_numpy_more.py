@@ -423,3 +423,23 @@ def test_interp_gradients_stay_finite_at_infinite_x_and_repeated_sample_points()
     np.testing.assert_array_equal(wrt_fp, [[1, 0, 0], [0, 0, 1]])
     d = fg.elementwise_grad(lambda x: fnp.interp(x, [0.0, 1.0, 2.0, 2.0], [0.0, 1.0, 3.0, 7.0]))
     np.testing.assert_array_equal(d(np.array([1.5, 2.0, 3.0])), [2.0, 0.0, 0.0])
+
+
+def test_diff_prepend_append_booleans_and_bad_orders_as_numpy():
+    a = np.array([[1.0, 4.0, 9.0], [2.0, 3.0, 7.0]])
+    for kwargs in (dict(prepend=0.5), dict(append=a[:, :2], n=2), dict(axis=0, prepend=a[:1]),
+                   dict(prepend=1.0, append=[[5.0], [6.0]])):
+        got, want = fnp.diff(a, **kwargs), np.diff(a, **kwargs)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    flags = np.array([True, False, False, True])
+    assert fnp.diff(flags).dtype == np.bool_
+    np.testing.assert_array_equal(fnp.diff(flags), [True, False, True])
+    # sum(w * diff(x, prepend=x0 ** 2)) = w0 (x0 - x0 ** 2) + w1 (x1 - x0) + w2 (x2 - x1)
+    w = np.array([1.0, 2.0, 3.0])
+    grad = fg.grad(lambda x: np.sum(w * np.diff(x, prepend=x[:1] ** 2)))(np.array([3.0, 1.0, 2.0]))
+    np.testing.assert_array_equal(grad, [1.0 * (1.0 - 2.0 * 3.0) - 2.0, 2.0 - 3.0, 3.0])
+    with pytest.raises(ValueError, match="non-negative"):
+        fnp.diff(a, n=-1)
+    with pytest.raises(ValueError, match="at least one dimensional"):
+        fnp.diff(np.array(1.0))

@@ -8,7 +8,7 @@ from ..primitives import reductions as _red
 from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis
 from .constructors import astype
-from .manipulation import ravel
+from .manipulation import broadcast_to, concatenate, ravel
 from .ufuncs import abs_square, isclose, sqrt
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
@@ -256,19 +256,40 @@ def argmin(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     return _red.argmin(a, one_axis(axis, a.ndim), keepdims)
 
 
-def diff(a: ArrayLike, n: int = 1, axis: Axis = -1) -> Array:
-    """``n``-th discrete difference along ``axis``.
+def diff(a: ArrayLike, n: int = 1, axis: Axis = -1, prepend: ArrayLike | None = None,
+         append: ArrayLike | None = None) -> Array:
+    """``n``-th discrete difference along ``axis``, after joining ``prepend`` and
+    ``append`` (broadcast to the other axes when scalars) at the ends; booleans differ by
+    ``!=``, as NumPy.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.diff(np.array([1.0, 4.0, 9.0, 16.0]), n=2)
     array([2., 2.])
+    >>> fnp.diff(np.array([1.0, 4.0, 9.0]), prepend=0.0)
+    array([1., 3., 5.])
     """
+    if n < 0:
+        raise ValueError(f"diff: order must be non-negative but got {n!r}")
     a = asarray(a)
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional; pass an "
+                         "array with a shape")
     axis = one_axis(axis, a.ndim)
+    ends = [(prepend, 0), (append, 1)]
+    if builtins.any(e is not None for e, _ in ends):
+        parts = [a]
+        for end, last in ends:
+            if end is None:
+                continue
+            end = asarray(end)
+            if end.ndim == 0:
+                end = broadcast_to(end, a.shape[:axis] + (1,) + a.shape[axis + 1:])
+            parts.insert(len(parts) if last else 0, end)
+        a = concatenate(parts, axis)
     for _ in range(n):
         hi = tuple(slice(1, None) if i == axis else slice(None) for i in range(a.ndim))
         lo = tuple(slice(None, -1) if i == axis else slice(None) for i in range(a.ndim))
-        a = a[hi] - a[lo]
+        a = (a[hi] != a[lo]) if a.dtype == _np.bool_ else a[hi] - a[lo]
     return a
 
 
