@@ -443,3 +443,17 @@ def test_diff_prepend_append_booleans_and_bad_orders_as_numpy():
         fnp.diff(a, n=-1)
     with pytest.raises(ValueError, match="at least one dimensional"):
         fnp.diff(np.array(1.0))
+
+
+def test_discrete_quantile_methods_keep_integer_dtypes_and_booleans_refuse_interpolation():
+    ints = np.arange(7, dtype=np.int8)
+    for method, want in (("lower", [1, 3]), ("higher", [2, 3]), ("nearest", [2, 3])):
+        for f in (fnp.quantile, fnp.nanquantile):
+            got = f(ints, [0.3, 0.5], method=method)
+            assert got.dtype == np.int8, (f.__name__, method)
+            np.testing.assert_array_equal(got, want)
+    assert fnp.percentile(np.arange(5), 30, method="lower").dtype == np.int64
+    assert fnp.quantile(np.arange(5), 0.3, method="midpoint").dtype == np.float64
+    assert fnp.quantile(np.array([True, False, True]), 0.3, method="higher") == np.True_
+    with pytest.raises(TypeError, match="booleans"):
+        fnp.quantile(np.array([True, False]), 0.3)

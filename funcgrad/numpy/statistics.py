@@ -162,13 +162,18 @@ def quantile_along(name, a, q, axis, method, keepdims, skip_nan, scale=1.0):
         raise ValueError(f"{name}: method={method!r} is not supported; use one of {METHODS} "
                          f"(NumPy's other methods, e.g. 'inverted_cdf', are not "
                          f"differentiable interpolations)")
-    a = _float(asarray(a))
+    a = asarray(a)
+    if a.dtype == _np.bool_ and method not in _DISCRETE:
+        raise TypeError(f"{name}: method={method!r} subtracts booleans, which NumPy refuses; "
+                        f"convert with a.astype(float) or use 'lower', 'higher' or 'nearest'")
+    picked = a.dtype  # the discrete methods pick elements: integers stay integers, as NumPy
+    a = _float(a)
     q_in = q
     q = asarray(q)
     if q.dtype.kind not in "biuf":
         raise TypeError(f"{name}: q must be real numbers, got dtype {q.dtype}")
     weak = isinstance(q_in, (int, float)) and not isinstance(q_in, bool)
-    dtype = a.dtype if method in _DISCRETE else \
+    dtype = picked if method in _DISCRETE else \
         _np.result_type(a.dtype, q_in if weak else q.dtype)  # (NumPy's)
     if scale != 1.0:
         q = divide(q, a.dtype.type(scale))
@@ -191,8 +196,11 @@ def quantile_along(name, a, q, axis, method, keepdims, skip_nan, scale=1.0):
         n = rows.shape[-1]
         empty = _any(missing, -1)
     out = _quantiles_sorted(sorted_, n, astype(ravel(q), _np.float64), method, dtype)
-    out = astype(out, dtype) if out.dtype != dtype else out
-    out = where(reshape(empty, empty.shape + (1,)), _np.asarray(_np.nan, dtype), out)
+    if dtype.kind in "fc":  # (integer rows hold no NaN)
+        out = astype(out, dtype) if out.dtype != dtype else out
+        out = where(reshape(empty, empty.shape + (1,)), _np.asarray(_np.nan, dtype), out)
+    else:
+        out = astype(out, dtype)
     out = moveaxis(out, -1, 0)
     return reshape(out, q.shape + (kept if keepdims else batch))
 
