@@ -457,3 +457,21 @@ def test_discrete_quantile_methods_keep_integer_dtypes_and_booleans_refuse_inter
     assert fnp.quantile(np.array([True, False, True]), 0.3, method="higher") == np.True_
     with pytest.raises(TypeError, match="booleans"):
         fnp.quantile(np.array([True, False]), 0.3)
+
+
+def test_complex_covariance_correlation_and_correlate_conjugate_as_numpy():
+    x = np.array([[1.0, 2.0, 4.0], [0.0, 1.0, 3.0]]) + 1j * np.array([[1.0, -1.0, 2.0],
+                                                                      [2.0, 0.0, 1.0]])
+    # by hand: the rows less their means, d0 = [-4+1j, -1-2j, 5+1j] / 3 and
+    # d1 = [-4+5j, -1-1j, 5-4j] / 3; cov[i, j] = sum(d_i * conj(d_j)) / 2
+    want = np.array([[14 / 3, 10 / 3 + 5j / 3], [10 / 3 - 5j / 3, 10 / 3]])
+    np.testing.assert_allclose(fnp.cov(x), want, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(fnp.corrcoef(x), want / np.sqrt(np.outer([14 / 3, 10 / 3],
+                                                                         [14 / 3, 10 / 3])),
+                               rtol=1e-14, atol=1e-15)
+    a, v = np.array([1.0 + 1j, 2.0, -1j]), np.array([1j, 1.0])
+    np.testing.assert_allclose(fnp.correlate(a, v, "full"), [1 + 1j, 3 - 1j, -3j, -1],
+                               atol=1e-15)  # c[k] = sum a[n + k] conj(v[n])
+    np.testing.assert_allclose(fnp.correlate(v, a, "full"), [-1, 3j, 3 + 1j, 1 - 1j],
+                               atol=1e-15)  # NumPy's swap: reversed and conjugated
+    assert fnp.cov(np.ones((2, 3)), dtype=np.float32).dtype == np.float32

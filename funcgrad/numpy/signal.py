@@ -16,8 +16,8 @@ from .indexing import argsort, take, where
 from .manipulation import concatenate, moveaxis, pad, ravel, reshape
 from .products import matmul
 from .reductions import cumprod, cumsum, diff, sum
-from .ufuncs import (abs, add, clip, divide, equal, greater, isfinite, isnan, less, less_equal,
-                     logical_and, logical_or, mod, multiply, subtract)
+from .ufuncs import (abs, add, clip, conj, divide, equal, greater, isfinite, isnan, less,
+                     less_equal, logical_and, logical_or, mod, multiply, subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["convolve", "correlate", "interp", "gradient", "trapezoid", "ediff1d",
@@ -76,7 +76,7 @@ def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> Array:
 
 def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> Array:
     """``np.correlate(a, v, mode='valid')``: the cross-correlation ``c[k] = sum_n a[n + k]
-    * v[n]`` of two 1-d sequences ('valid', 'same' or 'full'), differentiable in both.
+    * conj(v[n])`` of two 1-d sequences ('valid', 'same' or 'full'), differentiable in both.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.correlate(np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 0.5]), "full")
@@ -84,9 +84,13 @@ def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> Array:
     """
     _check_mode("correlate", mode)
     a, v = _as_1d(a, "correlate", "a"), _as_1d(v, "correlate", "v")
-    if v.shape[0] > a.shape[0]:  # as NumPy: swap, and reverse the result
-        return _sliding(v, a, mode)[::-1]
-    return _sliding(a, v, mode)
+    if v.shape[0] > a.shape[0]:  # as NumPy: swap, and reverse (and conjugate) the result
+        return _conj(_sliding(v, _conj(a), mode))[::-1]
+    return _sliding(a, _conj(v), mode)
+
+
+def _conj(a):
+    return conj(a) if a.dtype.kind == "c" else a
 
 
 def _count_at_most(xp, x):

@@ -21,8 +21,9 @@ from .manipulation import broadcast_to, concatenate, moveaxis, ravel, reshape, s
 from .products import dot
 from .reductions import any as _any
 from .reductions import max, min, sum
-from .ufuncs import (add, ceil, clip, divide, equal, floor, greater, greater_equal, isnan,
-                     logical_not, maximum, multiply, not_equal, rint, sqrt, subtract)
+from .ufuncs import (add, ceil, clip, conj, divide, equal, floor, greater, greater_equal, imag,
+                     isnan, logical_not, maximum, multiply, not_equal, real, rint, sqrt,
+                     subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["average", "median", "quantile", "percentile", "ptp", "cov", "corrcoef", "bincount",
@@ -368,6 +369,10 @@ def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, bias: boo
         fact = w_sum - ddof * sum(multiply(w, aw)) / w_sum
     x = subtract(x, reshape(avg, (avg.shape[0], 1)))
     x_t = transpose(x if w is None else multiply(x, w))
+    if x_t.dtype.kind == "c":  # X @ (X w)^H, as NumPy
+        x_t = conj(x_t)
+    if isinstance(fact, float):  # a Python number: float32 stays float32, as NumPy
+        return squeeze(multiply(dot(x, x_t), 1.0 / fact if fact else _np.inf))
     return squeeze(multiply(dot(x, x_t), divide(1.0, fact)))
 
 
@@ -386,8 +391,10 @@ def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, *,
     if c.ndim == 0:
         return divide(c, c)
     n = c.shape[0]
-    stddev = sqrt(take_along_axis(c, _np.arange(n).reshape(n, 1), 1))  # the diagonal
+    stddev = sqrt(real(take_along_axis(c, _np.arange(n).reshape(n, 1), 1)))  # the diagonal
     c = divide(divide(c, stddev), reshape(stddev, (1, n)))
+    if c.dtype.kind == "c":  # the real and imaginary parts clipped apart, as NumPy
+        return add(clip(real(c), -1.0, 1.0), multiply(clip(imag(c), -1.0, 1.0), 1j))
     return clip(c, -1.0, 1.0)
 
 
