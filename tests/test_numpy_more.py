@@ -475,3 +475,10 @@ def test_complex_covariance_correlation_and_correlate_conjugate_as_numpy():
     np.testing.assert_allclose(fnp.correlate(v, a, "full"), [-1, 3j, 3 + 1j, 1 - 1j],
                                atol=1e-15)  # NumPy's swap: reversed and conjugated
     assert fnp.cov(np.ones((2, 3)), dtype=np.float32).dtype == np.float32
+
+
+def test_polyval_at_a_python_float_is_float64_as_numpy():
+    p = np.array([1.0, 2.0, 3.0], np.float32)
+    got = fnp.polyval(p, 2.0)  # NumPy makes x an array: float64, not a weak Python scalar
+    assert got.dtype == np.float64 and float(got) == 11.0
+    assert fnp.polyval(p, np.float32(2.0)).dtype == np.float32
