@@ -482,3 +482,17 @@ def test_polyval_at_a_python_float_is_float64_as_numpy():
     got = fnp.polyval(p, 2.0)  # NumPy makes x an array: float64, not a weak Python scalar
     assert got.dtype == np.float64 and float(got) == 11.0
     assert fnp.polyval(p, np.float32(2.0)).dtype == np.float32
+
+
+def test_roll_broadcasts_shift_and_axis_and_adds_shifts_of_one_axis_as_numpy():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    for shift, axis, total in (((2, 3), 1, {1: 5}), (1, (0, 2), {0: 1, 2: 1}),
+                               ((1, 2), None, {None: 3}), ((1, -4), (-1, 2), {2: -3})):
+        want = a
+        for ax, s in total.items():  # np.roll with one shift per axis, which was right
+            want = np.roll(want, s, ax)
+        np.testing.assert_array_equal(fnp.roll(a, shift, axis), want)
+    grad = fg.grad(lambda x: fnp.roll(x, (1, 1), 0)[0])(np.array([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(grad, [0.0, 1.0, 0.0])  # out[0] = x[-2]
+    with pytest.raises(ValueError, match="different lengths"):
+        fnp.roll(a, (1, 2, 3), (0, 1))
