@@ -496,3 +496,25 @@ def test_roll_broadcasts_shift_and_axis_and_adds_shifts_of_one_axis_as_numpy():
     np.testing.assert_array_equal(grad, [0.0, 1.0, 0.0])  # out[0] = x[-2]
     with pytest.raises(ValueError, match="different lengths"):
         fnp.roll(a, (1, 2, 3), (0, 1))
+
+
+def test_clip_with_a_min_above_a_max_differentiates_its_value_a_max():
+    """np.clip(x, lo, hi) is minimum(maximum(x, lo), hi): hi wherever lo > hi."""
+    x, lo, hi = np.array([0.0, 2.0, 5.0]), np.array([3.0, 3.0, 3.0]), np.array([1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(fnp.clip(x, lo, hi), [1.0, 1.0, 1.0])
+    gx, glo, ghi = fg.grad(lambda *a: fnp.sum(fnp.clip(*a)), argnums=(0, 1, 2))(x, lo, hi)
+    np.testing.assert_array_equal(gx, [0, 0, 0])
+    np.testing.assert_array_equal(glo, [0, 0, 0])  # (was [1, 0, 0])
+    np.testing.assert_array_equal(ghi, [1, 1, 1])  # (was [0, 1, 1])
+    _, tangent = fg.jvp(lambda l, h: fnp.clip(x, l, h), (lo, hi), (np.ones(3), 2 * np.ones(3)))
+    np.testing.assert_array_equal(tangent, [2.0, 2.0, 2.0])
+
+
+def test_round_keeps_integer_dtypes_and_rounds_them_to_negative_decimals_as_numpy():
+    ints = np.array([1250, 1351, -1250, 15], np.int16)
+    for decimals, want in ((0, ints), (2, ints), (-1, [1250, 1350, -1250, 20]),
+                           (-2, [1200, 1400, -1200, 0])):
+        got = fnp.round(ints, decimals)
+        assert got.dtype == np.int16, decimals
+        np.testing.assert_array_equal(got, want)
+    assert fnp.round(np.array([3, 4], np.int8)).dtype == np.int8  # (was float16)
