@@ -518,3 +518,8 @@ def test_round_keeps_integer_dtypes_and_rounds_them_to_negative_decimals_as_nump
         assert got.dtype == np.int16, decimals
         np.testing.assert_array_equal(got, want)
     assert fnp.round(np.array([3, 4], np.int8)).dtype == np.int8  # (was float16)
+
+
+def test_histogram_refuses_estimated_bins_for_weighted_data_as_numpy():
+    with pytest.raises(TypeError, match="weighted data"):
+        fnp.histogram(X.ravel(), bins="auto", weights=X2.ravel())

@@ -497,6 +497,10 @@ def histogram_bin_edges(a: ArrayLike, bins: ArrayLike = 10,
         raise ValueError("weights should have the same shape as a.")
     a = ravel(a)
     if isinstance(bins, str):
+        if weights is not None:
+            raise TypeError(f"histogram: bins={bins!r} (automated estimation of the number "
+                            f"of bins) is not supported for weighted data, as in NumPy; give "
+                            f"the number of bins or the edges")
         values = concrete_values(a, f"histogram bins={bins!r} (an estimator reading the data)",
                                  "Give the number of bins instead, with range=.")
         rng = None if range is None else tuple(float(concrete_values(operand(r), "", ""))
