@@ -523,3 +523,20 @@ def test_round_keeps_integer_dtypes_and_rounds_them_to_negative_decimals_as_nump
 def test_histogram_refuses_estimated_bins_for_weighted_data_as_numpy():
     with pytest.raises(TypeError, match="weighted data"):
         fnp.histogram(X.ravel(), bins="auto", weights=X2.ravel())
+
+
+def test_take_modes_and_var_std_mean_and_correction_keywords_as_numpy():
+    a = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(fnp.take(a, [-4, 3, 7], mode="wrap"), [3.0, 1.0, 2.0])
+    np.testing.assert_array_equal(fnp.take(a, [-4, 3, 1], mode="clip"), [1.0, 3.0, 2.0])
+    grad = fg.grad(lambda x: fnp.sum(fnp.take(x, [-1, 5, 1], mode="clip")))(a)
+    np.testing.assert_array_equal(grad, [1.0, 1.0, 1.0])
+    with pytest.raises(IndexError, match="out of bounds"):
+        fnp.take(a, [3])
+    x = np.array([[1.0, 3.0, 8.0], [2.0, 2.0, 5.0]])
+    m = np.array([[4.0], [3.0]])  # a given mean: sum((x - m) ** 2) / (n - ddof)
+    np.testing.assert_array_equal(fnp.var(x, axis=1, keepdims=True, mean=m), [[26 / 3], [6 / 3]])
+    np.testing.assert_array_equal(fnp.std(x, axis=1, keepdims=True, mean=m, correction=1),
+                                  np.sqrt([[26 / 2], [6 / 2]]))
+    with pytest.raises(ValueError, match="simultaneously"):
+        fnp.var(x, ddof=1, correction=1)

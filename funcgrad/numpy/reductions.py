@@ -153,30 +153,41 @@ def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:  # no
     return _red.reduce_max(astype(a, _np.bool_), axes, keepdims)
 
 
+_mean = mean  # (var's and std's keyword mean= shadows it)
+
+
 def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-        ddof: int = 0, keepdims: bool = False, where: bool = True) -> Array:
-    """Variance over ``axis`` (``ddof`` as in NumPy).
+        ddof: int = 0, keepdims: bool = False, where: bool = True, *,
+        mean: ArrayLike | None = None, correction: int | None = None) -> Array:
+    """Variance over ``axis`` (``ddof``, or its array-API name ``correction``, and a
+    precomputed ``mean`` with the kept axes, as in NumPy).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(fnp.var)(np.array([1.0, 3.0]))
     array([-1.,  1.])
     """
     _no_extras("var", out, where)
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("var: ddof and correction can't be provided simultaneously; "
+                             "give one of them")
+        ddof = correction
     a, axes = _reduction(a, axis, dtype)
-    centered = a - mean(a, axis=axes, keepdims=True)
+    centered = a - (_mean(a, axis=axes, keepdims=True) if mean is None else mean)
     n = _count(a, axes)
     return _st.reduce_sum(abs_square(centered), axes, keepdims) / float(builtins.max(n - ddof, 0))
 
 
 def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-        ddof: int = 0, keepdims: bool = False, where: bool = True) -> Array:
-    """Standard deviation over ``axis``.
+        ddof: int = 0, keepdims: bool = False, where: bool = True, *,
+        mean: ArrayLike | None = None, correction: int | None = None) -> Array:
+    """Standard deviation over ``axis`` (the square root of :func:`var`, same arguments).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> float(fnp.std(np.array([1.0, 3.0])))
     1.0
     """
-    v = var(a, axis, dtype, out, ddof, keepdims, where)
+    v = var(a, axis, dtype, out, ddof, keepdims, where, mean=mean, correction=correction)
     # Where the spread is zero, the derivative is 0 (as PyTorch's and HIPS autograd's), not
     # d sqrt(0) = inf times a zero: the double-where keeps both branches finite.
     flat = _ew.equal(v, 0.0)
