@@ -303,3 +303,21 @@ def test_errors_name_the_problem(call, error, match):
     with pytest.raises(error, match=match):
         call()
 
+
+
+def test_norm_takes_matrix_axes_in_the_order_given_and_numpy_dtypes_and_shapes():
+    m = np.array([[1.0, -2.0, 0.5], [3.0, 0.0, -1.0]])  # column sums 4, 2, 1.5; rows 3.5, 4
+    for ord_, want in ((1, 4.0), (-1, 1.5), (np.inf, 4.0), (-np.inf, 3.5)):
+        assert fnp.linalg.norm(m, ord_) == want
+        # axis=(1, 0): the rows of m are the columns: the norm of m.T
+        transposed = {1: 4.0, -1: 3.5, np.inf: 4.0, -np.inf: 1.5}[ord_]
+        assert fnp.linalg.norm(m, ord_, axis=(1, 0)) == transposed
+        assert fnp.linalg.norm(m[None], ord_, axis=(-1, 1), keepdims=True).shape == (1, 1, 1)
+    grad = fg.grad(lambda a: fnp.linalg.norm(a, -1, axis=(1, 0)))(m)  # min row sum: row 0
+    np.testing.assert_array_equal(grad, [[1.0, -1.0, 1.0], [0.0, 0.0, 0.0]])
+    for ord_ in (None, 0, 1, 2, np.inf):
+        assert fnp.linalg.norm(np.arange(4), ord_).dtype == np.float64
+    assert fnp.linalg.norm(np.array([1j, 0.0, 2.0]), 0) == 2.0
+    assert fnp.linalg.norm(np.array([1j, 0.0, 2.0]), 0).dtype == np.float64
+    assert fnp.linalg.norm(np.ones((2, 3, 4)), keepdims=True).shape == (1, 1, 1)
+    assert fnp.linalg.norm(np.zeros(0), np.inf) == 0.0

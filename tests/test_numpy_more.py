@@ -384,3 +384,159 @@ def test_ravel_in_fortran_order_and_a_clear_refusal_of_memory_orders():
         np.testing.assert_array_equal(f(fnp.asarray(x)), np.ravel(x, order="F"))
     with pytest.raises(ValueError, match="order='C' or order='F'"):
         fg.grad(lambda a: np.sum(np.ravel(a, order="K")))(x)
+
+
+# --- audit regressions: values NumPy gives, derivatives at kinks as jax.numpy -----------------
+
+def test_interp_keeps_complex_fp_and_infinite_fp_values_as_numpy():
+    xq = np.array([-1.0, 0.0, 0.5, 2.0, 3.0, 4.0])
+    fp = np.array([1.0 + 2.0j, 2.0j, 3.0 - 1.0j])
+    got = fnp.interp(xq, [0.0, 1.0, 3.0], fp, left=5j)
+    assert got.dtype == np.complex128
+    np.testing.assert_array_equal(got, [5j, 1 + 2j, 0.5 + 2j, 1.5 + 0.5j, 3 - 1j, 3 - 1j])
+    # NumPy's fallbacks for NaN slopes: from the other end, then the equal ends' value
+    for fp in ([0.0, np.inf, 1.0], [np.inf, np.inf, 1.0], [-np.inf, np.inf, 0.0]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = np.interp(np.linspace(0.0, 2.0, 5), [0.0, 1.0, 2.0], fp)
+            got = fnp.interp(np.linspace(0.0, 2.0, 5), [0.0, 1.0, 2.0], np.array(fp))
+        np.testing.assert_array_equal(got, want)
+
+
+def test_interp_derivative_at_sample_points_is_the_slope_to_the_right():
+    """As jax.numpy.interp: at a sample point the segment to its right, at the last one the
+    last segment's slope (before: 0, as if interp were flat there)."""
+    xp, fp = np.array([0.0, 1.0, 3.0]), np.array([0.0, 2.0, 3.0])
+    d = fg.elementwise_grad(lambda x: fnp.interp(x, xp, fp))
+    np.testing.assert_array_equal(d(np.array([0.0, 1.0, 3.0, -1.0, 4.0])), [2, 0.5, 0.5, 0, 0])
+    periodic = fg.elementwise_grad(lambda x: fnp.interp(x, xp, fp, period=4.0))
+    np.testing.assert_array_equal(periodic(np.array([3.0, 4.0, 5.0])), [-3.0, 2.0, 0.5])
+    wrt_fp = fg.jacobian(lambda f: fnp.interp(np.array([1.0, 3.0]), xp, f))(fp)
+    np.testing.assert_array_equal(wrt_fp, [[0, 1, 0], [0, 0, 1]])
+    wrt_xp = fg.grad(lambda p: fnp.interp(3.0, p, fp))(xp)  # moving xp[2] right lowers f(3)
+    np.testing.assert_array_equal(wrt_xp, [0.0, 0.0, -0.5])
+
+
+def test_interp_gradients_stay_finite_at_infinite_x_and_repeated_sample_points():
+    xp, fp = np.array([0.0, 1.0, 3.0]), np.array([0.0, 2.0, 3.0])
+    wrt_fp = fg.jacobian(lambda f: fnp.interp(np.array([-np.inf, np.inf]), xp, f))(fp)
+    np.testing.assert_array_equal(wrt_fp, [[1, 0, 0], [0, 0, 1]])
+    d = fg.elementwise_grad(lambda x: fnp.interp(x, [0.0, 1.0, 2.0, 2.0], [0.0, 1.0, 3.0, 7.0]))
+    np.testing.assert_array_equal(d(np.array([1.5, 2.0, 3.0])), [2.0, 0.0, 0.0])
+
+
+def test_diff_prepend_append_booleans_and_bad_orders_as_numpy():
+    a = np.array([[1.0, 4.0, 9.0], [2.0, 3.0, 7.0]])
+    for kwargs in (dict(prepend=0.5), dict(append=a[:, :2], n=2), dict(axis=0, prepend=a[:1]),
+                   dict(prepend=1.0, append=[[5.0], [6.0]])):
+        got, want = fnp.diff(a, **kwargs), np.diff(a, **kwargs)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    flags = np.array([True, False, False, True])
+    assert fnp.diff(flags).dtype == np.bool_
+    np.testing.assert_array_equal(fnp.diff(flags), [True, False, True])
+    # sum(w * diff(x, prepend=x0 ** 2)) = w0 (x0 - x0 ** 2) + w1 (x1 - x0) + w2 (x2 - x1)
+    w = np.array([1.0, 2.0, 3.0])
+    grad = fg.grad(lambda x: np.sum(w * np.diff(x, prepend=x[:1] ** 2)))(np.array([3.0, 1.0, 2.0]))
+    np.testing.assert_array_equal(grad, [1.0 * (1.0 - 2.0 * 3.0) - 2.0, 2.0 - 3.0, 3.0])
+    with pytest.raises(ValueError, match="non-negative"):
+        fnp.diff(a, n=-1)
+    with pytest.raises(ValueError, match="at least one dimensional"):
+        fnp.diff(np.array(1.0))
+
+
+def test_discrete_quantile_methods_keep_integer_dtypes_and_booleans_refuse_interpolation():
+    ints = np.arange(7, dtype=np.int8)
+    for method, want in (("lower", [1, 3]), ("higher", [2, 3]), ("nearest", [2, 3])):
+        for f in (fnp.quantile, fnp.nanquantile):
+            got = f(ints, [0.3, 0.5], method=method)
+            assert got.dtype == np.int8, (f.__name__, method)
+            np.testing.assert_array_equal(got, want)
+    assert fnp.percentile(np.arange(5), 30, method="lower").dtype == np.int64
+    assert fnp.quantile(np.arange(5), 0.3, method="midpoint").dtype == np.float64
+    assert fnp.quantile(np.array([True, False, True]), 0.3, method="higher") == np.True_
+    with pytest.raises(TypeError, match="booleans"):
+        fnp.quantile(np.array([True, False]), 0.3)
+
+
+def test_complex_covariance_correlation_and_correlate_conjugate_as_numpy():
+    x = np.array([[1.0, 2.0, 4.0], [0.0, 1.0, 3.0]]) + 1j * np.array([[1.0, -1.0, 2.0],
+                                                                      [2.0, 0.0, 1.0]])
+    # by hand: the rows less their means, d0 = [-4+1j, -1-2j, 5+1j] / 3 and
+    # d1 = [-4+5j, -1-1j, 5-4j] / 3; cov[i, j] = sum(d_i * conj(d_j)) / 2
+    want = np.array([[14 / 3, 10 / 3 + 5j / 3], [10 / 3 - 5j / 3, 10 / 3]])
+    np.testing.assert_allclose(fnp.cov(x), want, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(fnp.corrcoef(x), want / np.sqrt(np.outer([14 / 3, 10 / 3],
+                                                                         [14 / 3, 10 / 3])),
+                               rtol=1e-14, atol=1e-15)
+    a, v = np.array([1.0 + 1j, 2.0, -1j]), np.array([1j, 1.0])
+    np.testing.assert_allclose(fnp.correlate(a, v, "full"), [1 + 1j, 3 - 1j, -3j, -1],
+                               atol=1e-15)  # c[k] = sum a[n + k] conj(v[n])
+    np.testing.assert_allclose(fnp.correlate(v, a, "full"), [-1, 3j, 3 + 1j, 1 - 1j],
+                               atol=1e-15)  # NumPy's swap: reversed and conjugated
+    assert fnp.cov(np.ones((2, 3)), dtype=np.float32).dtype == np.float32
+
+
+def test_polyval_at_a_python_float_is_float64_as_numpy():
+    p = np.array([1.0, 2.0, 3.0], np.float32)
+    got = fnp.polyval(p, 2.0)  # NumPy makes x an array: float64, not a weak Python scalar
+    assert got.dtype == np.float64 and float(got) == 11.0
+    assert fnp.polyval(p, np.float32(2.0)).dtype == np.float32
+
+
+def test_roll_broadcasts_shift_and_axis_and_adds_shifts_of_one_axis_as_numpy():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    for shift, axis, total in (((2, 3), 1, {1: 5}), (1, (0, 2), {0: 1, 2: 1}),
+                               ((1, 2), None, {None: 3}), ((1, -4), (-1, 2), {2: -3})):
+        want = a
+        for ax, s in total.items():  # np.roll with one shift per axis, which was right
+            want = np.roll(want, s, ax)
+        np.testing.assert_array_equal(fnp.roll(a, shift, axis), want)
+    grad = fg.grad(lambda x: fnp.roll(x, (1, 1), 0)[0])(np.array([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(grad, [0.0, 1.0, 0.0])  # out[0] = x[-2]
+    with pytest.raises(ValueError, match="different lengths"):
+        fnp.roll(a, (1, 2, 3), (0, 1))
+
+
+def test_clip_with_a_min_above_a_max_differentiates_its_value_a_max():
+    """np.clip(x, lo, hi) is minimum(maximum(x, lo), hi): hi wherever lo > hi."""
+    x, lo, hi = np.array([0.0, 2.0, 5.0]), np.array([3.0, 3.0, 3.0]), np.array([1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(fnp.clip(x, lo, hi), [1.0, 1.0, 1.0])
+    gx, glo, ghi = fg.grad(lambda *a: fnp.sum(fnp.clip(*a)), argnums=(0, 1, 2))(x, lo, hi)
+    np.testing.assert_array_equal(gx, [0, 0, 0])
+    np.testing.assert_array_equal(glo, [0, 0, 0])  # (was [1, 0, 0])
+    np.testing.assert_array_equal(ghi, [1, 1, 1])  # (was [0, 1, 1])
+    _, tangent = fg.jvp(lambda l, h: fnp.clip(x, l, h), (lo, hi), (np.ones(3), 2 * np.ones(3)))
+    np.testing.assert_array_equal(tangent, [2.0, 2.0, 2.0])
+
+
+def test_round_keeps_integer_dtypes_and_rounds_them_to_negative_decimals_as_numpy():
+    ints = np.array([1250, 1351, -1250, 15], np.int16)
+    for decimals, want in ((0, ints), (2, ints), (-1, [1250, 1350, -1250, 20]),
+                           (-2, [1200, 1400, -1200, 0])):
+        got = fnp.round(ints, decimals)
+        assert got.dtype == np.int16, decimals
+        np.testing.assert_array_equal(got, want)
+    assert fnp.round(np.array([3, 4], np.int8)).dtype == np.int8  # (was float16)
+
+
+def test_histogram_refuses_estimated_bins_for_weighted_data_as_numpy():
+    with pytest.raises(TypeError, match="weighted data"):
+        fnp.histogram(X.ravel(), bins="auto", weights=X2.ravel())
+
+
+def test_take_modes_and_var_std_mean_and_correction_keywords_as_numpy():
+    a = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(fnp.take(a, [-4, 3, 7], mode="wrap"), [3.0, 1.0, 2.0])
+    np.testing.assert_array_equal(fnp.take(a, [-4, 3, 1], mode="clip"), [1.0, 3.0, 2.0])
+    grad = fg.grad(lambda x: fnp.sum(fnp.take(x, [-1, 5, 1], mode="clip")))(a)
+    np.testing.assert_array_equal(grad, [1.0, 1.0, 1.0])
+    with pytest.raises(IndexError, match="out of bounds"):
+        fnp.take(a, [3])
+    x = np.array([[1.0, 3.0, 8.0], [2.0, 2.0, 5.0]])
+    m = np.array([[4.0], [3.0]])  # a given mean: sum((x - m) ** 2) / (n - ddof)
+    np.testing.assert_array_equal(fnp.var(x, axis=1, keepdims=True, mean=m), [[26 / 3], [6 / 3]])
+    np.testing.assert_array_equal(fnp.std(x, axis=1, keepdims=True, mean=m, correction=1),
+                                  np.sqrt([[26 / 2], [6 / 2]]))
+    with pytest.raises(ValueError, match="simultaneously"):
+        fnp.var(x, ddof=1, correction=1)

@@ -74,13 +74,23 @@ def argwhere(a):
     return _np.argwhere(_plain_values(a))
 
 
-def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None) -> Array:
-    """Elements at ``indices`` along ``axis`` (of the flattened array when None).
+def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
+         mode: str = "raise") -> Array:
+    """Elements at ``indices`` along ``axis`` (of the flattened array when None); indices
+    out of bounds raise (``mode='raise'``), wrap around (``'wrap'``) or are clipped to the
+    ends (``'clip'``, negative ones too), as NumPy.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.take(x, [0, 0, 2])))(np.ones(3))
     array([2., 0., 1.])
+    >>> fnp.take(np.array([1.0, 2.0, 3.0]), [-4, 5], mode="wrap")
+    array([3., 3.])
     """
+    if out is not None:
+        raise TypeError("take: out= is not supported (funcgrad arrays are immutable); use "
+                        "the returned value")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
@@ -88,6 +98,13 @@ def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None) -> Array:
     indices = asarray(indices)
     if indices.dtype.kind == "b":  # np.take reads booleans as the integers 0 and 1, not a mask
         indices = astype(indices, _np.intp)
+    if mode != "raise":
+        n = a.shape[axis]
+        if n == 0 and indices.size:
+            raise IndexError(f"take: cannot do a non-empty take from an empty axis "
+                             f"(mode={mode!r})")
+        if n:
+            indices = _ew.mod(indices, n) if mode == "wrap" else _ew.clip(indices, 0, n - 1)
     # (through the primitive, so a plain array indexed by a traced index works too)
     return _ix.index(a, (slice(None),) * axis + (indices,))
 

@@ -114,24 +114,30 @@ def norm(x: ArrayLike, ord: Any = None, axis: Axis = None, keepdims: bool = Fals
     >>> fg.grad(fnp.linalg.norm)(np.array([3.0, 4.0]))
     array([0.6, 0.8])
     """
-    x = asarray(x)
+    x = _float(asarray(x))
     if axis is None:
-        if ord is None:
-            return sqrt(_sum(abs_square(ravel(x))))
+        if ord is None or (ord in ("f", "fro") and x.ndim == 2) or (ord == 2 and x.ndim == 1):
+            out = sqrt(_sum(abs_square(ravel(x))))
+            return reshape(out, (1,) * x.ndim) if keepdims else out
         axes = tuple(range(x.ndim))
-    else:
-        axes = normalize_axis(axis, x.ndim)
+    else:  # in the order given: norm(m, 1, axis=(1, 0)) is the 1-norm of m.T, as NumPy
+        axes = tuple(int(a) for a in (axis if isinstance(axis, tuple) else (axis,)))
+        normalize_axis(axes, x.ndim)  # (bounds and repeats)
+        axes = tuple(a % x.ndim for a in axes)
     if len(axes) == 1:
         ax = axes
         a = _abs(x)
         if ord is None or ord == 2:
             out = sqrt(_sum(abs_square(x), axis=ax, keepdims=keepdims))
+        elif isinstance(ord, str):
+            raise ValueError(f"norm: invalid norm order {ord!r} for vectors; use a number")
         elif ord == np.inf:
-            out = _max(a, axis=ax, keepdims=keepdims)
+            reduce = _max if x.shape[ax[0]] else _sum  # (empty: 0, NumPy's initial=0)
+            out = reduce(a, axis=ax, keepdims=keepdims)
         elif ord == -np.inf:
             out = _min(a, axis=ax, keepdims=keepdims)
         elif ord == 0:
-            out = _sum(astype(not_equal(x, 0), x.dtype), axis=ax, keepdims=keepdims)
+            out = _sum(astype(not_equal(x, 0), a.dtype), axis=ax, keepdims=keepdims)
         elif ord == 1:
             out = _sum(a, axis=ax, keepdims=keepdims)
         else:
@@ -140,22 +146,18 @@ def norm(x: ArrayLike, ord: Any = None, axis: Axis = None, keepdims: bool = Fals
     if len(axes) == 2:
         r, c = axes
         a = _abs(x)
-        if ord is None or ord == "fro":
-            out = sqrt(_sum(abs_square(x), axis=axes, keepdims=keepdims))
-        elif ord in (1, -1):
-            s = _sum(a, axis=r, keepdims=True)
-            out = (_max if ord == 1 else _min)(s, axis=c, keepdims=True)
-            out = out if keepdims else squeeze(out, axis=axes)
-        elif ord in (np.inf, -np.inf):
-            s = _sum(a, axis=c, keepdims=True)
-            out = (_max if ord == np.inf else _min)(s, axis=r, keepdims=True)
-            out = out if keepdims else squeeze(out, axis=axes)
+        if ord is None or ord in ("f", "fro"):
+            out = sqrt(_sum(abs_square(x), axis=axes))
+        elif ord in (1, -1):  # the largest (smallest) column sum, columns along c
+            out = (_max if ord == 1 else _min)(_sum(a, axis=r), axis=c - (c > r))
+        elif ord in (np.inf, -np.inf):  # the largest (smallest) row sum
+            out = (_max if ord == np.inf else _min)(_sum(a, axis=c), axis=r - (r > c))
         elif ord in (2, -2, "nuc"):
-            out = _singular_value_norm(x, ord, r, c, keepdims)
+            out = _singular_value_norm(x, ord, r, c, False)
         else:
             raise ValueError(f"norm: invalid norm order {ord!r} for matrices; use 'fro', "
                              "'nuc', 1, -1, 2, -2, inf or -inf")
-        return out
+        return expand_dims(out, tuple(sorted(axes))) if keepdims else out
     raise ValueError(f"norm: improper number of axes {axes}: give one (vector) or two (matrix)")
 
 

@@ -539,8 +539,18 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axis = None) -> Array:
                         f"(dtype {shifts.dtype}); round it first, e.g. int(round(shift))")
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), a.shape)
-    for s, ax in zip(_ints(shift), _ints(axis)):
-        ax = one_axis(ax, a.ndim)
+    try:  # as NumPy: shift and axis broadcast together, shifts of one axis add up
+        pairs = _np.broadcast(shifts, _np.asarray(axis))
+    except ValueError:
+        raise ValueError(f"roll: shift {shift!r} and axis {axis!r} have different lengths; "
+                         f"give one shift per axis, or one for all") from None
+    if pairs.ndim > 1:
+        raise ValueError("roll: 'shift' and 'axis' should be scalars or 1D sequences")
+    total = {}
+    for s, ax in pairs:
+        ax = one_axis(int(ax), a.ndim)
+        total[ax] = total.get(ax, 0) + int(s)
+    for ax, s in total.items():
         n = a.shape[ax]
         if n == 0:
             continue

@@ -234,8 +234,8 @@ def polyval(p: ArrayLike, x: ArrayLike) -> Array:
     (7.0, 6.0)
     """
     p = asarray(p)
-    x = operand(x)
-    y = zeros_like(x) if hasattr(x, "shape") else 0.0
+    x = asarray(x)  # (a Python float is float64 here, as in NumPy's)
+    y = zeros_like(x)
     for i in range(p.shape[0]):
         y = y * x + p[i]
     return y

@@ -8,7 +8,7 @@ from ..primitives import reductions as _red
 from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis
 from .constructors import astype
-from .manipulation import ravel
+from .manipulation import broadcast_to, concatenate, ravel
 from .ufuncs import abs_square, isclose, sqrt
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
@@ -153,30 +153,41 @@ def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:  # no
     return _red.reduce_max(astype(a, _np.bool_), axes, keepdims)
 
 
+_mean = mean  # (var's and std's keyword mean= shadows it)
+
+
 def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-        ddof: int = 0, keepdims: bool = False, where: bool = True) -> Array:
-    """Variance over ``axis`` (``ddof`` as in NumPy).
+        ddof: int = 0, keepdims: bool = False, where: bool = True, *,
+        mean: ArrayLike | None = None, correction: int | None = None) -> Array:
+    """Variance over ``axis`` (``ddof``, or its array-API name ``correction``, and a
+    precomputed ``mean`` with the kept axes, as in NumPy).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(fnp.var)(np.array([1.0, 3.0]))
     array([-1.,  1.])
     """
     _no_extras("var", out, where)
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("var: ddof and correction can't be provided simultaneously; "
+                             "give one of them")
+        ddof = correction
     a, axes = _reduction(a, axis, dtype)
-    centered = a - mean(a, axis=axes, keepdims=True)
+    centered = a - (_mean(a, axis=axes, keepdims=True) if mean is None else mean)
     n = _count(a, axes)
     return _st.reduce_sum(abs_square(centered), axes, keepdims) / float(builtins.max(n - ddof, 0))
 
 
 def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-        ddof: int = 0, keepdims: bool = False, where: bool = True) -> Array:
-    """Standard deviation over ``axis``.
+        ddof: int = 0, keepdims: bool = False, where: bool = True, *,
+        mean: ArrayLike | None = None, correction: int | None = None) -> Array:
+    """Standard deviation over ``axis`` (the square root of :func:`var`, same arguments).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> float(fnp.std(np.array([1.0, 3.0])))
     1.0
     """
-    v = var(a, axis, dtype, out, ddof, keepdims, where)
+    v = var(a, axis, dtype, out, ddof, keepdims, where, mean=mean, correction=correction)
     # Where the spread is zero, the derivative is 0 (as PyTorch's and HIPS autograd's), not
     # d sqrt(0) = inf times a zero: the double-where keeps both branches finite.
     flat = _ew.equal(v, 0.0)
@@ -256,19 +267,40 @@ def argmin(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     return _red.argmin(a, one_axis(axis, a.ndim), keepdims)
 
 
-def diff(a: ArrayLike, n: int = 1, axis: Axis = -1) -> Array:
-    """``n``-th discrete difference along ``axis``.
+def diff(a: ArrayLike, n: int = 1, axis: Axis = -1, prepend: ArrayLike | None = None,
+         append: ArrayLike | None = None) -> Array:
+    """``n``-th discrete difference along ``axis``, after joining ``prepend`` and
+    ``append`` (broadcast to the other axes when scalars) at the ends; booleans differ by
+    ``!=``, as NumPy.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.diff(np.array([1.0, 4.0, 9.0, 16.0]), n=2)
     array([2., 2.])
+    >>> fnp.diff(np.array([1.0, 4.0, 9.0]), prepend=0.0)
+    array([1., 3., 5.])
     """
+    if n < 0:
+        raise ValueError(f"diff: order must be non-negative but got {n!r}")
     a = asarray(a)
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional; pass an "
+                         "array with a shape")
     axis = one_axis(axis, a.ndim)
+    ends = [(prepend, 0), (append, 1)]
+    if builtins.any(e is not None for e, _ in ends):
+        parts = [a]
+        for end, last in ends:
+            if end is None:
+                continue
+            end = asarray(end)
+            if end.ndim == 0:
+                end = broadcast_to(end, a.shape[:axis] + (1,) + a.shape[axis + 1:])
+            parts.insert(len(parts) if last else 0, end)
+        a = concatenate(parts, axis)
     for _ in range(n):
         hi = tuple(slice(1, None) if i == axis else slice(None) for i in range(a.ndim))
         lo = tuple(slice(None, -1) if i == axis else slice(None) for i in range(a.ndim))
-        a = a[hi] - a[lo]
+        a = (a[hi] != a[lo]) if a.dtype == _np.bool_ else a[hi] - a[lo]
     return a
 
 

@@ -16,8 +16,8 @@ from .indexing import argsort, take, where
 from .manipulation import concatenate, moveaxis, pad, ravel, reshape
 from .products import matmul
 from .reductions import cumprod, cumsum, diff, sum
-from .ufuncs import (abs, add, clip, divide, equal, greater, less, less_equal, logical_and, mod,
-                     multiply, subtract)
+from .ufuncs import (abs, add, clip, conj, divide, equal, greater, isfinite, isnan, less,
+                     less_equal, logical_and, logical_or, mod, multiply, subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["convolve", "correlate", "interp", "gradient", "trapezoid", "ediff1d",
@@ -76,7 +76,7 @@ def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> Array:
 
 def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> Array:
     """``np.correlate(a, v, mode='valid')``: the cross-correlation ``c[k] = sum_n a[n + k]
-    * v[n]`` of two 1-d sequences ('valid', 'same' or 'full'), differentiable in both.
+    * conj(v[n])`` of two 1-d sequences ('valid', 'same' or 'full'), differentiable in both.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.correlate(np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 0.5]), "full")
@@ -84,9 +84,13 @@ def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> Array:
     """
     _check_mode("correlate", mode)
     a, v = _as_1d(a, "correlate", "a"), _as_1d(v, "correlate", "v")
-    if v.shape[0] > a.shape[0]:  # as NumPy: swap, and reverse the result
-        return _sliding(v, a, mode)[::-1]
-    return _sliding(a, v, mode)
+    if v.shape[0] > a.shape[0]:  # as NumPy: swap, and reverse (and conjugate) the result
+        return _conj(_sliding(v, _conj(a), mode))[::-1]
+    return _sliding(a, _conj(v), mode)
+
+
+def _conj(a):
+    return conj(a) if a.dtype.kind == "c" else a
 
 
 def _count_at_most(xp, x):
@@ -104,7 +108,9 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | None = 
     """``np.interp(x, xp, fp, left=None, right=None, period=None)``: piecewise-linear
     interpolation of the points ``(xp, fp)`` (``xp`` increasing) at ``x``; ``left`` and
     ``right`` (default ``fp[0]`` and ``fp[-1]``) outside, or periodic with ``period``.
-    Differentiable in ``x``, ``xp``, ``fp``, ``left`` and ``right``; float64, as NumPy.
+    Differentiable in ``x``, ``xp``, ``fp``, ``left`` and ``right`` (at a sample point,
+    the slope of the segment to its right, as JAX); float64, complex128 for complex ``fp``,
+    as NumPy.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> xp, fp = np.array([0.0, 1.0, 3.0]), np.array([0.0, 2.0, 3.0])
@@ -113,7 +119,9 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | None = 
     >>> float(fg.grad(lambda x: fnp.interp(x, xp, fp))(2.0))
     0.5
     """
-    x, xp, fp = (astype(asarray(v), _np.float64) for v in (x, xp, fp))
+    x, xp, fp = asarray(x), asarray(xp), asarray(fp)
+    out_dtype = _np.complex128 if _np.iscomplexobj(fp) else _np.float64  # (complex fp: NumPy)
+    x, xp, fp = astype(x, _np.float64), astype(xp, _np.float64), astype(fp, out_dtype)
     if xp.ndim != 1 or fp.ndim != 1:
         raise ValueError("interp: data points xp and fp must be 1-D sequences")
     if xp.shape[0] != fp.shape[0]:
@@ -131,18 +139,33 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | None = 
         xp = concatenate([subtract(xp[-1:], period), xp, add(xp[0:1], period)])
         fp = concatenate([fp[-1:], fp, fp[0:1]])
     n = xp.shape[0]
-    left = fp[0] if left is None else astype(asarray(left), _np.float64)
-    right = fp[n - 1] if right is None else astype(asarray(right), _np.float64)
+    left = fp[0] if left is None else astype(asarray(left), out_dtype)
+    right = fp[n - 1] if right is None else astype(asarray(right), out_dtype)
     if n == 1:
         out = where(less(x, xp[0]), left, where(greater(x, xp[0]), right, fp[0]))
         return out
     j = clip(subtract(_count_at_most(xp, x), 1), 0, n - 2)  # x in [xp[j], xp[j + 1])
-    x0, x1, f0, f1 = take(xp, j), take(xp, j + 1), take(fp, j), take(fp, j + 1)
-    slope = divide(subtract(f1, f0), subtract(x1, x0))
-    inside = add(multiply(slope, subtract(x, x0)), f0)
-    inside = where(equal(x, x0), f0, inside)  # (NumPy: no 0 * inf at a sample point)
-    out = where(less(x, xp[0]), left, where(greater(x, xp[n - 1]), right, inside))
-    return where(equal(x, xp[n - 1]), fp[n - 1], out)
+    below, above = less(x, xp[0]), greater(x, xp[n - 1])
+    x_in = where(logical_or(below, above), xp[0], x)  # (x = +-inf: no 0 * inf in the slope)
+    inside = _segment(x_in, take(xp, j), take(xp, j + 1), take(fp, j), take(fp, j + 1))
+    return where(below, left, where(above, right, inside))
+
+
+def _segment(x, x0, x1, f0, f1):
+    """NumPy's value on the segment ``[x0, x1]``: ``f0 + slope * (x - x0)``, from the other
+    end when that is NaN (infinite ``fp``), and exactly ``f0`` (``f1`` at the last sample
+    point) at the sample points, there still with the segment's slope as derivative, as
+    ``jax.numpy.interp`` (the one-sided slope to the right; the last segment's at the end)."""
+    width = subtract(x1, x0)
+    flat = equal(width, 0.0)  # a repeated sample point, met only at its own x
+    slope = where(flat, 0.0, divide(subtract(f1, f0), where(flat, 1.0, width)))
+    from_x0 = add(multiply(slope, subtract(x, x0)), f0)
+    from_x1 = add(multiply(slope, subtract(x, x1)), f1)
+    value = where(isnan(from_x0), where(logical_and(isnan(from_x1), equal(f0, f1)), f0, from_x1),
+                  from_x0)
+    finite = where(isfinite(slope), slope, 0.0)  # no 0 * inf at a sample point
+    value = where(equal(x, x0), add(multiply(finite, subtract(x, x0)), f0), value)
+    return where(equal(x, x1), add(multiply(finite, subtract(x, x1)), f1), value)
 
 
 def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Axis = None, edge_order: int = 1) -> Array:

@@ -21,8 +21,9 @@ from .manipulation import broadcast_to, concatenate, moveaxis, ravel, reshape, s
 from .products import dot
 from .reductions import any as _any
 from .reductions import max, min, sum
-from .ufuncs import (add, ceil, clip, divide, equal, floor, greater, greater_equal, isnan,
-                     logical_not, maximum, multiply, not_equal, rint, sqrt, subtract)
+from .ufuncs import (add, ceil, clip, conj, divide, equal, floor, greater, greater_equal, imag,
+                     isnan, logical_not, maximum, multiply, not_equal, real, rint, sqrt,
+                     subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["average", "median", "quantile", "percentile", "ptp", "cov", "corrcoef", "bincount",
@@ -162,13 +163,18 @@ def quantile_along(name, a, q, axis, method, keepdims, skip_nan, scale=1.0):
         raise ValueError(f"{name}: method={method!r} is not supported; use one of {METHODS} "
                          f"(NumPy's other methods, e.g. 'inverted_cdf', are not "
                          f"differentiable interpolations)")
-    a = _float(asarray(a))
+    a = asarray(a)
+    if a.dtype == _np.bool_ and method not in _DISCRETE:
+        raise TypeError(f"{name}: method={method!r} subtracts booleans, which NumPy refuses; "
+                        f"convert with a.astype(float) or use 'lower', 'higher' or 'nearest'")
+    picked = a.dtype  # the discrete methods pick elements: integers stay integers, as NumPy
+    a = _float(a)
     q_in = q
     q = asarray(q)
     if q.dtype.kind not in "biuf":
         raise TypeError(f"{name}: q must be real numbers, got dtype {q.dtype}")
     weak = isinstance(q_in, (int, float)) and not isinstance(q_in, bool)
-    dtype = a.dtype if method in _DISCRETE else \
+    dtype = picked if method in _DISCRETE else \
         _np.result_type(a.dtype, q_in if weak else q.dtype)  # (NumPy's)
     if scale != 1.0:
         q = divide(q, a.dtype.type(scale))
@@ -191,8 +197,11 @@ def quantile_along(name, a, q, axis, method, keepdims, skip_nan, scale=1.0):
         n = rows.shape[-1]
         empty = _any(missing, -1)
     out = _quantiles_sorted(sorted_, n, astype(ravel(q), _np.float64), method, dtype)
-    out = astype(out, dtype) if out.dtype != dtype else out
-    out = where(reshape(empty, empty.shape + (1,)), _np.asarray(_np.nan, dtype), out)
+    if dtype.kind in "fc":  # (integer rows hold no NaN)
+        out = astype(out, dtype) if out.dtype != dtype else out
+        out = where(reshape(empty, empty.shape + (1,)), _np.asarray(_np.nan, dtype), out)
+    else:
+        out = astype(out, dtype)
     out = moveaxis(out, -1, 0)
     return reshape(out, q.shape + (kept if keepdims else batch))
 
@@ -360,6 +369,10 @@ def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, bias: boo
         fact = w_sum - ddof * sum(multiply(w, aw)) / w_sum
     x = subtract(x, reshape(avg, (avg.shape[0], 1)))
     x_t = transpose(x if w is None else multiply(x, w))
+    if x_t.dtype.kind == "c":  # X @ (X w)^H, as NumPy
+        x_t = conj(x_t)
+    if isinstance(fact, float):  # a Python number: float32 stays float32, as NumPy
+        return squeeze(multiply(dot(x, x_t), 1.0 / fact if fact else _np.inf))
     return squeeze(multiply(dot(x, x_t), divide(1.0, fact)))
 
 
@@ -378,8 +391,10 @@ def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, *,
     if c.ndim == 0:
         return divide(c, c)
     n = c.shape[0]
-    stddev = sqrt(take_along_axis(c, _np.arange(n).reshape(n, 1), 1))  # the diagonal
+    stddev = sqrt(real(take_along_axis(c, _np.arange(n).reshape(n, 1), 1)))  # the diagonal
     c = divide(divide(c, stddev), reshape(stddev, (1, n)))
+    if c.dtype.kind == "c":  # the real and imaginary parts clipped apart, as NumPy
+        return add(clip(real(c), -1.0, 1.0), multiply(clip(imag(c), -1.0, 1.0), 1j))
     return clip(c, -1.0, 1.0)
 
 
@@ -482,6 +497,10 @@ def histogram_bin_edges(a: ArrayLike, bins: ArrayLike = 10,
         raise ValueError("weights should have the same shape as a.")
     a = ravel(a)
     if isinstance(bins, str):
+        if weights is not None:
+            raise TypeError(f"histogram: bins={bins!r} (automated estimation of the number "
+                            f"of bins) is not supported for weighted data, as in NumPy; give "
+                            f"the number of bins or the edges")
         values = concrete_values(a, f"histogram bins={bins!r} (an estimator reading the data)",
                                  "Give the number of bins instead, with range=.")
         rng = None if range is None else tuple(float(concrete_values(operand(r), "", ""))

@@ -14,7 +14,7 @@ import numpy as _np
 
 from ..core import _special_classes, _state
 from ..primitives import elementwise as _ew
-from ._convert import operand
+from ._convert import asarray, operand
 from .constructors import astype
 from ..typing import Array, ArrayLike
 
@@ -207,10 +207,21 @@ def round(a: ArrayLike, decimals: int = 0) -> Array:  # noqa: A001 - NumPy's nam
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.round(np.array([0.5, 1.5, 2.5])), fnp.round(np.array([0.123, 0.456]), 2)
     (array([0., 2., 2.]), array([0.12, 0.46]))
+    >>> fnp.round(np.array([1250, 1351]), -2)
+    array([1200, 1400])
     """
     a = operand(a)
+    kind = a.dtype.kind if hasattr(a, "dtype") else _np.result_type(a).kind
+    if kind in "iu":  # integers stay integers, as NumPy: exact for decimals >= 0
+        a = asarray(a)
+        if decimals >= 0:
+            return astype(a, a.dtype)
+        return astype(round(astype(a, _np.float64), decimals), a.dtype)
     if decimals == 0:
         return rint(a)
+    if decimals < 0:  # NumPy's formula (dividing by 10 ** -decimals: exact powers of ten)
+        scale = 10.0 ** -decimals
+        return rint(a / scale) * scale
     scale = 10.0 ** decimals
     return rint(a * scale) / scale
 

@@ -437,8 +437,11 @@ clip_p = elementwise("clip", np.clip, """m = x0 if (x0 != x0 or x0 > x1) else x1
 r = m if (m != m or m < x2) else x2""",
                      lambda g, x, lo, hi, out: where(logical_and(greater_equal(x, lo),
                                                                  less_equal(x, hi)), g, 0.0),
-                     lambda g, x, lo, hi, out: where(less(x, lo), g, 0.0),
-                     lambda g, x, lo, hi, out: where(greater(x, hi), g, 0.0),
+                     # lo above hi: the value is hi everywhere, so hi takes the derivative
+                     lambda g, x, lo, hi, out: where(logical_and(less(x, lo), less_equal(lo, hi)),
+                                                     g, 0.0),
+                     lambda g, x, lo, hi, out: where(logical_or(greater(x, hi), greater(lo, hi)),
+                                                     g, 0.0),
                      grad_fn_name="ClampBackward1")
 
 
