@@ -117,10 +117,13 @@ def norm(x: ArrayLike, ord: Any = None, axis: Axis = None, keepdims: bool = Fals
     x = asarray(x)
     if axis is None:
         if ord is None:
-            return sqrt(_sum(abs_square(ravel(x))))
+            out = sqrt(_sum(abs_square(ravel(x))))
+            return reshape(out, (1,) * x.ndim) if keepdims else out
         axes = tuple(range(x.ndim))
     else:
         axes = normalize_axis(axis, x.ndim)
+        if len(axes) == 2:  # (row, column) as given: the order matters for 1, -1, inf, -inf
+            axes = tuple(a % x.ndim for a in ((axis,) if np.ndim(axis) == 0 else axis))
     if len(axes) == 1:
         ax = axes
         a = _abs(x)
