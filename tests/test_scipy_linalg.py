@@ -112,6 +112,27 @@ def test_scipy_signatures_of_the_decompositions():
     close(fsl.solve(A, B, transposed=True), sl.solve(A, B, transposed=True))
 
 
+@pytest.mark.parametrize("assume", ["diagonal", "tridiagonal"])
+def test_solve_with_a_banded_assume_a_reads_only_the_band(assume):
+    # (audit: the full matrix was solved, ignoring what assume_a says SciPy reads)
+    for transposed in (False, True):
+        kw = dict(assume_a=assume, transposed=transposed)
+        close(fsl.solve(TRI, B, **kw), sl.solve(TRI, B, **kw))
+    band = 0 if assume == "diagonal" else 1
+    grad = fg.grad(lambda a: fnp.sum(fsl.solve(a, B, assume_a=assume)))(TRI)
+    outside = np.abs(np.subtract.outer(np.arange(4), np.arange(4))) > band
+    assert np.all(grad[outside] == 0) and np.all(grad[~outside] != 0)
+
+
+def test_lu_result_types_are_scipys():
+    c = A + 1j * A.T
+    for m in (A, c, A.astype(np.float32)):
+        for kw in ({}, {"permute_l": True}, {"p_indices": True}):
+            for got, want in zip(fsl.lu(m, **kw), sl.lu(m, **kw)):
+                assert np.asarray(got).dtype == want.dtype, (m.dtype, kw)
+                close(got, want, 1e-12 if m.dtype != np.float32 else 1e-5)
+
+
 # --- linalg derivatives ----------------------------------------------------------------------
 
 LINALG_GRADS = [
