@@ -124,6 +124,24 @@ def test_solve_with_a_banded_assume_a_reads_only_the_band(assume):
     assert np.all(grad[outside] == 0) and np.all(grad[~outside] != 0)
 
 
+def test_sqrtm_of_defective_and_nearly_defective_matrices():
+    # (audit: V sqrt(D) V^-1 gave [[2, 0], [0, 2]] for [[4, 1], [0, 4]], whose square is off
+    # by 1, and lost accuracy as the eigenvectors became nearly parallel)
+    jordan = np.array([[4.0, 1.0, 0.0], [0.0, 4.0, 1.0], [0.0, 0.0, 4.0]])
+    want = np.array([[2.0, 0.25, -1 / 64], [0.0, 2.0, 0.25], [0.0, 0.0, 2.0]])  # by hand
+    close(fsl.sqrtm(jordan), want, 1e-15)
+    close(fg.jit(fsl.sqrtm)(jordan), want, 1e-15)
+    close(fg.vmap(fsl.sqrtm)(np.stack([jordan, SPD[:3, :3]])),
+          np.stack([want, sl.sqrtm(SPD[:3, :3])]), 1e-13)
+    near = np.array([[1.0, 1.0], [0.0, 1.0 + 1e-10]])
+    root = np.asarray(fsl.sqrtm(near))
+    close(root @ root, near, 1e-15)
+    check_jvp_fd(fsl.sqrtm, [jordan], RNG)
+    with pytest.raises(ValueError, match="singular and"):
+        fsl.sqrtm(np.array([[0.0, 1.0], [0.0, 0.0]]))
+    close(fsl.sqrtm(np.ones((2, 2))), np.ones((2, 2)) / np.sqrt(2.0))  # singular, diagonalizable
+
+
 def test_lu_result_types_are_scipys():
     c = A + 1j * A.T
     for m in (A, c, A.astype(np.float32)):
