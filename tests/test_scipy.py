@@ -440,3 +440,32 @@ def test_beta_keeps_float32():
     out = fsp.beta(a, np.float32(1.5))
     assert out.dtype == np.float32
     close(out, scipy_special.beta(a.astype(np.float64), 1.5), 1e-6)
+
+
+@pytest.mark.filterwarnings("ignore")  # (SciPy's own warnings on invalid parameters)
+def test_invalid_parameters_give_nan_as_scipy():
+    # (audit: scale <= 0 and shapes outside their domain gave numbers, or a math domain
+    # error for a Python scale)
+    x, q = np.array([-0.5, 0.3, 2.0]), np.array([0.1, 0.5, 0.9])
+    bad_shapes = {"t": (-1.0,), "gamma": (0.0,), "beta": (-1.0, 0.5), "chi2": (-2.0,)}
+    for name, shapes in CONTINUOUS:
+        ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+        for method in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"):
+            arg = q if method == "ppf" else x
+            for scale in (-1.0, 0.0, np.array([-1.0, 1.0, 2.0])):
+                close(getattr(ours, method)(arg, *shapes, scale=scale),
+                      getattr(theirs, method)(arg, *shapes, scale=scale), 1e-12)
+            if name in bad_shapes:
+                close(getattr(ours, method)(arg, *bad_shapes[name]),
+                      getattr(theirs, method)(arg, *bad_shapes[name]), 1e-12)
+    k = np.array([0.0, 1.0, 2.0])
+    for name, shapes in (("poisson", (-1.0,)), ("bernoulli", (1.5,)), ("binom", (3.5, 0.5)),
+                         ("binom", (3, -0.1)), ("geom", (0.0,)), ("nbinom", (0.0, 0.5)),
+                         ("nbinom", (2.0, np.array([0.0, 0.5, 1.2])))):
+        for method in ("logpmf", "pmf", "cdf", "sf"):
+            close(getattr(getattr(fst, name), method)(k, *shapes),
+                  getattr(getattr(scipy_stats, name), method)(k, *shapes), 1e-12)
+    # valid entries beside invalid ones keep their values and derivatives
+    g = fg.grad(lambda s: fnp.sum(fnp.where(s > 0, fst.norm.logpdf(x, scale=s), 0.0)))(
+        np.array([-1.0, 1.0, 2.0]))
+    close(g, [0.0, x[1] ** 2 - 1.0, (x[2] / 2) ** 2 / 2 - 0.5])  # d/ds: (z^2 - 1) / s

@@ -18,7 +18,7 @@ from typing import Any, Callable, NoReturn, Optional
 import numpy as np
 
 from .. import numpy as fnp
-from ..numpy._convert import operand as _operand
+from ..numpy._convert import concrete_values, is_concrete, operand as _operand
 from . import _ppf
 from . import special as sp
 from ..typing import Array, ArrayLike
@@ -53,6 +53,20 @@ def _split(name, shapes, args, kwds, defaults):
             [_operand(values.get(k, d)) for k, d in defaults.items()])
 
 
+def _all(*conditions):
+    ok = True
+    for c in conditions:
+        ok = c if ok is True else fnp.logical_and(ok, c)
+    return ok
+
+
+def _checked(ok):
+    """``None`` where the parameters are known to be valid everywhere, else the mask."""
+    if ok is True or (is_concrete(ok) and bool(np.all(concrete_values(ok, "", "")))):
+        return None
+    return ok
+
+
 def _typed(out, *inputs):
     """``out`` in NumPy 2's type of ``inputs`` (Python numbers weak): float32 stays float32
     where a float64 constant (``gammaln(2.5)``, ``log(df * pi)``...) would widen it."""
@@ -75,29 +89,46 @@ class rv_continuous:
         self.name = name
         self.__dict__.update(methods)
 
+    # SciPy's _argcheck: every shape parameter positive (distributions override it)
+    def _valid(self, *shape):
+        return _all(*[fnp.greater(s, 0) for s in shape])
+
     def _args(self, args, kwds):
-        return _split(self.name, self.shapes, args, kwds, {"loc": 0.0, "scale": 1.0})
+        shape, (loc, scale) = _split(self.name, self.shapes, args, kwds,
+                                     {"loc": 0.0, "scale": 1.0})
+        ok = _checked(_all(self._valid(*shape), fnp.greater(scale, 0)))
+        if ok is None:  # (valid: the common case)
+            return shape, (loc, scale), None
+        # invalid parameters give NaN, as SciPy's; the computation sees valid stand-ins
+        # (the double-where idiom: no NaN from it in the derivatives of valid entries)
+        return [fnp.where(ok, s, 1.0) for s in shape], (loc, fnp.where(ok, scale, 1.0)), ok
+
+    def _out(self, out, ok, *inputs):
+        if ok is not None:
+            out = fnp.where(ok, out, math.nan)
+        return _typed(out, *inputs)
 
     def logpdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """``log pdf(x)``: ``_logpdf((x - loc) / scale) - log(scale)``."""
-        shape, (loc, scale) = self._args(args, kwds)
+        shape, (loc, scale), ok = self._args(args, kwds)
         # (a Python scale stays a Python float: float32 x stays float32)
         log_scale = math.log(scale) if isinstance(scale, (int, float)) else fnp.log(scale)
         x = _operand(x)
-        return _typed(self._logpdf((x - loc) / scale, *shape) - log_scale, x, *shape, loc, scale)
+        return self._out(self._logpdf((x - loc) / scale, *shape) - log_scale, ok, x, *shape,
+                         loc, scale)
 
     def pdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The probability density, ``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, *args, **kwds))
 
     def _standard(self, method, x, args, kwds):
-        shape, (loc, scale) = self._args(args, kwds)
+        shape, (loc, scale), ok = self._args(args, kwds)
         fn = getattr(self, method, None)
         if fn is None:
             raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.{method[1:]} is not "
                                       f"implemented")
         x = _operand(x)
-        return _typed(fn((x - loc) / scale, *shape), x, *shape, loc, scale)
+        return self._out(fn((x - loc) / scale, *shape), ok, x, *shape, loc, scale)
 
     def cdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The cumulative distribution function."""
@@ -121,14 +152,14 @@ class rv_continuous:
 
     def ppf(self, q: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The quantile function, the inverse of ``cdf``."""
-        shape, (loc, scale) = self._args(args, kwds)
+        shape, (loc, scale), ok = self._args(args, kwds)
         if getattr(self, "_ppf", None) is None:
             raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.ppf is not "
                                       f"implemented")
         q = _operand(q)
         inside = fnp.logical_and(fnp.greater_equal(q, 0), fnp.less_equal(q, 1))
         out = fnp.where(inside, loc + scale * self._ppf(q, *shape), math.nan)  # (as SciPy)
-        return _typed(out, q, *shape, loc, scale)
+        return self._out(out, ok, q, *shape, loc, scale)
 
     def __repr__(self) -> str:
         return f"<funcgrad.scipy.stats.{self.name}>"
@@ -273,7 +304,10 @@ class rv_discrete(rv_continuous):
 
     def _args(self, args, kwds):
         shape, (loc,) = _split(self.name, self.shapes, args, kwds, {"loc": 0.0})
-        return shape, (loc, 1.0)
+        ok = _checked(self._valid(*shape))
+        if ok is None:
+            return shape, (loc, 1.0), None
+        return [fnp.where(ok, s, 1.0) for s in shape], (loc, 1.0), ok
 
     def logpmf(self, k: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """``log pmf(k)``."""
@@ -335,26 +369,32 @@ def _binom_sf(k, n, p):
 
 poisson = rv_discrete(
     "poisson", shapes=("mu",), _logpmf=_poisson_logpmf,
+    _valid=lambda mu: fnp.greater_equal(mu, 0),
     _cdf=lambda k, mu: _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)),
     _sf=lambda k, mu: 1.0 - _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)))
 bernoulli = rv_discrete(
     "bernoulli", shapes=("p",),
+    _valid=lambda p: _all(fnp.greater_equal(p, 0), fnp.less_equal(p, 1)),
     _logpmf=lambda k, p: _binom_logpmf(k, 1.0, p),
     _cdf=lambda k, p: fnp.where(fnp.less(k, 0), 0.0, fnp.where(fnp.less(k, 1), 1.0 - p, 1.0)),
     _sf=lambda k, p: fnp.where(fnp.less(k, 0), 1.0, fnp.where(fnp.less(k, 1), p, 0.0)))
 binom = rv_discrete(
     "binom", shapes=("n", "p"), _logpmf=_binom_logpmf,
+    _valid=lambda n, p: _all(fnp.greater_equal(n, 0), _integer(n), fnp.greater_equal(p, 0),
+                             fnp.less_equal(p, 1)),
     _cdf=lambda k, n, p: fnp.where(fnp.greater_equal(k, n), 1.0, _count_cdf(
         k, lambda f: sp.betainc(n - f, f + 1.0, 1.0 - p))),
     _sf=lambda k, n, p: _binom_sf(k, n, p))
 geom = rv_discrete(
     "geom", shapes=("p",), _logpmf=_geom_logpmf,
+    _valid=lambda p: _all(fnp.greater(p, 0), fnp.less_equal(p, 1)),
     _cdf=lambda k, p: fnp.where(fnp.less(k, 1), 0.0, -fnp.expm1(
         fnp.floor(fnp.maximum(k, 1.0)) * fnp.log1p(-p))),
     _sf=lambda k, p: fnp.where(fnp.less(k, 1), 1.0, fnp.exp(
         fnp.floor(fnp.maximum(k, 1.0)) * fnp.log1p(-p))))
 nbinom = rv_discrete(
     "nbinom", shapes=("n", "p"), _logpmf=_nbinom_logpmf,
+    _valid=lambda n, p: _all(fnp.greater(n, 0), fnp.greater(p, 0), fnp.less_equal(p, 1)),
     _cdf=lambda k, n, p: _count_cdf(k, lambda f: sp.betainc(n, f + 1.0, p)),
     _sf=lambda k, n, p: fnp.where(fnp.less(k, 0), 1.0, _count_cdf(
         k, lambda f: sp.betainc(f + 1.0, n, 1.0 - p))))
