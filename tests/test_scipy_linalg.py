@@ -266,6 +266,30 @@ def test_trapezoid_matches_scipy():
     close(fsi.trapezoid(y, dx=0.3, axis=0), si.trapezoid(y, dx=0.3, axis=0))
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
+def test_simpson_and_cumulative_trapezoid_match_scipy(n):
+    y = RNG.standard_normal((3, n))
+    x1, x2 = np.sort(RNG.uniform(0, 2, n)), np.sort(RNG.uniform(0, 2, (3, n)), axis=1)
+    for kw in ({}, {"dx": 0.3}, {"x": x1}, {"x": x2}):
+        close(fsi.simpson(y, **kw), si.simpson(y, **kw))
+        kw_t = {k: v.T if np.ndim(v) == 2 else v for k, v in kw.items()}
+        close(fsi.simpson(y.T, axis=0, **kw_t), si.simpson(y.T, axis=0, **kw_t))
+        for initial in (None, 0) if n > 1 else (0,):  # (n = 1, None: empty, as SciPy)
+            close(fsi.cumulative_trapezoid(y, initial=initial, **kw),
+                  si.cumulative_trapezoid(y, initial=initial, **kw))
+            close(fsi.cumulative_trapezoid(y.T, axis=0, initial=initial, **kw_t),
+                  si.cumulative_trapezoid(y.T, axis=0, initial=initial, **kw_t))
+    if n >= 3:
+        check_jvp_fd(lambda a, b: fsi.simpson(a, x=b), [y[0], x1], RNG)
+        check_jvp_fd(lambda a, b: fsi.cumulative_trapezoid(a, x=b), [y[0], x1], RNG)
+    repeated = np.array([0.0, 0.0, 1.0, 2.5, 2.5, 4.0])[:max(n, 1)]  # SciPy's 0 / 0 -> 0
+    close(fsi.simpson(y[0, :len(repeated)], x=repeated), si.simpson(y[0, :len(repeated)],
+                                                                   x=repeated))
+    assert np.asarray(fsi.simpson(y.astype(np.float32))).dtype == np.float32
+    with pytest.raises(ValueError, match="initial must be None or 0"):
+        fsi.cumulative_trapezoid(y, initial=1.0)
+
+
 def _decay(y, t, a):
     return -a * y
 

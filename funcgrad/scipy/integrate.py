@@ -1,4 +1,5 @@
-"""``funcgrad.scipy.integrate``: ``trapezoid`` and ``odeint``, differentiable.
+"""``funcgrad.scipy.integrate``: ``trapezoid``, ``cumulative_trapezoid``, ``simpson``
+and ``odeint``, differentiable.
 
 ``odeint`` is JAX's ``jax.experimental.ode.odeint``: an adaptive Dormand-Prince (RK45)
 solve with 4th-order interpolation at the requested times, each step loop a
@@ -24,7 +25,7 @@ from ..numpy._convert import asarray
 from ..numpy.signal import trapezoid as _np_trapezoid
 from ..typing import Array, ArrayLike, PyTree
 
-__all__ = ["trapezoid", "odeint"]
+__all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "odeint"]
 
 
 def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
@@ -37,6 +38,100 @@ def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis
     6.5
     """
     return _np_trapezoid(y, x=x, dx=dx, axis=axis)
+
+
+def _samples(name, y, x, axis):
+    """``y`` (and ``x``) as floats with the integration axis last; a 1-d ``x`` broadcast
+    along it, as SciPy's."""
+    y = asarray(y)
+    y = fnp.astype(y, np.float64) if y.dtype.kind in "biu" else y
+    if y.ndim == 0:
+        raise ValueError(f"{name}: y must have at least one axis")
+    y = fnp.moveaxis(y, axis, -1)
+    if x is None:
+        return y, None
+    x = asarray(x)
+    if x.ndim == 1:
+        pass
+    elif x.ndim != y.ndim:
+        raise ValueError(f"{name}: if given, shape of x must be 1-D or the same as y")
+    else:
+        x = fnp.moveaxis(x, axis, -1)
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"{name}: if given, length of x along axis must be the same as y "
+                         f"({x.shape[-1]} and {y.shape[-1]})")
+    return y, x
+
+
+def cumulative_trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0,
+                         axis: int = -1, initial: Optional[float] = None) -> Array:
+    """The running integral of ``y`` by the trapezoidal rule along ``axis``
+    (``scipy.integrate.cumulative_trapezoid``): one value fewer than ``y``, or as many with
+    ``initial=0`` (SciPy accepts only 0 or None).  Differentiable in ``y`` and ``x``.
+
+    >>> import numpy as np, funcgrad.scipy.integrate as fsi
+    >>> fsi.cumulative_trapezoid(np.array([1.0, 2.0, 3.0]), initial=0)
+    array([0. , 1.5, 4. ])
+    """
+    y, x = _samples("cumulative_trapezoid", y, x, axis)
+    if y.shape[-1] == 0:
+        raise ValueError("cumulative_trapezoid: at least one point is required along axis")
+    d = dx if x is None else fnp.diff(x, axis=-1)
+    res = fnp.cumsum(d * (y[..., 1:] + y[..., :-1]) / 2.0, axis=-1)
+    if initial is not None:
+        if not np.isscalar(initial) or initial != 0:
+            raise ValueError("cumulative_trapezoid: initial must be None or 0 (SciPy's rule)")
+        res = fnp.concatenate([fnp.zeros(res.shape[:-1] + (1,), res.dtype), res], axis=-1)
+    return fnp.moveaxis(res, -1, axis)
+
+
+def _div(num, den):
+    """``num / den``, 0 where ``den == 0`` (SciPy's ``true_divide(..., where=den != 0)``)."""
+    if isinstance(den, float):  # (Python numbers stay Python numbers: float32 stays float32)
+        return num / den if den else 0.0
+    nonzero = den != 0
+    return fnp.where(nonzero, num / fnp.where(nonzero, den, 1.0), 0.0)
+
+
+def _basic_simpson(y, stop, x, dx):
+    """Simpson's rule on the point triples ``(0, 1, 2), (2, 3, 4)...`` below ``stop + 2``
+    (SciPy's ``_basic_simpson``, irregular spacing included)."""
+    y0, y1, y2 = y[..., 0:stop:2], y[..., 1:stop + 1:2], y[..., 2:stop + 2:2]
+    if x is None:
+        return fnp.sum(y0 + 4.0 * y1 + y2, axis=-1) * (dx / 3.0)
+    h = fnp.diff(x, axis=-1)
+    h0, h1 = h[..., 0:stop:2], h[..., 1:stop + 1:2]
+    hsum, ratio = h0 + h1, _div(h0, h1)
+    return fnp.sum(hsum / 6.0 * (y0 * (2.0 - _div(1.0, ratio)) + y1 * (hsum * _div(
+        hsum, h0 * h1)) + y2 * (2.0 - ratio)), axis=-1)
+
+
+def simpson(y: ArrayLike, x: Optional[ArrayLike] = None, *, dx: float = 1.0, axis: int = -1
+            ) -> Array:
+    """The integral of ``y`` by the composite Simpson's rule along ``axis``
+    (``scipy.integrate.simpson``, SciPy >= 1.11): for an even number of points the last
+    interval gets Cartwright's correction, as SciPy's.  Differentiable in ``y`` and ``x``.
+
+    >>> import numpy as np, funcgrad.scipy.integrate as fsi
+    >>> float(fsi.simpson(np.arange(5.0) ** 2))  # exact for quadratics
+    21.333333333333332
+    """
+    y, x = _samples("simpson", y, x, axis)
+    n = y.shape[-1]
+    if n % 2:
+        return _basic_simpson(y, n - 2, x, dx)
+    if n == 2:
+        last = dx if x is None else x[..., -1] - x[..., -2]
+        return 0.5 * last * (y[..., -1] + y[..., -2])
+    if x is None:
+        h0 = h1 = float(dx) if isinstance(dx, (int, float, np.floating)) else dx
+    else:
+        h0, h1 = x[..., -2] - x[..., -3], x[..., -1] - x[..., -2]
+    alpha = _div(2.0 * h1 ** 2 + 3.0 * h0 * h1, 6.0 * (h1 + h0))
+    beta = _div(h1 ** 2 + 3.0 * h0 * h1, 6.0 * h0)
+    eta = _div(h1 ** 3, 6.0 * h0 * (h0 + h1))
+    return _basic_simpson(y, n - 3, x, dx) + (alpha * y[..., -1] + beta * y[..., -2]
+                                              - eta * y[..., -3])  # (SciPy's order)
 
 
 # --- Dormand-Prince ------------------------------------------------------------------------
