@@ -40,27 +40,26 @@ def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis
     return _np_trapezoid(y, x=x, dx=dx, axis=axis)
 
 
-def _samples(name, y, x, axis):
+def _samples(name: str, y: ArrayLike, x: Optional[ArrayLike], axis: int
+             ) -> tuple[Array, Optional[Array]]:
     """``y`` (and ``x``) as floats with the integration axis last; a 1-d ``x`` broadcast
     along it, as SciPy's."""
-    y = asarray(y)
-    y = fnp.astype(y, np.float64) if y.dtype.kind in "biu" else y
-    if y.ndim == 0:
+    ys = asarray(y)
+    ys = fnp.astype(ys, np.float64) if ys.dtype.kind in "biu" else ys
+    if ys.ndim == 0:
         raise ValueError(f"{name}: y must have at least one axis")
-    y = fnp.moveaxis(y, axis, -1)
+    ys = fnp.moveaxis(ys, axis, -1)
     if x is None:
-        return y, None
-    x = asarray(x)
-    if x.ndim == 1:
-        pass
-    elif x.ndim != y.ndim:
+        return ys, None
+    xs = asarray(x)
+    if xs.ndim != 1 and xs.ndim != ys.ndim:
         raise ValueError(f"{name}: if given, shape of x must be 1-D or the same as y")
-    else:
-        x = fnp.moveaxis(x, axis, -1)
-    if x.shape[-1] != y.shape[-1]:
+    if xs.ndim != 1:
+        xs = fnp.moveaxis(xs, axis, -1)
+    if xs.shape[-1] != ys.shape[-1]:
         raise ValueError(f"{name}: if given, length of x along axis must be the same as y "
-                         f"({x.shape[-1]} and {y.shape[-1]})")
-    return y, x
+                         f"({xs.shape[-1]} and {ys.shape[-1]})")
+    return ys, xs
 
 
 def cumulative_trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0,
@@ -73,11 +72,11 @@ def cumulative_trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float 
     >>> fsi.cumulative_trapezoid(np.array([1.0, 2.0, 3.0]), initial=0)
     array([0. , 1.5, 4. ])
     """
-    y, x = _samples("cumulative_trapezoid", y, x, axis)
-    if y.shape[-1] == 0:
+    ys, xs = _samples("cumulative_trapezoid", y, x, axis)
+    if ys.shape[-1] == 0:
         raise ValueError("cumulative_trapezoid: at least one point is required along axis")
-    d = dx if x is None else fnp.diff(x, axis=-1)
-    res = fnp.cumsum(d * (y[..., 1:] + y[..., :-1]) / 2.0, axis=-1)
+    d = dx if xs is None else fnp.diff(xs, axis=-1)
+    res = fnp.cumsum(d * (ys[..., 1:] + ys[..., :-1]) / 2.0, axis=-1)
     if initial is not None:
         if not np.isscalar(initial) or initial != 0:
             raise ValueError("cumulative_trapezoid: initial must be None or 0 (SciPy's rule)")
@@ -116,22 +115,24 @@ def simpson(y: ArrayLike, x: Optional[ArrayLike] = None, *, dx: float = 1.0, axi
     >>> float(fsi.simpson(np.arange(5.0) ** 2))  # exact for quadratics
     21.333333333333332
     """
-    y, x = _samples("simpson", y, x, axis)
-    n = y.shape[-1]
+    ys, xs = _samples("simpson", y, x, axis)
+    n = ys.shape[-1]
     if n % 2:
-        return _basic_simpson(y, n - 2, x, dx)
+        return _basic_simpson(ys, n - 2, xs, dx)
     if n == 2:
-        last = dx if x is None else x[..., -1] - x[..., -2]
-        return 0.5 * last * (y[..., -1] + y[..., -2])
-    if x is None:
+        last = dx if xs is None else xs[..., -1] - xs[..., -2]
+        return 0.5 * last * (ys[..., -1] + ys[..., -2])
+    h0: Any
+    h1: Any
+    if xs is None:
         h0 = h1 = float(dx) if isinstance(dx, (int, float, np.floating)) else dx
     else:
-        h0, h1 = x[..., -2] - x[..., -3], x[..., -1] - x[..., -2]
+        h0, h1 = xs[..., -2] - xs[..., -3], xs[..., -1] - xs[..., -2]
     alpha = _div(2.0 * h1 ** 2 + 3.0 * h0 * h1, 6.0 * (h1 + h0))
     beta = _div(h1 ** 2 + 3.0 * h0 * h1, 6.0 * h0)
     eta = _div(h1 ** 3, 6.0 * h0 * (h0 + h1))
-    return _basic_simpson(y, n - 3, x, dx) + (alpha * y[..., -1] + beta * y[..., -2]
-                                              - eta * y[..., -3])  # (SciPy's order)
+    return _basic_simpson(ys, n - 3, xs, dx) + (alpha * ys[..., -1] + beta * ys[..., -2]
+                                                - eta * ys[..., -3])  # (SciPy's order)
 
 
 # --- Dormand-Prince ------------------------------------------------------------------------
