@@ -110,6 +110,21 @@ VALUE_CASES = [
     ("matmul", lambda m, a: m.linalg.matmul(a, a), [STACK]),
     ("tensordot", lambda m, a: m.linalg.tensordot(a, a, axes=1), [WELL]),
     ("vecdot", lambda m, a: m.linalg.vecdot(a, a[0], axis=-1), [STACK]),
+    # NumPy conjugates the first vector (audit: funcgrad did not)
+    ("vecdot_complex", lambda m, a: [m.linalg.vecdot(a + 1j * a[::-1], a - 2j), m.vecdot(
+        a - 1j, a + 1j), m.vecmat(a[0, 0] + 1j, a - 3j)], [STACK]),
+    # the (row, column) order of axis matters for 1, -1, inf, -inf (audit: it was sorted)
+    ("norm_matrix_axes_order", lambda m, a: [m.linalg.norm(a, o, axis=ax, keepdims=k)
+                                             for o in (1, -1, np.inf, -np.inf)
+                                             for ax in ((2, 0), (-1, -2), (0, 2))
+                                             for k in (False, True)], [STACK]),
+    ("norm_keepdims_all", lambda m, a: [m.linalg.norm(a, keepdims=True),
+                                        m.linalg.norm(a[0], keepdims=True)], [STACK]),
+    # complex residuals are sum(|r|^2), real (audit: they were sum(r^2), complex)
+    ("lstsq_complex", lambda m, a: m.linalg.lstsq(a + 1j * a[::-1], np.arange(4.0) + 1j)[:3],
+     [TALL]),
+    ("lstsq_complex_rank_deficient", lambda m, a: m.linalg.lstsq(a + 1j, np.ones(4))[1],
+     [np.outer(np.arange(1.0, 5.0), [1.0, 2.0, 3.0])]),
     ("matrix_transpose", lambda m, a: m.linalg.matrix_transpose(a), [STACK]),
 ]
 
@@ -161,6 +176,8 @@ DERIVATIVE_CASES = [
                                    fnp.linalg.vecdot(a, a[1]), fnp.linalg.matrix_transpose(a),
                                    fnp.linalg.matmul(a, a), fnp.linalg.tensordot(a, a, axes=1)],
      [WELL]),
+    ("norm_matrix_axes_order", lambda a: [fnp.linalg.norm(a, o, axis=(2, 0))
+                                          for o in (1, -1, np.inf, -np.inf)], [STACK]),
 ]
 
 

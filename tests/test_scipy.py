@@ -236,6 +236,19 @@ CONTINUOUS = [("norm", ()), ("t", (3.5,)), ("cauchy", ()), ("laplace", ()), ("lo
 
 
 @pytest.mark.parametrize("name,shapes", CONTINUOUS, ids=[c[0] for c in CONTINUOUS])
+def test_continuous_distributions_keep_float32(name, shapes):
+    # (audit: t, gamma, beta, chi2 widened float32 to float64 through their constants)
+    ours = getattr(fst, name)
+    x = np.array([0.2, 0.6], np.float32)
+    for method in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"):
+        assert np.asarray(getattr(ours, method)(x, *shapes, scale=1.5)).dtype == np.float32, method
+    grad = fg.grad(lambda v: fnp.sum(ours.logpdf(v, *shapes, loc=0.1)))(x)
+    assert grad.dtype == np.float32
+    close(grad, fg.grad(lambda v: fnp.sum(ours.logpdf(v, *shapes, loc=0.1)))(
+        x.astype(np.float64)), 1e-5)
+
+
+@pytest.mark.parametrize("name,shapes", CONTINUOUS, ids=[c[0] for c in CONTINUOUS])
 def test_continuous_distributions_match_scipy(name, shapes):
     ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
     x = RNG.uniform(-2.5, 4.5, 40) if name != "beta" else RNG.uniform(-0.2, 1.5, 40)
@@ -356,3 +369,103 @@ def test_rel_entr_and_kl_div_keep_float32():
     for f in (fsp.rel_entr, fsp.kl_div):
         value, tangent = fg.jvp(f, (x, y), (np.ones_like(x), np.ones_like(y)))
         assert value.dtype == tangent.dtype == np.float32, f.__name__
+
+
+# --- audit: edges of the supports, df = inf, q outside [0, 1], SciPy's mvn conventions ----------
+
+@pytest.mark.filterwarnings("ignore:divide by zero")  # (log 0 at an end: SciPy's +-inf)
+def test_densities_at_the_ends_of_their_supports_match_scipy():
+    # (audit: x = 0 for gamma/chi2 and x = 0, 1 for beta were outside the support: -inf)
+    ends = np.array([0.0, 1.0, 0.5])
+    for a in (0.5, 1.0, 2.0):
+        close(fst.gamma.logpdf(ends, a), scipy_stats.gamma.logpdf(ends, a), 1e-14)
+        close(fst.chi2.logpdf(ends, 2 * a), scipy_stats.chi2.logpdf(ends, 2 * a), 1e-14)
+    for a, b in ((1.0, 2.0), (2.0, 1.0), (0.5, 0.5), (1.0, 1.0), (3.0, 3.0)):
+        close(fst.beta.logpdf(ends, a, b), scipy_stats.beta.logpdf(ends, a, b), 1e-14)
+        close(fst.beta.pdf(ends * 2 + 1, a, b, loc=1.0, scale=2.0),
+              scipy_stats.beta.pdf(ends * 2 + 1, a, b, loc=1.0, scale=2.0), 1e-14)
+    # the derivative in x inside the support is untouched
+    check_jvp_fd(lambda v: fst.beta.logpdf(v, 1.0, 2.0), [np.array([0.2, 0.7])], RNG)
+
+
+def test_t_with_infinite_df_is_the_normal_distribution():
+    # (audit: df = inf gave NaN)
+    x, q, df = np.array([-1.5, 0.7, 3.0]), np.array([0.01, 0.4, 0.9]), np.array([4.0, np.inf, np.inf])
+    for method, arg in (("logpdf", x), ("cdf", x), ("sf", x), ("ppf", q)):
+        for d in (np.inf, df):
+            close(getattr(fst.t, method)(arg, d, loc=0.5, scale=2.0),
+                  getattr(scipy_stats.t, method)(arg, d, loc=0.5, scale=2.0), 1e-12)
+    grad = fg.grad(lambda v: fnp.sum(fst.t.logpdf(v, df)))(x)
+    close(grad, [-5 * x[0] / (4 + x[0] ** 2), -x[1], -x[2]], 1e-13)  # by hand
+
+
+def test_ppf_outside_0_1_is_nan_and_the_ends_are_scipys():
+    # (audit: cauchy/expon/uniform/laplace returned numbers for q < 0 or q > 1, cauchy
+    # +-1.6e16 at 0 and 1)
+    q = np.array([-0.1, 0.0, 1.0, 1.2, np.nan])
+    with np.errstate(all="ignore"):
+        for name, shapes in CONTINUOUS:
+            close(getattr(fst, name).ppf(q, *shapes, loc=0.3, scale=1.7),
+                  getattr(scipy_stats, name).ppf(q, *shapes, loc=0.3, scale=1.7), 1e-14)
+
+
+def test_cauchy_ppf_keeps_its_relative_accuracy_in_both_tails():
+    q = np.array([1e-300, 1e-12, 0.1, 0.3, 0.5, 0.7, 0.9])
+    with np.errstate(divide="ignore"):
+        want = np.where(q < 0.5, -1.0 / np.tan(np.pi * q), 1.0 / np.tan(np.pi * (1.0 - q)))
+    want[4] = 0.0
+    close(fst.cauchy.ppf(q), want, 1e-15)
+    close(fst.cauchy.ppf(1.0 - 1e-12), 1.0 / np.tan(np.pi * (1.0 - (1.0 - 1e-12))), 1e-15)
+    dq = fg.elementwise_grad(fst.cauchy.ppf)(q[1:])
+    close(dq, np.pi * (1.0 + np.asarray(fst.cauchy.ppf(q[1:])) ** 2), 1e-13)  # by hand
+
+
+def test_multivariate_normal_follows_scipys_shape_conventions():
+    # (audit: a 1-d x was always one point, a 1-d cov refused, the output not squeezed)
+    mvn, smvn = fst.multivariate_normal, scipy_stats.multivariate_normal
+    x = np.array([0.5, -1.0, 2.0])
+    a = RNG.standard_normal((3, 3))
+    for args in ((x,), (x, 0.5, 2.0), (x, None, 2.0), (x, np.zeros(3), np.array([1.0, 2.0, 3.0])),
+                 (x[:, None], 1.0, 0.5), (x[None], np.ones(3), a @ a.T + np.eye(3)),
+                 (1.5, 0.5, 2.0), (np.stack([x, -x]), None, np.diag([1.0, 2.0, 3.0]))):
+        got, want = mvn.logpdf(*args), smvn.logpdf(*args)
+        assert np.shape(got) == np.shape(want), args
+        close(got, want, 1e-12)
+    check_jvp_fd(lambda d: mvn.logpdf(np.stack([x, -x]), None, d), [np.array([1.0, 2.0, 3.0])],
+                 RNG)
+
+
+def test_beta_keeps_float32():
+    a = np.array([0.5, 2.0, -0.5], np.float32)
+    out = fsp.beta(a, np.float32(1.5))
+    assert out.dtype == np.float32
+    close(out, scipy_special.beta(a.astype(np.float64), 1.5), 1e-6)
+
+
+@pytest.mark.filterwarnings("ignore")  # (SciPy's own warnings on invalid parameters)
+def test_invalid_parameters_give_nan_as_scipy():
+    # (audit: scale <= 0 and shapes outside their domain gave numbers, or a math domain
+    # error for a Python scale)
+    x, q = np.array([-0.5, 0.3, 2.0]), np.array([0.1, 0.5, 0.9])
+    bad_shapes = {"t": (-1.0,), "gamma": (0.0,), "beta": (-1.0, 0.5), "chi2": (-2.0,)}
+    for name, shapes in CONTINUOUS:
+        ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+        for method in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"):
+            arg = q if method == "ppf" else x
+            for scale in (-1.0, 0.0, np.array([-1.0, 1.0, 2.0])):
+                close(getattr(ours, method)(arg, *shapes, scale=scale),
+                      getattr(theirs, method)(arg, *shapes, scale=scale), 1e-12)
+            if name in bad_shapes:
+                close(getattr(ours, method)(arg, *bad_shapes[name]),
+                      getattr(theirs, method)(arg, *bad_shapes[name]), 1e-12)
+    k = np.array([0.0, 1.0, 2.0])
+    for name, shapes in (("poisson", (-1.0,)), ("bernoulli", (1.5,)), ("binom", (3.5, 0.5)),
+                         ("binom", (3, -0.1)), ("geom", (0.0,)), ("nbinom", (0.0, 0.5)),
+                         ("nbinom", (2.0, np.array([0.0, 0.5, 1.2])))):
+        for method in ("logpmf", "pmf", "cdf", "sf"):
+            close(getattr(getattr(fst, name), method)(k, *shapes),
+                  getattr(getattr(scipy_stats, name), method)(k, *shapes), 1e-12)
+    # valid entries beside invalid ones keep their values and derivatives
+    g = fg.grad(lambda s: fnp.sum(fnp.where(s > 0, fst.norm.logpdf(x, scale=s), 0.0)))(
+        np.array([-1.0, 1.0, 2.0]))
+    close(g, [0.0, x[1] ** 2 - 1.0, (x[2] / 2) ** 2 / 2 - 0.5])  # d/ds: (z^2 - 1) / s

@@ -112,6 +112,45 @@ def test_scipy_signatures_of_the_decompositions():
     close(fsl.solve(A, B, transposed=True), sl.solve(A, B, transposed=True))
 
 
+@pytest.mark.parametrize("assume", ["diagonal", "tridiagonal"])
+def test_solve_with_a_banded_assume_a_reads_only_the_band(assume):
+    # (audit: the full matrix was solved, ignoring what assume_a says SciPy reads)
+    for transposed in (False, True):
+        kw = dict(assume_a=assume, transposed=transposed)
+        close(fsl.solve(TRI, B, **kw), sl.solve(TRI, B, **kw))
+    band = 0 if assume == "diagonal" else 1
+    grad = fg.grad(lambda a: fnp.sum(fsl.solve(a, B, assume_a=assume)))(TRI)
+    outside = np.abs(np.subtract.outer(np.arange(4), np.arange(4))) > band
+    assert np.all(grad[outside] == 0) and np.all(grad[~outside] != 0)
+
+
+def test_sqrtm_of_defective_and_nearly_defective_matrices():
+    # (audit: V sqrt(D) V^-1 gave [[2, 0], [0, 2]] for [[4, 1], [0, 4]], whose square is off
+    # by 1, and lost accuracy as the eigenvectors became nearly parallel)
+    jordan = np.array([[4.0, 1.0, 0.0], [0.0, 4.0, 1.0], [0.0, 0.0, 4.0]])
+    want = np.array([[2.0, 0.25, -1 / 64], [0.0, 2.0, 0.25], [0.0, 0.0, 2.0]])  # by hand
+    close(fsl.sqrtm(jordan), want, 1e-15)
+    close(fg.jit(fsl.sqrtm)(jordan), want, 1e-15)
+    close(fg.vmap(fsl.sqrtm)(np.stack([jordan, SPD[:3, :3]])),
+          np.stack([want, sl.sqrtm(SPD[:3, :3])]), 1e-13)
+    near = np.array([[1.0, 1.0], [0.0, 1.0 + 1e-10]])
+    root = np.asarray(fsl.sqrtm(near))
+    close(root @ root, near, 1e-15)
+    check_jvp_fd(fsl.sqrtm, [jordan], RNG)
+    with pytest.raises(ValueError, match="singular and"):
+        fsl.sqrtm(np.array([[0.0, 1.0], [0.0, 0.0]]))
+    close(fsl.sqrtm(np.ones((2, 2))), np.ones((2, 2)) / np.sqrt(2.0))  # singular, diagonalizable
+
+
+def test_lu_result_types_are_scipys():
+    c = A + 1j * A.T
+    for m in (A, c, A.astype(np.float32)):
+        for kw in ({}, {"permute_l": True}, {"p_indices": True}):
+            for got, want in zip(fsl.lu(m, **kw), sl.lu(m, **kw)):
+                assert np.asarray(got).dtype == want.dtype, (m.dtype, kw)
+                close(got, want, 1e-12 if m.dtype != np.float32 else 1e-5)
+
+
 # --- linalg derivatives ----------------------------------------------------------------------
 
 LINALG_GRADS = [
@@ -225,6 +264,30 @@ def test_trapezoid_matches_scipy():
     y, x = RNG.standard_normal((3, 5)), np.sort(RNG.uniform(0, 2, 5))
     close(fsi.trapezoid(y, x), si.trapezoid(y, x))
     close(fsi.trapezoid(y, dx=0.3, axis=0), si.trapezoid(y, dx=0.3, axis=0))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
+def test_simpson_and_cumulative_trapezoid_match_scipy(n):
+    y = RNG.standard_normal((3, n))
+    x1, x2 = np.sort(RNG.uniform(0, 2, n)), np.sort(RNG.uniform(0, 2, (3, n)), axis=1)
+    for kw in ({}, {"dx": 0.3}, {"x": x1}, {"x": x2}):
+        close(fsi.simpson(y, **kw), si.simpson(y, **kw))
+        kw_t = {k: v.T if np.ndim(v) == 2 else v for k, v in kw.items()}
+        close(fsi.simpson(y.T, axis=0, **kw_t), si.simpson(y.T, axis=0, **kw_t))
+        for initial in (None, 0) if n > 1 else (0,):  # (n = 1, None: empty, as SciPy)
+            close(fsi.cumulative_trapezoid(y, initial=initial, **kw),
+                  si.cumulative_trapezoid(y, initial=initial, **kw))
+            close(fsi.cumulative_trapezoid(y.T, axis=0, initial=initial, **kw_t),
+                  si.cumulative_trapezoid(y.T, axis=0, initial=initial, **kw_t))
+    if n >= 3:
+        check_jvp_fd(lambda a, b: fsi.simpson(a, x=b), [y[0], x1], RNG)
+        check_jvp_fd(lambda a, b: fsi.cumulative_trapezoid(a, x=b), [y[0], x1], RNG)
+    repeated = np.array([0.0, 0.0, 1.0, 2.5, 2.5, 4.0])[:max(n, 1)]  # SciPy's 0 / 0 -> 0
+    close(fsi.simpson(y[0, :len(repeated)], x=repeated), si.simpson(y[0, :len(repeated)],
+                                                                   x=repeated))
+    assert np.asarray(fsi.simpson(y.astype(np.float32))).dtype == np.float32
+    with pytest.raises(ValueError, match="initial must be None or 0"):
+        fsi.cumulative_trapezoid(y, initial=1.0)
 
 
 def _decay(y, t, a):

@@ -106,6 +106,17 @@ def test_integer_x0_is_refused():
         fg.scipy.optimize.minimize(lambda x: np.sum(x ** 2), np.array([1, 2]))
 
 
+def test_an_integer_leaf_beside_float_leaves_is_refused():
+    # (audit: the raveled x0 was float, so it passed; unravel cast the leaf back to an
+    # integer and it silently never moved: res.x["c"] stayed 3, res.fun 5.76, not 0)
+    def fun(p):
+        return (p["a"] - 1.7) ** 2 + np.sum((p["b"] - 0.3) ** 2) + (p["c"] - 0.6) ** 2
+    with pytest.raises(TypeError, match=r"int64 \(leaf 2 of x0\): write 1.0 rather than 1"):
+        fg.scipy.optimize.minimize(fun, {"a": 0.5, "b": np.array([1.0, 2.0]), "c": 3})
+    res = fg.scipy.optimize.minimize(fun, {"a": 0.5, "b": np.array([1.0, 2.0]), "c": 3.0})
+    assert res.fun < 1e-10 and abs(float(res.x["c"]) - 0.6) < 1e-5
+
+
 def test_import_funcgrad_does_not_import_scipy_or_optim():
     code = ("import sys, funcgrad as fg; "
             "assert 'scipy' not in sys.modules and 'funcgrad.optim' not in sys.modules; "

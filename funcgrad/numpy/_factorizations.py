@@ -19,7 +19,7 @@ from .constructors import astype, stop_gradient
 from .indexing import argsort, sort, take_along_axis
 from .manipulation import broadcast_to, expand_dims, flip, reshape
 from .reductions import max as _max, sum as _sum
-from .ufuncs import abs as _abs, greater, sign, square
+from .ufuncs import abs as _abs, abs_square, greater, sign
 from ..typing import Array, ArrayLike
 
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
@@ -275,10 +275,11 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> LstsqRe
     rank = _count_above(stop_gradient(s), rcond)
     x = _la.matmul(_dec.pinv(a, float(rcond)), b)
     if int(rank) == n and m > n:
-        residuals = _sum(square(b - _la.matmul(a, x)), axis=0)
+        # (|r|^2: real, and right, for complex systems)
+        residuals = _sum(abs_square(b - _la.matmul(a, x)), axis=0)
         residuals = reshape(residuals, (1,)) if b.ndim == 1 else residuals
     else:
-        residuals = np.array([], np.result_type(a.dtype, b.dtype))
+        residuals = np.array([], np.finfo(np.result_type(a.dtype, b.dtype)).dtype)
     return LstsqResult(x, residuals, np.int32(rank), s)  # (NumPy's type for the rank)
 
 

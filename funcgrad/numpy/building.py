@@ -21,7 +21,7 @@ from .manipulation import (broadcast_arrays, broadcast_to, concatenate, expand_d
 from .products import matmul
 from .reductions import any as _any
 from .reductions import sum
-from .ufuncs import clip, logical_not, mod, multiply, stands_for
+from .ufuncs import clip, conjugate, logical_not, mod, multiply, stands_for
 from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["append", "insert", "delete", "block", "kron", "rot90", "rollaxis", "resize",
@@ -445,7 +445,7 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 @stands_for(_np.vecmat)
 def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     """``np.vecmat(x1, x2, /)``: vector-matrix products over stacks, with ``x1``
-    (..., n) and ``x2`` (..., n, m).
+    (..., n) and ``x2`` (..., n, m); ``x1`` is conjugated when complex, as NumPy's.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.vecmat(np.array([1.0, 1.0]), np.array([[1.0, 2.0], [3.0, 4.0]]))
@@ -454,13 +454,15 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
     x1, x2 = asarray(x1), asarray(x2)
     if x1.ndim < 1 or x2.ndim < 2:
         raise ValueError("vecmat: x1 needs at least 1 axis and x2 at least 2")
+    if x1.dtype.kind == "c":  # NumPy conjugates the vector
+        x1 = conjugate(x1)
     return matmul(expand_dims(x1, -2), x2)[..., 0, :]
 
 
 @stands_for(_np.vecdot)
 def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1) -> Array:
     """``np.vecdot(x1, x2, /, *, axis=-1)``: dot products of vectors along ``axis``,
-    broadcasting the other axes.
+    broadcasting the other axes; ``x1`` is conjugated when complex, as NumPy's.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.vecdot(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
@@ -472,5 +474,7 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1) -> Array:
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError(f"vecdot: the vectors have different lengths along axis {axis} "
                          f"({x1.shape[axis]} and {x2.shape[axis]})")
+    if x1.dtype.kind == "c":  # NumPy's vecdot is sum(conj(x1) * x2)
+        x1 = conjugate(x1)
     return sum(multiply(x1, x2), axis=axis)
 

@@ -258,6 +258,7 @@ def lu(a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False,
     if permute_l:
         return fnp.take(low, inverse, axis=0), up
     if p_indices:
-        return inverse, low, up
-    pmat = fnp.astype(fnp.asarray(np.arange(m))[:, None] == perm[None, :], a.dtype)
+        return fnp.astype(inverse, np.int32), low, up  # (SciPy's index type)
+    real = np.finfo(a.dtype).dtype  # (SciPy's P is real for complex a too)
+    pmat = fnp.astype(fnp.asarray(np.arange(m))[:, None] == perm[None, :], real)
     return pmat, low, up

@@ -8,9 +8,10 @@ composed of differentiable funcgrad operations.
   The derivative is that of the approximant, which approximates the Fréchet derivative
   to the same accuracy (Al-Mohy & Higham 2009), so ``jvp``, ``grad`` and higher orders all
   come from ``matmul`` and ``solve``.
-* ``sqrtm``: the principal square root from the eigendecomposition ``V sqrt(D) V^-1``
-  (diagonalizable matrices), with a custom JVP solving the Sylvester equation
-  ``X dX + dX X = dA`` (reverse mode transposes it).
+* ``sqrtm``: the principal square root, ``V sqrt(D) V^-1`` where the eigenvectors are
+  well conditioned, else the scaled product Denman-Beavers iteration (defective and
+  nearly defective matrices; always under ``vmap``/``jit``), with a custom JVP solving
+  the Sylvester equation ``X dX + dX X = dA`` (reverse mode transposes it).
 * ``solve_sylvester``: ``A X + X B = Q`` as one linear system with the Kronecker matrix
   ``A ⊗ I + I ⊗ B^T`` (size ``n m``: meant for small matrices).
 """
@@ -153,25 +154,53 @@ def solve_sylvester(a: ArrayLike, b: ArrayLike, q: ArrayLike) -> Array:
     return fnp.reshape(_la.solve(big, fnp.reshape(q, (n * m,))), (n, m))
 
 
+_DB_STEPS = 60  # a bound (and the count under vmap/jit): ~5-10 steps usually suffice
+_WELL_CONDITIONED = 1e4  # eigenvectors at most this ill-conditioned: V sqrt(D) V^-1
+
+
 @custom_jvp
-def _sqrtm(a):
+def _sqrtm_eig(a):
+    """``V sqrt(D) V^-1``: accurate where ``V`` is well conditioned (zero eigenvalues too)."""
     w, v = fnp.linalg.eig(a)
     root = (v * fnp.sqrt(w)[None, :]) @ fnp.linalg.inv(v)
     return fnp.real(root)
 
 
-@_sqrtm.defjvp
-def _sqrtm_jvp(primals, tangents):
-    a, = primals
-    da, = tangents
-    x = _sqrtm(a)
-    return x, solve_sylvester(x, x, da)
+@custom_jvp
+def _sqrtm_db(a):
+    """The scaled product Denman-Beavers iteration (Higham, Functions of Matrices, 6.29):
+    ``Y -> A^(1/2)`` while ``M -> I``, quadratically, for any nonsingular ``a`` with a
+    principal root, defective ones included (where ``V sqrt(D) V^-1`` is wrong: for
+    ``[[4, 1], [0, 4]]`` its square was off by 1)."""
+    n = a.shape[-1]
+    eye = fnp.astype(fnp.asarray(np.eye(n)), a.dtype)
+    m, y = a, a
+    for _ in range(_DB_STEPS):
+        m_inv = _la.inv(m)
+        mu = fnp.exp(fnp.linalg.slogdet(m)[1] * (-0.5 / n))  # determinant scaling
+        y = (mu * 0.5) * (y @ (eye + m_inv / (mu * mu)))
+        m = 0.5 * (eye + 0.5 * ((mu * mu) * m + m_inv / (mu * mu)))
+        if is_concrete(m) and float(np.max(np.sum(np.abs(concrete_values(
+                m, "sqrtm", "") - np.eye(n)), axis=0))) <= 4 * n * np.finfo(a.dtype).eps:
+            break
+    return y
+
+
+def _sqrtm_jvp(root):
+    def jvp(primals, tangents):
+        x = root(primals[0])
+        return x, solve_sylvester(x, x, tangents[0])
+    return jvp
+
+
+_sqrtm_eig.defjvp(_sqrtm_jvp(_sqrtm_eig))
+_sqrtm_db.defjvp(_sqrtm_jvp(_sqrtm_db))
 
 
 def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
     """The principal square root ``X`` of a real square matrix (``X @ X == A``;
-    ``scipy.linalg.sqrtm``) whose eigenvalues are not on the closed negative real axis,
-    diagonalizable; its derivative solves ``X dX + dX X = dA``.  Complex inputs, and
+    ``scipy.linalg.sqrtm``) whose eigenvalues are not on the closed negative real axis
+    (diagonalizable if singular); its derivative solves ``X dX + dX X = dA``.  Complex inputs, and
     matrices whose root is complex, raise (use ``scipy.linalg.sqrtm`` on values).
     ``disp``/``blocksize`` are accepted and ignored.
 
@@ -187,10 +216,19 @@ def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
         raise NotImplementedError("sqrtm: complex matrices are not supported; differentiate "
                                   "the real and imaginary parts separately, or use "
                                   "scipy.linalg.sqrtm on values")
-    if is_concrete(a):
-        w = np.linalg.eigvals(concrete_values(a, "sqrtm", ""))
-        if np.any((np.abs(w.imag) <= 1e-14 * max(1.0, np.max(np.abs(w)))) & (w.real < 0)):
-            raise ValueError("sqrtm: the matrix has a negative real eigenvalue, so its "
-                             "principal square root is complex; funcgrad's sqrtm handles "
-                             "real roots only")
-    return _sqrtm(a)
+    if not is_concrete(a):  # (under vmap/jit: the iteration, with its fixed step count)
+        return _sqrtm_db(a)
+    values = concrete_values(a, "sqrtm", "")
+    w, v = np.linalg.eig(values)
+    big = max(1.0, float(np.max(np.abs(w)))) if w.size else 1.0
+    if np.any((np.abs(w.imag) <= 1e-14 * big) & (w.real < 0)):
+        raise ValueError("sqrtm: the matrix has a negative real eigenvalue, so its "
+                         "principal square root is complex; funcgrad's sqrtm handles "
+                         "real roots only")
+    if not w.size or np.linalg.cond(v) <= _WELL_CONDITIONED:
+        return _sqrtm_eig(a)
+    if np.any(np.abs(w) <= 1e-14 * big):
+        raise ValueError("sqrtm: the matrix is singular and (nearly) defective, so it may "
+                         "have no square root (e.g. [[0, 1], [0, 0]]); funcgrad's sqrtm "
+                         "needs it nonsingular or diagonalizable")
+    return _sqrtm_db(a)

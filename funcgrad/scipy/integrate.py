@@ -1,4 +1,5 @@
-"""``funcgrad.scipy.integrate``: ``trapezoid`` and ``odeint``, differentiable.
+"""``funcgrad.scipy.integrate``: ``trapezoid``, ``cumulative_trapezoid``, ``simpson``
+and ``odeint``, differentiable.
 
 ``odeint`` is JAX's ``jax.experimental.ode.odeint``: an adaptive Dormand-Prince (RK45)
 solve with 4th-order interpolation at the requested times, each step loop a
@@ -24,7 +25,7 @@ from ..numpy._convert import asarray
 from ..numpy.signal import trapezoid as _np_trapezoid
 from ..typing import Array, ArrayLike, PyTree
 
-__all__ = ["trapezoid", "odeint"]
+__all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "odeint"]
 
 
 def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
@@ -37,6 +38,101 @@ def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis
     6.5
     """
     return _np_trapezoid(y, x=x, dx=dx, axis=axis)
+
+
+def _samples(name: str, y: ArrayLike, x: Optional[ArrayLike], axis: int
+             ) -> tuple[Array, Optional[Array]]:
+    """``y`` (and ``x``) as floats with the integration axis last; a 1-d ``x`` broadcast
+    along it, as SciPy's."""
+    ys = asarray(y)
+    ys = fnp.astype(ys, np.float64) if ys.dtype.kind in "biu" else ys
+    if ys.ndim == 0:
+        raise ValueError(f"{name}: y must have at least one axis")
+    ys = fnp.moveaxis(ys, axis, -1)
+    if x is None:
+        return ys, None
+    xs = asarray(x)
+    if xs.ndim != 1 and xs.ndim != ys.ndim:
+        raise ValueError(f"{name}: if given, shape of x must be 1-D or the same as y")
+    if xs.ndim != 1:
+        xs = fnp.moveaxis(xs, axis, -1)
+    if xs.shape[-1] != ys.shape[-1]:
+        raise ValueError(f"{name}: if given, length of x along axis must be the same as y "
+                         f"({xs.shape[-1]} and {ys.shape[-1]})")
+    return ys, xs
+
+
+def cumulative_trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0,
+                         axis: int = -1, initial: Optional[float] = None) -> Array:
+    """The running integral of ``y`` by the trapezoidal rule along ``axis``
+    (``scipy.integrate.cumulative_trapezoid``): one value fewer than ``y``, or as many with
+    ``initial=0`` (SciPy accepts only 0 or None).  Differentiable in ``y`` and ``x``.
+
+    >>> import numpy as np, funcgrad.scipy.integrate as fsi
+    >>> fsi.cumulative_trapezoid(np.array([1.0, 2.0, 3.0]), initial=0)
+    array([0. , 1.5, 4. ])
+    """
+    ys, xs = _samples("cumulative_trapezoid", y, x, axis)
+    if ys.shape[-1] == 0:
+        raise ValueError("cumulative_trapezoid: at least one point is required along axis")
+    d = dx if xs is None else fnp.diff(xs, axis=-1)
+    res = fnp.cumsum(d * (ys[..., 1:] + ys[..., :-1]) / 2.0, axis=-1)
+    if initial is not None:
+        if not np.isscalar(initial) or initial != 0:
+            raise ValueError("cumulative_trapezoid: initial must be None or 0 (SciPy's rule)")
+        res = fnp.concatenate([fnp.zeros(res.shape[:-1] + (1,), res.dtype), res], axis=-1)
+    return fnp.moveaxis(res, -1, axis)
+
+
+def _div(num, den):
+    """``num / den``, 0 where ``den == 0`` (SciPy's ``true_divide(..., where=den != 0)``)."""
+    if isinstance(den, float):  # (Python numbers stay Python numbers: float32 stays float32)
+        return num / den if den else 0.0
+    nonzero = den != 0
+    return fnp.where(nonzero, num / fnp.where(nonzero, den, 1.0), 0.0)
+
+
+def _basic_simpson(y, stop, x, dx):
+    """Simpson's rule on the point triples ``(0, 1, 2), (2, 3, 4)...`` below ``stop + 2``
+    (SciPy's ``_basic_simpson``, irregular spacing included)."""
+    y0, y1, y2 = y[..., 0:stop:2], y[..., 1:stop + 1:2], y[..., 2:stop + 2:2]
+    if x is None:
+        return fnp.sum(y0 + 4.0 * y1 + y2, axis=-1) * (dx / 3.0)
+    h = fnp.diff(x, axis=-1)
+    h0, h1 = h[..., 0:stop:2], h[..., 1:stop + 1:2]
+    hsum, ratio = h0 + h1, _div(h0, h1)
+    return fnp.sum(hsum / 6.0 * (y0 * (2.0 - _div(1.0, ratio)) + y1 * (hsum * _div(
+        hsum, h0 * h1)) + y2 * (2.0 - ratio)), axis=-1)
+
+
+def simpson(y: ArrayLike, x: Optional[ArrayLike] = None, *, dx: float = 1.0, axis: int = -1
+            ) -> Array:
+    """The integral of ``y`` by the composite Simpson's rule along ``axis``
+    (``scipy.integrate.simpson``, SciPy >= 1.11): for an even number of points the last
+    interval gets Cartwright's correction, as SciPy's.  Differentiable in ``y`` and ``x``.
+
+    >>> import numpy as np, funcgrad.scipy.integrate as fsi
+    >>> float(fsi.simpson(np.arange(5.0) ** 2))  # exact for quadratics
+    21.333333333333332
+    """
+    ys, xs = _samples("simpson", y, x, axis)
+    n = ys.shape[-1]
+    if n % 2:
+        return _basic_simpson(ys, n - 2, xs, dx)
+    if n == 2:
+        last = dx if xs is None else xs[..., -1] - xs[..., -2]
+        return 0.5 * last * (ys[..., -1] + ys[..., -2])
+    h0: Any
+    h1: Any
+    if xs is None:
+        h0 = h1 = float(dx) if isinstance(dx, (int, float, np.floating)) else dx
+    else:
+        h0, h1 = xs[..., -2] - xs[..., -3], xs[..., -1] - xs[..., -2]
+    alpha = _div(2.0 * h1 ** 2 + 3.0 * h0 * h1, 6.0 * (h1 + h0))
+    beta = _div(h1 ** 2 + 3.0 * h0 * h1, 6.0 * h0)
+    eta = _div(h1 ** 3, 6.0 * h0 * (h0 + h1))
+    return _basic_simpson(ys, n - 3, xs, dx) + (alpha * ys[..., -1] + beta * ys[..., -2]
+                                                - eta * ys[..., -3])  # (SciPy's order)
 
 
 # --- Dormand-Prince ------------------------------------------------------------------------

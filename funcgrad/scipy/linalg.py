@@ -71,7 +71,8 @@ def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = F
           transposed: bool = False) -> Array:
     """``x`` with ``a @ x == b`` (``scipy.linalg.solve``; ``transposed``: ``a.T @ x ==
     b``).  ``assume_a`` 'sym'/'her'/'pos' read only the ``lower`` (default upper)
-    triangle, 'upper triangular'/'lower triangular' solve triangularly, as SciPy.
+    triangle, 'diagonal'/'tridiagonal' only that band, 'upper triangular'/'lower
+    triangular' solve triangularly, as SciPy.
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> fsl.solve(np.array([[2.0, 0.0], [0.0, 4.0]]), np.array([1.0, 1.0]))
@@ -80,6 +81,9 @@ def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = F
     if assume_a not in _ASSUME:
         raise ValueError(f"solve: assume_a must be one of {_ASSUME}, got {assume_a!r}")
     a, b = _float(a), _float(b)
+    if assume_a in ("diagonal", "tridiagonal"):  # SciPy reads only that band of a
+        width = 0 if assume_a == "diagonal" else 1
+        a = fnp.triu(fnp.tril(a, width), -width)
     if assume_a in ("upper triangular", "lower triangular"):
         return solve_triangular(a, b, trans=1 if transposed else 0,
                                 lower=assume_a.startswith("lower"))

@@ -147,10 +147,17 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
 
     flat0, unravel = ravel(x0)
     dtype = flat0.dtype
-    if dtype.kind != "f":
-        raise TypeError(f"minimize: x0 must hold real floating-point values, got dtype "
-                        f"{dtype} (write 1.0 rather than 1; SciPy's minimizers do not take "
-                        "complex parameters: split them into real and imaginary parts)")
+    # every leaf, not only the raveled whole: an integer leaf beside float ones would be
+    # cast back to integers by unravel, and so silently never move
+    leaves = tree.leaves(x0)
+    for i, leaf in enumerate(leaves):
+        leaf_dtype = np.asarray(leaf).dtype
+        if leaf_dtype.kind != "f":
+            where = f" (leaf {i} of x0)" if len(leaves) > 1 else ""
+            raise TypeError(f"minimize: x0 must hold real floating-point values, got dtype "
+                            f"{leaf_dtype}{where}: write 1.0 rather than 1; SciPy's minimizers do "
+                            "not take complex parameters: split them into real and "
+                            "imaginary parts")
     if not isinstance(args, tuple):
         args = (args,)
     if callable(method):

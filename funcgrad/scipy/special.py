@@ -252,11 +252,15 @@ def beta(a: ArrayLike, b: ArrayLike) -> Array:
     """
     a, b = _operand(a), _operand(b)
     positive = fnp.logical_and(fnp.greater(a, 0), fnp.greater(b, 0))
-    one = fnp.where(positive, 1.0, 0.5)  # (the double-where idiom: no NaN in either branch)
-    by_log = fnp.exp(betaln(fnp.where(positive, a, one), fnp.where(positive, b, one)))
+    # (the double-where idiom: no NaN in either branch)
+    by_log = fnp.exp(betaln(fnp.where(positive, a, 1.0), fnp.where(positive, b, 1.0)))
     ratio = gamma(fnp.where(positive, 0.5, a)) * gamma(fnp.where(positive, 0.5, b)) / gamma(
         fnp.where(positive, 1.0, a + b))
-    return fnp.where(positive, by_log, ratio)
+    out = fnp.where(positive, by_log, ratio)
+    # (where's stand-ins are float64 arrays: back to NumPy 2's type of a and b, so that
+    # float32 stays float32 as in betaln)
+    dtype = np.result_type(*[x.dtype if hasattr(x, "dtype") else x for x in (a, b)], 1.0)
+    return fnp.astype(out, dtype) if out.dtype != dtype else out
 
 
 def gammainc(a: ArrayLike, x: ArrayLike) -> Array:

@@ -18,7 +18,7 @@ from typing import Any, Callable, NoReturn, Optional
 import numpy as np
 
 from .. import numpy as fnp
-from ..numpy._convert import operand as _operand
+from ..numpy._convert import concrete_values, is_concrete, operand as _operand
 from . import _ppf
 from . import special as sp
 from ..typing import Array, ArrayLike
@@ -53,6 +53,27 @@ def _split(name, shapes, args, kwds, defaults):
             [_operand(values.get(k, d)) for k, d in defaults.items()])
 
 
+def _all(*conditions):
+    ok = True
+    for c in conditions:
+        ok = c if ok is True else fnp.logical_and(ok, c)
+    return ok
+
+
+def _checked(ok):
+    """``None`` where the parameters are known to be valid everywhere, else the mask."""
+    if ok is True or (is_concrete(ok) and bool(np.all(concrete_values(ok, "", "")))):
+        return None
+    return ok
+
+
+def _typed(out, *inputs):
+    """``out`` in NumPy 2's type of ``inputs`` (Python numbers weak): float32 stays float32
+    where a float64 constant (``gammaln(2.5)``, ``log(df * pi)``...) would widen it."""
+    dtype = np.result_type(*[v.dtype if hasattr(v, "dtype") else v for v in inputs], 1.0)
+    return fnp.astype(out, dtype) if out.dtype != dtype and dtype.kind == "f" else out
+
+
 class rv_continuous:
     """A continuous distribution from its standardized functions of ``z = (x - loc) /
     scale`` (``_logpdf``, ``_cdf``... with the shape parameters after ``z``)."""
@@ -68,27 +89,46 @@ class rv_continuous:
         self.name = name
         self.__dict__.update(methods)
 
+    # SciPy's _argcheck: every shape parameter positive (distributions override it)
+    def _valid(self, *shape):
+        return _all(*[fnp.greater(s, 0) for s in shape])
+
     def _args(self, args, kwds):
-        return _split(self.name, self.shapes, args, kwds, {"loc": 0.0, "scale": 1.0})
+        shape, (loc, scale) = _split(self.name, self.shapes, args, kwds,
+                                     {"loc": 0.0, "scale": 1.0})
+        ok = _checked(_all(self._valid(*shape), fnp.greater(scale, 0)))
+        if ok is None:  # (valid: the common case)
+            return shape, (loc, scale), None
+        # invalid parameters give NaN, as SciPy's; the computation sees valid stand-ins
+        # (the double-where idiom: no NaN from it in the derivatives of valid entries)
+        return [fnp.where(ok, s, 1.0) for s in shape], (loc, fnp.where(ok, scale, 1.0)), ok
+
+    def _out(self, out, ok, *inputs):
+        if ok is not None:
+            out = fnp.where(ok, out, math.nan)
+        return _typed(out, *inputs)
 
     def logpdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """``log pdf(x)``: ``_logpdf((x - loc) / scale) - log(scale)``."""
-        shape, (loc, scale) = self._args(args, kwds)
+        shape, (loc, scale), ok = self._args(args, kwds)
         # (a Python scale stays a Python float: float32 x stays float32)
         log_scale = math.log(scale) if isinstance(scale, (int, float)) else fnp.log(scale)
-        return self._logpdf((_operand(x) - loc) / scale, *shape) - log_scale
+        x = _operand(x)
+        return self._out(self._logpdf((x - loc) / scale, *shape) - log_scale, ok, x, *shape,
+                         loc, scale)
 
     def pdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The probability density, ``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, *args, **kwds))
 
     def _standard(self, method, x, args, kwds):
-        shape, (loc, scale) = self._args(args, kwds)
+        shape, (loc, scale), ok = self._args(args, kwds)
         fn = getattr(self, method, None)
         if fn is None:
             raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.{method[1:]} is not "
                                       f"implemented")
-        return fn((_operand(x) - loc) / scale, *shape)
+        x = _operand(x)
+        return self._out(fn((x - loc) / scale, *shape), ok, x, *shape, loc, scale)
 
     def cdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The cumulative distribution function."""
@@ -112,11 +152,14 @@ class rv_continuous:
 
     def ppf(self, q: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The quantile function, the inverse of ``cdf``."""
-        shape, (loc, scale) = self._args(args, kwds)
+        shape, (loc, scale), ok = self._args(args, kwds)
         if getattr(self, "_ppf", None) is None:
             raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.ppf is not "
                                       f"implemented")
-        return loc + scale * self._ppf(_operand(q), *shape)
+        q = _operand(q)
+        inside = fnp.logical_and(fnp.greater_equal(q, 0), fnp.less_equal(q, 1))
+        out = fnp.where(inside, loc + scale * self._ppf(q, *shape), math.nan)  # (as SciPy)
+        return self._out(out, ok, q, *shape, loc, scale)
 
     def __repr__(self) -> str:
         return f"<funcgrad.scipy.stats.{self.name}>"
@@ -132,19 +175,49 @@ def _positive(z):
     return inside, fnp.where(inside, z, 1.0)
 
 
-def _t_cdf(z, df):
+def _with_df(t_branch, normal_branch):
+    """``df = inf`` is the normal distribution, as SciPy's: ``normal_branch`` there,
+    ``t_branch`` with a finite ``df`` elsewhere (the double-where idiom: no NaN in it).
+    A Python ``df`` picks its branch alone (and keeps float32 float32)."""
+    def f(z, df):
+        if isinstance(df, (int, float)):
+            return normal_branch(z) if math.isinf(df) else t_branch(z, df)
+        infinite = fnp.isinf(df)
+        return fnp.where(infinite, normal_branch(z), t_branch(z, fnp.where(infinite, 1.0, df)))
+    return f
+
+
+def _t_cdf_finite(z, df):
     x = df / (df + z * z)
     tail = sp.betainc(df * 0.5, 0.5, x) * 0.5
     return fnp.where(fnp.greater(z, 0), 1.0 - tail, tail)
 
 
+_t_cdf = _with_df(_t_cdf_finite, sp.ndtr)
+_t_logpdf = _with_df(lambda z, df: (
+    sp.gammaln((df + 1.0) * 0.5) - sp.gammaln(df * 0.5) - 0.5 * fnp.log(df * math.pi)
+    - (df + 1.0) * 0.5 * fnp.log1p(z * z / df)), lambda z: z * z * -0.5 - _LOG_SQRT_2PI)
+
+
+def _cauchy_ppf(q):
+    """``tan(pi (q - 1/2))``, as ``-1 / tan(pi q)`` and ``1 / tan(pi (1 - q))`` in the tails
+    (``1 - q`` exact there): full relative accuracy, and -inf/inf at 0/1."""
+    low, high = fnp.less(q, 0.25), fnp.greater(q, 0.75)
+    tails = fnp.where(low, -1.0 / fnp.tan(math.pi * fnp.where(low, q, 0.5 - q * 0.0)),
+                      1.0 / fnp.tan(math.pi * fnp.where(high, 1.0 - q, 0.5 + q * 0.0)))
+    middle = fnp.tan(math.pi * (fnp.where(fnp.logical_or(low, high), 0.5, q) - 0.5))
+    return fnp.where(fnp.logical_or(low, high), tails, middle)
+
+
 def _gamma_logpdf(z, a):
-    inside, s = _positive(z)
+    # (x = 0 is in the support, as SciPy's: the density there is 1 for a = 1, inf below)
+    inside = fnp.greater_equal(z, 0)
+    s = fnp.where(inside, z, 1.0)
     return _support(inside, sp.xlogy(a - 1.0, s) - s - sp.gammaln(a))
 
 
 def _beta_logpdf(z, a, b):
-    inside = fnp.logical_and(fnp.greater(z, 0), fnp.less(z, 1))
+    inside = _unit(z)  # (0 and 1 included, as SciPy's: finite or inf there for a or b <= 1)
     s = fnp.where(inside, z, 0.5)
     return _support(inside, sp.xlogy(a - 1.0, s) + sp.xlog1py(b - 1.0, -s) - sp.betaln(a, b))
 
@@ -173,13 +246,11 @@ norm.__doc__ = """The normal distribution (``loc`` = mean, ``scale`` = standard 
 
 t = rv_continuous(
     "t", shapes=("df",),
-    _logpdf=lambda z, df: (sp.gammaln((df + 1.0) * 0.5) - sp.gammaln(df * 0.5)
-                           - 0.5 * fnp.log(df * math.pi) - (df + 1.0) * 0.5 * fnp.log1p(z * z / df)),
-    _cdf=_t_cdf, _sf=lambda z, df: _t_cdf(-z, df))
+    _logpdf=_t_logpdf, _cdf=_t_cdf, _sf=lambda z, df: _t_cdf(-z, df))
 cauchy = rv_continuous(
     "cauchy", _logpdf=lambda z: -fnp.log1p(z * z) - math.log(math.pi),
     _cdf=lambda z: 0.5 + fnp.arctan(z) / math.pi, _sf=lambda z: 0.5 - fnp.arctan(z) / math.pi,
-    _ppf=lambda q: fnp.tan(math.pi * (q - 0.5)))
+    _ppf=_cauchy_ppf)
 laplace = rv_continuous(
     "laplace", _logpdf=lambda z: -fnp.abs(z) - math.log(2.0), _cdf=_laplace_cdf,
     _sf=lambda z: _laplace_cdf(-z),
@@ -212,7 +283,7 @@ uniform = rv_continuous(
     _cdf=lambda z: fnp.clip(z, 0.0, 1.0), _sf=lambda z: 1.0 - fnp.clip(z, 0.0, 1.0),
     _ppf=lambda q: q * 1.0)
 # (the quantiles of these four invert their CDFs numerically: see _ppf)
-t._ppf = _ppf.t_ppf(t._cdf, t._logpdf)
+t._ppf = _with_df(_ppf.t_ppf(t._cdf, t._logpdf), sp.ndtri)
 gamma._ppf = _ppf.gamma_ppf(gamma._cdf, gamma._logpdf)
 beta._ppf = _ppf.beta_ppf(beta._cdf, beta._logpdf)
 chi2._ppf = _ppf.chi2_ppf(chi2._cdf, chi2._logpdf)
@@ -233,7 +304,10 @@ class rv_discrete(rv_continuous):
 
     def _args(self, args, kwds):
         shape, (loc,) = _split(self.name, self.shapes, args, kwds, {"loc": 0.0})
-        return shape, (loc, 1.0)
+        ok = _checked(self._valid(*shape))
+        if ok is None:
+            return shape, (loc, 1.0), None
+        return [fnp.where(ok, s, 1.0) for s in shape], (loc, 1.0), ok
 
     def logpmf(self, k: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """``log pmf(k)``."""
@@ -295,26 +369,32 @@ def _binom_sf(k, n, p):
 
 poisson = rv_discrete(
     "poisson", shapes=("mu",), _logpmf=_poisson_logpmf,
+    _valid=lambda mu: fnp.greater_equal(mu, 0),
     _cdf=lambda k, mu: _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)),
     _sf=lambda k, mu: 1.0 - _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)))
 bernoulli = rv_discrete(
     "bernoulli", shapes=("p",),
+    _valid=lambda p: _all(fnp.greater_equal(p, 0), fnp.less_equal(p, 1)),
     _logpmf=lambda k, p: _binom_logpmf(k, 1.0, p),
     _cdf=lambda k, p: fnp.where(fnp.less(k, 0), 0.0, fnp.where(fnp.less(k, 1), 1.0 - p, 1.0)),
     _sf=lambda k, p: fnp.where(fnp.less(k, 0), 1.0, fnp.where(fnp.less(k, 1), p, 0.0)))
 binom = rv_discrete(
     "binom", shapes=("n", "p"), _logpmf=_binom_logpmf,
+    _valid=lambda n, p: _all(fnp.greater_equal(n, 0), _integer(n), fnp.greater_equal(p, 0),
+                             fnp.less_equal(p, 1)),
     _cdf=lambda k, n, p: fnp.where(fnp.greater_equal(k, n), 1.0, _count_cdf(
         k, lambda f: sp.betainc(n - f, f + 1.0, 1.0 - p))),
     _sf=lambda k, n, p: _binom_sf(k, n, p))
 geom = rv_discrete(
     "geom", shapes=("p",), _logpmf=_geom_logpmf,
+    _valid=lambda p: _all(fnp.greater(p, 0), fnp.less_equal(p, 1)),
     _cdf=lambda k, p: fnp.where(fnp.less(k, 1), 0.0, -fnp.expm1(
         fnp.floor(fnp.maximum(k, 1.0)) * fnp.log1p(-p))),
     _sf=lambda k, p: fnp.where(fnp.less(k, 1), 1.0, fnp.exp(
         fnp.floor(fnp.maximum(k, 1.0)) * fnp.log1p(-p))))
 nbinom = rv_discrete(
     "nbinom", shapes=("n", "p"), _logpmf=_nbinom_logpmf,
+    _valid=lambda n, p: _all(fnp.greater(n, 0), fnp.greater(p, 0), fnp.less_equal(p, 1)),
     _cdf=lambda k, n, p: _count_cdf(k, lambda f: sp.betainc(n, f + 1.0, p)),
     _sf=lambda k, n, p: fnp.where(fnp.less(k, 0), 1.0, _count_cdf(
         k, lambda f: sp.betainc(f + 1.0, n, 1.0 - p))))
@@ -325,33 +405,51 @@ del _d
 
 
 class _multivariate_normal:
-    """``multivariate_normal.logpdf(x, mean=None, cov=1)`` and ``pdf``: the last axis of
-    ``x`` is the variable; ``cov`` a matrix (or a scalar, times the identity),
-    differentiable in ``x``, ``mean`` and ``cov`` (through its Cholesky factor).
+    """``multivariate_normal.logpdf(x, mean=None, cov=1)`` and ``pdf``, with SciPy's
+    conventions: the dimension comes from ``mean`` (else from ``cov``, else 1); the last
+    axis of ``x`` is the variable (a 1-d ``x`` is one point, or ``n`` points where the
+    dimension is 1); ``cov`` a matrix, a 1-d diagonal or a scalar times the identity; and
+    the result is squeezed (size-1 axes dropped).  Differentiable in ``x``, ``mean`` and
+    ``cov`` (through its Cholesky factor).  A ``mean`` with leading axes broadcasts
+    against ``x`` (beyond SciPy).
 
     >>> import numpy as np
     >>> round(float(multivariate_normal.logpdf(np.zeros(2), cov=np.eye(2))), 6)
     -1.837877
+    >>> multivariate_normal.logpdf(np.array([0.0, 1.0, 2.0])).shape  # three 1-d points
+    (3,)
     """
 
     def logpdf(self, x: ArrayLike, mean: Optional[ArrayLike] = None, cov: ArrayLike = 1
                ) -> Array:
-        x = fnp.asarray(x)
-        d = x.shape[-1] if x.ndim else 1
+        """``log pdf(x)``."""
+        x, cov = fnp.asarray(x), fnp.asarray(cov)
+        mean = None if mean is None else fnp.asarray(mean)
+        if mean is not None:  # (SciPy's _process_parameters: mean, else cov, sets the size)
+            d = mean.shape[-1] if mean.ndim else 1
+        else:
+            d = cov.shape[-1] if cov.ndim else 1
+        if x.ndim == 0 or (x.ndim == 1 and d == 1):  # (SciPy's _process_quantiles)
+            x = fnp.reshape(x, x.shape + (1,))
+        if x.shape[-1] != d:
+            raise ValueError(f"multivariate_normal: x's last axis has {x.shape[-1]} "
+                             f"variables but mean/cov describe {d}; give x of shape (..., {d})")
         if mean is not None:
-            x = x - fnp.asarray(mean)
-        cov = fnp.asarray(cov)
+            x = x - (mean if mean.ndim else fnp.reshape(mean, (1,)))
         if cov.ndim == 0:
             cov = cov * np.eye(d)
+        elif cov.ndim == 1:  # the diagonal, as SciPy
+            cov = cov * np.eye(cov.shape[0])
         if cov.shape[-2:] != (d, d):
-            raise ValueError(f"multivariate_normal: cov has shape {tuple(cov.shape)}, but x's "
-                             f"last axis has {d} variables; give a ({d}, {d}) matrix")
+            raise ValueError(f"multivariate_normal: cov has shape {tuple(cov.shape)} for {d} "
+                             f"variables; give a ({d}, {d}) matrix, its diagonal or a scalar")
         chol = fnp.linalg.cholesky(cov)
         # ||L^{-1} (x - mean)||^2, solving with L for each point
-        z = fnp.linalg.solve(chol, fnp.reshape(x, x.shape[:-1] + (d, 1)) if x.ndim else x)
-        maha = fnp.sum(fnp.square(z), axis=(-2, -1)) if x.ndim else fnp.square(z)
+        z = fnp.linalg.solve(chol, fnp.reshape(x, x.shape[:-1] + (d, 1)))
+        maha = fnp.sum(fnp.square(z), axis=(-2, -1))
         log_det = 2.0 * fnp.sum(fnp.log(fnp.diagonal(chol, axis1=-2, axis2=-1)), axis=-1)
-        return -0.5 * (d * math.log(2 * math.pi) + log_det + maha)
+        out = -0.5 * (d * math.log(2 * math.pi) + log_det + maha)
+        return fnp.squeeze(out) if 1 in out.shape else out  # (SciPy's _squeeze_output)
 
     def pdf(self, x: ArrayLike, mean: Optional[ArrayLike] = None, cov: ArrayLike = 1
             ) -> Array:
