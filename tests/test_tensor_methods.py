@@ -522,3 +522,101 @@ def test_value_dtype_shape_and_gradient_match_torch(name, dtype):
         if t is not None:
             assert str(f.dtype) == str(t.dtype).replace("torch.", "")
             np.testing.assert_allclose(_np(f), t.numpy(), **tol, err_msg=f"{name} gradient")
+
+
+# --- beyond the table: in-place forms, errors, dtypes, descriptions --------------------------
+
+@pytest.mark.parametrize("name, args, expected", [
+    ("expm1_", (), np.expm1([0.5, -1.0])), ("mul_", (3.0,), [1.5, -3.0]),
+    ("clamp_min_", (0.0,), [0.5, 0.0]), ("masked_fill_", (np.array([True, False]), 2.0),
+                                         [2.0, -1.0]),
+    ("eq_", (0.5,), [1.0, 0.0]), ("lerp_", (np.array([1.5, 1.0]), 0.5), [1.0, 0.0])])
+def test_inplace_forms_write_the_value_bump_the_version_and_refuse_grad_leaves(name, args,
+                                                                              expected):
+    args = tuple(fg.tensor(a) if isinstance(a, np.ndarray) else a for a in args)
+    x = fg.tensor([0.5, -1.0], dtype=np.float64)
+    version = x._version
+    assert getattr(x, name)(*args) is x
+    np.testing.assert_allclose(x.numpy(), expected)
+    assert x._version == version + 1 and x.dtype == np.float64
+    leaf = fg.tensor([0.5, -1.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        getattr(leaf, name)(*args)
+    y = leaf * 1  # not a leaf: recorded, with the in-place node as its grad_fn
+    getattr(y, name)(*args)
+    assert y.requires_grad and y.grad_fn is not None
+
+
+def test_inplace_refuses_a_result_dtype_the_tensor_cannot_hold():
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        fg.tensor([1, 2]).expm1_()
+
+
+@pytest.mark.parametrize("op", [lambda x: x.floor_divide(2.0), lambda x: x.heaviside(
+    fg.tensor(0.5, dtype=np.float64)), lambda x: x.unique()])
+def test_operations_torch_cannot_differentiate_raise_in_the_backward_pass(op):
+    x = fg.tensor([1.5, -2.5, 1.5], requires_grad=True, dtype=np.float64)
+    y = op(x)
+    assert y.requires_grad
+    with pytest.raises(RuntimeError, match="derivative for .* is not implemented"):
+        y.sum().backward()
+
+
+def test_rounded_division_has_a_zero_gradient_and_keeps_integers():
+    x = fg.tensor([7.0, -7.0], requires_grad=True)
+    x.div(2.0, rounding_mode="trunc").sum().backward()
+    assert x.grad.numpy().tolist() == [0.0, 0.0]
+    a, b = fg.tensor([7, -7]), fg.tensor([2, 2])
+    assert a.div(b, rounding_mode="trunc").tolist() == [3, -3]
+    assert a.div(b, rounding_mode="floor").tolist() == [3, -4]
+    assert a.floor_divide(b).dtype == np.int64 and a.true_divide(b).dtype == np.float32
+
+
+@pytest.mark.parametrize("method", ["expm1", "erf", "lgamma", "rsqrt", "log2", "sinc",
+                                    "deg2rad", "logit"])
+def test_floating_functions_give_integers_the_default_float_dtype(method):
+    assert getattr(fg.tensor([1, 2]), method)().dtype == np.float32
+    assert fg.tensor([1, 2]).atan2(fg.tensor([3, 4])).dtype == np.float32
+
+
+def test_comparisons_predicates_and_float_power_dtypes():
+    x = fg.tensor([1.0, 2.0])
+    assert x.gt(1).dtype == bool and x.isnan().dtype == bool and x.isclose(x).dtype == bool
+    assert x.float_power(2).dtype == np.float64 and x.square().dtype == np.float32
+    assert fg.tensor([3, 4]).square().dtype == np.int64
+
+
+def test_unique_and_unique_consecutive_return_what_is_asked():
+    x = fg.tensor([3, 1, 3, 3, 2, 1])
+    values, inverse, counts = x.unique(return_inverse=True, return_counts=True)
+    assert values.tolist() == [1, 2, 3] and inverse.tolist() == [2, 0, 2, 2, 1, 0]
+    assert counts.tolist() == [2, 1, 3]
+    values, counts = x.unique_consecutive(return_counts=True)
+    assert values.tolist() == [3, 1, 3, 2, 1] and counts.tolist() == [1, 1, 2, 1, 1]
+    assert x.argwhere().tolist() == [[0], [1], [2], [3], [4], [5]]
+
+
+def test_new_tensors_and_descriptions():
+    x = fg.tensor([[1.0, 2.0]], dtype=np.float64)
+    assert x.new_zeros(2, 3).dtype == np.float64 and x.new_ones((2,)).tolist() == [1.0, 1.0]
+    assert x.new_full((2,), 7, dtype=np.int64).tolist() == [7, 7]
+    t = x.new_tensor([1, 2], requires_grad=False)
+    assert t.dtype == np.float64 and t.is_leaf and x.new_empty(3).shape == (3,)
+    assert (x.nelement(), x.element_size(), x.itemsize, x.nbytes) == (2, 8, 8, 16)
+    assert x.is_contiguous() and not x.is_complex() and x.is_signed()
+    assert x.is_same_size(fg.ones(1, 2)) and fg.tensor([2.0]).is_nonzero()
+    assert x.type_as(fg.tensor([1])).dtype == np.int64
+
+
+def test_errors_name_the_problem():
+    x = fg.tensor([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(RuntimeError, match="int64 for index"):
+        x.gather(1, fg.tensor([[0], [1]], dtype=np.int32))
+    with pytest.raises(IndexError, match="out of bounds"):
+        x.gather(1, fg.tensor([[2], [0]]))
+    with pytest.raises(RuntimeError, match="sum exactly to 2"):
+        x.split([1, 2])
+    with pytest.raises(ValueError, match="rounding_mode"):
+        x.div(2, rounding_mode="round")
+    with pytest.raises(IndexError, match="out of range"):
+        x.kthvalue(3)

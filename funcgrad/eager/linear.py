@@ -9,13 +9,13 @@ a negative determinant, ``svd`` returns ``V`` (not NumPy's ``Vh``), ``beta=0`` i
 ``add*`` products ignores ``self`` (a NaN there is not propagated).
 
 >>> import funcgrad as fg
->>> a = fg.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)
+>>> a = fg.tensor([[2.0, 0.0], [0.0, 4.0]], requires_grad=True)
 >>> a.det()
-tensor(5., grad_fn=<LinalgDetBackward0>)
+tensor(8., grad_fn=<LinalgDetBackward0>)
 >>> a.inverse().sum().backward()
 >>> a.grad
-tensor([[-0.04, -0.04],
-        [-0.04, -0.04]])
+tensor([[-0.25  , -0.125 ],
+        [-0.125 , -0.0625]])
 """
 from collections import namedtuple
 from typing import Any

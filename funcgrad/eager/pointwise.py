@@ -18,7 +18,7 @@ the backward pass.
 >>> y.sum().backward()
 >>> y, x.grad
 (tensor([  7., -8.], grad_fn=<MulBackward0>), tensor([8., 2.]))
->>> x.detach().eq(1.0), fg.tensor([1, 2]).exp().dtype
+>>> x.detach().eq(1.0), fg.tensor([1, 2]).expm1().dtype
 (tensor([ True, False]), dtype('float32'))
 """
 from typing import Any, Callable
