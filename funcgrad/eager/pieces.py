@@ -243,7 +243,7 @@ def new_tensor(self: Any, data: Any, *, dtype: Any = None, requires_grad: bool =
                **device: Any) -> Any:
     """A leaf copy of ``data``, of this Tensor's dtype unless ``dtype`` is given."""
     if isinstance(data, TensorBase):
-        data = data.detach().numpy()
+        data = np.array(data)
     return type(self)(np.array(data, self.dtype if dtype is None else dtype),
                       requires_grad=requires_grad)
 

@@ -41,7 +41,7 @@ __all__ = ["attach", "NotDifferentiable", "constant"]
 class NotDifferentiable(Named):
     """A node whose backward pass raises PyTorch's "derivative ... is not implemented"."""
 
-    def vjp(self, needs, g, out, *args, inner):  # type: ignore[override]
+    def vjp(self, needs, g, out, *args, inner):
         raise RuntimeError(f"the derivative for '{self.name}' is not implemented.")
 
 
@@ -423,7 +423,7 @@ def where(self: Any, condition: Any, other: Any) -> Any:
 def masked_fill(self: Any, mask: Any, value: Any) -> Any:
     """``value`` where ``mask`` is True (broadcast to this Tensor), ``self`` elsewhere."""
     named = _NAMED["masked_fill" + _overload(value)]
-    if isinstance(value, TensorBase):
+    if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value.ndim} dimension(s).")

@@ -36,7 +36,7 @@ __all__ = ["attach"]
 
 Dim = Union[int, Sequence[int], None]
 
-_R = {name: namedtuple(name, fields)  # type: ignore[misc]  # torch.return_types
+_R: dict[str, Any] = {name: namedtuple(name, fields)  # torch.return_types
       for name, fields in [("aminmax", ["min", "max"])] + [
           (n, ["values", "indices"]) for n in ("median", "nanmedian", "mode", "kthvalue",
                                                "topk", "cummax", "cummin")]}

@@ -48,7 +48,7 @@ _UNIQUE = NotDifferentiable("unique", "NotImplemented")
 
 def _index(index, what):
     """``index`` as a NumPy int64 array (PyTorch wants int64 index Tensors)."""
-    a = np.asarray(index.detach() if isinstance(index, TensorBase) else index)
+    a = np.asarray(index)
     if a.dtype != np.int64:
         raise RuntimeError(f"{what}(): Expected dtype int64 for index, got {a.dtype}; "
                            f"cast it with .long()")
@@ -204,7 +204,7 @@ def index_copy(self: Any, dim: int, index: Any, source: Any) -> Any:
 
 def masked_select(self: Any, mask: Any) -> Any:
     """The elements where ``mask`` (broadcast with this Tensor) is True, as a 1-D Tensor."""
-    m = np.asarray(mask.detach() if isinstance(mask, TensorBase) else mask)
+    m = np.asarray(mask)
     if m.dtype != bool:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
     shape = np.broadcast_shapes(self.shape, m.shape)
