@@ -116,6 +116,12 @@ The modules, bottom up:
 ``eager.named``            one node under PyTorch's name for a composition (``MeanBackward0``)
 ``eager.methods``          PyTorch's math methods (``exp``, ``softmax(dim)``, ``max(dim)``...)
 ``eager.shapes``           PyTorch's shape methods (``view``, ``unsqueeze``, ``expand``...)
+``eager.pointwise``        more elementwise methods (``add(alpha=)``, ``eq``, ``erf``...)
+                           and the in-place ``_`` forms
+``eager.reducing``         more reductions and scans (``amax``, ``topk``, ``cummax``...)
+``eager.selecting``        picking and placing (``gather``, ``scatter``, ``flip``...)
+``eager.pieces``           cutting (``split``, ``chunk``...), ``new_*``, descriptions
+``eager.linear``           more linear algebra (``addmm``, ``det``, ``slogdet``...)
 ``eager.dtypes``           dtype names, the default dtype (float32)
 ``eager.factories``        ``fg.tensor``, ``fg.randn``, ``fg.arange``...
 =========================  ===========================================================
@@ -124,6 +130,7 @@ from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward, grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
 from . import methods, saved, shapes, steps
+from . import linear, pieces, pointwise, reducing, selecting
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
 from .values import Size
@@ -132,6 +139,9 @@ methods.attach(Tensor)
 saved.attach(Node)
 shapes.attach(Tensor)
 steps.attach(Tensor)
+for _more in (pointwise, reducing, selecting, pieces, linear):
+    _more.attach(Tensor)
+pointwise.attach_aliases(Tensor)  # alternative names and in-place forms, of all the above
 equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
 

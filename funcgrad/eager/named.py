@@ -99,7 +99,8 @@ class _Inner:
 
 
 def _check(node, g):
-    node._check_saved()
+    if type(node) is not Select:  # (an output of a node with several: nothing saved)
+        node._check_saved()
     return True
 
 
@@ -111,11 +112,13 @@ class NamedNode(Node):
 
     def _release(self):
         for node in self.params["inner"].nodes:
-            node._release()
+            if type(node) is not Select:
+                node._release()
 
     def _check_saved(self):
         for node in self.params["inner"].nodes:
-            node._check_saved()
+            if type(node) is not Select:
+                node._check_saved()
 
 
 def record_as(named, fn, *inputs, **kwargs):
@@ -164,7 +167,8 @@ def record_as(named, fn, *inputs, **kwargs):
     else:
         root = out.grad_fn
         if root is None or root.prim.multiple_results:
-            return out
+            # out hangs on the entries, not on the inputs: compute it again, unnamed
+            return fn(*inputs, **kwargs)
     nodes, leaves = reachable([root])
     if any(all(leaf is not e for e in entries) for leaf in leaves):
         return out  # fn used other Tensors that require grad: keep its nodes as they are

@@ -1,0 +1,233 @@
+"""PyTorch's linear-algebra Tensor methods beyond ``matmul``/``mm``/``bmm``/``dot``/``mv``:
+``outer``, ``inner``, ``kron``, ``vdot``, ``cross``, ``addmm``/``addmv``/``addr``/
+``addbmm``/``baddbmm``, ``det``, ``logdet``, ``slogdet``, ``inverse``, ``pinverse``,
+``matrix_exp``, ``matrix_power``, ``cholesky``, ``qr`` and ``svd``.
+
+They compute with funcgrad.numpy.linalg (whose rules give the gradients) under PyTorch's
+names and conventions: ``slogdet`` returns ``(sign, logabsdet)``, ``logdet`` is NaN for
+a negative determinant, ``svd`` returns ``V`` (not NumPy's ``Vh``), ``beta=0`` in the
+``add*`` products ignores ``self`` (a NaN there is not propagated).
+
+>>> import funcgrad as fg
+>>> a = fg.tensor([[2.0, 0.0], [0.0, 4.0]], requires_grad=True)
+>>> a.det()
+tensor(8., grad_fn=<LinalgDetBackward0>)
+>>> a.inverse().sum().backward()
+>>> a.grad
+tensor([[-0.25  , -0.125 ],
+        [-0.125 , -0.0625]])
+"""
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..numpy import linalg as fla
+from ..scipy import linalg as fsl
+from ..primitives import elementwise as ew
+from .inplace import _FALSE
+from .named import Named, record_as
+from .pointwise import constant
+
+__all__ = ["attach"]
+
+_NODES = {name: Named(name, node) for name, node in [
+    ("outer", "MulBackward0"), ("inner", "DotBackward0"), ("kron", "KronBackward0"),
+    ("vdot", "DotBackward0"), ("cross", "LinalgCrossBackward0"), ("addmm", "AddmmBackward0"),
+    ("addmv", "AddmvBackward0"), ("addr", "AddrBackward0"), ("addbmm", "AddbmmBackward0"),
+    ("baddbmm", "BaddbmmBackward0"), ("det", "LinalgDetBackward0"),
+    ("logdet", "LogdetBackward0"), ("slogdet", "LinalgSlogdetBackward0"),
+    ("inverse", "LinalgInvExBackward0"), ("pinverse", "LinalgPinvBackward0"),
+    ("matrix_exp", "LinalgMatrixExpBackward0"), ("cholesky", "LinalgCholeskyExBackward0")]}
+
+SlogdetResult = namedtuple("slogdet", ["sign", "logabsdet"])  # type: ignore[name-match]
+QRResult = namedtuple("qr", ["Q", "R"])  # type: ignore[name-match]
+SVDResult = namedtuple("svd", ["U", "S", "V"])  # type: ignore[name-match]
+
+
+def _expect(what, t, ndim):
+    if t.ndim != ndim:
+        raise RuntimeError(f"{what}: Expected {ndim}-D argument, but got {t.ndim}-D with "
+                           f"shape {list(t.shape)}")
+
+
+def _square(what, t):
+    if t.ndim < 2 or t.shape[-1] != t.shape[-2]:
+        raise RuntimeError(f"linalg.{what}: A must be batches of square matrices, but they "
+                           f"are {t.shape[-2] if t.ndim > 1 else t.ndim} by "
+                           f"{t.shape[-1] if t.ndim else 0} matrices")
+
+
+def outer(self: Any, vec2: Any) -> Any:
+    """``self[i] * vec2[j]`` for two 1-D Tensors (also ``ger``)."""
+    _expect("outer", self, 1)
+    _expect("outer", vec2, 1)
+    return record_as(_NODES["outer"], lambda a, b: a[:, None] * b[None, :], self, vec2)
+
+
+def inner(self: Any, other: Any) -> Any:
+    """Sums of products over the last axes (a product by a 0-d Tensor)."""
+    return record_as(_NODES["inner"], fnp.inner, self, other)
+
+
+def kron(self: Any, other: Any) -> Any:
+    """The Kronecker product."""
+    return record_as(_NODES["kron"], fnp.kron, self, other)
+
+
+def vdot(self: Any, other: Any) -> Any:
+    """``sum(conj(self) * other)`` of two 1-D Tensors."""
+    _expect("vdot", self, 1)
+    _expect("vdot", other, 1)
+    return record_as(_NODES["vdot"], fnp.vdot, self, other)
+
+
+def cross(self: Any, other: Any, dim: int | None = None) -> Any:
+    """The cross product along ``dim`` (the first axis of size 3 without it)."""
+    if dim is None:
+        dim = next((i for i, n in enumerate(np.broadcast_shapes(self.shape, other.shape))
+                    if n == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    return record_as(_NODES["cross"], fnp.cross, self, other, axis=dim)
+
+
+def _scaled_sum(self, product, beta, alpha):
+    """``beta * self + alpha * product``; ``self`` is not read when ``beta`` is 0."""
+    scaled = product if alpha == 1 else product * alpha
+    if beta == 0:  # self's gradient is zero (not absent), as in PyTorch
+        return ew.where(_FALSE, self, scaled)
+    return (self if beta == 1 else self * beta) + scaled
+
+
+def _add_product(name, product, self, a, b, beta, alpha):
+    return record_as(_NODES[name], lambda s, a, b: _scaled_sum(s, product(a, b), beta, alpha),
+                     self, a, b)
+
+
+def addmm(self: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+    """``beta * self + alpha * (mat1 @ mat2)`` for 2-D ``mat1`` and ``mat2``."""
+    _expect("addmm", mat1, 2)
+    _expect("addmm", mat2, 2)
+    return _add_product("addmm", fnp.matmul, self, mat1, mat2, beta, alpha)
+
+
+def addmv(self: Any, mat: Any, vec: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+    """``beta * self + alpha * (mat @ vec)``."""
+    _expect("addmv", mat, 2)
+    _expect("addmv", vec, 1)
+    return _add_product("addmv", fnp.matmul, self, mat, vec, beta, alpha)
+
+
+def addr(self: Any, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+    """``beta * self + alpha * outer(vec1, vec2)``."""
+    _expect("addr", vec1, 1)
+    _expect("addr", vec2, 1)
+    return _add_product("addr", lambda a, b: a[:, None] * b[None, :], self, vec1, vec2,
+                        beta, alpha)
+
+
+def addbmm(self: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+    """``beta * self + alpha * sum_b(batch1[b] @ batch2[b])``."""
+    _expect("addbmm", batch1, 3)
+    _expect("addbmm", batch2, 3)
+    return _add_product("addbmm", lambda a, b: fnp.sum(fnp.matmul(a, b), axis=0), self,
+                        batch1, batch2, beta, alpha)
+
+
+def baddbmm(self: Any, batch1: Any, batch2: Any, *, beta: Any = 1, alpha: Any = 1) -> Any:
+    """``beta * self + alpha * (batch1 @ batch2)`` for 3-D batches."""
+    _expect("baddbmm", batch1, 3)
+    _expect("baddbmm", batch2, 3)
+    return _add_product("baddbmm", fnp.matmul, self, batch1, batch2, beta, alpha)
+
+
+def det(self: Any) -> Any:
+    """The determinant (of each matrix in the last two axes)."""
+    _square("det", self)
+    return record_as(_NODES["det"], fla.det, self)
+
+
+def slogdet(self: Any) -> Any:
+    """``(sign, logabsdet)``: the determinant's sign and the log of its absolute value."""
+    _square("slogdet", self)
+    # the sign: recorded with a zero gradient, as PyTorch's
+    sign = constant(_NODES["slogdet"], fla.slogdet(self.detach())[0], self)
+    # (minus a zero: one node of one output, which record_as can name)
+    logabsdet = record_as(_NODES["slogdet"], lambda t: fla.slogdet(t)[1] - np.zeros((), t.dtype),
+                          self)
+    return SlogdetResult(sign, logabsdet)
+
+
+def logdet(self: Any) -> Any:
+    """The log of the determinant (NaN where it is negative, -inf where it is 0)."""
+    _square("logdet", self)
+
+    def compute(t):
+        sign, logabs = fla.slogdet(t)
+        sign = np.asarray(sign.detach() if hasattr(sign, "detach") else sign)
+        return fnp.where(sign < 0, np.asarray(np.nan, logabs.dtype), logabs)
+    return record_as(_NODES["logdet"], compute, self)
+
+
+def inverse(self: Any) -> Any:
+    """The inverse matrix (an error for a singular one)."""
+    _square("inv", self)
+    return record_as(_NODES["inverse"], fla.inv, self)
+
+
+def pinverse(self: Any, rcond: float = 1e-15) -> Any:
+    """The Moore-Penrose pseudo-inverse (singular values below ``rcond`` times the
+    largest dropped)."""
+    return record_as(_NODES["pinverse"], fla.pinv, self, rcond=rcond)
+
+
+def matrix_exp(self: Any) -> Any:
+    """The matrix exponential ``sum_k A^k / k!``."""
+    _square("matrix_exp", self)
+    return record_as(_NODES["matrix_exp"], fsl.expm, self)
+
+
+def matrix_power(self: Any, n: int) -> Any:
+    """The matrix to the integer power ``n`` (the inverse's for negative ``n``)."""
+    _square("matrix_power", self)
+    return fla.matrix_power(self, n)
+
+
+def cholesky(self: Any, upper: bool = False) -> Any:
+    """The Cholesky factor ``L`` (``L @ L^H = self``), or ``L^H`` when ``upper``."""
+    _square("cholesky", self)
+    factor = record_as(_NODES["cholesky"], fla.cholesky, self)
+    return factor.mH if upper else factor
+
+
+def qr(self: Any, some: bool = True) -> Any:
+    """``(Q, R)`` with ``Q`` orthonormal and ``R`` upper triangular (``some=False``:
+    complete)."""
+    q, r = fla.qr(self, mode="reduced" if some else "complete")
+    return QRResult(q, r)
+
+
+def svd(self: Any, some: bool = True, compute_uv: bool = True) -> Any:
+    """``(U, S, V)`` with ``self = U @ diag(S) @ V^H`` (PyTorch returns ``V``, not
+    NumPy's ``Vh``)."""
+    if not compute_uv:
+        s = fla.svd(self, compute_uv=False)
+        m, n = self.shape[-2:]
+        zeros = np.zeros(self.shape[:-2] + ((m, m) if not some else (m, min(m, n))),
+                         self.dtype)
+        return SVDResult(type(self)(zeros), s, type(self)(np.zeros(
+            self.shape[:-2] + ((n, n) if not some else (n, min(m, n))), self.dtype)))
+    u, s, vh = fla.svd(self, full_matrices=not some)
+    return SVDResult(u, s, vh.mH)
+
+
+_METHODS = [outer, inner, kron, vdot, cross, addmm, addmv, addr, addbmm, baddbmm, det,
+            slogdet, logdet, inverse, pinverse, matrix_exp, matrix_power, cholesky, qr, svd]
+
+
+def attach(cls: Any) -> None:
+    """Give ``cls`` (the Tensor) the methods of this module."""
+    for fn in _METHODS:
+        setattr(cls, fn.__name__, fn)

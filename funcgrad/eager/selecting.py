@@ -1,0 +1,349 @@
+"""PyTorch's Tensor methods that pick, place or rearrange elements: ``gather``,
+``scatter``/``scatter_add``/``scatter_reduce``, ``index_select``, ``index_add``/
+``index_fill``/``index_copy``, ``masked_select``, ``take_along_dim``, ``flip``, ``roll``,
+``rot90``, ``tril``/``triu``, ``diag``, ``diag_embed``, ``argwhere`` and ``unique``.
+
+Index arguments are int64 Tensors, as in PyTorch.  Placing is done with funcgrad's
+``.at[...]`` updates, so the gradient of ``self`` is zero where a value was overwritten
+and the gradient of ``src`` is gathered from where it went; ``scatter_reduce``'s
+``amax``/``amin`` share the gradient among the equal candidates (``self`` included when
+``include_self``), as PyTorch does.
+
+>>> import funcgrad as fg
+>>> x = fg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+>>> i = fg.tensor([[1, 1], [0, 1]])
+>>> y = x.gather(1, i)
+>>> y
+tensor([[2., 2.],
+        [3., 4.]], grad_fn=<GatherBackward0>)
+>>> y.sum().backward()
+>>> x.grad
+tensor([[0., 2.],
+        [1., 1.]])
+>>> fg.zeros(3).index_add(0, fg.tensor([0, 0, 2]), fg.tensor([1.0, 2.0, 3.0]))
+tensor([3., 0., 3.])
+"""
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import numpy as fnp
+from .named import Named, record_as
+from .pointwise import NotDifferentiable, constant
+from .values import TensorBase, axis_index
+
+__all__ = ["attach"]
+
+_NODES = {name: Named(name, f"{node}Backward0") for name, node in [
+    ("gather", "Gather"), ("scatter", "Scatter"), ("scatter_add", "ScatterAdd"),
+    ("scatter_reduce", "ScatterReduce"), ("index_select", "IndexSelect"),
+    ("index_add", "IndexAdd"), ("index_fill", "IndexFill"), ("index_copy", "IndexCopy"),
+    ("masked_select", "MaskedSelect"), ("take_along_dim", "TakeAlongDim"), ("flip", "Flip"),
+    ("roll", "Roll"), ("rot90", "Rot90"), ("tril", "Tril"), ("triu", "Triu"),
+    ("diag", "Diagonal"), ("diag_embed", "DiagEmbed")]}
+_NODES["scatter1"] = Named("scatter", "ScatterBackward1")  # (a number scattered)
+_NODES["take_along_dim"] = Named("take_along_dim", "GatherBackward0")
+_UNIQUE = NotDifferentiable("unique", "NotImplemented")
+
+
+def _index(index, what):
+    """``index`` as a NumPy int64 array (PyTorch wants int64 index Tensors)."""
+    a = np.asarray(index)
+    if a.dtype != np.int64:
+        raise RuntimeError(f"{what}(): Expected dtype int64 for index, got {a.dtype}; "
+                           f"cast it with .long()")
+    return a
+
+
+def _positions(self, dim, index, what):
+    """The full index (one array per axis) of the elements ``index`` names along ``dim``,
+    the other axes counting 0.. (PyTorch's gather/scatter addressing)."""
+    index = _index(index, what)
+    if index.ndim != max(self.ndim, 1) and index.size:
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as "
+                           f"{'input' if what == 'gather' else 'self'} tensor")
+    if self.ndim == 0:
+        return (), index.reshape(())
+    dim = axis_index(dim, self.ndim)
+    for d in range(self.ndim):
+        if d != dim and index.shape[d] > self.shape[d]:
+            raise RuntimeError(f"Size does not match at dimension {d} expected index "
+                               f"{list(index.shape)} to be no larger than self "
+                               f"{list(self.shape)} apart from dimension {dim}")
+    n = self.shape[dim]
+    if index.size and (index.min() < -n or index.max() >= n):
+        raise IndexError(f"index {index.max()} is out of bounds for dimension {dim} with "
+                         f"size {n}")
+    index = np.where(index < 0, index + n, index)
+    grids = np.ogrid[tuple(slice(0, s) for s in index.shape)]
+    return tuple(index if d == dim else grids[d] for d in range(self.ndim)), index
+
+
+def _fitted(src, index):
+    """``src`` cut down to ``index``'s shape (PyTorch reads only that corner)."""
+    if not isinstance(src, (TensorBase, np.ndarray)) or np.ndim(src) == 0:
+        return src
+    return src[tuple(slice(0, s) for s in index.shape)]
+
+
+def gather(self: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any:
+    """The elements at ``index`` along ``dim``: ``out[i][j] = self[i][index[i][j]]``."""
+    pos, index = _positions(self, dim, index, "gather")
+    return record_as(_NODES["gather"], lambda t: t[pos] if pos else t, self)
+
+
+def scatter(self: Any, dim: int, index: Any, src: Any = None, value: Any = None, *,
+            reduce: str | None = None) -> Any:
+    """A copy with ``src`` (or the number ``value``) written at ``index`` along ``dim``;
+    ``reduce='add'`` or ``'multiply'`` combines instead."""
+    if src is None:
+        src = value
+    if not isinstance(src, TensorBase):
+        src = np.asarray(src, self.dtype)
+    pos, index = _positions(self, dim, index, "scatter")
+    how = {None: "set", "add": "add", "multiply": "multiply"}.get(reduce)
+    if how is None:
+        raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
+
+    def compute(t, s):
+        s = _fitted(s, index)
+        return _multiply(t, pos, s) if how == "multiply" else getattr(t.at[pos], how)(s)
+    named = _NODES["scatter" if isinstance(src, TensorBase) else "scatter1"]
+    return record_as(named, compute, self, src)
+
+
+def scatter_add(self: Any, dim: int, index: Any, src: Any) -> Any:
+    """A copy with ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
+    pos, index = _positions(self, dim, index, "scatter_add")
+    return record_as(_NODES["scatter_add"], lambda t, s: t.at[pos].add(_fitted(s, index)),
+                     self, src)
+
+
+_REDUCE = {"sum": ("add", 0), "prod": ("multiply", 1), "mean": ("add", 0),
+           "amax": ("max", -np.inf), "amin": ("min", np.inf)}
+
+
+def scatter_reduce(self: Any, dim: int, index: Any, src: Any, reduce: str, *,
+                   include_self: bool = True) -> Any:
+    """A copy with ``src`` reduced into it at ``index`` along ``dim`` by ``reduce``
+    (``'sum'``, ``'prod'``, ``'mean'``, ``'amax'``, ``'amin'``); ``include_self=False``
+    leaves out the values there before."""
+    if reduce not in _REDUCE:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, "
+                           f"got {reduce}")
+    pos, index = _positions(self, dim, index, "scatter_reduce")
+    how, start = _REDUCE[reduce]
+    if self.dtype.kind in "iu" and reduce in ("amax", "amin"):
+        info = np.iinfo(self.dtype)
+        start = info.min if reduce == "amax" else info.max
+
+    def compute(t, s):
+        s = _fitted(s, index)
+        base = t if include_self else t.at[pos].set(np.asarray(start, t.dtype))
+        out = _multiply(base, pos, s) if how == "multiply" else getattr(base.at[pos], how)(s)
+        if reduce != "mean":
+            return out
+        count = np.full(t.shape, 1 if include_self else 0, np.int64)
+        np.add.at(count, pos, 1)
+        count = np.maximum(count, 1)
+        if t.dtype.kind in "iu":
+            return fnp.floor_divide(out, count.astype(t.dtype))
+        return out / count.astype(t.dtype)
+    return record_as(_NODES["scatter_reduce"], compute, self, src)
+
+
+def _multiply(t, pos, s):
+    """``t.at[pos].multiply(s)`` in rounds of distinct positions (where the derivative of
+    one multiply is defined): round ``r`` takes each position's ``r``-th update."""
+    pos = np.broadcast_arrays(*pos)
+    flat = np.ravel_multi_index(pos, t.shape).ravel()
+    order = np.argsort(flat, kind="stable")
+    sorted_flat = flat[order]
+    first = np.searchsorted(sorted_flat, sorted_flat)  # where each target's run starts
+    rank = np.empty_like(flat)
+    rank[order] = np.arange(flat.size) - first
+    rank = rank.reshape(pos[0].shape)
+    s = fnp.broadcast_to(s, rank.shape)
+    for r in range(int(rank.max()) + 1 if rank.size else 0):
+        chosen = rank == r
+        t = t.at[tuple(p[chosen] for p in pos)].multiply(s[chosen])
+    return t
+
+
+def _along(dim, ndim, index):
+    return (slice(None),) * axis_index(dim, max(ndim, 1)) + (index,)
+
+
+def index_select(self: Any, dim: int, index: Any) -> Any:
+    """The slices ``index`` (a 1-D Tensor) along ``dim``."""
+    index = _index(index, "index_select").reshape(-1)
+    return record_as(_NODES["index_select"], fnp.take, self, index,
+                     axis=axis_index(dim, max(self.ndim, 1)) if self.ndim else None)
+
+
+def index_add(self: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
+    """A copy with ``alpha * source`` added to the slices ``index`` along ``dim``."""
+    key = _along(dim, self.ndim, _index(index, "index_add"))
+    return record_as(_NODES["index_add"],
+                     lambda t, s: t.at[key].add(s if alpha == 1 else s * alpha), self, source)
+
+
+def index_fill(self: Any, dim: int, index: Any, value: Any) -> Any:
+    """A copy with the slices ``index`` along ``dim`` set to ``value``."""
+    key = _along(dim, self.ndim, _index(index, "index_fill"))
+    if not isinstance(value, TensorBase):
+        value = np.asarray(value, self.dtype)
+    return record_as(_NODES["index_fill"], lambda t, v: t.at[key].set(v), self, value)
+
+
+def index_copy(self: Any, dim: int, index: Any, source: Any) -> Any:
+    """A copy with the slices ``index`` along ``dim`` replaced by ``source``'s."""
+    key = _along(dim, self.ndim, _index(index, "index_copy"))
+    return record_as(_NODES["index_copy"], lambda t, s: t.at[key].set(s), self, source)
+
+
+def masked_select(self: Any, mask: Any) -> Any:
+    """The elements where ``mask`` (broadcast with this Tensor) is True, as a 1-D Tensor."""
+    m = np.asarray(mask)
+    if m.dtype != bool:
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
+    shape = np.broadcast_shapes(self.shape, m.shape)
+    m = np.broadcast_to(m, shape)
+    return record_as(_NODES["masked_select"], lambda t: fnp.broadcast_to(t, shape)[m], self)
+
+
+def take_along_dim(self: Any, indices: Any, dim: int | None = None) -> Any:
+    """The elements at ``indices`` along ``dim`` (of the flattened Tensor without it)."""
+    index = _index(indices, "take_along_dim")
+    if dim is None:
+        return record_as(_NODES["take_along_dim"],
+                         lambda t: fnp.take_along_axis(fnp.ravel(t), index.ravel(), axis=0),
+                         self)
+    return record_as(_NODES["take_along_dim"], fnp.take_along_axis, self, index, axis=dim)
+
+
+def _dims(dims):
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        return tuple(dims[0])
+    return tuple(dims)
+
+
+def flip(self: Any, *dims: int | Sequence[int]) -> Any:
+    """The elements in reverse order along ``dims``."""
+    return record_as(_NODES["flip"], fnp.flip, self, axis=_dims(dims))
+
+
+def fliplr(self: Any) -> Any:
+    """The columns (axis 1) in reverse order."""
+    if self.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(self, 1)
+
+
+def flipud(self: Any) -> Any:
+    """The rows (axis 0) in reverse order."""
+    if self.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(self, 0)
+
+
+def roll(self: Any, shifts: int | Sequence[int], dims: int | Sequence[int] | None = None
+         ) -> Any:
+    """The elements shifted by ``shifts`` along ``dims`` (wrapping around; without
+    ``dims``, of the flattened Tensor)."""
+    shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else shifts
+    dims = tuple(dims) if isinstance(dims, (tuple, list)) else dims
+    return record_as(_NODES["roll"], fnp.roll, self, shifts, axis=dims)
+
+
+def rot90(self: Any, k: int = 1, dims: Sequence[int] = (0, 1)) -> Any:
+    """Rotated by 90 degrees ``k`` times, from axis ``dims[0]`` toward ``dims[1]``."""
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    return record_as(_NODES["rot90"], fnp.rot90, self, k, axes=tuple(dims))
+
+
+def tril(self: Any, diagonal: int = 0) -> Any:
+    """The lower triangle (of the last two axes), below ``diagonal``'s diagonal included."""
+    return record_as(_NODES["tril"], fnp.tril, self, k=diagonal)
+
+
+def triu(self: Any, diagonal: int = 0) -> Any:
+    """The upper triangle (of the last two axes), above ``diagonal``'s diagonal included."""
+    return record_as(_NODES["triu"], fnp.triu, self, k=diagonal)
+
+
+def diag(self: Any, diagonal: int = 0) -> Any:
+    """A 1-D Tensor as a diagonal matrix, or a matrix's ``diagonal``-th diagonal."""
+    if self.ndim not in (1, 2):
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
+    named = _NODES["diag" if self.ndim == 2 else "diag_embed"]
+    return record_as(named, fnp.diag, self, k=diagonal)
+
+
+def diag_embed(self: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
+    """Matrices (in axes ``dim1``, ``dim2``) with the last axis on diagonal ``offset``."""
+    n = (self.shape[-1] if self.ndim else 1) + abs(offset)
+    d1, d2 = axis_index(dim1, self.ndim + 1), axis_index(dim2, self.ndim + 1)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    k = np.arange(n - abs(offset))
+    rows, cols = (k, k + offset) if offset >= 0 else (k - offset, k)
+
+    def compute(t):
+        out = fnp.zeros(t.shape[:-1] + (n, n), t.dtype)
+        placed = fnp.at(out)[..., rows, cols].set(t)
+        return fnp.moveaxis(placed, (-2, -1), (d1, d2))
+    return record_as(_NODES["diag_embed"], compute, self)
+
+
+def argwhere(self: Any) -> Any:
+    """The indices of the nonzero elements, one row each (an int64 Tensor)."""
+    return type(self)(np.argwhere(np.asarray(self.detach())).astype(np.int64))
+
+
+def unique(self: Any, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
+           return_counts: bool = False, dim: int | None = None) -> Any:
+    """The distinct elements (sorted; with ``dim``, the distinct slices along it), and on
+    request the inverse indices and the counts (not differentiable, as in PyTorch)."""
+    a = np.asarray(self.detach())
+    values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True, axis=dim)
+    inverse = inverse.reshape(a.shape if dim is None else (-1,))
+    return _unique_result(self, values, inverse, counts, return_inverse, return_counts)
+
+
+def unique_consecutive(self: Any, return_inverse: bool = False, return_counts: bool = False,
+                       dim: int | None = None) -> Any:
+    """The elements (or slices along ``dim``) with each run of equal ones made one."""
+    a = np.asarray(self.detach())
+    runs = a.reshape(-1) if dim is None else np.moveaxis(a, dim, 0)
+    if runs.shape[0] == 0:
+        new = np.zeros(0, bool)
+    else:
+        changed = (runs[1:] != runs[:-1]).reshape(runs.shape[0] - 1, -1).any(axis=1)
+        new = np.concatenate([[True], changed])
+    starts = np.flatnonzero(new)
+    values = runs[starts] if dim is None else np.moveaxis(runs[starts], 0, dim)
+    inverse = (np.cumsum(new) - 1).reshape(a.shape if dim is None else (-1,))
+    counts = np.diff(np.append(starts, runs.shape[0]))
+    return _unique_result(self, values, inverse, counts, return_inverse, return_counts)
+
+
+def _unique_result(self, values, inverse, counts, return_inverse, return_counts):
+    out = constant(_UNIQUE, values, self)
+    if not isinstance(out, TensorBase):
+        out = type(self)(out)
+    extra = [type(self)(np.asarray(x, np.int64)) for x, wanted in
+             ((inverse, return_inverse), (counts, return_counts)) if wanted]
+    return (out, *extra) if extra else out
+
+
+_METHODS = [gather, scatter, scatter_add, scatter_reduce, index_select, index_add, index_fill,
+            index_copy, masked_select, take_along_dim, flip, fliplr, flipud, roll, rot90, tril,
+            triu, diag, diag_embed, argwhere, unique, unique_consecutive]
+
+
+def attach(cls: Any) -> None:
+    """Give ``cls`` (the Tensor) the methods of this module."""
+    for fn in _METHODS:
+        setattr(cls, fn.__name__, fn)
