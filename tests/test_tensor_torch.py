@@ -124,6 +124,16 @@ def test_grad_fn_names_match_torch(k):
     assert op(x, m).grad_fn.name() == name
 
 
+@pytest.mark.parametrize("op, name", [(lambda x: x ** 2.0, "PowBackward0"),
+                                      (lambda x: x ** x, "PowBackward1"),
+                                      (lambda x: 2.0 ** x, "PowBackward2")])
+def test_a_name_read_from_saved_values_survives_their_release(op, name):
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    z = op(x)
+    z.sum().backward()  # frees the values z's node saved, which its name is read from
+    assert z.grad_fn.name() == name
+
+
 def test_a_named_node_leads_straight_to_its_inputs_and_frees_like_torch():
     x = fg.tensor([1.0, 3.0], requires_grad=True)
     y = x.mean()

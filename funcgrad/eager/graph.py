@@ -79,7 +79,7 @@ class Node:
 
     __slots__ = ("prim", "params", "args", "value", "needs", "meta", "parents", "_versions",
                  "_seq", "_n_out", "_saves", "_freed", "_retained", "_shown", "_hooks",
-                 "__weakref__")
+                 "_name", "__weakref__")
 
     def __init__(self, prim, params, args, value, needs, parents, versions, n_out):
         self.prim = prim
@@ -97,6 +97,7 @@ class Node:
         self._retained = None  # {output number: weakref to a Tensor that retains its grad}
         self._shown = None  # while tools look at a new node: (its inputs, its outputs)
         self._hooks = None  # eager.hooks.NodeHooks once a hook or metadata is asked for
+        self._name = None  # a name read from the saved values, kept when they are freed
 
     def name(self):
         """PyTorch-style name, e.g. ``"MulBackward0"``.
@@ -108,7 +109,7 @@ class Node:
         rule = self.params.get("rule") if self.params else None
         if rule is not None and getattr(rule, "name", None):  # custom Function / custom_vjp
             return rule.name.split(".")[0] + "Backward"
-        return node_name(self)
+        return self._name or node_name(self)
 
     def register_hook(self, fn):
         """Run ``fn(grad_inputs, grad_outputs)`` after this node computed the gradients
@@ -193,6 +194,8 @@ class Node:
         """Free the saved values (after a backward pass without retain_graph)."""
         if not self._saves:  # shapes or Python numbers only: nothing to free, as in PyTorch
             return
+        if type(self.prim.grad_fn_name) is not str:  # (power's name reads its arguments)
+            self._name = node_name(self)
         self.args = None
         self.value = None
         self._freed = True
