@@ -137,3 +137,17 @@ def test_gentle_introduction_snippet_numbers():
     assert a.grad.dtype == fg.float32 and b.grad.dtype == fg.float32
     assert (9 * a ** 2 == a.grad).all() and (-2 * b == b.grad).all()
     assert a.grad.tolist() == [36.0, 81.0] and b.grad.tolist() == [-12.0, -8.0]
+
+
+@pytest.mark.parametrize("method", ["exp", "log", "sin", "cos", "tanh", "sqrt", "sigmoid"])
+def test_floating_methods_of_integer_tensors_give_the_default_dtype(method):
+    """As PyTorch: an int64 (or bool) Tensor's exp() is float32, or the default dtype."""
+    values = np.array([1, 2, 4])
+    want = getattr(np, method)(values.astype(np.float64)) if method != "sigmoid" else \
+        1 / (1 + np.exp(-values.astype(np.float64)))
+    got = getattr(fg.tensor(values.tolist()), method)()
+    assert got.dtype == fg.float32
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    fg.set_default_dtype(fg.float64)
+    got = getattr(fg.tensor([True, False]), method)()
+    assert got.dtype == fg.float64

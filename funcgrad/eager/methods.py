@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..primitives import elementwise as ew
+from .dtypes import default_float
 from .named import Named, record_as
 from .tensor import Tensor
 
@@ -62,6 +63,12 @@ def _keep(keepdim, keepdims):
 
 # --- elementwise -------------------------------------------------------------------------------
 
+def _floating(t):
+    """``t``, or its values in the default float dtype when they are integers or booleans
+    (a floating function of an integer Tensor is float32 in PyTorch, float64 in NumPy)."""
+    return t if t.dtype.kind in "fc" else fnp.astype(t, default_float())
+
+
 def exp(self: Tensor) -> Tensor:
     """``e ** self``.
 
@@ -69,7 +76,7 @@ def exp(self: Tensor) -> Tensor:
     >>> fg.tensor([0.0]).exp()
     tensor([1.])
     """
-    return fnp.exp(self)
+    return fnp.exp(_floating(self))
 
 
 def log(self: Tensor) -> Tensor:
@@ -79,7 +86,7 @@ def log(self: Tensor) -> Tensor:
     >>> fg.tensor([1.0]).log()
     tensor([0.])
     """
-    return fnp.log(self)
+    return fnp.log(_floating(self))
 
 
 def sin(self: Tensor) -> Tensor:
@@ -89,7 +96,7 @@ def sin(self: Tensor) -> Tensor:
     >>> fg.tensor([0.0]).sin()
     tensor([0.])
     """
-    return fnp.sin(self)
+    return fnp.sin(_floating(self))
 
 
 def cos(self: Tensor) -> Tensor:
@@ -99,7 +106,7 @@ def cos(self: Tensor) -> Tensor:
     >>> fg.tensor([0.0]).cos()
     tensor([1.])
     """
-    return fnp.cos(self)
+    return fnp.cos(_floating(self))
 
 
 def tanh(self: Tensor) -> Tensor:
@@ -109,7 +116,7 @@ def tanh(self: Tensor) -> Tensor:
     >>> fg.tensor([0.0]).tanh()
     tensor([0.])
     """
-    return fnp.tanh(self)
+    return fnp.tanh(_floating(self))
 
 
 def sigmoid(self: Tensor) -> Tensor:
@@ -119,7 +126,7 @@ def sigmoid(self: Tensor) -> Tensor:
     >>> fg.tensor([0.0], requires_grad=True).sigmoid()
     tensor([0.5], grad_fn=<SigmoidBackward0>)
     """
-    return ew.expit(self)
+    return ew.expit(_floating(self))
 
 
 def relu(self: Tensor) -> Tensor:
@@ -153,7 +160,7 @@ def sqrt(self: Tensor) -> Tensor:
     >>> fg.tensor([4.0]).sqrt()
     tensor([2.])
     """
-    return fnp.sqrt(self)
+    return fnp.sqrt(_floating(self))
 
 
 def pow(self: Tensor, exponent: Any) -> Tensor:  # noqa: A001 - PyTorch's name
