@@ -540,3 +540,18 @@ def test_angle_matches_torch():
                                        rtol=1e-6)
             assert x.angle().dtype == np.dtype(str(t.angle().dtype).split(".")[1])
             np.testing.assert_allclose(x.grad.numpy(), t.grad.numpy(), rtol=1e-6, atol=0)
+
+
+def test_create_graph_through_logsumexp_keeps_the_second_derivative():
+    """logsumexp's first-order shortcut (the forward pass's softmax pieces) must not
+    stand in for the recorded rule under create_graph=True: the gradient would be a
+    constant and the second derivative lost.  By hand: the gradient is s = softmax(x),
+    and d/dx sum(s^2) = 2 (s^2 - s (s . s))."""
+    a = np.array([0.3, -1.2, 2.0, 0.5])
+    s = np.exp(a) / np.exp(a).sum()
+    x = fg.Tensor(a, requires_grad=True)
+    (g,) = fg.autograd.grad(fg.numpy.logsumexp(x), x, create_graph=True)
+    assert g.requires_grad
+    np.testing.assert_allclose(g.detach().numpy(), s, rtol=1e-14)
+    (g * g).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * (s * s - s * (s @ s)), rtol=1e-13)
