@@ -118,12 +118,13 @@ The modules, bottom up:
 ``eager.shapes``           PyTorch's shape methods (``view``, ``unsqueeze``, ``expand``...)
 ``eager.dtypes``           dtype names, the default dtype (float32)
 ``eager.factories``        ``fg.tensor``, ``fg.randn``, ``fg.arange``...
+``eager.dual``             the Tensor's methods on forward-AD dual values of Tensors
 =========================  ===========================================================
 """
 from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward, grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
-from . import methods, saved, shapes, steps
+from . import dual, methods, saved, shapes, steps
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
 from .values import Size
@@ -132,6 +133,7 @@ methods.attach(Tensor)
 saved.attach(Node)
 shapes.attach(Tensor)
 steps.attach(Tensor)
+dual.attach()  # forward_ad's dual values made from Tensors get the Tensor's methods
 equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
 
