@@ -9,11 +9,17 @@
 >>> np.allclose(tangent, np.cos([0.0, 1.0]))
 True
 
+A dual value made from an eager ``fg.Tensor`` is a :class:`DualTensor`: as PyTorch's
+dual tensor is a Tensor, it has the Tensor's methods (``x.sin()``, ``x.sum(dim=0)``,
+``x.softmax(-1)``, ``x.view(2, 1)``, ``x.size()``...), with PyTorch's semantics, and its
+primal and tangent unpack as Tensors.  One made from NumPy arrays behaves as an array.
+
 A dual level is the same JVP interpreter that :func:`funcgrad.jvp` uses, made
 current for a ``with`` block.  Levels nest (the innermost is used by
 ``make_dual``/``unpack_dual``).  When a level exits its tangents are dropped:
 dual values made inside it behave as their primals afterwards.
 """
+import sys
 from collections import namedtuple
 from typing import Any
 
@@ -23,7 +29,7 @@ from .numpy._convert import asarray
 from .typing import Array, ArrayLike
 
 __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
-           "exit_dual_level", "DualLevel"]
+           "exit_dual_level", "DualLevel", "DualTensor"]
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 UnpackedDualTensor.__doc__ = """What :func:`unpack_dual` returns: ``(primal, tangent)``.
@@ -48,6 +54,45 @@ class DualLevel(JVPInterpreter):
     __slots__ = ()
     transform = "forward_ad.dual_level"
     outlives = True  # leaving the level drops tangents; the primals stay usable
+
+    def process(self, prim, args, params):
+        # A result of an operation on a DualTensor of this level is one too.
+        for a in args:
+            if type(a) is DualTensor and a._trace is self:
+                break
+        else:
+            return JVPInterpreter.process(self, prim, args, params)
+        args = [JVPTracer(self, a.primal, a._tangent)
+                if type(a) is DualTensor and a._trace is self else a for a in args]
+        out = JVPInterpreter.process(self, prim, args, params)
+        if prim.multiple_results:
+            return [_as_dual_tensor(self, o) for o in out]
+        return _as_dual_tensor(self, out)
+
+
+def _as_dual_tensor(level, x):
+    if type(x) is JVPTracer and x._trace is level:
+        return DualTensor(level, x.primal, x._tangent)
+    return x
+
+
+class DualTensor(JVPTracer):
+    """A dual value whose primal is an eager ``fg.Tensor`` (what :func:`make_dual`
+    makes of one): as in PyTorch, where a dual tensor is a Tensor, it has the Tensor's
+    methods -- ``funcgrad.eager`` attaches them -- and results computed from it are
+    DualTensors too.  ``isinstance(x, fg.Tensor)`` is False: it is a traced value.
+    Methods that would drop the tangent silently (``tolist()``, ``numpy()``) raise;
+    ``detach()`` drops it on purpose, as in PyTorch.
+
+    >>> import funcgrad as fg, funcgrad.forward_ad as fwAD
+    >>> with fwAD.dual_level():
+    ...     x = fwAD.make_dual(fg.tensor([0.0, 1.0]), fg.tensor([1.0, 2.0]))
+    ...     y = x.exp().sum(dim=0)
+    ...     print(type(x).__name__, fwAD.unpack_dual(y))
+    DualTensor UnpackedDualTensor(primal=tensor(3.718282), tangent=tensor(6.436564))
+    """
+
+    __slots__ = ()
 
 
 class dual_level:
@@ -132,7 +177,7 @@ def make_dual(tensor: ArrayLike, tangent: ArrayLike, *, level: DualLevel | None 
 def _make_dual(tensor, tangent, level):
     level = level if level is not None else _innermost(required=True)
     for what, value in (("primal", tensor), ("tangent", tangent)):
-        if type(value) is JVPTracer and value._trace is level:
+        if isinstance(value, JVPTracer) and value._trace is level:
             # as in PyTorch: a value has at most one tangent per level (nest levels instead)
             raise RuntimeError(
                 f"make_dual: the {what} is already a dual value of this forward-AD level; "
@@ -151,7 +196,15 @@ def _make_dual(tensor, tangent, level):
     if tangent.dtype != primal.dtype:
         from .numpy import astype
         tangent = astype(tangent, primal.dtype)
+    if _is_tensor(tensor) or _is_tensor(tangent):
+        return DualTensor(level, primal, tangent)
     return JVPTracer(level, primal, tangent)
+
+
+def _is_tensor(x):
+    """Whether ``x`` is an eager Tensor, or a dual value made from one."""
+    values = sys.modules.get("funcgrad.eager.values")  # (no Tensor exists without it)
+    return type(x) is DualTensor or (values is not None and isinstance(x, values.TensorBase))
 
 
 def unpack_dual(tensor: Any, *, level: DualLevel | None = None) -> UnpackedDualTensor:
@@ -164,24 +217,25 @@ def unpack_dual(tensor: Any, *, level: DualLevel | None = None) -> UnpackedDualT
     3.0 1.0 None
     """
     level = level if level is not None else _innermost()
-    if type(tensor) is JVPTracer and tensor._trace is level and level is not None:
+    if isinstance(tensor, JVPTracer) and tensor._trace is level and level is not None:
         return UnpackedDualTensor(tensor.primal, tensor.tangent)
     return UnpackedDualTensor(_primal_of(tensor), None)
 
 
 def _drop_tangents(prim, args, params):
     """At the root: dual values of a finished level act as their primals."""
-    if not any(type(a) is JVPTracer and isinstance(a._trace, DualLevel) and not a._trace.active
-               for a in args):
+    if not any(isinstance(a, JVPTracer) and isinstance(a._trace, DualLevel)
+               and not a._trace.active for a in args):
         return NotImplemented
     args = [_primal_of(a) for a in args]
     return _state.interpreter.process(prim, args, params)
 
 
 def _primal_of(a):
-    while type(a) is JVPTracer and isinstance(a._trace, DualLevel) and not a._trace.active:
+    while isinstance(a, JVPTracer) and isinstance(a._trace, DualLevel) and not a._trace.active:
         a = a.primal
     return a
 
 
 register_special_type(JVPTracer, _drop_tangents)
+register_special_type(DualTensor, _drop_tangents)

@@ -791,6 +791,41 @@ class TestCheckpoint:
         g_ref = fg.vmap(fg.grad(lambda w: fnp.sum(fnp.sin(X * w * w))))
         close(g(ws), g_ref(ws), rtol=1e-13)
 
+    def test_captured_traced_values_under_jit(self):
+        """jit stores the checkpointed function in its graph and runs it later: a value
+        of the jit trace it captured is made an input of the call, as under grad, so
+        jit(f), jit(grad(f)) and make_graph(f) work as f does eagerly.  By hand:
+        f(w) = sum(sin(2 w^2)), f'(w) = 4 w cos(2 w^2)."""
+        def f(w):
+            y = w * 2.0
+            return fg.checkpoint(lambda z: fnp.sum(fnp.sin(z * y)))(w)
+
+        w = np.array([1.5, -0.5, 0.2])
+        close(fg.jit(f)(w), np.sum(np.sin(2 * w * w)), rtol=1e-14)
+        close(fg.jit(fg.grad(f))(w), 4 * w * np.cos(2 * w * w), rtol=1e-14)
+        close(fg.jit(fg.grad(f))(w), fg.grad(f)(w), rtol=1e-14)
+        close(fg.jit(fg.hessian(f))(w), fg.hessian(f)(w), rtol=1e-13)
+        ws = np.stack([w, 2 * w])
+        close(fg.jit(fg.vmap(fg.grad(f)))(ws), fg.vmap(fg.grad(f))(ws), rtol=1e-14)
+        graph = fg.make_graph(f)(w)
+        assert [str(e.prim) for e in graph.eqns] == ["multiply", "custom_call"]
+        assert len(graph.eqns[1].inputs) == 2  # w, and the captured y
+
+    def test_custom_vjp_capturing_a_jit_value_says_so_when_traced(self):
+        def f(w):
+            y = w * 2.0
+
+            @fg.custom_vjp
+            def g(z):
+                return fnp.sum(z * y)
+            g.defvjp(lambda z: (g(z), z), lambda r, ct: (ct * y,))
+            return g(w)
+
+        with pytest.raises(fg.EscapedTracerError, match=re.escape(
+                "custom_vjp(g) used a value traced by the enclosing jit")) as info:
+            fg.jit(f)(np.ones(2))
+        assert "Pass it as a regular (array) argument" in str(info.value)
+
     def test_under_no_grad_is_a_constant(self):
         def f(x):
             with fg.no_grad():

@@ -291,3 +291,105 @@ def test_levels_are_per_thread():
     t.join()
     assert errors and "need an active forward-AD level" in errors[0]
     close(tangent, np.cos(X) * V)
+
+
+# --- dual values made from Tensors behave as Tensors (PyTorch's dual tensor is a Tensor) ---
+
+TENSOR_METHODS = {
+    # name: (Tensor code, the same function in NumPy, its derivative along v by hand)
+    "sin": (lambda t: t.sin(), np.sin, lambda x, v: np.cos(x) * v),
+    "exp.sum(dim)": (lambda t: t.exp().sum(dim=0), lambda x: np.exp(x).sum(0),
+                     lambda x, v: (np.exp(x) * v).sum(0)),
+    "var (n - 1)": (lambda t: t.var(), lambda x: x.var(ddof=1),
+                    lambda x, v: 2 * ((x - x.mean()) * v).sum() / (x.size - 1)),
+    "view.unsqueeze": (lambda t: t.view(-1).unsqueeze(0) * 2.0, lambda x: 2 * x.reshape(1, -1),
+                       lambda x, v: 2 * v.reshape(1, -1)),
+    "max(dim).values": (lambda t: t.max(dim=1).values, lambda x: x.max(1),
+                        lambda x, v: v[np.arange(len(x)), x.argmax(1)]),
+    "clamp": (lambda t: t.clamp(min=0.0), lambda x: np.maximum(x, 0),
+              lambda x, v: np.where(x > 0, v, 0)),
+    "index.pow": (lambda t: t[0].pow(3), lambda x: x[0] ** 3, lambda x, v: 3 * x[0] ** 2 * v[0]),
+}
+XT = np.array([[0.3, -1.2, 2.0], [1.5, 0.7, -0.4]])
+VT = np.array([[1.0, 0.5, -2.0], [0.25, -1.0, 3.0]])
+
+
+@pytest.mark.parametrize("name", list(TENSOR_METHODS))
+def test_a_dual_of_a_tensor_has_the_tensor_methods(name):
+    f, f_np, df = TENSOR_METHODS[name]
+    with fwAD.dual_level():
+        x = fwAD.make_dual(fg.Tensor(XT), fg.Tensor(VT))
+        assert isinstance(x, fwAD.DualTensor) and x.size() == (2, 3) and x.dim() == 2
+        y = f(x)
+        assert isinstance(y, fwAD.DualTensor)
+        primal, tangent = fwAD.unpack_dual(y)
+    assert isinstance(primal, fg.Tensor) and isinstance(tangent, fg.Tensor)
+    close(primal.numpy(), f_np(XT))
+    close(tangent.numpy(), df(XT, VT))
+    assert tangent.dtype == np.float64
+
+
+def test_a_dual_of_a_tensor_keeps_tensor_dtypes_and_graph():
+    w = fg.Tensor([1.0, 3.0], requires_grad=True)
+    with fwAD.dual_level():
+        x = fwAD.make_dual(fg.tensor([1.0, 2.0]), fg.tensor([1.0, 1.0]))  # float32
+        assert (x * 2.5).dtype == np.float32 and x.double().dtype == np.float64
+        assert not x.requires_grad and x.grad_fn is None and x.is_leaf
+        assert x.detach().__class__ is fg.Tensor  # drops the tangent, as in PyTorch
+        primal, tangent = fwAD.unpack_dual((x * w).sum())
+        with pytest.raises(TypeError, match=r"add_\(\) on a forward-AD dual value"):
+            x.add_(1.0)
+        with pytest.raises(TypeError, match="would drop the derivative"):
+            x.numpy()  # (DerivativeDroppedError) as np.asarray(x)
+    # the eager tape records both halves: d tangent / dw = the direction, 1
+    assert primal.grad_fn.name() == "SumBackward0"
+    tangent.backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [1.0, 1.0])
+    # after the level: a Tensor's methods on the primal
+    assert x.sin().__class__ is fg.Tensor
+    close(x.sum(dim=0).numpy(), 3.0)
+
+
+def test_a_dual_of_an_array_still_follows_numpy():
+    with fwAD.dual_level():
+        x = fwAD.make_dual(XT, VT)
+        assert type(x) is not fwAD.DualTensor
+        close(fwAD.unpack_dual(x.var()).primal, XT.var())  # NumPy's ddof=0
+
+
+def test_tensor_duals_match_torch_forward_ad():
+    torch = pytest.importorskip("torch")
+    tAD = torch.autograd.forward_ad
+    cases = [lambda t: t.softmax(1), lambda t: t.log_softmax(0), lambda t: t.std(0),
+             lambda t: t.norm(dim=1), lambda t: t.sort(dim=1).values, lambda t: t.angle(),
+             lambda t: t.mm(t.t()), lambda t: (2 - t) / (t * t + 1) ** 0.5,
+             lambda t: t.transpose(0, 1).reshape(6).cumsum(0), lambda t: t.relu().prod()]
+    for f in cases:
+        with fwAD.dual_level():
+            primal, tangent = fwAD.unpack_dual(f(fwAD.make_dual(fg.Tensor(XT), fg.Tensor(VT))))
+        with tAD.dual_level():
+            t_primal, t_tangent = tAD.unpack_dual(f(tAD.make_dual(torch.tensor(XT),
+                                                                  torch.tensor(VT))))
+        close(primal.numpy(), t_primal.numpy(), rtol=1e-12, atol=1e-13)
+        close(tangent.numpy(), t_tangent.numpy(), rtol=1e-12, atol=1e-13)
+
+
+def test_a_tensor_dual_has_the_tensors_other_methods_too():
+    """The methods beyond the core set (pointwise, reductions, picking, pieces, linear
+    algebra) work on a dual of Tensors, with tangents by hand."""
+    x = np.array([[0.3, -1.2, 2.0], [0.5, 0.1, -0.7], [1.1, 0.9, 0.2]])
+    t = np.array([[1.0, 0.5, -0.3], [0.2, -1.0, 0.4], [0.3, 0.3, 0.3]])
+    with fg.forward_ad.dual_level():
+        d = fg.forward_ad.make_dual(fg.tensor(x), fg.tensor(t))
+        out = {"expm1": d.expm1(), "arcsinh": d.arcsinh(), "amax": d.amax(dim=1),
+               "topk": d.topk(2, dim=1).values, "flip": d.flip(0), "add": d.add(d, alpha=2.0)}
+        got = {k: [u.numpy() for u in fg.forward_ad.unpack_dual(v)] for k, v in out.items()}
+    order = np.argsort(-x, axis=1)[:, :2]
+    want = {"expm1": (np.expm1(x), np.exp(x) * t),
+            "arcsinh": (np.arcsinh(x), t / np.sqrt(1 + x * x)),
+            "amax": (x.max(1), t[np.arange(3), x.argmax(1)]),
+            "topk": (np.take_along_axis(x, order, 1), np.take_along_axis(t, order, 1)),
+            "flip": (x[::-1], t[::-1]), "add": (3 * x, 3 * t)}
+    for k, (value, tangent) in want.items():
+        np.testing.assert_allclose(got[k][0], value, rtol=1e-6, err_msg=k)
+        np.testing.assert_allclose(got[k][1], tangent, rtol=1e-6, err_msg=k)

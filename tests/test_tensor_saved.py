@@ -102,3 +102,85 @@ def test_same_as_torch():
                             else [round(e, 5) for e in v.tolist()], v is x))
         return out
     assert run(fg) == run(torch)
+
+
+@pytest.mark.parametrize("method", ["softmax", "log_softmax"])
+def test_softmax_saves_its_output_not_its_input(method):
+    """As PyTorch: ``softmax``/``log_softmax`` save their result, so changing the input
+    in place before the backward pass is no error (and the gradient is unchanged),
+    while changing the output in place is.  Gradients by hand: softmax's Jacobian is
+    ``diag(s) - s s^T``, log_softmax's ``I - 1 s^T``."""
+    a = np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 0.0]])
+    w = np.array([[1.0, 2.0, 5.0], [-1.0, 0.5, 3.0]])
+    s = np.exp(a - a.max(1, keepdims=True))
+    s /= s.sum(1, keepdims=True)
+    if method == "softmax":
+        expected = s * (w - (w * s).sum(1, keepdims=True))
+    else:
+        expected = w - s * w.sum(1, keepdims=True)
+    x = fg.Tensor(a, requires_grad=True)
+    h = x * 1.0
+    y = getattr(h, method)(1)
+    h.add_(1.0)  # the input changes: fine
+    assert y.grad_fn.name() == ("SoftmaxBackward0" if method == "softmax"
+                                else "LogSoftmaxBackward0")
+    saved = y.grad_fn._saved_result
+    np.testing.assert_array_equal(saved.detach().numpy(), y.detach().numpy())
+    with pytest.raises(AttributeError):
+        y.grad_fn._saved_self  # not saved
+    (y * fg.Tensor(w)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-14, atol=1e-16)
+    y = getattr(x, method)(1)
+    y.mul_(2.0)  # the output changes: PyTorch's error
+    with pytest.raises(RuntimeError, match="output 0 of (Log)?SoftmaxBackward0, is at version 1"):
+        y.sum().backward()
+    # only the output goes through saved-tensor hooks
+    packed = []
+    with fg.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+        y = getattr(x, method)(1)
+    assert len(packed) == 1
+    np.testing.assert_array_equal(packed[0].detach().numpy(), y.detach().numpy())
+
+
+@pytest.mark.parametrize("method", ["softmax", "log_softmax"])
+def test_softmax_second_derivatives_through_the_saved_output(method):
+    """create_graph: the rule runs on the saved output attached to the node, so the
+    second derivative flows back through it (checked against the composition)."""
+    a = np.array([[0.3, -1.2, 2.0], [1.5, 0.7, -0.4]])
+    w = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]])
+
+    def composed(t):  # the same function from primitives that save their inputs
+        z = t - fg.numpy.logsumexp(t, axis=1, keepdims=True)
+        return z.exp() if method == "softmax" else z
+    results = []
+    for f in (lambda t: getattr(t, method)(1), composed):
+        x = fg.Tensor(a, requires_grad=True)
+        (g,) = fg.autograd.grad((f(x) * fg.Tensor(w)).sum(), x, create_graph=True)
+        (g * g).sum().backward()
+        results.append((g.detach().numpy(), x.grad.numpy()))
+    np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-12, atol=1e-14)
+
+
+def test_softmax_matches_torch_with_the_input_changed_in_place():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    a, w = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    for method in ("softmax", "log_softmax"):
+        for dim in (0, 1, -1):
+            grads = []
+            for mod in (fg, torch):
+                x = mod.tensor(a, requires_grad=True)
+                h = x * 1.0
+                y = getattr(h, method)(dim)
+                h.add_(1.0)
+                (g,) = mod.autograd.grad((y * mod.tensor(w)).sum(), x, create_graph=True)
+                (g * g).sum().backward()
+                grads.append((g.detach().numpy(), x.grad.numpy()))
+            np.testing.assert_allclose(grads[0][0], grads[1][0], rtol=1e-13, atol=1e-15)
+            np.testing.assert_allclose(grads[0][1], grads[1][1], rtol=1e-12, atol=1e-14)
+        x = torch.tensor(a, requires_grad=True)
+        y = getattr(x, method)(1)
+        y.mul_(2.0)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            y.sum().backward()  # torch raises where funcgrad does (tested above)

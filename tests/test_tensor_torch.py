@@ -500,3 +500,68 @@ def test_autograd_grad_fills_the_grad_of_non_leaves_that_retain_it():
     z.retain_grad()
     (z * z).sum().backward(inputs=[x])
     np.testing.assert_array_equal(z.grad.numpy(), [6.0, 12.0])
+
+
+ANGLE_REAL = [0.0, -0.0, 2.0, -3.0, np.inf, -np.inf, np.nan]
+ANGLE_COMPLEX = [0j, complex(-0.0, 0.0), 1 + 0j, -2 + 0j, 1j, 1 + 1j, -3 - 4j]
+
+
+def test_angle_has_a_zero_gradient_at_zero_for_real_and_complex_tensors():
+    """PyTorch's angle: 0 or pi on real Tensors (0 at -0.0) with an exactly zero
+    gradient, NaN and infinities included; on complex ones ``g * i z / |z|^2``, which
+    is 0 at 0 (atan2's own derivative is 0/0 there)."""
+    x = fg.Tensor(np.array(ANGLE_REAL), requires_grad=True)
+    y = x.angle()
+    assert y.grad_fn.name() == "AngleBackward0"
+    np.testing.assert_array_equal(y.detach().numpy(), [0, 0, 0, np.pi, 0, np.pi, np.nan])
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros(7))
+    assert not np.signbit(x.grad.numpy()).any()
+    z = np.array(ANGLE_COMPLEX)
+    x = fg.Tensor(z, requires_grad=True)
+    w = np.arange(1.0, 8.0)
+    (x.angle() * fg.Tensor(w)).sum().backward()
+    safe = np.where(z == 0, 1, z)
+    np.testing.assert_allclose(x.grad.numpy(), np.where(z == 0, 0, w * 1j * z / abs(safe) ** 2),
+                               rtol=1e-15, atol=0)
+    assert fg.Tensor([1, -2]).angle().dtype == np.float32  # integers: the default dtype
+    # the functional API: NumPy's values (pi at -0.0), a zero derivative at 0
+    assert float(fg.grad(fg.numpy.angle)(0.0)) == 0.0
+    assert complex(fg.grad(fg.numpy.angle)(0j)) == 0
+    np.testing.assert_array_equal(fg.vmap(fg.grad(fg.numpy.angle))(np.array(ANGLE_REAL)),
+                                  np.zeros(7))
+    np.testing.assert_array_equal(fg.numpy.angle(np.array(ANGLE_REAL)),
+                                  np.angle(np.array(ANGLE_REAL)))
+    np.testing.assert_array_equal(fg.numpy.angle(z), np.angle(z))
+
+
+def test_angle_matches_torch():
+    torch = pytest.importorskip("torch")
+    for values in (ANGLE_REAL, ANGLE_COMPLEX):
+        for dtype in ((np.float32, np.float64) if values is ANGLE_REAL
+                      else (np.complex64, np.complex128)):
+            a = np.array(values, dtype)
+            w = np.arange(1.0, 8.0, dtype=np.float32 if dtype in (np.float32, np.complex64)
+                          else np.float64)
+            t, x = torch.tensor(a, requires_grad=True), fg.Tensor(a, requires_grad=True)
+            (t.angle() * torch.tensor(w)).sum().backward()
+            (x.angle() * fg.Tensor(w)).sum().backward()
+            np.testing.assert_allclose(x.angle().detach().numpy(), t.angle().detach().numpy(),
+                                       rtol=1e-6)
+            assert x.angle().dtype == np.dtype(str(t.angle().dtype).split(".")[1])
+            np.testing.assert_allclose(x.grad.numpy(), t.grad.numpy(), rtol=1e-6, atol=0)
+
+
+def test_create_graph_through_logsumexp_keeps_the_second_derivative():
+    """logsumexp's first-order shortcut (the forward pass's softmax pieces) must not
+    stand in for the recorded rule under create_graph=True: the gradient would be a
+    constant and the second derivative lost.  By hand: the gradient is s = softmax(x),
+    and d/dx sum(s^2) = 2 (s^2 - s (s . s))."""
+    a = np.array([0.3, -1.2, 2.0, 0.5])
+    s = np.exp(a) / np.exp(a).sum()
+    x = fg.Tensor(a, requires_grad=True)
+    (g,) = fg.autograd.grad(fg.numpy.logsumexp(x), x, create_graph=True)
+    assert g.requires_grad
+    np.testing.assert_allclose(g.detach().numpy(), s, rtol=1e-14)
+    (g * g).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * (s * s - s * (s @ s)), rtol=1e-13)

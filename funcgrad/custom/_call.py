@@ -9,7 +9,7 @@ from .. import tree
 from ..core import Primitive, ShapedArray, Tracer, _special_classes, aval_of
 from ..devices import register_gpu
 from ..numpy._convert import asarray
-from ._guard import explain_rule_errors, guarded
+from ._guard import StagedCaptures, explain_rule_errors, guarded
 
 __all__ = ["CustomRule", "CallSite", "custom_call_p", "as_operand", "with_entries",
            "fit_shape", "fit_tangents", "jvp_of", "vjp_of"]
@@ -160,9 +160,17 @@ def _impl(*xs, rule):
 
 
 def _abstract_eval(*avals, rule):
+    from ..core import _state
     from ..interpreters.graph import trace_to_graph
-    graph = trace_to_graph(lambda *ts: list(rule.fun(*ts)),
-                           [a if isinstance(a, ShapedArray) else aval_of(a) for a in avals])
+
+    def traced(*ts):
+        # the rule runs again later, on other values: captured tracers are refused here
+        with StagedCaptures(_state.interpreter, rule.name) as staged:
+            outs = list(rule.fun(*ts))
+        staged.check()
+        return outs
+    graph = trace_to_graph(traced, [a if isinstance(a, ShapedArray) else aval_of(a)
+                                    for a in avals])
     return [v.aval if hasattr(v, "aval") else aval_of(v) for v in graph.outvars]
 
 

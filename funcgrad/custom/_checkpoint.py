@@ -46,11 +46,14 @@ def checkpoint(fun: F) -> F:
 
         try:
             return site.bind(_remat_rule(name, flat))
-        except EscapedTracerError:
-            # The rules run below the calling transform: a traced value that ``fun``
-            # captures (rather than receives) is out of reach there.  Find such values
-            # and pass them as extra inputs (closure conversion), then try again.
-            captured = _captured_tracers(flat, site.leaves)
+        except EscapedTracerError as error:
+            # The rules run below the calling transform, or later (a graph built by jit
+            # stores them): a traced value that ``fun`` captures (rather than receives)
+            # is out of reach there.  Find such values (a graph's shape rule has listed
+            # them already) and pass them as extra inputs (closure conversion), then try
+            # again.
+            captured = getattr(error, "captured", None) or _captured_tracers(flat,
+                                                                             site.leaves)
             if not captured:
                 raise
             n = len(site.leaves)

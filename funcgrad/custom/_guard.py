@@ -8,12 +8,16 @@ turns that into an error that names the rule and the rewrite.
 """
 import contextlib
 
-from ..core import EscapedTracerError, Interpreter, Tracer
+from ..core import EscapedTracerError, Interpreter, Tracer, aval_of
 
-__all__ = ["CapturedTracerError", "guarded", "explain_rule_errors"]
+__all__ = ["CapturedTracerError", "guarded", "explain_rule_errors", "StagedCaptures"]
+
 
 class CapturedTracerError(EscapedTracerError):
-    """A custom rule used a traced value it captured instead of receiving."""
+    """A custom rule used a traced value it captured instead of receiving.  ``captured``
+    lists those values where they are known (see :class:`StagedCaptures`)."""
+
+    captured: list = []
 
 
 class _Guard(Interpreter):
@@ -54,6 +58,65 @@ class _Guard(Interpreter):
                     f"argument, or fg.stop_gradient it if no derivative should flow through "
                     f"it. (fg.checkpoint handles captured values by itself.)")
         return self.parent.process(prim, args, params)
+
+
+class StagedCaptures(Interpreter):
+    """Current while a custom rule is traced into a graph of its own (``custom_call``'s
+    shape rule, under ``jit`` or ``make_graph``), just above that graph's interpreter.
+
+    The graph being built around the call stores the rule and runs it later, on other
+    values; a tracer of that graph (or of any interpreter below it) which the rule
+    captured would then be used after its transform returned.  Such tracers can only
+    have been captured (the rule's inputs are the inner graph's own), so each is
+    collected and replaced, for this trace only, by a new input of the inner graph:
+    nothing is recorded into the outer graph, and :meth:`check` then raises
+    :class:`CapturedTracerError` listing them (``fg.checkpoint`` makes them inputs).
+    """
+
+    __slots__ = ("graph", "outside", "found", "name")
+    transform = "a custom rule (finding captured traced values)"
+
+    def __init__(self, graph, name):
+        super().__init__()
+        self.graph = graph
+        self.name = name
+        outside = set()
+        interp = graph.parent
+        while interp is not None:
+            outside.add(id(interp))
+            interp = interp.parent
+        self.outside = outside
+        self.found = {}
+
+    def process(self, prim, args, params):
+        outside = self.outside
+        if any(isinstance(a, Tracer) and id(a._trace) in outside and a._trace.active
+               for a in args):
+            args = tuple(self._stand_in(a) for a in args)
+        return self.parent.process(prim, args, params)
+
+    def _stand_in(self, a):
+        if not (isinstance(a, Tracer) and id(a._trace) in self.outside and a._trace.active):
+            return a
+        entry = self.found.get(id(a))
+        if entry is None:
+            entry = self.found[id(a)] = (a, self.graph.new_input(aval_of(a)))
+        return entry[1]
+
+    def check(self):
+        """Raise :class:`CapturedTracerError` if the rule used captured tracers."""
+        if self.found:
+            first = next(iter(self.found.values()))[0]
+            error = CapturedTracerError(
+                f"{self.name} used a value traced by the enclosing {first._trace.transform} "
+                f"(interpreter #{first._trace.tag}) that it was not given as an argument: a "
+                f"variable captured from the enclosing function, or a traced value passed in "
+                f"a nondiff_argnums / non-array argument. The function is staged into a "
+                f"graph that runs later, when that value no longer exists. Pass it as a "
+                f"regular (array) argument, or fg.stop_gradient it if no derivative should "
+                f"flow through it. (fg.checkpoint handles captured values by itself.)")
+            error.captured = [t for t, _ in self.found.values()]
+            raise error
 
 
 def guarded(fn, name):

@@ -124,12 +124,13 @@ The modules, bottom up:
 ``eager.linear``           more linear algebra (``addmm``, ``det``, ``slogdet``...)
 ``eager.dtypes``           dtype names, the default dtype (float32)
 ``eager.factories``        ``fg.tensor``, ``fg.randn``, ``fg.arange``...
+``eager.dual``             the Tensor's methods on forward-AD dual values of Tensors
 =========================  ===========================================================
 """
 from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward, grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
-from . import methods, saved, shapes, steps
+from . import dual, methods, saved, shapes, steps
 from . import linear, pieces, pointwise, reducing, selecting
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
@@ -142,6 +143,7 @@ steps.attach(Tensor)
 for _more in (pointwise, reducing, selecting, pieces, linear):
     _more.attach(Tensor)
 pointwise.attach_aliases(Tensor)  # alternative names and in-place forms, of all the above
+dual.attach()  # forward_ad's dual values made from Tensors get the Tensor's methods
 equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
 

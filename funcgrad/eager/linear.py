@@ -27,6 +27,7 @@ from ..numpy import linalg as fla
 from ..scipy import linalg as fsl
 from ..primitives import elementwise as ew
 from .inplace import _FALSE
+from .tensor import Tensor
 from .named import Named, record_as
 from .pointwise import constant
 
@@ -217,7 +218,7 @@ def svd(self: Any, some: bool = True, compute_uv: bool = True) -> Any:
         m, n = self.shape[-2:]
         zeros = np.zeros(self.shape[:-2] + ((m, m) if not some else (m, min(m, n))),
                          self.dtype)
-        return SVDResult(type(self)(zeros), s, type(self)(np.zeros(
+        return SVDResult(Tensor(zeros), s, Tensor(np.zeros(
             self.shape[:-2] + ((n, n) if not some else (n, min(m, n))), self.dtype)))
     u, s, vh = fla.svd(self, full_matrices=not some)
     return SVDResult(u, s, vh.mH)

@@ -27,7 +27,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..primitives import elementwise as ew
 from .dtypes import default_float
-from .named import Named, record_as
+from .named import Named, SavesOutput, record_as, record_saving_output
 from .tensor import Tensor
 
 __all__ = ["attach"]
@@ -39,8 +39,6 @@ MEAN0, MEAN1 = Named("mean", "MeanBackward0"), Named("mean", "MeanBackward1")
 SUM1 = Named("sum", "SumBackward1")
 MAX0, MIN0 = Named("max", "MaxBackward0"), Named("min", "MinBackward0")
 VAR, STD = Named("var", "VarBackward0"), Named("std", "StdBackward0")
-SOFTMAX, LOG_SOFTMAX = Named("softmax", "SoftmaxBackward0"), \
-    Named("log_softmax", "LogSoftmaxBackward0")
 RELU, NORM = Named("relu", "ReluBackward0"), Named("norm", "LinalgVectorNormBackward0")
 CLONE, T = Named("clone", "CloneBackward0"), Named("t", "TBackward0")
 DOT, MV, BMM = Named("dot", "DotBackward0"), Named("mv", "MvBackward0"), \
@@ -371,11 +369,19 @@ def softmax(self: Tensor, dim: int) -> Tensor:
     >>> fg.tensor([0.0, 0.0]).softmax(dim=0)
     tensor([0.5, 0.5])
     """
-    return record_as(SOFTMAX, _softmax, self, dim=dim)
+    return record_saving_output(SOFTMAX, _softmax, self, dim=dim)
 
 
 def _softmax(t, dim):
     return fnp.exp(t - fnp.logsumexp(t, axis=dim, keepdims=True))
+
+
+# PyTorch's softmax and log_softmax save their output, not their input (the input may
+# change in place before the backward pass), and pull back with these formulas.
+SOFTMAX = SavesOutput("softmax", "SoftmaxBackward0", lambda g, out, dim: out * (
+    g - fnp.sum(g * out, axis=dim, keepdims=True)))
+LOG_SOFTMAX = SavesOutput("log_softmax", "LogSoftmaxBackward0", lambda g, out, dim: (
+    g - fnp.exp(out) * fnp.sum(g, axis=dim, keepdims=True)))
 
 
 def log_softmax(self: Tensor, dim: int) -> Tensor:
@@ -385,7 +391,7 @@ def log_softmax(self: Tensor, dim: int) -> Tensor:
     >>> fg.tensor([0.0, 0.0]).log_softmax(0).exp()
     tensor([0.5, 0.5])
     """
-    return record_as(LOG_SOFTMAX, _log_softmax, self, dim=dim)
+    return record_saving_output(LOG_SOFTMAX, _log_softmax, self, dim=dim)
 
 
 def _log_softmax(t, dim):

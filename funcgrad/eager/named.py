@@ -22,10 +22,11 @@ import weakref
 from ..core import _state
 from ..interpreters.backprop import backpropagate
 from .graph import AccumulateGrad, Node, Select, shaped
+from .record import _record
 from .tensor import Tensor, grad
 from .walk import reachable
 
-__all__ = ["Named", "record_as"]
+__all__ = ["Named", "SavesOutput", "record_as", "record_saving_output"]
 
 _new = object.__new__
 
@@ -196,3 +197,43 @@ def record_as(named, fn, *inputs, **kwargs):
     out.grad_fn = node
     out._output_nr = 0
     return out
+
+
+class SavesOutput(Named):
+    """The ``prim`` of a one-input node whose rule reads only the node's output, as
+    PyTorch's ``softmax`` saves its result (not its input): ``rule(g, out, **params)``
+    is the input's cotangent.  The input may then change in place before the backward
+    pass; the output may not.  Recorded by :func:`record_saving_output`.
+
+    >>> import funcgrad as fg
+    >>> EXP = SavesOutput("exp", "ExpBackward0", lambda g, out: g * out)
+    >>> x = fg.Tensor([0.0, 1.0], requires_grad=True)
+    >>> y = record_saving_output(EXP, fg.numpy.exp, x)
+    >>> y.sum().backward(); y.grad_fn, x.grad.numpy().round(4)
+    (<ExpBackward0>, array([1.    , 2.7183], dtype=float32))
+    """
+
+    def __init__(self, name, grad_fn_name, rule):
+        super().__init__(name, grad_fn_name)
+        self.rule = rule
+
+    @staticmethod
+    def vjp_reads(needs, **params):
+        """The output only (``Primitive.vjp_reads``)."""
+        return (False,), True
+
+    def vjp(self, needs, g, out, x, **params):
+        """The input's cotangent, from the output's cotangent and the output."""
+        return [self.rule(g, out, **params)]
+
+
+def record_saving_output(saves, fn, t, **params):
+    """``fn(t, **params)``, recorded as one node of ``saves`` (a :class:`SavesOutput`)
+    that keeps only the output, when gradients are recorded; plain ``fn`` otherwise (on
+    a traced value the transform differentiates ``fn`` itself).  See
+    :class:`SavesOutput` for an example."""
+    if not (_state.recording and isinstance(t, Tensor) and t._requires_grad):
+        return fn(t, **params)
+    value = t._storage.value
+    out = fn(value, **params)  # on the plain value: nothing recorded
+    return _record(saves, (t,), (shaped(value),), params, out)

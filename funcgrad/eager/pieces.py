@@ -22,6 +22,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import numpy as fnp
+from .tensor import Tensor
 from .named import Named, record_as
 from .shapes import _shape_args
 from .values import TensorBase, axis_index
@@ -211,7 +212,7 @@ def adjoint(self: Any) -> Any:
 
 def _new(self, shape, fill, dtype, requires_grad):
     dtype = self.dtype if dtype is None else np.dtype(dtype)
-    return type(self)(np.full(_shape_args(shape, "new"), fill, dtype),
+    return Tensor(np.full(_shape_args(shape, "new"), fill, dtype),
                       requires_grad=requires_grad)
 
 
@@ -244,7 +245,7 @@ def new_tensor(self: Any, data: Any, *, dtype: Any = None, requires_grad: bool =
     """A leaf copy of ``data``, of this Tensor's dtype unless ``dtype`` is given."""
     if isinstance(data, TensorBase):
         data = np.array(data)
-    return type(self)(np.array(data, self.dtype if dtype is None else dtype),
+    return Tensor(np.array(data, self.dtype if dtype is None else dtype),
                       requires_grad=requires_grad)
 
 

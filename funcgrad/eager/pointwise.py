@@ -71,7 +71,7 @@ def _fits(shape, target):
 
 
 def _float_dtype(*operands):
-    dtype = result_dtype(operands) or np.result_type(*operands)
+    dtype = result_dtype(operands) or np.result_type(*[getattr(x, "dtype", x) for x in operands])
     return default_float() if dtype.kind in "biu" else dtype
 
 
@@ -176,7 +176,7 @@ _UNARY = {
     "signbit": (fnp.signbit, False, "Where the sign bit is set (-0.0 included)", None),
     "logical_not": (fnp.logical_not, False, "Where the elements are zero", None),
 }
-_ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
+ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
             "arccosh": "acosh", "arctanh": "atanh", "absolute": "abs", "fix": "trunc",
             "arctan2": "atan2", "subtract": "sub", "multiply": "mul", "divide": "div",
             "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
@@ -507,7 +507,7 @@ def attach(cls: Any) -> None:
 
 def attach_aliases(cls: Any) -> None:
     """PyTorch's alternative names and in-place forms, once every method is attached."""
-    for alias, name in _ALIASES.items():
+    for alias, name in ALIASES.items():
         setattr(cls, alias, getattr(cls, name))
     for name in INPLACE:
         setattr(cls, name + "_", inplace_of(name, getattr(cls, name)))

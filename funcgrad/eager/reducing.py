@@ -28,7 +28,9 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import concrete
 from .dtypes import default_float
+from .tensor import Tensor
 from .named import Named, record_as
 from .values import TensorBase, axis_index
 
@@ -61,7 +63,8 @@ def _floating(t):
 
 
 def _plain(t):
-    return np.asarray(t.detach()) if isinstance(t, TensorBase) else np.asarray(t)
+    """The values (to pick indices from; the derivative flows through the pick)."""
+    return np.asarray(t.detach()) if isinstance(t, TensorBase) else np.asarray(concrete(t))
 
 
 def amax(self: Any, dim: Dim = (), keepdim: bool = False) -> Any:
@@ -123,7 +126,7 @@ def nanmean(self: Any, dim: Dim = None, keepdim: bool = False, *, dtype: Any = N
 
 def count_nonzero(self: Any, dim: Dim = None) -> Any:
     """The number of nonzero elements over ``dim`` (an int64 Tensor)."""
-    return type(self)(np.asarray(np.count_nonzero(_plain(self), axis=_axes(dim)), np.int64))
+    return Tensor(np.asarray(np.count_nonzero(_plain(self), axis=_axes(dim)), np.int64))
 
 
 def _gathered(name, self, indices, dim, keepdim):
@@ -135,7 +138,7 @@ def _gathered(name, self, indices, dim, keepdim):
         picked = fnp.take_along_axis(t, indices, axis=dim)
         return picked if keepdim else fnp.squeeze(picked, axis=dim)
     values = record_as(_NODES[name], pick, self)
-    return _R[name](values, type(self)(indices if keepdim else np.squeeze(indices, axis=dim)))
+    return _R[name](values, Tensor(indices if keepdim else np.squeeze(indices, axis=dim)))
 
 
 def _order(a, dim):

@@ -23,7 +23,7 @@ error; after an in-place change to a saved Tensor, PyTorch's version error.
 >>> (x * x).grad_fn._saved_self is x
 True
 """
-from ..core import SHAPES_ONLY, Primitive
+from ..core import SHAPES_ONLY
 from .graph import AccumulateGrad, FREED_MESSAGE
 from .hooks import OUTPUT, hooks_of
 from .tensor import _attached, make
@@ -57,13 +57,14 @@ def names(node):
     ({'self': 0, 'exponent': 1, 'result': 'output'}, {'result': 'output'})
     """
     prim = node.prim
-    if not isinstance(prim, Primitive) or prim.vjp_reads is SHAPES_ONLY:
+    # a primitive, or a node that states what it reads (eager.named.SavesOutput: softmax)
+    if getattr(prim, "vjp_reads", SHAPES_ONLY) is SHAPES_ONLY:
         return {}
     if node.params and "rule" in node.params:  # custom rules: ctx.saved_tensors instead
         return {}
     n = len(node.needs)
     inputs_read, output_read = _reads(node, (True,) * n)
-    override = prim.saved_names or {}
+    override = getattr(prim, "saved_names", None) or {}
     out = {}
     for i in range(n):
         if inputs_read is not None and not inputs_read[i]:

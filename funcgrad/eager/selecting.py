@@ -28,6 +28,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import numpy as fnp
+from .tensor import Tensor
 from .named import Named, record_as
 from .pointwise import NotDifferentiable, constant
 from .values import TensorBase, axis_index
@@ -299,7 +300,7 @@ def diag_embed(self: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> An
 
 def argwhere(self: Any) -> Any:
     """The indices of the nonzero elements, one row each (an int64 Tensor)."""
-    return type(self)(np.argwhere(np.asarray(self.detach())).astype(np.int64))
+    return Tensor(np.argwhere(np.asarray(self.detach())).astype(np.int64))
 
 
 def unique(self: Any, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
@@ -332,8 +333,8 @@ def unique_consecutive(self: Any, return_inverse: bool = False, return_counts: b
 def _unique_result(self, values, inverse, counts, return_inverse, return_counts):
     out = constant(_UNIQUE, values, self)
     if not isinstance(out, TensorBase):
-        out = type(self)(out)
-    extra = [type(self)(np.asarray(x, np.int64)) for x, wanted in
+        out = Tensor(out)
+    extra = [Tensor(np.asarray(x, np.int64)) for x, wanted in
              ((inverse, return_inverse), (counts, return_counts)) if wanted]
     return (out, *extra) if extra else out
 

@@ -1,5 +1,5 @@
 """PyTorch's Tensor methods that round or sort: ``round``, ``floor``, ``ceil``, ``trunc``,
-``sign`` and ``sort``.
+``sign``, ``angle`` (a step for real Tensors) and ``sort``.
 
 PyTorch records the rounding functions (and ``sign``) in the graph with a zero gradient:
 ``x.round()`` of a Tensor that requires grad requires grad too (``RoundBackward0``), and
@@ -12,12 +12,15 @@ follows each element to its place.
 from collections import namedtuple
 from typing import Any, Callable
 
+import numpy as np
+
 from .. import numpy as fnp
 from ..primitives import elementwise as ew
+from .dtypes import default_float
 from .inplace import _FALSE
 from .named import Named, record_as
 
-__all__ = ["round", "floor", "ceil", "trunc", "sign", "sort", "attach"]
+__all__ = ["round", "floor", "ceil", "trunc", "sign", "angle", "sort", "attach"]
 
 SortResult = namedtuple("sort", ["values", "indices"])  # type: ignore[name-match]
 
@@ -42,6 +45,7 @@ def _zero_gradient_method(name: str, step: Callable[[Any], Any], doc: str
 
 _ROUND = Named("round", "RoundBackward0")
 _SORT = Named("sort", "SortBackward0")
+_ANGLE = Named("angle", "AngleBackward0")
 
 
 def round(self: Any, decimals: int = 0) -> Any:  # noqa: A001 - PyTorch's name
@@ -84,6 +88,30 @@ sign: Callable[[Any], Any] = _zero_gradient_method("sign", fnp.sign, """\
     """)
 
 
+def angle(self: Any) -> Any:
+    """The argument of each element, ``atan2(imag, real)``, in radians.  A real Tensor's
+    is 0 or pi (0 at -0.0, as in PyTorch) with a zero gradient; a complex Tensor's
+    gradient is 0 at 0, as PyTorch's (``AngleBackward0``).
+
+    >>> import funcgrad as fg
+    >>> x = fg.tensor([-2.0, -0.0, 3.0], requires_grad=True)
+    >>> y = x.angle()
+    >>> y
+    tensor([3.1415927, 0.       , 0.       ], grad_fn=<AngleBackward0>)
+    >>> y.sum().backward(); x.grad
+    tensor([0., 0., 0.])
+    """
+    if self.dtype.kind not in "fc":  # an integer Tensor's angle has the default float dtype
+        self = self.to(default_float())
+    if self.dtype.kind == "c":
+        return record_as(_ANGLE, fnp.angle, self)
+    return _recorded(_ANGLE, _real_angle, self)
+
+
+def _real_angle(t):
+    return fnp.angle(t + np.zeros((), t.dtype))  # -0.0 + 0.0 is +0.0, whose angle is 0
+
+
 def sort(self: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     """``(values, indices)`` sorted along ``dim``, ascending unless ``descending`` (NaN
     last, first when descending; equal elements keep their order, whatever ``stable``);
@@ -106,5 +134,5 @@ def sort(self: Any, dim: int = -1, descending: bool = False, stable: bool = Fals
 
 def attach(cls: Any) -> None:
     """Give ``cls`` (the Tensor) the methods of this module."""
-    for fn in (round, floor, ceil, trunc, sign, sort):
+    for fn in (round, floor, ceil, trunc, sign, angle, sort):
         setattr(cls, fn.__name__, fn)

@@ -106,8 +106,8 @@ class Tensor(InPlaceUpdates, Operators):
             _s.repeat_interleave
         contiguous, ndimension = _s.contiguous, _s.ndimension
         from . import steps as _st
-        round, floor, ceil, trunc, sign, sort = \
-            _st.round, _st.floor, _st.ceil, _st.trunc, _st.sign, _st.sort
+        round, floor, ceil, trunc, sign, sort, angle = \
+            _st.round, _st.floor, _st.ceil, _st.trunc, _st.sign, _st.sort, _st.angle
         prod: Callable[..., Tensor]
         cumsum: Callable[..., Tensor]
         cumprod: Callable[..., Tensor]

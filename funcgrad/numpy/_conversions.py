@@ -39,7 +39,7 @@ def carried_derivative(x):
             if x._trace.active and x.dtype.kind in "fc":
                 return x._trace.transform
             x = x.value
-        elif t is JVPTracer:
+        elif isinstance(x, JVPTracer):  # (forward_ad's DualTensor too)
             if x._trace.active and x._tangent is not None and x.dtype.kind in "fc":
                 return x._trace.transform
             x = x.primal

@@ -9,6 +9,7 @@ import math
 import numpy as _np
 
 from ..primitives import elementwise as _ew
+from ..primitives.structural import stop_gradient
 from ._convert import asarray, concrete_values, operand
 from .indexing import argsort, take_along_axis
 from .ufuncs import arctan2, imag, real
@@ -30,9 +31,21 @@ def angle(z: ArrayLike, deg: bool = False) -> Array:
     1.5707963267948966
     >>> complex(fg.grad(fnp.angle)(1j))   # d/dx - i d/dy of atan2(y, x) at (0, 1)
     (-1+0j)
+    >>> float(fg.grad(fnp.angle)(0.0))    # 0 at 0, as in PyTorch (not atan2's 0/0)
+    0.0
     """
     z = operand(z)
-    out = arctan2(imag(z), real(z))
+    y, x = imag(z), real(z)
+    # At z = 0 the derivative of atan2(y, x) is 0/0; the angle's is 0 there, as in
+    # PyTorch; a real input's angle is piecewise constant, so its derivative is 0 at
+    # inf and NaN too.  The double-where idiom: the differentiated atan2 never sees those
+    # points, and the value there (NumPy's, signed zeros included) is a constant.
+    at_zero = _ew.logical_and(_ew.equal(x, 0.0), _ew.equal(y, 0.0))
+    if _dtype(z).kind != "c":
+        at_zero = _ew.logical_or(at_zero, _ew.logical_not(_ew.isfinite(x)))
+    one = _np.ones((), _dtype(x))
+    safe = arctan2(_ew.where(at_zero, one, y), _ew.where(at_zero, one, x))
+    out = _ew.where(at_zero, stop_gradient(arctan2(y, x)), safe)
     return out * (180.0 / math.pi) if deg else out
 
 

@@ -186,8 +186,10 @@ logsumexp_p = Primitive(
 
 
 def _logsumexp_vjp(g, out, x, axes, keepdims, residuals=None):
-    if residuals is not None and type(g) is np.ndarray:
+    if residuals is not None and type(g) is np.ndarray and type(x) is np.ndarray:
         # The forward's exp(x - shift) and its sum: what _plain_softmax_vjp recomputes.
+        # (Not when x is a Tensor on the graph -- create_graph=True -- whose rule must
+        # be recorded: constants from the forward pass would drop the second derivative.)
         e, s = residuals
         if not keepdims:
             g = g.reshape(_reduced_shape(x.shape, axes, True))
