@@ -20,7 +20,8 @@ from operator import itemgetter
 import numpy as np
 from numpy import ndarray
 
-from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state
+from ..core import (SHAPES_ONLY, Primitive, ShapedArray, _state, dtype_of, weak_operand,
+                    weak_result_type)
 from ..kernels import cpu
 from ..kernels.cpu import leaves as cpu_leaves
 from ..kernels.cpu.generated import scalar_kernel
@@ -89,12 +90,11 @@ class Elementwise:
         if c == "arith":
             return [np.dtype(out_dtype)] * n
         if c == "compare":
-            return [np.result_type(*[getattr(x, "dtype", x) for x in operands])] * n
+            return [weak_result_type(*operands)] * n
         if c == "logic":
             return [_BOOL] * n
         if c == "predicate":
-            return [np.dtype(getattr(operands[0], "dtype", None) or np.result_type(
-                operands[0]))]
+            return [dtype_of(operands[0])]
         return [_BOOL, np.dtype(out_dtype), np.dtype(out_dtype)]
 
     # --- the fused first-order VJP kernels ---------------------------------------------------
@@ -274,11 +274,17 @@ def _abstract_elementwise(prim):
 
     def abstract_eval(*avals, **params):
         shape = np.broadcast_shapes(*[getattr(a, "shape", ()) for a in avals])
-        samples = [np.zeros((), a.dtype) if isinstance(a, ShapedArray) else a for a in avals]
+        samples = [_sample(a) if isinstance(a, ShapedArray) else a for a in avals]
         with np.errstate(all="ignore"):
             dtype = np.result_type(probe(*samples, **params))
         return ShapedArray(shape, dtype)
     return abstract_eval
+
+
+def _sample(aval):
+    """A value standing for ``aval`` in a probe: a weak one as a Python number (NumPy then
+    types it weakly), any other a 0-d array of its dtype."""
+    return weak_operand(aval) if aval.weak else np.zeros((), aval.dtype)
 
 
 def _forward_dtype_probe(prim):
