@@ -476,6 +476,11 @@ def test_jit_of_grad_with_a_weak_argument_keeps_float32():
     np.testing.assert_allclose(value, np.sum(X32 * X32 * 2.5), rtol=1e-6)
 
 
+def test_a_weak_argument_turned_into_an_array_is_strongly_typed_as_in_numpy():
+    f = fg.jit(lambda x, s: x * np.sum(s), wait=True)   # np.sum(2.5) is a float64 scalar
+    assert f(X32, 2.5).dtype == (X32 * np.sum(2.5)).dtype == np.float64
+
+
 def test_repeated_calls_on_pytrees_take_the_fast_path_and_keep_structures_apart():
     """Calls with dicts, lists and tuples of arrays and numbers skip the tree flattening
     once their signature is compiled; the key tells apart what the compiled code must

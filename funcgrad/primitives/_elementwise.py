@@ -328,9 +328,18 @@ def identity(g, *args, **params):
     return g
 
 
+def _refit(c, x):
+    """Must cotangent ``c`` be unbroadcast to argument ``x`` (did broadcasting or promotion
+    happen)?  Always for a Python number (weakly typed: an argument of grad/vjp)."""
+    try:
+        return c.shape != x.shape or c.dtype != x.dtype
+    except AttributeError:
+        return True
+
+
 def _fit_ct(c, x):
     """Unbroadcast a cotangent only when broadcasting or promotion happened."""
-    return c if c.shape == x.shape and c.dtype == x.dtype else unbroadcast(c, x)
+    return unbroadcast(c, x) if _refit(c, x) else c
 
 
 def _no_jvp(primals, tangents, **params):  # never called: not differentiable
@@ -375,8 +384,9 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
     # First order on plain arrays, each cotangent is one pass of its fused kernel
     # (``fused_vjp``); otherwise (higher order, tracers, other devices) the rule runs.  An
     # ``identity`` rule passes ``g`` on without a call; a cotangent is unbroadcast only
-    # where broadcasting or promotion happened (the checks of ``_fit_ct``, inlined: they
-    # run for every cotangent of every elementwise operation).
+    # where broadcasting or promotion happened (the checks of ``_refit``, inlined: they
+    # run for every cotangent of every elementwise operation; a ``try`` costs nothing
+    # until it catches).
     passes = [lin is identity for lin in lins]
     if len(lins) == 1:
         lin_x, = lins
@@ -389,7 +399,11 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                 c = decl.fused_vjp(0, g, (x,), out) if fusable[0] else None
                 if c is None:
                     c = lin_x(g, x, out, **params)
-            if c.shape != x.shape or c.dtype != x.dtype:
+            try:
+                refit = c.shape != x.shape or c.dtype != x.dtype
+            except AttributeError:  # x is a Python number (see _refit)
+                refit = True
+            if refit:
                 c = unbroadcast(c, x)
             return (c,)
     elif len(lins) == 2:
@@ -405,7 +419,11 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                     cx = decl.fused_vjp(0, g, (x, y), out) if fusable[0] else None
                     if cx is None:
                         cx = lin_x(g, x, y, out, **params)
-                if cx.shape != x.shape or cx.dtype != x.dtype:
+                try:
+                    refit = cx.shape != x.shape or cx.dtype != x.dtype
+                except AttributeError:  # x is a Python number (see _refit)
+                    refit = True
+                if refit:
                     cx = unbroadcast(cx, x)
             if needs[1]:
                 if pass_y:
@@ -414,7 +432,11 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                     cy = decl.fused_vjp(1, g, (x, y), out) if fusable[1] else None
                     if cy is None:
                         cy = lin_y(g, x, y, out, **params)
-                if cy.shape != y.shape or cy.dtype != y.dtype:
+                try:
+                    refit = cy.shape != y.shape or cy.dtype != y.dtype
+                except AttributeError:  # y is a Python number (see _refit)
+                    refit = True
+                if refit:
                     cy = unbroadcast(cy, y)
             return cx, cy
     else:
