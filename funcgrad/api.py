@@ -32,9 +32,10 @@ def _as_input(x, where, transform, weak=True):
     it is); raises TypeError for non-float inputs."""
     if type(x) is np.ndarray and x.dtype.kind in "fc":  # the common leaf, already fine
         return x
-    if weak and (type(x) is float or type(x) is complex):
-        # A Python number stays one, weakly typed as NumPy 2 and JAX type it: the function
+    if weak and type(x) is float:
+        # A Python float stays one, weakly typed as NumPy 2 and JAX type it: the function
         # sees what it would see with the number written in (x * s keeps x's float32).
+        # (Not a Python complex: rules read a Python number as a real constant.)
         return x
     if isinstance(x, Tracer):
         dtype = x.dtype
