@@ -14,7 +14,7 @@ import numpy as np
 
 from . import tree
 from .transformed import Transformed
-from .core import ShapedArray, Tracer, user_code
+from .core import WEAK_TYPES, Tracer, aval_of, dtype_of, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import Graph, GraphInterpreter, GraphTracer, eval_graph
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
@@ -27,9 +27,15 @@ __all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize"]
 
 # --- inputs and outputs ------------------------------------------------------------------------
 
-def _as_input(x, where, transform):
-    """A differentiable leaf as an array; raises TypeError for non-float inputs."""
+def _as_input(x, where, transform, weak=True):
+    """A differentiable leaf as an array (or, with ``weak``, a Python float or complex as
+    it is); raises TypeError for non-float inputs."""
     if type(x) is np.ndarray and x.dtype.kind in "fc":  # the common leaf, already fine
+        return x
+    if weak and type(x) is float:
+        # A Python float stays one, weakly typed as NumPy 2 and JAX type it: the function
+        # sees what it would see with the number written in (x * s keeps x's float32).
+        # (Not a Python complex: rules read a Python number as a real constant.)
         return x
     if isinstance(x, Tracer):
         dtype = x.dtype
@@ -60,8 +66,9 @@ def _as_input(x, where, transform):
     return x
 
 
-def _flatten_inputs(args, argnums, transform):
-    """Leaves (as arrays) of ``args[argnums]`` and what is needed to rebuild them."""
+def _flatten_inputs(args, argnums, transform, weak=True):
+    """Leaves (as arrays; Python floats kept weakly typed where ``weak``, see
+    :func:`_as_input`) of ``args[argnums]`` and what is needed to rebuild them."""
     leaves, kinds, treedefs = [], [], []
     for i in argnums:
         arg_leaves, treedef = tree.flatten(args[i])
@@ -70,7 +77,7 @@ def _flatten_inputs(args, argnums, transform):
         treedefs.append(treedef)
         for j, leaf in enumerate(arg_leaves):
             kinds.append(_kind(leaf))
-            leaves.append(_as_input(leaf, _Where(i, j, treedef), transform))
+            leaves.append(_as_input(leaf, _Where(i, j, treedef), transform, weak))
     return leaves, kinds, treedefs
 
 
@@ -147,7 +154,11 @@ def ones_like_output(value):
 
 
 def _as_output(value, like, kind):
-    """Give a cotangent/tangent the shape, dtype and type of the input ``like``."""
+    """Give a cotangent/tangent the shape, dtype and type of the input ``like``.  That of a
+    Python float is a float64 scalar (JAX's cotangent of a weakly typed float is its
+    weakly typed float64)."""
+    if type(like) in WEAK_TYPES:
+        like = np.asarray(like)
     if (type(value) is np.ndarray and kind == "array" and value.dtype == like.dtype
             and value.shape == like.shape):  # the common case: only ownership to settle
         return value if value.flags.writeable else value.copy()
@@ -230,8 +241,9 @@ def _strip(x, interp):
 class _Reverse:
     """One forward pass under a ReverseInterpreter, ready for backward passes."""
 
-    def __init__(self, fun, args, kwargs, argnums, has_aux, transform):
-        self.leaves, self.kinds, self.treedefs = _flatten_inputs(args, argnums, transform)
+    def __init__(self, fun, args, kwargs, argnums, has_aux, transform, weak=True):
+        self.leaves, self.kinds, self.treedefs = _flatten_inputs(args, argnums, transform,
+                                                                 weak)
         interp = ReverseInterpreter()
         try:
             with interp:
@@ -247,7 +259,7 @@ class _Reverse:
         self.out_values, self.out_nodes = [], []
         for o in out_leaves:
             if type(o) is ReverseTracer and o._trace is interp:
-                self.out_values.append(o.value)
+                self.out_values.append(_strong(o.value))
                 self.out_nodes.append(o)
             else:
                 self.out_values.append(o if isinstance(o, Tracer) else asarray(o))
@@ -266,9 +278,9 @@ def check_holomorphic_inputs(leaves, holomorphic, transform):
     if not holomorphic:
         return
     for i, x in enumerate(leaves):
-        if x.dtype.kind != "c":
+        if dtype_of(x).kind != "c":
             raise TypeError(f"{transform}(..., holomorphic=True) needs complex inputs, but "
-                            f"input leaf {i} has dtype {x.dtype}. Pass it as complex "
+                            f"input leaf {i} has dtype {dtype_of(x)}. Pass it as complex "
                             f"(np.asarray(x, dtype=complex)), or drop holomorphic=True for "
                             f"a real input.")
 
@@ -341,7 +353,14 @@ def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool 
 def _plain(value):
     if isinstance(value, np.ndarray) and value.ndim == 0:
         return value[()]
+    if type(value) in WEAK_TYPES:  # an input returned as it is: as NumPy scalar (like f(x))
+        return np.asarray(value)[()]
     return value
+
+
+def _strong(value):
+    """A Python number (an input returned as it is) as a 0-d array: its dtype is needed."""
+    return np.asarray(value) if type(value) in WEAK_TYPES else value
 
 
 def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
@@ -425,6 +444,9 @@ def vjp(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
 # --- forward mode -------------------------------------------------------------------------------
 
 def _check_tangent(p, t, i):
+    weak = type(p) in WEAK_TYPES
+    if weak:  # (a Python number: weakly typed, see _as_input; its tangent is one too)
+        p = np.asarray(p)
     t = t if isinstance(t, Tracer) else asarray(t)
     _check_device(t, p, f"jvp: tangent {i}", "primal")
     if tuple(t.shape) != tuple(p.shape):
@@ -438,6 +460,8 @@ def _check_tangent(p, t, i):
         if t.dtype.kind not in "fiubc":
             raise TypeError(f"jvp: tangent {i} has dtype {t.dtype}; use {p.dtype}")
         t = st.convert_element_type(t, p.dtype)
+    if weak and not isinstance(t, Tracer):
+        t = t.item()
     return t
 
 
@@ -513,7 +537,7 @@ def linearize(fun: Callable[..., Any], *primals: PyTree
     p_leaves, kinds, treedefs = _flatten_inputs(primals, tuple(range(len(primals))), "linearize")
     graph_interp = GraphInterpreter()
     with graph_interp:
-        t_in = [graph_interp.new_input(ShapedArray(p.shape, p.dtype)) for p in p_leaves]
+        t_in = [graph_interp.new_input(aval_of(p)) for p in p_leaves]
         jvp_interp = JVPInterpreter()
         with jvp_interp:
             duals = [JVPTracer(jvp_interp, p, t) for p, t in zip(p_leaves, t_in)]

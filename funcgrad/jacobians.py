@@ -115,6 +115,9 @@ def _check_jac_outputs(outs, holomorphic, transform):
         check_output_dtype(o, holomorphic, transform)
 
 
+# Jacobians take a Python float they differentiate as a float64 array (strongly typed, as
+# before weak arguments, see funcgrad.api._as_input): their bases and blocks need its shape.
+
 def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
            chunk_size: int | None = None, holomorphic: bool = False) -> Callable[..., PyTree]:
     """Jacobian by forward mode (one batched ``jvp``): best when inputs are few.
@@ -130,7 +133,7 @@ def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     """
     def jac(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "jacfwd")
-        leaves, kinds, treedefs = _flatten_inputs(args, nums, "jacfwd")
+        leaves, kinds, treedefs = _flatten_inputs(args, nums, "jacfwd", weak=False)
         _check_jacfwd_inputs(leaves, holomorphic)
         n, basis = _basis(leaves, _dtype(leaves))
         holder = {}
@@ -189,7 +192,7 @@ def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     """
     def jac(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "jacrev")
-        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacrev")
+        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacrev", weak=False)
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacrev")
 
     options = dict(argnums=argnums, has_aux=has_aux, chunk_size=chunk_size,
@@ -252,7 +255,7 @@ def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
         if strategy == "forward-mode":
             return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
         nums, single = _normalize_argnums(argnums, len(args), "jacobian")
-        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacobian")
+        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacobian", weak=False)
         n_in = sum(int(np.prod(x.shape)) for x in rev.leaves)
         n_out = sum(int(np.prod(getattr(o, "shape", ()))) for o in rev.out_values)
         if strategy == "auto" and n_in < n_out and (holomorphic or not any(
@@ -326,7 +329,7 @@ def elementwise_grad(fun: Callable[..., Any], argnum: int = 0) -> Callable[..., 
     """
     def egrad(*args, **kwargs):
         nums, _ = _normalize_argnums(argnum, len(args), "elementwise_grad")
-        rev = _Reverse(fun, args, kwargs, nums, False, "elementwise_grad")
+        rev = _Reverse(fun, args, kwargs, nums, False, "elementwise_grad", weak=False)
         seeds = [ones_like_output(o) for o in rev.out_values]
         cts = rev.backward(seeds, free=True)
         grads = [_as_output(c, x, k) for c, x, k in zip(cts, rev.leaves, rev.kinds)]

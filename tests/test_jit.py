@@ -428,6 +428,59 @@ def test_pytrees_keywords_and_python_scalars():
     assert isinstance(f(params, np.array([1.0, 1.0]))["n"], np.float64)
 
 
+# --- Python numbers as arguments are weakly typed (NumPy 2's NEP 50, JAX's weak types) -----
+
+X32 = np.array([0.5, -1.25, 2.0], dtype=np.float32)
+I32 = np.array([1, -2, 7], dtype=np.int32)
+
+
+def _scaled(x, s):
+    return x * s + s
+
+
+@pytest.mark.parametrize("x, s", [(X32, 2.5), (I32, 3), (I32, 2.5), (X32, 1 + 2j),
+                                  (I32, np.float64(2.5)), (X32, np.array(2.5))])
+def test_a_python_number_argument_promotes_as_numpy_promotes_it(x, s):
+    """float32 * 2.5 is float32 and int32 * 3 is int32 in NumPy 2, compiled too; numpy
+    scalars and 0-d arrays stay strongly typed (float64)."""
+    want = _scaled(x, s)  # NumPy's own answer
+    got = fg.jit(_scaled, wait=True)(x, s)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_a_python_number_and_a_numpy_scalar_are_different_signatures():
+    f = fg.jit(_scaled, wait=True)
+    assert f(X32, 2.5).dtype == np.float32
+    assert f(X32, np.float64(2.5)).dtype == np.float64
+    assert f(X32, 2.5).dtype == np.float32
+    assert len(f._cache) == 2
+
+
+def test_the_dtype_of_a_weak_argument_does_not_change_when_the_compiled_code_takes_over():
+    f = fg.jit(lambda x, s: np.sum(np.sin(x * s)) * s, wait=False)
+    want = np.sum(np.sin(X32 * 2.5)) * 2.5
+    first = f(X32, 2.5)  # evaluated eagerly while it compiles
+    assert f.block_until_compiled(timeout=240)
+    later = f(X32, 2.5)  # the compiled code (through the fast path on the next call)
+    again = f(X32, 2.5)
+    assert first.dtype == later.dtype == again.dtype == want.dtype == np.float32
+    np.testing.assert_allclose([first, later, again], [want] * 3, rtol=1e-5)
+
+
+def test_jit_of_grad_with_a_weak_argument_keeps_float32():
+    f = fg.jit(fg.value_and_grad(lambda x, s: np.sum(x * x * s)), wait=True)
+    value, g = f(X32, 2.5)
+    assert value.dtype == g.dtype == np.float32
+    np.testing.assert_allclose(g, 2 * 2.5 * X32, rtol=1e-6)
+    np.testing.assert_allclose(value, np.sum(X32 * X32 * 2.5), rtol=1e-6)
+
+
+def test_a_weak_argument_turned_into_an_array_is_strongly_typed_as_in_numpy():
+    f = fg.jit(lambda x, s: x * np.sum(s), wait=True)   # np.sum(2.5) is a float64 scalar
+    assert f(X32, 2.5).dtype == (X32 * np.sum(2.5)).dtype == np.float64
+
+
 def test_repeated_calls_on_pytrees_take_the_fast_path_and_keep_structures_apart():
     """Calls with dicts, lists and tuples of arrays and numbers skip the tree flattening
     once their signature is compiled; the key tells apart what the compiled code must

@@ -856,6 +856,94 @@ def test_python_float_input_gives_scalar_gradient():
     assert float(g) == 6.0
 
 
+# Python numbers as arguments are weakly typed, as NumPy 2 (NEP 50) and JAX type them: a
+# function of a float32 array and a Python float computes in float32 under every transform,
+# as it does in NumPy.  The derivative with respect to the Python float is a float64 scalar
+# (JAX's is its weakly typed float64).
+
+W32 = np.array([0.5, -1.25, 2.0], dtype=np.float32)
+
+
+def _mul(x, s):
+    return x * s
+
+
+def test_jvp_with_a_python_float_argument_keeps_float32():
+    out, tangent = fg.jvp(_mul, (W32, 2.5), (W32, 1.0))
+    assert out.dtype == tangent.dtype == (W32 * 2.5).dtype == np.float32
+    close(out, W32 * 2.5)
+    close(tangent, W32 * 2.5 + W32 * 1.0)  # d(x s) = dx s + x ds
+
+
+def test_vjp_with_a_python_float_argument_keeps_float32():
+    out, vjp_fn = fg.vjp(_mul, W32, 2.5)
+    assert out.dtype == np.float32
+    ct = np.array([1.0, 2.0, 3.0], np.float32)
+    cx, cs = vjp_fn(ct)
+    assert cx.dtype == np.float32 and np.ndim(cs) == 0 and cs.dtype == np.float64
+    close(cx, ct * 2.5)
+    close(cs, np.sum(ct * W32), rtol=1e-6)
+
+
+def test_linearize_with_a_python_float_argument_keeps_float32():
+    out, jvp_fn = fg.linearize(_mul, W32, 2.5)
+    assert out.dtype == np.float32
+    tangent = jvp_fn(W32, 1.0)
+    assert tangent.dtype == np.float32
+    close(tangent, W32 * 2.5 + W32)
+
+
+def test_grad_with_respect_to_a_python_float_next_to_a_float32_array():
+    def loss(s, x):
+        return np.sum(np.sin(x * s))
+
+    value, g = fg.value_and_grad(loss)(0.75, W32)
+    assert value.dtype == np.asarray(loss(0.75, W32)).dtype == np.float32
+    assert isinstance(g, np.float64)  # a Python float's gradient: a float64 scalar
+    h = 1e-6  # central difference, in float64
+    fd = (np.sum(np.sin(W32.astype(float) * (0.75 + h)))
+          - np.sum(np.sin(W32.astype(float) * (0.75 - h)))) / (2 * h)
+    close(g, fd, rtol=1e-5)
+    gx = fg.grad(loss, argnums=1)(0.75, W32)
+    assert gx.dtype == np.float32
+    close(gx, 0.75 * np.cos(W32 * 0.75), rtol=1e-6)
+
+
+def test_int32_array_times_a_python_int_stays_int32_under_vmap_and_jit_of_vmap():
+    ints = np.arange(6, dtype=np.int32).reshape(2, 3)
+    want = ints * 3  # NumPy: int32
+    for f in (fg.vmap(_mul, in_axes=(0, None)),
+              fg.jit(fg.vmap(_mul, in_axes=(0, None)), wait=True)):
+        out = f(ints, 3)
+        assert out.dtype == want.dtype == np.int32
+        np.testing.assert_array_equal(out, want)
+
+
+def test_vmap_with_a_python_float_argument_keeps_float32():
+    xs = np.stack([W32, 2 * W32])
+    out = fg.vmap(_mul, in_axes=(0, None))(xs, 2.5)
+    assert out.dtype == np.float32
+    close(out, xs * 2.5)
+
+
+def test_hessian_and_jacobians_with_a_python_float_argument_keep_float32():
+    h = fg.hessian(lambda x, s: np.sum(x * x * x * s))(W32, 2.5)
+    assert h.dtype == np.float32
+    close(h, np.diag(6 * 2.5 * W32), rtol=1e-6)
+    assert fg.jacrev(_mul)(W32, 2.5).dtype == np.float32
+    assert fg.jacfwd(_mul)(W32, 2.5).dtype == np.float32
+
+
+def test_a_python_float_argument_used_as_an_array_is_strongly_typed_as_in_numpy():
+    def f(s, x):
+        return np.sum(x * np.reshape(s, (1,)))   # NumPy: reshape(2.5) is a float64 array
+
+    assert np.asarray(f(2.5, W32)).dtype == np.float64
+    value, g = fg.value_and_grad(f)(2.5, W32)
+    assert value.dtype == np.float64
+    close(g, np.sum(W32), rtol=1e-6)
+
+
 def test_zero_dim_array_input_gives_zero_dim_array_gradient():
     g = fg.grad(lambda x: x ** 2)(np.array(3.0))
     assert isinstance(g, np.ndarray) and g.shape == ()

@@ -53,6 +53,7 @@ def shaped(x):
     aval = object.__new__(ShapedArray)
     aval.shape = tuple(x.shape)
     aval.dtype = x.dtype
+    aval.weak = False
     return aval
 
 

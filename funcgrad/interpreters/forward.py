@@ -19,7 +19,8 @@ deferred tangent computes it, with its inputs' first (iteratively, in creation
 order), under the interpreter and the gradient mode that were current when the
 operation ran, so the result is the one eager evaluation gives.
 """
-from ..core import Interpreter, Tracer, _special_classes, _state, concrete, run_under
+from ..core import (Interpreter, Tracer, _special_classes, _state, concrete, dtype_of, is_weak,
+                    run_under)
 
 __all__ = ["JVPInterpreter", "JVPTracer"]
 
@@ -98,13 +99,24 @@ class JVPTracer(Tracer):
     def tangent(self, value):
         self._tangent = value
 
+    # A Python number passed as an argument stays one (weakly typed, see core.is_weak).
     @property
     def shape(self):
-        return self.primal.shape
+        try:
+            return self.primal.shape
+        except AttributeError:  # (a Python number)
+            return ()
 
     @property
     def dtype(self):
-        return self.primal.dtype
+        try:
+            return self.primal.dtype
+        except AttributeError:
+            return dtype_of(self.primal)
+
+    @property
+    def weak(self):
+        return is_weak(self.primal)
 
     def _concrete(self):
         self._check_alive()

@@ -49,6 +49,10 @@ class GraphTracer(Tracer):
     def dtype(self):
         return self.aval.dtype
 
+    @property
+    def weak(self):
+        return self.aval.weak
+
     def _concrete(self):
         self._check_alive()
         raise ConcretizationError(

@@ -15,7 +15,8 @@ interpreter is current when the backward pass runs, so reverse-over-reverse,
 forward-over-reverse and ``vmap`` of a ``vjp_fn`` all work.
 """
 from .. import instruments
-from ..core import ROOT, Interpreter, Tracer, _special_classes, _state, concrete, run_under
+from ..core import (ROOT, Interpreter, Tracer, _special_classes, _state, concrete, dtype_of,
+                    is_weak, run_under)
 from .backprop import SELECT, backpropagate
 from .forward import JVPInterpreter
 
@@ -57,13 +58,25 @@ class ReverseTracer(Tracer):
         self.needs = needs
         self.meta = None  # what debugging tools keep with the node (funcgrad.instruments)
 
+    # A Python number passed as an argument stays one (weakly typed, see core.is_weak),
+    # so NumPy promotes it as it would the number written into the function.
     @property
     def shape(self):
-        return self.value.shape
+        try:
+            return self.value.shape
+        except AttributeError:  # (a Python number)
+            return ()
 
     @property
     def dtype(self):
-        return self.value.dtype
+        try:
+            return self.value.dtype
+        except AttributeError:
+            return dtype_of(self.value)
+
+    @property
+    def weak(self):
+        return is_weak(self.value)
 
     def _concrete(self):
         self._check_alive()

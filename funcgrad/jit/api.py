@@ -22,7 +22,7 @@ from numpy import ndarray
 
 from .. import tree
 from ..core import (ROOT, ConcretizationError, Primitive, ShapedArray, Tracer, TrigRangeError,
-                    _special_classes, _state, aval_of)
+                    _special_classes, _state, aval_of, is_weak)
 from ..interpreters.graph import Graph, Var, eval_graph
 from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
                      vjp_joint, vjp_split, zeros)
@@ -207,14 +207,16 @@ register_gpu({jit_call_p: _jit_eval_impl})
 
 def _leaf_aval(x, where):
     if isinstance(x, Tracer):
-        return ShapedArray(x.shape, x.dtype)
+        return ShapedArray(x.shape, x.dtype, x.weak)
     if type(x) is ndarray or isinstance(x, np.generic):
         if x.dtype.kind in "OSUVMm":
             raise TypeError(f"jit: {where} is an array of dtype {x.dtype}; jit takes numeric "
                             f"arrays. Convert it, or mark the argument static.")
         return ShapedArray(x.shape, x.dtype)
     if isinstance(x, (bool, numbers.Number)) and not isinstance(x, np.ndarray):
-        return ShapedArray((), np.result_type(x))
+        # A Python int, float or complex stays weakly typed, as NumPy 2 and JAX type it:
+        # jit(lambda x, s: x * s)(float32 x, 2.5) is float32, compiled or not.
+        return ShapedArray((), np.result_type(x), is_weak(x))
     from ..numpy._convert import asarray
     try:
         arr = asarray(x)

@@ -49,6 +49,8 @@ def asarray(x: ArrayLike, dtype: DTypeLike | None = None) -> Array:
     if isinstance(x, Tracer) or isinstance(x, _extra_array_types):
         if dtype is not None:
             return _st.convert_element_type(x, dtype)
+        if getattr(x, "weak", False):  # a Python number passed to a transform: as NumPy's
+            return _st.strong(x)        # np.asarray makes it, an array (strongly typed)
         return x
     if isinstance(x, (list, tuple)) and _contains_traced(x):
         out = stack([asarray(e) for e in x])

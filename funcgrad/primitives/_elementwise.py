@@ -20,7 +20,8 @@ from operator import itemgetter
 import numpy as np
 from numpy import ndarray
 
-from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state
+from ..core import (SHAPES_ONLY, Primitive, ShapedArray, _state, dtype_of, weak_operand,
+                    weak_result_type)
 from ..kernels import cpu
 from ..kernels.cpu import leaves as cpu_leaves
 from ..kernels.cpu.generated import scalar_kernel
@@ -89,12 +90,11 @@ class Elementwise:
         if c == "arith":
             return [np.dtype(out_dtype)] * n
         if c == "compare":
-            return [np.result_type(*[getattr(x, "dtype", x) for x in operands])] * n
+            return [weak_result_type(*operands)] * n
         if c == "logic":
             return [_BOOL] * n
         if c == "predicate":
-            return [np.dtype(getattr(operands[0], "dtype", None) or np.result_type(
-                operands[0]))]
+            return [dtype_of(operands[0])]
         return [_BOOL, np.dtype(out_dtype), np.dtype(out_dtype)]
 
     # --- the fused first-order VJP kernels ---------------------------------------------------
@@ -274,11 +274,17 @@ def _abstract_elementwise(prim):
 
     def abstract_eval(*avals, **params):
         shape = np.broadcast_shapes(*[getattr(a, "shape", ()) for a in avals])
-        samples = [np.zeros((), a.dtype) if isinstance(a, ShapedArray) else a for a in avals]
+        samples = [_sample(a) if isinstance(a, ShapedArray) else a for a in avals]
         with np.errstate(all="ignore"):
             dtype = np.result_type(probe(*samples, **params))
         return ShapedArray(shape, dtype)
     return abstract_eval
+
+
+def _sample(aval):
+    """A value standing for ``aval`` in a probe: a weak one as a Python number (NumPy then
+    types it weakly), any other a 0-d array of its dtype."""
+    return weak_operand(aval) if aval.weak else np.zeros((), aval.dtype)
 
 
 def _forward_dtype_probe(prim):
@@ -322,9 +328,18 @@ def identity(g, *args, **params):
     return g
 
 
+def _refit(c, x):
+    """Must cotangent ``c`` be unbroadcast to argument ``x`` (did broadcasting or promotion
+    happen)?  Always for a Python number (weakly typed: an argument of grad/vjp)."""
+    try:
+        return c.shape != x.shape or c.dtype != x.dtype
+    except AttributeError:
+        return True
+
+
 def _fit_ct(c, x):
     """Unbroadcast a cotangent only when broadcasting or promotion happened."""
-    return c if c.shape == x.shape and c.dtype == x.dtype else unbroadcast(c, x)
+    return unbroadcast(c, x) if _refit(c, x) else c
 
 
 def _no_jvp(primals, tangents, **params):  # never called: not differentiable
@@ -369,8 +384,9 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
     # First order on plain arrays, each cotangent is one pass of its fused kernel
     # (``fused_vjp``); otherwise (higher order, tracers, other devices) the rule runs.  An
     # ``identity`` rule passes ``g`` on without a call; a cotangent is unbroadcast only
-    # where broadcasting or promotion happened (the checks of ``_fit_ct``, inlined: they
-    # run for every cotangent of every elementwise operation).
+    # where broadcasting or promotion happened (the checks of ``_refit``, inlined: they
+    # run for every cotangent of every elementwise operation; a ``try`` costs nothing
+    # until it catches).
     passes = [lin is identity for lin in lins]
     if len(lins) == 1:
         lin_x, = lins
@@ -383,7 +399,11 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                 c = decl.fused_vjp(0, g, (x,), out) if fusable[0] else None
                 if c is None:
                     c = lin_x(g, x, out, **params)
-            if c.shape != x.shape or c.dtype != x.dtype:
+            try:
+                refit = c.shape != x.shape or c.dtype != x.dtype
+            except AttributeError:  # x is a Python number (see _refit)
+                refit = True
+            if refit:
                 c = unbroadcast(c, x)
             return (c,)
     elif len(lins) == 2:
@@ -399,7 +419,11 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                     cx = decl.fused_vjp(0, g, (x, y), out) if fusable[0] else None
                     if cx is None:
                         cx = lin_x(g, x, y, out, **params)
-                if cx.shape != x.shape or cx.dtype != x.dtype:
+                try:
+                    refit = cx.shape != x.shape or cx.dtype != x.dtype
+                except AttributeError:  # x is a Python number (see _refit)
+                    refit = True
+                if refit:
                     cx = unbroadcast(cx, x)
             if needs[1]:
                 if pass_y:
@@ -408,7 +432,11 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                     cy = decl.fused_vjp(1, g, (x, y), out) if fusable[1] else None
                     if cy is None:
                         cy = lin_y(g, x, y, out, **params)
-                if cy.shape != y.shape or cy.dtype != y.dtype:
+                try:
+                    refit = cy.shape != y.shape or cy.dtype != y.dtype
+                except AttributeError:  # y is a Python number (see _refit)
+                    refit = True
+                if refit:
                     cy = unbroadcast(cy, y)
             return cx, cy
     else:

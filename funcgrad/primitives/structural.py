@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import tree
-from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state
+from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state, dtype_of, is_weak
 
 # getattr with a default reads a tracer's shape property once (hasattr would run it twice)
 def _shape(x):
@@ -221,18 +221,29 @@ convert_element_type_p = Primitive(
     vjp_reads=SHAPES_ONLY, grad_fn_name="ToCopyBackward0",
     abstract_eval=lambda x, *, dtype: ShapedArray(x.shape, dtype),
     jvp=_convert_jvp,
-    vjp=lambda needs, g, out, x, *, dtype: (convert_element_type(g, x.dtype),),
+    vjp=lambda needs, g, out, x, *, dtype: (convert_element_type(g, dtype_of(x)),),
     batch=lambda args, dims, *, dtype: (convert_element_type(args[0], dtype), dims[0]))
 
 
 def convert_element_type(x, dtype):
     """Cast to ``dtype``; casting to a non-float type drops the derivative."""
     dtype = np.dtype(dtype)
-    if getattr(x, "dtype", None) == dtype:
+    if getattr(x, "dtype", None) == dtype and not is_weak(x):
         return x
     if not _is_float(dtype):
         x = stop_gradient(x)
     return convert_element_type_p.bind(x, dtype=dtype)
+
+
+def strong(x):
+    """``x``, a weakly typed value (a Python number passed to a transform: see
+    :func:`funcgrad.core.is_weak`), as an array of its dtype: what ``np.asarray`` makes of
+    a Python number, which NumPy then promotes like any array.
+
+    >>> strong(2.5)
+    array(2.5)
+    """
+    return convert_element_type_p.bind(x, dtype=dtype_of(x))
 
 
 # --- stop_gradient -------------------------------------------------------------
@@ -358,7 +369,10 @@ def unbroadcast(g, x):
     Every rule of a broadcasting operation ends with this: a value that was
     broadcast in the forward pass receives the sum of its copies' cotangents.
     """
-    shape = x.shape
+    try:
+        shape, dtype = x.shape, x.dtype
+    except AttributeError:  # a Python number (weakly typed: an argument of grad/vjp)
+        shape, dtype = (), dtype_of(x)
     gshape = _shape(g)
     if gshape != shape:
         lead = len(gshape) - len(shape)
@@ -367,7 +381,6 @@ def unbroadcast(g, x):
         g = reduce_sum(g, axes)
         if _shape(g) != shape:
             g = reshape(g, shape)
-    dtype = x.dtype
     if getattr(g, "dtype", None) != dtype:
         g = convert_element_type(g, dtype)
     return g
