@@ -1010,3 +1010,17 @@ def test_checkpoint_on_tensors_refuses_a_captured_tensor_and_takes_it_as_an_argu
         grads.append((x.grad.numpy(), w.grad.numpy()))
     for plain, checked in zip(*grads):
         np.testing.assert_allclose(checked, plain, rtol=1e-14)
+
+
+def test_custom_vjp_on_tensors_keeps_the_second_derivative_through_its_residuals():
+    """Under create_graph=True the fwd's residuals are computed again from the Tensors,
+    so the backward's dependence on them is recorded (as a PyTorch Function's is)."""
+    @fg.custom_vjp
+    def s(x):
+        return np.sin(x)
+    s.defvjp(lambda x: (np.sin(x), x), lambda r, g: (g * np.cos(r),))
+    x = fg.tensor([0.3, 0.7], dtype=fg.float64, requires_grad=True)
+    g, = fg.autograd.grad(s(x).sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), np.cos([0.3, 0.7]), rtol=1e-15)
+    h, = fg.autograd.grad(g.sum(), x)
+    np.testing.assert_allclose(h.numpy(), -np.sin([0.3, 0.7]), rtol=1e-15)

@@ -959,3 +959,24 @@ def test_logsumexp_and_its_vjps_softmax_are_computed_once():
     want_value, want_grad = fg.value_and_grad(loss)(z, labels)
     np.testing.assert_allclose(value, want_value, rtol=1e-14)
     np.testing.assert_allclose(grad, want_grad, rtol=1e-13, atol=1e-16)
+
+
+def test_a_jitted_call_on_tensors_is_recorded_on_their_graph():
+    """A Tensor argument is not unwrapped: the result is a Tensor whose grad_fn runs the
+    compiled derivative (the requires_grad of the input was dropped silently before), and
+    create_graph=True keeps the second derivative."""
+    x = fg.tensor([0.3, 0.7], dtype=fg.float64, requires_grad=True)
+    f = fg.jit(lambda a: np.sum(np.sin(a) ** 2), wait=True)
+    y = f(x)
+    assert isinstance(y, fg.Tensor) and y.grad_fn is not None
+    np.testing.assert_allclose(y.item(), np.sum(np.sin([0.3, 0.7]) ** 2), rtol=1e-14)
+    y.backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.sin([0.6, 1.4]), rtol=1e-14)
+    v = fg.tensor(2.0, dtype=fg.float64, requires_grad=True)
+    g, = fg.autograd.grad(f(x), x, grad_outputs=v, create_graph=True)
+    h, = fg.autograd.grad(g.sum(), (x,))
+    np.testing.assert_allclose(h.numpy(), 4 * np.cos([0.6, 1.4]), rtol=1e-13)
+    pair = fg.jit(lambda a, b: (a * b, b), wait=True)(fg.tensor([1.0, 2.0]), np.ones(2))
+    assert isinstance(pair[0], fg.Tensor) and pair[0].tolist() == [1.0, 2.0]
+    with fg.no_grad():
+        assert f(x).grad_fn is None

@@ -221,6 +221,10 @@ def _linearize(rule, vals):
 def _vjp(needs, cts, outs, *xs, rule, residuals=None):
     if not getattr(rule, "raw_cotangents", False):  # (a Function's bwd takes None)
         cts = [c if c is not None else _zeros_like(o) for c, o in zip(cts, outs)]
+        if rule.fwd is not None and any(type(x) in _special_classes for x in xs):
+            # On the eager Tensor's graph (create_graph=True): fwd's residuals computed
+            # again from the inputs, so that the second derivative through them is recorded.
+            residuals = None
     with explain_rule_errors(rule.name, xs):
         if rule.bwd is not None:
             if residuals is None and rule.fwd is not None:
@@ -349,7 +353,7 @@ class CallSite:
 
     def record(self, out):
         """``(leaves, tree)`` of the output pytree ``out``; the first tree is kept."""
-        leaves, out_tree = tree.flatten(out)
+        leaves, out_tree = flatten_arguments(out)
         if not self.out_tree:
             self.out_tree.append(out_tree)
         return leaves, out_tree
@@ -363,7 +367,7 @@ class CallSite:
             out, tout = jvp_rule(*self.nondiff, tuple(self.dynamic(primals)),
                                  tuple(self.dynamic(tangents)))
             out_leaves, out_tree = self.record(out)
-            tout_leaves, tout_tree = tree.flatten(tout)
+            tout_leaves, tout_tree = flatten_arguments(tout)
             if tout_tree != out_tree:
                 raise ValueError(f"the JVP rule of {self.name} returned tangents with "
                                  f"structure {tout_tree} for outputs with structure {out_tree}")

@@ -167,7 +167,7 @@ class custom_vjp(_CustomFunction):
                 if g is None:
                     flat += [None] * len(sub_leaves)
                     continue
-                g_leaves, g_tree = tree.flatten(g)
+                g_leaves, g_tree = flatten_arguments(g)
                 if g_tree != sub_tree:
                     raise ValueError(f"the bwd rule of {name} returned a cotangent with "
                                      f"structure {g_tree} for an argument of structure "

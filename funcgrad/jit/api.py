@@ -160,7 +160,10 @@ def _jit_vjp(needs, cts, outs, *args, graph, name, residuals=None):
         return [g if need and is_float(v.aval) else None
                 for g, need, v in zip(grads, needs, graph.invars)]
     fwd, bwd, float_in, float_out = split
-    if residuals is None:  # reached without the reverse interpreter's forward (eager tape)
+    if residuals is None or any(type(a) in _special_classes for a in args):
+        # Reached without the reverse interpreter's forward, or on the eager Tensor's graph
+        # (create_graph=True): the residuals are computed again from the arguments, so
+        # that their dependence on them is recorded (the forward's would drop it).
         residuals = _jit_reverse_fwd(args, {"graph": graph, "name": name})[1]
     ct_args = [zeros(out_aval(graph.outvars[i])) if cts[i] is None else cts[i]
                for i in float_out]
@@ -477,7 +480,8 @@ class JitFunction:
 
     def _signature(self, args, kwargs):
         static_pos, statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
-        leaves, treedef = tree.flatten((dyn_args, dyn_kwargs))
+        # (a Tensor stays a leaf, so the call is recorded on its tape: see _call)
+        leaves, treedef = tree.flatten((dyn_args, dyn_kwargs), _is_special)
         avals = tuple(_leaf_aval(x, f"leaf {i} of the arguments") for i, x in enumerate(leaves))
         return (treedef, avals, statics, len(args)), leaves, static_pos
 
@@ -726,6 +730,10 @@ def _gather(x, key, leaves):
                 return False
         return True
     return False
+
+
+def _is_special(x):
+    return type(x) in _special_classes
 
 
 def _hashable_static(value, where):
