@@ -6,7 +6,7 @@ import numpy as np
 
 from . import tree
 from .api import _plain
-from .core import Tracer, user_code
+from .core import Tracer, _special_classes, user_code
 from .interpreters.batching import BatchInterpreter, BatchTracer
 from .numpy._convert import asarray
 from .primitives import structural as st
@@ -39,6 +39,10 @@ def _axes_for_leaves(axes, args, what):
                      f"({tree.flatten(args)[1]}); use an int, None, or a matching tree of them")
 
 
+def _is_special(x):
+    return type(x) in _special_classes
+
+
 def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
          axis_size: int | None = None) -> Callable[..., PyTree]:
     """Vectorise ``fun`` over an axis: ``vmap(f)(xs)`` equals stacking ``f(x)`` for each
@@ -58,7 +62,8 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
         if isinstance(axes, tuple) and len(axes) != len(args):
             raise ValueError(f"vmap: in_axes has {len(axes)} entries but the function was "
                              f"called with {len(args)} positional arguments")
-        leaves, treedef = tree.flatten(args)
+        # (a Tensor stays a leaf: the batched computation records on its graph)
+        leaves, treedef = tree.flatten(args, _is_special)
         leaf_axes = _axes_for_leaves(axes, args, "in_axes")
         sizes = {}
         prepared = []

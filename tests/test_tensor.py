@@ -629,3 +629,18 @@ def test_two_threads_train_independently():
     assert results["plain"] == pytest.approx(1.0, abs=1e-3)
     assert results["no_grad_thread"] == pytest.approx(-2.0, abs=1e-3)
 
+
+
+def test_vmap_of_tensors_records_on_their_graph():
+    """vmap over a Tensor that requires grad gives a Tensor on its graph (a plain array
+    came back before, and a loss adding it to other terms silently lost its gradient)."""
+    x = fg.tensor([0.3, 0.7], dtype=fg.float64, requires_grad=True)
+    y = fg.vmap(lambda a: np.sin(a) * 2)(x)
+    assert isinstance(y, fg.Tensor) and y.grad_fn is not None
+    (y.sum() + (x * x).sum()).backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * np.cos([0.3, 0.7]) + [0.6, 1.4], rtol=1e-15)
+    m = fg.tensor(np.arange(6.0).reshape(3, 2), requires_grad=True)
+    z = fg.vmap(lambda r, s: r @ r * s, in_axes=(0, None))(m, fg.tensor(2.0))
+    np.testing.assert_allclose(z.detach().numpy(), [2.0, 26.0, 82.0])
+    z.sum().backward()
+    np.testing.assert_allclose(m.grad.numpy(), 4 * np.arange(6.0).reshape(3, 2))
