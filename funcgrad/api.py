@@ -14,7 +14,7 @@ import numpy as np
 
 from . import tree
 from .transformed import Transformed
-from .core import WEAK_TYPES, Tracer, aval_of, dtype_of, user_code
+from .core import WEAK_TYPES, Tracer, _special_classes, aval_of, dtype_of, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import Graph, GraphInterpreter, GraphTracer, eval_graph
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
@@ -71,7 +71,7 @@ def _flatten_inputs(args, argnums, transform, weak=True):
     :func:`_as_input`) of ``args[argnums]`` and what is needed to rebuild them."""
     leaves, kinds, treedefs = [], [], []
     for i in argnums:
-        arg_leaves, treedef = tree.flatten(args[i])
+        arg_leaves, treedef = tree.flatten(args[i], _is_special)
         if args[i] is None:
             _as_input(None, f"argument {i}", transform)
         treedefs.append(treedef)
@@ -117,6 +117,12 @@ def _substitute(args, argnums, treedefs, leaves):
 
 
 # --- devices: funcgrad's own arrays go where the user's live; the user's are checked ----------
+
+def _is_special(x):
+    """A Tensor (or GPU array) is one leaf, not the pytree node of its value: a transform
+    of a function of Tensors computes on the Tensors, and so records on their graph."""
+    return type(x) in _special_classes
+
 
 def _device_array(x):
     """Is ``x`` an array that lives on a device (a GPU array)?  (The GPU tier is loaded
@@ -168,7 +174,7 @@ def _as_output(value, like, kind):
             return on_device_of(like, value)
     if isinstance(value, Tracer):
         return value
-    if _device_array(value):
+    if _device_array(value) or type(value) in _special_classes:  # (GPU arrays, Tensors)
         if value.dtype != like.dtype:
             value = st.convert_element_type(value, like.dtype)
         if tuple(value.shape) != tuple(like.shape):
@@ -473,8 +479,8 @@ def _flatten_pair(primals, tangents, transform):
         raise ValueError(f"{transform}: {len(primals)} primals but {len(tangents)} tangents")
     p_leaves, kinds, treedefs = _flatten_inputs(tuple(primals), tuple(range(len(primals))),
                                                 transform)
-    t_leaves, t_tree = tree.flatten(tuple(tangents))
-    p_tree = tree.flatten(tuple(primals))[1]
+    t_leaves, t_tree = tree.flatten(tuple(tangents), _is_special)
+    p_tree = tree.flatten(tuple(primals), _is_special)[1]
     if t_tree != p_tree:
         raise ValueError(f"{transform}: tangents have structure {t_tree}, primals {p_tree}")
     t_leaves = [_check_tangent(p, t, i) for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]

@@ -166,7 +166,7 @@ def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
                     for p in holder["primals"]]
         else:
             rows = _chunked_vmap(push, basis, n, chunk_size)
-        out_leaves = [p if isinstance(p, Tracer) else np.asarray(p) for p in holder["primals"]]
+        out_leaves = [p if isinstance(p, Tracer) else asarray(p) for p in holder["primals"]]
         if holomorphic:
             _check_jac_outputs(out_leaves, holomorphic, "jacfwd")
         blocks = _assemble(rows, out_leaves, leaves, in_first=True)
@@ -202,7 +202,7 @@ def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
 
 def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform="jacrev"):
     check_holomorphic_inputs(rev.leaves, holomorphic, transform)
-    outs = [o if isinstance(o, Tracer) else np.asarray(o) for o in rev.out_values]
+    outs = [o if isinstance(o, Tracer) else asarray(o) for o in rev.out_values]
     _check_jac_outputs(outs, holomorphic, transform)
     m, basis = _basis(outs, _dtype(outs) if outs else np.float64)
 

@@ -513,11 +513,16 @@ def test_grad_of_a_function_that_uses_tensors_internally():
 def test_a_tensor_can_be_passed_where_arrays_are_expected():
     w = T([1.0, 2.0], requires_grad=True)
     g = fg.grad(lambda v: np.sum(v ** 3))(w)
-    assert isinstance(g, T) and not g.requires_grad
-    np.testing.assert_allclose(g, [3.0, 12.0])
+    # As torch.func.grad: the gradient of a Tensor that requires grad is on its graph
+    assert isinstance(g, T) and g.requires_grad
+    np.testing.assert_allclose(g.detach(), [3.0, 12.0])
     np.testing.assert_allclose(fnp.sum(T([1.0, 2.0])).item(), 3.0)
     assert np.asarray(T([1.0, 2.0])).tolist() == [1.0, 2.0]
-    assert w.grad is None  # the transform did not touch the eager tape
+    assert w.grad is None  # nothing accumulates until a backward pass
+    g.sum().backward()
+    np.testing.assert_allclose(w.grad.numpy(), [6.0, 12.0])
+    v = T([1.0, 2.0])  # (no grad wanted: a plain Tensor comes back)
+    assert not fg.grad(lambda u: np.sum(u ** 3))(v).requires_grad
 
 
 def test_inside_a_transform_a_tensor_is_the_traced_value():
@@ -531,10 +536,13 @@ def test_inside_a_transform_a_tensor_is_the_traced_value():
 
 
 def test_closing_over_a_tensor_that_requires_grad_inside_grad():
+    """As torch.func: the gradient depends on the Tensor closed over, on its graph."""
     w = T([1.0, 2.0], requires_grad=True)
     x = np.array([3.0, 4.0])
-    with pytest.raises(RuntimeError, match="close over tensor.detach"):
-        fg.grad(lambda v: (w * v).sum())(x)
+    g = fg.grad(lambda v: (w * v * v).sum())(x)
+    np.testing.assert_allclose(g.detach(), 2 * np.array([1.0, 2.0]) * x)
+    (g * g).sum().backward()  # d/dw sum((2 w x)^2) = 8 w x^2
+    np.testing.assert_allclose(w.grad.numpy(), 8 * np.array([1.0, 2.0]) * x ** 2)
     np.testing.assert_allclose(fg.grad(lambda v: (w.detach() * v).sum())(x), [1.0, 2.0])
 
 
@@ -644,3 +652,25 @@ def test_vmap_of_tensors_records_on_their_graph():
     np.testing.assert_allclose(z.detach().numpy(), [2.0, 26.0, 82.0])
     z.sum().backward()
     np.testing.assert_allclose(m.grad.numpy(), 4 * np.arange(6.0).reshape(3, 2))
+
+
+def test_transforms_of_tensors_give_results_on_their_graph_as_torch_func():
+    """Values and derivatives from grad, vjp, jvp and the Jacobians of a Tensor that
+    requires grad are Tensors on its graph (torch.func's behaviour): a loss adding a
+    transform's value to other terms keeps its whole gradient."""
+    x = T(np.array([0.3, 0.7]), requires_grad=True)
+    f = lambda a: np.sum(np.sin(a) ** 2)  # noqa: E731
+    value, g = fg.value_and_grad(f)(x)
+    (value + g.sum()).backward()  # d/dx [sum sin^2 + sum sin 2x] = sin 2x + 2 cos 2x
+    np.testing.assert_allclose(x.grad.numpy(), np.sin([0.6, 1.4]) + 2 * np.cos([0.6, 1.4]))
+    x.grad = None
+    out, pullback = fg.vjp(np.sin, x)
+    (out.sum() + pullback(np.ones(2))[0].sum()).backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.cos([0.3, 0.7]) - np.sin([0.3, 0.7]))
+    x.grad = None
+    fg.hessian(f)(x).sum().backward()  # d/dx_i of sum_j 2 cos(2 x_j) delta_ij
+    np.testing.assert_allclose(x.grad.numpy(), -4 * np.sin([0.6, 1.4]), rtol=1e-14)
+    x.grad = None
+    primal, tangent = fg.jvp(np.sin, (x,), (T(np.ones(2)),))
+    (primal + tangent).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.cos([0.3, 0.7]) - np.sin([0.3, 0.7]))

@@ -72,13 +72,14 @@ Decisions (where PyTorch, NumPy and funcgrad's own rules had to be reconciled):
   so code written with Tensors differentiates and vectorises unchanged, and
   mixing the Tensor with the value it came from stays exact.
   ``requires_grad=True`` on a traced value raises: the eager tape cannot record
-  inside a transform.  Tensors are pytree nodes whose one child is the value:
-  ``fg.grad(f)(t)`` differentiates with respect to ``t``'s value and returns
-  the gradient as a Tensor.  Where a concrete Tensor meets a traced value, the
-  transform's tracer carries the Tensor result.  A Tensor that requires grad
-  closed over inside ``fg.grad`` is recorded on the eager tape as usual, so the
-  transform's result would depend on it and cannot become a plain array (an
-  error says so): close over ``w.detach()``.
+  inside a transform.  A Tensor passed to a transform (``fg.grad``, ``vjp``,
+  ``jvp``, ``vmap``, the Jacobians, ``jit``) stays one leaf: the transform's
+  tracers carry it, its operations reach the eager handler, and so the results
+  (values and derivatives) are Tensors on its graph, as with ``torch.func``:
+  ``fg.grad(f)(w).sum().backward()`` differentiates the gradient.  A Tensor that
+  requires grad closed over inside a transform is recorded the same way.  (In a
+  pytree that is not a transform's argument, such as ``fg.tree.flatten``'s, a
+  Tensor is a node whose one child is its value.)
 * **NumPy.**  Operators, NumPy-style methods and plain NumPy functions work
   through funcgrad.numpy and return Tensors; NumPy functions funcgrad has no
   derivative for (``np.array_equal``, ``np.isin``...) run on read-only views of

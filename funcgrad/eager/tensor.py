@@ -592,7 +592,7 @@ for _name, _fn in _OWN.items():
     setattr(Tensor, _name, _fn)
 del _name, _fn
 
-# A Tensor is a pytree node whose one child is its value: transforms differentiate with
-# respect to the value, and results shaped like a Tensor input come back as Tensors.
+# A Tensor is a pytree node whose one child is its value (the transforms take it as one
+# leaf instead, so that they record on its graph: api._is_special).
 tree.register(Tensor, lambda t: ((t._storage.value,), None),
               lambda aux, children: Tensor(children[0]))
