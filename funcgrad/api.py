@@ -71,7 +71,9 @@ def _flatten_inputs(args, argnums, transform, weak=True):
     :func:`_as_input`) of ``args[argnums]`` and what is needed to rebuild them."""
     leaves, kinds, treedefs = [], [], []
     for i in argnums:
-        arg_leaves, treedef = tree.flatten(args[i], _is_special)
+        a = args[i]
+        arg_leaves, treedef = tree.flatten(a) if type(a) is np.ndarray else tree.flatten(
+            a, _is_special)
         if args[i] is None:
             _as_input(None, f"argument {i}", transform)
         treedefs.append(treedef)
