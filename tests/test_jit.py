@@ -880,7 +880,7 @@ def test_a_second_process_loads_the_compiled_kernels_from_the_disk_cache(tmp_pat
 def test_grad_of_jit_builds_only_the_cotangents_asked_for(monkeypatch):
     """grad(jit(loss))(w, data): the backward kernel computes w's cotangent, not the
     data's (as large as the data, and thrown away); asking for both gives both."""
-    from funcgrad.jit import api
+    from funcgrad.jit import call as api
     names = []
     real = api._jit_impl
 

@@ -3,10 +3,8 @@
 Calling a jitted function with concrete arrays looks its signature up (pytree structure,
 shapes, dtypes, static arguments), traces and compiles on a miss, and runs the compiled
 code.  Called with tracers of another transform (``grad(jit(f))``, ``vmap(jit(f))``, a
-``jit`` inside a ``jit``), it binds the ``jit_call`` primitive instead; its parameter is
-the traced graph, and its rules apply the transform to the graph's equations
-(:func:`~funcgrad.interpreters.graph.eval_graph` under the transform, traced into a new
-graph that is itself jitted): correct by construction, and compiled too.
+``jit`` inside a ``jit``) or eager Tensors, it binds the ``jit_call`` primitive instead
+(:mod:`funcgrad.jit.call`, which also holds the compiled :class:`Executable`).
 """
 import functools
 import inspect
@@ -21,190 +19,14 @@ import numpy as np
 from numpy import ndarray
 
 from .. import tree
-from ..core import (ROOT, ConcretizationError, Primitive, ShapedArray, Tracer, TrigRangeError,
-                    _special_classes, _state, aval_of, is_weak)
-from ..interpreters.graph import Graph, Var, eval_graph
-from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
-                     vjp_joint, vjp_split, zeros)
-from ..devices import register_gpu
-from .passes import closure_convert, dce, optimize, register_call
+from ..core import ROOT, ShapedArray, Tracer, TrigRangeError, _special_classes, _state, is_weak
+from ..interpreters.graph import eval_graph
+from .call import compile_graph, jit_call_p
+from .derive import as_root
+from .passes import closure_convert
 from .trace import trace_flat
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
-
-# --- compiled graphs ---------------------------------------------------------------------
-
-class Executable:
-    """A compiled graph: ``executable(*inputs)`` returns the list of its outputs."""
-
-    def __init__(self, graph):
-        # The compiler's modules load with the first compile (on the background compiler's
-        # thread by default), not with the first call, which only traces and evaluates.
-        from .cache import make_runner
-        from .lower import lower_graph
-        self.graph = optimize(graph)
-        self.lowered = lower_graph(self.graph)
-        self.run = make_runner(self.lowered)
-        self.consts = tuple(self.lowered.consts)
-        self.single = self.lowered.single
-        self.scalars = [(i, a.dtype.type) for i, a in enumerate(self.lowered.out_avals)
-                        if not a.shape]
-        self._compiled = False
-
-    def __call__(self, *inputs):
-        if not self._compiled:  # the first call compiles: Numba's advice is noise here
-            _quiet_numba_advice()
-        try:
-            out = self.run(*self.consts, *inputs)
-        except TrigRangeError:
-            if not self.lowered.trig_checked:  # pragma: no cover - never raised there
-                raise
-            self._with_exact_trig()
-            out = self.run(*self.consts, *inputs)
-        self._compiled = True
-        outs = [out] if self.single else list(out)
-        for i, to_dtype in self.scalars:
-            outs[i] = to_dtype(outs[i])
-        return outs
-
-    def _with_exact_trig(self):
-        """Switch, for good, to the module whose loops redo sin/cos arguments beyond the
-        vector maths' range with the C library (a loop without that pass raised
-        :class:`TrigRangeError`).  Generated kernels write only arrays they allocate, so
-        the call that raised can run again."""
-        from .cache import make_runner
-        from .lower import lower_graph
-        lowered = lower_graph(self.graph, exact_trig=True)
-        self.run, self.lowered, self._compiled = make_runner(lowered), lowered, False
-
-    def fast_entry(self, out_tree):
-        """The leanest callable from inputs to the function's (pytree) result."""
-        run, consts = self.run, self.consts
-        if self.single and not self.scalars and out_tree.node is None:
-            return functools.partial(run, *consts) if consts else run
-        call = self.__call__
-        return lambda *inputs: tree.unflatten(out_tree, call(*inputs))
-
-
-def _quiet_numba_advice():
-    """Silence Numba's performance advice (array layouts, ``parallel=True`` with nothing
-    to parallelise) about generated code, once per process: a filter rather than
-    ``catch_warnings``, which is not thread-safe and compilation may run on a thread."""
-    global _quieted
-    if not _quieted:
-        from numba.core.errors import NumbaPerformanceWarning
-        warnings.filterwarnings("ignore", category=NumbaPerformanceWarning)
-        _quieted = True
-
-
-_quieted = False
-
-
-def compile_graph(graph):
-    """The :class:`Executable` of ``graph`` (cached on the graph object)."""
-    exe = graph.__dict__.get("_jit_executable")
-    if exe is None:
-        exe = graph._jit_executable = Executable(graph)
-    return exe
-
-
-# --- the jit_call primitive ------------------------------------------------------------------
-
-def _jit_impl(*args, graph, name):
-    return compile_graph(graph)(*args)
-
-
-def _jit_abstract_eval(*avals, graph, name):
-    return [v.aval if isinstance(v, Var) else aval_of(np.asarray(v)) for v in graph.outvars]
-
-
-def _jit_jvp(primals, tangents, *, graph, name):
-    nonzero = tuple(t is not None and is_float(v.aval) for t, v in zip(tangents, graph.invars))
-    jgraph, out_nonzero = derived(graph, ("jvp", nonzero), lambda: jvp_graph(graph, nonzero))
-    args = list(primals) + [t for t, z in zip(tangents, nonzero) if z]
-    outs = jit_call_p.bind(*args, graph=jgraph, name=f"jvp({name})")
-    n = len(graph.outvars)
-    rest = iter(outs[n:])
-    return list(outs[:n]), [next(rest) if z else None for z in out_nonzero]
-
-
-def _vjp_graphs(graph):
-    """Forward ``inputs -> (outputs, residuals)`` and backward ``(residuals, output
-    cotangents) -> input cotangents`` graphs, or None when the graph cannot be
-    differentiated abstractly (a ``while_loop``'s trip count is only known when it runs)."""
-    try:
-        joint, float_in, float_out = vjp_joint(graph)
-    except ConcretizationError:
-        return None
-    fwd, bwd = vjp_split(joint, len(graph.invars), len(graph.outvars))
-    return fwd, bwd, float_in, float_out
-
-
-def _jit_reverse_fwd(vals, params):
-    graph, name = params["graph"], params["name"]
-    split = derived(graph, ("vjp",), lambda: _vjp_graphs(graph))
-    if split is None:  # differentiate the equations one by one at backward time
-        return list(jit_call_p.bind(*vals, graph=graph, name=name)), None
-    outs = jit_call_p.bind(*vals, graph=split[0], name=f"fwd({name})")
-    n = len(graph.outvars)
-    return list(outs[:n]), list(outs[n:])
-
-
-def _jit_vjp(needs, cts, outs, *args, graph, name, residuals=None):
-    split = derived(graph, ("vjp",), lambda: _vjp_graphs(graph))
-    if split is None:
-        from ..api import vjp as _vjp_api
-        cts = [zeros(out_aval(v)) if c is None else c for c, v in zip(cts, graph.outvars)]
-        _, pullback = _vjp_api(lambda *xs: eval_graph(graph, *xs), *args)
-        grads = pullback(cts)
-        return [g if need and is_float(v.aval) else None
-                for g, need, v in zip(grads, needs, graph.invars)]
-    fwd, bwd, float_in, float_out = split
-    if residuals is None or any(type(a) in _special_classes for a in args):
-        # Reached without the reverse interpreter's forward, or on the eager Tensor's graph
-        # (create_graph=True): the residuals are computed again from the arguments, so
-        # that their dependence on them is recorded (the forward's would drop it).
-        residuals = _jit_reverse_fwd(args, {"graph": graph, "name": name})[1]
-    ct_args = [zeros(out_aval(graph.outvars[i])) if cts[i] is None else cts[i]
-               for i in float_out]
-    wanted = tuple(i for i in float_in if needs[i])
-    if len(wanted) < len(float_in):
-        # Only the cotangents asked for: grad(jit(loss))(w, data) must not build the
-        # data's (as large as the data) to throw it away.
-        bwd = derived(graph, ("vjp_bwd", wanted), lambda: dce(Graph(
-            list(bwd.invars), list(bwd.eqns),
-            [o for i, o in zip(float_in, bwd.outvars) if needs[i]])))
-    in_cts = jit_call_p.bind(*residuals, *ct_args, graph=bwd, name=f"bwd({name})")
-    result = [None] * len(args)
-    for i, c in zip(wanted, in_cts):
-        result[i] = c
-    return result
-
-
-def _jit_batch(args, dims, *, graph, name):
-    from ..primitives.structural import moveaxis
-    size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
-    batched = tuple(d is not None for d in dims)
-    moved = [moveaxis(a, d, 0) if d is not None else a for a, d in zip(args, dims)]
-    bgraph, out_batched = derived(graph, ("batch", batched, size),
-                                  lambda: batch_graph(graph, batched, size))
-    outs = jit_call_p.bind(*moved, graph=bgraph, name=f"vmap({name})")
-    return list(outs), [0 if b else None for b in out_batched]
-
-
-jit_call_p = Primitive("jit_call", _jit_impl, abstract_eval=_jit_abstract_eval, jvp=_jit_jvp,
-                       vjp=_jit_vjp, batch=_jit_batch, reverse_fwd=_jit_reverse_fwd,
-                       multiple_results=True)
-register_call(jit_call_p, lambda eqn: eqn.params["graph"])  # (inlined where it is nested)
-
-
-def _jit_eval_impl(*args, graph, name):
-    """Any device: the graph's equations one by one (the compiled kernels are CPU code)."""
-    return as_root(eval_graph, graph, *args)
-
-
-register_gpu({jit_call_p: _jit_eval_impl})
-
 
 # --- fg.jit -----------------------------------------------------------------------------------
 
