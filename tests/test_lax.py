@@ -86,6 +86,22 @@ def test_switch_clamps_its_index():
         assert_tree_close(f(i, X), want)
 
 
+def test_cond_predicate_is_true_when_nonzero():
+    # A number is true when nonzero (Python's and JAX's rule), not clamped as an index:
+    # -5 and 2**32 (0 as int32) took the false branch before.
+    f = lambda p, x: lax.cond(p, lambda y: y * 2.0, lambda y: -y, x)  # noqa: E731
+    for p in (-5, np.int64(2 ** 32), 0.5, np.float32(-1e-3)):
+        assert_tree_close(f(p, X), X * 2.0, what=repr(p))
+        assert_tree_close(fg.jit(f)(p, X), X * 2.0, what=f"jit {p!r}")
+    for p in (0, 0.0, np.int64(0)):
+        assert_tree_close(fg.jit(f)(p, X), -X, what=f"jit {p!r}")
+    preds = np.array([-5, 0, 2 ** 32, 1])
+    want = np.stack([X * 2.0, -X, X * 2.0, X * 2.0])
+    assert_tree_close(fg.vmap(f, in_axes=(0, None))(preds, X), want)
+    assert_tree_close(fg.jit(fg.vmap(f, in_axes=(0, None)))(preds, X), want)
+    assert fg.grad(lambda x: lax.cond(x, lambda y: y * y, lambda y: -y, x))(-3.0) == -6.0
+
+
 def test_cond_gradient_flows_to_closed_over_values():
     # a is closed over by the branch: its gradient passes through cond.
     f = lambda a: lax.cond(a > 0, lambda x: x * a * a, lambda x: x, 2.0)  # noqa: E731
