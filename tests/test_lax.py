@@ -241,6 +241,18 @@ def test_vmap_of_while_loop_runs_each_example_its_own_number_of_steps():
     assert_tree_close(fg.jit(fg.vmap(while_f))(xs), stacked(while_py)(xs))
 
 
+def test_while_loop_integer_condition_is_true_when_nonzero_under_vmap():
+    # cond_fun returning an int (-4, -2, 0 here): under vmap the any-lane test and the
+    # frozen-lane mask read it as a number, so every lane stopped at once before.
+    def f(n, x):
+        return lax.while_loop(lambda c: c[0] - 5, lambda c: (c[0] + 2, c[1] * 2.0), (n, x))
+    ns, want = np.array([1, 3, 5]), np.array([4.0, 2.0, 1.0])
+    for g in (fg.vmap(f), fg.jit(fg.vmap(f))):
+        n, x = g(ns, np.ones(3))
+        assert_tree_close((n, x), (np.array([5, 5, 5]), want))
+    assert_tree_close(f(1, 1.0), (np.array(5), np.array(4.0)))
+
+
 def test_reverse_mode_of_while_loop_inside_jit_says_what_to_use():
     with pytest.raises(fg.ConcretizationError, match="fori_loop with Python-int bounds"):
         fg.jit(fg.grad(lambda x: np.sum(while_f(x))))(X)

@@ -189,9 +189,12 @@ def while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any],
     def cond_flat(*xs):
         pred = cond_fun(tree.unflatten(in_tree, list(xs)))
         pred = operand(pred)
-        if pred.shape != () or pred.dtype.kind not in "bi":
+        if pred.shape != () or pred.dtype.kind not in "biu":
             raise TypeError(f"while_loop: cond_fun must return a scalar boolean, got "
                             f"{aval(pred).str_short()}")
+        if pred.dtype.kind != "b":  # an integer is true when nonzero (vmap's any-lane test
+            from ..primitives.elementwise import not_equal  # and masks need booleans)
+            pred = not_equal(pred, np.zeros((), pred.dtype))
         return pred
 
     def body_flat(*xs):
