@@ -373,6 +373,20 @@ def test_vmap_in_axes_dict_tree():
     close(out, M @ args["w"] + args["b"])
 
 
+def test_vmap_batches_keyword_arguments_along_axis_0():
+    # As JAX: in_axes covers the positional arguments; keyword arguments are mapped over
+    # their leading axis.  They were passed whole before: (3, 3, 4) instead of (3, 4).
+    b = RNG.normal(size=(3, 4))
+    out = fg.vmap(lambda x, b: x * b)(M, b=b)
+    close(out, M * b)
+    out = fg.vmap(lambda x, b: x * b, in_axes=(1,))(M.T, b=b)
+    close(out, M * b)
+    g = fg.vmap(fg.grad(lambda x, b: np.sum(np.sin(x) * b)))(M, b=b)
+    close(g, np.cos(M) * b)
+    with pytest.raises(ValueError, match="keyword arguments are always batched"):
+        fg.vmap(lambda x, b: x * b)(M, b=2.0)
+
+
 @pytest.mark.parametrize("out_axis", [0, 1, -1])
 def test_vmap_out_axes_places_batch_axis(out_axis):
     f = lambda x: np.outer(x, np.ones(2))  # noqa: E731  (4,) -> (4, 2)
