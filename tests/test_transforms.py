@@ -299,6 +299,40 @@ def test_jvp_equals_jacobian_times_tangent():
     assert tangent == pytest.approx(cubic_grad(X3) @ v, rel=1e-12)
 
 
+def test_linearize_through_control_flow_and_jit_returns_plain_outputs():
+    # scan, cond, while_loop and jit compute primal and tangent in one bind: their primal
+    # outputs were returned as escaped graph tracers (EscapedTracerError when read).
+    xs = np.array([[0.5, -1.0, 2.0], [1.5, 0.2, -0.3]])
+
+    def scan_f(x):
+        return fg.lax.scan(lambda c, x: (c * x + np.sin(c), c), x, xs)
+
+    def scan_py(x):
+        c, ys = x, []
+        for row in xs:
+            ys.append(c)
+            c = c * row + np.sin(c)
+        return c, np.stack(ys)
+
+    cases = [
+        (scan_f, scan_py),
+        (lambda x: fg.lax.cond(x[0] > 0, np.sin, np.cos, x), np.sin),
+        (lambda x: fg.lax.while_loop(lambda c: np.sum(c * c) < 10.0, lambda c: c * 1.5, x),
+         lambda x: x * 1.5 ** 5),  # 5 steps at XA
+        (fg.jit(lambda x: np.sin(x) * x), lambda x: np.sin(x) * x),
+    ]
+    v = np.array([0.5, -1.0, 2.0])
+    for f, py in cases:
+        out, jvp_fn = fg.linearize(f, XA)
+        for o, w in zip(fg.tree.leaves(out), fg.tree.leaves(py(XA))):
+            assert type(o) is np.ndarray
+            close(o, w)
+        for t, w in zip(fg.tree.leaves(jvp_fn(v)), fg.tree.leaves(
+                [fd_jacobian(lambda x, k=k: fg.tree.leaves(py(x))[k], XA) @ v
+                 for k in range(len(fg.tree.leaves(py(XA))))])):
+            close(t, w, rtol=1e-6)
+
+
 def test_jvp_of_several_arguments_and_tuple_output():
     (p, s), (dp, ds) = fg.jvp(lambda x, y: (x * y, x + y), (2.0, 3.0), (1.0, 0.5))
     assert (p, s) == pytest.approx((6.0, 5.0))
