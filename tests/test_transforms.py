@@ -594,6 +594,23 @@ def test_hessian_matches_closed_form_and_finite_differences_of_gradient():
     close(H, fd_jacobian(cubic_grad, X3), rtol=1e-6)
 
 
+def test_hessian_has_aux_returns_the_aux_beside_the_hessian():
+    # As JAX's hessian(fun, has_aux=True): (H, aux), aux as fun returned it.
+    def f(x, y):
+        return np.sum(x ** 3 * y), {"x2": 2 * x, "n": 3}
+
+    H, aux = fg.hessian(f, argnums=(0, 1), has_aux=True)(XA, YA)
+    close(H[0][0], np.diag(6 * XA * YA))
+    close(H[0][1], np.diag(3 * XA ** 2))
+    close(H[1][0], np.diag(3 * XA ** 2))
+    close(H[1][1], np.zeros((3, 3)))
+    close(aux["x2"], 2 * XA)
+    assert int(aux["n"]) == 3
+    Hs, auxs = fg.vmap(fg.hessian(lambda x: (np.sum(x ** 3), x), has_aux=True))(M)
+    close(Hs, np.stack([np.diag(6 * row) for row in M]))
+    close(auxs, M)
+
+
 def test_hessian_of_matrix_argument_has_doubled_shape():
     a = RNG.normal(size=(2, 2))
     H = fg.hessian(lambda a: np.sum(np.sin(a)) * a[0, 1])(a)
