@@ -291,6 +291,13 @@ def test_while_loop_integer_condition_is_true_when_nonzero_under_vmap():
 def test_reverse_mode_of_while_loop_inside_jit_says_what_to_use():
     with pytest.raises(fg.ConcretizationError, match="fori_loop with Python-int bounds"):
         fg.jit(fg.grad(lambda x: np.sum(while_f(x))))(X)
+    # under vmap, a batched condition is named as the cause
+    with pytest.raises(fg.ConcretizationError, match="batched by vmap"):
+        fg.vmap(fg.grad(lambda x: np.sum(while_f(x))))(XS)
+    # an unbatched condition (a step counter) runs per example
+    f = lambda w: np.sum(lax.while_loop(lambda c: c[0] < 3,  # noqa: E731
+                                        lambda c: (c[0] + 1, c[1] * w), (0, w))[1])
+    assert_tree_close(fg.vmap(fg.grad(f))(XS), 4 * XS ** 3)
 
 
 def test_nested_control_flow_under_jit_of_grad():

@@ -63,9 +63,10 @@ def _while_jvp(primals, tangents, *, cond, body, cond_nconsts, body_nconsts):
 _WHILE_REVERSE_HELP = (
     "reverse-mode differentiation (grad, vjp) of while_loop needs its number of steps, "
     "which is only known when the loop runs on concrete values; here it is being traced "
-    "(inside jit, or another abstract trace). Use fori_loop with Python-int bounds or "
-    "lax.scan (a fixed number of steps), take the gradient outside jit, or use forward "
-    "mode (jvp, jacfwd).")
+    "(inside jit, or another abstract trace), or the condition is batched by vmap (each "
+    "example may take its own number of steps). Use fori_loop with Python-int bounds or "
+    "lax.scan (a fixed number of steps), take the gradient outside jit and vmap, or use "
+    "forward mode (jvp, jacfwd).")
 
 
 def _while_reverse_fwd(vals, params):
