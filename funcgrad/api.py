@@ -563,6 +563,16 @@ def linearize(fun: Callable[..., Any], *primals: PyTree
             outs.append(o)
             touts.append(np.zeros(o.shape, o.dtype))
     graph = Graph([t.var for t in t_in], graph_interp.eqns, touts)
+    # A primitive whose JVP computes primals and tangents in one bind (scan, cond,
+    # while_loop, jit) records its primal outputs in the graph too; they do not depend
+    # on the tangents, so the graph at zero tangents gives them.
+    staged = [i for i, o in enumerate(outs)
+              if type(o) is GraphTracer and o._trace is graph_interp]
+    if staged:
+        primal_graph = Graph(graph.invars, graph.eqns, [outs[i].var for i in staged])
+        zero = [np.zeros(p.shape, p.dtype) for p in p_leaves]
+        for i, v in zip(staged, eval_graph(primal_graph, *zero)):
+            outs[i] = v
 
     def jvp_fn(*tangents):
         t_leaves, t_tree = tree.flatten(tuple(tangents))

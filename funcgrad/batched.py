@@ -49,7 +49,8 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
     ``x`` in ``xs``, computed in one batched pass.
 
     ``in_axes``/``out_axes``: an int, ``None`` (not batched) or a tree of them matching
-    the arguments/outputs, as in JAX.
+    the arguments/outputs, as in JAX.  Keyword arguments are always batched along
+    axis 0 (as in JAX).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.vmap(lambda x: x @ x)(np.arange(6.0).reshape(3, 2))
@@ -62,9 +63,11 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
         if isinstance(axes, tuple) and len(axes) != len(args):
             raise ValueError(f"vmap: in_axes has {len(axes)} entries but the function was "
                              f"called with {len(args)} positional arguments")
-        # (a Tensor stays a leaf: the batched computation records on its graph)
-        leaves, treedef = tree.flatten(args, _is_special)
-        leaf_axes = _axes_for_leaves(axes, args, "in_axes")
+        # Keyword arguments are always batched along axis 0, as in JAX; a Tensor stays a
+        # leaf, so the batched computation records on its graph.
+        leaves, treedef = tree.flatten((args, kwargs), _is_special)
+        n_pos = len(tree.flatten(args, _is_special)[0])
+        leaf_axes = _axes_for_leaves(axes, args, "in_axes") + [0] * (len(leaves) - n_pos)
         sizes = {}
         prepared = []
         for i, (x, ax) in enumerate(zip(leaves, leaf_axes)):
@@ -72,6 +75,10 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
                 prepared.append((x, None))
                 continue
             x = x if isinstance(x, Tracer) else asarray(x)
+            if x.ndim == 0 and i >= n_pos:
+                raise ValueError("vmap: a keyword argument has a 0-d (scalar) leaf, but keyword "
+                                 "arguments are always batched along axis 0 (as in JAX); pass "
+                                 "it positionally with in_axes None, or close over it")
             if x.ndim == 0:
                 raise ValueError(f"vmap: in_axes={ax} was given for a 0-d (scalar) argument "
                                  f"(leaf {i}); use None for arguments that are not batched")
@@ -95,8 +102,9 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
         with interp:
             tracers = [BatchTracer(interp, x, ax) if ax is not None else x
                        for x, ax in prepared]
+            args, kwargs = tree.unflatten(treedef, tracers)
             with user_code():
-                out = fun(*tree.unflatten(treedef, tracers), **kwargs)
+                out = fun(*args, **kwargs)
         out_leaves, out_tree = tree.flatten(out)
         oaxes = out_axes if not isinstance(out_axes, list) else tuple(out_axes)
         out_leaf_axes = _axes_for_leaves(oaxes, out, "out_axes")

@@ -269,9 +269,10 @@ def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
 
 
 def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, chunk_size: int | None = None,
-            holomorphic: bool = False) -> Callable[..., PyTree]:
+            holomorphic: bool = False, has_aux: bool = False) -> Callable[..., PyTree]:
     """The Hessian of a scalar function, by forward-over-reverse (``jacfwd(jacrev(f))``).
     ``holomorphic=True``: the second complex derivative of a holomorphic function.
+    ``has_aux=True``: ``fun`` returns ``(value, aux)`` and the result is ``(H, aux)``.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.hessian(lambda x: np.sum(x ** 3))(np.array([1.0, 2.0]))
@@ -279,9 +280,11 @@ def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, chunk_size: int | Non
            [ 0., 12.]])
     >>> fg.hessian(lambda z: np.sum(z ** 3), holomorphic=True)(np.array([1j]))
     array([[0.+6.j]])
+    >>> fg.hessian(lambda x: (np.sum(x ** 3), "aux"), has_aux=True)(np.array([1.0]))
+    (array([[6.]]), 'aux')
     """
-    return jacfwd(jacrev(fun, argnums, holomorphic=holomorphic), argnums,
-                  chunk_size=chunk_size, holomorphic=holomorphic)
+    return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
+                  has_aux=has_aux, chunk_size=chunk_size, holomorphic=holomorphic)
 
 
 def _as_tuple(x):

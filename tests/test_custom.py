@@ -865,6 +865,27 @@ def _five_ops(x):
     return np.tanh(x)
 
 
+def test_checkpoint_static_argnums_and_policy_as_jax():
+    # static_argnums: the argument reaches the function as a Python value, so Python
+    # control flow on it works under jit; policy/prevent_cse change no value.
+    @partial(fg.checkpoint, static_argnums=(1,))
+    def power(x, n):
+        return x ** n if n > 1 else x * 0.5
+
+    x = np.array([0.3, -1.2, 2.0])
+    g = fg.jit(fg.grad(lambda x, n: np.sum(power(x, n))), static_argnums=1)
+    np.testing.assert_allclose(g(x, 3), 3 * x ** 2)
+    np.testing.assert_allclose(g(x, 1), np.full(3, 0.5))
+    np.testing.assert_allclose(fg.vmap(fg.grad(lambda x: power(x, 4)))(x), 4 * x ** 3)
+    last = fg.checkpoint(lambda x, n: np.sin(x) * n, static_argnums=-1, policy=lambda *a: False,
+                         prevent_cse=False)
+    np.testing.assert_allclose(fg.grad(lambda x: np.sum(last(x, 2.0)))(x), 2 * np.cos(x))
+    with pytest.raises(ValueError, match="static_argnums has 2"):
+        fg.checkpoint(lambda x: x, static_argnums=2)(x)
+    with pytest.raises(TypeError, match="policy must be a callable"):
+        fg.checkpoint(lambda x: x, policy="dots")
+
+
 def test_checkpoint_lowers_peak_memory_of_a_deep_chain():
     """A memory property (not a timing): 100 checkpointed blocks of 5 elementwise ops keep
     ~1 array per block instead of ~5.  ``benchmarks/checkpoint_memory.py`` reports it."""

@@ -86,6 +86,22 @@ def test_switch_clamps_its_index():
         assert_tree_close(f(i, X), want)
 
 
+def test_cond_predicate_is_true_when_nonzero():
+    # A number is true when nonzero (Python's and JAX's rule), not clamped as an index:
+    # -5 and 2**32 (0 as int32) took the false branch before.
+    f = lambda p, x: lax.cond(p, lambda y: y * 2.0, lambda y: -y, x)  # noqa: E731
+    for p in (-5, np.int64(2 ** 32), 0.5, np.float32(-1e-3)):
+        assert_tree_close(f(p, X), X * 2.0, what=repr(p))
+        assert_tree_close(fg.jit(f)(p, X), X * 2.0, what=f"jit {p!r}")
+    for p in (0, 0.0, np.int64(0)):
+        assert_tree_close(fg.jit(f)(p, X), -X, what=f"jit {p!r}")
+    preds = np.array([-5, 0, 2 ** 32, 1])
+    want = np.stack([X * 2.0, -X, X * 2.0, X * 2.0])
+    assert_tree_close(fg.vmap(f, in_axes=(0, None))(preds, X), want)
+    assert_tree_close(fg.jit(fg.vmap(f, in_axes=(0, None)))(preds, X), want)
+    assert fg.grad(lambda x: lax.cond(x, lambda y: y * y, lambda y: -y, x))(-3.0) == -6.0
+
+
 def test_cond_gradient_flows_to_closed_over_values():
     # a is closed over by the branch: its gradient passes through cond.
     f = lambda a: lax.cond(a > 0, lambda x: x * a * a, lambda x: x, 2.0)  # noqa: E731
@@ -201,6 +217,41 @@ def test_carry_that_changes_dtype_is_a_clear_error():
         lax.fori_loop(0, 3, lambda i, v: v.astype(np.float32), X)
 
 
+def test_complex_values_carry_derivatives_through_control_flow_and_jit():
+    # Complex operands were treated as non-differentiable (like ints) by the derived rules
+    # of scan, cond, while_loop and jit: every derivative through them was silently 0.
+    z = np.array([0.3 + 0.4j, -1.2 + 0.1j])
+    cases = {  # f, its holomorphic derivative (elementwise), and the Python twin
+        "scan": (lambda z: lax.scan(lambda c, _: (c * (1 + 1j), c ** 2), z, None,
+                                    length=2)[1].sum(0),
+                 lambda z: 2 * z + 2 * (1 + 1j) ** 2 * z),
+        "fori": (lambda z: lax.fori_loop(0, 3, lambda i, c: c * c, z), lambda z: 8 * z ** 7),
+        "cond": (lambda z: lax.cond(True, lambda c: c ** 3, lambda c: c, z),
+                 lambda z: 3 * z ** 2),
+        "while": (lambda z: lax.while_loop(lambda c: np.abs(c[0]) < 2, lambda c: c * 2j, z),
+                  lambda z: (2j) ** 2 + 0 * z),  # two steps at z
+        "jit": (fg.jit(lambda z: z ** 2 * np.sin(z)),
+                lambda z: 2 * z * np.sin(z) + z ** 2 * np.cos(z)),
+    }
+    t = np.array([1.0 - 0.5j, 0.25j])
+    for name, (f, df) in cases.items():
+        _, tangent = fg.jvp(f, (z,), (t,))
+        assert_tree_close(tangent, df(z) * t, what=f"jvp {name}")
+        g = fg.grad(lambda z: np.sum(f(z)), holomorphic=True)(z)
+        assert_tree_close(g, df(z), what=f"holomorphic grad {name}")
+        # a real loss, JAX's convention: dL/dx - i dL/dy, which is 2 f' conj(f) for |f|^2
+        g = fg.grad(lambda z: np.sum(np.abs(f(z)) ** 2))(z)
+        assert_tree_close(g, 2 * df(z) * np.conj(f(z)), what=f"real-loss grad {name}")
+    # a real input through a complex loop
+    f = lambda x: np.real(lax.scan(lambda c, _: (c * 1j, c ** 2), x + 0j, None,  # noqa: E731
+                                   length=2)[1].sum())
+    assert_tree_close(fg.grad(f)(np.array([0.3, -1.2])), np.array([0.0, 0.0]))
+    f = lambda x: np.real(lax.scan(lambda c, _: (c * (1 + 1j), c ** 3), x + 0j,  # noqa: E731
+                                   None, length=2)[1].sum())
+    x = np.array([0.3, -1.2])  # sum = x^3 + Re((1+i)^3) x^3 = x^3 - 2 x^3
+    assert_tree_close(fg.grad(f)(x), -3 * x ** 2)
+
+
 # --- while_loop -----------------------------------------------------------------------------
 
 def while_f(x):
@@ -225,9 +276,28 @@ def test_vmap_of_while_loop_runs_each_example_its_own_number_of_steps():
     assert_tree_close(fg.jit(fg.vmap(while_f))(xs), stacked(while_py)(xs))
 
 
+def test_while_loop_integer_condition_is_true_when_nonzero_under_vmap():
+    # cond_fun returning an int (-4, -2, 0 here): under vmap the any-lane test and the
+    # frozen-lane mask read it as a number, so every lane stopped at once before.
+    def f(n, x):
+        return lax.while_loop(lambda c: c[0] - 5, lambda c: (c[0] + 2, c[1] * 2.0), (n, x))
+    ns, want = np.array([1, 3, 5]), np.array([4.0, 2.0, 1.0])
+    for g in (fg.vmap(f), fg.jit(fg.vmap(f))):
+        n, x = g(ns, np.ones(3))
+        assert_tree_close((n, x), (np.array([5, 5, 5]), want))
+    assert_tree_close(f(1, 1.0), (np.array(5), np.array(4.0)))
+
+
 def test_reverse_mode_of_while_loop_inside_jit_says_what_to_use():
     with pytest.raises(fg.ConcretizationError, match="fori_loop with Python-int bounds"):
         fg.jit(fg.grad(lambda x: np.sum(while_f(x))))(X)
+    # under vmap, a batched condition is named as the cause
+    with pytest.raises(fg.ConcretizationError, match="batched by vmap"):
+        fg.vmap(fg.grad(lambda x: np.sum(while_f(x))))(XS)
+    # an unbatched condition (a step counter) runs per example
+    f = lambda w: np.sum(lax.while_loop(lambda c: c[0] < 3,  # noqa: E731
+                                        lambda c: (c[0] + 1, c[1] * w), (0, w))[1])
+    assert_tree_close(fg.vmap(fg.grad(f))(XS), 4 * XS ** 3)
 
 
 def test_nested_control_flow_under_jit_of_grad():

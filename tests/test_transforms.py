@@ -299,6 +299,40 @@ def test_jvp_equals_jacobian_times_tangent():
     assert tangent == pytest.approx(cubic_grad(X3) @ v, rel=1e-12)
 
 
+def test_linearize_through_control_flow_and_jit_returns_plain_outputs():
+    # scan, cond, while_loop and jit compute primal and tangent in one bind: their primal
+    # outputs were returned as escaped graph tracers (EscapedTracerError when read).
+    xs = np.array([[0.5, -1.0, 2.0], [1.5, 0.2, -0.3]])
+
+    def scan_f(x):
+        return fg.lax.scan(lambda c, x: (c * x + np.sin(c), c), x, xs)
+
+    def scan_py(x):
+        c, ys = x, []
+        for row in xs:
+            ys.append(c)
+            c = c * row + np.sin(c)
+        return c, np.stack(ys)
+
+    cases = [
+        (scan_f, scan_py),
+        (lambda x: fg.lax.cond(x[0] > 0, np.sin, np.cos, x), np.sin),
+        (lambda x: fg.lax.while_loop(lambda c: np.sum(c * c) < 10.0, lambda c: c * 1.5, x),
+         lambda x: x * 1.5 ** 5),  # 5 steps at XA
+        (fg.jit(lambda x: np.sin(x) * x), lambda x: np.sin(x) * x),
+    ]
+    v = np.array([0.5, -1.0, 2.0])
+    for f, py in cases:
+        out, jvp_fn = fg.linearize(f, XA)
+        for o, w in zip(fg.tree.leaves(out), fg.tree.leaves(py(XA))):
+            assert type(o) is np.ndarray
+            close(o, w)
+        for t, w in zip(fg.tree.leaves(jvp_fn(v)), fg.tree.leaves(
+                [fd_jacobian(lambda x, k=k: fg.tree.leaves(py(x))[k], XA) @ v
+                 for k in range(len(fg.tree.leaves(py(XA))))])):
+            close(t, w, rtol=1e-6)
+
+
 def test_jvp_of_several_arguments_and_tuple_output():
     (p, s), (dp, ds) = fg.jvp(lambda x, y: (x * y, x + y), (2.0, 3.0), (1.0, 0.5))
     assert (p, s) == pytest.approx((6.0, 5.0))
@@ -371,6 +405,20 @@ def test_vmap_in_axes_dict_tree():
     out = fg.vmap(lambda d: d["x"] @ d["w"] + d["b"],
                   in_axes=({"x": 0, "w": None, "b": 0},))(args)
     close(out, M @ args["w"] + args["b"])
+
+
+def test_vmap_batches_keyword_arguments_along_axis_0():
+    # As JAX: in_axes covers the positional arguments; keyword arguments are mapped over
+    # their leading axis.  They were passed whole before: (3, 3, 4) instead of (3, 4).
+    b = RNG.normal(size=(3, 4))
+    out = fg.vmap(lambda x, b: x * b)(M, b=b)
+    close(out, M * b)
+    out = fg.vmap(lambda x, b: x * b, in_axes=(1,))(M.T, b=b)
+    close(out, M * b)
+    g = fg.vmap(fg.grad(lambda x, b: np.sum(np.sin(x) * b)))(M, b=b)
+    close(g, np.cos(M) * b)
+    with pytest.raises(ValueError, match="keyword arguments are always batched"):
+        fg.vmap(lambda x, b: x * b)(M, b=2.0)
 
 
 @pytest.mark.parametrize("out_axis", [0, 1, -1])
@@ -544,6 +592,23 @@ def test_hessian_matches_closed_form_and_finite_differences_of_gradient():
     close(H, H.T, rtol=1e-12, atol=1e-12)
     close(H, cubic_hessian(X3), rtol=1e-12)
     close(H, fd_jacobian(cubic_grad, X3), rtol=1e-6)
+
+
+def test_hessian_has_aux_returns_the_aux_beside_the_hessian():
+    # As JAX's hessian(fun, has_aux=True): (H, aux), aux as fun returned it.
+    def f(x, y):
+        return np.sum(x ** 3 * y), {"x2": 2 * x, "n": 3}
+
+    H, aux = fg.hessian(f, argnums=(0, 1), has_aux=True)(XA, YA)
+    close(H[0][0], np.diag(6 * XA * YA))
+    close(H[0][1], np.diag(3 * XA ** 2))
+    close(H[1][0], np.diag(3 * XA ** 2))
+    close(H[1][1], np.zeros((3, 3)))
+    close(aux["x2"], 2 * XA)
+    assert int(aux["n"]) == 3
+    Hs, auxs = fg.vmap(fg.hessian(lambda x: (np.sum(x ** 3), x), has_aux=True))(M)
+    close(Hs, np.stack([np.diag(6 * row) for row in M]))
+    close(auxs, M)
 
 
 def test_hessian_of_matrix_argument_has_doubled_shape():

@@ -15,7 +15,8 @@ __all__ = ["checkpoint"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def checkpoint(fun: F) -> F:
+def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] | None = None,
+               static_argnums: int | tuple[int, ...] = ()) -> F:
     """Rematerialisation: ``checkpoint(f)`` computes the same values and derivatives
     as ``f`` but keeps only its inputs for the reverse pass, recomputing the rest
     during the backward pass (less memory, one more forward of ``f``).
@@ -23,17 +24,33 @@ def checkpoint(fun: F) -> F:
     ``f`` may take integer arguments (indices: not differentiated) and may use traced
     values it captures from the enclosing function (e.g. weights): those are found
     and made extra inputs of the checkpointed call, so derivatives reach them too.
+    ``static_argnums`` (as JAX's): arguments passed to ``f`` as they are, not traced,
+    so Python control flow may use them (also under ``jit``).  ``policy`` and
+    ``prevent_cse`` are accepted for JAX's signature and change nothing: funcgrad
+    always saves only the inputs (JAX's ``nothing_saveable``); values and derivatives
+    are the same under every policy.
 
     >>> import numpy as np, funcgrad as fg
     >>> block = fg.checkpoint(lambda x: np.sin(np.sin(x)))
     >>> float(fg.grad(block)(0.0))
     1.0
+    >>> power = fg.checkpoint(lambda x, n: x ** n if n > 1 else x, static_argnums=(1,))
+    >>> float(fg.jit(fg.grad(power), static_argnums=1)(2.0, 3))
+    12.0
     """
     name = getattr(fun, "__name__", "f")
+    if policy is not None and not callable(policy):
+        raise TypeError(f"checkpoint: policy must be a callable (a JAX checkpoint policy) or "
+                        f"None, got {policy!r}")
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     @functools.wraps(fun)
     def remat(*args):
-        site = CallSite(name, args)
+        for i in static:
+            if not -len(args) <= i < len(args):
+                raise ValueError(f"checkpoint: static_argnums has {i}, but {name} was called "
+                                 f"with {len(args)} positional arguments")
+        site = CallSite(name, args, sorted({i % len(args) for i in static}))
 
         def checked(*inputs):
             out = fun(*inputs)

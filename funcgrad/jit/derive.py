@@ -36,7 +36,8 @@ def out_aval(x):
 
 
 def is_float(aval):
-    return aval.dtype.kind == "f"
+    """Whether ``aval`` carries derivatives: float or complex (not int or bool)."""
+    return aval.dtype.kind in "fc"
 
 
 def zeros(aval):

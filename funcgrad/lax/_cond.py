@@ -112,7 +112,7 @@ def switch(index: ArrayLike, branches: Sequence[Callable[..., Any]], *operands: 
 def cond(pred: ArrayLike, true_fun: Callable[..., Any], false_fun: Callable[..., Any],
          *operands: PyTree) -> PyTree:
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, with a traced
-    scalar predicate.  Both branches must return the same structure, shapes and dtypes;
+    scalar predicate (a number counts as true when nonzero, as in Python and JAX).  Both branches must return the same structure, shapes and dtypes;
     derivatives flow through the branch taken.
 
     >>> import numpy as np, funcgrad as fg
@@ -124,6 +124,11 @@ def cond(pred: ArrayLike, true_fun: Callable[..., Any], false_fun: Callable[...,
     if pred.shape != ():
         raise TypeError(f"cond: the predicate must be a scalar, got shape {pred.shape}. Use "
                         f"fg.numpy.where for elementwise choices, or vmap over cond.")
+    if pred.dtype.kind in "iuf":  # truthiness, as JAX: -5 and 2**32 are True, 0.0 False
+        from ..primitives.elementwise import not_equal
+        pred = not_equal(pred, np.zeros((), pred.dtype))
+    elif pred.dtype.kind != "b":
+        raise TypeError(f"cond: the predicate must be a boolean or a number, got {pred.dtype}")
     return _switch(pred, [false_fun, true_fun], operands, ["false_fun", "true_fun"], "cond")
 
 

@@ -63,9 +63,10 @@ def _while_jvp(primals, tangents, *, cond, body, cond_nconsts, body_nconsts):
 _WHILE_REVERSE_HELP = (
     "reverse-mode differentiation (grad, vjp) of while_loop needs its number of steps, "
     "which is only known when the loop runs on concrete values; here it is being traced "
-    "(inside jit, or another abstract trace). Use fori_loop with Python-int bounds or "
-    "lax.scan (a fixed number of steps), take the gradient outside jit, or use forward "
-    "mode (jvp, jacfwd).")
+    "(inside jit, or another abstract trace), or the condition is batched by vmap (each "
+    "example may take its own number of steps). Use fori_loop with Python-int bounds or "
+    "lax.scan (a fixed number of steps), take the gradient outside jit and vmap, or use "
+    "forward mode (jvp, jacfwd).")
 
 
 def _while_reverse_fwd(vals, params):
@@ -189,9 +190,12 @@ def while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any],
     def cond_flat(*xs):
         pred = cond_fun(tree.unflatten(in_tree, list(xs)))
         pred = operand(pred)
-        if pred.shape != () or pred.dtype.kind not in "bi":
+        if pred.shape != () or pred.dtype.kind not in "biu":
             raise TypeError(f"while_loop: cond_fun must return a scalar boolean, got "
                             f"{aval(pred).str_short()}")
+        if pred.dtype.kind != "b":  # an integer is true when nonzero (vmap's any-lane test
+            from ..primitives.elementwise import not_equal  # and masks need booleans)
+            pred = not_equal(pred, np.zeros((), pred.dtype))
         return pred
 
     def body_flat(*xs):
