@@ -331,3 +331,11 @@ def test_traced_pad_width_needs_concrete_values():
     x = np.ones(3)
     with pytest.raises(fg.ConcretizationError, match="pad_width.*Python ints"):
         fg.jit(lambda w: fnp.pad(x, w), wait=True)(np.array(2))
+
+
+def test_the_result_is_a_new_array_even_without_padding():
+    x = np.arange(6.0).reshape(2, 3)
+    for mode in ("constant", "edge", "reflect", "mean", "linear_ramp"):
+        y = fnp.pad(x, 0, mode)
+        assert_same(y, x)
+        assert not np.shares_memory(y, x)

@@ -302,6 +302,13 @@ def pad(array: ArrayLike, pad_width: int | Sequence[Any] | dict[int, Any],
         raise ValueError(f"pad: unsupported keyword arguments for mode {mode!r}: "
                          f"{sorted(unsupported)}; mode {mode!r} takes "
                          f"{list(_KEYWORDS[mode]) or 'none'}")
+    out = _pad(a, widths, mode, kwargs)
+    # a new array, as NumPy's, even when nothing was padded
+    return out.copy() if out is a and isinstance(a, _np.ndarray) else out
+
+
+def _pad(a, widths, mode, kwargs):
+    """``a`` padded by ``widths`` (checked pairs) in the named ``mode``."""
     if mode in ("constant", "empty"):
         values = _value_pairs(kwargs.get("constant_values", 0), a.ndim, "constant_values")
         for axis, (lo, hi) in enumerate(widths):
