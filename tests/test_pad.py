@@ -131,6 +131,16 @@ def test_linear_ramp_follows_linspaces_dtype_and_zero_step_switch():
                     np.pad(ints, width, "linear_ramp", end_values=((-7, 2), (3, 1000))))
 
 
+def test_mean_divides_in_numpys_precision():
+    # NumPy divides a float32/complex64 sum by the count in float64/complex128, and sums
+    # float16 in float32: one ulp apart otherwise, on long axes
+    for dtype in (np.complex64, np.float32, np.float16):
+        x = sample((7, 300), dtype)
+        for length in (None, 150):
+            assert_same(fnp.pad(x, 3, "mean", stat_length=length),
+                        np.pad(x, 3, "mean", stat_length=length))
+
+
 def test_integer_mean_and_median_are_rounded_half_to_even():
     for mode in ("mean", "median"):
         np.testing.assert_array_equal(fnp.pad(np.array([1, 2]), 1, mode), [2, 1, 2, 2])

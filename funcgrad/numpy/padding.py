@@ -12,8 +12,10 @@ axis gives it, and a statistic of a later axis sees the padding of the earlier o
   one), with the same arithmetic, so inf and NaN give what NumPy gives.
 * ``'maximum'``, ``'minimum'``, ``'mean'`` and ``'median'`` pad with :func:`max`,
   :func:`min`, :func:`mean` or :func:`median` of the first/last ``stat_length`` elements and
-  differentiate as those do (tied maxima share the derivative equally...); integer arrays
-  get the rounded mean or median (half to even), as in NumPy.
+  differentiate as those do (tied maxima share the derivative equally...); the mean is
+  taken in ``np.mean``'s dtypes (float16 summed in float32, float32 and complex64 sums
+  divided in double precision), and integer arrays get the rounded mean or median (half
+  to even), as in NumPy.
 * ``'linear_ramp'`` repeats :func:`numpy.linspace`'s arithmetic (its dtype, its global
   ``step == 0`` switch), so it is linear in the edge and in ``end_values``.
 * ``'constant'`` accepts traced ``constant_values`` (their derivative is summed over the
@@ -31,7 +33,7 @@ from .constructors import astype
 from .indexing import take, where
 from .manipulation import broadcast_to, concatenate, flip
 from .reductions import any as _any
-from .reductions import max, mean, min
+from .reductions import max, min, sum
 from .statistics import median
 from .ufuncs import add, divide, equal, floor, multiply, round, subtract
 from ..typing import Array, ArrayLike
@@ -42,7 +44,7 @@ _KEYWORDS = {"empty": (), "edge": (), "wrap": (), "constant": ("constant_values"
              "linear_ramp": ("end_values",), "maximum": ("stat_length",),
              "minimum": ("stat_length",), "mean": ("stat_length",), "median": ("stat_length",),
              "reflect": ("reflect_type",), "symmetric": ("reflect_type",)}
-_STATS = {"maximum": max, "minimum": min, "mean": mean, "median": median}
+_STATS = {"maximum": max, "minimum": min, "mean": None, "median": median}  # (mean: _mean)
 
 
 def _traced(x):
@@ -231,11 +233,23 @@ def _linear_ramp(a, axis, lo, hi, ends):
     return _join(a, axis, left, right)
 
 
+def _mean(chunk, axis):
+    """``np.mean(chunk, axis, keepdims=True)`` in NumPy's dtypes: the sum in float64 for
+    integers, float32 for float16, and divided by the count in double precision (float32
+    and complex64 means are rounded from float64/complex128 quotients)."""
+    kind, n = chunk.dtype.kind, chunk.shape[axis]
+    total = _np.float64 if kind in "biu" else \
+        _np.float32 if chunk.dtype == _np.float16 else chunk.dtype
+    s = sum(astype(chunk, total), axis=axis, keepdims=True)
+    quotient = divide(astype(s, _np.result_type(total, _np.intp)), n) if n else \
+        multiply(s, _np.nan)  # (NumPy: 0/0, with a warning)
+    return astype(quotient, total)
+
+
 def _stat(a, axis, start, stop, mode):
     chunk = _cut(a, axis, start, stop)
-    if a.dtype == _np.float16 and mode == "mean":  # NumPy sums float16 in float32
-        chunk = astype(chunk, _np.float32)
-    value = _STATS[mode](chunk, axis=axis, keepdims=True)
+    value = _mean(chunk, axis) if mode == "mean" else \
+        _STATS[mode](chunk, axis=axis, keepdims=True)
     if _np.issubdtype(a.dtype, _np.integer) and mode in ("mean", "median"):
         value = round(value)
     return astype(value, a.dtype)
