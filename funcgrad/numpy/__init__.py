@@ -13,7 +13,7 @@ Arrays seen by a transform are immutable: write ``x = x.at[i].set(v)``
 instead of ``x[i] = v``.
 
 The functions live by family: :mod:`~funcgrad.numpy.constructors`,
-:mod:`~funcgrad.numpy.ufuncs` (elementwise), :mod:`~funcgrad.numpy.manipulation`,
+:mod:`~funcgrad.numpy.ufuncs` (elementwise), :mod:`~funcgrad.numpy.manipulation`, :mod:`~funcgrad.numpy.padding`,
 :mod:`~funcgrad.numpy.reductions`, :mod:`~funcgrad.numpy.indexing`,
 :mod:`~funcgrad.numpy.products`, :mod:`~funcgrad.numpy.ranges`,
 :mod:`~funcgrad.numpy.statistics`,
@@ -33,7 +33,7 @@ from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float6
 from ..core import Tracer
 from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
                histograms, indexing, indextricks, linalg,
-               manipulation, nanfunctions, polynomial, products, ranges, reductions, searching,
+               manipulation, nanfunctions, padding, polynomial, products, ranges, reductions, searching,
                sets, signal, statistics, ufuncs)
 from ._convert import normalize_axis, one_axis, operand
 from ._conversions import attach_conversions
@@ -43,6 +43,7 @@ from .indexing import *  # noqa: F403
 from .products import *  # noqa: F403
 from .reductions import *  # noqa: F403
 from .manipulation import *  # noqa: F403
+from .padding import *  # noqa: F403
 from .ufuncs import *  # noqa: F403
 from .ranges import *  # noqa: F403
 from .statistics import *  # noqa: F403
@@ -68,7 +69,8 @@ _NUMPY_OWN = ["bool_", "dtype", "e", "euler_gamma", "finfo", "float16", "float32
 
 # (normalize_axis, one_axis and operand have been public since the first release)
 __all__ = (_NUMPY_OWN + ["linalg", "fft", "normalize_axis", "one_axis", "operand"]
-           + constructors.__all__ + ufuncs.__all__ + manipulation.__all__ + reductions.__all__
+           + constructors.__all__ + ufuncs.__all__ + manipulation.__all__ + padding.__all__
+           + reductions.__all__
            + indexing.__all__ + products.__all__ + ranges.__all__ + statistics.__all__
            + histograms.__all__
            + nanfunctions.__all__ + signal.__all__ + polynomial.__all__

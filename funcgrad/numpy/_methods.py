@@ -10,15 +10,15 @@ from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
                histograms, indexing, indextricks, linalg,
-               manipulation, nanfunctions, polynomial, products, ranges, reductions, searching,
-               sets, signal, statistics, ufuncs)
+               manipulation, nanfunctions, padding, polynomial, products, ranges, reductions,
+               searching, sets, signal, statistics, ufuncs)
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
 
 _EMPTY: dict = {}
 
 # The modules whose ``__all__`` make up ``funcgrad.numpy`` (with ``linalg``).
-_FAMILIES = (constructors, ufuncs, manipulation, reductions, indexing, products, ranges,
+_FAMILIES = (constructors, ufuncs, manipulation, padding, reductions, indexing, products, ranges,
              statistics, histograms, nanfunctions, signal, polynomial, building, floatfuncs, complexfuncs,
              searching, sets, indextricks, functional)
 

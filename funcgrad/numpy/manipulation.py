@@ -1,10 +1,10 @@
-"""Array manipulation (shape, not values): reshape, transpose, join, split, tile, flip, pad."""
+"""Array manipulation (shape, not values): reshape, transpose, join, split, tile, flip, roll
+(``pad`` lives in :mod:`~funcgrad.numpy.padding`)."""
 import builtins
 from typing import Any, Sequence
 
 import numpy as _np
 
-from ..core import internal
 from ..primitives import indexing as _ix
 from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis, stack
@@ -16,7 +16,7 @@ __all__ = ["shape", "ndim", "size", "reshape", "ravel", "transpose", "permute_di
            "atleast_1d", "atleast_2d", "atleast_3d", "concatenate", "concat", "stack", "hstack",
            "vstack", "row_stack", "dstack", "column_stack", "split", "array_split", "hsplit",
            "vsplit", "dsplit", "matrix_transpose", "tile", "repeat", "flip", "fliplr", "flipud",
-           "roll", "pad"]
+           "roll"]
 
 
 def _ints(value):
@@ -558,31 +558,4 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axis = None) -> Array:
         if s:
             pre = (slice(None),) * ax
             a = concatenate([a[pre + (slice(n - s, None),)], a[pre + (slice(0, n - s),)]], ax)
-    return a
-
-
-@internal  # its constants (mask, padding, zeros) may move to a device
-def pad(array: ArrayLike, pad_width: int | Sequence[int] | Sequence[Sequence[int]],
-        mode: str = "constant", constant_values: ArrayLike = 0) -> Array:
-    """Pad with a constant (``mode="constant"`` only).
-
-    >>> import numpy as np, funcgrad.numpy as fnp
-    >>> fnp.pad(np.array([1.0, 2.0]), (1, 2))
-    array([0., 1., 2., 0., 0.])
-    """
-    if mode != "constant":
-        raise NotImplementedError(f"pad: mode={mode!r} is not supported; use mode='constant'")
-    a = asarray(array)
-    widths = _np.broadcast_to(_np.asarray(pad_width, dtype=int), (a.ndim, 2))
-    for ax, (lo, hi) in enumerate(widths):
-        parts = []
-        if lo:
-            parts.append(_np.full(a.shape[:ax] + (int(lo),) + a.shape[ax + 1:],
-                                  constant_values, a.dtype))
-        parts.append(a)
-        if hi:
-            parts.append(_np.full(a.shape[:ax] + (int(hi),) + a.shape[ax + 1:],
-                                  constant_values, a.dtype))
-        if len(parts) > 1:
-            a = _st.concatenate(parts, ax)
     return a

@@ -13,7 +13,8 @@ import numpy as _np
 from ._convert import asarray, concrete_values, is_concrete, normalize_axis, one_axis, operand
 from .constructors import astype
 from .indexing import argsort, take, where
-from .manipulation import concatenate, moveaxis, pad, ravel, reshape
+from .manipulation import concatenate, moveaxis, ravel, reshape
+from .padding import pad
 from .products import matmul
 from .reductions import cumprod, cumsum, diff, sum
 from .ufuncs import (abs, add, clip, conj, divide, equal, greater, isfinite, isnan, less,
