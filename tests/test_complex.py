@@ -93,6 +93,24 @@ OPS = [(name, (lambda name: lambda m, z: getattr(m, name)(z))(name), [_z(scale=0
     ("inv", lambda m, a: m.linalg.inv(a), [_z((3, 3), shift=2.0)]),
     ("det", lambda m, a: m.linalg.det(a), [_z((3, 3))]),
     ("sort_complex", lambda m, z: m.sort_complex(z) * 1.0, [_z((4,))]),
+    # the decompositions, through functions that do not depend on the phase of each
+    # singular or eigen vector (the only ones with derivatives, as PyTorch documents)
+    ("svd", lambda m, a: _phase_free_svd(m, a), [_z((4, 3))]),
+    ("svd_wide_full", lambda m, a: _phase_free_svd(m, a, True), [_z((2, 4))]),
+    ("svdvals", lambda m, a: m.linalg.svdvals(a) if m is fnp else m.linalg.svd(a)[1],
+     [_z((2, 3, 3))]),
+    ("eigh", lambda m, a: (lambda w, v: _flat(m, w, m.abs(v) ** 2, v[:, :1] @ m.conj(
+        v[:, :1].T)))(*m.linalg.eigh(a)), [_z((3, 3))]),
+    ("eigh_upper", lambda m, a: m.abs(m.linalg.eigh(a, "U")[1]), [_z((3, 3))]),
+    ("eigvalsh", lambda m, a: m.linalg.eigvalsh(a), [_z((3, 3))]),
+    ("qr", lambda m, a: _flat(m, *m.linalg.qr(a)), [_z((4, 3))]),
+    ("qr_wide", lambda m, a: _flat(m, *m.linalg.qr(a)), [_z((2, 4))]),
+    ("qr_complete_r", lambda m, a: m.linalg.qr(a, "complete")[1], [_z((4, 2))]),
+    ("pinv", lambda m, a: m.linalg.pinv(a), [_z((3, 2))]),
+    ("pinv_hermitian", lambda m, a: m.linalg.pinv(a, hermitian=True), [_z((3, 3))]),
+    ("eig", lambda m, a: (lambda w, v: _flat(m, w, m.abs(v)))(*m.linalg.eig(a)),
+     [_z((3, 3))]),
+    ("eigvals", lambda m, a: m.linalg.eigvals(a), [_z((3, 3))]),
     # np.fft, with n/s, axes and norm
     ("fft", lambda m, z: m.fft.fft(z), [_z((3, 4))]),
     ("fft_n_axis_ortho", lambda m, z: m.fft.fft(z, 6, axis=0, norm="ortho"), [_z((3, 4))]),
@@ -118,6 +136,23 @@ OPS = [(name, (lambda name: lambda m, z: getattr(m, name)(z))(name), [_z(scale=0
     ("ifftshift", lambda m, z: m.fft.ifftshift(z, axes=1), [_z((3, 4))]),
 ]
 IDS = [op[0] for op in OPS]
+
+
+def _phase_free_svd(m, a, full=False):
+    """svd's outputs through functions of them that do not depend on the phases (nor, with
+    ``full``, on the basis picked for the columns past min(M, N))."""
+    u, s, vh = m.linalg.svd(a, full_matrices=full)
+    k = s.shape[-1]
+    u1, vh1 = u[..., :k], vh[..., :k, :]
+    outs = (s, m.abs(u1) ** 2, m.abs(vh1), (u1 * s[..., None, :]) @ vh1, u1[:, :1] * vh1[:1])
+    if full:
+        outs += (u[:, k:] @ m.conj(u[:, k:].T), m.conj(vh[k:].T) @ vh[k:])
+    return _flat(m, *outs)
+
+
+def _flat(m, *outs):
+    """Several outputs as one complex vector (the checks here take one output)."""
+    return m.concatenate([m.ravel(o) * (1 + 0j) for o in outs])
 
 
 def _args(op, seed=RNG_SEED):

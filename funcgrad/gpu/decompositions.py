@@ -164,7 +164,7 @@ def _qr(a, *, complete):
 
 # --- eig ----------------------------------------------------------------------------------
 
-def _eig(a):
+def _eig(a, **params):
     raise TypeError(
         "eig (numpy.linalg.eig / eigvals) on a GPU array: funcgrad has no GPU kernel for a "
         "general (nonsymmetric) matrix's eigenvalues and eigenvectors, which are complex in "
