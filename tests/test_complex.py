@@ -477,3 +477,21 @@ def test_complex_slogdet_sign_has_a_derivative_and_log_abs_det_a_real_one():
     for part in (np.real, np.imag):
         loss = lambda m, part=part: part(np.linalg.slogdet(m)[0]) + np.linalg.slogdet(m)[1]  # noqa: E731
         np.testing.assert_allclose(fg.grad(loss)(a), fd_grad(loss, a), atol=1e-6)
+
+
+def test_a_loss_depending_on_the_phase_of_complex_vectors_is_refused_as_pytorch():
+    """v_i -> v_i e^{i phi} leaves the matrix's decomposition valid, so a loss that changes
+    with phi has no derivative; one that does not (in one call) is differentiated."""
+    rng = np.random.default_rng(9)
+    a = crandn(rng, (3, 3))
+    for name, loss in [("eig", lambda a: np.sum(np.linalg.eig(a)[1].real)),
+                       ("eigh", lambda a: np.sum(np.linalg.eigh(a)[1].imag)),
+                       ("svd", lambda a: np.sum(np.linalg.svd(a)[0].real)),
+                       ("svd", lambda a: np.sum(np.linalg.svd(a)[2].real))]:
+        with pytest.raises(ValueError, match=f"{name}: .*depends on the phases"):
+            fg.grad(loss)(a)
+
+    def projector(a):  # u_0 vh_0: the phase cancels
+        u, s, vh = np.linalg.svd(a)
+        return np.sum(np.real(u[:, :1] * vh[:1] * a))
+    np.testing.assert_allclose(fg.grad(projector)(a), fd_grad(projector, a), atol=1e-6)

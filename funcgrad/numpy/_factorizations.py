@@ -13,6 +13,7 @@ import numpy as np
 
 from ..core import internal
 from ..primitives import decompositions as _dec
+from ..primitives import eig as _eig_prim
 from ..primitives import linalg as _la
 from ._convert import asarray, concrete_values, is_concrete
 from .constructors import astype, stop_gradient
@@ -169,7 +170,7 @@ def _eig(name, a):
     complex_out = a.dtype.kind == "c"
     if not complex_out and is_concrete(a) and a.size:
         complex_out = np.iscomplexobj(np.linalg.eigvals(concrete_values(a, name, "")))
-    return _dec.eig(a, complex_out)
+    return _eig_prim.eig(a, complex_out)
 
 
 def eig(a: ArrayLike) -> EigResult:

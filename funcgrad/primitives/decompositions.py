@@ -1,4 +1,4 @@
-"""Matrix decompositions: svd, svdvals, eigh, eigvalsh, qr, eig, eigvals, pinv.
+"""Matrix decompositions: svd, svdvals, eigh, eigvalsh, qr, pinv (eig: :mod:`.eig`).
 
 Forward values are NumPy's (LAPACK's sign and ordering conventions included); the rules
 are written with differentiable primitives, so every order of derivative, ``vmap`` and
@@ -28,7 +28,8 @@ phase each (``u_i -> u_i e^{i phi}``, for svd with ``v_i`` turning alike): the d
 are those of the gauge with ``Im(u_i^H du_i) = 0`` (eigh, eig; svd splits the phase
 equally between ``u_i`` and ``v_i``), so only functions that do not depend on the phases
 (``|v|``, ``v_i v_i^H``, ``u_i v_i^H``, the eigenvalues) have well-defined derivatives,
-as PyTorch documents.  QR's phases are fixed by R's real diagonal, so it has none.
+as PyTorch documents; as PyTorch's, first-order VJPs on plain arrays refuse a cotangent
+that turns the phases (``_check_phase_free``).  QR's phases are fixed by R's real diagonal, so it has none.
 """
 import numpy as np
 
@@ -132,6 +133,28 @@ def _complement_cotangent(q1, g2, q2):
     return -matmul(q2, matmul(_adj(g2), q1))
 
 
+def _check_phase_free(name, v, gv, vh=None, gvh=None):
+    """First order on plain arrays, as PyTorch: refuse, saying why, a loss that depends
+    on the phases of complex vectors (``v_i -> v_i e^{i phi}``, and for svd ``vh``'s rows
+    ``e^{-i phi}``), which the matrix does not determine: its derivative along a phase,
+    ``-Im(v_i^T g_i) + Im(vh_i g_vh_i)``, must be 0."""
+    pairs = [(x, g, sign) for x, g, sign in ((v, gv, -1.0), (vh, gvh, 1.0)) if g is not None]
+    if not pairs or not _is_complex(v) or not all(
+            type(x) is np.ndarray and type(g) is np.ndarray for x, g, _ in pairs):
+        return
+    axes = {-1.0: -2, 1.0: -1}  # v's columns, vh's rows
+    turn = sum(sign * np.imag(np.sum(x * g, axis=axes[sign])) for x, g, sign in pairs)
+    size = sum(np.sqrt(np.sum(np.abs(g) ** 2, axis=axes[sign])) for _, g, sign in pairs)
+    if np.any(np.abs(turn) > 1e-6 * size):
+        what = "singular" if name == "svd" else "eigen"
+        raise ValueError(
+            f"{name}: the function differentiated depends on the phases of the complex "
+            f"{what} vectors (v_i -> v_i e^(i phi)), which the matrix does not determine, "
+            f"so it has no derivative. Differentiate a quantity that does not depend on "
+            f"them: abs(v), v_i v_i^H{', u_i vh_i, U diag(s) Vh' if name == 'svd' else ''}"
+            f" or the {what} values (as PyTorch requires).")
+
+
 def _matrix_abstract(a):
     if a.ndim < 2:
         raise ValueError(f"expected matrices with shape (..., m, n), got shape {a.shape}")
@@ -203,6 +226,9 @@ def _svd_vjp(needs, gs, outs, a, *, full_matrices):
     k = min(m, n)
     if k == 0:
         return (a * 0.0,)
+    if gu is not None or gvh is not None:
+        _check_phase_free("svd", _cols(u, 0, k), None if gu is None else _cols(gu, 0, k),
+                          _rows(vh, 0, k), None if gvh is None else _rows(gvh, 0, k))
     u1, v1, f_minus, f_plus, s_inv = _svd_parts(a, u, s, vh)
     gu = None if gu is None else _cj(gu)
     gv = None if gvh is None else swap(gvh)  # (the adjoint of dvh = dv^H, conjugated)
@@ -325,6 +351,7 @@ def _eigh_vjp(needs, gs, outs, a, *, lower):
         return (a * 0.0,)
     g_dp = 0.0 if gw is None else _diag_embed(convert_element_type(gw, a.dtype))
     if gv is not None:
+        _check_phase_free("eigh", v, gv)
         f = _safe_reciprocal(_as_row(w) - _as_col(w), _tolerance(w, a.shape[-1]))
         g_dp = g_dp + matmul(_adj(v), _cj(gv)) * f
     return (_read_triangle_t(_cj(matmul(v, matmul(g_dp, _adj(v)))), lower),)
@@ -500,79 +527,6 @@ def qr(a, complete=False):
 
 
 qr_p.batch = _stacked(qr, 2)
-
-
-# --- eig ----------------------------------------------------------------------------------
-
-COMPLEX_EIG = (
-    "eig: this real matrix has complex eigenvalues, but the result was traced as real: "
-    "under vmap or jit the values of a real matrix are not known when its result type is "
-    "chosen, so NumPy's rule (real eigenvalues give real arrays) is applied as if they were "
-    "real. Pass a complex matrix (a.astype(complex), or a + 0j) to get complex eigenvalues "
-    "and eigenvectors there.")
-
-
-def _eig_abstract(a, *, complex_out):
-    w, v = _eigh_abstract(a, lower=True)
-    dtype = np.result_type(v.dtype, np.complex64) if complex_out else v.dtype
-    return ShapedArray(w.shape, dtype), ShapedArray(v.shape, dtype)
-
-
-def _eig_impl(a, *, complex_out):
-    w, v = np.linalg.eig(a)
-    if complex_out:
-        dtype = np.result_type(a.dtype, np.complex64)
-        return w.astype(dtype), v.astype(dtype)
-    if w.dtype.kind == "c":
-        raise NotImplementedError(COMPLEX_EIG)
-    return w, v
-
-
-def _eig_gaps(w):
-    return _safe_reciprocal(_as_row(w) - _as_col(w), _tolerance(w, w.shape[-1]))
-
-
-def _eig_jvp(primals, tangents, *, complex_out):
-    # dw = diag(V^-1 dA V), dV = V (E * V^-1 dA V) with E_ij = 1/(w_j - w_i) (0 on the
-    # diagonal), then the part along each v_i that would change its norm removed:
-    # Re(v_i^H dv_i) = 0 (PyTorch's and JAX's gauge: unit vectors, Im(v_i^H dv_i) = 0 too)
-    a, = primals
-    w, v = eig(a, complex_out)
-    if a.shape[-1] == 0:
-        return (w, v), (w * 0.0, v * 0.0)
-    m = solve(v, matmul(convert_element_type(tangents[0], v.dtype), v))
-    dv = matmul(v, m * _eig_gaps(w))
-    dv = dv - v * _as_row(_re(reduce_sum(_cj(v) * dv, (v.ndim - 2,))))
-    return (w, v), (_diag_part(m), dv)
-
-
-def _eig_vjp(needs, gs, outs, a, *, complex_out):
-    # the transpose of the JVP under the real pairing Re sum(x * y) (JAX's)
-    w, v = outs
-    gw, gv = gs
-    if a.shape[-1] == 0:
-        return (a * 0.0,)
-    g_m = 0.0 if gw is None else _diag_embed(gw)
-    if gv is not None:
-        g0 = gv - _cj(v) * _as_row(_re(reduce_sum(v * gv, (v.ndim - 2,))))
-        g_m = g_m + matmul(swap(v), g0) * _eig_gaps(w)
-    ga = solve(swap(v), matmul(g_m, swap(v)))
-    return (ga if _is_complex(a) else _re(ga),)
-
-
-eig_p = Primitive("eig", _eig_impl, abstract_eval=_eig_abstract, jvp=_eig_jvp, vjp=_eig_vjp,
-                  multiple_results=True, vjp_reads=reads_inputs_and_output,
-                  grad_fn_name="LinalgEigBackward0")
-
-
-def eig(a, complex_out=False):
-    """``(w, v)`` with ``a @ v = v * w``, ``v``'s columns of unit norm.  ``complex_out``:
-    complex results (always for complex ``a``); else a real ``a`` must have real
-    eigenvalues (NumPy's result type, which depends on the values)."""
-    return tuple(eig_p.bind(a, complex_out=bool(complex_out) or _is_complex(a)))
-
-
-eig_p.batch = _stacked(eig, 2)
 
 
 # --- pinv ---------------------------------------------------------------------------------
