@@ -145,7 +145,8 @@ def _check_phase_free(name, v, gv, vh=None, gvh=None):
     axes = {-1.0: -2, 1.0: -1}  # v's columns, vh's rows
     turn = sum(sign * np.imag(np.sum(x * g, axis=axes[sign])) for x, g, sign in pairs)
     size = sum(np.sqrt(np.sum(np.abs(g) ** 2, axis=axes[sign])) for _, g, sign in pairs)
-    if np.any(np.abs(turn) > 1e-6 * size):
+    tol = 1e-6 if np.finfo(v.dtype).eps < 1e-10 else 1e-2  # (complex64: PyTorch's 1e-2)
+    if np.any(np.abs(turn) > tol * size):
         what = "singular" if name == "svd" else "eigen"
         raise ValueError(
             f"{name}: the function differentiated depends on the phases of the complex "
