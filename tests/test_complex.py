@@ -93,6 +93,24 @@ OPS = [(name, (lambda name: lambda m, z: getattr(m, name)(z))(name), [_z(scale=0
     ("inv", lambda m, a: m.linalg.inv(a), [_z((3, 3), shift=2.0)]),
     ("det", lambda m, a: m.linalg.det(a), [_z((3, 3))]),
     ("sort_complex", lambda m, z: m.sort_complex(z) * 1.0, [_z((4,))]),
+    # the decompositions, through functions that do not depend on the phase of each
+    # singular or eigen vector (the only ones with derivatives, as PyTorch documents)
+    ("svd", lambda m, a: _phase_free_svd(m, a), [_z((4, 3))]),
+    ("svd_wide_full", lambda m, a: _phase_free_svd(m, a, True), [_z((2, 4))]),
+    ("svdvals", lambda m, a: m.linalg.svdvals(a) if m is fnp else m.linalg.svd(a)[1],
+     [_z((2, 3, 3))]),
+    ("eigh", lambda m, a: (lambda w, v: _flat(m, w, m.abs(v) ** 2, v[:, :1] @ m.conj(
+        v[:, :1].T)))(*m.linalg.eigh(a)), [_z((3, 3))]),
+    ("eigh_upper", lambda m, a: m.abs(m.linalg.eigh(a, "U")[1]), [_z((3, 3))]),
+    ("eigvalsh", lambda m, a: m.linalg.eigvalsh(a), [_z((3, 3))]),
+    ("qr", lambda m, a: _flat(m, *m.linalg.qr(a)), [_z((4, 3))]),
+    ("qr_wide", lambda m, a: _flat(m, *m.linalg.qr(a)), [_z((2, 4))]),
+    ("qr_complete_r", lambda m, a: m.linalg.qr(a, "complete")[1], [_z((4, 2))]),
+    ("pinv", lambda m, a: m.linalg.pinv(a), [_z((3, 2))]),
+    ("pinv_hermitian", lambda m, a: m.linalg.pinv(a, hermitian=True), [_z((3, 3))]),
+    ("eig", lambda m, a: (lambda w, v: _flat(m, w, m.abs(v)))(*m.linalg.eig(a)),
+     [_z((3, 3))]),
+    ("eigvals", lambda m, a: m.linalg.eigvals(a), [_z((3, 3))]),
     # np.fft, with n/s, axes and norm
     ("fft", lambda m, z: m.fft.fft(z), [_z((3, 4))]),
     ("fft_n_axis_ortho", lambda m, z: m.fft.fft(z, 6, axis=0, norm="ortho"), [_z((3, 4))]),
@@ -118,6 +136,23 @@ OPS = [(name, (lambda name: lambda m, z: getattr(m, name)(z))(name), [_z(scale=0
     ("ifftshift", lambda m, z: m.fft.ifftshift(z, axes=1), [_z((3, 4))]),
 ]
 IDS = [op[0] for op in OPS]
+
+
+def _phase_free_svd(m, a, full=False):
+    """svd's outputs through functions of them that do not depend on the phases (nor, with
+    ``full``, on the basis picked for the columns past min(M, N))."""
+    u, s, vh = m.linalg.svd(a, full_matrices=full)
+    k = s.shape[-1]
+    u1, vh1 = u[..., :k], vh[..., :k, :]
+    outs = (s, m.abs(u1) ** 2, m.abs(vh1), (u1 * s[..., None, :]) @ vh1, u1[:, :1] * vh1[:1])
+    if full:
+        outs += (u[:, k:] @ m.conj(u[:, k:].T), m.conj(vh[k:].T) @ vh[k:])
+    return _flat(m, *outs)
+
+
+def _flat(m, *outs):
+    """Several outputs as one complex vector (the checks here take one output)."""
+    return m.concatenate([m.ravel(o) * (1 + 0j) for o in outs])
 
 
 def _args(op, seed=RNG_SEED):
@@ -442,3 +477,21 @@ def test_complex_slogdet_sign_has_a_derivative_and_log_abs_det_a_real_one():
     for part in (np.real, np.imag):
         loss = lambda m, part=part: part(np.linalg.slogdet(m)[0]) + np.linalg.slogdet(m)[1]  # noqa: E731
         np.testing.assert_allclose(fg.grad(loss)(a), fd_grad(loss, a), atol=1e-6)
+
+
+def test_a_loss_depending_on_the_phase_of_complex_vectors_is_refused_as_pytorch():
+    """v_i -> v_i e^{i phi} leaves the matrix's decomposition valid, so a loss that changes
+    with phi has no derivative; one that does not (in one call) is differentiated."""
+    rng = np.random.default_rng(9)
+    a = crandn(rng, (3, 3))
+    for name, loss in [("eig", lambda a: np.sum(np.linalg.eig(a)[1].real)),
+                       ("eigh", lambda a: np.sum(np.linalg.eigh(a)[1].imag)),
+                       ("svd", lambda a: np.sum(np.linalg.svd(a)[0].real)),
+                       ("svd", lambda a: np.sum(np.linalg.svd(a)[2].real))]:
+        with pytest.raises(ValueError, match=f"{name}: .*depends on the phases"):
+            fg.grad(loss)(a)
+
+    def projector(a):  # u_0 vh_0: the phase cancels
+        u, s, vh = np.linalg.svd(a)
+        return np.sum(np.real(u[:, :1] * vh[:1] * a))
+    np.testing.assert_allclose(fg.grad(projector)(a), fd_grad(projector, a), atol=1e-6)

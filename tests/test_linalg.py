@@ -292,12 +292,42 @@ def test_qr_rank_deficient_derivative_refuses_clearly():
         fg.jvp(lambda a: fnp.linalg.qr(a)[0], (a,), (np.ones((3, 3)),))
 
 
-def test_eig_complex_eigenvalues():
-    rotation = np.array([[0.0, -1.0], [1.0, 0.0]])
-    w, v = fnp.linalg.eig(rotation)  # plain arrays: NumPy's complex result
-    np.testing.assert_allclose(w, np.linalg.eig(rotation)[0])
-    with pytest.raises(NotImplementedError, match="complex-number support"):
-        fg.grad(lambda a: fnp.sum(fnp.linalg.eigvals(a)))(rotation)
+ROTATING = np.array([[1.0, -2.0, 0.3], [3.0, 0.5, -0.2], [0.1, 0.4, -1.0]])  # w: a +-bi, c
+
+
+def eig_phase_free(a):
+    """eig's outputs through real functions that do not depend on each vector's phase."""
+    w, v = fnp.linalg.eig(a)
+    return fnp.real(w), fnp.imag(w), fnp.abs(v), fnp.real(v[:, :1] * fnp.conj(v[1:2, :1]))
+
+
+def test_eig_of_a_real_matrix_with_complex_eigenvalues():
+    assert np.iscomplexobj(np.linalg.eigvals(ROTATING))
+    w, v = fnp.linalg.eig(ROTATING)  # plain arrays: NumPy's complex result
+    np.testing.assert_allclose(w, np.linalg.eig(ROTATING)[0])
+    # sum(Im(w)^2) of [[a, b], [c, d]] with complex eigenvalues is -(a - d)^2 / 2 - 2 b c
+    a = np.array([[1.0, -2.0], [3.0, 0.5]])
+    g = fg.grad(lambda a: fnp.sum(fnp.linalg.eigvals(a).imag ** 2))(a)
+    np.testing.assert_allclose(g, [[-0.5, -6.0], [4.0, 0.5]], atol=1e-12)
+    assert g.dtype == np.float64
+    g32 = fg.grad(lambda a: fnp.sum(fnp.abs(fnp.linalg.eigvals(a)) ** 2))(a.astype(np.float32))
+    assert g32.dtype == np.float32
+    rng = np.random.default_rng(3)
+    check_jvp_fd(eig_phase_free, [ROTATING], rng)
+    check_dot_product(eig_phase_free, [ROTATING], rng)
+    check_second_order(lambda a: fnp.abs(fnp.linalg.eigvals(a)), [ROTATING], rng)
+
+
+def test_eig_under_vmap_takes_real_matrices_to_have_real_eigenvalues():
+    stack = np.stack([ROTATING, ROTATING.T * 2.0])
+    with pytest.raises(NotImplementedError, match=r"a.astype\(complex\)"):
+        fg.vmap(fnp.linalg.eigvals)(stack)
+    with pytest.raises(NotImplementedError, match="complex eigenvalues"):
+        fg.jit(fnp.linalg.eigvals)(ROTATING)
+    f = lambda a: fnp.abs(fnp.linalg.eig(a.astype(complex))[1])  # noqa: E731
+    check_vmap(f, [stack], [0], np.random.default_rng(5))
+    np.testing.assert_allclose(fg.jit(f)(ROTATING), np.abs(np.linalg.eig(ROTATING)[1]),
+                               rtol=1e-12)
 
 
 # --- errors name the problem --------------------------------------------------------------

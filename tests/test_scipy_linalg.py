@@ -13,7 +13,8 @@ import funcgrad.numpy as fnp  # noqa: E402
 import funcgrad.scipy.integrate as fsi  # noqa: E402
 import funcgrad.scipy.linalg as fsl  # noqa: E402
 import funcgrad.scipy.signal as fss  # noqa: E402
-from helpers import check_jvp_fd, check_second_order  # noqa: E402
+from helpers import (check_dot_product, check_float32, check_jvp_fd,  # noqa: E402
+                     check_second_order, check_vmap)
 
 RNG = np.random.default_rng(21)
 A = RNG.standard_normal((4, 4))
@@ -214,6 +215,163 @@ def test_linalg_errors_name_the_fix():
         fsl.qr(A, pivoting=True)
     with pytest.raises(ValueError, match="square"):
         fsl.expm(B)
+
+
+# --- eig, schur, pinvh, logm, funm ----------------------------------------------------------
+
+ROT = np.array([[1.0, -2.0, 0.3], [3.0, 0.5, -0.2], [0.1, 0.4, 2.0]])  # w: a +-bi, c > 0
+NEG = np.array([[-2.0, 1.0, 0.0], [0.5, 1.0, 0.2], [0.0, 0.3, 3.0]])  # a negative w
+CPLX = (RNG.standard_normal((3, 3)) + 1j * RNG.standard_normal((3, 3))) + 3 * np.eye(3)
+BMAT = 2 * np.eye(3) + 0.3 * RNG.standard_normal((3, 3))
+
+
+def traced(f, *args):
+    """``f``'s value on traced inputs (the differentiable route, not SciPy's own)."""
+    return fg.vjp(f, *args)[0]
+
+
+def same(got, want, rtol=1e-12):
+    for g, w in zip(got if isinstance(got, tuple) else (got,),
+                    want if isinstance(want, tuple) else (want,)):
+        assert np.asarray(g).dtype == w.dtype, (np.asarray(g).dtype, w.dtype)
+        close(g, w, rtol)
+
+
+@pytest.mark.parametrize("kw", [{}, {"left": True}, {"left": True, "right": False},
+                                {"right": False}, {"homogeneous_eigvals": True}])
+def test_eig_matches_scipy_order_phases_and_types(kw):
+    for a in (ROT, SPD[:3, :3], CPLX):
+        same(traced(lambda a: fsl.eig(a, **kw), a), sl.eig(a, **kw))
+    # (SciPy 1.17 leaves vl unnormalized past its first column for b, left=True,
+    # right=False: its loop runs over vr's dummy shape; funcgrad's are unit vectors)
+    if not kw.get("homogeneous_eigvals") and kw != {"left": True, "right": False}:
+        same(traced(lambda a, b: fsl.eig(a, b, **kw), ROT, BMAT), sl.eig(ROT, BMAT, **kw))
+    same(fsl.eig(ROT, **kw), sl.eig(ROT, **kw))  # plain arrays: SciPy's own
+    w = traced(lambda a: fsl.eig(a, right=False), ROT.astype(np.float32))
+    assert w.dtype == np.complex64
+
+
+def eig_phase_free(a, b=None):
+    """Real functions of eig's outputs that do not depend on each vector's phase: the
+    eigenvalues, |vl|, |vr| and the spectral projector vr_i vl_i^H / (vl_i^H vr_i)."""
+    w, vl, vr = fsl.eig(a, b, left=True)
+    proj = vr[:, :1] * fnp.conj(vl[:, :1]).T / (fnp.conj(vl[:, 0]) @ vr[:, 0])
+    return fnp.real(w), fnp.imag(w), fnp.abs(vl), fnp.abs(vr), fnp.real(proj), fnp.imag(proj)
+
+
+@pytest.mark.parametrize("f,args", [(eig_phase_free, [ROT]), (eig_phase_free, [ROT, BMAT]),
+                                    (lambda a: eig_phase_free(a.astype(complex) + 1j * a.T),
+                                     [ROT])], ids=["left_right", "generalized", "complex"])
+def test_eig_derivatives(f, args):
+    check_jvp_fd(f, args, RNG)
+    check_dot_product(f, args, RNG)
+
+
+def test_eig_second_order_vmap_and_what_vmap_refuses():
+    check_second_order(lambda a: fnp.abs(fsl.eig(a, right=False)), [ROT], RNG)
+    stack = np.stack([CPLX, CPLX.T, 2 * CPLX])
+    f = lambda a: fnp.abs(fsl.eig(a)[1]) + fnp.real(fsl.eig(a)[0])[None, :]  # noqa: E731
+    close(fg.vmap(f)(stack), np.stack([f(a) for a in stack]))
+    g = fg.grad(lambda a: fnp.sum(f(a) * BMAT))
+    close(fg.vmap(g)(stack), np.stack([g(a) for a in stack]))
+    with pytest.raises(NotImplementedError, match="left=True"):
+        fg.vmap(lambda a: fsl.eig(a, left=True)[1])(stack)
+    with pytest.raises(NotImplementedError, match=r"homogeneous_eigvals=False"):
+        fg.grad(lambda a: fnp.sum(fnp.abs(fsl.eig(a, BMAT, homogeneous_eigvals=True)[0])))(ROT)
+
+
+def test_schur_values_and_a_clear_error_for_derivatives():
+    for output in ("real", "complex"):
+        same(fsl.schur(ROT, output=output), sl.schur(ROT, output=output), 0.0)
+    with pytest.raises(NotImplementedError, match="no derivative of the Schur"):
+        fg.grad(lambda a: fnp.sum(fsl.schur(a)[0]))(ROT)
+    with pytest.raises(ValueError, match="output must be"):
+        fsl.schur(ROT, output="x")
+
+
+PSD4 = B @ B.T  # (4, 4), rank 3
+
+
+def test_pinvh_matches_scipy():
+    herm = CPLX @ CPLX.conj().T
+    for a in (SPD, PSD4, herm, NEG + NEG.T):
+        same(traced(fsl.pinvh, a), sl.pinvh(a))
+    same(traced(lambda a: fsl.pinvh(a, lower=False, atol=0.5), PSD4),
+         sl.pinvh(PSD4, lower=False, atol=0.5))
+    assert int(fsl.pinvh(PSD4, return_rank=True)[1]) == sl.pinvh(PSD4, return_rank=True)[1] == 3
+    with pytest.raises(ValueError, match="positive"):
+        fsl.pinvh(SPD, rtol=-1.0)
+
+
+@pytest.mark.parametrize("f,args", [
+    (fsl.pinvh, [SPD]),
+    (lambda b: fsl.pinvh(b @ b.T), [B]),  # rank 3 throughout: the rank-preserving derivative
+    (lambda m: fnp.real(fsl.pinvh(m @ fnp.conj(m).T * (1 + 0j))), [B]),
+], ids=["full_rank", "rank_deficient", "through_complex"])
+def test_pinvh_derivatives(f, args):
+    check_jvp_fd(f, args, RNG)
+    check_dot_product(f, args, RNG)
+
+
+def test_pinvh_second_order_vmap_float32():
+    check_second_order(lambda b: fsl.pinvh(b @ b.T), [B], RNG)
+    check_vmap(fsl.pinvh, [np.stack([SPD, PSD4, 2 * SPD])], [0], RNG)
+    check_float32(fsl.pinvh, [SPD], RNG, graph=False)
+
+
+def frechet_logm(a, e):
+    """L(A, E): the top right block of logm([[A, E], [0, A]]) (SciPy's values)."""
+    n = a.shape[0]
+    return sl.logm(np.block([[a, e], [np.zeros_like(a), a]]))[:n, n:]
+
+
+def test_logm_matches_scipy_and_its_derivative_is_the_frechet_derivative():
+    for a in (SPD, ROT, NEG, CPLX, np.array([[1.0, 3.0], [1.0, 4.0]])):
+        same(traced(fsl.logm, a), sl.logm(a), 1e-11)  # NEG: complex, as SciPy's
+        e = RNG.standard_normal(a.shape)
+        close(fg.jvp(fsl.logm, (a,), (e,))[1], frechet_logm(a, e), 1e-10)
+    g = RNG.standard_normal((3, 3))  # <G, L(A, E)> = <L(A^T, G), E> for real A
+    close(fg.vjp(fsl.logm, ROT)[1](g)[0], frechet_logm(ROT.T, g), 1e-10)
+    same(fsl.logm(ROT), sl.logm(ROT))  # plain arrays: SciPy's own
+    f, err = fsl.logm(ROT, disp=False)
+    assert 0 <= err < 1e-12
+
+
+def test_logm_derivatives_second_order_vmap_and_types():
+    check_jvp_fd(fsl.logm, [ROT], RNG)
+    check_dot_product(fsl.logm, [ROT], RNG)
+    check_jvp_fd(lambda a: fnp.abs(fsl.logm(a)), [NEG], RNG)
+    check_second_order(fsl.logm, [ROT], RNG)
+    stack = np.stack([CPLX, CPLX.T, CPLX + 1.0])
+    close(fg.vmap(fsl.logm)(stack), np.stack([sl.logm(c) for c in stack]), 1e-11)
+    assert traced(fsl.logm, ROT.astype(np.float32)).dtype == np.float32
+    assert traced(fsl.logm, CPLX.astype(np.complex64)).dtype == np.complex64
+
+
+def test_logm_and_funm_errors_name_the_fix():
+    with pytest.raises(NotImplementedError, match=r"a.astype\(complex\)"):
+        fg.vmap(fsl.logm)(np.stack([ROT, ROT]))
+    with pytest.raises(ValueError, match="defective"):
+        fg.grad(lambda a: fnp.sum(fsl.logm(a)))(np.array([[1.0, 1.0], [0.0, 1.0]]))
+    with pytest.raises(ValueError, match="singular"):
+        fg.grad(lambda a: fnp.sum(fsl.logm(a)))(np.array([[1.0, 0.0], [0.0, 0.0]]))
+    with pytest.raises(ValueError, match="square"):
+        fg.grad(lambda a: fnp.sum(fsl.logm(a)))(B)
+    with pytest.raises(TypeError, match="func must be a function"):
+        fsl.funm(ROT, 3.0)
+
+
+def test_funm_matches_scipy_and_expm():
+    for func in (np.sin, np.exp, lambda w: w ** 3):
+        same(traced(lambda a: fsl.funm(a, func), ROT), sl.funm(ROT, func), 1e-11)
+    same(traced(lambda a: fsl.funm(a, np.sqrt), CPLX), sl.funm(CPLX, np.sqrt), 1e-11)
+    e = RNG.standard_normal((3, 3))
+    close(fg.jvp(lambda a: fsl.funm(a, np.exp), (ROT,), (e,))[1],
+          fg.jvp(fsl.expm, (ROT,), (e,))[1], 1e-10)
+    check_jvp_fd(lambda a: fsl.funm(a, np.sin), [ROT], RNG)
+    check_dot_product(lambda a: fsl.funm(a, np.sin), [ROT], RNG)
+    f, err = traced(lambda a: fsl.funm(a, np.sin, disp=False), ROT)
+    assert 0 < float(err) < 1e-13
 
 
 # --- signal ------------------------------------------------------------------------------------

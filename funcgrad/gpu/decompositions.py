@@ -19,6 +19,7 @@ import numpy as np
 
 from ..kernels.cuda._layout import size_of
 from ..primitives import decompositions as _dec
+from ..primitives import eig as _eig_prim
 from .array import backend, new, upload, view
 from .dispatch import abstract
 from .linalg import _stack_copy
@@ -164,7 +165,7 @@ def _qr(a, *, complete):
 
 # --- eig ----------------------------------------------------------------------------------
 
-def _eig(a):
+def _eig(a, **params):
     raise TypeError(
         "eig (numpy.linalg.eig / eigvals) on a GPU array: funcgrad has no GPU kernel for a "
         "general (nonsymmetric) matrix's eigenvalues and eigenvectors, which are complex in "
@@ -181,4 +182,5 @@ def decomposition_impls():
     ['eig', 'eigh', 'eigvalsh', 'pinv', 'qr', 'svd', 'svdvals']
     """
     return {_dec.svd_p: _svd, _dec.svdvals_p: _svdvals, _dec.eigh_p: _eigh,
-            _dec.eigvalsh_p: _eigvalsh, _dec.qr_p: _qr, _dec.pinv_p: _pinv, _dec.eig_p: _eig}
+            _dec.eigvalsh_p: _eigvalsh, _dec.qr_p: _qr, _dec.pinv_p: _pinv,
+            _eig_prim.eig_p: _eig}

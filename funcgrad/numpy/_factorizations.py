@@ -13,13 +13,14 @@ import numpy as np
 
 from ..core import internal
 from ..primitives import decompositions as _dec
+from ..primitives import eig as _eig_prim
 from ..primitives import linalg as _la
-from ._convert import asarray
+from ._convert import asarray, concrete_values, is_concrete
 from .constructors import astype, stop_gradient
 from .indexing import argsort, sort, take_along_axis
 from .manipulation import broadcast_to, expand_dims, flip, reshape
 from .reductions import max as _max, sum as _sum
-from .ufuncs import abs as _abs, abs_square, greater, sign
+from .ufuncs import abs as _abs, abs_square, conj, greater, sign
 from ..typing import Array, ArrayLike
 
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
@@ -43,9 +44,6 @@ def _matrices(name, a, square=False):
             f"{name}: {a.ndim}-dimensional array given. Array must be at least "
             f"two-dimensional: a matrix (..., M, N); reshape a vector with x[None, :] or "
             f"x[:, None].")
-    if a.dtype.kind == "c":
-        raise TypeError(f"{name}: complex matrices are not supported by funcgrad yet; "
-                        "pass a real array")
     if square and a.shape[-1] != a.shape[-2]:
         raise np.linalg.LinAlgError(
             f"{name}: last 2 dimensions of the array must be square, got shape {a.shape}")
@@ -73,7 +71,12 @@ def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True,
     terms dividing by them are left out.  The columns past ``min(M, N)`` of
     ``full_matrices=True`` (any basis of the rest) get the derivative that does not
     rotate them among themselves.  Sign conventions are LAPACK's, so use functions that
-    do not depend on a vector's sign (``U[:, i] ** 2``, ``U @ diag(S) @ Vh``).
+    do not depend on a vector's sign (``U[:, i] ** 2``, ``U @ diag(S) @ Vh``).  Complex
+    matrices: ``dS = Re diag(U^H @ da @ V)``; each pair ``u_i, v_i`` is determined only up
+    to a common phase ``e^{i phi}``, so only functions that do not depend on it (``abs(U)``,
+    ``U[:, i:i+1] * Vh[i:i+1]``, ``U @ diag(S) @ Vh``) have well-defined derivatives, as
+    PyTorch documents; the rules split the phase's derivative equally between ``u_i`` and
+    ``v_i``.  Gradients of real functions of complex inputs follow JAX's convention.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> a = np.array([[3.0, 0.0], [0.0, -2.0]])
@@ -100,7 +103,7 @@ def _hermitian_svd(a, compute_uv):
     w = take_along_axis(w, order, axis=-1)
     u = take_along_axis(u, broadcast_to(expand_dims(order, -2), u.shape), axis=-1)
     vh = _la.swap(u * expand_dims(sign(w), -2))
-    return SVDResult(u, _abs(w), vh)
+    return SVDResult(u, _abs(w), conj(vh) if vh.dtype.kind == "c" else vh)
 
 
 def svdvals(x: ArrayLike, /) -> Array:
@@ -125,11 +128,14 @@ def _uplo(name, UPLO):
 
 
 def eigh(a: ArrayLike, UPLO: str = "L") -> EighResult:
-    """Eigenvalues (ascending) and unit eigenvectors of symmetric matrices, read from the
-    ``UPLO`` triangle (the other triangle is ignored: its derivative is 0).
+    """Eigenvalues (ascending) and unit eigenvectors of symmetric (complex: Hermitian)
+    matrices, read from the ``UPLO`` triangle (the other triangle, and the imaginary part
+    of the diagonal, are ignored as LAPACK ignores them: their derivative is 0).
 
-    ``dw = diag(V.T @ da @ V)``, ``dV = V @ (F * (V.T @ da @ V))`` with
-    ``F[i, j] = 1 / (w[j] - w[i])``.  For equal eigenvalues (within ``n * eps * |w|.max()``)
+    ``dw = Re diag(V^H @ da @ V)``, ``dV = V @ (F * (V^H @ da @ V))`` with
+    ``F[i, j] = 1 / (w[j] - w[i])`` (a complex eigenvector's phase is not determined: the
+    rule keeps ``Im(v_i^H dv_i) = 0``, JAX's and PyTorch's gauge; use functions that do
+    not depend on it, such as ``abs(V)`` or ``V @ diag(w) @ V^H``).  For equal eigenvalues (within ``n * eps * |w|.max()``)
     the eigenvectors are not differentiable; ``F`` is 0 inside such a group, which is
     exact for functions that do not depend on the basis inside it (the group's projector
     ``V_g @ V_g.T``, ``sum`` of its eigenvalues) and finite always.
@@ -156,14 +162,30 @@ def eigvalsh(a: ArrayLike, UPLO: str = "L") -> Array:
     return _dec.eigvalsh(_matrices("eigvalsh", a, square=True), lower)
 
 
-def eig(a: ArrayLike) -> EigResult:
-    """Eigenvalues and unit eigenvectors of general square matrices (``a @ v = v * w``).
+def _eig(name, a):
+    """``(w, v)`` with NumPy's result type: complex for complex ``a`` and for a real ``a``
+    with complex eigenvalues (known from its values; under vmap/jit, where they are not
+    known, a real ``a`` is taken to have real eigenvalues and raises if it has not)."""
+    a = _matrices(name, a, square=True)
+    complex_out = a.dtype.kind == "c"
+    if not complex_out and is_concrete(a) and a.size:
+        complex_out = np.iscomplexobj(np.linalg.eigvals(concrete_values(a, name, "")))
+    return _eig_prim.eig(a, complex_out)
 
-    On plain arrays this is ``np.linalg.eig`` (complex results included).  Inside
-    transforms funcgrad carries only real values for now: matrices with real eigenvalues
-    are differentiated (``dw = diag(V^-1 da V)``; equal eigenvalues as in :func:`eigh`),
-    and a matrix with complex eigenvalues raises ``NotImplementedError`` naming the
-    missing complex-number support.
+
+def eig(a: ArrayLike) -> EigResult:
+    """Eigenvalues and unit eigenvectors of general square matrices (``a @ v = v * w``),
+    NumPy's values and result type (complex where some eigenvalue is, or ``a`` is).
+
+    ``dw = diag(V^-1 da V)``, ``dV = V (E * (V^-1 da V))`` with ``E[i, j] = 1 / (w[j] -
+    w[i])`` (0 for equal eigenvalues, as in :func:`eigh`), less the part along each ``v_i``
+    that would change its norm: PyTorch's and JAX's convention.  A complex eigenvector is
+    determined only up to a phase ``v_i e^{i phi}`` (LAPACK makes its largest entry real;
+    the derivative keeps ``Im(v_i^H dv_i) = 0`` instead), so only functions that do not
+    depend on the phases (the eigenvalues, ``abs(v)``, ``v_i v_i^H``) have well-defined
+    derivatives, as PyTorch documents.  Under ``vmap``/``jit`` a real matrix is taken to
+    have real eigenvalues (its values are not known when the result type is chosen): pass
+    ``a.astype(complex)`` there for complex ones.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> a = np.array([[2.0, 1.0], [0.0, 3.0]])
@@ -172,30 +194,34 @@ def eig(a: ArrayLike) -> EigResult:
     >>> fg.grad(lambda a: fnp.linalg.eig(a).eigenvalues[1])(a)
     array([[0., 0.],
            [1., 1.]])
+    >>> rotation = np.array([[0.0, -1.0], [1.0, 0.0]])  # eigenvalues +-i
+    >>> fg.grad(lambda a: fnp.sum(fnp.linalg.eigvals(a).imag ** 2))(rotation)
+    array([[ 0., -2.],
+           [ 2.,  0.]])
     """
-    if type(asarray(a)) is np.ndarray:  # no derivative to carry: complex results allowed
+    if type(asarray(a)) is np.ndarray:  # no derivative to carry: NumPy's own
         return np.linalg.eig(a)
-    return EigResult(*_dec.eig(_matrices("eig", a, square=True)))
+    return EigResult(*_eig("eig", a))
 
 
 def eigvals(a: ArrayLike) -> Array:
-    """Eigenvalues of general square matrices; as :func:`eig` (inside transforms they are
-    ``eig``'s, real spectra only).
+    """Eigenvalues of general square matrices: :func:`eig`'s (derivatives included).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.linalg.eigvals(np.array([[2.0, 1.0], [0.0, 3.0]]))
     array([2., 3.])
     """
-    if type(asarray(a)) is np.ndarray:  # no derivative to carry: complex results allowed
+    if type(asarray(a)) is np.ndarray:  # no derivative to carry: NumPy's own
         return np.linalg.eigvals(a)
-    return _dec.eig(_matrices("eigvals", a, square=True))[0]
+    return _eig("eigvals", a)[0]
 
 
 def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | Array:
     """QR factorization ``a = Q @ R`` of (stacked) matrices: ``mode`` ``'reduced'``,
     ``'complete'`` or ``'r'`` (R only), NumPy's values.
 
-    Differentiable where the first ``min(M, N)`` columns of ``a`` are linearly independent;
+    Differentiable where the first ``min(M, N)`` columns of ``a`` are linearly independent
+    (complex ones too: LAPACK's R has a real diagonal, which fixes Q's phases);
     where they are not (a zero on R's diagonal) Q is not determined by ``a`` and the
     derivative raises ``LinAlgError`` (see :mod:`funcgrad.primitives.decompositions`).
     ``mode='complete'`` with M > N: the extra columns of Q get the derivative that does

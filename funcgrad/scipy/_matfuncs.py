@@ -1,5 +1,5 @@
 """Matrix functions of ``funcgrad.scipy.linalg``: ``expm``, ``sqrtm``, ``solve_sylvester``,
-composed of differentiable funcgrad operations.
+``logm``, ``funm``, composed of differentiable funcgrad operations.
 
 * ``expm``: Padé approximants with scaling and squaring (Higham 2005).  Where ``A`` has
   one known value (not under ``vmap``/``jit``) its 1-norm picks the degree (3, 5, 7, 9 or
@@ -14,10 +14,18 @@ composed of differentiable funcgrad operations.
   the Sylvester equation ``X dX + dX X = dA`` (reverse mode transposes it).
 * ``solve_sylvester``: ``A X + X B = Q`` as one linear system with the Kronecker matrix
   ``A ⊗ I + I ⊗ B^T`` (size ``n m``: meant for small matrices).
+* ``logm``, ``funm``: ``V f(D) V^-1`` through ``eig`` (complex eigenvalues included),
+  whose derivative is then the Fréchet derivative (Daleckii-Krein: ``V (G * (V^-1 dA V))
+  V^-1`` with ``G[i, j]`` the divided difference of ``f`` at ``w[i], w[j]``) for a
+  diagonalizable matrix.  Neither JAX nor PyTorch has ``logm``; SciPy's Schur-based
+  values are matched to rounding where the eigenvectors are well conditioned, and
+  (nearly) defective matrices, where this route loses accuracy, raise.  As SciPy, a
+  real matrix gives a real result where its imaginary part is negligible, which needs the
+  values: under ``vmap``/``jit`` real matrices raise (pass ``a.astype(complex)``).
 """
 import math
 
-from typing import Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -27,7 +35,7 @@ from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives import linalg as _la
 from ..typing import Array, ArrayLike
 
-__all__ = ["expm", "sqrtm", "solve_sylvester"]
+__all__ = ["expm", "sqrtm", "solve_sylvester", "logm", "funm"]
 
 _PADE = {
     3: (120., 60., 12., 1.),
@@ -232,3 +240,100 @@ def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
                          "have no square root (e.g. [[0, 1], [0, 0]]); funcgrad's sqrtm "
                          "needs it nonsingular or diagonalizable")
     return _sqrtm_db(a)
+
+
+# --- logm and funm: through the eigendecomposition ------------------------------------------
+
+_DEFECTIVE = 1e8  # eigenvectors more ill-conditioned than this: V f(D) V^-1 is not trusted
+
+
+def _through_eig(name, a, fn, check=None):
+    """``(V fn(w) V^-1, cond(V))`` for one square matrix, SciPy's result type."""
+    a = _float(a)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"{name}: expected a square matrix, got shape {a.shape}")
+    real = a.dtype.kind != "c"
+    if real and not is_concrete(a):
+        raise NotImplementedError(
+            f"{name}: under vmap/jit a real matrix's result type (real or complex, as "
+            f"SciPy decides from the values) is not known; pass a.astype(complex) for a "
+            f"complex result, or call {name} outside vmap/jit")
+    ca = fnp.astype(a, np.result_type(a.dtype, np.complex64))
+    w, v = fnp.linalg.eig(ca)
+    cond = 1.0
+    if is_concrete(a) and a.shape[0]:
+        values = concrete_values(w, name, "")
+        if check is not None:
+            check(values)
+        cond = float(np.linalg.cond(concrete_values(v, name, "")))
+        if not cond <= _DEFECTIVE:
+            raise ValueError(
+                f"{name}: the matrix is defective or nearly so (its eigenvectors have "
+                f"condition number {cond:.3g}), where funcgrad's route through the "
+                f"eigendecomposition loses accuracy; use scipy.linalg.{name} on values "
+                f"(no derivative), or perturb the matrix slightly")
+    out = (v * fn(w)[None, :]) @ _la.inv(v)
+    if real:  # SciPy's _maybe_real: drop a negligible imaginary part
+        eps = np.finfo(a.dtype).eps
+        tol = eps * 1e6 if a.dtype == np.float64 else eps * 1e3
+        if np.allclose(np.imag(concrete_values(out, name, "")), 0.0, atol=tol):
+            out = fnp.real(out)
+    return out, cond
+
+
+def _nonsingular(values):
+    if np.any(values == 0):
+        raise ValueError("logm: the matrix is singular (an eigenvalue is 0), so it has no "
+                         "logarithm")
+
+
+def logm(A: ArrayLike, disp: bool = True) -> Union[Array, tuple[Array, float]]:
+    """The principal matrix logarithm (``scipy.linalg.logm``): ``expm(logm(A)) == A``,
+    real for a real ``A`` where SciPy's is (no eigenvalue on the negative real axis),
+    complex otherwise; differentiable, its derivative the Fréchet derivative (see the
+    module docstring).  On plain arrays (nothing to differentiate) SciPy's own values.  ``disp=False`` also returns SciPy's error estimate
+    ``|expm(F) - A|_1 / |A|_1`` (a float).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.scipy.linalg as fsl
+    >>> np.round(fsl.logm(np.array([[1.0, 3.0], [1.0, 4.0]])), 6)
+    array([[-1.025711,  2.051422],
+           [ 0.683807,  1.025711]])
+    >>> round(float(fg.grad(lambda t: fsl.logm(t * np.eye(2))[0, 0])(2.0)), 12)  # 1/t
+    0.5
+    """
+    if type(asarray(A)) is np.ndarray:  # no derivative to carry: SciPy's own values
+        import scipy.linalg  # (here, so that importing funcgrad never loads SciPy)
+        out = scipy.linalg.logm(A)
+    else:
+        out, _ = _through_eig("logm", A, fnp.log, _nonsingular)
+    if disp:
+        return out
+    f, a = concrete_values(out, "logm(disp=False)", ""), concrete_values(
+        _float(A), "logm(disp=False)", "")
+    err = np.linalg.norm(concrete_values(expm(f), "logm", "") - a, 1) / np.linalg.norm(a, 1)
+    return out, float(err)
+
+
+def funm(A: ArrayLike, func: Callable[[Array], ArrayLike], disp: bool = True) -> Union[Array, tuple[Array, float]]:
+    """The matrix function of the scalar function ``func`` (``scipy.linalg.funm``): ``func``
+    takes an array of eigenvalues and is applied to each (it must be differentiable by
+    funcgrad: NumPy's ufuncs are), giving ``V func(w) V^-1``, real for a real ``A`` where
+    the imaginary part is negligible (as SciPy).  ``disp=False`` also returns an estimate
+    of the relative error, ``cond(V) * eps`` (SciPy estimates its Schur-Parlett
+    algorithm's instead).  On plain arrays SciPy's own values.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.funm(np.array([[1.0, 2.0], [0.0, 3.0]]), lambda w: w ** 2)
+    array([[1., 8.],
+           [0., 9.]])
+    """
+    if not callable(func):
+        raise TypeError(f"funm: func must be a function of an array of eigenvalues, got "
+                        f"{type(func).__name__}")
+    if type(asarray(A)) is np.ndarray:  # no derivative to carry: SciPy's own values
+        import scipy.linalg
+        return scipy.linalg.funm(A, func, disp)
+    out, cond = _through_eig("funm", A, func)
+    if disp:
+        return out
+    return out, cond * float(np.finfo(np.result_type(out.dtype, np.float16)).eps)

@@ -5,9 +5,10 @@ Here: the decompositions and solvers with SciPy's signatures where they differ f
 NumPy's (``cholesky(a, lower=False)`` is *upper* by default, ``eigh(a, b=None, *,
 lower=True, eigvals_only=False)``, ``qr(a, mode='full')``, ``svd``, ``pinv(a, *, atol,
 rtol)``, ``solve(a, b, assume_a=...)``), ``block_diag``; triangular, LU and Cholesky
-solves live in :mod:`._decomp`, ``expm``/``sqrtm``/``solve_sylvester`` in
-:mod:`._matfuncs`.  SciPy's ``overwrite_*`` and ``check_finite`` arguments are accepted
-and ignored (funcgrad never overwrites inputs).
+solves live in :mod:`._decomp`, ``expm``/``sqrtm``/``solve_sylvester``/``logm``/``funm``
+in :mod:`._matfuncs`, ``eig``/``schur``/``pinvh`` in :mod:`._spectral`.  SciPy's
+``overwrite_*`` and ``check_finite`` arguments are accepted and ignored (funcgrad never
+overwrites inputs).
 """
 from typing import Literal, Optional, Sequence, Union, overload
 
@@ -18,13 +19,14 @@ from ..numpy import linalg as _nla
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike, Axis
 from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_triangular
-from ._matfuncs import expm, solve_sylvester, sqrtm
+from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
+from ._spectral import eig, pinvh, schur
 from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's, as SciPy's
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu",
            "expm", "sqrtm", "solve_sylvester", "block_diag", "solve", "inv", "det",
            "cholesky", "eigh", "eigvalsh", "svd", "svdvals", "qr", "pinv", "norm",
-           "LinAlgError"]
+           "eig", "schur", "pinvh", "logm", "funm", "LinAlgError"]
 
 
 def _float(a):
