@@ -980,3 +980,17 @@ def test_a_jitted_call_on_tensors_is_recorded_on_their_graph():
     assert isinstance(pair[0], fg.Tensor) and pair[0].tolist() == [1.0, 2.0]
     with fg.no_grad():
         assert f(x).grad_fn is None
+
+
+@pytest.mark.parametrize("shape, axis", [((1000,), 0), ((40, 50), (0, 1)), ((1000,), None)])
+def test_a_whole_sum_with_keepdims_fused_into_its_loop_keeps_its_shape(shape, axis):
+    """A sum of every element, accumulated inside the loop that computes its terms, with
+    keepdims=True is an array of ones' shape (the kernel bound a scalar and failed to
+    compile: np.ravel of a float)."""
+    x = np.arange(np.prod(shape)).reshape(shape)  # (ints: the cast fuses with the sum)
+
+    def f(a):
+        return fnp.sum(fnp.astype(a, np.float64), axis=axis, keepdims=True) / 7.0
+    got = fg.jit(f, wait=True)(x)
+    want = np.sum(x.astype(np.float64), axis=axis, keepdims=True) / 7.0
+    assert got.shape == want.shape and np.array_equal(got, want)

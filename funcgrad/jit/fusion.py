@@ -302,7 +302,10 @@ def emit_loop(block, eqns):
     else:
         loop.emit(eqns, "vector" if vector else "exact", None)
     if total is not None:
-        block.bind(total.outvars[0], loop.total_expr())
+        out, expr = total.outvars[0], loop.total_expr()
+        if out.aval.shape:  # (keepdims: the sum of everything in an array of ones' shape)
+            expr = f"np.full({shape_text(out.aval.shape)}, {expr}, np.{out.aval.dtype.name})"
+        block.bind(out, expr)
     for v in materialize:
         name = out_names[id(v)]
         if id(v) in rows:
