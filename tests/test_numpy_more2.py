@@ -616,3 +616,14 @@ def test_poly_of_conjugate_roots_is_real_and_of_a_rotation_matrix_vmaps():
 def test_last_of_issue_28_bad_calls_name_the_problem(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_mean_of_float16_sums_in_float32_as_numpy():
+    """NumPy sums a float16 mean in float32: summing in float16 overflowed to inf (nan
+    mean) for 100,000 values around 5, and lost digits for fewer."""
+    x = (np.random.default_rng(0).random(100000) * 10).astype(np.float16)
+    for got, want in [(fnp.mean(x), np.mean(x)),
+                      (fnp.mean(x.reshape(100, 1000), axis=1), np.mean(x.reshape(100, 1000), axis=1)),
+                      (fnp.mean(x[:999].reshape(9, 111), axis=0, keepdims=True),
+                       np.mean(x[:999].reshape(9, 111), axis=0, keepdims=True))]:
+        assert got.dtype == np.float16 and np.array_equal(got, want)

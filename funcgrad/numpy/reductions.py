@@ -71,9 +71,13 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     a, axes = _reduction(a, axis, dtype)
     if a.dtype.kind in "biu":
         a = astype(a, _np.float64)
+    half = a.dtype == _np.float16 and dtype is None  # summed in float32, as NumPy
+    if half:
+        a = astype(a, _np.float32)
     n = _count(a, axes)
-    return _st.reduce_sum(a, axes, keepdims) / float(n) if n else \
+    result = _st.reduce_sum(a, axes, keepdims) / float(n) if n else \
         _st.reduce_sum(a, axes, keepdims) * _np.nan
+    return astype(result, _np.float16) if half else result
 
 
 def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
