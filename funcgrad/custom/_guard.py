@@ -13,6 +13,15 @@ from ..core import EscapedTracerError, Interpreter, Tracer, aval_of
 __all__ = ["CapturedTracerError", "guarded", "explain_rule_errors", "StagedCaptures"]
 
 
+
+def _ids_down_from(interp):
+    """The ids of ``interp`` and of the interpreters below it, down to the root."""
+    ids = set()
+    while interp is not None:
+        ids.add(id(interp))
+        interp = interp.parent
+    return ids
+
 class CapturedTracerError(EscapedTracerError):
     """A custom rule used a traced value it captured instead of receiving.  ``captured``
     lists those values where they are known (see :class:`StagedCaptures`)."""
@@ -36,12 +45,7 @@ class _Guard(Interpreter):
 
     def __init__(self, name):
         super().__init__()
-        chain = set()
-        interp = self.parent
-        while interp is not None:
-            chain.add(id(interp))
-            interp = interp.parent
-        self.chain = chain
+        self.chain = _ids_down_from(self.parent)
         self.name = name
 
     def process(self, prim, args, params):
@@ -80,12 +84,7 @@ class StagedCaptures(Interpreter):
         super().__init__()
         self.graph = graph
         self.name = name
-        outside = set()
-        interp = graph.parent
-        while interp is not None:
-            outside.add(id(interp))
-            interp = interp.parent
-        self.outside = outside
+        self.outside = _ids_down_from(graph.parent)
         self.found = {}
 
     def process(self, prim, args, params):
