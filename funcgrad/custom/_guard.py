@@ -13,7 +13,6 @@ from ..core import EscapedTracerError, Interpreter, Tracer, aval_of
 __all__ = ["CapturedTracerError", "guarded", "explain_rule_errors", "StagedCaptures"]
 
 
-
 def _ids_down_from(interp):
     """The ids of ``interp`` and of the interpreters below it, down to the root."""
     ids = set()
@@ -21,6 +20,7 @@ def _ids_down_from(interp):
         ids.add(id(interp))
         interp = interp.parent
     return ids
+
 
 class CapturedTracerError(EscapedTracerError):
     """A custom rule used a traced value it captured instead of receiving.  ``captured``
