@@ -620,3 +620,18 @@ def test_errors_name_the_problem():
         x.div(2, rounding_mode="round")
     with pytest.raises(IndexError, match="out of range"):
         x.kthvalue(3)
+
+
+def test_where_promotes_as_pytorch():
+    """A 0-d float64 Tensor, a number or a NumPy scalar does not widen a float32 Tensor
+    (PyTorch's promotion); a float64 Tensor with dimensions does."""
+    t = fg.tensor([1.0, -2.0], requires_grad=True)
+    for other, dtype in [(fg.tensor(1.5, dtype=fg.float64), np.float32), (2, np.float32),
+                         (np.float64(3.0), np.float32),
+                         (fg.tensor([1.5, 2.5], dtype=fg.float64), np.float64)]:
+        r = t.where(t > 0, other)
+        assert r.dtype == dtype
+        np.testing.assert_allclose(r.detach().numpy(), np.where([True, False], [1.0, -2.0],
+                                   np.asarray(getattr(other, "detach", lambda: other)())))
+    r.sum().backward()
+    np.testing.assert_allclose(t.grad.numpy(), [1.0, 0.0])

@@ -416,7 +416,13 @@ def positive(self: Any) -> Any:
 
 
 def where(self: Any, condition: Any, other: Any) -> Any:
-    """``self`` where ``condition`` holds, ``other`` elsewhere."""
+    """``self`` where ``condition`` holds, ``other`` elsewhere (PyTorch's promotion: a
+    0-d Tensor or a number does not widen a float32 Tensor)."""
+    dtype = result_dtype([self, other])
+    if dtype is not None:
+        self, other = [fnp.astype(x, dtype) if isinstance(x, TensorBase) and x.dtype != dtype
+                       else np.asarray(x, dtype) if not isinstance(x, TensorBase) else x
+                       for x in (self, other)]
     return fnp.where(condition, self, other)
 
 
