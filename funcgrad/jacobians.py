@@ -297,11 +297,17 @@ def hvp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyT
     >>> import numpy as np, funcgrad as fg
     >>> fg.hvp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([1.0, 0.0]),))
     (np.float64(9.0), (array([6., 0.]),))
+    >>> fg.hvp(lambda x: np.sum(x ** 3), np.array([1.0, 2.0]), np.array([1.0, 0.0]))[1]
+    array([6., 0.])
+
+    ``primals`` is a tuple of the arguments, with a tuple of products; one argument may
+    also be passed bare, with its product bare (as ``torch.autograd.functional.hvp``).
     """
+    single = not isinstance(primals, (tuple, list))
     primals, tangents = _as_tuple(primals), _as_tuple(tangents)
     everything = tuple(range(len(primals)))
     (value, _), (_, product) = jvp(value_and_grad(fun, everything), primals, tangents)
-    return value, product
+    return value, (product[0] if single else product)
 
 
 def vhp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyTree, PyTree]:
@@ -310,7 +316,10 @@ def vhp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyT
     >>> import numpy as np, funcgrad as fg
     >>> fg.vhp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([0.0, 1.0]),))
     (np.float64(9.0), (array([ 0., 12.]),))
+
+    One argument may be passed bare, with its product bare (as in :func:`hvp`).
     """
+    single = not isinstance(primals, (tuple, list))
     primals, tangents = _as_tuple(primals), _as_tuple(tangents)
     everything = tuple(range(len(primals)))
 
@@ -319,7 +328,8 @@ def vhp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyT
         return g, value
 
     _, vjp_fn, value = vjp(gradient_and_value, *primals, has_aux=True)
-    return _plain(value), vjp_fn(tangents)
+    product = vjp_fn(tangents)
+    return _plain(value), (product[0] if single else product)
 
 
 def elementwise_grad(fun: Callable[..., Any], argnum: int = 0) -> Callable[..., PyTree]:

@@ -700,6 +700,15 @@ def test_vhp_equals_vector_times_hessian():
     close(product, v @ cubic_hessian(X3), rtol=1e-12)
 
 
+def test_hvp_and_vhp_of_one_bare_argument_give_a_bare_product():
+    """As torch.autograd.functional.hvp/vhp: a bare input, a bare product."""
+    v = np.array([0.4, -1.2, 2.0])
+    for transform, want in [(fg.hvp, cubic_hessian(X3) @ v), (fg.vhp, v @ cubic_hessian(X3))]:
+        value, product = transform(cubic, X3, v)
+        assert isinstance(product, np.ndarray)
+        close(product, want, rtol=1e-12)
+
+
 def test_hvp_with_two_arguments():
     def f(x, y):
         return np.sum(x ** 2 * y)
