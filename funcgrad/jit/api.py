@@ -238,10 +238,14 @@ class JitFunction:
                       if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         names = set(self.static_argnames)
         nums = set(self.static_argnums)
-        for i in self.static_argnums:
+        if not any(p.kind == p.VAR_POSITIONAL for p in params):
+            # A negative position counts from the end of the signature's positional
+            # parameters, however the call passes them (by keyword, or leaving a default)
+            nums = {i + len(positional) if -len(positional) <= i < 0 else i for i in nums}
+        for i in nums:
             if 0 <= i < len(positional):
                 names.add(positional[i])
-        for name in self.static_argnames:
+        for name in names:
             if name in positional:
                 nums.add(positional.index(name))
         self.static_argnums = tuple(sorted(nums))
@@ -559,13 +563,28 @@ def _is_special(x):
 
 
 def _hashable_static(value, where):
+    """The cache key of a static argument: its value and its type (``1``, ``1.0`` and
+    ``True`` are equal in Python but trace differently: ``x * n`` of an int array is int
+    for one, float for another), floats by their bits (``0.0 == -0.0``, yet ``1 / s``
+    differs; and a ``nan`` finds its own trace again)."""
     try:
         hash(value)
     except TypeError:
         raise TypeError(f"jit: static {where} of type {type(value).__name__} is not hashable; "
                         f"static arguments key the compilation cache. Pass a tuple instead "
                         f"of a list (or make the argument dynamic).") from None
-    return value
+    return _static_key(value)
+
+
+def _static_key(value):
+    t = type(value)
+    if t is float:
+        return t, value.hex()
+    if t is complex:
+        return t, value.real.hex(), value.imag.hex()
+    if t is tuple:
+        return t, tuple(_static_key(v) for v in value)
+    return t, value
 
 
 @overload
