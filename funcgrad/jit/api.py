@@ -227,6 +227,7 @@ class JitFunction:
         self._fast = {}
         self._simple = not self.static_argnums and not self.static_argnames
         self._watched = []  # (the user's array, its value when traced): see _outdated
+        self._links = []  # (container, key, value) on the way to them: see _outdated
 
     def _resolve_static_names(self):
         """Static arguments may be named either way: link names and positions."""
@@ -332,7 +333,9 @@ class JitFunction:
             return out_leaves
 
         if not self._watched:
-            self._watched = [(a, a.copy()) for a in _reachable_arrays(self.fun)]
+            links = []
+            self._watched = [(a, a.copy()) for a in _reachable_arrays(self.fun, links=links)]
+            self._links = links
         graph = trace_flat(flat_fun, avals, "jit")
         graph, tracers = closure_convert(graph)
         name = getattr(self.fun, "__name__", "f")
@@ -405,13 +408,17 @@ class JitFunction:
         self._cache.clear()
         self._fast.clear()
         self._watched = []
+        self._links = []
 
     def _outdated(self):
         """Has an array the function reaches (a global, a closure's, an attribute of an
         object it holds) changed since it was traced?  A trace reads such arrays as
         constants, so after ``w[:] = ...`` the compiled code would compute with the old
-        values: silently wrong.  Then the function is traced again (as eager code would
-        see the new values)."""
+        values: silently wrong.  So is one rebound (``W = new_array`` for a global ``W``,
+        ``model.w = ...``, a closure's ``nonlocal``).  Then the function is traced again
+        (as eager code would see the new values)."""
+        if _relinked(self._links):
+            return True
         for array, value in self._watched:
             if not _same_bits(array, value):
                 return True
@@ -437,11 +444,14 @@ def _same_bits(array, value):
     return np.array_equal(array, value, equal_nan=array.dtype.kind in "fc")
 
 
-def _reachable_arrays(fun, depth=6):
+def _reachable_arrays(fun, depth=6, links=None):
     """The NumPy arrays ``fun`` can read without being passed them: through its closure,
     the globals it names (and those of the functions it names), default arguments, bound
-    objects' attributes, ``functools.partial`` arguments, and lists/tuples/dicts of them."""
-    found, seen = {}, set()
+    objects' attributes, ``functools.partial`` arguments, and lists/tuples/dicts of them.
+    ``links``, a list, receives ``(container, key, value)`` for each changeable step on
+    the way to those arrays (a global's name, a closure's cell, an attribute, a list's or
+    a dict's item): rebinding one (``W = new_array``) changes what ``fun`` reads."""
+    found, seen = {}, {}
 
     def names(code):
         out = set(code.co_names)
@@ -450,46 +460,82 @@ def _reachable_arrays(fun, depth=6):
                 out |= names(c)
         return out
 
+    def via(container, key, value, depth):
+        """Visit ``value``, held at ``container[key]``: record the link if it leads to
+        an array."""
+        leads = visit(value, depth)
+        if leads and links is not None:
+            links.append((container, key, value))
+        return leads
+
     def visit(obj, depth):
-        if depth < 0 or id(obj) in seen or obj is None:
-            return
-        seen.add(id(obj))
+        """Does ``obj`` lead to an array?"""
+        if depth < 0 or obj is None:
+            return False
+        if id(obj) in seen:
+            return seen[id(obj)]
+        seen[id(obj)] = False
+        leads = False
         if type(obj) is ndarray:
             if obj.dtype.kind in "biufc":
                 found[id(obj)] = obj
-        elif isinstance(obj, (list, tuple)):
+                leads = True
+        elif isinstance(obj, tuple):
             for o in obj[:256]:
-                visit(o, depth - 1)
+                leads |= visit(o, depth - 1)
+        elif isinstance(obj, list):
+            for i, o in enumerate(obj[:256]):
+                leads |= via(obj, i, o, depth - 1)
         elif isinstance(obj, dict):
-            for o in list(obj.values())[:256]:
-                visit(o, depth - 1)
+            for k, o in list(obj.items())[:256]:
+                leads |= via(obj, k, o, depth - 1)
         elif isinstance(obj, types.FunctionType):
             for cell in obj.__closure__ or ():
                 try:
-                    visit(cell.cell_contents, depth - 1)
+                    leads |= via(cell, _CELL, cell.cell_contents, depth - 1)
                 except ValueError:  # an empty cell
                     pass
-            visit(obj.__defaults__, depth - 1)
-            visit(obj.__kwdefaults__, depth - 1)
+            leads |= visit(obj.__defaults__, depth - 1)
+            leads |= visit(obj.__kwdefaults__, depth - 1)
             g = obj.__globals__
             for name in names(obj.__code__):
                 if name in g and not isinstance(g[name], types.ModuleType):
-                    visit(g[name], depth - 1)
+                    leads |= via(g, name, g[name], depth - 1)
         elif isinstance(obj, types.MethodType):
-            visit(obj.__func__, depth - 1)
-            visit(getattr(obj.__self__, "__dict__", None), depth - 1)
+            leads |= visit(obj.__func__, depth - 1)
+            leads |= visit(getattr(obj.__self__, "__dict__", None), depth - 1)
         elif isinstance(obj, functools.partial):
-            visit(obj.func, depth - 1)
-            visit(obj.args, depth - 1)
-            visit(obj.keywords, depth - 1)
+            leads |= visit(obj.func, depth - 1)
+            leads |= visit(obj.args, depth - 1)
+            leads |= visit(obj.keywords, depth - 1)
         elif isinstance(obj, JitFunction):
-            visit(obj.fun, depth - 1)
+            leads |= visit(obj.fun, depth - 1)
         elif hasattr(obj, "__call__") and hasattr(obj, "__dict__") and not isinstance(
                 obj, type):
-            visit(obj.__dict__, depth - 1)  # a callable object: its state
+            leads |= visit(obj.__dict__, depth - 1)  # a callable object: its state
+        seen[id(obj)] = leads
+        return leads
 
     visit(fun, depth)
     return list(found.values())
+
+
+_CELL = object()  # the key of a closure cell's contents in a link
+
+
+def _relinked(links):
+    """Does any ``(container, key, value)`` of ``links`` hold another value now?"""
+    for container, key, value in links:
+        try:
+            if key is _CELL:
+                now = container.cell_contents
+            else:
+                now = container[key]
+        except (KeyError, IndexError, ValueError):
+            return True
+        if now is not value:
+            return True
+    return False
 
 
 def _unpickle_jit(key, fun, static_argnums, static_argnames):
