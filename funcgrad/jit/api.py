@@ -11,7 +11,6 @@ import inspect
 import numbers
 import os
 import threading
-import types
 import warnings
 from typing import Any, Callable, Sequence, overload
 
@@ -25,6 +24,7 @@ from .call import compile_graph, jit_call_p
 from .derive import as_root
 from .passes import closure_convert
 from .trace import trace_flat
+from .watch import reachable_arrays, relinked, same_bits
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
 
@@ -212,6 +212,8 @@ class Lowering:
 class JitFunction:
     """A jitted function (what :func:`jit` returns)."""
 
+    _watch_through = True  # (watch.reachable_arrays looks into its function)
+
     def __init__(self, fun, static_argnums=(), static_argnames=(), wait=None):
         functools.update_wrapper(self, fun)
         self.fun = fun
@@ -265,7 +267,7 @@ class JitFunction:
         recipe = (self.fun, self.static_argnums, self.static_argnames)
         key = None
         shipped = self.__dict__.get("_shipped")
-        if shipped is not None and shipped[1] == arrays_digest(_reachable_arrays(self.fun)):
+        if shipped is not None and shipped[1] == arrays_digest(reachable_arrays(self.fun)):
             # Passed on (worker to worker): the key it came with, as this process's
             # pickle of a rebuilt function differs in bytes from the original's.
             key = shipped[0]
@@ -334,7 +336,7 @@ class JitFunction:
 
         if not self._watched:
             links = []
-            self._watched = [(a, a.copy()) for a in _reachable_arrays(self.fun, links=links)]
+            self._watched = [(a, a.copy()) for a in reachable_arrays(self.fun, links=links)]
             self._links = links
         graph = trace_flat(flat_fun, avals, "jit")
         graph, tracers = closure_convert(graph)
@@ -417,125 +419,12 @@ class JitFunction:
         values: silently wrong.  So is one rebound (``W = new_array`` for a global ``W``,
         ``model.w = ...``, a closure's ``nonlocal``).  Then the function is traced again
         (as eager code would see the new values)."""
-        if _relinked(self._links):
+        if relinked(self._links):
             return True
         for array, value in self._watched:
-            if not _same_bits(array, value):
+            if not same_bits(array, value):
                 return True
         return False
-
-
-_same_words = None  # funcgrad.jit.runtime.same_words, once Numba is loaded
-
-
-def _same_bits(array, value):
-    """Are ``array``'s contents the same bits as ``value`` (its copy, C-contiguous)?  One
-    pass over machine words where the layout allows (NaN equals itself; -0.0 and 0.0
-    differ, which only costs a retrace), in compiled code: several times faster than
-    ``np.array_equal``, which builds a boolean array first."""
-    global _same_words
-    if array.shape != value.shape or array.dtype != value.dtype:
-        return False
-    if array.flags.c_contiguous:
-        if _same_words is None:
-            from .runtime import same_words as _same_words
-        word = np.uint64 if array.nbytes % 8 == 0 else np.uint8
-        return _same_words(array.reshape(-1).view(word), value.reshape(-1).view(word))
-    return np.array_equal(array, value, equal_nan=array.dtype.kind in "fc")
-
-
-def _reachable_arrays(fun, depth=6, links=None):
-    """The NumPy arrays ``fun`` can read without being passed them: through its closure,
-    the globals it names (and those of the functions it names), default arguments, bound
-    objects' attributes, ``functools.partial`` arguments, and lists/tuples/dicts of them.
-    ``links``, a list, receives ``(container, key, value)`` for each changeable step on
-    the way to those arrays (a global's name, a closure's cell, an attribute, a list's or
-    a dict's item): rebinding one (``W = new_array``) changes what ``fun`` reads."""
-    found, seen = {}, {}
-
-    def names(code):
-        out = set(code.co_names)
-        for c in code.co_consts:
-            if isinstance(c, types.CodeType):
-                out |= names(c)
-        return out
-
-    def via(container, key, value, depth):
-        """Visit ``value``, held at ``container[key]``: record the link if it leads to
-        an array."""
-        leads = visit(value, depth)
-        if leads and links is not None:
-            links.append((container, key, value))
-        return leads
-
-    def visit(obj, depth):
-        """Does ``obj`` lead to an array?"""
-        if depth < 0 or obj is None:
-            return False
-        if id(obj) in seen:
-            return seen[id(obj)]
-        seen[id(obj)] = False
-        leads = False
-        if type(obj) is ndarray:
-            if obj.dtype.kind in "biufc":
-                found[id(obj)] = obj
-                leads = True
-        elif isinstance(obj, tuple):
-            for o in obj[:256]:
-                leads |= visit(o, depth - 1)
-        elif isinstance(obj, list):
-            for i, o in enumerate(obj[:256]):
-                leads |= via(obj, i, o, depth - 1)
-        elif isinstance(obj, dict):
-            for k, o in list(obj.items())[:256]:
-                leads |= via(obj, k, o, depth - 1)
-        elif isinstance(obj, types.FunctionType):
-            for cell in obj.__closure__ or ():
-                try:
-                    leads |= via(cell, _CELL, cell.cell_contents, depth - 1)
-                except ValueError:  # an empty cell
-                    pass
-            leads |= visit(obj.__defaults__, depth - 1)
-            leads |= visit(obj.__kwdefaults__, depth - 1)
-            g = obj.__globals__
-            for name in names(obj.__code__):
-                if name in g and not isinstance(g[name], types.ModuleType):
-                    leads |= via(g, name, g[name], depth - 1)
-        elif isinstance(obj, types.MethodType):
-            leads |= visit(obj.__func__, depth - 1)
-            leads |= visit(getattr(obj.__self__, "__dict__", None), depth - 1)
-        elif isinstance(obj, functools.partial):
-            leads |= visit(obj.func, depth - 1)
-            leads |= visit(obj.args, depth - 1)
-            leads |= visit(obj.keywords, depth - 1)
-        elif isinstance(obj, JitFunction):
-            leads |= visit(obj.fun, depth - 1)
-        elif hasattr(obj, "__call__") and hasattr(obj, "__dict__") and not isinstance(
-                obj, type):
-            leads |= visit(obj.__dict__, depth - 1)  # a callable object: its state
-        seen[id(obj)] = leads
-        return leads
-
-    visit(fun, depth)
-    return list(found.values())
-
-
-_CELL = object()  # the key of a closure cell's contents in a link
-
-
-def _relinked(links):
-    """Does any ``(container, key, value)`` of ``links`` hold another value now?"""
-    for container, key, value in links:
-        try:
-            if key is _CELL:
-                now = container.cell_contents
-            else:
-                now = container[key]
-        except (KeyError, IndexError, ValueError):
-            return True
-        if now is not value:
-            return True
-    return False
 
 
 def _unpickle_jit(key, fun, static_argnums, static_argnames):
@@ -543,7 +432,7 @@ def _unpickle_jit(key, fun, static_argnums, static_argnames):
 
     def make():
         made = JitFunction(fun, static_argnums, static_argnames)
-        made._shipped = (key, arrays_digest(_reachable_arrays(fun)))
+        made._shipped = (key, arrays_digest(reachable_arrays(fun)))
         return made
     return shared(key, make)
 
