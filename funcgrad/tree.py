@@ -12,6 +12,8 @@ Everything else is a leaf.
 
 ``ravel(tree) -> (flat, unravel)`` gives one 1-D array and the way back.
 """
+import dataclasses
+import functools
 from collections import OrderedDict, defaultdict
 from typing import Any, Callable, Iterable
 
@@ -19,7 +21,9 @@ import numpy as np
 
 from .typing import PyTree
 
-__all__ = ["register", "flatten", "unflatten", "tree_map", "leaves", "TreeDef", "ravel"]
+__all__ = ["register", "flatten", "unflatten", "tree_map", "map", "leaves", "structure",
+           "all_leaves", "reduce", "transpose", "TreeDef", "ravel", "register_pytree_node",
+           "register_pytree_node_class", "register_dataclass"]
 
 _registry: dict[type, tuple[Callable[..., Any], Callable[..., Any]]] = {}
 
@@ -72,7 +76,7 @@ class TreeDef:
 
     >>> _, treedef = flatten((1.0, {"a": 2.0}))
     >>> treedef, treedef.num_leaves
-    (tuple(*, dict(*)), 2)
+    (PyTreeDef((*, {'a': *})), 2)
     >>> treedef == flatten((3.0, {"a": 4.0}))[1]
     True
     """
@@ -97,10 +101,35 @@ class TreeDef:
         return hash((self.node, self.aux, self.children))
 
     def __repr__(self):
-        if self.node is None:
+        return f"PyTreeDef({self._show()})"
+
+    def _show(self):
+        """JAX's notation: ``*`` a leaf, ``(…)`` a tuple, ``[…]`` a list, ``{'k': …}`` a
+        dict (its keys shown: structures that differ by a key read differently)."""
+        kids = [c._show() for c in self.children]
+        node = self.node
+        if node is None:
             return "*"
-        name = self.node if isinstance(self.node, str) else self.node.__name__
-        return f"{name}({', '.join(map(repr, self.children))})"
+        if node is tuple:
+            return f"({kids[0]},)" if len(kids) == 1 else f"({', '.join(kids)})"
+        if node is list:
+            return f"[{', '.join(kids)}]"
+        if node is dict:
+            return "{" + ", ".join(f"{k!r}: {c}" for k, c in zip(self.aux, kids)) + "}"
+        if node is type(None):
+            return "None"
+        if node == "namedtuple":
+            fields = ", ".join(f"{f}={c}" for f, c in zip(self.aux._fields, kids))
+            return f"{self.aux.__name__}({fields})"
+        return f"{node.__name__}[{self.aux!r}]({', '.join(kids)})"
+
+    def unflatten(self, leaves: Iterable[Any]) -> PyTree:
+        """The tree of this structure holding ``leaves`` (:func:`unflatten`).
+
+        >>> structure((1.0, [2.0])).unflatten([3.0, 4.0])
+        (3.0, [4.0])
+        """
+        return unflatten(self, leaves)
 
 
 _LEAF = TreeDef(None, None, ())
@@ -112,7 +141,7 @@ def flatten(tree: PyTree, is_leaf: Callable[[Any], bool] | None = None
     flattened in sorted key order, as in JAX.
 
     >>> flatten({"b": [1.0, 2.0], "a": 3.0})
-    ([3.0, 1.0, 2.0], dict(*, list(*, *)))
+    ([3.0, 1.0, 2.0], PyTreeDef({'a': *, 'b': [*, *]}))
     >>> flatten([(1.0, 2.0), 3.0], is_leaf=lambda x: isinstance(x, tuple))[0]
     [(1.0, 2.0), 3.0]
     """
@@ -155,7 +184,8 @@ def unflatten(treedef: TreeDef, leaves: Iterable[Any]) -> PyTree:
     out = _unflatten(treedef, it)
     rest = sum(1 for _ in it)
     if rest:
-        raise ValueError(f"unflatten: {rest} more leaves than the tree structure {treedef} holds")
+        raise ValueError(f"unflatten: {treedef.num_leaves + rest} leaves for the tree structure "
+                         f"{treedef}, which holds {treedef.num_leaves}; pass exactly that many")
     return out
 
 
@@ -164,36 +194,187 @@ def _unflatten(treedef, it):
         try:
             return next(it)
         except StopIteration:
-            raise ValueError("unflatten: too few leaves for the tree structure") from None
+            raise ValueError("unflatten: too few leaves for the tree structure; pass as many "
+                             "as its num_leaves") from None
     children = [_unflatten(c, it) for c in treedef.children]
     if treedef.node == "namedtuple":
         return treedef.aux(*children)
     return _registry[treedef.node][1](treedef.aux, children)
 
 
-def leaves(tree: PyTree) -> list[Any]:
+def leaves(tree: PyTree, is_leaf: Callable[[Any], bool] | None = None) -> list[Any]:
     """The leaves of ``tree``, in flattening order (``None`` holds none).
 
     >>> leaves({"b": (2.0, None), "a": [1.0]})
     [1.0, 2.0]
     """
-    return flatten(tree)[0]
+    return flatten(tree, is_leaf)[0]
 
 
-def tree_map(f: Callable[..., Any], tree: PyTree, *rest: PyTree) -> PyTree:
-    """Apply ``f`` leafwise to ``tree`` (and the matching leaves of ``rest``).
+def structure(tree: PyTree, is_leaf: Callable[[Any], bool] | None = None) -> TreeDef:
+    """The :class:`TreeDef` of ``tree`` (``jax.tree.structure``).
+
+    >>> structure({"b": [1.0, 2.0], "a": None})
+    PyTreeDef({'a': None, 'b': [*, *]})
+    """
+    return flatten(tree, is_leaf)[1]
+
+
+def all_leaves(iterable: Iterable[Any], is_leaf: Callable[[Any], bool] | None = None) -> bool:
+    """Is every element of ``iterable`` a leaf (``jax.tree_util.all_leaves``)?
+
+    >>> all_leaves([1.0, 2.0]), all_leaves([1.0, (2.0,)]), all_leaves([None])
+    (True, False, False)
+    """
+    return all(flatten(x, is_leaf)[1] == _LEAF for x in iterable)
+
+
+def tree_map(f: Callable[..., Any], tree: PyTree, *rest: PyTree,
+             is_leaf: Callable[[Any], bool] | None = None) -> PyTree:
+    """Apply ``f`` leafwise to ``tree`` and the matching parts of ``rest``, as
+    ``jax.tree.map``: each of ``rest`` has ``tree``'s structure or more below its leaves
+    (``f`` then gets the whole subtree there).  ``is_leaf`` stops the descent in ``tree``.
 
     >>> tree_map(lambda a, b: a + b, (1, [2]), (10, [20]))
     (11, [22])
+    >>> tree_map(lambda a, b: (a, b), [1, 2], [(3, 4), 5])
+    [(1, (3, 4)), (2, 5)]
     """
-    flat, treedef = flatten(tree)
-    others = []
-    for r in rest:
-        r_flat, r_def = flatten(r)
-        if r_def != treedef:
-            raise ValueError(f"tree_map: structures differ: {treedef} vs {r_def}")
-        others.append(r_flat)
+    flat, treedef = flatten(tree, is_leaf)
+    others = [_flatten_up_to(treedef, r, i + 1) for i, r in enumerate(rest)]
     return unflatten(treedef, [f(*xs) for xs in zip(flat, *others)])
+
+
+map = tree_map  # jax.tree.map's name (this module's own: builtins.map stays as it was)
+
+
+def _flatten_up_to(treedef, tree, which):
+    """The subtrees of ``tree`` at ``treedef``'s leaves, in order; an error names where
+    ``tree`` differs."""
+    if treedef.node is None and type(tree) is np.ndarray:
+        return [tree]
+    out: list[Any] = []
+
+    def walk(d, x, path):
+        if d.node is None:
+            out.append(x)
+            return
+        ch, xd = flatten(x, lambda y: y is not x)  # one level of x
+        if xd.node != d.node or xd.aux != d.aux or len(ch) != len(d.children):
+            raise ValueError(f"tree_map: structures differ: tree {which} differs from the "
+                             f"first at {path or 'its root'}: {_one_level(xd)} where it "
+                             f"has {_one_level(d)}; give every tree the first's "
+                             f"structure (or more below its leaves)")
+        for i, (cd, cx) in enumerate(zip(d.children, ch)):
+            walk(cd, cx, f"{path}[{d.aux[i]!r}]" if d.node in (dict, OrderedDict)
+                 else f"{path}[{i}]")
+
+    walk(treedef, tree, "")
+    return out
+
+
+def _one_level(d):
+    """The repr of ``d``'s top node, its children shown as leaves."""
+    return repr(TreeDef(d.node, d.aux, tuple(_LEAF for _ in d.children)))
+
+
+def reduce(function: Callable[[Any, Any], Any], tree: PyTree, *initializer: Any,
+           is_leaf: Callable[[Any], bool] | None = None) -> Any:
+    """``functools.reduce`` over the leaves of ``tree`` (``jax.tree.reduce``).
+
+    >>> reduce(lambda a, b: a + b, {"x": 1, "y": [2, 3]}), reduce(max, [], 0)
+    (6, 0)
+    """
+    return functools.reduce(function, flatten(tree, is_leaf)[0], *initializer)
+
+
+def transpose(outer_treedef: TreeDef, inner_treedef: TreeDef | None, pytree_to_transpose: PyTree
+              ) -> PyTree:
+    """Turn a tree of structure ``outer`` of trees of structure ``inner`` into a tree of
+    structure ``inner`` of trees of structure ``outer`` (``jax.tree.transpose``).
+    ``inner_treedef=None`` takes the structure of the first inner tree.
+
+    >>> outer, inner = structure([0, 0]), structure((0, 0))
+    >>> transpose(outer, inner, [(1, 2), (3, 4)])
+    ([1, 3], [2, 4])
+    """
+    parts = _flatten_up_to(outer_treedef, pytree_to_transpose, 1)
+    if inner_treedef is None:
+        inner_treedef = structure(parts[0]) if parts else _LEAF
+    flats = [_flatten_up_to(inner_treedef, p, i + 1) for i, p in enumerate(parts)]
+    return unflatten(inner_treedef, [unflatten(outer_treedef, list(column))
+                                     for column in zip(*flats)] if flats else
+                     [unflatten(outer_treedef, []) for _ in range(inner_treedef.num_leaves)])
+
+
+def register_pytree_node(nodetype: type, flatten_func: Callable[[Any], tuple[Iterable[Any], Any]],
+                         unflatten_func: Callable[[Any, Iterable[Any]], Any]) -> None:
+    """JAX's name for :func:`register`.
+
+    >>> class Box:
+    ...     def __init__(self, v): self.v = v
+    >>> register_pytree_node(Box, lambda b: ((b.v,), None), lambda aux, ch: Box(*ch))
+    >>> leaves([Box(1.0), Box(2.0)])
+    [1.0, 2.0]
+    """
+    register(nodetype, flatten_func, unflatten_func)
+
+
+def register_pytree_node_class(cls: type) -> type:
+    """Class decorator: ``cls.tree_flatten(self) -> (children, aux)`` and the classmethod
+    ``cls.tree_unflatten(aux, children)`` make it a pytree node (JAX's decorator).
+
+    >>> @register_pytree_node_class
+    ... class Scaled:
+    ...     def __init__(self, x, k): self.x, self.k = x, k
+    ...     def tree_flatten(self): return (self.x,), self.k
+    ...     @classmethod
+    ...     def tree_unflatten(cls, k, children): return cls(children[0], k)
+    >>> tree_map(lambda v: v * 10, Scaled(1.5, "k")).x
+    15.0
+    """
+    for name in ("tree_flatten", "tree_unflatten"):
+        if not hasattr(cls, name):
+            raise TypeError(f"register_pytree_node_class: {cls.__name__} has no {name}; "
+                            f"define tree_flatten(self) -> (children, aux) and the classmethod "
+                            f"tree_unflatten(cls, aux, children)")
+    register(cls, lambda obj: obj.tree_flatten(), cls.tree_unflatten)
+    return cls
+
+
+def register_dataclass(nodetype: type, data_fields: Iterable[str] | None = None,
+                       meta_fields: Iterable[str] | None = None) -> type:
+    """Make a dataclass a pytree node: its ``data_fields`` are children, its
+    ``meta_fields`` static (in the structure; they must be hashable).  Without the lists,
+    fields marked ``field(metadata={"static": True})`` are meta, the rest data (as
+    ``jax.tree_util.register_dataclass``).  Usable as a decorator.
+
+    >>> @register_dataclass
+    ... @dataclasses.dataclass
+    ... class Layer:
+    ...     w: float
+    ...     act: str = dataclasses.field(default="tanh", metadata={"static": True})
+    >>> flatten(Layer(2.0))
+    ([2.0], PyTreeDef(Layer[('tanh',)](*)))
+    """
+    if data_fields is None and meta_fields is None:
+        if not dataclasses.is_dataclass(nodetype):
+            raise TypeError(f"register_dataclass: {nodetype.__name__} is not a dataclass; "
+                            f"decorate it with @dataclasses.dataclass first, or pass "
+                            f"data_fields= and meta_fields=")
+        fields = [f for f in dataclasses.fields(nodetype) if f.init]
+        data_fields = [f.name for f in fields if not f.metadata.get("static", False)]
+        meta_fields = [f.name for f in fields if f.metadata.get("static", False)]
+    data, meta = tuple(data_fields or ()), tuple(meta_fields or ())
+
+    def flatten_fn(obj):
+        return [getattr(obj, n) for n in data], tuple(getattr(obj, n) for n in meta)
+
+    def unflatten_fn(aux, children):
+        return nodetype(**dict(zip(data, children)), **dict(zip(meta, aux)))
+
+    register(nodetype, flatten_fn, unflatten_fn)
+    return nodetype
 
 
 def _leaf_dtype(leaf, index):

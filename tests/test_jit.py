@@ -404,6 +404,39 @@ def test_static_arguments_by_position_and_name():
         fg.jit(lambda x, shape: x, static_argnums=1)(x, [1, 2])
 
 
+def test_static_arguments_equal_in_python_but_of_another_type_or_sign_retrace():
+    """1, 1.0 and True are equal (and hash alike) in Python, and so are 0.0 and -0.0, yet
+    the traces differ: int32 * 1 is int32, int32 * 1.0 float64 (NumPy's promotion);
+    1 / 0.0 is inf, 1 / -0.0 is -inf.  Each keys its own trace."""
+    i32 = np.arange(3, dtype=np.int32)
+    times = fg.jit(lambda x, n: x * n, static_argnums=1, wait=True)
+    assert times(i32, 1).dtype == np.int32
+    out = times(i32, 1.0)
+    assert out.dtype == np.float64 and out.tolist() == [0.0, 1.0, 2.0]
+    assert times(i32, True).dtype == np.int32
+    over = fg.jit(lambda x, s: x / s, static_argnums=1, wait=True)
+    assert over(np.ones(1), 0.0).tolist() == [np.inf]
+    assert over(np.ones(1), -0.0).tolist() == [-np.inf]
+    shaped = fg.jit(lambda x, t: x * t[0], static_argnames="t", wait=True)
+    assert shaped(np.ones(1), t=(0.0,)).tolist() == [0.0]
+    assert str(shaped(np.ones(1), t=(-0.0,))[0]) == "-0.0"
+
+
+def test_a_negative_static_argnum_counts_from_the_end_of_the_signature():
+    """static_argnums=-1 names the last positional parameter, however the call passes
+    it: by keyword, or not at all (its default); never the first argument of a short
+    call."""
+    def scaled(x, n=2):
+        return x * n if n > 1 else x  # Python control flow on the static n
+
+    f = fg.jit(scaled, static_argnums=-1, wait=True)
+    x = np.ones(2)
+    assert f(x, 3).tolist() == [3.0, 3.0]
+    assert f(x, n=4).tolist() == [4.0, 4.0]
+    assert f(x).tolist() == [2.0, 2.0]
+    assert f(x, 1).tolist() == [1.0, 1.0]
+
+
 def test_value_dependent_if_names_the_line_and_suggests_the_fixes():
     def f(x):
         if np.sum(x) > 0:  # <- the line named

@@ -229,3 +229,46 @@ def test_jit_sees_a_change_anywhere_in_an_array_it_reaches():
     base[1, 2] = 100.0
     expected = np.sum(x * small) + np.sum(x[0] * big) + np.sum(view @ x[:2])
     np.testing.assert_allclose(f(x), expected, rtol=1e-6)
+
+
+W_GLOBAL = np.ones(2)
+
+
+def test_jit_sees_an_array_it_reaches_rebound():
+    """``W = new_array`` (a global), ``model.w = ...`` (an attribute), ``nonlocal``
+    (a closure's cell), a dict's item: the function reads the new array, as eager code
+    does (it kept the traced one: the old array itself had not changed)."""
+    global W_GLOBAL
+    x = np.ones(2)
+    f = fg.jit(lambda x: x * W_GLOBAL, wait=True)
+    assert f(x).tolist() == [1.0, 1.0]
+    W_GLOBAL = np.full(2, 5.0)
+    assert f(x).tolist() == [5.0, 5.0]
+    W_GLOBAL[:] = 7.0
+    assert f(x).tolist() == [7.0, 7.0]
+
+    class Model:
+        def __init__(self):
+            self.w = np.ones(2)
+
+        def apply(self, x):
+            return x * self.w
+
+    model = Model()
+    g = fg.jit(model.apply, wait=True)
+    g(x)
+    model.w = np.full(2, 4.0)
+    assert g(x).tolist() == [4.0, 4.0]
+
+    params = {"w": np.ones(2)}
+    scale = np.ones(2)
+
+    def h(x):
+        return x * params["w"] * scale
+
+    jh = fg.jit(h, wait=True)
+    jh(x)
+    params["w"] = np.full(2, 3.0)
+    assert jh(x).tolist() == [3.0, 3.0]
+    scale = np.full(2, 2.0)  # (the closure's cell now holds another array)
+    assert jh(x).tolist() == [6.0, 6.0]

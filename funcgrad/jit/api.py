@@ -11,7 +11,6 @@ import inspect
 import numbers
 import os
 import threading
-import types
 import warnings
 from typing import Any, Callable, Sequence, overload
 
@@ -25,6 +24,7 @@ from .call import compile_graph, jit_call_p
 from .derive import as_root
 from .passes import closure_convert
 from .trace import trace_flat
+from .watch import reachable_arrays, relinked, same_bits
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
 
@@ -212,6 +212,8 @@ class Lowering:
 class JitFunction:
     """A jitted function (what :func:`jit` returns)."""
 
+    _watch_through = True  # (watch.reachable_arrays looks into its function)
+
     def __init__(self, fun, static_argnums=(), static_argnames=(), wait=None):
         functools.update_wrapper(self, fun)
         self.fun = fun
@@ -227,6 +229,7 @@ class JitFunction:
         self._fast = {}
         self._simple = not self.static_argnums and not self.static_argnames
         self._watched = []  # (the user's array, its value when traced): see _outdated
+        self._links = []  # (container, key, value) on the way to them: see _outdated
 
     def _resolve_static_names(self):
         """Static arguments may be named either way: link names and positions."""
@@ -238,10 +241,14 @@ class JitFunction:
                       if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         names = set(self.static_argnames)
         nums = set(self.static_argnums)
-        for i in self.static_argnums:
+        if not any(p.kind == p.VAR_POSITIONAL for p in params):
+            # A negative position counts from the end of the signature's positional
+            # parameters, however the call passes them (by keyword, or leaving a default)
+            nums = {i + len(positional) if -len(positional) <= i < 0 else i for i in nums}
+        for i in nums:
             if 0 <= i < len(positional):
                 names.add(positional[i])
-        for name in self.static_argnames:
+        for name in names:
             if name in positional:
                 nums.add(positional.index(name))
         self.static_argnums = tuple(sorted(nums))
@@ -260,7 +267,7 @@ class JitFunction:
         recipe = (self.fun, self.static_argnums, self.static_argnames)
         key = None
         shipped = self.__dict__.get("_shipped")
-        if shipped is not None and shipped[1] == arrays_digest(_reachable_arrays(self.fun)):
+        if shipped is not None and shipped[1] == arrays_digest(reachable_arrays(self.fun)):
             # Passed on (worker to worker): the key it came with, as this process's
             # pickle of a rebuilt function differs in bytes from the original's.
             key = shipped[0]
@@ -328,7 +335,9 @@ class JitFunction:
             return out_leaves
 
         if not self._watched:
-            self._watched = [(a, a.copy()) for a in _reachable_arrays(self.fun)]
+            links = []
+            self._watched = [(a, a.copy()) for a in reachable_arrays(self.fun, links=links)]
+            self._links = links
         graph = trace_flat(flat_fun, avals, "jit")
         graph, tracers = closure_convert(graph)
         name = getattr(self.fun, "__name__", "f")
@@ -401,91 +410,21 @@ class JitFunction:
         self._cache.clear()
         self._fast.clear()
         self._watched = []
+        self._links = []
 
     def _outdated(self):
         """Has an array the function reaches (a global, a closure's, an attribute of an
         object it holds) changed since it was traced?  A trace reads such arrays as
         constants, so after ``w[:] = ...`` the compiled code would compute with the old
-        values: silently wrong.  Then the function is traced again (as eager code would
-        see the new values)."""
+        values: silently wrong.  So is one rebound (``W = new_array`` for a global ``W``,
+        ``model.w = ...``, a closure's ``nonlocal``).  Then the function is traced again
+        (as eager code would see the new values)."""
+        if relinked(self._links):
+            return True
         for array, value in self._watched:
-            if not _same_bits(array, value):
+            if not same_bits(array, value):
                 return True
         return False
-
-
-_same_words = None  # funcgrad.jit.runtime.same_words, once Numba is loaded
-
-
-def _same_bits(array, value):
-    """Are ``array``'s contents the same bits as ``value`` (its copy, C-contiguous)?  One
-    pass over machine words where the layout allows (NaN equals itself; -0.0 and 0.0
-    differ, which only costs a retrace), in compiled code: several times faster than
-    ``np.array_equal``, which builds a boolean array first."""
-    global _same_words
-    if array.shape != value.shape or array.dtype != value.dtype:
-        return False
-    if array.flags.c_contiguous:
-        if _same_words is None:
-            from .runtime import same_words as _same_words
-        word = np.uint64 if array.nbytes % 8 == 0 else np.uint8
-        return _same_words(array.reshape(-1).view(word), value.reshape(-1).view(word))
-    return np.array_equal(array, value, equal_nan=array.dtype.kind in "fc")
-
-
-def _reachable_arrays(fun, depth=6):
-    """The NumPy arrays ``fun`` can read without being passed them: through its closure,
-    the globals it names (and those of the functions it names), default arguments, bound
-    objects' attributes, ``functools.partial`` arguments, and lists/tuples/dicts of them."""
-    found, seen = {}, set()
-
-    def names(code):
-        out = set(code.co_names)
-        for c in code.co_consts:
-            if isinstance(c, types.CodeType):
-                out |= names(c)
-        return out
-
-    def visit(obj, depth):
-        if depth < 0 or id(obj) in seen or obj is None:
-            return
-        seen.add(id(obj))
-        if type(obj) is ndarray:
-            if obj.dtype.kind in "biufc":
-                found[id(obj)] = obj
-        elif isinstance(obj, (list, tuple)):
-            for o in obj[:256]:
-                visit(o, depth - 1)
-        elif isinstance(obj, dict):
-            for o in list(obj.values())[:256]:
-                visit(o, depth - 1)
-        elif isinstance(obj, types.FunctionType):
-            for cell in obj.__closure__ or ():
-                try:
-                    visit(cell.cell_contents, depth - 1)
-                except ValueError:  # an empty cell
-                    pass
-            visit(obj.__defaults__, depth - 1)
-            visit(obj.__kwdefaults__, depth - 1)
-            g = obj.__globals__
-            for name in names(obj.__code__):
-                if name in g and not isinstance(g[name], types.ModuleType):
-                    visit(g[name], depth - 1)
-        elif isinstance(obj, types.MethodType):
-            visit(obj.__func__, depth - 1)
-            visit(getattr(obj.__self__, "__dict__", None), depth - 1)
-        elif isinstance(obj, functools.partial):
-            visit(obj.func, depth - 1)
-            visit(obj.args, depth - 1)
-            visit(obj.keywords, depth - 1)
-        elif isinstance(obj, JitFunction):
-            visit(obj.fun, depth - 1)
-        elif hasattr(obj, "__call__") and hasattr(obj, "__dict__") and not isinstance(
-                obj, type):
-            visit(obj.__dict__, depth - 1)  # a callable object: its state
-
-    visit(fun, depth)
-    return list(found.values())
 
 
 def _unpickle_jit(key, fun, static_argnums, static_argnames):
@@ -493,7 +432,7 @@ def _unpickle_jit(key, fun, static_argnums, static_argnames):
 
     def make():
         made = JitFunction(fun, static_argnums, static_argnames)
-        made._shipped = (key, arrays_digest(_reachable_arrays(fun)))
+        made._shipped = (key, arrays_digest(reachable_arrays(fun)))
         return made
     return shared(key, make)
 
@@ -559,13 +498,28 @@ def _is_special(x):
 
 
 def _hashable_static(value, where):
+    """The cache key of a static argument: its value and its type (``1``, ``1.0`` and
+    ``True`` are equal in Python but trace differently: ``x * n`` of an int array is int
+    for one, float for another), floats by their bits (``0.0 == -0.0``, yet ``1 / s``
+    differs; and a ``nan`` finds its own trace again)."""
     try:
         hash(value)
     except TypeError:
         raise TypeError(f"jit: static {where} of type {type(value).__name__} is not hashable; "
                         f"static arguments key the compilation cache. Pass a tuple instead "
                         f"of a list (or make the argument dynamic).") from None
-    return value
+    return _static_key(value)
+
+
+def _static_key(value):
+    t = type(value)
+    if t is float:
+        return t, value.hex()
+    if t is complex:
+        return t, value.real.hex(), value.imag.hex()
+    if t is tuple:
+        return t, tuple(_static_key(v) for v in value)
+    return t, value
 
 
 @overload
