@@ -160,8 +160,10 @@ def fresnel(z: ArrayLike) -> tuple[Array, Array]:
     return _ss.fresnel_s(z), _ss.fresnel_c(z)
 
 
-sici.primitive = _ss.sici_si.primitive  # type: ignore[attr-defined]
-fresnel.primitive = _ss.fresnel_s.primitive  # type: ignore[attr-defined]
+# (one primitive per output)
+sici.primitives = (_ss.sici_si.primitive, _ss.sici_ci.primitive)  # type: ignore[attr-defined]
+fresnel.primitives = (_ss.fresnel_s.primitive,  # type: ignore[attr-defined]
+                      _ss.fresnel_c.primitive)
 
 
 def _integers_only(function: str, values: tuple, instead: str) -> None:
