@@ -43,7 +43,11 @@ def _scipy(name, output=None):
     """The ``scipy.special`` ufunc ``name`` (output ``output`` of a two-output one),
     imported on the first call."""
     def kernel(*args):
-        import scipy.special  # (here, so that importing funcgrad never loads SciPy)
+        try:
+            import scipy.special  # (here, so that importing funcgrad never loads SciPy)
+        except ImportError as e:
+            raise ImportError(f"funcgrad.scipy.special.{name} takes its values from SciPy, "
+                              f"which is not installed: pip install scipy") from e
         out = getattr(scipy.special, name)(*args)
         return out if output is None else out[output]
     kernel.__name__ = kernel.__qualname__ = name if output is None else f"{name}[{output}]"
