@@ -523,6 +523,10 @@ OPS = [
        ref=lambda x: x * scipy_special("gammasgn")(x)),
     Op("sici", lambda m, x: fsp.sici(x), dom=NZ(0.1, 6.0), ref=scipy_special("sici")),
     Op("fresnel", lambda m, z: fsp.fresnel(z), dom=U(-2.0, 2.0), ref=scipy_special("fresnel")),
+    # (complex128 for float32 arguments too, as SciPy's wofz)
+    Op("wofz", lambda m, x: fnp.real(fsp.wofz(x)) - fnp.imag(fsp.wofz(x)) * 2.0,
+       dom=U(-3.0, 3.0), ref=lambda x: np.real(scipy_special("wofz")(x))
+       - np.imag(scipy_special("wofz")(x)) * 2.0, skip=("float32",)),
     Op("poch", lambda m, z, k: fsp.poch(z, k), bcast(2), [U(0.5, 3.0), U(-0.4, 2.0)],
        ref=scipy_special("poch")),
     Op("boxcox", lambda m, x, lm: fsp.boxcox(x, lm), bcast(2), [U(0.2, 3.0), U(-1.5, 1.5)],

@@ -99,6 +99,21 @@ def test_known_derivatives():
                                1 / (z * (1 - z)) + math.log1p(-z) / z ** 2, rtol=1e-13)
 
 
+def test_wofz_complex_values_and_holomorphic_derivative():
+    z = (RNG.uniform(-4, 4, 50) + 1j * RNG.uniform(-4, 4, 50))
+    for v in (z, z.astype(np.complex64), z.real, z.real.astype(np.float32)):
+        got, want = fsp.wofz(v), scipy_special.wofz(v)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    dw = fg.vmap(fg.grad(fsp.wofz, holomorphic=True))(z)
+    np.testing.assert_allclose(dw, 2j / math.sqrt(math.pi) - 2 * z * scipy_special.wofz(z),
+                               rtol=1e-14)
+    h = 1e-6
+    np.testing.assert_allclose(dw, (scipy_special.wofz(z + h) - scipy_special.wofz(z - h)) / (2 * h),
+                               rtol=1e-8)
+    assert fg.grad(fsp.wofz, holomorphic=True)(np.complex64(0.5 + 0.5j)).dtype == np.complex64
+
+
 def test_gammasgn_has_a_zero_derivative():
     x = np.array([-2.5, -1.5, 0.5, 3.0])
     np.testing.assert_array_equal(fg.grad(lambda v: fnp.sum(v * fsp.gammasgn(v)))(x),

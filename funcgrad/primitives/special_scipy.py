@@ -19,7 +19,8 @@ with differentiable primitives, so derivatives of every order follow:
 - ``owens_t(h, a)``: ``-phi(h) erf(a h/sqrt 2)/2`` and
   ``exp(-h**2 (1 + a**2)/2) / (2 pi (1 + a**2))``;
 - ``hyp1f1``/``hyp2f1`` in ``z``: ``(a/b) 1F1(a+1; b+1; z)``,
-  ``(ab/c) 2F1(a+1, b+1; c+1; z)``.
+  ``(ab/c) 2F1(a+1, b+1; c+1; z)``;
+- ``wofz`` (the Faddeeva function, complex): ``w' = 2i/sqrt(pi) - 2z w``.
 
 ``gammasgn`` is piecewise constant (no derivative, as ``sign``).  A derivative with no
 closed form (``hyp1f1`` in ``a``, ``b``; ``expn`` in its integer order) is a linear rule
@@ -110,6 +111,8 @@ loggamma_p = _declare("loggamma", lambda g, x, y: g * digamma(x))
 gammasgn_p = _declare("gammasgn", None, differentiable=False)
 sici_si_p = _declare("sici_si", _si_lin, kernel=_scipy("sici", 0))
 sici_ci_p = _declare("sici_ci", lambda g, x, y: g * (cos(x) / x), kernel=_scipy("sici", 1))
+# w(z) = exp(-z**2) erfc(-iz), holomorphic (complex results, also of real arguments)
+wofz_p = _declare("wofz", lambda g, z, w: g * (2j / _SQRT_PI - z * w * 2.0))
 fresnel_s_p = _declare("fresnel_s", lambda g, z, y: g * sin(square(z) * (math.pi / 2)),
                        kernel=_scipy("fresnel", 0))
 fresnel_c_p = _declare("fresnel_c", lambda g, z, y: g * cos(square(z) * (math.pi / 2)),
@@ -176,10 +179,10 @@ hyp2f1_p = _declare("hyp2f1", _not_implemented("hyp2f1(a, b, c, z)", "a", "z"),
                     _not_implemented("hyp2f1(a, b, c, z)", "c", "z"), _hyp2f1_lin_z)
 
 (erfcx, dawsn, exp1, expi, expn, spence, loggamma, gammasgn, sici_si, sici_ci, fresnel_s,
- fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1) = map(_call, (
+ fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz) = map(_call, (
     erfcx_p, dawsn_p, exp1_p, expi_p, expn_p, spence_p, loggamma_p, gammasgn_p, sici_si_p,
     sici_ci_p, fresnel_s_p, fresnel_c_p, poch_p, boxcox_p, boxcox1p_p, owens_t_p, hyp1f1_p,
-    hyp2f1_p))
+    hyp2f1_p, wofz_p))
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn",
            "sici_si", "sici_ci", "fresnel_s", "fresnel_c", "poch", "boxcox", "boxcox1p",
-           "owens_t", "hyp1f1", "hyp2f1"]
+           "owens_t", "hyp1f1", "hyp2f1", "wofz"]

@@ -2,6 +2,7 @@
 SciPy's own ufuncs (:mod:`funcgrad.primitives.special_scipy`, SciPy imported on the first
 call), and SciPy's integer functions ``factorial``, ``comb`` and ``bernoulli``, which
 have no derivative."""
+import math
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ from ..primitives import special_scipy as _ss
 from ..typing import Array, ArrayLike
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
-           "fresnel", "poch", "boxcox", "boxcox1p", "owens_t", "hyp1f1", "hyp2f1",
+           "fresnel", "wofz", "poch", "boxcox", "boxcox1p", "owens_t", "hyp1f1", "hyp2f1",
            "factorial", "comb", "bernoulli"]
 
 
@@ -87,6 +88,14 @@ gammasgn = _front(_ss.gammasgn, "x", """The sign of the gamma function (piecewis
 
     >>> float(gammasgn(-0.5)), float(gammasgn(2.5))
     (-1.0, 1.0)
+    """)
+wofz = _front(_ss.wofz, "z", """The Faddeeva function ``w(z) = exp(-z**2) erfc(-iz)``, a
+    complex result (complex128 for real arguments, as SciPy); holomorphic, derivative
+    ``2i/sqrt(pi) - 2 z w(z)`` (``fg.grad(..., holomorphic=True)``).
+
+    >>> import funcgrad as fg
+    >>> complex(wofz(0.0)), complex(fg.grad(wofz, holomorphic=True)(0j)) == 2j / math.sqrt(math.pi)
+    ((1+0j), True)
     """)
 poch = _front(_ss.poch, "z, m", """The Pochhammer symbol ``Gamma(z + m) / Gamma(z)``;
     derivatives ``poch (digamma(z + m) - digamma(z))`` in ``z`` and
