@@ -527,6 +527,11 @@ OPS = [
     Op("wofz", lambda m, x: fnp.real(fsp.wofz(x)) - fnp.imag(fsp.wofz(x)) * 2.0,
        dom=U(-3.0, 3.0), ref=lambda x: np.real(scipy_special("wofz")(x))
        - np.imag(scipy_special("wofz")(x)) * 2.0, skip=("float32",)),
+    # (degree 3, order 1; complex128 for float32 angles too, as SciPy's)
+    Op("sph_harm_y", lambda m, t, p: fnp.real(fsp.sph_harm_y(3, 1, t, p))
+       + fnp.imag(fsp.sph_harm_y(3, 1, t, p)) * 0.5, bcast(2), [U(0.2, 2.9), U(-3.0, 3.0)],
+       ref=lambda t, p: np.real(scipy_special("sph_harm_y")(3, 1, t, p))
+       + np.imag(scipy_special("sph_harm_y")(3, 1, t, p)) * 0.5, skip=("float32",)),
     Op("poch", lambda m, z, k: fsp.poch(z, k), bcast(2), [U(0.5, 3.0), U(-0.4, 2.0)],
        ref=scipy_special("poch")),
     Op("boxcox", lambda m, x, lm: fsp.boxcox(x, lm), bcast(2), [U(0.2, 3.0), U(-1.5, 1.5)],

@@ -114,6 +114,31 @@ def test_wofz_complex_values_and_holomorphic_derivative():
     assert fg.grad(fsp.wofz, holomorphic=True)(np.complex64(0.5 + 0.5j)).dtype == np.complex64
 
 
+@pytest.mark.parametrize("n,m", [(0, 0), (2, 0), (3, 1), (3, -2), (3, 3), (4, -4), (2, 3)])
+def test_sph_harm_y_values_and_derivatives_in_both_angles(n, m):
+    theta, phi = RNG.uniform(0.1, 3.0, 6), RNG.uniform(-3.0, 3.0, 6)
+    got = fsp.sph_harm_y(n, m, theta, phi)
+    want = scipy_special.sph_harm_y(n, m, theta, phi)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    y = scipy_special.sph_harm_y
+    h = 1e-6
+    for part, np_part in ((fnp.real, np.real), (fnp.imag, np.imag)):
+        dt, dp = fg.vmap(fg.grad(lambda t, p: part(fsp.sph_harm_y(n, m, t, p)), argnums=(0, 1)))(
+            theta, phi)
+        np.testing.assert_allclose(dt, np_part(y(n, m, theta + h, phi) - y(n, m, theta - h, phi))
+                                   / (2 * h), atol=1e-8)
+        np.testing.assert_allclose(dp, np_part(y(n, m, theta, phi + h) - y(n, m, theta, phi - h))
+                                   / (2 * h), atol=1e-8)
+
+
+def test_sph_harm_y_errors_name_the_fix():
+    with pytest.raises(NotImplementedError, match="diff_n=1.*fg.grad"):
+        fsp.sph_harm_y(2, 1, 0.5, 0.5, diff_n=1)
+    with pytest.raises(Exception, match=r"call funcgrad\.scipy\.special"):
+        fg.grad(lambda t: np.real(scipy_special.sph_harm_y(3, 1, t, 0.2)))(0.5)
+
+
 def test_gammasgn_has_a_zero_derivative():
     x = np.array([-2.5, -1.5, 0.5, 3.0])
     np.testing.assert_array_equal(fg.grad(lambda v: fnp.sum(v * fsp.gammasgn(v)))(x),

@@ -20,7 +20,10 @@ with differentiable primitives, so derivatives of every order follow:
   ``exp(-h**2 (1 + a**2)/2) / (2 pi (1 + a**2))``;
 - ``hyp1f1``/``hyp2f1`` in ``z``: ``(a/b) 1F1(a+1; b+1; z)``,
   ``(ab/c) 2F1(a+1, b+1; c+1; z)``;
-- ``wofz`` (the Faddeeva function, complex): ``w' = 2i/sqrt(pi) - 2z w``.
+- ``wofz`` (the Faddeeva function, complex): ``w' = 2i/sqrt(pi) - 2z w``;
+- ``sph_harm_y(n, m, theta, phi)``: ``i m Y`` in ``phi`` and
+  ``m cot(theta) Y_n^m + sqrt((n - m)(n + m + 1)) exp(-i phi) Y_n^(m+1)`` in ``theta``
+  (infinite at the poles ``theta = 0, pi`` for ``m != 0``).
 
 ``gammasgn`` is piecewise constant (no derivative, as ``sign``).  A derivative with no
 closed form (``hyp1f1`` in ``a``, ``b``; ``expn`` in its integer order) is a linear rule
@@ -30,8 +33,8 @@ import math
 
 from ..core import _state
 from ._elementwise import elementwise
-from .elementwise import (abs as _abs, cos, equal, erf, exp, expm1, less, log, log1p, sin,
-                          square, where)
+from .elementwise import (abs as _abs, cos, equal, erf, exp, expm1, less, log, log1p, maximum,
+                          sin, sqrt, square, tan, where)
 from .special import digamma
 
 _EMPTY: dict = {}
@@ -168,6 +171,14 @@ def _hyp2f1_lin_z(g, a, b, c, z, out):
     return g * (hyp2f1(a + 1.0, b + 1.0, c + 1.0, z) * (a * b / c))
 
 
+def _sph_harm_y_lin_theta(g, n, m, theta, phi, out):
+    """m cot(theta) Y_n^m + sqrt((n - m)(n + m + 1)) exp(-i phi) Y_n^(m+1)."""
+    k = (n - m) * (n + m + 1)
+    root = math.sqrt(max(k, 0)) if isinstance(k, int) else sqrt(maximum(k, 0))
+    up = sph_harm_y(n, m + 1, theta, phi)
+    return g * (out * (m / tan(theta)) + up * (exp(phi * -1j) * root))
+
+
 poch_p = _declare("poch", _poch_lin_z, lambda g, z, m, out: g * (out * digamma(z + m)))
 boxcox_p = _declare("boxcox", *_boxcox(log))
 boxcox1p_p = _declare("boxcox1p", *_boxcox(log1p))
@@ -177,12 +188,18 @@ hyp1f1_p = _declare("hyp1f1", _not_implemented("hyp1f1(a, b, x)", "a", "x"),
 hyp2f1_p = _declare("hyp2f1", _not_implemented("hyp2f1(a, b, c, z)", "a", "z"),
                     _not_implemented("hyp2f1(a, b, c, z)", "b", "z"),
                     _not_implemented("hyp2f1(a, b, c, z)", "c", "z"), _hyp2f1_lin_z)
+# (SciPy's complex128 values, also of float32 angles; n, m integers)
+sph_harm_y_p = _declare("sph_harm_y", _not_implemented("sph_harm_y(n, m, theta, phi)", "n",
+                                                       "theta and phi"),
+                        _not_implemented("sph_harm_y(n, m, theta, phi)", "m", "theta and phi"),
+                        _sph_harm_y_lin_theta, lambda g, n, m, theta, phi, out: g * (out * (1j * m)))
 
 (erfcx, dawsn, exp1, expi, expn, spence, loggamma, gammasgn, sici_si, sici_ci, fresnel_s,
- fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz) = map(_call, (
+ fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz,
+ sph_harm_y) = map(_call, (
     erfcx_p, dawsn_p, exp1_p, expi_p, expn_p, spence_p, loggamma_p, gammasgn_p, sici_si_p,
     sici_ci_p, fresnel_s_p, fresnel_c_p, poch_p, boxcox_p, boxcox1p_p, owens_t_p, hyp1f1_p,
-    hyp2f1_p, wofz_p))
+    hyp2f1_p, wofz_p, sph_harm_y_p))
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn",
            "sici_si", "sici_ci", "fresnel_s", "fresnel_c", "poch", "boxcox", "boxcox1p",
-           "owens_t", "hyp1f1", "hyp2f1", "wofz"]
+           "owens_t", "hyp1f1", "hyp2f1", "wofz", "sph_harm_y"]

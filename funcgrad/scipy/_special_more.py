@@ -13,7 +13,7 @@ from ..primitives import special_scipy as _ss
 from ..typing import Array, ArrayLike
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
-           "fresnel", "wofz", "poch", "boxcox", "boxcox1p", "owens_t", "hyp1f1", "hyp2f1",
+           "fresnel", "wofz", "sph_harm_y", "poch", "boxcox", "boxcox1p", "owens_t", "hyp1f1", "hyp2f1",
            "factorial", "comb", "bernoulli"]
 
 
@@ -173,6 +173,31 @@ def fresnel(z: ArrayLike) -> tuple[Array, Array]:
 sici.primitives = (_ss.sici_si.primitive, _ss.sici_ci.primitive)  # type: ignore[attr-defined]
 fresnel.primitives = (_ss.fresnel_s.primitive,  # type: ignore[attr-defined]
                       _ss.fresnel_c.primitive)
+
+
+def sph_harm_y(n: ArrayLike, m: ArrayLike, theta: ArrayLike, phi: ArrayLike, *,
+               diff_n: int = 0) -> Array:
+    """The spherical harmonic ``Y_n^m(theta, phi)`` (``scipy.special.sph_harm_y``: polar
+    angle ``theta``, azimuth ``phi``; integer degree ``n`` and order ``m``), complex.
+    Differentiable in ``theta`` and ``phi``; in ``n`` and ``m`` it raises
+    ``NotImplementedError``.  SciPy's ``diff_n`` (derivatives returned with the value)
+    is replaced by ``fg.grad``/``fg.jacfwd``: only ``diff_n=0`` is accepted.
+
+    >>> import funcgrad as fg, funcgrad.numpy as fnp
+    >>> round(complex(sph_harm_y(0, 0, 0.3, 0.2)).real, 12) == round(0.5 / math.sqrt(math.pi), 12)
+    True
+    >>> d = fg.grad(lambda p: fnp.imag(sph_harm_y(1, 1, 0.5, p)))(0.0)  # Y_1^1 ~ -sin(t) e^(ip)
+    >>> round(float(d), 12) == round(-0.5 * math.sqrt(1.5 / math.pi) * math.sin(0.5), 12)
+    True
+    """
+    if diff_n != 0:
+        raise NotImplementedError(
+            f"sph_harm_y(..., diff_n={diff_n!r}): only diff_n=0 is supported; take the "
+            f"derivatives in theta and phi with fg.grad, fg.jacfwd or fg.hessian instead")
+    return _ss.sph_harm_y(*map(_operand, (n, m, theta, phi)))
+
+
+sph_harm_y.primitive = _ss.sph_harm_y.primitive  # type: ignore[attr-defined]
 
 
 def _integers_only(function: str, values: tuple, instead: str) -> None:

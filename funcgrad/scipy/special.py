@@ -14,7 +14,7 @@ Derivatives that are not implemented raise ``NotImplementedError`` when asked fo
 ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 
 ``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
-``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
+``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
 ``hyp1f1`` and ``hyp2f1`` take their values from SciPy's ufuncs (imported on the first
 call: :mod:`funcgrad.primitives.special_scipy`), so they need SciPy, run on the CPU only
 and are SciPy's values bit for bit; ``factorial``, ``comb`` and ``bernoulli`` are SciPy's
@@ -35,7 +35,7 @@ from ..typing import Array, ArrayLike, Axis
 from . import _special_more as _more
 from ._special_more import (bernoulli, boxcox, boxcox1p, comb, dawsn, erfcx, exp1,  # noqa: F401
                             expi, expn, factorial, fresnel, gammasgn, hyp1f1, hyp2f1,
-                            loggamma, owens_t, poch, sici, spence, wofz)
+                            loggamma, owens_t, poch, sici, spence, sph_harm_y, wofz)
 
 __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "gammaln",
            "gamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
