@@ -18,17 +18,18 @@ __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gamm
 
 
 def _front(prim_fn: Any, params: str, doc: str) -> Any:
+    """A function of SciPy's signature (``params``, each an ``ArrayLike``) binding
+    ``prim_fn``'s primitive: written out and compiled here, in this module's namespace
+    (so that ``help`` shows the parameters and doctest finds the examples)."""
+    name = prim_fn.__name__
     names = params.split(", ")
-
-    def f(*args: ArrayLike) -> Array:
-        if len(args) != len(names):
-            raise TypeError(f"{prim_fn.__name__}({params}) takes {len(names)} arguments, "
-                            f"got {len(args)}")
-        return prim_fn(*map(_operand, args))
-    f.__name__ = f.__qualname__ = prim_fn.__name__
+    source = (f"def {name}({', '.join(p + ': ArrayLike' for p in names)}) -> Array:\n"
+              f"    return _ss.{name}({', '.join(f'_operand({p})' for p in names)})\n")
+    local: dict = {}
+    exec(compile(source, __file__, "exec"), globals(), local)  # noqa: S102
+    f = local[name]
     f.__doc__ = doc
-    f.__text_signature__ = f"({params})"  # type: ignore[attr-defined]
-    f.primitive = prim_fn.primitive  # type: ignore[attr-defined]
+    f.primitive = prim_fn.primitive
     return f
 
 
