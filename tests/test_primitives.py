@@ -532,6 +532,9 @@ OPS = [
        + fnp.imag(fsp.sph_harm_y(3, 1, t, p)) * 0.5, bcast(2), [U(0.2, 2.9), U(-3.0, 3.0)],
        ref=lambda t, p: np.real(scipy_special("sph_harm_y")(3, 1, t, p))
        + np.imag(scipy_special("sph_harm_y")(3, 1, t, p)) * 0.5, skip=("float32",)),
+    # (an integer order: J_v of a negative argument is NaN for other v)
+    Op("jv", lambda m, x: fsp.jv(2.0, x), dom=U(-6.0, 6.0),
+       ref=lambda x: scipy_special("jv")(2.0, x)),
     Op("poch", lambda m, z, k: fsp.poch(z, k), bcast(2), [U(0.5, 3.0), U(-0.4, 2.0)],
        ref=scipy_special("poch")),
     Op("boxcox", lambda m, x, lm: fsp.boxcox(x, lm), bcast(2), [U(0.2, 3.0), U(-1.5, 1.5)],

@@ -69,6 +69,7 @@ BINARY_VALUES = [
     ("boxcox", (POS, X[:300] / 4), 0), ("boxcox1p", (POS - 1, X[:300] / 4), 0),
     ("owens_t", (X[:300], X[::-1][:300]), 0), ("hyp1f1", (A - 5, B, X[:300]), 0),
     ("hyp2f1", (A - 5, B - 5, A + 1, UNIT[:300]), 0),
+    ("jv", (A - 5, X[:300]), 0),
 ]
 
 
@@ -140,6 +141,7 @@ GRADS = [
     (lambda x: fsp.owens_t(x - 6.0, x / 5.0), POS[:5]),
     (lambda x: fsp.hyp1f1(1.5, 0.5, x / 4.0), X[:5]),
     (lambda x: fsp.hyp2f1(0.5, 1.5, 2.5, x / 13.0), POS[:5]),
+    (lambda x: fsp.jv(1.5, x) + fsp.jv(0.0, x), POS[:5]),
 ]
 
 
@@ -172,6 +174,7 @@ def test_known_derivatives():
     (lambda a: fsp.hyp2f1(a, 1.5, 3.0, 0.5), "with respect to a"),
     (lambda b: fsp.hyp2f1(0.5, b, 3.0, 0.5), "with respect to b"),
     (lambda c: fsp.hyp2f1(0.5, 1.5, c, 0.5), "with respect to c .*with respect to z only"),
+    (lambda v: fsp.jv(v, 1.5), r"jv\(v, z\): the derivative with respect to v"),
 ])
 def test_unimplemented_derivatives_raise_and_say_so(f, message):
     float(f(2.0))  # the value is fine
@@ -215,8 +218,8 @@ def test_plain_scipy_special_ufuncs_differentiate():
 
 
 def test_scipy_function_without_twin_names_the_fix():
-    with pytest.raises(TypeError, match=r"scipy\.special\.jv .*funcgrad\.scipy\.special"):
-        fg.grad(lambda v: np.sum(scipy_special.jv(1.0, v)))(POS[:3])
+    with pytest.raises(TypeError, match=r"scipy\.special\.kv .*funcgrad\.scipy\.special"):
+        fg.grad(lambda v: np.sum(scipy_special.kv(1.0, v)))(POS[:3])
     with pytest.raises(Exception, match=r"funcgrad\.scipy\.stats"):
         fg.grad(lambda v: np.sum(scipy_stats.norm.logpdf(v)))(POS[:3])
 

@@ -29,6 +29,7 @@ CALLS = [(name, (X,)) for name in ("erfcx", "dawsn", "exp1", "expi", "spence", "
     ("expn", (RNG.integers(-1, 6, X.size), X)), ("expn", (np.floor(Y), X)),
     ("poch", (X, Y)), ("boxcox", (X, Y)), ("boxcox1p", (X, Y)), ("owens_t", (X, Y)),
     # (moderate parameters: SciPy takes minutes on some of the edges for these two)
+    ("jv", (np.round(Y), X)), ("jv", (Y / 3, np.abs(X))),
     ("hyp1f1", (X[:200], Y[:200] - 10, Z[:200])),
     ("hyp2f1", (X[:200] / 3, Y[:200] / 3, np.abs(Z[:200]), W[:200] / 10)),
 ]
@@ -137,6 +138,18 @@ def test_sph_harm_y_errors_name_the_fix():
         fsp.sph_harm_y(2, 1, 0.5, 0.5, diff_n=1)
     with pytest.raises(Exception, match=r"call funcgrad\.scipy\.special"):
         fg.grad(lambda t: np.real(scipy_special.sph_harm_y(3, 1, t, 0.2)))(0.5)
+
+
+def test_bessel_jn_stacks_jv_as_jax():
+    z = RNG.uniform(-8, 8, (2, 3))
+    out = fsp.bessel_jn(z, v=4)
+    np.testing.assert_array_equal(out, [scipy_special.jv(k, z) for k in range(5)])
+    d = fg.vmap(fg.jacfwd(lambda t: fsp.bessel_jn(t, v=3)))(z.ravel())
+    np.testing.assert_allclose(d, np.stack([scipy_special.jvp(k, z.ravel()) for k in range(4)], 1),
+                               rtol=1e-13, atol=1e-15)
+    assert fsp.bessel_jn(z.astype(np.float32), v=1).dtype == np.float32
+    with pytest.raises(ValueError, match="non-negative int"):
+        fsp.bessel_jn(z, v=1.5)
 
 
 def test_gammasgn_has_a_zero_derivative():

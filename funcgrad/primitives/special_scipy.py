@@ -20,13 +20,14 @@ with differentiable primitives, so derivatives of every order follow:
   ``exp(-h**2 (1 + a**2)/2) / (2 pi (1 + a**2))``;
 - ``hyp1f1``/``hyp2f1`` in ``z``: ``(a/b) 1F1(a+1; b+1; z)``,
   ``(ab/c) 2F1(a+1, b+1; c+1; z)``;
+- ``jv(v, z)`` in ``z``: ``(jv(v - 1, z) - jv(v + 1, z))/2`` (in ``v``: none);
 - ``wofz`` (the Faddeeva function, complex): ``w' = 2i/sqrt(pi) - 2z w``;
 - ``sph_harm_y(n, m, theta, phi)``: ``i m Y`` in ``phi`` and
   ``m cot(theta) Y_n^m + sqrt((n - m)(n + m + 1)) exp(-i phi) Y_n^(m+1)`` in ``theta``
   (infinite at the poles ``theta = 0, pi`` for ``m != 0``).
 
 ``gammasgn`` is piecewise constant (no derivative, as ``sign``).  A derivative with no
-closed form (``hyp1f1`` in ``a``, ``b``; ``expn`` in its integer order) is a linear rule
+closed form (``hyp1f1`` in ``a``, ``b``; ``jv`` in ``v``; ``expn`` in its integer order) is a linear rule
 that raises ``NotImplementedError`` naming the argument when that derivative is asked for.
 """
 import math
@@ -114,6 +115,9 @@ loggamma_p = _declare("loggamma", lambda g, x, y: g * digamma(x))
 gammasgn_p = _declare("gammasgn", None, differentiable=False)
 sici_si_p = _declare("sici_si", _si_lin, kernel=_scipy("sici", 0))
 sici_ci_p = _declare("sici_ci", lambda g, x, y: g * (cos(x) / x), kernel=_scipy("sici", 1))
+# Bessel's J_v(z): J_v' = (J_{v-1} - J_{v+1}) / 2
+jv_p = _declare("jv", _not_implemented("jv(v, z)", "v", "z"),
+                lambda g, v, z, out: g * ((jv(v - 1.0, z) - jv(v + 1.0, z)) * 0.5))
 # w(z) = exp(-z**2) erfc(-iz), holomorphic (complex results, also of real arguments)
 wofz_p = _declare("wofz", lambda g, z, w: g * (2j / _SQRT_PI - z * w * 2.0))
 fresnel_s_p = _declare("fresnel_s", lambda g, z, y: g * sin(square(z) * (math.pi / 2)),
@@ -196,10 +200,10 @@ sph_harm_y_p = _declare("sph_harm_y", _not_implemented("sph_harm_y(n, m, theta, 
 
 (erfcx, dawsn, exp1, expi, expn, spence, loggamma, gammasgn, sici_si, sici_ci, fresnel_s,
  fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz,
- sph_harm_y) = map(_call, (
+ sph_harm_y, jv) = map(_call, (
     erfcx_p, dawsn_p, exp1_p, expi_p, expn_p, spence_p, loggamma_p, gammasgn_p, sici_si_p,
     sici_ci_p, fresnel_s_p, fresnel_c_p, poch_p, boxcox_p, boxcox1p_p, owens_t_p, hyp1f1_p,
-    hyp2f1_p, wofz_p, sph_harm_y_p))
+    hyp2f1_p, wofz_p, sph_harm_y_p, jv_p))
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn",
            "sici_si", "sici_ci", "fresnel_s", "fresnel_c", "poch", "boxcox", "boxcox1p",
-           "owens_t", "hyp1f1", "hyp2f1", "wofz", "sph_harm_y"]
+           "owens_t", "hyp1f1", "hyp2f1", "wofz", "sph_harm_y", "jv"]

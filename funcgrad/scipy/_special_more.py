@@ -7,13 +7,14 @@ from typing import Any
 
 import numpy as np
 
+from .. import numpy as fnp
 from ..core import Tracer as _Tracer
 from ..numpy._convert import operand as _operand
 from ..primitives import special_scipy as _ss
 from ..typing import Array, ArrayLike
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
-           "fresnel", "wofz", "sph_harm_y", "poch", "boxcox", "boxcox1p", "owens_t", "hyp1f1", "hyp2f1",
+           "fresnel", "wofz", "sph_harm_y", "jv", "bessel_jn", "poch", "boxcox", "boxcox1p", "owens_t", "hyp1f1", "hyp2f1",
            "factorial", "comb", "bernoulli"]
 
 
@@ -89,6 +90,14 @@ gammasgn = _front(_ss.gammasgn, "x", """The sign of the gamma function (piecewis
 
     >>> float(gammasgn(-0.5)), float(gammasgn(2.5))
     (-1.0, 1.0)
+    """)
+jv = _front(_ss.jv, "v, z", """Bessel's function of the first kind ``J_v(z)`` of real order
+    ``v``; derivative in ``z``: ``(jv(v - 1, z) - jv(v + 1, z))/2``.  In ``v`` it raises
+    ``NotImplementedError``.
+
+    >>> import funcgrad as fg
+    >>> float(jv(0, 0.0)), float(fg.grad(jv, 1)(1.0, 0.0))
+    (1.0, 0.5)
     """)
 wofz = _front(_ss.wofz, "z", """The Faddeeva function ``w(z) = exp(-z**2) erfc(-iz)``, a
     complex result (complex128 for real arguments, as SciPy); holomorphic, derivative
@@ -199,6 +208,22 @@ def sph_harm_y(n: ArrayLike, m: ArrayLike, theta: ArrayLike, phi: ArrayLike, *,
 
 
 sph_harm_y.primitive = _ss.sph_harm_y.primitive  # type: ignore[attr-defined]
+
+
+def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
+    """``J_0(z) .. J_v(z)`` stacked on a new first axis (``jax.scipy.special.bessel_jn``'s
+    signature; SciPy has ``jv``): ``jv(k, z)`` for ``k = 0..v``, SciPy's values.
+    ``n_iter`` (the number of JAX's recurrence steps) is accepted and unused.
+
+    >>> import numpy as np
+    >>> bessel_jn(np.array([0.0, 1.0]), v=1).shape
+    (2, 2)
+    """
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+        raise ValueError(f"bessel_jn(z, v=...): v must be a non-negative int (the highest "
+                         f"order), got {v!r}")
+    z = _operand(z)
+    return fnp.stack([jv(float(k), z) for k in range(int(v) + 1)])
 
 
 def _integers_only(function: str, values: tuple, instead: str) -> None:

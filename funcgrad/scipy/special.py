@@ -10,11 +10,12 @@ of any order, comes from the primitives' rules.  Plain ``scipy.special`` ufuncs
 
 Derivatives that are not implemented raise ``NotImplementedError`` when asked for:
 ``zeta`` in ``x``, ``gammainc``/``gammaincc`` in ``a``, ``betainc`` in ``a`` and ``b``,
-``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, ``hyp1f1`` in ``a`` and
+``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, ``jv`` in ``v``, ``hyp1f1`` in ``a`` and
 ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 
 ``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
-``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
+``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``jv`` (and
+``bessel_jn``, JAX's name: ``J_0 .. J_v`` stacked), ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
 ``hyp1f1`` and ``hyp2f1`` take their values from SciPy's ufuncs (imported on the first
 call: :mod:`funcgrad.primitives.special_scipy`), so they need SciPy, run on the CPU only
 and are SciPy's values bit for bit; ``factorial``, ``comb`` and ``bernoulli`` are SciPy's
@@ -33,9 +34,10 @@ from ..primitives.structural import stop_gradient as _stop_gradient
 from ..core import Tracer as _Tracer
 from ..typing import Array, ArrayLike, Axis
 from . import _special_more as _more
-from ._special_more import (bernoulli, boxcox, boxcox1p, comb, dawsn, erfcx, exp1,  # noqa: F401
-                            expi, expn, factorial, fresnel, gammasgn, hyp1f1, hyp2f1,
-                            loggamma, owens_t, poch, sici, spence, sph_harm_y, wofz)
+from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,  # noqa: F401
+                            erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp1f1,
+                            hyp2f1, jv, loggamma, owens_t, poch, sici, spence, sph_harm_y,
+                            wofz)
 
 __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "gammaln",
            "gamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
