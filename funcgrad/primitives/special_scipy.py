@@ -27,8 +27,10 @@ with differentiable primitives, so derivatives of every order follow:
   (infinite at the poles ``theta = 0, pi`` for ``m != 0``).
 
 ``gammasgn`` is piecewise constant (no derivative, as ``sign``).  A derivative with no
-closed form (``hyp1f1`` in ``a``, ``b``; ``jv`` in ``v``; ``expn`` in its integer order) is a linear rule
-that raises ``NotImplementedError`` naming the argument when that derivative is asked for.
+closed form (``hyp1f1`` in ``a``, ``b``; ``hyp2f1`` in ``a``, ``b``, ``c``; ``jv`` in
+``v``) or of an integer argument (``expn``'s ``n``, ``sph_harm_y``'s ``n`` and ``m``) is
+a linear rule that raises ``NotImplementedError`` naming the argument when that
+derivative is asked for.
 """
 import math
 
@@ -63,7 +65,8 @@ def _not_implemented(function, argument, wrt):
     def lin(g, *args):
         raise NotImplementedError(
             f"{function}: the derivative with respect to {argument} is not implemented "
-            f"(no closed form); differentiate with respect to {wrt} only "
+            f"(none in closed form, or an integer argument); differentiate with respect to "
+            f"{wrt} only "
             f"(fg.stop_gradient({argument}) marks {argument} as a constant)")
     return lin
 
@@ -196,7 +199,8 @@ hyp2f1_p = _declare("hyp2f1", _not_implemented("hyp2f1(a, b, c, z)", "a", "z"),
 sph_harm_y_p = _declare("sph_harm_y", _not_implemented("sph_harm_y(n, m, theta, phi)", "n",
                                                        "theta and phi"),
                         _not_implemented("sph_harm_y(n, m, theta, phi)", "m", "theta and phi"),
-                        _sph_harm_y_lin_theta, lambda g, n, m, theta, phi, out: g * (out * (1j * m)))
+                        _sph_harm_y_lin_theta,
+                        lambda g, n, m, theta, phi, out: g * (out * (1j * m)))
 
 (erfcx, dawsn, exp1, expi, expn, spence, loggamma, gammasgn, sici_si, sici_ci, fresnel_s,
  fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz,

@@ -14,8 +14,8 @@ from ..primitives import special_scipy as _ss
 from ..typing import Array, ArrayLike
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
-           "fresnel", "wofz", "sph_harm_y", "jv", "bessel_jn", "poch", "boxcox", "boxcox1p", "owens_t", "hyp1f1", "hyp2f1",
-           "factorial", "comb", "bernoulli"]
+           "fresnel", "wofz", "sph_harm_y", "jv", "bessel_jn", "poch", "boxcox", "boxcox1p",
+           "owens_t", "hyp1f1", "hyp2f1", "factorial", "comb", "bernoulli"]
 
 
 def _front(prim_fn: Any, params: str, doc: str) -> Any:

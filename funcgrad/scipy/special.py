@@ -10,16 +10,17 @@ of any order, comes from the primitives' rules.  Plain ``scipy.special`` ufuncs
 
 Derivatives that are not implemented raise ``NotImplementedError`` when asked for:
 ``zeta`` in ``x``, ``gammainc``/``gammaincc`` in ``a``, ``betainc`` in ``a`` and ``b``,
-``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, ``jv`` in ``v``, ``hyp1f1`` in ``a`` and
-``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
+``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, ``jv`` in ``v``, ``hyp1f1``
+in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 
 ``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
-``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``jv`` (and
-``bessel_jn``, JAX's name: ``J_0 .. J_v`` stacked), ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
-``hyp1f1`` and ``hyp2f1`` take their values from SciPy's ufuncs (imported on the first
-call: :mod:`funcgrad.primitives.special_scipy`), so they need SciPy, run on the CPU only
-and are SciPy's values bit for bit; ``factorial``, ``comb`` and ``bernoulli`` are SciPy's
-integer functions, with no derivative (:mod:`._special_more`).
+``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``jv`` (and ``bessel_jn``,
+JAX's name: ``J_0 .. J_v`` stacked), ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
+``hyp1f1`` and ``hyp2f1`` are the exception: they take their values from SciPy's ufuncs
+(imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
+SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
+bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
+derivative (:mod:`._special_more`).
 """
 import math
 from typing import Any, Callable, Literal, Optional, Union, overload
