@@ -211,8 +211,8 @@ sph_harm_y.primitive = _ss.sph_harm_y.primitive  # type: ignore[attr-defined]
 
 
 def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:
-    """``J_0(z) .. J_v(z)`` stacked on a new first axis (``jax.scipy.special.bessel_jn``'s
-    signature; SciPy has ``jv``): ``jv(k, z)`` for ``k = 0..v``, SciPy's values.
+    """Bessel's ``J_k(z)`` for ``k = 0..v``, stacked on a new first axis
+    (``jax.scipy.special.bessel_jn``'s signature; SciPy has ``jv``): SciPy's values.
     ``n_iter`` (the number of JAX's recurrence steps) is accepted and unused.
 
     >>> import numpy as np
@@ -260,7 +260,8 @@ def comb(N: ArrayLike, k: ArrayLike, *, exact: bool = False, repetition: bool = 
 
 
 def bernoulli(n: int) -> np.ndarray:
-    """The Bernoulli numbers ``B_0 .. B_n`` (``scipy.special.bernoulli``), a float64 array.
+    """The Bernoulli numbers ``B_k`` for ``k = 0..n`` (``scipy.special.bernoulli``), a
+    float64 array.
 
     >>> bernoulli(2)
     array([ 1.        , -0.5       ,  0.16666667])

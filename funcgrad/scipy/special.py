@@ -15,7 +15,7 @@ in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 
 ``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
 ``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``jv`` (and ``bessel_jn``,
-JAX's name: ``J_0 .. J_v`` stacked), ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
+JAX's name: ``J_k`` for ``k = 0..v`` stacked), ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
 ``hyp1f1`` and ``hyp2f1`` are the exception: they take their values from SciPy's ufuncs
 (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
 SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
