@@ -508,6 +508,50 @@ OPS = [
        ref=lambda x: scipy_special("gammaincc")(2.5, x)),
     Op("betainc", lambda m, x: fsp.betainc(1.5, 2.5, x), dom=U(0.05, 0.95),
        ref=lambda x: scipy_special("betainc")(1.5, 2.5, x)),
+    # special functions whose values are SciPy's (funcgrad.primitives.special_scipy)
+    Op("erfcx", lambda m, x: fsp.erfcx(x), dom=U(-2.0, 5.0), ref=scipy_special("erfcx")),
+    Op("dawsn", lambda m, x: fsp.dawsn(x), dom=U(-4.0, 4.0), ref=scipy_special("dawsn")),
+    Op("exp1", lambda m, x: fsp.exp1(x), dom=U(0.2, 5.0), ref=scipy_special("exp1")),
+    Op("expi", lambda m, x: fsp.expi(x), dom=NZ(0.2, 4.0), ref=scipy_special("expi")),
+    # (n a float: SciPy computes expn(int, float32) in float64, its "ld->d" loop)
+    Op("expn", lambda m, x, n: fsp.expn(n, x), dom=U(0.2, 4.0), kw={"n": [0.0, 1.0, 3.0]},
+       ref=lambda x, n: scipy_special("expn")(n, x)),
+    Op("spence", lambda m, z: fsp.spence(z), dom=U(0.05, 3.0), ref=scipy_special("spence")),
+    Op("loggamma", lambda m, x: fsp.loggamma(x), dom=U(0.2, 5.0), ref=scipy_special("loggamma")),
+    # piecewise constant: zero derivative (multiplied by x so the output stays traced)
+    Op("gammasgn", lambda m, x: x * fsp.gammasgn(x), dom=OFFGRID,
+       ref=lambda x: x * scipy_special("gammasgn")(x)),
+    Op("sici", lambda m, x: fsp.sici(x), dom=NZ(0.1, 6.0), ref=scipy_special("sici")),
+    Op("fresnel", lambda m, z: fsp.fresnel(z), dom=U(-2.0, 2.0), ref=scipy_special("fresnel")),
+    # (complex128 for float32 arguments too, as SciPy's wofz)
+    Op("wofz", lambda m, x: fnp.real(fsp.wofz(x)) - fnp.imag(fsp.wofz(x)) * 2.0,
+       dom=U(-3.0, 3.0), ref=lambda x: np.real(scipy_special("wofz")(x))
+       - np.imag(scipy_special("wofz")(x)) * 2.0, skip=("float32",)),
+    # (degree 3, order 1; complex128 for float32 angles too, as SciPy's)
+    Op("sph_harm_y", lambda m, t, p: fnp.real(fsp.sph_harm_y(3, 1, t, p))
+       + fnp.imag(fsp.sph_harm_y(3, 1, t, p)) * 0.5, bcast(2), [U(0.2, 2.9), U(-3.0, 3.0)],
+       ref=lambda t, p: np.real(scipy_special("sph_harm_y")(3, 1, t, p))
+       + np.imag(scipy_special("sph_harm_y")(3, 1, t, p)) * 0.5, skip=("float32",)),
+    # (an integer order: J_v of a negative argument is NaN for other v)
+    Op("jv", lambda m, x: fsp.jv(2.0, x), dom=U(-6.0, 6.0),
+       ref=lambda x: scipy_special("jv")(2.0, x)),
+    Op("poch", lambda m, z, k: fsp.poch(z, k), bcast(2), [U(0.5, 3.0), U(-0.4, 2.0)],
+       ref=scipy_special("poch")),
+    Op("boxcox", lambda m, x, lm: fsp.boxcox(x, lm), bcast(2), [U(0.2, 3.0), U(-1.5, 1.5)],
+       ref=scipy_special("boxcox")),
+    # lmbda where the derivative in lmbda is its Taylor series (|lmbda log x| < 0.01)
+    Op("boxcox_small_lmbda", lambda m, x, lm: fsp.boxcox(x, lm), bcast(2),
+       [U(0.5, 2.0), U(-0.01, 0.01)], ref=scipy_special("boxcox")),
+    Op("boxcox1p", lambda m, x, lm: fsp.boxcox1p(x, lm), bcast(2), [U(-0.8, 3.0), U(-1.5, 1.5)],
+       ref=scipy_special("boxcox1p")),
+    Op("owens_t", lambda m, h, a: fsp.owens_t(h, a), bcast(2), [U(-3.0, 3.0), U(-2.0, 2.0)],
+       ref=scipy_special("owens_t")),
+    Op("hyp1f1", lambda m, x: fsp.hyp1f1(0.7, 1.9, x), dom=U(-3.0, 3.0),
+       ref=lambda x: scipy_special("hyp1f1")(0.7, 1.9, x)),
+    # (a, b, c in z's dtype: SciPy's hyp2f1(float, float, float, float32) is float64)
+    Op("hyp2f1", lambda m, z: fsp.hyp2f1(*[np.asarray(v, z.dtype) for v in (0.6, 1.3, 2.1)], z),
+       dom=U(-0.9, 0.9),
+       ref=lambda z: scipy_special("hyp2f1")(0.6, 1.3, 2.1, z)),
     # piecewise constant: zero derivative (multiplied by x so the output stays traced)
     Op("sign", lambda m, x: x * m.sign(x), dom=NZ(0.1, 2.0)),
     # complex parts, on real arrays (tests/test_complex.py checks them on complex ones)

@@ -43,6 +43,10 @@ UNARY_VALUES = [
     ("i0", RNG.uniform(-40, 40, 300), 0), ("i0e", RNG.uniform(-60, 60, 300), 0),
     ("i1", RNG.uniform(-40, 40, 300), 0), ("i1e", RNG.uniform(-60, 60, 300), 0),
     ("logit", RNG.uniform(0.01, 0.99, 100), 1e-15), ("log_expit", X, 0), ("entr", POS, 1e-15),
+    # SciPy's own ufuncs (funcgrad.primitives.special_scipy: tests/test_scipy_special_more.py
+    # checks them bit for bit)
+    ("erfcx", X, 0), ("dawsn", X, 0), ("exp1", X, 0), ("expi", X, 0), ("spence", X, 0),
+    ("loggamma", X, 0), ("gammasgn", X, 0),
 ]
 
 
@@ -61,6 +65,11 @@ BINARY_VALUES = [
     ("beta", (A, B), 0), ("xlogy", (X, np.abs(X[::-1])), 0), ("xlog1py", (X[:300], POS), 0),
     ("rel_entr", (POS, POS[::-1]), 1e-15), ("kl_div", (POS, POS[::-1]), 1e-15),
     ("zeta", (RNG.uniform(1.1, 12, 300), RNG.uniform(-5, 10, 300)), 0),
+    ("expn", (RNG.integers(0, 6, 300), POS), 0), ("poch", (X[:300], A - 5), 0),
+    ("boxcox", (POS, X[:300] / 4), 0), ("boxcox1p", (POS - 1, X[:300] / 4), 0),
+    ("owens_t", (X[:300], X[::-1][:300]), 0), ("hyp1f1", (A - 5, B, X[:300]), 0),
+    ("hyp2f1", (A - 5, B - 5, A + 1, UNIT[:300]), 0),
+    ("jv", (A - 5, X[:300]), 0),
 ]
 
 
@@ -123,6 +132,16 @@ GRADS = [
     (lambda x: fsp.logsumexp(x, b=np.arange(1.0, 6.0)), X[:5]),
     (lambda x: fsp.softmax(x)[1], X[:5]), (lambda x: fsp.kl_div(x, x[::-1]), POS[:5]),
     (lambda x: fsp.multigammaln(x + 1.0, 2), POS[:5]),
+    (fsp.erfcx, X[:5]), (fsp.dawsn, X[:5]), (fsp.exp1, POS[:5]), (fsp.expi, POS[:5] - 6),
+    (lambda x: fsp.expn(np.arange(5), x), POS[:5]), (fsp.spence, POS[:5] / 4),
+    (fsp.loggamma, POS[:5]), (lambda x: fsp.sici(x)[0] * fsp.sici(x)[1], X[:5]),
+    (lambda x: fsp.fresnel(x)[0] - fsp.fresnel(x)[1], X[:5] / 4),
+    (lambda x: fsp.poch(x, 2.0 - x / 13.0), POS[:5]), (lambda x: fsp.boxcox(x, x - 3.0), POS[:5]),
+    (lambda x: fsp.boxcox1p(x, 1.0 - x / 4.0), POS[:5]),
+    (lambda x: fsp.owens_t(x - 6.0, x / 5.0), POS[:5]),
+    (lambda x: fsp.hyp1f1(1.5, 0.5, x / 4.0), X[:5]),
+    (lambda x: fsp.hyp2f1(0.5, 1.5, 2.5, x / 13.0), POS[:5]),
+    (lambda x: fsp.jv(1.5, x) + fsp.jv(0.0, x), POS[:5]),
 ]
 
 
@@ -149,6 +168,13 @@ def test_known_derivatives():
     (lambda a: fsp.gammainc(a, 1.0), "with respect to a"),
     (lambda b: fsp.betainc(1.0, b, 0.5), "with respect to b"),
     (lambda s: fsp.zeta(s, 2.0), "with respect to x"),
+    (lambda n: fsp.expn(n, 1.0), r"expn\(n, x\): the derivative with respect to n"),
+    (lambda a: fsp.hyp1f1(a, 1.5, 0.5), r"hyp1f1\(a, b, x\).* with respect to a"),
+    (lambda b: fsp.hyp1f1(0.5, b, 0.5), "with respect to b .*with respect to x only"),
+    (lambda a: fsp.hyp2f1(a, 1.5, 3.0, 0.5), "with respect to a"),
+    (lambda b: fsp.hyp2f1(0.5, b, 3.0, 0.5), "with respect to b"),
+    (lambda c: fsp.hyp2f1(0.5, 1.5, c, 0.5), "with respect to c .*with respect to z only"),
+    (lambda v: fsp.jv(v, 1.5), r"jv\(v, z\): the derivative with respect to v"),
 ])
 def test_unimplemented_derivatives_raise_and_say_so(f, message):
     float(f(2.0))  # the value is fine
@@ -192,8 +218,8 @@ def test_plain_scipy_special_ufuncs_differentiate():
 
 
 def test_scipy_function_without_twin_names_the_fix():
-    with pytest.raises(TypeError, match=r"scipy\.special\.jv .*funcgrad\.scipy\.special"):
-        fg.grad(lambda v: np.sum(scipy_special.jv(1.0, v)))(POS[:3])
+    with pytest.raises(TypeError, match=r"scipy\.special\.kv .*funcgrad\.scipy\.special"):
+        fg.grad(lambda v: np.sum(scipy_special.kv(1.0, v)))(POS[:3])
     with pytest.raises(Exception, match=r"funcgrad\.scipy\.stats"):
         fg.grad(lambda v: np.sum(scipy_stats.norm.logpdf(v)))(POS[:3])
 

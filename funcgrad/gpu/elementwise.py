@@ -43,6 +43,10 @@ def kernel_lines(prim, dtypes):
             body, code = complex_body(prim), complex_emitter()
         else:
             body, code = sc.body_for(decl.scalar, body_dtype), _cuda_code()
+        if body is None and not decl.scalar:  # (funcgrad.primitives.special_scipy)
+            raise TypeError(f"{prim.name} takes its values from SciPy, on the CPU, and has no "
+                            f"GPU kernel: move its arguments to the CPU first "
+                            f"(fg.device_get(x))")
         if body is None:
             raise TypeError(f"{prim.name} has no GPU kernel for dtype {body_dtype}")
         lines = _lines[key] = tuple(code.statements(

@@ -10,7 +10,17 @@ of any order, comes from the primitives' rules.  Plain ``scipy.special`` ufuncs
 
 Derivatives that are not implemented raise ``NotImplementedError`` when asked for:
 ``zeta`` in ``x``, ``gammainc``/``gammaincc`` in ``a``, ``betainc`` in ``a`` and ``b``,
-``polygamma`` in ``n`` (an integer order).
+``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, ``jv`` in ``v``, ``hyp1f1``
+in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
+
+``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
+``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``jv`` (and ``bessel_jn``,
+JAX's name: ``J_k`` for ``k = 0..v`` stacked), ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
+``hyp1f1`` and ``hyp2f1`` are the exception: they take their values from SciPy's ufuncs
+(imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
+SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
+bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
+derivative (:mod:`._special_more`).
 """
 import math
 from typing import Any, Callable, Literal, Optional, Union, overload
@@ -24,12 +34,17 @@ from ..primitives import special as _sp
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..core import Tracer as _Tracer
 from ..typing import Array, ArrayLike, Axis
+from . import _special_more as _more
+from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,  # noqa: F401
+                            erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp1f1,
+                            hyp2f1, jv, loggamma, owens_t, poch, sici, spence, sph_harm_y,
+                            wofz)
 
 __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "gammaln",
            "gamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
            "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
-           "ndtri", "log_ndtr", "zeta", "sinc"]
+           "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__
 
 _INF = math.inf
 

@@ -1,0 +1,213 @@
+"""Elementwise primitives of special functions whose values are SciPy's own.
+
+Each is one :func:`~._elementwise.elementwise` declaration whose CPU computation is the
+``scipy.special`` ufunc of that name (SciPy is imported on the first call, never by
+``import funcgrad``), so values and dtypes are SciPy's bit for bit: float32 stays float32
+where SciPy has a float32 loop.  They have no scalar definition, so no GPU kernel and
+no fused ``jit`` loop (``jit`` calls SciPy for them), and their linear rules are written
+with differentiable primitives, so derivatives of every order follow:
+
+- ``erfcx' = 2x erfcx - 2/sqrt(pi)``, ``dawsn' = 1 - 2x dawsn``;
+- ``exp1' = -exp(-x)/x``, ``expi' = exp(x)/x``, ``d/dx expn(n, x) = -expn(n - 1, x)``
+  (``-exp(-x)(1/x + 1/x**2)`` for ``n = 0``);
+- ``spence' = log(z)/(1 - z)`` (``-1`` at ``z = 1``), ``loggamma' = digamma``;
+- ``sici``: ``sin(x)/x`` and ``cos(x)/x``; ``fresnel``: ``sin(pi z**2/2)``,
+  ``cos(pi z**2/2)`` (one primitive per output);
+- ``poch(z, m)``: ``poch (digamma(z + m) - digamma(z))`` and ``poch digamma(z + m)``;
+- ``boxcox(x, l)``/``boxcox1p``: ``u**(l - 1)`` and ``log(u)**2 h(l log u)`` with
+  ``h(t) = (t e**t - expm1(t))/t**2`` (its Taylor series for ``|t| < 0.01``);
+- ``owens_t(h, a)``: ``-phi(h) erf(a h/sqrt 2)/2`` and
+  ``exp(-h**2 (1 + a**2)/2) / (2 pi (1 + a**2))``;
+- ``hyp1f1``/``hyp2f1`` in ``z``: ``(a/b) 1F1(a+1; b+1; z)``,
+  ``(ab/c) 2F1(a+1, b+1; c+1; z)``;
+- ``jv(v, z)`` in ``z``: ``(jv(v - 1, z) - jv(v + 1, z))/2`` (in ``v``: none);
+- ``wofz`` (the Faddeeva function, complex): ``w' = 2i/sqrt(pi) - 2z w``;
+- ``sph_harm_y(n, m, theta, phi)``: ``i m Y`` in ``phi`` and
+  ``m cot(theta) Y_n^m + sqrt((n - m)(n + m + 1)) exp(-i phi) Y_n^(m+1)`` in ``theta``
+  (infinite at the poles ``theta = 0, pi`` for ``m != 0``).
+
+``gammasgn`` is piecewise constant (no derivative, as ``sign``).  A derivative with no
+closed form (``hyp1f1`` in ``a``, ``b``; ``hyp2f1`` in ``a``, ``b``, ``c``; ``jv`` in
+``v``) or of an integer argument (``expn``'s ``n``, ``sph_harm_y``'s ``n`` and ``m``) is
+a linear rule that raises ``NotImplementedError`` naming the argument when that
+derivative is asked for.
+"""
+import math
+
+from ..core import _state
+from ._elementwise import elementwise
+from .elementwise import (abs as _abs, cos, equal, erf, exp, expm1, less, log, log1p, maximum,
+                          sin, sqrt, square, tan, where)
+from .special import digamma
+
+_EMPTY: dict = {}
+_NO_SCALAR: dict = {}  # no scalar definition: SciPy computes every element
+_SQRT_PI = math.sqrt(math.pi)
+_SQRTH = math.sqrt(0.5)
+
+
+def _scipy(name, output=None):
+    """The ``scipy.special`` ufunc ``name`` (output ``output`` of a two-output one),
+    imported on the first call."""
+    def kernel(*args):
+        try:
+            import scipy.special  # (here, so that importing funcgrad never loads SciPy)
+        except ImportError as e:
+            raise ImportError(f"funcgrad.scipy.special.{name} takes its values from SciPy, "
+                              f"which is not installed: pip install scipy") from e
+        out = getattr(scipy.special, name)(*args)
+        return out if output is None else out[output]
+    kernel.__name__ = kernel.__qualname__ = name if output is None else f"{name}[{output}]"
+    return kernel
+
+
+def _not_implemented(function, argument, wrt):
+    def lin(g, *args):
+        raise NotImplementedError(
+            f"{function}: the derivative with respect to {argument} is not implemented "
+            f"(none in closed form, or an integer argument); differentiate with respect to "
+            f"{wrt} only "
+            f"(fg.stop_gradient({argument}) marks {argument} as a constant)")
+    return lin
+
+
+def _call(prim):
+    def f(*args):
+        return _state.interpreter.process(prim, args, _EMPTY)
+    f.primitive = prim
+    f.__name__ = f.__qualname__ = prim.name
+    f.__doc__ = f"Elementwise ``{prim.name}`` (a funcgrad primitive; values from SciPy)."
+    return f
+
+
+def _declare(name, *lins, kernel=None, **kw):
+    return elementwise(name, kernel or _scipy(name), _NO_SCALAR, *lins, **kw)
+
+
+# --- one argument --------------------------------------------------------------------------------
+
+def _expn_lin_x(g, n, x, out):
+    if isinstance(n, (int, float)):  # (a Python number stays one: float32 stays float32)
+        if n == 0:
+            return g * -(exp(-x) * (1.0 / x + 1.0 / square(x)))
+        return g * -expn(n - 1, x)
+    zero = equal(n, 0)
+    below = expn(where(zero, 2, n) - 1, x)  # (the double where: expn(-1, x) is NaN)
+    return g * -where(zero, exp(-x) * (1.0 / x + 1.0 / square(x)), below)
+
+
+def _spence_lin(g, z, out):
+    one = equal(z, 1.0)
+    safe = where(one, 2.0, z)
+    return g * where(one, -1.0, log(safe) / (1.0 - safe))
+
+
+def _si_lin(g, x, out):
+    zero = equal(x, 0.0)
+    safe = where(zero, 1.0, x)
+    return g * where(zero, 1.0, sin(safe) / safe)
+
+
+erfcx_p = _declare("erfcx", lambda g, x, y: g * (x * y * 2.0 - 2.0 / _SQRT_PI))
+dawsn_p = _declare("dawsn", lambda g, x, y: g * (1.0 - x * y * 2.0))
+exp1_p = _declare("exp1", lambda g, x, y: g * (-exp(-x) / x))
+expi_p = _declare("expi", lambda g, x, y: g * (exp(x) / x))
+expn_p = _declare("expn", _not_implemented("expn(n, x)", "n", "x"), _expn_lin_x)
+spence_p = _declare("spence", _spence_lin)
+loggamma_p = _declare("loggamma", lambda g, x, y: g * digamma(x))
+gammasgn_p = _declare("gammasgn", None, differentiable=False)
+sici_si_p = _declare("sici_si", _si_lin, kernel=_scipy("sici", 0))
+sici_ci_p = _declare("sici_ci", lambda g, x, y: g * (cos(x) / x), kernel=_scipy("sici", 1))
+# Bessel's J_v(z): J_v' = (J_{v-1} - J_{v+1}) / 2
+jv_p = _declare("jv", _not_implemented("jv(v, z)", "v", "z"),
+                lambda g, v, z, out: g * ((jv(v - 1.0, z) - jv(v + 1.0, z)) * 0.5))
+# w(z) = exp(-z**2) erfc(-iz), holomorphic (complex results, also of real arguments)
+wofz_p = _declare("wofz", lambda g, z, w: g * (2j / _SQRT_PI - z * w * 2.0))
+fresnel_s_p = _declare("fresnel_s", lambda g, z, y: g * sin(square(z) * (math.pi / 2)),
+                       kernel=_scipy("fresnel", 0))
+fresnel_c_p = _declare("fresnel_c", lambda g, z, y: g * cos(square(z) * (math.pi / 2)),
+                       kernel=_scipy("fresnel", 1))
+
+# --- two or more arguments --------------------------------------------------------------------
+
+# h(t) = (t e**t - expm1(t))/t**2 = sum over k >= 2 of (k - 1) t**(k-2) / k!: its first terms
+_H_SERIES = [(k - 1) / math.factorial(k) for k in range(2, 9)]
+
+
+def _boxcox_dl(u_log, l, out):
+    """d/dl of ``expm1(l L)/l`` with ``L = u_log``: ``L**2 h(l L)``,
+    ``h(t) = (t e**t - expm1(t))/t**2``, by its Taylor series where ``|t| < 0.01``
+    (the closed form cancels there) and at ``l = 0`` (``L**2/2``)."""
+    t = l * u_log
+    small = less(_abs(t), 1e-2)
+    safe = where(small, 1.0, t)
+    closed = (exp(safe) * safe - expm1(safe)) / square(safe)
+    series = _H_SERIES[-1]
+    for c in reversed(_H_SERIES[:-1]):
+        series = t * series + c
+    return square(u_log) * where(small, series, closed)
+
+
+def _boxcox(lg):
+    def lin_x(g, x, l, out):
+        return g * exp((l - 1.0) * lg(x))
+
+    def lin_l(g, x, l, out):
+        return g * _boxcox_dl(lg(x), l, out)
+    return lin_x, lin_l
+
+
+def _poch_lin_z(g, z, m, out):
+    return g * (out * (digamma(z + m) - digamma(z)))
+
+
+def _owens_t_lin_h(g, h, a, out):
+    return g * (exp(square(h) * -0.5) * erf(a * h * _SQRTH) * (-0.5 / math.sqrt(2 * math.pi)))
+
+
+def _owens_t_lin_a(g, h, a, out):
+    s = square(a) + 1.0
+    return g * (exp(square(h) * s * -0.5) / (s * (2 * math.pi)))
+
+
+def _hyp1f1_lin_z(g, a, b, z, out):
+    return g * (hyp1f1(a + 1.0, b + 1.0, z) * (a / b))
+
+
+def _hyp2f1_lin_z(g, a, b, c, z, out):
+    return g * (hyp2f1(a + 1.0, b + 1.0, c + 1.0, z) * (a * b / c))
+
+
+def _sph_harm_y_lin_theta(g, n, m, theta, phi, out):
+    """m cot(theta) Y_n^m + sqrt((n - m)(n + m + 1)) exp(-i phi) Y_n^(m+1)."""
+    k = (n - m) * (n + m + 1)
+    root = math.sqrt(max(k, 0)) if isinstance(k, int) else sqrt(maximum(k, 0))
+    up = sph_harm_y(n, m + 1, theta, phi)
+    return g * (out * (m / tan(theta)) + up * (exp(phi * -1j) * root))
+
+
+poch_p = _declare("poch", _poch_lin_z, lambda g, z, m, out: g * (out * digamma(z + m)))
+boxcox_p = _declare("boxcox", *_boxcox(log))
+boxcox1p_p = _declare("boxcox1p", *_boxcox(log1p))
+owens_t_p = _declare("owens_t", _owens_t_lin_h, _owens_t_lin_a)
+hyp1f1_p = _declare("hyp1f1", _not_implemented("hyp1f1(a, b, x)", "a", "x"),
+                    _not_implemented("hyp1f1(a, b, x)", "b", "x"), _hyp1f1_lin_z)
+hyp2f1_p = _declare("hyp2f1", _not_implemented("hyp2f1(a, b, c, z)", "a", "z"),
+                    _not_implemented("hyp2f1(a, b, c, z)", "b", "z"),
+                    _not_implemented("hyp2f1(a, b, c, z)", "c", "z"), _hyp2f1_lin_z)
+# (SciPy's complex128 values, also of float32 angles; n, m integers)
+sph_harm_y_p = _declare("sph_harm_y", _not_implemented("sph_harm_y(n, m, theta, phi)", "n",
+                                                       "theta and phi"),
+                        _not_implemented("sph_harm_y(n, m, theta, phi)", "m", "theta and phi"),
+                        _sph_harm_y_lin_theta,
+                        lambda g, n, m, theta, phi, out: g * (out * (1j * m)))
+
+(erfcx, dawsn, exp1, expi, expn, spence, loggamma, gammasgn, sici_si, sici_ci, fresnel_s,
+ fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz,
+ sph_harm_y, jv) = map(_call, (
+    erfcx_p, dawsn_p, exp1_p, expi_p, expn_p, spence_p, loggamma_p, gammasgn_p, sici_si_p,
+    sici_ci_p, fresnel_s_p, fresnel_c_p, poch_p, boxcox_p, boxcox1p_p, owens_t_p, hyp1f1_p,
+    hyp2f1_p, wofz_p, sph_harm_y_p, jv_p))
+__all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn",
+           "sici_si", "sici_ci", "fresnel_s", "fresnel_c", "poch", "boxcox", "boxcox1p",
+           "owens_t", "hyp1f1", "hyp2f1", "wofz", "sph_harm_y", "jv"]

@@ -1,0 +1,211 @@
+"""The special functions whose values are SciPy's own ufuncs
+(:mod:`funcgrad.primitives.special_scipy`) and SciPy's integer functions: values and
+dtypes bit for bit, derivatives against their closed forms at known points (the property
+table of tests/test_primitives.py checks them against central differences, dot products,
+second order, vmap and float32), errors that name the fix."""
+import math
+
+import numpy as np
+import pytest
+
+scipy_special = pytest.importorskip("scipy.special")
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.numpy as fnp  # noqa: E402
+import funcgrad.scipy.special as fsp  # noqa: E402
+from helpers import check_second_order  # noqa: E402
+
+RNG = np.random.default_rng(7)
+EDGES = np.array([0.0, -0.0, 1.0, -1.0, -2.0, 1e-300, 30.0, -30.0, 800.0, np.inf, -np.inf,
+                  np.nan])
+X = np.concatenate([RNG.uniform(-10, 10, 200), EDGES])
+Y = RNG.permutation(X)
+Z = RNG.permutation(X)
+W = RNG.permutation(X)
+
+# name, SciPy's arguments
+CALLS = [(name, (X,)) for name in ("erfcx", "dawsn", "exp1", "expi", "spence", "loggamma",
+                                   "gammasgn", "sici", "fresnel")] + [
+    ("expn", (RNG.integers(-1, 6, X.size), X)), ("expn", (np.floor(Y), X)),
+    ("poch", (X, Y)), ("boxcox", (X, Y)), ("boxcox1p", (X, Y)), ("owens_t", (X, Y)),
+    # (moderate parameters: SciPy takes minutes on some of the edges for these two)
+    ("jv", (np.round(Y), X)), ("jv", (Y / 3, np.abs(X))),
+    ("hyp1f1", (X[:200], Y[:200] - 10, Z[:200])),
+    ("hyp2f1", (X[:200] / 3, Y[:200] / 3, np.abs(Z[:200]), W[:200] / 10)),
+]
+
+
+@pytest.mark.parametrize("name,args", CALLS, ids=[f"{c[0]}{i}" for i, c in enumerate(CALLS)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_values_and_dtypes_are_scipys_bit_for_bit(name, args, dtype):
+    args = [a.astype(dtype) if a.dtype.kind == "f" else a for a in args]
+    with np.errstate(all="ignore"):
+        got, want = getattr(fsp, name)(*args), getattr(scipy_special, name)(*args)
+    got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
+    for g, w in zip(got, want, strict=True):
+        assert np.asarray(g).dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
+    # and on scalars, under jit (which calls SciPy for these) and through SciPy's own ufunc
+    with np.errstate(all="ignore"):
+        one = [a[3] for a in args]
+        np.testing.assert_array_equal(fg.jit(getattr(fsp, name))(*one),
+                                      getattr(scipy_special, name)(*one))
+
+
+def _boxcox_dl_series(x, lm, terms=40):
+    """d/dl boxcox(x, l) = sum over k >= 2 of (k - 1) l**(k-2) log(x)**k / k!."""
+    L = math.log(x)
+    return math.fsum((k - 1) * lm ** (k - 2) * L ** k / math.factorial(k) for k in range(2, terms))
+
+
+@pytest.mark.parametrize("lm", [0.0, 1e-12, -1e-8, 1e-4, 0.0099, 0.0101, -0.3, 0.7, 2.0])
+@pytest.mark.parametrize("x", [0.3, 1.0, 2.0, 3.5])
+def test_boxcox_derivative_in_lmbda_near_zero(x, lm):
+    """The closed form cancels as ``l log x -> 0``: its Taylor series takes over there."""
+    close = dict(rtol=3e-14, atol=1e-300)
+    np.testing.assert_allclose(fg.grad(fsp.boxcox, 1)(x, lm), _boxcox_dl_series(x, lm), **close)
+    np.testing.assert_allclose(fg.grad(fsp.boxcox1p, 1)(x - 1.0, lm), _boxcox_dl_series(x, lm),
+                               **close)
+    np.testing.assert_allclose(fg.grad(fsp.boxcox, 0)(x, lm), x ** (lm - 1.0), rtol=1e-14)
+
+
+def test_known_derivatives():
+    e = math.e
+    assert fg.grad(fsp.erfcx)(0.0) == -2 / math.sqrt(math.pi)
+    assert fg.grad(fsp.dawsn)(0.0) == 1.0
+    assert fg.grad(fsp.exp1)(1.0) == -1 / e
+    assert fg.grad(fsp.expi)(1.0) == e
+    np.testing.assert_allclose(fg.grad(lambda x: fsp.expn(0, x))(1.0), -2 / e, rtol=1e-15)
+    np.testing.assert_allclose(fg.grad(lambda x: fsp.expn(3, x))(1.5),
+                               -scipy_special.expn(2, 1.5), rtol=1e-15)
+    assert fg.grad(fsp.spence)(1.0) == -1.0  # (the limit of log(z)/(1 - z))
+    np.testing.assert_allclose(fg.grad(fsp.spence)(0.5), math.log(0.5) / 0.5, rtol=1e-15)
+    assert fg.grad(lambda x: fsp.sici(x)[0])(0.0) == 1.0
+    np.testing.assert_allclose(fg.grad(lambda x: fsp.sici(x)[1])(2.0), math.cos(2) / 2, 1e-15)
+    assert fg.grad(lambda z: fsp.fresnel(z)[0])(1.0) == 1.0  # sin(pi/2)
+    np.testing.assert_allclose(fg.grad(lambda z: fsp.fresnel(z)[1])(1.0), 0.0, atol=1e-16)
+    np.testing.assert_allclose(fg.grad(fsp.loggamma)(3.5), scipy_special.digamma(3.5), 1e-15)
+    # poch(z, m) = z (z + 1) for m = 2: derivative 2z + 1 in z
+    np.testing.assert_allclose(fg.grad(fsp.poch)(1.5, 2.0), 4.0, rtol=1e-14)
+    # T(h, 1) = Phi(h)(1 - Phi(h))/2: derivative phi(h)(1 - 2 Phi(h))/2
+    h = 0.7
+    phi, Phi = math.exp(-h * h / 2) / math.sqrt(2 * math.pi), 0.5 * math.erfc(-h / math.sqrt(2))
+    np.testing.assert_allclose(fg.grad(fsp.owens_t)(h, 1.0), phi * (1 - 2 * Phi) / 2, 1e-14)
+    np.testing.assert_allclose(fg.grad(fsp.owens_t, 1)(h, 1.0),
+                               math.exp(-h * h) / (4 * math.pi), rtol=1e-14)
+    # 1F1(1; 1; z) = e**z; 2F1(1, 1; 2; z) = -log(1 - z)/z
+    np.testing.assert_allclose(fg.grad(fsp.hyp1f1, 2)(1.0, 1.0, 0.8), math.exp(0.8), 1e-14)
+    z = 0.4
+    np.testing.assert_allclose(fg.grad(fsp.hyp2f1, 3)(1.0, 1.0, 2.0, z),
+                               1 / (z * (1 - z)) + math.log1p(-z) / z ** 2, rtol=1e-13)
+
+
+def test_wofz_complex_values_and_holomorphic_derivative():
+    z = (RNG.uniform(-4, 4, 50) + 1j * RNG.uniform(-4, 4, 50))
+    for v in (z, z.astype(np.complex64), z.real, z.real.astype(np.float32)):
+        got, want = fsp.wofz(v), scipy_special.wofz(v)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    dw = fg.vmap(fg.grad(fsp.wofz, holomorphic=True))(z)
+    np.testing.assert_allclose(dw, 2j / math.sqrt(math.pi) - 2 * z * scipy_special.wofz(z),
+                               rtol=1e-14)
+    h = 1e-6
+    fd = (scipy_special.wofz(z + h) - scipy_special.wofz(z - h)) / (2 * h)
+    np.testing.assert_allclose(dw, fd, rtol=1e-8)
+    assert fg.grad(fsp.wofz, holomorphic=True)(np.complex64(0.5 + 0.5j)).dtype == np.complex64
+
+
+@pytest.mark.parametrize("n,m", [(0, 0), (2, 0), (3, 1), (3, -2), (3, 3), (4, -4), (2, 3)])
+def test_sph_harm_y_values_and_derivatives_in_both_angles(n, m):
+    theta, phi = RNG.uniform(0.1, 3.0, 6), RNG.uniform(-3.0, 3.0, 6)
+    got = fsp.sph_harm_y(n, m, theta, phi)
+    want = scipy_special.sph_harm_y(n, m, theta, phi)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    y = scipy_special.sph_harm_y
+    h = 1e-6
+    for part, np_part in ((fnp.real, np.real), (fnp.imag, np.imag)):
+        dt, dp = fg.vmap(fg.grad(lambda t, p: part(fsp.sph_harm_y(n, m, t, p)), argnums=(0, 1)))(
+            theta, phi)
+        np.testing.assert_allclose(dt, np_part(y(n, m, theta + h, phi) - y(n, m, theta - h, phi))
+                                   / (2 * h), atol=1e-8)
+        np.testing.assert_allclose(dp, np_part(y(n, m, theta, phi + h) - y(n, m, theta, phi - h))
+                                   / (2 * h), atol=1e-8)
+
+
+def test_sph_harm_y_errors_name_the_fix():
+    with pytest.raises(NotImplementedError, match="diff_n=1.*fg.grad"):
+        fsp.sph_harm_y(2, 1, 0.5, 0.5, diff_n=1)
+    with pytest.raises(Exception, match=r"call funcgrad\.scipy\.special"):
+        fg.grad(lambda t: np.real(scipy_special.sph_harm_y(3, 1, t, 0.2)))(0.5)
+
+
+def test_bessel_jn_stacks_jv_as_jax():
+    z = RNG.uniform(-8, 8, (2, 3))
+    out = fsp.bessel_jn(z, v=4)
+    np.testing.assert_array_equal(out, [scipy_special.jv(k, z) for k in range(5)])
+    d = fg.vmap(fg.jacfwd(lambda t: fsp.bessel_jn(t, v=3)))(z.ravel())
+    np.testing.assert_allclose(d, np.stack([scipy_special.jvp(k, z.ravel()) for k in range(4)], 1),
+                               rtol=1e-13, atol=1e-15)
+    assert fsp.bessel_jn(z.astype(np.float32), v=1).dtype == np.float32
+    with pytest.raises(ValueError, match="non-negative int"):
+        fsp.bessel_jn(z, v=1.5)
+
+
+def test_gammasgn_has_a_zero_derivative():
+    x = np.array([-2.5, -1.5, 0.5, 3.0])
+    np.testing.assert_array_equal(fg.grad(lambda v: fnp.sum(v * fsp.gammasgn(v)))(x),
+                                  scipy_special.gammasgn(x))
+
+
+@pytest.mark.parametrize("f", [
+    fsp.erfcx, fsp.dawsn, fsp.exp1, fsp.spence, lambda x: fsp.sici(x)[1],
+    lambda x: fsp.boxcox(x, x - 1.2), lambda x: fsp.poch(x, 1.0 - x / 4),
+    lambda x: fsp.owens_t(x - 1.0, x), lambda x: fsp.hyp2f1(0.5, 1.5, 2.5, x / 4),
+], ids=["erfcx", "dawsn", "exp1", "spence", "ci", "boxcox", "poch", "owens_t", "hyp2f1"])
+def test_second_order(f):
+    check_second_order(lambda v: fnp.sum(f(v)), [RNG.uniform(0.3, 2.5, 4)], RNG)
+
+
+def test_plain_scipy_ufuncs_vmap_jit_and_float32():
+    x = RNG.uniform(0.3, 2.5, 5)
+
+    def f(v):  # plain SciPy: its ufuncs reach funcgrad.scipy.special on traced values
+        si, ci = scipy_special.sici(v)
+        return np.sum(scipy_special.erfcx(v) * ci + scipy_special.boxcox(v, 0.3) + si
+                      + scipy_special.hyp1f1(0.5, 1.5, v))
+
+    def g(v):
+        si, ci = fsp.sici(v)
+        return fnp.sum(fsp.erfcx(v) * ci + fsp.boxcox(v, 0.3) + si + fsp.hyp1f1(0.5, 1.5, v))
+
+    np.testing.assert_array_equal(fg.grad(f)(x), fg.grad(g)(x))
+    np.testing.assert_allclose(fg.jit(fg.grad(g))(x), fg.grad(g)(x), rtol=1e-15)
+    xs = RNG.uniform(0.3, 2.5, (3, 5))
+    np.testing.assert_allclose(fg.vmap(fg.grad(g))(xs), [fg.grad(g)(r) for r in xs], rtol=1e-15)
+    x32 = x.astype(np.float32)
+    assert fg.grad(g)(x32).dtype == np.float32
+    assert fsp.exp1(x32).dtype == fsp.owens_t(x32, 0.5).dtype == np.float32
+
+
+def test_integer_functions_are_scipys():
+    n = np.array([0, 3, 5, -1])
+    np.testing.assert_array_equal(fsp.factorial(n), scipy_special.factorial(n))
+    assert fsp.factorial(20, exact=True) == math.factorial(20)
+    assert fsp.comb(10, 3, exact=True) == 120
+    assert fsp.comb(10, 3, exact=True, repetition=True) == math.comb(12, 3)
+    k = np.arange(6.0)
+    np.testing.assert_array_equal(fsp.comb(k, 2.0), scipy_special.comb(k, 2.0))
+    np.testing.assert_array_equal(fsp.bernoulli(6), scipy_special.bernoulli(6))
+
+
+@pytest.mark.parametrize("f,fix", [
+    (lambda x: fsp.factorial(x), r"gamma\(n \+ 1\)"),
+    (lambda x: fsp.comb(x, 2.0), "gammaln"),
+    (lambda x: fsp.comb(5.0, x), "gammaln"),
+])
+def test_integer_functions_of_traced_values_name_the_fix(f, fix):
+    with pytest.raises(TypeError, match=f"has no derivative.*{fix}"):
+        fg.grad(f)(3.0)
+    with pytest.raises(TypeError, match="plain numbers or NumPy arrays"):
+        fg.vmap(f)(np.arange(3.0))
