@@ -166,3 +166,37 @@ def test_interleaving_same_as_torch():
         c.backward()
         return log
     assert run(fg) == run(torch)
+
+
+def _captured(torch):
+    """A non-leaf input of autograd.grad: its hooks and retain_grad run before its
+    gradient is captured when its node does not run; when it does run (another input lies
+    behind it) the captured gradient is the one before its hooks, as PyTorch captures."""
+    def make(v):
+        return torch.tensor(v, dtype=torch.float64, requires_grad=True)
+    x = make([1.0, 2.0])
+    y = x * 2
+    y.retain_grad()
+    y.register_hook(lambda g: g * 100)
+    (alone,) = torch.autograd.grad((y * 3).sum(), y, retain_graph=True)
+    y_grad = y.grad.tolist()
+    through = torch.autograd.grad((y * 3).sum(), [y, x])
+    return alone.tolist(), y_grad, [g.tolist() for g in through]
+
+
+def test_autograd_grad_runs_the_hooks_of_a_non_leaf_input():
+    # d(3y)/dy = 3, times 100 from y's hook; x behind y: 3 * 100 * 2 = 600
+    alone, y_grad, through = _captured(fg)
+    assert alone == [300.0, 300.0]
+    assert y_grad == [300.0, 300.0]
+    assert through == [[3.0, 3.0], [600.0, 600.0]]
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: g * 100)
+    (y * 3).sum().backward(inputs=[y])
+    assert y.grad.tolist() == [300.0, 300.0]
+
+
+def test_autograd_grad_non_leaf_input_hooks_match_torch():
+    torch = pytest.importorskip("torch")
+    assert _captured(fg) == _captured(torch)

@@ -171,6 +171,12 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
         def visit(node, g):
             nrs = wanted.get(node)
             if nrs is not None:
+                if node not in runs:  # PyTorch's capture: a target whose node does not
+                    # run gets its Tensors' hooks and retain_grad before it is captured
+                    if node._hooks is not None:
+                        g = runner.tensor_hooks(node, g)
+                    if node._retained:
+                        _collect_retained(node, g, node._retained, found)
                 for nr in nrs:
                     captured[(node, nr)] = g[nr] if node.prim.multiple_results else g
             if node not in runs:
