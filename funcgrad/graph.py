@@ -30,7 +30,8 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from .core import ShapedArray, Tracer
-from .instruments import OUTPUT, Instrument, as_rule_value, install, saved_residuals, uninstall
+from .instruments import (OUTPUT, Instrument, as_rule_value, check_unpacked, install,
+                          saved_residuals, uninstall)
 
 __all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
 
@@ -63,13 +64,13 @@ class _SavedHooksInstrument(Instrument):
         hooks.in_hook = True  # operations inside a hook are not packed again
         try:
             for position, value in saved:
-                packed.append((position, pack(value)))
+                packed.append((position, pack(value), getattr(value, "shape", None)))
         finally:
             hooks.in_hook = False
         # The node keeps only what pack_hook returned: on the eager Tensor's graph the
         # values its rule does not read become shapes, so nothing else holds memory.
         shows_tensors = getattr(node, "show_residual", None) is not None
-        kept = {position for position, _ in packed}
+        kept = {entry[0] for entry in packed}
         args = list(node.args)
         for i, a in enumerate(args):
             if i in kept:
@@ -89,8 +90,8 @@ class _SavedHooksInstrument(Instrument):
         value = None
         previous, _hooks.in_hook = _hooks.in_hook, True
         try:
-            for position, p in entries:
-                restored = as_rule_value(node, unpack(p))
+            for position, p, shape in entries:
+                restored = as_rule_value(node, check_unpacked(unpack(p), shape))
                 if position == OUTPUT:
                     value = restored
                 else:

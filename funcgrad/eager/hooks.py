@@ -28,6 +28,7 @@ import weakref
 
 import numpy as np
 
+from ..instruments import check_unpacked
 from .values import TensorBase
 
 __all__ = ["OUTPUT", "unpack_into", "RemovableHandle", "HookDict", "NodeHooks", "hooks_of", "leaf_hooks",
@@ -276,7 +277,8 @@ def unpack_into(node):
     rule runs)."""
     args = list(node.args)
     for position, (unpack, packed) in node._hooks.saved.items():
-        v = unpack(packed)
+        old = node.value if position == OUTPUT else args[position]
+        v = check_unpacked(unpack(packed), getattr(old, "shape", None))
         v = v._storage.value if hasattr(v, "_storage") else np.asarray(v)
         if position == OUTPUT:
             node.value = v
