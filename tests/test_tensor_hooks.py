@@ -200,3 +200,32 @@ def test_autograd_grad_runs_the_hooks_of_a_non_leaf_input():
 def test_autograd_grad_non_leaf_input_hooks_match_torch():
     torch = pytest.importorskip("torch")
     assert _captured(fg) == _captured(torch)
+
+
+def test_node_hook_returning_too_few_or_too_many_values():
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    y = fg.tensor([3.0, 4.0], requires_grad=True)
+    z = x * y
+    z.grad_fn.register_hook(lambda gi, go: (gi[0] * 5,))  # y's gradient left off
+    with pytest.raises(RuntimeError, match=r"incorrect number of values \(got 1, but "
+                                           r"expected 2\)"):
+        z.sum().backward()
+    z = x * 2
+    z.grad_fn.register_prehook(lambda go: (go[0], go[0]))
+    with pytest.raises(RuntimeError, match=r"got 2, but expected 1"):
+        z.sum().backward()
+    # a slot without gradient may be left off (x ** 2 has one in PyTorch): 5 * 2x
+    z = x ** 2
+    z.grad_fn.register_hook(lambda gi, go: (gi[0] * 5,))
+    z.sum().backward()
+    assert x.grad.tolist() == [10.0, 20.0]
+
+
+def test_node_hook_value_count_error_matches_torch():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = x * torch.tensor([3.0, 4.0], requires_grad=True)
+    z.grad_fn.register_hook(lambda gi, go: (gi[0] * 5,))
+    with pytest.raises(RuntimeError, match=r"incorrect number of values \(got 1, but "
+                                           r"expected 2\)"):
+        z.sum().backward()
