@@ -301,3 +301,33 @@ def test_gradcheck_warns_like_torch_for_float32_tensors():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     with pytest.warns(UserWarning, match="not a double precision"):
         assert gradcheck(lambda t: (t * t).sum(), (x,))
+
+
+def _scale_function(lib):
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g  # a gradient for k, a Python number: an error in PyTorch
+
+    return Scale
+
+
+def test_function_gradient_for_a_non_tensor_input_raises():
+    fg = torch  # funcgrad, as this file spells it
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="returned a gradient different than None at "
+                                           "position 2, but the corresponding forward input "
+                                           "was not a Variable"):
+        _scale_function(fg).apply(x, 2.0).sum().backward()
+
+
+def test_function_gradient_for_a_non_tensor_input_raises_in_torch_too():
+    real_torch = pytest.importorskip("torch")
+    x = real_torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="position 2, but the corresponding forward "
+                                           "input was not a Variable"):
+        _scale_function(real_torch).apply(x, 2.0).sum().backward()

@@ -276,6 +276,13 @@ def _check_grads(name, grads, args, array_pos, leaves):
             f"{'s' * (len(grads) != 1)}, but forward took {len(args)} input"
             f"{'s' * (len(args) != 1)}: expected {len(args)}, one per input, with "
             f"shapes {expected} (None for inputs without a gradient)")
+    positions = set(array_pos)
+    for i, g in enumerate(grads):
+        if g is not None and i not in positions:  # it would be dropped silently
+            raise RuntimeError(
+                f"function {name}Backward returned a gradient different than None at "
+                f"position {i + 1}, but the corresponding forward input was not a Variable "
+                f"(a {type(args[i]).__name__}); return None for it")
     out = []
     for i, x in zip(array_pos, leaves):
         g = grads[i]
