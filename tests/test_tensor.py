@@ -300,9 +300,9 @@ def test_autograd_grad_unused_inputs():
     out = (x * 2).sum()
     with pytest.raises(RuntimeError) as info:
         fg.autograd.grad(out, [x, unused], retain_graph=True)
-    assert str(info.value) == ("One of the differentiated Tensors appears to not have been "
-                               "used in the graph. Set allow_unused=True if this is the "
-                               "desired behavior.")
+    assert str(info.value) == ("The differentiated Tensor at index 1 appears to not have "
+                               "been used in the graph. Set allow_unused=True if this is the "
+                               "desired behavior.")  # PyTorch's words, naming the input
     gx, gu = fg.autograd.grad(out, [x, unused], allow_unused=True, retain_graph=True)
     assert gu is None and float(gx[0]) == 2.0
     _, gu = fg.autograd.grad(out, [x, unused], materialize_grads=True)

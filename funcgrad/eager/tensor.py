@@ -25,7 +25,6 @@ from .dtypes import python_data_dtype
 from .graph import AccumulateGrad, Storage
 from .operators import Operators
 from .inplace import InPlaceUpdates
-from .walk import UNUSED_MESSAGE
 from ..typing import ArrayLike, DTypeLike
 
 __all__ = ["Tensor", "backward", "grad"]
@@ -511,7 +510,7 @@ def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor
         g = captured.get(e)
         if g is None:
             if not allow_unused:
-                raise RuntimeError(UNUSED_MESSAGE)
+                raise RuntimeError(walk.unused_message(len(results)))
             results.append(make(np.zeros(t.shape, t.dtype), False) if materialize_grads
                            else None)
             continue

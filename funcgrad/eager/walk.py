@@ -29,12 +29,22 @@ from . import hooks
 from .graph import parent_of
 from .values import TensorBase
 
-__all__ = ["SCALAR_MESSAGE", "UNUSED_MESSAGE", "tensor_list", "roots_and_seeds",
-           "input_edge", "run", "reachable", "fit_gradient"]
+__all__ = ["SCALAR_MESSAGE", "UNUSED_MESSAGE", "unused_message", "tensor_list",
+           "roots_and_seeds", "input_edge", "run", "reachable", "fit_gradient"]
 
 SCALAR_MESSAGE = "grad can be implicitly created only for scalar outputs"
 UNUSED_MESSAGE = ("One of the differentiated Tensors appears to not have been used in the "
                   "graph. Set allow_unused=True if this is the desired behavior.")
+
+
+def unused_message(index):
+    """PyTorch's error for input ``index`` of ``autograd.grad`` that no output uses.
+
+    >>> unused_message(1)[:61]
+    'The differentiated Tensor at index 1 appears to not have been'
+    """
+    return (f"The differentiated Tensor at index {index} appears to not have been used in "
+            f"the graph. Set allow_unused=True if this is the desired behavior.")
 
 
 def tensor_list(xs: Any, what: str) -> list[Any]:
