@@ -565,3 +565,27 @@ def test_create_graph_through_logsumexp_keeps_the_second_derivative():
     np.testing.assert_allclose(g.detach().numpy(), s, rtol=1e-14)
     (g * g).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 * (s * s - s * (s @ s)), rtol=1e-13)
+
+
+def _held_grads(lib):
+    x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    held = lib.tensor([1.0, 1.0], dtype=lib.float64)
+    x.grad = held
+    (x * 2).sum().backward()            # 1 + 2
+    y = x * 2
+    y.retain_grad()
+    (y * 3).sum().backward(retain_graph=True)
+    first_y = y.grad
+    (y * 3).sum().backward()            # a retained grad is replaced, not updated
+    return held.tolist(), held is x.grad, first_y.tolist(), y.grad.tolist()
+
+
+def test_grad_accumulates_in_place_into_the_tensor_the_user_holds():
+    # x.grad: 1 (set) + 2 + 6 + 6 = 15, into the same Tensor; y's retained grad 3, then
+    # a new Tensor 6
+    assert _held_grads(fg) == ([15.0, 15.0], True, [3.0, 3.0], [6.0, 6.0])
+
+
+def test_grad_accumulation_in_place_matches_torch():
+    torch = pytest.importorskip("torch")
+    assert _held_grads(fg) == _held_grads(torch)

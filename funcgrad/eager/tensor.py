@@ -24,7 +24,7 @@ from . import hooks, interop, walk
 from .dtypes import python_data_dtype
 from .graph import AccumulateGrad, Storage
 from .operators import Operators
-from .inplace import InPlaceUpdates
+from .inplace import InPlaceUpdates, add_into_grad
 from ..typing import ArrayLike, DTypeLike
 
 __all__ = ["Tensor", "backward", "grad"]
@@ -529,8 +529,8 @@ _PLAIN = {"rule": None, "shortcuts": True, "make": make}
 
 
 def _accumulate(t, g, create_graph):
-    """``t.grad += g`` as a new value (a gradient held by the user is never modified),
-    then ``t``'s post-accumulate-grad hooks."""
+    """``t.grad += g`` (in place for a leaf outside create_graph, as PyTorch:
+    :func:`~funcgrad.eager.inplace.add_into_grad`), then the post-accumulate-grad hooks."""
     g = walk.fit_gradient(t, g)
     old = t._grad
     if create_graph:  # the sum is recorded too
@@ -539,7 +539,8 @@ def _accumulate(t, g, create_graph):
     else:
         if isinstance(g, Tensor):
             g = g._storage.value
-        t._grad = make(g if old is None else ew.add(old._storage.value, g), False)
+        if not add_into_grad(t, g):
+            t._grad = make(g if old is None else ew.add(old._storage.value, g), False)
     if getattr(t, "_hooks", None) is not None:
         hooks.run_post_accumulate(t)
 
