@@ -39,8 +39,11 @@ def eager_vjp(eager, args, diff):
 
         def vjp_fn(cotangents):
             cts = tree.leaves(cotangents)
+            # an output whose cotangent is zero is left out, so that it gets no gradient
+            # (None in a Function's backward without materialized grads), as PyTorch's
+            # gradcheck differentiates one output at a time
             pairs = [(o, c) for o, c in zip(outs, cts)
-                     if isinstance(o, Tensor) and o.requires_grad]
+                     if isinstance(o, Tensor) and o.requires_grad and np.any(c != 0)]
             found = [None] * len(leaves)
             if pairs:
                 found = grad([o for o, _ in pairs], leaves,
@@ -94,3 +97,43 @@ def eager_backward(eager, args, diff, float_pos):
         return tuple(g.detach().numpy() for g in backward(*values))
     plain.eager = backward
     return backward, plain
+
+
+def undefined_grad_failure(eager, args, diff):
+    """PyTorch's ``check_undefined_grad`` on the Tensor tape: for each differentiable
+    output of ``eager`` (``f`` on Tensors), a backward pass in which that output gets no
+    gradient (a ``Function`` with ``set_materialize_grads(False)`` receives None for it)
+    and the others get zeros must run and give zero (or no) gradients.  funcgrad never
+    runs a backward with no gradient at all, so a single output needs no check.  Returns
+    the failure's message, or None.
+
+    >>> import numpy as np
+    >>> undefined_grad_failure(lambda x: (x * 2, x * 3), [np.ones(2)], [0]) is None
+    True
+    """
+    from .eager import Tensor, grad
+
+    full = list(args)
+    leaves = []
+    for k in diff:
+        full[k] = Tensor(np.array(args[k]), requires_grad=True)
+        leaves.append(full[k])
+    outs = [o for o in _flat(eager(*full)) if isinstance(o, Tensor) and o.requires_grad]
+    if len(outs) < 2:
+        return None
+    for k in range(len(outs)):
+        others = outs[:k] + outs[k + 1:]
+        zeros = [Tensor(np.zeros(o.shape, o.dtype)) for o in others]
+        try:
+            found = grad(others, leaves, zeros, retain_graph=True, allow_unused=True)
+        except Exception as e:  # noqa: BLE001  (reported with its type and message)
+            return (f"Expected backward function to handle undefined output grads: with no "
+                    f"gradient for output {k} (None in a Function's backward after "
+                    f"ctx.set_materialize_grads(False)) it raised {type(e).__name__}: {e}. "
+                    f"Treat None as zeros there, or pass check_undefined_grad=False")
+        if any(g is not None and np.any(g.detach().numpy() != 0) for g in found):
+            return (f"Expected all input grads to be undefined or zero when all output "
+                    f"grads are undefined or zero (output {k} had none, the others zeros); "
+                    f"check the backward's handling of None, or pass "
+                    f"check_undefined_grad=False")
+    return None

@@ -42,7 +42,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import tree
-from ._gradcheck_eager import eager_backward, eager_vjp
+from ._gradcheck_eager import eager_backward, eager_vjp, undefined_grad_failure
 from ._gradcheck_messages import fast_message, mismatch_message
 from .api import jvp as _jvp
 from .api import vjp as _vjp
@@ -184,7 +184,8 @@ def _fail(message, raise_exception):
 def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float = 1e-5,
               rtol: float = 1e-3, raise_exception: bool = True, check_forward_ad: bool = False,
               fast_mode: bool = False, check_backward_ad: bool = True,
-              check_batched_grad: bool = False, seed: int = 0) -> bool:
+              check_batched_grad: bool = False, seed: int = 0, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False) -> bool:
     """Check the reverse-mode (and, with ``check_forward_ad``, forward-mode) derivatives
     of ``f`` at ``inputs`` against central differences, in float64.
 
@@ -203,6 +204,12 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
     Jacobians and where they differ most, or returns False if
     ``raise_exception=False``.  ``fast_mode=True`` compares random projections
     ``u^T J v`` (reproducible: ``seed``) instead of full Jacobians.
+    ``check_undefined_grad`` (Tensors, as PyTorch): a backward pass in which one output
+    gets no gradient (None in a ``Function``'s backward after
+    ``set_materialize_grads(False)``) and the others zeros must work and give zeros.
+    ``nondet_tol`` and ``check_grad_dtypes`` are accepted for PyTorch's signature:
+    funcgrad's backward passes are deterministic, and a Tensor's gradient always has its
+    dtype.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.gradcheck(lambda x, y: np.sin(x) * y, (np.array([0.1, 0.2]), np.array([3.0, 4.0])))
@@ -227,7 +234,12 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
     False
     """
     args, diff, tensors = _prepare_inputs(inputs, "gradcheck")
-    return _gradcheck(_retensor(f, tensors), args, diff, eps, atol, rtol, raise_exception,
+    f = _retensor(f, tensors)
+    if tensors and check_undefined_grad and check_backward_ad:
+        failure = undefined_grad_failure(f.eager, args, diff)
+        if failure is not None:
+            return _fail(failure, raise_exception)
+    return _gradcheck(f, args, diff, eps, atol, rtol, raise_exception,
                       check_forward_ad, fast_mode, check_backward_ad, check_batched_grad,
                       seed, str)
 
@@ -496,7 +508,8 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
                   eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
                   raise_exception: bool = True, check_forward_ad: bool = False,
                   fast_mode: bool = False, check_batched_grad: bool = False,
-                  seed: int = 0) -> bool:
+                  seed: int = 0, nondet_tol: float = 0.0,
+                  check_undefined_grad: bool = True) -> bool:
     """Check second derivatives: :func:`gradcheck` of the function
     ``(inputs, grad_outputs) -> vjp(f, *inputs)[1](grad_outputs)``, so the derivatives
     of the backward pass itself (reverse-over-reverse, and forward-over-reverse with
@@ -505,7 +518,8 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
     ``grad_outputs``: the cotangents, one per floating-point or complex output leaf (a
     single array for a single output); random (``seed``; complex for a complex output)
     when not given.  In messages, inputs are numbered as in ``inputs``, and
-    ``grad_outputs[k]`` names a cotangent.  Complex inputs, outputs and cotangents are
+    ``grad_outputs[k]`` names a cotangent.  ``nondet_tol``, ``check_undefined_grad``:
+    as in :func:`gradcheck` (the latter checks ``f``'s backward).  Complex inputs, outputs and cotangents are
     checked as in :func:`gradcheck`.  With Tensor inputs (PyTorch's idiom) the backward
     pass differentiated is the Tensor tape's, recorded with ``create_graph=True`` as
     PyTorch does, so ``f`` may use Tensor methods and ``Function``s; with plain arrays,
@@ -526,6 +540,10 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
     who = "gradgradcheck"
     args, diff, tensors = _prepare_inputs(inputs, who)
     f = _retensor(f, tensors)
+    if tensors and check_undefined_grad:
+        failure = undefined_grad_failure(f.eager, args, diff)
+        if failure is not None:
+            return _fail(failure, raise_exception)
     out_leaves, out_tree, raw_leaves = _float_leaves(f(*args))
     float_pos = [j for j, o in enumerate(out_leaves) if o is not None]
     if grad_outputs is None:

@@ -285,3 +285,53 @@ def test_gradcheck_without_a_tensor_that_requires_grad_raises():
         with pytest.raises(ValueError, match="expects at least one input tensor to require "
                                              "gradient.*requires_grad=True"):
             check(lambda t: t * 2, (x,))
+
+
+def _two_outputs(lib, none_as):
+    """d(2x, 3x)/dx as a Function receiving None for an output without gradient, which
+    its backward treats as zeros ("zeros", right), ones ("ones", wrong) or multiplies
+    ("raise")."""
+    class Two(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            if ga is None and gb is None:
+                return None
+            if none_as != "raise":
+                fill = lib.zeros_like if none_as == "zeros" else lib.ones_like
+                ga = fill(gb) if ga is None else ga
+                gb = fill(ga) if gb is None else gb
+            return ga * 2 + gb * 3
+    return Two
+
+
+def _undefined_results(lib):
+    x = lib.tensor(np.array([0.5, 1.5]), requires_grad=True)
+    good = lib.autograd.gradcheck(_two_outputs(lib, "zeros").apply, (x,))
+    bad = lib.autograd.gradcheck(_two_outputs(lib, "ones").apply, (x,), raise_exception=False)
+    off = lib.autograd.gradcheck(_two_outputs(lib, "ones").apply, (x,), raise_exception=False,
+                                 check_undefined_grad=False, nondet_tol=0.0)
+    return good, bad, off
+
+
+def test_gradcheck_check_undefined_grad():
+    # treating None as zeros is right; as ones it fails the undefined-gradient check (on
+    # by default, as in PyTorch) and, without it, the Jacobian: gradcheck differentiates
+    # one output at a time, the other getting None (it got zeros: d out0/dx read 2 + 3)
+    assert _undefined_results(fg) == (True, False, False)
+    x = fg.tensor(np.array([0.5, 1.5]), requires_grad=True)
+    with pytest.raises(fg.GradcheckError, match="Expected backward function to handle "
+                                                "undefined output grads.*output 0"):
+        fg.gradcheck(_two_outputs(fg, "raise").apply, (x,))
+    with pytest.raises(fg.GradcheckError, match="Expected all input grads to be undefined "
+                                                "or zero"):
+        fg.gradcheck(_two_outputs(fg, "ones").apply, (x,))
+
+
+def test_gradcheck_check_undefined_grad_matches_torch():
+    torch = pytest.importorskip("torch")
+    assert _undefined_results(fg) == _undefined_results(torch)
