@@ -331,3 +331,29 @@ def test_function_gradient_for_a_non_tensor_input_raises_in_torch_too():
     with pytest.raises(RuntimeError, match="position 2, but the corresponding forward "
                                            "input was not a Variable"):
         _scale_function(real_torch).apply(x, 2.0).sum().backward()
+
+
+def _with_count(lib):
+    class WithCount(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, 5
+
+        @staticmethod
+        def backward(ctx, g, g_count):
+            return g * 3
+
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y, count = WithCount.apply(x)
+    y.sum().backward()
+    return type(count).__name__, count, x.grad.tolist()
+
+
+def test_function_python_number_output_passes_through():
+    # it came back as tensor(5); the Tensor output's gradient is backward's 3 * 1
+    assert _with_count(torch) == ("int", 5, [3.0, 3.0])
+
+
+def test_function_python_number_output_matches_torch():
+    real_torch = pytest.importorskip("torch")
+    assert _with_count(torch) == _with_count(real_torch)

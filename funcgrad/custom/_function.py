@@ -241,7 +241,10 @@ class Function:
         ctx = holder.get("ctx")
         if eager and ctx is not None:
             for k, o in enumerate(outs):
-                if isinstance(o, Tensor) and ctx._nondiff[k]:
+                r = ctx._returned[k]
+                if isinstance(r, (bool, int, float, complex)) and not isinstance(r, np.generic):
+                    outs[k] = r  # a Python number returned passes through, as in PyTorch
+                elif isinstance(o, Tensor) and ctx._nondiff[k]:
                     outs[k] = o.detach()
                 elif ctx._dirty[k] is not None:
                     outs[k] = rebase_dirty(originals[ctx._dirty[k]], o)  # type: ignore[index]
