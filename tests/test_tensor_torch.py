@@ -589,3 +589,17 @@ def test_grad_accumulates_in_place_into_the_tensor_the_user_holds():
 def test_grad_accumulation_in_place_matches_torch():
     torch = pytest.importorskip("torch")
     assert _held_grads(fg) == _held_grads(torch)
+
+
+def test_complex_grad_output_for_a_real_output_raises():
+    # the imaginary part was dropped with NumPy's ComplexWarning: grad was 2, silently
+    x = fg.tensor([1.0, 2.0], dtype=fg.float64, requires_grad=True)
+    with pytest.raises(RuntimeError, match="both grad_output and output are required to "
+                                           "have the same dtype.*complex128.*float64"):
+        fg.autograd.grad(x * 2, x, fg.tensor(np.array([1 + 1j, 1.0])))
+    z = fg.tensor(np.array([1.0 + 0j]), requires_grad=True)
+    with pytest.raises(RuntimeError, match="grad_output\\[0\\] has a dtype of float64"):
+        (z * 2).backward(fg.tensor(np.array([1.0])))
+    # real cotangents of another float dtype are cast, as in PyTorch: d(2x) = 2
+    (g,) = fg.autograd.grad(x * 2, x, fg.tensor(np.array([1.0, 1.0], np.float32)))
+    assert g.tolist() == [2.0, 2.0] and g.dtype == np.float64

@@ -107,6 +107,12 @@ def roots_and_seeds(outputs, grad_outputs, create_graph, what):
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                    f"{tuple(g.shape)} and output[{i}] has a shape of "
                                    f"{t.shape}.")
+            if (np.dtype(g.dtype).kind == "c") != (np.dtype(t.dtype).kind == "c"):
+                raise RuntimeError(  # a complex cotangent's imaginary part would be dropped
+                    f"For complex Tensors, both grad_output and output are required to have "
+                    f"the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of "
+                    f"{np.dtype(g.dtype).name} and output[{i}] has a dtype of "
+                    f"{np.dtype(t.dtype).name}; pass a gradient of the output's dtype")
             if g.dtype != t.dtype:
                 g = g.astype(t.dtype)
             if np.dtype(t.dtype).kind == "c":
