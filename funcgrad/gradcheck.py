@@ -551,6 +551,7 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
         us = [_complex_randn(rng, out_leaves[j]) for j in float_pos]
     else:
         us = list(grad_outputs) if isinstance(grad_outputs, (tuple, list)) else [grad_outputs]
+        us = [u.detach().numpy() if hasattr(u, "detach") else u for u in us]  # Tensors
         if len(us) != len(float_pos):
             raise ValueError(f"{who}: grad_outputs has {len(us)} entries, but f has "
                              f"{len(float_pos)} floating-point outputs; give one each")

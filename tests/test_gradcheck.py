@@ -335,3 +335,12 @@ def test_gradcheck_check_undefined_grad():
 def test_gradcheck_check_undefined_grad_matches_torch():
     torch = pytest.importorskip("torch")
     assert _undefined_results(fg) == _undefined_results(torch)
+
+
+def test_gradgradcheck_takes_grad_outputs_that_require_grad():
+    # PyTorch's examples pass grad_outputs created with requires_grad=True; numpy() of
+    # such a Tensor raised.  d/dx (3x^2 * u) = 6xu, checked against central differences
+    x = fg.tensor(np.array([1.0, 2.0]), requires_grad=True)
+    u = fg.tensor(np.array([1.0, 2.0]), requires_grad=True)
+    assert fg.gradgradcheck(lambda a: a ** 3, (x,), grad_outputs=(u,))
+    assert fg.gradgradcheck(lambda a: a ** 3, (x,), grad_outputs=u)
