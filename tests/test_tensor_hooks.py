@@ -229,3 +229,38 @@ def test_node_hook_value_count_error_matches_torch():
     with pytest.raises(RuntimeError, match=r"incorrect number of values \(got 1, but "
                                            r"expected 2\)"):
         z.sum().backward()
+
+
+def _backward_inputs(lib):
+    """backward(inputs=) with a non-leaf input: PyTorch makes it retain its grad, so its
+    .grad is the gradient after its hooks, counted once."""
+    def make():
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        return x, x * 2
+    x, y = make()
+    y.register_hook(lambda g: g * 100)
+    (y * 3).sum().backward(inputs=[y, x])
+    hooked = (y.grad.tolist(), x.grad.tolist())
+    x, y = make()
+    y.retain_grad()
+    y.register_hook(lambda g: g * 100)
+    (y * 3).sum().backward(inputs=[y, x])
+    retained_hooked = y.grad.tolist()
+    x, y = make()
+    y.retain_grad()
+    (y * 3).sum().backward(inputs=[y])
+    return hooked, retained_hooked, y.grad.tolist(), x.grad, y.retains_grad
+
+
+def test_backward_inputs_non_leaf_gets_its_hooked_grad_once():
+    # d(3y)/dy = 3, times 100 from the hook; x: 300 * 2.  It gave y.grad 3 (before the
+    # hook), 303 (hooked retained grad plus the captured one) and 6 (counted twice)
+    hooked, retained_hooked, retained, x_grad, retains = _backward_inputs(fg)
+    assert hooked == ([300.0, 300.0], [600.0, 600.0])
+    assert retained_hooked == [300.0, 300.0]
+    assert retained == [3.0, 3.0] and x_grad is None and retains
+
+
+def test_backward_inputs_non_leaf_matches_torch():
+    torch = pytest.importorskip("torch")
+    assert _backward_inputs(fg) == _backward_inputs(torch)

@@ -454,8 +454,8 @@ def backward(tensors: "Tensor | Sequence[Tensor]",
     if inputs is not None:
         inputs = walk.tensor_list(inputs, "inputs")
         if not inputs:
-            raise RuntimeError("backward: inputs= must not be empty (None means all leaves)")
-        edges = [walk.input_edge(t) for t in inputs]
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty (None: all)")
+        edges = walk.backward_input_edges(inputs)
     previous = _state.grad_enabled
     if create_graph:  # the backward pass is recorded, and so is the sum into .grad
         _state.grad_enabled = True
@@ -471,7 +471,7 @@ def backward(tensors: "Tensor | Sequence[Tensor]",
                             **_options(create_graph))
         for t, e in zip(inputs, edges):
             g = captured.get(e)
-            if g is not None:
+            if g is not None and t.grad_fn is None:  # (a non-leaf's is its retained grad)
                 _accumulate(t, g, create_graph)
     finally:
         _state.grad_enabled = previous

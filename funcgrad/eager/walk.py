@@ -30,7 +30,8 @@ from .graph import parent_of
 from .values import TensorBase
 
 __all__ = ["SCALAR_MESSAGE", "UNUSED_MESSAGE", "unused_message", "tensor_list",
-           "roots_and_seeds", "input_edge", "run", "reachable", "fit_gradient"]
+           "roots_and_seeds", "input_edge", "backward_input_edges", "run", "reachable",
+           "fit_gradient"]
 
 SCALAR_MESSAGE = "grad can be implicitly created only for scalar outputs"
 UNUSED_MESSAGE = ("One of the differentiated Tensors appears to not have been used in the "
@@ -132,6 +133,22 @@ def input_edge(t):
     if not t._requires_grad:
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     return t._edge()
+
+
+def backward_input_edges(inputs):
+    """The graph edges of ``backward(inputs=...)``; a non-leaf among the inputs retains
+    its grad, as PyTorch makes it: its ``.grad`` gets the gradient after its hooks, once.
+
+    >>> import funcgrad as fg
+    >>> x = fg.Tensor([1.0], requires_grad=True)
+    >>> y = x * 2
+    >>> _ = backward_input_edges([x, y]); y.retains_grad
+    True
+    """
+    for t in inputs:
+        if t.grad_fn is not None:
+            t.retain_grad()
+    return [input_edge(t) for t in inputs]
 
 
 def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
