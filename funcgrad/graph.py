@@ -21,8 +21,10 @@ an array.
 The hooks are thread-local, apply to operations recorded while they are
 registered (the innermost pair wins), and are kept with each operation, so a
 backward pass run after the ``with`` block still unpacks correctly.
-Operations with several outputs (``split``, ``slogdet``, custom functions)
-are not yet routed through the hooks: their inputs are saved as they are.
+A ``Function`` on Tensors packs what ``ctx.save_for_backward`` kept, once each, and
+unpacks it at each ``ctx.saved_tensors``, as PyTorch.  Other operations with several
+outputs (``split``, ``slogdet``) are not yet routed through the hooks: their inputs are
+saved as they are.
 """
 import threading
 from typing import Any, Callable, Literal
@@ -58,6 +60,9 @@ class _SavedHooksInstrument(Instrument):
             return None
         if hooks.disabled:
             raise RuntimeError(hooks.disabled[-1])
+        if getattr((node.params or {}).get("rule"), "packs_own_saved", False) and \
+                getattr(node, "show_residual", None) is not None:
+            return None  # a Function on Tensors packs what its ctx saved itself
         pack, unpack = hooks.pairs[-1]
         saved = saved_residuals(node)  # what the rule reads, as PyTorch saves it
         packed = []
