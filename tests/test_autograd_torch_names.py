@@ -147,3 +147,25 @@ def test_autograd_grad_names_the_unused_input():
     with pytest.raises(RuntimeError, match="The differentiated Tensor at index 1 appears "
                                            "to not have been used in the graph"):
         fg.autograd.grad((x * 2).sum(), [x, y])
+
+
+def _materialized(lib):
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    w = lib.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(ValueError, match="Expected allow_unused to be True or not passed "
+                                         "when materialize_grads=True"):
+        lib.autograd.grad((x * 2).sum(), [x, w], allow_unused=False, materialize_grads=True)
+    _, plain = lib.autograd.grad((x ** 2).sum(), [x, w], materialize_grads=True)
+    _, graphed = lib.autograd.grad((x ** 2).sum(), [x, w], create_graph=True,
+                                   materialize_grads=True)
+    return plain.tolist(), plain.requires_grad, graphed.tolist(), graphed.requires_grad
+
+
+def test_materialize_grads_zeros_require_grad_under_create_graph():
+    # w is unused: zeros, which (as PyTorch's) require grad when the pass is recorded
+    assert _materialized(fg) == ([0.0, 0.0], False, [0.0, 0.0], True)
+
+
+def test_materialize_grads_matches_torch():
+    torch = pytest.importorskip("torch")
+    assert _materialized(fg) == _materialized(torch)

@@ -46,9 +46,17 @@ def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor
             [0., 4., 0.],
             [0., 0., 6.]]),)
     """
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False. Leave "
+                         "allow_unused out (it follows materialize_grads)")
     if not is_grads_batched:
-        return _grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
-                     materialize_grads)
+        if not materialize_grads:
+            return _grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                         allow_unused, False)
+        found = _grad(outputs, inputs, grad_outputs, retain_graph, create_graph, True, False)
+        return tuple(_zeros(t, create_graph) if g is None else g
+                     for g, t in zip(found, walk.tensor_list(inputs, "inputs")))
     outs = walk.tensor_list(outputs, "outputs")
     if grad_outputs is None:
         raise RuntimeError("grad can be implicitly created only for scalar outputs; with "
@@ -83,8 +91,7 @@ def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor
     for i, t in enumerate(ins):
         column = [row[i] for row in rows]
         if all(c is None for c in column):  # unused: PyTorch's None, or zeros like t
-            results.append(Tensor(np.zeros(t.shape, t.dtype)) if materialize_grads
-                           else None)
+            results.append(_zeros(t, create_graph) if materialize_grads else None)
             continue
         if size == 0:
             results.append(Tensor(np.zeros((0,) + tuple(t.shape), t.dtype)))
@@ -92,3 +99,9 @@ def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor
         results.append(fnp.stack(column) if create_graph else
                        Tensor(np.stack([c.numpy() for c in column])))
     return tuple(results)
+
+
+def _zeros(t, create_graph):
+    """The gradient ``materialize_grads`` gives an unused input: zeros of its shape and
+    dtype, a leaf that requires grad under ``create_graph`` (as PyTorch's)."""
+    return Tensor(np.zeros(t.shape, t.dtype), requires_grad=create_graph)
