@@ -236,7 +236,7 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
     args, diff, tensors = _prepare_inputs(inputs, "gradcheck")
     f = _retensor(f, tensors)
     if tensors and check_undefined_grad and check_backward_ad:
-        failure = undefined_grad_failure(f.eager, args, diff)
+        failure = undefined_grad_failure(getattr(f, "eager"), args, diff)
         if failure is not None:
             return _fail(failure, raise_exception)
     return _gradcheck(f, args, diff, eps, atol, rtol, raise_exception,
@@ -541,7 +541,7 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
     args, diff, tensors = _prepare_inputs(inputs, who)
     f = _retensor(f, tensors)
     if tensors and check_undefined_grad:
-        failure = undefined_grad_failure(f.eager, args, diff)
+        failure = undefined_grad_failure(getattr(f, "eager"), args, diff)
         if failure is not None:
             return _fail(failure, raise_exception)
     out_leaves, out_tree, raw_leaves = _float_leaves(f(*args))
@@ -587,7 +587,7 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
     if tensors and not (check_forward_ad or check_batched_grad):
         # PyTorch's idiom: the backward pass recorded on the Tensor tape (create_graph),
         # so f may use any Tensor method or Function; the transforms need NumPy-style code
-        _, backward_of_f = eager_backward(f.eager, args, diff, float_pos)
+        _, backward_of_f = eager_backward(getattr(f, "eager"), args, diff, float_pos)
 
     def label(i):
         return str(diff[i]) if i < n_diff else f"grad_outputs[{i - n_diff}]"

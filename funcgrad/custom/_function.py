@@ -242,7 +242,8 @@ class Function:
         rule = CustomRule(f"{name}.apply", fun, jvp=jvp, fwd=fwd, bwd=bwd)
         # bwd materialises them, unless the ctx says not to
         rule.raw_cotangents = True  # type: ignore[attr-defined]
-        rule.packs_own_saved = eager  # type: ignore[attr-defined]  (saved_tensors_hooks)
+        # on Tensors, ctx packs what it saved (saved_tensors_hooks), not the graph's node
+        rule.packs_own_saved = eager  # type: ignore[attr-defined]
         outs = list(custom_call_p.bind(*leaves, rule=rule))
         ctx = holder.get("ctx")
         if eager and ctx is not None:

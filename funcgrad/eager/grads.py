@@ -89,7 +89,7 @@ def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor
     ins = walk.tensor_list(inputs, "inputs")
     results = []
     for i, t in enumerate(ins):
-        column = [row[i] for row in rows]
+        column: list[Any] = [row[i] for row in rows]
         if all(c is None for c in column):  # unused: PyTorch's None, or zeros like t
             results.append(_zeros(t, create_graph) if materialize_grads else None)
             continue

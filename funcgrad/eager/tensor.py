@@ -505,7 +505,7 @@ def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor
                             accumulate=lambda t, g: _accumulate(t, g, create_graph))
     finally:
         _state.grad_enabled = previous
-    results = []
+    results: list[Any] = []
     for t, e in zip(inputs, edges):
         g = captured.get(e)
         if g is None:
