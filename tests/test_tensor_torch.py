@@ -603,3 +603,16 @@ def test_complex_grad_output_for_a_real_output_raises():
     # real cotangents of another float dtype are cast, as in PyTorch: d(2x) = 2
     (g,) = fg.autograd.grad(x * 2, x, fg.tensor(np.array([1.0, 1.0], np.float32)))
     assert g.tolist() == [2.0, 2.0] and g.dtype == np.float64
+
+
+def test_output_nr_names_the_output_of_grad_fn():
+    x = fg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    a, b, c = x.split(1)
+    assert (x.output_nr, a.output_nr, b.output_nr, c.output_nr) == (0, 0, 1, 2)
+    assert a.grad_fn is c.grad_fn
+
+
+def test_output_nr_matches_torch():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    assert [t.output_nr for t in x.split(1)] == [0, 1, 2]
