@@ -45,7 +45,7 @@ def make(value, requires_grad):
     t._output_nr = 0
     t._grad = None
     t._accumulator = None
-    t._inference = _state.inference
+    t._inference = _state._inference
     return t
 
 
@@ -169,7 +169,7 @@ class Tensor(InPlaceUpdates, Operators):
         self._output_nr = 0
         self._grad = None
         self._accumulator = None
-        self._inference = _state.inference
+        self._inference = _state._inference
         if requires_grad:
             self.requires_grad = True
         return self
