@@ -290,7 +290,7 @@ class _State(threading.local):
         self._grad_enabled = True
         self.instruments = ()
         self.recording = 1
-        self.inference = False  # inference_mode: results may not be saved for backward
+        self._inference = False  # inference_mode: results may not be saved for backward
         self.grad_off_tag = 0  # see grad_enabled
         self.internal = False
 
@@ -308,12 +308,25 @@ class _State(threading.local):
         self._grad_enabled = mode
         self._update()
 
+    @property
+    def inference(self):
+        return self._inference
+
+    @inference.setter
+    def inference(self, mode):
+        # inference_mode records nothing, even where enable_grad turns gradients back
+        # on inside it (PyTorch: is_grad_enabled() is True there, results do not
+        # require grad)
+        self._inference = bool(mode)
+        self._update()
+
     def set_instruments(self, instruments):
         self.instruments = tuple(instruments)
         self._update()
 
     def _update(self):
-        self.recording = 0 if not self._grad_enabled else (2 if self.instruments else 1)
+        self.recording = 0 if not self._grad_enabled or self._inference else \
+            (2 if self.instruments else 1)
 
 
 _state = _State()

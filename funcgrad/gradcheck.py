@@ -42,6 +42,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import tree
+from ._gradcheck_eager import eager_backward, eager_vjp, undefined_grad_failure
 from ._gradcheck_messages import fast_message, mismatch_message
 from .api import jvp as _jvp
 from .api import vjp as _vjp
@@ -89,7 +90,10 @@ def _prepare_inputs(inputs, who):
                 x = value
             prepared.append(x)
         return prepared, diff, tensors
-    inputs = [x.detach().numpy() if k in tensors else x for k, x in enumerate(inputs)]
+    if tensors:  # PyTorch's idiom without a Tensor to check: nothing would be checked
+        raise ValueError(f"{who} expects at least one input tensor to require gradient, but "
+                         f"none of them have requires_grad=True; create the inputs to check "
+                         f"with requires_grad=True (e.g. fg.tensor(x, requires_grad=True))")
     prepared, diff = _prepare_plain(inputs, who)
     return prepared, diff, tensors
 
@@ -180,7 +184,8 @@ def _fail(message, raise_exception):
 def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float = 1e-5,
               rtol: float = 1e-3, raise_exception: bool = True, check_forward_ad: bool = False,
               fast_mode: bool = False, check_backward_ad: bool = True,
-              check_batched_grad: bool = False, seed: int = 0) -> bool:
+              check_batched_grad: bool = False, seed: int = 0, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False) -> bool:
     """Check the reverse-mode (and, with ``check_forward_ad``, forward-mode) derivatives
     of ``f`` at ``inputs`` against central differences, in float64.
 
@@ -199,6 +204,12 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
     Jacobians and where they differ most, or returns False if
     ``raise_exception=False``.  ``fast_mode=True`` compares random projections
     ``u^T J v`` (reproducible: ``seed``) instead of full Jacobians.
+    ``check_undefined_grad`` (Tensors, as PyTorch): a backward pass in which one output
+    gets no gradient (None in a ``Function``'s backward after
+    ``set_materialize_grads(False)``) and the others zeros must work and give zeros.
+    ``nondet_tol`` and ``check_grad_dtypes`` are accepted for PyTorch's signature:
+    funcgrad's backward passes are deterministic, and a Tensor's gradient always has its
+    dtype.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.gradcheck(lambda x, y: np.sin(x) * y, (np.array([0.1, 0.2]), np.array([3.0, 4.0])))
@@ -223,7 +234,12 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
     False
     """
     args, diff, tensors = _prepare_inputs(inputs, "gradcheck")
-    return _gradcheck(_retensor(f, tensors), args, diff, eps, atol, rtol, raise_exception,
+    f = _retensor(f, tensors)
+    if tensors and check_undefined_grad and check_backward_ad:
+        failure = undefined_grad_failure(getattr(f, "eager"), args, diff)
+        if failure is not None:
+            return _fail(failure, raise_exception)
+    return _gradcheck(f, args, diff, eps, atol, rtol, raise_exception,
                       check_forward_ad, fast_mode, check_backward_ad, check_batched_grad,
                       seed, str)
 
@@ -250,44 +266,6 @@ def _retensor(f, tensors):
         return plain(eager(*values))
     call.eager = eager
     return call
-
-
-def _flat(out):
-    """The leaves of an output of Tensors, tuples and lists, in flattening order."""
-    if isinstance(out, (tuple, list)):
-        return [leaf for o in out for leaf in _flat(o)]
-    return [] if out is None else [out]
-
-
-def _eager_vjp(eager, args, diff):
-    """``vjp(g, *x0)`` computed on the eager tape: ``eager`` runs ``f`` with float64
-    (complex128) Tensors that require grad at the positions ``diff`` and returns its
-    Tensor outputs; the cotangents go through ``fg.autograd.grad``.  For real values this
-    is what :func:`funcgrad.vjp` gives; for complex ones it is PyTorch's convention (the
-    conjugate of JAX's for a real loss), which the caller accounts for."""
-    from .eager import Tensor, grad
-
-    def vjp(g, *x0):
-        full = list(args)
-        leaves = [Tensor(x, requires_grad=True) for x in x0]
-        for k, t in zip(diff, leaves):
-            full[k] = t
-        out = eager(*full)
-        outs = _flat(out)
-
-        def vjp_fn(cotangents):
-            cts = tree.leaves(cotangents)
-            pairs = [(o, c) for o, c in zip(outs, cts)
-                     if isinstance(o, Tensor) and o.requires_grad]
-            found = [None] * len(leaves)
-            if pairs:
-                found = grad([o for o, _ in pairs], leaves,
-                             [Tensor(np.asarray(c, o.dtype)) for o, c in pairs],
-                             retain_graph=True, allow_unused=True)
-            return tuple(np.zeros(x.shape, x.dtype) if f is None else f.numpy()
-                         for f, x in zip(found, x0))
-        return out, vjp_fn
-    return vjp
 
 
 def _output_parts(out, convention):
@@ -328,7 +306,7 @@ def _gradcheck(f, args, diff, eps, atol, rtol, raise_exception, check_forward_ad
                check_backward_ad, check_batched_grad, seed, label_inputs):
     who = "gradcheck"
     eager = getattr(f, "eager", None) is not None
-    vjp = _eager_vjp(f.eager, args, diff) if eager else _vjp
+    vjp = eager_vjp(f.eager, args, diff) if eager else _vjp
     convention = "torch" if eager else "jax"
     if eps <= 0:
         raise ValueError(f"{who}: eps must be positive (got {eps}); the default 1e-6 suits "
@@ -530,7 +508,8 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
                   eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
                   raise_exception: bool = True, check_forward_ad: bool = False,
                   fast_mode: bool = False, check_batched_grad: bool = False,
-                  seed: int = 0) -> bool:
+                  seed: int = 0, nondet_tol: float = 0.0,
+                  check_undefined_grad: bool = True) -> bool:
     """Check second derivatives: :func:`gradcheck` of the function
     ``(inputs, grad_outputs) -> vjp(f, *inputs)[1](grad_outputs)``, so the derivatives
     of the backward pass itself (reverse-over-reverse, and forward-over-reverse with
@@ -539,21 +518,32 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
     ``grad_outputs``: the cotangents, one per floating-point or complex output leaf (a
     single array for a single output); random (``seed``; complex for a complex output)
     when not given.  In messages, inputs are numbered as in ``inputs``, and
-    ``grad_outputs[k]`` names a cotangent.  Complex inputs, outputs and cotangents are
-    checked as in :func:`gradcheck`; the backward pass differentiated is
-    :func:`funcgrad.vjp`'s (JAX's convention) also for Tensor inputs, since PyTorch's is
-    its conjugate at the conjugate cotangent and so has the same derivatives up to that
-    fixed change of variables.
+    ``grad_outputs[k]`` names a cotangent.  ``nondet_tol``, ``check_undefined_grad``:
+    as in :func:`gradcheck` (the latter checks ``f``'s backward).  Complex inputs, outputs and cotangents are
+    checked as in :func:`gradcheck`.  With Tensor inputs (PyTorch's idiom) the backward
+    pass differentiated is the Tensor tape's, recorded with ``create_graph=True`` as
+    PyTorch does, so ``f`` may use Tensor methods and ``Function``s; with plain arrays,
+    or with ``check_forward_ad`` / ``check_batched_grad`` (which run funcgrad's
+    transforms, so ``f`` must be NumPy-style code), it is :func:`funcgrad.vjp`'s (JAX's
+    convention; PyTorch's is its conjugate at the conjugate cotangent, so the derivatives
+    are the same up to that fixed change of variables).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.gradgradcheck(lambda x: np.tanh(x) ** 2, (np.array([0.3, -0.5]),))
     True
     >>> fg.gradgradcheck(lambda z: np.abs(np.sin(z)) ** 2, (np.array([0.3 + 1j, -0.5j]),))
     True
+    >>> x = fg.tensor([0.3, -0.5], dtype=fg.float64, requires_grad=True)
+    >>> fg.gradgradcheck(lambda t: t.sin() ** 2, (x,))   # Tensor methods
+    True
     """
     who = "gradgradcheck"
     args, diff, tensors = _prepare_inputs(inputs, who)
     f = _retensor(f, tensors)
+    if tensors and check_undefined_grad:
+        failure = undefined_grad_failure(getattr(f, "eager"), args, diff)
+        if failure is not None:
+            return _fail(failure, raise_exception)
     out_leaves, out_tree, raw_leaves = _float_leaves(f(*args))
     float_pos = [j for j, o in enumerate(out_leaves) if o is not None]
     if grad_outputs is None:
@@ -561,6 +551,7 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
         us = [_complex_randn(rng, out_leaves[j]) for j in float_pos]
     else:
         us = list(grad_outputs) if isinstance(grad_outputs, (tuple, list)) else [grad_outputs]
+        us = [u.detach().numpy() if hasattr(u, "detach") else u for u in us]  # Tensors
         if len(us) != len(float_pos):
             raise ValueError(f"{who}: grad_outputs has {len(us)} entries, but f has "
                              f"{len(float_pos)} floating-point outputs; give one each")
@@ -592,6 +583,11 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
         for j, ct in zip(float_pos, cts):
             leaves[j] = ct
         return tuple(vjp_fn(tree.unflatten(out_tree, leaves)))
+
+    if tensors and not (check_forward_ad or check_batched_grad):
+        # PyTorch's idiom: the backward pass recorded on the Tensor tape (create_graph),
+        # so f may use any Tensor method or Function; the transforms need NumPy-style code
+        _, backward_of_f = eager_backward(getattr(f, "eager"), args, diff, float_pos)
 
     def label(i):
         return str(diff[i]) if i < n_diff else f"grad_outputs[{i - n_diff}]"

@@ -21,8 +21,10 @@ an array.
 The hooks are thread-local, apply to operations recorded while they are
 registered (the innermost pair wins), and are kept with each operation, so a
 backward pass run after the ``with`` block still unpacks correctly.
-Operations with several outputs (``split``, ``slogdet``, custom functions)
-are not yet routed through the hooks: their inputs are saved as they are.
+A ``Function`` on Tensors packs what ``ctx.save_for_backward`` kept, once each, and
+unpacks it at each ``ctx.saved_tensors``, as PyTorch.  Other operations with several
+outputs (``split``, ``slogdet``) are not yet routed through the hooks: their inputs are
+saved as they are.
 """
 import threading
 from typing import Any, Callable, Literal
@@ -30,7 +32,8 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from .core import ShapedArray, Tracer
-from .instruments import OUTPUT, Instrument, as_rule_value, install, saved_residuals, uninstall
+from .instruments import (OUTPUT, Instrument, as_rule_value, check_unpacked, install,
+                          saved_residuals, uninstall)
 
 __all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
 
@@ -57,19 +60,22 @@ class _SavedHooksInstrument(Instrument):
             return None
         if hooks.disabled:
             raise RuntimeError(hooks.disabled[-1])
+        if getattr((node.params or {}).get("rule"), "packs_own_saved", False) and \
+                getattr(node, "show_residual", None) is not None:
+            return None  # a Function on Tensors packs what its ctx saved itself
         pack, unpack = hooks.pairs[-1]
         saved = saved_residuals(node)  # what the rule reads, as PyTorch saves it
         packed = []
         hooks.in_hook = True  # operations inside a hook are not packed again
         try:
             for position, value in saved:
-                packed.append((position, pack(value)))
+                packed.append((position, pack(value), getattr(value, "shape", None)))
         finally:
             hooks.in_hook = False
         # The node keeps only what pack_hook returned: on the eager Tensor's graph the
         # values its rule does not read become shapes, so nothing else holds memory.
         shows_tensors = getattr(node, "show_residual", None) is not None
-        kept = {position for position, _ in packed}
+        kept = {entry[0] for entry in packed}
         args = list(node.args)
         for i, a in enumerate(args):
             if i in kept:
@@ -89,8 +95,8 @@ class _SavedHooksInstrument(Instrument):
         value = None
         previous, _hooks.in_hook = _hooks.in_hook, True
         try:
-            for position, p in entries:
-                restored = as_rule_value(node, unpack(p))
+            for position, p, shape in entries:
+                restored = as_rule_value(node, check_unpacked(unpack(p), shape))
                 if position == OUTPUT:
                     value = restored
                 else:

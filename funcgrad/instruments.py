@@ -165,6 +165,27 @@ def saved_residuals(node):
     return found
 
 
+def check_unpacked(value, shape):
+    """``value``, what an unpack hook returned, if it can stand for a saved value of
+    ``shape`` (an array, Tensor or traced value of that shape); else PyTorch's error.
+
+    >>> check_unpacked(5, (2,))
+    Traceback (most recent call last):
+    ...
+    TypeError: Output of saved tensor unpack_hook expected to be a Tensor but got result of type int; return the saved value (e.g. unpack_hook=lambda packed: packed when pack_hook returns the Tensor it got)
+    """
+    if not (hasattr(value, "shape") and hasattr(value, "dtype")):
+        raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got "
+                        f"result of type {type(value).__name__}; return the saved value (e.g. "
+                        f"unpack_hook=lambda packed: packed when pack_hook returns the Tensor "
+                        f"it got)")
+    if shape is not None and tuple(value.shape) != tuple(shape):
+        raise RuntimeError(f"saved tensor unpack_hook returned a value of shape "
+                           f"{tuple(value.shape)}, but the value saved had shape "
+                           f"{tuple(shape)}; unpack_hook must give back the saved value")
+    return value
+
+
 def as_rule_value(node, value):
     """What ``node``'s rule computes with for a residual a tool handed back (the eager
     Tensor's nodes take the array a Tensor shows).

@@ -107,3 +107,65 @@ def test_backward_warnings_respect_numpys_settings():
         with pytest.raises(FloatingPointError):
             f(np.array([0.0, 1.0]))
     assert _caught(lambda: f(np.array([4.0]))) == []  # nothing to report
+
+
+def _batched(lib):
+    x = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+    y = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    out = x ** 3
+    eye = lib.eye(3, dtype=lib.float64)
+    jac, unused = lib.autograd.grad(out, [x, y], eye, retain_graph=True, allow_unused=True,
+                                    is_grads_batched=True)
+    _, zeros = lib.autograd.grad(out, [x, y], eye, retain_graph=True, materialize_grads=True,
+                                 is_grads_batched=True)
+    scalar = lib.autograd.grad(out.sum(), x, lib.tensor([1.0, 2.0], dtype=lib.float64),
+                               retain_graph=True, is_grads_batched=True)[0]
+    (graphed,) = lib.autograd.grad(out, x, eye, create_graph=True, is_grads_batched=True)
+    graphed.sum().backward()
+    with pytest.raises(RuntimeError, match="is_grads_batched=True"):
+        lib.autograd.grad((x * 2), x, lib.ones(3, dtype=lib.float64), is_grads_batched=True)
+    return (jac.tolist(), unused, zeros.tolist(), scalar.tolist(), x.grad.tolist())
+
+
+def test_autograd_grad_is_grads_batched():
+    # d x^3 = 3x^2 on the diagonal; a batch of two scalar cotangents scales the gradient
+    # 3x^2 = [3, 12, 27]; differentiating the Jacobian's sum once more gives 6x
+    jac, unused, zeros, scalar, second = _batched(fg)
+    assert jac == [[3.0, 0.0, 0.0], [0.0, 12.0, 0.0], [0.0, 0.0, 27.0]]
+    assert unused is None and zeros == [0.0, 0.0]
+    assert scalar == [[3.0, 12.0, 27.0], [6.0, 24.0, 54.0]]
+    assert second == [6.0, 12.0, 18.0]
+
+
+def test_autograd_grad_is_grads_batched_matches_torch():
+    torch = pytest.importorskip("torch")
+    assert _batched(fg) == _batched(torch)
+
+
+def test_autograd_grad_names_the_unused_input():
+    x, y = fg.tensor([1.0], requires_grad=True), fg.tensor([2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="The differentiated Tensor at index 1 appears "
+                                           "to not have been used in the graph"):
+        fg.autograd.grad((x * 2).sum(), [x, y])
+
+
+def _materialized(lib):
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    w = lib.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(ValueError, match="Expected allow_unused to be True or not passed "
+                                         "when materialize_grads=True"):
+        lib.autograd.grad((x * 2).sum(), [x, w], allow_unused=False, materialize_grads=True)
+    _, plain = lib.autograd.grad((x ** 2).sum(), [x, w], materialize_grads=True)
+    _, graphed = lib.autograd.grad((x ** 2).sum(), [x, w], create_graph=True,
+                                   materialize_grads=True)
+    return plain.tolist(), plain.requires_grad, graphed.tolist(), graphed.requires_grad
+
+
+def test_materialize_grads_zeros_require_grad_under_create_graph():
+    # w is unused: zeros, which (as PyTorch's) require grad when the pass is recorded
+    assert _materialized(fg) == ([0.0, 0.0], False, [0.0, 0.0], True)
+
+
+def test_materialize_grads_matches_torch():
+    torch = pytest.importorskip("torch")
+    assert _materialized(fg) == _materialized(torch)

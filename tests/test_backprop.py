@@ -146,17 +146,22 @@ class _NeverOwns(set):
         pass
 
 
-def test_the_eager_tensor_never_writes_a_gradient_the_user_holds():
+def test_the_eager_tensor_never_writes_a_gradient_array_the_user_holds():
+    # The engine writes into no array it handed out.  A leaf's .grad Tensor shows the sum
+    # of the passes (PyTorch's AccumulateGrad adds into it in place), as a new array; a
+    # retained non-leaf grad is a new Tensor (PyTorch replaces it too).
     x = fg.Tensor(np.linspace(-1, 1, 50), requires_grad=True)
     y = np.sin(x)
     y.retain_grad()
     loss = (y * y + y * 2.0 + np.cos(x)).sum()
     loss.backward(retain_graph=True)
     held_x, held_y = x.grad, y.grad
-    x_before, y_before = held_x.numpy().copy(), held_y.numpy().copy()
+    array_x = held_x.numpy()
+    x_before, y_before = array_x.copy(), held_y.numpy().copy()
     loss.backward()
-    np.testing.assert_array_equal(held_x.numpy(), x_before)
+    np.testing.assert_array_equal(array_x, x_before)
     np.testing.assert_array_equal(held_y.numpy(), y_before)
+    assert x.grad is held_x
     np.testing.assert_allclose(x.grad.numpy(), 2 * x_before, rtol=1e-15)
 
 

@@ -301,3 +301,103 @@ def test_gradcheck_warns_like_torch_for_float32_tensors():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     with pytest.warns(UserWarning, match="not a double precision"):
         assert gradcheck(lambda t: (t * t).sum(), (x,))
+
+
+def _scale_function(lib):
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g  # a gradient for k, a Python number: an error in PyTorch
+
+    return Scale
+
+
+def test_function_gradient_for_a_non_tensor_input_raises():
+    fg = torch  # funcgrad, as this file spells it
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="returned a gradient different than None at "
+                                           "position 2, but the corresponding forward input "
+                                           "was not a Variable"):
+        _scale_function(fg).apply(x, 2.0).sum().backward()
+
+
+def test_function_gradient_for_a_non_tensor_input_raises_in_torch_too():
+    real_torch = pytest.importorskip("torch")
+    x = real_torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="position 2, but the corresponding forward "
+                                           "input was not a Variable"):
+        _scale_function(real_torch).apply(x, 2.0).sum().backward()
+
+
+def _with_count(lib):
+    class WithCount(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, 5
+
+        @staticmethod
+        def backward(ctx, g, g_count):
+            return g * 3
+
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y, count = WithCount.apply(x)
+    y.sum().backward()
+    return type(count).__name__, count, x.grad.tolist()
+
+
+def test_function_python_number_output_passes_through():
+    # it came back as tensor(5); the Tensor output's gradient is backward's 3 * 1
+    assert _with_count(torch) == ("int", 5, [3.0, 3.0])
+
+
+def test_function_python_number_output_matches_torch():
+    real_torch = pytest.importorskip("torch")
+    assert _with_count(torch) == _with_count(real_torch)
+
+
+def _function_under_saved_hooks(lib):
+    log = []
+
+    def pack(t):
+        log.append("pack")
+        return t.detach() * 2  # what backward then reads: the saved values doubled
+
+    def unpack(t):
+        log.append("unpack")
+        return t
+
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x * 3
+            ctx.save_for_backward(x, y)
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            ctx.saved_tensors
+            x, y = ctx.saved_tensors
+            return g * x + g * y
+
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+        out = Scale.apply(x)
+    out.sum().backward()
+    return log, x.grad.tolist()
+
+
+def test_function_saved_tensors_go_through_saved_tensors_hooks():
+    # x and 3x packed once each, unpacked at each of the two saved_tensors reads; backward
+    # reads 2x and 6x: 8x.  The hooks saw only the Function's input, never ctx's values
+    log, grad = _function_under_saved_hooks(torch)
+    assert log == ["pack", "pack", "unpack", "unpack", "unpack", "unpack"]
+    assert grad == [8.0, 16.0]
+
+
+def test_function_saved_tensors_hooks_match_torch():
+    real_torch = pytest.importorskip("torch")
+    assert _function_under_saved_hooks(torch) == _function_under_saved_hooks(real_torch)

@@ -332,3 +332,25 @@ def test_one_no_grad_object_shared_by_two_threads():
 
     _run_threads(worker, worker)
     assert seen.count(False) == 2 and seen.count(True) == 2
+
+
+def _enable_grad_in_inference(lib):
+    x = lib.tensor([1.0], requires_grad=True)
+    with lib.inference_mode():
+        with lib.enable_grad():
+            y = x * 2
+            enabled = lib.is_grad_enabled()
+        with lib.set_grad_enabled(True):
+            z = x * 3
+    after = (x * 2).requires_grad
+    return enabled, y.requires_grad, y.is_inference(), z.requires_grad, after
+
+
+def test_enable_grad_inside_inference_mode_records_nothing():
+    # grad mode reads as on, but inference_mode still records nothing (it recorded y)
+    assert _enable_grad_in_inference(fg) == (True, False, True, False, True)
+
+
+def test_enable_grad_inside_inference_mode_matches_torch():
+    torch = pytest.importorskip("torch")
+    assert _enable_grad_in_inference(fg) == _enable_grad_in_inference(torch)

@@ -166,3 +166,101 @@ def test_interleaving_same_as_torch():
         c.backward()
         return log
     assert run(fg) == run(torch)
+
+
+def _captured(torch):
+    """A non-leaf input of autograd.grad: its hooks and retain_grad run before its
+    gradient is captured when its node does not run; when it does run (another input lies
+    behind it) the captured gradient is the one before its hooks, as PyTorch captures."""
+    def make(v):
+        return torch.tensor(v, dtype=torch.float64, requires_grad=True)
+    x = make([1.0, 2.0])
+    y = x * 2
+    y.retain_grad()
+    y.register_hook(lambda g: g * 100)
+    (alone,) = torch.autograd.grad((y * 3).sum(), y, retain_graph=True)
+    y_grad = y.grad.tolist()
+    through = torch.autograd.grad((y * 3).sum(), [y, x])
+    return alone.tolist(), y_grad, [g.tolist() for g in through]
+
+
+def test_autograd_grad_runs_the_hooks_of_a_non_leaf_input():
+    # d(3y)/dy = 3, times 100 from y's hook; x behind y: 3 * 100 * 2 = 600
+    alone, y_grad, through = _captured(fg)
+    assert alone == [300.0, 300.0]
+    assert y_grad == [300.0, 300.0]
+    assert through == [[3.0, 3.0], [600.0, 600.0]]
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: g * 100)
+    (y * 3).sum().backward(inputs=[y])
+    assert y.grad.tolist() == [300.0, 300.0]
+
+
+def test_autograd_grad_non_leaf_input_hooks_match_torch():
+    torch = pytest.importorskip("torch")
+    assert _captured(fg) == _captured(torch)
+
+
+def test_node_hook_returning_too_few_or_too_many_values():
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    y = fg.tensor([3.0, 4.0], requires_grad=True)
+    z = x * y
+    z.grad_fn.register_hook(lambda gi, go: (gi[0] * 5,))  # y's gradient left off
+    with pytest.raises(RuntimeError, match=r"incorrect number of values \(got 1, but "
+                                           r"expected 2\)"):
+        z.sum().backward()
+    z = x * 2
+    z.grad_fn.register_prehook(lambda go: (go[0], go[0]))
+    with pytest.raises(RuntimeError, match=r"got 2, but expected 1"):
+        z.sum().backward()
+    # a slot without gradient may be left off (x ** 2 has one in PyTorch): 5 * 2x
+    z = x ** 2
+    z.grad_fn.register_hook(lambda gi, go: (gi[0] * 5,))
+    z.sum().backward()
+    assert x.grad.tolist() == [10.0, 20.0]
+
+
+def test_node_hook_value_count_error_matches_torch():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = x * torch.tensor([3.0, 4.0], requires_grad=True)
+    z.grad_fn.register_hook(lambda gi, go: (gi[0] * 5,))
+    with pytest.raises(RuntimeError, match=r"incorrect number of values \(got 1, but "
+                                           r"expected 2\)"):
+        z.sum().backward()
+
+
+def _backward_inputs(lib):
+    """backward(inputs=) with a non-leaf input: PyTorch makes it retain its grad, so its
+    .grad is the gradient after its hooks, counted once."""
+    def make():
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        return x, x * 2
+    x, y = make()
+    y.register_hook(lambda g: g * 100)
+    (y * 3).sum().backward(inputs=[y, x])
+    hooked = (y.grad.tolist(), x.grad.tolist())
+    x, y = make()
+    y.retain_grad()
+    y.register_hook(lambda g: g * 100)
+    (y * 3).sum().backward(inputs=[y, x])
+    retained_hooked = y.grad.tolist()
+    x, y = make()
+    y.retain_grad()
+    (y * 3).sum().backward(inputs=[y])
+    return hooked, retained_hooked, y.grad.tolist(), x.grad, y.retains_grad
+
+
+def test_backward_inputs_non_leaf_gets_its_hooked_grad_once():
+    # d(3y)/dy = 3, times 100 from the hook; x: 300 * 2.  It gave y.grad 3 (before the
+    # hook), 303 (hooked retained grad plus the captured one) and 6 (counted twice)
+    hooked, retained_hooked, retained, x_grad, retains = _backward_inputs(fg)
+    assert hooked == ([300.0, 300.0], [600.0, 600.0])
+    assert retained_hooked == [300.0, 300.0]
+    assert retained == [3.0, 3.0] and x_grad is None and retains
+
+
+def test_backward_inputs_non_leaf_matches_torch():
+    torch = pytest.importorskip("torch")
+    assert _backward_inputs(fg) == _backward_inputs(torch)

@@ -184,3 +184,36 @@ def test_softmax_matches_torch_with_the_input_changed_in_place():
         y.mul_(2.0)
         with pytest.raises(RuntimeError, match="modified by an inplace operation"):
             y.sum().backward()  # torch raises where funcgrad does (tested above)
+
+
+def _unpack_returning(lib, value, raw):
+    x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    if raw:
+        y = x.sin()
+        y.grad_fn._raw_saved_self.register_hooks(lambda t: None, lambda p: value)
+    else:
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: None, lambda p: value):
+            y = x.sin()
+    y.sum().backward()
+    return x.grad
+
+
+@pytest.mark.parametrize("raw", [False, True])
+def test_unpack_hook_must_return_the_saved_value(raw):
+    # sin's rule reads x: an int in its place gave cos(int) * 1 silently (a wrong .grad)
+    with pytest.raises(TypeError, match="unpack_hook expected to be a Tensor but got "
+                                        "result of type int"):
+        _unpack_returning(fg, 5, raw)
+    with pytest.raises(RuntimeError, match=r"shape \(3,\), but the value saved had shape "
+                                           r"\(2,\)"):
+        _unpack_returning(fg, fg.ones(3, dtype=fg.float64), raw)
+    # an array (or Tensor) of the right shape is used: d sin / dx at the value given
+    g = _unpack_returning(fg, np.zeros(2), raw)
+    assert g.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("raw", [False, True])
+def test_unpack_hook_returning_a_non_tensor_raises_as_torch(raw):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError, match="unpack_hook expected to be a Tensor"):
+        _unpack_returning(torch, 5, raw)

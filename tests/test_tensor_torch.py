@@ -565,3 +565,54 @@ def test_create_graph_through_logsumexp_keeps_the_second_derivative():
     np.testing.assert_allclose(g.detach().numpy(), s, rtol=1e-14)
     (g * g).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 * (s * s - s * (s @ s)), rtol=1e-13)
+
+
+def _held_grads(lib):
+    x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    held = lib.tensor([1.0, 1.0], dtype=lib.float64)
+    x.grad = held
+    (x * 2).sum().backward()            # 1 + 2
+    y = x * 2
+    y.retain_grad()
+    (y * 3).sum().backward(retain_graph=True)
+    first_y = y.grad
+    (y * 3).sum().backward()            # a retained grad is replaced, not updated
+    return held.tolist(), held is x.grad, first_y.tolist(), y.grad.tolist()
+
+
+def test_grad_accumulates_in_place_into_the_tensor_the_user_holds():
+    # x.grad: 1 (set) + 2 + 6 + 6 = 15, into the same Tensor; y's retained grad 3, then
+    # a new Tensor 6
+    assert _held_grads(fg) == ([15.0, 15.0], True, [3.0, 3.0], [6.0, 6.0])
+
+
+def test_grad_accumulation_in_place_matches_torch():
+    torch = pytest.importorskip("torch")
+    assert _held_grads(fg) == _held_grads(torch)
+
+
+def test_complex_grad_output_for_a_real_output_raises():
+    # the imaginary part was dropped with NumPy's ComplexWarning: grad was 2, silently
+    x = fg.tensor([1.0, 2.0], dtype=fg.float64, requires_grad=True)
+    with pytest.raises(RuntimeError, match="both grad_output and output are required to "
+                                           "have the same dtype.*complex128.*float64"):
+        fg.autograd.grad(x * 2, x, fg.tensor(np.array([1 + 1j, 1.0])))
+    z = fg.tensor(np.array([1.0 + 0j]), requires_grad=True)
+    with pytest.raises(RuntimeError, match="grad_output\\[0\\] has a dtype of float64"):
+        (z * 2).backward(fg.tensor(np.array([1.0])))
+    # real cotangents of another float dtype are cast, as in PyTorch: d(2x) = 2
+    (g,) = fg.autograd.grad(x * 2, x, fg.tensor(np.array([1.0, 1.0], np.float32)))
+    assert g.tolist() == [2.0, 2.0] and g.dtype == np.float64
+
+
+def test_output_nr_names_the_output_of_grad_fn():
+    x = fg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    a, b, c = x.split(1)
+    assert (x.output_nr, a.output_nr, b.output_nr, c.output_nr) == (0, 0, 1, 2)
+    assert a.grad_fn is c.grad_fn
+
+
+def test_output_nr_matches_torch():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    assert [t.output_nr for t in x.split(1)] == [0, 1, 2]

@@ -1,7 +1,8 @@
 """``fg.autograd``: PyTorch's ``torch.autograd`` for the eager :class:`~funcgrad.Tensor`.
 
 * :func:`grad` ``(outputs, inputs, grad_outputs=None, retain_graph=None,
-  create_graph=False, allow_unused=None, materialize_grads=False)`` returns the
+  create_graph=False, allow_unused=None, is_grads_batched=False,
+  materialize_grads=False)`` returns the
   gradients of ``outputs`` with respect to ``inputs`` as a tuple, without touching
   any ``.grad``;
 * :func:`backward` ``(tensors, grad_tensors=None, retain_graph=None,

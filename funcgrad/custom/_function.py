@@ -32,11 +32,13 @@ plus ``setup_context(ctx, inputs, output)``.  Decisions:
   convention (a tangent is a complex number).
 """
 import functools
+import sys
 from typing import Any, Callable, TypeVar, cast
 
 import numpy as np
 
 from ..core import Tracer, _state
+from ..instruments import check_unpacked
 from ._call import CustomRule, as_operand, custom_call_p, with_entries
 from ._eager import (ONCE_MESSAGE, eager_tensor_type, no_grad, present, rebase_dirty,
                      unwrap_output)
@@ -62,6 +64,7 @@ class FunctionCtx:
         self.non_differentiable: tuple[int, ...] = ()
         self.dirty_tensors: tuple[int, ...] = ()
         self.materialize_grads = True
+        self._packed: list[tuple[Any, ...]] | None = None  # saved_tensors_hooks' packs
 
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep ``tensors`` for ``backward`` (read them back as ``ctx.saved_tensors``).
@@ -75,6 +78,8 @@ class FunctionCtx:
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
         """What :meth:`save_for_backward` kept, as a tuple (empty if nothing)."""
+        if self._packed is not None:  # unpacked at each access, as PyTorch
+            return _unpack_saved(self._packed)
         return () if self._saved is None else tuple(self._saved)
 
     def mark_non_differentiable(self, *outputs: Any) -> None:
@@ -237,11 +242,16 @@ class Function:
         rule = CustomRule(f"{name}.apply", fun, jvp=jvp, fwd=fwd, bwd=bwd)
         # bwd materialises them, unless the ctx says not to
         rule.raw_cotangents = True  # type: ignore[attr-defined]
+        # on Tensors, ctx packs what it saved (saved_tensors_hooks), not the graph's node
+        rule.packs_own_saved = eager  # type: ignore[attr-defined]
         outs = list(custom_call_p.bind(*leaves, rule=rule))
         ctx = holder.get("ctx")
         if eager and ctx is not None:
             for k, o in enumerate(outs):
-                if isinstance(o, Tensor) and ctx._nondiff[k]:
+                r = ctx._returned[k]
+                if isinstance(r, (bool, int, float, complex)) and not isinstance(r, np.generic):
+                    outs[k] = r  # a Python number returned passes through, as in PyTorch
+                elif isinstance(o, Tensor) and ctx._nondiff[k]:
                     outs[k] = o.detach()
                 elif ctx._dirty[k] is not None:
                     outs[k] = rebase_dirty(originals[ctx._dirty[k]], o)  # type: ignore[index]
@@ -250,6 +260,9 @@ class Function:
             if ctx._saved:
                 ctx._saved = tuple(next((outs[k] for k, r in enumerate(ctx._returned)
                                          if r is s), s) for s in ctx._saved)
+                ctx._packed = _pack_saved(ctx._saved, Tensor)
+                if ctx._packed is not None:
+                    ctx._saved = None
             ctx._returned = None
         return outs[0] if holder.get("single", len(outs) == 1) else tuple(outs)
 
@@ -276,6 +289,13 @@ def _check_grads(name, grads, args, array_pos, leaves):
             f"{'s' * (len(grads) != 1)}, but forward took {len(args)} input"
             f"{'s' * (len(args) != 1)}: expected {len(args)}, one per input, with "
             f"shapes {expected} (None for inputs without a gradient)")
+    positions = set(array_pos)
+    for i, g in enumerate(grads):
+        if g is not None and i not in positions:  # it would be dropped silently
+            raise RuntimeError(
+                f"function {name}Backward returned a gradient different than None at "
+                f"position {i + 1}, but the corresponding forward input was not a Variable "
+                f"(a {type(args[i]).__name__}); return None for it")
     out = []
     for i, x in zip(array_pos, leaves):
         g = grads[i]
@@ -340,6 +360,36 @@ class _DelayedError(Function):
     @staticmethod
     def backward(ctx, g):
         raise RuntimeError(ONCE_MESSAGE)
+
+
+def _pack_saved(saved, Tensor):
+    """``[(unpack_hook, packed)]`` for the Tensors a Function saved, packed now by the
+    innermost ``saved_tensors_hooks`` (once each, as PyTorch packs them); None when no
+    hooks are active.  Other saved objects are kept as they are (no unpack hook)."""
+    graph = sys.modules.get("funcgrad.graph")  # (not imported: it sits above custom)
+    hooks = None if graph is None else graph._hooks
+    if hooks is None or not hooks.pairs or hooks.in_hook:
+        return None
+    if hooks.disabled:
+        raise RuntimeError(hooks.disabled[-1])
+    pack, unpack = hooks.pairs[-1]
+    hooks.in_hook = True
+    try:
+        return [(unpack, pack(s), s.shape) if isinstance(s, Tensor) else (None, s, None)
+                for s in saved]
+    finally:
+        hooks.in_hook = False
+
+
+def _unpack_saved(packed):
+    """The saved values back from their unpack hooks (called at each access)."""
+    hooks = sys.modules["funcgrad.graph"]._hooks
+    previous, hooks.in_hook = hooks.in_hook, True
+    try:
+        return tuple(p if unpack is None else check_unpacked(unpack(p), shape)
+                     for unpack, p, shape in packed)
+    finally:
+        hooks.in_hook = previous
 
 
 def _is_array_like(a):

@@ -110,6 +110,7 @@ The modules, bottom up:
 ``eager.inplace``          in-place updates and version counters
 ``eager.walk``             the backward pass: which nodes run, checks, freeing
 ``eager.tensor``           the ``Tensor`` class, ``backward`` and ``grad``
+``eager.grads``            ``fg.autograd.grad`` with ``is_grads_batched``
 ``eager.record``           the root interpreter's handler: recording operations
 ``eager.promotion``        PyTorch's type promotion for operations on Tensors
 ``eager.hooks``            backward hooks (``register_hook``, node pre/post hooks)
@@ -129,7 +130,8 @@ The modules, bottom up:
 =========================  ===========================================================
 """
 from .graph import AccumulateGrad, Node
-from .tensor import Tensor, backward, grad
+from .tensor import Tensor, backward
+from .grads import grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
 from . import dual, methods, saved, shapes, steps
 from . import linear, pieces, pointwise, reducing, selecting

@@ -28,6 +28,7 @@ import weakref
 
 import numpy as np
 
+from ..instruments import check_unpacked
 from .values import TensorBase
 
 __all__ = ["OUTPUT", "unpack_into", "RemovableHandle", "HookDict", "NodeHooks", "hooks_of", "leaf_hooks",
@@ -139,6 +140,25 @@ def _check(fn, old, new):
                            f"{np.dtype(new.dtype).name}); return g.to(g.dtype)")
 
 
+def _counted(fn, new, old):
+    """What a node hook returned, one value per slot of ``old`` (the values it was
+    given).  Slots may be left off or added only where no gradient flows (None): funcgrad
+    gives constant arguments a slot where PyTorch may not (``x ** 2``); a gradient
+    left off raises PyTorch's error instead of vanishing."""
+    new = (new,) if isinstance(new, TensorBase) else tuple(new)
+    n, expected = len(new), len(old)
+    if n < expected and all(g is None for g in old[n:]):
+        return new + (None,) * (expected - n)
+    if n > expected and all(g is None for g in new[expected:]):
+        return new[:expected]
+    if n != expected:
+        raise RuntimeError(f"hook '{getattr(fn, '__name__', fn)}' has returned an incorrect "
+                           f"number of values (got {n}, but expected {expected}); return a "
+                           f"tuple with one entry per slot (None where there is no "
+                           f"gradient), or None to keep them")
+    return new
+
+
 class Runner:
     """The hooks of one backward pass.  ``recorded``: the pass records (create_graph),
     so gradients stay Tensors; ``accumulate(t, g)`` adds a leaf's gradient into its
@@ -205,7 +225,7 @@ class Runner:
             outs = tuple(self.wrap(x) for x in (g if multiple else (g,)))
             new = fn(outs)
             if new is not None:
-                new = [self.unwrap(x) for x in new]
+                new = [self.unwrap(x) for x in _counted(fn, new, outs)]
                 g = new if multiple else new[0]
         return g
 
@@ -222,7 +242,7 @@ class Runner:
                 for fn in list(hooks.post.values()):
                     new = fn(ins, outs)
                     if new is not None:
-                        ins = tuple(new)
+                        ins = _counted(fn, new, ins)
                 contributions = [self.unwrap(c) for c in ins]
             if self.pending:
                 contributions = list(contributions)
@@ -276,7 +296,8 @@ def unpack_into(node):
     rule runs)."""
     args = list(node.args)
     for position, (unpack, packed) in node._hooks.saved.items():
-        v = unpack(packed)
+        old = node.value if position == OUTPUT else args[position]
+        v = check_unpacked(unpack(packed), getattr(old, "shape", None))
         v = v._storage.value if hasattr(v, "_storage") else np.asarray(v)
         if position == OUTPUT:
             node.value = v

@@ -20,7 +20,7 @@ from .graph import Storage
 from .interop import torch_index_steps, unwrap_index
 from .values import TensorBase
 
-__all__ = ["InPlaceUpdates"]
+__all__ = ["InPlaceUpdates", "add_into_grad"]
 
 # each in-place method returns the Tensor it updated
 _T = TypeVar("_T", bound="InPlaceUpdates")
@@ -181,3 +181,27 @@ def _as_dtype(value, dtype):
     if isinstance(value, (TensorBase, Tracer)):
         return value
     return np.asarray(value, dtype)
+
+
+def add_into_grad(leaf, g):
+    """``leaf.grad += g`` in place, as PyTorch's AccumulateGrad does outside
+    ``create_graph`` (a Tensor the user holds as ``.grad``, or set as ``.grad``, shows the
+    sum); returns False where it does not apply and ``.grad`` gets a new Tensor instead:
+    a non-leaf's retained grad (PyTorch replaces it too), a ``.grad`` that requires grad.
+
+    >>> import funcgrad as fg
+    >>> x = fg.tensor([1.0, 2.0], requires_grad=True)
+    >>> (x * 2).sum().backward(); g = x.grad
+    >>> (x * 3).sum().backward(); g
+    tensor([5., 5.])
+    """
+    old = leaf._grad
+    if old is None or leaf.grad_fn is not None or old._requires_grad:
+        return False
+    value = ew.add(old._storage.value, g)
+    if value.dtype != old.dtype or tuple(value.shape) != tuple(old.shape):
+        return False
+    storage = old._storage
+    storage.value = value
+    storage.version += 1
+    return True

@@ -306,11 +306,24 @@ _METHODS = [split, split_with_sizes, chunk, tensor_split, unbind, narrow, select
             _splitter("dsplit", 2, 3)]
 
 
+def _output_nr(self):
+    """Which output of its ``grad_fn`` this Tensor is (0 for a leaf), as PyTorch's
+    ``Tensor.output_nr``.
+
+    >>> import funcgrad as fg
+    >>> a, b = fg.tensor([1.0, 2.0], requires_grad=True).split(1)
+    >>> a.output_nr, b.output_nr
+    (0, 1)
+    """
+    return self._output_nr
+
+
 def attach(cls: Any) -> None:
     """Give ``cls`` (the Tensor) the methods of this module."""
     for fn in _METHODS:
         setattr(cls, fn.__name__, fn)
     cls.H = property(_H)
+    cls.output_nr = property(_output_nr)
     cls.mH = property(adjoint)
     cls.itemsize = property(element_size)
     cls.nbytes = property(lambda self: int(self.numel()) * self.dtype.itemsize)

@@ -24,8 +24,7 @@ from . import hooks, interop, walk
 from .dtypes import python_data_dtype
 from .graph import AccumulateGrad, Storage
 from .operators import Operators
-from .inplace import InPlaceUpdates
-from .walk import UNUSED_MESSAGE
+from .inplace import InPlaceUpdates, add_into_grad
 from ..typing import ArrayLike, DTypeLike
 
 __all__ = ["Tensor", "backward", "grad"]
@@ -46,7 +45,7 @@ def make(value, requires_grad):
     t._output_nr = 0
     t._grad = None
     t._accumulator = None
-    t._inference = _state.inference
+    t._inference = _state._inference
     return t
 
 
@@ -170,7 +169,7 @@ class Tensor(InPlaceUpdates, Operators):
         self._output_nr = 0
         self._grad = None
         self._accumulator = None
-        self._inference = _state.inference
+        self._inference = _state._inference
         if requires_grad:
             self.requires_grad = True
         return self
@@ -455,8 +454,8 @@ def backward(tensors: "Tensor | Sequence[Tensor]",
     if inputs is not None:
         inputs = walk.tensor_list(inputs, "inputs")
         if not inputs:
-            raise RuntimeError("backward: inputs= must not be empty (None means all leaves)")
-        edges = [walk.input_edge(t) for t in inputs]
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty (None: all)")
+        edges = walk.backward_input_edges(inputs)
     previous = _state.grad_enabled
     if create_graph:  # the backward pass is recorded, and so is the sum into .grad
         _state.grad_enabled = True
@@ -472,7 +471,7 @@ def backward(tensors: "Tensor | Sequence[Tensor]",
                             **_options(create_graph))
         for t, e in zip(inputs, edges):
             g = captured.get(e)
-            if g is not None:
+            if g is not None and t.grad_fn is None:  # (a non-leaf's is its retained grad)
                 _accumulate(t, g, create_graph)
     finally:
         _state.grad_enabled = previous
@@ -506,12 +505,12 @@ def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor
                             accumulate=lambda t, g: _accumulate(t, g, create_graph))
     finally:
         _state.grad_enabled = previous
-    results = []
+    results: list[Any] = []
     for t, e in zip(inputs, edges):
         g = captured.get(e)
         if g is None:
             if not allow_unused:
-                raise RuntimeError(UNUSED_MESSAGE)
+                raise RuntimeError(walk.unused_message(len(results)))
             results.append(make(np.zeros(t.shape, t.dtype), False) if materialize_grads
                            else None)
             continue
@@ -530,8 +529,8 @@ _PLAIN = {"rule": None, "shortcuts": True, "make": make}
 
 
 def _accumulate(t, g, create_graph):
-    """``t.grad += g`` as a new value (a gradient held by the user is never modified),
-    then ``t``'s post-accumulate-grad hooks."""
+    """``t.grad += g`` (in place for a leaf outside create_graph, as PyTorch:
+    :func:`~funcgrad.eager.inplace.add_into_grad`), then the post-accumulate-grad hooks."""
     g = walk.fit_gradient(t, g)
     old = t._grad
     if create_graph:  # the sum is recorded too
@@ -540,7 +539,8 @@ def _accumulate(t, g, create_graph):
     else:
         if isinstance(g, Tensor):
             g = g._storage.value
-        t._grad = make(g if old is None else ew.add(old._storage.value, g), False)
+        if not add_into_grad(t, g):
+            t._grad = make(g if old is None else ew.add(old._storage.value, g), False)
     if getattr(t, "_hooks", None) is not None:
         hooks.run_post_accumulate(t)
 

@@ -29,12 +29,23 @@ from . import hooks
 from .graph import parent_of
 from .values import TensorBase
 
-__all__ = ["SCALAR_MESSAGE", "UNUSED_MESSAGE", "tensor_list", "roots_and_seeds",
-           "input_edge", "run", "reachable", "fit_gradient"]
+__all__ = ["SCALAR_MESSAGE", "UNUSED_MESSAGE", "unused_message", "tensor_list",
+           "roots_and_seeds", "input_edge", "backward_input_edges", "run", "reachable",
+           "fit_gradient"]
 
 SCALAR_MESSAGE = "grad can be implicitly created only for scalar outputs"
 UNUSED_MESSAGE = ("One of the differentiated Tensors appears to not have been used in the "
                   "graph. Set allow_unused=True if this is the desired behavior.")
+
+
+def unused_message(index):
+    """PyTorch's error for input ``index`` of ``autograd.grad`` that no output uses.
+
+    >>> unused_message(1)[:61]
+    'The differentiated Tensor at index 1 appears to not have been'
+    """
+    return (f"The differentiated Tensor at index {index} appears to not have been used in "
+            f"the graph. Set allow_unused=True if this is the desired behavior.")
 
 
 def tensor_list(xs: Any, what: str) -> list[Any]:
@@ -97,6 +108,12 @@ def roots_and_seeds(outputs, grad_outputs, create_graph, what):
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                    f"{tuple(g.shape)} and output[{i}] has a shape of "
                                    f"{t.shape}.")
+            if (np.dtype(g.dtype).kind == "c") != (np.dtype(t.dtype).kind == "c"):
+                raise RuntimeError(  # a complex cotangent's imaginary part would be dropped
+                    f"For complex Tensors, both grad_output and output are required to have "
+                    f"the same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of "
+                    f"{np.dtype(g.dtype).name} and output[{i}] has a dtype of "
+                    f"{np.dtype(t.dtype).name}; pass a gradient of the output's dtype")
             if g.dtype != t.dtype:
                 g = g.astype(t.dtype)
             if np.dtype(t.dtype).kind == "c":
@@ -116,6 +133,22 @@ def input_edge(t):
     if not t._requires_grad:
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     return t._edge()
+
+
+def backward_input_edges(inputs):
+    """The graph edges of ``backward(inputs=...)``; a non-leaf among the inputs retains
+    its grad, as PyTorch makes it: its ``.grad`` gets the gradient after its hooks, once.
+
+    >>> import funcgrad as fg
+    >>> x = fg.Tensor([1.0], requires_grad=True)
+    >>> y = x * 2
+    >>> _ = backward_input_edges([x, y]); y.retains_grad
+    True
+    """
+    for t in inputs:
+        if t.grad_fn is not None:
+            t.retain_grad()
+    return [input_edge(t) for t in inputs]
 
 
 def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
@@ -171,6 +204,12 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
         def visit(node, g):
             nrs = wanted.get(node)
             if nrs is not None:
+                if node not in runs:  # PyTorch's capture: a target whose node does not
+                    # run gets its Tensors' hooks and retain_grad before it is captured
+                    if node._hooks is not None:
+                        g = runner.tensor_hooks(node, g)
+                    if node._retained:
+                        _collect_retained(node, g, node._retained, found)
                 for nr in nrs:
                     captured[(node, nr)] = g[nr] if node.prim.multiple_results else g
             if node not in runs:

@@ -48,15 +48,15 @@ def _compute(d):
     state = _state
     restore = state.recording != 1 or state.grad_off_tag != d.off_tag
     if restore:  # compute under the gradient mode the operation ran in (see above)
-        saved = (state._grad_enabled, state.grad_off_tag, state.recording, state.inference)
-        state._grad_enabled, state.grad_off_tag, state.recording, state.inference = (
+        saved = (state._grad_enabled, state.grad_off_tag, state.recording, state._inference)
+        state._grad_enabled, state.grad_off_tag, state.recording, state._inference = (
             True, d.off_tag, 1, False)
     try:
         d.result = run_under(d.interp.parent, d.prim.jvp_tangent, d.primals, tangents, d.out,
                              **d.params)
     finally:
         if restore:
-            state._grad_enabled, state.grad_off_tag, state.recording, state.inference = saved
+            state._grad_enabled, state.grad_off_tag, state.recording, state._inference = saved
     d.done = True
     d.primals = d.tangents = d.out = d.params = None  # release the residuals
 
@@ -166,7 +166,7 @@ class JVPInterpreter(Interpreter):
         the tangent is computed when first read (see the module docstring)."""
         state = _state
         if (not self.defer or prim.jvp_tangent is None or prim.multiple_results
-                or state.recording != 1 or state.inference):
+                or state.recording != 1 or state._inference):
             return self.process(prim, args, params)
         primals = list(args)
         tangents = [None] * len(args)
