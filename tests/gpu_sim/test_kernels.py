@@ -475,7 +475,8 @@ def test_every_gpu_implementation_is_exercised_here():
     source = "".join(path.read_text() for path in Path(__file__).parent.glob("test_*.py"))
     table = {p.name for p in _IMPLS}  # (graph-holding primitives: funcgrad.devices.GPU)
     named = {n for n in table if f'"{n}"' in source or f".{n}_p" in source}
-    elementwise = {p.name for p in ELEMENTWISE}  # (every one, by the parametrised tests)
+    # (every one, by the parametrised tests; the SciPy-valued ones by their error's test)
+    elementwise = {p.name for p in ELEMENTWISE} | set(SCIPY_VALUED)
     # Graph-holding primitives evaluate their graphs (device-agnostic, like custom_call);
     # they are exercised in test_graph_primitives.py.
     assert table - named - elementwise <= {"custom_call", "jit_call", "cond", "scan",
