@@ -338,7 +338,7 @@ def register_pytree_node_class(cls: type) -> type:
             raise TypeError(f"register_pytree_node_class: {cls.__name__} has no {name}; "
                             f"define tree_flatten(self) -> (children, aux) and the classmethod "
                             f"tree_unflatten(cls, aux, children)")
-    register(cls, lambda obj: obj.tree_flatten(), cls.tree_unflatten)
+    register(cls, lambda obj: obj.tree_flatten(), getattr(cls, "tree_unflatten"))
     return cls
 
 
