@@ -500,9 +500,13 @@ def _torch_case(case, dtype):
     return run(torch), run(fg)
 
 
-@pytest.mark.skipif(torch is None, reason="torch is not installed")
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("name", list(BY_NAME))
+# (without torch, one skipped test for the whole table rather than one per row)
+TORCH_ROWS = [] if torch is None else [
+    pytest.param(name, dtype, id=f"{name}-{np.dtype(dtype).name}")
+    for name in BY_NAME for dtype in (np.float64, np.float32)]
+
+
+@pytest.mark.parametrize("name, dtype", TORCH_ROWS)
 def test_value_dtype_shape_and_gradient_match_torch(name, dtype):
     case = BY_NAME[name]
     (t_out, t_grads, t_names), (f_out, f_grads, f_names) = _torch_case(case, dtype)
