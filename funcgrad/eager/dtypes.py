@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DTYPES", "set_default_dtype", "get_default_dtype", "default_float",
+__all__ = ["DTYPES", "set_default_dtype", "get_default_dtype", "default_float", "floating",
            "python_data_dtype", "quiet_dtypes"]
 
 # PyTorch's dtype names, as NumPy's scalar types.
@@ -80,6 +80,20 @@ def get_default_dtype() -> type[np.floating[Any]]:
     True
     """
     return _default.dtype
+
+
+def floating(t):
+    """``t``, or its values in the default float dtype when they are integers or booleans
+    (a floating function of an integer Tensor is float32 in PyTorch, float64 in NumPy).
+
+    >>> import funcgrad as fg
+    >>> floating(fg.tensor([1, 2])).dtype
+    dtype('float32')
+    """
+    if t.dtype.kind in "fc":
+        return t
+    from .. import numpy as fnp  # (the NumPy front loads after this module)
+    return fnp.astype(t, default_float())
 
 
 def default_float(dtype=None):

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..primitives import elementwise as ew
-from .dtypes import default_float
+from .dtypes import floating
 from .named import Named, SavesOutput, record_as, record_saving_output
 from .tensor import Tensor
 
@@ -61,12 +61,6 @@ def _keep(keepdim, keepdims):
 
 # --- elementwise -------------------------------------------------------------------------------
 
-def _floating(t):
-    """``t``, or its values in the default float dtype when they are integers or booleans
-    (a floating function of an integer Tensor is float32 in PyTorch, float64 in NumPy)."""
-    return t if t.dtype.kind in "fc" else fnp.astype(t, default_float())
-
-
 def exp(self: Tensor) -> Tensor:
     """``e ** self``.
 
@@ -74,7 +68,7 @@ def exp(self: Tensor) -> Tensor:
     >>> fg.tensor([0.0]).exp()
     tensor([1.])
     """
-    return fnp.exp(_floating(self))
+    return fnp.exp(floating(self))
 
 
 def log(self: Tensor) -> Tensor:
@@ -84,7 +78,7 @@ def log(self: Tensor) -> Tensor:
     >>> fg.tensor([1.0]).log()
     tensor([0.])
     """
-    return fnp.log(_floating(self))
+    return fnp.log(floating(self))
 
 
 def sin(self: Tensor) -> Tensor:
@@ -94,7 +88,7 @@ def sin(self: Tensor) -> Tensor:
     >>> fg.tensor([0.0]).sin()
     tensor([0.])
     """
-    return fnp.sin(_floating(self))
+    return fnp.sin(floating(self))
 
 
 def cos(self: Tensor) -> Tensor:
@@ -104,7 +98,7 @@ def cos(self: Tensor) -> Tensor:
     >>> fg.tensor([0.0]).cos()
     tensor([1.])
     """
-    return fnp.cos(_floating(self))
+    return fnp.cos(floating(self))
 
 
 def tanh(self: Tensor) -> Tensor:
@@ -114,7 +108,7 @@ def tanh(self: Tensor) -> Tensor:
     >>> fg.tensor([0.0]).tanh()
     tensor([0.])
     """
-    return fnp.tanh(_floating(self))
+    return fnp.tanh(floating(self))
 
 
 def sigmoid(self: Tensor) -> Tensor:
@@ -124,7 +118,7 @@ def sigmoid(self: Tensor) -> Tensor:
     >>> fg.tensor([0.0], requires_grad=True).sigmoid()
     tensor([0.5], grad_fn=<SigmoidBackward0>)
     """
-    return ew.expit(_floating(self))
+    return ew.expit(floating(self))
 
 
 def relu(self: Tensor) -> Tensor:
@@ -158,7 +152,7 @@ def sqrt(self: Tensor) -> Tensor:
     >>> fg.tensor([4.0]).sqrt()
     tensor([2.])
     """
-    return fnp.sqrt(_floating(self))
+    return fnp.sqrt(floating(self))
 
 
 def pow(self: Tensor, exponent: Any) -> Tensor:  # noqa: A001 - PyTorch's name

@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core import concrete
-from .dtypes import default_float
+from .dtypes import floating
 from .tensor import Tensor
 from .named import Named, record_as
 from .values import TensorBase, axis_index
@@ -58,10 +58,6 @@ def _axes(dim):
     return tuple(dim) if isinstance(dim, (tuple, list)) else int(dim)
 
 
-def _floating(t):
-    return fnp.astype(t, default_float()) if t.dtype.kind in "biu" else t
-
-
 def _plain(t):
     """The values (to pick indices from; the derivative flows through the pick)."""
     return np.asarray(t.detach()) if isinstance(t, TensorBase) else np.asarray(concrete(t))
@@ -85,13 +81,13 @@ def aminmax(self: Any, *, dim: int | None = None, keepdim: bool = False) -> Any:
 
 def logsumexp(self: Any, dim: Dim, keepdim: bool = False) -> Any:
     """``log(sum(exp(self), dim))``, computed stably."""
-    return record_as(_NODES["logsumexp"], fnp.logsumexp, _floating(self), axis=_axes(dim),
+    return record_as(_NODES["logsumexp"], fnp.logsumexp, floating(self), axis=_axes(dim),
                      keepdims=keepdim)
 
 
 def logcumsumexp(self: Any, dim: int) -> Any:
     """``log(cumsum(exp(self), dim))``, computed stably."""
-    return record_as(_NODES["logcumsumexp"], _logcumsumexp, _floating(self),
+    return record_as(_NODES["logcumsumexp"], _logcumsumexp, floating(self),
                      dim=axis_index(dim, max(self.ndim, 1)))
 
 
@@ -288,7 +284,7 @@ def cov(self: Any, *, correction: int = 1, fweights: Any = None, aweights: Any =
     if self.ndim > 2:
         raise ValueError(f"cov(): expected input to have two or fewer dimensions but got an "
                          f"input with {self.ndim} dimensions")
-    return record_as(_NODES["cov"], _cov, _floating(self), fweights, aweights,
+    return record_as(_NODES["cov"], _cov, floating(self), fweights, aweights,
                      correction=correction)
 
 
@@ -317,7 +313,7 @@ def _cov(x, fweights, aweights, correction):
 
 def corrcoef(self: Any) -> Any:
     """The Pearson correlation coefficients of the rows (clipped to [-1, 1])."""
-    return record_as(_NODES["corrcoef"], _corrcoef, _floating(self))
+    return record_as(_NODES["corrcoef"], _corrcoef, floating(self))
 
 
 def _corrcoef(x):
