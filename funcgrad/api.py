@@ -14,7 +14,8 @@ import numpy as np
 
 from . import tree
 from .transformed import Transformed
-from .core import WEAK_TYPES, Tracer, _special_classes, aval_of, dtype_of, user_code
+from .core import (WEAK_TYPES, Tracer, _special_classes, aval_of, dtype_of, is_special,
+                   user_code)
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import Graph, GraphInterpreter, GraphTracer, eval_graph
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
@@ -73,7 +74,7 @@ def _flatten_inputs(args, argnums, transform, weak=True):
     for i in argnums:
         a = args[i]
         arg_leaves, treedef = tree.flatten(a) if type(a) is np.ndarray else tree.flatten(
-            a, _is_special)
+            a, is_special)
         if args[i] is None:
             _as_input(None, f"argument {i}", transform)
         treedefs.append(treedef)
@@ -119,12 +120,6 @@ def _substitute(args, argnums, treedefs, leaves):
 
 
 # --- devices: funcgrad's own arrays go where the user's live; the user's are checked ----------
-
-def _is_special(x):
-    """A Tensor (or GPU array) is one leaf, not the pytree node of its value: a transform
-    of a function of Tensors computes on the Tensors, and so records on their graph."""
-    return type(x) in _special_classes
-
 
 def _device_array(x):
     """Is ``x`` an array that lives on a device (a GPU array)?  (The GPU tier is loaded
@@ -481,8 +476,8 @@ def _flatten_pair(primals, tangents, transform):
         raise ValueError(f"{transform}: {len(primals)} primals but {len(tangents)} tangents")
     p_leaves, kinds, treedefs = _flatten_inputs(tuple(primals), tuple(range(len(primals))),
                                                 transform)
-    t_leaves, t_tree = tree.flatten(tuple(tangents), _is_special)
-    p_tree = tree.flatten(tuple(primals), _is_special)[1]
+    t_leaves, t_tree = tree.flatten(tuple(tangents), is_special)
+    p_tree = tree.flatten(tuple(primals), is_special)[1]
     if t_tree != p_tree:
         raise ValueError(f"{transform}: tangents have structure {t_tree}, primals {p_tree}")
     t_leaves = [_check_tangent(p, t, i) for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]

@@ -6,7 +6,7 @@ import numpy as np
 
 from . import tree
 from .api import _plain
-from .core import Tracer, _special_classes, user_code
+from .core import Tracer, is_special, user_code
 from .interpreters.batching import BatchInterpreter, BatchTracer
 from .numpy._convert import asarray
 from .primitives import structural as st
@@ -39,10 +39,6 @@ def _axes_for_leaves(axes, args, what):
                      f"({tree.flatten(args)[1]}); use an int, None, or a matching tree of them")
 
 
-def _is_special(x):
-    return type(x) in _special_classes
-
-
 def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
          axis_size: int | None = None) -> Callable[..., PyTree]:
     """Vectorise ``fun`` over an axis: ``vmap(f)(xs)`` equals stacking ``f(x)`` for each
@@ -65,8 +61,8 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
                              f"called with {len(args)} positional arguments")
         # Keyword arguments are always batched along axis 0, as in JAX; a Tensor stays a
         # leaf, so the batched computation records on its graph.
-        leaves, treedef = tree.flatten((args, kwargs), _is_special)
-        n_pos = len(tree.flatten(args, _is_special)[0])
+        leaves, treedef = tree.flatten((args, kwargs), is_special)
+        n_pos = len(tree.flatten(args, is_special)[0])
         leaf_axes = _axes_for_leaves(axes, args, "in_axes") + [0] * (len(leaves) - n_pos)
         sizes = {}
         prepared = []

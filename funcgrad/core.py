@@ -214,6 +214,13 @@ _tags = itertools.count(1)
 _special_classes: set = set()
 
 
+def is_special(x):
+    """Is ``x`` a value the root hands to a registered handler (a tracer, an eager Tensor,
+    a GPU array)?  As ``is_leaf`` of a transform's ``tree.flatten`` it keeps a Tensor one
+    leaf (not the pytree node of its value), so the transform records on its graph."""
+    return type(x) in _special_classes
+
+
 class Interpreter:
     """Base of all interpreters.  ``parent`` is where constants are computed.
 

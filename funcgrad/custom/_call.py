@@ -6,7 +6,7 @@ interpreter is current.
 import numpy as np
 
 from .. import tree
-from ..core import Primitive, ShapedArray, Tracer, _special_classes, aval_of
+from ..core import Primitive, ShapedArray, Tracer, _special_classes, aval_of, is_special
 from ..devices import register_gpu
 from ..numpy._convert import asarray
 from ._guard import StagedCaptures, explain_rule_errors, guarded
@@ -324,7 +324,7 @@ def flatten_arguments(args):
     """``tree.flatten`` of a custom function's arguments, where an eager Tensor stays one
     leaf (not the pytree node of its value): ``custom_call`` then reaches the Tensor's
     handler, and the tape records the call."""
-    return tree.flatten(args, is_leaf=lambda x: type(x) in _special_classes)
+    return tree.flatten(args, is_leaf=is_special)
 
 
 class CallSite:

@@ -593,6 +593,6 @@ for _name, _fn in _OWN.items():
 del _name, _fn
 
 # A Tensor is a pytree node whose one child is its value (the transforms take it as one
-# leaf instead, so that they record on its graph: api._is_special).
+# leaf instead, so that they record on its graph: core.is_special).
 tree.register(Tensor, lambda t: ((t._storage.value,), None),
               lambda aux, children: Tensor(children[0]))

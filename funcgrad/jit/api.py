@@ -18,7 +18,8 @@ import numpy as np
 from numpy import ndarray
 
 from .. import tree
-from ..core import ROOT, ShapedArray, Tracer, TrigRangeError, _special_classes, _state, is_weak
+from ..core import (ROOT, ShapedArray, Tracer, TrigRangeError, _special_classes, _state,
+                    is_special, is_weak)
 from ..interpreters.graph import eval_graph
 from .call import compile_graph, jit_call_p
 from .derive import as_root
@@ -310,7 +311,7 @@ class JitFunction:
     def _signature(self, args, kwargs):
         static_pos, statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
         # (a Tensor stays a leaf, so the call is recorded on its tape: see _call)
-        leaves, treedef = tree.flatten((dyn_args, dyn_kwargs), _is_special)
+        leaves, treedef = tree.flatten((dyn_args, dyn_kwargs), is_special)
         avals = tuple(_leaf_aval(x, f"leaf {i} of the arguments") for i, x in enumerate(leaves))
         return (treedef, avals, statics, len(args)), leaves, static_pos
 
@@ -491,10 +492,6 @@ def _gather(x, key, leaves):
                 return False
         return True
     return False
-
-
-def _is_special(x):
-    return type(x) in _special_classes
 
 
 def _hashable_static(value, where):
