@@ -62,8 +62,18 @@ __all__ = ["value_and_grad_sum", "grad_sum", "per_example_grads", "WORKER_CONFIG
 #: >>> import dask, funcgrad.dask as fgd
 #: >>> with dask.config.set(fgd.WORKER_CONFIG):
 #: ...     pass  # cluster = distributed.LocalCluster(...)
+#:
+#: It also makes Dask's own upkeep lighter: no statistical profiler sampling every
+#: thread's stack 100 times a second (the dashboard's "Profile" page stays empty), and
+#: event-loop health checks, memory and system monitoring every 0.2-2 s instead of
+#: every 20-500 ms.  Idle, a ``LocalCluster`` of 2 workers then used 2% of a core instead
+#: of 13%, CPU taken from the workers' arithmetic on a machine with a core per worker.
 WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
-                 "distributed.nanny.pre-spawn-environ.MALLOC_ARENA_MAX": 1}
+                 "distributed.nanny.pre-spawn-environ.MALLOC_ARENA_MAX": 1,
+                 "distributed.worker.profile.enabled": False,
+                 "distributed.admin.tick.interval": "200ms",
+                 "distributed.worker.memory.monitor-interval": "1s",
+                 "distributed.admin.system-monitor.interval": "2s"}
 
 
 # --- the client side: checks, broadcast, the graph ----------------------------------------

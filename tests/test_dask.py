@@ -250,6 +250,18 @@ def test_distributed_gradient_equals_the_single_process_one(client):
     assert len(ran) == 2 and all(ran.values())
 
 
+def _worker_settings():
+    import os
+    import dask
+    return (os.environ.get("MALLOC_ARENA_MAX"), "MALLOC_TRIM_THRESHOLD_" in os.environ,
+            dask.config.get("distributed.worker.profile.enabled"))
+
+
+def test_worker_config_reaches_the_worker_processes(client):
+    # funcgrad's allocator setting and no stack-sampling profiler, in each worker
+    assert set(client.run(_worker_settings).values()) == {("1", False, False)}
+
+
 def _rows_loss(params, xy):
     """mlp_loss on data and labels kept in one array (persisted together)."""
     return mlp_loss(params, xy[:, :4], xy[:, 4])
