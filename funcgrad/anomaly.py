@@ -18,7 +18,9 @@ things, as PyTorch's does:
 So the NaN check follows the mode at backward time: ``loss.backward()`` inside
 ``detect_anomaly()`` checks every node, even those recorded outside it (whose
 report then says that no forward pass information is available), and a backward
-pass outside it checks nothing.  With ``fg.grad``/``fg.vjp`` the forward and the backward run inside the
+pass outside it checks nothing.  Nodes that a ``create_graph=True`` pass records
+also name the node whose backward created them ("Previous calculation was induced
+by ...").  With ``fg.grad``/``fg.vjp`` the forward and the backward run inside the
 same call, so wrapping that call is enough; a ``vjp_fn`` checks if it is called
 with the mode on.
 
@@ -35,7 +37,7 @@ from typing import Any, Callable, Literal, TypeVar, cast
 import numpy as np
 
 from .core import ConcretizationError, Tracer, concrete
-from .instruments import Instrument, install, op_name, uninstall
+from .instruments import Instrument, as_rule_value, install, op_name, uninstall
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled"]
@@ -49,6 +51,9 @@ _NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
 class _Mode(threading.local):
     def __init__(self):
         self.check_nan = None  # None: off; else whether NaN results are errors
+        # (name, forward data) of the node whose backward rule runs now: the operations
+        # a create_graph pass records were induced by it
+        self.inducing = None
 
 
 _mode = _Mode()
@@ -193,8 +198,9 @@ def _has_nan(x):
 
 
 class _AnomalyInstrument(Instrument):
-    """Keeps each recorded node's forward traceback; runs every backward rule while the
-    mode is on under :func:`_checked` (notes on errors, NaN checks)."""
+    """Keeps each recorded node's forward traceback (and, on a create_graph pass, the node
+    whose backward recorded it); runs every backward rule while the mode is on under
+    :func:`_checked` (notes on errors, NaN checks)."""
 
     priority = 0  # records before saved-value hooks pack the inputs away; outermost rule
     watches_every_backward = True  # the mode at backward time decides, as PyTorch's
@@ -202,7 +208,7 @@ class _AnomalyInstrument(Instrument):
     def on_record(self, node):
         if _mode.check_nan is None:
             return None
-        return _capture_stack()
+        return (_capture_stack(), _mode.inducing)
 
     def backward(self, node, data, g, args, proceed):
         return _checked(node, data, args, proceed)
@@ -228,11 +234,24 @@ _NO_FORWARD_INFORMATION = (
     "that created it.")
 
 
-def _forward_report(stack):
-    """The forward traceback ``stack``, or why there is none."""
-    if stack is None:
+def _forward_report(data):
+    """The forward traceback kept in ``data`` and, for an operation a create_graph pass
+    recorded, those of the nodes whose backward induced it."""
+    if data is None:
         return _NO_FORWARD_INFORMATION
-    return f"Traceback of the forward call that created it:\n{_forward_traceback(stack)}"
+    stack, inducing = data
+    parts = [f"Traceback of the forward call that created it:\n{_forward_traceback(stack)}"]
+    while inducing is not None:
+        name, data = inducing
+        if data is None:
+            parts.append(f"Previous calculation was induced by {name}. "
+                         f"{_NO_FORWARD_INFORMATION}")
+            break
+        stack, inducing = data
+        parts.append(f"Previous calculation was induced by {name}. Traceback of the forward "
+                     f"call that induced the previous calculation:\n"
+                     f"{_forward_traceback(stack)}")
+    return "\n".join(parts)
 
 
 def _ordinal(i):
@@ -246,22 +265,26 @@ def _ordinal(i):
 def _checked(node, data, args, proceed):
     """Run the rest of ``node``'s backward chain, blaming its forward line for errors and
     (``check_nan``) for NaN in the results, if the mode is on now (see the module
-    docstring).  ``data``: the forward stack :meth:`_AnomalyInstrument.on_record` kept,
-    or None."""
+    docstring).  ``data``: what :meth:`_AnomalyInstrument.on_record` kept, or None."""
     check_nan = _mode.check_nan
     if check_nan is None:  # recorded with the mode on, run without it: nothing to check
         return proceed(args)
     name = op_name(node)
+    inducing = _mode.inducing
+    _mode.inducing = (name, data)
     try:
         contributions = proceed(args)
     except Exception as error:
         _annotate(error, name, data)
         raise
+    finally:
+        _mode.inducing = inducing
     if check_nan:
         for i, c in enumerate(contributions):
-            if c is not None and _has_nan(c):
+            # (a create_graph pass of the eager Tensor returns Tensors: checked by value)
+            if c is not None and _has_nan(as_rule_value(node, c)):
                 created = ("." if data is None else
-                           f"; the operation was created at\n{_where(data)}")
+                           f"; the operation was created at\n{_where(data[0])}")
                 nan_error = RuntimeError(
                     f"Function '{name}' returned nan values in its {_ordinal(i)} output. "
                     f"The backward (VJP) rule of '{name}' produced NaN in the gradient with "

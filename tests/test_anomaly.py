@@ -221,6 +221,23 @@ def test_vjp_fn_checks_nan_if_called_with_the_mode_on():
         assert np.isnan(pullback(np.ones(2))[0][0])
 
 
+def test_create_graph_nan_names_the_node_that_induced_it():
+    """An operation a create_graph pass recorded names, as PyTorch, the node whose
+    backward recorded it and that node's forward line."""
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    with fg.detect_anomaly():
+        y = x.sqrt().sum()  # SQRT-LINE
+        g, = fg.autograd.grad(y, x, create_graph=True)
+        with pytest.raises(RuntimeError) as info:
+            g.backward(fg.tensor([float("nan"), 1.0]))
+    message = str(info.value)
+    assert message.startswith("Function 'DivBackward0' returned nan values in its 1st "
+                              "output.")  # the division sqrt's rule made: g / (2 sqrt x)
+    line = _line_of("SQRT-LINE", test_create_graph_nan_names_the_node_that_induced_it)
+    assert "Previous calculation was induced by SqrtBackward0." in message
+    assert f"line {line}, in test_create_graph_nan" in message.split("induced by")[1]
+
+
 def test_tensor_error_in_backward_recorded_outside_the_mode_says_so():
     class Exploding(fg.Function):
         @staticmethod
