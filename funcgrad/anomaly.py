@@ -1,23 +1,32 @@
 """Anomaly detection: where did this NaN, or this error in a backward rule, come from?
 
-While anomaly detection is on (:class:`detect_anomaly`, :class:`set_detect_anomaly`),
-every operation reverse mode records keeps the traceback of the forward call
-that created it.  Then
+Anomaly detection (:class:`detect_anomaly`, :class:`set_detect_anomaly`) does two
+things, as PyTorch's does:
 
-* an exception raised by a backward (VJP) rule carries that forward traceback:
-  it is printed to stderr and attached to the exception as a note
-  (``BaseException.add_note``), so the report names the line of *your* code
-  whose derivative failed, not just funcgrad's internals;
-* with ``check_nan=True`` (the default), a backward rule returning NaN raises
-  ``RuntimeError("Function 'log' returned nan values in its 0th output. ...")``
-  with the place the operation was created, and so does a forward operation
-  that turns NaN-free inputs into a NaN output.
+* **while the forward pass runs** with it on, every operation reverse mode records
+  keeps the traceback of the forward call that created it.  Nothing is checked
+  then: a NaN in the forward pass is not an error (it may sit in the branch a
+  ``where`` discards);
+* **while the backward pass runs** with it on, an exception raised by a backward
+  (VJP) rule carries that forward traceback (printed to stderr and attached as a
+  note, ``BaseException.add_note``), so the report names the line of *your* code
+  whose derivative failed; and with ``check_nan=True`` (the default) a backward
+  rule returning NaN raises ``RuntimeError("Function 'LogBackward0' returned nan
+  values in its 0th output. ...")`` with that traceback.  The NaN may have come
+  in with the cotangent: the first rule whose result holds one is named.
+
+So the NaN check follows the mode at backward time: ``loss.backward()`` inside
+``detect_anomaly()`` checks every node, even those recorded outside it (whose
+report then says that no forward pass information is available), and a backward
+pass outside it checks nothing.  Nodes that a ``create_graph=True`` pass records
+also name the node whose backward created them ("Previous calculation was induced
+by ...").  With ``fg.grad``/``fg.vjp`` the forward and the backward run inside the
+same call, so wrapping that call is enough; a ``vjp_fn`` checks if it is called
+with the mode on.
 
 It is off by default and **slow** (a traceback is captured per operation, and
-every value is scanned for NaN): use it to find a bug, not in production.
-The mode is thread-local.  It applies to the operations *recorded* while it is
-on: wrap the forward computation (with ``grad``/``vjp`` the forward and the
-backward run inside the same call, so wrapping that call is enough).
+every gradient is scanned for NaN): use it to find a bug, not in production.
+The mode is thread-local.
 """
 import os
 import sys
@@ -28,7 +37,7 @@ from typing import Any, Callable, Literal, TypeVar, cast
 import numpy as np
 
 from .core import ConcretizationError, Tracer, concrete
-from .instruments import Instrument, install, op_name, uninstall
+from .instruments import Instrument, as_rule_value, install, op_name, uninstall
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled"]
@@ -42,6 +51,9 @@ _NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
 class _Mode(threading.local):
     def __init__(self):
         self.check_nan = None  # None: off; else whether NaN results are errors
+        # (name, forward data) of the node whose backward rule runs now: the operations
+        # a create_graph pass records were induced by it
+        self.inducing = None
 
 
 _mode = _Mode()
@@ -83,9 +95,11 @@ def _set_mode(check_nan):
 class detect_anomaly:
     """Context manager (or decorator) turning anomaly detection on; slow, for debugging.
 
-    Inside it, an error raised by a backward rule is reported together with the
-    forward line that created the failing operation, and (``check_nan=True``) a
-    rule producing NaN raises a ``RuntimeError`` naming the primitive and the line.
+    Operations recorded inside it keep the forward line that created them; a
+    backward pass run inside it reports an error raised by a backward rule together
+    with that line, and (``check_nan=True``) a rule producing NaN raises a
+    ``RuntimeError`` naming the node and the line.  A NaN in the forward pass is not
+    an error, as in PyTorch: only gradients are checked.
 
     >>> import numpy as np, funcgrad as fg
     >>> def norm(x):
@@ -184,27 +198,17 @@ def _has_nan(x):
 
 
 class _AnomalyInstrument(Instrument):
-    """Keeps each recorded node's forward traceback; checks the forward pass for NaN and
-    runs the backward rule under :func:`_checked` (notes on errors, NaN checks)."""
+    """Keeps each recorded node's forward traceback (and, on a create_graph pass, the node
+    whose backward recorded it); runs every backward rule while the mode is on under
+    :func:`_checked` (notes on errors, NaN checks)."""
 
     priority = 0  # records before saved-value hooks pack the inputs away; outermost rule
+    watches_every_backward = True  # the mode at backward time decides, as PyTorch's
 
     def on_record(self, node):
-        check_nan = _mode.check_nan
-        if check_nan is None:
+        if _mode.check_nan is None:
             return None
-        stack = _capture_stack()
-        if check_nan and _has_nan(node.value) and not any(_has_nan(a) for a in node.args):
-            raise RuntimeError(
-                f"Function '{op_name(node)}' returned nan values in its output "
-                f"during the forward pass, although its inputs have none. It was called at\n"
-                f"{_where(stack)}\n"
-                f"Check the input range of this operation (log or sqrt of a negative number, "
-                f"0/0, inf - inf). If the NaN is expected, e.g. in the branch that "
-                f"fg.numpy.where discards, make the input safe first (the double-where idiom: "
-                f"where(ok, f(where(ok, x, safe)), other)) or use "
-                f"fg.detect_anomaly(check_nan=False).")
-        return (stack, check_nan)
+        return (_capture_stack(), _mode.inducing)
 
     def backward(self, node, data, g, args, proceed):
         return _checked(node, data, args, proceed)
@@ -224,6 +228,32 @@ def _forward_traceback(stack):
     return "".join(traceback.format_list(stack)).rstrip("\n")
 
 
+_NO_FORWARD_INFORMATION = (
+    "No forward pass information available: the operation was recorded while anomaly "
+    "detection was off. Run the forward pass inside fg.detect_anomaly() too for the line "
+    "that created it.")
+
+
+def _forward_report(data):
+    """The forward traceback kept in ``data`` and, for an operation a create_graph pass
+    recorded, those of the nodes whose backward induced it."""
+    if data is None:
+        return _NO_FORWARD_INFORMATION
+    stack, inducing = data
+    parts = [f"Traceback of the forward call that created it:\n{_forward_traceback(stack)}"]
+    while inducing is not None:
+        name, data = inducing
+        if data is None:
+            parts.append(f"Previous calculation was induced by {name}. "
+                         f"{_NO_FORWARD_INFORMATION}")
+            break
+        stack, inducing = data
+        parts.append(f"Previous calculation was induced by {name}. Traceback of the forward "
+                     f"call that induced the previous calculation:\n"
+                     f"{_forward_traceback(stack)}")
+    return "\n".join(parts)
+
+
 def _ordinal(i):
     if 10 <= i % 100 <= 20:
         return f"{i}th"
@@ -234,24 +264,32 @@ def _ordinal(i):
 
 def _checked(node, data, args, proceed):
     """Run the rest of ``node``'s backward chain, blaming its forward line for errors and
-    (``check_nan``) for NaN in the results (see the module docstring)."""
-    stack, check_nan = data
+    (``check_nan``) for NaN in the results, if the mode is on now (see the module
+    docstring).  ``data``: what :meth:`_AnomalyInstrument.on_record` kept, or None."""
+    check_nan = _mode.check_nan
+    if check_nan is None:  # recorded with the mode on, run without it: nothing to check
+        return proceed(args)
+    name = op_name(node)
+    inducing = _mode.inducing
+    _mode.inducing = (name, data)
     try:
         contributions = proceed(args)
     except Exception as error:
-        _annotate(error, node, stack)
+        _annotate(error, name, data)
         raise
+    finally:
+        _mode.inducing = inducing
     if check_nan:
         for i, c in enumerate(contributions):
-            if c is not None and _has_nan(c):
-                name = op_name(node)
+            # (a create_graph pass of the eager Tensor returns Tensors: checked by value)
+            if c is not None and _has_nan(as_rule_value(node, c)):
+                created = ("." if data is None else
+                           f"; the operation was created at\n{_where(data[0])}")
                 nan_error = RuntimeError(
                     f"Function '{name}' returned nan values in its {_ordinal(i)} output. "
                     f"The backward (VJP) rule of '{name}' produced NaN in the gradient with "
-                    f"respect to its argument {i}; the operation was created at\n"
-                    f"{_where(stack)}\n"
-                    f"Traceback of the forward call that created it:\n"
-                    f"{_forward_traceback(stack)}\n"
+                    f"respect to its argument {i}{created}\n"
+                    f"{_forward_report(data)}\n"
                     f"The derivative is undefined or infinite at this input (sqrt or log at "
                     f"0, 0/0, pow at 0) or a NaN cotangent arrived. Keep the input away from "
                     f"the singular point, or mask it with the double-where idiom so the "
@@ -261,13 +299,11 @@ def _checked(node, data, args, proceed):
     return contributions
 
 
-def _annotate(error, node, stack):
+def _annotate(error, name, data):
     if getattr(error, "_funcgrad_anomaly_noted", False):
         return  # an inner backward rule has already attached its (more precise) trace
-    name = op_name(node)
     note = (f"Anomaly detection: error detected in the backward rule of '{name}'. "
-            f"Traceback of the forward call that caused the error:\n"
-            f"{_forward_traceback(stack)}")
+            f"{_forward_report(data)}")
     try:
         error._funcgrad_anomaly_noted = True
     except AttributeError:  # pragma: no cover - exceptions with __slots__

@@ -258,7 +258,7 @@ class _Reverse:
             self.tape, interp.tape = interp.tape, None
         out, aux = _split_aux(result, has_aux, transform)
         self.aux = _strip(aux, interp)
-        out_leaves, self.out_tree = tree.flatten(out)
+        out_leaves, self.out_tree = tree.flatten(out, is_special)
         self.out_values, self.out_nodes = [], []
         for o in out_leaves:
             if type(o) is ReverseTracer and o._trace is interp:
@@ -419,7 +419,7 @@ def vjp(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
     shapes = [(getattr(v, "shape", ()), getattr(v, "dtype", None)) for v in rev.out_values]
 
     def vjp_fn(cotangent):
-        ct_leaves, ct_tree = tree.flatten(cotangent)
+        ct_leaves, ct_tree = tree.flatten(cotangent, is_special)
         if ct_tree != rev.out_tree:
             raise ValueError(f"vjp_fn: the cotangent has structure {ct_tree}, but the output "
                              f"has structure {rev.out_tree}; pass one cotangent per output")

@@ -23,6 +23,12 @@ never name a tool.  Each tool keeps its own (thread-local) state.
   errors and results of the whole chain, the profiler (10) times the unpacking
   and the rule, and saved-value hooks (90) unpack the arguments for the rule.
 
+* **Watching every backward rule.**  An instrument whose ``watches_every_backward``
+  is true also wraps, while it is installed, the rules of nodes recorded before it
+  was (``data`` is then None): anomaly detection checks for NaN whenever it is on
+  during the backward pass, as PyTorch's does, wherever the forward pass ran.
+  The engine asks :func:`backward_watchers` once per backward pass.
+
 Nothing here runs unless a tool is switched on: with no instrument installed the
 tapes and the engine take their plain fast paths.
 
@@ -44,8 +50,8 @@ tapes and the engine take their plain fast paths.
 """
 from .core import SHAPES_ONLY, _state
 
-__all__ = ["Instrument", "install", "uninstall", "record", "backward", "op_name",
-           "OUTPUT", "rule_reads", "saved_residuals", "as_rule_value"]
+__all__ = ["Instrument", "install", "uninstall", "record", "backward", "backward_watchers",
+           "op_name", "OUTPUT", "rule_reads", "saved_residuals", "as_rule_value"]
 
 OUTPUT = "output"
 """The position of a node's output among its residuals (:func:`saved_residuals`)."""
@@ -57,6 +63,7 @@ class Instrument:
     running a backward rule."""
 
     priority = 50
+    watches_every_backward = False
 
     def on_record(self, node):
         """Look at a newly recorded ``node``; return data to keep with it for its
@@ -66,7 +73,9 @@ class Instrument:
     def backward(self, node, data, g, args, proceed):
         """Run ``node``'s backward rule on cotangent ``g``: ``proceed(args)`` runs the
         rest of the chain and returns the contributions (one per argument).  ``data``
-        is what :meth:`on_record` returned.  The default just proceeds."""
+        is what :meth:`on_record` returned (None for a node recorded before the
+        instrument was installed, see ``watches_every_backward``).  The default just
+        proceeds."""
         return proceed(args)
 
 
@@ -199,10 +208,25 @@ def as_rule_value(node, value):
     return value if convert is None else convert(value)
 
 
-def backward(node, g, rule):
+def backward_watchers():
+    """The installed instruments that wrap every backward rule, also those of nodes they
+    did not record (``watches_every_backward``); usually none.
+
+    >>> import funcgrad as fg
+    >>> backward_watchers()
+    ()
+    >>> with fg.detect_anomaly():
+    ...     [type(i).__name__ for i in backward_watchers()]
+    ['_AnomalyInstrument']
+    """
+    return tuple(i for i in _state.instruments if i.watches_every_backward)
+
+
+def backward(node, g, rule, watchers=()):
     """``rule(node, g, value, args)`` (the contributions of ``node`` for cotangent
-    ``g``) run through the instruments that kept data with ``node``, the one with the
-    lowest priority outermost.
+    ``g``) run through the instruments that kept data with ``node`` and the
+    ``watchers`` (:func:`backward_watchers`; data None where they kept none), the one
+    with the lowest priority outermost.
 
     >>> import funcgrad as fg, numpy as np
     >>> class Halve(Instrument):                  # scales the rule's arguments
@@ -217,11 +241,17 @@ def backward(node, g, rule):
     (array([1.5]), None)
     """
     saved_value = node.value
+    marks = node.meta or ()
+    if watchers:
+        kept = [instrument for instrument, _ in marks]
+        extra = tuple((w, None) for w in watchers if not any(w is i for i in kept))
+        if extra:
+            marks = tuple(sorted(marks + extra, key=lambda mark: mark[0].priority))
 
     def proceed(args, value=None):  # value: the output, when a tool kept it (saved hooks)
         return rule(node, g, saved_value if value is None else value, args)
 
-    for instrument, data in reversed(node.meta):
+    for instrument, data in reversed(marks):
         proceed = _wrap(instrument, node, data, g, proceed)
     return proceed(node.args)
 

@@ -677,3 +677,19 @@ def test_transforms_of_tensors_give_results_on_their_graph_as_torch_func():
     primal, tangent = fg.jvp(np.sin, (x,), (T(np.ones(2)),))
     (primal + tangent).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), np.cos([0.3, 0.7]) - np.sin([0.3, 0.7]))
+
+
+def test_vjp_takes_a_tensor_cotangent_as_one_leaf_and_records_through_it():
+    """A Tensor handed to vjp_fn is one cotangent, as torch.func.vjp takes it (it was
+    refused as the pytree of its value), and the product is on the graph of both; a
+    function whose output is a Tensor it did not compute takes an array cotangent."""
+    v, w = np.array([0.3, 0.7]), np.array([2.0, 3.0])
+    x, c = T(v, requires_grad=True), T(w, requires_grad=True)
+    _, pullback = fg.vjp(np.sin, x)
+    g, = pullback(c)  # c cos x
+    np.testing.assert_allclose(g.detach().numpy(), w * np.cos(v))
+    g.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), -w * np.sin(v))
+    np.testing.assert_allclose(c.grad.numpy(), np.cos(v))
+    _, pullback = fg.vjp(lambda a: c * 1.0, np.ones(2))
+    np.testing.assert_array_equal(pullback(np.ones(2))[0], [0.0, 0.0])

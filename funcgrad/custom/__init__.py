@@ -10,7 +10,9 @@ the user's functions on flat lists of arrays:
 
 When only a JVP is given (``custom_jvp``), reverse mode transposes it: the
 user's JVP is linear in the tangents, so its VJP is the VJP of ``t ->
-jvp(x, t)`` (computed by funcgrad's own reverse mode at backward time).  When
+jvp(x, t)`` (computed by funcgrad's own reverse mode at backward time; on the
+eager Tensor's ``create_graph=True`` pass the rule runs again on the Tensors, so
+its own operations are recorded and second derivatives follow).  When
 only a VJP is given (``custom_vjp``), forward mode raises a clear error, as
 in JAX.  Rules run under whatever interpreter is current, so they compose with
 every transform and differentiate again if written with funcgrad operations.

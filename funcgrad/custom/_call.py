@@ -9,6 +9,7 @@ from .. import tree
 from ..core import Primitive, ShapedArray, Tracer, _special_classes, aval_of, is_special
 from ..devices import register_gpu
 from ..numpy._convert import asarray
+from ._eager import eager_tensor_type
 from ._guard import StagedCaptures, explain_rule_errors, guarded
 
 __all__ = ["CustomRule", "CallSite", "custom_call_p", "as_operand", "with_entries",
@@ -225,6 +226,13 @@ def _vjp(needs, cts, outs, *xs, rule, residuals=None):
             # On the eager Tensor's graph (create_graph=True): fwd's residuals computed
             # again from the inputs, so that the second derivative through them is recorded.
             residuals = None
+        elif rule.bwd is None and _on_tensor_graph(xs):
+            # The tangent graph _linearize captured from the inputs' values holds the
+            # coefficients of the JVP (cos(x) for sin) as constants: transposing it would
+            # give the right first derivative with no dependence on x, so a create_graph
+            # pass would drop the second derivative silently.  Run the rule again on the
+            # Tensors instead, so its own operations are recorded on their graph.
+            residuals = None
     with explain_rule_errors(rule.name, xs):
         if rule.bwd is not None:
             if residuals is None and rule.fwd is not None:
@@ -244,6 +252,13 @@ def _vjp(needs, cts, outs, *xs, rule, residuals=None):
                                     fill=True)
             grads = vjp_of(tangent_map, [_zeros_like(x) for x in xs], cts)
     return [g if need else None for g, need in zip(grads, needs)]
+
+
+def _on_tensor_graph(xs):
+    """Whether the rule runs on a create_graph pass of the eager Tensor: its inputs are
+    then Tensors attached to their graph (the Tensor type looked up, as it sits above)."""
+    Tensor = eager_tensor_type()
+    return Tensor is not None and any(isinstance(x, Tensor) for x in xs)
 
 
 class _OpaqueResiduals(Exception):

@@ -16,7 +16,8 @@ The engine reads a graph node through a handful of fields, which the reverse-mod
     what the VJP rule gets: ``prim.vjp(needs, g, value, *args, **params)``.
 ``meta``
     ``None``, or what debugging tools kept with the node
-    (:func:`funcgrad.instruments.backward` then runs the rule).
+    (:func:`funcgrad.instruments.backward` then runs the rule; it also does for every
+    node while a tool that watches every backward rule is installed).
 
 :func:`backpropagate` walks the nodes from the last recorded to the first (creation
 order is a topological order), runs each rule that received a cotangent and adds the
@@ -131,6 +132,7 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
     for node, ct in seeds:
         _accumulate(cts, owned, id(node), ct)
     into_ok = shortcuts and shortcuts_allowed()
+    watchers = instruments.backward_watchers()  # anomaly detection on during this pass
     get = cts.get
     pop = cts.pop
     remaining = len(nodes)
@@ -160,7 +162,7 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
             g = tuple(g)
         parents = node.parents
         into = prim.vjp_into if into_ok else None
-        if into is not None and len(parents) == 1 and node.meta is None:
+        if into is not None and len(parents) == 1 and node.meta is None and not watchers:
             i, parent = parents[0]
             key = id(parent)
             prev = get(key)
@@ -181,8 +183,8 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
                 if release is not None:
                     release(node)
                 continue
-        if node.meta is not None:
-            contributions = instruments.backward(node, g, rule or run_rule)
+        if node.meta is not None or watchers:
+            contributions = instruments.backward(node, g, rule or run_rule, watchers)
         elif rule is not None:
             contributions = rule(node, g, node.value, node.args)
         elif node.params is None:
