@@ -126,6 +126,18 @@ def test_ufunc_reduce_dispatches_to_the_reduction(name):
     np.testing.assert_array_equal(got, getattr(fnp, name)(x, axis=1))
 
 
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min"])
+def test_ufunc_reduce_passes_where_and_initial_to_the_reduction(name):
+    ufunc = {"sum": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum}[name]
+    x = np.array([[0.5, 2.0, 0.0], [1.5, 3.0, 1.0]])
+    mask = np.array([True, False, True])
+    want = ufunc.reduce(x, axis=1, where=mask, initial=0.75)
+    got = fg.make_graph(lambda v: ufunc.reduce(v, axis=1, where=mask, initial=0.75))(x)(x)
+    np.testing.assert_array_equal(got, want)
+    grad = fg.grad(lambda v: np.sum(ufunc.reduce(v, axis=1, where=mask, initial=0.75)))(x)
+    np.testing.assert_array_equal(grad[:, 1], 0.0)  # left out by the mask
+
+
 def test_every_numpy_function_with_a_funcgrad_namesake_dispatches_to_it():
     table = _methods._function_table()
     wrong = []

@@ -44,6 +44,7 @@ _REDUCERS = {np.add: reductions.sum, np.multiply: reductions.prod, np.maximum: r
              np.minimum: reductions.min, np.logical_and: reductions.all,
              np.logical_or: reductions.any}
 _ACCUMULATORS = {np.add: reductions.cumsum, np.multiply: reductions.cumprod}
+_SELECTING_REDUCERS = (np.add, np.multiply, np.maximum, np.minimum)  # (take where=, initial=)
 
 
 _UFUNC_RESOLVERS: list = []  # functions ufunc -> funcgrad function or None (another library's)
@@ -135,6 +136,10 @@ def _ufunc_keywords(ufunc, kwargs):
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    # where= and initial= of a reduction select and seed what it combines (np.sum(x,
+    # where=m) arrives here as np.add.reduce, also when only the mask is traced)
+    selection = {k: kwargs.pop(k) for k in ("where", "initial")
+                 if method == "reduce" and k in kwargs and ufunc in _SELECTING_REDUCERS}
     dtype = _ufunc_keywords(ufunc, kwargs) if kwargs else None  # (np.sin(x), x * y: none)
     if method == "__call__":
         fn = UFUNCS.get(ufunc)
@@ -145,7 +150,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         result = fn(*inputs)
     elif method == "reduce" and ufunc in _REDUCERS:
         result = _REDUCERS[ufunc](inputs[0], axis=kwargs.pop("axis", 0),
-                                  keepdims=kwargs.pop("keepdims", False))
+                                  keepdims=kwargs.pop("keepdims", False), **selection)
     elif method == "accumulate" and ufunc in _ACCUMULATORS:
         result = _ACCUMULATORS[ufunc](inputs[0], axis=kwargs.pop("axis", 0))
     else:
