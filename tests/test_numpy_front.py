@@ -138,6 +138,59 @@ def test_ufunc_reduce_passes_where_and_initial_to_the_reduction(name):
     np.testing.assert_array_equal(grad[:, 1], 0.0)  # left out by the mask
 
 
+def _dtype_answers(v):
+    """NumPy's questions about a value's dtype and memory (none about its derivative)."""
+    return (np.result_type(v, np.float16), np.result_type(v, 2.5, np.int8),
+            np.can_cast(v, np.float16), np.can_cast(v, np.float64, "same_kind"),
+            np.min_scalar_type(v), np.common_type(v, np.ones(1, np.float16)),
+            np.isdtype(v.dtype, "real floating"), np.iterable(v), np.isscalar(v), np.ndim(v),
+            np.shape(v), np.size(v), np.shares_memory(v, v), np.may_share_memory(v, v),
+            fnp.result_type(v, np.int64), fnp.can_cast(v, np.int32))
+
+
+@pytest.mark.parametrize("transform", ["grad", "jvp", "vmap", "jit"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_dtype_and_memory_questions_about_traced_values_get_numpys_answers(transform, dtype):
+    x = np.array([1.0, 2.0], dtype)
+    seen = []
+
+    def f(v):
+        seen.append(_dtype_answers(v))
+        return fnp.sum(v.astype(np.result_type(v, np.float32)) ** 2)
+    if transform == "grad":
+        assert fg.grad(f)(x).dtype == dtype
+    elif transform == "jvp":
+        fg.jvp(f, (x,), (x,))
+    elif transform == "vmap":
+        fg.vmap(f)(np.stack([x, x]))
+    else:
+        fg.jit(f)(x)
+    assert seen[-1] == _dtype_answers(x)
+
+
+def test_traced_values_share_memory_only_with_themselves():
+    """They are immutable: no write can show through an alias, so NumPy code asking
+    (before writing) gets False unless it is the very same value."""
+    x = np.array([1.0, 2.0])
+
+    def f(v):
+        assert np.shares_memory(v, v) and np.may_share_memory(v, v)
+        for other in (v[:1], v[::-1], v + 0.0, x):
+            assert not np.shares_memory(v, other) and not np.may_share_memory(other, v)
+        return fnp.sum(v)
+    fg.grad(f)(x)
+    fg.vmap(f)(np.stack([x, x]))
+
+
+def test_dtype_questions_keep_a_python_number_weak_and_need_the_value_for_0d_min_scalar_type():
+    """A Python float passed to grad promotes as the float would (NumPy 2, NEP 50); a 0-d
+    array's smallest type depends on its value, which jit does not know."""
+    assert fg.grad(lambda s: s * (np.result_type(s, np.float32) == np.float32))(1.5) == 1.0
+    assert fg.grad(lambda s: s * (np.min_scalar_type(s) == np.float16))(np.float64(3.0)) == 1.0
+    with pytest.raises(fg.ConcretizationError, match="min_scalar_type"):
+        fg.jit(lambda s: s * (np.min_scalar_type(s) == np.float16))(np.float64(3.0))
+
+
 def test_every_numpy_function_with_a_funcgrad_namesake_dispatches_to_it():
     table = _methods._function_table()
     wrong = []

@@ -393,7 +393,8 @@ EXEMPT = {  # name -> why no derivative check applies
                     "triu_indices_from fft.fftfreq fft.rfftfreq linalg.matrix_rank".split(),
                     "the values do not depend on a float input (shapes, sizes, ranks, "
                     "indices)"),
-    **dict.fromkeys("shape size ndim result_type broadcast_shapes einsum_path normalize_axis "
+    **dict.fromkeys("shape size ndim result_type can_cast min_scalar_type common_type "
+                    "shares_memory may_share_memory broadcast_shapes einsum_path normalize_axis "
                     "one_axis operand".split(),
                     "a helper about shapes, dtypes or arguments, not a function of values"),
 }

@@ -10,8 +10,8 @@ from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
                histograms, indexing, indextricks, linalg,
-               manipulation, nanfunctions, padding, polynomial, products, ranges, reductions,
-               searching, sets, signal, statistics, ufuncs)
+               manipulation, nanfunctions, padding, polynomial, products, queries, ranges,
+               reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
 
@@ -202,6 +202,8 @@ def _function_table():
 
 def _array_function(self, func, types, args, kwargs):
     fn = _FUNCTIONS.get(func)
+    if fn is None:
+        fn = queries.ANSWERS.get(func)  # questions about dtypes and memory
     if fn is None:
         raise TypeError(_unsupported(f"numpy.{getattr(func, '__name__', func)}", {}))
     if getattr(fn, "numpy_mutates", False):
