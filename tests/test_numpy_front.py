@@ -164,7 +164,7 @@ def test_dtype_and_memory_questions_about_traced_values_get_numpys_answers(trans
     elif transform == "vmap":
         fg.vmap(f)(np.stack([x, x]))
     else:
-        fg.jit(f)(x)
+        fg.jit(f, wait=True)(x)
     assert seen[-1] == _dtype_answers(x)
 
 
