@@ -383,6 +383,10 @@ EXEMPT = {  # name -> why no derivative check applies
     **dict.fromkeys("argmax argmin nanargmax nanargmin argsort argpartition argwhere nonzero "
                     "flatnonzero searchsorted digitize lexsort count_nonzero".split(),
                     "integer indices or counts: piecewise constant, no derivative to check"),
+    **dict.fromkeys("bitwise_and bitwise_or bitwise_xor invert bitwise_not bitwise_invert "
+                    "left_shift right_shift bitwise_left_shift bitwise_right_shift gcd lcm "
+                    "bitwise_count".split(),
+                    "integer or boolean operands and results: bits, no derivative"),
     **dict.fromkeys("all any array_equal array_equiv allclose isin iscomplexobj isrealobj "
                     "issubdtype".split(), "a boolean answer"),
     "kaiser": ("NumPy's own function, re-exported: M is an integer and beta a window "

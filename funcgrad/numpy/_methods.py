@@ -314,9 +314,7 @@ def _tolist(self):
 
 
 def _invert(self):
-    if self.dtype.kind != "b":
-        raise TypeError("~ is only supported on boolean arrays (logical not)")
-    return ew.logical_not(self)
+    return ew.invert(self)  # NumPy's ~: logical not of booleans, bitwise of integers
 
 
 # --- methods -------------------------------------------------------------------------------------
@@ -367,8 +365,9 @@ def attach_array_methods(cls):
     ops = {
         "add": ufuncs.add, "sub": ufuncs.subtract, "mul": ufuncs.multiply,
         "truediv": ufuncs.divide, "pow": ufuncs.power, "mod": ufuncs.mod,
-        "floordiv": ufuncs.floor_divide, "matmul": products.matmul, "and": ufuncs.logical_and,
-        "or": ufuncs.logical_or, "xor": ufuncs.logical_xor,
+        "floordiv": ufuncs.floor_divide, "matmul": products.matmul, "and": ufuncs.bitwise_and,
+        "or": ufuncs.bitwise_or, "xor": ufuncs.bitwise_xor, "lshift": ufuncs.left_shift,
+        "rshift": ufuncs.right_shift,
     }
     for name, fn in ops.items():
         op, rop = _binary(fn)
