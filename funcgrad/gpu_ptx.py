@@ -54,6 +54,9 @@ def elementwise_cases(full=True):
         dtypes = [np.dtype(np.float32), np.dtype(np.float64)]
         if decl.compute == "logic":
             dtypes = [np.dtype(bool)]
+        elif sc.body_for(decl.scalar, np.dtype(np.float64)) is None:  # bits: integers only
+            dtypes = [np.dtype(t) for t in (np.int64, np.uint8, np.bool_)
+                      if sc.body_for(decl.scalar, np.dtype(t)) is not None]
         elif sc.body_for(decl.scalar, np.dtype(np.int64)) is not None:
             dtypes.append(np.dtype(np.int64))
         if not full:

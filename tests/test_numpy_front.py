@@ -2,6 +2,7 @@
 function, every function binds a real primitive, every NumPy ufunc and function with a
 funcgrad namesake dispatches to it, and the package keeps its layering."""
 import ast
+import functools
 import importlib
 import inspect
 import pathlib
@@ -76,11 +77,25 @@ def _arity(fn):
                for p in inspect.signature(fn).parameters.values())
 
 
+def _integers_only(ufunc):
+    """Does the ufunc work on integers and booleans only (bits: gcd, left_shift...)?"""
+    return ufunc is not None and not any("d" in types.split("->")[0] for types in ufunc.types)
+
+
+def _samples(ufunc, n, shape=(4,)):
+    """``n`` arguments in the ufunc's domain: floats, or small integers."""
+    if _integers_only(ufunc):
+        return [np.arange(1, 1 + int(np.prod(shape))).reshape(shape) * (i + 2) % 7
+                for i in range(n)]
+    return [np.linspace(0.3, 0.9, int(np.prod(shape))).reshape(shape) + 0.1 * i
+            for i in range(n)]
+
+
 @pytest.mark.parametrize("name", sorted(front_functions()))
 def test_numpy_function_binds_exactly_its_primitive(name):
     """Traced, the function is one equation of the primitive it declares."""
     fn = getattr(fnp, name)
-    args = [np.linspace(0.3, 0.9, 4) + 0.1 * i for i in range(_arity(fn))]
+    args = _samples(getattr(fn, "numpy_ufuncs", [None])[0], _arity(fn))
     graph = fg.make_graph(fn)(*args)
     assert [eqn.prim for eqn in graph.eqns] == [fn.primitive]
 
@@ -103,6 +118,13 @@ def test_numpy_ufunc_on_traced_values_matches_its_function(ufunc):
     """``np.<ufunc>(tracer, ...)`` gives the value and tangent of the function the table
     names for it."""
     fn = _methods.UFUNCS[ufunc]
+    if _integers_only(ufunc):  # no derivative: the values, under vmap and jit
+        batch = _samples(ufunc, ufunc.nin, (2, 3))
+        for transform in (fg.vmap, functools.partial(fg.jit, wait=True)):
+            got = transform(lambda *xs: ufunc(*xs))(*batch)
+            np.testing.assert_array_equal(got, fn(*batch))
+            assert got.dtype == ufunc(*batch).dtype
+        return
     primals = tuple(np.linspace(0.3, 0.9, 4).reshape(2, 2) + 0.1 * i for i in range(ufunc.nin))
     tangents = tuple(np.full((2, 2), 0.5) for _ in primals)
     with np.errstate(invalid="ignore"):  # arccosh below 1: NaN on both sides
@@ -113,8 +135,8 @@ def test_numpy_ufunc_on_traced_values_matches_its_function(ufunc):
 
 
 def test_ufuncs_outside_the_table_raise_a_clear_error():
-    with pytest.raises(TypeError, match="numpy.gcd is not supported"):
-        fg.grad(lambda x: np.sum(np.gcd(x, 2)))(np.ones(2))
+    with pytest.raises(TypeError, match="numpy.isnat is not supported"):
+        fg.grad(lambda x: np.sum(x * np.isnat(x)))(np.ones(2))
 
 
 @pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "all", "any"])
@@ -124,6 +146,71 @@ def test_ufunc_reduce_dispatches_to_the_reduction(name):
     x = np.array([[0.5, 2.0, 0.0], [1.5, 3.0, 1.0]])
     got = fg.make_graph(lambda v: ufunc.reduce(v, axis=1))(x)(x)
     np.testing.assert_array_equal(got, getattr(fnp, name)(x, axis=1))
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min"])
+def test_ufunc_reduce_passes_where_and_initial_to_the_reduction(name):
+    ufunc = {"sum": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum}[name]
+    x = np.array([[0.5, 2.0, 0.0], [1.5, 3.0, 1.0]])
+    mask = np.array([True, False, True])
+    want = ufunc.reduce(x, axis=1, where=mask, initial=0.75)
+    got = fg.make_graph(lambda v: ufunc.reduce(v, axis=1, where=mask, initial=0.75))(x)(x)
+    np.testing.assert_array_equal(got, want)
+    grad = fg.grad(lambda v: np.sum(ufunc.reduce(v, axis=1, where=mask, initial=0.75)))(x)
+    np.testing.assert_array_equal(grad[:, 1], 0.0)  # left out by the mask
+
+
+def _dtype_answers(v):
+    """NumPy's questions about a value's dtype and memory (none about its derivative)."""
+    return (np.result_type(v, np.float16), np.result_type(v, 2.5, np.int8),
+            np.can_cast(v, np.float16), np.can_cast(v, np.float64, "same_kind"),
+            np.min_scalar_type(v), np.common_type(v, np.ones(1, np.float16)),
+            np.isdtype(v.dtype, "real floating"), np.iterable(v), np.isscalar(v), np.ndim(v),
+            np.shape(v), np.size(v), np.shares_memory(v, v), np.may_share_memory(v, v),
+            fnp.result_type(v, np.int64), fnp.can_cast(v, np.int32))
+
+
+@pytest.mark.parametrize("transform", ["grad", "jvp", "vmap", "jit"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_dtype_and_memory_questions_about_traced_values_get_numpys_answers(transform, dtype):
+    x = np.array([1.0, 2.0], dtype)
+    seen = []
+
+    def f(v):
+        seen.append(_dtype_answers(v))
+        return fnp.sum(v.astype(np.result_type(v, np.float32)) ** 2)
+    if transform == "grad":
+        assert fg.grad(f)(x).dtype == dtype
+    elif transform == "jvp":
+        fg.jvp(f, (x,), (x,))
+    elif transform == "vmap":
+        fg.vmap(f)(np.stack([x, x]))
+    else:
+        fg.jit(f, wait=True)(x)
+    assert seen[-1] == _dtype_answers(x)
+
+
+def test_traced_values_share_memory_only_with_themselves():
+    """They are immutable: no write can show through an alias, so NumPy code asking
+    (before writing) gets False unless it is the very same value."""
+    x = np.array([1.0, 2.0])
+
+    def f(v):
+        assert np.shares_memory(v, v) and np.may_share_memory(v, v)
+        for other in (v[:1], v[::-1], v + 0.0, x):
+            assert not np.shares_memory(v, other) and not np.may_share_memory(other, v)
+        return fnp.sum(v)
+    fg.grad(f)(x)
+    fg.vmap(f)(np.stack([x, x]))
+
+
+def test_dtype_questions_keep_a_python_number_weak_and_need_the_value_for_0d_min_scalar_type():
+    """A Python float passed to grad promotes as the float would (NumPy 2, NEP 50); a 0-d
+    array's smallest type depends on its value, which jit does not know."""
+    assert fg.grad(lambda s: s * (np.result_type(s, np.float32) == np.float32))(1.5) == 1.0
+    assert fg.grad(lambda s: s * (np.min_scalar_type(s) == np.float16))(np.float64(3.0)) == 1.0
+    with pytest.raises(fg.ConcretizationError, match="min_scalar_type"):
+        fg.jit(lambda s: s * (np.min_scalar_type(s) == np.float16))(np.float64(3.0))
 
 
 def test_every_numpy_function_with_a_funcgrad_namesake_dispatches_to_it():

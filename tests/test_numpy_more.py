@@ -37,6 +37,7 @@ PH = np.cumsum(R.uniform(0.5, 3.0, 8))
 P4, Q2 = np.array([1.5, -2.0, 0.5, 3.0]), np.array([2.0, 0.7])
 IDX = np.array([0, 3, 3, 1, 5, 0])
 SCALAR = np.array(2.0)
+MASK5 = np.array([True, False, True, True, False])
 
 
 def case(id_, name, x, build, np_route=True, vmap=True, rtol=1e-10):
@@ -73,6 +74,27 @@ CASES = [
     case("nanquantile", "nanquantile", XN, lambda x: ((x, [0.25, 0.6]), dict(axis=1))),
     case("nanpercentile", "nanpercentile", XN, lambda x: ((x, 40), {})),
     case("nanvar-ddof", "nanvar", XN, lambda x: ((x,), dict(axis=0, ddof=1))),
+    # NumPy's where= and initial= (a mask of constants, one computed from x, broadcast ones)
+    case("sum-where-initial", "sum", X, lambda x: ((x,), dict(axis=1, where=MASK5, initial=0.5))),
+    case("prod-where-initial", "prod", X, lambda x: ((x,), dict(axis=0, where=X2 > 0.5,
+                                                                initial=1.5))),
+    case("mean-where", "mean", X, lambda x: ((x,), dict(axis=1, where=MASK5, keepdims=True))),
+    case("mean-where-of-x", "mean", X, lambda x: ((x,), dict(where=x > 0.5))),
+    case("var-where-ddof", "var", X, lambda x: ((x,), dict(axis=1, where=MASK5, ddof=1))),
+    case("std-where", "std", X, lambda x: ((x,), dict(axis=0, where=X2 > 0.4))),
+    case("max-where-initial", "max", X, lambda x: ((x,), dict(axis=1, where=MASK5, initial=0.9))),
+    case("min-initial", "min", X, lambda x: ((x,), dict(axis=0, initial=0.3))),
+    case("amax-where-of-x", "amax", X, lambda x: ((x,), dict(where=x < 0.7, initial=0.0))),
+    case("amin-where", "amin", X, lambda x: ((x,), dict(axis=1, where=MASK5, initial=2.0))),
+    case("nansum-where-initial", "nansum", XN,
+         lambda x: ((x,), dict(axis=1, where=MASK5, initial=0.25))),
+    case("nanprod-where", "nanprod", XN, lambda x: ((x,), dict(axis=0, where=X2 > 0.5))),
+    case("nanmean-where", "nanmean", XN, lambda x: ((x,), dict(axis=1, where=MASK5))),
+    case("nanvar-where-ddof", "nanvar", XN, lambda x: ((x,), dict(axis=1, where=MASK5, ddof=1))),
+    case("nanstd-where", "nanstd", XN, lambda x: ((x,), dict(axis=0, where=X2 > 0.4))),
+    case("nanmax-where-initial", "nanmax", XN,
+         lambda x: ((x,), dict(axis=1, where=MASK5, initial=0.3))),
+    case("nanmin-initial", "nanmin", XN, lambda x: ((x,), dict(axis=0, initial=0.5))),
     # signal and calculus
     *[case(f"convolve-{mode}-{i}", "convolve", (V, V3)[i],
            lambda x, mode=mode, i=i: (((x, V3) if i == 0 else (V, x)), dict(mode=mode)))
@@ -276,6 +298,23 @@ EDGE_INPUTS = [
     ("resize", (np.zeros(0), (2, 2)), {}),
     ("polyder", (np.array([3.0]), 2), {}),
     ("geomspace", (np.array(-1.0), -1000.0, 4), {}),
+    # where= and initial=: empty selections, empty axes, integer and boolean arrays
+    ("amax", (np.zeros((0, 3)),), dict(axis=0, initial=1.0)),
+    ("min", (np.zeros((2, 0)),), dict(axis=1, initial=-1.0, keepdims=True)),
+    ("max", (np.array([1, 2, 3]),), dict(initial=2.5)),
+    ("max", (np.array([4, 2, 3], np.int8),), dict(where=[False, True, True], initial=-5)),
+    ("min", (np.array([True, False]),), dict(where=[True, False], initial=True)),
+    ("sum", (np.array([1, 2, 3], np.int8),), dict(initial=1)),
+    ("sum", (np.array([True, False, True]),), dict(where=[True, True, False])),
+    ("prod", (np.array([2.0, 3.0], np.float32),), dict(where=[False, False], initial=4.0)),
+    ("mean", (np.array([[1.0, 2.0], [3.0, 5.0]]),), dict(axis=0, where=[[True, False]] * 2)),
+    ("mean", (np.array([1, 2, 4]),), dict(where=[True, False, True])),
+    ("var", (np.array([1.0, 2.0, 4.0]),), dict(where=[True, False, True], ddof=2)),
+    ("std", (np.array([1.0, 2.0], np.float32),), dict(where=[True, False])),
+    ("nanmean", (np.array([np.nan, 2.0, 4.0]),), dict(where=[True, True, False])),
+    ("nanmax", (np.array([np.nan, np.nan]),), dict(initial=0.0)),
+    ("nanvar", (np.array([[np.nan, 2.0, 4.0], [1.0, 2.0, 4.0]]),),
+     dict(axis=1, where=[True, True, False])),
 ]
 
 
@@ -305,6 +344,105 @@ def test_nan_functions_give_zero_gradient_at_nans_and_all_nan_slices():
 def test_median_ties_send_the_derivative_to_the_element_the_stable_sort_ranks_there():
     np.testing.assert_array_equal(fg.grad(fnp.median)(np.array([1.0, 1.0, 5.0])), [0, 1, 0])
     np.testing.assert_array_equal(fg.grad(fnp.median)(np.array([5.0, 1.0, 1.0])), [0, 0, 1])
+
+
+# --- where= and initial= of the reductions -------------------------------------------------------
+
+def _central_differences(f, x, eps=1e-6):
+    fd = np.zeros(x.shape)
+    for i in np.ndindex(x.shape):
+        step = np.zeros(x.shape)
+        step[i] = eps
+        fd[i] = (f(x + step) - f(x - step)) / (2 * eps)
+    return fd
+
+
+@pytest.mark.parametrize("name, initial, want", [("max", 3.0, [0.5, 0.0, 0.0]),
+                                                 ("min", 1.0, [0.0, 0.5, 0.0])])
+def test_a_tie_with_initial_shares_the_derivative_as_central_differences_do(name, initial, want):
+    x = np.array([3.0, 1.0, 2.0])
+    for module in (fnp, np):  # (np.max on a traced value reaches fnp.max)
+        grad = fg.grad(lambda v: getattr(module, name)(v, initial=initial))(x)
+        np.testing.assert_array_equal(grad, want)
+    fd = _central_differences(lambda v: getattr(np, name)(v, initial=initial), x)
+    np.testing.assert_allclose(fd, want, atol=1e-9)
+    # initial itself is differentiable where it is a traced value: the other half
+    assert fg.grad(lambda i: fnp.max(x, initial=i) if name == "max" else fnp.min(x, initial=i))(
+        initial) == 0.5
+
+
+def _selecting(v):
+    """Plain NumPy calls with where= and initial= (masks of the values and of constants)."""
+    return (np.sum(np.sin(v), where=v > 0.5, initial=1.0) + np.max(v, where=v < 0.7, initial=-1.0)
+            + np.mean(v ** 2, axis=1, where=MASK5).sum() + np.std(v, where=MASK5)
+            + np.prod(v, axis=0, where=X2 > 0.5).sum() + np.nanvar(v, where=v > 0.4)
+            + v.min(axis=1, where=MASK5, initial=2.0).sum() + v.sum(where=MASK5, initial=0.5))
+
+
+def test_where_and_initial_under_grad_jvp_jit_and_vmap_equal_numpy_and_differences():
+    value, grad = fg.value_and_grad(_selecting)(X)
+    assert_close(value, _selecting(X), 1e-12, what="value")
+    assert_close(grad, _central_differences(_selecting, X), 1e-6, what="gradient vs differences")
+    assert_close(fg.jit(_selecting, wait=True)(X), value, 1e-12, what="jit value")
+    assert_close(fg.jit(fg.grad(_selecting), wait=True)(X), grad, 1e-12, what="jit gradient")
+    _, tangent = fg.jvp(_selecting, (X,), (X2,))
+    assert_close(tangent, np.sum(grad * X2), 1e-10, what="jvp")
+    xs = np.stack([X, 0.9 * X + 0.05, X2])
+    assert_close(fg.vmap(_selecting)(xs), [_selecting(v) for v in xs], 1e-12, what="vmap")
+    assert_close(fg.vmap(fg.grad(_selecting))(xs), [fg.grad(_selecting)(v) for v in xs], 1e-12,
+                 what="vmap of grad")
+
+
+def test_a_batched_mask_selects_per_member_also_when_only_the_mask_is_traced():
+    masks = np.stack([MASK5, ~MASK5, np.ones(5, bool)])
+    for f in (lambda m: np.sum(X, axis=1, where=m), lambda m: np.mean(X, axis=1, where=m),
+              lambda m: np.max(X, axis=1, where=m, initial=0.0), lambda m: fnp.var(X, where=m)):
+        got = fg.vmap(f)(masks)
+        want = np.stack([f(m) for m in masks])
+        assert got.dtype == want.dtype
+        assert_close(got, want, 1e-12, what="vmap over the mask")
+
+
+def test_left_out_infs_and_nans_and_empty_selections_give_zero_derivatives():
+    bad = np.array([1.0, np.inf, 3.0, np.nan])
+    keep = np.array([True, False, True, False])
+    for f in (lambda v: fnp.var(v, where=keep), lambda v: fnp.std(v, where=keep),
+              lambda v: fnp.mean(v, where=keep), lambda v: fnp.sum(v, where=keep),
+              lambda v: fnp.max(v, where=keep, initial=0.0), lambda v: fnp.prod(v, where=keep)):
+        grad = fg.grad(f)(bad)
+        np.testing.assert_array_equal(grad[~keep], 0.0)
+        np.testing.assert_array_equal(grad[keep], fg.grad(lambda v: f(fnp.concatenate(
+            [v[:1], [0.0], v[1:], [0.0]])))(bad[keep]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (nothing to warn about: no 0 / 0 in either pass)
+        value, grad = fg.value_and_grad(lambda v: fnp.mean(v, where=np.zeros(4, bool)))(bad)
+    assert np.isnan(value) and np.all(grad == 0.0)
+
+
+def test_float32_stays_float32_with_a_python_initial_and_a_traced_mask():
+    x = X.astype(np.float32)
+    fs = (lambda v: fnp.max(v, initial=0.95), lambda v: fnp.sum(v, where=v > 0.5, initial=1.0),
+          lambda v: fnp.mean(v, where=v > 0.5), lambda v: fnp.nanstd(v, where=v > 0.5))
+    for f in fs:
+        assert f(x).dtype == np.float32
+        assert fg.grad(f)(x).dtype == np.float32
+    assert fg.jit(lambda v: fnp.stack([f(v) for f in fs]), wait=True)(x).dtype == np.float32
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: fnp.max(X, where=MASK5), ValueError, "specify 'initial'"),
+    (lambda: np.min(fg.stop_gradient(X) * 1.0, where=MASK5), ValueError, "specify 'initial'"),
+    (lambda: fg.grad(lambda v: np.amax(v, where=v > 0.5))(X), ValueError, "specify 'initial'"),
+    (lambda: fnp.nanmax(XN, where=MASK5), ValueError, "'fmax' does not have an identity"),
+    (lambda: fnp.sum(X, where=MASK5.astype(int)), TypeError, "boolean mask"),
+    (lambda: fnp.sum(X, where=np.ones((2, 5), bool)), ValueError, "does not broadcast"),
+    (lambda: fnp.max(X, initial=[1.0, 2.0]), ValueError, "initial= must be a scalar"),
+    (lambda: fnp.max(np.zeros((0, 2)), axis=0), ValueError, "initial="),
+], ids=["max-no-initial", "min-np-no-initial", "amax-traced-no-initial", "nanmax-no-initial",
+        "integer-mask", "mask-shape", "array-initial", "empty-no-initial"])
+def test_bad_where_and_initial_raise_as_numpy_naming_the_fix(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
 
 
 # --- values that decide shapes: clear errors under vmap and jit ---------------------------------

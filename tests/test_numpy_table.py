@@ -383,6 +383,10 @@ EXEMPT = {  # name -> why no derivative check applies
     **dict.fromkeys("argmax argmin nanargmax nanargmin argsort argpartition argwhere nonzero "
                     "flatnonzero searchsorted digitize lexsort count_nonzero".split(),
                     "integer indices or counts: piecewise constant, no derivative to check"),
+    **dict.fromkeys("bitwise_and bitwise_or bitwise_xor invert bitwise_not bitwise_invert "
+                    "left_shift right_shift bitwise_left_shift bitwise_right_shift gcd lcm "
+                    "bitwise_count".split(),
+                    "integer or boolean operands and results: bits, no derivative"),
     **dict.fromkeys("all any array_equal array_equiv allclose isin iscomplexobj isrealobj "
                     "issubdtype".split(), "a boolean answer"),
     "kaiser": ("NumPy's own function, re-exported: M is an integer and beta a window "
@@ -393,7 +397,8 @@ EXEMPT = {  # name -> why no derivative check applies
                     "triu_indices_from fft.fftfreq fft.rfftfreq linalg.matrix_rank".split(),
                     "the values do not depend on a float input (shapes, sizes, ranks, "
                     "indices)"),
-    **dict.fromkeys("shape size ndim result_type broadcast_shapes einsum_path normalize_axis "
+    **dict.fromkeys("shape size ndim result_type can_cast min_scalar_type common_type "
+                    "shares_memory may_share_memory broadcast_shapes einsum_path normalize_axis "
                     "one_axis operand".split(),
                     "a helper about shapes, dtypes or arguments, not a function of values"),
 }

@@ -343,6 +343,15 @@ def compare(name, dom=DISTINCT):
               dom)
 
 
+def bits(name, arity=2):
+    """An operation on integers (``floor(2 x)`` of OFFGRID values: away from the casts'
+    jumps), made differentiable by selecting with its result's parity."""
+    def fn(m, *xs):
+        ints = [m.astype(m.floor(x * 2.0), np.int64) for x in xs]
+        return m.where(getattr(m, name)(*ints) % 2 == 0, xs[0] * xs[-1], xs[0] - xs[-1])
+    return Op(name, fn, bcast(arity) if arity > 1 else one(), OFFGRID)
+
+
 def sym(m, x):
     return (x + m.swapaxes(x, -1, -2)) * 0.5
 
@@ -608,6 +617,19 @@ OPS = [
     Op("logical_xor", lambda m, x, y: m.where(m.logical_xor(x > 0, y > 0), x * y, x - y),
        bcast(2), NZ(0.1, 2.0)),
     Op("logical_not", lambda m, x: m.where(m.logical_not(x > 0), x, x * 2.0), dom=NZ(0.1, 2.0)),
+    # bits of integers (a float mask's & | ^ ~ are comparison_operators' above)
+    bits("bitwise_and"),
+    bits("bitwise_or"),
+    bits("bitwise_xor"),
+    bits("invert", 1),
+    bits("left_shift"),
+    bits("right_shift"),
+    bits("gcd"),
+    bits("lcm"),
+    Op("integer_operators", lambda m, x, y: (lambda i, j: m.where(
+        (((i << 2) >> 1) & j | ~i ^ (j >> 1)) % 3 == 0, x * y, x - y))(
+        m.astype(m.floor(x * 2.0), np.int64), m.astype(m.floor(y * 2.0), np.int64)),
+       bcast(2), OFFGRID),
     Op("isnan", lambda m, x: m.where(m.isnan(x), 0.0, x * x)),
     Op("isinf", lambda m, x: m.where(m.isinf(x), 0.0, x * x)),
     Op("isfinite", lambda m, x: m.where(m.isfinite(x), x * x, 0.0)),

@@ -1117,3 +1117,48 @@ def test_floor_divide_is_numpys_on_traced_values_and_keeps_integers():
     for got in (fg.jit(lambda p: p // 3, wait=True)(i), fg.vmap(lambda p: p // 3)(i)):
         assert got.dtype == np.int64
         np.testing.assert_array_equal(got, i // 3)
+
+
+def _bit_operators(i, j):
+    """Every bit operator on integers, with Python numbers on either side (a negative one
+    where the dtype is signed: -64 >> j fills with ones)."""
+    k = -64 if i.dtype.kind == "i" else 64
+    return (i & j, i | 5, 6 ^ i, ~i, i << 3, 1 << j, i >> 1, k >> j, i & 3 | j ^ ~i)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint8, np.uint64])
+def test_bit_operators_on_traced_integers_are_numpys_bitwise_operations(dtype):
+    """& | ^ ~ << >> act on the bits of integers, as in NumPy (& | ^ were logical_and...,
+    giving booleans, ~ refused integers, << >> were missing), under vmap and jit."""
+    i = np.array([0, 1, 6, 9, 100, np.iinfo(dtype).max], dtype)
+    j = np.array([3, 0, 2, 7, 1, 5], dtype)
+    want = _bit_operators(i, j)
+    for got in (fg.vmap(_bit_operators)(i, j), fg.jit(_bit_operators, wait=True)(i, j)):
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w)
+
+
+def test_masks_combined_with_bit_operators_select_under_grad_vmap_and_jit():
+    x = np.array([-2.0, -0.5, 0.5, 1.5, 3.0])
+
+    def f(v):
+        inside = (v > -1) & ~(v > 1) | (v > 2.5) ^ (v < -1.5)
+        return np.sum(np.where(inside, v * v, 3.0 * v))
+    want = np.where((x > -1) & (x <= 1) | (x > 2.5) ^ (x < -1.5), 2.0 * x, 3.0)
+    np.testing.assert_array_equal(fg.grad(f)(x), want)
+    np.testing.assert_array_equal(fg.jit(fg.grad(f), wait=True)(x), want)
+    np.testing.assert_array_equal(fg.vmap(fg.grad(f))(np.stack([x, x])), [want, want])
+    # booleans stay booleans; shifts of booleans are int8 (NumPy has no bool shift)
+    m = np.array([True, False, True])
+    for got, w in ((fg.vmap(lambda a: a & ~a | a ^ True)(m), m & ~m | m ^ True),
+                   (fg.vmap(lambda a: a << a)(m), m << m)):
+        assert got.dtype == w.dtype
+        np.testing.assert_array_equal(got, w)
+
+
+def test_bit_operations_on_floats_name_the_fix():
+    with pytest.raises(TypeError, match=r"bitwise_and takes integer or boolean arrays.*astype"):
+        fg.vmap(lambda v: v & 1)(np.ones(3))
+    with pytest.raises(TypeError, match=r"invert takes integer or boolean arrays"):
+        fg.grad(lambda v: np.sum(v * ~v))(np.ones(3))

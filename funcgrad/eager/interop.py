@@ -21,8 +21,9 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     on plain values when no derivative is dropped.
 
     >>> import numpy as np, funcgrad as fg
-    >>> np.gcd(fg.Tensor([4]), 6)             # no derivative to drop: NumPy computes it
-    array([2])
+    >>> np.add.outer(fg.Tensor([1, 2]), [10, 20])   # no derivative to drop: NumPy computes it
+    array([[11, 21],
+           [12, 22]])
     """
     out = kwargs.get("out")
     if out is not None and _contains_tensor(out):

@@ -26,9 +26,11 @@ The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 :mod:`~funcgrad.numpy.fft`.
 """
 # NumPy's own constants, scalar types and dtype helpers, as they are.
-from numpy import (bool_, dtype, e, euler_gamma, finfo, float16, float32, float64, floating,
-                   iinfo, inexact, inf, int8, int16, int32, int64, integer, intp, issubdtype,
-                   nan, ndarray, newaxis, pi, result_type, uint8)
+# (the dtype and memory questions answer traced values too: see funcgrad.numpy.queries)
+from numpy import (bool_, can_cast, common_type, dtype, e, euler_gamma, finfo, float16,
+                   float32, float64, floating, iinfo, inexact, inf, int8, int16, int32, int64,
+                   integer, intp, issubdtype, may_share_memory, min_scalar_type, nan, ndarray,
+                   newaxis, pi, result_type, shares_memory, uint8)
 
 from ..core import Tracer
 from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
@@ -62,10 +64,11 @@ from .functional import *  # noqa: F403
 attach_array_methods(Tracer)
 attach_conversions(Tracer)  # float(), .tolist()...: never a silently dropped derivative
 
-_NUMPY_OWN = ["bool_", "dtype", "e", "euler_gamma", "finfo", "float16", "float32", "float64",
-              "floating", "iinfo", "inexact", "inf", "int8", "int16", "int32", "int64",
-              "integer", "intp", "issubdtype", "nan", "ndarray", "newaxis", "pi", "result_type",
-              "uint8"]
+_NUMPY_OWN = ["bool_", "can_cast", "common_type", "dtype", "e", "euler_gamma", "finfo",
+              "float16", "float32", "float64", "floating", "iinfo", "inexact", "inf", "int8",
+              "int16", "int32", "int64", "integer", "intp", "issubdtype", "may_share_memory",
+              "min_scalar_type", "nan", "ndarray", "newaxis", "pi", "result_type",
+              "shares_memory", "uint8"]
 
 # (normalize_axis, one_axis and operand have been public since the first release)
 __all__ = (_NUMPY_OWN + ["linalg", "fft", "normalize_axis", "one_axis", "operand"]

@@ -10,8 +10,8 @@ from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
                histograms, indexing, indextricks, linalg,
-               manipulation, nanfunctions, padding, polynomial, products, ranges, reductions,
-               searching, sets, signal, statistics, ufuncs)
+               manipulation, nanfunctions, padding, polynomial, products, queries, ranges,
+               reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import DROPS_DERIVATIVE, carried_derivative
 from ._convert import operand as _operand
 
@@ -44,6 +44,7 @@ _REDUCERS = {np.add: reductions.sum, np.multiply: reductions.prod, np.maximum: r
              np.minimum: reductions.min, np.logical_and: reductions.all,
              np.logical_or: reductions.any}
 _ACCUMULATORS = {np.add: reductions.cumsum, np.multiply: reductions.cumprod}
+_SELECTING_REDUCERS = (np.add, np.multiply, np.maximum, np.minimum)  # (take where=, initial=)
 
 
 _UFUNC_RESOLVERS: list = []  # functions ufunc -> funcgrad function or None (another library's)
@@ -135,6 +136,10 @@ def _ufunc_keywords(ufunc, kwargs):
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    # where= and initial= of a reduction select and seed what it combines (np.sum(x,
+    # where=m) arrives here as np.add.reduce, also when only the mask is traced)
+    selection = {k: kwargs.pop(k) for k in ("where", "initial")
+                 if method == "reduce" and k in kwargs and ufunc in _SELECTING_REDUCERS}
     dtype = _ufunc_keywords(ufunc, kwargs) if kwargs else None  # (np.sin(x), x * y: none)
     if method == "__call__":
         fn = UFUNCS.get(ufunc)
@@ -145,7 +150,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         result = fn(*inputs)
     elif method == "reduce" and ufunc in _REDUCERS:
         result = _REDUCERS[ufunc](inputs[0], axis=kwargs.pop("axis", 0),
-                                  keepdims=kwargs.pop("keepdims", False))
+                                  keepdims=kwargs.pop("keepdims", False), **selection)
     elif method == "accumulate" and ufunc in _ACCUMULATORS:
         result = _ACCUMULATORS[ufunc](inputs[0], axis=kwargs.pop("axis", 0))
     else:
@@ -197,6 +202,8 @@ def _function_table():
 
 def _array_function(self, func, types, args, kwargs):
     fn = _FUNCTIONS.get(func)
+    if fn is None:
+        fn = queries.ANSWERS.get(func)  # questions about dtypes and memory
     if fn is None:
         raise TypeError(_unsupported(f"numpy.{getattr(func, '__name__', func)}", {}))
     if getattr(fn, "numpy_mutates", False):
@@ -307,9 +314,7 @@ def _tolist(self):
 
 
 def _invert(self):
-    if self.dtype.kind != "b":
-        raise TypeError("~ is only supported on boolean arrays (logical not)")
-    return ew.logical_not(self)
+    return ew.invert(self)  # NumPy's ~: logical not of booleans, bitwise of integers
 
 
 # --- methods -------------------------------------------------------------------------------------
@@ -360,8 +365,9 @@ def attach_array_methods(cls):
     ops = {
         "add": ufuncs.add, "sub": ufuncs.subtract, "mul": ufuncs.multiply,
         "truediv": ufuncs.divide, "pow": ufuncs.power, "mod": ufuncs.mod,
-        "floordiv": ufuncs.floor_divide, "matmul": products.matmul, "and": ufuncs.logical_and,
-        "or": ufuncs.logical_or, "xor": ufuncs.logical_xor,
+        "floordiv": ufuncs.floor_divide, "matmul": products.matmul, "and": ufuncs.bitwise_and,
+        "or": ufuncs.bitwise_or, "xor": ufuncs.bitwise_xor, "lshift": ufuncs.left_shift,
+        "rshift": ufuncs.right_shift,
     }
     for name, fn in ops.items():
         op, rop = _binary(fn)

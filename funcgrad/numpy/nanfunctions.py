@@ -10,9 +10,11 @@ import numpy as _np
 from ._convert import asarray, concrete_values, is_concrete, normalize_axis
 from .constructors import astype
 from .indexing import where as _where
-from .reductions import _no_extras, all, argmax, argmin, cumprod, cumsum, max, min, prod, sum
+from .reductions import (_mask, _no_out, all, argmax, argmin, cumprod, cumsum, max, min,
+                         prod, sum)
 from .statistics import _float, median_along, quantile_along
-from .ufuncs import divide, equal, isnan, less_equal, logical_not, sqrt, square, subtract
+from .ufuncs import (divide, equal, isnan, less_equal, logical_and, logical_not, sqrt, square,
+                     subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
@@ -42,8 +44,8 @@ def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     >>> fg.grad(fnp.nansum)(np.array([1.0, np.nan, 2.0]))
     array([1., 0., 1.])
     """
-    _no_extras("nansum", out, where, initial)
-    return sum(_filled(a, 0, dtype)[0], axis, keepdims=keepdims)
+    _no_out("nansum", out)
+    return sum(_filled(a, 0, dtype)[0], axis, keepdims=keepdims, initial=initial, where=where)
 
 
 def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
@@ -55,18 +57,28 @@ def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     >>> float(fnp.nanprod(np.array([2.0, np.nan, 3.0])))
     6.0
     """
-    _no_extras("nanprod", out, where, initial)
-    return prod(_filled(a, 1, dtype)[0], axis, keepdims=keepdims)
+    _no_out("nanprod", out)
+    return prod(_filled(a, 1, dtype)[0], axis, keepdims=keepdims, initial=initial, where=where)
 
 
-def _count(missing, a, axis, keepdims):
+def _counted(name, missing, a, where):
+    """The elements a mean or variance counts: not NaN, and selected by ``where`` (None
+    for all of them)."""
+    mask = _mask(name, a, where)
     if missing is None:
+        return mask
+    kept = logical_not(missing)
+    return kept if mask is None else logical_and(kept, mask)
+
+
+def _count(counted, a, axis, keepdims):
+    if counted is None:
         axes = normalize_axis(axis, a.ndim)
         n = 1
         for ax in axes:
             n *= a.shape[ax]
         return n
-    return sum(logical_not(missing), axis, keepdims=keepdims)
+    return sum(counted, axis, keepdims=keepdims)
 
 
 def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
@@ -78,11 +90,12 @@ def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     >>> fg.grad(fnp.nanmean)(np.array([1.0, np.nan, 3.0]))
     array([0.5, 0. , 0.5])
     """
-    _no_extras("nanmean", out, where)
+    _no_out("nanmean", out)
     a = _float(asarray(a))
     filled, missing = _filled(a, 0, dtype)
-    n = _count(missing, filled, axis, keepdims)
-    total = sum(filled, axis, keepdims=keepdims)
+    counted = _counted("nanmean", missing, filled, where)
+    n = _count(counted, filled, axis, keepdims)
+    total = sum(filled, axis, keepdims=keepdims, where=where)  # (NaNs are zeros now)
     return divide(total, astype(n, total.dtype) if hasattr(n, "dtype") else float(n))
 
 
@@ -97,21 +110,22 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     >>> float(fnp.nanvar(np.array([1.0, np.nan, 3.0])))
     1.0
     """
-    _no_extras("nanvar", out, where)
+    _no_out("nanvar", out)
     if mean is not None:
         raise NotImplementedError("nanvar: mean= is not supported; it is computed")
     if correction is not None:
         ddof = correction
     a = _float(asarray(a))
     filled, missing = _filled(a, 0, dtype)
-    n = _count(missing, filled, axis, True)
-    m = divide(sum(filled, axis, keepdims=True), astype(n, filled.dtype)
+    counted = _counted("nanvar", missing, filled, where)
+    n = _count(counted, filled, axis, True)
+    m = divide(sum(filled, axis, keepdims=True, where=where), astype(n, filled.dtype)
                if hasattr(n, "dtype") else float(n))
     centered = subtract(filled, m)
-    if missing is not None:
-        centered = _where(missing, _np.zeros((), filled.dtype), centered)
+    if counted is not None:  # (zeroed: a NaN mean of an empty slice stays out of the rest)
+        centered = _where(counted, centered, _np.zeros((), filled.dtype))
     total = sum(square(centered), axis, keepdims=keepdims)
-    n = _count(missing, filled, axis, keepdims)
+    n = _count(counted, filled, axis, keepdims)
     dof = subtract(n, ddof)
     dof = astype(dof, total.dtype) if hasattr(dof, "dtype") else float(dof)
     bad = less_equal(dof, 0)  # NumPy: NaN where no degree of freedom is left
@@ -137,11 +151,16 @@ def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
 
 
 def _nan_extreme(name, reduce, fill, a, axis, keepdims, out, initial, where_):
-    _no_extras(name, out, where_, initial)
+    _no_out(name, out)
     a = asarray(a)
+    if where_ is not True and initial is None:
+        ufunc = "fmax" if name == "nanmax" else "fmin"
+        raise ValueError(f"{name}: reduction operation '{ufunc}' does not have an identity, "
+                         f"so to use a where mask one has to specify 'initial' (as NumPy); "
+                         f"pass e.g. initial={'-' if name == 'nanmax' else ''}np.inf")
     filled, missing = _filled(a, fill)
-    result = reduce(filled, axis, keepdims=keepdims)
-    if missing is None:
+    result = reduce(filled, axis, keepdims=keepdims, initial=initial, where=where_)
+    if missing is None or initial is not None:  # (NaNs give way to initial, as in fmax)
         return result
     all_missing = all(missing, axis, keepdims=keepdims)
     return _where(all_missing, _np.asarray(_np.nan, a.dtype), result)
@@ -216,7 +235,7 @@ def nancumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     >>> fnp.nancumsum(np.array([1.0, np.nan, 2.0]))
     array([1., 1., 3.])
     """
-    _no_extras("nancumsum", out)
+    _no_out("nancumsum", out)
     return cumsum(_filled(a, 0, dtype)[0], axis)
 
 
@@ -229,7 +248,7 @@ def nancumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     >>> fnp.nancumprod(np.array([2.0, np.nan, 3.0]))
     array([2., 2., 6.])
     """
-    _no_extras("nancumprod", out)
+    _no_out("nancumprod", out)
     return cumprod(_filled(a, 1, dtype)[0], axis)
 
 
@@ -243,7 +262,7 @@ def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input
     >>> fg.grad(fnp.nanmedian)(np.array([4.0, np.nan, 1.0, 2.0]))
     array([0., 0., 0., 1.])
     """
-    _no_extras("nanmedian", out)
+    _no_out("nanmedian", out)
     return median_along(a, axis, keepdims, True)
 
 
@@ -258,7 +277,7 @@ def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     >>> float(fnp.nanquantile(np.array([4.0, np.nan, 1.0, 2.0]), 0.5))
     2.0
     """
-    _no_extras("nanquantile", out)
+    _no_out("nanquantile", out)
     if weights is not None:
         raise NotImplementedError("nanquantile: weights= is not supported (NumPy allows it "
                                   "only for method='inverted_cdf', a step function of q)")
@@ -276,7 +295,7 @@ def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = Non
     >>> float(fnp.nanpercentile(np.array([4.0, np.nan, 1.0, 2.0]), 100))
     4.0
     """
-    _no_extras("nanpercentile", out)
+    _no_out("nanpercentile", out)
     if weights is not None:
         raise NotImplementedError("nanpercentile: weights= is not supported (NumPy allows "
                                   "it only for method='inverted_cdf', a step function of q)")

@@ -9,7 +9,7 @@ from ..primitives import structural as _st
 from ._convert import asarray, normalize_axis, one_axis
 from .constructors import astype
 from .manipulation import broadcast_to, concatenate, ravel
-from .ufuncs import abs_square, isclose, sqrt
+from .ufuncs import abs_square, add, isclose, maximum, minimum, multiply, sqrt
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "var", "std",
@@ -23,15 +23,10 @@ def _reduction(a, axis, dtype=None):
     return a, normalize_axis(axis, a.ndim)
 
 
-def _no_extras(name, out=None, where=True, initial=None):
+def _no_out(name, out=None):
     if out is not None:
         raise TypeError(f"{name}: out= is not supported (funcgrad arrays are immutable); use "
                         f"the returned value")
-    if where is not True:
-        raise TypeError(f"{name}: where= is not supported; mask the input with "
-                        f"fnp.where(mask, x, identity) first")
-    if initial is not None:
-        raise TypeError(f"{name}: initial= is not supported; combine the result with it")
 
 
 def _count(a, axes):
@@ -42,81 +37,188 @@ def _count(a, axes):
     return n
 
 
+# --- NumPy's where= and initial= --------------------------------------------------------
+# Composed from primitives: the elements where= leaves out are replaced by the reduction's
+# identity *before* reducing (the double-where idiom: their cotangent is an exact zero, and
+# an inf or NaN among them cannot poison the others); initial= is combined afterwards.
+
+def _mask(name, a, where):
+    """``where`` broadcast to ``a``'s shape, or None for NumPy's default ``where=True``."""
+    if where is True:
+        return None
+    where = asarray(where)
+    if where.dtype != _np.bool_:
+        raise TypeError(f"{name}: where= must be a boolean mask (NumPy casts it to bool with "
+                        f"the 'safe' rule), not {where.dtype}; pass e.g. where=(w != 0)")
+    try:
+        fits = _np.broadcast_shapes(where.shape, a.shape) == a.shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"{name}: where= of shape {where.shape} does not broadcast to the "
+                         f"array's shape {a.shape}; give a mask of that shape (or one that "
+                         f"broadcasts to it)")
+    return broadcast_to(where, a.shape)
+
+
+def _select(a, mask, identity):
+    """``a`` where ``mask`` holds, the reduction's ``identity`` (in ``a``'s dtype) elsewhere."""
+    return a if mask is None else _ew.where(mask, a, _np.asarray(identity, a.dtype))
+
+
+def _selected(mask, axes, keepdims, dtype):
+    """How many elements ``mask`` selects along ``axes``, in ``dtype`` (mean's divisor)."""
+    return astype(_st.reduce_sum(astype(mask, _np.intp), axes, keepdims), dtype)
+
+
+def _initial(name, initial, dtype):
+    """``initial=`` as a 0-d value of the result's ``dtype`` (NumPy casts it so)."""
+    initial = asarray(initial)
+    if initial.ndim:
+        raise ValueError(f"{name}: initial= must be a scalar, not an array of shape "
+                         f"{initial.shape}; reduce the array first, then combine the results")
+    return initial if initial.dtype == dtype else astype(initial, dtype)
+
+
+def _extreme_value(name, dtype, top):
+    """The identity of max (``top`` False: the lowest value) or min (the highest)."""
+    if dtype.kind == "f":
+        return _np.inf if top else -_np.inf
+    if dtype.kind in "iu":
+        info = _np.iinfo(dtype)
+        return info.max if top else info.min
+    if dtype.kind == "b":
+        return top
+    raise TypeError(f"{name}: where= is not supported for {dtype} arrays; select the "
+                    f"elements first (x[mask])")
+
+
+def _extremum(name, reduce, combine, ufunc_name, top, a, axis, keepdims, initial, where):
+    """max/min with NumPy's ``initial`` and ``where``: the masked-out elements become the
+    extreme value of the dtype, then ``combine`` (maximum/minimum) with ``initial``, whose
+    ties with the reduced value share the derivative equally, as ties inside a reduction do."""
+    a, axes = _reduction(a, axis)
+    mask = _mask(name, a, where)
+    if initial is None:
+        if mask is not None:  # NumPy's rule, even when every slice selects something
+            raise ValueError(f"{name}: reduction operation '{ufunc_name}' does not have an "
+                             f"identity, so to use a where mask one has to specify "
+                             f"'initial' (as NumPy); pass e.g. initial="
+                             f"{'' if top else '-'}np.inf")
+        return reduce(a, axes, keepdims)
+    init = _initial(name, initial, a.dtype)
+    shape = _st._reduced_shape(a.shape, axes, keepdims)
+    if builtins.any(a.shape[ax] == 0 for ax in axes):  # nothing to reduce: initial itself
+        out = broadcast_to(init, shape)
+        return out.copy() if isinstance(out, _np.ndarray) else out
+    a = _select(a, mask, _extreme_value(name, a.dtype, top))
+    return combine(reduce(a, axes, keepdims), init)
+
+
 def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-        keepdims: bool = False, initial: ArrayLike | None = None, where: bool = True) -> Array:  # noqa: A001
-    """Sum over ``axis`` (all axes by default).
+        keepdims: bool = False, initial: ArrayLike | None = None,
+        where: ArrayLike = True) -> Array:  # noqa: A001
+    """Sum over ``axis`` (all axes by default), of the elements ``where`` selects, plus
+    ``initial``.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fnp.sum(np.array([[1.0, 2.0], [3.0, 4.0]]), axis=0)
     array([4., 6.])
     >>> fg.grad(lambda x: fnp.sum(x * x))(np.array([1.0, 2.0]))
     array([2., 4.])
+    >>> fg.grad(lambda x: fnp.sum(x * x, where=x > 1.5, initial=10.0))(np.array([1.0, 2.0]))
+    array([0., 4.])
     """
-    _no_extras("sum", out, where, initial)
+    _no_out("sum", out)
     a, axes = _reduction(a, axis, dtype)
     if a.dtype.kind == "b":
         a = astype(a, _np.intp)
-    return _st.reduce_sum(a, axes, keepdims)
+    result = _st.reduce_sum(_select(a, _mask("sum", a, where), 0), axes, keepdims)
+    return result if initial is None else add(result, _initial("sum", initial, result.dtype))
 
 
 def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-         keepdims: bool = False, where: bool = True) -> Array:
-    """Arithmetic mean over ``axis``.
+         keepdims: bool = False, where: ArrayLike = True) -> Array:
+    """Arithmetic mean over ``axis``, of the elements ``where`` selects (NaN where it
+    selects none, as NumPy).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(fnp.mean)(np.array([1.0, 2.0, 6.0, 7.0]))
     array([0.25, 0.25, 0.25, 0.25])
+    >>> float(fnp.mean(np.array([1.0, 2.0, 6.0]), where=np.array([True, False, True])))
+    3.5
     """
-    _no_extras("mean", out, where)
+    _no_out("mean", out)
     a, axes = _reduction(a, axis, dtype)
     if a.dtype.kind in "biu":
         a = astype(a, _np.float64)
     half = a.dtype == _np.float16 and dtype is None  # summed in float32, as NumPy
     if half:
         a = astype(a, _np.float32)
-    n = _count(a, axes)
-    result = _st.reduce_sum(a, axes, keepdims) / float(n) if n else \
-        _st.reduce_sum(a, axes, keepdims) * _np.nan
+    mask = _mask("mean", a, where)
+    total = _st.reduce_sum(_select(a, mask, 0), axes, keepdims)
+    if mask is not None:
+        # NaN where nothing is selected, as NumPy, dividing by NaN rather than by 0: 0 / 0
+        # would warn in the forward pass and again in the backward one
+        n = _selected(mask, axes, keepdims, total.dtype)
+        result = total / _ew.where(_ew.equal(n, 0), _np.asarray(_np.nan, n.dtype), n)
+    else:
+        n = _count(a, axes)
+        result = total / float(n) if n else total * _np.nan
     return astype(result, _np.float16) if half else result
 
 
 def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-         keepdims: bool = False, initial: ArrayLike | None = None, where: bool = True) -> Array:
-    """Product over ``axis``; its gradient is exact even with zeros in the input.
+         keepdims: bool = False, initial: ArrayLike | None = None,
+         where: ArrayLike = True) -> Array:
+    """Product over ``axis`` (of the elements ``where`` selects, times ``initial``); its
+    gradient is exact even with zeros in the input.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(fnp.prod)(np.array([2.0, 0.0, 3.0]))
     array([0., 6., 0.])
+    >>> float(fnp.prod(np.array([2.0, 5.0, 3.0]), where=np.array([True, False, True])))
+    6.0
     """
-    _no_extras("prod", out, where, initial)
+    _no_out("prod", out)
     a, axes = _reduction(a, axis, dtype)
-    return _red.reduce_prod(a, axes, keepdims)
+    result = _red.reduce_prod(_select(a, _mask("prod", a, where), 1), axes, keepdims)
+    return result if initial is None else multiply(result,
+                                                   _initial("prod", initial, result.dtype))
 
 
 def max(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
-        initial: ArrayLike | None = None, where: bool = True) -> Array:  # noqa: A001
-    """Maximum over ``axis``; tied maxima share the derivative equally.
+        initial: ArrayLike | None = None, where: ArrayLike = True) -> Array:  # noqa: A001
+    """Maximum over ``axis``; tied maxima share the derivative equally (a tie with
+    ``initial`` too).  ``where`` selects the elements, and then needs ``initial``, as in
+    NumPy.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(fnp.max)(np.array([3.0, 1.0, 3.0]))
     array([0.5, 0. , 0.5])
+    >>> float(fnp.max(np.array([3.0, 1.0]), where=np.array([False, True]), initial=0.0))
+    1.0
     """
-    _no_extras("max", out, where, initial)
-    a, axes = _reduction(a, axis)
-    return _red.reduce_max(a, axes, keepdims)
+    _no_out("max", out)
+    return _extremum("max", _red.reduce_max, maximum, "maximum", False, a, axis, keepdims,
+                     initial, where)
 
 
 def min(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
-        initial: ArrayLike | None = None, where: bool = True) -> Array:  # noqa: A001
-    """Minimum over ``axis``; tied minima share the derivative equally.
+        initial: ArrayLike | None = None, where: ArrayLike = True) -> Array:  # noqa: A001
+    """Minimum over ``axis``; tied minima share the derivative equally (a tie with
+    ``initial`` too).  ``where`` selects the elements, and then needs ``initial``, as in
+    NumPy.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(fnp.min)(np.array([1.0, 2.0, 1.0]))
     array([0.5, 0. , 0.5])
+    >>> float(fnp.min(np.array([3.0, 1.0]), initial=2.0))
+    1.0
     """
-    _no_extras("min", out, where, initial)
-    a, axes = _reduction(a, axis)
-    return _red.reduce_min(a, axes, keepdims)
+    _no_out("min", out)
+    return _extremum("min", _red.reduce_min, minimum, "minimum", True, a, axis, keepdims,
+                     initial, where)
 
 
 amax, amin = max, min
@@ -161,29 +263,40 @@ _mean = mean  # (var's and std's keyword mean= shadows it)
 
 
 def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-        ddof: int = 0, keepdims: bool = False, where: bool = True, *,
+        ddof: int = 0, keepdims: bool = False, where: ArrayLike = True, *,
         mean: ArrayLike | None = None, correction: int | None = None) -> Array:
-    """Variance over ``axis`` (``ddof``, or its array-API name ``correction``, and a
-    precomputed ``mean`` with the kept axes, as in NumPy).
+    """Variance over ``axis`` of the elements ``where`` selects (``ddof``, or its
+    array-API name ``correction``, and a precomputed ``mean`` with the kept axes, as in
+    NumPy).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(fnp.var)(np.array([1.0, 3.0]))
     array([-1.,  1.])
+    >>> float(fnp.var(np.array([1.0, 9.0, 3.0]), where=np.array([True, False, True])))
+    1.0
     """
-    _no_extras("var", out, where)
+    _no_out("var", out)
     if correction is not None:
         if ddof != 0:
             raise ValueError("var: ddof and correction can't be provided simultaneously; "
                              "give one of them")
         ddof = correction
     a, axes = _reduction(a, axis, dtype)
-    centered = a - (_mean(a, axis=axes, keepdims=True) if mean is None else mean)
-    n = _count(a, axes)
-    return _st.reduce_sum(abs_square(centered), axes, keepdims) / float(builtins.max(n - ddof, 0))
+    mask = _mask("var", a, where)
+    if mean is None:
+        mean = _mean(a, axis=axes, keepdims=True, where=True if mask is None else mask)
+    # (the left-out elements are zeroed before the subtraction and after it: an inf among
+    # them gives neither an inf nor a 0 * inf derivative)
+    centered = _select(_select(a, mask, 0) - mean, mask, 0)
+    total = _st.reduce_sum(abs_square(centered), axes, keepdims)
+    if mask is None:
+        return total / float(builtins.max(_count(a, axes) - ddof, 0))
+    dof = maximum(_st.reduce_sum(astype(mask, _np.intp), axes, keepdims) - ddof, 0)
+    return total / astype(dof, total.dtype)
 
 
 def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
-        ddof: int = 0, keepdims: bool = False, where: bool = True, *,
+        ddof: int = 0, keepdims: bool = False, where: ArrayLike = True, *,
         mean: ArrayLike | None = None, correction: int | None = None) -> Array:
     """Standard deviation over ``axis`` (the square root of :func:`var`, same arguments).
 

@@ -30,6 +30,9 @@ __all__ = [
     "logical_and", "logical_or", "logical_xor",
     "positive", "float_power", "floor_divide", "round", "around", "deg2rad", "rad2deg",
     "radians", "degrees", "real", "imag", "conj", "conjugate", "sinc", "heaviside", "clip", "isclose",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "bitwise_not", "bitwise_invert",
+    "left_shift", "right_shift", "bitwise_left_shift", "bitwise_right_shift", "gcd", "lcm",
+    "bitwise_count",
 ]
 
 _EMPTY: dict = {}
@@ -46,7 +49,7 @@ def _unary(prim: Any, *numpy_ufuncs: Any, example: str = _EXAMPLE_X) -> Callable
             x = operand(x)
         return _state.interpreter.process(prim, (x,), _EMPTY)
     name = _numpy_name(prim, numpy_ufuncs)
-    return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{name}``, differentiable.
+    return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{name}``, {_kind(prim)}.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> x = {example}
@@ -55,19 +58,26 @@ def _unary(prim: Any, *numpy_ufuncs: Any, example: str = _EXAMPLE_X) -> Callable
     """)
 
 
-def _binary(prim: Any, *numpy_ufuncs: Any) -> Callable[[ArrayLike, ArrayLike], Array]:
-    """The ``funcgrad.numpy`` function of the binary elementwise primitive ``prim``."""
+def _binary(prim: Any, *numpy_ufuncs: Any, examples: tuple[str, str] = (_EXAMPLE_X, _EXAMPLE_Y)
+            ) -> Callable[[ArrayLike, ArrayLike], Array]:
+    """The ``funcgrad.numpy`` function of the binary elementwise primitive ``prim``
+    (``examples``: arguments in its domain, for the docstring)."""
     def f(x1: ArrayLike, x2: ArrayLike) -> Array:
         return _state.interpreter.process(prim, (operand(x1), operand(x2)), _EMPTY)
     name = _numpy_name(prim, numpy_ufuncs)
     return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{name}`` with broadcasting,
-    differentiable.
+    {_kind(prim)}.
 
     >>> import numpy as np, funcgrad.numpy as fnp
-    >>> x, y = {_EXAMPLE_X}, {_EXAMPLE_Y}
+    >>> x, y = {examples[0]}, {examples[1]}
     >>> np.allclose(fnp.{prim.name}(x, y), np.{name}(x, y))
     True
     """)
+
+
+def _kind(prim):
+    """How the docstring says what the derivative is."""
+    return "differentiable" if prim.differentiable else "on integers and booleans (no derivative)"
 
 
 def _numpy_name(prim, numpy_ufuncs):
@@ -168,6 +178,19 @@ logical_and = _binary(_ew.logical_and_p, _np.logical_and)
 logical_or = _binary(_ew.logical_or_p, _np.logical_or)
 logical_xor = _binary(_ew.logical_xor_p, _np.logical_xor)
 
+# bits and integers (integer or boolean operands: a mask combined with &, ~mask)
+_INTEGERS = ("np.array([12, 10, 7])", "np.array([10, 3, 2])")
+bitwise_and = _binary(_ew.bitwise_and_p, _np.bitwise_and, examples=_INTEGERS)
+bitwise_or = _binary(_ew.bitwise_or_p, _np.bitwise_or, examples=_INTEGERS)
+bitwise_xor = _binary(_ew.bitwise_xor_p, _np.bitwise_xor, examples=_INTEGERS)
+left_shift = _binary(_ew.left_shift_p, _np.left_shift, examples=_INTEGERS)
+right_shift = _binary(_ew.right_shift_p, _np.right_shift, examples=_INTEGERS)
+gcd = _binary(_ew.gcd_p, _np.gcd, examples=_INTEGERS)
+lcm = _binary(_ew.lcm_p, _np.lcm, examples=_INTEGERS)
+invert = _unary(_ew.invert_p, _np.invert, example=_INTEGERS[0])
+bitwise_not = bitwise_invert = invert  # (np.bitwise_not and np.bitwise_invert are np.invert)
+bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
+
 true_divide = divide
 remainder = mod
 atan2 = arctan2
@@ -175,6 +198,32 @@ pow = power  # noqa: A001 - NumPy's name
 
 
 # --- composites --------------------------------------------------------------------------------
+
+@stands_for(_np.bitwise_count)
+def bitwise_count(x: ArrayLike) -> Array:
+    """The number of 1 bits in ``|x|`` (uint8), for integer and boolean arrays.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.bitwise_count(np.array([0, 7, -8, 255]))
+    array([0, 3, 1, 8], dtype=uint8)
+    """
+    x = asarray(x)
+    if x.dtype.kind not in "biu":
+        raise TypeError(f"bitwise_count takes integer or boolean arrays (it counts their "
+                        f"bits: no derivative), not {x.dtype}; cast first (x.astype(np.int64))")
+    if x.dtype.kind == "u":
+        u = astype(x, _np.uint64)
+    else:  # |x| in 64 bits; |int64 min| wraps to itself, whose uint64 has the right one bit
+        u = astype(abs(astype(x, _np.int64)), _np.uint64)
+    # Sums of bits in ever wider fields (Hacker's Delight, 5-1): pairs, nibbles, bytes,
+    # then the bytes added up without a multiplication (which NumPy would warn overflows).
+    u = u - bitwise_and(right_shift(u, 1), 0x5555555555555555)
+    u = add(bitwise_and(u, 0x3333333333333333), bitwise_and(right_shift(u, 2), 0x3333333333333333))
+    u = bitwise_and(add(u, right_shift(u, 4)), 0x0F0F0F0F0F0F0F0F)
+    for width in (8, 16, 32):
+        u = add(u, right_shift(u, width))
+    return astype(bitwise_and(u, 0x7F), _np.uint8)
+
 
 @stands_for(_np.positive)
 def positive(x: ArrayLike) -> Array:

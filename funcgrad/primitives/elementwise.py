@@ -424,6 +424,75 @@ logical_and, logical_or, logical_xor = map(_fn2, (logical_and_p, logical_or_p, l
 logical_not, isnan, isinf, isfinite = map(_fn1, (logical_not_p, isnan_p, isinf_p, isfinite_p))
 
 
+# --- bits and integers: integer or boolean results, no derivative ---------------------
+# Integer and boolean operands only: NumPy has no float loops, so there is no float
+# definition, and a float operand raises a TypeError naming the cast.  The generated
+# kernels compute narrow integers in 64 bits (Numba's promotion, as C's) and round the
+# result to the output dtype, as NumPy's loops do.
+
+def _integer(name, numpy_ufunc, definition, arity=2):
+    prim = elementwise(name, numpy_ufunc, definition, *[None] * arity, differentiable=False)
+    # NumPy's TypeError for a float operand names its loops, not the fix
+    prim.impl = _naming_the_fix(name, prim.impl)
+    prim.abstract_eval = _naming_the_fix(name, prim.abstract_eval)
+    return prim
+
+
+def _naming_the_fix(name, compute):
+    def checked(*args, **params):
+        try:
+            return compute(*args, **params)
+        except TypeError:
+            given = ", ".join(str(getattr(a, "dtype", type(a).__name__)) for a in args)
+            raise TypeError(f"{name} takes integer or boolean arrays (it works on their "
+                            f"bits: no derivative), not {given}; cast first "
+                            f"(x.astype(np.int64)), or make a mask with a comparison "
+                            f"(x > 0)") from None
+    return checked
+
+
+# NumPy shifts by a count outside [0, 64) to all zeros, or all ones for a negative x0 >>
+# (C's shift would be undefined there); counts in [width, 64) of narrower integers
+# overflow the 64-bit computation the same way.  (~C(0) is all ones: C(-1) has no
+# unsigned value.)
+_LEFT_SHIFT = {"i": """if x1 < C(0) or x1 >= C(64):
+    r = C(0)
+else:
+    r = x0 << x1"""}
+_RIGHT_SHIFT = {"i": """if x1 < C(0) or x1 >= C(64):
+    r = ~C(0) if x0 < C(0) else C(0)
+else:
+    r = x0 >> x1"""}
+# Euclid's algorithm with Python's (floored) remainder: |a % b| < |b|, so it ends for
+# every sign; the sign goes at the end.  NumPy's lcm is |x0| / gcd * |x1|, overflowing
+# (in the operands' dtype) as that product does.
+_EUCLID = """a = x0
+b = x1
+while b != C(0):
+    t = a % b
+    a = b
+    b = t
+"""
+_GCD = {"i": _EUCLID + "r = abs(a)"}
+_LCM = {"i": _EUCLID + """if a == C(0):
+    r = C(0)
+else:
+    r = abs(x0 // a) * abs(x1)"""}
+
+bitwise_and_p = _integer("bitwise_and", np.bitwise_and, {"i": "r = x0 & x1", "b": "r = x0 & x1"})
+bitwise_or_p = _integer("bitwise_or", np.bitwise_or, {"i": "r = x0 | x1", "b": "r = x0 | x1"})
+bitwise_xor_p = _integer("bitwise_xor", np.bitwise_xor, {"i": "r = x0 ^ x1", "b": "r = x0 != x1"})
+invert_p = _integer("invert", np.invert, {"i": "r = ~x0", "b": "r = not x0"}, arity=1)
+left_shift_p = _integer("left_shift", np.left_shift, _LEFT_SHIFT)
+right_shift_p = _integer("right_shift", np.right_shift, _RIGHT_SHIFT)
+gcd_p = _integer("gcd", np.gcd, _GCD)
+lcm_p = _integer("lcm", np.lcm, _LCM)
+
+bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift, gcd, lcm = map(
+    _fn2, (bitwise_and_p, bitwise_or_p, bitwise_xor_p, left_shift_p, right_shift_p, gcd_p, lcm_p))
+invert = _fn1(invert_p)
+
+
 # --- ternary -------------------------------------------------------------------------
 
 # The untaken branch receives an exact zero cotangent.  A NaN can still come

@@ -23,8 +23,11 @@ warnings.filterwarnings("ignore", category=RuntimeWarning)
 ELEMENTWISE = [p for p in REGISTRY.values() if p.elementwise is not None and p.elementwise.scalar]
 SCIPY_VALUED = [p.name for p in REGISTRY.values()
                 if p.elementwise is not None and not p.elementwise.scalar]
-UNARY = [p.name for p in ELEMENTWISE if len(p.elementwise.lins) == 1]
-BINARY = [p.name for p in ELEMENTWISE if len(p.elementwise.lins) == 2]
+# (those of bits, on integers and booleans only, have no float definition: BITS)
+BITS = [p.name for p in ELEMENTWISE
+        if isinstance(p.elementwise.scalar, dict) and "f" not in p.elementwise.scalar]
+UNARY = [p.name for p in ELEMENTWISE if len(p.elementwise.lins) == 1 and p.name not in BITS]
+BINARY = [p.name for p in ELEMENTWISE if len(p.elementwise.lins) == 2 and p.name not in BITS]
 
 
 class _ByName:
@@ -149,6 +152,32 @@ def test_binary_kernel_on_integers(name):
         y = np.array([0, 1, 2, 3], dtype=np.int32)
     check(name, [x, y])
     check(name, [x, 3])
+
+
+INTEGERS = [np.int8, np.int16, np.int64, np.uint8, np.uint32, np.uint64]
+
+
+def _integers(dtype, n):
+    """Zero, one, the extremes and values between, of ``dtype``."""
+    info = np.iinfo(dtype)
+    edge = np.array([0, 1, 6, info.max, info.min, info.max // 3], dtype)
+    return np.resize(edge, n)
+
+
+@pytest.mark.parametrize("name", BITS)
+@pytest.mark.parametrize("dtype", INTEGERS)
+def test_bits_kernel_on_integers_and_booleans(name, dtype):
+    """Integers of every width at their extremes, and shift counts outside [0, width)."""
+    x = _integers(dtype, 36).reshape(6, 6)
+    if len(REGISTRY[name].elementwise.lins) == 1:
+        check(name, [x])
+        check(name, [x > 1])
+        return
+    y = (np.arange(6) * 13 - 8).astype(dtype) if "shift" in name else _integers(dtype, 6)[::-1]
+    check(name, [x, y])
+    check(name, [x, 3])
+    if name.startswith("bitwise"):
+        check(name, [x > 1, y > 1])
 
 
 @pytest.mark.parametrize("name", ["maximum", "minimum", "fmax", "fmin", "logaddexp",
