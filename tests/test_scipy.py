@@ -309,6 +309,28 @@ def test_multivariate_normal_and_dirichlet_match_scipy():
     close(fst.dirichlet.logpdf(xd, alpha), scipy_stats.dirichlet.logpdf(xd, alpha), 1e-12)
 
 
+def test_frozen_distributions_match_scipys_and_differentiate_in_their_parameters():
+    x = RNG.uniform(0.1, 2.5, 5)
+    for name, args, kwds in [("norm", (0.3,), {"scale": 1.7}), ("gamma", (2.3, 0.1, 1.5), {}),
+                             ("t", (), {"df": 3.5, "loc": 0.2})]:
+        ours, theirs = getattr(fst, name)(*args, **kwds), getattr(scipy_stats, name)(*args, **kwds)
+        for method in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"):
+            arg = x / 3.0 if method == "ppf" else x
+            close(getattr(ours, method)(arg), getattr(theirs, method)(arg), 1e-12, 1e-15)
+    close(fst.poisson(2.5).logpmf(np.array([0.0, 3.0])),
+          scipy_stats.poisson(2.5).logpmf(np.array([0.0, 3.0])), 1e-13)
+    cov, mean = np.array([[2.0, 0.3], [0.3, 1.0]]), np.array([0.1, -0.2])
+    close(fst.multivariate_normal(mean, cov).logpdf(x[:4].reshape(2, 2)),
+          scipy_stats.multivariate_normal(mean, cov).logpdf(x[:4].reshape(2, 2)), 1e-13)
+    alpha = np.array([1.5, 2.0])
+    close(fst.dirichlet(alpha).pdf(np.array([0.3, 0.7])),
+          scipy_stats.dirichlet(alpha).pdf(np.array([0.3, 0.7])), 1e-13)
+    check_jvp_fd(lambda p: fst.gamma(p[0] + 1.0, scale=p[1]).logpdf(x), [np.array([0.8, 1.3])],
+                 RNG)
+    with pytest.raises(TypeError, match="takes at most 2 parameters"):
+        fst.norm(0.0, 1.0, 2.0)
+
+
 def test_stats_gradients():
     x = RNG.uniform(0.2, 2.0, 4)
     for f in (lambda p: fst.norm.logpdf(x, loc=p[0], scale=p[1]),

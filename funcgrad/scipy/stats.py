@@ -79,6 +79,7 @@ class rv_continuous:
     scale`` (``_logpdf``, ``_cdf``... with the shape parameters after ``z``)."""
 
     shapes = ()
+    _defaults = {"loc": 0.0, "scale": 1.0}  # (SciPy's loc and scale, after the shapes)
     # the standardized functions each distribution is given (annotations only: a missing
     # one is absent, which the methods below check with getattr)
     _logpdf: Callable[..., Any]
@@ -94,8 +95,7 @@ class rv_continuous:
         return _all(*[fnp.greater(s, 0) for s in shape])
 
     def _args(self, args, kwds):
-        shape, (loc, scale) = _split(self.name, self.shapes, args, kwds,
-                                     {"loc": 0.0, "scale": 1.0})
+        shape, (loc, scale) = _split(self.name, self.shapes, args, kwds, self._defaults)
         ok = _checked(_all(self._valid(*shape), fnp.greater(scale, 0)))
         if ok is None:  # (valid: the common case)
             return shape, (loc, scale), None
@@ -161,8 +161,72 @@ class rv_continuous:
         out = fnp.where(inside, loc + scale * self._ppf(q, *shape), math.nan)  # (as SciPy)
         return self._out(out, ok, q, *shape, loc, scale)
 
+    def __call__(self, *args: ArrayLike, **kwds: ArrayLike) -> "rv_frozen":
+        """The distribution with its parameters fixed, as SciPy's ``norm(loc, scale)``."""
+        _split(self.name, self.shapes, args, kwds, self._defaults)  # (checked now, as SciPy)
+        return rv_frozen(self, args, kwds)
+
     def __repr__(self) -> str:
         return f"<funcgrad.scipy.stats.{self.name}>"
+
+
+class rv_frozen:
+    """A distribution with its parameters fixed (``norm(0.0, 2.0)``,
+    ``multivariate_normal(mean, cov)``), as SciPy's frozen distributions: the methods take
+    ``x`` alone.  Differentiable in ``x`` and in the frozen parameters.
+
+    >>> import funcgrad as fg
+    >>> float(fg.grad(lambda m: norm(m, 2.0).logpdf(1.0))(0.0))
+    0.25
+    """
+
+    def __init__(self, dist: Any, args: tuple, kwds: dict) -> None:
+        self.dist, self.args, self.kwds = dist, args, kwds
+
+    def _method(self, name, x):
+        method = getattr(self.dist, name, None)
+        if method is None:
+            raise AttributeError(f"{self.dist!r} has no method {name}")
+        return method(x, *self.args, **self.kwds)
+
+    def logpdf(self, x: ArrayLike) -> Array:
+        """``log pdf(x)``."""
+        return self._method("logpdf", x)
+
+    def pdf(self, x: ArrayLike) -> Array:
+        """The probability density."""
+        return self._method("pdf", x)
+
+    def logpmf(self, k: ArrayLike) -> Array:
+        """``log pmf(k)`` (a discrete distribution)."""
+        return self._method("logpmf", k)
+
+    def pmf(self, k: ArrayLike) -> Array:
+        """The probability mass function (a discrete distribution)."""
+        return self._method("pmf", k)
+
+    def cdf(self, x: ArrayLike) -> Array:
+        """The cumulative distribution function."""
+        return self._method("cdf", x)
+
+    def logcdf(self, x: ArrayLike) -> Array:
+        """``log cdf(x)``."""
+        return self._method("logcdf", x)
+
+    def sf(self, x: ArrayLike) -> Array:
+        """The survival function ``1 - cdf(x)``."""
+        return self._method("sf", x)
+
+    def logsf(self, x: ArrayLike) -> Array:
+        """``log sf(x)``."""
+        return self._method("logsf", x)
+
+    def ppf(self, q: ArrayLike) -> Array:
+        """The quantile function."""
+        return self._method("ppf", q)
+
+    def __repr__(self) -> str:
+        return f"<frozen {self.dist!r}>"
 
 
 def _support(mask, value, outside=-_INF):
@@ -302,8 +366,10 @@ class rv_discrete(rv_continuous):
     """A discrete distribution: ``logpmf(k, *shapes, loc=0)`` and ``pmf``, ``cdf``, ``sf``
     (``k`` a plain or traced array of integers; differentiable in the shapes)."""
 
+    _defaults = {"loc": 0.0}
+
     def _args(self, args, kwds):
-        shape, (loc,) = _split(self.name, self.shapes, args, kwds, {"loc": 0.0})
+        shape, (loc,) = _split(self.name, self.shapes, args, kwds, self._defaults)
         ok = _checked(self._valid(*shape))
         if ok is None:
             return shape, (loc, 1.0), None
@@ -399,9 +465,14 @@ nbinom = rv_discrete(
     _sf=lambda k, n, p: fnp.where(fnp.less(k, 0), 1.0, _count_cdf(
         k, lambda f: sp.betainc(f + 1.0, n, 1.0 - p))))
 for _d in (poisson, bernoulli, binom, geom, nbinom):
+    _params = {"binom": "5, p", "nbinom": "3.0, p"}.get(_d.name, "p")  # (p: the last shape)
     _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {', '.join(
-        _d.shapes + ('loc',))}): ``logpmf``, ``pmf``, ``cdf``."""
-del _d
+        _d.shapes + ('loc',))}): ``logpmf``, ``pmf``, ``cdf``, ``sf``.
+
+>>> import funcgrad as fg
+>>> g = fg.grad(lambda p: {_d.name}.logpmf(1.0, {_params}))(0.4)
+"""
+del _d, _params
 
 
 class _multivariate_normal:
@@ -456,6 +527,14 @@ class _multivariate_normal:
         """``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, mean, cov))
 
+    def __call__(self, mean: Optional[ArrayLike] = None, cov: ArrayLike = 1) -> rv_frozen:
+        """The distribution with ``mean`` and ``cov`` fixed, as SciPy's
+        ``multivariate_normal(mean, cov)``."""
+        return rv_frozen(self, (mean, cov), {})
+
+    def __repr__(self) -> str:
+        return "<funcgrad.scipy.stats.multivariate_normal>"
+
 
 multivariate_normal = _multivariate_normal()
 
@@ -482,6 +561,13 @@ class _dirichlet:
     def pdf(self, x: ArrayLike, alpha: ArrayLike) -> Array:
         """``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, alpha))
+
+    def __call__(self, alpha: ArrayLike) -> rv_frozen:
+        """The distribution with ``alpha`` fixed, as SciPy's ``dirichlet(alpha)``."""
+        return rv_frozen(self, (alpha,), {})
+
+    def __repr__(self) -> str:
+        return "<funcgrad.scipy.stats.dirichlet>"
 
 
 dirichlet = _dirichlet()
