@@ -43,7 +43,21 @@ def _scipy_special_ufunc(ufunc):
     return getattr(ours, name, None)
 
 
+def _scipy_twin(path):
+    """``funcgrad.scipy``'s object under a dotted name (``"special.logsumexp"``,
+    ``"stats.norm.logpdf"``), else None: what errors raised inside SciPy's code name as the
+    replacement.  Asked only on that error path (SciPy is loaded then)."""
+    from . import scipy as ours
+    found = ours
+    for part in path.split("."):
+        found = getattr(found, part, None)
+        if found is None:  # (not None.__init__, which is callable)
+            return None
+    return found
+
+
 numpy._methods.register_ufunc_resolver(_scipy_special_ufunc)
+numpy._scipy_calls.register_twin_resolver(_scipy_twin)
 
 if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and editors
     from . import autograd, graph, lax, profiler  # noqa: F401

@@ -11,6 +11,7 @@ import pytest
 
 scipy_special = pytest.importorskip("scipy.special")
 scipy_stats = pytest.importorskip("scipy.stats")
+scipy_linalg = pytest.importorskip("scipy.linalg")
 
 import funcgrad as fg  # noqa: E402
 import funcgrad.numpy as fnp  # noqa: E402
@@ -245,7 +246,92 @@ def test_scipy_hint_is_absent_when_the_users_own_code_dropped_the_derivative():
     with pytest.raises(Exception) as info:
         fg.grad(lambda v: scipy.integrate.quad_vec(lambda t: np.asarray(v) * t, 0, 1)[0])(1.0)
     assert "DerivativeDropped" in type(info.value).__name__
-    assert "inside SciPy" not in str(info.value)
+    message = str(info.value)
+    assert message.startswith("Converting it to a plain NumPy array"), message
+    assert "quad_vec" not in message and "funcgrad.scipy" not in message
+
+
+# The SciPy functions users call in differentiable code: under fg.grad, SciPy's own (plain
+# Python, converting its input with np.asarray) raises an error naming funcgrad's twin,
+# and the twin takes the same arguments, gives SciPy's values and the derivative of
+# central differences.  (name in the message, the call on a namespace: scipy or
+# funcgrad.scipy)
+def _spd(v):
+    return v @ v.T + np.eye(v.shape[0])
+
+
+PLAIN_SCIPY_CALLS = [
+    ("scipy.special.logsumexp", lambda ns, v: ns.special.logsumexp(v)),
+    ("scipy.special.logsumexp", lambda ns, v: ns.special.logsumexp(
+        v, axis=-1, b=np.array([0.5, 1.0, 2.0]), keepdims=True)),
+    ("scipy.special.softmax", lambda ns, v: ns.special.softmax(v, axis=0)),
+    ("scipy.special.log_softmax", lambda ns, v: ns.special.log_softmax(v, axis=1)),
+    ("scipy.special.polygamma", lambda ns, v: ns.special.polygamma(2, v + 1.0)),
+    ("scipy.special.polygamma", lambda ns, v: ns.special.polygamma(np.array([0, 1, 3]), v)),
+    ("scipy.special.multigammaln", lambda ns, v: ns.special.multigammaln(v + 3.0, 3)),
+    ("scipy.stats.norm.logpdf", lambda ns, v: ns.stats.norm.logpdf(v, 0.3, 1.7)),
+    ("scipy.stats.norm.logpdf", lambda ns, v: ns.stats.norm.logpdf(1.0, v, v + 1.0)),
+    ("scipy.stats.norm.cdf", lambda ns, v: ns.stats.norm.cdf(v, loc=0.3, scale=1.7)),
+    ("scipy.stats.norm(...).logpdf", lambda ns, v: ns.stats.norm(0.3, 1.7).logpdf(v)),
+    ("scipy.stats.multivariate_normal.logpdf",
+     lambda ns, v: ns.stats.multivariate_normal.logpdf(v, np.zeros(3), _spd(v.T))),
+    ("scipy.linalg.expm", lambda ns, v: ns.linalg.expm(v)),
+    ("scipy.linalg.solve", lambda ns, v: ns.linalg.solve(v + 2 * np.eye(3), np.arange(3.0))),
+    ("scipy.linalg.solve", lambda ns, v: ns.linalg.solve(_spd(v), v, assume_a="pos")),
+    ("scipy.linalg.cho_factor", lambda ns, v: np.triu(ns.linalg.cho_factor(_spd(v))[0])),
+    ("scipy.linalg.cho_factor", lambda ns, v: ns.linalg.cho_solve(
+        ns.linalg.cho_factor(_spd(v), lower=True), np.arange(3.0))),
+    ("scipy.linalg.cho_solve", lambda ns, v: ns.linalg.cho_solve(
+        scipy_linalg.cho_factor(_spd(np.eye(3) + 0.5)), v)),
+]
+
+
+@pytest.mark.parametrize("name,call", PLAIN_SCIPY_CALLS,
+                         ids=[f"{i}-{c[0]}" for i, c in enumerate(PLAIN_SCIPY_CALLS)])
+def test_plain_scipy_names_its_funcgrad_twin_which_matches_it(name, call):
+    import scipy
+    import funcgrad.scipy as fg_scipy
+    v = RNG.uniform(0.2, 1.0, (3, 3))
+    with pytest.raises(TypeError) as info:  # (DerivativeDroppedError is a TypeError)
+        fg.grad(lambda w: np.sum(call(scipy, w)))(v)
+    message = str(info.value)
+    assert message.startswith(f"{name} converts its input to a plain NumPy array, which "
+                              f"would drop the derivative"), message
+    assert f"call funcgrad.{name} instead (same signature)" in message, message
+    assert "fg.stop_gradient(x)" in message  # (the general advice stays)
+    close(call(fg_scipy, v), call(scipy, v), 1e-12, 1e-14)
+    check_jvp_fd(lambda w: call(fg_scipy, w), [v], RNG)
+
+
+def test_plain_scipy_under_vmap_and_jit_names_the_twin():
+    for transform in (fg.vmap, fg.jit):
+        with pytest.raises(TypeError, match=r"^scipy\.special\.logsumexp converts its input to "
+                                            r"a plain NumPy array, which a traced value cannot "
+                                            r"become.*call funcgrad\.scipy\.special\.logsumexp "
+                                            r"instead"):
+            transform(lambda v: scipy_special.logsumexp(v, axis=-1))(np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda v: scipy_special.lambertw(v).real,
+     r"^scipy\.special\.lambertw calls scipy\.special\._ufuncs\._lambertw, which is not "
+     r"supported on arrays traced by funcgrad\. .*funcgrad\.scipy\.special has no lambertw"),
+    (lambda v: scipy_special.ivp(1.0, v),
+     r"^scipy\.special\.ivp calls scipy\.special\.iv, which is not supported .*"
+     r"funcgrad\.scipy\.special has no ivp"),
+], ids=["lambertw", "ivp"])
+def test_unsupported_call_inside_scipy_names_the_function_called(call, message):
+    with pytest.raises(TypeError, match=message) as info:
+        fg.grad(lambda v: np.sum(call(v)))(POS[:3])
+    assert "funcgrad.numpy" in str(info.value) and "fg.custom_vjp" in str(info.value)
+
+
+def test_scipy_without_a_funcgrad_module_says_so():
+    import scipy.interpolate
+    x = np.array([0.0, 1.0, 2.0])
+    with pytest.raises(TypeError, match=r"^scipy\.interpolate\.interp1d converts its input .*"
+                                        r"funcgrad\.scipy has no interpolate module.*fg\.custom_vjp"):
+        fg.grad(lambda v: scipy.interpolate.interp1d(x, v)(0.5))(x)
 
 
 def test_import_funcgrad_does_not_import_scipy():
