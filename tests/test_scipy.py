@@ -312,6 +312,16 @@ def test_plain_scipy_under_vmap_and_jit_names_the_twin():
             transform(lambda v: scipy_special.logsumexp(v, axis=-1))(np.ones((2, 3)))
 
 
+def test_plain_scipy_zeta_differentiates_in_q():
+    # (scipy.special.zeta is a Python function around private ufuncs: those reach funcgrad)
+    q = POS[:4] + 1.0
+    close(fg.grad(lambda w: np.sum(scipy_special.zeta(3.0, w)))(q),
+          -3.0 * scipy_special.zeta(4.0, q), 1e-12)
+    close(fg.vmap(lambda w: scipy_special.zeta(w))(q + 1.0), scipy_special.zeta(q + 1.0), 1e-13)
+    with pytest.raises(NotImplementedError, match="with respect to x"):
+        fg.grad(lambda w: np.sum(scipy_special.zeta(w, 2.0)))(q)
+
+
 @pytest.mark.parametrize("call,message", [
     (lambda v: scipy_special.lambertw(v).real,
      r"^scipy\.special\.lambertw calls scipy\.special\._ufuncs\._lambertw, which is not "
