@@ -91,6 +91,50 @@ def test_edges_match_scipy():
         close(fsp.xlogy(np.array([0.0, 0.0]), np.array([0.0, np.nan])), [0.0, np.nan])
 
 
+SMALL = np.array([0.0, -0.0, 1e-300, 1e-9, -1e-9, 1e-4, -1e-4, 9.9e-4, -1e-3, 1.1e-3, 0.5, -0.5])
+ELEMENTARY_EDGES = np.concatenate([SMALL, [30.0, -30.0, 700.0, -800.0, np.inf, -np.inf, np.nan]])
+
+
+@pytest.mark.parametrize("name", ["expm1", "log1p", "exp2", "exp10", "cbrt", "cosm1", "exprel",
+                                  "softplus"])
+def test_elementary_functions_of_scipy_special_match_scipy(name):
+    x = np.concatenate([X, ELEMENTARY_EDGES])
+    with np.errstate(all="ignore"):
+        close(getattr(fsp, name)(x), getattr(scipy_special, name)(x), 4e-16)
+        assert getattr(fsp, name)(x.astype(np.float32)).dtype == np.float32
+
+
+def test_huber_and_pseudo_huber_match_scipy():
+    delta = np.array([-1.0, 0.0, 0.5, 1.0, 3.0])[:, None]
+    r = np.array([-4.0, -1.0, -0.3, 0.0, 1e-5, 0.5, 1.0, 2.5, np.inf])
+    with np.errstate(invalid="ignore"):  # (huber(0, inf) is NaN, as SciPy's)
+        close(fsp.huber(delta, r), scipy_special.huber(delta, r), 1e-15)
+    close(fsp.pseudo_huber(delta, r[:-1]), scipy_special.pseudo_huber(delta, r[:-1]), 1e-12)
+    # (no cancellation for small r / delta, where SciPy's formula loses digits)
+    close(fsp.pseudo_huber(1.0, 1e-6), 0.5e-12 * (1 - 0.25e-12), 1e-15)
+
+
+def test_exprel_derivative_is_right_at_and_near_zero():
+    # d/dx (expm1(x)/x) = (x e**x - expm1(x))/x**2 = sum over k >= 0 of (k+1) x**k/(k+2)!
+    def series(x):
+        return math.fsum((k + 1) * x ** k / math.factorial(k + 2) for k in range(30))
+    for x in (0.0, 1e-9, -1e-4, 9e-4, 1.2e-3, -0.5, 2.0):
+        close(fg.grad(fsp.exprel)(x), series(x), 1e-13)
+    close(fg.grad(fg.grad(fsp.exprel))(0.0), 1 / 3, 1e-15)
+
+
+def test_plain_scipy_elementary_ufuncs_differentiate():
+    x = np.array([-0.7, 1e-5, 0.4, 2.0])
+    got = fg.grad(lambda v: np.sum(scipy_special.expm1(v) + scipy_special.cosm1(v)
+                                   + scipy_special.exp10(v) + scipy_special.exprel(v)
+                                   + scipy_special.huber(0.5, v)
+                                   + scipy_special.pseudo_huber(2.0, v)))(x)
+    want = (np.exp(x) - np.sin(x) + math.log(10) * 10 ** x
+            + (x * np.exp(x) - np.expm1(x)) / x ** 2
+            + np.where(np.abs(x) <= 0.5, x, 0.5 * np.sign(x)) + x / np.sqrt(1 + (x / 2) ** 2))
+    close(got, want, 1e-9)
+
+
 def test_polygamma_multigammaln_and_riemann_zeta():
     x = RNG.uniform(0.2, 6, 50)
     for n in (0, 1, 2, 3):
@@ -143,6 +187,10 @@ GRADS = [
     (lambda x: fsp.hyp1f1(1.5, 0.5, x / 4.0), X[:5]),
     (lambda x: fsp.hyp2f1(0.5, 1.5, 2.5, x / 13.0), POS[:5]),
     (lambda x: fsp.jv(1.5, x) + fsp.jv(0.0, x), POS[:5]),
+    (fsp.exp10, X[:5] / 4), (fsp.cbrt, X[:5]), (fsp.cosm1, X[:5]), (fsp.softplus, X[:5]),
+    (fsp.exprel, X[:5]), (fsp.exprel, SMALL[3:10]),
+    (lambda x: fsp.huber(x[::-1] / 4 + 2.0, x), X[:5] / 2),
+    (lambda x: fsp.pseudo_huber(x[::-1] / 4 + 2.0, x), X[:5]),
 ]
 
 

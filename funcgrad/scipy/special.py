@@ -20,7 +20,9 @@ JAX's name: ``J_k`` for ``k = 0..v`` stacked), ``poch``, ``boxcox``, ``boxcox1p`
 (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
 SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
 bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
-derivative (:mod:`._special_more`).
+derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, ``cbrt``,
+``cosm1``, ``exprel``, ``softplus``, ``huber`` and ``pseudo_huber`` are the elementary
+functions SciPy keeps here (:mod:`._special_elementary`).
 """
 import math
 from typing import Any, Callable, Literal, Optional, Union, overload
@@ -39,12 +41,15 @@ from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,
                             erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp1f1,
                             hyp2f1, jv, loggamma, owens_t, poch, sici, spence, sph_harm_y,
                             wofz)
+from . import _special_elementary as _elementary
+from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
+                                  log1p, pseudo_huber, softplus)
 
 __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "gammaln",
            "gamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
            "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
-           "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__
+           "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__
 
 _INF = math.inf
 
