@@ -98,9 +98,9 @@ def _public_call(frame, module):
     code = frame.f_code
     if not parts[1].startswith("_"):
         subpackage = parts[1]
-        method = _distribution_method(frame, subpackage)
-        if method is not None:
-            return method
+        bound = _bound_method(frame, subpackage)
+        if bound is not None:
+            return bound
         # (a method's qualified name, "gaussian_kde.logpdf", from Python 3.11)
         name = getattr(code, "co_qualname", code.co_name)
         if name.endswith(".__init__"):  # (a class the user constructs: named by the class)
@@ -122,13 +122,21 @@ def _public_call(frame, module):
     return None
 
 
-def _distribution_method(frame, subpackage):
-    """``(subpackage, "norm.logpdf", frozen)`` when ``frame`` runs a public method of one
-    of ``scipy.stats``' distributions, else None."""
-    if subpackage != "stats" or frame.f_code.co_name.startswith("_"):
-        return None
+def _bound_method(frame, subpackage):
+    """``(subpackage, name, frozen)`` when ``frame`` runs a method of an object of
+    ``scipy.<subpackage>``'s namespace: a callable object (``scipy.special.sph_harm_y``, a
+    ``MultiUFunc``: ``("special", "sph_harm_y", None)``) or a distribution
+    (``("stats", "norm.logpdf", False)``; ``True`` for a frozen one), else None."""
     self = frame.f_locals.get("self")
-    if self is None or not type(self).__module__.startswith("scipy.stats"):
+    method = frame.f_code.co_name
+    if self is None or not type(self).__module__.startswith("scipy.") or (
+            method.startswith("_") and method != "__call__"):
+        return None
+    namespace = vars(sys.modules.get(f"scipy.{subpackage}"))
+    name = next((n for n, v in namespace.items() if v is self), None)
+    if name is not None and method == "__call__":
+        return subpackage, name, None
+    if subpackage != "stats":
         return None
     # a frozen distribution (norm(0, 2)) holds the distribution it freezes
     dist = getattr(self, "dist", None)
@@ -137,11 +145,10 @@ def _distribution_method(frame, subpackage):
     frozen = dist is not None
     # (by type: freezing copies the distribution, so norm(0, 2).dist is not scipy.stats.norm)
     kind = type(dist if frozen else self)
-    stats = sys.modules.get("scipy.stats")
-    name = next((n for n, v in vars(stats).items() if type(v) is kind), None)
+    name = next((n for n, v in namespace.items() if type(v) is kind), None)
     if name is None:
         return None
-    return subpackage, f"{name}.{frame.f_code.co_name}", frozen
+    return subpackage, f"{name}.{method}", frozen
 
 
 def scipy_fix(call: ScipyCall) -> str:
