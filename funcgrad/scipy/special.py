@@ -10,12 +10,14 @@ of any order, comes from the primitives' rules.  Plain ``scipy.special`` ufuncs
 
 Derivatives that are not implemented raise ``NotImplementedError`` when asked for:
 ``zeta`` in ``x``, ``gammainc``/``gammaincc`` in ``a``, ``betainc`` in ``a`` and ``b``,
-``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, ``jv`` in ``v``, ``hyp1f1``
+``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, the Bessel functions
+(``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, ``hyp1f1``
 in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 
 ``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
 ``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``jv`` (and ``bessel_jn``,
-JAX's name: ``J_k`` for ``k = 0..v`` stacked), ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
+JAX's name: ``J_k`` for ``k = 0..v`` stacked), ``yv``, ``iv``, ``ive``, ``kv``, ``kve``,
+``k0``, ``k1``, ``k0e``, ``k1e``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
 ``hyp1f1`` and ``hyp2f1`` are the exception: they take their values from SciPy's ufuncs
 (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
 SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
@@ -39,8 +41,8 @@ from ..typing import Array, ArrayLike, Axis
 from . import _special_more as _more
 from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,  # noqa: F401
                             erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp1f1,
-                            hyp2f1, jv, loggamma, owens_t, poch, sici, spence, sph_harm_y,
-                            wofz)
+                            hyp2f1, iv, ive, jv, k0, k0e, k1, k1e, kv, kve, loggamma, owens_t,
+                            poch, sici, spence, sph_harm_y, wofz, yv)
 from . import _special_elementary as _elementary
 from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
                                   log1p, pseudo_huber, softplus)
