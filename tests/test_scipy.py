@@ -325,6 +325,8 @@ PLAIN_SCIPY_CALLS = [
     ("scipy.stats.norm.logpdf", lambda ns, v: ns.stats.norm.logpdf(1.0, v, v + 1.0)),
     ("scipy.stats.norm.cdf", lambda ns, v: ns.stats.norm.cdf(v, loc=0.3, scale=1.7)),
     ("scipy.stats.norm(...).logpdf", lambda ns, v: ns.stats.norm(0.3, 1.7).logpdf(v)),
+    ("scipy.stats.weibull_min.logpdf",
+     lambda ns, v: ns.stats.weibull_min.logpdf(v + 0.1, 1.7, scale=2.0)),
     ("scipy.stats.multivariate_normal.logpdf",
      lambda ns, v: ns.stats.multivariate_normal.logpdf(v, np.zeros(3), _spd(v.T))),
     ("scipy.linalg.expm", lambda ns, v: ns.linalg.expm(v)),
@@ -406,7 +408,16 @@ def test_import_funcgrad_does_not_import_scipy():
 
 CONTINUOUS = [("norm", ()), ("t", (3.5,)), ("cauchy", ()), ("laplace", ()), ("logistic", ()),
               ("expon", ()), ("gamma", (2.3,)), ("beta", (2.3, 1.7)), ("chi2", (3.0,)),
-              ("uniform", ())]
+              ("uniform", ()), ("lognorm", (0.7,)), ("halfnorm", ()), ("halfcauchy", ()),
+              ("weibull_min", (1.7,)), ("weibull_min", (0.6,)), ("pareto", (2.5,)),
+              ("lomax", (1.8,)), ("rayleigh", ()), ("gumbel_r", ()), ("gumbel_l", ()),
+              ("invgamma", (2.3,))]
+WITHOUT_PPF = {"invgamma"}
+
+
+def _methods(name):
+    every = ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf")
+    return every[:-1] if name in WITHOUT_PPF else every
 
 
 @pytest.mark.parametrize("name,shapes", CONTINUOUS, ids=[c[0] for c in CONTINUOUS])
@@ -414,7 +425,7 @@ def test_continuous_distributions_keep_float32(name, shapes):
     # (audit: t, gamma, beta, chi2 widened float32 to float64 through their constants)
     ours = getattr(fst, name)
     x = np.array([0.2, 0.6], np.float32)
-    for method in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"):
+    for method in _methods(name):
         assert np.asarray(getattr(ours, method)(x, *shapes, scale=1.5)).dtype == np.float32, method
     grad = fg.grad(lambda v: fnp.sum(ours.logpdf(v, *shapes, loc=0.1)))(x)
     assert grad.dtype == np.float32
@@ -427,12 +438,46 @@ def test_continuous_distributions_match_scipy(name, shapes):
     ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
     x = RNG.uniform(-2.5, 4.5, 40) if name != "beta" else RNG.uniform(-0.2, 1.5, 40)
     with np.errstate(all="ignore"):
-        for method in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"):
+        for method in _methods(name):
             arg = RNG.uniform(0.02, 0.98, 40) if method == "ppf" else x
             got = getattr(ours, method)(arg, *shapes, loc=0.3, scale=1.7)
             close(got, getattr(theirs, method)(arg, *shapes, loc=0.3, scale=1.7), 1e-12, 1e-14)
         # positional loc and scale, as SciPy
         close(ours.logpdf(x, *shapes, 0.3, 1.7), theirs.logpdf(x, *shapes, 0.3, 1.7), 1e-12)
+
+
+MORE_CONTINUOUS = [("lognorm", 1), ("halfnorm", 0), ("halfcauchy", 0), ("weibull_min", 1),
+                   ("pareto", 1), ("lomax", 1), ("rayleigh", 0), ("gumbel_r", 0), ("gumbel_l", 0),
+                   ("invgamma", 1)]
+
+
+@pytest.mark.parametrize("name,n_shapes", MORE_CONTINUOUS, ids=[c[0] for c in MORE_CONTINUOUS])
+def test_more_continuous_distributions_differentiate_in_x_shapes_loc_and_scale(name, n_shapes):
+    ours = getattr(fst, name)
+    x = np.array([0.9, 1.6, 2.4, 3.7])  # (inside every support, for loc = 0.3 scale = 0.5)
+    params = np.array([1.3] * n_shapes + [0.3, 0.5])
+    methods = ["logpdf"] + (["logsf", "cdf"] if name != "invgamma" else [])
+    for method in methods:
+        check_jvp_fd(lambda v, p: getattr(ours, method)(v, *p[:-2], loc=p[-2], scale=p[-1]),
+                     [x, params], RNG)
+    if name != "invgamma":
+        check_jvp_fd(lambda q, p: ours.ppf(q, *p[:-2], loc=p[-2], scale=p[-1]),
+                     [np.array([0.1, 0.4, 0.8]), params], RNG)
+    else:  # (gammainc has no derivative in a: it says so)
+        check_jvp_fd(lambda v: ours.cdf(v, 1.3, loc=0.3, scale=0.5)
+                     + ours.logsf(v[::-1], 1.3, loc=0.3, scale=0.5), [x], RNG)
+        with pytest.raises(NotImplementedError, match="with respect to a"):
+            fg.grad(lambda a: ours.cdf(1.0, a))(1.3)
+    # outside the support: -inf, and a zero derivative rather than NaN
+    outside = {"pareto": 0.5, "gumbel_r": None, "gumbel_l": None}.get(name, -1.0)
+    if outside is not None:
+        assert ours.logpdf(outside, *params[:-2]) == -np.inf
+        g = fg.grad(lambda v, p: fnp.sum(ours.logsf(v, *p)) + fnp.sum(ours.cdf(v, *p))
+                    + fnp.sum(ours.logpdf(v, *p)),
+                    argnums=(0, 1) if name != "invgamma" else 0)(np.array([outside]),
+                                                                 params[:-2])
+        g = g if name != "invgamma" else (g, np.zeros(1))
+        assert np.all(np.isfinite(g[0])) and np.all(np.isfinite(g[1])), g
 
 
 @pytest.mark.parametrize("name,shapes", [("poisson", (2.5,)), ("bernoulli", (0.3,)),
@@ -601,6 +646,8 @@ def test_ppf_outside_0_1_is_nan_and_the_ends_are_scipys():
     q = np.array([-0.1, 0.0, 1.0, 1.2, np.nan])
     with np.errstate(all="ignore"):
         for name, shapes in CONTINUOUS:
+            if name in WITHOUT_PPF:
+                continue
             close(getattr(fst, name).ppf(q, *shapes, loc=0.3, scale=1.7),
                   getattr(scipy_stats, name).ppf(q, *shapes, loc=0.3, scale=1.7), 1e-14)
 
@@ -643,10 +690,12 @@ def test_invalid_parameters_give_nan_as_scipy():
     # (audit: scale <= 0 and shapes outside their domain gave numbers, or a math domain
     # error for a Python scale)
     x, q = np.array([-0.5, 0.3, 2.0]), np.array([0.1, 0.5, 0.9])
-    bad_shapes = {"t": (-1.0,), "gamma": (0.0,), "beta": (-1.0, 0.5), "chi2": (-2.0,)}
+    bad_shapes = {"t": (-1.0,), "gamma": (0.0,), "beta": (-1.0, 0.5), "chi2": (-2.0,),
+                  "lognorm": (0.0,), "weibull_min": (-1.0,), "pareto": (0.0,), "lomax": (-2.0,),
+                  "invgamma": (0.0,)}
     for name, shapes in CONTINUOUS:
         ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
-        for method in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf"):
+        for method in _methods(name):
             arg = q if method == "ppf" else x
             for scale in (-1.0, 0.0, np.array([-1.0, 1.0, 2.0])):
                 close(getattr(ours, method)(arg, *shapes, scale=scale),

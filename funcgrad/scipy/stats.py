@@ -8,7 +8,8 @@ Each distribution is an object with SciPy's methods and signatures
 method goes through ``gammainc``/``betainc`` (``gamma.cdf``, ``t.cdf``, ``binom.cdf``...)
 its derivative in the shape parameter raises ``NotImplementedError``, as theirs does.
 Calling a distribution freezes its parameters, as SciPy's (``norm(0.0, 2.0).logpdf(x)``).
-The machinery is in :mod:`._distn`.
+The machinery is in :mod:`._distn`; ``lognorm``, ``weibull_min``, ``pareto``... in
+:mod:`._continuous_more`.
 
 >>> import numpy as np, funcgrad as fg
 >>> float(fg.grad(lambda m: norm.logpdf(1.0, loc=m))(0.0))
@@ -22,12 +23,15 @@ import numpy as np
 from .. import numpy as fnp
 from . import _ppf
 from . import special as sp
+from . import _continuous_more as _more
+from ._continuous_more import (gumbel_l, gumbel_r, halfcauchy, halfnorm, invgamma,  # noqa: F401
+                               lognorm, lomax, pareto, rayleigh, weibull_min)
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
 from ..typing import Array, ArrayLike
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
            "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
-           "geom", "nbinom"]
+           "geom", "nbinom"] + _more.__all__
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _INF = math.inf
