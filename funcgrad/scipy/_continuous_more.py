@@ -48,7 +48,8 @@ def _lognorm_standard(fn, sign, at_zero):
 
 lognorm = rv_continuous(
     "lognorm", shapes=("s",), _logpdf=_lognorm_logpdf,
-    _cdf=_lognorm_standard(sp.ndtr, 1.0, 0.0), _logcdf=_lognorm_standard(sp.log_ndtr, 1.0, -math.inf),
+    _cdf=_lognorm_standard(sp.ndtr, 1.0, 0.0),
+    _logcdf=_lognorm_standard(sp.log_ndtr, 1.0, -math.inf),
     _sf=_lognorm_standard(sp.ndtr, -1.0, 1.0), _logsf=_lognorm_standard(sp.log_ndtr, -1.0, 0.0),
     _ppf=lambda q, s: fnp.exp(sp.ndtri(q) * s))
 
