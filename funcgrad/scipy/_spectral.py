@@ -146,7 +146,8 @@ def eigvals(a: ArrayLike, b: Optional[ArrayLike] = None, overwrite_a: bool = Fal
     >>> float(fg.grad(lambda t: np.real(np.sum(fsl.eigvals(t * np.diag([1.0, 2.0])) ** 2)))(3.0))
     30.0
     """
-    return eig(a, b, left=False, right=False, homogeneous_eigvals=homogeneous_eigvals)
+    w = eig(a, b, left=False, right=False, homogeneous_eigvals=homogeneous_eigvals)
+    return w[0] if isinstance(w, tuple) else w  # (no vectors asked: the values alone)
 
 
 def schur(a: ArrayLike, output: str = "real", lwork: Optional[int] = None,
