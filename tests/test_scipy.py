@@ -142,6 +142,9 @@ def test_polygamma_multigammaln_and_riemann_zeta():
     close(fsp.polygamma(np.array([0, 1, 2]), 1.5), scipy_special.polygamma([0, 1, 2], 1.5), 1e-12)
     close(fsp.multigammaln(x + 2, 3), scipy_special.multigammaln(x + 2, 3), 1e-13)
     close(fsp.zeta(np.array([1.5, 2.0, 7.0])), scipy_special.zeta([1.5, 2.0, 7.0]), 1e-13)
+    close(fsp.zeta(3.0, 2.5, None), scipy_special.zeta(3.0, 2.5, None), 1e-13)  # (SciPy's out)
+    with pytest.raises(TypeError, match="use the returned value"):
+        fsp.zeta(3.0, 2.5, np.empty(()))
 
 
 @pytest.mark.parametrize("kw", [{}, {"axis": 0}, {"axis": 1, "keepdims": True},

@@ -227,7 +227,7 @@ def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
     return higher
 
 
-def zeta(x: ArrayLike, q: Optional[ArrayLike] = None) -> Array:
+def zeta(x: ArrayLike, q: Optional[ArrayLike] = None, out: None = None) -> Array:
     """The Hurwitz zeta function ``sum over k >= 0 of (k + q)**-x`` (for ``x > 1``), or
     Riemann's with ``q=None`` (``x > 1``; SciPy's continuation to ``x < 1`` gives NaN
     here).  Differentiable in ``q``: ``-x zeta(x + 1, q)``; in ``x`` it raises
@@ -236,6 +236,9 @@ def zeta(x: ArrayLike, q: Optional[ArrayLike] = None) -> Array:
     >>> round(float(zeta(2.0)), 14) == round(math.pi ** 2 / 6, 14)
     True
     """
+    if out is not None:
+        raise TypeError("zeta(..., out=...) would write into an array, but funcgrad's results "
+                        "are new arrays: use the returned value, y = zeta(x, q)")
     return _sp.zeta(_operand(x), 1.0 if q is None else _operand(q))
 
 
