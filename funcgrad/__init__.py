@@ -37,13 +37,37 @@ def _scipy_special_ufunc(ufunc):
     a ufunc of it can only arrive once the user's code has imported it."""
     special = _sys.modules.get("scipy.special")
     name = getattr(ufunc, "__name__", None)
-    if special is None or name is None or getattr(special, name, None) is not ufunc:
+    if special is None or name is None:
         return None
+    if getattr(special, name, None) is not ufunc:
+        # a private ufunc behind one of SciPy's Python functions (zeta(x, q) calls
+        # _zeta(x, q)): funcgrad's function of the public name takes the same arguments
+        private = _sys.modules.get("scipy.special._ufuncs")
+        if name not in _SCIPY_PRIVATE_UFUNCS or getattr(private, name, None) is not ufunc:
+            return None
+        name = _SCIPY_PRIVATE_UFUNCS[name]
     from .scipy import special as ours
     return getattr(ours, name, None)
 
 
+_SCIPY_PRIVATE_UFUNCS = {"_zeta": "zeta", "_riemann_zeta": "zeta"}
+
+
+def _scipy_twin(path):
+    """``funcgrad.scipy``'s object under a dotted name (``"special.logsumexp"``,
+    ``"stats.norm.logpdf"``), else None: what errors raised inside SciPy's code name as the
+    replacement.  Asked only on that error path (SciPy is loaded then)."""
+    from . import scipy as ours
+    found = ours
+    for part in path.split("."):
+        found = getattr(found, part, None)
+        if found is None:  # (not None.__init__, which is callable)
+            return None
+    return found
+
+
 numpy._methods.register_ufunc_resolver(_scipy_special_ufunc)
+numpy._scipy_calls.register_twin_resolver(_scipy_twin)
 
 if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and editors
     from . import autograd, graph, lax, profiler  # noqa: F401

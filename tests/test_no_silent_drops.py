@@ -73,6 +73,14 @@ def test_other_conversions_raise(route):
     assert_refused(f, "fg.stop_gradient")
 
 
+def test_a_conversion_inside_scipy_names_the_scipy_function():
+    scipy_integrate = pytest.importorskip("scipy.integrate")
+    assert_refused(lambda x: scipy_integrate.quad(np.sin, 0.0, x[0])[0],
+                   "scipy.integrate.quad converts its input to a Python float, which would "
+                   "drop the derivative", "funcgrad.scipy.integrate has no quad",
+                   "fg.custom_vjp", "fg.stop_gradient")
+
+
 def test_forward_mode_refuses_too():
     with pytest.raises(DerivativeDroppedError):
         fg.jvp(lambda x: float(np.sum(x)) * x, (X,), (np.ones(3),))

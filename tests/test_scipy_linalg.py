@@ -374,6 +374,82 @@ def test_funm_matches_scipy_and_expm():
     assert 0 < float(err) < 1e-13
 
 
+# --- more of scipy.linalg: matrix trigonometry, expm_frechet, Lyapunov, structured matrices,
+# eigvals, lstsq ------------------------------------------------------------------------------
+
+SMALL = A[:3, :3] * 0.5
+COMPLEX = SMALL + 0.3j * RNG.standard_normal((3, 3))
+E = RNG.standard_normal((3, 3))
+C, R = RNG.standard_normal(4), RNG.standard_normal(3)
+
+MORE_VALUES = [
+    ("cosm", (SMALL,)), ("cosm", (COMPLEX,)), ("sinm", (SMALL,)), ("sinm", (COMPLEX,)),
+    ("tanm", (SMALL,)), ("tanm", (COMPLEX,)), ("coshm", (SMALL,)), ("coshm", (COMPLEX,)),
+    ("sinhm", (SMALL,)), ("tanhm", (COMPLEX,)), ("expm_frechet", (SMALL, E)),
+    ("solve_continuous_lyapunov", (SMALL - 2 * np.eye(3), SPD[:3, :3])),
+    ("solve_continuous_lyapunov", (COMPLEX - 2 * np.eye(3), SPD[:3, :3])),
+    ("solve_lyapunov", (SMALL - 2 * np.eye(3), E)),
+    ("solve_discrete_lyapunov", (SMALL, SPD[:3, :3])), ("solve_discrete_lyapunov", (COMPLEX, E)),
+    ("toeplitz", (C, R)), ("toeplitz", (C,)), ("toeplitz", (C + 1j,)), ("hankel", (C, R)),
+    ("hankel", (C,)), ("circulant", (C,)), ("khatri_rao", (SMALL, E)), ("eigvals", (SMALL,)),
+    ("eigvals", (SMALL, SPD[:3, :3])),
+]
+
+
+@pytest.mark.parametrize("name,args", MORE_VALUES, ids=[f"{v[0]}{i}" for i, v in
+                                                        enumerate(MORE_VALUES)])
+def test_more_linalg_matches_scipy(name, args):
+    got, want = getattr(fsl, name)(*args), getattr(sl, name)(*args)
+    for g, w in zip(*((got, want) if isinstance(want, tuple) else ((got,), (want,)))):
+        assert np.asarray(g).dtype == w.dtype, (np.asarray(g).dtype, w.dtype)
+        close(g, w)
+
+
+def test_toeplitz_and_circulant_take_batches_as_scipy():
+    cs, rs = RNG.standard_normal((2, 4)), RNG.standard_normal((2, 3))
+    close(fsl.toeplitz(cs, rs), np.stack([sl.toeplitz(c, r) for c, r in zip(cs, rs)]))
+    close(fsl.circulant(cs), np.stack([sl.circulant(c) for c in cs]))
+    with pytest.raises(ValueError, match="ravel them first"):
+        fsl.hankel(cs)
+
+
+@pytest.mark.parametrize("b", [B[:, 0], B[:, :2]], ids=["1-d", "2-d"])
+def test_lstsq_matches_scipy(b):
+    tall = RNG.standard_normal((4, 3))
+    for a, rhs in ((tall, b), (tall.T, b[:3])):
+        got, want = fsl.lstsq(a, rhs), sl.lstsq(a, rhs)
+        for g, w in zip(got[:2] + got[3:], want[:2] + want[3:]):
+            assert np.shape(g) == np.shape(w)
+            if np.size(w):  # (residues: empty for an underdetermined system)
+                close(g, w)
+        assert got[2] == want[2]
+    check_jvp_fd(lambda m, v: fsl.lstsq(m, v)[0], [tall, b], RNG)
+    check_jvp_fd(lambda m, v: fsl.lstsq(m, v)[1], [tall, b], RNG)
+
+
+MORE_DERIVATIVES = [
+    (fsl.cosm, (SMALL,)), (fsl.sinm, (SMALL,)), (fsl.tanm, (SMALL,)), (fsl.coshm, (SMALL,)),
+    (fsl.sinhm, (SMALL,)), (fsl.tanhm, (SMALL,)),
+    (lambda a, e: fsl.expm_frechet(a, e, compute_expm=False), (SMALL, E)),
+    (fsl.solve_continuous_lyapunov, (SMALL - 2 * np.eye(3), E)),
+    (fsl.solve_discrete_lyapunov, (SMALL, E)), (fsl.toeplitz, (C, R)), (fsl.hankel, (C, R)),
+    (fsl.circulant, (C,)), (fsl.khatri_rao, (SMALL, E)),
+    (lambda a: fnp.abs(fsl.eigvals(a + a.T)), (SMALL,)),
+]
+
+
+@pytest.mark.parametrize("f,args", MORE_DERIVATIVES, ids=range(len(MORE_DERIVATIVES)))
+def test_more_linalg_derivatives_match_central_differences(f, args):
+    check_jvp_fd(f, list(args), RNG)
+
+
+def test_expm_frechet_is_the_derivative_of_expm_and_differentiates_again():
+    t = 1e-6
+    fd = (sl.expm(SMALL + t * E) - sl.expm(SMALL - t * E)) / (2 * t)
+    close(fsl.expm_frechet(SMALL, E)[1], fd, 1e-8)
+    check_second_order(lambda a: fsl.expm_frechet(a, E, compute_expm=False), [SMALL], RNG)
+
+
 # --- signal ------------------------------------------------------------------------------------
 
 SHAPES = [((7,), (3,)), ((3,), (7,)), ((4,), (4,)), ((5, 6), (2, 3)), ((2, 3), (5, 6)),

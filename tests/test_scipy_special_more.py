@@ -30,6 +30,9 @@ CALLS = [(name, (X,)) for name in ("erfcx", "dawsn", "exp1", "expi", "spence", "
     ("poch", (X, Y)), ("boxcox", (X, Y)), ("boxcox1p", (X, Y)), ("owens_t", (X, Y)),
     # (moderate parameters: SciPy takes minutes on some of the edges for these two)
     ("jv", (np.round(Y), X)), ("jv", (Y / 3, np.abs(X))),
+    ("yv", (np.round(Y), X)), ("yv", (Y / 3, np.abs(X))), ("iv", (np.round(Y), X)),
+    ("iv", (Y / 3, np.abs(X))), ("ive", (Y / 3, X)), ("kv", (Y / 3, X)), ("kve", (Y / 3, X)),
+    ("k0", (X,)), ("k1", (X,)), ("k0e", (X,)), ("k1e", (X,)),
     ("hyp1f1", (X[:200], Y[:200] - 10, Z[:200])),
     ("hyp2f1", (X[:200] / 3, Y[:200] / 3, np.abs(Z[:200]), W[:200] / 10)),
 ]
@@ -150,6 +153,45 @@ def test_bessel_jn_stacks_jv_as_jax():
     assert fsp.bessel_jn(z.astype(np.float32), v=1).dtype == np.float32
     with pytest.raises(ValueError, match="non-negative int"):
         fsp.bessel_jn(z, v=1.5)
+
+
+def test_bessel_derivatives_are_the_recurrences():
+    # closed forms of half-integer order: K_1/2(z) = sqrt(pi/2z) e**-z,
+    # I_1/2(z) = sqrt(2/(pi z)) sinh(z), Y_1/2(z) = -sqrt(2/(pi z)) cos(z)
+    z = np.array([0.3, 1.0, 2.5, 7.0])
+    c = np.sqrt(2 / (np.pi * z))
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(fsp.kv(0.5, v)))(z),
+                               -np.sqrt(np.pi / (2 * z)) * np.exp(-z) * (1 + 0.5 / z), 1e-13)
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(fsp.iv(0.5, v)))(z),
+                               c * (np.cosh(z) - np.sinh(z) / (2 * z)), 1e-13)
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(fsp.yv(0.5, v)))(z),
+                               c * (np.sin(z) + np.cos(z) / (2 * z)), 1e-13)
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(fsp.kve(0.5, v)))(z),
+                               -0.5 * np.sqrt(np.pi / 2) * z ** -1.5, 1e-13)
+    # ive = iv exp(-|z|) on both sides of 0 (iv of an integer order is defined there)
+    w = np.array([-2.0, -0.5, 0.5, 2.0])
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(fsp.ive(1.0, v)))(w),
+                               scipy_special.ivp(1.0, w) * np.exp(-np.abs(w))
+                               - np.sign(w) * scipy_special.ive(1.0, w), 1e-13)
+    for f, fp in ((fsp.k0, lambda v: -scipy_special.k1(v)),
+                  (fsp.k1, lambda v: scipy_special.kvp(1, v)),
+                  (fsp.k0e, lambda v: (scipy_special.kvp(0, v) + scipy_special.k0(v)) * np.exp(v)),
+                  (fsp.k1e, lambda v: (scipy_special.kvp(1, v) + scipy_special.k1(v)) * np.exp(v))):
+        np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(f(v)))(z), fp(z), 1e-13)
+    check_second_order(lambda v: fnp.sum(fsp.kv(1.5, v) * fsp.k1e(v)), [z], RNG)
+
+
+def test_plain_scipy_bessel_ufuncs_differentiate():
+    z = np.array([0.3, 1.0, 2.5])
+    np.testing.assert_allclose(
+        fg.grad(lambda v: np.sum(scipy_special.kv(2.5, v) + scipy_special.k0(v)))(z),
+        scipy_special.kvp(2.5, z) - scipy_special.k1(z), 1e-13)
+
+
+def test_ive_of_a_complex_argument_has_no_derivative():
+    z = np.array([1.0 + 0.5j])
+    with pytest.raises(NotImplementedError, match="not holomorphic"):
+        fg.grad(lambda v: fnp.sum(fsp.ive(1.0, v)), holomorphic=True)(z)
 
 
 def test_gammasgn_has_a_zero_derivative():

@@ -18,17 +18,19 @@ import numpy as np
 from ..core import ConcretizationError, DerivativeDroppedError, concrete
 from ..interpreters.forward import JVPTracer
 from ..interpreters.reverse import ReverseTracer
+from ._scipy_calls import scipy_call, scipy_fix
 
-__all__ = ["DROPS_DERIVATIVE", "carried_derivative", "attach_conversions"]
+__all__ = ["DROPS_DERIVATIVE", "carried_derivative", "derivative_dropped", "attach_conversions"]
 
-DROPS_DERIVATIVE = (
-    "{what} would drop the derivative this value carries (it depends on the input of "
-    "{transform}), silently: every result computed from it would be wrong. Keep it "
-    "traced instead: use NumPy's functions, not math's (np.sin(x), not "
-    "math.sin(x)); build arrays from traced values with np.stack([...]) or fnp.array([...]) "
-    "rather than filling a preallocated NumPy array (out[i] = v), or update a traced array "
-    "with x = x.at[i].set(v). To drop the derivative on purpose, say so: "
-    "fg.stop_gradient(x), or x.item().")
+_DROPS = ("{what} would drop the derivative this value carries (it depends on the input of "
+          "{transform}), silently: every result computed from it would be wrong.")
+_ADVICE = (
+    "use NumPy's functions, not math's (np.sin(x), not math.sin(x)); build arrays from "
+    "traced values with np.stack([...]) or fnp.array([...]) rather than filling a "
+    "preallocated NumPy array (out[i] = v), or update a traced array with "
+    "x = x.at[i].set(v). To drop the derivative on purpose, say so: fg.stop_gradient(x), "
+    "or x.item().")
+DROPS_DERIVATIVE = _DROPS + " Keep it traced instead: " + _ADVICE
 
 
 def carried_derivative(x):
@@ -47,24 +49,37 @@ def carried_derivative(x):
             return None
 
 
-def _refuse(x, what):
+def derivative_dropped(what, becomes, transform):
+    """The error for a conversion (``what``: "float()") that would turn a value carrying
+    ``transform``'s derivative into ``becomes`` ("a Python float").  Inside SciPy's code
+    it names the SciPy function the user called and funcgrad's replacement for it."""
+    call = scipy_call()
+    if call is None:
+        return DerivativeDroppedError(DROPS_DERIVATIVE.format(what=what, transform=transform))
+    return DerivativeDroppedError(
+        _DROPS.format(what=f"{call.function} converts its input to {becomes}, which",
+                      transform=transform)
+        + " " + scipy_fix(call) + " In your own code, keep values traced: " + _ADVICE)
+
+
+def _refuse(x, what, becomes):
     transform = carried_derivative(x)
     if transform is not None:
-        raise DerivativeDroppedError(DROPS_DERIVATIVE.format(what=what, transform=transform))
+        raise derivative_dropped(what, becomes, transform)
 
 
 def _float(self):
-    _refuse(self, "float()")
+    _refuse(self, "float()", "a Python float")
     return float(concrete(self))
 
 
 def _complex(self):
-    _refuse(self, "complex()")
+    _refuse(self, "complex()", "a Python complex number")
     return complex(concrete(self))
 
 
 def _tolist(self):
-    _refuse(self, ".tolist()")
+    _refuse(self, ".tolist()", "a Python list")
     return np.asarray(concrete(self)).tolist()
 
 

@@ -5,14 +5,15 @@ import sys
 
 import numpy as np
 
-from ..core import ConcretizationError, DerivativeDroppedError, _state, concrete
+from ..core import ConcretizationError, _state, concrete
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
                histograms, indexing, indextricks, linalg,
                manipulation, nanfunctions, padding, polynomial, products, queries, ranges,
                reductions, searching, sets, signal, statistics, ufuncs)
-from ._conversions import DROPS_DERIVATIVE, carried_derivative
+from ._conversions import carried_derivative, derivative_dropped
+from ._scipy_calls import scipy_call, scipy_fix
 from ._convert import operand as _operand
 
 _EMPTY: dict = {}
@@ -68,55 +69,14 @@ def _resolve_ufunc(ufunc):
 
 
 def _ufunc_label(ufunc):
-    """``scipy.special.jv`` for one of SciPy's ufuncs (when SciPy is loaded), else
+    """``scipy.special.jv`` for one of SciPy's ufuncs (when SciPy is loaded; its private
+    ones, behind a Python function such as ``lambertw``, by their module), else
     ``numpy.<name>``."""
     name = getattr(ufunc, "__name__", repr(ufunc))
-    special = sys.modules.get("scipy.special")
-    if special is not None and getattr(special, name, None) is ufunc:
-        return f"scipy.special.{name}"
+    for module in ("scipy.special", "scipy.special._ufuncs", "scipy.special._special_ufuncs"):
+        if getattr(sys.modules.get(module), name, None) is ufunc:
+            return f"{module}.{name}"
     return f"numpy.{name}"
-
-
-def scipy_hint():
-    """A sentence naming ``funcgrad.scipy``'s twin when SciPy code is on the stack (SciPy's
-    non-ufunc functions meet a traced value through np.asarray or a NumPy function),
-    else an empty string."""
-    # SciPy's frames next to the failure: the outermost of them is the function the user
-    # called (scipy.special.logsumexp); the innermost is often a private helper
-    # (scipy._lib._array_api) with no twin.  A user's frame ends the run: SciPy further
-    # out (scipy.optimize calling the user's function) did not meet the traced value.
-    # A frame of scipy._lib (a decorator that converts the arguments before calling the
-    # function) names the function it wraps among its locals.
-    called = None
-    frame = sys._getframe(1)
-    while frame is not None:
-        module = frame.f_globals.get("__name__", "")
-        if module.startswith("scipy."):
-            if _public_scipy(module):
-                called = (module, frame.f_code.co_name)
-            else:
-                called = next(((v.__module__, v.__name__) for v in frame.f_locals.values()
-                               if callable(v) and _public_scipy(getattr(v, "__module__", None))
-                               and hasattr(v, "__name__")), called)
-        elif module.split(".")[0] not in ("funcgrad", "numpy"):
-            break
-        frame = frame.f_back
-    if called is None:
-        return ""
-    module, where = called
-    package = "funcgrad." + ".".join(module.split(".")[:2])
-    twin = sys.modules.get(package)  # named only if loaded: funcgrad.numpy imports no scipy front
-    fix = (f"{package}.{where}" if twin is not None and callable(getattr(twin, where, None))
-           else package)
-    return (f" It happened inside SciPy ({module}.{where}), which funcgrad cannot "
-            f"differentiate: call {fix} instead (SciPy's names, differentiable; see "
-            f"{package}.__all__).")
-
-
-def _public_scipy(module):
-    """Is ``module`` one of SciPy's public subpackages (or a module inside one)?"""
-    parts = module.split(".") if isinstance(module, str) else ()
-    return len(parts) > 1 and parts[0] == "scipy" and not parts[1].startswith("_")
 
 
 def _ufunc_keywords(ufunc, kwargs):
@@ -160,6 +120,10 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 def _unsupported(what, kwargs):
     extra = f" with arguments {sorted(kwargs)}" if kwargs else ""
+    call = scipy_call()
+    if call is not None:  # (met inside SciPy's code: name what the user called)
+        return (f"{call.function} calls {what}{extra}, which is not supported on arrays "
+                f"traced by funcgrad. " + scipy_fix(call))
     if what.startswith("scipy.special."):
         return (f"{what}{extra} is not supported on arrays traced by funcgrad: "
                 "funcgrad.scipy.special has the differentiable special functions (see its "
@@ -167,8 +131,7 @@ def _unsupported(what, kwargs):
                 "with fg.custom_vjp.")
     return (f"{what}{extra} is not supported on arrays traced by funcgrad. The supported NumPy "
             "functions are those in funcgrad.numpy (see funcgrad.numpy.__all__); rewrite the "
-            "computation with them, or give it its own derivative with fg.custom_vjp."
-            + scipy_hint())
+            "computation with them, or give it its own derivative with fg.custom_vjp.")
 
 
 def _build_function_table():
@@ -220,9 +183,9 @@ def _array(self, dtype=None, copy=None):
     self._check_alive()  # an escaped tracer: EscapedTracerError naming its transform
     transform = carried_derivative(self)
     if transform is not None:
-        raise DerivativeDroppedError(DROPS_DERIVATIVE.format(
-            what="Converting it to a plain NumPy array (np.asarray, np.array, or a NumPy "
-                 "function given a list holding it)", transform=transform) + scipy_hint())
+        raise derivative_dropped(
+            "Converting it to a plain NumPy array (np.asarray, np.array, or a NumPy function "
+            "given a list holding it)", "a plain NumPy array", transform)
     try:  # no derivative to lose: the concrete value, if one exists
         return np.asarray(concrete(self), dtype=dtype)
     except ConcretizationError as e:
@@ -234,6 +197,12 @@ def _array(self, dtype=None, copy=None):
             f"yet. This happens when a plain NumPy array is indexed by it (a[i]), which NumPy "
             f"does without asking funcgrad. Index through funcgrad instead: fnp.take(a, i, "
             f"axis=...) or fnp.at(a)[i].get().") from reason
+    call = scipy_call()
+    if call is not None:
+        raise TypeError(
+            f"{call.function} converts its input to a plain NumPy array, which a traced value "
+            f"cannot become: under vmap its values are a batch, under jit they are not known "
+            f"yet. " + scipy_fix(call)) from reason
     raise TypeError(
         "a traced value cannot be turned into a plain NumPy array: under vmap its values are "
         "a batch, under jit they are not known yet. Use funcgrad.numpy functions on it "

@@ -20,15 +20,20 @@ with differentiable primitives, so derivatives of every order follow:
   ``exp(-h**2 (1 + a**2)/2) / (2 pi (1 + a**2))``;
 - ``hyp1f1``/``hyp2f1`` in ``z``: ``(a/b) 1F1(a+1; b+1; z)``,
   ``(ab/c) 2F1(a+1, b+1; c+1; z)``;
-- ``jv(v, z)`` in ``z``: ``(jv(v - 1, z) - jv(v + 1, z))/2`` (in ``v``: none);
+- ``jv(v, z)`` in ``z``: ``(jv(v - 1, z) - jv(v + 1, z))/2`` (in ``v``: none); likewise
+  ``yv``; ``iv``: ``(iv(v - 1, z) + iv(v + 1, z))/2``; ``kv``: ``-(kv(v - 1, z) +
+  kv(v + 1, z))/2``; the scaled ``ive = iv exp(-|z|)`` and ``kve = kv exp(z)`` add
+  ``-sign(z) ive`` and ``kve`` (``ive`` of complex ``z`` is not holomorphic: its
+  derivative raises); ``k0' = -k1``, ``k1' = -k0 - k1/z`` and their scaled ``k0e``,
+  ``k1e``;
 - ``wofz`` (the Faddeeva function, complex): ``w' = 2i/sqrt(pi) - 2z w``;
 - ``sph_harm_y(n, m, theta, phi)``: ``i m Y`` in ``phi`` and
   ``m cot(theta) Y_n^m + sqrt((n - m)(n + m + 1)) exp(-i phi) Y_n^(m+1)`` in ``theta``
   (infinite at the poles ``theta = 0, pi`` for ``m != 0``).
 
 ``gammasgn`` is piecewise constant (no derivative, as ``sign``).  A derivative with no
-closed form (``hyp1f1`` in ``a``, ``b``; ``hyp2f1`` in ``a``, ``b``, ``c``; ``jv`` in
-``v``) or of an integer argument (``expn``'s ``n``, ``sph_harm_y``'s ``n`` and ``m``) is
+closed form (``hyp1f1`` in ``a``, ``b``; ``hyp2f1`` in ``a``, ``b``, ``c``; the Bessel
+functions' ``v``) or of an integer argument (``expn``'s ``n``, ``sph_harm_y``'s ``n`` and ``m``) is
 a linear rule that raises ``NotImplementedError`` naming the argument when that
 derivative is asked for.
 """
@@ -37,7 +42,7 @@ import math
 from ..core import _state
 from ._elementwise import elementwise
 from .elementwise import (abs as _abs, cos, equal, erf, exp, expm1, less, log, log1p, maximum,
-                          sin, sqrt, square, tan, where)
+                          sign, sin, sqrt, square, tan, where)
 from .special import digamma
 
 _EMPTY: dict = {}
@@ -121,6 +126,31 @@ sici_ci_p = _declare("sici_ci", lambda g, x, y: g * (cos(x) / x), kernel=_scipy(
 # Bessel's J_v(z): J_v' = (J_{v-1} - J_{v+1}) / 2
 jv_p = _declare("jv", _not_implemented("jv(v, z)", "v", "z"),
                 lambda g, v, z, out: g * ((jv(v - 1.0, z) - jv(v + 1.0, z)) * 0.5))
+yv_p = _declare("yv", _not_implemented("yv(v, z)", "v", "z"),
+                lambda g, v, z, out: g * ((yv(v - 1.0, z) - yv(v + 1.0, z)) * 0.5))
+# the modified Bessel functions: I_v' = (I_{v-1} + I_{v+1})/2, K_v' = -(K_{v-1} + K_{v+1})/2
+iv_p = _declare("iv", _not_implemented("iv(v, z)", "v", "z"),
+                lambda g, v, z, out: g * ((iv(v - 1.0, z) + iv(v + 1.0, z)) * 0.5))
+kv_p = _declare("kv", _not_implemented("kv(v, z)", "v", "z"),
+                lambda g, v, z, out: g * ((kv(v - 1.0, z) + kv(v + 1.0, z)) * -0.5))
+
+
+def _ive_lin_z(g, v, z, out):
+    if getattr(z, "dtype", None) is not None and z.dtype.kind == "c":
+        raise NotImplementedError(
+            "ive(v, z) = iv(v, z) exp(-|Re z|) is not holomorphic in a complex z, so it has "
+            "no complex derivative: differentiate iv(v, z) * exp(-abs(real(z))) written out, "
+            "or pass a real z")
+    return g * ((ive(v - 1.0, z) + ive(v + 1.0, z)) * 0.5 - sign(z) * out)
+
+
+ive_p = _declare("ive", _not_implemented("ive(v, z)", "v", "z"), _ive_lin_z)
+kve_p = _declare("kve", _not_implemented("kve(v, z)", "v", "z"),
+                 lambda g, v, z, out: g * (out - (kve(v - 1.0, z) + kve(v + 1.0, z)) * 0.5))
+k0_p = _declare("k0", lambda g, x, y: g * -k1(x))
+k1_p = _declare("k1", lambda g, x, y: g * -(k0(x) + y / x))
+k0e_p = _declare("k0e", lambda g, x, y: g * (y - k1e(x)))
+k1e_p = _declare("k1e", lambda g, x, y: g * (y - k0e(x) - y / x))
 # w(z) = exp(-z**2) erfc(-iz), holomorphic (complex results, also of real arguments)
 wofz_p = _declare("wofz", lambda g, z, w: g * (2j / _SQRT_PI - z * w * 2.0))
 fresnel_s_p = _declare("fresnel_s", lambda g, z, y: g * sin(square(z) * (math.pi / 2)),
@@ -204,10 +234,12 @@ sph_harm_y_p = _declare("sph_harm_y", _not_implemented("sph_harm_y(n, m, theta, 
 
 (erfcx, dawsn, exp1, expi, expn, spence, loggamma, gammasgn, sici_si, sici_ci, fresnel_s,
  fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz,
- sph_harm_y, jv) = map(_call, (
+ sph_harm_y, jv, yv, iv, kv, ive, kve, k0, k1, k0e, k1e) = map(_call, (
     erfcx_p, dawsn_p, exp1_p, expi_p, expn_p, spence_p, loggamma_p, gammasgn_p, sici_si_p,
     sici_ci_p, fresnel_s_p, fresnel_c_p, poch_p, boxcox_p, boxcox1p_p, owens_t_p, hyp1f1_p,
-    hyp2f1_p, wofz_p, sph_harm_y_p, jv_p))
+    hyp2f1_p, wofz_p, sph_harm_y_p, jv_p, yv_p, iv_p, kv_p, ive_p, kve_p, k0_p, k1_p, k0e_p,
+    k1e_p))
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn",
            "sici_si", "sici_ci", "fresnel_s", "fresnel_c", "poch", "boxcox", "boxcox1p",
-           "owens_t", "hyp1f1", "hyp2f1", "wofz", "sph_harm_y", "jv"]
+           "owens_t", "hyp1f1", "hyp2f1", "wofz", "sph_harm_y", "jv", "yv", "iv", "kv", "ive",
+           "kve", "k0", "k1", "k0e", "k1e"]

@@ -14,7 +14,8 @@ from ..primitives import special_scipy as _ss
 from ..typing import Array, ArrayLike
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
-           "fresnel", "wofz", "sph_harm_y", "jv", "bessel_jn", "poch", "boxcox", "boxcox1p",
+           "fresnel", "wofz", "sph_harm_y", "jv", "yv", "iv", "ive", "kv", "kve", "k0", "k1",
+           "k0e", "k1e", "bessel_jn", "poch", "boxcox", "boxcox1p",
            "owens_t", "hyp1f1", "hyp2f1", "factorial", "comb", "bernoulli"]
 
 
@@ -98,6 +99,71 @@ jv = _front(_ss.jv, "v, z", """Bessel's function of the first kind ``J_v(z)`` of
     >>> import funcgrad as fg
     >>> float(jv(0, 0.0)), float(fg.grad(jv, 1)(1.0, 0.0))
     (1.0, 0.5)
+    """)
+yv = _front(_ss.yv, "v, z", """Bessel's function of the second kind ``Y_v(z)`` of real
+    order ``v``; derivative in ``z``: ``(yv(v - 1, z) - yv(v + 1, z))/2``.  In ``v`` it
+    raises ``NotImplementedError``.
+
+    >>> import math
+    >>> round(float(yv(0.5, 2.0)) / (-math.sqrt(1 / math.pi) * math.cos(2.0)), 12)
+    1.0
+    """)
+iv = _front(_ss.iv, "v, z", """The modified Bessel function of the first kind ``I_v(z)`` of
+    real order ``v``; derivative in ``z``: ``(iv(v - 1, z) + iv(v + 1, z))/2``.  In ``v`` it
+    raises ``NotImplementedError``.
+
+    >>> import funcgrad as fg
+    >>> float(iv(0, 0.0)), float(fg.grad(iv, 1)(1.0, 0.0))
+    (1.0, 0.5)
+    """)
+ive = _front(_ss.ive, "v, z", """The exponentially scaled ``iv(v, z) exp(-|z|)`` (no
+    overflow for large ``z``); derivative in a real ``z``:
+    ``(ive(v - 1, z) + ive(v + 1, z))/2 - sign(z) ive(v, z)``.
+
+    >>> float(ive(0, 0.0)), float(ive(1, 800.0)) > 0
+    (1.0, True)
+    """)
+kv = _front(_ss.kv, "v, z", """The modified Bessel function of the second kind ``K_v(z)``
+    of real order ``v`` (as in the Matern kernel); derivative in ``z``:
+    ``-(kv(v - 1, z) + kv(v + 1, z))/2``.  In ``v`` it raises ``NotImplementedError``.
+
+    >>> import math
+    >>> round(float(kv(0.5, 2.0)) / (math.sqrt(math.pi / 4) * math.exp(-2.0)), 12)
+    1.0
+    """)
+kve = _front(_ss.kve, "v, z", """The exponentially scaled ``kv(v, z) exp(z)``; derivative
+    in ``z``: ``kve(v, z) - (kve(v - 1, z) + kve(v + 1, z))/2``.
+
+    >>> import math, funcgrad as fg
+    >>> round(float(fg.grad(kve, 1)(0.5, 2.0)) / (-math.sqrt(math.pi) / 8), 12)  # sqrt(pi/2z)
+    1.0
+    """)
+k0 = _front(_ss.k0, "x", """``K_0(x)``, the modified Bessel function of the second kind of
+    order 0; derivative ``-k1(x)``.
+
+    >>> import funcgrad as fg
+    >>> float(fg.grad(k0)(1.0)) == -float(k1(1.0))
+    True
+    """)
+k1 = _front(_ss.k1, "x", """``K_1(x)``; derivative ``-k0(x) - k1(x)/x``.
+
+    >>> import funcgrad as fg
+    >>> float(fg.grad(k1)(1.0)) == -float(k0(1.0)) - float(k1(1.0))
+    True
+    """)
+k0e = _front(_ss.k0e, "x", """The exponentially scaled ``k0(x) exp(x)``; derivative
+    ``k0e(x) - k1e(x)``.
+
+    >>> import math
+    >>> round(float(k0e(1.0)) / (float(k0(1.0)) * math.e), 12)
+    1.0
+    """)
+k1e = _front(_ss.k1e, "x", """The exponentially scaled ``k1(x) exp(x)``; derivative
+    ``k1e(x) - k0e(x) - k1e(x)/x``.
+
+    >>> import math
+    >>> round(float(k1e(1.0)) / (float(k1(1.0)) * math.e), 12)
+    1.0
     """)
 wofz = _front(_ss.wofz, "z", """The Faddeeva function ``w(z) = exp(-z**2) erfc(-iz)``, a
     complex result (complex128 for real arguments, as SciPy); holomorphic, derivative

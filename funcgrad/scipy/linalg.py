@@ -6,7 +6,10 @@ NumPy's (``cholesky(a, lower=False)`` is *upper* by default, ``eigh(a, b=None, *
 lower=True, eigvals_only=False)``, ``qr(a, mode='full')``, ``svd``, ``pinv(a, *, atol,
 rtol)``, ``solve(a, b, assume_a=...)``), ``block_diag``; triangular, LU and Cholesky
 solves live in :mod:`._decomp`, ``expm``/``sqrtm``/``solve_sylvester``/``logm``/``funm``
-in :mod:`._matfuncs`, ``eig``/``schur``/``pinvh`` in :mod:`._spectral`.  SciPy's
+in :mod:`._matfuncs`, the matrix trigonometric functions, ``expm_frechet`` and the
+Lyapunov solvers in :mod:`._matfuncs_more`, ``eig``/``eigvals``/``schur``/``pinvh`` in
+:mod:`._spectral`, ``toeplitz``/``hankel``/``circulant``/``khatri_rao`` in
+:mod:`._special_matrices`.  SciPy's
 ``overwrite_*`` and ``check_finite`` arguments are accepted and ignored (funcgrad never
 overwrites inputs).
 """
@@ -20,13 +23,19 @@ from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike, Axis
 from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_triangular
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
-from ._spectral import eig, pinvh, schur
+from ._matfuncs_more import (coshm, cosm, expm_frechet, sinhm, sinm, solve_continuous_lyapunov,
+                             solve_discrete_lyapunov, solve_lyapunov, tanhm, tanm)
+from ._special_matrices import circulant, hankel, khatri_rao, toeplitz
+from ._spectral import eig, eigvals, pinvh, schur
 from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's, as SciPy's
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu",
            "expm", "sqrtm", "solve_sylvester", "block_diag", "solve", "inv", "det",
            "cholesky", "eigh", "eigvalsh", "svd", "svdvals", "qr", "pinv", "norm",
-           "eig", "schur", "pinvh", "logm", "funm", "LinAlgError"]
+           "eig", "schur", "pinvh", "logm", "funm", "LinAlgError", "eigvals", "lstsq", "cosm",
+           "sinm", "tanm", "coshm", "sinhm", "tanhm", "expm_frechet", "solve_continuous_lyapunov",
+           "solve_lyapunov", "solve_discrete_lyapunov", "toeplitz", "hankel", "circulant",
+           "khatri_rao"]
 
 
 def _float(a):
@@ -99,6 +108,32 @@ def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = F
     if transposed:
         a = fnp.swapaxes(a, -1, -2)
     return _nla.solve(a, b)
+
+
+def lstsq(a: ArrayLike, b: ArrayLike, cond: Optional[float] = None, overwrite_a: bool = False,
+          overwrite_b: bool = False, check_finite: bool = True,
+          lapack_driver: Optional[str] = None) -> tuple[Array, Array, int, Array]:
+    """The least-squares solution of ``a @ x = b``: ``(x, residues, rank, s)`` as
+    ``scipy.linalg.lstsq`` (singular values below ``cond * s.max()`` count as zero,
+    machine epsilon by default; ``residues`` the squared residual norms when
+    ``rank == N < M``, a scalar for a 1-d ``b``, else empty).  ``x = pinv(a) @ b``, so
+    its derivative is the pseudo-inverse's (where the rank does not change).
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> a, b = np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]]), np.array([1.0, 2.0, 4.0])
+    >>> np.round(fsl.lstsq(a, b)[0], 6)
+    array([0.833333, 1.5     ])
+    """
+    if lapack_driver not in (None, "gelsd", "gelsy", "gelss"):
+        raise ValueError(f"lstsq: unknown lapack_driver {lapack_driver!r}; use 'gelsd', "
+                         f"'gelsy' or 'gelss' (funcgrad computes the same solution)")
+    a, b = _float(a), _float(b)
+    if cond is None:  # (SciPy's default: the dtype's epsilon, not NumPy's eps * max(M, N))
+        cond = float(np.finfo(np.result_type(a.dtype, b.dtype)).eps)
+    x, residues, rank, s = _nla.lstsq(a, b, rcond=cond)
+    if b.ndim == 1 and residues.shape == (1,):
+        residues = fnp.reshape(residues, ())
+    return x, residues, int(rank), s
 
 
 def inv(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:

@@ -10,17 +10,21 @@ of any order, comes from the primitives' rules.  Plain ``scipy.special`` ufuncs
 
 Derivatives that are not implemented raise ``NotImplementedError`` when asked for:
 ``zeta`` in ``x``, ``gammainc``/``gammaincc`` in ``a``, ``betainc`` in ``a`` and ``b``,
-``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, ``jv`` in ``v``, ``hyp1f1``
+``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, the Bessel functions
+(``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, ``hyp1f1``
 in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 
 ``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
 ``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``jv`` (and ``bessel_jn``,
-JAX's name: ``J_k`` for ``k = 0..v`` stacked), ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
+JAX's name: ``J_k`` for ``k = 0..v`` stacked), ``yv``, ``iv``, ``ive``, ``kv``, ``kve``,
+``k0``, ``k1``, ``k0e``, ``k1e``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
 ``hyp1f1`` and ``hyp2f1`` are the exception: they take their values from SciPy's ufuncs
 (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
 SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
 bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
-derivative (:mod:`._special_more`).
+derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, ``cbrt``,
+``cosm1``, ``exprel``, ``softplus``, ``huber`` and ``pseudo_huber`` are the elementary
+functions SciPy keeps here (:mod:`._special_elementary`).
 """
 import math
 from typing import Any, Callable, Literal, Optional, Union, overload
@@ -37,14 +41,17 @@ from ..typing import Array, ArrayLike, Axis
 from . import _special_more as _more
 from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,  # noqa: F401
                             erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp1f1,
-                            hyp2f1, jv, loggamma, owens_t, poch, sici, spence, sph_harm_y,
-                            wofz)
+                            hyp2f1, iv, ive, jv, k0, k0e, k1, k1e, kv, kve, loggamma, owens_t,
+                            poch, sici, spence, sph_harm_y, wofz, yv)
+from . import _special_elementary as _elementary
+from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
+                                  log1p, pseudo_huber, softplus)
 
 __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "gammaln",
            "gamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
            "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
-           "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__
+           "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__
 
 _INF = math.inf
 
@@ -220,7 +227,7 @@ def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
     return higher
 
 
-def zeta(x: ArrayLike, q: Optional[ArrayLike] = None) -> Array:
+def zeta(x: ArrayLike, q: Optional[ArrayLike] = None, out: None = None) -> Array:
     """The Hurwitz zeta function ``sum over k >= 0 of (k + q)**-x`` (for ``x > 1``), or
     Riemann's with ``q=None`` (``x > 1``; SciPy's continuation to ``x < 1`` gives NaN
     here).  Differentiable in ``q``: ``-x zeta(x + 1, q)``; in ``x`` it raises
@@ -229,6 +236,9 @@ def zeta(x: ArrayLike, q: Optional[ArrayLike] = None) -> Array:
     >>> round(float(zeta(2.0)), 14) == round(math.pi ** 2 / 6, 14)
     True
     """
+    if out is not None:
+        raise TypeError("zeta(..., out=...) would write into an array, but funcgrad's results "
+                        "are new arrays: use the returned value, y = zeta(x, q)")
     return _sp.zeta(_operand(x), 1.0 if q is None else _operand(q))
 
 

@@ -7,172 +7,34 @@ Each distribution is an object with SciPy's methods and signatures
 :mod:`funcgrad.numpy`, so every derivative comes from the primitives' rules.  Where a
 method goes through ``gammainc``/``betainc`` (``gamma.cdf``, ``t.cdf``, ``binom.cdf``...)
 its derivative in the shape parameter raises ``NotImplementedError``, as theirs does.
+Calling a distribution freezes its parameters, as SciPy's (``norm(0.0, 2.0).logpdf(x)``).
+The machinery is in :mod:`._distn`; ``lognorm``, ``weibull_min``, ``pareto``... in
+:mod:`._continuous_more`.
 
 >>> import numpy as np, funcgrad as fg
 >>> float(fg.grad(lambda m: norm.logpdf(1.0, loc=m))(0.0))
 1.0
 """
 import math
-from typing import Any, Callable, NoReturn, Optional
+from typing import Optional
 
 import numpy as np
 
 from .. import numpy as fnp
-from ..numpy._convert import concrete_values, is_concrete, operand as _operand
 from . import _ppf
 from . import special as sp
+from . import _continuous_more as _more
+from ._continuous_more import (gumbel_l, gumbel_r, halfcauchy, halfnorm, invgamma,  # noqa: F401
+                               lognorm, lomax, pareto, rayleigh, weibull_min)
+from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
 from ..typing import Array, ArrayLike
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
            "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
-           "geom", "nbinom"]
+           "geom", "nbinom"] + _more.__all__
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _INF = math.inf
-
-
-def _split(name, shapes, args, kwds, defaults):
-    """SciPy's argument convention: shape parameters, then ``loc`` (and ``scale``),
-    positionally or by keyword."""
-    names = list(shapes) + list(defaults)
-    if len(args) > len(names):
-        raise TypeError(f"{name} takes at most {len(names)} parameters ({', '.join(names)}); "
-                        f"got {len(args)}")
-    values = dict(zip(names, args))
-    for k, v in kwds.items():
-        if k not in names:
-            raise TypeError(f"{name}: unknown parameter {k!r}; its parameters are "
-                            f"{', '.join(names)}")
-        if k in values:
-            raise TypeError(f"{name}: parameter {k!r} given twice")
-        values[k] = v
-    missing = [s for s in shapes if s not in values]
-    if missing:
-        raise TypeError(f"{name} needs the shape parameter(s) {', '.join(missing)}")
-    return ([_operand(values[s]) for s in shapes],
-            [_operand(values.get(k, d)) for k, d in defaults.items()])
-
-
-def _all(*conditions):
-    ok = True
-    for c in conditions:
-        ok = c if ok is True else fnp.logical_and(ok, c)
-    return ok
-
-
-def _checked(ok):
-    """``None`` where the parameters are known to be valid everywhere, else the mask."""
-    if ok is True or (is_concrete(ok) and bool(np.all(concrete_values(ok, "", "")))):
-        return None
-    return ok
-
-
-def _typed(out, *inputs):
-    """``out`` in NumPy 2's type of ``inputs`` (Python numbers weak): float32 stays float32
-    where a float64 constant (``gammaln(2.5)``, ``log(df * pi)``...) would widen it."""
-    dtype = np.result_type(*[v.dtype if hasattr(v, "dtype") else v for v in inputs], 1.0)
-    return fnp.astype(out, dtype) if out.dtype != dtype and dtype.kind == "f" else out
-
-
-class rv_continuous:
-    """A continuous distribution from its standardized functions of ``z = (x - loc) /
-    scale`` (``_logpdf``, ``_cdf``... with the shape parameters after ``z``)."""
-
-    shapes = ()
-    # the standardized functions each distribution is given (annotations only: a missing
-    # one is absent, which the methods below check with getattr)
-    _logpdf: Callable[..., Any]
-    _cdf: Callable[..., Any]
-    _ppf: Callable[..., Any]
-
-    def __init__(self, name: str, **methods: Any) -> None:
-        self.name = name
-        self.__dict__.update(methods)
-
-    # SciPy's _argcheck: every shape parameter positive (distributions override it)
-    def _valid(self, *shape):
-        return _all(*[fnp.greater(s, 0) for s in shape])
-
-    def _args(self, args, kwds):
-        shape, (loc, scale) = _split(self.name, self.shapes, args, kwds,
-                                     {"loc": 0.0, "scale": 1.0})
-        ok = _checked(_all(self._valid(*shape), fnp.greater(scale, 0)))
-        if ok is None:  # (valid: the common case)
-            return shape, (loc, scale), None
-        # invalid parameters give NaN, as SciPy's; the computation sees valid stand-ins
-        # (the double-where idiom: no NaN from it in the derivatives of valid entries)
-        return [fnp.where(ok, s, 1.0) for s in shape], (loc, fnp.where(ok, scale, 1.0)), ok
-
-    def _out(self, out, ok, *inputs):
-        if ok is not None:
-            out = fnp.where(ok, out, math.nan)
-        return _typed(out, *inputs)
-
-    def logpdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
-        """``log pdf(x)``: ``_logpdf((x - loc) / scale) - log(scale)``."""
-        shape, (loc, scale), ok = self._args(args, kwds)
-        # (a Python scale stays a Python float: float32 x stays float32)
-        log_scale = math.log(scale) if isinstance(scale, (int, float)) else fnp.log(scale)
-        x = _operand(x)
-        return self._out(self._logpdf((x - loc) / scale, *shape) - log_scale, ok, x, *shape,
-                         loc, scale)
-
-    def pdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
-        """The probability density, ``exp(logpdf)``."""
-        return fnp.exp(self.logpdf(x, *args, **kwds))
-
-    def _standard(self, method, x, args, kwds):
-        shape, (loc, scale), ok = self._args(args, kwds)
-        fn = getattr(self, method, None)
-        if fn is None:
-            raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.{method[1:]} is not "
-                                      f"implemented")
-        x = _operand(x)
-        return self._out(fn((x - loc) / scale, *shape), ok, x, *shape, loc, scale)
-
-    def cdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
-        """The cumulative distribution function."""
-        return self._standard("_cdf", x, args, kwds)
-
-    def logcdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
-        """``log cdf(x)``."""
-        if getattr(self, "_logcdf", None) is None:
-            return fnp.log(self.cdf(x, *args, **kwds))
-        return self._standard("_logcdf", x, args, kwds)
-
-    def sf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
-        """The survival function ``1 - cdf(x)``."""
-        return self._standard("_sf", x, args, kwds)
-
-    def logsf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
-        """``log sf(x)``."""
-        if getattr(self, "_logsf", None) is None:
-            return fnp.log(self.sf(x, *args, **kwds))
-        return self._standard("_logsf", x, args, kwds)
-
-    def ppf(self, q: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
-        """The quantile function, the inverse of ``cdf``."""
-        shape, (loc, scale), ok = self._args(args, kwds)
-        if getattr(self, "_ppf", None) is None:
-            raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.ppf is not "
-                                      f"implemented")
-        q = _operand(q)
-        inside = fnp.logical_and(fnp.greater_equal(q, 0), fnp.less_equal(q, 1))
-        out = fnp.where(inside, loc + scale * self._ppf(q, *shape), math.nan)  # (as SciPy)
-        return self._out(out, ok, q, *shape, loc, scale)
-
-    def __repr__(self) -> str:
-        return f"<funcgrad.scipy.stats.{self.name}>"
-
-
-def _support(mask, value, outside=-_INF):
-    return fnp.where(mask, value, outside)
-
-
-def _positive(z):
-    """``(z > 0, z where positive else 1)``: the double-where idiom's safe input."""
-    inside = fnp.greater(z, 0)
-    return inside, fnp.where(inside, z, 1.0)
 
 
 def _with_df(t_branch, normal_branch):
@@ -298,29 +160,6 @@ for _d in (t, cauchy, laplace, logistic, expon, gamma, beta, chi2, uniform):
 del _d, _params
 
 
-class rv_discrete(rv_continuous):
-    """A discrete distribution: ``logpmf(k, *shapes, loc=0)`` and ``pmf``, ``cdf``, ``sf``
-    (``k`` a plain or traced array of integers; differentiable in the shapes)."""
-
-    def _args(self, args, kwds):
-        shape, (loc,) = _split(self.name, self.shapes, args, kwds, {"loc": 0.0})
-        ok = _checked(self._valid(*shape))
-        if ok is None:
-            return shape, (loc, 1.0), None
-        return [fnp.where(ok, s, 1.0) for s in shape], (loc, 1.0), ok
-
-    def logpmf(self, k: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
-        """``log pmf(k)``."""
-        return self._standard("_logpmf", k, args, kwds)
-
-    def pmf(self, k: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
-        """The probability mass function, ``exp(logpmf)``."""
-        return fnp.exp(self.logpmf(k, *args, **kwds))
-
-    def logpdf(self, *args: ArrayLike, **kwds: ArrayLike) -> NoReturn:
-        raise AttributeError(f"{self.name} is discrete: use logpmf, as in SciPy")
-
-
 def _integer(k):
     return fnp.equal(k, fnp.floor(k))
 
@@ -399,9 +238,14 @@ nbinom = rv_discrete(
     _sf=lambda k, n, p: fnp.where(fnp.less(k, 0), 1.0, _count_cdf(
         k, lambda f: sp.betainc(f + 1.0, n, 1.0 - p))))
 for _d in (poisson, bernoulli, binom, geom, nbinom):
+    _params = {"binom": "5, p", "nbinom": "3.0, p"}.get(_d.name, "p")  # (p: the last shape)
     _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {', '.join(
-        _d.shapes + ('loc',))}): ``logpmf``, ``pmf``, ``cdf``."""
-del _d
+        _d.shapes + ('loc',))}): ``logpmf``, ``pmf``, ``cdf``, ``sf``.
+
+>>> import funcgrad as fg
+>>> g = fg.grad(lambda p: {_d.name}.logpmf(1.0, {_params}))(0.4)
+"""
+del _d, _params
 
 
 class _multivariate_normal:
@@ -456,6 +300,14 @@ class _multivariate_normal:
         """``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, mean, cov))
 
+    def __call__(self, mean: Optional[ArrayLike] = None, cov: ArrayLike = 1) -> rv_frozen:
+        """The distribution with ``mean`` and ``cov`` fixed, as SciPy's
+        ``multivariate_normal(mean, cov)``."""
+        return rv_frozen(self, (mean, cov), {})
+
+    def __repr__(self) -> str:
+        return "<funcgrad.scipy.stats.multivariate_normal>"
+
 
 multivariate_normal = _multivariate_normal()
 
@@ -482,6 +334,13 @@ class _dirichlet:
     def pdf(self, x: ArrayLike, alpha: ArrayLike) -> Array:
         """``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, alpha))
+
+    def __call__(self, alpha: ArrayLike) -> rv_frozen:
+        """The distribution with ``alpha`` fixed, as SciPy's ``dirichlet(alpha)``."""
+        return rv_frozen(self, (alpha,), {})
+
+    def __repr__(self) -> str:
+        return "<funcgrad.scipy.stats.dirichlet>"
 
 
 dirichlet = _dirichlet()
