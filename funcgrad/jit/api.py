@@ -18,40 +18,18 @@ import numpy as np
 from numpy import ndarray
 
 from .. import tree
-from ..core import (ROOT, ShapedArray, Tracer, TrigRangeError, _special_classes, _state,
-                    is_special, is_weak)
+from ..core import ROOT, Tracer, TrigRangeError, _special_classes, _state, is_special
 from ..interpreters.graph import eval_graph
 from .call import compile_graph, jit_call_p
 from .derive import as_root
 from .passes import closure_convert
+from .signature import fast_key, hashable_static, leaf_aval
 from .trace import trace_flat
-from .watch import reachable_arrays, relinked, same_bits
+from .watch import changed, reachable_arrays
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
 
 # --- fg.jit -----------------------------------------------------------------------------------
-
-def _leaf_aval(x, where):
-    if isinstance(x, Tracer):
-        return ShapedArray(x.shape, x.dtype, x.weak)
-    if type(x) is ndarray or isinstance(x, np.generic):
-        if x.dtype.kind in "OSUVMm":
-            raise TypeError(f"jit: {where} is an array of dtype {x.dtype}; jit takes numeric "
-                            f"arrays. Convert it, or mark the argument static.")
-        return ShapedArray(x.shape, x.dtype)
-    if isinstance(x, (bool, numbers.Number)) and not isinstance(x, np.ndarray):
-        # A Python int, float or complex stays weakly typed, as NumPy 2 and JAX type it:
-        # jit(lambda x, s: x * s)(float32 x, 2.5) is float32, compiled or not.
-        return ShapedArray((), np.result_type(x), is_weak(x))
-    from ..numpy._convert import asarray
-    try:
-        arr = asarray(x)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"jit: {where} of type {type(x).__name__} is not an array ({e}). "
-                        f"Pass arrays, numbers or pytrees of them, or mark the argument "
-                        f"static (static_argnums / static_argnames).") from None
-    return ShapedArray(arr.shape, arr.dtype)
-
 
 class _Entry:
     """A traced signature: its closed graph, output structure and compiled code, which
@@ -285,7 +263,7 @@ class JitFunction:
                 a = args[0]
                 entry, leaves = self._fast.get((a.shape, a.dtype)), args
             else:
-                key, leaves = _fast_key(args)
+                key, leaves = fast_key(args)
                 entry = None if key is None else self._fast.get(key)
             if entry is not None:
                 try:
@@ -299,10 +277,10 @@ class JitFunction:
         static_pos = sorted({i % nargs for i in self.static_argnums if -nargs <= i < nargs})
         statics = []
         for i in static_pos:
-            statics.append(("arg", i, _hashable_static(args[i], f"argument {i}")))
+            statics.append(("arg", i, hashable_static(args[i], f"argument {i}")))
         for name in self.static_argnames:
             if name in kwargs:
-                statics.append(("kw", name, _hashable_static(kwargs[name], f"argument "
+                statics.append(("kw", name, hashable_static(kwargs[name], f"argument "
                                                                           f"{name!r}")))
         dyn_args = tuple(a for i, a in enumerate(args) if i not in static_pos)
         dyn_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
@@ -312,7 +290,8 @@ class JitFunction:
         static_pos, statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
         # (a Tensor stays a leaf, so the call is recorded on its tape: see _call)
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs), is_special)
-        avals = tuple(_leaf_aval(x, f"leaf {i} of the arguments") for i, x in enumerate(leaves))
+        avals = tuple(leaf_aval(x, f"leaf {i} of the arguments")
+                      for i, x in enumerate(leaves))
         return (treedef, avals, statics, len(args)), leaves, static_pos
 
     def _trace(self, args, kwargs, key, static_pos):
@@ -367,7 +346,7 @@ class JitFunction:
                 raise entry._exe.error
             exe = entry.executable
             if self._simple and not kwargs:
-                fkey = (_fast_key(args)[0] if len(args) != 1 or type(args[0]) is not ndarray
+                fkey = (fast_key(args)[0] if len(args) != 1 or type(args[0]) is not ndarray
                         else (args[0].shape, args[0].dtype))
                 if fkey is not None:
                     self._fast[fkey] = exe.fast_entry(entry.out_tree)
@@ -420,12 +399,7 @@ class JitFunction:
         values: silently wrong.  So is one rebound (``W = new_array`` for a global ``W``,
         ``model.w = ...``, a closure's ``nonlocal``).  Then the function is traced again
         (as eager code would see the new values)."""
-        if relinked(self._links):
-            return True
-        for array, value in self._watched:
-            if not same_bits(array, value):
-                return True
-        return False
+        return changed(self._watched, self._links)
 
 
 def _unpickle_jit(key, fun, static_argnums, static_argnames):
@@ -436,87 +410,6 @@ def _unpickle_jit(key, fun, static_argnums, static_argnames):
         made._shipped = (key, arrays_digest(reachable_arrays(fun)))
         return made
     return shared(key, make)
-
-
-def _fast_key(args):
-    """``(key, leaves)``: a cheap key for calls whose arguments are arrays, Python numbers
-    and dicts (of sortable keys), lists and tuples of them, and their leaves in
-    :func:`funcgrad.tree.flatten`'s order; ``(None, None)`` for any other argument.  The
-    key holds each array's shape and dtype, each number's type and each container's kind
-    and size or keys, in an order that reads back one way only."""
-    key = [tuple, len(args)]
-    for a in args:  # (flat arguments, the commonest call, without _gather's recursion)
-        t = type(a)
-        if t is ndarray:
-            key.append(a.shape)
-            key.append(a.dtype)
-        elif t is float or t is int or t is bool:
-            key.append(t)
-        else:
-            break
-    else:
-        return tuple(key), args
-    key, leaves = [], []
-    if _gather(args, key, leaves):
-        return tuple(key), leaves
-    return None, None
-
-
-def _gather(x, key, leaves):
-    t = type(x)
-    if t is ndarray:
-        key.append(x.shape)
-        key.append(x.dtype)
-        leaves.append(x)
-        return True
-    if t is float or t is int or t is bool:
-        key.append(t)
-        leaves.append(x)
-        return True
-    if t is tuple or t is list:
-        key.append(t)
-        key.append(len(x))
-        for c in x:
-            if not _gather(c, key, leaves):
-                return False
-        return True
-    if t is dict:
-        try:
-            names = tuple(sorted(x))
-        except TypeError:  # (keys of mixed types: the slow path's order)
-            return False
-        key.append(dict)
-        key.append(names)
-        for k in names:
-            if not _gather(x[k], key, leaves):
-                return False
-        return True
-    return False
-
-
-def _hashable_static(value, where):
-    """The cache key of a static argument: its value and its type (``1``, ``1.0`` and
-    ``True`` are equal in Python but trace differently: ``x * n`` of an int array is int
-    for one, float for another), floats by their bits (``0.0 == -0.0``, yet ``1 / s``
-    differs; and a ``nan`` finds its own trace again)."""
-    try:
-        hash(value)
-    except TypeError:
-        raise TypeError(f"jit: static {where} of type {type(value).__name__} is not hashable; "
-                        f"static arguments key the compilation cache. Pass a tuple instead "
-                        f"of a list (or make the argument dynamic).") from None
-    return _static_key(value)
-
-
-def _static_key(value):
-    t = type(value)
-    if t is float:
-        return t, value.hex()
-    if t is complex:
-        return t, value.real.hex(), value.imag.hex()
-    if t is tuple:
-        return t, tuple(_static_key(v) for v in value)
-    return t, value
 
 
 @overload
