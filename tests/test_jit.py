@@ -387,6 +387,15 @@ def test_the_traced_graph_is_the_cached_trace_until_the_cache_is_cleared():
     assert len(traces) == 2
 
 
+def test_lower_traces_again_after_an_array_it_reads_changed():
+    params = {"w": np.array([1.0, 2.0])}
+    jitted = fg.jit(lambda x: x * params["w"])
+    jitted(np.ones(2))
+    params["w"] = np.array([3.0, 4.0])  # (rebound: the old trace holds the old array)
+    lowered = jitted.lower(np.ones(2))
+    assert lowered.executable(np.ones(2))[0].tolist() == [3.0, 4.0]
+
+
 def test_static_arguments_by_position_and_name():
     def power_sum(x, n, mode="sum"):
         y = x

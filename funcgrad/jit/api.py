@@ -48,9 +48,13 @@ class _Entry:
 
     @property
     def executable(self):
-        if self._exe is None:
-            self._exe = compile_graph(self.graph)
-        return self._exe
+        """The compiled graph; raises the error of a compilation that failed."""
+        exe = self._exe
+        if exe is None:
+            exe = self._exe = compile_graph(self.graph)
+        elif type(exe) is _Failed:
+            raise exe.error
+        return exe
 
     def compile(self, leaves, copy=True):
         """Build the executable and compile its kernels, by running them once on (copies
@@ -342,9 +346,7 @@ class JitFunction:
                 type(x) in _special_classes for x in leaves):  # plain values: run the kernels
             if not (self.wait or entry.ready()):
                 return tree.unflatten(entry.out_tree, entry.meanwhile(leaves))
-            if isinstance(entry._exe, _Failed):
-                raise entry._exe.error
-            exe = entry.executable
+            exe = entry.executable  # (raises the error of a failed compilation)
             if self._simple and not kwargs:
                 fkey = (fast_key(args)[0] if len(args) != 1 or type(args[0]) is not ndarray
                         else (args[0].shape, args[0].dtype))
@@ -358,6 +360,8 @@ class JitFunction:
     def lower(self, *args, **kwargs):
         """The :class:`Lowering` for these arguments: ``.as_text()`` is the generated code,
         ``.compile()`` compiles it now."""
+        if self._watched and self._outdated():  # (as a call would: see _outdated)
+            self.clear_cache()
         entry, _, leaves = self._entry(args, kwargs)
         return Lowering(self, entry, leaves)
 
