@@ -83,7 +83,8 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
                                   rand_like, randint, randn, randn_like, seed,
                                   set_default_dtype, zeros_like, ones_like)
     from .gpu import device_get, device_put  # noqa: F401
-    from .jit.api import jit  # noqa: F401
+    from .jit.api import eval_shape, jit  # noqa: F401
+    from .jit.signature import ShapeDtypeStruct  # noqa: F401
     from .kernels_config import get_num_threads, set_num_threads, warmup  # noqa: F401
     from . import optim, scipy  # noqa: F401
 
@@ -120,6 +121,8 @@ _LAZY = {
     "get_num_threads": ("kernels_config", "get_num_threads"),
     # whole-function compilation and control flow on traced values
     "jit": ("jit", None), "lax": ("lax", None), "typing": ("typing", None),
+    "eval_shape": ("jit.api", "eval_shape"),
+    "ShapeDtypeStruct": ("jit.signature", "ShapeDtypeStruct"),
     # optimizers (optax-style functions and torch-style classes); SciPy's names
     "optim": ("optim", None), "scipy": ("scipy", None),
     # gradients over dask.array data, on Dask's schedulers (the `dask` extra; not in
@@ -167,5 +170,5 @@ __all__ = [
     "float32", "float64", "double", "int64", "long", "autograd", "is_tensor",
     "set_default_dtype", "get_default_dtype", "from_numpy", "empty",
     "device_put", "device_get",
-    "jit", "lax", "optim", "scipy",
+    "jit", "eval_shape", "ShapeDtypeStruct", "lax", "optim", "scipy",
 ]

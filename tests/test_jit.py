@@ -340,6 +340,7 @@ def test_sin_cos_beyond_the_vector_range_switch_to_the_c_library_pass(monkeypatc
     text = jitted.lower(x).as_text()
     assert "TrigRangeError" in text and "_lf.sin" not in text and "_lf.cos" not in text
     assert (outline_min < 64) == ("def loop(" in text)
+    compiled = jitted.lower(x).compile()
     with np.errstate(invalid="ignore"):
         want, want_far = g(x), g(x_far)
         assert jitted(x).tobytes() == want.tobytes()
@@ -348,6 +349,9 @@ def test_sin_cos_beyond_the_vector_range_switch_to_the_c_library_pass(monkeypatc
         assert np.isnan(got_far[41]) and abs(got_far[3]) > 1e6
         assert jitted(x).tobytes() == want.tobytes()  # (the C library's module from now on)
         assert jitted(x_far).tobytes() == got_far.tobytes()
+        # The compiled function's fast path (the first module's kernel) follows the switch
+        assert compiled(x_far).tobytes() == got_far.tobytes()
+        assert compiled(x).tobytes() == want.tobytes()
     lowered = jitted.lower(x).executable.lowered
     assert not lowered.trig_checked and "_lf.sin" in lowered.as_text()
 
@@ -385,6 +389,15 @@ def test_the_traced_graph_is_the_cached_trace_until_the_cache_is_cleared():
     f.clear_cache()
     assert_tree_close(f(x), np.sin(x) * 2.0)
     assert len(traces) == 2
+
+
+def test_lower_traces_again_after_an_array_it_reads_changed():
+    params = {"w": np.array([1.0, 2.0])}
+    jitted = fg.jit(lambda x: x * params["w"])
+    jitted(np.ones(2))
+    params["w"] = np.array([3.0, 4.0])  # (rebound: the old trace holds the old array)
+    lowered = jitted.lower(np.ones(2))
+    assert lowered.executable(np.ones(2))[0].tolist() == [3.0, 4.0]
 
 
 def test_static_arguments_by_position_and_name():
@@ -1027,3 +1040,204 @@ def test_a_whole_sum_with_keepdims_fused_into_its_loop_keeps_its_shape(shape, ax
     got = fg.jit(f, wait=True)(x)
     want = np.sum(x.astype(np.float64), axis=axis, keepdims=True) / 7.0
     assert got.shape == want.shape and np.array_equal(got, want)
+
+
+# --- ahead of time: trace, lower, compile (JAX's stages) ---------------------------------------
+
+def _dot_and_first(x, y):
+    return np.sum(x * y), x
+
+
+def test_a_compiled_function_runs_its_lowered_signature_without_tracing_again():
+    traces = []
+
+    def f(x, y):
+        traces.append(1)
+        return _dot_and_first(x, y)
+
+    jitted = fg.jit(f)
+    x, y = np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0, 6.0])
+    compiled = jitted.lower(x, y).compile()
+    assert isinstance(compiled, fg.jit.Compiled) and compiled is not jitted
+    value, first = compiled(y, x)
+    assert value == 32.0 and first.tolist() == y.tolist()
+    kernel = compiled._exe.run
+    for args in [(np.asfortranarray(x), y), (x[::-1], y), (np.float32(1.0) * 0 + x, y)]:
+        assert compiled(*args)[0] == np.sum(np.asarray(args[0]) * y)
+    assert len(traces) == 1 and len(kernel.signatures) == 1
+    # The jitted function shares the compiled code: its first call runs it.
+    assert jitted._cache and all(entry.ready() for entry in jitted._cache.values())
+
+
+@pytest.mark.parametrize("args, message", [
+    ((np.ones(4), np.ones(3)), r"x: lowered as f64\[3\], called with f64\[4\]"),
+    ((np.ones(3), np.ones(3, np.float32)), r"y: lowered as f64\[3\], called with f32\[3\]"),
+    ((1.0, np.ones(3)), r"x: lowered as f64\[3\], called with a Python float"),
+    (((np.ones(3),), np.ones(3)), r"x: lowered with an array, called with a tuple of 1"),
+    ((np.ones(3),), r"lowered with 2 positional argument\(s\) \(x, y\), called with 1"),
+])
+def test_a_compiled_function_rejects_another_signature_naming_the_mismatch(args, message):
+    """As jax.stages.Compiled: another shape, dtype or structure is a TypeError that
+    names the argument, never a silent retrace."""
+    compiled = fg.jit(_dot_and_first).lower(np.ones(3), np.ones(3)).compile()
+    with pytest.raises(TypeError, match=message):
+        compiled(*args)
+    with pytest.raises(TypeError, match=r"keyword arguments \[\], called with \['x', 'y'\]"):
+        compiled(x=np.ones(3), y=np.ones(3))
+
+
+def test_a_compiled_function_names_mismatches_inside_pytrees():
+    def affine(p, x):
+        return p["w"] * x + p["b"]
+
+    params = {"w": np.ones(2), "b": 0.5}
+    compiled = fg.jit(affine).lower(params, np.ones(2)).compile()
+    assert compiled(params, np.array([1.0, 3.0])).tolist() == [1.5, 3.5]
+    with pytest.raises(TypeError, match=r"p: lowered with a dict with keys \['b', 'w'\], "
+                                        r"called with a dict with keys \['c', 'w'\]"):
+        compiled({"w": np.ones(2), "c": 0.5}, np.ones(2))
+    with pytest.raises(TypeError) as info:
+        compiled({"w": np.ones(3), "b": np.float64(0.5)}, np.ones(2))
+    assert "p['b']: lowered as a Python float (weakly typed f64[]), called with f64[]" in \
+        str(info.value)
+    assert "p['w']: lowered as f64[2], called with f64[3]" in str(info.value)
+
+
+def test_static_arguments_are_fixed_when_lowered():
+    def power(x, n, mode="sum"):
+        y = x ** n
+        return np.sum(y) if mode == "sum" else np.max(y)
+
+    x = np.array([1.0, 2.0])
+    jitted = fg.jit(power, static_argnums=1, static_argnames="mode")
+    compiled = jitted.lower(x, 3, mode="max").compile()
+    assert compiled.in_tree == tree.structure(((x,), {}))
+    assert compiled(x) == 8.0  # JAX's way: static arguments left out
+    assert compiled(x, 3, mode="max") == 8.0  # or passed again, equal
+    assert compiled(x, n=3) == 8.0
+    with pytest.raises(TypeError, match=r"static argument 'n' was fixed at 3 when lowered, "
+                                        r"and called with 2"):
+        compiled(x, 2)
+    with pytest.raises(TypeError, match="static argument 'mode' was fixed at 'max'"):
+        compiled(x, mode="sum")
+    with pytest.raises(TypeError, match=r"static argument 'n' was fixed at 3 .* 3\.0"):
+        compiled(x, 3.0)  # (equal in Python, another trace: float powers)
+    default = jitted.lower(x, 2).compile()
+    assert default(x) == 5.0
+    with pytest.raises(TypeError, match="'mode' was not given when the function was lowered"):
+        default(x, mode="sum")
+
+
+def test_lower_trace_and_eval_shape_take_shape_dtype_structs():
+    spec = fg.ShapeDtypeStruct((2, 3), np.float32)
+    assert spec == fg.ShapeDtypeStruct([2, 3], "float32") and hash(spec) == hash(
+        fg.ShapeDtypeStruct((2, 3), np.dtype(np.float32)))
+    assert repr(spec) == "ShapeDtypeStruct(shape=(2, 3), dtype=float32)"
+    assert (spec.ndim, spec.size) == (2, 6)
+    with pytest.raises(TypeError, match="not numeric"):
+        fg.ShapeDtypeStruct((2,), object)
+
+    def f(a, s):
+        return {"col": np.sum(a, axis=0) * s, "a": a}
+
+    jitted = fg.jit(f)
+    want = {"a": spec, "col": fg.ShapeDtypeStruct((3,), np.float32)}
+    assert fg.eval_shape(f, spec, 2.0) == want
+    assert jitted.eval_shape(spec, 2.0) == want
+    assert not any(entry._exe for entry in jitted._cache.values())  # nothing compiled
+    traced = jitted.trace(spec, 2.0)
+    assert traced.out_info == want and traced.jaxpr is traced.graph
+    assert [e.prim.name for e in traced.graph.eqns] == ["reduce_sum", "multiply"]
+    weak = fg.ShapeDtypeStruct((), np.float64, weak_type=True)
+    assert traced.args_info == ((spec, weak), {})
+    compiled = traced.lower().compile()
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    got = compiled(a, 2.0)
+    assert got["col"].dtype == np.float32 and got["col"].tolist() == [6.0, 10.0, 14.0]
+    with pytest.raises(TypeError, match="a ShapeDtypeStruct, a shape and dtype without values"):
+        jitted(spec, 2.0)
+
+
+def test_a_compiled_function_cannot_be_transformed():
+    compiled = fg.jit(lambda x: np.sum(x * x)).lower(np.ones(2)).compile()
+    with pytest.raises(TypeError, match=r"transform the jitted function instead"):
+        fg.grad(compiled)(np.ones(2))
+    with pytest.raises(TypeError, match=r"cannot be transformed"):
+        fg.vmap(compiled)(np.ones((3, 2)))
+    with pytest.raises(TypeError, match=r"is an eager Tensor"):
+        compiled(fg.tensor([1.0, 2.0], requires_grad=True))
+
+
+def test_lower_inside_a_transform_compiles_for_the_traced_arguments_shapes():
+    lowered = []
+
+    def f(x):
+        lowered.append(fg.jit(lambda v: v * 2.0).lower(x).compile())
+        return np.sum(x)
+
+    assert fg.grad(f)(np.ones(2)).tolist() == [1.0, 1.0]
+    assert lowered[0].args_info == ((fg.ShapeDtypeStruct((2,), np.float64),), {})
+    assert lowered[0](np.ones(2)).tolist() == [2.0, 2.0]
+
+
+def test_a_compiled_function_raises_once_an_array_it_reads_changed():
+    """jit traces again when an array the function reads changes; a compiled function
+    never traces again, so it raises rather than compute with the old values."""
+    w = np.array([1.0, 2.0])
+    jitted = fg.jit(lambda x: x * w)
+    compiled = jitted.lower(np.ones(2)).compile()
+    assert compiled(np.ones(2)).tolist() == [1.0, 2.0]
+    w[:] = [3.0, 4.0]
+    with pytest.raises(RuntimeError, match="changed or was rebound since it was traced"):
+        compiled(np.ones(2))
+    assert jitted.lower(np.ones(2)).compile()(np.ones(2)).tolist() == [3.0, 4.0]
+    assert jitted(np.ones(2)).tolist() == [3.0, 4.0]
+
+
+def test_lower_under_a_transform_that_the_function_closes_over_raises():
+    def outer(s):
+        return fg.jit(lambda x: x * s).lower(np.ones(2))
+
+    with pytest.raises(TypeError, match="closes over values traced by an enclosing"):
+        fg.grad(lambda s: np.sum(outer(s).compile()(np.ones(2))))(1.0)
+
+
+def test_stages_pickle_as_their_recipe():
+    import cloudpickle
+    jitted = fg.jit(lambda x, n: x * n, static_argnums=1)
+    compiled = jitted.lower(np.ones(3), 2).compile()
+    copy = cloudpickle.loads(cloudpickle.dumps(compiled))
+    assert isinstance(copy, fg.jit.Compiled) and copy._exe._compiled
+    assert copy(np.array([1.0, 2.0, 3.0])).tolist() == [2.0, 4.0, 6.0]
+    assert copy.in_tree == compiled.in_tree and copy.args_info == compiled.args_info
+    with pytest.raises(TypeError, match="fixed at 2"):
+        copy(np.ones(3), 5)
+    lowered = cloudpickle.loads(cloudpickle.dumps(jitted.lower(np.ones(3), 2)))
+    assert lowered.as_text() == compiled.as_text()
+    traced = cloudpickle.loads(cloudpickle.dumps(jitted.trace(np.ones(3), 2)))
+    assert traced.out_info == fg.ShapeDtypeStruct((3,), np.float64)
+
+
+def test_cost_analysis_estimates_flops_and_bytes():
+    a, b = np.ones((2, 3)), np.ones((3, 4))
+    compiled = fg.jit(lambda a, b: np.tanh(a @ b)).lower(a, b).compile()
+    cost = compiled.cost_analysis()
+    assert cost["flops"] == 2 * 2 * 3 * 4 + 2 * 4  # the product, then tanh per element
+    assert cost["bytes accessed"] == 8 * (6 + 12 + 8)
+    assert fg.jit(np.sum).lower(a).cost_analysis()["flops"] == 6
+
+
+def test_compiling_from_shapes_runs_no_while_loop_on_zeros():
+    """Lowered from ShapeDtypeStructs, compile() runs the kernels on zeros to compile
+    them; a while_loop might never end on zeros, so such a graph compiles on its first
+    call instead."""
+    def doubling(x):
+        return fg.lax.while_loop(lambda v: v < 100.0, lambda v: v * 2.0 + 1.0, x)
+
+    spec = fg.ShapeDtypeStruct((), np.float64)
+    looping = fg.jit(doubling).lower(spec).compile()
+    assert not looping._exe._compiled
+    assert looping(np.array(3.0)) == 127.0
+    plain = fg.jit(lambda x: x * 2.0 + 1.0).lower(spec).compile()
+    assert plain._exe._compiled
+

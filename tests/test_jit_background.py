@@ -46,9 +46,12 @@ def test_the_compiler_works_on_copies_of_the_first_arguments():
 
 
 def test_lower_compile_compiles_ahead_of_time():
+    """compile() returns the compiled function (JAX's Compiled), and the jitted function
+    shares its code: its first call with that signature runs it too."""
     f = fg.jit(lambda v: np.sum(np.exp(v)), wait=False)
     g = f.lower(X).compile()
-    assert g is f and _entry(f).ready()
+    assert isinstance(g, fg.jit.Compiled) and _entry(f).ready()
+    np.testing.assert_allclose(g(X), np.sum(np.exp(X)), rtol=1e-14)
     np.testing.assert_allclose(f(X), np.sum(np.exp(X)), rtol=1e-14)
 
 
@@ -71,6 +74,8 @@ def test_a_failed_compilation_is_said_and_calls_stay_right(monkeypatch):
     assert any("compiling failed" in str(w.message) and "lowering broke" in str(w.message)
                for w in caught)
     assert float(f(X)) == pytest.approx(float(loss(X)), rel=1e-14)  # still eager, right
+    with pytest.raises(RuntimeError, match="lowering broke"):
+        f.lower(X)  # (the error, not an AttributeError of the failure's stand-in)
     with pytest.raises(RuntimeError, match="lowering broke"):
         fg.jit(loss, wait=True)(X)
 

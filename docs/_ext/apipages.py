@@ -32,7 +32,7 @@ TOP_LEVEL = {
     "Transforms": [
         "grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev", "jacobian",
         "hessian", "hvp", "vhp", "elementwise_grad", "vmap", "stop_gradient", "make_graph",
-        "Graph"],
+        "Graph", "eval_shape", "ShapeDtypeStruct"],
     "Custom rules": ["custom_jvp", "custom_vjp", "Function", "FunctionCtx",
                      "once_differentiable", "checkpoint"],
     "Eager Tensor (PyTorch style)": [

@@ -5,6 +5,10 @@
 submodules (``funcgrad.jit.lower`` ...) share one name.
 
 * :mod:`.api`         ``jit`` and the ``jit_call`` primitive with its transform rules;
+* :mod:`.signature`   what a call is specialised to: argument avals, ShapeDtypeStruct,
+  the fast path's key, static arguments' keys;
+* :mod:`.stages`      ahead of time, as JAX's stages: Traced, Lowering, Compiled;
+* :mod:`.cost`        a compiled graph's cost estimate (``cost_analysis()``);
 * :mod:`.trace`       abstract tracing into a Graph;
 * :mod:`.passes`      graph rewrites (inlining, constants, CSE, DCE);
 * :mod:`.derive`      derived graphs: a transform applied to a graph (jvp, vjp, vmap);
@@ -28,7 +32,8 @@ not import the compiler.
 import sys
 import types
 
-__all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
+__all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph", "eval_shape", "Traced",
+           "Lowering", "Compiled", "ShapeDtypeStruct"]
 
 
 def __getattr__(name):

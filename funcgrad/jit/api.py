@@ -18,40 +18,20 @@ import numpy as np
 from numpy import ndarray
 
 from .. import tree
-from ..core import (ROOT, ShapedArray, Tracer, TrigRangeError, _special_classes, _state,
-                    is_special, is_weak)
+from ..core import ROOT, Tracer, TrigRangeError, _special_classes, _state, is_special
 from ..interpreters.graph import eval_graph
 from .call import compile_graph, jit_call_p
-from .derive import as_root
+from .derive import as_root, out_aval
 from .passes import closure_convert
+from .signature import ShapeDtypeStruct, fast_key, hashable_static, leaf_aval
+from .stages import Compiled, Lowering, LoweredCall, Traced
 from .trace import trace_flat
-from .watch import reachable_arrays, relinked, same_bits
+from .watch import changed, reachable_arrays
 
-__all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
+__all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph", "eval_shape", "Traced",
+           "Lowering", "Compiled", "ShapeDtypeStruct"]
 
 # --- fg.jit -----------------------------------------------------------------------------------
-
-def _leaf_aval(x, where):
-    if isinstance(x, Tracer):
-        return ShapedArray(x.shape, x.dtype, x.weak)
-    if type(x) is ndarray or isinstance(x, np.generic):
-        if x.dtype.kind in "OSUVMm":
-            raise TypeError(f"jit: {where} is an array of dtype {x.dtype}; jit takes numeric "
-                            f"arrays. Convert it, or mark the argument static.")
-        return ShapedArray(x.shape, x.dtype)
-    if isinstance(x, (bool, numbers.Number)) and not isinstance(x, np.ndarray):
-        # A Python int, float or complex stays weakly typed, as NumPy 2 and JAX type it:
-        # jit(lambda x, s: x * s)(float32 x, 2.5) is float32, compiled or not.
-        return ShapedArray((), np.result_type(x), is_weak(x))
-    from ..numpy._convert import asarray
-    try:
-        arr = asarray(x)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"jit: {where} of type {type(x).__name__} is not an array ({e}). "
-                        f"Pass arrays, numbers or pytrees of them, or mark the argument "
-                        f"static (static_argnums / static_argnames).") from None
-    return ShapedArray(arr.shape, arr.dtype)
-
 
 class _Entry:
     """A traced signature: its closed graph, output structure and compiled code, which
@@ -70,9 +50,13 @@ class _Entry:
 
     @property
     def executable(self):
-        if self._exe is None:
-            self._exe = compile_graph(self.graph)
-        return self._exe
+        """The compiled graph; raises the error of a compilation that failed."""
+        exe = self._exe
+        if exe is None:
+            exe = self._exe = compile_graph(self.graph)
+        elif type(exe) is _Failed:
+            raise exe.error
+        return exe
 
     def compile(self, leaves, copy=True):
         """Build the executable and compile its kernels, by running them once on (copies
@@ -178,38 +162,6 @@ class _Failed:
 _WAIT = os.environ.get("FUNCGRAD_JIT_WAIT", "0") not in ("", "0")
 
 
-class Lowering:
-    """What :meth:`JitFunction.lower` returns: the optimised graph and generated code;
-    :meth:`compile` compiles it now (ahead of time, as ``jax.jit(f).lower(x).compile()``)."""
-
-    def __init__(self, jitted, entry, leaves):
-        self.jitted = jitted
-        self._entry = entry
-        self._leaves = leaves
-        self.executable = entry.executable
-        self.graph = self.executable.graph
-
-    def compile(self):
-        """Compile the kernels now, so that calls with arguments like these run compiled
-        code from the first one; returns the jitted function.
-
-        >>> import numpy as np, funcgrad as fg
-        >>> f = fg.jit(lambda x: np.sum(np.sin(x) ** 2))
-        >>> g = f.lower(np.zeros(3)).compile()
-        >>> float(g(np.zeros(3)))
-        0.0
-        """
-        self._entry.compile(self._leaves)
-        return self.jitted
-
-    def as_text(self):
-        """The generated Python/Numba source."""
-        return self.executable.lowered.as_text()
-
-    def __str__(self):
-        return self.as_text()
-
-
 class JitFunction:
     """A jitted function (what :func:`jit` returns)."""
 
@@ -285,7 +237,7 @@ class JitFunction:
                 a = args[0]
                 entry, leaves = self._fast.get((a.shape, a.dtype)), args
             else:
-                key, leaves = _fast_key(args)
+                key, leaves = fast_key(args)
                 entry = None if key is None else self._fast.get(key)
             if entry is not None:
                 try:
@@ -299,20 +251,23 @@ class JitFunction:
         static_pos = sorted({i % nargs for i in self.static_argnums if -nargs <= i < nargs})
         statics = []
         for i in static_pos:
-            statics.append(("arg", i, _hashable_static(args[i], f"argument {i}")))
+            statics.append(("arg", i, hashable_static(args[i], f"argument {i}")))
         for name in self.static_argnames:
             if name in kwargs:
-                statics.append(("kw", name, _hashable_static(kwargs[name], f"argument "
+                statics.append(("kw", name, hashable_static(kwargs[name], f"argument "
                                                                           f"{name!r}")))
         dyn_args = tuple(a for i, a in enumerate(args) if i not in static_pos)
         dyn_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
         return static_pos, tuple(statics), dyn_args, dyn_kwargs
 
-    def _signature(self, args, kwargs):
+    def _signature(self, args, kwargs, abstract=False):
+        """``(key, leaves, static_pos)``; ``abstract``: ShapeDtypeStructs may stand for
+        arrays (the ahead-of-time stages)."""
         static_pos, statics, dyn_args, dyn_kwargs = self._split(args, kwargs)
         # (a Tensor stays a leaf, so the call is recorded on its tape: see _call)
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs), is_special)
-        avals = tuple(_leaf_aval(x, f"leaf {i} of the arguments") for i, x in enumerate(leaves))
+        avals = tuple(leaf_aval(x, f"leaf {i} of the arguments", abstract)
+                      for i, x in enumerate(leaves))
         return (treedef, avals, statics, len(args)), leaves, static_pos
 
     def _trace(self, args, kwargs, key, static_pos):
@@ -344,18 +299,22 @@ class JitFunction:
         name = getattr(self.fun, "__name__", "f")
         return _Entry(graph, out_trees[0], name, len(tracers)), tracers
 
-    def _entry(self, args, kwargs):
+    def _entry(self, args, kwargs, abstract=False):
         """``(entry, tracers, leaves)``: the traced signature of these arguments (traced
         on a miss, and cached unless it closed over ``tracers`` of a transform) and the
         arguments' array leaves."""
-        key, leaves, static_pos = self._signature(args, kwargs)
+        return self._lookup(args, kwargs, abstract)[:3]
+
+    def _lookup(self, args, kwargs, abstract=False):
+        """:meth:`_entry`'s, with the signature's key and static positions."""
+        key, leaves, static_pos = self._signature(args, kwargs, abstract)
         entry = self._cache.get(key)
         tracers = ()
         if entry is None:
             entry, tracers = self._trace(args, kwargs, key, static_pos)
             if not tracers:
                 self._cache[key] = entry
-        return entry, tracers, leaves
+        return entry, tracers, leaves, key, static_pos
 
     def _call(self, args, kwargs):
         entry, tracers, leaves = self._entry(args, kwargs)
@@ -363,11 +322,9 @@ class JitFunction:
                 type(x) in _special_classes for x in leaves):  # plain values: run the kernels
             if not (self.wait or entry.ready()):
                 return tree.unflatten(entry.out_tree, entry.meanwhile(leaves))
-            if isinstance(entry._exe, _Failed):
-                raise entry._exe.error
-            exe = entry.executable
+            exe = entry.executable  # (raises the error of a failed compilation)
             if self._simple and not kwargs:
-                fkey = (_fast_key(args)[0] if len(args) != 1 or type(args[0]) is not ndarray
+                fkey = (fast_key(args)[0] if len(args) != 1 or type(args[0]) is not ndarray
                         else (args[0].shape, args[0].dtype))
                 if fkey is not None:
                     self._fast[fkey] = exe.fast_entry(entry.out_tree)
@@ -375,12 +332,63 @@ class JitFunction:
         outs = jit_call_p.bind(*tracers, *leaves, graph=entry.graph, name=entry.name)
         return tree.unflatten(entry.out_tree, outs)
 
-    # inspection ---------------------------------------------------------------------------
-    def lower(self, *args, **kwargs):
-        """The :class:`Lowering` for these arguments: ``.as_text()`` is the generated code,
-        ``.compile()`` compiles it now."""
-        entry, _, leaves = self._entry(args, kwargs)
-        return Lowering(self, entry, leaves)
+    # ahead of time (see .stages) and inspection ----------------------------------------
+    def trace(self, *args: Any, **kwargs: Any) -> Traced:
+        """The :class:`~funcgrad.jit.stages.Traced` stage for these arguments (arrays,
+        numbers, pytrees, or :class:`ShapeDtypeStruct` in place of arrays): the traced
+        ``graph``, ``out_info``, and ``lower()``.
+
+        >>> import numpy as np, funcgrad as fg
+        >>> traced = fg.jit(lambda x: x.T @ x).trace(fg.ShapeDtypeStruct((3, 2), np.float32))
+        >>> traced.out_info
+        ShapeDtypeStruct(shape=(2, 2), dtype=float32)
+        """
+        if self._watched and self._outdated():  # (as a call would: see _outdated)
+            self.clear_cache()
+        entry, tracers, leaves, key, static_pos = self._lookup(args, kwargs, abstract=True)
+        if tracers:
+            raise TypeError(f"jit({entry.name}): the function closes over values traced by "
+                            f"an enclosing transform, which a stage made ahead of time "
+                            f"cannot hold; lower it outside the transform, or pass them "
+                            f"as arguments.")
+        statics = {("arg", i): args[i] for i in static_pos}
+        statics.update({("kw", k): kwargs[k] for k in self.static_argnames if k in kwargs})
+        # compile() runs the kernels once on plain values; on zeros for the others
+        # (structs, a transform's tracers, Tensors)
+        concrete = all(type(x) is ndarray or isinstance(x, (np.generic, bool, numbers.Number))
+                       for x in leaves)
+        return Traced(LoweredCall(self, entry, key, leaves if concrete else None, static_pos,
+                                  statics))
+
+    def lower(self, *args: Any, **kwargs: Any) -> Lowering:
+        """The :class:`~funcgrad.jit.stages.Lowering` for these arguments (arrays,
+        numbers, pytrees, or :class:`ShapeDtypeStruct` in place of arrays):
+        ``.as_text()`` is the generated code, ``.compile()`` compiles it now into a
+        :class:`~funcgrad.jit.stages.Compiled`, as ``jax.jit(f).lower(x).compile()``.
+
+        >>> import numpy as np, funcgrad as fg
+        >>> f = fg.jit(lambda x: np.sum(x ** 2))
+        >>> compiled = f.lower(fg.ShapeDtypeStruct((3,), np.float64)).compile()
+        >>> float(compiled(np.ones(3)))
+        3.0
+        """
+        return self.trace(*args, **kwargs).lower()
+
+    def eval_shape(self, *args, **kwargs):
+        """The result's structure, shapes and dtypes for these arguments (arrays, numbers,
+        pytrees, or :class:`ShapeDtypeStruct`), a :class:`ShapeDtypeStruct` per leaf: the
+        function is traced (once per signature, as a call would), never run.
+
+        >>> import numpy as np, funcgrad as fg
+        >>> f = fg.jit(lambda x, y: {"sum": x + y, "mean": np.mean(x, axis=0)})
+        >>> f.eval_shape(fg.ShapeDtypeStruct((4, 2), np.float32), 1.0)
+        {'mean': ShapeDtypeStruct(shape=(2,), dtype=float32), 'sum': ShapeDtypeStruct(shape=(4, 2), dtype=float32)}
+        """
+        if self._watched and self._outdated():
+            self.clear_cache()
+        entry = self._entry(args, kwargs, abstract=True)[0]
+        return tree.unflatten(entry.out_tree, [ShapeDtypeStruct.of(out_aval(v))
+                                               for v in entry.graph.outvars])
 
     def graph(self, *args, **kwargs):
         """The traced graph (before optimisation) for these arguments."""
@@ -420,12 +428,7 @@ class JitFunction:
         values: silently wrong.  So is one rebound (``W = new_array`` for a global ``W``,
         ``model.w = ...``, a closure's ``nonlocal``).  Then the function is traced again
         (as eager code would see the new values)."""
-        if relinked(self._links):
-            return True
-        for array, value in self._watched:
-            if not same_bits(array, value):
-                return True
-        return False
+        return changed(self._watched, self._links)
 
 
 def _unpickle_jit(key, fun, static_argnums, static_argnames):
@@ -436,87 +439,6 @@ def _unpickle_jit(key, fun, static_argnums, static_argnames):
         made._shipped = (key, arrays_digest(reachable_arrays(fun)))
         return made
     return shared(key, make)
-
-
-def _fast_key(args):
-    """``(key, leaves)``: a cheap key for calls whose arguments are arrays, Python numbers
-    and dicts (of sortable keys), lists and tuples of them, and their leaves in
-    :func:`funcgrad.tree.flatten`'s order; ``(None, None)`` for any other argument.  The
-    key holds each array's shape and dtype, each number's type and each container's kind
-    and size or keys, in an order that reads back one way only."""
-    key = [tuple, len(args)]
-    for a in args:  # (flat arguments, the commonest call, without _gather's recursion)
-        t = type(a)
-        if t is ndarray:
-            key.append(a.shape)
-            key.append(a.dtype)
-        elif t is float or t is int or t is bool:
-            key.append(t)
-        else:
-            break
-    else:
-        return tuple(key), args
-    key, leaves = [], []
-    if _gather(args, key, leaves):
-        return tuple(key), leaves
-    return None, None
-
-
-def _gather(x, key, leaves):
-    t = type(x)
-    if t is ndarray:
-        key.append(x.shape)
-        key.append(x.dtype)
-        leaves.append(x)
-        return True
-    if t is float or t is int or t is bool:
-        key.append(t)
-        leaves.append(x)
-        return True
-    if t is tuple or t is list:
-        key.append(t)
-        key.append(len(x))
-        for c in x:
-            if not _gather(c, key, leaves):
-                return False
-        return True
-    if t is dict:
-        try:
-            names = tuple(sorted(x))
-        except TypeError:  # (keys of mixed types: the slow path's order)
-            return False
-        key.append(dict)
-        key.append(names)
-        for k in names:
-            if not _gather(x[k], key, leaves):
-                return False
-        return True
-    return False
-
-
-def _hashable_static(value, where):
-    """The cache key of a static argument: its value and its type (``1``, ``1.0`` and
-    ``True`` are equal in Python but trace differently: ``x * n`` of an int array is int
-    for one, float for another), floats by their bits (``0.0 == -0.0``, yet ``1 / s``
-    differs; and a ``nan`` finds its own trace again)."""
-    try:
-        hash(value)
-    except TypeError:
-        raise TypeError(f"jit: static {where} of type {type(value).__name__} is not hashable; "
-                        f"static arguments key the compilation cache. Pass a tuple instead "
-                        f"of a list (or make the argument dynamic).") from None
-    return _static_key(value)
-
-
-def _static_key(value):
-    t = type(value)
-    if t is float:
-        return t, value.hex()
-    if t is complex:
-        return t, value.real.hex(), value.imag.hex()
-    if t is tuple:
-        return t, tuple(_static_key(v) for v in value)
-    return t, value
 
 
 @overload
@@ -536,8 +458,12 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     Never stalls: a new signature is traced, then evaluated eagerly (primitive by
     primitive, as eager code runs) while a background thread compiles it; calls switch
     to the compiled code when it is ready (or loaded from the disk cache).  ``wait=True``
-    compiles on the first call instead, and ``f.lower(*args).compile()`` ahead of time;
-    the environment variable ``FUNCGRAD_JIT_WAIT=1`` makes ``wait=True`` the default.
+    compiles on the first call instead; the environment variable ``FUNCGRAD_JIT_WAIT=1``
+    makes ``wait=True`` the default.  Ahead of time, as JAX's stages
+    (:mod:`funcgrad.jit.stages`): ``f.trace(*args)``, ``f.lower(*args)`` and
+    ``f.lower(*args).compile()``, a function compiled for those arguments' signature only;
+    ``f.eval_shape(*args)`` gives the result's shapes.  Each takes
+    :class:`ShapeDtypeStruct` in place of arrays.
 
     Composes with every transform: ``jit(grad(f))`` compiles the forward and backward
     passes together; ``grad(jit(f))``, ``vmap(jit(f))``, ``jvp`` and ``hessian`` of a
@@ -559,3 +485,18 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     if not callable(fun):
         raise TypeError(f"jit expects a function, got {type(fun).__name__}")
     return JitFunction(fun, static_argnums, static_argnames, wait)
+
+
+def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The structure, shapes and dtypes of ``fun(*args, **kwargs)``, a
+    :class:`ShapeDtypeStruct` per result leaf, as ``jax.eval_shape``: ``fun`` is traced
+    on abstract values, never run, so nothing is computed or compiled.  Arguments are
+    arrays, numbers, pytrees of them, or ShapeDtypeStructs in place of arrays; pass other
+    arguments through ``functools.partial``.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.eval_shape(lambda a, b: (a @ b, a.sum()),
+    ...               fg.ShapeDtypeStruct((8, 3), np.float32), np.ones((3, 5), np.float32))
+    (ShapeDtypeStruct(shape=(8, 5), dtype=float32), ShapeDtypeStruct(shape=(), dtype=float32))
+    """
+    return jit(fun).eval_shape(*args, **kwargs)

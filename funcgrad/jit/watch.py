@@ -7,7 +7,7 @@ import types
 import numpy as np
 from numpy import ndarray
 
-__all__ = ["reachable_arrays", "same_bits", "relinked"]
+__all__ = ["reachable_arrays", "same_bits", "relinked", "changed"]
 
 
 _same_words = None  # funcgrad.jit.runtime.same_words, once Numba is loaded
@@ -119,5 +119,16 @@ def relinked(links):
         except (KeyError, IndexError, ValueError):
             return True
         if now is not value:
+            return True
+    return False
+
+
+def changed(watched, links):
+    """Has an array of ``watched`` (``(array, its value when traced)`` pairs) changed, or
+    a link on the way to one (see :func:`relinked`) been rebound?"""
+    if relinked(links):
+        return True
+    for array, value in watched:
+        if not same_bits(array, value):
             return True
     return False
