@@ -18,8 +18,8 @@ import numpy as np
 from numpy import ndarray
 
 from .. import tree
-from ..core import (ROOT, ShapedArray, Tracer, TrigRangeError, _special_classes, _state,
-                    is_special, is_weak)
+from ..core import (ROOT, WEAK_TYPES, ShapedArray, Tracer, TrigRangeError, _special_classes,
+                    _state, is_special, is_weak)
 from ..interpreters.graph import eval_graph
 from .call import compile_graph, jit_call_p
 from .derive import as_root
@@ -98,13 +98,16 @@ class _Entry:
                 # copies: the caller may change its arrays before the compiler runs
                 queue_compile = _copies(leaves)
         try:
-            return as_root(eval_graph, self.graph, *leaves)
+            outs = as_root(eval_graph, self.graph, *leaves)
         finally:
             # Queued once this first call is done: compiling holds the GIL for long
             # stretches, and started at once it made this call (W3's value_and_grad)
             # about twice as slow.
             if queue_compile is not None:
                 _compile_in_background(self, queue_compile)
+        # a Python number (a weak argument, or arithmetic on them) as the compiled code
+        # returns it: a NumPy scalar
+        return [np.asarray(o)[()] if type(o) in WEAK_TYPES else o for o in outs]
 
     def build(self, leaves):
         """Compile (on the background compiler's thread); a failure is said, not raised:
