@@ -659,6 +659,50 @@ def test_a_weak_result_returns_as_a_numpy_scalar_eagerly_and_compiled():
         assert (out[1], out[2]) == (2.5, 5.0)
 
 
+# --- a Python int beyond the range of the integer array it meets: NumPy 2's OverflowError ----
+
+OVERFLOW_ROWS = {  # id: (f, x, in range, out of range)
+    "uint8 + n": (lambda x, n: x + n, U8, 3, 300),
+    "uint8 - n": (lambda x, n: x - n, U8, 1, -1),
+    "n * int8": (lambda x, n: n * x, I8, 3, -129),
+    "maximum(uint8, n)": (lambda x, n: np.maximum(x, n), U8, 3, 300),
+    "uint8 ** n": (lambda x, n: x ** n, U8, 2, 300),
+    "sum(uint8 * n)": (lambda x, n: np.sum(x * n), U8, 2, 256),
+    "uint8 + (n + 1)": (lambda x, n: x + (n + 1), U8, 3, 299),  # computed from n
+    "uint8 + -n": (lambda x, n: x + -n, U8, 0, 1),
+}
+
+
+@pytest.mark.parametrize("row", list(OVERFLOW_ROWS))
+def test_a_python_int_out_of_an_arrays_range_raises_numpys_overflow_error(row):
+    f, x, ok, bad = OVERFLOW_ROWS[row]
+    with pytest.raises(OverflowError) as numpy_error:
+        f(x, bad)
+    message = re.escape(str(numpy_error.value))
+    jitted = fg.jit(f, wait=True)
+    np.testing.assert_array_equal(jitted(x, ok), f(x, ok))
+    for _ in range(2):  # the first and the fast path of a compiled signature
+        with pytest.raises(OverflowError, match=message):
+            jitted(x, bad)
+    np.testing.assert_array_equal(jitted(x, ok), f(x, ok))
+    xs = np.stack([x, x])
+    for batched in (fg.vmap(f, in_axes=(0, None)), fg.jit(fg.vmap(f, in_axes=(0, None))),
+                    fg.vmap(jitted, in_axes=(0, None))):
+        with pytest.raises(OverflowError, match=message):
+            batched(xs, bad)
+
+
+def test_an_overflowing_first_call_does_not_stop_jit_from_compiling(recwarn):
+    f = fg.jit(lambda x, n: x ** n, wait=False)  # (an int power: NumPy's call, compiled)
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for uint8"):
+        f(U8, 300)  # evaluated eagerly: NumPy raises; nothing is queued to compile
+    np.testing.assert_array_equal(f(U8, 2), U8 ** 2)
+    assert f.block_until_compiled(timeout=240)
+    np.testing.assert_array_equal(f(U8, 2), U8 ** 2)
+    assert f._cache and all(entry.ready() for entry in f._cache.values())
+    assert not [w for w in recwarn if "compiling failed" in str(w.message)]
+
+
 def test_repeated_calls_on_pytrees_take_the_fast_path_and_keep_structures_apart():
     """Calls with dicts, lists and tuples of arrays and numbers skip the tree flattening
     once their signature is compiled; the key tells apart what the compiled code must
