@@ -703,6 +703,17 @@ def test_an_overflowing_first_call_does_not_stop_jit_from_compiling(recwarn):
     assert not [w for w in recwarn if "compiling failed" in str(w.message)]
 
 
+def test_a_python_int_beyond_int64_is_refused_by_name_or_taken_as_static():
+    f = fg.jit(lambda x, n: x * n, wait=True)
+    np.testing.assert_array_equal(f(F32, 3), F32 * 3)
+    for n in (2 ** 63, 2 ** 70, -2 ** 63 - 1):
+        with pytest.raises(OverflowError, match=f"Python integer {n}, beyond the int64.*"
+                                                f"float\\(n\\).*static"):
+            f(F32, n)
+    static = fg.jit(lambda x, n: x * n, static_argnums=1, wait=True)
+    np.testing.assert_array_equal(static(F32, 2 ** 70), F32 * 2 ** 70)
+
+
 def test_repeated_calls_on_pytrees_take_the_fast_path_and_keep_structures_apart():
     """Calls with dicts, lists and tuples of arrays and numbers skip the tree flattening
     once their signature is compiled; the key tells apart what the compiled code must

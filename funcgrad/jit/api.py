@@ -29,6 +29,11 @@ from .watch import reachable_arrays, relinked, same_bits
 
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph"]
 
+# Compiled code computes a Python int in int64: one beyond it is refused by name (see
+# _leaf_aval), and takes the slow path that says so (the fast path's key holds a number's
+# type, not its value, and Numba would type it as uint64).
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
+
 # --- fg.jit -----------------------------------------------------------------------------------
 
 def _leaf_aval(x, where):
@@ -42,6 +47,11 @@ def _leaf_aval(x, where):
     if isinstance(x, (bool, numbers.Number)) and not isinstance(x, np.ndarray):
         # A Python int, float or complex stays weakly typed, as NumPy 2 and JAX type it:
         # jit(lambda x, s: x * s)(float32 x, 2.5) is float32, compiled or not.
+        if type(x) is int and not _INT64_MIN <= x <= _INT64_MAX:
+            raise OverflowError(f"jit: {where} is the Python integer {x}, beyond the int64 "
+                                f"that compiled code computes Python ints in. Pass it as a "
+                                f"float (float(n)) or a NumPy integer (np.uint64(n)), or mark "
+                                f"the argument static (static_argnums).")
         return ShapedArray((), np.result_type(x), is_weak(x))
     from ..numpy._convert import asarray
     try:
@@ -461,7 +471,7 @@ def _fast_key(args):
         if t is ndarray:
             key.append(a.shape)
             key.append(a.dtype)
-        elif t is float or t is int or t is bool:
+        elif t is float or t is bool or (t is int and _INT64_MIN <= a <= _INT64_MAX):
             key.append(t)
         else:
             break
@@ -480,7 +490,7 @@ def _gather(x, key, leaves):
         key.append(x.dtype)
         leaves.append(x)
         return True
-    if t is float or t is int or t is bool:
+    if t is float or t is bool or (t is int and _INT64_MIN <= x <= _INT64_MAX):
         key.append(t)
         leaves.append(x)
         return True
