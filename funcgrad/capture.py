@@ -3,7 +3,7 @@ import functools
 from typing import Any, Callable
 
 from . import tree
-from .core import ShapedArray, Tracer
+from .core import WEAK_TYPES, ShapedArray, Tracer, aval_of
 from .interpreters.graph import Graph, eval_graph, trace_to_graph
 from .numpy._convert import asarray
 
@@ -21,6 +21,13 @@ class _CapturedGraph(Graph):
             raise TypeError(f"this graph was captured for arguments of structure "
                             f"{self.in_tree}, but was called with {treedef}")
         return tree.unflatten(self.out_tree, eval_graph(self, *leaves))
+
+
+def _leaf_aval(leaf):
+    if type(leaf) in WEAK_TYPES:  # a Python number stays weakly typed, as jit traces it
+        return aval_of(leaf)
+    x = leaf if isinstance(leaf, Tracer) else asarray(leaf)
+    return ShapedArray(x.shape, x.dtype)
 
 
 def make_graph(fun: Callable[..., Any]) -> Callable[..., Graph]:
@@ -41,8 +48,7 @@ def make_graph(fun: Callable[..., Any]) -> Callable[..., Graph]:
     @functools.wraps(fun)
     def graph_of(*args):
         leaves, treedef = tree.flatten(args)
-        avals = [ShapedArray(x.shape, x.dtype) for x in
-                 (leaf if isinstance(leaf, Tracer) else asarray(leaf) for leaf in leaves)]
+        avals = [_leaf_aval(leaf) for leaf in leaves]
         out_tree = []
 
         def flat_fun(*tracers):

@@ -527,6 +527,206 @@ def test_a_weak_argument_turned_into_an_array_is_strongly_typed_as_in_numpy():
     assert f(X32, 2.5).dtype == (X32 * np.sum(2.5)).dtype == np.float64
 
 
+# Arithmetic between weak values stays weak, as Python's on numbers gives a number: with a
+# Python float s, x * (s * 2.0) is float32 for float32 x in NumPy 2.  NumPy's functions make
+# a NumPy scalar of a Python number (np.sin(s) is a float64 scalar, strongly typed), and
+# funcgrad runs users' NumPy code, so it follows NumPy there; JAX differs (jnp.sin of a weak
+# value stays weak: float32).  Each row: NumPy's own result against every transform's.
+F32 = np.array([0.1, -1.25, 3.0], np.float32)   # (float32(0.1) == 0.1 in NumPy 2: weak)
+C64 = np.array([1 + 1j, 2.0, -0.5j], np.complex64)
+I8 = np.array([1, -2, 7], np.int8)
+U8 = np.array([100, 2, 255], np.uint8)
+
+WEAK_ROWS = {  # id: (f, x, number, transcendental)
+    "s * 2.0": (lambda x, s: x * (s * 2.0), F32, 0.1, False),
+    "2.0 * s": (lambda x, s: x * (2.0 * s), F32, 0.1, False),
+    "s + 1": (lambda x, s: x * (s + 1), F32, 0.1, False),
+    "1 - s": (lambda x, s: x + (1 - s), F32, 0.1, False),
+    "-s": (lambda x, s: x * -s, F32, 0.1, False),
+    "+s": (lambda x, s: x * +s, F32, 0.1, False),
+    "abs(s)": (lambda x, s: x * abs(s - 1.0), F32, 0.1, False),
+    "s ** 2": (lambda x, s: x * s ** 2, F32, 0.1, False),
+    "2 ** s": (lambda x, s: x * 2 ** s, F32, 0.1, False),
+    "s / 3": (lambda x, s: x * (s / 3), F32, 0.1, False),
+    "3 / s": (lambda x, s: x * (3 / s), F32, 0.1, False),
+    "s // 0.03": (lambda x, s: x * (s // 0.03), F32, 0.1, False),
+    "s % 0.03": (lambda x, s: x * (s % 0.03), F32, 0.1, False),
+    "s * s - 0.5": (lambda x, s: x * (s * s - 0.5), F32, 0.1, False),
+    "s * 1j": (lambda x, s: x + s * 1j, F32, 0.1, False),
+    "s.real, (s * 1j).imag": (lambda x, s: x * s.real + (s * 1j).imag, F32, 0.1, False),
+    "s.conjugate()": (lambda x, s: x * s.conjugate(), F32, 0.1, False),
+    "complex64 * (s * 2)": (lambda x, s: x * (s * 2), C64, 0.1, False),
+    "x == s": (lambda x, s: x == s, F32, 0.1, False),
+    "x * (s > 0)": (lambda x, s: x * (s > 0), F32, 0.1, False),
+    "x <= s + 0.0": (lambda x, s: x <= s + 0.0, F32, 0.1, False),
+    "maximum(x, s * 3)": (lambda x, s: np.maximum(x, s * 3), F32, 0.1, False),
+    "where(x > 0, x, -s)": (lambda x, s: np.where(x > 0, x, -s), F32, 0.1, False),
+    # NumPy's functions: a float64 scalar, strongly typed (JAX: weak, float32)
+    "np.sin(s)": (lambda x, s: x * np.sin(s), F32, 0.1, True),
+    "np.multiply(s, 2.0)": (lambda x, s: x * np.multiply(s, 2.0), F32, 0.1, False),
+    "np.abs(s)": (lambda x, s: x * np.abs(s), F32, 0.1, False),
+    "np.float64(2) * s": (lambda x, s: x * (np.float64(2) * s), F32, 0.1, False),
+    # Python ints
+    "n * 2": (lambda x, n: x * (n * 2), I8, 3, False),
+    "n + 1": (lambda x, n: x + (n + 1), I8, 3, False),
+    "-n": (lambda x, n: x * -n, I8, 3, False),
+    "abs(n)": (lambda x, n: x * abs(n - 5), I8, 3, False),
+    "n ** 2": (lambda x, n: x * n ** 2, I8, 3, False),
+    "n // 2": (lambda x, n: x * (n // 2), I8, 3, False),
+    "n % 2": (lambda x, n: x * (n % 2), I8, 3, False),
+    "n / 2": (lambda x, n: x * (n / 2), I8, 3, False),          # a float: int8 -> float64
+    "n > 2.5": (lambda x, n: x * (n > 2.5), I8, 3, False),
+    "float32 * (n * 2)": (lambda x, n: x * (n * 2), F32, 3, False),
+    "float32 * (n * 2.5)": (lambda x, n: x * (n * 2.5), F32, 3, False),
+    "np.sin(n)": (lambda x, n: x * np.sin(n), I8, 3, True),
+    # a Python int beyond uint8 compared with (or clipping) a uint8 array: exact, no error
+    "uint8 < n": (lambda x, n: x < n, U8, 300, False),
+    "uint8 == n": (lambda x, n: x == n, U8, -1, False),
+    "uint8 < 300 (written in)": (lambda x, n: x < 300, U8, 0, False),
+    "clip(uint8, 0, n)": (lambda x, n: np.clip(x, 0, n), U8, 300, False),
+}
+
+
+def _same(got, want, transcendental, what):
+    """NumPy's dtype and bits (a few ulps where a compiled C-library sin meets NumPy's)."""
+    if transcendental:
+        _assert_ulps(got, want, 2, what)
+    else:
+        assert np.asarray(got).dtype == np.asarray(want).dtype, what
+        np.testing.assert_array_equal(got, want, err_msg=what)
+
+
+@pytest.mark.parametrize("row", list(WEAK_ROWS))
+def test_arithmetic_on_weak_arguments_gives_numpys_dtype_and_bits(row):
+    f, x, s, transcendental = WEAK_ROWS[row]
+    want = f(x, s)  # NumPy's own answer
+    _same(fg.jit(f, wait=True)(x, s), want, transcendental, "jit (compiled)")
+    graph = fg.make_graph(f)(x, s)  # what jit evaluates eagerly while it compiles
+    assert graph.outvars[0].aval.dtype == want.dtype
+    _same(graph(x, s), want, False, "the traced graph, evaluated")
+    batched = fg.vmap(f, in_axes=(0, None))(np.stack([x, x[::-1]]), s)
+    _same(batched[1], f(x[::-1], s), False, "vmap")
+    if x.dtype.kind in "fc" and type(s) is float and want.dtype.kind in "fc":
+        out, tangent = fg.jvp(f, (x, s), (x, s))
+        _same(out, want, False, "jvp")
+        assert tangent.dtype == want.dtype, "jvp's tangent"
+        _same(fg.vjp(f, x, s)[0], want, False, "vjp")
+    if x.dtype.kind == "f" and type(s) is float and want.dtype.kind == "f":
+        value, (gx, gs) = fg.value_and_grad(lambda x, s: np.sum(f(x, s)), (0, 1))(x, s)
+        _same(value, np.sum(want), False, "value_and_grad")
+        assert gx.dtype == x.dtype and type(gs) is np.float64
+
+
+@pytest.mark.parametrize("row", ["s * 2.0", "-s", "n * 2", "np.sin(s)", "x == s"])
+def test_weak_arithmetic_inside_jit_of_vmap_grad_and_jvp(row):
+    """The transforms traced inside one compiled function see weak arguments too."""
+    f, x, s, transcendental = WEAK_ROWS[row]
+    xs = np.stack([x, x[::-1]])
+    differentiable = x.dtype.kind == "f" and f(x, s).dtype.kind == "f"
+
+    def everything(x, xs, s):
+        out = {"vmap": fg.vmap(f, in_axes=(0, None))(xs, s)}
+        if differentiable:
+            out["grad"] = fg.value_and_grad(lambda x: np.sum(f(x, s)))(x)
+            out["jvp"] = fg.jvp(lambda x: f(x, s), (x,), (x,))
+        return out
+
+    got = fg.jit(everything, wait=True)(x, xs, s)
+    want = everything(x, xs, s)  # s a Python number here: NumPy's own arithmetic
+    for key in want:
+        for g, w in zip(tree.leaves(got[key]), tree.leaves(want[key])):
+            _same(g, w, transcendental, key)
+
+
+def test_a_python_float_closed_over_by_jit_inside_grad_and_jvp_stays_weak():
+    def scaled(s):  # s: a traced Python float when differentiated
+        return fg.jit(lambda x: x * (s * 2.0), wait=True)(F32)
+
+    want = F32 * (0.1 * 2.0)
+    value, g = fg.value_and_grad(lambda s: np.sum(scaled(s)))(0.1)
+    assert value.dtype == np.float32 and value == np.sum(want)
+    np.testing.assert_allclose(g, 2.0 * np.sum(F32.astype(float)), rtol=1e-6)
+    out, tangent = fg.jvp(scaled, (0.1,), (1.0,))
+    assert out.dtype == tangent.dtype == np.float32
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(tangent, F32 * np.float32(2.0))
+
+
+def test_vmap_over_the_tangent_of_a_python_float_keeps_the_output_dtype_under_jit():
+    f = lambda x, s: x * (s * 2.0)  # noqa: E731
+    ts = np.array([1.0, 2.0])
+    want = np.stack([F32 * np.float32(0.1 * 2.0) + F32 * np.float32(t * 2.0) for t in ts])
+    for g in (f, fg.jit(f, wait=True)):
+        got = fg.vmap(lambda t: fg.jvp(g, (F32, 0.1), (F32, t))[1])(ts)
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_a_weak_result_returns_as_a_numpy_scalar_eagerly_and_compiled():
+    f = fg.jit(lambda x, s: (x, s, s * 2.0), wait=False)
+    first = f(F32, 2.5)  # the traced graph evaluated while it compiles
+    assert f.block_until_compiled(timeout=240)
+    later = f(F32, 2.5)
+    for out in (first, later):
+        assert type(out[1]) is type(out[2]) is np.float64
+        assert (out[1], out[2]) == (2.5, 5.0)
+
+
+# --- a Python int beyond the range of the integer array it meets: NumPy 2's OverflowError ----
+
+OVERFLOW_ROWS = {  # id: (f, x, in range, out of range)
+    "uint8 + n": (lambda x, n: x + n, U8, 3, 300),
+    "uint8 - n": (lambda x, n: x - n, U8, 1, -1),
+    "n * int8": (lambda x, n: n * x, I8, 3, -129),
+    "maximum(uint8, n)": (lambda x, n: np.maximum(x, n), U8, 3, 300),
+    "uint8 ** n": (lambda x, n: x ** n, U8, 2, 300),
+    "sum(uint8 * n)": (lambda x, n: np.sum(x * n), U8, 2, 256),
+    "uint8 + (n + 1)": (lambda x, n: x + (n + 1), U8, 3, 299),  # computed from n
+    "uint8 + -n": (lambda x, n: x + -n, U8, 0, 1),
+}
+
+
+@pytest.mark.parametrize("row", list(OVERFLOW_ROWS))
+def test_a_python_int_out_of_an_arrays_range_raises_numpys_overflow_error(row):
+    f, x, ok, bad = OVERFLOW_ROWS[row]
+    with pytest.raises(OverflowError) as numpy_error:
+        f(x, bad)
+    message = re.escape(str(numpy_error.value))
+    jitted = fg.jit(f, wait=True)
+    np.testing.assert_array_equal(jitted(x, ok), f(x, ok))
+    for _ in range(2):  # the first and the fast path of a compiled signature
+        with pytest.raises(OverflowError, match=message):
+            jitted(x, bad)
+    np.testing.assert_array_equal(jitted(x, ok), f(x, ok))
+    xs = np.stack([x, x])
+    for batched in (fg.vmap(f, in_axes=(0, None)), fg.jit(fg.vmap(f, in_axes=(0, None))),
+                    fg.vmap(jitted, in_axes=(0, None))):
+        with pytest.raises(OverflowError, match=message):
+            batched(xs, bad)
+
+
+def test_an_overflowing_first_call_does_not_stop_jit_from_compiling(recwarn):
+    f = fg.jit(lambda x, n: x ** n, wait=False)  # (an int power: NumPy's call, compiled)
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for uint8"):
+        f(U8, 300)  # evaluated eagerly: NumPy raises; nothing is queued to compile
+    np.testing.assert_array_equal(f(U8, 2), U8 ** 2)
+    assert f.block_until_compiled(timeout=240)
+    np.testing.assert_array_equal(f(U8, 2), U8 ** 2)
+    assert f._cache and all(entry.ready() for entry in f._cache.values())
+    assert not [w for w in recwarn if "compiling failed" in str(w.message)]
+
+
+def test_a_python_int_beyond_int64_is_refused_by_name_or_taken_as_static():
+    f = fg.jit(lambda x, n: x * n, wait=True)
+    np.testing.assert_array_equal(f(F32, 3), F32 * 3)
+    for n in (2 ** 63, 2 ** 70, -2 ** 63 - 1):
+        with pytest.raises(OverflowError, match=f"Python integer {n}, beyond the int64.*"
+                                                f"float\\(n\\).*static"):
+            f(F32, n)
+    static = fg.jit(lambda x, n: x * n, static_argnums=1, wait=True)
+    np.testing.assert_array_equal(static(F32, 2 ** 70), F32 * 2 ** 70)
+
+
 def test_repeated_calls_on_pytrees_take_the_fast_path_and_keep_structures_apart():
     """Calls with dicts, lists and tuples of arrays and numbers skip the tree flattening
     once their signature is compiled; the key tells apart what the compiled code must

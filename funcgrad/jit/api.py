@@ -18,7 +18,8 @@ import numpy as np
 from numpy import ndarray
 
 from .. import tree
-from ..core import ROOT, Tracer, TrigRangeError, _special_classes, _state, is_special
+from ..core import (ROOT, WEAK_TYPES, Tracer, TrigRangeError, _special_classes, _state,
+                    is_special)
 from ..interpreters.graph import eval_graph
 from .call import compile_graph, jit_call_p
 from .derive import as_root, out_aval
@@ -63,7 +64,7 @@ class _Entry:
         of) ``leaves``: Numba types the kernels from their arguments."""
         exe = self.executable
         if not exe._compiled:
-            exe(*(_copies(leaves) if copy else leaves))
+            exe.compile_on(_copies(leaves) if copy else leaves)
         return exe
 
     def ready(self):
@@ -74,7 +75,7 @@ class _Entry:
     def meanwhile(self, leaves):
         """The outputs of the graph evaluated eagerly, the primitives one by one as
         eager code runs them, while the background compiler builds it (queued by the
-        first such call)."""
+        first such call that returns)."""
         queue_compile = None
         with self._lock:
             if self._builder is None:
@@ -82,13 +83,24 @@ class _Entry:
                 # copies: the caller may change its arrays before the compiler runs
                 queue_compile = _copies(leaves)
         try:
-            return as_root(eval_graph, self.graph, *leaves)
-        finally:
-            # Queued once this first call is done: compiling holds the GIL for long
-            # stretches, and started at once it made this call (W3's value_and_grad)
-            # about twice as slow.
+            outs = as_root(eval_graph, self.graph, *leaves)
+        except BaseException:
             if queue_compile is not None:
-                _compile_in_background(self, queue_compile)
+                # Arguments the function refuses (NumPy's OverflowError for a Python int
+                # beyond an array's dtype) would make compiling fail, and the failure
+                # stick: the next call queues it instead.
+                with self._lock:
+                    builder, self._builder = self._builder, None
+                builder.set()
+            raise
+        # Queued once this first call is done: compiling holds the GIL for long
+        # stretches, and started at once it made this call (W3's value_and_grad)
+        # about twice as slow.
+        if queue_compile is not None:
+            _compile_in_background(self, queue_compile)
+        # a Python number (a weak argument, or arithmetic on them) as the compiled code
+        # returns it: a NumPy scalar
+        return [np.asarray(o)[()] if type(o) in WEAK_TYPES else o for o in outs]
 
     def build(self, leaves):
         """Compile (on the background compiler's thread); a failure is said, not raised:

@@ -16,6 +16,7 @@ from .. import tree
 from ..core import ConcretizationError, Primitive, TrigRangeError, _special_classes, aval_of
 from ..devices import register_gpu
 from ..interpreters.graph import Graph, Var, eval_graph
+from .bounds import range_check
 from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
                      vjp_joint, vjp_split, zeros)
 from .passes import dce, optimize, register_call
@@ -39,9 +40,21 @@ class Executable:
         self.single = self.lowered.single
         self.scalars = [(i, a.dtype.type) for i, a in enumerate(self.lowered.out_avals)
                         if not a.shape]
+        self.range_check = range_check(self.graph)
         self._compiled = False
 
     def __call__(self, *inputs):
+        if self.range_check is not None:  # Python ints a kernel would wrap: NumPy raises
+            self.range_check(inputs)
+        return self._run(inputs)
+
+    def compile_on(self, inputs):
+        """Compile the kernels by running them once on ``inputs`` (Numba types them from
+        their arguments), whatever their values: a Python int out of its range only wraps
+        here, and the calls that pass it raise."""
+        self._run(inputs)
+
+    def _run(self, inputs):
         if not self._compiled:  # the first call compiles: Numba's advice is noise here
             _quiet_numba_advice()
         try:
@@ -70,7 +83,8 @@ class Executable:
     def fast_entry(self, out_tree):
         """The leanest callable from inputs to the function's (pytree) result."""
         run, consts = self.run, self.consts
-        if self.single and not self.scalars and out_tree.node is None:
+        if (self.single and not self.scalars and self.range_check is None
+                and out_tree.node is None):
             return functools.partial(run, *consts) if consts else run
         call = self.__call__
         return lambda *inputs: tree.unflatten(out_tree, call(*inputs))

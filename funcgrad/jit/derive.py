@@ -179,7 +179,10 @@ def batch_graph(graph, batched, size, instantiate=None):
         results = []
         for o, v, force in zip(outs, graph.outvars, instantiate):
             if type(o) is BatchTracer and o._trace is interp:
-                results.append(moveaxis(o.value, o.batch_dim, 0))
+                # (in the graph's dtype: a batched weakly typed input, a tangent of a
+                # Python float under vmap, is an array and promotes strongly)
+                results.append(fit(moveaxis(o.value, o.batch_dim, 0),
+                                   ShapedArray((size,) + out_aval(v).shape, out_aval(v).dtype)))
                 out_batched.append(True)
             elif force:
                 aval = out_aval(v)

@@ -10,10 +10,11 @@ and long chains overflow its SSA pass).  Leaves are the C library's
 """
 import numpy as np
 
+from ..core import weak_operand
 from ..interpreters.graph import Var
 from ..kernels.cpu import leaves as cpu_leaves
 from ..primitives import scalar as sc
-from ..primitives.elementwise import power_p
+from ..primitives.elementwise import clip_p, power_p
 from ..primitives.structural import broadcast_to_p, convert_element_type_p, stop_gradient_p
 
 __all__ = ["is_elementwise", "computation_dtypes", "Writer", "uses_vector_math", "uses_trig",
@@ -28,12 +29,32 @@ IDENTITY = frozenset({broadcast_to_p, convert_element_type_p, stop_gradient_p})
 
 
 def _weak(x):
-    """What ``np.result_type`` should see for an operand (Python scalars stay weak)."""
+    """What ``np.result_type`` should see for an operand: Python numbers, and the values
+    standing for them (weakly typed arguments: :func:`funcgrad.core.is_weak`), stay weak."""
     if isinstance(x, Var):
-        return x.aval.dtype
+        return weak_operand(x.aval)
     if isinstance(x, SCALARS):
         return x
     return np.asarray(x).dtype
+
+
+def _exact_integers(operands):
+    """The dtype that holds every value of ``operands`` when a Python integer meets integer
+    arrays (or None): NumPy compares such an integer with the array's values exactly
+    (``uint8 array < 300`` is True, not a wrapped 44), and ``np.clip`` clamps with it
+    exactly, where a cast to the array's dtype would wrap."""
+    if not any(type(x) is int for x in operands):
+        return None
+    strong = []
+    for x in operands:
+        if type(x) is float or type(x) is complex:
+            return None
+        if type(x) is not int and type(x) is not bool:
+            if np.dtype(x).kind not in "biu":
+                return None
+            strong.append(x)
+    wide = np.result_type(np.int64, *strong)
+    return wide if wide.kind == "i" else None  # (uint64 and int64 meet in float64)
 
 
 def computation_dtypes(eqn):
@@ -44,7 +65,12 @@ def computation_dtypes(eqn):
     decl = eqn.prim.elementwise
     if decl.compute == "predicate":
         return [None]
-    return decl.compute_dtypes([_weak(x) for x in eqn.inputs], out)
+    operands = [_weak(x) for x in eqn.inputs]
+    if decl.compute == "compare" or eqn.prim is clip_p:
+        wide = _exact_integers(operands)
+        if wide is not None:
+            return [wide] * len(operands)
+    return decl.compute_dtypes(operands, out)
 
 
 def _body_dtype(eqn, comp):

@@ -42,7 +42,7 @@ def closure_convert(graph):
         if isinstance(x, Tracer):
             key = id(x)
             if key not in found:
-                found[key] = (x, Var(ShapedArray(x.shape, x.dtype)))
+                found[key] = (x, Var(ShapedArray(x.shape, x.dtype, x.weak)))
             return found[key][1]
         return x
 

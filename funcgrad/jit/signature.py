@@ -100,6 +100,12 @@ def _struct(shape, dtype, weak_type):
     return ShapeDtypeStruct(shape, dtype, weak_type=weak_type)
 
 
+# Compiled code computes a Python int in int64: one beyond it is refused by name (see
+# leaf_aval), and takes the slow path that says so (the fast path's key holds a number's
+# type, not its value, and Numba would type it as uint64).
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
+
+
 def leaf_aval(x, where, abstract=False):
     """The :class:`~funcgrad.core.ShapedArray` of an argument leaf.  ``abstract``: a
     :class:`ShapeDtypeStruct` (or a ShapedArray) may stand for an array (``lower``,
@@ -114,6 +120,11 @@ def leaf_aval(x, where, abstract=False):
     if isinstance(x, (bool, numbers.Number)):
         # A Python int, float or complex stays weakly typed, as NumPy 2 and JAX type it:
         # jit(lambda x, s: x * s)(float32 x, 2.5) is float32, compiled or not.
+        if type(x) is int and not _INT64_MIN <= x <= _INT64_MAX:
+            raise OverflowError(f"jit: {where} is the Python integer {x}, beyond the int64 "
+                                f"that compiled code computes Python ints in. Pass it as a "
+                                f"float (float(n)) or a NumPy integer (np.uint64(n)), or mark "
+                                f"the argument static (static_argnums).")
         return ShapedArray((), np.result_type(x), is_weak(x))
     if type(x) is ShapeDtypeStruct or type(x) is ShapedArray:
         if abstract:
@@ -144,7 +155,7 @@ def fast_key(args):
         if t is ndarray:
             key.append(a.shape)
             key.append(a.dtype)
-        elif t is float or t is int or t is bool:
+        elif t is float or t is bool or (t is int and _INT64_MIN <= a <= _INT64_MAX):
             key.append(t)
         else:
             break
@@ -163,7 +174,7 @@ def _gather(x, key, leaves):
         key.append(x.dtype)
         leaves.append(x)
         return True
-    if t is float or t is int or t is bool:
+    if t is float or t is bool or (t is int and _INT64_MIN <= x <= _INT64_MAX):
         key.append(t)
         leaves.append(x)
         return True

@@ -468,7 +468,7 @@ class Compiled(_Stage):
                  for path, want, got in zip(paths, call.in_avals, avals) if want != got]
         if wrong:
             raise TypeError(f"jit({call.name}): called with arguments other than those it was "
-                            f"lowered for (a compiled function never traces again):\n"
+                            "lowered for (a compiled function never traces again):\n"
                             + "\n".join(wrong) + "\nCall the jitted function (it traces each "
                             f"new signature), or lower it for these arguments: "
                             f"jit(f).lower(...).compile().")

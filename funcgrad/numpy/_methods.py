@@ -5,9 +5,10 @@ import sys
 
 import numpy as np
 
-from ..core import ConcretizationError, _state, concrete
+from ..core import ConcretizationError, _state, concrete, is_weak
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
+from ..primitives.structural import as_weak
 from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
                histograms, indexing, indextricks, linalg,
                manipulation, nanfunctions, padding, polynomial, products, queries, ranges,
@@ -211,26 +212,44 @@ def _array(self, dtype=None, copy=None):
 
 # --- operators -----------------------------------------------------------------------------------
 
-def _binary(fn):
+def _binary(fn, numeric=False):
+    """``(op, rop)`` of ``fn``.  ``numeric``: an arithmetic operator, whose result on weakly
+    typed operands (Python numbers passed to a transform) is weak again, as Python's
+    arithmetic on numbers gives a number: ``x * (s * 2.0)`` keeps float32 ``x``'s dtype
+    for a Python float ``s``, as in NumPy (where ``np.multiply(s, 2.0)`` is float64)."""
     prim = getattr(fn, "primitive", None)
     if prim is not None:  # a primitive: bind it directly (the hot path of x * y)
         def op(self, other):
             if type(other) is not float:
                 other = _operand(other)
-            return _state.interpreter.process(prim, (self, other), _EMPTY)
+            out = _state.interpreter.process(prim, (self, other), _EMPTY)
+            return as_weak(out) if numeric and is_weak(other) and is_weak(self) else out
 
         def rop(self, other):
             if type(other) is not float:
                 other = _operand(other)
-            return _state.interpreter.process(prim, (other, self), _EMPTY)
+            out = _state.interpreter.process(prim, (other, self), _EMPTY)
+            return as_weak(out) if numeric and is_weak(other) and is_weak(self) else out
         return op, rop
 
     def op(self, other):
-        return fn(self, _operand(other))
+        other = _operand(other)
+        out = fn(self, other)
+        return as_weak(out) if numeric and is_weak(other) and is_weak(self) else out
 
     def rop(self, other):
-        return fn(_operand(other), self)
+        other = _operand(other)
+        out = fn(other, self)
+        return as_weak(out) if numeric and is_weak(other) and is_weak(self) else out
     return op, rop
+
+
+def _unary(fn):
+    """The unary operator of ``fn``: weak on a weak operand, as ``_binary``'s."""
+    def op(self):
+        out = fn(self)
+        return as_weak(out) if is_weak(self) else out
+    return op
 
 
 def _setitem(self, key, value):
@@ -329,6 +348,11 @@ _METHODS = {
 }
 
 
+# The operators that give a number on Python numbers, so a weak value on weak operands (@
+# takes no numbers, comparisons give a bool, and &, | and ^ on traced values are logical).
+_ARITHMETIC = frozenset({"add", "sub", "mul", "truediv", "pow", "mod", "floordiv"})
+
+
 def attach_array_methods(cls):
     """Give ``cls`` (tracers, the eager Tensor) NumPy's operators and methods."""
     ops = {
@@ -339,7 +363,7 @@ def attach_array_methods(cls):
         "rshift": ufuncs.right_shift,
     }
     for name, fn in ops.items():
-        op, rop = _binary(fn)
+        op, rop = _binary(fn, numeric=name in _ARITHMETIC)
         setattr(cls, f"__{name}__", op)
         setattr(cls, f"__r{name}__", rop)
     for name, fn in {"lt": ufuncs.less, "le": ufuncs.less_equal, "gt": ufuncs.greater,
@@ -347,9 +371,9 @@ def attach_array_methods(cls):
                      "ne": ufuncs.not_equal}.items():
         setattr(cls, f"__{name}__", _binary(fn)[0])
     cls.__hash__ = None
-    cls.__neg__ = lambda self: ew.negative(self)
+    cls.__neg__ = _unary(ew.negative)
     cls.__pos__ = lambda self: self
-    cls.__abs__ = lambda self: ew.abs(self)
+    cls.__abs__ = _unary(ew.abs)
     cls.__invert__ = _invert
     cls.__getitem__ = _getitem
     cls.__setitem__ = _setitem
@@ -370,10 +394,12 @@ def attach_array_methods(cls):
     cls.sort = _sort_method
     cls.T = property(lambda self: manipulation.transpose(self))
     cls.mT = property(lambda self: manipulation.swapaxes(self, -1, -2))
-    cls.real = property(lambda self: ufuncs.real(self))
-    cls.imag = property(lambda self: ufuncs.imag(self))
+    # (a Python number's .real, .imag and .conjugate() are Python numbers: weak)
+    cls.real = property(_unary(ufuncs.real))
+    cls.imag = property(_unary(ufuncs.imag))
     cls.at = property(_at)
     cls.astype = lambda self, dtype, **kw: constructors.astype(self, dtype)
     cls.copy = lambda self: self
     for name, fn in _METHODS.items():
         setattr(cls, name, _method(name, fn))
+    cls.conjugate = _unary(ufuncs.conj)

@@ -200,7 +200,9 @@ def _is_float(dtype):
     return np.dtype(dtype).kind in "fc"
 
 
-def _convert(x, *, dtype):
+def _convert(x, *, dtype, weak=False):
+    if weak:  # a Python number again: what Python's own arithmetic on numbers gives
+        return np.asarray(x).astype(dtype).item()
     x = np.asarray(x)
     if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
         # complex to real keeps the real part (NumPy's astype, without its ComplexWarning):
@@ -209,20 +211,26 @@ def _convert(x, *, dtype):
     return x.astype(dtype)
 
 
-def _convert_jvp(primals, tangents, *, dtype):
-    out = convert_element_type(primals[0], dtype)
+def _convert_jvp(primals, tangents, *, dtype, weak=False):
+    cast = as_weak if weak else lambda v: convert_element_type(v, dtype)
+    out = cast(primals[0])
     if not _is_float(dtype):
         return out, None
-    return out, convert_element_type(tangents[0], dtype)
+    return out, cast(tangents[0])
+
+
+def _convert_batch(args, dims, *, dtype, weak=False):
+    # a batch of numbers is an array: strongly typed, as np.asarray of a list of them
+    return convert_element_type(args[0], dtype), dims[0]
 
 
 convert_element_type_p = Primitive(
     "convert_element_type", _convert,
     vjp_reads=SHAPES_ONLY, grad_fn_name="ToCopyBackward0",
-    abstract_eval=lambda x, *, dtype: ShapedArray(x.shape, dtype),
+    abstract_eval=lambda x, *, dtype, weak=False: ShapedArray(x.shape, dtype, weak),
     jvp=_convert_jvp,
-    vjp=lambda needs, g, out, x, *, dtype: (convert_element_type(g, dtype_of(x)),),
-    batch=lambda args, dims, *, dtype: (convert_element_type(args[0], dtype), dims[0]))
+    vjp=lambda needs, g, out, x, *, dtype, weak=False: (convert_element_type(g, dtype_of(x)),),
+    batch=_convert_batch)
 
 
 def convert_element_type(x, dtype):
@@ -244,6 +252,21 @@ def strong(x):
     array(2.5)
     """
     return convert_element_type_p.bind(x, dtype=dtype_of(x))
+
+
+def as_weak(x):
+    """``x``, a traced 0-d value, weakly typed (:func:`funcgrad.core.is_weak`): what
+    Python's operators make of Python numbers (``s * 2.0`` is a Python float again, which
+    NumPy then promotes weakly), the opposite of :func:`strong`.  The operators of traced
+    values call it when every operand is weak; NumPy's functions do not (``np.sin(2.5)``
+    is a strongly typed float64).
+
+    >>> as_weak(np.float64(2.5))
+    2.5
+    """
+    if is_weak(x):
+        return x
+    return convert_element_type_p.bind(x, dtype=dtype_of(x), weak=True)
 
 
 # --- stop_gradient -------------------------------------------------------------
