@@ -470,7 +470,7 @@ class Compiled(_Stage):
             raise TypeError(f"jit({call.name}): called with arguments other than those it was "
                             "lowered for (a compiled function never traces again):\n"
                             + "\n".join(wrong) + "\nCall the jitted function (it traces each "
-                            f"new signature), or lower it for these arguments: "
+                            "new signature), or lower it for these arguments: "
                             f"jit(f).lower(...).compile().")
         return tree.unflatten(self._out, self._exe(*leaves))
 
