@@ -471,7 +471,7 @@ class Compiled(_Stage):
                             "lowered for (a compiled function never traces again):\n"
                             + "\n".join(wrong) + "\nCall the jitted function (it traces each "
                             "new signature), or lower it for these arguments: "
-                            f"jit(f).lower(...).compile().")
+                            "jit(f).lower(...).compile().")
         return tree.unflatten(self._out, self._exe(*leaves))
 
     @property
