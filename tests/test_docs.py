@@ -13,6 +13,7 @@ import html
 import importlib
 import inspect
 import json
+import os
 import re
 import subprocess
 import sys
@@ -166,7 +167,12 @@ def test_sharp_bits_examples_print_what_the_page_says():
 
 def test_readme_benchmarks_are_the_headline_of_the_stored_results():
     sys.path.insert(0, str(ROOT))
-    from benchmarks import suite
+    saved = dict(os.environ)
+    try:
+        from benchmarks import suite
+    finally:  # (the suite pins thread counts for its own process: not for later tests')
+        os.environ.clear()
+        os.environ.update(saved)
     payload = json.loads((ROOT / "benchmarks" / "results" / "suite.json").read_text())
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert suite.headline(payload) in readme, "run: make bench (or suite.update_readme)"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import re
 from pathlib import Path
 
 from sphinx.util import logging
@@ -179,6 +180,7 @@ def _numpy_own(module, names: list[str]) -> list[str]:
              "as NumPy defines them.", ""]
     for n in names:
         summary = _first_line(getattr(module, n)).replace("*", r"\*").replace("`", "")
+        summary = re.sub(r"(\w)_\b", r"\1\\_", summary)  # (from_ would be a link target)
         lines.append(f"- ``{n}``" + (f": {summary}" if summary else ""))
     return lines + [""]
 
