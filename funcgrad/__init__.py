@@ -61,7 +61,7 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .gpu import device_get, device_put  # noqa: F401
     from .jit.api import jit  # noqa: F401
     from .kernels_config import get_num_threads, set_num_threads, warmup  # noqa: F401
-    from . import optim, scipy  # noqa: F401
+    from . import nn, optim, scipy  # noqa: F401
 
 # The rest loads on first use, so that `import funcgrad` stays fast (it compiles nothing
 # and imports no Numba): name -> (module, attribute or None for the module itself).
@@ -96,8 +96,8 @@ _LAZY = {
     "get_num_threads": ("kernels_config", "get_num_threads"),
     # whole-function compilation and control flow on traced values
     "jit": ("jit", None), "lax": ("lax", None), "typing": ("typing", None),
-    # optimizers (optax-style functions and torch-style classes); SciPy's names
-    "optim": ("optim", None), "scipy": ("scipy", None),
+    # optimizers (optax-style functions and torch-style classes); SciPy's names; jax.nn's
+    "optim": ("optim", None), "scipy": ("scipy", None), "nn": ("nn", None),
     # gradients over dask.array data, on Dask's schedulers (the `dask` extra; not in
     # __all__, so that `from funcgrad import *` needs no Dask)
     "dask": ("dask", None),
@@ -143,5 +143,5 @@ __all__ = [
     "float32", "float64", "double", "int64", "long", "autograd", "is_tensor",
     "set_default_dtype", "get_default_dtype", "from_numpy", "empty",
     "device_put", "device_get",
-    "jit", "lax", "optim", "scipy",
+    "jit", "lax", "optim", "scipy", "nn",
 ]

@@ -106,7 +106,7 @@ NUMPY_LIKE = ["funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft", "
               "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
               "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.optimize",
               "funcgrad.optim", "funcgrad.optim.lr_scheduler", "funcgrad.dask",
-              "funcgrad.autograd.functional"]
+              "funcgrad.autograd.functional", "funcgrad.nn", "funcgrad.nn.initializers"]
 
 
 def _own_functions(module):
