@@ -12,7 +12,7 @@ import sys as _sys
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._malloc import keep_freed_memory as _keep_freed_memory
-from . import core, tree, primitives, interpreters  # noqa: F401  (registers primitives)
+from . import core, dtypes, tree, primitives, interpreters  # noqa: F401  (registers primitives)
 from . import numpy  # noqa: F401  (attaches array methods to tracers)
 from .api import grad, jvp, linearize, value_and_grad, vjp
 from .batched import vmap
@@ -132,7 +132,7 @@ __all__ = [
     "warmup", "set_num_threads", "get_num_threads",
     "grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap", "jacfwd", "jacrev",
     "jacobian", "hessian", "hvp", "vhp", "elementwise_grad", "stop_gradient", "make_graph",
-    "Graph", "tree", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",
+    "Graph", "tree", "dtypes", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",
     "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "is_inference_mode_enabled", "custom_jvp", "custom_vjp", "Function", "FunctionCtx",
     "checkpoint", "forward_ad", "once_differentiable",
