@@ -51,6 +51,10 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
                           is_anomaly_enabled, set_detect_anomaly)
     from .custom import (Function, FunctionCtx, checkpoint, custom_jvp,  # noqa: F401
                          custom_vjp, once_differentiable)
+    from .custom import checkpoint as remat  # noqa: F401
+    from .jit.switches import clear_caches, disable_jit  # noqa: F401
+    from .naming import named_call, named_scope  # noqa: F401
+    from .ready import block_until_ready  # noqa: F401
     from .eager import Size, Tensor, tensor, zeros, ones  # noqa: F401
     from .eager.methods import allclose, equal  # noqa: F401
     from .eager.factories import (arange, as_tensor, empty, empty_like,  # noqa: F401
@@ -70,6 +74,9 @@ _LAZY = {
     "checkpoint": ("custom", "checkpoint"), "custom_jvp": ("custom", "custom_jvp"),
     "custom_vjp": ("custom", "custom_vjp"), "once_differentiable": ("custom",
                                                                    "once_differentiable"),
+    "remat": ("custom", "checkpoint"),
+    "named_call": ("naming", "named_call"), "named_scope": ("naming", "named_scope"),
+    "block_until_ready": ("ready", "block_until_ready"),
     # debugging tools: gradcheck, anomaly detection, profiler, saved-value hooks (fg.graph)
     "graph": ("graph", None), "profiler": ("profiler", None),
     "detect_anomaly": ("anomaly", "detect_anomaly"),
@@ -96,6 +103,8 @@ _LAZY = {
     "get_num_threads": ("kernels_config", "get_num_threads"),
     # whole-function compilation and control flow on traced values
     "jit": ("jit", None), "lax": ("lax", None), "typing": ("typing", None),
+    "disable_jit": ("jit.switches", "disable_jit"),
+    "clear_caches": ("jit.switches", "clear_caches"),
     # optimizers (optax-style functions and torch-style classes); SciPy's names; jax.nn's
     "optim": ("optim", None), "scipy": ("scipy", None), "nn": ("nn", None),
     # gradients over dask.array data, on Dask's schedulers (the `dask` extra; not in
@@ -144,4 +153,6 @@ __all__ = [
     "set_default_dtype", "get_default_dtype", "from_numpy", "empty",
     "device_put", "device_get",
     "jit", "lax", "optim", "scipy", "nn",
+    "remat", "named_call", "named_scope", "block_until_ready", "disable_jit",
+    "clear_caches",
 ]

@@ -1,10 +1,95 @@
-"""Names a JAX user reaches for at the top level of funcgrad: integer inputs to
-grad/vjp (float0)."""
+"""The top-level names a JAX user reaches for: linear_transpose, disable_jit,
+block_until_ready, remat, pure_callback, closure_convert, custom_gradient,
+named_call/named_scope, clear_caches, and integer inputs to grad/vjp (float0)."""
+import threading
+
 import numpy as np
 import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+
+A = np.arange(6.0).reshape(3, 2) - 2.0
+
+
+# --- disable_jit, clear_caches, block_until_ready, remat, named_call ------------------------------
+
+def test_disable_jit_runs_the_python_function_with_values():
+    seen = []
+
+    @fg.jit
+    def f(x):
+        seen.append(type(x))
+        return x * 2.0 if x > 0 else -x  # Python control flow on the value
+    with fg.disable_jit():
+        assert f(3.0) == 6.0 and f(-1.0) == 1.0
+        with fg.disable_jit(False):
+            with pytest.raises(fg.ConcretizationError):
+                f(1.0)
+        assert f(2.0) == 4.0
+    assert seen[:2] == [float, float]
+    with pytest.raises(fg.ConcretizationError):
+        f(1.0)
+
+
+def test_disable_jit_is_per_thread():
+    f = fg.jit(lambda x: x * 2.0 if x > 0 else -x)  # traceable only with jit disabled
+    inside, errors = threading.Event(), []
+
+    def other():
+        inside.wait(30)
+        try:
+            f(1.0)
+        except fg.ConcretizationError as e:  # this thread still traces for jit
+            errors.append(e)
+    thread = threading.Thread(target=other)
+    with fg.disable_jit():
+        thread.start()
+        inside.set()
+        thread.join(30)
+        assert f(1.0) == 2.0
+    assert len(errors) == 1
+
+
+def test_clear_caches_makes_jitted_functions_trace_again():
+    traces = []
+    f = fg.jit(lambda x: traces.append(1) or x * 3.0, wait=False)
+    f(np.ones(2))
+    f(np.ones(2))
+    assert len(traces) == 1
+    fg.clear_caches()
+    f(np.ones(2))
+    assert len(traces) == 2
+
+
+def test_block_until_ready_returns_its_argument():
+    tree = {"w": np.ones(2), "b": [1.0, (np.zeros(1),)]}
+    assert fg.block_until_ready(tree) is tree
+
+
+def test_remat_is_checkpoint():
+    assert fg.remat is fg.checkpoint
+    g = fg.grad(fg.remat(lambda x: fnp.sin(fnp.sin(x))))(0.3)
+    assert g == pytest.approx(np.cos(np.sin(0.3)) * np.cos(0.3))
+
+
+def test_named_scope_and_named_call_keep_their_names_in_a_profile():
+    layer = fg.named_call(lambda x: np.tanh(x) * 2.0, name="layer")
+    with fg.profiler.profile() as prof:
+        with fg.named_scope("loss"):
+            g = fg.grad(lambda x: np.sum(layer(x)))(np.zeros(2))
+    np.testing.assert_allclose(g, [2.0, 2.0])
+    keys = [e.key for e in prof.key_averages()]
+    assert "layer" in keys and "loss" in keys
+    assert fg.named_call(np.sin)(0.0) == 0.0
+
+    @fg.named_scope("decorated")
+    def f(x):
+        return x + 1.0
+    assert f(1.0) == 2.0
+    with pytest.raises(TypeError, match="string"):
+        with fg.named_scope(3):
+            pass
 
 
 # --- integer inputs: float0 -----------------------------------------------------------------------

@@ -24,6 +24,7 @@ from ..interpreters.graph import eval_graph
 from .call import compile_graph, jit_call_p
 from .derive import as_root
 from .passes import closure_convert
+from .switches import track
 from .trace import trace_flat
 from .watch import reachable_arrays, relinked, same_bits
 
@@ -231,6 +232,7 @@ class JitFunction:
         self._simple = not self.static_argnums and not self.static_argnames
         self._watched = []  # (the user's array, its value when traced): see _outdated
         self._links = []  # (container, key, value) on the way to them: see _outdated
+        track(self)  # (for fg.clear_caches)
 
     def _resolve_static_names(self):
         """Static arguments may be named either way: link names and positions."""
@@ -276,6 +278,8 @@ class JitFunction:
 
     # calling -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if _state.jit_disabled:  # fg.disable_jit(): the Python function, as it is
+            return self.fun(*args, **kwargs)
         if self._watched and self._outdated():
             self.clear_cache()
         # The fast path: arrays, numbers and dicts, lists and tuples of them, a signature
