@@ -52,6 +52,7 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .custom import (Function, FunctionCtx, checkpoint, custom_jvp,  # noqa: F401
                          custom_vjp, once_differentiable)
     from .custom import checkpoint as remat  # noqa: F401
+    from .callback import pure_callback  # noqa: F401
     from .jit.switches import clear_caches, disable_jit  # noqa: F401
     from .naming import named_call, named_scope  # noqa: F401
     from .ready import block_until_ready  # noqa: F401
@@ -75,6 +76,8 @@ _LAZY = {
     "custom_vjp": ("custom", "custom_vjp"), "once_differentiable": ("custom",
                                                                    "once_differentiable"),
     "remat": ("custom", "checkpoint"),
+    # JAX's other names: transposing linear functions, host callbacks, closure conversion
+    "pure_callback": ("callback", "pure_callback"),
     "named_call": ("naming", "named_call"), "named_scope": ("naming", "named_scope"),
     "block_until_ready": ("ready", "block_until_ready"),
     # debugging tools: gradcheck, anomaly detection, profiler, saved-value hooks (fg.graph)
@@ -153,6 +156,6 @@ __all__ = [
     "set_default_dtype", "get_default_dtype", "from_numpy", "empty",
     "device_put", "device_get",
     "jit", "lax", "optim", "scipy", "nn",
-    "remat", "named_call", "named_scope", "block_until_ready", "disable_jit",
-    "clear_caches",
+    "remat", "pure_callback", "named_call", "named_scope", "block_until_ready",
+    "disable_jit", "clear_caches",
 ]

@@ -92,6 +92,96 @@ def test_named_scope_and_named_call_keep_their_names_in_a_profile():
             pass
 
 
+# --- pure_callback --------------------------------------------------------------------------------
+
+def host_sin(x):
+    assert type(x) is np.ndarray  # the callback sees NumPy arrays, never traced values
+    return np.sin(x)
+
+
+def sin_cb(x, vmap_method="sequential"):
+    return fg.pure_callback(host_sin, x, x, vmap_method=vmap_method)
+
+
+def test_pure_callback_computes_eagerly_and_under_jit():
+    x = np.array([0.0, 0.5, 2.0])
+    np.testing.assert_allclose(sin_cb(x), np.sin(x))
+    np.testing.assert_allclose(fg.jit(lambda v: sin_cb(v) * 2.0)(x), 2 * np.sin(x))
+    graph = fg.make_graph(sin_cb)(x)
+    assert [e.prim.name for e in graph.eqns] == ["pure_callback"]
+
+
+def test_pure_callback_takes_pytrees_keywords_and_declared_results():
+    def host(pair, *, scale):
+        a, b = pair
+        return {"sum": (a + b) * scale, "n": np.int32(a.size)}
+    spec = {"sum": np.zeros(2), "n": np.zeros((), np.int32)}
+    out = fg.pure_callback(host, spec, (np.ones(2), np.arange(2.0)), scale=2.0)
+    np.testing.assert_allclose(out["sum"], [2.0, 4.0])
+    assert out["n"] == 2 and out["n"].dtype == np.int32
+    # a float result declared float32 is cast (same kind); an int for a float is not
+    assert fg.pure_callback(lambda: 1.5, np.zeros((), np.float32)).dtype == np.float32
+    with pytest.raises(ValueError, match="shape"):
+        fg.pure_callback(lambda x: x[:1], np.zeros(2), np.ones(2))
+    with pytest.raises(TypeError, match="structure"):
+        fg.pure_callback(lambda x: (x, x), np.zeros(2), np.ones(2))
+
+
+@pytest.mark.parametrize("method, seen_y", [
+    ("sequential", [(), (), ()]), ("sequential_unrolled", [(), (), ()]),
+    ("expand_dims", [(1,)]), ("broadcast_all", [(3,)]), ("legacy_vectorized", [()])])
+def test_pure_callback_under_vmap_follows_vmap_method(method, seen_y):
+    """The shapes the host function sees are those JAX documents for each method."""
+    shapes = []
+
+    def host(x, y):
+        shapes.append(np.shape(y))
+        return x + y
+
+    def f(x, y):
+        return fg.pure_callback(host, x, x, y, vmap_method=method)
+    out = fg.vmap(f, in_axes=(0, None))(np.arange(3.0), 1.0)
+    np.testing.assert_allclose(out, np.arange(3.0) + 1.0)
+    assert shapes == seen_y
+
+
+def test_pure_callback_under_vmap_needs_a_vmap_method():
+    with pytest.raises(NotImplementedError, match="vmap_method"):
+        fg.vmap(lambda x: fg.pure_callback(np.sin, x, x))(np.ones(3))
+    with pytest.raises(ValueError, match="vmap_method must be one of"):
+        fg.pure_callback(np.sin, 1.0, 1.0, vmap_method="vectorized")
+
+
+@pytest.mark.parametrize("transform", [
+    lambda f: fg.grad(f)(0.5), lambda f: fg.jvp(f, (0.5,), (1.0,)),
+    lambda f: fg.vjp(f, 0.5), lambda f: fg.jit(fg.grad(f))(0.5),
+    lambda f: fg.grad(fg.jit(f))(0.5)], ids=["grad", "jvp", "vjp", "jit-grad", "grad-jit"])
+def test_pure_callback_refuses_differentiation_naming_the_fix(transform):
+    with pytest.raises(TypeError, match="cannot be differentiated.*custom_jvp"):
+        transform(sin_cb)
+
+
+def test_pure_callback_is_a_constant_to_transforms_when_its_inputs_are():
+    g = fg.grad(lambda x: x * sin_cb(fg.stop_gradient(x)))(0.5)
+    assert g == pytest.approx(np.sin(0.5))
+
+
+def test_pure_callback_inside_custom_jvp_differentiates():
+    @fg.custom_jvp
+    def f(x):
+        return sin_cb(x)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return f(x), fg.pure_callback(np.cos, x, x, vmap_method="sequential") * t
+    xs = np.array([0.0, 0.5, 1.0])
+    np.testing.assert_allclose(fg.vmap(fg.grad(f))(xs), np.cos(xs))
+    assert fg.jvp(f, (0.5,), (2.0,))[1] == pytest.approx(2 * np.cos(0.5))
+    np.testing.assert_allclose(fg.make_graph(fg.grad(lambda v: fnp.sum(f(v))))(xs)(xs),
+                               np.cos(xs))
+
+
 # --- integer inputs: float0 -----------------------------------------------------------------------
 
 def test_float0_is_jaxs_dtype():

@@ -833,6 +833,11 @@ OPS = [
        ref=while_ref),
     Op("jit", lambda m, x, y: jitted(x, y), JIT_SHAPES, vmap=([1, None], 2),
        ref=lambda x, y: np.sin(x) * y + x),
+    # a host callback has no derivative: its argument is stop_gradient-ed, so transforms
+    # see a constant (finite differences would see the callback's slope)
+    Op("pure_callback", lambda m, x: x * fg.pure_callback(
+        np.cos, x, fg.stop_gradient(x), vmap_method="expand_dims"),
+       ref=lambda x: x * np.cos(x), skip=("jvp_fd", "fd")),
 ]
 
 CASES = [case for op in OPS for case in op.cases()]

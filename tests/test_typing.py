@@ -41,7 +41,7 @@ TYPED = {
                  "jacrev", "jacobian", "hessian", "hvp", "vhp", "elementwise_grad",
                  "stop_gradient", "make_graph", "checkpoint", "gradcheck", "gradgradcheck",
                  "warmup", "get_num_threads", "is_grad_enabled", "is_inference_mode_enabled",
-                 "named_call", "block_until_ready", "clear_caches"],
+                 "pure_callback", "named_call", "block_until_ready", "clear_caches"],
     "funcgrad.jit.api": ["jit"],
     "funcgrad.tree": ["register", "flatten", "unflatten", "leaves", "tree_map"],
     "funcgrad.forward_ad": ["make_dual", "unpack_dual", "enter_dual_level",
