@@ -50,12 +50,14 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .anomaly import (detect_anomaly, is_anomaly_check_nan_enabled,  # noqa: F401
                           is_anomaly_enabled, set_detect_anomaly)
     from .custom import (Function, FunctionCtx, checkpoint, custom_jvp,  # noqa: F401
-                         custom_vjp, once_differentiable)
+                         custom_vjp, once_differentiable, custom_gradient)
     from .custom import checkpoint as remat  # noqa: F401
     from .callback import pure_callback  # noqa: F401
+    from .closures import closure_convert  # noqa: F401
     from .jit.switches import clear_caches, disable_jit  # noqa: F401
     from .naming import named_call, named_scope  # noqa: F401
     from .ready import block_until_ready  # noqa: F401
+    from .transposition import linear_transpose  # noqa: F401
     from .eager import Size, Tensor, tensor, zeros, ones  # noqa: F401
     from .eager.methods import allclose, equal  # noqa: F401
     from .eager.factories import (arange, as_tensor, empty, empty_like,  # noqa: F401
@@ -75,9 +77,11 @@ _LAZY = {
     "checkpoint": ("custom", "checkpoint"), "custom_jvp": ("custom", "custom_jvp"),
     "custom_vjp": ("custom", "custom_vjp"), "once_differentiable": ("custom",
                                                                    "once_differentiable"),
-    "remat": ("custom", "checkpoint"),
+    "custom_gradient": ("custom", "custom_gradient"), "remat": ("custom", "checkpoint"),
     # JAX's other names: transposing linear functions, host callbacks, closure conversion
+    "linear_transpose": ("transposition", "linear_transpose"),
     "pure_callback": ("callback", "pure_callback"),
+    "closure_convert": ("closures", "closure_convert"),
     "named_call": ("naming", "named_call"), "named_scope": ("naming", "named_scope"),
     "block_until_ready": ("ready", "block_until_ready"),
     # debugging tools: gradcheck, anomaly detection, profiler, saved-value hooks (fg.graph)
@@ -156,6 +160,6 @@ __all__ = [
     "set_default_dtype", "get_default_dtype", "from_numpy", "empty",
     "device_put", "device_get",
     "jit", "lax", "optim", "scipy", "nn",
-    "remat", "pure_callback", "named_call", "named_scope", "block_until_ready",
-    "disable_jit", "clear_caches",
+    "custom_gradient", "remat", "linear_transpose", "pure_callback", "closure_convert",
+    "named_call", "named_scope", "block_until_ready", "disable_jit", "clear_caches",
 ]

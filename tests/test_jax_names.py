@@ -12,6 +12,65 @@ import funcgrad.numpy as fnp
 A = np.arange(6.0).reshape(3, 2) - 2.0
 
 
+# --- linear_transpose -----------------------------------------------------------------------------
+
+def test_linear_transpose_of_a_matrix_product_is_the_transposed_product():
+    f_t = fg.linear_transpose(lambda x: A @ x, np.zeros(2))
+    c = np.array([1.0, -2.0, 0.5])
+    (got,) = f_t(c)
+    np.testing.assert_allclose(got, A.T @ c)
+    # the defining identity <f_t(c), x> = <c, f(x)>
+    x = np.array([0.3, -1.2])
+    assert got @ x == pytest.approx(c @ (A @ x))
+
+
+def test_linear_transpose_keeps_pytrees_and_dtypes_of_the_primals():
+    def f(x, y):
+        return {"diff": 0.5 * x - 0.5 * y, "rev": x[::-1]}
+    spec = np.zeros(3, np.float32)
+    f_t = fg.linear_transpose(f, spec, spec)
+    ct = {"diff": np.ones(3, np.float32), "rev": np.arange(3, dtype=np.float32)}
+    gx, gy = f_t(ct)
+    assert gx.dtype == gy.dtype == np.float32
+    np.testing.assert_allclose(gx, 0.5 + np.arange(3.0)[::-1])
+    np.testing.assert_allclose(gy, -0.5 * np.ones(3))
+
+
+def test_linear_transpose_of_a_complex_map_is_its_transpose_not_its_adjoint():
+    f_t = fg.linear_transpose(fnp.fft.fft, np.zeros(4, complex))
+    c = np.array([1.0, 2.0j, -1.0, 0.5])
+    dft = np.fft.fft(np.eye(4))  # (symmetric: its transpose is itself)
+    np.testing.assert_allclose(f_t(c)[0], dft.T @ c, atol=1e-12)
+
+
+@pytest.mark.parametrize("f, why", [
+    (lambda x: x * x, "random input"), (lambda x: 2.0 * x + 1.0, "not zero at zero"),
+    (lambda x: fg.nn.relu(x), "random input"),
+    (lambda x: fnp.where(x > 0, x, 3.0 * x), "random input")],
+    ids=["square", "affine", "relu", "kink-at-zero"])
+def test_linear_transpose_refuses_a_function_that_is_not_linear(f, why):
+    with pytest.raises(ValueError, match=f"not linear.*{why}"):
+        fg.linear_transpose(f, np.zeros(3))
+
+
+def test_linear_transpose_errors_name_the_problem():
+    with pytest.raises(TypeError, match="floating-point or complex inputs"):
+        fg.linear_transpose(lambda n: n * 2, np.zeros(2, int))
+    f_t = fg.linear_transpose(lambda x: (x, 2.0 * x), np.zeros(2))
+    with pytest.raises(TypeError, match="structure"):
+        f_t(np.ones(2))
+
+
+def test_linear_transpose_differentiates_and_jits_with_a_captured_matrix():
+    def loss(w):
+        (g,) = fg.linear_transpose(lambda x: w @ x, np.zeros(2))(np.ones(3))
+        return fnp.sum(g ** 2)
+    expected = 2 * np.outer(np.ones(3), A.T @ np.ones(3))  # d/dW |W^T 1|^2
+    np.testing.assert_allclose(fg.grad(loss)(A), expected)
+    # traced abstractly, as jit traces (the linearity checks need values: skipped)
+    assert fg.make_graph(loss)(A)(A) == pytest.approx(np.sum((A.T @ np.ones(3)) ** 2))
+
+
 # --- disable_jit, clear_caches, block_until_ready, remat, named_call ------------------------------
 
 def test_disable_jit_runs_the_python_function_with_values():
@@ -180,6 +239,73 @@ def test_pure_callback_inside_custom_jvp_differentiates():
     assert fg.jvp(f, (0.5,), (2.0,))[1] == pytest.approx(2 * np.cos(0.5))
     np.testing.assert_allclose(fg.make_graph(fg.grad(lambda v: fnp.sum(f(v))))(xs)(xs),
                                np.cos(xs))
+
+
+# --- closure_convert and custom_gradient ----------------------------------------------------------
+
+def test_closure_convert_hoists_the_traced_values_a_function_captures():
+    def outer(w):
+        f, consts = fg.closure_convert(lambda x: fnp.sin(w * x), 1.0)
+        return f, consts
+
+    f, consts = outer(2.0)
+    assert consts == [] and f(0.25) == pytest.approx(np.sin(0.5))
+
+    def loss(w):
+        f, consts = outer(w)
+        assert len(consts) == 1
+        return f(0.25, *consts)
+    assert fg.grad(loss)(2.0) == pytest.approx(0.25 * np.cos(0.5))
+
+
+def test_closure_convert_lets_a_custom_vjp_reach_captured_weights():
+    """A custom_vjp may not capture traced values; converted, the weight is an argument
+    and receives its derivative."""
+    @fg.custom_vjp
+    def apply(x, w):
+        return w * x
+
+    apply.defvjp(lambda x, w: (w * x, (x, w)), lambda res, g: (g * res[1], g * res[0]))
+
+    def loss(w):
+        f, consts = fg.closure_convert(lambda x: apply(x, w), 3.0)
+        return f(3.0, *consts)
+    assert fg.grad(loss)(2.0) == pytest.approx(3.0)
+
+
+def test_custom_gradient_uses_the_returned_vjp():
+    @fg.custom_gradient
+    def scaled_product(x, y):
+        return x * y, lambda g: (10.0 * g * y, g * x)   # a deliberately "wrong" d/dx
+
+    assert scaled_product(2.0, 3.0) == 6.0
+    gx, gy = fg.grad(scaled_product, argnums=(0, 1))(2.0, 3.0)
+    assert (gx, gy) == (30.0, 2.0)
+    np.testing.assert_allclose(fg.vmap(fg.grad(scaled_product))(np.arange(3.0), np.ones(3)),
+                               10.0 * np.ones(3))
+    assert fg.make_graph(fg.grad(scaled_product))(2.0, 3.0)(2.0, 3.0) == 30.0
+
+
+def test_custom_gradient_of_one_argument_may_return_a_bare_cotangent():
+    @fg.custom_gradient
+    def clip_gradient(x):
+        return x, lambda g: fnp.clip(g, -1.0, 1.0)
+
+    assert fg.grad(lambda x: 5.0 * clip_gradient(x))(2.0) == 1.0
+    # second order through a VJP written with funcgrad operations
+    @fg.custom_gradient
+    def cube(x):
+        return x ** 3, lambda g: (3.0 * x ** 2 * g,)
+    assert fg.grad(fg.grad(cube))(2.0) == pytest.approx(12.0)
+
+
+def test_custom_gradient_errors_name_the_problem():
+    bad = fg.custom_gradient(lambda x: x * 2.0)
+    with pytest.raises(TypeError, match=r"pair \(value, vjp_fn\)"):
+        bad(1.0)
+    good = fg.custom_gradient(lambda x: (x * 2.0, lambda g: (2.0 * g,)))
+    with pytest.raises(TypeError, match="forward-mode"):
+        fg.jvp(good, (1.0,), (1.0,))
 
 
 # --- integer inputs: float0 -----------------------------------------------------------------------
