@@ -1,6 +1,7 @@
-"""The top-level names a JAX user reaches for: linear_transpose, disable_jit,
-block_until_ready, remat, pure_callback, closure_convert, custom_gradient,
-named_call/named_scope, clear_caches, and integer inputs to grad/vjp (float0)."""
+"""The names a JAX user reaches for: linear_transpose, disable_jit, block_until_ready,
+remat, pure_callback, closure_convert, custom_gradient, named_call/named_scope,
+clear_caches, integer inputs to grad/vjp (float0), and vmap(axis_name=...) with the
+collectives of fg.lax (psum, pmean, pmax, pmin, axis_index)."""
 import threading
 
 import numpy as np
@@ -338,3 +339,97 @@ def test_vjp_takes_integer_primals_and_integer_outputs():
         assert gn.dtype == fg.dtypes.float0 and gn.shape == (3,)
     with pytest.raises(ValueError, match="shape"):
         vjp_fn((np.ones(3), np.zeros(2, fg.dtypes.float0)))
+
+
+# --- vmap(axis_name=...) and the collectives of fg.lax ------------------------------------------
+
+XS = np.array([1.0, 2.0, 3.0])
+lax = fg.lax
+
+
+def named(f, **kw):
+    return fg.vmap(f, axis_name="i", **kw)
+
+
+def test_collectives_combine_the_examples_of_a_named_vmap():
+    np.testing.assert_allclose(named(lambda x: x / lax.psum(x, "i"))(XS), XS / 6.0)
+    np.testing.assert_allclose(named(lambda x: x - lax.pmean(x, "i"))(XS), XS - 2.0)
+    np.testing.assert_allclose(named(lambda x: lax.pmax(x, "i"))(XS), [3.0] * 3)
+    np.testing.assert_allclose(named(lambda x: lax.pmin(x, "i"))(XS), [1.0] * 3)
+    np.testing.assert_array_equal(named(lambda x: lax.axis_index("i"))(XS), [0, 1, 2])
+    assert named(lambda x: lax.axis_index("i"))(XS).dtype == np.int32  # (JAX's)
+    # a value every example shares: the sum is axis_size copies of it
+    np.testing.assert_allclose(named(lambda x: x * lax.psum(1.0, "i"))(XS), 3 * XS)
+    out = named(lambda x: lax.psum({"a": x, "b": (2 * x,)}, "i"))(XS)
+    np.testing.assert_allclose(out["a"], [6.0] * 3)
+    np.testing.assert_allclose(out["b"][0], [12.0] * 3)
+    # along another axis of the arguments, and over integers (pmean of them is float)
+    m = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_allclose(named(lambda c: c / lax.psum(c, "i"), in_axes=1, out_axes=1)(m),
+                               m / m.sum(axis=1, keepdims=True))
+    np.testing.assert_array_equal(named(lambda n: lax.psum(n, "i"))(np.arange(3)), [3] * 3)
+    np.testing.assert_allclose(named(lambda n: lax.pmean(n, "i"))(np.arange(3)), [1.0] * 3)
+
+
+def test_nested_named_vmaps_reduce_over_the_named_axes():
+    m = np.arange(6.0).reshape(2, 3)
+    inner = lambda f: fg.vmap(f, axis_name="j")  # noqa: E731
+    np.testing.assert_allclose(named(inner(lambda x: lax.psum(x, "i")))(m),
+                               np.broadcast_to(m.sum(0), m.shape))
+    np.testing.assert_allclose(named(inner(lambda x: lax.psum(x, "j")))(m),
+                               np.broadcast_to(m.sum(1, keepdims=True), m.shape))
+    np.testing.assert_allclose(named(inner(lambda x: lax.psum(x, ("i", "j"))))(m),
+                               np.full(m.shape, m.sum()))
+    np.testing.assert_array_equal(named(inner(lambda x: lax.axis_index(("i", "j"))))(m),
+                                  np.arange(6).reshape(2, 3))
+
+
+def test_gradients_through_collectives_are_jaxs():
+    """Values from jax.vmap(jax.grad(f), axis_name="i"): the transpose of psum is psum, so
+    each example gets the derivative of the sum of all examples' outputs."""
+    n = len(XS)
+    np.testing.assert_allclose(named(fg.grad(lambda x: lax.psum(x ** 2, "i")))(XS), n * 2 * XS)
+    f = lambda x: x * lax.psum(x, "i")  # noqa: E731
+    np.testing.assert_allclose(named(fg.grad(f))(XS), [12.0] * 3)  # sum(x) + sum(x)
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(named(f)(v)))(XS), [12.0] * 3)
+    np.testing.assert_allclose(named(fg.grad(lambda x: lax.pmean(x ** 2, "i")))(XS), 2 * XS)
+    np.testing.assert_allclose(named(lambda x: fg.vjp(lambda y: lax.psum(y, "i"), x)[1](1.0)[0])(
+        XS), [3.0] * 3)
+    np.testing.assert_allclose(named(lambda x: fg.jvp(f, (x,), (1.0,))[1])(XS), 6.0 + 3 * XS)
+    np.testing.assert_allclose(named(fg.hessian(lambda x: lax.psum(x ** 3, "i")))(XS),
+                               n * 6 * XS)
+
+
+def test_pmax_derivative_goes_to_the_maximum_from_either_side():
+    """(JAX has no derivative for pmax; funcgrad's is max's: ties share it.)"""
+    x = np.array([1.0, 3.0, 2.0])
+    f = lambda v: v * lax.pmax(v, "i")  # noqa: E731
+    expected = [3.0, 3.0 + x.sum(), 3.0]
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(named(f)(v)))(x), expected)
+    np.testing.assert_allclose(named(fg.grad(f))(x), expected)
+    tie = np.array([2.0, 2.0, 1.0])
+    np.testing.assert_allclose(named(fg.grad(lambda v: lax.pmax(v, "i")))(tie),
+                               [1.5, 1.5, 0.0])  # 3 examples' outputs, the tie shares
+    np.testing.assert_allclose(named(fg.grad(lambda v: lax.pmin(v, "i")))(x), [3.0, 0.0, 0.0])
+
+
+def test_one_hot_along_a_named_axis_is_jaxs():
+    np.testing.assert_array_equal(
+        named(lambda k: fg.nn.one_hot(k, 3, axis="i"))(np.array([0, 2, 1])), [1.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="size of the vmap axis"):
+        named(lambda k: fg.nn.one_hot(k, 4, axis="i"))(np.array([0, 2, 1]))
+
+
+def test_collectives_under_jit_of_the_named_vmap():
+    np.testing.assert_allclose(fg.make_graph(named(lambda x: x / lax.psum(x, "i")))(XS)(XS),
+                               XS / 6.0)
+
+
+def test_collective_errors_name_the_problem_and_the_fix():
+    with pytest.raises(NameError, match="unbound axis name: 'i'.*axis_name='i'"):
+        lax.psum(1.0, "i")
+    with pytest.raises(NameError, match="unbound axis name: 'k'"):
+        named(lambda x: lax.pmean(x, "k"))(XS)
+    # a graph traced inside the named vmap would be batched again without the name
+    with pytest.raises(NotImplementedError, match="jit outside the vmap"):
+        named(fg.jit(lambda x: lax.psum(x, "i")))(XS)

@@ -222,9 +222,11 @@ def standardize(x: ArrayLike, axis: Axis = -1, mean: ArrayLike | None = None,
 
 
 def one_hot(x: ArrayLike, num_classes: int, *, dtype: DTypeLike | None = None,
-            axis: int = -1) -> Array:
+            axis: int | str = -1) -> Array:
     """Indices ``x`` as one-hot vectors of length ``num_classes``, along a new axis
-    ``axis`` of the result; indices outside ``[0, num_classes)`` give all zeros.
+    ``axis`` of the result; indices outside ``[0, num_classes)`` give all zeros.  An
+    ``axis`` that names a vmap axis (``fg.vmap(..., axis_name=...)``) of size
+    ``num_classes`` puts the classes along it: each example gets ``x == its index``.
     ``dtype`` defaults to float64 (JAX's default float with 64-bit types).  Not
     differentiable (its input is indices).
 
@@ -240,6 +242,10 @@ def one_hot(x: ArrayLike, num_classes: int, *, dtype: DTypeLike | None = None,
         raise TypeError(f"one_hot: num_classes must be a Python int (it sets the shape of "
                         f"the result), got {type(num_classes).__name__}") from None
     x = fnp.asarray(x)
+    if isinstance(axis, str):  # a vmap axis name: the position along it is the class
+        from ..lax import _collectives
+        return _collectives.one_hot_along(x, num_classes, axis,
+                                          np.float64 if dtype is None else dtype)
     position = normalize_axis(axis, x.ndim + 1)[0]
     shape = [1] * x.ndim
     shape.insert(position, num_classes)
