@@ -69,6 +69,7 @@ def _softmax_tangent(y, t, axes):
 
 
 _softmax = custom_vjp(_softmax_value, nondiff_argnums=(1,))
+_softmax.__name__ = "softmax"  # (its node in an eager Tensor's graph, and its errors)
 
 
 def _softmax_fwd(x, axes, where):
