@@ -12,7 +12,7 @@ import sys as _sys
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from ._malloc import keep_freed_memory as _keep_freed_memory
-from . import core, tree, primitives, interpreters  # noqa: F401  (registers primitives)
+from . import core, dtypes, tree, primitives, interpreters  # noqa: F401  (registers primitives)
 from . import numpy  # noqa: F401  (attaches array methods to tracers)
 from .api import grad, jvp, linearize, value_and_grad, vjp
 from .batched import vmap
@@ -74,7 +74,14 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .anomaly import (detect_anomaly, is_anomaly_check_nan_enabled,  # noqa: F401
                           is_anomaly_enabled, set_detect_anomaly)
     from .custom import (Function, FunctionCtx, checkpoint, custom_jvp,  # noqa: F401
-                         custom_vjp, once_differentiable)
+                         custom_vjp, once_differentiable, custom_gradient)
+    from .custom import checkpoint as remat  # noqa: F401
+    from .callback import pure_callback  # noqa: F401
+    from .closures import closure_convert  # noqa: F401
+    from .jit.switches import clear_caches, disable_jit  # noqa: F401
+    from .naming import named_call, named_scope  # noqa: F401
+    from .ready import block_until_ready  # noqa: F401
+    from .transposition import linear_transpose  # noqa: F401
     from .eager import Size, Tensor, tensor, zeros, ones  # noqa: F401
     from .eager.methods import allclose, equal  # noqa: F401
     from .eager.factories import (arange, as_tensor, empty, empty_like,  # noqa: F401
@@ -86,7 +93,7 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .jit.api import eval_shape, jit  # noqa: F401
     from .jit.signature import ShapeDtypeStruct  # noqa: F401
     from .kernels_config import get_num_threads, set_num_threads, warmup  # noqa: F401
-    from . import optim, scipy  # noqa: F401
+    from . import nn, optim, scipy  # noqa: F401
 
 # The rest loads on first use, so that `import funcgrad` stays fast (it compiles nothing
 # and imports no Numba): name -> (module, attribute or None for the module itself).
@@ -95,6 +102,13 @@ _LAZY = {
     "checkpoint": ("custom", "checkpoint"), "custom_jvp": ("custom", "custom_jvp"),
     "custom_vjp": ("custom", "custom_vjp"), "once_differentiable": ("custom",
                                                                    "once_differentiable"),
+    "custom_gradient": ("custom", "custom_gradient"), "remat": ("custom", "checkpoint"),
+    # JAX's other names: transposing linear functions, host callbacks, closure conversion
+    "linear_transpose": ("transposition", "linear_transpose"),
+    "pure_callback": ("callback", "pure_callback"),
+    "closure_convert": ("closures", "closure_convert"),
+    "named_call": ("naming", "named_call"), "named_scope": ("naming", "named_scope"),
+    "block_until_ready": ("ready", "block_until_ready"),
     # debugging tools: gradcheck, anomaly detection, profiler, saved-value hooks (fg.graph)
     "graph": ("graph", None), "profiler": ("profiler", None),
     "detect_anomaly": ("anomaly", "detect_anomaly"),
@@ -123,8 +137,10 @@ _LAZY = {
     "jit": ("jit", None), "lax": ("lax", None), "typing": ("typing", None),
     "eval_shape": ("jit.api", "eval_shape"),
     "ShapeDtypeStruct": ("jit.signature", "ShapeDtypeStruct"),
-    # optimizers (optax-style functions and torch-style classes); SciPy's names
-    "optim": ("optim", None), "scipy": ("scipy", None),
+    "disable_jit": ("jit.switches", "disable_jit"),
+    "clear_caches": ("jit.switches", "clear_caches"),
+    # optimizers (optax-style functions and torch-style classes); SciPy's names; jax.nn's
+    "optim": ("optim", None), "scipy": ("scipy", None), "nn": ("nn", None),
     # gradients over dask.array data, on Dask's schedulers (the `dask` extra; not in
     # __all__, so that `from funcgrad import *` needs no Dask)
     "dask": ("dask", None),
@@ -159,7 +175,7 @@ __all__ = [
     "warmup", "set_num_threads", "get_num_threads",
     "grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap", "jacfwd", "jacrev",
     "jacobian", "hessian", "hvp", "vhp", "elementwise_grad", "stop_gradient", "make_graph",
-    "Graph", "tree", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",
+    "Graph", "tree", "dtypes", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",
     "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "is_inference_mode_enabled", "custom_jvp", "custom_vjp", "Function", "FunctionCtx",
     "checkpoint", "forward_ad", "once_differentiable",
@@ -170,5 +186,7 @@ __all__ = [
     "float32", "float64", "double", "int64", "long", "autograd", "is_tensor",
     "set_default_dtype", "get_default_dtype", "from_numpy", "empty",
     "device_put", "device_get",
-    "jit", "eval_shape", "ShapeDtypeStruct", "lax", "optim", "scipy",
+    "jit", "eval_shape", "ShapeDtypeStruct", "lax", "optim", "scipy", "nn",
+    "custom_gradient", "remat", "linear_transpose", "pure_callback", "closure_convert",
+    "named_call", "named_scope", "block_until_ready", "disable_jit", "clear_caches",
 ]

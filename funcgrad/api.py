@@ -16,6 +16,7 @@ from . import tree
 from .transformed import Transformed
 from .core import (WEAK_TYPES, Tracer, _special_classes, aval_of, dtype_of, is_special,
                    user_code)
+from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import Graph, GraphInterpreter, GraphTracer, eval_graph
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
@@ -67,9 +68,11 @@ def _as_input(x, where, transform, weak=True):
     return x
 
 
-def _flatten_inputs(args, argnums, transform, weak=True):
+def _flatten_inputs(args, argnums, transform, weak=True, allow_int=False):
     """Leaves (as arrays; Python floats kept weakly typed where ``weak``, see
-    :func:`_as_input`) of ``args[argnums]`` and what is needed to rebuild them."""
+    :func:`_as_input`) of ``args[argnums]`` and what is needed to rebuild them.  With
+    ``allow_int``, integer and boolean leaves are kept as they are, of kind ``"int"``
+    (not differentiated: their derivative is ``float0`` zeros)."""
     leaves, kinds, treedefs = [], [], []
     for i in argnums:
         a = args[i]
@@ -79,6 +82,10 @@ def _flatten_inputs(args, argnums, transform, weak=True):
             _as_input(None, f"argument {i}", transform)
         treedefs.append(treedef)
         for j, leaf in enumerate(arg_leaves):
+            if allow_int and _integer(leaf):
+                kinds.append("int")
+                leaves.append(leaf)
+                continue
             kinds.append(_kind(leaf))
             leaves.append(_as_input(leaf, _Where(i, j, treedef), transform, weak))
     return leaves, kinds, treedefs
@@ -244,13 +251,15 @@ def _strip(x, interp):
 class _Reverse:
     """One forward pass under a ReverseInterpreter, ready for backward passes."""
 
-    def __init__(self, fun, args, kwargs, argnums, has_aux, transform, weak=True):
+    def __init__(self, fun, args, kwargs, argnums, has_aux, transform, weak=True,
+                 allow_int=False):
         self.leaves, self.kinds, self.treedefs = _flatten_inputs(args, argnums, transform,
-                                                                 weak)
+                                                                 weak, allow_int)
         interp = ReverseInterpreter()
         try:
             with interp:
-                tracers = [interp.new_input(x) for x in self.leaves]
+                tracers = [x if k == "int" else interp.new_input(x)
+                           for x, k in zip(self.leaves, self.kinds)]
                 with user_code():
                     result = fun(*_substitute(args, argnums, self.treedefs, tracers), **kwargs)
         finally:
@@ -270,9 +279,19 @@ class _Reverse:
         self.inputs = tracers
 
     def backward(self, cotangents, free=False):
+        """The cotangent of each input leaf (None: zero), as :func:`output` of them
+        would make it."""
         seeds = [(node, ct) for node, ct in zip(self.out_nodes, cotangents)
                  if node is not None and ct is not None]
-        return backward_pass(self.tape, seeds, self.inputs, free)
+        traced = [x for x, k in zip(self.inputs, self.kinds) if k != "int"]
+        cts = iter(backward_pass(self.tape, seeds, traced, free))
+        return [None if k == "int" else next(cts) for k in self.kinds]
+
+    def output(self, cotangents):
+        """Input cotangents as the user gets them: the structure, shapes and dtypes of
+        the inputs (``float0`` zeros for integer ones)."""
+        return [_float0_zeros(x) if k == "int" else _as_output(c, x, k)
+                for c, x, k in zip(cotangents, self.leaves, self.kinds)]
 
 
 def check_holomorphic_inputs(leaves, holomorphic, transform):
@@ -323,9 +342,10 @@ def _check_scalar_output(value, transform, holomorphic=False):
 
 
 def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
-                   holomorphic: bool = False) -> Callable[..., tuple[Any, PyTree]]:
+                   holomorphic: bool = False, allow_int: bool = False
+                   ) -> Callable[..., tuple[Any, PyTree]]:
     """A function returning ``(fun(*args), gradient)``; ``((value, aux), gradient)``
-    with ``has_aux=True``.  ``holomorphic``: as in :func:`grad`.
+    with ``has_aux=True``.  ``holomorphic``, ``allow_int``: as in :func:`grad`.
 
     >>> import numpy as np, funcgrad as fg
     >>> value, g = fg.value_and_grad(lambda x: np.sum(x ** 2))(np.array([1.0, 2.0]))
@@ -334,8 +354,9 @@ def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool 
     """
     def value_and_grad_fun(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "grad")
-        rev = _Reverse(fun, args, kwargs, nums, has_aux, "grad")
-        check_holomorphic_inputs(rev.leaves, holomorphic, "grad")
+        rev = _Reverse(fun, args, kwargs, nums, has_aux, "grad", allow_int=allow_int)
+        check_holomorphic_inputs([x for x, k in zip(rev.leaves, rev.kinds) if k != "int"],
+                                 holomorphic, "grad")
         if rev.out_tree.num_leaves != 1 or rev.out_tree.node is not None:
             raise TypeError(f"grad can be implicitly created only for scalar outputs: the "
                             f"function returned a {rev.out_tree} structure instead of one "
@@ -343,13 +364,13 @@ def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool 
         value = rev.out_values[0]
         _check_scalar_output(value, "grad", holomorphic)
         seed = ones_like_output(value)
-        cts = rev.backward([seed], free=True)
-        grads = [_as_output(c, x, k) for c, x, k in zip(cts, rev.leaves, rev.kinds)]
+        grads = rev.output(rev.backward([seed], free=True))
         out = _rebuild(rev.treedefs, grads, single)
         value = _plain(value)
         return ((value, rev.aux), out) if has_aux else (value, out)
 
-    options = dict(argnums=argnums, has_aux=has_aux, holomorphic=holomorphic)
+    options = dict(argnums=argnums, has_aux=has_aux, holomorphic=holomorphic,
+                   allow_int=allow_int)
     return Transformed(value_and_grad_fun, value_and_grad, fun, options)
 
 
@@ -367,7 +388,7 @@ def _strong(value):
 
 
 def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
-         holomorphic: bool = False) -> Callable[..., PyTree]:
+         holomorphic: bool = False, allow_int: bool = False) -> Callable[..., PyTree]:
     """The gradient of a scalar function: ``grad(f)(x)`` has ``x``'s structure, shape
     and dtype.  ``argnums`` (int or tuple) picks the arguments; ``has_aux=True`` means
     ``fun`` returns ``(scalar, aux)`` and the result is ``(gradient, aux)``.
@@ -375,6 +396,10 @@ def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     Complex numbers follow JAX: for a real-valued ``f`` of ``z = x + iy`` the gradient is
     ``df/dx - i df/dy``; ``holomorphic=True`` differentiates a holomorphic ``f: C -> C``
     and gives ``f'(z)``.  A complex output without ``holomorphic=True`` is an error.
+
+    An integer or boolean argument in ``argnums`` raises TypeError, unless
+    ``allow_int=True``: then it is not differentiated, and its gradient is
+    ``np.zeros(x.shape, fg.dtypes.float0)`` (JAX's: see :data:`funcgrad.dtypes.float0`).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.grad(np.sin)(0.0)
@@ -385,8 +410,10 @@ def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     np.complex128(6.000000000000001-8j)
     >>> fg.grad(np.sin, holomorphic=True)(1 + 1j) == np.cos(1 + 1j)
     np.True_
+    >>> fg.grad(lambda x, n: x ** n, argnums=(0, 1), allow_int=True)(2.0, 3)
+    (np.float64(12.0), array((b'',), dtype=[('float0', 'V')]))
     """
-    vg = value_and_grad(fun, argnums, has_aux, holomorphic)
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
 
     def grad_fun(*args, **kwargs):
         if has_aux:
@@ -395,7 +422,8 @@ def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
         return vg(*args, **kwargs)[1]
 
     return Transformed(grad_fun, grad, fun, dict(argnums=argnums, has_aux=has_aux,
-                                                 holomorphic=holomorphic))
+                                                 holomorphic=holomorphic,
+                                                 allow_int=allow_int))
 
 
 @overload
@@ -408,13 +436,17 @@ def vjp(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
         ) -> tuple[Any, ...]:
     """``(fun(*primals), vjp_fn)``: ``vjp_fn(cotangent)`` returns a tuple with one
     cotangent per primal (``cotangent`` has the structure and shapes of the output).
+    Integer and boolean primals are not differentiated: their cotangent is
+    ``np.zeros(shape, fg.dtypes.float0)`` (JAX's, see :data:`funcgrad.dtypes.float0`),
+    and an integer output takes a ``float0`` (or integer) cotangent, which has no effect.
 
     >>> import numpy as np, funcgrad as fg
     >>> out, vjp_fn = fg.vjp(np.sin, np.array([0.0, 1.0]))
     >>> vjp_fn(np.array([1.0, 1.0]))[0] == np.cos([0.0, 1.0])
     array([ True,  True])
     """
-    rev = _Reverse(fun, primals, {}, tuple(range(len(primals))), has_aux, "vjp")
+    rev = _Reverse(fun, primals, {}, tuple(range(len(primals))), has_aux, "vjp",
+                   allow_int=True)
     out = tree.unflatten(rev.out_tree, [_plain(v) for v in rev.out_values])
     shapes = [(getattr(v, "shape", ()), getattr(v, "dtype", None)) for v in rev.out_values]
 
@@ -425,6 +457,14 @@ def vjp(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
                              f"has structure {rev.out_tree}; pass one cotangent per output")
         cts = []
         for k, (ct, (shape, dtype)) in enumerate(zip(ct_leaves, shapes)):
+            if getattr(ct, "dtype", None) == float0 or (
+                    dtype is not None and dtype.kind not in "fc" and _integer(ct)):
+                # an output without tangent space (integer, boolean): nothing to pull back
+                if tuple(np.shape(ct)) != tuple(shape):
+                    raise ValueError(f"vjp_fn: cotangent shape {tuple(np.shape(ct))} does "
+                                     f"not match the output shape {tuple(shape)}")
+                cts.append(None)
+                continue
             ct = ct if isinstance(ct, Tracer) else asarray(ct)
             _check_device(ct, rev.out_values[k], f"vjp_fn: cotangent {k}", "output")
             if tuple(ct.shape) != tuple(shape):
@@ -437,9 +477,7 @@ def vjp(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
                                     f"dropped. Pass a real cotangent.")
                 ct = ct.astype(dtype)
             cts.append(ct)
-        grads = rev.backward(cts)
-        grads = [_as_output(c, x, k) for c, x, k in zip(grads, rev.leaves, rev.kinds)]
-        return _rebuild(rev.treedefs, grads, False)
+        return _rebuild(rev.treedefs, rev.output(rev.backward(cts)), False)
 
     return (out, vjp_fn, rev.aux) if has_aux else (out, vjp_fn)
 

@@ -1,6 +1,6 @@
 """``vmap``: vectorise a function over an axis of its arguments (the batching transform's
 public function; the interpreter is :mod:`funcgrad.interpreters.batching`)."""
-from typing import Any, Callable
+from typing import Any, Callable, Hashable
 
 import numpy as np
 
@@ -40,13 +40,16 @@ def _axes_for_leaves(axes, args, what):
 
 
 def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
-         axis_size: int | None = None) -> Callable[..., PyTree]:
+         axis_name: Hashable | None = None, axis_size: int | None = None
+         ) -> Callable[..., PyTree]:
     """Vectorise ``fun`` over an axis: ``vmap(f)(xs)`` equals stacking ``f(x)`` for each
     ``x`` in ``xs``, computed in one batched pass.
 
     ``in_axes``/``out_axes``: an int, ``None`` (not batched) or a tree of them matching
     the arguments/outputs, as in JAX.  Keyword arguments are always batched along
-    axis 0 (as in JAX).
+    axis 0 (as in JAX).  ``axis_name`` names the batch axis for the collectives of
+    :mod:`funcgrad.lax` (``psum``, ``pmean``, ``pmax``, ``pmin``, ``axis_index``), which
+    combine the examples of the batch (under ``grad`` too, as JAX's).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.vmap(lambda x: x @ x)(np.arange(6.0).reshape(3, 2))
@@ -94,7 +97,7 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
             raise ValueError(f"vmap got inconsistent sizes for the batched axis: {detail}. All "
                              f"batched arguments must have the same length along their axis.")
         size = next(iter(sizes))
-        interp = BatchInterpreter(size)
+        interp = BatchInterpreter(size, axis_name=axis_name)
         with interp:
             tracers = [BatchTracer(interp, x, ax) if ax is not None else x
                        for x, ax in prepared]
@@ -124,7 +127,7 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
         return tree.unflatten(out_tree, results)
 
     return Transformed(vmapped, vmap, fun, dict(in_axes=in_axes, out_axes=out_axes,
-                                                axis_size=axis_size))
+                                                axis_name=axis_name, axis_size=axis_size))
 
 
 def _out_axis(ax, ndim, leaf):

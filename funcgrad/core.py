@@ -290,6 +290,9 @@ class _State(threading.local):
 
     ``internal`` is true while funcgrad runs its own code (a rule, a graph; see
     :func:`internal`), false while the user's runs.
+
+    ``jit_disabled``: jitted functions run their Python function as it is
+    (``fg.disable_jit()``).
     """
 
     def __init__(self):
@@ -300,6 +303,7 @@ class _State(threading.local):
         self._inference = False  # inference_mode: results may not be saved for backward
         self.grad_off_tag = 0  # see grad_enabled
         self.internal = False
+        self.jit_disabled = False
 
     @property
     def grad_enabled(self):

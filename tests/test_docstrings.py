@@ -126,10 +126,12 @@ def test_a_wrong_example_fails():
 # --- every public function has an example --------------------------------------------------------
 
 def _public_namespaces():
+    import funcgrad.nn as fnn
     import funcgrad.numpy as fnp
     import funcgrad.scipy as fsp
     spaces = [funcgrad, funcgrad.forward_ad, funcgrad.tree, funcgrad.autograd, funcgrad.graph,
-              funcgrad.profiler, funcgrad.lax, fnp, fnp.linalg, fnp.fft, fsp]
+              funcgrad.profiler, funcgrad.lax, fnp, fnp.linalg, fnp.fft, fsp, fnn,
+              fnn.initializers]
     spaces += [importlib.import_module(f"funcgrad.scipy.{m.name}")
                for m in pkgutil.iter_modules(fsp.__path__) if not m.name.startswith("_")]
     return spaces

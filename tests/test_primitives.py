@@ -870,6 +870,19 @@ OPS = [
        ref=while_ref),
     Op("jit", lambda m, x, y: jitted(x, y), JIT_SHAPES, vmap=([1, None], 2),
        ref=lambda x, y: np.sin(x) * y + x),
+    # a host callback has no derivative: its argument is stop_gradient-ed, so transforms
+    # see a constant (finite differences would see the callback's slope)
+    Op("pure_callback", lambda m, x: x * fg.pure_callback(
+        np.cos, x, fg.stop_gradient(x), vmap_method="expand_dims"),
+       ref=lambda x: x * np.cos(x), skip=("jvp_fd", "fd")),
+    # collectives over a named vmap: an operand it does not batch puts the primitive itself
+    # in the graph (a batched one the vmap reduces; tests/test_jax_names.py tests that)
+    Op("psum", lambda m, x, y: fg.vmap(lambda a: a * fg.lax.psum(y, "i"), axis_name="i")(x),
+       L("ab,b"), ref=lambda x, y: x * (y * x.shape[0])),
+    Op("pmax", lambda m, x, y: fg.vmap(lambda a: a * fg.lax.pmax(y, "i"), axis_name="i")(x),
+       L("ab,b"), ref=lambda x, y: x * y),
+    Op("pmin", lambda m, x, y: fg.vmap(lambda a: a * fg.lax.pmin(y, "i"), axis_name="i")(x),
+       L("ab,b"), ref=lambda x, y: x * y),
 ]
 
 CASES = [case for op in OPS for case in op.cases()]

@@ -40,7 +40,9 @@ TYPED = {
     "funcgrad": ["grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap", "jacfwd",
                  "jacrev", "jacobian", "hessian", "hvp", "vhp", "elementwise_grad",
                  "stop_gradient", "make_graph", "checkpoint", "gradcheck", "gradgradcheck",
-                 "warmup", "get_num_threads", "is_grad_enabled", "is_inference_mode_enabled"],
+                 "warmup", "get_num_threads", "is_grad_enabled", "is_inference_mode_enabled",
+                 "linear_transpose", "pure_callback", "closure_convert", "custom_gradient",
+                 "named_call", "block_until_ready", "clear_caches"],
     "funcgrad.jit.api": ["jit"],
     "funcgrad.tree": ["register", "flatten", "unflatten", "leaves", "tree_map"],
     "funcgrad.forward_ad": ["make_dual", "unpack_dual", "enter_dual_level",
@@ -106,7 +108,7 @@ NUMPY_LIKE = ["funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft", "
               "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
               "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.optimize",
               "funcgrad.optim", "funcgrad.optim.lr_scheduler", "funcgrad.dask",
-              "funcgrad.autograd.functional"]
+              "funcgrad.autograd.functional", "funcgrad.nn", "funcgrad.nn.initializers"]
 
 
 def _own_functions(module):

@@ -20,12 +20,14 @@ every transform and differentiate again if written with funcgrad operations.
 Modules: ``_call`` (the primitive, its rules, and :class:`CallSite`, which binds it),
 ``_guard`` (rules may not use traced values they were not given), ``_decorators``
 (``custom_jvp``, ``custom_vjp``), ``_function`` (``Function``), ``_eager`` (what
-``Function`` needs of the eager Tensor), ``_checkpoint``.
+``Function`` needs of the eager Tensor), ``_checkpoint``, ``_gradient``
+(``custom_gradient``, a ``custom_vjp`` whose residual is the user's VJP).
 """
 from ._call import CustomRule, custom_call_p  # noqa: F401  (importable from here, as before)
 from ._checkpoint import checkpoint
 from ._decorators import custom_jvp, custom_vjp
 from ._function import Function, FunctionCtx, once_differentiable
+from ._gradient import custom_gradient
 
 __all__ = ["custom_jvp", "custom_vjp", "Function", "FunctionCtx", "checkpoint",
-           "once_differentiable"]
+           "once_differentiable", "custom_gradient"]

@@ -3,11 +3,22 @@
 Each primitive's ``batch`` rule maps batched arguments (with their batch axes,
 ``None`` for unbatched ones) to a batched result and its batch axis.  Rules
 call primitives, so ``vmap`` composes with every other transform.
+
+A ``vmap`` with an ``axis_name`` lets collectives (``fg.lax.psum``...) act across its
+batch: their primitives name the interpreters they reduce over, and the batch rule in
+:data:`NAMED_AXIS_RULES` also receives the interpreter running it, to tell its own axis
+from another's.
 """
+import functools
+
 from ..core import (ROOT, ConcretizationError, Interpreter, Tracer, _special_classes,
                     run_under, user_frame_summary)
 
-__all__ = ["BatchInterpreter", "BatchTracer"]
+__all__ = ["BatchInterpreter", "BatchTracer", "NAMED_AXIS_RULES"]
+
+NAMED_AXIS_RULES: dict = {}
+"""Primitive -> ``rule(interpreter, args, dims, **params)``, its batch rule under a named
+``vmap`` (collectives; :mod:`funcgrad.lax._collectives` fills it)."""
 
 
 class BatchTracer(Tracer):
@@ -38,12 +49,13 @@ class BatchTracer(Tracer):
 
 
 class BatchInterpreter(Interpreter):
-    __slots__ = ("axis_size",)
+    __slots__ = ("axis_size", "axis_name")
     transform = "vmap"
 
-    def __init__(self, axis_size, parent=None):
+    def __init__(self, axis_size, parent=None, axis_name=None):
         super().__init__(parent)
         self.axis_size = axis_size
+        self.axis_name = axis_name
 
     def process(self, prim, args, params):
         vals = list(args)
@@ -61,7 +73,10 @@ class BatchInterpreter(Interpreter):
             # (no axis to move, no rank to pad): most operations of a forward-over-reverse
             # Hessian, where each is a batch of tangents against plain residuals.
             return BatchTracer(self, prim.impl(*vals, **params), 0)
-        out, out_dim = run_under(self.parent, prim.batch, vals, dims, **params)
+        rule = prim.batch
+        if self.axis_name is not None and prim in NAMED_AXIS_RULES:
+            rule = functools.partial(NAMED_AXIS_RULES[prim], self)
+        out, out_dim = run_under(self.parent, rule, vals, dims, **params)
         if prim.multiple_results:
             return [o if d is None else BatchTracer(self, o, d) for o, d in zip(out, out_dim)]
         if out_dim is None:

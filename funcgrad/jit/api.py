@@ -26,6 +26,7 @@ from .derive import as_root, out_aval
 from .passes import closure_convert
 from .signature import ShapeDtypeStruct, fast_key, hashable_static, leaf_aval
 from .stages import Compiled, Lowering, LoweredCall, Traced
+from .switches import track
 from .trace import trace_flat
 from .watch import changed, reachable_arrays
 
@@ -195,6 +196,7 @@ class JitFunction:
         self._simple = not self.static_argnums and not self.static_argnames
         self._watched = []  # (the user's array, its value when traced): see _outdated
         self._links = []  # (container, key, value) on the way to them: see _outdated
+        track(self)  # (for fg.clear_caches)
 
     def _resolve_static_names(self):
         """Static arguments may be named either way: link names and positions."""
@@ -240,6 +242,8 @@ class JitFunction:
 
     # calling -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if _state.jit_disabled:  # fg.disable_jit(): the Python function, as it is
+            return self.fun(*args, **kwargs)
         if self._watched and self._outdated():
             self.clear_cache()
         # The fast path: arrays, numbers and dicts, lists and tuples of them, a signature

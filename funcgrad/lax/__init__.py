@@ -29,6 +29,7 @@ array(8.)
 Modules: ``_cond`` (``cond``, ``switch``), ``_scan``, ``_while``, ``_fori``, and
 ``_graphs``, what they share (tracing the user's functions, regrouping graphs).
 """
+from ._collectives import axis_index, pmax, pmean, pmin, psum
 from ._cond import cond, cond_p, switch
 from ._fori import fori_loop
 from ._scan import scan, scan_p
@@ -36,3 +37,4 @@ from ._while import while_loop, while_loop_p
 
 __all__ = ["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan_p",
            "while_loop_p"]
+__all__ += ["psum", "pmean", "pmax", "pmin", "axis_index"]

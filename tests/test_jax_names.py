@@ -1,0 +1,435 @@
+"""The names a JAX user reaches for: linear_transpose, disable_jit, block_until_ready,
+remat, pure_callback, closure_convert, custom_gradient, named_call/named_scope,
+clear_caches, integer inputs to grad/vjp (float0), and vmap(axis_name=...) with the
+collectives of fg.lax (psum, pmean, pmax, pmin, axis_index)."""
+import threading
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+
+A = np.arange(6.0).reshape(3, 2) - 2.0
+
+
+# --- linear_transpose -----------------------------------------------------------------------------
+
+def test_linear_transpose_of_a_matrix_product_is_the_transposed_product():
+    f_t = fg.linear_transpose(lambda x: A @ x, np.zeros(2))
+    c = np.array([1.0, -2.0, 0.5])
+    (got,) = f_t(c)
+    np.testing.assert_allclose(got, A.T @ c)
+    # the defining identity <f_t(c), x> = <c, f(x)>
+    x = np.array([0.3, -1.2])
+    assert got @ x == pytest.approx(c @ (A @ x))
+
+
+def test_linear_transpose_keeps_pytrees_and_dtypes_of_the_primals():
+    def f(x, y):
+        return {"diff": 0.5 * x - 0.5 * y, "rev": x[::-1]}
+    spec = np.zeros(3, np.float32)
+    f_t = fg.linear_transpose(f, spec, spec)
+    ct = {"diff": np.ones(3, np.float32), "rev": np.arange(3, dtype=np.float32)}
+    gx, gy = f_t(ct)
+    assert gx.dtype == gy.dtype == np.float32
+    np.testing.assert_allclose(gx, 0.5 + np.arange(3.0)[::-1])
+    np.testing.assert_allclose(gy, -0.5 * np.ones(3))
+
+
+def test_linear_transpose_of_a_complex_map_is_its_transpose_not_its_adjoint():
+    f_t = fg.linear_transpose(fnp.fft.fft, np.zeros(4, complex))
+    c = np.array([1.0, 2.0j, -1.0, 0.5])
+    dft = np.fft.fft(np.eye(4))  # (symmetric: its transpose is itself)
+    np.testing.assert_allclose(f_t(c)[0], dft.T @ c, atol=1e-12)
+
+
+@pytest.mark.parametrize("f, why", [
+    (lambda x: x * x, "random input"), (lambda x: 2.0 * x + 1.0, "not zero at zero"),
+    (lambda x: fg.nn.relu(x), "random input"),
+    (lambda x: fnp.where(x > 0, x, 3.0 * x), "random input")],
+    ids=["square", "affine", "relu", "kink-at-zero"])
+def test_linear_transpose_refuses_a_function_that_is_not_linear(f, why):
+    with pytest.raises(ValueError, match=f"not linear.*{why}"):
+        fg.linear_transpose(f, np.zeros(3))
+
+
+def test_linear_transpose_errors_name_the_problem():
+    with pytest.raises(TypeError, match="floating-point or complex inputs"):
+        fg.linear_transpose(lambda n: n * 2, np.zeros(2, int))
+    f_t = fg.linear_transpose(lambda x: (x, 2.0 * x), np.zeros(2))
+    with pytest.raises(TypeError, match="structure"):
+        f_t(np.ones(2))
+
+
+def test_linear_transpose_differentiates_and_jits_with_a_captured_matrix():
+    def loss(w):
+        (g,) = fg.linear_transpose(lambda x: w @ x, np.zeros(2))(np.ones(3))
+        return fnp.sum(g ** 2)
+    expected = 2 * np.outer(np.ones(3), A.T @ np.ones(3))  # d/dW |W^T 1|^2
+    np.testing.assert_allclose(fg.grad(loss)(A), expected)
+    # traced abstractly, as jit traces (the linearity checks need values: skipped)
+    assert fg.make_graph(loss)(A)(A) == pytest.approx(np.sum((A.T @ np.ones(3)) ** 2))
+
+
+# --- disable_jit, clear_caches, block_until_ready, remat, named_call ------------------------------
+
+def test_disable_jit_runs_the_python_function_with_values():
+    seen = []
+
+    @fg.jit
+    def f(x):
+        seen.append(type(x))
+        return x * 2.0 if x > 0 else -x  # Python control flow on the value
+    with fg.disable_jit():
+        assert f(3.0) == 6.0 and f(-1.0) == 1.0
+        with fg.disable_jit(False):
+            with pytest.raises(fg.ConcretizationError):
+                f(1.0)
+        assert f(2.0) == 4.0
+    assert seen[:2] == [float, float]
+    with pytest.raises(fg.ConcretizationError):
+        f(1.0)
+
+
+def test_disable_jit_is_per_thread():
+    f = fg.jit(lambda x: x * 2.0 if x > 0 else -x)  # traceable only with jit disabled
+    inside, errors = threading.Event(), []
+
+    def other():
+        inside.wait(30)
+        try:
+            f(1.0)
+        except fg.ConcretizationError as e:  # this thread still traces for jit
+            errors.append(e)
+    thread = threading.Thread(target=other)
+    with fg.disable_jit():
+        thread.start()
+        inside.set()
+        thread.join(30)
+        assert f(1.0) == 2.0
+    assert len(errors) == 1
+
+
+def test_clear_caches_makes_jitted_functions_trace_again():
+    traces = []
+    f = fg.jit(lambda x: traces.append(1) or x * 3.0, wait=False)
+    f(np.ones(2))
+    f(np.ones(2))
+    assert len(traces) == 1
+    fg.clear_caches()
+    f(np.ones(2))
+    assert len(traces) == 2
+
+
+def test_block_until_ready_returns_its_argument():
+    tree = {"w": np.ones(2), "b": [1.0, (np.zeros(1),)]}
+    assert fg.block_until_ready(tree) is tree
+
+
+def test_remat_is_checkpoint():
+    assert fg.remat is fg.checkpoint
+    g = fg.grad(fg.remat(lambda x: fnp.sin(fnp.sin(x))))(0.3)
+    assert g == pytest.approx(np.cos(np.sin(0.3)) * np.cos(0.3))
+
+
+def test_named_scope_and_named_call_keep_their_names_in_a_profile():
+    layer = fg.named_call(lambda x: np.tanh(x) * 2.0, name="layer")
+    with fg.profiler.profile() as prof:
+        with fg.named_scope("loss"):
+            g = fg.grad(lambda x: np.sum(layer(x)))(np.zeros(2))
+    np.testing.assert_allclose(g, [2.0, 2.0])
+    keys = [e.key for e in prof.key_averages()]
+    assert "layer" in keys and "loss" in keys
+    assert fg.named_call(np.sin)(0.0) == 0.0
+
+    @fg.named_scope("decorated")
+    def f(x):
+        return x + 1.0
+    assert f(1.0) == 2.0
+    with pytest.raises(TypeError, match="string"):
+        with fg.named_scope(3):
+            pass
+
+
+# --- pure_callback --------------------------------------------------------------------------------
+
+def host_sin(x):
+    assert type(x) is np.ndarray  # the callback sees NumPy arrays, never traced values
+    return np.sin(x)
+
+
+def sin_cb(x, vmap_method="sequential"):
+    return fg.pure_callback(host_sin, x, x, vmap_method=vmap_method)
+
+
+def test_pure_callback_computes_eagerly_and_under_jit():
+    x = np.array([0.0, 0.5, 2.0])
+    np.testing.assert_allclose(sin_cb(x), np.sin(x))
+    np.testing.assert_allclose(fg.jit(lambda v: sin_cb(v) * 2.0)(x), 2 * np.sin(x))
+    graph = fg.make_graph(sin_cb)(x)
+    assert [e.prim.name for e in graph.eqns] == ["pure_callback"]
+
+
+def test_pure_callback_takes_pytrees_keywords_and_declared_results():
+    def host(pair, *, scale):
+        a, b = pair
+        return {"sum": (a + b) * scale, "n": np.int32(a.size)}
+    spec = {"sum": np.zeros(2), "n": np.zeros((), np.int32)}
+    out = fg.pure_callback(host, spec, (np.ones(2), np.arange(2.0)), scale=2.0)
+    np.testing.assert_allclose(out["sum"], [2.0, 4.0])
+    assert out["n"] == 2 and out["n"].dtype == np.int32
+    # a float result declared float32 is cast (same kind); an int for a float is not
+    assert fg.pure_callback(lambda: 1.5, np.zeros((), np.float32)).dtype == np.float32
+    with pytest.raises(ValueError, match="shape"):
+        fg.pure_callback(lambda x: x[:1], np.zeros(2), np.ones(2))
+    with pytest.raises(TypeError, match="structure"):
+        fg.pure_callback(lambda x: (x, x), np.zeros(2), np.ones(2))
+
+
+@pytest.mark.parametrize("method, seen_y", [
+    ("sequential", [(), (), ()]), ("sequential_unrolled", [(), (), ()]),
+    ("expand_dims", [(1,)]), ("broadcast_all", [(3,)]), ("legacy_vectorized", [()])])
+def test_pure_callback_under_vmap_follows_vmap_method(method, seen_y):
+    """The shapes the host function sees are those JAX documents for each method."""
+    shapes = []
+
+    def host(x, y):
+        shapes.append(np.shape(y))
+        return x + y
+
+    def f(x, y):
+        return fg.pure_callback(host, x, x, y, vmap_method=method)
+    out = fg.vmap(f, in_axes=(0, None))(np.arange(3.0), 1.0)
+    np.testing.assert_allclose(out, np.arange(3.0) + 1.0)
+    assert shapes == seen_y
+
+
+def test_pure_callback_under_vmap_needs_a_vmap_method():
+    with pytest.raises(NotImplementedError, match="vmap_method"):
+        fg.vmap(lambda x: fg.pure_callback(np.sin, x, x))(np.ones(3))
+    with pytest.raises(ValueError, match="vmap_method must be one of"):
+        fg.pure_callback(np.sin, 1.0, 1.0, vmap_method="vectorized")
+
+
+@pytest.mark.parametrize("transform", [
+    lambda f: fg.grad(f)(0.5), lambda f: fg.jvp(f, (0.5,), (1.0,)),
+    lambda f: fg.vjp(f, 0.5), lambda f: fg.jit(fg.grad(f))(0.5),
+    lambda f: fg.grad(fg.jit(f))(0.5)], ids=["grad", "jvp", "vjp", "jit-grad", "grad-jit"])
+def test_pure_callback_refuses_differentiation_naming_the_fix(transform):
+    with pytest.raises(TypeError, match="cannot be differentiated.*custom_jvp"):
+        transform(sin_cb)
+
+
+def test_pure_callback_is_a_constant_to_transforms_when_its_inputs_are():
+    g = fg.grad(lambda x: x * sin_cb(fg.stop_gradient(x)))(0.5)
+    assert g == pytest.approx(np.sin(0.5))
+
+
+def test_pure_callback_inside_custom_jvp_differentiates():
+    @fg.custom_jvp
+    def f(x):
+        return sin_cb(x)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return f(x), fg.pure_callback(np.cos, x, x, vmap_method="sequential") * t
+    xs = np.array([0.0, 0.5, 1.0])
+    np.testing.assert_allclose(fg.vmap(fg.grad(f))(xs), np.cos(xs))
+    assert fg.jvp(f, (0.5,), (2.0,))[1] == pytest.approx(2 * np.cos(0.5))
+    np.testing.assert_allclose(fg.make_graph(fg.grad(lambda v: fnp.sum(f(v))))(xs)(xs),
+                               np.cos(xs))
+
+
+# --- closure_convert and custom_gradient ----------------------------------------------------------
+
+def test_closure_convert_hoists_the_traced_values_a_function_captures():
+    def outer(w):
+        f, consts = fg.closure_convert(lambda x: fnp.sin(w * x), 1.0)
+        return f, consts
+
+    f, consts = outer(2.0)
+    assert consts == [] and f(0.25) == pytest.approx(np.sin(0.5))
+
+    def loss(w):
+        f, consts = outer(w)
+        assert len(consts) == 1
+        return f(0.25, *consts)
+    assert fg.grad(loss)(2.0) == pytest.approx(0.25 * np.cos(0.5))
+
+
+def test_closure_convert_lets_a_custom_vjp_reach_captured_weights():
+    """A custom_vjp may not capture traced values; converted, the weight is an argument
+    and receives its derivative."""
+    @fg.custom_vjp
+    def apply(x, w):
+        return w * x
+
+    apply.defvjp(lambda x, w: (w * x, (x, w)), lambda res, g: (g * res[1], g * res[0]))
+
+    def loss(w):
+        f, consts = fg.closure_convert(lambda x: apply(x, w), 3.0)
+        return f(3.0, *consts)
+    assert fg.grad(loss)(2.0) == pytest.approx(3.0)
+
+
+def test_custom_gradient_uses_the_returned_vjp():
+    @fg.custom_gradient
+    def scaled_product(x, y):
+        return x * y, lambda g: (10.0 * g * y, g * x)   # a deliberately "wrong" d/dx
+
+    assert scaled_product(2.0, 3.0) == 6.0
+    gx, gy = fg.grad(scaled_product, argnums=(0, 1))(2.0, 3.0)
+    assert (gx, gy) == (30.0, 2.0)
+    np.testing.assert_allclose(fg.vmap(fg.grad(scaled_product))(np.arange(3.0), np.ones(3)),
+                               10.0 * np.ones(3))
+    assert fg.make_graph(fg.grad(scaled_product))(2.0, 3.0)(2.0, 3.0) == 30.0
+
+
+def test_custom_gradient_of_one_argument_may_return_a_bare_cotangent():
+    @fg.custom_gradient
+    def clip_gradient(x):
+        return x, lambda g: fnp.clip(g, -1.0, 1.0)
+
+    assert fg.grad(lambda x: 5.0 * clip_gradient(x))(2.0) == 1.0
+    # second order through a VJP written with funcgrad operations
+    @fg.custom_gradient
+    def cube(x):
+        return x ** 3, lambda g: (3.0 * x ** 2 * g,)
+    assert fg.grad(fg.grad(cube))(2.0) == pytest.approx(12.0)
+
+
+def test_custom_gradient_errors_name_the_problem():
+    bad = fg.custom_gradient(lambda x: x * 2.0)
+    with pytest.raises(TypeError, match=r"pair \(value, vjp_fn\)"):
+        bad(1.0)
+    good = fg.custom_gradient(lambda x: (x * 2.0, lambda g: (2.0 * g,)))
+    with pytest.raises(TypeError, match="forward-mode"):
+        fg.jvp(good, (1.0,), (1.0,))
+
+
+# --- integer inputs: float0 -----------------------------------------------------------------------
+
+def test_float0_is_jaxs_dtype():
+    # (jax/_src/dtypes.py defines float0 so; importing JAX here would cost seconds)
+    assert fg.dtypes.float0 == np.dtype([("float0", np.void, 0)])
+    assert fg.dtypes.float0.itemsize == 0
+
+
+def test_grad_with_allow_int_gives_float0_zeros_for_integer_inputs():
+    gx, gn = fg.grad(lambda x, n: x ** n, argnums=(0, 1), allow_int=True)(2.0, 3)
+    assert gx == 12.0
+    assert gn.dtype == fg.dtypes.float0 and gn.shape == ()
+    value, g = fg.value_and_grad(lambda p: fnp.sum(p["w"] * p["idx"]), allow_int=True)(
+        {"w": np.ones(3), "idx": np.arange(3)})
+    assert value == 3.0
+    np.testing.assert_allclose(g["w"], [0.0, 1.0, 2.0])
+    assert g["idx"].dtype == fg.dtypes.float0 and g["idx"].shape == (3,)
+    with pytest.raises(TypeError, match=r"argument 1 .*integer"):
+        fg.grad(lambda x, n: x ** n, argnums=(0, 1))(2.0, 3)
+
+
+def test_vjp_takes_integer_primals_and_integer_outputs():
+    out, vjp_fn = fg.vjp(lambda x, n: (x * n, n * 2), np.ones(3), np.arange(3))
+    np.testing.assert_array_equal(out[1], [0, 2, 4])
+    for int_ct in (np.zeros(3, fg.dtypes.float0), np.zeros(3, int)):
+        gx, gn = vjp_fn((np.ones(3), int_ct))
+        np.testing.assert_allclose(gx, [0.0, 1.0, 2.0])
+        assert gn.dtype == fg.dtypes.float0 and gn.shape == (3,)
+    with pytest.raises(ValueError, match="shape"):
+        vjp_fn((np.ones(3), np.zeros(2, fg.dtypes.float0)))
+
+
+# --- vmap(axis_name=...) and the collectives of fg.lax ------------------------------------------
+
+XS = np.array([1.0, 2.0, 3.0])
+lax = fg.lax
+
+
+def named(f, **kw):
+    return fg.vmap(f, axis_name="i", **kw)
+
+
+def test_collectives_combine_the_examples_of_a_named_vmap():
+    np.testing.assert_allclose(named(lambda x: x / lax.psum(x, "i"))(XS), XS / 6.0)
+    np.testing.assert_allclose(named(lambda x: x - lax.pmean(x, "i"))(XS), XS - 2.0)
+    np.testing.assert_allclose(named(lambda x: lax.pmax(x, "i"))(XS), [3.0] * 3)
+    np.testing.assert_allclose(named(lambda x: lax.pmin(x, "i"))(XS), [1.0] * 3)
+    np.testing.assert_array_equal(named(lambda x: lax.axis_index("i"))(XS), [0, 1, 2])
+    assert named(lambda x: lax.axis_index("i"))(XS).dtype == np.int32  # (JAX's)
+    # a value every example shares: the sum is axis_size copies of it
+    np.testing.assert_allclose(named(lambda x: x * lax.psum(1.0, "i"))(XS), 3 * XS)
+    out = named(lambda x: lax.psum({"a": x, "b": (2 * x,)}, "i"))(XS)
+    np.testing.assert_allclose(out["a"], [6.0] * 3)
+    np.testing.assert_allclose(out["b"][0], [12.0] * 3)
+    # along another axis of the arguments, and over integers (pmean of them is float)
+    m = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_allclose(named(lambda c: c / lax.psum(c, "i"), in_axes=1, out_axes=1)(m),
+                               m / m.sum(axis=1, keepdims=True))
+    np.testing.assert_array_equal(named(lambda n: lax.psum(n, "i"))(np.arange(3)), [3] * 3)
+    np.testing.assert_allclose(named(lambda n: lax.pmean(n, "i"))(np.arange(3)), [1.0] * 3)
+
+
+def test_nested_named_vmaps_reduce_over_the_named_axes():
+    m = np.arange(6.0).reshape(2, 3)
+    inner = lambda f: fg.vmap(f, axis_name="j")  # noqa: E731
+    np.testing.assert_allclose(named(inner(lambda x: lax.psum(x, "i")))(m),
+                               np.broadcast_to(m.sum(0), m.shape))
+    np.testing.assert_allclose(named(inner(lambda x: lax.psum(x, "j")))(m),
+                               np.broadcast_to(m.sum(1, keepdims=True), m.shape))
+    np.testing.assert_allclose(named(inner(lambda x: lax.psum(x, ("i", "j"))))(m),
+                               np.full(m.shape, m.sum()))
+    np.testing.assert_array_equal(named(inner(lambda x: lax.axis_index(("i", "j"))))(m),
+                                  np.arange(6).reshape(2, 3))
+
+
+def test_gradients_through_collectives_are_jaxs():
+    """Values from jax.vmap(jax.grad(f), axis_name="i"): the transpose of psum is psum, so
+    each example gets the derivative of the sum of all examples' outputs."""
+    n = len(XS)
+    np.testing.assert_allclose(named(fg.grad(lambda x: lax.psum(x ** 2, "i")))(XS), n * 2 * XS)
+    f = lambda x: x * lax.psum(x, "i")  # noqa: E731
+    np.testing.assert_allclose(named(fg.grad(f))(XS), [12.0] * 3)  # sum(x) + sum(x)
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(named(f)(v)))(XS), [12.0] * 3)
+    np.testing.assert_allclose(named(fg.grad(lambda x: lax.pmean(x ** 2, "i")))(XS), 2 * XS)
+    np.testing.assert_allclose(named(lambda x: fg.vjp(lambda y: lax.psum(y, "i"), x)[1](1.0)[0])(
+        XS), [3.0] * 3)
+    np.testing.assert_allclose(named(lambda x: fg.jvp(f, (x,), (1.0,))[1])(XS), 6.0 + 3 * XS)
+    np.testing.assert_allclose(named(fg.hessian(lambda x: lax.psum(x ** 3, "i")))(XS),
+                               n * 6 * XS)
+
+
+def test_pmax_derivative_goes_to_the_maximum_from_either_side():
+    """(JAX has no derivative for pmax; funcgrad's is max's: ties share it.)"""
+    x = np.array([1.0, 3.0, 2.0])
+    f = lambda v: v * lax.pmax(v, "i")  # noqa: E731
+    expected = [3.0, 3.0 + x.sum(), 3.0]
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(named(f)(v)))(x), expected)
+    np.testing.assert_allclose(named(fg.grad(f))(x), expected)
+    tie = np.array([2.0, 2.0, 1.0])
+    np.testing.assert_allclose(named(fg.grad(lambda v: lax.pmax(v, "i")))(tie),
+                               [1.5, 1.5, 0.0])  # 3 examples' outputs, the tie shares
+    np.testing.assert_allclose(named(fg.grad(lambda v: lax.pmin(v, "i")))(x), [3.0, 0.0, 0.0])
+
+
+def test_one_hot_along_a_named_axis_is_jaxs():
+    np.testing.assert_array_equal(
+        named(lambda k: fg.nn.one_hot(k, 3, axis="i"))(np.array([0, 2, 1])), [1.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="size of the vmap axis"):
+        named(lambda k: fg.nn.one_hot(k, 4, axis="i"))(np.array([0, 2, 1]))
+
+
+def test_collectives_under_jit_of_the_named_vmap():
+    np.testing.assert_allclose(fg.make_graph(named(lambda x: x / lax.psum(x, "i")))(XS)(XS),
+                               XS / 6.0)
+
+
+def test_collective_errors_name_the_problem_and_the_fix():
+    with pytest.raises(NameError, match="unbound axis name: 'i'.*axis_name='i'"):
+        lax.psum(1.0, "i")
+    with pytest.raises(NameError, match="unbound axis name: 'k'"):
+        named(lambda x: lax.pmean(x, "k"))(XS)
+    # a graph traced inside the named vmap would be batched again without the name
+    with pytest.raises(NotImplementedError, match="jit outside the vmap"):
+        named(fg.jit(lambda x: lax.psum(x, "i")))(XS)
