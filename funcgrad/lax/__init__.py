@@ -1,4 +1,5 @@
-"""``fg.lax``: control flow on traced values, as differentiable primitives.
+"""``fg.lax``: JAX's ``jax.lax`` -- control flow on traced values, as differentiable
+primitives, and the lax operations, under JAX's names, signatures and semantics.
 
 Inside ``jit`` a Python ``if`` or ``while`` on a traced value cannot run (the value is
 not known while tracing); these functions express value-dependent control flow as
@@ -26,13 +27,30 @@ array(8.)
 >>> float(fg.jit(lambda x: fg.lax.cond(x > 0, np.sin, np.cos, x))(0.0))
 1.0
 
+The lax operations (``lax.add``, ``lax.div``, ``lax.erf_inv``, ``lax.shift_left``...)
+are compositions of ``funcgrad.numpy`` functions, so they differentiate, batch and
+compile like any funcgrad code.  As in JAX they do not promote:
+operands of a binary operation share one dtype (a Python number is an array of NumPy's
+default dtype) and one shape (0-d operands broadcast); the error says so and names the
+cast or the ``funcgrad.numpy`` function that promotes.
+
+>>> fg.lax.div(np.array([7, -7]), 2)  # C's integer division, toward zero
+array([ 3, -3])
+
 Modules: ``_cond`` (``cond``, ``switch``), ``_scan``, ``_while``, ``_fori``, and
-``_graphs``, what they share (tracing the user's functions, regrouping graphs).
+``_graphs``, what they share (tracing the user's functions, regrouping graphs);
+``_arith`` (arithmetic, rounding, comparisons, conversion), ``_math`` (elementwise
+functions), ``_bits`` (bitwise operations), and ``_common``, their shared checks.
 """
 from ._cond import cond, cond_p, switch
 from ._fori import fori_loop
 from ._scan import scan, scan_p
 from ._while import while_loop, while_loop_p
+from . import _arith, _bits, _math
+from ._arith import *  # noqa: F401,F403 - each module's __all__ is explicit
+from ._math import *  # noqa: F401,F403
+from ._bits import *  # noqa: F401,F403
 
-__all__ = ["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan_p",
-           "while_loop_p"]
+__all__ = (["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan_p",
+            "while_loop_p"]
+           + _arith.__all__ + _math.__all__ + _bits.__all__)

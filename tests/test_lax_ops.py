@@ -1,0 +1,296 @@
+"""``fg.lax``'s operations equal ``jax.lax``'s: values, dtypes and shapes (JAX on the CPU,
+64-bit), including JAX's semantics where they differ from NumPy's (C integer division,
+saturating conversion, clamped dynamic slices, NaN order); their derivatives agree with
+central differences and pass the dot-product test; they work under ``jit`` and ``vmap``
+(traced start indices, traced integers for the bitwise operations); and misuse is a clear
+error, as in JAX."""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad import lax
+from helpers import check_dot_product, check_jvp_fd, check_second_order
+
+pytestmark = pytest.mark.usefixtures("fresh_jit_cache")
+
+
+@pytest.fixture(scope="module")
+def jlax():
+    jax = pytest.importorskip("jax")
+    try:
+        jax.config.update("jax_platforms", "cpu")
+    except RuntimeError:  # (a backend already started: then it is the one in use)
+        pass
+    jax.config.update("jax_enable_x64", True)
+    return jax.lax
+
+
+def _is_static(a):
+    """Arguments that fix a computation rather than feed it (a dtype, an int exponent)."""
+    return isinstance(a, (type, int, float, bool))
+
+
+def jax_values(jlax, cases):
+    """``jax.lax.<name>(*args)`` of every ``(name, args)`` case, computed in one compiled
+    JAX program (one compilation instead of one per operation and shape); the arrays are
+    its arguments, not constants, so nothing is folded at compile time."""
+    import jax
+    arrays = [[a for a in args if not _is_static(a)] for _, args in cases]
+
+    def run(arrays):
+        out = []
+        for (name, args), given in zip(cases, arrays):
+            it = iter(given)
+            out.append(getattr(jlax, name)(*[a if _is_static(a) else next(it) for a in args]))
+        return out
+    return [fg.tree.tree_map(np.asarray, o) for o in jax.jit(run)(arrays)]
+
+
+def leaves(out):
+    return [np.asarray(o) for o in fg.tree.leaves(out)]
+
+
+def assert_same(got, want, rtol=1e-10, what=""):
+    """Same structure, shapes and dtypes; integers and booleans equal, floats close."""
+    got, want = leaves(got), leaves(want)
+    assert len(got) == len(want), f"{what}: {len(got)} outputs, JAX gives {len(want)}"
+    for g, w in zip(got, want):
+        assert g.shape == w.shape, f"{what}: shape {g.shape}, JAX {w.shape}"
+        assert g.dtype == w.dtype, f"{what}: dtype {g.dtype}, JAX {w.dtype}"
+        if w.dtype.kind in "biu":
+            np.testing.assert_array_equal(g, w, err_msg=what)
+        else:
+            np.testing.assert_allclose(g, w, rtol, 1e-12, err_msg=what)
+
+
+RNG = np.random.default_rng(0)
+X = np.array([-2.5, -0.7, 0.0, 0.3, 1.5, 2.5])
+Y = np.array([1.5, -2.0, 0.5, 0.3, -1.0, 2.5])
+POS = np.array([0.2, 0.5, 1.3, 2.0, 3.7])
+UNIT = np.array([-0.9, -0.3, 0.0, 0.4, 0.8])
+ABOVE1 = np.array([1.2, 2.0, 3.5])
+I = np.array([7, -7, 7, -7, 0, 12, -12, 5])
+J = np.array([2, 2, -2, -2, 5, 5, 5, 0])
+Z = np.array([1 + 2j, -0.5 + 0.25j, 3 - 1j])
+X32 = X.astype(np.float32)
+I32 = np.array([1, 3, -1, -8, 8, 2 ** 30, -2 ** 31, 7], np.int32)
+S32 = np.array([3, 40, 1, 1, 31, 2, 0, -1], np.int32)
+U8 = np.array([0, 1, 128, 255, 64, 7], np.uint8)
+SU8 = np.array([1, 0, 1, 7, 8, 3], np.uint8)
+B = np.array([True, False, True, False])
+C = np.array([True, True, False, False])
+
+# --- elementwise: values and dtypes against jax.lax ------------------------------------------
+
+ELEMENTWISE = [
+    ("add", (X, Y)), ("add", (X32, X32)), ("add", (I, J)), ("add", (X, 1.5)),
+    ("sub", (X, Y)), ("mul", (X, Y)), ("mul", (Z, Z)),
+    ("div", (X, Y)), ("div", (I, J)), ("div", (np.array([-2 ** 63, 5]), np.array([-1, 0]))),
+    ("div", (U8, np.array([2, 0, 3, 5, 1, 2], np.uint8))), ("div", (Z, Z[::-1])),
+    ("rem", (X, Y)), ("rem", (I, J)), ("rem", (np.array([-2 ** 63, 5]), np.array([-1, 0]))),
+    ("rem", (U8, np.array([2, 0, 3, 5, 1, 2], np.uint8))),
+    ("neg", (X,)), ("neg", (U8,)), ("abs", (X,)), ("abs", (I,)), ("abs", (Z,)),
+    ("sign", (X,)), ("sign", (I,)), ("sign", (Z,)),
+    ("floor", (X,)), ("ceil", (X,)),
+    ("round", (np.array([0.5, 1.5, 2.5, -0.5, -2.5, 0.49999999999999994, -0.2, np.nan]),)),
+    ("round", (np.array([0.5, 1.5, 2.5, -0.5, -2.5, 3.7, np.inf]), 1)),
+    ("integer_pow", (X, 3)), ("integer_pow", (POS, -2)), ("integer_pow", (I, 2)),
+    ("integer_pow", (X, 0)), ("pow", (POS, Y[:5])), ("pow", (X, np.array([2, 3, 1, 0, 2, 3]))),
+    ("pow", (Z, Z)), ("square", (X,)), ("reciprocal", (POS,)),
+    ("exp", (X,)), ("exp", (Z,)), ("exp2", (X,)), ("expm1", (X,)), ("log", (POS,)),
+    ("log", (Z,)), ("log1p", (POS,)), ("sqrt", (POS,)), ("rsqrt", (POS,)), ("cbrt", (X,)),
+    ("sin", (X,)), ("cos", (X,)), ("tan", (X,)), ("asin", (UNIT,)), ("acos", (UNIT,)),
+    ("atan", (X,)), ("sinh", (X,)), ("cosh", (X,)), ("tanh", (X,)), ("asinh", (X,)),
+    ("acosh", (ABOVE1,)), ("atanh", (UNIT,)), ("logistic", (X,)), ("logistic", (Z,)),
+    ("erf", (X,)), ("erfc", (X,)), ("erf_inv", (UNIT,)), ("lgamma", (POS,)),
+    ("digamma", (POS,)), ("is_finite", (np.array([1.0, np.inf, -np.inf, np.nan]),)),
+    ("atan2", (X, Y)), ("nextafter", (X, Y)), ("nextafter", (X32, X32[::-1])),
+    ("max", (X, Y)), ("min", (X, Y)), ("max", (np.array([np.nan, 1.0]), np.array([0.0, np.nan]))),
+    ("max", (I, J)), ("min", (B, C)),
+    ("clamp", (0.0, X, 1.0)), ("clamp", (np.zeros(6), X, np.full(6, 1.0))),
+    ("clamp", (1.0, X, 0.0)), ("clamp", (np.int64(-3), I, np.int64(4))),
+    ("real", (Z,)), ("imag", (Z,)), ("conj", (Z,)), ("conj", (X,)), ("complex", (X, Y)),
+    ("complex", (X32, X32)),
+    ("eq", (X, Y)), ("ne", (I, J)), ("lt", (X, Y)), ("le", (X, 0.0)), ("gt", (I, J)),
+    ("ge", (X, Y)), ("eq", (B, C)),
+    ("convert_element_type", (np.array([1.7, -1.7, 1e20, -1e20, np.inf, -np.inf, np.nan,
+                                        9.3e18]), np.int64)),
+    ("convert_element_type", (np.array([1e20, -1.5, np.inf, 255.7, 256.0, np.nan]), np.uint8)),
+    ("convert_element_type", (np.array([3e9, -3e9, 2.5], np.float32), np.int32)),
+    ("convert_element_type", (np.array([1.5 + 2j]), np.int32)),
+    ("convert_element_type", (np.array([1.5 + 2j]), np.float32)),
+    ("convert_element_type", (np.array([300, -1]), np.uint8)),
+    ("convert_element_type", (np.array([np.nan, 0.0, -0.0]), np.bool_)),
+    ("convert_element_type", (X, np.float32)), ("convert_element_type", (I, np.complex64)),
+    ("bitwise_and", (I, J)), ("bitwise_or", (I, J)), ("bitwise_xor", (I, J)),
+    ("bitwise_and", (U8, SU8)), ("bitwise_or", (B, C)), ("bitwise_xor", (B, C)),
+    ("bitwise_not", (I,)), ("bitwise_not", (U8,)), ("bitwise_not", (B,)),
+    ("shift_left", (I32, S32)), ("shift_left", (U8, SU8)),
+    ("shift_right_logical", (I32, S32)), ("shift_right_logical", (U8, SU8)),
+    ("shift_right_arithmetic", (I32, S32)), ("shift_right_arithmetic", (U8, SU8)),
+    ("population_count", (I32,)), ("population_count", (I,)), ("population_count", (U8,)),
+    ("bitcast_convert_type", (X32, np.int32)), ("bitcast_convert_type", (X, np.int32)),
+    ("bitcast_convert_type", (np.array([[1, 2]], np.int32), np.int64)),
+]
+
+
+def _id(case):
+    name, args = case
+    return name + "-" + "-".join(str(np.asarray(a).dtype) for a in args
+                                 if not isinstance(a, type))
+
+
+@pytest.fixture(scope="module")
+def elementwise_jax(jlax):
+    return jax_values(jlax, ELEMENTWISE)
+
+
+@pytest.mark.parametrize("k", range(len(ELEMENTWISE)), ids=[_id(c) for c in ELEMENTWISE])
+def test_elementwise_equals_jax(k, elementwise_jax):
+    name, args = ELEMENTWISE[k]
+    assert_same(getattr(lax, name)(*args), elementwise_jax[k], what=name)
+
+
+# Integer and boolean operations on traced values (under vmap and jit funcgrad computes
+# them by arithmetic, not NumPy): the same results as on plain arrays, so as JAX's.
+TRACED_INTEGER = [k for k, (name, args) in enumerate(ELEMENTWISE) if name in {
+    "div", "rem", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shift_left",
+    "shift_right_logical", "shift_right_arithmetic", "population_count", "max", "eq"}
+    and np.asarray(args[0]).dtype.kind in "iub"]
+
+
+@pytest.mark.parametrize("k", TRACED_INTEGER, ids=[_id(ELEMENTWISE[k]) for k in TRACED_INTEGER])
+def test_integer_operations_on_traced_values_equal_jax(k, elementwise_jax):
+    name, args = ELEMENTWISE[k]
+    f = getattr(lax, name)
+    batched = fg.vmap(lambda *a: f(*a))(*[np.asarray(a)[:, None] for a in args])
+    assert_same(batched[:, 0], elementwise_jax[k], what=f"vmap {name}")
+
+
+def test_integer_operations_and_conversions_compile_under_jit():
+    # where compiled integer arithmetic differs from NumPy's (min // -1, float-to-int casts
+    # out of range): the values XLA gives, as eagerly
+    x, y = np.array([-2 ** 63, 5, -7, 7]), np.array([-1, 0, 2, -2])
+    f = np.array([1.7, -1.7, 1e20, -1e20, np.inf, np.nan, 9.3e18])
+
+    def g(x, y, f):
+        return (lax.div(x, y), lax.rem(x, y), lax.convert_element_type(f, np.int64),
+                lax.shift_right_arithmetic(x[1:3], y[1:3]))
+    assert_same(fg.jit(g)(x, y, f), g(x, y, f))
+    np.testing.assert_array_equal(g(x, y, f)[0], [-2 ** 63, -1, -3, -3])
+
+
+# --- elementwise: derivatives -----------------------------------------------------------------
+
+DIFFERENTIABLE = [
+    ("add", (X, Y)), ("sub", (X, Y)), ("mul", (X, Y)), ("div", (X, Y)),
+    ("rem", (X, Y + 0.13)), ("neg", (X,)), ("abs", (X,)), ("integer_pow", (X, 3)), ("integer_pow", (POS, -2)),
+    ("pow", (POS, Y[:5])), ("square", (X,)), ("reciprocal", (POS,)), ("exp", (X,)),
+    ("exp2", (X,)), ("expm1", (X,)), ("log", (POS,)), ("log1p", (POS,)), ("sqrt", (POS,)),
+    ("rsqrt", (POS,)), ("cbrt", (X + 0.05,)), ("sin", (X,)), ("cos", (X,)), ("tan", (X,)),
+    ("asin", (UNIT,)), ("acos", (UNIT,)), ("atan", (X,)), ("sinh", (X,)), ("cosh", (X,)),
+    ("tanh", (X,)), ("asinh", (X,)), ("acosh", (ABOVE1,)), ("atanh", (UNIT,)),
+    ("logistic", (X,)), ("erf", (X,)), ("erfc", (X,)), ("erf_inv", (UNIT,)),
+    ("lgamma", (POS,)), ("digamma", (POS,)), ("atan2", (X, Y)), ("max", (X, Y)),
+    ("min", (X, Y)), ("clamp", (np.full(6, -1.0), X, np.full(6, 2.0))),
+    ("nextafter", (X, Y)), ("convert_element_type", (X, np.float32)),
+]
+
+
+@pytest.mark.parametrize("case", DIFFERENTIABLE, ids=[_id(c) for c in DIFFERENTIABLE])
+def test_elementwise_derivatives_match_finite_differences(case):
+    name, args = case
+    op = getattr(lax, name)
+    statics = [a for a in args if isinstance(a, (int, type))]
+    arrays = [a for a in args if not isinstance(a, (int, type))]
+    assert all(isinstance(a, np.ndarray) for a in arrays)
+
+    def f(*xs):
+        it = iter(xs)
+        return op(*[a if isinstance(a, (int, type)) else next(it) for a in args])
+    if statics and statics[0] is np.float32:  # (the float32 result differs at 1e-7)
+        fg_grad = fg.grad(lambda x: fnp.sum(f(x) * 2.0))(X)
+        np.testing.assert_array_equal(fg_grad, np.full_like(X, 2.0))
+        return
+    check_jvp_fd(f, arrays)
+    check_dot_product(f, arrays)
+
+
+def test_complex_and_real_parts_differentiate(jlax):
+    import jax
+    re, im = np.array([0.3, -1.2]), np.array([0.7, 0.4])
+
+    def f(a, b):
+        z = lax.complex(a, b)
+        return lax.real(lax.mul(z, lax.conj(lax.exp(z)))) + lax.imag(lax.sin(z))
+
+    def fj(a, b):
+        z = jlax.complex(a, b)
+        return jlax.real(jlax.mul(z, jlax.conj(jlax.exp(z)))) + jlax.imag(jlax.sin(z))
+
+    check_jvp_fd(f, [re, im])
+    check_dot_product(f, [re, im])
+    g = fg.grad(lambda a, b: fnp.sum(f(a, b)), argnums=(0, 1))(re, im)
+    gj = jax.grad(lambda a, b: fj(a, b).sum(), argnums=(0, 1))(re, im)
+    assert_same(g, gj)
+
+
+def test_clamp_and_max_derivatives_at_ties_are_jax_s(jlax):
+    import jax
+    x = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
+    for f, fj in [(lambda v: lax.clamp(0.0, v, 1.0), lambda v: jlax.clamp(0.0, v, 1.0)),
+                  (lambda v: lax.max(v, 0.5), lambda v: jlax.max(v, 0.5)),
+                  (lambda v: lax.min(v, 0.5), lambda v: jlax.min(v, 0.5))]:
+        assert_same(fg.grad(lambda v: fnp.sum(f(v)))(x), jax.grad(lambda v: fj(v).sum())(x))
+    # the bounds' derivatives: where x is beyond them
+    lo = fg.grad(lambda a: fnp.sum(lax.clamp(a, x, np.full(5, 1.0))))(np.full(5, 0.0))
+    np.testing.assert_array_equal(lo, [1.0, 0.0, 0.0, 0.0, 0.0])
+    # min > max: the value is max everywhere, so max takes the whole derivative
+    hi = fg.grad(lambda b: fnp.sum(lax.clamp(np.full(5, 3.0), x, b)))(np.full(5, 1.0))
+    np.testing.assert_array_equal(hi, np.ones(5))
+
+
+def test_elementwise_float32_stays_float32():
+    for name in ("exp", "sin", "logistic", "erf", "rsqrt", "lgamma"):
+        out = getattr(lax, name)(np.abs(X32) + np.float32(0.5))
+        assert out.dtype == np.float32, name
+    assert fg.grad(lambda x: fnp.sum(lax.tanh(x)))(X32).dtype == np.float32
+    assert lax.clamp(np.float32(0), X32, np.float32(1)).dtype == np.float32
+
+
+def test_elementwise_second_order():
+    check_second_order(lambda x, y: lax.mul(lax.sin(x), lax.logistic(y)), [X, Y])
+    check_second_order(lambda x: lax.integer_pow(lax.rsqrt(x), 3), [POS])
+
+
+def test_elementwise_under_jit_and_vmap():
+    f = lambda x, y: lax.atan2(lax.exp(x), lax.add(y, 3.0))  # noqa: E731
+    np.testing.assert_allclose(fg.jit(f)(X, Y), f(X, Y), rtol=1e-13)
+    xs = RNG.standard_normal((3, 6))
+    np.testing.assert_allclose(fg.vmap(f, in_axes=(0, None))(xs, Y),
+                               np.stack([f(x, Y) for x in xs]), rtol=1e-13)
+    g = fg.jit(fg.grad(lambda x: fnp.sum(lax.round(x) * lax.erf(x))))(X)
+    np.testing.assert_allclose(g, lax.round(X) * 2 / np.sqrt(np.pi) * np.exp(-X ** 2),
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: lax.add(X32, X), "lax.add requires arguments to have the same dtypes, got "
+                              "float32, float64"),
+    (lambda: lax.add(np.ones(3, np.int32), 1), "same dtypes"),
+    (lambda: lax.mul(np.ones(3), np.ones(2)), "incompatible shapes"),
+    (lambda: lax.sin(I), "lax.sin does not accept dtype int64"),
+    (lambda: lax.floor(I), "does not accept dtype int64"),
+    (lambda: lax.integer_pow(I, -1), "Integers cannot be raised to negative powers"),
+    (lambda: lax.clamp(np.zeros(2), X, 1.0), "clamp requires min.shape == operand.shape"),
+    (lambda: lax.real(X), "does not accept dtype float64"),
+    (lambda: lax.bitwise_and(X, X), "does not accept dtype float64"),
+    (lambda: fg.jit(lambda x: lax.bitcast_convert_type(x, np.int64))(X),
+     "bitcast_convert_type depends on the values"),
+    (lambda: fg.grad(lambda x: fnp.sum(lax.bitcast_convert_type(x, np.float32)))(X),
+     "has no derivative"),
+])
+def test_misuse_is_a_clear_error(call, message):
+    with pytest.raises((TypeError, ValueError, fg.ConcretizationError), match=message):
+        call()
