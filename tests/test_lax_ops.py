@@ -27,8 +27,11 @@ def jlax():
 
 
 def _is_static(a):
-    """Arguments that fix a computation rather than feed it (a dtype, an int exponent)."""
-    return isinstance(a, (type, int, float, bool))
+    """Arguments that fix a computation rather than feed it (a dtype, an int exponent, a
+    shape, a padding configuration)."""
+    if isinstance(a, (list, tuple)):
+        return all(_is_static(e) for e in a)
+    return isinstance(a, (type, int, float, bool)) or a is None
 
 
 def jax_values(jlax, cases):
@@ -293,4 +296,127 @@ def test_elementwise_under_jit_and_vmap():
 ])
 def test_misuse_is_a_clear_error(call, message):
     with pytest.raises((TypeError, ValueError, fg.ConcretizationError), match=message):
+        call()
+
+
+# --- structural and dynamic slicing: values against jax.lax -----------------------------------
+
+M = np.arange(12.0).reshape(3, 4) - 5.5
+V = np.arange(1.0, 6.0)
+STRUCTURAL = [
+    ("select", (M > 0, M, -M)), ("select", (True, M, -M)),
+    ("select_n", (np.array([[0, 1, 2, 5]] * 3), M, -M, 2 * M)),
+    ("select_n", (M > 0, M, -M)), ("select_n", (np.int32(1), M, -M)),
+    ("slice", (M, [0, 1], [3, 4], [2, 2])), ("slice", (V, [1], [4])),
+    ("slice_in_dim", (V, -3, None)), ("slice_in_dim", (M, 1, 3, 1, 1)),
+    ("index_in_dim", (M, -1, 1)), ("index_in_dim", (M, 1, 0, False)),
+    ("pad", (V, 0.5, [(1, 2, 1)])), ("pad", (V, -1.0, [(-1, -2, 2)])),
+    ("pad", (V, 0.0, [(-3, 0, 1)])), ("pad", (M, 9.0, [(0, -1, 1), (2, -3, 0)])),
+    ("pad", (np.zeros((0, 2)), 1.0, [(1, 1, 3), (0, 0, 0)])),
+    ("concatenate", ([M, -M[:1]], 0)), ("concatenate", ([M, M[:, :1]], 1)),
+    ("reshape", (M, (4, 3))), ("reshape", (M, (2, 6), (1, 0))),
+    ("transpose", (M[:, :, None], (2, 0, 1))), ("broadcast", (V, (2, 1))),
+    ("broadcast_in_dim", (V, (2, 5, 3), (1,))), ("broadcast_in_dim", (M[:1], (2, 3, 4), (1, 2))),
+    ("squeeze", (M[None, :, None], (0, -2))), ("expand_dims", (M, (0, 3))),
+    ("rev", (M, (0, 1))), ("rev", (M, ())), ("iota", (np.int32, 4)),
+    ("broadcasted_iota", (np.float32, (2, 3), 0)), ("full", ((2, 3), 1.5)),
+    ("full", ((2,), 3.7, np.int32)), ("full_like", (M, -1.0)),
+    ("full_like", (np.ones(2, np.int32), 3.7)), ("full_like", (M, 2, np.float32, (2,))),
+    ("collapse", (M[:, :, None], 0, 2)), ("collapse", (M[:, :, None], 1)),
+    ("dynamic_slice", (M, (1, 2), (2, 2))), ("dynamic_slice", (M, (5, -7), (2, 3))),
+    ("dynamic_slice", (M, (-1, -2), (1, 2))),
+    ("dynamic_update_slice", (M, -np.ones((2, 2)), (2, 3))),
+    ("dynamic_update_slice", (M, -np.ones((1, 3)), (-1, -1))),
+    ("dynamic_slice_in_dim", (M, 2, 2, 1)), ("dynamic_slice_in_dim", (V, -9, 2)),
+    ("dynamic_index_in_dim", (M, 2, 1, False)), ("dynamic_index_in_dim", (M, 7)),
+    ("dynamic_update_slice_in_dim", (M, np.zeros((3, 2)), 3, 1)),
+    ("dynamic_update_index_in_dim", (M, np.zeros(4), -1, 0)),
+    ("dynamic_update_index_in_dim", (M, np.zeros((3, 1)), 1, 1)),
+]
+
+
+@pytest.fixture(scope="module")
+def structural_jax(jlax):
+    return jax_values(jlax, STRUCTURAL)
+
+
+@pytest.mark.parametrize("k", range(len(STRUCTURAL)),
+                         ids=[c[0] for c in STRUCTURAL])
+def test_structural_equals_jax(k, structural_jax):
+    name, args = STRUCTURAL[k]
+    assert_same(getattr(lax, name)(*args), structural_jax[k], what=name)
+
+
+def test_dynamic_slices_take_traced_starts_and_clamp_them(jlax):
+    starts = [(-9, 0), (-1, 1), (0, 2), (1, 3), (2, 9)]
+    want = [np.asarray(jlax.dynamic_slice(M, s, (2, 2))) for s in starts]
+    f = fg.jit(lambda x, i, j: lax.dynamic_slice(x, (i, j), (2, 2)))
+    for s, w in zip(starts, want):
+        np.testing.assert_array_equal(f(M, *s), w)
+    rows, cols = np.array([s[0] for s in starts]), np.array([s[1] for s in starts])
+    np.testing.assert_array_equal(
+        fg.vmap(lambda i, j: lax.dynamic_slice(M, (i, j), (2, 2)))(rows, cols), np.stack(want))
+    update = fg.vmap(lambda i: lax.dynamic_update_index_in_dim(M, -V[:4], i, 0))(rows)
+    np.testing.assert_array_equal(update, np.stack(
+        [np.asarray(jlax.dynamic_update_index_in_dim(M, -V[:4], int(i), 0)) for i in rows]))
+    # a start given as one traced array of indices
+    g = fg.jit(lambda x, s: lax.dynamic_slice(x, s, (1, 3)))
+    np.testing.assert_array_equal(g(M, np.array([2, 5])), np.asarray(
+        jlax.dynamic_slice(M, np.array([2, 5]), (1, 3))))
+
+
+STRUCTURAL_DERIVATIVES = [
+    ("select", lambda a, b: lax.select(M > 0, a, b), (M, -2 * M)),
+    ("select_n", lambda a, b, c: lax.select_n(np.array([0, 2, 1, 2]), a, b, c), (V[:4], -V[:4],
+                                                                                2 * V[:4])),
+    ("pad", lambda x, v: lax.pad(x, v, [(1, -1, 1), (-1, 2, 0)]), (M, np.array(0.5))),
+    ("concatenate", lambda a, b: lax.concatenate([a, b], 1), (M, M[:, :2])),
+    ("reshape", lambda x: lax.reshape(x, (2, 6), (1, 0)), (M,)),
+    ("broadcast_in_dim", lambda x: lax.broadcast_in_dim(x, (2, 5, 3), (1,)), (V,)),
+    ("rev", lambda x: lax.rev(x, (1,)), (M,)),
+    ("full", lambda v: lax.full((2, 3), v), (np.array(1.5),)),
+    ("dynamic_slice", lambda x: lax.dynamic_slice(x, (1, 3), (2, 2)), (M,)),
+    ("dynamic_update_slice", lambda x, u: lax.dynamic_update_slice(x, u, (2, 1)),
+     (M, V[:4].reshape(2, 2))),
+]
+
+
+@pytest.mark.parametrize("name, f, args", STRUCTURAL_DERIVATIVES,
+                         ids=[c[0] for c in STRUCTURAL_DERIVATIVES])
+def test_structural_derivatives_match_finite_differences(name, f, args):
+    check_jvp_fd(f, list(args))
+    check_dot_product(f, list(args))
+
+
+def test_dynamic_slice_derivatives_with_traced_starts_under_jit_and_vmap():
+    def loss(x, i):
+        u = lax.dynamic_slice_in_dim(x, i, 2, 1)
+        return fnp.sum(lax.dynamic_update_slice_in_dim(x, u * u, i + 1, 1) ** 2)
+    for i in (-5, 0, 1, 3):
+        g = fg.grad(loss)(M, i)
+        np.testing.assert_allclose(fg.jit(fg.grad(loss))(M, i), g, rtol=1e-13)
+        eps, d = 1e-6, RNG.standard_normal(M.shape)
+        fd = (loss(M + eps * d, i) - loss(M - eps * d, i)) / (2 * eps)
+        np.testing.assert_allclose(np.sum(g * d), fd, rtol=1e-6)
+    batched = fg.vmap(fg.grad(loss), in_axes=(None, 0))(M, np.array([-5, 0, 1, 3]))
+    np.testing.assert_allclose(batched, np.stack([fg.grad(loss)(M, i) for i in (-5, 0, 1, 3)]))
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: lax.select(M > 0, M, 0.0), "select cases must have the same shapes"),
+    (lambda: lax.select(M, M, M), "must be boolean"),
+    (lambda: lax.slice(V, [2], [1]), "do not fit"),
+    (lambda: lax.pad(V[:3], 0.0, [(-6, 0, 1)]), "would have size -1"),
+    (lambda: lax.pad(V, np.float32(0), [(1, 1, 0)]), "same dtypes"),
+    (lambda: lax.reshape(M, (5, 2)), "cannot reshape"),
+    (lambda: lax.broadcast_in_dim(V, (2, 3), (1,)), "cannot become axis 1"),
+    (lambda: lax.squeeze(M, (0,)), "each must have size 1"),
+    (lambda: lax.dynamic_slice(M, (0,), (1, 1)), "one start index per axis"),
+    (lambda: lax.dynamic_slice(M, (0, 0), (4, 1)), "does not fit"),
+    (lambda: fg.jit(lambda x, k: lax.dynamic_slice(x, (0, 0), (k, 1)))(M, 1),
+     "must be a Python int"),
+    (lambda: lax.dynamic_update_slice(M, np.ones(2), (0, 0)), "the operand's rank"),
+])
+def test_structural_misuse_is_a_clear_error(call, message):
+    with pytest.raises((TypeError, ValueError, IndexError), match=message):
         call()

@@ -27,7 +27,7 @@ array(8.)
 >>> float(fg.jit(lambda x: fg.lax.cond(x > 0, np.sin, np.cos, x))(0.0))
 1.0
 
-The lax operations (``lax.add``, ``lax.div``, ``lax.erf_inv``, ``lax.shift_left``...)
+The lax operations (``lax.add``, ``lax.div``, ``lax.pad``, ``lax.dynamic_slice``...)
 are compositions of ``funcgrad.numpy`` functions, so they differentiate, batch and
 compile like any funcgrad code.  As in JAX they do not promote:
 operands of a binary operation share one dtype (a Python number is an array of NumPy's
@@ -40,17 +40,22 @@ array([ 3, -3])
 Modules: ``_cond`` (``cond``, ``switch``), ``_scan``, ``_while``, ``_fori``, and
 ``_graphs``, what they share (tracing the user's functions, regrouping graphs);
 ``_arith`` (arithmetic, rounding, comparisons, conversion), ``_math`` (elementwise
-functions), ``_bits`` (bitwise operations), and ``_common``, their shared checks.
+functions), ``_bits`` (bitwise operations), ``_structural`` (slicing, padding, shapes,
+constructors), ``_dynamic`` (slices at traced starts), and ``_common``, their shared
+checks.
 """
 from ._cond import cond, cond_p, switch
 from ._fori import fori_loop
 from ._scan import scan, scan_p
 from ._while import while_loop, while_loop_p
-from . import _arith, _bits, _math
+from . import _arith, _bits, _dynamic, _math, _structural
 from ._arith import *  # noqa: F401,F403 - each module's __all__ is explicit
 from ._math import *  # noqa: F401,F403
 from ._bits import *  # noqa: F401,F403
+from ._structural import *  # noqa: F401,F403
+from ._dynamic import *  # noqa: F401,F403
 
 __all__ = (["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan_p",
             "while_loop_p"]
-           + _arith.__all__ + _math.__all__ + _bits.__all__)
+           + _arith.__all__ + _math.__all__ + _bits.__all__ + _structural.__all__
+           + _dynamic.__all__)
