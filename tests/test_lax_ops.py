@@ -188,7 +188,8 @@ def test_integer_operations_and_conversions_compile_under_jit():
 
 DIFFERENTIABLE = [
     ("add", (X, Y)), ("sub", (X, Y)), ("mul", (X, Y)), ("div", (X, Y)),
-    ("rem", (X, Y + 0.13)), ("neg", (X,)), ("abs", (X,)), ("integer_pow", (X, 3)), ("integer_pow", (POS, -2)),
+    ("rem", (X, Y + 0.13)), ("neg", (X,)), ("abs", (X,)), ("integer_pow", (X, 3)),
+    ("integer_pow", (POS, -2)),
     ("pow", (POS, Y[:5])), ("square", (X,)), ("reciprocal", (POS,)), ("exp", (X,)),
     ("exp2", (X,)), ("expm1", (X,)), ("log", (POS,)), ("log1p", (POS,)), ("sqrt", (POS,)),
     ("rsqrt", (POS,)), ("cbrt", (X + 0.05,)), ("sin", (X,)), ("cos", (X,)), ("tan", (X,)),
@@ -579,3 +580,155 @@ def test_stop_gradient_takes_pytrees():
 def test_ordering_reduction_product_misuse_is_a_clear_error(call, message):
     with pytest.raises((TypeError, ValueError), match=message):
         call()
+
+
+# --- implicit differentiation: custom_linear_solve, custom_root -------------------------------
+
+A = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, -0.2], [0.5, -0.2, 2.0]])  # symmetric positive
+A_NS = A + np.array([[0.0, 0.7, 0.0], [0.0, 0.0, 0.3], [-0.4, 0.0, 0.0]])  # not symmetric
+B3 = np.array([1.0, -2.0, 0.5])
+
+
+@fg.custom_vjp
+def _not_differentiated(x):
+    """``x``; any derivative through it, forward or reverse, raises."""
+    return x
+
+
+def _refuse(residuals, cotangent):
+    raise AssertionError("the solver's iterations were differentiated")
+
+
+_not_differentiated.defvjp(lambda x: (x, None), _refuse)
+
+
+def _cg(matvec, b, steps=12):
+    """Conjugate gradients as a while_loop, whose iterations are never differentiated."""
+    def body(state):
+        x, r, p, k = state
+        ap = matvec(p)
+        alpha = fnp.sum(r * r) / fnp.sum(p * ap)
+        x, r_new = x + alpha * p, r - alpha * ap
+        beta = fnp.sum(r_new * r_new) / fnp.maximum(fnp.sum(r * r), 1e-300)
+        return x, r_new, r_new + beta * p, k + 1
+    x0 = fnp.zeros_like(b)
+    x = lax.while_loop(lambda s: lax.bitwise_and(s[3] < steps, fnp.sum(s[1] * s[1]) > 1e-28),
+                       body, (x0, b, b, 0))[0]
+    return _not_differentiated(x)
+
+
+def _direct(a):
+    return lambda mv, r: fnp.linalg.solve(a, r)
+
+
+def test_custom_linear_solve_equals_jax_values_and_derivatives(jlax):
+    import jax
+    import jax.numpy as jnp
+
+    def ours(a, b):
+        return lax.custom_linear_solve(lambda v: a @ v, b, _direct(a),
+                                       lambda vm, r: fnp.linalg.solve(a.T, r))
+
+    def theirs(a, b):
+        return jlax.custom_linear_solve(lambda v: a @ v, b, lambda mv, r: jnp.linalg.solve(a, r),
+                                        lambda vm, r: jnp.linalg.solve(a.T, r))
+    w = np.array([0.3, -1.0, 2.0])
+    assert_same(ours(A_NS, B3), np.asarray(theirs(A_NS, B3)))
+    g = fg.grad(lambda a, b: fnp.sum(ours(a, b) * w), argnums=(0, 1))(A_NS, B3)
+    gj = jax.jit(jax.grad(lambda a, b: (theirs(a, b) * w).sum(), argnums=(0, 1)))(A_NS, B3)
+    assert_same(g, [np.asarray(v) for v in gj])
+    check_jvp_fd(ours, [A_NS, B3])
+    check_dot_product(ours, [A_NS, B3])
+    check_second_order(ours, [A_NS, B3])
+
+
+def test_custom_linear_solve_never_differentiates_the_solver():
+    def x_of(a, b):
+        return lax.custom_linear_solve(lambda v: a @ v, b, _cg, symmetric=True)
+    want = fg.grad(lambda a, b: fnp.sum(fnp.linalg.solve(a, b) ** 3), argnums=(0, 1))(A, B3)
+    for g, w in zip(fg.grad(lambda a, b: fnp.sum(x_of(a, b) ** 3), argnums=(0, 1))(A, B3),
+                    want):
+        np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(fg.jacfwd(x_of)(A, B3), fg.jacfwd(fnp.linalg.solve)(A, B3),
+                               rtol=1e-9, atol=1e-12)
+    batched = fg.vmap(x_of, in_axes=(None, 0))(A, np.stack([B3, -2 * B3]))
+    np.testing.assert_allclose(batched, np.linalg.solve(A, np.stack([B3, -2 * B3]).T).T,
+                               rtol=1e-10)
+
+
+def test_custom_linear_solve_pytrees_aux_and_missing_transpose():
+    def solve(mv, r):
+        return {"u": r["u"] / 2.0, "v": r["v"] / 3.0}, {"steps": np.int64(1)}
+    b = {"u": np.array([1.0, 2.0]), "v": np.array(3.0)}
+
+    def f(s):
+        x, aux = lax.custom_linear_solve(lambda z: {"u": 2.0 * s * z["u"], "v": 3.0 * s * z["v"]},
+                                         b, lambda mv, r: solve(mv, r), symmetric=True,
+                                         has_aux=True)
+        return x, aux
+    x, aux = f(1.0)
+    np.testing.assert_array_equal(x["u"], [0.5, 1.0])
+    assert float(x["v"]) == 1.0 and int(aux["steps"]) == 1
+    # x = b / (k s): dx/ds = -x at s = 1
+    assert float(fg.grad(lambda s: fnp.sum(f(s)[0]["u"]) + f(s)[0]["v"])(1.0)) == -2.5
+    def one_way(a):  # no transpose_solve: forward mode only
+        return lax.custom_linear_solve(lambda v: a * v, B3, lambda mv, r: r / a)
+
+    assert float(fg.jvp(lambda a: fnp.sum(one_way(a)), (2.0,), (1.0,))[1]) == -float(
+        np.sum(B3)) / 4
+    with pytest.raises(TypeError, match="needs transpose_solve"):
+        fg.grad(lambda a: fnp.sum(one_way(a)))(2.0)
+    with pytest.raises(TypeError, match="matvec must return a value of the structure"):
+        lax.custom_linear_solve(lambda v: v[:2], B3, lambda mv, r: r)
+
+
+def _newton(f, x):
+    for _ in range(40):
+        x = x - f(x) / fg.grad(f)(x)
+    return x
+
+
+def test_custom_root_differentiates_implicitly(jlax):
+    import jax
+
+    def root(a):  # the cube root of a, found by Newton's method
+        return lax.custom_root(lambda x: x ** 3 - a, 1.0, _newton, lambda g, y: y / g(1.0))
+    a = 5.0
+    assert abs(float(root(a)) - a ** (1 / 3)) < 1e-13
+    want = (1 / 3) * a ** (-2 / 3), (-2 / 9) * a ** (-5 / 3)
+    np.testing.assert_allclose(float(fg.grad(root)(a)), want[0], rtol=1e-12)
+    np.testing.assert_allclose(float(fg.jit(fg.grad(root))(a)), want[0], rtol=1e-12)
+    np.testing.assert_allclose(float(fg.grad(fg.grad(root))(a)), want[1], rtol=1e-10)
+    np.testing.assert_allclose(float(fg.jvp(root, (a,), (1.0,))[1]), want[0], rtol=1e-12)
+    np.testing.assert_allclose(fg.vmap(fg.grad(root))(np.array([1.0, 8.0])),
+                               [1 / 3, 1 / 12], rtol=1e-12)
+
+    def jax_root(a):
+        def newton(f, x):
+            for _ in range(40):
+                x = x - f(x) / jax.grad(f)(x)
+            return x
+        return jlax.custom_root(lambda x: x ** 3 - a, 1.0, newton, lambda g, y: y / g(1.0))
+    assert_same(fg.grad(root)(a), np.asarray(jax.grad(jax_root)(a)))
+
+
+def test_custom_root_of_a_system_with_aux():
+    # x = A^-1 b as the root of A x - b; tangent_solve by a dense solve of the Jacobian
+    def solve(f, x):
+        for _ in range(2):  # f is affine: one Newton step is exact
+            x = x - fnp.linalg.solve(fg.jacfwd(f)(x), f(x))
+        return x, {"residual": fnp.max(fnp.abs(f(x)))}
+
+    def tangent_solve(g, y):
+        return fnp.linalg.solve(fg.jacfwd(g)(y), y)
+
+    def x_of(a, b):
+        return lax.custom_root(lambda x: a @ x - b, fnp.zeros(3), solve, tangent_solve,
+                               has_aux=True)
+    x, aux = x_of(A_NS, B3)
+    np.testing.assert_allclose(x, np.linalg.solve(A_NS, B3), rtol=1e-12)
+    assert float(aux["residual"]) < 1e-12
+    check_jvp_fd(lambda a, b: x_of(a, b)[0], [A_NS, B3])
+    check_dot_product(lambda a, b: x_of(a, b)[0], [A_NS, B3])
+    with pytest.raises(TypeError, match="f must return a value of the structure"):
+        lax.custom_root(lambda x: x[:2], np.zeros(3), solve, tangent_solve)
