@@ -31,7 +31,7 @@ def _is_static(a):
     shape, a padding configuration)."""
     if isinstance(a, (list, tuple)):
         return all(_is_static(e) for e in a)
-    return isinstance(a, (type, int, float, bool)) or a is None or callable(a)
+    return isinstance(a, (type, int, float, bool, str)) or a is None or callable(a)
 
 
 def jax_values(jlax, cases):
@@ -732,3 +732,64 @@ def test_custom_root_of_a_system_with_aux():
     check_dot_product(lambda a, b: x_of(a, b)[0], [A_NS, B3])
     with pytest.raises(TypeError, match="f must return a value of the structure"):
         lax.custom_root(lambda x: x[:2], np.zeros(3), solve, tangent_solve)
+
+
+# --- windows: reduce_window, conv_general_dilated --------------------------------------------
+
+IMG = RNG.standard_normal((2, 3, 5, 4))
+KER = RNG.standard_normal((4, 3, 3, 2))
+SIG, KER1 = RNG.standard_normal((2, 4, 7)), RNG.standard_normal((6, 2, 3))
+WINDOWS = [
+    ("conv_general_dilated", (IMG, KER, (1, 1), "SAME")),
+    ("conv_general_dilated", (IMG, KER, (2, 1), [(1, 0), (0, 2)], (2, 1), (1, 2))),
+    ("conv_general_dilated", (IMG.transpose(0, 2, 3, 1), KER.transpose(2, 3, 1, 0), (1, 2),
+                              "SAME_LOWER", None, (2, 1), ("NHWC", "HWIO", "NHWC"))),
+    ("conv_general_dilated", (IMG.transpose(0, 2, 3, 1), KER.transpose(2, 3, 1, 0), (1, 1),
+                              "VALID", None, None, ("NHWC", "HWIO", "NCHW"))),
+    ("conv_general_dilated", (SIG, KER1, (2,), "VALID", None, None, None, 2)),
+    ("reduce_window", lambda L: (M, -np.inf, L.max, (2, 3), (2, 2), "SAME")),
+    ("reduce_window", lambda L: (M, 0.0, L.add, (2, 2), (1, 3), [(1, 2), (0, 1)], (2, 1),
+                                 (1, 2))),
+    ("reduce_window", lambda L: (M, 1.0, lambda a, b: L.mul(a, b), (3, 1), (1, 1), "VALID")),
+]
+
+
+@pytest.fixture(scope="module")
+def windows_jax(jlax):
+    return jax_values(jlax, WINDOWS)
+
+
+@pytest.mark.parametrize("k", range(len(WINDOWS)), ids=[c[0] for c in WINDOWS])
+def test_windows_equal_jax(k, windows_jax):
+    name, args = WINDOWS[k]
+    assert_same(getattr(lax, name)(*_args(args, lax)), windows_jax[k], what=name)
+
+
+def test_windows_derivatives_match_finite_differences():
+    def conv(x, w):
+        return lax.conv_general_dilated(x, w, (2, 1), [(1, 0), (0, 2)], (2, 1), (1, 2))
+
+    def grouped(x, w):
+        return lax.conv_general_dilated(x, w, (1,), [(2, 1)], (2,), (2,), None, 2)
+
+    def pool(x):
+        return lax.reduce_window(x, 0.0, lax.add, (2, 2), (1, 2), "SAME", (1, 2), (2, 1))
+    for f, args in [(conv, [IMG[:1], KER]), (grouped, [SIG, KER1]), (pool, [M])]:
+        check_jvp_fd(f, args)
+        check_dot_product(f, args)
+    batched = fg.vmap(lambda w: conv(IMG, w))(np.stack([KER, -KER]))
+    np.testing.assert_allclose(batched, np.stack([conv(IMG, KER), conv(IMG, -KER)]),
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: lax.conv_general_dilated(IMG, KER, (1, 1), "SAME", (2, 1)), "ambiguous"),
+    (lambda: lax.conv_general_dilated(IMG, KER[:, :2], (1, 1), "SAME"), "feature_group_count"),
+    (lambda: lax.conv_general_dilated(IMG, KER, (1, 1), "SAME", batch_group_count=2),
+     "batch_group_count=2 is not supported"),
+    (lambda: lax.conv_general_dilated(IMG, KER, (1, 1), "FULL"), "padding must be"),
+    (lambda: lax.reduce_window(M, 0.0, lax.add, (2,), (1,), "VALID"), "one positive int"),
+])
+def test_windows_misuse_is_a_clear_error(call, message):
+    with pytest.raises((ValueError, NotImplementedError), match=message):
+        call()

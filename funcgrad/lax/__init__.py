@@ -44,14 +44,15 @@ functions), ``_bits`` (bitwise operations), ``_structural`` (slicing, padding, s
 constructors), ``_dynamic`` (slices at traced starts), ``_sorting``, ``_reductions``
 (reductions and cumulative ones), ``_linalg`` (``dot_general``...), ``_higher`` (``map``,
 ``associative_scan``, ``stop_gradient``), ``_implicit`` (``custom_linear_solve``,
-``custom_root``: implicit differentiation), and ``_common``, their shared checks.
+``custom_root``: implicit differentiation), ``_windows`` (``reduce_window``,
+``conv_general_dilated``), and ``_common``, their shared checks.
 """
 from ._cond import cond, cond_p, switch
 from ._fori import fori_loop
 from ._scan import scan, scan_p
 from ._while import while_loop, while_loop_p
 from . import (_arith, _bits, _dynamic, _higher, _implicit, _linalg, _math, _reductions,
-               _sorting, _structural)
+               _sorting, _structural, _windows)
 from ._arith import *  # noqa: F401,F403 - each module's __all__ is explicit
 from ._math import *  # noqa: F401,F403
 from ._bits import *  # noqa: F401,F403
@@ -62,9 +63,10 @@ from ._higher import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._linalg import *  # noqa: F401,F403
 from ._implicit import *  # noqa: F401,F403
+from ._windows import *  # noqa: F401,F403
 
 __all__ = (["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan_p",
             "while_loop_p"]
            + _arith.__all__ + _math.__all__ + _bits.__all__ + _structural.__all__
            + _dynamic.__all__ + _sorting.__all__ + _higher.__all__ + _reductions.__all__
-           + _linalg.__all__ + _implicit.__all__)
+           + _linalg.__all__ + _implicit.__all__ + _windows.__all__)

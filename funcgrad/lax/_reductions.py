@@ -174,7 +174,7 @@ reduce_xor.__doc__ = """Bitwise exclusive or (parity of booleans) over ``axes``.
     """
 
 # computations reduce() recognises: function -> the lax reduction it stands for
-_MONOIDS = {}
+MONOIDS = {}
 for _fns, _reduction in [
         ((add, fnp.add, np.add, operator.add), reduce_sum),
         ((mul, fnp.multiply, np.multiply, operator.mul), reduce_prod),
@@ -184,7 +184,7 @@ for _fns, _reduction in [
         ((bitwise_or, np.bitwise_or, operator.or_), reduce_or),
         ((bitwise_xor, np.bitwise_xor, operator.xor), reduce_xor)]:
     for _fn in _fns:
-        _MONOIDS[_fn] = _reduction
+        MONOIDS[_fn] = _reduction
 
 
 def _pairwise(computation, treedef, leaves, axis):
@@ -239,7 +239,7 @@ def reduce(operands: PyTree, init_values: PyTree, computation: Callable[..., Any
                         f"{[x.shape for x in leaves]}")
     axes = _axes(leaves[0], dimensions)
     out_shape = tuple(n for i, n in enumerate(leaves[0].shape) if i not in axes)
-    monoid = _MONOIDS.get(computation) if len(leaves) == 1 else None
+    monoid = MONOIDS.get(computation) if len(leaves) == 1 else None
     if _empty(leaves[0], axes):
         return tree.unflatten(treedef, [fnp.broadcast_to(v, out_shape) for v in inits])
     if monoid is not None:
