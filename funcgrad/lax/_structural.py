@@ -12,6 +12,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ._common import (ANY, accept, array, arrays, canonical_axis, same_dtypes, static_int,
                       static_ints)
 from ..typing import Array, ArrayLike, DTypeLike
@@ -160,6 +161,7 @@ def index_in_dim(operand: ArrayLike, index: int, axis: int = 0, keepdims: bool =
     return out if keepdims else fnp.squeeze(out, axis)
 
 
+@internal  # its fill is a constant that may move to the operand's device
 def pad(operand: ArrayLike, padding_value: ArrayLike,
         padding_config: Sequence[Sequence[int]]) -> Array:
     """``operand`` padded per axis by ``(low, high, interior)``: ``low``/``high`` entries of
@@ -195,7 +197,7 @@ def pad(operand: ArrayLike, padding_value: ArrayLike,
         shape.append(size)
         sources.append(_slice(first, max(first, stop)))
         targets.append(_slice(low + first * step, low + (stop - 1) * step + 1, step))
-    out = fnp.full(tuple(shape), value)
+    out = fnp.full_like(x, value, shape=tuple(shape))
     if any(t.start >= t.stop for t in targets) or any(s.start >= s.stop for s in sources):
         return out
     return fnp.at(out)[tuple(targets)].set(x[tuple(sources)])
