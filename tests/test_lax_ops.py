@@ -793,3 +793,9 @@ def test_windows_derivatives_match_finite_differences():
 def test_windows_misuse_is_a_clear_error(call, message):
     with pytest.raises((ValueError, NotImplementedError), match=message):
         call()
+
+
+def test_static_arguments_must_be_sequences_of_ints():
+    np.testing.assert_array_equal(lax.slice(V, range(1, 2), np.array([3])), V[1:3])
+    with pytest.raises(TypeError, match="shape must be a sequence of Python ints, got 3"):
+        lax.full(3, 1.0)

@@ -6,6 +6,7 @@ and of one shape, except that a 0-d operand broadcasts.  The checks here raise J
 ``TypeError`` with the fix (a cast, or the ``funcgrad.numpy`` twin that promotes).
 """
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -80,6 +81,10 @@ def static_int(x, what):
 
 
 def static_ints(xs, what):
+    """A tuple of Python ints from a static sequence (a shape, axes, strides)."""
+    if not isinstance(xs, (Sequence, np.ndarray)) or isinstance(xs, str):
+        raise TypeError(f"{what} must be a sequence of Python ints, got {xs!r} (write a "
+                        f"single size as a 1-tuple, e.g. (3,))")
     return tuple(static_int(x, what) for x in xs)
 
 
