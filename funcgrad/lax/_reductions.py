@@ -187,6 +187,9 @@ for _fns, _reduction in [
         MONOIDS[_fn] = _reduction
 
 
+_ONE_ARRAY = tree.flatten(0)[1]  # the structure of operands given as one array
+
+
 def _pairwise(computation, treedef, leaves, axis):
     """``leaves`` reduced along ``axis`` by halving: neighbours combined each round."""
     from ._structural import slice_in_dim, squeeze
@@ -239,7 +242,7 @@ def reduce(operands: PyTree, init_values: PyTree, computation: Callable[..., Any
                         f"{[x.shape for x in leaves]}")
     axes = _axes(leaves[0], dimensions)
     out_shape = tuple(n for i, n in enumerate(leaves[0].shape) if i not in axes)
-    monoid = MONOIDS.get(computation) if len(leaves) == 1 else None
+    monoid = MONOIDS.get(computation) if treedef == _ONE_ARRAY else None
     if _empty(leaves[0], axes):
         return tree.unflatten(treedef, [fnp.broadcast_to(v, out_shape) for v in inits])
     if monoid is not None:

@@ -84,7 +84,7 @@ def select_n(which: ArrayLike, *cases: ArrayLike) -> Array:
     out = cases[-1]
     for k in range(len(cases) - 2, -1, -1):
         out = fnp.where(fnp.equal(which, k), cases[k], out)
-    return out if len(cases) > 1 or not which.ndim else fnp.broadcast_to(out, which.shape)
+    return out
 
 
 # --- static slicing ---------------------------------------------------------------------------

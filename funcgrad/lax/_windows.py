@@ -118,7 +118,7 @@ def reduce_window(operand: PyTree, init_value: PyTree, computation: Callable[...
     pieces = [_window_slices("reduce_window", x, 0, window_dimensions, window_strides,
                              padding, base_dilation, window_dilation, v)
               for x, v in zip(leaves, inits)]
-    monoid = MONOIDS.get(computation) if len(leaves) == 1 else None
+    monoid = MONOIDS.get(computation) if treedef == tree.flatten(0)[1] else None
     if monoid is not None:
         stacked = fnp.stack(pieces[0])
         return computation(inits[0], monoid(stacked, (0,)))
