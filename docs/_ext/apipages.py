@@ -54,7 +54,7 @@ TOP_LEVEL = {
 # Modules that do not exist yet (another branch is writing them) are skipped.
 MODULES = [
     ("funcgrad.jit", "compilation"),
-    ("funcgrad.lax", "control flow"),
+    ("funcgrad.lax", "control flow and jax.lax's operations"),
     ("funcgrad.tree", "pytrees"),
     ("funcgrad.numpy.linalg", "linear algebra"),
     ("funcgrad.numpy.fft", "discrete Fourier transforms"),

@@ -1,4 +1,5 @@
-"""``fg.lax``: control flow on traced values, as differentiable primitives.
+"""``fg.lax``: JAX's ``jax.lax`` -- control flow on traced values, as differentiable
+primitives, and the lax operations, under JAX's names, signatures and semantics.
 
 Inside ``jit`` a Python ``if`` or ``while`` on a traced value cannot run (the value is
 not known while tracing); these functions express value-dependent control flow as
@@ -26,15 +27,49 @@ array(8.)
 >>> float(fg.jit(lambda x: fg.lax.cond(x > 0, np.sin, np.cos, x))(0.0))
 1.0
 
+The lax operations (``lax.add``, ``lax.dynamic_slice``, ``lax.dot_general``,
+``lax.associative_scan``...) are compositions of ``funcgrad.numpy`` functions, so they
+differentiate, batch and compile like any funcgrad code.  As in JAX they do not promote:
+operands of a binary operation share one dtype (a Python number is an array of NumPy's
+default dtype) and one shape (0-d operands broadcast); the error says so and names the
+cast or the ``funcgrad.numpy`` function that promotes.
+
+>>> fg.lax.div(np.array([7, -7]), 2)  # C's integer division, toward zero
+array([ 3, -3])
+
 Modules: ``_cond`` (``cond``, ``switch``), ``_scan``, ``_while``, ``_fori``, and
-``_graphs``, what they share (tracing the user's functions, regrouping graphs).
+``_graphs``, what they share (tracing the user's functions, regrouping graphs);
+``_arith`` (arithmetic, rounding, comparisons, conversion), ``_math`` (elementwise
+functions), ``_bits`` (bitwise operations), ``_structural`` (slicing, padding, shapes,
+constructors), ``_dynamic`` (slices at traced starts), ``_sorting``, ``_reductions``
+(reductions and cumulative ones), ``_linalg`` (``dot_general``...), ``_higher`` (``map``,
+``associative_scan``, ``stop_gradient``), ``_implicit`` (``custom_linear_solve``,
+``custom_root``: implicit differentiation), ``_windows`` (``reduce_window``,
+``conv_general_dilated``), ``_collectives`` (``psum``... over a ``vmap``'s named axis),
+and ``_common``, their shared checks.
 """
 from ._collectives import axis_index, pmax, pmean, pmin, psum
 from ._cond import cond, cond_p, switch
 from ._fori import fori_loop
 from ._scan import scan, scan_p
 from ._while import while_loop, while_loop_p
+from . import (_arith, _bits, _dynamic, _higher, _implicit, _linalg, _math, _reductions,
+               _sorting, _structural, _windows)
+from ._arith import *  # noqa: F401,F403 - each module's __all__ is explicit
+from ._math import *  # noqa: F401,F403
+from ._bits import *  # noqa: F401,F403
+from ._structural import *  # noqa: F401,F403
+from ._dynamic import *  # noqa: F401,F403
+from ._sorting import *  # noqa: F401,F403
+from ._higher import *  # noqa: F401,F403
+from ._reductions import *  # noqa: F401,F403
+from ._linalg import *  # noqa: F401,F403
+from ._implicit import *  # noqa: F401,F403
+from ._windows import *  # noqa: F401,F403
 
-__all__ = ["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan_p",
-           "while_loop_p"]
+__all__ = (["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan_p",
+            "while_loop_p"]
+           + _arith.__all__ + _math.__all__ + _bits.__all__ + _structural.__all__
+           + _dynamic.__all__ + _sorting.__all__ + _higher.__all__ + _reductions.__all__
+           + _linalg.__all__ + _implicit.__all__ + _windows.__all__)
 __all__ += ["psum", "pmean", "pmax", "pmin", "axis_index"]

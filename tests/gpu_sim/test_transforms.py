@@ -247,6 +247,18 @@ def test_custom_vjp_on_gpu():
     assert_tree_close(fg.grad(lambda x: fnp.sum(f(x)))(gpu(X)), 2 * np.cos(X))
 
 
+def test_lax_operations_on_gpu_arrays_equal_the_cpu():
+    from funcgrad import lax
+    cases = [lambda v: lax.pad(v, 0.5, [(2, -1, 1)]),  # (its fill was built on the CPU)
+             lambda v: lax.reduce_window(v, -np.inf, lax.max, (3,), (2,), "SAME"),
+             lambda v: lax.clamp(0.0, v, 1.0), lambda v: lax.round(v),
+             lambda v: lax.dynamic_slice(v, (9,), (5,)), lambda v: lax.cummax(v)]
+    for f in cases:
+        assert_tree_close(f(gpu(X)), f(X))
+    loss = lambda v: fnp.sum(lax.pad(v, 0.0, [(1, 1, 1)]) ** 2)  # noqa: E731
+    assert_tree_close(fg.grad(loss)(gpu(X)), fg.grad(loss)(X))
+
+
 def test_gpu_index_errors_are_python_errors():
     x = gpu(X)
     with pytest.raises(IndexError):

@@ -1,0 +1,120 @@
+"""``jax.lax``'s elementwise mathematical functions: exponentials and logarithms, roots,
+trigonometric and hyperbolic functions, the error and gamma functions, ``atan2``,
+``nextafter`` and ``is_finite``.
+
+Each is the ``funcgrad.numpy`` function (or the primitive behind
+``funcgrad.scipy.special``'s) of the same meaning, after JAX's dtype check: lax takes no
+integer operand here (cast first).  The ``accuracy`` keyword JAX accepts on some of them
+is accepted and ignored (NumPy's accuracy is what funcgrad computes).
+"""
+from typing import Any
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..primitives import elementwise as _ew
+from ..primitives import special as _sp
+from ..primitives.structural import stop_gradient
+from ._arith import binary
+from ._common import FLOAT, INEXACT, accept, array
+from ..typing import Array, ArrayLike
+
+__all__ = ["exp", "exp2", "expm1", "log", "log1p", "sqrt", "rsqrt", "cbrt", "sin", "cos",
+           "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+           "logistic", "erf", "erfc", "erf_inv", "lgamma", "digamma", "is_finite", "atan2",
+           "nextafter"]
+
+
+def _unary(name, compute, kinds, reference, example="np.array([0.25, 0.5])"):
+    """The lax function ``name``: ``compute`` after the dtype check; ``reference`` is the
+    NumPy or SciPy expression its docstring's example compares with."""
+    def op(x: ArrayLike, *, accuracy: Any = None) -> Array:
+        return compute(accept(name, array(x), kinds))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"""Elementwise ``{reference}`` ({kinds[1]} operands), differentiable.
+
+    >>> import numpy as np, scipy.special
+    >>> from funcgrad import lax
+    >>> x = {example}
+    >>> bool(np.allclose(lax.{name}(x), {reference}(x)))
+    True
+    """
+    return op
+
+
+def _rsqrt(x):
+    return fnp.reciprocal(fnp.sqrt(x))
+
+
+def _logistic(x):
+    if x.dtype.kind == "c":
+        return fnp.reciprocal(fnp.add(fnp.exp(fnp.negative(x)), 1))
+    return _ew.expit(x)
+
+
+exp = _unary("exp", fnp.exp, INEXACT, "np.exp")
+exp2 = _unary("exp2", fnp.exp2, INEXACT, "np.exp2")
+expm1 = _unary("expm1", fnp.expm1, INEXACT, "np.expm1")
+log = _unary("log", fnp.log, INEXACT, "np.log")
+log1p = _unary("log1p", fnp.log1p, INEXACT, "np.log1p")
+sqrt = _unary("sqrt", fnp.sqrt, INEXACT, "np.sqrt")
+rsqrt = _unary("rsqrt", _rsqrt, INEXACT, "1 / np.sqrt")
+cbrt = _unary("cbrt", fnp.cbrt, FLOAT, "np.cbrt")
+sin = _unary("sin", fnp.sin, INEXACT, "np.sin")
+cos = _unary("cos", fnp.cos, INEXACT, "np.cos")
+tan = _unary("tan", fnp.tan, INEXACT, "np.tan")
+asin = _unary("asin", fnp.arcsin, INEXACT, "np.arcsin")
+acos = _unary("acos", fnp.arccos, INEXACT, "np.arccos")
+atan = _unary("atan", fnp.arctan, INEXACT, "np.arctan")
+sinh = _unary("sinh", fnp.sinh, INEXACT, "np.sinh")
+cosh = _unary("cosh", fnp.cosh, INEXACT, "np.cosh")
+tanh = _unary("tanh", fnp.tanh, INEXACT, "np.tanh")
+asinh = _unary("asinh", fnp.arcsinh, INEXACT, "np.arcsinh")
+acosh = _unary("acosh", fnp.arccosh, INEXACT, "np.arccosh", "np.array([1.25, 2.0])")
+atanh = _unary("atanh", fnp.arctanh, INEXACT, "np.arctanh")
+logistic = _unary("logistic", _logistic, INEXACT, "scipy.special.expit")
+erf = _unary("erf", _ew.erf, FLOAT, "scipy.special.erf")
+erfc = _unary("erfc", _ew.erfc, FLOAT, "scipy.special.erfc")
+erf_inv = _unary("erf_inv", _sp.erfinv, FLOAT, "scipy.special.erfinv")
+lgamma = _unary("lgamma", _sp.gammaln, FLOAT, "scipy.special.gammaln")
+digamma = _unary("digamma", _sp.digamma, FLOAT, "scipy.special.digamma")
+
+
+def is_finite(x: ArrayLike) -> Array:
+    """Whether each entry is neither infinite nor NaN (floating-point ``x``; boolean).
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.is_finite(np.array([1.0, np.inf, np.nan]))
+    array([ True, False, False])
+    """
+    return fnp.isfinite(accept("is_finite", array(x), FLOAT))
+
+
+def atan2(x: ArrayLike, y: ArrayLike) -> Array:
+    """The angle of the point ``(y, x)``: ``arctan(x / y)`` in the right quadrant (lax's
+    argument names: ``x`` is the ordinate).
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.atan2(np.array([1.0, 1.0]), np.array([1.0, -1.0]))
+    array([0.78539816, 2.35619449])
+    """
+    return fnp.arctan2(*binary("atan2", x, y, FLOAT, "arctan2"))
+
+
+def nextafter(x1: ArrayLike, x2: ArrayLike) -> Array:
+    """The next float after ``x1`` towards ``x2``.  Its derivative is 1 in ``x1`` and 0 in
+    ``x2`` everywhere (it moves ``x1`` by a step that is piecewise constant), also at
+    ``x1 == 0`` and ``x1 == x2``, where the value's formula changes but not its slope.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> bool(lax.nextafter(np.float32(1.0), np.float32(2.0)) == 1 + np.finfo(np.float32).eps)
+    True
+    """
+    x1, x2 = binary("nextafter", x1, x2, FLOAT, "nextafter")
+    value = stop_gradient(fnp.nextafter(x1, x2))
+    # x1 - stop_gradient(x1) is exactly 0 with slope 1 (NaN at infinities: guarded)
+    slope_one = fnp.subtract(x1, stop_gradient(x1))
+    return fnp.add(value, fnp.where(fnp.isfinite(x1), slope_one, np.zeros((), x1.dtype)))
