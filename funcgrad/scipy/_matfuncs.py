@@ -34,6 +34,7 @@ from ..custom import custom_jvp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives import linalg as _la
 from ..typing import Array, ArrayLike
+from ._linalg_tools import over_batch
 
 __all__ = ["expm", "sqrtm", "solve_sylvester", "logm", "funm"]
 
@@ -136,6 +137,7 @@ def _same(r):
 
 # --- Sylvester equations and the square root -----------------------------------------------
 
+@over_batch(("a", 2), ("b", 2), ("q", 2))
 def solve_sylvester(a: ArrayLike, b: ArrayLike, q: ArrayLike) -> Array:
     """``X`` with ``a @ X + X @ b == q`` (``scipy.linalg.solve_sylvester``), differentiable
     in all three; one ``(n m)``-square linear system (the Kronecker form), so for small
@@ -205,6 +207,7 @@ _sqrtm_eig.defjvp(_sqrtm_jvp(_sqrtm_eig))
 _sqrtm_db.defjvp(_sqrtm_jvp(_sqrtm_db))
 
 
+@over_batch(("A", 2))
 def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
     """The principal square root ``X`` of a real square matrix (``X @ X == A``;
     ``scipy.linalg.sqrtm``) whose eigenvalues are not on the closed negative real axis
@@ -287,6 +290,7 @@ def _nonsingular(values):
                          "logarithm")
 
 
+@over_batch(("A", 2))
 def logm(A: ArrayLike, disp: bool = True) -> Union[Array, tuple[Array, float]]:
     """The principal matrix logarithm (``scipy.linalg.logm``): ``expm(logm(A)) == A``,
     real for a real ``A`` where SciPy's is (no eigenvalue on the negative real axis),
@@ -314,6 +318,7 @@ def logm(A: ArrayLike, disp: bool = True) -> Union[Array, tuple[Array, float]]:
     return out, float(err)
 
 
+@over_batch(("A", 2))
 def funm(A: ArrayLike, func: Callable[[Array], ArrayLike], disp: bool = True) -> Union[Array, tuple[Array, float]]:
     """The matrix function of the scalar function ``func`` (``scipy.linalg.funm``): ``func``
     takes an array of eigenvalues and is applied to each (it must be differentiable by

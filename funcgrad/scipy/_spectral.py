@@ -24,6 +24,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
+from ._linalg_tools import over_batch
 
 __all__ = ["eig", "schur", "pinvh"]
 
@@ -63,6 +64,7 @@ def _order(ours, theirs):
     return np.array(perm, np.intp)
 
 
+@over_batch(("a", 2), ("b", 2))
 def eig(a: ArrayLike, b: Optional[ArrayLike] = None, left: bool = False, right: bool = True,
         overwrite_a: bool = False, overwrite_b: bool = False, check_finite: bool = True,
         homogeneous_eigvals: bool = False) -> Union[Array, tuple[Array, ...]]:

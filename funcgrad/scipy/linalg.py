@@ -8,7 +8,8 @@ rtol)``, ``solve(a, b, assume_a=...)``), ``block_diag``; triangular, LU and Chol
 solves live in :mod:`._decomp`, ``expm``/``sqrtm``/``solve_sylvester``/``logm``/``funm``
 in :mod:`._matfuncs`, ``eig``/``schur``/``pinvh`` in :mod:`._spectral`.  SciPy's
 ``overwrite_*`` and ``check_finite`` arguments are accepted and ignored (funcgrad never
-overwrites inputs).
+overwrites inputs).  Stacks of matrices (leading dimensions) are accepted wherever
+SciPy 1.17 accepts them, broadcast as SciPy does (:mod:`._linalg_tools`).
 """
 from typing import Literal, Optional, Sequence, Union, overload
 
@@ -21,6 +22,7 @@ from ..typing import Array, ArrayLike, Axis
 from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_triangular
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
 from ._spectral import eig, pinvh, schur
+from ._linalg_tools import over_batch
 from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's, as SciPy's
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu",
@@ -36,7 +38,9 @@ def _float(a):
 
 def block_diag(*arrs: ArrayLike) -> Array:
     """The block-diagonal matrix of the given blocks (``scipy.linalg.block_diag``): 0-d
-    and 1-d inputs are 1 x 1 and 1 x n blocks; differentiable in every block.
+    and 1-d inputs are 1 x 1 and 1 x n blocks, and dimensions before the last two are
+    batch dimensions, broadcast against each other (SciPy 1.17); differentiable in
+    every block.
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> fsl.block_diag(np.array([[1.0, 2.0]]), 3.0)
@@ -46,21 +50,20 @@ def block_diag(*arrs: ArrayLike) -> Array:
     if not arrs:
         return fnp.zeros((1, 0))
     blocks = []
-    for i, x in enumerate(arrs):
+    for x in arrs:
         x = asarray(x)
-        if x.ndim > 2:
-            raise ValueError(f"block_diag: arguments must have 2 or fewer dimensions; "
-                             f"argument {i} has shape {x.shape}")
-        blocks.append(fnp.reshape(x, (1, -1) if x.ndim == 1 else (1, 1)) if x.ndim < 2 else x)
+        blocks.append(fnp.reshape(x, (1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x)
+    batch = np.broadcast_shapes(*[b.shape[:-2] for b in blocks])
     dtype = np.result_type(*[b.dtype for b in blocks])
-    cols = sum(b.shape[1] for b in blocks)
+    cols = sum(b.shape[-1] for b in blocks)
     rows, left = [], 0
     for b in blocks:
-        r, c = b.shape
-        rows.append(fnp.concatenate([fnp.zeros((r, left), dtype), fnp.astype(b, dtype),
-                                     fnp.zeros((r, cols - left - c), dtype)], axis=1))
+        r, c = b.shape[-2:]
+        b = fnp.broadcast_to(fnp.astype(b, dtype), batch + (r, c))
+        rows.append(fnp.concatenate([fnp.zeros(batch + (r, left), dtype), b,
+                                     fnp.zeros(batch + (r, cols - left - c), dtype)], axis=-1))
         left += c
-    return fnp.concatenate(rows, axis=0)
+    return fnp.concatenate(rows, axis=-2)
 
 
 _ASSUME = (None, "gen", "general", "sym", "symmetric", "her", "hermitian", "pos",
@@ -259,6 +262,7 @@ def qr(a: ArrayLike, overwrite_a: bool = False, lwork: Optional[int] = None, mod
     return (r,) if mode == "r" else (q, r)
 
 
+@over_batch(("a", 2))
 def pinv(a: ArrayLike, *, atol: Optional[float] = None, rtol: Optional[float] = None,
          return_rank: bool = False, check_finite: bool = True
          ) -> Union[Array, tuple[Array, Array]]:
