@@ -100,3 +100,94 @@ def test_stacks_broadcast_and_refuse_empty_batches():
         fsl.sqrtm(np.ones((2, 3, 4)))
     g = fg.vmap(fg.grad(lambda x: fnp.sum(fsl.lu(x)[2])))(STACK)
     close(g, np.stack([fg.grad(lambda x: fnp.sum(fsl.lu(x)[2]))(x) for x in STACK]))
+
+
+# --- special matrices -------------------------------------------------------------------------
+
+VEC, VEC3 = RNG.standard_normal(5), RNG.standard_normal(3)
+MAT23 = RNG.standard_normal((2, 3))
+SPECIAL = [
+    ("toeplitz", (VEC,), {}), ("toeplitz", (VEC, VEC3), {}), ("toeplitz", (VEC + 1j * VEC,), {}),
+    ("toeplitz", (MAT23, RNG.standard_normal((2, 4))), {}), ("toeplitz", (3.0,), {}),
+    ("toeplitz", (VEC.astype(np.float32),), {}), ("circulant", (VEC,), {}),
+    ("circulant", (RNG.standard_normal((2, 3, 4)),), {}), ("circulant", ([1, 2, 3],), {}),
+    ("hankel", (VEC,), {}), ("hankel", (VEC, VEC3), {}), ("hankel", ([1, 2], [3, 4, 5]), {}),
+    ("leslie", (RNG.standard_normal(4), VEC3), {}), ("leslie", (MAT23, [0.5, 0.2]), {}),
+    ("leslie", ([1, 2], [1]), {}), ("leslie", (np.float32([1, 2]), np.float32([0.5])), {}),
+    ("companion", (VEC,), {}), ("companion", (MAT23,), {}), ("companion", ([1, 2, 3],), {}),
+    ("companion", (np.float32([1, 2, 3]),), {}), ("fiedler", (VEC,), {}),
+    ("fiedler", ([1, 2, 3],), {}), ("fiedler", (MAT23,), {}), ("fiedler", ([],), {}),
+    ("fiedler", ([5.0],), {}), ("fiedler_companion", (RNG.standard_normal((2, 7)),), {}),
+    ("fiedler_companion", ([1, 2],), {}), ("fiedler_companion", ([1],), {}),
+    ("convolution_matrix", (MAT23, 4), {}), ("convolution_matrix", ([1, 2, 3], 4, "same"), {}),
+    ("convolution_matrix", (np.float32([1, 2, 3]), 2), {}),
+    ("khatri_rao", (MAT23, RNG.standard_normal((4, 3))), {}),
+    ("khatri_rao", (RNG.standard_normal((2, 2, 3)), RNG.standard_normal((4, 3))), {}),
+    ("khatri_rao", (np.ones((2, 0)), np.ones((3, 0))), {}), ("khatri_rao", ([[1, 2]], [[3, 4]]), {}),
+    ("diagsvd", ([1.0, 2.0], 2, 3), {}), ("diagsvd", ([1.0, 2.0], 3, 2), {}),
+    ("diagsvd", (MAT23, 3, 4), {}), ("hadamard", (8,), {}), ("hadamard", (4,), {"dtype": float}),
+    ("helmert", (5,), {}), ("helmert", (5,), {"full": True}), ("hilbert", (6,), {}),
+    ("hilbert", (0,), {}), ("invhilbert", (6,), {}), ("invhilbert", (6,), {"exact": True}),
+    ("invhilbert", (16,), {"exact": True}), ("dft", (5,), {}), ("dft", (4,), {"scale": "sqrtn"}),
+    ("dft", (3,), {"scale": "n"}),
+] + [(name, (n, kind), {"exact": exact}) for name in ("pascal", "invpascal")
+     for kind in ("symmetric", "lower", "upper") for n in (0, 5, 36) for exact in (True, False)]
+
+
+@pytest.mark.parametrize("name,args,kw", SPECIAL, ids=[s[0] for s in SPECIAL])
+def test_special_matrices_match_scipy(name, args, kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        want, got = getattr(sl, name)(*args, **kw), getattr(fsl, name)(*args, **kw)
+    if want.dtype == object:
+        assert got.dtype == object and np.array_equal(got, want)
+    else:
+        same(got, want, 1e-13)
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_convolution_matrix_matches_scipy_and_convolves(mode):
+    for n in (1, 2, 3, 5, 7):
+        m = fsl.convolution_matrix(VEC, n, mode)
+        same(m, sl.convolution_matrix(VEC, n, mode))
+        v = RNG.standard_normal(n)
+        close(m @ v, np.convolve(VEC, v, mode))
+    for n in range(9):  # every branch of the pentadiagonal pattern
+        c = RNG.standard_normal(n)
+        same(fsl.fiedler_companion(c), sl.fiedler_companion(c))
+
+
+SPECIAL_GRADS = [
+    (lambda c, r: fsl.toeplitz(c, r), [VEC, VEC3]),
+    (lambda c: fsl.toeplitz(c[None, :] * np.array([[1.0], [2.0]])), [VEC]),
+    (lambda c: fsl.circulant(c), [VEC]),
+    (lambda c, r: fsl.hankel(c, r), [VEC, VEC3]),
+    (lambda f, s: fsl.leslie(f, s), [RNG.standard_normal(4), VEC3]),
+    (lambda a: fsl.companion(a), [VEC]),
+    (lambda a: fsl.fiedler(a), [VEC]),
+    (lambda a: fsl.fiedler_companion(a), [RNG.standard_normal(7)]),
+    (lambda a: fsl.convolution_matrix(a, 4, "same"), [VEC]),
+    (lambda a, b: fsl.khatri_rao(a, b), [MAT23, RNG.standard_normal((4, 3))]),
+    (lambda s: fsl.diagsvd(s, 3, 4), [VEC3]),
+]
+
+
+@pytest.mark.parametrize("f,args", SPECIAL_GRADS, ids=range(len(SPECIAL_GRADS)))
+def test_special_matrices_differentiate(f, args):
+    check_jvp_fd(f, args, RNG)
+    check_dot_product(f, args, RNG)
+
+
+def test_special_matrices_errors_and_warnings():
+    with pytest.warns(FutureWarning, match="ravel"):
+        fsl.hankel(MAT23)
+    with pytest.raises(ValueError, match="must not be zero"):
+        fsl.companion([0.0, 1.0])
+    with pytest.raises(ValueError, match="one shorter"):
+        fsl.leslie([1.0, 2.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="power of 2"):
+        fsl.hadamard(3)
+    with pytest.raises(ValueError, match="M .* or N"):
+        fsl.diagsvd([1.0, 2.0], 3, 3)
+    with pytest.raises(ValueError, match="mode must be"):
+        fsl.convolution_matrix(VEC, 2, "middle")

@@ -23,12 +23,19 @@ from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_trian
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
 from ._spectral import eig, pinvh, schur
 from ._linalg_tools import over_batch
+from ._special_matrices import (circulant, companion, convolution_matrix, dft, diagsvd,
+                                fiedler, fiedler_companion, hadamard, hankel, helmert,
+                                hilbert, invhilbert, invpascal, khatri_rao, leslie, pascal,
+                                toeplitz)
 from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's, as SciPy's
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu",
            "expm", "sqrtm", "solve_sylvester", "block_diag", "solve", "inv", "det",
            "cholesky", "eigh", "eigvalsh", "svd", "svdvals", "qr", "pinv", "norm",
            "eig", "schur", "pinvh", "logm", "funm", "LinAlgError"]
+__all__ += ["toeplitz", "circulant", "hankel", "hadamard", "leslie", "companion", "helmert",
+            "hilbert", "invhilbert", "pascal", "invpascal", "dft", "fiedler",
+            "fiedler_companion", "convolution_matrix", "khatri_rao", "diagsvd"]
 
 
 def _float(a):
