@@ -520,3 +520,12 @@ def test_cho_factor_of_a_complex_hermitian_matrix_solves_as_scipys(lower):
     keep = np.tril if lower else np.triu
     np.testing.assert_allclose(keep(c), keep(ref), atol=1e-13)  # the factor, L or L^H
     np.testing.assert_allclose(fsl.cho_solve((c, low), b), np.linalg.solve(h, b), rtol=1e-12)
+
+
+def test_logm_of_a_real_matrix_with_a_negative_eigenvalue_takes_scipys_branch():
+    # (audit: the eigenvalues came from the complex routine, which left -1.16 - 1e-17j, and
+    # log took the other side of the cut: the imaginary part was -pi where SciPy's is +pi)
+    a = np.array([[-0.5, 0.3, -0.3], [1.6, 1.3, 0.6], [-2.2, 0.1, 0.7]])
+    same(traced(fsl.logm, a), sl.logm(a), 1e-12)
+    same(traced(lambda a: fsl.funm(a, np.sqrt), a), sl.funm(a, np.sqrt), 1e-12)
+    check_jvp_fd(lambda a: fnp.imag(fsl.logm(a)), [a], RNG)

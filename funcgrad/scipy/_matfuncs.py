@@ -32,7 +32,7 @@ import numpy as np
 from .. import lax, numpy as fnp
 from ..custom import custom_jvp
 from ..numpy._convert import asarray, concrete_values, is_concrete
-from ..primitives import linalg as _la
+from ..primitives import eig as _eig, linalg as _la
 from ..typing import Array, ArrayLike
 from ._linalg_tools import over_batch
 
@@ -250,8 +250,9 @@ def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
 _DEFECTIVE = 1e8  # eigenvectors more ill-conditioned than this: V f(D) V^-1 is not trusted
 
 
-def _through_eig(name, a, fn, check=None):
-    """``(V fn(w) V^-1, cond(V))`` for one square matrix, SciPy's result type."""
+def _through_eig(name, a, fn, check=None, maybe_real=True):
+    """``(V fn(w) V^-1, cond(V))`` for one square matrix, SciPy's result type (with
+    ``maybe_real=False``: complex, the caller decides)."""
     a = _float(a)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"{name}: expected a square matrix, got shape {a.shape}")
@@ -261,8 +262,11 @@ def _through_eig(name, a, fn, check=None):
             f"{name}: under vmap/jit a real matrix's result type (real or complex, as "
             f"SciPy decides from the values) is not known; pass a.astype(complex) for a "
             f"complex result, or call {name} outside vmap/jit")
-    ca = fnp.astype(a, np.result_type(a.dtype, np.complex64))
-    w, v = fnp.linalg.eig(ca)
+    # a real matrix's own eigenvalues (LAPACK's real routine): a real one is exactly real,
+    # with +0 imaginary part, on the principal branch's side of the negative axis as
+    # SciPy's real Schur form puts it; the complex routine leaves a rounding-sized
+    # imaginary part of either sign there, and log / sqrt / w**t jump across the cut
+    w, v = _eig.eig(a, complex_out=True)
     cond = 1.0
     if is_concrete(a) and a.shape[0]:
         values = concrete_values(w, name, "")
@@ -276,7 +280,7 @@ def _through_eig(name, a, fn, check=None):
                 f"eigendecomposition loses accuracy; use scipy.linalg.{name} on values "
                 f"(no derivative), or perturb the matrix slightly")
     out = (v * fn(w)[None, :]) @ _la.inv(v)
-    if real:  # SciPy's _maybe_real: drop a negligible imaginary part
+    if real and maybe_real:  # SciPy's _maybe_real: drop a negligible imaginary part
         eps = np.finfo(a.dtype).eps
         tol = eps * 1e6 if a.dtype == np.float64 else eps * 1e3
         if np.allclose(np.imag(concrete_values(out, name, "")), 0.0, atol=tol):
