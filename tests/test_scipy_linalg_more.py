@@ -191,3 +191,95 @@ def test_special_matrices_errors_and_warnings():
         fsl.diagsvd([1.0, 2.0], 3, 3)
     with pytest.raises(ValueError, match="mode must be"):
         fsl.convolution_matrix(VEC, 2, "middle")
+
+
+# --- matrix functions -----------------------------------------------------------------------
+
+SMALL = 0.6 * A  # (norm ~2: expm's approximant agrees with SciPy's to rounding)
+SMALL_C = 0.4 * CPLX
+TRIG = ["cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm"]
+
+
+@pytest.mark.parametrize("name", TRIG)
+def test_trigonometric_matrix_functions_match_scipy(name):
+    f, ref = getattr(fsl, name), getattr(sl, name)
+    for x in (SMALL, SMALL_C, 0.5 * STACK, [[0, 1], [-1, 0]]):
+        same(f(x), ref(x))
+    for x in (SMALL.astype(np.float32), SMALL_C.astype(np.complex64)):
+        same(f(x), ref(x), 1e-5)
+    same(traced(f, SMALL), ref(SMALL))
+    check_jvp_fd(f, [SMALL], RNG)
+    check_dot_product(f, [SMALL], RNG)
+    check_jvp_fd(lambda x: fnp.real(f(x * (1 + 0.5j))), [SMALL], RNG)
+
+
+def test_trigonometric_identities_and_second_order():
+    c, s = fsl.cosm(SMALL), fsl.sinm(SMALL)
+    close(c @ c + s @ s, np.eye(4), 1e-13)
+    check_second_order(fsl.cosm, [SMALL], RNG)
+    close(fg.vmap(fsl.sinhm)(STACK), sl.sinhm(STACK))
+
+
+def frechet(f, a, e):
+    """L(A, E): the top right block of f([[A, E], [0, A]]) (SciPy's values)."""
+    n = a.shape[0]
+    return f(np.block([[a, e], [np.zeros_like(a), a]]))[:n, n:]
+
+
+HAS_NEG = np.array([[-0.5, 0.3, -0.3], [1.6, 1.3, 0.6], [-2.2, 0.1, 0.7]])  # w: -1.16, 1.3+-0.1i
+ROT = np.array([[1.0, -2.0, 0.3], [3.0, 0.5, -0.2], [0.1, 0.4, 2.0]])  # w: a +- bi, c > 0
+
+
+def test_signm_matches_scipy_and_its_derivative_is_the_frechet_derivative():
+    for x in (HAS_NEG, ROT - np.eye(3), CPLX, STACK):
+        same(traced(fsl.signm, x), sl.signm(x), 1e-11)
+        same(fsl.signm(x), sl.signm(x))
+    e = RNG.standard_normal((3, 3))
+    close(fg.jvp(fsl.signm, (HAS_NEG,), (e,))[1], frechet(sl.signm, HAS_NEG, e), 1e-10)
+    check_jvp_fd(fsl.signm, [HAS_NEG], RNG)
+    check_dot_product(fsl.signm, [HAS_NEG], RNG)
+    s, err = traced(lambda x: fsl.signm(x, disp=False), HAS_NEG)
+    assert 0 <= err < 1e-12
+    with pytest.raises(ValueError, match="imaginary axis"):
+        fg.grad(lambda x: fnp.sum(fsl.signm(x)))(np.array([[0.0, 1.0], [-1.0, 0.0]]))
+
+
+@pytest.mark.parametrize("t", [0.5, -0.3, 1.7, 2, -1])
+def test_fractional_matrix_power_matches_scipy(t):
+    for x in (HAS_NEG, ROT, SPD, CPLX, STACK):  # real, complex and stacks; SciPy's dtypes
+        same(traced(lambda x: fsl.fractional_matrix_power(x, t), x),
+             sl.fractional_matrix_power(x, t), 1e-11)
+    same(fsl.fractional_matrix_power(SPD, t), sl.fractional_matrix_power(SPD, t))
+
+
+def test_fractional_matrix_power_derivatives():
+    e = RNG.standard_normal((4, 4))
+    power = lambda x: sl.fractional_matrix_power(x, 0.3)  # noqa: E731
+    close(fg.jvp(lambda x: fsl.fractional_matrix_power(x, 0.3), (SPD,), (e,))[1],
+          frechet(power, SPD, e), 1e-9)
+    check_jvp_fd(lambda x: fsl.fractional_matrix_power(x, 0.3), [SPD], RNG)
+    check_jvp_fd(lambda x: fnp.imag(fsl.fractional_matrix_power(x, 0.3)), [HAS_NEG], RNG)
+    # in t: d/dt A^t = A^t log(A)
+    got = fg.grad(lambda t: fnp.sum(fsl.fractional_matrix_power(SPD, t)))(0.7)
+    close(got, np.sum(sl.fractional_matrix_power(SPD, 0.7) @ sl.logm(SPD)), 1e-11)
+    check_second_order(lambda x: fsl.fractional_matrix_power(x, 0.5), [SPD], RNG)
+    with pytest.raises(ValueError, match="singular"):
+        fg.grad(lambda x: fnp.sum(fsl.fractional_matrix_power(x, 0.5)))(np.diag([1.0, 0.0]))
+    with pytest.raises(fg.ConcretizationError, match=r"a.astype\(complex\)"):
+        fg.vmap(lambda x: fsl.fractional_matrix_power(x, 0.5))(SPD_STACK)
+
+
+def test_expm_frechet_and_expm_cond_match_scipy():
+    e = RNG.standard_normal((4, 4))
+    for x in (SMALL, 5 * SMALL, SMALL_C):
+        same(fsl.expm_frechet(x, e), sl.expm_frechet(x, e), 1e-11)
+        same(fsl.expm_frechet(x, e, method="blockEnlarge", compute_expm=False),
+             sl.expm_frechet(x, e, compute_expm=False), 1e-11)
+        close(fsl.expm_cond(x), sl.expm_cond(x), 1e-11)
+    same(fsl.expm_frechet(0.5 * STACK, e), sl.expm_frechet(0.5 * STACK, e), 1e-11)
+    close(fsl.expm_cond(0.5 * STACK), sl.expm_cond(0.5 * STACK), 1e-11)
+    check_jvp_fd(lambda x, e: fsl.expm_frechet(x, e, compute_expm=False), [SMALL, e], RNG)
+    check_dot_product(lambda x, e: fsl.expm_frechet(x, e), [SMALL, e], RNG)
+    check_jvp_fd(fsl.expm_cond, [SMALL], RNG)
+    with pytest.raises(ValueError, match="unknown method"):
+        fsl.expm_frechet(SMALL, e, method="x")

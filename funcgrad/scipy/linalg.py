@@ -23,6 +23,8 @@ from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_trian
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
 from ._spectral import eig, pinvh, schur
 from ._linalg_tools import over_batch
+from ._matfuncs_more import (coshm, cosm, expm_cond, expm_frechet, fractional_matrix_power,
+                             signm, sinhm, sinm, tanhm, tanm)
 from ._special_matrices import (circulant, companion, convolution_matrix, dft, diagsvd,
                                 fiedler, fiedler_companion, hadamard, hankel, helmert,
                                 hilbert, invhilbert, invpascal, khatri_rao, leslie, pascal,
@@ -36,6 +38,8 @@ __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve
 __all__ += ["toeplitz", "circulant", "hankel", "hadamard", "leslie", "companion", "helmert",
             "hilbert", "invhilbert", "pascal", "invpascal", "dft", "fiedler",
             "fiedler_companion", "convolution_matrix", "khatri_rao", "diagsvd"]
+__all__ += ["cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm", "signm",
+            "fractional_matrix_power", "expm_frechet", "expm_cond"]
 
 
 def _float(a):
