@@ -154,9 +154,10 @@ def signm(A: ArrayLike, disp: bool = True) -> Union[Array, tuple[Array, float]]:
     >>> fsl.signm(np.array([[2.0, 1.0], [0.0, -3.0]]))
     array([[ 1. ,  0.4],
            [ 0. , -1. ]])
-    >>> fg.grad(lambda a: fsl.signm(a)[0, 1])(np.array([[2.0, 1.0], [0.0, -3.0]]))
-    array([[ 0.  , -0.08],
-           [ 0.4 ,  0.  ]])
+    >>> np.round(fg.grad(lambda a: fsl.signm(a)[0, 1])(np.array([[2.0, 1.0], [0.0, -3.0]])),
+    ...          12)
+    array([[-0.08 ,  0.4  ],
+           [-0.032,  0.08 ]])
     """
     if is_plain(A):
         import scipy.linalg  # (here, so that importing funcgrad never loads SciPy)
@@ -189,8 +190,9 @@ def fractional_matrix_power(A: ArrayLike, t: Any) -> Array:
     >>> np.round(fsl.fractional_matrix_power(np.array([[4.0, 0.0], [0.0, 9.0]]), 0.5), 12)
     array([[2., 0.],
            [0., 3.]])
-    >>> fg.grad(lambda t: fsl.fractional_matrix_power(np.diag([1.0, np.e]), t)[1, 1])(2.0)
-    np.float64(7.38905609893065)
+    >>> f = lambda t: fsl.fractional_matrix_power(np.diag([1.0, np.e]), t)[1, 1]  # e^t
+    >>> round(float(fg.grad(f)(2.0)), 12)
+    7.389056098931
     """
     if is_plain(A, t):
         import scipy.linalg
@@ -226,9 +228,8 @@ def expm_frechet(A: ArrayLike, E: ArrayLike, method: Optional[str] = None,
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> a, e = np.diag([0.0, 1.0]), np.eye(2)
-    >>> np.round(fsl.expm_frechet(a, e, compute_expm=False), 12)  # diagonal: e^a
-    array([[1.        , 0.        ],
-           [0.        , 2.718281828459]])
+    >>> round(float(fsl.expm_frechet(a, e, compute_expm=False)[1, 1]), 12)  # e^1
+    2.718281828459
     """
     if method not in (None, "SPS", "blockEnlarge"):
         raise ValueError(f"expm_frechet: unknown method {method!r}; use 'SPS' or "
@@ -254,8 +255,8 @@ def expm_cond(A: ArrayLike, check_finite: bool = True) -> Array:
     Differentiable where ``K``'s largest singular value is simple.
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
-    >>> round(float(fsl.expm_cond(np.diag([1.0, 2.0]))), 12)  # |diag(1, 2)|_F
-    2.2360679775
+    >>> round(float(fsl.expm_cond(np.diag([1.0, 2.0]))), 12)
+    2.098567461362
     """
     a = as_float(A)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
