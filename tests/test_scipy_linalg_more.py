@@ -283,3 +283,112 @@ def test_expm_frechet_and_expm_cond_match_scipy():
     check_jvp_fd(fsl.expm_cond, [SMALL], RNG)
     with pytest.raises(ValueError, match="unknown method"):
         fsl.expm_frechet(SMALL, e, method="x")
+
+
+# --- eigvals, polar, orthogonal_procrustes, rq, hessenberg, cdf2rdf -------------------------------
+
+BMAT = 2 * np.eye(4) + 0.3 * RNG.standard_normal((4, 4))
+CTALL = RNG.standard_normal((5, 3)) + 1j * RNG.standard_normal((5, 3))
+SHAPES = {"square": A, "tall": TALL, "wide": WIDE, "complex": CPLX, "complex_tall": CTALL,
+          "stack": STACK}
+
+
+def test_eigvals_matches_scipy():
+    for x in (A, CPLX, STACK):
+        same(traced(fsl.eigvals, x), sl.eigvals(x))
+    same(traced(lambda a: fsl.eigvals(a, BMAT), A), sl.eigvals(A, BMAT))
+    same(traced(lambda a: fsl.eigvals(a, homogeneous_eigvals=True), A),
+         sl.eigvals(A, homogeneous_eigvals=True))
+    check_jvp_fd(lambda a: fnp.abs(fsl.eigvals(a)), [A], RNG)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_polar_rq_and_hessenberg_match_scipy(shape):
+    x = SHAPES[shape]
+    for side in ("right", "left"):
+        same(traced(lambda x: fsl.polar(x, side), x), sl.polar(x, side))
+    for mode in ("full", "economic", "r"):
+        same(traced(lambda x: fsl.rq(x, mode=mode), x), sl.rq(x, mode=mode))
+    if x.shape[-1] == x.shape[-2]:
+        same(traced(lambda x: fsl.hessenberg(x, calc_q=True), x),
+             sl.hessenberg(x, calc_q=True))
+        same(traced(lambda x: fsl.orthogonal_procrustes(x, BMAT), x),
+             sl.orthogonal_procrustes(x, BMAT))
+    for x32 in (A.astype(np.float32), CPLX.astype(np.complex64)):
+        same(fsl.polar(x32), sl.polar(x32), 1e-5)
+        same(fsl.rq(x32), sl.rq(x32), 1e-5)
+        same(fsl.hessenberg(x32, calc_q=True), sl.hessenberg(x32, calc_q=True), 1e-5)
+
+
+def test_small_and_empty_cases_are_scipys():
+    two = np.array([[1, 2], [3, 4]])
+    same(fsl.hessenberg(two, calc_q=True), sl.hessenberg(two, calc_q=True))
+    h6 = RNG.standard_normal((6, 6))
+    same(fsl.hessenberg(h6, calc_q=True), sl.hessenberg(h6, calc_q=True))
+    for mode in ("full", "economic"):
+        assert [x.shape for x in fsl.rq(np.zeros((0, 3)), mode=mode)] == \
+            [x.shape for x in sl.rq(np.zeros((0, 3)), mode=mode)]
+
+
+POLAR_CASES = [(TALL, "right"), (TALL, "left"), (WIDE, "right"), (WIDE, "left"), (A, "right"),
+               (CTALL, "right"), (CTALL, "left")]
+
+
+@pytest.mark.parametrize("x,side", POLAR_CASES, ids=[f"{x.shape}{x.dtype.kind}-{s}"
+                                                     for x, s in POLAR_CASES])
+def test_polar_derivatives(x, side):
+    if x.dtype.kind == "c":  # real and imaginary parts of both factors
+        def f(re, im):
+            u, p = fsl.polar(re + 1j * im, side)
+            return fnp.real(u), fnp.imag(u), fnp.real(p), fnp.imag(p)
+        args = [x.real, x.imag]
+    else:
+        f, args = (lambda a: fsl.polar(a, side)), [x]
+    check_jvp_fd(f, args, RNG)
+    check_dot_product(f, args, RNG)
+
+
+def test_polar_is_differentiable_where_singular_values_tie():
+    # (through the SVD's derivative the unitary factor would not move at all here: its rule
+    # drops the rotation within equal singular values; the polar factor is unique)
+    ortho = np.linalg.qr(A)[0]
+    for x in (np.eye(3), 2 * ortho, np.diag([3.0, 3.0, 1.0])):
+        check_jvp_fd(lambda a: fsl.polar(a), [x], RNG)
+    e = RNG.standard_normal((3, 3))
+    close(fg.jvp(lambda a: fsl.polar(a)[0], (np.eye(3),), (e,))[1], (e - e.T) / 2, 1e-14)
+    check_second_order(lambda a: fsl.polar(a)[0], [A], RNG)
+    with pytest.raises(ValueError, match="rank-deficient"):
+        fg.grad(lambda a: fnp.sum(fsl.polar(a)[0]))(np.diag([1.0, 0.0]))
+    check_jvp_fd(lambda a, b: fsl.orthogonal_procrustes(a, b), [A, BMAT], RNG)
+
+
+@pytest.mark.parametrize("x", [A, TALL, WIDE], ids=["square", "tall", "wide"])
+def test_rq_and_hessenberg_derivatives(x):
+    for mode in ("economic", "r") if x.shape != (4, 4) else ("full", "r"):
+        check_jvp_fd(lambda a: fsl.rq(a, mode=mode), [x], RNG)
+    if x.shape == (4, 4):
+        f = lambda a: fsl.hessenberg(a, calc_q=True)  # noqa: E731
+        check_jvp_fd(f, [x], RNG)
+        check_dot_product(f, [x], RNG)
+        check_jvp_fd(lambda re, im: fnp.abs(fsl.hessenberg(re + 1j * im)), [x, x[::-1]], RNG)
+
+
+def test_hessenberg_of_a_reduced_column_has_no_derivative():
+    tridiagonal = np.diag([1.0, 2.0, 3.0, 4.0]) + np.diag([1.0, 1.0, 1.0], 1) + np.diag(
+        [1.0, 1.0, 1.0], -1)
+    close(fsl.hessenberg(tridiagonal), sl.hessenberg(tridiagonal))
+    with pytest.raises(ValueError, match="already reduced"):
+        fg.grad(lambda a: fnp.sum(fsl.hessenberg(a)))(tridiagonal)
+
+
+def test_cdf2rdf_matches_scipy_and_differentiates():
+    w, v = sl.eig(np.array([[1.0, -2.0, 0.3, 0.1], [3.0, 0.5, -0.2, 0.0],
+                            [0.1, 0.4, 2.0, 1.0], [0.0, 0.2, -1.5, 1.0]]))
+    assert np.sum(w.imag != 0) == 4
+    same(fsl.cdf2rdf(w, v), sl.cdf2rdf(w, v))
+    ws, vs = sl.eig(STACK)
+    same(fsl.cdf2rdf(ws, vs), sl.cdf2rdf(ws, vs))
+    check_jvp_fd(lambda wr, wi, vr, vi: fsl.cdf2rdf(wr + 1j * wi, vr + 1j * vi),
+                 [w.real, w.imag, v.real, v.imag], RNG)
+    with pytest.raises(ValueError, match="conjugate"):
+        fsl.cdf2rdf(np.array([1.0, 1j]), np.eye(2))

@@ -23,6 +23,7 @@ from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_trian
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
 from ._spectral import eig, pinvh, schur
 from ._linalg_tools import over_batch
+from ._decomp_more import cdf2rdf, eigvals, hessenberg, orthogonal_procrustes, polar, rq
 from ._matfuncs_more import (coshm, cosm, expm_cond, expm_frechet, fractional_matrix_power,
                              signm, sinhm, sinm, tanhm, tanm)
 from ._special_matrices import (circulant, companion, convolution_matrix, dft, diagsvd,
@@ -40,6 +41,7 @@ __all__ += ["toeplitz", "circulant", "hankel", "hadamard", "leslie", "companion"
             "fiedler_companion", "convolution_matrix", "khatri_rao", "diagsvd"]
 __all__ += ["cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm", "signm",
             "fractional_matrix_power", "expm_frechet", "expm_cond"]
+__all__ += ["eigvals", "polar", "orthogonal_procrustes", "rq", "hessenberg", "cdf2rdf"]
 
 
 def _float(a):
