@@ -392,3 +392,73 @@ def test_cdf2rdf_matches_scipy_and_differentiates():
                  [w.real, w.imag, v.real, v.imag], RNG)
     with pytest.raises(ValueError, match="conjugate"):
         fsl.cdf2rdf(np.array([1.0, 1j]), np.eye(2))
+
+
+# --- orth, null_space, lstsq, subspace_angles --------------------------------------------------
+
+RANK2 = TALL[:, :2] @ RNG.standard_normal((2, 3))  # (5, 3), rank 2
+SUBSPACE_INPUTS = {"tall": TALL, "wide": WIDE, "rank2": RANK2, "complex": CPLX, "stack": STACK,
+                   "ones": np.ones((3, 3))}
+
+
+@pytest.mark.parametrize("name", sorted(SUBSPACE_INPUTS))
+def test_orth_null_space_lstsq_match_scipy(name):
+    x = SUBSPACE_INPUTS[name]
+    same(fsl.orth(x), sl.orth(x))
+    same(fsl.null_space(x), sl.null_space(x))
+    same(fsl.null_space(x, lapack_driver="gesvd"), sl.null_space(x, lapack_driver="gesvd"))
+    if x.ndim == 2:  # (a stack whose ranks differ cannot stack, SciPy's neither)
+        same(fsl.orth(x, rcond=0.3), sl.orth(x, rcond=0.3))
+    for b in (RNG.standard_normal(x.shape[-2]), RNG.standard_normal(x.shape[-2:-1] + (2,))):
+        for driver in ("gelsd", "gelss"):
+            got, want = fsl.lstsq(x, b, lapack_driver=driver), sl.lstsq(x, b,
+                                                                         lapack_driver=driver)
+            same(got[:2] + got[3:], want[:2] + want[3:], 1e-11)
+            assert np.array_equal(got[2], want[2])
+        x_got, res, rank, s = fsl.lstsq(x, b, lapack_driver="gelsy")
+        close(x_got, sl.lstsq(x, b, lapack_driver="gelsy")[0], 1e-11)
+        assert s is None and res.shape == x.shape[:-2] + (0,)
+    if x.ndim == 2 and name not in ("rank2", "ones"):
+        y = RNG.standard_normal((x.shape[0], 2))
+        same(traced(lambda x: fsl.subspace_angles(x, y), x), sl.subspace_angles(x, y))
+        same(traced(fsl.orth, x), sl.orth(x))
+        same(traced(fsl.null_space, x), sl.null_space(x))
+
+
+def test_lstsq_edge_cases_are_scipys():
+    for a, b in ((np.zeros((0, 3)), np.zeros(0)), (np.zeros((3, 0)), np.ones(3)),
+                 (TALL.astype(np.float32), np.ones(5, np.float32))):
+        got, want = fsl.lstsq(a, b), sl.lstsq(a, b)
+        same((got[0], got[1], got[3]), (want[0], want[1], want[3]), 1e-5)
+        assert got[2] == want[2]
+    with pytest.raises(ValueError, match="same number of rows"):
+        fsl.lstsq(TALL, np.ones(4))
+    with pytest.raises(ValueError, match="driver"):
+        fsl.lstsq(TALL, np.ones(5), lapack_driver="gelsx")
+
+
+def projector(q):
+    return q @ fnp.conj(fnp.swapaxes(q, -1, -2))
+
+
+def test_subspace_derivatives():
+    check_jvp_fd(fsl.orth, [TALL], RNG)  # distinct singular values: each column (up to sign)
+    check_jvp_fd(lambda a: projector(fsl.orth(a)), [TALL], RNG)
+    check_jvp_fd(fsl.null_space, [WIDE[:, :4]], RNG)  # a (4,)-vector: its own derivative
+    check_jvp_fd(lambda a: projector(fsl.null_space(a)), [WIDE], RNG)  # dimension 2
+    check_dot_product(lambda a: projector(fsl.null_space(a)), [WIDE], RNG)
+    y = RNG.standard_normal((5, 2))
+    check_jvp_fd(lambda a, b: fsl.subspace_angles(a, b), [TALL, y], RNG)
+    check_jvp_fd(lambda a, b: fsl.lstsq(a, b)[:2], [TALL, RNG.standard_normal((5, 2))], RNG)
+    check_jvp_fd(lambda a, b: fsl.lstsq(a, b)[0], [WIDE, RNG.standard_normal(3)], RNG)
+    check_dot_product(lambda a, b: fsl.lstsq(a, b)[:2], [TALL, RNG.standard_normal(5)], RNG)
+
+
+def test_rank_deficient_subspaces_have_no_derivative():
+    for f in (fsl.orth, fsl.null_space, lambda a: fsl.subspace_angles(a, TALL)):
+        with pytest.raises(ValueError, match="rank-deficient"):
+            fg.grad(lambda a: fnp.sum(fnp.abs(f(a))))(RANK2)
+    # (a full-rank square matrix: empty null space, nothing to differentiate)
+    assert fg.grad(lambda a: fnp.sum(fsl.null_space(a)) + fnp.sum(a))(A).shape == (4, 4)
+    with pytest.raises(fg.ConcretizationError, match="outside vmap/jit"):
+        fg.vmap(fsl.orth)(STACK)
