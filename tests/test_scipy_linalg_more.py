@@ -462,3 +462,68 @@ def test_rank_deficient_subspaces_have_no_derivative():
     assert fg.grad(lambda a: fnp.sum(fsl.null_space(a)) + fnp.sum(a))(A).shape == (4, 4)
     with pytest.raises(fg.ConcretizationError, match="outside vmap/jit"):
         fg.vmap(fsl.orth)(STACK)
+
+
+# --- Lyapunov and Riccati equations ----------------------------------------------------------------
+
+STABLE = A - 3 * np.eye(4)
+SYM = SPD - 2 * np.eye(4)
+
+
+def test_lyapunov_equations_match_scipy():
+    for a, q in ((STABLE, SYM), (STABLE + 1j * A.T, SYM), (STACK - 3 * np.eye(4), SYM),
+                 (STABLE.astype(np.float32), SYM.astype(np.float32))):
+        rtol = 1e-5 if a.dtype == np.float32 else 1e-12
+        same(fsl.solve_continuous_lyapunov(a, q), sl.solve_continuous_lyapunov(a, q), rtol)
+        for method in (None, "direct", "bilinear"):
+            same(fsl.solve_discrete_lyapunov(a / 4, q, method),
+                 sl.solve_discrete_lyapunov(a / 4, q, method), rtol)
+    big = RNG.standard_normal((11, 11)) / 5  # (n >= 10: SciPy's bilinear by default)
+    same(fsl.solve_discrete_lyapunov(big, np.eye(11)), sl.solve_discrete_lyapunov(big, np.eye(11)))
+    assert fsl.solve_lyapunov is fsl.solve_continuous_lyapunov
+    with pytest.raises(ValueError, match="unknown solver"):
+        fsl.solve_discrete_lyapunov(STABLE, SYM, "schur")
+
+
+@pytest.mark.parametrize("f", [fsl.solve_continuous_lyapunov,
+                               lambda a, q: fsl.solve_discrete_lyapunov(a / 4, q),
+                               lambda a, q: fsl.solve_discrete_lyapunov(a / 4, q, "bilinear")],
+                         ids=["continuous", "discrete", "bilinear"])
+def test_lyapunov_derivatives(f):
+    check_jvp_fd(f, [STABLE, SYM], RNG)
+    check_dot_product(f, [STABLE, SYM], RNG)
+
+
+ARE_B = RNG.standard_normal((3, 2))
+ARE_ARGS = [RNG.standard_normal((3, 3)), ARE_B, np.eye(3), np.eye(2),
+            np.eye(3) + 0.1 * RNG.standard_normal((3, 3)), 0.1 * RNG.standard_normal((3, 2))]
+ARE_KW = [{}, {"e": 4}, {"s": 5}, {"e": 4, "s": 5}]
+
+
+@pytest.mark.parametrize("kind", ["continuous", "discrete"])
+@pytest.mark.parametrize("kw", ARE_KW, ids=["plain", "e", "s", "e_s"])
+def test_riccati_equations_match_scipy_and_differentiate(kind, kw):
+    f, ref = getattr(fsl, f"solve_{kind}_are"), getattr(sl, f"solve_{kind}_are")
+
+    def call(solver, a, b, q, r, e, s):  # Q and R Hermitian, as SciPy requires
+        q, r = q @ q.T + np.eye(3), r @ r.T + np.eye(2)
+        return solver(a, b, q, r, **{k: (e, s)[i - 4] for k, i in kw.items()})
+
+    same(traced(lambda *x: call(f, *x), *ARE_ARGS), call(ref, *ARE_ARGS), 1e-11)
+    check_jvp_fd(lambda *x: call(f, *x), ARE_ARGS, RNG)
+    check_dot_product(lambda *x: call(f, *x), ARE_ARGS, RNG)
+
+
+def test_riccati_second_order_complex_and_hermitian_gradients():
+    args = ARE_ARGS[:4]
+    check_second_order(lambda a: fsl.solve_continuous_are(a, *args[1:]), [args[0]], RNG)
+    g = fg.grad(lambda q: fnp.sum(fsl.solve_discrete_are(args[0], args[1], q, args[3])
+                                  * SPD[:3, :3]))(np.eye(3))
+    close(g, g.T, 1e-14)  # (a skew part of Q moves nothing: SciPy takes Q Hermitian)
+    c = args[0] + 0.5j * RNG.standard_normal((3, 3))
+    same(traced(lambda a: fsl.solve_continuous_are(a, *args[1:]), c),
+         sl.solve_continuous_are(c, *args[1:]), 1e-11)
+    check_jvp_fd(lambda re, im: fnp.real(fsl.solve_discrete_are(re + 1j * im, *args[1:])),
+                 [c.real, c.imag], RNG)
+    with pytest.raises(fg.ConcretizationError, match="outside vmap/jit"):
+        fg.vmap(lambda a: fsl.solve_continuous_are(a, *args[1:]))(np.stack([args[0]] * 2))

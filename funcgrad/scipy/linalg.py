@@ -23,6 +23,8 @@ from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_trian
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
 from ._spectral import eig, pinvh, schur
 from ._linalg_tools import over_batch
+from ._solvers import (solve_continuous_are, solve_continuous_lyapunov, solve_discrete_are,
+                       solve_discrete_lyapunov, solve_lyapunov)
 from ._subspaces import lstsq, null_space, orth, subspace_angles
 from ._decomp_more import cdf2rdf, eigvals, hessenberg, orthogonal_procrustes, polar, rq
 from ._matfuncs_more import (coshm, cosm, expm_cond, expm_frechet, fractional_matrix_power,
@@ -44,6 +46,8 @@ __all__ += ["cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm", "signm",
             "fractional_matrix_power", "expm_frechet", "expm_cond"]
 __all__ += ["eigvals", "polar", "orthogonal_procrustes", "rq", "hessenberg", "cdf2rdf"]
 __all__ += ["orth", "null_space", "lstsq", "subspace_angles"]
+__all__ += ["solve_continuous_lyapunov", "solve_lyapunov", "solve_discrete_lyapunov",
+            "solve_continuous_are", "solve_discrete_are"]
 
 
 def _float(a):
