@@ -527,3 +527,71 @@ def test_riccati_second_order_complex_and_hermitian_gradients():
                  [c.real, c.imag], RNG)
     with pytest.raises(fg.ConcretizationError, match="outside vmap/jit"):
         fg.vmap(lambda a: fsl.solve_continuous_are(a, *args[1:]))(np.stack([args[0]] * 2))
+
+
+# --- ldl, matrix_balance, and the structure predicates ---------------------------------------------
+
+INDEF = np.array([[0.1, 2.0, 0.3, 0.5], [2.0, 0.2, 1.0, -0.4], [0.3, 1.0, 3.0, 0.7],
+                  [0.5, -0.4, 0.7, -0.1]])  # lower: a 2 x 2 block; upper: a permutation
+HERM = INDEF + 0.3j * (np.triu(A, 1) - np.triu(A, 1).T)
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_ldl_matches_scipy(lower):
+    for a, hermitian in ((INDEF, True), (A, True), (HERM, True), (HERM, False),
+                         (CPLX, False), (STACK, True)):
+        got = traced(lambda a: fsl.ldl(a, lower=lower, hermitian=hermitian), a)
+        want = sl.ldl(a, lower=lower, hermitian=hermitian)
+        same(got, want)
+        close(got[0] @ got[1] @ np.swapaxes(got[0].conj() if hermitian else got[0], -1, -2),
+              sl.ldl(a, lower=lower, hermitian=hermitian)[0] @ want[1]
+              @ np.swapaxes(want[0].conj() if hermitian else want[0], -1, -2))
+    assert np.any(sl.ldl(INDEF)[1][1, 0] != 0)  # (the 2 x 2 block is exercised)
+
+
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.filterwarnings("ignore:scipy.linalg.ldl")  # (perturbed diagonals turn complex)
+def test_ldl_derivatives(lower):
+    f = lambda a: fsl.ldl(a, lower=lower)[:2]  # noqa: E731
+    check_jvp_fd(f, [INDEF], RNG)
+    check_dot_product(f, [INDEF], RNG)
+    g = lambda re, im: [fnp.real(x) for x in fsl.ldl(re + 1j * im, lower=lower)[:2]]  # noqa: E731
+    check_jvp_fd(g, [HERM.real, HERM.imag], RNG)
+    # only the triangle LAPACK reads has a gradient
+    grad = fg.grad(lambda a: fnp.sum(fsl.ldl(a, lower=lower)[1]))(INDEF)
+    assert np.all((np.triu(grad, 1) if lower else np.tril(grad, -1)) == 0)
+    with pytest.raises(fg.ConcretizationError, match="outside vmap/jit"):
+        fg.vmap(lambda a: fsl.ldl(a, lower=lower)[1])(STACK)
+
+
+def test_matrix_balance_matches_scipy_and_differentiates():
+    skewed = RNG.standard_normal((4, 4)) * np.logspace(-3, 3, 4)
+    for a in (skewed, np.array([[1, 2, 0], [9, 1, 0.01], [1, 2, 10 * np.pi]]), np.triu(A),
+              STACK * np.logspace(-2, 2, 4)):
+        for kw in ({}, {"permute": False}, {"scale": False}):
+            same(traced(lambda a: fsl.matrix_balance(a, **kw), a), sl.matrix_balance(a, **kw))
+        same(traced(lambda a: fsl.matrix_balance(a, separate=True), a)[0],
+             sl.matrix_balance(a, separate=True)[0])
+        if a.ndim == 2:  # (a stack of them stacks (scaling, perm) into one array, as SciPy)
+            got = fsl.matrix_balance(a, separate=True)[1]
+            same(tuple(got), tuple(sl.matrix_balance(a, separate=True)[1]))
+    check_jvp_fd(lambda a: fsl.matrix_balance(a)[0], [skewed], RNG)
+    check_dot_product(lambda a: fsl.matrix_balance(a)[0], [skewed], RNG)
+
+
+def test_bandwidth_and_symmetry_predicates_match_scipy():
+    sym = SPD + 0.0
+    for a in (np.triu(A), np.tril(A, -1), np.ones((3, 5)), np.zeros((3, 3)), A, STACK,
+              np.diag([1.0, 2.0]) + np.diag([3.0], 1)):
+        assert np.array_equal(fsl.bandwidth(a), sl.bandwidth(a))
+    cases = [sym, A, CPLX + CPLX.T, CPLX + CPLX.conj().T, np.array([[1.0, np.nan], [np.nan, 2.0]]),
+             np.array([[1j]]), sym + 1e-10 * np.triu(A), np.stack([sym, A])]
+    for a in cases:
+        for kw in ({}, {"atol": 1e-8}, {"rtol": 1e-8}):
+            assert np.array_equal(fsl.issymmetric(a, **kw), sl.issymmetric(a, **kw)), (a, kw)
+            assert np.array_equal(fsl.ishermitian(a, **kw), sl.ishermitian(a, **kw)), (a, kw)
+    assert fg.grad(lambda a: fnp.sum(a) * fsl.issymmetric(a))(sym).shape == (4, 4)
+    with pytest.raises(ValueError, match="square"):
+        fsl.issymmetric(np.ones((2, 3)))
+    with pytest.raises(fg.ConcretizationError, match="outside vmap/jit"):
+        fg.vmap(lambda a: fnp.sum(a) * fsl.bandwidth(a)[0])(STACK)

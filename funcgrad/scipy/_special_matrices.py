@@ -2,7 +2,8 @@
 ``toeplitz``, ``circulant``, ``hankel``, ``leslie``, ``companion``, ``fiedler``,
 ``fiedler_companion``, ``convolution_matrix``, ``khatri_rao``, ``diagsvd``; the
 constructors of a size alone (``hadamard``, ``helmert``, ``hilbert``, ``invhilbert``,
-``pascal``, ``invpascal``, ``dft``) return plain NumPy arrays of SciPy's values and dtypes.
+``pascal``, ``invpascal``, ``dft``) return plain NumPy arrays of SciPy's values and dtypes;
+``bandwidth``, ``issymmetric`` and ``ishermitian`` read the structure from the values.
 
 Matrices built from a vector are a gather from it (``take`` with a table of indices), so
 their derivative is the matching scatter-add; where a matrix also holds constants (the
@@ -24,7 +25,8 @@ from ._linalg_tools import over_batch
 
 __all__ = ["toeplitz", "circulant", "hankel", "hadamard", "leslie", "companion", "helmert",
            "hilbert", "invhilbert", "pascal", "invpascal", "dft", "fiedler",
-           "fiedler_companion", "convolution_matrix", "khatri_rao", "diagsvd"]
+           "fiedler_companion", "convolution_matrix", "khatri_rao", "diagsvd", "bandwidth",
+           "issymmetric", "ishermitian"]
 
 
 def _atleast_1d(x):
@@ -448,3 +450,68 @@ def dft(n: int, scale: Optional[Literal["sqrtn", "n"]] = None) -> np.ndarray:
     elif scale == "n":
         m /= n
     return m
+
+
+# --- recognizing structure: values only --------------------------------------------------------
+
+def _known(name, a):
+    a = asarray(a)
+    if a.ndim < 2:
+        raise ValueError(f"{name}: the input array must be a 2-d array, got shape {a.shape}")
+    return concrete_values(a, name, f"{name} answers from the values (a Python bool or int): "
+                                    f"call it outside vmap/jit.")
+
+
+@over_batch(("a", 2))
+def bandwidth(a: ArrayLike) -> tuple[int, int]:
+    """``(lower, upper)``: how many subdiagonals and superdiagonals of ``a`` hold nonzero
+    entries (``scipy.linalg.bandwidth``); 0 for a triangular side.  Read from the values.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.bandwidth(np.array([[1.0, 2.0, 0.0], [3.0, 4.0, 5.0], [0.0, 0.0, 6.0]]))
+    (1, 1)
+    """
+    values = _known("bandwidth", a)
+    rows, cols = np.nonzero(values)
+    offsets = rows - cols
+    return (int(max(np.max(offsets, initial=0), 0)), int(max(-np.min(offsets, initial=0), 0)))
+
+
+def _same_across(name, a, atol, rtol, hermitian):
+    values = _known(name, a)
+    if values.shape[0] != values.shape[1]:
+        raise ValueError(f"{name}: the input array must be square, got shape {values.shape}")
+    other = values.T.conj() if hermitian else values.T
+    if atol is not None or rtol is not None:  # (SciPy's: numpy.allclose, the other 0)
+        return bool(np.allclose(values, other, atol=atol or 0.0, rtol=rtol or 0.0))
+    off = ~np.eye(values.shape[0], dtype=bool)  # (exact: the diagonal is not compared...)
+    same = bool(np.all(values[off] == other[off]))
+    if hermitian and values.dtype.kind == "c":  # (... but a Hermitian one is real)
+        same = same and bool(np.all(np.diagonal(values).imag == 0))
+    return same
+
+
+@over_batch(("a", 2))
+def issymmetric(a: ArrayLike, atol: Optional[float] = None, rtol: Optional[float] = None
+                ) -> bool:
+    """Whether ``a == a.T`` (``scipy.linalg.issymmetric``): exactly (the diagonal not
+    compared), or with ``atol``/``rtol`` as ``numpy.allclose``.  Read from the values.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.issymmetric(np.array([[1.0, 2.0], [2.0, 3.0]]))
+    True
+    """
+    return _same_across("issymmetric", a, atol, rtol, hermitian=False)
+
+
+@over_batch(("a", 2))
+def ishermitian(a: ArrayLike, atol: Optional[float] = None, rtol: Optional[float] = None
+                ) -> bool:
+    """Whether ``a == a^H`` (``scipy.linalg.ishermitian``): exactly (off the diagonal; the
+    diagonal real), or with ``atol``/``rtol`` as ``numpy.allclose``.  Read from the values.
+
+    >>> import numpy as np, funcgrad.scipy.linalg as fsl
+    >>> fsl.ishermitian(np.array([[1.0, 2.0 + 3.0j], [2.0 - 3.0j, 4.0]]))
+    True
+    """
+    return _same_across("ishermitian", a, atol, rtol, hermitian=True)

@@ -23,6 +23,7 @@ from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_trian
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
 from ._spectral import eig, pinvh, schur
 from ._linalg_tools import over_batch
+from ._pivoted import ldl, matrix_balance
 from ._solvers import (solve_continuous_are, solve_continuous_lyapunov, solve_discrete_are,
                        solve_discrete_lyapunov, solve_lyapunov)
 from ._subspaces import lstsq, null_space, orth, subspace_angles
@@ -33,6 +34,7 @@ from ._special_matrices import (circulant, companion, convolution_matrix, dft, d
                                 fiedler, fiedler_companion, hadamard, hankel, helmert,
                                 hilbert, invhilbert, invpascal, khatri_rao, leslie, pascal,
                                 toeplitz)
+from ._special_matrices import bandwidth, ishermitian, issymmetric
 from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's, as SciPy's
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu",
@@ -48,6 +50,7 @@ __all__ += ["eigvals", "polar", "orthogonal_procrustes", "rq", "hessenberg", "cd
 __all__ += ["orth", "null_space", "lstsq", "subspace_angles"]
 __all__ += ["solve_continuous_lyapunov", "solve_lyapunov", "solve_discrete_lyapunov",
             "solve_continuous_are", "solve_discrete_are"]
+__all__ += ["ldl", "matrix_balance", "bandwidth", "issymmetric", "ishermitian"]
 
 
 def _float(a):
