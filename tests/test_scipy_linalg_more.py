@@ -595,3 +595,93 @@ def test_bandwidth_and_symmetry_predicates_match_scipy():
         fsl.issymmetric(np.ones((2, 3)))
     with pytest.raises(fg.ConcretizationError, match="outside vmap/jit"):
         fg.vmap(lambda a: fnp.sum(a) * fsl.bandwidth(a)[0])(STACK)
+
+
+# --- banded, tridiagonal, Toeplitz and circulant systems ------------------------------------------
+
+BAND = RNG.standard_normal((4, 6))  # (l, u) with l + u + 1 = 4
+HBAND = np.vstack([RNG.standard_normal((2, 6)), 6 + np.abs(RNG.standard_normal((1, 6)))])
+HBAND_C = HBAND + 1j * np.vstack([RNG.standard_normal((2, 6)), np.zeros((1, 6))])
+RHS6 = RNG.standard_normal((6, 2))
+DIAG, OFF = RNG.standard_normal(6), RNG.standard_normal(5)
+TC, TR = np.r_[5.0, RNG.standard_normal(5)], np.r_[5.0, RNG.standard_normal(5)]
+
+
+def banded(lu):
+    ab = BAND.copy()
+    ab[lu[1]] += 5  # (diagonally dominant)
+    return ab
+
+
+@pytest.mark.parametrize("lu", [(2, 1), (1, 2), (0, 3), (3, 0)])
+def test_solve_banded_matches_scipy_and_differentiates(lu):
+    ab = banded(lu)
+    for b in (RHS6, RHS6[:, 0]):
+        same(traced(lambda ab: fsl.solve_banded(lu, ab, b), ab), sl.solve_banded(lu, ab, b))
+    same(fsl.solve_banded(lu, np.stack([ab, 2 * ab]), RHS6),
+         sl.solve_banded(lu, np.stack([ab, 2 * ab]), RHS6))
+    check_jvp_fd(lambda ab, b: fsl.solve_banded(lu, ab, b), [ab, RHS6], RNG)
+    # only the stored band is read: the corners of ab have no gradient
+    grad = fg.grad(lambda ab: fnp.sum(fsl.solve_banded(lu, ab, RHS6)))(ab)
+    corners = [(k, j) for k in range(4) for j in range(6) if not 0 <= j + k - lu[1] < 6]
+    assert all(grad[k, j] == 0 for k, j in corners)
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_hermitian_banded_solves_and_factors_match_scipy(lower):
+    for ab in (HBAND, HBAND_C):
+        ab = ab[::-1].copy() if lower else ab
+        same(traced(lambda ab: fsl.solveh_banded(ab, RHS6, lower=lower), ab),
+             sl.solveh_banded(ab, RHS6, lower=lower))
+        same(traced(lambda ab: fsl.cholesky_banded(ab, lower=lower), ab),
+             sl.cholesky_banded(ab, lower=lower))
+        cb = sl.cholesky_banded(ab, lower=lower)
+        same(traced(lambda cb: fsl.cho_solve_banded((cb, lower), RHS6), cb),
+             sl.cho_solve_banded((cb, lower), RHS6))
+        for kw in ({}, {"select": "i", "select_range": (1, 3)},
+                   {"select": "v", "select_range": (5.0, 8.0)}):
+            same(traced(lambda ab: fsl.eig_banded(ab, lower=lower, **kw), ab),
+                 sl.eig_banded(ab, lower=lower, **kw))
+            same(fsl.eigvals_banded(ab, lower=lower, **kw), sl.eigvals_banded(ab, lower=lower, **kw))
+    ab = HBAND[::-1].copy() if lower else HBAND
+    check_jvp_fd(lambda ab, b: fsl.solveh_banded(ab, b, lower=lower), [ab, RHS6], RNG)
+    check_jvp_fd(lambda ab: fsl.cholesky_banded(ab, lower=lower), [ab], RNG)
+    check_jvp_fd(lambda cb, b: fsl.cho_solve_banded((cb, lower), b),
+                 [sl.cholesky_banded(ab, lower=lower), RHS6], RNG)
+    check_jvp_fd(lambda ab: fsl.eig_banded(ab, lower=lower, select="i", select_range=(1, 3)),
+                 [ab], RNG)
+
+
+def test_tridiagonal_eigenproblems_match_scipy():
+    for kw in ({}, {"select": "i", "select_range": (1, 3)},
+               {"select": "v", "select_range": (-0.5, 1.0)}, {"lapack_driver": "stemr"}):
+        same(traced(lambda d: fsl.eigh_tridiagonal(d, OFF, **kw), DIAG),
+             sl.eigh_tridiagonal(DIAG, OFF, **kw))
+        same(fsl.eigvalsh_tridiagonal(DIAG, OFF, **kw), sl.eigvalsh_tridiagonal(DIAG, OFF, **kw))
+    check_jvp_fd(lambda d, e: fsl.eigh_tridiagonal(d, e), [DIAG, OFF], RNG)
+    check_dot_product(lambda d, e: fsl.eigh_tridiagonal(d, e)[0], [DIAG, OFF], RNG)
+    with pytest.raises(TypeError, match="only real"):
+        fsl.eigh_tridiagonal(DIAG + 0j, OFF)
+    with pytest.raises(ValueError, match="select_range"):
+        fsl.eigh_tridiagonal(DIAG, OFF, select="i", select_range=(3, 1))
+
+
+def test_toeplitz_and_circulant_systems_match_scipy_and_differentiate():
+    for cr in (TC, (TC, TR), TC + 1j * TR):
+        for b in (RHS6, RHS6[:, 0]):
+            same(fsl.solve_toeplitz(cr, b), sl.solve_toeplitz(cr, b))
+            same(fsl.matmul_toeplitz(cr, b), sl.matmul_toeplitz(cr, b))
+    same(fsl.matmul_toeplitz((TC, TR[:4]), RHS6[:4]), sl.matmul_toeplitz((TC, TR[:4]), RHS6[:4]))
+    same(fsl.solve_toeplitz(np.float32(TC), RHS6), sl.solve_toeplitz(np.float32(TC), RHS6))
+    for b, kw in ((RHS6[:, 0], {}), (RHS6, {}), (RHS6.T, {"baxis": 1, "outaxis": -1})):
+        for c in (TC, np.stack([TC, TC[::-1]])) if kw else (TC,):
+            same(fsl.solve_circulant(c, b, **kw), sl.solve_circulant(c, b, **kw))
+    ones = np.ones(4)
+    same(fsl.solve_circulant(ones, np.arange(4.0), singular="lstsq"),
+         sl.solve_circulant(ones, np.arange(4.0), singular="lstsq"))
+    with pytest.raises(np.linalg.LinAlgError, match="near singular"):
+        fsl.solve_circulant(ones, np.arange(4.0))
+    check_jvp_fd(lambda c, r, b: fsl.solve_toeplitz((c, r), b), [TC, TR, RHS6], RNG)
+    check_jvp_fd(lambda c, b: fsl.matmul_toeplitz(c, b), [TC, RHS6], RNG)
+    check_jvp_fd(lambda c, b: fsl.solve_circulant(c, b), [TC, RHS6], RNG)
+    check_dot_product(lambda c, b: fsl.solve_circulant(c, b), [TC, RHS6], RNG)

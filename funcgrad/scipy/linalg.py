@@ -23,6 +23,9 @@ from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_trian
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
 from ._spectral import eig, pinvh, schur
 from ._linalg_tools import over_batch
+from ._banded import (cho_solve_banded, cholesky_banded, eig_banded, eigh_tridiagonal,
+                      eigvals_banded, eigvalsh_tridiagonal, matmul_toeplitz, solve_banded,
+                      solve_circulant, solve_toeplitz, solveh_banded)
 from ._pivoted import ldl, matrix_balance
 from ._solvers import (solve_continuous_are, solve_continuous_lyapunov, solve_discrete_are,
                        solve_discrete_lyapunov, solve_lyapunov)
@@ -51,6 +54,9 @@ __all__ += ["orth", "null_space", "lstsq", "subspace_angles"]
 __all__ += ["solve_continuous_lyapunov", "solve_lyapunov", "solve_discrete_lyapunov",
             "solve_continuous_are", "solve_discrete_are"]
 __all__ += ["ldl", "matrix_balance", "bandwidth", "issymmetric", "ishermitian"]
+__all__ += ["solve_banded", "solveh_banded", "cholesky_banded", "cho_solve_banded",
+            "eig_banded", "eigvals_banded", "eigh_tridiagonal", "eigvalsh_tridiagonal",
+            "solve_toeplitz", "matmul_toeplitz", "solve_circulant"]
 
 
 def _float(a):
