@@ -685,3 +685,45 @@ def test_toeplitz_and_circulant_systems_match_scipy_and_differentiate():
     check_jvp_fd(lambda c, b: fsl.matmul_toeplitz(c, b), [TC, RHS6], RNG)
     check_jvp_fd(lambda c, b: fsl.solve_circulant(c, b), [TC, RHS6], RNG)
     check_dot_product(lambda c, b: fsl.solve_circulant(c, b), [TC, RHS6], RNG)
+
+
+# --- qr_multiply, clarkson_woodruff_transform, and the values-only rest ----------------------------
+
+@pytest.mark.parametrize("x", [TALL, WIDE, A, CPLX], ids=["tall", "wide", "square", "complex"])
+def test_qr_multiply_matches_scipy_and_differentiates(x):
+    m, n = x.shape
+    k = min(m, n)
+    for mode, c in (("right", RNG.standard_normal((2, m))), ("left", RNG.standard_normal((k, 2))),
+                    ("right", RNG.standard_normal(m)), ("left", RNG.standard_normal(k))):
+        for conjugate in (False, True):
+            same(traced(lambda x: fsl.qr_multiply(x, c, mode, conjugate=conjugate), x),
+                 sl.qr_multiply(x, c, mode, conjugate=conjugate))
+    if x.dtype.kind == "f":
+        c = RNG.standard_normal((2, m))
+        check_jvp_fd(lambda x, c: fsl.qr_multiply(x, c), [x, c], RNG)
+
+
+def test_clarkson_woodruff_transform_is_scipys_sketch_and_linear():
+    same(fsl.clarkson_woodruff_transform(TALL, 3, rng=7),
+         sl.clarkson_woodruff_transform(TALL, 3, rng=7))
+    same(fsl.clarkson_woodruff_transform(STACK, 2, rng=1),
+         sl.clarkson_woodruff_transform(STACK, 2, rng=1))
+    check_jvp_fd(lambda a: fsl.clarkson_woodruff_transform(a, 3, rng=7), [TALL], RNG)
+
+
+def test_values_only_decompositions_are_scipys_and_refuse_derivatives():
+    b = SPD + np.eye(4)
+    for name, args, kw in (("qz", (A, b), {}), ("qz", (A, b), {"output": "complex"}),
+                           ("ordqz", (A, b), {"sort": "iuc"}), ("rsf2csf", sl.schur(A), {}),
+                           ("cossin", (sl.qr(A)[0],), {"p": 2, "q": 2}),
+                           ("qr_update", sl.qr(A) + (TALL[:4, 0], TALL[:4, 1]), {}),
+                           ("qr_insert", sl.qr(A) + (np.arange(4.0), 1), {}),
+                           ("qr_delete", sl.qr(A) + (1,), {"which": "col"})):
+        got, want = getattr(fsl, name)(*args, **kw), getattr(sl, name)(*args, **kw)
+        for g, w in zip(got, want):
+            same(g, w, 0.0)
+    with pytest.raises(NotImplementedError, match="no derivative.*eigvals"):
+        fg.grad(lambda a: fnp.sum(fnp.abs(fsl.qz(a, b)[0])))(A)
+    with pytest.raises(NotImplementedError, match=r"qr of the updated matrix"):
+        fg.grad(lambda u: fnp.sum(fsl.qr_update(*sl.qr(A), u, TALL[:4, 1])[1]))(TALL[:4, 0])
+    assert issubclass(fsl.LinAlgWarning, RuntimeWarning)

@@ -23,6 +23,8 @@ from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_trian
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
 from ._spectral import eig, pinvh, schur
 from ._linalg_tools import over_batch
+from ._decomp_rest import (clarkson_woodruff_transform, cossin, ordqz, qr_delete, qr_insert,
+                           qr_multiply, qr_update, qz, rsf2csf)
 from ._banded import (cho_solve_banded, cholesky_banded, eig_banded, eigh_tridiagonal,
                       eigvals_banded, eigvalsh_tridiagonal, matmul_toeplitz, solve_banded,
                       solve_circulant, solve_toeplitz, solveh_banded)
@@ -57,6 +59,13 @@ __all__ += ["ldl", "matrix_balance", "bandwidth", "issymmetric", "ishermitian"]
 __all__ += ["solve_banded", "solveh_banded", "cholesky_banded", "cho_solve_banded",
             "eig_banded", "eigvals_banded", "eigh_tridiagonal", "eigvalsh_tridiagonal",
             "solve_toeplitz", "matmul_toeplitz", "solve_circulant"]
+__all__ += ["qr_multiply", "clarkson_woodruff_transform", "qz", "ordqz", "cossin", "rsf2csf",
+            "qr_update", "qr_insert", "qr_delete", "LinAlgWarning"]
+
+
+class LinAlgWarning(RuntimeWarning):
+    """The warning of an ill-conditioned linear algebra problem, as
+    ``scipy.linalg.LinAlgWarning`` (funcgrad's own class: importing funcgrad loads no SciPy)."""
 
 
 def _float(a):
