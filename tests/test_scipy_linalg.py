@@ -529,3 +529,17 @@ def test_logm_of_a_real_matrix_with_a_negative_eigenvalue_takes_scipys_branch():
     same(traced(fsl.logm, a), sl.logm(a), 1e-12)
     same(traced(lambda a: fsl.funm(a, np.sqrt), a), sl.funm(a, np.sqrt), 1e-12)
     check_jvp_fd(lambda a: fnp.imag(fsl.logm(a)), [a], RNG)
+
+
+def test_logm_and_funm_derivatives_at_repeated_eigenvalues_are_frechet_derivatives():
+    # (audit: through eig's derivative, which leaves out the rotation inside a repeated
+    # eigenvalue's eigenspace, the jvp of logm at 2 I along an off-diagonal E was 0, not E/2)
+    e = RNG.standard_normal((3, 3))
+    for a in (2 * np.eye(3), np.diag([2.0, 2.0, 5.0]), SPD[:3, :3] @ np.diag([1.0, 1.0, 3.0])
+              @ np.linalg.inv(SPD[:3, :3])):
+        close(fg.jvp(fsl.logm, (a,), (e,))[1], frechet_logm(a, e), 1e-9)
+        block = np.block([[a, e], [np.zeros_like(a), a]])
+        close(fg.jvp(lambda x: fsl.funm(x, np.exp), (a,), (e,))[1], sl.expm(block)[:3, 3:],
+              1e-9)
+    g = RNG.standard_normal((3, 3))
+    close(fg.vjp(fsl.logm, 2 * np.eye(3))[1](g)[0], g / 2, 1e-12)

@@ -727,3 +727,13 @@ def test_values_only_decompositions_are_scipys_and_refuse_derivatives():
     with pytest.raises(NotImplementedError, match=r"qr of the updated matrix"):
         fg.grad(lambda u: fnp.sum(fsl.qr_update(*sl.qr(A), u, TALL[:4, 1])[1]))(TALL[:4, 0])
     assert issubclass(fsl.LinAlgWarning, RuntimeWarning)
+
+
+def test_eigen_matrix_functions_at_repeated_eigenvalues():
+    # (the Frechet derivative there has an f' part inside the repeated eigenspace)
+    a, e = np.diag([1.0, 1.0, -2.0]), RNG.standard_normal((3, 3))
+    close(fg.jvp(fsl.signm, (a,), (e,))[1], frechet(sl.signm, a, e), 1e-10)
+    spd2 = np.diag([2.0, 2.0, 3.0])
+    power = lambda x: sl.fractional_matrix_power(x, 0.3)  # noqa: E731
+    close(fg.jvp(lambda x: fsl.fractional_matrix_power(x, 0.3), (spd2,), (e,))[1],
+          frechet(power, spd2, e), 1e-10)

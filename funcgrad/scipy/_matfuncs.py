@@ -15,14 +15,17 @@
 * ``solve_sylvester``: ``A X + X B = Q`` as one linear system with the Kronecker matrix
   ``A ⊗ I + I ⊗ B^T`` (size ``n m``: meant for small matrices).
 * ``logm``, ``funm``: ``V f(D) V^-1`` through ``eig`` (complex eigenvalues included),
-  whose derivative is then the Fréchet derivative (Daleckii-Krein: ``V (G * (V^-1 dA V))
-  V^-1`` with ``G[i, j]`` the divided difference of ``f`` at ``w[i], w[j]``) for a
-  diagonalizable matrix.  Neither JAX nor PyTorch has ``logm``; SciPy's Schur-based
+  with a JVP rule of its own, the Fréchet derivative of a diagonalizable matrix
+  (Daleckii-Krein: ``V (G * (V^-1 dA V)) V^-1`` with ``G[i, j]`` the divided difference of
+  ``f`` at ``w[i], w[j]``, ``f'`` where they tie; eig's own derivative would drop that
+  part at repeated eigenvalues).  ``funm``'s ``func`` is differentiated by funcgrad for
+  ``f'``, and must not use traced values it captured.  Neither JAX nor PyTorch has ``logm``; SciPy's Schur-based
   values are matched to rounding where the eigenvectors are well conditioned, and
   (nearly) defective matrices, where this route loses accuracy, raise.  As SciPy, a
   real matrix gives a real result where its imaginary part is negligible, which needs the
   values: under ``vmap``/``jit`` real matrices raise (pass ``a.astype(complex)``).
 """
+import functools
 import math
 
 from typing import Callable, Optional, Sequence, Union
@@ -30,6 +33,7 @@ from typing import Callable, Optional, Sequence, Union
 import numpy as np
 
 from .. import lax, numpy as fnp
+from ..api import jvp
 from ..custom import custom_jvp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives import eig as _eig, linalg as _la
@@ -250,9 +254,44 @@ def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
 _DEFECTIVE = 1e8  # eigenvectors more ill-conditioned than this: V f(D) V^-1 is not trusted
 
 
-def _through_eig(name, a, fn, check=None, maybe_real=True):
-    """``(V fn(w) V^-1, cond(V))`` for one square matrix, SciPy's result type (with
-    ``maybe_real=False``: complex, the caller decides)."""
+_TIE = 1e-8  # eigenvalues closer than this (relative): f' instead of the divided difference
+
+
+@functools.partial(custom_jvp, nondiff_argnums=(0,))
+def _eig_function(fn, a, *params):
+    """``V fn(w, *params) V^-1`` from a square matrix's eigendecomposition (complex)."""
+    w, v = _eig.eig(a, complex_out=True)
+    return (v * fn(w, *params)[None, :]) @ _la.inv(v)
+
+
+@_eig_function.defjvp
+def _eig_function_jvp(fn, primals, tangents):
+    # The Frechet derivative (Daleckii-Krein): V (G * (V^-1 dA V)) V^-1 with G[i, j] the
+    # divided difference (f(w_i) - f(w_j)) / (w_i - w_j), f'(w_i) where they (nearly) tie.
+    # Through eig's own derivative the ties would lose the f' part: eig's rule leaves out
+    # the rotation inside a repeated eigenvalue's eigenspace, which f(A) does not.
+    (a, *params), (da, *dparams) = primals, tangents
+    w, v = _eig.eig(a, complex_out=True)
+    v_inv = _la.inv(v)
+    fw = fn(w, *params)
+    _, slope = jvp(lambda x: fn(x, *params), (w,), (fnp.ones_like(w),))
+    gap = w[:, None] - w[None, :]
+    scale = fnp.maximum(fnp.max(fnp.abs(fnp.stop_gradient(w))), 1.0)
+    tie = fnp.abs(fnp.stop_gradient(gap)) <= _TIE * scale
+    divided = fnp.where(tie, 0.5 * (slope[:, None] + slope[None, :]),
+                        (fw[:, None] - fw[None, :]) / fnp.where(tie, 1.0, gap))
+    moved = v_inv @ fnp.astype(da, v.dtype) @ v
+    tangent = v @ (divided * moved) @ v_inv
+    if params:  # (a parameter of fn moves each f(w_i) alone)
+        _, along = jvp(lambda *ps: fn(w, *ps), tuple(params), tuple(dparams))
+        tangent = tangent + (v * along[None, :]) @ v_inv
+    return (v * fw[None, :]) @ v_inv, tangent
+
+
+def _through_eig(name, a, fn, check=None, maybe_real=True, params=()):
+    """``(V fn(w, *params) V^-1, cond(V))`` for one square matrix, SciPy's result type
+    (with ``maybe_real=False``: complex, the caller decides); derivatives by
+    :func:`_eig_function`'s rule."""
     a = _float(a)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"{name}: expected a square matrix, got shape {a.shape}")
@@ -262,24 +301,23 @@ def _through_eig(name, a, fn, check=None, maybe_real=True):
             f"{name}: under vmap/jit a real matrix's result type (real or complex, as "
             f"SciPy decides from the values) is not known; pass a.astype(complex) for a "
             f"complex result, or call {name} outside vmap/jit")
-    # a real matrix's own eigenvalues (LAPACK's real routine): a real one is exactly real,
-    # with +0 imaginary part, on the principal branch's side of the negative axis as
-    # SciPy's real Schur form puts it; the complex routine leaves a rounding-sized
-    # imaginary part of either sign there, and log / sqrt / w**t jump across the cut
-    w, v = _eig.eig(a, complex_out=True)
     cond = 1.0
     if is_concrete(a) and a.shape[0]:
-        values = concrete_values(w, name, "")
+        # a real matrix's own eigenvalues (LAPACK's real routine): a real one is exactly
+        # real, with +0 imaginary part, on the principal branch's side of the negative axis
+        # as SciPy's real Schur form puts it; the complex routine leaves a rounding-sized
+        # imaginary part of either sign there, and log / sqrt / w**t jump across the cut
+        w, v = np.linalg.eig(concrete_values(a, name, ""))
         if check is not None:
-            check(values)
-        cond = float(np.linalg.cond(concrete_values(v, name, "")))
+            check(w.astype(np.result_type(w.dtype, np.complex64)))
+        cond = float(np.linalg.cond(v))
         if not cond <= _DEFECTIVE:
             raise ValueError(
                 f"{name}: the matrix is defective or nearly so (its eigenvectors have "
                 f"condition number {cond:.3g}), where funcgrad's route through the "
                 f"eigendecomposition loses accuracy; use scipy.linalg.{name} on values "
                 f"(no derivative), or perturb the matrix slightly")
-    out = (v * fn(w)[None, :]) @ _la.inv(v)
+    out = _eig_function(fn, a, *params)
     if real and maybe_real:  # SciPy's _maybe_real: drop a negligible imaginary part
         eps = np.finfo(a.dtype).eps
         tol = eps * 1e6 if a.dtype == np.float64 else eps * 1e3

@@ -178,6 +178,10 @@ def _check_power(values):
                          "values for SciPy's result")
 
 
+def _power(w, t):
+    return w ** t
+
+
 @over_batch(("A", 2))
 def fractional_matrix_power(A: ArrayLike, t: Any) -> Array:
     """``A ** t``, the principal fractional power (``scipy.linalg.fractional_matrix_power``):
@@ -210,8 +214,8 @@ def fractional_matrix_power(A: ArrayLike, t: Any) -> Array:
             "as its eigenvalues decide)", "Pass a complex matrix (a.astype(complex)).")
         w = np.linalg.eigvals(values)
         real_out = bool(np.all((w.imag == 0) & (w.real > 0)))
-    out, _ = _through_eig("fractional_matrix_power", a, lambda w: w ** t, _check_power,
-                          maybe_real=False)
+    out, _ = _through_eig("fractional_matrix_power", a, _power, _check_power,
+                          maybe_real=False, params=(asarray(t),))
     return fnp.real(out) if real_out else out
 
 
