@@ -737,3 +737,20 @@ def test_eigen_matrix_functions_at_repeated_eigenvalues():
     power = lambda x: sl.fractional_matrix_power(x, 0.3)  # noqa: E731
     close(fg.jvp(lambda x: fsl.fractional_matrix_power(x, 0.3), (spd2,), (e,))[1],
           frechet(power, spd2, e), 1e-10)
+
+
+def test_sqrtm_gives_scipys_complex_roots():
+    # (SciPy 1.17: complex for a negative eigenvalue and for complex input; funcgrad raised)
+    for x in (HAS_NEG, CPLX, -np.eye(2), HAS_NEG.astype(np.float32), CPLX.astype(np.complex64)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = sl.sqrtm(x)
+        rtol = 1e-12 if want.dtype == np.complex128 else 1e-5
+        same(fsl.sqrtm(x), want, rtol)
+        same(traced(fsl.sqrtm, x), want, rtol)
+    check_jvp_fd(lambda x: fnp.imag(fsl.sqrtm(x)), [HAS_NEG], RNG)
+    check_jvp_fd(lambda re, im: fnp.real(fsl.sqrtm(re + 1j * im)), [CPLX.real, CPLX.imag], RNG)
+    e = RNG.standard_normal((2, 2))  # at -I: X dX + dX X = E with X = iI, dX = E / 2i
+    close(fg.jvp(fsl.sqrtm, (-np.eye(2),), (e,))[1], e / 2j, 1e-13)
+    same(fsl.sqrtm(np.stack([HAS_NEG, SPD[:3, :3]])),
+         np.stack([sl.sqrtm(HAS_NEG), sl.sqrtm(SPD[:3, :3])]))

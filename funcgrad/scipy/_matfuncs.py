@@ -213,33 +213,34 @@ _sqrtm_db.defjvp(_sqrtm_jvp(_sqrtm_db))
 
 @over_batch(("A", 2))
 def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
-    """The principal square root ``X`` of a real square matrix (``X @ X == A``;
-    ``scipy.linalg.sqrtm``) whose eigenvalues are not on the closed negative real axis
-    (diagonalizable if singular); its derivative solves ``X dX + dX X = dA``.  Complex inputs, and
-    matrices whose root is complex, raise (use ``scipy.linalg.sqrtm`` on values).
-    ``disp``/``blocksize`` are accepted and ignored.
+    """The principal square root ``X`` of a square matrix (``X @ X == A``;
+    ``scipy.linalg.sqrtm``), real for a real matrix whose eigenvalues are off the closed
+    negative real axis (diagonalizable if singular): its derivative solves ``X dX + dX X =
+    dA``.  As SciPy 1.17's, a real matrix with a negative eigenvalue, and a complex matrix,
+    get the complex principal root, through ``eig`` (diagonalizable matrices; the
+    derivative is the Daleckii-Krein one of :func:`funm`).  ``disp``/``blocksize`` are
+    accepted and ignored.
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> fsl.sqrtm(np.array([[4.0, 0.0], [0.0, 9.0]]))
     array([[2., 0.],
            [0., 3.]])
+    >>> fsl.sqrtm(-np.eye(2))
+    array([[0.+1.j, 0.+0.j],
+           [0.+0.j, 0.+1.j]])
     """
     a = _float(A)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"sqrtm: expected a square matrix, got shape {a.shape}")
     if a.dtype.kind == "c":
-        raise NotImplementedError("sqrtm: complex matrices are not supported; differentiate "
-                                  "the real and imaginary parts separately, or use "
-                                  "scipy.linalg.sqrtm on values")
+        return _through_eig("sqrtm", a, fnp.sqrt)[0]
     if not is_concrete(a):  # (under vmap/jit: the iteration, with its fixed step count)
         return _sqrtm_db(a)
     values = concrete_values(a, "sqrtm", "")
     w, v = np.linalg.eig(values)
     big = max(1.0, float(np.max(np.abs(w)))) if w.size else 1.0
-    if np.any((np.abs(w.imag) <= 1e-14 * big) & (w.real < 0)):
-        raise ValueError("sqrtm: the matrix has a negative real eigenvalue, so its "
-                         "principal square root is complex; funcgrad's sqrtm handles "
-                         "real roots only")
+    if np.any((np.abs(w.imag) <= 1e-14 * big) & (w.real < 0)):  # a complex root
+        return _through_eig("sqrtm", a, fnp.sqrt)[0]
     if not w.size or np.linalg.cond(v) <= _WELL_CONDITIONED:
         return _sqrtm_eig(a)
     if np.any(np.abs(w) <= 1e-14 * big):
