@@ -10,6 +10,19 @@ in :mod:`._matfuncs`, ``eig``/``schur``/``pinvh`` in :mod:`._spectral`.  SciPy's
 ``overwrite_*`` and ``check_finite`` arguments are accepted and ignored (funcgrad never
 overwrites inputs).  Stacks of matrices (leading dimensions) are accepted wherever
 SciPy 1.17 accepts them, broadcast as SciPy does (:mod:`._linalg_tools`).
+
+The rest of SciPy 1.17's ``scipy.linalg``: the trigonometric and hyperbolic matrix
+functions, ``signm``, ``fractional_matrix_power``, ``expm_frechet``, ``expm_cond`` in
+:mod:`._matfuncs_more`; ``eigvals``, ``polar``, ``rq``, ``hessenberg``... in
+:mod:`._decomp_more`; ``orth``, ``null_space``, ``lstsq``, ``subspace_angles`` in
+:mod:`._subspaces`; the Lyapunov and Riccati equations in :mod:`._solvers`; ``ldl`` and
+``matrix_balance`` in :mod:`._pivoted`; banded, tridiagonal, Toeplitz and circulant
+systems in :mod:`._banded`; the special matrices in :mod:`._special_matrices`; and in
+:mod:`._decomp_rest` ``qr_multiply``, ``clarkson_woodruff_transform`` and the
+decompositions funcgrad gives SciPy's values of but no derivative (``qz``, ``ordqz``,
+``cossin``, ``rsf2csf``, ``qr_update``/``qr_insert``/``qr_delete``).  Not provided:
+``get_blas_funcs``, ``get_lapack_funcs``, ``find_best_blas_type`` (LAPACK's own
+routines) and the ``blas``/``lapack`` modules.
 """
 from typing import Literal, Optional, Sequence, Union, overload
 
@@ -22,24 +35,23 @@ from ..typing import Array, ArrayLike, Axis
 from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_triangular
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
 from ._spectral import eig, pinvh, schur
-from ._linalg_tools import over_batch
-from ._decomp_rest import (clarkson_woodruff_transform, cossin, ordqz, qr_delete, qr_insert,
-                           qr_multiply, qr_update, qz, rsf2csf)
 from ._banded import (cho_solve_banded, cholesky_banded, eig_banded, eigh_tridiagonal,
                       eigvals_banded, eigvalsh_tridiagonal, matmul_toeplitz, solve_banded,
                       solve_circulant, solve_toeplitz, solveh_banded)
+from ._decomp_more import cdf2rdf, eigvals, hessenberg, orthogonal_procrustes, polar, rq
+from ._decomp_rest import (clarkson_woodruff_transform, cossin, ordqz, qr_delete, qr_insert,
+                           qr_multiply, qr_update, qz, rsf2csf)
+from ._linalg_tools import over_batch
+from ._matfuncs_more import (coshm, cosm, expm_cond, expm_frechet, fractional_matrix_power,
+                             signm, sinhm, sinm, tanhm, tanm)
 from ._pivoted import ldl, matrix_balance
 from ._solvers import (solve_continuous_are, solve_continuous_lyapunov, solve_discrete_are,
                        solve_discrete_lyapunov, solve_lyapunov)
+from ._special_matrices import (bandwidth, circulant, companion, convolution_matrix, dft,
+                                diagsvd, fiedler, fiedler_companion, hadamard, hankel, helmert,
+                                hilbert, invhilbert, invpascal, ishermitian, issymmetric,
+                                khatri_rao, leslie, pascal, toeplitz)
 from ._subspaces import lstsq, null_space, orth, subspace_angles
-from ._decomp_more import cdf2rdf, eigvals, hessenberg, orthogonal_procrustes, polar, rq
-from ._matfuncs_more import (coshm, cosm, expm_cond, expm_frechet, fractional_matrix_power,
-                             signm, sinhm, sinm, tanhm, tanm)
-from ._special_matrices import (circulant, companion, convolution_matrix, dft, diagsvd,
-                                fiedler, fiedler_companion, hadamard, hankel, helmert,
-                                hilbert, invhilbert, invpascal, khatri_rao, leslie, pascal,
-                                toeplitz)
-from ._special_matrices import bandwidth, ishermitian, issymmetric
 from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's, as SciPy's
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu",
