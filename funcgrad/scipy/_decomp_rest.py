@@ -17,18 +17,20 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
-from ._linalg_tools import as_float, is_plain
+from ._linalg_tools import as_float, is_plain, over_batch
 
 __all__ = ["qr_multiply", "clarkson_woodruff_transform", "qz", "ordqz", "cossin", "rsf2csf",
            "qr_update", "qr_insert", "qr_delete"]
 
 
+@over_batch(("a", 2), ("c", "1|2"))
 def qr_multiply(a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "right",
                 pivoting: bool = False, conjugate: bool = False, overwrite_a: bool = False,
                 overwrite_c: bool = False) -> tuple[Array, Array]:
     """``(c @ Q, R)`` (``mode='right'``) or ``(Q @ c, R)`` (``'left'``) with ``a = Q @
     R`` the economic QR factorization (``scipy.linalg.qr_multiply``); ``conjugate`` uses
-    ``conj(Q)``.  Differentiable as :func:`qr`; ``pivoting`` is not supported.
+    ``conj(Q)``.  Differentiable as :func:`qr`; ``pivoting`` is not supported; stacks
+    too.
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> cq, r = fsl.qr_multiply(np.array([[3.0, 0.0], [4.0, 1.0]]), np.eye(2))
