@@ -52,7 +52,7 @@ def gram(x):
     return x @ fnp.swapaxes(x, -1, -2) + np.eye(x.shape[-1])
 
 
-# --- stacks (..., n, n), as SciPy 1.17 takes them -------------------------------------------
+# --- stacks (..., n, n), as SciPy 1.17 takes them ---------------------------------------------
 
 STACKED = {
     "solve_triangular": lambda m, x: m.solve_triangular(x + 4 * np.eye(4), RHS, lower=True),
@@ -124,7 +124,8 @@ SPECIAL = [
     ("convolution_matrix", (np.float32([1, 2, 3]), 2), {}),
     ("khatri_rao", (MAT23, RNG.standard_normal((4, 3))), {}),
     ("khatri_rao", (RNG.standard_normal((2, 2, 3)), RNG.standard_normal((4, 3))), {}),
-    ("khatri_rao", (np.ones((2, 0)), np.ones((3, 0))), {}), ("khatri_rao", ([[1, 2]], [[3, 4]]), {}),
+    ("khatri_rao", (np.ones((2, 0)), np.ones((3, 0))), {}),
+    ("khatri_rao", ([[1, 2]], [[3, 4]]), {}),
     ("diagsvd", ([1.0, 2.0], 2, 3), {}), ("diagsvd", ([1.0, 2.0], 3, 2), {}),
     ("diagsvd", (MAT23, 3, 4), {}), ("hadamard", (8,), {}), ("hadamard", (4,), {"dtype": float}),
     ("helmert", (5,), {}), ("helmert", (5,), {"full": True}), ("hilbert", (6,), {}),
@@ -194,7 +195,7 @@ def test_special_matrices_errors_and_warnings():
         fsl.convolution_matrix(VEC, 2, "middle")
 
 
-# --- matrix functions -----------------------------------------------------------------------
+# --- matrix functions -------------------------------------------------------------------------
 
 SMALL = 0.6 * A  # (norm ~2: expm's approximant agrees with SciPy's to rounding)
 SMALL_C = 0.4 * CPLX
@@ -286,7 +287,7 @@ def test_expm_frechet_and_expm_cond_match_scipy():
         fsl.expm_frechet(SMALL, e, method="x")
 
 
-# --- eigvals, polar, orthogonal_procrustes, rq, hessenberg, cdf2rdf -------------------------------
+# --- eigvals, polar, orthogonal_procrustes, rq, hessenberg, cdf2rdf ---------------------------
 
 BMAT = 2 * np.eye(4) + 0.3 * RNG.standard_normal((4, 4))
 CTALL = RNG.standard_normal((5, 3)) + 1j * RNG.standard_normal((5, 3))
@@ -395,7 +396,7 @@ def test_cdf2rdf_matches_scipy_and_differentiates():
         fsl.cdf2rdf(np.array([1.0, 1j]), np.eye(2))
 
 
-# --- orth, null_space, lstsq, subspace_angles --------------------------------------------------
+# --- orth, null_space, lstsq, subspace_angles -------------------------------------------------
 
 RANK2 = TALL[:, :2] @ RNG.standard_normal((2, 3))  # (5, 3), rank 2
 SUBSPACE_INPUTS = {"tall": TALL, "wide": WIDE, "rank2": RANK2, "complex": CPLX, "stack": STACK,
@@ -465,7 +466,7 @@ def test_rank_deficient_subspaces_have_no_derivative():
         fg.vmap(fsl.orth)(STACK)
 
 
-# --- Lyapunov and Riccati equations ----------------------------------------------------------------
+# --- Lyapunov and Riccati equations -----------------------------------------------------------
 
 STABLE = A - 3 * np.eye(4)
 SYM = SPD - 2 * np.eye(4)
@@ -530,7 +531,7 @@ def test_riccati_second_order_complex_and_hermitian_gradients():
         fg.vmap(lambda a: fsl.solve_continuous_are(a, *args[1:]))(np.stack([args[0]] * 2))
 
 
-# --- ldl, matrix_balance, and the structure predicates ---------------------------------------------
+# --- ldl, matrix_balance, and the structure predicates ----------------------------------------
 
 INDEF = np.array([[0.1, 2.0, 0.3, 0.5], [2.0, 0.2, 1.0, -0.4], [0.3, 1.0, 3.0, 0.7],
                   [0.5, -0.4, 0.7, -0.1]])  # lower: a 2 x 2 block; upper: a permutation
@@ -598,7 +599,7 @@ def test_bandwidth_and_symmetry_predicates_match_scipy():
         fg.vmap(lambda a: fnp.sum(a) * fsl.bandwidth(a)[0])(STACK)
 
 
-# --- banded, tridiagonal, Toeplitz and circulant systems ------------------------------------------
+# --- banded, tridiagonal, Toeplitz and circulant systems --------------------------------------
 
 BAND = RNG.standard_normal((4, 6))  # (l, u) with l + u + 1 = 4
 HBAND = np.vstack([RNG.standard_normal((2, 6)), 6 + np.abs(RNG.standard_normal((1, 6)))])
@@ -643,7 +644,8 @@ def test_hermitian_banded_solves_and_factors_match_scipy(lower):
                    {"select": "v", "select_range": (5.0, 8.0)}):
             same(traced(lambda ab: fsl.eig_banded(ab, lower=lower, **kw), ab),
                  sl.eig_banded(ab, lower=lower, **kw))
-            same(fsl.eigvals_banded(ab, lower=lower, **kw), sl.eigvals_banded(ab, lower=lower, **kw))
+            same(fsl.eigvals_banded(ab, lower=lower, **kw),
+                 sl.eigvals_banded(ab, lower=lower, **kw))
     ab = HBAND[::-1].copy() if lower else HBAND
     check_jvp_fd(lambda ab, b: fsl.solveh_banded(ab, b, lower=lower), [ab, RHS6], RNG)
     check_jvp_fd(lambda ab: fsl.cholesky_banded(ab, lower=lower), [ab], RNG)
@@ -688,7 +690,7 @@ def test_toeplitz_and_circulant_systems_match_scipy_and_differentiate():
     check_dot_product(lambda c, b: fsl.solve_circulant(c, b), [TC, RHS6], RNG)
 
 
-# --- qr_multiply, clarkson_woodruff_transform, and the values-only rest ----------------------------
+# --- qr_multiply, clarkson_woodruff_transform, and the values-only rest -----------------------
 
 @pytest.mark.parametrize("x", [TALL, WIDE, A, CPLX], ids=["tall", "wide", "square", "complex"])
 def test_qr_multiply_matches_scipy_and_differentiates(x):

@@ -11,7 +11,7 @@ matrices of moderate size.  ``solve_circulant`` keeps SciPy's FFT formulation.
 Eigenvectors get SciPy's signs (phases) where the values are known, by constant factors
 that change no derivative of a function that does not depend on them.
 """
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Optional, Union, cast
 
 import numpy as np
 
@@ -258,8 +258,8 @@ def eigvals_banded(a_band: ArrayLike, lower: bool = False, overwrite_a_band: boo
     >>> fsl.eigvals_banded(np.array([[0.0, 1.0], [2.0, 2.0]]))
     array([1., 3.])
     """
-    return eig_banded(a_band, lower=lower, eigvals_only=True, select=select,
-                      select_range=select_range)
+    return cast(Array, eig_banded(a_band, lower=lower, eigvals_only=True, select=select,
+                                  select_range=select_range))
 
 
 @over_batch(("d", 1), ("e", 1))
@@ -313,8 +313,9 @@ def eigvalsh_tridiagonal(d: ArrayLike, e: ArrayLike, select: Union[str, int] = "
     >>> fsl.eigvalsh_tridiagonal(np.array([2.0, 2.0]), np.array([1.0]))
     array([1., 3.])
     """
-    return eigh_tridiagonal(d, e, eigvals_only=True, select=select,
-                            select_range=select_range, lapack_driver=lapack_driver)
+    return cast(Array, eigh_tridiagonal(d, e, eigvals_only=True, select=select,
+                                        select_range=select_range,
+                                        lapack_driver=lapack_driver))
 
 
 # --- Toeplitz and circulant --------------------------------------------------------------------

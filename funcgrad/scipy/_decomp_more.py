@@ -20,7 +20,7 @@ differentiable funcgrad operations.
   eigenvalues is read from the values (not under ``vmap``/``jit``).
 """
 import functools
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Optional, Union, cast
 
 import numpy as np
 
@@ -51,7 +51,8 @@ def eigvals(a: ArrayLike, b: Optional[ArrayLike] = None, overwrite_a: bool = Fal
     array([[0., 0.],
            [1., 1.]])
     """
-    return eig(a, b, left=False, right=False, homogeneous_eigvals=homogeneous_eigvals)
+    return cast(Array, eig(a, b, left=False, right=False,
+                           homogeneous_eigvals=homogeneous_eigvals))
 
 
 # --- the polar decomposition ------------------------------------------------------------------
@@ -96,18 +97,16 @@ def _polar_jvp(side, name, primals, tangents):
     m, n = a.shape
     if (side == "right") == (m >= n):  # the rule's own case: a = u p with p (n, n) definite
         if m >= n:
-            u, p, du, dp = _tall_tangents(a, da, name)
+            _, _, du, dp = _tall_tangents(a, da, name)
         else:  # left, wide: a^H = u^H p is that case
-            u, p, du, dp = _tall_tangents(_h(a), _h(da), name)
-            u, du = _h(u), _h(du)
+            _, _, du, dp = _tall_tangents(_h(a), _h(da), name)
+            du = _h(du)
     elif side == "right":  # wide: a = P u with the left rule, p = u^H P u
         u, big, du, dbig = _tall_tangents(_h(a), _h(da), name)
         u, du = _h(u), _h(du)
-        p = _h(u) @ big @ u
         dp = _h(du) @ big @ u + _h(u) @ dbig @ u + _h(u) @ big @ du
     else:  # left, tall: a = u p_r with the right rule, p = u p_r u^H
         u, small, du, dsmall = _tall_tangents(a, da, name)
-        p = u @ small @ _h(u)
         dp = du @ small @ _h(u) + u @ dsmall @ _h(u) + u @ small @ _h(du)
     return _polar(a, side, name), (du, dp)
 
@@ -135,7 +134,8 @@ def polar(a: ArrayLike, side: Literal["right", "left"] = "right") -> tuple[Array
     a = as_float(a)
     if a.ndim != 2:
         raise ValueError(f"polar: a must be a 2-d array, got shape {a.shape}")
-    return tuple(_polar(a, side, "polar"))
+    u, p = _polar(a, side, "polar")
+    return u, p
 
 
 @over_batch(("A", 2), ("B", 2))
@@ -160,7 +160,8 @@ def orthogonal_procrustes(A: ArrayLike, B: ArrayLike, check_finite: bool = True
         raise ValueError(f"orthogonal_procrustes: the shapes of A and B differ ({a.shape} "
                          f"vs {b.shape})")
     m = fnp.swapaxes(fnp.swapaxes(b, 0, 1) @ fnp.conj(a), 0, 1)  # A^H B, as SciPy forms it
-    return _polar(m, "right", "orthogonal_procrustes")[0], fnp.sum(fnp.linalg.svd(m, compute_uv=False))
+    scale = fnp.sum(fnp.linalg.svd(m, compute_uv=False))
+    return _polar(m, "right", "orthogonal_procrustes")[0], scale
 
 
 # --- RQ ----------------------------------------------------------------------------------------
@@ -241,32 +242,32 @@ def hessenberg(a: ArrayLike, calc_q: bool = False, overwrite_a: bool = False,
     n = a.shape[0]
     if n <= 2:  # already Hessenberg (SciPy returns it as given)
         return (a, np.eye(n)) if calc_q else a
-    a = as_float(a)
+    x = as_float(a)
     rows = np.arange(n)
-    q = fnp.astype(fnp.asarray(np.eye(n)), a.dtype) if calc_q else None
+    q = fnp.astype(fnp.asarray(np.eye(n)), x.dtype) if calc_q else None
     jumps = []
     # (n - 1 reflectors, as LAPACK: the last, of a 1-vector, makes a complex matrix's last
     # subdiagonal entry real; for a real one it is the identity)
-    for i in range(n - 1 if a.dtype.kind == "c" else n - 2):
-        beta, tau, tail, identity = _reflector(a[i + 1, i], a[i + 2:, i])
+    for i in range(n - 1 if x.dtype.kind == "c" else n - 2):
+        beta, tau, tail, identity = _reflector(x[i + 1, i], x[i + 2:, i])
         jumps.append(identity)
-        v = fnp.concatenate([fnp.zeros((i + 1,), a.dtype), fnp.ones((1,), a.dtype), tail])
+        v = fnp.concatenate([fnp.zeros((i + 1,), x.dtype), fnp.ones((1,), x.dtype), tail])
         vh = fnp.conj(v)
-        a = a - tau * (a @ v)[:, None] * vh[None, :]  # a H
-        a = a - fnp.conj(tau) * v[:, None] * (vh @ a)[None, :]  # H^H a H
+        x = x - tau * (x @ v)[:, None] * vh[None, :]  # a H
+        x = x - fnp.conj(tau) * v[:, None] * (vh @ x)[None, :]  # H^H a H
         below = rows > i + 1
-        a = fnp.concatenate([a[:, :i], fnp.where(below, 0.0, fnp.where(
-            rows == i + 1, fnp.astype(beta, a.dtype), a[:, i]))[:, None], a[:, i + 1:]], axis=1)
+        x = fnp.concatenate([x[:, :i], fnp.where(below, 0.0, fnp.where(
+            rows == i + 1, fnp.astype(beta, x.dtype), x[:, i]))[:, None], x[:, i + 1:]], axis=1)
         if calc_q:
             q = q - tau * (q @ v)[:, None] * vh[None, :]
-    h = fnp.triu(a, -1)
+    h = fnp.triu(x, -1)
     if is_concrete(h) and np.any(concrete_values(fnp.stack(jumps), "hessenberg", "")):
         message = ("hessenberg: a column is already reduced (zero below the subdiagonal), "
                    "where the Householder reduction jumps under a perturbation (its "
                    "reflector flips a sign), so the Hessenberg form has no derivative there")
         h = no_derivative(h, message)
         q = None if q is None else no_derivative(q, message)
-    return (h, q) if calc_q else h
+    return (h, cast(Array, q)) if calc_q else h
 
 
 # --- cdf2rdf -----------------------------------------------------------------------------------
@@ -304,8 +305,8 @@ def cdf2rdf(w: ArrayLike, v: ArrayLike) -> tuple[Array, Array]:
                          "pairs")
     if w.ndim > 1:
         outs = [_cdf2rdf(w[i], v[i], pairs[i]) for i in np.ndindex(*w.shape[:-1])]
-        return tuple(fnp.reshape(fnp.stack(parts), w.shape[:-1] + (n, n))
-                     for parts in zip(*outs))
+        wr, vr = (fnp.reshape(fnp.stack(parts), w.shape[:-1] + (n, n)) for parts in zip(*outs))
+        return wr, vr
     return _cdf2rdf(w, v, pairs)
 
 

@@ -10,7 +10,7 @@
   complement columns are LAPACK's choice).  On plain arrays they return SciPy's own
   result; traced inputs raise, naming the differentiable route.
 """
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal, Optional
 
 import numpy as np
 

@@ -20,13 +20,14 @@ import numpy as np
 from .. import numpy as fnp
 from ..custom import custom_jvp
 from ..numpy._convert import asarray, concrete_values
+from ..typing import Array, ArrayLike
 
 __all__ = ["over_batch", "as_float", "maybe_real", "no_derivative", "is_plain"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def as_float(a):
+def as_float(a: ArrayLike) -> Array:
     """``a`` as an array, integers and booleans as float64 (SciPy's LAPACK inputs)."""
     a = asarray(a)
     return fnp.astype(a, np.float64) if a.dtype.kind in "biu" else a

@@ -19,8 +19,9 @@
   (Daleckii-Krein: ``V (G * (V^-1 dA V)) V^-1`` with ``G[i, j]`` the divided difference of
   ``f`` at ``w[i], w[j]``, ``f'`` where they tie; eig's own derivative would drop that
   part at repeated eigenvalues).  ``funm``'s ``func`` is differentiated by funcgrad for
-  ``f'``, and must not use traced values it captured.  Neither JAX nor PyTorch has ``logm``; SciPy's Schur-based
-  values are matched to rounding where the eigenvectors are well conditioned, and
+  ``f'``, and must not use traced values it captured.  Neither JAX nor PyTorch has
+  ``logm``; SciPy's Schur-based values are matched to rounding where the eigenvectors are
+  well conditioned, and
   (nearly) defective matrices, where this route loses accuracy, raise.  As SciPy, a
   real matrix gives a real result where its imaginary part is negligible, which needs the
   values: under ``vmap``/``jit`` real matrices raise (pass ``a.astype(complex)``).

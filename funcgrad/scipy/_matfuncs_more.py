@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..api import jvp
-from ..numpy._convert import asarray, concrete_values, is_concrete
+from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
 from ._linalg_tools import as_float, is_plain, over_batch
 from ._matfuncs import _through_eig, expm

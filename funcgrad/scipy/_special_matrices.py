@@ -29,7 +29,7 @@ __all__ = ["toeplitz", "circulant", "hankel", "hadamard", "leslie", "companion",
            "issymmetric", "ishermitian"]
 
 
-def _atleast_1d(x):
+def _atleast_1d(x: ArrayLike) -> Array:
     x = asarray(x)
     return fnp.reshape(x, (1,)) if x.ndim == 0 else x
 
