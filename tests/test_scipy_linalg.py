@@ -541,3 +541,13 @@ def test_logm_and_funm_derivatives_at_repeated_eigenvalues_are_frechet_derivativ
               1e-9)
     g = RNG.standard_normal((3, 3))
     close(fg.vjp(fsl.logm, 2 * np.eye(3))[1](g)[0], g / 2, 1e-12)
+
+
+def test_funm_of_a_func_that_captured_a_traced_value():
+    # a plain matrix: the captured value's derivative flows through func (SciPy's funm, which
+    # cannot carry it, is not called: it crashed on the traced values)
+    g = fg.grad(lambda x: fnp.sum(fnp.real(fsl.funm(ROT, lambda w: w * x))))(2.0)
+    close(g, np.sum(ROT), 1e-12)
+    # a traced matrix too: the derivative rule needs func of the eigenvalues alone
+    with pytest.raises(Exception, match="funm: func uses a traced value it captured"):
+        fg.grad(lambda x: fnp.sum(fnp.real(fsl.funm(ROT * x, lambda w: w * x))))(2.0)

@@ -36,6 +36,7 @@ import numpy as np
 from .. import lax, numpy as fnp
 from ..api import jvp
 from ..custom import custom_jvp
+from ..custom._guard import CapturedTracerError
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives import eig as _eig, linalg as _la
 from ..typing import Array, ArrayLike
@@ -362,6 +363,13 @@ def logm(A: ArrayLike, disp: bool = True) -> Union[Array, tuple[Array, float]]:
     return out, float(err)
 
 
+def _plain_function(func):
+    """Whether ``func`` gives plain values for plain eigenvalues (no traced value it
+    captured: then SciPy's funm, which cannot carry a derivative, may compute it)."""
+    with np.errstate(all="ignore"):
+        return isinstance(func(np.ones(1, complex)), (np.ndarray, np.generic, complex, float))
+
+
 @over_batch(("A", 2))
 def funm(A: ArrayLike, func: Callable[[Array], ArrayLike], disp: bool = True) -> Union[Array, tuple[Array, float]]:
     """The matrix function of the scalar function ``func`` (``scipy.linalg.funm``): ``func``
@@ -379,10 +387,18 @@ def funm(A: ArrayLike, func: Callable[[Array], ArrayLike], disp: bool = True) ->
     if not callable(func):
         raise TypeError(f"funm: func must be a function of an array of eigenvalues, got "
                         f"{type(func).__name__}")
-    if type(asarray(A)) is np.ndarray:  # no derivative to carry: SciPy's own values
+    if type(asarray(A)) is np.ndarray and _plain_function(func):  # SciPy's own values
         import scipy.linalg
         return scipy.linalg.funm(A, func, disp)
-    out, cond = _through_eig("funm", A, func)
+    try:
+        out, cond = _through_eig("funm", A, func)
+    except CapturedTracerError as e:
+        raise CapturedTracerError(
+            "funm: func uses a traced value it captured from the enclosing function; funm's "
+            "derivative rule differentiates func as a function of the eigenvalues alone. "
+            "Keep the traced value outside func (funm(A, f) * x rather than funm(A, lambda "
+            "w: f(w) * x)), or differentiate V func(w) V^-1 from fnp.linalg.eig yourself "
+            "(exact where the eigenvalues are distinct)") from e
     if disp:
         return out
     return out, cond * float(np.finfo(np.result_type(out.dtype, np.float16)).eps)
