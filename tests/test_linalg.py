@@ -368,3 +368,22 @@ def test_norm_takes_matrix_axes_in_the_order_given_and_numpy_dtypes_and_shapes()
     assert fnp.linalg.norm(np.array([1j, 0.0, 2.0]), 0).dtype == np.float64
     assert fnp.linalg.norm(np.ones((2, 3, 4)), keepdims=True).shape == (1, 1, 1)
     assert fnp.linalg.norm(np.zeros(0), np.inf) == 0.0
+
+
+def test_cholesky_upper_of_a_complex_hermitian_matrix_is_l_conjugate_transposed():
+    # (audit: upper=True gave L^T, not L^H, so U^H U was not the matrix; scipy.linalg's
+    # cholesky, upper by default, inherited it)
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))
+    a = x @ x.conj().T + np.eye(3)
+    want = np.linalg.cholesky(a, upper=True)
+    np.testing.assert_allclose(fnp.linalg.cholesky(a, upper=True), want, rtol=1e-13)
+    np.testing.assert_allclose(fg.vjp(lambda a: fnp.linalg.cholesky(a, upper=True), a)[0], want,
+                               rtol=1e-13)
+    import funcgrad.scipy.linalg as fsl
+    np.testing.assert_allclose(fsl.cholesky(a), want, rtol=1e-13)
+
+    def upper_factor(re, im):  # (of Hermitian matrices only: the rule's own domain)
+        return fnp.abs(fnp.linalg.cholesky((re + re.T) / 2 + 0.5j * (im - im.T), upper=True))
+
+    check_jvp_fd(upper_factor, [a.real, a.imag], rng)

@@ -26,7 +26,7 @@ from ._linalg_products import (cross, diagonal, matmul, matrix_power,  # noqa: F
 from .constructors import astype
 from .reductions import max as _max, min as _min, sum as _sum
 from .manipulation import expand_dims, moveaxis, ravel, reshape, squeeze
-from .ufuncs import abs as _abs, abs_square, not_equal, sqrt
+from .ufuncs import abs as _abs, abs_square, conj, not_equal, sqrt
 from ..typing import Array, ArrayLike, Axis, PyTree
 
 __all__ = (["inv", "solve", "det", "slogdet", "cholesky", "norm", "matrix_norm",
@@ -88,8 +88,8 @@ def slogdet(a: ArrayLike) -> SlogdetResult:
 
 
 def cholesky(a: ArrayLike, upper: bool = False) -> Array:
-    """Lower Cholesky factor of a symmetric positive-definite matrix (``upper=True``: its
-    transpose).
+    """Lower Cholesky factor ``L`` of a Hermitian (real: symmetric) positive-definite
+    matrix, ``a == L @ L^H`` (``upper=True``: ``U = L^H``, ``a == U^H @ U``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.linalg.cholesky(np.array([[4.0, 2.0], [2.0, 2.0]]))
@@ -97,7 +97,7 @@ def cholesky(a: ArrayLike, upper: bool = False) -> Array:
            [1., 1.]])
     """
     low = _la.cholesky(_float(asarray(a)))
-    return _la.swap(low) if upper else low
+    return conj(_la.swap(low)) if upper else low  # (L^H: the conjugate too, if complex)
 
 
 def norm(x: ArrayLike, ord: Any = None, axis: Axis = None, keepdims: bool = False) -> Array:  # noqa: A002 - NumPy's name

@@ -10,6 +10,9 @@ composed of differentiable funcgrad operations (no new primitives).
   order: the first largest ``|a[i, k]|``, ``|re| + |im|`` if complex, is the pivot) one
   column at a time; the pivot row is picked with ``argmax`` and moved with a gather, so it
   works on traced values too.
+
+Stacks of matrices (leading dimensions) are taken as SciPy 1.17 takes them: broadcast,
+one factorization or solve per matrix (:func:`._linalg_tools.over_batch`).
 """
 from typing import Optional, Sequence, Union
 
@@ -19,6 +22,7 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..primitives import linalg as _la
 from ..typing import Array, ArrayLike
+from ._linalg_tools import over_batch
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu"]
 
@@ -33,7 +37,7 @@ def _float(a):
 def _square(name, a):
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"{name}: expected a square matrix, got shape {a.shape}; pass an "
-                         f"(n, n) array")
+                         f"(n, n) array (or a stack of them, (..., n, n))")
 
 
 def _check_rhs(name, a, b):
@@ -64,6 +68,7 @@ def _apply_trans(a, trans):
     return fnp.conj(a) if trans == 2 else a
 
 
+@over_batch(("a", 2), ("b", "1|2"))
 def solve_triangular(a: ArrayLike, b: ArrayLike, trans: Union[int, str] = 0, lower: bool = False,
                      unit_diagonal: bool = False, overwrite_b: bool = False,
                      check_finite: bool = True) -> Array:
@@ -126,6 +131,11 @@ def cho_solve(c_and_lower: tuple[ArrayLike, bool], b: ArrayLike, overwrite_b: bo
     except (TypeError, ValueError):
         raise TypeError("cho_solve: the first argument must be the pair (c, lower) that "
                         "cho_factor returns") from None
+    return _cho_solve(c, b, lower)
+
+
+@over_batch(("c", 2), ("b", "1|2"))
+def _cho_solve(c, b, lower):
     c, b = _float(c), _float(b)
     _square("cho_solve", c)
     _check_rhs("cho_solve", c, b)
@@ -167,6 +177,7 @@ def _eliminate(a):
     return a, fnp.astype(piv, np.int32), perm
 
 
+@over_batch(("a", 2))
 def lu_factor(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True
               ) -> tuple[Array, Array]:
     """``(lu, piv)``: the pivoted LU factorization of a square ``a`` as LAPACK's ``getrf``
@@ -182,9 +193,6 @@ def lu_factor(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True
     """
     a = _float(a)
     _square("lu_factor", a)
-    if a.ndim != 2:
-        raise ValueError(f"lu_factor: expected one (n, n) matrix, got shape {a.shape}; use "
-                         f"fg.vmap(lu_factor) for a stack")
     lu_, piv, _ = _eliminate(a)
     return lu_, piv
 
@@ -208,6 +216,11 @@ def lu_solve(lu_and_piv: tuple[ArrayLike, ArrayLike], b: ArrayLike, trans: int =
     except (TypeError, ValueError):
         raise TypeError("lu_solve: the first argument must be the pair (lu, piv) that "
                         "lu_factor returns") from None
+    return _lu_solve(lu_, piv, b, trans)
+
+
+@over_batch(("lu_", 2), ("piv", 1), ("b", "1|2"))
+def _lu_solve(lu_, piv, b, trans):
     lu_, b = _float(lu_), _float(b)
     _square("lu_solve", lu_)
     _check_rhs("lu_solve", lu_, b)
@@ -228,6 +241,7 @@ def lu_solve(lu_and_piv: tuple[ArrayLike, ArrayLike], b: ArrayLike, trans: int =
     return fnp.take(z, inverse, axis=0)
 
 
+@over_batch(("a", 2))
 def lu(a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False,
        check_finite: bool = True, p_indices: bool = False
        ) -> Union[tuple[Array, Array], tuple[Array, Array, Array]]:
@@ -247,8 +261,8 @@ def lu(a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False,
     """
     a = _float(a)
     if a.ndim != 2:
-        raise ValueError(f"lu: expected one (m, n) matrix, got shape {a.shape}; use "
-                         f"fg.vmap(lu) for a stack")
+        raise ValueError(f"lu: expected an (m, n) matrix or a stack of them, got shape "
+                         f"{a.shape}")
     m, n = a.shape
     k = min(m, n)
     lu_, _, perm = _eliminate(a)

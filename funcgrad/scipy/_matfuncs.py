@@ -15,14 +15,18 @@
 * ``solve_sylvester``: ``A X + X B = Q`` as one linear system with the Kronecker matrix
   ``A ⊗ I + I ⊗ B^T`` (size ``n m``: meant for small matrices).
 * ``logm``, ``funm``: ``V f(D) V^-1`` through ``eig`` (complex eigenvalues included),
-  whose derivative is then the Fréchet derivative (Daleckii-Krein: ``V (G * (V^-1 dA V))
-  V^-1`` with ``G[i, j]`` the divided difference of ``f`` at ``w[i], w[j]``) for a
-  diagonalizable matrix.  Neither JAX nor PyTorch has ``logm``; SciPy's Schur-based
-  values are matched to rounding where the eigenvectors are well conditioned, and
+  with a JVP rule of its own, the Fréchet derivative of a diagonalizable matrix
+  (Daleckii-Krein: ``V (G * (V^-1 dA V)) V^-1`` with ``G[i, j]`` the divided difference of
+  ``f`` at ``w[i], w[j]``, ``f'`` where they tie; eig's own derivative would drop that
+  part at repeated eigenvalues).  ``funm``'s ``func`` is differentiated by funcgrad for
+  ``f'``, and must not use traced values it captured.  Neither JAX nor PyTorch has
+  ``logm``; SciPy's Schur-based values are matched to rounding where the eigenvectors are
+  well conditioned, and
   (nearly) defective matrices, where this route loses accuracy, raise.  As SciPy, a
   real matrix gives a real result where its imaginary part is negligible, which needs the
   values: under ``vmap``/``jit`` real matrices raise (pass ``a.astype(complex)``).
 """
+import functools
 import math
 
 from typing import Callable, Optional, Sequence, Union
@@ -30,10 +34,13 @@ from typing import Callable, Optional, Sequence, Union
 import numpy as np
 
 from .. import lax, numpy as fnp
+from ..api import jvp
 from ..custom import custom_jvp
+from ..custom._guard import CapturedTracerError
 from ..numpy._convert import asarray, concrete_values, is_concrete
-from ..primitives import linalg as _la
+from ..primitives import eig as _eig, linalg as _la
 from ..typing import Array, ArrayLike
+from ._linalg_tools import over_batch
 
 __all__ = ["expm", "sqrtm", "solve_sylvester", "logm", "funm"]
 
@@ -136,6 +143,7 @@ def _same(r):
 
 # --- Sylvester equations and the square root -----------------------------------------------
 
+@over_batch(("a", 2), ("b", 2), ("q", 2))
 def solve_sylvester(a: ArrayLike, b: ArrayLike, q: ArrayLike) -> Array:
     """``X`` with ``a @ X + X @ b == q`` (``scipy.linalg.solve_sylvester``), differentiable
     in all three; one ``(n m)``-square linear system (the Kronecker form), so for small
@@ -205,34 +213,36 @@ _sqrtm_eig.defjvp(_sqrtm_jvp(_sqrtm_eig))
 _sqrtm_db.defjvp(_sqrtm_jvp(_sqrtm_db))
 
 
+@over_batch(("A", 2))
 def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
-    """The principal square root ``X`` of a real square matrix (``X @ X == A``;
-    ``scipy.linalg.sqrtm``) whose eigenvalues are not on the closed negative real axis
-    (diagonalizable if singular); its derivative solves ``X dX + dX X = dA``.  Complex inputs, and
-    matrices whose root is complex, raise (use ``scipy.linalg.sqrtm`` on values).
-    ``disp``/``blocksize`` are accepted and ignored.
+    """The principal square root ``X`` of a square matrix (``X @ X == A``;
+    ``scipy.linalg.sqrtm``), real for a real matrix whose eigenvalues are off the closed
+    negative real axis (diagonalizable if singular): its derivative solves ``X dX + dX X =
+    dA``.  As SciPy 1.17's, a real matrix with a negative eigenvalue, and a complex matrix,
+    get the complex principal root, through ``eig`` (diagonalizable matrices; the
+    derivative is the Daleckii-Krein one of :func:`funm`).  ``disp``/``blocksize`` are
+    accepted and ignored.
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> fsl.sqrtm(np.array([[4.0, 0.0], [0.0, 9.0]]))
     array([[2., 0.],
            [0., 3.]])
+    >>> fsl.sqrtm(-np.eye(2))
+    array([[0.+1.j, 0.+0.j],
+           [0.+0.j, 0.+1.j]])
     """
     a = _float(A)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"sqrtm: expected a square matrix, got shape {a.shape}")
     if a.dtype.kind == "c":
-        raise NotImplementedError("sqrtm: complex matrices are not supported; differentiate "
-                                  "the real and imaginary parts separately, or use "
-                                  "scipy.linalg.sqrtm on values")
+        return _through_eig("sqrtm", a, fnp.sqrt)[0]
     if not is_concrete(a):  # (under vmap/jit: the iteration, with its fixed step count)
         return _sqrtm_db(a)
     values = concrete_values(a, "sqrtm", "")
     w, v = np.linalg.eig(values)
     big = max(1.0, float(np.max(np.abs(w)))) if w.size else 1.0
-    if np.any((np.abs(w.imag) <= 1e-14 * big) & (w.real < 0)):
-        raise ValueError("sqrtm: the matrix has a negative real eigenvalue, so its "
-                         "principal square root is complex; funcgrad's sqrtm handles "
-                         "real roots only")
+    if np.any((np.abs(w.imag) <= 1e-14 * big) & (w.real < 0)):  # a complex root
+        return _through_eig("sqrtm", a, fnp.sqrt)[0]
     if not w.size or np.linalg.cond(v) <= _WELL_CONDITIONED:
         return _sqrtm_eig(a)
     if np.any(np.abs(w) <= 1e-14 * big):
@@ -247,8 +257,44 @@ def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
 _DEFECTIVE = 1e8  # eigenvectors more ill-conditioned than this: V f(D) V^-1 is not trusted
 
 
-def _through_eig(name, a, fn, check=None):
-    """``(V fn(w) V^-1, cond(V))`` for one square matrix, SciPy's result type."""
+_TIE = 1e-8  # eigenvalues closer than this (relative): f' instead of the divided difference
+
+
+@functools.partial(custom_jvp, nondiff_argnums=(0,))
+def _eig_function(fn, a, *params):
+    """``V fn(w, *params) V^-1`` from a square matrix's eigendecomposition (complex)."""
+    w, v = _eig.eig(a, complex_out=True)
+    return (v * fn(w, *params)[None, :]) @ _la.inv(v)
+
+
+@_eig_function.defjvp
+def _eig_function_jvp(fn, primals, tangents):
+    # The Frechet derivative (Daleckii-Krein): V (G * (V^-1 dA V)) V^-1 with G[i, j] the
+    # divided difference (f(w_i) - f(w_j)) / (w_i - w_j), f'(w_i) where they (nearly) tie.
+    # Through eig's own derivative the ties would lose the f' part: eig's rule leaves out
+    # the rotation inside a repeated eigenvalue's eigenspace, which f(A) does not.
+    (a, *params), (da, *dparams) = primals, tangents
+    w, v = _eig.eig(a, complex_out=True)
+    v_inv = _la.inv(v)
+    fw = fn(w, *params)
+    _, slope = jvp(lambda x: fn(x, *params), (w,), (fnp.ones_like(w),))
+    gap = w[:, None] - w[None, :]
+    scale = fnp.maximum(fnp.max(fnp.abs(fnp.stop_gradient(w))), 1.0)
+    tie = fnp.abs(fnp.stop_gradient(gap)) <= _TIE * scale
+    divided = fnp.where(tie, 0.5 * (slope[:, None] + slope[None, :]),
+                        (fw[:, None] - fw[None, :]) / fnp.where(tie, 1.0, gap))
+    moved = v_inv @ fnp.astype(da, v.dtype) @ v
+    tangent = v @ (divided * moved) @ v_inv
+    if params:  # (a parameter of fn moves each f(w_i) alone)
+        _, along = jvp(lambda *ps: fn(w, *ps), tuple(params), tuple(dparams))
+        tangent = tangent + (v * along[None, :]) @ v_inv
+    return (v * fw[None, :]) @ v_inv, tangent
+
+
+def _through_eig(name, a, fn, check=None, maybe_real=True, params=()):
+    """``(V fn(w, *params) V^-1, cond(V))`` for one square matrix, SciPy's result type
+    (with ``maybe_real=False``: complex, the caller decides); derivatives by
+    :func:`_eig_function`'s rule."""
     a = _float(a)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"{name}: expected a square matrix, got shape {a.shape}")
@@ -258,22 +304,24 @@ def _through_eig(name, a, fn, check=None):
             f"{name}: under vmap/jit a real matrix's result type (real or complex, as "
             f"SciPy decides from the values) is not known; pass a.astype(complex) for a "
             f"complex result, or call {name} outside vmap/jit")
-    ca = fnp.astype(a, np.result_type(a.dtype, np.complex64))
-    w, v = fnp.linalg.eig(ca)
     cond = 1.0
     if is_concrete(a) and a.shape[0]:
-        values = concrete_values(w, name, "")
+        # a real matrix's own eigenvalues (LAPACK's real routine): a real one is exactly
+        # real, with +0 imaginary part, on the principal branch's side of the negative axis
+        # as SciPy's real Schur form puts it; the complex routine leaves a rounding-sized
+        # imaginary part of either sign there, and log / sqrt / w**t jump across the cut
+        w, v = np.linalg.eig(concrete_values(a, name, ""))
         if check is not None:
-            check(values)
-        cond = float(np.linalg.cond(concrete_values(v, name, "")))
+            check(w.astype(np.result_type(w.dtype, np.complex64)))
+        cond = float(np.linalg.cond(v))
         if not cond <= _DEFECTIVE:
             raise ValueError(
                 f"{name}: the matrix is defective or nearly so (its eigenvectors have "
                 f"condition number {cond:.3g}), where funcgrad's route through the "
                 f"eigendecomposition loses accuracy; use scipy.linalg.{name} on values "
                 f"(no derivative), or perturb the matrix slightly")
-    out = (v * fn(w)[None, :]) @ _la.inv(v)
-    if real:  # SciPy's _maybe_real: drop a negligible imaginary part
+    out = _eig_function(fn, a, *params)
+    if real and maybe_real:  # SciPy's _maybe_real: drop a negligible imaginary part
         eps = np.finfo(a.dtype).eps
         tol = eps * 1e6 if a.dtype == np.float64 else eps * 1e3
         if np.allclose(np.imag(concrete_values(out, name, "")), 0.0, atol=tol):
@@ -287,6 +335,7 @@ def _nonsingular(values):
                          "logarithm")
 
 
+@over_batch(("A", 2))
 def logm(A: ArrayLike, disp: bool = True) -> Union[Array, tuple[Array, float]]:
     """The principal matrix logarithm (``scipy.linalg.logm``): ``expm(logm(A)) == A``,
     real for a real ``A`` where SciPy's is (no eigenvalue on the negative real axis),
@@ -314,6 +363,14 @@ def logm(A: ArrayLike, disp: bool = True) -> Union[Array, tuple[Array, float]]:
     return out, float(err)
 
 
+def _plain_function(func):
+    """Whether ``func`` gives plain values for plain eigenvalues (no traced value it
+    captured: then SciPy's funm, which cannot carry a derivative, may compute it)."""
+    with np.errstate(all="ignore"):
+        return isinstance(func(np.ones(1, complex)), (np.ndarray, np.generic, complex, float))
+
+
+@over_batch(("A", 2))
 def funm(A: ArrayLike, func: Callable[[Array], ArrayLike], disp: bool = True) -> Union[Array, tuple[Array, float]]:
     """The matrix function of the scalar function ``func`` (``scipy.linalg.funm``): ``func``
     takes an array of eigenvalues and is applied to each (it must be differentiable by
@@ -330,10 +387,18 @@ def funm(A: ArrayLike, func: Callable[[Array], ArrayLike], disp: bool = True) ->
     if not callable(func):
         raise TypeError(f"funm: func must be a function of an array of eigenvalues, got "
                         f"{type(func).__name__}")
-    if type(asarray(A)) is np.ndarray:  # no derivative to carry: SciPy's own values
+    if type(asarray(A)) is np.ndarray and _plain_function(func):  # SciPy's own values
         import scipy.linalg
         return scipy.linalg.funm(A, func, disp)
-    out, cond = _through_eig("funm", A, func)
+    try:
+        out, cond = _through_eig("funm", A, func)
+    except CapturedTracerError as e:
+        raise CapturedTracerError(
+            "funm: func uses a traced value it captured from the enclosing function; funm's "
+            "derivative rule differentiates func as a function of the eigenvalues alone. "
+            "Keep the traced value outside func (funm(A, f) * x rather than funm(A, lambda "
+            "w: f(w) * x)), or differentiate V func(w) V^-1 from fnp.linalg.eig yourself "
+            "(exact where the eigenvalues are distinct)") from e
     if disp:
         return out
     return out, cond * float(np.finfo(np.result_type(out.dtype, np.float16)).eps)

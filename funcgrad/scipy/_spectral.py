@@ -1,4 +1,4 @@
-"""``scipy.linalg``'s ``eig`` (and ``eigvals``), ``schur`` and ``pinvh``, composed of funcgrad's
+"""``scipy.linalg``'s ``eig``, ``schur`` and ``pinvh``, composed of funcgrad's
 differentiable operations (no new primitives).
 
 * ``eig``: on plain arrays SciPy's own result.  On traced values the eigenvalues and right
@@ -24,8 +24,9 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
+from ._linalg_tools import over_batch
 
-__all__ = ["eig", "eigvals", "schur", "pinvh"]
+__all__ = ["eig", "schur", "pinvh"]
 
 
 def _float(a):
@@ -63,6 +64,7 @@ def _order(ours, theirs):
     return np.array(perm, np.intp)
 
 
+@over_batch(("a", 2), ("b", 2))
 def eig(a: ArrayLike, b: Optional[ArrayLike] = None, left: bool = False, right: bool = True,
         overwrite_a: bool = False, overwrite_b: bool = False, check_finite: bool = True,
         homogeneous_eigvals: bool = False) -> Union[Array, tuple[Array, ...]]:
@@ -133,21 +135,6 @@ def eig(a: ArrayLike, b: Optional[ArrayLike] = None, left: bool = False, right: 
     if not (left or right):
         return w
     return (w,) + ((vl,) if vl is not None else ()) + ((vr,) if right else ())
-
-
-def eigvals(a: ArrayLike, b: Optional[ArrayLike] = None, overwrite_a: bool = False,
-            check_finite: bool = True, homogeneous_eigvals: bool = False) -> Array:
-    """The eigenvalues of ``a`` (of the pencil ``(a, b)`` with ``b``), complex, as
-    ``scipy.linalg.eigvals``: :func:`eig` without the vectors, with its derivatives.
-
-    >>> import numpy as np, funcgrad as fg, funcgrad.scipy.linalg as fsl
-    >>> fsl.eigvals(np.array([[2.0, 0.0], [0.0, 3.0]]))
-    array([2.+0.j, 3.+0.j])
-    >>> float(fg.grad(lambda t: np.real(np.sum(fsl.eigvals(t * np.diag([1.0, 2.0])) ** 2)))(3.0))
-    30.0
-    """
-    w = eig(a, b, left=False, right=False, homogeneous_eigvals=homogeneous_eigvals)
-    return w[0] if isinstance(w, tuple) else w  # (no vectors asked: the values alone)
 
 
 def schur(a: ArrayLike, output: str = "real", lwork: Optional[int] = None,

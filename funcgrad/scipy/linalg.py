@@ -6,12 +6,23 @@ NumPy's (``cholesky(a, lower=False)`` is *upper* by default, ``eigh(a, b=None, *
 lower=True, eigvals_only=False)``, ``qr(a, mode='full')``, ``svd``, ``pinv(a, *, atol,
 rtol)``, ``solve(a, b, assume_a=...)``), ``block_diag``; triangular, LU and Cholesky
 solves live in :mod:`._decomp`, ``expm``/``sqrtm``/``solve_sylvester``/``logm``/``funm``
-in :mod:`._matfuncs`, the matrix trigonometric functions, ``expm_frechet`` and the
-Lyapunov solvers in :mod:`._matfuncs_more`, ``eig``/``eigvals``/``schur``/``pinvh`` in
-:mod:`._spectral`, ``toeplitz``/``hankel``/``circulant``/``khatri_rao`` in
-:mod:`._special_matrices`.  SciPy's
+in :mod:`._matfuncs`, ``eig``/``schur``/``pinvh`` in :mod:`._spectral`.  SciPy's
 ``overwrite_*`` and ``check_finite`` arguments are accepted and ignored (funcgrad never
-overwrites inputs).
+overwrites inputs).  Stacks of matrices (leading dimensions) are accepted wherever
+SciPy 1.17 accepts them, broadcast as SciPy does (:mod:`._linalg_tools`).
+
+The rest of SciPy 1.17's ``scipy.linalg``: the trigonometric and hyperbolic matrix
+functions, ``signm``, ``fractional_matrix_power``, ``expm_frechet``, ``expm_cond`` in
+:mod:`._matfuncs_more`; ``eigvals``, ``polar``, ``rq``, ``hessenberg``... in
+:mod:`._decomp_more`; ``orth``, ``null_space``, ``lstsq``, ``subspace_angles`` in
+:mod:`._subspaces`; the Lyapunov and Riccati equations in :mod:`._solvers`; ``ldl`` and
+``matrix_balance`` in :mod:`._pivoted`; banded, tridiagonal, Toeplitz and circulant
+systems in :mod:`._banded`; the special matrices in :mod:`._special_matrices`; and in
+:mod:`._decomp_rest` ``qr_multiply``, ``clarkson_woodruff_transform`` and the
+decompositions funcgrad gives SciPy's values of but no derivative (``qz``, ``ordqz``,
+``cossin``, ``rsf2csf``, ``qr_update``/``qr_insert``/``qr_delete``).  Not provided:
+``get_blas_funcs``, ``get_lapack_funcs``, ``find_best_blas_type`` (LAPACK's own
+routines) and the ``blas``/``lapack`` modules.
 """
 from typing import Literal, Optional, Sequence, Union, overload
 
@@ -23,19 +34,50 @@ from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike, Axis
 from ._decomp import cho_factor, cho_solve, lu, lu_factor, lu_solve, solve_triangular
 from ._matfuncs import expm, funm, logm, solve_sylvester, sqrtm
-from ._matfuncs_more import (coshm, cosm, expm_frechet, sinhm, sinm, solve_continuous_lyapunov,
-                             solve_discrete_lyapunov, solve_lyapunov, tanhm, tanm)
-from ._special_matrices import circulant, hankel, khatri_rao, toeplitz
-from ._spectral import eig, eigvals, pinvh, schur
+from ._spectral import eig, pinvh, schur
+from ._banded import (cho_solve_banded, cholesky_banded, eig_banded, eigh_tridiagonal,
+                      eigvals_banded, eigvalsh_tridiagonal, matmul_toeplitz, solve_banded,
+                      solve_circulant, solve_toeplitz, solveh_banded)
+from ._decomp_more import cdf2rdf, eigvals, hessenberg, orthogonal_procrustes, polar, rq
+from ._decomp_rest import (clarkson_woodruff_transform, cossin, ordqz, qr_delete, qr_insert,
+                           qr_multiply, qr_update, qz, rsf2csf)
+from ._linalg_tools import over_batch
+from ._matfuncs_more import (coshm, cosm, expm_cond, expm_frechet, fractional_matrix_power,
+                             signm, sinhm, sinm, tanhm, tanm)
+from ._pivoted import ldl, matrix_balance
+from ._solvers import (solve_continuous_are, solve_continuous_lyapunov, solve_discrete_are,
+                       solve_discrete_lyapunov, solve_lyapunov)
+from ._special_matrices import (bandwidth, circulant, companion, convolution_matrix, dft,
+                                diagsvd, fiedler, fiedler_companion, hadamard, hankel, helmert,
+                                hilbert, invhilbert, invpascal, ishermitian, issymmetric,
+                                khatri_rao, leslie, pascal, toeplitz)
+from ._subspaces import lstsq, null_space, orth, subspace_angles
 from numpy.linalg import LinAlgError  # noqa: F401 - NumPy's, as SciPy's
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu",
            "expm", "sqrtm", "solve_sylvester", "block_diag", "solve", "inv", "det",
            "cholesky", "eigh", "eigvalsh", "svd", "svdvals", "qr", "pinv", "norm",
-           "eig", "schur", "pinvh", "logm", "funm", "LinAlgError", "eigvals", "lstsq", "cosm",
-           "sinm", "tanm", "coshm", "sinhm", "tanhm", "expm_frechet", "solve_continuous_lyapunov",
-           "solve_lyapunov", "solve_discrete_lyapunov", "toeplitz", "hankel", "circulant",
-           "khatri_rao"]
+           "eig", "schur", "pinvh", "logm", "funm", "LinAlgError"]
+__all__ += ["toeplitz", "circulant", "hankel", "hadamard", "leslie", "companion", "helmert",
+            "hilbert", "invhilbert", "pascal", "invpascal", "dft", "fiedler",
+            "fiedler_companion", "convolution_matrix", "khatri_rao", "diagsvd"]
+__all__ += ["cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm", "signm",
+            "fractional_matrix_power", "expm_frechet", "expm_cond"]
+__all__ += ["eigvals", "polar", "orthogonal_procrustes", "rq", "hessenberg", "cdf2rdf"]
+__all__ += ["orth", "null_space", "lstsq", "subspace_angles"]
+__all__ += ["solve_continuous_lyapunov", "solve_lyapunov", "solve_discrete_lyapunov",
+            "solve_continuous_are", "solve_discrete_are"]
+__all__ += ["ldl", "matrix_balance", "bandwidth", "issymmetric", "ishermitian"]
+__all__ += ["solve_banded", "solveh_banded", "cholesky_banded", "cho_solve_banded",
+            "eig_banded", "eigvals_banded", "eigh_tridiagonal", "eigvalsh_tridiagonal",
+            "solve_toeplitz", "matmul_toeplitz", "solve_circulant"]
+__all__ += ["qr_multiply", "clarkson_woodruff_transform", "qz", "ordqz", "cossin", "rsf2csf",
+            "qr_update", "qr_insert", "qr_delete", "LinAlgWarning"]
+
+
+class LinAlgWarning(RuntimeWarning):
+    """The warning of an ill-conditioned linear algebra problem, as
+    ``scipy.linalg.LinAlgWarning`` (funcgrad's own class: importing funcgrad loads no SciPy)."""
 
 
 def _float(a):
@@ -45,7 +87,9 @@ def _float(a):
 
 def block_diag(*arrs: ArrayLike) -> Array:
     """The block-diagonal matrix of the given blocks (``scipy.linalg.block_diag``): 0-d
-    and 1-d inputs are 1 x 1 and 1 x n blocks; differentiable in every block.
+    and 1-d inputs are 1 x 1 and 1 x n blocks, and dimensions before the last two are
+    batch dimensions, broadcast against each other (SciPy 1.17); differentiable in
+    every block.
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> fsl.block_diag(np.array([[1.0, 2.0]]), 3.0)
@@ -55,21 +99,20 @@ def block_diag(*arrs: ArrayLike) -> Array:
     if not arrs:
         return fnp.zeros((1, 0))
     blocks = []
-    for i, x in enumerate(arrs):
+    for x in arrs:
         x = asarray(x)
-        if x.ndim > 2:
-            raise ValueError(f"block_diag: arguments must have 2 or fewer dimensions; "
-                             f"argument {i} has shape {x.shape}")
-        blocks.append(fnp.reshape(x, (1, -1) if x.ndim == 1 else (1, 1)) if x.ndim < 2 else x)
+        blocks.append(fnp.reshape(x, (1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x)
+    batch = np.broadcast_shapes(*[b.shape[:-2] for b in blocks])
     dtype = np.result_type(*[b.dtype for b in blocks])
-    cols = sum(b.shape[1] for b in blocks)
+    cols = sum(b.shape[-1] for b in blocks)
     rows, left = [], 0
     for b in blocks:
-        r, c = b.shape
-        rows.append(fnp.concatenate([fnp.zeros((r, left), dtype), fnp.astype(b, dtype),
-                                     fnp.zeros((r, cols - left - c), dtype)], axis=1))
+        r, c = b.shape[-2:]
+        b = fnp.broadcast_to(fnp.astype(b, dtype), batch + (r, c))
+        rows.append(fnp.concatenate([fnp.zeros(batch + (r, left), dtype), b,
+                                     fnp.zeros(batch + (r, cols - left - c), dtype)], axis=-1))
         left += c
-    return fnp.concatenate(rows, axis=0)
+    return fnp.concatenate(rows, axis=-2)
 
 
 _ASSUME = (None, "gen", "general", "sym", "symmetric", "her", "hermitian", "pos",
@@ -108,32 +151,6 @@ def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = F
     if transposed:
         a = fnp.swapaxes(a, -1, -2)
     return _nla.solve(a, b)
-
-
-def lstsq(a: ArrayLike, b: ArrayLike, cond: Optional[float] = None, overwrite_a: bool = False,
-          overwrite_b: bool = False, check_finite: bool = True,
-          lapack_driver: Optional[str] = None) -> tuple[Array, Array, int, Array]:
-    """The least-squares solution of ``a @ x = b``: ``(x, residues, rank, s)`` as
-    ``scipy.linalg.lstsq`` (singular values below ``cond * s.max()`` count as zero,
-    machine epsilon by default; ``residues`` the squared residual norms when
-    ``rank == N < M``, a scalar for a 1-d ``b``, else empty).  ``x = pinv(a) @ b``, so
-    its derivative is the pseudo-inverse's (where the rank does not change).
-
-    >>> import numpy as np, funcgrad.scipy.linalg as fsl
-    >>> a, b = np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]]), np.array([1.0, 2.0, 4.0])
-    >>> np.round(fsl.lstsq(a, b)[0], 6)
-    array([0.833333, 1.5     ])
-    """
-    if lapack_driver not in (None, "gelsd", "gelsy", "gelss"):
-        raise ValueError(f"lstsq: unknown lapack_driver {lapack_driver!r}; use 'gelsd', "
-                         f"'gelsy' or 'gelss' (funcgrad computes the same solution)")
-    a, b = _float(a), _float(b)
-    if cond is None:  # (SciPy's default: the dtype's epsilon, not NumPy's eps * max(M, N))
-        cond = float(np.finfo(np.result_type(a.dtype, b.dtype)).eps)
-    x, residues, rank, s = _nla.lstsq(a, b, rcond=cond)
-    if b.ndim == 1 and residues.shape == (1,):
-        residues = fnp.reshape(residues, ())
-    return x, residues, int(rank), s
 
 
 def inv(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
@@ -294,6 +311,7 @@ def qr(a: ArrayLike, overwrite_a: bool = False, lwork: Optional[int] = None, mod
     return (r,) if mode == "r" else (q, r)
 
 
+@over_batch(("a", 2))
 def pinv(a: ArrayLike, *, atol: Optional[float] = None, rtol: Optional[float] = None,
          return_rank: bool = False, check_finite: bool = True
          ) -> Union[Array, tuple[Array, Array]]:
