@@ -55,6 +55,8 @@ TOP_LEVEL = {
 MODULES = [
     ("funcgrad.jit", "compilation"),
     ("funcgrad.lax", "control flow and jax.lax's operations"),
+    ("funcgrad.nn", "jax.nn's activations and softmax"),
+    ("funcgrad.nn.initializers", "parameter initializers"),
     ("funcgrad.tree", "pytrees"),
     ("funcgrad.numpy.linalg", "linear algebra"),
     ("funcgrad.numpy.fft", "discrete Fourier transforms"),
