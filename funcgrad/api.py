@@ -235,7 +235,8 @@ def _split_aux(result, has_aux, transform):
 
 
 def _strip(x, interp):
-    """Replace ``interp``'s tracers in a pytree by their values (for aux outputs)."""
+    """Replace ``interp``'s tracers in a pytree by their values (for aux outputs); a
+    Tensor stays one leaf, on its graph."""
     if x is None:  # (no aux)
         return None
 
@@ -243,7 +244,7 @@ def _strip(x, interp):
         while isinstance(v, (ReverseTracer, JVPTracer)) and v._trace is interp:
             v = v.value if isinstance(v, ReverseTracer) else v.primal
         return v
-    return tree.tree_map(leaf, x)
+    return tree.tree_map(leaf, x, is_leaf=is_special)
 
 
 # --- reverse mode -----------------------------------------------------------------------------
@@ -546,23 +547,41 @@ def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
         with user_code():
             result = fun(*args)
     out, aux = _split_aux(result, has_aux, "jvp")
-    out_leaves, out_tree = tree.flatten(out)
+    # A Tensor output is one leaf (core.is_special): as the pytree of its value it came
+    # back rebuilt from that value, off the graph of the Tensors it was computed from.
+    out_leaves, out_tree = tree.flatten(out, is_special)
     outs, touts = [], []
     for o in out_leaves:
         if type(o) is JVPTracer and o._trace is interp:
             outs.append(_plain(o.primal))
-            touts.append(_plain(o.tangent))
+            touts.append(_tangent_like(o.primal, _plain(o.tangent)))
         else:
             o = o if isinstance(o, Tracer) else asarray(o)
             outs.append(_plain(o))
-            touts.append(_plain(np.zeros(o.shape, o.dtype)) if not isinstance(o, Tracer)
-                         else _zeros_tangent(o))
+            touts.append(_plain(_zeros_tangent(o)))
     result = (tree.unflatten(out_tree, outs), tree.unflatten(out_tree, touts))
     return result + (_strip(aux, interp),) if has_aux else result
 
 
 def _zeros_tangent(o):
-    return np.zeros(o.shape, o.dtype if o.dtype.kind in "fc" else np.float64)
+    """The tangent of an output ``o`` that no input moves: zeros of its shape, as a
+    Tensor for a Tensor (torch.func's), on its device."""
+    dtype = o.dtype if o.dtype.kind in "fc" else (
+        np.float64 if isinstance(o, Tracer) else o.dtype)
+    zeros = on_device_of(o, np.zeros(o.shape, dtype))
+    return zeros if isinstance(o, (np.ndarray, Tracer)) else _tangent_like(o, zeros)
+
+
+def _tangent_like(primal, tangent):
+    """``tangent`` as a Tensor where its ``primal`` is one and it is a plain array (a
+    primal Tensor moved along a plain tangent, or a Tensor plus a plain array): torch.func
+    gives a Tensor output a Tensor tangent."""
+    if type(primal) in _special_classes and not isinstance(primal, Tracer) and isinstance(
+            tangent, (np.ndarray, np.generic)):
+        node = tree.flatten(primal)[1]  # a Tensor's pytree node around its value
+        if node.node is not None:
+            return tree.unflatten(node, [np.asarray(tangent)])
+    return tangent
 
 
 def linearize(fun: Callable[..., Any], *primals: PyTree
@@ -584,17 +603,19 @@ def linearize(fun: Callable[..., Any], *primals: PyTree
             duals = [JVPTracer(jvp_interp, p, t) for p, t in zip(p_leaves, t_in)]
             with user_code():
                 out = fun(*_substitute(primals, range(len(primals)), treedefs, duals))
-    out_leaves, out_tree = tree.flatten(out)
-    outs, touts = [], []
+    out_leaves, out_tree = tree.flatten(out, is_special)  # (a Tensor one leaf: see jvp)
+    outs, touts, constant = [], [], []
     for o in out_leaves:
         if type(o) is JVPTracer and o._trace is jvp_interp:
             outs.append(o.primal)
             t = o.tangent
             touts.append(t.var if type(t) is GraphTracer and t._trace is graph_interp else t)
+            constant.append(False)
         else:
             o = asarray(o) if not isinstance(o, Tracer) else o
             outs.append(o)
             touts.append(np.zeros(o.shape, o.dtype))
+            constant.append(True)
     graph = Graph([t.var for t in t_in], graph_interp.eqns, touts)
     # A primitive whose JVP computes primals and tangents in one bind (scan, cond,
     # while_loop, jit) records its primal outputs in the graph too; they do not depend
@@ -608,12 +629,16 @@ def linearize(fun: Callable[..., Any], *primals: PyTree
             outs[i] = v
 
     def jvp_fn(*tangents):
-        t_leaves, t_tree = tree.flatten(tuple(tangents))
+        # A Tensor tangent is one leaf: as the pytree of its value it was read off its
+        # graph, and the product lost its derivative with respect to the tangent.
+        t_leaves, t_tree = tree.flatten(tuple(tangents), is_special)
         if len(t_leaves) != len(p_leaves):
             raise ValueError(f"linearize's jvp_fn takes {len(p_leaves)} tangent leaves, "
                              f"got {len(t_leaves)}")
         t_leaves = [_check_tangent(p, t, i) for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
-        return tree.unflatten(out_tree, [_plain(v) for v in eval_graph(graph, *t_leaves)])
+        touts = [_zeros_tangent(o) if c else _tangent_like(o, t) for o, t, c in
+                 zip(outs, eval_graph(graph, *t_leaves), constant)]
+        return tree.unflatten(out_tree, [_plain(v) for v in touts])
 
     jvp_fn.graph = graph  # type: ignore[attr-defined]
     return tree.unflatten(out_tree, [_plain(o) for o in outs]), jvp_fn
