@@ -41,11 +41,13 @@ def _as_input(x, where, transform, weak=True):
         dtype = x.dtype
     elif isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{transform}: {where} is a bool ({x!r}); derivatives are taken with "
-                        f"respect to floating-point values. Pass a float instead.")
+                        f"respect to floating-point values. Pass a float instead."
+                        f"{_integer_hint(transform)}")
     elif isinstance(x, (numbers.Integral, np.integer)):
         raise TypeError(f"{transform}: {where} is an integer ({x!r}, dtype int); derivatives "
                         f"are taken with respect to floating-point values. Pass {float(x)!r} "
-                        f"or an array of floats (np.asarray(x, dtype=float)).")
+                        f"or an array of floats (np.asarray(x, dtype=float))."
+                        f"{_integer_hint(transform)}")
     elif x is None:
         raise TypeError(f"{transform}: {where} is None, so there is nothing to differentiate "
                         f"with respect to. Pass a float or an array of floats.")
@@ -62,8 +64,22 @@ def _as_input(x, where, transform, weak=True):
         raise TypeError(f"{transform}: {where} has {kind} dtype ({dtype}); derivatives are "
                         f"taken with respect to floating-point arrays (float32, float64, "
                         f"complex64 or complex128). Convert it, e.g. "
-                        f"np.asarray(x, dtype=np.float64).")
+                        f"np.asarray(x, dtype=np.float64)."
+                        f"{_integer_hint(transform) if dtype.kind in 'biu' else ''}")
     return x
+
+
+def _integer_hint(transform):
+    """What else to do with an integer or boolean input to ``transform`` (JAX's jacfwd and
+    jacrev point to jvp and vjp the same way)."""
+    if transform in ("grad", "value_and_grad"):
+        return (" To keep it an integer, leave it out of argnums, or pass allow_int=True: "
+                "its gradient is then np.zeros(shape, fg.dtypes.float0).")
+    if transform in ("jacfwd", "jacrev", "jacobian", "hessian", "elementwise_grad"):
+        return (" To keep it an integer, leave it out of argnums (it is then held fixed), or "
+                "use fg.jvp / fg.vjp, which take integer inputs with float0 tangents and "
+                "cotangents.")
+    return ""
 
 
 def _flatten_inputs(args, argnums, transform, weak=True, allow_int=False):

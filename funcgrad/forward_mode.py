@@ -12,6 +12,7 @@ from . import tree
 from .api import (_check_device, _flatten_inputs, _plain, _split_aux, _strip, _substitute,
                   on_device_of)
 from .core import WEAK_TYPES, Tracer, _special_classes, aval_of, is_special, user_code
+from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import Graph, GraphInterpreter, GraphTracer, eval_graph
 from .numpy._convert import asarray
@@ -21,22 +22,44 @@ from .typing import PyTree
 __all__ = ["jvp", "linearize"]
 
 
-def _check_tangent(p, t, i):
+def _check_tangent(p, t, i, kind, transform="jvp"):
+    """The tangent ``t`` of primal leaf ``i``, checked against it; None for an integer or
+    boolean primal (``kind`` "int"), whose only tangent is ``float0`` zeros (JAX's)."""
+    if kind == "int":
+        dtype = getattr(t, "dtype", None)
+        if dtype != float0:
+            raise TypeError(f"{transform}: primal {i} is an integer or boolean "
+                            f"({getattr(p, 'dtype', type(p).__name__)}), which has no "
+                            f"tangent space, but its tangent has dtype "
+                            f"{dtype or type(t).__name__}. Pass "
+                            f"np.zeros(x.shape, fg.dtypes.float0) as its tangent (JAX's "
+                            f"float0), or make the primal a float to move it.")
+        if tuple(np.shape(t)) != tuple(np.shape(p)):
+            raise ValueError(f"{transform}: tangent {i} has shape {tuple(np.shape(t))} but "
+                             f"its primal has shape {tuple(np.shape(p))}; each tangent must "
+                             f"have its primal's shape")
+        return None
+    if getattr(t, "dtype", None) == float0:
+        raise TypeError(f"{transform}: tangent {i} has dtype float0, the tangent of integer "
+                        f"and boolean primals only, but its primal is a float "
+                        f"({np.asarray(p).dtype if type(p) in WEAK_TYPES else p.dtype}). "
+                        f"Pass a float tangent (zeros to hold it fixed).")
     weak = type(p) in WEAK_TYPES
     if weak:  # (a Python number: weakly typed, see _as_input; its tangent is one too)
         p = np.asarray(p)
     t = t if isinstance(t, Tracer) else asarray(t)
-    _check_device(t, p, f"jvp: tangent {i}", "primal")
+    _check_device(t, p, f"{transform}: tangent {i}", "primal")
     if tuple(t.shape) != tuple(p.shape):
-        raise ValueError(f"jvp: tangent {i} has shape {tuple(t.shape)} but its primal has shape "
-                         f"{tuple(p.shape)}; each tangent must have its primal's shape")
+        raise ValueError(f"{transform}: tangent {i} has shape {tuple(t.shape)} but its primal "
+                         f"has shape {tuple(p.shape)}; each tangent must have its primal's "
+                         f"shape")
     if t.dtype != p.dtype:
         if t.dtype.kind == "c" and p.dtype.kind != "c":
-            raise TypeError(f"jvp: tangent {i} is complex ({t.dtype}) but its primal is real "
-                            f"({p.dtype}): a real input can only move along the real line. "
-                            f"Pass a real tangent, or make the primal complex.")
+            raise TypeError(f"{transform}: tangent {i} is complex ({t.dtype}) but its primal "
+                            f"is real ({p.dtype}): a real input can only move along the real "
+                            f"line. Pass a real tangent, or make the primal complex.")
         if t.dtype.kind not in "fiubc":
-            raise TypeError(f"jvp: tangent {i} has dtype {t.dtype}; use {p.dtype}")
+            raise TypeError(f"{transform}: tangent {i} has dtype {t.dtype}; use {p.dtype}")
         t = st.convert_element_type(t, p.dtype)
     if weak and not isinstance(t, Tracer):
         t = t.item()
@@ -50,12 +73,13 @@ def _flatten_pair(primals, tangents, transform):
     if len(primals) != len(tangents):
         raise ValueError(f"{transform}: {len(primals)} primals but {len(tangents)} tangents")
     p_leaves, kinds, treedefs = _flatten_inputs(tuple(primals), tuple(range(len(primals))),
-                                                transform)
+                                                transform, allow_int=True)
     t_leaves, t_tree = tree.flatten(tuple(tangents), is_special)
     p_tree = tree.flatten(tuple(primals), is_special)[1]
     if t_tree != p_tree:
         raise ValueError(f"{transform}: tangents have structure {t_tree}, primals {p_tree}")
-    t_leaves = [_check_tangent(p, t, i) for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
+    t_leaves = [_check_tangent(p, t, i, k, transform)
+                for i, (p, t, k) in enumerate(zip(p_leaves, t_leaves, kinds))]
     return p_leaves, t_leaves, kinds, treedefs
 
 
@@ -71,14 +95,23 @@ def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
         tangents: tuple[Any, ...] | list[Any], has_aux: bool = False) -> tuple[Any, ...]:
     """``(fun(*primals), J @ tangents)`` by forward mode, in one pass.
 
+    An integer or boolean primal is not moved: its tangent is
+    ``np.zeros(x.shape, fg.dtypes.float0)`` (JAX's, see :data:`funcgrad.dtypes.float0`),
+    and so is the output tangent of an integer or boolean output.
+
     >>> import numpy as np, funcgrad as fg
     >>> fg.jvp(np.sin, (0.0,), (2.0,))
     (np.float64(0.0), np.float64(2.0))
+    >>> n, no_tangent = np.array([1, 2]), np.zeros(2, fg.dtypes.float0)
+    >>> (y, m), (ty, tm) = fg.jvp(lambda x, n: (x * n, n + 1), (1.5, n), (1.0, no_tangent))
+    >>> ty, tm.dtype == fg.dtypes.float0
+    (array([1., 2.]), True)
     """
     p_leaves, t_leaves, kinds, treedefs = _flatten_pair(primals, tangents, "jvp")
     interp = JVPInterpreter()
     with interp:
-        duals = [JVPTracer(interp, p, t) for p, t in zip(p_leaves, t_leaves)]
+        duals = [p if k == "int" else JVPTracer(interp, p, t)
+                 for p, t, k in zip(p_leaves, t_leaves, kinds)]
         args = _substitute(primals, range(len(primals)), treedefs, duals)
         with user_code():
             result = fun(*args)
@@ -88,7 +121,10 @@ def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
     out_leaves, out_tree = tree.flatten(out, is_special)
     outs, touts = [], []
     for o in out_leaves:
-        if type(o) is JVPTracer and o._trace is interp:
+        if _integer(o):
+            outs.append(_plain(o.primal if type(o) is JVPTracer and o._trace is interp else o))
+            touts.append(_float0_zeros(o))
+        elif type(o) is JVPTracer and o._trace is interp:
             outs.append(_plain(o.primal))
             touts.append(_tangent_like(o.primal, _plain(o.tangent)))
         else:
@@ -100,11 +136,9 @@ def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
 
 
 def _zeros_tangent(o):
-    """The tangent of an output ``o`` that no input moves: zeros of its shape, as a
+    """The tangent of a float output ``o`` that no input moves: zeros of its shape, as a
     Tensor for a Tensor (torch.func's), on its device."""
-    dtype = o.dtype if o.dtype.kind in "fc" else (
-        np.float64 if isinstance(o, Tracer) else o.dtype)
-    zeros = on_device_of(o, np.zeros(o.shape, dtype))
+    zeros = on_device_of(o, np.zeros(o.shape, o.dtype))
     return zeros if isinstance(o, (np.ndarray, Tracer)) else _tangent_like(o, zeros)
 
 
@@ -123,35 +157,42 @@ def _tangent_like(primal, tangent):
 def linearize(fun: Callable[..., Any], *primals: PyTree
               ) -> tuple[PyTree, Callable[..., PyTree]]:
     """``(fun(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` applies the Jacobian at
-    ``primals`` without re-running ``fun`` (only the linear part was recorded).
+    ``primals`` without re-running ``fun`` (only the linear part was recorded).  Integer
+    and boolean primals and outputs have ``float0`` tangents, as in :func:`jvp`.
 
     >>> import numpy as np, funcgrad as fg
     >>> y, f_jvp = fg.linearize(np.exp, 0.0)
     >>> float(f_jvp(3.0))
     3.0
     """
-    p_leaves, kinds, treedefs = _flatten_inputs(primals, tuple(range(len(primals))), "linearize")
+    p_leaves, kinds, treedefs = _flatten_inputs(primals, tuple(range(len(primals))),
+                                                "linearize", allow_int=True)
+    moved = [p for p, k in zip(p_leaves, kinds) if k != "int"]
     graph_interp = GraphInterpreter()
     with graph_interp:
-        t_in = [graph_interp.new_input(aval_of(p)) for p in p_leaves]
+        t_in = [graph_interp.new_input(aval_of(p)) for p in moved]
         jvp_interp = JVPInterpreter()
         with jvp_interp:
-            duals = [JVPTracer(jvp_interp, p, t) for p, t in zip(p_leaves, t_in)]
+            ts = iter(t_in)
+            duals = [p if k == "int" else JVPTracer(jvp_interp, p, next(ts))
+                     for p, k in zip(p_leaves, kinds)]
             with user_code():
                 out = fun(*_substitute(primals, range(len(primals)), treedefs, duals))
     out_leaves, out_tree = tree.flatten(out, is_special)  # (a Tensor one leaf: see jvp)
-    outs, touts, constant = [], [], []
+    # each output's tangent: "traced" (from the graph), "zero" (no input moves it) or
+    # "int" (float0: an integer or boolean output has no tangent space)
+    outs, touts, out_kinds = [], [], []
     for o in out_leaves:
         if type(o) is JVPTracer and o._trace is jvp_interp:
             outs.append(o.primal)
             t = o.tangent
             touts.append(t.var if type(t) is GraphTracer and t._trace is graph_interp else t)
-            constant.append(False)
+            out_kinds.append("int" if _integer(o) else "traced")
         else:
             o = asarray(o) if not isinstance(o, Tracer) else o
             outs.append(o)
             touts.append(np.zeros(o.shape, o.dtype))
-            constant.append(True)
+            out_kinds.append("int" if _integer(o) else "zero")
     graph = Graph([t.var for t in t_in], graph_interp.eqns, touts)
     # A primitive whose JVP computes primals and tangents in one bind (scan, cond,
     # while_loop, jit) records its primal outputs in the graph too; they do not depend
@@ -160,7 +201,7 @@ def linearize(fun: Callable[..., Any], *primals: PyTree
               if type(o) is GraphTracer and o._trace is graph_interp]
     if staged:
         primal_graph = Graph(graph.invars, graph.eqns, [outs[i].var for i in staged])
-        zero = [np.zeros(p.shape, p.dtype) for p in p_leaves]
+        zero = [np.zeros(p.shape, p.dtype) for p in moved]
         for i, v in zip(staged, eval_graph(primal_graph, *zero)):
             outs[i] = v
 
@@ -171,10 +212,12 @@ def linearize(fun: Callable[..., Any], *primals: PyTree
         if len(t_leaves) != len(p_leaves):
             raise ValueError(f"linearize's jvp_fn takes {len(p_leaves)} tangent leaves, "
                              f"got {len(t_leaves)}")
-        t_leaves = [_check_tangent(p, t, i) for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
-        touts = [_zeros_tangent(o) if c else _tangent_like(o, t) for o, t, c in
-                 zip(outs, eval_graph(graph, *t_leaves), constant)]
-        return tree.unflatten(out_tree, [_plain(v) for v in touts])
+        t_leaves = [_check_tangent(p, t, i, k, "linearize's jvp_fn")
+                    for i, (p, t, k) in enumerate(zip(p_leaves, t_leaves, kinds))]
+        products = eval_graph(graph, *[t for t, k in zip(t_leaves, kinds) if k != "int"])
+        touts = [_float0_zeros(o) if k == "int" else _zeros_tangent(o) if k == "zero"
+                 else _tangent_like(o, _plain(t)) for o, t, k in zip(outs, products, out_kinds)]
+        return tree.unflatten(out_tree, touts)
 
     jvp_fn.graph = graph  # type: ignore[attr-defined]
     return tree.unflatten(out_tree, [_plain(o) for o in outs]), jvp_fn
