@@ -168,7 +168,30 @@ def test_plain_numpy_functions_methods_and_operators_work_on_tensors():
     # NumPy functions funcgrad has no derivative for run on values that need none
     assert np.shares_memory(T([1.0, 2.0]), T([1.0, 2.0])) is False
     with pytest.raises(TypeError, match="not supported on a Tensor that requires grad"):
-        np.shares_memory(x, x)
+        np.array2string(x)
+
+
+def test_dtype_and_memory_questions_are_answered_for_tensors_that_require_grad():
+    """np.result_type, can_cast, min_scalar_type, common_type, shares_memory and
+    may_share_memory carry no derivative: a Tensor that requires grad gets NumPy's answer
+    for its value (they raised, while traced values answer them), and inside a transform
+    the traced value answers as the Tensor does."""
+    v32, v64 = np.ones(3, np.float32), np.ones(2)
+    x, y = T(v32.copy(), requires_grad=True), T(v64.copy(), requires_grad=True)
+    view = x[1:]  # basic indexing gives a view of x's buffer, as in NumPy and PyTorch
+    assert np.result_type(x, 1.0) == np.result_type(v32, 1.0) == np.float32
+    assert np.result_type(x, y) == np.float64
+    assert np.can_cast(x, np.float16) is np.can_cast(v32, np.float16) is False
+    assert np.can_cast(x, np.float64) is True
+    assert np.min_scalar_type(x) == np.float32
+    assert np.common_type(x, y) is np.float64
+    assert np.shares_memory(x, view) is np.shares_memory(v32, v32[1:]) is True
+    assert np.shares_memory(x, y) is False and np.may_share_memory(x, x) is True
+    g = fg.grad(lambda a: (a ** 2 * np.can_cast(a, np.float64)).sum())(y)  # (traced Tensor)
+    np.testing.assert_array_equal(value(g), [2.0, 2.0])
+    seen = []
+    fg.grad(lambda a: seen.append(np.result_type(a, 1.0)) or a.sum())(x)
+    assert seen == [np.float32]
 
 
 def test_indexing_reshaping_and_splitting_are_differentiable():
