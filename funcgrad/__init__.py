@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from ._malloc import keep_freed_memory as _keep_freed_memory
 from . import core, dtypes, tree, primitives, interpreters  # noqa: F401  (registers primitives)
 from . import numpy  # noqa: F401  (attaches array methods to tracers)
-from .api import grad, jvp, linearize, value_and_grad, vjp
+from .api import grad, value_and_grad, vjp
+from .forward_mode import jvp, linearize
 from .batched import vmap
 from .core import ConcretizationError, EscapedTracerError
 from .interpreters.graph import Graph

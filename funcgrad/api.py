@@ -1,5 +1,5 @@
-"""The transforms users call: grad, value_and_grad, vjp, jvp, linearize (vmap is in
-:mod:`funcgrad.batched`).
+"""The reverse-mode transforms users call: grad, value_and_grad, vjp (jvp and linearize
+are in :mod:`funcgrad.forward_mode`, vmap in :mod:`funcgrad.batched`).
 
 Each wraps the user's function: it flattens the arguments being
 differentiated into leaves, starts an interpreter, runs the function on that
@@ -14,17 +14,15 @@ import numpy as np
 
 from . import tree
 from .transformed import Transformed
-from .core import (WEAK_TYPES, Tracer, _special_classes, aval_of, dtype_of, is_special,
-                   user_code)
+from .core import WEAK_TYPES, Tracer, _special_classes, dtype_of, is_special, user_code
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
-from .interpreters.forward import JVPInterpreter, JVPTracer
-from .interpreters.graph import Graph, GraphInterpreter, GraphTracer, eval_graph
+from .interpreters.forward import JVPTracer
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
 from .numpy._convert import asarray
 from .primitives import structural as st
 from .typing import ArgNums, PyTree
 
-__all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize"]
+__all__ = ["grad", "value_and_grad", "vjp"]
 
 
 # --- inputs and outputs ------------------------------------------------------------------------
@@ -43,11 +41,13 @@ def _as_input(x, where, transform, weak=True):
         dtype = x.dtype
     elif isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{transform}: {where} is a bool ({x!r}); derivatives are taken with "
-                        f"respect to floating-point values. Pass a float instead.")
+                        f"respect to floating-point values. Pass a float instead."
+                        f"{_integer_hint(transform)}")
     elif isinstance(x, (numbers.Integral, np.integer)):
         raise TypeError(f"{transform}: {where} is an integer ({x!r}, dtype int); derivatives "
                         f"are taken with respect to floating-point values. Pass {float(x)!r} "
-                        f"or an array of floats (np.asarray(x, dtype=float)).")
+                        f"or an array of floats (np.asarray(x, dtype=float))."
+                        f"{_integer_hint(transform)}")
     elif x is None:
         raise TypeError(f"{transform}: {where} is None, so there is nothing to differentiate "
                         f"with respect to. Pass a float or an array of floats.")
@@ -64,8 +64,22 @@ def _as_input(x, where, transform, weak=True):
         raise TypeError(f"{transform}: {where} has {kind} dtype ({dtype}); derivatives are "
                         f"taken with respect to floating-point arrays (float32, float64, "
                         f"complex64 or complex128). Convert it, e.g. "
-                        f"np.asarray(x, dtype=np.float64).")
+                        f"np.asarray(x, dtype=np.float64)."
+                        f"{_integer_hint(transform) if dtype.kind in 'biu' else ''}")
     return x
+
+
+def _integer_hint(transform):
+    """What else to do with an integer or boolean input to ``transform`` (JAX's jacfwd and
+    jacrev point to jvp and vjp the same way)."""
+    if transform in ("grad", "value_and_grad"):
+        return (" To keep it an integer, leave it out of argnums, or pass allow_int=True: "
+                "its gradient is then np.zeros(shape, fg.dtypes.float0).")
+    if transform in ("jacfwd", "jacrev", "jacobian", "hessian", "elementwise_grad"):
+        return (" To keep it an integer, leave it out of argnums (it is then held fixed), or "
+                "use fg.jvp / fg.vjp, which take integer inputs with float0 tangents and "
+                "cotangents.")
+    return ""
 
 
 def _flatten_inputs(args, argnums, transform, weak=True, allow_int=False):
@@ -235,7 +249,8 @@ def _split_aux(result, has_aux, transform):
 
 
 def _strip(x, interp):
-    """Replace ``interp``'s tracers in a pytree by their values (for aux outputs)."""
+    """Replace ``interp``'s tracers in a pytree by their values (for aux outputs); a
+    Tensor stays one leaf, on its graph."""
     if x is None:  # (no aux)
         return None
 
@@ -243,7 +258,7 @@ def _strip(x, interp):
         while isinstance(v, (ReverseTracer, JVPTracer)) and v._trace is interp:
             v = v.value if isinstance(v, ReverseTracer) else v.primal
         return v
-    return tree.tree_map(leaf, x)
+    return tree.tree_map(leaf, x, is_leaf=is_special)
 
 
 # --- reverse mode -----------------------------------------------------------------------------
@@ -480,140 +495,3 @@ def vjp(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
         return _rebuild(rev.treedefs, rev.output(rev.backward(cts)), False)
 
     return (out, vjp_fn, rev.aux) if has_aux else (out, vjp_fn)
-
-
-# --- forward mode -------------------------------------------------------------------------------
-
-def _check_tangent(p, t, i):
-    weak = type(p) in WEAK_TYPES
-    if weak:  # (a Python number: weakly typed, see _as_input; its tangent is one too)
-        p = np.asarray(p)
-    t = t if isinstance(t, Tracer) else asarray(t)
-    _check_device(t, p, f"jvp: tangent {i}", "primal")
-    if tuple(t.shape) != tuple(p.shape):
-        raise ValueError(f"jvp: tangent {i} has shape {tuple(t.shape)} but its primal has shape "
-                         f"{tuple(p.shape)}; each tangent must have its primal's shape")
-    if t.dtype != p.dtype:
-        if t.dtype.kind == "c" and p.dtype.kind != "c":
-            raise TypeError(f"jvp: tangent {i} is complex ({t.dtype}) but its primal is real "
-                            f"({p.dtype}): a real input can only move along the real line. "
-                            f"Pass a real tangent, or make the primal complex.")
-        if t.dtype.kind not in "fiubc":
-            raise TypeError(f"jvp: tangent {i} has dtype {t.dtype}; use {p.dtype}")
-        t = st.convert_element_type(t, p.dtype)
-    if weak and not isinstance(t, Tracer):
-        t = t.item()
-    return t
-
-
-def _flatten_pair(primals, tangents, transform):
-    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
-        raise TypeError(f"{transform}: primals and tangents must be tuples (or lists) with one "
-                        f"entry per argument, e.g. {transform}(f, (x,), (v,))")
-    if len(primals) != len(tangents):
-        raise ValueError(f"{transform}: {len(primals)} primals but {len(tangents)} tangents")
-    p_leaves, kinds, treedefs = _flatten_inputs(tuple(primals), tuple(range(len(primals))),
-                                                transform)
-    t_leaves, t_tree = tree.flatten(tuple(tangents), is_special)
-    p_tree = tree.flatten(tuple(primals), is_special)[1]
-    if t_tree != p_tree:
-        raise ValueError(f"{transform}: tangents have structure {t_tree}, primals {p_tree}")
-    t_leaves = [_check_tangent(p, t, i) for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
-    return p_leaves, t_leaves, kinds, treedefs
-
-
-@overload
-def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
-        tangents: tuple[Any, ...] | list[Any], has_aux: Literal[False] = False
-        ) -> tuple[PyTree, PyTree]: ...
-@overload
-def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
-        tangents: tuple[Any, ...] | list[Any], has_aux: Literal[True]
-        ) -> tuple[PyTree, PyTree, Any]: ...
-def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
-        tangents: tuple[Any, ...] | list[Any], has_aux: bool = False) -> tuple[Any, ...]:
-    """``(fun(*primals), J @ tangents)`` by forward mode, in one pass.
-
-    >>> import numpy as np, funcgrad as fg
-    >>> fg.jvp(np.sin, (0.0,), (2.0,))
-    (np.float64(0.0), np.float64(2.0))
-    """
-    p_leaves, t_leaves, kinds, treedefs = _flatten_pair(primals, tangents, "jvp")
-    interp = JVPInterpreter()
-    with interp:
-        duals = [JVPTracer(interp, p, t) for p, t in zip(p_leaves, t_leaves)]
-        args = _substitute(primals, range(len(primals)), treedefs, duals)
-        with user_code():
-            result = fun(*args)
-    out, aux = _split_aux(result, has_aux, "jvp")
-    out_leaves, out_tree = tree.flatten(out)
-    outs, touts = [], []
-    for o in out_leaves:
-        if type(o) is JVPTracer and o._trace is interp:
-            outs.append(_plain(o.primal))
-            touts.append(_plain(o.tangent))
-        else:
-            o = o if isinstance(o, Tracer) else asarray(o)
-            outs.append(_plain(o))
-            touts.append(_plain(np.zeros(o.shape, o.dtype)) if not isinstance(o, Tracer)
-                         else _zeros_tangent(o))
-    result = (tree.unflatten(out_tree, outs), tree.unflatten(out_tree, touts))
-    return result + (_strip(aux, interp),) if has_aux else result
-
-
-def _zeros_tangent(o):
-    return np.zeros(o.shape, o.dtype if o.dtype.kind in "fc" else np.float64)
-
-
-def linearize(fun: Callable[..., Any], *primals: PyTree
-              ) -> tuple[PyTree, Callable[..., PyTree]]:
-    """``(fun(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` applies the Jacobian at
-    ``primals`` without re-running ``fun`` (only the linear part was recorded).
-
-    >>> import numpy as np, funcgrad as fg
-    >>> y, f_jvp = fg.linearize(np.exp, 0.0)
-    >>> float(f_jvp(3.0))
-    3.0
-    """
-    p_leaves, kinds, treedefs = _flatten_inputs(primals, tuple(range(len(primals))), "linearize")
-    graph_interp = GraphInterpreter()
-    with graph_interp:
-        t_in = [graph_interp.new_input(aval_of(p)) for p in p_leaves]
-        jvp_interp = JVPInterpreter()
-        with jvp_interp:
-            duals = [JVPTracer(jvp_interp, p, t) for p, t in zip(p_leaves, t_in)]
-            with user_code():
-                out = fun(*_substitute(primals, range(len(primals)), treedefs, duals))
-    out_leaves, out_tree = tree.flatten(out)
-    outs, touts = [], []
-    for o in out_leaves:
-        if type(o) is JVPTracer and o._trace is jvp_interp:
-            outs.append(o.primal)
-            t = o.tangent
-            touts.append(t.var if type(t) is GraphTracer and t._trace is graph_interp else t)
-        else:
-            o = asarray(o) if not isinstance(o, Tracer) else o
-            outs.append(o)
-            touts.append(np.zeros(o.shape, o.dtype))
-    graph = Graph([t.var for t in t_in], graph_interp.eqns, touts)
-    # A primitive whose JVP computes primals and tangents in one bind (scan, cond,
-    # while_loop, jit) records its primal outputs in the graph too; they do not depend
-    # on the tangents, so the graph at zero tangents gives them.
-    staged = [i for i, o in enumerate(outs)
-              if type(o) is GraphTracer and o._trace is graph_interp]
-    if staged:
-        primal_graph = Graph(graph.invars, graph.eqns, [outs[i].var for i in staged])
-        zero = [np.zeros(p.shape, p.dtype) for p in p_leaves]
-        for i, v in zip(staged, eval_graph(primal_graph, *zero)):
-            outs[i] = v
-
-    def jvp_fn(*tangents):
-        t_leaves, t_tree = tree.flatten(tuple(tangents))
-        if len(t_leaves) != len(p_leaves):
-            raise ValueError(f"linearize's jvp_fn takes {len(p_leaves)} tangent leaves, "
-                             f"got {len(t_leaves)}")
-        t_leaves = [_check_tangent(p, t, i) for i, (p, t) in enumerate(zip(p_leaves, t_leaves))]
-        return tree.unflatten(out_tree, [_plain(v) for v in eval_graph(graph, *t_leaves)])
-
-    jvp_fn.graph = graph  # type: ignore[attr-defined]
-    return tree.unflatten(out_tree, [_plain(o) for o in outs]), jvp_fn

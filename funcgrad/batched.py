@@ -7,6 +7,7 @@ import numpy as np
 from . import tree
 from .api import _plain
 from .core import Tracer, is_special, user_code
+from .dtypes import float0
 from .interpreters.batching import BatchInterpreter, BatchTracer
 from .numpy._convert import asarray
 from .primitives import structural as st
@@ -116,6 +117,13 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
                 value, d = o.value, o.batch_dim
                 ax = _out_axis(ax, value.ndim, i)
                 results.append(_plain(st.moveaxis(value, d, ax)))
+            elif getattr(o, "dtype", None) == float0:
+                # the derivative of an integer (from grad(allow_int=True), jvp, vjp):
+                # it stores nothing and takes no arithmetic, so it is stacked directly
+                if ax is not None:
+                    ax = _out_axis(ax, o.ndim + 1, i)
+                    o = np.zeros(o.shape[:ax] + (size,) + o.shape[ax:], float0)
+                results.append(o)
             else:
                 o = o if isinstance(o, Tracer) else asarray(o)
                 if ax is None:

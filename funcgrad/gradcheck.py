@@ -44,7 +44,7 @@ import numpy as np
 from . import tree
 from ._gradcheck_eager import eager_backward, eager_vjp, undefined_grad_failure
 from ._gradcheck_messages import fast_message, mismatch_message
-from .api import jvp as _jvp
+from .forward_mode import jvp as _jvp
 from .api import vjp as _vjp
 from .batched import vmap as _vmap
 

@@ -14,8 +14,9 @@ from . import tree
 from .transformed import Transformed
 from .api import (_Reverse, _as_output, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
                   _split_aux, _strip, _substitute, check_holomorphic_inputs, check_output_dtype,
-                  jvp, on_device_of, value_and_grad, vjp)
+                  on_device_of, value_and_grad, vjp)
 from .batched import vmap
+from .forward_mode import jvp
 from .core import Tracer, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray

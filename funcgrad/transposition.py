@@ -13,7 +13,8 @@ from typing import Any, Callable
 import numpy as np
 
 from . import tree
-from .api import jvp, vjp
+from .api import vjp
+from .forward_mode import jvp
 from .core import ConcretizationError, concrete, dtype_of
 
 __all__ = ["linear_transpose"]

@@ -341,6 +341,70 @@ def test_vjp_takes_integer_primals_and_integer_outputs():
         vjp_fn((np.ones(3), np.zeros(2, fg.dtypes.float0)))
 
 
+
+F0 = fg.dtypes.float0
+
+
+def test_jvp_takes_integer_primals_with_float0_tangents_as_jax():
+    """jax.jvp's convention (checked against JAX 0.10): an integer or boolean primal is
+    held fixed and takes a float0 tangent; an integer or boolean output has a float0
+    tangent; any other tangent for an integer primal, or float0 for a float one, is an
+    error naming the fix.  (jvp refused integer primals outright before.)"""
+    (y, m), (ty, tm) = fg.jvp(lambda x, n: (x * n, n * 2), (2.0, np.arange(3)),
+                              (1.0, np.zeros(3, F0)))
+    np.testing.assert_array_equal(y, [0.0, 2.0, 4.0])
+    np.testing.assert_array_equal(ty, [0.0, 1.0, 2.0])  # d(x n)/dx = n
+    np.testing.assert_array_equal(m, [0, 2, 4])
+    assert tm.dtype == F0 and tm.shape == (3,)
+    _, (tb, tf) = fg.jvp(lambda x: (x > 0, np.floor(x).astype(int)), (np.ones(2),),
+                         (np.ones(2),))
+    assert tb.dtype == F0 and tf.dtype == F0 and tb.shape == tf.shape == (2,)
+    _, t = fg.jvp(lambda x, n: x ** n, (2.0, 3), (1.0, np.zeros((), F0)))  # a Python int
+    assert t == 12.0
+    _, t = fg.jvp(lambda b, x: np.where(b, x, 2 * x), (np.array([True, False]), np.ones(2)),
+                  (np.zeros(2, F0), np.ones(2)))
+    np.testing.assert_array_equal(t, [1.0, 2.0])
+    for tangent in (np.zeros(3, int), np.zeros(3)):
+        with pytest.raises(TypeError, match=r"primal 0 is an integer.*fg\.dtypes\.float0"):
+            fg.jvp(lambda n: n * 2, (np.arange(3),), (tangent,))
+    with pytest.raises(TypeError, match="tangent 0 has dtype float0.*Pass a float tangent"):
+        fg.jvp(lambda x: x * 2, (np.ones(3),), (np.zeros(3, F0),))
+    with pytest.raises(ValueError, match="shape"):
+        fg.jvp(lambda n: n * 2, (np.arange(3),), (np.zeros(2, F0),))
+
+
+def test_linearize_takes_integer_primals_with_float0_tangents():
+    y, f_jvp = fg.linearize(lambda x, n: (x * n, n + 1), np.ones(2), np.array([3, 4]))
+    np.testing.assert_array_equal(y[1], [4, 5])
+    t, tn = f_jvp(np.array([1.0, 2.0]), np.zeros(2, F0))
+    np.testing.assert_array_equal(t, [3.0, 8.0])
+    assert tn.dtype == F0 and tn.shape == (2,)
+    with pytest.raises(TypeError, match="primal 1 is an integer"):
+        f_jvp(np.ones(2), np.zeros(2))
+
+
+def test_float0_tangents_and_gradients_stack_under_vmap():
+    """vmap stacks the float0 derivatives of integers (it refused them as non-numeric)."""
+    gx, gn = fg.vmap(fg.grad(lambda x, n: x * n, argnums=(0, 1), allow_int=True))(
+        np.arange(3.0), np.arange(3))
+    np.testing.assert_array_equal(gx, [0.0, 1.0, 2.0])
+    assert gn.dtype == F0 and gn.shape == (3,)
+    _, (t, tn) = fg.vmap(lambda x: fg.jvp(lambda a: (a * 2, np.floor(a).astype(int)),
+                                          (x,), (1.0,)))(np.arange(3.0))
+    np.testing.assert_array_equal(t, [2.0, 2.0, 2.0])
+    assert tn.dtype == F0 and tn.shape == (3,)
+
+
+@pytest.mark.parametrize("jac", [fg.jacfwd, fg.jacrev, fg.jacobian, fg.hessian])
+def test_jacobians_of_integer_inputs_raise_pointing_to_argnums_jvp_and_vjp(jac):
+    """As JAX's jacfwd/jacrev (which say to use jvp, or vjp): an integer input has no
+    Jacobian, and the message says how to hold it fixed or which transforms take it."""
+    with pytest.raises(TypeError, match=r"integer.*leave it out of argnums.*fg\.jvp / fg\.vjp"):
+        jac(lambda x, n: x * n, argnums=(0, 1))(np.ones(2), np.arange(2))
+    held = (lambda x, n: np.sum(x ** 2 * n)) if jac is fg.hessian else (lambda x, n: x * n)
+    expected = 6.0 * np.eye(2) if jac is fg.hessian else 3.0 * np.eye(2)
+    np.testing.assert_array_equal(jac(held)(np.ones(2), 3), expected)  # n held fixed
+
 # --- vmap(axis_name=...) and the collectives of fg.lax ------------------------------------------
 
 XS = np.array([1.0, 2.0, 3.0])

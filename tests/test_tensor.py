@@ -168,7 +168,30 @@ def test_plain_numpy_functions_methods_and_operators_work_on_tensors():
     # NumPy functions funcgrad has no derivative for run on values that need none
     assert np.shares_memory(T([1.0, 2.0]), T([1.0, 2.0])) is False
     with pytest.raises(TypeError, match="not supported on a Tensor that requires grad"):
-        np.shares_memory(x, x)
+        np.array2string(x)
+
+
+def test_dtype_and_memory_questions_are_answered_for_tensors_that_require_grad():
+    """np.result_type, can_cast, min_scalar_type, common_type, shares_memory and
+    may_share_memory carry no derivative: a Tensor that requires grad gets NumPy's answer
+    for its value (they raised, while traced values answer them), and inside a transform
+    the traced value answers as the Tensor does."""
+    v32, v64 = np.ones(3, np.float32), np.ones(2)
+    x, y = T(v32.copy(), requires_grad=True), T(v64.copy(), requires_grad=True)
+    view = x[1:]  # basic indexing gives a view of x's buffer, as in NumPy and PyTorch
+    assert np.result_type(x, 1.0) == np.result_type(v32, 1.0) == np.float32
+    assert np.result_type(x, y) == np.float64
+    assert np.can_cast(x, np.float16) is np.can_cast(v32, np.float16) is False
+    assert np.can_cast(x, np.float64) is True
+    assert np.min_scalar_type(x) == np.float32
+    assert np.common_type(x, y) is np.float64
+    assert np.shares_memory(x, view) is np.shares_memory(v32, v32[1:]) is True
+    assert np.shares_memory(x, y) is False and np.may_share_memory(x, x) is True
+    g = fg.grad(lambda a: (a ** 2 * np.can_cast(a, np.float64)).sum())(y)  # (traced Tensor)
+    np.testing.assert_array_equal(value(g), [2.0, 2.0])
+    seen = []
+    fg.grad(lambda a: seen.append(np.result_type(a, 1.0)) or a.sum())(x)
+    assert seen == [np.float32]
 
 
 def test_indexing_reshaping_and_splitting_are_differentiable():
@@ -693,3 +716,53 @@ def test_vjp_takes_a_tensor_cotangent_as_one_leaf_and_records_through_it():
     np.testing.assert_allclose(c.grad.numpy(), np.cos(v))
     _, pullback = fg.vjp(lambda a: c * 1.0, np.ones(2))
     np.testing.assert_array_equal(pullback(np.ones(2))[0], [0.0, 0.0])
+
+
+def _jvp_loss_grads_by_torch(v, w, u):
+    """d/d(x, t, c) of the loss below through torch.func.jvp and torch autograd."""
+    torch = pytest.importorskip("torch")
+    x, t, c = (torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in (v, w, u))
+    (y, k, same), (ty, tk, tsame) = torch.func.jvp(
+        lambda a: (torch.sin(a) * a, c * 2.0, c), (x,), (t,))
+    (ty.sum() + (y * k).sum() + same.sum() + tk.sum() + tsame.sum()).backward()
+    return [a.grad.numpy() for a in (x, t, c)]
+
+
+def test_jvp_and_linearize_keep_tensor_outputs_and_tangents_on_their_graph():
+    """jvp's and linearize's Tensor outputs are one leaf each, as vjp's: an output that
+    is a Tensor the function did not compute from its input (c * 2, c itself) came back
+    rebuilt from its value, off c's graph, and linearize's jvp_fn read a Tensor tangent
+    off its graph; a loss built from them backpropagates into x, t and c as
+    torch.func.jvp's does.  (torch.func.linearize detaches the point x; funcgrad's
+    keeps it on its graph, as jvp.)"""
+    v, w, u = np.array([0.3, 0.7]), np.array([2.0, -1.0]), np.array([1.5, -0.5])
+    expected = _jvp_loss_grads_by_torch(v, w, u)
+    for transform in ("jvp", "linearize"):
+        x, t, c = (T(a, requires_grad=True) for a in (v, w, u))
+        f = lambda a: (np.sin(a) * a, c * 2.0, c)  # noqa: E731
+        if transform == "jvp":
+            (y, k, same), (ty, tk, tsame) = fg.jvp(f, (x,), (t,))
+        else:
+            (y, k, same), f_jvp = fg.linearize(f, x)
+            ty, tk, tsame = f_jvp(t)
+        assert same is c and k.grad_fn is not None
+        assert all(isinstance(a, T) for a in (ty, tk, tsame))
+        np.testing.assert_array_equal(value(tk), [0.0, 0.0])
+        (ty.sum() + (y * k).sum() + same.sum() + tk.sum() + tsame.sum()).backward()
+        for got, want in zip((x.grad, t.grad, c.grad), expected):
+            np.testing.assert_allclose(value(got), want, rtol=1e-14, err_msg=transform)
+
+
+def test_jvp_gives_a_tensor_output_a_tensor_tangent():
+    """A Tensor output moved along a plain tangent, or a Tensor plus the traced plain
+    input, has a Tensor tangent (torch.func's); aux keeps a Tensor on its graph."""
+    x = T(np.array([0.3, 0.7]), requires_grad=True)
+    _, tangent = fg.jvp(lambda a: a * 3.0, (x,), (np.ones(2),))
+    assert isinstance(tangent, T)
+    _, tangent = fg.jvp(lambda a: a + x, (np.zeros(2),), (np.array([1.0, 2.0]),))
+    assert isinstance(tangent, T)
+    np.testing.assert_array_equal(value(tangent), [1.0, 2.0])
+    _, _, aux = fg.jvp(lambda a: (a * 2.0, x * 2.0), (np.zeros(2),), (np.ones(2),),
+                       has_aux=True)
+    aux.sum().backward()
+    np.testing.assert_array_equal(value(x.grad), [2.0, 2.0])

@@ -146,7 +146,7 @@ def vjp_of(fn, xs, cts):
 def jvp_of(fn, primals, tangents):
     """``(outs, tangent_outs)`` of ``fn`` by funcgrad's forward mode, perturbing only the
     floating-point and complex inputs."""
-    from ..api import jvp
+    from ..forward_mode import jvp
     pos, at = _of_float_inputs(fn, primals)
     if not pos:
         outs = list(fn(*primals))

@@ -1,14 +1,16 @@
 """Tensors meeting NumPy functions that funcgrad does not implement.
 
 Operators, methods and the NumPy functions funcgrad differentiates reach Tensors through
-:mod:`funcgrad.numpy` like any array.  The others (``np.shares_memory``, ``np.savetxt``...)
+:mod:`funcgrad.numpy` like any array.  The others (``np.savetxt``, ``np.array2string``...)
 still work on Tensors that need no gradient: they run on read-only views of the values.
-On a Tensor that requires grad they raise, since the derivative would be dropped.
+On a Tensor that requires grad they raise, since the derivative would be dropped; only
+questions about dtypes and memory (``np.result_type``, ``np.shares_memory``...) are
+answered for it, having no derivative to drop.
 """
 import numpy as np
 
 from ..core import Tracer
-from ..numpy import _methods
+from ..numpy import _methods, queries
 from ..primitives import indexing
 from .values import TensorBase, read_only
 
@@ -44,18 +46,26 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 def array_function(self, func, types, args, kwargs):
     """``Tensor.__array_function__``: as :func:`array_ufunc`, for NumPy functions.
+    Questions about dtypes and memory (``np.result_type``, ``np.can_cast``,
+    ``np.shares_memory``...: :data:`funcgrad.numpy.queries.ANSWERS`) carry no derivative,
+    so they are answered for any Tensor.
 
     >>> import numpy as np, funcgrad as fg
-    >>> t = fg.Tensor([1.0])
-    >>> np.shares_memory(t, t)
-    True
-    >>> np.shares_memory(fg.Tensor([1.0], requires_grad=True), [1.0])
+    >>> t = fg.Tensor([1.0, 2.0], requires_grad=True)
+    >>> np.result_type(t, np.float32), np.shares_memory(t, t[1:])
+    (dtype('float32'), True)
+    >>> np.array2string(t)
     Traceback (most recent call last):
     ...
-    TypeError: numpy.shares_memory is not supported on a Tensor that requires grad: ...
+    TypeError: numpy.array2string is not supported on a Tensor that requires grad: ...
     """
     if func in _methods._function_table():
         return _methods._array_function(self, func, types, args, kwargs)
+    if func in queries.ANSWERS:
+        # NumPy answers from the values' dtypes and buffers.  Not queries' "only a value
+        # shares memory with itself": a Tensor is mutable (t.add_(1)), and two Tensors can
+        # share one buffer, so whether a write shows through the other is a real question.
+        return func(*_plain_values(args), **_plain_values(kwargs))
     if _differentiable_inside(args) or _differentiable_inside(kwargs):
         _raise_not_differentiable(f"numpy.{getattr(func, '__name__', func)}", (args, kwargs))
         return _methods._array_function(self, func, types, args, kwargs)  # its clear error

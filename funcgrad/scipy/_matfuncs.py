@@ -34,7 +34,7 @@ from typing import Callable, Optional, Sequence, Union
 import numpy as np
 
 from .. import lax, numpy as fnp
-from ..api import jvp
+from ..forward_mode import jvp
 from ..custom import custom_jvp
 from ..custom._guard import CapturedTracerError
 from ..numpy._convert import asarray, concrete_values, is_concrete

@@ -20,7 +20,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from .. import numpy as fnp
-from ..api import jvp
+from ..forward_mode import jvp
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
 from ._linalg_tools import as_float, is_plain, over_batch

@@ -204,7 +204,7 @@ def quantile(name, values, cdf, logpdf, q, shapes, params):
         moving = [(i, t) for i, t in zip([i for i, f in enumerate(fixed) if not f], dtraced)
                   if not (is_concrete(t) and not np.any(np.asarray(t)))]
         if moving:
-            from ..api import jvp
+            from ..forward_mode import jvp
 
             def cdf_of(*moved):
                 s = list(full)
