@@ -105,7 +105,8 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
             args, kwargs = tree.unflatten(treedef, tracers)
             with user_code():
                 out = fun(*args, **kwargs)
-        out_leaves, out_tree = tree.flatten(out)
+        # a Tensor output is one leaf (core.is_special), kept on its graph
+        out_leaves, out_tree = tree.flatten(out, is_special)
         oaxes = out_axes if not isinstance(out_axes, list) else tuple(out_axes)
         out_leaf_axes = _axes_for_leaves(oaxes, out, "out_axes")
         results = []
@@ -125,7 +126,7 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
                     o = np.zeros(o.shape[:ax] + (size,) + o.shape[ax:], float0)
                 results.append(o)
             else:
-                o = o if isinstance(o, Tracer) else asarray(o)
+                o = o if isinstance(o, Tracer) or is_special(o) else asarray(o)
                 if ax is None:
                     results.append(_plain(o))
                     continue

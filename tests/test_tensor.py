@@ -766,3 +766,17 @@ def test_jvp_gives_a_tensor_output_a_tensor_tangent():
                        has_aux=True)
     aux.sum().backward()
     np.testing.assert_array_equal(value(x.grad), [2.0, 2.0])
+
+
+def test_vmap_keeps_a_closed_over_tensor_output_on_its_graph():
+    # an output computed from a Tensor the vmapped function closes over, not from the
+    # batched argument: stacked along the batch, still on the Tensor's graph (it came
+    # back rebuilt from its value, with no grad_fn)
+    c = fg.tensor([1.0, 2.0], requires_grad=True)
+    out = fg.vmap(lambda a: c * 2.0)(np.ones((3, 2)))
+    assert isinstance(out, fg.Tensor) and out.shape == (3, 2) and out.grad_fn is not None
+    out.sum().backward()
+    np.testing.assert_array_equal(c.grad.numpy(), [6.0, 6.0])
+    c.grad = None
+    fg.vmap(lambda a: c * 2.0, out_axes=None)(np.ones((3, 2))).sum().backward()
+    np.testing.assert_array_equal(c.grad.numpy(), [2.0, 2.0])
