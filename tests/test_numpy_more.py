@@ -293,6 +293,7 @@ EDGE_INPUTS = [
     ("spacing", (np.array([0.0, 1e-310, np.inf, np.nan, -1.0, 2.0 ** 1000]),), {}),
     ("nextafter", (np.array([0.0, 0.0, 1.0, np.inf, 2.0 ** -1022, 1.0]),
                    np.array([1.0, -1.0, 0.0, 0.0, 0.0, 1.0])), {}),
+    ("nextafter", (np.array([-5e-324, 5e-324, -0.0]), np.array([1.0, -1.0, -0.0])), {}),
     ("ldexp", (np.array([1.0, 3.0, 5e-324]), np.array([1100, -1080, 1000])), {}),
     ("signbit", (np.array([-0.0, 0.0, -np.inf, np.nan]),), {}),
     ("resize", (np.zeros(0), (2, 2)), {}),
@@ -339,6 +340,22 @@ def test_nan_functions_give_zero_gradient_at_nans_and_all_nan_slices():
     grad = fg.grad(lambda x: fnp.sum(fnp.nan_to_num(fnp.nanstd(x, axis=1))))(
         np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]]))
     np.testing.assert_array_equal(grad, [[-0.5, 0.0, 0.5], [0.0, 0.0, 0.0]])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_nextafter_derivative_is_one_in_x1_and_zero_in_x2_at_zero_and_at_ties(dtype):
+    # nextafter(x1, x2) is x1 moved by at most one ulp: slope 1 in x1, 0 in x2, everywhere
+    x1 = np.array([0.0, 0.0, -0.0, 1.0, 1.0, -2.0, 5e-45, 3.0], dtype)
+    x2 = np.array([2.0, -1.0, 1.0, 1.0, 2.0, -2.0, -1.0, 3.0], dtype)
+    f = lambda a, b: fnp.sum(fnp.nextafter(a, b))
+    g1, g2 = fg.grad(f, argnums=(0, 1))(x1, x2)
+    assert g1.dtype == g2.dtype == dtype
+    np.testing.assert_array_equal(g1, np.ones_like(x1))
+    np.testing.assert_array_equal(g2, np.zeros_like(x2))
+    _, t = fg.jvp(lambda a, b: fnp.nextafter(a, b), (x1, x2), (np.full_like(x1, 0.5), x2))
+    np.testing.assert_array_equal(t, np.full_like(x1, 0.5))
+    np.testing.assert_array_equal(fg.vmap(fg.grad(lambda a: fnp.nextafter(a, 2.0)))(x1), 1.0)
+    np.testing.assert_array_equal(fg.grad(lambda a: fnp.nextafter(a, 2.0))(dtype(0.0)), 1.0)
 
 
 def test_median_ties_send_the_derivative_to_the_element_the_stable_sort_ranks_there():
