@@ -9,8 +9,6 @@ is accepted and ignored (NumPy's accuracy is what funcgrad computes).
 """
 from typing import Any
 
-import numpy as np
-
 from .. import numpy as fnp
 from ..primitives import elementwise as _ew
 from ..primitives import special as _sp
