@@ -291,6 +291,7 @@ EDGE_INPUTS = [
     ("modf", (np.array([np.inf, -np.inf, np.nan, -0.0]),), {}),
     ("frexp", (np.array([0.0, -0.0, np.inf, np.nan, 1e-310, 2.0 ** 1000]),), {}),
     ("spacing", (np.array([0.0, 1e-310, np.inf, np.nan, -1.0, 2.0 ** 1000]),), {}),
+    ("spacing", (np.array([-0.0, -5e-324, -0.0], np.float32),), {}),
     ("nextafter", (np.array([0.0, 0.0, 1.0, np.inf, 2.0 ** -1022, 1.0]),
                    np.array([1.0, -1.0, 0.0, 0.0, 0.0, 1.0])), {}),
     ("nextafter", (np.array([-5e-324, 5e-324, -0.0]), np.array([1.0, -1.0, -0.0])), {}),

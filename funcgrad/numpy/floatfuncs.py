@@ -210,7 +210,7 @@ def spacing(x: ArrayLike) -> Array:
     """
     x = _float_operand(asarray(x))
     gap = _ulp_away(abs(x))
-    out = where(signbit(x), negative(gap), gap)
+    out = where(less(x, 0), negative(gap), gap)  # (-0.0 too has the positive gap, as NumPy)
     return where(logical_or(isinf(x), isnan(x)), _const(_np.nan, x), out)
 
 
