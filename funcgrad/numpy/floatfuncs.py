@@ -7,8 +7,11 @@ a smooth function of its float inputs (``fmod`` and ``modf`` have derivative 1 i
 step), and integer or boolean results carry no derivative.  Boolean results are computed
 by NumPy itself whenever the values are concrete.
 """
+import sys
+
 import numpy as _np
 
+from ..core import concrete
 from ..primitives.special import i0e as _i0e
 from ._convert import asarray, concrete_values, is_concrete, operand
 from .constructors import astype, stop_gradient
@@ -37,6 +40,13 @@ def _kind(x):
     return (x.dtype if hasattr(x, "dtype") else _np.result_type(x)).kind
 
 
+def _on_gpu(x):
+    """Whether ``x``'s value is a GPU array: NumPy's answer would be a host array, which
+    cannot meet it in the operations that follow, so the primitives compute it there."""
+    gpu = sys.modules.get("funcgrad.gpu")  # (only loaded once GPU arrays exist)
+    return gpu is not None and isinstance(concrete(x), gpu.GpuArray)
+
+
 def _const(value, like):
     return _np.asarray(value, getattr(like, "dtype", _np.float64))
 
@@ -50,7 +60,7 @@ def signbit(x: ArrayLike) -> Array:
     array([ True,  True, False, False])
     """
     x = operand(x)
-    if is_concrete(x):
+    if is_concrete(x) and not _on_gpu(x):
         return _np.signbit(concrete_values(x, "", ""))
     # (-0.0 is the zero whose reciprocal is -inf; a NaN's sign bit is not visible here)
     zero = equal(x, 0)
