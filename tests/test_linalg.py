@@ -282,6 +282,66 @@ def test_pinv_rank_deficient_differentiates_along_rank_preserving_perturbations(
     check_dot_product(lambda l, r: fnp.linalg.pinv(l @ r), [left, right])
 
 
+def _complex_with_singular_values(m, n, s, rng=RNG):
+    def unitary(k):
+        return np.linalg.qr(rng.standard_normal((k, k)) + 1j * rng.standard_normal((k, k)))[0]
+    return (unitary(m)[:, :min(m, n)] * np.asarray(s)) @ unitary(n)[:min(m, n)]
+
+
+def _pinv_parts(rcond):
+    """pinv's real and imaginary parts (the checkers take real outputs)."""
+    def f(a):
+        p = fnp.linalg.pinv(a, rcond=rcond)
+        return fnp.stack([fnp.real(p), fnp.imag(p)])
+    return f
+
+
+TRUNCATED = [  # singular values on both sides of the cutoff rcond=0.06 * largest
+    with_singular_values(5, 4, [3.0, 1.5, 0.2, 0.05]),
+    _complex_with_singular_values(3, 5, [2.0, 0.5, 0.04]),
+    np.stack([with_singular_values(4, 4, [2.0, 1.0, 0.3, 0.01]),
+              with_singular_values(4, 4, [1.0, 0.9, 0.5, 0.02])]),
+    with_singular_values(4, 3, [2.0, 2.0, 0.05]),  # a repeated kept value
+    with_singular_values(4, 4, [2.0, 0.1, 0.05, 0.0]),  # and an exact zero
+]
+
+
+def test_pinv_cutoff_dropping_nonzero_singular_values_differentiates_the_truncation():
+    # the derivative of V diag(1/s kept, 0 dropped) U^H, not Golub & Pereyra's (exact only
+    # when what is dropped is 0): the off-diagonal entries, by central differences
+    a = np.diag([3.0, 1e-3])
+    g = fg.grad(lambda a: fnp.sum(fnp.linalg.pinv(a, rcond=0.01)))(a)
+    np.testing.assert_allclose(g, [[-1 / 9, 0.11114816], [0.11114816, 0.0]], rtol=1e-7)
+    for a in TRUNCATED:
+        # (a complex matrix by its real and imaginary parts: the checkers pair real numbers)
+        f = lambda re, im: _pinv_parts(0.06)(re + 1j * im if np.iscomplexobj(a) else re)
+        check_jvp_fd(f, [a.real, a.imag])
+        check_dot_product(f, [a.real, a.imag])
+
+
+@pytest.mark.parametrize("a", [TRUNCATED[0], TRUNCATED[4]], ids=["tall", "rank-deficient"])
+def test_pinv_cutoff_dropping_nonzero_singular_values_has_second_derivatives(a):
+    check_second_order(lambda a: fnp.linalg.pinv(a, rcond=0.06), [a])
+
+
+def test_pinv_truncated_derivative_is_the_same_under_jit_and_vmap():
+    stack = TRUNCATED[2]
+    loss = lambda a: fnp.sum(fnp.linalg.pinv(a, rcond=0.06) ** 3)
+    eager = np.stack([fg.grad(loss)(a) for a in stack])
+    np.testing.assert_allclose(fg.jit(fg.grad(loss), wait=True)(stack[0]), eager[0],
+                               rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(fg.vmap(fg.grad(loss))(stack), eager, rtol=1e-10, atol=1e-12)
+
+
+def test_cutoffs_of_lstsq_and_scipy_pinv_differentiate_the_truncation():
+    import funcgrad.scipy.linalg as fsl
+    a, b = TRUNCATED[0], RNG.standard_normal(5)
+    check_jvp_fd(lambda a: fnp.linalg.lstsq(a, b, rcond=0.06)[0], [a])
+    check_jvp_fd(lambda a: fsl.lstsq(a, b, cond=0.06)[0], [a])
+    check_jvp_fd(lambda a: fsl.pinv(a, rtol=0.06), [a])
+    check_jvp_fd(lambda a: fsl.pinv(a, atol=0.1), [a])
+
+
 def test_qr_rank_deficient_derivative_refuses_clearly():
     a = np.array([[1.0, 2.0, 0.0], [2.0, 4.0, 1.0], [3.0, 6.0, 1.0]])  # column 1 = 2 * column 0
     q, r = fnp.linalg.qr(a)

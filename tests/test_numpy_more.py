@@ -291,8 +291,10 @@ EDGE_INPUTS = [
     ("modf", (np.array([np.inf, -np.inf, np.nan, -0.0]),), {}),
     ("frexp", (np.array([0.0, -0.0, np.inf, np.nan, 1e-310, 2.0 ** 1000]),), {}),
     ("spacing", (np.array([0.0, 1e-310, np.inf, np.nan, -1.0, 2.0 ** 1000]),), {}),
+    ("spacing", (np.array([-0.0, -5e-324, -0.0], np.float32),), {}),
     ("nextafter", (np.array([0.0, 0.0, 1.0, np.inf, 2.0 ** -1022, 1.0]),
                    np.array([1.0, -1.0, 0.0, 0.0, 0.0, 1.0])), {}),
+    ("nextafter", (np.array([-5e-324, 5e-324, -0.0]), np.array([1.0, -1.0, -0.0])), {}),
     ("ldexp", (np.array([1.0, 3.0, 5e-324]), np.array([1100, -1080, 1000])), {}),
     ("signbit", (np.array([-0.0, 0.0, -np.inf, np.nan]),), {}),
     ("resize", (np.zeros(0), (2, 2)), {}),
@@ -339,6 +341,22 @@ def test_nan_functions_give_zero_gradient_at_nans_and_all_nan_slices():
     grad = fg.grad(lambda x: fnp.sum(fnp.nan_to_num(fnp.nanstd(x, axis=1))))(
         np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]]))
     np.testing.assert_array_equal(grad, [[-0.5, 0.0, 0.5], [0.0, 0.0, 0.0]])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_nextafter_derivative_is_one_in_x1_and_zero_in_x2_at_zero_and_at_ties(dtype):
+    # nextafter(x1, x2) is x1 moved by at most one ulp: slope 1 in x1, 0 in x2, everywhere
+    x1 = np.array([0.0, 0.0, -0.0, 1.0, 1.0, -2.0, 5e-45, 3.0], dtype)
+    x2 = np.array([2.0, -1.0, 1.0, 1.0, 2.0, -2.0, -1.0, 3.0], dtype)
+    f = lambda a, b: fnp.sum(fnp.nextafter(a, b))
+    g1, g2 = fg.grad(f, argnums=(0, 1))(x1, x2)
+    assert g1.dtype == g2.dtype == dtype
+    np.testing.assert_array_equal(g1, np.ones_like(x1))
+    np.testing.assert_array_equal(g2, np.zeros_like(x2))
+    _, t = fg.jvp(lambda a, b: fnp.nextafter(a, b), (x1, x2), (np.full_like(x1, 0.5), x2))
+    np.testing.assert_array_equal(t, np.full_like(x1, 0.5))
+    np.testing.assert_array_equal(fg.vmap(fg.grad(lambda a: fnp.nextafter(a, 2.0)))(x1), 1.0)
+    np.testing.assert_array_equal(fg.grad(lambda a: fnp.nextafter(a, 2.0))(dtype(0.0)), 1.0)
 
 
 def test_median_ties_send_the_derivative_to_the_element_the_stable_sort_ranks_there():
@@ -678,3 +696,80 @@ def test_take_modes_and_var_std_mean_and_correction_keywords_as_numpy():
                                   np.sqrt([[26 / 2], [6 / 2]]))
     with pytest.raises(ValueError, match="simultaneously"):
         fnp.var(x, ddof=1, correction=1)
+
+
+# --- dtype= of sums, products and their scans: computed in that dtype, as NumPy ------------
+# (int8: 100 + 100 wraps to -56; float32 of a float64 input rounds every partial sum)
+
+_ACCUMULATING = ["sum", "prod", "mean", "cumsum", "cumprod", "nansum", "nanprod", "nancumsum",
+                 "nancumprod", "cumulative_sum", "cumulative_prod"]
+_INTEGER_DTYPES = [None, np.int8, np.uint8, np.bool_, np.float32]
+_ACCUMULATED = [  # (input, the dtype= values it is cast to without NumPy warning)
+    (np.array([[100, 100, 27], [-3, 90, 120]], np.int8), _INTEGER_DTYPES),
+    (np.array([[200, 100, 3], [7, 250, 9]], np.uint8), _INTEGER_DTYPES + [np.int16]),
+    (np.array([[True, False, True], [True, True, False]]), _INTEGER_DTYPES),
+    (np.array([[1.7, -2.6, 3.1], [100.3, 0.25, -1.5]]), _INTEGER_DTYPES + [np.float64]),
+    (np.array([[2.0 ** 24, 1.0, 1.0], [0.1, 0.7, 1e-9]]), [None, np.float32, np.float16]),
+    (np.array([[0.1 + 2.0 ** 24 * 1j, 1j, 0.3 + 1j]]), [None, np.complex64]),
+]
+_ACCUMULATING_CASES = [
+    pytest.param(name, x, dtype, id=f"{name}-{x.dtype}-{dtype and np.dtype(dtype)}")
+    for x, dtypes in _ACCUMULATED for dtype in dtypes for name in _ACCUMULATING]
+
+
+def _equal_to_numpy(got, want, ulps=0):
+    got = np.asarray(got)
+    assert got.dtype == want.dtype, f"dtype {got.dtype}, NumPy's {want.dtype}"
+    if ulps and want.dtype.kind in "fc":
+        np.testing.assert_allclose(got, want, rtol=ulps * np.finfo(want.dtype).eps)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name, x, dtype", _ACCUMULATING_CASES)
+def test_accumulating_reductions_compute_in_their_dtype_as_numpy(name, x, dtype):
+    ours, numpys = getattr(fnp, name), getattr(np, name)
+    # a traced cumprod is a log-depth scan: its products round in another order than NumPy's
+    ulps = 4 if name.endswith(("cumprod", "cumulative_prod")) else 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (NumPy's mean of a float16 sum)
+        want = numpys(x, axis=1, dtype=dtype)
+        rows = np.stack([numpys(r, axis=0, dtype=dtype) for r in x])
+        _equal_to_numpy(ours(x, axis=1, dtype=dtype), want)
+        _equal_to_numpy(fg.jit(lambda v: ours(v, axis=1, dtype=dtype), wait=True)(x), want,
+                        ulps)
+        _equal_to_numpy(fg.vmap(lambda r: ours(r, axis=0, dtype=dtype))(x), rows, ulps)
+        if not name.startswith(("nan", "cumulative")):  # the ndarray method, traced
+            method = fg.jit(lambda v: getattr(v, name)(axis=1, dtype=dtype), wait=True)
+            _equal_to_numpy(method(x), want, ulps)
+
+
+@pytest.mark.parametrize("ufunc, method", [(np.add, "reduce"), (np.multiply, "reduce"),
+                                           (np.add, "accumulate"),
+                                           (np.multiply, "accumulate")])
+@pytest.mark.parametrize("dtype", [None, np.int8, np.uint8])
+def test_ufunc_reduce_and_accumulate_of_traced_values_compute_in_their_dtype(ufunc, method,
+                                                                            dtype):
+    x = np.array([[100, 100, 27], [-3, 90, 120]], np.int8)
+    want = getattr(ufunc, method)(x, axis=1, dtype=dtype)
+    call = fg.jit(lambda v: getattr(ufunc, method)(v, axis=1, dtype=dtype), wait=True)
+    _equal_to_numpy(call(x), want)
+
+
+def test_float32_dtype_of_a_float64_input_differentiates_its_float32_computation():
+    x = np.array([2.0 ** 24, 1.0, 1.0, 0.1])  # float32 loses the ones: NumPy's sum too
+    w = np.array([0.5, 2.0, -1.0, 3.0])
+    cases = [  # (function, NumPy's value, its exact gradient)
+        (lambda v: fnp.sum(v, dtype=np.float32), np.sum(x, dtype=np.float32), np.ones(4)),
+        (lambda v: fnp.mean(v, dtype=np.float32), np.mean(x, dtype=np.float32),
+         np.full(4, 0.25)),
+        (lambda v: fnp.prod(v, dtype=np.float32), np.prod(x, dtype=np.float32),
+         np.prod(x) / x),
+        (lambda v: fnp.sum(w * fnp.cumsum(v, dtype=np.float32)),
+         np.sum(w * np.cumsum(x, dtype=np.float32)), np.cumsum(w[::-1])[::-1]),
+    ]
+    for f, want, gradient in cases:
+        value, g = fg.value_and_grad(f)(x)
+        _equal_to_numpy(value, want)
+        assert g.dtype == np.float64
+        np.testing.assert_allclose(g, gradient, rtol=1e-6)

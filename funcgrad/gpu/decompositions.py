@@ -19,6 +19,7 @@ import numpy as np
 
 from ..kernels.cuda._layout import size_of
 from ..primitives import decompositions as _dec
+from ..primitives import pinv as _pinv_prim
 from ..primitives import eig as _eig_prim
 from .array import backend, new, upload, view
 from .dispatch import abstract
@@ -131,9 +132,9 @@ def _pinv(a, *, rcond, hermitian):
     # (hermitian: the front has mirrored a's lower triangle already, so a is symmetric and
     # its SVD gives what NumPy's eigh route gives: the same singular values and cutoff)
     params = {"rcond": rcond, "hermitian": hermitian}
-    out = abstract(_dec.pinv_p, (a,), params)
+    out = abstract(_pinv_prim.pinv_p, (a,), params)
     if a.size == 0:
-        return _empty_case(_dec.pinv_p, a, params, out.dtype)
+        return _empty_case(_pinv_prim.pinv_p, a, params, out.dtype)
     u, s, vt, transposed = _svd_device(a, False, True, out.dtype)
     B = size_of(a.shape[:-2])
     tall_m, k = max(a.shape[-2:]), min(a.shape[-2:])
@@ -176,11 +177,11 @@ def _eig(a, **params):
 
 def decomposition_impls():
     """``{primitive: GPU implementation}`` for the decompositions of
-    :mod:`funcgrad.primitives.decompositions`.
+    :mod:`funcgrad.primitives.decompositions` and :mod:`funcgrad.primitives.pinv`.
 
     >>> sorted(p.name for p in decomposition_impls())          # doctest: +SKIP
     ['eig', 'eigh', 'eigvalsh', 'pinv', 'qr', 'svd', 'svdvals']
     """
     return {_dec.svd_p: _svd, _dec.svdvals_p: _svdvals, _dec.eigh_p: _eigh,
-            _dec.eigvalsh_p: _eigvalsh, _dec.qr_p: _qr, _dec.pinv_p: _pinv,
+            _dec.eigvalsh_p: _eigvalsh, _dec.qr_p: _qr, _pinv_prim.pinv_p: _pinv,
             _eig_prim.eig_p: _eig}

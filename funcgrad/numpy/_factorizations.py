@@ -13,6 +13,7 @@ import numpy as np
 
 from ..core import internal
 from ..primitives import decompositions as _dec
+from ..primitives import pinv as _pinv
 from ..primitives import eig as _eig_prim
 from ..primitives import linalg as _la
 from ._convert import asarray, concrete_values, is_concrete
@@ -252,8 +253,11 @@ def pinv(a: ArrayLike, rcond: ArrayLike | None = None, hermitian: bool = False, 
     ``rcond * largest`` count as zero; ``rcond`` defaults to 1e-15, ``rtol=None`` to
     ``max(M, N) * eps``).
 
-    The derivative is Golub and Pereyra's, exact where the rank is locally constant (at a
-    rank-deficient matrix: along perturbations that keep the rank), finite everywhere.
+    The derivative is exact wherever no singular value crosses the cutoff: Golub and
+    Pereyra's where only zeros are dropped, plus the turn of the kept singular vectors
+    towards the dropped ones where the cutoff drops nonzero singular values; finite
+    everywhere.  (Second derivatives with such a cutoff have svd's limit at repeated
+    singular values: the turns inside a group of equal values are left out.)
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fnp.linalg.pinv(np.array([[2.0, 0.0], [0.0, 0.0]]))
@@ -272,7 +276,7 @@ def pinv(a: ArrayLike, rcond: ArrayLike | None = None, hermitian: bool = False, 
     if np.ndim(rcond) != 0:
         raise NotImplementedError("pinv: one rcond per matrix is not supported; pass a "
                                   "single number (or call pinv on each matrix)")
-    return _dec.pinv(_mirrored(a) if hermitian else a, float(rcond), bool(hermitian))
+    return _pinv.pinv(_mirrored(a) if hermitian else a, float(rcond), bool(hermitian))
 
 
 def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> LstsqResult:
@@ -299,7 +303,7 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> LstsqRe
         rcond = np.finfo(np.result_type(a.dtype, b.dtype)).eps * max(m, n)
     s = _dec.svdvals(a)
     rank = _count_above(stop_gradient(s), rcond)
-    x = _la.matmul(_dec.pinv(a, float(rcond)), b)
+    x = _la.matmul(_pinv.pinv(a, float(rcond)), b)
     if int(rank) == n and m > n:
         # (|r|^2: real, and right, for complex systems)
         residuals = _sum(abs_square(b - _la.matmul(a, x)), axis=0)

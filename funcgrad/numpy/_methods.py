@@ -110,10 +110,13 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             raise TypeError(_unsupported(_ufunc_label(ufunc), kwargs))
         result = fn(*inputs)
     elif method == "reduce" and ufunc in _REDUCERS:
+        if ufunc in _ACCUMULATORS:  # sum and prod compute in dtype=, not just cast to it
+            selection["dtype"], dtype = dtype, None
         result = _REDUCERS[ufunc](inputs[0], axis=kwargs.pop("axis", 0),
                                   keepdims=kwargs.pop("keepdims", False), **selection)
     elif method == "accumulate" and ufunc in _ACCUMULATORS:
-        result = _ACCUMULATORS[ufunc](inputs[0], axis=kwargs.pop("axis", 0))
+        result = _ACCUMULATORS[ufunc](inputs[0], axis=kwargs.pop("axis", 0), dtype=dtype)
+        dtype = None
     else:
         raise TypeError(_unsupported(f"numpy.{ufunc.__name__}.{method}", {}))
     return result if dtype is None else constructors.astype(result, dtype)

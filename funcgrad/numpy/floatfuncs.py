@@ -7,11 +7,14 @@ a smooth function of its float inputs (``fmod`` and ``modf`` have derivative 1 i
 step), and integer or boolean results carry no derivative.  Boolean results are computed
 by NumPy itself whenever the values are concrete.
 """
+import sys
+
 import numpy as _np
 
+from ..core import concrete
 from ..primitives.special import i0e as _i0e
 from ._convert import asarray, concrete_values, is_concrete, operand
-from .constructors import astype
+from .constructors import astype, stop_gradient
 from .indexing import where
 from .ufuncs import (abs, add, divide, equal, exp2, floor, floor_divide, greater, greater_equal,
                      exp, isfinite, isinf, isnan, less, log2, logical_and, logical_not, logical_or,
@@ -37,6 +40,13 @@ def _kind(x):
     return (x.dtype if hasattr(x, "dtype") else _np.result_type(x)).kind
 
 
+def _on_gpu(x):
+    """Whether ``x``'s value is a GPU array: NumPy's answer would be a host array, which
+    cannot meet it in the operations that follow, so the primitives compute it there."""
+    gpu = sys.modules.get("funcgrad.gpu")  # (only loaded once GPU arrays exist)
+    return gpu is not None and isinstance(concrete(x), gpu.GpuArray)
+
+
 def _const(value, like):
     return _np.asarray(value, getattr(like, "dtype", _np.float64))
 
@@ -50,7 +60,7 @@ def signbit(x: ArrayLike) -> Array:
     array([ True,  True, False, False])
     """
     x = operand(x)
-    if is_concrete(x):
+    if is_concrete(x) and not _on_gpu(x):
         return _np.signbit(concrete_values(x, "", ""))
     # (-0.0 is the zero whose reciprocal is -inf; a NaN's sign bit is not visible here)
     zero = equal(x, 0)
@@ -210,21 +220,34 @@ def spacing(x: ArrayLike) -> Array:
     """
     x = _float_operand(asarray(x))
     gap = _ulp_away(abs(x))
-    out = where(signbit(x), negative(gap), gap)
+    out = where(less(x, 0), negative(gap), gap)  # (-0.0 too has the positive gap, as NumPy)
     return where(logical_or(isinf(x), isnan(x)), _const(_np.nan, x), out)
 
 
 @stands_for(_np.nextafter)
 def nextafter(x1: ArrayLike, x2: ArrayLike) -> Array:
-    """Elementwise ``np.nextafter``: the next float after ``x1`` towards ``x2`` (its
-    derivative is 1 in ``x1``: it moves ``x1`` by a piecewise-constant step).
+    """Elementwise ``np.nextafter``: the next float after ``x1`` towards ``x2``.  Its
+    derivative is 1 in ``x1`` and 0 in ``x2`` everywhere (it moves ``x1`` by at most one
+    ulp), also at ``x1 == 0`` and ``x1 == x2``, where the value's formula changes but not
+    its slope (0 at an infinite ``x1``).
 
-    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> bool(fnp.nextafter(1.0, 2.0) == 1.0 + np.finfo(float).eps)
     True
+    >>> float(fg.grad(lambda x: fnp.nextafter(x, 2.0))(0.0))
+    1.0
     """
     x1, x2 = _float_operand(asarray(x1)), _float_operand(x2)
     x1 = astype(x1, _common(x1, x2))
+    value = _next_float(stop_gradient(x1), stop_gradient(x2) if hasattr(x2, "dtype") else x2)
+    # The slope: minus stop_gradient(x1) - x1, an exact +0.0 (subtracted, not added: a -0.0
+    # result keeps its sign); an infinite x1 is replaced by 0 first (inf - inf is NaN).
+    finite = where(isfinite(x1), x1, _const(0.0, x1))
+    return subtract(value, subtract(stop_gradient(finite), finite))
+
+
+def _next_float(x1, x2):
+    """``np.nextafter``'s value, from the bits' arithmetic (``x1`` has the result dtype)."""
     ax = abs(x1)
     away = _ulp_away(ax)
     # Towards zero from a power of two the gap halves (not below the subnormals' gap).
@@ -238,6 +261,8 @@ def nextafter(x1: ArrayLike, x2: ArrayLike) -> Array:
     negative_x = signbit(x1)
     step = where(where(up, logical_not(negative_x), negative_x), away, toward)
     moved = where(up, add(x1, step), subtract(x1, step))
+    # (from the smallest subnormal towards zero: the zero of x1's sign, as C's nextafter)
+    moved = where(equal(moved, 0), where(negative_x, _const(-0.0, ax), _const(0.0, ax)), moved)
     moved = where(equal(x1, 0), where(up, smallest, negative(smallest)), moved)
     largest = _const(_np.finfo(ax.dtype).max, ax)
     moved = where(isinf(x1), where(negative_x, negative(largest), largest), moved)

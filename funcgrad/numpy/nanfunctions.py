@@ -45,7 +45,7 @@ def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     array([1., 0., 1.])
     """
     _no_out("nansum", out)
-    return sum(_filled(a, 0, dtype)[0], axis, keepdims=keepdims, initial=initial, where=where)
+    return sum(_filled(a, 0)[0], axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
 def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
@@ -58,7 +58,7 @@ def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     6.0
     """
     _no_out("nanprod", out)
-    return prod(_filled(a, 1, dtype)[0], axis, keepdims=keepdims, initial=initial, where=where)
+    return prod(_filled(a, 1)[0], axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
 def _counted(name, missing, a, where):
@@ -236,7 +236,7 @@ def nancumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     array([1., 1., 3.])
     """
     _no_out("nancumsum", out)
-    return cumsum(_filled(a, 0, dtype)[0], axis)
+    return cumsum(_filled(a, 0)[0], axis, dtype)
 
 
 def nancumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
@@ -249,7 +249,7 @@ def nancumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     array([2., 2., 6.])
     """
     _no_out("nancumprod", out)
-    return cumprod(_filled(a, 1, dtype)[0], axis)
+    return cumprod(_filled(a, 1)[0], axis, dtype)
 
 
 def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,

@@ -1,5 +1,7 @@
 """Reductions, scans and differences along axes: sum, mean, max, var, cumsum, argmax..."""
 import builtins
+import functools
+import warnings
 
 import numpy as _np
 
@@ -21,6 +23,32 @@ def _reduction(a, axis, dtype=None):
     if dtype is not None:
         a = astype(a, dtype)
     return a, normalize_axis(axis, a.ndim)
+
+
+@functools.lru_cache(maxsize=None)
+def _accumulator(numpy_fn, in_dtype, dtype):
+    """The dtype NumPy's ``numpy_fn`` (sum, prod, cumsum, cumprod) computes and returns in
+    for an ``in_dtype`` input: ``dtype`` when given, else the input's, booleans and
+    integers narrower than the platform's promoted to it."""
+    with warnings.catch_warnings():  # (complex in, real dtype: NumPy warns on the values)
+        warnings.simplefilter("ignore")
+        return numpy_fn(_np.zeros(1, in_dtype), dtype=dtype).dtype
+
+
+def _accumulating(numpy_fn, a, dtype):
+    """``a`` cast to the dtype NumPy's ``numpy_fn`` computes in, and that dtype.
+
+    The primitives sum and multiply integers in the platform's int (NumPy's default): the
+    result agrees with NumPy's in a narrower ``dtype=`` modulo 2**bits, so casting it back
+    with :func:`_finished` wraps exactly as NumPy's does (int8: 100 + 100 is -56)."""
+    a = asarray(a)
+    acc = _accumulator(numpy_fn, a.dtype, None if dtype is None else _np.dtype(dtype))
+    return astype(a, acc), acc
+
+
+def _finished(result, acc):
+    """A reduction's ``result`` in the dtype ``acc`` it was computed for."""
+    return result if result.dtype == acc else astype(result, acc)
 
 
 def _no_out(name, out=None):
@@ -130,10 +158,10 @@ def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     array([0., 4.])
     """
     _no_out("sum", out)
-    a, axes = _reduction(a, axis, dtype)
-    if a.dtype.kind == "b":
-        a = astype(a, _np.intp)
-    result = _st.reduce_sum(_select(a, _mask("sum", a, where), 0), axes, keepdims)
+    a, acc = _accumulating(_np.sum, a, dtype)
+    a, axes = _reduction(a, axis)
+    result = _finished(_st.reduce_sum(_select(a, _mask("sum", a, where), 0), axes, keepdims),
+                       acc)
     return result if initial is None else add(result, _initial("sum", initial, result.dtype))
 
 
@@ -149,14 +177,16 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     3.5
     """
     _no_out("mean", out)
-    a, axes = _reduction(a, axis, dtype)
-    if a.dtype.kind in "biu":
-        a = astype(a, _np.float64)
+    a = asarray(a)
     half = a.dtype == _np.float16 and dtype is None  # summed in float32, as NumPy
-    if half:
-        a = astype(a, _np.float32)
+    if dtype is None:
+        dtype = _np.float64 if a.dtype.kind in "biu" else _np.float32 if half else a.dtype
+    a, acc = _accumulating(_np.sum, a, dtype)
+    a, axes = _reduction(a, axis)
     mask = _mask("mean", a, where)
-    total = _st.reduce_sum(_select(a, mask, 0), axes, keepdims)
+    total = _finished(_st.reduce_sum(_select(a, mask, 0), axes, keepdims), acc)
+    if acc.kind in "biu":  # NumPy divides an integer total in float64, then casts back
+        total = astype(total, _np.float64)
     if mask is not None:
         # NaN where nothing is selected, as NumPy, dividing by NaN rather than by 0: 0 / 0
         # would warn in the forward pass and again in the backward one
@@ -165,7 +195,9 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     else:
         n = _count(a, axes)
         result = total / float(n) if n else total * _np.nan
-    return astype(result, _np.float16) if half else result
+    if half:
+        return astype(result, _np.float16)
+    return astype(result, acc) if acc.kind in "biu" else result
 
 
 def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
@@ -181,8 +213,10 @@ def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     6.0
     """
     _no_out("prod", out)
-    a, axes = _reduction(a, axis, dtype)
-    result = _red.reduce_prod(_select(a, _mask("prod", a, where), 1), axes, keepdims)
+    a, acc = _accumulating(_np.prod, a, dtype)
+    a, axes = _reduction(a, axis)
+    result = _finished(_red.reduce_prod(_select(a, _mask("prod", a, where), 1), axes,
+                                        keepdims), acc)
     return result if initial is None else multiply(result,
                                                    _initial("prod", initial, result.dtype))
 
@@ -331,12 +365,10 @@ def cumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None) -> A
     >>> fg.grad(lambda x: fnp.sum(fnp.cumsum(x)))(np.ones(3))
     array([3., 2., 1.])
     """
-    a = asarray(a)
-    if dtype is not None:
-        a = astype(a, dtype)
+    a, acc = _accumulating(_np.cumsum, a, dtype)
     if axis is None:
         a, axis = ravel(a), 0
-    return _red.cumsum(a, one_axis(axis, a.ndim))
+    return _finished(_red.cumsum(a, one_axis(axis, a.ndim)), acc)
 
 
 def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None) -> Array:
@@ -346,16 +378,15 @@ def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None) -> 
     >>> fg.grad(lambda x: fnp.cumprod(x)[-1])(np.array([2.0, 0.0, 3.0]))
     array([0., 6., 0.])
     """
-    a = asarray(a)
-    if dtype is not None:
-        a = astype(a, dtype)
+    a, acc = _accumulating(_np.cumprod, a, dtype)
     if axis is None:
         a, axis = ravel(a), 0
     axis = one_axis(axis, a.ndim)
     if isinstance(a, _np.ndarray):  # plain arrays only: np.cumprod of a Tensor (or a GPU
-        return _np.cumprod(a, axis=axis)  # array) would dispatch back here, forever
+        return _finished(_np.cumprod(a, axis=axis), acc)  # array) would dispatch back here
     last = a.ndim - 1
-    return _st.moveaxis(_red.cumprod_last(_st.moveaxis(a, axis, last)), last, axis)
+    return _finished(_st.moveaxis(_red.cumprod_last(_st.moveaxis(a, axis, last)), last, axis),
+                     acc)
 
 
 def argmax(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:

@@ -1,4 +1,5 @@
-"""Matrix decompositions: svd, svdvals, eigh, eigvalsh, qr, pinv (eig: :mod:`.eig`).
+"""Matrix decompositions: svd, svdvals, eigh, eigvalsh, qr (eig: :mod:`.eig`, pinv:
+:mod:`.pinv`).
 
 Forward values are NumPy's (LAPACK's sign and ordering conventions included); the rules
 are written with differentiable primitives, so every order of derivative, ``vmap`` and
@@ -528,46 +529,3 @@ def qr(a, complete=False):
 
 
 qr_p.batch = _stacked(qr, 2)
-
-
-# --- pinv ---------------------------------------------------------------------------------
-
-def _pinv_jvp(primals, tangents, *, rcond, hermitian):
-    # Golub & Pereyra (1973): the derivative where the rank is locally constant
-    a, = primals
-    da = tangents[0]
-    p = pinv(a, rcond, hermitian)
-    m, n = a.shape[-2:]
-    pt, dat = _adj(p), _adj(da)
-    dp = (-matmul(p, matmul(da, p))
-          + matmul(matmul(p, pt), matmul(dat, _eye(m, p.dtype) - matmul(a, p)))
-          + matmul(_eye(n, p.dtype) - matmul(p, a), matmul(dat, matmul(pt, p))))
-    return p, dp
-
-
-def _pinv_vjp(needs, g, p, a, *, rcond, hermitian):
-    # the Hermitian adjoint of the JVP at conj(g), conjugated (JAX's convention)
-    m, n = a.shape[-2:]
-    pt, gt = _adj(p), swap(g)  # (gt: the adjoint of conj(g))
-    g = _cj(g)
-    return (_cj(-matmul(pt, matmul(g, pt))
-                + matmul(_eye(m, p.dtype) - matmul(a, p), matmul(gt, matmul(p, pt)))
-                + matmul(matmul(pt, p), matmul(gt, _eye(n, p.dtype) - matmul(p, a)))),)
-
-
-pinv_p = Primitive(
-    "pinv", lambda a, *, rcond, hermitian: np.linalg.pinv(a, rcond=rcond, hermitian=hermitian),
-    jvp=_pinv_jvp, vjp=_pinv_vjp, vjp_reads=reads_inputs_and_output,
-    abstract_eval=lambda a, *, rcond, hermitian: ShapedArray(
-        a.shape[:-2] + (a.shape[-1], a.shape[-2]), _matrix_abstract(a)[3]))
-
-
-def pinv(a, rcond=1e-15, hermitian=False):
-    """Moore-Penrose pseudo-inverse; singular values below ``rcond * largest`` count as 0.
-    (``hermitian=True``: LAPACK reads ``a`` as Hermitian, so ``a`` must be Hermitian here:
-    the front mirrors the lower triangle first.)"""
-    return pinv_p.bind(a, rcond=float(rcond), hermitian=bool(hermitian))
-
-
-pinv_p.batch = lambda args, dims, *, rcond, hermitian: (
-    pinv(moveaxis(args[0], dims[0], 0), rcond, hermitian), 0)

@@ -20,6 +20,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import concrete_values
 from ..primitives import decompositions as _dec
+from ..primitives import pinv as _pinv
 from ..primitives import linalg as _la
 from ..typing import Array, ArrayLike
 from ._linalg_tools import as_float, is_plain, no_derivative, over_batch
@@ -137,7 +138,7 @@ def lstsq(a: ArrayLike, b: ArrayLike, cond: Optional[float] = None, overwrite_a:
     rcond = np.finfo(dtype).eps if cond is None or cond < 0 else cond
     s = _dec.svdvals(a)
     rank = _rank("lstsq", s, rcond, a.shape)
-    x = _la.matmul(_dec.pinv(a, float(rcond)), b)
+    x = _la.matmul(_pinv.pinv(a, float(rcond)), b)
     if driver == "gelsy":
         return x, np.array([], dtype), rank, None
     if m > n and rank == n:

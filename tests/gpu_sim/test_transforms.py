@@ -259,6 +259,29 @@ def test_lax_operations_on_gpu_arrays_equal_the_cpu():
     assert_tree_close(fg.grad(loss)(gpu(X)), fg.grad(loss)(X))
 
 
+def test_float_functions_built_on_signbit_stay_on_the_gpu():
+    # (signbit answered a GPU array with a NumPy one, which fmod then mixed with GPU arrays)
+    from funcgrad import lax
+    x1 = np.array([-3.0, 3.0, 5.5, -0.0, 7.25, -1.0])
+    x2 = np.array([2.0, -2.0, 2.5, 3.0, np.inf, -0.0])
+    cases = [(fnp.signbit, np.signbit, (x1,)), (fnp.fmod, np.fmod, (x1, x2)),
+             (lax.rem, np.fmod, (x1, x2)), (fnp.copysign, np.copysign, (x1, x2)),
+             (fnp.nextafter, np.nextafter, (x1, x2)), (fnp.isneginf, np.isneginf, (x2,)),
+             (fnp.spacing, np.spacing, (x1,))]
+    for ours, numpys, args in cases:
+        got = ours(*map(gpu, args))
+        want = numpys(*args)
+        assert isinstance(got, GpuArray), ours.__name__
+        host = np.asarray(got)
+        assert host.dtype == want.dtype, ours.__name__
+        np.testing.assert_array_equal(host, want, err_msg=ours.__name__)
+        np.testing.assert_array_equal(np.signbit(host), np.signbit(want), err_msg=ours.__name__)
+    pairs = (x1[:5], x2[:5])  # (fmod(x, -0.0) is NaN)
+    loss = lambda a, b: fnp.sum(lax.rem(a, b) * a)  # noqa: E731
+    assert_tree_close(fg.grad(loss, argnums=(0, 1))(*map(gpu, pairs)),
+                      fg.grad(loss, argnums=(0, 1))(*pairs))
+
+
 def test_gpu_index_errors_are_python_errors():
     x = gpu(X)
     with pytest.raises(IndexError):

@@ -1,0 +1,130 @@
+"""The Moore-Penrose pseudo-inverse primitive, ``pinv``, with NumPy's cutoff (singular
+values at most ``rcond * largest`` count as 0), and its derivative where no singular value
+crosses the cutoff: Golub and Pereyra's, plus the turn of the kept singular vectors
+towards the dropped ones when the cutoff drops nonzero singular values.
+
+Complex matrices and stacks as in :mod:`.decompositions`, whose helpers and ``svd`` it
+uses.
+"""
+import numpy as np
+
+from ..core import Primitive, ShapedArray, reads_inputs_and_output
+from .decompositions import _adj, _as_col, _as_row, _cj, _eye, _matrix_abstract, svd
+from .elementwise import greater, where
+from .linalg import matmul, swap
+from .reductions import reduce_max
+from .structural import convert_element_type, moveaxis, stop_gradient
+
+
+# --- pinv ---------------------------------------------------------------------------------
+# Golub & Pereyra (1973) give the derivative of the pseudo-inverse where the rank is locally
+# constant, exact when the cutoff drops only zero singular values.  A cutoff that drops
+# nonzero ones makes pinv(a) the pseudo-inverse of the truncation sum_k s_k u_k v_k^H, whose
+# kept singular vectors also turn towards the dropped ones.  As for any V diag(f(s)) U^H,
+# in the SVD basis (om = U^H da V) the pair (kept k, dropped d) of dP's coordinates has
+# the divided differences of 1/s at (s_k, s_d) and (s_k, -s_d) where their rule has
+# 1/s_k^2 (it reads s_d as 0): the difference is om * c + om^H * e (transposed), with
+#     c = s_d / (s_k (s_k^2 - s_d^2)),  e = s_d^2 / (s_k^2 (s_k^2 - s_d^2)).
+# c's first term s_d / s_k^3 sums to p p^H p da t^H + t^H da p p^H p with t = a - a p a
+# (the dropped part): smooth in a, zero singular values included, so it carries the
+# second derivative at a rank-deficient matrix; the rest (c - s_d / s_k^3 and e) is
+# O(s_d^2), computed from the SVD, whose vectors of a zero group it multiplies by 0.  (Its
+# own derivative, a second derivative of pinv, has svd's limit: at singular values repeated
+# on one side of the cutoff it leaves out the turns inside their group, see the top.)
+
+def _golub_pereyra_jvp(a, p, da):
+    m, n = a.shape[-2:]
+    pt, dat = _adj(p), _adj(da)
+    return (-matmul(p, matmul(da, p))
+            + matmul(matmul(p, pt), matmul(dat, _eye(m, p.dtype) - matmul(a, p)))
+            + matmul(_eye(n, p.dtype) - matmul(p, a), matmul(dat, matmul(pt, p))))
+
+
+def _truncation_weights(s, rcond):
+    """``(c_rest, e)``, (..., r, r): the weights of ``om`` and ``om^H`` in the correction
+    beyond its first term; zero but for the (kept, dropped) pairs of singular values."""
+    fixed = stop_gradient(s)
+    cutoff = reduce_max(fixed, (s.ndim - 1,), keepdims=True) * rcond  # (NumPy's test)
+    kept = convert_element_type(greater(fixed, cutoff), s.dtype)
+    row_kept, col_kept = _as_col(kept), _as_row(kept)
+    kept_row = row_kept * (1.0 - col_kept)  # (the pairs whose row is the kept one)
+    pair = greater(kept_row + (1.0 - row_kept) * col_kept, 0.5)
+    big = where(greater(kept_row, 0.5), _as_col(s), _as_row(s))  # the pair's kept value
+    small = _as_col(s) + _as_row(s) - big
+    big = where(pair, big, np.ones((), s.dtype))  # (a double where: no 0 / 0 off the pairs)
+    small = where(pair, small, np.zeros((), s.dtype))
+    big2, small2 = big * big, small * small
+    gap = big2 * (big2 - small2)  # > 0: big > cutoff >= small >= 0 on the pairs
+    return small2 * small / (big * gap), small2 / gap
+
+
+def _truncation(a, p, rcond):
+    """``(q, t, u, v, c_rest, e)`` for the correction, or None on plain arrays where the
+    cutoff drops no singular value large enough to matter (all 0, or ``s_d <= eps (s_k -
+    s_d)`` for the smallest kept ``s_k``: below rounding, relative to the rest), where
+    Golub & Pereyra's rule alone is exact.  (Traced, it is always computed: a derivative
+    of the rule needs it wherever something is dropped.)"""
+    m, n = a.shape[-2:]
+    if min(m, n) == 0:
+        return None
+    if type(a) is np.ndarray:
+        s = np.linalg.svd(a, compute_uv=False)
+        large = s > rcond * np.max(s, axis=-1, keepdims=True)
+        dropped = np.max(np.where(large, 0.0, s), axis=-1)
+        smallest_kept = np.min(np.where(large, s, np.inf), axis=-1)
+        if np.all(dropped <= np.finfo(s.dtype).eps * (smallest_kept - dropped)):
+            return None
+    u, s, vh = svd(a)
+    c_rest, e = _truncation_weights(s, rcond)
+    dropped_part = a - matmul(a, matmul(p, a))
+    return (matmul(p, matmul(_adj(p), p)), _adj(dropped_part), u, _adj(vh),
+            convert_element_type(c_rest, a.dtype), convert_element_type(e, a.dtype))
+
+
+def _pinv_jvp(primals, tangents, *, rcond, hermitian):
+    a, = primals
+    da = tangents[0]
+    p = pinv(a, rcond, hermitian)
+    dp = _golub_pereyra_jvp(a, p, da)
+    truncation = _truncation(a, p, rcond)
+    if truncation is not None:
+        q, t, u, v, c_rest, e = truncation
+        om = matmul(_adj(u), matmul(da, v))
+        dp = (dp + matmul(q, matmul(da, t)) + matmul(t, matmul(da, q))
+              + matmul(v, matmul(om * c_rest + _adj(om) * e, _adj(u))))
+    return p, dp
+
+
+def _pinv_vjp(needs, g, p, a, *, rcond, hermitian):
+    # the Hermitian adjoint of the JVP at conj(g), conjugated (JAX's convention)
+    m, n = a.shape[-2:]
+    pt, gt = _adj(p), swap(g)  # (gt: the adjoint of conj(g))
+    gc = _cj(g)
+    ga = (-matmul(pt, matmul(gc, pt))
+          + matmul(_eye(m, p.dtype) - matmul(a, p), matmul(gt, matmul(p, pt)))
+          + matmul(matmul(pt, p), matmul(gt, _eye(n, p.dtype) - matmul(p, a))))
+    truncation = _truncation(a, p, rcond)
+    if truncation is not None:
+        q, t, u, v, c_rest, e = truncation
+        h = matmul(_adj(v), matmul(gc, u))
+        ga = (ga + matmul(_adj(q), matmul(gc, _adj(t))) + matmul(_adj(t), matmul(gc, _adj(q)))
+              + matmul(u, matmul(h * c_rest + _adj(h) * e, _adj(v))))
+    return (_cj(ga),)
+
+
+pinv_p = Primitive(
+    "pinv", lambda a, *, rcond, hermitian: np.linalg.pinv(a, rcond=rcond, hermitian=hermitian),
+    jvp=_pinv_jvp, vjp=_pinv_vjp, vjp_reads=reads_inputs_and_output,
+    abstract_eval=lambda a, *, rcond, hermitian: ShapedArray(
+        a.shape[:-2] + (a.shape[-1], a.shape[-2]), _matrix_abstract(a)[3]))
+
+
+def pinv(a, rcond=1e-15, hermitian=False):
+    """Moore-Penrose pseudo-inverse; singular values below ``rcond * largest`` count as 0.
+    (``hermitian=True``: LAPACK reads ``a`` as Hermitian, so ``a`` must be Hermitian here:
+    the front mirrors the lower triangle first.)"""
+    return pinv_p.bind(a, rcond=float(rcond), hermitian=bool(hermitian))
+
+
+pinv_p.batch = lambda args, dims, *, rcond, hermitian: (
+    pinv(moveaxis(args[0], dims[0], 0), rcond, hermitian), 0)
