@@ -757,3 +757,19 @@ def test_sqrtm_gives_scipys_complex_roots():
     close(fg.jvp(fsl.sqrtm, (-np.eye(2),), (e,))[1], e / 2j, 1e-13)
     same(fsl.sqrtm(np.stack([HAS_NEG, SPD[:3, :3]])),
          np.stack([sl.sqrtm(HAS_NEG), sl.sqrtm(SPD[:3, :3])]))
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_pinvh_derivative_at_repeated_kept_eigenvalues(lower):
+    # eigenvalues (2, 2, 0.05) with atol=0.1: the repeated kept pair made the derivative
+    # through eigh's rule wrong (-0.266 where SciPy's differences give -0.1006)
+    rng = np.random.default_rng(1)
+    q, _ = np.linalg.qr(rng.standard_normal((3, 3)))
+    a = q @ np.diag([2.0, 2.0, 0.05]) @ q.T
+    d, w = rng.standard_normal((3, 3)), np.arange(9.0).reshape(3, 3)
+    fd = (np.sum(sl.pinvh(a + 1e-6 * d, atol=0.1, lower=lower) * w)
+          - np.sum(sl.pinvh(a - 1e-6 * d, atol=0.1, lower=lower) * w)) / 2e-6
+    got = fg.jvp(lambda m: np.sum(fsl.pinvh(m, atol=0.1, lower=lower) * w), (a,), (d,))[1]
+    np.testing.assert_allclose(got, fd, rtol=1e-7)
+    g = fg.grad(lambda m: np.sum(fsl.pinvh(m, atol=0.1, lower=lower) * w))(a)
+    np.testing.assert_allclose(np.sum(g * d), fd, rtol=1e-7)

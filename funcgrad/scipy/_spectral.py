@@ -17,11 +17,13 @@ differentiable operations (no new primitives).
 * ``pinvh``: ``U diag(1/w) U^H`` over the eigenvalues above SciPy's cutoff, through
   ``eigh``: differentiable where the rank is locally constant.
 """
+import functools
 from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
 from .. import numpy as fnp
+from ..custom import custom_jvp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
 from ._linalg_tools import over_batch
@@ -186,12 +188,48 @@ def pinvh(a: ArrayLike, atol: Optional[float] = None, rtol: Optional[float] = No
     rtol = a.shape[-1] * np.finfo(a.dtype).eps if rtol is None else rtol
     if atol < 0.0 or rtol < 0.0:
         raise ValueError("pinvh: atol and rtol values must be positive.")
+    out = _pinvh(a, lower, atol, rtol)
+    if return_rank:  # (the kept eigenvalues, counted on values: no derivative)
+        keep = _pinvh_parts(fnp.stop_gradient(a), lower, atol, rtol)[1][2]
+        return out, fnp.sum(keep, axis=-1)
+    return out
+
+
+def _pinvh_parts(a, lower, atol, rtol):
+    """``(U diag(1/w kept, 0 dropped) U^H, (w, U, keep, 1/w kept))``."""
     w, u = fnp.linalg.eigh(a, UPLO="L" if lower else "U")
     size = fnp.abs(fnp.stop_gradient(w))
     big = fnp.max(size, axis=-1, keepdims=True) if w.shape[-1] else 0.0
     keep = size > atol + big * rtol
     inv_w = fnp.where(keep, 1.0 / fnp.where(keep, w, 1.0), 0.0)
     out = (u * inv_w[..., None, :]) @ fnp.conj(fnp.swapaxes(u, -1, -2))
-    if return_rank:
-        return out, fnp.sum(keep, axis=-1)
-    return out
+    return out, (w, u, keep, inv_w)
+
+
+@functools.partial(custom_jvp, nondiff_argnums=(1, 2, 3))
+def _pinvh(a, lower, atol, rtol):
+    return _pinvh_parts(a, lower, atol, rtol)[0]
+
+
+@_pinvh.defjvp
+def _pinvh_jvp(lower, atol, rtol, primals, tangents):
+    # Daleckii-Krein for f(w) = 1/w on the kept eigenvalues, 0 on the dropped ones (no
+    # eigenvalue crosses the cutoff nearby): U (G * (U^H dA U)) U^H, with G[i, j] the
+    # divided difference of f, -1/(w_i w_j) for two kept ones (exact at ties too, where
+    # going through eigh's own derivative lost the rotation inside a repeated
+    # eigenvalue's eigenspace and gave a wrong derivative).
+    (a,), (da,) = primals, tangents
+    out, (w, u, keep, inv_w) = _pinvh_parts(a, lower, atol, rtol)
+    tri = fnp.tril(da, -1) if lower else fnp.triu(da, 1)  # (eigh reads one triangle)
+    diag = fnp.real(fnp.diagonal(da, axis1=-2, axis2=-1))
+    n = da.shape[-1]
+    dh = (tri + fnp.conj(fnp.swapaxes(tri, -1, -2))
+          + diag[..., None] * np.eye(n, dtype=diag.dtype))
+    uh = fnp.conj(fnp.swapaxes(u, -1, -2))
+    ki, kj = keep[..., :, None], keep[..., None, :]
+    fi, fj = inv_w[..., :, None], inv_w[..., None, :]
+    gap = w[..., :, None] - w[..., None, :]
+    across = ki != kj  # one kept, one dropped: |w_i| != |w_j|, so gap != 0
+    g = fnp.where(ki & kj, -fi * fj,
+                  fnp.where(across, (fi - fj) / fnp.where(across, gap, 1.0), 0.0))
+    return out, u @ (g * (uh @ fnp.astype(dh, u.dtype) @ u)) @ uh
