@@ -226,24 +226,32 @@ def _binary(fn, numeric=False):
             if type(other) is not float:
                 other = _operand(other)
             out = _state.interpreter.process(prim, (self, other), _EMPTY)
-            return as_weak(out) if numeric and is_weak(other) and is_weak(self) else out
+            if numeric and getattr(self, "weak", False) and is_weak(other):
+                return as_weak(out)
+            return out
 
         def rop(self, other):
             if type(other) is not float:
                 other = _operand(other)
             out = _state.interpreter.process(prim, (other, self), _EMPTY)
-            return as_weak(out) if numeric and is_weak(other) and is_weak(self) else out
+            if numeric and getattr(self, "weak", False) and is_weak(other):
+                return as_weak(out)
+            return out
         return op, rop
 
     def op(self, other):
         other = _operand(other)
         out = fn(self, other)
-        return as_weak(out) if numeric and is_weak(other) and is_weak(self) else out
+        if numeric and getattr(self, "weak", False) and is_weak(other):
+            return as_weak(out)
+        return out
 
     def rop(self, other):
         other = _operand(other)
         out = fn(other, self)
-        return as_weak(out) if numeric and is_weak(other) and is_weak(self) else out
+        if numeric and getattr(self, "weak", False) and is_weak(other):
+            return as_weak(out)
+        return out
     return op, rop
 
 
@@ -251,7 +259,7 @@ def _unary(fn):
     """The unary operator of ``fn``: weak on a weak operand, as ``_binary``'s."""
     def op(self):
         out = fn(self)
-        return as_weak(out) if is_weak(self) else out
+        return as_weak(out) if getattr(self, "weak", False) else out
     return op
 
 
