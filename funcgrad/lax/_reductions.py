@@ -226,6 +226,26 @@ def _pairwise(computation, treedef, leaves, axis):
     return [squeeze(x, (axis,)) for x in leaves], combine
 
 
+def operands_with_inits(name, operands, init_values):
+    """``(operand arrays, initial values, their tree)`` of ``reduce``/``reduce_window``:
+    one scalar initial value of its operand's dtype per operand, the operands of one
+    shape."""
+    leaves, treedef = tree.flatten(operands)
+    inits, init_tree = tree.flatten(init_values)
+    if init_tree != treedef:
+        raise TypeError(f"{name}: the initial values have structure {init_tree}, the "
+                        f"operands {treedef}; give one initial value per operand")
+    leaves, inits = [array(x) for x in leaves], [array(v) for v in inits]
+    for x, v in zip(leaves, inits):
+        if v.ndim or v.dtype != x.dtype:
+            raise TypeError(f"{name}: each initial value must be a scalar of its operand's "
+                            f"dtype, got {v.dtype}{list(v.shape)} for {x.dtype}")
+    if len({x.shape for x in leaves}) > 1:
+        raise TypeError(f"{name}: the operands need one shape, got "
+                        f"{[x.shape for x in leaves]}")
+    return leaves, inits, treedef
+
+
 def reduce(operands: PyTree, init_values: PyTree, computation: Callable[..., Any],
            dimensions: Sequence[int]) -> PyTree:
     """Reduce ``operands`` (an array or a pytree of arrays of one shape) over
@@ -239,19 +259,7 @@ def reduce(operands: PyTree, init_values: PyTree, computation: Callable[..., Any
     >>> lax.reduce(np.array([2.0, 5.0, 3.0]), -np.inf, lambda a, b: np.maximum(a, b), (0,))
     array(5.)
     """
-    leaves, treedef = tree.flatten(operands)
-    inits, init_tree = tree.flatten(init_values)
-    if init_tree != treedef:
-        raise TypeError(f"reduce: init_values has structure {init_tree}, the operands "
-                        f"{treedef}; give one initial value per operand")
-    leaves, inits = [array(x) for x in leaves], [array(v) for v in inits]
-    for x, v in zip(leaves, inits):
-        if v.ndim or v.dtype != x.dtype:
-            raise TypeError(f"reduce: each initial value must be a scalar of its operand's "
-                            f"dtype, got {v.dtype}{list(v.shape)} for {x.dtype}")
-    if len({x.shape for x in leaves}) > 1:
-        raise TypeError(f"reduce: the operands need one shape, got "
-                        f"{[x.shape for x in leaves]}")
+    leaves, inits, treedef = operands_with_inits("reduce", operands, init_values)
     axes = _axes(leaves[0], dimensions)
     out_shape = tuple(n for i, n in enumerate(leaves[0].shape) if i not in axes)
     monoid = MONOIDS.get(computation) if treedef == _ONE_ARRAY else None

@@ -19,7 +19,7 @@ import numpy as np
 from .. import numpy as fnp
 from .. import tree
 from ._common import NUMBER, accept, array, static_ints
-from ._reductions import MONOIDS
+from ._reductions import MONOIDS, operands_with_inits
 from ._structural import pad, slice as lax_slice
 from ..typing import Array, ArrayLike, DTypeLike, PyTree
 
@@ -102,19 +102,7 @@ def reduce_window(operand: PyTree, init_value: PyTree, computation: Callable[...
     array([[ 5.,  7.],
            [13., 15.]])
     """
-    leaves, treedef = tree.flatten(operand)
-    inits, init_tree = tree.flatten(init_value)
-    if init_tree != treedef:
-        raise TypeError(f"reduce_window: init_value has structure {init_tree}, the operands "
-                        f"{treedef}; give one initial value per operand")
-    leaves, inits = [array(x) for x in leaves], [array(v) for v in inits]
-    for x, v in zip(leaves, inits):
-        if v.ndim or v.dtype != x.dtype:
-            raise TypeError(f"reduce_window: each initial value must be a scalar of its "
-                            f"operand's dtype, got {v.dtype}{list(v.shape)} for {x.dtype}")
-    if len({x.shape for x in leaves}) > 1:
-        raise TypeError(f"reduce_window: the operands need one shape, got "
-                        f"{[x.shape for x in leaves]}")
+    leaves, inits, treedef = operands_with_inits("reduce_window", operand, init_value)
     pieces = [_window_slices("reduce_window", x, 0, window_dimensions, window_strides,
                              padding, base_dilation, window_dilation, v)
               for x, v in zip(leaves, inits)]

@@ -21,7 +21,7 @@ from ..numpy import linalg as _nla
 from ..primitives import linalg as _la
 from ..typing import Array, ArrayLike
 from ._decomp import cho_solve
-from ._linalg_tools import as_float, over_batch
+from ._linalg_tools import adjoint, as_float, over_batch
 from ._special_matrices import toeplitz
 from ._spectral import _phases
 
@@ -29,9 +29,6 @@ __all__ = ["solve_banded", "solveh_banded", "cholesky_banded", "cho_solve_banded
            "eig_banded", "eigvals_banded", "eigh_tridiagonal", "eigvalsh_tridiagonal",
            "solve_toeplitz", "matmul_toeplitz", "solve_circulant"]
 
-
-def _h(x):
-    return fnp.conj(fnp.swapaxes(x, -1, -2))
 
 
 def _dense(ab, lower_diags, upper_diags):
@@ -66,7 +63,7 @@ def _hermitian_band(ab, lower):
     diag = fnp.diagonal(half)
     if ab.dtype.kind == "c":
         diag = fnp.astype(fnp.real(diag), ab.dtype)
-    return strict + _h(strict) + diag[:, None] * np.eye(ab.shape[1], dtype=ab.dtype)
+    return strict + adjoint(strict) + diag[:, None] * np.eye(ab.shape[1], dtype=ab.dtype)
 
 
 def _check_rhs(name, ab, b):
@@ -168,7 +165,7 @@ def _cho_solve_banded(cb, b, lower):
     cb, b = as_float(cb), as_float(b)
     _check_rhs("cho_solve_banded", cb, b)
     diags = cb.shape[0] - 1
-    factor = _dense(cb, diags, 0) if lower else _h(_dense(cb, 0, diags))
+    factor = _dense(cb, diags, 0) if lower else adjoint(_dense(cb, 0, diags))
     dtype = np.result_type(cb.dtype, b.dtype)
     return cho_solve((fnp.astype(factor, dtype), True), fnp.astype(b, dtype))
 

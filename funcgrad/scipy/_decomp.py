@@ -14,24 +14,19 @@ composed of differentiable funcgrad operations (no new primitives).
 Stacks of matrices (leading dimensions) are taken as SciPy 1.17 takes them: broadcast,
 one factorization or solve per matrix (:func:`._linalg_tools.over_batch`).
 """
-from typing import Optional, Sequence, Union
+from typing import Union
 
 import numpy as np
 
 from .. import numpy as fnp
-from ..numpy._convert import asarray
 from ..primitives import linalg as _la
 from ..typing import Array, ArrayLike
-from ._linalg_tools import over_batch
+from ._linalg_tools import as_float, over_batch
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu"]
 
 _TRANS = {0: 0, "N": 0, 1: 1, "T": 1, 2: 2, "C": 2}
 
-
-def _float(a):
-    a = asarray(a)
-    return fnp.astype(a, np.float64) if a.dtype.kind in "biu" else a
 
 
 def _square(name, a):
@@ -85,7 +80,7 @@ def solve_triangular(a: ArrayLike, b: ArrayLike, trans: Union[int, str] = 0, low
     ...                      lower=True)
     array([1.  , 0.75])
     """
-    a, b = _float(a), _float(b)
+    a, b = as_float(a), as_float(b)
     _square("solve_triangular", a)
     _check_rhs("solve_triangular", a, b)
     t = _apply_trans(_triangle(a, lower, unit_diagonal), _trans("solve_triangular", trans))
@@ -108,7 +103,7 @@ def cho_factor(a: ArrayLike, lower: bool = False, overwrite_a: bool = False,
     (array([[2., 1.],
            [2., 1.]]), False)
     """
-    a = _float(a)
+    a = as_float(a)
     _square("cho_factor", a)
     low = _la.cholesky(a)
     if lower:
@@ -136,7 +131,7 @@ def cho_solve(c_and_lower: tuple[ArrayLike, bool], b: ArrayLike, overwrite_b: bo
 
 @over_batch(("c", 2), ("b", "1|2"))
 def _cho_solve(c, b, lower):
-    c, b = _float(c), _float(b)
+    c, b = as_float(c), as_float(b)
     _square("cho_solve", c)
     _check_rhs("cho_solve", c, b)
     if lower:
@@ -191,7 +186,7 @@ def lu_factor(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True
     (array([[4.  , 4.  ],
            [0.25, 1.  ]]), array([1, 1], dtype=int32))
     """
-    a = _float(a)
+    a = as_float(a)
     _square("lu_factor", a)
     lu_, piv, _ = _eliminate(a)
     return lu_, piv
@@ -221,7 +216,7 @@ def lu_solve(lu_and_piv: tuple[ArrayLike, ArrayLike], b: ArrayLike, trans: int =
 
 @over_batch(("lu_", 2), ("piv", 1), ("b", "1|2"))
 def _lu_solve(lu_, piv, b, trans):
-    lu_, b = _float(lu_), _float(b)
+    lu_, b = as_float(lu_), as_float(b)
     _square("lu_solve", lu_)
     _check_rhs("lu_solve", lu_, b)
     trans = _trans("lu_solve", trans)
@@ -259,7 +254,7 @@ def lu(a: ArrayLike, permute_l: bool = False, overwrite_a: bool = False,
            [0.25, 1.  ]]), array([[4., 4.],
            [0., 1.]]))
     """
-    a = _float(a)
+    a = as_float(a)
     if a.ndim != 2:
         raise ValueError(f"lu: expected an (m, n) matrix or a stack of them, got shape "
                          f"{a.shape}")

@@ -28,14 +28,11 @@ from .. import numpy as fnp
 from ..custom import custom_jvp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
-from ._linalg_tools import as_float, no_derivative, over_batch
+from ._linalg_tools import adjoint, as_float, no_derivative, over_batch
 from ._spectral import eig
 
 __all__ = ["eigvals", "polar", "orthogonal_procrustes", "rq", "hessenberg", "cdf2rdf"]
 
-
-def _h(x):
-    return fnp.conj(fnp.swapaxes(x, -1, -2))
 
 
 def eigvals(a: ArrayLike, b: Optional[ArrayLike] = None, overwrite_a: bool = False,
@@ -68,12 +65,12 @@ def _tall_tangents(a, da, name):
                 f"{name}: the matrix is rank-deficient (a zero singular value), where the "
                 f"unitary polar factor is not unique and has no derivative; differentiate "
                 f"at a full-rank matrix, or call scipy.linalg.{name} on values")
-    v = _h(vh)
+    v = adjoint(vh)
     u = w @ vh
     p = (v * s[None, :]) @ vh
-    x = _h(u) @ da
-    omega = v @ ((vh @ (x - _h(x)) @ v) / (s[:, None] + s[None, :])) @ vh
-    dp = 0.5 * (x + _h(x) - omega @ p + p @ omega)
+    x = adjoint(u) @ da
+    omega = v @ ((vh @ (x - adjoint(x)) @ v) / (s[:, None] + s[None, :])) @ vh
+    dp = 0.5 * (x + adjoint(x) - omega @ p + p @ omega)
     du = u @ omega + (da - u @ x) @ ((v / s[None, :]) @ vh)
     return u, p, du, dp
 
@@ -82,8 +79,8 @@ def _polar_values(a, side):
     w, s, vh = fnp.linalg.svd(a, full_matrices=False)
     u = w @ vh
     if side == "right":
-        return u, (_h(vh) * s[None, :]) @ vh
-    return u, (w * s[None, :]) @ _h(w)
+        return u, (adjoint(vh) * s[None, :]) @ vh
+    return u, (w * s[None, :]) @ adjoint(w)
 
 
 @functools.partial(custom_jvp, nondiff_argnums=(1, 2))
@@ -99,15 +96,15 @@ def _polar_jvp(side, name, primals, tangents):
         if m >= n:
             _, _, du, dp = _tall_tangents(a, da, name)
         else:  # left, wide: a^H = u^H p is that case
-            _, _, du, dp = _tall_tangents(_h(a), _h(da), name)
-            du = _h(du)
+            _, _, du, dp = _tall_tangents(adjoint(a), adjoint(da), name)
+            du = adjoint(du)
     elif side == "right":  # wide: a = P u with the left rule, p = u^H P u
-        u, big, du, dbig = _tall_tangents(_h(a), _h(da), name)
-        u, du = _h(u), _h(du)
-        dp = _h(du) @ big @ u + _h(u) @ dbig @ u + _h(u) @ big @ du
+        u, big, du, dbig = _tall_tangents(adjoint(a), adjoint(da), name)
+        u, du = adjoint(u), adjoint(du)
+        dp = adjoint(du) @ big @ u + adjoint(u) @ dbig @ u + adjoint(u) @ big @ du
     else:  # left, tall: a = u p_r with the right rule, p = u p_r u^H
         u, small, du, dsmall = _tall_tangents(a, da, name)
-        dp = du @ small @ _h(u) + u @ dsmall @ _h(u) + u @ small @ _h(du)
+        dp = du @ small @ adjoint(u) + u @ dsmall @ adjoint(u) + u @ small @ adjoint(du)
     return _polar(a, side, name), (du, dp)
 
 

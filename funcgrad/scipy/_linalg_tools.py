@@ -22,7 +22,7 @@ from ..custom import custom_jvp
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
 
-__all__ = ["over_batch", "as_float", "maybe_real", "no_derivative", "is_plain"]
+__all__ = ["over_batch", "as_float", "adjoint", "maybe_real", "no_derivative", "is_plain"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -31,6 +31,17 @@ def as_float(a: ArrayLike) -> Array:
     """``a`` as an array, integers and booleans as float64 (SciPy's LAPACK inputs)."""
     a = asarray(a)
     return fnp.astype(a, np.float64) if a.dtype.kind in "biu" else a
+
+
+def adjoint(x: ArrayLike) -> Array:
+    """The conjugate transpose of the last two axes (``x^H``).
+
+    >>> import numpy as np
+    >>> adjoint(np.array([[1j, 2.0]]))
+    array([[0.-1.j],
+           [2.-0.j]])
+    """
+    return fnp.conj(fnp.swapaxes(x, -1, -2))
 
 
 def is_plain(*arrays):

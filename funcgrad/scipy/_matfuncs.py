@@ -29,7 +29,7 @@
 import functools
 import math
 
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, Union
 
 import numpy as np
 
@@ -40,7 +40,7 @@ from ..custom._guard import CapturedTracerError
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives import eig as _eig, linalg as _la
 from ..typing import Array, ArrayLike
-from ._linalg_tools import over_batch
+from ._linalg_tools import as_float, over_batch
 
 __all__ = ["expm", "sqrtm", "solve_sylvester", "logm", "funm"]
 
@@ -58,10 +58,6 @@ _THETA = {3: 1.495585217958292e-2, 5: 2.539398330063230e-1, 7: 9.504178996162932
           9: 2.097847961257068e0, 13: 5.371920351148152e0}
 _MAX_SQUARINGS = 16
 
-
-def _float(a):
-    a = asarray(a)
-    return fnp.astype(a, np.float64) if a.dtype.kind in "biu" else a
 
 
 def _pade(a, m):
@@ -100,7 +96,7 @@ def expm(A: ArrayLike) -> Array:
     >>> round(float(fg.grad(lambda t: fsl.expm(t * np.eye(2))[0, 0])(1.0)), 12)  # d/dt e^t
     2.718281828459
     """
-    a = _float(A)
+    a = as_float(A)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"expm: expected a square matrix (or a stack, shape (..., n, n)), "
                          f"got shape {a.shape}")
@@ -154,7 +150,7 @@ def solve_sylvester(a: ArrayLike, b: ArrayLike, q: ArrayLike) -> Array:
     array([[1., 2.],
            [0., 1.]])
     """
-    a, b, q = _float(a), _float(b), _float(q)
+    a, b, q = as_float(a), as_float(b), as_float(q)
     for name, x in (("a", a), ("b", b)):
         if x.ndim != 2 or x.shape[0] != x.shape[1]:
             raise ValueError(f"solve_sylvester: {name} must be a square matrix, got shape "
@@ -231,7 +227,7 @@ def sqrtm(A: ArrayLike, disp: bool = True, blocksize: int = 64) -> Array:
     array([[0.+1.j, 0.+0.j],
            [0.+0.j, 0.+1.j]])
     """
-    a = _float(A)
+    a = as_float(A)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"sqrtm: expected a square matrix, got shape {a.shape}")
     if a.dtype.kind == "c":
@@ -295,7 +291,7 @@ def _through_eig(name, a, fn, check=None, maybe_real=True, params=()):
     """``(V fn(w, *params) V^-1, cond(V))`` for one square matrix, SciPy's result type
     (with ``maybe_real=False``: complex, the caller decides); derivatives by
     :func:`_eig_function`'s rule."""
-    a = _float(a)
+    a = as_float(a)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"{name}: expected a square matrix, got shape {a.shape}")
     real = a.dtype.kind != "c"
@@ -340,7 +336,8 @@ def logm(A: ArrayLike, disp: bool = True) -> Union[Array, tuple[Array, float]]:
     """The principal matrix logarithm (``scipy.linalg.logm``): ``expm(logm(A)) == A``,
     real for a real ``A`` where SciPy's is (no eigenvalue on the negative real axis),
     complex otherwise; differentiable, its derivative the Fréchet derivative (see the
-    module docstring).  On plain arrays (nothing to differentiate) SciPy's own values.  ``disp=False`` also returns SciPy's error estimate
+    module docstring).  On plain arrays (nothing to differentiate) SciPy's own values.
+    ``disp=False`` also returns SciPy's error estimate
     ``|expm(F) - A|_1 / |A|_1`` (a float).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.linalg as fsl
@@ -358,7 +355,7 @@ def logm(A: ArrayLike, disp: bool = True) -> Union[Array, tuple[Array, float]]:
     if disp:
         return out
     f, a = concrete_values(out, "logm(disp=False)", ""), concrete_values(
-        _float(A), "logm(disp=False)", "")
+        as_float(A), "logm(disp=False)", "")
     err = np.linalg.norm(concrete_values(expm(f), "logm", "") - a, 1) / np.linalg.norm(a, 1)
     return out, float(err)
 
@@ -371,7 +368,8 @@ def _plain_function(func):
 
 
 @over_batch(("A", 2))
-def funm(A: ArrayLike, func: Callable[[Array], ArrayLike], disp: bool = True) -> Union[Array, tuple[Array, float]]:
+def funm(A: ArrayLike, func: Callable[[Array], ArrayLike], disp: bool = True
+         ) -> Union[Array, tuple[Array, float]]:
     """The matrix function of the scalar function ``func`` (``scipy.linalg.funm``): ``func``
     takes an array of eigenvalues and is applied to each (it must be differentiable by
     funcgrad: NumPy's ufuncs are), giving ``V func(w) V^-1``, real for a real ``A`` where

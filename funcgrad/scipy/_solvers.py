@@ -25,15 +25,12 @@ from ..custom import custom_jvp
 from ..numpy._convert import concrete_values
 from ..primitives import linalg as _la
 from ..typing import Array, ArrayLike
-from ._linalg_tools import as_float, over_batch
+from ._linalg_tools import adjoint, as_float, over_batch
 from ._matfuncs import solve_sylvester
 
 __all__ = ["solve_continuous_lyapunov", "solve_lyapunov", "solve_discrete_lyapunov",
            "solve_continuous_are", "solve_discrete_are"]
 
-
-def _h(x):
-    return fnp.conj(fnp.swapaxes(x, -1, -2))
 
 
 def _square_pair(name, a, q):
@@ -64,7 +61,7 @@ def solve_continuous_lyapunov(a: ArrayLike, q: ArrayLike) -> Array:
     a, q = _square_pair("solve_continuous_lyapunov", a, q)
     if a.shape[0] == 0:
         return np.empty(a.shape, a.dtype)
-    return solve_sylvester(a, _h(a), q)
+    return solve_sylvester(a, adjoint(a), q)
 
 
 solve_lyapunov = solve_continuous_lyapunov
@@ -96,11 +93,11 @@ def solve_discrete_lyapunov(a: ArrayLike, q: ArrayLike, method: Optional[str] = 
         lhs = np.eye(n * n) - fnp.kron(a, fnp.conj(a))
         return fnp.reshape(_la.solve(fnp.astype(lhs, a.dtype), fnp.reshape(q, (n * n,))),
                            (n, n))
-    ah = _h(a)
+    ah = adjoint(a)
     ahi_inv = _la.inv(ah + eye)
     b = (ah - eye) @ ahi_inv
     c = 2 * ((_la.inv(a + eye) @ q) @ ahi_inv)
-    return solve_continuous_lyapunov(_h(b), -c)
+    return solve_continuous_lyapunov(adjoint(b), -c)
 
 
 # --- the algebraic Riccati equations -------------------------------------------------------------
@@ -115,7 +112,7 @@ def _kron_solve(terms, rhs):
 def _hermitian_part(t):
     # SciPy takes Q and R Hermitian (and refuses others), so the solution is a function of
     # their Hermitian parts: a skew tangent moves nothing, and gradients come out Hermitian
-    return 0.5 * (t + _h(t))
+    return 0.5 * (t + adjoint(t))
 
 
 def _scipy_are(kind, balanced, has_e, has_s, a, b, q, r, e, s):
@@ -139,12 +136,13 @@ def _care_jvp(balanced, has_e, has_s, primals, tangents):
     da, db, dq, dr, de, ds = tangents
     dq, dr = _hermitian_part(dq), _hermitian_part(dr)
     x = _care(balanced, has_e, has_s, a, b, q, r, e, s)
-    k = _la.solve(r, _h(b) @ x @ e + _h(s))  # R^-1 (B^H X E + S^H)
+    k = _la.solve(r, adjoint(b) @ x @ e + adjoint(s))  # R^-1 (B^H X E + S^H)
     ac = a - b @ k
-    rest = (_h(da) @ x @ e + _h(a) @ x @ de + _h(de) @ x @ a + _h(e) @ x @ da
-            - (_h(de) @ x @ b + _h(e) @ x @ db + ds) @ k
-            - _h(k) @ (_h(db) @ x @ e + _h(b) @ x @ de + _h(ds)) + _h(k) @ dr @ k + dq)
-    return x, _kron_solve([(_h(ac), e), (_h(e), ac)], -rest)
+    rest = (adjoint(da) @ x @ e + adjoint(a) @ x @ de + adjoint(de) @ x @ a
+            + adjoint(e) @ x @ da - (adjoint(de) @ x @ b + adjoint(e) @ x @ db + ds) @ k
+            - adjoint(k) @ (adjoint(db) @ x @ e + adjoint(b) @ x @ de + adjoint(ds))
+            + adjoint(k) @ dr @ k + dq)
+    return x, _kron_solve([(adjoint(ac), e), (adjoint(e), ac)], -rest)
 
 
 @functools.partial(custom_jvp, nondiff_argnums=(0, 1, 2))
@@ -158,13 +156,13 @@ def _dare_jvp(balanced, has_e, has_s, primals, tangents):
     da, db, dq, dr, de, ds = tangents
     dq, dr = _hermitian_part(dq), _hermitian_part(dr)
     x = _dare(balanced, has_e, has_s, a, b, q, r, e, s)
-    k = _la.solve(r + _h(b) @ x @ b, _h(b) @ x @ a + _h(s))  # G^-1 (B^H X A + S^H)
+    k = _la.solve(r + adjoint(b) @ x @ b, adjoint(b) @ x @ a + adjoint(s))  # G^-1 (B^H X A + S^H)
     ac = a - b @ k
-    rest = (_h(da) @ x @ a + _h(a) @ x @ da - _h(de) @ x @ e - _h(e) @ x @ de
-            - (_h(da) @ x @ b + _h(a) @ x @ db + ds) @ k
-            - _h(k) @ (_h(db) @ x @ a + _h(b) @ x @ da + _h(ds))
-            + _h(k) @ (dr + _h(db) @ x @ b + _h(b) @ x @ db) @ k + dq)
-    return x, _kron_solve([(_h(ac), ac), (-_h(e), e)], -rest)
+    rest = (adjoint(da) @ x @ a + adjoint(a) @ x @ da - adjoint(de) @ x @ e - adjoint(e) @ x @ de
+            - (adjoint(da) @ x @ b + adjoint(a) @ x @ db + ds) @ k
+            - adjoint(k) @ (adjoint(db) @ x @ a + adjoint(b) @ x @ da + adjoint(ds))
+            + adjoint(k) @ (dr + adjoint(db) @ x @ b + adjoint(b) @ x @ db) @ k + dq)
+    return x, _kron_solve([(adjoint(ac), ac), (-adjoint(e), e)], -rest)
 
 
 def _atleast_2d(x):

@@ -26,14 +26,10 @@ from .. import numpy as fnp
 from ..custom import custom_jvp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
-from ._linalg_tools import over_batch
+from ._linalg_tools import as_float, over_batch
 
 __all__ = ["eig", "schur", "pinvh"]
 
-
-def _float(a):
-    a = asarray(a)
-    return fnp.astype(a, np.float64) if a.dtype.kind in "biu" else a
 
 
 def _square(name, a, what="a"):
@@ -90,10 +86,10 @@ def eig(a: ArrayLike, b: Optional[ArrayLike] = None, left: bool = False, right: 
     array([[ 1., -6.],
            [ 4.,  2.]])
     """
-    a = _float(a)
+    a = as_float(a)
     _square("eig", a)
     if b is not None:
-        b = _float(b)
+        b = as_float(b)
         _square("eig", b, "b")
         if b.shape != a.shape:
             raise ValueError(f"eig: a and b must have the same shape, got {a.shape} and "
@@ -181,7 +177,7 @@ def pinvh(a: ArrayLike, atol: Optional[float] = None, rtol: Optional[float] = No
     array([[-0.25,  0.  ],
            [ 0.  ,  0.  ]])
     """
-    a = _float(a)
+    a = as_float(a)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"pinvh: expected a square matrix, got shape {a.shape}")
     atol = 0.0 if atol is None else atol

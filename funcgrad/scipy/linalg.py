@@ -41,7 +41,7 @@ from ._banded import (cho_solve_banded, cholesky_banded, eig_banded, eigh_tridia
 from ._decomp_more import cdf2rdf, eigvals, hessenberg, orthogonal_procrustes, polar, rq
 from ._decomp_rest import (clarkson_woodruff_transform, cossin, ordqz, qr_delete, qr_insert,
                            qr_multiply, qr_update, qz, rsf2csf)
-from ._linalg_tools import over_batch
+from ._linalg_tools import as_float, over_batch
 from ._matfuncs_more import (coshm, cosm, expm_cond, expm_frechet, fractional_matrix_power,
                              signm, sinhm, sinm, tanhm, tanm)
 from ._pivoted import ldl, matrix_balance
@@ -79,10 +79,6 @@ class LinAlgWarning(RuntimeWarning):
     """The warning of an ill-conditioned linear algebra problem, as
     ``scipy.linalg.LinAlgWarning`` (funcgrad's own class: importing funcgrad loads no SciPy)."""
 
-
-def _float(a):
-    a = asarray(a)
-    return fnp.astype(a, np.float64) if a.dtype.kind in "biu" else a
 
 
 def block_diag(*arrs: ArrayLike) -> Array:
@@ -134,7 +130,7 @@ def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = F
     """
     if assume_a not in _ASSUME:
         raise ValueError(f"solve: assume_a must be one of {_ASSUME}, got {assume_a!r}")
-    a, b = _float(a), _float(b)
+    a, b = as_float(a), as_float(b)
     if assume_a in ("diagonal", "tridiagonal"):  # SciPy reads only that band of a
         width = 0 if assume_a == "diagonal" else 1
         a = fnp.triu(fnp.tril(a, width), -width)
@@ -223,11 +219,11 @@ def eigh(a: ArrayLike, b: Optional[ArrayLike] = None, *, lower: bool = True,
         raise NotImplementedError("eigh: only type=1 and no subset_by_value are supported; "
                                   "select eigenvalues afterwards with a mask")
     uplo = "L" if lower else "U"
-    a = _float(a)
+    a = as_float(a)
     if b is None:
         w, v = _nla.eigh(a, UPLO=uplo)
     else:
-        b = _float(b)
+        b = as_float(b)
         low = _nla.cholesky(b)
         y = solve_triangular(low, _herm(a, lower), lower=True)  # L^-1 A
         c = solve_triangular(low, fnp.conj(fnp.swapaxes(y, -1, -2)), lower=True)
@@ -286,7 +282,7 @@ def svdvals(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) 
     >>> fsl.svdvals(np.array([[3.0, 0.0], [0.0, 4.0]]))
     array([4., 3.])
     """
-    return _nla.svdvals(_float(a))
+    return _nla.svdvals(as_float(a))
 
 
 def qr(a: ArrayLike, overwrite_a: bool = False, lwork: Optional[int] = None, mode: str = "full",
@@ -325,7 +321,7 @@ def pinv(a: ArrayLike, *, atol: Optional[float] = None, rtol: Optional[float] = 
     array([[0.5, 0. ],
            [0. , 0. ]])
     """
-    a = _float(a)
+    a = as_float(a)
     m, n = a.shape[-2:]
     if rtol is None:
         rtol = max(m, n) * np.finfo(a.dtype).eps if not atol else 0.0
