@@ -773,3 +773,45 @@ def test_float32_dtype_of_a_float64_input_differentiates_its_float32_computation
         _equal_to_numpy(value, want)
         assert g.dtype == np.float64
         np.testing.assert_allclose(g, gradient, rtol=1e-6)
+
+
+# --- var and std (and their nan versions) with a dtype= that is not a real float ----------
+# NumPy sums in that dtype twice, truncating each squared deviation for an integer dtype:
+# np.var([1.3, 2.7, 4.1, 0.5], dtype=int) is 2 (the float variance is 1.8875, and the
+# variance of the truncated input 2.1875)
+
+_SPREAD_INPUTS = [
+    (np.array([[1.3, -2.7, 4.1], [0.5, 3.9, -1.2]]), [np.int64, np.int8, np.bool_,
+                                                        np.complex128]),
+    (np.array([[3, -7, 4], [5, 9, -2]]), [np.int64, np.int32, np.complex128]),
+    (np.array([[200, 100, 3], [5, 9, 250]], np.uint8), [np.uint8, np.int8, np.int64]),
+]
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd", "nanmean"])
+@pytest.mark.parametrize("x, dtype", [pytest.param(x, d, id=f"{x.dtype}-{np.dtype(d)}")
+                                      for x, ds in _SPREAD_INPUTS for d in ds])
+@pytest.mark.parametrize("axis", [None, 1])
+def test_variances_with_an_integer_or_complex_dtype_compute_as_numpy(name, x, dtype, axis):
+    ours, numpys = getattr(fnp, name), getattr(np, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (NumPy's casts of the float deviations)
+        try:
+            want = numpys(x, axis=axis, dtype=dtype)
+        except TypeError:  # (an inexact input to nan*, an array of integer roots)
+            for call in (lambda: ours(x, axis=axis, dtype=dtype),
+                         lambda: fg.jit(lambda v: ours(v, axis=axis, dtype=dtype))(x)):
+                with pytest.raises(TypeError, match="dtype"):
+                    call()
+            return
+        _equal_to_numpy(ours(x, axis=axis, dtype=dtype), np.asarray(want), ulps=4)
+        _equal_to_numpy(fg.jit(lambda v: ours(v, axis=axis, dtype=dtype))(x),
+                        np.asarray(want), ulps=4)
+
+
+def test_an_integer_variance_has_zero_derivative_and_grad_refuses_its_integer_output():
+    x = np.array([1.3, 2.7, 4.1, 0.5])
+    value, g = fg.value_and_grad(lambda v: fnp.var(v, dtype=np.int64).astype(float))(x)
+    assert value == 2.0 and np.array_equal(g, np.zeros(4))  # piecewise constant in x
+    with pytest.raises(TypeError, match="int64"):
+        fg.grad(lambda v: fnp.std(v, dtype=np.int64))(x)

@@ -10,9 +10,10 @@ import numpy as _np
 from ._convert import asarray, concrete_values, is_concrete, normalize_axis
 from .constructors import astype
 from .indexing import where as _where
+from . import reductions as _reductions
 from .reductions import (_mask, _no_out, all, argmax, argmin, cumprod, cumsum, max, min,
                          prod, sum)
-from .statistics import _float, median_along, quantile_along
+from .statistics import median_along, quantile_along
 from .ufuncs import (divide, equal, isnan, less_equal, logical_and, logical_not, sqrt, square,
                      subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
@@ -61,6 +62,19 @@ def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     return prod(_filled(a, 1)[0], axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
+def _without_nans(name, a, dtype):
+    """NumPy's dispatch for nanmean, nanvar and nanstd: True when ``a`` cannot hold a NaN
+    (its plain reduction then answers, ``dtype=`` included); an inexact ``a`` needs an
+    inexact ``dtype``."""
+    if a.dtype.kind not in "fc":
+        return True
+    if dtype is not None and _np.dtype(dtype).kind not in "fc":
+        raise TypeError(f"{name}: if a is inexact, then dtype must be inexact (NumPy's "
+                        f"rule): got a {a.dtype} array and dtype={_np.dtype(dtype)}; pass a "
+                        f"float dtype=, or cast the result")
+    return False
+
+
 def _counted(name, missing, a, where):
     """The elements a mean or variance counts: not NaN, and selected by ``where`` (None
     for all of them)."""
@@ -91,7 +105,9 @@ def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     array([0.5, 0. , 0.5])
     """
     _no_out("nanmean", out)
-    a = _float(asarray(a))
+    a = asarray(a)
+    if _without_nans("nanmean", a, dtype):
+        return _reductions.mean(a, axis, dtype, keepdims=keepdims, where=where)
     filled, missing = _filled(a, 0, dtype)
     counted = _counted("nanmean", missing, filled, where)
     n = _count(counted, filled, axis, keepdims)
@@ -111,11 +127,14 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     1.0
     """
     _no_out("nanvar", out)
+    a = asarray(a)
+    if _without_nans("nanvar", a, dtype):
+        return _reductions.var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where,
+                               mean=mean, correction=correction)
     if mean is not None:
         raise NotImplementedError("nanvar: mean= is not supported; it is computed")
     if correction is not None:
         ddof = correction
-    a = _float(asarray(a))
     filled, missing = _filled(a, 0, dtype)
     counted = _counted("nanvar", missing, filled, where)
     n = _count(counted, filled, axis, True)
@@ -144,6 +163,10 @@ def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     >>> float(fnp.nanstd(np.array([1.0, np.nan, 3.0])))
     1.0
     """
+    a = asarray(a)
+    if _without_nans("nanstd", a, dtype):
+        return _reductions.std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+                               correction=correction)
     v = nanvar(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
                correction=correction)
     flat = equal(v, 0.0)

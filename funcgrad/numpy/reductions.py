@@ -315,6 +315,8 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
             raise ValueError("var: ddof and correction can't be provided simultaneously; "
                              "give one of them")
         ddof = correction
+    if dtype is not None and _np.dtype(dtype).kind in "biuc":
+        return _var_in(_np.dtype(dtype), a, axis, ddof, keepdims, where, mean)
     a, axes = _reduction(a, axis, dtype)
     mask = _mask("var", a, where)
     if mean is None:
@@ -329,6 +331,32 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     return total / astype(dof, total.dtype)
 
 
+def _var_in(dtype, a, axis, ddof, keepdims, where, mean):
+    """var with a ``dtype=`` that is not a real float, step by step as NumPy computes it:
+    both sums run in ``dtype`` (an integer one truncates every squared deviation before
+    adding it, so the result is not the float variance rounded) and each division is cast
+    back to it.  The result is then piecewise constant in ``a`` for an integer ``dtype``: its
+    derivative is zero, and grad refuses its integer output."""
+    a = asarray(a)
+    axes = normalize_axis(axis, a.ndim)
+    mask = _mask("var", a, where)
+
+    def counted(keep):
+        if mask is None:
+            return float(_count(a, axes))
+        return _selected(mask, axes, keep, _np.float64)
+
+    if mean is None:
+        total = sum(a, axes, dtype, keepdims=True, where=where)
+        mean = astype(total / counted(True), dtype)
+    centered = a - mean
+    # (NumPy squares a real input's deviations, a complex dtype's included; a complex input
+    # has its modulus squared)
+    squared = abs_square(centered) if a.dtype.kind == "c" else centered * centered
+    total = sum(squared, axes, dtype, keepdims=keepdims, where=where)
+    return astype(total / maximum(counted(keepdims) - ddof, 0.0), dtype)
+
+
 def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
         ddof: int = 0, keepdims: bool = False, where: ArrayLike = True, *,
         mean: ArrayLike | None = None, correction: int | None = None) -> Array:
@@ -339,10 +367,19 @@ def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     1.0
     """
     v = var(a, axis, dtype, out, ddof, keepdims, where, mean=mean, correction=correction)
+    if v.dtype.kind in "biu" and v.ndim:
+        # NumPy takes the root in place, which its casting rule forbids for integers (only
+        # a scalar result is truncated back); JAX refuses integer dtypes outright
+        raise TypeError(f"std: the square root of a {v.dtype} variance of shape {v.shape} "
+                        f"cannot be kept in {v.dtype} (NumPy refuses it too); pass a float "
+                        f"dtype=, or take np.sqrt of np.var(..., dtype={v.dtype})")
     # Where the spread is zero, the derivative is 0 (as PyTorch's and HIPS autograd's), not
     # d sqrt(0) = inf times a zero: the double-where keeps both branches finite.
     flat = _ew.equal(v, 0.0)
-    return _ew.where(flat, 0.0, sqrt(_ew.where(flat, 1.0, v)))
+    root = _ew.where(flat, 0.0, sqrt(_ew.where(flat, 1.0, v)))
+    # (an integer or complex dtype= keeps its dtype: NumPy truncates the root of an integer
+    # variance)
+    return root if root.dtype == v.dtype else astype(root, v.dtype)
 
 
 def logsumexp(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
