@@ -1441,3 +1441,16 @@ def test_compiling_from_shapes_runs_no_while_loop_on_zeros():
     plain = fg.jit(lambda x: x * 2.0 + 1.0).lower(spec).compile()
     assert plain._exe._compiled
 
+
+
+def test_compiled_graphs_return_float0_derivatives_of_integer_inputs():
+    """Numba has no type for float0: grad(allow_int=True) under jit used to fail to compile
+    (the first calls, which only evaluate, passed)."""
+    x, n = np.array([1.0, 2.0]), np.array([3, 4])
+    f = fg.jit(fg.grad(lambda x, n: np.sum(x * n), (0, 1), allow_int=True), wait=True)
+    for _ in range(2):
+        gx, gn = f(x, n)
+        np.testing.assert_array_equal(gx, [3.0, 4.0])
+        assert gn.dtype == fg.dtypes.float0 and gn.shape == (2,)
+    only = fg.jit(fg.grad(lambda x, n: np.sum(x * n), 1, allow_int=True), wait=True)(x, n)
+    assert only.dtype == fg.dtypes.float0 and only.shape == (2,)

@@ -15,6 +15,7 @@ import numpy as np
 from .. import tree
 from ..core import ConcretizationError, Primitive, TrigRangeError, _special_classes, aval_of
 from ..devices import register_gpu
+from ..dtypes import float0
 from ..interpreters.graph import Graph, Var, eval_graph
 from .bounds import range_check
 from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
@@ -34,10 +35,21 @@ class Executable:
         from .cache import make_runner
         from .lower import lower_graph
         self.graph = optimize(graph)
-        self.lowered = lower_graph(self.graph)
+        # Numba has no type for float0 (the derivative of an integer, which stores nothing):
+        # such outputs are made here, and the kernels compute the others
+        self.float0_shapes = [(i, tuple(out_aval(x).shape))
+                              for i, x in enumerate(self.graph.outvars)
+                              if out_aval(x).dtype == float0]
+        computed = self.graph
+        if self.float0_shapes:
+            held = {i for i, _ in self.float0_shapes}
+            computed = Graph(self.graph.invars, self.graph.eqns,
+                             [x for i, x in enumerate(self.graph.outvars) if i not in held])
+        self.computed = computed
+        self.lowered = lower_graph(computed)
         self.run = make_runner(self.lowered)
         self.consts = tuple(self.lowered.consts)
-        self.single = self.lowered.single
+        self.single = self.lowered.single and not self.float0_shapes
         self.scalars = [(i, a.dtype.type) for i, a in enumerate(self.lowered.out_avals)
                         if not a.shape]
         self.range_check = range_check(self.graph)
@@ -65,9 +77,11 @@ class Executable:
             self._with_exact_trig()
             out = self.run(*self.consts, *inputs)
         self._compiled = True
-        outs = [out] if self.single else list(out)
+        outs = [out] if self.lowered.single else list(out)
         for i, to_dtype in self.scalars:
             outs[i] = to_dtype(outs[i])
+        for i, shape in self.float0_shapes:
+            outs.insert(i, np.zeros(shape, float0))
         return outs
 
     def _with_exact_trig(self):
@@ -77,14 +91,14 @@ class Executable:
         the call that raised can run again."""
         from .cache import make_runner
         from .lower import lower_graph
-        lowered = lower_graph(self.graph, exact_trig=True)
+        lowered = lower_graph(self.computed, exact_trig=True)
         self.run, self.lowered, self._compiled = make_runner(lowered), lowered, False
 
     def fast_entry(self, out_tree):
         """The leanest callable from inputs to the function's (pytree) result."""
         run, consts = self.run, self.consts
         if (self.single and not self.scalars and self.range_check is None
-                and out_tree.node is None):
+                and out_tree.node is None):  # (single: no float0 output to add either)
             return functools.partial(run, *consts) if consts else run
         if self.range_check is None:  # (no argument to check: straight to the kernels)
             run_inputs = self._run
