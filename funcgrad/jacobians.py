@@ -11,6 +11,7 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from . import tree
+from .dtypes import float0, is_integer
 from .transformed import Transformed
 from .api import (_Reverse, _as_output, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
                   _split_aux, _strip, _substitute, check_holomorphic_inputs, check_output_dtype,
@@ -84,11 +85,19 @@ def _assemble(rows_per_out, out_leaves, in_leaves, in_first):
     return blocks
 
 
+def _block(b, o, x):
+    """One Jacobian block ``b`` in shape out.shape + in.shape (``float0`` ones, of an
+    integer input under ``allow_int``, store nothing: no reshape to run)."""
+    shape = tuple(o.shape) + np.shape(x)
+    if getattr(b, "dtype", None) == float0:
+        return np.zeros(shape, float0)
+    return _plain(st.reshape(b, shape))
+
+
 def _structure(blocks, out_tree, in_treedefs, single, out_leaves, in_leaves):
     out = []
     for o, per_in in zip(out_leaves, blocks):
-        shaped = [_plain(st.reshape(b, tuple(o.shape) + tuple(x.shape)))
-                  for b, x in zip(per_in, in_leaves)]
+        shaped = [_block(b, o, x) for b, x in zip(per_in, in_leaves)]
         out.append(_rebuild_in(in_treedefs, shaped, single))
     return tree.unflatten(out_tree, out)
 
@@ -180,46 +189,68 @@ def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
 
 
 def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
-           chunk_size: int | None = None, holomorphic: bool = False) -> Callable[..., PyTree]:
+           chunk_size: int | None = None, holomorphic: bool = False,
+           allow_int: bool = False) -> Callable[..., PyTree]:
     """Jacobian by reverse mode (one forward pass, one batched ``vjp``): best when
     outputs are few.  ``holomorphic=True``: the complex Jacobian of a holomorphic function
     (without it, outputs must be real; complex inputs get JAX's ``d/dx - i d/dy`` rows).
+    ``allow_int=True``: an integer or boolean input is held fixed, and its block is
+    ``np.zeros(out.shape + in.shape, fg.dtypes.float0)`` (as :func:`grad`'s; JAX's jacrev
+    documents float0 too, though JAX 0.10 casts those blocks to zeros of the input's dtype).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0]))
     array([[2.]])
     >>> fg.jacrev(lambda z: z ** 2, holomorphic=True)(np.array([1j]))
     array([[0.+2.j]])
+    >>> dx, dn = fg.jacrev(lambda x, n: x * n, (0, 1), allow_int=True)(np.ones(2), np.arange(2))
+    >>> dx, dn.shape, dn.dtype == fg.dtypes.float0
+    (array([[0., 0.],
+           [0., 1.]]), (2, 2), True)
     """
     def jac(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "jacrev")
-        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacrev", weak=False)
+        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacrev", weak=False,
+                       allow_int=allow_int)
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacrev")
 
     options = dict(argnums=argnums, has_aux=has_aux, chunk_size=chunk_size,
-                   holomorphic=holomorphic)
+                   holomorphic=holomorphic, allow_int=allow_int)
     return Transformed(jac, jacrev, fun, options)
 
 
 def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform="jacrev"):
-    check_holomorphic_inputs(rev.leaves, holomorphic, transform)
+    # integer inputs (allow_int) are not pulled through: their blocks are float0, built
+    # whole afterwards, since a batch of arrays that store nothing has nothing to batch
+    held = [k == "int" for k in rev.kinds]
+    check_holomorphic_inputs([x for x, h in zip(rev.leaves, held) if not h], holomorphic,
+                             transform)
     outs = [o if isinstance(o, Tracer) else asarray(o) for o in rev.out_values]
     _check_jac_outputs(outs, holomorphic, transform)
     m, basis = _basis(outs, _dtype(outs) if outs else np.float64)
 
     def pull(*cts):
-        return [_as_output(c, x, "array") for c, x in zip(rev.backward(list(cts)), rev.leaves)]
+        return [_as_output(c, x, "array")
+                for c, x, h in zip(rev.backward(list(cts)), rev.leaves, held) if not h]
+
+    def with_held(rows, rows_shape):
+        rows = iter(rows)
+        return [np.zeros(rows_shape + np.shape(x), float0) if h else next(rows)
+                for x, h in zip(rev.leaves, held)]
 
     if m == 1 and len(outs) == 1:
         # One output element (a gradient, as inside ``hessian``): one pull, and its
         # cotangents are the Jacobian's blocks as they are (no row axis added and cut).
-        rows = pull(*[b[0] for b in basis])
+        rows = with_held(pull(*[b[0] for b in basis]), ())
         result = _structure([rows], rev.out_tree, rev.treedefs, single, outs, rev.leaves)
         return (result, rev.aux) if has_aux else result
     if m == 0:
-        rows_in = [np.zeros((0,) + tuple(x.shape), x.dtype) for x in rev.leaves]
+        rows_in = [np.zeros((0,) + np.shape(x), float0 if h else x.dtype)
+                   for x, h in zip(rev.leaves, held)]
+    elif all(held):
+        rows_in = with_held([], (m,))
     else:
-        rows_in = _chunked_vmap(pull, basis, m, chunk_size)
+        rows_in = with_held(_chunked_vmap(pull, basis, m, chunk_size), (m,))
     # rows_in[j]: (m, *in_j.shape); cut the m rows per output leaf.
     blocks, k = [], 0
     for o in outs:
@@ -233,14 +264,15 @@ def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform=
 def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
              strategy: Literal["auto", "forward-mode", "reverse-mode"] = "auto",
              vectorize: bool = True, chunk_size: int | None = None, has_aux: bool = False,
-             holomorphic: bool = False) -> Callable[..., PyTree]:
+             holomorphic: bool = False, allow_int: bool = False) -> Callable[..., PyTree]:
     """The Jacobian of ``fun``, shape ``out.shape + in.shape``.
 
     ``strategy``: ``"forward-mode"``, ``"reverse-mode"``, or ``"auto"`` (forward when
     the inputs have fewer elements than the outputs, reverse otherwise).
     ``vectorize=False`` computes it row by row in a Python loop (slower; the route
     torch.autograd.functional takes by default, kept for comparison and memory).
-    ``holomorphic``: as in :func:`jacfwd` and :func:`jacrev`.
+    ``holomorphic``: as in :func:`jacfwd` and :func:`jacrev`; ``allow_int``: as in
+    :func:`jacrev` (integer inputs keep the reverse route, which holds them fixed).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.jacobian(lambda x: x[0] * x[1], strategy="reverse-mode")(np.array([2.0, 3.0]))
@@ -254,18 +286,27 @@ def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
 
     def jac(*args, **kwargs):
         if strategy == "forward-mode":
+            if allow_int:
+                nums, _ = _normalize_argnums(argnums, len(args), "jacobian")
+                if any(is_integer(leaf) for i in nums for leaf in tree.leaves(args[i])):
+                    raise ValueError("jacobian: allow_int=True holds integer inputs fixed "
+                                     "on the reverse route only (JAX's jacfwd has no "
+                                     "allow_int); pass strategy='reverse-mode' or 'auto', "
+                                     "or leave the integer input out of argnums")
             return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
         nums, single = _normalize_argnums(argnums, len(args), "jacobian")
-        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacobian", weak=False)
-        n_in = sum(int(np.prod(x.shape)) for x in rev.leaves)
+        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacobian", weak=False,
+                       allow_int=allow_int)
+        n_in = sum(int(np.prod(np.shape(x))) for x in rev.leaves)
         n_out = sum(int(np.prod(getattr(o, "shape", ()))) for o in rev.out_values)
-        if strategy == "auto" and n_in < n_out and (holomorphic or not any(
-                x.dtype.kind == "c" for x in rev.leaves)):
+        if strategy == "auto" and n_in < n_out and "int" not in rev.kinds and (
+                holomorphic or not any(x.dtype.kind == "c" for x in rev.leaves)):
             return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacobian")
 
     options = dict(argnums=argnums, strategy=strategy, vectorize=vectorize,
-                   chunk_size=chunk_size, has_aux=has_aux, holomorphic=holomorphic)
+                   chunk_size=chunk_size, has_aux=has_aux, holomorphic=holomorphic,
+                   allow_int=allow_int)
     return Transformed(jac, jacobian, fun, options)
 
 

@@ -397,13 +397,42 @@ def test_float0_tangents_and_gradients_stack_under_vmap():
 
 @pytest.mark.parametrize("jac", [fg.jacfwd, fg.jacrev, fg.jacobian, fg.hessian])
 def test_jacobians_of_integer_inputs_raise_pointing_to_argnums_jvp_and_vjp(jac):
-    """As JAX's jacfwd/jacrev (which say to use jvp, or vjp): an integer input has no
-    Jacobian, and the message says how to hold it fixed or which transforms take it."""
-    with pytest.raises(TypeError, match=r"integer.*leave it out of argnums.*fg\.jvp / fg\.vjp"):
+    """As JAX's jacfwd/jacrev (which say to use jvp, or vjp, or allow_int for jacrev): an
+    integer input has no Jacobian, and the message says how to hold it fixed or which
+    transforms take it."""
+    other = (r"allow_int=True" if jac in (fg.jacrev, fg.jacobian) else r"fg\.jvp / fg\.vjp")
+    with pytest.raises(TypeError, match=r"integer.*leave it out of argnums.*" + other):
         jac(lambda x, n: x * n, argnums=(0, 1))(np.ones(2), np.arange(2))
     held = (lambda x, n: np.sum(x ** 2 * n)) if jac is fg.hessian else (lambda x, n: x * n)
     expected = 6.0 * np.eye(2) if jac is fg.hessian else 3.0 * np.eye(2)
     np.testing.assert_array_equal(jac(held)(np.ones(2), 3), expected)  # n held fixed
+
+
+@pytest.mark.parametrize("jac", [fg.jacrev, fg.jacobian])
+def test_jacrev_with_allow_int_gives_float0_blocks_for_integer_inputs(jac):
+    """JAX's jacrev(allow_int=True): an integer or boolean input is held fixed and its
+    block, of shape out.shape + in.shape, is float0 (JAX 0.10 documents float0; grad
+    gives it too); the float blocks are the Jacobian as without the integer input."""
+    x, n = np.array([1.0, 2.0]), np.array([3, 4])
+    jx, (jn, jflag) = jac(lambda x, p: x * p[0], argnums=(0, 1), allow_int=True)(x, (n, True))
+    np.testing.assert_array_equal(jx, np.diag(n.astype(float)))  # d(x * n)/dx
+    assert jn.dtype == F0 and jn.shape == (2, 2)
+    assert jflag.dtype == F0 and jflag.shape == (2,)
+    jb = jac(lambda x, p: fnp.sum(x) * p[1], argnums=(0, 1), allow_int=True)(x, (n, True))
+    np.testing.assert_array_equal(jb[0], [1.0, 1.0])
+    assert jb[1][0].dtype == F0 and jb[1][0].shape == n.shape
+    for f in (fg.jit(jac(lambda x, n: x * n, (0, 1), allow_int=True)),
+              jac(lambda x, n: x * n, (0, 1), allow_int=True, chunk_size=1)):
+        jx, jn = f(x, n)
+        np.testing.assert_array_equal(jx, np.diag(n.astype(float)))
+        assert jn.dtype == F0 and jn.shape == (2, 2)
+
+
+def test_jacobian_with_allow_int_refuses_the_forward_route_it_cannot_take():
+    with pytest.raises(ValueError, match="strategy='reverse-mode'"):
+        fg.jacobian(lambda x, n: x * n, (0, 1), strategy="forward-mode", allow_int=True)(
+            np.ones(2), np.arange(2))
+
 
 # --- vmap(axis_name=...) and the collectives of fg.lax ------------------------------------------
 
