@@ -389,6 +389,43 @@ def test_a_tie_with_initial_shares_the_derivative_as_central_differences_do(name
         initial) == 0.5
 
 
+_A = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 0.5]])
+
+
+@pytest.mark.parametrize("name, axis, s, derivative", [
+    ("sum", None, 2.5, 1.0), ("sum", 1, 2.5, 2.0),  # (one initial per row: d/ds sums them)
+    ("prod", None, 2.5, np.prod(_A)), ("prod", 0, 2.5, np.sum(np.prod(_A, axis=0))),
+    ("max", None, 7.0, 1.0), ("max", None, 2.5, 0.0), ("max", 1, 3.5, 1.0),
+    ("min", None, 0.25, 1.0), ("min", 1, 0.25, 2.0)])
+def test_a_traced_initial_of_a_plain_array_differentiates_in_the_initial(name, axis, s,
+                                                                          derivative):
+    f = lambda i: fnp.sum(getattr(fnp, name)(_A, axis=axis, initial=i))
+    want = np.sum(getattr(np, name)(_A, axis=axis, initial=s))
+    value, g = fg.value_and_grad(f)(s)
+    assert value == want and g == derivative
+    assert fg.jvp(f, (s,), (1.0,))[1] == derivative
+    assert fg.jit(f, wait=True)(s) == want
+    np.testing.assert_array_equal(fg.vmap(f)(np.array([s, s + 10.0])),
+                                  [want, np.sum(getattr(np, name)(_A, axis=axis,
+                                                                  initial=s + 10.0))])
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min"])
+@pytest.mark.parametrize("transform", ["grad", "jit", "vmap"])
+def test_numpys_own_reduction_with_a_traced_initial_names_funcgrad_numpy(name, transform):
+    """NumPy dispatches a reduction on its array (and where=), never on initial=: with a
+    plain array it converts a traced initial itself, which cannot work; the error names
+    funcgrad.numpy's function, which does (NumPy chains it under its ValueError under jit
+    and vmap)."""
+    f = lambda s: getattr(np, name)(_A, initial=s)
+    call = {"grad": lambda: fg.grad(f)(2.5), "jit": lambda: fg.jit(f)(2.5),
+            "vmap": lambda: fg.vmap(f)(np.ones(2))}[transform]
+    with pytest.raises((TypeError, ValueError)) as info:
+        call()
+    messages = str(info.value) + str(info.value.__cause__)
+    assert f"funcgrad.numpy.{name}(a, initial=s)" in messages
+
+
 def _selecting(v):
     """Plain NumPy calls with where= and initial= (masks of the values and of constants)."""
     return (np.sum(np.sin(v), where=v > 0.5, initial=1.0) + np.max(v, where=v < 0.7, initial=-1.0)

@@ -12,6 +12,7 @@ derivative on purpose is explicit: ``fg.stop_gradient(x)``, or ``x.item()`` (PyT
 meaning).  Printing and f-strings show the value.
 """
 import math
+import sys
 
 import numpy as np
 
@@ -69,13 +70,54 @@ def _refuse(x, what, becomes):
 
 
 def _float(self):
-    _refuse(self, "float()", "a Python float")
-    return float(concrete(self))
+    try:
+        _refuse(self, "float()", "a Python float")
+        return float(concrete(self))
+    except TypeError as e:  # (a derivative dropped; no concrete value under jit or vmap)
+        _explain_initial(self, e)
+        raise
 
 
 def _complex(self):
-    _refuse(self, "complex()", "a Python complex number")
-    return complex(concrete(self))
+    try:
+        _refuse(self, "complex()", "a Python complex number")
+        return complex(concrete(self))
+    except TypeError as e:
+        _explain_initial(self, e)
+        raise
+
+
+# NumPy's reductions hand themselves to funcgrad (__array_function__, __array_ufunc__) only
+# when the array, out= or where= is traced: a traced initial= of a plain array is converted
+# by NumPy's own code, from one of these frames.
+_REDUCING_FRAMES = {("numpy._core.fromnumeric", "_wrapreduction"),
+                    ("numpy._core._methods", "_sum"), ("numpy._core._methods", "_prod"),
+                    ("numpy._core._methods", "_amax"), ("numpy._core._methods", "_amin")}
+_COMBINE = {"sum": "np.sum(a) + s", "prod": "np.prod(a) * s",
+            "max": "np.maximum(np.max(a), s)", "min": "np.minimum(np.min(a), s)"}
+
+
+def _explain_initial(value, error):
+    """Raise, in place of ``error``, one that names the fix when ``value`` is the traced
+    ``initial=`` of a NumPy reduction of a plain array (nothing otherwise)."""
+    frame = sys._getframe(2)  # (the caller of __float__/__complex__)
+    key = (frame.f_globals.get("__name__", ""), frame.f_code.co_name)
+    if key not in _REDUCING_FRAMES:
+        return
+    local = frame.f_locals
+    initial = local.get("kwargs", {}).get("initial") if key[1] == "_wrapreduction" else (
+        local.get("initial"))
+    name = local.get("method") if key[1] == "_wrapreduction" else key[1].lstrip("_a")
+    del frame, local
+    if initial is not value:
+        return
+    raise type(error)(
+        f"np.{name}(a, initial=s) with a plain NumPy array a and a traced s: NumPy hands a "
+        f"reduction to funcgrad only when the array (or where=) is traced, so it converts s "
+        f"to a number itself, which would drop its derivative (or, under jit or vmap, needs a "
+        f"value it does not have). Use funcgrad.numpy.{name}(a, initial=s), which "
+        f"differentiates in s, or combine afterwards: {_COMBINE.get(name, 'np.' + name)}."
+    ) from error
 
 
 def _tolist(self):
