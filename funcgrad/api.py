@@ -181,10 +181,33 @@ def ones_like_output(value):
     return on_device_of(value, np.ones(getattr(value, "shape", ()), value.dtype))
 
 
+def in_type_of(like, value):
+    """``value``, a plain array, as a Tensor where the input ``like`` is one (off the
+    graph): torch.func gives a Tensor a Tensor derivative, also one that does not depend on
+    the graph (a constant gradient, a zero one), which a rule hands back as an array.
+
+    >>> import funcgrad as fg
+    >>> in_type_of(fg.Tensor([1.0]), np.array([2.0], np.float32))
+    tensor([2.])
+    """
+    if type(like) in _special_classes and not isinstance(like, Tracer) and isinstance(
+            value, (np.ndarray, np.generic)):
+        node = tree.flatten(like)[1]  # a Tensor's pytree node around its value
+        if node.node is not None:
+            return tree.unflatten(node, [np.asarray(value)])
+    return value
+
+
 def _as_output(value, like, kind):
     """Give a cotangent/tangent the shape, dtype and type of the input ``like``.  That of a
     Python float is a float64 scalar (JAX's cotangent of a weakly typed float is its
-    weakly typed float64)."""
+    weakly typed float64); that of a Tensor a Tensor (see :func:`in_type_of`)."""
+    if type(like) in _special_classes:
+        return in_type_of(like, _as_output_value(value, like, kind))
+    return _as_output_value(value, like, kind)
+
+
+def _as_output_value(value, like, kind):
     if type(like) in WEAK_TYPES:
         like = np.asarray(like)
     if (type(value) is np.ndarray and kind == "array" and value.dtype == like.dtype

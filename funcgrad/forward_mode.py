@@ -10,8 +10,8 @@ import numpy as np
 
 from . import tree
 from .api import (_check_device, _flatten_inputs, _plain, _split_aux, _strip, _substitute,
-                  on_device_of)
-from .core import WEAK_TYPES, Tracer, _special_classes, aval_of, is_special, user_code
+                  in_type_of, on_device_of)
+from .core import WEAK_TYPES, Tracer, aval_of, is_special, user_code
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import Graph, GraphInterpreter, GraphTracer, eval_graph
@@ -146,12 +146,7 @@ def _tangent_like(primal, tangent):
     """``tangent`` as a Tensor where its ``primal`` is one and it is a plain array (a
     primal Tensor moved along a plain tangent, or a Tensor plus a plain array): torch.func
     gives a Tensor output a Tensor tangent."""
-    if type(primal) in _special_classes and not isinstance(primal, Tracer) and isinstance(
-            tangent, (np.ndarray, np.generic)):
-        node = tree.flatten(primal)[1]  # a Tensor's pytree node around its value
-        if node.node is not None:
-            return tree.unflatten(node, [np.asarray(tangent)])
-    return tangent
+    return in_type_of(primal, tangent)
 
 
 def linearize(fun: Callable[..., Any], *primals: PyTree

@@ -13,7 +13,7 @@ import numpy as np
 from . import tree
 from .dtypes import float0, is_integer
 from .transformed import Transformed
-from .api import (_Reverse, _as_output, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
+from .api import (_Reverse, _as_output, in_type_of, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
                   _split_aux, _strip, _substitute, check_holomorphic_inputs, check_output_dtype,
                   on_device_of, value_and_grad, vjp)
 from .batched import vmap
@@ -87,11 +87,12 @@ def _assemble(rows_per_out, out_leaves, in_leaves, in_first):
 
 def _block(b, o, x):
     """One Jacobian block ``b`` in shape out.shape + in.shape (``float0`` ones, of an
-    integer input under ``allow_int``, store nothing: no reshape to run)."""
+    integer input under ``allow_int``, store nothing: no reshape to run), a Tensor for a
+    Tensor input ``x``."""
     shape = tuple(o.shape) + np.shape(x)
     if getattr(b, "dtype", None) == float0:
         return np.zeros(shape, float0)
-    return _plain(st.reshape(b, shape))
+    return in_type_of(x, _plain(st.reshape(b, shape)))
 
 
 def _structure(blocks, out_tree, in_treedefs, single, out_leaves, in_leaves):

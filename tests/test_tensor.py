@@ -551,6 +551,27 @@ def test_a_tensor_can_be_passed_where_arrays_are_expected():
     assert not fg.grad(lambda u: np.sum(u ** 3))(v).requires_grad
 
 
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_a_gradient_that_does_not_depend_on_the_graph_is_still_a_tensor(requires_grad):
+    """As torch.func: a Tensor input gets a Tensor derivative, off the graph when it is
+    constant (a linear function, an unused input) rather than a NumPy array."""
+    w = T([1.0, 2.0], requires_grad=requires_grad)
+    cases = [  # (derivative, its closed form)
+        (fg.grad(lambda u: np.sum(u * 2.0))(w), [2.0, 2.0]),
+        (fg.grad(lambda u, x: np.sum(x), argnums=0)(w, np.ones(2)), [0.0, 0.0]),
+        (fg.grad(lambda u: u * 3.0)(T(2.0, requires_grad=requires_grad)), 3.0),
+        (fg.value_and_grad(lambda u: np.sum(u * 2.0))(w)[1], [2.0, 2.0]),
+        (fg.vjp(lambda u: u * 2.0, w)[1](np.ones(2))[0], [2.0, 2.0]),
+        (fg.jacrev(lambda u: u * 2.0)(w), 2.0 * np.eye(2)),
+        (fg.jacfwd(lambda u: u * 2.0)(w), 2.0 * np.eye(2)),
+        (fg.hessian(lambda u: np.sum(u ** 2))(w), 2.0 * np.eye(2)),
+    ]
+    for g, want in cases:
+        assert isinstance(g, T) and not g.requires_grad
+        assert g.dtype == np.float32  # (a Tensor's default dtype, as its input's)
+        np.testing.assert_array_equal(g.numpy(), want)
+
+
 def test_inside_a_transform_a_tensor_is_the_traced_value():
     x = np.array([1.0, 2.0])
     # mixing the Tensor and the traced value it was made from is exact
