@@ -627,3 +627,22 @@ def test_mean_of_float16_sums_in_float32_as_numpy():
                       (fnp.mean(x[:999].reshape(9, 111), axis=0, keepdims=True),
                        np.mean(x[:999].reshape(9, 111), axis=0, keepdims=True))]:
         assert got.dtype == np.float16 and np.array_equal(got, want)
+
+
+# --- found by auditing plain NumPy calls on traced values (grad, jit, vmap, float32) ----------
+
+def test_logspace_of_traced_float32_bounds_is_float32_as_numpy():
+    """A Python-number base stays weak, as in NumPy: ``10.0 ** linspace(float32)`` is
+    float32.  (The traced route made the base a float64 array: float64 out.)"""
+    a = np.array([0.5, 0.7], np.float32)
+    f = lambda a: np.logspace(a, 2 * a, 3, base=2.0)  # noqa: E731
+    want = np.logspace(a, 2 * a, 3, base=2.0)
+    assert want.dtype == np.float32
+    for got in (fg.jit(f)(a), fg.vmap(f)(a[:, None])[:, :, 0].T):
+        assert got.dtype == np.float32
+        assert_close(got, want, 1e-6)
+    g = fg.grad(lambda a: np.sum(f(a)))(a)
+    # d/da sum_k 2**(a + k a / 2) = sum_k ln2 (1 + k/2) 2**(a (1 + k/2))
+    k = np.arange(3)[:, None]
+    assert g.dtype == np.float32
+    assert_close(g, np.sum(np.log(2) * (1 + k / 2) * 2.0 ** (a * (1 + k / 2)), axis=0), 1e-5)

@@ -107,9 +107,10 @@ def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
     if not (_traced(start) or _traced(stop) or _traced(base)):
         return _np.logspace(start, stop, num, endpoint, base, dtype, axis)
     y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
-    base = asarray(base)
-    if base.ndim:
-        base = moveaxis(reshape(base, (1,) + base.shape), 0, one_axis(axis, y.ndim))
+    if not isinstance(base, (int, float)):  # (a Python number stays weak: float32 in, out)
+        base = asarray(base)
+        if base.ndim:
+            base = moveaxis(reshape(base, (1,) + base.shape), 0, one_axis(axis, y.ndim))
     out = power(base, y)
     return out if dtype is None else astype(out, dtype)
 
