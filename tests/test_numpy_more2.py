@@ -646,3 +646,30 @@ def test_logspace_of_traced_float32_bounds_is_float32_as_numpy():
     k = np.arange(3)[:, None]
     assert g.dtype == np.float32
     assert_close(g, np.sum(np.log(2) * (1 + k / 2) * 2.0 ** (a * (1 + k / 2)), axis=0), 1e-5)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a: m.vstack([a, a], dtype=np.float32),
+    lambda m, a: m.hstack([a, a], dtype=np.float32, casting="same_kind"),
+    lambda m, a: m.stack([a, a], axis=1, dtype=np.float32),
+    lambda m, a: m.concatenate([a, a], axis=None, dtype=np.float32),
+    lambda m, a: m.concatenate([a, a], dtype=np.int64, casting="unsafe"),
+], ids=["vstack", "hstack", "stack", "concatenate", "concatenate-unsafe"])
+def test_joining_takes_numpys_dtype_and_casting_on_traced_values(call):
+    a = X[:2] * 3.0
+    want = call(np, a)
+    assert want.dtype != a.dtype or want.dtype.kind == "i"
+    got = fg.jit(lambda a: call(np, a))(a)  # the plain np.X call, on traced values
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    got = fg.vmap(lambda a: call(np, a))(np.stack([a, 0.5 * a]))
+    assert got.dtype == want.dtype and np.array_equal(got, np.stack([want, call(np, 0.5 * a)]))
+    g = fg.grad(lambda a: np.sum(fnp.astype(call(np, a), np.float64)))(a)
+    assert np.array_equal(g, np.full(a.shape, 0.0 if want.dtype.kind == "i" else want.size / a.size))
+
+
+def test_row_stack_and_a_cast_that_numpy_refuses_on_traced_values():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # (row_stack is deprecated)
+        assert np.array_equal(fg.jit(lambda a: np.row_stack([a, a]))(V), np.row_stack([V, V]))
+    with pytest.raises(TypeError, match="same_kind"):
+        fg.jit(lambda a: np.vstack([a], dtype=np.int64))(V)
