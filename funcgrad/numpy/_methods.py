@@ -377,6 +377,8 @@ def attach_array_methods(cls):
         op, rop = _binary(fn, numeric=name in _ARITHMETIC)
         setattr(cls, f"__{name}__", op)
         setattr(cls, f"__r{name}__", rop)
+    # divmod(x, y): NumPy's pair (floor_divide, remainder); (a pair is never weak)
+    cls.__divmod__, cls.__rdivmod__ = _binary(floatfuncs.divmod)
     for name, fn in {"lt": ufuncs.less, "le": ufuncs.less_equal, "gt": ufuncs.greater,
                      "ge": ufuncs.greater_equal, "eq": ufuncs.equal,
                      "ne": ufuncs.not_equal}.items():
