@@ -673,3 +673,17 @@ def test_row_stack_and_a_cast_that_numpy_refuses_on_traced_values():
         assert np.array_equal(fg.jit(lambda a: np.row_stack([a, a]))(V), np.row_stack([V, V]))
     with pytest.raises(TypeError, match="same_kind"):
         fg.jit(lambda a: np.vstack([a], dtype=np.int64))(V)
+
+
+@pytest.mark.parametrize("shape", [(4, 6), (24,), (-1, 2), (2, 2, 6)])
+def test_reshape_in_fortran_order_equals_numpy_under_grad_vmap_and_jit(shape):
+    x = np.arange(24.0).reshape(2, 3, 4) / 7.0
+    f = lambda a: np.reshape(a, shape, order="F")  # noqa: E731
+    assert np.array_equal(fg.jit(f)(x), f(x))
+    assert np.array_equal(fg.jit(lambda a: a.reshape(shape, order="F"))(x), f(x))
+    assert np.array_equal(fg.vmap(f)(np.stack([x, 2 * x])), np.stack([f(x), f(2 * x)]))
+    w = R.standard_normal(f(x).shape)  # the gradient of <w, reshape(x)> is w put back
+    assert np.array_equal(fg.grad(lambda a: np.sum(f(a) * w))(x),
+                          np.reshape(w, x.shape, order="F"))
+    with pytest.raises(ValueError, match="order='F'"):
+        fg.jit(lambda a: np.reshape(a, shape, order="A"))(x)

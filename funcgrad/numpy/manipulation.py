@@ -57,15 +57,21 @@ def size(a: ArrayLike, axis: Axis = None) -> int:
 
 def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: str = "C",
             shape: int | Sequence[int] | None = None) -> Array:
-    """Reshape (``-1`` infers one dimension); C order only.
+    """Reshape (``-1`` infers one dimension), reading and writing the elements in C order
+    (the last axis fastest) or ``order="F"`` (the first axis fastest).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.reshape(np.arange(6.0), (-1, 3))
     array([[0., 1., 2.],
            [3., 4., 5.]])
+    >>> fnp.reshape(np.arange(6.0), (2, 3), order="F")
+    array([[0., 2., 4.],
+           [1., 3., 5.]])
     """
-    if order != "C":
-        raise NotImplementedError("reshape: only order='C' is supported")
+    if order not in ("C", "F"):
+        raise ValueError(f"reshape: order={order!r} depends on how an array is laid out in "
+                         f"memory, which a traced array does not have; use order='C' or "
+                         f"order='F'.")
     a = asarray(a)
     newshape = shape if newshape is None else newshape
     if isinstance(newshape, (int, _np.integer)):
@@ -87,6 +93,10 @@ def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: st
         total *= d
     if total != a.size:
         raise ValueError(f"cannot reshape array of size {a.size} into shape {tuple(newshape)}")
+    if order == "F":  # F order is C order of the reversed axes, on both sides
+        a = _st.transpose(a, tuple(range(a.ndim))[::-1])
+        out = _st.reshape(a, tuple(newshape[::-1]))
+        return _st.transpose(out, tuple(range(out.ndim))[::-1])
     return _st.reshape(a, tuple(newshape))
 
 
