@@ -5,7 +5,7 @@ import sys
 
 import numpy as np
 
-from ..core import ConcretizationError, _state, concrete, is_weak
+from ..core import ConcretizationError, Tracer, _state, concrete, is_weak
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from ..primitives.structural import as_weak
@@ -342,6 +342,26 @@ def _sort_method(self, *args, **kwargs):
                     "x = np.sort(x) (or fnp.sort) instead")
 
 
+def _in_place(name, rewrite):
+    """ndarray's methods that write into the array and return None."""
+    def method(self, *args, **kwargs):
+        raise TypeError(f"x.{name}(...) writes into x, and arrays traced by funcgrad are "
+                        f"immutable; use the returned copy instead: {rewrite}")
+    method.__name__ = name
+    return method
+
+
+_IN_PLACE = {
+    "partition": "x = np.partition(x, kth)", "fill": "x = np.full_like(x, value)",
+    "put": "x = fnp.put(x, ind, v)", "resize": "x = np.resize(x, new_shape)",
+    "itemset": "x = x.at[idx].set(v)",
+}
+
+
+def _compress_method(self, condition, axis=None, out=None):
+    return building.compress(condition, self, axis=axis, out=out)
+
+
 def _at(self):
     return indexing.IndexUpdateHelper(self)
 
@@ -356,6 +376,8 @@ _METHODS = {
     "round": ufuncs.round, "conj": ufuncs.conj, "conjugate": ufuncs.conj,
     "argsort": indexing.argsort, "diagonal": indexing.diagonal, "take": indexing.take,
     "nonzero": indexing.nonzero, "dot": products.dot, "trace": products.trace,
+    "argpartition": searching.argpartition, "searchsorted": searching.searchsorted,
+    "choose": building.choose,
 }
 
 
@@ -405,6 +427,13 @@ def attach_array_methods(cls):
     cls.reshape = _reshape_method
     cls.transpose = _transpose_method
     cls.sort = _sort_method
+    if issubclass(cls, Tracer):  # (the eager Tensor is mutable: it keeps its own, or none)
+        for name, rewrite in _IN_PLACE.items():
+            setattr(cls, name, _in_place(name, rewrite))
+    cls.compress = _compress_method
+    if not hasattr(cls, "itemsize"):
+        cls.itemsize = property(lambda self: self.dtype.itemsize)
+        cls.nbytes = property(lambda self: self.size * self.dtype.itemsize)
     cls.T = property(lambda self: manipulation.transpose(self))
     cls.mT = property(lambda self: manipulation.swapaxes(self, -1, -2))
     # (a Python number's .real, .imag and .conjugate() are Python numbers: weak)
