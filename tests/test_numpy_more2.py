@@ -722,3 +722,18 @@ def test_ndarray_methods_that_write_in_place_name_the_functional_call(name):
         fg.jit(lambda a: getattr(a, name)(1))(V)
     with pytest.raises(ValueError, match="no fields"):
         fg.jit(lambda a: np.sort(a, order="f0"))(V)
+
+
+def test_geomspace_of_traced_float32_bounds_is_float64_as_numpy():
+    """NumPy's geomspace promotes its bounds with a float64 zero: float32 bounds give a
+    float64 progression (the traced route gave float32, the plain one float64)."""
+    a = np.array([0.5, 0.7], np.float32)
+    f = lambda a: np.geomspace(a, 4 * a, 3)  # noqa: E731
+    want = f(a)
+    assert want.dtype == np.float64
+    for got in (fg.jit(f)(a), fg.vmap(f, 0, 1)(a), fnp.geomspace(a, 4 * a, 3)):
+        assert got.dtype == np.float64
+        assert_close(got, want, 1e-6)
+    g = fg.grad(lambda a: np.sum(f(a)))(a)  # sum_k 2**k a = 7 a: d/da = 7
+    assert g.dtype == np.float32
+    assert_close(g, np.full(2, 7.0), 1e-6)

@@ -128,7 +128,9 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
     if not (_traced(start) or _traced(stop)):
         return _np.geomspace(start, stop, num, endpoint, dtype, axis)
     start, stop = asarray(start), asarray(stop)
-    dt = _np.result_type(start.dtype, stop.dtype, float(num))
+    # (NumPy promotes with a 0-d float64 array, its default dtype: float32 bounds give
+    # float64, unlike linspace and logspace)
+    dt = _np.result_type(start.dtype, stop.dtype, float(num), _np.float64)
     if dt.kind == "c":
         raise NotImplementedError("geomspace: complex bounds are not supported on traced "
                                   "values")
