@@ -737,3 +737,37 @@ def test_geomspace_of_traced_float32_bounds_is_float64_as_numpy():
     g = fg.grad(lambda a: np.sum(f(a)))(a)  # sum_k 2**k a = 7 a: d/da = 7
     assert g.dtype == np.float32
     assert_close(g, np.full(2, 7.0), 1e-6)
+
+
+_A3 = R.standard_normal((2, 3, 4))
+
+
+@pytest.mark.parametrize("f, x, y", [
+    (lambda a, b: np.vecdot(a, b, axis=0), X, X[::-1]),
+    (lambda a, b: np.vecdot(a, b, axis=0, keepdims=True), X, X[::-1]),
+    (lambda a, b: np.vecdot(a, b, axes=[(1,), (1,), ()]), X, X[::-1]),
+    (lambda a, b: np.matmul(a, b, axes=[(1, 2), (0,), (1,)]), _A3, V[:4]),
+    (lambda a, b: np.matmul(a, b, axes=[(1, 2), (0, 1), (0, 2)]), _A3,
+     R.standard_normal((4, 5, 2))),
+    (lambda a, b: np.vecmat(a, b, axes=[(0,), (1, 2), (0,)]), X[:, :2], _A3[:, :, :3]),
+], ids=["vecdot-axis", "vecdot-keepdims", "vecdot-axes", "matmul-vector-axes",
+        "matmul-axes", "vecmat-axes"])
+def test_generalized_ufuncs_take_axes_axis_and_keepdims_on_traced_values(f, x, y):
+    """np.vecdot(a, b, axis=0), np.matmul(..., axes=...): the core dimensions where NumPy
+    puts them (these keywords raised "not supported")."""
+    want = f(x, y)
+    got = fg.jit(f)(x, y)
+    assert got.shape == want.shape
+    assert_close(got, want, 1e-12)
+    assert_close(fg.vmap(f)(np.stack([x, 2 * x]), np.stack([y, y])),
+                 np.stack([want, f(2 * x, y)]), 1e-12)
+    w, eps = R.standard_normal(want.shape), 1e-6
+    g = fg.grad(lambda a: np.sum(f(a, y) * w))(x)
+    fd = np.array([(np.sum(f(x + eps * e, y) * w) - np.sum(f(x - eps * e, y) * w)) / (2 * eps)
+                   for e in np.eye(x.size).reshape((-1,) + x.shape)])
+    assert_close(g, fd.reshape(x.shape), 1e-6)
+
+
+def test_axis_of_a_generalized_ufunc_with_matrix_cores_names_axes():
+    with pytest.raises(TypeError, match="pass axes="):
+        fg.jit(lambda a: np.matmul(a, a.T, axis=0))(X)
