@@ -181,21 +181,21 @@ def linearize(fun: Callable[..., Any], *primals: PyTree
         if type(o) is JVPTracer and o._trace is jvp_interp:
             outs.append(o.primal)
             t = o.tangent
-            touts.append(t.var if type(t) is GraphTracer and t._trace is graph_interp else t)
+            touts.append(t.graph_var if type(t) is GraphTracer and t._trace is graph_interp else t)
             out_kinds.append("int" if _integer(o) else "traced")
         else:
             o = asarray(o) if not isinstance(o, Tracer) else o
             outs.append(o)
             touts.append(np.zeros(o.shape, o.dtype))
             out_kinds.append("int" if _integer(o) else "zero")
-    graph = Graph([t.var for t in t_in], graph_interp.eqns, touts)
+    graph = Graph([t.graph_var for t in t_in], graph_interp.eqns, touts)
     # A primitive whose JVP computes primals and tangents in one bind (scan, cond,
     # while_loop, jit) records its primal outputs in the graph too; they do not depend
     # on the tangents, so the graph at zero tangents gives them.
     staged = [i for i, o in enumerate(outs)
               if type(o) is GraphTracer and o._trace is graph_interp]
     if staged:
-        primal_graph = Graph(graph.invars, graph.eqns, [outs[i].var for i in staged])
+        primal_graph = Graph(graph.invars, graph.eqns, [outs[i].graph_var for i in staged])
         zero = [np.zeros(p.shape, p.dtype) for p in moved]
         for i, v in zip(staged, eval_graph(primal_graph, *zero)):
             outs[i] = v

@@ -627,3 +627,147 @@ def test_mean_of_float16_sums_in_float32_as_numpy():
                       (fnp.mean(x[:999].reshape(9, 111), axis=0, keepdims=True),
                        np.mean(x[:999].reshape(9, 111), axis=0, keepdims=True))]:
         assert got.dtype == np.float16 and np.array_equal(got, want)
+
+
+# --- found by auditing plain NumPy calls on traced values (grad, jit, vmap, float32) ----------
+
+def test_logspace_of_traced_float32_bounds_is_float32_as_numpy():
+    """A Python-number base stays weak, as in NumPy: ``10.0 ** linspace(float32)`` is
+    float32.  (The traced route made the base a float64 array: float64 out.)"""
+    a = np.array([0.5, 0.7], np.float32)
+    f = lambda a: np.logspace(a, 2 * a, 3, base=2.0)  # noqa: E731
+    want = np.logspace(a, 2 * a, 3, base=2.0)
+    assert want.dtype == np.float32
+    for got in (fg.jit(f)(a), fg.vmap(f)(a[:, None])[:, :, 0].T):
+        assert got.dtype == np.float32
+        assert_close(got, want, 1e-6)
+    g = fg.grad(lambda a: np.sum(f(a)))(a)
+    # d/da sum_k 2**(a + k a / 2) = sum_k ln2 (1 + k/2) 2**(a (1 + k/2))
+    k = np.arange(3)[:, None]
+    assert g.dtype == np.float32
+    assert_close(g, np.sum(np.log(2) * (1 + k / 2) * 2.0 ** (a * (1 + k / 2)), axis=0), 1e-5)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a: m.vstack([a, a], dtype=np.float32),
+    lambda m, a: m.hstack([a, a], dtype=np.float32, casting="same_kind"),
+    lambda m, a: m.stack([a, a], axis=1, dtype=np.float32),
+    lambda m, a: m.concatenate([a, a], axis=None, dtype=np.float32),
+    lambda m, a: m.concatenate([a, a], dtype=np.int64, casting="unsafe"),
+], ids=["vstack", "hstack", "stack", "concatenate", "concatenate-unsafe"])
+def test_joining_takes_numpys_dtype_and_casting_on_traced_values(call):
+    a = X[:2] * 3.0
+    want = call(np, a)
+    assert want.dtype != a.dtype or want.dtype.kind == "i"
+    got = fg.jit(lambda a: call(np, a))(a)  # the plain np.X call, on traced values
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    got = fg.vmap(lambda a: call(np, a))(np.stack([a, 0.5 * a]))
+    assert got.dtype == want.dtype and np.array_equal(got, np.stack([want, call(np, 0.5 * a)]))
+    g = fg.grad(lambda a: np.sum(fnp.astype(call(np, a), np.float64)))(a)
+    assert np.array_equal(g, np.full(a.shape, 0.0 if want.dtype.kind == "i" else want.size / a.size))
+
+
+def test_row_stack_and_a_cast_that_numpy_refuses_on_traced_values():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # (row_stack is deprecated)
+        assert np.array_equal(fg.jit(lambda a: np.row_stack([a, a]))(V), np.row_stack([V, V]))
+    with pytest.raises(TypeError, match="same_kind"):
+        fg.jit(lambda a: np.vstack([a], dtype=np.int64))(V)
+
+
+@pytest.mark.parametrize("shape", [(4, 6), (24,), (-1, 2), (2, 2, 6)])
+def test_reshape_in_fortran_order_equals_numpy_under_grad_vmap_and_jit(shape):
+    x = np.arange(24.0).reshape(2, 3, 4) / 7.0
+    f = lambda a: np.reshape(a, shape, order="F")  # noqa: E731
+    assert np.array_equal(fg.jit(f)(x), f(x))
+    assert np.array_equal(fg.jit(lambda a: a.reshape(shape, order="F"))(x), f(x))
+    assert np.array_equal(fg.vmap(f)(np.stack([x, 2 * x])), np.stack([f(x), f(2 * x)]))
+    w = R.standard_normal(f(x).shape)  # the gradient of <w, reshape(x)> is w put back
+    assert np.array_equal(fg.grad(lambda a: np.sum(f(a) * w))(x),
+                          np.reshape(w, x.shape, order="F"))
+    with pytest.raises(ValueError, match="order='F'"):
+        fg.jit(lambda a: np.reshape(a, shape, order="A"))(x)
+
+
+@pytest.mark.parametrize("method", [
+    lambda a: a.argpartition(1, axis=0),
+    lambda a: a.compress([True, False, True], axis=0) * 2.0,
+    lambda a: a[0].searchsorted(a[1], side="right"),
+    lambda a: np.choose((a > 0.5).astype(np.int64), [a, 2.0 * a]),
+    lambda a: a * a.itemsize + a.nbytes,
+    lambda a: np.sort(a, axis=0, kind="stable") + np.sort(a, stable=True)[::-1],
+    lambda a: np.argsort(a, axis=0, kind="mergesort"),
+], ids=["argpartition", "compress", "searchsorted", "choose", "itemsize-nbytes",
+        "sort-kind-stable", "argsort-kind"])
+def test_more_ndarray_methods_and_keywords_equal_numpys_on_traced_values(method):
+    x = np.sort(X, axis=1)  # (rows sorted for searchsorted; no ties)
+    want = method(x)
+    for got in (fg.jit(method)(x), fg.vmap(method)(np.stack([x, x]))[1]):
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    if "choose" in method.__code__.co_names:
+        # (a traced mask's own method; under grad the mask is a plain array: NumPy's method)
+        got = fg.jit(lambda a: (a > 0.5).astype(np.int64).choose([a, 2.0 * a]))(x)
+        assert np.array_equal(got, want)
+    if want.dtype.kind == "f":  # the derivative of a selection: how often each entry is taken
+        eps, w = 1e-6, R.standard_normal(want.shape)
+        g = fg.grad(lambda a: np.sum(method(a) * w))(x)
+        fd = np.array([(np.sum(method(x + eps * e) * w) - np.sum(method(x - eps * e) * w))
+                       / (2 * eps) for e in np.eye(x.size).reshape((-1,) + x.shape)])
+        assert_close(g, fd.reshape(x.shape), 1e-6)
+
+
+@pytest.mark.parametrize("name", ["fill", "partition", "put", "resize", "itemset"])
+def test_ndarray_methods_that_write_in_place_name_the_functional_call(name):
+    with pytest.raises(TypeError, match=r"writes into x.*immutable.*x = "):
+        fg.jit(lambda a: getattr(a, name)(1))(V)
+    with pytest.raises(ValueError, match="no fields"):
+        fg.jit(lambda a: np.sort(a, order="f0"))(V)
+
+
+def test_geomspace_of_traced_float32_bounds_is_float64_as_numpy():
+    """NumPy's geomspace promotes its bounds with a float64 zero: float32 bounds give a
+    float64 progression (the traced route gave float32, the plain one float64)."""
+    a = np.array([0.5, 0.7], np.float32)
+    f = lambda a: np.geomspace(a, 4 * a, 3)  # noqa: E731
+    want = f(a)
+    assert want.dtype == np.float64
+    for got in (fg.jit(f)(a), fg.vmap(f, 0, 1)(a), fnp.geomspace(a, 4 * a, 3)):
+        assert got.dtype == np.float64
+        assert_close(got, want, 1e-6)
+    g = fg.grad(lambda a: np.sum(f(a)))(a)  # sum_k 2**k a = 7 a: d/da = 7
+    assert g.dtype == np.float32
+    assert_close(g, np.full(2, 7.0), 1e-6)
+
+
+_A3 = R.standard_normal((2, 3, 4))
+
+
+@pytest.mark.parametrize("f, x, y", [
+    (lambda a, b: np.vecdot(a, b, axis=0), X, X[::-1]),
+    (lambda a, b: np.vecdot(a, b, axis=0, keepdims=True), X, X[::-1]),
+    (lambda a, b: np.vecdot(a, b, axes=[(1,), (1,), ()]), X, X[::-1]),
+    (lambda a, b: np.matmul(a, b, axes=[(1, 2), (0,), (1,)]), _A3, V[:4]),
+    (lambda a, b: np.matmul(a, b, axes=[(1, 2), (0, 1), (0, 2)]), _A3,
+     R.standard_normal((4, 5, 2))),
+    (lambda a, b: np.vecmat(a, b, axes=[(0,), (1, 2), (0,)]), X[:, :2], _A3[:, :, :3]),
+], ids=["vecdot-axis", "vecdot-keepdims", "vecdot-axes", "matmul-vector-axes",
+        "matmul-axes", "vecmat-axes"])
+def test_generalized_ufuncs_take_axes_axis_and_keepdims_on_traced_values(f, x, y):
+    """np.vecdot(a, b, axis=0), np.matmul(..., axes=...): the core dimensions where NumPy
+    puts them (these keywords raised "not supported")."""
+    want = f(x, y)
+    got = fg.jit(f)(x, y)
+    assert got.shape == want.shape
+    assert_close(got, want, 1e-12)
+    assert_close(fg.vmap(f)(np.stack([x, 2 * x]), np.stack([y, y])),
+                 np.stack([want, f(2 * x, y)]), 1e-12)
+    w, eps = R.standard_normal(want.shape), 1e-6
+    g = fg.grad(lambda a: np.sum(f(a, y) * w))(x)
+    fd = np.array([(np.sum(f(x + eps * e, y) * w) - np.sum(f(x - eps * e, y) * w)) / (2 * eps)
+                   for e in np.eye(x.size).reshape((-1,) + x.shape)])
+    assert_close(g, fd.reshape(x.shape), 1e-6)
+
+
+def test_axis_of_a_generalized_ufunc_with_matrix_cores_names_axes():
+    with pytest.raises(TypeError, match="pass axes="):
+        fg.jit(lambda a: np.matmul(a, a.T, axis=0))(X)

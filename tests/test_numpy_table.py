@@ -278,6 +278,10 @@ ROWS = [
     row("einsum", lambda m, x, y: m.einsum("ij,kj->ik", x, y), X, Y),
     row("kron", lambda m, x, y: m.kron(x, y[:, :2]), X, Y),
     row("cross", lambda m, x, y: m.cross(x, y), X, Y),
+    # (2-vectors have a zero third component; two of them give the third component alone)
+    row("cross-2-2", lambda m, x, y: m.cross(x[:, :2], y[:, 1:]), X, Y),
+    row("cross-2-3", lambda m, x, y: m.cross(x[:, :2], y), X, Y),
+    row("cross-axes", lambda m, x, y: m.cross(x.T, y[:, ::-1], axisa=0, axisc=0), X, Y),
     # --- signal and calculus -------------------------------------------------------------
     row("convolve", lambda m, x, v: m.convolve(x, v, mode="same"), V, V3),
     row("correlate", lambda m, x, v: m.correlate(x, v, mode="full"), V, V3),

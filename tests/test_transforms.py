@@ -1162,3 +1162,21 @@ def test_bit_operations_on_floats_name_the_fix():
         fg.vmap(lambda v: v & 1)(np.ones(3))
     with pytest.raises(TypeError, match=r"invert takes integer or boolean arrays"):
         fg.grad(lambda v: np.sum(v * ~v))(np.ones(3))
+
+
+def test_python_divmod_on_traced_values_is_numpys_divmod():
+    """divmod(x, y) and divmod(2.5, x) on traced arrays give NumPy's (x // y, x % y) under
+    grad, vmap and jit (Python's divmod raised "unsupported operand type(s)")."""
+    x = np.array([[2.3, -1.7], [0.4, 5.5]])
+    y = np.array([[0.7, 0.6], [-0.3, 2.0]])
+    for f in (lambda a, b: divmod(a, b), lambda a, b: divmod(2.5, b), lambda a, b: divmod(a, 2)):
+        want = f(x, y)
+        for got in (fg.jit(f)(x, y), fg.vmap(f)(x, y)):
+            for g, w in zip(got, want):
+                assert g.dtype == w.dtype
+                np.testing.assert_allclose(g, w, rtol=1e-15)
+    # d(x mod y)/dx = 1, d(x mod y)/dy = -floor(x / y); the quotient is flat
+    gx, gy = fg.grad(lambda a, b: np.sum(divmod(a, b)[1] + 3.0 * divmod(a, b)[0]),
+                     argnums=(0, 1))(x, y)
+    np.testing.assert_array_equal(gx, np.ones_like(x))
+    np.testing.assert_array_equal(gy, -np.floor_divide(x, y))

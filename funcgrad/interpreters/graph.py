@@ -34,11 +34,11 @@ class Eqn:
 
 
 class GraphTracer(Tracer):
-    __slots__ = ("aval", "var")
+    __slots__ = ("aval", "graph_var")
 
     def __init__(self, trace, var):
         self._trace = trace
-        self.var = var
+        self.graph_var = var
         self.aval = var.aval
 
     @property
@@ -81,7 +81,7 @@ class GraphInterpreter(Interpreter):
         avals = list(args)
         for i, a in enumerate(args):
             if type(a) is GraphTracer and a._trace is self:
-                inputs[i] = a.var
+                inputs[i] = a.graph_var
                 avals[i] = a.aval
                 own = True
             elif not isinstance(a, (bool, int, float, complex)):
@@ -238,5 +238,5 @@ def trace_to_graph(fun, in_avals):
     with interp:
         tracers = [interp.new_input(a) for a in in_avals]
         outs = fun(*tracers)
-    outvars = [o.var if type(o) is GraphTracer and o._trace is interp else o for o in outs]
-    return Graph([t.var for t in tracers], interp.eqns, outvars)
+    outvars = [o.graph_var if type(o) is GraphTracer and o._trace is interp else o for o in outs]
+    return Graph([t.graph_var for t in tracers], interp.eqns, outvars)

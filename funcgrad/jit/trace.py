@@ -27,5 +27,5 @@ def trace_flat(fun, in_avals, transform="jit"):
     with interp:
         tracers = [interp.new_input(a) for a in in_avals]
         outs = list(fun(*tracers))
-    outvars = [o.var if type(o) is GraphTracer and o._trace is interp else o for o in outs]
-    return Graph([t.var for t in tracers], interp.eqns, outvars)
+    outvars = [o.graph_var if type(o) is GraphTracer and o._trace is interp else o for o in outs]
+    return Graph([t.graph_var for t in tracers], interp.eqns, outvars)

@@ -79,8 +79,28 @@ def asarray(x: ArrayLike, dtype: DTypeLike | None = None) -> Array:
     return arr
 
 
-def stack(arrays: Sequence[ArrayLike], axis: Axis = 0) -> Array:
-    """Join arrays of one shape along a new ``axis``.
+def joined_dtype(dtypes, dtype=None, casting="same_kind"):
+    """The dtype that joined arrays take: NumPy's promotion of ``dtypes``, or ``dtype``
+    where each of them casts to it under ``casting`` (NumPy's check, TypeError otherwise).
+
+    >>> import numpy as np
+    >>> joined_dtype([np.dtype("float32"), np.dtype("int8")])
+    dtype('float32')
+    """
+    if dtype is None:
+        return np.result_type(*dtypes)
+    dtype = np.dtype(dtype)
+    for d in dtypes:
+        if not np.can_cast(d, dtype, casting):
+            raise TypeError(f"Cannot cast array data from {d!r} to {dtype!r} according to "
+                            f"the rule {casting!r}: pass casting='unsafe' to allow it")
+    return dtype
+
+
+def stack(arrays: Sequence[ArrayLike], axis: Axis = 0, out: None = None, *,
+          dtype: DTypeLike | None = None, casting: str = "same_kind") -> Array:
+    """Join arrays of one shape along a new ``axis`` (in ``dtype``, cast under ``casting``,
+    when given).
 
     (``funcgrad.numpy.stack``; it lives here because ``asarray`` of a list of traced
     values stacks them, and this module sits below every family of functions.)
@@ -90,6 +110,9 @@ def stack(arrays: Sequence[ArrayLike], axis: Axis = 0) -> Array:
     array([[0., 1.],
            [0., 1.]])
     """
+    if out is not None:
+        raise TypeError("stack: out= writes into an array, and arrays traced by funcgrad "
+                        "are immutable; use the returned array")
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
@@ -99,7 +122,7 @@ def stack(arrays: Sequence[ArrayLike], axis: Axis = 0) -> Array:
     first = arrays[0].shape
     axis = one_axis(axis, len(first) + 1)
     arrays = [_st.reshape(a, first[:axis] + (1,) + first[axis:]) for a in arrays]
-    dtype = np.result_type(*[a.dtype for a in arrays])
+    dtype = joined_dtype([a.dtype for a in arrays], dtype, casting)
     return _st.concatenate([a if a.dtype == dtype else _st.convert_element_type(a, dtype)
                             for a in arrays], axis)
 

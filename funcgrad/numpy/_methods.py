@@ -5,7 +5,7 @@ import sys
 
 import numpy as np
 
-from ..core import ConcretizationError, _state, concrete, is_weak
+from ..core import ConcretizationError, Tracer, _state, concrete, is_weak
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from ..primitives.structural import as_weak
@@ -15,7 +15,7 @@ from . import (building, complexfuncs, constructors, fft, floatfuncs, functional
                reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import carried_derivative, derivative_dropped
 from ._scipy_calls import scipy_call, scipy_fix
-from ._convert import operand as _operand
+from ._convert import normalize_axis, operand as _operand
 
 _EMPTY: dict = {}
 
@@ -106,9 +106,12 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         fn = UFUNCS.get(ufunc)
         if fn is None:
             fn = _resolve_ufunc(ufunc)
-        if fn is None or kwargs:
+        if fn is not None and ufunc.signature and kwargs.keys() <= {"axes", "axis", "keepdims"}:
+            result = _with_core_axes(ufunc, fn, inputs, **kwargs)  # (matmul, vecdot...)
+        elif fn is None or kwargs:
             raise TypeError(_unsupported(_ufunc_label(ufunc), kwargs))
-        result = fn(*inputs)
+        else:
+            result = fn(*inputs)
     elif method == "reduce" and ufunc in _REDUCERS:
         if ufunc in _ACCUMULATORS:  # sum and prod compute in dtype=, not just cast to it
             selection["dtype"], dtype = dtype, None
@@ -120,6 +123,38 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     else:
         raise TypeError(_unsupported(f"numpy.{ufunc.__name__}.{method}", {}))
     return result if dtype is None else constructors.astype(result, dtype)
+
+
+def _with_core_axes(ufunc, fn, inputs, axes=None, axis=None, keepdims=False):
+    """A generalized ufunc (signature ``(n),(n)->()`` and the like) whose core dimensions
+    sit where ``axes``/``axis`` say: moved last for ``fn``, the output's moved back."""
+    ins, out = ufunc.signature.replace(" ", "").split("->")
+    core = [len(part.split(",")) if part else 0 for part in ins[1:-1].split("),(")]
+    optional = [part.count("?") for part in ins[1:-1].split("),(")]
+    inputs = [manipulation.asarray(x) for x in inputs]
+    # (a matmul operand of one dimension has no optional core dimension)
+    core = [c - o if x.ndim < c else c for c, o, x in zip(core, optional, inputs)]
+    if axis is not None:
+        if axes is not None:
+            raise TypeError("cannot specify both 'axis' and 'axes'")
+        if any(c != 1 for c in core) or out != "()":
+            raise TypeError(f"'axis' argument is only allowed for generalized ufuncs with one "
+                            f"core dimension of the inputs and none of the output, not "
+                            f"{ufunc.__name__}; pass axes=")
+        axes = [(axis,)] * len(inputs)
+    if axes is None:
+        axes = [tuple(range(-c, 0)) for c in core]
+    axes = [(a,) if isinstance(a, (int, np.integer)) else tuple(a) for a in axes]
+    moved = [manipulation.moveaxis(x, a, tuple(range(-len(a), 0))) if a else x
+             for x, a in zip(inputs, axes)]
+    result = fn(*moved)
+    if len(axes) > len(inputs) and axes[-1]:
+        k = len(axes[-1])
+        result = manipulation.moveaxis(result, tuple(range(-k, 0)), axes[-1])
+    if keepdims:  # (only outputs without core dimensions: NumPy refuses the others)
+        where = normalize_axis(axes[0][0], inputs[0].ndim)
+        result = manipulation.expand_dims(result, where)
+    return result
 
 
 def _unsupported(what, kwargs):
@@ -342,6 +377,26 @@ def _sort_method(self, *args, **kwargs):
                     "x = np.sort(x) (or fnp.sort) instead")
 
 
+def _in_place(name, rewrite):
+    """ndarray's methods that write into the array and return None."""
+    def method(self, *args, **kwargs):
+        raise TypeError(f"x.{name}(...) writes into x, and arrays traced by funcgrad are "
+                        f"immutable; use the returned copy instead: {rewrite}")
+    method.__name__ = name
+    return method
+
+
+_IN_PLACE = {
+    "partition": "x = np.partition(x, kth)", "fill": "x = np.full_like(x, value)",
+    "put": "x = fnp.put(x, ind, v)", "resize": "x = np.resize(x, new_shape)",
+    "itemset": "x = x.at[idx].set(v)",
+}
+
+
+def _compress_method(self, condition, axis=None, out=None):
+    return building.compress(condition, self, axis=axis, out=out)
+
+
 def _at(self):
     return indexing.IndexUpdateHelper(self)
 
@@ -356,6 +411,8 @@ _METHODS = {
     "round": ufuncs.round, "conj": ufuncs.conj, "conjugate": ufuncs.conj,
     "argsort": indexing.argsort, "diagonal": indexing.diagonal, "take": indexing.take,
     "nonzero": indexing.nonzero, "dot": products.dot, "trace": products.trace,
+    "argpartition": searching.argpartition, "searchsorted": searching.searchsorted,
+    "choose": building.choose,
 }
 
 
@@ -377,6 +434,8 @@ def attach_array_methods(cls):
         op, rop = _binary(fn, numeric=name in _ARITHMETIC)
         setattr(cls, f"__{name}__", op)
         setattr(cls, f"__r{name}__", rop)
+    # divmod(x, y): NumPy's pair (floor_divide, remainder); (a pair is never weak)
+    cls.__divmod__, cls.__rdivmod__ = _binary(floatfuncs.divmod)
     for name, fn in {"lt": ufuncs.less, "le": ufuncs.less_equal, "gt": ufuncs.greater,
                      "ge": ufuncs.greater_equal, "eq": ufuncs.equal,
                      "ne": ufuncs.not_equal}.items():
@@ -403,6 +462,13 @@ def attach_array_methods(cls):
     cls.reshape = _reshape_method
     cls.transpose = _transpose_method
     cls.sort = _sort_method
+    if issubclass(cls, Tracer):  # (the eager Tensor is mutable: it keeps its own, or none)
+        for name, rewrite in _IN_PLACE.items():
+            setattr(cls, name, _in_place(name, rewrite))
+    cls.compress = _compress_method
+    if not hasattr(cls, "itemsize"):
+        cls.itemsize = property(lambda self: self.dtype.itemsize)
+        cls.nbytes = property(lambda self: self.size * self.dtype.itemsize)
     cls.T = property(lambda self: manipulation.transpose(self))
     cls.mT = property(lambda self: manipulation.swapaxes(self, -1, -2))
     # (a Python number's .real, .imag and .conjugate() are Python numbers: weak)

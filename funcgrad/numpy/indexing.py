@@ -147,25 +147,34 @@ def _flat_or(a, axis):
     return a, axis
 
 
-def sort(a: ArrayLike, axis: Axis = -1) -> Array:
-    """Sorted copy; each element's derivative follows it to its sorted place.
+def sort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None, *,
+         stable: Any = None) -> Array:
+    """Sorted copy; each element's derivative follows it to its sorted place.  The sort is
+    stable whatever ``kind`` and ``stable`` say (which NumPy lets it be).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sort(x)[0])(np.array([3.0, 1.0, 2.0]))
     array([0., 1., 0.])
     """
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields (sort's order= "
+                         "names the fields of a structured array)")
     a, axis = _flat_or(asarray(a), axis)
     axis = one_axis(axis, a.ndim)
     return _ix.take_along_axis(a, _ix.argsort(a, axis), axis)
 
 
-def argsort(a: ArrayLike, axis: Axis = -1, kind: Any = None, stable: Any = None) -> Array:
+def argsort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None, *,
+            stable: Any = None) -> Array:
     """Indices that sort ``a`` along ``axis`` (a stable sort).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.argsort(np.array([3.0, 1.0, 2.0]))
     array([1, 2, 0])
     """
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields (argsort's "
+                         "order= names the fields of a structured array)")
     a, axis = _flat_or(asarray(a), axis)
     return _ix.argsort(a, one_axis(axis, a.ndim))
 

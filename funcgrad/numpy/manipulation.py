@@ -7,7 +7,7 @@ import numpy as _np
 
 from ..primitives import indexing as _ix
 from ..primitives import structural as _st
-from ._convert import asarray, normalize_axis, one_axis, stack
+from ._convert import asarray, joined_dtype, normalize_axis, one_axis, stack
 from .constructors import astype
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
@@ -57,15 +57,21 @@ def size(a: ArrayLike, axis: Axis = None) -> int:
 
 def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: str = "C",
             shape: int | Sequence[int] | None = None) -> Array:
-    """Reshape (``-1`` infers one dimension); C order only.
+    """Reshape (``-1`` infers one dimension), reading and writing the elements in C order
+    (the last axis fastest) or ``order="F"`` (the first axis fastest).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.reshape(np.arange(6.0), (-1, 3))
     array([[0., 1., 2.],
            [3., 4., 5.]])
+    >>> fnp.reshape(np.arange(6.0), (2, 3), order="F")
+    array([[0., 2., 4.],
+           [1., 3., 5.]])
     """
-    if order != "C":
-        raise NotImplementedError("reshape: only order='C' is supported")
+    if order not in ("C", "F"):
+        raise ValueError(f"reshape: order={order!r} depends on how an array is laid out in "
+                         f"memory, which a traced array does not have; use order='C' or "
+                         f"order='F'.")
     a = asarray(a)
     newshape = shape if newshape is None else newshape
     if isinstance(newshape, (int, _np.integer)):
@@ -87,6 +93,10 @@ def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: st
         total *= d
     if total != a.size:
         raise ValueError(f"cannot reshape array of size {a.size} into shape {tuple(newshape)}")
+    if order == "F":  # F order is C order of the reversed axes, on both sides
+        a = _st.transpose(a, tuple(range(a.ndim))[::-1])
+        out = _st.reshape(a, tuple(newshape[::-1]))
+        return _st.transpose(out, tuple(range(out.ndim))[::-1])
     return _st.reshape(a, tuple(newshape))
 
 
@@ -278,14 +288,18 @@ def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
     return out[0] if len(out) == 1 else out
 
 
-def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0,
-                dtype: DTypeLike | None = None) -> Array:
-    """Join arrays along ``axis`` (``None``: flatten them first).
+def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0, out: None = None,
+                dtype: DTypeLike | None = None, casting: str = "same_kind") -> Array:
+    """Join arrays along ``axis`` (``None``: flatten them first), in ``dtype`` (cast under
+    ``casting``) when given.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.concatenate([np.zeros(2), np.ones(1)])
     array([0., 0., 1.])
     """
+    if out is not None:
+        raise TypeError("concatenate: out= writes into an array, and arrays traced by "
+                        "funcgrad are immutable; use the returned array")
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")
@@ -302,7 +316,7 @@ def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0,
             raise ValueError(f"concatenate: all the input array dimensions except for the "
                              f"concatenation axis must match exactly, but array 0 has shape "
                              f"{arrays[0].shape} and array {i} has shape {a.shape}")
-    dt = dtype or _np.result_type(*[a.dtype for a in arrays])
+    dt = joined_dtype([a.dtype for a in arrays], dtype, casting)
     arrays = [astype(a, dt) if a.dtype != dt else a for a in arrays]
     return _st.concatenate(arrays, axis)
 
@@ -310,25 +324,30 @@ def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0,
 concat = concatenate
 
 
-def hstack(tup: Sequence[ArrayLike]) -> Array:
-    """Join along the second axis (the first for 1-d arrays).
+def hstack(tup: Sequence[ArrayLike], *, dtype: DTypeLike | None = None,
+           casting: str = "same_kind") -> Array:
+    """Join along the second axis (the first for 1-d arrays); ``dtype`` and ``casting`` as
+    in :func:`concatenate`.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.hstack([np.zeros((2, 1)), np.ones((2, 2))]).shape
     (2, 3)
     """
     arrays = [atleast_1d(a) for a in tup]  # (an empty sequence: concatenate's clear error)
-    return concatenate(arrays, 0 if arrays and arrays[0].ndim == 1 else 1)
+    return concatenate(arrays, 0 if arrays and arrays[0].ndim == 1 else 1, dtype=dtype,
+                       casting=casting)
 
 
-def vstack(tup: Sequence[ArrayLike]) -> Array:
-    """Join along the first axis, 1-d arrays as rows.
+def vstack(tup: Sequence[ArrayLike], *, dtype: DTypeLike | None = None,
+           casting: str = "same_kind") -> Array:
+    """Join along the first axis, 1-d arrays as rows; ``dtype`` and ``casting`` as in
+    :func:`concatenate`.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.vstack([np.zeros(3), np.ones(3)]).shape
     (2, 3)
     """
-    return concatenate([atleast_2d(a) for a in tup], 0)
+    return concatenate([atleast_2d(a) for a in tup], 0, dtype=dtype, casting=casting)
 
 
 row_stack = vstack

@@ -211,18 +211,39 @@ def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Arra
     return sum(diagonal(a, offset, axis1, axis2), axis=-1)
 
 
-def cross(a: ArrayLike, b: ArrayLike, axis: Axis = -1) -> Array:
-    """Cross product of 3-vectors along ``axis``.
+def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: int = -1,
+          axis: int | None = None) -> Array:
+    """Cross product of 3-vectors along ``axisa`` of ``a`` and ``axisb`` of ``b`` (``axis``
+    sets all three), the result's vectors along ``axisc``.  As in NumPy, a 2-vector has a
+    zero third component, and two 2-vectors give the scalar third component.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.cross(np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]))
     array([0., 0., 1.])
     """
+    if axis is not None:
+        axisa = axisb = axisc = axis
     a, b = asarray(a), asarray(b)
-    a, b = moveaxis(a, axis, -1), moveaxis(b, axis, -1)
-    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
-    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    return stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 "
+                         "or 3)")
+    a0, a1 = a[..., 0], a[..., 1]
+    b0, b1 = b[..., 0], b[..., 1]
+    z = a0 * b1 - a1 * b0
+    if a.shape[-1] == 2 and b.shape[-1] == 2:
+        return z
+    if a.shape[-1] == 3 and b.shape[-1] == 3:
+        a2, b2 = a[..., 2], b[..., 2]
+        c = [a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, z]
+    elif a.shape[-1] == 3:  # (b2 = 0)
+        a2 = a[..., 2]
+        c = [-a2 * b1, a2 * b0, z]
+    else:  # (a2 = 0)
+        b2 = b[..., 2]
+        c = [a1 * b2, -a0 * b2, z]
+    out = stack(c, axis=-1)
+    return out if axisc in (-1, out.ndim - 1) else moveaxis(out, -1, axisc)
 
 
 def polyval(p: ArrayLike, x: ArrayLike) -> Array:

@@ -107,9 +107,10 @@ def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
     if not (_traced(start) or _traced(stop) or _traced(base)):
         return _np.logspace(start, stop, num, endpoint, base, dtype, axis)
     y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
-    base = asarray(base)
-    if base.ndim:
-        base = moveaxis(reshape(base, (1,) + base.shape), 0, one_axis(axis, y.ndim))
+    if not isinstance(base, (int, float)):  # (a Python number stays weak: float32 in, out)
+        base = asarray(base)
+        if base.ndim:
+            base = moveaxis(reshape(base, (1,) + base.shape), 0, one_axis(axis, y.ndim))
     out = power(base, y)
     return out if dtype is None else astype(out, dtype)
 
@@ -127,7 +128,9 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
     if not (_traced(start) or _traced(stop)):
         return _np.geomspace(start, stop, num, endpoint, dtype, axis)
     start, stop = asarray(start), asarray(stop)
-    dt = _np.result_type(start.dtype, stop.dtype, float(num))
+    # (NumPy promotes with a 0-d float64 array, its default dtype: float32 bounds give
+    # float64, unlike linspace and logspace)
+    dt = _np.result_type(start.dtype, stop.dtype, float(num), _np.float64)
     if dt.kind == "c":
         raise NotImplementedError("geomspace: complex bounds are not supported on traced "
                                   "values")
