@@ -717,3 +717,83 @@ def test_invalid_parameters_give_nan_as_scipy():
     g = fg.grad(lambda s: fnp.sum(fnp.where(s > 0, fst.norm.logpdf(x, scale=s), 0.0)))(
         np.array([-1.0, 1.0, 2.0]))
     close(g, [0.0, x[1] ** 2 - 1.0, (x[2] / 2) ** 2 / 2 - 0.5])  # d/ds: (z^2 - 1) / s
+
+
+# --- the distributions jax.scipy.stats has beyond the first set, and isf ----------------------
+
+JAX_MORE = [("truncnorm", (-1.0, 2.0)), ("truncnorm", (3.0, 9.0)), ("truncnorm", (-12.0, -8.0)),
+            ("truncnorm", (-0.5, 40.0)), ("gennorm", (1.5,)), ("gennorm", (0.6,)),
+            ("vonmises", (2.0,)), ("vonmises", (300.0,)), ("wrapcauchy", (0.3,)),
+            ("wrapcauchy", (0.9,))]
+
+
+@pytest.mark.parametrize("name,shapes", JAX_MORE, ids=[f"{n}{s}" for n, s in JAX_MORE])
+def test_more_distributions_match_scipy_into_their_tails(name, shapes):
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    x, q = np.linspace(-4, 8, 49), np.linspace(0.001, 0.999, 37)
+    methods = ("logpdf", "pdf") if name == "vonmises" else (
+        "logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf")
+    for method in methods:
+        arg = q if method in ("ppf", "isf") else x
+        with np.errstate(divide="ignore"):  # (log 0 outside the support, as SciPy's)
+            got = getattr(ours, method)(arg, *shapes, loc=0.3, scale=0.8)
+        close(got,
+              getattr(theirs, method)(arg, *shapes, loc=0.3, scale=0.8), 1e-10, 1e-300)
+    assert np.asarray(ours.logpdf(x.astype(np.float32), *shapes)).dtype == np.float32
+    if name == "vonmises":
+        with pytest.raises(NotImplementedError, match="vonmises.cdf"):
+            ours.cdf(x, *shapes)
+
+
+@pytest.mark.parametrize("name,shapes", JAX_MORE, ids=[f"{n}{s}" for n, s in JAX_MORE])
+def test_more_distributions_differentiate_in_x_shapes_loc_and_scale(name, shapes):
+    ours = getattr(fst, name)
+    lo, hi = {"truncnorm": (shapes[0] + 0.3, min(shapes[-1], shapes[0] + 3) - 0.3),
+              "wrapcauchy": (0.3, 6.0)}.get(name, (-2.5, 3.0))
+    z = np.linspace(lo, hi, 5)  # (inside the support: the standardized points)
+    params = np.array(list(shapes) + [0.3, 0.8])
+    methods = ["logpdf"] if name == "vonmises" else ["logpdf", "cdf", "logcdf", "logsf", "ppf",
+                                                     "isf"]
+    for method in methods:
+        arg = np.array([0.1, 0.45, 0.8]) if method in ("ppf", "isf") else 0.3 + 0.8 * z
+        if name == "gennorm" and method != "logpdf":  # (gammainc: no derivative in its a)
+            check_jvp_fd(lambda v, p: getattr(ours, method)(v, shapes[0], loc=p[0], scale=p[1]),
+                         [arg, params[1:]], RNG)
+            continue
+        check_jvp_fd(lambda v, p: getattr(ours, method)(v, *p[:-2], loc=p[-2], scale=p[-1]),
+                     [arg, params], RNG)
+
+
+def test_gennorm_cdf_in_its_shape_says_it_has_no_derivative():
+    with pytest.raises(NotImplementedError, match="with respect to a"):
+        fg.grad(lambda b: fst.gennorm.cdf(0.7, b))(1.5)
+
+
+def test_isf_matches_scipy_far_in_the_upper_tail():
+    q = np.array([1e-300, 1e-30, 1e-5, 0.3, 0.9])
+    # (t too, where SciPy's own isf is right: at 1e-300 it says -inf, for about 9e85)
+    close(scipy_stats.t.sf(fst.t.isf(q[0], 3.5), 3.5), q[0], 1e-12)
+    for name, shapes in [("norm", ()), ("t", (3.5,)), ("cauchy", ()), ("logistic", ()),
+                         ("laplace", ()), ("expon", ()), ("beta", (2.0, 3.0)), ("lognorm", (0.7,)),
+                         ("halfnorm", ())]:
+        qs = q[1:] if name == "t" else q
+        close(getattr(fst, name).isf(qs, *shapes, loc=0.2, scale=1.5),
+              getattr(scipy_stats, name).isf(qs, *shapes, loc=0.2, scale=1.5), 1e-11)
+    close(fst.gamma.isf(q[2:], 2.5), scipy_stats.gamma.isf(q[2:], 2.5), 1e-12)  # (ppf(1 - q))
+    close(fst.norm(1.0, 2.0).isf(q), scipy_stats.norm(1.0, 2.0).isf(q), 1e-13)
+    check_jvp_fd(lambda v, s: fst.t.isf(v, 3.5, scale=s), [np.array([0.01, 0.3, 0.9]), np.array(1.3)],
+                 RNG)
+
+
+def test_betabinom_and_multinomial_match_scipy_and_differentiate():
+    k = np.array([-1.0, 0, 1, 2, 3, 5, 2.5, 6])
+    for method in ("logpmf", "pmf"):
+        close(getattr(fst.betabinom, method)(k, 5, 0.7, 2.5),
+              getattr(scipy_stats.betabinom, method)(k, 5, 0.7, 2.5), 1e-12)
+    check_jvp_fd(lambda ab: fst.betabinom.logpmf(k[1:6], 5, ab[0], ab[1]),
+                 [np.array([0.7, 2.5])], RNG)
+    x = np.array([[1.0, 2, 3], [0, 0, 6], [1, 1, 3], [1.5, 1.5, 3]])
+    p = np.array([0.2, 0.3, 0.5])
+    close(fst.multinomial.logpmf(x, 6, p), scipy_stats.multinomial.logpmf(x, 6, p), 1e-12)
+    close(fst.multinomial(6, p).pmf(x[0]), scipy_stats.multinomial(6, p).pmf(x[0]), 1e-12)
+    check_jvp_fd(lambda p: fst.multinomial.logpmf(x[:2], 6, p), [p], RNG)
