@@ -781,8 +781,8 @@ def test_isf_matches_scipy_far_in_the_upper_tail():
               getattr(scipy_stats, name).isf(qs, *shapes, loc=0.2, scale=1.5), 1e-11)
     close(fst.gamma.isf(q[2:], 2.5), scipy_stats.gamma.isf(q[2:], 2.5), 1e-12)  # (ppf(1 - q))
     close(fst.norm(1.0, 2.0).isf(q), scipy_stats.norm(1.0, 2.0).isf(q), 1e-13)
-    check_jvp_fd(lambda v, s: fst.t.isf(v, 3.5, scale=s), [np.array([0.01, 0.3, 0.9]), np.array(1.3)],
-                 RNG)
+    check_jvp_fd(lambda v, s: fst.t.isf(v, 3.5, scale=s),
+                 [np.array([0.01, 0.3, 0.9]), np.array(1.3)], RNG)
 
 
 def test_betabinom_and_multinomial_match_scipy_and_differentiate():

@@ -65,6 +65,7 @@ MODULES = [
     ("funcgrad.scipy.linalg", "linear algebra"),
     ("funcgrad.scipy.signal", "signal processing"),
     ("funcgrad.scipy.integrate", "integration"),
+    ("funcgrad.scipy.fft", "discrete cosine and sine transforms"),
     ("funcgrad.optim", "optimizers"),
     ("funcgrad.forward_ad", "forward-mode AD, PyTorch style"),
     ("funcgrad.autograd", "PyTorch's autograd names"),

@@ -70,6 +70,7 @@ class rv_continuous:
     _logpdf: Callable[..., Any]
     _cdf: Callable[..., Any]
     _ppf: Callable[..., Any]
+    _isf: Callable[..., Any]
 
     def __init__(self, name: str, **methods: Any) -> None:
         self.name = name
