@@ -66,3 +66,54 @@ def test_dct_differentiates_and_vmaps():
     g = fg.grad(lambda v: fg.numpy.sum(ffft.dct(v, norm="ortho") ** 2))(x)
     close(g, 2 * x, 1e-13)  # (an orthogonal transform keeps the sum of squares)
     assert fg.grad(lambda v: fg.numpy.sum(ffft.dct(v)))(x.astype(np.float32)).dtype == np.float32
+
+
+# --- signal: convolve2d, correlate2d, detrend ---------------------------------------------------
+
+SHAPES_2D = [((5, 6), (3, 2)), ((4, 4), (4, 4)), ((3, 7), (5, 2)), ((2, 3), (4, 5))]
+
+
+@pytest.mark.parametrize("s1,s2", SHAPES_2D)
+def test_convolve2d_and_correlate2d_match_scipy_for_every_boundary(s1, s2):
+    scipy_signal = pytest.importorskip("scipy.signal")
+    import funcgrad.scipy.signal as fss
+    a, k = RNG.standard_normal(s1), RNG.standard_normal(s2)
+    for name in ("convolve2d", "correlate2d"):
+        for mode in ("full", "same", "valid"):
+            for boundary in ("fill", "wrap", "symm"):
+                for fillvalue in (0, 1.5):
+                    try:
+                        want = getattr(scipy_signal, name)(a, k, mode, boundary, fillvalue)
+                    except ValueError:  # ('valid' needs one input inside the other)
+                        continue
+                    got = getattr(fss, name)(a, k, mode, boundary, fillvalue)
+                    close(got, want, 1e-12, 1e-13)
+
+
+def test_convolve2d_differentiates_in_both_inputs_and_the_fill_value():
+    import funcgrad.scipy.signal as fss
+    a, k = RNG.standard_normal((4, 5)), RNG.standard_normal((3, 2))
+    for boundary in ("fill", "wrap", "symm"):
+        check_jvp_fd(lambda x, y, f: fss.convolve2d(x, y, "same", boundary, f),
+                     [a, k, np.array(0.7)], RNG)
+        check_jvp_fd(lambda x, y: fss.correlate2d(x, y, "full", boundary), [a, k], RNG)
+    with pytest.raises(ValueError, match="2-d arrays.*use convolve"):
+        fss.convolve2d(np.ones(3), np.ones(2))
+    with pytest.raises(ValueError, match="boundary must be"):
+        fss.convolve2d(a, k, boundary="reflect")
+
+
+def test_detrend_matches_scipy_and_is_linear():
+    scipy_signal = pytest.importorskip("scipy.signal")
+    import funcgrad.scipy.signal as fss
+    x = RNG.standard_normal((3, 20))
+    for type_ in ("linear", "constant"):
+        for bp in (0, [5, 12], 7, [19]):
+            close(fss.detrend(x, type=type_, bp=bp), scipy_signal.detrend(x, type=type_, bp=bp),
+                  0, 1e-14)
+            close(fss.detrend(x.T, axis=0, type=type_, bp=bp),
+                  scipy_signal.detrend(x.T, axis=0, type=type_, bp=bp), 0, 1e-14)
+    assert fss.detrend(x.astype(np.float32)).dtype == np.float32
+    check_jvp_fd(lambda v: fss.detrend(v, bp=[4, 9]), [x], RNG)
+    with pytest.raises(ValueError, match="break points"):
+        fss.detrend(x, bp=25)

@@ -18,7 +18,7 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 
-__all__ = ["convolve", "correlate", "fftconvolve"]
+__all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend"]
 
 _MODES = ("full", "same", "valid")
 
@@ -146,3 +146,6 @@ def fftconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full",
     for a in axes:
         shape[a] = _shape_out(mode, (in1.shape[a],), (in2.shape[a],))[0]
     return _centered(full, shape)
+
+
+from ._signal_more import convolve2d, correlate2d, detrend  # noqa: E402 - they use _centered
