@@ -117,3 +117,67 @@ def test_detrend_matches_scipy_and_is_linear():
     check_jvp_fd(lambda v: fss.detrend(v, bp=[4, 9]), [x], RNG)
     with pytest.raises(ValueError, match="break points"):
         fss.detrend(x, bp=25)
+
+
+# --- ndimage.map_coordinates ----------------------------------------------------------------------
+
+MAP_MODES = ["constant", "nearest", "wrap", "grid-wrap", "mirror", "reflect", "grid-mirror"]
+
+
+@pytest.mark.parametrize("mode", MAP_MODES)
+def test_map_coordinates_matches_scipy(mode):
+    scipy_ndimage = pytest.importorskip("scipy.ndimage")
+    import funcgrad.scipy.ndimage as fnd
+    image = RNG.standard_normal((4, 5, 3))
+    points = RNG.uniform(-3, 8, (3, 50))
+    integers = np.arange(-12.0, 16.0)[None]  # (every sample and its images beyond the ends)
+    for order in (0, 1):
+        close(fnd.map_coordinates(image, points, order=order, mode=mode, cval=0.5),
+              scipy_ndimage.map_coordinates(image, points, order=order, mode=mode, cval=0.5),
+              1e-13, 1e-14)
+        for n in (1, 2, 5):
+            line = (np.arange(n) + 1.0) ** 2
+            close(fnd.map_coordinates(line, integers, order=order, mode=mode, cval=-1.0),
+                  scipy_ndimage.map_coordinates(line, integers, order=order, mode=mode,
+                                                cval=-1.0), 1e-13)
+
+
+def test_map_coordinates_differentiates_keeps_float32_and_names_the_fix():
+    import funcgrad.scipy.ndimage as fnd
+    image = RNG.standard_normal((4, 5))
+    points = RNG.uniform(0.1, 3.9, (2, 7)) + 0.01  # (off the grid lines: no kinks)
+    for mode in ("nearest", "wrap", "mirror", "reflect"):
+        check_jvp_fd(lambda im, p: fnd.map_coordinates(im, p, order=1, mode=mode),
+                     [image, points * 1.6 - 1.0], RNG)
+    check_jvp_fd(lambda im: fnd.map_coordinates(im, points, order=0), [image], RNG)
+    g = fg.grad(lambda p: fg.numpy.sum(fnd.map_coordinates(image, p, order=0)))(points)
+    close(g, np.zeros_like(points))  # (a step function of the coordinates)
+    out = fnd.map_coordinates(image.astype(np.float32), points.astype(np.float32), order=1)
+    assert out.dtype == np.float32
+    close(fg.vmap(lambda p: fnd.map_coordinates(image, p, order=1), in_axes=2)(points[:, :, None]
+                                                                                .repeat(2, 2)),
+          np.stack([fnd.map_coordinates(image, points, order=1)] * 2), 1e-14)
+    with pytest.raises(NotImplementedError, match="order=1"):
+        fnd.map_coordinates(image, points)  # (SciPy's default order 3, a spline)
+    with pytest.raises(ValueError, match="one array per axis"):
+        fnd.map_coordinates(image, points[:1], order=1)
+
+
+# --- cluster.vq.vq ------------------------------------------------------------------------------
+
+def test_vq_matches_scipy_and_differentiates_its_distances():
+    scipy_vq = pytest.importorskip("scipy.cluster.vq")
+    import funcgrad.scipy.cluster.vq as fvq
+    obs, book = RNG.standard_normal((20, 3)), RNG.standard_normal((4, 3))
+    for o, b in ((obs, book), (obs[:, 0], book[:, 0]),
+                 (obs.astype(np.float32), book.astype(np.float32))):
+        code, dist = fvq.vq(o, b)
+        want_code, want_dist = scipy_vq.vq(o, b)
+        assert code.dtype == want_code.dtype and dist.dtype == want_dist.dtype
+        np.testing.assert_array_equal(code, want_code)
+        close(dist, want_dist, 1e-6 if o.dtype == np.float32 else 1e-14)
+    check_jvp_fd(lambda o, b: fvq.vq(o, b)[1], [obs, book], RNG)
+    g = fg.grad(lambda o: fg.numpy.sum(fvq.vq(o, book)[1]))(book[:2].copy())
+    close(g, np.zeros((2, 3)))  # (on a code: distance 0, derivative 0 rather than NaN)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        fvq.vq(np.array([[np.nan, 0, 0]]), book)

@@ -66,6 +66,8 @@ MODULES = [
     ("funcgrad.scipy.signal", "signal processing"),
     ("funcgrad.scipy.integrate", "integration"),
     ("funcgrad.scipy.fft", "discrete cosine and sine transforms"),
+    ("funcgrad.scipy.ndimage", "interpolation at coordinates"),
+    ("funcgrad.scipy.cluster.vq", "vector quantization"),
     ("funcgrad.optim", "optimizers"),
     ("funcgrad.forward_ad", "forward-mode AD, PyTorch style"),
     ("funcgrad.autograd", "PyTorch's autograd names"),
