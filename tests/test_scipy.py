@@ -797,3 +797,64 @@ def test_betabinom_and_multinomial_match_scipy_and_differentiate():
     close(fst.multinomial.logpmf(x, 6, p), scipy_stats.multinomial.logpmf(x, 6, p), 1e-12)
     close(fst.multinomial(6, p).pmf(x[0]), scipy_stats.multinomial(6, p).pmf(x[0]), 1e-12)
     check_jvp_fd(lambda p: fst.multinomial.logpmf(x[:2], 6, p), [p], RNG)
+
+
+# --- sem, rankdata, mode --------------------------------------------------------------------
+
+def _with_nans():
+    a = RNG.integers(0, 4, (3, 7)).astype(float)
+    b = a.copy()
+    b[1, 2] = np.nan
+    b[2, [0, 3, 5]] = np.nan
+    return a, b
+
+
+@pytest.mark.filterwarnings("ignore")  # (SciPy's small-sample warnings)
+def test_sem_matches_scipy_and_differentiates():
+    a, b = _with_nans()
+    for x in (a, b, a.astype(np.float32)):
+        for axis in (None, 0, 1):
+            for policy in ("propagate", "omit"):
+                for keepdims in (False, True):
+                    want = scipy_stats.sem(x, axis=axis, nan_policy=policy, keepdims=keepdims)
+                    got = fst.sem(x, axis=axis, nan_policy=policy, keepdims=keepdims)
+                    assert np.shape(got) == want.shape and np.asarray(got).dtype == want.dtype
+                    close(got, want, 1e-6 if x.dtype == np.float32 else 1e-13)
+    x = RNG.standard_normal((4, 5))
+    check_jvp_fd(lambda v: fst.sem(v, axis=1, ddof=2), [x], RNG)
+    x[0, 1] = x[2, 3] = np.nan
+    check_jvp_fd(lambda v: fst.sem(v, nan_policy="omit"), [x], RNG)
+
+
+@pytest.mark.parametrize("method", ["average", "min", "max", "dense", "ordinal"])
+def test_rankdata_matches_scipy_and_has_a_zero_derivative(method):
+    a, b = _with_nans()
+    for x in (a, b, a[0], np.array([]), np.array(5.0), a.astype(int)):
+        for axis in ((None,) if x.ndim < 2 else (None, 0, 1, -1)):
+            for policy in ("propagate", "omit"):
+                want = scipy_stats.rankdata(x, method, axis=axis, nan_policy=policy)
+                got = fst.rankdata(x, method, axis=axis, nan_policy=policy)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                np.testing.assert_array_equal(got, want)
+    x = RNG.standard_normal(6)
+    close(fg.grad(lambda v: fnp.sum(fst.rankdata(v, method) * v))(x),
+          scipy_stats.rankdata(x, method))  # (d/dv of ranks . v: the ranks alone)
+    with pytest.raises(ValueError, match="nan_policy='omit'"):
+        fst.rankdata(b, method, nan_policy="raise")
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_mode_matches_scipy_and_refuses_traced_values():
+    a, b = _with_nans()
+    for x in (a, b, a[0], np.array([]), a.astype(int)):
+        for axis in ((None, 0, -1) if x.ndim < 2 else (None, 0, 1, -1)):
+            for policy in ("propagate", "omit"):
+                for keepdims in (False, True):
+                    want = scipy_stats.mode(x, axis=axis, nan_policy=policy, keepdims=keepdims)
+                    got = fst.mode(x, axis=axis, nan_policy=policy, keepdims=keepdims)
+                    for g, w in zip(got, want):
+                        assert np.shape(g) == np.shape(w), (x, axis, policy, keepdims)
+                        assert np.asarray(g).dtype == np.asarray(w).dtype
+                        np.testing.assert_array_equal(g, w)
+    with pytest.raises(NotImplementedError, match="no derivative.*plain arrays"):
+        fg.grad(lambda v: fst.mode(v).mode)(np.array([1.0, 1.0, 2.0]))
