@@ -858,3 +858,44 @@ def test_mode_matches_scipy_and_refuses_traced_values():
                         np.testing.assert_array_equal(g, w)
     with pytest.raises(NotImplementedError, match="no derivative.*plain arrays"):
         fg.grad(lambda v: fst.mode(v).mode)(np.array([1.0, 1.0, 2.0]))
+
+
+# --- gaussian_kde ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("d", [1, 2, 3])
+def test_gaussian_kde_matches_scipy(d):
+    data, w = RNG.standard_normal((d, 30)), RNG.uniform(0.5, 2, 30)
+    points = RNG.standard_normal((d, 7)) * 2
+    for bw in (None, "silverman", 0.4, lambda k: 0.3 * k.n ** -0.2):
+        for weights in (None, w):
+            theirs, ours = (scipy_stats.gaussian_kde(data, bw, weights),
+                            fst.gaussian_kde(data, bw, weights))
+            close(ours(points), theirs(points), 1e-12)
+            close(ours.logpdf(points), theirs.logpdf(points), 1e-12)
+            close(ours.covariance, theirs.covariance, 1e-12)
+            close(ours.integrate_gaussian(np.zeros(d), np.eye(d)),
+                  theirs.integrate_gaussian(np.zeros(d), np.eye(d)), 1e-12)
+            close(ours.integrate_kde(fst.gaussian_kde(data[:, :10])),
+                  theirs.integrate_kde(scipy_stats.gaussian_kde(data[:, :10])), 1e-12)
+            if d == 1:
+                close(ours.integrate_box_1d(-0.5, 1.2), theirs.integrate_box_1d(-0.5, 1.2), 1e-12)
+    far = scipy_stats.gaussian_kde(data).logpdf(np.full((d, 1), 40.0))  # (pdf underflows)
+    close(fst.gaussian_kde(data).logpdf(np.full((d, 1), 40.0)), far, 1e-12)
+
+
+def test_gaussian_kde_differentiates_in_data_weights_points_and_bandwidth():
+    data, w = RNG.standard_normal((2, 12)), RNG.uniform(0.5, 2, 12)
+    points = RNG.standard_normal((2, 4))
+    check_jvp_fd(lambda x, v, p, bw: fst.gaussian_kde(x, bw, v).logpdf(p),
+                 [data, w, points, np.array(0.6)], RNG)
+    check_jvp_fd(lambda x: fst.gaussian_kde(x).integrate_gaussian(np.zeros(2), np.eye(2)),
+                 [data], RNG)
+    check_jvp_fd(lambda x: fst.gaussian_kde(x[0]).integrate_box_1d(-0.5, 1.0), [data], RNG)
+    out = fst.gaussian_kde(data.astype(np.float32))(points.astype(np.float32))
+    assert out.dtype == np.float32
+    sample = fst.gaussian_kde(data).resample(2000, seed=0)
+    assert sample.shape == (2, 2000)
+    close(np.cov(sample), scipy_stats.gaussian_kde(data).covariance + np.cov(data, bias=True),
+          0, 0.15)  # (a draw: data point plus kernel noise)
+    with pytest.raises(ValueError, match=r"shape \(2, m\)"):
+        fst.gaussian_kde(data)(np.ones((3, 2)))

@@ -29,6 +29,7 @@ from ._continuous_more import (gumbel_l, gumbel_r, halfcauchy, halfnorm, invgamm
 from . import _distn_more as _more2
 from ._distn_more import (betabinom, gennorm, multinomial, truncnorm, vonmises,  # noqa: F401
                           wrapcauchy)
+from ._kde import gaussian_kde  # noqa: F401
 from . import _stats_functions as _functions
 from ._stats_functions import ModeResult, mode, rankdata, sem  # noqa: F401
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
@@ -36,7 +37,8 @@ from ..typing import Array, ArrayLike
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
            "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
-           "geom", "nbinom"] + _more.__all__ + _more2.__all__ + _functions.__all__
+           "geom", "nbinom"] + _more.__all__ + _more2.__all__ + _functions.__all__ + [
+    "gaussian_kde"]
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _INF = math.inf
