@@ -181,3 +181,76 @@ def test_vq_matches_scipy_and_differentiates_its_distances():
     close(g, np.zeros((2, 3)))  # (on a code: distance 0, derivative 0 rather than NaN)
     with pytest.raises(ValueError, match="infs or NaNs"):
         fvq.vq(np.array([[np.nan, 0, 0]]), book)
+
+
+# --- signal: welch, csd, stft, istft ---------------------------------------------------------
+
+SPECTRAL = [{}, {"nperseg": 16}, {"nperseg": 16, "noverlap": 5, "nfft": 33},
+            {"window": "hamming", "nperseg": 20, "detrend": "linear"},
+            {"window": ("tukey", 0.3), "nperseg": 20, "scaling": "spectrum"},
+            {"nperseg": 15, "return_onesided": False}, {"nperseg": 16, "average": "median"},
+            {"window": np.arange(10.0) + 1}, {"nperseg": 16, "detrend": False, "fs": 3.0}]
+
+
+def _same(got, want, rtol=1e-12):
+    for g, w in zip(got, want):
+        assert np.shape(g) == np.shape(w) and np.asarray(g).dtype == np.asarray(w).dtype
+        close(g, w, 0, rtol * max(1e-300, np.max(np.abs(w), initial=0)))
+
+
+@pytest.mark.filterwarnings("ignore")  # (SciPy's warnings on nperseg beyond the signal)
+@pytest.mark.parametrize("kw", SPECTRAL, ids=[str(k) for k in SPECTRAL])
+def test_welch_and_csd_match_scipy(kw):
+    scipy_signal = pytest.importorskip("scipy.signal")
+    import funcgrad.scipy.signal as fss
+    x, y = RNG.standard_normal((2, 100)), RNG.standard_normal((2, 100))
+    _same(fss.welch(x, **kw), scipy_signal.welch(x, **kw))
+    _same(fss.welch(x.T, axis=0, **kw), scipy_signal.welch(x.T, axis=0, **kw))
+    _same(fss.csd(x, y, **kw), scipy_signal.csd(x, y, **kw))
+    _same(fss.csd(x + 1j * y, y, **kw), scipy_signal.csd(x + 1j * y, y, **kw))
+    _same(fss.welch(x.astype(np.float32), **kw), scipy_signal.welch(x.astype(np.float32), **kw),
+          1e-5)
+
+
+STFT = [{}, {"nperseg": 16}, {"nperseg": 16, "noverlap": 5, "nfft": 33},
+        {"nperseg": 20, "window": "hamming", "boundary": "even"},
+        {"nperseg": 20, "boundary": "odd", "padded": False},
+        {"nperseg": 20, "boundary": None, "scaling": "psd"},
+        {"nperseg": 20, "boundary": "constant", "detrend": "constant"},
+        {"nperseg": 15, "return_onesided": False}]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("kw", STFT, ids=[str(k) for k in STFT])
+def test_stft_and_istft_match_scipy(kw):
+    scipy_signal = pytest.importorskip("scipy.signal")
+    import funcgrad.scipy.signal as fss
+    x = RNG.standard_normal((2, 100))
+    _same(fss.stft(x, **kw), scipy_signal.stft(x, **kw))
+    _same(fss.stft(x.T, axis=0, **kw), scipy_signal.stft(x.T, axis=0, **kw))
+    _same(fss.stft(x + 2j * x[::-1], **kw), scipy_signal.stft(x + 2j * x[::-1], **kw))
+    z = scipy_signal.stft(x, **kw)[2]
+    inverse = {k: v for k, v in kw.items() if k not in ("detrend", "padded", "return_onesided")}
+    inverse["boundary"] = kw.get("boundary", "zeros") is not None
+    inverse["input_onesided"] = kw.get("return_onesided", True)
+    want_t, want_x = scipy_signal.istft(z[0], **inverse)
+    _same(fss.istft(z[0], **inverse), (want_t, want_x))
+    # (many-dimensional: SciPy's t counts the first axis, so x alone is compared)
+    _same(fss.istft(z, **inverse)[1:], scipy_signal.istft(z, **inverse)[1:])
+    moved = np.moveaxis(z, -1, 0)
+    _same(fss.istft(moved, time_axis=0, freq_axis=-1, **inverse),
+          scipy_signal.istft(moved, time_axis=0, freq_axis=-1, **inverse))
+
+
+def test_spectral_functions_differentiate():
+    import funcgrad.scipy.signal as fss
+    x, y = RNG.standard_normal(40), RNG.standard_normal(40)
+    check_jvp_fd(lambda v: fss.welch(v, nperseg=12, detrend="linear")[1], [x], RNG)
+    check_jvp_fd(lambda v: fss.welch(v, nperseg=12, average="median")[1], [x], RNG)
+    check_jvp_fd(lambda u, v: fg.numpy.real(fss.csd(u, v, nperseg=10)[1]), [x, y], RNG)
+    check_jvp_fd(lambda v: fg.numpy.abs(fss.stft(v, nperseg=8)[2]) ** 2, [x], RNG)
+    z = fss.stft(x, nperseg=8)[2]
+    check_jvp_fd(lambda re, im: fss.istft(re + 1j * im, nperseg=8)[1], [z.real, z.imag], RNG)
+    close(fss.istft(fss.stft(x, nperseg=8)[2], nperseg=8)[1], x, 0, 1e-14)
+    with pytest.raises(ValueError, match="noverlap"):
+        fss.welch(x, nperseg=8, noverlap=8)
