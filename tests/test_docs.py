@@ -29,7 +29,7 @@ DOCS = ROOT / "docs"
 MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
            "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
            "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.fft",
-           "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq",
+           "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq", "funcgrad.scipy.interpolate",
            "funcgrad.lax", "funcgrad.tree", "funcgrad.jit", "funcgrad.forward_ad",
            "funcgrad.autograd", "funcgrad.graph", "funcgrad.profiler"]
 OPTIONAL_MODULES = ["funcgrad.optim", "funcgrad.dask"]  # documented once they exist

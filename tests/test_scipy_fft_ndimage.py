@@ -254,3 +254,55 @@ def test_spectral_functions_differentiate():
     close(fss.istft(fss.stft(x, nperseg=8)[2], nperseg=8)[1], x, 0, 1e-14)
     with pytest.raises(ValueError, match="noverlap"):
         fss.welch(x, nperseg=8, noverlap=8)
+
+
+# --- interpolate: RegularGridInterpolator, interpn -----------------------------------------------
+
+def _grid():
+    points = (np.sort(RNG.uniform(0, 5, 4)), np.array([-1.0, 0.0, 2.5]),
+              np.sort(RNG.uniform(-2, 2, 5))[::-1].copy())  # (the last one descending)
+    inside = np.stack([RNG.uniform(points[0][0], points[0][-1], 40), RNG.uniform(-1, 2.5, 40),
+                       RNG.uniform(points[2][-1], points[2][0], 40)], -1)
+    return points, inside
+
+
+@pytest.mark.parametrize("method", ["linear", "nearest"])
+def test_regular_grid_interpolator_matches_scipy(method):
+    scipy_interpolate = pytest.importorskip("scipy.interpolate")
+    import funcgrad.scipy.interpolate as fi
+    points, inside = _grid()
+    beyond = inside * 1.3 - 0.4  # (some points outside the grid)
+    for values in (RNG.standard_normal((4, 3, 5)), RNG.standard_normal((4, 3, 5, 2))):
+        close(fi.RegularGridInterpolator(points, values, method)(inside),
+              scipy_interpolate.RegularGridInterpolator(points, values, method)(inside), 1e-13,
+              1e-14)
+        for fill in (np.nan, None, 3.0):
+            close(fi.RegularGridInterpolator(points, values, method, False, fill)(beyond),
+                  scipy_interpolate.RegularGridInterpolator(points, values, method, False,
+                                                            fill)(beyond), 1e-13, 1e-14)
+        close(fi.interpn(points, values, inside[:3], method),
+              scipy_interpolate.interpn(points, values, inside[:3], method), 1e-13, 1e-14)
+    line = (np.array([0.0, 1.0, 3.0]),)
+    close(fi.RegularGridInterpolator(line, np.array([1.0, 2, 5]))(np.array([0.5, 2.0])),
+          [1.5, 3.5])
+
+
+def test_regular_grid_interpolator_differentiates_and_names_the_fix():
+    import funcgrad.scipy.interpolate as fi
+    points, inside = _grid()
+    values = RNG.standard_normal((4, 3, 5))
+    check_jvp_fd(lambda v, x: fi.RegularGridInterpolator(points, v)(x), [values, inside], RNG)
+    check_jvp_fd(lambda g: fi.RegularGridInterpolator((g, points[1], points[2]), values)(inside),
+                 [points[0]], RNG)
+    check_jvp_fd(lambda v: fi.RegularGridInterpolator(points, v, "nearest")(inside), [values],
+                 RNG)
+    f = fi.RegularGridInterpolator(points, values)
+    close(fg.vmap(f)(inside), f(inside), 1e-14)
+    close(fg.jit(f)(inside), f(inside), 1e-14)
+    single = [np.asarray(p, np.float32) for p in points]  # (SciPy gives float64 always)
+    assert fi.RegularGridInterpolator(single, values.astype(np.float32))(
+        inside.astype(np.float32)).dtype == np.float32
+    with pytest.raises(ValueError, match="outside the grid.*bounds_error=False"):
+        f(inside * 10)
+    with pytest.raises(NotImplementedError, match="method='linear'"):
+        fi.RegularGridInterpolator(points, values, "cubic")

@@ -68,6 +68,7 @@ MODULES = [
     ("funcgrad.scipy.fft", "discrete cosine and sine transforms"),
     ("funcgrad.scipy.ndimage", "interpolation at coordinates"),
     ("funcgrad.scipy.cluster.vq", "vector quantization"),
+    ("funcgrad.scipy.interpolate", "interpolation on a grid"),
     ("funcgrad.optim", "optimizers"),
     ("funcgrad.forward_ad", "forward-mode AD, PyTorch style"),
     ("funcgrad.autograd", "PyTorch's autograd names"),

@@ -1,6 +1,6 @@
 """``funcgrad.scipy``: SciPy's names, differentiable (``special``, ``stats``, ``linalg``,
-``signal``, ``integrate``, ``fft``, ``ndimage``, ``cluster``), and ``optimize.minimize``
-with funcgrad's derivatives.
+``signal``, ``integrate``, ``fft``, ``ndimage``, ``cluster``, ``interpolate``), and
+``optimize.minimize`` with funcgrad's derivatives.
 
 >>> import funcgrad as fg, funcgrad.scipy.special as fsp
 >>> float(fg.grad(fsp.expit)(0.0))
@@ -9,10 +9,11 @@ with funcgrad's derivatives.
 SciPy is not needed: the values come from funcgrad's own kernels. (``optimize`` is the
 exception: it calls SciPy's minimizers, so it needs SciPy, and loads on first use.)
 """
-from . import cluster, fft, integrate, linalg, ndimage, signal, special, stats  # noqa: F401
+from . import (cluster, fft, integrate, interpolate, linalg, ndimage, signal,  # noqa: F401
+               special, stats)
 
 __all__ = ["special", "stats", "linalg", "signal", "integrate", "fft", "ndimage", "cluster",
-           "optimize"]
+           "interpolate", "optimize"]
 
 
 def __getattr__(name):
