@@ -69,6 +69,7 @@ MODULES = [
     ("funcgrad.scipy.ndimage", "interpolation at coordinates"),
     ("funcgrad.scipy.cluster.vq", "vector quantization"),
     ("funcgrad.scipy.interpolate", "interpolation on a grid"),
+    ("funcgrad.scipy.sparse.linalg", "Krylov solvers"),
     ("funcgrad.optim", "optimizers"),
     ("funcgrad.forward_ad", "forward-mode AD, PyTorch style"),
     ("funcgrad.autograd", "PyTorch's autograd names"),

@@ -1,6 +1,6 @@
 """``funcgrad.scipy``: SciPy's names, differentiable (``special``, ``stats``, ``linalg``,
-``signal``, ``integrate``, ``fft``, ``ndimage``, ``cluster``, ``interpolate``), and
-``optimize.minimize`` with funcgrad's derivatives.
+``signal``, ``integrate``, ``fft``, ``ndimage``, ``cluster``, ``interpolate``,
+``sparse.linalg``), and ``optimize.minimize`` with funcgrad's derivatives.
 
 >>> import funcgrad as fg, funcgrad.scipy.special as fsp
 >>> float(fg.grad(fsp.expit)(0.0))
@@ -10,10 +10,10 @@ SciPy is not needed: the values come from funcgrad's own kernels. (``optimize`` 
 exception: it calls SciPy's minimizers, so it needs SciPy, and loads on first use.)
 """
 from . import (cluster, fft, integrate, interpolate, linalg, ndimage, signal,  # noqa: F401
-               special, stats)
+               sparse, special, stats)
 
 __all__ = ["special", "stats", "linalg", "signal", "integrate", "fft", "ndimage", "cluster",
-           "interpolate", "optimize"]
+           "interpolate", "sparse", "optimize"]
 
 
 def __getattr__(name):

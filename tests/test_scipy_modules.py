@@ -1,6 +1,6 @@
-"""funcgrad.scipy's fft (DCT/DST), ndimage, cluster and interpolate modules, and the signal
-functions beyond convolution, against SciPy: values, derivatives against central
-differences, float32, vmap and the errors that name the fix."""
+"""funcgrad.scipy's fft (DCT/DST), ndimage, cluster, interpolate and sparse.linalg modules,
+and the signal functions beyond convolution, against SciPy: values, derivatives against
+central differences, float32, vmap and the errors that name the fix."""
 import numpy as np
 import pytest
 
@@ -306,3 +306,54 @@ def test_regular_grid_interpolator_differentiates_and_names_the_fix():
         f(inside * 10)
     with pytest.raises(NotImplementedError, match="method='linear'"):
         fi.RegularGridInterpolator(points, values, "cubic")
+
+
+# --- sparse.linalg: cg, gmres, bicgstab ----------------------------------------------------------
+
+def _systems(n=12):
+    q = RNG.standard_normal((n, n))
+    spd = q @ q.T + n * np.eye(n)
+    general = RNG.standard_normal((n, n)) + 4 * np.eye(n)
+    return {"cg": spd, "gmres": general, "bicgstab": general}, RNG.standard_normal(n)
+
+
+@pytest.mark.parametrize("name", ["cg", "gmres", "bicgstab"])
+def test_krylov_solvers_match_scipy_and_numpy(name):
+    scipy_sparse_linalg = pytest.importorskip("scipy.sparse.linalg")
+    import funcgrad.scipy.sparse.linalg as fsl
+    systems, b = _systems()
+    a = systems[name]
+    solver = getattr(fsl, name)
+    for kw in ({}, {"M": np.diag(1 / np.diag(a))}, {"x0": b}):
+        x, info = solver(a, b, rtol=1e-10, **kw)
+        assert int(info) == 0
+        close(x, np.linalg.solve(a, b), 0, 1e-9)
+        close(x, getattr(scipy_sparse_linalg, name)(a, b, rtol=1e-10, **kw)[0], 0, 1e-9)
+    x, info = solver(lambda v: a @ v, b, rtol=1e-10)  # (a function, as a LinearOperator)
+    close(x, np.linalg.solve(a, b), 0, 1e-9)
+    assert int(solver(a, b, rtol=1e-14, maxiter=2)[1]) == int(
+        getattr(scipy_sparse_linalg, name)(a, b, rtol=1e-14, maxiter=2)[1])
+    assert solver(a.astype(np.float32), b.astype(np.float32))[0].dtype == np.float32
+
+
+@pytest.mark.parametrize("name", ["cg", "gmres", "bicgstab"])
+def test_krylov_solvers_differentiate_implicitly(name):
+    import funcgrad.scipy.sparse.linalg as fsl
+    systems, b = _systems()
+    a, w = systems[name], np.arange(12.0)
+    solver = getattr(fsl, name)
+
+    def loss(m, rhs):
+        return fg.numpy.sum(solver(m, rhs, rtol=1e-12)[0] * w)
+    ga, gb = fg.grad(loss, argnums=(0, 1))(a, b)
+    lam, x = np.linalg.solve(a.T, w), np.linalg.solve(a, b)  # (the exact solution's)
+    close(gb, lam, 0, 1e-9)
+    close(ga, -np.outer(lam, x), 0, 1e-9)
+    # a function closing over a traced value, and jit(grad)
+    g = fg.grad(lambda s: fg.numpy.sum(solver(lambda v: a @ v + s * v, b, rtol=1e-12)[0]))(0.5)
+    shifted = a + 0.5 * np.eye(12)
+    close(g, -np.sum(np.linalg.solve(shifted, np.linalg.solve(shifted, b))), 1e-8)
+    close(fg.jit(fg.grad(loss, argnums=1))(a, b), lam, 0, 1e-9)
+    close(fg.vmap(lambda rhs: solver(a, rhs, rtol=1e-12)[0])(np.stack([b, 2 * b]))[1], 2 * x,
+          0, 1e-9)
+    check_jvp_fd(lambda m, rhs: solver(m, rhs, rtol=1e-13)[0], [a, b], RNG)
