@@ -28,9 +28,11 @@ DOCS = ROOT / "docs"
 # The modules whose every public name the reference must show.
 MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
            "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
-           "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.lax",
-           "funcgrad.tree", "funcgrad.jit", "funcgrad.forward_ad", "funcgrad.autograd",
-           "funcgrad.graph", "funcgrad.profiler"]
+           "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.fft",
+           "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq", "funcgrad.scipy.interpolate",
+           "funcgrad.scipy.sparse.linalg",
+           "funcgrad.lax", "funcgrad.tree", "funcgrad.jit", "funcgrad.forward_ad",
+           "funcgrad.autograd", "funcgrad.graph", "funcgrad.profiler"]
 OPTIONAL_MODULES = ["funcgrad.optim", "funcgrad.dask"]  # documented once they exist
 
 

@@ -395,9 +395,14 @@ def test_unsupported_call_inside_scipy_names_the_function_called(call, message):
 
 def test_scipy_without_a_funcgrad_module_says_so():
     import scipy.interpolate
+    import scipy.spatial
     x = np.array([0.0, 1.0, 2.0])
+    with pytest.raises(TypeError, match=r"^scipy\.spatial\.minkowski_distance converts its .*"
+                                        r"funcgrad\.scipy has no spatial module.*fg\.custom_vjp"):
+        fg.grad(lambda v: scipy.spatial.minkowski_distance(v, x))(x)
+    # (funcgrad.scipy.interpolate exists, without interp1d)
     with pytest.raises(TypeError, match=r"^scipy\.interpolate\.interp1d converts its input .*"
-                                        r"funcgrad\.scipy has no interpolate module.*fg\.custom_vjp"):
+                                        r"funcgrad\.scipy\.interpolate has no interp1d"):
         fg.grad(lambda v: scipy.interpolate.interp1d(x, v)(0.5))(x)
 
 
@@ -717,3 +722,185 @@ def test_invalid_parameters_give_nan_as_scipy():
     g = fg.grad(lambda s: fnp.sum(fnp.where(s > 0, fst.norm.logpdf(x, scale=s), 0.0)))(
         np.array([-1.0, 1.0, 2.0]))
     close(g, [0.0, x[1] ** 2 - 1.0, (x[2] / 2) ** 2 / 2 - 0.5])  # d/ds: (z^2 - 1) / s
+
+
+# --- the distributions jax.scipy.stats has beyond the first set, and isf ----------------------
+
+JAX_MORE = [("truncnorm", (-1.0, 2.0)), ("truncnorm", (3.0, 9.0)), ("truncnorm", (-12.0, -8.0)),
+            ("truncnorm", (-0.5, 40.0)), ("gennorm", (1.5,)), ("gennorm", (0.6,)),
+            ("vonmises", (2.0,)), ("vonmises", (300.0,)), ("wrapcauchy", (0.3,)),
+            ("wrapcauchy", (0.9,))]
+
+
+@pytest.mark.parametrize("name,shapes", JAX_MORE, ids=[f"{n}{s}" for n, s in JAX_MORE])
+def test_more_distributions_match_scipy_into_their_tails(name, shapes):
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    x, q = np.linspace(-4, 8, 49), np.linspace(0.001, 0.999, 37)
+    methods = ("logpdf", "pdf") if name == "vonmises" else (
+        "logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf")
+    for method in methods:
+        arg = q if method in ("ppf", "isf") else x
+        with np.errstate(divide="ignore"):  # (log 0 outside the support, as SciPy's)
+            got = getattr(ours, method)(arg, *shapes, loc=0.3, scale=0.8)
+        close(got,
+              getattr(theirs, method)(arg, *shapes, loc=0.3, scale=0.8), 1e-10, 1e-300)
+    assert np.asarray(ours.logpdf(x.astype(np.float32), *shapes)).dtype == np.float32
+    if name == "vonmises":
+        with pytest.raises(NotImplementedError, match="vonmises.cdf"):
+            ours.cdf(x, *shapes)
+
+
+@pytest.mark.parametrize("name,shapes", JAX_MORE, ids=[f"{n}{s}" for n, s in JAX_MORE])
+def test_more_distributions_differentiate_in_x_shapes_loc_and_scale(name, shapes):
+    ours = getattr(fst, name)
+    lo, hi = {"truncnorm": (shapes[0] + 0.3, min(shapes[-1], shapes[0] + 3) - 0.3),
+              "wrapcauchy": (0.3, 6.0)}.get(name, (-2.5, 3.0))
+    z = np.linspace(lo, hi, 5)  # (inside the support: the standardized points)
+    params = np.array(list(shapes) + [0.3, 0.8])
+    methods = ["logpdf"] if name == "vonmises" else ["logpdf", "cdf", "logcdf", "logsf", "ppf",
+                                                     "isf"]
+    for method in methods:
+        arg = np.array([0.1, 0.45, 0.8]) if method in ("ppf", "isf") else 0.3 + 0.8 * z
+        if name == "gennorm" and method != "logpdf":  # (gammainc: no derivative in its a)
+            check_jvp_fd(lambda v, p: getattr(ours, method)(v, shapes[0], loc=p[0], scale=p[1]),
+                         [arg, params[1:]], RNG)
+            continue
+        check_jvp_fd(lambda v, p: getattr(ours, method)(v, *p[:-2], loc=p[-2], scale=p[-1]),
+                     [arg, params], RNG)
+
+
+def test_gennorm_cdf_in_its_shape_says_it_has_no_derivative():
+    with pytest.raises(NotImplementedError, match="with respect to a"):
+        fg.grad(lambda b: fst.gennorm.cdf(0.7, b))(1.5)
+
+
+def test_isf_matches_scipy_far_in_the_upper_tail():
+    q = np.array([1e-300, 1e-30, 1e-5, 0.3, 0.9])
+    # (t too, where SciPy's own isf is right: at 1e-300 it says -inf, for about 9e85)
+    close(scipy_stats.t.sf(fst.t.isf(q[0], 3.5), 3.5), q[0], 1e-12)
+    for name, shapes in [("norm", ()), ("t", (3.5,)), ("cauchy", ()), ("logistic", ()),
+                         ("laplace", ()), ("expon", ()), ("beta", (2.0, 3.0)), ("lognorm", (0.7,)),
+                         ("halfnorm", ())]:
+        qs = q[1:] if name == "t" else q
+        close(getattr(fst, name).isf(qs, *shapes, loc=0.2, scale=1.5),
+              getattr(scipy_stats, name).isf(qs, *shapes, loc=0.2, scale=1.5), 1e-11)
+    close(fst.gamma.isf(q[2:], 2.5), scipy_stats.gamma.isf(q[2:], 2.5), 1e-12)  # (ppf(1 - q))
+    close(fst.norm(1.0, 2.0).isf(q), scipy_stats.norm(1.0, 2.0).isf(q), 1e-13)
+    check_jvp_fd(lambda v, s: fst.t.isf(v, 3.5, scale=s),
+                 [np.array([0.01, 0.3, 0.9]), np.array(1.3)], RNG)
+
+
+def test_betabinom_and_multinomial_match_scipy_and_differentiate():
+    k = np.array([-1.0, 0, 1, 2, 3, 5, 2.5, 6])
+    for method in ("logpmf", "pmf"):
+        close(getattr(fst.betabinom, method)(k, 5, 0.7, 2.5),
+              getattr(scipy_stats.betabinom, method)(k, 5, 0.7, 2.5), 1e-12)
+    check_jvp_fd(lambda ab: fst.betabinom.logpmf(k[1:6], 5, ab[0], ab[1]),
+                 [np.array([0.7, 2.5])], RNG)
+    x = np.array([[1.0, 2, 3], [0, 0, 6], [1, 1, 3], [1.5, 1.5, 3]])
+    p = np.array([0.2, 0.3, 0.5])
+    close(fst.multinomial.logpmf(x, 6, p), scipy_stats.multinomial.logpmf(x, 6, p), 1e-12)
+    close(fst.multinomial(6, p).pmf(x[0]), scipy_stats.multinomial(6, p).pmf(x[0]), 1e-12)
+    check_jvp_fd(lambda p: fst.multinomial.logpmf(x[:2], 6, p), [p], RNG)
+
+
+# --- sem, rankdata, mode --------------------------------------------------------------------
+
+def _with_nans():
+    a = RNG.integers(0, 4, (3, 7)).astype(float)
+    b = a.copy()
+    b[1, 2] = np.nan
+    b[2, [0, 3, 5]] = np.nan
+    return a, b
+
+
+@pytest.mark.filterwarnings("ignore")  # (SciPy's small-sample warnings)
+def test_sem_matches_scipy_and_differentiates():
+    a, b = _with_nans()
+    for x in (a, b, a.astype(np.float32)):
+        for axis in (None, 0, 1):
+            for policy in ("propagate", "omit"):
+                for keepdims in (False, True):
+                    want = scipy_stats.sem(x, axis=axis, nan_policy=policy, keepdims=keepdims)
+                    got = fst.sem(x, axis=axis, nan_policy=policy, keepdims=keepdims)
+                    assert np.shape(got) == want.shape and np.asarray(got).dtype == want.dtype
+                    close(got, want, 1e-6 if x.dtype == np.float32 else 1e-13)
+    x = RNG.standard_normal((4, 5))
+    check_jvp_fd(lambda v: fst.sem(v, axis=1, ddof=2), [x], RNG)
+    x[0, 1] = x[2, 3] = np.nan
+    check_jvp_fd(lambda v: fst.sem(v, nan_policy="omit"), [x], RNG)
+
+
+@pytest.mark.parametrize("method", ["average", "min", "max", "dense", "ordinal"])
+def test_rankdata_matches_scipy_and_has_a_zero_derivative(method):
+    a, b = _with_nans()
+    for x in (a, b, a[0], np.array([]), np.array(5.0), a.astype(int)):
+        for axis in ((None,) if x.ndim < 2 else (None, 0, 1, -1)):
+            for policy in ("propagate", "omit"):
+                want = scipy_stats.rankdata(x, method, axis=axis, nan_policy=policy)
+                got = fst.rankdata(x, method, axis=axis, nan_policy=policy)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                np.testing.assert_array_equal(got, want)
+    x = RNG.standard_normal(6)
+    close(fg.grad(lambda v: fnp.sum(fst.rankdata(v, method) * v))(x),
+          scipy_stats.rankdata(x, method))  # (d/dv of ranks . v: the ranks alone)
+    with pytest.raises(ValueError, match="nan_policy='omit'"):
+        fst.rankdata(b, method, nan_policy="raise")
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_mode_matches_scipy_and_refuses_traced_values():
+    a, b = _with_nans()
+    for x in (a, b, a[0], np.array([]), a.astype(int)):
+        for axis in ((None, 0, -1) if x.ndim < 2 else (None, 0, 1, -1)):
+            for policy in ("propagate", "omit"):
+                for keepdims in (False, True):
+                    want = scipy_stats.mode(x, axis=axis, nan_policy=policy, keepdims=keepdims)
+                    got = fst.mode(x, axis=axis, nan_policy=policy, keepdims=keepdims)
+                    for g, w in zip(got, want):
+                        assert np.shape(g) == np.shape(w), (x, axis, policy, keepdims)
+                        assert np.asarray(g).dtype == np.asarray(w).dtype
+                        np.testing.assert_array_equal(g, w)
+    with pytest.raises(NotImplementedError, match="no derivative.*plain arrays"):
+        fg.grad(lambda v: fst.mode(v).mode)(np.array([1.0, 1.0, 2.0]))
+
+
+# --- gaussian_kde ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("d", [1, 2, 3])
+def test_gaussian_kde_matches_scipy(d):
+    data, w = RNG.standard_normal((d, 30)), RNG.uniform(0.5, 2, 30)
+    points = RNG.standard_normal((d, 7)) * 2
+    for bw in (None, "silverman", 0.4, lambda k: 0.3 * k.n ** -0.2):
+        for weights in (None, w):
+            theirs, ours = (scipy_stats.gaussian_kde(data, bw, weights),
+                            fst.gaussian_kde(data, bw, weights))
+            close(ours(points), theirs(points), 1e-12)
+            close(ours.logpdf(points), theirs.logpdf(points), 1e-12)
+            close(ours.covariance, theirs.covariance, 1e-12)
+            close(ours.integrate_gaussian(np.zeros(d), np.eye(d)),
+                  theirs.integrate_gaussian(np.zeros(d), np.eye(d)), 1e-12)
+            close(ours.integrate_kde(fst.gaussian_kde(data[:, :10])),
+                  theirs.integrate_kde(scipy_stats.gaussian_kde(data[:, :10])), 1e-12)
+            if d == 1:
+                close(ours.integrate_box_1d(-0.5, 1.2), theirs.integrate_box_1d(-0.5, 1.2), 1e-12)
+    far = scipy_stats.gaussian_kde(data).logpdf(np.full((d, 1), 40.0))  # (pdf underflows)
+    close(fst.gaussian_kde(data).logpdf(np.full((d, 1), 40.0)), far, 1e-12)
+
+
+def test_gaussian_kde_differentiates_in_data_weights_points_and_bandwidth():
+    data, w = RNG.standard_normal((2, 12)), RNG.uniform(0.5, 2, 12)
+    points = RNG.standard_normal((2, 4))
+    check_jvp_fd(lambda x, v, p, bw: fst.gaussian_kde(x, bw, v).logpdf(p),
+                 [data, w, points, np.array(0.6)], RNG)
+    check_jvp_fd(lambda x: fst.gaussian_kde(x).integrate_gaussian(np.zeros(2), np.eye(2)),
+                 [data], RNG)
+    check_jvp_fd(lambda x: fst.gaussian_kde(x[0]).integrate_box_1d(-0.5, 1.0), [data], RNG)
+    out = fst.gaussian_kde(data.astype(np.float32))(points.astype(np.float32))
+    assert out.dtype == np.float32
+    sample = fst.gaussian_kde(data).resample(2000, seed=0)
+    assert sample.shape == (2, 2000)
+    close(np.cov(sample), scipy_stats.gaussian_kde(data).covariance + np.cov(data, bias=True),
+          0, 0.15)  # (a draw: data point plus kernel noise)
+    with pytest.raises(ValueError, match=r"shape \(2, m\)"):
+        fst.gaussian_kde(data)(np.ones((3, 2)))

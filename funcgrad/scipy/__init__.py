@@ -1,5 +1,6 @@
 """``funcgrad.scipy``: SciPy's names, differentiable (``special``, ``stats``, ``linalg``,
-``signal``, ``integrate``), and ``optimize.minimize`` with funcgrad's derivatives.
+``signal``, ``integrate``, ``fft``, ``ndimage``, ``cluster``, ``interpolate``,
+``sparse.linalg``), and ``optimize.minimize`` with funcgrad's derivatives.
 
 >>> import funcgrad as fg, funcgrad.scipy.special as fsp
 >>> float(fg.grad(fsp.expit)(0.0))
@@ -8,9 +9,11 @@
 SciPy is not needed: the values come from funcgrad's own kernels. (``optimize`` is the
 exception: it calls SciPy's minimizers, so it needs SciPy, and loads on first use.)
 """
-from . import integrate, linalg, signal, special, stats  # noqa: F401
+from . import (cluster, fft, integrate, interpolate, linalg, ndimage, signal,  # noqa: F401
+               sparse, special, stats)
 
-__all__ = ["special", "stats", "linalg", "signal", "integrate", "optimize"]
+__all__ = ["special", "stats", "linalg", "signal", "integrate", "fft", "ndimage", "cluster",
+           "interpolate", "sparse", "optimize"]
 
 
 def __getattr__(name):

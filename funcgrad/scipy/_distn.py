@@ -70,6 +70,7 @@ class rv_continuous:
     _logpdf: Callable[..., Any]
     _cdf: Callable[..., Any]
     _ppf: Callable[..., Any]
+    _isf: Callable[..., Any]
 
     def __init__(self, name: str, **methods: Any) -> None:
         self.name = name
@@ -146,6 +147,22 @@ class rv_continuous:
         out = fnp.where(inside, loc + scale * self._ppf(q, *shape), math.nan)  # (as SciPy)
         return self._out(out, ok, q, *shape, loc, scale)
 
+    def isf(self, q: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
+        """The inverse survival function, ``ppf(1 - q)`` (from the upper tail directly
+        where the distribution has its own, as SciPy's ``norm``: ``-ndtri(q)``)."""
+        own = getattr(self, "_isf", None)
+        if own is None:
+            if getattr(self, "_ppf", None) is None:
+                raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.isf is not "
+                                          f"implemented (it has no ppf)")
+            q = _operand(q)
+            return self.ppf(1.0 - q, *args, **kwds)
+        shape, (loc, scale), ok = self._args(args, kwds)
+        q = _operand(q)
+        inside = fnp.logical_and(fnp.greater_equal(q, 0), fnp.less_equal(q, 1))
+        out = fnp.where(inside, loc + scale * own(q, *shape), math.nan)
+        return self._out(out, ok, q, *shape, loc, scale)
+
     def __call__(self, *args: ArrayLike, **kwds: ArrayLike) -> "rv_frozen":
         """The distribution with its parameters fixed, as SciPy's ``norm(loc, scale)``."""
         _split(self.name, self.shapes, args, kwds, self._defaults)  # (checked now, as SciPy)
@@ -209,6 +226,10 @@ class rv_frozen:
     def ppf(self, q: ArrayLike) -> Array:
         """The quantile function."""
         return self._method("ppf", q)
+
+    def isf(self, q: ArrayLike) -> Array:
+        """The inverse survival function."""
+        return self._method("isf", q)
 
     def __repr__(self) -> str:
         return f"<frozen {self.dist!r}>"

@@ -1,5 +1,7 @@
 """``funcgrad.scipy.signal``: n-dimensional ``convolve``, ``correlate`` and
-``fftconvolve`` with SciPy's semantics, differentiable in both inputs.
+``fftconvolve`` with SciPy's semantics, differentiable in both inputs; ``convolve2d``,
+``correlate2d`` and ``detrend`` (:mod:`._signal_more`); ``welch``, ``csd``, ``stft`` and
+``istft`` (:mod:`._signal_spectral`).
 
 ``convolve``/``correlate`` compute directly whatever ``method`` says ('auto', 'direct';
 'fft' goes to :func:`fftconvolve`): the larger input is padded, its windows gathered
@@ -18,7 +20,8 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 
-__all__ = ["convolve", "correlate", "fftconvolve"]
+__all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
+           "stft", "istft", "csd", "welch"]
 
 _MODES = ("full", "same", "valid")
 
@@ -146,3 +149,7 @@ def fftconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full",
     for a in axes:
         shape[a] = _shape_out(mode, (in1.shape[a],), (in2.shape[a],))[0]
     return _centered(full, shape)
+
+
+from ._signal_more import convolve2d, correlate2d, detrend  # noqa: E402 - they use _centered
+from ._signal_spectral import csd, istft, stft, welch  # noqa: E402

@@ -26,12 +26,19 @@ from . import special as sp
 from . import _continuous_more as _more
 from ._continuous_more import (gumbel_l, gumbel_r, halfcauchy, halfnorm, invgamma,  # noqa: F401
                                lognorm, lomax, pareto, rayleigh, weibull_min)
+from . import _distn_more as _more2
+from ._distn_more import (betabinom, gennorm, multinomial, truncnorm, vonmises,  # noqa: F401
+                          wrapcauchy)
+from ._kde import gaussian_kde  # noqa: F401
+from . import _stats_functions as _functions
+from ._stats_functions import ModeResult, mode, rankdata, sem  # noqa: F401
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
 from ..typing import Array, ArrayLike
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
            "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
-           "geom", "nbinom"] + _more.__all__
+           "geom", "nbinom"] + _more.__all__ + _more2.__all__ + _functions.__all__ + [
+    "gaussian_kde"]
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _INF = math.inf
@@ -149,6 +156,16 @@ t._ppf = _with_df(_ppf.t_ppf(t._cdf, t._logpdf), sp.ndtri)
 gamma._ppf = _ppf.gamma_ppf(gamma._cdf, gamma._logpdf)
 beta._ppf = _ppf.beta_ppf(beta._cdf, beta._logpdf)
 chi2._ppf = _ppf.chi2_ppf(chi2._cdf, chi2._logpdf)
+# |Z|**beta ~ Gamma(1/beta): gennorm's quantile from gamma's, by the sign of q - 1/2
+gennorm._ppf = lambda q, beta: fnp.sign(q - 0.5) * gamma._ppf(
+    fnp.abs(2.0 * q - 1.0), 1.0 / beta) ** (1.0 / beta)
+# (the symmetric ones' upper tail from their lower: no 1 - q rounding, as SciPy's _isf)
+for _d in (norm, cauchy, logistic, laplace, t):
+    _d._isf = (lambda ppf: lambda q, *shape: -ppf(q, *shape))(_d._ppf)
+expon._isf = lambda q: -fnp.log(q)
+beta._isf = lambda q, a, b: 1.0 - beta._ppf(q, b, a)   # (X ~ beta(a, b): 1 - X ~ beta(b, a))
+lognorm._isf = lambda q, s: fnp.exp(sp.ndtri(q) * -s)
+halfnorm._isf = lambda q: -sp.ndtri(q * 0.5)
 for _d in (t, cauchy, laplace, logistic, expon, gamma, beta, chi2, uniform):
     _params = ", ".join(["2.5"] * len(_d.shapes) + ["scale=s"])
     _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {", ".join(

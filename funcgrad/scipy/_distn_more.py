@@ -1,0 +1,242 @@
+"""More of :mod:`funcgrad.scipy.stats`' distributions (re-exported there), the ones
+``jax.scipy.stats`` has beyond the first set: ``truncnorm``, ``gennorm``, ``vonmises``,
+``wrapcauchy``, ``betabinom`` and ``multinomial``, with SciPy's parameters and supports,
+differentiable in ``x``, the shape parameters, ``loc`` and ``scale``.
+
+* ``truncnorm(a, b)``: the normal distribution cut to ``[a, b]`` (standardized units, as
+  SciPy).  The mass ``Phi(b) - Phi(a)`` is taken in logs from the tail the interval lies
+  in (``log_ndtr`` of the nearer end, ``log1p(-exp(...))`` for the other), so intervals far
+  in a tail keep their accuracy, as SciPy's ``_log_gauss_mass``.
+* ``gennorm(beta)``: density ``beta / (2 Gamma(1/beta)) exp(-|z|**beta)``; its CDF goes
+  through ``gammainc`` (no derivative in ``beta`` there: it says so).
+* ``vonmises(kappa)``: ``exp(kappa cos z) / (2 pi I0(kappa))``, periodic as SciPy's
+  (``logpdf``, ``pdf``; SciPy's CDF is a series funcgrad does not have).
+* ``wrapcauchy(c)``: on ``[0, 2 pi]``, with its closed-form CDF and quantile.
+* ``betabinom(n, a, b)``: ``logpmf``/``pmf``, differentiable in ``a`` and ``b``.
+* ``multinomial``: ``logpmf(x, n, p)``/``pmf`` over the last axis, as SciPy.
+"""
+import math
+from typing import Any
+
+from .. import numpy as fnp
+from . import special as sp
+from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
+from ..typing import Array, ArrayLike
+
+__all__ = ["truncnorm", "gennorm", "vonmises", "wrapcauchy", "betabinom", "multinomial"]
+
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+_LOG_2 = math.log(2.0)
+_TWO_PI = 2 * math.pi
+
+
+# --- truncnorm(a, b) -------------------------------------------------------------------------
+
+def _log1mexp(x):
+    """``log(1 - exp(x))`` for ``x <= 0``: ``expm1`` near 0, ``log1p`` far from it."""
+    near = fnp.greater(x, -_LOG_2)
+    return fnp.where(near, fnp.log(-fnp.expm1(fnp.where(near, x, -1.0))),
+                     fnp.log1p(-fnp.exp(fnp.where(near, -1.0, x))))
+
+
+def _log_gauss_mass(a, b):
+    """``log(Phi(b) - Phi(a))`` for ``a <= b``, from the tail the interval lies in."""
+    right = fnp.greater(a, 0)   # both ends in the right tail: the masses of -b and -a
+    left = fnp.less(b, 0)       # both in the left tail
+    middle = fnp.logical_not(fnp.logical_or(right, left))
+    # (each branch sees a stand-in interval where it is not taken: no NaN in derivatives)
+    ra, rb = fnp.where(right, a, 1.0), fnp.where(right, b, 2.0)
+    la, lb = fnp.where(left, a, -2.0), fnp.where(left, b, -1.0)
+    ma, mb = fnp.where(middle, a, -1.0), fnp.where(middle, b, 1.0)
+    in_right = sp.log_ndtr(-ra) + _log1mexp(sp.log_ndtr(-rb) - sp.log_ndtr(-ra))
+    in_left = sp.log_ndtr(lb) + _log1mexp(sp.log_ndtr(la) - sp.log_ndtr(lb))
+    across = fnp.log1p(-sp.ndtr(ma) - sp.ndtr(-mb))
+    return fnp.where(right, in_right, fnp.where(left, in_left, across))
+
+
+def _truncnorm_logpdf(z, a, b):
+    inside = fnp.logical_and(fnp.greater_equal(z, a), fnp.less_equal(z, b))
+    s = fnp.where(inside, z, (a + b) * 0.5)
+    return _support(inside, s * s * -0.5 - _LOG_SQRT_2PI - _log_gauss_mass(a, b))
+
+
+def _truncnorm_log_part(z, a, b, lower):
+    """``log`` of the mass below (``lower``) or above ``z``, over the whole mass."""
+    s = fnp.clip(z, a, b)
+    inside = fnp.logical_and(fnp.greater(s, a), fnp.less(s, b))
+    # (at the ends the part is 0 or everything: a stand-in mid-interval keeps the logs finite)
+    t = fnp.where(inside, s, (a + b) * 0.5)
+    part = _log_gauss_mass(a, t) if lower else _log_gauss_mass(t, b)
+    whole = _log_gauss_mass(a, b)
+    empty = fnp.less_equal(z, a) if lower else fnp.greater_equal(z, b)
+    return fnp.where(inside, part - whole, fnp.where(empty, -math.inf, 0.0))
+
+
+def _truncnorm_log_side(lower):
+    """``logcdf`` (``lower``) or ``logsf``: where the part is over half the mass, as
+    ``log1p(-other part)``, which keeps its accuracy near 0 (SciPy's choice too)."""
+    def f(z, a, b):
+        part = _truncnorm_log_part(z, a, b, lower)
+        other = _truncnorm_log_part(z, a, b, not lower)
+        big = fnp.greater(part, -_LOG_2)
+        return fnp.where(big, _log1mexp(fnp.where(big, other, -1.0)), part)
+    return f
+
+
+def _truncnorm_ppf(q, a, b):
+    """``Phi^-1`` of the point ``q`` of the way through the mass, from the left end for
+    an interval in the left half and from the right end (mirrored) otherwise."""
+    mirrored = fnp.greater(a, 0)
+    lo, hi = fnp.where(mirrored, -b, a), fnp.where(mirrored, -a, b)
+    p = fnp.where(mirrored, 1.0 - q, q)
+    log_low = sp.log_ndtr(lo)
+    x = sp.ndtri(fnp.exp(log_low) + p * fnp.exp(_log_gauss_mass(lo, hi)))
+    x = fnp.clip(x, lo, hi)
+    return fnp.where(mirrored, -x, x)
+
+
+truncnorm = rv_continuous(
+    "truncnorm", shapes=("a", "b"), _valid=lambda a, b: fnp.less(a, b),
+    _logpdf=_truncnorm_logpdf,
+    _cdf=lambda z, a, b: fnp.exp(_truncnorm_log_part(z, a, b, True)),
+    _logcdf=_truncnorm_log_side(True),
+    _sf=lambda z, a, b: fnp.exp(_truncnorm_log_part(z, a, b, False)),
+    _logsf=_truncnorm_log_side(False),
+    _ppf=_truncnorm_ppf)
+
+
+# --- gennorm(beta) ---------------------------------------------------------------------------
+
+def _gennorm_logpdf(z, beta):
+    return fnp.log(beta) - _LOG_2 - sp.gammaln(1.0 / beta) - fnp.abs(z) ** beta
+
+
+def _gennorm_cdf(z, beta):
+    # (the tail beyond |z| directly, by gammaincc: 0.5 - gammainc / 2 would cancel there)
+    tail = sp.gammaincc(1.0 / beta, fnp.abs(z) ** beta) * 0.5
+    return fnp.where(fnp.less(z, 0), tail, 1.0 - tail)
+
+
+def _gennorm_logcdf(z, beta):
+    tail = sp.gammaincc(1.0 / beta, fnp.abs(z) ** beta) * 0.5
+    return fnp.where(fnp.less(z, 0), fnp.log(tail), fnp.log1p(-tail))
+
+
+gennorm = rv_continuous(
+    "gennorm", shapes=("beta",), _logpdf=_gennorm_logpdf, _cdf=_gennorm_cdf,
+    _logcdf=_gennorm_logcdf, _sf=lambda z, beta: _gennorm_cdf(-z, beta),
+    _logsf=lambda z, beta: _gennorm_logcdf(-z, beta))
+# (gennorm._ppf is set in stats, from gamma's quantile: |Z|**beta ~ Gamma(1/beta))
+
+
+# --- circular: vonmises(kappa) on [-pi, pi], wrapcauchy(c) on [0, 2 pi] ---------------------
+
+def _vonmises_logpdf(z, kappa):
+    # (periodic, not cut to [-pi, pi]: SciPy's has no support bounds)
+    # log I0(kappa) = log i0e(kappa) + kappa: no overflow for large kappa
+    return kappa * (fnp.cos(z) - 1.0) - math.log(_TWO_PI) - fnp.log(sp.i0e(kappa))
+
+
+vonmises = rv_continuous("vonmises", shapes=("kappa",), _logpdf=_vonmises_logpdf)
+
+
+def _wrapcauchy_logpdf(z, c):
+    inside = fnp.logical_and(fnp.greater_equal(z, 0), fnp.less_equal(z, _TWO_PI))
+    s = fnp.where(inside, z, 1.0)
+    return _support(inside, fnp.log1p(-c * c) - math.log(_TWO_PI)
+                    - fnp.log1p(c * c - 2.0 * c * fnp.cos(s)))
+
+
+def _wrapcauchy_cdf(z, c):
+    ratio = (1.0 + c) / (1.0 - c)
+    s = fnp.clip(z, 0.0, _TWO_PI)
+    low = fnp.less(s, math.pi)
+    # arctan(ratio tan(x/2)) / pi on each half, tan's pole at pi kept out of both
+    below = fnp.arctan(ratio * fnp.tan(fnp.where(low, s, 0.0) * 0.5)) / math.pi
+    above = 1.0 - fnp.arctan(ratio * fnp.tan((_TWO_PI - fnp.where(low, _TWO_PI, s)) * 0.5)
+                             ) / math.pi
+    return fnp.where(low, below, above)
+
+
+def _wrapcauchy_ppf(q, c):
+    ratio = (1.0 - c) / (1.0 + c)
+    low = fnp.less(q, 0.5)
+    below = 2.0 * fnp.arctan(ratio * fnp.tan(math.pi * fnp.where(low, q, 0.0)))
+    above = _TWO_PI - 2.0 * fnp.arctan(ratio * fnp.tan(math.pi * (1.0 - fnp.where(low, 1.0, q))))
+    return fnp.where(low, below, above)
+
+
+wrapcauchy = rv_continuous(
+    "wrapcauchy", shapes=("c",), _valid=lambda c: _all(fnp.greater(c, 0), fnp.less(c, 1)),
+    _logpdf=_wrapcauchy_logpdf, _cdf=_wrapcauchy_cdf,
+    _sf=lambda z, c: 1.0 - _wrapcauchy_cdf(z, c), _ppf=_wrapcauchy_ppf)
+
+
+# --- betabinom(n, a, b) ----------------------------------------------------------------------
+
+def _betabinom_logpmf(k, n, a, b):
+    inside = _all(fnp.equal(k, fnp.floor(k)), fnp.greater_equal(k, 0), fnp.less_equal(k, n))
+    s = fnp.where(inside, k, 0.0)
+    log_comb = sp.gammaln(n + 1.0) - sp.gammaln(s + 1.0) - sp.gammaln(n - s + 1.0)
+    return _support(inside, log_comb + sp.betaln(s + a, n - s + b) - sp.betaln(a, b))
+
+
+betabinom = rv_discrete(
+    "betabinom", shapes=("n", "a", "b"), _logpmf=_betabinom_logpmf,
+    _valid=lambda n, a, b: _all(fnp.greater_equal(n, 0), fnp.equal(n, fnp.floor(n)),
+                                fnp.greater(a, 0), fnp.greater(b, 0)))
+
+for _d in (truncnorm, gennorm, vonmises, wrapcauchy):
+    _params = {"truncnorm": "-1.0, 2.0, ", "gennorm": "1.5, ", "vonmises": "2.0, ",
+               "wrapcauchy": "0.3, "}[_d.name]
+    _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {", ".join(
+        _d.shapes + ("loc", "scale"))}).
+
+>>> import funcgrad as fg
+>>> g = fg.grad(lambda s: {_d.name}.logpdf(0.5, {_params}scale=s))(1.5)  # d/dscale
+"""
+betabinom.__doc__ = """SciPy's ``betabinom`` distribution (parameters: n, a, b, loc):
+``logpmf`` and ``pmf``, differentiable in ``a`` and ``b``.
+
+>>> import funcgrad as fg
+>>> g = fg.grad(lambda a: betabinom.logpmf(2.0, 5, a, 1.5))(0.8)
+"""
+del _d, _params
+
+
+# --- multinomial -----------------------------------------------------------------------------
+
+class _multinomial:
+    """``multinomial.logpmf(x, n, p)`` and ``pmf``, as SciPy: the counts along the last
+    axis of ``x``, which must be non-negative integers summing to ``n`` (else ``-inf``);
+    ``p`` the probabilities along its last axis.  Differentiable in ``p`` (and in ``n``
+    through ``gammaln``).
+
+    >>> import numpy as np
+    >>> round(float(multinomial.pmf(np.array([1.0, 1.0]), 2, np.array([0.5, 0.5]))), 12)
+    0.5
+    """
+
+    def logpmf(self, x: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
+        """``log pmf(x)``."""
+        x, n, p = fnp.asarray(x), fnp.asarray(n), fnp.asarray(p)
+        counts = _all(fnp.equal(x, fnp.floor(x)), fnp.greater_equal(x, 0))
+        valid = fnp.logical_and(fnp.all(counts, axis=-1), fnp.equal(fnp.sum(x, axis=-1), n))
+        s = fnp.where(counts, x, 0.0)
+        value = (sp.gammaln(n + 1.0) - fnp.sum(sp.gammaln(s + 1.0), axis=-1)
+                 + fnp.sum(sp.xlogy(s, p), axis=-1))
+        return _support(valid, value)
+
+    def pmf(self, x: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
+        """``exp(logpmf)``."""
+        return fnp.exp(self.logpmf(x, n, p))
+
+    def __call__(self, n: ArrayLike, p: ArrayLike) -> Any:
+        """The distribution with ``n`` and ``p`` fixed, as SciPy's ``multinomial(n, p)``."""
+        return rv_frozen(self, (n, p), {})
+
+    def __repr__(self) -> str:
+        return "<funcgrad.scipy.stats.multinomial>"
+
+
+multinomial = _multinomial()

@@ -1,0 +1,183 @@
+"""``gaussian_kde`` of :mod:`funcgrad.scipy.stats` (re-exported there): SciPy's
+Gaussian kernel density estimate, differentiable in the data set, the weights, the
+points it is evaluated at and a scalar bandwidth factor.
+
+The kernel covariance is the data's weighted covariance (SciPy's: ``np.cov`` with
+``aweights``) times ``factor**2``; densities are sums of Gaussians through its Cholesky
+factor, ``logpdf`` a ``logsumexp`` (no underflow far from the data).  ``resample`` draws
+the same distribution as SciPy's (a data point by weight plus kernel noise) from NumPy's
+``default_rng(seed)``, not SciPy's stream of numbers, and is differentiable in the data
+(the reparameterization ``x_i + L z``).
+"""
+import math
+from typing import Any, Callable, Optional, Union
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..numpy._convert import asarray, concrete_values
+from ..typing import Array, ArrayLike
+from . import special as sp
+
+__all__ = ["gaussian_kde"]
+
+_LOG_2PI = math.log(2 * math.pi)
+
+
+def _points(name, points, d):
+    points = fnp.atleast_2d(asarray(points))
+    if points.shape[0] != d:
+        if points.shape[0] == 1 and points.shape[1] == d:  # (one point given as a row)
+            return fnp.reshape(points, (d, 1))
+        raise ValueError(f"gaussian_kde.{name}: points have dimension {points.shape[0]}, "
+                         f"the data set {d}; give an array of shape ({d}, m)")
+    return points
+
+
+class gaussian_kde:
+    """A Gaussian kernel density estimate of ``dataset`` (``(d, n)``: ``n`` points in
+    ``d`` dimensions, or ``(n,)`` in one), as ``scipy.stats.gaussian_kde``: ``bw_method``
+    'scott' (default), 'silverman', a number (the factor) or a function of the estimate;
+    ``weights`` one per point.  Differentiable in ``dataset``, ``weights``, the points
+    evaluated and a numeric ``bw_method``.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.scipy.stats as fst
+    >>> kde = fst.gaussian_kde(np.array([0.0, 1.0, 3.0]))
+    >>> round(float(kde(1.0)[0]), 6)
+    0.214895
+    >>> g = fg.grad(lambda x: fst.gaussian_kde(x).logpdf(1.0)[0])(np.array([0.0, 1.0, 3.0]))
+    """
+
+    covariance_factor: Callable[[], Any]  # (the bandwidth rule: set by set_bandwidth)
+
+    def __init__(self, dataset: ArrayLike, bw_method: Union[None, str, float, Callable[
+            ["gaussian_kde"], Any]] = None, weights: Optional[ArrayLike] = None) -> None:
+        data = fnp.atleast_2d(asarray(dataset))
+        if data.dtype.kind in "biu":
+            data = fnp.astype(data, np.float64)
+        self.dataset = data
+        self.d, self.n = data.shape
+        if self.n <= 1:
+            raise ValueError("gaussian_kde: the data set needs more than one point")
+        if weights is not None:
+            w = fnp.ravel(asarray(weights))
+            if w.ndim != 1 or w.shape[0] != self.n:
+                raise ValueError(f"gaussian_kde: weights must be one per point ({self.n}), "
+                                 f"got shape {tuple(w.shape)}")
+            self._weights = w / fnp.sum(w)
+        else:
+            self._weights = fnp.astype(fnp.ones(self.n) / self.n, data.dtype)
+        self.neff = 1.0 / fnp.sum(self._weights ** 2)
+        if self.d > self.n and weights is None:
+            raise ValueError(f"gaussian_kde: {self.n} points in {self.d} dimensions give a "
+                             f"singular covariance; give more points than dimensions")
+        self.set_bandwidth(bw_method)
+
+    @property
+    def weights(self) -> Array:
+        """The weights of the points, normalized to sum to 1."""
+        return self._weights
+
+    def scotts_factor(self) -> Array:
+        """Scott's factor, ``neff ** (-1 / (d + 4))``."""
+        return self.neff ** (-1.0 / (self.d + 4))
+
+    def silverman_factor(self) -> Array:
+        """Silverman's factor, ``(neff (d + 2) / 4) ** (-1 / (d + 4))``."""
+        return (self.neff * (self.d + 2.0) / 4.0) ** (-1.0 / (self.d + 4))
+
+    def set_bandwidth(self, bw_method: Any = None) -> None:
+        """The bandwidth rule, as the constructor's ``bw_method``; recomputes the kernel."""
+        if bw_method is None or (isinstance(bw_method, str) and bw_method == "scott"):
+            self.covariance_factor = self.scotts_factor
+        elif isinstance(bw_method, str) and bw_method == "silverman":
+            self.covariance_factor = self.silverman_factor
+        elif callable(bw_method):
+            self.covariance_factor = lambda: bw_method(self)
+        elif isinstance(bw_method, str):
+            raise ValueError("gaussian_kde: bw_method must be 'scott', 'silverman', a number "
+                             f"or a callable, got {bw_method!r}")
+        else:
+            self.covariance_factor = lambda: bw_method
+        self._compute_covariance()
+
+    def _compute_covariance(self):
+        self.factor = self.covariance_factor()
+        mean = fnp.sum(self.dataset * self._weights, axis=1, keepdims=True)
+        centred = self.dataset - mean
+        # np.cov with aweights (normalized), bias=False: divided by 1 - sum(w^2)
+        data_cov = (centred * self._weights) @ fnp.transpose(centred) / (
+            1.0 - fnp.sum(self._weights ** 2))
+        self._data_covariance = data_cov
+        self.covariance = data_cov * self.factor ** 2
+        self.cho_cov = fnp.linalg.cholesky(self.covariance)
+        self.inv_cov = fnp.linalg.inv(self.covariance)
+        self.log_det = 2.0 * fnp.sum(fnp.log(fnp.diagonal(self.cho_cov)))
+
+    def _log_kernel(self, points, centres, chol, log_det):
+        """``log N(points_j; centres_i, L L^T)`` as an ``(n, m)`` array."""
+        diff = points[:, None, :] - centres[:, :, None]       # (d, n, m)
+        flat = fnp.reshape(diff, (self.d, -1))
+        z = fnp.linalg.solve(chol, flat)  # (L^-1 diff: the Mahalanobis distance's square root)
+        maha = fnp.reshape(fnp.sum(z * z, axis=0), diff.shape[1:])
+        return -0.5 * (maha + log_det + self.d * _LOG_2PI)
+
+    def logpdf(self, x: ArrayLike) -> Array:
+        """The log density at the points ``x`` (``(d, m)``), a ``logsumexp`` over the
+        kernels: accurate far from the data, where ``pdf`` underflows."""
+        points = _points("logpdf", x, self.d)
+        log_k = self._log_kernel(points, self.dataset, self.cho_cov, self.log_det)
+        return sp.logsumexp(log_k, axis=0, b=self._weights[:, None])
+
+    def evaluate(self, points: ArrayLike) -> Array:
+        """The density at ``points`` (``(d, m)``; a ``(m,)`` array in one dimension)."""
+        return fnp.exp(self.logpdf(points))
+
+    __call__ = evaluate
+    pdf = evaluate
+
+    def integrate_gaussian(self, mean: ArrayLike, cov: ArrayLike) -> Array:
+        """The integral of the density times the Gaussian ``N(mean, cov)``:
+        ``sum_i w_i N(mean; x_i, cov + kernel covariance)``."""
+        mean = fnp.reshape(asarray(mean), (self.d, 1))
+        cov = fnp.reshape(asarray(cov), (self.d, self.d))
+        total = self.covariance + cov
+        chol = fnp.linalg.cholesky(total)
+        log_det = 2.0 * fnp.sum(fnp.log(fnp.diagonal(chol)))
+        log_k = self._log_kernel(mean, self.dataset, chol, log_det)[:, 0]
+        return fnp.sum(self._weights * fnp.exp(log_k))
+
+    def integrate_box_1d(self, low: ArrayLike, high: ArrayLike) -> Array:
+        """The probability of ``[low, high]`` (one dimension only)."""
+        if self.d != 1:
+            raise ValueError("gaussian_kde.integrate_box_1d: the data set must be "
+                             "one-dimensional; use integrate_gaussian for more dimensions")
+        std = fnp.sqrt(self.covariance[0, 0])
+        data = self.dataset[0]
+        return fnp.sum(self._weights * (sp.ndtr((high - data) / std)
+                                        - sp.ndtr((low - data) / std)))
+
+    def integrate_kde(self, other: "gaussian_kde") -> Array:
+        """The integral of the product of this density and ``other``'s."""
+        if other.d != self.d:
+            raise ValueError(f"gaussian_kde.integrate_kde: other has dimension {other.d}, "
+                             f"this one {self.d}; they must match")
+        total = self.covariance + other.covariance
+        chol = fnp.linalg.cholesky(total)
+        log_det = 2.0 * fnp.sum(fnp.log(fnp.diagonal(chol)))
+        log_k = self._log_kernel(other.dataset, self.dataset, chol, log_det)
+        return fnp.sum(self._weights[:, None] * other.weights[None, :] * fnp.exp(log_k))
+
+    def resample(self, size: Optional[int] = None, seed: Any = None) -> Array:
+        """``size`` points (default ``n``) drawn from the estimate, shape ``(d, size)``:
+        a data point chosen by weight plus ``L z`` for a standard normal ``z``
+        (``np.random.default_rng(seed)``'s numbers, not SciPy's)."""
+        size = self.n if size is None else int(size)
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        # (which point is drawn is a step function of the weights: no derivative in them)
+        p = np.asarray(concrete_values(self._weights, "gaussian_kde.resample",
+                                       "draw outside vmap/jit"), dtype=np.float64)
+        index = rng.choice(self.n, size=size, p=p / p.sum())
+        z = rng.standard_normal((self.d, size))
+        return fnp.take(self.dataset, index, axis=1) + self.cho_cov @ fnp.astype(
+            z, self.cho_cov.dtype)

@@ -1,0 +1,10 @@
+"""``funcgrad.scipy.cluster``: ``vq.vq``, SciPy's vector quantization (as
+``jax.scipy.cluster``).
+
+>>> import numpy as np, funcgrad.scipy.cluster as fsc
+>>> fsc.vq.vq(np.array([[0.1], [0.9]]), np.array([[0.0], [1.0]]))[0]
+array([0, 1], dtype=int32)
+"""
+from . import vq  # noqa: F401
+
+__all__ = ["vq"]
