@@ -22,8 +22,9 @@ def _axes_for_leaves(axes, args, what):
     if axes is None or isinstance(axes, (int, np.integer)):
         return [axes] * len(tree.leaves(args))
     out = []
-    if isinstance(axes, (tuple, list)) and isinstance(args, (tuple, list)) and \
-            type(axes) is type(args) or (isinstance(axes, tuple) and isinstance(args, tuple)):
+    # (a list of axes matches a tuple of values and the other way round: only the entries
+    # count; JAX asks for the same kind of sequence)
+    if isinstance(axes, (tuple, list)) and isinstance(args, (tuple, list)):
         if len(axes) != len(args):
             raise ValueError(f"vmap: {what} has {len(axes)} entries but there are {len(args)} "
                              f"values to match")
@@ -107,8 +108,7 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
                 out = fun(*args, **kwargs)
         # a Tensor output is one leaf (core.is_special), kept on its graph
         out_leaves, out_tree = tree.flatten(out, is_special)
-        oaxes = out_axes if not isinstance(out_axes, list) else tuple(out_axes)
-        out_leaf_axes = _axes_for_leaves(oaxes, out, "out_axes")
+        out_leaf_axes = _axes_for_leaves(out_axes, out, "out_axes")
         results = []
         for i, (o, ax) in enumerate(zip(out_leaves, out_leaf_axes)):
             if type(o) is BatchTracer and o._trace is interp:

@@ -436,6 +436,15 @@ def test_vmap_out_axes_none_for_unbatched_output():
     assert const == 7.0
 
 
+def test_vmap_out_axes_list_places_the_batch_axis_of_each_list_entry():
+    # as jax.vmap(f, out_axes=[1, 0]) for a function returning a list
+    first, second = fg.vmap(lambda x: [2 * x, x + 1], out_axes=[1, 0])(M)
+    close(first, 2 * M.T)
+    close(second, M + 1)
+    first, second = fg.vmap(lambda x: (2 * x, x + 1), out_axes=[1, 0])(M)
+    close(first, 2 * M.T)
+
+
 def test_vmap_axis_size_mismatch_raises():
     with pytest.raises(ValueError, match="inconsistent sizes") as info:
         fg.vmap(lambda a, b: a + b)(np.ones(3), np.ones(4))
