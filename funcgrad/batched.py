@@ -42,7 +42,8 @@ def _axes_for_leaves(axes, args, what):
 
 
 def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
-         axis_name: Hashable | None = None, axis_size: int | None = None
+         axis_name: Hashable | None = None, axis_size: int | None = None,
+         spmd_axis_name: Hashable | tuple[Hashable, ...] | None = None
          ) -> Callable[..., PyTree]:
     """Vectorise ``fun`` over an axis: ``vmap(f)(xs)`` equals stacking ``f(x)`` for each
     ``x`` in ``xs``, computed in one batched pass.
@@ -51,7 +52,10 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
     the arguments/outputs, as in JAX.  Keyword arguments are always batched along
     axis 0 (as in JAX).  ``axis_name`` names the batch axis for the collectives of
     :mod:`funcgrad.lax` (``psum``, ``pmean``, ``pmax``, ``pmin``, ``axis_index``), which
-    combine the examples of the batch (under ``grad`` too, as JAX's).
+    combine the examples of the batch (under ``grad`` too, as JAX's).  ``axis_size``
+    gives the batch size when no argument is batched (all ``in_axes`` None).
+    ``spmd_axis_name`` is accepted for JAX's signature and changes nothing: it names a
+    device mesh axis to shard the batch over, and funcgrad runs one process on one device.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.vmap(lambda x: x @ x)(np.arange(6.0).reshape(3, 2))
@@ -136,7 +140,8 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
         return tree.unflatten(out_tree, results)
 
     return Transformed(vmapped, vmap, fun, dict(in_axes=in_axes, out_axes=out_axes,
-                                                axis_name=axis_name, axis_size=axis_size))
+                                                axis_name=axis_name, axis_size=axis_size,
+                                                spmd_axis_name=spmd_axis_name))
 
 
 def _out_axis(ax, ndim, leaf):

@@ -435,6 +435,14 @@ def test_collectives_combine_the_examples_of_a_named_vmap():
     np.testing.assert_allclose(named(lambda n: lax.pmean(n, "i"))(np.arange(3)), [1.0] * 3)
 
 
+def test_vmap_takes_jaxs_spmd_axis_name_and_computes_the_same():
+    # (it names a device mesh axis in JAX; funcgrad has one device, so nothing changes)
+    m = np.arange(6.0).reshape(2, 3)
+    out = fg.vmap(lambda r: r / lax.psum(r, "i"), axis_name="i", spmd_axis_name="data")(m)
+    np.testing.assert_allclose(out, m / m.sum(axis=0))
+    np.testing.assert_allclose(fg.vmap(np.sin, spmd_axis_name=("x", "y"))(m), np.sin(m))
+
+
 def test_nested_named_vmaps_reduce_over_the_named_axes():
     m = np.arange(6.0).reshape(2, 3)
     inner = lambda f: fg.vmap(f, axis_name="j")  # noqa: E731
