@@ -383,6 +383,26 @@ def test_linearize_takes_integer_primals_with_float0_tangents():
         f_jvp(np.ones(2), np.zeros(2))
 
 
+def test_linearize_with_has_aux_returns_the_aux_as_plain_values():
+    x = np.array([1.0, 2.0])
+    y, f_jvp, aux = fg.linearize(lambda a: (np.sin(a), {"c": np.cos(a), "tag": "t"}), x,
+                                 has_aux=True)
+    np.testing.assert_allclose(y, np.sin(x))
+    np.testing.assert_allclose(f_jvp(np.array([1.0, -1.0])), np.cos(x) * [1.0, -1.0])
+    assert type(aux["c"]) is np.ndarray and aux["tag"] == "t"
+    np.testing.assert_allclose(aux["c"], np.cos(x))
+
+    def running(a):  # an aux computed from a scan's carry (staged in linearize's graph)
+        carry, products = lax.scan(lambda c, v: (c + v, c * v), 0.0, a)
+        return products, 2.0 * carry
+    ys, f_jvp, aux = fg.linearize(running, x, has_aux=True)
+    np.testing.assert_allclose(ys, [0.0, 1.0 * 2.0])
+    np.testing.assert_allclose(f_jvp(np.ones(2)), [0.0, 1.0 + 2.0])  # d(c v) = v dc + c dv
+    assert float(aux) == 6.0 and not isinstance(aux, fg.core.Tracer)
+    with pytest.raises(TypeError, match="has_aux=True.*pair"):
+        fg.linearize(np.sin, x, has_aux=True)
+
+
 def test_float0_tangents_and_gradients_stack_under_vmap():
     """vmap stacks the float0 derivatives of integers (it refused them as non-numeric)."""
     gx, gn = fg.vmap(fg.grad(lambda x, n: x * n, argnums=(0, 1), allow_int=True))(
