@@ -985,6 +985,36 @@ def test_defjvps_with_nondiff_argnums_or_a_wrong_count_is_refused():
         fg.grad(g)(1.0, 2.0)
 
 
+def test_custom_functions_take_keywords_and_defaults_in_their_positions():
+    """As JAX: keyword arguments go to their positions and defaults are filled in, so the
+    rules see every argument in ``primals`` and ``nondiff_argnums`` count positions."""
+    @fg.custom_jvp
+    def scaled(x, k=2.0):
+        return fnp.sin(x) * k
+
+    @scaled.defjvp
+    def scaled_jvp(primals, tangents):
+        (x, k), (tx, tk) = primals, tangents
+        return scaled(x, k), fnp.cos(x) * k * tx + fnp.sin(x) * tk
+
+    assert float(fg.grad(lambda x: scaled(x, k=3.0))(0.0)) == 3.0
+    assert float(fg.grad(scaled)(0.0)) == 2.0  # (k=2.0 reached the rule)
+    assert float(fg.grad(lambda k: scaled(np.pi / 2, k=k))(5.0)) == 1.0
+
+    def power(n, x):
+        return x ** n
+    power = fg.custom_vjp(power, nondiff_argnums=(0,))
+    power.defvjp(lambda n, x: (x ** n, x), lambda n, x, g: (n * x ** (n - 1) * g,))
+    assert float(fg.grad(lambda x: power(x=x, n=3))(2.0)) == 12.0
+
+    only_keyword = fg.custom_jvp(lambda x, *, k: x * k)
+    only_keyword.defjvp(lambda p, t: (p[0], t[0]))
+    with pytest.raises(TypeError, match="keyword-only arguments \\['k'\\]"):
+        only_keyword(1.0, k=2.0)
+    with pytest.raises(TypeError, match="scaled: .*unexpected keyword argument 'q'"):
+        scaled(1.0, q=2.0)
+
+
 def test_custom_rules_called_on_tensors_record_on_the_tape():
     """custom_vjp / custom_jvp functions called on eager Tensors join the tape: their
     rules give the Tensors' .grad (before, the Tensor's value was taken out of it and the

@@ -5,6 +5,7 @@ Each call is a :class:`~funcgrad.custom._call.CallSite`: the arguments flattened
 wrapped as functions of the flat leaves, and ``custom_call`` bound on them.
 """
 import functools
+import inspect
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 import numpy as np
@@ -33,16 +34,55 @@ class _CustomFunction:
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
+        # fun's signature and count of positional parameters (-1: not read yet), named so
+        # as not to shadow a wrapper's own attributes: functools.wraps copies this __dict__
+        self._custom_signature: inspect.Signature | None = None
+        self._custom_n_positional = -1
 
     def defjvp(self, jvp_rule: _F) -> _F:
         """Set the JVP rule ``jvp_rule(*nondiff, primals, tangents) -> (out, tangent_out)``."""
         self.jvp_rule = jvp_rule
         return jvp_rule
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._check_defined()
+        if kwargs or len(args) < self._positional_count():
+            args = self._positional(args, kwargs)
         site = CallSite(self.__name__, args, self.nondiff_argnums)
         return site.bind(self._rule(site))
+
+    def _positional_count(self) -> int:
+        """How many parameters ``fun`` takes by position (0 when its signature cannot be
+        read: arguments are then taken as given)."""
+        if self._custom_n_positional < 0:
+            try:
+                self._custom_signature = inspect.signature(self.fun)
+            except (TypeError, ValueError):  # (a builtin without one)
+                self._custom_signature = None
+            kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            self._custom_n_positional = 0 if self._custom_signature is None else sum(
+                p.kind in kinds for p in self._custom_signature.parameters.values())
+        return self._custom_n_positional
+
+    def _positional(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        """The arguments all by position, defaults filled in (JAX's rule): the rules take
+        ``primals`` as one tuple, and ``nondiff_argnums`` count positions."""
+        self._positional_count()
+        if self._custom_signature is None:
+            raise TypeError(f"{self.__name__} was called with keyword arguments "
+                            f"{sorted(kwargs)}, but its signature cannot be read to put them "
+                            f"in their positions; pass them positionally")
+        try:
+            bound = self._custom_signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{self.__name__}: {error}") from None
+        bound.apply_defaults()
+        if bound.kwargs:
+            raise TypeError(f"{self.__name__} takes keyword-only arguments "
+                            f"{sorted(bound.kwargs)}, which a custom_jvp or custom_vjp rule "
+                            f"cannot receive (its primals are a tuple of positions): make "
+                            f"them ordinary parameters, or close over them")
+        return bound.args
 
 
 class custom_jvp(_CustomFunction):
@@ -51,7 +91,8 @@ class custom_jvp(_CustomFunction):
     The rule takes ``(primals, tangents)`` tuples and returns ``(out, tangent_out)``.
     Reverse mode uses the same rule (it is linear in the tangents), so one rule
     serves grad, jvp, vmap and higher orders.  ``nondiff_argnums`` are passed to
-    the rule first, as plain values.
+    the rule first, as plain values.  Keyword arguments of a call go to their positions
+    and defaults are filled in (JAX's rule), so ``primals`` holds every argument.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> @fg.custom_jvp
