@@ -76,7 +76,8 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
                           is_anomaly_enabled, set_detect_anomaly)
     from .custom import (Function, FunctionCtx, checkpoint, custom_jvp,  # noqa: F401
                          custom_vjp, once_differentiable, custom_gradient)
-    from .custom import checkpoint as remat  # noqa: F401
+    from .custom import checkpoint as remat, checkpoint_name  # noqa: F401
+    from . import checkpoint_policies  # noqa: F401
     from .callback import pure_callback  # noqa: F401
     from .closures import closure_convert  # noqa: F401
     from .jit.switches import clear_caches, disable_jit  # noqa: F401
@@ -104,6 +105,8 @@ _LAZY = {
     "custom_vjp": ("custom", "custom_vjp"), "once_differentiable": ("custom",
                                                                    "once_differentiable"),
     "custom_gradient": ("custom", "custom_gradient"), "remat": ("custom", "checkpoint"),
+    "checkpoint_name": ("custom", "checkpoint_name"),
+    "checkpoint_policies": ("checkpoint_policies", None),
     # JAX's other names: transposing linear functions, host callbacks, closure conversion
     "linear_transpose": ("transposition", "linear_transpose"),
     "pure_callback": ("callback", "pure_callback"),
@@ -179,7 +182,8 @@ __all__ = [
     "Graph", "tree", "dtypes", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",
     "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "is_inference_mode_enabled", "custom_jvp", "custom_vjp", "Function", "FunctionCtx",
-    "checkpoint", "forward_ad", "once_differentiable",
+    "checkpoint", "checkpoint_name", "checkpoint_policies", "forward_ad",
+    "once_differentiable",
     "gradcheck", "gradgradcheck", "GradcheckError", "detect_anomaly", "set_detect_anomaly",
     "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "profiler", "graph",
     "Tensor", "Size", "tensor", "ones", "zeros", "randn", "rand", "arange", "linspace",

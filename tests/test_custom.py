@@ -886,6 +886,44 @@ def test_checkpoint_static_argnums_and_policy_as_jax():
         fg.checkpoint(lambda x: x, policy="dots")
 
 
+def test_checkpoint_differentiates_keyword_arguments_as_jax():
+    block = fg.checkpoint(lambda x, scale=1.0: np.sin(x) * scale)
+    x = np.array([0.3, -1.2])
+    gx, gs = fg.grad(lambda x, s: np.sum(block(x, scale=s)), argnums=(0, 1))(x, 2.0)
+    np.testing.assert_allclose(gx, 2.0 * np.cos(x))
+    np.testing.assert_allclose(gs, np.sum(np.sin(x)))
+    power = fg.checkpoint(lambda x, n, w=None: w * x ** n, static_argnums=1)
+    np.testing.assert_allclose(fg.jit(fg.grad(lambda x: np.sum(power(x, 3, w=x))))(x),
+                               4 * x ** 3)
+
+
+@pytest.mark.parametrize("name", sorted(set(fg.checkpoint_policies.__all__) - {
+    "save_only_these_names", "save_any_names_but_these", "save_anything_except_these_names",
+    "save_from_both_policies", "offload_dot_with_no_batch_dims",
+    "save_and_offload_only_these_names"}))
+def test_checkpoint_takes_every_jax_policy_with_the_same_derivatives(name):
+    policy = getattr(fg.checkpoint_policies, name)
+    w = np.array([[0.5, -1.0], [2.0, 0.25]])
+
+    def layer(x):
+        h = fg.checkpoint_name(np.tanh(w @ x), "hidden")
+        return np.sum(h ** 2)
+    x = np.array([0.1, -0.3])
+    h = np.tanh(w @ x)
+    expected = w.T @ (2 * h * (1 - h ** 2))  # closed form of d/dx sum(tanh(Wx)^2)
+    np.testing.assert_allclose(fg.grad(fg.checkpoint(layer, policy=policy))(x), expected)
+    named = fg.checkpoint_policies.save_from_both_policies(
+        policy, fg.checkpoint_policies.save_only_these_names("hidden"))
+    np.testing.assert_allclose(fg.grad(fg.checkpoint(layer, policy=named))(x), expected)
+
+
+def test_checkpoint_name_returns_its_value_and_wants_a_string_name():
+    tree = {"a": np.ones(2), "b": (1.0,)}
+    assert fg.checkpoint_name(tree, "t") is tree
+    with pytest.raises(TypeError, match="must be a string"):
+        fg.checkpoint_name(np.ones(2), 3)
+
+
 def test_checkpoint_lowers_peak_memory_of_a_deep_chain():
     """A memory property (not a timing): 100 checkpointed blocks of 5 elementwise ops keep
     ~1 array per block instead of ~5.  ``benchmarks/checkpoint_memory.py`` reports it."""

@@ -35,7 +35,7 @@ TOP_LEVEL = {
         "hessian", "hvp", "vhp", "elementwise_grad", "vmap", "stop_gradient", "make_graph",
         "Graph", "eval_shape", "ShapeDtypeStruct"],
     "Custom rules": ["custom_jvp", "custom_vjp", "Function", "FunctionCtx",
-                     "once_differentiable", "checkpoint"],
+                     "once_differentiable", "checkpoint", "checkpoint_name"],
     "Eager Tensor (PyTorch style)": [
         "Tensor", "Size", "tensor", "from_numpy", "is_tensor", "zeros", "ones", "empty",
         "full", "eye", "arange", "linspace", "zeros_like", "ones_like", "randn", "rand",
