@@ -1053,6 +1053,18 @@ def test_custom_functions_take_keywords_and_defaults_in_their_positions():
         scaled(1.0, q=2.0)
 
 
+def test_defvjp_takes_optimize_remat_and_refuses_symbolic_zeros_naming_the_fix():
+    f = fg.custom_vjp(lambda x: fnp.sin(x))
+    # (a rule that is not sin's derivative, so the test sees it is used)
+    f.defvjp(lambda x: (fnp.sin(x), x), lambda x, g: (3.0 * g,), optimize_remat=True)
+    assert float(fg.grad(f)(0.7)) == 3.0
+    with pytest.raises(NotImplementedError, match="symbolic_zeros=True.*arrays"):
+        f.defvjp(lambda x: (x, x), lambda x, g: (g,), symbolic_zeros=True)
+    j = fg.custom_jvp(lambda x: fnp.sin(x))
+    with pytest.raises(NotImplementedError, match="symbolic_zeros=True"):
+        j.defjvp(lambda p, t: (p[0], t[0]), symbolic_zeros=True)
+
+
 def test_custom_rules_called_on_tensors_record_on_the_tape():
     """custom_vjp / custom_jvp functions called on eager Tensors join the tape: their
     rules give the Tensors' .grad (before, the Tensor's value was taken out of it and the

@@ -39,8 +39,18 @@ class _CustomFunction:
         self._custom_signature: inspect.Signature | None = None
         self._custom_n_positional = -1
 
-    def defjvp(self, jvp_rule: _F) -> _F:
-        """Set the JVP rule ``jvp_rule(*nondiff, primals, tangents) -> (out, tangent_out)``."""
+    def defjvp(self, jvp_rule: _F, symbolic_zeros: bool = False) -> _F:
+        """Set the JVP rule ``jvp_rule(*nondiff, primals, tangents) -> (out, tangent_out)``
+        (every tangent an array: ``symbolic_zeros=True`` is refused, see
+        :func:`_refuse_symbolic_zeros`).
+
+        >>> import funcgrad as fg, funcgrad.numpy as fnp
+        >>> f = fg.custom_jvp(fnp.sin)
+        >>> _ = f.defjvp(lambda p, t: (fnp.sin(p[0]), 2.0 * t[0]))
+        >>> float(fg.grad(f)(0.0))
+        2.0
+        """
+        _refuse_symbolic_zeros(symbolic_zeros, self.__name__, "defjvp")
         self.jvp_rule = jvp_rule
         return jvp_rule
 
@@ -174,9 +184,22 @@ class custom_vjp(_CustomFunction):
     fwd: Callable[..., Any] | None = None
     bwd: Callable[..., Any] | None = None
 
-    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any]) -> None:
+    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any],
+               symbolic_zeros: bool = False, optimize_remat: bool = False) -> None:
         """Set the rules ``fwd(*args) -> (out, residuals)`` and
-        ``bwd(*nondiff, residuals, cotangent) -> cotangents``."""
+        ``bwd(*nondiff, residuals, cotangent) -> cotangents``.  ``optimize_remat`` (JAX's
+        option to recompute a cheap ``fwd`` in the backward pass rather than keep its
+        residuals) is accepted and changes no value; ``symbolic_zeros=True`` is refused
+        (see :func:`_refuse_symbolic_zeros`).
+
+        >>> import funcgrad as fg, funcgrad.numpy as fnp
+        >>> f = fg.custom_vjp(fnp.sin)
+        >>> f.defvjp(lambda x: (fnp.sin(x), fnp.cos(x)), lambda cos_x, g: (cos_x * g,),
+        ...          optimize_remat=True)
+        >>> float(fg.grad(f)(0.0))
+        1.0
+        """
+        _refuse_symbolic_zeros(symbolic_zeros, self.__name__, "defvjp")
         self.fwd, self.bwd = fwd, bwd
 
     def _check_defined(self):
@@ -223,3 +246,15 @@ class custom_vjp(_CustomFunction):
         jvp = None if self.jvp_rule is None else site.flat_jvp(self.jvp_rule)
         return CustomRule(f"custom_vjp({name})", site.flat_fun(self.fun), jvp=jvp, fwd=fwd,
                           bwd=bwd)
+
+
+def _refuse_symbolic_zeros(symbolic_zeros: bool, name: str, method: str) -> None:
+    """JAX's ``symbolic_zeros=True`` changes what the rules receive (``CustomVJPPrimal``
+    wrappers, ``SymbolicZero`` tangents and cotangents); funcgrad's rules always get
+    arrays (zeros where nothing flows), so a rule written for those objects would fail
+    inside: refuse it here, where the fix is clear."""
+    if symbolic_zeros:
+        raise NotImplementedError(
+            f"{name}.{method}(..., symbolic_zeros=True): funcgrad hands rules arrays only "
+            f"(zeros where no derivative flows), not JAX's SymbolicZero / CustomVJPPrimal "
+            f"objects. Drop symbolic_zeros=True and write the rule for arrays.")
