@@ -77,7 +77,7 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .custom import (Function, FunctionCtx, checkpoint, custom_jvp,  # noqa: F401
                          custom_vjp, once_differentiable, custom_gradient)
     from .custom import checkpoint as remat, checkpoint_name  # noqa: F401
-    from . import checkpoint_policies  # noqa: F401
+    from . import checkpoint_policies, debug  # noqa: F401
     from .callback import pure_callback  # noqa: F401
     from .closures import closure_convert  # noqa: F401
     from .jit.switches import clear_caches, disable_jit  # noqa: F401
@@ -112,6 +112,7 @@ _LAZY = {
     "pure_callback": ("callback", "pure_callback"),
     "closure_convert": ("closures", "closure_convert"),
     "named_call": ("naming", "named_call"), "named_scope": ("naming", "named_scope"),
+    "debug": ("debug", None),  # jax.debug.print and jax.debug.callback
     "block_until_ready": ("ready", "block_until_ready"),
     # debugging tools: gradcheck, anomaly detection, profiler, saved-value hooks (fg.graph)
     "graph": ("graph", None), "profiler": ("profiler", None),
@@ -194,4 +195,5 @@ __all__ = [
     "jit", "eval_shape", "ShapeDtypeStruct", "lax", "optim", "scipy", "nn",
     "custom_gradient", "remat", "linear_transpose", "pure_callback", "closure_convert",
     "named_call", "named_scope", "block_until_ready", "disable_jit", "clear_caches",
+    "debug",
 ]

@@ -525,3 +525,47 @@ def test_collective_errors_name_the_problem_and_the_fix():
     # a graph traced inside the named vmap would be batched again without the name
     with pytest.raises(NotImplementedError, match="jit outside the vmap"):
         named(fg.jit(lambda x: lax.psum(x, "i")))(XS)
+
+
+# --- debug.print and debug.callback ---------------------------------------------------------
+
+def test_debug_print_shows_primal_values_under_grad_jvp_and_hessian(capsys):
+    def f(x):
+        fg.debug.print("x={} n={n}", x, n=2)
+        return np.sum(x ** 3)
+    x = np.array([1.0, 2.0])
+    np.testing.assert_allclose(fg.grad(f)(x), 3 * x ** 2)  # (the value is unchanged)
+    fg.jvp(f, (x,), (np.ones(2),))
+    fg.hessian(f)(x)
+    assert capsys.readouterr().out == "x=[1. 2.] n=2\n" * 3
+
+
+def test_debug_callback_runs_once_per_example_under_vmap_in_jaxs_order():
+    seen = []
+    m = np.arange(4.0).reshape(2, 2)
+    out = fg.vmap(fg.vmap(lambda x: fg.debug.callback(seen.append, x) or x * 2))(m)
+    np.testing.assert_array_equal(out, 2 * m)
+    # the inner vmap's examples first (as JAX prints them)
+    assert [float(v) for v in seen] == [0.0, 2.0, 1.0, 3.0]
+    assert all(type(v) is np.ndarray for v in seen)
+    seen.clear()
+    fg.vmap(lambda c, w: fg.debug.callback(lambda a, b: seen.append((a, b)), c, w),
+            in_axes=(1, None))(m, 5.0)
+    np.testing.assert_array_equal([a for a, _ in seen], [[0.0, 2.0], [1.0, 3.0]])
+    assert [float(b) for _, b in seen] == [5.0, 5.0]
+    seen.clear()
+    fg.vmap(fg.grad(lambda x: (fg.debug.callback(seen.append, x), x ** 2)[1]))(np.arange(2.0))
+    assert [float(v) for v in seen] == [0.0, 1.0]
+
+
+def test_debug_callback_inside_jit_raises_naming_disable_jit():
+    f = fg.jit(lambda x: (fg.debug.print("{}", x), x + 1)[1])
+    with pytest.raises(TypeError, match="inside jit.*fg.disable_jit"):
+        f(np.ones(2))
+    seen = []
+    with fg.disable_jit():
+        fg.jit(lambda x: fg.debug.callback(seen.append, x))(np.ones(2))
+    np.testing.assert_array_equal(seen[0], np.ones(2))
+    with pytest.raises(TypeError, match="format string"):
+        fg.debug.print(np.ones(2))
+

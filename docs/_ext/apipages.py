@@ -58,6 +58,8 @@ MODULES = [
     ("funcgrad.nn", "jax.nn's activations and softmax"),
     ("funcgrad.nn.initializers", "parameter initializers"),
     ("funcgrad.tree", "pytrees"),
+    ("funcgrad.debug", "jax.debug's print and callback"),
+    ("funcgrad.checkpoint_policies", "checkpoint policies"),
     ("funcgrad.numpy.linalg", "linear algebra"),
     ("funcgrad.numpy.fft", "discrete Fourier transforms"),
     ("funcgrad.scipy.special", "special functions"),
