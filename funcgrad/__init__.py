@@ -80,7 +80,7 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from . import checkpoint_policies, debug  # noqa: F401
     from .callback import pure_callback  # noqa: F401
     from .closures import closure_convert  # noqa: F401
-    from .jit.switches import clear_caches, disable_jit  # noqa: F401
+    from .jit.switches import clear_caches, disable_jit, ensure_compile_time_eval  # noqa: F401
     from .naming import named_call, named_scope  # noqa: F401
     from .ready import block_until_ready  # noqa: F401
     from .transposition import linear_transpose  # noqa: F401
@@ -93,7 +93,7 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
                                   set_default_dtype, zeros_like, ones_like)
     from .gpu import device_get, device_put  # noqa: F401
     from .jit.api import eval_shape, jit  # noqa: F401
-    from .jit.signature import ShapeDtypeStruct  # noqa: F401
+    from .jit.signature import ShapeDtypeStruct, typeof  # noqa: F401
     from .kernels_config import get_num_threads, set_num_threads, warmup  # noqa: F401
     from . import nn, optim, scipy  # noqa: F401
 
@@ -142,6 +142,8 @@ _LAZY = {
     "jit": ("jit", None), "lax": ("lax", None), "typing": ("typing", None),
     "eval_shape": ("jit.api", "eval_shape"),
     "ShapeDtypeStruct": ("jit.signature", "ShapeDtypeStruct"),
+    "typeof": ("jit.signature", "typeof"),
+    "ensure_compile_time_eval": ("jit.switches", "ensure_compile_time_eval"),
     "disable_jit": ("jit.switches", "disable_jit"),
     "clear_caches": ("jit.switches", "clear_caches"),
     # optimizers (optax-style functions and torch-style classes); SciPy's names; jax.nn's
@@ -195,5 +197,5 @@ __all__ = [
     "jit", "eval_shape", "ShapeDtypeStruct", "lax", "optim", "scipy", "nn",
     "custom_gradient", "remat", "linear_transpose", "pure_callback", "closure_convert",
     "named_call", "named_scope", "block_until_ready", "disable_jit", "clear_caches",
-    "debug",
+    "debug", "typeof", "ensure_compile_time_eval",
 ]

@@ -111,6 +111,34 @@ def test_disable_jit_is_per_thread():
     assert len(errors) == 1
 
 
+def test_ensure_compile_time_eval_leaves_concrete_values_concrete_under_jit():
+    seen = []
+
+    @fg.jit
+    def f(x):
+        with fg.ensure_compile_time_eval():
+            table = fnp.cumsum(fnp.arange(4.0))
+            seen.append(type(table))
+        return x * table if table[-1] > 5 else x  # (Python control flow on it)
+    np.testing.assert_array_equal(f(np.ones(4)), [0.0, 1.0, 3.0, 6.0])
+    assert seen == [np.ndarray]
+
+
+def test_typeof_gives_shape_dtype_and_weak_type_inside_and_outside_transforms():
+    t = fg.typeof(np.ones((2, 3), np.float32))
+    assert (t.shape, t.dtype, t.weak_type) == ((2, 3), np.float32, False)
+    assert fg.typeof(2.0).weak_type and fg.typeof(2.0).dtype == np.float64
+    assert fg.typeof(fg.ShapeDtypeStruct((4,), np.float32)).shape == (4,)
+    inside = []
+    fg.jit(lambda x: inside.append(fg.typeof(x)) or x)(np.ones(3, np.float32))
+    fg.grad(lambda x: inside.append(fg.typeof(x)) or x)(1.5)
+    fg.vmap(lambda x: inside.append(fg.typeof(x)) or x)(np.ones((5, 2)))
+    assert [(a.shape, a.dtype) for a in inside] == [((3,), np.float32), ((), np.float64),
+                                                      ((2,), np.float64)]
+    with pytest.raises(TypeError, match="not an array or a number"):
+        fg.typeof("text")
+
+
 def test_clear_caches_makes_jitted_functions_trace_again():
     traces = []
     f = fg.jit(lambda x: traces.append(1) or x * 3.0, wait=False)
