@@ -620,6 +620,23 @@ def test_hessian_has_aux_returns_the_aux_beside_the_hessian():
     close(auxs, M)
 
 
+def test_jacobian_transforms_take_jaxs_positional_parameters_in_jaxs_order():
+    # jacfwd/jacrev/hessian(fun, argnums, has_aux, holomorphic): hessian(f, 0, True) took
+    # True as chunk_size and returned the Hessians of (value, aux) as a pair, silently
+    H, aux = fg.hessian(lambda x: (np.sum(x ** 3), {"x": x}), 0, True)(XA)
+    close(H, np.diag(6 * XA))
+    close(aux["x"], XA)
+    z = np.array([1.0 + 1.0j, 2.0j])
+    for jac in (fg.jacfwd, fg.jacrev):
+        J, aux = jac(lambda x: (x ** 2, x), 0, True)(XA)
+        close(J, np.diag(2 * XA))
+        np.testing.assert_allclose(jac(lambda v: v ** 2, 0, False, True)(z), np.diag(2 * z))
+        with pytest.raises(TypeError):
+            jac(lambda x: x, 0, False, False, 2)  # (chunk_size is keyword-only)
+    np.testing.assert_allclose(fg.hessian(lambda v: np.sum(v ** 3), 0, False, True)(z),
+                               np.diag(6 * z))
+
+
 def test_hessian_of_matrix_argument_has_doubled_shape():
     a = RNG.normal(size=(2, 2))
     H = fg.hessian(lambda a: np.sum(np.sin(a)) * a[0, 1])(a)
