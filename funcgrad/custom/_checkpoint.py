@@ -2,6 +2,7 @@
 the inputs and recomputes the rest; traced values the function captures are found and
 made extra inputs (closure conversion)."""
 import functools
+import inspect
 import sys
 from typing import Any, Callable, TypeVar
 
@@ -16,7 +17,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] | None = None,
-               static_argnums: int | tuple[int, ...] = ()) -> F:
+               static_argnums: int | tuple[int, ...] = (),
+               static_argnames: str | tuple[str, ...] = ()) -> F:
     """Rematerialisation: ``checkpoint(f)`` computes the same values and derivatives
     as ``f`` but keeps only its inputs for the reverse pass, recomputing the rest
     during the backward pass (less memory, one more forward of ``f``).
@@ -25,8 +27,9 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
     values it captures from the enclosing function (e.g. weights): those are found
     and made extra inputs of the checkpointed call, so derivatives reach them too.
     ``static_argnums`` (as JAX's): arguments passed to ``f`` as they are, not traced,
-    so Python control flow may use them (also under ``jit``).  Keyword arguments are
-    inputs like the positional ones (differentiated, as JAX's).  ``policy`` (one of
+    so Python control flow may use them (also under ``jit``); ``static_argnames``, the
+    same by parameter name.  Other keyword arguments are inputs like the positional ones
+    (differentiated, as JAX's).  ``policy`` (one of
     :mod:`funcgrad.checkpoint_policies`, JAX's names) and ``prevent_cse`` are accepted for
     JAX's signature and change nothing: funcgrad always saves only the inputs (JAX's
     ``nothing_saveable``); values and derivatives are the same under every policy.
@@ -44,6 +47,10 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
         raise TypeError(f"checkpoint: policy must be a callable (a JAX checkpoint policy) or "
                         f"None, got {policy!r}")
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    static_names = ((static_argnames,) if isinstance(static_argnames, str)
+                    else tuple(static_argnames))
+    # a static name passed by position is static there too
+    named_positions = _positions_of(fun, static_names)
 
     @functools.wraps(fun)
     def remat(*args, **kwargs):
@@ -51,12 +58,19 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
             if not -len(args) <= i < len(args):
                 raise ValueError(f"checkpoint: static_argnums has {i}, but {name} was called "
                                  f"with {len(args)} positional arguments")
-        static_positions = sorted({i % len(args) for i in static})
+        static_positions = sorted({i % len(args) for i in static}
+                                  | {i for i in named_positions if i < len(args)})
+        fixed = {k: kwargs.pop(k) for k in static_names if k in kwargs}
         if kwargs:  # one more input, the dict of them, handed back by name
             site = CallSite(name, args + (kwargs,), static_positions)
 
             def call(*inputs):
-                return fun(*inputs[:-1], **inputs[-1])
+                return fun(*inputs[:-1], **inputs[-1], **fixed)
+        elif fixed:
+            site = CallSite(name, args, static_positions)
+
+            def call(*inputs):
+                return fun(*inputs, **fixed)
         else:
             site = CallSite(name, args, static_positions)
             call = fun
@@ -91,6 +105,25 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
             return site.bind(_remat_rule(name, converted, guard=False), *captured)
 
     return remat  # type: ignore[return-value]  # same call signature as fun
+
+
+def _positions_of(fun, names):
+    """The positions of the parameters ``names`` of ``fun`` (those it takes positionally;
+    an unknown name raises)."""
+    if not names:
+        return ()
+    try:
+        parameters = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):  # (no signature to read: names apply to keywords only)
+        return ()
+    known = {p.name for p in parameters}
+    unknown = [n for n in names if n not in known]
+    if unknown and not any(p.kind is p.VAR_KEYWORD for p in parameters):
+        raise ValueError(f"checkpoint: static_argnames has {unknown}, which "
+                         f"{getattr(fun, '__name__', 'the function')} has no parameter of; "
+                         f"name its parameters")
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return tuple(i for i, p in enumerate(parameters) if p.name in names and p.kind in positional)
 
 
 def checkpoint_name(x: Any, name: str) -> Any:
