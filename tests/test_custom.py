@@ -897,6 +897,20 @@ def test_checkpoint_differentiates_keyword_arguments_as_jax():
                                4 * x ** 3)
 
 
+def test_checkpoint_static_argnames_by_keyword_or_by_position():
+    def power(x, n):
+        return x ** n if n > 1 else x * 0.5  # (Python control flow on n: it must be static)
+    block = fg.checkpoint(power, static_argnames="n")
+    x = np.array([0.3, -1.2])
+    g = fg.jit(fg.grad(lambda x, n: np.sum(block(x, n=n))), static_argnums=1)
+    np.testing.assert_allclose(g(x, 3), 3 * x ** 2)
+    np.testing.assert_allclose(g(x, 1), [0.5, 0.5])
+    by_position = fg.jit(fg.grad(lambda x: np.sum(block(x, 2))))
+    np.testing.assert_allclose(by_position(x), 2 * x)
+    with pytest.raises(ValueError, match="static_argnames has \\['m'\\]"):
+        fg.checkpoint(power, static_argnames=("m",))
+
+
 @pytest.mark.parametrize("name", sorted(set(fg.checkpoint_policies.__all__) - {
     "save_only_these_names", "save_any_names_but_these", "save_anything_except_these_names",
     "save_from_both_policies", "offload_dot_with_no_batch_dims",
@@ -1051,6 +1065,21 @@ def test_custom_functions_take_keywords_and_defaults_in_their_positions():
         only_keyword(1.0, k=2.0)
     with pytest.raises(TypeError, match="scaled: .*unexpected keyword argument 'q'"):
         scaled(1.0, q=2.0)
+
+
+def test_nondiff_argnames_are_nondiff_argnums_by_name():
+    def power(x, n):
+        return x ** n
+    cj = fg.custom_jvp(power, nondiff_argnames=("n",))
+    cj.defjvp(lambda n, p, t: (p[0] ** n, n * p[0] ** (n - 1) * t[0]))
+    cv = fg.custom_vjp(power, nondiff_argnames="n")
+    cv.defvjp(lambda x, n: (x ** n, x), lambda n, x, g: (n * x ** (n - 1) * g,))
+    for f in (cj, cv):
+        assert f.nondiff_argnums == (1,)
+        assert float(fg.grad(f)(2.0, 3)) == 12.0
+        assert float(fg.grad(lambda x: f(x, n=3))(2.0)) == 12.0
+    with pytest.raises(ValueError, match="nondiff_argnames has \\['k'\\]"):
+        fg.custom_jvp(power, nondiff_argnames=("k",))
 
 
 def test_defvjp_takes_optimize_remat_and_refuses_symbolic_zeros_naming_the_fix():

@@ -30,14 +30,32 @@ class _CustomFunction:
 
         def _rule(self, site: CallSite) -> CustomRule: ...
 
-    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
+    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = (),
+                 nondiff_argnames: Sequence[str] = ()) -> None:
         functools.update_wrapper(self, fun)
         self.fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
         # fun's signature and count of positional parameters (-1: not read yet), named so
         # as not to shadow a wrapper's own attributes: functools.wraps copies this __dict__
         self._custom_signature: inspect.Signature | None = None
         self._custom_n_positional = -1
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        if nondiff_argnames:
+            # (JAX's: the names' positions join nondiff_argnums, in position order)
+            self.nondiff_argnums = tuple(sorted(set(self.nondiff_argnums)
+                                                | set(self._positions(nondiff_argnames))))
+
+    def _positions(self, names: Sequence[str]) -> list[int]:
+        """The positions of the parameters ``names`` of the function."""
+        names = [names] if isinstance(names, str) else list(names)
+        self._positional_count()
+        parameters = [] if self._custom_signature is None else list(
+            self._custom_signature.parameters)
+        missing = [n for n in names if n not in parameters[:self._custom_n_positional]]
+        if missing:
+            raise ValueError(f"{self.__name__}: nondiff_argnames has {missing}, which are "
+                             f"not positional parameters of the function; name its "
+                             f"parameters (or use nondiff_argnums)")
+        return [parameters.index(n) for n in names]
 
     def defjvp(self, jvp_rule: _F, symbolic_zeros: bool = False) -> _F:
         """Set the JVP rule ``jvp_rule(*nondiff, primals, tangents) -> (out, tangent_out)``
@@ -100,8 +118,8 @@ class custom_jvp(_CustomFunction):
 
     The rule takes ``(primals, tangents)`` tuples and returns ``(out, tangent_out)``.
     Reverse mode uses the same rule (it is linear in the tangents), so one rule
-    serves grad, jvp, vmap and higher orders.  ``nondiff_argnums`` are passed to
-    the rule first, as plain values.  Keyword arguments of a call go to their positions
+    serves grad, jvp, vmap and higher orders.  ``nondiff_argnums`` (or, by parameter
+    name, ``nondiff_argnames``) are passed to the rule first, as plain values.  Keyword arguments of a call go to their positions
     and defaults are filled in (JAX's rule), so ``primals`` holds every argument.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
