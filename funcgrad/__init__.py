@@ -21,7 +21,7 @@ from .core import ConcretizationError, EscapedTracerError
 from .interpreters.graph import Graph
 from .jacobians import elementwise_grad, hessian, hvp, jacfwd, jacobian, jacrev, vhp
 from .primitives.structural import stop_gradient
-from .capture import make_graph
+from .capture import make_graph, make_jaxpr
 from . import forward_ad  # noqa: F401
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                     no_grad, set_grad_enabled)
@@ -182,6 +182,7 @@ __all__ = [
     "warmup", "set_num_threads", "get_num_threads",
     "grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap", "jacfwd", "jacrev",
     "jacobian", "hessian", "hvp", "vhp", "elementwise_grad", "stop_gradient", "make_graph",
+    "make_jaxpr",
     "Graph", "tree", "dtypes", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",
     "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "is_inference_mode_enabled", "custom_jvp", "custom_vjp", "Function", "FunctionCtx",

@@ -1089,6 +1089,23 @@ def test_make_graph_of_pytree_function_takes_and_returns_pytrees():
     assert float(total) == 4.0
 
 
+def test_make_jaxpr_takes_jaxs_static_argnums_return_shape_and_shape_structs():
+    def f(x, n, scale=1.0):
+        return {"y": x ** n * scale} if n > 1 else {"y": x}  # (n is a Python value)
+    graph, shapes = fg.make_jaxpr(f, static_argnums=(1,), return_shape=True)(
+        fg.ShapeDtypeStruct((2, 3), np.float32), 2)
+    assert "f32[2,3]" in str(graph) and len(graph.invars) == 1
+    assert shapes == {"y": fg.ShapeDtypeStruct((2, 3), np.float32)}
+    close(graph(np.full((2, 3), 3.0, np.float32))["y"], np.full((2, 3), 9.0))
+    with_keyword = fg.make_jaxpr(f, static_argnums=1)(np.ones(2), 3, scale=np.ones(2))
+    assert len(with_keyword.invars) == 2
+    close(with_keyword([np.full(2, 2.0)], {"scale": np.full(2, 0.5)})["y"], [4.0, 4.0])
+    with pytest.raises(NotImplementedError, match="axis_name"):
+        fg.make_jaxpr(f, axis_env=[("i", 4)])
+    with pytest.raises(ValueError, match="static_argnums=5"):
+        fg.make_jaxpr(f, static_argnums=5)(np.ones(2), 2)
+
+
 def test_make_graph_records_only_abstract_shapes():
     text = str(fg.make_graph(lambda x: x @ x.T)(np.ones((2, 5), np.float32)))
     assert "f32[2,5]" in text and "f32[2,2]" in text

@@ -33,7 +33,7 @@ TOP_LEVEL = {
     "Transforms": [
         "grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev", "jacobian",
         "hessian", "hvp", "vhp", "elementwise_grad", "vmap", "stop_gradient", "make_graph",
-        "Graph", "eval_shape", "ShapeDtypeStruct", "typeof"],
+        "make_jaxpr", "Graph", "eval_shape", "ShapeDtypeStruct", "typeof"],
     "Custom rules": ["custom_jvp", "custom_vjp", "Function", "FunctionCtx",
                      "once_differentiable", "checkpoint", "checkpoint_name"],
     "Eager Tensor (PyTorch style)": [
