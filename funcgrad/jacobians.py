@@ -182,12 +182,14 @@ def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
 
 
 def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
-           holomorphic: bool = False, *, chunk_size: int | None = None
-           ) -> Callable[..., PyTree]:
+           holomorphic: bool = False, allow_int: bool = False, *,
+           chunk_size: int | None = None) -> Callable[..., PyTree]:
     """Jacobian by reverse mode (one forward pass, one batched ``vjp``): best when
     outputs are few.  ``holomorphic=True``: the complex Jacobian of a holomorphic function
     (without it, outputs must be real; complex inputs get JAX's ``d/dx - i d/dy`` rows).
     The positional parameters are JAX's, in its order; ``chunk_size`` is keyword-only.
+    ``allow_int=True``: integer and boolean arguments in ``argnums`` are held fixed, and
+    their blocks are zeros of their own dtype (JAX's; without it they raise TypeError).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0]))
@@ -197,31 +199,35 @@ def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     """
     def jac(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "jacrev")
-        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacrev", weak=False)
+        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacrev", weak=False,
+                       allow_int=allow_int)
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacrev")
 
-    options = dict(argnums=argnums, has_aux=has_aux, chunk_size=chunk_size,
-                   holomorphic=holomorphic)
+    options = dict(argnums=argnums, has_aux=has_aux, holomorphic=holomorphic,
+                   allow_int=allow_int, chunk_size=chunk_size)
     return Transformed(jac, jacrev, fun, options)
 
 
 def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform="jacrev"):
-    check_holomorphic_inputs(rev.leaves, holomorphic, transform)
+    check_holomorphic_inputs([x for x, k in zip(rev.leaves, rev.kinds) if k != "int"],
+                             holomorphic, transform)
+    # (an integer leaf held fixed by allow_int may be a Python int: its blocks need a shape)
+    in_leaves = [asarray(x) if k == "int" else x for x, k in zip(rev.leaves, rev.kinds)]
     outs = [o if isinstance(o, Tracer) else asarray(o) for o in rev.out_values]
     _check_jac_outputs(outs, holomorphic, transform)
     m, basis = _basis(outs, _dtype(outs) if outs else np.float64)
 
     def pull(*cts):
-        return [_as_output(c, x, "array") for c, x in zip(rev.backward(list(cts)), rev.leaves)]
+        return [_as_output(c, x, "array") for c, x in zip(rev.backward(list(cts)), in_leaves)]
 
     if m == 1 and len(outs) == 1:
         # One output element (a gradient, as inside ``hessian``): one pull, and its
         # cotangents are the Jacobian's blocks as they are (no row axis added and cut).
         rows = pull(*[b[0] for b in basis])
-        result = _structure([rows], rev.out_tree, rev.treedefs, single, outs, rev.leaves)
+        result = _structure([rows], rev.out_tree, rev.treedefs, single, outs, in_leaves)
         return (result, rev.aux) if has_aux else result
     if m == 0:
-        rows_in = [np.zeros((0,) + tuple(x.shape), x.dtype) for x in rev.leaves]
+        rows_in = [np.zeros((0,) + tuple(x.shape), x.dtype) for x in in_leaves]
     else:
         rows_in = _chunked_vmap(pull, basis, m, chunk_size)
     # rows_in[j]: (m, *in_j.shape); cut the m rows per output leaf.
@@ -230,7 +236,7 @@ def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform=
         size = int(np.prod(o.shape))
         blocks.append([r[k:k + size] for r in rows_in])
         k += size
-    result = _structure(blocks, rev.out_tree, rev.treedefs, single, outs, rev.leaves)
+    result = _structure(blocks, rev.out_tree, rev.treedefs, single, outs, in_leaves)
     return (result, rev.aux) if has_aux else result
 
 

@@ -453,6 +453,20 @@ def test_jacobians_of_integer_inputs_raise_pointing_to_argnums_jvp_and_vjp(jac):
     expected = 6.0 * np.eye(2) if jac is fg.hessian else 3.0 * np.eye(2)
     np.testing.assert_array_equal(jac(held)(np.ones(2), 3), expected)  # n held fixed
 
+
+def test_jacrev_with_allow_int_holds_integers_fixed_with_zero_blocks_of_their_dtype():
+    # JAX's jacrev(allow_int=True): the integer's blocks are zeros of its own dtype
+    jx, jn = fg.jacrev(lambda x, n: x * n, (0, 1), allow_int=True)(np.ones(2), np.arange(2))
+    np.testing.assert_array_equal(jx, np.diag([0.0, 1.0]))
+    assert jn.dtype == np.arange(2).dtype and jn.shape == (2, 2) and not jn.any()
+    out = fg.jacrev(lambda x, n: {"a": x * n, "s": np.sum(x)}, (0, 1), allow_int=True)(
+        np.ones(2), np.array([2, 3]))
+    np.testing.assert_array_equal(out["a"][0], np.diag([2.0, 3.0]))
+    assert out["s"][1].shape == (2,) and out["s"][1].dtype.kind == "i"
+    assert fg.jacrev(lambda x, n: x * n, 1, allow_int=True)(np.ones(2), 3).shape == (2,)
+    with pytest.raises(TypeError, match="allow_int=True"):
+        fg.jacrev(lambda x, n: x * n, (0, 1))(np.ones(2), np.arange(2))
+
 # --- vmap(axis_name=...) and the collectives of fg.lax ------------------------------------------
 
 XS = np.array([1.0, 2.0, 3.0])

@@ -631,8 +631,10 @@ def test_jacobian_transforms_take_jaxs_positional_parameters_in_jaxs_order():
         J, aux = jac(lambda x: (x ** 2, x), 0, True)(XA)
         close(J, np.diag(2 * XA))
         np.testing.assert_allclose(jac(lambda v: v ** 2, 0, False, True)(z), np.diag(2 * z))
-        with pytest.raises(TypeError):
-            jac(lambda x: x, 0, False, False, 2)  # (chunk_size is keyword-only)
+    with pytest.raises(TypeError):  # (chunk_size is keyword-only)
+        fg.jacfwd(lambda x: x, 0, False, False, 2)
+    with pytest.raises(TypeError):  # (after JAX's allow_int)
+        fg.jacrev(lambda x: x, 0, False, False, False, 2)
     np.testing.assert_allclose(fg.hessian(lambda v: np.sum(v ** 3), 0, False, True)(z),
                                np.diag(6 * z))
 
