@@ -21,7 +21,7 @@ from .core import ConcretizationError, EscapedTracerError
 from .interpreters.graph import Graph
 from .jacobians import elementwise_grad, hessian, hvp, jacfwd, jacobian, jacrev, vhp
 from .primitives.structural import stop_gradient
-from .capture import make_graph
+from .capture import make_graph, make_jaxpr
 from . import forward_ad  # noqa: F401
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                     no_grad, set_grad_enabled)
@@ -76,10 +76,11 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
                           is_anomaly_enabled, set_detect_anomaly)
     from .custom import (Function, FunctionCtx, checkpoint, custom_jvp,  # noqa: F401
                          custom_vjp, once_differentiable, custom_gradient)
-    from .custom import checkpoint as remat  # noqa: F401
+    from .custom import checkpoint as remat, checkpoint_name  # noqa: F401
+    from . import checkpoint_policies, debug  # noqa: F401
     from .callback import pure_callback  # noqa: F401
     from .closures import closure_convert  # noqa: F401
-    from .jit.switches import clear_caches, disable_jit  # noqa: F401
+    from .jit.switches import clear_caches, disable_jit, ensure_compile_time_eval  # noqa: F401
     from .naming import named_call, named_scope  # noqa: F401
     from .ready import block_until_ready  # noqa: F401
     from .transposition import linear_transpose  # noqa: F401
@@ -92,7 +93,7 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
                                   set_default_dtype, zeros_like, ones_like)
     from .gpu import device_get, device_put  # noqa: F401
     from .jit.api import eval_shape, jit  # noqa: F401
-    from .jit.signature import ShapeDtypeStruct  # noqa: F401
+    from .jit.signature import ShapeDtypeStruct, typeof  # noqa: F401
     from .kernels_config import get_num_threads, set_num_threads, warmup  # noqa: F401
     from . import nn, optim, scipy  # noqa: F401
 
@@ -104,11 +105,14 @@ _LAZY = {
     "custom_vjp": ("custom", "custom_vjp"), "once_differentiable": ("custom",
                                                                    "once_differentiable"),
     "custom_gradient": ("custom", "custom_gradient"), "remat": ("custom", "checkpoint"),
+    "checkpoint_name": ("custom", "checkpoint_name"),
+    "checkpoint_policies": ("checkpoint_policies", None),
     # JAX's other names: transposing linear functions, host callbacks, closure conversion
     "linear_transpose": ("transposition", "linear_transpose"),
     "pure_callback": ("callback", "pure_callback"),
     "closure_convert": ("closures", "closure_convert"),
     "named_call": ("naming", "named_call"), "named_scope": ("naming", "named_scope"),
+    "debug": ("debug", None),  # jax.debug.print and jax.debug.callback
     "block_until_ready": ("ready", "block_until_ready"),
     # debugging tools: gradcheck, anomaly detection, profiler, saved-value hooks (fg.graph)
     "graph": ("graph", None), "profiler": ("profiler", None),
@@ -138,6 +142,8 @@ _LAZY = {
     "jit": ("jit", None), "lax": ("lax", None), "typing": ("typing", None),
     "eval_shape": ("jit.api", "eval_shape"),
     "ShapeDtypeStruct": ("jit.signature", "ShapeDtypeStruct"),
+    "typeof": ("jit.signature", "typeof"),
+    "ensure_compile_time_eval": ("jit.switches", "ensure_compile_time_eval"),
     "disable_jit": ("jit.switches", "disable_jit"),
     "clear_caches": ("jit.switches", "clear_caches"),
     # optimizers (optax-style functions and torch-style classes); SciPy's names; jax.nn's
@@ -176,10 +182,12 @@ __all__ = [
     "warmup", "set_num_threads", "get_num_threads",
     "grad", "value_and_grad", "vjp", "jvp", "linearize", "vmap", "jacfwd", "jacrev",
     "jacobian", "hessian", "hvp", "vhp", "elementwise_grad", "stop_gradient", "make_graph",
+    "make_jaxpr",
     "Graph", "tree", "dtypes", "numpy", "ConcretizationError", "EscapedTracerError", "no_grad",
     "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
     "is_inference_mode_enabled", "custom_jvp", "custom_vjp", "Function", "FunctionCtx",
-    "checkpoint", "forward_ad", "once_differentiable",
+    "checkpoint", "checkpoint_name", "checkpoint_policies", "forward_ad",
+    "once_differentiable",
     "gradcheck", "gradgradcheck", "GradcheckError", "detect_anomaly", "set_detect_anomaly",
     "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "profiler", "graph",
     "Tensor", "Size", "tensor", "ones", "zeros", "randn", "rand", "arange", "linspace",
@@ -190,4 +198,5 @@ __all__ = [
     "jit", "eval_shape", "ShapeDtypeStruct", "lax", "optim", "scipy", "nn",
     "custom_gradient", "remat", "linear_transpose", "pure_callback", "closure_convert",
     "named_call", "named_scope", "block_until_ready", "disable_jit", "clear_caches",
+    "debug", "typeof", "ensure_compile_time_eval",
 ]

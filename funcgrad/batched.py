@@ -22,8 +22,9 @@ def _axes_for_leaves(axes, args, what):
     if axes is None or isinstance(axes, (int, np.integer)):
         return [axes] * len(tree.leaves(args))
     out = []
-    if isinstance(axes, (tuple, list)) and isinstance(args, (tuple, list)) and \
-            type(axes) is type(args) or (isinstance(axes, tuple) and isinstance(args, tuple)):
+    # (a list of axes matches a tuple of values and the other way round: only the entries
+    # count; JAX asks for the same kind of sequence)
+    if isinstance(axes, (tuple, list)) and isinstance(args, (tuple, list)):
         if len(axes) != len(args):
             raise ValueError(f"vmap: {what} has {len(axes)} entries but there are {len(args)} "
                              f"values to match")
@@ -41,7 +42,8 @@ def _axes_for_leaves(axes, args, what):
 
 
 def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
-         axis_name: Hashable | None = None, axis_size: int | None = None
+         axis_name: Hashable | None = None, axis_size: int | None = None,
+         spmd_axis_name: Hashable | tuple[Hashable, ...] | None = None
          ) -> Callable[..., PyTree]:
     """Vectorise ``fun`` over an axis: ``vmap(f)(xs)`` equals stacking ``f(x)`` for each
     ``x`` in ``xs``, computed in one batched pass.
@@ -50,7 +52,10 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
     the arguments/outputs, as in JAX.  Keyword arguments are always batched along
     axis 0 (as in JAX).  ``axis_name`` names the batch axis for the collectives of
     :mod:`funcgrad.lax` (``psum``, ``pmean``, ``pmax``, ``pmin``, ``axis_index``), which
-    combine the examples of the batch (under ``grad`` too, as JAX's).
+    combine the examples of the batch (under ``grad`` too, as JAX's).  ``axis_size``
+    gives the batch size when no argument is batched (all ``in_axes`` None).
+    ``spmd_axis_name`` is accepted for JAX's signature and changes nothing: it names a
+    device mesh axis to shard the batch over, and funcgrad runs one process on one device.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.vmap(lambda x: x @ x)(np.arange(6.0).reshape(3, 2))
@@ -107,8 +112,7 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
                 out = fun(*args, **kwargs)
         # a Tensor output is one leaf (core.is_special), kept on its graph
         out_leaves, out_tree = tree.flatten(out, is_special)
-        oaxes = out_axes if not isinstance(out_axes, list) else tuple(out_axes)
-        out_leaf_axes = _axes_for_leaves(oaxes, out, "out_axes")
+        out_leaf_axes = _axes_for_leaves(out_axes, out, "out_axes")
         results = []
         for i, (o, ax) in enumerate(zip(out_leaves, out_leaf_axes)):
             if type(o) is BatchTracer and o._trace is interp:
@@ -136,7 +140,8 @@ def vmap(fun: Callable[..., Any], in_axes: Axes = 0, out_axes: Axes = 0,
         return tree.unflatten(out_tree, results)
 
     return Transformed(vmapped, vmap, fun, dict(in_axes=in_axes, out_axes=out_axes,
-                                                axis_name=axis_name, axis_size=axis_size))
+                                                axis_name=axis_name, axis_size=axis_size,
+                                                spmd_axis_name=spmd_axis_name))
 
 
 def _out_axis(ax, ndim, leaf):

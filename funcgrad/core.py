@@ -525,6 +525,10 @@ class ShapedArray:
         return len(self.shape)
 
     @property
+    def weak_type(self):
+        return self.weak  # (JAX's name, as fg.typeof's users read it)
+
+    @property
     def size(self):
         n = 1
         for d in self.shape:

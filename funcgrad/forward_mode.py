@@ -149,16 +149,27 @@ def _tangent_like(primal, tangent):
     return in_type_of(primal, tangent)
 
 
-def linearize(fun: Callable[..., Any], *primals: PyTree
-              ) -> tuple[PyTree, Callable[..., PyTree]]:
+@overload
+def linearize(fun: Callable[..., Any], *primals: PyTree, has_aux: Literal[False] = False
+              ) -> tuple[PyTree, Callable[..., PyTree]]: ...
+@overload
+def linearize(fun: Callable[..., Any], *primals: PyTree, has_aux: Literal[True]
+              ) -> tuple[PyTree, Callable[..., PyTree], Any]: ...
+def linearize(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
+              ) -> tuple[Any, ...]:
     """``(fun(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` applies the Jacobian at
     ``primals`` without re-running ``fun`` (only the linear part was recorded).  Integer
     and boolean primals and outputs have ``float0`` tangents, as in :func:`jvp`.
+    ``has_aux=True``: ``fun`` returns ``(output, aux)`` and the result is
+    ``(output, jvp_fn, aux)``, as JAX's.
 
     >>> import numpy as np, funcgrad as fg
     >>> y, f_jvp = fg.linearize(np.exp, 0.0)
     >>> float(f_jvp(3.0))
     3.0
+    >>> y, f_jvp, aux = fg.linearize(lambda x: (np.sin(x), {"x": x}), 0.0, has_aux=True)
+    >>> float(f_jvp(2.0)), aux
+    (2.0, {'x': 0.0})
     """
     p_leaves, kinds, treedefs = _flatten_inputs(primals, tuple(range(len(primals))),
                                                 "linearize", allow_int=True)
@@ -172,7 +183,9 @@ def linearize(fun: Callable[..., Any], *primals: PyTree
             duals = [p if k == "int" else JVPTracer(jvp_interp, p, next(ts))
                      for p, k in zip(p_leaves, kinds)]
             with user_code():
-                out = fun(*_substitute(primals, range(len(primals)), treedefs, duals))
+                result = fun(*_substitute(primals, range(len(primals)), treedefs, duals))
+    out, aux = _split_aux(result, has_aux, "linearize")
+    aux_leaves, aux_tree = tree.flatten(_strip(aux, jvp_interp), is_special)
     out_leaves, out_tree = tree.flatten(out, is_special)  # (a Tensor one leaf: see jvp)
     # each output's tangent: "traced" (from the graph), "zero" (no input moves it) or
     # "int" (float0: an integer or boolean output has no tangent space)
@@ -192,13 +205,17 @@ def linearize(fun: Callable[..., Any], *primals: PyTree
     # A primitive whose JVP computes primals and tangents in one bind (scan, cond,
     # while_loop, jit) records its primal outputs in the graph too; they do not depend
     # on the tangents, so the graph at zero tangents gives them.
-    staged = [i for i, o in enumerate(outs)
+    # (so does an aux computed from such outputs)
+    n_out = len(outs)
+    values = outs + aux_leaves
+    staged = [i for i, o in enumerate(values)
               if type(o) is GraphTracer and o._trace is graph_interp]
     if staged:
-        primal_graph = Graph(graph.invars, graph.eqns, [outs[i].graph_var for i in staged])
+        primal_graph = Graph(graph.invars, graph.eqns, [values[i].graph_var for i in staged])
         zero = [np.zeros(p.shape, p.dtype) for p in moved]
         for i, v in zip(staged, eval_graph(primal_graph, *zero)):
-            outs[i] = v
+            values[i] = v
+    outs, aux = values[:n_out], tree.unflatten(aux_tree, values[n_out:])
 
     def jvp_fn(*tangents):
         # A Tensor tangent is one leaf: as the pytree of its value it was read off its
@@ -215,4 +232,5 @@ def linearize(fun: Callable[..., Any], *primals: PyTree
         return tree.unflatten(out_tree, touts)
 
     jvp_fn.graph = graph  # type: ignore[attr-defined]
-    return tree.unflatten(out_tree, [_plain(o) for o in outs]), jvp_fn
+    result = tree.unflatten(out_tree, [_plain(o) for o in outs]), jvp_fn
+    return result + (aux,) if has_aux else result

@@ -130,10 +130,12 @@ def _check_jac_outputs(outs, holomorphic, transform):
 # before weak arguments, see funcgrad.api._as_input): their bases and blocks need its shape.
 
 def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
-           chunk_size: int | None = None, holomorphic: bool = False) -> Callable[..., PyTree]:
+           holomorphic: bool = False, *, chunk_size: int | None = None
+           ) -> Callable[..., PyTree]:
     """Jacobian by forward mode (one batched ``jvp``): best when inputs are few.
     ``holomorphic=True``: the complex Jacobian of a holomorphic function of complex
-    inputs (JAX's convention; without it, inputs must be real).
+    inputs (JAX's convention; without it, inputs must be real).  The positional
+    parameters are JAX's, in its order; ``chunk_size`` (torch.func's) is keyword-only.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.jacfwd(lambda x: x ** 2)(np.array([1.0, 2.0]))
@@ -190,11 +192,12 @@ def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
 
 
 def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
-           chunk_size: int | None = None, holomorphic: bool = False,
-           allow_int: bool = False) -> Callable[..., PyTree]:
+           holomorphic: bool = False, allow_int: bool = False, *,
+           chunk_size: int | None = None) -> Callable[..., PyTree]:
     """Jacobian by reverse mode (one forward pass, one batched ``vjp``): best when
     outputs are few.  ``holomorphic=True``: the complex Jacobian of a holomorphic function
     (without it, outputs must be real; complex inputs get JAX's ``d/dx - i d/dy`` rows).
+    The positional parameters are JAX's, in its order; ``chunk_size`` is keyword-only.
     ``allow_int=True``: an integer or boolean input is held fixed, and its block is
     ``np.zeros(out.shape + in.shape, fg.dtypes.float0)`` (as :func:`grad`'s; JAX's jacrev
     documents float0 too, though JAX 0.10 casts those blocks to zeros of the input's dtype).
@@ -215,8 +218,8 @@ def jacrev(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
                        allow_int=allow_int)
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacrev")
 
-    options = dict(argnums=argnums, has_aux=has_aux, chunk_size=chunk_size,
-                   holomorphic=holomorphic, allow_int=allow_int)
+    options = dict(argnums=argnums, has_aux=has_aux, holomorphic=holomorphic,
+                   allow_int=allow_int, chunk_size=chunk_size)
     return Transformed(jac, jacrev, fun, options)
 
 
@@ -294,7 +297,8 @@ def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
                                      "on the reverse route only (JAX's jacfwd has no "
                                      "allow_int); pass strategy='reverse-mode' or 'auto', "
                                      "or leave the integer input out of argnums")
-            return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
+            return jacfwd(fun, argnums, has_aux, holomorphic, chunk_size=chunk_size)(
+                *args, **kwargs)
         nums, single = _normalize_argnums(argnums, len(args), "jacobian")
         rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacobian", weak=False,
                        allow_int=allow_int)
@@ -302,7 +306,8 @@ def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
         n_out = sum(int(np.prod(getattr(o, "shape", ()))) for o in rev.out_values)
         if strategy == "auto" and n_in < n_out and "int" not in rev.kinds and (
                 holomorphic or not any(x.dtype.kind == "c" for x in rev.leaves)):
-            return jacfwd(fun, argnums, has_aux, chunk_size, holomorphic)(*args, **kwargs)
+            return jacfwd(fun, argnums, has_aux, holomorphic, chunk_size=chunk_size)(
+                *args, **kwargs)
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacobian")
 
     options = dict(argnums=argnums, strategy=strategy, vectorize=vectorize,
@@ -311,11 +316,14 @@ def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
     return Transformed(jac, jacobian, fun, options)
 
 
-def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, chunk_size: int | None = None,
-            holomorphic: bool = False, has_aux: bool = False) -> Callable[..., PyTree]:
+def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
+            holomorphic: bool = False, *, chunk_size: int | None = None
+            ) -> Callable[..., PyTree]:
     """The Hessian of a scalar function, by forward-over-reverse (``jacfwd(jacrev(f))``).
     ``holomorphic=True``: the second complex derivative of a holomorphic function.
     ``has_aux=True``: ``fun`` returns ``(value, aux)`` and the result is ``(H, aux)``.
+    The positional parameters are JAX's, in its order (``hessian(f, 0, True)`` is
+    ``has_aux=True``); ``chunk_size`` is keyword-only.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.hessian(lambda x: np.sum(x ** 3))(np.array([1.0, 2.0]))

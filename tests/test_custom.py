@@ -886,6 +886,58 @@ def test_checkpoint_static_argnums_and_policy_as_jax():
         fg.checkpoint(lambda x: x, policy="dots")
 
 
+def test_checkpoint_differentiates_keyword_arguments_as_jax():
+    block = fg.checkpoint(lambda x, scale=1.0: np.sin(x) * scale)
+    x = np.array([0.3, -1.2])
+    gx, gs = fg.grad(lambda x, s: np.sum(block(x, scale=s)), argnums=(0, 1))(x, 2.0)
+    np.testing.assert_allclose(gx, 2.0 * np.cos(x))
+    np.testing.assert_allclose(gs, np.sum(np.sin(x)))
+    power = fg.checkpoint(lambda x, n, w=None: w * x ** n, static_argnums=1)
+    np.testing.assert_allclose(fg.jit(fg.grad(lambda x: np.sum(power(x, 3, w=x))))(x),
+                               4 * x ** 3)
+
+
+def test_checkpoint_static_argnames_by_keyword_or_by_position():
+    def power(x, n):
+        return x ** n if n > 1 else x * 0.5  # (Python control flow on n: it must be static)
+    block = fg.checkpoint(power, static_argnames="n")
+    x = np.array([0.3, -1.2])
+    g = fg.jit(fg.grad(lambda x, n: np.sum(block(x, n=n))), static_argnums=1)
+    np.testing.assert_allclose(g(x, 3), 3 * x ** 2)
+    np.testing.assert_allclose(g(x, 1), [0.5, 0.5])
+    by_position = fg.jit(fg.grad(lambda x: np.sum(block(x, 2))))
+    np.testing.assert_allclose(by_position(x), 2 * x)
+    with pytest.raises(ValueError, match="static_argnames has \\['m'\\]"):
+        fg.checkpoint(power, static_argnames=("m",))
+
+
+@pytest.mark.parametrize("name", sorted(set(fg.checkpoint_policies.__all__) - {
+    "save_only_these_names", "save_any_names_but_these", "save_anything_except_these_names",
+    "save_from_both_policies", "offload_dot_with_no_batch_dims",
+    "save_and_offload_only_these_names"}))
+def test_checkpoint_takes_every_jax_policy_with_the_same_derivatives(name):
+    policy = getattr(fg.checkpoint_policies, name)
+    w = np.array([[0.5, -1.0], [2.0, 0.25]])
+
+    def layer(x):
+        h = fg.checkpoint_name(np.tanh(w @ x), "hidden")
+        return np.sum(h ** 2)
+    x = np.array([0.1, -0.3])
+    h = np.tanh(w @ x)
+    expected = w.T @ (2 * h * (1 - h ** 2))  # closed form of d/dx sum(tanh(Wx)^2)
+    np.testing.assert_allclose(fg.grad(fg.checkpoint(layer, policy=policy))(x), expected)
+    named = fg.checkpoint_policies.save_from_both_policies(
+        policy, fg.checkpoint_policies.save_only_these_names("hidden"))
+    np.testing.assert_allclose(fg.grad(fg.checkpoint(layer, policy=named))(x), expected)
+
+
+def test_checkpoint_name_returns_its_value_and_wants_a_string_name():
+    tree = {"a": np.ones(2), "b": (1.0,)}
+    assert fg.checkpoint_name(tree, "t") is tree
+    with pytest.raises(TypeError, match="must be a string"):
+        fg.checkpoint_name(np.ones(2), 3)
+
+
 def test_checkpoint_lowers_peak_memory_of_a_deep_chain():
     """A memory property (not a timing): 100 checkpointed blocks of 5 elementwise ops keep
     ~1 array per block instead of ~5.  ``benchmarks/checkpoint_memory.py`` reports it."""
@@ -983,6 +1035,63 @@ def test_defjvps_with_nondiff_argnums_or_a_wrong_count_is_refused():
     g.defjvps(lambda t, out, x, y: t * y)
     with pytest.raises(TypeError, match="one per argument"):
         fg.grad(g)(1.0, 2.0)
+
+
+def test_custom_functions_take_keywords_and_defaults_in_their_positions():
+    """As JAX: keyword arguments go to their positions and defaults are filled in, so the
+    rules see every argument in ``primals`` and ``nondiff_argnums`` count positions."""
+    @fg.custom_jvp
+    def scaled(x, k=2.0):
+        return fnp.sin(x) * k
+
+    @scaled.defjvp
+    def scaled_jvp(primals, tangents):
+        (x, k), (tx, tk) = primals, tangents
+        return scaled(x, k), fnp.cos(x) * k * tx + fnp.sin(x) * tk
+
+    assert float(fg.grad(lambda x: scaled(x, k=3.0))(0.0)) == 3.0
+    assert float(fg.grad(scaled)(0.0)) == 2.0  # (k=2.0 reached the rule)
+    assert float(fg.grad(lambda k: scaled(np.pi / 2, k=k))(5.0)) == 1.0
+
+    def power(n, x):
+        return x ** n
+    power = fg.custom_vjp(power, nondiff_argnums=(0,))
+    power.defvjp(lambda n, x: (x ** n, x), lambda n, x, g: (n * x ** (n - 1) * g,))
+    assert float(fg.grad(lambda x: power(x=x, n=3))(2.0)) == 12.0
+
+    only_keyword = fg.custom_jvp(lambda x, *, k: x * k)
+    only_keyword.defjvp(lambda p, t: (p[0], t[0]))
+    with pytest.raises(TypeError, match="keyword-only arguments \\['k'\\]"):
+        only_keyword(1.0, k=2.0)
+    with pytest.raises(TypeError, match="scaled: .*unexpected keyword argument 'q'"):
+        scaled(1.0, q=2.0)
+
+
+def test_nondiff_argnames_are_nondiff_argnums_by_name():
+    def power(x, n):
+        return x ** n
+    cj = fg.custom_jvp(power, nondiff_argnames=("n",))
+    cj.defjvp(lambda n, p, t: (p[0] ** n, n * p[0] ** (n - 1) * t[0]))
+    cv = fg.custom_vjp(power, nondiff_argnames="n")
+    cv.defvjp(lambda x, n: (x ** n, x), lambda n, x, g: (n * x ** (n - 1) * g,))
+    for f in (cj, cv):
+        assert f.nondiff_argnums == (1,)
+        assert float(fg.grad(f)(2.0, 3)) == 12.0
+        assert float(fg.grad(lambda x: f(x, n=3))(2.0)) == 12.0
+    with pytest.raises(ValueError, match="nondiff_argnames has \\['k'\\]"):
+        fg.custom_jvp(power, nondiff_argnames=("k",))
+
+
+def test_defvjp_takes_optimize_remat_and_refuses_symbolic_zeros_naming_the_fix():
+    f = fg.custom_vjp(lambda x: fnp.sin(x))
+    # (a rule that is not sin's derivative, so the test sees it is used)
+    f.defvjp(lambda x: (fnp.sin(x), x), lambda x, g: (3.0 * g,), optimize_remat=True)
+    assert float(fg.grad(f)(0.7)) == 3.0
+    with pytest.raises(NotImplementedError, match="symbolic_zeros=True.*arrays"):
+        f.defvjp(lambda x: (x, x), lambda x, g: (g,), symbolic_zeros=True)
+    j = fg.custom_jvp(lambda x: fnp.sin(x))
+    with pytest.raises(NotImplementedError, match="symbolic_zeros=True"):
+        j.defjvp(lambda p, t: (p[0], t[0]), symbolic_zeros=True)
 
 
 def test_custom_rules_called_on_tensors_record_on_the_tape():

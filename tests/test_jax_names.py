@@ -111,6 +111,34 @@ def test_disable_jit_is_per_thread():
     assert len(errors) == 1
 
 
+def test_ensure_compile_time_eval_leaves_concrete_values_concrete_under_jit():
+    seen = []
+
+    @fg.jit
+    def f(x):
+        with fg.ensure_compile_time_eval():
+            table = fnp.cumsum(fnp.arange(4.0))
+            seen.append(type(table))
+        return x * table if table[-1] > 5 else x  # (Python control flow on it)
+    np.testing.assert_array_equal(f(np.ones(4)), [0.0, 1.0, 3.0, 6.0])
+    assert seen == [np.ndarray]
+
+
+def test_typeof_gives_shape_dtype_and_weak_type_inside_and_outside_transforms():
+    t = fg.typeof(np.ones((2, 3), np.float32))
+    assert (t.shape, t.dtype, t.weak_type) == ((2, 3), np.float32, False)
+    assert fg.typeof(2.0).weak_type and fg.typeof(2.0).dtype == np.float64
+    assert fg.typeof(fg.ShapeDtypeStruct((4,), np.float32)).shape == (4,)
+    inside = []
+    fg.jit(lambda x: inside.append(fg.typeof(x)) or x)(np.ones(3, np.float32))
+    fg.grad(lambda x: inside.append(fg.typeof(x)) or x)(1.5)
+    fg.vmap(lambda x: inside.append(fg.typeof(x)) or x)(np.ones((5, 2)))
+    assert [(a.shape, a.dtype) for a in inside] == [((3,), np.float32), ((), np.float64),
+                                                      ((2,), np.float64)]
+    with pytest.raises(TypeError, match="not an array or a number"):
+        fg.typeof("text")
+
+
 def test_clear_caches_makes_jitted_functions_trace_again():
     traces = []
     f = fg.jit(lambda x: traces.append(1) or x * 3.0, wait=False)
@@ -383,6 +411,26 @@ def test_linearize_takes_integer_primals_with_float0_tangents():
         f_jvp(np.ones(2), np.zeros(2))
 
 
+def test_linearize_with_has_aux_returns_the_aux_as_plain_values():
+    x = np.array([1.0, 2.0])
+    y, f_jvp, aux = fg.linearize(lambda a: (np.sin(a), {"c": np.cos(a), "tag": "t"}), x,
+                                 has_aux=True)
+    np.testing.assert_allclose(y, np.sin(x))
+    np.testing.assert_allclose(f_jvp(np.array([1.0, -1.0])), np.cos(x) * [1.0, -1.0])
+    assert type(aux["c"]) is np.ndarray and aux["tag"] == "t"
+    np.testing.assert_allclose(aux["c"], np.cos(x))
+
+    def running(a):  # an aux computed from a scan's carry (staged in linearize's graph)
+        carry, products = lax.scan(lambda c, v: (c + v, c * v), 0.0, a)
+        return products, 2.0 * carry
+    ys, f_jvp, aux = fg.linearize(running, x, has_aux=True)
+    np.testing.assert_allclose(ys, [0.0, 1.0 * 2.0])
+    np.testing.assert_allclose(f_jvp(np.ones(2)), [0.0, 1.0 + 2.0])  # d(c v) = v dc + c dv
+    assert float(aux) == 6.0 and not isinstance(aux, fg.core.Tracer)
+    with pytest.raises(TypeError, match="has_aux=True.*pair"):
+        fg.linearize(np.sin, x, has_aux=True)
+
+
 def test_float0_tangents_and_gradients_stack_under_vmap():
     """vmap stacks the float0 derivatives of integers (it refused them as non-numeric)."""
     gx, gn = fg.vmap(fg.grad(lambda x, n: x * n, argnums=(0, 1), allow_int=True))(
@@ -426,6 +474,9 @@ def test_jacrev_with_allow_int_gives_float0_blocks_for_integer_inputs(jac):
         jx, jn = f(x, n)
         np.testing.assert_array_equal(jx, np.diag(n.astype(float)))
         assert jn.dtype == F0 and jn.shape == (2, 2)
+    assert fg.jacrev(lambda x, n: x * n, 1, allow_int=True)(np.ones(2), 3).shape == (2,)
+    with pytest.raises(TypeError, match="allow_int=True"):
+        fg.jacrev(lambda x, n: x * n, (0, 1))(np.ones(2), np.arange(2))
 
 
 def test_jacobian_with_allow_int_refuses_the_forward_route_it_cannot_take():
@@ -462,6 +513,14 @@ def test_collectives_combine_the_examples_of_a_named_vmap():
                                m / m.sum(axis=1, keepdims=True))
     np.testing.assert_array_equal(named(lambda n: lax.psum(n, "i"))(np.arange(3)), [3] * 3)
     np.testing.assert_allclose(named(lambda n: lax.pmean(n, "i"))(np.arange(3)), [1.0] * 3)
+
+
+def test_vmap_takes_jaxs_spmd_axis_name_and_computes_the_same():
+    # (it names a device mesh axis in JAX; funcgrad has one device, so nothing changes)
+    m = np.arange(6.0).reshape(2, 3)
+    out = fg.vmap(lambda r: r / lax.psum(r, "i"), axis_name="i", spmd_axis_name="data")(m)
+    np.testing.assert_allclose(out, m / m.sum(axis=0))
+    np.testing.assert_allclose(fg.vmap(np.sin, spmd_axis_name=("x", "y"))(m), np.sin(m))
 
 
 def test_nested_named_vmaps_reduce_over_the_named_axes():
@@ -526,3 +585,47 @@ def test_collective_errors_name_the_problem_and_the_fix():
     # a graph traced inside the named vmap would be batched again without the name
     with pytest.raises(NotImplementedError, match="jit outside the vmap"):
         named(fg.jit(lambda x: lax.psum(x, "i")))(XS)
+
+
+# --- debug.print and debug.callback ---------------------------------------------------------
+
+def test_debug_print_shows_primal_values_under_grad_jvp_and_hessian(capsys):
+    def f(x):
+        fg.debug.print("x={} n={n}", x, n=2)
+        return np.sum(x ** 3)
+    x = np.array([1.0, 2.0])
+    np.testing.assert_allclose(fg.grad(f)(x), 3 * x ** 2)  # (the value is unchanged)
+    fg.jvp(f, (x,), (np.ones(2),))
+    fg.hessian(f)(x)
+    assert capsys.readouterr().out == "x=[1. 2.] n=2\n" * 3
+
+
+def test_debug_callback_runs_once_per_example_under_vmap_in_jaxs_order():
+    seen = []
+    m = np.arange(4.0).reshape(2, 2)
+    out = fg.vmap(fg.vmap(lambda x: fg.debug.callback(seen.append, x) or x * 2))(m)
+    np.testing.assert_array_equal(out, 2 * m)
+    # the inner vmap's examples first (as JAX prints them)
+    assert [float(v) for v in seen] == [0.0, 2.0, 1.0, 3.0]
+    assert all(type(v) is np.ndarray for v in seen)
+    seen.clear()
+    fg.vmap(lambda c, w: fg.debug.callback(lambda a, b: seen.append((a, b)), c, w),
+            in_axes=(1, None))(m, 5.0)
+    np.testing.assert_array_equal([a for a, _ in seen], [[0.0, 2.0], [1.0, 3.0]])
+    assert [float(b) for _, b in seen] == [5.0, 5.0]
+    seen.clear()
+    fg.vmap(fg.grad(lambda x: (fg.debug.callback(seen.append, x), x ** 2)[1]))(np.arange(2.0))
+    assert [float(v) for v in seen] == [0.0, 1.0]
+
+
+def test_debug_callback_inside_jit_raises_naming_disable_jit():
+    f = fg.jit(lambda x: (fg.debug.print("{}", x), x + 1)[1])
+    with pytest.raises(TypeError, match="inside jit.*fg.disable_jit"):
+        f(np.ones(2))
+    seen = []
+    with fg.disable_jit():
+        fg.jit(lambda x: fg.debug.callback(seen.append, x))(np.ones(2))
+    np.testing.assert_array_equal(seen[0], np.ones(2))
+    with pytest.raises(TypeError, match="format string"):
+        fg.debug.print(np.ones(2))
+

@@ -436,6 +436,15 @@ def test_vmap_out_axes_none_for_unbatched_output():
     assert const == 7.0
 
 
+def test_vmap_out_axes_list_places_the_batch_axis_of_each_list_entry():
+    # as jax.vmap(f, out_axes=[1, 0]) for a function returning a list
+    first, second = fg.vmap(lambda x: [2 * x, x + 1], out_axes=[1, 0])(M)
+    close(first, 2 * M.T)
+    close(second, M + 1)
+    first, second = fg.vmap(lambda x: (2 * x, x + 1), out_axes=[1, 0])(M)
+    close(first, 2 * M.T)
+
+
 def test_vmap_axis_size_mismatch_raises():
     with pytest.raises(ValueError, match="inconsistent sizes") as info:
         fg.vmap(lambda a, b: a + b)(np.ones(3), np.ones(4))
@@ -609,6 +618,25 @@ def test_hessian_has_aux_returns_the_aux_beside_the_hessian():
     Hs, auxs = fg.vmap(fg.hessian(lambda x: (np.sum(x ** 3), x), has_aux=True))(M)
     close(Hs, np.stack([np.diag(6 * row) for row in M]))
     close(auxs, M)
+
+
+def test_jacobian_transforms_take_jaxs_positional_parameters_in_jaxs_order():
+    # jacfwd/jacrev/hessian(fun, argnums, has_aux, holomorphic): hessian(f, 0, True) took
+    # True as chunk_size and returned the Hessians of (value, aux) as a pair, silently
+    H, aux = fg.hessian(lambda x: (np.sum(x ** 3), {"x": x}), 0, True)(XA)
+    close(H, np.diag(6 * XA))
+    close(aux["x"], XA)
+    z = np.array([1.0 + 1.0j, 2.0j])
+    for jac in (fg.jacfwd, fg.jacrev):
+        J, aux = jac(lambda x: (x ** 2, x), 0, True)(XA)
+        close(J, np.diag(2 * XA))
+        np.testing.assert_allclose(jac(lambda v: v ** 2, 0, False, True)(z), np.diag(2 * z))
+    with pytest.raises(TypeError):  # (chunk_size is keyword-only)
+        fg.jacfwd(lambda x: x, 0, False, False, 2)
+    with pytest.raises(TypeError):  # (after JAX's allow_int)
+        fg.jacrev(lambda x: x, 0, False, False, False, 2)
+    np.testing.assert_allclose(fg.hessian(lambda v: np.sum(v ** 3), 0, False, True)(z),
+                               np.diag(6 * z))
 
 
 def test_hessian_of_matrix_argument_has_doubled_shape():
@@ -1061,6 +1089,23 @@ def test_make_graph_of_pytree_function_takes_and_returns_pytrees():
     prod, total = graph({"a": np.array([1.0, 3.0]), "b": 4.0})
     close(prod, [4.0, 12.0])
     assert float(total) == 4.0
+
+
+def test_make_jaxpr_takes_jaxs_static_argnums_return_shape_and_shape_structs():
+    def f(x, n, scale=1.0):
+        return {"y": x ** n * scale} if n > 1 else {"y": x}  # (n is a Python value)
+    graph, shapes = fg.make_jaxpr(f, static_argnums=(1,), return_shape=True)(
+        fg.ShapeDtypeStruct((2, 3), np.float32), 2)
+    assert "f32[2,3]" in str(graph) and len(graph.invars) == 1
+    assert shapes == {"y": fg.ShapeDtypeStruct((2, 3), np.float32)}
+    close(graph(np.full((2, 3), 3.0, np.float32))["y"], np.full((2, 3), 9.0))
+    with_keyword = fg.make_jaxpr(f, static_argnums=1)(np.ones(2), 3, scale=np.ones(2))
+    assert len(with_keyword.invars) == 2
+    close(with_keyword([np.full(2, 2.0)], {"scale": np.full(2, 0.5)})["y"], [4.0, 4.0])
+    with pytest.raises(NotImplementedError, match="axis_name"):
+        fg.make_jaxpr(f, axis_env=[("i", 4)])
+    with pytest.raises(ValueError, match="static_argnums=5"):
+        fg.make_jaxpr(f, static_argnums=5)(np.ones(2), 2)
 
 
 def test_make_graph_records_only_abstract_shapes():

@@ -116,3 +116,141 @@ def test_register_dataclass_flows_through_jit_and_grad():
     assert T.leaves(Pair(1.0, 2.0)) == [1.0]
     with pytest.raises(TypeError, match="not a dataclass"):
         T.register_dataclass(type("Plain", (), {}))
+
+
+# --- key paths (jax.tree_util.tree_flatten_with_path and friends) ---------------------------
+
+def test_flatten_with_path_names_every_leaf_as_jax_does():
+    tree = {"b": [1.0, NT(2.0, 3.0)], "a": collections.OrderedDict(z=4.0, y=5.0), "n": None}
+    pairs, treedef = T.flatten_with_path(tree)
+    assert treedef == T.structure(tree)
+    assert [leaf for _, leaf in pairs] == T.leaves(tree)
+    assert [T.keystr(path) for path, _ in pairs] == [
+        "['a']['z']", "['a']['y']", "['b'][0]", "['b'][1].b", "['b'][1].a"]
+    assert [T.keystr(p, simple=True, separator="/") for p, _ in pairs] == [
+        "a/z", "a/y", "b/0", "b/1/b", "b/1/a"]
+    assert pairs[3][0] == (T.DictKey("b"), T.SequenceKey(1), T.GetAttrKey("b"))
+    assert T.tree_flatten_with_path is T.flatten_with_path
+    assert T.leaves_with_path([1.0, (2.0,)]) == [((T.SequenceKey(0),), 1.0),
+                                                 ((T.SequenceKey(1), T.SequenceKey(0)), 2.0)]
+    # a node registered without keys: its children are numbered
+    class Box:
+        def __init__(self, a, b):
+            self.a, self.b = a, b
+    T.register_pytree_node(Box, lambda x: ((x.a, x.b), None), lambda _, ch: Box(*ch))
+    assert [T.keystr(p) for p, _ in T.leaves_with_path([Box(1.0, 2.0)])] == [
+        "[0][<flat index 0>]", "[0][<flat index 1>]"]
+
+
+def test_flatten_with_path_stops_where_is_leaf_says_with_or_without_the_path():
+    tree = [1.0, (2.0, 3.0), {"k": (4.0,)}]
+    pairs, treedef = T.flatten_with_path(tree, is_leaf=lambda x: isinstance(x, tuple))
+    assert [(T.keystr(p), x) for p, x in pairs] == [
+        ("[0]", 1.0), ("[1]", (2.0, 3.0)), ("[2]['k']", (4.0,))]
+    assert treedef == T.structure(tree, is_leaf=lambda x: isinstance(x, tuple))
+    # with the path: only the tuple at the top level stops the descent
+    pairs, _ = T.flatten_with_path(tree, is_leaf=lambda p, x: len(p) == 1 and isinstance(
+        x, tuple), is_leaf_takes_path=True)
+    assert [T.keystr(p) for p, _ in pairs] == ["[0]", "[1]", "[2]['k'][0]"]
+
+
+def test_map_with_path_passes_the_path_first_and_takes_more_trees():
+    params = {"w": np.array([1.0, 2.0]), "b": np.array([3.0])}
+    decayed = T.map_with_path(lambda p, x: x * 0.5 if p[-1].key == "w" else x, params)
+    np.testing.assert_array_equal(decayed["w"], [0.5, 1.0])
+    np.testing.assert_array_equal(decayed["b"], [3.0])
+    out = T.tree_map_with_path(lambda p, x, y: (T.keystr(p), x + y), {"a": 1, "b": 2},
+                               {"a": 10, "b": 20})
+    assert out == {"a": ("['a']", 11), "b": ("['b']", 22)}
+    with pytest.raises(ValueError, match="structures differ"):
+        T.map_with_path(lambda p, x, y: x, [1, 2], [1])
+
+
+def test_register_pytree_with_keys_and_dataclass_keys():
+    class Pair:
+        def __init__(self, a, b):
+            self.a, self.b = a, b
+    T.register_pytree_with_keys(
+        Pair, lambda p: (((T.GetAttrKey("a"), p.a), (T.GetAttrKey("b"), p.b)), None),
+        lambda aux, children: Pair(*children))
+    assert T.leaves(Pair(1.0, 2.0)) == [1.0, 2.0]
+    assert [T.keystr(p) for p, _ in T.leaves_with_path({"p": Pair(1.0, 2.0)})] == [
+        "['p'].a", "['p'].b"]
+    assert T.map(lambda v: v * 2, Pair(1.0, 2.0)).b == 4.0
+
+    @T.register_pytree_with_keys_class
+    class Scaled:
+        def __init__(self, x, k):
+            self.x, self.k = x, k
+
+        def tree_flatten_with_keys(self):
+            return ((T.GetAttrKey("x"), self.x),), self.k
+
+        @classmethod
+        def tree_unflatten(cls, k, children):
+            return cls(children[0], k)
+    assert T.keystr(T.leaves_with_path(Scaled(1.5, "k"))[0][0]) == ".x"
+    assert T.map(lambda v: v + 1, Scaled(1.5, "k")).x == 2.5
+
+    @T.register_dataclass
+    @dataclasses.dataclass
+    class Layer:
+        w: float
+        act: str = dataclasses.field(default="tanh", metadata={"static": True})
+        n: int = dataclasses.field(default=0, init=False)
+    assert T.leaves_with_path(Layer(2.0)) == [((T.GetAttrKey("w"),), 2.0)]
+
+    @dataclasses.dataclass
+    class Opt:
+        lr: float
+        cache: float = 0.0
+    T.register_dataclass(Opt, drop_fields=["cache"])
+    assert T.leaves(Opt(0.1, 9.0)) == [0.1]
+    assert T.map(lambda v: v * 10, Opt(0.1, 9.0)).cache == 0.0  # (dropped: the default)
+
+
+def test_register_static_objects_are_structure_not_leaves():
+    @T.register_static
+    @dataclasses.dataclass(frozen=True)
+    class Config:
+        act: str
+
+    tree = {"cfg": Config("tanh"), "w": np.array([1.0, 2.0])}
+    leaves, treedef = T.flatten(tree)
+    assert len(leaves) == 1 and T.unflatten(treedef, [0.0])["cfg"] == Config("tanh")
+    assert T.structure({"cfg": Config("relu"), "w": 0.0}) != treedef
+    g = fg.grad(lambda p: np.sum(p["w"] ** 2) if p["cfg"].act == "tanh" else 0.0)(tree)
+    assert g["cfg"] == Config("tanh")
+    np.testing.assert_array_equal(g["w"], [2.0, 4.0])
+
+
+def test_tree_all_and_jax_tree_util_aliases():
+    assert T.all([True, (1, 2.0)]) and not T.tree_all({"a": 1, "b": 0})
+    assert T.all([]) and T.all([None])
+    tree = {"b": [1, 2], "a": 3}
+    leaves, treedef = T.tree_flatten(tree)
+    assert leaves == [3, 1, 2] and T.tree_leaves(tree) == leaves
+    assert T.tree_unflatten(treedef, [4, 5, 6]) == {"a": 4, "b": [5, 6]}
+    assert T.tree_structure(tree) == treedef
+    assert T.tree_reduce(lambda a, b: a + b, tree, 10) == 16
+    assert T.tree_transpose(T.structure([0, 0]), None, [(1, 2), (3, 4)]) == ([1, 3], [2, 4])
+
+
+def test_partial_is_a_pytree_through_grad_vmap_and_jit():
+    scale = T.Partial(np.multiply, 3.0)
+    assert scale(2.0) == 6.0 and T.leaves(scale) == [3.0]
+    assert T.structure(scale) == T.structure(T.Partial(np.multiply, 5.0))
+    # the gradient with respect to the bound argument, as a Partial of the same function
+    g = fg.grad(lambda s: s(2.0))(scale)
+    assert isinstance(g, T.Partial) and g.func is np.multiply and float(g.args[0]) == 2.0
+    out = fg.vmap(lambda s, x: s(x), in_axes=(None, 0))(scale, np.arange(3.0))
+    np.testing.assert_array_equal(out, [0.0, 3.0, 6.0])
+    def affine(x, w, b=0.0):
+        return w * x + b
+    jitted = fg.jit(lambda f, x: f(x), wait=True)
+    np.testing.assert_array_equal(jitted(T.Partial(affine, w=2.0, b=np.ones(2)), np.ones(2)),
+                                  [3.0, 3.0])
+    # a jitted function may return one (its bound arguments come back as arrays)
+    made = fg.jit(lambda w: T.Partial(affine, w=w), wait=True)(np.float64(4.0))
+    assert isinstance(made, T.Partial) and made(0.5) == 2.0
+    assert repr(T.Partial(max, 1)).startswith("Partial(")

@@ -33,9 +33,9 @@ TOP_LEVEL = {
     "Transforms": [
         "grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev", "jacobian",
         "hessian", "hvp", "vhp", "elementwise_grad", "vmap", "stop_gradient", "make_graph",
-        "Graph", "eval_shape", "ShapeDtypeStruct"],
+        "make_jaxpr", "Graph", "eval_shape", "ShapeDtypeStruct", "typeof"],
     "Custom rules": ["custom_jvp", "custom_vjp", "Function", "FunctionCtx",
-                     "once_differentiable", "checkpoint"],
+                     "once_differentiable", "checkpoint", "checkpoint_name"],
     "Eager Tensor (PyTorch style)": [
         "Tensor", "Size", "tensor", "from_numpy", "is_tensor", "zeros", "ones", "empty",
         "full", "eye", "arange", "linspace", "zeros_like", "ones_like", "randn", "rand",
@@ -58,6 +58,8 @@ MODULES = [
     ("funcgrad.nn", "jax.nn's activations and softmax"),
     ("funcgrad.nn.initializers", "parameter initializers"),
     ("funcgrad.tree", "pytrees"),
+    ("funcgrad.debug", "jax.debug's print and callback"),
+    ("funcgrad.checkpoint_policies", "checkpoint policies"),
     ("funcgrad.numpy.linalg", "linear algebra"),
     ("funcgrad.numpy.fft", "discrete Fourier transforms"),
     ("funcgrad.scipy.special", "special functions"),

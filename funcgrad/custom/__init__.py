@@ -24,10 +24,11 @@ Modules: ``_call`` (the primitive, its rules, and :class:`CallSite`, which binds
 (``custom_gradient``, a ``custom_vjp`` whose residual is the user's VJP).
 """
 from ._call import CustomRule, custom_call_p  # noqa: F401  (importable from here, as before)
-from ._checkpoint import checkpoint
+from ._checkpoint import checkpoint, checkpoint_name
 from ._decorators import custom_jvp, custom_vjp
 from ._function import Function, FunctionCtx, once_differentiable
 from ._gradient import custom_gradient
 
 __all__ = ["custom_jvp", "custom_vjp", "Function", "FunctionCtx", "checkpoint",
+           "checkpoint_name",
            "once_differentiable", "custom_gradient"]

@@ -2,6 +2,7 @@
 the inputs and recomputes the rest; traced values the function captures are found and
 made extra inputs (closure conversion)."""
 import functools
+import inspect
 import sys
 from typing import Any, Callable, TypeVar
 
@@ -10,13 +11,14 @@ from ..core import EscapedTracerError, Interpreter, Tracer
 from ..modes import no_grad
 from ._call import CallSite, CustomRule, as_operand, jvp_of, vjp_of
 
-__all__ = ["checkpoint"]
+__all__ = ["checkpoint", "checkpoint_name"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] | None = None,
-               static_argnums: int | tuple[int, ...] = ()) -> F:
+               static_argnums: int | tuple[int, ...] = (),
+               static_argnames: str | tuple[str, ...] = ()) -> F:
     """Rematerialisation: ``checkpoint(f)`` computes the same values and derivatives
     as ``f`` but keeps only its inputs for the reverse pass, recomputing the rest
     during the backward pass (less memory, one more forward of ``f``).
@@ -25,10 +27,12 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
     values it captures from the enclosing function (e.g. weights): those are found
     and made extra inputs of the checkpointed call, so derivatives reach them too.
     ``static_argnums`` (as JAX's): arguments passed to ``f`` as they are, not traced,
-    so Python control flow may use them (also under ``jit``).  ``policy`` and
-    ``prevent_cse`` are accepted for JAX's signature and change nothing: funcgrad
-    always saves only the inputs (JAX's ``nothing_saveable``); values and derivatives
-    are the same under every policy.
+    so Python control flow may use them (also under ``jit``); ``static_argnames``, the
+    same by parameter name.  Other keyword arguments are inputs like the positional ones
+    (differentiated, as JAX's).  ``policy`` (one of
+    :mod:`funcgrad.checkpoint_policies`, JAX's names) and ``prevent_cse`` are accepted for
+    JAX's signature and change nothing: funcgrad always saves only the inputs (JAX's
+    ``nothing_saveable``); values and derivatives are the same under every policy.
 
     >>> import numpy as np, funcgrad as fg
     >>> block = fg.checkpoint(lambda x: np.sin(np.sin(x)))
@@ -43,17 +47,36 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
         raise TypeError(f"checkpoint: policy must be a callable (a JAX checkpoint policy) or "
                         f"None, got {policy!r}")
     static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+    static_names = ((static_argnames,) if isinstance(static_argnames, str)
+                    else tuple(static_argnames))
+    # a static name passed by position is static there too
+    named_positions = _positions_of(fun, static_names)
 
     @functools.wraps(fun)
-    def remat(*args):
+    def remat(*args, **kwargs):
         for i in static:
             if not -len(args) <= i < len(args):
                 raise ValueError(f"checkpoint: static_argnums has {i}, but {name} was called "
                                  f"with {len(args)} positional arguments")
-        site = CallSite(name, args, sorted({i % len(args) for i in static}))
+        static_positions = sorted({i % len(args) for i in static}
+                                  | {i for i in named_positions if i < len(args)})
+        fixed = {k: kwargs.pop(k) for k in static_names if k in kwargs}
+        if kwargs:  # one more input, the dict of them, handed back by name
+            site = CallSite(name, args + (kwargs,), static_positions)
+
+            def call(*inputs):
+                return fun(*inputs[:-1], **inputs[-1], **fixed)
+        elif fixed:
+            site = CallSite(name, args, static_positions)
+
+            def call(*inputs):
+                return fun(*inputs, **fixed)
+        else:
+            site = CallSite(name, args, static_positions)
+            call = fun
 
         def checked(*inputs):
-            out = fun(*inputs)
+            out = call(*inputs)
             _refuse_captured_tensors(name, inputs, out)
             return out
         record = site.flat_fun(checked)
@@ -82,6 +105,45 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
             return site.bind(_remat_rule(name, converted, guard=False), *captured)
 
     return remat  # type: ignore[return-value]  # same call signature as fun
+
+
+def _positions_of(fun, names):
+    """The positions of the parameters ``names`` of ``fun`` (those it takes positionally;
+    an unknown name raises)."""
+    if not names:
+        return ()
+    try:
+        parameters = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):  # (no signature to read: names apply to keywords only)
+        return ()
+    known = {p.name for p in parameters}
+    unknown = [n for n in names if n not in known]
+    if unknown and not any(p.kind is p.VAR_KEYWORD for p in parameters):
+        raise ValueError(f"checkpoint: static_argnames has {unknown}, which "
+                         f"{getattr(fun, '__name__', 'the function')} has no parameter of; "
+                         f"name its parameters")
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return tuple(i for i, p in enumerate(parameters) if p.name in names and p.kind in positional)
+
+
+def checkpoint_name(x: Any, name: str) -> Any:
+    """``x`` (a value or pytree) as it is, named for the name-based policies of
+    :mod:`funcgrad.checkpoint_policies` (``jax.ad_checkpoint.checkpoint_name``).  funcgrad's
+    :func:`checkpoint` saves only its inputs under every policy, so the name changes
+    nothing: values and derivatives pass through.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> def layer(x):
+    ...     h = fg.checkpoint_name(np.sin(x), "hidden")
+    ...     return np.sum(h * h)
+    >>> policy = fg.checkpoint_policies.save_only_these_names("hidden")
+    >>> float(fg.grad(fg.checkpoint(layer, policy=policy))(0.0))
+    0.0
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"checkpoint_name: the name must be a string, got "
+                        f"{type(name).__name__}; call it as checkpoint_name(x, 'name')")
+    return x
 
 
 def _refuse_captured_tensors(name, xs, outs):

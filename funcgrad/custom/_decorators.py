@@ -5,6 +5,7 @@ Each call is a :class:`~funcgrad.custom._call.CallSite`: the arguments flattened
 wrapped as functions of the flat leaves, and ``custom_call`` bound on them.
 """
 import functools
+import inspect
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 import numpy as np
@@ -29,20 +30,87 @@ class _CustomFunction:
 
         def _rule(self, site: CallSite) -> CustomRule: ...
 
-    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = ()) -> None:
+    def __init__(self, fun: Callable[..., Any], nondiff_argnums: Sequence[int] = (),
+                 nondiff_argnames: Sequence[str] = ()) -> None:
         functools.update_wrapper(self, fun)
         self.fun = fun
+        # fun's signature and count of positional parameters (-1: not read yet), named so
+        # as not to shadow a wrapper's own attributes: functools.wraps copies this __dict__
+        self._custom_signature: inspect.Signature | None = None
+        self._custom_n_positional = -1
         self.nondiff_argnums = tuple(nondiff_argnums)
+        if nondiff_argnames:
+            # (JAX's: the names' positions join nondiff_argnums, in position order)
+            self.nondiff_argnums = tuple(sorted(set(self.nondiff_argnums)
+                                                | set(self._positions(nondiff_argnames))))
 
-    def defjvp(self, jvp_rule: _F) -> _F:
-        """Set the JVP rule ``jvp_rule(*nondiff, primals, tangents) -> (out, tangent_out)``."""
+    def _positions(self, names: Sequence[str]) -> list[int]:
+        """The positions of the parameters ``names`` of the function."""
+        names = [names] if isinstance(names, str) else list(names)
+        self._positional_count()
+        parameters = [] if self._custom_signature is None else list(
+            self._custom_signature.parameters)
+        missing = [n for n in names if n not in parameters[:self._custom_n_positional]]
+        if missing:
+            raise ValueError(f"{self.__name__}: nondiff_argnames has {missing}, which are "
+                             f"not positional parameters of the function; name its "
+                             f"parameters (or use nondiff_argnums)")
+        return [parameters.index(n) for n in names]
+
+    def defjvp(self, jvp_rule: _F, symbolic_zeros: bool = False) -> _F:
+        """Set the JVP rule ``jvp_rule(*nondiff, primals, tangents) -> (out, tangent_out)``
+        (every tangent an array: ``symbolic_zeros=True`` is refused, see
+        :func:`_refuse_symbolic_zeros`).
+
+        >>> import funcgrad as fg, funcgrad.numpy as fnp
+        >>> f = fg.custom_jvp(fnp.sin)
+        >>> _ = f.defjvp(lambda p, t: (fnp.sin(p[0]), 2.0 * t[0]))
+        >>> float(fg.grad(f)(0.0))
+        2.0
+        """
+        _refuse_symbolic_zeros(symbolic_zeros, self.__name__, "defjvp")
         self.jvp_rule = jvp_rule
         return jvp_rule
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._check_defined()
+        if kwargs or len(args) < self._positional_count():
+            args = self._positional(args, kwargs)
         site = CallSite(self.__name__, args, self.nondiff_argnums)
         return site.bind(self._rule(site))
+
+    def _positional_count(self) -> int:
+        """How many parameters ``fun`` takes by position (0 when its signature cannot be
+        read: arguments are then taken as given)."""
+        if self._custom_n_positional < 0:
+            try:
+                self._custom_signature = inspect.signature(self.fun)
+            except (TypeError, ValueError):  # (a builtin without one)
+                self._custom_signature = None
+            kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            self._custom_n_positional = 0 if self._custom_signature is None else sum(
+                p.kind in kinds for p in self._custom_signature.parameters.values())
+        return self._custom_n_positional
+
+    def _positional(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        """The arguments all by position, defaults filled in (JAX's rule): the rules take
+        ``primals`` as one tuple, and ``nondiff_argnums`` count positions."""
+        self._positional_count()
+        if self._custom_signature is None:
+            raise TypeError(f"{self.__name__} was called with keyword arguments "
+                            f"{sorted(kwargs)}, but its signature cannot be read to put them "
+                            f"in their positions; pass them positionally")
+        try:
+            bound = self._custom_signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{self.__name__}: {error}") from None
+        bound.apply_defaults()
+        if bound.kwargs:
+            raise TypeError(f"{self.__name__} takes keyword-only arguments "
+                            f"{sorted(bound.kwargs)}, which a custom_jvp or custom_vjp rule "
+                            f"cannot receive (its primals are a tuple of positions): make "
+                            f"them ordinary parameters, or close over them")
+        return bound.args
 
 
 class custom_jvp(_CustomFunction):
@@ -50,8 +118,9 @@ class custom_jvp(_CustomFunction):
 
     The rule takes ``(primals, tangents)`` tuples and returns ``(out, tangent_out)``.
     Reverse mode uses the same rule (it is linear in the tangents), so one rule
-    serves grad, jvp, vmap and higher orders.  ``nondiff_argnums`` are passed to
-    the rule first, as plain values.
+    serves grad, jvp, vmap and higher orders.  ``nondiff_argnums`` (or, by parameter
+    name, ``nondiff_argnames``) are passed to the rule first, as plain values.  Keyword arguments of a call go to their positions
+    and defaults are filled in (JAX's rule), so ``primals`` holds every argument.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> @fg.custom_jvp
@@ -133,9 +202,22 @@ class custom_vjp(_CustomFunction):
     fwd: Callable[..., Any] | None = None
     bwd: Callable[..., Any] | None = None
 
-    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any]) -> None:
+    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any],
+               symbolic_zeros: bool = False, optimize_remat: bool = False) -> None:
         """Set the rules ``fwd(*args) -> (out, residuals)`` and
-        ``bwd(*nondiff, residuals, cotangent) -> cotangents``."""
+        ``bwd(*nondiff, residuals, cotangent) -> cotangents``.  ``optimize_remat`` (JAX's
+        option to recompute a cheap ``fwd`` in the backward pass rather than keep its
+        residuals) is accepted and changes no value; ``symbolic_zeros=True`` is refused
+        (see :func:`_refuse_symbolic_zeros`).
+
+        >>> import funcgrad as fg, funcgrad.numpy as fnp
+        >>> f = fg.custom_vjp(fnp.sin)
+        >>> f.defvjp(lambda x: (fnp.sin(x), fnp.cos(x)), lambda cos_x, g: (cos_x * g,),
+        ...          optimize_remat=True)
+        >>> float(fg.grad(f)(0.0))
+        1.0
+        """
+        _refuse_symbolic_zeros(symbolic_zeros, self.__name__, "defvjp")
         self.fwd, self.bwd = fwd, bwd
 
     def _check_defined(self):
@@ -182,3 +264,15 @@ class custom_vjp(_CustomFunction):
         jvp = None if self.jvp_rule is None else site.flat_jvp(self.jvp_rule)
         return CustomRule(f"custom_vjp({name})", site.flat_fun(self.fun), jvp=jvp, fwd=fwd,
                           bwd=bwd)
+
+
+def _refuse_symbolic_zeros(symbolic_zeros: bool, name: str, method: str) -> None:
+    """JAX's ``symbolic_zeros=True`` changes what the rules receive (``CustomVJPPrimal``
+    wrappers, ``SymbolicZero`` tangents and cotangents); funcgrad's rules always get
+    arrays (zeros where nothing flows), so a rule written for those objects would fail
+    inside: refuse it here, where the fix is clear."""
+    if symbolic_zeros:
+        raise NotImplementedError(
+            f"{name}.{method}(..., symbolic_zeros=True): funcgrad hands rules arrays only "
+            f"(zeros where no derivative flows), not JAX's SymbolicZero / CustomVJPPrimal "
+            f"objects. Drop symbolic_zeros=True and write the rule for arrays.")

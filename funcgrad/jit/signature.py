@@ -17,7 +17,8 @@ from numpy import ndarray
 
 from ..core import ShapedArray, Tracer, is_weak
 
-__all__ = ["ShapeDtypeStruct", "leaf_aval", "fast_key", "hashable_static", "static_key"]
+__all__ = ["ShapeDtypeStruct", "typeof", "leaf_aval", "fast_key", "hashable_static",
+           "static_key"]
 
 
 class ShapeDtypeStruct:
@@ -104,6 +105,31 @@ def _struct(shape, dtype, weak_type):
 # leaf_aval), and takes the slow path that says so (the fast path's key holds a number's
 # type, not its value, and Numba would type it as uint64).
 _INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
+
+
+def typeof(x: object) -> ShapedArray:
+    """The abstract value of ``x``: its shape, dtype, and whether it is weakly typed (a
+    Python number), as ``jax.typeof``; inside ``jit`` or ``make_graph`` the same as
+    outside.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.typeof(np.ones((2, 3), np.float32)), fg.typeof(2.0)
+    (f32[2,3], ~f64[])
+    >>> fg.typeof(2.0).weak_type, fg.typeof(np.float64(2.0)).weak_type
+    (True, False)
+    >>> fg.jit(lambda x: x.reshape(fg.typeof(x).shape[::-1]))(np.ones((1, 2))).shape
+    (2, 1)
+    """
+    if type(x) is ShapeDtypeStruct:
+        return x.aval
+    if isinstance(x, (Tracer, ndarray, np.generic, bool, numbers.Number, ShapedArray)):
+        return leaf_aval(x, "typeof's argument", abstract=True)
+    shape, dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
+    if shape is not None and dtype is not None:  # (a GPU array, an eager Tensor)
+        return ShapedArray(tuple(shape), dtype)
+    raise TypeError(f"typeof: {type(x).__name__} is not an array or a number; pass an "
+                    f"array (np.asarray(x)) or take typeof of each leaf of a pytree "
+                    f"(fg.tree.map(fg.typeof, tree))")
 
 
 def leaf_aval(x, where, abstract=False):

@@ -1,17 +1,19 @@
-"""Switches over every jitted function: ``disable_jit`` and ``clear_caches``.
+"""Switches over every jitted function: ``disable_jit``, ``clear_caches`` and
+``ensure_compile_time_eval``.
 
 Kept apart from :mod:`.api` so that reaching them loads no compiler: ``disable_jit`` is a
 thread-local mode (``core._state.jit_disabled``, read by ``JitFunction.__call__``), and
 ``clear_caches`` walks the jitted functions alive now (each registers itself here when
 it is made; the registry holds them weakly, so it keeps none alive).
 """
+import contextlib
 import threading
 import weakref
-from typing import Any, Literal
+from typing import Any, Iterator, Literal
 
 from ..core import _state
 
-__all__ = ["disable_jit", "clear_caches", "track"]
+__all__ = ["disable_jit", "clear_caches", "ensure_compile_time_eval", "track"]
 
 _jitted: "weakref.WeakSet[Any]" = weakref.WeakSet()
 _lock = threading.Lock()  # (a WeakSet changing while another thread lists it would raise)
@@ -70,3 +72,22 @@ class disable_jit:
     def __exit__(self, *exc: object) -> Literal[False]:
         _state.jit_disabled = self._saved.stack.pop()
         return False
+
+
+@contextlib.contextmanager
+def ensure_compile_time_eval() -> Iterator[None]:
+    """JAX's context manager for computing with concrete values while ``jit`` traces.
+    funcgrad always does: inside ``jit``, operations on values that are not arguments
+    (constants, ``np.arange``, ``fg.numpy`` calls on them) are computed at once, and only
+    those reached from the arguments are traced.  So the block runs as it is.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> @fg.jit
+    ... def f(x):
+    ...     with fg.ensure_compile_time_eval():
+    ...         table = fnp.cumsum(fnp.arange(4.0))    # concrete: usable in Python control flow
+    ...     return x * table if table[-1] > 5 else x
+    >>> f(np.ones(4))
+    array([0., 1., 3., 6.])
+    """
+    yield

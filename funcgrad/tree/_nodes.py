@@ -1,32 +1,25 @@
-"""Pytrees: nested containers of arrays.
-
-Transforms accept and return nested tuples, lists, dicts, namedtuples and
-``None`` (an empty node), plus any type registered with :func:`register`.
-Everything else is a leaf.
+"""Pytree nodes: the registry of node types, :class:`TreeDef`, flattening and
+rebuilding, and the functions over leaves (``tree_map``, ``reduce``, ``transpose``).
 
 >>> leaves, treedef = flatten({"b": (1.0, 2.0), "a": None})
 >>> leaves
 [1.0, 2.0]
 >>> unflatten(treedef, [3.0, 4.0])
 {'a': None, 'b': (3.0, 4.0)}
-
-``ravel(tree) -> (flat, unravel)`` gives one 1-D array and the way back.
 """
-import dataclasses
 import functools
 from collections import OrderedDict, defaultdict
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from .typing import PyTree
+from ..typing import PyTree
 
 __all__ = ["register", "flatten", "unflatten", "tree_map", "map", "leaves", "structure",
-           "all_leaves", "reduce", "transpose", "TreeDef", "ravel", "register_pytree_node",
-           "register_pytree_node_class", "register_dataclass"]
+           "all_leaves", "reduce", "tree_all", "transpose", "TreeDef", "register_pytree_node",
+           "register_pytree_node_class"]
 
 _registry: dict[type, tuple[Callable[..., Any], Callable[..., Any]]] = {}
-
 
 
 def register(cls: type, flatten_fn: Callable[[Any], tuple[Iterable[Any], Any]],
@@ -288,6 +281,15 @@ def reduce(function: Callable[[Any, Any], Any], tree: PyTree, *initializer: Any,
     return functools.reduce(function, flatten(tree, is_leaf)[0], *initializer)
 
 
+def tree_all(tree: PyTree, *, is_leaf: Callable[[Any], bool] | None = None) -> bool:
+    """Is every leaf of ``tree`` true (``jax.tree.all``)?  An empty tree is.
+
+    >>> tree_all([True, (1, 2.0)]), tree_all({"a": 1, "b": 0}), tree_all([None])
+    (True, False, True)
+    """
+    return all(flatten(tree, is_leaf)[0])
+
+
 def transpose(outer_treedef: TreeDef, inner_treedef: TreeDef | None, pytree_to_transpose: PyTree
               ) -> PyTree:
     """Turn a tree of structure ``outer`` of trees of structure ``inner`` into a tree of
@@ -340,106 +342,3 @@ def register_pytree_node_class(cls: type) -> type:
                             f"tree_unflatten(cls, aux, children)")
     register(cls, lambda obj: obj.tree_flatten(), getattr(cls, "tree_unflatten"))
     return cls
-
-
-def register_dataclass(nodetype: type, data_fields: Iterable[str] | None = None,
-                       meta_fields: Iterable[str] | None = None) -> type:
-    """Make a dataclass a pytree node: its ``data_fields`` are children, its
-    ``meta_fields`` static (in the structure; they must be hashable).  Without the lists,
-    fields marked ``field(metadata={"static": True})`` are meta, the rest data (as
-    ``jax.tree_util.register_dataclass``).  Usable as a decorator.
-
-    >>> @register_dataclass
-    ... @dataclasses.dataclass
-    ... class Layer:
-    ...     w: float
-    ...     act: str = dataclasses.field(default="tanh", metadata={"static": True})
-    >>> flatten(Layer(2.0))
-    ([2.0], PyTreeDef(Layer[('tanh',)](*)))
-    """
-    if data_fields is None and meta_fields is None:
-        if not dataclasses.is_dataclass(nodetype):
-            raise TypeError(f"register_dataclass: {nodetype.__name__} is not a dataclass; "
-                            f"decorate it with @dataclasses.dataclass first, or pass "
-                            f"data_fields= and meta_fields=")
-        fields = [f for f in dataclasses.fields(nodetype) if f.init]
-        data_fields = [f.name for f in fields if not f.metadata.get("static", False)]
-        meta_fields = [f.name for f in fields if f.metadata.get("static", False)]
-    data, meta = tuple(data_fields or ()), tuple(meta_fields or ())
-
-    def flatten_fn(obj):
-        return [getattr(obj, n) for n in data], tuple(getattr(obj, n) for n in meta)
-
-    def unflatten_fn(aux, children):
-        return nodetype(**dict(zip(data, children)), **dict(zip(meta, aux)))
-
-    register(nodetype, flatten_fn, unflatten_fn)
-    return nodetype
-
-
-def _leaf_dtype(leaf, index):
-    dtype = getattr(leaf, "dtype", None)
-    if dtype is None:
-        try:
-            dtype = np.asarray(leaf).dtype
-        except Exception:  # (anything NumPy cannot even hold: the check below names it)
-            dtype = np.dtype(object)
-    dtype = np.dtype(dtype)
-    if dtype.kind not in "biufc":
-        raise TypeError(f"fg.tree.ravel: leaf {index} ({type(leaf).__name__}, dtype {dtype}) "
-                        "is not numeric; ravel takes pytrees of numeric arrays and scalars "
-                        "(keep other values out of the tree, e.g. in a closure)")
-    return dtype
-
-
-def ravel(pytree: PyTree) -> tuple[Any, Callable[[Any], PyTree]]:
-    """Flatten a pytree of arrays into one 1-D array; return it with ``unravel``.
-
-    Like JAX's ``ravel_pytree``: the leaves, in flattening order, are raveled and
-    concatenated in their common dtype (``np.result_type`` of the leaves; float64 for an
-    empty tree). ``unravel(flat)`` rebuilds the tree, each leaf with its own shape and
-    dtype. Both directions are differentiable, so ``fg.grad`` of a function of
-    ``unravel(flat)`` is the flat gradient: on traced leaves the NumPy calls here
-    (``np.concatenate``, ``np.reshape``) reach funcgrad's through ``__array_function__``,
-    so this bottom module needs nothing of the NumPy front above it.
-
-    >>> import numpy as np, funcgrad as fg
-    >>> params = {"w": np.ones((2, 2), np.float32), "b": np.zeros(1, np.float32)}
-    >>> flat, unravel = fg.tree.ravel(params)
-    >>> flat
-    array([0., 1., 1., 1., 1.], dtype=float32)
-    >>> unravel(flat * 2)["w"]
-    array([[2., 2.],
-           [2., 2.]], dtype=float32)
-    >>> fg.grad(lambda f: np.sum(unravel(f)["w"] ** 2))(flat)
-    array([0., 2., 2., 2., 2.], dtype=float32)
-    """
-    leaves, treedef = flatten(pytree)
-    dtypes = [_leaf_dtype(leaf, i) for i, leaf in enumerate(leaves)]
-    shapes = [tuple(np.shape(leaf)) for leaf in leaves]
-    sizes = [int(np.prod(s, dtype=np.int64)) for s in shapes]
-    flat_dtype = np.result_type(*dtypes) if dtypes else np.dtype(np.float64)
-    if leaves:
-        flat = np.concatenate([np.ravel(leaf).astype(flat_dtype) for leaf in leaves])
-    else:
-        flat = np.zeros(0, flat_dtype)
-    offsets = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).tolist()
-    total = offsets[-1]
-
-    def unravel(flat_values):
-        """The pytree whose ``ravel`` is ``flat_values`` (shapes and dtypes restored)."""
-        shape = tuple(np.shape(flat_values))
-        if shape != (total,):
-            raise ValueError(f"unravel: expected a 1-D array of {total} elements (the "
-                             f"raveled tree), got shape {shape}")
-        dtype = np.dtype(getattr(flat_values, "dtype", None) or np.asarray(flat_values).dtype)
-        if dtype != flat_dtype:
-            raise TypeError(f"unravel: expected an array of dtype {flat_dtype} (the raveled "
-                            f"tree's), got {dtype}; cast it first with "
-                            f".astype(np.{flat_dtype.name})")
-        parts = [np.reshape(flat_values[start:stop], leaf_shape).astype(leaf_dtype)
-                 for start, stop, leaf_shape, leaf_dtype
-                 in zip(offsets[:-1], offsets[1:], shapes, dtypes)]
-        return unflatten(treedef, parts)
-
-    return flat, unravel
