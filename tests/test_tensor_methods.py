@@ -264,6 +264,16 @@ CASES = [
     C("cov_weights", lambda m, x, a: x.cov(correction=0, aweights=a), [A, P[0]],
       lambda x, a: np.cov(x, ddof=0, aweights=a), grad=False),
     C("corrcoef", lambda m, x: x.corrcoef(), [A], np.corrcoef),
+    C("norm_of_complex_is_real", lambda m, x: (x * (1 + 2j)).norm(dim=1), [A],
+      lambda x: np.sqrt(5) * np.linalg.norm(x, axis=1)),
+    C("norm_of_complex_p3", lambda m, x: (x * 1j + 0.5).norm(3), [A],
+      lambda x: np.sum(np.abs(x * 1j + 0.5) ** 3) ** (1 / 3)),
+    C("norm_0_counts_nonzeros", lambda m, x: x.norm(0, dim=0), [np.where(MASK, 0.0, A)],
+      lambda x: np.count_nonzero(x, axis=0).astype(float), grad=False),
+    C("norm_nuc", lambda m, x: x.norm(p="nuc"), [A], lambda x: np.linalg.norm(x, "nuc"),
+      torch_grad_fn=False),
+    C("norm_minus_inf", lambda m, x: x.norm(float("-inf"), dim=1), [A],
+      lambda x: np.abs(x).min(1)),
     # --- picking and placing -----------------------------------------------------------------
     C("gather", lambda m, x, i: x.gather(0, i), [A, IDX], lambda x, i: _gather(x, i, 0)),
     C("gather_smaller", lambda m, x, i: x.gather(1, i), [A, IDX1[:, :1]],
@@ -639,3 +649,12 @@ def test_where_promotes_as_pytorch():
                                    np.asarray(getattr(other, "detach", lambda: other)())))
     r.sum().backward()
     np.testing.assert_allclose(t.grad.numpy(), [1.0, 0.0])
+
+
+def test_the_zero_norm_counts_nonzeros_with_a_zero_gradient():
+    # (torch leaves .grad None here; the count is a step, so zero is its derivative)
+    x = fg.tensor([[0.0, 2.0], [-3.0, 0.0], [1.0, 1.0]], requires_grad=True)
+    n = x.norm(0)
+    assert n.item() == 4.0 and n.requires_grad
+    n.backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros((3, 2)))
