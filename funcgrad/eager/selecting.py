@@ -1,7 +1,8 @@
 """PyTorch's Tensor methods that pick, place or rearrange elements: ``gather``,
 ``scatter``/``scatter_add``/``scatter_reduce``, ``index_select``, ``index_add``/
 ``index_fill``/``index_copy``, ``masked_select``, ``take_along_dim``, ``flip``, ``roll``,
-``rot90``, ``tril``/``triu``, ``diag``, ``diag_embed``, ``argwhere`` and ``unique``.
+``rot90``, ``tril``/``triu``, ``diag``, ``diag_embed``, ``diagonal``, ``nonzero`` (PyTorch's
+one row per element; NumPy's tuple with ``as_tuple=True``), ``argwhere`` and ``unique``.
 
 Index arguments are int64 Tensors, as in PyTorch.  Placing is done with funcgrad's
 ``.at[...]`` updates, so the gradient of ``self`` is zero where a value was overwritten
@@ -298,6 +299,38 @@ def diag_embed(self: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> An
     return record_as(_NODES["diag_embed"], compute, self)
 
 
+def diagonal(self: Any, offset: int = 0, dim1: int = 0, dim2: int = 1, *,
+             axis1: int | None = None, axis2: int | None = None) -> Any:
+    """The ``offset``-th diagonal of the matrices in axes ``dim1``, ``dim2`` (NumPy's
+    ``axis1``/``axis2`` too), as a last axis.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 2.0], [3.0, 4.0]]).diagonal(dim1=1, dim2=0)
+    tensor([1., 4.])
+    """
+    d1 = dim1 if axis1 is None else axis1
+    d2 = dim2 if axis2 is None else axis2
+    return fnp.diagonal(self, offset, axis_index(d1, self.ndim), axis_index(d2, self.ndim))
+
+
+def nonzero(self: Any, *, as_tuple: bool = False) -> Any:
+    """The indices of the nonzero elements: PyTorch's ``(count, ndim)`` int64 Tensor, one
+    row each, or with ``as_tuple=True`` one 1-D Tensor per axis (NumPy's form).
+
+    >>> import funcgrad as fg
+    >>> x = fg.tensor([[0.0, 2.0], [3.0, 0.0]])
+    >>> x.nonzero()
+    tensor([[0, 1],
+            [1, 0]])
+    >>> x.nonzero(as_tuple=True)
+    (tensor([0, 1]), tensor([1, 0]))
+    """
+    a = np.asarray(self.detach())
+    if as_tuple:
+        return tuple(Tensor(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(a)))
+    return argwhere(self)
+
+
 def argwhere(self: Any) -> Any:
     """The indices of the nonzero elements, one row each (an int64 Tensor)."""
     return Tensor(np.argwhere(np.asarray(self.detach())).astype(np.int64))
@@ -341,7 +374,7 @@ def _unique_result(self, values, inverse, counts, return_inverse, return_counts)
 
 _METHODS = [gather, scatter, scatter_add, scatter_reduce, index_select, index_add, index_fill,
             index_copy, masked_select, take_along_dim, flip, fliplr, flipud, roll, rot90, tril,
-            triu, diag, diag_embed, argwhere, unique, unique_consecutive]
+            triu, diag, diag_embed, diagonal, nonzero, argwhere, unique, unique_consecutive]
 
 
 def attach(cls: Any) -> None:
