@@ -372,14 +372,19 @@ def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False, *,
     return fnp.argmin(self.detach(), axis=_dim(dim, axis, "argmin"), keepdims=keepdim)
 
 
-def softmax(self: Tensor, dim: int) -> Tensor:
-    """``exp(x) / exp(x).sum(dim)``, computed stably (``SoftmaxBackward0``).
+def softmax(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``exp(x) / exp(x).sum(dim)``, computed stably (``SoftmaxBackward0``), in ``dtype``
+    if given.
 
     >>> import funcgrad as fg
     >>> fg.tensor([0.0, 0.0]).softmax(dim=0)
     tensor([0.5, 0.5])
     """
-    return record_saving_output(SOFTMAX, _softmax, self, dim=dim)
+    return record_saving_output(SOFTMAX, _softmax, _in_dtype(self, dtype), dim=dim)
+
+
+def _in_dtype(t, dtype):
+    return t if dtype is None or t.dtype == np.dtype(dtype) else fnp.astype(t, dtype)
 
 
 def _softmax(t, dim):
@@ -394,14 +399,15 @@ LOG_SOFTMAX = SavesOutput("log_softmax", "LogSoftmaxBackward0", lambda g, out, d
     g - fnp.exp(out) * fnp.sum(g, axis=dim, keepdims=True)))
 
 
-def log_softmax(self: Tensor, dim: int) -> Tensor:
-    """``log(softmax(x, dim))``, computed stably (``LogSoftmaxBackward0``).
+def log_softmax(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``log(softmax(x, dim))``, computed stably (``LogSoftmaxBackward0``), in ``dtype``
+    if given.
 
     >>> import funcgrad as fg
     >>> fg.tensor([0.0, 0.0]).log_softmax(0).exp()
     tensor([0.5, 0.5])
     """
-    return record_saving_output(LOG_SOFTMAX, _log_softmax, self, dim=dim)
+    return record_saving_output(LOG_SOFTMAX, _log_softmax, _in_dtype(self, dtype), dim=dim)
 
 
 def _log_softmax(t, dim):
