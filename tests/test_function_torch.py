@@ -401,3 +401,36 @@ def test_function_saved_tensors_go_through_saved_tensors_hooks():
 def test_function_saved_tensors_hooks_match_torch():
     real_torch = pytest.importorskip("torch")
     assert _function_under_saved_hooks(torch) == _function_under_saved_hooks(real_torch)
+
+
+class SinSavedForForward(Function):
+    @staticmethod
+    def forward(x):
+        return x.sin()
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (x,) = inputs
+        ctx.save_for_forward(x)
+        ctx.save_for_backward(output)  # (backward reads this one: a wrong rule on purpose)
+
+    @staticmethod
+    def backward(ctx, g):
+        (out,) = ctx.saved_tensors
+        return g * out
+
+    @staticmethod
+    def jvp(ctx, t):
+        (x,) = ctx.saved_tensors
+        return t * x.cos()
+
+
+def test_jvp_reads_what_save_for_forward_kept_and_backward_what_save_for_backward_kept():
+    x = np.array([0.5, -1.0, 2.0])
+    with torch.forward_ad.dual_level():
+        dual = torch.forward_ad.make_dual(torch.tensor(x), torch.ones(3, dtype=torch.float64))
+        tangent = torch.forward_ad.unpack_dual(SinSavedForForward.apply(dual)).tangent
+    np.testing.assert_allclose(np.asarray(tangent), np.cos(x))
+    xt = torch.tensor(x, requires_grad=True)
+    SinSavedForForward.apply(xt).sum().backward()
+    np.testing.assert_allclose(xt.grad.numpy(), np.sin(x))

@@ -489,6 +489,85 @@ def test_copy_and_fill_in_place_keep_the_graph_right():
     np.testing.assert_allclose(w.grad, [7.0, 7.0])  # the filled part carries no gradient
 
 
+# --- in-place updates through views (funcgrad.eager.views) ---------------------------------------
+
+X34 = np.arange(12.0).reshape(3, 4) / 10 - 0.5
+
+
+@pytest.mark.parametrize("update, numpy_update", [
+    (lambda z: z[0].__setitem__(1, 5.0), lambda a: a[0].__setitem__(1, 5.0)),
+    (lambda z: z.t()[2].add_(5.0), lambda a: a.T[2].__iadd__(5.0)),
+    (lambda z: z.view(-1)[:5].zero_(), lambda a: a.reshape(-1)[:5].fill(0.0)),
+    (lambda z: z.diagonal().fill_(7.0), lambda a: a.__setitem__((range(3), range(3)), 7.0)),
+    (lambda z: z.narrow(1, 1, 2).mul_(2.0), lambda a: a[:, 1:3].__imul__(2.0)),
+    (lambda z: z.select(1, 0).copy_(T([1.0, 2.0, 3.0])),
+     lambda a: a[:, 0].__setitem__(slice(None), [1.0, 2.0, 3.0])),
+    (lambda z: z.chunk(2, 1)[1].neg_(), lambda a: np.negative(a[:, 2:], out=a[:, 2:])),
+    (lambda z: z.unsqueeze(0).permute(2, 1, 0)[3, 1:].clamp_(max=0.0),
+     lambda a: np.minimum(a[1:, 3], 0.0, out=a[1:, 3])),
+    (lambda z: z[1:][::2, ::-1].mul_(10.0), lambda a: a[1:][::2, ::-1].__imul__(10.0)),
+])
+def test_in_place_updates_of_views_reach_the_base_as_in_pytorch(update, numpy_update):
+    z = T(X34)
+    update(z)
+    expected = X34.copy()
+    numpy_update(expected)
+    np.testing.assert_array_equal(value(z), expected)
+
+
+def test_in_place_updates_of_the_base_reach_its_live_views():
+    z = T(X34)
+    row, col, flat = z[0], z[:, 1], z.view(-1)
+    z.mul_(2.0)
+    np.testing.assert_array_equal(value(row), 2 * X34[0])
+    row.fill_(9.0)  # one view's update reaches the base, and through it the others
+    np.testing.assert_array_equal(value(col), [9.0, 2 * X34[1, 1], 2 * X34[2, 1]])
+    np.testing.assert_array_equal(value(flat)[:4], [9.0] * 4)
+
+
+def test_a_parameter_initialised_through_views_under_no_grad_stays_a_leaf():
+    w = fg.zeros(3, 2, requires_grad=True)
+    with fg.no_grad():
+        w[0].fill_(1.0)
+        w.t()[1].add_(2.0)
+    np.testing.assert_array_equal(value(w), [[1.0, 3.0], [0.0, 2.0], [0.0, 2.0]])
+    assert w.is_leaf and w.requires_grad and w.grad_fn is None
+    (w * w).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), 2 * value(w))
+    with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
+        w[0].fill_(1.0)
+
+
+def test_gradients_flow_through_an_in_place_update_of_a_view():
+    x = T(X34, requires_grad=True)
+    y = T([2.0, -1.0, 3.0, 0.5], requires_grad=True)
+    W = np.cos(np.arange(12.0)).reshape(3, 4)
+    z = x * 1.0
+    z[1].mul_(y)            # z = x with row 1 scaled by y
+    z.t()[0].add_(y[:3])    # and y[:3] added to column 0
+    (z * T(W)).sum().backward()
+    gx = W.copy()
+    gx[1] *= [2.0, -1.0, 3.0, 0.5]
+    np.testing.assert_allclose(x.grad.numpy(), gx)
+    gy = W[1] * X34[1]
+    gy[:3] += W[:, 0]
+    np.testing.assert_allclose(y.grad.numpy(), gy)
+
+
+def test_views_that_cannot_be_written_through_or_saved_values_they_change_raise():
+    x = T([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        (x * 1).expand(3, 2).mul_(2.0)
+    y = x.exp()                      # exp saves its output, y
+    y[0].mul_(2.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+    z = x * 1.0
+    s = z[0].sin()                   # sin saves its input, the view z[0]
+    z.add_(1.0)                      # changes the view too
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        s.backward()
+
 # --- training ------------------------------------------------------------------------------------
 
 def test_linear_regression_training_loop_converges():

@@ -68,6 +68,21 @@ def _scatter(a, dim, i, src, op="set"):
     return out
 
 
+def _put(a, key, v, add=False):
+    out = a.copy()
+    if add:
+        np.add.at(out, key, v)
+    else:
+        out[key] = v
+    return out
+
+
+def _masked_scatter(a, mask, s):
+    out = a.copy()
+    out[mask] = s.ravel()[:mask.sum()]
+    return out
+
+
 def _mode(a):
     vals, idx = [], []
     for row in a:
@@ -264,6 +279,35 @@ CASES = [
     C("cov_weights", lambda m, x, a: x.cov(correction=0, aweights=a), [A, P[0]],
       lambda x, a: np.cov(x, ddof=0, aweights=a), grad=False),
     C("corrcoef", lambda m, x: x.corrcoef(), [A], np.corrcoef),
+    # (NumPy's methods read x.prod(1, True)'s True as a dtype and x.argsort(1, True)'s as
+    # a sort kind, ignored: ascending where PyTorch sorts descending)
+    C("prod_dim_keepdim", lambda m, x: x.prod(1, True), [A],
+      lambda x: x.prod(1, keepdims=True), torch_grad_fn=False),
+    C("prod_dim_kw", lambda m, x: x.prod(dim=0), [A], lambda x: x.prod(0), torch_grad_fn=False),
+    C("cumsum_dim", lambda m, x: x.cumsum(dim=1), [A], lambda x: x.cumsum(1)),
+    C("cumprod_dim", lambda m, x: x.cumprod(dim=0), [A], lambda x: x.cumprod(0),
+      torch_grad_fn=False),
+    C("all_any_dim", lambda m, x: x.all(1, True).logical_xor(x.any(dim=0)), [MASK * A],
+      lambda x: np.logical_xor(x.all(1, keepdims=True), x.any(0)), grad=False),
+    C("argsort_descending", lambda m, x: x.argsort(1, True), [A],
+      lambda x: np.argsort(-x, axis=1), grad=False),
+    C("argsort_dim0", lambda m, x: x.argsort(dim=0), [A], lambda x: np.argsort(x, axis=0),
+      grad=False),
+    C("nonzero", lambda m, x: x.nonzero(), [MASK * A], np.argwhere, grad=False),
+    C("nonzero_as_tuple", lambda m, x: x.nonzero(as_tuple=True), [MASK * A], np.nonzero,
+      grad=False),
+    C("diagonal_dims", lambda m, x: x.diagonal(1, dim1=-1, dim2=0), [T3],
+      lambda x: np.diagonal(x, 1, 2, 0), torch_grad_fn=False),
+    C("norm_of_complex_is_real", lambda m, x: (x * (1 + 2j)).norm(dim=1), [A],
+      lambda x: np.sqrt(5) * np.linalg.norm(x, axis=1)),
+    C("norm_of_complex_p3", lambda m, x: (x * 1j + 0.5).norm(3), [A],
+      lambda x: np.sum(np.abs(x * 1j + 0.5) ** 3) ** (1 / 3)),
+    C("norm_0_counts_nonzeros", lambda m, x: x.norm(0, dim=0), [np.where(MASK, 0.0, A)],
+      lambda x: np.count_nonzero(x, axis=0).astype(float), grad=False),
+    C("norm_nuc", lambda m, x: x.norm(p="nuc"), [A], lambda x: np.linalg.norm(x, "nuc"),
+      torch_grad_fn=False),
+    C("norm_minus_inf", lambda m, x: x.norm(float("-inf"), dim=1), [A],
+      lambda x: np.abs(x).min(1)),
     # --- picking and placing -----------------------------------------------------------------
     C("gather", lambda m, x, i: x.gather(0, i), [A, IDX], lambda x, i: _gather(x, i, 0)),
     C("gather_smaller", lambda m, x, i: x.gather(1, i), [A, IDX1[:, :1]],
@@ -309,6 +353,15 @@ CASES = [
     C("diag_embed", lambda m, x: x.diag_embed(1), [A], _diag_embed),
     C("diag_embed_dims", lambda m, x: x.diag_embed(0, 0, 2), [A[:2, :3]],
       lambda x: np.moveaxis(np.stack([np.diag(r) for r in x]), (1, 2), (0, 2))),
+    C("index_put", lambda m, x, v: x.index_put((m.tensor([0, 2]), m.tensor([1, 3])), v),
+      [A, B[0, :2]], lambda x, v: _put(x, ([0, 2], [1, 3]), v)),
+    C("index_put_accumulate", lambda m, x, v: x.index_put((m.tensor([0, 0, 2]),), v,
+                                                         accumulate=True), [A, B],
+      lambda x, v: _put(x, ([0, 0, 2],), v, add=True)),
+    C("masked_scatter", lambda m, x, s: x.masked_scatter(x > 0.5, s), [A, B],
+      lambda x, s: _masked_scatter(x, x > 0.5, s)),
+    C("diagflat", lambda m, x: x.diagflat(1), [A[:2, :2]], lambda x: np.diagflat(x, 1),
+      torch_grad_fn=False),
     # --- cutting and re-axing ----------------------------------------------------------------
     C("split", lambda m, x: x.split(3, dim=1), [A], lambda x: (x[:, :3], x[:, 3:])),
     C("split_sizes", lambda m, x: x.split([1, 2]), [A], lambda x: (x[:1], x[1:])),
@@ -326,6 +379,11 @@ CASES = [
     C("swapdims", lambda m, x: x.swapdims(0, 2), [T3], lambda x: np.swapaxes(x, 0, 2)),
     C("tile", lambda m, x: x.tile(2, 1, 2), [A], lambda x: np.tile(x, (2, 1, 2))),
     C("unflatten", lambda m, x: x.unflatten(1, (2, -1)), [A], lambda x: x.reshape(3, 2, 2)),
+    C("unfold", lambda m, x: x.unfold(1, 2, 1), [A], lambda x: np.moveaxis(
+        np.lib.stride_tricks.sliding_window_view(x, 2, axis=1), 1, 1), torch_grad_fn=False),
+    C("unfold_step", lambda m, x: x.unfold(0, 2, 1).unfold(1, 3, 2), [A], lambda x: np.array(
+        [[x[r:r + 2, 2 * c:2 * c + 3] for c in range(1)] for r in range(2)]),
+      torch_grad_fn=False),
     C("sum_to_size", lambda m, x: x.sum_to_size(3, 1), [T3],
       lambda x: x.sum(axis=(0, 2)).reshape(3, 1), torch_grad_fn=False),
     C("sum_to_size_keep", lambda m, x: x.sum_to_size(1, 3, 1), [T3],
@@ -340,6 +398,12 @@ CASES = [
       grad=False),
     C("msort", lambda m, x: x.msort(), [A], lambda x: np.sort(x, 0), torch_grad_fn=False),
     # --- linear algebra ----------------------------------------------------------------------
+    C("dist", lambda m, x, y: x.dist(y) + x.dist(y, 3), [A, B],
+      lambda x, y: np.linalg.norm((x - y).ravel()) + np.sum(np.abs(x - y) ** 3) ** (1 / 3),
+      torch_grad_fn=False),
+    C("renorm", lambda m, x: x.renorm(2, 0, 2.0), [A],
+      lambda x: x * np.minimum(1, 2.0 / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-7)),
+      torch_grad_fn=False),
     C("outer", lambda m, x, y: x.outer(y) + x.ger(y), [V3, W3],
       lambda x, y: 2 * np.outer(x, y), torch_grad_fn=False),
     C("inner", lambda m, x, y: x.inner(y), [A, B], np.inner),
@@ -639,3 +703,38 @@ def test_where_promotes_as_pytorch():
                                    np.asarray(getattr(other, "detach", lambda: other)())))
     r.sum().backward()
     np.testing.assert_allclose(t.grad.numpy(), [1.0, 0.0])
+
+
+def test_the_zero_norm_counts_nonzeros_with_a_zero_gradient():
+    # (torch leaves .grad None here; the count is a step, so zero is its derivative)
+    x = fg.tensor([[0.0, 2.0], [-3.0, 0.0], [1.0, 1.0]], requires_grad=True)
+    n = x.norm(0)
+    assert n.item() == 4.0 and n.requires_grad
+    n.backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros((3, 2)))
+
+
+def test_fill_diagonal_and_bitwise_not_in_place():
+    z = fg.tensor(A, requires_grad=True) * 1.0
+    z.fill_diagonal_(0.5)
+    expected = A.copy()
+    np.fill_diagonal(expected, 0.5)
+    np.testing.assert_array_equal(_np(z), expected)
+    tall = fg.zeros(7, 2).fill_diagonal_(1.0, wrap=True)
+    expected = np.zeros((7, 2))
+    np.fill_diagonal(expected, 1.0, wrap=True)
+    np.testing.assert_array_equal(_np(tall), expected)
+    assert fg.tensor([1, -2]).bitwise_not_().tolist() == [-2, 1]
+    with pytest.raises(RuntimeError, match="bitwise operations take integer or bool"):
+        fg.tensor([1.0]).bitwise_not()
+
+
+def test_softmax_and_log_softmax_compute_in_the_dtype_asked():
+    x = fg.tensor(A, requires_grad=True)
+    y = x.softmax(1, dtype=fg.float32)
+    z = x.log_softmax(0, fg.float32)
+    assert y.dtype == np.float32 and z.dtype == np.float32
+    np.testing.assert_allclose(_np(y), np.exp(A) / np.exp(A).sum(1, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(_np(z), A - np.log(np.exp(A).sum(0)), rtol=1e-6)
+    (z[0] * 1).sum().backward()  # the gradient comes back in x's dtype
+    assert x.grad.dtype == np.float64

@@ -65,6 +65,8 @@ class FunctionCtx:
         self.dirty_tensors: tuple[int, ...] = ()
         self.materialize_grads = True
         self._packed: list[tuple[Any, ...]] | None = None  # saved_tensors_hooks' packs
+        self._saved_forward: tuple[Any, ...] | None = None
+        self._in_jvp = False
 
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep ``tensors`` for ``backward`` (read them back as ``ctx.saved_tensors``).
@@ -75,9 +77,21 @@ class FunctionCtx:
         """
         self._saved = tensors
 
+    def save_for_forward(self, *tensors: Any) -> None:
+        """Keep ``tensors`` for ``jvp``, which reads them back as ``ctx.saved_tensors``.
+
+        >>> ctx = FunctionCtx((True,)); ctx.save_for_forward(np.ones(1))
+        >>> ctx._in_jvp = True; ctx.saved_tensors
+        (array([1.]),)
+        """
+        self._saved_forward = tensors
+
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
-        """What :meth:`save_for_backward` kept, as a tuple (empty if nothing)."""
+        """What :meth:`save_for_backward` kept, as a tuple (empty if nothing); in ``jvp``,
+        what :meth:`save_for_forward` kept (if it was called)."""
+        if self._in_jvp and self._saved_forward is not None:
+            return tuple(self._saved_forward)
         if self._packed is not None:  # unpacked at each access, as PyTorch
             return _unpack_saved(self._packed)
         return () if self._saved is None else tuple(self._saved)
@@ -233,6 +247,7 @@ class Function:
         if any("jvp" in c.__dict__ for c in cls.__mro__[:-2] if c is not Function):
             def jvp(primals, tangents):
                 ctx, outs = run_forward(primals)
+                ctx._in_jvp = True
                 touts = cls.jvp(ctx, *with_entries([None] * len(args), array_pos, tangents))
                 touts = list(touts) if isinstance(touts, (tuple, list)) else [touts]
                 if len(touts) == len(outs):  # non-differentiable outputs have no tangent

@@ -108,6 +108,7 @@ The modules, bottom up:
 ``eager.values``           what a Tensor holds and how it converts and prints
 ``eager.interop``          NumPy functions funcgrad does not implement, on Tensors
 ``eager.inplace``          in-place updates and version counters
+``eager.views``            in-place updates of views (``x[0]``, ``x.t()``) reach the base
 ``eager.walk``             the backward pass: which nodes run, checks, freeing
 ``eager.tensor``           the ``Tensor`` class, ``backward`` and ``grad``
 ``eager.grads``            ``fg.autograd.grad`` with ``is_grads_batched``
@@ -133,7 +134,7 @@ from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward
 from .grads import grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
-from . import dual, methods, saved, shapes, steps
+from . import dual, methods, saved, shapes, steps, views
 from . import linear, pieces, pointwise, reducing, selecting
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
@@ -146,6 +147,7 @@ steps.attach(Tensor)
 for _more in (pointwise, reducing, selecting, pieces, linear):
     _more.attach(Tensor)
 pointwise.attach_aliases(Tensor)  # alternative names and in-place forms, of all the above
+views.attach(Tensor)  # the view methods' results write in-place updates through to the base
 dual.attach()  # forward_ad's dual values made from Tensors get the Tensor's methods
 equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)

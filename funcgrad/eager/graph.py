@@ -32,13 +32,18 @@ FREED_MESSAGE = (
 
 class Storage:
     """The value a Tensor shows, shared with its ``.data`` and ``.detach()`` views, and
-    the version counter its in-place updates bump."""
+    the version counter its in-place updates bump.  ``base``: for the value of a view
+    (``x[0]``, ``x.t()``...), ``(root, replay, view)``: the Tensor it is a view of, how to
+    compute it from that, and (weakly) the view; ``views``: weak references to the
+    storages of the views of this value (:mod:`funcgrad.eager.views`)."""
 
-    __slots__ = ("value", "version")
+    __slots__ = ("value", "version", "base", "views", "__weakref__")
 
     def __init__(self, value):
         self.value = value
         self.version = 0
+        self.base = None
+        self.views = None
 
 
 def shaped(x):

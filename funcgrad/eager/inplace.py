@@ -17,6 +17,7 @@ from ..core import Tracer, _state
 from ..numpy._convert import asarray
 from ..primitives import elementwise as ew
 from .graph import Storage
+from . import views
 from .interop import torch_index_steps, unwrap_index
 from .values import TensorBase
 
@@ -47,6 +48,7 @@ class InPlaceUpdates(TensorBase):
         grad_on = _state.grad_enabled
         if grad_on and self._requires_grad and self.grad_fn is None:
             raise RuntimeError(LEAF_INPLACE_MESSAGE)
+        views.check_leaf(self)
         source = self
         if grad_on:
             # The update's own node must save the old value under a storage of its own,
@@ -57,32 +59,12 @@ class InPlaceUpdates(TensorBase):
             source.grad_fn, source._output_nr = self.grad_fn, self._output_nr
             source._grad = source._accumulator = None
             source._inference = self._inference
-        out = compute(source)
-        if isinstance(out, TensorBase):
-            value, tracked = out._storage.value, out._requires_grad
-        else:
-            value, tracked = out, False
-        shape = tuple(value.shape)
-        if shape != self.shape:
-            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
-                               f"broadcast shape {list(shape)}")
-        if value.dtype != self.dtype:
-            if not np.can_cast(value.dtype, self.dtype, "same_kind"):
-                raise RuntimeError(f"result type {np.dtype(value.dtype).name} can't be cast "
-                                   f"to the desired output type {self.dtype.name}")
-            out = out.astype(self.dtype)
-            value = out._storage.value if isinstance(out, TensorBase) else out
+        _adopt(self, compute(source))
         storage = self._storage
-        storage.value = value
-        storage.version += 1
-        if tracked:
-            node, nr = out.grad_fn, out._output_nr
-            self.grad_fn, self._output_nr, self._requires_grad = node, nr, True
-            versions = node._versions
-            if versions is not None:  # the node's output is now this Tensor's storage
-                for i, entry in enumerate(versions):
-                    if entry[0] is out._storage:
-                        versions[i] = (storage, storage.version, node, nr)
+        if storage.base is not None:  # a view: the update reaches its root, and its views
+            views.write_back(self, _adopt)
+        elif storage.views:
+            views.refresh(storage)
         return self
 
     def __iadd__(self, other):
@@ -175,6 +157,36 @@ class InPlaceUpdates(TensorBase):
                 return s.at[first].set(s[first].at[second].set(value))
             return s.at[key].set(value)
         return self._inplace(compute)
+
+
+def _adopt(self, out):
+    """Make the Tensor ``self`` show ``out`` (its shape; cast to its dtype), bump its
+    version counter, and give it ``out``'s place in the graph when ``out`` requires grad."""
+    if isinstance(out, TensorBase):
+        value, tracked = out._storage.value, out._requires_grad
+    else:
+        value, tracked = out, False
+    shape = tuple(value.shape)
+    if shape != self.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the "
+                           f"broadcast shape {list(shape)}")
+    if value.dtype != self.dtype:
+        if not np.can_cast(value.dtype, self.dtype, "same_kind"):
+            raise RuntimeError(f"result type {np.dtype(value.dtype).name} can't be cast "
+                               f"to the desired output type {self.dtype.name}")
+        out = out.astype(self.dtype)
+        value = out._storage.value if isinstance(out, TensorBase) else out
+    storage = self._storage
+    storage.value = value
+    storage.version += 1
+    if tracked:
+        node, nr = out.grad_fn, out._output_nr
+        self.grad_fn, self._output_nr, self._requires_grad = node, nr, True
+        versions = node._versions
+        if versions is not None:  # the node's output is now this Tensor's storage
+            for i, entry in enumerate(versions):
+                if entry[0] is out._storage:
+                    versions[i] = (storage, storage.version, node, nr)
 
 
 def _as_dtype(value, dtype):

@@ -30,6 +30,7 @@ from .inplace import _FALSE
 from .tensor import Tensor
 from .named import Named, record_as
 from .pointwise import constant
+from .values import axis_index
 
 __all__ = ["attach"]
 
@@ -224,7 +225,33 @@ def svd(self: Any, some: bool = True, compute_uv: bool = True) -> Any:
     return SVDResult(u, s, vh.mH)
 
 
-_METHODS = [outer, inner, kron, vdot, cross, addmm, addmv, addr, addbmm, baddbmm, det,
+def dist(self: Any, other: Any, p: Any = 2) -> Any:
+    """The ``p``-norm of ``self - other`` (broadcast).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0, 2.0]).dist(fg.tensor([4.0, 6.0]))
+    tensor(5.)
+    """
+    return (self - other).norm(p)
+
+
+def renorm(self: Any, p: Any, dim: int, maxnorm: Any) -> Any:
+    """Each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm``, scaled down to norm
+    ``maxnorm`` (PyTorch's ``maxnorm / (norm + 1e-7)``); the others unchanged.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[3.0, 4.0], [0.3, 0.4]]).renorm(2, 0, 1.0)
+    tensor([[0.6, 0.8],
+            [0.3, 0.4]])
+    """
+    others = tuple(a for a in range(self.ndim) if a != axis_index(dim, self.ndim))
+    norms = self.norm(p, others, keepdim=True)
+    over = norms > maxnorm
+    # (the inner where keeps the untaken branch finite: a zero norm gives no 0/0 there)
+    return self * fnp.where(over, maxnorm / (fnp.where(over, norms, 1.0) + 1e-7), 1.0)
+
+
+_METHODS = [dist, renorm, outer, inner, kron, vdot, cross, addmm, addmv, addr, addbmm, baddbmm, det,
             slogdet, logdet, inverse, pinverse, matrix_exp, matrix_power, cholesky, qr, svd]
 
 

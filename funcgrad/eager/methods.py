@@ -30,6 +30,8 @@ from .dtypes import floating
 from .named import Named, SavesOutput, record_as, record_saving_output
 from .tensor import Tensor
 
+_NEVER = np.zeros((), bool)
+
 __all__ = ["attach"]
 
 # dim= of the reductions: one axis or several
@@ -190,8 +192,10 @@ def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A
 
 def norm(self: Tensor, p: Any = "fro", dim: Dim | None = None,
          keepdim: bool = False) -> Tensor:
-    """The vector ``p``-norm over ``dim`` (all elements by default); the gradient of
-    the 2-norm at zero is 0, as in PyTorch (``LinalgVectorNormBackward0``).
+    """The vector ``p``-norm over ``dim`` (all elements by default; ``p`` a number,
+    ``inf``, ``-inf``, ``0`` (the count of nonzeros) or ``"fro"``; ``"nuc"``: the nuclear
+    norm of matrices).  Real also for a complex Tensor.  The gradient of the 2-norm at
+    zero is 0, as in PyTorch (``LinalgVectorNormBackward0``).
 
     >>> import funcgrad as fg
     >>> fg.tensor([3.0, 4.0], requires_grad=True).norm()
@@ -202,14 +206,26 @@ def norm(self: Tensor, p: Any = "fro", dim: Dim | None = None,
 
 def _norm(t, p, dim, keepdim):
     axis = tuple(dim) if isinstance(dim, (tuple, list)) else dim
+    if p == "nuc":
+        return fnp.linalg.norm(t, "nuc", axis=(-2, -1) if axis is None else axis,
+                               keepdims=keepdim)
     if p in ("fro", 2, 2.0):
-        s = fnp.sum(t * t, axis=axis, keepdims=keepdim)
+        # a norm is real: |z|**2 is re**2 + im**2 (z * z would be complex)
+        square = t * t if t.dtype.kind != "c" else fnp.real(t) ** 2 + fnp.imag(t) ** 2
+        s = fnp.sum(square, axis=axis, keepdims=keepdim)
         ok = s > 0
         # the double-where idiom: sqrt never sees 0, so the masked branch's derivative is 0
         return ew.where(ok, fnp.sqrt(ew.where(ok, s, np.ones((), s.dtype))),
                         np.zeros((), s.dtype))
+    if t.dtype.kind == "c":
+        t = fnp.abs(t)
+    if p == 0:  # the number of nonzero elements: a step, with a zero gradient
+        count = fnp.astype(fnp.sum(t != 0, axis=axis, keepdims=keepdim), t.dtype)
+        return ew.where(_NEVER, fnp.sum(t, axis=axis, keepdims=keepdim), count)
     if p in (np.inf, float("inf")):
         return fnp.max(fnp.abs(t), axis=axis, keepdims=keepdim)
+    if p == -np.inf:
+        return fnp.min(fnp.abs(t), axis=axis, keepdims=keepdim)
     if p == 1:
         return fnp.sum(fnp.abs(t), axis=axis, keepdims=keepdim)
     return fnp.sum(fnp.abs(t) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
@@ -356,14 +372,19 @@ def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False, *,
     return fnp.argmin(self.detach(), axis=_dim(dim, axis, "argmin"), keepdims=keepdim)
 
 
-def softmax(self: Tensor, dim: int) -> Tensor:
-    """``exp(x) / exp(x).sum(dim)``, computed stably (``SoftmaxBackward0``).
+def softmax(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``exp(x) / exp(x).sum(dim)``, computed stably (``SoftmaxBackward0``), in ``dtype``
+    if given.
 
     >>> import funcgrad as fg
     >>> fg.tensor([0.0, 0.0]).softmax(dim=0)
     tensor([0.5, 0.5])
     """
-    return record_saving_output(SOFTMAX, _softmax, self, dim=dim)
+    return record_saving_output(SOFTMAX, _softmax, _in_dtype(self, dtype), dim=dim)
+
+
+def _in_dtype(t, dtype):
+    return t if dtype is None or t.dtype == np.dtype(dtype) else fnp.astype(t, dtype)
 
 
 def _softmax(t, dim):
@@ -378,14 +399,15 @@ LOG_SOFTMAX = SavesOutput("log_softmax", "LogSoftmaxBackward0", lambda g, out, d
     g - fnp.exp(out) * fnp.sum(g, axis=dim, keepdims=True)))
 
 
-def log_softmax(self: Tensor, dim: int) -> Tensor:
-    """``log(softmax(x, dim))``, computed stably (``LogSoftmaxBackward0``).
+def log_softmax(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``log(softmax(x, dim))``, computed stably (``LogSoftmaxBackward0``), in ``dtype``
+    if given.
 
     >>> import funcgrad as fg
     >>> fg.tensor([0.0, 0.0]).log_softmax(0).exp()
     tensor([0.5, 0.5])
     """
-    return record_saving_output(LOG_SOFTMAX, _log_softmax, self, dim=dim)
+    return record_saving_output(LOG_SOFTMAX, _log_softmax, _in_dtype(self, dtype), dim=dim)
 
 
 def _log_softmax(t, dim):

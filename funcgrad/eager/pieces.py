@@ -124,6 +124,27 @@ def narrow(self: Any, dim: int, start: int, length: int) -> Any:
     return record_as(_NODES["narrow"], lambda t: t[key], self)
 
 
+def unfold(self: Any, dimension: int, size: int, step: int) -> Any:
+    """The windows of ``size`` elements along ``dimension``, ``step`` apart: that axis
+    counts the windows, a new last axis runs along each.
+
+    >>> import funcgrad as fg
+    >>> fg.arange(5.0).unfold(0, 2, 2)
+    tensor([[0., 1.],
+            [2., 3.]])
+    """
+    dim = _dim(self, dimension) if self.ndim else 0
+    n = self.shape[dim] if self.ndim else 1
+    if size > n or step <= 0:
+        raise RuntimeError(f"unfold: maximum size for tensor at dimension {dim} is {n} but "
+                           f"size is {size}" if size > n else
+                           f"unfold: step is {step} but must be > 0")
+    windows = np.arange((n - size) // step + 1)[:, None] * step + np.arange(size)
+    if not self.ndim:
+        return fnp.reshape(self, (1,))
+    return fnp.moveaxis(fnp.take(self, windows, axis=dim), dim + 1, -1)
+
+
 def select(self: Any, dim: int, index: int) -> Any:
     """The slice at ``index`` along ``dim`` (that axis removed)."""
     dim = _dim(self, dim)
@@ -298,7 +319,8 @@ def is_inference(self: Any) -> bool:
     return bool(self._inference)
 
 
-_METHODS = [split, split_with_sizes, chunk, tensor_split, unbind, narrow, select, movedim,
+_METHODS = [split, split_with_sizes, chunk, tensor_split, unbind, narrow, unfold, select,
+            movedim,
             tile, unflatten, sum_to_size, broadcast_to, diff, msort, adjoint, new_zeros,
             new_ones, new_empty, new_full, new_tensor, type_as, nelement, element_size,
             is_contiguous, is_complex, is_signed, is_same_size, is_nonzero, is_inference,

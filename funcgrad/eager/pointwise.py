@@ -175,6 +175,8 @@ _UNARY = {
         _plain(t), bool), False, "Where the imaginary part is 0", None),
     "signbit": (fnp.signbit, False, "Where the sign bit is set (-0.0 included)", None),
     "logical_not": (fnp.logical_not, False, "Where the elements are zero", None),
+    "bitwise_not": (lambda t: _bitwise_operands("bitwise_not", t) and fnp.invert(t), False,
+                    "Bitwise not of integer or bool Tensors", None),
 }
 ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
             "arccosh": "acosh", "arctanh": "atanh", "absolute": "abs", "fix": "trunc",
@@ -454,12 +456,17 @@ def _logical(name: str, combine: Callable[[Any, Any], Any], doc: str) -> Callabl
     return _method(name, lambda s, o: combine(_plain(s), _plain(o)), doc)
 
 
+def _bitwise_operands(name: str, *operands: Any) -> bool:
+    if any(isinstance(o, (TensorBase, np.ndarray)) and o.dtype.kind not in "biu"
+           for o in operands):
+        raise RuntimeError(f"\"{name}_cpu\" not implemented for floating types: "
+                           f"bitwise operations take integer or bool Tensors")
+    return True
+
+
 def _bitwise(name: str, combine: Callable[[Any, Any], Any]) -> Callable[..., Any]:
     def compute(s: Any, o: Any) -> Any:
-        if s.dtype.kind not in "biu" or (isinstance(o, (TensorBase, np.ndarray))
-                                          and o.dtype.kind not in "biu"):
-            raise RuntimeError(f"\"{name}_cpu\" not implemented for floating types: "
-                               f"bitwise operations take integer or bool Tensors")
+        _bitwise_operands(name, s, o)
         return combine(_plain(s), _plain(o))
     return _method(name, compute, f"Bitwise {name.split('_')[1]} of integer or bool Tensors.")
 
@@ -491,7 +498,7 @@ INPLACE = ("abs absolute acos acosh add addcdiv addcmul asin asinh atan atan2 at
            "sgn sigmoid sign sin sinc sinh sqrt square sub subtract tan tanh true_divide trunc "
            "xlogy ldexp masked_fill bitwise_and bitwise_or bitwise_xor addmm addmv addr addbmm "
            "baddbmm index_add index_copy index_fill scatter scatter_add scatter_reduce tril "
-           "triu cumsum cumprod").split()
+           "triu cumsum cumprod index_put masked_scatter renorm bitwise_not").split()
 
 
 def inplace_of(name: str, method: Callable[..., Any]) -> Callable[..., Any]:

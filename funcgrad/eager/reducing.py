@@ -1,4 +1,6 @@
-"""PyTorch's reductions and scans beyond the core set: ``amax``/``amin``/``aminmax``,
+"""PyTorch's reductions and scans beyond the core set: ``prod``, ``cumsum``,
+``cumprod``, ``all`` and ``any`` with PyTorch's arguments (NumPy's methods took
+``x.prod(0, True)``'s ``True`` for a dtype), ``amax``/``amin``/``aminmax``,
 ``logsumexp(dim)``, ``logcumsumexp``, ``nansum``/``nanmean``, ``median``/``nanmedian``,
 ``mode``, ``kthvalue``, ``topk``, ``cummax``/``cummin``, ``count_nonzero``,
 ``quantile``/``nanquantile``, ``cov`` and ``corrcoef``.
@@ -118,6 +120,76 @@ def nanmean(self: Any, dim: Dim = None, keepdim: bool = False, *, dtype: Any = N
                            f"dtype but got {self.type()[3:]}")
     return record_as(_NODES["nanmean"], fnp.nanmean, self, axis=_axes(dim), keepdims=keepdim,
                      dtype=dtype)
+
+
+def _dim_or_axis(name, dim, axis):
+    if dim is not None and axis is not None:
+        raise TypeError(f"{name}() got both dim={dim!r} and axis={axis!r}; pass one (dim is "
+                        f"PyTorch's name, axis NumPy's)")
+    return _axes(axis if dim is None else dim)
+
+
+def prod(self: Any, dim: Dim = None, keepdim: bool = False, dtype: Any = None, *,
+         axis: Dim = None, keepdims: bool = False) -> Any:
+    """The product over ``dim`` (all elements by default), PyTorch's arguments; NumPy's
+    ``axis=``/``keepdims=`` are accepted too.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(1, True)
+    tensor([[ 2.],
+            [12.]])
+    """
+    return fnp.prod(self, axis=_dim_or_axis("prod", dim, axis), dtype=dtype,
+                    keepdims=bool(keepdim or keepdims))
+
+
+def cumsum(self: Any, dim: int | None = None, *, dtype: Any = None, axis: int | None = None
+           ) -> Any:
+    """The running sum along ``dim`` (NumPy's ``axis=`` too; neither: of the flattened
+    Tensor, as NumPy).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 2.0], [3.0, 4.0]]).cumsum(dim=0)
+    tensor([[1., 2.],
+            [4., 6.]])
+    """
+    return fnp.cumsum(self, axis=_dim_or_axis("cumsum", dim, axis), dtype=dtype)
+
+
+def cumprod(self: Any, dim: int | None = None, *, dtype: Any = None, axis: int | None = None
+            ) -> Any:
+    """The running product along ``dim`` (NumPy's ``axis=`` too; neither: of the
+    flattened Tensor, as NumPy).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 2.0], [3.0, 4.0]]).cumprod(dim=1)
+    tensor([[ 1.,  2.],
+            [ 3., 12.]])
+    """
+    return fnp.cumprod(self, axis=_dim_or_axis("cumprod", dim, axis), dtype=dtype)
+
+
+def all(self: Any, dim: Dim = None, keepdim: bool = False, *,  # noqa: A001
+        axis: Dim = None, keepdims: bool = False) -> Any:
+    """Whether all elements over ``dim`` are nonzero (a bool Tensor).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 0.0], [3.0, 4.0]]).all(dim=1)
+    tensor([False,  True])
+    """
+    return fnp.all(self, axis=_dim_or_axis("all", dim, axis), keepdims=bool(keepdim or keepdims))
+
+
+def any(self: Any, dim: Dim = None, keepdim: bool = False, *,  # noqa: A001
+        axis: Dim = None, keepdims: bool = False) -> Any:
+    """Whether any element over ``dim`` is nonzero (a bool Tensor).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 0.0], [0.0, 0.0]]).any(1, keepdim=True)
+    tensor([[ True],
+            [False]])
+    """
+    return fnp.any(self, axis=_dim_or_axis("any", dim, axis), keepdims=bool(keepdim or keepdims))
 
 
 def count_nonzero(self: Any, dim: Dim = None) -> Any:
@@ -325,7 +397,7 @@ def _corrcoef(x):
     return fnp.clip(c, -1, 1) if c.dtype.kind != "c" else c
 
 
-_METHODS = [amax, amin, aminmax, logsumexp, logcumsumexp, nansum, nanmean, count_nonzero,
+_METHODS = [prod, cumsum, cumprod, all, any, amax, amin, aminmax, logsumexp, logcumsumexp, nansum, nanmean, count_nonzero,
             median, nanmedian, kthvalue, mode, topk, cummax, cummin, quantile, nanquantile,
             cov, corrcoef]
 

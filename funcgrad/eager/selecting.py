@@ -1,7 +1,9 @@
 """PyTorch's Tensor methods that pick, place or rearrange elements: ``gather``,
 ``scatter``/``scatter_add``/``scatter_reduce``, ``index_select``, ``index_add``/
-``index_fill``/``index_copy``, ``masked_select``, ``take_along_dim``, ``flip``, ``roll``,
-``rot90``, ``tril``/``triu``, ``diag``, ``diag_embed``, ``argwhere`` and ``unique``.
+``index_fill``/``index_copy``/``index_put``, ``masked_select``/``masked_scatter``,
+``take_along_dim``, ``diagflat``, ``fill_diagonal_``, ``flip``, ``roll``,
+``rot90``, ``tril``/``triu``, ``diag``, ``diag_embed``, ``diagonal``, ``nonzero`` (PyTorch's
+one row per element; NumPy's tuple with ``as_tuple=True``), ``argwhere`` and ``unique``.
 
 Index arguments are int64 Tensors, as in PyTorch.  Placing is done with funcgrad's
 ``.at[...]`` updates, so the gradient of ``self`` is zero where a value was overwritten
@@ -41,7 +43,8 @@ _NODES = {name: Named(name, f"{node}Backward0") for name, node in [
     ("index_add", "IndexAdd"), ("index_fill", "IndexFill"), ("index_copy", "IndexCopy"),
     ("masked_select", "MaskedSelect"), ("take_along_dim", "TakeAlongDim"), ("flip", "Flip"),
     ("roll", "Roll"), ("rot90", "Rot90"), ("tril", "Tril"), ("triu", "Triu"),
-    ("diag", "Diagonal"), ("diag_embed", "DiagEmbed")]}
+    ("diag", "Diagonal"), ("diag_embed", "DiagEmbed"), ("index_put", "IndexPut"),
+    ("masked_scatter", "MaskedScatter")]}
 _NODES["scatter1"] = Named("scatter", "ScatterBackward1")  # (a number scattered)
 _NODES["take_along_dim"] = Named("take_along_dim", "GatherBackward0")
 _UNIQUE = NotDifferentiable("unique", "NotImplemented")
@@ -213,6 +216,76 @@ def masked_select(self: Any, mask: Any) -> Any:
     return record_as(_NODES["masked_select"], lambda t: fnp.broadcast_to(t, shape)[m], self)
 
 
+def index_put(self: Any, indices: Sequence[Any], values: Any, accumulate: bool = False) -> Any:
+    """A copy with ``values`` put at ``self[indices]`` (a tuple of index or mask Tensors);
+    with ``accumulate=True`` added into what is there, repeated indices adding up.
+
+    >>> import funcgrad as fg
+    >>> fg.zeros(3).index_put((fg.tensor([0, 0, 2]),), fg.tensor(1.0), accumulate=True)
+    tensor([2., 0., 1.])
+    """
+    key = tuple(np.asarray(i._storage.value if isinstance(i, TensorBase) else i)
+                for i in indices)
+    if accumulate:
+        return record_as(_NODES["index_put"], lambda t, v: t.at[key].add(v), self, values)
+    return record_as(_NODES["index_put"], lambda t, v: t.at[key].set(v), self, values)
+
+
+def masked_scatter(self: Any, mask: Any, source: Any) -> Any:
+    """A copy with the elements where ``mask`` is True replaced, in order, by the first
+    elements of ``source``.
+
+    >>> import funcgrad as fg
+    >>> fg.zeros(4).masked_scatter(fg.tensor([True, False, True, False]),
+    ...                            fg.tensor([1.0, 2.0, 3.0]))
+    tensor([1., 0., 2., 0.])
+    """
+    m = np.asarray(mask)
+    if m.dtype != bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {m.dtype}")
+    positions = np.flatnonzero(np.broadcast_to(m, self.shape))
+    if int(np.prod(np.shape(source))) < positions.size:
+        raise RuntimeError(f"masked_scatter: expected source to have at least "
+                           f"{positions.size} elements (the True elements of mask), got "
+                           f"{int(np.prod(np.shape(source)))}")
+
+    def compute(t, s):
+        flat = fnp.ravel(t).at[positions].set(fnp.ravel(s)[:positions.size])
+        return fnp.reshape(flat, t.shape)
+    return record_as(_NODES["masked_scatter"], compute, self, source)
+
+
+def diagflat(self: Any, offset: int = 0) -> Any:
+    """The flattened Tensor as the ``offset``-th diagonal of a square matrix.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 2.0]]).diagflat()
+    tensor([[1., 0.],
+            [0., 2.]])
+    """
+    return fnp.diag(fnp.ravel(self), k=offset)
+
+
+def fill_diagonal_(self: Any, fill_value: Any, wrap: bool = False) -> Any:
+    """Set the main diagonal (of a matrix, or of a Tensor with all sizes equal) to
+    ``fill_value``, in place; ``wrap=True`` starts again below a tall matrix's square.
+
+    >>> import funcgrad as fg
+    >>> fg.zeros(2, 3).fill_diagonal_(5.0)
+    tensor([[5., 0., 0.],
+            [0., 5., 0.]])
+    """
+    if self.ndim < 2 or (self.ndim > 2 and len(set(self.shape)) != 1):
+        raise RuntimeError("fill_diagonal_: dimensions must be larger than 1 and, beyond 2, "
+                           f"all of equal length; got shape {list(self.shape)}")
+    on = np.zeros(self.shape, bool)
+    np.fill_diagonal(on, True, wrap=wrap)
+    value = fill_value if isinstance(fill_value, TensorBase) else np.asarray(fill_value,
+                                                                               self.dtype)
+    return self._inplace(lambda s: fnp.where(on, value, s))
+
+
 def take_along_dim(self: Any, indices: Any, dim: int | None = None) -> Any:
     """The elements at ``indices`` along ``dim`` (of the flattened Tensor without it)."""
     index = _index(indices, "take_along_dim")
@@ -298,6 +371,38 @@ def diag_embed(self: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> An
     return record_as(_NODES["diag_embed"], compute, self)
 
 
+def diagonal(self: Any, offset: int = 0, dim1: int = 0, dim2: int = 1, *,
+             axis1: int | None = None, axis2: int | None = None) -> Any:
+    """The ``offset``-th diagonal of the matrices in axes ``dim1``, ``dim2`` (NumPy's
+    ``axis1``/``axis2`` too), as a last axis.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 2.0], [3.0, 4.0]]).diagonal(dim1=1, dim2=0)
+    tensor([1., 4.])
+    """
+    d1 = dim1 if axis1 is None else axis1
+    d2 = dim2 if axis2 is None else axis2
+    return fnp.diagonal(self, offset, axis_index(d1, self.ndim), axis_index(d2, self.ndim))
+
+
+def nonzero(self: Any, *, as_tuple: bool = False) -> Any:
+    """The indices of the nonzero elements: PyTorch's ``(count, ndim)`` int64 Tensor, one
+    row each, or with ``as_tuple=True`` one 1-D Tensor per axis (NumPy's form).
+
+    >>> import funcgrad as fg
+    >>> x = fg.tensor([[0.0, 2.0], [3.0, 0.0]])
+    >>> x.nonzero()
+    tensor([[0, 1],
+            [1, 0]])
+    >>> x.nonzero(as_tuple=True)
+    (tensor([0, 1]), tensor([1, 0]))
+    """
+    a = np.asarray(self.detach())
+    if as_tuple:
+        return tuple(Tensor(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(a)))
+    return argwhere(self)
+
+
 def argwhere(self: Any) -> Any:
     """The indices of the nonzero elements, one row each (an int64 Tensor)."""
     return Tensor(np.argwhere(np.asarray(self.detach())).astype(np.int64))
@@ -340,8 +445,9 @@ def _unique_result(self, values, inverse, counts, return_inverse, return_counts)
 
 
 _METHODS = [gather, scatter, scatter_add, scatter_reduce, index_select, index_add, index_fill,
-            index_copy, masked_select, take_along_dim, flip, fliplr, flipud, roll, rot90, tril,
-            triu, diag, diag_embed, argwhere, unique, unique_consecutive]
+            index_copy, index_put, masked_select, masked_scatter, diagflat, fill_diagonal_,
+            take_along_dim, flip, fliplr, flipud, roll, rot90, tril,
+            triu, diag, diag_embed, diagonal, nonzero, argwhere, unique, unique_consecutive]
 
 
 def attach(cls: Any) -> None:

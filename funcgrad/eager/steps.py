@@ -1,5 +1,5 @@
 """PyTorch's Tensor methods that round or sort: ``round``, ``floor``, ``ceil``, ``trunc``,
-``sign``, ``angle`` (a step for real Tensors) and ``sort``.
+``sign``, ``angle`` (a step for real Tensors), ``sort`` and ``argsort``.
 
 PyTorch records the rounding functions (and ``sign``) in the graph with a zero gradient:
 ``x.round()`` of a Tensor that requires grad requires grad too (``RoundBackward0``), and
@@ -20,7 +20,7 @@ from .dtypes import default_float
 from .inplace import _FALSE
 from .named import Named, record_as
 
-__all__ = ["round", "floor", "ceil", "trunc", "sign", "angle", "sort", "attach"]
+__all__ = ["round", "floor", "ceil", "trunc", "sign", "angle", "sort", "argsort", "attach"]
 
 SortResult = namedtuple("sort", ["values", "indices"])  # type: ignore[name-match]
 
@@ -132,7 +132,19 @@ def sort(self: Any, dim: int = -1, descending: bool = False, stable: bool = Fals
     return SortResult(values, indices)
 
 
+def argsort(self: Any, dim: int = -1, descending: bool = False, stable: bool = False, *,
+            axis: int | None = None, kind: str | None = None) -> Any:
+    """The indices that sort along ``dim`` (NumPy's ``axis=`` too), as :meth:`sort`'s;
+    ``x.argsort(1, True)`` sorts descending, as in PyTorch.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([3.0, 1.0, 2.0]).argsort(descending=True)
+    tensor([0, 2, 1])
+    """
+    return sort(self.detach(), dim if axis is None else axis, descending).indices
+
+
 def attach(cls: Any) -> None:
     """Give ``cls`` (the Tensor) the methods of this module."""
-    for fn in (round, floor, ceil, trunc, sign, angle, sort):
+    for fn in (round, floor, ceil, trunc, sign, angle, sort, argsort):
         setattr(cls, fn.__name__, fn)

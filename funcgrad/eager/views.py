@@ -1,0 +1,209 @@
+"""Views: in-place updates through ``x[0]``, ``x.view(-1)``, ``x.t()``... reach ``x``.
+
+In PyTorch the result of a view operation (basic indexing, ``view``, ``reshape``,
+``transpose``, ``narrow``, ``diagonal``, ``split``...) shares memory with its base, so
+``x[0].fill_(1.0)``, ``x[0][1] = 5`` and ``w.view(-1)[:3].zero_()`` change ``x`` (and
+every other view of it), a pattern of weight initialisation under ``no_grad``.  funcgrad
+never writes into arrays, so it keeps the relation instead: a view's
+:class:`~funcgrad.eager.graph.Storage` remembers its root base (the Tensor that is no
+view) and ``replay``, the view operations that lead from the root's value to its own.
+
+* An in-place update of a view writes the new value back into the root, as a recorded
+  operation when gradients are on (the root's new value is its old value with the view's
+  elements replaced, PyTorch's ``CopySlices``), so gradients flow to both the old root
+  and whatever the update used.  Which elements of the root a view shows is found by
+  replaying its operations on the root's element numbers; a view that shows one element
+  twice (``expand``) cannot be written through, as in PyTorch.
+* An in-place update of the root (or of a view, through the write-back) refreshes every
+  view of it still held (by the user, or as a value a node saved): each takes
+  ``replay(root)`` as its value, recorded from the root's new value, and its version
+  counter moves, so a node that saved the old value raises PyTorch's "modified by an
+  inplace operation" error in its backward pass, as PyTorch's shared counter does.
+* A view of a leaf that requires grad cannot be updated in place while gradients are on
+  (PyTorch's rule); under ``fg.no_grad()`` it can, and the leaf stays a leaf.
+
+Unlike PyTorch, ``reshape`` and ``flatten`` are always views (PyTorch copies a
+non-contiguous Tensor; funcgrad has no strides), and the pieces of ``split``, ``chunk``
+and ``unbind`` may be updated in place.
+
+>>> import funcgrad as fg
+>>> w = fg.zeros(2, 3, requires_grad=True)
+>>> with fg.no_grad():
+...     row = w[0].fill_(1.0)
+...     w.t()[2].add_(5.0)
+tensor([6., 5.])
+>>> row, w
+(tensor([1., 1., 6.]), tensor([[1., 1., 6.],
+        [0., 0., 5.]], requires_grad=True))
+"""
+import functools
+import weakref
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..core import _state
+from .graph import Storage
+from .values import TensorBase
+
+__all__ = ["attach", "write_back", "refresh", "check_leaf", "VIEW_METHODS"]
+
+# The Tensor methods whose results are views of the Tensor (and ``__getitem__`` with a
+# basic index, ``T`` and ``mT``)
+VIEW_METHODS = ("view", "view_as", "reshape", "reshape_as", "flatten", "ravel", "unsqueeze",
+                "squeeze", "permute", "transpose", "swapaxes", "swapdims", "moveaxis",
+                "movedim", "t", "expand", "expand_as", "narrow", "select", "unflatten",
+                "diagonal", "split", "split_with_sizes", "chunk", "tensor_split", "hsplit",
+                "vsplit", "dsplit", "unbind", "unfold")
+
+OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a "
+    "single memory location. Please clone() the tensor before performing the operation.")
+LEAF_VIEW_MESSAGE = ("a view of a leaf Variable that requires grad is being used in an "
+                     "in-place operation.")
+
+
+def _basic(key):
+    """Whether ``t[key]`` is a view in PyTorch: integers, slices, None and ``...`` only."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return all(k is None or k is Ellipsis or isinstance(k, slice) or
+               (isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)))
+               for k in parts)
+
+
+def _mark(out, base, replay):
+    """Make ``out`` a view of ``base``: ``replay(base)`` computes it."""
+    if not isinstance(out, TensorBase) or out._storage is base._storage:
+        return
+    link = base._storage.base
+    if link is not None:  # a view of a view: of the same root, through both replays
+        root, inner, _ = link
+        replay = _compose(inner, replay)
+    else:
+        root = base
+    mine = out._storage
+    mine.base = (root, replay, weakref.ref(out))
+    # (the storage, not the Tensor: a node may have saved the value of a view that is
+    # gone, and must still see the version move when the root changes)
+    storage = root._storage
+    views = storage.views
+    if views is None:
+        storage.views = [weakref.ref(mine)]
+        return
+    views.append(weakref.ref(mine))
+    n = len(views)
+    if n >= 8 and n & (n - 1) == 0:  # (at powers of two: amortised O(1) per view)
+        views[:] = [v for v in views if v() is not None]
+
+
+def _compose(first, then):
+    return lambda t: then(first(t))
+
+
+def _viewing(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method``, whose results are marked as views of the Tensor it was called on."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        out = method(self, *args, **kwargs)
+        if isinstance(out, TensorBase):
+            _mark(out, self, lambda t: method(t, *args, **kwargs))
+        elif isinstance(out, (tuple, list)):
+            for i, piece in enumerate(out):
+                _mark(piece, self, lambda t, i=i: method(t, *args, **kwargs)[i])
+        return out
+    return wrapper
+
+
+def _getitem(method):
+    @functools.wraps(method)
+    def getitem(self, key):
+        out = method(self, key)
+        if isinstance(out, TensorBase) and _basic(key):
+            _mark(out, self, lambda t: method(t, key))
+        return out
+    return getitem
+
+
+def check_leaf(t):
+    """Refuse an in-place update of a view of a leaf that requires grad (gradients on)."""
+    link = t._storage.base
+    if link is not None and _state.grad_enabled:
+        root = link[0]
+        if root._requires_grad and root.grad_fn is None:
+            raise RuntimeError(LEAF_VIEW_MESSAGE)
+
+
+def _alias(root, value):
+    """A Tensor of ``root``'s class showing ``value`` under a storage of its own."""
+    t = root.detach()
+    t._storage = Storage(value)
+    return t
+
+
+def _positions(root, replay):
+    """The flat positions in ``root`` of the elements the view shows (view-shaped)."""
+    numbers = _alias(root, np.arange(root._storage.value.size).reshape(root.shape))
+    with _no_grad():
+        return np.asarray(replay(numbers)._storage.value)
+
+
+class _no_grad:
+    def __enter__(self):
+        self.mode, _state.grad_enabled = _state.grad_enabled, False
+
+    def __exit__(self, *exc):
+        _state.grad_enabled = self.mode
+
+
+def write_back(view, adopt):
+    """After an in-place update of ``view``, give its root base the new elements (and
+    refresh the root's other views).  ``adopt(tensor, out)`` makes ``tensor`` show ``out``
+    (the in-place machinery's own step)."""
+    root, replay, _ = view._storage.base
+    positions = _positions(root, replay).reshape(-1)
+    if np.unique(positions).size != positions.size:
+        raise RuntimeError(OVERLAP_MESSAGE)
+    old = root
+    if _state.grad_enabled and root._requires_grad:
+        # the write-back's node saves the old root under a storage of its own, so that the
+        # version bump below invalidates only earlier savers of the root
+        old = _alias(root, root._storage.value)
+        old._requires_grad = True
+        old.grad_fn, old._output_nr = root.grad_fn, root._output_nr
+    new = fnp.reshape(fnp.at(fnp.ravel(old))[positions].set(fnp.ravel(view)), root.shape)
+    adopt(root, new)
+    refresh(root._storage, skip=view._storage)
+
+
+def refresh(storage, skip=None):
+    """Give each live view of the root ``storage`` its value replayed from the root."""
+    views = storage.views
+    if not views:
+        return
+    for ref in list(views):
+        mine = ref()
+        if mine is None or mine is skip or mine.base is None:
+            continue
+        root, replay, view = mine.base
+        if root._storage is not storage:
+            continue
+        out = replay(root)
+        mine.value = out._storage.value
+        mine.version += 1
+        view = view()
+        if view is not None and out._requires_grad:
+            view.grad_fn, view._output_nr, view._requires_grad = \
+                out.grad_fn, out._output_nr, True
+
+
+def attach(cls: Any) -> None:
+    """Mark the results of ``cls``'s (the Tensor's) view methods as views."""
+    for name in VIEW_METHODS:
+        method = getattr(cls, name, None)
+        if method is not None:
+            setattr(cls, name, _viewing(method))
+    for name in ("T", "mT"):
+        prop = getattr(cls, name)
+        setattr(cls, name, property(_viewing(prop.fget), doc=prop.__doc__))
+    cls.__getitem__ = _getitem(cls.__getitem__)
