@@ -87,6 +87,8 @@ OPS = [(name, (lambda name: lambda m, z: getattr(m, name)(z))(name), [_z(scale=0
     ("mean", lambda m, z: m.mean(z), [_z((2, 3))]),
     ("cumsum", lambda m, z: m.cumsum(z, axis=1), [_z((2, 3))]),
     ("var", lambda m, z: m.var(z, axis=0), [_z((3, 2))]),
+    ("nanvar", lambda m, z: m.nanvar(z, axis=0, ddof=1), [_z((3, 2))]),
+    ("nanstd", lambda m, z: m.nanstd(z), [_z((3, 2))]),
     ("norm", lambda m, z: m.linalg.norm(z), [_z((2, 3))]),
     ("matmul", lambda m, a, b: a @ b, [_z((2, 3)), _z((3, 2))]),
     ("einsum", lambda m, a, b: m.einsum("ij,jk->ik", a, b), [_z((2, 3)), _z((3, 2))]),
