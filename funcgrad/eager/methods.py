@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence, Union
 import numpy as np
 
 from .. import numpy as fnp
+from ..numpy.ufuncs import abs_square
 from ..primitives import elementwise as ew
 from .dtypes import floating
 from .named import Named, SavesOutput, record_as, record_saving_output
@@ -203,7 +204,7 @@ def norm(self: Tensor, p: Any = "fro", dim: Dim | None = None,
 def _norm(t, p, dim, keepdim):
     axis = tuple(dim) if isinstance(dim, (tuple, list)) else dim
     if p in ("fro", 2, 2.0):
-        s = fnp.sum(t * t, axis=axis, keepdims=keepdim)
+        s = fnp.sum(abs_square(t), axis=axis, keepdims=keepdim)  # |t|**2: real for complex t
         ok = s > 0
         # the double-where idiom: sqrt never sees 0, so the masked branch's derivative is 0
         return ew.where(ok, fnp.sqrt(ew.where(ok, s, np.ones((), s.dtype))),
