@@ -469,6 +469,24 @@ def test_tensor_logdet_of_complex_is_the_complex_log_of_det():
     np.testing.assert_allclose(w.grad.detach(), np.conj(fd_grad(loss, a)), atol=1e-6)
 
 
+def test_sigmoid_of_complex_values_as_jax_nn_and_torch():
+    """nn.sigmoid and Tensor.sigmoid of complex values: 1 / (1 + e**-z), holomorphic (the
+    real kernel raised NumPy's ufunc TypeError)."""
+    import funcgrad.nn as nn
+    z = np.array([0.3 + 0.5j, -2.0 - 1.0j])
+    want = 1 / (1 + np.exp(-z))
+    np.testing.assert_allclose(nn.sigmoid(z), want, rtol=1e-12)
+    assert nn.sigmoid(z.astype(np.complex64)).dtype == np.complex64
+    np.testing.assert_allclose(fg.jacfwd(nn.sigmoid, holomorphic=True)(z),
+                               np.diag(want * (1 - want)), rtol=1e-12)
+    w = fg.Tensor(z, requires_grad=True)
+    out = w.sigmoid()
+    np.testing.assert_allclose(out.detach(), want, rtol=1e-12)
+    (out.abs() ** 2).sum().backward()
+    loss = lambda z: float(np.sum(np.abs(1 / (1 + np.exp(-z))) ** 2))  # noqa: E731
+    np.testing.assert_allclose(w.grad.detach(), np.conj(fd_grad(loss, z)), atol=1e-6)
+
+
 def test_tensor_complex_scalar_without_gradient_raises():
     z = fg.Tensor(np.complex128(1 + 1j), requires_grad=True)
     with pytest.raises(RuntimeError, match="real scalar outputs"):

@@ -113,13 +113,13 @@ def tanh(self: Tensor) -> Tensor:
 
 
 def sigmoid(self: Tensor) -> Tensor:
-    """``1 / (1 + exp(-self))`` (``SigmoidBackward0``).
+    """``1 / (1 + exp(-self))`` (``SigmoidBackward0``; complex Tensors too, as PyTorch).
 
     >>> import funcgrad as fg
     >>> fg.tensor([0.0], requires_grad=True).sigmoid()
     tensor([0.5], grad_fn=<SigmoidBackward0>)
     """
-    return ew.expit(floating(self))
+    return ew.logistic(floating(self))
 
 
 def relu(self: Tensor) -> Tensor:
