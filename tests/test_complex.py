@@ -65,7 +65,7 @@ def _x(shape=(3,)):
 UNARY = ["exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "arcsin",
          "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "square", "reciprocal",
          "negative", "expm1", "log1p", "log2", "log10", "exp2", "abs", "real", "imag", "conj",
-         "angle"]
+         "angle", "sign"]
 
 OPS = [(name, (lambda name: lambda m, z: getattr(m, name)(z))(name), [_z(scale=0.5, shift=0.3)])
        for name in UNARY] + [
@@ -75,6 +75,7 @@ OPS = [(name, (lambda name: lambda m, z: getattr(m, name)(z))(name), [_z(scale=0
     ("multiply_real_by_complex", lambda m, a, b: a * b, [_x(), _z()]),
     ("divide", lambda m, a, b: a / b, [_z(), _z(shift=2.0)]),
     ("power", lambda m, a, b: m.power(a, b), [_z(scale=0.5, shift=1.0), _z(scale=0.5)]),
+    ("float_power", lambda m, a, b: m.float_power(a, b), [_z(scale=0.5, shift=1.0), _z()]),
     ("power_int", lambda m, a: a ** 3, [_z()]),
     ("real_base_power", lambda m, a: 2.0 ** a, [_z()]),
     ("abs_squared", lambda m, z: m.abs(z) ** 2, [_z()]),
@@ -86,6 +87,8 @@ OPS = [(name, (lambda name: lambda m, z: getattr(m, name)(z))(name), [_z(scale=0
     ("mean", lambda m, z: m.mean(z), [_z((2, 3))]),
     ("cumsum", lambda m, z: m.cumsum(z, axis=1), [_z((2, 3))]),
     ("var", lambda m, z: m.var(z, axis=0), [_z((3, 2))]),
+    ("nanvar", lambda m, z: m.nanvar(z, axis=0, ddof=1), [_z((3, 2))]),
+    ("nanstd", lambda m, z: m.nanstd(z), [_z((3, 2))]),
     ("norm", lambda m, z: m.linalg.norm(z), [_z((2, 3))]),
     ("matmul", lambda m, a, b: a @ b, [_z((2, 3)), _z((3, 2))]),
     ("einsum", lambda m, a, b: m.einsum("ij,jk->ik", a, b), [_z((2, 3)), _z((3, 2))]),
@@ -273,7 +276,8 @@ def test_complex64_stays_complex64(op):
     out = np.asarray(f(*args))
     want = np.asarray(_f(op, np)(*args))
     assert out.dtype == want.dtype
-    assert out.dtype in (np.complex64, np.float32)
+    # float_power computes in double precision, as NumPy's
+    assert out.dtype in ((np.complex128,) if op[0] == "float_power" else (np.complex64, np.float32))
     w = direction(np.random.default_rng(6), out).astype(out.dtype)
     grads = fg.grad(_real_loss(op, w), argnums=tuple(range(len(args))))(*args)
     assert [g.dtype for g in grads] == [a.dtype for a in args]
@@ -433,6 +437,54 @@ def test_tensor_holomorphic_backward_with_gradient_is_v_times_conj_derivative():
     w = fg.Tensor(z, requires_grad=True)
     (w * w).sin().backward(gradient=v)
     np.testing.assert_allclose(w.grad.detach(), v * np.conj(np.cos(z * z) * 2 * z))
+
+
+def test_tensor_norm_of_complex_is_real_and_its_grad_is_z_over_norm():
+    z = np.array([[3 + 4j, 1 - 2j], [0.5j, -1.0 + 0j]])
+    for dtype, real in ((np.complex128, np.float64), (np.complex64, np.float32)):
+        w = fg.Tensor(z.astype(dtype), requires_grad=True)
+        out = w.norm()
+        assert out.dtype == real
+        assert float(out.detach()) == pytest.approx(np.sqrt(np.sum(np.abs(z) ** 2)), rel=1e-6)
+        out.backward()  # PyTorch's gradient: d/dx + i d/dy of sqrt(sum x**2 + y**2)
+        assert w.grad.dtype == dtype
+        np.testing.assert_allclose(w.grad.detach(), z / np.linalg.norm(z), rtol=1e-6)
+    w = fg.Tensor(z, requires_grad=True)
+    w.norm(dim=1).sum().backward()
+    np.testing.assert_allclose(w.grad.detach(), z / np.linalg.norm(z, axis=1, keepdims=True))
+
+
+def test_tensor_logdet_of_complex_is_the_complex_log_of_det():
+    rng = np.random.default_rng(10)
+    a, wt = crandn(rng, (3, 3)), crandn(rng, ())
+    w = fg.Tensor(a, requires_grad=True)
+    out = w.logdet()
+    np.testing.assert_allclose(np.exp(out.detach()), np.linalg.det(a), rtol=1e-12)
+    np.testing.assert_allclose(out.detach().real, np.log(np.abs(np.linalg.det(a))), rtol=1e-12)
+    (out * wt).real.backward()
+
+    def loss(m):  # Re(w log det m), smooth where det stays off the branch cut
+        return float(np.real(wt * (np.log(np.abs(np.linalg.det(m))) +
+                                   1j * np.angle(np.linalg.det(m)))))
+    np.testing.assert_allclose(w.grad.detach(), np.conj(fd_grad(loss, a)), atol=1e-6)
+
+
+def test_sigmoid_of_complex_values_as_jax_nn_and_torch():
+    """nn.sigmoid and Tensor.sigmoid of complex values: 1 / (1 + e**-z), holomorphic (the
+    real kernel raised NumPy's ufunc TypeError)."""
+    import funcgrad.nn as nn
+    z = np.array([0.3 + 0.5j, -2.0 - 1.0j])
+    want = 1 / (1 + np.exp(-z))
+    np.testing.assert_allclose(nn.sigmoid(z), want, rtol=1e-12)
+    assert nn.sigmoid(z.astype(np.complex64)).dtype == np.complex64
+    np.testing.assert_allclose(fg.jacfwd(nn.sigmoid, holomorphic=True)(z),
+                               np.diag(want * (1 - want)), rtol=1e-12)
+    w = fg.Tensor(z, requires_grad=True)
+    out = w.sigmoid()
+    np.testing.assert_allclose(out.detach(), want, rtol=1e-12)
+    (out.abs() ** 2).sum().backward()
+    loss = lambda z: float(np.sum(np.abs(1 / (1 + np.exp(-z))) ** 2))  # noqa: E731
+    np.testing.assert_allclose(w.grad.detach(), np.conj(fd_grad(loss, z)), atol=1e-6)
 
 
 def test_tensor_complex_scalar_without_gradient_raises():

@@ -589,6 +589,24 @@ def test_roots_complex_gradient_equals_central_differences_and_vmap_raises():
         fg.vmap(fnp.roots)(np.stack([p0, 2.0 * p0]))
 
 
+def test_roots_of_complex_coefficients_differentiate_as_jax():
+    """dr = -dp(r) / p'(r) holds for complex p too: holomorphic Jacobians against central
+    differences along the real part, and a real loss's gradient (JAX's d/dx - i d/dy)."""
+    p0 = np.array([1 + 0.5j, -3.0, 2 - 1j, 0.5j])
+    cols = [(np.roots(p0 + e) - np.roots(p0 - e)) / 2e-6 for e in np.eye(4) * 1e-6]
+    for jac in (fg.jacfwd, fg.jacrev):
+        assert_close(jac(np.roots, holomorphic=True)(p0), np.stack(cols, 1), 1e-6,
+                     what=f"{jac.__name__}(roots)")
+    w = np.array([0.3 - 1j, 2.0, 1j])
+
+    def loss(p):
+        return np.real(np.sum(w * np.sort_complex(np.roots(p))))
+    fd = [(loss(p0 + e) - loss(p0 - e) - 1j * (loss(p0 + 1j * e) - loss(p0 - 1j * e))) / 2e-6
+          for e in np.eye(4) * 1e-6]
+    assert_close(fg.grad(loss)(p0), np.array(fd), 1e-6, what="grad of a real loss of roots")
+    assert fg.grad(loss)(p0.astype(np.complex64)).dtype == np.complex64
+
+
 def test_poly_of_conjugate_roots_is_real_and_of_a_rotation_matrix_vmaps():
     z = np.array([1 + 2j, 1 - 2j, 3.0])
     np.testing.assert_allclose(fnp.poly(z), np.poly(z))

@@ -163,11 +163,21 @@ def slogdet(self: Any) -> Any:
 
 
 def logdet(self: Any) -> Any:
-    """The log of the determinant (NaN where it is negative, -inf where it is 0)."""
+    """The log of the determinant (NaN where it is negative, -inf where it is 0); for a
+    complex matrix the complex logarithm ``log|det| + i angle(det)``, as PyTorch.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> fg.Tensor(np.array([[2.0, 0.0], [0.0, 3.0]])).logdet()
+    tensor(1.79175947, dtype=float64)
+    >>> fg.Tensor(np.array([[-1 + 0j, 0], [0, 1]])).logdet()
+    tensor(0.+3.14159265j, dtype=complex128)
+    """
     _square("logdet", self)
 
     def compute(t):
         sign, logabs = fla.slogdet(t)
+        if sign.dtype.kind == "c":  # |sign| = 1, so log(sign) = i angle(det), differentiable
+            return fnp.add(fnp.log(sign), logabs)
         sign = np.asarray(sign.detach() if hasattr(sign, "detach") else sign)
         return fnp.where(sign < 0, np.asarray(np.nan, logabs.dtype), logabs)
     return record_as(_NODES["logdet"], compute, self)

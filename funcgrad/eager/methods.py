@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence, Union
 import numpy as np
 
 from .. import numpy as fnp
+from ..numpy.ufuncs import abs_square
 from ..primitives import elementwise as ew
 from .dtypes import floating
 from .named import Named, SavesOutput, record_as, record_saving_output
@@ -114,13 +115,13 @@ def tanh(self: Tensor) -> Tensor:
 
 
 def sigmoid(self: Tensor) -> Tensor:
-    """``1 / (1 + exp(-self))`` (``SigmoidBackward0``).
+    """``1 / (1 + exp(-self))`` (``SigmoidBackward0``; complex Tensors too, as PyTorch).
 
     >>> import funcgrad as fg
     >>> fg.tensor([0.0], requires_grad=True).sigmoid()
     tensor([0.5], grad_fn=<SigmoidBackward0>)
     """
-    return ew.expit(floating(self))
+    return ew.logistic(floating(self))
 
 
 def relu(self: Tensor) -> Tensor:
@@ -210,9 +211,7 @@ def _norm(t, p, dim, keepdim):
         return fnp.linalg.norm(t, "nuc", axis=(-2, -1) if axis is None else axis,
                                keepdims=keepdim)
     if p in ("fro", 2, 2.0):
-        # a norm is real: |z|**2 is re**2 + im**2 (z * z would be complex)
-        square = t * t if t.dtype.kind != "c" else fnp.real(t) ** 2 + fnp.imag(t) ** 2
-        s = fnp.sum(square, axis=axis, keepdims=keepdim)
+        s = fnp.sum(abs_square(t), axis=axis, keepdims=keepdim)  # |t|**2: real for complex t
         ok = s > 0
         # the double-where idiom: sqrt never sees 0, so the masked branch's derivative is 0
         return ew.where(ok, fnp.sqrt(ew.where(ok, s, np.ones((), s.dtype))),

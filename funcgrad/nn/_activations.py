@@ -65,13 +65,14 @@ def relu6(x: ArrayLike) -> Array:
 
 
 def sigmoid(x: ArrayLike) -> Array:
-    """The logistic function ``1 / (1 + exp(-x))``, without overflow for large ``|x|``.
+    """The logistic function ``1 / (1 + exp(-x))``, without overflow for large real ``|x|``
+    (complex ``x`` too, as ``jax.nn.sigmoid``).
 
     >>> import funcgrad as fg, funcgrad.nn as nn
     >>> float(nn.sigmoid(0.0)), float(fg.grad(nn.sigmoid)(0.0))
     (0.5, 0.25)
     """
-    return _ew.expit(inexact(x))
+    return _ew.logistic(inexact(x))
 
 
 def softplus(x: ArrayLike) -> Array:

@@ -14,8 +14,8 @@ from . import reductions as _reductions
 from .reductions import (_mask, _no_out, all, argmax, argmin, cumprod, cumsum, max, min,
                          prod, sum)
 from .statistics import median_along, quantile_along
-from .ufuncs import (divide, equal, isnan, less_equal, logical_and, logical_not, sqrt, square,
-                     subtract)
+from .ufuncs import (abs_square, divide, equal, isnan, less_equal, logical_and, logical_not,
+                     sqrt, subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
@@ -143,7 +143,8 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     centered = subtract(filled, m)
     if counted is not None:  # (zeroed: a NaN mean of an empty slice stays out of the rest)
         centered = _where(counted, centered, _np.zeros((), filled.dtype))
-    total = sum(square(centered), axis, keepdims=keepdims)
+    # |x - mean|**2: a complex array's variance is real, as NumPy's
+    total = sum(abs_square(centered), axis, keepdims=keepdims)
     n = _count(counted, filled, axis, keepdims)
     dof = subtract(n, ddof)
     dof = astype(dof, total.dtype) if hasattr(dof, "dtype") else float(dof)

@@ -344,12 +344,12 @@ def roots(p: ArrayLike) -> Array:
     first), NumPy's values and order (eigenvalues of the companion matrix; complex where a
     root is).
 
-    Differentiable in ``p`` by the implicit function theorem: a simple root ``r`` moves by
-    ``dr = -dp(r) / p'(r)`` (infinite at a multiple root).  Leading zero coefficients are
-    dropped, as NumPy; their derivatives still count (the finite roots' motion, not the root
-    that a nonzero leading coefficient would bring from infinity).  The number of roots
-    depends on the values, so roots needs concrete coefficients: under ``vmap``/``jit`` it
-    raises ConcretizationError.
+    Differentiable in ``p``, real or complex, by the implicit function theorem: a simple
+    root ``r`` moves by ``dr = -dp(r) / p'(r)`` (infinite at a multiple root).  Leading zero
+    coefficients are dropped, as NumPy; their derivatives still count (the finite roots'
+    motion, not the root that a nonzero leading coefficient would bring from infinity).  The
+    number of roots depends on the values, so roots needs concrete coefficients: under
+    ``vmap``/``jit`` it raises ConcretizationError.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fnp.roots(np.array([1.0, -3.0, 2.0]))
@@ -364,9 +364,6 @@ def roots(p: ArrayLike) -> Array:
         p = astype(p, _np.float64)
     if type(p) is _np.ndarray:
         return _np.roots(p)
-    if p.dtype.kind == "c":
-        raise NotImplementedError("roots: derivatives for complex coefficients are not "
-                                  "supported; use np.roots on the values")
     r = _companion_roots(p)
     if r.shape[0] == 0:
         return r

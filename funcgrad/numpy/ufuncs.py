@@ -114,7 +114,28 @@ def binds(prim):
 
 negative = _unary(_ew.negative_p, _np.negative)
 abs = _unary(_ew.abs_p, _np.absolute, _np.fabs)  # noqa: A001 - NumPy's name
-sign = _unary(_ew.sign_p, _np.sign)
+_sign_of_real = _unary(_ew.sign_p, _np.sign)
+
+
+@binds(_ew.sign_p)
+@stands_for(_np.sign)
+def sign(x: ArrayLike) -> Array:
+    """The sign: -1, 0 or 1 (derivative zero) for real ``x``; ``x / |x|`` (0 at 0) for
+    complex ``x``, as NumPy 2, whose derivative is not zero (the phase moves with ``x``).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.sign(np.array([-2.0, 0.0, 3.0])), fnp.sign(np.array([3 + 4j, 0j]))
+    (array([-1.,  0.,  1.]), array([0.6+0.8j, 0. +0.j ]))
+    """
+    x = operand(x)
+    if getattr(x, "dtype", None) is None or x.dtype.kind != "c":
+        return _sign_of_real(x)
+    # z / |z| by differentiable primitives; the guarded denominator keeps the untaken
+    # branch finite at 0, so a zero cotangent there gives a zero gradient, not NaN
+    magnitude = _ew.abs(x)
+    zero = _ew.equal(magnitude, 0)
+    return _ew.where(zero, _np.zeros((), x.dtype),
+                     _ew.divide(x, _ew.where(zero, _np.ones((), magnitude.dtype), magnitude)))
 exp = _unary(_ew.exp_p, _np.exp)
 exp2 = _unary(_ew.exp2_p, _np.exp2)
 expm1 = _unary(_ew.expm1_p, _np.expm1)
@@ -238,13 +259,17 @@ def positive(x: ArrayLike) -> Array:
 
 @stands_for(_np.float_power)
 def float_power(x1: ArrayLike, x2: ArrayLike) -> Array:
-    """``x1 ** x2`` computed in float64 (as NumPy's float_power).
+    """``x1 ** x2`` computed in float64, or complex128 for complex operands (as NumPy's
+    float_power).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.float_power(np.array([2, 3]), 2)
     array([4., 9.])
     """
-    return power(astype(x1, _np.float64), x2)
+    x1, x2 = asarray(x1), asarray(x2)
+    # complex operands keep their imaginary parts: NumPy computes in complex128 then
+    dtype = _np.complex128 if "c" in (x1.dtype.kind, x2.dtype.kind) else _np.float64
+    return power(astype(x1, dtype), astype(x2, dtype))
 
 
 floor_divide = _binary(_ew.floor_divide_p, _np.floor_divide)

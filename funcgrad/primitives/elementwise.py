@@ -165,6 +165,15 @@ sin, cos, tan, arcsin, arccos, arctan, sinh, cosh, tanh, arcsinh, arccosh, arcta
     _fn1, (sin_p, cos_p, tan_p, arcsin_p, arccos_p, arctan_p, sinh_p, cosh_p, tanh_p, arcsinh_p,
            arccosh_p, arctanh_p))
 erf, erfc, expit = map(_fn1, (erf_p, erfc_p, expit_p))
+
+
+def logistic(x):
+    """``1 / (1 + exp(-x))`` for real or complex ``x`` (JAX's ``lax.logistic``, PyTorch's
+    ``sigmoid``): the real kernel ``expit`` has no complex loop, and for complex ``x`` the
+    same analytic function written with exp keeps a holomorphic derivative."""
+    if getattr(x, "dtype", None) is not None and x.dtype.kind == "c":
+        return reciprocal(add(exp(negative(x)), 1.0))
+    return expit(x)
 sign, floor, ceil, rint, trunc = map(_fn1, (sign_p, floor_p, ceil_p, rint_p, trunc_p))
 
 
