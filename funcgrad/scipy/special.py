@@ -16,8 +16,9 @@ in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 
 ``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
 ``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``jv`` (and ``bessel_jn``,
-JAX's name: ``J_k`` for ``k = 0..v`` stacked; ``j0``, ``j1``, ``jn``), ``yv`` (``y0``,
-``y1``, ``yn``), ``iv``, ``ive``, ``kv``, ``kve``,
+JAX's name: ``J_k`` for ``k = 0..v`` stacked; ``j0``, ``j1``, ``jn`` take jv's values,
+which differ from SciPy's j0 and j1 in the last digits), ``yv`` (likewise ``y0``, ``y1``,
+``yn``), ``iv``, ``ive``, ``kv``, ``kve``,
 ``k0``, ``k1``, ``k0e``, ``k1e``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
 ``hyp1f1`` and ``hyp2f1`` are the exception: they take their values from SciPy's ufuncs
 (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
