@@ -4,7 +4,8 @@ tests, the GPU tests and the fuzzer's program generator).
 :func:`index_expressions` draws every form NumPy accepts, mixed freely: basic slices with
 any start/stop/step (negative, past the ends, ``None``), ``None`` anywhere (leading, in the
 middle, trailing, several), at most one ``...`` anywhere, integers (negative too), integer
-arrays (broadcastable shapes, repeats allowed), integer lists, boolean masks over one or
+arrays (broadcastable shapes, repeats allowed), integer lists and tuples inside the index
+tuple (``x[(0, 1), (2, 2)]``, which NumPy reads as lists), boolean masks over one or
 more axes, and the bare non-tuple forms.  Indices are in bounds by construction; index
 arrays may fail to broadcast together, in which case NumPy raises ``IndexError`` and so
 must funcgrad -- the tests compare with NumPy either way.
@@ -44,7 +45,7 @@ def _entries(draw, shape, axes, array_shape, advanced):
         if side > 0:
             kinds += ["int"]
             if advanced:
-                kinds += ["array", "list"]
+                kinds += ["array", "list", "tuple"]
         if advanced:
             kinds += ["mask"]
         kind = draw(st.sampled_from(kinds))
@@ -56,8 +57,9 @@ def _entries(draw, shape, axes, array_shape, advanced):
         elif kind == "array":
             entries.append(draw(_int_array(side, draw(st.sampled_from(
                 [array_shape, array_shape[1:], (1,) + array_shape[1:]])))))
-        elif kind == "list":
-            entries.append(draw(_int_array(side, (draw(st.integers(1, 3)),))).tolist())
+        elif kind in ("list", "tuple"):
+            values = draw(_int_array(side, (draw(st.integers(1, 3)),))).tolist()
+            entries.append(values if kind == "list" else tuple(values))
         else:  # a boolean mask over this axis and maybe the next ones
             width = draw(st.integers(1, len(axes) - k))
             mshape = tuple(shape[a] for a in axes[k:k + width])
@@ -85,7 +87,7 @@ def index_expressions(draw, shape, advanced=True):
                                    advanced)))
     for _ in range(draw(st.integers(0, 2))):  # new axes anywhere, trailing included
         entries.insert(draw(st.integers(0, len(entries))), None)
-    if len(entries) == 1 and draw(st.booleans()):
+    if len(entries) == 1 and not isinstance(entries[0], tuple) and draw(st.booleans()):
         return entries[0]  # the bare form: x[i], x[1:3], x[None], x[mask], x[[0, 1]]
     return tuple(entries)
 

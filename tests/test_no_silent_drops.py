@@ -91,7 +91,9 @@ def test_forward_mode_refuses_too():
 # --- what keeps working ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("conversion", [int, round, math.floor, math.ceil, math.trunc,
-                                        lambda v: round(v, 1)])
+                                        lambda v: round(v, 1), np.int64,
+                                        lambda v: np.asarray(v, dtype=np.int32),
+                                        lambda v: np.array(v, dtype=bool)])
 def test_piecewise_constant_conversions_keep_working(conversion):
     """Their derivative is zero almost everywhere: nothing is lost."""
     got = fg.grad(lambda x: conversion(x[1] * 1.7) * np.sum(x))(X)

@@ -298,6 +298,15 @@ def test_masked_array_gets_a_clear_error():
         fnp.exp(m)
 
 
+def test_half_imported_numpy_ma_is_no_crash(monkeypatch):
+    # the kernel loader's thread imports SciPy, which imports np.ma: while it runs, the
+    # module is in sys.modules without MaskedArray yet (this raised AttributeError)
+    import types
+    monkeypatch.setitem(sys.modules, "numpy.ma", types.ModuleType("numpy.ma"))
+    assert float(fg.grad(lambda x: x * x)(np.float64(3.0))) == 6.0
+    np.testing.assert_allclose(fnp.exp(np.zeros(2)), [1.0, 1.0])
+
+
 def test_plain_subclasses_work_like_arrays():
     x = _base().view(_Sub)
     np.testing.assert_allclose(np.asarray(fg.grad(f)(x)), df(_base()))

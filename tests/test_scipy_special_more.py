@@ -188,6 +188,44 @@ def test_plain_scipy_bessel_ufuncs_differentiate():
         scipy_special.kvp(2.5, z) - scipy_special.k1(z), 1e-13)
 
 
+def test_integer_order_bessels_are_scipys_with_the_recurrence_derivatives():
+    x = np.array([0.3, 1.0, 2.5, 7.0, 12.0])
+    for ours, theirs, n, derivative in (
+            (fsp.j0, scipy_special.j0, 0, scipy_special.jvp),
+            (fsp.j1, scipy_special.j1, 1, scipy_special.jvp),
+            (fsp.y0, scipy_special.y0, 0, scipy_special.yvp),
+            (fsp.y1, scipy_special.y1, 1, scipy_special.yvp),
+            (lambda v: fsp.jn(3, v), lambda v: scipy_special.jn(3, v), 3, scipy_special.jvp),
+            (lambda v: fsp.yn(2, v), lambda v: scipy_special.yn(2, v), 2, scipy_special.yvp)):
+        np.testing.assert_allclose(ours(x), theirs(x), rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(ours(v)))(x), derivative(n, x),
+                                   rtol=1e-13, atol=1e-15)
+        assert ours(x.astype(np.float32)).dtype == np.float32
+    # plain SciPy's ufuncs on traced values reach them
+    np.testing.assert_allclose(
+        fg.grad(lambda v: np.sum(scipy_special.j0(v) + scipy_special.y1(v)))(x),
+        -scipy_special.j1(x) + scipy_special.yvp(1, x), rtol=1e-13)
+    check_second_order(lambda v: fnp.sum(fsp.j1(v) * fsp.y0(v)), [x], RNG)
+
+
+def test_rgamma_is_entire_with_the_right_derivatives_at_gammas_poles():
+    x = np.array([-3.0, -2.0, -1.0, 0.0, 0.3, 0.7, 3.0, -1.5, -2.7, 40.0, 200.0])
+    np.testing.assert_allclose(fsp.rgamma(x), scipy_special.rgamma(x), rtol=1e-14, atol=0)
+    poles = x <= 0
+    poles &= x == np.round(x)
+    n = -x[poles]
+    d = fg.grad(lambda v: fnp.sum(fsp.rgamma(v)))(x)
+    # at -n, 1/Gamma(x) = (-1)**n n! (x + n) + O((x + n)**2); elsewhere -digamma / Gamma
+    np.testing.assert_allclose(d[poles], (-1.0) ** n * scipy_special.factorial(n), rtol=1e-14)
+    away = x[~poles]
+    np.testing.assert_allclose(d[~poles], -scipy_special.digamma(away) * scipy_special.rgamma(away),
+                               rtol=1e-12, atol=1e-300)
+    check_second_order(lambda v: fnp.sum(fsp.rgamma(v)), [np.array([-2.0, -1.0, 0.0, 0.5, 2.5])],
+                       RNG)
+    np.testing.assert_array_equal(fg.grad(lambda v: np.sum(scipy_special.rgamma(v)))(x), d)
+    assert fsp.rgamma(np.float32(2.5)).dtype == np.float32
+
+
 def test_ive_of_a_complex_argument_has_no_derivative():
     z = np.array([1.0 + 0.5j])
     with pytest.raises(NotImplementedError, match="not holomorphic"):

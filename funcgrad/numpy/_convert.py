@@ -141,9 +141,11 @@ def _contains_traced(seq):
 # subclasses are treated as plain arrays.
 class _MaskedArrays(type):
     # np.ma costs 15 ms to import: only look for masked arrays once something imported it.
+    # Another thread (the kernel loader importing SciPy) may be half-way through importing
+    # it: until np.ma defines MaskedArray, no masked array can exist.
     def __instancecheck__(cls, x):
-        ma = sys.modules.get("numpy.ma")
-        return ma is not None and isinstance(x, ma.MaskedArray)
+        masked = getattr(sys.modules.get("numpy.ma"), "MaskedArray", None)
+        return masked is not None and isinstance(x, masked)
 
 
 class _MaskedArray(metaclass=_MaskedArrays):

@@ -221,7 +221,9 @@ def _array(self, dtype=None, copy=None):
         return np.asarray(concrete(self), dtype=dtype)
     self._check_alive()  # an escaped tracer: EscapedTracerError naming its transform
     transform = carried_derivative(self)
-    if transform is not None:
+    # An integer or boolean copy has no derivative to lose (as int(x) and x.astype(int)):
+    # np.int64(x), np.asarray(x, dtype=int).
+    if transform is not None and (dtype is None or np.dtype(dtype).kind not in "iub"):
         raise derivative_dropped(
             "Converting it to a plain NumPy array (np.asarray, np.array, or a NumPy function "
             "given a list holding it)", "a plain NumPy array", transform)

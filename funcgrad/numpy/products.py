@@ -4,19 +4,20 @@
 """
 import builtins
 import string
+import warnings
 from typing import Any, Sequence
 
 import numpy as _np
 
 from ..primitives import linalg as _la
 from ..primitives import structural as _st
-from ._convert import asarray, operand
+from ._convert import asarray, one_axis, operand
 from .constructors import zeros_like
 from .indexing import diagonal
 from .reductions import sum
-from .manipulation import moveaxis, ravel, reshape, stack
+from .manipulation import broadcast_arrays, moveaxis, ravel, reshape, stack
 from .ufuncs import conj, multiply, stands_for
-from ..typing import Array, ArrayLike, Axis
+from ..typing import Array, ArrayLike
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "trace", "cross",
            "polyval"]
@@ -213,37 +214,44 @@ def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Arra
 
 def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: int = -1,
           axis: int | None = None) -> Array:
-    """Cross product of 3-vectors along ``axisa`` of ``a`` and ``axisb`` of ``b`` (``axis``
-    sets all three), the result's vectors along ``axisc``.  As in NumPy, a 2-vector has a
-    zero third component, and two 2-vectors give the scalar third component.
+    """Cross product of 3-vectors (or 2-vectors, NumPy's deprecated form) lying along
+    ``axisa`` of ``a`` and ``axisb`` of ``b``; the products lie along ``axisc`` (``axis``
+    sets all three), as ``np.cross``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.cross(np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]))
     array([0., 0., 1.])
+    >>> fnp.cross(np.eye(3)[:, :2], np.ones(3), axisa=0)
+    array([[ 0., -1.,  1.],
+           [ 1.,  0., -1.]])
     """
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = asarray(a), asarray(b)
-    a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
-    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
-        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 "
-                         "or 3)")
-    a0, a1 = a[..., 0], a[..., 1]
-    b0, b1 = b[..., 0], b[..., 1]
+    a = moveaxis(a, one_axis(axisa, a.ndim), -1)
+    b = moveaxis(b, one_axis(axisb, b.ndim), -1)
+    n, m = a.shape[-1], b.shape[-1]
+    if n not in (2, 3) or m not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n"
+                         "(dimension must be 2 or 3)")
+    if n == 2 or m == 2:
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                      DeprecationWarning, stacklevel=2)
+    # a 2-vector is a 3-vector whose third component is zero
+    a0, a1, a2 = a[..., 0], a[..., 1], (a[..., 2] if n == 3 else None)
+    b0, b1, b2 = b[..., 0], b[..., 1], (b[..., 2] if m == 3 else None)
     z = a0 * b1 - a1 * b0
-    if a.shape[-1] == 2 and b.shape[-1] == 2:
+    if n == 2 and m == 2:  # only the z component exists: one number per pair
         return z
-    if a.shape[-1] == 3 and b.shape[-1] == 3:
-        a2, b2 = a[..., 2], b[..., 2]
-        c = [a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, z]
-    elif a.shape[-1] == 3:  # (b2 = 0)
-        a2 = a[..., 2]
-        c = [-a2 * b1, a2 * b0, z]
-    else:  # (a2 = 0)
-        b2 = b[..., 2]
-        c = [a1 * b2, -a0 * b2, z]
-    out = stack(c, axis=-1)
-    return out if axisc in (-1, out.ndim - 1) else moveaxis(out, -1, axisc)
+    if n == 2:
+        x, y = a1 * b2, -(a0 * b2)
+    elif m == 2:
+        x, y = -(a2 * b1), a2 * b0
+    else:
+        x, y = a1 * b2 - a2 * b1, a2 * b0 - a0 * b2
+    out = stack(broadcast_arrays(x, y, z), axis=-1)
+    return moveaxis(out, -1, one_axis(axisc, out.ndim))
 
 
 def polyval(p: ArrayLike, x: ArrayLike) -> Array:

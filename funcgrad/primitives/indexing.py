@@ -38,7 +38,7 @@ def normalize_index(idx, shape):
         if isinstance(k, (bool, np.bool_)):
             raise IndexError("a 0-d boolean index (True/False) is not supported; index with a "
                              "boolean mask array, or use None to add an axis")
-        if isinstance(k, list):
+        if isinstance(k, (list, tuple)):  # (a tuple inside the index tuple is a list to NumPy)
             k = np.asarray(k)
             if k.dtype == object:
                 raise IndexError(f"index list {idx!r} is ragged; use equal-length lists")

@@ -15,7 +15,7 @@ from ..typing import Array, ArrayLike
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
            "fresnel", "wofz", "sph_harm_y", "jv", "yv", "iv", "ive", "kv", "kve", "k0", "k1",
-           "k0e", "k1e", "bessel_jn", "poch", "boxcox", "boxcox1p",
+           "k0e", "k1e", "bessel_jn", "j0", "j1", "jn", "y0", "y1", "yn", "poch", "boxcox", "boxcox1p",
            "owens_t", "hyp1f1", "hyp2f1", "factorial", "comb", "bernoulli"]
 
 
@@ -274,6 +274,68 @@ def sph_harm_y(n: ArrayLike, m: ArrayLike, theta: ArrayLike, phi: ArrayLike, *,
 
 
 sph_harm_y.primitive = _ss.sph_harm_y.primitive  # type: ignore[attr-defined]
+
+
+def jn(n: ArrayLike, x: ArrayLike) -> Array:
+    """Bessel's ``J_n(x)`` of integer order (SciPy's ``jn``, its ``jv`` under another name):
+    ``jv(n, x)``, differentiable in ``x``.
+
+    >>> import funcgrad as fg
+    >>> float(jn(1, 0.0)), float(fg.grad(jn, 1)(1, 0.0))
+    (0.0, 0.5)
+    """
+    return jv(n, x)
+
+
+def yn(n: ArrayLike, x: ArrayLike) -> Array:
+    """Bessel's ``Y_n(x)`` of integer order ``n`` (SciPy's ``yn``): ``yv(n, x)``,
+    differentiable in ``x``.
+
+    >>> import math
+    >>> round(float(yn(1, 2.0)) / float(yv(1.0, 2.0)), 12)
+    1.0
+    """
+    return yv(n, x)
+
+
+def j0(x: ArrayLike) -> Array:
+    """Bessel's ``J_0(x)``; derivative ``-j1(x)``.
+
+    >>> import funcgrad as fg
+    >>> float(j0(0.0)), float(fg.grad(j0)(0.0))
+    (1.0, -0.0)
+    """
+    return jv(0.0, x)
+
+
+def j1(x: ArrayLike) -> Array:
+    """Bessel's ``J_1(x)``; derivative ``j0(x) - j1(x)/x``.
+
+    >>> import funcgrad as fg
+    >>> float(j1(0.0)), float(fg.grad(j1)(0.0))
+    (0.0, 0.5)
+    """
+    return jv(1.0, x)
+
+
+def y0(x: ArrayLike) -> Array:
+    """Bessel's ``Y_0(x)`` (``x > 0``); derivative ``-y1(x)``.
+
+    >>> import funcgrad as fg
+    >>> float(fg.grad(y0)(2.0)) == -float(y1(2.0))
+    True
+    """
+    return yv(0.0, x)
+
+
+def y1(x: ArrayLike) -> Array:
+    """Bessel's ``Y_1(x)`` (``x > 0``); derivative ``y0(x) - y1(x)/x``.
+
+    >>> import funcgrad as fg
+    >>> round(float(fg.grad(y1)(2.0)) - (float(y0(2.0)) - float(y1(2.0)) / 2), 12)
+    0.0
+    """
+    return yv(1.0, x)
 
 
 def bessel_jn(z: ArrayLike, *, v: int, n_iter: int = 50) -> Array:

@@ -16,7 +16,9 @@ in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 
 ``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
 ``gammasgn``, ``sici``, ``fresnel``, ``wofz``, ``sph_harm_y``, ``jv`` (and ``bessel_jn``,
-JAX's name: ``J_k`` for ``k = 0..v`` stacked), ``yv``, ``iv``, ``ive``, ``kv``, ``kve``,
+JAX's name: ``J_k`` for ``k = 0..v`` stacked; ``j0``, ``j1``, ``jn`` take jv's values,
+which differ from SciPy's j0 and j1 in the last digits), ``yv`` (likewise ``y0``, ``y1``,
+``yn``), ``iv``, ``ive``, ``kv``, ``kve``,
 ``k0``, ``k1``, ``k0e``, ``k1e``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
 ``hyp1f1`` and ``hyp2f1`` are the exception: they take their values from SciPy's ufuncs
 (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
@@ -41,14 +43,15 @@ from ..typing import Array, ArrayLike, Axis
 from . import _special_more as _more
 from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,  # noqa: F401
                             erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp1f1,
-                            hyp2f1, iv, ive, jv, k0, k0e, k1, k1e, kv, kve, loggamma, owens_t,
-                            poch, sici, spence, sph_harm_y, wofz, yv)
+                            hyp2f1, iv, ive, j0, j1, jn, jv, k0, k0e, k1, k1e, kv, kve,
+                            loggamma, owens_t, poch, sici, spence, sph_harm_y, wofz, y0, y1,
+                            yn, yv)
 from . import _special_elementary as _elementary
 from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
                                   log1p, pseudo_huber, softplus)
 
 __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "gammaln",
-           "gamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
+           "gamma", "rgamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
            "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
            "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__
@@ -115,6 +118,28 @@ digamma = _primitive_front(_sp.digamma, """The digamma function ``d/dx log Gamma
     -0.57721566490153
     """)
 psi = digamma
+
+
+def rgamma(x: ArrayLike) -> Array:
+    """``1 / gamma(x)``, an entire function: 0 at the poles of gamma (0, -1, -2, ...), where
+    its derivative is ``(-1)**n n!`` at ``-n``, as SciPy's ``rgamma``.
+
+    >>> import funcgrad as fg
+    >>> float(rgamma(3.0)), float(rgamma(-1.0)), float(fg.grad(rgamma)(-2.0))
+    (0.5, 0.0, 2.0)
+    """
+    x = fnp.asarray(_operand(x))
+    right = x > 0.5
+    # Left of 1/2 the reflection 1/gamma(x) = gamma(1 - x) sin(pi x) / pi has no pole, so
+    # every derivative at the zeros comes out right; sin(pi x) is taken from x's distance
+    # to the nearest integer, exactly 0 there.  (Double where: no nan from either branch.)
+    left_x = fnp.where(right, 0.0, x)
+    n = fnp.round(left_x)
+    sign = 1.0 - 2.0 * fnp.mod(n, 2.0)
+    # (+ 0.0: the zeros at the poles are +0.0, as SciPy's, not the sign's -0.0)
+    left = gamma(1.0 - left_x) * (sign * fnp.sin(math.pi * (left_x - n))) / math.pi + 0.0
+    right_x = fnp.where(right, x, 1.0)
+    return fnp.where(right, fnp.exp(-gammaln(right_x)), left)
 i0e = _primitive_front(_sp.i0e, """The exponentially scaled modified Bessel function of
     order 0, ``exp(-|x|) * i0(x)``.
 
