@@ -145,10 +145,18 @@ class ReverseInterpreter(Interpreter):
         recording = _state.recording
         if not prim.differentiable or (recording == 0 and self.tag < _state.grad_off_tag):
             return out
-        if not params:
-            params = None
-        tracer = ReverseTracer(self, out, prim, vals, params, parents, needs,
-                               type(out) is not ndarray and is_weak(out))
+        # ReverseTracer's __init__ field by field: calling the class costs a frame for
+        # __init__ (the same tracer for about 100 ns less, a third of its construction).
+        tracer = _new(ReverseTracer)
+        tracer._trace = self
+        tracer.value = out
+        tracer.prim = prim
+        tracer.args = vals
+        tracer.params = params or None
+        tracer.parents = parents
+        tracer.needs = needs
+        tracer.meta = None
+        tracer.weak = type(out) is not ndarray and is_weak(out)
         if recording == 2:
             instruments.record(tracer)
         self.tape.append(tracer)
@@ -193,6 +201,7 @@ class ReverseInterpreter(Interpreter):
         return vals, parents, tuple(i in owned for i in range(len(args))), plain
 
 
+_new = object.__new__
 _FIRST1 = (True,)
 _FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
 
