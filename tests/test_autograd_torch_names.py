@@ -109,6 +109,28 @@ def test_backward_warnings_respect_numpys_settings():
     assert _caught(lambda: f(np.array([4.0]))) == []  # nothing to report
 
 
+def test_backward_warnings_follow_numpys_settings_changed_between_gradients():
+    """The walk remembers the error state it built for the user's last settings: each
+    change (np.seterr, np.errstate, and back) is seen by the next gradient."""
+    f = fg.grad(lambda x: fnp.sum(fnp.sqrt(x)))
+    x = np.array([0.0, 1.0])
+    message = "divide by zero encountered in the backward of SqrtBackward0"
+    assert [str(w.message) for w in _caught(lambda: f(x))] == [message]
+    old = np.seterr(divide="ignore")
+    try:
+        assert _caught(lambda: f(x)) == []
+        with np.errstate(divide="warn", under="ignore"):
+            assert [str(w.message) for w in _caught(lambda: f(x))] == [message]
+        assert _caught(lambda: f(x)) == []
+        with np.errstate(divide="raise"):
+            with pytest.raises(FloatingPointError):
+                f(x)
+    finally:
+        np.seterr(**old)
+    assert [str(w.message) for w in _caught(lambda: f(x))] == [message]
+    assert np.geterr() == old  # the walk leaves the user's settings as they were
+
+
 def _batched(lib):
     x = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
     y = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)

@@ -276,14 +276,53 @@ def _warn_at_user_code(error, flag):
                            registry=globs.setdefault("__warningregistry__", {}))
 
 
+try:  # NumPy 2's error state is one object in a context variable (np.errstate sets it)
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+except ImportError:  # pragma: no cover - another NumPy: np.errstate on every walk
+    _extobj_contextvar = _make_extobj = None
+
+# (the user's error state seen last, the one the walk runs under then, or None: no "warn").
+# Building it from np.geterr() and entering np.errstate cost about 3 us a gradient, more
+# than a small function's whole backward step; the user's state rarely changes between
+# gradients, and this pair (replaced whole, never mutated) remembers it.  Keeping the
+# state object alive keeps its identity from being reused by another.
+_walk_errstate = (None, None)
+
+
+def _walk_state():
+    """The NumPy error state the walk runs under: the user's, with each "warn" made a
+    "call" of :func:`_warn_at_user_code`; None when the user's has no "warn"."""
+    global _walk_errstate
+    current = _extobj_contextvar.get()
+    seen, state = _walk_errstate
+    if seen is not current:
+        modes = {kind: "call" for kind, mode in np.geterr().items() if mode == "warn"}
+        state = _make_extobj(call=_warn_at_user_code, **modes) if modes else None
+        _walk_errstate = (current, state)
+    return state
+
+
 def _reported(walk):
+    if _extobj_contextvar is None:  # pragma: no cover - another NumPy
+        @functools.wraps(walk)
+        def walk_reporting_fp_errors(*args, **kwargs):
+            modes = {kind: "call" for kind, mode in np.geterr().items() if mode == "warn"}
+            if not modes:
+                return walk(*args, **kwargs)
+            with np.errstate(call=_warn_at_user_code, **modes):
+                return walk(*args, **kwargs)
+        return walk_reporting_fp_errors
+
     @functools.wraps(walk)
     def walk_reporting_fp_errors(*args, **kwargs):
-        modes = {kind: "call" for kind, mode in np.geterr().items() if mode == "warn"}
-        if not modes:
+        state = _walk_state()
+        if state is None:
             return walk(*args, **kwargs)
-        with np.errstate(call=_warn_at_user_code, **modes):
+        token = _extobj_contextvar.set(state)  # what np.errstate's __enter__ does
+        try:
             return walk(*args, **kwargs)
+        finally:
+            _extobj_contextvar.reset(token)
     return walk_reporting_fp_errors
 
 
