@@ -298,6 +298,16 @@ def test_masked_array_gets_a_clear_error():
         fnp.exp(m)
 
 
+def test_arrays_work_while_another_thread_is_importing_numpy_ma(monkeypatch):
+    """A thread importing numpy.ma puts it in sys.modules before it defines MaskedArray:
+    the masked-array check raised AttributeError ("partially initialized module") then."""
+    import types
+    monkeypatch.setitem(sys.modules, "numpy.ma", types.ModuleType("numpy.ma"))
+    assert fnp.asarray(np.array([1.0, 2.0]), np.float32).dtype == np.float32
+    np.testing.assert_array_equal(fnp.asarray([1.0, 2.0]), [1.0, 2.0])
+    assert fnp.asarray(2.0) == 2.0
+
+
 def test_plain_subclasses_work_like_arrays():
     x = _base().view(_Sub)
     np.testing.assert_allclose(np.asarray(fg.grad(f)(x)), df(_base()))

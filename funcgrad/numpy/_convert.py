@@ -118,9 +118,10 @@ def _contains_traced(seq):
 # subclasses are treated as plain arrays.
 class _MaskedArrays(type):
     # np.ma costs 15 ms to import: only look for masked arrays once something imported it.
+    # (Another thread may be importing it: a module without its class yet has no instances.)
     def __instancecheck__(cls, x):
-        ma = sys.modules.get("numpy.ma")
-        return ma is not None and isinstance(x, ma.MaskedArray)
+        masked = getattr(sys.modules.get("numpy.ma"), "MaskedArray", None)
+        return masked is not None and isinstance(x, masked)
 
 
 class _MaskedArray(metaclass=_MaskedArrays):
