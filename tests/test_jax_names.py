@@ -582,9 +582,70 @@ def test_collective_errors_name_the_problem_and_the_fix():
         lax.psum(1.0, "i")
     with pytest.raises(NameError, match="unbound axis name: 'k'"):
         named(lambda x: lax.pmean(x, "k"))(XS)
-    # a graph traced inside the named vmap would be batched again without the name
-    with pytest.raises(NotImplementedError, match="jit outside the vmap"):
-        named(fg.jit(lambda x: lax.psum(x, "i")))(XS)
+    f = fg.jit(lambda x: lax.pmean(x, "i"))
+    named(f)(XS)  # (traced inside the vmap: the trace outside it is another one)
+    with pytest.raises(NameError, match="unbound axis name: 'i'"):
+        f(XS)
+
+
+XS2 = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]])
+
+
+def _loop(c, steps, step):
+    for _ in range(steps):
+        c = step(c)
+    return c
+
+
+@pytest.mark.parametrize("f, want", [
+    (fg.jit(lambda x: lax.psum(x, "i")), np.broadcast_to(XS2.sum(0), XS2.shape)),
+    (fg.jit(lambda x: x - lax.pmean(x, "i")), XS2 - XS2.mean(0)),
+    (fg.jit(lambda x: x * lax.axis_index("i")), XS2 * np.arange(3.0)[:, None]),
+    (fg.jit(lambda x: lax.pmax(x, "i")), np.broadcast_to(XS2.max(0), XS2.shape)),
+    (lambda x: lax.scan(lambda c, xi: (c + lax.psum(xi, "i"), c), 0.0, x)[1],
+     np.tile([0.0, XS2[:, 0].sum()], (3, 1))),  # (the carry before each step)
+    (lambda x: lax.fori_loop(0, 3, lambda k, c: c + lax.psum(c * x, "i"), x),
+     _loop(XS2, 3, lambda c: c + (c * XS2).sum(0))),
+    (lambda x: lax.cond(x[0] > 2, lambda v: lax.psum(v, "i"), lambda v: v * 2.0, x),
+     np.where(XS2[:, :1] > 2, XS2.sum(0), 2.0 * XS2)),  # (each example takes its branch)
+    (lambda x: lax.while_loop(lambda c: c[1] < 3,
+                              lambda c: (c[0] + lax.psum(c[0], "i"), c[1] + 1), (x, 0))[0],
+     _loop(XS2, 3, lambda c: c + c.sum(0))),
+    (fg.jit(lambda x: lax.scan(lambda c, xi: (c + lax.psum(xi, "i"), c), 0.0, x)[0]),
+     np.full(3, XS2.sum())),
+], ids=["jit-psum", "jit-pmean", "jit-axis_index", "jit-pmax", "scan", "fori_loop", "cond",
+        "while_loop", "jit-of-scan"])
+def test_collectives_inside_jit_and_loop_bodies_combine_the_named_vmaps_examples(f, want):
+    """As jax.vmap(f, axis_name="i") with jax.lax.psum inside jax.jit or a lax.scan,
+    fori_loop, cond or while_loop body (they were refused): the traced graph is batched
+    along the named axis, its collective over all the examples."""
+    np.testing.assert_allclose(named(f)(XS2), want, rtol=1e-12)
+
+
+def test_derivatives_of_collectives_inside_jit_and_scan_within_a_named_vmap():
+    # every example's output is the psum of all: d/dx_k of their sum is 3 * 2 x_k
+    for f in (fg.jit(lambda x: np.sum(lax.psum(x ** 2, "i"))),
+              lambda x: lax.scan(lambda c, xi: (c + lax.psum(xi ** 2, "i"), c), 0.0, x)[0]):
+        np.testing.assert_allclose(named(fg.grad(f))(XS2), 6.0 * XS2, rtol=1e-12)
+        np.testing.assert_allclose(named(fg.jit(fg.grad(f)))(XS2), 6.0 * XS2, rtol=1e-12)
+    tangents = named(lambda x: fg.jvp(fg.jit(lambda v: lax.psum(v * v, "i")), (x,),
+                                      (np.ones(2),))[1])(XS2)
+    np.testing.assert_allclose(tangents, np.broadcast_to(2.0 * XS2.sum(0), XS2.shape))
+
+
+def test_a_jitted_collective_retraces_for_another_named_vmap():
+    """The trace depends on the named vmaps around the call (JAX keys on its axis
+    environment): another size, another name, another nesting, another trace."""
+    f = fg.jit(lambda x: x - lax.pmean(x, "i"))
+    np.testing.assert_allclose(named(f)(XS2), XS2 - XS2.mean(0))
+    np.testing.assert_allclose(named(f)(XS2[:2]), XS2[:2] - XS2[:2].mean(0))
+    g = fg.jit(lambda x: lax.psum(x, "i"))
+    inner_unnamed = named(lambda r: fg.vmap(g)(r))(XS2)  # the unnamed vmap maps g per row
+    np.testing.assert_allclose(inner_unnamed, np.broadcast_to(XS2.sum(0), XS2.shape))
+    np.testing.assert_allclose(named(g)(XS2), np.broadcast_to(XS2.sum(0), XS2.shape))
+    both = fg.vmap(fg.vmap(fg.jit(lambda x: lax.psum(x, ("i", "j"))), axis_name="j"),
+                   axis_name="i")(XS2)
+    np.testing.assert_allclose(both, np.full(XS2.shape, XS2.sum()))
 
 
 # --- debug.print and debug.callback ---------------------------------------------------------

@@ -324,6 +324,37 @@ def test_pinv_cutoff_dropping_nonzero_singular_values_has_second_derivatives(a):
     check_second_order(lambda a: fnp.linalg.pinv(a, rcond=0.06), [a])
 
 
+_REPEATED_ACROSS_THE_CUTOFF = [  # (matrix, rcond=0.25 * largest drops the small values)
+    with_singular_values(4, 3, [3.0, 3.0, 0.5]),  # a repeated kept value
+    with_singular_values(3, 5, [3.0, 0.5, 0.5]),  # a repeated dropped one
+    with_singular_values(4, 4, [3.0, 3.0, 0.5, 0.5]),  # both
+    with_singular_values(5, 5, [2.0, 2.0, 2.0, 0.3, 0.0]),  # three kept, a zero dropped
+    _complex_with_singular_values(4, 4, [3.0, 3.0, 0.5, 0.3]),
+]
+
+
+@pytest.mark.parametrize("a", _REPEATED_ACROSS_THE_CUTOFF,
+                         ids=["kept", "dropped", "both", "three-and-zero", "complex"])
+def test_pinv_second_derivative_at_repeated_singular_values_equals_differences(a):
+    """At singular values repeated on one side of a cutoff that drops nonzero ones, the
+    derivative of pinv's derivative is the central difference of it (svd's rule splits a
+    repeated group by the diagonal of its block only: the truncation weights moved wrong,
+    by a few percent, until the rest of the block was added)."""
+    rng = np.random.default_rng(7)
+    draw = lambda: rng.standard_normal(a.shape) + (
+        1j * rng.standard_normal(a.shape) if np.iscomplexobj(a) else 0)
+    w, d1, d2 = draw().T, draw(), draw()
+    f = lambda x: fnp.real(fnp.sum(w * fnp.linalg.pinv(x, rcond=0.25)))
+    first = lambda x: fg.jvp(f, (x,), (d1,))[1]
+    h = 1e-5
+    want = (first(a + h * d2) - first(a - h * d2)) / (2 * h)
+    np.testing.assert_allclose(fg.jvp(first, (a,), (d2,))[1], want, rtol=1e-7)
+    if not np.iscomplexobj(a):  # (fwd-over-rev, the Hessian's route)
+        hessian = fg.hessian(f)(a)
+        np.testing.assert_allclose(np.einsum("ij,ijkl,kl->", d1, hessian, d2), want,
+                                   rtol=1e-7)
+
+
 def test_pinv_truncated_derivative_is_the_same_under_jit_and_vmap():
     stack = TRUNCATED[2]
     loss = lambda a: fnp.sum(fnp.linalg.pinv(a, rcond=0.06) ** 3)

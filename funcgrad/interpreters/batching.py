@@ -7,18 +7,79 @@ call primitives, so ``vmap`` composes with every other transform.
 A ``vmap`` with an ``axis_name`` lets collectives (``fg.lax.psum``...) act across its
 batch: their primitives name the interpreters they reduce over, and the batch rule in
 :data:`NAMED_AXIS_RULES` also receives the interpreter running it, to tell its own axis
-from another's.
+from another's.  A collective traced into a graph (inside ``jit``, a ``scan`` body...)
+names its axis by a :class:`StagedAxis` instead, since the graph is batched later, by a
+new interpreter: the rules of the primitives holding graphs tell that interpreter the
+name of the axis it batches (:func:`graph_batch_rule`, :func:`batching_axis_name`).
 """
 import functools
+import threading
 
 from ..core import (ROOT, ConcretizationError, Interpreter, Tracer, _special_classes,
                     run_under, user_frame_summary)
 
-__all__ = ["BatchInterpreter", "BatchTracer", "NAMED_AXIS_RULES"]
+__all__ = ["BatchInterpreter", "BatchTracer", "NAMED_AXIS_RULES", "StagedAxis",
+           "graph_batch_rule", "batching_axis_name", "named_axes"]
 
 NAMED_AXIS_RULES: dict = {}
-"""Primitive -> ``rule(interpreter, args, dims, **params)``, its batch rule under a named
-``vmap`` (collectives; :mod:`funcgrad.lax._collectives` fills it)."""
+"""Primitive -> ``rule(interpreter, args, dims, **params)``, its batch rule where the
+interpreter running it matters: collectives (:mod:`funcgrad.lax._collectives` fills it)
+and primitives holding graphs (:func:`graph_batch_rule`)."""
+
+
+class StagedAxis:
+    """A named vmap axis as a collective inside a graph refers to it: by name (and the
+    size it had when the graph was traced), as JAX's jaxprs do.  The interpreter that
+    batches the graph along that vmap's axis answers to the name."""
+
+    __slots__ = ("axis_name", "axis_size")
+
+    def __init__(self, axis_name, axis_size):
+        self.axis_name, self.axis_size = axis_name, axis_size
+
+    def __eq__(self, other):
+        return (type(other) is StagedAxis and other.axis_name == self.axis_name
+                and other.axis_size == self.axis_size)
+
+    def __hash__(self):
+        return hash((StagedAxis, self.axis_name, self.axis_size))
+
+    def __repr__(self):
+        return f"StagedAxis({self.axis_name!r}, {self.axis_size})"
+
+
+_batching = threading.local()
+
+
+def batching_axis_name():
+    """The axis name of the vmap whose rule for a primitive holding graphs is running (None
+    for an unnamed vmap, or outside such a rule): :func:`funcgrad.jit.derive.batch_graph`
+    batches the graphs along it, and keys the graphs it derives with it."""
+    return getattr(_batching, "axis_name", None)
+
+
+def graph_batch_rule(batch):
+    """The batch rule ``batch`` of a primitive holding graphs, run knowing the name of the
+    vmap axis it batches (see :func:`batching_axis_name`)."""
+    def rule(interp, args, dims, **params):
+        previous = batching_axis_name()
+        _batching.axis_name = interp.axis_name
+        try:
+            return batch(args, dims, **params)
+        finally:
+            _batching.axis_name = previous
+    return rule
+
+
+def named_axes(interp):
+    """``(name, size)`` of every named vmap around ``interp``, innermost first: what a
+    collective traced into a graph there can refer to (jit keys its traces with it)."""
+    env = []
+    while interp is not None:
+        if type(interp) is BatchInterpreter and interp.axis_name is not None:
+            env.append((interp.axis_name, interp.axis_size))
+        interp = interp.parent
+    return tuple(env)
 
 
 class BatchTracer(Tracer):
@@ -74,7 +135,7 @@ class BatchInterpreter(Interpreter):
             # Hessian, where each is a batch of tangents against plain residuals.
             return BatchTracer(self, prim.impl(*vals, **params), 0)
         rule = prim.batch
-        if self.axis_name is not None and prim in NAMED_AXIS_RULES:
+        if prim in NAMED_AXIS_RULES:
             rule = functools.partial(NAMED_AXIS_RULES[prim], self)
         out, out_dim = run_under(self.parent, rule, vals, dims, **params)
         if prim.multiple_results:

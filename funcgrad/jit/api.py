@@ -20,6 +20,7 @@ from numpy import ndarray
 from .. import tree
 from ..core import (ROOT, WEAK_TYPES, Tracer, TrigRangeError, _special_classes, _state,
                     is_special)
+from ..interpreters.batching import named_axes
 from ..interpreters.graph import eval_graph
 from .call import compile_graph, jit_call_p
 from .derive import as_root, out_aval
@@ -284,6 +285,12 @@ class JitFunction:
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs), is_special)
         avals = tuple(leaf_aval(x, f"leaf {i} of the arguments", abstract)
                       for i, x in enumerate(leaves))
+        if _state.interpreter is not ROOT:
+            # A collective traced in refers to the named vmaps around the call by name and
+            # size (as JAX's trace cache keys on its axis environment)
+            axes = named_axes(_state.interpreter)
+            if axes:
+                statics += (("axes", None, axes),)
         return (treedef, avals, statics, len(args)), leaves, static_pos
 
     def _trace(self, args, kwargs, key, static_pos):

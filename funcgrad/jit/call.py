@@ -18,8 +18,8 @@ from ..devices import register_gpu
 from ..dtypes import float0
 from ..interpreters.graph import Graph, Var, eval_graph
 from .bounds import range_check
-from .derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
-                     vjp_joint, vjp_split, zeros)
+from .derive import (as_root, batch_graph, batch_key, derived, holds_graphs, is_float,
+                     jvp_graph, out_aval, vjp_joint, vjp_split, zeros)
 from .passes import dce, optimize, register_call
 
 __all__ = ["Executable", "compile_graph", "jit_call_p"]
@@ -207,7 +207,7 @@ def _jit_batch(args, dims, *, graph, name):
     size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
     batched = tuple(d is not None for d in dims)
     moved = [moveaxis(a, d, 0) if d is not None else a for a, d in zip(args, dims)]
-    bgraph, out_batched = derived(graph, ("batch", batched, size),
+    bgraph, out_batched = derived(graph, batch_key("batch", batched, size),
                                   lambda: batch_graph(graph, batched, size))
     outs = jit_call_p.bind(*moved, graph=bgraph, name=f"vmap({name})")
     return list(outs), [0 if b else None for b in out_batched]
@@ -217,6 +217,7 @@ jit_call_p = Primitive("jit_call", _jit_impl, abstract_eval=_jit_abstract_eval, 
                        vjp=_jit_vjp, batch=_jit_batch, reverse_fwd=_jit_reverse_fwd,
                        multiple_results=True)
 register_call(jit_call_p, lambda eqn: eqn.params["graph"])  # (inlined where it is nested)
+holds_graphs(jit_call_p)
 
 
 def _jit_eval_impl(*args, graph, name):

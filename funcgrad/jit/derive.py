@@ -11,7 +11,8 @@ or nested.
 import numpy as np
 
 from ..core import ROOT, ShapedArray, aval_of, run_under
-from ..interpreters.batching import BatchInterpreter, BatchTracer
+from ..interpreters.batching import (NAMED_AXIS_RULES, BatchInterpreter, BatchTracer,
+                                     batching_axis_name, graph_batch_rule)
 from ..interpreters.forward import JVPInterpreter, JVPTracer
 from ..interpreters.graph import Graph, Var, eval_graph
 from ..interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
@@ -19,7 +20,7 @@ from .passes import closure_convert, dce
 from .trace import trace_flat
 
 __all__ = ["out_aval", "is_float", "fit", "zeros", "jvp_graph", "vjp_joint", "vjp_split",
-           "batch_graph", "derived", "as_root"]
+           "batch_graph", "batch_key", "holds_graphs", "derived", "as_root"]
 
 
 def as_root(fn, *args):
@@ -161,18 +162,33 @@ def vjp_split(joint, n_in, n_out):
     return fwd, bwd
 
 
+def holds_graphs(prim):
+    """Declare ``prim`` a primitive holding graphs that its batch rule batches with
+    :func:`batch_graph`: the rule then runs knowing the vmap axis's name, so the
+    collectives inside the graphs (``psum(x, "i")`` in a ``scan`` body) reduce over it."""
+    NAMED_AXIS_RULES[prim] = graph_batch_rule(prim.batch)
+
+
+def batch_key(*key):
+    """A key for :func:`derived` of a graph batched by :func:`batch_graph`: the same
+    graph batched along a named axis and along another differ where it holds collectives."""
+    return key + (batching_axis_name(),)
+
+
 def batch_graph(graph, batched, size, instantiate=None):
     """Batching of ``graph``: inputs flagged in ``batched`` carry a leading batch axis of
     ``size``; outputs come out batched along axis 0 or unbatched (``instantiate[i]``
-    forces output ``i`` to be batched).  Returns ``(graph, out_batched)``."""
+    forces output ``i`` to be batched).  The axis is the named one of the vmap whose rule
+    runs (see :func:`holds_graphs`).  Returns ``(graph, out_batched)``."""
     avals = [ShapedArray((size,) + v.aval.shape, v.aval.dtype) if b else v.aval
              for v, b in zip(graph.invars, batched)]
     instantiate = instantiate or (False,) * len(graph.outvars)
     out_batched = []
+    axis_name = batching_axis_name()
 
     def fun(*xs):
         from ..primitives.structural import broadcast_to, moveaxis, reshape
-        interp = BatchInterpreter(size)
+        interp = BatchInterpreter(size, axis_name=axis_name)
         with interp:
             tracers = [BatchTracer(interp, x, 0) if b else x for x, b in zip(xs, batched)]
             outs = eval_graph(graph, *tracers)

@@ -65,7 +65,7 @@ class LoweredCall:
         self.static_pos = tuple(static_pos)
         # ("arg", position) or ("kw", name) -> (the value, its cache key)
         self.statics = {(kind, where): (static_values[kind, where], k)
-                        for kind, where, k in statics}
+                        for kind, where, k in statics if kind != "axes"}
         # The arrays the function reads without being passed them, as it was traced
         # (a later trace rebinds the jitted function's lists).
         self.watched, self.links = jitted._watched, jitted._links

@@ -4,6 +4,10 @@ batch, each example seeing the combined value.
 
 Each is a primitive whose parameter ``axes`` holds the batching interpreters it reduces
 over (names are looked up once, when it is called: identity, not names, from then on).
+Called inside a graph being traced (``jit``, the body of ``scan``, ``fori_loop``,
+``while_loop``, a branch of ``cond``) within the named vmap, it holds a
+:class:`~funcgrad.interpreters.batching.StagedAxis` (the name) instead: the graph is
+batched later, by an interpreter that answers to that name, as in JAX.
 The interpreter of one of those axes reduces its batch dimension away (the rule in
 ``NAMED_AXIS_RULES``); any other interpreter batches the operation elementwise; a value
 that is not batched along the axis is the same for every example (``psum`` of it is
@@ -19,7 +23,7 @@ import numpy as np
 from .. import tree
 from ..core import Primitive, ShapedArray, current_interpreter
 from ..devices import register_gpu
-from ..interpreters.batching import NAMED_AXIS_RULES, BatchInterpreter, BatchTracer
+from ..interpreters.batching import NAMED_AXIS_RULES, BatchInterpreter, BatchTracer, StagedAxis
 from ..interpreters.graph import GraphInterpreter
 from ..numpy._convert import asarray
 from ..primitives import elementwise as ew
@@ -32,31 +36,35 @@ __all__ = ["psum", "pmean", "pmax", "pmin", "axis_index", "psum_p", "pmax_p", "p
 AxisName = Hashable | tuple[Hashable, ...]
 
 
-def _axes(axis_name, what):
-    """The batching interpreters named ``axis_name`` (a name or a tuple of names)."""
+def _axes(axis_name, what, staged_ok=True):
+    """The batching interpreters named ``axis_name`` (a name or a tuple of names); a
+    :class:`StagedAxis` for one beyond a graph being traced (unless not ``staged_ok``:
+    the interpreter itself then)."""
     names = axis_name if isinstance(axis_name, (tuple, list)) else (axis_name,)
     found = []
     for name in names:
-        interp, staged = current_interpreter(), None
+        interp, staged = current_interpreter(), False
         while interp is not None:
             if type(interp) is BatchInterpreter and interp.axis_name == name:
                 break
-            if isinstance(interp, GraphInterpreter) and staged is None:
-                staged = interp
+            staged = staged or isinstance(interp, GraphInterpreter)
             interp = interp.parent
         else:
             raise NameError(f"unbound axis name: {name!r}. {what} combines the examples of "
                             f"a vmap named so: call it inside fg.vmap(f, axis_name={name!r})")
-        if staged is not None:
-            # (the graph would be batched again later by a vmap that has no name, and the
-            # collective would see one example only: refused rather than wrong)
-            raise NotImplementedError(
-                f"{what} over axis {name!r} inside a traced function ({staged.transform}) "
-                f"that runs inside fg.vmap(..., axis_name={name!r}) is not supported: put "
-                f"fg.jit outside the vmap (jit(vmap(f, axis_name=...))), or call the "
-                f"collective outside the traced function")
-        found.append(interp)
+        # (the graph is batched later by another interpreter, which answers to the name)
+        found.append(StagedAxis(name, interp.axis_size) if staged and staged_ok else interp)
     return tuple(found)
+
+
+def _own_axis(interp, axes):
+    """The entry of ``axes`` that ``interp`` batches: itself, or the name it answers to in
+    a graph it batches (None if neither)."""
+    for a in axes:
+        if a is interp or (type(a) is StagedAxis and a.axis_name == interp.axis_name
+                           and a.axis_size == interp.axis_size):
+            return a
+    return None
 
 
 def _size(axes):
@@ -82,10 +90,11 @@ def _named(prim, reduce):
     """Under one of ``axes``' own vmap: reduce its batch dimension away, then the other
     axes (outer vmaps) combine the result."""
     def rule(interp, args, dims, *, axes):
-        if interp not in axes:
+        own = _own_axis(interp, axes)
+        if own is None:
             return prim.batch(args, dims, axes=axes)
         out = reduce(args[0], (dims[0],))
-        rest = tuple(a for a in axes if a is not interp)
+        rest = tuple(a for a in axes if a is not own)
         return (prim.bind(out, axes=rest) if rest else out), None
     return rule
 
@@ -210,8 +219,9 @@ def axis_index(axis_name: AxisName) -> Array:
     array([0., 1., 2.])
     """
     index: Any = None
-    for interp in _axes(axis_name, "axis_index"):
-        # (built as the vmap's own batched value: a constant to every other transform)
+    for interp in _axes(axis_name, "axis_index", staged_ok=False):
+        # (built as the vmap's own batched value: a constant to every other transform, a
+        # graph being traced included, which takes it as an input)
         position = BatchTracer(interp, np.arange(interp.axis_size, dtype=np.int32), 0)
         index = position if index is None else index * np.int32(interp.axis_size) + position
     return index

@@ -6,8 +6,8 @@ import numpy as np
 from .. import tree
 from ..core import Primitive
 from ..interpreters.graph import Var, eval_graph
-from ..jit.derive import (as_root, batch_graph, derived, is_float, jvp_graph, out_aval,
-                          vjp_joint, zeros)
+from ..jit.derive import (as_root, batch_graph, batch_key, derived, holds_graphs, is_float,
+                          jvp_graph, out_aval, vjp_joint, zeros)
 from ..devices import register_gpu
 from ._graphs import (aval, batch_axis_first, batch_size, cast_constant_outputs,
                       merge_closures, operand, trace_pytree)
@@ -72,7 +72,7 @@ def _cond_batch(args, dims, *, branches):
     graph0 = branches[0]
     n_out = len(graph0.outvars)
     force = (True,) * n_out
-    bbranches = derived(graph0, ("cond_batch", batched, size),
+    bbranches = derived(graph0, batch_key("cond_batch", batched, size),
                         lambda: [batch_graph(g, batched, size, force)[0] for g in branches])
     if dims[0] is None:  # one branch for the whole batch
         outs = cond_p.bind(index, *moved, branches=tuple(bbranches))
@@ -94,6 +94,7 @@ cond_p = Primitive("cond", _cond_impl, abstract_eval=_cond_abstract, jvp=_cond_j
                    vjp=_cond_vjp, batch=_cond_batch, multiple_results=True)
 # Graph-evaluating impls dispatch each operation on its operands' device: GPU-ready as is.
 register_gpu({cond_p: _cond_impl})
+holds_graphs(cond_p)
 
 
 def switch(index: ArrayLike, branches: Sequence[Callable[..., Any]], *operands: PyTree) -> PyTree:

@@ -7,8 +7,8 @@ import numpy as np
 from .. import tree
 from ..core import Primitive, ShapedArray
 from ..interpreters.graph import Graph, eval_graph
-from ..jit.derive import (as_root, batch_graph, derived, fit, is_float, jvp_graph, out_aval,
-                          vjp_joint, zeros)
+from ..jit.derive import (as_root, batch_graph, batch_key, derived, fit, holds_graphs,
+                          is_float, jvp_graph, out_aval, vjp_joint, zeros)
 from ..devices import register_gpu
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
@@ -161,7 +161,7 @@ def _scan_batch(args, dims, *, body, length, reverse, num_consts, num_carry):
     carry_b = carry_fixed_point(b[nc:nc + nk], lambda c: batch_graph(
         body, tuple(b[:nc] + c + b[nc + nk:]), size, tuple(c) + (False,) * ny)[1][:nk])
     pattern = tuple(b[:nc] + carry_b + b[nc + nk:])
-    bbody, out_b = derived(body, ("scan_batch", pattern, size), lambda: batch_graph(
+    bbody, out_b = derived(body, batch_key("scan_batch", pattern, size), lambda: batch_graph(
         body, pattern, size, tuple(carry_b) + (False,) * ny))
     new_args = []
     for i, (a, d) in enumerate(zip(args, dims)):
@@ -180,6 +180,7 @@ scan_p = Primitive("scan", _scan_impl, abstract_eval=_scan_abstract, jvp=_scan_j
                    multiple_results=True)
 # Graph-evaluating impls dispatch each operation on its operands' device: GPU-ready as is.
 register_gpu({scan_p: _scan_impl})
+holds_graphs(scan_p)
 
 
 def scan(f: Callable[..., Any], init: PyTree, xs: PyTree | None = None, length: int | None = None,

@@ -7,8 +7,8 @@ import numpy as np
 from .. import tree
 from ..core import ConcretizationError, Primitive, ShapedArray, concrete
 from ..interpreters.graph import eval_graph
-from ..jit.derive import (as_root, batch_graph, derived, is_float, jvp_graph,
-)
+from ..jit.derive import (as_root, batch_graph, batch_key, derived, holds_graphs, is_float,
+                          jvp_graph)
 from ..devices import register_gpu
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
@@ -153,7 +153,7 @@ def _while_batch(args, dims, *, cond, body, cond_nconsts, body_nconsts):
 
         return any_cond, closure_convert(trace_flat(step, avals, "jit"))[0]
 
-    bcond, bbody = derived(body, ("while_batch", c_pattern, b_pattern, size), build)
+    bcond, bbody = derived(body, batch_key("while_batch", c_pattern, b_pattern, size), build)
     moved = [batch_axis_first(a, d, size, force=i >= ncc + nbc and carry_b[i - ncc - nbc])
              for i, (a, d) in enumerate(zip(args, dims))]
     cc, bc, init = moved[:ncc], moved[ncc:ncc + nbc], moved[ncc + nbc:]
@@ -169,6 +169,7 @@ while_loop_p = Primitive("while_loop", _while_impl, abstract_eval=_while_abstrac
                          reverse_fwd=_while_reverse_fwd, multiple_results=True)
 # Graph-evaluating impls dispatch each operation on its operands' device: GPU-ready as is.
 register_gpu({while_loop_p: _while_impl})
+holds_graphs(while_loop_p)
 
 
 def while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any],

@@ -90,9 +90,11 @@ def _complex(self):
 # NumPy's reductions hand themselves to funcgrad (__array_function__, __array_ufunc__) only
 # when the array, out= or where= is traced: a traced initial= of a plain array is converted
 # by NumPy's own code, from one of these frames.
-_REDUCING_FRAMES = {("numpy._core.fromnumeric", "_wrapreduction"),
-                    ("numpy._core._methods", "_sum"), ("numpy._core._methods", "_prod"),
-                    ("numpy._core._methods", "_amax"), ("numpy._core._methods", "_amin")}
+_REDUCING_FRAMES = {(f"numpy.{core}.{module}", function)
+                    for core in ("_core", "core")  # (NumPy 2's name, NumPy 1's)
+                    for module, function in (("fromnumeric", "_wrapreduction"),
+                                             ("_methods", "_sum"), ("_methods", "_prod"),
+                                             ("_methods", "_amax"), ("_methods", "_amin"))}
 _COMBINE = {"sum": "np.sum(a) + s", "prod": "np.prod(a) * s",
             "max": "np.maximum(np.max(a), s)", "min": "np.minimum(np.min(a), s)"}
 
