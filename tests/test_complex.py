@@ -413,6 +413,16 @@ def test_complex_cotangent_for_real_output_raises():
         vjp_fn(np.array([1j]))
 
 
+@pytest.mark.parametrize("name", ["quantile", "percentile", "nanquantile", "nanpercentile"])
+def test_quantiles_of_complex_values_raise_as_numpy(name):
+    """NumPy refuses to rank complex numbers here (funcgrad returned a lexicographic pick)."""
+    z = np.array([1 + 2j, 3 - 1j, 0.5 + 0j])
+    with pytest.raises(TypeError, match="a must be an array of real numbers"):
+        getattr(fnp, name)(z, 0.5)
+    with pytest.raises(TypeError, match="a must be an array of real numbers"):
+        fg.grad(lambda z: np.abs(getattr(np, name)(z, 0.5)))(z)
+
+
 def test_fft_bad_norm_and_length_raise():
     with pytest.raises(ValueError, match="Invalid norm"):
         fg.grad(lambda x: np.sum(np.abs(np.fft.fft(x, norm="bogus"))))(np.ones(2))

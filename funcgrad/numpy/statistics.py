@@ -164,6 +164,9 @@ def quantile_along(name, a, q, axis, method, keepdims, skip_nan, scale=1.0):
                          f"(NumPy's other methods, e.g. 'inverted_cdf', are not "
                          f"differentiable interpolations)")
     a = asarray(a)
+    if a.dtype.kind == "c":  # NumPy's refusal: complex numbers have no order to rank by
+        raise TypeError(f"{name}: a must be an array of real numbers (got {a.dtype}); take "
+                        f"np.real(a) or np.abs(a) first")
     if a.dtype == _np.bool_ and method not in _DISCRETE:
         raise TypeError(f"{name}: method={method!r} subtracts booleans, which NumPy refuses; "
                         f"convert with a.astype(float) or use 'lower', 'higher' or 'nearest'")
