@@ -423,6 +423,16 @@ def test_quantiles_of_complex_values_raise_as_numpy(name):
         fg.grad(lambda z: np.abs(getattr(np, name)(z, 0.5)))(z)
 
 
+def test_histograms_of_complex_values_raise_naming_the_real_alternatives():
+    """(Eagerly a bare float() TypeError; under jit, counts that differed from NumPy's.)"""
+    z = np.array([1 + 2j, 3 - 1j, 0.5 + 0j])
+    for call in (lambda: fnp.histogram(z), lambda: fnp.histogram(z, bins=np.arange(4.0)),
+                 lambda: fnp.histogram_bin_edges(z), lambda: fnp.histogram2d(z, z),
+                 lambda: fg.jit(lambda z: np.histogram(z)[0])(z)):
+        with pytest.raises(TypeError, match=r"complex values have no order.*np\.abs\(a\)"):
+            call()
+
+
 def test_fft_bad_norm_and_length_raise():
     with pytest.raises(ValueError, match="Invalid norm"):
         fg.grad(lambda x: np.sum(np.abs(np.fft.fft(x, norm="bogus"))))(np.ones(2))

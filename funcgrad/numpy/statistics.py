@@ -481,6 +481,15 @@ def _edges_from_range(a, bins, range):  # noqa: A002 - NumPy's name
     return linspace(lo, hi, bins + 1, endpoint=True, dtype=dtype)
 
 
+def _real_data(name, a):
+    """``a``, refused when complex: NumPy bins complex data by comparing real parts, then
+    imaginary parts, with a ComplexWarning, which no derivative or traced edge follows."""
+    if a.dtype.kind == "c":
+        raise TypeError(f"{name}: complex values have no order to bin by (got {a.dtype}); "
+                        f"bin np.real(a), np.abs(a) or np.angle(a) instead")
+    return a
+
+
 def histogram_bin_edges(a: ArrayLike, bins: ArrayLike = 10,
                         range: tuple[float, float] | None = None,
                         weights: ArrayLike | None = None) -> Array:  # noqa: A002 - NumPy's name
@@ -495,7 +504,7 @@ def histogram_bin_edges(a: ArrayLike, bins: ArrayLike = 10,
     >>> fg.grad(lambda x: fnp.histogram_bin_edges(x, bins=4)[1])(np.array([0.0, 1.0, 4.0]))
     array([0.75, 0.  , 0.25])
     """
-    a = asarray(a)
+    a = _real_data("histogram_bin_edges", asarray(a))
     if weights is not None and asarray(weights).shape != a.shape:
         raise ValueError("weights should have the same shape as a.")
     a = ravel(a)
@@ -535,7 +544,7 @@ def histogram(a: ArrayLike, bins: ArrayLike = 10, range: tuple[float, float] | N
     >>> fnp.histogram(np.array([0.0, 0.5, 1.0, 4.0]), bins=4)
     (array([2, 1, 0, 1]), array([0., 1., 2., 3., 4.]))
     """
-    a = asarray(a)
+    a = _real_data("histogram", asarray(a))
     edges = histogram_bin_edges(a, bins, range, weights)
     w = None if weights is None else ravel(asarray(weights))
     a = ravel(a)
