@@ -433,6 +433,21 @@ def test_histograms_of_complex_values_raise_naming_the_real_alternatives():
             call()
 
 
+@pytest.mark.parametrize("name, nargs", [
+    ("signbit", 1), ("spacing", 1), ("frexp", 1), ("modf", 1), ("copysign", 2),
+    ("nextafter", 2), ("heaviside", 2), ("fmod", 2), ("divmod", 2)])
+def test_float_functions_refuse_complex_values_as_numpy(name, nargs):
+    """NumPy has no loop for these on complex numbers; copysign, signbit, spacing, frexp,
+    nextafter and heaviside returned values (a real copysign of complex inputs) instead."""
+    args = (np.array([1 + 2j, -0.5 + 0.3j]), np.array([0.3 - 1j, 2 + 0.1j]))[:nargs]
+    with pytest.raises(TypeError):
+        getattr(np, name)(*args)
+    with pytest.raises(TypeError, match=f"{name}: complex values are not supported"):
+        getattr(fnp, name)(*args)
+    with pytest.raises(TypeError, match=f"{name}: complex values are not supported"):
+        fg.jit(getattr(np, name))(*args)
+
+
 def test_fft_bad_norm_and_length_raise():
     with pytest.raises(ValueError, match="Invalid norm"):
         fg.grad(lambda x: np.sum(np.abs(np.fft.fft(x, norm="bogus"))))(np.ones(2))
