@@ -522,6 +522,15 @@ def test_sigmoid_of_complex_values_as_jax_nn_and_torch():
     np.testing.assert_allclose(w.grad.detach(), np.conj(fd_grad(loss, z)), atol=1e-6)
 
 
+def test_tensor_sign_of_complex_raises_as_pytorch_and_sgn_differentiates():
+    """(sign's zero gradient was silently wrong for complex values, whose sign moves.)"""
+    w = fg.Tensor(np.array([3 + 4j, -1 + 0j]), requires_grad=True)
+    with pytest.raises(NotImplementedError, match=r"Please use \.sgn\(\) instead"):
+        w.sign()
+    w.sgn().real.sum().backward()  # d/dx + i d/dy of x / |z|: (y**2 - i x y) / |z|**3
+    np.testing.assert_allclose(w.grad.detach(), [(16 - 12j) / 125, 0j], atol=1e-15)
+
+
 def test_tensor_complex_scalar_without_gradient_raises():
     z = fg.Tensor(np.complex128(1 + 1j), requires_grad=True)
     with pytest.raises(RuntimeError, match="real scalar outputs"):
