@@ -413,6 +413,41 @@ def test_complex_cotangent_for_real_output_raises():
         vjp_fn(np.array([1j]))
 
 
+@pytest.mark.parametrize("name", ["quantile", "percentile", "nanquantile", "nanpercentile"])
+def test_quantiles_of_complex_values_raise_as_numpy(name):
+    """NumPy refuses to rank complex numbers here (funcgrad returned a lexicographic pick)."""
+    z = np.array([1 + 2j, 3 - 1j, 0.5 + 0j])
+    with pytest.raises(TypeError, match="a must be an array of real numbers"):
+        getattr(fnp, name)(z, 0.5)
+    with pytest.raises(TypeError, match="a must be an array of real numbers"):
+        fg.grad(lambda z: np.abs(getattr(np, name)(z, 0.5)))(z)
+
+
+def test_histograms_of_complex_values_raise_naming_the_real_alternatives():
+    """(Eagerly a bare float() TypeError; under jit, counts that differed from NumPy's.)"""
+    z = np.array([1 + 2j, 3 - 1j, 0.5 + 0j])
+    for call in (lambda: fnp.histogram(z), lambda: fnp.histogram(z, bins=np.arange(4.0)),
+                 lambda: fnp.histogram_bin_edges(z), lambda: fnp.histogram2d(z, z),
+                 lambda: fg.jit(lambda z: np.histogram(z)[0])(z)):
+        with pytest.raises(TypeError, match=r"complex values have no order.*np\.abs\(a\)"):
+            call()
+
+
+@pytest.mark.parametrize("name, nargs", [
+    ("signbit", 1), ("spacing", 1), ("frexp", 1), ("modf", 1), ("copysign", 2),
+    ("nextafter", 2), ("heaviside", 2), ("fmod", 2), ("divmod", 2)])
+def test_float_functions_refuse_complex_values_as_numpy(name, nargs):
+    """NumPy has no loop for these on complex numbers; copysign, signbit, spacing, frexp,
+    nextafter and heaviside returned values (a real copysign of complex inputs) instead."""
+    args = (np.array([1 + 2j, -0.5 + 0.3j]), np.array([0.3 - 1j, 2 + 0.1j]))[:nargs]
+    with pytest.raises(TypeError):
+        getattr(np, name)(*args)
+    with pytest.raises(TypeError, match=f"{name}: complex values are not supported"):
+        getattr(fnp, name)(*args)
+    with pytest.raises(TypeError, match=f"{name}: complex values are not supported"):
+        fg.jit(getattr(np, name))(*args)
+
+
 def test_fft_bad_norm_and_length_raise():
     with pytest.raises(ValueError, match="Invalid norm"):
         fg.grad(lambda x: np.sum(np.abs(np.fft.fft(x, norm="bogus"))))(np.ones(2))
@@ -485,6 +520,15 @@ def test_sigmoid_of_complex_values_as_jax_nn_and_torch():
     (out.abs() ** 2).sum().backward()
     loss = lambda z: float(np.sum(np.abs(1 / (1 + np.exp(-z))) ** 2))  # noqa: E731
     np.testing.assert_allclose(w.grad.detach(), np.conj(fd_grad(loss, z)), atol=1e-6)
+
+
+def test_tensor_sign_of_complex_raises_as_pytorch_and_sgn_differentiates():
+    """(sign's zero gradient was silently wrong for complex values, whose sign moves.)"""
+    w = fg.Tensor(np.array([3 + 4j, -1 + 0j]), requires_grad=True)
+    with pytest.raises(NotImplementedError, match=r"Please use \.sgn\(\) instead"):
+        w.sign()
+    w.sgn().real.sum().backward()  # d/dx + i d/dy of x / |z|: (y**2 - i x y) / |z|**3
+    np.testing.assert_allclose(w.grad.detach(), [(16 - 12j) / 125, 0j], atol=1e-15)
 
 
 def test_tensor_complex_scalar_without_gradient_raises():

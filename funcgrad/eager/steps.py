@@ -79,13 +79,21 @@ trunc: Callable[[Any], Any] = _zero_gradient_method("trunc", fnp.trunc, """\
     >>> fg.tensor([-1.5, 1.5]).trunc()
     tensor([-1.,  1.])
     """)
-sign: Callable[[Any], Any] = _zero_gradient_method("sign", fnp.sign, """\
-    -1, 0 or 1 by the sign of each element; a zero gradient, as in PyTorch.
+_sign = _zero_gradient_method("sign", fnp.sign, "")
+
+
+def sign(self: Any) -> Any:
+    """-1, 0 or 1 by the sign of each element; a zero gradient, as in PyTorch (which
+    refuses complex Tensors here: their sign is :meth:`sgn`, ``z / |z|``).
 
     >>> import funcgrad as fg
     >>> fg.tensor([-2.0, 0.0, 3.0]).sign()
     tensor([-1.,  0.,  1.])
-    """)
+    """
+    if self.dtype.kind == "c":
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support "
+                                  "complex numbers. Please use .sgn() instead.")
+    return _sign(self)
 
 
 def angle(self: Any) -> Any:

@@ -31,6 +31,16 @@ def _float_operand(x):
     return astype(x, _np.float64) if _np.dtype(dtype).kind in "biu" else x
 
 
+def _real_operands(name, *xs):
+    """``xs`` as operands, refused when complex, as NumPy refuses them: these functions read
+    a float's order, sign bit or exponent, which a complex number does not have."""
+    xs = tuple(operand(x) for x in xs)
+    if any(_kind(x) == "c" for x in xs):
+        raise TypeError(f"{name}: complex values are not supported, as in NumPy (no order, "
+                        f"sign bit or exponent to read); apply it to np.real(x) and np.imag(x)")
+    return xs
+
+
 def _common(x1, x2):
     """NumPy's result dtype of a binary ufunc (Python numbers weakly typed)."""
     return _np.result_type(*[x if isinstance(x, (int, float)) else x.dtype for x in (x1, x2)])
@@ -59,7 +69,7 @@ def signbit(x: ArrayLike) -> Array:
     >>> fnp.signbit(np.array([-1.0, -0.0, 0.0, 2.0]))
     array([ True,  True, False, False])
     """
-    x = operand(x)
+    x, = _real_operands("signbit", x)
     if is_concrete(x) and not _on_gpu(x):
         return _np.signbit(concrete_values(x, "", ""))
     # (-0.0 is the zero whose reciprocal is -inf; a NaN's sign bit is not visible here)
@@ -77,6 +87,7 @@ def copysign(x1: ArrayLike, x2: ArrayLike) -> Array:
     >>> fnp.copysign(np.array([1.0, -2.0, 3.0]), np.array([-1.0, 1.0, -0.0]))
     array([-1.,  2., -3.])
     """
+    x1, x2 = _real_operands("copysign", x1, x2)
     x1, x2 = _float_operand(x1), _float_operand(x2)
     magnitude = abs(astype(x1, _common(x1, x2)))
     return where(signbit(x2), negative(magnitude), magnitude)
@@ -91,7 +102,7 @@ def fmod(x1: ArrayLike, x2: ArrayLike) -> Array:
     >>> fnp.fmod(np.array([-3.0, 3.0]), 2.0)
     array([-1.,  1.])
     """
-    x1, x2 = operand(x1), operand(x2)
+    x1, x2 = _real_operands("fmod", x1, x2)
     r = mod(x1, x2)
     differs = logical_and(not_equal(r, 0), not_equal(signbit(r), signbit(x1)))
     r = where(differs, subtract(r, x2), r)
@@ -112,7 +123,7 @@ def divmod(x1: ArrayLike, x2: ArrayLike) -> tuple[Array, Array]:  # noqa: A001 -
     >>> fnp.divmod(np.array([7.0, -7.0]), 2.0)
     (array([ 3., -4.]), array([1., 1.]))
     """
-    x1, x2 = operand(x1), operand(x2)
+    x1, x2 = _real_operands("divmod", x1, x2)
     if _kind(x1) in "biu" and _kind(x2) in "biu":
         return floor_divide(x1, x2), mod(x1, x2)
     r = mod(x1, x2)
@@ -135,7 +146,7 @@ def modf(x: ArrayLike) -> tuple[Array, Array]:
     >>> fnp.modf(np.array([2.5, -1.25]))
     (array([ 0.5 , -0.25]), array([ 2., -1.]))
     """
-    x = _float_operand(x)
+    x = _float_operand(*_real_operands("modf", x))
     whole = trunc(x)
     infinite = isinf(x)
     frac = subtract(x, where(infinite, _const(0.0, x), whole))
@@ -178,7 +189,7 @@ def frexp(x: ArrayLike) -> tuple[Array, Array]:
     >>> fnp.frexp(np.array([8.0, 0.75, 0.0]))
     (array([0.5 , 0.75, 0.  ]), array([4, 0, 0], dtype=int32))
     """
-    x = _float_operand(x)
+    x = _float_operand(*_real_operands("frexp", x))
     e = _exponent(x)
     return _scale(x, negative(e)), astype(e, _np.int32)
 
@@ -218,7 +229,7 @@ def spacing(x: ArrayLike) -> Array:
     >>> bool(fnp.spacing(1.0) == np.finfo(float).eps)
     True
     """
-    x = _float_operand(asarray(x))
+    x = _float_operand(asarray(*_real_operands("spacing", x)))
     gap = _ulp_away(abs(x))
     out = where(less(x, 0), negative(gap), gap)  # (-0.0 too has the positive gap, as NumPy)
     return where(logical_or(isinf(x), isnan(x)), _const(_np.nan, x), out)
@@ -237,6 +248,7 @@ def nextafter(x1: ArrayLike, x2: ArrayLike) -> Array:
     >>> float(fg.grad(lambda x: fnp.nextafter(x, 2.0))(0.0))
     1.0
     """
+    x1, x2 = _real_operands("nextafter", x1, x2)
     x1, x2 = _float_operand(asarray(x1)), _float_operand(x2)
     x1 = astype(x1, _common(x1, x2))
     value = _next_float(stop_gradient(x1), stop_gradient(x2) if hasattr(x2, "dtype") else x2)

@@ -164,6 +164,9 @@ def quantile_along(name, a, q, axis, method, keepdims, skip_nan, scale=1.0):
                          f"(NumPy's other methods, e.g. 'inverted_cdf', are not "
                          f"differentiable interpolations)")
     a = asarray(a)
+    if a.dtype.kind == "c":  # NumPy's refusal: complex numbers have no order to rank by
+        raise TypeError(f"{name}: a must be an array of real numbers (got {a.dtype}); take "
+                        f"np.real(a) or np.abs(a) first")
     if a.dtype == _np.bool_ and method not in _DISCRETE:
         raise TypeError(f"{name}: method={method!r} subtracts booleans, which NumPy refuses; "
                         f"convert with a.astype(float) or use 'lower', 'higher' or 'nearest'")
@@ -478,6 +481,15 @@ def _edges_from_range(a, bins, range):  # noqa: A002 - NumPy's name
     return linspace(lo, hi, bins + 1, endpoint=True, dtype=dtype)
 
 
+def _real_data(name, a):
+    """``a``, refused when complex: NumPy bins complex data by comparing real parts, then
+    imaginary parts, with a ComplexWarning, which no derivative or traced edge follows."""
+    if a.dtype.kind == "c":
+        raise TypeError(f"{name}: complex values have no order to bin by (got {a.dtype}); "
+                        f"bin np.real(a), np.abs(a) or np.angle(a) instead")
+    return a
+
+
 def histogram_bin_edges(a: ArrayLike, bins: ArrayLike = 10,
                         range: tuple[float, float] | None = None,
                         weights: ArrayLike | None = None) -> Array:  # noqa: A002 - NumPy's name
@@ -492,7 +504,7 @@ def histogram_bin_edges(a: ArrayLike, bins: ArrayLike = 10,
     >>> fg.grad(lambda x: fnp.histogram_bin_edges(x, bins=4)[1])(np.array([0.0, 1.0, 4.0]))
     array([0.75, 0.  , 0.25])
     """
-    a = asarray(a)
+    a = _real_data("histogram_bin_edges", asarray(a))
     if weights is not None and asarray(weights).shape != a.shape:
         raise ValueError("weights should have the same shape as a.")
     a = ravel(a)
@@ -532,7 +544,7 @@ def histogram(a: ArrayLike, bins: ArrayLike = 10, range: tuple[float, float] | N
     >>> fnp.histogram(np.array([0.0, 0.5, 1.0, 4.0]), bins=4)
     (array([2, 1, 0, 1]), array([0., 1., 2., 3., 4.]))
     """
-    a = asarray(a)
+    a = _real_data("histogram", asarray(a))
     edges = histogram_bin_edges(a, bins, range, weights)
     w = None if weights is None else ravel(asarray(weights))
     a = ravel(a)

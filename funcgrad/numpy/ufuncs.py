@@ -410,6 +410,9 @@ def heaviside(x1: ArrayLike, x2: ArrayLike) -> Array:
     """
     x1, x2 = operand(x1), operand(x2)
     dtype = _np.result_type(*(v.dtype if hasattr(v, "dtype") else v for v in (x1, x2)))
+    if dtype.kind == "c":
+        raise TypeError("heaviside: complex values are not supported, as in NumPy (no order "
+                        "to step at); apply it to np.real(x1)")
     step = _ew.where(less(x1, 0), 0.0, _ew.where(equal(x1, 0), x2, 1.0))
     return step if step.dtype == dtype else step.astype(dtype)
 

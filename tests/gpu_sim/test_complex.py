@@ -120,11 +120,19 @@ def test_complex_derivatives_on_gpu_equal_the_cpu():
 
 def test_operations_without_a_complex_gpu_kernel_refuse_naming_the_host_copy():
     g = gpu(_values(np.complex128, (2, 2)))
-    for f in (lambda: fnp.maximum(g, g), lambda: g < gpu(np.zeros((2, 2))), lambda: fnp.sign(g),
-              lambda: fnp.max(g), lambda: fnp.argmax(g), lambda: fnp.sort(g),
+    for f in (lambda: fnp.maximum(g, g), lambda: g < gpu(np.zeros((2, 2))), lambda: fnp.max(g), lambda: fnp.argmax(g), lambda: fnp.sort(g),
               lambda: fnp.linalg.inv(g), lambda: fnp.linalg.det(g),
               lambda: g.at[0].max(1j), lambda: fnp.linalg.solve(gpu(np.eye(2)), g)):
         with pytest.raises(TypeError, match=r"device_get"):
             f()
     with pytest.raises(TypeError, match="complex64, complex128"):
         gpu(np.ones(2, np.clongdouble))
+
+
+def test_sign_of_complex_gpu_array_is_z_over_abs_z_as_the_cpu():
+    """sign(z) = z / |z| is composed of kernels that have complex GPU twins."""
+    z = _values(np.complex128, (4,))
+    z[1] = 0
+    assert_same(fnp.sign(gpu(z)), np.sign(z))
+    loss = lambda z: fnp.sum(fnp.real(fnp.sign(z)))  # noqa: E731
+    assert_same(fg.grad(loss)(gpu(z)), fg.grad(loss)(z))
