@@ -75,11 +75,11 @@ def _integer_hint(transform):
     if transform in ("grad", "value_and_grad"):
         return (" To keep it an integer, leave it out of argnums, or pass allow_int=True: "
                 "its gradient is then np.zeros(shape, fg.dtypes.float0).")
-    if transform == "jacrev":
+    if transform in ("jacrev", "jacobian"):
         return (" To keep it an integer, leave it out of argnums (it is then held fixed), or "
                 "pass allow_int=True (its blocks are then zeros of its dtype), or use fg.jvp / "
                 "fg.vjp, which take integer inputs with float0 tangents and cotangents.")
-    if transform in ("jacfwd", "jacobian", "hessian", "elementwise_grad"):
+    if transform in ("jacfwd", "hessian", "elementwise_grad"):
         return (" To keep it an integer, leave it out of argnums (it is then held fixed), or "
                 "use fg.jvp / fg.vjp, which take integer inputs with float0 tangents and "
                 "cotangents.")

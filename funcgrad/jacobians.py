@@ -243,14 +243,15 @@ def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform=
 def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
              strategy: Literal["auto", "forward-mode", "reverse-mode"] = "auto",
              vectorize: bool = True, chunk_size: int | None = None, has_aux: bool = False,
-             holomorphic: bool = False) -> Callable[..., PyTree]:
+             holomorphic: bool = False, allow_int: bool = False) -> Callable[..., PyTree]:
     """The Jacobian of ``fun``, shape ``out.shape + in.shape``.
 
     ``strategy``: ``"forward-mode"``, ``"reverse-mode"``, or ``"auto"`` (forward when
     the inputs have fewer elements than the outputs, reverse otherwise).
     ``vectorize=False`` computes it row by row in a Python loop (slower; the route
     torch.autograd.functional takes by default, kept for comparison and memory).
-    ``holomorphic``: as in :func:`jacfwd` and :func:`jacrev`.
+    ``holomorphic``: as in :func:`jacfwd` and :func:`jacrev`; ``allow_int``: as in
+    :func:`jacrev` (``"auto"`` then takes reverse mode, which holds integers fixed).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.jacobian(lambda x: x[0] * x[1], strategy="reverse-mode")(np.array([2.0, 3.0]))
@@ -267,17 +268,19 @@ def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
             return jacfwd(fun, argnums, has_aux, holomorphic, chunk_size=chunk_size)(
                 *args, **kwargs)
         nums, single = _normalize_argnums(argnums, len(args), "jacobian")
-        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacobian", weak=False)
-        n_in = sum(int(np.prod(x.shape)) for x in rev.leaves)
+        rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacobian", weak=False,
+                       allow_int=allow_int)
+        n_in = sum(int(np.prod(np.shape(x))) for x in rev.leaves)
         n_out = sum(int(np.prod(getattr(o, "shape", ()))) for o in rev.out_values)
-        if strategy == "auto" and n_in < n_out and (holomorphic or not any(
-                x.dtype.kind == "c" for x in rev.leaves)):
+        if strategy == "auto" and n_in < n_out and "int" not in rev.kinds and (
+                holomorphic or not any(x.dtype.kind == "c" for x in rev.leaves)):
             return jacfwd(fun, argnums, has_aux, holomorphic, chunk_size=chunk_size)(
                 *args, **kwargs)
         return _jacrev_from(rev, single, chunk_size, has_aux, holomorphic, "jacobian")
 
     options = dict(argnums=argnums, strategy=strategy, vectorize=vectorize,
-                   chunk_size=chunk_size, has_aux=has_aux, holomorphic=holomorphic)
+                   chunk_size=chunk_size, has_aux=has_aux, holomorphic=holomorphic,
+                   allow_int=allow_int)
     return Transformed(jac, jacobian, fun, options)
 
 

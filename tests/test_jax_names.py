@@ -466,6 +466,11 @@ def test_jacrev_with_allow_int_holds_integers_fixed_with_zero_blocks_of_their_dt
     assert fg.jacrev(lambda x, n: x * n, 1, allow_int=True)(np.ones(2), 3).shape == (2,)
     with pytest.raises(TypeError, match="allow_int=True"):
         fg.jacrev(lambda x, n: x * n, (0, 1))(np.ones(2), np.arange(2))
+    # fg.jacobian too (JAX's jacobian is its jacrev); "auto" would take forward mode here
+    jx, jn = fg.jacobian(lambda x, n: np.outer(x, n), (0, 1), allow_int=True)(
+        np.ones(1), np.array([2, 3]))
+    np.testing.assert_array_equal(jx, [[[2.0], [3.0]]])  # d outer(x, n)[0, j] / dx[0] = n[j]
+    assert jn.shape == (1, 2, 2) and jn.dtype.kind == "i" and not jn.any()
 
 # --- vmap(axis_name=...) and the collectives of fg.lax ------------------------------------------
 
