@@ -4,9 +4,12 @@ function without changing what it computes.
 Under ``grad``, ``jvp``, ``vjp``, ``jacfwd``... funcgrad's values are concrete, so the
 callback runs at once on the primal values (what the function computes; no derivative
 flows into or out of it).  Under ``vmap`` it runs once per example, in order, on that
-example's values (JAX's rule).  Inside ``jit`` and ``make_graph`` values are abstract and
-funcgrad's compiled code keeps no operation without a result, so the callback would
-run once at tracing with no values: that raises, naming what to do instead.
+example's values (JAX's rule).  While a function is traced with abstract values (``jit``,
+``make_graph``, the bodies of ``lax.scan``/``cond``/``while_loop``) there are no values
+to show, and funcgrad's compiled code keeps no operation without a result.  So ``jit``
+of a function that calls them runs it as Python instead, on every call's values (as
+under ``fg.disable_jit()``; a warning says so, once); elsewhere they raise, naming what to
+do instead.
 
 >>> import numpy as np, funcgrad as fg
 >>> def f(x):
@@ -28,7 +31,12 @@ from .interpreters.batching import BatchTracer
 from .interpreters.forward import JVPTracer
 from .interpreters.reverse import ReverseTracer
 
-__all__ = ["callback", "print"]
+__all__ = ["callback", "print", "CallbackNeedsValues"]
+
+
+class CallbackNeedsValues(TypeError):
+    """``debug.callback`` / ``debug.print`` reached while a function is traced with
+    abstract values (``jit`` catches it and runs the function as Python instead)."""
 
 
 def callback(callback: Callable[..., Any], *args: Any, ordered: bool = False,
@@ -95,12 +103,12 @@ def _run(fn, leaves, treedef):
         return
     abstract = next((x for x in leaves if isinstance(x, Tracer)), None)
     if abstract is not None:
-        raise TypeError(
-            f"debug.callback / debug.print inside {abstract._trace.transform}: values are "
-            f"abstract there (shapes only), and funcgrad's compiled code keeps no operation "
-            f"without a result, so the callback cannot run when the function does. Run "
-            f"the function under `with fg.disable_jit():` to see its values, return them "
-            f"from the jitted function, or print shapes with Python's print (at tracing).")
+        raise CallbackNeedsValues(
+            f"debug.callback / debug.print inside {abstract._trace.transform}: it traces "
+            f"with abstract values (shapes only), so there is no value to show, and funcgrad "
+            f"keeps no operation without a result to run later. Return the values you want "
+            f"to see (from a lax.scan body, as part of its outputs) and look at them "
+            f"outside; fg.jit of a function that calls it runs that function as Python.")
     args, kwargs = tree.unflatten(treedef, [_host(x) for x in leaves])
     fn(*args, **kwargs)
 

@@ -477,6 +477,11 @@ def test_jacrev_with_allow_int_gives_float0_blocks_for_integer_inputs(jac):
     assert fg.jacrev(lambda x, n: x * n, 1, allow_int=True)(np.ones(2), 3).shape == (2,)
     with pytest.raises(TypeError, match="allow_int=True"):
         fg.jacrev(lambda x, n: x * n, (0, 1))(np.ones(2), np.arange(2))
+    # fg.jacobian too (JAX's jacobian is its jacrev); "auto" would take forward mode here
+    jx, jn = fg.jacobian(lambda x, n: np.outer(x, n), (0, 1), allow_int=True)(
+        np.ones(1), np.array([2, 3]))
+    np.testing.assert_array_equal(jx, [[[2.0], [3.0]]])  # d outer(x, n)[0, j] / dx[0] = n[j]
+    assert jn.shape == (1, 2, 2) and jn.dtype == F0
 
 
 def test_jacobian_with_allow_int_refuses_the_forward_route_it_cannot_take():
@@ -679,14 +684,23 @@ def test_debug_callback_runs_once_per_example_under_vmap_in_jaxs_order():
     assert [float(v) for v in seen] == [0.0, 1.0]
 
 
-def test_debug_callback_inside_jit_raises_naming_disable_jit():
-    f = fg.jit(lambda x: (fg.debug.print("{}", x), x + 1)[1])
-    with pytest.raises(TypeError, match="inside jit.*fg.disable_jit"):
-        f(np.ones(2))
+def test_jit_of_a_function_calling_debug_callback_runs_it_as_python_on_each_call():
     seen = []
-    with fg.disable_jit():
-        fg.jit(lambda x: fg.debug.callback(seen.append, x))(np.ones(2))
-    np.testing.assert_array_equal(seen[0], np.ones(2))
+    f = fg.jit(lambda x: fg.debug.callback(seen.append, x) or x + 1.0)
+    with pytest.warns(RuntimeWarning, match="runs as Python"):
+        np.testing.assert_array_equal(f(np.ones(2)), [2.0, 2.0])
+    np.testing.assert_array_equal(f(np.zeros(2)), [1.0, 1.0])  # (no second warning)
+    np.testing.assert_array_equal(fg.grad(lambda x: np.sum(f(x)))(np.ones(2)), [1.0, 1.0])
+    np.testing.assert_array_equal(fg.vmap(f)(np.array([5.0, 6.0])), [6.0, 7.0])
+    # every call's values, in order: as JAX prints them at run time
+    assert [v.tolist() for v in seen] == [[1.0, 1.0], [0.0, 0.0], [1.0, 1.0], 5.0, 6.0]
+
+
+def test_debug_callback_traced_with_shapes_only_raises_naming_the_fix():
+    with pytest.raises(TypeError, match="inside make_graph.*Return the values"):
+        fg.make_graph(lambda x: (fg.debug.print("{}", x), x)[1])(np.ones(2))
+    with pytest.raises(TypeError, match="inside lax.scan"):
+        fg.lax.scan(lambda c, v: (fg.debug.print("{}", v), (c + v, v))[1], 0.0, np.ones(3))
     with pytest.raises(TypeError, match="format string"):
         fg.debug.print(np.ones(2))
 

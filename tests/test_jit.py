@@ -1336,6 +1336,11 @@ def test_lower_trace_and_eval_shape_take_shape_dtype_structs():
     assert (spec.ndim, spec.size) == (2, 6)
     with pytest.raises(TypeError, match="not numeric"):
         fg.ShapeDtypeStruct((2,), object)
+    # JAX's sharding keyword: None only, and the attribute reads None
+    assert fg.ShapeDtypeStruct((2, 3), np.float32, sharding=None) == spec
+    assert spec.sharding is None
+    with pytest.raises(TypeError, match="sharding=.*one device"):
+        fg.ShapeDtypeStruct((2,), np.float32, sharding="mesh")
 
     def f(a, s):
         return {"col": np.sum(a, axis=0) * s, "a": a}

@@ -254,3 +254,26 @@ def test_partial_is_a_pytree_through_grad_vmap_and_jit():
     made = fg.jit(lambda w: T.Partial(affine, w=w), wait=True)(np.float64(4.0))
     assert isinstance(made, T.Partial) and made(0.5) == 2.0
     assert repr(T.Partial(max, 1)).startswith("Partial(")
+
+
+def test_one_level_helpers_broadcast_and_reduce_associative():
+    tree = {"b": 1, "a": (2, 3)}
+    assert T.flatten_one_level(tree) == ([(2, 3), 1], ("a", "b"))
+    assert T.flatten_one_level((1, [2])) == ([1, [2]], None)
+    with pytest.raises(ValueError, match="is a leaf"):
+        T.flatten_one_level(1.0)
+    treedef = T.structure(tree)
+    assert T.treedef_children(treedef) == [T.structure((0, 0)), T.structure(0)]
+    assert treedef.num_nodes == 5 and treedef.node_data() == (dict, ("a", "b"))
+    assert T.structure(1.0).node_data() is None
+    assert T.treedef_is_leaf(T.structure(1.0)) and T.treedef_is_leaf(T.structure(None))
+    assert not T.treedef_is_leaf(treedef)
+    assert treedef.flatten_up_to({"a": ([1], 2), "b": 3}) == [[1], 2, 3]
+    assert T.broadcast((1, 2), ((3, 4), {"a": 5})) == ((1, 1), {"a": 2})
+    with pytest.raises(ValueError, match="structures differ"):
+        T.tree_broadcast([1, None], [(3, 4), 5])
+    # pairwise: ((1 - 2) - (3 - 4)) - 5 = -5, where a left fold gives -13
+    assert T.reduce_associative(lambda a, b: a - b, [1, 2, 3, 4, 5]) == -5
+    assert T.tree_reduce_associative(lambda a, b: a + b, [], identity=0) == 0
+    with pytest.raises(ValueError, match="identity="):
+        T.reduce_associative(lambda a, b: a + b, [])

@@ -119,8 +119,9 @@ class custom_jvp(_CustomFunction):
     The rule takes ``(primals, tangents)`` tuples and returns ``(out, tangent_out)``.
     Reverse mode uses the same rule (it is linear in the tangents), so one rule
     serves grad, jvp, vmap and higher orders.  ``nondiff_argnums`` (or, by parameter
-    name, ``nondiff_argnames``) are passed to the rule first, as plain values.  Keyword arguments of a call go to their positions
-    and defaults are filled in (JAX's rule), so ``primals`` holds every argument.
+    name, ``nondiff_argnames``) are passed to the rule first, as plain values.  Keyword
+    arguments of a call go to their positions and defaults are filled in (JAX's rule),
+    so ``primals`` holds every argument.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> @fg.custom_jvp

@@ -25,6 +25,7 @@ class ShapeDtypeStruct:
     """An array's shape and dtype, without values: what ``jit(f).lower``, ``.trace`` and
     ``.eval_shape`` (and :func:`funcgrad.eval_shape`) take in place of an array, and what
     ``eval_shape`` and ``out_info`` return, as ``jax.ShapeDtypeStruct``.
+    ``sharding`` is JAX's keyword, taking None only (one device; ``.sharding`` is None).
     ``weak_type=True`` stands for a Python number (see :func:`funcgrad.core.is_weak`):
     ``float32 array * it`` stays float32.  Immutable; equal structs are equal keys.
 
@@ -38,7 +39,7 @@ class ShapeDtypeStruct:
 
     __slots__ = ("shape", "dtype", "weak_type")
 
-    def __init__(self, shape, dtype, *, weak_type=False):
+    def __init__(self, shape, dtype, *, sharding=None, weak_type=False):
         try:
             shape = tuple(operator.index(d) for d in shape)
         except TypeError:
@@ -54,11 +55,19 @@ class ShapeDtypeStruct:
         set_(self, "shape", shape)
         set_(self, "dtype", dtype)
         set_(self, "weak_type", bool(weak_type))
+        if sharding is not None:  # (JAX's: an array laid out across devices)
+            raise TypeError(f"ShapeDtypeStruct: sharding={sharding!r} is not supported; "
+                            f"funcgrad computes each array on one device: leave it out")
 
     @classmethod
     def of(cls, aval):
         """The struct of a :class:`~funcgrad.core.ShapedArray`."""
         return cls(aval.shape, aval.dtype, weak_type=aval.weak)
+
+    @property
+    def sharding(self):
+        """None: funcgrad's arrays are not sharded (JAX's attribute, for code reading it)."""
+        return None
 
     @property
     def aval(self):

@@ -12,7 +12,8 @@ Everything else is a leaf.
 
 ``ravel(tree) -> (flat, unravel)`` gives one 1-D array and the way back.  JAX's names
 are here too: ``jax.tree``'s (``map``, ``flatten``, ``leaves``, ``structure``, ``reduce``,
-``transpose``, ``all``, ``flatten_with_path``, ``leaves_with_path``, ``map_with_path``)
+``transpose``, ``all``, ``reduce_associative``, ``broadcast``, ``flatten_with_path``,
+``leaves_with_path``, ``map_with_path``)
 and ``jax.tree_util``'s (``tree_map``, ``tree_flatten``, ..., ``keystr``, ``Partial``,
 the key classes and the ``register_*`` functions).
 
@@ -24,9 +25,10 @@ from ._keys import (DictKey, FlattenedIndexKey, GetAttrKey, SequenceKey, flatten
                     keystr, leaves_with_path, map_with_path, register_dataclass,
                     register_pytree_with_keys, register_pytree_with_keys_class,
                     register_static)
-from ._nodes import (TreeDef, _sorted_keys, all_leaves, flatten, leaves, map, reduce,  # noqa: F401
-                     register, register_pytree_node, register_pytree_node_class, structure,
-                     transpose, tree_all, tree_map, unflatten)
+from ._nodes import (TreeDef, _sorted_keys, all_leaves, broadcast, flatten,  # noqa: F401
+                     flatten_one_level, leaves, map, reduce, reduce_associative, register,
+                     register_pytree_node, register_pytree_node_class, structure, transpose,
+                     tree_all, tree_map, treedef_children, treedef_is_leaf, unflatten)
 from ._partial import Partial
 from ._ravel import ravel
 
@@ -40,6 +42,8 @@ tree_transpose = transpose
 tree_flatten_with_path = flatten_with_path
 tree_leaves_with_path = leaves_with_path
 tree_map_with_path = map_with_path
+tree_reduce_associative = reduce_associative
+tree_broadcast = broadcast
 all = tree_all  # jax.tree.all (this module's own name: builtins.all stays as it was)
 
 __all__ = ["register", "flatten", "unflatten", "tree_map", "map", "leaves", "structure",
@@ -50,4 +54,5 @@ __all__ = ["register", "flatten", "unflatten", "tree_map", "map", "leaves", "str
            "SequenceKey", "GetAttrKey", "FlattenedIndexKey", "Partial",
            "tree_flatten", "tree_unflatten", "tree_leaves", "tree_structure", "tree_reduce",
            "tree_transpose", "tree_all", "tree_flatten_with_path", "tree_leaves_with_path",
-           "tree_map_with_path"]
+           "tree_map_with_path", "reduce_associative", "tree_reduce_associative", "broadcast",
+           "tree_broadcast", "flatten_one_level", "treedef_children", "treedef_is_leaf"]

@@ -17,7 +17,8 @@ from ..typing import PyTree
 
 __all__ = ["register", "flatten", "unflatten", "tree_map", "map", "leaves", "structure",
            "all_leaves", "reduce", "tree_all", "transpose", "TreeDef", "register_pytree_node",
-           "register_pytree_node_class"]
+           "register_pytree_node_class", "reduce_associative", "broadcast",
+           "flatten_one_level", "treedef_children", "treedef_is_leaf"]
 
 _registry: dict[type, tuple[Callable[..., Any], Callable[..., Any]]] = {}
 
@@ -123,6 +124,36 @@ class TreeDef:
         (3.0, [4.0])
         """
         return unflatten(self, leaves)
+
+    @property
+    def num_nodes(self) -> int:
+        """How many nodes the structure has, leaves included (JAX's ``num_nodes``).
+
+        >>> structure({"a": (1.0, 2.0), "b": 3.0}).num_nodes
+        5
+        """
+        return 1 + sum(c.num_nodes for c in self.children)
+
+    def node_data(self) -> tuple[Any, Any] | None:
+        """``(node type, aux data)`` of the top node; None for a leaf (JAX's).
+
+        >>> structure({"b": 1.0, "a": 2.0}).node_data()
+        (<class 'dict'>, ('a', 'b'))
+        """
+        if self.node is None:
+            return None
+        if self.node == "namedtuple":  # (the class is kept as the aux data)
+            return self.aux, None
+        return self.node, self.aux
+
+    def flatten_up_to(self, tree: PyTree) -> list[Any]:
+        """The subtrees of ``tree`` at this structure's leaves, in order (``tree`` has
+        this structure, or more below its leaves).
+
+        >>> structure((0, 0)).flatten_up_to(([1, 2], {"k": 3}))
+        [[1, 2], {'k': 3}]
+        """
+        return _flatten_up_to(self, tree, 1)
 
 
 _LEAF = TreeDef(None, None, ())
@@ -288,6 +319,78 @@ def tree_all(tree: PyTree, *, is_leaf: Callable[[Any], bool] | None = None) -> b
     (True, False, True)
     """
     return all(flatten(tree, is_leaf)[0])
+
+
+_NO_IDENTITY = object()
+
+
+def reduce_associative(operation: Callable[[Any, Any], Any], tree: PyTree, *,
+                       identity: Any = _NO_IDENTITY,
+                       is_leaf: Callable[[Any], bool] | None = None) -> Any:
+    """Combine the leaves of ``tree`` with an associative ``operation``, pairwise in a
+    balanced tree (``jax.tree.reduce_associative``): fewer rounding steps in a row than
+    :func:`reduce`'s left fold.  An empty tree gives ``identity`` (an error without it).
+
+    >>> reduce_associative(lambda a, b: a + b, [1, (2, 3)]), reduce_associative(
+    ...     max, [], identity=0)
+    (6, 0)
+    """
+    values = flatten(tree, is_leaf)[0]
+    if not values:
+        if identity is _NO_IDENTITY:
+            raise ValueError("reduce_associative: the tree has no leaves; pass identity= "
+                             "(the value an empty reduction gives)")
+        return identity
+    while len(values) > 1:
+        pairs = [operation(a, b) for a, b in zip(values[::2], values[1::2])]
+        values = pairs + values[len(pairs) * 2:]
+    return values[0]
+
+
+def broadcast(prefix_tree: PyTree, full_tree: PyTree,
+              is_leaf: Callable[[Any], bool] | None = None) -> PyTree:
+    """``full_tree``'s structure, each leaf taken from the leaf of ``prefix_tree`` above
+    it (``jax.tree.broadcast``; ``prefix_tree`` is a prefix of ``full_tree``).
+
+    >>> broadcast((1, 2), ((3, 4), {"a": 5}))
+    ((1, 1), {'a': 2})
+    """
+    values, prefix = flatten(prefix_tree, is_leaf)
+    subtrees = _flatten_up_to(prefix, full_tree, 1)
+    return unflatten(prefix, [tree_map(lambda _, v=v: v, sub)
+                              for v, sub in zip(values, subtrees)])
+
+
+def flatten_one_level(tree: PyTree) -> tuple[list[Any], Any]:
+    """``(children, aux data)`` of the top node of ``tree`` (JAX's); a leaf raises.
+
+    >>> flatten_one_level({"b": 1, "a": (2, 3)})
+    ([(2, 3), 1], ('a', 'b'))
+    """
+    children, treedef = flatten(tree, lambda x: x is not tree)
+    if treedef.node is None:
+        raise ValueError(f"flatten_one_level: {type(tree).__name__} is a leaf, not a pytree "
+                         f"node; it has no children")
+    return children, treedef.aux if treedef.node != "namedtuple" else None
+
+
+def treedef_children(treedef: TreeDef) -> list[TreeDef]:
+    """The structures of the top node's children (JAX's).
+
+    >>> treedef_children(structure((1, [2, 3])))
+    [PyTreeDef(*), PyTreeDef([*, *])]
+    """
+    return list(treedef.children)
+
+
+def treedef_is_leaf(treedef: TreeDef) -> bool:
+    """Is the structure one node (a leaf, or an empty node such as None), as JAX's?
+
+    >>> treedef_is_leaf(structure(1.0)), treedef_is_leaf(structure(None)), treedef_is_leaf(
+    ...     structure([1.0]))
+    (True, True, False)
+    """
+    return treedef.num_nodes == 1
 
 
 def transpose(outer_treedef: TreeDef, inner_treedef: TreeDef | None, pytree_to_transpose: PyTree
