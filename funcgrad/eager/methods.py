@@ -134,7 +134,8 @@ def relu(self: Tensor) -> Tensor:
 
 
 def _relu(t):
-    return ew.where(t > 0, t, np.zeros((), t.dtype))
+    # (t <= 0, not t > 0: NaN passes through, with its gradient, as in PyTorch)
+    return ew.where(t <= 0, np.zeros((), t.dtype), t)
 
 
 def abs(self: Tensor) -> Tensor:  # noqa: A001 - PyTorch's name
@@ -228,7 +229,11 @@ def _norm(t, p, dim, keepdim):
         return fnp.min(fnp.abs(t), axis=axis, keepdims=keepdim)
     if p == 1:
         return fnp.sum(fnp.abs(t), axis=axis, keepdims=keepdim)
-    return fnp.sum(fnp.abs(t) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
+    s = fnp.sum(fnp.abs(t) ** p, axis=axis, keepdims=keepdim)
+    if p < 1:
+        return s ** (1.0 / p)
+    ok = s > 0  # a zero norm's gradient is 0, as for p=2 (the root's is infinite there)
+    return ew.where(ok, ew.where(ok, s, np.ones((), s.dtype)) ** (1.0 / p), np.zeros((), s.dtype))
 
 
 # --- reductions --------------------------------------------------------------------------------
