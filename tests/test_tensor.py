@@ -568,6 +568,29 @@ def test_views_that_cannot_be_written_through_or_saved_values_they_change_raise(
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         s.backward()
 
+
+def test_shape_changing_in_place_methods_keep_aliases_views_and_gradients():
+    x = T(X34, requires_grad=True)
+    z = x * 2.0
+    alias, row = z.detach(), z[0]
+    assert z.t_() is z and z.shape == (4, 3) and alias.shape == (3, 4)
+    z[0].mul_(10.0)                   # z's first row is the old first column
+    expected = 2 * X34
+    expected[:, 0] *= 10
+    np.testing.assert_array_equal(value(alias), expected)
+    np.testing.assert_array_equal(value(row), expected[0])
+    z.unsqueeze_(0).squeeze_(0).transpose_(0, 1).swapaxes_(1, 0)
+    assert z.shape == (4, 3)
+    z.sum().backward()
+    g = np.full((3, 4), 2.0)
+    g[:, 0] = 20.0
+    np.testing.assert_array_equal(x.grad.numpy(), g)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        x.unsqueeze_(0)
+    with fg.no_grad():
+        x.unsqueeze_(0)
+    assert x.shape == (1, 3, 4) and x.is_leaf and x.requires_grad
+
 # --- training ------------------------------------------------------------------------------------
 
 def test_linear_regression_training_loop_converges():
