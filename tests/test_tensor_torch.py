@@ -626,3 +626,11 @@ def test_logspace_and_randperm_factories():
     fg.manual_seed(0)
     p = fg.randperm(6)
     assert p.dtype == np.int64 and sorted(p.tolist()) == list(range(6))
+
+
+def test_cpu_and_device_questions():
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    np.testing.assert_array_equal(x.detach().cpu().numpy(), [1.0, 2.0])
+    assert x.cpu() is x and x.is_cpu and not x.is_cuda and x.get_device() == -1
+    with pytest.raises(RuntimeError, match="fg.device_put"):
+        x.cuda()
