@@ -591,6 +591,20 @@ def test_shape_changing_in_place_methods_keep_aliases_views_and_gradients():
         x.unsqueeze_(0)
     assert x.shape == (1, 3, 4) and x.is_leaf and x.requires_grad
 
+
+def test_real_and_imag_are_views_that_write_through_or_raise():
+    x = T([1.0, 2.0])
+    x.real.mul_(3.0)
+    np.testing.assert_array_equal(value(x), [3.0, 6.0])
+    z = T(np.array([1 + 2j, 3 - 1j]))
+    imag = z.imag
+    z.mul_(2.0)
+    np.testing.assert_array_equal(value(imag), [4.0, -2.0])
+    with pytest.raises(RuntimeError, match=r"complex Tensor's .real cannot reach the Tensor"):
+        z.real.zero_()  # (it was silently a no-op on z)
+    with pytest.raises(RuntimeError, match=r"complex Tensor's .imag cannot reach the Tensor"):
+        z[1:].imag.fill_(0.0)
+
 # --- training ------------------------------------------------------------------------------------
 
 def test_linear_regression_training_loop_converges():

@@ -26,6 +26,10 @@ view) and ``replay``, the view operations that lead from the root's value to its
 change the Tensor's shape: it becomes a view of its old self (its ``.detach()`` aliases
 keep the old shape and still share the elements, as in PyTorch).
 
+``.real`` and ``.imag`` are views too: of a real Tensor they write through; of a complex
+one an in-place update raises (a write-back by element positions cannot replace half of
+each element), where PyTorch writes through.
+
 Unlike PyTorch, ``reshape`` and ``flatten`` are always views (PyTorch copies a
 non-contiguous Tensor; funcgrad has no strides), and the pieces of ``split``, ``chunk``
 and ``unbind`` may be updated in place.
@@ -102,7 +106,18 @@ def _mark(out, base, replay):
 
 
 def _compose(first, then):
-    return lambda t: then(first(t))
+    composed = lambda t: then(first(t))  # noqa: E731
+    composed.part = getattr(first, "part", None) or getattr(then, "part", None)
+    return composed
+
+
+def _part(method, name):
+    """``.real`` / ``.imag``: a view, but of part of each complex element, which the
+    element positions of a write-back cannot express."""
+    def replay(t):
+        return method(t)
+    replay.part = name
+    return replay
 
 
 def _viewing(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -117,6 +132,15 @@ def _viewing(method: Callable[..., Any]) -> Callable[..., Any]:
                 _mark(piece, self, lambda t, i=i: method(t, *args, **kwargs)[i])
         return out
     return wrapper
+
+
+def _part_view(method, name):
+    def part(self):
+        out = method(self)
+        if isinstance(out, TensorBase):
+            _mark(out, self, _part(method, name))
+        return out
+    return part
 
 
 def _getitem(method):
@@ -165,6 +189,12 @@ def write_back(view, adopt):
     refresh the root's other views).  ``adopt(tensor, out)`` makes ``tensor`` show ``out``
     (the in-place machinery's own step)."""
     root, replay, _ = view._storage.base
+    part = getattr(replay, "part", None)
+    if part is not None and root.dtype.kind == "c":
+        raise RuntimeError(
+            f"an in-place update of a complex Tensor's .{part} cannot reach the Tensor in "
+            f"funcgrad (its values are never written in place); compute the new Tensor "
+            f"instead, e.g. z = z.real * 2 + 1j * z.imag")
     positions = _positions(root, replay).reshape(-1)
     if np.unique(positions).size != positions.size:
         raise RuntimeError(OVERLAP_MESSAGE)
@@ -245,4 +275,7 @@ def attach(cls: Any) -> None:
     for name in ("T", "mT"):
         prop = getattr(cls, name)
         setattr(cls, name, property(_viewing(prop.fget), doc=prop.__doc__))
+    for name in ("real", "imag"):
+        prop = getattr(cls, name)
+        setattr(cls, name, property(_part_view(prop.fget, name), doc=prop.__doc__))
     cls.__getitem__ = _getitem(cls.__getitem__)
