@@ -604,6 +604,12 @@ def test_real_and_imag_are_views_that_write_through_or_raise():
         z.real.zero_()  # (it was silently a no-op on z)
     with pytest.raises(RuntimeError, match=r"complex Tensor's .imag cannot reach the Tensor"):
         z[1:].imag.fill_(0.0)
+    m = T([[1.0, 2.0], [3.0, 4.0]])
+    m.H[0].mul_(10.0)
+    m.adjoint()[0, 1].zero_()
+    np.testing.assert_array_equal(value(m), [[10.0, 2.0], [0.0, 4.0]])
+    with pytest.raises(RuntimeError, match=r"complex Tensor's .mH cannot reach the Tensor"):
+        z[None].mH.mul_(2.0)
 
 # --- training ------------------------------------------------------------------------------------
 

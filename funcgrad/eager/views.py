@@ -26,9 +26,10 @@ view) and ``replay``, the view operations that lead from the root's value to its
 change the Tensor's shape: it becomes a view of its old self (its ``.detach()`` aliases
 keep the old shape and still share the elements, as in PyTorch).
 
-``.real`` and ``.imag`` are views too: of a real Tensor they write through; of a complex
-one an in-place update raises (a write-back by element positions cannot replace half of
-each element), where PyTorch writes through.
+``.real``, ``.imag``, ``.H``, ``.mH`` and ``adjoint()`` are views too: of a real Tensor
+they write through; of a complex one an in-place update raises (a write-back by element
+positions cannot replace half of each element, or undo a conjugation), where PyTorch
+writes through.
 
 Unlike PyTorch, ``reshape`` and ``flatten`` are always views (PyTorch copies a
 non-contiguous Tensor; funcgrad has no strides), and the pieces of ``split``, ``chunk``
@@ -275,7 +276,8 @@ def attach(cls: Any) -> None:
     for name in ("T", "mT"):
         prop = getattr(cls, name)
         setattr(cls, name, property(_viewing(prop.fget), doc=prop.__doc__))
-    for name in ("real", "imag"):
+    for name in ("real", "imag", "H", "mH"):  # (conjugating: complex ones cannot write back)
         prop = getattr(cls, name)
         setattr(cls, name, property(_part_view(prop.fget, name), doc=prop.__doc__))
+    cls.adjoint = functools.wraps(cls.adjoint)(_part_view(cls.adjoint, "adjoint()"))
     cls.__getitem__ = _getitem(cls.__getitem__)
