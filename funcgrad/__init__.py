@@ -88,8 +88,9 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .eager.methods import allclose, equal  # noqa: F401
     from .eager.factories import (arange, as_tensor, empty, empty_like,  # noqa: F401
                                   eye, from_numpy, full, full_like,
-                                  get_default_dtype, is_tensor, linspace, manual_seed, rand,
-                                  rand_like, randint, randn, randn_like, seed,
+                                  get_default_dtype, is_tensor, linspace, logspace,
+                                  manual_seed, rand, rand_like, randint, randn, randn_like,
+                                  randperm, seed,
                                   set_default_dtype, zeros_like, ones_like)
     from .gpu import device_get, device_put  # noqa: F401
     from .jit.api import eval_shape, jit  # noqa: F401
@@ -124,7 +125,8 @@ _LAZY = {
     "Tensor": ("eager", "Tensor"), "Size": ("eager", "Size"),
     **{name: ("eager", name) for name in (
         "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
-        "rand", "randint", "arange", "linspace", "eye", "zeros_like", "ones_like",
+        "rand", "randint", "randperm", "arange", "linspace", "logspace", "eye",
+        "zeros_like", "ones_like",
         "full_like", "empty_like", "randn_like", "rand_like", "manual_seed", "seed",
         "is_tensor", "set_default_dtype", "get_default_dtype", "equal", "allclose",
         # PyTorch's dtype names, as NumPy's scalar types (t.dtype == fg.float32)

@@ -568,6 +568,49 @@ def test_views_that_cannot_be_written_through_or_saved_values_they_change_raise(
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         s.backward()
 
+
+def test_shape_changing_in_place_methods_keep_aliases_views_and_gradients():
+    x = T(X34, requires_grad=True)
+    z = x * 2.0
+    alias, row = z.detach(), z[0]
+    assert z.t_() is z and z.shape == (4, 3) and alias.shape == (3, 4)
+    z[0].mul_(10.0)                   # z's first row is the old first column
+    expected = 2 * X34
+    expected[:, 0] *= 10
+    np.testing.assert_array_equal(value(alias), expected)
+    np.testing.assert_array_equal(value(row), expected[0])
+    z.unsqueeze_(0).squeeze_(0).transpose_(0, 1).swapaxes_(1, 0)
+    assert z.shape == (4, 3)
+    z.sum().backward()
+    g = np.full((3, 4), 2.0)
+    g[:, 0] = 20.0
+    np.testing.assert_array_equal(x.grad.numpy(), g)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        x.unsqueeze_(0)
+    with fg.no_grad():
+        x.unsqueeze_(0)
+    assert x.shape == (1, 3, 4) and x.is_leaf and x.requires_grad
+
+
+def test_real_and_imag_are_views_that_write_through_or_raise():
+    x = T([1.0, 2.0])
+    x.real.mul_(3.0)
+    np.testing.assert_array_equal(value(x), [3.0, 6.0])
+    z = T(np.array([1 + 2j, 3 - 1j]))
+    imag = z.imag
+    z.mul_(2.0)
+    np.testing.assert_array_equal(value(imag), [4.0, -2.0])
+    with pytest.raises(RuntimeError, match=r"complex Tensor's .real cannot reach the Tensor"):
+        z.real.zero_()  # (it was silently a no-op on z)
+    with pytest.raises(RuntimeError, match=r"complex Tensor's .imag cannot reach the Tensor"):
+        z[1:].imag.fill_(0.0)
+    m = T([[1.0, 2.0], [3.0, 4.0]])
+    m.H[0].mul_(10.0)
+    m.adjoint()[0, 1].zero_()
+    np.testing.assert_array_equal(value(m), [[10.0, 2.0], [0.0, 4.0]])
+    with pytest.raises(RuntimeError, match=r"complex Tensor's .mH cannot reach the Tensor"):
+        z[None].mH.mul_(2.0)
+
 # --- training ------------------------------------------------------------------------------------
 
 def test_linear_regression_training_loop_converges():

@@ -738,3 +738,18 @@ def test_softmax_and_log_softmax_compute_in_the_dtype_asked():
     np.testing.assert_allclose(_np(z), A - np.log(np.exp(A).sum(0)), rtol=1e-6)
     (z[0] * 1).sum().backward()  # the gradient comes back in x's dtype
     assert x.grad.dtype == np.float64
+
+
+def test_relu_passes_nan_through_and_norms_and_logit_at_their_edges():
+    x = fg.tensor([np.nan, -1.0, 0.0, 2.0], requires_grad=True)
+    y = x.relu()
+    np.testing.assert_array_equal(_np(y), [np.nan, 0.0, 0.0, 2.0])  # (it gave 0 for NaN)
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [1.0, 0.0, 0.0, 1.0])
+    z = fg.tensor([[0.0, 0.0], [3.0, -4.0]], requires_grad=True)
+    z.norm(3, dim=1).sum().backward()  # a zero row's gradient is 0 (it was NaN), as p=2's
+    g = np.abs([3.0, 4.0]) ** 2 * np.sign([3.0, -4.0]) / (27 + 64) ** (2 / 3)
+    np.testing.assert_allclose(z.grad.numpy(), [[0.0, 0.0], g])
+    p = fg.tensor([0.0, 1.0, 0.25], requires_grad=True)
+    p.logit().sum().backward()  # 1 / (p (1 - p)): infinite at 0 and 1 (it was NaN)
+    np.testing.assert_allclose(p.grad.numpy(), [np.inf, np.inf, 1 / (0.25 * 0.75)])

@@ -616,3 +616,21 @@ def test_output_nr_matches_torch():
     torch = pytest.importorskip("torch")
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     assert [t.output_nr for t in x.split(1)] == [0, 1, 2]
+
+
+def test_logspace_and_randperm_factories():
+    np.testing.assert_allclose(fg.logspace(0, 2, 3).numpy(), [1.0, 10.0, 100.0])
+    assert fg.logspace(0, 2, 3).dtype == np.float32
+    np.testing.assert_array_equal(fg.logspace(0, 3, 4, base=2, dtype=fg.float64).numpy(),
+                                  [1.0, 2.0, 4.0, 8.0])
+    fg.manual_seed(0)
+    p = fg.randperm(6)
+    assert p.dtype == np.int64 and sorted(p.tolist()) == list(range(6))
+
+
+def test_cpu_and_device_questions():
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    np.testing.assert_array_equal(x.detach().cpu().numpy(), [1.0, 2.0])
+    assert x.cpu() is x and x.is_cpu and not x.is_cuda and x.get_device() == -1
+    with pytest.raises(RuntimeError, match="fg.device_put"):
+        x.cuda()

@@ -33,7 +33,10 @@ Decisions (where PyTorch, NumPy and funcgrad's own rules had to be reconciled):
   alias an update, and arrays handed out by ``.numpy()`` / ``np.asarray(t)`` are
   read-only views (copy them to write).  ``fg.Tensor(array)`` copies ``array``,
   like ``torch.tensor``; plain NumPy arrays used in a recorded operation are
-  saved by reference, so do not modify them before the backward pass.
+  saved by reference, so do not modify them before the backward pass.  A view
+  (``x[0]``, ``x.t()``, ``x.view(-1)``, ``x.diagonal()``...) remembers its base, so an
+  in-place update of the view reaches the base and the base's other views, and one of
+  the base reaches its views, as PyTorch's shared memory would (:mod:`funcgrad.eager.views`).
 * **Version counter.**  A node remembers the version of each Tensor whose value
   its rule reads (as PyTorch's formulas save them: ``x * 2`` reads neither ``x``
   nor its output, ``exp`` reads its output); a backward pass through it after

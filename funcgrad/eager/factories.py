@@ -30,7 +30,7 @@ from .dtypes import python_data_dtype as python_dtype
 from ..typing import ArrayLike, DTypeLike
 from .tensor import Tensor
 
-__all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
+__all__ = ["logspace", "randperm", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
            "rand", "randint", "arange", "linspace", "eye", "zeros_like", "ones_like",
            "full_like", "empty_like", "randn_like", "rand_like", "manual_seed", "seed",
            "is_tensor", "set_default_dtype", "get_default_dtype", "DTYPES"]
@@ -268,6 +268,33 @@ def linspace(start: float, end: float, steps: int, dtype: DTypeLike | None = Non
     """
     _cpu(device)
     return _made(np.linspace(start, end, int(steps), dtype=_dtype(dtype)), requires_grad)
+
+
+def logspace(start: float, end: float, steps: int, base: float = 10.0,
+             dtype: DTypeLike | None = None, requires_grad: bool = False,
+             device: Any = None) -> Tensor:
+    """``base ** linspace(start, end, steps)``, float32 unless ``dtype``.
+
+    >>> import funcgrad as fg
+    >>> fg.logspace(0, 2, 3)
+    tensor([  1.,  10., 100.])
+    """
+    _cpu(device)
+    return _made(np.logspace(start, end, int(steps), base=base).astype(_dtype(dtype)),
+                 requires_grad)
+
+
+def randperm(n: int, dtype: DTypeLike | None = None,
+             generator: np.random.Generator | None = None, device: Any = None) -> Tensor:
+    """A random permutation of ``0 .. n - 1``, int64 unless ``dtype``.
+
+    >>> import funcgrad as fg
+    >>> sorted(fg.randperm(4).tolist())
+    [0, 1, 2, 3]
+    """
+    _cpu(device)
+    rng = generator if generator is not None else _random.generator
+    return Tensor(rng.permutation(int(n)).astype(_dtype(dtype, np.int64)))
 
 
 def eye(n: int, m: int | None = None, dtype: DTypeLike | None = None,

@@ -1,5 +1,5 @@
 """PyTorch's linear-algebra Tensor methods beyond ``matmul``/``mm``/``bmm``/``dot``/``mv``:
-``outer``, ``inner``, ``kron``, ``vdot``, ``cross``, ``addmm``/``addmv``/``addr``/
+``norm``, ``dist``, ``renorm``, ``outer``, ``inner``, ``kron``, ``vdot``, ``cross``, ``addmm``/``addmv``/``addr``/
 ``addbmm``/``baddbmm``, ``det``, ``logdet``, ``slogdet``, ``inverse``, ``pinverse``,
 ``matrix_exp``, ``matrix_power``, ``cholesky``, ``qr`` and ``svd``.
 
@@ -18,7 +18,7 @@ tensor([[-0.25  , -0.125 ],
         [-0.125 , -0.0625]])
 """
 from collections import namedtuple
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from .tensor import Tensor
 from .named import Named, record_as
 from .pointwise import constant
 from .values import axis_index
+
+NORM = Named("norm", "LinalgVectorNormBackward0")
+_NEVER = np.zeros((), bool)
 
 __all__ = ["attach"]
 
@@ -235,6 +238,51 @@ def svd(self: Any, some: bool = True, compute_uv: bool = True) -> Any:
     return SVDResult(u, s, vh.mH)
 
 
+def norm(self: Any, p: Any = "fro", dim: int | Sequence[int] | None = None,
+         keepdim: bool = False) -> Any:
+    """The vector ``p``-norm over ``dim`` (all elements by default; ``p`` a number,
+    ``inf``, ``-inf``, ``0`` (the count of nonzeros) or ``"fro"``; ``"nuc"``: the nuclear
+    norm of matrices).  Real also for a complex Tensor.  The gradient of the 2-norm at
+    zero is 0, as in PyTorch (``LinalgVectorNormBackward0``).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([3.0, 4.0], requires_grad=True).norm()
+    tensor(5., grad_fn=<LinalgVectorNormBackward0>)
+    """
+    return record_as(NORM, _norm, self, p=p, dim=dim, keepdim=keepdim)
+
+
+def _norm(t, p, dim, keepdim):
+    axis = tuple(dim) if isinstance(dim, (tuple, list)) else dim
+    if p == "nuc":
+        return fnp.linalg.norm(t, "nuc", axis=(-2, -1) if axis is None else axis,
+                               keepdims=keepdim)
+    if p in ("fro", 2, 2.0):
+        # a norm is real: |z|**2 is re**2 + im**2 (z * z would be complex)
+        square = t * t if t.dtype.kind != "c" else fnp.real(t) ** 2 + fnp.imag(t) ** 2
+        s = fnp.sum(square, axis=axis, keepdims=keepdim)
+        ok = s > 0
+        # the double-where idiom: sqrt never sees 0, so the masked branch's derivative is 0
+        return ew.where(ok, fnp.sqrt(ew.where(ok, s, np.ones((), s.dtype))),
+                        np.zeros((), s.dtype))
+    if t.dtype.kind == "c":
+        t = fnp.abs(t)
+    if p == 0:  # the number of nonzero elements: a step, with a zero gradient
+        count = fnp.astype(fnp.sum(t != 0, axis=axis, keepdims=keepdim), t.dtype)
+        return ew.where(_NEVER, fnp.sum(t, axis=axis, keepdims=keepdim), count)
+    if p in (np.inf, float("inf")):
+        return fnp.max(fnp.abs(t), axis=axis, keepdims=keepdim)
+    if p == -np.inf:
+        return fnp.min(fnp.abs(t), axis=axis, keepdims=keepdim)
+    if p == 1:
+        return fnp.sum(fnp.abs(t), axis=axis, keepdims=keepdim)
+    s = fnp.sum(fnp.abs(t) ** p, axis=axis, keepdims=keepdim)
+    if p < 1:
+        return s ** (1.0 / p)
+    ok = s > 0  # a zero norm's gradient is 0, as for p=2 (the root's is infinite there)
+    return ew.where(ok, ew.where(ok, s, np.ones((), s.dtype)) ** (1.0 / p), np.zeros((), s.dtype))
+
+
 def dist(self: Any, other: Any, p: Any = 2) -> Any:
     """The ``p``-norm of ``self - other`` (broadcast).
 
@@ -261,7 +309,7 @@ def renorm(self: Any, p: Any, dim: int, maxnorm: Any) -> Any:
     return self * fnp.where(over, maxnorm / (fnp.where(over, norms, 1.0) + 1e-7), 1.0)
 
 
-_METHODS = [dist, renorm, outer, inner, kron, vdot, cross, addmm, addmv, addr, addbmm, baddbmm, det,
+_METHODS = [norm, dist, renorm, outer, inner, kron, vdot, cross, addmm, addmv, addr, addbmm, baddbmm, det,
             slogdet, logdet, inverse, pinverse, matrix_exp, matrix_power, cholesky, qr, svd]
 
 

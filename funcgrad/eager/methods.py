@@ -25,13 +25,11 @@ from typing import Any, Callable, Sequence, Union
 import numpy as np
 
 from .. import numpy as fnp
-from ..numpy.ufuncs import abs_square
 from ..primitives import elementwise as ew
 from .dtypes import floating
 from .named import Named, SavesOutput, record_as, record_saving_output
 from .tensor import Tensor
 
-_NEVER = np.zeros((), bool)
 
 __all__ = ["attach"]
 
@@ -42,7 +40,7 @@ MEAN0, MEAN1 = Named("mean", "MeanBackward0"), Named("mean", "MeanBackward1")
 SUM1 = Named("sum", "SumBackward1")
 MAX0, MIN0 = Named("max", "MaxBackward0"), Named("min", "MinBackward0")
 VAR, STD = Named("var", "VarBackward0"), Named("std", "StdBackward0")
-RELU, NORM = Named("relu", "ReluBackward0"), Named("norm", "LinalgVectorNormBackward0")
+RELU = Named("relu", "ReluBackward0")
 CLONE, T = Named("clone", "CloneBackward0"), Named("t", "TBackward0")
 DOT, MV, BMM = Named("dot", "DotBackward0"), Named("mv", "MvBackward0"), \
     Named("bmm", "BmmBackward0")
@@ -135,7 +133,8 @@ def relu(self: Tensor) -> Tensor:
 
 
 def _relu(t):
-    return ew.where(t > 0, t, np.zeros((), t.dtype))
+    # (t <= 0, not t > 0: NaN passes through, with its gradient, as in PyTorch)
+    return ew.where(t <= 0, np.zeros((), t.dtype), t)
 
 
 def abs(self: Tensor) -> Tensor:  # noqa: A001 - PyTorch's name
@@ -189,45 +188,6 @@ def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A
     tensor([-1.,  1.])
     """
     return self._inplace(lambda s: clamp(s, min, max))
-
-
-def norm(self: Tensor, p: Any = "fro", dim: Dim | None = None,
-         keepdim: bool = False) -> Tensor:
-    """The vector ``p``-norm over ``dim`` (all elements by default; ``p`` a number,
-    ``inf``, ``-inf``, ``0`` (the count of nonzeros) or ``"fro"``; ``"nuc"``: the nuclear
-    norm of matrices).  Real also for a complex Tensor.  The gradient of the 2-norm at
-    zero is 0, as in PyTorch (``LinalgVectorNormBackward0``).
-
-    >>> import funcgrad as fg
-    >>> fg.tensor([3.0, 4.0], requires_grad=True).norm()
-    tensor(5., grad_fn=<LinalgVectorNormBackward0>)
-    """
-    return record_as(NORM, _norm, self, p=p, dim=dim, keepdim=keepdim)
-
-
-def _norm(t, p, dim, keepdim):
-    axis = tuple(dim) if isinstance(dim, (tuple, list)) else dim
-    if p == "nuc":
-        return fnp.linalg.norm(t, "nuc", axis=(-2, -1) if axis is None else axis,
-                               keepdims=keepdim)
-    if p in ("fro", 2, 2.0):
-        s = fnp.sum(abs_square(t), axis=axis, keepdims=keepdim)  # |t|**2: real for complex t
-        ok = s > 0
-        # the double-where idiom: sqrt never sees 0, so the masked branch's derivative is 0
-        return ew.where(ok, fnp.sqrt(ew.where(ok, s, np.ones((), s.dtype))),
-                        np.zeros((), s.dtype))
-    if t.dtype.kind == "c":
-        t = fnp.abs(t)
-    if p == 0:  # the number of nonzero elements: a step, with a zero gradient
-        count = fnp.astype(fnp.sum(t != 0, axis=axis, keepdims=keepdim), t.dtype)
-        return ew.where(_NEVER, fnp.sum(t, axis=axis, keepdims=keepdim), count)
-    if p in (np.inf, float("inf")):
-        return fnp.max(fnp.abs(t), axis=axis, keepdims=keepdim)
-    if p == -np.inf:
-        return fnp.min(fnp.abs(t), axis=axis, keepdims=keepdim)
-    if p == 1:
-        return fnp.sum(fnp.abs(t), axis=axis, keepdims=keepdim)
-    return fnp.sum(fnp.abs(t) ** p, axis=axis, keepdims=keepdim) ** (1.0 / p)
 
 
 # --- reductions --------------------------------------------------------------------------------
@@ -589,7 +549,7 @@ def allclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
                             atol=atol, equal_nan=equal_nan))
 
 
-_METHODS = [exp, log, sin, cos, tanh, sigmoid, relu, abs, sqrt, pow, clamp, clamp_, norm,
+_METHODS = [exp, log, sin, cos, tanh, sigmoid, relu, abs, sqrt, pow, clamp, clamp_,
             sum, mean, max, min, var, std, argmax, argmin, softmax, log_softmax, matmul, mm,
             bmm, dot, mv, clone, to, type, is_floating_point, equal, allclose]
 _CASTS = {"float": np.float32, "double": np.float64, "half": np.float16, "long": np.int64,

@@ -319,8 +319,46 @@ def is_inference(self: Any) -> bool:
     return bool(self._inference)
 
 
+def cpu(self: Any) -> Any:
+    """This Tensor, which is on the CPU (``x.detach().cpu().numpy()`` works as in PyTorch);
+    a Tensor on a GPU raises, pointing to ``fg.device_get``.
+
+    >>> import funcgrad as fg
+    >>> x = fg.ones(2)
+    >>> x.cpu() is x, x.is_cpu, x.is_cuda, x.get_device()
+    (True, True, False, -1)
+    """
+    if self.device != "cpu":
+        raise RuntimeError(f"cpu(): this Tensor's value is on {self.device}; copy it to the "
+                           f"host with fg.device_get(t.detach()) (moving a Tensor between "
+                           f"devices is not recorded)")
+    return self
+
+
+def cuda(self: Any, device: Any = None, non_blocking: bool = False) -> Any:
+    """This Tensor if its value is on a GPU; otherwise not supported: funcgrad's eager
+    Tensors do not move between devices (put arrays on a GPU with ``fg.device_put``).
+
+    >>> import funcgrad as fg
+    >>> fg.ones(1).cuda()
+    Traceback (most recent call last):
+    ...
+    RuntimeError: cuda(): ...
+    """
+    if self.device != "cpu":
+        return self
+    raise RuntimeError("cuda(): funcgrad's eager Tensor does not move between devices; "
+                       "put arrays on a GPU with fg.device_put(x, 'cuda') and differentiate "
+                       "them with fg.grad / fg.vjp, or keep this Tensor on the CPU")
+
+
+def get_device(self: Any) -> int:
+    """-1 for a Tensor on the CPU (PyTorch's answer), else the GPU's number."""
+    return -1 if self.device == "cpu" else int(getattr(self.device, "id", 0))
+
+
 _METHODS = [split, split_with_sizes, chunk, tensor_split, unbind, narrow, unfold, select,
-            movedim,
+            movedim, cpu, cuda, get_device,
             tile, unflatten, sum_to_size, broadcast_to, diff, msort, adjoint, new_zeros,
             new_ones, new_empty, new_full, new_tensor, type_as, nelement, element_size,
             is_contiguous, is_complex, is_signed, is_same_size, is_nonzero, is_inference,
@@ -344,6 +382,8 @@ def attach(cls: Any) -> None:
     """Give ``cls`` (the Tensor) the methods of this module."""
     for fn in _METHODS:
         setattr(cls, fn.__name__, fn)
+    cls.is_cpu = property(lambda self: self.device == "cpu", doc="Whether on the CPU.")
+    cls.is_cuda = property(lambda self: self.device != "cpu", doc="Whether on a GPU.")
     cls.H = property(_H)
     cls.output_nr = property(_output_nr)
     cls.mH = property(adjoint)

@@ -378,7 +378,8 @@ def logit(self: Any, eps: float | None = None) -> Any:
 
 
 def _log_odds(p):
-    return fnp.log(p / (1 - p))
+    # (not log(p / (1 - p)), whose derivative at p = 0 is inf * 0: NaN where PyTorch has inf)
+    return fnp.log(p) - fnp.log1p(-p)
 
 
 def polygamma(self: Any, n: int) -> Any:

@@ -86,11 +86,12 @@ class Tensor(InPlaceUpdates, Operators):
         # What funcgrad.numpy._methods, .methods, .shapes and .steps attach at import, declared for
         # type checkers: PyTorch's methods with their own signatures, NumPy's generically.
         from . import methods as _m
+        from . import linear as _l
         from . import shapes as _s
         exp, log, sin, cos, tanh, sigmoid, relu = \
             _m.exp, _m.log, _m.sin, _m.cos, _m.tanh, _m.sigmoid, _m.relu
         abs, sqrt, pow, clamp, clamp_, clip, clip_, norm = \
-            _m.abs, _m.sqrt, _m.pow, _m.clamp, _m.clamp_, _m.clamp, _m.clamp_, _m.norm
+            _m.abs, _m.sqrt, _m.pow, _m.clamp, _m.clamp_, _m.clamp, _m.clamp_, _l.norm
         sum, mean, max, min, var, std, argmax, argmin = \
             _m.sum, _m.mean, _m.max, _m.min, _m.var, _m.std, _m.argmax, _m.argmin
         softmax, log_softmax, matmul, mm, bmm, dot, mv = \

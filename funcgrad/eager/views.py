@@ -22,6 +22,15 @@ view) and ``replay``, the view operations that lead from the root's value to its
 * A view of a leaf that requires grad cannot be updated in place while gradients are on
   (PyTorch's rule); under ``fg.no_grad()`` it can, and the leaf stays a leaf.
 
+``t_``, ``transpose_``, ``swapaxes_``, ``swapdims_``, ``squeeze_`` and ``unsqueeze_``
+change the Tensor's shape: it becomes a view of its old self (its ``.detach()`` aliases
+keep the old shape and still share the elements, as in PyTorch).
+
+``.real``, ``.imag``, ``.H``, ``.mH`` and ``adjoint()`` are views too: of a real Tensor
+they write through; of a complex one an in-place update raises (a write-back by element
+positions cannot replace half of each element, or undo a conjugation), where PyTorch
+writes through.
+
 Unlike PyTorch, ``reshape`` and ``flatten`` are always views (PyTorch copies a
 non-contiguous Tensor; funcgrad has no strides), and the pieces of ``split``, ``chunk``
 and ``unbind`` may be updated in place.
@@ -98,7 +107,18 @@ def _mark(out, base, replay):
 
 
 def _compose(first, then):
-    return lambda t: then(first(t))
+    composed = lambda t: then(first(t))  # noqa: E731
+    composed.part = getattr(first, "part", None) or getattr(then, "part", None)
+    return composed
+
+
+def _part(method, name):
+    """``.real`` / ``.imag``: a view, but of part of each complex element, which the
+    element positions of a write-back cannot express."""
+    def replay(t):
+        return method(t)
+    replay.part = name
+    return replay
 
 
 def _viewing(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -113,6 +133,15 @@ def _viewing(method: Callable[..., Any]) -> Callable[..., Any]:
                 _mark(piece, self, lambda t, i=i: method(t, *args, **kwargs)[i])
         return out
     return wrapper
+
+
+def _part_view(method, name):
+    def part(self):
+        out = method(self)
+        if isinstance(out, TensorBase):
+            _mark(out, self, _part(method, name))
+        return out
+    return part
 
 
 def _getitem(method):
@@ -161,6 +190,12 @@ def write_back(view, adopt):
     refresh the root's other views).  ``adopt(tensor, out)`` makes ``tensor`` show ``out``
     (the in-place machinery's own step)."""
     root, replay, _ = view._storage.base
+    part = getattr(replay, "part", None)
+    if part is not None and root.dtype.kind == "c":
+        raise RuntimeError(
+            f"an in-place update of a complex Tensor's .{part} cannot reach the Tensor in "
+            f"funcgrad (its values are never written in place); compute the new Tensor "
+            f"instead, e.g. z = z.real * 2 + 1j * z.imag")
     positions = _positions(root, replay).reshape(-1)
     if np.unique(positions).size != positions.size:
         raise RuntimeError(OVERLAP_MESSAGE)
@@ -197,8 +232,43 @@ def refresh(storage, skip=None):
                 out.grad_fn, out._output_nr, True
 
 
+def _reshaping_in_place(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    """``name_`` (``t_``, ``unsqueeze_``...): the Tensor becomes ``method``'s view of its
+    old self, whose storage (shared with its ``.detach()`` aliases, which keep their
+    shape) and views it hands to an alias."""
+    def update(self, *args, **kwargs):
+        if self._inference and not _state.inference:
+            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is "
+                               "not allowed. You can make a clone to get a normal tensor "
+                               "before doing inplace update.")
+        leaf = self.grad_fn is None
+        if leaf and self._requires_grad and _state.grad_enabled:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
+        out = method(self, *args, **kwargs)
+        old = self.detach()  # the old self: its storage, shape and place in the graph
+        if not leaf:
+            old.grad_fn, old._output_nr, old._requires_grad = \
+                self.grad_fn, self._output_nr, self._requires_grad
+        storage = self._storage
+        for ref in storage.views or ():  # the views of the old self are views of the alias
+            mine = ref()
+            if mine is not None and mine.base is not None and mine.base[0] is self:
+                mine.base = (old, *mine.base[1:])
+        self._storage = out._storage
+        if not leaf or out._requires_grad:
+            self.grad_fn, self._output_nr = out.grad_fn, out._output_nr
+        _mark(self, old, lambda t: method(t, *args, **kwargs))
+        return self
+    update.__name__ = update.__qualname__ = name + "_"
+    update.__doc__ = f":meth:`{name}` in place: the Tensor takes the new shape."
+    return update
+
+
 def attach(cls: Any) -> None:
     """Mark the results of ``cls``'s (the Tensor's) view methods as views."""
+    for name in ("t", "transpose", "swapaxes", "swapdims", "squeeze", "unsqueeze"):
+        setattr(cls, name + "_", _reshaping_in_place(name, getattr(cls, name)))
     for name in VIEW_METHODS:
         method = getattr(cls, name, None)
         if method is not None:
@@ -206,4 +276,8 @@ def attach(cls: Any) -> None:
     for name in ("T", "mT"):
         prop = getattr(cls, name)
         setattr(cls, name, property(_viewing(prop.fget), doc=prop.__doc__))
+    for name in ("real", "imag", "H", "mH"):  # (conjugating: complex ones cannot write back)
+        prop = getattr(cls, name)
+        setattr(cls, name, property(_part_view(prop.fget, name), doc=prop.__doc__))
+    cls.adjoint = functools.wraps(cls.adjoint)(_part_view(cls.adjoint, "adjoint()"))
     cls.__getitem__ = _getitem(cls.__getitem__)
