@@ -431,7 +431,9 @@ def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     >>> fg.grad(lambda x, n: x ** n, argnums=(0, 1), allow_int=True)(2.0, 3)
     (np.float64(12.0), array((b'',), dtype=[('float0', 'V')]))
     """
-    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
+    # the function inside value_and_grad's Transformed: calling the wrapper object would
+    # add a __call__ (and Python's slower call of a class instance) to every gradient
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)._transform_call
 
     def grad_fun(*args, **kwargs):
         if has_aux:
