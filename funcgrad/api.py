@@ -178,7 +178,9 @@ def _check_device(value, like, what, partner):
 
 def ones_like_output(value):
     """The seed cotangent of an output: ones, on the output's device."""
-    return on_device_of(value, np.ones(getattr(value, "shape", ()), value.dtype))
+    seed = np.empty(getattr(value, "shape", ()), value.dtype)
+    seed.fill(1)  # np.ones's values, without its Python-level wrapper (a gradient's fixed cost)
+    return on_device_of(value, seed)
 
 
 def in_type_of(like, value):
@@ -397,8 +399,9 @@ def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool 
     def value_and_grad_fun(*args, **kwargs):
         nums, single = _normalize_argnums(argnums, len(args), "grad")
         rev = _Reverse(fun, args, kwargs, nums, has_aux, "grad", allow_int=allow_int)
-        check_holomorphic_inputs([x for x, k in zip(rev.leaves, rev.kinds) if k != "int"],
-                                 holomorphic, "grad")
+        if holomorphic:
+            check_holomorphic_inputs([x for x, k in zip(rev.leaves, rev.kinds) if k != "int"],
+                                     holomorphic, "grad")
         if rev.out_tree.num_leaves != 1 or rev.out_tree.node is not None:
             raise TypeError(f"grad can be implicitly created only for scalar outputs: the "
                             f"function returned a {rev.out_tree} structure instead of one "
@@ -455,7 +458,9 @@ def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     >>> fg.grad(lambda x, n: x ** n, argnums=(0, 1), allow_int=True)(2.0, 3)
     (np.float64(12.0), array((b'',), dtype=[('float0', 'V')]))
     """
-    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
+    # the function inside value_and_grad's Transformed: calling the wrapper object would
+    # add a __call__ (and Python's slower call of a class instance) to every gradient
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)._transform_call
 
     def grad_fun(*args, **kwargs):
         if has_aux:

@@ -219,7 +219,10 @@ def backward_watchers():
     ...     [type(i).__name__ for i in backward_watchers()]
     ['_AnomalyInstrument']
     """
-    return tuple(i for i in _state.instruments if i.watches_every_backward)
+    installed = _state.instruments
+    if not installed:  # the usual case, on every backward pass
+        return ()
+    return tuple(i for i in installed if i.watches_every_backward)
 
 
 def backward(node, g, rule, watchers=()):

@@ -789,3 +789,28 @@ def test_generalized_ufuncs_take_axes_axis_and_keepdims_on_traced_values(f, x, y
 def test_axis_of_a_generalized_ufunc_with_matrix_cores_names_axes():
     with pytest.raises(TypeError, match="pass axes="):
         fg.jit(lambda a: np.matmul(a, a.T, axis=0))(X)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64])
+def test_sum_of_everything_equals_the_sum_over_every_axis_spelled_out(dtype):
+    """fnp.sum(x) takes a short path (every axis of a float array); it must give what the
+    full path gives for axis=(0, 1), bit for bit, and so must its derivatives."""
+    x = (np.random.default_rng(3).normal(size=(5, 7)) * 100).astype(dtype)
+    short, full = fnp.sum(x), fnp.sum(x, axis=(0, 1))
+    assert short.dtype == full.dtype == np.sum(x).dtype and short.tobytes() == full.tobytes()
+    if dtype in (np.float32, np.float64):
+        w = np.cos(x)
+        g_short = fg.grad(lambda v: fnp.sum(v * w))(x)
+        g_full = fg.grad(lambda v: fnp.sum(v * w, axis=(0, 1)))(x)
+        assert g_short.dtype == dtype and g_short.tobytes() == g_full.tobytes()
+        h_short = fg.hessian(lambda v: fnp.sum(v ** 3))(x[0])
+        h_full = fg.hessian(lambda v: fnp.sum(v ** 3, axis=0))(x[0])
+        assert h_short.tobytes() == h_full.tobytes()
+
+
+def test_sum_of_a_python_number_argument_is_strongly_typed_as_numpys():
+    """np.sum(3.0) is a float64 array scalar: times a float32 it stays float64.  A Python
+    number passed to grad is weakly typed; its sum must not be."""
+    value, g = fg.value_and_grad(lambda s: fnp.sum(s) * np.float32(2.0))(3.0)
+    assert value.dtype == (np.sum(3.0) * np.float32(2.0)).dtype == np.float64
+    assert float(g) == 2.0

@@ -146,7 +146,8 @@ class ReverseInterpreter(Interpreter):
         if not prim.differentiable or (recording == 0 and self.tag < _state.grad_off_tag):
             return out
         # ReverseTracer's __init__ field by field: calling the class costs a frame for
-        # __init__ (the same tracer for about 100 ns less, a third of its construction).
+        # __init__ (the same tracer for about 55 ns less, a quarter of its construction:
+        # 231 against 177 ns, best of 200 loops of 500, CPython 3.11).
         tracer = _new(ReverseTracer)
         tracer._trace = self
         tracer.value = out

@@ -386,7 +386,9 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
     # ``identity`` rule passes ``g`` on without a call; a cotangent is unbroadcast only
     # where broadcasting or promotion happened (the checks of ``_refit``, inlined: they
     # run for every cotangent of every elementwise operation; a ``try`` costs nothing
-    # until it catches).
+    # until it catches; equal dtypes are nearly always one object, which ``is`` sees
+    # without NumPy's comparison).  A rule is called without ``**params`` when there are
+    # none: an empty ``**`` makes Python build the call's arguments as a tuple and a dict.
     passes = [lin is identity for lin in lins]
     if len(lins) == 1:
         lin_x, = lins
@@ -398,9 +400,10 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
             else:
                 c = decl.fused_vjp(0, g, (x,), out) if fusable[0] else None
                 if c is None:
-                    c = lin_x(g, x, out, **params)
+                    c = lin_x(g, x, out) if not params else lin_x(g, x, out, **params)
             try:
-                refit = c.shape != x.shape or c.dtype != x.dtype
+                refit = c.shape != x.shape or (c.dtype is not x.dtype
+                                               and c.dtype != x.dtype)
             except AttributeError:  # x is a Python number (see _refit)
                 refit = True
             if refit:
@@ -418,9 +421,10 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                 else:
                     cx = decl.fused_vjp(0, g, (x, y), out) if fusable[0] else None
                     if cx is None:
-                        cx = lin_x(g, x, y, out, **params)
+                        cx = lin_x(g, x, y, out) if not params else lin_x(g, x, y, out, **params)
                 try:
-                    refit = cx.shape != x.shape or cx.dtype != x.dtype
+                    refit = cx.shape != x.shape or (cx.dtype is not x.dtype
+                                                    and cx.dtype != x.dtype)
                 except AttributeError:  # x is a Python number (see _refit)
                     refit = True
                 if refit:
@@ -431,9 +435,10 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                 else:
                     cy = decl.fused_vjp(1, g, (x, y), out) if fusable[1] else None
                     if cy is None:
-                        cy = lin_y(g, x, y, out, **params)
+                        cy = lin_y(g, x, y, out) if not params else lin_y(g, x, y, out, **params)
                 try:
-                    refit = cy.shape != y.shape or cy.dtype != y.dtype
+                    refit = cy.shape != y.shape or (cy.dtype is not y.dtype
+                                                    and cy.dtype != y.dtype)
                 except AttributeError:  # y is a Python number (see _refit)
                     refit = True
                 if refit:

@@ -161,7 +161,10 @@ def expand_reduced(g, shape, axes, keepdims):
 
 
 def _sum_vjp(needs, g, out, x, *, axes, keepdims):
-    return (broadcast_to(expand_reduced(g, x.shape, axes, keepdims), x.shape),)
+    shape = x.shape
+    if not keepdims and len(axes) == len(shape):  # a sum of everything: g is 0-d, and
+        return (broadcast_to(g, shape),)          # broadcasts without a reshape first
+    return (broadcast_to(expand_reduced(g, shape, axes, keepdims), shape),)
 
 
 def _sum_batch(args, dims, *, axes, keepdims):
