@@ -354,13 +354,13 @@ class Slerp:
     def __init__(self, times: ArrayLike, rotations: Rotation) -> None:
         if rotations.single or len(rotations) < 2:
             raise ValueError("Slerp: rotations must be a stack of at least two")
-        times = _float(times)
-        if times.ndim != 1 or times.shape[0] != len(rotations):
+        knots = _float(times)
+        if knots.ndim != 1 or knots.shape[0] != len(rotations):
             raise ValueError(f"Slerp: one time per rotation ({len(rotations)}), got shape "
-                             f"{tuple(times.shape)}")
-        if np.any(np.diff(np.asarray(concrete_values(times, "Slerp", "give plain times"))) <= 0):
+                             f"{tuple(knots.shape)}")
+        if np.any(np.diff(np.asarray(concrete_values(knots, "Slerp", "give plain times"))) <= 0):
             raise ValueError("Slerp: times must be strictly increasing")
-        self.times: Array = times
+        self.times = knots
         self.rotations = rotations
         self._steps = (rotations[:-1].inv() * rotations[1:]).as_rotvec()
 
