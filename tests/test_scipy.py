@@ -904,3 +904,34 @@ def test_gaussian_kde_differentiates_in_data_weights_points_and_bandwidth():
           0, 0.15)  # (a draw: data point plus kernel noise)
     with pytest.raises(ValueError, match=r"shape \(2, m\)"):
         fst.gaussian_kde(data)(np.ones((3, 2)))
+
+
+# --- entropy ----------------------------------------------------------------------------------
+
+def test_entropy_matches_scipy_and_differentiates():
+    for name, shapes in [("norm", ()), ("expon", ()), ("uniform", ()), ("laplace", ()),
+                         ("logistic", ()), ("cauchy", ()), ("gamma", (2.5,)), ("gamma", (0.3,)),
+                         ("chi2", (3.0,)), ("beta", (2.0, 0.7))]:
+        close(getattr(fst, name).entropy(*shapes, scale=1.7),
+              getattr(scipy_stats, name).entropy(*shapes, scale=1.7), 1e-14, 1e-15)
+    close(fst.norm(0.0, 2.0).entropy(), scipy_stats.norm(0.0, 2.0).entropy())
+    check_jvp_fd(lambda p: fst.beta.entropy(p[0], p[1], scale=p[2]),
+                 [np.array([2.0, 0.7, 1.3])], RNG)
+    with pytest.raises(NotImplementedError, match="t.entropy"):
+        fst.t.entropy(3.0)
+
+
+def test_poisson_entropy_matches_scipy_and_a_high_precision_sum():
+    mpmath = pytest.importorskip("mpmath")
+    mu = np.array([0.0, 1e-3, 0.5, 3.0, 50.0, 500.0])
+    close(fst.poisson.entropy(mu), scipy_stats.poisson.entropy(mu), 1e-12, 1e-16)
+    assert np.isnan(fst.poisson.entropy(-1.0))
+    close(fst.poisson(3.0).entropy(), scipy_stats.poisson(3.0).entropy(), 1e-13)
+    # beyond SciPy's accurate range: -sum p log p in 30 digits, over 40 standard deviations
+    mpmath.mp.dps = 30
+    for m in (999.0, 1001.0, 3000.0):
+        window = range(max(0, int(m - 40 * m ** 0.5)), int(m + 40 * m ** 0.5))
+        log_p = [k * mpmath.log(m) - m - mpmath.loggamma(k + 1) for k in window]
+        want = float(-sum(mpmath.exp(lp) * lp for lp in log_p))
+        close(fst.poisson.entropy(m), want, 5e-13)
+    check_jvp_fd(lambda m: fst.poisson.entropy(m), [np.array([0.5, 3.0, 40.0, 2500.0])], RNG)
