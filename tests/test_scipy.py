@@ -394,16 +394,20 @@ def test_unsupported_call_inside_scipy_names_the_function_called(call, message):
 
 
 def test_scipy_without_a_funcgrad_module_says_so():
+    import scipy.fftpack
     import scipy.interpolate
     import scipy.spatial
     x = np.array([0.0, 1.0, 2.0])
-    with pytest.raises(TypeError, match=r"^scipy\.spatial\.minkowski_distance converts its .*"
-                                        r"funcgrad\.scipy has no spatial module.*fg\.custom_vjp"):
-        fg.grad(lambda v: scipy.spatial.minkowski_distance(v, x))(x)
-    # (funcgrad.scipy.interpolate exists, without interp1d)
+    with pytest.raises(TypeError, match=r"^scipy\.fftpack\.diff converts its input .*"
+                                        r"funcgrad\.scipy has no fftpack module.*fg\.custom_vjp"):
+        fg.grad(lambda v: np.sum(scipy.fftpack.diff(v)))(x)
+    # (funcgrad.scipy.interpolate and .spatial exist, without these)
     with pytest.raises(TypeError, match=r"^scipy\.interpolate\.interp1d converts its input .*"
                                         r"funcgrad\.scipy\.interpolate has no interp1d"):
         fg.grad(lambda v: scipy.interpolate.interp1d(x, v)(0.5))(x)
+    with pytest.raises(TypeError, match=r"^scipy\.spatial\.minkowski_distance converts .*"
+                                        r"funcgrad\.scipy\.spatial has no minkowski_distance"):
+        fg.grad(lambda v: scipy.spatial.minkowski_distance(v, x))(x)
 
 
 def test_import_funcgrad_does_not_import_scipy():
