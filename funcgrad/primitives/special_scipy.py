@@ -7,7 +7,8 @@ where SciPy has a float32 loop.  They have no scalar definition, so no GPU kerne
 no fused ``jit`` loop (``jit`` calls SciPy for them), and their linear rules are written
 with differentiable primitives, so derivatives of every order follow:
 
-- ``erfcx' = 2x erfcx - 2/sqrt(pi)``, ``dawsn' = 1 - 2x dawsn``;
+- ``erfcx' = 2x erfcx - 2/sqrt(pi)``, ``dawsn' = 1 - 2x dawsn`` (their asymptotic series
+  beyond ``|x| = 15``, where those differences cancel);
 - ``exp1' = -exp(-x)/x``, ``expi' = exp(x)/x``, ``d/dx expn(n, x) = -expn(n - 1, x)``
   (``-exp(-x)(1/x + 1/x**2)`` for ``n = 0``);
 - ``spence' = log(z)/(1 - z)`` (``-1`` at ``z = 1``), ``loggamma' = digamma``;
@@ -113,8 +114,40 @@ def _si_lin(g, x, out):
     return g * where(zero, 1.0, sin(safe) / safe)
 
 
-erfcx_p = _declare("erfcx", lambda g, x, y: g * (x * y * 2.0 - 2.0 / _SQRT_PI))
-dawsn_p = _declare("dawsn", lambda g, x, y: g * (1.0 - x * y * 2.0))
+# Far out, 2x erfcx(x) and 2x dawsn(x) approach 2/sqrt(pi) and 1: the derivatives above are
+# differences that lose ~2 log10(x) digits (all of them by x ~ 1e8).  Beyond |x| = 15 they
+# come from the asymptotic series instead: with u = 1/(2x^2),
+#   erfcx' = (2/sqrt(pi)) sum_{n>=1} (-1)^n (2n-1)!! u^n,  dawsn' = -sum_{n>=1} (2n-1)!! u^n,
+# ten terms, the first omitted one below 1e-16 of the sum at |x| = 15.
+_ASYMPTOTIC_FROM = 15.0
+_DOUBLE_FACTORIALS = [1.0, 3.0, 15.0, 105.0, 945.0, 10395.0, 135135.0, 2027025.0,
+                      34459425.0, 654729075.0]  # (2n-1)!!, n = 1..10
+
+
+def _far_series(x, alternating):
+    far = less(_ASYMPTOTIC_FROM, _abs(x))
+    safe = where(far, x, _ASYMPTOTIC_FROM)  # (the double where: no 1/0 near 0)
+    u = 0.5 / square(safe)
+    total, power = 0.0, u
+    for n, c in enumerate(_DOUBLE_FACTORIALS):
+        total = total + (-c if alternating and n % 2 == 0 else c) * power
+        power = power * u
+    return far, total
+
+
+def _erfcx_lin(g, x, y):
+    far, series = _far_series(x, True)
+    far = far & (x > 0)  # (for x < -15 erfcx grows like 2 exp(x^2): no cancellation)
+    return g * where(far, series * (2.0 / _SQRT_PI), x * y * 2.0 - 2.0 / _SQRT_PI)
+
+
+def _dawsn_lin(g, x, y):
+    far, series = _far_series(x, False)
+    return g * where(far, -series, 1.0 - x * y * 2.0)
+
+
+erfcx_p = _declare("erfcx", _erfcx_lin)
+dawsn_p = _declare("dawsn", _dawsn_lin)
 exp1_p = _declare("exp1", lambda g, x, y: g * (-exp(-x) / x))
 expi_p = _declare("expi", lambda g, x, y: g * (exp(x) / x))
 expn_p = _declare("expn", _not_implemented("expn(n, x)", "n", "x"), _expn_lin_x)
