@@ -939,3 +939,18 @@ def test_poisson_entropy_matches_scipy_and_a_high_precision_sum():
         want = float(-sum(mpmath.exp(lp) * lp for lp in log_p))
         close(fst.poisson.entropy(m), want, 5e-13)
     check_jvp_fd(lambda m: fst.poisson.entropy(m), [np.array([0.5, 3.0, 40.0, 2500.0])], RNG)
+
+
+def test_log_ndtr_derivative_keeps_its_accuracy_far_left():
+    # (audit: exp(-x^2/2 - log_ndtr(x)) keeps only the rounding of two terms near x^2/2:
+    # 1.3e-5 relative error at x = -1e6, and worse beyond; norm.logsf/logcdf inherit it)
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 60
+    for x in (-1e8, -1e6, -1e4, -100.0, -20.5, -19.5, -5.0, 0.0, 5.0):
+        want = float(mpmath.diff(lambda t: mpmath.log(mpmath.ncdf(t)), mpmath.mpf(x)))
+        close(fg.grad(fsp.log_ndtr)(x), want, 1e-13)
+    close(fg.grad(fst.norm.logsf)(1e6), -float(mpmath.diff(
+        lambda t: mpmath.log(mpmath.ncdf(t)), mpmath.mpf(-1e6))), 1e-13)
+    got32 = fg.grad(fsp.log_ndtr)(np.float32(-1e4))
+    assert got32.dtype == np.float32 and abs(float(got32) - 10000.0001) < 1e-3
+    check_second_order(fsp.log_ndtr, [np.array([-60.0, -20.0, -3.0])])

@@ -15,7 +15,7 @@ others are written here as scalar series:
   exact);
 - ``log_ndtr``: ``log(erfc(-x/sqrt 2)/2)``, ``log1p`` of the tail for ``x > 0`` and
   the asymptotic series for ``x <= -20`` (``-10`` in float32), where ``erfc``
-  underflows;
+  underflows; its derivative ``phi/Phi`` from that series there too (the Mills ratio);
 - ``i0e``/``i1e``: the power series for ``|x| <= 25``, the asymptotic series beyond.
 
 A derivative that is not implemented (``zeta`` with respect to its exponent) is a linear
@@ -24,9 +24,11 @@ is never dropped silently.
 """
 import math
 
+import numpy as np
+
 from ..core import _state
 from ._elementwise import elementwise
-from .elementwise import equal, exp, log, log1p, sign, square, where
+from .elementwise import equal, exp, less, log, log1p, sign, square, where
 
 _EMPTY: dict = {}
 SQRT_PI = math.sqrt(math.pi)
@@ -244,9 +246,24 @@ erfinv_p = elementwise("erfinv", None, {"f": _inverse_erf_body(False)},
                        lambda g, y, x: g * (exp(square(x)) * (SQRT_PI / 2)))
 erfcinv_p = elementwise("erfcinv", None, {"f": _inverse_erf_body(True)},
                         lambda g, c, x: g * (exp(square(x)) * (-SQRT_PI / 2)))
-# d/dx log Phi(x) = phi(x) / Phi(x) = exp(-x^2/2 - log Phi(x)) / sqrt(2 pi): no underflow.
-log_ndtr_p = elementwise("log_ndtr", None, {"f": _LOG_NDTR},
-                         lambda g, x, y: g * (exp(square(x) * -0.5 - y) * (1.0 / SQRT_2PI)))
+def _log_ndtr_lin(g, x, y):
+    # d/dx log Phi(x) = phi(x) / Phi(x) = exp(-x^2/2 - log Phi(x)) / sqrt(2 pi): no
+    # underflow, but far left the exponent is a difference of two terms near x^2/2 that
+    # keeps only their rounding (1e-5 relative at x = -1e6, a factor e at -1e8).  There
+    # the Mills ratio's series instead: phi/Phi = -x / (1 - 1/x^2 + 3/x^4 - ...), the
+    # series of the value itself (ten terms: 1e-17 from x = -20; float32 from -10).
+    start = -10.0 if getattr(x, "dtype", None) == np.float32 else -20.0
+    far = less(x, start)
+    safe = where(far, x, start)  # (the double where: no 1/0 near 0)
+    u = 1.0 / square(safe)
+    series = 0.0
+    for c in reversed(_LOG_NDTR_SERIES):
+        series = series * u + c
+    direct = exp(square(x) * -0.5 - y) * (1.0 / SQRT_2PI)
+    return g * where(far, -safe / series, direct)
+
+
+log_ndtr_p = elementwise("log_ndtr", None, {"f": _LOG_NDTR}, _log_ndtr_lin)
 
 
 # --- modified Bessel functions, exponentially scaled -------------------------------------------
