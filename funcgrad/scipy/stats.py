@@ -9,7 +9,9 @@ method goes through ``gammainc``/``betainc`` (``gamma.cdf``, ``t.cdf``, ``binom.
 its derivative in the shape parameter raises ``NotImplementedError``, as theirs does.
 Calling a distribution freezes its parameters, as SciPy's (``norm(0.0, 2.0).logpdf(x)``).
 The machinery is in :mod:`._distn`; ``lognorm``, ``weibull_min``, ``pareto``... in
-:mod:`._continuous_more`.
+:mod:`._continuous_more`; ``truncnorm``, ``gennorm``, ``vonmises``, ``wrapcauchy``,
+``betabinom`` and ``multinomial`` in :mod:`._distn_more`; ``sem``, ``rankdata`` and
+``mode`` in :mod:`._stats_functions`; ``gaussian_kde`` in :mod:`._kde`.
 
 >>> import numpy as np, funcgrad as fg
 >>> float(fg.grad(lambda m: norm.logpdf(1.0, loc=m))(0.0))
