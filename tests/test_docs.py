@@ -30,7 +30,7 @@ MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.nump
            "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
            "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.fft",
            "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq", "funcgrad.scipy.interpolate",
-           "funcgrad.scipy.sparse.linalg",
+           "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.spatial.transform",
            "funcgrad.lax", "funcgrad.tree", "funcgrad.jit", "funcgrad.forward_ad",
            "funcgrad.autograd", "funcgrad.graph", "funcgrad.profiler"]
 OPTIONAL_MODULES = ["funcgrad.optim", "funcgrad.dask"]  # documented once they exist

@@ -394,16 +394,20 @@ def test_unsupported_call_inside_scipy_names_the_function_called(call, message):
 
 
 def test_scipy_without_a_funcgrad_module_says_so():
+    import scipy.fftpack
     import scipy.interpolate
     import scipy.spatial
     x = np.array([0.0, 1.0, 2.0])
-    with pytest.raises(TypeError, match=r"^scipy\.spatial\.minkowski_distance converts its .*"
-                                        r"funcgrad\.scipy has no spatial module.*fg\.custom_vjp"):
-        fg.grad(lambda v: scipy.spatial.minkowski_distance(v, x))(x)
-    # (funcgrad.scipy.interpolate exists, without interp1d)
+    with pytest.raises(TypeError, match=r"^scipy\.fftpack\.diff converts its input .*"
+                                        r"funcgrad\.scipy has no fftpack module.*fg\.custom_vjp"):
+        fg.grad(lambda v: np.sum(scipy.fftpack.diff(v)))(x)
+    # (funcgrad.scipy.interpolate and .spatial exist, without these)
     with pytest.raises(TypeError, match=r"^scipy\.interpolate\.interp1d converts its input .*"
                                         r"funcgrad\.scipy\.interpolate has no interp1d"):
         fg.grad(lambda v: scipy.interpolate.interp1d(x, v)(0.5))(x)
+    with pytest.raises(TypeError, match=r"^scipy\.spatial\.minkowski_distance converts .*"
+                                        r"funcgrad\.scipy\.spatial has no minkowski_distance"):
+        fg.grad(lambda v: scipy.spatial.minkowski_distance(v, x))(x)
 
 
 def test_import_funcgrad_does_not_import_scipy():
@@ -904,3 +908,49 @@ def test_gaussian_kde_differentiates_in_data_weights_points_and_bandwidth():
           0, 0.15)  # (a draw: data point plus kernel noise)
     with pytest.raises(ValueError, match=r"shape \(2, m\)"):
         fst.gaussian_kde(data)(np.ones((3, 2)))
+
+
+# --- entropy ----------------------------------------------------------------------------------
+
+def test_entropy_matches_scipy_and_differentiates():
+    for name, shapes in [("norm", ()), ("expon", ()), ("uniform", ()), ("laplace", ()),
+                         ("logistic", ()), ("cauchy", ()), ("gamma", (2.5,)), ("gamma", (0.3,)),
+                         ("chi2", (3.0,)), ("beta", (2.0, 0.7))]:
+        close(getattr(fst, name).entropy(*shapes, scale=1.7),
+              getattr(scipy_stats, name).entropy(*shapes, scale=1.7), 1e-14, 1e-15)
+    close(fst.norm(0.0, 2.0).entropy(), scipy_stats.norm(0.0, 2.0).entropy())
+    check_jvp_fd(lambda p: fst.beta.entropy(p[0], p[1], scale=p[2]),
+                 [np.array([2.0, 0.7, 1.3])], RNG)
+    with pytest.raises(NotImplementedError, match="t.entropy"):
+        fst.t.entropy(3.0)
+
+
+def test_poisson_entropy_matches_scipy_and_a_high_precision_sum():
+    mpmath = pytest.importorskip("mpmath")
+    mu = np.array([0.0, 1e-3, 0.5, 3.0, 50.0, 500.0])
+    close(fst.poisson.entropy(mu), scipy_stats.poisson.entropy(mu), 1e-12, 1e-16)
+    assert np.isnan(fst.poisson.entropy(-1.0))
+    close(fst.poisson(3.0).entropy(), scipy_stats.poisson(3.0).entropy(), 1e-13)
+    # beyond SciPy's accurate range: -sum p log p in 30 digits, over 40 standard deviations
+    mpmath.mp.dps = 30
+    for m in (999.0, 1001.0, 3000.0):
+        window = range(max(0, int(m - 40 * m ** 0.5)), int(m + 40 * m ** 0.5))
+        log_p = [k * mpmath.log(m) - m - mpmath.loggamma(k + 1) for k in window]
+        want = float(-sum(mpmath.exp(lp) * lp for lp in log_p))
+        close(fst.poisson.entropy(m), want, 5e-13)
+    check_jvp_fd(lambda m: fst.poisson.entropy(m), [np.array([0.5, 3.0, 40.0, 2500.0])], RNG)
+
+
+def test_log_ndtr_derivative_keeps_its_accuracy_far_left():
+    # (audit: exp(-x^2/2 - log_ndtr(x)) keeps only the rounding of two terms near x^2/2:
+    # 1.3e-5 relative error at x = -1e6, and worse beyond; norm.logsf/logcdf inherit it)
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 60
+    for x in (-1e8, -1e6, -1e4, -100.0, -20.5, -19.5, -5.0, 0.0, 5.0):
+        want = float(mpmath.diff(lambda t: mpmath.log(mpmath.ncdf(t)), mpmath.mpf(x)))
+        close(fg.grad(fsp.log_ndtr)(x), want, 1e-13)
+    close(fg.grad(fst.norm.logsf)(1e6), -float(mpmath.diff(
+        lambda t: mpmath.log(mpmath.ncdf(t)), mpmath.mpf(-1e6))), 1e-13)
+    got32 = fg.grad(fsp.log_ndtr)(np.float32(-1e4))
+    assert got32.dtype == np.float32 and abs(float(got32) - 10000.0001) < 1e-3
+    check_second_order(fsp.log_ndtr, [np.array([-60.0, -20.0, -3.0])])

@@ -50,6 +50,29 @@ def test_cho_factor_and_cho_solve_match_scipy(lower):
     close(fsl.cho_solve((c, low), B), sl.cho_solve((cs, lows), B))
 
 
+@pytest.mark.parametrize("lower", [False, True])
+def test_cholesky_and_cho_factor_read_only_scipys_triangle(lower):
+    # (audit: the upper factor, SciPy's default, was taken from the lower triangle, so a
+    # matrix given by its upper triangle alone got another matrix's factor)
+    messy = SPD + np.triu(RNG.standard_normal((4, 4)), 1) - np.tril(RNG.standard_normal((4, 4)), -1)
+    h = SPD + 1j * (A - A.T)
+    for a in (messy, h + np.triu(np.full((4, 4), 0.2j), 1), h + np.tril(np.full((4, 4), 0.3), -1)):
+        close(fsl.cholesky(a, lower=lower), sl.cholesky(a, lower=lower))
+        c, low = fsl.cho_factor(a, lower=lower)
+        close(c, sl.cho_factor(a, lower=lower)[0])
+        close(fsl.cho_solve((c, low), B), sl.cho_solve(sl.cho_factor(a, lower=lower), B))
+    # the derivative along a direction in the triangle read (mirrored: a Hermitian one)
+    def read(t):
+        part = np.triu(t) if not lower else np.tril(t)
+        return part + part.T - np.diag(np.diag(t))
+    v = read(RNG.standard_normal((4, 4)))
+    _, tangent = fg.jvp(lambda x: fsl.cholesky(x, lower=lower), (messy,), (v,))
+    h_step = 1e-6
+    fd = (sl.cholesky(messy + h_step * v, lower=lower)
+          - sl.cholesky(messy - h_step * v, lower=lower)) / (2 * h_step)
+    close(tangent, fd, 1e-7)
+
+
 def test_lu_factor_lu_solve_and_lu_match_scipy():
     lu, piv = fsl.lu_factor(A)
     lus, pivs = sl.lu_factor(A)

@@ -1,6 +1,6 @@
-"""funcgrad.scipy's fft (DCT/DST), ndimage, cluster, interpolate and sparse.linalg modules,
-and the signal functions beyond convolution, against SciPy: values, derivatives against
-central differences, float32, vmap and the errors that name the fix."""
+"""funcgrad.scipy's fft (DCT/DST), ndimage, cluster, interpolate, sparse.linalg and spatial
+modules, and the signal functions beyond convolution, against SciPy: values, derivatives
+against central differences, float32, vmap and the errors that name the fix."""
 import numpy as np
 import pytest
 
@@ -357,3 +357,74 @@ def test_krylov_solvers_differentiate_implicitly(name):
     close(fg.vmap(lambda rhs: solver(a, rhs, rtol=1e-12)[0])(np.stack([b, 2 * b]))[1], 2 * x,
           0, 1e-9)
     check_jvp_fd(lambda m, rhs: solver(m, rhs, rtol=1e-13)[0], [a, b], RNG)
+
+
+# --- spatial.transform: Rotation, Slerp ----------------------------------------------------------
+
+def test_rotation_conversions_match_scipy():
+    scipy_transform = pytest.importorskip("scipy.spatial.transform")
+    from funcgrad.scipy.spatial.transform import Rotation
+    q = RNG.standard_normal((6, 4))
+    theirs, ours = scipy_transform.Rotation.from_quat(q), Rotation.from_quat(q)
+    for method, args in (("as_quat", ()), ("as_quat", (True,)), ("as_matrix", ()),
+                         ("as_rotvec", ()), ("as_rotvec", (True,)), ("as_mrp", ()),
+                         ("magnitude", ())):
+        close(getattr(ours, method)(*args), getattr(theirs, method)(*args), 0, 1e-13)
+    gimbal = np.array([[0.3, 0.0, 0.5], [0.3, np.pi, 0.5], [0.2, np.pi / 2, 0.1],
+                       [0.2, -np.pi / 2, 0.1]])
+    for seq in ("xyz", "zyx", "XYZ", "ZYX", "zxz", "ZXZ", "yxy", "XZY", "xzy", "YXY"):
+        close(ours.as_euler(seq), theirs.as_euler(seq), 0, 1e-13)
+        angles = RNG.uniform(-3, 3, (6, 3))
+        close(Rotation.from_euler(seq, angles).as_quat(),
+              scipy_transform.Rotation.from_euler(seq, angles).as_quat(), 0, 1e-13)
+        with pytest.warns(UserWarning):  # (SciPy's gimbal-lock warning; ours is silent)
+            want = scipy_transform.Rotation.from_euler(seq, gimbal).as_euler(seq)
+        close(Rotation.from_euler(seq, gimbal).as_euler(seq), want, 0, 1e-12)
+    close(Rotation.from_euler("z", 30.0, degrees=True).as_quat(),
+          scipy_transform.Rotation.from_euler("z", 30.0, degrees=True).as_quat(), 0, 1e-15)
+    m = theirs.as_matrix()
+    close(Rotation.from_matrix(m).as_quat(), scipy_transform.Rotation.from_matrix(m).as_quat(),
+          0, 1e-13)
+    rotvec = RNG.standard_normal((5, 3))
+    rotvec[0], rotvec[1] = 0.0, 1e-5
+    for name in ("from_rotvec", "from_mrp"):
+        close(getattr(Rotation, name)(rotvec).as_quat(),
+              getattr(scipy_transform.Rotation, name)(rotvec).as_quat(), 0, 1e-14)
+    v = RNG.standard_normal((6, 3))
+    close(ours.apply(v), theirs.apply(v), 0, 1e-13)
+    close(ours.apply(v, inverse=True), theirs.apply(v, inverse=True), 0, 1e-13)
+    close(ours[0].apply(v), theirs[0].apply(v), 0, 1e-13)
+    close((ours[:3] * ours[3:].inv()).as_quat(), (theirs[:3] * theirs[3:].inv()).as_quat(), 0,
+          1e-13)
+    weights = RNG.uniform(size=6)
+    close(ours.mean(weights).as_matrix(), theirs.mean(weights).as_matrix(), 0, 1e-12)
+    close(Rotation.concatenate([ours[:2], ours[4:]]).as_quat(),
+          scipy_transform.Rotation.concatenate([theirs[:2], theirs[4:]]).as_quat())
+    assert len(ours) == 6 and ours[0].single and not ours.single
+    times = np.array([0.0, 1.0, 2.5, 4.0, 4.5, 7.0])
+    at = np.array([0.0, 0.3, 1.0, 2.0, 3.9, 4.2, 6.9, 7.0])
+    from funcgrad.scipy.spatial.transform import Slerp
+    close(Slerp(times, ours)(at).as_matrix(),
+          scipy_transform.Slerp(times, theirs)(at).as_matrix(), 0, 1e-12)
+
+
+def test_rotations_differentiate_everywhere_including_angle_zero():
+    from funcgrad.scipy.spatial.transform import Rotation, Slerp
+    q, v = RNG.standard_normal((4, 4)), RNG.standard_normal((4, 3))
+    check_jvp_fd(lambda x: Rotation.from_quat(x).as_matrix(), [q], RNG)
+    check_jvp_fd(lambda x, y: Rotation.from_quat(x).apply(y), [q, v], RNG)
+    check_jvp_fd(lambda x: Rotation.from_quat(x).as_rotvec(), [q], RNG)
+    check_jvp_fd(lambda x: Rotation.from_quat(x).as_euler("ZXZ"), [q], RNG)
+    check_jvp_fd(lambda x: Rotation.from_matrix(Rotation.from_quat(x).as_matrix()).as_matrix(),
+                 [q], RNG)
+    check_jvp_fd(lambda x: Rotation.from_rotvec(x).as_quat(), [v * 1e-4], RNG)
+    check_jvp_fd(lambda x: Rotation.from_quat(x).mean().as_matrix(), [q], RNG)
+    check_jvp_fd(lambda x, t: Slerp(np.array([0.0, 1.0, 2.0, 3.0]), Rotation.from_quat(x))(
+        t).as_matrix(), [q, np.array([0.4, 1.7, 2.2])], RNG)
+    # at angle 0 the rotation vector's derivative is the identity's (no NaN from |v|)
+    jac = fg.jacfwd(lambda x: Rotation.from_rotvec(x).as_matrix())(np.zeros(3))
+    close(jac[2, 1, 0], 1.0)  # (d R[2, 1] / d v_x = 1: R ~ I + [v]x)
+    g = fg.grad(lambda x: fg.numpy.sum(Rotation.from_rotvec(x).as_rotvec()))(np.zeros(3))
+    close(g, np.ones(3))
+    with pytest.raises(ValueError, match="consecutive axes"):
+        Rotation.from_euler("xxy", np.zeros(3))

@@ -145,3 +145,12 @@ def test_bounds_for_a_single_array_of_several_axes():
         r = fg.scipy.optimize.minimize(f, np.zeros((2, 3)), method="L-BFGS-B", bounds=bounds)
         assert r.x.shape == (2, 3)
         np.testing.assert_allclose(r.x.ravel(), np.minimum(ub, 3.0), atol=1e-8)
+
+
+def test_optimize_result_is_scipys_type():
+    import funcgrad.scipy.optimize as fso
+    result = fso.minimize(lambda x: np.sum(x ** 2), np.ones(2))
+    assert isinstance(result, fso.OptimizeResult)
+    assert fso.OptimizeResult is optimize.OptimizeResult
+    with pytest.raises(AttributeError, match="has no attribute 'OptimizeResults'"):
+        fso.OptimizeResults  # noqa: B018 - (JAX's name; SciPy's is OptimizeResult)

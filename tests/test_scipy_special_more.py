@@ -103,6 +103,53 @@ def test_known_derivatives():
                                1 / (z * (1 - z)) + math.log1p(-z) / z ** 2, rtol=1e-13)
 
 
+def test_erfcx_and_dawsn_derivatives_keep_their_accuracy_far_out():
+    # (audit: 2x erfcx(x) - 2/sqrt(pi) and 1 - 2x dawsn(x) cancel: 2.4e-8 relative error at
+    # x = 1e4, and 0 instead of -5.6e-17 at x = 1e8)
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 50
+
+    def dawson(t):
+        return mpmath.sqrt(mpmath.pi) / 2 * mpmath.exp(-t * t) * mpmath.erfi(t)
+    for x in (-1e4, -15.5, 5.0, 14.9, 15.1, 22.0, 100.0, 1e4, 1e8):
+        want = float(mpmath.diff(dawson, mpmath.mpf(x)))
+        np.testing.assert_allclose(fg.grad(fsp.dawsn)(x), want, rtol=1e-13)
+        if x > 0:
+            want = float(mpmath.diff(lambda t: mpmath.exp(t * t) * mpmath.erfc(t),
+                                     mpmath.mpf(x)))
+            np.testing.assert_allclose(fg.grad(fsp.erfcx)(x), want, rtol=1e-13)
+    check_second_order(fsp.erfcx, [np.array([3.0, 40.0])])
+    check_second_order(fsp.dawsn, [np.array([-40.0, 3.0, 40.0])])
+
+
+def test_scaled_bessel_derivatives_keep_their_accuracy_far_out():
+    # (audit: i0e' = i1e - i0e, k0e' = k0e - k1e... cancel: 1e-8 relative error at 1e8,
+    # 3e-4 at 1e12; now the asymptotic series' derivative from max(1e3, 10 mu))
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 60
+
+    def exact(fun, x):
+        return float(mpmath.diff(fun, mpmath.mpf(x)))
+    for x in (0.5, 50.0, 999.0, 1001.0, 1e8, 1e12):
+        for name, value in (("i0e", lambda t: mpmath.besseli(0, t) * mpmath.exp(-t)),
+                            ("i1e", lambda t: mpmath.besseli(1, t) * mpmath.exp(-t)),
+                            ("k0e", lambda t: mpmath.besselk(0, t) * mpmath.exp(t)),
+                            ("k1e", lambda t: mpmath.besselk(1, t) * mpmath.exp(t))):
+            np.testing.assert_allclose(fg.grad(getattr(fsp, name))(x), exact(value, x),
+                                       rtol=1e-13)
+        for v in (2.5, 40.0):  # (order 40 takes the series from 64000: 1e-13 before)
+            np.testing.assert_allclose(
+                fg.grad(lambda z: fsp.ive(v, z))(x),
+                exact(lambda t: mpmath.besseli(v, t) * mpmath.exp(-t), x), rtol=5e-13)
+            np.testing.assert_allclose(
+                fg.grad(lambda z: fsp.kve(v, z))(x),
+                exact(lambda t: mpmath.besselk(v, t) * mpmath.exp(t), x), rtol=5e-13)
+    # the symmetric ones on the left: i0e' odd, i1e' even
+    np.testing.assert_allclose(fg.grad(fsp.i0e)(-1e8), -fg.grad(fsp.i0e)(1e8), rtol=1e-15)
+    np.testing.assert_allclose(fg.grad(fsp.i1e)(-1e8), fg.grad(fsp.i1e)(1e8), rtol=1e-15)
+    check_second_order(fsp.k1e, [np.array([3.0, 2e3])])
+
+
 def test_wofz_complex_values_and_holomorphic_derivative():
     z = (RNG.uniform(-4, 4, 50) + 1j * RNG.uniform(-4, 4, 50))
     for v in (z, z.astype(np.complex64), z.real, z.real.astype(np.float32)):

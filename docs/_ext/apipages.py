@@ -72,6 +72,7 @@ MODULES = [
     ("funcgrad.scipy.cluster.vq", "vector quantization"),
     ("funcgrad.scipy.interpolate", "interpolation on a grid"),
     ("funcgrad.scipy.sparse.linalg", "Krylov solvers"),
+    ("funcgrad.scipy.spatial.transform", "rotations"),
     ("funcgrad.optim", "optimizers"),
     ("funcgrad.forward_ad", "forward-mode AD, PyTorch style"),
     ("funcgrad.autograd", "PyTorch's autograd names"),

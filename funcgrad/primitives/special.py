@@ -15,7 +15,7 @@ others are written here as scalar series:
   exact);
 - ``log_ndtr``: ``log(erfc(-x/sqrt 2)/2)``, ``log1p`` of the tail for ``x > 0`` and
   the asymptotic series for ``x <= -20`` (``-10`` in float32), where ``erfc``
-  underflows;
+  underflows; its derivative ``phi/Phi`` from that series there too (the Mills ratio);
 - ``i0e``/``i1e``: the power series for ``|x| <= 25``, the asymptotic series beyond.
 
 A derivative that is not implemented (``zeta`` with respect to its exponent) is a linear
@@ -24,9 +24,12 @@ is never dropped silently.
 """
 import math
 
+import numpy as np
+
 from ..core import _state
 from ._elementwise import elementwise
-from .elementwise import equal, exp, log, log1p, sign, square, where
+from .elementwise import (abs as _abs, equal, exp, less, log, log1p, maximum, minimum, sign,
+                          sqrt, square, where)
 
 _EMPTY: dict = {}
 SQRT_PI = math.sqrt(math.pi)
@@ -244,9 +247,24 @@ erfinv_p = elementwise("erfinv", None, {"f": _inverse_erf_body(False)},
                        lambda g, y, x: g * (exp(square(x)) * (SQRT_PI / 2)))
 erfcinv_p = elementwise("erfcinv", None, {"f": _inverse_erf_body(True)},
                         lambda g, c, x: g * (exp(square(x)) * (-SQRT_PI / 2)))
-# d/dx log Phi(x) = phi(x) / Phi(x) = exp(-x^2/2 - log Phi(x)) / sqrt(2 pi): no underflow.
-log_ndtr_p = elementwise("log_ndtr", None, {"f": _LOG_NDTR},
-                         lambda g, x, y: g * (exp(square(x) * -0.5 - y) * (1.0 / SQRT_2PI)))
+def _log_ndtr_lin(g, x, y):
+    # d/dx log Phi(x) = phi(x) / Phi(x) = exp(-x^2/2 - log Phi(x)) / sqrt(2 pi): no
+    # underflow, but far left the exponent is a difference of two terms near x^2/2 that
+    # keeps only their rounding (1e-5 relative at x = -1e6, a factor e at -1e8).  There
+    # the Mills ratio's series instead: phi/Phi = -x / (1 - 1/x^2 + 3/x^4 - ...), the
+    # series of the value itself (ten terms: 1e-17 from x = -20; float32 from -10).
+    start = -10.0 if getattr(x, "dtype", None) == np.float32 else -20.0
+    far = less(x, start)
+    safe = minimum(x, start)  # (the double where's safe value; minimum keeps float32)
+    u = 1.0 / square(safe)
+    series = 0.0
+    for c in reversed(_LOG_NDTR_SERIES):
+        series = series * u + c
+    direct = exp(square(x) * -0.5 - y) * (1.0 / SQRT_2PI)
+    return g * where(far, -safe / series, direct)
+
+
+log_ndtr_p = elementwise("log_ndtr", None, {"f": _LOG_NDTR}, _log_ndtr_lin)
 
 
 # --- modified Bessel functions, exponentially scaled -------------------------------------------
@@ -285,15 +303,53 @@ if x0 < C(0):
     r = -r""" if order else "")
 
 
+# The scaled Bessel functions' derivatives (i0e' = i1e - sign(x) i0e, k0e' = k0e - k1e...)
+# are differences of two functions that agree to ~1/(2x): they lose log10(x) digits (1e-8
+# at x = 1e8, 3e-4 at 1e12).  Far out they come from the derivative of the asymptotic
+# series instead, with a_k = prod_{j<=k} (mu - (2j - 1)^2) / (8^k k!), mu = 4 nu^2:
+#   ive'(t) = -sum (-1)^k a_k (k + 1/2) / t^(k+1) / sqrt(2 pi t),
+#   kve'(t) = -sum a_k (k + 1/2) / t^(k+1) * sqrt(pi / (2 t)),
+# thirteen terms, from t = max(1e3, 10 mu) (each term below 1/80 of the one before).
+BESSEL_FAR = 1e3
+
+
+def far_bessel_derivative(mu, t, first_kind):
+    """The derivative of ``ive`` (``first_kind``) or ``kve`` of order ``sqrt(mu)/2`` at
+    ``t > 0`` far out, from the asymptotic series (no cancellation)."""
+    a, total, power = 1.0, 0.0, 1.0 / t
+    for k in range(13):
+        if k:
+            a = a * ((mu - float((2 * k - 1) ** 2)) / (8.0 * k))
+        term = a * (k + 0.5) * power
+        total = total - term if first_kind and k % 2 else total + term
+        power = power / t
+    scale = 1.0 / sqrt(t * (2 * math.pi)) if first_kind else sqrt((math.pi / 2) / t)
+    return -scale * total
+
+
+def _far(x):
+    """``(|x| beyond BESSEL_FAR, |x| there and BESSEL_FAR elsewhere)``: the double where's
+    safe argument for the series."""
+    t = _abs(x)
+    # (maximum, not where with a Python number, which would widen float32)
+    return less(BESSEL_FAR, t), maximum(t, BESSEL_FAR)
+
+
+def _i0e_lin(g, x, y):
+    far, t = _far(x)  # (i0e is even: its derivative odd)
+    return g * where(far, sign(x) * far_bessel_derivative(0.0, t, True), i1e(x) - sign(x) * y)
+
+
 def _i1e_lin(g, x, y):
     # d/dx i1e = i0e - i1e/x - sign(x) i1e, with the limit 1/2 at x = 0 (double where)
     zero = equal(x, 0.0)
     safe = where(zero, 1.0, x)
-    return g * where(zero, 0.5, i0e(x) - y / safe - sign(x) * y)
+    far, t = _far(x)  # (i1e is odd: its derivative even)
+    near = where(zero, 0.5, i0e(x) - y / safe - sign(x) * y)
+    return g * where(far, far_bessel_derivative(4.0, t, True), near)
 
 
-i0e_p = elementwise("i0e", None, {"f": _bessel_body(0)},
-                    lambda g, x, y: g * (i1e(x) - sign(x) * y))
+i0e_p = elementwise("i0e", None, {"f": _bessel_body(0)}, _i0e_lin)
 i1e_p = elementwise("i1e", None, {"f": _bessel_body(1)}, _i1e_lin)
 
 # --- incomplete gamma and beta functions --------------------------------------------------------

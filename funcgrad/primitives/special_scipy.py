@@ -7,7 +7,8 @@ where SciPy has a float32 loop.  They have no scalar definition, so no GPU kerne
 no fused ``jit`` loop (``jit`` calls SciPy for them), and their linear rules are written
 with differentiable primitives, so derivatives of every order follow:
 
-- ``erfcx' = 2x erfcx - 2/sqrt(pi)``, ``dawsn' = 1 - 2x dawsn``;
+- ``erfcx' = 2x erfcx - 2/sqrt(pi)``, ``dawsn' = 1 - 2x dawsn`` (their asymptotic series
+  beyond ``|x| = 15``, where those differences cancel);
 - ``exp1' = -exp(-x)/x``, ``expi' = exp(x)/x``, ``d/dx expn(n, x) = -expn(n - 1, x)``
   (``-exp(-x)(1/x + 1/x**2)`` for ``n = 0``);
 - ``spence' = log(z)/(1 - z)`` (``-1`` at ``z = 1``), ``loggamma' = digamma``;
@@ -25,7 +26,8 @@ with differentiable primitives, so derivatives of every order follow:
   kv(v + 1, z))/2``; the scaled ``ive = iv exp(-|z|)`` and ``kve = kv exp(z)`` add
   ``-sign(z) ive`` and ``kve`` (``ive`` of complex ``z`` is not holomorphic: its
   derivative raises); ``k0' = -k1``, ``k1' = -k0 - k1/z`` and their scaled ``k0e``,
-  ``k1e``;
+  ``k1e`` (the scaled ones' from their asymptotic series far out, where those
+  differences cancel);
 - ``wofz`` (the Faddeeva function, complex): ``w' = 2i/sqrt(pi) - 2z w``;
 - ``sph_harm_y(n, m, theta, phi)``: ``i m Y`` in ``phi`` and
   ``m cot(theta) Y_n^m + sqrt((n - m)(n + m + 1)) exp(-i phi) Y_n^(m+1)`` in ``theta``
@@ -43,7 +45,7 @@ from ..core import _state
 from ._elementwise import elementwise
 from .elementwise import (abs as _abs, cos, equal, erf, exp, expm1, less, log, log1p, maximum,
                           sign, sin, sqrt, square, tan, where)
-from .special import digamma
+from .special import BESSEL_FAR, digamma, far_bessel_derivative
 
 _EMPTY: dict = {}
 _NO_SCALAR: dict = {}  # no scalar definition: SciPy computes every element
@@ -113,8 +115,41 @@ def _si_lin(g, x, out):
     return g * where(zero, 1.0, sin(safe) / safe)
 
 
-erfcx_p = _declare("erfcx", lambda g, x, y: g * (x * y * 2.0 - 2.0 / _SQRT_PI))
-dawsn_p = _declare("dawsn", lambda g, x, y: g * (1.0 - x * y * 2.0))
+# Far out, 2x erfcx(x) and 2x dawsn(x) approach 2/sqrt(pi) and 1: the derivatives above are
+# differences that lose ~2 log10(x) digits (all of them by x ~ 1e8).  Beyond |x| = 15 they
+# come from the asymptotic series instead: with u = 1/(2x^2),
+#   erfcx' = (2/sqrt(pi)) sum_{n>=1} (-1)^n (2n-1)!! u^n,  dawsn' = -sum_{n>=1} (2n-1)!! u^n,
+# ten terms, the first omitted one below 1e-16 of the sum at |x| = 15.
+_ASYMPTOTIC_FROM = 15.0
+_DOUBLE_FACTORIALS = [1.0, 3.0, 15.0, 105.0, 945.0, 10395.0, 135135.0, 2027025.0,
+                      34459425.0, 654729075.0]  # (2n-1)!!, n = 1..10
+
+
+def _far_series(x, alternating):
+    far = less(_ASYMPTOTIC_FROM, _abs(x))
+    # (the double where: no 1/0 near 0; the stand-in in x's type, float32 kept)
+    safe = where(far, x, x * 0.0 + _ASYMPTOTIC_FROM)
+    u = 0.5 / square(safe)
+    total, power = 0.0, u
+    for n, c in enumerate(_DOUBLE_FACTORIALS):
+        total = total + (-c if alternating and n % 2 == 0 else c) * power
+        power = power * u
+    return far, total
+
+
+def _erfcx_lin(g, x, y):
+    far, series = _far_series(x, True)
+    far = far & (x > 0)  # (for x < -15 erfcx grows like 2 exp(x^2): no cancellation)
+    return g * where(far, series * (2.0 / _SQRT_PI), x * y * 2.0 - 2.0 / _SQRT_PI)
+
+
+def _dawsn_lin(g, x, y):
+    far, series = _far_series(x, False)
+    return g * where(far, -series, 1.0 - x * y * 2.0)
+
+
+erfcx_p = _declare("erfcx", _erfcx_lin)
+dawsn_p = _declare("dawsn", _dawsn_lin)
 exp1_p = _declare("exp1", lambda g, x, y: g * (-exp(-x) / x))
 expi_p = _declare("expi", lambda g, x, y: g * (exp(x) / x))
 expn_p = _declare("expn", _not_implemented("expn(n, x)", "n", "x"), _expn_lin_x)
@@ -135,22 +170,49 @@ kv_p = _declare("kv", _not_implemented("kv(v, z)", "v", "z"),
                 lambda g, v, z, out: g * ((kv(v - 1.0, z) + kv(v + 1.0, z)) * -0.5))
 
 
+def _far_positive(mu, z):
+    """``(z beyond max(BESSEL_FAR, 10 mu), z there, a safe stand-in elsewhere)``: where
+    the scaled Bessel functions' derivatives come from their series (see
+    :data:`.special.BESSEL_FAR`)."""
+    # (a Python order gives a Python threshold: an array of one would widen float32)
+    start = (max(mu * 10.0, BESSEL_FAR) if isinstance(mu, (int, float))
+             else maximum(mu * 10.0, BESSEL_FAR))
+    # (maximum, not where with a Python number, which would widen float32)
+    return less(start, z), maximum(z, start)
+
+
 def _ive_lin_z(g, v, z, out):
     if getattr(z, "dtype", None) is not None and z.dtype.kind == "c":
         raise NotImplementedError(
             "ive(v, z) = iv(v, z) exp(-|Re z|) is not holomorphic in a complex z, so it has "
             "no complex derivative: differentiate iv(v, z) * exp(-abs(real(z))) written out, "
             "or pass a real z")
-    return g * ((ive(v - 1.0, z) + ive(v + 1.0, z)) * 0.5 - sign(z) * out)
+    mu = v * v * 4.0  # (a Python order stays weak: float32 z keeps float32)
+    far, t = _far_positive(mu, z)
+    near = (ive(v - 1.0, z) + ive(v + 1.0, z)) * 0.5 - sign(z) * out
+    return g * where(far, far_bessel_derivative(mu, t, True), near)
+
+
+def _kve_lin_z(g, v, z, out):
+    mu = v * v * 4.0  # (a Python order stays weak: float32 z keeps float32)
+    far, t = _far_positive(mu, z)
+    near = out - (kve(v - 1.0, z) + kve(v + 1.0, z)) * 0.5
+    return g * where(far, far_bessel_derivative(mu, t, False), near)
+
+
+def _k_scaled_lin(mu, near):
+    def lin(g, x, y):
+        far, t = _far_positive(mu, x)
+        return g * where(far, far_bessel_derivative(mu, t, False), near(x, y))
+    return lin
 
 
 ive_p = _declare("ive", _not_implemented("ive(v, z)", "v", "z"), _ive_lin_z)
-kve_p = _declare("kve", _not_implemented("kve(v, z)", "v", "z"),
-                 lambda g, v, z, out: g * (out - (kve(v - 1.0, z) + kve(v + 1.0, z)) * 0.5))
+kve_p = _declare("kve", _not_implemented("kve(v, z)", "v", "z"), _kve_lin_z)
 k0_p = _declare("k0", lambda g, x, y: g * -k1(x))
 k1_p = _declare("k1", lambda g, x, y: g * -(k0(x) + y / x))
-k0e_p = _declare("k0e", lambda g, x, y: g * (y - k1e(x)))
-k1e_p = _declare("k1e", lambda g, x, y: g * (y - k0e(x) - y / x))
+k0e_p = _declare("k0e", _k_scaled_lin(0.0, lambda x, y: y - k1e(x)))
+k1e_p = _declare("k1e", _k_scaled_lin(4.0, lambda x, y: y - k0e(x) - y / x))
 # w(z) = exp(-z**2) erfc(-iz), holomorphic (complex results, also of real arguments)
 wofz_p = _declare("wofz", lambda g, z, w: g * (2j / _SQRT_PI - z * w * 2.0))
 fresnel_s_p = _declare("fresnel_s", lambda g, z, y: g * sin(square(z) * (math.pi / 2)),

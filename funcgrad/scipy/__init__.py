@@ -1,6 +1,7 @@
 """``funcgrad.scipy``: SciPy's names, differentiable (``special``, ``stats``, ``linalg``,
 ``signal``, ``integrate``, ``fft``, ``ndimage``, ``cluster``, ``interpolate``,
-``sparse.linalg``), and ``optimize.minimize`` with funcgrad's derivatives.
+``sparse.linalg``, ``spatial.transform``), and ``optimize.minimize`` with funcgrad's
+derivatives.
 
 >>> import funcgrad as fg, funcgrad.scipy.special as fsp
 >>> float(fg.grad(fsp.expit)(0.0))
@@ -10,10 +11,10 @@ SciPy is not needed: the values come from funcgrad's own kernels. (``optimize`` 
 exception: it calls SciPy's minimizers, so it needs SciPy, and loads on first use.)
 """
 from . import (cluster, fft, integrate, interpolate, linalg, ndimage, signal,  # noqa: F401
-               sparse, special, stats)
+               sparse, spatial, special, stats)
 
 __all__ = ["special", "stats", "linalg", "signal", "integrate", "fft", "ndimage", "cluster",
-           "interpolate", "sparse", "optimize"]
+           "interpolate", "sparse", "spatial", "optimize"]
 
 
 def __getattr__(name):

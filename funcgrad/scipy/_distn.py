@@ -71,6 +71,7 @@ class rv_continuous:
     _cdf: Callable[..., Any]
     _ppf: Callable[..., Any]
     _isf: Callable[..., Any]
+    _entropy: Callable[..., Any]
 
     def __init__(self, name: str, **methods: Any) -> None:
         self.name = name
@@ -146,6 +147,17 @@ class rv_continuous:
         inside = fnp.logical_and(fnp.greater_equal(q, 0), fnp.less_equal(q, 1))
         out = fnp.where(inside, loc + scale * self._ppf(q, *shape), math.nan)  # (as SciPy)
         return self._out(out, ok, q, *shape, loc, scale)
+
+    def entropy(self, *args: ArrayLike, **kwds: ArrayLike) -> Array:
+        """The differential (or, discrete, Shannon) entropy in nats: the standardized
+        distribution's, plus ``log(scale)``."""
+        own = getattr(self, "_entropy", None)
+        if own is None:
+            raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.entropy is not "
+                                      f"implemented")
+        shape, (loc, scale), ok = self._args(args, kwds)
+        log_scale = math.log(scale) if isinstance(scale, (int, float)) else fnp.log(scale)
+        return self._out(fnp.asarray(own(*shape) + log_scale), ok, *shape, scale)
 
     def isf(self, q: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The inverse survival function, ``ppf(1 - q)`` (from the upper tail directly
@@ -230,6 +242,13 @@ class rv_frozen:
     def isf(self, q: ArrayLike) -> Array:
         """The inverse survival function."""
         return self._method("isf", q)
+
+    def entropy(self) -> Array:
+        """The entropy of the distribution."""
+        method = getattr(self.dist, "entropy", None)
+        if method is None:
+            raise AttributeError(f"{self.dist!r} has no method entropy")
+        return method(*self.args, **self.kwds)
 
     def __repr__(self) -> str:
         return f"<frozen {self.dist!r}>"

@@ -19,7 +19,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
-from ._signal_more import detrend as _detrend
+from ._detrend import detrend as _detrend
 
 __all__ = ["stft", "istft", "csd", "welch"]
 

@@ -41,7 +41,7 @@ from ._banded import (cho_solve_banded, cholesky_banded, eig_banded, eigh_tridia
 from ._decomp_more import cdf2rdf, eigvals, hessenberg, orthogonal_procrustes, polar, rq
 from ._decomp_rest import (clarkson_woodruff_transform, cossin, ordqz, qr_delete, qr_insert,
                            qr_multiply, qr_update, qz, rsf2csf)
-from ._linalg_tools import as_float, over_batch
+from ._linalg_tools import adjoint, as_float, over_batch
 from ._matfuncs_more import (coshm, cosm, expm_cond, expm_frechet, fractional_matrix_power,
                              signm, sinhm, sinm, tanhm, tanm)
 from ._pivoted import ldl, matrix_balance
@@ -179,8 +179,15 @@ def cholesky(a: ArrayLike, lower: bool = False, overwrite_a: bool = False,
     >>> fsl.cholesky(np.array([[4.0, 2.0], [2.0, 2.0]]))
     array([[2., 1.],
            [0., 1.]])
+
+    As SciPy's, only the chosen triangle of ``a`` is read (the upper one by default).  The
+    derivative is the one of Hermitian matrices (a tangent counts through its Hermitian
+    part), as JAX's and PyTorch's.
     """
-    return _nla.cholesky(a, upper=not lower)
+    if lower:
+        return _nla.cholesky(a)
+    # (the upper triangle of a is the lower one of a^H, whose factor L gives U = L^H)
+    return _nla.cholesky(adjoint(as_float(a)), upper=True)
 
 
 @overload

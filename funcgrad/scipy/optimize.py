@@ -224,3 +224,12 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
     if np.shape(result.get("jac")) == flat0.shape:
         result.jac = unravel(to_dtype(result.jac))
     return result
+
+
+def __getattr__(name: str) -> Any:
+    # SciPy's result type, for isinstance checks and annotations (jax.scipy.optimize has
+    # its own OptimizeResults; funcgrad returns SciPy's): loaded with SciPy, on first use
+    if name == "OptimizeResult":
+        import scipy.optimize
+        return scipy.optimize.OptimizeResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

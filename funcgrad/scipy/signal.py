@@ -1,7 +1,9 @@
 """``funcgrad.scipy.signal``: n-dimensional ``convolve``, ``correlate`` and
-``fftconvolve`` with SciPy's semantics, differentiable in both inputs; ``convolve2d``,
-``correlate2d`` and ``detrend`` (:mod:`._signal_more`); ``welch``, ``csd``, ``stft`` and
-``istft`` (:mod:`._signal_spectral`).
+``fftconvolve`` with SciPy's semantics, differentiable in both inputs, and ``convolve2d``
+and ``correlate2d`` with SciPy's boundaries (``in1`` extended past its edges as
+``boundary`` says, by ``in2``'s size less one on each side: the 'valid' convolution of
+that is the 'full' result); ``detrend`` (:mod:`._detrend`); ``welch``, ``csd``,
+``stft`` and ``istft`` (:mod:`._signal_spectral`).
 
 ``convolve``/``correlate`` compute directly whatever ``method`` says ('auto', 'direct';
 'fft' goes to :func:`fftconvolve`): the larger input is padded, its windows gathered
@@ -19,6 +21,8 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
+from ._detrend import detrend  # noqa: F401
+from ._signal_spectral import csd, istft, stft, welch  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
            "stft", "istft", "csd", "welch"]
@@ -151,5 +155,70 @@ def fftconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full",
     return _centered(full, shape)
 
 
-from ._signal_more import convolve2d, correlate2d, detrend  # noqa: E402 - they use _centered
-from ._signal_spectral import csd, istft, stft, welch  # noqa: E402
+# --- 2-d, with SciPy's boundary conditions ----------------------------------------------
+
+_BOUNDARIES = {"fill": "constant", "pad": "constant", "wrap": "wrap", "circular": "wrap",
+               "symm": "symmetric", "symmetric": "symmetric"}
+
+
+def _two_d(name, in1, in2, mode, boundary):
+    in1, in2 = asarray(in1), asarray(in2)
+    if in1.ndim != 2 or in2.ndim != 2:
+        raise ValueError(f"{name}: in1 and in2 should be 2-d arrays, got {in1.ndim}-d and "
+                         f"{in2.ndim}-d; for other dimensions use convolve/correlate")
+    if mode not in ("full", "same", "valid"):
+        raise ValueError(f"{name}: mode must be 'full', 'same' or 'valid', got {mode!r}")
+    if boundary not in _BOUNDARIES:
+        raise ValueError(f"{name}: boundary must be 'fill', 'wrap' or 'symm', got "
+                         f"{boundary!r}")
+    return in1, in2
+
+
+def _convolve2d(in1, in2, mode, boundary, fillvalue, flipped=False):
+    if mode == "valid":
+        return convolve(in1, in2, mode)
+    pads = [(m - 1, m - 1) for m in in2.shape]
+    if _BOUNDARIES[boundary] == "constant":
+        # (in1 - fillvalue padded with zeros, plus fillvalue: a traced fillvalue keeps its
+        # derivative)
+        extended = fnp.pad(in1 - fillvalue, pads) + fillvalue
+    else:
+        extended = fnp.pad(in1, pads, mode=_BOUNDARIES[boundary])
+    full = convolve(extended, in2, "valid")
+    if mode == "full":
+        return full
+    # 'same': the centre, rounded down for a convolution and up for a correlation (whose
+    # kernel was turned), as SciPy's
+    start = [(m - 1 + flipped) // 2 for m in in2.shape]
+    return full[start[0]:start[0] + in1.shape[0], start[1]:start[1] + in1.shape[1]]
+
+
+def convolve2d(in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: str = "fill",
+               fillvalue: Union[float, ArrayLike] = 0) -> Array:
+    """The 2-d convolution of ``in1`` and ``in2`` (``scipy.signal.convolve2d``), ``in1``
+    extended past its edges as ``boundary`` says ('fill' with ``fillvalue``, 'wrap',
+    'symm'); ``mode`` 'full', 'same' or 'valid'.  Differentiable in both.
+
+    >>> import numpy as np, funcgrad.scipy.signal as fss
+    >>> fss.convolve2d(np.array([[1.0, 2.0], [3.0, 4.0]]), np.ones((2, 2)), boundary="wrap")
+    array([[10., 10., 10.],
+           [10., 10., 10.],
+           [10., 10., 10.]])
+    """
+    in1, in2 = _two_d("convolve2d", in1, in2, mode, boundary)
+    return _convolve2d(in1, in2, mode, boundary, fillvalue)
+
+
+def correlate2d(in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: str = "fill",
+                fillvalue: Union[float, ArrayLike] = 0) -> Array:
+    """The 2-d cross-correlation of ``in1`` and ``in2`` (``scipy.signal.correlate2d``):
+    ``convolve2d`` with ``in2`` turned half a turn and conjugated.
+
+    >>> import numpy as np, funcgrad.scipy.signal as fss
+    >>> fss.correlate2d(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1.0, 0.0]]))
+    array([[0., 1., 2.],
+           [0., 3., 4.]])
+    """
+    in1, in2 = _two_d("correlate2d", in1, in2, mode, boundary)
+    rev = fnp.flip(fnp.conj(in2) if in2.dtype.kind == "c" else in2, axis=(0, 1))
+    return _convolve2d(in1, rev, mode, boundary, fillvalue, flipped=True)
