@@ -160,6 +160,58 @@ def test_ufunc_reduce_passes_where_and_initial_to_the_reduction(name):
     np.testing.assert_array_equal(grad[:, 1], 0.0)  # left out by the mask
 
 
+_UX = np.array([[0.5, 2.0, 0.25, 1.2, 0.9], [1.5, 3.0, 1.0, 0.3, 0.7], [0.6, 0.4, 2.2, 1.1, 0.8]])
+
+
+def _ufunc_methods(ufunc, v):
+    return (ufunc.outer(v[0], v[1, :3]), ufunc.reduce(v, axis=1),
+            ufunc.reduce(v, axis=0, keepdims=True), ufunc.accumulate(v, axis=1),
+            ufunc.accumulate(v, axis=0))
+
+
+def _ufunc_methods_reference(ufunc, v):
+    """NumPy's answers; its reduce as the last of accumulate's (NumPy 2.4's own power and
+    arctan2 reduce along a contiguous axis pair the first element with the last: a bug)."""
+    outs = list(_ufunc_methods(ufunc, v))
+    outs[1] = ufunc.accumulate(v, axis=1)[:, -1]
+    return tuple(outs)
+
+
+@pytest.mark.parametrize("ufunc", [np.logaddexp, np.logaddexp2, np.hypot, np.fmax, np.maximum,
+                                   np.minimum, np.subtract, np.divide, np.power, np.arctan2,
+                                   np.float_power, np.add, np.multiply])
+def test_outer_reduce_and_accumulate_of_two_input_ufuncs_on_traced_values(ufunc):
+    """np.hypot.outer(a, b), np.logaddexp.reduce(x), np.maximum.accumulate(x)... equal
+    NumPy's under jit and vmap, with central-difference gradients (they raised "not
+    supported" for all but add and multiply's reduce and accumulate)."""
+    f = lambda v: _ufunc_methods(ufunc, v)  # noqa: E731
+    ref = lambda v: _ufunc_methods_reference(ufunc, v)  # noqa: E731
+    want = ref(_UX)
+    for got, w in zip(fg.make_graph(f)(_UX)(_UX), want):  # (traced abstractly, as by jit)
+        np.testing.assert_allclose(got, w, rtol=1e-13)
+    for got, w in zip(fg.vmap(f)(np.stack([_UX, _UX[::-1]])), zip(want, ref(_UX[::-1]))):
+        np.testing.assert_allclose(got, np.stack(w), rtol=1e-13)
+    ws = [np.cos(np.arange(o.size)).reshape(o.shape) for o in want]
+    loss = lambda outs: sum(np.sum(o * w) for o, w in zip(outs, ws))  # noqa: E731
+    g, eps = fg.grad(lambda v: loss(f(v)))(_UX), 1e-6
+    fd = np.array([(loss(ref(_UX + eps * e)) - loss(ref(_UX - eps * e))) / (2 * eps)
+                   for e in np.eye(_UX.size).reshape((-1,) + _UX.shape)]).reshape(_UX.shape)
+    np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-7)
+
+
+def test_reductions_of_ufuncs_over_several_axes_or_none_and_under_jit_follow_numpy():
+    for f in (lambda v: np.logaddexp.reduce(v, axis=None), lambda v: np.hypot.reduce(v, (0, 1)),
+              lambda v: np.fmin.reduce(v, axis=None),
+              lambda v: np.logaddexp.reduce(v[:, :0], axis=1)):  # (empty: the identity)
+        np.testing.assert_allclose(fg.make_graph(f)(_UX)(_UX), f(_UX), rtol=1e-13)
+    with pytest.raises(ValueError, match="not reorderable"):
+        fg.make_graph(lambda v: np.subtract.reduce(v, axis=None))(_UX)
+    with pytest.raises(ValueError, match="no identity"):
+        fg.make_graph(lambda v: np.fmax.reduce(v[:, :0], axis=1))(_UX)
+    f = lambda v: np.logaddexp.reduce(v, axis=1)  # noqa: E731
+    np.testing.assert_allclose(fg.jit(f)(_UX), f(_UX), rtol=1e-13)
+
+
 def _dtype_answers(v):
     """NumPy's questions about a value's dtype and memory (none about its derivative)."""
     return (np.result_type(v, np.float16), np.result_type(v, 2.5, np.int8),
