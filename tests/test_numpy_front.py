@@ -361,3 +361,13 @@ def _find_cycle(graph):
             if found:
                 return found
     return None
+
+
+@pytest.mark.parametrize("call, fix", [
+    (lambda a: np.add.at(a, [0, 1], 1.0), r"a = a.at\[indices\].add\(b\)"),
+    (lambda a: np.maximum.at(a, [0], 2.0), r"a = a.at\[indices\].max\(b\)"),
+    (lambda a: np.negative.at(a, [0]), r"a.at\[indices\].set\(np.negative\(a\[indices\]"),
+])
+def test_ufunc_at_on_traced_values_names_the_functional_update(call, fix):
+    with pytest.raises(TypeError, match=r"\.at writes into its array argument.*" + fix):
+        fg.grad(lambda a: (call(a), np.sum(a))[1])(np.ones(3))

@@ -125,6 +125,14 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             and kwargs.keys() <= ({"axis", "keepdims"} if method == "reduce" else
                                   {"axis"} if method == "accumulate" else set()):
         result = getattr(_ufunc_methods, method)(ufunc, UFUNCS[ufunc], *inputs, **kwargs)
+    elif method == "at":
+        update = {np.add: "add", np.multiply: "multiply", np.minimum: "min",
+                  np.maximum: "max"}.get(ufunc)
+        raise TypeError(f"numpy.{ufunc.__name__}.at writes into its array argument, and "
+                        f"arrays traced by funcgrad are immutable; use the returned copy of "
+                        + (f"a = a.at[indices].{update}(b)" if update else
+                           f"a = a.at[indices].set(np.{ufunc.__name__}(a[indices], ...)) "
+                           f"(indices without repeats)"))
     else:
         raise TypeError(_unsupported(f"numpy.{ufunc.__name__}.{method}", {}))
     return result if dtype is None else constructors.astype(result, dtype)
