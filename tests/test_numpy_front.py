@@ -371,3 +371,32 @@ def _find_cycle(graph):
 def test_ufunc_at_on_traced_values_names_the_functional_update(call, fix):
     with pytest.raises(TypeError, match=r"\.at writes into its array argument.*" + fix):
         fg.grad(lambda a: (call(a), np.sum(a))[1])(np.ones(3))
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.maximum, np.logaddexp, np.subtract])
+@pytest.mark.parametrize("indices, axis", [([0, 2, 4], 1), ([0, 3, 1, 4], 1), ([2, 0], 0)],
+                         ids=["increasing", "a-step-back", "axis-0"])
+def test_ufunc_reduceat_on_traced_values_equals_numpy_with_its_derivative(ufunc, indices, axis):
+    """reduceat reduces the slices between consecutive indices (a[i] alone where the next
+    index is not above i), with central-difference gradients ("not supported" before)."""
+    f = lambda v: ufunc.reduceat(v, indices, axis=axis)  # noqa: E731
+    want = f(_UX)
+    np.testing.assert_allclose(fg.make_graph(f)(_UX)(_UX), want, rtol=1e-13)
+    np.testing.assert_allclose(fg.vmap(f)(np.stack([_UX, 2 * _UX])), np.stack([want, f(2 * _UX)]),
+                               rtol=1e-13)
+    w, eps = np.cos(np.arange(want.size)).reshape(want.shape), 1e-6
+    g = fg.grad(lambda v: np.sum(f(v) * w))(_UX)
+    fd = np.array([(np.sum(f(_UX + eps * e) * w) - np.sum(f(_UX - eps * e) * w)) / (2 * eps)
+                   for e in np.eye(_UX.size).reshape((-1,) + _UX.shape)]).reshape(_UX.shape)
+    np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-7)
+
+
+def test_ufunc_methods_check_their_arguments_as_numpy():
+    with pytest.raises(IndexError, match="out-of-bounds"):
+        fg.make_graph(lambda v: np.add.reduceat(v, [0, 9], axis=1))(_UX)
+    with pytest.raises(ValueError, match="single value"):
+        fg.make_graph(lambda v: np.divmod.accumulate(v))(_UX)
+    q, r = fg.make_graph(lambda v: np.divmod.outer(v[0], v[1]))(_UX)(_UX)
+    wq, wr = np.divmod.outer(_UX[0], _UX[1])
+    np.testing.assert_array_equal(q, wq)
+    np.testing.assert_allclose(r, wr, rtol=1e-15)

@@ -125,6 +125,9 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             and kwargs.keys() <= ({"axis", "keepdims"} if method == "reduce" else
                                   {"axis"} if method == "accumulate" else set()):
         result = getattr(_ufunc_methods, method)(ufunc, UFUNCS[ufunc], *inputs, **kwargs)
+    elif method == "reduceat" and UFUNCS.get(ufunc) is not None and kwargs.keys() <= {"axis"}:
+        result = _ufunc_methods.reduceat(ufunc, UFUNCS[ufunc], *inputs, **kwargs,
+                                         reduce_slice=_REDUCERS.get(ufunc))
     elif method == "at":
         update = {np.add: "add", np.multiply: "multiply", np.minimum: "min",
                   np.maximum: "max"}.get(ufunc)

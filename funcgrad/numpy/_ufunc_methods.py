@@ -1,5 +1,6 @@
 """NumPy's ufunc methods on traced values, for every two-input ufunc funcgrad.numpy has:
-``np.hypot.outer(a, b)``, ``np.logaddexp.reduce(x)``, ``np.maximum.accumulate(x)``; and
+``np.hypot.outer(a, b)``, ``np.logaddexp.reduce(x)``, ``np.maximum.accumulate(x)``,
+``np.add.reduceat(x, indices)``; and
 the ``axes=``/``axis=``/``keepdims=`` of generalized ufuncs (``np.vecdot(a, b, axis=0)``).
 
 (``np.add`` and ``np.multiply`` reduce and accumulate through ``sum``, ``prod``, ``cumsum``
@@ -8,7 +9,7 @@ and ``cumprod``, which also take ``dtype=``, ``where=`` and ``initial=``.)
 import numpy as np
 
 from . import manipulation
-from ._convert import asarray, normalize_axis, one_axis
+from ._convert import asarray, concrete_values, normalize_axis, one_axis
 from .constructors import full, ones_like, zeros_like
 from .reductions import cumprod, cumsum, prod, sum
 
@@ -22,15 +23,18 @@ _REORDERABLE = frozenset({np.add, np.multiply, np.maximum, np.minimum, np.fmax, 
 
 
 def _binary(ufunc, method):
-    if ufunc.nin != 2 or ufunc.nout != 1:
-        raise ValueError(f"{method} only supported for binary functions "
-                         f"(numpy.{ufunc.__name__} takes {ufunc.nin} and gives {ufunc.nout})")
+    if ufunc.nin != 2:
+        raise ValueError(f"{method} only supported for binary functions (numpy."
+                         f"{ufunc.__name__} takes {ufunc.nin} input)")
+    if ufunc.nout != 1 and method != "outer":
+        raise ValueError(f"{method} only supported for functions returning a single value "
+                         f"(numpy.{ufunc.__name__} gives {ufunc.nout})")
 
 
 def outer(ufunc, fn, a, b):
     """``ufunc.outer(a, b)``: ``fn`` of every element of ``a`` with every element of ``b``,
     shape ``a.shape + b.shape``."""
-    _binary(ufunc, "outer")
+    _binary(ufunc, "outer")  # (divmod's pair of results is fine)
     a, b = asarray(a), asarray(b)
     return fn(manipulation.reshape(a, a.shape + (1,) * b.ndim), b)
 
@@ -100,6 +104,38 @@ def accumulate(ufunc, fn, a, axis=0):
             parts.append(fn(parts[-1], x[i]))
         out = manipulation.stack(parts, 0)
     return manipulation.moveaxis(out, 0, axis)
+
+
+def reduceat(ufunc, fn, a, indices, axis=0, reduce_slice=None):
+    """``ufunc.reduceat(a, indices, axis)``: the reductions of the slices of ``a`` between
+    consecutive ``indices`` (where an index is not below the next one, ``a[index]`` alone;
+    the last slice runs to the end).  ``reduce_slice(x, axis)``: the reduction to use
+    (sum, prod, max, min), else :func:`reduce`'s."""
+    _binary(ufunc, "reduceat")
+    a = asarray(a)
+    axis = one_axis(axis, a.ndim)
+    starts = concrete_values(indices, "reduceat (which slices it reduces)",
+                             "Pass the indices as a plain list or NumPy array.")
+    if starts.ndim != 1 or starts.dtype.kind not in "iu":
+        raise TypeError("reduceat: indices must be a 1-d sequence of integers")
+    n = a.shape[axis]
+    for i in starts:
+        if not 0 <= i < n:
+            raise IndexError(f"index {int(i)} out-of-bounds in {ufunc.__name__}.reduceat "
+                             f"[0, {n})")
+    x = manipulation.moveaxis(a, axis, 0)
+    parts = []
+    for k, start in enumerate(starts.tolist()):
+        stop = starts[k + 1] if k + 1 < len(starts) else n
+        if stop <= start:
+            parts.append(x[start])
+        elif reduce_slice is not None:
+            parts.append(reduce_slice(x[start:stop], 0))
+        else:
+            parts.append(reduce(ufunc, fn, x[start:stop], 0))
+    if not parts:
+        return manipulation.moveaxis(x[:0], 0, axis)
+    return manipulation.moveaxis(manipulation.stack(parts, 0), 0, axis)
 
 
 def with_core_axes(ufunc, fn, inputs, axes=None, axis=None, keepdims=False):
