@@ -771,3 +771,35 @@ def test_generalized_ufuncs_take_axes_axis_and_keepdims_on_traced_values(f, x, y
 def test_axis_of_a_generalized_ufunc_with_matrix_cores_names_axes():
     with pytest.raises(TypeError, match="pass axes="):
         fg.jit(lambda a: np.matmul(a, a.T, axis=0))(X)
+
+
+@pytest.mark.parametrize("call", [
+    lambda a: np.clip(a, 0.3, 0.6, out=None),
+    lambda a: np.cumsum(a, axis=1, out=None),
+    lambda a: np.round(a, 2, out=None),
+    lambda a: np.fft.rfft(a, out=None),
+    lambda a: np.reshape(a, (5, 3), copy=False),
+    lambda a: np.astype(a, np.float32, copy=False),
+    lambda a: np.zeros_like(a, order="F", subok=False) + a,
+    lambda a: np.copy(a, order="K"),
+    lambda a: np.trace(a, dtype=np.float32),
+    lambda a: np.einsum("ij->j", a, out=None),
+], ids=["clip", "cumsum", "round", "fft", "reshape-copy", "astype-copy", "zeros_like-order",
+        "copy-order", "trace-dtype", "einsum"])
+def test_numpy_keywords_that_do_not_change_values_are_accepted_on_traced_values(call):
+    """out=None, copy=, order= (for a copy's memory layout), subok=: nothing to do for an
+    immutable traced array (they raised "unexpected keyword argument"); trace's dtype=."""
+    want = call(X)
+    for got in (fg.make_graph(call)(X)(X), fg.vmap(call)(np.stack([X, X]))[1]):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert_close(got, want, 1e-6 if want.dtype in (np.float32, np.complex64) else 1e-13)
+
+
+def test_all_and_any_take_where_and_out_of_a_traced_call_names_the_fix():
+    m = X > 0.5
+    for f in (lambda a: np.all(a > 0.4, axis=1, where=m), lambda a: np.any(a > 0.7, where=m),
+              lambda a: np.all(a > 0.4, where=np.array([True, False, True, True, False]))):
+        np.testing.assert_array_equal(fg.make_graph(f)(X)(X), f(X))
+        np.testing.assert_array_equal(fg.vmap(f)(np.stack([X, X]))[1], f(X))
+    with pytest.raises(TypeError, match=r"immutable.*y = np.cumsum\(...\)"):
+        fg.make_graph(lambda a: np.cumsum(a, out=np.empty(a.size)))(X)

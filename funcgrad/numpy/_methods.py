@@ -1,6 +1,8 @@
 """Array behaviour for traced values: operators, methods, ``.at`` and the NumPy
 protocols (``__array_ufunc__``, ``__array_function__``) that route plain
 ``numpy`` calls to :mod:`funcgrad.numpy`."""
+import functools
+import inspect
 import sys
 
 import numpy as np
@@ -197,7 +199,37 @@ def _array_function(self, func, types, args, kwargs):
         raise TypeError(f"numpy.{name} writes into its array argument and returns None, but "
                         f"arrays traced by funcgrad are immutable. Use the returned copy: "
                         f"a = funcgrad.numpy.{name}(a, ...) (or a = a.at[idx].set(v)).")
+    if kwargs:
+        kwargs = _without_inert_keywords(func, fn, kwargs)
     return fn(*args, **kwargs)
+
+
+# NumPy keywords that cannot change the values of a result made from immutable traced
+# arrays (where it is written to, its memory layout, whether it is a copy, a subclass, on
+# the CPU), with the values that say so: dropped where funcgrad's function has no such
+# parameter, so that np.cumsum(x, out=None) or np.reshape(x, s, copy=False) run.
+_INERT = {"out": (None,), "order": ("K", "A", "C", "F"), "subok": (True, False),
+          "copy": (None, True, False), "device": (None, "cpu"), "like": (None,)}
+
+
+@functools.lru_cache(maxsize=None)
+def _parameters(fn):
+    try:
+        return frozenset(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return frozenset()
+
+
+def _without_inert_keywords(func, fn, kwargs):
+    named = _parameters(fn)
+    dropped = [k for k, v in kwargs.items()
+               if k in _INERT and k not in named and any(v is d or (isinstance(v, str) and v == d)
+                                                          for d in _INERT[k])]
+    if "out" in kwargs and "out" not in named and kwargs["out"] is not None:
+        raise TypeError(f"numpy.{func.__name__}(..., out=...) would write into an array, but "
+                        f"arrays traced by funcgrad are immutable. Use the returned value: "
+                        f"y = np.{func.__name__}(...) instead of np.{func.__name__}(..., out=y).")
+    return {k: v for k, v in kwargs.items() if k not in dropped} if dropped else kwargs
 
 
 def _array(self, dtype=None, copy=None):
