@@ -400,3 +400,22 @@ def test_ufunc_methods_check_their_arguments_as_numpy():
     wq, wr = np.divmod.outer(_UX[0], _UX[1])
     np.testing.assert_array_equal(q, wq)
     np.testing.assert_allclose(r, wr, rtol=1e-15)
+
+
+@pytest.mark.parametrize("f, args", [
+    (np.fabs, (np.array([[-2, 3], [0, 5]]),)),
+    (np.fabs, (np.array([-2, 3], np.int8),)),
+    (lambda a, b: np.heaviside(a, b), (np.array([-2, 0, 5]), np.array([1, 2, 3]))),
+    (lambda a: np.heaviside(a, 0.5), (np.array([-0.5, 0.0, 1.5], np.float32),)),
+    (lambda a: np.nextafter(2.5, a), (np.array([0.5, 3.5], np.float32),)),
+    (lambda a: np.nextafter(a, 3), (np.array([1, 5]),)),
+], ids=["fabs-int64", "fabs-int8", "heaviside-int", "heaviside-float32-weak",
+        "nextafter-weak-first", "nextafter-int"])
+def test_float_only_ufuncs_give_numpys_dtype_on_traced_values(f, args):
+    """fabs, heaviside and nextafter have float loops only: integers give floats, and a
+    Python number beside float32 keeps float32 (traced, they gave int64, or float64)."""
+    want = f(*args)
+    for got in (fg.make_graph(f)(*args)(*args), fg.vmap(f)(*[np.stack([a, a]) for a in args])[1],
+                f(*[fnp.asarray(a) for a in args])):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
