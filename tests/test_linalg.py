@@ -470,3 +470,16 @@ def test_lstsq_under_jit_and_vmap_equals_numpy_and_keeps_the_residuals():
     x, residuals, rank, _ = fg.jit(f)(deficient, b)
     assert rank == 2 and np.linalg.lstsq(deficient, b)[1].shape == (0,)
     assert_close(residuals, [np.sum((deficient @ x - b) ** 2)], 1e-10)
+
+
+@pytest.mark.parametrize("b_dtype", [np.int64, np.float64, np.complex128])
+def test_lstsq_of_float32_a_and_a_wider_b_solves_in_numpys_common_dtype(b_dtype):
+    """NumPy solves in the common dtype: float32 a with float64 b gives float64 singular
+    values too (they were float32: computed from a alone)."""
+    a = TALL.astype(np.float32)
+    b = (np.arange(4) + (1j if b_dtype is np.complex128 else 0)).astype(b_dtype)
+    want = np.linalg.lstsq(a, b)
+    for got in (fnp.linalg.lstsq(a, b), fg.make_graph(fnp.linalg.lstsq)(a, b)(a, b)):
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            assert_close(g, w, 1e-5)

@@ -303,8 +303,10 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> LstsqRe
     if b.shape[0] != m:
         raise np.linalg.LinAlgError(f"lstsq: incompatible dimensions: a has {m} rows, b has "
                                     f"{b.shape[0]}")
+    dtype = np.result_type(a.dtype, b.dtype)  # (NumPy solves, singular values included, in
+    a, b = astype(a, dtype), astype(b, dtype)  # the common dtype: float32 a, float64 b: f64)
     if rcond is None:
-        rcond = np.finfo(np.result_type(a.dtype, b.dtype)).eps * max(m, n)
+        rcond = np.finfo(dtype).eps * max(m, n)
     s = _dec.svdvals(a)
     rank = _count_above(stop_gradient(s), rcond)
     x = _la.matmul(_pinv.pinv(a, float(rcond)), b)
@@ -314,7 +316,7 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> LstsqRe
         residuals = _sum(abs_square(b - _la.matmul(a, x)), axis=0)
         residuals = reshape(residuals, (1,)) if b.ndim == 1 else residuals
     else:
-        residuals = np.array([], np.finfo(np.result_type(a.dtype, b.dtype)).dtype)
+        residuals = np.array([], np.finfo(dtype).dtype)
     # (int32: NumPy's type for the rank)
     rank = np.int32(rank) if is_concrete(rank) else astype(rank, np.int32)
     return LstsqResult(x, residuals, rank, s)
