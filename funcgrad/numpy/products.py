@@ -16,7 +16,7 @@ from .indexing import diagonal
 from .reductions import sum
 from .manipulation import moveaxis, ravel, reshape, stack
 from .ufuncs import conj, multiply, stands_for
-from ..typing import Array, ArrayLike, Axis
+from ..typing import Array, ArrayLike
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "trace", "cross",
            "polyval"]
