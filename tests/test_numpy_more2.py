@@ -804,3 +804,16 @@ def test_all_and_any_take_where_and_out_of_a_traced_call_names_the_fix():
         np.testing.assert_array_equal(fg.vmap(f)(np.stack([X, X]))[1], f(X))
     with pytest.raises(TypeError, match=r"immutable.*y = np.cumsum\(...\)"):
         fg.make_graph(lambda a: np.cumsum(a, out=np.empty(a.size)))(X)
+
+
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2",
+                                  "rfft2", "irfft2", "fftn", "irfftn"])
+def test_fft_of_float16_gives_numpys_single_precision_dtypes(name):
+    """NumPy computes float16 in single precision (complex64; the 1-d irfft and hfft give
+    float16 back): funcgrad gave complex128 and float64."""
+    x = X[:, :4].astype(np.float16)
+    f = getattr(np.fft, name)
+    want = f(x)
+    for got in (getattr(fnp.fft, name)(x), fg.make_graph(f)(x)(x), fg.vmap(f)(np.stack([x, x]))[0]):
+        assert got.dtype == want.dtype
+        assert_close(got, want, 3e-3, 3e-3)
