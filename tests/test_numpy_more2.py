@@ -817,3 +817,12 @@ def test_fft_of_float16_gives_numpys_single_precision_dtypes(name):
     for got in (getattr(fnp.fft, name)(x), fg.make_graph(f)(x)(x), fg.vmap(f)(np.stack([x, x]))[0]):
         assert got.dtype == want.dtype
         assert_close(got, want, 3e-3, 3e-3)
+
+
+def test_i0_of_float16_is_float16_as_numpy():
+    x = X.astype(np.float16)
+    want = np.i0(x)
+    for got in (fnp.i0(x), fg.make_graph(np.i0)(x)(x), fg.vmap(np.i0)(x)):
+        assert got.dtype == np.float16
+        assert_close(got, want, 5e-3)  # (NumPy's series runs in float16 arithmetic)
+    assert fg.grad(lambda a: np.sum(np.i0(a)))(x).dtype == np.float16

@@ -338,4 +338,6 @@ def i0(x: ArrayLike) -> Array:
     if x.dtype.kind != "f":
         x = astype(x, _np.float64)
     out = multiply(_i0e(x), exp(abs(x)))
+    if out.dtype != x.dtype:  # (float16 is computed in float32; NumPy's is float16)
+        out = astype(out, x.dtype)
     return _np.asarray(out) if isinstance(out, _np.generic) else out  # NumPy's 0-d array
