@@ -12,8 +12,8 @@ import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
-from helpers import (check_dot_product, check_float32, check_jvp_fd, check_second_order,
-                     check_vmap, leaves)
+from helpers import (assert_close, check_dot_product, check_float32, check_jvp_fd,
+                     check_second_order, check_vmap, leaves)
 
 RNG = np.random.default_rng(7)
 
@@ -478,3 +478,39 @@ def test_cholesky_upper_of_a_complex_hermitian_matrix_is_l_conjugate_transposed(
         return fnp.abs(fnp.linalg.cholesky((re + re.T) / 2 + 0.5j * (im - im.T), upper=True))
 
     check_jvp_fd(upper_factor, [a.real, a.imag], rng)
+
+
+def test_lstsq_under_jit_and_vmap_equals_numpy_and_keeps_the_residuals():
+    """lstsq under jit and vmap (it raised ConcretizationError on int(rank)): NumPy's
+    solution, rank and singular values; for a tall full-rank system its residuals too, and
+    for a rank-deficient one the residual norms where NumPy gives none (as JAX)."""
+    b = np.arange(4.0)
+    f = lambda a, b: fnp.linalg.lstsq(a, b)  # noqa: E731
+    for a in (TALL, WIDE.T):  # (4 x 3 and 4 x 2, full rank)
+        want = np.linalg.lstsq(a, b)
+        # (make_graph traces as jit does; one shape is compiled, below)
+        got = fg.make_graph(f)(a, b)(a, b)
+        for g, w in zip(got, want):
+            assert np.shape(g) == np.shape(w)
+            assert_close(g, w, 1e-10)
+        assert got[2].dtype == np.int32
+        batched = fg.vmap(f)(np.stack([a, 2 * a]), np.stack([b, b]))
+        assert_close(batched[0], np.stack([want[0], want[0] / 2]), 1e-10)
+        np.testing.assert_array_equal(batched[2], [want[2]] * 2)
+    deficient = np.c_[TALL[:, :2], TALL[:, :1]]
+    x, residuals, rank, _ = fg.jit(f)(deficient, b)
+    assert rank == 2 and np.linalg.lstsq(deficient, b)[1].shape == (0,)
+    assert_close(residuals, [np.sum((deficient @ x - b) ** 2)], 1e-10)
+
+
+@pytest.mark.parametrize("b_dtype", [np.int64, np.float64, np.complex128])
+def test_lstsq_of_float32_a_and_a_wider_b_solves_in_numpys_common_dtype(b_dtype):
+    """NumPy solves in the common dtype: float32 a with float64 b gives float64 singular
+    values too (they were float32: computed from a alone)."""
+    a = TALL.astype(np.float32)
+    b = (np.arange(4) + (1j if b_dtype is np.complex128 else 0)).astype(b_dtype)
+    want = np.linalg.lstsq(a, b)
+    for got in (fnp.linalg.lstsq(a, b), fg.make_graph(fnp.linalg.lstsq)(a, b)(a, b)):
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype
+            assert_close(g, w, 1e-5)

@@ -160,6 +160,58 @@ def test_ufunc_reduce_passes_where_and_initial_to_the_reduction(name):
     np.testing.assert_array_equal(grad[:, 1], 0.0)  # left out by the mask
 
 
+_UX = np.array([[0.5, 2.0, 0.25, 1.2, 0.9], [1.5, 3.0, 1.0, 0.3, 0.7], [0.6, 0.4, 2.2, 1.1, 0.8]])
+
+
+def _ufunc_methods(ufunc, v):
+    return (ufunc.outer(v[0], v[1, :3]), ufunc.reduce(v, axis=1),
+            ufunc.reduce(v, axis=0, keepdims=True), ufunc.accumulate(v, axis=1),
+            ufunc.accumulate(v, axis=0))
+
+
+def _ufunc_methods_reference(ufunc, v):
+    """NumPy's answers; its reduce as the last of accumulate's (NumPy 2.4's own power and
+    arctan2 reduce along a contiguous axis pair the first element with the last: a bug)."""
+    outs = list(_ufunc_methods(ufunc, v))
+    outs[1] = ufunc.accumulate(v, axis=1)[:, -1]
+    return tuple(outs)
+
+
+@pytest.mark.parametrize("ufunc", [np.logaddexp, np.logaddexp2, np.hypot, np.fmax, np.maximum,
+                                   np.minimum, np.subtract, np.divide, np.power, np.arctan2,
+                                   np.float_power, np.add, np.multiply])
+def test_outer_reduce_and_accumulate_of_two_input_ufuncs_on_traced_values(ufunc):
+    """np.hypot.outer(a, b), np.logaddexp.reduce(x), np.maximum.accumulate(x)... equal
+    NumPy's under jit and vmap, with central-difference gradients (they raised "not
+    supported" for all but add and multiply's reduce and accumulate)."""
+    f = lambda v: _ufunc_methods(ufunc, v)  # noqa: E731
+    ref = lambda v: _ufunc_methods_reference(ufunc, v)  # noqa: E731
+    want = ref(_UX)
+    for got, w in zip(fg.make_graph(f)(_UX)(_UX), want):  # (traced abstractly, as by jit)
+        np.testing.assert_allclose(got, w, rtol=1e-13)
+    for got, w in zip(fg.vmap(f)(np.stack([_UX, _UX[::-1]])), zip(want, ref(_UX[::-1]))):
+        np.testing.assert_allclose(got, np.stack(w), rtol=1e-13)
+    ws = [np.cos(np.arange(o.size)).reshape(o.shape) for o in want]
+    loss = lambda outs: sum(np.sum(o * w) for o, w in zip(outs, ws))  # noqa: E731
+    g, eps = fg.grad(lambda v: loss(f(v)))(_UX), 1e-6
+    fd = np.array([(loss(ref(_UX + eps * e)) - loss(ref(_UX - eps * e))) / (2 * eps)
+                   for e in np.eye(_UX.size).reshape((-1,) + _UX.shape)]).reshape(_UX.shape)
+    np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-7)
+
+
+def test_reductions_of_ufuncs_over_several_axes_or_none_and_under_jit_follow_numpy():
+    for f in (lambda v: np.logaddexp.reduce(v, axis=None), lambda v: np.hypot.reduce(v, (0, 1)),
+              lambda v: np.fmin.reduce(v, axis=None),
+              lambda v: np.logaddexp.reduce(v[:, :0], axis=1)):  # (empty: the identity)
+        np.testing.assert_allclose(fg.make_graph(f)(_UX)(_UX), f(_UX), rtol=1e-13)
+    with pytest.raises(ValueError, match="not reorderable"):
+        fg.make_graph(lambda v: np.subtract.reduce(v, axis=None))(_UX)
+    with pytest.raises(ValueError, match="no identity"):
+        fg.make_graph(lambda v: np.fmax.reduce(v[:, :0], axis=1))(_UX)
+    f = lambda v: np.logaddexp.reduce(v, axis=1)  # noqa: E731
+    np.testing.assert_allclose(fg.jit(f)(_UX), f(_UX), rtol=1e-13)
+
+
 def _dtype_answers(v):
     """NumPy's questions about a value's dtype and memory (none about its derivative)."""
     return (np.result_type(v, np.float16), np.result_type(v, 2.5, np.int8),
@@ -309,3 +361,61 @@ def _find_cycle(graph):
             if found:
                 return found
     return None
+
+
+@pytest.mark.parametrize("call, fix", [
+    (lambda a: np.add.at(a, [0, 1], 1.0), r"a = a.at\[indices\].add\(b\)"),
+    (lambda a: np.maximum.at(a, [0], 2.0), r"a = a.at\[indices\].max\(b\)"),
+    (lambda a: np.negative.at(a, [0]), r"a.at\[indices\].set\(np.negative\(a\[indices\]"),
+])
+def test_ufunc_at_on_traced_values_names_the_functional_update(call, fix):
+    with pytest.raises(TypeError, match=r"\.at writes into its array argument.*" + fix):
+        fg.grad(lambda a: (call(a), np.sum(a))[1])(np.ones(3))
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.maximum, np.logaddexp, np.subtract])
+@pytest.mark.parametrize("indices, axis", [([0, 2, 4], 1), ([0, 3, 1, 4], 1), ([2, 0], 0)],
+                         ids=["increasing", "a-step-back", "axis-0"])
+def test_ufunc_reduceat_on_traced_values_equals_numpy_with_its_derivative(ufunc, indices, axis):
+    """reduceat reduces the slices between consecutive indices (a[i] alone where the next
+    index is not above i), with central-difference gradients ("not supported" before)."""
+    f = lambda v: ufunc.reduceat(v, indices, axis=axis)  # noqa: E731
+    want = f(_UX)
+    np.testing.assert_allclose(fg.make_graph(f)(_UX)(_UX), want, rtol=1e-13)
+    np.testing.assert_allclose(fg.vmap(f)(np.stack([_UX, 2 * _UX])), np.stack([want, f(2 * _UX)]),
+                               rtol=1e-13)
+    w, eps = np.cos(np.arange(want.size)).reshape(want.shape), 1e-6
+    g = fg.grad(lambda v: np.sum(f(v) * w))(_UX)
+    fd = np.array([(np.sum(f(_UX + eps * e) * w) - np.sum(f(_UX - eps * e) * w)) / (2 * eps)
+                   for e in np.eye(_UX.size).reshape((-1,) + _UX.shape)]).reshape(_UX.shape)
+    np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-7)
+
+
+def test_ufunc_methods_check_their_arguments_as_numpy():
+    with pytest.raises(IndexError, match="out-of-bounds"):
+        fg.make_graph(lambda v: np.add.reduceat(v, [0, 9], axis=1))(_UX)
+    with pytest.raises(ValueError, match="single value"):
+        fg.make_graph(lambda v: np.divmod.accumulate(v))(_UX)
+    q, r = fg.make_graph(lambda v: np.divmod.outer(v[0], v[1]))(_UX)(_UX)
+    wq, wr = np.divmod.outer(_UX[0], _UX[1])
+    np.testing.assert_array_equal(q, wq)
+    np.testing.assert_allclose(r, wr, rtol=1e-15)
+
+
+@pytest.mark.parametrize("f, args", [
+    (np.fabs, (np.array([[-2, 3], [0, 5]]),)),
+    (np.fabs, (np.array([-2, 3], np.int8),)),
+    (lambda a, b: np.heaviside(a, b), (np.array([-2, 0, 5]), np.array([1, 2, 3]))),
+    (lambda a: np.heaviside(a, 0.5), (np.array([-0.5, 0.0, 1.5], np.float32),)),
+    (lambda a: np.nextafter(2.5, a), (np.array([0.5, 3.5], np.float32),)),
+    (lambda a: np.nextafter(a, 3), (np.array([1, 5]),)),
+], ids=["fabs-int64", "fabs-int8", "heaviside-int", "heaviside-float32-weak",
+        "nextafter-weak-first", "nextafter-int"])
+def test_float_only_ufuncs_give_numpys_dtype_on_traced_values(f, args):
+    """fabs, heaviside and nextafter have float loops only: integers give floats, and a
+    Python number beside float32 keeps float32 (traced, they gave int64, or float64)."""
+    want = f(*args)
+    for got in (fg.make_graph(f)(*args)(*args), fg.vmap(f)(*[np.stack([a, a]) for a in args])[1],
+                f(*[fnp.asarray(a) for a in args])):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)

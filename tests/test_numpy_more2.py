@@ -682,7 +682,8 @@ def test_joining_takes_numpys_dtype_and_casting_on_traced_values(call):
     got = fg.vmap(lambda a: call(np, a))(np.stack([a, 0.5 * a]))
     assert got.dtype == want.dtype and np.array_equal(got, np.stack([want, call(np, 0.5 * a)]))
     g = fg.grad(lambda a: np.sum(fnp.astype(call(np, a), np.float64)))(a)
-    assert np.array_equal(g, np.full(a.shape, 0.0 if want.dtype.kind == "i" else want.size / a.size))
+    per_entry = 0.0 if want.dtype.kind == "i" else want.size / a.size  # (each taken twice)
+    assert np.array_equal(g, np.full(a.shape, per_entry))
 
 
 def test_row_stack_and_a_cast_that_numpy_refuses_on_traced_values():
@@ -814,3 +815,57 @@ def test_sum_of_a_python_number_argument_is_strongly_typed_as_numpys():
     value, g = fg.value_and_grad(lambda s: fnp.sum(s) * np.float32(2.0))(3.0)
     assert value.dtype == (np.sum(3.0) * np.float32(2.0)).dtype == np.float64
     assert float(g) == 2.0
+
+
+@pytest.mark.parametrize("call", [
+    lambda a: np.clip(a, 0.3, 0.6, out=None),
+    lambda a: np.cumsum(a, axis=1, out=None),
+    lambda a: np.round(a, 2, out=None),
+    lambda a: np.fft.rfft(a, out=None),
+    lambda a: np.reshape(a, (5, 3), copy=False),
+    lambda a: np.astype(a, np.float32, copy=False),
+    lambda a: np.zeros_like(a, order="F", subok=False) + a,
+    lambda a: np.copy(a, order="K"),
+    lambda a: np.trace(a, dtype=np.float32),
+    lambda a: np.einsum("ij->j", a, out=None),
+], ids=["clip", "cumsum", "round", "fft", "reshape-copy", "astype-copy", "zeros_like-order",
+        "copy-order", "trace-dtype", "einsum"])
+def test_numpy_keywords_that_do_not_change_values_are_accepted_on_traced_values(call):
+    """out=None, copy=, order= (for a copy's memory layout), subok=: nothing to do for an
+    immutable traced array (they raised "unexpected keyword argument"); trace's dtype=."""
+    want = call(X)
+    for got in (fg.make_graph(call)(X)(X), fg.vmap(call)(np.stack([X, X]))[1]):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert_close(got, want, 1e-6 if want.dtype in (np.float32, np.complex64) else 1e-13)
+
+
+def test_all_and_any_take_where_and_out_of_a_traced_call_names_the_fix():
+    m = X > 0.5
+    for f in (lambda a: np.all(a > 0.4, axis=1, where=m), lambda a: np.any(a > 0.7, where=m),
+              lambda a: np.all(a > 0.4, where=np.array([True, False, True, True, False]))):
+        np.testing.assert_array_equal(fg.make_graph(f)(X)(X), f(X))
+        np.testing.assert_array_equal(fg.vmap(f)(np.stack([X, X]))[1], f(X))
+    with pytest.raises(TypeError, match=r"immutable.*y = np.cumsum\(...\)"):
+        fg.make_graph(lambda a: np.cumsum(a, out=np.empty(a.size)))(X)
+
+
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2",
+                                  "rfft2", "irfft2", "fftn", "irfftn"])
+def test_fft_of_float16_gives_numpys_single_precision_dtypes(name):
+    """NumPy computes float16 in single precision (complex64; the 1-d irfft and hfft give
+    float16 back): funcgrad gave complex128 and float64."""
+    x = X[:, :4].astype(np.float16)
+    f = getattr(np.fft, name)
+    want = f(x)
+    for got in (getattr(fnp.fft, name)(x), fg.make_graph(f)(x)(x), fg.vmap(f)(np.stack([x, x]))[0]):
+        assert got.dtype == want.dtype
+        assert_close(got, want, 3e-3, 3e-3)
+
+
+def test_i0_of_float16_is_float16_as_numpy():
+    x = X.astype(np.float16)
+    want = np.i0(x)
+    for got in (fnp.i0(x), fg.make_graph(np.i0)(x)(x), fg.vmap(np.i0)(x)):
+        assert got.dtype == np.float16
+        assert_close(got, want, 5e-3)  # (NumPy's series runs in float16 arithmetic)
+    assert fg.grad(lambda a: np.sum(np.i0(a)))(x).dtype == np.float16

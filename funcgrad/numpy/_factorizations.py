@@ -285,6 +285,10 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> LstsqRe
     ``eps * max(M, N)``), so its derivative is the pseudo-inverse's; the residuals are
     differentiable too, the rank is an integer.
 
+    NumPy's residuals are empty unless ``M > N`` and ``a`` has full rank.  Under ``jit`` and
+    ``vmap`` the rank is not known when the result's shape is chosen, so for ``M > N``
+    they are the squared residual norms whatever the rank (as ``jax.numpy.linalg.lstsq``).
+
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> a, b = np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]]), np.array([1.0, 2.0, 4.0])
     >>> np.round(fnp.linalg.lstsq(a, b).x, 6)
@@ -299,18 +303,23 @@ def lstsq(a: ArrayLike, b: ArrayLike, rcond: ArrayLike | None = None) -> LstsqRe
     if b.shape[0] != m:
         raise np.linalg.LinAlgError(f"lstsq: incompatible dimensions: a has {m} rows, b has "
                                     f"{b.shape[0]}")
+    dtype = np.result_type(a.dtype, b.dtype)  # (NumPy solves, singular values included, in
+    a, b = astype(a, dtype), astype(b, dtype)  # the common dtype: float32 a, float64 b: f64)
     if rcond is None:
-        rcond = np.finfo(np.result_type(a.dtype, b.dtype)).eps * max(m, n)
+        rcond = np.finfo(dtype).eps * max(m, n)
     s = _dec.svdvals(a)
     rank = _count_above(stop_gradient(s), rcond)
     x = _la.matmul(_pinv.pinv(a, float(rcond)), b)
-    if int(rank) == n and m > n:
+    full_rank = int(rank) == n if is_concrete(rank) else True  # (see the docstring)
+    if full_rank and m > n:
         # (|r|^2: real, and right, for complex systems)
         residuals = _sum(abs_square(b - _la.matmul(a, x)), axis=0)
         residuals = reshape(residuals, (1,)) if b.ndim == 1 else residuals
     else:
-        residuals = np.array([], np.finfo(np.result_type(a.dtype, b.dtype)).dtype)
-    return LstsqResult(x, residuals, np.int32(rank), s)  # (NumPy's type for the rank)
+        residuals = np.array([], np.finfo(dtype).dtype)
+    # (int32: NumPy's type for the rank)
+    rank = np.int32(rank) if is_concrete(rank) else astype(rank, np.int32)
+    return LstsqResult(x, residuals, rank, s)
 
 
 def _count_above(s, rtol, tol=None):

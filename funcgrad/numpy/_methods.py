@@ -1,6 +1,8 @@
 """Array behaviour for traced values: operators, methods, ``.at`` and the NumPy
 protocols (``__array_ufunc__``, ``__array_function__``) that route plain
 ``numpy`` calls to :mod:`funcgrad.numpy`."""
+import functools
+import inspect
 import sys
 
 import numpy as np
@@ -15,7 +17,8 @@ from . import (building, complexfuncs, constructors, fft, floatfuncs, functional
                reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import carried_derivative, derivative_dropped
 from ._scipy_calls import scipy_call, scipy_fix
-from ._convert import normalize_axis, operand as _operand
+from . import _ufunc_methods
+from ._convert import operand as _operand
 
 _EMPTY: dict = {}
 
@@ -107,7 +110,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         if fn is None:
             fn = _resolve_ufunc(ufunc)
         if fn is not None and ufunc.signature and kwargs.keys() <= {"axes", "axis", "keepdims"}:
-            result = _with_core_axes(ufunc, fn, inputs, **kwargs)  # (matmul, vecdot...)
+            result = _ufunc_methods.with_core_axes(ufunc, fn, inputs, **kwargs)  # (vecdot...)
         elif fn is None or kwargs:
             raise TypeError(_unsupported(_ufunc_label(ufunc), kwargs))
         else:
@@ -120,41 +123,24 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     elif method == "accumulate" and ufunc in _ACCUMULATORS:
         result = _ACCUMULATORS[ufunc](inputs[0], axis=kwargs.pop("axis", 0), dtype=dtype)
         dtype = None
+    elif method in ("outer", "reduce", "accumulate") and UFUNCS.get(ufunc) is not None \
+            and kwargs.keys() <= ({"axis", "keepdims"} if method == "reduce" else
+                                  {"axis"} if method == "accumulate" else set()):
+        result = getattr(_ufunc_methods, method)(ufunc, UFUNCS[ufunc], *inputs, **kwargs)
+    elif method == "reduceat" and UFUNCS.get(ufunc) is not None and kwargs.keys() <= {"axis"}:
+        result = _ufunc_methods.reduceat(ufunc, UFUNCS[ufunc], *inputs, **kwargs,
+                                         reduce_slice=_REDUCERS.get(ufunc))
+    elif method == "at":
+        update = {np.add: "add", np.multiply: "multiply", np.minimum: "min",
+                  np.maximum: "max"}.get(ufunc)
+        raise TypeError(f"numpy.{ufunc.__name__}.at writes into its array argument, and "
+                        f"arrays traced by funcgrad are immutable; use the returned copy of "
+                        + (f"a = a.at[indices].{update}(b)" if update else
+                           f"a = a.at[indices].set(np.{ufunc.__name__}(a[indices], ...)) "
+                           f"(indices without repeats)"))
     else:
         raise TypeError(_unsupported(f"numpy.{ufunc.__name__}.{method}", {}))
     return result if dtype is None else constructors.astype(result, dtype)
-
-
-def _with_core_axes(ufunc, fn, inputs, axes=None, axis=None, keepdims=False):
-    """A generalized ufunc (signature ``(n),(n)->()`` and the like) whose core dimensions
-    sit where ``axes``/``axis`` say: moved last for ``fn``, the output's moved back."""
-    ins, out = ufunc.signature.replace(" ", "").split("->")
-    core = [len(part.split(",")) if part else 0 for part in ins[1:-1].split("),(")]
-    optional = [part.count("?") for part in ins[1:-1].split("),(")]
-    inputs = [manipulation.asarray(x) for x in inputs]
-    # (a matmul operand of one dimension has no optional core dimension)
-    core = [c - o if x.ndim < c else c for c, o, x in zip(core, optional, inputs)]
-    if axis is not None:
-        if axes is not None:
-            raise TypeError("cannot specify both 'axis' and 'axes'")
-        if any(c != 1 for c in core) or out != "()":
-            raise TypeError(f"'axis' argument is only allowed for generalized ufuncs with one "
-                            f"core dimension of the inputs and none of the output, not "
-                            f"{ufunc.__name__}; pass axes=")
-        axes = [(axis,)] * len(inputs)
-    if axes is None:
-        axes = [tuple(range(-c, 0)) for c in core]
-    axes = [(a,) if isinstance(a, (int, np.integer)) else tuple(a) for a in axes]
-    moved = [manipulation.moveaxis(x, a, tuple(range(-len(a), 0))) if a else x
-             for x, a in zip(inputs, axes)]
-    result = fn(*moved)
-    if len(axes) > len(inputs) and axes[-1]:
-        k = len(axes[-1])
-        result = manipulation.moveaxis(result, tuple(range(-k, 0)), axes[-1])
-    if keepdims:  # (only outputs without core dimensions: NumPy refuses the others)
-        where = normalize_axis(axes[0][0], inputs[0].ndim)
-        result = manipulation.expand_dims(result, where)
-    return result
 
 
 def _unsupported(what, kwargs):
@@ -213,7 +199,37 @@ def _array_function(self, func, types, args, kwargs):
         raise TypeError(f"numpy.{name} writes into its array argument and returns None, but "
                         f"arrays traced by funcgrad are immutable. Use the returned copy: "
                         f"a = funcgrad.numpy.{name}(a, ...) (or a = a.at[idx].set(v)).")
+    if kwargs:
+        kwargs = _without_inert_keywords(func, fn, kwargs)
     return fn(*args, **kwargs)
+
+
+# NumPy keywords that cannot change the values of a result made from immutable traced
+# arrays (where it is written to, its memory layout, whether it is a copy, a subclass, on
+# the CPU), with the values that say so: dropped where funcgrad's function has no such
+# parameter, so that np.cumsum(x, out=None) or np.reshape(x, s, copy=False) run.
+_INERT = {"out": (None,), "order": ("K", "A", "C", "F"), "subok": (True, False),
+          "copy": (None, True, False), "device": (None, "cpu"), "like": (None,)}
+
+
+@functools.lru_cache(maxsize=None)
+def _parameters(fn):
+    try:
+        return frozenset(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return frozenset()
+
+
+def _without_inert_keywords(func, fn, kwargs):
+    named = _parameters(fn)
+    dropped = [k for k, v in kwargs.items()
+               if k in _INERT and k not in named and any(v is d or (isinstance(v, str) and v == d)
+                                                          for d in _INERT[k])]
+    if "out" in kwargs and "out" not in named and kwargs["out"] is not None:
+        raise TypeError(f"numpy.{func.__name__}(..., out=...) would write into an array, but "
+                        f"arrays traced by funcgrad are immutable. Use the returned value: "
+                        f"y = np.{func.__name__}(...) instead of np.{func.__name__}(..., out=y).")
+    return {k: v for k, v in kwargs.items() if k not in dropped} if dropped else kwargs
 
 
 def _array(self, dtype=None, copy=None):

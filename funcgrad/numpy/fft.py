@@ -42,6 +42,12 @@ def _as_complex(a):
     return a if a.dtype == dtype else _st.convert_element_type(a, dtype)
 
 
+def _is_half(a):
+    """Whether ``a`` is float16: NumPy computes it in single precision, and the real result
+    of its one-dimensional irfft and hfft is float16 again (of the n-dimensional, float32)."""
+    return getattr(a, "dtype", None) == _np.float16
+
+
 def _as_real(a):
     a = asarray(a)
     if a.dtype.kind == "c":
@@ -100,8 +106,9 @@ def irfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None 
     >>> fnp.fft.irfft(np.array([4.0, 0.0, 0.0]))
     array([1., 1., 1., 1.])
     """
-    a = _as_complex(a)
-    return _fft.irfft(a, _length(a, n, axis, 2 * (a.shape[axis] - 1)), axis, _norm(norm))
+    a, half = _as_complex(a), _is_half(a)
+    out = _fft.irfft(a, _length(a, n, axis, 2 * (a.shape[axis] - 1)), axis, _norm(norm))
+    return _st.convert_element_type(out, _np.float16) if half else out
 
 
 def hfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
@@ -111,9 +118,10 @@ def hfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None =
     >>> fnp.fft.hfft(np.array([1.0, 0.0, 0.0]))
     array([1., 1., 1., 1.])
     """
-    a = _as_complex(a)
+    a, half = _as_complex(a), _is_half(a)
     n = _length(a, n, axis, 2 * (a.shape[axis] - 1))
-    return _fft.irfft(conj(a), n, axis, _SWAPPED[_norm(norm)])
+    out = _fft.irfft(conj(a), n, axis, _SWAPPED[_norm(norm)])
+    return _st.convert_element_type(out, _np.float16) if half else out
 
 
 def ihfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:

@@ -18,7 +18,8 @@ from .constructors import astype, stop_gradient
 from .indexing import where
 from .ufuncs import (abs, add, divide, equal, exp2, floor, floor_divide, greater, greater_equal,
                      exp, isfinite, isinf, isnan, less, log2, logical_and, logical_not, logical_or,
-                     mod, multiply, negative, not_equal, stands_for, subtract, trunc)
+                     mod, multiply, negative, not_equal, stands_for, subtract, trunc,
+                     ufunc_dtype)
 from ..typing import Array, ArrayLike
 
 __all__ = ["copysign", "fmod", "divmod", "modf", "frexp", "ldexp", "nextafter", "spacing",
@@ -249,8 +250,10 @@ def nextafter(x1: ArrayLike, x2: ArrayLike) -> Array:
     1.0
     """
     x1, x2 = _real_operands("nextafter", x1, x2)
-    x1, x2 = _float_operand(asarray(x1)), _float_operand(x2)
-    x1 = astype(x1, _common(x1, x2))
+    x1, x2 = operand(x1), operand(x2)
+    dtype = ufunc_dtype(_np.nextafter, x1, x2)  # (a Python number weak: float32 stays)
+    x1 = astype(x1, dtype)
+    x2 = x2 if isinstance(x2, (int, float)) else astype(x2, dtype)
     value = _next_float(stop_gradient(x1), stop_gradient(x2) if hasattr(x2, "dtype") else x2)
     # The slope: minus stop_gradient(x1) - x1, an exact +0.0 (subtracted, not added: a -0.0
     # result keeps its sign); an infinite x1 is replaced by 0 first (inf - inf is NaN).
@@ -347,4 +350,6 @@ def i0(x: ArrayLike) -> Array:
     if x.dtype.kind != "f":
         x = astype(x, _np.float64)
     out = multiply(_i0e(x), exp(abs(x)))
+    if out.dtype != x.dtype:  # (float16 is computed in float32; NumPy's is float16)
+        out = astype(out, x.dtype)
     return _np.asarray(out) if isinstance(out, _np.generic) else out  # NumPy's 0-d array

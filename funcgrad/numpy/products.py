@@ -201,15 +201,16 @@ def _expand_ellipsis(subscripts, ops):
     return ",".join(new_ins) + "->" + out.replace("...", ell)
 
 
-def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
-    """Sum of the ``offset``-th diagonal.
+def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1,
+          dtype: Any = None) -> Array:
+    """Sum of the ``offset``-th diagonal (computed in ``dtype``, when given).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(fnp.trace)(np.ones((2, 2)))
     array([[1., 0.],
            [0., 1.]])
     """
-    return sum(diagonal(a, offset, axis1, axis2), axis=-1)
+    return sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
 def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: int = -1,

@@ -272,8 +272,10 @@ def _empty_reduction(a, axes, keepdims, identity):
     return None
 
 
-def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:  # noqa: A001
-    """Whether every element along ``axis`` is true (not differentiable).
+def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False, *,  # noqa: A001
+        where: ArrayLike = True) -> Array:
+    """Whether every element along ``axis`` (of those ``where`` selects) is true (not
+    differentiable).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.all(np.array([[1.0, 0.0], [2.0, 3.0]]), axis=1)
@@ -283,11 +285,14 @@ def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:  # no
     empty = _empty_reduction(a, axes, keepdims, True)  # min has no identity; all has True
     if empty is not None:
         return empty
-    return _red.reduce_min(astype(a, _np.bool_), axes, keepdims)
+    return _red.reduce_min(_select(astype(a, _np.bool_), _mask("all", a, where), True), axes,
+                           keepdims)
 
 
-def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:  # noqa: A001
-    """Whether some element along ``axis`` is true (not differentiable).
+def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False, *,  # noqa: A001
+        where: ArrayLike = True) -> Array:
+    """Whether some element along ``axis`` (of those ``where`` selects) is true (not
+    differentiable).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.any(np.array([[1.0, 0.0], [0.0, 0.0]]), axis=1)
@@ -297,7 +302,8 @@ def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:  # no
     empty = _empty_reduction(a, axes, keepdims, False)
     if empty is not None:
         return empty
-    return _red.reduce_max(astype(a, _np.bool_), axes, keepdims)
+    return _red.reduce_max(_select(astype(a, _np.bool_), _mask("any", a, where), False), axes,
+                           keepdims)
 
 
 _mean = mean  # (var's and std's keyword mean= shadows it)

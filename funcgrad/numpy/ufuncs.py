@@ -94,6 +94,25 @@ def _declare(f, prim, numpy_ufuncs, doc):
     return f
 
 
+def ufunc_dtype(ufunc: Any, *operands: Any) -> Any:
+    """The dtype NumPy's ``ufunc`` gives for ``operands`` (Python numbers, and traced
+    values standing for them, weakly typed), asked of NumPy on empty arrays: for ufuncs
+    whose loops are float-only (``fabs`` of integers is float64, of int8 float16).
+
+    >>> import numpy as np
+    >>> ufunc_dtype(np.fabs, np.ones(2, np.int8))
+    dtype('float16')
+    >>> ufunc_dtype(np.heaviside, np.ones(2, np.float32), 0.5)
+    dtype('float32')
+    """
+    probes = [x if isinstance(x, (bool, int, float, complex)) else
+              x.dtype.type(0).item() if getattr(x, "weak", False) else
+              _np.empty(0, getattr(x, "dtype", None) or _np.asarray(x).dtype)
+              for x in operands]
+    out = ufunc(*probes)
+    return _np.asarray(out[0] if isinstance(out, tuple) else out).dtype
+
+
 def stands_for(*numpy_ufuncs):
     """Mark a composite as what ``numpy_ufuncs`` dispatch to on traced values."""
     def mark(f):
@@ -169,7 +188,22 @@ isinf = _unary(_ew.isinf_p, _np.isinf)
 isfinite = _unary(_ew.isfinite_p, _np.isfinite)
 
 # NumPy's other names for the same functions (the array API's among them).
-absolute = fabs = abs
+absolute = abs
+
+
+@stands_for(_np.fabs)
+def fabs(x: ArrayLike) -> Array:
+    """Elementwise ``np.fabs``: the absolute value as a float (integers give floats, as
+    NumPy's, whose loops are float-only; complex numbers are refused).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.fabs(np.array([-2, 3]))
+    array([2., 3.])
+    """
+    x = operand(x)
+    dtype = ufunc_dtype(_np.fabs, x)
+    return abs(x if getattr(x, "dtype", dtype) == dtype or not hasattr(x, "dtype")
+               else astype(x, dtype))
 fix = trunc
 asin, acos, atan, asinh, acosh, atanh = arcsin, arccos, arctan, arcsinh, arccosh, arctanh
 
@@ -409,7 +443,7 @@ def heaviside(x1: ArrayLike, x2: ArrayLike) -> Array:
     array([0. , 0.5, 1. ])
     """
     x1, x2 = operand(x1), operand(x2)
-    dtype = _np.result_type(*(v.dtype if hasattr(v, "dtype") else v for v in (x1, x2)))
+    dtype = ufunc_dtype(_np.heaviside, x1, x2)  # (float-only loops: integers give floats)
     if dtype.kind == "c":
         raise TypeError("heaviside: complex values are not supported, as in NumPy (no order "
                         "to step at); apply it to np.real(x1)")

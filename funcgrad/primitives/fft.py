@@ -28,10 +28,11 @@ __all__ = ["fft_p", "rfft_p", "irfft_p", "fft", "rfft", "irfft", "complex_dtype"
 
 
 def complex_dtype(dtype):
-    """The complex dtype of ``dtype``'s precision (complex64 for float32 and complex64)."""
+    """The complex dtype of ``dtype``'s precision (complex64 for float16, float32 and
+    complex64: NumPy computes float16 in single precision)."""
     dtype = np.dtype(dtype)
-    return np.dtype(np.complex64) if dtype in (np.float32, np.complex64) else np.dtype(
-        np.complex128)
+    return np.dtype(np.complex64) if dtype in (np.float16, np.float32, np.complex64) else (
+        np.dtype(np.complex128))
 
 
 def real_dtype(dtype):

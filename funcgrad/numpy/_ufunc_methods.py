@@ -1,0 +1,169 @@
+"""NumPy's ufunc methods on traced values, for every two-input ufunc funcgrad.numpy has:
+``np.hypot.outer(a, b)``, ``np.logaddexp.reduce(x)``, ``np.maximum.accumulate(x)``,
+``np.add.reduceat(x, indices)``; and
+the ``axes=``/``axis=``/``keepdims=`` of generalized ufuncs (``np.vecdot(a, b, axis=0)``).
+
+(``np.add`` and ``np.multiply`` reduce and accumulate through ``sum``, ``prod``, ``cumsum``
+and ``cumprod``, which also take ``dtype=``, ``where=`` and ``initial=``.)
+"""
+import numpy as np
+
+from . import manipulation
+from ._convert import asarray, concrete_values, normalize_axis, one_axis
+from .constructors import full, ones_like, zeros_like
+from .reductions import cumprod, cumsum, prod, sum
+
+# Associative and commutative: any grouping and order of the elements gives NumPy's answer
+# up to rounding (NumPy itself adds pairwise), so a reduction or a scan takes log2(n)
+# steps instead of n.  The others are folded from the left, as NumPy does.
+_REORDERABLE = frozenset({np.add, np.multiply, np.maximum, np.minimum, np.fmax, np.fmin,
+                          np.logaddexp, np.logaddexp2, np.hypot, np.logical_and,
+                          np.logical_or, np.logical_xor, np.bitwise_and, np.bitwise_or,
+                          np.bitwise_xor, np.gcd, np.lcm})
+
+
+def _binary(ufunc, method):
+    if ufunc.nin != 2:
+        raise ValueError(f"{method} only supported for binary functions (numpy."
+                         f"{ufunc.__name__} takes {ufunc.nin} input)")
+    if ufunc.nout != 1 and method != "outer":
+        raise ValueError(f"{method} only supported for functions returning a single value "
+                         f"(numpy.{ufunc.__name__} gives {ufunc.nout})")
+
+
+def outer(ufunc, fn, a, b):
+    """``ufunc.outer(a, b)``: ``fn`` of every element of ``a`` with every element of ``b``,
+    shape ``a.shape + b.shape``."""
+    _binary(ufunc, "outer")  # (divmod's pair of results is fine)
+    a, b = asarray(a), asarray(b)
+    return fn(manipulation.reshape(a, a.shape + (1,) * b.ndim), b)
+
+
+def reduce(ufunc, fn, a, axis=0, keepdims=False):
+    """``ufunc.reduce(a, axis, keepdims)``: ``fn`` applied between the elements along
+    ``axis`` (a tuple of axes, or None for all, where the ufunc is reorderable)."""
+    _binary(ufunc, "reduce")
+    a = asarray(a)
+    axes = normalize_axis(axis, a.ndim)
+    if len(axes) > 1 and ufunc not in _REORDERABLE:
+        raise ValueError(f"reduction operation '{ufunc.__name__}' is not reorderable, so at "
+                         f"most one axis may be specified")
+    rest = tuple(d for d in range(a.ndim) if d not in axes)
+    kept = tuple(a.shape[d] for d in rest)
+    n = int(np.prod([a.shape[d] for d in axes], dtype=np.int64))
+    x = manipulation.reshape(manipulation.transpose(a, axes + rest), (n,) + kept)
+    if n == 0:
+        if ufunc.identity is None:
+            raise ValueError(f"zero-size array to reduction operation {ufunc.__name__} which "
+                             f"has no identity")
+        out = full(kept, ufunc.identity, dtype=a.dtype)
+    elif ufunc is np.subtract:  # x0 - x1 - x2 ... = x0 - (x1 + x2 + ...)
+        out = fn(x[0], sum(x[1:], axis=0))
+    elif ufunc is np.divide:
+        out = fn(x[0], prod(x[1:], axis=0))
+    elif ufunc in _REORDERABLE:  # pairwise, log2(n) levels
+        while x.shape[0] > 1:
+            even = x.shape[0] // 2 * 2
+            paired = fn(x[0:even:2], x[1:even:2])
+            x = manipulation.concatenate([paired, x[even:]], 0) if even < x.shape[0] else paired
+        out = x[0]
+    else:
+        out = x[0]
+        for i in range(1, n):
+            out = fn(out, x[i])
+    if keepdims:
+        out = manipulation.reshape(out, tuple(1 if d in axes else a.shape[d]
+                                              for d in range(a.ndim)))
+    return out
+
+
+def accumulate(ufunc, fn, a, axis=0):
+    """``ufunc.accumulate(a, axis)``: the running ``fn`` along ``axis`` (``out[i]`` is the
+    reduction of ``a[:i + 1]``)."""
+    _binary(ufunc, "accumulate")
+    a = asarray(a)
+    if a.ndim == 0:
+        raise TypeError("accumulate: cannot accumulate on a scalar (a 0-d array)")
+    axis = one_axis(axis, a.ndim)
+    x = manipulation.moveaxis(a, axis, 0)
+    n = x.shape[0]
+    if n == 0:
+        return a
+    if ufunc is np.subtract:  # x0 - (x1 + ... + xi)
+        out = fn(x[0], cumsum(manipulation.concatenate([zeros_like(x[:1]), x[1:]], 0), 0))
+    elif ufunc is np.divide:
+        out = fn(x[0], cumprod(manipulation.concatenate([ones_like(x[:1]), x[1:]], 0), 0))
+    elif ufunc in _REORDERABLE:  # Hillis-Steele: after the step of shift s, out[i] covers
+        out, shift = x, 1        # the 2s elements up to i
+        while shift < n:
+            out = manipulation.concatenate([out[:shift], fn(out[:-shift], out[shift:])], 0)
+            shift *= 2
+    else:
+        parts = [x[0]]
+        for i in range(1, n):
+            parts.append(fn(parts[-1], x[i]))
+        out = manipulation.stack(parts, 0)
+    return manipulation.moveaxis(out, 0, axis)
+
+
+def reduceat(ufunc, fn, a, indices, axis=0, reduce_slice=None):
+    """``ufunc.reduceat(a, indices, axis)``: the reductions of the slices of ``a`` between
+    consecutive ``indices`` (where an index is not below the next one, ``a[index]`` alone;
+    the last slice runs to the end).  ``reduce_slice(x, axis)``: the reduction to use
+    (sum, prod, max, min), else :func:`reduce`'s."""
+    _binary(ufunc, "reduceat")
+    a = asarray(a)
+    axis = one_axis(axis, a.ndim)
+    starts = concrete_values(indices, "reduceat (which slices it reduces)",
+                             "Pass the indices as a plain list or NumPy array.")
+    if starts.ndim != 1 or starts.dtype.kind not in "iu":
+        raise TypeError("reduceat: indices must be a 1-d sequence of integers")
+    n = a.shape[axis]
+    for i in starts:
+        if not 0 <= i < n:
+            raise IndexError(f"index {int(i)} out-of-bounds in {ufunc.__name__}.reduceat "
+                             f"[0, {n})")
+    x = manipulation.moveaxis(a, axis, 0)
+    parts = []
+    for k, start in enumerate(starts.tolist()):
+        stop = starts[k + 1] if k + 1 < len(starts) else n
+        if stop <= start:
+            parts.append(x[start])
+        elif reduce_slice is not None:
+            parts.append(reduce_slice(x[start:stop], 0))
+        else:
+            parts.append(reduce(ufunc, fn, x[start:stop], 0))
+    if not parts:
+        return manipulation.moveaxis(x[:0], 0, axis)
+    return manipulation.moveaxis(manipulation.stack(parts, 0), 0, axis)
+
+
+def with_core_axes(ufunc, fn, inputs, axes=None, axis=None, keepdims=False):
+    """A generalized ufunc (signature ``(n),(n)->()`` and the like) whose core dimensions
+    sit where ``axes``/``axis`` say: moved last for ``fn``, the output's moved back."""
+    ins, out = ufunc.signature.replace(" ", "").split("->")
+    core = [len(part.split(",")) if part else 0 for part in ins[1:-1].split("),(")]
+    optional = [part.count("?") for part in ins[1:-1].split("),(")]
+    inputs = [asarray(x) for x in inputs]
+    # (a matmul operand of one dimension has no optional core dimension)
+    core = [c - o if x.ndim < c else c for c, o, x in zip(core, optional, inputs)]
+    if axis is not None:
+        if axes is not None:
+            raise TypeError("cannot specify both 'axis' and 'axes'")
+        if any(c != 1 for c in core) or out != "()":
+            raise TypeError(f"'axis' argument is only allowed for generalized ufuncs with one "
+                            f"core dimension of the inputs and none of the output, not "
+                            f"{ufunc.__name__}; pass axes=")
+        axes = [(axis,)] * len(inputs)
+    if axes is None:
+        axes = [tuple(range(-c, 0)) for c in core]
+    axes = [(a,) if isinstance(a, (int, np.integer)) else tuple(a) for a in axes]
+    moved = [manipulation.moveaxis(x, a, tuple(range(-len(a), 0))) if a else x
+             for x, a in zip(inputs, axes)]
+    result = fn(*moved)
+    if len(axes) > len(inputs) and axes[-1]:
+        k = len(axes[-1])
+        result = manipulation.moveaxis(result, tuple(range(-k, 0)), axes[-1])
+    if keepdims:  # (only outputs without core dimensions: NumPy refuses the others)
+        result = manipulation.expand_dims(result, normalize_axis(axes[0][0], inputs[0].ndim))
+    return result
