@@ -1034,6 +1034,23 @@ def test_padding_scatters_fuse_into_their_consumer_loop():
         np.testing.assert_allclose(a, b, rtol=1e-14)
 
 
+def test_a_pad_of_broadcast_scalars_compiles():
+    """A scalar broadcast into a window of another broadcast scalar (jvp of vjp of slicing
+    at a zero tangent) is not one scalar: its lowering raised AttributeError, and inside
+    a jit's backward pass the call failed."""
+    def f(c):
+        base = fnp.broadcast_to(c * 0.5, (5,))
+        return fnp.sin(fnp.at(base)[2:4].add(fnp.broadcast_to(c, (2,)))) * 2.0
+
+    inner = np.array([0.75, 0.75, 2.25, 2.25, 0.75])
+    np.testing.assert_allclose(fg.jit(f, wait=True)(1.5), 2.0 * np.sin(inner), rtol=1e-15)
+    # d/dc: 2 cos(...) (0.5 outside the window, 1.5 inside)
+    slope = 2.0 * np.cos(inner) * np.array([0.5, 0.5, 1.5, 1.5, 0.5])
+    np.testing.assert_allclose(fg.jvp(fg.jit(f, wait=True), (1.5,), (1.0,))[1], slope, rtol=1e-14)
+    np.testing.assert_allclose(fg.vjp(fg.jit(f, wait=True), 1.5)[1](np.ones(5))[0], slope.sum(),
+                               rtol=1e-14)
+
+
 def test_integer_and_boolean_values_and_index_arrays():
     def f(x, idx, mask):
         picked = x[idx] * 2.0

@@ -280,6 +280,17 @@ def test_every_numpy_function_with_a_funcgrad_namesake_dispatches_to_it():
     assert not wrong, f"NumPy functions not dispatched to their funcgrad.numpy namesake: {wrong}"
 
 
+def test_numpys_numeric_scalar_types_are_there():
+    names = ("complex64 complex128 cdouble csingle clongdouble double single half longdouble "
+             "int_ uint16 uint32 uint64 number generic signedinteger unsignedinteger "
+             "complexfloating float16 float32 float64").split()
+    assert [n for n in names if getattr(fnp, n, None) is not getattr(np, n)] == []
+    x = np.array([1.0, 2.0])
+    assert fnp.zeros(2, fnp.complex64).dtype == np.complex64
+    np.testing.assert_array_equal(fg.grad(lambda v: fnp.sum(fnp.astype(v, fnp.single) ** 2))(x),
+                                  [2.0, 4.0])
+
+
 def test_every_public_function_has_an_example():
     missing = []
     for ns, names in [(fnp, fnp.__all__), (fnp.linalg, fnp.linalg.__all__)]:

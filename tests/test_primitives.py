@@ -536,6 +536,15 @@ OPS = [
     Op("wofz", lambda m, x: fnp.real(fsp.wofz(x)) - fnp.imag(fsp.wofz(x)) * 2.0,
        dom=U(-3.0, 3.0), ref=lambda x: np.real(scipy_special("wofz")(x))
        - np.imag(scipy_special("wofz")(x)) * 2.0, skip=("float32",)),
+    # (erf and erfc of a complex argument: z = x (1 + 0.5i), through real and imaginary parts)
+    Op("erf_complex", lambda m, x: fnp.real(fsp.erf(x * (1 + 0.5j)))
+       - fnp.imag(fsp.erf(x * (1 + 0.5j))) * 2.0, dom=U(-2.0, 2.0),
+       ref=lambda x: np.real(scipy_special("erf")(x * (1 + 0.5j)))
+       - np.imag(scipy_special("erf")(x * (1 + 0.5j))) * 2.0, skip=("float32",)),
+    Op("erfc_complex", lambda m, x: fnp.real(fsp.erfc(x * (1 + 0.5j)))
+       - fnp.imag(fsp.erfc(x * (1 + 0.5j))) * 2.0, dom=U(-2.0, 2.0),
+       ref=lambda x: np.real(scipy_special("erfc")(x * (1 + 0.5j)))
+       - np.imag(scipy_special("erfc")(x * (1 + 0.5j))) * 2.0, skip=("float32",)),
     # (degree 3, order 1; complex128 for float32 angles too, as SciPy's)
     Op("sph_harm_y", lambda m, t, p: fnp.real(fsp.sph_harm_y(3, 1, t, p))
        + fnp.imag(fsp.sph_harm_y(3, 1, t, p)) * 0.5, bcast(2), [U(0.2, 2.9), U(-3.0, 3.0)],

@@ -514,6 +514,38 @@ def test_multivariate_normal_and_dirichlet_match_scipy():
     close(fst.dirichlet.logpdf(xd, alpha), scipy_stats.dirichlet.logpdf(xd, alpha), 1e-12)
 
 
+def test_multivariate_normal_singular_cov_and_entropy_match_scipy():
+    # rank 2 in 4 variables, rotated: points on the mean's plane have a density, others not
+    q = np.linalg.qr(RNG.standard_normal((4, 4)))[0]
+    cov, mean = q @ np.diag([1.0, 2.5, 0.0, 0.0]) @ q.T, RNG.standard_normal(4)
+    on = mean + (cov @ RNG.standard_normal((4, 3))).T
+    x = np.concatenate([on, on[:1] + 0.1])
+    mvn, theirs = fst.multivariate_normal, scipy_stats.multivariate_normal
+    close(mvn.logpdf(x, mean, cov, allow_singular=True),
+          theirs.logpdf(x, mean, cov, allow_singular=True), 1e-12)
+    close(mvn(mean, cov, allow_singular=True).pdf(x), theirs.pdf(x, mean, cov,
+                                                              allow_singular=True), 1e-12)
+    close(mvn.entropy(mean, cov), theirs.entropy(mean, cov), 1e-13)
+    close(mvn.entropy(cov=2.0), theirs.entropy(cov=2.0), 1e-13)
+    # on the plane the gradient in x is -pinv(cov) (x - mean), as for a regular cov
+    close(fg.grad(lambda v: mvn.logpdf(v, mean, cov, allow_singular=True))(on[0]),
+          -np.linalg.pinv(cov) @ (on[0] - mean), 1e-9, 1e-12)
+    check_jvp_fd(lambda t: mvn.logpdf(on[1], mean + cov @ t, cov, allow_singular=True),
+                 [np.zeros(4)], RNG)  # (the mean moved within the plane)
+    # a regular cov: the same value and cov-gradient (the symmetric part) on both routes,
+    # and d entropy / d cov = inv(cov) / 2
+    a = RNG.standard_normal((3, 3))
+    spd = a @ a.T + np.eye(3)
+    for f in (lambda c: mvn.logpdf(x[0, :3], mean[:3], c, allow_singular=True),
+              lambda c: mvn.logpdf(x[0, :3], mean[:3], c)):
+        close(f(spd), theirs.logpdf(x[0, :3], mean[:3], spd), 1e-12)
+        close(fg.grad(f)(spd), fg.grad(lambda c: mvn.logpdf(x[0, :3], mean[:3], c))(spd), 1e-10)
+    close(fg.grad(lambda c: mvn.entropy(cov=c))(spd), 0.5 * np.linalg.inv(spd), 1e-12)
+    check_second_order(lambda c: mvn.entropy(cov=c @ c.T + np.eye(3)), [a], RNG)
+    with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
+        mvn.logpdf(x, mean, cov)
+
+
 def test_frozen_distributions_match_scipys_and_differentiate_in_their_parameters():
     x = RNG.uniform(0.1, 2.5, 5)
     for name, args, kwds in [("norm", (0.3,), {"scale": 1.7}), ("gamma", (2.3, 0.1, 1.5), {}),

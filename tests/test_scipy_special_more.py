@@ -165,6 +165,22 @@ def test_wofz_complex_values_and_holomorphic_derivative():
     assert fg.grad(fsp.wofz, holomorphic=True)(np.complex64(0.5 + 0.5j)).dtype == np.complex64
 
 
+def test_erf_and_erfc_of_complex_arguments_are_scipys_and_holomorphic():
+    z = np.array([0.3 + 0.2j, -1.5 + 0.7j, 2.0 + 3.0j, 1e-9j, -4.0 - 0.5j])
+    for ours, theirs, sign in ((fsp.erf, scipy_special.erf, 1.0),
+                               (fsp.erfc, scipy_special.erfc, -1.0)):
+        np.testing.assert_array_equal(ours(z), theirs(z))
+        assert ours(z.astype(np.complex64)).dtype == theirs(z.astype(np.complex64)).dtype
+        np.testing.assert_allclose(fg.vmap(fg.grad(ours, holomorphic=True))(z),
+                                   sign * 2.0 / math.sqrt(math.pi) * np.exp(-z ** 2), rtol=1e-14)
+    # a real function of z through plain SciPy: JAX's convention, d/dx - i d/dy
+    f = lambda v: abs(scipy_special.erf(v)) ** 2
+    h, v = 1e-6, 0.3 + 0.2j
+    fd = (f(v + h) - f(v - h)) / (2 * h) - 1j * (f(v + 1j * h) - f(v - 1j * h)) / (2 * h)
+    np.testing.assert_allclose(fg.grad(lambda v: np.abs(scipy_special.erf(v)) ** 2)(v), fd,
+                               rtol=1e-8)
+
+
 @pytest.mark.parametrize("n,m", [(0, 0), (2, 0), (3, 1), (3, -2), (3, 3), (4, -4), (2, 3)])
 def test_sph_harm_y_values_and_derivatives_in_both_angles(n, m):
     theta, phi = RNG.uniform(0.1, 3.0, 6), RNG.uniform(-3.0, 3.0, 6)

@@ -142,8 +142,11 @@ def is_pad(eqn, uniform):
     operand, updates = eqn.inputs
     out = eqn.outvars[0].aval
     spec = eqn.params["spec"]
+    # (updates that are a broadcast scalar too would make the pad look like one scalar,
+    # which it is not: such a scatter is computed on its own)
     return (eqn.params["mode"] in ("add", "set") and isinstance(operand, Var)
             and id(operand) in uniform and isinstance(updates, Var)
+            and id(updates) not in uniform
             and out.dtype.kind == "f" and out.dtype in KERNEL_DTYPES
             and operand.aval.dtype == out.dtype and updates.aval.dtype == out.dtype
             and len(spec) == out.ndim == updates.aval.ndim > 0

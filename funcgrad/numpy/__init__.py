@@ -27,10 +27,13 @@ The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 """
 # NumPy's own constants, scalar types and dtype helpers, as they are.
 # (the dtype and memory questions answer traced values too: see funcgrad.numpy.queries)
-from numpy import (bool_, can_cast, common_type, dtype, e, euler_gamma, finfo, float16,
-                   float32, float64, floating, iinfo, inexact, inf, int8, int16, int32, int64,
-                   integer, intp, issubdtype, may_share_memory, min_scalar_type, nan, ndarray,
-                   newaxis, pi, result_type, shares_memory, uint8)
+from numpy import (bool_, can_cast, cdouble, clongdouble, common_type, complex64, complex128,
+                   complexfloating, csingle, double, dtype, e, euler_gamma, finfo, float16,
+                   float32, float64, floating, generic, half, iinfo, inexact, inf, int_, int8,
+                   int16, int32, int64, integer, intp, issubdtype, longdouble,
+                   may_share_memory, min_scalar_type, nan, ndarray, newaxis, number, pi,
+                   result_type, shares_memory, signedinteger, single, uint8, uint16, uint32,
+                   uint64, unsignedinteger)
 
 from ..core import Tracer
 from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
@@ -68,7 +71,11 @@ _NUMPY_OWN = ["bool_", "can_cast", "common_type", "dtype", "e", "euler_gamma", "
               "float16", "float32", "float64", "floating", "iinfo", "inexact", "inf", "int8",
               "int16", "int32", "int64", "integer", "intp", "issubdtype", "may_share_memory",
               "min_scalar_type", "nan", "ndarray", "newaxis", "pi", "result_type",
-              "shares_memory", "uint8"]
+              "shares_memory", "uint8",
+              # the other numeric scalar types (fnp.complex128, fnp.double...), as jax.numpy
+              "cdouble", "clongdouble", "complex64", "complex128", "complexfloating",
+              "csingle", "double", "generic", "half", "int_", "longdouble", "number",
+              "signedinteger", "single", "uint16", "uint32", "uint64", "unsignedinteger"]
 
 # (normalize_axis, one_axis and operand have been public since the first release)
 __all__ = (_NUMPY_OWN + ["linalg", "fft", "normalize_axis", "one_axis", "operand"]

@@ -29,6 +29,8 @@ with differentiable primitives, so derivatives of every order follow:
   ``k1e`` (the scaled ones' from their asymptotic series far out, where those
   differences cancel);
 - ``wofz`` (the Faddeeva function, complex): ``w' = 2i/sqrt(pi) - 2z w``;
+- ``erf_complex``, ``erfc_complex`` (``erf``, ``erfc`` of complex ``z``; real ones have
+  their own kernels): ``+-2/sqrt(pi) exp(-z**2)``;
 - ``sph_harm_y(n, m, theta, phi)``: ``i m Y`` in ``phi`` and
   ``m cot(theta) Y_n^m + sqrt((n - m)(n + m + 1)) exp(-i phi) Y_n^(m+1)`` in ``theta``
   (infinite at the poles ``theta = 0, pi`` for ``m != 0``).
@@ -215,6 +217,12 @@ k0e_p = _declare("k0e", _k_scaled_lin(0.0, lambda x, y: y - k1e(x)))
 k1e_p = _declare("k1e", _k_scaled_lin(4.0, lambda x, y: y - k0e(x) - y / x))
 # w(z) = exp(-z**2) erfc(-iz), holomorphic (complex results, also of real arguments)
 wofz_p = _declare("wofz", lambda g, z, w: g * (2j / _SQRT_PI - z * w * 2.0))
+erf_complex_p = _declare("erf_complex",
+                         lambda g, z, out: g * (exp(-square(z)) * (2.0 / _SQRT_PI)),
+                         kernel=_scipy("erf"))
+erfc_complex_p = _declare("erfc_complex",
+                          lambda g, z, out: g * (exp(-square(z)) * (-2.0 / _SQRT_PI)),
+                          kernel=_scipy("erfc"))
 fresnel_s_p = _declare("fresnel_s", lambda g, z, y: g * sin(square(z) * (math.pi / 2)),
                        kernel=_scipy("fresnel", 0))
 fresnel_c_p = _declare("fresnel_c", lambda g, z, y: g * cos(square(z) * (math.pi / 2)),
@@ -295,13 +303,13 @@ sph_harm_y_p = _declare("sph_harm_y", _not_implemented("sph_harm_y(n, m, theta, 
                         lambda g, n, m, theta, phi, out: g * (out * (1j * m)))
 
 (erfcx, dawsn, exp1, expi, expn, spence, loggamma, gammasgn, sici_si, sici_ci, fresnel_s,
- fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz,
+ fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz, erf_complex, erfc_complex,
  sph_harm_y, jv, yv, iv, kv, ive, kve, k0, k1, k0e, k1e) = map(_call, (
     erfcx_p, dawsn_p, exp1_p, expi_p, expn_p, spence_p, loggamma_p, gammasgn_p, sici_si_p,
     sici_ci_p, fresnel_s_p, fresnel_c_p, poch_p, boxcox_p, boxcox1p_p, owens_t_p, hyp1f1_p,
-    hyp2f1_p, wofz_p, sph_harm_y_p, jv_p, yv_p, iv_p, kv_p, ive_p, kve_p, k0_p, k1_p, k0e_p,
-    k1e_p))
+    hyp2f1_p, wofz_p, erf_complex_p, erfc_complex_p, sph_harm_y_p, jv_p, yv_p, iv_p, kv_p,
+    ive_p, kve_p, k0_p, k1_p, k0e_p, k1e_p))
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn",
            "sici_si", "sici_ci", "fresnel_s", "fresnel_c", "poch", "boxcox", "boxcox1p",
-           "owens_t", "hyp1f1", "hyp2f1", "wofz", "sph_harm_y", "jv", "yv", "iv", "kv", "ive",
-           "kve", "k0", "k1", "k0e", "k1e"]
+           "owens_t", "hyp1f1", "hyp2f1", "wofz", "erf_complex", "erfc_complex", "sph_harm_y",
+           "jv", "yv", "iv", "kv", "ive", "kve", "k0", "k1", "k0e", "k1e"]

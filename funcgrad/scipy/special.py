@@ -20,8 +20,8 @@ JAX's name: ``J_k`` for ``k = 0..v`` stacked; ``j0``, ``j1``, ``jn`` take jv's v
 which differ from SciPy's j0 and j1 in the last digits), ``yv`` (likewise ``y0``, ``y1``,
 ``yn``), ``iv``, ``ive``, ``kv``, ``kve``,
 ``k0``, ``k1``, ``k0e``, ``k1e``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
-``hyp1f1`` and ``hyp2f1`` are the exception: they take their values from SciPy's ufuncs
-(imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
+``hyp1f1``, ``hyp2f1``, and ``erf`` and ``erfc`` of complex arguments are the exception:
+they take their values from SciPy's ufuncs (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
 SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
 bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
 derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, ``cbrt``,
@@ -37,6 +37,7 @@ from .. import numpy as fnp
 from ..numpy._convert import operand as _operand
 from ..primitives import elementwise as _ew
 from ..primitives import special as _sp
+from ..primitives import special_scipy as _ss
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..core import Tracer as _Tracer
 from ..typing import Array, ArrayLike, Axis
@@ -68,19 +69,38 @@ def _primitive_front(prim_fn: Any, doc: str) -> Callable[[ArrayLike], Array]:
     return f
 
 
-erf = _primitive_front(_ew.erf, """The error function, ``2/sqrt(pi) * integral of exp(-t**2)
-    from 0 to x``.
+def _complex_twin(front: Any, twin: Any) -> Callable[[ArrayLike], Array]:
+    """``front`` for real arguments, ``twin`` (SciPy's values) for complex ones."""
+    def f(x: ArrayLike) -> Array:
+        x = _operand(x)
+        dtype = x.dtype if hasattr(x, "dtype") else np.result_type(x)
+        if dtype.kind == "c":
+            return twin(x)
+        return front(x)
+    f.__name__ = f.__qualname__ = front.__name__
+    f.__doc__ = front.__doc__
+    f.primitive = front.primitive  # type: ignore[attr-defined]
+    f.primitives = (front.primitive, twin.primitive)  # type: ignore[attr-defined]
+    return f
+
+
+erf = _complex_twin(_primitive_front(_ew.erf, """The error function, ``2/sqrt(pi) *
+    integral of exp(-t**2) from 0 to x``; of a complex ``x`` too (SciPy's values; the
+    derivative is holomorphic: ``fg.grad(erf, holomorphic=True)``).
 
     >>> import numpy as np, funcgrad as fg
     >>> float(fg.grad(erf)(0.0))  # 2 / sqrt(pi)
     1.1283791670955126
-    """)
-erfc = _primitive_front(_ew.erfc, """The complementary error function, ``1 - erf(x)``
-    (accurate where erf(x) is near 1).
+    >>> complex(fg.grad(erf, holomorphic=True)(0j))
+    (1.1283791670955126+0j)
+    """), _ss.erf_complex)
+erfc = _complex_twin(_primitive_front(_ew.erfc, """The complementary error function,
+    ``1 - erf(x)`` (accurate where erf(x) is near 1); of a complex ``x`` too (SciPy's
+    values).
 
-    >>> float(erfc(0.0))
-    1.0
-    """)
+    >>> float(erfc(0.0)), complex(erfc(1j)).real
+    (1.0, 1.0)
+    """), _ss.erfc_complex)
 expit = _primitive_front(_ew.expit, """The logistic sigmoid ``1 / (1 + exp(-x))``
     (``scipy.special.expit``), without overflow for large ``|x|``.
 
