@@ -132,7 +132,7 @@ def binds(prim):
 # --- unary -----------------------------------------------------------------------------------
 
 negative = _unary(_ew.negative_p, _np.negative)
-abs = _unary(_ew.abs_p, _np.absolute, _np.fabs)  # noqa: A001 - NumPy's name
+abs = _unary(_ew.abs_p, _np.absolute)  # noqa: A001 - NumPy's name
 _sign_of_real = _unary(_ew.sign_p, _np.sign)
 
 
@@ -443,10 +443,10 @@ def heaviside(x1: ArrayLike, x2: ArrayLike) -> Array:
     array([0. , 0.5, 1. ])
     """
     x1, x2 = operand(x1), operand(x2)
-    dtype = ufunc_dtype(_np.heaviside, x1, x2)  # (float-only loops: integers give floats)
-    if dtype.kind == "c":
+    if any(_np.result_type(getattr(v, "dtype", v)).kind == "c" for v in (x1, x2)):
         raise TypeError("heaviside: complex values are not supported, as in NumPy (no order "
                         "to step at); apply it to np.real(x1)")
+    dtype = ufunc_dtype(_np.heaviside, x1, x2)  # (float-only loops: integers give floats)
     step = _ew.where(less(x1, 0), 0.0, _ew.where(equal(x1, 0), x2, 1.0))
     return step if step.dtype == dtype else step.astype(dtype)
 

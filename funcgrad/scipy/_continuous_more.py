@@ -51,7 +51,7 @@ lognorm = rv_continuous(
     _cdf=_lognorm_standard(sp.ndtr, 1.0, 0.0),
     _logcdf=_lognorm_standard(sp.log_ndtr, 1.0, -math.inf),
     _sf=_lognorm_standard(sp.ndtr, -1.0, 1.0), _logsf=_lognorm_standard(sp.log_ndtr, -1.0, 0.0),
-    _ppf=lambda q, s: fnp.exp(sp.ndtri(q) * s))
+    _ppf=lambda q, s: fnp.exp(sp.ndtri(q) * s), _isf=lambda q, s: fnp.exp(sp.ndtri(q) * -s))
 
 
 # --- half distributions (|X| of a symmetric X) ------------------------------------------------
@@ -69,7 +69,7 @@ halfnorm = rv_continuous(
     "halfnorm", _logpdf=_halfnorm_logpdf,
     _cdf=lambda z: sp.erf(fnp.maximum(z, 0.0) * math.sqrt(0.5)), _sf=_halfnorm_sf,
     _logsf=lambda z: fnp.log(_halfnorm_sf(z)),
-    _ppf=lambda q: sp.ndtri((1.0 + q) * 0.5))
+    _ppf=lambda q: sp.ndtri((1.0 + q) * 0.5), _isf=lambda q: -sp.ndtri(q * 0.5))
 
 
 def _halfcauchy_logpdf(z):

@@ -19,6 +19,7 @@ import math
 from typing import Any
 
 from .. import numpy as fnp
+from . import _ppf
 from . import special as sp
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
 from ..typing import Array, ArrayLike
@@ -122,11 +123,20 @@ def _gennorm_logcdf(z, beta):
     return fnp.where(fnp.less(z, 0), fnp.log(tail), fnp.log1p(-tail))
 
 
+def _gamma_logpdf(z, a):
+    inside = fnp.greater_equal(z, 0)
+    s = fnp.where(inside, z, 1.0)
+    return _support(inside, sp.xlogy(a - 1.0, s) - s - sp.gammaln(a))
+
+
+# |Z|**beta ~ Gamma(1/beta): gennorm's quantile from gamma's, by the sign of q - 1/2
+_gamma_ppf = _ppf.gamma_ppf(lambda z, a: sp.gammainc(a, fnp.maximum(z, 0.0)), _gamma_logpdf)
 gennorm = rv_continuous(
     "gennorm", shapes=("beta",), _logpdf=_gennorm_logpdf, _cdf=_gennorm_cdf,
     _logcdf=_gennorm_logcdf, _sf=lambda z, beta: _gennorm_cdf(-z, beta),
-    _logsf=lambda z, beta: _gennorm_logcdf(-z, beta))
-# (gennorm._ppf is set in stats, from gamma's quantile: |Z|**beta ~ Gamma(1/beta))
+    _logsf=lambda z, beta: _gennorm_logcdf(-z, beta),
+    _ppf=lambda q, beta: fnp.sign(q - 0.5) * _gamma_ppf(
+        fnp.abs(2.0 * q - 1.0), 1.0 / beta) ** (1.0 / beta))
 
 
 # --- circular: vonmises(kappa) on [-pi, pi], wrapcauchy(c) on [0, 2 pi] ---------------------

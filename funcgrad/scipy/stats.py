@@ -159,9 +159,6 @@ t._ppf = _with_df(_ppf.t_ppf(t._cdf, t._logpdf), sp.ndtri)
 gamma._ppf = _ppf.gamma_ppf(gamma._cdf, gamma._logpdf)
 beta._ppf = _ppf.beta_ppf(beta._cdf, beta._logpdf)
 chi2._ppf = _ppf.chi2_ppf(chi2._cdf, chi2._logpdf)
-# |Z|**beta ~ Gamma(1/beta): gennorm's quantile from gamma's, by the sign of q - 1/2
-gennorm._ppf = lambda q, beta: fnp.sign(q - 0.5) * gamma._ppf(
-    fnp.abs(2.0 * q - 1.0), 1.0 / beta) ** (1.0 / beta)
 # (the symmetric ones' upper tail from their lower: no 1 - q rounding, as SciPy's _isf)
 for _d in (norm, cauchy, logistic, laplace, t):
     _d._isf = (lambda ppf: lambda q, *shape: -ppf(q, *shape))(_d._ppf)
@@ -178,8 +175,6 @@ chi2._entropy = lambda df: (math.log(2.0) + gamma._entropy(df * 0.5))
 beta._entropy = lambda a, b: (sp.betaln(a, b) - (a - 1.0) * sp.digamma(a)
                               - (b - 1.0) * sp.digamma(b) + (a + b - 2.0) * sp.digamma(a + b))
 beta._isf = lambda q, a, b: 1.0 - beta._ppf(q, b, a)   # (X ~ beta(a, b): 1 - X ~ beta(b, a))
-lognorm._isf = lambda q, s: fnp.exp(sp.ndtri(q) * -s)
-halfnorm._isf = lambda q: -sp.ndtri(q * 0.5)
 for _d in (t, cauchy, laplace, logistic, expon, gamma, beta, chi2, uniform):
     _params = ", ".join(["2.5"] * len(_d.shapes) + ["scale=s"])
     _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {", ".join(
