@@ -460,7 +460,7 @@ def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     """
     # the function inside value_and_grad's Transformed: calling the wrapper object would
     # add a __call__ (and Python's slower call of a class instance) to every gradient
-    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)._transform_call
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)._transform_call  # type: ignore[attr-defined]
 
     def grad_fun(*args, **kwargs):
         if has_aux:

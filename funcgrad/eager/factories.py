@@ -286,7 +286,7 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0,
 
 def randperm(n: int, dtype: DTypeLike | None = None,
              generator: np.random.Generator | None = None, device: Any = None) -> Tensor:
-    """A random permutation of ``0 .. n - 1``, int64 unless ``dtype``.
+    """A random permutation of the integers from 0 to ``n - 1``, int64 unless ``dtype``.
 
     >>> import funcgrad as fg
     >>> sorted(fg.randperm(4).tolist())

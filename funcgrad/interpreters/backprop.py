@@ -277,7 +277,8 @@ def _warn_at_user_code(error, flag):
 
 
 try:  # NumPy 2's error state is one object in a context variable (np.errstate sets it)
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+    from numpy._core._ufunc_config import (  # type: ignore[attr-defined]
+        _extobj_contextvar, _make_extobj)
 except ImportError:  # pragma: no cover - another NumPy: np.errstate on every walk
     _extobj_contextvar = _make_extobj = None
 

@@ -149,12 +149,12 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     dof = subtract(n, ddof)
     dof = astype(dof, total.dtype) if hasattr(dof, "dtype") else float(dof)
     bad = less_equal(dof, 0)  # NumPy: NaN where no degree of freedom is left
-    out = _where(bad, _np.asarray(_np.nan, total.dtype),
-                 divide(total, _where(bad, _np.ones((), total.dtype), dof)))
+    result = _where(bad, _np.asarray(_np.nan, total.dtype),
+                    divide(total, _where(bad, _np.ones((), total.dtype), dof)))
     # a real array summed in a complex dtype= keeps that dtype in NumPy (zero imaginary part)
-    if dtype is not None and _np.dtype(dtype).kind == "c" and out.dtype.kind != "c":
-        out = astype(out, dtype)
-    return out
+    if dtype is not None and _np.dtype(dtype).kind == "c" and result.dtype.kind != "c":
+        return astype(result, dtype)
+    return result
 
 
 def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
