@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..numpy import linalg as fla
+from ..numpy.ufuncs import abs_square
 from ..scipy import linalg as fsl
 from ..primitives import elementwise as ew
 from .inplace import _FALSE
@@ -258,9 +259,7 @@ def _norm(t, p, dim, keepdim):
         return fnp.linalg.norm(t, "nuc", axis=(-2, -1) if axis is None else axis,
                                keepdims=keepdim)
     if p in ("fro", 2, 2.0):
-        # a norm is real: |z|**2 is re**2 + im**2 (z * z would be complex)
-        square = t * t if t.dtype.kind != "c" else fnp.real(t) ** 2 + fnp.imag(t) ** 2
-        s = fnp.sum(square, axis=axis, keepdims=keepdim)
+        s = fnp.sum(abs_square(t), axis=axis, keepdims=keepdim)  # |t|**2: real for complex t
         ok = s > 0
         # the double-where idiom: sqrt never sees 0, so the masked branch's derivative is 0
         return ew.where(ok, fnp.sqrt(ew.where(ok, s, np.ones((), s.dtype))),

@@ -123,19 +123,25 @@ def _gennorm_logcdf(z, beta):
     return fnp.where(fnp.less(z, 0), fnp.log(tail), fnp.log1p(-tail))
 
 
-def _gamma_logpdf(z, a):
+# gamma's density, distribution function and quantile (stats' gamma is built from them)
+def gamma_logpdf(z, a):
+    # (x = 0 is in the support, as SciPy's: the density there is 1 for a = 1, inf below)
     inside = fnp.greater_equal(z, 0)
     s = fnp.where(inside, z, 1.0)
     return _support(inside, sp.xlogy(a - 1.0, s) - s - sp.gammaln(a))
 
 
+def gamma_cdf(z, a):
+    return sp.gammainc(a, fnp.maximum(z, 0.0))
+
+
+gamma_ppf = _ppf.gamma_ppf(gamma_cdf, gamma_logpdf)
 # |Z|**beta ~ Gamma(1/beta): gennorm's quantile from gamma's, by the sign of q - 1/2
-_gamma_ppf = _ppf.gamma_ppf(lambda z, a: sp.gammainc(a, fnp.maximum(z, 0.0)), _gamma_logpdf)
 gennorm = rv_continuous(
     "gennorm", shapes=("beta",), _logpdf=_gennorm_logpdf, _cdf=_gennorm_cdf,
     _logcdf=_gennorm_logcdf, _sf=lambda z, beta: _gennorm_cdf(-z, beta),
     _logsf=lambda z, beta: _gennorm_logcdf(-z, beta),
-    _ppf=lambda q, beta: fnp.sign(q - 0.5) * _gamma_ppf(
+    _ppf=lambda q, beta: fnp.sign(q - 0.5) * gamma_ppf(
         fnp.abs(2.0 * q - 1.0), 1.0 / beta) ** (1.0 / beta))
 
 

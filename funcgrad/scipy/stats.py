@@ -30,6 +30,7 @@ from . import _continuous_more as _more
 from ._continuous_more import (gumbel_l, gumbel_r, halfcauchy, halfnorm, invgamma,  # noqa: F401
                                lognorm, lomax, pareto, rayleigh, weibull_min)
 from . import _distn_more as _more2
+from ._distn_more import gamma_cdf, gamma_logpdf, gamma_ppf
 from ._distn_more import (betabinom, gennorm, multinomial, truncnorm, vonmises,  # noqa: F401
                           wrapcauchy)
 from ._kde import gaussian_kde  # noqa: F401
@@ -79,13 +80,6 @@ def _cauchy_ppf(q):
                       1.0 / fnp.tan(math.pi * fnp.where(high, 1.0 - q, 0.5 + q * 0.0)))
     middle = fnp.tan(math.pi * (fnp.where(fnp.logical_or(low, high), 0.5, q) - 0.5))
     return fnp.where(fnp.logical_or(low, high), tails, middle)
-
-
-def _gamma_logpdf(z, a):
-    # (x = 0 is in the support, as SciPy's: the density there is 1 for a = 1, inf below)
-    inside = fnp.greater_equal(z, 0)
-    s = fnp.where(inside, z, 1.0)
-    return _support(inside, sp.xlogy(a - 1.0, s) - s - sp.gammaln(a))
 
 
 def _beta_logpdf(z, a, b):
@@ -138,8 +132,7 @@ expon = rv_continuous(
     _sf=lambda z: fnp.exp(-fnp.maximum(z, 0.0)), _logsf=lambda z: -fnp.maximum(z, 0.0),
     _ppf=lambda q: -fnp.log1p(-q))
 gamma = rv_continuous(
-    "gamma", shapes=("a",), _logpdf=_gamma_logpdf,
-    _cdf=lambda z, a: sp.gammainc(a, fnp.maximum(z, 0.0)),
+    "gamma", shapes=("a",), _logpdf=gamma_logpdf, _cdf=gamma_cdf, _ppf=gamma_ppf,
     _sf=lambda z, a: sp.gammaincc(a, fnp.maximum(z, 0.0)))
 beta = rv_continuous(
     "beta", shapes=("a", "b"), _logpdf=_beta_logpdf,
@@ -147,7 +140,7 @@ beta = rv_continuous(
     _sf=lambda z, a, b: sp.betainc(b, a, 1.0 - fnp.clip(z, 0.0, 1.0)))
 chi2 = rv_continuous(
     "chi2", shapes=("df",),
-    _logpdf=lambda z, df: _gamma_logpdf(z * 0.5, df * 0.5) - math.log(2.0),
+    _logpdf=lambda z, df: gamma_logpdf(z * 0.5, df * 0.5) - math.log(2.0),
     _cdf=lambda z, df: sp.gammainc(df * 0.5, fnp.maximum(z, 0.0) * 0.5),
     _sf=lambda z, df: sp.gammaincc(df * 0.5, fnp.maximum(z, 0.0) * 0.5))
 uniform = rv_continuous(
@@ -156,7 +149,6 @@ uniform = rv_continuous(
     _ppf=lambda q: q * 1.0)
 # (the quantiles of these four invert their CDFs numerically: see _ppf)
 t._ppf = _with_df(_ppf.t_ppf(t._cdf, t._logpdf), sp.ndtri)
-gamma._ppf = _ppf.gamma_ppf(gamma._cdf, gamma._logpdf)
 beta._ppf = _ppf.beta_ppf(beta._cdf, beta._logpdf)
 chi2._ppf = _ppf.chi2_ppf(chi2._cdf, chi2._logpdf)
 # (the symmetric ones' upper tail from their lower: no 1 - q rounding, as SciPy's _isf)
