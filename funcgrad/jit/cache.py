@@ -22,7 +22,9 @@ def _runtime_tag():
     import numba  # (imported on the first compilation, never by `import funcgrad`)
     from ..kernels.cpu import leaves, vbodies, vmath
     text = b""
-    for path in (os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime.py"),
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (os.path.join(here, "runtime.py"), os.path.join(here, "irloop.py"),
+                 os.path.join(here, "irwrite.py"),
                  leaves.__file__, vmath.__file__, vbodies.__file__):  # what they call
         with open(path, "rb") as f:
             text += f.read()
@@ -50,7 +52,9 @@ def load_loop(source):
     kernel modules can bind it by its key (:func:`loop`)."""
     key = loop_key(source)
     if key not in _loops:
-        _loops[key] = load_kernels(source).loop
+        from .irloop import loop_intrinsic  # (None: Numba compiles the loop)
+        written = loop_intrinsic(source, lambda: load_kernels(source).loop)
+        _loops[key] = written if written is not None else load_kernels(source).loop
     return _loops[key]
 
 

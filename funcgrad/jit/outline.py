@@ -37,6 +37,7 @@ import numpy as np
 
 from ..interpreters.graph import Var
 from .fusion import emit_loop
+from .irloop import writes
 from .source import HEADER, KERNEL_OPTIONS, Function, Names, loop_key, shape_text
 
 __all__ = ["OUTLINE_MIN_EQNS", "call_loop", "loop_header"]
@@ -103,7 +104,7 @@ def call_loop(block, eqns):
     shapes = [o[1:] for o in fn.pack_outputs]  # (dtype, rows, size) of each packed output
     if run is None or not run.extends(name, block.indent, shapes):
         block.fn.flush()
-        run = block.fn.pending = _Run(name, block.indent, shapes, names)
+        run = block.fn.pending = _Run(name, block.indent, shapes, names, writes(source))
     where = run.add(args, returns)  # the caller's (stack, index) of each packed output
     packed_at = {o[0]: w for o, w in zip(fn.pack_outputs, where)}
     returned = dict(zip(texts, returns))
@@ -134,9 +135,12 @@ class _Run:
     number of steps.
     """
 
-    def __init__(self, loop, indent, shapes, names):
+    def __init__(self, loop, indent, shapes, names, pairs=False):
         self.loop, self.indent, self.shapes = loop, indent, shapes
         self.names = names
+        # Pass a stack's entry k as the pair (stack, k) (a loop written as IR takes it so:
+        # Numba's indexing st[k] costs it far more to type and lower than a tuple)
+        self.pairs = pairs
         self.stacks = [names.fresh("st") for _ in shapes]
         self.calls = []  # (args, returns); an argument is a text or a (stack, index)
 
@@ -198,17 +202,18 @@ class _Run:
         """The text of call ``k`` (or, with the loop variable ``i``, of the calls the
         loop makes, arguments moving by ``steps``)."""
         texts = []
+        entry = "({}, {})" if self.pairs else "{}[{}]"
         for j, a in enumerate(args):
             if not isinstance(a, tuple):
                 texts.append(a)
             elif i is None or steps[j] is None:
-                texts.append(f"{a[0]}[{a[1]}]")
+                texts.append(entry.format(*a))
             else:  # index a[1] at call k, moving by steps[j] per call
                 base, step = a[1] - steps[j] * k, steps[j]
                 index = i if step == 1 else f"{step} * {i}" if step else ""
                 index = f"{base} + {index}" if base and index else index or str(base)
-                texts.append(f"{a[0]}[{index}]")
-        texts += [f"{stack}[{k if i is None else i}]" for stack in self.stacks]
+                texts.append(entry.format(a[0], index))
+        texts += [entry.format(stack, k if i is None else i) for stack in self.stacks]
         return f"{self.loop}({', '.join(texts)})"
 
 

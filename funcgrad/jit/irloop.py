@@ -1,0 +1,245 @@
+"""Loop functions written as LLVM IR by funcgrad itself, without Numba's front end.
+
+A fused loop function (:mod:`.outline`) is a few dozen lines of a small language: scalar
+arithmetic on local names, loads and stores of array elements, calls of the vector maths,
+``for`` loops over ``range`` and a check that raises.  Numba's cost for such a function
+is per statement (type inference, lowering and its own passes: 0.3-0.5 s for a loop of
+twenty statements, where LLVM's work on the result takes milliseconds;
+benchmarks/results/amd-2026-12-03-session8.md).  So :func:`loop_intrinsic` reads the
+text with :mod:`ast` and returns a Numba *intrinsic*: the kernel that calls it gets the
+loop written into its own body as IR, in the instructions Numba would emit for the same
+text (one IEEE operation per operator in the same order, negation as ``-0.0 - x``, the
+vector maths' own IR from :mod:`funcgrad.kernels.cpu.vbodies`), so results keep their
+bits.
+
+Text outside that language (integer division, most C-library leaves, sums, helper
+functions, parallel loops) makes :func:`loop_intrinsic` return None, and the loop is a
+Numba function as before.  Argument types the writer does not handle, found when a kernel
+is typed, make the intrinsic compile the same text with Numba inside that kernel instead.
+"""
+import ast
+import functools
+import hashlib
+import os
+
+from llvmlite import ir
+
+from .irwrite import CALLS, I8, MEMORY, NODES, VALUE, Array, Unsupported, Writer
+from .source import loop_key
+
+__all__ = ["loop_intrinsic", "writes", "Unsupported", "IR_LOOPS"]
+
+# Loop functions written as LLVM IR where their text allows; 0: every loop function
+# compiled by Numba (for comparing the two).
+IR_LOOPS = os.environ.get("FUNCGRAD_JIT_IR_LOOPS", "1") != "0"
+
+
+@functools.lru_cache(maxsize=1024)  # (outline asks, then the cache's loader)
+def _parse(source):
+    """``(params, body)`` of the ``loop`` function ``source`` defines, or None when the
+    module defines anything else (helpers) or the loop is parallel or returns values."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    fn = None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "loop" and fn is None:
+            fn = node
+        elif not isinstance(node, (ast.Import, ast.ImportFrom)):
+            return None
+    if fn is None or fn.args.vararg or fn.args.kwarg or fn.args.defaults:
+        return None
+    for deco in fn.decorator_list:
+        for kw in getattr(deco, "keywords", ()):
+            if kw.arg == "parallel" and getattr(kw.value, "value", False):
+                return None
+    if any(isinstance(n, (ast.Return, ast.While, ast.Lambda, ast.Yield, ast.Global))
+           for n in ast.walk(fn)):
+        return None
+    return [a.arg for a in fn.args.args], fn.body
+
+
+def _in_language(body):
+    """Is every statement and expression of ``body`` one :class:`Writer` writes (for
+    some argument types)?  Argument types are checked when a kernel is typed."""
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if not isinstance(node, NODES):
+                return False
+            if isinstance(node, ast.Subscript) and any(  # (Numba wraps them around)
+                    isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub) or
+                    isinstance(n, ast.Constant) and type(n.value) is int and n.value < 0
+                    for n in ast.walk(node.slice)):
+                return False
+            if isinstance(node, ast.Call):
+                fn = node.func
+                if isinstance(fn, ast.Name):
+                    if fn.id not in ("range", "abs"):
+                        return False
+                elif not (isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name)
+                          and ((fn.value.id, fn.attr) in CALLS or fn.value.id == "_rt")):
+                    return False
+    return True
+
+def _kind(t):
+    """How the loop takes an argument of Numba type ``t``: ``("scalar", dtype)``,
+    ``("array", dtype, ndim, layout)``, or ``("entry", dtype, ndim, layout)`` for a pair
+    ``(stack, k)`` standing for the stack's entry ``stack[k]`` (see :class:`funcgrad.jit.outline._Run`)."""
+    from numba import types
+    from numba.np.numpy_support import as_dtype
+    t = types.unliteral(t)
+    if isinstance(t, (types.Float, types.Integer, types.Boolean)):
+        dtype = as_dtype(t)
+        if dtype in VALUE:
+            return "scalar", dtype
+    entry = (isinstance(t, types.BaseTuple) and len(t) == 2
+             and isinstance(t[0], types.Array) and t[0].ndim >= 2
+             and isinstance(t[1], types.Integer) and t[1].bitwidth == 64)
+    arr = t[0] if entry else t
+    if isinstance(arr, types.Array) and arr.ndim > 0:
+        dtype = as_dtype(arr.dtype)
+        if dtype in MEMORY:
+            return "entry" if entry else "array", dtype, arr.ndim, arr.layout
+    raise Unsupported(f"argument of type {t}")
+
+
+def _flat_types(kind):
+    """The LLVM types the loop function takes one argument of kind :func:`_kind` as: a
+    scalar, or an array's (an entry's) data pointer, shape and strides."""
+    if kind[0] == "scalar":
+        return [VALUE[kind[1]]]
+    ndim = kind[2] - (kind[0] == "entry")
+    return [MEMORY[kind[1]].as_pointer()] + [VALUE[I8]] * (2 * ndim)
+
+
+def _flatten(builder, kinds, values):
+    """The kernel's arguments (Numba's array structs, pairs) as the loop function takes
+    them; the pointer to a pair's entry is computed here, in the kernel."""
+    out = []
+    for kind, v in zip(kinds, values):
+        if kind[0] == "scalar":
+            out.append(v)
+            continue
+        struct = v if kind[0] == "array" else builder.extract_value(v, 0)
+        ndim = kind[2]
+        data = builder.extract_value(struct, 4)
+        shape = [builder.extract_value(struct, [5, k]) for k in range(ndim)]
+        strides = [builder.extract_value(struct, [6, k]) for k in range(ndim)]
+        if kind[0] == "entry":  # (stack, k): the stack's entry k, as the kernel's st[k]
+            arr = Array(data, shape, strides, kind[1], kind[3] == "C")
+            zero = ir.Constant(VALUE[I8], 0)
+            at = [builder.extract_value(v, 1)] + [zero] * (ndim - 1)
+            data, shape, strides = (Writer(builder, None).element(arr, at), shape[1:],
+                                    strides[1:])
+        out += [data] + shape + strides
+    return out
+
+
+def _raises(body):
+    """The (exception class, message) of each ``raise`` of the loop, in order: the loop
+    function returns k for the k-th (0: none)."""
+    from . import runtime
+    out = []
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Raise):
+                exc = node.exc
+                try:
+                    out.append((getattr(runtime, exc.func.attr), exc.args[0].value))
+                except (AttributeError, IndexError):
+                    raise Unsupported("raise") from None
+    return out
+
+
+def _define(module, name, params, body, kinds):
+    """Define the loop function ``name`` (internal to ``module``): the loop, then
+    ``return 0``; a raise returns its number in :func:`_raises`."""
+    raises = _raises(body)
+    status = ir.IntType(32)
+    flat = [t for kind in kinds for t in _flat_types(kind)]
+    fn = ir.Function(module, ir.FunctionType(status, flat), name)
+    fn.linkage = "internal"
+    builder = ir.IRBuilder(fn.append_basic_block("entry"))
+    writer = Writer(builder, lambda b, cls, message: b.ret(
+        ir.Constant(status, raises.index((cls, message)) + 1)))
+    writer.bind(params, kinds, fn.args)
+    writer.statements(body)
+    if not builder.block.is_terminated:
+        builder.ret(ir.Constant(status, 0))
+    return fn, raises
+
+
+def _by_numba(params, numba_types, loop):
+    """A function calling the Numba-compiled ``loop`` with these arguments, pairs
+    ``(stack, k)`` passed as the entry ``stack[k]`` (the kernel compiles it in)."""
+    from numba import types
+    args = [f"{p}[0][{p}[1]]" if isinstance(t, types.BaseTuple) else p
+            for p, t in zip(params, numba_types)]
+    namespace = {"loop": loop}
+    exec(f"def by_numba({', '.join(params)}):\n    loop({', '.join(args)})\n", namespace)
+    return namespace["by_numba"]
+
+
+def writes(source):
+    """Will :func:`loop_intrinsic` write the loop function ``source`` as IR?"""
+    if not IR_LOOPS:
+        return False
+    parsed = _parse(source)
+    return parsed is not None and _in_language(parsed[1])
+
+
+def loop_intrinsic(source, numba_version):
+    """A Numba intrinsic that writes the loop function ``source`` into the kernel calling
+    it, or None when the text is outside the language :class:`Writer` handles.
+    ``numba_version()`` gives the Numba dispatcher of the same text, compiled into the
+    kernel for argument types the writer does not handle."""
+    parsed = _parse(source)
+    if not IR_LOOPS or parsed is None:
+        return None
+    params, body = parsed
+    if not _in_language(body):
+        return None
+    from numba.extending import intrinsic
+    key = loop_key(source)
+    checked = {}  # argument types -> their kinds, or None: compiled by Numba
+
+    def typer(typingctx, argtypes):
+        from numba import types
+        if argtypes not in checked:
+            try:
+                kinds = [_kind(t) for t in argtypes]
+                _define(ir.Module(), "check", params, body, kinds)  # (raises if it cannot)
+                checked[argtypes] = kinds
+            except Unsupported:
+                checked[argtypes] = None
+        kinds = checked[argtypes]
+
+        def codegen(context, builder, signature, args):
+            if kinds is None:
+                return context.compile_internal(builder, _by_numba(params, signature.args,
+                                                                   numba_version()),
+                                                signature, args)
+            # One function per kernel module and argument types, called from each place
+            # (a repeated step's first, rolled and last calls): LLVM's work on it once.
+            tag = hashlib.sha256(str(argtypes).encode()).hexdigest()[:8]
+            name = f"fgloop.{key}.{tag}"
+            fn = builder.module.globals.get(name)
+            if fn is None:
+                fn, raises = _define(builder.module, name, params, body, kinds)
+            else:
+                raises = _raises(body)
+            status = builder.call(fn, _flatten(builder, kinds, args))
+            for code, (cls, message) in enumerate(raises, 1):
+                with builder.if_then(builder.icmp_signed(
+                        "==", status, ir.Constant(status.type, code)), likely=False):
+                    context.call_conv.return_user_exc(builder, cls, (message,))
+            return context.get_dummy_value()
+        return types.none(*argtypes), codegen
+
+    names = ", ".join(params)
+    namespace = {"_typer": typer}
+    exec(f"def loop(typingctx, {names}):\n    return _typer(typingctx, ({names},))\n",
+         namespace)
+    return intrinsic(namespace["loop"])
+

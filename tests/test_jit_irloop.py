@@ -1,0 +1,226 @@
+"""Loop functions written as LLVM IR by funcgrad (funcgrad.jit.irloop) compute what Numba
+compiles from the same text, bit for bit, and whatever the writer does not handle is left
+to Numba."""
+import re
+import textwrap
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+from funcgrad.jit import irloop
+from funcgrad.jit.source import HEADER
+
+pytestmark = pytest.mark.usefixtures("fresh_jit_cache")
+
+numba = pytest.importorskip("numba")
+
+
+def _module(params, body):
+    """A loop function's module, as funcgrad.jit.outline writes them."""
+    return "\n".join(HEADER) + "\n@njit(cache=False, error_model=\"numpy\")\n" + \
+        f"def loop({', '.join(params)}):\n" + textwrap.indent(textwrap.dedent(body), "    ")
+
+
+def _both(params, body):
+    """(the loop written as IR, called from an @njit function; the loop Numba compiled)"""
+    source = _module(params, body)
+    namespace = {}
+    exec(compile(source, "<loop>", "exec"), namespace)
+    by_numba = namespace["loop"]
+    intrinsic = irloop.loop_intrinsic(source, lambda: by_numba)
+    assert intrinsic is not None, "the text should be within the writer's language"
+    names = ", ".join(params)
+    caller = {"_ir": intrinsic, "njit": numba.njit}
+    exec(f"@njit(error_model='numpy')\ndef call({names}):\n    _ir({names})\n", caller)
+    return caller["call"], by_numba
+
+
+def _same_bits(params, body, *args):
+    """Run both versions on copies of ``args``; every array argument must end with the
+    same bytes."""
+    by_ir, by_numba = _both(params, body)
+    a = [x.copy() if isinstance(x, np.ndarray) else x for x in args]
+    b = [x.copy() if isinstance(x, np.ndarray) else x for x in args]
+    with np.errstate(all="ignore"):
+        by_ir(*a)
+        by_numba(*b)
+    for x, y in zip(a, b):
+        if isinstance(x, np.ndarray):
+            assert x.dtype == y.dtype
+            assert x.tobytes() == y.tobytes()
+    return a
+
+
+X = np.concatenate([np.linspace(-40.0, 40.0, 61), [0.0, -0.0, np.inf, -np.inf, np.nan,
+                                                    1e-310, 3.0]])
+
+
+def test_arithmetic_vector_maths_and_comparisons_have_numbas_bits():
+    out = _same_bits(["p0", "p1", "pk2"], """
+        f3 = np.ravel(p0)
+        bad = 0
+        for i in range(f3.shape[0]):
+            t = f3[i]
+            s = _vm.sin(t)
+            bad += _vm.trig_bad(t)
+            e = _vm.exp(t * 0.25) - _vm.log1p(abs(t)) / (1.0 + _vm.tanh(t))
+            c = -t if t < p1 else t * 2 - 1
+            w = (t != t) or (t >= 3.0)
+            pk2[0, i] = s * 0.5 + e
+            pk2[1, i] = c
+            pk2[2, i] = np.float64(w) + _lf.sqrt(abs(t)) + _lf.floor(t) + _lf.tanh(t)
+            pk2[3, i] = _vm.cos(t) * _vm.log(abs(t) + 1.0) + _lf.expm1(t * 1e-3)
+        """, X, 0.5, np.empty((4, X.size)))
+    assert np.isnan(out[2][1, -3])  # (-NaN compares False: the else branch)
+
+
+def test_float32_is_computed_as_numba_types_it():
+    x = X.astype(np.float32)
+    _same_bits(["p0", "pk1"], """
+        for i in range(p0.shape[0]):
+            t = p0[i]
+            pk1[0, i] = np.float32(_vm.tanh(t))
+            pk1[1, i] = t * np.float32(0.5) + t
+            pk1[2, i] = t * 0.1
+            pk1[3, i] = t * 3 + _lf.sin(t) + _lf.log1p(abs(t))
+        """, x, np.empty((4, x.size), np.float32))
+
+
+def test_bool_and_int64_arrays_and_if_expressions():
+    x = np.arange(-5, 5, dtype=np.int64)
+    m = x % 3 == 0
+    _same_bits(["p0", "p1", "pk2", "pk3"], """
+        for i in range(p0.shape[0]):
+            a = p0[i]
+            k = p1[i]
+            pk2[0, i] = a * 3 - 1 if k else a + 1
+            pk2[1, i] = k + a
+            pk3[0, i] = (a > 0) and k
+            pk3[1, i] = not k
+        """, x, m, np.empty((2, x.size), np.int64), np.empty((2, x.size), np.bool_))
+
+
+def test_nested_loops_views_broadcast_rows_and_a_strided_input():
+    x = np.linspace(-1.0, 1.0, 48).reshape(6, 8)
+    strided = np.linspace(0.0, 2.0, 96).reshape(8, 12)[::2, 1::3].T  # (4, 4) not contiguous
+    bias = np.linspace(0.0, 0.7, 8)
+    _same_bits(["p0", "p1", "p2", "p3", "pk4"], """
+        w5 = p0[2]
+        f6 = np.ravel(p2)
+        for i0 in range(6):
+            for i1 in range(p1.shape[0]):
+                t = p0[i0, i1] * p1[i1] + w5[i1]
+                u = p3[0] if i1 - i0 == 1 and 0 <= i0 < 5 else 0.0
+                pk4[0, i0 * 8 + i1] = t + u
+        for i in range(16):
+            pk4[1, i] = f6[i] * 2.0
+        """, x, bias, strided, np.array([0.25]), np.zeros((2, 48)))
+
+
+def test_a_guarded_load_runs_only_on_its_branch():
+    """``a[i - 3] if i >= 3 else v`` must not read a[-3] (branches, not a select)."""
+    a = np.arange(5.0)
+    out = _same_bits(["p0", "pk1"], """
+        for i in range(8):
+            t = 0.0
+            if 3 <= i < 8:
+                t = p0[i - 3] + 1.0
+            pk1[0, i] = p0[i - 3] * 2.0 if i >= 3 else -1.0
+            pk1[1, i] = t
+        """, a, np.empty((2, 8)))
+    assert out[1][0].tolist() == [-1.0, -1.0, -1.0, 0.0, 2.0, 4.0, 6.0, 8.0]
+
+
+def test_the_range_check_raises_as_numbas_loop_does():
+    by_ir, by_numba = _both(["p0", "pk1"], """
+        bad = 0
+        for i in range(p0.shape[0]):
+            t = p0[i]
+            pk1[0, i] = _vm.sin(t)
+            bad += _vm.trig_bad(t)
+        if bad:
+            raise _rt.TrigRangeError("sin/cos argument beyond the vector range")
+        """)
+    from funcgrad.jit.runtime import TrigRangeError
+    far = np.array([1.0, 1e12])
+    for run in (by_ir, by_numba):
+        with pytest.raises(TrigRangeError, match="beyond the vector range"):
+            run(far, np.empty((1, 2)))
+    near = np.array([1.0, 2.0])
+    out = np.empty((1, 2))
+    by_ir(near, out)
+    assert out[0].tobytes() == np.array([np.sin(1.0), np.sin(2.0)]).tobytes() or \
+        np.allclose(out[0], np.sin(near), rtol=1e-15)
+
+
+def test_stack_entries_passed_as_pairs():
+    """A kernel passes a stack's entry k as ``(stack, k)``."""
+    by_ir, _ = _both(["p0", "pk1"], """
+        for i in range(p0.shape[1]):
+            pk1[0, i] = p0[1, i] * 2.0
+        """)
+    stack = np.arange(24.0).reshape(3, 2, 4)
+    out = np.zeros((2, 1, 4))
+    numba.njit(lambda s, o, k: by_ir((s, k), (o, 1)))(stack, out, 2)
+    assert out[1, 0].tolist() == (stack[2, 1] * 2.0).tolist()
+
+
+@pytest.mark.parametrize("body", [
+    "for i in range(4):\n    pk1[0, i] = p0[i] // 2.0\n",  # floor division: Numba's rules
+    "for i in range(4):\n    pk1[0, i] = _ew0(p0[i])\n",  # a helper of the module
+    "for i in prange(4):\n    pk1[0, i] = p0[i]\n",
+    "for i in range(4):\n    pk1[0, i] = p0[-1]\n",  # (Numba wraps negative indices)
+])
+def test_texts_outside_the_language_are_left_to_numba(body):
+    source = _module(["p0", "pk1"], body)
+    assert irloop.loop_intrinsic(source, lambda: None) is None
+    assert not irloop.writes(source)
+    assert irloop.loop_intrinsic(source.replace("def loop", "def other"), None) is None
+
+
+def test_argument_types_it_does_not_write_are_compiled_by_numba_in_the_caller():
+    x = np.arange(6, dtype=np.int32)  # (int32 arrays are not written as IR)
+    out = _same_bits(["p0", "pk1"], """
+        for i in range(p0.shape[0]):
+            pk1[0, i] = p0[i] * 0.5
+        """, x, np.empty((1, 6)))
+    assert out[1][0].tolist() == (x * 0.5).tolist()
+
+
+def _chain(x):
+    y = x
+    for _ in range(12):
+        y = np.sin(y) * 0.5 + np.tanh(y) * 0.25 + y * 0.9
+    return np.sum(y * y)
+
+
+def test_a_jitted_gradient_with_ir_loops_has_the_bits_of_numba_loops(monkeypatch):
+    from funcgrad.jit import cache, lower
+    monkeypatch.setattr(lower, "OUTLINE_MIN_EQNS", 16)
+    x = np.linspace(-2.0, 2.0, 64)
+    monkeypatch.setattr(irloop, "IR_LOOPS", False)
+    monkeypatch.setattr(cache, "_loops", {})
+    by_numba = fg.jit(fg.grad(_chain), wait=True)
+    want = by_numba(x)
+    assert not re.search(r"\(st\d+, ", by_numba.lower(x).as_text())
+    monkeypatch.setattr(irloop, "IR_LOOPS", True)
+    monkeypatch.setattr(cache, "_loops", {})
+    by_ir = fg.jit(fg.grad(_chain), wait=True)
+    text = by_ir.lower(x).as_text()
+    assert "def loop(" in text and re.search(r"\(st\d+, ", text)  # called with pairs
+    assert by_ir(x).tobytes() == want.tobytes()
+    assert any(not isinstance(f, numba.core.dispatcher.Dispatcher)
+               for f in cache._loops.values())
+    np.testing.assert_allclose(want, fg.grad(_chain)(x), rtol=1e-13, atol=1e-13)
+
+
+def test_pairs_reach_the_numba_fallback_as_entries():
+    by_ir, _ = _both(["p0", "pk1"], """
+        for i in range(p0.shape[0]):
+            pk1[0, i] = p0[i] * 0.5
+        """)
+    x = np.arange(4, dtype=np.int32)  # (written by Numba)
+    out = np.zeros((3, 1, 4))
+    numba.njit(lambda x, o: by_ir(x, (o, 2)))(x, out)
+    assert out[2, 0].tolist() == (x * 0.5).tolist() and not out[:2].any()
