@@ -337,6 +337,7 @@ def test_nan_empty_and_0d_inputs_match_numpy(name, args, kwargs):
             np.testing.assert_array_equal(np.signbit(g)[~np.isnan(w)], np.signbit(w)[~np.isnan(w)])
 
 
+@pytest.mark.filterwarnings("ignore:Degrees of freedom")  # (NumPy's, for the all-NaN row)
 def test_nan_functions_give_zero_gradient_at_nans_and_all_nan_slices():
     grad = fg.grad(lambda x: fnp.sum(fnp.nan_to_num(fnp.nanstd(x, axis=1))))(
         np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]]))
@@ -852,3 +853,28 @@ def test_an_integer_variance_has_zero_derivative_and_grad_refuses_its_integer_ou
     assert value == 2.0 and np.array_equal(g, np.zeros(4))  # piecewise constant in x
     with pytest.raises(TypeError, match="int64"):
         fg.grad(lambda v: fnp.std(v, dtype=np.int64))(x)
+
+
+@pytest.mark.parametrize("name, kwargs, message", [
+    ("nanvar", dict(axis=1), "Degrees of freedom <= 0 for slice."),
+    ("nanstd", dict(axis=1, ddof=1), "Degrees of freedom <= 0 for slice."),
+    ("nanstd", dict(axis=0), "Degrees of freedom <= 0 for slice."),
+    ("nanmean", dict(axis=1), "Mean of empty slice")])
+def test_an_all_nan_slice_warns_as_numpy_and_nothing_else(name, kwargs, message):
+    x = np.array([[np.nan, np.nan], [1.0, np.nan]])
+    with warnings.catch_warnings(record=True) as numpys:
+        warnings.simplefilter("always")
+        want = getattr(np, name)(x, **kwargs)
+    assert [(w.category, str(w.message)) for w in numpys] == [(RuntimeWarning, message)]
+
+    def loss(v):
+        return np.sum(np.nan_to_num(getattr(np, name)(v, **kwargs)))
+    with warnings.catch_warnings(record=True) as ours:  # (the backward pass is quiet too)
+        warnings.simplefilter("always")
+        fg.grad(loss)(x)
+        got = fg.vjp(lambda v: getattr(np, name)(v, **kwargs), x)[0]
+    assert [(w.category, str(w.message)) for w in ours] == [(RuntimeWarning, message)] * 2
+    np.testing.assert_array_equal(got, want)
+    with warnings.catch_warnings():  # jit: the values are not known when it traces, so
+        warnings.simplefilter("error")  # the NaN comes without a warning, and no other one
+        np.testing.assert_array_equal(fg.jit(lambda v: getattr(np, name)(v, **kwargs))(x), want)
