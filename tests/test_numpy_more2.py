@@ -869,3 +869,29 @@ def test_i0_of_float16_is_float16_as_numpy():
         assert got.dtype == np.float16
         assert_close(got, want, 5e-3)  # (NumPy's series runs in float16 arithmetic)
     assert fg.grad(lambda a: np.sum(np.i0(a)))(x).dtype == np.float16
+
+
+def test_lexsort_of_traced_keys_is_an_index_under_grad_jit_and_vmap():
+    first, second = np.array([3.0, 1.0, 2.0, 1.0, 3.0]), np.array([1.0, 2.0, 0.0, 0.0, 5.0])
+    weights = np.arange(1.0, 6.0)
+    order = np.lexsort((first, second))
+
+    def loss(key, x):  # (the keys only pick the order: their derivative is zero)
+        return np.sum(x[np.lexsort((key, second))] * weights)
+    for transform in (fg.grad, lambda f, **kw: fg.jit(fg.grad(f, **kw))):
+        dkey, dx = transform(loss, argnums=(0, 1))(first, first * 2)
+        np.testing.assert_array_equal(dkey, np.zeros(5))
+        np.testing.assert_array_equal(dx, weights[np.argsort(order)])
+    stacked = np.stack([first, second])
+    np.testing.assert_array_equal(fg.jit(np.lexsort)(stacked), np.lexsort(stacked))
+    np.testing.assert_array_equal(fg.jit(lambda k: np.lexsort((k,)))(first),
+                                  np.lexsort((first,)))
+    batch = np.stack([stacked, stacked[:, ::-1], stacked[::-1]])
+    np.testing.assert_array_equal(fg.vmap(np.lexsort)(batch),
+                                  [np.lexsort(keys) for keys in batch])
+    # a 1-d array is a sequence of 0-d keys: NumPy sorts the one element there is
+    for axis in (0, -1):
+        got = fg.jit(lambda k: np.lexsort(k, axis=axis))(first)
+        assert got == np.lexsort(first, axis=axis) and np.asarray(got).dtype == np.intp
+    with pytest.raises(np.exceptions.AxisError, match="pass \\(k,\\)"):
+        fg.jit(lambda k: np.lexsort(k, axis=1))(first)

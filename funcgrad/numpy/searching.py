@@ -156,8 +156,11 @@ def lexsort(keys: ArrayLike, axis: Axis = -1) -> Array:
     shape = keys[0].shape
     if any(k.shape != shape for k in keys):
         raise ValueError("lexsort: all keys need to be the same shape")
-    if not shape:
-        raise _np.exceptions.AxisError("lexsort: axis out of bounds for 0-d keys")
+    if not shape:  # (a 1-d array is a sequence of 0-d keys: NumPy sorts one element)
+        if axis not in (0, -1):
+            raise _np.exceptions.AxisError(f"lexsort: axis {axis} is out of bounds for 0-d "
+                                           f"keys; to sort by one 1-d key k, pass (k,)")
+        return _np.intp(0)
     axis = one_axis(axis, len(shape))
     perm = argsort(keys[0], axis)
     for key in keys[1:]:
