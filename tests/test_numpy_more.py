@@ -55,7 +55,12 @@ CASES = [
     case("quantile-q", "quantile", np.array([0.37, 0.81]), lambda q: ((V, q), {})),
     *[case(f"quantile-{m}", "quantile", V, lambda x, m=m: ((x, [0.1, 0.55, 0.95]),
                                                            dict(method=m)))
-      for m in ("lower", "higher", "nearest", "midpoint", "hazen", "weibull")],
+      for m in ("lower", "higher", "nearest", "midpoint", "hazen", "weibull", "inverted_cdf",
+                "averaged_inverted_cdf", "closest_observation")],
+    case("quantile-weights", "quantile", X, lambda x: ((x, [0.2, 0.5, 0.9]), dict(
+        axis=1, weights=W5, method="inverted_cdf"))),
+    case("percentile-weights-2d", "percentile", X, lambda x: ((x, 35.0), dict(
+        axis=0, weights=X2, method="inverted_cdf", keepdims=True))),
     case("percentile", "percentile", X, lambda x: ((x, [20, 80]), dict(axis=1, keepdims=True))),
     case("ptp", "ptp", X, lambda x: ((x,), dict(axis=0))),
     case("cov", "cov", X, lambda x: ((x,), {})),
@@ -73,6 +78,10 @@ CASES = [
                    "nanargmax", "nanargmin", "nancumsum", "nancumprod", "nanmedian")],
     case("nanquantile", "nanquantile", XN, lambda x: ((x, [0.25, 0.6]), dict(axis=1))),
     case("nanpercentile", "nanpercentile", XN, lambda x: ((x, 40), {})),
+    case("nanquantile-weights", "nanquantile", XN, lambda x: ((x, [0.3, 0.7]), dict(
+        axis=1, weights=X2, method="inverted_cdf"))),  # (NumPy's nan* take a's shape only)
+    case("nanquantile-closest", "nanquantile", XN, lambda x: ((x, [0.3, 0.7]), dict(
+        axis=1, method="closest_observation"))),
     case("nanvar-ddof", "nanvar", XN, lambda x: ((x,), dict(axis=0, ddof=1))),
     # NumPy's where= and initial= (a mask of constants, one computed from x, broadcast ones)
     case("sum-where-initial", "sum", X, lambda x: ((x,), dict(axis=1, where=MASK5, initial=0.5))),
@@ -523,7 +532,7 @@ def test_value_dependent_shapes_raise_concretization_error(fn):
 @pytest.mark.parametrize("call, error, match", [
     (lambda: fnp.quantile(X, 1.5), ValueError, "range"),
     (lambda: fnp.percentile(X, 150), ValueError, "range"),
-    (lambda: fnp.quantile(X, 0.5, method="inverted_cdf"), ValueError, "not supported"),
+    (lambda: fnp.quantile(X, 0.5, method="lerp"), ValueError, "not a valid method"),
     (lambda: fnp.quantile(np.zeros(0), 0.5), IndexError, "empty"),
     (lambda: fnp.average(X, weights=W3), TypeError, "axis must be specified"),
     (lambda: fnp.average(X, axis=1, weights=np.zeros(5)), ZeroDivisionError, "sum to zero"),
@@ -878,3 +887,67 @@ def test_an_all_nan_slice_warns_as_numpy_and_nothing_else(name, kwargs, message)
     with warnings.catch_warnings():  # jit: the values are not known when it traces, so
         warnings.simplefilter("error")  # the NaN comes without a warning, and no other one
         np.testing.assert_array_equal(fg.jit(lambda v: getattr(np, name)(v, **kwargs))(x), want)
+
+
+_STEP_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation"]
+
+
+@pytest.mark.parametrize("method", _STEP_METHODS)
+def test_step_quantile_methods_equal_numpy_at_and_between_the_steps(method):
+    rows = np.array([[4.0, 1.0, 3.0, 2.0, 7.0, 5.0], [2.0, np.nan, 1.0, 9.0, 3.0, 3.0]])
+    q = np.concatenate([np.arange(13) / 12, [0.01, 0.37, 0.99]])  # k / n: at the steps
+    for f in ("quantile", "nanquantile"):
+        want = getattr(np, f)(rows, q, axis=1, method=method)
+        np.testing.assert_array_equal(getattr(fnp, f)(rows, q, axis=1, method=method), want)
+        np.testing.assert_array_equal(
+            fg.jit(lambda r: getattr(np, f)(r, q, axis=1, method=method))(rows), want)
+    ints = np.array([5, 1, 4, 2, 3], np.int16)  # a picked element keeps its dtype
+    got, want = fnp.quantile(ints, q, method=method), np.quantile(ints, q, method=method)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_weighted_quantiles_equal_numpy_and_send_the_derivative_to_the_element_picked():
+    x = np.array([[0.3, 0.1, 0.9, 0.5, 0.7], [2.0, 1.0, 1.0, 3.0, np.nan]])
+    weights = [np.array([0.0, 0.0, 1.0, 2.0, 0.5]),  # leading zero weights never picked
+               np.array([[1.0, 2.0, 0.0, 1.0, 3.0], [2.0, 1.0, 3.0, 0.0, 1.0]]),
+               np.array([1, 3, 2, 1, 1])]
+    q = np.array([0.0, 0.1, 0.25, 0.5, 0.6, 0.75, 1.0])
+    for w in weights:
+        for f in ("quantile", "nanquantile", "percentile", "nanpercentile"):
+            qq = q * 100 if "per" in f else q
+            wf = np.broadcast_to(w, x.shape) if "nan" in f else w  # (NumPy's nan* need it)
+
+            def run(a):
+                return getattr(np, f)(a, qq, axis=1, weights=wf, method="inverted_cdf")
+            want = run(x)
+            np.testing.assert_array_equal(getattr(fnp, f)(x, qq, axis=1, weights=wf,
+                                                          method="inverted_cdf"), want)
+            np.testing.assert_array_equal(fg.jit(run)(x), want)
+    w = weights[0]
+    grad = fg.grad(lambda a: np.quantile(a, 0.7, weights=w, method="inverted_cdf"))(x[0])
+    # sorted: 0.1 (w 0), 0.3 (0), 0.5 (2), 0.7 (0.5), 0.9 (1): the share reaches 0.7 at 0.7
+    np.testing.assert_array_equal(grad, [0.0, 0.0, 0.0, 0.0, 1.0])
+    # the weights pick the element: a step function of them, zero derivative
+    np.testing.assert_array_equal(
+        fg.grad(lambda v: fnp.quantile(x[0], 0.7, weights=v, method="inverted_cdf"))(w),
+        np.zeros(5))
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda w: np.quantile(X, 0.5, axis=1, weights=w), ValueError, "inverted_cdf"),
+    (lambda w: np.quantile(X, 0.5, axis=1, weights=-w, method="inverted_cdf"), ValueError,
+     "non-negative"),
+    (lambda w: np.quantile(X, 0.5, axis=1, weights=0 * w, method="inverted_cdf"), ValueError,
+     "all zero"),
+    (lambda w: np.quantile(X, 0.5, weights=w, method="inverted_cdf"), TypeError,
+     "Axis must be specified"),
+    (lambda w: np.quantile(X, 0.5, axis=0, weights=w, method="inverted_cdf"), ValueError,
+     "consistent"),
+])
+@pytest.mark.filterwarnings("ignore:invalid value encountered in divide")  # (zero weights)
+def test_bad_quantile_weights_raise_as_numpy(call, error, match):
+    with pytest.raises(error, match=match):
+        call(W5)  # (NumPy's own refusal)
+    with pytest.raises(error, match=match):
+        fg.grad(lambda w: np.sum(call(w)))(W5)

@@ -15,7 +15,7 @@ from .indexing import where as _where
 from . import reductions as _reductions
 from .reductions import (_mask, _no_out, all, argmax, argmin, cumprod, cumsum, max, min,
                          prod, sum)
-from .statistics import median_along, quantile_along
+from ._order_statistics import median_along, quantile_along
 from .ufuncs import (abs_square, divide, equal, isnan, less_equal, logical_and, logical_not,
                      maximum, sqrt, subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
@@ -326,10 +326,8 @@ def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     2.0
     """
     _no_out("nanquantile", out)
-    if weights is not None:
-        raise NotImplementedError("nanquantile: weights= is not supported (NumPy allows it "
-                                  "only for method='inverted_cdf', a step function of q)")
-    return quantile_along("nanquantile", a, q, axis, interpolation or method, keepdims, True)
+    return quantile_along("nanquantile", a, q, axis, interpolation or method, keepdims, True,
+                          weights=weights)
 
 
 def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
@@ -344,9 +342,6 @@ def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = Non
     4.0
     """
     _no_out("nanpercentile", out)
-    if weights is not None:
-        raise NotImplementedError("nanpercentile: weights= is not supported (NumPy allows "
-                                  "it only for method='inverted_cdf', a step function of q)")
     return quantile_along("nanpercentile", a, q, axis, interpolation or method, keepdims,
-                          True, scale=100.0)
+                          True, scale=100.0, weights=weights)
 
