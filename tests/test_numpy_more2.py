@@ -895,3 +895,57 @@ def test_lexsort_of_traced_keys_is_an_index_under_grad_jit_and_vmap():
         assert got == np.lexsort(first, axis=axis) and np.asarray(got).dtype == np.intp
     with pytest.raises(np.exceptions.AxisError, match="pass \\(k,\\)"):
         fg.jit(lambda k: np.lexsort(k, axis=1))(first)
+
+
+@pytest.mark.parametrize("shape, dtype", [((3, 4), np.float64), ((2, 1, 3), np.float32),
+                                          ((1, 5), np.complex128), ((2, 0, 3), np.float64),
+                                          ((), np.float32)])
+def test_layout_attributes_of_traced_arrays_are_those_of_a_new_numpy_array(shape, dtype):
+    fresh = np.zeros(shape, dtype)  # (a transform's values are new, C-contiguous arrays)
+    seen = {}
+
+    def f(a):
+        seen.update(strides=a.strides, itemsize=a.itemsize, nbytes=a.nbytes, base=a.base,
+                    flags={k: a.flags[k] for k in ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA",
+                                                   "ALIGNED", "WRITEBACKIFCOPY", "C", "F")},
+                    c=a.flags.c_contiguous, f=a.flags.f_contiguous, w=a.flags.writeable)
+        return np.sum(np.abs(a))
+    for transform in (fg.jit, fg.grad):
+        seen.clear()
+        transform(f)(fresh + 1)
+        assert seen["strides"] == fresh.strides
+        assert (seen["itemsize"], seen["nbytes"]) == (fresh.itemsize, fresh.nbytes)
+        assert seen["base"] is None
+        assert seen["flags"] == {k: fresh.flags[k] for k in seen["flags"]} | {"OWNDATA": True}
+        assert (seen["c"], seen["f"]) == (fresh.flags.c_contiguous, fresh.flags.f_contiguous)
+        assert seen["w"] is False  # (immutable)
+
+
+def test_flat_of_a_traced_array_reads_in_c_order_with_derivatives():
+    x = np.arange(6.0).reshape(2, 3) + 1.0
+
+    def f(a):
+        return a.flat[4] * sum(a.flat) + np.sum(a.flat[1:3] ** 2) + len(a.flat)
+    want = x.flat[4] * x.sum() + np.sum(x.flat[1:3] ** 2) + 6
+    np.testing.assert_allclose(fg.jit(f)(x), want, rtol=1e-14)
+    grad = np.full(6, x.flat[4])  # d/dx_k: x_4 + [k == 4] sum(x) + 2 x_k [k in 1, 2]
+    grad[4] += x.sum()
+    grad[1:3] += 2 * x.flat[1:3]
+    np.testing.assert_allclose(fg.grad(f)(x), grad.reshape(2, 3), rtol=1e-14)
+    np.testing.assert_allclose(fg.vmap(lambda a: a.flat[4])(np.stack([x, 2 * x])), [5.0, 10.0])
+    np.testing.assert_array_equal(fg.jit(lambda a: a.flat.copy())(x), x.ravel())
+
+
+@pytest.mark.parametrize("write, error, match", [
+    (lambda a: a.flat.__setitem__(0, 1.0), TypeError, r"immutable.*\.at\["),
+    (lambda a: setattr(a, "flat", 1.0), TypeError, r"immutable.*\.at\["),
+    (lambda a: setattr(a.flags, "writeable", True), ValueError, "immutable"),
+    (lambda a: a.data, AttributeError, "no memory buffer"),
+    (lambda a: a.ctypes, AttributeError, "no memory buffer"),
+    (lambda a: a.flags["NOT_A_FLAG"], KeyError, "Unknown flag"),
+], ids=["flat-setitem", "flat-assign", "flags-writeable", "data", "ctypes", "flags-key"])
+def test_layout_writes_and_buffers_of_traced_arrays_raise_naming_the_fix(write, error, match):
+    with pytest.raises(error, match=match):
+        fg.jit(lambda a: write(a) and a)(V)
+    a_flags_false = fg.jit(lambda a: setattr(a.flags, "writeable", False) or a)(V)
+    np.testing.assert_array_equal(a_flags_false, V)  # (making it read-only: it is already)
