@@ -16,6 +16,7 @@ from . import (building, complexfuncs, constructors, fft, floatfuncs, functional
                manipulation, nanfunctions, padding, polynomial, products, queries, ranges,
                reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import carried_derivative, derivative_dropped
+from ._numpy_calls import numpy_call, numpy_fix
 from ._scipy_calls import scipy_call, scipy_fix
 from . import _ufunc_methods
 from ._convert import operand as _operand
@@ -260,6 +261,12 @@ def _array(self, dtype=None, copy=None):
             f"{call.function} converts its input to a plain NumPy array, which a traced value "
             f"cannot become: under vmap its values are a batch, under jit they are not known "
             f"yet. " + scipy_fix(call)) from reason
+    numpys = numpy_call()
+    if numpys is not None:
+        raise TypeError(
+            f"{numpys.function} converts its input to a plain NumPy array, which a traced "
+            f"value cannot become: under vmap its values are a batch, under jit they are not "
+            f"known yet. " + numpy_fix(numpys)) from reason
     raise TypeError(
         "a traced value cannot be turned into a plain NumPy array: under vmap its values are "
         "a batch, under jit they are not known yet. Use funcgrad.numpy functions on it "

@@ -1,12 +1,16 @@
 """NumPy's polynomial functions on coefficient arrays (highest power first): polyder,
 polyint, polyadd, polysub, polymul, polydiv, vander, polyfit, poly and roots.  (``polyval``
 lives with the products.)
+
+``numpy.polynomial``'s power series (lowest power first) are here too, under NumPy's
+names: ``funcgrad.numpy.polynomial.polynomial.polyval`` (see
+:mod:`funcgrad.numpy.power_series`) and ``funcgrad.numpy.polynomial.Polynomial``.
 """
 from typing import Any
 import numpy as _np
 
 from ..custom import custom_jvp
-from ._convert import asarray, concrete_values, is_concrete
+from ._convert import asarray, concrete_values
 from .constructors import astype
 from .linalg import solve
 from .manipulation import atleast_1d, broadcast_to, concatenate, reshape, transpose
@@ -15,6 +19,10 @@ from .reductions import cumprod, sum
 from .signal import convolve
 from .ufuncs import add, divide, imag, multiply, negative, real, sqrt, subtract
 from ..typing import Array, ArrayLike
+# NumPy's numpy.polynomial.polynomial (power series, lowest power first), as
+# funcgrad.numpy.polynomial.polynomial; this module holds the older np.poly* functions.
+from . import power_series as polynomial  # noqa: F401 - the namespace NumPy code knows
+from ._polynomial_class import Polynomial  # noqa: F401
 
 __all__ = ["polyder", "polyint", "polyadd", "polysub", "polymul", "polydiv", "vander",
            "polyfit", "poly", "roots"]
