@@ -169,3 +169,34 @@ def test_numpys_own_polynomial_functions_on_traced_values_name_the_twin(call, na
         fg.grad(lambda a: np.sum(call(a)))(arg)
     with pytest.raises(TypeError, match=names):
         fg.jit(call)(arg)
+
+
+def test_poly1d_of_traced_coefficients_differentiates_and_under_jit_names_polyval():
+    c = np.array([1.0, -2.0, 0.5])
+    weights = R.normal(size=X.shape)
+    grad = fg.grad(lambda c: np.sum(weights * np.poly1d(c)(X)))(c)
+    assert_close(grad, _fd_gradient(lambda c: np.poly1d(c)(X), c, weights), 1e-6, 1e-8)
+    with pytest.raises(ConcretizationError, match=r"np.poly1d\(c\).*np.polyval\(c, x\)"):
+        fg.jit(lambda c: np.poly1d(c)(X))(c)
+    np.testing.assert_array_equal(fg.jit(lambda c: np.polyval(c, X))(c), np.poly1d(c)(X))
+
+
+ZERO_LED = np.array([0.0, 1.0, -2.0, 0.5])  # a leading zero (legacy), trailing (reversed)
+
+
+@pytest.mark.parametrize("call, rewrite", [
+    (lambda c: np.poly1d(c)(X), r"np.polyval\(c, x\)"),
+    (lambda c: np.polyval(np.polymul(c, c[1:]), 0.5), r"fnp.convolve"),
+    (lambda c: Q.polyval(X, Q.polyadd(c[::-1], [1.0])), r"pad the shorter"),
+    (lambda c: Q.polyval(X, Q.polymul(c[::-1], [1.0, 2.0])), r"fnp.convolve"),
+    (lambda c: Poly(c[::-1])(X) * 0 + (Poly(c[::-1]) * Poly([1.0, 2.0]))(X), r"fnp.convolve"),
+], ids=["poly1d", "polymul", "power-polyadd", "power-polymul", "Polynomial-mul"])
+def test_a_dropped_zero_coefficient_that_carries_a_derivative_raises(call, rewrite):
+    """The series' value moves with a coefficient that is zero now (the finite
+    differences below say so): NumPy's trimming would drop that derivative silently."""
+    weights = R.normal(size=np.shape(call(ZERO_LED)))
+    fd = _fd_gradient(call, ZERO_LED, weights)
+    assert abs(fd[0]) > 1e-3  # (the zero coefficient's derivative, that would be lost)
+    with pytest.raises(fg.core.DerivativeDroppedError, match=rewrite):
+        fg.grad(lambda c: fnp.sum(weights * call(c)))(ZERO_LED)
+    assert_close(call(fnp.asarray(ZERO_LED)), call(ZERO_LED), 1e-14)  # (no derivative: NumPy's)

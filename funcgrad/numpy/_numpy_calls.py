@@ -3,7 +3,8 @@ in its place.
 
 Most of NumPy reaches funcgrad by itself (``__array_function__``, ``__array_ufunc__``),
 but ``numpy.polynomial`` (its series functions and classes) and ``np.vectorize`` first
-convert their arguments with ``np.array``, which a traced value cannot go through.  The
+convert their arguments with ``np.array``, which a traced value cannot go through, and
+``np.poly1d`` trims its coefficients by their values (not known under vmap or jit).  The
 error raised there names the call the user made and funcgrad's twin, found by walking the
 stack: only on the error path, so it costs nothing otherwise (as
 :mod:`funcgrad.numpy._scipy_calls` does for SciPy).
@@ -26,14 +27,18 @@ class NumpyCall(NamedTuple):
 
 
 def numpy_call() -> Optional[NumpyCall]:
-    """The outermost call into ``numpy.polynomial`` or ``np.vectorize`` next to the
-    failure (a frame of the user's code ends the walk), or None."""
+    """The outermost call into ``numpy.polynomial``, ``np.poly1d`` or ``np.vectorize``
+    next to the failure (a frame of the user's code ends the walk), or None."""
     found = None
     frame = sys._getframe(1)
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         if module.startswith("numpy.polynomial"):
             found = _polynomial_call(frame, module) or found
+        elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"), np.poly1d):
+            found = NumpyCall("np.poly1d(c) (which drops c's leading zeros)",
+                              "np.polyval(c, x) instead of np.poly1d(c)(x): it keeps them, "
+                              "and works under vmap and jit")
         elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"),
                                                         np.vectorize):
             found = NumpyCall("np.vectorize(f)(...)", "funcgrad.numpy.vectorize(f)(...) (or "
@@ -46,7 +51,8 @@ def numpy_call() -> Optional[NumpyCall]:
 
 
 def _polynomial_call(frame, module):
-    from .power_series import __all__ as power_series  # (loaded by then; no import cycle)
+    # (read from the loaded module: importing it here would make an import cycle)
+    power_series = getattr(sys.modules.get("funcgrad.numpy.power_series"), "__all__", ())
     code = frame.f_code
     owner = frame.f_locals.get("self")
     kind = type(owner) if owner is not None else frame.f_locals.get("cls")

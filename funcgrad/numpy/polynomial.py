@@ -10,6 +10,7 @@ from typing import Any
 import numpy as _np
 
 from ..custom import custom_jvp
+from ._conversions import refuse_trimming
 from ._convert import asarray, concrete_values
 from .constructors import astype
 from .linalg import solve
@@ -21,8 +22,10 @@ from .ufuncs import add, divide, imag, multiply, negative, real, sqrt, subtract
 from ..typing import Array, ArrayLike
 # NumPy's numpy.polynomial.polynomial (power series, lowest power first), as
 # funcgrad.numpy.polynomial.polynomial; this module holds the older np.poly* functions.
-from . import power_series as polynomial  # noqa: F401 - the namespace NumPy code knows
-from ._polynomial_class import Polynomial  # noqa: F401
+from . import _polynomial_class, power_series
+
+polynomial = power_series  # (not in __all__: funcgrad.numpy.polynomial is this module)
+Polynomial = _polynomial_class.Polynomial
 
 __all__ = ["polyder", "polyint", "polyadd", "polysub", "polymul", "polydiv", "vander",
            "polyfit", "poly", "roots"]
@@ -105,6 +108,9 @@ def _strip(a):
                              "Use fnp.convolve(a1, a2), which keeps them.")
     nonzero = _np.flatnonzero(values)
     start = nonzero[0] if nonzero.size else values.shape[0] - 1
+    if start > 0:
+        refuse_trimming(a, "polymul (NumPy drops leading zero coefficients)",
+                        "Use fnp.convolve(a1, a2), which keeps them.")
     return a[int(start):] if values.shape[0] else a
 
 

@@ -10,13 +10,16 @@ the same order of operations), so values agree to the last bit.
 As NumPy, the arithmetic (polyadd, polysub, polymul, polymulx, polydiv, polypow) drops
 trailing zero coefficients of its inputs and results.  How many there are depends on the
 values, so under ``vmap``/``jit`` those raise ConcretizationError, naming a rewrite that
-keeps them (padding and ``+``, or ``fnp.convolve``).  Evaluation, derivatives, integrals,
+keeps them (padding and ``+``, or ``fnp.convolve``); and a dropped zero that carries a
+derivative (the series' value moves with it) raises DerivativeDroppedError rather than
+lose it.  Evaluation, derivatives, integrals,
 Vandermonde matrices and fits keep every coefficient and work under every transform.
 """
 from typing import Any
 
 import numpy as _np
 
+from ._conversions import refuse_trimming
 from ._convert import asarray, concrete_values
 from .constructors import astype
 from .manipulation import concatenate, moveaxis, reshape, stack
@@ -61,7 +64,13 @@ def _trimmed(c, name):
         "Under vmap/jit keep them: pad the shorter coefficient array with zeros and use +/- "
         "for polyadd/polysub, fnp.convolve(c1, c2) for polymul.")
     nonzero = _np.flatnonzero(values != 0)
-    return c[:int(nonzero[-1]) + 1] if nonzero.size else c[:1]
+    keep = int(nonzero[-1]) + 1 if nonzero.size else 1
+    if keep < c.shape[0]:
+        refuse_trimming(c, f"{name} (NumPy drops trailing zero coefficients)",
+                        "Keep them: pad the shorter coefficient array with zeros and use +/- "
+                        "for polyadd/polysub, fnp.convolve(c1, c2) for polymul, and "
+                        "polyval/polyder/polyint, which keep every coefficient.")
+    return c[:keep]
 
 
 def _common(name, *cs, trim=True):
