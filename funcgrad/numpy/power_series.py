@@ -56,7 +56,12 @@ def _series(c, name):
     return c
 
 
-def _trimmed(c, name):
+_KEEP = ("Keep them: pad the shorter coefficient array with zeros and use +/- for "
+         "polyadd/polysub, fnp.convolve(c1, c2) for polymul, and polyval/polyder/polyint, "
+         "which keep every coefficient.")
+
+
+def _trimmed(c, name, keep_them=_KEEP):
     """``c`` without its trailing zeros (one kept if all are zero), as NumPy's
     ``trimseq``; the count depends on the values."""
     values = concrete_values(
@@ -66,10 +71,7 @@ def _trimmed(c, name):
     nonzero = _np.flatnonzero(values != 0)
     keep = int(nonzero[-1]) + 1 if nonzero.size else 1
     if keep < c.shape[0]:
-        refuse_trimming(c, f"{name} (NumPy drops trailing zero coefficients)",
-                        "Keep them: pad the shorter coefficient array with zeros and use +/- "
-                        "for polyadd/polysub, fnp.convolve(c1, c2) for polymul, and "
-                        "polyval/polyder/polyint, which keep every coefficient.")
+        refuse_trimming(c, f"{name} (NumPy drops trailing zero coefficients)", keep_them)
     return c[:keep]
 
 
@@ -361,7 +363,10 @@ def polydiv(c1: ArrayLike, c2: ArrayLike) -> tuple[Array, Array]:
         for t in range(i, j):
             rest[t] = subtract(rest[t], multiply(lower[t - i], top))
         i, j = i - 1, j - 1
-    return divide(stack(rest[j + 1:]), scl), _trimmed(stack(rest[:j + 1]), "polydiv")
+    return divide(stack(rest[j + 1:]), scl), _trimmed(
+        stack(rest[:j + 1]), "polydiv's remainder",
+        "Keep them: compute the remainder as (c1 - fnp.convolve(q, c2))[:len(c2) - 1] from "
+        "the quotient q.")
 
 
 def polypow(c: ArrayLike, pow: int, maxpower: int | None = None) -> Array:  # noqa: A002
