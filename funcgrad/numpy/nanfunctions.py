@@ -107,12 +107,11 @@ def _divided(total, n, warning):
             warnings.warn(warning, RuntimeWarning, stacklevel=3)
             return total * _np.nan
         return divide(total, float(n))
-    n = astype(n, total.real.dtype) if n.dtype.kind != "f" else n
     bad = less_equal(n, 0)
     if is_concrete(bad) and _np.any(concrete_values(bad, "", "")):
         warnings.warn(warning, RuntimeWarning, stacklevel=3)
-    return _where(bad, _np.asarray(_np.nan, total.dtype),
-                  divide(total, _where(bad, _np.ones((), n.dtype), n)))
+    n = astype(_where(bad, _np.ones((), n.dtype), n), total.dtype)  # (NumPy divides so)
+    return _where(bad, _np.asarray(_np.nan, total.dtype), divide(total, n))
 
 
 def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
