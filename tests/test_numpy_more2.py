@@ -949,3 +949,43 @@ def test_layout_writes_and_buffers_of_traced_arrays_raise_naming_the_fix(write, 
         fg.jit(lambda a: write(a) and a)(V)
     a_flags_false = fg.jit(lambda a: setattr(a.flags, "writeable", False) or a)(V)
     np.testing.assert_array_equal(a_flags_false, V)  # (making it read-only: it is already)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_unravel_and_ravel_multi_index_of_traced_indices_equal_numpy(order):
+    flat = np.array([[0, 5], [11, 7]])
+    want = np.unravel_index(flat, (3, 4), order=order)
+    for got in (fg.jit(lambda i: np.unravel_index(i, (3, 4), order=order))(flat),
+                fg.vmap(lambda i: np.unravel_index(i, (3, 4), order=order))(flat)):
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and np.array_equal(g, w)
+    coordinates = (np.array([2, 0, 1]), np.array([3, 1, 0]))
+    np.testing.assert_array_equal(
+        fg.jit(lambda a, b: np.ravel_multi_index((a, b), (3, 4), order=order))(*coordinates),
+        np.ravel_multi_index(coordinates, (3, 4), order=order))
+    wrapped = (np.array([3, -1]), np.array([2, 5]))
+    np.testing.assert_array_equal(
+        fg.jit(lambda a, b: np.ravel_multi_index((a, b), (2, 4), mode=("wrap", "clip"),
+                                                 order=order))(*wrapped),
+        np.ravel_multi_index(wrapped, (2, 4), mode=("wrap", "clip"), order=order))
+    # the argmax of a matrix, indexed back: the derivative goes to that entry
+    m = np.arange(12.0).reshape(3, 4)[::-1]
+    grad = fg.grad(lambda a: a[np.unravel_index(np.argmax(a), a.shape, order="C")])(m)
+    np.testing.assert_array_equal(grad, np.eye(1, 12, 3).reshape(3, 4))
+    with pytest.raises(ValueError, match="out of bounds for array with size 12"):
+        fnp.unravel_index(np.array([12]), (3, 4), order=order)
+    with pytest.raises(ValueError, match="invalid entry"):
+        fnp.ravel_multi_index((np.array([3]), np.array([0])), (3, 4), order=order)
+
+
+@pytest.mark.parametrize("call, names", [
+    (lambda x: np.emath.sqrt(x), r"numpy.emath.sqrt .*np.sqrt\(x \+ 0j\)"),
+    (lambda x: np.lib.stride_tricks.sliding_window_view(x, 2),
+     "numpy.lib.stride_tricks.sliding_window_view"),
+    (lambda x: np.r_[x, 0.0], r"funcgrad.numpy.r_\[...\]"),
+    (lambda x: np.c_[x, x], r"funcgrad.numpy.c_\[...\]"),
+], ids=["emath", "stride_tricks", "r_", "c_"])
+def test_numpy_calls_traced_values_cannot_reach_are_named_by_their_namespace(call, names):
+    for transform in (fg.grad, fg.jit):
+        with pytest.raises(TypeError, match=names):
+            transform(lambda x: np.sum(call(x)))(V)

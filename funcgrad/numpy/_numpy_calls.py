@@ -4,7 +4,8 @@ in its place.
 Most of NumPy reaches funcgrad by itself (``__array_function__``, ``__array_ufunc__``),
 but ``numpy.polynomial`` (its series functions and classes) and ``np.vectorize`` first
 convert their arguments with ``np.array``, which a traced value cannot go through, and
-``np.poly1d`` trims its coefficients by their values (not known under vmap or jit).  The
+``np.poly1d`` trims its coefficients by their values (not known under vmap or jit);
+``np.r_``/``np.c_`` convert their items too.  The
 error raised there names the call the user made and funcgrad's twin, found by walking the
 stack: only on the error path, so it costs nothing otherwise (as
 :mod:`funcgrad.numpy._scipy_calls` does for SciPy).
@@ -35,6 +36,11 @@ def numpy_call() -> Optional[NumpyCall]:
         module = frame.f_globals.get("__name__", "")
         if module.startswith("numpy.polynomial"):
             found = _polynomial_call(frame, module) or found
+        elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"),
+                                                        (type(np.r_), type(np.c_))):
+            which = "r_" if isinstance(frame.f_locals["self"], type(np.r_)) else "c_"
+            found = NumpyCall(f"np.{which}[...]", f"funcgrad.numpy.{which}[...] (the same "
+                                                  f"items), which keeps values traced")
         elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"), np.poly1d):
             found = NumpyCall("np.poly1d(c) (which drops c's leading zeros)",
                               "np.polyval(c, x) instead of np.poly1d(c)(x): it keeps them, "
