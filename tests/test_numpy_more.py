@@ -55,7 +55,12 @@ CASES = [
     case("quantile-q", "quantile", np.array([0.37, 0.81]), lambda q: ((V, q), {})),
     *[case(f"quantile-{m}", "quantile", V, lambda x, m=m: ((x, [0.1, 0.55, 0.95]),
                                                            dict(method=m)))
-      for m in ("lower", "higher", "nearest", "midpoint", "hazen", "weibull")],
+      for m in ("lower", "higher", "nearest", "midpoint", "hazen", "weibull", "inverted_cdf",
+                "averaged_inverted_cdf", "closest_observation")],
+    case("quantile-weights", "quantile", X, lambda x: ((x, [0.2, 0.5, 0.9]), dict(
+        axis=1, weights=W5, method="inverted_cdf"))),
+    case("percentile-weights-2d", "percentile", X, lambda x: ((x, 35.0), dict(
+        axis=0, weights=X2, method="inverted_cdf", keepdims=True))),
     case("percentile", "percentile", X, lambda x: ((x, [20, 80]), dict(axis=1, keepdims=True))),
     case("ptp", "ptp", X, lambda x: ((x,), dict(axis=0))),
     case("cov", "cov", X, lambda x: ((x,), {})),
@@ -73,6 +78,10 @@ CASES = [
                    "nanargmax", "nanargmin", "nancumsum", "nancumprod", "nanmedian")],
     case("nanquantile", "nanquantile", XN, lambda x: ((x, [0.25, 0.6]), dict(axis=1))),
     case("nanpercentile", "nanpercentile", XN, lambda x: ((x, 40), {})),
+    case("nanquantile-weights", "nanquantile", XN, lambda x: ((x, [0.3, 0.7]), dict(
+        axis=1, weights=X2, method="inverted_cdf"))),  # (NumPy's nan* take a's shape only)
+    case("nanquantile-closest", "nanquantile", XN, lambda x: ((x, [0.3, 0.7]), dict(
+        axis=1, method="closest_observation"))),
     case("nanvar-ddof", "nanvar", XN, lambda x: ((x,), dict(axis=0, ddof=1))),
     # NumPy's where= and initial= (a mask of constants, one computed from x, broadcast ones)
     case("sum-where-initial", "sum", X, lambda x: ((x,), dict(axis=1, where=MASK5, initial=0.5))),
@@ -337,6 +346,7 @@ def test_nan_empty_and_0d_inputs_match_numpy(name, args, kwargs):
             np.testing.assert_array_equal(np.signbit(g)[~np.isnan(w)], np.signbit(w)[~np.isnan(w)])
 
 
+@pytest.mark.filterwarnings("ignore:Degrees of freedom")  # (NumPy's, for the all-NaN row)
 def test_nan_functions_give_zero_gradient_at_nans_and_all_nan_slices():
     grad = fg.grad(lambda x: fnp.sum(fnp.nan_to_num(fnp.nanstd(x, axis=1))))(
         np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]]))
@@ -522,7 +532,7 @@ def test_value_dependent_shapes_raise_concretization_error(fn):
 @pytest.mark.parametrize("call, error, match", [
     (lambda: fnp.quantile(X, 1.5), ValueError, "range"),
     (lambda: fnp.percentile(X, 150), ValueError, "range"),
-    (lambda: fnp.quantile(X, 0.5, method="inverted_cdf"), ValueError, "not supported"),
+    (lambda: fnp.quantile(X, 0.5, method="lerp"), ValueError, "not a valid method"),
     (lambda: fnp.quantile(np.zeros(0), 0.5), IndexError, "empty"),
     (lambda: fnp.average(X, weights=W3), TypeError, "axis must be specified"),
     (lambda: fnp.average(X, axis=1, weights=np.zeros(5)), ZeroDivisionError, "sum to zero"),
@@ -852,3 +862,92 @@ def test_an_integer_variance_has_zero_derivative_and_grad_refuses_its_integer_ou
     assert value == 2.0 and np.array_equal(g, np.zeros(4))  # piecewise constant in x
     with pytest.raises(TypeError, match="int64"):
         fg.grad(lambda v: fnp.std(v, dtype=np.int64))(x)
+
+
+@pytest.mark.parametrize("name, kwargs, message", [
+    ("nanvar", dict(axis=1), "Degrees of freedom <= 0 for slice."),
+    ("nanstd", dict(axis=1, ddof=1), "Degrees of freedom <= 0 for slice."),
+    ("nanstd", dict(axis=0), "Degrees of freedom <= 0 for slice."),
+    ("nanmean", dict(axis=1), "Mean of empty slice")])
+def test_an_all_nan_slice_warns_as_numpy_and_nothing_else(name, kwargs, message):
+    x = np.array([[np.nan, np.nan], [1.0, np.nan]])
+    with warnings.catch_warnings(record=True) as numpys:
+        warnings.simplefilter("always")
+        want = getattr(np, name)(x, **kwargs)
+    assert [(w.category, str(w.message)) for w in numpys] == [(RuntimeWarning, message)]
+
+    def loss(v):
+        return np.sum(np.nan_to_num(getattr(np, name)(v, **kwargs)))
+    with warnings.catch_warnings(record=True) as ours:  # (the backward pass is quiet too)
+        warnings.simplefilter("always")
+        fg.grad(loss)(x)
+        got = fg.vjp(lambda v: getattr(np, name)(v, **kwargs), x)[0]
+    assert [(w.category, str(w.message)) for w in ours] == [(RuntimeWarning, message)] * 2
+    np.testing.assert_array_equal(got, want)
+    with warnings.catch_warnings():  # jit: the values are not known when it traces, so
+        warnings.simplefilter("error")  # the NaN comes without a warning, and no other one
+        np.testing.assert_array_equal(fg.jit(lambda v: getattr(np, name)(v, **kwargs))(x), want)
+
+
+_STEP_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation"]
+
+
+@pytest.mark.parametrize("method", _STEP_METHODS)
+def test_step_quantile_methods_equal_numpy_at_and_between_the_steps(method):
+    rows = np.array([[4.0, 1.0, 3.0, 2.0, 7.0, 5.0], [2.0, np.nan, 1.0, 9.0, 3.0, 3.0]])
+    q = np.concatenate([np.arange(13) / 12, [0.01, 0.37, 0.99]])  # k / n: at the steps
+    for f in ("quantile", "nanquantile"):
+        want = getattr(np, f)(rows, q, axis=1, method=method)
+        np.testing.assert_array_equal(getattr(fnp, f)(rows, q, axis=1, method=method), want)
+        np.testing.assert_array_equal(
+            fg.jit(lambda r: getattr(np, f)(r, q, axis=1, method=method))(rows), want)
+    ints = np.array([5, 1, 4, 2, 3], np.int16)  # a picked element keeps its dtype
+    got, want = fnp.quantile(ints, q, method=method), np.quantile(ints, q, method=method)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_weighted_quantiles_equal_numpy_and_send_the_derivative_to_the_element_picked():
+    x = np.array([[0.3, 0.1, 0.9, 0.5, 0.7], [2.0, 1.0, 1.0, 3.0, np.nan]])
+    weights = [np.array([0.0, 0.0, 1.0, 2.0, 0.5]),  # leading zero weights never picked
+               np.array([[1.0, 2.0, 0.0, 1.0, 3.0], [2.0, 1.0, 3.0, 0.0, 1.0]]),
+               np.array([1, 3, 2, 1, 1])]
+    q = np.array([0.0, 0.1, 0.25, 0.5, 0.6, 0.75, 1.0])
+    for w in weights:
+        for f in ("quantile", "nanquantile", "percentile", "nanpercentile"):
+            qq = q * 100 if "per" in f else q
+            wf = np.broadcast_to(w, x.shape) if "nan" in f else w  # (NumPy's nan* need it)
+
+            def run(a):
+                return getattr(np, f)(a, qq, axis=1, weights=wf, method="inverted_cdf")
+            want = run(x)
+            np.testing.assert_array_equal(getattr(fnp, f)(x, qq, axis=1, weights=wf,
+                                                          method="inverted_cdf"), want)
+            np.testing.assert_array_equal(fg.jit(run)(x), want)
+    w = weights[0]
+    grad = fg.grad(lambda a: np.quantile(a, 0.7, weights=w, method="inverted_cdf"))(x[0])
+    # sorted: 0.1 (w 0), 0.3 (0), 0.5 (2), 0.7 (0.5), 0.9 (1): the share reaches 0.7 at 0.7
+    np.testing.assert_array_equal(grad, [0.0, 0.0, 0.0, 0.0, 1.0])
+    # the weights pick the element: a step function of them, zero derivative
+    np.testing.assert_array_equal(
+        fg.grad(lambda v: fnp.quantile(x[0], 0.7, weights=v, method="inverted_cdf"))(w),
+        np.zeros(5))
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda w: np.quantile(X, 0.5, axis=1, weights=w), ValueError, "inverted_cdf"),
+    (lambda w: np.quantile(X, 0.5, axis=1, weights=-w, method="inverted_cdf"), ValueError,
+     "non-negative"),
+    (lambda w: np.quantile(X, 0.5, axis=1, weights=0 * w, method="inverted_cdf"), ValueError,
+     "all zero"),
+    (lambda w: np.quantile(X, 0.5, weights=w, method="inverted_cdf"), TypeError,
+     "Axis must be specified"),
+    (lambda w: np.quantile(X, 0.5, axis=0, weights=w, method="inverted_cdf"), ValueError,
+     "consistent"),
+])
+@pytest.mark.filterwarnings("ignore:invalid value encountered in divide")  # (zero weights)
+def test_bad_quantile_weights_raise_as_numpy(call, error, match):
+    with pytest.raises(error, match=match):
+        call(W5)  # (NumPy's own refusal)
+    with pytest.raises(error, match=match):
+        fg.grad(lambda w: np.sum(call(w)))(W5)

@@ -869,3 +869,123 @@ def test_i0_of_float16_is_float16_as_numpy():
         assert got.dtype == np.float16
         assert_close(got, want, 5e-3)  # (NumPy's series runs in float16 arithmetic)
     assert fg.grad(lambda a: np.sum(np.i0(a)))(x).dtype == np.float16
+
+
+def test_lexsort_of_traced_keys_is_an_index_under_grad_jit_and_vmap():
+    first, second = np.array([3.0, 1.0, 2.0, 1.0, 3.0]), np.array([1.0, 2.0, 0.0, 0.0, 5.0])
+    weights = np.arange(1.0, 6.0)
+    order = np.lexsort((first, second))
+
+    def loss(key, x):  # (the keys only pick the order: their derivative is zero)
+        return np.sum(x[np.lexsort((key, second))] * weights)
+    for transform in (fg.grad, lambda f, **kw: fg.jit(fg.grad(f, **kw))):
+        dkey, dx = transform(loss, argnums=(0, 1))(first, first * 2)
+        np.testing.assert_array_equal(dkey, np.zeros(5))
+        np.testing.assert_array_equal(dx, weights[np.argsort(order)])
+    stacked = np.stack([first, second])
+    np.testing.assert_array_equal(fg.jit(np.lexsort)(stacked), np.lexsort(stacked))
+    np.testing.assert_array_equal(fg.jit(lambda k: np.lexsort((k,)))(first),
+                                  np.lexsort((first,)))
+    batch = np.stack([stacked, stacked[:, ::-1], stacked[::-1]])
+    np.testing.assert_array_equal(fg.vmap(np.lexsort)(batch),
+                                  [np.lexsort(keys) for keys in batch])
+    # a 1-d array is a sequence of 0-d keys: NumPy sorts the one element there is
+    for axis in (0, -1):
+        got = fg.jit(lambda k: np.lexsort(k, axis=axis))(first)
+        assert got == np.lexsort(first, axis=axis) and np.asarray(got).dtype == np.intp
+    with pytest.raises(np.exceptions.AxisError, match="pass \\(k,\\)"):
+        fg.jit(lambda k: np.lexsort(k, axis=1))(first)
+
+
+@pytest.mark.parametrize("shape, dtype", [((3, 4), np.float64), ((2, 1, 3), np.float32),
+                                          ((1, 5), np.complex128), ((2, 0, 3), np.float64),
+                                          ((), np.float32)])
+def test_layout_attributes_of_traced_arrays_are_those_of_a_new_numpy_array(shape, dtype):
+    fresh = np.zeros(shape, dtype)  # (a transform's values are new, C-contiguous arrays)
+    seen = {}
+
+    def f(a):
+        seen.update(strides=a.strides, itemsize=a.itemsize, nbytes=a.nbytes, base=a.base,
+                    flags={k: a.flags[k] for k in ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA",
+                                                   "ALIGNED", "WRITEBACKIFCOPY", "C", "F")},
+                    c=a.flags.c_contiguous, f=a.flags.f_contiguous, w=a.flags.writeable)
+        return np.sum(np.abs(a))
+    for transform in (fg.jit, fg.grad):
+        seen.clear()
+        transform(f)(fresh + 1)
+        assert seen["strides"] == fresh.strides
+        assert (seen["itemsize"], seen["nbytes"]) == (fresh.itemsize, fresh.nbytes)
+        assert seen["base"] is None
+        assert seen["flags"] == {k: fresh.flags[k] for k in seen["flags"]} | {"OWNDATA": True}
+        assert (seen["c"], seen["f"]) == (fresh.flags.c_contiguous, fresh.flags.f_contiguous)
+        assert seen["w"] is False  # (immutable)
+
+
+def test_flat_of_a_traced_array_reads_in_c_order_with_derivatives():
+    x = np.arange(6.0).reshape(2, 3) + 1.0
+
+    def f(a):
+        return a.flat[4] * sum(a.flat) + np.sum(a.flat[1:3] ** 2) + len(a.flat)
+    want = x.flat[4] * x.sum() + np.sum(x.flat[1:3] ** 2) + 6
+    np.testing.assert_allclose(fg.jit(f)(x), want, rtol=1e-14)
+    grad = np.full(6, x.flat[4])  # d/dx_k: x_4 + [k == 4] sum(x) + 2 x_k [k in 1, 2]
+    grad[4] += x.sum()
+    grad[1:3] += 2 * x.flat[1:3]
+    np.testing.assert_allclose(fg.grad(f)(x), grad.reshape(2, 3), rtol=1e-14)
+    np.testing.assert_allclose(fg.vmap(lambda a: a.flat[4])(np.stack([x, 2 * x])), [5.0, 10.0])
+    np.testing.assert_array_equal(fg.jit(lambda a: a.flat.copy())(x), x.ravel())
+
+
+@pytest.mark.parametrize("write, error, match", [
+    (lambda a: a.flat.__setitem__(0, 1.0), TypeError, r"immutable.*\.at\["),
+    (lambda a: setattr(a, "flat", 1.0), TypeError, r"immutable.*\.at\["),
+    (lambda a: setattr(a.flags, "writeable", True), ValueError, "immutable"),
+    (lambda a: a.data, AttributeError, "no memory buffer"),
+    (lambda a: a.ctypes, AttributeError, "no memory buffer"),
+    (lambda a: a.flags["NOT_A_FLAG"], KeyError, "Unknown flag"),
+], ids=["flat-setitem", "flat-assign", "flags-writeable", "data", "ctypes", "flags-key"])
+def test_layout_writes_and_buffers_of_traced_arrays_raise_naming_the_fix(write, error, match):
+    with pytest.raises(error, match=match):
+        fg.jit(lambda a: write(a) and a)(V)
+    a_flags_false = fg.jit(lambda a: setattr(a.flags, "writeable", False) or a)(V)
+    np.testing.assert_array_equal(a_flags_false, V)  # (making it read-only: it is already)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_unravel_and_ravel_multi_index_of_traced_indices_equal_numpy(order):
+    flat = np.array([[0, 5], [11, 7]])
+    want = np.unravel_index(flat, (3, 4), order=order)
+    for got in (fg.jit(lambda i: np.unravel_index(i, (3, 4), order=order))(flat),
+                fg.vmap(lambda i: np.unravel_index(i, (3, 4), order=order))(flat)):
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and np.array_equal(g, w)
+    coordinates = (np.array([2, 0, 1]), np.array([3, 1, 0]))
+    np.testing.assert_array_equal(
+        fg.jit(lambda a, b: np.ravel_multi_index((a, b), (3, 4), order=order))(*coordinates),
+        np.ravel_multi_index(coordinates, (3, 4), order=order))
+    wrapped = (np.array([3, -1]), np.array([2, 5]))
+    np.testing.assert_array_equal(
+        fg.jit(lambda a, b: np.ravel_multi_index((a, b), (2, 4), mode=("wrap", "clip"),
+                                                 order=order))(*wrapped),
+        np.ravel_multi_index(wrapped, (2, 4), mode=("wrap", "clip"), order=order))
+    # the argmax of a matrix, indexed back: the derivative goes to that entry
+    m = np.arange(12.0).reshape(3, 4)[::-1]
+    grad = fg.grad(lambda a: a[np.unravel_index(np.argmax(a), a.shape, order="C")])(m)
+    np.testing.assert_array_equal(grad, np.eye(1, 12, 3).reshape(3, 4))
+    with pytest.raises(ValueError, match="out of bounds for array with size 12"):
+        fnp.unravel_index(np.array([12]), (3, 4), order=order)
+    with pytest.raises(ValueError, match="invalid entry"):
+        fnp.ravel_multi_index((np.array([3]), np.array([0])), (3, 4), order=order)
+
+
+@pytest.mark.parametrize("call, names", [
+    (lambda x: np.emath.sqrt(x), r"numpy.emath.sqrt .*np.sqrt\(x \+ 0j\)"),
+    (lambda x: np.lib.stride_tricks.sliding_window_view(x, 2),
+     "numpy.lib.stride_tricks.sliding_window_view"),
+    (lambda x: np.r_[x, 0.0], r"funcgrad.numpy.r_\[...\]"),
+    (lambda x: np.c_[x, x], r"funcgrad.numpy.c_\[...\]"),
+], ids=["emath", "stride_tricks", "r_", "c_"])
+def test_numpy_calls_traced_values_cannot_reach_are_named_by_their_namespace(call, names):
+    for transform in (fg.grad, fg.jit):
+        with pytest.raises(TypeError, match=names):
+            transform(lambda x: np.sum(call(x)))(V)

@@ -42,6 +42,7 @@ from . import (building, complexfuncs, constructors, fft, floatfuncs, functional
                sets, signal, statistics, ufuncs)
 from ._convert import normalize_axis, one_axis, operand
 from ._conversions import attach_conversions
+from ._layout import attach_layout
 from ._methods import attach_array_methods
 from .constructors import *  # noqa: F403 - each module's __all__ is explicit
 from .indexing import *  # noqa: F403
@@ -66,6 +67,7 @@ from .functional import *  # noqa: F403
 
 attach_array_methods(Tracer)
 attach_conversions(Tracer)  # float(), .tolist()...: never a silently dropped derivative
+attach_layout(Tracer)  # .flags, .strides, .flat... (not the eager Tensor's: it has memory)
 
 _NUMPY_OWN = ["bool_", "can_cast", "common_type", "dtype", "e", "euler_gamma", "finfo",
               "float16", "float32", "float64", "floating", "iinfo", "inexact", "inf", "int8",

@@ -19,9 +19,11 @@ import numpy as np
 from ..core import ConcretizationError, DerivativeDroppedError, concrete
 from ..interpreters.forward import JVPTracer
 from ..interpreters.reverse import ReverseTracer
+from ._numpy_calls import numpy_call, numpy_fix
 from ._scipy_calls import scipy_call, scipy_fix
 
-__all__ = ["DROPS_DERIVATIVE", "carried_derivative", "derivative_dropped", "attach_conversions"]
+__all__ = ["DROPS_DERIVATIVE", "carried_derivative", "derivative_dropped", "refuse_trimming",
+           "attach_conversions"]
 
 _DROPS = ("{what} would drop the derivative this value carries (it depends on the input of "
           "{transform}), silently: every result computed from it would be wrong.")
@@ -53,14 +55,33 @@ def carried_derivative(x):
 def derivative_dropped(what, becomes, transform):
     """The error for a conversion (``what``: "float()") that would turn a value carrying
     ``transform``'s derivative into ``becomes`` ("a Python float").  Inside SciPy's code
-    it names the SciPy function the user called and funcgrad's replacement for it."""
+    (or NumPy's that converts first: numpy.polynomial, np.vectorize) it names the function
+    the user called and funcgrad's replacement for it."""
     call = scipy_call()
     if call is None:
+        numpys = numpy_call()  # (numpy.polynomial, np.vectorize: they convert first)
+        if numpys is not None:
+            return DerivativeDroppedError(
+                _DROPS.format(what=f"{numpys.function} converts its input to {becomes}, which",
+                              transform=transform) + " " + numpy_fix(numpys)
+                + " To drop the derivative on purpose, say so: fg.stop_gradient(x).")
         return DerivativeDroppedError(DROPS_DERIVATIVE.format(what=what, transform=transform))
     return DerivativeDroppedError(
         _DROPS.format(what=f"{call.function} converts its input to {becomes}, which",
                       transform=transform)
         + " " + scipy_fix(call) + " In your own code, keep values traced: " + _ADVICE)
+
+
+def refuse_trimming(x, what, fix):
+    """Raise when ``what`` (NumPy's rule) drops zero entries of ``x`` that carry a
+    derivative: a polynomial's value moves with a coefficient that is zero now, so dropping
+    it would lose that derivative silently.  ``fix`` names a call that keeps them."""
+    transform = carried_derivative(x)
+    if transform is not None:
+        raise DerivativeDroppedError(
+            f"{what} drops coefficients that are zero now, but they carry a derivative (they "
+            f"depend on the input of {transform}); dropping them would lose it silently. "
+            f"{fix}")
 
 
 def _refuse(x, what, becomes):

@@ -6,6 +6,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core import ConcretizationError, Tracer, _special_classes, concrete
+from ._numpy_calls import numpy_call, numpy_fix
 from ..primitives import structural as _st
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
@@ -213,6 +214,9 @@ def concrete_values(x, what, fix):
     try:
         value = concrete(x)
     except ConcretizationError as e:
+        numpys = numpy_call()  # (NumPy's own code asked: np.poly1d...; name the rewrite)
+        if numpys is not None:
+            fix = f"{numpys.function} needs them. {numpy_fix(numpys)}"
         raise ConcretizationError(
             f"{what} depends on the values of its input, which under vmap or jit are a batch "
             f"or not known yet. {fix}") from e

@@ -16,6 +16,7 @@ from . import (building, complexfuncs, constructors, fft, floatfuncs, functional
                manipulation, nanfunctions, padding, polynomial, products, queries, ranges,
                reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import carried_derivative, derivative_dropped
+from ._numpy_calls import numpy_call, numpy_fix
 from ._scipy_calls import scipy_call, scipy_fix
 from . import _ufunc_methods
 from ._convert import operand as _operand
@@ -143,6 +144,27 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     return result if dtype is None else constructors.astype(result, dtype)
 
 
+# NumPy's public namespaces, to name a function that is not np.<name> (np.emath.sqrt is not
+# np.sqrt), and what to say of some of them
+_NAMESPACES = ("linalg", "fft", "emath", "lib.stride_tricks", "char", "strings", "rec", "ma")
+_NAMESPACE_HINTS = {
+    "emath": " (np.emath's result is complex or real by the values; for a complex result "
+             "write np.sqrt(x + 0j), np.log(x + 0j)..., for a real one np.sqrt(x)...)"}
+
+
+def _numpy_name(func):
+    name = getattr(func, "__name__", repr(func))
+    if getattr(np, name, None) is func:
+        return f"numpy.{name}"
+    for namespace in _NAMESPACES:
+        module = np
+        for part in namespace.split("."):
+            module = getattr(module, part, None)
+        if getattr(module, name, None) is func:
+            return f"numpy.{namespace}.{name}" + _NAMESPACE_HINTS.get(namespace, "")
+    return f"{getattr(func, '__module__', 'numpy')}.{name}"
+
+
 def _unsupported(what, kwargs):
     extra = f" with arguments {sorted(kwargs)}" if kwargs else ""
     call = scipy_call()
@@ -193,7 +215,7 @@ def _array_function(self, func, types, args, kwargs):
     if fn is None:
         fn = queries.ANSWERS.get(func)  # questions about dtypes and memory
     if fn is None:
-        raise TypeError(_unsupported(f"numpy.{getattr(func, '__name__', func)}", {}))
+        raise TypeError(_unsupported(_numpy_name(func), {}))
     if getattr(fn, "numpy_mutates", False):
         name = fn.__name__
         raise TypeError(f"numpy.{name} writes into its array argument and returns None, but "
@@ -260,6 +282,12 @@ def _array(self, dtype=None, copy=None):
             f"{call.function} converts its input to a plain NumPy array, which a traced value "
             f"cannot become: under vmap its values are a batch, under jit they are not known "
             f"yet. " + scipy_fix(call)) from reason
+    numpys = numpy_call()
+    if numpys is not None:
+        raise TypeError(
+            f"{numpys.function} converts its input to a plain NumPy array, which a traced "
+            f"value cannot become: under vmap its values are a batch, under jit they are not "
+            f"known yet. " + numpy_fix(numpys)) from reason
     raise TypeError(
         "a traced value cannot be turned into a plain NumPy array: under vmap its values are "
         "a batch, under jit they are not known yet. Use funcgrad.numpy functions on it "

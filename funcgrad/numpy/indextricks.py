@@ -25,7 +25,9 @@ from numpy import (  # noqa: F401
     mask_indices,
 )
 
+from ._conversions import refuse_trimming
 from ._convert import asarray, concrete_values
+from ._numpy_calls import numpy_call
 from .constructors import astype
 from .indexing import at, take
 from .manipulation import (
@@ -239,6 +241,10 @@ def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Axis = None) -> Array:
             start = int(nz[:, a].min()) if "f" in trim else None
             stop = int(nz[:, a].max()) + 1 if "b" in trim else None
         index[a] = slice(start, stop)
+    if numpy_call() is not None and filt[tuple(index)].shape != filt.shape:
+        # np.poly1d trims its coefficients this way: their zeros still move its values
+        refuse_trimming(filt, "np.poly1d(c) (NumPy drops leading zero coefficients)",
+                        "Use np.polyval(c, x) instead of np.poly1d(c)(x), which keeps them.")
     return filt[tuple(index)]
 
 

@@ -4,7 +4,9 @@ Each replaces the NaNs by the reduction's identity *before* computing (the doubl
 idiom), so a NaN entry gets a zero derivative rather than poisoning the others with
 ``0 * nan``.  All-NaN slices give NaN (nanmean, nanmax, nanmedian...) as NumPy does.
 """
+import warnings
 from typing import Any
+
 import numpy as _np
 
 from ._convert import asarray, concrete_values, is_concrete, normalize_axis
@@ -13,9 +15,9 @@ from .indexing import where as _where
 from . import reductions as _reductions
 from .reductions import (_mask, _no_out, all, argmax, argmin, cumprod, cumsum, max, min,
                          prod, sum)
-from .statistics import median_along, quantile_along
+from ._order_statistics import median_along, quantile_along
 from .ufuncs import (abs_square, divide, equal, isnan, less_equal, logical_and, logical_not,
-                     sqrt, subtract)
+                     maximum, sqrt, subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin",
@@ -95,6 +97,23 @@ def _count(counted, a, axis, keepdims):
     return sum(counted, axis, keepdims=keepdims)
 
 
+def _divided(total, n, warning):
+    """``total / n``, NaN where ``n <= 0`` without a division by zero (whose
+    "invalid value" warnings NumPy does not give, forward or backward), and NumPy's own
+    ``warning`` when the counts are known (eagerly, under grad) and one is ``<= 0``; under
+    jit or vmap they are not, and the NaN comes silently."""
+    if not hasattr(n, "dtype"):  # (a count known from the shape)
+        if n <= 0:
+            warnings.warn(warning, RuntimeWarning, stacklevel=3)
+            return total * _np.nan
+        return divide(total, float(n))
+    bad = less_equal(n, 0)
+    if is_concrete(bad) and _np.any(concrete_values(bad, "", "")):
+        warnings.warn(warning, RuntimeWarning, stacklevel=3)
+    n = astype(_where(bad, _np.ones((), n.dtype), n), total.dtype)  # (NumPy divides so)
+    return _where(bad, _np.asarray(_np.nan, total.dtype), divide(total, n))
+
+
 def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
             keepdims: bool = False, *, where: bool = True) -> Array:
     """``np.nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=<no
@@ -112,7 +131,7 @@ def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     counted = _counted("nanmean", missing, filled, where)
     n = _count(counted, filled, axis, keepdims)
     total = sum(filled, axis, keepdims=keepdims, where=where)  # (NaNs are zeros now)
-    return divide(total, astype(n, total.dtype) if hasattr(n, "dtype") else float(n))
+    return _divided(total, n, "Mean of empty slice")
 
 
 def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
@@ -138,6 +157,9 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     filled, missing = _filled(a, 0, dtype)
     counted = _counted("nanvar", missing, filled, where)
     n = _count(counted, filled, axis, True)
+    # (an empty slice's mean is 0 here, not NaN: its entries are zeroed below either way,
+    # and 0 / 0 would warn where NumPy does not)
+    n = maximum(n, 1) if hasattr(n, "dtype") else (n or 1)
     m = divide(sum(filled, axis, keepdims=True, where=where), astype(n, filled.dtype)
                if hasattr(n, "dtype") else float(n))
     centered = subtract(filled, m)
@@ -146,11 +168,8 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     # |x - mean|**2: a complex array's variance is real, as NumPy's
     total = sum(abs_square(centered), axis, keepdims=keepdims)
     n = _count(counted, filled, axis, keepdims)
-    dof = subtract(n, ddof)
-    dof = astype(dof, total.dtype) if hasattr(dof, "dtype") else float(dof)
-    bad = less_equal(dof, 0)  # NumPy: NaN where no degree of freedom is left
-    result = _where(bad, _np.asarray(_np.nan, total.dtype),
-                    divide(total, _where(bad, _np.ones((), total.dtype), dof)))
+    dof = subtract(n, ddof)  # NumPy: NaN where no degree of freedom is left
+    result = _divided(total, dof, "Degrees of freedom <= 0 for slice.")
     # a real array summed in a complex dtype= keeps that dtype in NumPy (zero imaginary part)
     if dtype is not None and _np.dtype(dtype).kind == "c" and result.dtype.kind != "c":
         return astype(result, dtype)
@@ -306,10 +325,8 @@ def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     2.0
     """
     _no_out("nanquantile", out)
-    if weights is not None:
-        raise NotImplementedError("nanquantile: weights= is not supported (NumPy allows it "
-                                  "only for method='inverted_cdf', a step function of q)")
-    return quantile_along("nanquantile", a, q, axis, interpolation or method, keepdims, True)
+    return quantile_along("nanquantile", a, q, axis, interpolation or method, keepdims, True,
+                          weights=weights)
 
 
 def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
@@ -324,9 +341,6 @@ def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = Non
     4.0
     """
     _no_out("nanpercentile", out)
-    if weights is not None:
-        raise NotImplementedError("nanpercentile: weights= is not supported (NumPy allows "
-                                  "it only for method='inverted_cdf', a step function of q)")
     return quantile_along("nanpercentile", a, q, axis, interpolation or method, keepdims,
-                          True, scale=100.0)
+                          True, scale=100.0, weights=weights)
 

@@ -1,12 +1,17 @@
 """NumPy's polynomial functions on coefficient arrays (highest power first): polyder,
 polyint, polyadd, polysub, polymul, polydiv, vander, polyfit, poly and roots.  (``polyval``
 lives with the products.)
+
+``numpy.polynomial``'s power series (lowest power first) are here too, under NumPy's
+names: ``funcgrad.numpy.polynomial.polynomial.polyval`` (see
+:mod:`funcgrad.numpy.power_series`) and ``funcgrad.numpy.polynomial.Polynomial``.
 """
 from typing import Any
 import numpy as _np
 
 from ..custom import custom_jvp
-from ._convert import asarray, concrete_values, is_concrete
+from ._conversions import refuse_trimming
+from ._convert import asarray, concrete_values
 from .constructors import astype
 from .linalg import solve
 from .manipulation import atleast_1d, broadcast_to, concatenate, reshape, transpose
@@ -15,6 +20,12 @@ from .reductions import cumprod, sum
 from .signal import convolve
 from .ufuncs import add, divide, imag, multiply, negative, real, sqrt, subtract
 from ..typing import Array, ArrayLike
+# NumPy's numpy.polynomial.polynomial (power series, lowest power first), as
+# funcgrad.numpy.polynomial.polynomial; this module holds the older np.poly* functions.
+from . import _polynomial_class, power_series
+
+polynomial = power_series  # (not in __all__: funcgrad.numpy.polynomial is this module)
+Polynomial = _polynomial_class.Polynomial
 
 __all__ = ["polyder", "polyint", "polyadd", "polysub", "polymul", "polydiv", "vander",
            "polyfit", "poly", "roots"]
@@ -97,6 +108,9 @@ def _strip(a):
                              "Use fnp.convolve(a1, a2), which keeps them.")
     nonzero = _np.flatnonzero(values)
     start = nonzero[0] if nonzero.size else values.shape[0] - 1
+    if start > 0:
+        refuse_trimming(a, "polymul (NumPy drops leading zero coefficients)",
+                        "Use fnp.convolve(a1, a2), which keeps them.")
     return a[int(start):] if values.shape[0] else a
 
 

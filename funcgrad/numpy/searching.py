@@ -1,5 +1,6 @@
-"""Searching: searchsorted, digitize, partition, argpartition, lexsort, flatnonzero, and
-``nonzero``/``argwhere`` with a static ``size=``.
+"""Searching: searchsorted, digitize, partition, argpartition, lexsort, flatnonzero,
+``nonzero``/``argwhere`` with a static ``size=``, and flat and multi-dimensional indices
+(unravel_index, ravel_multi_index).
 
 Everything here is composed of comparisons, sums and the sort, so it works under ``grad``,
 ``vmap`` and ``jit``.  ``searchsorted`` compares every query with every sorted entry
@@ -21,11 +22,12 @@ from .indexing import argwhere as _argwhere
 from .indexing import nonzero as _nonzero
 from .manipulation import expand_dims, ravel, reshape, stack
 from .reductions import cumsum, sum
-from .ufuncs import isnan, less, logical_and, logical_not, logical_or, not_equal
+from .ufuncs import (clip, floor_divide, isnan, less, logical_and, logical_not, logical_or,
+                     mod, not_equal)
 from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["searchsorted", "digitize", "partition", "argpartition", "lexsort", "flatnonzero",
-           "nonzero", "argwhere"]
+           "nonzero", "argwhere", "unravel_index", "ravel_multi_index"]
 
 
 def _nan_last_less(x, y):
@@ -156,8 +158,11 @@ def lexsort(keys: ArrayLike, axis: Axis = -1) -> Array:
     shape = keys[0].shape
     if any(k.shape != shape for k in keys):
         raise ValueError("lexsort: all keys need to be the same shape")
-    if not shape:
-        raise _np.exceptions.AxisError("lexsort: axis out of bounds for 0-d keys")
+    if not shape:  # (a 1-d array is a sequence of 0-d keys: NumPy sorts one element)
+        if axis not in (0, -1):
+            raise _np.exceptions.AxisError(f"lexsort: axis {axis} is out of bounds for 0-d "
+                                           f"keys; to sort by one 1-d key k, pass (k,)")
+        return _np.intp(0)
     axis = one_axis(axis, len(shape))
     perm = argsort(keys[0], axis)
     for key in keys[1:]:
@@ -255,3 +260,89 @@ def flatnonzero(a: ArrayLike, *, size: Any = None, fill_value: ArrayLike | None 
     """
     return nonzero(ravel(asarray(a)), size=size, fill_value=fill_value)[0]
 
+
+
+def _dims(shape):
+    dims = tuple(int(d) for d in (shape if _np.iterable(shape) else (shape,)))
+    return dims, int(_np.prod(dims, dtype=_np.int64))
+
+
+def _int_indices(indices, name):
+    indices = asarray(indices)
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"{name}: only int indices permitted (got {indices.dtype}); convert "
+                        f"with .astype(int)")
+    return astype(indices, _np.intp)
+
+
+def unravel_index(indices: ArrayLike, shape: Any, order: str = "C") -> tuple[Array, ...]:
+    """``np.unravel_index(indices, shape, order='C')``: the coordinates in an array of
+    ``shape`` of the flat ``indices`` (integers: no derivative), also of traced indices.
+
+    Out-of-bounds indices raise ValueError, as NumPy, where their values are known; under
+    ``vmap``/``jit`` they are not, and are clipped into bounds, as JAX does.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.unravel_index(np.array([1, 7]), (2, 4))
+    (array([0, 1]), array([1, 3]))
+    >>> float(fg.jit(lambda x: x[np.unravel_index(np.argmax(x), x.shape)])(np.eye(2) * 3))
+    3.0
+    """
+    indices = _int_indices(indices, "unravel_index")
+    dims, size = _dims(shape)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    if is_concrete(indices):
+        values = concrete_values(indices, "", "")
+        bad = values[(values < 0) | (values >= size)]
+        if bad.size:
+            raise ValueError(f"index {int(bad.flat[0])} is out of bounds for array with size "
+                             f"{size}")
+    elif size:
+        indices = clip(indices, 0, size - 1)
+    coordinates = [None] * len(dims)
+    for k in (reversed(range(len(dims))) if order == "C" else range(len(dims))):
+        coordinates[k] = mod(indices, dims[k]) if dims[k] else indices
+        indices = floor_divide(indices, dims[k]) if dims[k] else indices
+    return tuple(coordinates)
+
+
+def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise",
+                      order: str = "C") -> Array:
+    """``np.ravel_multi_index(multi_index, dims, mode='raise', order='C')``: the flat
+    indices of the coordinates ``multi_index`` in an array of shape ``dims`` (integers: no
+    derivative), also of traced coordinates.  ``mode`` per axis: 'raise', 'wrap' or 'clip';
+    'raise' checks the values where they are known (under ``vmap``/``jit`` they are
+    clipped, as JAX does).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.ravel_multi_index((np.array([1, 0]), np.array([2, 3])), (2, 4))
+    array([6, 3])
+    """
+    dims, _ = _dims(dims)
+    coordinates = [_int_indices(c, "ravel_multi_index") for c in multi_index]
+    if len(coordinates) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    flat, stride = None, 1
+    for k in (reversed(range(len(dims))) if order == "C" else range(len(dims))):
+        c, d = coordinates[k], dims[k]
+        if modes[k] == "wrap":
+            c = mod(c, d)
+        elif modes[k] == "clip":
+            c = clip(c, 0, d - 1)
+        elif modes[k] != "raise":
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got "
+                             f"{modes[k]!r})")
+        elif is_concrete(c):
+            values = concrete_values(c, "", "")
+            if _np.any((values < 0) | (values >= d)):
+                raise ValueError("invalid entry in coordinates array")
+        else:
+            c = clip(c, 0, d - 1)
+        term = c * stride if stride != 1 else c
+        flat = term if flat is None else flat + term
+        stride *= d
+    return flat

@@ -16,22 +16,17 @@ import numpy as _np
 from ._convert import asarray, concrete_values, is_concrete, normalize_axis, operand
 from .constructors import astype
 from .ranges import linspace
-from .indexing import at, sort, take_along_axis, where
-from .manipulation import broadcast_to, concatenate, moveaxis, ravel, reshape, squeeze, transpose
+from ._order_statistics import _float, median_along, quantile_along
+from .indexing import at, take_along_axis, where
+from .manipulation import broadcast_to, concatenate, ravel, reshape, squeeze, transpose
 from .products import dot
-from .reductions import any as _any
 from .reductions import max, min, sum
-from .ufuncs import (add, ceil, clip, conj, divide, equal, floor, greater, greater_equal, imag,
-                     isnan, logical_not, maximum, multiply, not_equal, real, rint, sqrt,
-                     subtract)
+from .ufuncs import (add, clip, conj, divide, equal, greater, greater_equal, imag, multiply,
+                     not_equal, real, sqrt, subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["average", "median", "quantile", "percentile", "ptp", "cov", "corrcoef", "bincount",
            "count_nonzero", "histogram", "histogram_bin_edges"]
-
-
-def _float(a):
-    return astype(a, _np.float64) if a.dtype.kind in "biu" else a
 
 
 def _no_out(name, out):
@@ -91,124 +86,6 @@ def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None,
 
 # --- order statistics --------------------------------------------------------------------------
 
-def _to_last(a, axis):
-    """``a`` with the ``axis`` axes merged into one last axis, the batch shape, and the
-    shape ``keepdims`` gives."""
-    if axis is None:
-        return ravel(a), (), (1,) * a.ndim
-    axes = normalize_axis(axis, a.ndim)
-    keep = [i for i in range(a.ndim) if i not in axes]
-    batch = tuple(a.shape[i] for i in keep)
-    n = 1
-    for ax in axes:
-        n *= a.shape[ax]
-    kept = tuple(1 if i in axes else d for i, d in enumerate(a.shape))
-    return reshape(transpose(a, keep + list(axes)), batch + (n,)), batch, kept
-
-
-def _gather_last(values, idx):
-    """``values[..., idx[..., k]]``: ``idx`` (int, shape ``(K,)`` or ``batch + (K,)``)."""
-    idx = broadcast_to(idx, values.shape[:-1] + idx.shape[-1:])
-    return take_along_axis(values, idx, -1)
-
-
-def _lerp(lo, hi, t, dtype):
-    """NumPy's formula, exact at both ends (``t = 0`` gives lo, ``t = 1`` gives hi); ``t``
-    and ``1 - t`` are rounded to ``dtype`` after they are computed, as NumPy does."""
-    d = subtract(hi, lo)
-    return where(greater_equal(t, 0.5), subtract(hi, multiply(d, astype(subtract(1.0, t), dtype))),
-                 add(lo, multiply(d, astype(t, dtype))))
-
-
-# (alpha, beta) of the continuous methods (Hyndman and Fan), as NumPy names them.
-_CONTINUOUS = {"linear": (1.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
-               "median_unbiased": (1 / 3.0, 1 / 3.0), "normal_unbiased": (3 / 8.0, 3 / 8.0),
-               "interpolated_inverted_cdf": (0.0, 1.0)}
-_DISCRETE = {"lower": floor, "higher": ceil, "nearest": rint}
-METHODS = sorted(_CONTINUOUS) + sorted(_DISCRETE) + ["midpoint"]
-
-
-def _quantiles_sorted(sorted_, n, q, method, dtype):
-    """The ``q`` (flat, shape ``(K,)``) quantiles of each row of ``sorted_`` (NaNs last),
-    whose first ``n`` entries are the values (``n`` an int, or an int array of the batch
-    shape): shape ``batch + (K,)``; the interpolation weights have ``dtype`` (NumPy's
-    rounding)."""
-    n = n if isinstance(n, int) else reshape(n, n.shape + (1,))
-    last = maximum(subtract(n, 1), 0)
-    if method in _CONTINUOUS:
-        alpha, beta = _CONTINUOUS[method]
-        if method == "linear":
-            virtual = multiply(subtract(n, 1), q)
-        else:
-            virtual = add(multiply(n, q), add(alpha, multiply(q, 1.0 - alpha - beta))) - 1.0
-    else:
-        virtual = multiply(subtract(n, 1), q)
-    if method in _DISCRETE:
-        idx = clip(astype(_DISCRETE[method](virtual), _np.intp), 0, last)
-        return _gather_last(sorted_, idx)
-    below = floor(virtual)
-    lo = _gather_last(sorted_, clip(astype(below, _np.intp), 0, last))
-    hi = _gather_last(sorted_, clip(astype(below, _np.intp) + 1, 0, last))
-    if method == "midpoint":
-        gamma = where(equal(virtual, below), 0.0, 0.5)
-    else:
-        gamma = subtract(virtual, below)
-    return _lerp(lo, hi, gamma, dtype)
-
-
-def quantile_along(name, a, q, axis, method, keepdims, skip_nan, scale=1.0):
-    """Quantiles as NumPy's (nan)quantile and (nan)percentile compute them (``q`` divided
-    by ``scale``)."""
-    if method not in METHODS:
-        raise ValueError(f"{name}: method={method!r} is not supported; use one of {METHODS} "
-                         f"(NumPy's other methods, e.g. 'inverted_cdf', are not "
-                         f"differentiable interpolations)")
-    a = asarray(a)
-    if a.dtype.kind == "c":  # NumPy's refusal: complex numbers have no order to rank by
-        raise TypeError(f"{name}: a must be an array of real numbers (got {a.dtype}); take "
-                        f"np.real(a) or np.abs(a) first")
-    if a.dtype == _np.bool_ and method not in _DISCRETE:
-        raise TypeError(f"{name}: method={method!r} subtracts booleans, which NumPy refuses; "
-                        f"convert with a.astype(float) or use 'lower', 'higher' or 'nearest'")
-    picked = a.dtype  # the discrete methods pick elements: integers stay integers, as NumPy
-    a = _float(a)
-    q_in = q
-    q = asarray(q)
-    if q.dtype.kind not in "biuf":
-        raise TypeError(f"{name}: q must be real numbers, got dtype {q.dtype}")
-    weak = isinstance(q_in, (int, float)) and not isinstance(q_in, bool)
-    dtype = picked if method in _DISCRETE else \
-        _np.result_type(a.dtype, q_in if weak else q.dtype)  # (NumPy's)
-    if scale != 1.0:
-        q = divide(q, a.dtype.type(scale))
-    if is_concrete(q):
-        qv = concrete_values(q, name, "")
-        if not _np.all((qv >= 0) & (qv <= 1)):
-            what = "Percentiles must be in the range [0, 100]" if scale != 1.0 else \
-                "Quantiles must be in the range [0, 1]"
-            raise ValueError(f"{name}: {what}")
-    rows, batch, kept = _to_last(a, axis)
-    if rows.shape[-1] == 0:
-        raise IndexError(f"{name} of an empty array (or along an axis of length 0) is "
-                         f"undefined, as in NumPy; check the input's size first")
-    sorted_ = sort(rows, axis=-1)  # NaNs sort last
-    missing = isnan(rows)
-    if skip_nan:
-        n = sum(logical_not(missing), -1)
-        empty = equal(n, 0)
-    else:
-        n = rows.shape[-1]
-        empty = _any(missing, -1)
-    out = _quantiles_sorted(sorted_, n, astype(ravel(q), _np.float64), method, dtype)
-    if dtype.kind in "fc":  # (integer rows hold no NaN)
-        out = astype(out, dtype) if out.dtype != dtype else out
-        out = where(reshape(empty, empty.shape + (1,)), _np.asarray(_np.nan, dtype), out)
-    else:
-        out = astype(out, dtype)
-    out = moveaxis(out, -1, 0)
-    return reshape(out, q.shape + (kept if keepdims else batch))
-
-
 def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
              overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
              weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
@@ -216,11 +93,14 @@ def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     keepdims=False, *, weights=None, interpolation=None)``: the ``q``-th quantiles
     (``0 <= q <= 1``), differentiable in ``a`` and, for the interpolating methods, in ``q``.
 
-    Methods: 'linear' (the default), 'lower', 'higher', 'nearest', 'midpoint', 'hazen',
-    'weibull', 'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf'.  The
-    derivative flows through the sort to the one or two order statistics each quantile
-    reads (ties: see :mod:`funcgrad.numpy.statistics`).  A slice holding NaN gives NaN, as
-    NumPy.
+    Methods: NumPy's thirteen: 'linear' (the default), 'lower', 'higher', 'nearest',
+    'midpoint', 'hazen', 'weibull', 'median_unbiased', 'normal_unbiased',
+    'interpolated_inverted_cdf', and the step functions of ``q`` 'inverted_cdf',
+    'averaged_inverted_cdf' and 'closest_observation'.  ``weights`` (with
+    method='inverted_cdf', as NumPy) weigh the elements; their derivative is zero, as that
+    of ``q`` in the step methods.  The derivative flows through the sort to the one or two
+    order statistics each quantile reads (ties: see :mod:`funcgrad.numpy.statistics`).  A
+    slice holding NaN gives NaN, as NumPy.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> x = np.array([4.0, 1.0, 3.0, 2.0])
@@ -228,12 +108,13 @@ def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     (2.5, array([1., 4.]))
     >>> fg.grad(lambda x: fnp.quantile(x, 0.25))(x)
     array([0.  , 0.25, 0.  , 0.75])
+    >>> float(fnp.quantile(x, 0.5, weights=np.array([1.0, 1.0, 1.0, 5.0]),
+    ...                    method="inverted_cdf"))
+    2.0
     """
     _no_out("quantile", out)
-    if weights is not None:
-        raise NotImplementedError("quantile: weights= is not supported (NumPy allows it only "
-                                  "for method='inverted_cdf', a step function of q)")
-    return quantile_along("quantile", a, q, axis, interpolation or method, keepdims, False)
+    return quantile_along("quantile", a, q, axis, interpolation or method, keepdims, False,
+                          weights=weights)
 
 
 def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
@@ -248,35 +129,8 @@ def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     2.5
     """
     _no_out("percentile", out)
-    if weights is not None:
-        raise NotImplementedError("percentile: weights= is not supported (NumPy allows it "
-                                  "only for method='inverted_cdf', a step function of q)")
     return quantile_along("percentile", a, q, axis, interpolation or method, keepdims, False,
-                          scale=100.0)
-
-
-def median_along(a, axis, keepdims, skip_nan):
-    """NumPy's median (or nanmedian): the middle element, or the mean of the middle two."""
-    a = _float(asarray(a))
-    rows, batch, kept = _to_last(a, axis)
-    shape = kept if keepdims else batch
-    if rows.shape[-1] == 0:
-        return _np.full(shape, _np.nan, a.dtype)
-    sorted_ = sort(rows, axis=-1)
-    missing = isnan(rows)
-    if skip_nan:
-        n = reshape(sum(logical_not(missing), -1), batch + (1,))
-        empty = equal(n, 0)
-        last = maximum(n - 1, 0)
-        lo = _gather_last(sorted_, clip(astype(floor(divide(n - 1, 2)), _np.intp), 0, last))
-        hi = _gather_last(sorted_, clip(astype(floor(divide(n, 2)), _np.intp), 0, last))
-    else:
-        n = rows.shape[-1]
-        empty = reshape(_any(missing, -1), batch + (1,))
-        lo = _gather_last(sorted_, _np.array([(n - 1) // 2]))
-        hi = _gather_last(sorted_, _np.array([n // 2]))
-    mid = divide(add(lo, hi), a.dtype.type(2))
-    return reshape(where(empty, _np.asarray(_np.nan, a.dtype), mid), shape)
+                          scale=100.0, weights=weights)
 
 
 def median(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,

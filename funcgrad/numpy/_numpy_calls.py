@@ -1,0 +1,93 @@
+"""Which of NumPy's Python-level functions met a traced value, and what funcgrad offers
+in its place.
+
+Most of NumPy reaches funcgrad by itself (``__array_function__``, ``__array_ufunc__``),
+but ``numpy.polynomial`` (its series functions and classes) and ``np.vectorize`` first
+convert their arguments with ``np.array``, which a traced value cannot go through, and
+``np.poly1d`` trims its coefficients by their values (not known under vmap or jit);
+``np.r_``/``np.c_`` convert their items too.  The
+error raised there names the call the user made and funcgrad's twin, found by walking the
+stack: only on the error path, so it costs nothing otherwise (as
+:mod:`funcgrad.numpy._scipy_calls` does for SciPy).
+"""
+import sys
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+__all__ = ["NumpyCall", "numpy_call", "numpy_fix"]
+
+_PASS_THROUGH = ("funcgrad", "numpy", "functools", "contextlib")
+
+
+class NumpyCall(NamedTuple):
+    """The NumPy call the user made (``numpy.polynomial.polynomial.polyval``) and
+    funcgrad's twin (None when it has none)."""
+    function: str
+    twin: Optional[str]  # (what to call: the twin, and how, in words)
+
+
+def numpy_call() -> Optional[NumpyCall]:
+    """The outermost call into ``numpy.polynomial``, ``np.poly1d`` or ``np.vectorize``
+    next to the failure (a frame of the user's code ends the walk), or None."""
+    found = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module.startswith("numpy.polynomial"):
+            found = _polynomial_call(frame, module) or found
+        elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"),
+                                                        (type(np.r_), type(np.c_))):
+            which = "r_" if isinstance(frame.f_locals["self"], type(np.r_)) else "c_"
+            found = NumpyCall(f"np.{which}[...]", f"funcgrad.numpy.{which}[...] (the same "
+                                                  f"items), which keeps values traced")
+        elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"), np.poly1d):
+            found = NumpyCall("np.poly1d(c) (which drops c's leading zeros)",
+                              "np.polyval(c, x) instead of np.poly1d(c)(x): it keeps them, "
+                              "and works under vmap and jit")
+        elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"),
+                                                        np.vectorize):
+            found = NumpyCall("np.vectorize(f)(...)", "funcgrad.numpy.vectorize(f)(...) (or "
+                              "fg.vmap(f)), which keeps values traced")
+        elif module.split(".")[0] not in _PASS_THROUGH:
+            break
+        frame = frame.f_back
+    del frame  # (a frame in a local keeps the whole stack alive)
+    return found
+
+
+def _polynomial_call(frame, module):
+    # (read from the loaded module: importing it here would make an import cycle)
+    power_series = getattr(sys.modules.get("funcgrad.numpy.power_series"), "__all__", ())
+    code = frame.f_code
+    owner = frame.f_locals.get("self")
+    kind = type(owner) if owner is not None else frame.f_locals.get("cls")
+    if isinstance(kind, type) and issubclass(kind, np.polynomial._polybase.ABCPolyBase):
+        name = f"numpy.polynomial.{kind.__name__}"
+        twin = "funcgrad.numpy.polynomial.Polynomial" if kind is np.polynomial.Polynomial \
+            else None
+        if code.co_name == "__init__":
+            return NumpyCall(f"{name}(coef)", twin and f"{twin}(coef) (the same arguments)")
+        if code.co_name == "__call__":
+            return NumpyCall(f"calling a {name} p", twin and f"{twin}(p.coef, p.domain, "
+                                                             f"p.window)(x) instead of p(x)")
+        if code.co_name.startswith("_"):
+            return None
+        return NumpyCall(f"{name}.{code.co_name}",
+                         twin and f"{twin}.{code.co_name} (the same arguments)")
+    if code.co_name.startswith("_") or module.split(".")[-1].startswith("_"):
+        return None
+    label = f"{module}.{code.co_name}"
+    if module == "numpy.polynomial.polynomial" and code.co_name in power_series:
+        return NumpyCall(label, f"funcgrad.numpy.polynomial.polynomial.{code.co_name} "
+                                f"(the same arguments)")
+    return NumpyCall(label, None)
+
+
+def numpy_fix(call: NumpyCall) -> str:
+    """The sentence that tells what to call instead of ``call.function``."""
+    if call.twin is not None:
+        return f"Call {call.twin}."
+    return ("funcgrad has no twin of it: write the series with the power series of "
+            "funcgrad.numpy.polynomial.polynomial (or funcgrad.numpy.polynomial.Polynomial), "
+            "or with funcgrad.numpy functions.")

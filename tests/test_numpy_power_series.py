@@ -1,0 +1,202 @@
+"""NumPy's ``numpy.polynomial`` power series on traced values: the twins in
+``funcgrad.numpy.polynomial.polynomial`` and ``funcgrad.numpy.polynomial.Polynomial``,
+each against NumPy's own function:
+
+* values equal NumPy's (bit for bit, except the least-squares fits: to rounding);
+* the gradient of ``sum(w * f(a))`` equals central differences of NumPy's function;
+* under ``jit`` the same values, where NumPy's result length does not depend on the
+  values; where it does (the arithmetic drops trailing zeros), ConcretizationError naming
+  a rewrite that keeps them;
+* NumPy's own functions, handed a traced value, raise naming the twin to call.
+"""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad import ConcretizationError
+from helpers import assert_close
+
+P = np.polynomial.polynomial
+Q = fnp.polynomial.polynomial
+R = np.random.default_rng(73)
+C = np.array([1.0, -2.0, 0.5, 3.0])
+C2 = R.normal(size=(3, 2))
+X = np.linspace(-1.0, 1.0, 5)
+ROOTS = np.array([0.3, -1.0, 2.0, 0.7, 1.5])
+
+
+def case(id_, call, arg, exact=True, jit=True):
+    """``call(module, a)`` with ``module`` NumPy's polynomial.polynomial or funcgrad's."""
+    return pytest.param(call, arg, exact, jit, id=id_)
+
+
+CASES = [
+    case("polyval-c", lambda m, c: m.polyval(X, c), C),
+    case("polyval-x", lambda m, x: m.polyval(x, C), X),
+    case("polyval-2d-c", lambda m, c: m.polyval(X, c), C2),
+    case("polyval-tensor-false", lambda m, c: m.polyval(X[:2], c, tensor=False), C2),
+    case("polyval2d", lambda m, c: m.polyval2d(X, X[::-1], c), C2),
+    case("polyval3d", lambda m, x: m.polyval3d(x, x, x[::-1], np.ones((2, 3, 2))), X),
+    case("polygrid2d", lambda m, c: m.polygrid2d(X, X[:3], c), C2),
+    case("polyvalfromroots", lambda m, r: m.polyvalfromroots(X, r), C[:3]),
+    case("polyder", lambda m, c: m.polyder(c), C),
+    case("polyder-m-scl", lambda m, c: m.polyder(c, 2, scl=1.5), C),
+    case("polyder-m-past-degree", lambda m, c: m.polyder(c, 5), C),
+    case("polyder-axis", lambda m, c: m.polyder(c.T, axis=1), C2),
+    case("polyint", lambda m, c: m.polyint(c), C),
+    case("polyint-m-k-lbnd-scl", lambda m, c: m.polyint(c, 2, k=[1.0, 2.0], lbnd=0.5, scl=2.0),
+         C),
+    case("polyint-traced-k", lambda m, k: m.polyint(C, 2, k=k, lbnd=0.5), np.array([1.0, 2.0])),
+    case("polyint-traced-lbnd", lambda m, b: m.polyint(C, 1, k=3.0, lbnd=b), np.array(0.3)),
+    case("polyint-axis", lambda m, c: m.polyint(c, axis=1, k=2.0), C2),
+    case("polyfromroots", lambda m, r: m.polyfromroots(r), ROOTS),
+    case("polyvander", lambda m, x: m.polyvander(x, 3), X),
+    case("polyfit-y", lambda m, y: m.polyfit(X, y, 2), np.sin(X), exact=False),
+    case("polyfit-x", lambda m, x: m.polyfit(x, np.sin(X), 2), X, exact=False),
+    case("polyfit-w", lambda m, w: m.polyfit(X, np.sin(X), 2, w=w), X + 2.0, exact=False),
+    case("polyfit-deg-list", lambda m, y: m.polyfit(X, y, [0, 2]), np.sin(X), exact=False),
+    case("polyfit-2d-y", lambda m, y: m.polyfit(X, y, 2), np.stack([np.sin(X), X ** 3], 1),
+         exact=False),
+    # NumPy drops trailing zeros here: a value-dependent length
+    case("polyadd", lambda m, c: m.polyadd(c, c[:2]), C, jit=False),
+    case("polyadd-shorter-first", lambda m, c: m.polyadd(c[:2], c), C, jit=False),
+    case("polysub", lambda m, c: m.polysub(c, c[:2]), C, jit=False),
+    case("polysub-shorter-first", lambda m, c: m.polysub(c[:2], c), C, jit=False),
+    case("polymul", lambda m, c: m.polymul(c, c[:2]), C, jit=False),
+    case("polymulx", lambda m, c: m.polymulx(c), C, jit=False),
+    case("polydiv-quotient", lambda m, d: m.polydiv(C, d)[0], np.array([0.5, 1.0, 2.0]),
+         jit=False),
+    case("polydiv-remainder", lambda m, d: m.polydiv(C, d)[1], np.array([0.5, 1.0, 2.0]),
+         jit=False),
+    case("polypow", lambda m, c: m.polypow(c, 3), C, jit=False),
+]
+
+
+def _fd_gradient(f, a, weights, eps=1e-6):
+    grad = np.zeros_like(a)
+    for i in range(a.size):
+        step = np.zeros_like(a)
+        step.flat[i] = eps
+        grad.flat[i] = (np.sum(weights * f(a + step)) - np.sum(weights * f(a - step))) / (2 * eps)
+    return grad
+
+
+@pytest.mark.parametrize("call, arg, exact, jit", CASES)
+def test_power_series_equal_numpy_with_central_difference_gradients(call, arg, exact, jit):
+    want = call(P, arg)
+    got = call(Q, arg)
+    assert np.asarray(got).dtype == want.dtype and np.shape(got) == want.shape
+    if exact:
+        np.testing.assert_array_equal(got, want)
+    else:
+        assert_close(got, want, 1e-12)
+    weights = R.normal(size=want.shape)
+    grad = fg.grad(lambda a: fnp.sum(weights * call(Q, a)))(arg)
+    assert_close(grad, _fd_gradient(lambda a: call(P, a), arg, weights), 1e-6, 1e-8)
+    if jit:
+        assert_close(fg.jit(lambda a: call(Q, a))(arg), want, 1e-12)
+    else:
+        with pytest.raises(ConcretizationError, match="trailing zero.*fnp.convolve"):
+            fg.jit(lambda a: call(Q, a))(arg)
+
+
+def test_power_series_drop_trailing_zeros_and_take_integers_as_numpy():
+    for call in (lambda m: m.polyadd([1.0, 2.0, 0.0], [0.0]),
+                 lambda m: m.polysub([1.0, 2.0, 3.0], [0.0, 0.0, 3.0]),
+                 lambda m: m.polymulx([0.0]), lambda m: m.polyint([0.0], k=2.0),
+                 lambda m: m.polyval(2, [1, 2, 3]), lambda m: m.polyder([1, 2, 3]),
+                 lambda m: m.polyvander([1, 2], 2), lambda m: m.polypow([1, 1], 0)):
+        got, want = call(Q), call(P)
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+def test_polyval_of_a_batch_of_coefficients_under_vmap_equals_numpy():
+    batch = R.normal(size=(4, 3))
+    np.testing.assert_array_equal(fg.vmap(lambda c: Q.polyval(X, c))(batch),
+                                  [P.polyval(X, c) for c in batch])
+
+
+Poly, NumpyPoly = fnp.polynomial.Polynomial, np.polynomial.Polynomial
+
+
+@pytest.mark.parametrize("call", [
+    lambda K, c: K(c)(X),
+    lambda K, c: K(c, domain=[0.0, 2.0], window=[-1.0, 2.0])(X),
+    lambda K, c: K(c, domain=[0.0, 2.0]).deriv(2).coef,
+    lambda K, c: K(c, domain=[0.0, 2.0]).integ(2, k=[1.0], lbnd=0.5).coef,
+    lambda K, c: ((K(c) * K(c[:2]) + 2.0) ** 2 - K(c)).coef,
+    lambda K, c: (2.0 * K(c) - 1.0 + (3.0 - K(c)) / 2.0).coef,
+    lambda K, c: -K(c, domain=[1.0, 3.0])(X) * K(c, domain=[1.0, 3.0]).degree(),
+    lambda K, y: K.fit(X, np.concatenate([y, y[:1]]), 3)(0.3),
+    lambda K, x: K.fit(np.concatenate([x, [1.5]]), np.sin(X), 2).coef,
+], ids=["call", "domain-window", "deriv", "integ", "arithmetic", "reflected", "neg-degree",
+        "fit-y", "fit-x"])
+def test_polynomial_class_equals_numpys_with_central_difference_gradients(call):
+    want = call(NumpyPoly, C)
+    assert_close(call(Poly, C), want, 1e-12)
+    weights = R.normal(size=np.shape(want))
+    grad = fg.grad(lambda c: fnp.sum(weights * call(Poly, c)))(C)
+    assert_close(grad, _fd_gradient(lambda c: call(NumpyPoly, c), C, weights), 1e-6, 1e-8)
+
+
+def test_a_polynomial_of_traced_points_under_jit_and_vmap():
+    p = Poly(C, domain=[0.0, 3.0])
+    want = NumpyPoly(C, domain=[0.0, 3.0])(X)
+    assert_close(fg.jit(lambda x: p(x))(X), want, 1e-14)
+    assert_close(fg.vmap(lambda c: Poly(c)(X))(np.stack([C, 2 * C])),
+                 [NumpyPoly(C)(X), NumpyPoly(2 * C)(X)], 1e-14)
+    with pytest.raises(TypeError, match="Domains differ"):
+        Poly(C) + Poly(C, domain=[0.0, 1.0])
+
+
+@pytest.mark.parametrize("call, names", [
+    (lambda c: P.polyval(X, c), "funcgrad.numpy.polynomial.polynomial.polyval"),
+    (lambda c: P.polyint(c, k=1.0), "funcgrad.numpy.polynomial.polynomial.polyint"),
+    (lambda c: NumpyPoly(c)(X), r"funcgrad.numpy.polynomial.Polynomial\(coef\)"),
+    (lambda x: NumpyPoly(C, domain=[0.0, 1.0])(x),
+     r"funcgrad.numpy.polynomial.Polynomial\(p.coef, p.domain, p.window\)\(x\)"),
+    (lambda y: NumpyPoly.fit(X, y, 2).coef, "funcgrad.numpy.polynomial.Polynomial.fit"),
+    (lambda c: np.polynomial.chebyshev.chebval(X, c), "no twin.*power series"),
+    (lambda x: np.vectorize(lambda v: v * 2.0)(x), r"funcgrad.numpy.vectorize\(f\)"),
+], ids=["polyval", "polyint", "Polynomial", "Polynomial-call", "Polynomial.fit",
+        "chebval", "vectorize"])
+def test_numpys_own_polynomial_functions_on_traced_values_name_the_twin(call, names):
+    arg = C if "x" not in call.__code__.co_varnames else X
+    arg = np.sin(X) if "y" in call.__code__.co_varnames else arg
+    with pytest.raises(TypeError, match=names):  # (DerivativeDroppedError under grad)
+        fg.grad(lambda a: np.sum(call(a)))(arg)
+    with pytest.raises(TypeError, match=names):
+        fg.jit(call)(arg)
+
+
+def test_poly1d_of_traced_coefficients_differentiates_and_under_jit_names_polyval():
+    c = np.array([1.0, -2.0, 0.5])
+    weights = R.normal(size=X.shape)
+    grad = fg.grad(lambda c: np.sum(weights * np.poly1d(c)(X)))(c)
+    assert_close(grad, _fd_gradient(lambda c: np.poly1d(c)(X), c, weights), 1e-6, 1e-8)
+    with pytest.raises(ConcretizationError, match=r"np.poly1d\(c\).*np.polyval\(c, x\)"):
+        fg.jit(lambda c: np.poly1d(c)(X))(c)
+    np.testing.assert_array_equal(fg.jit(lambda c: np.polyval(c, X))(c), np.poly1d(c)(X))
+
+
+ZERO_LED = np.array([0.0, 1.0, -2.0, 0.5])  # a leading zero (legacy), trailing (reversed)
+
+
+@pytest.mark.parametrize("call, rewrite", [
+    (lambda c: np.poly1d(c)(X), r"np.polyval\(c, x\)"),
+    (lambda c: np.polyval(np.polymul(c, c[1:]), 0.5), r"fnp.convolve"),
+    (lambda c: Q.polyval(X, Q.polyadd(c[::-1], [1.0])), r"pad the shorter"),
+    (lambda c: Q.polyval(X, Q.polymul(c[::-1], [1.0, 2.0])), r"fnp.convolve"),
+    (lambda c: Poly(c[::-1])(X) * 0 + (Poly(c[::-1]) * Poly([1.0, 2.0]))(X), r"fnp.convolve"),
+], ids=["poly1d", "polymul", "power-polyadd", "power-polymul", "Polynomial-mul"])
+def test_a_dropped_zero_coefficient_that_carries_a_derivative_raises(call, rewrite):
+    """The series' value moves with a coefficient that is zero now (the finite
+    differences below say so): NumPy's trimming would drop that derivative silently."""
+    weights = R.normal(size=np.shape(call(ZERO_LED)))
+    fd = _fd_gradient(call, ZERO_LED, weights)
+    assert abs(fd[0]) > 1e-3  # (the zero coefficient's derivative, that would be lost)
+    with pytest.raises(fg.core.DerivativeDroppedError, match=rewrite):
+        fg.grad(lambda c: fnp.sum(weights * call(c)))(ZERO_LED)
+    assert_close(call(fnp.asarray(ZERO_LED)), call(ZERO_LED), 1e-14)  # (no derivative: NumPy's)
