@@ -107,15 +107,22 @@ def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
     >>> ty, tm.dtype == fg.dtypes.float0
     (array([1., 2.]), True)
     """
-    p_leaves, t_leaves, kinds, treedefs = _flatten_pair(primals, tangents, "jvp")
-    interp = JVPInterpreter()
+    return _jvp(fun, primals, tangents, has_aux, "jvp")
+
+
+def _jvp(fun, primals, tangents, has_aux, transform, defer=False):
+    """:func:`jvp`; ``defer=True`` computes the tangent of an operation a reverse-mode
+    child records only when something reads it (forward-over-reverse: see
+    :mod:`funcgrad.interpreters.forward`)."""
+    p_leaves, t_leaves, kinds, treedefs = _flatten_pair(primals, tangents, transform)
+    interp = JVPInterpreter(defer=defer)
     with interp:
         duals = [p if k == "int" else JVPTracer(interp, p, t)
                  for p, t, k in zip(p_leaves, t_leaves, kinds)]
         args = _substitute(primals, range(len(primals)), treedefs, duals)
         with user_code():
             result = fun(*args)
-    out, aux = _split_aux(result, has_aux, "jvp")
+    out, aux = _split_aux(result, has_aux, transform)
     # A Tensor output is one leaf (core.is_special): as the pytree of its value it came
     # back rebuilt from that value, off the graph of the Tensors it was computed from.
     out_leaves, out_tree = tree.flatten(out, is_special)

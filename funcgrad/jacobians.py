@@ -17,7 +17,7 @@ from .api import (_Reverse, _as_output, in_type_of, ones_like_output, _flatten_i
                   _split_aux, _strip, _substitute, check_holomorphic_inputs, check_output_dtype,
                   on_device_of, value_and_grad, vjp)
 from .batched import vmap
-from .forward_mode import jvp
+from .forward_mode import _jvp
 from .core import Tracer, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
@@ -357,8 +357,15 @@ def hvp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyT
     single = not isinstance(primals, (tuple, list))
     primals, tangents = _as_tuple(primals), _as_tuple(tangents)
     everything = tuple(range(len(primals)))
-    (value, _), (_, product) = jvp(value_and_grad(fun, everything), primals, tangents)
-    return value, (product[0] if single else product)
+
+    def gradient_and_value(*xs):
+        value, g = value_and_grad(fun, everything)(*xs)
+        return g, value
+
+    # Deferred tangents: of the forward pass, only those the gradient's rules read are
+    # computed (not those of the value and what only it depends on).
+    _, product, value = _jvp(gradient_and_value, primals, tangents, True, "hvp", defer=True)
+    return _plain(value), (product[0] if single else product)
 
 
 def vhp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyTree, PyTree]:

@@ -721,6 +721,43 @@ def test_hvp_equals_hessian_times_vector():
     close(product, cubic_hessian(X3) @ v, rtol=1e-12)
 
 
+def test_hvp_defers_tangents_nobody_reads(monkeypatch):
+    """hvp computes a forward-pass tangent only when the gradient's rules read it: the
+    tangent of the value (the output sum) never is.  Products are bit for bit those of
+    ``jvp(grad)``, closed forms agree, and an outer ``grad`` still sees the products."""
+    from funcgrad.core import REGISTRY
+
+    def rosen(x):
+        return np.sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+    x, v = np.linspace(-1.2, 1.1, 6), np.linspace(0.5, -0.8, 6)
+    value, product = fg.hvp(rosen, x, v)
+    np.testing.assert_array_equal(product, fg.jvp(fg.grad(rosen), (x,), (v,))[1])
+    d = np.zeros(6)
+    d[:-1] += 1200 * x[:-1] ** 2 - 400 * x[1:] + 2
+    d[1:] += 200
+    H = np.diag(d) + np.diag(-400 * x[:-1], 1) + np.diag(-400 * x[:-1], -1)
+    close(product, H @ v, rtol=1e-12)
+    assert value == rosen(x)
+    # <v, H(x) v> = sum_i d_i v_i^2 - 800 x_i v_i v_{i+1}, d_i = 1200 x_i^2 - 400 x_{i+1} + ...
+    want = np.zeros(6)
+    want[:-1] = 2400 * x[:-1] * v[:-1] ** 2 - 800 * v[:-1] * v[1:]
+    want[1:] -= 400 * v[:-1] ** 2
+    close(fg.grad(lambda y: np.dot(v, fg.hvp(rosen, y, v)[1]))(x), want, rtol=1e-12)
+
+    calls = collections.Counter()
+    reduce_sum_p = REGISTRY["reduce_sum"]
+    impl = reduce_sum_p.impl
+
+    def counting(x, **params):
+        calls["reduce_sum"] += 1
+        return impl(x, **params)
+
+    monkeypatch.setattr(reduce_sum_p, "impl", counting)
+    fg.hvp(lambda y: np.sum(y ** 3), x, v)
+    assert calls["reduce_sum"] == 1  # the value's; its tangent is never computed
+
+
 def test_vhp_equals_vector_times_hessian():
     v = np.array([0.4, -1.2, 2.0])
     value, (product,) = fg.vhp(cubic, (X3,), (v,))
