@@ -495,6 +495,19 @@ def test_jacobian_shape_is_out_shape_plus_in_shape(jac):
     assert jac(lambda s: s * np.arange(4.0))(1.5).shape == (4,)
 
 
+def test_jacrev_of_one_output_element_keeps_its_shape_and_dtype():
+    """A one-element output is pulled back with a seed of ones (no identity is built):
+    its Jacobian is out.shape + in.shape, in the output's dtype, for shapes (), (1,)
+    and (1, 1), float32 included (closed form: d sum(x^3) = 3 x^2)."""
+    x = np.array([0.5, -1.5, 2.0])
+    for dtype in (np.float64, np.float32):
+        xs = x.astype(dtype)
+        for shape in ((), (1,), (1, 1)):
+            J = fg.jacrev(lambda v: np.reshape(np.sum(v ** 3), shape))(xs)
+            assert J.shape == shape + (3,) and J.dtype == dtype
+            close(J.reshape(3), 3 * x ** 2, rtol=1e-6)
+
+
 def tree_fn(d):
     return {"prod": d["a"] * d["b"][0], "rest": (np.sin(d["b"]), np.sum(d["a"] ** 2))}
 
