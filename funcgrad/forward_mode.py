@@ -128,18 +128,24 @@ def _jvp(fun, primals, tangents, has_aux, transform, defer=False):
     out_leaves, out_tree = tree.flatten(out, is_special)
     outs, touts = [], []
     for o in out_leaves:
-        if _integer(o):
-            outs.append(_plain(o.primal if type(o) is JVPTracer and o._trace is interp else o))
-            touts.append(_float0_zeros(o))
-        elif type(o) is JVPTracer and o._trace is interp:
-            outs.append(_plain(o.primal))
-            touts.append(_tangent_like(o.primal, _plain(o.tangent)))
-        else:
-            o = o if isinstance(o, Tracer) else asarray(o)
-            outs.append(_plain(o))
-            touts.append(_plain(_zeros_tangent(o)))
+        primal, tangent = _output_pair(o, interp)
+        outs.append(primal)
+        touts.append(tangent)
     result = (tree.unflatten(out_tree, outs), tree.unflatten(out_tree, touts))
     return result + (_strip(aux, interp),) if has_aux else result
+
+
+def _output_pair(o, interp):
+    """An output leaf ``o`` of a function run under ``interp`` as what :func:`jvp`
+    returns for it: ``(primal, tangent)``, plain values (float0 zeros for an integer
+    output, zeros for one no input moves)."""
+    if _integer(o):
+        return (_plain(o.primal if type(o) is JVPTracer and o._trace is interp else o),
+                _float0_zeros(o))
+    if type(o) is JVPTracer and o._trace is interp:
+        return _plain(o.primal), _tangent_like(o.primal, _plain(o.tangent))
+    o = o if isinstance(o, Tracer) else asarray(o)
+    return _plain(o), _plain(_zeros_tangent(o))
 
 
 def _zeros_tangent(o):

@@ -771,6 +771,26 @@ def test_hvp_defers_tangents_nobody_reads(monkeypatch):
     assert calls["reduce_sum"] == 1  # the value's; its tangent is never computed
 
 
+def test_hvp_of_one_plain_array_keeps_dtype_shape_and_zero_products():
+    """One float array and a tangent like it take hvp's short path: the value and the
+    product are what the general path gives (closed forms): float32 stays float32, a
+    0-d input gives a NumPy scalar, a function linear in x or constant has a zero
+    product, and a bare input gives a bare product, a 1-tuple a 1-tuple."""
+    x, v = np.array([1.0, 2.0]), np.array([1.0, -1.0])
+    for dtype in (np.float64, np.float32):
+        value, product = fg.hvp(lambda y: np.sum(y ** 3), x.astype(dtype), v.astype(dtype))
+        assert value == 9.0 and value.dtype == dtype and product.dtype == dtype
+        close(product, 6 * x * v)
+    value, (product,) = fg.hvp(lambda y: np.sum(y ** 3), (x,), (v,))
+    close(product, 6 * x * v)
+    value, product = fg.hvp(lambda y: y ** 3, np.array(2.0), np.array(1.5))
+    assert isinstance(product, np.float64) and product == 18.0
+    for f in (lambda y: np.sum(3.0 * y), lambda y: np.float64(4.0)):
+        value, product = fg.hvp(f, x, v)
+        np.testing.assert_array_equal(product, np.zeros(2))
+        assert product.dtype == np.float64
+
+
 def test_vhp_equals_vector_times_hessian():
     v = np.array([0.4, -1.2, 2.0])
     value, (product,) = fg.vhp(cubic, (X3,), (v,))
