@@ -107,32 +107,45 @@ def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
     >>> ty, tm.dtype == fg.dtypes.float0
     (array([1., 2.]), True)
     """
-    p_leaves, t_leaves, kinds, treedefs = _flatten_pair(primals, tangents, "jvp")
-    interp = JVPInterpreter()
+    return _jvp(fun, primals, tangents, has_aux, "jvp")
+
+
+def _jvp(fun, primals, tangents, has_aux, transform, defer=False):
+    """:func:`jvp`; ``defer=True`` computes the tangent of an operation a reverse-mode
+    child records only when something reads it (forward-over-reverse: see
+    :mod:`funcgrad.interpreters.forward`)."""
+    p_leaves, t_leaves, kinds, treedefs = _flatten_pair(primals, tangents, transform)
+    interp = JVPInterpreter(defer=defer)
     with interp:
         duals = [p if k == "int" else JVPTracer(interp, p, t)
                  for p, t, k in zip(p_leaves, t_leaves, kinds)]
         args = _substitute(primals, range(len(primals)), treedefs, duals)
         with user_code():
             result = fun(*args)
-    out, aux = _split_aux(result, has_aux, "jvp")
+    out, aux = _split_aux(result, has_aux, transform)
     # A Tensor output is one leaf (core.is_special): as the pytree of its value it came
     # back rebuilt from that value, off the graph of the Tensors it was computed from.
     out_leaves, out_tree = tree.flatten(out, is_special)
     outs, touts = [], []
     for o in out_leaves:
-        if _integer(o):
-            outs.append(_plain(o.primal if type(o) is JVPTracer and o._trace is interp else o))
-            touts.append(_float0_zeros(o))
-        elif type(o) is JVPTracer and o._trace is interp:
-            outs.append(_plain(o.primal))
-            touts.append(_tangent_like(o.primal, _plain(o.tangent)))
-        else:
-            o = o if isinstance(o, Tracer) else asarray(o)
-            outs.append(_plain(o))
-            touts.append(_plain(_zeros_tangent(o)))
+        primal, tangent = _output_pair(o, interp)
+        outs.append(primal)
+        touts.append(tangent)
     result = (tree.unflatten(out_tree, outs), tree.unflatten(out_tree, touts))
     return result + (_strip(aux, interp),) if has_aux else result
+
+
+def _output_pair(o, interp):
+    """An output leaf ``o`` of a function run under ``interp`` as what :func:`jvp`
+    returns for it: ``(primal, tangent)``, plain values (float0 zeros for an integer
+    output, zeros for one no input moves)."""
+    if _integer(o):
+        return (_plain(o.primal if type(o) is JVPTracer and o._trace is interp else o),
+                _float0_zeros(o))
+    if type(o) is JVPTracer and o._trace is interp:
+        return _plain(o.primal), _tangent_like(o.primal, _plain(o.tangent))
+    o = o if isinstance(o, Tracer) else asarray(o)
+    return _plain(o), _plain(_zeros_tangent(o))
 
 
 def _zeros_tangent(o):

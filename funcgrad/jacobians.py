@@ -6,6 +6,7 @@ Results have shape ``out.shape + in.shape`` (per output leaf, per input leaf,
 for pytrees), as in JAX.  ``chunk_size=`` bounds how many basis vectors are
 batched at once, so a large Jacobian need not fit in memory as one batch.
 """
+import math
 from typing import Any, Callable, Literal
 
 import numpy as np
@@ -17,7 +18,7 @@ from .api import (_Reverse, _as_output, in_type_of, ones_like_output, _flatten_i
                   _split_aux, _strip, _substitute, check_holomorphic_inputs, check_output_dtype,
                   on_device_of, value_and_grad, vjp)
 from .batched import vmap
-from .forward_mode import jvp
+from .forward_mode import _jvp, _output_pair
 from .core import Tracer, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
@@ -27,14 +28,20 @@ from .typing import ArgNums, PyTree
 __all__ = ["jacfwd", "jacrev", "jacobian", "hessian", "hvp", "vhp", "elementwise_grad"]
 
 
+def _size(x):
+    """The number of elements of an array or tracer (math.prod of a shape: np.prod's
+    array round trip costs more than the rest of a gradient's bookkeeping here)."""
+    return math.prod(np.shape(x))
+
+
 def _basis(leaves, dtype):
     """Split the identity over the flattened inputs into one batch per leaf, each on
     its leaf's device."""
-    n = sum(int(np.prod(x.shape)) for x in leaves)
+    n = sum(_size(x) for x in leaves)
     eye = np.eye(n, dtype=dtype)
     out, k = [], 0
     for x in leaves:
-        m = int(np.prod(x.shape))
+        m = _size(x)
         out.append(on_device_of(x, eye[:, k:k + m].reshape((n,) + tuple(x.shape))))
         k += m
     return n, out
@@ -73,7 +80,7 @@ def _assemble(rows_per_out, out_leaves, in_leaves, in_first):
     for o, rows in zip(out_leaves, rows_per_out):
         per_in, k = [], 0
         for x in in_leaves:
-            m = int(np.prod(x.shape))
+            m = _size(x)
             if in_first:   # rows: (n_in, *out.shape)
                 block = st.moveaxis(st.reshape(rows[k:k + m], (m,) + tuple(o.shape)), 0,
                                     len(o.shape))
@@ -231,7 +238,12 @@ def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform=
                              transform)
     outs = [o if isinstance(o, Tracer) else asarray(o) for o in rev.out_values]
     _check_jac_outputs(outs, holomorphic, transform)
-    m, basis = _basis(outs, _dtype(outs) if outs else np.float64)
+    if len(outs) == 1 and _size(outs[0]) == 1:
+        # One output element (a gradient, as inside ``hessian``): the basis is a seed of
+        # ones, without building and cutting an identity.
+        m, basis = 1, [[ones_like_output(outs[0])]]
+    else:
+        m, basis = _basis(outs, _dtype(outs) if outs else np.float64)
 
     def pull(*cts):
         return [_as_output(c, x, "array")
@@ -258,7 +270,7 @@ def _jacrev_from(rev, single, chunk_size, has_aux, holomorphic=False, transform=
     # rows_in[j]: (m, *in_j.shape); cut the m rows per output leaf.
     blocks, k = [], 0
     for o in outs:
-        size = int(np.prod(o.shape))
+        size = _size(o)
         blocks.append([r[k:k + size] for r in rows_in])
         k += size
     result = _structure(blocks, rev.out_tree, rev.treedefs, single, outs, rev.leaves)
@@ -302,8 +314,8 @@ def jacobian(fun: Callable[..., Any], argnums: ArgNums = 0,
         nums, single = _normalize_argnums(argnums, len(args), "jacobian")
         rev = _Reverse(fun, args, kwargs, nums, has_aux, "jacobian", weak=False,
                        allow_int=allow_int)
-        n_in = sum(int(np.prod(np.shape(x))) for x in rev.leaves)
-        n_out = sum(int(np.prod(getattr(o, "shape", ()))) for o in rev.out_values)
+        n_in = sum(_size(x) for x in rev.leaves)
+        n_out = sum(_size(o) for o in rev.out_values)
         if strategy == "auto" and n_in < n_out and "int" not in rev.kinds and (
                 holomorphic or not any(x.dtype.kind == "c" for x in rev.leaves)):
             return jacfwd(fun, argnums, has_aux, holomorphic, chunk_size=chunk_size)(
@@ -356,9 +368,34 @@ def hvp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyT
     """
     single = not isinstance(primals, (tuple, list))
     primals, tangents = _as_tuple(primals), _as_tuple(tangents)
+    if len(primals) == 1 and len(tangents) == 1:
+        x, t = primals[0], tangents[0]
+        if (type(x) is np.ndarray and type(t) is np.ndarray and x.dtype.kind == "f"
+                and t.dtype == x.dtype and t.shape == x.shape):
+            value, product = _hvp_of_array(fun, x, t)
+            return value, (product if single else (product,))
     everything = tuple(range(len(primals)))
-    (value, _), (_, product) = jvp(value_and_grad(fun, everything), primals, tangents)
-    return value, (product[0] if single else product)
+
+    def gradient_and_value(*xs):
+        value, g = value_and_grad(fun, everything)(*xs)
+        return g, value
+
+    # Deferred tangents: of the forward pass, only those the gradient's rules read are
+    # computed (not those of the value and what only it depends on).
+    _, product, value = _jvp(gradient_and_value, primals, tangents, True, "hvp", defer=True)
+    return _plain(value), (product[0] if single else product)
+
+
+def _hvp_of_array(fun, x, t):
+    """:func:`hvp` of one plain float array along a tangent of its shape and dtype: what
+    ``jvp``'s flattening and checks of primals, tangents and outputs would find is known
+    (they were a fifth of an hvp of Rosenbrock at n = 100)."""
+    interp = JVPInterpreter(defer=True)
+    with interp:
+        dual = JVPTracer(interp, x, t)
+        with user_code():
+            value, g = value_and_grad(fun)(dual)
+    return _plain(_strip(value, interp)), _output_pair(g, interp)[1]
 
 
 def vhp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyTree, PyTree]:

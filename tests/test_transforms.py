@@ -495,6 +495,19 @@ def test_jacobian_shape_is_out_shape_plus_in_shape(jac):
     assert jac(lambda s: s * np.arange(4.0))(1.5).shape == (4,)
 
 
+def test_jacrev_of_one_output_element_keeps_its_shape_and_dtype():
+    """A one-element output is pulled back with a seed of ones (no identity is built):
+    its Jacobian is out.shape + in.shape, in the output's dtype, for shapes (), (1,)
+    and (1, 1), float32 included (closed form: d sum(x^3) = 3 x^2)."""
+    x = np.array([0.5, -1.5, 2.0])
+    for dtype in (np.float64, np.float32):
+        xs = x.astype(dtype)
+        for shape in ((), (1,), (1, 1)):
+            J = fg.jacrev(lambda v: np.reshape(np.sum(v ** 3), shape))(xs)
+            assert J.shape == shape + (3,) and J.dtype == dtype
+            close(J.reshape(3), 3 * x ** 2, rtol=1e-6)
+
+
 def tree_fn(d):
     return {"prod": d["a"] * d["b"][0], "rest": (np.sin(d["b"]), np.sum(d["a"] ** 2))}
 
@@ -719,6 +732,63 @@ def test_hvp_equals_hessian_times_vector():
     value, (product,) = fg.hvp(cubic, (X3,), (v,))
     assert value == pytest.approx(cubic(X3))
     close(product, cubic_hessian(X3) @ v, rtol=1e-12)
+
+
+def test_hvp_defers_tangents_nobody_reads(monkeypatch):
+    """hvp computes a forward-pass tangent only when the gradient's rules read it: the
+    tangent of the value (the output sum) never is.  Products are bit for bit those of
+    ``jvp(grad)``, closed forms agree, and an outer ``grad`` still sees the products."""
+    from funcgrad.core import REGISTRY
+
+    def rosen(x):
+        return np.sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+    x, v = np.linspace(-1.2, 1.1, 6), np.linspace(0.5, -0.8, 6)
+    value, product = fg.hvp(rosen, x, v)
+    np.testing.assert_array_equal(product, fg.jvp(fg.grad(rosen), (x,), (v,))[1])
+    d = np.zeros(6)
+    d[:-1] += 1200 * x[:-1] ** 2 - 400 * x[1:] + 2
+    d[1:] += 200
+    H = np.diag(d) + np.diag(-400 * x[:-1], 1) + np.diag(-400 * x[:-1], -1)
+    close(product, H @ v, rtol=1e-12)
+    assert value == rosen(x)
+    # <v, H(x) v> = sum_i d_i v_i^2 - 800 x_i v_i v_{i+1}, d_i = 1200 x_i^2 - 400 x_{i+1} + ...
+    want = np.zeros(6)
+    want[:-1] = 2400 * x[:-1] * v[:-1] ** 2 - 800 * v[:-1] * v[1:]
+    want[1:] -= 400 * v[:-1] ** 2
+    close(fg.grad(lambda y: np.dot(v, fg.hvp(rosen, y, v)[1]))(x), want, rtol=1e-12)
+
+    calls = collections.Counter()
+    reduce_sum_p = REGISTRY["reduce_sum"]
+    impl = reduce_sum_p.impl
+
+    def counting(x, **params):
+        calls["reduce_sum"] += 1
+        return impl(x, **params)
+
+    monkeypatch.setattr(reduce_sum_p, "impl", counting)
+    fg.hvp(lambda y: np.sum(y ** 3), x, v)
+    assert calls["reduce_sum"] == 1  # the value's; its tangent is never computed
+
+
+def test_hvp_of_one_plain_array_keeps_dtype_shape_and_zero_products():
+    """One float array and a tangent like it take hvp's short path: the value and the
+    product are what the general path gives (closed forms): float32 stays float32, a
+    0-d input gives a NumPy scalar, a function linear in x or constant has a zero
+    product, and a bare input gives a bare product, a 1-tuple a 1-tuple."""
+    x, v = np.array([1.0, 2.0]), np.array([1.0, -1.0])
+    for dtype in (np.float64, np.float32):
+        value, product = fg.hvp(lambda y: np.sum(y ** 3), x.astype(dtype), v.astype(dtype))
+        assert value == 9.0 and value.dtype == dtype and product.dtype == dtype
+        close(product, 6 * x * v)
+    value, (product,) = fg.hvp(lambda y: np.sum(y ** 3), (x,), (v,))
+    close(product, 6 * x * v)
+    value, product = fg.hvp(lambda y: y ** 3, np.array(2.0), np.array(1.5))
+    assert isinstance(product, np.float64) and product == 18.0
+    for f in (lambda y: np.sum(3.0 * y), lambda y: np.float64(4.0)):
+        value, product = fg.hvp(f, x, v)
+        np.testing.assert_array_equal(product, np.zeros(2))
+        assert product.dtype == np.float64
 
 
 def test_vhp_equals_vector_times_hessian():
