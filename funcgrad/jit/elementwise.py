@@ -134,9 +134,16 @@ class Writer:
 
     def __init__(self, vector_math):
         self.vector_math = vector_math
+        self._emitters = {}
         self.helpers = {}  # source of a helper -> its name
 
     def _emitter(self, mode):
+        emitter = self._emitters.get(mode)
+        if emitter is None:  # (one per mode: it keeps the expressions it wrote)
+            emitter = self._emitters[mode] = self._new_emitter(mode)
+        return emitter
+
+    def _new_emitter(self, mode):
         def leaf(name, dtype):
             if (mode != "exact" and self.vector_math and name in cpu_leaves.VECTOR
                     and np.dtype(dtype).kind == "f"):

@@ -18,6 +18,7 @@ of every backend are generated from the one rule that forward and reverse mode u
 import ast
 import functools
 import math
+import re
 import threading
 
 import numpy as np
@@ -174,6 +175,28 @@ def _assigned(tree):
     return list(names)
 
 
+_PLACEHOLDER = re.compile(r"__a(\d+)__")
+_NAME_OR_NUMBER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|[0-9][0-9.]*(e[+-]?[0-9]+)?")
+
+
+def _operand(text):
+    """An operand's source as it can stand in any expression."""
+    if _NAME_OR_NUMBER.fullmatch(text) or (text.startswith("(") and _balanced_outer(text)):
+        return text
+    return f"({text})"
+
+
+def _balanced_outer(text):
+    """Does the parenthesis opening ``text`` close at its end (``(a + b)``, not
+    ``(a) + (b)``)?"""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return k == len(text) - 1
+    return False
+
+
 class Emitter:
     """Writes scalar definitions as code for one backend.
 
@@ -186,6 +209,7 @@ class Emitter:
     def __init__(self, leaf, literal, cast):
         self.leaf, self.literal, self.cast = leaf, literal, cast
         self._count = 0
+        self._templates = {}  # (body, operands, dtype) -> expression(), placeholders in
 
     def fresh(self, prefix="s"):
         self._count += 1
@@ -206,6 +230,17 @@ class Emitter:
 
     def expression(self, body, args, dtype):
         """The source expression of a one-line definition ``r = <expr>``, else None."""
+        key = (body, len(args), np.dtype(dtype))
+        template = self._templates.get(key, False)
+        if template is False:  # written once, with placeholders for the operands
+            template = self._templates[key] = self._expression(
+                body, [f"__a{k}__" for k in range(len(args))], dtype)
+        if template is None:
+            return None
+        # (an operand that is not a name or a number is parenthesised: the same value)
+        return _PLACEHOLDER.sub(lambda m: _operand(args[int(m.group(1))]), template)
+
+    def _expression(self, body, args, dtype):
         tree = parse(body)
         if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Assign):
             return None
