@@ -634,3 +634,43 @@ def test_cpu_and_device_questions():
     assert x.cpu() is x and x.is_cpu and not x.is_cuda and x.get_device() == -1
     with pytest.raises(RuntimeError, match="fg.device_put"):
         x.cuda()
+
+
+# --- create_graph: double backward as torch computes it ----------------------------------------
+
+def test_double_backward_of_a_composition_whose_inputs_depend_on_each_other():
+    """A method composed under one node (atan2) with its second input computed from its
+    first: with create_graph the first input's gradient is the partial derivative, as
+    without it (once counted the path through x * x twice).  atan2(x, x**2) = atan(1/x)
+    for x > 0: first derivative -1/(1 + x**2), second 2x/(1 + x**2)**2."""
+    v = np.array([0.3, 0.7, 2.0])
+    x = fg.tensor(v, requires_grad=True)
+    g, = fg.autograd.grad(x.atan2(x * x).sum(), [x], create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), -1 / (1 + v ** 2))
+    g.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * v / (1 + v ** 2) ** 2)
+
+
+DOUBLE_BACKWARD = {  # f(x) summed; gradient dotted with (1, 2, 3, 4), differentiated again
+    "exp": lambda t: t.exp(), "log": lambda t: t.log(), "sin": lambda t: t.sin(),
+    "tanh": lambda t: t.tanh(), "sigmoid": lambda t: t.sigmoid(), "pow": lambda t: t ** 3,
+    "sqrt": lambda t: t.sqrt(), "softmax": lambda t: t.softmax(0) * t,
+    "logsumexp": lambda t: t.logsumexp(0), "norm": lambda t: t.norm(),
+    "matmul": lambda t: t.reshape(2, 2) @ t.reshape(2, 2), "reciprocal": lambda t: 1 / t,
+    "var": lambda t: t.var(), "cumprod": lambda t: t.cumprod(0),
+    "atan2": lambda t: t.atan2(t * t), "max": lambda t: t.max() * t,
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOUBLE_BACKWARD))
+def test_create_graph_double_backward_matches_torch(name):
+    torch = pytest.importorskip("torch")
+    v, w = np.array([0.3, 0.7, 1.2, 2.0]), np.array([1.0, 2.0, 3.0, 4.0])
+    found = []
+    for lib in (torch, fg):
+        x = lib.tensor(v.copy(), requires_grad=True)
+        g, = lib.autograd.grad(DOUBLE_BACKWARD[name](x).sum(), [x], create_graph=True)
+        (g * lib.tensor(w)).sum().backward()
+        found.append((g.detach().numpy(), x.grad.numpy()))
+    np.testing.assert_allclose(found[1][0], found[0][0], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(found[1][1], found[0][1], rtol=1e-10, atol=1e-12)

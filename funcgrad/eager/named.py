@@ -91,6 +91,11 @@ class _Inner:
                 f"differentiated again. Record it outside the hooks, or use "
                 f"create_graph=False.")
         wanted = [i for i, e in enumerate(self.entries) if e is not None]
+        # Each input enters through a node of its own: the gradient of one input is then
+        # the partial derivative, not the total one through another input computed from it
+        # (x.atan2(x * x): the total derivative at x would count the path through x * x
+        # twice, once here and once when the engine follows the second input's edge).
+        args = [a.clone() if i in wanted else a for i, a in enumerate(args)]
         out = self.fn(*args, **self.kwargs)
         found = grad(out, [args[i] for i in wanted], g, create_graph=True, allow_unused=True)
         cts = [None] * len(args)
