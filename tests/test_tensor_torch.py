@@ -674,3 +674,97 @@ def test_create_graph_double_backward_matches_torch(name):
         found.append((g.detach().numpy(), x.grad.numpy()))
     np.testing.assert_allclose(found[1][0], found[0][0], rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(found[1][1], found[0][1], rtol=1e-10, atol=1e-12)
+
+
+# --- edge points: torch's gradient conventions -------------------------------------------------
+
+NAN, INF = float("nan"), float("inf")
+EDGE_POINTS = {  # name: (function of the Tensors, inputs, torch 2.x's gradients of sum(f))
+    "max_ties": (lambda x: x.max(), [[1.0, 3.0, 3.0]], [[0, 0.5, 0.5]]),
+    "max_nan": (lambda x: x.max(), [[1.0, NAN, 3.0]], [[0, 1, 0]]),
+    "max_two_nans": (lambda x: x.max(), [[1.0, NAN, NAN]], [[0, 0.5, 0.5]]),
+    "min_nan": (lambda x: x.min(), [[1.0, NAN, 3.0]], [[0, 1, 0]]),
+    "max_infinite_ties": (lambda x: x.max(), [[INF, 1.0, INF]], [[0.5, 0, 0.5]]),
+    "amax_ties": (lambda x: x.amax(1), [[[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]]],
+                  [[[0, 0.5, 0.5], [1 / 3, 1 / 3, 1 / 3]]]),
+    "amax_nan": (lambda x: x.amax(), [[1.0, NAN, 3.0]], [[NAN, NAN, NAN]]),
+    "max_dim_ties": (lambda x: x.max(1).values, [[[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]]],
+                     [[[0, 1, 0], [1, 0, 0]]]),
+    "max_dim_nan": (lambda x: x.max(0).values, [[1.0, NAN, NAN]], [[0, 1, 0]]),
+    "median_ties": (lambda x: x.median(), [[1.0, 2.0, 2.0, 3.0]], [[0, 0.5, 0.5, 0]]),
+    "nanmedian_ties": (lambda x: x.nanmedian(), [[2.0, NAN, 2.0, 3.0]], [[0.5, 0, 0.5, 0]]),
+    "maximum_nan": (lambda x, y: x.maximum(y), [[NAN, 1.0, 2.0], [1.0, NAN, 2.0]],
+                    [[1, 1, 0.5], [1, 1, 0.5]]),
+    "minimum_nan": (lambda x, y: x.minimum(y), [[NAN, 1.0, 2.0], [1.0, NAN, 2.0]],
+                    [[1, 1, 0.5], [1, 1, 0.5]]),
+    "max_of_two_nan": (lambda x, y: x.max(y), [[NAN, 0.0], [1.0, 0.0]], [[1, 0.5], [1, 0.5]]),
+    "atan2_origin": (lambda x, y: x.atan2(y), [[0.0, 1e-200, 1.0], [0.0, 1e-200, 1.0]],
+                     [[0, 0, 0.5], [0, 0, -0.5]]),
+    "abs_zero": (lambda x: x.abs(), [[0.0, -1.0, 2.0]], [[0, -1, 1]]),
+    "sqrt_zero": (lambda x: x.sqrt(), [[0.0, 4.0]], [[INF, 0.25]]),
+    "norm_zero": (lambda x: x.norm(), [[0.0, 0.0]], [[0, 0]]),
+    "norm_dim_zero": (lambda x: x.norm(dim=1), [[[0.0, 0.0], [3.0, 4.0]]],
+                      [[[0, 0], [0.6, 0.8]]]),
+    "clamp_bounds": (lambda x: x.clamp(0.0, 1.0), [[0.0, 0.5, 1.0, -1.0, 2.0]],
+                     [[1, 1, 1, 0, 0]]),
+    "clamp_nan": (lambda x: x.clamp(0.0, 1.0), [[NAN]], [[0]]),
+    "relu_zero": (lambda x: x.relu(), [[0.0, -1.0, 1.0]], [[0, 0, 1]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_POINTS))
+def test_edge_point_gradients_follow_torch(name):
+    f, inputs, expected = EDGE_POINTS[name]
+    xs = [fg.tensor(np.array(v), requires_grad=True) for v in inputs]
+    f(*xs).sum().backward()
+    for x, e in zip(xs, expected):
+        np.testing.assert_allclose(x.grad.numpy(), np.array(e, dtype=float), rtol=1e-15)
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_POINTS))
+def test_edge_point_table_is_torch(name):
+    """The expected gradients above are torch's (where torch is importable)."""
+    torch = pytest.importorskip("torch")
+    f, inputs, expected = EDGE_POINTS[name]
+    xs = [torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in inputs]
+    f(*xs).sum().backward()
+    for x, e in zip(xs, expected):
+        np.testing.assert_allclose(x.grad.numpy(), np.array(e, dtype=float), rtol=1e-15)
+
+
+def test_hypot_at_the_origin_has_a_zero_gradient_unlike_torch():
+    """A deliberate difference: torch's hypot gives 0/0 = NaN at (0, 0); funcgrad gives
+    the subgradient 0 that torch's own norm gives there (hypot(x, y) = norm([x, y]))."""
+    x, y = fg.tensor([0.0], requires_grad=True), fg.tensor([0.0], requires_grad=True)
+    x.hypot(y).sum().backward()
+    assert x.grad.item() == 0.0 and y.grad.item() == 0.0
+    v = fg.tensor([0.0, 0.0], requires_grad=True)
+    v.norm().backward()
+    np.testing.assert_array_equal(v.grad.numpy(), [0.0, 0.0])
+
+
+def test_the_values_of_the_edge_conventions_are_unchanged():
+    """The nodes that move the gradient keep the values' very bits."""
+    for v in ([-0.0, -1.0], [0.1, 0.1, 0.2], [INF, 1.0, INF], [-INF, -INF], [1e308, 1e308]):
+        x = fg.tensor(np.array(v), requires_grad=True)
+        for method, expected in (("max", np.max(v)), ("min", np.min(v)),
+                                 ("median", np.sort(v)[(len(v) - 1) // 2])):
+            got = getattr(x, method)().item()
+            assert got == expected and np.signbit(got) == np.signbit(expected), (v, method)
+    assert fg.tensor([NAN, 1.0], requires_grad=True).max().isnan().item()
+    x = fg.tensor([0.0, -0.0, 1.0], dtype=fg.float64, requires_grad=True)
+    np.testing.assert_array_equal(x.atan2(fg.tensor(np.array([-0.0, -1.0, 1.0]))).detach(),
+                                  np.arctan2([0.0, -0.0, 1.0], [-0.0, -1.0, 1.0]))
+    assert [x.max(fg.tensor([1.0, 2.0, 0.5])).grad_fn.name()] == ["MaximumBackward0"]
+    assert x.max().grad_fn.name() == "MaxBackward1"
+
+
+def test_edge_conventions_differentiate_twice_like_torch():
+    x = fg.tensor([1.0, NAN, NAN], requires_grad=True)
+    g, = fg.autograd.grad(x.max() * 2, [x], create_graph=True)
+    np.testing.assert_array_equal(g.detach().numpy(), [0.0, 1.0, 1.0])
+    y = fg.tensor([2.0, 2.0, 1.0], requires_grad=True)
+    g, = fg.autograd.grad((y.median() ** 2), [y], create_graph=True)
+    np.testing.assert_array_equal(g.detach().numpy(), [2.0, 2.0, 0.0])  # 2m/2 at each tie
+    g.sum().backward()
+    np.testing.assert_array_equal(y.grad.numpy(), [1.0, 1.0, 0.0])  # d(m)/dy summed, 2 * 1/2
