@@ -768,3 +768,92 @@ def test_edge_conventions_differentiate_twice_like_torch():
     np.testing.assert_array_equal(g.detach().numpy(), [2.0, 2.0, 0.0])  # 2m/2 at each tie
     g.sum().backward()
     np.testing.assert_array_equal(y.grad.numpy(), [1.0, 1.0, 0.0])  # d(m)/dy summed, 2 * 1/2
+
+
+# --- PyTorch's functions at the top level: fg.cat, fg.where, fg.exp(x)... ----------------------
+
+def test_the_top_level_names_are_the_functions_module():
+    from funcgrad.eager import functions
+    assert sorted(fg._TORCH_FUNCTIONS) == sorted(functions.FUNCTIONS)
+    for name in functions.FUNCTIONS:
+        assert getattr(fg, name) is getattr(functions, name)
+    star = {}
+    exec("from funcgrad import *", star)
+    assert "max" not in star and "sum" not in star  # Python's builtins stay themselves
+
+
+def _values(out):
+    if isinstance(out, (tuple, list)):
+        return [_values(o) for o in out]
+    return np.asarray(out.detach()) if hasattr(out, "detach") else out
+
+
+@pytest.mark.parametrize("name", sorted(
+    __import__("funcgrad.eager.functions", fromlist=["_METHODS"])._METHODS))
+def test_method_functions_give_torchs_values(name):
+    """Each fg.NAME(x, ...) called as its docstring example calls it, and torch.NAME on the
+    same numbers: the same values, shapes and dtypes."""
+    torch = pytest.importorskip("torch")
+    from funcgrad.eager.functions import _INPUT, _METHODS
+    args = _METHODS[name]
+    call = f"lib.{name}({_INPUT.get(name, 'x')}{', ' if args else ''}{args})"
+    found = []
+    for lib in (torch, fg):
+        x = lib.tensor(np.array([[0.5, 0.25], [0.9, 0.75]]))
+        with np.errstate(all="ignore"):
+            found.append(_values(eval(call, {"lib": lib, "fg": lib, "x": x})))
+    expected, got = found
+    if not isinstance(expected, list):
+        expected, got = [expected], [got]
+    assert len(got) == len(expected)
+    for e, g in zip(expected, got):
+        assert np.shape(g) == np.shape(e) and np.asarray(g).dtype == np.asarray(e).dtype
+        np.testing.assert_allclose(np.asarray(g, float), np.asarray(e, float), rtol=1e-12,
+                                   equal_nan=True)
+
+
+def test_functions_of_several_tensors():
+    a = fg.tensor(np.array([[1.0, 2.0]]), requires_grad=True)
+    b = fg.tensor([[3, 4]])  # int64: promoted to a's float64, as torch.cat does
+    c = fg.cat([a, b])
+    assert c.dtype == np.float64 and c.grad_fn.name() == "CatBackward0"
+    np.testing.assert_array_equal(c.detach(), [[1.0, 2.0], [3.0, 4.0]])
+    assert fg.concat is fg.cat and fg.concatenate is fg.cat
+    np.testing.assert_array_equal(fg.cat([a, a], dim=1).detach(), [[1.0, 2.0, 1.0, 2.0]])
+    s = fg.stack([a[0], a[0] * 2], dim=1)
+    np.testing.assert_array_equal(s.detach(), [[1.0, 2.0], [2.0, 4.0]])
+    (s.sum() + fg.where(a > 1.5, a, 0.0).sum() + fg.einsum("ij,ij->", a, a)).backward()
+    # stack: 1 + 2; where: 0 then 1; einsum: 2a
+    np.testing.assert_array_equal(a.grad, [[3.0 + 0 + 2.0, 3.0 + 1 + 4.0]])
+    np.testing.assert_array_equal(fg.where(fg.tensor([True, False, True]))[0], [0, 2])
+    w = fg.where(fg.tensor([True, False]), 1.0, fg.tensor([5.0, 6.0]))
+    np.testing.assert_array_equal(w, [1.0, 6.0])
+    x, y = fg.broadcast_tensors(fg.tensor([1.0, 2.0]), fg.tensor([[3.0], [4.0]]))
+    assert x.shape == y.shape == (2, 2)
+    gx, gy = fg.meshgrid(fg.tensor([1.0, 2.0]), fg.tensor([3.0, 4.0, 5.0]))
+    assert gx.shape == (2, 3)
+    np.testing.assert_array_equal(fg.hstack([fg.tensor([1.0]), fg.tensor([2.0])]), [1.0, 2.0])
+    np.testing.assert_array_equal(fg.vstack([fg.tensor([1.0]), fg.tensor([2.0])]), [[1.0], [2.0]])
+    np.testing.assert_array_equal(
+        fg.tensordot(fg.tensor([[1.0, 2.0]]), fg.tensor([[3.0], [4.0]]), dims=1), [[11.0]])
+    with pytest.raises(TypeError, match="must be Tensor, not float.*fg.tensor"):
+        fg.exp(2.0)
+    with pytest.raises(ValueError, match="non-empty"):
+        fg.cat([])
+
+
+def test_functions_of_several_tensors_match_torch():
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (torch, fg):
+        a = lib.tensor(np.array([[1.0, -2.0], [0.5, 3.0]]), requires_grad=True)
+        b = lib.tensor([[1, 2], [3, 4]])
+        out = (lib.cat([a, b], dim=1) ** 2).sum() + lib.stack([a, a.exp()], dim=2).sum() \
+            + lib.where(a > 0, a.sin(), lib.tensor(0.5)).sum() \
+            + lib.einsum("ij,jk->ik", a, a).sum() \
+            + lib.tensordot(a, a, dims=([0], [1])).sum() \
+            + sum(t.sum() for t in lib.broadcast_tensors(a[0], a[:, :1]))
+        out.backward()
+        found.append((out.item(), np.asarray(a.grad)))
+    assert found[1][0] == pytest.approx(found[0][0], rel=1e-12)
+    np.testing.assert_allclose(found[1][1], found[0][1], rtol=1e-12)

@@ -130,6 +130,7 @@ The modules, bottom up:
 ``eager.linear``           more linear algebra (``addmm``, ``det``, ``slogdet``...)
 ``eager.dtypes``           dtype names, the default dtype (float32)
 ``eager.factories``        ``fg.tensor``, ``fg.randn``, ``fg.arange``...
+``eager.functions``        PyTorch's functions: ``fg.cat``, ``fg.where``, ``fg.exp(x)``...
 ``eager.dual``             the Tensor's methods on forward-AD dual values of Tensors
 =========================  ===========================================================
 """
@@ -153,8 +154,10 @@ pointwise.attach_aliases(Tensor)  # alternative names and in-place forms, of all
 views.attach(Tensor)  # the view methods' results write in-place updates through to the base
 dual.attach()  # forward_ad's dual values made from Tensors get the Tensor's methods
 equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
+from . import functions  # noqa: E402  (after the methods it calls are attached)
+globals().update({_name: getattr(functions, _name) for _name in functions.FUNCTIONS})
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
 
 __all__ = ["Tensor", "Node", "AccumulateGrad", "Size", "backward", "grad", "equal",
            "allclose"] + \
-    [n for n in _FACTORIES if n != "DTYPES"] + list(DTYPES)
+    [n for n in _FACTORIES if n != "DTYPES"] + list(DTYPES) + functions.__all__
