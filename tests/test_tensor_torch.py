@@ -857,3 +857,14 @@ def test_functions_of_several_tensors_match_torch():
         found.append((out.item(), np.asarray(a.grad)))
     assert found[1][0] == pytest.approx(found[0][0], rel=1e-12)
     np.testing.assert_allclose(found[1][1], found[0][1], rtol=1e-12)
+
+
+def test_flip_is_a_copy_not_a_view():
+    """torch.flip copies: in-place updates of the flipped Tensor or of its input do not
+    reach the other (funcgrad's flip, composed with basic indexing, once aliased them)."""
+    x = fg.zeros(3)
+    y = x.flip(0)
+    x.add_(1.0)
+    np.testing.assert_array_equal(y.numpy(), [0.0, 0.0, 0.0])
+    y.add_(2.0)
+    np.testing.assert_array_equal(x.numpy(), [1.0, 1.0, 1.0])

@@ -24,6 +24,7 @@ from ..interpreters.backprop import backpropagate
 from .graph import AccumulateGrad, Node, Select, shaped
 from .record import _record
 from .tensor import Tensor, grad
+from .views import unview
 from .walk import reachable
 
 __all__ = ["Named", "SavesOutput", "record_as", "record_saving_output"]
@@ -141,7 +142,7 @@ def record_as(named, fn, *inputs, **kwargs):
     """
     if not _state.recording or not any(isinstance(t, Tensor) and t._requires_grad
                                        for t in inputs):
-        return fn(*inputs, **kwargs)
+        return unview(fn(*inputs, **kwargs), inputs)
     entries, proxies = [], []
     for t in inputs:
         if isinstance(t, Tensor) and t._requires_grad:
@@ -159,7 +160,7 @@ def record_as(named, fn, *inputs, **kwargs):
         else:
             entries.append(None)
             proxies.append(t)
-    out = fn(*proxies, **kwargs)
+    out = unview(fn(*proxies, **kwargs), proxies)
     if not isinstance(out, Tensor) or not out._requires_grad:
         return out
     for i, p in enumerate(proxies):
