@@ -859,6 +859,91 @@ def test_functions_of_several_tensors_match_torch():
     np.testing.assert_allclose(found[1][1], found[0][1], rtol=1e-12)
 
 
+# --- layout: stride(), storage_offset(), is_contiguous(), contiguous(), as_strided -------------
+
+LAYOUTS = {  # view of arange(12).reshape(3, 4): torch 2.x's (stride, storage_offset, contiguous)
+    "t": (lambda x: x.t(), ((1, 4), 0, False)),
+    "columns": (lambda x: x[:, 1:], ((4, 1), 1, False)),
+    "every_other_row": (lambda x: x[::2], ((8, 1), 0, False)),
+    "row": (lambda x: x[1], ((1,), 4, True)),
+    "column": (lambda x: x[:, 2], ((4,), 2, False)),
+    "unsqueeze": (lambda x: x.unsqueeze(1), ((4, 4, 1), 0, True)),
+    "new_axis": (lambda x: x[None], ((12, 4, 1), 0, True)),
+    "last_axis": (lambda x: x[..., None], ((4, 1, 1), 0, True)),
+    "expand": (lambda x: x[:1].expand(3, 4), ((0, 1), 0, False)),
+    "view": (lambda x: x.view(12), ((1,), 0, True)),
+    "permute": (lambda x: x.reshape(3, 2, 2).permute(2, 0, 1), ((1, 4, 2), 0, False)),
+    "diagonal": (lambda x: x.diagonal(), ((5,), 0, False)),
+    "narrow": (lambda x: x.narrow(1, 1, 2), ((4, 1), 1, False)),
+    "unbind": (lambda x: x.unbind(1)[2], ((4,), 2, False)),
+    "split": (lambda x: x.split(2)[1], ((4, 1), 8, True)),
+    "t_of_slice": (lambda x: x.t()[1:], ((1, 4), 1, False)),
+    "flip_copies": (lambda x: x.flip(0), ((4, 1), 0, True)),
+    "sum_of_transposed": (lambda x: x.t() + 1, ((1, 4), 0, False)),  # layout kept
+    "contiguous": (lambda x: x.t().contiguous(), ((3, 1), 0, True)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_layout_of_views_is_torchs(name):
+    f, expected = LAYOUTS[name]
+    v = f(fg.arange(12.0).reshape(3, 4))
+    assert (v.stride(), v.storage_offset(), v.is_contiguous()) == expected
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_layout_table_is_torch(name):
+    torch = pytest.importorskip("torch")
+    f, expected = LAYOUTS[name]
+    v = f(torch.arange(12.0).reshape(3, 4))
+    assert (v.stride(), v.storage_offset(), v.is_contiguous()) == expected
+
+
+def test_stride_of_one_dim_and_size_one_convention():
+    x = fg.zeros(2, 3)
+    assert x.stride(1) == 1 and x.stride(-2) == 3
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        x.stride(2)
+    # a dimension of size 1 gets unsqueeze's stride (torch keeps 4 here; it addresses nothing)
+    assert fg.arange(12.0).reshape(3, 4)[:1].t().stride() == (1, 1)
+    assert fg.tensor(1.0).stride() == () and fg.tensor(1.0).is_contiguous()
+
+
+def test_as_strided_picks_torchs_elements_and_gradient():
+    x = fg.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(x.as_strided((2, 3), (1, 2), 1).numpy(),
+                                  [[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]])
+    # relative to the storage, whatever view it is called on (torch: [[0, 1], [4, 5]])
+    np.testing.assert_array_equal(x.t().as_strided((2, 2), (4, 1)).numpy(),
+                                  [[0.0, 1.0], [4.0, 5.0]])
+    np.testing.assert_array_equal(x[1:].as_strided((2,), (1,)).numpy(), [4.0, 5.0])  # offset 4
+    # overlapping windows add their gradients: torch gives [0, 4, 12, 12, 8, 0]
+    w = fg.tensor(np.arange(6.0), requires_grad=True)
+    y = w.as_strided((3, 3), (1, 1))
+    assert y.grad_fn.name() == "AsStridedBackward0"
+    (y * fg.tensor(np.arange(9.0).reshape(3, 3))).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [0.0, 4.0, 12.0, 12.0, 8.0, 0.0])
+    # a view: an in-place update reaches the base (torch: [[7, 0, 0], [0, 7, 0]])
+    z = fg.zeros(2, 3)
+    with fg.no_grad():
+        z.as_strided((2,), (4,)).fill_(7.0)
+    np.testing.assert_array_equal(z.numpy(), [[7.0, 0.0, 0.0], [0.0, 7.0, 0.0]])
+    with pytest.raises(RuntimeError, match="out of bounds for storage"):
+        z.as_strided((2, 2), (3, 3))
+    with pytest.raises(RuntimeError, match="one stride per dimension"):
+        z.as_strided((2, 2), (1,))
+
+
+def test_contiguous_copies_only_what_is_not_contiguous():
+    x = fg.arange(6.0, requires_grad=True)
+    m = x.reshape(2, 3)
+    assert m.contiguous() is m
+    c = m.t().contiguous()
+    assert c.grad_fn.name() == "CloneBackward0" and c.stride() == (2, 1)
+    (c * fg.arange(6.0).reshape(3, 2)).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 2.0, 4.0, 1.0, 3.0, 5.0])
+
+
 def test_flip_is_a_copy_not_a_view():
     """torch.flip copies: in-place updates of the flipped Tensor or of its input do not
     reach the other (funcgrad's flip, composed with basic indexing, once aliased them)."""
@@ -868,3 +953,60 @@ def test_flip_is_a_copy_not_a_view():
     np.testing.assert_array_equal(y.numpy(), [0.0, 0.0, 0.0])
     y.add_(2.0)
     np.testing.assert_array_equal(x.numpy(), [1.0, 1.0, 1.0])
+    w = fg.zeros(2, 2, requires_grad=True)
+    assert w.fliplr()._storage.base is None
+
+
+# --- random in-place fills ---------------------------------------------------------------------
+
+def test_random_fills_draw_from_their_distributions():
+    fg.manual_seed(0)
+    u = fg.empty(20000, dtype=fg.float64).uniform_(-2.0, 3.0)
+    assert -2 <= u.min().item() and u.max().item() < 3 and abs(u.mean().item() - 0.5) < 0.05
+    n = fg.empty(20000, dtype=fg.float64).normal_(1.0, 2.0)
+    assert abs(n.mean().item() - 1.0) < 0.06 and abs(n.std().item() - 2.0) < 0.06
+    e = fg.empty(20000, dtype=fg.float64).exponential_(4.0)
+    assert e.min().item() >= 0 and abs(e.mean().item() - 0.25) < 0.01
+    b = fg.empty(20000).bernoulli_(0.3)
+    assert set(np.unique(b.numpy())) <= {0.0, 1.0} and abs(b.mean().item() - 0.3) < 0.02
+    np.testing.assert_array_equal(fg.ones(3).bernoulli_(fg.tensor([0.0, 1.0, 0.0])).numpy(),
+                                  [0.0, 1.0, 0.0])
+    g = fg.empty(20000, dtype=fg.float64).geometric_(0.5)
+    assert g.min().item() >= 1 and abs(g.mean().item() - 2.0) < 0.05  # mean 1/p
+    c = fg.empty(20001, dtype=fg.float64).cauchy_(3.0, 0.1)
+    assert abs(c.median().item() - 3.0) < 0.01
+    ln = fg.empty(20000, dtype=fg.float64).log_normal_(0.5, 0.25)
+    assert ln.min().item() > 0 and abs(ln.log().mean().item() - 0.5) < 0.01
+    r = fg.empty(1000).random_(3, 5)
+    assert set(np.unique(r.numpy())) == {3.0, 4.0}
+    assert set(np.unique(fg.zeros(1000, dtype=fg.int64).random_(4).numpy())) == {0, 1, 2, 3}
+    big = fg.zeros(1000, dtype=fg.float32).random_()  # [0, 2**24]: exact in float32
+    assert big.min().item() >= 0 and big.max().item() <= 2 ** 24 and big.max().item() > 2 ** 20
+
+
+def test_random_fills_are_seeded_in_place_and_zero_the_gradient():
+    fg.manual_seed(7)
+    a = fg.empty(5).normal_()
+    fg.manual_seed(7)
+    b = fg.empty(5).normal_()
+    assert fg.equal(a, b)
+    rng = np.random.default_rng(3)
+    expected = np.random.default_rng(3).uniform(0.0, 1.0, 4).astype(np.float32)
+    np.testing.assert_array_equal(fg.empty(4).uniform_(generator=rng).numpy(), expected)
+    x = fg.zeros(2, 3)
+    with fg.no_grad():
+        x[1].uniform_(5.0, 6.0)  # a view: reaches x
+    assert (x[0] == 0).all().item() and (x[1] >= 5).all().item()
+    w = fg.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        w.normal_()
+    y = w * 2
+    version = y._version
+    y.uniform_()
+    assert y._version == version + 1
+    (y * 3).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [0.0, 0.0, 0.0])  # torch: zeros
+    with pytest.raises(RuntimeError, match="not implemented.*int64"):
+        fg.zeros(2, dtype=fg.int64).uniform_()
+    with pytest.raises(RuntimeError, match="from=2.0 > to=1.0"):
+        fg.zeros(2).uniform_(2.0, 1.0)
