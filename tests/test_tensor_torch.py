@@ -1010,3 +1010,63 @@ def test_random_fills_are_seeded_in_place_and_zero_the_gradient():
         fg.zeros(2, dtype=fg.int64).uniform_()
     with pytest.raises(RuntimeError, match="from=2.0 > to=1.0"):
         fg.zeros(2).uniform_(2.0, 1.0)
+
+
+# --- the autograd API on non-leaf Tensors, as torch ----------------------------------------------
+
+def test_requires_grad_true_on_a_computed_tensor_is_accepted_false_raises():
+    """torch: y.requires_grad_(True) on a non-leaf is a no-op; False raises."""
+    y = fg.tensor([1.0], requires_grad=True) * 2
+    assert y.requires_grad_(True) is y and y.requires_grad and not y.is_leaf
+    with pytest.raises(RuntimeError, match="only change requires_grad flags of leaf"):
+        y.requires_grad_(False)
+    with pytest.raises(RuntimeError, match="floating point"):
+        fg.tensor([1, 2]).requires_grad_()
+
+
+def test_detach_in_place_refuses_views_as_torch():
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = y * 3
+    assert y.detach_() is y and y.is_leaf and not y.requires_grad and y.grad_fn is None
+    z.sum().backward()  # the graph already recorded is untouched (torch: x.grad == 6)
+    np.testing.assert_array_equal(x.grad.numpy(), [6.0, 6.0])
+    with pytest.raises(RuntimeError, match="Can't detach views in-place. Use detach()"):
+        (x * 2)[0:1].detach_()
+    with pytest.raises(RuntimeError, match="Can't detach views in-place"):
+        fg.zeros(3)[1:].detach_()
+
+
+def test_hooks_retain_grad_and_graph_walks_match_torch():
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (torch, fg):
+        x = lib.tensor(np.array([1.0, 2.0]), requires_grad=True)
+        y = x * 2
+        y.register_hook(lambda g: g * 10)
+        y.retain_grad()
+        seen = []
+        e = y.exp()
+        e.register_hook(lambda g: seen.append(g.detach().clone()))
+        w = x * 1
+        handle = w.register_hook(lambda g: g * 100)
+        handle.remove()
+        (y * y + e + w).sum().backward()
+        a, b = lib.tensor([1.0], requires_grad=True), lib.tensor([2.0])
+        c = a * b + b
+        links = [(None if f is None else f.name(), i) for f, i in c.grad_fn.next_functions]
+        inner = [(None if f is None else f.name().split("::")[-1], i)
+                 for f, i in c.grad_fn.next_functions[0][0].next_functions]
+        u, v = lib.tensor([1.0, 2.0], requires_grad=True), lib.tensor([3.0], requires_grad=True)
+        gu, gv = lib.autograd.grad((u ** 3).sum(), [u, v], allow_unused=True,
+                                   materialize_grads=True, create_graph=True)
+        again = lib.autograd.grad(gu.sum() + gv.sum(), [u, v], allow_unused=True,
+                                  materialize_grads=True)
+        found.append([np.asarray(y.grad), np.asarray(x.grad), np.asarray(seen[0]), links,
+                      inner, np.asarray(gu.detach()), np.asarray(gv.detach()),
+                      gv.requires_grad, np.asarray(again[0]), np.asarray(again[1])])
+    for t, f in zip(*found):
+        if isinstance(t, np.ndarray):
+            np.testing.assert_allclose(f, t, rtol=1e-12)
+        else:
+            assert f == t

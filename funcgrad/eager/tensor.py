@@ -209,6 +209,8 @@ class Tensor(InPlaceUpdates, Operators):
     def requires_grad(self, mode: builtins.bool) -> None:
         mode = bool(mode)
         if self.grad_fn is not None:
+            if mode:  # (a computed Tensor requires grad already: PyTorch accepts it)
+                return
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to "
                 "use a computed variable in a subgraph that doesn't require differentiation "
@@ -355,6 +357,9 @@ class Tensor(InPlaceUpdates, Operators):
         >>> y.detach_().is_leaf
         True
         """
+        if self._storage.base is not None:  # PyTorch's rule: the base would keep the graph
+            raise RuntimeError("Can't detach views in-place. Use detach() instead "
+                               "(y = y.detach(): cut from the graph, same elements).")
         self.grad_fn = None
         self._output_nr = 0
         self._requires_grad = False
