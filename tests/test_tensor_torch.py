@@ -881,6 +881,7 @@ LAYOUTS = {  # view of arange(12).reshape(3, 4): torch 2.x's (stride, storage_of
     "flip_copies": (lambda x: x.flip(0), ((4, 1), 0, True)),
     "sum_of_transposed": (lambda x: x.t() + 1, ((1, 4), 0, False)),  # layout kept
     "contiguous": (lambda x: x.t().contiguous(), ((3, 1), 0, True)),
+    "reshape_that_torch_copies": (lambda x: x.t().reshape(12), ((1,), 0, True)),
 }
 
 
@@ -917,6 +918,10 @@ def test_as_strided_picks_torchs_elements_and_gradient():
     np.testing.assert_array_equal(x.t().as_strided((2, 2), (4, 1)).numpy(),
                                   [[0.0, 1.0], [4.0, 5.0]])
     np.testing.assert_array_equal(x[1:].as_strided((2,), (1,)).numpy(), [4.0, 5.0])  # offset 4
+    # of what torch copies, the copy's storage (torch: [4, 8] and [8, 9])
+    np.testing.assert_array_equal(x.t().reshape(12).as_strided((2,), (1,), 1).numpy(),
+                                  [4.0, 8.0])
+    np.testing.assert_array_equal(x.flip(0).as_strided((2,), (1,)).numpy(), [8.0, 9.0])
     # overlapping windows add their gradients: torch gives [0, 4, 12, 12, 8, 0]
     w = fg.tensor(np.arange(6.0), requires_grad=True)
     y = w.as_strided((3, 3), (1, 1))

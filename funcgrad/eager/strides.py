@@ -90,23 +90,38 @@ def _storage_positions(root):
     return positions
 
 
-def _layout(self):
-    """``(strides, storage_offset)`` of the Tensor ``self``."""
+def _view_layout(self):
+    """``(root, strides, storage_offset)`` of a view whose elements sit in its root's
+    storage at evenly spaced positions along each dimension, else None (no view, or one
+    that PyTorch would have copied: ``x.t().reshape(-1)``)."""
     root, replay = _root(self)
     if replay is None:
-        return _own_strides(np.asarray(self._storage.value)), 0
+        return None
     with _no_grad():
         shown = np.asarray(replay(_alias(root, _storage_positions(root)))._storage.value)
     shape = shown.shape
     if shown.size == 0:
-        return _contiguous(shape), 0
-    first = shown[(0,) * shown.ndim]
-    strides = []
+        return None
+    first = int(shown[(0,) * shown.ndim])
+    strides, spaced = [], np.full(shape, first, np.int64)
     for d in range(shown.ndim):
         step = [0] * shown.ndim
         step[d] = 1 if shape[d] > 1 else 0
-        strides.append(int(shown[tuple(step)] - first))
-    return _size_one_strides(shape, strides), int(first)
+        strides.append(int(shown[tuple(step)]) - first)
+        along = [1] * shown.ndim
+        along[d] = shape[d]
+        spaced = spaced + np.arange(shape[d]).reshape(along) * strides[-1]
+    if not np.array_equal(spaced, shown) or min(strides, default=0) < 0:
+        return None
+    return root, _size_one_strides(shape, strides), first
+
+
+def _layout(self):
+    """``(strides, storage_offset)`` of the Tensor ``self``."""
+    view = _view_layout(self)
+    if view is None:
+        return _own_strides(np.asarray(self._storage.value)), 0
+    return view[1], view[2]
 
 
 def stride(self: Any, dim: int | None = None) -> Any:
@@ -192,8 +207,12 @@ def as_strided(self: Any, size: Sequence[int], stride: Sequence[int],
     if any(n < 0 for n in size) or any(s < 0 for s in stride):
         raise RuntimeError(f"as_strided: negative sizes or strides are not supported "
                            f"(size {list(size)}, stride {list(stride)})")
-    offset = storage_offset if storage_offset is not None else _layout(self)[1]
-    root, _ = _root(self)
+    view = _view_layout(self)
+    root = self if view is None else view[0]  # (a Tensor PyTorch would copy owns its storage)
+    if storage_offset is not None:
+        offset = storage_offset
+    else:
+        offset = 0 if view is None else view[2]
     positions = _storage_positions(root).reshape(-1)
     wanted = np.full(size, int(offset), np.int64)
     for d, (n, s) in enumerate(zip(size, stride)):

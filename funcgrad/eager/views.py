@@ -32,8 +32,9 @@ positions cannot replace half of each element, or undo a conjugation), where PyT
 writes through.
 
 Unlike PyTorch, ``reshape`` and ``flatten`` are always views (PyTorch copies a
-non-contiguous Tensor; funcgrad has no strides), and the pieces of ``split``, ``chunk``
-and ``unbind`` may be updated in place.
+non-contiguous Tensor; funcgrad's strides only describe PyTorch's layout, see
+:mod:`funcgrad.eager.strides`), and the pieces of ``split``, ``chunk`` and ``unbind``
+may be updated in place.
 
 >>> import funcgrad as fg
 >>> w = fg.zeros(2, 3, requires_grad=True)
