@@ -1075,3 +1075,18 @@ def test_hooks_retain_grad_and_graph_walks_match_torch():
             np.testing.assert_allclose(f, t, rtol=1e-12)
         else:
             assert f == t
+
+
+def test_edge_conventions_keep_forward_ad_tangents():
+    """The tie-sharing nodes are for the tape; a dual value's tangent still flows through
+    median(), max() and maximum (torch's forward AD: the tangent at the picked element)."""
+    import funcgrad.forward_ad as fwAD
+    x = fg.tensor(np.array([1.0, 3.0, 2.0]))
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, fg.tensor(np.array([1.0, 10.0, 100.0])))
+        assert fwAD.unpack_dual(d.median()).tangent.item() == 100.0
+        assert fwAD.unpack_dual(d.nanmedian()).tangent.item() == 100.0
+        assert fwAD.unpack_dual(fg.median(d)).tangent.item() == 100.0
+        assert fwAD.unpack_dual(d.max()).tangent.item() == 10.0
+        np.testing.assert_array_equal(
+            fwAD.unpack_dual(d.maximum(fg.tensor(np.full(3, 2.5)))).tangent, [0.0, 10.0, 0.0])

@@ -283,9 +283,11 @@ def atan2(self: Any, other: Any) -> Any:
     ``self ** 2 + other ** 2`` is 0 (the origin, or both underflow) the gradient is 0, as
     PyTorch's (funcgrad's functional ``arctan2``, as JAX's, has 0 / 0 there)."""
     s, o = _floating(self, other)
+    if not _tracked(s, o):
+        return record_as(_NAMED["atan2"], fnp.arctan2, s, o)
     a, b = np.asarray(_plain(s)), np.asarray(_plain(o))
     origin = a * a + b * b == 0
-    if not origin.any() or not _tracked(s, o):
+    if not origin.any():
         return record_as(_NAMED["atan2"], fnp.arctan2, s, o)
     one = np.ones((), a.dtype)
     angle = np.arctan2(a, b)
@@ -356,9 +358,9 @@ def _tracked(*operands):
 
 
 def _nan_to_both(named, pick, self, other):
-    a, b = np.asarray(_plain(self)), np.asarray(_plain(other))
-    if a.dtype.kind != "f" and b.dtype.kind != "f" or not _tracked(self, other):
+    if not _tracked(self, other):
         return pick(self, other)
+    a, b = np.asarray(_plain(self)), np.asarray(_plain(other))
     nan = np.isnan(a) | np.isnan(b)
     if not nan.any():
         return pick(self, other)

@@ -77,7 +77,7 @@ def shared_among_ties(named: Named, self: Any, value: Any) -> Any:
     tensor([0. , 0.5, 0. , 0.5])
     """
     v = np.asarray(value, dtype=self.dtype)
-    if not (isinstance(self, Tensor) and self._requires_grad):
+    if not self._requires_grad:  # (self is a Tensor: a traced value would lose its tangent)
         return Tensor(v)
     a = _plain(self)
     tie = np.isnan(a) if np.isnan(v) else a == v
@@ -266,6 +266,8 @@ def median(self: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     def rank(count, nans):
         return np.where(nans > 0, count, np.maximum(count - 1, 0) // 2)
     if dim is None:
+        if not isinstance(self, Tensor):  # (a dual value: its tangent flows through the pick)
+            return _pick("median", fnp.ravel(self), 0, False, rank).values
         value = _pick("median", fnp.ravel(_plain(self)), 0, False, rank).values
         return shared_among_ties(_NODES["median"], self, value)
     return _pick("median1", self, dim, keepdim, rank)
@@ -276,6 +278,8 @@ def nanmedian(self: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     def rank(count, nans):
         return np.maximum(count - 1, 0) // 2 + 0 * nans
     if dim is None:
+        if not isinstance(self, Tensor):  # (a dual value: its tangent flows through the pick)
+            return _pick("nanmedian", fnp.ravel(self), 0, False, rank).values
         value = _pick("nanmedian", fnp.ravel(_plain(self)), 0, False, rank).values
         return shared_among_ties(_NODES["nanmedian"], self, value)
     return _pick("nanmedian1", self, dim, keepdim, rank)
