@@ -1090,3 +1090,15 @@ def test_edge_conventions_keep_forward_ad_tangents():
         assert fwAD.unpack_dual(d.max()).tangent.item() == 10.0
         np.testing.assert_array_equal(
             fwAD.unpack_dual(d.maximum(fg.tensor(np.full(3, 2.5)))).tangent, [0.0, 10.0, 0.0])
+
+
+def test_torch_functions_differentiate_under_the_transforms():
+    """fg.exp(x), fg.cat(...), fg.where(...) take traced values too, as Tensor methods do
+    (closed forms: d/dx sum(exp x) = exp x, ...)."""
+    x = np.array([1.0, 2.0])
+    np.testing.assert_allclose(fg.grad(lambda t: fg.exp(t).sum())(x), np.exp(x))
+    np.testing.assert_allclose(fg.grad(lambda t: fg.cat([t, t * 2]).sum())(x), [3.0, 3.0])
+    np.testing.assert_allclose(fg.grad(lambda t: fg.where(t > 1.5, t, 0.0).sum())(x),
+                               [0.0, 1.0])
+    np.testing.assert_allclose(fg.grad(lambda t: fg.einsum("i,i->", t, t))(x), 2 * x)
+    np.testing.assert_allclose(fg.grad(lambda t: fg.clamp(t, 0.0, 1.5).sum())(x), [1.0, 0.0])
