@@ -98,6 +98,30 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .kernels_config import get_num_threads, set_num_threads, warmup  # noqa: F401
     from . import nn, optim, scipy  # noqa: F401
 
+# PyTorch's functions of Tensors, named here so that `import funcgrad` does not load the
+# eager package (tests/test_tensor_torch.py checks this list against the module's)
+_TORCH_FUNCTIONS = (
+    "abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv addr all amax amin "
+    "aminmax any arccos arcsin arctan arctan2 argmax argmin argsort argwhere asin asinh "
+    "atan atan2 atanh baddbmm bmm broadcast_tensors broadcast_to cat ceil cholesky chunk "
+    "clamp clamp_max clamp_min clip clone concat concatenate conj copysign corrcoef cos "
+    "cosh count_nonzero cov cross cummax cummin cumprod cumsum deg2rad det detach diag "
+    "diag_embed diagflat diagonal diff digamma dist div divide dot einsum eq erf erfc "
+    "erfinv exp exp2 expm1 fix flatten flip fliplr flipud float_power floor fmax fmin fmod "
+    "frac gather ge ger gt hsplit hstack hypot index_add index_fill index_select inner "
+    "inverse is_complex is_floating_point is_nonzero isclose isfinite isinf isnan isneginf "
+    "isposinf isreal kron kthvalue le lerp lgamma log log10 log1p log2 log_softmax "
+    "logaddexp logaddexp2 logcumsumexp logdet logical_and logical_not logical_or "
+    "logical_xor logit logsumexp lt masked_fill masked_select matmul matrix_exp "
+    "matrix_power max maximum mean median meshgrid min minimum mm mode moveaxis movedim "
+    "msort mul multiply mv nan_to_num nanmean nanmedian nanquantile nansum narrow ne neg "
+    "negative nonzero norm numel outer permute pinverse positive pow prod quantile "
+    "rad2deg ravel reciprocal relu remainder repeat_interleave reshape roll rot90 round "
+    "rsqrt scatter scatter_add select sgn sigmoid sign signbit sin sinc sinh slogdet "
+    "softmax sort split sqrt square squeeze stack std sub subtract sum swapaxes swapdims "
+    "t take take_along_dim tan tanh tensor_split tensordot tile topk trace transpose tril "
+    "triu true_divide trunc unbind unique unsqueeze var vdot vsplit vstack where xlogy").split()
+
 # The rest loads on first use, so that `import funcgrad` stays fast (it compiles nothing
 # and imports no Numba): name -> (module, attribute or None for the module itself).
 _LAZY = {
@@ -133,6 +157,8 @@ _LAZY = {
         "float32", "float", "float64", "double", "float16", "half", "int64", "long",
         "int32", "int", "int16", "short", "int8", "uint8", "bool", "complex64",
         "complex128", "cfloat", "cdouble")},
+    # PyTorch's functions of Tensors (torch.cat, torch.exp...): funcgrad.eager.functions
+    **{name: ("eager", name) for name in _TORCH_FUNCTIONS},
     "autograd": ("autograd", None),
     # GPU arrays (numba.cuda kernels; no CUDA is imported until the first device_put)
     "device_put": ("gpu", "device_put"), "device_get": ("gpu", "device_get"),

@@ -753,3 +753,12 @@ def test_relu_passes_nan_through_and_norms_and_logit_at_their_edges():
     p = fg.tensor([0.0, 1.0, 0.25], requires_grad=True)
     p.logit().sum().backward()  # 1 / (p (1 - p)): infinite at 0 and 1 (it was NaN)
     np.testing.assert_allclose(p.grad.numpy(), [np.inf, np.inf, 1 / (0.25 * 0.75)])
+
+
+def test_tril_and_triu_refuse_vectors_as_torch():
+    """torch: "tril: input tensor must have at least 2 dimensions" (NumPy's tril would
+    make a 3 x 3 matrix of a 3-vector)."""
+    for name in ("tril", "triu"):
+        with pytest.raises(RuntimeError, match=f"{name}: input tensor must have at least 2"):
+            getattr(fg.zeros(3), name)()
+        assert getattr(fg.ones(2, 2), name)().shape == (2, 2)

@@ -634,3 +634,471 @@ def test_cpu_and_device_questions():
     assert x.cpu() is x and x.is_cpu and not x.is_cuda and x.get_device() == -1
     with pytest.raises(RuntimeError, match="fg.device_put"):
         x.cuda()
+
+
+# --- create_graph: double backward as torch computes it ----------------------------------------
+
+def test_double_backward_of_a_composition_whose_inputs_depend_on_each_other():
+    """A method composed under one node (atan2) with its second input computed from its
+    first: with create_graph the first input's gradient is the partial derivative, as
+    without it (once counted the path through x * x twice).  atan2(x, x**2) = atan(1/x)
+    for x > 0: first derivative -1/(1 + x**2), second 2x/(1 + x**2)**2."""
+    v = np.array([0.3, 0.7, 2.0])
+    x = fg.tensor(v, requires_grad=True)
+    g, = fg.autograd.grad(x.atan2(x * x).sum(), [x], create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), -1 / (1 + v ** 2))
+    g.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * v / (1 + v ** 2) ** 2)
+
+
+DOUBLE_BACKWARD = {  # f(x) summed; gradient dotted with (1, 2, 3, 4), differentiated again
+    "exp": lambda t: t.exp(), "log": lambda t: t.log(), "sin": lambda t: t.sin(),
+    "tanh": lambda t: t.tanh(), "sigmoid": lambda t: t.sigmoid(), "pow": lambda t: t ** 3,
+    "sqrt": lambda t: t.sqrt(), "softmax": lambda t: t.softmax(0) * t,
+    "logsumexp": lambda t: t.logsumexp(0), "norm": lambda t: t.norm(),
+    "matmul": lambda t: t.reshape(2, 2) @ t.reshape(2, 2), "reciprocal": lambda t: 1 / t,
+    "var": lambda t: t.var(), "cumprod": lambda t: t.cumprod(0),
+    "atan2": lambda t: t.atan2(t * t), "max": lambda t: t.max() * t,
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOUBLE_BACKWARD))
+def test_create_graph_double_backward_matches_torch(name):
+    torch = pytest.importorskip("torch")
+    v, w = np.array([0.3, 0.7, 1.2, 2.0]), np.array([1.0, 2.0, 3.0, 4.0])
+    found = []
+    for lib in (torch, fg):
+        x = lib.tensor(v.copy(), requires_grad=True)
+        g, = lib.autograd.grad(DOUBLE_BACKWARD[name](x).sum(), [x], create_graph=True)
+        (g * lib.tensor(w)).sum().backward()
+        found.append((g.detach().numpy(), x.grad.numpy()))
+    np.testing.assert_allclose(found[1][0], found[0][0], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(found[1][1], found[0][1], rtol=1e-10, atol=1e-12)
+
+
+# --- edge points: torch's gradient conventions -------------------------------------------------
+
+NAN, INF = float("nan"), float("inf")
+EDGE_POINTS = {  # name: (function of the Tensors, inputs, torch 2.x's gradients of sum(f))
+    "max_ties": (lambda x: x.max(), [[1.0, 3.0, 3.0]], [[0, 0.5, 0.5]]),
+    "max_nan": (lambda x: x.max(), [[1.0, NAN, 3.0]], [[0, 1, 0]]),
+    "max_two_nans": (lambda x: x.max(), [[1.0, NAN, NAN]], [[0, 0.5, 0.5]]),
+    "min_nan": (lambda x: x.min(), [[1.0, NAN, 3.0]], [[0, 1, 0]]),
+    "max_infinite_ties": (lambda x: x.max(), [[INF, 1.0, INF]], [[0.5, 0, 0.5]]),
+    "amax_ties": (lambda x: x.amax(1), [[[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]]],
+                  [[[0, 0.5, 0.5], [1 / 3, 1 / 3, 1 / 3]]]),
+    "amax_nan": (lambda x: x.amax(), [[1.0, NAN, 3.0]], [[NAN, NAN, NAN]]),
+    "max_dim_ties": (lambda x: x.max(1).values, [[[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]]],
+                     [[[0, 1, 0], [1, 0, 0]]]),
+    "max_dim_nan": (lambda x: x.max(0).values, [[1.0, NAN, NAN]], [[0, 1, 0]]),
+    "median_ties": (lambda x: x.median(), [[1.0, 2.0, 2.0, 3.0]], [[0, 0.5, 0.5, 0]]),
+    "nanmedian_ties": (lambda x: x.nanmedian(), [[2.0, NAN, 2.0, 3.0]], [[0.5, 0, 0.5, 0]]),
+    "maximum_nan": (lambda x, y: x.maximum(y), [[NAN, 1.0, 2.0], [1.0, NAN, 2.0]],
+                    [[1, 1, 0.5], [1, 1, 0.5]]),
+    "minimum_nan": (lambda x, y: x.minimum(y), [[NAN, 1.0, 2.0], [1.0, NAN, 2.0]],
+                    [[1, 1, 0.5], [1, 1, 0.5]]),
+    "max_of_two_nan": (lambda x, y: x.max(y), [[NAN, 0.0], [1.0, 0.0]], [[1, 0.5], [1, 0.5]]),
+    "atan2_origin": (lambda x, y: x.atan2(y), [[0.0, 1e-200, 1.0], [0.0, 1e-200, 1.0]],
+                     [[0, 0, 0.5], [0, 0, -0.5]]),
+    "abs_zero": (lambda x: x.abs(), [[0.0, -1.0, 2.0]], [[0, -1, 1]]),
+    "sqrt_zero": (lambda x: x.sqrt(), [[0.0, 4.0]], [[INF, 0.25]]),
+    "norm_zero": (lambda x: x.norm(), [[0.0, 0.0]], [[0, 0]]),
+    "norm_dim_zero": (lambda x: x.norm(dim=1), [[[0.0, 0.0], [3.0, 4.0]]],
+                      [[[0, 0], [0.6, 0.8]]]),
+    "clamp_bounds": (lambda x: x.clamp(0.0, 1.0), [[0.0, 0.5, 1.0, -1.0, 2.0]],
+                     [[1, 1, 1, 0, 0]]),
+    "clamp_nan": (lambda x: x.clamp(0.0, 1.0), [[NAN]], [[0]]),
+    "relu_zero": (lambda x: x.relu(), [[0.0, -1.0, 1.0]], [[0, 0, 1]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_POINTS))
+def test_edge_point_gradients_follow_torch(name):
+    f, inputs, expected = EDGE_POINTS[name]
+    xs = [fg.tensor(np.array(v), requires_grad=True) for v in inputs]
+    f(*xs).sum().backward()
+    for x, e in zip(xs, expected):
+        np.testing.assert_allclose(x.grad.numpy(), np.array(e, dtype=float), rtol=1e-15)
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_POINTS))
+def test_edge_point_table_is_torch(name):
+    """The expected gradients above are torch's (where torch is importable)."""
+    torch = pytest.importorskip("torch")
+    f, inputs, expected = EDGE_POINTS[name]
+    xs = [torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in inputs]
+    f(*xs).sum().backward()
+    for x, e in zip(xs, expected):
+        np.testing.assert_allclose(x.grad.numpy(), np.array(e, dtype=float), rtol=1e-15)
+
+
+def test_hypot_at_the_origin_has_a_zero_gradient_unlike_torch():
+    """A deliberate difference: torch's hypot gives 0/0 = NaN at (0, 0); funcgrad gives
+    the subgradient 0 that torch's own norm gives there (hypot(x, y) = norm([x, y]))."""
+    x, y = fg.tensor([0.0], requires_grad=True), fg.tensor([0.0], requires_grad=True)
+    x.hypot(y).sum().backward()
+    assert x.grad.item() == 0.0 and y.grad.item() == 0.0
+    v = fg.tensor([0.0, 0.0], requires_grad=True)
+    v.norm().backward()
+    np.testing.assert_array_equal(v.grad.numpy(), [0.0, 0.0])
+
+
+def test_the_values_of_the_edge_conventions_are_unchanged():
+    """The nodes that move the gradient keep the values' very bits."""
+    for v in ([-0.0, -1.0], [0.1, 0.1, 0.2], [INF, 1.0, INF], [-INF, -INF], [1e308, 1e308]):
+        x = fg.tensor(np.array(v), requires_grad=True)
+        for method, expected in (("max", np.max(v)), ("min", np.min(v)),
+                                 ("median", np.sort(v)[(len(v) - 1) // 2])):
+            got = getattr(x, method)().item()
+            assert got == expected and np.signbit(got) == np.signbit(expected), (v, method)
+    assert fg.tensor([NAN, 1.0], requires_grad=True).max().isnan().item()
+    x = fg.tensor([0.0, -0.0, 1.0], dtype=fg.float64, requires_grad=True)
+    np.testing.assert_array_equal(x.atan2(fg.tensor(np.array([-0.0, -1.0, 1.0]))).detach(),
+                                  np.arctan2([0.0, -0.0, 1.0], [-0.0, -1.0, 1.0]))
+    assert [x.max(fg.tensor([1.0, 2.0, 0.5])).grad_fn.name()] == ["MaximumBackward0"]
+    assert x.max().grad_fn.name() == "MaxBackward1"
+
+
+def test_edge_conventions_differentiate_twice_like_torch():
+    x = fg.tensor([1.0, NAN, NAN], requires_grad=True)
+    g, = fg.autograd.grad(x.max() * 2, [x], create_graph=True)
+    np.testing.assert_array_equal(g.detach().numpy(), [0.0, 1.0, 1.0])
+    y = fg.tensor([2.0, 2.0, 1.0], requires_grad=True)
+    g, = fg.autograd.grad((y.median() ** 2), [y], create_graph=True)
+    np.testing.assert_array_equal(g.detach().numpy(), [2.0, 2.0, 0.0])  # 2m/2 at each tie
+    g.sum().backward()
+    np.testing.assert_array_equal(y.grad.numpy(), [1.0, 1.0, 0.0])  # d(m)/dy summed, 2 * 1/2
+
+
+# --- PyTorch's functions at the top level: fg.cat, fg.where, fg.exp(x)... ----------------------
+
+def test_the_top_level_names_are_the_functions_module():
+    from funcgrad.eager import functions
+    assert sorted(fg._TORCH_FUNCTIONS) == sorted(functions.FUNCTIONS)
+    for name in functions.FUNCTIONS:
+        assert getattr(fg, name) is getattr(functions, name)
+    star = {}
+    exec("from funcgrad import *", star)
+    assert "max" not in star and "sum" not in star  # Python's builtins stay themselves
+
+
+def _values(out):
+    if isinstance(out, (tuple, list)):
+        return [_values(o) for o in out]
+    return np.asarray(out.detach()) if hasattr(out, "detach") else out
+
+
+@pytest.mark.parametrize("name", sorted(
+    __import__("funcgrad.eager.functions", fromlist=["_METHODS"])._METHODS))
+def test_method_functions_give_torchs_values(name):
+    """Each fg.NAME(x, ...) called as its docstring example calls it, and torch.NAME on the
+    same numbers: the same values, shapes and dtypes."""
+    torch = pytest.importorskip("torch")
+    from funcgrad.eager.functions import _INPUT, _METHODS
+    args = _METHODS[name]
+    call = f"lib.{name}({_INPUT.get(name, 'x')}{', ' if args else ''}{args})"
+    found = []
+    for lib in (torch, fg):
+        x = lib.tensor(np.array([[0.5, 0.25], [0.9, 0.75]]))
+        with np.errstate(all="ignore"):
+            found.append(_values(eval(call, {"lib": lib, "fg": lib, "x": x})))
+    expected, got = found
+    if not isinstance(expected, list):
+        expected, got = [expected], [got]
+    assert len(got) == len(expected)
+    for e, g in zip(expected, got):
+        assert np.shape(g) == np.shape(e) and np.asarray(g).dtype == np.asarray(e).dtype
+        np.testing.assert_allclose(np.asarray(g, float), np.asarray(e, float), rtol=1e-12,
+                                   equal_nan=True)
+
+
+def test_functions_of_several_tensors():
+    a = fg.tensor(np.array([[1.0, 2.0]]), requires_grad=True)
+    b = fg.tensor([[3, 4]])  # int64: promoted to a's float64, as torch.cat does
+    c = fg.cat([a, b])
+    assert c.dtype == np.float64 and c.grad_fn.name() == "CatBackward0"
+    np.testing.assert_array_equal(c.detach(), [[1.0, 2.0], [3.0, 4.0]])
+    assert fg.concat is fg.cat and fg.concatenate is fg.cat
+    np.testing.assert_array_equal(fg.cat([a, a], dim=1).detach(), [[1.0, 2.0, 1.0, 2.0]])
+    s = fg.stack([a[0], a[0] * 2], dim=1)
+    np.testing.assert_array_equal(s.detach(), [[1.0, 2.0], [2.0, 4.0]])
+    (s.sum() + fg.where(a > 1.5, a, 0.0).sum() + fg.einsum("ij,ij->", a, a)).backward()
+    # stack: 1 + 2; where: 0 then 1; einsum: 2a
+    np.testing.assert_array_equal(a.grad, [[3.0 + 0 + 2.0, 3.0 + 1 + 4.0]])
+    np.testing.assert_array_equal(fg.where(fg.tensor([True, False, True]))[0], [0, 2])
+    w = fg.where(fg.tensor([True, False]), 1.0, fg.tensor([5.0, 6.0]))
+    np.testing.assert_array_equal(w, [1.0, 6.0])
+    x, y = fg.broadcast_tensors(fg.tensor([1.0, 2.0]), fg.tensor([[3.0], [4.0]]))
+    assert x.shape == y.shape == (2, 2)
+    gx, gy = fg.meshgrid(fg.tensor([1.0, 2.0]), fg.tensor([3.0, 4.0, 5.0]))
+    assert gx.shape == (2, 3)
+    np.testing.assert_array_equal(fg.hstack([fg.tensor([1.0]), fg.tensor([2.0])]), [1.0, 2.0])
+    np.testing.assert_array_equal(fg.vstack([fg.tensor([1.0]), fg.tensor([2.0])]), [[1.0], [2.0]])
+    np.testing.assert_array_equal(
+        fg.tensordot(fg.tensor([[1.0, 2.0]]), fg.tensor([[3.0], [4.0]]), dims=1), [[11.0]])
+    with pytest.raises(TypeError, match="must be Tensor, not float.*fg.tensor"):
+        fg.exp(2.0)
+    with pytest.raises(ValueError, match="non-empty"):
+        fg.cat([])
+
+
+def test_functions_of_several_tensors_match_torch():
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (torch, fg):
+        a = lib.tensor(np.array([[1.0, -2.0], [0.5, 3.0]]), requires_grad=True)
+        b = lib.tensor([[1, 2], [3, 4]])
+        out = (lib.cat([a, b], dim=1) ** 2).sum() + lib.stack([a, a.exp()], dim=2).sum() \
+            + lib.where(a > 0, a.sin(), lib.tensor(0.5)).sum() \
+            + lib.einsum("ij,jk->ik", a, a).sum() \
+            + lib.tensordot(a, a, dims=([0], [1])).sum() \
+            + sum(t.sum() for t in lib.broadcast_tensors(a[0], a[:, :1]))
+        out.backward()
+        found.append((out.item(), np.asarray(a.grad)))
+    assert found[1][0] == pytest.approx(found[0][0], rel=1e-12)
+    np.testing.assert_allclose(found[1][1], found[0][1], rtol=1e-12)
+
+
+# --- layout: stride(), storage_offset(), is_contiguous(), contiguous(), as_strided -------------
+
+LAYOUTS = {  # view of arange(12).reshape(3, 4): torch 2.x's (stride, storage_offset, contiguous)
+    "t": (lambda x: x.t(), ((1, 4), 0, False)),
+    "columns": (lambda x: x[:, 1:], ((4, 1), 1, False)),
+    "every_other_row": (lambda x: x[::2], ((8, 1), 0, False)),
+    "row": (lambda x: x[1], ((1,), 4, True)),
+    "column": (lambda x: x[:, 2], ((4,), 2, False)),
+    "unsqueeze": (lambda x: x.unsqueeze(1), ((4, 4, 1), 0, True)),
+    "new_axis": (lambda x: x[None], ((12, 4, 1), 0, True)),
+    "last_axis": (lambda x: x[..., None], ((4, 1, 1), 0, True)),
+    "expand": (lambda x: x[:1].expand(3, 4), ((0, 1), 0, False)),
+    "view": (lambda x: x.view(12), ((1,), 0, True)),
+    "permute": (lambda x: x.reshape(3, 2, 2).permute(2, 0, 1), ((1, 4, 2), 0, False)),
+    "diagonal": (lambda x: x.diagonal(), ((5,), 0, False)),
+    "narrow": (lambda x: x.narrow(1, 1, 2), ((4, 1), 1, False)),
+    "unbind": (lambda x: x.unbind(1)[2], ((4,), 2, False)),
+    "split": (lambda x: x.split(2)[1], ((4, 1), 8, True)),
+    "t_of_slice": (lambda x: x.t()[1:], ((1, 4), 1, False)),
+    "flip_copies": (lambda x: x.flip(0), ((4, 1), 0, True)),
+    "sum_of_transposed": (lambda x: x.t() + 1, ((1, 4), 0, False)),  # layout kept
+    "contiguous": (lambda x: x.t().contiguous(), ((3, 1), 0, True)),
+    "reshape_that_torch_copies": (lambda x: x.t().reshape(12), ((1,), 0, True)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_layout_of_views_is_torchs(name):
+    f, expected = LAYOUTS[name]
+    v = f(fg.arange(12.0).reshape(3, 4))
+    assert (v.stride(), v.storage_offset(), v.is_contiguous()) == expected
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_layout_table_is_torch(name):
+    torch = pytest.importorskip("torch")
+    f, expected = LAYOUTS[name]
+    v = f(torch.arange(12.0).reshape(3, 4))
+    assert (v.stride(), v.storage_offset(), v.is_contiguous()) == expected
+
+
+def test_stride_of_one_dim_and_size_one_convention():
+    x = fg.zeros(2, 3)
+    assert x.stride(1) == 1 and x.stride(-2) == 3
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        x.stride(2)
+    # a dimension of size 1 gets unsqueeze's stride (torch keeps 4 here; it addresses nothing)
+    assert fg.arange(12.0).reshape(3, 4)[:1].t().stride() == (1, 1)
+    assert fg.tensor(1.0).stride() == () and fg.tensor(1.0).is_contiguous()
+
+
+def test_as_strided_picks_torchs_elements_and_gradient():
+    x = fg.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(x.as_strided((2, 3), (1, 2), 1).numpy(),
+                                  [[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]])
+    # relative to the storage, whatever view it is called on (torch: [[0, 1], [4, 5]])
+    np.testing.assert_array_equal(x.t().as_strided((2, 2), (4, 1)).numpy(),
+                                  [[0.0, 1.0], [4.0, 5.0]])
+    np.testing.assert_array_equal(x[1:].as_strided((2,), (1,)).numpy(), [4.0, 5.0])  # offset 4
+    # of what torch copies, the copy's storage (torch: [4, 8] and [8, 9])
+    np.testing.assert_array_equal(x.t().reshape(12).as_strided((2,), (1,), 1).numpy(),
+                                  [4.0, 8.0])
+    np.testing.assert_array_equal(x.flip(0).as_strided((2,), (1,)).numpy(), [8.0, 9.0])
+    # overlapping windows add their gradients: torch gives [0, 4, 12, 12, 8, 0]
+    w = fg.tensor(np.arange(6.0), requires_grad=True)
+    y = w.as_strided((3, 3), (1, 1))
+    assert y.grad_fn.name() == "AsStridedBackward0"
+    (y * fg.tensor(np.arange(9.0).reshape(3, 3))).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [0.0, 4.0, 12.0, 12.0, 8.0, 0.0])
+    # a view: an in-place update reaches the base (torch: [[7, 0, 0], [0, 7, 0]])
+    z = fg.zeros(2, 3)
+    with fg.no_grad():
+        z.as_strided((2,), (4,)).fill_(7.0)
+    np.testing.assert_array_equal(z.numpy(), [[7.0, 0.0, 0.0], [0.0, 7.0, 0.0]])
+    with pytest.raises(RuntimeError, match="out of bounds for storage"):
+        z.as_strided((2, 2), (3, 3))
+    with pytest.raises(RuntimeError, match="one stride per dimension"):
+        z.as_strided((2, 2), (1,))
+
+
+def test_contiguous_copies_only_what_is_not_contiguous():
+    x = fg.arange(6.0, requires_grad=True)
+    m = x.reshape(2, 3)
+    assert m.contiguous() is m
+    c = m.t().contiguous()
+    assert c.grad_fn.name() == "CloneBackward0" and c.stride() == (2, 1)
+    (c * fg.arange(6.0).reshape(3, 2)).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 2.0, 4.0, 1.0, 3.0, 5.0])
+
+
+def test_flip_is_a_copy_not_a_view():
+    """torch.flip copies: in-place updates of the flipped Tensor or of its input do not
+    reach the other (funcgrad's flip, composed with basic indexing, once aliased them)."""
+    x = fg.zeros(3)
+    y = x.flip(0)
+    x.add_(1.0)
+    np.testing.assert_array_equal(y.numpy(), [0.0, 0.0, 0.0])
+    y.add_(2.0)
+    np.testing.assert_array_equal(x.numpy(), [1.0, 1.0, 1.0])
+    w = fg.zeros(2, 2, requires_grad=True)
+    assert w.fliplr()._storage.base is None
+
+
+# --- random in-place fills ---------------------------------------------------------------------
+
+def test_random_fills_draw_from_their_distributions():
+    fg.manual_seed(0)
+    u = fg.empty(20000, dtype=fg.float64).uniform_(-2.0, 3.0)
+    assert -2 <= u.min().item() and u.max().item() < 3 and abs(u.mean().item() - 0.5) < 0.05
+    n = fg.empty(20000, dtype=fg.float64).normal_(1.0, 2.0)
+    assert abs(n.mean().item() - 1.0) < 0.06 and abs(n.std().item() - 2.0) < 0.06
+    e = fg.empty(20000, dtype=fg.float64).exponential_(4.0)
+    assert e.min().item() >= 0 and abs(e.mean().item() - 0.25) < 0.01
+    b = fg.empty(20000).bernoulli_(0.3)
+    assert set(np.unique(b.numpy())) <= {0.0, 1.0} and abs(b.mean().item() - 0.3) < 0.02
+    np.testing.assert_array_equal(fg.ones(3).bernoulli_(fg.tensor([0.0, 1.0, 0.0])).numpy(),
+                                  [0.0, 1.0, 0.0])
+    g = fg.empty(20000, dtype=fg.float64).geometric_(0.5)
+    assert g.min().item() >= 1 and abs(g.mean().item() - 2.0) < 0.05  # mean 1/p
+    c = fg.empty(20001, dtype=fg.float64).cauchy_(3.0, 0.1)
+    assert abs(c.median().item() - 3.0) < 0.01
+    ln = fg.empty(20000, dtype=fg.float64).log_normal_(0.5, 0.25)
+    assert ln.min().item() > 0 and abs(ln.log().mean().item() - 0.5) < 0.01
+    r = fg.empty(1000).random_(3, 5)
+    assert set(np.unique(r.numpy())) == {3.0, 4.0}
+    assert set(np.unique(fg.zeros(1000, dtype=fg.int64).random_(4).numpy())) == {0, 1, 2, 3}
+    big = fg.zeros(1000, dtype=fg.float32).random_()  # [0, 2**24]: exact in float32
+    assert big.min().item() >= 0 and big.max().item() <= 2 ** 24 and big.max().item() > 2 ** 20
+
+
+def test_random_fills_are_seeded_in_place_and_zero_the_gradient():
+    fg.manual_seed(7)
+    a = fg.empty(5).normal_()
+    fg.manual_seed(7)
+    b = fg.empty(5).normal_()
+    assert fg.equal(a, b)
+    rng = np.random.default_rng(3)
+    expected = np.random.default_rng(3).uniform(0.0, 1.0, 4).astype(np.float32)
+    np.testing.assert_array_equal(fg.empty(4).uniform_(generator=rng).numpy(), expected)
+    x = fg.zeros(2, 3)
+    with fg.no_grad():
+        x[1].uniform_(5.0, 6.0)  # a view: reaches x
+    assert (x[0] == 0).all().item() and (x[1] >= 5).all().item()
+    w = fg.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        w.normal_()
+    y = w * 2
+    version = y._version
+    y.uniform_()
+    assert y._version == version + 1
+    (y * 3).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [0.0, 0.0, 0.0])  # torch: zeros
+    with pytest.raises(RuntimeError, match="not implemented.*int64"):
+        fg.zeros(2, dtype=fg.int64).uniform_()
+    with pytest.raises(RuntimeError, match="from=2.0 > to=1.0"):
+        fg.zeros(2).uniform_(2.0, 1.0)
+
+
+# --- the autograd API on non-leaf Tensors, as torch ----------------------------------------------
+
+def test_requires_grad_true_on_a_computed_tensor_is_accepted_false_raises():
+    """torch: y.requires_grad_(True) on a non-leaf is a no-op; False raises."""
+    y = fg.tensor([1.0], requires_grad=True) * 2
+    assert y.requires_grad_(True) is y and y.requires_grad and not y.is_leaf
+    with pytest.raises(RuntimeError, match="only change requires_grad flags of leaf"):
+        y.requires_grad_(False)
+    with pytest.raises(RuntimeError, match="floating point"):
+        fg.tensor([1, 2]).requires_grad_()
+
+
+def test_detach_in_place_refuses_views_as_torch():
+    x = fg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = y * 3
+    assert y.detach_() is y and y.is_leaf and not y.requires_grad and y.grad_fn is None
+    z.sum().backward()  # the graph already recorded is untouched (torch: x.grad == 6)
+    np.testing.assert_array_equal(x.grad.numpy(), [6.0, 6.0])
+    with pytest.raises(RuntimeError, match="Can't detach views in-place. Use detach()"):
+        (x * 2)[0:1].detach_()
+    with pytest.raises(RuntimeError, match="Can't detach views in-place"):
+        fg.zeros(3)[1:].detach_()
+
+
+def test_hooks_retain_grad_and_graph_walks_match_torch():
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (torch, fg):
+        x = lib.tensor(np.array([1.0, 2.0]), requires_grad=True)
+        y = x * 2
+        y.register_hook(lambda g: g * 10)
+        y.retain_grad()
+        seen = []
+        e = y.exp()
+        e.register_hook(lambda g: seen.append(g.detach().clone()))
+        w = x * 1
+        handle = w.register_hook(lambda g: g * 100)
+        handle.remove()
+        (y * y + e + w).sum().backward()
+        a, b = lib.tensor([1.0], requires_grad=True), lib.tensor([2.0])
+        c = a * b + b
+        links = [(None if f is None else f.name(), i) for f, i in c.grad_fn.next_functions]
+        inner = [(None if f is None else f.name().split("::")[-1], i)
+                 for f, i in c.grad_fn.next_functions[0][0].next_functions]
+        u, v = lib.tensor([1.0, 2.0], requires_grad=True), lib.tensor([3.0], requires_grad=True)
+        gu, gv = lib.autograd.grad((u ** 3).sum(), [u, v], allow_unused=True,
+                                   materialize_grads=True, create_graph=True)
+        again = lib.autograd.grad(gu.sum() + gv.sum(), [u, v], allow_unused=True,
+                                  materialize_grads=True)
+        found.append([np.asarray(y.grad), np.asarray(x.grad), np.asarray(seen[0]), links,
+                      inner, np.asarray(gu.detach()), np.asarray(gv.detach()),
+                      gv.requires_grad, np.asarray(again[0]), np.asarray(again[1])])
+    for t, f in zip(*found):
+        if isinstance(t, np.ndarray):
+            np.testing.assert_allclose(f, t, rtol=1e-12)
+        else:
+            assert f == t
+
+
+def test_edge_conventions_keep_forward_ad_tangents():
+    """The tie-sharing nodes are for the tape; a dual value's tangent still flows through
+    median(), max() and maximum (torch's forward AD: the tangent at the picked element)."""
+    import funcgrad.forward_ad as fwAD
+    x = fg.tensor(np.array([1.0, 3.0, 2.0]))
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, fg.tensor(np.array([1.0, 10.0, 100.0])))
+        assert fwAD.unpack_dual(d.median()).tangent.item() == 100.0
+        assert fwAD.unpack_dual(d.nanmedian()).tangent.item() == 100.0
+        assert fwAD.unpack_dual(fg.median(d)).tangent.item() == 100.0
+        assert fwAD.unpack_dual(d.max()).tangent.item() == 10.0
+        np.testing.assert_array_equal(
+            fwAD.unpack_dual(d.maximum(fg.tensor(np.full(3, 2.5)))).tangent, [0.0, 10.0, 0.0])
+
+
+def test_torch_functions_differentiate_under_the_transforms():
+    """fg.exp(x), fg.cat(...), fg.where(...) take traced values too, as Tensor methods do
+    (closed forms: d/dx sum(exp x) = exp x, ...)."""
+    x = np.array([1.0, 2.0])
+    np.testing.assert_allclose(fg.grad(lambda t: fg.exp(t).sum())(x), np.exp(x))
+    np.testing.assert_allclose(fg.grad(lambda t: fg.cat([t, t * 2]).sum())(x), [3.0, 3.0])
+    np.testing.assert_allclose(fg.grad(lambda t: fg.where(t > 1.5, t, 0.0).sum())(x),
+                               [0.0, 1.0])
+    np.testing.assert_allclose(fg.grad(lambda t: fg.einsum("i,i->", t, t))(x), 2 * x)
+    np.testing.assert_allclose(fg.grad(lambda t: fg.clamp(t, 0.0, 1.5).sum())(x), [1.0, 0.0])

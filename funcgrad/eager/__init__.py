@@ -128,8 +128,11 @@ The modules, bottom up:
 ``eager.selecting``        picking and placing (``gather``, ``scatter``, ``flip``...)
 ``eager.pieces``           cutting (``split``, ``chunk``...), ``new_*``, descriptions
 ``eager.linear``           more linear algebra (``addmm``, ``det``, ``slogdet``...)
+``eager.strides``          PyTorch's layout: ``stride()``, ``storage_offset()``, ``as_strided``
+``eager.sampling``         random in-place fills (``uniform_``, ``normal_``, ``bernoulli_``...)
 ``eager.dtypes``           dtype names, the default dtype (float32)
 ``eager.factories``        ``fg.tensor``, ``fg.randn``, ``fg.arange``...
+``eager.functions``        PyTorch's functions: ``fg.cat``, ``fg.where``, ``fg.exp(x)``...
 ``eager.dual``             the Tensor's methods on forward-AD dual values of Tensors
 =========================  ===========================================================
 """
@@ -138,7 +141,7 @@ from .tensor import Tensor, backward
 from .grads import grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
 from . import dual, methods, saved, shapes, steps, views
-from . import linear, pieces, pointwise, reducing, selecting
+from . import linear, pieces, pointwise, reducing, sampling, selecting, strides
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
 from .values import Size
@@ -147,14 +150,16 @@ methods.attach(Tensor)
 saved.attach(Node)
 shapes.attach(Tensor)
 steps.attach(Tensor)
-for _more in (pointwise, reducing, selecting, pieces, linear):
+for _more in (pointwise, reducing, selecting, pieces, linear, strides, sampling):
     _more.attach(Tensor)
 pointwise.attach_aliases(Tensor)  # alternative names and in-place forms, of all the above
 views.attach(Tensor)  # the view methods' results write in-place updates through to the base
 dual.attach()  # forward_ad's dual values made from Tensors get the Tensor's methods
 equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
+from . import functions  # noqa: E402  (after the methods it calls are attached)
+globals().update({_name: getattr(functions, _name) for _name in functions.FUNCTIONS})
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
 
 __all__ = ["Tensor", "Node", "AccumulateGrad", "Size", "backward", "grad", "equal",
            "allclose"] + \
-    [n for n in _FACTORIES if n != "DTYPES"] + list(DTYPES)
+    [n for n in _FACTORIES if n != "DTYPES"] + list(DTYPES) + functions.__all__

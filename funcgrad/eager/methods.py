@@ -28,6 +28,7 @@ from .. import numpy as fnp
 from ..primitives import elementwise as ew
 from .dtypes import floating
 from .named import Named, SavesOutput, record_as, record_saving_output
+from .reducing import shared_among_ties
 from .tensor import Tensor
 
 
@@ -38,7 +39,9 @@ Dim = Union[int, Sequence[int]]
 
 MEAN0, MEAN1 = Named("mean", "MeanBackward0"), Named("mean", "MeanBackward1")
 SUM1 = Named("sum", "SumBackward1")
-MAX0, MIN0 = Named("max", "MaxBackward0"), Named("min", "MinBackward0")
+MAX0, MIN0 = Named("max", "MaxBackward0"), Named("min", "MinBackward0")  # (over a dim)
+# of all elements: shared among ties, among NaNs when the result is NaN (where amax has NaN)
+MAX1, MIN1 = Named("max", "MaxBackward1"), Named("min", "MinBackward1")
 VAR, STD = Named("var", "VarBackward0"), Named("std", "StdBackward0")
 RELU = Named("relu", "ReluBackward0")
 CLONE, T = Named("clone", "CloneBackward0"), Named("t", "TBackward0")
@@ -226,15 +229,18 @@ def _axes(dim):
 
 
 def _extreme(which, self, dim, keepdim, axis, keepdims):
-    reduce, arg, named, result = {"max": (fnp.max, fnp.argmax, MAX0, MaxResult),
-                                  "min": (fnp.min, fnp.argmin, MIN0, MinResult)}[which]
+    reduce, arg, named, named_all, result = {
+        "max": (fnp.max, fnp.argmax, MAX0, MAX1, MaxResult),
+        "min": (fnp.min, fnp.argmin, MIN0, MIN1, MinResult)}[which]
     if isinstance(dim, Tensor):  # torch.max(a, b): elementwise
-        return (fnp.maximum if which == "max" else fnp.minimum)(self, dim)
+        return self.maximum(dim) if which == "max" else self.minimum(dim)  # (pointwise's)
     keep = _keep(keepdim, keepdims)
     if axis is not None:  # NumPy's spelling: values only
         return reduce(self, axis=axis, keepdims=keep)
     if dim is None:
-        return reduce(self)
+        if not (isinstance(self, Tensor) and self._requires_grad):
+            return reduce(self)
+        return shared_among_ties(named_all, self, reduce(self.detach()))
     # The values are gathered at the indices, so that the gradient goes to the returned
     # index alone, as in PyTorch (the full reduction shares it among ties).
     kept = arg(self.detach(), axis=dim, keepdims=True)

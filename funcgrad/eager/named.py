@@ -24,6 +24,7 @@ from ..interpreters.backprop import backpropagate
 from .graph import AccumulateGrad, Node, Select, shaped
 from .record import _record
 from .tensor import Tensor, grad
+from .views import unview
 from .walk import reachable
 
 __all__ = ["Named", "SavesOutput", "record_as", "record_saving_output"]
@@ -91,6 +92,11 @@ class _Inner:
                 f"differentiated again. Record it outside the hooks, or use "
                 f"create_graph=False.")
         wanted = [i for i, e in enumerate(self.entries) if e is not None]
+        # Each input enters through a node of its own: the gradient of one input is then
+        # the partial derivative, not the total one through another input computed from it
+        # (x.atan2(x * x): the total derivative at x would count the path through x * x
+        # twice, once here and once when the engine follows the second input's edge).
+        args = [a.clone() if i in wanted else a for i, a in enumerate(args)]
         out = self.fn(*args, **self.kwargs)
         found = grad(out, [args[i] for i in wanted], g, create_graph=True, allow_unused=True)
         cts = [None] * len(args)
@@ -136,7 +142,7 @@ def record_as(named, fn, *inputs, **kwargs):
     """
     if not _state.recording or not any(isinstance(t, Tensor) and t._requires_grad
                                        for t in inputs):
-        return fn(*inputs, **kwargs)
+        return unview(fn(*inputs, **kwargs), inputs)
     entries, proxies = [], []
     for t in inputs:
         if isinstance(t, Tensor) and t._requires_grad:
@@ -154,7 +160,7 @@ def record_as(named, fn, *inputs, **kwargs):
         else:
             entries.append(None)
             proxies.append(t)
-    out = fn(*proxies, **kwargs)
+    out = unview(fn(*proxies, **kwargs), proxies)
     if not isinstance(out, Tensor) or not out._requires_grad:
         return out
     for i, p in enumerate(proxies):

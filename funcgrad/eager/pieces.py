@@ -285,11 +285,6 @@ def element_size(self: Any) -> int:
     return int(self.dtype.itemsize)
 
 
-def is_contiguous(self: Any, memory_format: Any = None) -> bool:
-    """True: funcgrad's Tensors are always laid out for reading."""
-    return True
-
-
 def is_complex(self: Any) -> bool:
     """Whether the dtype is complex."""
     return self.dtype.kind == "c"
@@ -361,7 +356,7 @@ _METHODS = [split, split_with_sizes, chunk, tensor_split, unbind, narrow, unfold
             movedim, cpu, cuda, get_device,
             tile, unflatten, sum_to_size, broadcast_to, diff, msort, adjoint, new_zeros,
             new_ones, new_empty, new_full, new_tensor, type_as, nelement, element_size,
-            is_contiguous, is_complex, is_signed, is_same_size, is_nonzero, is_inference,
+            is_complex, is_signed, is_same_size, is_nonzero, is_inference,
             _splitter("hsplit", 1, 1), _splitter("vsplit", 0, 2),
             _splitter("dsplit", 2, 3)]
 

@@ -186,7 +186,8 @@ ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asi
 _NAMED = {name: Named(name, f"{name[0].upper()}{name[1:]}Backward0")
           for name in ("frac", "fmod", "remainder", "lerp", "xlogy", "logit", "polygamma",
                        "nan_to_num", "clamp_min", "clamp_max", "addcmul", "addcdiv",
-                       "copysign", "mvlgamma", "fmax", "fmin", "atan2")}
+                       "copysign", "mvlgamma", "fmax", "fmin", "atan2", "maximum",
+                       "minimum")}
 # PyTorch numbers the overloads: a Tensor operand (``Backward1``) or a number
 _NAMED.update({name + "1": Named(name, f"{name[0].upper()}{name[1:]}Backward1")
                for name in ("fmod", "remainder", "lerp")})
@@ -278,12 +279,29 @@ def heaviside(self: Any, values: Any) -> Any:
 
 
 def atan2(self: Any, other: Any) -> Any:
-    """The angle of the point ``(other, self)``: ``atan(self / other)`` by quadrant."""
-    return record_as(_NAMED["atan2"], fnp.arctan2, *_floating(self, other))
+    """The angle of the point ``(other, self)``: ``atan(self / other)`` by quadrant.  Where
+    ``self ** 2 + other ** 2`` is 0 (the origin, or both underflow) the gradient is 0, as
+    PyTorch's (funcgrad's functional ``arctan2``, as JAX's, has 0 / 0 there)."""
+    s, o = _floating(self, other)
+    if not _tracked(s, o):
+        return record_as(_NAMED["atan2"], fnp.arctan2, s, o)
+    a, b = np.asarray(_plain(s)), np.asarray(_plain(o))
+    origin = a * a + b * b == 0
+    if not origin.any():
+        return record_as(_NAMED["atan2"], fnp.arctan2, s, o)
+    one = np.ones((), a.dtype)
+    angle = np.arctan2(a, b)
+
+    def away_from_origin(y, x):  # the double where: arctan2's rule never sees 0 / 0
+        safe = fnp.arctan2(ew.where(origin, one, y), ew.where(origin, one, x))
+        return ew.where(origin, angle, safe)
+    return record_as(_NAMED["atan2"], away_from_origin, s, o)
 
 
 def hypot(self: Any, other: Any) -> Any:
-    """``sqrt(self ** 2 + other ** 2)`` without overflow."""
+    """``sqrt(self ** 2 + other ** 2)`` without overflow.  At ``(0, 0)`` the gradient is
+    0, the subgradient PyTorch's ``norm`` also gives there (PyTorch's ``hypot`` gives
+    0 / 0 = NaN: a deliberate difference)."""
     return fnp.hypot(*_floating(self, other))
 
 
@@ -317,13 +335,42 @@ def ldexp(self: Any, other: Any) -> Any:
 
 
 def maximum(self: Any, other: Any) -> Any:
-    """The larger of each pair (NaN wins); equal elements share the gradient."""
-    return fnp.maximum(self, other)
+    """The larger of each pair (NaN wins); equal elements share the gradient and, as in
+    PyTorch, both operands of a NaN result get it (funcgrad's functional ``maximum``, as
+    JAX's, gives them 0).
+
+    >>> import funcgrad as fg
+    >>> x = fg.tensor([float("nan"), 1.0, 2.0], requires_grad=True)
+    >>> x.maximum(fg.tensor([1.0, 3.0, 2.0])).sum().backward(); x.grad
+    tensor([1. , 0. , 0.5])
+    """
+    return _nan_to_both(_NAMED["maximum"], fnp.maximum, self, other)
 
 
 def minimum(self: Any, other: Any) -> Any:
-    """The smaller of each pair (NaN wins); equal elements share the gradient."""
-    return fnp.minimum(self, other)
+    """The smaller of each pair (NaN wins); equal elements share the gradient, and both
+    operands of a NaN result get it, as in PyTorch."""
+    return _nan_to_both(_NAMED["minimum"], fnp.minimum, self, other)
+
+
+def _tracked(*operands):
+    return any(isinstance(t, TensorBase) and t.requires_grad for t in operands)
+
+
+def _nan_to_both(named, pick, self, other):
+    if not _tracked(self, other):
+        return pick(self, other)
+    a, b = np.asarray(_plain(self)), np.asarray(_plain(other))
+    nan = np.isnan(a) | np.isnan(b)
+    if not nan.any():
+        return pick(self, other)
+    zero = np.zeros((), np.result_type(a, b))
+
+    def nan_to_both(s, o):
+        # s + o is the NaN itself, with the gradient 1 to each operand (pick's rule gives
+        # 0); pick never sees the NaNs (its rule would compare them)
+        return fnp.where(nan, s + o, pick(fnp.where(nan, zero, s), fnp.where(nan, zero, o)))
+    return record_as(named, nan_to_both, self, other)
 
 
 def fmax(self: Any, other: Any) -> Any:

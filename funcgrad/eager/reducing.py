@@ -65,6 +65,35 @@ def _plain(t):
     return np.asarray(t.detach()) if isinstance(t, TensorBase) else np.asarray(concrete(t))
 
 
+def shared_among_ties(named: Named, self: Any, value: Any) -> Any:
+    """``value``, one element of all of ``self``, recorded as ``named``'s node with
+    PyTorch's gradient for ``max()``, ``min()`` and ``median()`` of all elements: shared
+    evenly among the elements equal to ``value`` -- among the NaNs when it is NaN (where
+    ``amax`` gives NaN everywhere).
+
+    >>> import funcgrad as fg
+    >>> x = fg.tensor([1.0, float("nan"), 3.0, float("nan")], requires_grad=True)
+    >>> x.max().backward(); x.grad
+    tensor([0. , 0.5, 0. , 0.5])
+    """
+    v = np.asarray(value, dtype=self.dtype)
+    if not self._requires_grad:  # (self is a Tensor: a traced value would lose its tangent)
+        return Tensor(v)
+    a = _plain(self)
+    tie = np.isnan(a) if np.isnan(v) else a == v
+    count, zero = int(tie.sum()), np.zeros((), self.dtype)
+
+    def share(t):
+        if not np.isfinite(v):  # the sum of equal infinities (or NaNs) over their count
+            return fnp.sum(fnp.where(tie, t, zero)) / count
+        # x - v is exactly +0 at the ties, so the value is v's very bits; v - (+0) keeps
+        # a -0.0 (at the price of -0.0 for the gradient of the other elements)
+        if v == 0:
+            return v - fnp.sum(fnp.where(tie, v - t, zero)) / count
+        return v + fnp.sum(fnp.where(tie, t - v, zero)) / count
+    return record_as(named, share, self)
+
+
 def amax(self: Any, dim: Dim = (), keepdim: bool = False) -> Any:
     """The largest elements over ``dim`` (all by default); ties share the gradient."""
     return record_as(_NODES["amax"], fnp.amax, self, axis=_axes(dim), keepdims=keepdim)
@@ -232,12 +261,15 @@ def _pick(name, self, dim, keepdim, rank):
 
 
 def median(self: Any, dim: int | None = None, keepdim: bool = False) -> Any:
-    """The lower median (of all elements: a 0-d Tensor; over ``dim``: ``(values,
-    indices)``); NaN if there is a NaN."""
+    """The lower median (of all elements: a 0-d Tensor, whose gradient equal elements
+    share; over ``dim``: ``(values, indices)``); NaN if there is a NaN."""
     def rank(count, nans):
         return np.where(nans > 0, count, np.maximum(count - 1, 0) // 2)
     if dim is None:
-        return _pick("median", fnp.ravel(self), 0, False, rank).values
+        if not isinstance(self, Tensor):  # (a dual value: its tangent flows through the pick)
+            return _pick("median", fnp.ravel(self), 0, False, rank).values
+        value = _pick("median", fnp.ravel(_plain(self)), 0, False, rank).values
+        return shared_among_ties(_NODES["median"], self, value)
     return _pick("median1", self, dim, keepdim, rank)
 
 
@@ -246,7 +278,10 @@ def nanmedian(self: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     def rank(count, nans):
         return np.maximum(count - 1, 0) // 2 + 0 * nans
     if dim is None:
-        return _pick("nanmedian", fnp.ravel(self), 0, False, rank).values
+        if not isinstance(self, Tensor):  # (a dual value: its tangent flows through the pick)
+            return _pick("nanmedian", fnp.ravel(self), 0, False, rank).values
+        value = _pick("nanmedian", fnp.ravel(_plain(self)), 0, False, rank).values
+        return shared_among_ties(_NODES["nanmedian"], self, value)
     return _pick("nanmedian1", self, dim, keepdim, rank)
 
 

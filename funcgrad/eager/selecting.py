@@ -337,13 +337,21 @@ def rot90(self: Any, k: int = 1, dims: Sequence[int] = (0, 1)) -> Any:
     return record_as(_NODES["rot90"], fnp.rot90, self, k, axes=tuple(dims))
 
 
+def _matrices(name, self):
+    if self.ndim < 2:  # (NumPy's tril makes a matrix of a vector; PyTorch refuses it)
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions; for a "
+                           f"vector v, {name} of its diagonal matrix is v.diag().{name}()")
+
+
 def tril(self: Any, diagonal: int = 0) -> Any:
     """The lower triangle (of the last two axes), below ``diagonal``'s diagonal included."""
+    _matrices("tril", self)
     return record_as(_NODES["tril"], fnp.tril, self, k=diagonal)
 
 
 def triu(self: Any, diagonal: int = 0) -> Any:
     """The upper triangle (of the last two axes), above ``diagonal``'s diagonal included."""
+    _matrices("triu", self)
     return record_as(_NODES["triu"], fnp.triu, self, k=diagonal)
 
 

@@ -247,17 +247,6 @@ def repeat_interleave(self: "Tensor", repeats: Any, dim: int | None = None) -> "
     return fnp.repeat(self, repeats, axis=dim)
 
 
-def contiguous(self: "Tensor") -> "Tensor":
-    """This Tensor (funcgrad's values are always laid out for reading).
-
-    >>> import funcgrad as fg
-    >>> x = fg.ones(2)
-    >>> x.contiguous() is x
-    True
-    """
-    return self
-
-
 def ndimension(self: "Tensor") -> int:
     """The number of axes (as :meth:`dim`).
 
@@ -269,7 +258,7 @@ def ndimension(self: "Tensor") -> int:
 
 
 _METHODS = [view, reshape, view_as, flatten, unsqueeze, squeeze, permute, transpose, t,
-            expand, expand_as, repeat, repeat_interleave, contiguous, ndimension]
+            expand, expand_as, repeat, repeat_interleave, ndimension]
 
 
 def attach(cls: Any) -> None:

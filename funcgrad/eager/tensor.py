@@ -104,7 +104,8 @@ class Tensor(InPlaceUpdates, Operators):
         permute, transpose, t, expand, expand_as, repeat, repeat_interleave = \
             _s.permute, _s.transpose, _s.t, _s.expand, _s.expand_as, _s.repeat, \
             _s.repeat_interleave
-        contiguous, ndimension = _s.contiguous, _s.ndimension
+        from . import strides as _sd
+        contiguous, ndimension = _sd.contiguous, _s.ndimension
         from . import steps as _st
         round, floor, ceil, trunc, sign, sort, angle = \
             _st.round, _st.floor, _st.ceil, _st.trunc, _st.sign, _st.sort, _st.angle
@@ -208,7 +209,7 @@ class Tensor(InPlaceUpdates, Operators):
     @requires_grad.setter
     def requires_grad(self, mode: builtins.bool) -> None:
         mode = bool(mode)
-        if self.grad_fn is not None:
+        if self.grad_fn is not None and not mode:  # (True: a no-op, as in PyTorch)
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to "
                 "use a computed variable in a subgraph that doesn't require differentiation "
@@ -216,8 +217,7 @@ class Tensor(InPlaceUpdates, Operators):
         if mode and self.dtype.kind not in "fc":
             raise RuntimeError(
                 f"Only Tensors of floating point and complex dtype can require gradients; "
-                f"this one has "
-                f"dtype {self.dtype}. Create it with a float dtype, e.g. "
+                f"this one has dtype {self.dtype}. Create it with a float dtype, e.g. "
                 f"fg.Tensor(x, dtype=np.float64, requires_grad=True).")
         if mode and self._inference and not _state.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
@@ -355,6 +355,9 @@ class Tensor(InPlaceUpdates, Operators):
         >>> y.detach_().is_leaf
         True
         """
+        if self._storage.base is not None:  # PyTorch's rule: the base would keep the graph
+            raise RuntimeError("Can't detach views in-place. Use detach() instead "
+                               "(y = y.detach(): cut from the graph, same elements).")
         self.grad_fn = None
         self._output_nr = 0
         self._requires_grad = False

@@ -32,8 +32,9 @@ positions cannot replace half of each element, or undo a conjugation), where PyT
 writes through.
 
 Unlike PyTorch, ``reshape`` and ``flatten`` are always views (PyTorch copies a
-non-contiguous Tensor; funcgrad has no strides), and the pieces of ``split``, ``chunk``
-and ``unbind`` may be updated in place.
+non-contiguous Tensor; funcgrad's strides only describe PyTorch's layout, see
+:mod:`funcgrad.eager.strides`), and the pieces of ``split``, ``chunk`` and ``unbind``
+may be updated in place.
 
 >>> import funcgrad as fg
 >>> w = fg.zeros(2, 3, requires_grad=True)
@@ -56,7 +57,7 @@ from ..core import _state
 from .graph import Storage
 from .values import TensorBase
 
-__all__ = ["attach", "write_back", "refresh", "check_leaf", "VIEW_METHODS"]
+__all__ = ["attach", "write_back", "refresh", "check_leaf", "unview", "VIEW_METHODS"]
 
 # The Tensor methods whose results are views of the Tensor (and ``__getitem__`` with a
 # basic index, ``T`` and ``mT``)
@@ -104,6 +105,31 @@ def _mark(out, base, replay):
     n = len(views)
     if n >= 8 and n & (n - 1) == 0:  # (at powers of two: amortised O(1) per view)
         views[:] = [v for v in views if v() is not None]
+
+
+def unview(out, inputs):
+    """Make ``out``, the result of a composition of several operations, no view (its
+    storage its own) when one of them made it one: ``x.flip(0)`` reads ``x`` through
+    basic indexing, but PyTorch's flip copies, so an in-place update of either must not
+    reach the other.  A composition that is a view method is marked again by
+    :func:`_viewing`, with its replay on the Tensor it was called on.
+
+    >>> import funcgrad as fg
+    >>> x = fg.zeros(2)
+    >>> y = unview(x[::-1], [x]); _ = x.add_(1.0); y
+    tensor([0., 0.])
+    """
+    if not isinstance(out, TensorBase):
+        return out
+    mine = out._storage
+    link = mine.base
+    if link is None or any(isinstance(t, TensorBase) and t._storage is mine for t in inputs):
+        return out
+    mine.base = None
+    views = link[0]._storage.views
+    if views:
+        views[:] = [v for v in views if v() is not None and v() is not mine]
+    return out
 
 
 def _compose(first, then):
