@@ -424,7 +424,7 @@ CONTINUOUS = [("norm", ()), ("t", (3.5,)), ("cauchy", ()), ("laplace", ()), ("lo
               ("weibull_min", (1.7,)), ("weibull_min", (0.6,)), ("pareto", (2.5,)),
               ("lomax", (1.8,)), ("rayleigh", ()), ("gumbel_r", ()), ("gumbel_l", ()),
               ("invgamma", (2.3,))]
-WITHOUT_PPF = {"invgamma"}
+WITHOUT_PPF: set[str] = set()  # (invgamma had none)
 
 
 def _methods(name):
@@ -820,7 +820,17 @@ def test_isf_matches_scipy_far_in_the_upper_tail():
         qs = q[1:] if name == "t" else q
         close(getattr(fst, name).isf(qs, *shapes, loc=0.2, scale=1.5),
               getattr(scipy_stats, name).isf(qs, *shapes, loc=0.2, scale=1.5), 1e-11)
-    close(fst.gamma.isf(q[2:], 2.5), scipy_stats.gamma.isf(q[2:], 2.5), 1e-12)  # (ppf(1 - q))
+    # (audit: gamma and chi2 computed ppf(1 - q): inf below q ~ 1e-17; invgamma had no isf)
+    for name, shapes in [("gamma", (2.5,)), ("chi2", (3.0,)), ("invgamma", (2.0,))]:
+        close(getattr(fst, name).isf(q, *shapes, loc=0.2, scale=1.5),
+              getattr(scipy_stats, name).isf(q, *shapes, loc=0.2, scale=1.5), 1e-11)
+        close(getattr(fst, name).isf(np.array([0.0, 1.0]), *shapes),
+              getattr(scipy_stats, name).isf(np.array([0.0, 1.0]), *shapes), 1e-14)
+    # d isf / dq = -1 / pdf(isf(q)), far in the tail too
+    x = scipy_stats.gamma.isf(1e-20, 2.5)
+    close(fg.grad(lambda v: fst.gamma.isf(v, 2.5))(1e-20), -1.0 / scipy_stats.gamma.pdf(x, 2.5),
+          1e-9)
+    check_jvp_fd(lambda v: fst.chi2.isf(v, 3.0), [np.array([0.01, 0.3, 0.9])], RNG)
     close(fst.norm(1.0, 2.0).isf(q), scipy_stats.norm(1.0, 2.0).isf(q), 1e-13)
     check_jvp_fd(lambda v, s: fst.t.isf(v, 3.5, scale=s),
                  [np.array([0.01, 0.3, 0.9]), np.array(1.3)], RNG)
