@@ -729,6 +729,19 @@ def test_beta_keeps_float32():
     close(out, scipy_special.beta(a.astype(np.float64), 1.5), 1e-6)
 
 
+def test_beta_derivative_at_the_poles_of_gamma_a_plus_b_is_the_limit():
+    # (audit: NaN) where a + b = -n, B = Gamma(a) Gamma(b) / Gamma(a + b) is 0 and both
+    # partial derivatives are Gamma(a) Gamma(b) (-1)^n n!: 2 pi / 3 at (-1.5, 1.5)
+    for a, b, n in [(-1.5, 1.5, 0), (-2.5, 0.5, 2), (2.5, -4.5, 2)]:
+        assert float(fsp.beta(a, b)) == scipy_special.beta(a, b) == 0.0
+        limit = math.gamma(a) * math.gamma(b) * (-1) ** n * math.factorial(n)
+        close(fg.grad(fsp.beta, argnums=(0, 1))(a, b), [limit, limit], 1e-12)
+    close(fg.grad(fsp.beta)(-1.5, 1.5), 2 * math.pi / 3, 1e-12)
+    x = np.array([-3.25, 0.7, -0.4])  # (and off the poles, SciPy's values)
+    close(fsp.beta(x, 1.25), scipy_special.beta(x, 1.25), 1e-12)
+    check_jvp_fd(lambda v: fsp.beta(v, 1.25), [x], RNG)
+
+
 @pytest.mark.filterwarnings("ignore")  # (SciPy's own warnings on invalid parameters)
 def test_invalid_parameters_give_nan_as_scipy():
     # (audit: scale <= 0 and shapes outside their domain gave numbers, or a math domain
