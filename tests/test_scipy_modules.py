@@ -333,6 +333,12 @@ def test_regular_grid_interpolator_differentiates_and_names_the_fix():
         f(inside * 10)
     with pytest.raises(NotImplementedError, match="method='linear'"):
         fi.RegularGridInterpolator(points, values, "cubic")
+    # 'slinear', the degree-1 spline, is the linear interpolant (audit: it raised)
+    si = pytest.importorskip("scipy.interpolate")
+    close(fi.RegularGridInterpolator(points, values, "slinear")(inside),
+          si.RegularGridInterpolator(points, values, "slinear")(inside), 1e-13)
+    close(fi.interpn(points, values, inside * 10, "slinear", False, None),
+          si.interpn(points, values, inside * 10, "slinear", False, None), 1e-12)
 
 
 # --- sparse.linalg: cg, gmres, bicgstab ----------------------------------------------------------
