@@ -1,7 +1,8 @@
 """The names a JAX user reaches for: linear_transpose, disable_jit, block_until_ready,
 remat, pure_callback, closure_convert, custom_gradient, named_call/named_scope,
 clear_caches, integer inputs to grad/vjp (float0), and vmap(axis_name=...) with the
-collectives of fg.lax (psum, pmean, pmax, pmin, axis_index)."""
+collectives of fg.lax (psum, pmean, pmax, pmin, axis_index, all_gather, psum_scatter,
+ppermute)."""
 import threading
 
 import numpy as np
@@ -636,6 +637,66 @@ def test_derivatives_of_collectives_inside_jit_and_scan_within_a_named_vmap():
     tangents = named(lambda x: fg.jvp(fg.jit(lambda v: lax.psum(v * v, "i")), (x,),
                                       (np.ones(2),))[1])(XS2)
     np.testing.assert_allclose(tangents, np.broadcast_to(2.0 * XS2.sum(0), XS2.shape))
+
+
+def test_all_gather_psum_scatter_and_ppermute_move_values_between_examples():
+    # (audit: missing) values as jax.vmap(f, axis_name="i") gives them
+    gathered = named(lambda x: lax.all_gather(x, "i"))(XS2)
+    np.testing.assert_array_equal(gathered, np.broadcast_to(XS2, (3, 3, 2)))
+    np.testing.assert_array_equal(named(lambda x: lax.all_gather(x, "i", axis=1))(XS2),
+                                  np.broadcast_to(XS2.T, (3, 2, 3)))
+    np.testing.assert_array_equal(named(lambda x: lax.all_gather(x, "i", tiled=True))(XS2),
+                                  np.broadcast_to(XS2.reshape(-1), (3, 6)))
+    np.testing.assert_array_equal(named(lambda x: lax.all_gather(2.0, "i") * x[0])(XS2),
+                                  2.0 * XS2[:, :1] * np.ones((3, 3)))  # (a shared operand)
+    m = np.arange(18.0).reshape(3, 2, 3)  # example k, row r, column c
+    np.testing.assert_array_equal(named(lambda x: lax.psum_scatter(x, "i", scatter_dimension=1))(
+        m), m.sum(0).T)  # example k gets column k of the sum
+    np.testing.assert_array_equal(named(lambda x: lax.psum_scatter(x.reshape(-1), "i",
+                                                                   tiled=True))(m),
+                                  m.sum(0).reshape(3, 2))
+    shift = [(0, 1), (1, 2), (2, 0)]
+    np.testing.assert_array_equal(named(lambda x: lax.ppermute(x, "i", shift))(XS2),
+                                  XS2[[2, 0, 1]])
+    # an example no pair sends to gets zeros
+    np.testing.assert_array_equal(named(lambda x: lax.ppermute(x, "i", [(0, 2)]))(XS2),
+                                  [[0.0, 0.0], [0.0, 0.0], [1.0, 2.0]])
+    with pytest.raises(ValueError, match="twice"):
+        named(lambda x: lax.ppermute(x, "i", [(0, 1), (2, 1)]))(XS2)
+    with pytest.raises(ValueError, match="scatter dimension 0 .* axis size 3"):
+        named(lambda x: lax.psum_scatter(x, "i"))(XS2)
+    with pytest.raises(NameError, match="unbound axis name"):
+        lax.all_gather(XS, "i")
+
+
+def test_gradients_of_all_gather_psum_scatter_and_ppermute_are_their_transposes():
+    """Values from jax.vmap(jax.grad(f), axis_name="i") and jax.grad(jax.vmap(f)): the
+    transpose of all_gather is psum_scatter and back, of ppermute the inverse ppermute."""
+    w = np.array([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])  # one weight row per gathered example
+    # each example's loss sum(w * all_gather(x)): d/dx_k sums every example's w[k]
+    want = 3 * w
+    np.testing.assert_allclose(named(fg.grad(lambda x: fnp.sum(w * lax.all_gather(x, "i"))))(
+        XS2), want)
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(named(
+        lambda x: w * lax.all_gather(x, "i"))(v)))(XS2), want)
+    # psum_scatter: example k gets column k of the sum, weighted by u[k]
+    u = np.array([1.0, -1.0, 2.0])
+    m = np.arange(6.0).reshape(2, 3) / 7.0
+    g = named(fg.grad(lambda x, uk: fnp.sum(uk * lax.psum_scatter(x, "i", scatter_dimension=1))
+                      ))(np.stack([m, m, m]), u)
+    np.testing.assert_allclose(g, np.broadcast_to(u, (3, 2, 3)))
+    # ppermute by a shift: the derivative comes back by the inverse shift
+    shift = [(0, 1), (1, 2), (2, 0)]
+    g = named(fg.grad(lambda x, wk: fnp.sum(wk * lax.ppermute(x, "i", shift) ** 2)))(XS2, w)
+    np.testing.assert_allclose(g, 2 * XS2 * w[[1, 2, 0]])
+    # inside jit and a scan body too, and forward mode
+    f = lambda x: fnp.sum(w * lax.all_gather(x, "i") ** 2)  # noqa: E731
+    np.testing.assert_allclose(named(fg.jit(fg.grad(f)))(XS2), 3 * 2 * w * XS2)
+    np.testing.assert_allclose(named(fg.grad(lambda x: lax.scan(
+        lambda c, r: (c + f(r), None), 0.0, x[None])[0]))(XS2), 3 * 2 * w * XS2)
+    tangent = named(lambda x: fg.jvp(lambda v: lax.ppermute(v, "i", shift), (x,),
+                                     (np.ones(2) * x[0],))[1])(XS2)
+    np.testing.assert_allclose(tangent, np.broadcast_to(XS2[[2, 0, 1], :1], (3, 2)))
 
 
 def test_a_jitted_collective_retraces_for_another_named_vmap():
