@@ -4,6 +4,7 @@ clear_caches, integer inputs to grad/vjp (float0), and vmap(axis_name=...) with 
 collectives of fg.lax (psum, pmean, pmax, pmin, axis_index, all_gather, psum_scatter,
 ppermute)."""
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -745,23 +746,58 @@ def test_debug_callback_runs_once_per_example_under_vmap_in_jaxs_order():
     assert [float(v) for v in seen] == [0.0, 1.0]
 
 
-def test_jit_of_a_function_calling_debug_callback_runs_it_as_python_on_each_call():
+def test_jit_of_a_function_calling_debug_callback_calls_it_on_each_calls_values():
+    # (it ran the function as Python, with a warning) compiled, the callback an equation
+    # of the graph: every call's values, in order, as JAX prints them at run time
     seen = []
-    f = fg.jit(lambda x: fg.debug.callback(seen.append, x) or x + 1.0)
-    with pytest.warns(RuntimeWarning, match="runs as Python"):
+    f = fg.jit(lambda x: fg.debug.callback(seen.append, x) or x + 1.0, wait=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         np.testing.assert_array_equal(f(np.ones(2)), [2.0, 2.0])
-    np.testing.assert_array_equal(f(np.zeros(2)), [1.0, 1.0])  # (no second warning)
+        np.testing.assert_array_equal(f(np.zeros(2)), [1.0, 1.0])
     np.testing.assert_array_equal(fg.grad(lambda x: np.sum(f(x)))(np.ones(2)), [1.0, 1.0])
     np.testing.assert_array_equal(fg.vmap(f)(np.array([5.0, 6.0])), [6.0, 7.0])
-    # every call's values, in order: as JAX prints them at run time
     assert [v.tolist() for v in seen] == [[1.0, 1.0], [0.0, 0.0], [1.0, 1.0], 5.0, 6.0]
+    # two prints of one value both print (not merged as equal computations)
+    seen.clear()
+    fg.jit(lambda x: (fg.debug.callback(seen.append, x), fg.debug.callback(seen.append, x),
+                      x)[2])(3.0)
+    assert [float(v) for v in seen] == [3.0, 3.0]
 
 
-def test_debug_callback_traced_with_shapes_only_raises_naming_the_fix():
-    with pytest.raises(TypeError, match="inside make_graph.*Return the values"):
-        fg.make_graph(lambda x: (fg.debug.print("{}", x), x)[1])(np.ones(2))
-    with pytest.raises(TypeError, match="inside lax.scan"):
-        fg.lax.scan(lambda c, v: (fg.debug.print("{}", v), (c + v, v))[1], 0.0, np.ones(3))
+def test_debug_print_in_loop_bodies_and_graphs_prints_each_iteration_as_jax(capsys):
+    """The lines jax.debug.print gives (checked against JAX): once per iteration at run
+    time, with that iteration's values; under vmap once per example; under grad the
+    forward values once (the backward pass recomputes steps without printing again)."""
+    def body(c, x):
+        fg.debug.print("c={c}", c=c)
+        return c * x, c
+    xs = np.array([1.0, 2.0, 3.0])
+    for run in (lambda: fg.lax.scan(body, 2.0, xs),
+                lambda: fg.jit(lambda v: fg.lax.scan(body, 2.0, v), wait=True)(xs),
+                lambda: fg.grad(lambda c: fg.lax.scan(body, c, xs)[0])(2.0),
+                lambda: fg.jit(fg.grad(lambda c: fg.lax.scan(body, c, xs)[0]))(2.0)):
+        run()
+        assert capsys.readouterr().out == "c=2.0\nc=2.0\nc=4.0\n"
+    out = fg.vmap(lambda c: fg.lax.scan(body, c, xs)[0])(np.array([1.0, 2.0]))
+    np.testing.assert_array_equal(out, [6.0, 12.0])
+    assert capsys.readouterr().out == "c=1.0\nc=2.0\nc=1.0\nc=2.0\nc=2.0\nc=4.0\n"
+    fg.lax.fori_loop(0, 3, lambda i, c: (fg.debug.print("i={} c={}", i, c), c + i)[1], 0)
+    assert capsys.readouterr().out == "i=0 c=0\ni=1 c=0\ni=2 c=1\n"
+    assert fg.lax.while_loop(lambda c: c < 10, lambda c: (fg.debug.print("w={}", c),
+                                                         c * 2)[1], 1.5) == 12.0
+    assert capsys.readouterr().out == "w=1.5\nw=3.0\nw=6.0\n"
+    branch = lambda v: fg.lax.cond(v > 0, lambda u: (fg.debug.print("pos {}", u), u * u)[1],  # noqa: E731
+                                   lambda u: (fg.debug.print("neg {}", u), -u)[1], v)
+    assert fg.grad(branch)(3.0) == 6.0 and fg.jit(branch)(-3.0) == 3.0
+    assert capsys.readouterr().out == "pos 3.0\nneg -3.0\n"
+    # make_graph: an equation, run each time the graph is
+    graph = fg.make_graph(lambda x: (fg.debug.print("g {}", x), x * 2)[1])(1.0)
+    assert "debug_callback" in str(graph) and capsys.readouterr().out == ""
+    assert graph(5.0) == 10.0 and capsys.readouterr().out == "g 5.0\n"
+
+
+def test_debug_print_takes_a_format_string():
     with pytest.raises(TypeError, match="format string"):
         fg.debug.print(np.ones(2))
 

@@ -884,6 +884,9 @@ OPS = [
     Op("pure_callback", lambda m, x: x * fg.pure_callback(
         np.cos, x, fg.stop_gradient(x), vmap_method="expand_dims"),
        ref=lambda x: x * np.cos(x), skip=("jvp_fd", "fd")),
+    # debug.callback traced: an equation with no result, kept for its effect
+    Op("debug_callback", lambda m, x: (fg.debug.callback(lambda v: None, x), x * 2.0)[1],
+       ref=lambda x: x * 2.0),
     # collectives over a named vmap: an operand it does not batch puts the primitive itself
     # in the graph (a batched one the vmap reduces; tests/test_jax_names.py tests that)
     Op("psum", lambda m, x, y: fg.vmap(lambda a: a * fg.lax.psum(y, "i"), axis_name="i")(x),
