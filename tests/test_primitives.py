@@ -884,6 +884,7 @@ OPS = [
     Op("pure_callback", lambda m, x: x * fg.pure_callback(
         np.cos, x, fg.stop_gradient(x), vmap_method="expand_dims"),
        ref=lambda x: x * np.cos(x), skip=("jvp_fd", "fd")),
+    Op("name", lambda m, x: fg.checkpoint_name(x * 2.0, "h"), ref=lambda x: x * 2.0),
     # debug.callback traced: an equation with no result, kept for its effect
     Op("debug_callback", lambda m, x: (fg.debug.callback(lambda v: None, x), x * 2.0)[1],
        ref=lambda x: x * 2.0),
