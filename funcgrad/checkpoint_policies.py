@@ -1,13 +1,14 @@
 """``jax.checkpoint_policies``' names: what a checkpointed function may save for the
 reverse pass instead of recomputing it.
 
-A policy is called as ``policy(primitive, *avals, **params)`` for an operation inside
-``fg.checkpoint(f, policy=...)`` and answers whether its output may be saved.  funcgrad's
-``checkpoint`` accepts every policy and today saves only the inputs of the checkpointed
-function (JAX's :func:`nothing_saveable`), recomputing everything else: values and
-derivatives are the same under every policy, only memory and time would differ.  The
-policies are here so that code written for JAX runs unchanged, and say what they would
-keep (they can be called, as in the examples).
+A policy is called as ``policy(primitive, *avals, **params)`` for each operation inside
+``fg.checkpoint(f, policy=...)`` and answers whether its output may be saved: the forward
+pass keeps those results, and the backward pass's second run of ``f`` takes them instead
+of computing them again (everything else is recomputed; without a policy only the
+inputs are kept, as :func:`nothing_saveable`).  Values and derivatives are the same under
+every policy; memory and time differ.  Operations holding a graph (``scan``, ``cond``,
+``jit``...) are recomputed whole, and a function that cannot be traced with shapes only
+(Python control flow on values) is recomputed whole too.
 
 >>> import numpy as np, funcgrad as fg
 >>> block = fg.checkpoint(lambda x: np.sin(x) @ x, policy=fg.checkpoint_policies.dots_saveable)
@@ -37,7 +38,7 @@ def everything_saveable(*_: Any, **__: Any) -> bool:
 
 
 def nothing_saveable(*_: Any, **__: Any) -> bool:
-    """Save nothing but the inputs; recompute the rest (what funcgrad does).
+    """Save nothing but the inputs; recompute the rest (the default).
 
     >>> nothing_saveable(None)
     False

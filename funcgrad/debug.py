@@ -5,11 +5,11 @@ Under ``grad``, ``jvp``, ``vjp``, ``jacfwd``... funcgrad's values are concrete, 
 callback runs at once on the primal values (what the function computes; no derivative
 flows into or out of it).  Under ``vmap`` it runs once per example, in order, on that
 example's values (JAX's rule).  While a function is traced with abstract values (``jit``,
-``make_graph``, the bodies of ``lax.scan``/``cond``/``while_loop``) there are no values
-to show, and funcgrad's compiled code keeps no operation without a result.  So ``jit``
-of a function that calls them runs it as Python instead, on every call's values (as
-under ``fg.disable_jit()``; a warning says so, once); elsewhere they raise, naming what to
-do instead.
+``make_graph``, the bodies of ``lax.scan``/``cond``/``while_loop``) it becomes the
+equation ``debug_callback`` of the graph, a primitive with no result that the graph
+passes keep (it has an effect), run each time the graph runs: once per iteration of a
+loop body, on that iteration's values, compiled under ``jit`` too (the compiled code
+calls back into Python), as JAX's.
 
 >>> import numpy as np, funcgrad as fg
 >>> def f(x):
@@ -18,6 +18,11 @@ do instead.
 >>> fg.grad(f)(np.array([1.0, 2.0]))
 x = [1. 2.]
 array([2., 4.])
+>>> _ = fg.lax.scan(lambda c, x: (fg.debug.print("c = {}", c), (c + x, c))[1], 0.0,
+...                 np.arange(3.0))
+c = 0.0
+c = 0.0
+c = 1.0
 """
 import builtins
 import sys
@@ -26,17 +31,19 @@ from typing import Any, Callable
 import numpy as np
 
 from . import tree
-from .core import Tracer, is_special
+from .core import Primitive, Tracer, is_special
+from .devices import register_gpu
 from .interpreters.batching import BatchTracer
+from .interpreters.graph import EFFECTS, effects_muted
 from .interpreters.forward import JVPTracer
 from .interpreters.reverse import ReverseTracer
 
-__all__ = ["callback", "print", "CallbackNeedsValues"]
+__all__ = ["callback", "print", "CallbackNeedsValues", "debug_callback_p"]
 
 
 class CallbackNeedsValues(TypeError):
-    """``debug.callback`` / ``debug.print`` reached while a function is traced with
-    abstract values (``jit`` catches it and runs the function as Python instead)."""
+    """Kept for code that catches it: ``debug.callback`` / ``debug.print`` inside a traced
+    function no longer raise (they become a graph equation)."""
 
 
 def callback(callback: Callable[..., Any], *args: Any, ordered: bool = False,
@@ -101,16 +108,39 @@ def _run(fn, leaves, treedef):
             _run(fn, [_example(x, k) if isinstance(x, BatchTracer) and x._trace is interp
                       else x for x in leaves], treedef)
         return
-    abstract = next((x for x in leaves if isinstance(x, Tracer)), None)
-    if abstract is not None:
-        raise CallbackNeedsValues(
-            f"debug.callback / debug.print inside {abstract._trace.transform}: it traces "
-            f"with abstract values (shapes only), so there is no value to show, and funcgrad "
-            f"keeps no operation without a result to run later. Return the values you want "
-            f"to see (from a lax.scan body, as part of its outputs) and look at them "
-            f"outside; fg.jit of a function that calls it runs that function as Python.")
-    args, kwargs = tree.unflatten(treedef, [_host(x) for x in leaves])
-    fn(*args, **kwargs)
+    if any(isinstance(x, Tracer) for x in leaves):
+        # traced with shapes only (jit, make_graph, a loop body): an equation of the graph,
+        # run whenever the graph runs, on the values of that run
+        debug_callback_p.bind(*leaves, callback=fn, in_tree=treedef)
+        return
+    _call(leaves, callback=fn, in_tree=treedef)
+
+
+def _call(leaves, *, callback, in_tree):
+    if effects_muted():  # (compiled code run once to compile it, not called)
+        return []
+    args, kwargs = tree.unflatten(in_tree, [_host(x) for x in leaves])
+    callback(*args, **kwargs)
+    return []
+
+
+def _batch(args, dims, *, callback, in_tree):
+    """Once per example, in order (as JAX's), each on that example's values."""
+    size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
+    for k in range(size):
+        debug_callback_p.bind(*[a if d is None else a[(slice(None),) * d + (k,)]
+                                for a, d in zip(args, dims)], callback=callback,
+                              in_tree=in_tree)
+    return [], []
+
+
+# No result and no derivative: the differentiating interpreters hand it the primal values.
+debug_callback_p = Primitive(
+    "debug_callback", lambda *leaves, **params: _call(leaves, **params),
+    abstract_eval=lambda *avals, **params: [], batch=_batch, multiple_results=True,
+    differentiable=False)
+EFFECTS.add(debug_callback_p)
+register_gpu({debug_callback_p: debug_callback_p.impl})  # (_host brings the values over)
 
 
 def _example(x, k):

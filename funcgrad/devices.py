@@ -19,7 +19,7 @@ def register_gpu(impls):
     """Add ``{primitive: impl}`` to the GPU table (``impl(*args, **params)``).
 
     >>> from funcgrad import devices
-    >>> sorted(p.name for p in devices.GPU)[:1]
-    ['cond']
+    >>> "cond" in {p.name for p in devices.GPU}
+    True
     """
     GPU.update(impls)

@@ -29,6 +29,7 @@ DOCS = ROOT / "docs"
 MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
            "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
            "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.fft",
+           "funcgrad.scipy.fftpack",
            "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq", "funcgrad.scipy.interpolate",
            "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.spatial.transform",
            "funcgrad.lax", "funcgrad.tree", "funcgrad.jit", "funcgrad.forward_ad",

@@ -1,8 +1,10 @@
 """The names a JAX user reaches for: linear_transpose, disable_jit, block_until_ready,
 remat, pure_callback, closure_convert, custom_gradient, named_call/named_scope,
 clear_caches, integer inputs to grad/vjp (float0), and vmap(axis_name=...) with the
-collectives of fg.lax (psum, pmean, pmax, pmin, axis_index)."""
+collectives of fg.lax (psum, pmean, pmax, pmin, axis_index, all_gather, psum_scatter,
+ppermute)."""
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -638,6 +640,66 @@ def test_derivatives_of_collectives_inside_jit_and_scan_within_a_named_vmap():
     np.testing.assert_allclose(tangents, np.broadcast_to(2.0 * XS2.sum(0), XS2.shape))
 
 
+def test_all_gather_psum_scatter_and_ppermute_move_values_between_examples():
+    # (audit: missing) values as jax.vmap(f, axis_name="i") gives them
+    gathered = named(lambda x: lax.all_gather(x, "i"))(XS2)
+    np.testing.assert_array_equal(gathered, np.broadcast_to(XS2, (3, 3, 2)))
+    np.testing.assert_array_equal(named(lambda x: lax.all_gather(x, "i", axis=1))(XS2),
+                                  np.broadcast_to(XS2.T, (3, 2, 3)))
+    np.testing.assert_array_equal(named(lambda x: lax.all_gather(x, "i", tiled=True))(XS2),
+                                  np.broadcast_to(XS2.reshape(-1), (3, 6)))
+    np.testing.assert_array_equal(named(lambda x: lax.all_gather(2.0, "i") * x[0])(XS2),
+                                  2.0 * XS2[:, :1] * np.ones((3, 3)))  # (a shared operand)
+    m = np.arange(18.0).reshape(3, 2, 3)  # example k, row r, column c
+    np.testing.assert_array_equal(named(lambda x: lax.psum_scatter(x, "i", scatter_dimension=1))(
+        m), m.sum(0).T)  # example k gets column k of the sum
+    np.testing.assert_array_equal(named(lambda x: lax.psum_scatter(x.reshape(-1), "i",
+                                                                   tiled=True))(m),
+                                  m.sum(0).reshape(3, 2))
+    shift = [(0, 1), (1, 2), (2, 0)]
+    np.testing.assert_array_equal(named(lambda x: lax.ppermute(x, "i", shift))(XS2),
+                                  XS2[[2, 0, 1]])
+    # an example no pair sends to gets zeros
+    np.testing.assert_array_equal(named(lambda x: lax.ppermute(x, "i", [(0, 2)]))(XS2),
+                                  [[0.0, 0.0], [0.0, 0.0], [1.0, 2.0]])
+    with pytest.raises(ValueError, match="twice"):
+        named(lambda x: lax.ppermute(x, "i", [(0, 1), (2, 1)]))(XS2)
+    with pytest.raises(ValueError, match="scatter dimension 0 .* axis size 3"):
+        named(lambda x: lax.psum_scatter(x, "i"))(XS2)
+    with pytest.raises(NameError, match="unbound axis name"):
+        lax.all_gather(XS, "i")
+
+
+def test_gradients_of_all_gather_psum_scatter_and_ppermute_are_their_transposes():
+    """Values from jax.vmap(jax.grad(f), axis_name="i") and jax.grad(jax.vmap(f)): the
+    transpose of all_gather is psum_scatter and back, of ppermute the inverse ppermute."""
+    w = np.array([[1.0, -2.0], [0.5, 3.0], [2.0, 1.0]])  # one weight row per gathered example
+    # each example's loss sum(w * all_gather(x)): d/dx_k sums every example's w[k]
+    want = 3 * w
+    np.testing.assert_allclose(named(fg.grad(lambda x: fnp.sum(w * lax.all_gather(x, "i"))))(
+        XS2), want)
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(named(
+        lambda x: w * lax.all_gather(x, "i"))(v)))(XS2), want)
+    # psum_scatter: example k gets column k of the sum, weighted by u[k]
+    u = np.array([1.0, -1.0, 2.0])
+    m = np.arange(6.0).reshape(2, 3) / 7.0
+    g = named(fg.grad(lambda x, uk: fnp.sum(uk * lax.psum_scatter(x, "i", scatter_dimension=1))
+                      ))(np.stack([m, m, m]), u)
+    np.testing.assert_allclose(g, np.broadcast_to(u, (3, 2, 3)))
+    # ppermute by a shift: the derivative comes back by the inverse shift
+    shift = [(0, 1), (1, 2), (2, 0)]
+    g = named(fg.grad(lambda x, wk: fnp.sum(wk * lax.ppermute(x, "i", shift) ** 2)))(XS2, w)
+    np.testing.assert_allclose(g, 2 * XS2 * w[[1, 2, 0]])
+    # inside jit and a scan body too, and forward mode
+    f = lambda x: fnp.sum(w * lax.all_gather(x, "i") ** 2)  # noqa: E731
+    np.testing.assert_allclose(named(fg.jit(fg.grad(f)))(XS2), 3 * 2 * w * XS2)
+    np.testing.assert_allclose(named(fg.grad(lambda x: lax.scan(
+        lambda c, r: (c + f(r), None), 0.0, x[None])[0]))(XS2), 3 * 2 * w * XS2)
+    tangent = named(lambda x: fg.jvp(lambda v: lax.ppermute(v, "i", shift), (x,),
+                                     (np.ones(2) * x[0],))[1])(XS2)
+    np.testing.assert_allclose(tangent, np.broadcast_to(XS2[[2, 0, 1], :1], (3, 2)))
+
+
 def test_a_jitted_collective_retraces_for_another_named_vmap():
     """The trace depends on the named vmaps around the call (JAX keys on its axis
     environment): another size, another name, another nesting, another trace."""
@@ -684,23 +746,58 @@ def test_debug_callback_runs_once_per_example_under_vmap_in_jaxs_order():
     assert [float(v) for v in seen] == [0.0, 1.0]
 
 
-def test_jit_of_a_function_calling_debug_callback_runs_it_as_python_on_each_call():
+def test_jit_of_a_function_calling_debug_callback_calls_it_on_each_calls_values():
+    # (it ran the function as Python, with a warning) compiled, the callback an equation
+    # of the graph: every call's values, in order, as JAX prints them at run time
     seen = []
-    f = fg.jit(lambda x: fg.debug.callback(seen.append, x) or x + 1.0)
-    with pytest.warns(RuntimeWarning, match="runs as Python"):
+    f = fg.jit(lambda x: fg.debug.callback(seen.append, x) or x + 1.0, wait=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         np.testing.assert_array_equal(f(np.ones(2)), [2.0, 2.0])
-    np.testing.assert_array_equal(f(np.zeros(2)), [1.0, 1.0])  # (no second warning)
+        np.testing.assert_array_equal(f(np.zeros(2)), [1.0, 1.0])
     np.testing.assert_array_equal(fg.grad(lambda x: np.sum(f(x)))(np.ones(2)), [1.0, 1.0])
     np.testing.assert_array_equal(fg.vmap(f)(np.array([5.0, 6.0])), [6.0, 7.0])
-    # every call's values, in order: as JAX prints them at run time
     assert [v.tolist() for v in seen] == [[1.0, 1.0], [0.0, 0.0], [1.0, 1.0], 5.0, 6.0]
+    # two prints of one value both print (not merged as equal computations)
+    seen.clear()
+    fg.jit(lambda x: (fg.debug.callback(seen.append, x), fg.debug.callback(seen.append, x),
+                      x)[2])(3.0)
+    assert [float(v) for v in seen] == [3.0, 3.0]
 
 
-def test_debug_callback_traced_with_shapes_only_raises_naming_the_fix():
-    with pytest.raises(TypeError, match="inside make_graph.*Return the values"):
-        fg.make_graph(lambda x: (fg.debug.print("{}", x), x)[1])(np.ones(2))
-    with pytest.raises(TypeError, match="inside lax.scan"):
-        fg.lax.scan(lambda c, v: (fg.debug.print("{}", v), (c + v, v))[1], 0.0, np.ones(3))
+def test_debug_print_in_loop_bodies_and_graphs_prints_each_iteration_as_jax(capsys):
+    """The lines jax.debug.print gives (checked against JAX): once per iteration at run
+    time, with that iteration's values; under vmap once per example; under grad the
+    forward values once (the backward pass recomputes steps without printing again)."""
+    def body(c, x):
+        fg.debug.print("c={c}", c=c)
+        return c * x, c
+    xs = np.array([1.0, 2.0, 3.0])
+    for run in (lambda: fg.lax.scan(body, 2.0, xs),
+                lambda: fg.jit(lambda v: fg.lax.scan(body, 2.0, v), wait=True)(xs),
+                lambda: fg.grad(lambda c: fg.lax.scan(body, c, xs)[0])(2.0),
+                lambda: fg.jit(fg.grad(lambda c: fg.lax.scan(body, c, xs)[0]))(2.0)):
+        run()
+        assert capsys.readouterr().out == "c=2.0\nc=2.0\nc=4.0\n"
+    out = fg.vmap(lambda c: fg.lax.scan(body, c, xs)[0])(np.array([1.0, 2.0]))
+    np.testing.assert_array_equal(out, [6.0, 12.0])
+    assert capsys.readouterr().out == "c=1.0\nc=2.0\nc=1.0\nc=2.0\nc=2.0\nc=4.0\n"
+    fg.lax.fori_loop(0, 3, lambda i, c: (fg.debug.print("i={} c={}", i, c), c + i)[1], 0)
+    assert capsys.readouterr().out == "i=0 c=0\ni=1 c=0\ni=2 c=1\n"
+    assert fg.lax.while_loop(lambda c: c < 10, lambda c: (fg.debug.print("w={}", c),
+                                                         c * 2)[1], 1.5) == 12.0
+    assert capsys.readouterr().out == "w=1.5\nw=3.0\nw=6.0\n"
+    branch = lambda v: fg.lax.cond(v > 0, lambda u: (fg.debug.print("pos {}", u), u * u)[1],  # noqa: E731
+                                   lambda u: (fg.debug.print("neg {}", u), -u)[1], v)
+    assert fg.grad(branch)(3.0) == 6.0 and fg.jit(branch)(-3.0) == 3.0
+    assert capsys.readouterr().out == "pos 3.0\nneg -3.0\n"
+    # make_graph: an equation, run each time the graph is
+    graph = fg.make_graph(lambda x: (fg.debug.print("g {}", x), x * 2)[1])(1.0)
+    assert "debug_callback" in str(graph) and capsys.readouterr().out == ""
+    assert graph(5.0) == 10.0 and capsys.readouterr().out == "g 5.0\n"
+
+
+def test_debug_print_takes_a_format_string():
     with pytest.raises(TypeError, match="format string"):
         fg.debug.print(np.ones(2))
 

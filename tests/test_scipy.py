@@ -424,7 +424,7 @@ CONTINUOUS = [("norm", ()), ("t", (3.5,)), ("cauchy", ()), ("laplace", ()), ("lo
               ("weibull_min", (1.7,)), ("weibull_min", (0.6,)), ("pareto", (2.5,)),
               ("lomax", (1.8,)), ("rayleigh", ()), ("gumbel_r", ()), ("gumbel_l", ()),
               ("invgamma", (2.3,))]
-WITHOUT_PPF = {"invgamma"}
+WITHOUT_PPF: set[str] = set()  # (invgamma had none)
 
 
 def _methods(name):
@@ -729,6 +729,19 @@ def test_beta_keeps_float32():
     close(out, scipy_special.beta(a.astype(np.float64), 1.5), 1e-6)
 
 
+def test_beta_derivative_at_the_poles_of_gamma_a_plus_b_is_the_limit():
+    # (audit: NaN) where a + b = -n, B = Gamma(a) Gamma(b) / Gamma(a + b) is 0 and both
+    # partial derivatives are Gamma(a) Gamma(b) (-1)^n n!: 2 pi / 3 at (-1.5, 1.5)
+    for a, b, n in [(-1.5, 1.5, 0), (-2.5, 0.5, 2), (2.5, -4.5, 2)]:
+        assert float(fsp.beta(a, b)) == scipy_special.beta(a, b) == 0.0
+        limit = math.gamma(a) * math.gamma(b) * (-1) ** n * math.factorial(n)
+        close(fg.grad(fsp.beta, argnums=(0, 1))(a, b), [limit, limit], 1e-12)
+    close(fg.grad(fsp.beta)(-1.5, 1.5), 2 * math.pi / 3, 1e-12)
+    x = np.array([-3.25, 0.7, -0.4])  # (and off the poles, SciPy's values)
+    close(fsp.beta(x, 1.25), scipy_special.beta(x, 1.25), 1e-12)
+    check_jvp_fd(lambda v: fsp.beta(v, 1.25), [x], RNG)
+
+
 @pytest.mark.filterwarnings("ignore")  # (SciPy's own warnings on invalid parameters)
 def test_invalid_parameters_give_nan_as_scipy():
     # (audit: scale <= 0 and shapes outside their domain gave numbers, or a math domain
@@ -820,7 +833,17 @@ def test_isf_matches_scipy_far_in_the_upper_tail():
         qs = q[1:] if name == "t" else q
         close(getattr(fst, name).isf(qs, *shapes, loc=0.2, scale=1.5),
               getattr(scipy_stats, name).isf(qs, *shapes, loc=0.2, scale=1.5), 1e-11)
-    close(fst.gamma.isf(q[2:], 2.5), scipy_stats.gamma.isf(q[2:], 2.5), 1e-12)  # (ppf(1 - q))
+    # (audit: gamma and chi2 computed ppf(1 - q): inf below q ~ 1e-17; invgamma had no isf)
+    for name, shapes in [("gamma", (2.5,)), ("chi2", (3.0,)), ("invgamma", (2.0,))]:
+        close(getattr(fst, name).isf(q, *shapes, loc=0.2, scale=1.5),
+              getattr(scipy_stats, name).isf(q, *shapes, loc=0.2, scale=1.5), 1e-11)
+        close(getattr(fst, name).isf(np.array([0.0, 1.0]), *shapes),
+              getattr(scipy_stats, name).isf(np.array([0.0, 1.0]), *shapes), 1e-14)
+    # d isf / dq = -1 / pdf(isf(q)), far in the tail too
+    x = scipy_stats.gamma.isf(1e-20, 2.5)
+    close(fg.grad(lambda v: fst.gamma.isf(v, 2.5))(1e-20), -1.0 / scipy_stats.gamma.pdf(x, 2.5),
+          1e-9)
+    check_jvp_fd(lambda v: fst.chi2.isf(v, 3.0), [np.array([0.01, 0.3, 0.9])], RNG)
     close(fst.norm(1.0, 2.0).isf(q), scipy_stats.norm(1.0, 2.0).isf(q), 1e-13)
     check_jvp_fd(lambda v, s: fst.t.isf(v, 3.5, scale=s),
                  [np.array([0.01, 0.3, 0.9]), np.array(1.3)], RNG)

@@ -108,6 +108,36 @@ def test_sqrtm_solve_sylvester_block_diag_match_scipy():
     assert fsl.block_diag().shape == sl.block_diag().shape
 
 
+def test_eigh_reads_one_triangle_of_a_and_b_and_differentiates_in_it():
+    # SciPy reads only the `lower` (default) or upper triangle of a and of b; the derivative
+    # in the other one is zero.  (audit: with b, the Cholesky factor read b's lower triangle
+    # whatever `lower` said, and its derivative was spread over both)
+    a = RNG.standard_normal((3, 3))
+    other = np.array([[2.0, 0.5, -0.3], [0.5, 3.0, 0.2], [-0.3, 0.2, 2.5]])
+    b = np.tril(SPD[:3, :3]) + np.triu(other, 1)  # (either triangle positive definite)
+    c = np.array([0.3, -1.1, 0.7])
+    h = 1e-6
+    for lower in (True, False):
+        for bmat in (None, b):
+            close(fsl.eigh(a, bmat, lower=lower)[0], sl.eigh(a, bmat, lower=lower)[0], 1e-11)
+
+            def by_scipy(m, which):
+                args = (m, bmat) if which == 0 else (a, m)
+                return float(c @ sl.eigh(*args, lower=lower, eigvals_only=True))
+            for which, x in ((0, a), (1, b)) if bmat is not None else ((0, a),):
+                want = np.zeros((3, 3))
+                for i in range(3):
+                    for j in range(3):
+                        e = np.zeros((3, 3))
+                        e[i, j] = h
+                        want[i, j] = (by_scipy(x + e, which) - by_scipy(x - e, which)) / (2 * h)
+                got = fg.grad(lambda m: fnp.sum(c * fsl.eigh(
+                    *((m, bmat) if which == 0 else (a, m)), lower=lower, eigvals_only=True)))(x)
+                np.testing.assert_allclose(got, want, atol=1e-7)
+                unread = np.triu(got, 1) if lower else np.tril(got, -1)
+                assert not np.any(unread), (lower, which)
+
+
 def test_scipy_signatures_of_the_decompositions():
     close(fsl.cholesky(SPD), sl.cholesky(SPD))  # upper by default, as SciPy
     close(fsl.cholesky(SPD, lower=True), sl.cholesky(SPD, lower=True))

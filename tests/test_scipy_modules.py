@@ -68,6 +68,33 @@ def test_dct_differentiates_and_vmaps():
     assert fg.grad(lambda v: fg.numpy.sum(ffft.dct(v)))(x.astype(np.float32)).dtype == np.float32
 
 
+def test_fftpack_transforms_match_scipy_fftpack_and_differentiate():
+    # (audit: scipy.fftpack.dct on a traced value raised "object has no attribute 'flags'")
+    scipy_fftpack = pytest.importorskip("scipy.fftpack")
+    import funcgrad.scipy.fftpack as fpack
+    x = RNG.standard_normal((3, 5))
+    for name in ("dct", "idct", "dst", "idst"):  # (fftpack's inverses are unscaled)
+        for type_ in (1, 2, 3, 4):
+            for norm in (None, "ortho"):
+                want = getattr(scipy_fftpack, name)(x, type_, n=6, norm=norm)
+                close(getattr(fpack, name)(x, type_, n=6, norm=norm), want, 0,
+                      1e-13 * np.max(np.abs(want)))
+    for name in ("dctn", "idctn", "dstn", "idstn"):
+        want = getattr(scipy_fftpack, name)(x, 2, shape=(4, 6))
+        close(getattr(fpack, name)(x, 2, shape=(4, 6)), want, 0, 1e-13 * np.max(np.abs(want)))
+    for name in ("fft", "ifft"):
+        close(getattr(fpack, name)(x, 7, 0), getattr(scipy_fftpack, name)(x, 7, 0), 1e-13)
+    for name in ("fft2", "ifft2", "fftn", "ifftn"):
+        close(getattr(fpack, name)(x, (4, 6)), getattr(scipy_fftpack, name)(x, (4, 6)), 1e-13)
+    check_jvp_fd(lambda v: fpack.idct(v, 3), [x], RNG)
+    # SciPy's own, on a traced value: an error naming the twin
+    with pytest.raises(AttributeError, match=r"scipy\.fftpack\.dct reads \.flags .* call "
+                                             r"funcgrad\.scipy\.fftpack\.dct instead"):
+        fg.grad(lambda v: fg.numpy.sum(scipy_fftpack.dct(v)))(x)
+    with pytest.raises(ValueError, match="norm must be None or 'ortho'"):
+        fpack.dct(x, norm="forward")
+
+
 # --- signal: convolve2d, correlate2d, detrend ---------------------------------------------------
 
 SHAPES_2D = [((5, 6), (3, 2)), ((4, 4), (4, 4)), ((3, 7), (5, 2)), ((2, 3), (4, 5))]
@@ -306,6 +333,12 @@ def test_regular_grid_interpolator_differentiates_and_names_the_fix():
         f(inside * 10)
     with pytest.raises(NotImplementedError, match="method='linear'"):
         fi.RegularGridInterpolator(points, values, "cubic")
+    # 'slinear', the degree-1 spline, is the linear interpolant (audit: it raised)
+    si = pytest.importorskip("scipy.interpolate")
+    close(fi.RegularGridInterpolator(points, values, "slinear")(inside),
+          si.RegularGridInterpolator(points, values, "slinear")(inside), 1e-13)
+    close(fi.interpn(points, values, inside * 10, "slinear", False, None),
+          si.interpn(points, values, inside * 10, "slinear", False, None), 1e-12)
 
 
 # --- sparse.linalg: cg, gmres, bicgstab ----------------------------------------------------------

@@ -277,3 +277,18 @@ def test_one_level_helpers_broadcast_and_reduce_associative():
     assert T.tree_reduce_associative(lambda a, b: a + b, [], identity=0) == 0
     with pytest.raises(ValueError, match="identity="):
         T.reduce_associative(lambda a, b: a + b, [])
+
+
+def test_treedef_methods_as_jax_pytreedef():
+    # JAX: children() is a method returning a list; num_leaves/num_nodes are properties;
+    # structures compare and hash by value and survive pickling
+    import pickle
+    treedef = T.structure({"b": 3, "a": (1, 2)})
+    assert treedef.children() == [T.structure((0, 0)), T.structure(0)]
+    assert T.structure(1.0).children() == []
+    assert treedef.num_leaves == 3 and treedef.num_nodes == 5
+    assert treedef.unflatten([4, 5, 6]) == {"a": (4, 5), "b": 6}
+    again = pickle.loads(pickle.dumps(treedef))
+    assert again == treedef and hash(again) == hash(treedef)
+    assert again.unflatten([1, 2, 3]) == {"a": (1, 2), "b": 3}
+    assert treedef != T.structure({"a": (1, 2), "c": 3})

@@ -68,6 +68,7 @@ MODULES = [
     ("funcgrad.scipy.signal", "signal processing"),
     ("funcgrad.scipy.integrate", "integration"),
     ("funcgrad.scipy.fft", "discrete cosine and sine transforms"),
+    ("funcgrad.scipy.fftpack", "scipy.fftpack's transforms"),
     ("funcgrad.scipy.ndimage", "interpolation at coordinates"),
     ("funcgrad.scipy.cluster.vq", "vector quantization"),
     ("funcgrad.scipy.interpolate", "interpolation on a grid"),

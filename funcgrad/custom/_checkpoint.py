@@ -1,15 +1,27 @@
-"""``checkpoint``: rematerialisation, as a ``custom_call`` whose reverse pass keeps only
-the inputs and recomputes the rest; traced values the function captures are found and
-made extra inputs (closure conversion)."""
+"""``checkpoint``: rematerialisation, as a ``custom_call`` whose reverse pass keeps the
+inputs and recomputes the rest; traced values the function captures are found and made
+extra inputs (closure conversion).
+
+With a ``policy`` (:mod:`funcgrad.checkpoint_policies`) the forward pass also keeps the
+results of the operations the policy calls saveable, and the backward pass's second run
+of the function takes them instead of computing them again: the operations run in the
+same order both times, and each is checked against the forward's list (primitive and
+input shapes), so a saved value only ever stands in for the operation that made it.
+Where the second run takes another route (reverse mode records a few primitives by their
+own forward rule), it computes everything from there on.  Operations that hold a graph
+(``scan``, ``cond``, ``while_loop``, ``jit``, custom rules) are recomputed whole: the
+policy sees the primitives of the checkpointed function itself, not inside those."""
 import functools
 import inspect
 import sys
 from typing import Any, Callable, TypeVar
 
 from .. import tree
-from ..core import EscapedTracerError, Interpreter, Tracer
+from ..core import EscapedTracerError, Interpreter, Tracer, aval_of, is_special
+from ..interpreters.graph import eval_graph, trace_to_graph
 from ..modes import no_grad
-from ._call import CallSite, CustomRule, as_operand, jvp_of, vjp_of
+from ..primitives.structural import name_p
+from ._call import CallSite, CustomRule, _of_float_inputs, as_operand, jvp_of, vjp_of
 
 __all__ = ["checkpoint", "checkpoint_name"]
 
@@ -29,10 +41,13 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
     ``static_argnums`` (as JAX's): arguments passed to ``f`` as they are, not traced,
     so Python control flow may use them (also under ``jit``); ``static_argnames``, the
     same by parameter name.  Other keyword arguments are inputs like the positional ones
-    (differentiated, as JAX's).  ``policy`` (one of
-    :mod:`funcgrad.checkpoint_policies`, JAX's names) and ``prevent_cse`` are accepted for
-    JAX's signature and change nothing: funcgrad always saves only the inputs (JAX's
-    ``nothing_saveable``); values and derivatives are the same under every policy.
+    (differentiated, as JAX's).  ``policy`` (one of :mod:`funcgrad.checkpoint_policies`,
+    JAX's names; default: save nothing but the inputs) decides which operations' results
+    the forward pass keeps for the backward pass rather than computing them again
+    (``dots_saveable``: the matrix products; ``save_only_these_names``: the values named
+    with :func:`checkpoint_name`); values and derivatives are the same under every
+    policy.  ``prevent_cse`` is accepted for JAX's signature (funcgrad merges nothing
+    across the two runs).
 
     >>> import numpy as np, funcgrad as fg
     >>> block = fg.checkpoint(lambda x: np.sin(np.sin(x)))
@@ -85,7 +100,7 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
             return [as_operand(o) for o in record(*xs)]
 
         try:
-            return site.bind(_remat_rule(name, flat))
+            return site.bind(_remat_rule(name, flat, policy=policy))
         except EscapedTracerError as error:
             # The rules run below the calling transform, or later (a graph built by jit
             # stores them): a traced value that ``fun`` captures (rather than receives)
@@ -102,7 +117,8 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
                 with _Substitute({id(t): c for t, c in zip(captured, xs[n:])}):
                     return flat(*xs[:n])
 
-            return site.bind(_remat_rule(name, converted, guard=False), *captured)
+            return site.bind(_remat_rule(name, converted, guard=False, policy=policy),
+                             *captured)
 
     return remat  # type: ignore[return-value]  # same call signature as fun
 
@@ -128,9 +144,9 @@ def _positions_of(fun, names):
 
 def checkpoint_name(x: Any, name: str) -> Any:
     """``x`` (a value or pytree) as it is, named for the name-based policies of
-    :mod:`funcgrad.checkpoint_policies` (``jax.ad_checkpoint.checkpoint_name``).  funcgrad's
-    :func:`checkpoint` saves only its inputs under every policy, so the name changes
-    nothing: values and derivatives pass through.
+    :mod:`funcgrad.checkpoint_policies` (``jax.ad_checkpoint.checkpoint_name``): under
+    ``checkpoint(f, policy=save_only_these_names(name))`` the forward pass keeps it for
+    the backward pass.  Values and derivatives pass through.
 
     >>> import numpy as np, funcgrad as fg
     >>> def layer(x):
@@ -143,7 +159,7 @@ def checkpoint_name(x: Any, name: str) -> Any:
     if not isinstance(name, str):
         raise TypeError(f"checkpoint_name: the name must be a string, got "
                         f"{type(name).__name__}; call it as checkpoint_name(x, 'name')")
-    return x
+    return tree.tree_map(lambda leaf: name_p.bind(as_operand(leaf), name=name), x)
 
 
 def _refuse_captured_tensors(name, xs, outs):
@@ -165,17 +181,119 @@ def _refuse_captured_tensors(name, xs, outs):
                         f"fg.checkpoint(lambda x, w: ...)(x, w).")
 
 
-def _remat_rule(name, flat, guard=True):
+def _remat_rule(name, flat, guard=True, policy=None):
     def jvp(primals, tangents):
         return jvp_of(flat, primals, tangents)
 
     def fwd(*xs):
-        return flat(*xs), xs  # keep only the inputs
+        graph = None if policy is None else _graph_of(flat, xs)
+        if graph is None:
+            return flat(*xs), (xs, None, None)  # keep only the inputs
+        saver = _Saver(policy)
+        with saver:
+            outs = eval_graph(graph, *xs)
+        return outs, (xs, graph, saver)
 
-    def bwd(xs, cts):
-        return vjp_of(flat, xs, cts)  # recompute the forward pass, then pull back
+    def bwd(residuals, cts):
+        xs, graph, saver = residuals
+        if graph is None:
+            return vjp_of(flat, xs, cts)  # recompute the forward pass, then pull back
+        return _replayed_vjp(lambda *ys: eval_graph(graph, *ys), xs, cts,
+                             _Replayer(saver.steps, saver.saved))
 
     return CustomRule(f"checkpoint({name})", flat, jvp=jvp, fwd=fwd, bwd=bwd, guard=guard)
+
+
+def _graph_of(flat, xs):
+    """``flat`` traced into a graph (so that the policy sees each operation, plain NumPy
+    ones included), or None where it cannot be traced with shapes only (Python control
+    flow on values, the eager Tensor's methods): then everything is recomputed, as
+    without a policy (and the plain run raises whatever error is the function's own)."""
+    if any(is_special(x) for x in xs):
+        return None
+    try:
+        return trace_to_graph(flat, [aval_of(x) for x in xs])
+    except Exception:  # noqa: BLE001 - (see above: the plain run follows)
+        return None
+
+
+def _step(prim, args):
+    """What identifies an operation across the two runs: its primitive and input shapes."""
+    return prim, tuple((getattr(a, "shape", ()), str(getattr(a, "dtype", type(a))))
+                       for a in args)
+
+
+def _saveable(policy, prim, args, params):
+    if prim.multiple_results:  # (holds a graph or a custom rule: recomputed whole)
+        return False
+    return bool(policy(prim, *[aval_of(a) for a in args], **params))
+
+
+class _Saver(Interpreter):
+    """Runs the forward pass, listing every operation (:func:`_step`) and keeping the
+    results of those the policy calls saveable (a named value's maker's too: the name is
+    the identity)."""
+
+    __slots__ = ("policy", "steps", "saved", "made")
+    transform = "checkpoint (saving what the policy keeps)"
+
+    def __init__(self, policy):
+        super().__init__()
+        self.policy, self.steps, self.saved, self.made = policy, [], {}, {}
+
+    def process(self, prim, args, params):
+        out = self.parent.process(prim, args, params)
+        k = len(self.steps)
+        if _saveable(self.policy, prim, args, params):
+            self.saved[k] = out
+            maker = self.made.get(id(args[0])) if prim is name_p else None
+            if maker is not None:
+                self.saved[maker] = args[0]
+        if not prim.multiple_results:
+            self.made[id(out)] = k
+        self.steps.append(_step(prim, args))
+        return out
+
+
+class _Replayer(Interpreter):
+    """Below the backward pass's reverse-mode run of the function: the operations the
+    forward pass saved give their saved results, as long as the operations come in the
+    forward's order; from the first that does not, and once the run is ``done``, every
+    operation is computed."""
+
+    __slots__ = ("steps", "saved", "position", "done")
+    transform = "checkpoint (taking what the forward pass saved)"
+
+    def __init__(self, steps, saved):
+        super().__init__()
+        self.steps, self.saved = steps, saved
+        self.position, self.done = 0, False
+
+    def process(self, prim, args, params):
+        if not self.done:
+            k = self.position
+            if k < len(self.steps) and self.steps[k] == _step(prim, args):
+                self.position = k + 1
+                if k in self.saved:
+                    return self.saved[k]
+            else:  # (another route: nothing more is taken)
+                self.done = True
+        return self.parent.process(prim, args, params)
+
+
+def _replayed_vjp(flat, xs, cts, replayer):
+    """:func:`vjp_of` with ``replayer`` under the recording of the forward pass."""
+    from ..api import vjp
+    pos, at = _of_float_inputs(flat, xs)
+    grads = [None] * len(xs)
+    if not pos:
+        return grads
+    with replayer:
+        _, pullback = vjp(at, *[xs[i] for i in pos])
+        replayer.done = True  # (the backward pass computes everything)
+        for i, g in zip(pos, pullback(list(cts))):
+            grads[i] = g
+    return grads
 
 
 class _CaptureProbe(Interpreter):

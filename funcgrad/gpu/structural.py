@@ -62,6 +62,7 @@ def structural_impls():
         _st.broadcast_to_p: _broadcast_to,
         _st.convert_element_type_p: cast,
         _st.stop_gradient_p: lambda x: x,
+        _st.name_p: lambda x, *, name: x,
         _st.concatenate_p: _concatenate,
         _st.split_p: _split,
     }

@@ -18,13 +18,19 @@ import threading
 from ..core import (ROOT, ConcretizationError, Interpreter, Tracer, _special_classes,
                     run_under, user_frame_summary)
 
-__all__ = ["BatchInterpreter", "BatchTracer", "NAMED_AXIS_RULES", "StagedAxis",
-           "graph_batch_rule", "batching_axis_name", "named_axes"]
+__all__ = ["BatchInterpreter", "BatchTracer", "NAMED_AXIS_RULES", "VARYING_ALONG_AXIS",
+           "StagedAxis", "graph_batch_rule", "batching_axis_name", "named_axes"]
 
 NAMED_AXIS_RULES: dict = {}
 """Primitive -> ``rule(interpreter, args, dims, **params)``, its batch rule where the
 interpreter running it matters: collectives (:mod:`funcgrad.lax._collectives` fills it)
 and primitives holding graphs (:func:`graph_batch_rule`)."""
+
+VARYING_ALONG_AXIS: set = set()
+"""Collectives whose result differs from example to example even when their operand is
+the same for all (``psum_scatter``: each example gets its own slice of the sum): every
+vmap runs their rule in :data:`NAMED_AXIS_RULES`, batched operands or not, where others
+pass an operation with no batched operand on to the interpreter below."""
 
 
 class StagedAxis:
@@ -127,7 +133,7 @@ class BatchInterpreter(Interpreter):
                 vals[i] = a.value
                 dims[i] = a.batch_dim
                 own = True
-        if not own:
+        if not own and prim not in VARYING_ALONG_AXIS:
             return self.parent.process(prim, args, params)
         if prim.elementwise is not None and self.parent is ROOT and _aligned(vals, dims):
             # The elementwise batch rule would hand these operands to the kernel unchanged

@@ -6,12 +6,51 @@ interpreter's tracers are computed right away by its parent, so constants
 fold and only the computation that depends on the inputs is recorded (this is
 also what lets :func:`funcgrad.linearize` keep just the linear part).
 """
+import contextlib
+import threading
+
 import numpy as np
 
 from ..core import (ConcretizationError, Interpreter, Tracer, aval_of,
                     user_frame_summary)
 
-__all__ = ["Graph", "GraphInterpreter", "GraphTracer", "Var", "eval_graph"]
+__all__ = ["Graph", "GraphInterpreter", "GraphTracer", "Var", "eval_graph", "EFFECTS",
+           "without_effects", "muted_effects", "effects_muted"]
+
+EFFECTS: set = set()
+"""Primitives whose equations run for their effect (``debug.callback``'s, which has no
+result): the graph passes keep them where nothing reads a result, never merge two, and
+run them in place (every other primitive is pure)."""
+
+
+_muting = threading.local()
+
+
+def effects_muted():
+    """Is this thread running a graph for another reason than the call's (compiled code
+    run once to compile its kernels), whose effects must not happen?"""
+    return getattr(_muting, "on", False)
+
+
+@contextlib.contextmanager
+def muted_effects():
+    """Within: the effects of :data:`EFFECTS`' equations do not happen (on this thread)."""
+    previous = effects_muted()
+    _muting.on = True
+    try:
+        yield
+    finally:
+        _muting.on = previous
+
+
+def without_effects(graph):
+    """``graph`` without its equations of :data:`EFFECTS`: for a graph that recomputes
+    what an earlier run has done (the forward step a backward pass evaluates again),
+    whose effects happened then."""
+    if not any(e.prim in EFFECTS for e in graph.eqns):
+        return graph
+    return Graph(list(graph.invars), [e for e in graph.eqns if e.prim not in EFFECTS],
+                 list(graph.outvars))
 
 
 class Var:
@@ -146,7 +185,9 @@ class Graph:
             outs = " ".join(f"{names[id(v)]}:{v.aval.str_short()}" for v in eqn.outvars)
             params = ", ".join(f"{k}={_show_param(v)}" for k, v in eqn.params.items())
             ins = " ".join(show(x) for x in eqn.inputs)
-            lines.append(f"    {outs} = {eqn.prim.name}{'[' + params + ']' if params else ''} {ins}")
+            target = f"{outs} = " if outs else ""  # (none: an equation for its effect)
+            lines.append(f"    {target}{eqn.prim.name}{'[' + params + ']' if params else ''} "
+                         f"{ins}")
         outs = ", ".join(show(v) for v in self.outvars)
         ins = ", ".join(f"{names[id(v)]}:{v.aval.str_short()}" for v in self.invars)
         head = "{ lambda "

@@ -21,7 +21,6 @@ from .. import tree
 from ..core import (ROOT, WEAK_TYPES, Tracer, TrigRangeError, _special_classes, _state,
                     is_special)
 from ..interpreters.batching import named_axes
-from ..debug import CallbackNeedsValues
 from ..interpreters.graph import eval_graph
 from .call import compile_graph, jit_call_p
 from .derive import as_root, out_aval
@@ -198,7 +197,6 @@ class JitFunction:
         self._simple = not self.static_argnums and not self.static_argnames
         self._watched = []  # (the user's array, its value when traced): see _outdated
         self._links = []  # (container, key, value) on the way to them: see _outdated
-        self._runs_python = False  # (it calls fg.debug.callback: see _call)
         track(self)  # (for fg.clear_caches)
 
     def _resolve_static_names(self):
@@ -245,7 +243,7 @@ class JitFunction:
 
     # calling -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if _state.jit_disabled or self._runs_python:  # the Python function, as it is
+        if _state.jit_disabled:  # the Python function, as it is
             return self.fun(*args, **kwargs)
         if self._watched and self._outdated():
             self.clear_cache()
@@ -342,17 +340,7 @@ class JitFunction:
         return entry, tracers, leaves, key, static_pos
 
     def _call(self, args, kwargs):
-        try:
-            entry, tracers, leaves = self._entry(args, kwargs)
-        except CallbackNeedsValues:
-            # fg.debug.callback/print need each call's values, which compiled code cannot
-            # hand them (it keeps no operation without a result): run as Python from now on
-            self._runs_python = True
-            warnings.warn(f"jit({getattr(self.fun, '__name__', 'f')}) calls fg.debug.print "
-                          f"or fg.debug.callback, which need each call's values: it runs "
-                          f"as Python (not compiled), as under fg.disable_jit()",
-                          RuntimeWarning, stacklevel=3)
-            return self.fun(*args, **kwargs)
+        entry, tracers, leaves = self._entry(args, kwargs)
         if _state.interpreter is ROOT and not tracers and not any(
                 type(x) in _special_classes for x in leaves):  # plain values: run the kernels
             if not (self.wait or entry.ready()):

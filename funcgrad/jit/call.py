@@ -16,7 +16,7 @@ from .. import tree
 from ..core import ConcretizationError, Primitive, TrigRangeError, _special_classes, aval_of
 from ..devices import register_gpu
 from ..dtypes import float0
-from ..interpreters.graph import Graph, Var, eval_graph
+from ..interpreters.graph import Graph, Var, eval_graph, muted_effects, without_effects
 from .bounds import range_check
 from .derive import (as_root, batch_graph, batch_key, derived, holds_graphs, is_float,
                      jvp_graph, out_aval, vjp_joint, vjp_split, zeros)
@@ -63,8 +63,10 @@ class Executable:
     def compile_on(self, inputs):
         """Compile the kernels by running them once on ``inputs`` (Numba types them from
         their arguments), whatever their values: a Python int out of its range only wraps
-        here, and the calls that pass it raise."""
-        self._run(inputs)
+        here, and the calls that pass it raise.  (Not a call of the function: the
+        debug prints in it stay silent.)"""
+        with muted_effects():
+            self._run(inputs)
 
     def _run(self, inputs):
         if not self._compiled:  # the first call compiles: Numba's advice is noise here
@@ -176,7 +178,8 @@ def _jit_vjp(needs, cts, outs, *args, graph, name, residuals=None):
     if split is None:
         from ..api import vjp as _vjp_api
         cts = [zeros(out_aval(v)) if c is None else c for c, v in zip(cts, graph.outvars)]
-        _, pullback = _vjp_api(lambda *xs: eval_graph(graph, *xs), *args)
+        # (the forward again, its prints already made)
+        _, pullback = _vjp_api(lambda *xs: eval_graph(without_effects(graph), *xs), *args)
         grads = pullback(cts)
         return [g if need and is_float(v.aval) else None
                 for g, need, v in zip(grads, needs, graph.invars)]

@@ -305,6 +305,9 @@ class _Module:
         call_name = f"_py{len(self.python_calls)}"
         self.python_calls[call_name] = _python_call(eqn)
         args = ", ".join(self.var_names[id(x)] for x in eqn.inputs if isinstance(x, Var))
+        if not eqn.outvars:  # (a call for its effect: debug.callback's)
+            self.driver.append(f"    {call_name}({args})")
+            return
         target = ", ".join(self._fresh_names(eqn.outvars)) + (
             "," if eqn.prim.multiple_results else "")
         self.driver.append(f"    {target} = {call_name}({args})")

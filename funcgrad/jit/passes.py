@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core import ShapedArray, Tracer, aval_of
 from ..custom import custom_call_p
-from ..interpreters.graph import Eqn, Graph, Var
+from ..interpreters.graph import EFFECTS, Eqn, Graph, Var
 from ..primitives.structural import broadcast_to_p
 from .trace import trace_flat
 
@@ -253,6 +253,8 @@ def cse(graph):
     seen = {}
 
     def merge(eqn, inputs):
+        if eqn.prim in EFFECTS:  # (kept as it is: two prints of one value print twice)
+            return None
         key = (eqn.prim,
                tuple(("v", id(x)) if isinstance(x, Var) else _const_key(x) for x in inputs),
                _freeze(eqn.params))
@@ -276,11 +278,12 @@ def elide(graph, prims):
 
 
 def dce(graph):
-    """Drop equations none of whose results are used (every primitive is pure)."""
+    """Drop equations none of whose results are used (every primitive but those of
+    ``EFFECTS`` is pure)."""
     live = {id(x) for x in graph.outvars if isinstance(x, Var)}
     kept = []
     for eqn in reversed(graph.eqns):
-        if not any(id(v) in live for v in eqn.outvars):
+        if not any(id(v) in live for v in eqn.outvars) and eqn.prim not in EFFECTS:
             continue
         kept.append(eqn)
         for x in eqn.inputs:

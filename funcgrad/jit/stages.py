@@ -95,11 +95,11 @@ class LoweredCall:
 
     def leaf_paths(self):
         """Where each leaf sits in the arguments: ``x``, ``params['w']``, ``pair.a``."""
-        args_tree, kwargs_tree = self.in_tree.children
+        args_tree, kwargs_tree = self.in_tree.children()
         paths = []
-        for name, child in zip(self.dynamic_names(), args_tree.children):
+        for name, child in zip(self.dynamic_names(), args_tree.children()):
             _paths(child, name, paths)
-        for name, child in zip(kwargs_tree.aux, kwargs_tree.children):
+        for name, child in zip(kwargs_tree.aux, kwargs_tree.children()):
             _paths(child, str(name), paths)
         return paths
 
@@ -160,13 +160,13 @@ class LoweredCall:
     def structure_error(self, got):
         """How the structure ``got`` of a call's dynamic arguments differs: the number of
         positional arguments, the keywords, or else where each argument first differs."""
-        want_args, want_kwargs = self.in_tree.children
-        got_args, got_kwargs = got.children
+        want_args, want_kwargs = self.in_tree.children()
+        got_args, got_kwargs = got.children()
         problems = []
-        if len(want_args.children) != len(got_args.children):
+        if len(want_args.children()) != len(got_args.children()):
             names = ", ".join(self.dynamic_names())
-            text = (f"lowered with {len(want_args.children)} positional argument(s) "
-                    f"({names}), called with {len(got_args.children)}")
+            text = (f"lowered with {len(want_args.children())} positional argument(s) "
+                    f"({names}), called with {len(got_args.children())}")
             if self.static_pos:
                 statics = ", ".join(self._arg_name(p) for p in self.static_pos)
                 text += (f" (static arguments ({statics}) are fixed: leave them out, or "
@@ -176,9 +176,9 @@ class LoweredCall:
             problems.append(f"lowered with keyword arguments {list(want_kwargs.aux)}, called "
                             f"with {list(got_kwargs.aux)}")
         if not problems:
-            pairs = list(zip(self.dynamic_names(), want_args.children, got_args.children))
-            pairs += list(zip(map(str, want_kwargs.aux), want_kwargs.children,
-                              got_kwargs.children))
+            pairs = list(zip(self.dynamic_names(), want_args.children(), got_args.children()))
+            pairs += list(zip(map(str, want_kwargs.aux), want_kwargs.children(),
+                              got_kwargs.children()))
             problems = [d for d in (_difference(w, g, name) for name, w, g in pairs) if d]
         return "; ".join(problems)
 
@@ -199,12 +199,12 @@ def _paths(treedef, path, out):
     if treedef.node is None:
         out.append(path)
         return
-    for i, child in enumerate(treedef.children):
+    for i, child in enumerate(treedef.children()):
         _paths(child, path + _step(treedef, i), out)
 
 
 def _kind(treedef):
-    node, n = treedef.node, len(treedef.children)
+    node, n = treedef.node, len(treedef.children())
     if node is None:
         return "an array"
     if node is tuple or node is list:
@@ -222,10 +222,10 @@ def _difference(want, got, path):
     """The first place where two structures differ, said, or None."""
     if want == got:
         return None
-    if want.node != got.node or want.aux != got.aux or len(want.children) != len(
-            got.children):
+    if want.node != got.node or want.aux != got.aux or len(want.children()) != len(
+            got.children()):
         return f"{path}: lowered with {_kind(want)}, called with {_kind(got)}"
-    for i, (w, g) in enumerate(zip(want.children, got.children)):
+    for i, (w, g) in enumerate(zip(want.children(), got.children())):
         difference = _difference(w, g, path + _step(want, i))
         if difference:
             return difference

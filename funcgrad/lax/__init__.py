@@ -46,9 +46,11 @@ constructors), ``_dynamic`` (slices at traced starts), ``_sorting``, ``_reductio
 ``associative_scan``, ``stop_gradient``), ``_implicit`` (``custom_linear_solve``,
 ``custom_root``: implicit differentiation), ``_windows`` (``reduce_window``,
 ``conv_general_dilated``), ``_collectives`` (``psum``... over a ``vmap``'s named axis),
-and ``_common``, their shared checks.
+``_collectives_moving`` (``all_gather``, ``psum_scatter``, ``ppermute``), and
+``_common``, their shared checks.
 """
 from ._collectives import axis_index, pmax, pmean, pmin, psum
+from ._collectives_moving import all_gather, ppermute, psum_scatter
 from ._cond import cond, cond_p, switch
 from ._fori import fori_loop
 from ._scan import scan, scan_p
@@ -72,4 +74,5 @@ __all__ = (["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan
            + _arith.__all__ + _math.__all__ + _bits.__all__ + _structural.__all__
            + _dynamic.__all__ + _sorting.__all__ + _higher.__all__ + _reductions.__all__
            + _linalg.__all__ + _implicit.__all__ + _windows.__all__)
-__all__ += ["psum", "pmean", "pmax", "pmin", "axis_index"]
+__all__ += ["psum", "pmean", "pmax", "pmin", "axis_index", "all_gather", "psum_scatter",
+            "ppermute"]

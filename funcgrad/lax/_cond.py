@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import tree
 from ..core import Primitive
-from ..interpreters.graph import Var, eval_graph
+from ..interpreters.graph import Var, eval_graph, without_effects
 from ..jit.derive import (as_root, batch_graph, batch_key, derived, holds_graphs, is_float,
                           jvp_graph, out_aval, vjp_joint, zeros)
 from ..devices import register_gpu
@@ -49,7 +49,8 @@ def _cond_vjp(needs, cts, outs, index, *operands, branches):
 
     def build():
         joints = [vjp_joint(g, with_outputs=False) for g in branches]
-        return [j[0] for j in joints], joints[0][1], joints[0][2]
+        # (the branch runs again for its derivative: its prints happened in the forward)
+        return [without_effects(j[0]) for j in joints], joints[0][1], joints[0][2]
 
     jbranches, float_in, float_out = derived(graph0, ("cond_vjp",), build)
     ct_args = [zeros(out_aval(graph0.outvars[i])) if cts[i] is None else cts[i]

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import tree
 from ..core import Primitive, ShapedArray
-from ..interpreters.graph import Graph, eval_graph
+from ..interpreters.graph import Graph, eval_graph, without_effects
 from ..jit.derive import (as_root, batch_graph, batch_key, derived, fit, holds_graphs,
                           is_float, jvp_graph, out_aval, vjp_joint, zeros)
 from ..devices import register_gpu
@@ -88,6 +88,7 @@ def _scan_backward_body(body, nc, nk):
     """One backward step: ``(consts, const_ct_acc, carry_ct, carry_k, x_k, y_ct_k) ->
     (const_ct_acc + d consts, carry_ct before the step, x_ct_k)``, float parts only."""
     joint, float_in, float_out = vjp_joint(body, with_outputs=False)
+    joint = without_effects(joint)  # (the forward pass printed, once per step)
     n_in = len(body.invars)
     f_consts = [i for i in float_in if i < nc]
     f_carry = [i for i in float_in if nc <= i < nc + nk]

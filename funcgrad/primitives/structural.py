@@ -283,6 +283,16 @@ stop_gradient_p = Primitive(
     differentiable=False)
 
 
+# --- checkpoint_name: a value named for checkpoint policies ------------------------------
+
+name_p = Primitive(
+    "name", lambda x, *, name: x,
+    abstract_eval=lambda x, *, name: x,
+    jvp=lambda primals, tangents, *, name: (name_p.bind(primals[0], name=name), tangents[0]),
+    vjp=lambda needs, g, out, x, *, name: (g,),
+    batch=lambda args, dims, *, name: (name_p.bind(args[0], name=name), dims[0]))
+
+
 def stop_gradient(x: Any) -> Any:
     """``x`` (an array, or a pytree of them: each leaf), treated as a constant by every
     derivative.

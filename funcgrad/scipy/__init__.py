@@ -1,5 +1,5 @@
 """``funcgrad.scipy``: SciPy's names, differentiable (``special``, ``stats``, ``linalg``,
-``signal``, ``integrate``, ``fft``, ``ndimage``, ``cluster``, ``interpolate``,
+``signal``, ``integrate``, ``fft``, ``fftpack``, ``ndimage``, ``cluster``, ``interpolate``,
 ``sparse.linalg``, ``spatial.transform``), and ``optimize.minimize`` with funcgrad's
 derivatives.
 
@@ -10,11 +10,11 @@ derivatives.
 SciPy is not needed: the values come from funcgrad's own kernels. (``optimize`` is the
 exception: it calls SciPy's minimizers, so it needs SciPy, and loads on first use.)
 """
-from . import (cluster, fft, integrate, interpolate, linalg, ndimage, signal,  # noqa: F401
-               sparse, spatial, special, stats)
+from . import (cluster, fft, fftpack, integrate, interpolate, linalg, ndimage,  # noqa: F401
+               signal, sparse, spatial, special, stats)
 
-__all__ = ["special", "stats", "linalg", "signal", "integrate", "fft", "ndimage", "cluster",
-           "interpolate", "sparse", "spatial", "optimize"]
+__all__ = ["special", "stats", "linalg", "signal", "integrate", "fft", "fftpack", "ndimage",
+           "cluster", "interpolate", "sparse", "spatial", "optimize"]
 
 
 def __getattr__(name):

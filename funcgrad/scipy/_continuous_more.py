@@ -7,14 +7,18 @@ differentiates in ``x``, the shape parameters, ``loc`` and ``scale``.
 Outside the support the log-density is ``-inf`` and the CDF 0 or 1, with a zero
 derivative: the functions see a stand-in inside the support there (the double-where
 idiom), so no NaN reaches the derivatives of the points inside.  ``invgamma`` goes
-through ``gammainc`` (its derivative in ``a`` raises ``NotImplementedError``) and has
-no ``ppf`` (``1 / gamma.ppf(1 - q)`` would lose the lower tail).
+through ``gammainc`` (its derivative in ``a`` raises ``NotImplementedError``); its
+quantiles are the reciprocals of gamma's from the other tail (``1 / gamma.ppf(1 - q)``
+would lose the lower tail).
 """
 import math
+
+import numpy as np
 
 from .. import numpy as fnp
 from . import special as sp
 from ._distn import _positive, _support, rv_continuous
+from ._distn_more import gamma_isf, gamma_ppf
 
 __all__ = ["lognorm", "halfnorm", "halfcauchy", "weibull_min", "pareto", "lomax", "rayleigh",
            "gumbel_r", "gumbel_l", "invgamma"]
@@ -191,9 +195,16 @@ def _invgamma_tail(upper):
     return f
 
 
+def _reciprocal(x):
+    with np.errstate(divide="ignore"):  # (1 / 0 = inf: the quantile at the support's end)
+        return 1.0 / x
+
+
 invgamma = rv_continuous(
     "invgamma", shapes=("a",), _logpdf=_invgamma_logpdf, _cdf=_invgamma_tail(False),
-    _sf=_invgamma_tail(True))
+    _sf=_invgamma_tail(True),
+    # (1/X's lower tail is X's upper one: each quantile from gamma's other tail)
+    _ppf=lambda q, a: _reciprocal(gamma_isf(q, a)), _isf=lambda q, a: _reciprocal(gamma_ppf(q, a)))
 
 
 for _d in (lognorm, halfnorm, halfcauchy, weibull_min, pareto, lomax, rayleigh, gumbel_r,

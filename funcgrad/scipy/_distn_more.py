@@ -135,7 +135,12 @@ def gamma_cdf(z, a):
     return sp.gammainc(a, fnp.maximum(z, 0.0))
 
 
+def gamma_sf(z, a):
+    return sp.gammaincc(a, fnp.maximum(z, 0.0))
+
+
 gamma_ppf = _ppf.gamma_ppf(gamma_cdf, gamma_logpdf)
+gamma_isf = _ppf.gamma_isf(gamma_sf, gamma_logpdf)  # (from the upper tail: tiny q stays exact)
 # |Z|**beta ~ Gamma(1/beta): gennorm's quantile from gamma's, by the sign of q - 1/2
 gennorm = rv_continuous(
     "gennorm", shapes=("beta",), _logpdf=_gennorm_logpdf, _cdf=_gennorm_cdf,

@@ -64,8 +64,12 @@ def _step(u, lo, hi, lower, log_target, log_tail, log_density):
     return new, lo, hi
 
 
-def _sides(q):
-    """``(lower, log of the smaller tail)``: the lower tail where ``q <= 0.5``."""
+def _sides(q, upper=False):
+    """``(lower, log of the smaller tail)``: the lower tail where ``q <= 0.5``; with
+    ``upper``, ``q`` is the upper tail's probability (the lower one is ``1 - q``)."""
+    if upper:
+        lower = q >= 0.5
+        return lower, fnp.where(lower, fnp.log1p(-q), fnp.log(q))
     lower = q <= 0.5
     return lower, fnp.where(lower, fnp.log(q), fnp.log1p(-q))
 
@@ -82,13 +86,16 @@ def _safe_q(q):
 
 # --- gamma -------------------------------------------------------------------------------------
 
-def _gamma_values(q, a):
+def _gamma_values(q, a, upper=False):
+    """The ``q`` quantile of gamma(a); with ``upper``, the point whose upper tail holds
+    ``q`` (``isf``: a tiny ``q`` is no ``1 - q`` rounded to 1)."""
     qs = _safe_q(q)
-    lower, log_target = _sides(qs)
+    lower, log_target = _sides(qs, upper)
     # Wilson-Hilferty where it is positive, the small-x series x^a / Gamma(a + 1) else
-    z = sp.ndtri(qs)
+    z = -sp.ndtri(qs) if upper else sp.ndtri(qs)
+    log_lower = fnp.log1p(-qs) if upper else fnp.log(qs)
     wh = a * (1.0 - 1.0 / (9.0 * a) + z / (3.0 * fnp.sqrt(a))) ** 3
-    small = (fnp.log(qs) + sp.gammaln(a + 1.0)) / a
+    small = (log_lower + sp.gammaln(a + 1.0)) / a
     u0 = fnp.where(wh > 0, fnp.log(fnp.where(wh > 0, wh, 1.0)), small)
     u0 = fnp.clip(fnp.where(fnp.logical_and(lower, small < u0), small, u0), _LOG_MIN, _LOG_MAX)
 
@@ -100,7 +107,7 @@ def _gamma_values(q, a):
         return a * u - fnp.exp(u) - sp.gammaln(a)
     u = _solve(u0, _LOG_MIN + 0.0 * u0, _LOG_MAX + 0.0 * u0, lower, log_target, log_tail,
                log_density)
-    return _finish(q, fnp.exp(u), 0.0, math.inf)
+    return _finish(q, fnp.exp(u), *((math.inf, 0.0) if upper else (0.0, math.inf)))
 
 
 # --- beta --------------------------------------------------------------------------------------
@@ -172,10 +179,12 @@ def _constant(x):
     return not isinstance(x, Tracer)
 
 
-def quantile(name, values, cdf, logpdf, q, shapes, params):
+def quantile(name, values, cdf, logpdf, q, shapes, params, upper=False):
     """``values(q, *shapes)`` (plain arrays in, plain out) made differentiable: in ``q`` by
     ``1 / pdf``, in the shapes by ``-(d cdf / d shape) / pdf``.  ``cdf(x, *shapes)`` and
-    ``logpdf(x, *shapes)`` are the standardized functions; ``params`` the shapes' names."""
+    ``logpdf(x, *shapes)`` are the standardized functions; ``params`` the shapes' names.
+    With ``upper`` (an ``isf``), ``cdf`` is the survival function, which falls as ``x``
+    grows: both terms change sign."""
     fixed = [_constant(s) for s in shapes]
     # (Python numbers do not widen float32 arrays, as in NumPy 2)
     dtype = np.result_type(*[v.dtype for v in [q, *shapes] if hasattr(v, "dtype")]
@@ -200,6 +209,8 @@ def quantile(name, values, cdf, logpdf, q, shapes, params):
         it = iter(traced)
         full = [s if f else next(it) for s, f in zip(shapes, fixed)]
         density = fnp.exp(logpdf(x, *full))
+        if upper:
+            density = -density
         dx = dq / density
         moving = [(i, t) for i, t in zip([i for i, f in enumerate(fixed) if not f], dtraced)
                   if not (is_concrete(t) and not np.any(np.asarray(t)))]
@@ -216,9 +227,10 @@ def quantile(name, values, cdf, logpdf, q, shapes, params):
                                tuple(t for _, t in moving))
             except NotImplementedError as e:
                 names = ", ".join(params[i] for i, _ in moving)
+                method = "isf" if upper else "ppf"
                 raise NotImplementedError(
-                    f"{name}.ppf: the derivative with respect to {names} needs the CDF's "
-                    f"derivative in {names}, which is not implemented ({e}). Differentiate "
+                    f"{name}.{method}: the derivative with respect to {names} needs the "
+                    f"CDF's derivative in {names}, which is not implemented ({e}). Differentiate "
                     f"with respect to q, loc and scale only: pass {names} as plain numbers, "
                     f"or as fg.stop_gradient(...).") from None
             dx = dx - d_cdf / density
@@ -229,6 +241,16 @@ def quantile(name, values, cdf, logpdf, q, shapes, params):
 
 def gamma_ppf(cdf, logpdf):
     return lambda q, a: quantile("gamma", _gamma_values, cdf, logpdf, q, [a], ["a"])
+
+
+def gamma_isf(sf, logpdf):
+    return lambda q, a: quantile("gamma", lambda p, s: _gamma_values(p, s, True), sf, logpdf,
+                                 q, [a], ["a"], upper=True)
+
+
+def chi2_isf(sf, logpdf):
+    return lambda q, df: quantile("chi2", lambda p, d: 2.0 * _gamma_values(p, d * 0.5, True),
+                                  sf, logpdf, q, [df], ["df"], upper=True)
 
 
 def chi2_ppf(cdf, logpdf):

@@ -1,14 +1,15 @@
 """``funcgrad.scipy.interpolate``: ``RegularGridInterpolator`` and ``interpn`` with
-``method`` 'linear' or 'nearest' (as ``jax.scipy.interpolate``), differentiable in the
-values, the query points and the grid coordinates.
+``method`` 'linear' or 'nearest' (as ``jax.scipy.interpolate``; 'slinear' too),
+differentiable in the values, the query points and the grid coordinates.
 
 Each query coordinate's cell is found by comparison with the grid (a count of the grid
 points below it: no derivative, and no known values needed, so ``vmap``/``jit`` work),
 and the ``2**d`` corners are gathered and weighted by ``(x - g_i) / (g_{i+1} - g_i)``.
 Points outside the grid raise (``bounds_error=True``, SciPy's default; on known values
 only), take ``fill_value``, or with ``fill_value=None`` are extrapolated from the edge
-cells, as SciPy's.  The spline methods ('cubic', 'quintic', 'pchip', 'slinear') raise,
-naming 'linear'.
+cells, as SciPy's.  'slinear' (the spline of degree 1) is the same interpolant as
+'linear'; the higher spline methods ('cubic', 'quintic', 'pchip') raise
+``NotImplementedError`` naming the supported ones.
 """
 import itertools
 from typing import Any, Optional, Sequence, Tuple
@@ -21,14 +22,14 @@ from ..typing import Array, ArrayLike
 
 __all__ = ["RegularGridInterpolator", "interpn"]
 
-_METHODS = ("linear", "nearest")
+_METHODS = ("linear", "nearest", "slinear")
 
 
 def _method(name, method):
     if method not in _METHODS:
         raise NotImplementedError(f"{name}: method={method!r} is not implemented; pass "
-                                  f"method='linear' or 'nearest'")
-    return method
+                                  f"method='linear' (or 'slinear', the same) or 'nearest'")
+    return "linear" if method == "slinear" else method
 
 
 class RegularGridInterpolator:
@@ -50,7 +51,8 @@ class RegularGridInterpolator:
     def __init__(self, points: Sequence[ArrayLike], values: ArrayLike, method: str = "linear",
                  bounds_error: bool = True, fill_value: Optional[float] = np.nan, *,
                  solver: Any = None, solver_args: Any = None) -> None:
-        self.method = _method("RegularGridInterpolator", method)
+        _method("RegularGridInterpolator", method)  # (checked now, kept as named)
+        self.method = method
         self.bounds_error, self.fill_value = bounds_error, fill_value
         values = asarray(values)
         if values.dtype.kind in "biu":

@@ -231,7 +231,9 @@ def eigh(a: ArrayLike, b: Optional[ArrayLike] = None, *, lower: bool = True,
         w, v = _nla.eigh(a, UPLO=uplo)
     else:
         b = as_float(b)
-        low = _nla.cholesky(b)
+        # (b's same triangle as a's, as SciPy reads both: Cholesky alone would read b's
+        # lower one whatever ``lower`` says, and spread its derivative over both)
+        low = _nla.cholesky(_herm(b, lower))
         y = solve_triangular(low, _herm(a, lower), lower=True)  # L^-1 A
         c = solve_triangular(low, fnp.conj(fnp.swapaxes(y, -1, -2)), lower=True)
         w, v = _nla.eigh(c, UPLO="L")

@@ -324,7 +324,10 @@ def beta(a: ArrayLike, b: ArrayLike) -> Array:
     positive = fnp.logical_and(fnp.greater(a, 0), fnp.greater(b, 0))
     # (the double-where idiom: no NaN in either branch)
     by_log = fnp.exp(betaln(fnp.where(positive, a, 1.0), fnp.where(positive, b, 1.0)))
-    ratio = gamma(fnp.where(positive, 0.5, a)) * gamma(fnp.where(positive, 0.5, b)) / gamma(
+    # (1/Gamma(a + b) as rgamma, an entire function: at the poles of Gamma(a + b) the
+    # value is 0 and the derivative its limit, Gamma(a) Gamma(b) (-1)^n n! at a + b = -n,
+    # where dividing by Gamma gave inf / inf**2 = NaN)
+    ratio = gamma(fnp.where(positive, 0.5, a)) * gamma(fnp.where(positive, 0.5, b)) * rgamma(
         fnp.where(positive, 1.0, a + b))
     out = fnp.where(positive, by_log, ratio)
     # (where's stand-ins are float64 arrays: back to NumPy 2's type of a and b, so that

@@ -30,7 +30,7 @@ from . import _continuous_more as _more
 from ._continuous_more import (gumbel_l, gumbel_r, halfcauchy, halfnorm, invgamma,  # noqa: F401
                                lognorm, lomax, pareto, rayleigh, weibull_min)
 from . import _distn_more as _more2
-from ._distn_more import gamma_cdf, gamma_logpdf, gamma_ppf
+from ._distn_more import gamma_cdf, gamma_isf, gamma_logpdf, gamma_ppf, gamma_sf
 from ._distn_more import (betabinom, gennorm, multinomial, truncnorm, vonmises,  # noqa: F401
                           wrapcauchy)
 from ._kde import gaussian_kde  # noqa: F401
@@ -133,7 +133,7 @@ expon = rv_continuous(
     _ppf=lambda q: -fnp.log1p(-q))
 gamma = rv_continuous(
     "gamma", shapes=("a",), _logpdf=gamma_logpdf, _cdf=gamma_cdf, _ppf=gamma_ppf,
-    _sf=lambda z, a: sp.gammaincc(a, fnp.maximum(z, 0.0)))
+    _sf=gamma_sf, _isf=gamma_isf)
 beta = rv_continuous(
     "beta", shapes=("a", "b"), _logpdf=_beta_logpdf,
     _cdf=lambda z, a, b: sp.betainc(a, b, fnp.clip(z, 0.0, 1.0)),
@@ -151,6 +151,7 @@ uniform = rv_continuous(
 t._ppf = _with_df(_ppf.t_ppf(t._cdf, t._logpdf), sp.ndtri)
 beta._ppf = _ppf.beta_ppf(beta._cdf, beta._logpdf)
 chi2._ppf = _ppf.chi2_ppf(chi2._cdf, chi2._logpdf)
+chi2._isf = _ppf.chi2_isf(chi2._sf, chi2._logpdf)
 # (the symmetric ones' upper tail from their lower: no 1 - q rounding, as SciPy's _isf)
 for _d in (norm, cauchy, logistic, laplace, t):
     _d._isf = (lambda ppf: lambda q, *shape: -ppf(q, *shape))(_d._ppf)

@@ -75,13 +75,13 @@ class TreeDef:
     True
     """
 
-    __slots__ = ("node", "aux", "children", "num_leaves")
+    __slots__ = ("node", "aux", "_children", "num_leaves")
 
     def __init__(self, node: type | str | None, aux: Any, children: tuple["TreeDef", ...]
                  ) -> None:
         self.node = node
         self.aux = aux
-        self.children = children
+        self._children = children
         n = 1 if node is None else 0
         for c in children:
             n += c.num_leaves
@@ -89,10 +89,10 @@ class TreeDef:
 
     def __eq__(self, other):
         return (isinstance(other, TreeDef) and self.node == other.node
-                and self.aux == other.aux and self.children == other.children)
+                and self.aux == other.aux and self._children == other._children)
 
     def __hash__(self):
-        return hash((self.node, self.aux, self.children))
+        return hash((self.node, self.aux, self._children))
 
     def __repr__(self):
         return f"PyTreeDef({self._show()})"
@@ -100,7 +100,7 @@ class TreeDef:
     def _show(self):
         """JAX's notation: ``*`` a leaf, ``(…)`` a tuple, ``[…]`` a list, ``{'k': …}`` a
         dict (its keys shown: structures that differ by a key read differently)."""
-        kids = [c._show() for c in self.children]
+        kids = [c._show() for c in self._children]
         node = self.node
         if node is None:
             return "*"
@@ -125,6 +125,15 @@ class TreeDef:
         """
         return unflatten(self, leaves)
 
+    def children(self) -> list["TreeDef"]:
+        """The structures of the top node's children, in order (JAX's ``children()``;
+        a leaf has none).
+
+        >>> structure((1.0, [2.0, 3.0])).children()
+        [PyTreeDef(*), PyTreeDef([*, *])]
+        """
+        return list(self._children)
+
     @property
     def num_nodes(self) -> int:
         """How many nodes the structure has, leaves included (JAX's ``num_nodes``).
@@ -132,7 +141,7 @@ class TreeDef:
         >>> structure({"a": (1.0, 2.0), "b": 3.0}).num_nodes
         5
         """
-        return 1 + sum(c.num_nodes for c in self.children)
+        return 1 + sum(c.num_nodes for c in self._children)
 
     def node_data(self) -> tuple[Any, Any] | None:
         """``(node type, aux data)`` of the top node; None for a leaf (JAX's).
@@ -220,7 +229,7 @@ def _unflatten(treedef, it):
         except StopIteration:
             raise ValueError("unflatten: too few leaves for the tree structure; pass as many "
                              "as its num_leaves") from None
-    children = [_unflatten(c, it) for c in treedef.children]
+    children = [_unflatten(c, it) for c in treedef._children]
     if treedef.node == "namedtuple":
         return treedef.aux(*children)
     return _registry[treedef.node][1](treedef.aux, children)
@@ -284,12 +293,12 @@ def _flatten_up_to(treedef, tree, which):
             out.append(x)
             return
         ch, xd = flatten(x, lambda y: y is not x)  # one level of x
-        if xd.node != d.node or xd.aux != d.aux or len(ch) != len(d.children):
+        if xd.node != d.node or xd.aux != d.aux or len(ch) != len(d._children):
             raise ValueError(f"tree_map: structures differ: tree {which} differs from the "
                              f"first at {path or 'its root'}: {_one_level(xd)} where it "
                              f"has {_one_level(d)}; give every tree the first's "
                              f"structure (or more below its leaves)")
-        for i, (cd, cx) in enumerate(zip(d.children, ch)):
+        for i, (cd, cx) in enumerate(zip(d._children, ch)):
             walk(cd, cx, f"{path}[{d.aux[i]!r}]" if d.node in (dict, OrderedDict)
                  else f"{path}[{i}]")
 
@@ -299,7 +308,7 @@ def _flatten_up_to(treedef, tree, which):
 
 def _one_level(d):
     """The repr of ``d``'s top node, its children shown as leaves."""
-    return repr(TreeDef(d.node, d.aux, tuple(_LEAF for _ in d.children)))
+    return repr(TreeDef(d.node, d.aux, tuple(_LEAF for _ in d._children)))
 
 
 def reduce(function: Callable[[Any, Any], Any], tree: PyTree, *initializer: Any,
@@ -380,7 +389,7 @@ def treedef_children(treedef: TreeDef) -> list[TreeDef]:
     >>> treedef_children(structure((1, [2, 3])))
     [PyTreeDef(*), PyTreeDef([*, *])]
     """
-    return list(treedef.children)
+    return list(treedef._children)
 
 
 def treedef_is_leaf(treedef: TreeDef) -> bool:
