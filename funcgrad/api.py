@@ -100,6 +100,11 @@ def _flatten_inputs(args, argnums, transform, weak=True, allow_int=False):
             _as_input(None, f"argument {i}", transform)
         treedefs.append(treedef)
         for j, leaf in enumerate(arg_leaves):
+            if type(leaf) is np.ndarray and leaf.dtype.kind in "fc":
+                # the common leaf, already fine: no call, and no _Where made for messages
+                kinds.append("array")
+                leaves.append(leaf)
+                continue
             if allow_int and _integer(leaf):
                 kinds.append("int")
                 leaves.append(leaf)
@@ -180,6 +185,8 @@ def ones_like_output(value):
     """The seed cotangent of an output: ones, on the output's device."""
     seed = np.empty(getattr(value, "shape", ()), value.dtype)
     seed.fill(1)  # np.ones's values, without its Python-level wrapper (a gradient's fixed cost)
+    if type(value) is np.ndarray:  # (a NumPy output: the seed is where it belongs)
+        return seed
     return on_device_of(value, seed)
 
 
@@ -290,6 +297,10 @@ def _strip(x, interp):
     return tree.tree_map(leaf, x, is_leaf=is_special)
 
 
+# user_code keeps no state: one instance serves every call (a gradient's fixed cost)
+_USER_CODE = user_code()
+
+
 # --- reverse mode -----------------------------------------------------------------------------
 
 class _Reverse:
@@ -304,7 +315,7 @@ class _Reverse:
             with interp:
                 tracers = [x if k == "int" else interp.new_input(x)
                            for x, k in zip(self.leaves, self.kinds)]
-                with user_code():
+                with _USER_CODE:
                     result = fun(*_substitute(args, argnums, self.treedefs, tracers), **kwargs)
         finally:
             # tape -> tracers -> interp -> tape would be a reference cycle (also when fun raises)
@@ -327,6 +338,8 @@ class _Reverse:
         would make it."""
         seeds = [(node, ct) for node, ct in zip(self.out_nodes, cotangents)
                  if node is not None and ct is not None]
+        if "int" not in self.kinds:  # (every input traced: the lists below are the inputs)
+            return backward_pass(self.tape, seeds, self.inputs, free)
         traced = [x for x, k in zip(self.inputs, self.kinds) if k != "int"]
         cts = iter(backward_pass(self.tape, seeds, traced, free))
         return [None if k == "int" else next(cts) for k in self.kinds]

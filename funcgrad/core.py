@@ -212,6 +212,7 @@ _tags = itertools.count(1)
 # Exact classes the root cannot compute with (every Tracer subclass registers
 # itself); a set lookup keeps the root's fast path cheap.
 _special_classes: set = set()
+_tracer_classes: set = set()  # (the Tracer subclasses among them)
 
 
 def is_special(x):
@@ -228,7 +229,7 @@ class Interpreter:
     thread and, on exit, restores its parent and marks it finished.
     """
 
-    __slots__ = ("parent", "tag", "active", "__weakref__")
+    __slots__ = ("parent", "tag", "active", "local", "__weakref__")
     transform = "a transform"
     outlives = False  # may its tracers still be used (as plain values) after it ends?
     # Does it compute values now (False: it records a program for a compiler, which
@@ -236,7 +237,13 @@ class Interpreter:
     eager = True
 
     def __init__(self, parent=None):
-        self.parent = _state.interpreter if parent is None else parent
+        # ``local``: this thread's state (see _State) as its plain dict.  An interpreter
+        # runs in the thread that made it, where its tracers' operators and its process
+        # read the current interpreter and the recording mode through it: an attribute
+        # of a threading.local costs about ten times a dict's item (the thread's dict is
+        # looked up first), a tenth of a recorded operation.
+        local = self.local = _state.__dict__
+        self.parent = local["interpreter"] if parent is None else parent
         self.tag = next(_tags)
         self.active = True
 
@@ -374,12 +381,12 @@ def internal(fn):
     """
     @functools.wraps(fn)
     def run_internal(*args, **kwargs):
-        state = _state
-        outer, state.internal = state.internal, True
+        state = _state.__dict__  # one lookup of the thread's state, not three (see run_under)
+        outer, state["internal"] = state["internal"], True
         try:
             return fn(*args, **kwargs)
         finally:
-            state.internal = outer
+            state["internal"] = outer
     return run_internal
 
 
@@ -411,6 +418,7 @@ class Tracer:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         _special_classes.add(cls)
+        _tracer_classes.add(cls)
 
     @property
     def ndim(self):

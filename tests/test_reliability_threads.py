@@ -531,3 +531,21 @@ def test_reused_detect_anomaly_object_nested_in_one_thread():
         assert not fg.is_anomaly_enabled(), "anomaly detection stayed on after both blocks"
     finally:
         fg.set_detect_anomaly(False)
+
+
+def test_a_tracer_used_in_a_thread_its_function_started_is_recorded_on_its_tape():
+    # A tracer's operators find the current interpreter through the tracer's own
+    # interpreter (the state of the thread that made it): a thread the function starts
+    # and joins while the transform runs computes on the same tape, so its operations
+    # are differentiated, not dropped.  d/dx sum(3x + 2 sin x) = 3 + 2 cos x.
+    import funcgrad.numpy as fnp
+    x0 = np.array([0.5, -1.0])
+
+    def f(x):
+        out = {}
+        helper = threading.Thread(target=lambda: out.update(y=2.0 * fnp.sin(x)))
+        helper.start()
+        helper.join()
+        return fnp.sum(3.0 * x + out["y"])
+
+    np.testing.assert_allclose(fg.grad(f)(x0), 3.0 + 2.0 * np.cos(x0), rtol=1e-15)

@@ -1081,6 +1081,21 @@ def test_grad_with_respect_to_a_python_float_next_to_a_float32_array():
     close(gx, 0.75 * np.cos(W32 * 0.75), rtol=1e-6)
 
 
+def test_operators_on_a_python_float_argument_stay_weak():
+    # -s, abs(s), s.real, 2 * s, s + 1 and s.conjugate() of a Python float are Python
+    # numbers in NumPy, so a float32 array times any of them stays float32
+    def loss(s, x):
+        y = x * ((-s) * abs(s) + s.real * 2 + (s + 1) - s.conjugate() / 3)
+        assert y.dtype == np.float32
+        return np.sum(y)
+
+    s0 = 0.75
+    g = fg.grad(loss)(s0, W32)
+    # d/ds of (-s|s| + 2s + s + 1 - s/3) at s > 0: -2s + 2 + 1 - 1/3
+    close(g, np.sum(W32.astype(float)) * (-2 * s0 + 3 - 1 / 3), rtol=1e-6)
+    assert fg.grad(loss, argnums=1)(s0, W32).dtype == np.float32
+
+
 def test_int32_array_times_a_python_int_stays_int32_under_vmap_and_jit_of_vmap():
     ints = np.arange(6, dtype=np.int32).reshape(2, 3)
     want = ints * 3  # NumPy: int32

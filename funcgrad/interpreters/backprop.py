@@ -135,6 +135,10 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
     watchers = instruments.backward_watchers()  # anomaly detection on during this pass
     get = cts.get
     pop = cts.pop
+    # A walk without hooks, replaced rules, releases or watchers (every gradient's): its
+    # nodes of one output and no vjp_into rule run the rule straight away, past the
+    # checks below (about 15 bytecodes a node).
+    plain = visit is None and rule is None and release is None and not watchers
     remaining = len(nodes)
     while remaining:
         remaining -= 1
@@ -143,7 +147,15 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
         if g is None:
             continue
         prim = node.prim
-        if prim is SELECT:
+        if plain and prim is not SELECT and node.meta is None and prim.vjp_into is None \
+                and not prim.multiple_results:
+            params = node.params
+            if params is None:
+                contributions = prim.vjp(node.needs, g, node.value, *node.args)
+            else:
+                contributions = prim.vjp(node.needs, g, node.value, *node.args, **params)
+            parents = node.parents
+        elif prim is SELECT:
             parent = node.parents[0][1]
             key = id(parent)
             slots = get(key)
@@ -152,47 +164,48 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
                 slots = cts[key] = [None] * n
             slots[k] = g if slots[k] is None else add_cotangents(slots[k], g)
             continue
-        if visit is not None:
-            seen = visit(node, g)
-            if not seen:
-                continue
-            if type(seen) is tuple:  # a hook replaced the cotangent
-                g = seen[0]
-        if prim.multiple_results:
-            g = tuple(g)
-        parents = node.parents
-        into = prim.vjp_into if into_ok else None
-        if into is not None and len(parents) == 1 and node.meta is None and not watchers:
-            i, parent = parents[0]
-            key = id(parent)
-            prev = get(key)
-            if prev is not None and i == 0:
-                # The rule adds its contribution straight into the parent's cotangent so
-                # far (gather: one scatter-add instead of a padded copy plus a sum), in
-                # place when the engine owns it; otherwise into a new array, which the
-                # engine then owns as it owns its own sums.
-                mine = key in owned
-                params = node.params
-                total = cts[key] = into(prev, mine, g, node.value, *node.args,
-                                        **(params or {}))
-                if total is not prev:
-                    if type(total) is ndarray:
-                        owned.add(key)
-                    else:
-                        owned.discard(key)
-                if release is not None:
-                    release(node)
-                continue
-        if node.meta is not None or watchers:
-            contributions = instruments.backward(node, g, rule or run_rule, watchers)
-        elif rule is not None:
-            contributions = rule(node, g, node.value, node.args)
-        elif node.params is None:
-            contributions = prim.vjp(node.needs, g, node.value, *node.args)
         else:
-            contributions = prim.vjp(node.needs, g, node.value, *node.args, **node.params)
-        if release is not None:
-            release(node)
+            if visit is not None:
+                seen = visit(node, g)
+                if not seen:
+                    continue
+                if type(seen) is tuple:  # a hook replaced the cotangent
+                    g = seen[0]
+            if prim.multiple_results:
+                g = tuple(g)
+            parents = node.parents
+            into = prim.vjp_into if into_ok else None
+            if into is not None and len(parents) == 1 and node.meta is None and not watchers:
+                i, parent = parents[0]
+                key = id(parent)
+                prev = get(key)
+                if prev is not None and i == 0:
+                    # The rule adds its contribution straight into the parent's cotangent so
+                    # far (gather: one scatter-add instead of a padded copy plus a sum), in
+                    # place when the engine owns it; otherwise into a new array, which the
+                    # engine then owns as it owns its own sums.
+                    mine = key in owned
+                    params = node.params
+                    total = cts[key] = into(prev, mine, g, node.value, *node.args,
+                                            **(params or {}))
+                    if total is not prev:
+                        if type(total) is ndarray:
+                            owned.add(key)
+                        else:
+                            owned.discard(key)
+                    if release is not None:
+                        release(node)
+                    continue
+            if node.meta is not None or watchers:
+                contributions = instruments.backward(node, g, rule or run_rule, watchers)
+            elif rule is not None:
+                contributions = rule(node, g, node.value, node.args)
+            elif node.params is None:
+                contributions = prim.vjp(node.needs, g, node.value, *node.args)
+            else:
+                contributions = prim.vjp(node.needs, g, node.value, *node.args, **node.params)
+            if release is not None:
+                release(node)
         for i, parent in parents:
             c = contributions[i]
             if c is None:

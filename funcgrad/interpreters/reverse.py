@@ -131,8 +131,9 @@ class ReverseInterpreter(Interpreter):
         if prim.multiple_results:
             return self._process_multiple(prim, vals, params, parents, needs)
         parent = self.parent
+        recording = self.local["recording"]
         if plain and parent is ROOT:  # the root would only re-check the arguments
-            if prim.reverse_fwd is None or _state.recording != 1:
+            if prim.reverse_fwd is None or recording != 1:
                 out = prim.impl(*vals, **params) if params else prim.impl(*vals)
             else:  # the output and values its VJP would otherwise compute again
                 out, residuals = prim.reverse_fwd(vals, params)
@@ -142,7 +143,7 @@ class ReverseInterpreter(Interpreter):
             out = parent.process_deferred(prim, vals, params)
         else:
             out = parent.process(prim, vals, params)
-        recording = _state.recording
+            recording = self.local["recording"]  # (the parent may have run a rule that set it)
         if not prim.differentiable or (recording == 0 and self.tag < _state.grad_off_tag):
             return out
         # ReverseTracer's __init__ field by field: calling the class costs a frame for

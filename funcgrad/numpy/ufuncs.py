@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as _np
 
-from ..core import _special_classes, _state
+from ..core import _special_classes, _state, _tracer_classes
 from ..primitives import elementwise as _ew
 from ._convert import asarray, operand
 from .constructors import astype
@@ -45,7 +45,10 @@ def _unary(prim: Any, *numpy_ufuncs: Any, example: str = _EXAMPLE_X) -> Callable
     """The ``funcgrad.numpy`` function of the unary elementwise primitive ``prim``
     (``example``: arguments in its domain, for the docstring)."""
     def f(x: ArrayLike) -> Array:
-        if type(x) not in _special_classes:  # tracers pass as they are
+        t = type(x)
+        if t in _tracer_classes:  # the current interpreter of its thread (Interpreter.local)
+            return x._trace.local["interpreter"].process(prim, (x,), _EMPTY)
+        if t not in _special_classes:
             x = operand(x)
         return _state.interpreter.process(prim, (x,), _EMPTY)
     name = _numpy_name(prim, numpy_ufuncs)
