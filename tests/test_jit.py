@@ -1013,6 +1013,28 @@ def test_band_constants_are_computed_from_the_loop_indices():
             assert f(y).tobytes() == (1.0 / (y * c + 0.0 * y - 0.0)).tobytes()
 
 
+def test_jacrev_through_a_matrix_product_scales_rows_instead_of_a_gemm():
+    """jacrev of tanh(A @ x) multiplies A by the basis scaled by tanh's derivative, a
+    diagonal matrix: computed as a scaling of A's rows (no second BLAS call, no copies
+    for the reshapes around the batched product), with the GEMM's bits; an infinite
+    entry of A gives NaN only where 0 * inf is in the Jacobian, not down its column."""
+    rng = np.random.default_rng(6)
+    A = rng.normal(size=(64, 64)) / 8
+    x = rng.normal(size=64)
+    f = lambda x: np.tanh(A @ x)  # noqa: E731
+    jitted = fg.jit(fg.jacrev(f))
+    got = jitted(x)
+    t = np.tanh(A @ x)
+    np.testing.assert_allclose(got, (1 - t * t)[:, None] * A, rtol=1e-13)
+    text = jitted.lower(x).as_text()
+    assert text.count("impl_matmul") == 1 and "transpose" not in text, text
+    A[3, 5] = np.inf  # row 3 of A @ x is infinite: tanh' is 0 there
+    with np.errstate(invalid="ignore"):
+        got = fg.jit(fg.jacrev(lambda x: np.tanh(A @ x)))(x)
+    assert np.isnan(got[3, 5]) and np.isnan(got).sum() == 1
+    assert np.all(got[3, np.arange(64) != 5] == 0)
+
+
 def test_padding_scatters_fuse_into_their_consumer_loop():
     """zeros.at[window].add(u) / .set(u) (the VJP of slicing) feeding elementwise work is
     computed inside the consumer's loop, not written as a padded array; same bits."""

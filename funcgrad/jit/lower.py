@@ -36,6 +36,7 @@ from .outline import OUTLINE_MIN_EQNS, loop_header
 from ..primitives.structural import stop_gradient_p
 from .passes import cse, dce, elide, graph_consts, subgraphs
 from .source import HEADER, KERNEL_OPTIONS, Function, Names, literal, loop_key
+from .structure import diagonal_products, unit_moves
 
 __all__ = ["lower_graph", "Lowered"]
 # 0-d results a kernel returns as Python scalars of these types; others are cast back
@@ -88,7 +89,9 @@ def lower_graph(graph, exact_trig=False):
     and ``Lowered.trig_checked`` says whether any loop may."""
     # Expanded primitives (logsumexp) may repeat what the rest computes (the softmax of
     # its VJP, behind a stop_gradient): merged again.
-    graph = dce(cse(elide(expand(graph), {stop_gradient_p})))
+    graph = elide(expand(graph), {stop_gradient_p})
+    # (jacrev's basis through a matrix product: a scaling, without the reshapes around it)
+    graph = dce(cse(diagonal_products(unit_moves(graph))))
     module = _Module(graph, exact_trig)
     for (kind, seg), after in zip(module.segments, module.later_uses()):
         if kind == "python":
