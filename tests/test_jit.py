@@ -400,6 +400,25 @@ def test_lower_traces_again_after_an_array_it_reads_changed():
     assert lowered.executable(np.ones(2))[0].tolist() == [3.0, 4.0]
 
 
+def test_checking_the_arrays_a_function_reads_costs_less_than_comparing_them_in_numpy():
+    """Every call compares the arrays a jitted function closes over with their values at
+    trace time (W6's 200x200 A); the compiled comparison was a scalar loop, several times
+    slower than ``np.array_equal`` (74 us against 14), which also writes a bool array."""
+    import timeit
+    from funcgrad.jit.watch import same_bits
+    a = np.random.default_rng(0).normal(size=(512, 512))
+    b = a.copy()
+    assert same_bits(a, b)
+    b[-1, -1] = -b[-1, -1]
+    assert not same_bits(a, b)
+    b[-1, -1] = a[-1, -1]
+
+    def best(f):
+        return min(timeit.repeat(f, number=20, repeat=7))
+
+    assert best(lambda: same_bits(a, b)) < 1.5 * best(lambda: np.array_equal(a, b))
+
+
 def test_static_arguments_by_position_and_name():
     def power_sum(x, n, mode="sum"):
         y = x
