@@ -8,10 +8,10 @@
 * :func:`diagonal_products` computes a matrix product with a diagonal matrix ``d * I``
   (the identity basis of ``jacrev``/``jacfwd`` scaled by an elementwise derivative) as a
   scaling of the other operand's rows or columns: ``n**2`` multiplications instead of a
-  GEMM's ``n**3``.  The product has the GEMM's bits wherever the other operand is finite
-  (each entry is the one nonzero term plus exact zeros), and the basis' zeros stay exact
-  zeros where it is not (``0 * inf`` poisons no entry, as with the eager rules' symbolic
-  zeros).
+  GEMM's ``n**3``.  The product has the GEMM's values wherever the other operand is
+  finite (each entry is the one nonzero term plus exact zeros; a zero entry may be -0.0
+  where the GEMM's sum of zeros gives 0.0), and the basis' zeros stay exact zeros where
+  it is not (``0 * inf`` poisons no entry, as with the eager rules' symbolic zeros).
 """
 import numpy as np
 
