@@ -995,6 +995,18 @@ def test_values_read_only_after_a_blas_call_are_computed_in_the_kernel_that_read
     assert "fused: square, subtract over" not in text
 
 
+def test_a_numpy_ufunc_between_kernels_is_called_directly():
+    """The driver calls np.matmul / np.tanh themselves between kernels, not through a
+    wrapper that rebuilds their argument list on every call."""
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(80, 90)), rng.normal(size=(90, 70))
+    jitted = fg.jit(lambda a, b: np.sin(a @ b) * 2.0)
+    np.testing.assert_allclose(jitted(a, b), np.sin(a @ b) * 2.0, rtol=1e-13)
+    lowered = jitted.lower(a, b).executable.lowered
+    assert list(lowered.python_calls.values()) == [np.matmul]
+    assert "# _py0: impl_matmul" in lowered.as_text()
+
+
 def test_at_updates_and_slice_gradients_stay_in_one_kernel():
     def f(x):
         y = fnp.at(x)[1:4].set(np.sin(x[2:5]))
