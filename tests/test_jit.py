@@ -419,6 +419,29 @@ def test_checking_the_arrays_a_function_reads_costs_less_than_comparing_them_in_
     assert best(lambda: same_bits(a, b)) < 1.5 * best(lambda: np.array_equal(a, b))
 
 
+def test_results_of_tuples_lists_and_dicts_are_rebuilt_by_a_written_out_function():
+    """The fast path rebuilds a result such as W3's ``(loss, {"W1": ..., ...})`` with a
+    function written for its structure (same result as funcgrad.tree.unflatten); other
+    nodes (an OrderedDict, a namedtuple) keep tree.unflatten."""
+    from collections import OrderedDict, namedtuple
+    from funcgrad import tree
+    from funcgrad.jit.call import _builder
+    Point = namedtuple("Point", "x y")
+    for value in [(1.0, {"W1": 2.0, "b": [3.0, (4.0,)]}), [5.0], {1: 6.0, 0: (7.0, 8.0)},
+                  ((), 9.0)]:
+        leaves, treedef = tree.flatten(value)
+        rebuilt, want = _builder(treedef)(list(leaves)), tree.unflatten(treedef, leaves)
+        assert rebuilt == want == value
+        assert list(rebuilt) == list(want)  # (dicts: the same, sorted, key order)
+    for value in [OrderedDict(a=1.0), Point(1.0, 2.0)]:
+        assert _builder(tree.flatten(value)[1]) is None
+    p = {"w": np.ones(3), "b": np.zeros(2)}
+    jitted = fg.jit(lambda p, x: (np.sum(x), {"w": p["w"] * x, "b": p["b"]}))
+    for _ in range(2):  # (the second call takes the fast path)
+        out = jitted(p, np.full(3, 2.0))
+        assert out[0] == 6.0 and out[1]["w"].tolist() == [2.0] * 3 and list(out[1]) == ["b", "w"]
+
+
 def test_static_arguments_by_position_and_name():
     def power_sum(x, n, mode="sum"):
         y = x
