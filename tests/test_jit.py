@@ -400,6 +400,48 @@ def test_lower_traces_again_after_an_array_it_reads_changed():
     assert lowered.executable(np.ones(2))[0].tolist() == [3.0, 4.0]
 
 
+def test_checking_the_arrays_a_function_reads_costs_less_than_comparing_them_in_numpy():
+    """Every call compares the arrays a jitted function closes over with their values at
+    trace time (W6's 200x200 A); the compiled comparison was a scalar loop, several times
+    slower than ``np.array_equal`` (74 us against 14), which also writes a bool array."""
+    import timeit
+    from funcgrad.jit.watch import same_bits
+    a = np.random.default_rng(0).normal(size=(512, 512))
+    b = a.copy()
+    assert same_bits(a, b)
+    b[-1, -1] = -b[-1, -1]
+    assert not same_bits(a, b)
+    b[-1, -1] = a[-1, -1]
+
+    def best(f):
+        return min(timeit.repeat(f, number=20, repeat=7))
+
+    assert best(lambda: same_bits(a, b)) < 1.5 * best(lambda: np.array_equal(a, b))
+
+
+def test_results_of_tuples_lists_and_dicts_are_rebuilt_by_a_written_out_function():
+    """The fast path rebuilds a result such as W3's ``(loss, {"W1": ..., ...})`` with a
+    function written for its structure (same result as funcgrad.tree.unflatten); other
+    nodes (an OrderedDict, a namedtuple) keep tree.unflatten."""
+    from collections import OrderedDict, namedtuple
+    from funcgrad import tree
+    from funcgrad.jit.call import _builder
+    Point = namedtuple("Point", "x y")
+    for value in [(1.0, {"W1": 2.0, "b": [3.0, (4.0,)]}), [5.0], {1: 6.0, 0: (7.0, 8.0)},
+                  ((), 9.0)]:
+        leaves, treedef = tree.flatten(value)
+        rebuilt, want = _builder(treedef)(list(leaves)), tree.unflatten(treedef, leaves)
+        assert rebuilt == want == value
+        assert list(rebuilt) == list(want)  # (dicts: the same, sorted, key order)
+    for value in [OrderedDict(a=1.0), Point(1.0, 2.0)]:
+        assert _builder(tree.flatten(value)[1]) is None
+    p = {"w": np.ones(3), "b": np.zeros(2)}
+    jitted = fg.jit(lambda p, x: (np.sum(x), {"w": p["w"] * x, "b": p["b"]}))
+    for _ in range(2):  # (the second call takes the fast path)
+        out = jitted(p, np.full(3, 2.0))
+        assert out[0] == 6.0 and out[1]["w"].tolist() == [2.0] * 3 and list(out[1]) == ["b", "w"]
+
+
 def test_static_arguments_by_position_and_name():
     def power_sum(x, n, mode="sum"):
         y = x
@@ -976,6 +1018,18 @@ def test_values_read_only_after_a_blas_call_are_computed_in_the_kernel_that_read
     assert "fused: square, subtract over" not in text
 
 
+def test_a_numpy_ufunc_between_kernels_is_called_directly():
+    """The driver calls np.matmul / np.tanh themselves between kernels, not through a
+    wrapper that rebuilds their argument list on every call."""
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(80, 90)), rng.normal(size=(90, 70))
+    jitted = fg.jit(lambda a, b: np.sin(a @ b) * 2.0)
+    np.testing.assert_allclose(jitted(a, b), np.sin(a @ b) * 2.0, rtol=1e-13)
+    lowered = jitted.lower(a, b).executable.lowered
+    assert list(lowered.python_calls.values()) == [np.matmul]
+    assert "# _py0: impl_matmul" in lowered.as_text()
+
+
 def test_at_updates_and_slice_gradients_stay_in_one_kernel():
     def f(x):
         y = fnp.at(x)[1:4].set(np.sin(x[2:5]))
@@ -1011,6 +1065,49 @@ def test_band_constants_are_computed_from_the_loop_indices():
         y = np.linspace(1, 2, 40)[:, None] * np.ones((40, 40))
         with np.errstate(divide="ignore"):
             assert f(y).tobytes() == (1.0 / (y * c + 0.0 * y - 0.0)).tobytes()
+
+
+def test_jacrev_through_a_matrix_product_scales_rows_instead_of_a_gemm():
+    """jacrev of tanh(A @ x) multiplies A by the basis scaled by tanh's derivative, a
+    diagonal matrix: computed as a scaling of A's rows (no second BLAS call, no copies
+    for the reshapes around the batched product), with the GEMM's bits; an infinite
+    entry of A gives NaN only where 0 * inf is in the Jacobian, not down its column."""
+    rng = np.random.default_rng(6)
+    A = rng.normal(size=(64, 64)) / 8
+    x = rng.normal(size=64)
+    f = lambda x: np.tanh(A @ x)  # noqa: E731
+    jitted = fg.jit(fg.jacrev(f))
+    got = jitted(x)
+    t = np.tanh(A @ x)
+    np.testing.assert_allclose(got, (1 - t * t)[:, None] * A, rtol=1e-13)
+    text = jitted.lower(x).as_text()
+    assert text.count("impl_matmul") == 1 and "transpose" not in text, text
+    A[3, 5] = np.inf  # row 3 of A @ x is infinite: tanh' is 0 there
+    with np.errstate(invalid="ignore"):
+        got = fg.jit(fg.jacrev(lambda x: np.tanh(A @ x)))(x)
+    assert np.isnan(got[3, 5]) and np.isnan(got).sum() == 1
+    assert np.all(got[3, np.arange(64) != 5] == 0)
+
+
+def test_a_loop_of_vector_maths_over_a_short_last_axis_runs_flat(monkeypatch):
+    """exp(z - max(z)) over 128 rows of 10 (W3's softmax): nested loops leave LLVM an
+    inner loop too short for its vector body, so the row maxima are copied to the
+    loop's shape and the loop runs flat (4x faster), with the same bits."""
+    from funcgrad.jit import fusion
+    z = np.random.default_rng(3).normal(size=(128, 10))
+
+    def f(z):
+        return np.exp(z - np.max(z, axis=1, keepdims=True)) * 0.5
+
+    jitted = fg.jit(f)
+    got = jitted(z)
+    np.testing.assert_allclose(got, f(z), rtol=1e-15)
+    text = jitted.lower(z).as_text()
+    assert "np.empty(1280, np.float64)" in text and "for i1 in range(10):" in text, text
+    monkeypatch.setattr(fusion, "NARROW", 0)
+    nested = fg.jit(lambda z: f(z))
+    assert "np.empty(1280, np.float64)" not in nested.lower(z).as_text()
+    assert nested(z).tobytes() == got.tobytes()
 
 
 def test_padding_scatters_fuse_into_their_consumer_loop():

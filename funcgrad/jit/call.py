@@ -104,9 +104,38 @@ class Executable:
             return functools.partial(run, *consts) if consts else run
         if self.range_check is None:  # (no argument to check: straight to the kernels)
             run_inputs = self._run
+            build = _builder(out_tree)
+            if build is not None:
+                return lambda *inputs: build(run_inputs(inputs))
             return lambda *inputs: tree.unflatten(out_tree, run_inputs(inputs))
         call = self.__call__
         return lambda *inputs: tree.unflatten(out_tree, call(*inputs))
+
+
+def _builder(out_tree):
+    """A function rebuilding a result of structure ``out_tree`` from its list of leaves,
+    written out for trees of tuples, lists and dicts with str or int keys (W3's ``(loss,
+    {"W1": ..., ...})``: 0.4 us instead of 4 through :func:`funcgrad.tree.unflatten`);
+    None for other trees."""
+    count = [0]
+
+    def text(t):
+        if t.node is None:
+            count[0] += 1
+            return f"o[{count[0] - 1}]"
+        parts = [text(c) for c in t.children]
+        if t.node is tuple:
+            return f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
+        if t.node is list:
+            return f"[{', '.join(parts)}]"
+        if t.node is dict and all(type(k) in (str, int) for k in t.aux):
+            return "{" + ", ".join(f"{k!r}: {p}" for k, p in zip(t.aux, parts)) + "}"
+        raise LookupError
+    try:
+        body = text(out_tree)
+    except LookupError:
+        return None
+    return eval(f"lambda o: {body}", {})  # (the text holds only indices and keys' reprs)
 
 
 def _quiet_numba_advice():

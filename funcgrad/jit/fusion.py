@@ -53,6 +53,9 @@ LEAVES_PER_CHUNK = 64  # leaves (<= 128 terms each) per iteration of a summing l
 BAND_MIN_SIZE = 1024  # smaller constants are cheaper to read than to test for
 PAIRWISE_LEAF = 128  # NumPy sums up to this many terms as one leaf of its pairwise sum
 FUSED_SUM_MIN_SIZE = PAIRWISE_LEAF + 1  # (one leaf: fusing the sum gains nothing)
+# A loop of vector maths whose last axis is shorter than this runs flat, its broadcast
+# inputs copied to its shape first (see _expand_broadcasts).
+NARROW = int(os.environ.get("FUNCGRAD_JIT_NARROW", 32))
 
 
 def _threads():
@@ -238,6 +241,14 @@ def emit_loop(block, eqns):
     flat = not bands and not pads and all(
         tuple(np.shape(a) if not isinstance(a, Var) else a.aval.shape) == shape
         for a in arrays)
+    heavy = sum(uses_vector_math(e) for e in eqns)
+    vector = VECTOR_MATH and (size >= VECTOR_MATH_MIN_SIZE or heavy <= MAX_FUSED_MATH)
+    expand = (not flat and not bands and not pads and total is None and vector and heavy
+              and size >= VECTOR_MATH_MIN_SIZE and len(shape) > 1 and shape[-1] < NARROW
+              and not block.fn.pack
+              and not any(isinstance(a, Var) and id(a) in block.fn.packed for a in arrays))
+    expanded = _expand_broadcasts(block, arrays, shape) if expand else {}
+    flat = flat or bool(expanded)
     separate = None
     if total is not None and not flat:  # broadcast inputs: sum the materialised array
         if not any(v is total.inputs[0] for v in materialize):
@@ -267,6 +278,9 @@ def emit_loop(block, eqns):
             out_names[id(v)], rows[id(v)] = name, row
     sources = {}
     for a in arrays:
+        if id(a) in expanded:
+            sources[id(a)] = expanded[id(a)]
+            continue
         packed = block.fn.packed.get(id(a)) if isinstance(a, Var) else None
         if plain and packed is not None and isinstance(packed[0], str):  # read p[row, i]
             sources[id(a)], rows[id(a)] = packed
@@ -281,14 +295,12 @@ def emit_loop(block, eqns):
             block.emit(f"{flat_name} = np.ravel({name})")
             name = flat_name
         sources[id(a)] = name
-    full_shape = {id(a): tuple(a.aval.shape if isinstance(a, Var) else a.shape) == shape
-                  for a in arrays}
+    full_shape = {id(a): id(a) in expanded or tuple(
+        a.aval.shape if isinstance(a, Var) else a.shape) == shape for a in arrays}
     loop = Loop(block, shape, flat, parallel, sources, out_names, materialize, full_shape,
                 bands, rows)
     if total is not None:
         loop.accumulate(total)
-    heavy = sum(uses_vector_math(e) for e in eqns)
-    vector = VECTOR_MATH and (size >= VECTOR_MATH_MIN_SIZE or heavy <= MAX_FUSED_MATH)
     trig = sum(uses_trig(e) for e in eqns) if vector else 0
     if trig:  # arguments beyond the fast reduction's range: counted
         bad = [names.fresh("bad") for _ in range(trig)]  # (one per reduction variable)
@@ -323,6 +335,36 @@ def emit_loop(block, eqns):
         block.env[id(v)] = name
     if separate is not None:
         block.single(separate)
+
+
+def _expand_broadcasts(block, arrays, shape):
+    """Copy the inputs of a loop over ``shape`` that are broadcast into it to arrays of
+    its whole shape (C order, flat), so that the loop can run flat: ``{id(input): name}``.
+
+    A loop nest's innermost loop is the one LLVM vectorises; with fewer iterations than
+    its vector width times its interleave (W3's softmax over 10 classes) every iteration
+    runs in the scalar remainder, and a loop of vector maths is then 4x slower (exp over
+    128x10: 9 us nested, 2.4 us flat).  The copies only move data."""
+    names = block.fn.names
+    index = [f"i{k}" for k in range(len(shape))]
+    expanded = {}
+    for a in arrays:
+        a_shape = tuple(a.aval.shape if isinstance(a, Var) else a.shape)
+        if a_shape == shape:
+            continue
+        dtype = a.aval.dtype if isinstance(a, Var) else a.dtype
+        source = block.array(a)
+        name = names.fresh("x")
+        block.emit(f"{name} = np.empty({int(np.prod(shape))}, np.{dtype.name})")
+        for k, d in enumerate(shape):
+            block.emit(f"for {index[k]} in range({d}):", k)
+        off = len(shape) - len(a_shape)
+        parts = ["0" if d == 1 and shape[off + j] != 1 else index[off + j]
+                 for j, d in enumerate(a_shape)]
+        block.emit(f"{name}[{_flat_index(index, shape)}] = {source}[{', '.join(parts)}]",
+                   len(shape))
+        expanded[id(a)] = name
+    return expanded
 
 
 class Loop:

@@ -36,6 +36,7 @@ from .outline import OUTLINE_MIN_EQNS, loop_header
 from ..primitives.structural import stop_gradient_p
 from .passes import cse, dce, elide, graph_consts, subgraphs
 from .source import HEADER, KERNEL_OPTIONS, Function, Names, literal, loop_key
+from .structure import diagonal_products, unit_moves
 
 __all__ = ["lower_graph", "Lowered"]
 # 0-d results a kernel returns as Python scalars of these types; others are cast back
@@ -55,7 +56,7 @@ class Lowered:
     """
 
     def __init__(self, kernel_source, driver_source, consts, python_calls, single, out_avals,
-                 kernels, loop_sources=(), trig_checked=False):
+                 kernels, loop_sources=(), trig_checked=False, call_names=None):
         self.kernel_source = kernel_source
         self.loop_sources = list(loop_sources)
         self.driver_source = driver_source
@@ -65,6 +66,7 @@ class Lowered:
         self.out_avals = out_avals
         self.kernels = kernels
         self.trig_checked = trig_checked
+        self.call_names = call_names or {}  # what the text calls python_calls' entries
 
     def as_text(self):
         """The generated source: the loop functions' modules, the kernel module, then the
@@ -72,8 +74,8 @@ class Lowered:
         text = "".join(f"# loop function {loop_key(s)}\n{s}\n" for s in self.loop_sources)
         text += self.kernel_source
         if self.driver_source != "run = kernel0\n":
-            calls = "".join(f"# {name}: {fn.__name__}\n" for name, fn in
-                            self.python_calls.items())
+            calls = "".join(f"# {name}: {self.call_names.get(name, fn.__name__)}\n"
+                            for name, fn in self.python_calls.items())
             text += ("\n" if text else "") + "# driver (plain Python)\n" + calls + \
                 self.driver_source
         return text
@@ -88,7 +90,9 @@ def lower_graph(graph, exact_trig=False):
     and ``Lowered.trig_checked`` says whether any loop may."""
     # Expanded primitives (logsumexp) may repeat what the rest computes (the softmax of
     # its VJP, behind a stop_gradient): merged again.
-    graph = dce(cse(elide(expand(graph), {stop_gradient_p})))
+    graph = elide(expand(graph), {stop_gradient_p})
+    # (jacrev's basis through a matrix product: a scaling, without the reshapes around it)
+    graph = dce(cse(diagonal_products(unit_moves(graph))))
     module = _Module(graph, exact_trig)
     for (kind, seg), after in zip(module.segments, module.later_uses()):
         if kind == "python":
@@ -235,6 +239,9 @@ def _size(eqns):
 def _python_call(eqn):
     prim, params, template = eqn.prim, eqn.params, list(eqn.inputs)
     slots = [i for i, x in enumerate(template) if isinstance(x, Var)]
+    if not params and len(slots) == len(template) and isinstance(prim.impl, np.ufunc):
+        # (the ufunc itself: W3's five matrix products and tanh, 0.5 us less per call)
+        return prim.impl
 
     def call(*values):
         args = list(template)
@@ -279,6 +286,7 @@ class _Module:
         self.body = []  # the kernels' source lines
         self.driver = []  # the lines of `run`
         self.python_calls = {}
+        self.call_names = {}
         self.kernels = []
 
     def later_uses(self):
@@ -304,6 +312,7 @@ class _Module:
         """A driver line calling the primitive's impl on ``eqn``'s inputs."""
         call_name = f"_py{len(self.python_calls)}"
         self.python_calls[call_name] = _python_call(eqn)
+        self.call_names[call_name] = f"impl_{eqn.prim.name}"
         args = ", ".join(self.var_names[id(x)] for x in eqn.inputs if isinstance(x, Var))
         if not eqn.outvars:  # (a call for its effect: debug.callback's)
             self.driver.append(f"    {call_name}({args})")
@@ -420,4 +429,5 @@ class _Module:
         out_avals = [x.aval if isinstance(x, Var) else aval_of(np.asarray(x))
                      for x in graph.outvars]
         return Lowered(kernel_source, driver_source, self.consts, self.python_calls, single,
-                       out_avals, self.kernels, self.names.loops, self.names.trig_checked)
+                       out_avals, self.kernels, self.names.loops, self.names.trig_checked,
+                       self.call_names)

@@ -54,12 +54,16 @@ def same_words(x, y):
     """Do two 1-d arrays of unsigned words hold the same bits?  ``jit`` asks this on every
     call of each array a compiled function reads without being passed it: an OR of XORs
     (which vectorises, unlike a comparison with an early exit per element), checked once
-    per block so that a changed array is found without reading all of it."""
+    per block so that a changed array is found without reading all of it.  Each block is
+    read through views indexed from 0: with ``x[start + i]`` Numba tests for negative
+    indices and LLVM does not vectorise (12x slower: 74 us for a 200x200 float64)."""
     acc = x.dtype.type(0)
     n = x.shape[0]
     for start in range(0, n, 8192):
-        for i in range(start, min(start + 8192, n)):
-            acc |= x[i] ^ y[i]
+        xs = x[start:start + 8192]
+        ys = y[start:start + 8192]
+        for i in range(xs.shape[0]):
+            acc |= xs[i] ^ ys[i]
         if acc:
             return False
     return True
