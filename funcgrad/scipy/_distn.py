@@ -69,6 +69,7 @@ class rv_continuous:
     # one is absent, which the methods below check with getattr)
     _logpdf: Callable[..., Any]
     _cdf: Callable[..., Any]
+    _sf: Callable[..., Any]
     _ppf: Callable[..., Any]
     _isf: Callable[..., Any]
     _entropy: Callable[..., Any]
