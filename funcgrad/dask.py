@@ -35,6 +35,7 @@ Needs Dask: ``pip install 'funcgrad[dask]'`` (``dask[distributed]``).
 """
 import asyncio
 import functools
+import numbers
 import sys
 import weakref
 from typing import Any, Callable, Optional
@@ -228,7 +229,7 @@ def _tree_sum(rows, split_every, caller):
     split = split_every or dask.config.get("split_every", 4)
     if isinstance(split, dict):  # (Dask's per-axis form)
         split = split.get(0, 4)
-    if not isinstance(split, int) or split < 2:
+    if not isinstance(split, numbers.Integral) or split < 2:
         raise ValueError(f"{caller}: split_every={split_every!r}; give an integer >= 2 "
                          f"(the partial sums added at a time) or None for Dask's default")
     parts = list(rows.to_delayed().ravel())

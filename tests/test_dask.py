@@ -235,7 +235,7 @@ def test_the_sum_adds_block_rows_with_a_task_per_split_every_rows():
             ran.append(key)
 
     with dask.config.set(scheduler="sync"), Count():
-        g = fgd.grad_sum(lambda w, x: np.sum(np.tanh(x @ w)), w, x, split_every=4)
+        g = fgd.grad_sum(lambda w, x: np.sum(np.tanh(x @ w)), w, x, split_every=np.int64(4))
     np.testing.assert_allclose(g, fg.grad(lambda w: np.sum(np.tanh(x.compute() @ w)))(w),
                                rtol=RTOL)
     assert len([k for k in ran if not (isinstance(k, tuple) and k[0] == x.name)]) == 28
