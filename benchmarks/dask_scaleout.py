@@ -18,7 +18,9 @@ What it measures
     * ``funcgrad.dask.grad_sum`` on a ``LocalCluster`` of 1 and of ``--workers`` worker
       processes (``threads_per_worker=1``, one funcgrad/BLAS thread each, started under
       ``funcgrad.dask.WORKER_CONFIG`` so that funcgrad keeps freed memory), the blocks
-      made and held on the workers (``persist``), as data that live on a cluster are.
+      made and held on the workers (``persist``), as data that live on a cluster are,
+      block ``i`` on worker ``i mod n`` (the plain processes' split: an uneven split
+      costs whatever computes it, and is reported beside the figure).
 
     Throughput is rows per second of wall time in the steady state (median of
     ``--repeats`` calls after one warm-up call; the first call, which compiles on each
@@ -36,6 +38,7 @@ Writes benchmarks/results/dask_scaleout.json and .md.
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import platform
@@ -140,17 +143,25 @@ def on_cluster(name, rows, blocks, workers, repeats):
     start = time.perf_counter()
     with dask.config.set(fgd.WORKER_CONFIG), distributed.LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-            silence_logs=40, env=ONE_THREAD) as cluster, distributed.Client(cluster):
+            silence_logs=40, env=ONE_THREAD) as cluster, distributed.Client(cluster) as client:
         started = time.perf_counter() - start
-        parts = [da.from_delayed(dask.delayed(make_block)(i, per, features),
+        # Block i is made on worker i mod n, the split the plain processes side by side
+        # get: left to itself, Dask placed 20 blocks 11 to 9 in some runs, and the
+        # worker holding 11 then sets the call's time (10% more than an even split),
+        # whatever the sum costs.
+        addresses = sorted(client.scheduler_info()["workers"])
+        parts = [da.from_delayed(client.submit(make_block, i, per, features, pure=False,
+                                               workers=[addresses[i % workers]]),
                                  (per, features + 1), dtype=np.float64)
                  for i in range(blocks)]
         data = da.concatenate(parts).persist()
         distributed.wait(data)
+        held = collections.Counter(w[0] for w in client.who_has(data).values())
         jitted = fg.jit(fun)
         first, steady, g = _steady(
             lambda: fg.tree.ravel(fgd.grad_sum(jitted, params, data))[0], repeats)
-    return {"workers": workers, "cluster_start_s": started, "first_s": first,
+    return {"workers": workers, "blocks_per_worker": sorted(held.values()),
+            "cluster_start_s": started, "first_s": first,
             "steady_s": steady, "grad": g.tolist()}
 
 
@@ -253,7 +264,9 @@ def main(argv=None):
                      f"{ceiling['steady_s']:.3f} | {ceiling['rows_per_s']:,.0f} | "
                      f"{ceiling['ratio_to_one_process']:.2f}x |")
         for c in run["clusters"]:
-            lines.append(f"| {label} | LocalCluster, {c['workers']} worker process(es) | "
+            split = "/".join(map(str, c["blocks_per_worker"]))
+            lines.append(f"| {label} | LocalCluster, {c['workers']} worker process(es), "
+                         f"blocks held {split} | "
                          f"{c['first_s']:.2f} | {c['steady_s']:.3f} | {c['rows_per_s']:,.0f} | "
                          f"{c['ratio_to_one_process']:.2f}x |")
     lines += ["", f"Command: `{report['command'].strip()}`", ""]

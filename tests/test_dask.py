@@ -12,6 +12,7 @@ import sys
 import cloudpickle
 import dask
 import dask.array as da
+import dask.callbacks
 import distributed
 import numpy as np
 import pytest
@@ -220,6 +221,26 @@ def test_float32_parameters_keep_their_dtype():
         g = fgd.grad_sum(lambda w, x: np.sum(np.tanh(x @ w)), w, x)
         per = fgd.per_example_grads(lambda w, x: np.tanh(x @ w), w, x)
     assert g.dtype == np.float32 and per.dtype == np.float32 and per.shape == (20, 2)
+
+
+def test_the_sum_adds_block_rows_with_a_task_per_split_every_rows():
+    # One task per block's value and gradient, then one per split_every partial sums
+    # (20 blocks, 4 at a time: 5 + 2 + 1), not Dask's reduction with a task per block more.
+    x = da.from_array(np.linspace(-1.0, 1.0, 40).reshape(20, 2), chunks=(1, 2))
+    w = np.array([0.5, -1.0])
+    ran = []
+
+    class Count(dask.callbacks.Callback):
+        def _pretask(self, key, dsk, state):
+            ran.append(key)
+
+    with dask.config.set(scheduler="sync"), Count():
+        g = fgd.grad_sum(lambda w, x: np.sum(np.tanh(x @ w)), w, x, split_every=np.int64(4))
+    np.testing.assert_allclose(g, fg.grad(lambda w: np.sum(np.tanh(x.compute() @ w)))(w),
+                               rtol=RTOL)
+    assert len([k for k in ran if not (isinstance(k, tuple) and k[0] == x.name)]) == 28
+    with pytest.raises(ValueError, match="split_every=1; give an integer >= 2"):
+        fgd.grad_sum(lambda w, x: np.sum(x @ w), w, x, split_every=1)
 
 
 # --- on a LocalCluster ------------------------------------------------------------------------
