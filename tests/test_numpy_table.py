@@ -392,7 +392,8 @@ ROWS = [
 
 EXEMPT = {  # name -> why no derivative check applies
     **dict.fromkeys("argmax argmin nanargmax nanargmin argsort argpartition argwhere nonzero "
-                    "flatnonzero searchsorted digitize lexsort count_nonzero".split(),
+                    "flatnonzero searchsorted digitize lexsort count_nonzero unravel_index "
+                    "ravel_multi_index".split(),
                     "integer indices or counts: piecewise constant, no derivative to check"),
     **dict.fromkeys("bitwise_and bitwise_or bitwise_xor invert bitwise_not bitwise_invert "
                     "left_shift right_shift bitwise_left_shift bitwise_right_shift gcd lcm "

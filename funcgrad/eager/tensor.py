@@ -104,8 +104,8 @@ class Tensor(InPlaceUpdates, Operators):
         permute, transpose, t, expand, expand_as, repeat, repeat_interleave = \
             _s.permute, _s.transpose, _s.t, _s.expand, _s.expand_as, _s.repeat, \
             _s.repeat_interleave
-        from . import strides as _sd
-        contiguous, ndimension = _sd.contiguous, _s.ndimension
+        from .strides import contiguous
+        ndimension = _s.ndimension
         from . import steps as _st
         round, floor, ceil, trunc, sign, sort, angle = \
             _st.round, _st.floor, _st.ceil, _st.trunc, _st.sign, _st.sort, _st.angle
@@ -162,8 +162,7 @@ class Tensor(InPlaceUpdates, Operators):
                 wanted = python_data_dtype(given, value)
                 if wanted is not None and wanted != value.dtype:
                     value = value.astype(wanted)
-            # (lists and numbers gave a fresh array; other registered array types, such as
-            # GPU arrays, are immutable and stay where they are)
+            # (lists and numbers gave a fresh array; other array types (GPU) are immutable)
         self = _new(cls)
         self._storage = Storage(value)
         self._requires_grad = False
@@ -356,8 +355,7 @@ class Tensor(InPlaceUpdates, Operators):
         True
         """
         if self._storage.base is not None:  # PyTorch's rule: the base would keep the graph
-            raise RuntimeError("Can't detach views in-place. Use detach() instead "
-                               "(y = y.detach(): cut from the graph, same elements).")
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
         self.grad_fn = None
         self._output_nr = 0
         self._requires_grad = False
