@@ -15,20 +15,23 @@ never confuse each other's perturbations (the classic
 ``grad(lambda x: x * grad(lambda y: x + y)(1.0))(2.0) == 1.0`` holds).
 
 A tracer used after its interpreter finished reaches the root, which raises
-:class:`EscapedTracerError` instead of computing a silently wrong value.
+:class:`EscapedTracerError` instead of computing a silently wrong value (the errors of
+tracing live in :mod:`funcgrad.errors`; this module exports them too).
 """
 import functools
 import itertools
-import os
 import threading
-import traceback
 
 import numpy as np
+
+from .errors import (ConcretizationError, DerivativeDroppedError, EscapedTracerError,
+                     TrigRangeError, escaped_message, user_code, user_frame_summary)
 
 __all__ = [
     "Primitive", "Interpreter", "Tracer", "ROOT", "SHAPES_ONLY", "reads_inputs_and_output",
     "reads_the_others", "current_interpreter", "run_under", "internal",
-    "EscapedTracerError", "ConcretizationError", "DerivativeDroppedError", "user_code",
+    "EscapedTracerError", "ConcretizationError", "DerivativeDroppedError", "TrigRangeError",
+    "user_code", "escaped_message", "user_frame_summary",
     "REGISTRY", "concrete", "node_name", "WEAK_TYPES", "is_weak", "weak_operand",
     "weak_result_type", "dtype_of",
 ]
@@ -164,47 +167,6 @@ def reads_the_others(needs, **params):
 
 def _primitive_by_name(name):
     return REGISTRY[name]
-
-
-class EscapedTracerError(RuntimeError):
-    """A traced value was used after the transform that made it returned."""
-
-
-class ConcretizationError(TypeError):
-    """A concrete value was needed where only an abstract one exists."""
-
-
-class TrigRangeError(ArithmeticError):
-    """Internal to ``fg.jit``: raised by a generated loop written without the C library's
-    pass for sin/cos arguments beyond the vector maths' range when it meets one
-    (:func:`funcgrad.jit.lower.lower_graph`); the compiled function then switches to the
-    code written with that pass and calls it (the user never sees this error)."""
-
-
-class DerivativeDroppedError(TypeError):
-    """A value that carries a derivative was turned into a plain number or array, which
-    would have dropped the derivative silently."""
-
-
-class user_code:
-    """Context for running the user's function inside a transform.
-
-    NumPy reports a failed conversion inside ``out[i] = v`` as "setting an array element
-    with a sequence" (a ``ValueError``; traced values have ``__getitem__``), keeping the
-    reason only as its cause.  When the reason is a :class:`DerivativeDroppedError`, that
-    error, which names the rewrite, is what the user gets.
-    """
-
-    __slots__ = ()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, error, traceback):
-        if kind is not None and issubclass(kind, ValueError) and isinstance(
-                error.__cause__, DerivativeDroppedError):
-            raise error.__cause__.with_traceback(traceback) from None
-        return False
 
 
 _tags = itertools.count(1)
@@ -454,25 +416,6 @@ def concrete(x):
     while isinstance(x, Tracer):
         x = x._concrete()
     return x
-
-
-def escaped_message(tracer):
-    return (f"a traced value ({type(tracer).__name__} of {tracer._trace.transform}, "
-            f"interpreter #{tracer._trace.tag}) was used after the transform that created "
-            f"it returned. This happens when a value computed inside a transformed "
-            f"function is stored in a global, a closure or an attribute and used later. "
-            f"Return it from the function instead, or use fg.stop_gradient / a plain "
-            f"array for values meant to outlive the transform.")
-
-
-def user_frame_summary():
-    """``File "...", line N, in f`` of the innermost frame outside funcgrad."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    for frame in reversed(traceback.extract_stack()[:-1]):
-        if not os.path.abspath(frame.filename).startswith(here):
-            return f'File "{frame.filename}", line {frame.lineno}, in {frame.name}' + (
-                f"\n    {frame.line}" if frame.line else "")
-    return "(location unknown)"
 
 
 # Values the root cannot compute with directly.  Tracers reaching the root have

@@ -1186,6 +1186,47 @@ def test_checkpoint_on_tensors_refuses_a_captured_tensor_and_takes_it_as_an_argu
         np.testing.assert_allclose(checked, plain, rtol=1e-14)
 
 
+@pytest.mark.parametrize("policy", [None, "dots_saveable", "everything_saveable"])
+def test_checkpoint_runs_a_function_of_tensor_methods_on_tensors(policy):
+    """Tensors in, Tensors to the function (its recomputation too): Tensor methods work,
+    and first and second derivatives are torch.utils.checkpoint's (computed with torch:
+    y = tanh(w @ sin(x)), L = sum(y**2), g = dL/d(x, w), then d(sum g)/d(x, w))."""
+    x0 = np.array([0.5, 1.0, -0.3])
+    w0 = np.array([[1.0, 0.5, -0.2], [0.1, -1.0, 0.3], [0.4, 0.2, 0.9]])
+    expected = [
+        [0.5863399685192031, 0.5814200265999067, -0.1695749201369894],
+        [[0.3185331906576036, 0.5590783470088286, -0.19634538995500572],
+         [-0.3388104422949481, -0.5946682718888218, 0.2088443853398534],
+         [0.0891670956721541, 0.15650297651258593, -0.05496302641103276]],
+        [0.33040197554841455, -0.4220305361859039, 4.0749572903435665],
+        [[0.02264496136583416, -0.6246603249131395, 0.9801806304903037],
+         [-0.8266770408415911, -0.7442538468412228, -0.5478565033417349],
+         [2.3324083699457865, 3.907774454015877, -1.159418064109234]]]
+    policy = None if policy is None else getattr(fg.checkpoint_policies, policy)
+    block = fg.checkpoint(lambda v, m: (m @ v.sin()).tanh(), policy=policy)
+    x, w = fg.Tensor(x0, requires_grad=True), fg.Tensor(w0, requires_grad=True)
+    g = fg.autograd.grad((block(x, w) ** 2).sum(), (x, w), create_graph=True)
+    h = fg.autograd.grad(g[0].sum() + g[1].sum(), (x, w))
+    for got, want in zip(g + h, expected):
+        np.testing.assert_allclose(got.detach().numpy(), want, rtol=1e-12)
+    with fg.no_grad():
+        np.testing.assert_allclose(block(x, w).numpy(), np.tanh(w0 @ np.sin(x0)), rtol=1e-14)
+
+
+def test_checkpoint_of_tensor_methods_under_forward_ad_and_refusing_captured_tensors():
+    """A dual Tensor in: the forward-mode rule runs the function on dual Tensors; a
+    Tensor the function captures is still refused (its derivative would be lost)."""
+    import funcgrad.forward_ad as fwAD
+    with fwAD.dual_level():
+        d = fwAD.make_dual(fg.tensor([0.5, 1.0], dtype=fg.float64),
+                           fg.tensor([1.0, 2.0], dtype=fg.float64))
+        tangent = fwAD.unpack_dual(fg.checkpoint(lambda v: v.sin())(d)).tangent
+    np.testing.assert_allclose(tangent.numpy(), np.cos([0.5, 1.0]) * [1.0, 2.0], rtol=1e-14)
+    x, w = fg.Tensor(np.ones(3), requires_grad=True), fg.Tensor(np.eye(3), requires_grad=True)
+    with pytest.raises(TypeError, match="a Tensor it was not given as an argument"):
+        fg.checkpoint(lambda v: (w @ v.sin()).sum())(x)
+
+
 def test_custom_vjp_on_tensors_keeps_the_second_derivative_through_its_residuals():
     """Under create_graph=True the fwd's residuals are computed again from the Tensors,
     so the backward's dependence on them is recorded (as a PyTorch Function's is)."""

@@ -700,6 +700,58 @@ def test_gradients_of_all_gather_psum_scatter_and_ppermute_are_their_transposes(
     np.testing.assert_allclose(tangent, np.broadcast_to(XS2[[2, 0, 1], :1], (3, 2)))
 
 
+def _exchanged(xs, split, concat, tiled=False):
+    """all_to_all by its definition: example i receives piece i of every example's value
+    along ``split`` and joins them, in the senders' order, along ``concat``."""
+    n = len(xs)
+    if tiled:
+        return np.stack([np.concatenate([np.split(x, n, axis=split)[i] for x in xs], concat)
+                         for i in range(n)])
+    return np.stack([np.stack([np.take(x, i, axis=split) for x in xs], concat)
+                     for i in range(n)])
+
+
+@pytest.mark.parametrize("split, concat, tiled", [
+    (0, 0, False), (0, 1, False), (1, 0, False), (1, 1, False), (0, 1, True), (1, 0, True),
+    (1, 1, True)])
+def test_all_to_all_exchanges_pieces_and_its_derivative_sends_them_back(split, concat, tiled):
+    """(audit: missing) values and derivatives of jax.vmap(f, axis_name="i") with
+    jax.lax.all_to_all: a permutation of the batch's entries, so the gradient of a loss
+    of it is the loss's gradient sent back by the inverse permutation."""
+    rng = np.random.default_rng(3)
+    shape = [3, 3] if not tiled else [6, 6]
+    xs = rng.normal(size=[3] + shape)
+    f = lambda x: lax.all_to_all(x, "i", split, concat, tiled=tiled)  # noqa: E731
+    want = _exchanged(xs, split, concat, tiled)
+    np.testing.assert_array_equal(named(f)(xs), want)
+    np.testing.assert_array_equal(named(fg.jit(f))(xs), want)
+    w = rng.normal(size=want.shape)
+    where = _exchanged(np.arange(xs.size).reshape(xs.shape), split, concat, tiled)
+    grad = np.zeros(xs.size)
+    np.add.at(grad, where.reshape(-1), (2 * w * want).reshape(-1))
+    grad = grad.reshape(xs.shape)
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(w * named(f)(v) ** 2))(xs), grad,
+                               rtol=1e-12)
+    # inside the vmap: each example's derivative of the loss of all (JAX's transpose)
+    np.testing.assert_allclose(named(fg.grad(lambda x, wk: fnp.sum(wk * f(x) ** 2)))(xs, w),
+                               grad, rtol=1e-12)
+    tangent = named(lambda x: fg.jvp(f, (x,), (2.0 * x,))[1])(xs)
+    np.testing.assert_allclose(tangent, 2.0 * want, rtol=1e-15)
+
+
+def test_pswapaxes_swaps_the_named_axis_with_a_positional_one():
+    """jax.lax.pswapaxes (all_to_all along one axis): over the whole batch, the batch
+    axis and axis 1 + axis trade places; a shared operand is every example's value."""
+    xs = np.arange(27.0).reshape(3, 3, 3)
+    for axis in (0, 1, -1):
+        np.testing.assert_array_equal(named(lambda x: lax.pswapaxes(x, "i", axis))(xs),
+                                      np.swapaxes(xs, 0, 1 + axis % 2))
+    shared = named(lambda x: lax.pswapaxes(XS, "i", 0) + 0.0 * x)(XS)
+    np.testing.assert_array_equal(shared, np.broadcast_to(XS[:, None], (3, 3)))
+    with pytest.raises(ValueError, match="split dimension 0 .* axis size 3"):
+        named(lambda x: lax.pswapaxes(x, "i", 0))(XS2)
+
+
 def test_a_jitted_collective_retraces_for_another_named_vmap():
     """The trace depends on the named vmaps around the call (JAX keys on its axis
     environment): another size, another name, another nesting, another trace."""

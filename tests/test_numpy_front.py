@@ -6,6 +6,7 @@ import functools
 import importlib
 import inspect
 import pathlib
+import warnings
 
 import numpy as np
 import pytest
@@ -430,3 +431,21 @@ def test_float_only_ufuncs_give_numpys_dtype_on_traced_values(f, args):
                 f(*[fnp.asarray(a) for a in args])):
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("fn, expected", [
+    (fnp.maximum, ([0, 0, 0, 1], [0, 0, 0, 0])), (fnp.minimum, ([0, 0, 0, 0], [0, 0, 0, 1])),
+    (fnp.fmax, ([1, 0, 1, 1], [0, 1, 0, 0])), (fnp.fmin, ([1, 0, 1, 0], [0, 1, 0, 1]))])
+def test_extrema_of_nans_differentiate_as_jax_without_warnings(fn, expected):
+    """jax.grad's values (maximum: a NaN operand takes nothing; fmax: the other operand
+    takes all, x where both are NaN), and the backward pass warns of nothing (NumPy's
+    comparisons with NaN are quiet)."""
+    a, b = np.array([1.0, np.nan, np.nan, 3.0]), np.array([np.nan, 1.0, np.nan, -1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        grads = fg.grad(lambda x, y: fn(x, y).sum(), argnums=(0, 1))(a, b)
+        x, y = fg.Tensor(a, requires_grad=True), fg.Tensor(b, requires_grad=True)
+        fn(x, y).sum().backward()
+    for got in (grads, (x.grad.numpy(), y.grad.numpy())):
+        np.testing.assert_array_equal(got[0], expected[0])
+        np.testing.assert_array_equal(got[1], expected[1])

@@ -904,6 +904,10 @@ OPS = [
     Op("psum_scatter", lambda m, x: fg.vmap(
         lambda a: fg.lax.psum_scatter(a, "i", scatter_dimension=1), axis_name="i")(x),
        L("bab"), ref=lambda x: np.swapaxes(x.sum(0), 0, 1), skip=("graph",)),
+    # (the same: example i receives piece i even of a shared operand)
+    Op("all_to_all", lambda m, x: fg.vmap(
+        lambda a: fg.lax.all_to_all(a, "i", 0, 1), axis_name="i")(x),
+       L("aab"), ref=lambda x: np.transpose(x, (1, 2, 0)), skip=("graph",)),
 ]
 
 CASES = [case for op in OPS for case in op.cases()]
@@ -1076,7 +1080,7 @@ def test_every_primitive_has_a_property_test():
     assert not empty, f"lines whose function binds no primitive: {empty}"
     covered = set().union(*table.values())
     # (no graph holds it at its top level: see its line)
-    covered |= {op.name for op in OPS if op.name == "psum_scatter"}
+    covered |= {op.name for op in OPS if op.name in ("psum_scatter", "all_to_all")}
     missing = sorted(set(REGISTRY) - covered)
     assert not missing, (f"primitives with no line in the property table: {missing}; add a "
                          f"line to OPS in {__file__} that uses each")

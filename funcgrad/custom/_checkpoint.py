@@ -16,12 +16,15 @@ import inspect
 import sys
 from typing import Any, Callable, TypeVar
 
+import numpy as np
+
 from .. import tree
 from ..core import EscapedTracerError, Interpreter, Tracer, aval_of, is_special
 from ..interpreters.graph import eval_graph, trace_to_graph
 from ..modes import no_grad
 from ..primitives.structural import name_p
 from ._call import CallSite, CustomRule, _of_float_inputs, as_operand, jvp_of, vjp_of
+from ._eager import dual_jvp, eager_tensor_type, present, tape_vjp, unwrap_output
 
 __all__ = ["checkpoint", "checkpoint_name"]
 
@@ -47,7 +50,9 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
     (``dots_saveable``: the matrix products; ``save_only_these_names``: the values named
     with :func:`checkpoint_name`); values and derivatives are the same under every
     policy.  ``prevent_cse`` is accepted for JAX's signature (funcgrad merges nothing
-    across the two runs).
+    across the two runs).  Called with eager Tensors, ``f`` runs on Tensors both times
+    (Tensor methods work, as with ``torch.utils.checkpoint``) and the backward pass is
+    the tape's own; a policy then saves nothing (all is recomputed, derivatives the same).
 
     >>> import numpy as np, funcgrad as fg
     >>> block = fg.checkpoint(lambda x: np.sin(np.sin(x)))
@@ -99,6 +104,10 @@ def checkpoint(fun: F, *, prevent_cse: bool = True, policy: Callable[..., Any] |
         def flat(*xs):
             return [as_operand(o) for o in record(*xs)]
 
+        tensor_at = _tensor_positions(site.leaves)
+        if tensor_at:  # Tensors in: the rule runs the function on Tensors too
+            return site.bind(_remat_rule(name, _on_tensors(name, flat, tensor_at),
+                                         tape=True))
         try:
             return site.bind(_remat_rule(name, flat, policy=policy))
         except EscapedTracerError as error:
@@ -175,18 +184,61 @@ def _refuse_captured_tensors(name, xs, outs):
         return any(isinstance(v, base)
                    for v in tree.flatten(x, is_leaf=lambda v: isinstance(v, base))[0])
     if tensors(outs) and not tensors(xs):
-        raise TypeError(f"checkpoint({name}): the function uses a Tensor it was not given as "
-                        f"an argument (a weight it captures, say), whose derivative would be "
-                        f"lost. Pass it as an argument instead: "
-                        f"fg.checkpoint(lambda x, w: ...)(x, w).")
+        raise TypeError(_captured_message(name))
 
 
-def _remat_rule(name, flat, guard=True, policy=None):
+def _captured_message(name):
+    return (f"checkpoint({name}): the function uses a Tensor it was not given as an "
+            f"argument (a weight it captures, say), whose derivative would be lost. Pass it "
+            f"as an argument instead: fg.checkpoint(lambda x, w: ...)(x, w).")
+
+
+def _tensor_positions(leaves):
+    """The positions of the eager Tensors among a call's leaves (none under a transform:
+    there the leaves are its traced values)."""
+    Tensor = eager_tensor_type()
+    if Tensor is None:
+        return ()
+    return tuple(i for i, x in enumerate(leaves) if isinstance(x, Tensor))
+
+
+def _holds_tensors(xs):
+    Tensor = eager_tensor_type()
+    return Tensor is not None and any(isinstance(x, Tensor) for x in xs)
+
+
+def _on_tensors(name, flat, positions):
+    """``flat`` for a caller that passed Tensors at ``positions``: the tape hands the rule
+    their values, which are shown to the function as Tensors again (so that Tensor
+    methods work), and its Tensor results are handed back as values.  Given Tensors (the
+    tape's pullback, a create_graph pass) it runs on them as they are.  Its inputs never
+    require grad here, so a result that does depends on a Tensor it captured."""
+    def run(*xs):
+        if not any(isinstance(xs[i], (np.ndarray, np.generic)) for i in positions):
+            return flat(*xs)
+        shown = list(xs)
+        for i in positions:
+            shown[i] = present(xs[i])
+        outs = flat(*shown)
+        if any(getattr(o, "requires_grad", False) for o in outs):
+            raise TypeError(_captured_message(name))
+        return [as_operand(unwrap_output(o)) for o in outs]
+    return run
+
+
+def _remat_rule(name, flat, guard=True, policy=None, tape=False):
+    """The rule of one call; ``tape``: the caller passed Tensors, and the backward pass
+    runs ``flat`` on Tensors under the tape (the policy's graph, traced from shapes, does
+    not apply: everything is recomputed)."""
     def jvp(primals, tangents):
+        if _holds_tensors(primals):  # (the caller's dual Tensors: Tensor methods work)
+            found = dual_jvp(flat, primals, tangents)
+            if found is not None:
+                return found
         return jvp_of(flat, primals, tangents)
 
     def fwd(*xs):
-        graph = None if policy is None else _graph_of(flat, xs)
+        graph = None if policy is None or tape else _graph_of(flat, xs)
         if graph is None:
             return flat(*xs), (xs, None, None)  # keep only the inputs
         saver = _Saver(policy)
@@ -196,6 +248,8 @@ def _remat_rule(name, flat, guard=True, policy=None):
 
     def bwd(residuals, cts):
         xs, graph, saver = residuals
+        if tape:
+            return tape_vjp(flat, xs, cts)
         if graph is None:
             return vjp_of(flat, xs, cts)  # recompute the forward pass, then pull back
         return _replayed_vjp(lambda *ys: eval_graph(graph, *ys), xs, cts,

@@ -1,16 +1,16 @@
-"""What a :class:`~funcgrad.Function` needs from the eager Tensor, found without
-importing it (the Tensor sits above this layer): the class, and values shown as
-Tensors to PyTorch-style rules.  With no Tensor module loaded no Tensor exists, and
+"""What a :class:`~funcgrad.Function` and ``checkpoint`` need from the eager Tensor,
+found without importing it (the Tensor sits above this layer): the class, values shown
+as Tensors to PyTorch-style rules, and the tape's own pullback.  With no Tensor module loaded no Tensor exists, and
 these do nothing.
 """
 import sys
 
 import numpy as np
 
-from ..modes import no_grad
+from ..modes import enable_grad, no_grad
 
-__all__ = ["eager_tensor_type", "present", "unwrap_output", "rebase_dirty", "no_grad",
-           "ONCE_MESSAGE"]
+__all__ = ["eager_tensor_type", "present", "unwrap_output", "rebase_dirty", "tape_vjp",
+           "dual_jvp", "no_grad", "ONCE_MESSAGE"]
 
 ONCE_MESSAGE = ("trying to differentiate twice a function that was marked with "
                 "@once_differentiable")
@@ -77,3 +77,67 @@ def rebase_dirty(original, output):
             if entry[0] is storage:
                 versions[i] = (storage, storage.version) + tuple(entry[2:])
     return original
+
+
+def tape_vjp(fn, xs, cts):
+    """Cotangents for the flat inputs ``xs`` of ``fn`` (a function written with Tensor
+    methods: flat list in, flat list out) by the eager tape itself: ``fn`` runs again on
+    Tensors that require grad and ``fg.autograd.grad`` pulls ``cts`` back, as PyTorch's
+    checkpoint does.  Inputs that are already Tensors requiring grad (a create_graph
+    pass) are kept, so the pass records through them; the gradients are then Tensors on
+    that graph, else plain arrays.  None for inputs neither float nor complex, or that
+    no output depends on.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> tape_vjp(lambda v: [(v * v).sum()], [np.array([1.0, 2.0])], [np.array(1.0)])
+    [array([2., 4.])]
+    """
+    Tensor = eager_tensor_type()
+    grads_of = sys.modules["funcgrad.eager.grads"].grad
+    create = any(isinstance(v, Tensor) and v.requires_grad for v in list(xs) + list(cts))
+    ins, pos = [], []
+    for i, x in enumerate(xs):
+        if isinstance(x, Tensor) and x.requires_grad:
+            ins.append(x)
+        else:
+            value = unwrap_output(x)
+            ins.append(present(value))
+            if np.dtype(getattr(value, "dtype", np.float64)).kind in "fc":
+                ins[-1] = ins[-1].detach().requires_grad_(True)
+        if ins[-1].requires_grad:
+            pos.append(i)
+    grads = [None] * len(xs)
+    with enable_grad():
+        outs = list(fn(*ins))
+    tracked = [k for k, o in enumerate(outs) if isinstance(o, Tensor) and o.requires_grad]
+    if not pos or not tracked:
+        return grads
+    found = grads_of([outs[k] for k in tracked], [ins[i] for i in pos],
+                     [present(cts[k]) for k in tracked], create_graph=create,
+                     allow_unused=True)
+    for i, g in zip(pos, found):
+        grads[i] = g if create or g is None else g._storage.value
+    return grads
+
+
+def dual_jvp(fn, primals, tangents):
+    """``(outs, tangent_outs)`` of ``fn`` (flat list in, flat list out) at Tensor
+    ``primals``, by forward-AD dual values of a level of its own: those are Tensors with
+    a tangent (PyTorch's ``make_dual``), so ``fn`` may call Tensor methods.  None while
+    :mod:`funcgrad.forward_ad` is not loaded (then no dual Tensor exists either).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> import funcgrad.forward_ad
+    >>> outs, touts = dual_jvp(lambda v: [v.sin()], [fg.tensor([0.0])], [np.ones(1)])
+    >>> touts
+    [tensor([1.])]
+    """
+    forward_ad = sys.modules.get("funcgrad.forward_ad")
+    if forward_ad is None:
+        return None
+    with forward_ad.dual_level():
+        duals = [forward_ad.make_dual(p, t) if t is not None and
+                 np.dtype(getattr(p, "dtype", np.float64)).kind in "fc" else p
+                 for p, t in zip(primals, tangents)]
+        unpacked = [forward_ad.unpack_dual(o) for o in fn(*duals)]
+    return [u.primal for u in unpacked], [u.tangent for u in unpacked]

@@ -27,6 +27,7 @@ from ..numpy import linalg as fla
 from ..numpy.ufuncs import abs_square
 from ..scipy import linalg as fsl
 from ..primitives import elementwise as ew
+from ..primitives.structural import stop_gradient
 from .inplace import _FALSE
 from .tensor import Tensor
 from .named import Named, record_as
@@ -269,10 +270,8 @@ def _norm(t, p, dim, keepdim):
     if p == 0:  # the number of nonzero elements: a step, with a zero gradient
         count = fnp.astype(fnp.sum(t != 0, axis=axis, keepdims=keepdim), t.dtype)
         return ew.where(_NEVER, fnp.sum(t, axis=axis, keepdims=keepdim), count)
-    if p in (np.inf, float("inf")):
-        return fnp.max(fnp.abs(t), axis=axis, keepdims=keepdim)
-    if p == -np.inf:
-        return fnp.min(fnp.abs(t), axis=axis, keepdims=keepdim)
+    if p in (np.inf, -np.inf):
+        return _extreme_norm(t, fnp.max if p > 0 else fnp.min, axis, keepdim)
     if p == 1:
         return fnp.sum(fnp.abs(t), axis=axis, keepdims=keepdim)
     s = fnp.sum(fnp.abs(t) ** p, axis=axis, keepdims=keepdim)
@@ -280,6 +279,16 @@ def _norm(t, p, dim, keepdim):
         return s ** (1.0 / p)
     ok = s > 0  # a zero norm's gradient is 0, as for p=2 (the root's is infinite there)
     return ew.where(ok, ew.where(ok, s, np.ones((), s.dtype)) ** (1.0 / p), np.zeros((), s.dtype))
+
+
+def _extreme_norm(t, extreme, axis, keepdim):
+    """``extreme`` (max or min) of ``|t|``; where that is NaN (a NaN element) the gradient
+    is 0, as PyTorch's, not the NaN of ties shared among no element: those slices are
+    taken as zeros by the differentiated branch."""
+    nan = ew.isnan(extreme(stop_gradient(fnp.abs(t)), axis=axis, keepdims=True))
+    out = extreme(fnp.abs(ew.where(nan, np.zeros((), t.dtype), t)), axis=axis,
+                  keepdims=keepdim)
+    return ew.where(fnp.reshape(nan, out.shape), np.nan, out)
 
 
 def dist(self: Any, other: Any, p: Any = 2) -> Any:

@@ -316,8 +316,18 @@ def logaddexp2(self: Any, other: Any) -> Any:
 
 
 def xlogy(self: Any, other: Any) -> Any:
-    """``self * log(other)``, 0 where ``self`` is 0 (unless ``other`` is NaN)."""
-    return record_as(_NAMED["xlogy"], fsp.xlogy, *_floating(self, other))
+    """``self * log(other)``, 0 where ``self`` is 0 (unless ``other`` is NaN).  The
+    gradient in ``other`` is PyTorch's ``self / other``: NaN at ``(0, 0)``."""
+    return record_as(_NAMED["xlogy"], _xlogy, *_floating(self, other))
+
+
+def _xlogy(x, y):
+    out = fsp.xlogy(x, y)  # (its gradient in y at (0, 0) is 0)
+    # At (0, 0) add x * sqrt(|y|): 0, with the derivative in y 0 / 0 = NaN, PyTorch's
+    # x / y there (a 0 * inf in the backward pass, reported as such)
+    origin = fnp.logical_and(fnp.equal(x, 0), fnp.equal(y, 0))
+    kink = x * fnp.sqrt(fnp.abs(ew.where(origin, y, np.ones((), y.dtype))))
+    return ew.where(origin, out + kink, out)
 
 
 def copysign(self: Any, other: Any) -> Any:

@@ -46,11 +46,12 @@ constructors), ``_dynamic`` (slices at traced starts), ``_sorting``, ``_reductio
 ``associative_scan``, ``stop_gradient``), ``_implicit`` (``custom_linear_solve``,
 ``custom_root``: implicit differentiation), ``_windows`` (``reduce_window``,
 ``conv_general_dilated``), ``_collectives`` (``psum``... over a ``vmap``'s named axis),
-``_collectives_moving`` (``all_gather``, ``psum_scatter``, ``ppermute``), and
+``_collectives_moving`` (``all_gather``, ``psum_scatter``, ``ppermute``, ``all_to_all``,
+``pswapaxes``), and
 ``_common``, their shared checks.
 """
 from ._collectives import axis_index, pmax, pmean, pmin, psum
-from ._collectives_moving import all_gather, ppermute, psum_scatter
+from ._collectives_moving import all_gather, all_to_all, ppermute, psum_scatter, pswapaxes
 from ._cond import cond, cond_p, switch
 from ._fori import fori_loop
 from ._scan import scan, scan_p
@@ -75,4 +76,4 @@ __all__ = (["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan
            + _dynamic.__all__ + _sorting.__all__ + _higher.__all__ + _reductions.__all__
            + _linalg.__all__ + _implicit.__all__ + _windows.__all__)
 __all__ += ["psum", "pmean", "pmax", "pmin", "axis_index", "all_gather", "psum_scatter",
-            "ppermute"]
+            "ppermute", "all_to_all", "pswapaxes"]

@@ -1,5 +1,5 @@
 """The collectives that move values between the examples of a named ``vmap`` axis (JAX's
-``all_gather``, ``psum_scatter``, ``ppermute``), beside :mod:`._collectives`' reductions.
+``all_gather``, ``psum_scatter``, ``ppermute``, ``all_to_all``, ``pswapaxes``), beside :mod:`._collectives`' reductions.
 
 ``all_gather`` and ``psum_scatter`` are primitives, each other's transpose as in JAX.
 Under the vmap of their axis the rules see the whole batch: gathering moves the batch
@@ -9,7 +9,10 @@ batch axis.  ``psum_scatter`` gives each example its own slice even of an operan
 same for all, so every vmap runs its rule (``VARYING_ALONG_AXIS``), and it never runs
 outside one.  ``ppermute`` is built on ``all_gather``: row ``source(i)`` of the gathered
 value for each example's :func:`~._collectives.axis_index` ``i`` (zeros where no one
-sends), so its derivative, by the inverse pairs, follows.  One axis name at a time.
+sends), so its derivative, by the inverse pairs, follows.  ``all_to_all`` is a primitive
+whose transpose is itself with the split and concat axes swapped; like ``psum_scatter``
+it gives each example its own value, so every vmap runs its rule; ``pswapaxes`` is
+``all_to_all`` along one axis.  One axis name at a time.
 """
 from typing import Any, Hashable, Sequence
 
@@ -25,7 +28,8 @@ from ..numpy._convert import asarray
 from ..typing import PyTree
 from ._collectives import _axes, _own_axis, axis_index
 
-__all__ = ["all_gather", "psum_scatter", "ppermute", "all_gather_p", "psum_scatter_p"]
+__all__ = ["all_gather", "psum_scatter", "ppermute", "all_to_all", "pswapaxes", "all_gather_p",
+           "psum_scatter_p", "all_to_all_p"]
 
 
 def _one_axis(axis_name, what):
@@ -270,3 +274,136 @@ def ppermute(x: PyTree, axis_name: Hashable, perm: Sequence[tuple[int, int]]) ->
             return moved
         return fnp.where(fnp.take(received, me), moved, fnp.zeros_like(moved))
     return tree.tree_map(one, x)
+
+
+# --- all_to_all ------------------------------------------------------------------------------
+
+def _exchange_shape(shape, n, split, concat, tiled):
+    """An example's result shape: its ``split`` dimension cut into ``n`` pieces, piece
+    ``i`` sent to example ``i``, the pieces received joined along ``concat``."""
+    if split >= len(shape) or (shape[split] % n if tiled else shape[split] != n):
+        raise ValueError(f"all_to_all: the split dimension {split} of the operand (shape "
+                         f"{shape}) must have the axis size {n}"
+                         + (" times the block size" if tiled else "")
+                         + "; pick split_axis= accordingly")
+    if not tiled:
+        rest = shape[:split] + shape[split + 1:]
+        return rest[:concat] + (n,) + rest[concat:]
+    cut = shape[:split] + (shape[split] // n,) + shape[split + 1:]
+    return cut[:concat] + (cut[concat] * n,) + cut[concat + 1:]
+
+
+def _exchange(batch, n, split, concat, tiled):
+    """The whole batch (source example first) exchanged: the batch of the results
+    (destination example first)."""
+    shape = tuple(batch.shape)
+    if tiled:  # (the split dimension as n pieces: destination, then block)
+        batch = fnp.reshape(batch, shape[:1 + split] + (n, shape[1 + split] // n)
+                            + shape[2 + split:])
+    moved = fnp.moveaxis(batch, 1 + split, 0)  # destination, source, the example's axes
+    if not tiled:
+        return fnp.moveaxis(moved, 1, 1 + concat)
+    moved = fnp.moveaxis(moved, 1, 1 + concat)  # (the sources' blocks end to end)
+    shape = tuple(moved.shape)
+    return fnp.reshape(moved, shape[:1 + concat] + (shape[1 + concat] * shape[2 + concat],)
+                       + shape[3 + concat:])
+
+
+def _exchange_impl(x, *, axes, split_axis, concat_axis, tiled):
+    raise RuntimeError(f"all_to_all: the vmap of axis {axes[0].axis_name!r} is not running "
+                       f"(a graph holding it was evaluated outside that vmap); call it "
+                       f"inside fg.vmap(f, axis_name={axes[0].axis_name!r})")
+
+
+def _exchange_abstract(aval, *, axes, split_axis, concat_axis, tiled):
+    return ShapedArray(_exchange_shape(tuple(aval.shape), axes[0].axis_size, split_axis,
+                                       concat_axis, tiled), aval.dtype)
+
+
+def _exchange_jvp(primals, tangents, *, axes, split_axis, concat_axis, tiled):
+    t, = tangents
+    params = dict(axes=axes, split_axis=split_axis, concat_axis=concat_axis, tiled=tiled)
+    return (all_to_all_p.bind(primals[0], **params),
+            None if t is None else all_to_all_p.bind(t, **params))
+
+
+def _exchange_vjp(needs, ct, out, x, *, axes, split_axis, concat_axis, tiled):
+    # (JAX's transpose: every piece sent back where it came from)
+    return [all_to_all_p.bind(ct, axes=axes, split_axis=concat_axis, concat_axis=split_axis,
+                              tiled=tiled)]
+
+
+def _exchange_batch(args, dims, *, axes, split_axis, concat_axis, tiled):
+    """Under a vmap of another axis: example by example of it (its batch axis first)."""
+    x, = args
+    if dims[0] is None:  # (every vmap runs this rule: not batched along this one)
+        return all_to_all_p.bind(x, axes=axes, split_axis=split_axis,
+                                 concat_axis=concat_axis, tiled=tiled), None
+    return all_to_all_p.bind(fnp.moveaxis(x, dims[0], 0), axes=axes,
+                             split_axis=split_axis + 1, concat_axis=concat_axis + 1,
+                             tiled=tiled), 0
+
+
+def _exchange_named(interp, args, dims, *, axes, split_axis, concat_axis, tiled):
+    if _own_axis(interp, axes) is None:
+        return _exchange_batch(args, dims, axes=axes, split_axis=split_axis,
+                               concat_axis=concat_axis, tiled=tiled)
+    x, n = args[0], interp.axis_size
+    if dims[0] is None:  # (a value the same for every example: n copies of it)
+        batch = fnp.broadcast_to(fnp.expand_dims(x, 0), (n,) + tuple(x.shape))
+    else:
+        batch = fnp.moveaxis(x, dims[0], 0)
+    _exchange_shape(tuple(batch.shape[1:]), n, split_axis, concat_axis, tiled)
+    return _exchange(batch, n, split_axis, concat_axis, tiled), 0
+
+
+all_to_all_p = Primitive("all_to_all", _exchange_impl, abstract_eval=_exchange_abstract,
+                         jvp=_exchange_jvp, vjp=_exchange_vjp)
+all_to_all_p.batch = _exchange_batch
+NAMED_AXIS_RULES[all_to_all_p] = _exchange_named
+VARYING_ALONG_AXIS.add(all_to_all_p)  # (example i receives piece i: its own value)
+register_gpu({all_to_all_p: lambda x, **params: _exchange_impl(x, **params)})
+
+
+def all_to_all(x: PyTree, axis_name: Hashable, split_axis: int, concat_axis: int, *,
+               axis_index_groups: Any = None, tiled: bool = False) -> PyTree:
+    """Each example of the named ``vmap`` axis cuts its ``x`` along ``split_axis`` into
+    one piece per example (that dimension has the axis size, or with ``tiled`` a
+    multiple of it), sends piece ``i`` to example ``i``, and joins the pieces it
+    receives, in the senders' order, along a new axis ``concat_axis`` (with ``tiled``,
+    end to end along ``concat_axis``).  JAX's; its transpose swaps the two axes.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> x = np.array([[1.0, 2.0], [10.0, 20.0]])
+    >>> fg.vmap(lambda r: fg.lax.all_to_all(r, "i", 0, 0), axis_name="i")(x)
+    array([[ 1., 10.],
+           [ 2., 20.]])
+    """
+    if axis_index_groups is not None:
+        raise NotImplementedError("all_to_all: axis_index_groups is not supported")
+    axes = _one_axis(axis_name, "all_to_all")
+
+    def one(leaf):
+        leaf = asarray(leaf)
+        rank = max(leaf.ndim, 1)
+        split = _axis_position("all_to_all", split_axis, rank)
+        concat = _axis_position("all_to_all", concat_axis, rank)
+        _exchange_shape(tuple(leaf.shape), axes[0].axis_size, split, concat, bool(tiled))
+        return all_to_all_p.bind(leaf, axes=axes, split_axis=split, concat_axis=concat,
+                                 tiled=bool(tiled))
+    return tree.tree_map(one, x)
+
+
+def pswapaxes(x: PyTree, axis_name: Hashable, axis: int, *,
+              axis_index_groups: Any = None) -> PyTree:
+    """The named ``vmap`` axis swapped with the dimension ``axis`` of ``x`` (whose size
+    is the axis size): example ``i`` gets slice ``i`` of ``axis`` from every example,
+    in their order (JAX's: :func:`all_to_all` with ``split_axis = concat_axis = axis``).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> x = np.arange(4.0).reshape(2, 2)
+    >>> fg.vmap(lambda r: fg.lax.pswapaxes(r, "i", 0), axis_name="i")(x)
+    array([[0., 2.],
+           [1., 3.]])
+    """
+    return all_to_all(x, axis_name, axis, axis, axis_index_groups=axis_index_groups)

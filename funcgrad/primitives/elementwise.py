@@ -219,15 +219,28 @@ def _weight_type(x, y):
 
 
 def _tie_weight(x, y):
-    """1 where x wins, 0 where y wins, 1/2 on ties (each side gets half, as in JAX)."""
+    """1 where x wins, 0 where y wins, 1/2 on ties (each side gets half, as in JAX); 0
+    where either is NaN."""
     t = _weight_type(x, y)
-    return where(equal(x, y), t(0.5), where(greater(x, y), t(1.0), t(0.0)))
+    # A NaN never reaches `greater`: a fused kernel's vectorised `>` raises the invalid
+    # flag on one (NumPy's comparisons are quiet), which would warn in the backward pass.
+    nan = logical_or(isnan(x), isnan(y))
+    return where(equal(x, y), t(0.5),
+                 where(greater(where(nan, t(0.0), x), where(nan, t(0.0), y)), t(1.0), t(0.0)))
 
 
-def _fmax_weight(x, y):
-    # fmax ignores a NaN operand: the other one receives the whole derivative.
+def _first_weight(x, y, wins):
+    """x's share of the derivative of fmax/fmin(x, y), ``wins`` where neither is NaN: a
+    NaN operand is ignored, the other receives the whole derivative, and where both are
+    NaN the result is x (x takes it all: one derivative, not two)."""
     t = _weight_type(x, y)
-    return where(isnan(y), t(1.0), where(isnan(x), t(0.0), _tie_weight(x, y)))
+    return where(isnan(y), t(1.0), where(isnan(x), t(0.0), wins))
+
+
+def _second_weight(x, y, wins):
+    """y's share (see :func:`_first_weight`)."""
+    t = _weight_type(x, y)
+    return where(isnan(y), t(0.0), where(isnan(x), t(1.0), wins))
 
 
 def _pow_lin_x(g, x, y, out):
@@ -345,11 +358,11 @@ minimum_p = elementwise("minimum", np.minimum, _MINIMUM,
                         lambda g, x, y, out: g * _tie_weight(y, x),
                         lambda g, x, y, out: g * _tie_weight(x, y))
 fmax_p = elementwise("fmax", np.fmax, _FMAX,
-                     lambda g, x, y, out: g * _fmax_weight(x, y),
-                     lambda g, x, y, out: g * _fmax_weight(y, x))
+                     lambda g, x, y, out: g * _first_weight(x, y, _tie_weight(x, y)),
+                     lambda g, x, y, out: g * _second_weight(x, y, _tie_weight(y, x)))
 fmin_p = elementwise("fmin", np.fmin, _FMIN,
-                     lambda g, x, y, out: g * _fmax_weight(y, x),
-                     lambda g, x, y, out: g * _fmax_weight(x, y))
+                     lambda g, x, y, out: g * _first_weight(x, y, _tie_weight(y, x)),
+                     lambda g, x, y, out: g * _second_weight(x, y, _tie_weight(x, y)))
 arctan2_p = elementwise("arctan2", np.arctan2, _f("F.atan2(x0, x1)"),
                         lambda g, x, y, out: g * y / _arctan2_denominator(x, y),
                         lambda g, x, y, out: -g * x / _arctan2_denominator(x, y))
