@@ -992,6 +992,41 @@ def test_sums_fused_with_their_producer_keep_numpys_bits(n, dtype):
     assert text.count("_rt.sum_all") == 1  # the broadcast one sums a materialised array
 
 
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shape, axes, keepdims", [((64, 300), 0, False),
+                                                   ((4, 5, 300), (0, 1), True)])
+def test_sums_over_leading_axes_are_added_up_in_the_loop_making_their_rows(shape, axes,
+                                                                             keepdims, dtype):
+    """A bias's gradient (the sum over the batch of tanh's VJP) is accumulated row by row
+    in the loop computing its terms, in NumPy's order (each row added into the running
+    result): np.sum's bits, and no pass reading the terms back."""
+    rng = np.random.default_rng(7)
+    g, h = ((rng.standard_normal(shape) * 10 ** rng.uniform(-3, 3, shape)).astype(dtype)
+            for _ in range(2))
+
+    def f(g, h):  # correctly rounded operations only: the terms have NumPy's bits too
+        d = g * (1.0 - h * h)
+        return d, np.sum(d, axis=axes, keepdims=keepdims)
+
+    got, want = fg.jit(f, wait=True)(g, h), f(g, h)
+    for a, e in zip(got, want):
+        assert a.dtype == e.dtype and a.shape == e.shape and a.tobytes() == e.tobytes()
+    text = fg.jit(f).lower(g, h).as_text()
+    assert "_rt.sum_leading" not in text and "] += " in text
+
+
+def test_a_leading_sum_of_a_loop_with_trig_is_summed_after_it():
+    """(A loop with sin may run twice, the second time with the C library: its rows would
+    be added twice, so such a sum reads the materialised terms.)"""
+    x = np.linspace(-3.0, 3.0, 64 * 40).reshape(64, 40)
+
+    def f(x):
+        return np.sum(np.sin(x) * x, axis=0)
+    got = fg.jit(f, wait=True)(x)
+    assert np.allclose(got, f(x), rtol=1e-14, atol=1e-14)
+    assert "_rt.sum_leading" in fg.jit(f).lower(x).as_text()
+
 def test_values_read_only_after_a_blas_call_are_computed_in_the_kernel_that_reads_them():
     """An MLP's gradient: ``1 - h * h`` (tanh's VJP) and the cotangent of the mean are
     read only after matrix products, so they are computed in the loops that read them,

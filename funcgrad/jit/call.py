@@ -123,7 +123,7 @@ def _builder(out_tree):
         if t.node is None:
             count[0] += 1
             return f"o[{count[0] - 1}]"
-        parts = [text(c) for c in t._children]
+        parts = [text(c) for c in t.children()]
         if t.node is tuple:
             return f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
         if t.node is list:

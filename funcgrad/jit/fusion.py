@@ -6,7 +6,9 @@ to arrays.  Three things that are not elementwise equations join the loop:
 
 * a sum of all of one of its results is accumulated by the loop, leaf by leaf of NumPy's
   pairwise summation (:meth:`Loop.accumulate`), so no array of the terms is written and
-  the sum has ``np.sum``'s bits;
+  the sum has ``np.sum``'s bits; a sum over its leading axes (a bias's gradient) is added
+  up row by row as the loop makes the rows, as NumPy does (:meth:`Loop.accumulate_rows`),
+  so the terms are not read back;
 * band constants (the shifted identities of ``jacfwd``'s basis) are computed from the loop
   indices instead of read (:func:`band`);
 * a scatter into a broadcast scalar through slices (the VJP of slicing) is computed
@@ -159,14 +161,28 @@ def is_pad(eqn, uniform):
 
 
 def _fusible_sum(eqn):
-    """Is ``eqn`` a sum of all elements that a fused loop can accumulate, bit for bit as
-    ``np.sum`` of the materialised array (same dtype, pairwise order)?"""
+    """Is ``eqn`` a sum that a fused loop can accumulate, bit for bit as ``np.sum`` of the
+    materialised array (same dtype, same order)?  A sum of all elements (pairwise order),
+    or over leading axes (rows added in order: see :func:`leading_sum`)."""
     if eqn.prim is not reduce_sum_p or not isinstance(eqn.inputs[0], Var):
         return False
     x, out = eqn.inputs[0].aval, eqn.outvars[0].aval
-    return (x.dtype == out.dtype and is_float32_or_64(x.dtype)
-            and x.size >= FUSED_SUM_MIN_SIZE
-            and reduce_pattern(x.shape, eqn.params["axes"]) == "all")
+    if x.dtype != out.dtype or not is_float32_or_64(x.dtype):
+        return False
+    return leading_sum(eqn) or (x.size >= FUSED_SUM_MIN_SIZE
+                                and reduce_pattern(x.shape, eqn.params["axes"]) == "all")
+
+
+def leading_sum(eqn):
+    """Is ``eqn`` a sum over the first axes of a 2-d-or-more array (none of them of length
+    0 or 1, at least one axis kept)?  NumPy adds such an array row by row into the running
+    result (``runtime.sum_leading``), which is the order a loop nest makes the rows in."""
+    if eqn.prim is not reduce_sum_p:
+        return False
+    shape, axes = eqn.inputs[0].aval.shape, tuple(sorted(eqn.params["axes"]))
+    return (0 < len(axes) < len(shape) and axes == tuple(range(len(axes)))
+            and all(d > 1 for d in shape)
+            and reduce_pattern(shape, axes) == "leading")
 
 
 def _summed_group(eqn, producer, open_groups):
@@ -249,12 +265,19 @@ def emit_loop(block, eqns):
               and not any(isinstance(a, Var) and id(a) in block.fn.packed for a in arrays))
     expanded = _expand_broadcasts(block, arrays, shape) if expand else {}
     flat = flat or bool(expanded)
+    parallel = size >= PARALLEL_THRESHOLD and _threads() > 1
+    rowwise = total is not None and leading_sum(total)
+    if rowwise:  # the row index is the loop's: a nest, not a flat loop
+        flat, expanded = False, {}
     separate = None
-    if total is not None and not flat:  # broadcast inputs: sum the materialised array
+    # (broadcast inputs make a flat loop impossible for a sum of everything; threads would
+    # race on the running row sum; a second, exact-trig pass would add the rows twice)
+    if total is not None and (not flat and not rowwise or rowwise and (
+            parallel or any(uses_trig(e) for e in eqns))):
         if not any(v is total.inputs[0] for v in materialize):
             materialize.append(total.inputs[0])
         separate, total = total, None
-    parallel = size >= PARALLEL_THRESHOLD and _threads() > 1
+        rowwise = False
     if parallel:
         block.fn.parallel = True
     out_names = {}
@@ -299,7 +322,9 @@ def emit_loop(block, eqns):
         a.aval.shape if isinstance(a, Var) else a.shape) == shape for a in arrays}
     loop = Loop(block, shape, flat, parallel, sources, out_names, materialize, full_shape,
                 bands, rows)
-    if total is not None:
+    if rowwise:
+        loop.accumulate_rows(total)
+    elif total is not None:
         loop.accumulate(total)
     trig = sum(uses_trig(e) for e in eqns) if vector else 0
     if trig:  # arguments beyond the fast reduction's range: counted
@@ -316,7 +341,10 @@ def emit_loop(block, eqns):
             names.trig_checked = True
     else:
         loop.emit(eqns, "vector" if vector else "exact", None)
-    if total is not None:
+    if rowwise:
+        out = total.outvars[0]
+        block.bind(out, f"{loop.row_sum}.reshape({shape_text(out.aval.shape)})")
+    elif total is not None:
         out, expr = total.outvars[0], loop.total_expr()
         if out.aval.shape:  # (keepdims: the sum of everything in an array of ones' shape)
             expr = f"np.full({shape_text(out.aval.shape)}, {expr}, np.{out.aval.dtype.name})"
@@ -384,6 +412,18 @@ class Loop:
         self.total = None
         self.bands = bands  # id(constant) -> band(constant): computed, not loaded
         self.counter_init, self.counter_total = "0", ""
+        self.row_sum = None  # (accumulate_rows)
+
+    def accumulate_rows(self, eqn):
+        """Sum ``eqn.inputs[0]`` (a result of the loop) over its leading axes as the loop
+        runs: each row of terms is added into the running sum right after it is made,
+        in the order NumPy adds them, so the terms are never read back."""
+        self.total = eqn
+        x = eqn.inputs[0]
+        kept = x.aval.shape[len(eqn.params["axes"]):]
+        self.row_sum = self.block.fn.names.fresh("rs")
+        self.block.emit(f"{self.row_sum} = np.zeros({int(np.prod(kept))}, "
+                        f"np.{x.aval.dtype.name})")
 
     def accumulate(self, eqn):
         """Sum all of ``eqn.inputs[0]`` (a result of the loop) as the loop runs: the loop
@@ -471,7 +511,7 @@ class Loop:
         views = {**self.sources, **self.out_names}  # id(Var) -> array indexed in the loop
         rows = {k: f"{r}, " for k, r in self.rows.items()}
         all_bad = bad
-        if self.total is not None:
+        if self.total is not None and self.row_sum is None:
             index = ["i"]
             depth, views = self._leaf_loops(loop, extra, bad)
             rows = {}  # (the leaf views are of rows already)
@@ -534,7 +574,11 @@ class Loop:
         for v in self.materialize:
             at = ix if self.flat or id(v) not in rows else _flat_index(index, shape)
             block.emit(f"{views[id(v)]}[{rows.get(id(v), '')}{at}] = {local[id(v)]}", depth)
-        if self.total is not None:
+        if self.row_sum is not None:
+            x, kept = self.total.inputs[0], len(self.total.params["axes"])
+            at = _flat_index(index[kept:], shape[kept:])
+            block.emit(f"{self.row_sum}[{at}] += {local[id(x)]}", depth)
+        elif self.total is not None:
             self._close_leaf(local, extra, all_bad)
 
 
