@@ -5,7 +5,8 @@ Most of NumPy reaches funcgrad by itself (``__array_function__``, ``__array_ufun
 but ``numpy.polynomial`` (its series functions and classes) and ``np.vectorize`` first
 convert their arguments with ``np.array``, which a traced value cannot go through, and
 ``np.poly1d`` trims its coefficients by their values (not known under vmap or jit);
-``np.r_``/``np.c_`` convert their items too.  The
+``np.r_``/``np.c_`` convert their items too, and ``np.lib.stride_tricks.as_strided``
+(memory by byte strides: funcgrad offers ``sliding_window_view`` instead).  The
 error raised there names the call the user made and funcgrad's twin, found by walking the
 stack: only on the error path, so it costs nothing otherwise (as
 :mod:`funcgrad.numpy._scipy_calls` does for SciPy).
@@ -36,6 +37,11 @@ def numpy_call() -> Optional[NumpyCall]:
         module = frame.f_globals.get("__name__", "")
         if module.startswith("numpy.polynomial"):
             found = _polynomial_call(frame, module) or found
+        elif module.startswith("numpy.lib") and frame.f_code.co_name == "as_strided":
+            found = NumpyCall("np.lib.stride_tricks.as_strided (memory read by byte strides)",
+                              "np.lib.stride_tricks.sliding_window_view(x, window_shape, "
+                              "axis=...) for sliding windows, or gather with an index array "
+                              "(fnp.take(x.ravel(), index)): both keep values traced")
         elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"),
                                                         (type(np.r_), type(np.c_))):
             which = "r_" if isinstance(frame.f_locals["self"], type(np.r_)) else "c_"
