@@ -200,3 +200,49 @@ def test_a_dropped_zero_coefficient_that_carries_a_derivative_raises(call, rewri
     with pytest.raises(fg.core.DerivativeDroppedError, match=rewrite):
         fg.grad(lambda c: fnp.sum(weights * call(c)))(ZERO_LED)
     assert_close(call(fnp.asarray(ZERO_LED)), call(ZERO_LED), 1e-14)  # (no derivative: NumPy's)
+
+
+def test_legacy_polydiv_drops_the_cancelled_entries_with_their_zero_derivatives():
+    u, v = np.array([2.0, -1.0, 3.0, 0.5]), np.array([1.5, 0.5])
+    for part in (0, 1):
+        def call(m, u, v):
+            return m.polydiv(u, v)[part]
+        want = call(np, u, v)
+        np.testing.assert_array_equal(call(fnp, u, v), want)
+        weights = R.normal(size=want.shape)
+        for argnum, arg in ((0, u), (1, v)):
+            grad = fg.grad(lambda a: fnp.sum(weights * call(
+                fnp, *((a, v) if argnum == 0 else (u, a)))), argnums=0)(arg)
+            fd = _fd_gradient(lambda a: call(np, *((a, v) if argnum == 0 else (u, a))), arg,
+                              weights)
+            assert_close(grad, fd, 1e-6, 1e-8)
+
+
+def test_legacy_polydiv_refuses_to_drop_a_zero_remainder_entry_that_carries_a_derivative():
+    """(x^2 + 1)(x + 1) + 5 over x^2 + 1: the remainder's x term is zero now, but moves
+    with u[2]; NumPy drops it, which would silently lose that derivative."""
+    u, v = np.array([1.0, 1.0, 1.0, 6.0]), np.array([1.0, 0.0, 1.0])
+    np.testing.assert_array_equal(fnp.polydiv(u, v)[1], np.polydiv(u, v)[1])  # ([5.])
+    with pytest.raises(fg.core.DerivativeDroppedError,
+                       match=r"polydiv's remainder.*fnp.convolve\(q, v\)"):
+        fg.grad(lambda a: fnp.sum(fnp.polydiv(a, v)[1]))(u)
+
+    def remainder(a):  # the rewrite the error names: every remainder entry kept
+        q = fnp.polydiv(a, v)[0]
+        return (a - fnp.convolve(q, v))[len(a) - len(v) + 1:]
+    weights = np.array([0.7, -1.3])
+    fd = _fd_gradient(lambda a: (a - np.convolve(np.polydiv(a, v)[0], v))[2:], u, weights)
+    assert_close(fg.grad(lambda a: fnp.sum(weights * remainder(a)))(u), fd, 1e-6, 1e-8)
+
+
+def test_legacy_polydiv_with_a_dropped_zero_keeps_the_quotients_derivative():
+    u, v = np.array([1.0, 1.0, 1.0, 6.0]), np.array([1.0, 0.0, 1.0])
+    weights = np.array([0.4, -2.0])
+    grad = fg.grad(lambda a: fnp.sum(weights * fnp.polydiv(a, v)[0]))(u)
+    assert_close(grad, _fd_gradient(lambda a: np.polydiv(a, v)[0], u, weights), 1e-6, 1e-8)
+    # forward mode: a tangent that leaves the dropped entry at zero loses nothing
+    along_last = np.array([0.0, 0.0, 0.0, 1.0])
+    _, tangent = fg.jvp(lambda a: fnp.polydiv(a, v)[1], (u,), (along_last,))
+    np.testing.assert_allclose(tangent, [1.0])
+    with pytest.raises(fg.core.DerivativeDroppedError, match="polydiv's remainder"):
+        fg.jvp(lambda a: fnp.polydiv(a, v)[1], (u,), (np.array([0.0, 0.0, 1.0, 0.0]),))
