@@ -62,15 +62,20 @@ def numpy_call() -> Optional[NumpyCall]:
     return found
 
 
+# numpy.polynomial's classes that funcgrad.numpy.polynomial has twins of
+_CLASSES = ("Polynomial", "Chebyshev", "Legendre", "Hermite", "HermiteE", "Laguerre")
+
+
 def _polynomial_call(frame, module):
     # (read from the loaded module: importing it here would make an import cycle)
     power_series = getattr(sys.modules.get("funcgrad.numpy.power_series"), "__all__", ())
+    orthogonal = getattr(sys.modules.get("funcgrad.numpy.orthogonal_series"), "__all__", ())
     code = frame.f_code
     owner = frame.f_locals.get("self")
     kind = type(owner) if owner is not None else frame.f_locals.get("cls")
     if isinstance(kind, type) and issubclass(kind, np.polynomial._polybase.ABCPolyBase):
         name = f"numpy.polynomial.{kind.__name__}"
-        twin = "funcgrad.numpy.polynomial.Polynomial" if kind is np.polynomial.Polynomial \
+        twin = f"funcgrad.numpy.polynomial.{kind.__name__}" if kind.__name__ in _CLASSES \
             else None
         if code.co_name == "__init__":
             return NumpyCall(f"{name}(coef)", twin and f"{twin}(coef) (the same arguments)")
@@ -84,9 +89,10 @@ def _polynomial_call(frame, module):
     if code.co_name.startswith("_") or module.split(".")[-1].startswith("_"):
         return None
     label = f"{module}.{code.co_name}"
-    if module == "numpy.polynomial.polynomial" and code.co_name in power_series:
-        return NumpyCall(label, f"funcgrad.numpy.polynomial.polynomial.{code.co_name} "
-                                f"(the same arguments)")
+    if module == "numpy.polynomial.polynomial" and code.co_name in power_series or \
+            module != "numpy.polynomial.polynomial" and code.co_name in orthogonal:
+        return NumpyCall(label, f"funcgrad.numpy.polynomial.{module.split('.')[-1]}."
+                                f"{code.co_name} (the same arguments)")
     return NumpyCall(label, None)
 
 

@@ -4,7 +4,11 @@ lives with the products.)
 
 ``numpy.polynomial``'s power series (lowest power first) are here too, under NumPy's
 names: ``funcgrad.numpy.polynomial.polynomial.polyval`` (see
-:mod:`funcgrad.numpy.power_series`) and ``funcgrad.numpy.polynomial.Polynomial``.
+:mod:`funcgrad.numpy.power_series`) and ``funcgrad.numpy.polynomial.Polynomial``; the
+orthogonal series as ``funcgrad.numpy.polynomial.chebyshev.chebval`` (and ``legendre``,
+``hermite``, ``hermite_e``, ``laguerre``: see :mod:`funcgrad.numpy.orthogonal_series`)
+and ``funcgrad.numpy.polynomial.Chebyshev`` (``Legendre``, ``Hermite``, ``HermiteE``,
+``Laguerre``).
 """
 from typing import Any
 import numpy as _np
@@ -23,10 +27,21 @@ from .ufuncs import add, divide, imag, multiply, negative, real, sqrt, subtract
 from ..typing import Array, ArrayLike
 # NumPy's numpy.polynomial.polynomial (power series, lowest power first), as
 # funcgrad.numpy.polynomial.polynomial; this module holds the older np.poly* functions.
-from . import _polynomial_class, power_series
+from . import _polynomial_class, orthogonal_series, power_series
 
 polynomial = power_series  # (not in __all__: funcgrad.numpy.polynomial is this module)
 Polynomial = _polynomial_class.Polynomial
+# numpy.polynomial's orthogonal series, as funcgrad.numpy.polynomial.chebyshev... and
+# funcgrad.numpy.polynomial.Chebyshev...
+chebyshev, legendre, hermite, hermite_e, laguerre = (
+    orthogonal_series.chebyshev, orthogonal_series.legendre, orthogonal_series.hermite,
+    orthogonal_series.hermite_e, orthogonal_series.laguerre)
+Chebyshev, Legendre, Hermite, HermiteE, Laguerre = (
+    _polynomial_class.Chebyshev, _polynomial_class.Legendre, _polynomial_class.Hermite,
+    _polynomial_class.HermiteE, _polynomial_class.Laguerre)
+for _family, _klass in ((chebyshev, Chebyshev), (legendre, Legendre), (hermite, Hermite),
+                        (hermite_e, HermiteE), (laguerre, Laguerre)):
+    setattr(_family, _klass.__name__, _klass)
 
 __all__ = ["polyder", "polyint", "polyadd", "polysub", "polymul", "polydiv", "vander",
            "polyfit", "poly", "roots"]
