@@ -979,13 +979,108 @@ def test_unravel_and_ravel_multi_index_of_traced_indices_equal_numpy(order):
 
 
 @pytest.mark.parametrize("call, names", [
-    (lambda x: np.emath.sqrt(x), r"numpy.emath.sqrt .*np.sqrt\(x \+ 0j\)"),
-    (lambda x: np.lib.stride_tricks.sliding_window_view(x, 2),
-     "numpy.lib.stride_tricks.sliding_window_view"),
+    (lambda x: np.lib.stride_tricks.as_strided(x, (2, 2), (8, 8)),
+     r"as_strided.*sliding_window_view\(x, window_shape, axis=...\)"),
     (lambda x: np.r_[x, 0.0], r"funcgrad.numpy.r_\[...\]"),
     (lambda x: np.c_[x, x], r"funcgrad.numpy.c_\[...\]"),
-], ids=["emath", "stride_tricks", "r_", "c_"])
+], ids=["as_strided", "r_", "c_"])
 def test_numpy_calls_traced_values_cannot_reach_are_named_by_their_namespace(call, names):
     for transform in (fg.grad, fg.jit):
         with pytest.raises(TypeError, match=names):
             transform(lambda x: np.sum(call(x)))(V)
+
+
+def _central_differences(f, x, weights, eps=1e-6):
+    grad = np.zeros_like(x)
+    for i in range(x.size):
+        step = np.zeros_like(x)
+        step.flat[i] = eps
+        grad.flat[i] = np.sum(weights * (f(x + step) - f(x - step))).real / (2 * eps)
+    return grad
+
+
+@pytest.mark.parametrize("window, axis", [(3, None), ((2, 3), None), (2, 1), (2, 0),
+                                          ((2, 2), (1, 1)), ((1, 4), (0, 1))])
+def test_sliding_window_view_equals_numpy_and_its_gradient_is_a_scatter_add(window, axis):
+    def windows(module, x):
+        return module.lib.stride_tricks.sliding_window_view(x, window, axis=axis)
+    x = X if isinstance(window, tuple) or axis is not None else V
+    want = windows(np, x)
+    for got in (windows(fnp, x), fg.jit(lambda a: windows(np, a))(x)):
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    weights = R.normal(size=want.shape)
+    grad = fg.grad(lambda a: np.sum(weights * np.sin(windows(np, a))))(x)
+    assert_close(grad, _central_differences(lambda a: np.sin(windows(np, a)), x, weights),
+                 1e-6, 1e-8)
+    jac = fg.jacobian(lambda a: windows(np, a))(x)
+    np.testing.assert_array_equal(jac.reshape(want.size, x.size).sum(0).reshape(x.shape),
+                                  fg.grad(lambda a: np.sum(windows(np, a)))(x))
+    np.testing.assert_array_equal(fg.vmap(lambda a: windows(np, a))(np.stack([x, 2 * x])),
+                                  np.stack([want, windows(np, 2 * x)]))
+
+
+def test_sliding_window_view_checks_its_arguments_as_numpy_and_refuses_writeable():
+    with pytest.raises(ValueError, match="window shape cannot be larger than input"):
+        fg.grad(lambda a: np.sum(np.lib.stride_tricks.sliding_window_view(a, 9)))(V)
+    with pytest.raises(ValueError, match="immutable.*x.at"):
+        fnp.lib.stride_tricks.sliding_window_view(V, 2, writeable=True)
+    with pytest.raises(TypeError, match="as_strided.*sliding_window_view"):
+        fnp.lib.stride_tricks.as_strided(V, (2, 2), (8, 8))
+
+
+def _close_parts(got, want, rtol, atol):
+    """assert_close of the real and the imaginary parts (it compares real values)."""
+    assert_close(np.real(got), np.real(want), rtol, atol)
+    assert_close(np.imag(got), np.imag(want), rtol, atol)
+
+
+EMATH_UNARY = ["sqrt", "log", "log2", "log10", "arccos", "arcsin", "arctanh"]
+
+
+@pytest.mark.parametrize("name", EMATH_UNARY + ["logn", "power"])
+@pytest.mark.parametrize("x", [np.array([0.3, 0.6]), np.array([-2.5, 0.4]),
+                               np.array([0.5, 1.7]), np.array([-0.5 + 0.2j, 3.0 - 1.0j])],
+                         ids=["inside", "negative", "beyond-one", "complex"])
+def test_emath_is_real_or_complex_by_the_values_as_numpy_with_exact_gradients(name, x):
+    def call(module, a):
+        if name == "logn":
+            return module.emath.logn(3.0, a)
+        if name == "power":
+            return module.emath.power(a, 0.7)
+        return getattr(module.emath, name)(a)
+    want = call(np, x)
+    for got in (call(fnp, x), call(np, fnp.asarray(x))):
+        assert got.dtype == want.dtype
+        _close_parts(got, want, 1e-14, 1e-15)
+    weights = R.normal(size=x.shape) + (1j * R.normal(size=x.shape)
+                                        if want.dtype.kind == "c" else 0)
+    # the real part of conj(w) * f: a real function; its gradient by central differences
+    # of NumPy's function (for complex x, JAX's convention: d/dx - i d/dy)
+    def weighted(a):
+        return np.conj(weights) * call(np, a)
+    grad = fg.grad(lambda a: np.sum(np.real(np.conj(weights) * call(np, a))))(x)
+    fd = _central_differences(weighted, x, 1.0)
+    if x.dtype.kind == "c":
+        fd = fd - 1j * _central_differences(lambda b: weighted(x + 1j * (b - x)), x, 1.0)
+    _close_parts(grad, fd, 1e-6, 1e-8)
+
+
+@pytest.mark.parametrize("name", EMATH_UNARY)
+def test_emath_of_real_values_under_jit_and_vmap_names_the_complex_call(name):
+    for transform in (fg.jit, fg.vmap):
+        with pytest.raises(ConcretizationError, match=rf"np.emath.{name}.*np.{name}\(x \+ 0j\)"):
+            transform(lambda a: getattr(np.emath, name)(a))(V)
+    z = V - 0.5 + 0.1j  # complex: always complex, no values needed
+    np.testing.assert_allclose(fg.jit(lambda a: getattr(np.emath, name)(a))(z),
+                               getattr(np.emath, name)(z), 1e-14)
+    np.testing.assert_allclose(fg.vmap(lambda a: getattr(np.emath, name)(a))(z),
+                               getattr(np.emath, name)(z), 1e-14)
+
+
+def test_emath_keeps_numpys_complex_dtypes_and_integer_powers():
+    for x in (np.array([-4.0], np.float32), np.array([-4], np.int16), np.array([-4]),
+              np.array([4], np.uint8)):
+        assert fnp.emath.sqrt(x).dtype == np.emath.sqrt(x).dtype
+    np.testing.assert_array_equal(fnp.emath.power(np.array([2.0, 4.0]), np.array([-1, 2])),
+                                  np.emath.power(np.array([2.0, 4.0]), np.array([-1, 2])))

@@ -158,10 +158,13 @@ def test_a_polynomial_of_traced_points_under_jit_and_vmap():
     (lambda x: NumpyPoly(C, domain=[0.0, 1.0])(x),
      r"funcgrad.numpy.polynomial.Polynomial\(p.coef, p.domain, p.window\)\(x\)"),
     (lambda y: NumpyPoly.fit(X, y, 2).coef, "funcgrad.numpy.polynomial.Polynomial.fit"),
-    (lambda c: np.polynomial.chebyshev.chebval(X, c), "no twin.*power series"),
+    (lambda c: np.polynomial.chebyshev.chebval(X, c),
+     r"funcgrad.numpy.polynomial.chebyshev.chebval \(the same"),
+    (lambda c: np.polynomial.Laguerre(c)(X), r"funcgrad.numpy.polynomial.Laguerre\(coef\)"),
+    (lambda c: np.polynomial.chebyshev.chebmul(c, c), "no twin.*power series"),
     (lambda x: np.vectorize(lambda v: v * 2.0)(x), r"funcgrad.numpy.vectorize\(f\)"),
 ], ids=["polyval", "polyint", "Polynomial", "Polynomial-call", "Polynomial.fit",
-        "chebval", "vectorize"])
+        "chebval", "Laguerre", "chebmul", "vectorize"])
 def test_numpys_own_polynomial_functions_on_traced_values_name_the_twin(call, names):
     arg = C if "x" not in call.__code__.co_varnames else X
     arg = np.sin(X) if "y" in call.__code__.co_varnames else arg
@@ -200,3 +203,153 @@ def test_a_dropped_zero_coefficient_that_carries_a_derivative_raises(call, rewri
     with pytest.raises(fg.core.DerivativeDroppedError, match=rewrite):
         fg.grad(lambda c: fnp.sum(weights * call(c)))(ZERO_LED)
     assert_close(call(fnp.asarray(ZERO_LED)), call(ZERO_LED), 1e-14)  # (no derivative: NumPy's)
+
+
+def test_legacy_polydiv_drops_the_cancelled_entries_with_their_zero_derivatives():
+    u, v = np.array([2.0, -1.0, 3.0, 0.5]), np.array([1.5, 0.5])
+    for part in (0, 1):
+        def call(m, u, v):
+            return m.polydiv(u, v)[part]
+        want = call(np, u, v)
+        np.testing.assert_array_equal(call(fnp, u, v), want)
+        weights = R.normal(size=want.shape)
+        for argnum, arg in ((0, u), (1, v)):
+            grad = fg.grad(lambda a: fnp.sum(weights * call(
+                fnp, *((a, v) if argnum == 0 else (u, a)))), argnums=0)(arg)
+            fd = _fd_gradient(lambda a: call(np, *((a, v) if argnum == 0 else (u, a))), arg,
+                              weights)
+            assert_close(grad, fd, 1e-6, 1e-8)
+
+
+def test_legacy_polydiv_refuses_to_drop_a_zero_remainder_entry_that_carries_a_derivative():
+    """(x^2 + 1)(x + 1) + 5 over x^2 + 1: the remainder's x term is zero now, but moves
+    with u[2]; NumPy drops it, which would silently lose that derivative."""
+    u, v = np.array([1.0, 1.0, 1.0, 6.0]), np.array([1.0, 0.0, 1.0])
+    np.testing.assert_array_equal(fnp.polydiv(u, v)[1], np.polydiv(u, v)[1])  # ([5.])
+    with pytest.raises(fg.core.DerivativeDroppedError,
+                       match=r"polydiv's remainder.*fnp.convolve\(q, v\)"):
+        fg.grad(lambda a: fnp.sum(fnp.polydiv(a, v)[1]))(u)
+
+    def remainder(a):  # the rewrite the error names: every remainder entry kept
+        q = fnp.polydiv(a, v)[0]
+        return (a - fnp.convolve(q, v))[len(a) - len(v) + 1:]
+    weights = np.array([0.7, -1.3])
+    fd = _fd_gradient(lambda a: (a - np.convolve(np.polydiv(a, v)[0], v))[2:], u, weights)
+    assert_close(fg.grad(lambda a: fnp.sum(weights * remainder(a)))(u), fd, 1e-6, 1e-8)
+
+
+def test_legacy_polydiv_with_a_dropped_zero_keeps_the_quotients_derivative():
+    u, v = np.array([1.0, 1.0, 1.0, 6.0]), np.array([1.0, 0.0, 1.0])
+    weights = np.array([0.4, -2.0])
+    grad = fg.grad(lambda a: fnp.sum(weights * fnp.polydiv(a, v)[0]))(u)
+    assert_close(grad, _fd_gradient(lambda a: np.polydiv(a, v)[0], u, weights), 1e-6, 1e-8)
+    # forward mode: a tangent that leaves the dropped entry at zero loses nothing
+    along_last = np.array([0.0, 0.0, 0.0, 1.0])
+    _, tangent = fg.jvp(lambda a: fnp.polydiv(a, v)[1], (u,), (along_last,))
+    np.testing.assert_allclose(tangent, [1.0])
+    with pytest.raises(fg.core.DerivativeDroppedError, match="polydiv's remainder"):
+        fg.jvp(lambda a: fnp.polydiv(a, v)[1], (u,), (np.array([0.0, 0.0, 1.0, 0.0]),))
+
+
+
+FAMILIES = [("cheb", "chebyshev"), ("leg", "legendre"), ("herm", "hermite"),
+            ("herme", "hermite_e"), ("lag", "laguerre")]
+C5 = np.array([1.0, -2.0, 0.5, 3.0, 0.7])
+
+
+def series_case(id_, call, arg, exact=True):
+    """``call(module, prefix, a)``: NumPy's module of the family or funcgrad's."""
+    return pytest.param(call, arg, exact, id=id_)
+
+
+SERIES_CASES = [
+    series_case("val-c", lambda m, p, c: getattr(m, p + "val")(X, c), C5),
+    series_case("val-x", lambda m, p, x: getattr(m, p + "val")(x, C5), X),
+    series_case("val-two-coefficients", lambda m, p, x: getattr(m, p + "val")(x, C5[:2]), X),
+    series_case("val-tensor-false", lambda m, p, c: getattr(m, p + "val")(X[:2], c,
+                                                                          tensor=False), C2),
+    series_case("val2d", lambda m, p, c: getattr(m, p + "val2d")(X, X[::-1], c), C2),
+    series_case("grid2d", lambda m, p, c: getattr(m, p + "grid2d")(X, X[:3], c), C2),
+    series_case("val3d", lambda m, p, x: getattr(m, p + "val3d")(x, x, x[::-1],
+                                                               np.ones((2, 3, 2))), X),
+    series_case("der", lambda m, p, c: getattr(m, p + "der")(c), C5),
+    series_case("der-m-scl", lambda m, p, c: getattr(m, p + "der")(c, 2, scl=1.5), C5),
+    series_case("der-axis", lambda m, p, c: getattr(m, p + "der")(c.T, axis=1), C2),
+    series_case("int-m-k-lbnd-scl", lambda m, p, c: getattr(m, p + "int")(
+        c, 2, k=[1.0, 2.0], lbnd=0.5, scl=2.0), C5),
+    series_case("int-traced-lbnd", lambda m, p, b: getattr(m, p + "int")(C5, 1, k=3.0, lbnd=b),
+                np.array(0.3)),
+    series_case("vander", lambda m, p, x: getattr(m, p + "vander")(x, 4), X),
+    series_case("fit-y", lambda m, p, y: getattr(m, p + "fit")(X, y, 3), np.sin(X),
+                exact=False),
+    series_case("fit-x-w", lambda m, p, x: getattr(m, p + "fit")(x, np.sin(X), 2,
+                                                                 w=X + 2.0), X, exact=False),
+]
+
+
+@pytest.mark.parametrize("prefix, module", FAMILIES, ids=[m for _, m in FAMILIES])
+@pytest.mark.parametrize("call, arg, exact", SERIES_CASES)
+def test_orthogonal_series_equal_numpy_with_central_difference_gradients_and_jit(
+        prefix, module, call, arg, exact):
+    ours, theirs = getattr(fnp.polynomial, module), getattr(np.polynomial, module)
+    want = call(theirs, prefix, arg)
+    got = call(ours, prefix, arg)
+    assert np.asarray(got).dtype == want.dtype and np.shape(got) == want.shape
+    if exact:
+        np.testing.assert_array_equal(got, want)
+    else:
+        assert_close(got, want, 1e-12)
+    weights = R.normal(size=want.shape)
+    grad = fg.grad(lambda a: fnp.sum(weights * call(ours, prefix, a)))(arg)
+    assert_close(grad, _fd_gradient(lambda a: call(theirs, prefix, a), arg, weights), 1e-6,
+                 1e-7)
+    assert_close(fg.jit(lambda a: call(ours, prefix, a))(arg), want, 1e-12)
+
+
+@pytest.mark.parametrize("prefix, module", FAMILIES, ids=[m for _, m in FAMILIES])
+def test_orthogonal_series_of_a_batch_under_vmap_and_their_jacobian(prefix, module):
+    ours, theirs = getattr(fnp.polynomial, module), getattr(np.polynomial, module)
+    batch = R.normal(size=(3, 4))
+    np.testing.assert_array_equal(fg.vmap(lambda c: getattr(ours, prefix + "val")(X, c))(batch),
+                                  [getattr(theirs, prefix + "val")(X, c) for c in batch])
+    # the series is linear in its coefficients: its Jacobian is the Vandermonde matrix
+    assert_close(fg.jacobian(lambda c: getattr(ours, prefix + "val")(X, c))(C5),
+                 getattr(theirs, prefix + "vander")(X, 4), 1e-12)
+
+
+@pytest.mark.parametrize("name", ["Chebyshev", "Legendre", "Hermite", "HermiteE", "Laguerre"])
+@pytest.mark.parametrize("call", [
+    lambda K, c: K(c)(X),
+    lambda K, c: K(c, domain=[0.0, 2.0], window=[-1.0, 2.0])(X),
+    lambda K, c: K(c, domain=[0.0, 2.0]).deriv(2).coef,
+    lambda K, c: K(c, domain=[0.0, 2.0]).integ(2, k=[1.0], lbnd=0.5).coef,
+    lambda K, c: (2.0 * K(c) - 1.0 + (3.0 - K(c)) / 2.0).coef,
+    lambda K, y: K.fit(X, np.concatenate([y, y[:1]]), 3)(0.3),
+    lambda K, x: K.fit(np.concatenate([x, [1.5]]), np.sin(X), 2).coef,
+], ids=["call", "domain-window", "deriv", "integ", "arithmetic", "fit-y", "fit-x"])
+def test_orthogonal_classes_equal_numpys_with_central_difference_gradients(name, call):
+    ours, theirs = getattr(fnp.polynomial, name), getattr(np.polynomial, name)
+    want = call(theirs, C)
+    assert_close(call(ours, C), want, 1e-12)
+    weights = R.normal(size=np.shape(want))
+    grad = fg.grad(lambda c: fnp.sum(weights * call(ours, c)))(C)
+    assert_close(grad, _fd_gradient(lambda c: call(theirs, c), C, weights), 1e-6, 1e-7)
+
+
+@pytest.mark.parametrize("name", ["Chebyshev", "Legendre", "Hermite", "HermiteE", "Laguerre"])
+def test_orthogonal_classes_under_jit_and_vmap(name):
+    ours, theirs = getattr(fnp.polynomial, name), getattr(np.polynomial, name)
+    want = theirs(C, domain=[0.0, 3.0]).deriv()(X)
+    assert_close(fg.jit(lambda c, x: ours(c, domain=[0.0, 3.0]).deriv()(x))(C, X), want, 1e-12)
+    assert_close(fg.vmap(lambda c: ours(c)(X))(np.stack([C, 2 * C])),
+                 [theirs(C)(X), theirs(2 * C)(X)], 1e-12)
+
+
+def test_orthogonal_classes_refuse_products_of_two_series_and_mixed_bases():
+    cheb = fnp.polynomial.Chebyshev(C)
+    with pytest.raises(NotImplementedError, match=r"Chebyshev \* Chebyshev.*p\(x\) \* q\(x\)"):
+        cheb * cheb
+    with pytest.raises(TypeError, match="Polynomial types differ"):
+        cheb + fnp.polynomial.Legendre(C)
+    np.testing.assert_array_equal((cheb * 2.0).coef, (np.polynomial.Chebyshev(C) * 2.0).coef)
+    assert fnp.polynomial.chebyshev.Chebyshev is fnp.polynomial.Chebyshev

@@ -22,8 +22,9 @@ The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 :mod:`~funcgrad.numpy.building`, :mod:`~funcgrad.numpy.floatfuncs`,
 :mod:`~funcgrad.numpy.complexfuncs`, :mod:`~funcgrad.numpy.searching`,
 :mod:`~funcgrad.numpy.sets`, :mod:`~funcgrad.numpy.indextricks`,
-:mod:`~funcgrad.numpy.functional`, :mod:`~funcgrad.numpy.linalg` and
-:mod:`~funcgrad.numpy.fft`.
+:mod:`~funcgrad.numpy.functional`, :mod:`~funcgrad.numpy.linalg`,
+:mod:`~funcgrad.numpy.fft`, :mod:`~funcgrad.numpy.emath` and
+:mod:`~funcgrad.numpy.stride_tricks` (as ``funcgrad.numpy.lib.stride_tricks``).
 """
 # NumPy's own constants, scalar types and dtype helpers, as they are.
 # (the dtype and memory questions answer traced values too: see funcgrad.numpy.queries)
@@ -36,8 +37,8 @@ from numpy import (bool_, can_cast, cdouble, clongdouble, common_type, complex64
                    uint64, unsignedinteger)
 
 from ..core import Tracer
-from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
-               histograms, indexing, indextricks, linalg,
+from . import (building, complexfuncs, constructors, emath, fft, floatfuncs, functional,
+               histograms, indexing, indextricks, lib, linalg,
                manipulation, nanfunctions, padding, polynomial, products, ranges, reductions, searching,
                sets, signal, statistics, ufuncs)
 from ._convert import normalize_axis, one_axis, operand
@@ -80,7 +81,8 @@ _NUMPY_OWN = ["bool_", "can_cast", "common_type", "dtype", "e", "euler_gamma", "
               "signedinteger", "single", "uint16", "uint32", "uint64", "unsignedinteger"]
 
 # (normalize_axis, one_axis and operand have been public since the first release)
-__all__ = (_NUMPY_OWN + ["linalg", "fft", "normalize_axis", "one_axis", "operand"]
+__all__ = (_NUMPY_OWN + ["linalg", "fft", "emath", "lib", "normalize_axis", "one_axis",
+                         "operand"]
            + constructors.__all__ + ufuncs.__all__ + manipulation.__all__ + padding.__all__
            + reductions.__all__
            + indexing.__all__ + products.__all__ + ranges.__all__ + statistics.__all__

@@ -11,8 +11,8 @@ from ..core import ConcretizationError, Tracer, _special_classes, _state, concre
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from ..primitives.structural import as_weak
-from . import (building, complexfuncs, constructors, fft, floatfuncs, functional,
-               histograms, indexing, indextricks, linalg,
+from . import (building, complexfuncs, constructors, emath, fft, floatfuncs, functional,
+               histograms, indexing, indextricks, linalg, stride_tricks,
                manipulation, nanfunctions, padding, polynomial, products, queries, ranges,
                reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import carried_derivative, derivative_dropped
@@ -147,9 +147,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 # NumPy's public namespaces, to name a function that is not np.<name> (np.emath.sqrt is not
 # np.sqrt), and what to say of some of them
 _NAMESPACES = ("linalg", "fft", "emath", "lib.stride_tricks", "char", "strings", "rec", "ma")
-_NAMESPACE_HINTS = {
-    "emath": " (np.emath's result is complex or real by the values; for a complex result "
-             "write np.sqrt(x + 0j), np.log(x + 0j)..., for a real one np.sqrt(x)...)"}
+_NAMESPACE_HINTS: dict = {}
 
 
 def _numpy_name(func):
@@ -188,7 +186,9 @@ def _build_function_table():
     left out: mapped to themselves, they would dispatch back here forever; on traced values
     they raise the "not supported" error instead.)"""
     table = {}
-    namespaces = [(module, np) for module in _FAMILIES] + [(linalg, np.linalg), (fft, np.fft)]
+    namespaces = [(module, np) for module in _FAMILIES] + [
+        (linalg, np.linalg), (fft, np.fft), (emath, np.emath),
+        (stride_tricks, np.lib.stride_tricks)]
     for ours_ns, theirs_ns in namespaces:
         for name in ours_ns.__all__:
             ours = getattr(ours_ns, name)

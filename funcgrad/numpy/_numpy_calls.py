@@ -5,7 +5,8 @@ Most of NumPy reaches funcgrad by itself (``__array_function__``, ``__array_ufun
 but ``numpy.polynomial`` (its series functions and classes) and ``np.vectorize`` first
 convert their arguments with ``np.array``, which a traced value cannot go through, and
 ``np.poly1d`` trims its coefficients by their values (not known under vmap or jit);
-``np.r_``/``np.c_`` convert their items too.  The
+``np.r_``/``np.c_`` convert their items too, and ``np.lib.stride_tricks.as_strided``
+(memory by byte strides: funcgrad offers ``sliding_window_view`` instead).  The
 error raised there names the call the user made and funcgrad's twin, found by walking the
 stack: only on the error path, so it costs nothing otherwise (as
 :mod:`funcgrad.numpy._scipy_calls` does for SciPy).
@@ -36,6 +37,11 @@ def numpy_call() -> Optional[NumpyCall]:
         module = frame.f_globals.get("__name__", "")
         if module.startswith("numpy.polynomial"):
             found = _polynomial_call(frame, module) or found
+        elif module.startswith("numpy.lib") and frame.f_code.co_name == "as_strided":
+            found = NumpyCall("np.lib.stride_tricks.as_strided (memory read by byte strides)",
+                              "np.lib.stride_tricks.sliding_window_view(x, window_shape, "
+                              "axis=...) for sliding windows, or gather with an index array "
+                              "(fnp.take(x.ravel(), index)): both keep values traced")
         elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"),
                                                         (type(np.r_), type(np.c_))):
             which = "r_" if isinstance(frame.f_locals["self"], type(np.r_)) else "c_"
@@ -56,15 +62,20 @@ def numpy_call() -> Optional[NumpyCall]:
     return found
 
 
+# numpy.polynomial's classes that funcgrad.numpy.polynomial has twins of
+_CLASSES = ("Polynomial", "Chebyshev", "Legendre", "Hermite", "HermiteE", "Laguerre")
+
+
 def _polynomial_call(frame, module):
     # (read from the loaded module: importing it here would make an import cycle)
     power_series = getattr(sys.modules.get("funcgrad.numpy.power_series"), "__all__", ())
+    orthogonal = getattr(sys.modules.get("funcgrad.numpy.orthogonal_series"), "__all__", ())
     code = frame.f_code
     owner = frame.f_locals.get("self")
     kind = type(owner) if owner is not None else frame.f_locals.get("cls")
     if isinstance(kind, type) and issubclass(kind, np.polynomial._polybase.ABCPolyBase):
         name = f"numpy.polynomial.{kind.__name__}"
-        twin = "funcgrad.numpy.polynomial.Polynomial" if kind is np.polynomial.Polynomial \
+        twin = f"funcgrad.numpy.polynomial.{kind.__name__}" if kind.__name__ in _CLASSES \
             else None
         if code.co_name == "__init__":
             return NumpyCall(f"{name}(coef)", twin and f"{twin}(coef) (the same arguments)")
@@ -78,9 +89,10 @@ def _polynomial_call(frame, module):
     if code.co_name.startswith("_") or module.split(".")[-1].startswith("_"):
         return None
     label = f"{module}.{code.co_name}"
-    if module == "numpy.polynomial.polynomial" and code.co_name in power_series:
-        return NumpyCall(label, f"funcgrad.numpy.polynomial.polynomial.{code.co_name} "
-                                f"(the same arguments)")
+    if module == "numpy.polynomial.polynomial" and code.co_name in power_series or \
+            module != "numpy.polynomial.polynomial" and code.co_name in orthogonal:
+        return NumpyCall(label, f"funcgrad.numpy.polynomial.{module.split('.')[-1]}."
+                                f"{code.co_name} (the same arguments)")
     return NumpyCall(label, None)
 
 

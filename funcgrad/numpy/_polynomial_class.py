@@ -59,6 +59,15 @@ class Polynomial:
     domain = window = _np.array([-1.0, 1.0])
     maxpower = 100
     basis_name = None
+    # the basis: its series functions (subclasses for the other bases set their own), and
+    # NumPy's class, whose instances combine with these
+    _val = staticmethod(ps.polyval)
+    _der = staticmethod(ps.polyder)
+    _int = staticmethod(ps.polyint)
+    _fit = staticmethod(ps.fit_by)
+    _vander = staticmethod(ps.polyvander)
+    _mul = staticmethod(ps.polymul)  # (None: products of two series are not supported)
+    _numpy_class = _np.polynomial.Polynomial
     __array_ufunc__ = None  # (x * p: Polynomial.__rmul__, not NumPy's broadcasting)
 
     def __init__(self, coef: ArrayLike, domain: ArrayLike | None = None,
@@ -73,7 +82,7 @@ class Polynomial:
         self.symbol = symbol
 
     def __repr__(self):
-        return (f"Polynomial({self.coef!r}, domain={self.domain!r}, window={self.window!r}, "
+        return (f"{type(self).__name__}({self.coef!r}, domain={self.domain!r}, window={self.window!r}, "
                 f"symbol='{self.symbol}')")
 
     def mapparms(self) -> tuple[Array, Array]:
@@ -87,7 +96,7 @@ class Polynomial:
 
     def __call__(self, arg: ArrayLike) -> Array:
         off, scl = self.mapparms()
-        return ps.polyval(add(off, multiply(scl, asarray(arg))), self.coef)
+        return self._val(add(off, multiply(scl, asarray(arg))), self.coef)
 
     def __len__(self):
         return self.coef.shape[0]
@@ -114,7 +123,7 @@ class Polynomial:
         >>> Polynomial([1.0, 2.0, 3.0]).deriv().coef
         array([2., 6.])
         """
-        return self._new(ps.polyder(self.coef, m, self.mapparms()[1]))
+        return self._new(self._der(self.coef, m, self.mapparms()[1]))
 
     def integ(self, m: int = 1, k: Any = [], lbnd: ArrayLike | None = None  # noqa: B006
               ) -> "Polynomial":
@@ -127,12 +136,15 @@ class Polynomial:
         """
         off, scl = self.mapparms()
         lbnd = 0 if lbnd is None else add(off, multiply(scl, lbnd))
-        return self._new(ps.polyint(self.coef, m, k, lbnd, divide(1.0, scl)))
+        return self._new(self._int(self.coef, m, k, lbnd, divide(1.0, scl)))
 
     def _coefficients(self, other):
         """``other``'s coefficients when it is a Polynomial on the same domain and window
         (NumPy refuses others), else ``other`` (a number)."""
         if isinstance(other, Polynomial):
+            if type(other) is not type(self):
+                raise TypeError(f"Polynomial types differ: {type(self).__name__} and "
+                                f"{type(other).__name__}")
             for name in ("domain", "window"):
                 a, b = getattr(self, name), getattr(other, name)
                 if is_concrete(a) and is_concrete(b) and not _np.array_equal(
@@ -141,7 +153,7 @@ class Polynomial:
             if self.symbol != other.symbol:
                 raise ValueError("Polynomial symbols differ")
             return other.coef
-        if isinstance(other, _np.polynomial.polynomial.Polynomial):
+        if isinstance(other, self._numpy_class):
             return other.coef
         return other
 
@@ -157,11 +169,19 @@ class Polynomial:
     def __rsub__(self, other):
         return self._new(ps.polysub(other, self.coef))
 
+    def _product(self, a, b):
+        if self._mul is None and _np.ndim(a) != 0 and _np.ndim(b) != 0:
+            raise NotImplementedError(
+                f"{type(self).__name__} * {type(self).__name__} (a product of two series in "
+                f"this basis) is not supported on traced coefficients. Multiply by numbers, "
+                f"or multiply the values the series take (p(x) * q(x)).")
+        return self._new((self._mul or ps.polymul)(a, b))
+
     def __mul__(self, other):
-        return self._new(ps.polymul(self.coef, self._coefficients(other)))
+        return self._product(self.coef, self._coefficients(other))
 
     def __rmul__(self, other):
-        return self._new(ps.polymul(other, self.coef))
+        return self._product(other, self.coef)
 
     def __truediv__(self, other):
         if not isinstance(other, numbers.Number) or isinstance(other, bool):
@@ -170,6 +190,12 @@ class Polynomial:
         return self._new(ps.polydiv(self.coef, [other])[0])
 
     def __pow__(self, other):
+        if self._mul is None and other not in (0, 1):
+            raise NotImplementedError(f"{type(self).__name__} ** {other} is not supported on "
+                                      f"traced coefficients: evaluate and take the power of "
+                                      f"the values.")
+        if self._mul is None:
+            return self._new(self.coef if other == 1 else _np.ones(1, self.coef.dtype))
         return self._new(ps.polypow(self.coef, other, maxpower=self.maxpower))
 
     def __neg__(self):
@@ -206,5 +232,42 @@ class Polynomial:
             domain = cls.domain
         window = cls.window if window is None else _interval(window, "Window")
         off, scl = _map_parameters(_interval(domain, "Domain"), window)
-        coef = ps.polyfit(add(off, multiply(scl, x)), y, deg, rcond=rcond, full=full, w=w)
+        coef = cls._fit(cls._vander, f"{cls.__name__}.fit", add(off, multiply(scl, x)), y, deg,
+                        rcond=rcond, full=full, w=w)
         return cls(coef, domain=domain, window=window, symbol=symbol)
+
+
+def _basis_class(name, numpy_class, prefix, module):
+    """A subclass of :class:`Polynomial` for another basis: its series functions from
+    :mod:`funcgrad.numpy.orthogonal_series`, NumPy's default domain and window."""
+    from . import orthogonal_series as series  # (it builds on power_series only)
+    numbers_of = {"domain": numpy_class.domain, "window": numpy_class.window}
+    doc = (f"``np.polynomial.{name}(coef, domain=None, window=None, symbol='x')``: the "
+           f"{name} series ``sum_i coef[i] P_i(t)`` in ``t = off + scl x`` (the map of "
+           f"``domain`` onto ``window``, ``{list(numpy_class.domain)}`` and "
+           f"``{list(numpy_class.window)}`` by default), differentiable in the coefficients, "
+           f"the points, the domain and the window.\n\n    Calling, ``deriv``, ``integ``, "
+           f"``degree``, ``fit``, ``+ -`` and products with numbers work as NumPy's; a "
+           f"product of two series raises NotImplementedError.\n\n"
+           f"    >>> import numpy as np\n"
+           f"    >>> from funcgrad.numpy.polynomial import {name}\n"
+           f"    >>> float({name}(np.array([1.0, 2.0, 3.0]))(0.5))\n"
+           f"    {float(numpy_class([1.0, 2.0, 3.0])(0.5))!r}\n")
+    attributes = {
+        "__doc__": doc, "__module__": __name__, "basis_name": numpy_class.basis_name,
+        "_val": staticmethod(getattr(series, f"{prefix}val")),
+        "_der": staticmethod(getattr(series, f"{prefix}der")),
+        "_int": staticmethod(getattr(series, f"{prefix}int")),
+        "_vander": staticmethod(getattr(series, f"{prefix}vander")),
+        "_mul": None, "_numpy_class": numpy_class,
+        **{k: _np.array(v, float) for k, v in numbers_of.items()}}
+    return type(name, (Polynomial,), attributes)
+
+
+_BASES = [("Chebyshev", "cheb", "chebyshev"), ("Legendre", "leg", "legendre"),
+          ("Hermite", "herm", "hermite"), ("HermiteE", "herme", "hermite_e"),
+          ("Laguerre", "lag", "laguerre")]
+Chebyshev, Legendre, Hermite, HermiteE, Laguerre = (
+    _basis_class(name, getattr(_np.polynomial, name), prefix, module)
+    for name, prefix, module in _BASES)
+__all__ += [name for name, _, _ in _BASES]

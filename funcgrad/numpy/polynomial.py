@@ -4,14 +4,19 @@ lives with the products.)
 
 ``numpy.polynomial``'s power series (lowest power first) are here too, under NumPy's
 names: ``funcgrad.numpy.polynomial.polynomial.polyval`` (see
-:mod:`funcgrad.numpy.power_series`) and ``funcgrad.numpy.polynomial.Polynomial``.
+:mod:`funcgrad.numpy.power_series`) and ``funcgrad.numpy.polynomial.Polynomial``; the
+orthogonal series as ``funcgrad.numpy.polynomial.chebyshev.chebval`` (and ``legendre``,
+``hermite``, ``hermite_e``, ``laguerre``: see :mod:`funcgrad.numpy.orthogonal_series`)
+and ``funcgrad.numpy.polynomial.Chebyshev`` (``Legendre``, ``Hermite``, ``HermiteE``,
+``Laguerre``).
 """
 from typing import Any
 import numpy as _np
 
-from ..custom import custom_jvp
-from ._conversions import refuse_trimming
-from ._convert import asarray, concrete_values
+from ..core import DerivativeDroppedError
+from ..custom import Function, custom_jvp
+from ._conversions import carried_derivative, refuse_trimming
+from ._convert import asarray, concrete_values, is_concrete
 from .constructors import astype
 from .linalg import solve
 from .manipulation import atleast_1d, broadcast_to, concatenate, reshape, transpose
@@ -22,10 +27,21 @@ from .ufuncs import add, divide, imag, multiply, negative, real, sqrt, subtract
 from ..typing import Array, ArrayLike
 # NumPy's numpy.polynomial.polynomial (power series, lowest power first), as
 # funcgrad.numpy.polynomial.polynomial; this module holds the older np.poly* functions.
-from . import _polynomial_class, power_series
+from . import _polynomial_class, orthogonal_series, power_series
 
 polynomial = power_series  # (not in __all__: funcgrad.numpy.polynomial is this module)
 Polynomial = _polynomial_class.Polynomial
+# numpy.polynomial's orthogonal series, as funcgrad.numpy.polynomial.chebyshev... and
+# funcgrad.numpy.polynomial.Chebyshev...
+chebyshev, legendre, hermite, hermite_e, laguerre = (
+    orthogonal_series.chebyshev, orthogonal_series.legendre, orthogonal_series.hermite,
+    orthogonal_series.hermite_e, orthogonal_series.laguerre)
+Chebyshev, Legendre, Hermite, HermiteE, Laguerre = (
+    _polynomial_class.Chebyshev, _polynomial_class.Legendre, _polynomial_class.Hermite,
+    _polynomial_class.HermiteE, _polynomial_class.Laguerre)
+for _family, _klass in ((chebyshev, Chebyshev), (legendre, Legendre), (hermite, Hermite),
+                        (hermite_e, HermiteE), (laguerre, Laguerre)):
+    setattr(_family, _klass.__name__, _klass)
 
 __all__ = ["polyder", "polyint", "polyadd", "polysub", "polymul", "polydiv", "vander",
            "polyfit", "poly", "roots"]
@@ -210,7 +226,12 @@ def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[Array, Array]:
     As NumPy: the quotient has ``max(len(u) - len(v) + 1, 1)`` coefficients (``v``'s
     leading coefficient is not skipped, even when zero) and the remainder's leading
     entries within 1e-8 of zero are dropped.  Which ones that is depends on the values, so
-    under ``vmap``/``jit`` polydiv raises ConcretizationError.
+    under ``vmap``/``jit`` polydiv raises ConcretizationError.  The entries the division
+    cancels (the first ``len(u) - len(v) + 1``) have a zero derivative, so dropping them
+    loses nothing; a remainder coefficient that is zero now but moves with the input
+    carries a derivative: when the remainder is differentiated, dropping it raises
+    DerivativeDroppedError naming a rewrite that keeps it (the quotient alone stays
+    differentiable).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.polydiv(np.array([3.0, 5.0, 2.0]), np.array([2.0, 1.0]))
@@ -240,7 +261,46 @@ def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[Array, Array]:
     start = 0
     while start < values.shape[0] - 1 and _np.allclose(values[start], 0, rtol=1e-14):
         start += 1
+    # r[k] - (r[k] / v[0]) v[0]: zero but for rounding, its derivative zero too (dropping
+    # it loses nothing); the entries after those are the remainder proper
+    cancelled = m - n + 1 if m >= n else 0
+    if start > cancelled and carried_derivative(r) is not None:
+        return q, _TrimmedRemainder.apply(r, start, cancelled)
     return q, r[start:]
+
+
+_KEEP_REMAINDER = (
+    "polydiv's remainder: NumPy drops its leading entries within 1e-8 of zero, and one "
+    "dropped here is zero now but moves with the input (a nonzero derivative), so the "
+    "remainder's derivative would be lost silently. Keep every entry: compute the remainder "
+    "as (u - fnp.convolve(q, v))[len(u) - len(v) + 1:] from the quotient q (len(v) - 1 "
+    "entries).")
+
+
+class _TrimmedRemainder(Function):
+    """``r[start:]``, refusing to differentiate when the remainder is used and a dropped
+    entry after the cancelled ones moves with the input: the quotient alone stays
+    differentiable (an unused remainder gets no cotangent), and forward mode raises only
+    for a nonzero tangent of a dropped entry."""
+
+    @staticmethod
+    def forward(ctx, r, start, cancelled):
+        ctx.start, ctx.cancelled, ctx.shape, ctx.dtype = start, cancelled, r.shape, r.dtype
+        return r[start:]
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        if not is_concrete(grad_output) or _np.any(
+                concrete_values(grad_output, "", "") != 0):
+            raise DerivativeDroppedError(_KEEP_REMAINDER)
+        return _np.zeros(ctx.shape, ctx.dtype), None, None
+
+    @staticmethod
+    def jvp(ctx, r_tangent, *_):
+        dropped = r_tangent[ctx.cancelled:ctx.start]
+        if not is_concrete(dropped) or _np.any(concrete_values(dropped, "", "") != 0):
+            raise DerivativeDroppedError(_KEEP_REMAINDER)
+        return r_tangent[ctx.start:]
 
 
 def _stack(entries):

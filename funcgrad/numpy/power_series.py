@@ -469,9 +469,16 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: Any, rcond: float | None = None,
     >>> P.polyfit(x, 1.0 + 2.0 * x, 1).round(12)
     array([1., 2.])
     """
+    return fit_by(polyvander, "polyfit", x, y, deg, rcond, full, w)
+
+
+def fit_by(vander, name, x, y, deg, rcond=None, full=False, w=None):
+    """NumPy's least-squares fit (``polynomial.polyutils._fit``) through the pseudo-
+    Vandermonde matrix ``vander(x, deg)`` of any basis: columns scaled to unit norm, then
+    ``lstsq``; differentiable in ``x``, ``y`` and ``w``."""
     from .linalg import lstsq  # (linalg is built on this package's modules)
     if full:
-        raise NotImplementedError("polyfit: full=True is not supported; compute the "
+        raise NotImplementedError(f"{name}: full=True is not supported; compute the "
                                   "residuals from the fitted coefficients")
     x = add(asarray(x), 0.0)
     y = add(asarray(y), 0.0)
@@ -490,11 +497,11 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: Any, rcond: float | None = None,
         raise TypeError("expected x and y to have same length")
     if degrees.ndim == 0:
         top = int(degrees)
-        van = polyvander(x, top)
+        van = vander(x, top)
     else:
         degrees = _np.sort(degrees)
         top = int(degrees[-1])
-        van = polyvander(x, top)[:, degrees]
+        van = vander(x, top)[:, degrees]
     lhs, rhs = van, y
     if w is not None:
         w = add(asarray(w), 0.0)

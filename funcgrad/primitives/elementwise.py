@@ -108,10 +108,14 @@ sin_p = elementwise("sin", np.sin, _f("F.sin(x0)"), lambda g, x, y: g * cos(x),
 cos_p = elementwise("cos", np.cos, _f("F.cos(x0)"), lambda g, x, y: -g * sin(x),
                     vector_forward=True)
 tan_p = elementwise("tan", np.tan, _f("F.tan(x0)"), lambda g, x, y: g * (square(y) + 1.0))
+# -(x*x - 1), not 1 - x*x: on the branch cuts (real |z| > 1, the imaginary part a signed
+# zero, as np.emath makes) this zero imaginary part has the sign of -2 Re(z) Im(z), the
+# side the value is on, so the derivative's square root is taken on that side too
+# (1 - x*x gives +0 either way: on one side the derivative's imaginary part is negated).
 arcsin_p = elementwise("arcsin", np.arcsin, _f("F.asin(x0)"),
-                       lambda g, x, y: g / sqrt(1.0 - square(x)))
+                       lambda g, x, y: g / sqrt(-(square(x) - 1.0)))
 arccos_p = elementwise("arccos", np.arccos, _f("F.acos(x0)"),
-                       lambda g, x, y: -g / sqrt(1.0 - square(x)))
+                       lambda g, x, y: -g / sqrt(-(square(x) - 1.0)))
 arctan_p = elementwise("arctan", np.arctan, _f("F.atan(x0)"),
                        lambda g, x, y: g / (square(x) + 1.0))
 sinh_p = elementwise("sinh", np.sinh, _f("F.sinh(x0)"), lambda g, x, y: g * cosh(x))
