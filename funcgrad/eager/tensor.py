@@ -104,8 +104,8 @@ class Tensor(InPlaceUpdates, Operators):
         permute, transpose, t, expand, expand_as, repeat, repeat_interleave = \
             _s.permute, _s.transpose, _s.t, _s.expand, _s.expand_as, _s.repeat, \
             _s.repeat_interleave
-        from .strides import contiguous
-        ndimension = _s.ndimension
+        from . import strides as _sd
+        contiguous, ndimension = _sd.contiguous, _s.ndimension
         from . import steps as _st
         round, floor, ceil, trunc, sign, sort, angle = \
             _st.round, _st.floor, _st.ceil, _st.trunc, _st.sign, _st.sort, _st.angle
