@@ -211,21 +211,9 @@ def _der(step, c, m=1, scl=1, axis=0):
 
 def _int(step, clenshaw, first, c, m=1, k=[], lbnd=0, scl=1, axis=0):  # noqa: B006 - NumPy's
     c = _coefficients(c)
-    if not _np.iterable(k) or hasattr(k, "ndim") and k.ndim == 0:
-        k = [k]
-    cnt = ps._count(m, "the order of integration")
-    if cnt < 0:
-        raise ValueError("The order of integration must be non-negative")
-    if len(k) > cnt:
-        raise ValueError("Too many integration constants")
-    if _np.ndim(lbnd) != 0:
-        raise ValueError("lbnd must be a scalar.")
-    if _np.ndim(scl) != 0:
-        raise ValueError("scl must be a scalar.")
-    axis = ps._axis(axis, c.ndim)
+    k, cnt, axis = ps._integration_args(k, m, lbnd, scl, axis, c.ndim)
     if cnt == 0:
         return c
-    k = list(k) + [0] * (cnt - len(k))
     c = moveaxis(c, axis, 0)
     for i in range(cnt):
         n = c.shape[0]

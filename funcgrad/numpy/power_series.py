@@ -235,6 +235,23 @@ def _axis(axis, ndim):
     return axis % ndim
 
 
+def _integration_args(k, m, lbnd, scl, axis, ndim):
+    """NumPy's checks of an integration's arguments (the series' ``*int``): the constants
+    (padded with zeros to the order), the order, and the axis."""
+    if not _np.iterable(k) or hasattr(k, "ndim") and k.ndim == 0:
+        k = [k]
+    cnt = _count(m, "the order of integration")
+    if cnt < 0:
+        raise ValueError("The order of integration must be non-negative")
+    if len(k) > cnt:
+        raise ValueError("Too many integration constants")
+    if _np.ndim(lbnd) != 0:
+        raise ValueError("lbnd must be a scalar.")
+    if _np.ndim(scl) != 0:
+        raise ValueError("scl must be a scalar.")
+    return list(k) + [0] * (cnt - len(k)), cnt, _axis(axis, ndim)
+
+
 def polyint(c: ArrayLike, m: int = 1, k: Any = [], lbnd: ArrayLike = 0,  # noqa: B006 - NumPy's
             scl: ArrayLike = 1, axis: int = 0) -> Array:
     """``np.polynomial.polynomial.polyint(c, m=1, k=[], lbnd=0, scl=1, axis=0)``: the
@@ -249,21 +266,9 @@ def polyint(c: ArrayLike, m: int = 1, k: Any = [], lbnd: ArrayLike = 0,  # noqa:
     """
     c = _as_float(asarray(c))
     c = reshape(c, (1,)) if c.ndim == 0 else c
-    if not _np.iterable(k) or hasattr(k, "ndim") and k.ndim == 0:
-        k = [k]
-    cnt = _count(m, "the order of integration")
-    if cnt < 0:
-        raise ValueError("The order of integration must be non-negative")
-    if len(k) > cnt:
-        raise ValueError("Too many integration constants")
-    if _np.ndim(lbnd) != 0:
-        raise ValueError("lbnd must be a scalar.")
-    if _np.ndim(scl) != 0:
-        raise ValueError("scl must be a scalar.")
-    axis = _axis(axis, c.ndim)
+    k, cnt, axis = _integration_args(k, m, lbnd, scl, axis, c.ndim)
     if cnt == 0:
         return c
-    k = list(k) + [0] * (cnt - len(k))
     c = moveaxis(c, axis, 0)
     for i in range(cnt):
         n = c.shape[0]
