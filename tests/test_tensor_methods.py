@@ -762,3 +762,21 @@ def test_tril_and_triu_refuse_vectors_as_torch():
         with pytest.raises(RuntimeError, match=f"{name}: input tensor must have at least 2"):
             getattr(fg.zeros(3), name)()
         assert getattr(fg.ones(2, 2), name)().shape == (2, 2)
+
+
+def test_tensor_methods_work_inside_transforms_as_in_torch_func():
+    """torch.func.grad(lambda x: x.sin().sum())(t): the function receives the traced value,
+    which has the Tensor methods NumPy's arrays lack (x.sin(), x.relu(), x.pow(2)...)."""
+    t = fg.tensor([0.5, 2.0], dtype=np.float64)
+    g = fg.grad(lambda x: x.sin().sum())(t)
+    np.testing.assert_allclose(np.asarray(g.numpy()), np.cos([0.5, 2.0]), rtol=1e-15)
+    v = fg.vmap(lambda x: x.sigmoid().pow(2))(t)
+    np.testing.assert_allclose(np.asarray(v.numpy()), (1 / (1 + np.exp(-t.numpy()))) ** 2,
+                               rtol=1e-14)
+    x = np.array([1.0, 2.0, -1.0])
+    np.testing.assert_array_equal(fg.grad(lambda x: x.pow(2).clamp(0, 3).relu().sum())(x),
+                                  [2.0, 0.0, -2.0])  # (x = 2: clamped at 3)
+    np.testing.assert_allclose(fg.jit(lambda x: x.tanh().exp())(x), np.exp(np.tanh(x)),
+                               rtol=1e-14)
+    # NumPy's names keep NumPy's meaning on traced values
+    assert fg.grad(lambda x: x.sum())(x).tolist() == [1.0, 1.0, 1.0]
