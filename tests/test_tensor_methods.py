@@ -780,3 +780,13 @@ def test_tensor_methods_work_inside_transforms_as_in_torch_func():
                                rtol=1e-14)
     # NumPy's names keep NumPy's meaning on traced values
     assert fg.grad(lambda x: x.sum())(x).tolist() == [1.0, 1.0, 1.0]
+
+
+def test_a_tensors_flags_are_its_values_and_scipy_reads_them():
+    """SciPy asks x.flags before reading an array (scipy.fftpack.dct): a Tensor answers
+    with its values' layout, as the NumPy array it converts to (it said it was traced)."""
+    import scipy.fftpack
+    x = fg.zeros(2, 3)
+    assert x.flags.c_contiguous and not x.t().flags.c_contiguous and x.t().flags.f_contiguous
+    t = fg.tensor([1.0, 2.0, 4.0])
+    np.testing.assert_array_equal(scipy.fftpack.dct(t), scipy.fftpack.dct(t.numpy()))

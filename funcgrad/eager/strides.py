@@ -240,7 +240,24 @@ def as_strided(self: Any, size: Sequence[int], stride: Sequence[int],
     return out
 
 
+def flags(self: Any) -> Any:
+    """NumPy's memory-layout flags of the Tensor's values (what NumPy and SciPy code asks
+    of an array before reading it; a view's, so setting one changes nothing here).
+
+    >>> import funcgrad as fg
+    >>> x = fg.zeros(2, 3)
+    >>> x.flags.c_contiguous, x.t().flags.c_contiguous
+    (True, False)
+    """
+    value = self._storage.value
+    if not isinstance(value, np.ndarray):
+        raise AttributeError("a Tensor on a GPU has no .flags (NumPy's memory layout of "
+                             "host memory): bring it to the host first, t.cpu()")
+    return value.view().flags
+
+
 def attach(cls: Any) -> None:
     """Give ``cls`` (the Tensor) the methods of this module."""
     for fn in (stride, storage_offset, is_contiguous, contiguous, as_strided):
         setattr(cls, fn.__name__, fn)
+    cls.flags = property(flags)

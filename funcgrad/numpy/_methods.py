@@ -482,20 +482,6 @@ _METHODS = {
 _ARITHMETIC = frozenset({"add", "sub", "mul", "truediv", "pow", "mod", "floordiv"})
 
 
-def _flags(self):
-    """NumPy's memory-layout flags, which a traced value (no memory of its own) lacks: an
-    AttributeError, as for any missing attribute (``hasattr`` stays False), that says
-    which SciPy function asked and what to call instead."""
-    call = scipy_call()
-    if call is not None:
-        raise AttributeError(f"{call.function} reads .flags (the memory layout of a NumPy "
-                             f"array), which a value traced by funcgrad does not have. "
-                             + scipy_fix(call))
-    raise AttributeError("a value traced by funcgrad has no .flags (the memory layout of a "
-                         "NumPy array): it is not a NumPy array. Compute with "
-                         "funcgrad.numpy functions, which keep it traced.")
-
-
 def attach_array_methods(cls):
     """Give ``cls`` (tracers, the eager Tensor) NumPy's operators and methods."""
     ops = {
@@ -545,8 +531,6 @@ def attach_array_methods(cls):
     if not hasattr(cls, "itemsize"):
         cls.itemsize = property(lambda self: self.dtype.itemsize)
         cls.nbytes = property(lambda self: self.size * self.dtype.itemsize)
-    if not hasattr(cls, "flags"):
-        cls.flags = property(_flags)
     cls.T = property(lambda self: manipulation.transpose(self))
     cls.mT = property(lambda self: manipulation.swapaxes(self, -1, -2))
     # (a Python number's .real, .imag and .conjugate() are Python numbers: weak)
