@@ -24,7 +24,7 @@ import os
 
 from llvmlite import ir
 
-from .irwrite import CALLS, I8, MEMORY, NODES, VALUE, Array, Unsupported, Writer
+from .irwrite import CALLS, I8, MEMORY, NODES, VALUE, Array, Unsupported, Writer, element
 from .source import loop_key
 
 __all__ = ["loop_intrinsic", "writes", "Unsupported", "IR_LOOPS"]
@@ -85,7 +85,8 @@ def _in_language(body):
 def _kind(t):
     """How the loop takes an argument of Numba type ``t``: ``("scalar", dtype)``,
     ``("array", dtype, ndim, layout)``, or ``("entry", dtype, ndim, layout)`` for a pair
-    ``(stack, k)`` standing for the stack's entry ``stack[k]`` (see :class:`funcgrad.jit.outline._Run`)."""
+    ``(stack, k)`` standing for the stack's entry ``stack[k]`` (see
+    :class:`funcgrad.jit.outline._Run`)."""
     from numba import types
     from numba.np.numpy_support import as_dtype
     t = types.unliteral(t)
@@ -130,7 +131,7 @@ def _flatten(builder, kinds, values):
             arr = Array(data, shape, strides, kind[1], kind[3] == "C")
             zero = ir.Constant(VALUE[I8], 0)
             at = [builder.extract_value(v, 1)] + [zero] * (ndim - 1)
-            data, shape, strides = (Writer(builder, None).element(arr, at), shape[1:],
+            data, shape, strides = (element(builder, arr, at), shape[1:],
                                     strides[1:])
         out += [data] + shape + strides
     return out
@@ -152,10 +153,9 @@ def _raises(body):
     return out
 
 
-def _define(module, name, params, body, kinds):
+def _define(module, name, params, body, kinds, raises):
     """Define the loop function ``name`` (internal to ``module``): the loop, then
-    ``return 0``; a raise returns its number in :func:`_raises`."""
-    raises = _raises(body)
+    ``return 0``; a raise returns its number in ``raises`` (:func:`_raises`) plus one."""
     status = ir.IntType(32)
     flat = [t for kind in kinds for t in _flat_types(kind)]
     fn = ir.Function(module, ir.FunctionType(status, flat), name)
@@ -167,7 +167,7 @@ def _define(module, name, params, body, kinds):
     writer.statements(body)
     if not builder.block.is_terminated:
         builder.ret(ir.Constant(status, 0))
-    return fn, raises
+    return fn
 
 
 def _by_numba(params, numba_types, loop):
@@ -200,6 +200,10 @@ def loop_intrinsic(source, numba_version):
     params, body = parsed
     if not _in_language(body):
         return None
+    try:
+        raises = _raises(body)
+    except Unsupported:
+        return None
     from numba.extending import intrinsic
     key = loop_key(source)
     checked = {}  # argument types -> their kinds, or None: compiled by Numba
@@ -209,7 +213,8 @@ def loop_intrinsic(source, numba_version):
         if argtypes not in checked:
             try:
                 kinds = [_kind(t) for t in argtypes]
-                _define(ir.Module(), "check", params, body, kinds)  # (raises if it cannot)
+                # (written into a scratch module: raises where the writer cannot)
+                _define(ir.Module(), "check", params, body, kinds, raises)
                 checked[argtypes] = kinds
             except Unsupported:
                 checked[argtypes] = None
@@ -226,9 +231,7 @@ def loop_intrinsic(source, numba_version):
             name = f"fgloop.{key}.{tag}"
             fn = builder.module.globals.get(name)
             if fn is None:
-                fn, raises = _define(builder.module, name, params, body, kinds)
-            else:
-                raises = _raises(body)
+                fn = _define(builder.module, name, params, body, kinds, raises)
             status = builder.call(fn, _flatten(builder, kinds, args))
             for code, (cls, message) in enumerate(raises, 1):
                 with builder.if_then(builder.icmp_signed(

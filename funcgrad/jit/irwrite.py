@@ -11,7 +11,7 @@ import ast
 import numpy as np
 from llvmlite import ir
 
-__all__ = ["Writer", "Array", "Unsupported", "F8", "F4", "I8", "B1", "VALUE", "MEMORY",
+__all__ = ["Writer", "Array", "element", "Unsupported", "F8", "F4", "I8", "B1", "VALUE", "MEMORY",
            "CALLS", "NODES"]
 
 F8, F4, I8, B1 = (np.dtype(t) for t in (np.float64, np.float32, np.int64, np.bool_))
@@ -106,7 +106,7 @@ class Writer:
                     raise Unsupported("store into a view")
                 value, dtype = self.scalar(s.value)
                 self.b.store(self.to_memory(self.convert(value, dtype, arr.dtype), arr.dtype),
-                             self.element(arr, index))
+                             element(self.b, arr, index))
             else:
                 raise Unsupported("assignment target")
         elif isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
@@ -245,12 +245,12 @@ class Writer:
             arr = self.array(node.value)
             index = self.indices(node.slice)
             if arr.flat_of is not None or len(index) == len(arr.shape):
-                return self.from_memory(b.load(self.element(arr, index)), arr.dtype), arr.dtype
+                return self.from_memory(b.load(element(self.b, arr, index)), arr.dtype), arr.dtype
             if len(index) > len(arr.shape):
                 raise Unsupported("too many indices")
             rest = len(arr.shape) - len(index)
             zero = ir.Constant(VALUE[I8], 0)
-            return Array(self.element(arr, index + [zero] * rest), arr.shape[len(index):],
+            return Array(element(self.b, arr, index + [zero] * rest), arr.shape[len(index):],
                           arr.strides[len(index):], arr.dtype, arr.contiguous)
         if isinstance(node, ast.BinOp):
             return self.binop(node.op, self.scalar(node.left), self.scalar(node.right))
@@ -436,27 +436,27 @@ class Writer:
             return Array(arr.data, [size], None, arr.dtype, True)
         return Array(arr.data, [size], None, arr.dtype, False, flat_of=arr)
 
-    def element(self, arr, index):
-        """The pointer to ``arr[index]`` (every axis indexed)."""
-        b = self.b
-        if arr.flat_of is not None:  # C-order unravelling onto the strided array
-            src, (rest,) = arr.flat_of, index
-            index = []
-            for d in reversed(src.shape[1:]):
-                index.append(b.srem(rest, d))
-                rest = b.sdiv(rest, d)
-            index = [rest] + index[::-1]
-            arr = src
-        if arr.contiguous:
-            flat = index[0]
-            for i, d in zip(index[1:], arr.shape[1:]):
-                flat = b.add(b.mul(flat, d), i)
-            return b.gep(arr.data, [flat], inbounds=True)
-        offset = ir.Constant(VALUE[I8], 0)
-        for i, s in zip(index, arr.strides):
-            offset = b.add(offset, b.mul(i, s))
-        address = b.add(b.ptrtoint(arr.data, VALUE[I8]), offset)
-        return b.inttoptr(address, arr.data.type)
+
+def element(b, arr, index):
+    """The pointer to ``arr[index]`` (every axis indexed), written with the builder ``b``."""
+    if arr.flat_of is not None:  # C-order unravelling onto the strided array
+        src, (rest,) = arr.flat_of, index
+        index = []
+        for d in reversed(src.shape[1:]):
+            index.append(b.srem(rest, d))
+            rest = b.sdiv(rest, d)
+        index = [rest] + index[::-1]
+        arr = src
+    if arr.contiguous:
+        flat = index[0]
+        for i, d in zip(index[1:], arr.shape[1:]):
+            flat = b.add(b.mul(flat, d), i)
+        return b.gep(arr.data, [flat], inbounds=True)
+    offset = ir.Constant(VALUE[I8], 0)
+    for i, s in zip(index, arr.strides):
+        offset = b.add(offset, b.mul(i, s))
+    address = b.add(b.ptrtoint(arr.data, VALUE[I8]), offset)
+    return b.inttoptr(address, arr.data.type)
 
 
 # What the loop texts' statements and calls may be (see irloop._in_language)
