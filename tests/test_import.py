@@ -44,3 +44,24 @@ def test_small_arrays_load_numba_only_when_ufunc_min_allows(ufunc_min, loads_num
                           timeout=300, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.split()[-1] == str(loads_numba)
+
+
+SERIES_ON_FIRST_USE = """
+import sys
+import numpy as np
+import funcgrad, funcgrad.numpy as fnp
+late = ["numpy.polynomial", "funcgrad.numpy.orthogonal_series", "funcgrad.numpy._polynomial_class"]
+assert not [m for m in late if m in sys.modules], [m for m in late if m in sys.modules]
+from funcgrad.numpy.polynomial import chebyshev, Chebyshev
+assert chebyshev.Chebyshev is Chebyshev and fnp.polynomial.Polynomial.__name__ == "Polynomial"
+c = np.array([1.0, -2.0, 0.5])
+assert chebyshev.chebval(0.3, c) == np.polynomial.chebyshev.chebval(0.3, c)
+"""
+
+
+def test_orthogonal_series_and_classes_load_on_first_use():
+    """numpy.polynomial's twins (and numpy.polynomial itself) are not part of
+    ``import funcgrad``'s time; naming one loads them."""
+    proc = subprocess.run([sys.executable, "-c", SERIES_ON_FIRST_USE], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -69,7 +69,6 @@ _CLASSES = ("Polynomial", "Chebyshev", "Legendre", "Hermite", "HermiteE", "Lague
 def _polynomial_call(frame, module):
     # (read from the loaded module: importing it here would make an import cycle)
     power_series = getattr(sys.modules.get("funcgrad.numpy.power_series"), "__all__", ())
-    orthogonal = getattr(sys.modules.get("funcgrad.numpy.orthogonal_series"), "__all__", ())
     code = frame.f_code
     owner = frame.f_locals.get("self")
     kind = type(owner) if owner is not None else frame.f_locals.get("cls")
@@ -90,10 +89,19 @@ def _polynomial_call(frame, module):
         return None
     label = f"{module}.{code.co_name}"
     if module == "numpy.polynomial.polynomial" and code.co_name in power_series or \
-            module != "numpy.polynomial.polynomial" and code.co_name in orthogonal:
+            module != "numpy.polynomial.polynomial" and _has_orthogonal_twin(module, code):
         return NumpyCall(label, f"funcgrad.numpy.polynomial.{module.split('.')[-1]}."
                                 f"{code.co_name} (the same arguments)")
     return NumpyCall(label, None)
+
+
+def _has_orthogonal_twin(module, code):
+    # (funcgrad.numpy.polynomial makes its series on first use: the attribute loads them)
+    polynomial = sys.modules.get("funcgrad.numpy.polynomial")
+    family = module.split(".")[-1]
+    if polynomial is None or family not in polynomial._SERIES:
+        return False
+    return code.co_name in getattr(polynomial, family).__dict__
 
 
 def numpy_fix(call: NumpyCall) -> str:

@@ -27,21 +27,30 @@ from .ufuncs import add, divide, imag, multiply, negative, real, sqrt, subtract
 from ..typing import Array, ArrayLike
 # NumPy's numpy.polynomial.polynomial (power series, lowest power first), as
 # funcgrad.numpy.polynomial.polynomial; this module holds the older np.poly* functions.
-from . import _polynomial_class, orthogonal_series, power_series
+from . import power_series
 
 polynomial = power_series  # (not in __all__: funcgrad.numpy.polynomial is this module)
-Polynomial = _polynomial_class.Polynomial
-# numpy.polynomial's orthogonal series, as funcgrad.numpy.polynomial.chebyshev... and
-# funcgrad.numpy.polynomial.Chebyshev...
-chebyshev, legendre, hermite, hermite_e, laguerre = (
-    orthogonal_series.chebyshev, orthogonal_series.legendre, orthogonal_series.hermite,
-    orthogonal_series.hermite_e, orthogonal_series.laguerre)
-Chebyshev, Legendre, Hermite, HermiteE, Laguerre = (
-    _polynomial_class.Chebyshev, _polynomial_class.Legendre, _polynomial_class.Hermite,
-    _polynomial_class.HermiteE, _polynomial_class.Laguerre)
-for _family, _klass in ((chebyshev, Chebyshev), (legendre, Legendre), (hermite, Hermite),
-                        (hermite_e, HermiteE), (laguerre, Laguerre)):
-    setattr(_family, _klass.__name__, _klass)
+
+# numpy.polynomial's orthogonal series (funcgrad.numpy.polynomial.chebyshev...) and the
+# classes (Polynomial, Chebyshev...) are made on first use: building them imports
+# numpy.polynomial and evaluates each docstring's example with NumPy, half of the time
+# `import funcgrad` took beyond `import numpy`.
+_SERIES = ("chebyshev", "legendre", "hermite", "hermite_e", "laguerre")
+_CLASSES = ("Polynomial", "Chebyshev", "Legendre", "Hermite", "HermiteE", "Laguerre")
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _SERIES and name not in _CLASSES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import _polynomial_class, orthogonal_series
+    for series, klass in zip(_SERIES, _CLASSES[1:]):
+        family = getattr(orthogonal_series, series)
+        setattr(family, klass, getattr(_polynomial_class, klass))
+        globals()[series] = family
+    for klass in _CLASSES:
+        globals()[klass] = getattr(_polynomial_class, klass)
+    return globals()[name]
+
 
 __all__ = ["polyder", "polyint", "polyadd", "polysub", "polymul", "polydiv", "vander",
            "polyfit", "poly", "roots"]
