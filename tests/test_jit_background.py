@@ -93,3 +93,25 @@ def test_the_interpreter_exits_while_the_compiler_works():
     assert done.returncode == 0, done.stderr
     assert float(done.stdout) == pytest.approx(np.cos(1) ** 4 - 3 * np.sin(1) ** 2
                                                * np.cos(1) ** 2 - np.exp(-1), rel=1e-12)
+
+
+def test_the_first_call_leaves_the_compiler_to_the_background_thread():
+    """fg.jit(f) and its first call import neither the compiler (.call, .lower) nor the
+    stages and funcgrad.lax: importing them was most of W3's first-call time (issue 24)."""
+    code = ("import sys, numpy as np, funcgrad as fg\n"
+            "from funcgrad.jit import api\n"
+            "api._compile_in_background = lambda entry, leaves: None  # (no compiler)\n"
+            "f = fg.jit(fg.value_and_grad(lambda x: np.sum(np.tanh(x) ** 2)))\n"
+            "value, grad = f(np.linspace(-1.0, 1.0, 5))\n"
+            "print(sorted(m for m in ('funcgrad.jit.call', 'funcgrad.jit.lower',\n"
+            "                         'funcgrad.jit.stages', 'funcgrad.lax')\n"
+            "             if m in sys.modules))\n"
+            "print(float(value))\n")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "FUNCGRAD_JIT_WAIT"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    loaded, value = done.stdout.splitlines()
+    assert loaded == "[]"
+    x = np.linspace(-1.0, 1.0, 5)
+    assert float(value) == pytest.approx(np.sum(np.tanh(x) ** 2), rel=1e-14)

@@ -12,7 +12,7 @@ import numbers
 import os
 import threading
 import warnings
-from typing import Any, Callable, Sequence, overload
+from typing import TYPE_CHECKING, Any, Callable, Sequence, overload
 
 import numpy as np
 from numpy import ndarray
@@ -22,17 +22,47 @@ from ..core import (ROOT, WEAK_TYPES, Tracer, TrigRangeError, _special_classes, 
                     is_special)
 from ..interpreters.batching import named_axes
 from ..interpreters.graph import eval_graph
-from .call import compile_graph, jit_call_p
 from .derive import as_root, out_aval
 from .passes import closure_convert
 from .signature import ShapeDtypeStruct, fast_key, hashable_static, leaf_aval
-from .stages import Compiled, Lowering, LoweredCall, Traced
 from .switches import track
 from .trace import trace_flat
 from .watch import changed, reachable_arrays
 
+if TYPE_CHECKING:
+    from .call import jit_call_p
+    from .stages import Compiled, Lowering, Traced
+
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph", "eval_shape", "Traced",
            "Lowering", "Compiled", "ShapeDtypeStruct"]
+
+# The compiler (.call, .lower, .cache) and the stages (which import funcgrad.lax) load
+# when first needed, most often on the background compiler's thread: importing them
+# with the first fg.jit(f) was 5-8 ms of W3's 12 ms first call (eager: 4.5 ms).
+_LAZY = {"jit_call_p": "call", "Traced": "stages", "Lowering": "stages",
+         "Compiled": "stages"}
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    return getattr(importlib.import_module(f".{_LAZY[name]}", __package__), name)
+
+
+def compile_graph(graph):
+    """The :class:`~funcgrad.jit.call.Executable` of ``graph`` (optimised, lowered and
+    loaded; its kernels compile on their first run): :func:`funcgrad.jit.call.compile_graph`,
+    whose module is imported on first use.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> from funcgrad.jit.api import compile_graph
+    >>> exe = compile_graph(fg.make_graph(lambda x: x * 2.0)(np.ones(2)))
+    >>> exe(np.arange(2.0))
+    [array([0., 2.])]
+    """
+    from .call import compile_graph as compile_now
+    return compile_now(graph)
 
 # --- fg.jit -----------------------------------------------------------------------------------
 
@@ -352,11 +382,12 @@ class JitFunction:
                 if fkey is not None:
                     self._fast[fkey] = exe.fast_entry(entry.out_tree)
             return tree.unflatten(entry.out_tree, exe(*leaves))
+        from .call import jit_call_p
         outs = jit_call_p.bind(*tracers, *leaves, graph=entry.graph, name=entry.name)
         return tree.unflatten(entry.out_tree, outs)
 
     # ahead of time (see .stages) and inspection ----------------------------------------
-    def trace(self, *args: Any, **kwargs: Any) -> Traced:
+    def trace(self, *args: Any, **kwargs: Any) -> "Traced":
         """The :class:`~funcgrad.jit.stages.Traced` stage for these arguments (arrays,
         numbers, pytrees, or :class:`ShapeDtypeStruct` in place of arrays): the traced
         ``graph``, ``out_info``, and ``lower()``.
@@ -380,10 +411,11 @@ class JitFunction:
         # (structs, a transform's tracers, Tensors)
         concrete = all(type(x) is ndarray or isinstance(x, (np.generic, bool, numbers.Number))
                        for x in leaves)
+        from .stages import LoweredCall, Traced
         return Traced(LoweredCall(self, entry, key, leaves if concrete else None, static_pos,
                                   statics))
 
-    def lower(self, *args: Any, **kwargs: Any) -> Lowering:
+    def lower(self, *args: Any, **kwargs: Any) -> "Lowering":
         """The :class:`~funcgrad.jit.stages.Lowering` for these arguments (arrays,
         numbers, pytrees, or :class:`ShapeDtypeStruct` in place of arrays):
         ``.as_text()`` is the generated code, ``.compile()`` compiles it now into a
