@@ -24,10 +24,12 @@ submodules (``funcgrad.jit.lower`` ...) share one name.
 * :mod:`.runtime`     helpers the generated kernels call (NumPy-order reductions...);
 * :mod:`.cache`       loading generated modules, with Numba's on-disk cache.
 
-The package loads the compiler (:mod:`.api` and what it imports) on first use, not when
-it is imported: :mod:`funcgrad.lax` is built on the graph tools here (trace, passes,
-derive) and the compiler lowers lax's primitives, so importing one of those tools must
-not import the compiler.
+The package loads :mod:`.api` on first use, not when it is imported, and :mod:`.api`
+loads the compiler (:mod:`.call` and what it imports) and the stages when first needed
+(most often on the background compiler's thread, after a first call has returned).
+:mod:`funcgrad.lax` is built on the graph tools here (trace, passes, derive) and the
+compiler lowers lax's primitives, so importing one of those tools must not import the
+compiler.
 """
 import sys
 import types

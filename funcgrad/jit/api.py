@@ -6,13 +6,15 @@ code.  Called with tracers of another transform (``grad(jit(f))``, ``vmap(jit(f)
 ``jit`` inside a ``jit``) or eager Tensors, it binds the ``jit_call`` primitive instead
 (:mod:`funcgrad.jit.call`, which also holds the compiled :class:`Executable`).
 """
+import _thread
+import collections
 import functools
 import inspect
 import numbers
 import os
 import threading
 import warnings
-from typing import Any, Callable, Sequence, overload
+from typing import TYPE_CHECKING, Any, Callable, Sequence, overload
 
 import numpy as np
 from numpy import ndarray
@@ -22,17 +24,47 @@ from ..core import (ROOT, WEAK_TYPES, Tracer, TrigRangeError, _special_classes, 
                     is_special)
 from ..interpreters.batching import named_axes
 from ..interpreters.graph import eval_graph
-from .call import compile_graph, jit_call_p
 from .derive import as_root, out_aval
 from .passes import closure_convert
 from .signature import ShapeDtypeStruct, fast_key, hashable_static, leaf_aval
-from .stages import Compiled, Lowering, LoweredCall, Traced
 from .switches import track
 from .trace import trace_flat
 from .watch import changed, reachable_arrays
 
+if TYPE_CHECKING:
+    from .call import jit_call_p
+    from .stages import Compiled, Lowering, Traced
+
 __all__ = ["jit", "JitFunction", "jit_call_p", "compile_graph", "eval_shape", "Traced",
            "Lowering", "Compiled", "ShapeDtypeStruct"]
+
+# The compiler (.call, .lower, .cache) and the stages (which import funcgrad.lax) load
+# when first needed, most often on the background compiler's thread: importing them
+# with the first fg.jit(f) was 5-8 ms of W3's 12 ms first call (eager: 4.5 ms).
+_LAZY = {"jit_call_p": "call", "Traced": "stages", "Lowering": "stages",
+         "Compiled": "stages"}
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    return getattr(importlib.import_module(f".{_LAZY[name]}", __package__), name)
+
+
+def compile_graph(graph):
+    """The :class:`~funcgrad.jit.call.Executable` of ``graph`` (optimised, lowered and
+    loaded; its kernels compile on their first run): :func:`funcgrad.jit.call.compile_graph`,
+    whose module is imported on first use.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> from funcgrad.jit.api import compile_graph
+    >>> exe = compile_graph(fg.make_graph(lambda x: x * 2.0)(np.ones(2)))
+    >>> exe(np.arange(2.0))
+    [array([0., 2.])]
+    """
+    from .call import compile_graph as compile_now
+    return compile_now(graph)
 
 # --- fg.jit -----------------------------------------------------------------------------------
 
@@ -128,35 +160,41 @@ def _copies(leaves):
     return [x.copy() if type(x) is ndarray else x for x in leaves]
 
 
-_queue = None
-_queue_lock = threading.Lock()
+# The compiler's jobs (a deque of (entry, leaves)) and a semaphore counting them, made
+# with its thread: `import queue` was 0.7-1 ms of a first call.
+_jobs = None
+_jobs_lock = threading.Lock()
 
 
 def _compile_in_background(entry, leaves):
     """Queue ``entry`` for the background compiler: one daemon thread, compiling in the
     order of first calls (Numba compiles one function at a time anyway), which never
     keeps the interpreter from exiting."""
-    global _queue
-    with _queue_lock:
-        if _queue is None:
-            import queue
-            _queue = queue.SimpleQueue()
-            threading.Thread(target=_compiler, args=(_queue,), daemon=True,
-                             name="funcgrad.jit compiler").start()
-        _queue.put((entry, leaves))
+    global _jobs
+    with _jobs_lock:
+        if _jobs is None:
+            _jobs = (collections.deque(), threading.Semaphore(0))
+            # A bare thread (as daemon as threading's), since threading.Thread.start()
+            # waits until the new thread has run: 16-24 ms of a first call on a loaded
+            # machine (0.05 ms this way).
+            _thread.start_new_thread(_compiler, _jobs)
+        queued, count = _jobs
+        queued.append((entry, leaves))
+        count.release()
 
 
-def _compiler(jobs):
+def _compiler(queued, count):
     while True:
-        entry, leaves = jobs.get()
+        count.acquire()
+        entry, leaves = queued.popleft()
         entry.build(leaves)
         del entry, leaves
 
 
 def _forget_the_compiler():
     """A forked child has no compiler thread: the next background compile starts one."""
-    global _queue, _queue_lock
-    _queue, _queue_lock = None, threading.Lock()
+    global _jobs, _jobs_lock
+    _jobs, _jobs_lock = None, threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
@@ -352,11 +390,12 @@ class JitFunction:
                 if fkey is not None:
                     self._fast[fkey] = exe.fast_entry(entry.out_tree)
             return tree.unflatten(entry.out_tree, exe(*leaves))
+        from .call import jit_call_p
         outs = jit_call_p.bind(*tracers, *leaves, graph=entry.graph, name=entry.name)
         return tree.unflatten(entry.out_tree, outs)
 
     # ahead of time (see .stages) and inspection ----------------------------------------
-    def trace(self, *args: Any, **kwargs: Any) -> Traced:
+    def trace(self, *args: Any, **kwargs: Any) -> "Traced":
         """The :class:`~funcgrad.jit.stages.Traced` stage for these arguments (arrays,
         numbers, pytrees, or :class:`ShapeDtypeStruct` in place of arrays): the traced
         ``graph``, ``out_info``, and ``lower()``.
@@ -380,10 +419,11 @@ class JitFunction:
         # (structs, a transform's tracers, Tensors)
         concrete = all(type(x) is ndarray or isinstance(x, (np.generic, bool, numbers.Number))
                        for x in leaves)
+        from .stages import LoweredCall, Traced
         return Traced(LoweredCall(self, entry, key, leaves if concrete else None, static_pos,
                                   statics))
 
-    def lower(self, *args: Any, **kwargs: Any) -> Lowering:
+    def lower(self, *args: Any, **kwargs: Any) -> "Lowering":
         """The :class:`~funcgrad.jit.stages.Lowering` for these arguments (arrays,
         numbers, pytrees, or :class:`ShapeDtypeStruct` in place of arrays):
         ``.as_text()`` is the generated code, ``.compile()`` compiles it now into a
