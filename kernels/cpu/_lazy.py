@@ -38,6 +38,7 @@ of a 16-element function, 0.6-2 s -> ~10 ms (``benchmarks/results/first_call.md`
 Every build is timed and reported to :func:`on_load` listeners (the profiler's
 ``[kernel load/compile]`` row).
 """
+import _thread
 import atexit
 import os
 import threading
@@ -436,7 +437,7 @@ def _warm_flat(name, dtype):
 _requests = {}                 # request -> None: an ordered set
 _cond = threading.Condition()
 _unit_lock = threading.Lock()  # held while the loader works on one request
-_loader = []                   # [thread] once started
+_loader = []                   # [True] once started
 _stopping = []
 
 
@@ -446,11 +447,11 @@ def _request(item):
     with _cond:
         if not _loader:
             _requests["numba"] = None  # (its own row in a profile)
-            thread = threading.Thread(target=_loader_main, name="funcgrad-kernel-loader",
-                                      daemon=True)
-            _loader.append(thread)
+            _loader.append(True)
             atexit.register(_stop_loader)
-            thread.start()
+            # A bare thread (a daemon, as far as exit goes): threading.Thread.start() waits
+            # until the new thread has run, 10-20 ms of a first call on a loaded machine.
+            _thread.start_new_thread(_loader_main, ())
         _requests[item] = None
         _cond.notify()
 
