@@ -8,13 +8,13 @@ What it measures
     units on 8 features, where the arithmetic dominates.  For each:
 
     * one process: a Python loop adding ``fg.grad(fg.jit(loss))`` over the blocks, in a
-      child process with one thread for everything (funcgrad's kernels, BLAS), measured
-      first and last, the faster kept;
-    * the machine's ceiling: ``--workers`` such children side by side, each looping over
-      its share of the blocks, no Dask (the slowest one's time).  What two processes
-      get from two virtual CPUs is not always 2x: where they share a physical core or
-      its caches, or the hypervisor takes time, this row shows it, and Dask's figure
-      is best read against it;
+      child process with one thread for everything (funcgrad's kernels, BLAS);
+    * the machine's ceiling: ``--workers`` such children, each holding its share of the
+      blocks, asked at once and waited for together (the lockstep of a gradient step:
+      a call waits for its slowest process), no Dask.  What two processes get from two
+      virtual CPUs is not always 2x: where they share a physical core or its caches, or
+      the hypervisor takes time, this row shows it, and Dask's figure is best read
+      against it;
     * ``funcgrad.dask.grad_sum`` on a ``LocalCluster`` of 1 and of ``--workers`` worker
       processes (``threads_per_worker=1``, one funcgrad/BLAS thread each, started under
       ``funcgrad.dask.WORKER_CONFIG`` so that funcgrad keeps freed memory), the blocks
@@ -22,13 +22,21 @@ What it measures
       block ``i`` on worker ``i mod n`` (the plain processes' split: an uneven split
       costs whatever computes it, and is reported beside the figure).
 
-    Throughput is rows per second of wall time in the steady state (median of
-    ``--repeats`` calls after one warm-up call; the first call, which compiles on each
-    worker, is reported apart).  The gradients must agree to 1e-12 relative.  The figure
-    of interest is the ratio of the ``--workers``-process throughput to the one-process
-    throughput (issue 23's target: at least 1.6 with 2 workers on 2 cores).  Wall time
-    on a shared machine varies with the other processes' load: the load average is
-    recorded before and after.
+    All of them are started, hold their data and make a first call (which compiles, in
+    each process and worker; reported apart), then their calls are interleaved, one of
+    each per round in a rotating order.  Throughput is rows per second of wall time, the
+    median of ``--repeats`` rounds.  The gradients must agree to 1e-12 relative.  The
+    figure of interest is the ratio of the ``--workers``-process throughput to the
+    one-process throughput (issue 23's target: at least 1.6 with 2 workers on 2 cores).
+
+    Why interleaved: on a machine shared with other users, Linux schedules each login
+    session (autogroup) as one entity against the others, so the benchmark's processes
+    together, however many, get about one session's share of the CPUs while other
+    sessions are busy: 2 processes then run no faster than one.  Rows measured one
+    after the other met different loads (a ratio of 1.9x or of 1.3x for the same code);
+    measured in one window, they meet the same one.  The load average before and after
+    and the CPU that other processes used during the steady calls are recorded: only a
+    run where the latter is near 0 measures what 2 cores give.
 
 Run
     python benchmarks/dask_scaleout.py [--loss logistic|mlp] [--rows 10000000] [--blocks N]
@@ -97,42 +105,62 @@ def workload(name):
     return mlp_loss, params, features
 
 
-def _steady(call, repeats):
-    """(first call's seconds, median steady seconds, last result)."""
-    start = time.perf_counter()
-    out = call()
-    first = time.perf_counter() - start
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = call()
-        times.append(time.perf_counter() - start)
-    return first, float(np.median(times)), out
+class Children:
+    """``n`` one-thread child processes, child ``k`` holding blocks ``k, k + n, ...``, each
+    computing its blocks' gradient whenever asked: a call asks all of them at once and
+    waits for the last (the lockstep of a gradient step, as a Dask call waits for its
+    slowest worker)."""
+
+    def __init__(self, name, rows, blocks, n):
+        self.procs = [subprocess.Popen([sys.executable, __file__, "--child", "--loss", name,
+                                        "--rows", str(rows), "--blocks", str(blocks),
+                                        "--part", f"{k}/{n}"],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       text=True, env={**os.environ, **ONE_THREAD}, cwd=ROOT)
+                      for k in range(n)]
+        for p in self.procs:
+            self._line(p)  # (its blocks are made)
+
+    def _line(self, proc):
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("a child process of the benchmark failed (see its stderr)")
+        return line
+
+    def __call__(self):
+        for p in self.procs:
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        grads = [json.loads(self._line(p)) for p in self.procs]
+        return np.sum(grads, axis=0)
+
+    def close(self):
+        for p in self.procs:
+            p.stdin.close()
+            p.wait()
 
 
-def one_process(name, rows, blocks, repeats, part=(0, 1)):
-    """The child process's measurement (one thread): a JSON line on stdout.  ``part``
-    ``(k, n)``: only blocks ``k, k + n, ...`` (n such children side by side measure what
-    the machine itself gives n processes, without Dask)."""
+def child(name, rows, blocks, part):
+    """A child process (one thread): makes its blocks, says so, then answers each line on
+    stdin with its blocks' summed gradient (a JSON line)."""
     import funcgrad as fg
     fun, params, features = workload(name)
     per = rows // blocks
     data = [make_block(i, per, features) for i in range(part[0], blocks, part[1])]
     grad = fg.grad(fg.jit(fun))
-
-    def call():
+    assert fg.get_num_threads() == 1
+    print("ready", flush=True)
+    for _ in sys.stdin:
         total = None
         for block in data:
             g = fg.tree.ravel(grad(params, block))[0]
             total = g if total is None else total + g
-        return total
-
-    first, steady, g = _steady(call, repeats)
-    print(json.dumps({"first_s": first, "steady_s": steady, "grad": g.tolist(),
-                      "threads": fg.get_num_threads()}))
+        print(json.dumps(total.tolist()), flush=True)
 
 
-def on_cluster(name, rows, blocks, workers, repeats):
+def start_cluster(name, rows, blocks, workers, stack):
+    """A LocalCluster of ``workers`` processes holding the data (block ``i`` on worker
+    ``i mod workers``), and a call of ``grad_sum`` on it."""
     import dask
     import dask.array as da
     import distributed
@@ -140,29 +168,53 @@ def on_cluster(name, rows, blocks, workers, repeats):
     import funcgrad.dask as fgd
     fun, params, features = workload(name)
     per = rows // blocks
-    start = time.perf_counter()
-    with dask.config.set(fgd.WORKER_CONFIG), distributed.LocalCluster(
+    with dask.config.set(fgd.WORKER_CONFIG):
+        cluster = stack.enter_context(distributed.LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-            silence_logs=40, env=ONE_THREAD) as cluster, distributed.Client(cluster) as client:
-        started = time.perf_counter() - start
-        # Block i is made on worker i mod n, the split the plain processes side by side
-        # get: left to itself, Dask placed 20 blocks 11 to 9 in some runs, and the
-        # worker holding 11 then sets the call's time (10% more than an even split),
-        # whatever the sum costs.
-        addresses = sorted(client.scheduler_info()["workers"])
-        parts = [da.from_delayed(client.submit(make_block, i, per, features, pure=False,
-                                               workers=[addresses[i % workers]]),
-                                 (per, features + 1), dtype=np.float64)
-                 for i in range(blocks)]
-        data = da.concatenate(parts).persist()
+            silence_logs=40, env=ONE_THREAD))
+    client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
+    # Block i is made on worker i mod n, the split the plain processes get: left to
+    # itself, Dask placed 20 blocks 11 to 9 in some runs, and the worker holding 11 then
+    # sets the call's time (10% more than an even split), whatever the sum costs.
+    addresses = sorted(client.scheduler_info()["workers"])
+    parts = [da.from_delayed(client.submit(make_block, i, per, features, pure=False,
+                                           workers=[addresses[i % workers]]),
+                             (per, features + 1), dtype=np.float64)
+             for i in range(blocks)]
+    data = client.persist(da.concatenate(parts))
+    with client.as_current():
         distributed.wait(data)
-        held = collections.Counter(w[0] for w in client.who_has(data).values())
-        jitted = fg.jit(fun)
-        first, steady, g = _steady(
-            lambda: fg.tree.ravel(fgd.grad_sum(jitted, params, data))[0], repeats)
-    return {"workers": workers, "blocks_per_worker": sorted(held.values()),
-            "cluster_start_s": started, "first_s": first,
-            "steady_s": steady, "grad": g.tolist()}
+    held = collections.Counter(w[0] for w in client.who_has(data).values())
+    jitted = fg.jit(fun)
+
+    def call():
+        with client.as_current():  # (several clients live side by side here)
+            return fg.tree.ravel(fgd.grad_sum(jitted, params, data))[0]
+    return call, sorted(held.values())
+
+
+def _own_cpu_s():
+    """CPU seconds used so far by this process and all its descendants (the children and
+    the clusters' processes)."""
+    import psutil
+    me = psutil.Process()
+    total = 0.0
+    for p in [me] + me.children(recursive=True):
+        try:
+            t = p.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
+def _machine_busy_s():
+    """CPU seconds the whole machine has been busy since boot (all CPUs)."""
+    import psutil
+    t = psutil.cpu_times()
+    # (guest time is counted in user time already)
+    return (sum(t) - t.idle - getattr(t, "iowait", 0.0) - getattr(t, "guest", 0.0)
+            - getattr(t, "guest_nice", 0.0))
 
 
 # Blocks of 500,000 and 200,000 rows: each one's temporaries (a column; the hidden
@@ -171,48 +223,51 @@ def on_cluster(name, rows, blocks, workers, repeats):
 BLOCKS = {"logistic": 20, "mlp": 50}
 
 
-def _children(name, rows, blocks, repeats, n):
-    """``n`` one-thread child processes side by side, child ``k`` looping over blocks
-    ``k, k + n, ...``: their JSON results."""
-    procs = [subprocess.Popen([sys.executable, __file__, "--child", "--loss", name,
-                               "--rows", str(rows), "--blocks", str(blocks),
-                               "--repeats", str(repeats), "--part", f"{k}/{n}"],
-                              stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, **ONE_THREAD}, cwd=ROOT)
-             for k in range(n)]
-    outs = [p.communicate()[0] for p in procs]
-    if any(p.returncode for p in procs):
-        raise RuntimeError(f"a {name} child process failed")
-    return [json.loads(out.strip().splitlines()[-1]) for out in outs]
-
-
 def measure(name, args):
-    """One workload: the one-process child, the machine's own ceiling (children side by
-    side, no Dask), then the clusters."""
+    """One workload: every contender (one process, ``--workers`` plain processes, a
+    LocalCluster of 1 and of ``--workers`` workers) started and warmed up, then their
+    calls interleaved, one of each per round in a rotating order, so that every row of
+    the table sees the same load of the shared machine."""
+    import contextlib
     blocks = args.blocks or BLOCKS[name]
-    single, = _children(name, args.rows, blocks, args.repeats, 1)
-    # The slowest of the side-by-side children sets their time, as a call over all the
-    # blocks waits for its slowest worker.
-    side = _children(name, args.rows, blocks, args.repeats, args.workers)
-    ceiling = {"processes": args.workers, "steady_s": max(c["steady_s"] for c in side),
-               "first_s": max(c["first_s"] for c in side)}
-    clusters = [on_cluster(name, args.rows, blocks, n, args.repeats)
-                for n in sorted({1, args.workers})]
-    # Measured again after the clusters, and the faster of the two kept (the lower ratio):
-    # a process left over from a previous run slows whichever measurement meets it.
-    again, = _children(name, args.rows, blocks, args.repeats, 1)
-    single = dict(min(single, again, key=lambda r: r["steady_s"]),
-                  steady_s_both=[single["steady_s"], again["steady_s"]])
-    reference = np.array(single["grad"])
-    np.testing.assert_allclose(np.sum([c["grad"] for c in side], axis=0), reference,
-                               rtol=1e-12)
-    for c in clusters:
-        np.testing.assert_allclose(c["grad"], reference, rtol=1e-12)
-    def rated(run):
-        return {**run, "rows_per_s": args.rows / run["steady_s"],
-                "ratio_to_one_process": single["steady_s"] / run["steady_s"]}
-    return {"loss": name, "blocks": blocks, "one_process": rated(single),
-            "ceiling": rated(ceiling), "clusters": [rated(c) for c in clusters]}
+    with contextlib.ExitStack() as stack:
+        runs = {}
+        single = Children(name, args.rows, blocks, 1)
+        stack.callback(single.close)
+        runs["one process"] = {"call": single}
+        side = Children(name, args.rows, blocks, args.workers)
+        stack.callback(side.close)
+        runs["plain"] = {"call": side, "processes": args.workers}
+        for n in sorted({1, args.workers}):
+            call, held = start_cluster(name, args.rows, blocks, n, stack)
+            runs[f"cluster {n}"] = {"call": call, "workers": n, "blocks_per_worker": held}
+        for run in runs.values():  # the first call compiles (each process, each worker)
+            start = time.perf_counter()
+            run["grad"] = run["call"]()
+            run["first_s"] = time.perf_counter() - start
+            run["times"] = []
+        order = list(runs)
+        own, busy = _own_cpu_s(), _machine_busy_s()
+        wall = time.perf_counter()
+        for r in range(args.repeats):
+            for key in order[r % len(order):] + order[:r % len(order)]:
+                start = time.perf_counter()
+                runs[key]["grad"] = runs[key]["call"]()
+                runs[key]["times"].append(time.perf_counter() - start)
+        wall = time.perf_counter() - wall
+        others = max(0.0, (_machine_busy_s() - busy) - (_own_cpu_s() - own)) / wall
+    reference = runs["one process"]["grad"]
+    for run in runs.values():
+        np.testing.assert_allclose(run.pop("grad"), reference, rtol=1e-12)
+        del run["call"]
+        run["steady_s"] = float(np.median(run["times"]))
+    for run in runs.values():
+        run["rows_per_s"] = args.rows / run["steady_s"]
+        run["ratio_to_one_process"] = runs["one process"]["steady_s"] / run["steady_s"]
+    return {"loss": name, "blocks": blocks, "one_process": runs["one process"],
+            "ceiling": runs["plain"],
+            "clusters": [runs[k] for k in runs if k.startswith("cluster")],
+            "other_processes_cpus": others, "grad": reference.tolist()}
 
 
 LABELS = {"logistic": f"logistic regression, {FEATURES} features",
@@ -225,7 +280,7 @@ def main(argv=None):
     p.add_argument("--blocks", type=int, default=None,
                    help="row blocks (default: each workload's, see BLOCKS)")
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--repeats", type=int, default=9)
     p.add_argument("--loss", choices=sorted(LABELS), action="append",
                    help="workload(s) to run (default: both)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -234,8 +289,7 @@ def main(argv=None):
     names = args.loss or ["logistic", "mlp"]
     if args.child:
         part = tuple(int(v) for v in args.part.split("/"))
-        return one_process(names[0], args.rows, args.blocks or BLOCKS[names[0]], args.repeats,
-                           part)
+        return child(names[0], args.rows, args.blocks or BLOCKS[names[0]], part)
     sys.path.insert(0, str(ROOT))
     load_before = os.getloadavg()
     runs = [measure(name, args) for name in names]
@@ -251,7 +305,8 @@ def main(argv=None):
     lines = [f"# Dask scale-out: gradients of losses over {args.rows:,} rows", "",
              f"Load average (1, 5, 15 min) before {tuple(round(v, 1) for v in load_before)}, "
              f"after {tuple(round(v, 1) for v in load_after)}, on {os.cpu_count()} CPUs; "
-             "one thread per process for funcgrad's kernels and BLAS.", "",
+             "one thread per process for funcgrad's kernels and BLAS; the rows of a loss "
+             "measured in one window, their calls interleaved.", "",
              "| loss | blocks | run | first call (s) | steady call (s) | rows/s | vs one process |",
              "|---|---|---|---|---|---|---|"]
     for run in runs:
@@ -259,7 +314,7 @@ def main(argv=None):
         lines.append(f"| {label} | one process, loop over blocks | {single['first_s']:.2f} | "
                      f"{single['steady_s']:.3f} | {single['rows_per_s']:,.0f} | 1.00x |")
         ceiling = run["ceiling"]
-        lines.append(f"| {label} | {ceiling['processes']} plain processes side by side, no Dask "
+        lines.append(f"| {label} | {ceiling['processes']} plain processes in lockstep, no Dask "
                      f"(the machine's ceiling) | {ceiling['first_s']:.2f} | "
                      f"{ceiling['steady_s']:.3f} | {ceiling['rows_per_s']:,.0f} | "
                      f"{ceiling['ratio_to_one_process']:.2f}x |")
@@ -269,6 +324,9 @@ def main(argv=None):
                          f"blocks held {split} | "
                          f"{c['first_s']:.2f} | {c['steady_s']:.3f} | {c['rows_per_s']:,.0f} | "
                          f"{c['ratio_to_one_process']:.2f}x |")
+    lines += [""] + [f"During the steady calls ({LABELS[run['loss']]}), other processes of "
+                     f"the machine used {run['other_processes_cpus']:.2f} of its "
+                     f"{os.cpu_count()} CPUs." for run in runs]
     lines += ["", f"Command: `{report['command'].strip()}`", ""]
     (RESULTS / "dask_scaleout.md").write_text("\n".join(lines))
     print("\n".join(lines))
