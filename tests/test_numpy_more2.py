@@ -792,6 +792,21 @@ def test_axis_of_a_generalized_ufunc_with_matrix_cores_names_axes():
         fg.jit(lambda a: np.matmul(a, a.T, axis=0))(X)
 
 
+def test_plain_array_at_traced_matrix_goes_straight_to_matmul(monkeypatch):
+    """``x @ w`` with a plain ``x`` reaches ``w``'s __array_ufunc__ as np.matmul without
+    keywords: its core dimensions are already where fnp.matmul takes them, so no axes are
+    moved (that cost a fifth of a small MLP's gradient).  Value and gradient: NumPy's."""
+    from funcgrad.numpy import _ufunc_methods
+
+    def moved(*args, **kwargs):
+        raise AssertionError("with_core_axes ran for a matmul without axes=")
+    monkeypatch.setattr(_ufunc_methods, "with_core_axes", moved)
+    w, c = R.standard_normal((5, 2)), R.standard_normal((3, 2))
+    value, vjp_fn = fg.vjp(lambda w: X @ w, w)
+    assert np.array_equal(value, X @ w)
+    assert np.array_equal(vjp_fn(c)[0], X.T @ c)  # d<c, X w>/dw = X^T c
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64])
 def test_sum_of_everything_equals_the_sum_over_every_axis_spelled_out(dtype):
     """fnp.sum(x) takes a short path (every axis of a float array); it must give what the
