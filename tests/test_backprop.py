@@ -292,3 +292,34 @@ def test_logsumexp_vjp_from_the_forward_pieces_equals_the_recomputed_one(
         again = fg.grad(f)(x)
     assert kept.dtype == again.dtype == dtype
     np.testing.assert_array_equal(kept, again)
+
+
+# --- first-order fast paths of W3's rules (issue 21) ----------------------------------------
+# On plain arrays a rule may compute its cotangents with NumPy directly: the same calls on
+# the same views as its general path (so the same bits), without binding a primitive.
+
+@pytest.fixture
+def bound_at_root(monkeypatch):
+    """The primitives bound at the root interpreter (what a rule dispatches)."""
+    seen = []
+    process = core.EvalInterpreter.process
+
+    def counting(self, prim, args, params):
+        seen.append(prim.name)
+        return process(self, prim, args, params)
+    monkeypatch.setattr(core.EvalInterpreter, "process", counting)
+    return seen
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matmul_vjp_of_plain_matrices_is_numpys_two_products(bound_at_root, dtype):
+    from funcgrad.primitives.linalg import matmul_p
+    rng = np.random.default_rng(21)
+    a, b = rng.normal(size=(5, 4)).astype(dtype), rng.normal(size=(4, 3)).astype(dtype)
+    g = rng.normal(size=(5, 3)).astype(dtype)
+    ga, gb = matmul_p.vjp((True, True), g, a @ b, a, b)
+    assert bound_at_root == []
+    np.testing.assert_array_equal(ga, g @ b.T)  # d<g, a b>/da = g b^T
+    np.testing.assert_array_equal(gb, a.T @ g)
+    assert ga.dtype == gb.dtype == dtype
+    assert matmul_p.vjp((False, True), g, a @ b, a, b)[0] is None
