@@ -323,3 +323,33 @@ def test_matmul_vjp_of_plain_matrices_is_numpys_two_products(bound_at_root, dtyp
     np.testing.assert_array_equal(gb, a.T @ g)
     assert ga.dtype == gb.dtype == dtype
     assert matmul_p.vjp((False, True), g, a @ b, a, b)[0] is None
+
+
+@pytest.mark.parametrize("axes, keepdims", [((0, 1), False), ((1,), False), ((0,), True),
+                                            ((1,), True), ((), False)])
+def test_sum_vjp_of_a_plain_cotangent_is_the_broadcast_view(bound_at_root, axes, keepdims):
+    from funcgrad.primitives.structural import reduce_sum_p
+    x = np.arange(6.0, dtype=np.float32).reshape(3, 2)
+    out = np.sum(x, axis=axes, keepdims=keepdims)
+    g = np.asarray(np.arange(out.size, dtype=np.float32).reshape(np.shape(out)))[()]
+    ct, = reduce_sum_p.vjp((True,), g, out, x, axes=axes, keepdims=keepdims)
+    assert bound_at_root == []
+    want = np.broadcast_to(np.expand_dims(g, axes) if not keepdims else g, x.shape)
+    np.testing.assert_array_equal(ct, want)  # every summand gets the sum's cotangent
+    assert ct.shape == x.shape and ct.dtype == np.float32
+
+
+@pytest.mark.parametrize("shape", [(4,), (1, 4), (3, 1), (), (3, 4)])
+def test_unbroadcast_of_a_plain_cotangent_sums_the_copies(bound_at_root, shape):
+    """A bias's gradient: the cotangent summed over the axes the bias was broadcast
+    along, as NumPy's sum gives it (the hand-written backpropagation's np.sum(g, 0))."""
+    from funcgrad.primitives.structural import unbroadcast
+    g = np.random.default_rng(5).normal(size=(2, 3, 4)).astype(np.float32)
+    x = np.zeros(shape, np.float32)
+    lead = 3 - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape) if d == 1)
+    got = unbroadcast(g, x)
+    assert bound_at_root == []
+    np.testing.assert_array_equal(got, np.sum(g, axis=axes).reshape(shape))
+    assert got.dtype == np.float32
+
