@@ -353,3 +353,20 @@ def test_unbroadcast_of_a_plain_cotangent_sums_the_copies(bound_at_root, shape):
     np.testing.assert_array_equal(got, np.sum(g, axis=axes).reshape(shape))
     assert got.dtype == np.float32
 
+
+@pytest.mark.parametrize("keepdims", [True, False])
+def test_max_vjp_of_a_small_plain_array_splits_ties_evenly(bound_at_root, keepdims):
+    """Below the fused kernel's size the rule runs on the primitives' implementations:
+    each row's cotangent goes to its maxima, shared equally where they tie (JAX's and
+    PyTorch's convention), as NumPy computes g * (x == m) / count."""
+    from funcgrad.primitives.reductions import reduce_max_p
+    x = np.array([[1.0, 3.0, 3.0, 0.5], [2.0, -1.0, 0.0, 1.0], [4.0, 4.0, 4.0, 4.0]],
+                 np.float32)
+    m = np.max(x, axis=1, keepdims=keepdims)
+    g = np.array([0.3, -1.7, 2.0], np.float32).reshape(m.shape)
+    ct, = reduce_max_p.vjp((True,), g, m, x, axes=(1,), keepdims=keepdims)
+    assert bound_at_root == []
+    hit = (x == m.reshape(3, 1)).astype(np.float32)
+    np.testing.assert_array_equal(ct, g.reshape(3, 1) * (hit / hit.sum(axis=1, keepdims=True)))
+    np.testing.assert_allclose(ct[0], [0.0, 0.15, 0.15, 0.0], rtol=1e-6)
+    assert ct.dtype == np.float32
