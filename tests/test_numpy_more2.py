@@ -824,6 +824,29 @@ def test_sum_of_everything_equals_the_sum_over_every_axis_spelled_out(dtype):
         assert h_short.tobytes() == h_full.tobytes()
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
+def test_sum_and_mean_over_one_axis_take_the_short_path_with_numpys_bits(monkeypatch, dtype):
+    """fnp.sum(x, axis=k) and fnp.mean(x) of a float array skip the dtype/where= steps
+    (a loss's last two steps, a dozen calls each); values, dtypes and gradients: NumPy's."""
+    from funcgrad.numpy import reductions
+
+    def general(*args):
+        raise AssertionError("the general steps ran")
+    monkeypatch.setattr(reductions, "_accumulating", general)
+    x = (np.random.default_rng(4).normal(size=(5, 7)) * 100).astype(dtype)
+    # (a complex mean divides as NumPy does not: its last bit differs, before this path too)
+    pairs = ((fnp.sum, np.sum),) + (((fnp.mean, np.mean),) if dtype is not np.complex64 else ())
+    for axis in (0, 1, -1, None):
+        for fn, numpy_fn in pairs:
+            got, want = fn(x, axis=axis), numpy_fn(x, axis=axis)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    if dtype is not np.complex64:
+        w = np.cos(x).astype(dtype)
+        g = fg.grad(lambda v: fnp.mean(fnp.sum(v * w, axis=1)))(x)
+        assert g.dtype == dtype
+        np.testing.assert_allclose(g, w / 5, rtol=1e-6)  # d mean_i sum_j v_ij w_ij = w / 5
+
+
 def test_sum_of_a_python_number_argument_is_strongly_typed_as_numpys():
     """np.sum(3.0) is a float64 array scalar: times a float32 it stays float64.  A Python
     number passed to grad is weakly typed; its sum must not be."""
