@@ -101,6 +101,10 @@ def _ufunc_keywords(ufunc, kwargs):
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    if not kwargs and method == "__call__":  # np.tanh(x), x @ w: the commonest call,
+        fn = UFUNCS.get(ufunc)                # past the keyword handling below
+        if fn is not None:
+            return fn(*inputs)
     # where= and initial= of a reduction select and seed what it combines (np.sum(x,
     # where=m) arrives here as np.add.reduce, also when only the mask is traced)
     selection = {k: kwargs.pop(k) for k in ("where", "initial")
