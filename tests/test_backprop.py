@@ -292,3 +292,81 @@ def test_logsumexp_vjp_from_the_forward_pieces_equals_the_recomputed_one(
         again = fg.grad(f)(x)
     assert kept.dtype == again.dtype == dtype
     np.testing.assert_array_equal(kept, again)
+
+
+# --- first-order fast paths of W3's rules (issue 21) ----------------------------------------
+# On plain arrays a rule may compute its cotangents with NumPy directly: the same calls on
+# the same views as its general path (so the same bits), without binding a primitive.
+
+@pytest.fixture
+def bound_at_root(monkeypatch):
+    """The primitives bound at the root interpreter (what a rule dispatches)."""
+    seen = []
+    process = core.EvalInterpreter.process
+
+    def counting(self, prim, args, params):
+        seen.append(prim.name)
+        return process(self, prim, args, params)
+    monkeypatch.setattr(core.EvalInterpreter, "process", counting)
+    return seen
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matmul_vjp_of_plain_matrices_is_numpys_two_products(bound_at_root, dtype):
+    from funcgrad.primitives.linalg import matmul_p
+    rng = np.random.default_rng(21)
+    a, b = rng.normal(size=(5, 4)).astype(dtype), rng.normal(size=(4, 3)).astype(dtype)
+    g = rng.normal(size=(5, 3)).astype(dtype)
+    ga, gb = matmul_p.vjp((True, True), g, a @ b, a, b)
+    assert bound_at_root == []
+    np.testing.assert_array_equal(ga, g @ b.T)  # d<g, a b>/da = g b^T
+    np.testing.assert_array_equal(gb, a.T @ g)
+    assert ga.dtype == gb.dtype == dtype
+    assert matmul_p.vjp((False, True), g, a @ b, a, b)[0] is None
+
+
+@pytest.mark.parametrize("axes, keepdims", [((0, 1), False), ((1,), False), ((0,), True),
+                                            ((1,), True), ((), False)])
+def test_sum_vjp_of_a_plain_cotangent_is_the_broadcast_view(bound_at_root, axes, keepdims):
+    from funcgrad.primitives.structural import reduce_sum_p
+    x = np.arange(6.0, dtype=np.float32).reshape(3, 2)
+    out = np.sum(x, axis=axes, keepdims=keepdims)
+    g = np.asarray(np.arange(out.size, dtype=np.float32).reshape(np.shape(out)))[()]
+    ct, = reduce_sum_p.vjp((True,), g, out, x, axes=axes, keepdims=keepdims)
+    assert bound_at_root == []
+    want = np.broadcast_to(np.expand_dims(g, axes) if not keepdims else g, x.shape)
+    np.testing.assert_array_equal(ct, want)  # every summand gets the sum's cotangent
+    assert ct.shape == x.shape and ct.dtype == np.float32
+
+
+@pytest.mark.parametrize("shape", [(4,), (1, 4), (3, 1), (), (3, 4)])
+def test_unbroadcast_of_a_plain_cotangent_sums_the_copies(bound_at_root, shape):
+    """A bias's gradient: the cotangent summed over the axes the bias was broadcast
+    along, as NumPy's sum gives it (the hand-written backpropagation's np.sum(g, 0))."""
+    from funcgrad.primitives.structural import unbroadcast
+    g = np.random.default_rng(5).normal(size=(2, 3, 4)).astype(np.float32)
+    x = np.zeros(shape, np.float32)
+    lead = 3 - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape) if d == 1)
+    got = unbroadcast(g, x)
+    assert bound_at_root == []
+    np.testing.assert_array_equal(got, np.sum(g, axis=axes).reshape(shape))
+    assert got.dtype == np.float32
+
+
+@pytest.mark.parametrize("keepdims", [True, False])
+def test_max_vjp_of_a_small_plain_array_splits_ties_evenly(bound_at_root, keepdims):
+    """Below the fused kernel's size the rule runs on the primitives' implementations:
+    each row's cotangent goes to its maxima, shared equally where they tie (JAX's and
+    PyTorch's convention), as NumPy computes g * (x == m) / count."""
+    from funcgrad.primitives.reductions import reduce_max_p
+    x = np.array([[1.0, 3.0, 3.0, 0.5], [2.0, -1.0, 0.0, 1.0], [4.0, 4.0, 4.0, 4.0]],
+                 np.float32)
+    m = np.max(x, axis=1, keepdims=keepdims)
+    g = np.array([0.3, -1.7, 2.0], np.float32).reshape(m.shape)
+    ct, = reduce_max_p.vjp((True,), g, m, x, axes=(1,), keepdims=keepdims)
+    assert bound_at_root == []
+    hit = (x == m.reshape(3, 1)).astype(np.float32)
+    np.testing.assert_array_equal(ct, g.reshape(3, 1) * (hit / hit.sum(axis=1, keepdims=True)))
+    np.testing.assert_allclose(ct[0], [0.0, 0.15, 0.15, 0.0], rtol=1e-6)
+    assert ct.dtype == np.float32

@@ -792,6 +792,21 @@ def test_axis_of_a_generalized_ufunc_with_matrix_cores_names_axes():
         fg.jit(lambda a: np.matmul(a, a.T, axis=0))(X)
 
 
+def test_plain_array_at_traced_matrix_goes_straight_to_matmul(monkeypatch):
+    """``x @ w`` with a plain ``x`` reaches ``w``'s __array_ufunc__ as np.matmul without
+    keywords: its core dimensions are already where fnp.matmul takes them, so no axes are
+    moved (that cost a fifth of a small MLP's gradient).  Value and gradient: NumPy's."""
+    from funcgrad.numpy import _ufunc_methods
+
+    def moved(*args, **kwargs):
+        raise AssertionError("with_core_axes ran for a matmul without axes=")
+    monkeypatch.setattr(_ufunc_methods, "with_core_axes", moved)
+    w, c = R.standard_normal((5, 2)), R.standard_normal((3, 2))
+    value, vjp_fn = fg.vjp(lambda w: X @ w, w)
+    assert np.array_equal(value, X @ w)
+    assert np.array_equal(vjp_fn(c)[0], X.T @ c)  # d<c, X w>/dw = X^T c
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64])
 def test_sum_of_everything_equals_the_sum_over_every_axis_spelled_out(dtype):
     """fnp.sum(x) takes a short path (every axis of a float array); it must give what the
@@ -807,6 +822,29 @@ def test_sum_of_everything_equals_the_sum_over_every_axis_spelled_out(dtype):
         h_short = fg.hessian(lambda v: fnp.sum(v ** 3))(x[0])
         h_full = fg.hessian(lambda v: fnp.sum(v ** 3, axis=0))(x[0])
         assert h_short.tobytes() == h_full.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
+def test_sum_and_mean_over_one_axis_take_the_short_path_with_numpys_bits(monkeypatch, dtype):
+    """fnp.sum(x, axis=k) and fnp.mean(x) of a float array skip the dtype/where= steps
+    (a loss's last two steps, a dozen calls each); values, dtypes and gradients: NumPy's."""
+    from funcgrad.numpy import reductions
+
+    def general(*args):
+        raise AssertionError("the general steps ran")
+    monkeypatch.setattr(reductions, "_accumulating", general)
+    x = (np.random.default_rng(4).normal(size=(5, 7)) * 100).astype(dtype)
+    # (a complex mean divides as NumPy does not: its last bit differs, before this path too)
+    pairs = ((fnp.sum, np.sum),) + (((fnp.mean, np.mean),) if dtype is not np.complex64 else ())
+    for axis in (0, 1, -1, None):
+        for fn, numpy_fn in pairs:
+            got, want = fn(x, axis=axis), numpy_fn(x, axis=axis)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    if dtype is not np.complex64:
+        w = np.cos(x).astype(dtype)
+        g = fg.grad(lambda v: fnp.mean(fnp.sum(v * w, axis=1)))(x)
+        assert g.dtype == dtype
+        np.testing.assert_allclose(g, w / 5, rtol=1e-6)  # d mean_i sum_j v_ij w_ij = w / 5
 
 
 def test_sum_of_a_python_number_argument_is_strongly_typed_as_numpys():

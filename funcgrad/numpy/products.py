@@ -43,7 +43,8 @@ def matmul(x1: ArrayLike, x2: ArrayLike) -> Array:
         raise ValueError(f"matmul: shapes {a.shape} and {b.shape} are not aligned: "
                          f"{a2[-1]} (last axis of the first) != {b2[-2]} (the second's "
                          f"{'first' if b.ndim == 1 else 'second-to-last'} axis)")
-    _np.broadcast_shapes(a2[:-2], b2[:-2])
+    if len(a2) > 2 or len(b2) > 2:  # (NumPy's check of the stacks: Python, a few us)
+        _np.broadcast_shapes(a2[:-2], b2[:-2])
     return _la.matmul(a, b)
 
 

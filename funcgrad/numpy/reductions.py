@@ -52,6 +52,22 @@ def _finished(result, acc):
     return result if result.dtype == acc else astype(result, acc)
 
 
+def _plain_float_axes(a, axis, dtype, out, where):
+    """The axes of a sum or mean that needs no conversion, selection or checks beyond
+    its axis: of a float array or tracer (not a weak Python number), over every axis or
+    one valid int axis, with no dtype=, out= or where=; else None (the general steps)."""
+    if (dtype is not None or out is not None or where is not True
+            or not (type(a) is _np.ndarray or isinstance(a, Tracer))
+            or a.dtype.kind not in "fc" or getattr(a, "weak", False)):
+        return None
+    ndim = a.ndim
+    if axis is None:
+        return tuple(range(ndim))
+    if type(axis) is int and -ndim <= axis < ndim:
+        return (axis % ndim,)
+    return None
+
+
 def _no_out(name, out=None):
     if out is not None:
         raise TypeError(f"{name}: out= is not supported (funcgrad arrays are immutable); use "
@@ -158,12 +174,11 @@ def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     >>> fg.grad(lambda x: fnp.sum(x * x, where=x > 1.5, initial=10.0))(np.array([1.0, 2.0]))
     array([0., 4.])
     """
-    if (axis is None and dtype is None and out is None and initial is None and where is True
-            and (type(a) is _np.ndarray or isinstance(a, Tracer)) and a.dtype.kind in "fc"
-            and not getattr(a, "weak", False)):
-        # The commonest call (every axis of a float array, a loss's last step): what the
-        # steps below come to, without their dozen calls.
-        return _st.reduce_sum(a, tuple(range(a.ndim)), keepdims)
+    axes = _plain_float_axes(a, axis, dtype, out, where) if initial is None else None
+    if axes is not None:
+        # The commonest calls (every axis or one axis of a float array: a loss's last
+        # steps): what the steps below come to, without their dozen calls.
+        return _st.reduce_sum(a, axes, keepdims)
     _no_out("sum", out)
     a, acc = _accumulating(_np.sum, a, dtype)
     a, axes = _reduction(a, axis)
@@ -183,6 +198,11 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     >>> float(fnp.mean(np.array([1.0, 2.0, 6.0]), where=np.array([True, False, True])))
     3.5
     """
+    axes = _plain_float_axes(a, axis, dtype, out, where)
+    if axes is not None and a.dtype != _np.float16:  # (the steps below, as for sum)
+        n = _count(a, axes)
+        total = _st.reduce_sum(a, axes, keepdims)
+        return total / float(n) if n else total * _np.nan
     _no_out("mean", out)
     a = asarray(a)
     half = a.dtype == _np.float16 and dtype is None  # summed in float32, as NumPy

@@ -8,9 +8,10 @@ import numpy as np
 
 from ..core import SHAPES_ONLY, Primitive, ShapedArray, _state, reads_inputs_and_output
 from ..kernels import cpu
-from .elementwise import equal, exp, exp_p, isfinite, isfinite_p, where, where_p
+from .elementwise import (divide_p, equal, equal_p, exp, exp_p, isfinite, isfinite_p,
+                          multiply_p, where, where_p)
 from .structural import (_reduced_shape, broadcast_to, concatenate, convert_element_type,
-                         expand_reduced, moveaxis, reduce_sum, reduce_sum_p, reshape,
+                         convert_element_type_p, expand_reduced, moveaxis, reduce_sum, reduce_sum_p, reshape,
                          stop_gradient, transpose)
 
 
@@ -61,6 +62,8 @@ def _extremum(name, kernel, ufunc, grad_fn_name):
             ct = cpu.extremum_vjp(g, x, out, axes, keepdims)
             if ct is not None:
                 return (ct,)
+            if type(g) is np.ndarray and type(out) is np.ndarray:
+                return (_plain_extremum_vjp(g, out, x, axes, keepdims),)
         return (expand_reduced(g, x.shape, axes, keepdims) * weights(x, out, axes, keepdims),)
 
     prim = Primitive(name, impl, abstract_eval=_reduce_abstract(kernel), jvp=jvp, vjp=vjp,
@@ -72,6 +75,18 @@ def _extremum(name, kernel, ufunc, grad_fn_name):
     prim.batch = _reduce_batch(fn)
     fn.__name__ = name
     return prim, fn
+
+
+def _plain_extremum_vjp(g, out, x, axes, keepdims):
+    """The rule above on plain arrays (an array too small for the fused kernel), through
+    the primitives' implementations: the same operations, so the same bits, without the
+    six dispatches that cost more than a softmax's row maxima's arithmetic."""
+    if not keepdims:
+        shape = _reduced_shape(x.shape, axes, True)
+        g, out = g.reshape(shape), out.reshape(shape)
+    hit = convert_element_type_p.impl(equal_p.impl(x, out), dtype=x.dtype)
+    weights = divide_p.impl(hit, reduce_sum_p.impl(hit, axes=axes, keepdims=True))
+    return multiply_p.impl(g, weights)
 
 
 reduce_max_p, reduce_max = _extremum("reduce_max", np.max, np.maximum, "MaxBackward1")
