@@ -1,5 +1,6 @@
 """fg.jit never stalls: a new signature is evaluated eagerly while one background thread
 compiles it, and calls switch to the compiled code when it is ready (issue 24)."""
+import os
 import subprocess
 import sys
 import warnings
@@ -81,6 +82,15 @@ def test_a_failed_compilation_is_said_and_calls_stay_right(monkeypatch):
         fg.jit(loss, wait=True)(X)
 
 
+def _run_without_waiting(code):
+    """``python -c code`` with jit's default (no FUNCGRAD_JIT_WAIT), having succeeded."""
+    env = {k: v for k, v in os.environ.items() if k != "FUNCGRAD_JIT_WAIT"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def test_the_interpreter_exits_while_the_compiler_works():
     """The compiler thread is a daemon: a script whose jitted function is still compiling
     when it ends exits at once, cleanly."""
@@ -88,10 +98,7 @@ def test_the_interpreter_exits_while_the_compiler_works():
             "f = fg.jit(fg.grad(lambda x: np.sum(np.sin(x) * np.cos(x) ** 3 + np.exp(-x))),"
             " wait=False)\n"
             "print(f(np.ones(5))[0])\n")
-    env = {k: v for k, v in __import__("os").environ.items() if k != "FUNCGRAD_JIT_WAIT"}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, env=env)
-    assert done.returncode == 0, done.stderr
+    done = _run_without_waiting(code)
     assert float(done.stdout) == pytest.approx(np.cos(1) ** 4 - 3 * np.sin(1) ** 2
                                                * np.cos(1) ** 2 - np.exp(-1), rel=1e-12)
 
@@ -108,10 +115,7 @@ def test_the_first_call_leaves_the_compiler_to_the_background_thread():
             "                         'funcgrad.jit.stages', 'funcgrad.lax')\n"
             "             if m in sys.modules))\n"
             "print(float(value))\n")
-    env = {k: v for k, v in __import__("os").environ.items() if k != "FUNCGRAD_JIT_WAIT"}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, env=env)
-    assert done.returncode == 0, done.stderr
+    done = _run_without_waiting(code)
     loaded, value = done.stdout.splitlines()
     assert loaded == "[]"
     x = np.linspace(-1.0, 1.0, 5)
