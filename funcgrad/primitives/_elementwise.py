@@ -26,11 +26,12 @@ from ..kernels import cpu
 from ..kernels.cpu import leaves as cpu_leaves
 from ..kernels.cpu.generated import scalar_kernel
 from . import scalar as sc
+from .linear_rules import identity, times_first, times_second
 from .structural import (broadcast_to_p, convert_element_type_p, fit, moveaxis, reshape,
                          reshape_p, unbroadcast)
 
 __all__ = ["Elementwise", "elementwise", "elementwise_batch", "register_fused_backend",
-           "build_kernels", "identity"]
+           "build_kernels", "identity", "times_second", "times_first"]
 
 _EMPTY: dict = {}
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -325,16 +326,6 @@ def elementwise_batch(prim):
     return batch
 
 
-def identity(g, *args, **params):
-    """The linear rule of an argument the output follows with slope one (``add``'s, the
-    first of ``subtract``): ``g`` itself, which the VJP passes on without calling it.
-
-    >>> identity(2.0, 5.0, 7.0)
-    2.0
-    """
-    return g
-
-
 def _refit(c, x):
     """Must cotangent ``c`` be unbroadcast to argument ``x`` (did broadcasting or promotion
     happen)?  Always for a Python number (weakly typed: an argument of grad/vjp)."""
@@ -436,12 +427,17 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
     elif len(lins) == 2:
         lin_x, lin_y = lins
         pass_x, pass_y = passes
+        # A product's rules (times_second, times_first) are computed here as they read: a
+        # call of a one-line function costs about as much as its product of small arrays.
+        times_x, times_y = lin_x is times_second, lin_y is times_first
 
         def vjp(needs, g, out, x, y, **params):
             cx = cy = None
             if needs[0]:
                 if pass_x:
                     cx = g
+                elif times_x:
+                    cx = g * y
                 else:
                     cx = decl.fused_vjp(0, g, (x, y), out) if fusable[0] else None
                     if cx is None:
@@ -456,6 +452,8 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
             if needs[1]:
                 if pass_y:
                     cy = g
+                elif times_y:
+                    cy = g * x
                 else:
                     cy = decl.fused_vjp(1, g, (x, y), out) if fusable[1] else None
                     if cy is None:
