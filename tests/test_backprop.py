@@ -370,3 +370,26 @@ def test_max_vjp_of_a_small_plain_array_splits_ties_evenly(bound_at_root, keepdi
     np.testing.assert_array_equal(ct, g.reshape(3, 1) * (hit / hit.sum(axis=1, keepdims=True)))
     np.testing.assert_allclose(ct[0], [0.0, 0.15, 0.15, 0.0], rtol=1e-6)
     assert ct.dtype == np.float32
+
+
+def test_a_products_vjp_multiplies_in_place_of_calling_its_rules():
+    import sys
+    from funcgrad.primitives.elementwise import add_p, multiply_p
+    x, y = np.linspace(-1.0, 1.0, 8), np.linspace(0.5, 2.0, 8)
+    g = np.linspace(3.0, 4.0, 8)
+    calls = []
+    sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name)
+                   if event == "call" else None)
+    try:
+        cx, cy = multiply_p.vjp((True, True), g, x * y, x, y)
+        ax, ay = add_p.vjp((True, True), g, x + y, x, y)
+    finally:
+        sys.setprofile(None)
+    assert calls == ["vjp", "vjp"]  # no rule called: g * y, g * x and g itself, inline
+    assert cx.tobytes() == (g * y).tobytes() and cy.tobytes() == (g * x).tobytes()
+    assert ax is g and ay is g
+    # a Python number keeps its weak type (float32 stays float32), and is unbroadcast
+    g32 = g.astype(np.float32)
+    cx, cy = multiply_p.vjp((True, True), g32, None, x.astype(np.float32), 2.5)
+    assert cx.dtype == np.float32 and cx.tobytes() == (g32 * 2.5).tobytes()
+    assert np.shape(cy) == () and np.isclose(cy, np.sum(g32 * x.astype(np.float32)))

@@ -286,6 +286,32 @@ def test_raising_ufunc_min_keeps_small_arrays_on_numpy(one_thread, monkeypatch):
     assert tanh_p.elementwise.fused_vjp(0, g, (x,), np.tanh(x)) is None
 
 
+@pytest.mark.parametrize("name", ["sin", "tanh", "log1p"])  # rules reading x, out, both
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_unary_vjp_calls_its_loaded_small_kernel_directly_with_the_same_bits(
+        monkeypatch, name, dtype):
+    from funcgrad.primitives._elementwise import Elementwise
+    prim = REGISTRY[name]
+    x = np.linspace(-0.9, 0.9, 16).astype(dtype)
+    g = np.linspace(0.5, 2.0, 16).astype(dtype)
+    out = getattr(np, name)(x)
+    with _lazy.waiting():
+        general = prim.elementwise.fused_vjp(0, g, (x,), out)  # loads the kernel
+    first = prim.vjp((True,), g, out, x)[0]
+    monkeypatch.setattr(Elementwise, "fused_vjp", lambda *a: pytest.fail("not inline"))
+    inline = prim.vjp((True,), g, out, x)[0]
+    assert inline.dtype == dtype and inline.tobytes() == general.tobytes() == first.tobytes()
+    # what the inline call does not take goes the general way: a 0-d cotangent, an output
+    # of another dtype, arrays under ufunc_min
+    calls = []
+    monkeypatch.setattr(Elementwise, "fused_vjp", lambda *a: calls.append(a))
+    prim.vjp((True,), g[0:1].reshape(()), out[0:1].reshape(()), x[0:1].reshape(()))
+    prim.vjp((True,), g, out.astype(np.float16), x)
+    monkeypatch.setattr(_lazy.config, "ufunc_min", 100)
+    prim.vjp((True,), g, out, x)
+    assert len(calls) == 3
+
+
 def test_unreadable_numpy_loop_table_falls_back_to_numpy(monkeypatch):
     from funcgrad.kernels.cpu import _ufuncs
     assert len(_ufuncs._loop_table(np.sin, 1)) == np.sin.ntypes

@@ -26,11 +26,12 @@ from ..kernels import cpu
 from ..kernels.cpu import leaves as cpu_leaves
 from ..kernels.cpu.generated import scalar_kernel
 from . import scalar as sc
+from .linear_rules import identity, times_first, times_second
 from .structural import (broadcast_to_p, convert_element_type_p, fit, moveaxis, reshape,
                          reshape_p, unbroadcast)
 
 __all__ = ["Elementwise", "elementwise", "elementwise_batch", "register_fused_backend",
-           "build_kernels", "identity"]
+           "build_kernels", "identity", "times_second", "times_first"]
 
 _EMPTY: dict = {}
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -62,7 +63,7 @@ class Elementwise:
 
     __slots__ = ("prim", "scalar", "lins", "compute", "linear", "cpu_kernel",
                  "vector_forward", "fusable", "_fused", "_fused32", "_fused64", "_reads",
-                 "_forward")
+                 "_forward", "small_unary")
 
     def __init__(self, scalar, lins, compute, linear, cpu_kernel, vector_forward):
         if compute not in COMPUTE:
@@ -81,6 +82,10 @@ class Elementwise:
         self.fusable = [lin is not None for lin in lins]
         self._reads = {}
         self._forward = None
+        # float64's and float32's (the loaded small ufunc of a unary rule, which of (g, x,
+        # out) it reads: 1 = g, x; 2 = g, out; 3 = all), or None: the unary VJP calls it
+        # without fused_vjp's call
+        self.small_unary = [None, None]
 
     def compute_dtypes(self, operands, out_dtype):
         """The dtype each operand is computed in (operands: avals, arrays or Python
@@ -149,6 +154,8 @@ class Elementwise:
                 if small is None:  # loading in the background: its NumPy twin meanwhile
                     return cpu.apply(rule.kernel, dt, n, *operands)
                 rule.small = small
+                if len(self.lins) == 1 and rule.reads in _UNARY_READS:
+                    self.small_unary[dt is _F32] = (small, _UNARY_READS[rule.reads])
             return small(*operands)
         return cpu.apply(rule.kernel, dt, n, *operands)
 
@@ -169,6 +176,7 @@ class Elementwise:
 
 
 _FUSED_BACKENDS: dict = {}  # array type -> fused_vjp(prim, i, g, args, out)
+_UNARY_READS = {(0, 1): 1, (0, 2): 2, (0, 1, 2): 3}  # (see Elementwise.small_unary)
 
 
 def register_fused_backend(array_type, fused_vjp):
@@ -318,16 +326,6 @@ def elementwise_batch(prim):
     return batch
 
 
-def identity(g, *args, **params):
-    """The linear rule of an argument the output follows with slope one (``add``'s, the
-    first of ``subtract``): ``g`` itself, which the VJP passes on without calling it.
-
-    >>> identity(2.0, 5.0, 7.0)
-    2.0
-    """
-    return g
-
-
 def _refit(c, x):
     """Must cotangent ``c`` be unbroadcast to argument ``x`` (did broadcasting or promotion
     happen)?  Always for a Python number (weakly typed: an argument of grad/vjp)."""
@@ -393,12 +391,29 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
     if len(lins) == 1:
         lin_x, = lins
         pass_x, = passes
+        small_unary, config = decl.small_unary, cpu.config
 
         def vjp(needs, g, out, x, **params):
             if pass_x:
                 c = g
+            elif not fusable[0]:
+                c = lin_x(g, x, out) if not params else lin_x(g, x, out, **params)
             else:
-                c = decl.fused_vjp(0, g, (x,), out) if fusable[0] else None
+                # fused_vjp's usual case inline (arrays of one float dtype, its small kernel
+                # loaded): its call, three tuples and a loop cost about as much as the kernel
+                small = None
+                if type(g) is ndarray:
+                    dt = g.dtype
+                    small = small_unary[0] if dt is _F64 else small_unary[1] if dt is _F32 \
+                        else None
+                if (small is not None and type(x) is ndarray and type(out) is ndarray
+                        and x.dtype is dt and out.dtype is dt and g.ndim
+                        and config.ufunc_min <= g.size < config.numba_min):
+                    kernel, reads = small
+                    c = kernel(g, x) if reads == 1 else kernel(g, out) if reads == 2 else \
+                        kernel(g, x, out)
+                else:
+                    c = decl.fused_vjp(0, g, (x,), out)
                 if c is None:
                     c = lin_x(g, x, out) if not params else lin_x(g, x, out, **params)
             try:
@@ -412,12 +427,17 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
     elif len(lins) == 2:
         lin_x, lin_y = lins
         pass_x, pass_y = passes
+        # A product's rules (times_second, times_first) are computed here as they read: a
+        # call of a one-line function costs about as much as its product of small arrays.
+        times_x, times_y = lin_x is times_second, lin_y is times_first
 
         def vjp(needs, g, out, x, y, **params):
             cx = cy = None
             if needs[0]:
                 if pass_x:
                     cx = g
+                elif times_x:
+                    cx = g * y
                 else:
                     cx = decl.fused_vjp(0, g, (x, y), out) if fusable[0] else None
                     if cx is None:
@@ -432,6 +452,8 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
             if needs[1]:
                 if pass_y:
                     cy = g
+                elif times_y:
+                    cy = g * x
                 else:
                     cy = decl.fused_vjp(1, g, (x, y), out) if fusable[1] else None
                     if cy is None:
