@@ -66,9 +66,11 @@ def _common(a, b):
 class Writer:
     """Writes one loop function's statements with an IRBuilder."""
 
-    def __init__(self, builder, raise_error):
+    def __init__(self, builder, raise_error, call_maths=False):
         self.b = builder
         self.raise_error = raise_error  # (builder, exception class, message) -> None
+        # the vector maths as calls of the module's functions (.irmaths), not inlined
+        self.call_maths = call_maths
         self.env = {}  # name -> ("var", alloca, dtype) | ("val", value, dtype) | Array
 
     # --- arguments --------------------------------------------------------------------
@@ -353,6 +355,7 @@ class Writer:
 
     def call(self, node):
         from ..kernels.cpu import vbodies, vmath
+        from . import irmaths
         b = self.b
         fn = node.func
         if node.keywords or len(node.args) != 1:
@@ -367,8 +370,11 @@ class Writer:
             if dtype not in (F8, F4):
                 raise Unsupported("vector maths of a non-float")
             x = self.convert(v, dtype, F8)
-            m = vmath._Emit(b)
-            out = getattr(vbodies, "_" + attr)(m, vmath._V(m, x)).v
+            if self.call_maths and attr != "trig_bad":
+                out = irmaths.call(b, attr, x)
+            else:
+                m = vmath._Emit(b)
+                out = getattr(vbodies, "_" + attr)(m, vmath._V(m, x)).v
             return out, (I8 if attr == "trig_bad" else F8)
         if module == "np" and attr in _CASTS:
             return self.convert(v, dtype, _CASTS[attr]), _CASTS[attr]
