@@ -120,12 +120,14 @@ def test_small_loops_share_one_function_per_vector_maths_routine():
             assert text.count(f'@"fgvm_{routine}_v{n}"(<{n} x double>') == 1
     loop = text.split('define internal i32 @"two"')[1].split("\n}")[0]
     assert "select" not in loop  # (the routines' bodies are all selects, the loop has none)
+    assert re.search(r'br label %"for.cond", !llvm.loop (!\d+)', loop)  # not interleaved
+    assert '!"llvm.loop.interleave.count", i32 1' in text
 
 
 def test_large_loops_keep_the_vector_maths_inlined():
     """Over many elements the calls would cost run time (spilled vectors): inlined."""
     text = _loop_ir(irloop.CALL_MATHS_MAX_ELEMENTS + 1)
-    assert "fgvm_" not in text and "select" in text
+    assert "fgvm_" not in text and "select" in text and "llvm.loop" not in text
 
 
 def test_bool_and_int64_arrays_and_if_expressions():

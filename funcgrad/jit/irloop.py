@@ -36,11 +36,11 @@ __all__ = ["loop_intrinsic", "writes", "Unsupported", "IR_LOOPS"]
 IR_LOOPS = os.environ.get("FUNCGRAD_JIT_IR_LOOPS", "1") != "0"
 
 # Loops over at most this many elements call the vector maths as functions of the module
-# (.irmaths: LLVM's work on each routine once, not once per call site; -0.1 s CPU of the
-# 0.6 s cold compile at 200 operations); larger loops have the bodies inlined, where the
-# calls cost run time (1.5x at 16384 float64 elements, 2x at 1e5: each call spills the
-# loop's live vectors; no difference measured at 64, 1024 and 4096).
-CALL_MATHS_MAX_ELEMENTS = 4096
+# (.irmaths: LLVM's work on each routine once, not once per call site), where the compile
+# time is what the user waits for; larger loops have the bodies inlined, where the calls
+# cost run time (1.5x at 16384 float64 elements, 2x at 1e5: each call spills the loop's
+# live vectors; within the noise at 64 and 1024).
+CALL_MATHS_MAX_ELEMENTS = 1024
 _OVER = re.compile(r"# fused: .* over \(([0-9, ]*)\)")
 
 

@@ -163,6 +163,15 @@ class Writer:
         with cgutils.for_range(self.b, stop, start) as loop:
             self.env[s.target.id] = ("val", loop.index, I8)
             self.statements(s.body)
+            latch = self.b.block
+        if self.call_maths and isinstance(latch.terminator, ir.Branch):
+            # Unrolling a loop of calls buys nothing (the calls run one after the other)
+            # and multiplies the code LLVM compiles: one vector body per iteration.
+            loop_id = ir.values.MDValue(self.b.module, (), str(len(self.b.module.metadata)))
+            loop_id.operands = (loop_id, self.b.module.add_metadata(
+                [ir.MetaDataString(self.b.module, "llvm.loop.interleave.count"),
+                 ir.Constant(ir.IntType(32), 1)]))
+            latch.terminator.set_metadata("llvm.loop", loop_id)
         if saved is None:
             self.env.pop(s.target.id, None)
         else:
