@@ -99,11 +99,11 @@ def _loop_ir(n, loops=("one",)):
     from llvmlite import ir
     source = _module(["p0", "pk1"], _MATHS.replace("N", str(n)))
     params, body = irloop._parse(source)
-    call = irloop._elements(source) <= irloop.CALL_MATHS_MAX_ELEMENTS
+    maths = "call" if irloop._elements(source) <= irloop.CALL_MATHS_MAX_ELEMENTS else "inline"
     kinds = [("array", np.dtype(np.float64), 1, "C"), ("array", np.dtype(np.float64), 2, "C")]
     module = ir.Module()
     for name in loops:
-        irloop._define(module, name, params, body, kinds, [], call)
+        irloop._define(module, name, params, body, kinds, [], maths)
     return str(module)
 
 

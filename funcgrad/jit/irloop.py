@@ -171,17 +171,17 @@ def _raises(body):
     return out
 
 
-def _define(module, name, params, body, kinds, raises, call_maths=False):
+def _define(module, name, params, body, kinds, raises, maths="inline"):
     """Define the loop function ``name`` (internal to ``module``): the loop, then
     ``return 0``; a raise returns its number in ``raises`` (:func:`_raises`) plus one.
-    ``call_maths``: the vector maths as calls (:mod:`.irmaths`), not inlined."""
+    ``maths``: how the vector maths are written (:class:`.irwrite.Writer`)."""
     status = ir.IntType(32)
     flat = [t for kind in kinds for t in _flat_types(kind)]
     fn = ir.Function(module, ir.FunctionType(status, flat), name)
     fn.linkage = "internal"
     builder = ir.IRBuilder(fn.append_basic_block("entry"))
     writer = Writer(builder, lambda b, cls, message: b.ret(
-        ir.Constant(status, raises.index((cls, message)) + 1)), call_maths)
+        ir.Constant(status, raises.index((cls, message)) + 1)), maths)
     writer.bind(params, kinds, fn.args)
     writer.statements(body)
     if not builder.block.is_terminated:
@@ -226,7 +226,8 @@ def loop_intrinsic(source, numba_version):
     from numba.extending import intrinsic
     key = loop_key(source)
     elements = _elements(source)
-    call_maths = elements is not None and elements <= CALL_MATHS_MAX_ELEMENTS
+    maths = "call" if elements is not None and elements <= CALL_MATHS_MAX_ELEMENTS \
+        else "inline"
     checked = {}  # argument types -> their kinds, or None: compiled by Numba
 
     def typer(typingctx, argtypes):
@@ -234,8 +235,9 @@ def loop_intrinsic(source, numba_version):
         if argtypes not in checked:
             try:
                 kinds = [_kind(t) for t in argtypes]
-                # (written into a scratch module: raises where the writer cannot)
-                _define(ir.Module(), "check", params, body, kinds, raises)
+                # (written into a scratch module, the vector maths only declared: raises
+                # where the writer cannot)
+                _define(ir.Module(), "check", params, body, kinds, raises, "declare")
                 checked[argtypes] = kinds
             except Unsupported:
                 checked[argtypes] = None
@@ -252,7 +254,7 @@ def loop_intrinsic(source, numba_version):
             name = f"fgloop.{key}.{tag}"
             fn = builder.module.globals.get(name)
             if fn is None:
-                fn = _define(builder.module, name, params, body, kinds, raises, call_maths)
+                fn = _define(builder.module, name, params, body, kinds, raises, maths)
             status = builder.call(fn, _flatten(builder, kinds, args))
             for code, (cls, message) in enumerate(raises, 1):
                 with builder.if_then(builder.icmp_signed(

@@ -189,7 +189,14 @@ def _function(module, routine):
     return fn
 
 
-def call(builder, routine, x):
-    """``routine(x)`` (a float64 LLVM value) as a call of the module's function for it."""
-    return builder.call(_function(builder.module, routine), [x])
+def call(builder, routine, x, define=True):
+    """``routine(x)`` (a float64 LLVM value) as a call of the module's function for it,
+    defined with its vector variants on first use, or with ``define=False`` only declared."""
+    module = builder.module
+    if define:
+        fn = _function(module, routine)
+    else:
+        fn = module.globals.get(f"fgvm_{routine}") or ir.Function(
+            module, ir.FunctionType(_DBL, [_DBL]), f"fgvm_{routine}")
+    return builder.call(fn, [x])
 

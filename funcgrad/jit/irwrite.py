@@ -66,11 +66,13 @@ def _common(a, b):
 class Writer:
     """Writes one loop function's statements with an IRBuilder."""
 
-    def __init__(self, builder, raise_error, call_maths=False):
+    def __init__(self, builder, raise_error, maths="inline"):
         self.b = builder
         self.raise_error = raise_error  # (builder, exception class, message) -> None
-        # the vector maths as calls of the module's functions (.irmaths), not inlined
-        self.call_maths = call_maths
+        # the vector maths' bodies written into the loop ("inline"), or called as the
+        # module's functions (.irmaths), "call" defining them, "declare" only naming them
+        # (a check that the loop can be written, where nothing is compiled)
+        self.maths = maths
         self.env = {}  # name -> ("var", alloca, dtype) | ("val", value, dtype) | Array
 
     # --- arguments --------------------------------------------------------------------
@@ -164,7 +166,7 @@ class Writer:
             self.env[s.target.id] = ("val", loop.index, I8)
             self.statements(s.body)
             latch = self.b.block
-        if self.call_maths and isinstance(latch.terminator, ir.Branch):
+        if self.maths != "inline" and isinstance(latch.terminator, ir.Branch):
             # Unrolling a loop of calls buys nothing (the calls run one after the other)
             # and multiplies the code LLVM compiles: one vector body per iteration.
             loop_id = ir.values.MDValue(self.b.module, (), str(len(self.b.module.metadata)))
@@ -379,8 +381,8 @@ class Writer:
             if dtype not in (F8, F4):
                 raise Unsupported("vector maths of a non-float")
             x = self.convert(v, dtype, F8)
-            if self.call_maths and attr != "trig_bad":
-                out = irmaths.call(b, attr, x)
+            if self.maths != "inline" and attr != "trig_bad":
+                out = irmaths.call(b, attr, x, define=self.maths == "call")
             else:
                 m = vmath._Emit(b)
                 out = getattr(vbodies, "_" + attr)(m, vmath._V(m, x)).v
