@@ -17,10 +17,13 @@ The variants are written from the same text (:mod:`funcgrad.kernels.cpu.vbodies`
 the same order as the scalar body (no fast-math flags, no FMA contraction), so a lane's
 result has the scalar's bits.
 """
+import functools
+import hashlib
+
 from llvmlite import ir
 from llvmlite.ir.values import FunctionAttributes
 
-__all__ = ["call"]
+__all__ = ["call", "name", "WIDTHS"]
 
 _DBL = ir.DoubleType()
 _I64 = ir.IntType(64)
@@ -159,12 +162,24 @@ def _define(module, name, ty, body, linkage):
     return fn
 
 
+@functools.lru_cache(maxsize=None)
+def name(routine):
+    """The symbol of ``routine``'s scalar function (``+ "_v8"``: its 8-lane variant).  The
+    variants are ``weak_odr``: one definition per process, whichever kernel (compiled now,
+    or loaded from the disk cache) came first, so the name carries a digest of the text
+    they are written from: a kernel cached by another version of it keeps its own."""
+    from ..kernels.cpu import vbodies
+    with open(vbodies.__file__, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:8]
+    return f"fgvm_{routine}_{digest}"
+
+
 def _function(module, routine):
     """The scalar function of ``routine`` in ``module``, defined (with its variants) on
     first use."""
     from ..kernels.cpu import vbodies, vmath
-    name = f"fgvm_{routine}"
-    fn = module.globals.get(name)
+    name_ = name(routine)
+    fn = module.globals.get(name_)
     if fn is not None:
         return fn
     text = getattr(vbodies, "_" + routine)
@@ -175,15 +190,16 @@ def _function(module, routine):
             return text(m, _Lane(m, x)).v
         # (weak_odr: the vectoriser calls them only at the end of the pipeline, so
         # nothing may remove them before; one text, so one definition in every module)
-        variants.append(_define(module, f"{name}_v{n}", ir.VectorType(_DBL, n), lanes,
+        variants.append(_define(module, f"{name_}_v{n}", ir.VectorType(_DBL, n), lanes,
                                 "weak_odr"))
 
     def scalar(builder, x):
         m = vmath._Emit(builder)
         return text(m, vmath._V(m, x)).v
-    fn = _define(module, name, _DBL, scalar, "internal")
-    # kept out of line until the vectoriser has replaced its calls; then the remainders'
-    fn.attributes = _Variants(name, WIDTHS)
+    fn = _define(module, name_, _DBL, scalar, "internal")
+    # out of line: the vectoriser replaces its calls by the variants' (an inlined body it
+    # would vectorise again in every loop); the scalar remainders call it
+    fn.attributes = _Variants(name_, WIDTHS)
     fn.attributes.add("nounwind")
     fn.attributes.add("noinline")
     return fn
@@ -196,7 +212,7 @@ def call(builder, routine, x, define=True):
     if define:
         fn = _function(module, routine)
     else:
-        fn = module.globals.get(f"fgvm_{routine}") or ir.Function(
-            module, ir.FunctionType(_DBL, [_DBL]), f"fgvm_{routine}")
+        fn = module.globals.get(name(routine)) or ir.Function(
+            module, ir.FunctionType(_DBL, [_DBL]), name(routine))
     return builder.call(fn, [x])
 
