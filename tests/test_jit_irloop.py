@@ -75,16 +75,60 @@ def test_arithmetic_vector_maths_and_comparisons_have_numbas_bits():
     assert np.isnan(out[2][1, -3])  # (-NaN compares False: the else branch)
 
 
-def test_float32_is_computed_as_numba_types_it():
-    x = X.astype(np.float32)
-    _same_bits(["p0", "pk1"], """
-        for i in range(p0.shape[0]):
-            t = p0[i]
-            pk1[0, i] = np.float32(_vm.tanh(t))
-            pk1[1, i] = t * np.float32(0.5) + t
-            pk1[2, i] = t * 0.1
-            pk1[3, i] = t * 3 + _lf.sin(t) + _lf.log1p(abs(t))
-        """, x, np.empty((4, x.size), np.float32))
+_MATHS = """
+    # fused: sin, cos, exp, log1p, tanh, log over (N,)
+    for i in range(p0.shape[0]):
+        t = p0[i]
+        pk1[0, i] = _vm.sin(t) + _vm.cos(t * 0.5)
+        pk1[1, i] = _vm.exp(t * 0.25) - _vm.log1p(abs(t))
+        pk1[2, i] = _vm.tanh(t) * _vm.log(abs(t)) + _vm.sin(t * 3.0)
+    """
+
+
+@pytest.mark.parametrize("n", [1, 3, 6, 13, 37])
+def test_vector_maths_lanes_have_the_scalar_bits_at_every_length(n):
+    """A small loop's vectorised part calls the routines' vector variants (8, 4, 2
+    lanes), its remainder the scalar function: every element has Numba's bits whichever
+    ran it."""
+    x = np.resize(X, n) * np.where(np.arange(n) % 2, 1.0, -0.75)
+    assert irloop._elements(_MATHS.replace("N", str(n))) <= irloop.CALL_MATHS_MAX_ELEMENTS
+    _same_bits(["p0", "pk1"], _MATHS.replace("N", str(n)), x, np.empty((3, n)))
+
+
+def _loop_ir(n, loops=("one",)):
+    from llvmlite import ir
+    source = _module(["p0", "pk1"], _MATHS.replace("N", str(n)))
+    params, body = irloop._parse(source)
+    maths = "call" if irloop._elements(source) <= irloop.CALL_MATHS_MAX_ELEMENTS else "inline"
+    kinds = [("array", np.dtype(np.float64), 1, "C"), ("array", np.dtype(np.float64), 2, "C")]
+    module = ir.Module()
+    for name in loops:
+        irloop._define(module, name, params, body, kinds, [], maths)
+    return str(module)
+
+
+def test_small_loops_share_one_function_per_vector_maths_routine():
+    """Two small loops of one kernel module calling sin four times share one sin
+    function (and one of each vector width) instead of a copy of its body per call:
+    LLVM optimises and compiles each routine once."""
+    from funcgrad.jit import irmaths
+    text = _loop_ir(64, ("one", "two"))
+    assert text.count(f'call double @"{irmaths.name("sin")}"(') == 4
+    for routine in ("sin", "cos", "exp", "log", "log1p", "tanh"):
+        scalar = irmaths.name(routine)
+        assert text.count(f'define internal double @"{scalar}"(') == 1
+        for n in irmaths.WIDTHS:
+            assert text.count(f'@"{scalar}_v{n}"(<{n} x double>') == 1
+    loop = text.split('define internal i32 @"two"')[1].split("\n}")[0]
+    assert "select" not in loop  # (the routines' bodies are all selects, the loop has none)
+    assert re.search(r'br label %"for.cond", !llvm.loop (!\d+)', loop)  # not interleaved
+    assert '!"llvm.loop.interleave.count", i32 1' in text
+
+
+def test_large_loops_keep_the_vector_maths_inlined():
+    """Over many elements the calls would cost run time (spilled vectors): inlined."""
+    text = _loop_ir(irloop.CALL_MATHS_MAX_ELEMENTS + 1)
+    assert "fgvm_" not in text and "select" in text and "llvm.loop" not in text
 
 
 def test_bool_and_int64_arrays_and_if_expressions():

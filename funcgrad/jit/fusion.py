@@ -239,6 +239,7 @@ def emit_loop(block, eqns):
                    if id(e.outvars[0]) in block.outputs
                    or block.uses.get(id(e.outvars[0]), set()) - {unit_id}]
     size = int(np.prod(shape))
+    # (irloop reads the shape from this line: how to write the vector maths)
     block.emit(f"# fused: {', '.join(e.prim.name for e in eqns)} over {shape_text(shape)}")
     arrays = []  # array inputs from outside the loop
     for e in eqns:

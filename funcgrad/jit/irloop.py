@@ -20,7 +20,9 @@ is typed, make the intrinsic compile the same text with Numba inside that kernel
 import ast
 import functools
 import hashlib
+import math
 import os
+import re
 
 from llvmlite import ir
 
@@ -32,6 +34,22 @@ __all__ = ["loop_intrinsic", "writes", "Unsupported", "IR_LOOPS"]
 # Loop functions written as LLVM IR where their text allows; 0: every loop function
 # compiled by Numba (for comparing the two).
 IR_LOOPS = os.environ.get("FUNCGRAD_JIT_IR_LOOPS", "1") != "0"
+
+# Loops over at most this many elements call the vector maths as functions of the module
+# (.irmaths: LLVM's work on each routine once, not once per call site), where the compile
+# time is what the user waits for; larger loops have the bodies inlined, where the calls
+# cost run time (1.5x at 16384 float64 elements, 2x at 1e5: each call spills the loop's
+# live vectors; within the noise at 64 and 1024).
+CALL_MATHS_MAX_ELEMENTS = 1024
+_OVER = re.compile(r"# fused: .* over \(([0-9, ]*)\)")
+
+
+def _elements(source):
+    """The most elements a loop of ``source`` runs over, from the ``# fused: ... over
+    (shape)`` lines :func:`funcgrad.jit.fusion.emit_loop` writes (None without one)."""
+    sizes = [math.prod(int(d) for d in m.split(",") if d.strip())
+             for m in _OVER.findall(source)]
+    return max(sizes) if sizes else None
 
 
 @functools.lru_cache(maxsize=1024)  # (outline asks, then the cache's loader)
@@ -153,16 +171,17 @@ def _raises(body):
     return out
 
 
-def _define(module, name, params, body, kinds, raises):
+def _define(module, name, params, body, kinds, raises, maths="inline"):
     """Define the loop function ``name`` (internal to ``module``): the loop, then
-    ``return 0``; a raise returns its number in ``raises`` (:func:`_raises`) plus one."""
+    ``return 0``; a raise returns its number in ``raises`` (:func:`_raises`) plus one.
+    ``maths``: how the vector maths are written (:class:`.irwrite.Writer`)."""
     status = ir.IntType(32)
     flat = [t for kind in kinds for t in _flat_types(kind)]
     fn = ir.Function(module, ir.FunctionType(status, flat), name)
     fn.linkage = "internal"
     builder = ir.IRBuilder(fn.append_basic_block("entry"))
     writer = Writer(builder, lambda b, cls, message: b.ret(
-        ir.Constant(status, raises.index((cls, message)) + 1)))
+        ir.Constant(status, raises.index((cls, message)) + 1)), maths)
     writer.bind(params, kinds, fn.args)
     writer.statements(body)
     if not builder.block.is_terminated:
@@ -206,6 +225,9 @@ def loop_intrinsic(source, numba_version):
         return None
     from numba.extending import intrinsic
     key = loop_key(source)
+    elements = _elements(source)
+    maths = "call" if elements is not None and elements <= CALL_MATHS_MAX_ELEMENTS \
+        else "inline"
     checked = {}  # argument types -> their kinds, or None: compiled by Numba
 
     def typer(typingctx, argtypes):
@@ -213,8 +235,9 @@ def loop_intrinsic(source, numba_version):
         if argtypes not in checked:
             try:
                 kinds = [_kind(t) for t in argtypes]
-                # (written into a scratch module: raises where the writer cannot)
-                _define(ir.Module(), "check", params, body, kinds, raises)
+                # (written into a scratch module, the vector maths only declared: raises
+                # where the writer cannot)
+                _define(ir.Module(), "check", params, body, kinds, raises, "declare")
                 checked[argtypes] = kinds
             except Unsupported:
                 checked[argtypes] = None
@@ -231,7 +254,7 @@ def loop_intrinsic(source, numba_version):
             name = f"fgloop.{key}.{tag}"
             fn = builder.module.globals.get(name)
             if fn is None:
-                fn = _define(builder.module, name, params, body, kinds, raises)
+                fn = _define(builder.module, name, params, body, kinds, raises, maths)
             status = builder.call(fn, _flatten(builder, kinds, args))
             for code, (cls, message) in enumerate(raises, 1):
                 with builder.if_then(builder.icmp_signed(

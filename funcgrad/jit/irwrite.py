@@ -66,9 +66,13 @@ def _common(a, b):
 class Writer:
     """Writes one loop function's statements with an IRBuilder."""
 
-    def __init__(self, builder, raise_error):
+    def __init__(self, builder, raise_error, maths="inline"):
         self.b = builder
         self.raise_error = raise_error  # (builder, exception class, message) -> None
+        # the vector maths' bodies written into the loop ("inline"), or called as the
+        # module's functions (.irmaths), "call" defining them, "declare" only naming them
+        # (a check that the loop can be written, where nothing is compiled)
+        self.maths = maths
         self.env = {}  # name -> ("var", alloca, dtype) | ("val", value, dtype) | Array
 
     # --- arguments --------------------------------------------------------------------
@@ -161,6 +165,15 @@ class Writer:
         with cgutils.for_range(self.b, stop, start) as loop:
             self.env[s.target.id] = ("val", loop.index, I8)
             self.statements(s.body)
+            latch = self.b.block
+        if self.maths != "inline" and isinstance(latch.terminator, ir.Branch):
+            # Unrolling a loop of calls buys nothing (the calls run one after the other)
+            # and multiplies the code LLVM compiles: one vector body per iteration.
+            loop_id = ir.values.MDValue(self.b.module, (), str(len(self.b.module.metadata)))
+            loop_id.operands = (loop_id, self.b.module.add_metadata(
+                [ir.MetaDataString(self.b.module, "llvm.loop.interleave.count"),
+                 ir.Constant(ir.IntType(32), 1)]))
+            latch.terminator.set_metadata("llvm.loop", loop_id)
         if saved is None:
             self.env.pop(s.target.id, None)
         else:
@@ -353,6 +366,7 @@ class Writer:
 
     def call(self, node):
         from ..kernels.cpu import vbodies, vmath
+        from . import irmaths
         b = self.b
         fn = node.func
         if node.keywords or len(node.args) != 1:
@@ -367,8 +381,11 @@ class Writer:
             if dtype not in (F8, F4):
                 raise Unsupported("vector maths of a non-float")
             x = self.convert(v, dtype, F8)
-            m = vmath._Emit(b)
-            out = getattr(vbodies, "_" + attr)(m, vmath._V(m, x)).v
+            if self.maths != "inline" and attr != "trig_bad":
+                out = irmaths.call(b, attr, x, define=self.maths == "call")
+            else:
+                m = vmath._Emit(b)
+                out = getattr(vbodies, "_" + attr)(m, vmath._V(m, x)).v
             return out, (I8 if attr == "trig_bad" else F8)
         if module == "np" and attr in _CASTS:
             return self.convert(v, dtype, _CASTS[attr]), _CASTS[attr]
