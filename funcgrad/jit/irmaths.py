@@ -100,7 +100,7 @@ class _Lane:
     def __ge__(self, o): return self._cmp(o, ">=")
     def __eq__(self, o): return self._cmp(o, "==")
     def __ne__(self, o): return self._cmp(o, "!=")
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # (compared lanewise: not hashable)
 
 
 class _Lanes:
