@@ -12,10 +12,10 @@ names its vector variants in the ``vector-function-abi-variant`` attribute, so t
 vectoriser calls ``fgvm_sin_v8`` on eight lanes where it would have inlined a body: one
 copy of each routine per width per module.
 
-The variants are written from the same text (:mod:`funcgrad.kernels.cpu.vbodies`) with
-:class:`_Lanes`, an emitter over LLVM vectors: lane for lane the same IEEE operations in
-the same order as the scalar body (no fast-math flags, no FMA contraction), so a lane's
-result has the scalar's bits.
+The variants are written from the same text (:mod:`funcgrad.kernels.cpu.vbodies`) by
+:mod:`funcgrad.kernels.cpu.vmath`'s emitter over LLVM vectors: lane for lane the same IEEE
+operations in the same order as the scalar body (no fast-math flags, no FMA contraction),
+so a lane's result has the scalar's bits.
 """
 import functools
 import hashlib
@@ -26,7 +26,6 @@ from llvmlite.ir.values import FunctionAttributes
 __all__ = ["call", "name", "WIDTHS"]
 
 _DBL = ir.DoubleType()
-_I64 = ir.IntType(64)
 # The widths a loop vectoriser may choose for float64 lanes (SSE2: 2, AVX2: 4, AVX-512: 8)
 WIDTHS = (2, 4, 8)
 
@@ -42,115 +41,6 @@ class _Variants(FunctionAttributes):
     def _to_list(self, ret_type):
         return super()._to_list(ret_type) + [
             f'"vector-function-abi-variant"="{self.mappings}"']
-
-
-class _Lane:
-    """A vector value (of doubles, i64 or i1) with the operators of
-    :class:`funcgrad.kernels.cpu.vmath._V`, each one instruction on all lanes."""
-
-    __slots__ = ("m", "v")
-
-    def __init__(self, m, v):
-        self.m, self.v = m, v
-
-    @property
-    def is_float(self):
-        return isinstance(self.v.type.element, ir.DoubleType)
-
-    def _lift(self, o):
-        if isinstance(o, _Lane):
-            return o
-        return self.m.f(o) if self.is_float else self.m.i(o)
-
-    def _bin(self, o, fop, iop, swap=False):
-        o = self._lift(o)
-        a, b = (o, self) if swap else (self, o)
-        return _Lane(self.m, getattr(self.m.b, fop if self.is_float else iop)(a.v, b.v))
-
-    def __add__(self, o): return self._bin(o, "fadd", "add")
-    def __radd__(self, o): return self._bin(o, "fadd", "add", True)
-    def __sub__(self, o): return self._bin(o, "fsub", "sub")
-    def __rsub__(self, o): return self._bin(o, "fsub", "sub", True)
-    def __mul__(self, o): return self._bin(o, "fmul", "mul")
-    def __rmul__(self, o): return self._bin(o, "fmul", "mul", True)
-    def __truediv__(self, o): return self._bin(o, "fdiv", "sdiv")
-    def __rtruediv__(self, o): return self._bin(o, "fdiv", "sdiv", True)
-    def __lshift__(self, o): return self._bin(o, None, "shl")
-    def __rshift__(self, o): return self._bin(o, None, "ashr")
-    def __and__(self, o): return self._bin(o, None, "and_")
-    def __or__(self, o): return self._bin(o, None, "or_")
-    def __xor__(self, o): return self._bin(o, None, "xor")
-
-    def __neg__(self):
-        return _Lane(self.m, self.m.b.fneg(self.v)) if self.is_float else 0 - self
-
-    def _cmp(self, o, op):
-        o = self._lift(o)
-        b = self.m.b
-        if self.is_float:  # as the scalar emitter: NaN compares False, except !=
-            v = b.fcmp_unordered(op, self.v, o.v) if op == "!=" else \
-                b.fcmp_ordered(op, self.v, o.v)
-        else:
-            v = b.icmp_signed(op, self.v, o.v)
-        return _Lane(self.m, v)
-
-    def __lt__(self, o): return self._cmp(o, "<")
-    def __le__(self, o): return self._cmp(o, "<=")
-    def __gt__(self, o): return self._cmp(o, ">")
-    def __ge__(self, o): return self._cmp(o, ">=")
-    def __eq__(self, o): return self._cmp(o, "==")
-    def __ne__(self, o): return self._cmp(o, "!=")
-    __hash__ = None  # type: ignore[assignment]  # (compared lanewise: not hashable)
-
-
-class _Lanes:
-    """The emitter :mod:`~funcgrad.kernels.cpu.vbodies`' routines are written against,
-    over ``n`` lanes: constants are splats, intrinsics their vector forms."""
-
-    def __init__(self, builder, n):
-        self.b, self.n = builder, n
-        self.dbl, self.i64 = ir.VectorType(_DBL, n), ir.VectorType(_I64, n)
-
-    def f(self, c):
-        return _Lane(self, ir.Constant(self.dbl, [float(c)] * self.n))
-
-    def i(self, c):
-        return _Lane(self, ir.Constant(self.i64, [int(c)] * self.n))
-
-    def sel(self, cond, a, b):
-        a = a if isinstance(a, _Lane) else (self.f(a) if isinstance(b, _Lane) and b.is_float
-                                            or isinstance(a, float) else self.i(a))
-        b = b if isinstance(b, _Lane) else (self.f(b) if a.is_float else self.i(b))
-        return _Lane(self, self.b.select(cond.v, a.v, b.v))
-
-    def _call(self, name, x):
-        module = self.b.module
-        full = f"{name}.v{self.n}f64"
-        fn = module.globals.get(full) or ir.Function(
-            module, ir.FunctionType(self.dbl, [self.dbl]), full)
-        return _Lane(self, self.b.call(fn, [x.v]))
-
-    def rint(self, x):
-        return self._call("llvm.rint", x)
-
-    def fabs(self, x):
-        return self._call("llvm.fabs", x)
-
-    def clamp(self, x, lo, hi):  # NaN stays NaN
-        x = self.sel(x < lo, lo, x)
-        return self.sel(x > hi, hi, x)
-
-    def to_int(self, x):
-        return _Lane(self, self.b.fptosi(x.v, self.i64))
-
-    def to_float(self, n):
-        return _Lane(self, self.b.sitofp(n.v, self.dbl))
-
-    def bits(self, x):
-        return _Lane(self, self.b.bitcast(x.v, self.i64))
-
-    def from_bits(self, n):
-        return _Lane(self, self.b.bitcast(n.v, self.dbl))
 
 
 def _define(module, name, ty, body, linkage):
@@ -186,8 +76,8 @@ def _function(module, routine):
     variants = []
     for n in WIDTHS:
         def lanes(builder, x, n=n):
-            m = _Lanes(builder, n)
-            return text(m, _Lane(m, x)).v
+            m = vmath._Emit(builder, n)
+            return text(m, vmath._V(m, x)).v
         # (weak_odr: the vectoriser calls them only at the end of the pipeline, so
         # nothing may remove them before; one text, so one definition in every module)
         variants.append(_define(module, f"{name_}_v{n}", ir.VectorType(_DBL, n), lanes,

@@ -52,7 +52,8 @@ class _V:
 
     @property
     def is_float(self):
-        return isinstance(self.v.type, ir.DoubleType)
+        t = self.v.type  # (of lanes: their element's)
+        return isinstance(getattr(t, "element", t), ir.DoubleType)
 
     def _lift(self, o):
         if isinstance(o, _V):
@@ -102,16 +103,23 @@ class _V:
 
 
 class _Emit:
-    """Builds values with an IRBuilder: constants, selects, casts, LLVM intrinsics."""
+    """Builds values with an IRBuilder: constants, selects, casts, LLVM intrinsics; with
+    ``lanes``, on vectors of that many float64/i64 lanes, constants splat (the vector
+    variants of :mod:`funcgrad.jit.irmaths`: lane for lane the scalar's instructions)."""
 
-    def __init__(self, builder):
-        self.b = builder
+    def __init__(self, builder, lanes=None):
+        self.b, self.n = builder, lanes
+        self.dbl = _DBL if lanes is None else ir.VectorType(_DBL, lanes)
+        self.i64 = _I64 if lanes is None else ir.VectorType(_I64, lanes)
+
+    def _constant(self, ty, c):
+        return _V(self, ir.Constant(ty, c if self.n is None else [c] * self.n))
 
     def f(self, c):
-        return _V(self, ir.Constant(_DBL, float(c)))
+        return self._constant(self.dbl, float(c))
 
     def i(self, c):
-        return _V(self, ir.Constant(_I64, int(c)))
+        return self._constant(self.i64, int(c))
 
     def sel(self, cond, a, b):
         a = a if isinstance(a, _V) else (self.f(a) if isinstance(b, _V) and b.is_float
@@ -120,7 +128,13 @@ class _Emit:
         return _V(self, self.b.select(cond.v, a.v, b.v))
 
     def _call(self, name, x):
-        fn = self.b.module.declare_intrinsic(name, [_DBL])
+        module = self.b.module
+        if self.n is None:
+            fn = module.declare_intrinsic(name, [_DBL])
+        else:  # (llvmlite's declare_intrinsic names no vector overloads)
+            full = f"{name}.v{self.n}f64"
+            fn = module.globals.get(full) or ir.Function(
+                module, ir.FunctionType(self.dbl, [self.dbl]), full)
         return _V(self, self.b.call(fn, [x.v]))
 
     def rint(self, x):
@@ -134,16 +148,16 @@ class _Emit:
         return self.sel(x > hi, hi, x)
 
     def to_int(self, x):
-        return _V(self, self.b.fptosi(x.v, _I64))
+        return _V(self, self.b.fptosi(x.v, self.i64))
 
     def to_float(self, n):
-        return _V(self, self.b.sitofp(n.v, _DBL))
+        return _V(self, self.b.sitofp(n.v, self.dbl))
 
     def bits(self, x):
-        return _V(self, self.b.bitcast(x.v, _I64))
+        return _V(self, self.b.bitcast(x.v, self.i64))
 
     def from_bits(self, n):
-        return _V(self, self.b.bitcast(n.v, _DBL))
+        return _V(self, self.b.bitcast(n.v, self.dbl))
 
 
 def _float_intrinsic(body, result=types.float64):
