@@ -11,8 +11,8 @@ from ..kernels import cpu
 from .elementwise import (divide_p, equal, equal_p, exp, exp_p, isfinite, isfinite_p,
                           multiply_p, where, where_p)
 from .structural import (_reduced_shape, broadcast_to, concatenate, convert_element_type,
-                         convert_element_type_p, expand_reduced, moveaxis, reduce_sum, reduce_sum_p, reshape,
-                         stop_gradient, transpose)
+                         convert_element_type_p, expand_reduced, moveaxis, reduce_sum,
+                         reduce_sum_p, reshape, stop_gradient, transpose)
 
 
 
