@@ -109,7 +109,7 @@ def _loop_ir(n, loops=("one",)):
 
 def test_small_loops_share_one_function_per_vector_maths_routine():
     """Two small loops of one kernel module calling sin four times share one sin
-    function (and one of each vector width) instead of a copy of its body per call:
+    function (and one of each vector width the CPU has) instead of a copy of its body per call:
     LLVM optimises and compiles each routine once."""
     from funcgrad.jit import irmaths
     text = _loop_ir(64, ("one", "two"))
@@ -117,8 +117,9 @@ def test_small_loops_share_one_function_per_vector_maths_routine():
     for routine in ("sin", "cos", "exp", "log", "log1p", "tanh"):
         scalar = irmaths.name(routine)
         assert text.count(f'define internal double @"{scalar}"(') == 1
-        for n in irmaths.WIDTHS:
-            assert text.count(f'@"{scalar}_v{n}"(<{n} x double>') == 1
+        for n in (2, 4, 8):  # (only the widths this CPU's vectoriser may choose)
+            want = 1 if n in irmaths.WIDTHS else 0
+            assert text.count(f'@"{scalar}_v{n}"(<{n} x double>') == want
     loop = text.split('define internal i32 @"two"')[1].split("\n}")[0]
     assert "select" not in loop  # (the routines' bodies are all selects, the loop has none)
     assert re.search(r'br label %"for.cond", !llvm.loop (!\d+)', loop)  # not interleaved

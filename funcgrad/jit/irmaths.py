@@ -26,8 +26,25 @@ from llvmlite.ir.values import FunctionAttributes
 __all__ = ["call", "name", "WIDTHS"]
 
 _DBL = ir.DoubleType()
-# The widths a loop vectoriser may choose for float64 lanes (SSE2: 2, AVX2: 4, AVX-512: 8)
-WIDTHS = (2, 4, 8)
+
+
+def _widths():
+    """The float64 lane counts the loop vectoriser may choose on the CPU Numba compiles
+    for: 8 or 4 with AVX-512 (LLVM prefers 256-bit vectors on some of those CPUs), 4 with
+    AVX, 2 with SSE2 only, all three when Numba targets another CPU (NUMBA_CPU_NAME).  A
+    variant no loop calls is LLVM's work for nothing: the 2-lane ones were ~10% of the
+    200-operation chain's cold compile on an AVX-512 machine."""
+    from numba.core import config
+    if config.CPU_NAME:
+        return (2, 4, 8)
+    import llvmlite.binding as llvm
+    features = llvm.get_host_cpu_features()
+    if features.get("avx512f"):
+        return (4, 8)
+    return (4,) if features.get("avx") else (2,)
+
+
+WIDTHS = _widths()
 
 
 class _Variants(FunctionAttributes):
