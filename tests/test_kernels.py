@@ -564,3 +564,24 @@ def test_add_window_matches_numpy(numba_loops, dtype):
     assert cpu.add_window(x, np.ones((8, 1), dtype), 0, 0) is None  # does not fit
     assert cpu.add_window(x, np.ones((2, 2), np.float64 if dtype == np.float32
                                      else np.float32), 0, 0) is None
+
+
+def test_every_fused_rule_builds_or_declines_for_warmup():
+    """``fg.warmup`` (and ``python -m funcgrad.warmup``, run by ``make demo``) asks every
+    elementwise primitive for its fused rules in float64 and float32: each is a kernel or
+    None, never an error (sph_harm_y's theta rule, which calls sph_harm_y on the integer
+    orders n and m + 1, raised TypeError from SciPy and stopped the warmup)."""
+    pytest.importorskip("scipy")
+    from funcgrad.core import REGISTRY
+    from funcgrad.primitives.special_scipy import sph_harm_y_p
+    asked = 0
+    for prim in list(REGISTRY.values()):
+        decl = prim.elementwise
+        if decl is None or not prim.differentiable:
+            continue
+        for dt in (np.dtype(np.float64), np.dtype(np.float32)):
+            for i in range(len(decl.lins)):
+                decl.fused_rule(i, dt)
+                asked += 1
+    assert sph_harm_y_p.elementwise.fused_rule(2, np.dtype(np.float64)) is None
+    assert asked > 200

@@ -265,6 +265,8 @@ def _build_fused(decl, i, dtype):
         graph = sc.capture(lin, len(decl.lins) + 2, dtype)
     except NotImplementedError:  # a derivative that raises when asked for (zeta's in x)
         return None
+    except TypeError:  # a rule that calls a primitive on integer arguments (sph_harm_y's
+        return None    # orders), which a capture with every argument a float cannot run
     if len(graph.eqns) < 2 or len(graph.outvars) != 1:
         decl.fusable[i] = False
         return None
