@@ -29,6 +29,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..kernels.cuda._layout import contiguous_strides
 from .. import numpy as fnp
 from .named import Named, record_as
 from .values import TensorBase
@@ -49,26 +50,18 @@ def _size_one_strides(shape, strides):
     return tuple(int(s) for s in out)
 
 
-def _contiguous(shape):
-    strides, step = [], 1
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return tuple(reversed(strides))
-
-
 def _own_strides(value):
     """The strides of a storage laid out as the NumPy array ``value``: its own when they
     are a permutation of a row-major layout without gaps, else row-major ones."""
     shape = value.shape
     if value.size == 0 or value.itemsize == 0:
-        return _contiguous(shape)
+        return contiguous_strides(shape)
     strides = [s // value.itemsize for s in value.strides]
     dims = sorted((d for d in range(len(shape)) if shape[d] > 1), key=lambda d: strides[d])
     step = 1
     for d in dims:
         if strides[d] != step:
-            return _contiguous(shape)
+            return contiguous_strides(shape)
         step *= shape[d]
     return _size_one_strides(shape, strides)
 
@@ -165,7 +158,7 @@ def is_contiguous(self: Any, memory_format: Any = None) -> bool:
     shape = tuple(self.shape)
     if int(np.prod(shape)) == 0:
         return True
-    return all(s == c for s, c, n in zip(strides, _contiguous(shape), shape) if n != 1)
+    return all(s == c for s, c, n in zip(strides, contiguous_strides(shape), shape) if n != 1)
 
 
 def contiguous(self: Any, memory_format: Any = None) -> Any:
