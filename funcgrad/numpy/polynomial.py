@@ -217,8 +217,7 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: ArrayLike | None = None
             raise TypeError("expected a 1-d array for weights")
         if w.shape[0] != y.shape[0]:
             raise TypeError("expected w and y to have the same length")
-        lhs = multiply(lhs, reshape(w, (w.shape[0], 1)))
-        rhs = multiply(rhs, w) if rhs.ndim == 1 else multiply(rhs, reshape(w, (w.shape[0], 1)))
+        lhs, rhs = power_series.weighted_rows(lhs, rhs, w)
     scale = sqrt(sum(multiply(lhs, lhs), axis=0))
     lhs = divide(lhs, scale)
     gram = matmul(transpose(lhs), lhs)

@@ -477,6 +477,13 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: Any, rcond: float | None = None,
     return fit_by(polyvander, "polyfit", x, y, deg, rcond, full, w)
 
 
+def weighted_rows(lhs, rhs, w):
+    """The least-squares system ``lhs @ c = rhs`` with its rows scaled by the weights ``w``
+    (1-d, one per row), as NumPy's fits scale them (np.polyfit's and numpy.polynomial's)."""
+    column = reshape(w, (w.shape[0], 1))
+    return multiply(lhs, column), multiply(rhs, w if rhs.ndim == 1 else column)
+
+
 def fit_by(vander, name, x, y, deg, rcond=None, full=False, w=None):
     """NumPy's least-squares fit (``polynomial.polyutils._fit``) through the pseudo-
     Vandermonde matrix ``vander(x, deg)`` of any basis: columns scaled to unit norm, then
@@ -514,8 +521,7 @@ def fit_by(vander, name, x, y, deg, rcond=None, full=False, w=None):
             raise TypeError("expected 1D vector for w")
         if w.shape[0] != x.shape[0]:
             raise TypeError("expected x and w to have same length")
-        lhs = multiply(lhs, reshape(w, (-1, 1)))
-        rhs = multiply(rhs, w if rhs.ndim == 1 else reshape(w, (-1, 1)))
+        lhs, rhs = weighted_rows(lhs, rhs, w)
     if rcond is None:
         rcond = x.shape[0] * _np.finfo(x.dtype).eps
     squares = add(square(real(lhs)), square(imag(lhs))) if lhs.dtype.kind == "c" \
