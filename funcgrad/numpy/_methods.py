@@ -284,18 +284,13 @@ def _array(self, dtype=None, copy=None):
             f"yet. This happens when a plain NumPy array is indexed by it (a[i]), which NumPy "
             f"does without asking funcgrad. Index through funcgrad instead: fnp.take(a, i, "
             f"axis=...) or fnp.at(a)[i].get().") from reason
-    call = scipy_call()
-    if call is not None:
-        raise TypeError(
-            f"{call.function} converts its input to a plain NumPy array, which a traced value "
-            f"cannot become: under vmap its values are a batch, under jit they are not known "
-            f"yet. " + scipy_fix(call)) from reason
-    numpys = numpy_call()
-    if numpys is not None:
-        raise TypeError(
-            f"{numpys.function} converts its input to a plain NumPy array, which a traced "
-            f"value cannot become: under vmap its values are a batch, under jit they are not "
-            f"known yet. " + numpy_fix(numpys)) from reason
+    for find, fix in ((scipy_call, scipy_fix), (numpy_call, numpy_fix)):
+        call = find()
+        if call is not None:
+            raise TypeError(
+                f"{call.function} converts its input to a plain NumPy array, which a traced "
+                f"value cannot become: under vmap its values are a batch, under jit they are "
+                f"not known yet. " + fix(call)) from reason
     raise TypeError(
         "a traced value cannot be turned into a plain NumPy array: under vmap its values are "
         "a batch, under jit they are not known yet. Use funcgrad.numpy functions on it "
