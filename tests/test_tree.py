@@ -40,6 +40,19 @@ def test_unflatten_wrong_leaf_counts_raise():
         T.unflatten(treedef, [1, 2, 3])
 
 
+def test_array_children_are_leaves_whatever_is_leaf_says_and_rebuild_in_place():
+    a, b, c = np.ones(2), np.zeros(1), np.arange(3.0)
+    tree = {"p": NT(a, [b, None]), "q": (c,)}
+    for is_leaf in (None, lambda x: False, lambda x: isinstance(x, np.ndarray)):
+        leaves, treedef = T.flatten(tree, is_leaf=is_leaf)
+        assert [id(v) for v in leaves] == [id(a), id(b), id(c)]
+        assert repr(treedef) == "PyTreeDef({'p': NT(b=*, a=[*, None]), 'q': (*,)})"
+        back = T.unflatten(treedef, leaves)
+        assert type(back["p"]) is NT and back["p"].b is a and back["p"].a[0] is b
+        assert back["p"].a[1] is None and back["q"][0] is c
+    assert T.unflatten(T.structure([1, (2,)]), (7, 8)) == [7, (8,)]  # a tuple of leaves
+
+
 def test_map_with_is_leaf_prefix_trees_and_named_differences():
     tree = [(1, 2), [3, (4,)]]
     assert T.map(lambda x: len(x) if isinstance(x, tuple) else x, tree,

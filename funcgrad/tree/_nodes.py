@@ -201,7 +201,16 @@ def _flatten(x, leaves, is_leaf):
     else:
         leaves.append(x)
         return _LEAF
-    return TreeDef(node, aux, tuple([_flatten(c, leaves, is_leaf) for c in children]))
+    kids = []
+    for c in children:
+        # An array child is a leaf whatever ``is_leaf`` says of it: taken here, without
+        # a call per leaf (a dict of parameters is flattened on every gradient).
+        if type(c) is np.ndarray:
+            leaves.append(c)
+            kids.append(_LEAF)
+        else:
+            kids.append(_flatten(c, leaves, is_leaf))
+    return TreeDef(node, aux, tuple(kids))
 
 
 def unflatten(treedef: TreeDef, leaves: Iterable[Any]) -> PyTree:
@@ -211,8 +220,12 @@ def unflatten(treedef: TreeDef, leaves: Iterable[Any]) -> PyTree:
     >>> unflatten(treedef, [10.0, 20.0])
     {'b': (10.0, None), 'w': 20.0}
     """
-    if treedef.node is None and type(leaves) is list and len(leaves) == 1:
-        return leaves[0]
+    if type(leaves) is list and len(leaves) == treedef.num_leaves:
+        # As many leaves as the structure holds, counted once here: the walk below
+        # cannot run out of them, so it takes each without a check.
+        if treedef.node is None:
+            return leaves[0]
+        return _build(treedef, iter(leaves))
     it = iter(leaves)
     out = _unflatten(treedef, it)
     rest = sum(1 for _ in it)
@@ -230,6 +243,13 @@ def _unflatten(treedef, it):
             raise ValueError("unflatten: too few leaves for the tree structure; pass as many "
                              "as its num_leaves") from None
     children = [_unflatten(c, it) for c in treedef._children]
+    if treedef.node == "namedtuple":
+        return treedef.aux(*children)
+    return _registry[treedef.node][1](treedef.aux, children)
+
+
+def _build(treedef, it):
+    children = [next(it) if c.node is None else _build(c, it) for c in treedef._children]
     if treedef.node == "namedtuple":
         return treedef.aux(*children)
     return _registry[treedef.node][1](treedef.aux, children)
