@@ -15,6 +15,7 @@ import numpy as np
 from . import tree
 from .transformed import Transformed
 from .core import WEAK_TYPES, Tracer, _special_classes, dtype_of, is_special, user_code
+from .tree._nodes import _LEAF
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.forward import JVPTracer
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
@@ -320,9 +321,15 @@ class _Reverse:
         finally:
             # tape -> tracers -> interp -> tape would be a reference cycle (also when fun raises)
             self.tape, interp.tape = interp.tape, None
-        out, aux = _split_aux(result, has_aux, transform)
-        self.aux = _strip(aux, interp)
-        out_leaves, self.out_tree = tree.flatten(out, is_special)
+        if has_aux:
+            result, aux = _split_aux(result, has_aux, transform)
+            self.aux = _strip(aux, interp)
+        else:
+            self.aux = None
+        if type(result) is ReverseTracer:  # a gradient's one traced output: a leaf
+            out_leaves, self.out_tree = [result], _LEAF
+        else:
+            out_leaves, self.out_tree = tree.flatten(result, is_special)
         self.out_values, self.out_nodes = [], []
         for o in out_leaves:
             if type(o) is ReverseTracer and o._trace is interp:
@@ -347,8 +354,14 @@ class _Reverse:
     def output(self, cotangents):
         """Input cotangents as the user gets them: the structure, shapes and dtypes of
         the inputs (``float0`` zeros for integer ones)."""
-        return [_float0_zeros(x) if k == "int" else _as_output(c, x, k)
-                for c, x, k in zip(cotangents, self.leaves, self.kinds)]
+        out = []
+        for c, x, k in zip(cotangents, self.leaves, self.kinds):
+            if (type(c) is np.ndarray and type(x) is np.ndarray and c.dtype is x.dtype
+                    and c.shape == x.shape):  # _as_output_value's common case, without 2 calls
+                out.append(c if c.flags.writeable else c.copy())
+            else:
+                out.append(_float0_zeros(x) if k == "int" else _as_output(c, x, k))
+        return out
 
 
 def check_holomorphic_inputs(leaves, holomorphic, transform):
