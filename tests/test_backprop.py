@@ -325,18 +325,30 @@ def test_matmul_vjp_of_plain_matrices_is_numpys_two_products(bound_at_root, dtyp
     assert matmul_p.vjp((False, True), g, a @ b, a, b)[0] is None
 
 
-@pytest.mark.parametrize("axes, keepdims", [((0, 1), False), ((1,), False), ((0,), True),
-                                            ((1,), True), ((), False)])
-def test_sum_vjp_of_a_plain_cotangent_is_the_broadcast_view(bound_at_root, axes, keepdims):
+@pytest.mark.parametrize("shape, axes, keepdims", [
+    ((3, 2), (0, 1), False), ((3, 2), (1,), False), ((3, 2), (0,), True),
+    ((3, 2), (1,), True), ((3, 2), (), False), ((2, 3, 4), (0, 2), False),
+    ((2, 3, 4), (1,), False), ((2, 3, 4), (0, 2), True), ((3, 1), (1,), False),
+    ((0, 3), (1,), False)])
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
+def test_sum_vjp_of_a_plain_cotangent_is_the_broadcast_view(bound_at_root, shape, axes,
+                                                            keepdims, layout):
+    """Every summand gets the sum's cotangent, as a read-only view (writing into it
+    would write into every copy), whatever the cotangent's memory layout."""
     from funcgrad.primitives.structural import reduce_sum_p
-    x = np.arange(6.0, dtype=np.float32).reshape(3, 2)
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
     out = np.sum(x, axis=axes, keepdims=keepdims)
-    g = np.asarray(np.arange(out.size, dtype=np.float32).reshape(np.shape(out)))[()]
+    g = np.arange(out.size, dtype=np.float32).reshape(np.shape(out))
+    if layout == "strided":  # (a cotangent that is itself a view: every other element)
+        g = np.repeat(g, 2, axis=-1)[..., ::2] if g.ndim else g
+    g = np.asarray(g)[()]
     ct, = reduce_sum_p.vjp((True,), g, out, x, axes=axes, keepdims=keepdims)
     assert bound_at_root == []
     want = np.broadcast_to(np.expand_dims(g, axes) if not keepdims else g, x.shape)
-    np.testing.assert_array_equal(ct, want)  # every summand gets the sum's cotangent
+    np.testing.assert_array_equal(ct, want)
     assert ct.shape == x.shape and ct.dtype == np.float32
+    if ct.size != np.size(g):  # (copies: one element seen in several places)
+        assert not ct.flags.writeable
 
 
 @pytest.mark.parametrize("shape", [(4,), (1, 4), (3, 1), (), (3, 4)])
@@ -393,3 +405,4 @@ def test_a_products_vjp_multiplies_in_place_of_calling_its_rules():
     cx, cy = multiply_p.vjp((True, True), g32, None, x.astype(np.float32), 2.5)
     assert cx.dtype == np.float32 and cx.tobytes() == (g32 * 2.5).tobytes()
     assert np.shape(cy) == () and np.isclose(cy, np.sum(g32 * x.astype(np.float32)))
+

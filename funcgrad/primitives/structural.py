@@ -123,7 +123,7 @@ def _broadcast_impl(x, *, shape):
         else:
             return np.broadcast_to(x, shape)  # (NumPy's error message)
     out = _ndarray(shape, x.dtype, x, 0, strides)
-    out.flags.writeable = False
+    out.setflags(write=False)  # (a third of the time of setting out.flags.writeable)
     return out
 
 
@@ -166,9 +166,24 @@ _PLAIN_COTANGENTS = frozenset({_ndarray, np.float32, np.float64})
 
 def _sum_vjp(needs, g, out, x, *, axes, keepdims):
     shape = x.shape
-    if type(g) in _PLAIN_COTANGENTS:
-        # first order on plain arrays: the same reshape and read-only view as the rule
-        # below, without its two dispatches (a mean's and a row sum's whole backward step)
+    t = type(g)
+    if t in _PLAIN_COTANGENTS:
+        # First order on plain arrays: the read-only view broadcast_to would give, made
+        # directly (a mean's and a row sum's whole backward step).  g's strides along the
+        # kept axes, 0 along the summed ones: g's elements, each repeated along them.
+        if t is not _ndarray:  # (a sum of everything: a NumPy scalar)
+            g = np.asarray(g)
+        if g.flags.c_contiguous and g.ndim + (0 if keepdims else len(axes)) == len(shape):
+            strides = list(g.strides)
+            if keepdims:
+                for a in axes:
+                    strides[a] = 0
+            else:
+                for a in axes:  # (ascending: each 0 lands at its axis)
+                    strides.insert(a, 0)
+            ct = _ndarray(shape, g.dtype, g, 0, strides)
+            ct.setflags(write=False)
+            return (ct,)
         if not keepdims and len(axes) != len(shape):
             g = g.reshape(_reduced_shape(shape, axes, True))
         return (g if g.shape == shape else _broadcast_impl(g, shape=shape),)
@@ -409,6 +424,9 @@ def zeros_like_value(x, dtype=None):
     return np.zeros(_shape(x), dtype if dtype is not None else x.dtype)
 
 
+_LEADING = tuple(tuple(range(n)) for n in range(8))
+
+
 def unbroadcast(g, x):
     """Sum cotangent ``g`` down to the shape of ``x`` and cast it to ``x``'s dtype.
 
@@ -426,8 +444,11 @@ def unbroadcast(g, x):
         if gshape == shape:
             return g
         lead = len(gshape) - len(shape)
-        axes = tuple(range(lead)) + tuple(
-            lead + i for i, d in enumerate(shape) if d == 1 and gshape[lead + i] != 1)
+        if 1 in shape:  # (only a length-1 axis of x can have been stretched)
+            axes = tuple(range(lead)) + tuple(
+                lead + i for i, d in enumerate(shape) if d == 1 and gshape[lead + i] != 1)
+        else:  # the leading axes alone (a bias's gradient)
+            axes = _LEADING[lead] if lead < len(_LEADING) else tuple(range(lead))
         if axes:
             g = np.add.reduce(g, axes, None, None, keepdims=False)
         return g if g.shape == shape else g.reshape(shape)
