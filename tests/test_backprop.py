@@ -406,3 +406,21 @@ def test_a_products_vjp_multiplies_in_place_of_calling_its_rules():
     assert cx.dtype == np.float32 and cx.tobytes() == (g32 * 2.5).tobytes()
     assert np.shape(cy) == () and np.isclose(cy, np.sum(g32 * x.astype(np.float32)))
 
+
+def test_a_differences_vjp_negates_in_place_of_calling_its_rule(bound_at_root):
+    import sys
+    from funcgrad.primitives.elementwise import subtract_p
+    x, y = np.linspace(-1.0, 1.0, 8), np.linspace(0.5, 2.0, 8)
+    g = np.linspace(-3.0, 4.0, 8)
+    calls = []
+    sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name)
+                   if event == "call" else None)
+    try:
+        cx, cy = subtract_p.vjp((True, True), g, x - y, x, y)
+    finally:
+        sys.setprofile(None)
+    assert calls == ["vjp"] and bound_at_root == []  # -g inline: no rule, no negative bound
+    assert cx is g and cy.tobytes() == np.negative(g).tobytes()
+    # the rule stays differentiable: d/dy of grad_y(x - y)**2 . g is 2 g
+    f = lambda b: fnp.sum(fg.grad(lambda c: fnp.sum((x - c) ** 2 * g))(b))
+    np.testing.assert_allclose(fg.grad(f)(y), 2 * g)

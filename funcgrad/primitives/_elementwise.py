@@ -26,12 +26,12 @@ from ..kernels import cpu
 from ..kernels.cpu import leaves as cpu_leaves
 from ..kernels.cpu.generated import scalar_kernel
 from . import scalar as sc
-from .linear_rules import identity, times_first, times_second
+from .linear_rules import identity, negated, times_first, times_second
 from .structural import (broadcast_to_p, convert_element_type_p, fit, moveaxis, reshape,
                          reshape_p, unbroadcast)
 
 __all__ = ["Elementwise", "elementwise", "elementwise_batch", "register_fused_backend",
-           "build_kernels", "identity", "times_second", "times_first"]
+           "build_kernels", "identity", "negated", "times_second", "times_first"]
 
 _EMPTY: dict = {}
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -432,6 +432,7 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
         # A product's rules (times_second, times_first) are computed here as they read: a
         # call of a one-line function costs about as much as its product of small arrays.
         times_x, times_y = lin_x is times_second, lin_y is times_first
+        negated_y = lin_y is negated  # (subtract's: -g without a call nor a dispatch)
 
         def vjp(needs, g, out, x, y, **params):
             cx = cy = None
@@ -456,6 +457,8 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                     cy = g
                 elif times_y:
                     cy = g * x
+                elif negated_y:
+                    cy = -g
                 else:
                     cy = decl.fused_vjp(1, g, (x, y), out) if fusable[1] else None
                     if cy is None:

@@ -16,7 +16,7 @@ from numpy import ndarray
 
 from ..core import SHAPES_ONLY, _state
 from ..kernels import cpu
-from ._elementwise import elementwise, identity, times_first, times_second
+from ._elementwise import elementwise, identity, negated, times_first, times_second
 
 _EMPTY: dict = {}
 LN2 = math.log(2.0)
@@ -336,9 +336,8 @@ else:
 
 add_p = elementwise("add", cpu.add, "r = x0 + x1", identity, identity, linear=True,
                     vjp_reads=SHAPES_ONLY)
-subtract_p = elementwise("subtract", cpu.subtract, "r = x0 - x1", identity,
-                         lambda g, x, y, out: negative(g), linear=True, vjp_reads=SHAPES_ONLY,
-                         grad_fn_name="SubBackward0")
+subtract_p = elementwise("subtract", cpu.subtract, "r = x0 - x1", identity, negated,
+                         linear=True, vjp_reads=SHAPES_ONLY, grad_fn_name="SubBackward0")
 multiply_p = elementwise("multiply", cpu.multiply, "r = x0 * x1", times_second, times_first,
                          grad_fn_name="MulBackward0")
 # The divisor's rule recomputes x / y (the output's very bits) instead of reading the

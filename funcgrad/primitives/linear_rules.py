@@ -4,7 +4,7 @@ arithmetic it runs on small arrays.  Each is still a rule like any other, which 
 fused kernels, ``jit`` and forward mode capture and call.
 """
 
-__all__ = ["identity", "times_second", "times_first"]
+__all__ = ["identity", "negated", "times_second", "times_first"]
 
 
 def identity(g, *args, **params):
@@ -15,6 +15,16 @@ def identity(g, *args, **params):
     2.0
     """
     return g
+
+
+def negated(g, *args, **params):
+    """The linear rule of an argument the output follows with slope minus one (the second
+    of ``subtract``): ``-g``, which the two-argument VJP computes without calling it.
+
+    >>> negated(2.0, 5.0, 7.0)
+    -2.0
+    """
+    return -g
 
 
 def times_second(g, x, y, out):
