@@ -807,6 +807,29 @@ def test_plain_array_at_traced_matrix_goes_straight_to_matmul(monkeypatch):
     assert np.array_equal(vjp_fn(c)[0], X.T @ c)  # d<c, X w>/dw = X^T c
 
 
+def test_matmul_of_matrices_and_its_errors_on_plain_and_traced_operands():
+    """fnp.matmul's short path for two aligned matrices gives NumPy's product (an
+    integer matrix still converted first); misaligned matrices and scalars raise."""
+    a, b = R.standard_normal((3, 4)).astype(np.float32), R.standard_normal((4, 2))
+    assert fnp.matmul(a, b).tobytes() == np.matmul(a, b).tobytes()
+    ints = np.arange(12).reshape(3, 4)
+    assert fnp.matmul(ints, b).tobytes() == np.matmul(ints, b).tobytes()
+    assert fnp.matmul(b.T, np.ones(4)).tobytes() == np.matmul(b.T, np.ones(4)).tobytes()
+    for f in (lambda u: fnp.matmul(u, u), lambda u: u @ b.T):
+        with pytest.raises(ValueError, match=r"shapes \(3, 4\) and \((3, 4|2, 4)\) are not"):
+            fg.grad(lambda u: fnp.sum(f(u)))(a.astype(np.float64))
+    with pytest.raises(ValueError, match="not have enough dimensions"):
+        fg.grad(lambda u: fnp.sum(fnp.matmul(u, 2.0)))(a)
+
+
+@pytest.mark.parametrize("ndim, axis", [(2, 2), (2, -3), (0, 1), (1, 5)])
+def test_an_int_axis_out_of_bounds_raises_numpys_axis_error(ndim, axis):
+    x = np.ones((3,) * ndim)
+    with pytest.raises(np.exceptions.AxisError, match=f"axis {axis} is out of bounds"):
+        fnp.logsumexp(x, axis=axis)
+    assert fnp.normalize_axis(0, ndim) == (0,)
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64])
 def test_sum_of_everything_equals_the_sum_over_every_axis_spelled_out(dtype):
     """fnp.sum(x) takes a short path (every axis of a float array); it must give what the

@@ -1,7 +1,7 @@
 """Turning user inputs (scalars, lists, arrays, tracers) into operands."""
 import numbers
 import sys
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -182,6 +182,8 @@ def normalize_axis(axis: Axis, ndim: int, name: str = "axis") -> tuple[int, ...]
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is int:  # the common case, before the slower check of numbers.Integral
+        if -ndim <= axis < ndim:  # (one valid axis: the checks below cannot fail)
+            return (axis % ndim,)
         axes = (axis,)
     else:
         axes = (axis,) if isinstance(axis, (numbers.Integral, np.integer)) else tuple(axis)

@@ -33,16 +33,21 @@ def matmul(x1: ArrayLike, x2: ArrayLike) -> Array:
     >>> fg.grad(lambda a: fnp.sum(fnp.matmul(a, np.array([1.0, 2.0]))))(np.ones((1, 2)))
     array([[1., 2.]])
     """
-    a, b = asarray(x1), asarray(x2)
-    if a.ndim == 0 or b.ndim == 0:
+    # (a float array needs no conversion; each shape is read once: a tracer's is a property)
+    a = x1 if type(x1) is _np.ndarray and x1.dtype.kind in "fc" else asarray(x1)
+    b = x2 if type(x2) is _np.ndarray and x2.dtype.kind in "fc" else asarray(x2)
+    sa, sb = a.shape, b.shape
+    if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0]:  # two matrices that align
+        return _la.matmul(a, b)
+    if not sa or not sb:
         raise ValueError("matmul: input operand does not have enough dimensions (a scalar "
                          "cannot be matrix-multiplied; use multiply)")
-    a2 = a.shape if a.ndim > 1 else (1,) + a.shape
-    b2 = b.shape if b.ndim > 1 else b.shape + (1,)
+    a2 = sa if len(sa) > 1 else (1,) + sa
+    b2 = sb if len(sb) > 1 else sb + (1,)
     if a2[-1] != b2[-2]:
-        raise ValueError(f"matmul: shapes {a.shape} and {b.shape} are not aligned: "
+        raise ValueError(f"matmul: shapes {sa} and {sb} are not aligned: "
                          f"{a2[-1]} (last axis of the first) != {b2[-2]} (the second's "
-                         f"{'first' if b.ndim == 1 else 'second-to-last'} axis)")
+                         f"{'first' if len(sb) == 1 else 'second-to-last'} axis)")
     if len(a2) > 2 or len(b2) > 2:  # (NumPy's check of the stacks: Python, a few us)
         _np.broadcast_shapes(a2[:-2], b2[:-2])
     return _la.matmul(a, b)
