@@ -60,7 +60,7 @@ def _plain_float_axes(a, axis, dtype, out, where):
             or not (type(a) is _np.ndarray or isinstance(a, Tracer))
             or a.dtype.kind not in "fc" or getattr(a, "weak", False)):
         return None
-    ndim = a.ndim
+    ndim = len(a.shape)  # (a tracer's ndim is a property that reads its shape property)
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is int and -ndim <= axis < ndim:

@@ -207,7 +207,7 @@ def _logsumexp_vjp(g, out, x, axes, keepdims, residuals=None):
         # be recorded: constants from the forward pass would drop the second derivative.)
         e, s = residuals
         if not keepdims:
-            g = g.reshape(_reduced_shape(x.shape, axes, True))
+            g = g.reshape(s.shape)  # (s, a sum with keepdims, has the shape g needs)
         return g * (e / s)
     if _plain(g, out, x):  # first order on plain arrays: one fused kernel (or None)
         ct = cpu.logsumexp_vjp(g, x, out, axes, keepdims)
