@@ -229,7 +229,7 @@ def _array_function(self, func, types, args, kwargs):
         raise TypeError(f"numpy.{name} writes into its array argument and returns None, but "
                         f"arrays traced by funcgrad are immutable. Use the returned copy: "
                         f"a = funcgrad.numpy.{name}(a, ...) (or a = a.at[idx].set(v)).")
-    if kwargs:
+    if kwargs and not _INERT_NAMES.isdisjoint(kwargs):  # (axis=, keepdims=: none to drop)
         kwargs = _without_inert_keywords(func, fn, kwargs)
     return fn(*args, **kwargs)
 
@@ -240,6 +240,7 @@ def _array_function(self, func, types, args, kwargs):
 # parameter, so that np.cumsum(x, out=None) or np.reshape(x, s, copy=False) run.
 _INERT = {"out": (None,), "order": ("K", "A", "C", "F"), "subok": (True, False),
           "copy": (None, True, False), "device": (None, "cpu"), "like": (None,)}
+_INERT_NAMES = frozenset(_INERT)
 
 
 @functools.lru_cache(maxsize=None)

@@ -18,7 +18,8 @@ import numpy as np
 from ..core import Primitive, ShapedArray, Tracer, concrete
 from ..kernels import cpu
 from . import elementwise as ew
-from .structural import broadcast_to, linear_tangent, moveaxis, reshape, transpose, unbroadcast
+from .structural import (broadcast_to, broadcast_to_p, linear_tangent, moveaxis, reshape,
+                         transpose, unbroadcast)
 
 
 
@@ -205,7 +206,8 @@ def _gather_jvp(primals, tangents, *, spec):
 
 def _gather_vjp(needs, g, out, x, *arrays, spec):
     # A broadcast zero: the scatter allocates the result once instead of copying zeros.
-    zeros = np.broadcast_to(np.zeros((), g.dtype), x.shape)
+    # (broadcast_to's own view, without np.broadcast_to's Python-level set-up)
+    zeros = broadcast_to_p.impl(np.zeros((), g.dtype), shape=tuple(x.shape))
     return (scatter_add(zeros, g, arrays, spec),) + (None,) * len(arrays)
 
 
