@@ -51,6 +51,11 @@ def test_array_children_are_leaves_whatever_is_leaf_says_and_rebuild_in_place():
         assert type(back["p"]) is NT and back["p"].b is a and back["p"].a[0] is b
         assert back["p"].a[1] is None and back["q"][0] is c
     assert T.unflatten(T.structure([1, (2,)]), (7, 8)) == [7, (8,)]  # a tuple of leaves
+    # a node of leaves only is rebuilt from the leaves, never holding the caller's list
+    leaves = [1.0, 2.0]
+    kept = T.unflatten(T.structure(["a", "b"]), leaves)
+    leaves[0] = 9.0
+    assert kept == [1.0, 2.0] and T.unflatten(T.structure(NT(0, 0)), leaves) == NT(9.0, 2.0)
 
 
 def test_map_with_is_leaf_prefix_trees_and_named_differences():

@@ -75,7 +75,7 @@ class TreeDef:
     True
     """
 
-    __slots__ = ("node", "aux", "_children", "num_leaves")
+    __slots__ = ("node", "aux", "_children", "num_leaves", "_flat")
 
     def __init__(self, node: type | str | None, aux: Any, children: tuple["TreeDef", ...]
                  ) -> None:
@@ -83,9 +83,15 @@ class TreeDef:
         self.aux = aux
         self._children = children
         n = 1 if node is None else 0
+        flat = node is not None
         for c in children:
             n += c.num_leaves
+            if c.node is not None:
+                flat = False
         self.num_leaves: int = n
+        # a node whose children are all leaves (a dict of arrays): its leaves are its
+        # children, so unflatten rebuilds it from them directly
+        self._flat = flat
 
     def __eq__(self, other):
         return (isinstance(other, TreeDef) and self.node == other.node
@@ -225,6 +231,8 @@ def unflatten(treedef: TreeDef, leaves: Iterable[Any]) -> PyTree:
         # cannot run out of them, so it takes each without a check.
         if treedef.node is None:
             return leaves[0]
+        if treedef._flat:
+            return _node(treedef, list(leaves))
         return _build(treedef, iter(leaves))
     it = iter(leaves)
     out = _unflatten(treedef, it)
@@ -249,7 +257,12 @@ def _unflatten(treedef, it):
 
 
 def _build(treedef, it):
-    children = [next(it) if c.node is None else _build(c, it) for c in treedef._children]
+    return _node(treedef, [next(it) if c.node is None else _build(c, it)
+                           for c in treedef._children])
+
+
+def _node(treedef, children):
+    """The node of ``treedef`` (not a leaf) holding ``children``."""
     if treedef.node == "namedtuple":
         return treedef.aux(*children)
     return _registry[treedef.node][1](treedef.aux, children)
