@@ -100,6 +100,13 @@ def _flatten_inputs(args, argnums, transform, weak=True, allow_int=False):
         if args[i] is None:
             _as_input(None, f"argument {i}", transform)
         treedefs.append(treedef)
+        for leaf in arg_leaves:
+            if type(leaf) is not np.ndarray or leaf.dtype.kind not in "fc":
+                break
+        else:  # every leaf a float array, already fine (the common case): taken at once
+            leaves += arg_leaves
+            kinds += ["array"] * len(arg_leaves)
+            continue
         for j, leaf in enumerate(arg_leaves):
             if type(leaf) is np.ndarray and leaf.dtype.kind in "fc":
                 # the common leaf, already fine: no call, and no _Where made for messages
