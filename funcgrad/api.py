@@ -440,16 +440,24 @@ def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool 
                             f"function returned a {rev.out_tree} structure instead of one "
                             f"scalar. Return a single scalar, or use has_aux=True for extras.")
         value = rev.out_values[0]
-        _check_scalar_output(value, "grad", holomorphic)
-        seed = ones_like_output(value)
+        if type(value) in _REAL_SCALARS and not holomorphic:
+            # a loss's usual value, a NumPy float scalar: the checks below pass, the seed is
+            # a one of its dtype and the value is returned as it is
+            seed = np.array(1, value.dtype)
+        else:
+            _check_scalar_output(value, "grad", holomorphic)
+            seed = ones_like_output(value)
+            value = _plain(value)
         grads = rev.output(rev.backward([seed], free=True))
         out = _rebuild(rev.treedefs, grads, single)
-        value = _plain(value)
         return ((value, rev.aux), out) if has_aux else (value, out)
 
     options = dict(argnums=argnums, has_aux=has_aux, holomorphic=holomorphic,
                    allow_int=allow_int)
     return Transformed(value_and_grad_fun, value_and_grad, fun, options)
+
+
+_REAL_SCALARS = frozenset({np.float32, np.float64})
 
 
 def _plain(value):

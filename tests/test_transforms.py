@@ -103,6 +103,21 @@ def test_value_and_grad_returns_value_and_gradient():
     close(g, cubic_grad(X3))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_value_and_grad_returns_the_functions_own_scalar_and_gradient_dtype(dtype):
+    """The value is what the function returned (a NumPy scalar, or a 0-d array's scalar),
+    in its dtype, and the gradient keeps the input's dtype."""
+    x = np.array([1.5, -2.0], dtype)
+    for f in (lambda v: np.sum(v * v), lambda v: np.sum(v * v, keepdims=True)[0]):
+        value, g = fg.value_and_grad(f)(x)
+        assert type(value) is dtype and value == np.sum(x * x)
+        assert g.dtype == dtype and g.tobytes() == (2 * x).tobytes() and g.flags.writeable
+    value, g = fg.value_and_grad(lambda v: np.sum(v * v).reshape(()))(x)  # a 0-d array
+    assert type(value) is dtype and g.tobytes() == (2 * x).tobytes()
+    with pytest.raises(TypeError, match="real-valued output"):
+        fg.value_and_grad(lambda v: np.sum(v * 1j))(x.astype(np.float64))
+
+
 def two_args(x, y):
     return np.sum(np.sin(x) * y ** 2)
 
