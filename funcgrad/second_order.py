@@ -28,14 +28,13 @@ from numpy import ndarray
 
 from . import tree
 from .batched import vmap
-from .core import ROOT, SHAPES_ONLY, _state, run_under, user_code
+from .core import ROOT, _state, run_under, user_code
 from .interpreters.backprop import SELECT
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import EFFECTS
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer
 from .modes import no_grad
-from .pair_rules import pair_graph, run, signature, tangent_graph
-from .primitives.structural import unbroadcast
+from .lean_sweep import NotLean, NotSweepable, Programs, reads, rule_params, seed_cotangent
 
 __all__ = ["Recording", "record", "replay", "hvp_of_array", "hessian_of_array"]
 
@@ -154,8 +153,6 @@ def _sweepable(rec, dtype):
     """Does the sweep cover the recording: one real float scalar output of the tape, every
     node one output of a differentiable primitive of real float values, recorded plainly?"""
     interp, out = rec.interp, rec.out
-    if interp.grad_off or interp.watched:
-        return False
     if type(out) is not ReverseTracer or out._trace is not interp or out.shape != () \
             or out.dtype != dtype:
         return False
@@ -214,22 +211,22 @@ def _sweep(rec, seed):
             if all(t is None for t in ts):
                 tangents[id(top)] = None
                 continue
-            params = _rule_params(top)
+            params = rule_params(top)
             tangents[id(top)] = run_under(base, _tangent_rule(top.prim), list(top.args), ts,
                                           top.value, **params)
         return tangents[key]
 
     dual_interp = JVPInterpreter(base)
     out = rec.out
-    pairs = {id(out): (_seed_cotangent(out.value), None)}
+    pairs = {id(out): (seed_cotangent(out.value), None)}
     with dual_interp:
         for node in reversed(rec.tape):
             pair = pairs.pop(id(node), None)
             if pair is None:
                 continue
             ct, dct = pair
-            prim, params = node.prim, _rule_params(node)
-            reads_inputs, reads_output = _reads(prim, node.needs, params)
+            prim, params = node.prim, rule_params(node)
+            reads_inputs, reads_output = reads(prim, node.needs, params)
             g = ct if dct is None else JVPTracer(dual_interp, ct, dct)
             args = list(node.args)
             for i, parent in node.parents:
@@ -262,237 +259,31 @@ def _sweep(rec, seed):
     return None if pair is None else pair[1]
 
 
-class _NotLean(Exception):
-    """A node the lean sweep does not derive (the generic one, on dual numbers, does)."""
-
-
-def _lean_sweep(rec, seed, lead):
-    """The sweep on plain arrays: elementwise nodes by their captured pair rules
-    (:mod:`funcgrad.pair_rules`), any other node whose rule reads no residual that
-    carries a tangent by its VJP applied to the cotangent and, being linear in it, to the
-    cotangent's tangent.  ``lead``: the shape of the batch axes in front of every
-    tangent (``()`` for hvp, ``(n,)`` for a Hessian).  Raises :class:`_NotLean` at a
-    node it does not derive."""
-    x = rec.x
-    tangents = {id(x): seed}
-
-    def tangent(node):
-        key = id(node)
-        if key in tangents:
-            return tangents[key]
-        stack = [node]
-        while stack:  # (iterative, deepest first: see _sweep)
-            top = stack[-1]
-            if id(top) in tangents:
-                stack.pop()
-                continue
-            pending = [p for _, p in top.parents if id(p) not in tangents]
-            if pending:
-                stack.extend(pending)
-                continue
-            stack.pop()
-            ts = [None] * len(top.args)
-            for i, p in top.parents:
-                ts[i] = tangents[id(p)]
-            tangents[id(top)] = None if all(t is None for t in ts) else \
-                _forward_tangent(top, ts, lead)
-        return tangents[key]
-
-    out = rec.out
-    pairs = {id(out): (_seed_cotangent(out.value), None)}
-    for node in reversed(rec.tape):
-        pair = pairs.pop(id(node), None)
-        if pair is None:
-            continue
-        ct, dct = pair
-        if node.prim.elementwise is not None:
-            contributions = _elementwise_pairs(node, ct, dct, tangent, lead)
-        else:
-            contributions = _linear_pairs(node, ct, dct, tangent, lead)
-        for (i, parent), (c, d) in zip(node.parents, contributions):
-            if c is None:
-                continue
-            key = id(parent)
-            prev = pairs.get(key)
-            if prev is not None:
-                c = prev[0] + c
-                d = prev[1] if d is None else d if prev[1] is None else prev[1] + d
-            pairs[key] = (c, d)
-    pair = pairs.get(id(x))
-    return None if pair is None else pair[1]
-
-
-def _aligned(t, rank, lead):
-    """Tangent ``t`` with ``rank`` axes after the batch axes (as vmap aligns an operand of
-    lower rank): NumPy aligns shapes from the right, and a batch axis in front of a
-    lower-rank operand would meet the output's leading axes."""
-    if not lead:
-        return t
-    shape = t.shape
-    missing = len(lead) + rank - len(shape)
-    if missing <= 0:
-        return t
-    return np.reshape(t, lead + (1,) * missing + shape[len(lead):])
-
-
-def _operand_tangents(node, tangent, reads_inputs):
-    traced = dict(node.parents)
-    return [tangent(traced[k]) if k in traced and (reads_inputs is None or reads_inputs[k])
-            else None for k in range(len(node.args))]
-
-
-def _elementwise_pairs(node, ct, dct, tangent, lead):
-    prim, args, out = node.prim, node.args, node.value
-    params = _rule_params(node)
-    reads_inputs, reads_output = _reads(prim, node.needs, params)
-    ts = [dct] + _operand_tangents(node, tangent, reads_inputs) + [
-        tangent(node) if reads_output else None]
-    if all(t is None for t in ts):  # the plain rule: no tangent reaches it
-        cs = prim.vjp(node.needs, ct, out, *args, **params)
-        return [(cs[i], None) for i, _ in node.parents]
-    operands = (ct, *args, out)
-    sig = signature(operands)
-    if sig is None:
-        raise _NotLean
-    has_tangent = tuple(t is not None for t in ts)
-    out_shape = _shape(out)
-    rank = len(out_shape)
-    inputs = []
-    for s, v, t in zip(sig, operands, ts):
-        if type(s) is tuple:
-            continue
-        inputs.append(v)
-        if t is not None:
-            inputs.append(_aligned(t, rank, lead))
-    result = []
-    for i, _ in node.parents:
-        rule = pair_graph(prim, i, sig, has_tangent, params)
-        if rule is None:
-            raise _NotLean
-        c, d = run(rule, inputs)
-        arg = args[i]
-        result.append((unbroadcast(c, arg), _fit_batch(d, out_shape, arg, lead)))
-    return result
-
-
-def _shape(v):
-    try:
-        return v.shape
-    except AttributeError:  # (a Python number)
-        return ()
-
-
-def _fit_batch(d, out_shape, arg, lead):
-    """A batch of tangents of a cotangent (``lead`` axes in front of ``out_shape``) summed
-    down to argument ``arg``'s shape, as unbroadcast sums the cotangent itself."""
-    full = lead + out_shape
-    shape = _shape(arg)
-    if _shape(d) == full and shape == out_shape:
-        return d
-    if _shape(d) != full:
-        d = np.broadcast_to(d, full)
-    if out_shape != shape:
-        n, extra = len(lead), len(out_shape) - len(shape)
-        axes = tuple(range(n, n + extra)) + tuple(
-            n + extra + k for k, size in enumerate(shape)
-            if size == 1 and out_shape[extra + k] != 1)
-        d = np.add.reduce(d, axes)
-        if d.shape != lead + shape:
-            d = d.reshape(lead + shape)
-    return d
-
-
-def _linear_pairs(node, ct, dct, tangent, lead):
-    """A rule that reads no residual carrying a tangent is, at this point, a fixed linear
-    map of the cotangent: its pair is that map applied to both."""
-    prim, args, out = node.prim, node.args, node.value
-    params = _rule_params(node)
-    reads_inputs, reads_output = _reads(prim, node.needs, params)
-    if any(t is not None for t in _operand_tangents(node, tangent, reads_inputs)) or (
-            reads_output and tangent(node) is not None):
-        raise _NotLean
-    cs = prim.vjp(node.needs, ct, out, *args, **params)
-    if dct is None:
-        ds = [None] * len(args)
-    elif not lead:
-        ds = prim.vjp(node.needs, dct, out, *args, **params)
-    else:
-        ds = vmap(lambda d: _none_free(prim.vjp(node.needs, d, out, *args, **params)))(dct)
-    return [(cs[i], ds[i]) for i, _ in node.parents]
-
-
-def _none_free(contributions):
-    return [() if c is None else c for c in contributions]
-
-
-def _forward_tangent(node, ts, lead):
-    """The tangent of ``node``'s output (``lead`` batch axes in front) from its inputs'."""
-    prim, args, out = node.prim, node.args, node.value
-    params = _rule_params(node)
-    if prim.elementwise is not None:
-        sig = signature(args)
-        rule = None if sig is None else tangent_graph(
-            prim, sig, tuple(t is not None for t in ts), params)
-        if rule is None:
-            raise _NotLean
-        full = lead + _shape(out)
-        rank = len(full) - len(lead)
-        inputs = []
-        for s, v, t in zip(sig, args, ts):
-            if type(s) is tuple:
-                continue
-            inputs.append(v)
-            if t is not None:
-                inputs.append(_aligned(t, rank, lead))
-        t, = run(rule, inputs)
-        return t if _shape(t) == full else np.broadcast_to(t, full)
-    rule = _tangent_rule(prim)
-    if not lead:
-        return rule(list(args), ts, out, **params)
-    batched = [k for k, t in enumerate(ts) if t is not None]
-
-    def one(*tb):
-        row = list(ts)
-        for k, t in zip(batched, tb):
-            row[k] = t
-        return rule(list(args), row, out, **params)
-    return vmap(one)(*[ts[k] for k in batched])
-
-
 def _add(a, b):
     return a + b
 
 
-def _rule_params(node):
-    params = node.params
-    if not params:
-        return {}
-    if "residuals" in params:  # (the root's reverse mode kept them: plain values that
-        # would carry no tangent; the rule recomputes them from its dual arguments)
-        return {k: v for k, v in params.items() if k != "residuals"}
-    return params
+_PROGRAMS = Programs()
 
 
-def _reads(prim, needs, params):
-    reads = prim.vjp_reads
-    if reads is None:
-        return None, False
-    if reads is SHAPES_ONLY:
-        return (False,) * len(needs), False
-    return reads(needs, **params)
-
-
-def _seed_cotangent(value):
-    """A one of the output's dtype, 0-d (what value_and_grad seeds)."""
-    seed = np.empty((), value.dtype)
-    seed.fill(1)
-    return seed
+def _sweep_or_replay(rec, x, seed, lead):
+    """The sweep's result for ``seed`` (None: zero), or :class:`NotSweepable`."""
+    interp = rec.interp
+    if interp.grad_off or interp.watched:  # (recorded facts no shape of tape shows)
+        raise NotSweepable
+    try:
+        return _PROGRAMS.sweep(rec.tape, rec.x, rec.out, seed, lead,
+                               lambda: _sweepable(rec, x.dtype))
+    except NotLean:
+        if not lead:
+            return _sweep(rec, seed)
+        return vmap(lambda v: _zero_if_none(_sweep(rec, v), x))(seed)
 
 
 def hvp_of_array(fun, x, v, kwargs, general):
     """``(fun(x), H(x) @ v)`` for a plain float array ``x`` and a tangent ``v`` of its
     shape and dtype, from one run of ``fun``; ``general(g, x, v)`` is the general route,
-    applied to the replay of the recording where the sweep does not cover it.
+    applied to the replay of the recording where no sweep covers it.
 
     >>> import numpy as np
     >>> hvp_of_array(lambda y: np.sum(y ** 3), np.array([1.0, 2.0]),
@@ -501,12 +292,10 @@ def hvp_of_array(fun, x, v, kwargs, general):
     """
     rec = record(fun, x, kwargs)
     try:
-        if not _sweepable(rec, x.dtype):
-            return general(replay(rec), x, v)
         try:
-            d = _lean_sweep(rec, v, ())
-        except _NotLean:
-            d = _sweep(rec, v)
+            d = _sweep_or_replay(rec, x, v, ())
+        except NotSweepable:
+            return general(replay(rec), x, v)
         value = rec.out.value
     finally:
         rec.release()
@@ -530,19 +319,17 @@ def hessian_of_array(fun, x, kwargs, general):
            [ 0., 12.]])
     """
     rec = record(fun, x, kwargs)
+    n = x.size
     try:
-        if not _sweepable(rec, x.dtype):
-            return general(replay(rec))(x)
-        n = x.size
-        basis = np.eye(n, dtype=x.dtype).reshape((n,) + x.shape)
         try:
-            d = _lean_sweep(rec, basis, (n,))
-            if d is None:
-                d = np.zeros((n,) + x.shape, x.dtype)
-        except _NotLean:
-            d = vmap(lambda v: _zero_if_none(_sweep(rec, v), x))(basis)
+            d = _sweep_or_replay(rec, x, np.eye(n, dtype=x.dtype).reshape((n,) + x.shape),
+                                 (n,))
+        except NotSweepable:
+            return general(replay(rec))(x)
     finally:
         rec.release()
+    if d is None:
+        return np.zeros(x.shape + x.shape, x.dtype)
     # Row k is H e_k, the Hessian's column k: the basis axis goes last (jacfwd's layout).
     return np.ascontiguousarray(np.moveaxis(np.asarray(d).reshape((n,) + x.shape), 0, -1)
                                 ).reshape(x.shape + x.shape)

@@ -817,17 +817,19 @@ def test_hessian_and_hvp_of_one_array_run_the_function_once():
     second order from its recording: Rosenbrock's closed form, in the composition's bits
     (jacfwd(jacrev(f)), jvp(grad(f))); so too through primitives whose pair rule is not
     captured (matmul, logsumexp) and for a matrix argument."""
-    x, v = np.linspace(-1.2, 1.1, 7), np.linspace(0.5, -0.8, 7)
     f, runs = _counted(_rosen)
-    H = fg.hessian(f)(x)
-    assert len(runs) == 1
-    close(H, _rosen_hessian(x), rtol=1e-13, atol=1e-12)
-    np.testing.assert_array_equal(H, fg.jacfwd(fg.jacrev(_rosen))(x))
-    runs.clear()
-    value, product = fg.hvp(f, x, v)
-    assert len(runs) == 1 and value == _rosen(x)
-    close(product, _rosen_hessian(x) @ v, rtol=1e-13, atol=1e-12)
-    np.testing.assert_array_equal(product, fg.jvp(fg.grad(_rosen), (x,), (v,))[1])
+    for x, v in [(np.linspace(-1.2, 1.1, 7), np.linspace(0.5, -0.8, 7)),
+                 (np.linspace(2.0, -0.5, 7), np.linspace(-1.5, 0.5, 7))]:  # (a second
+        runs.clear()  # recording of the same shape runs the sweep's written program)
+        H = fg.hessian(f)(x)
+        assert len(runs) == 1
+        close(H, _rosen_hessian(x), rtol=1e-13, atol=1e-12)
+        np.testing.assert_array_equal(H, fg.jacfwd(fg.jacrev(_rosen))(x))
+        runs.clear()
+        value, product = fg.hvp(f, x, v)
+        assert len(runs) == 1 and value == _rosen(x)
+        close(product, _rosen_hessian(x) @ v, rtol=1e-13, atol=1e-12)
+        np.testing.assert_array_equal(product, fg.jvp(fg.grad(_rosen), (x,), (v,))[1])
     def g(m):
         return np.sum(np.tanh(m @ m.T)) + fnp.logsumexp(m) * np.sum(np.sin(m) ** 3 / (1 + m * m))
 
@@ -877,18 +879,21 @@ def test_hessian_and_hvp_replay_the_recording_where_the_sweep_does_not_apply(pie
             fg.debug.callback(lambda a: effects.append(1), u)
         return u
 
-    x, v = np.linspace(-0.7, 0.9, 5), np.linspace(0.2, -0.5, 5)
     counted, runs = _counted(f)
-    H = fg.hessian(counted)(x)
-    assert len(runs) == 1 and len(effects) == (piece == "callback")
-    effects.clear()
-    np.testing.assert_array_equal(H, fg.jacfwd(fg.jacrev(f))(x))
-    runs.clear()
-    effects.clear()
-    value, product = fg.hvp(counted, x, v)
-    assert len(runs) == 1 and len(effects) == (piece == "callback")
-    np.testing.assert_array_equal(product, fg.jvp(fg.grad(f), (x,), (v,))[1])
-    assert value == f(x)
+    for x, v in [(np.linspace(-0.7, 0.9, 5), np.linspace(0.2, -0.5, 5)),
+                 (np.linspace(0.3, -1.1, 5), np.linspace(-0.6, 0.4, 5))]:  # (the second:
+        runs.clear()  # a shape of recording already known to need the replay)
+        effects.clear()
+        H = fg.hessian(counted)(x)
+        assert len(runs) == 1 and len(effects) == (piece == "callback")
+        effects.clear()
+        np.testing.assert_array_equal(H, fg.jacfwd(fg.jacrev(f))(x))
+        runs.clear()
+        effects.clear()
+        value, product = fg.hvp(counted, x, v)
+        assert len(runs) == 1 and len(effects) == (piece == "callback")
+        np.testing.assert_array_equal(product, fg.jvp(fg.grad(f), (x,), (v,))[1])
+        assert value == f(x)
 
 
 def test_hessian_and_hvp_keep_the_general_route_around_transforms_and_other_inputs(

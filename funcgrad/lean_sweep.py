@@ -1,0 +1,478 @@
+"""The second-order sweep on plain arrays, written down once per shape of recording.
+
+:func:`lean_sweep` walks a recording (:mod:`funcgrad.second_order`) backwards carrying
+(cotangent, tangent of the cotangent) pairs, with every rule derived from the
+primitives' declarations: an elementwise node by its captured pair rule
+(:mod:`funcgrad.pair_rules`), any other node whose VJP reads no residual that carries a
+tangent by that VJP applied to the cotangent and, being linear in it, to its tangent.
+``lead`` is the shape of the batch axes in front of every tangent: ``()`` for an hvp,
+``(n,)`` for a Hessian's basis.  A node it does not derive raises :class:`NotLean`.
+
+Deciding all of that costs more Python per node than the arithmetic of a small array.
+But it depends only on the recording's *shape*: its primitives and their parameters,
+which arguments are traced, the Python numbers among them, the shapes and dtypes.  So the
+first sweep of a shape runs its steps and writes each one down (:class:`_Writer`) as a
+line of a straight-line function, which the next recordings of that shape run instead
+(:class:`Programs`): the same calls on the new values, without the decisions.  A value
+the steps did not produce or read from the recording cannot be written down: the
+program is then not kept (a sweep with constants baked in would be wrong on new values).
+"""
+import operator
+import threading
+from collections import OrderedDict
+
+import numpy as np
+from numpy import ndarray
+
+from .batched import vmap
+from .core import SHAPES_ONLY
+from .pair_rules import pair_graph, signature, tangent_graph
+from .primitives.structural import unbroadcast
+
+__all__ = ["NotLean", "NotSweepable", "lean_sweep", "Programs", "structure_key"]
+
+
+class NotLean(Exception):
+    """A node the lean sweep does not derive (the caller's generic sweep does)."""
+
+
+class NotSweepable(Exception):
+    """A recording no sweep covers (the caller replays it under the composition)."""
+
+
+# --- running the steps now, or running them and writing them down ------------------------
+
+class _Eager:
+    __slots__ = ()
+
+    @staticmethod
+    def call(fn, *args):
+        return fn(*args)
+
+    @staticmethod
+    def calls(fn, *args):  # (several results)
+        return fn(*args)
+
+    @staticmethod
+    def source(value, expr):
+        return value
+
+
+_EAGER = _Eager()
+_CONSTANT_TYPES = (int, float, bool, str, tuple, type(None), np.dtype)
+
+
+class _Unwritable(Exception):
+    """A value that is neither a step's result, nor read from the recording, nor a
+    constant of the recording's shape."""
+
+
+class _Writer:
+    """Runs each step and writes it down as a line of a Python function."""
+
+    def __init__(self):
+        self.names = {}    # id(value) -> the name holding it
+        self.alive = []    # (every value named: ids stay unique while writing)
+        self.scope = {}
+        self.lines = []
+
+    def _constant(self, value):
+        name = f"k{len(self.scope)}"
+        self.scope[name] = value
+        return name
+
+    def _name(self, value):
+        name = self.names.get(id(value))
+        if name is not None:
+            return name
+        if type(value) in _CONSTANT_TYPES or callable(value) or (
+                type(value) is dict and all(type(v) in _CONSTANT_TYPES
+                                            for v in value.values())):
+            if type(value) is tuple and any(type(v) is ndarray for v in value):
+                raise _Unwritable
+            return self._constant(value)
+        raise _Unwritable
+
+    def _bind(self, value, name):
+        self.names[id(value)] = name
+        self.alive.append(value)
+
+    def source(self, value, expr):
+        if type(value) in (int, float):  # (a Python number: part of the shape's key)
+            return value
+        name = f"s{len(self.lines)}"
+        self.lines.append(f"{name} = {expr}")
+        self._bind(value, name)
+        return value
+
+    def call(self, fn, *args):
+        text = ", ".join(self._name(a) for a in args)
+        fname = self._name(fn)
+        out = fn(*args)
+        name = f"v{len(self.lines)}"
+        self.lines.append(f"{name} = {fname}({text})")
+        self._bind(out, name)
+        return out
+
+    def calls(self, fn, *args):
+        text = ", ".join(self._name(a) for a in args)
+        fname = self._name(fn)
+        outs = fn(*args)
+        name = f"r{len(self.lines)}"
+        self.lines.append(f"{name} = {fname}({text})")
+        self.alive.append(outs)
+        for k, o in enumerate(outs):
+            if o is not None and id(o) not in self.names:
+                self._bind(o, f"{name}[{k}]")
+        return outs
+
+    def program(self, result):
+        """The function ``program(t, seed)`` of the lines written (``t``: the tape)."""
+        body = [f"    {line}" for line in self.lines]
+        body.append(f"    return {'None' if result is None else self._name(result)}")
+        source = "def program(t, seed):\n" + "\n".join(body)
+        exec(source, self.scope)  # (names and constants' keys only: see above)
+        return self.scope["program"]
+
+
+# --- the sweep ----------------------------------------------------------------------------
+
+def lean_sweep(tape, x, out, seed, lead, ops=_EAGER):
+    """``x``'s tangent of its cotangent (None: zero) from the recording ``tape`` (input
+    tracer ``x``, scalar output tracer ``out``), ``seed`` being x's tangent."""
+    index = {id(node): j for j, node in enumerate(tape)}
+    seed = ops.source(seed, "seed")
+    tangents = {id(x): seed}
+    values = {}
+
+    def value(node):  # a node's output, read from the recording once
+        key = id(node)
+        if key not in values:
+            values[key] = ops.source(node.value, f"t[{index[key]}].value")
+        return values[key]
+
+    def args_of(node):
+        j = index[id(node)]
+        traced = dict(node.parents)
+        return [value(traced[k]) if k in traced and traced[k] is not x else
+                ops.source(a, f"t[{j}].args[{k}]") for k, a in enumerate(node.args)]
+
+    def tangent(node):
+        key = id(node)
+        if key in tangents:
+            return tangents[key]
+        stack = [node]
+        while stack:  # iterative, deepest first (creation order is topological)
+            top = stack[-1]
+            if id(top) in tangents:
+                stack.pop()
+                continue
+            pending = [p for _, p in top.parents if id(p) not in tangents]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            ts = [None] * len(top.args)
+            for i, p in top.parents:
+                ts[i] = tangents[id(p)]
+            tangents[id(top)] = None if all(t is None for t in ts) else \
+                _forward_tangent(ops, top, args_of(top), value(top), ts, lead)
+        return tangents[key]
+
+    pairs = {id(out): (ops.call(seed_cotangent, value(out)), None)}
+    for node in reversed(tape):
+        pair = pairs.pop(id(node), None)
+        if pair is None:
+            continue
+        ct, dct = pair
+        if node.prim.elementwise is not None:
+            contributions = _elementwise_pairs(ops, node, args_of(node), value(node), ct, dct,
+                                               tangent, lead)
+        else:
+            contributions = _linear_pairs(ops, node, args_of(node), value(node), ct, dct,
+                                          tangent, lead)
+        for (i, parent), (c, d) in zip(node.parents, contributions):
+            if c is None:
+                continue
+            key = id(parent)
+            prev = pairs.get(key)
+            if prev is not None:
+                c = ops.call(operator.add, prev[0], c)
+                d = prev[1] if d is None else d if prev[1] is None else \
+                    ops.call(operator.add, prev[1], d)
+            pairs[key] = (c, d)
+    pair = pairs.get(id(x))
+    return None if pair is None else pair[1]
+
+
+def seed_cotangent(value):
+    """A one of the output's dtype, 0-d (what value_and_grad seeds)."""
+    seed = np.empty((), value.dtype)
+    seed.fill(1)
+    return seed
+
+
+def rule_params(node):
+    """A node's parameters for its rules: without the residuals the root's reverse mode
+    kept (plain values that would carry no tangent: the rule recomputes them)."""
+    params = node.params
+    if not params:
+        return {}
+    if "residuals" in params:
+        return {k: v for k, v in params.items() if k != "residuals"}
+    return params
+
+
+def reads(prim, needs, params):
+    """``(inputs read or None for all, output read)`` of a VJP rule."""
+    facts = prim.vjp_reads
+    if facts is None:
+        return None, False
+    if facts is SHAPES_ONLY:
+        return (False,) * len(needs), False
+    return facts(needs, **params)
+
+
+def _shape(v):
+    try:
+        return v.shape
+    except AttributeError:  # (a Python number)
+        return ()
+
+
+def _aligned(ops, t, rank, lead):
+    """Tangent ``t`` with ``rank`` axes after the batch axes (as vmap aligns an operand of
+    lower rank): NumPy aligns shapes from the right, and a batch axis in front of a
+    lower-rank operand would meet the output's leading axes."""
+    if not lead:
+        return t
+    shape = t.shape
+    missing = len(lead) + rank - len(shape)
+    if missing <= 0:
+        return t
+    return ops.call(np.reshape, t, lead + (1,) * missing + shape[len(lead):])
+
+
+def _operand_tangents(node, tangent, reads_inputs):
+    traced = dict(node.parents)
+    return [tangent(traced[k]) if k in traced and (reads_inputs is None or reads_inputs[k])
+            else None for k in range(len(node.args))]
+
+
+def _keywords(fn, params):
+    """``fn`` with ``params`` bound, a positional function (a step's call)."""
+    if not params:
+        return fn
+    return lambda *args: fn(*args, **params)
+
+
+def _elementwise_pairs(ops, node, args, out, ct, dct, tangent, lead):
+    prim = node.prim
+    params = rule_params(node)
+    reads_inputs, reads_output = reads(prim, node.needs, params)
+    ts = [dct] + _operand_tangents(node, tangent, reads_inputs) + [
+        tangent(node) if reads_output else None]
+    if all(t is None for t in ts):  # the plain rule: no tangent reaches it
+        cs = ops.calls(_keywords(prim.vjp, params), node.needs, ct, out, *args)
+        return [(cs[i], None) for i, _ in node.parents]
+    operands = (ct, *args, out)
+    sig = signature(operands)
+    if sig is None:
+        raise NotLean
+    has_tangent = tuple(t is not None for t in ts)
+    out_shape = _shape(out)
+    rank = len(out_shape)
+    inputs = []
+    for s, v, t in zip(sig, operands, ts):
+        if type(s) is tuple:
+            continue
+        inputs.append(v)
+        if t is not None:
+            inputs.append(_aligned(ops, t, rank, lead))
+    result = []
+    for i, _ in node.parents:
+        rule = pair_graph(prim, i, sig, has_tangent, params)
+        if rule is None:
+            raise NotLean
+        c, d = ops.calls(rule.fn, *inputs)
+        arg = args[i]
+        if _shape(c) != _shape(arg) or c.dtype != arg.dtype:
+            c = ops.call(unbroadcast, c, arg)
+        if _shape(d) != lead + _shape(arg):
+            d = ops.call(_fit_batch, d, out_shape, arg, lead)
+        result.append((c, d))
+    return result
+
+
+def _fit_batch(d, out_shape, arg, lead):
+    """A batch of tangents of a cotangent (``lead`` axes in front of ``out_shape``) summed
+    down to argument ``arg``'s shape, as unbroadcast sums the cotangent itself."""
+    full = lead + out_shape
+    shape = _shape(arg)
+    if _shape(d) != full:
+        d = np.broadcast_to(d, full)
+    if out_shape != shape:
+        n, extra = len(lead), len(out_shape) - len(shape)
+        axes = tuple(range(n, n + extra)) + tuple(
+            n + extra + k for k, size in enumerate(shape)
+            if size == 1 and out_shape[extra + k] != 1)
+        d = np.add.reduce(d, axes)
+        if d.shape != lead + shape:
+            d = d.reshape(lead + shape)
+    return d
+
+
+def _linear_pairs(ops, node, args, out, ct, dct, tangent, lead):
+    """A rule that reads no residual carrying a tangent is, at this point, a fixed linear
+    map of the cotangent: its pair is that map applied to both."""
+    prim = node.prim
+    params = rule_params(node)
+    reads_inputs, reads_output = reads(prim, node.needs, params)
+    if any(t is not None for t in _operand_tangents(node, tangent, reads_inputs)) or (
+            reads_output and tangent(node) is not None):
+        raise NotLean
+    vjp = _keywords(prim.vjp, params)
+    cs = ops.calls(vjp, node.needs, ct, out, *args)
+    if dct is None:
+        ds = [None] * len(args)
+    elif not lead:
+        ds = ops.calls(vjp, node.needs, dct, out, *args)
+    else:
+        ds = ops.calls(_batched_vjp, vjp, node.needs, dct, out, *args)
+    return [(cs[i], ds[i]) for i, _ in node.parents]
+
+
+def _batched_vjp(vjp, needs, batch, out, *args):
+    """``vjp`` applied to each cotangent of a batch (leading axis)."""
+    n = len(args)
+    got = vmap(lambda g, o, *a: [() if c is None else c for c in vjp(needs, g, o, *a)],
+               in_axes=(0, None) + (None,) * n)(batch, out, *args)
+    return [None if type(c) is tuple else c for c in got]
+
+
+def _forward_tangent(ops, node, args, out, ts, lead):
+    """The tangent of ``node``'s output (``lead`` batch axes in front) from its inputs'."""
+    prim = node.prim
+    params = rule_params(node)
+    full = lead + _shape(out)
+    if prim.elementwise is not None:
+        sig = signature(args)
+        rule = None if sig is None else tangent_graph(
+            prim, sig, tuple(t is not None for t in ts), params)
+        if rule is None:
+            raise NotLean
+        rank = len(full) - len(lead)
+        inputs = []
+        for s, v, t in zip(sig, args, ts):
+            if type(s) is tuple:
+                continue
+            inputs.append(v)
+            if t is not None:
+                inputs.append(_aligned(ops, t, rank, lead))
+        t, = ops.calls(rule.fn, *inputs)
+    else:
+        rule = prim.jvp_tangent or _from_jvp(prim)
+        present = tuple(t is not None for t in ts)
+        t = ops.call(_tangent_of, rule, params, lead, present, out, len(args), *args,
+                     *[t for t in ts if t is not None])
+    if _shape(t) != full:
+        t = ops.call(np.broadcast_to, t, full)
+    return t
+
+
+def _from_jvp(prim):
+    def tangent_half(primals, tangents, out, **params):
+        return prim.jvp(primals, tangents, **params)[1]
+    return tangent_half
+
+
+def _tangent_of(rule, params, lead, present, out, n, *flat):
+    """A declared tangent rule on the arguments ``flat[:n]`` and the tangents present,
+    each batch of them mapped over its leading axis when there is one."""
+    args, given = list(flat[:n]), iter(flat[n:])
+    if not lead:
+        return rule(args, [next(given) if p else None for p in present], out, **params)
+
+    def one(*tb):
+        row, it = [], iter(tb)
+        for p in present:
+            row.append(next(it) if p else None)
+        return rule(args, row, out, **params)
+    return vmap(one)(*given)
+
+
+# --- programs, one per shape of recording -------------------------------------------------
+
+def structure_key(tape, x, out, seed, lead):
+    """What a sweep's decisions depend on, or None where some of it cannot be a key
+    (parameters that are not hashable)."""
+    index = {id(x): -1}
+    parts = [_describe(seed), lead, _describe(x.value)]
+    for j, node in enumerate(tape):
+        index[id(node)] = j
+        traced = dict(node.parents)
+        args = tuple(("p", index[id(traced[k])]) if k in traced else
+                     (type(a), a) if type(a) in (int, float) else _describe(a)
+                     for k, a in enumerate(node.args))
+        params = node.params
+        if params:
+            params = tuple(sorted((k, v) for k, v in params.items() if k != "residuals"))
+        parts.append((node.prim, params, node.needs, args, _describe(node.value)))
+    parts.append(index.get(id(out)))
+    key = tuple(parts)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _describe(v):
+    return type(v), getattr(v, "shape", None), getattr(v, "dtype", None)
+
+
+class Programs:
+    """Sweep programs by the shape of their recording (a bounded cache: the newest
+    ``size``), and the shapes the lean sweep does not cover."""
+
+    def __init__(self, size=64):
+        self.size = size
+        self.kept = OrderedDict()
+        self.lock = threading.Lock()
+
+    def sweep(self, tape, x, out, seed, lead, sweepable):
+        """:func:`lean_sweep`, by the recording's program once one is written.
+        ``sweepable()``: does any sweep cover the recording (asked once per shape)?"""
+        key = structure_key(tape, x, out, seed, lead)
+        if key is None:
+            if not sweepable():
+                raise NotSweepable
+            return lean_sweep(tape, x, out, seed, lead)
+        with self.lock:
+            program = self.kept.get(key)
+            if program is not None:
+                self.kept.move_to_end(key)
+        if program is not None:
+            if program is NotLean or program is NotSweepable:
+                raise program
+            return program(tape, seed)
+        result = None
+        if not sweepable():
+            program = NotSweepable
+        else:
+            writer = _Writer()
+            try:
+                result = lean_sweep(tape, x, out, seed, lead, writer)
+                program = writer.program(result)
+            except NotLean:
+                program = NotLean
+            except _Unwritable:
+                program, result = None, lean_sweep(tape, x, out, seed, lead)
+        if program is not None:
+            with self.lock:
+                self.kept[key] = program
+                while len(self.kept) > self.size:
+                    self.kept.popitem(last=False)
+        if program is NotLean or program is NotSweepable:
+            raise program
+        return result
