@@ -5,8 +5,9 @@
 primitives' declarations: an elementwise node by its captured pair rule
 (:mod:`funcgrad.pair_rules`), any other node whose VJP reads no residual that carries a
 tangent by that VJP applied to the cotangent and, being linear in it, to its tangent.
-``lead`` is the shape of the batch axes in front of every tangent: ``()`` for an hvp,
-``(n,)`` for a Hessian's basis.  A node it does not derive raises :class:`NotLean`.
+One tangent, of the input's shape: an hvp (a Hessian maps the generic sweep over its
+basis instead, see :mod:`funcgrad.second_order`).  A node it does not derive raises
+:class:`NotLean`.
 
 Deciding all of that costs more Python per node than the arithmetic of a small array.
 But it depends only on the recording's *shape*: its primitives and their parameters,
@@ -24,7 +25,6 @@ from collections import OrderedDict
 import numpy as np
 from numpy import ndarray
 
-from .batched import vmap
 from .core import SHAPES_ONLY
 from .pair_rules import pair_graph, signature, tangent_graph
 from .primitives.structural import unbroadcast
@@ -137,7 +137,7 @@ class _Writer:
 
 # --- the sweep ----------------------------------------------------------------------------
 
-def lean_sweep(tape, x, out, seed, lead, ops=_EAGER):
+def lean_sweep(tape, x, out, seed, ops=_EAGER):
     """``x``'s tangent of its cotangent (None: zero) from the recording ``tape`` (input
     tracer ``x``, scalar output tracer ``out``), ``seed`` being x's tangent."""
     index = {id(node): j for j, node in enumerate(tape)}
@@ -176,7 +176,7 @@ def lean_sweep(tape, x, out, seed, lead, ops=_EAGER):
             for i, p in top.parents:
                 ts[i] = tangents[id(p)]
             tangents[id(top)] = None if all(t is None for t in ts) else \
-                _forward_tangent(ops, top, args_of(top), value(top), ts, lead)
+                _forward_tangent(ops, top, args_of(top), value(top), ts)
         return tangents[key]
 
     pairs = {id(out): (ops.call(seed_cotangent, value(out)), None)}
@@ -187,10 +187,10 @@ def lean_sweep(tape, x, out, seed, lead, ops=_EAGER):
         ct, dct = pair
         if node.prim.elementwise is not None:
             contributions = _elementwise_pairs(ops, node, args_of(node), value(node), ct, dct,
-                                               tangent, lead)
+                                               tangent)
         else:
             contributions = _linear_pairs(ops, node, args_of(node), value(node), ct, dct,
-                                          tangent, lead)
+                                          tangent)
         for (i, parent), (c, d) in zip(node.parents, contributions):
             if c is None:
                 continue
@@ -240,19 +240,6 @@ def _shape(v):
         return ()
 
 
-def _aligned(ops, t, rank, lead):
-    """Tangent ``t`` with ``rank`` axes after the batch axes (as vmap aligns an operand of
-    lower rank): NumPy aligns shapes from the right, and a batch axis in front of a
-    lower-rank operand would meet the output's leading axes."""
-    if not lead:
-        return t
-    shape = t.shape
-    missing = len(lead) + rank - len(shape)
-    if missing <= 0:
-        return t
-    return ops.call(np.reshape, t, lead + (1,) * missing + shape[len(lead):])
-
-
 def _operand_tangents(node, tangent, reads_inputs):
     traced = dict(node.parents)
     return [tangent(traced[k]) if k in traced and (reads_inputs is None or reads_inputs[k])
@@ -266,7 +253,7 @@ def _keywords(fn, params):
     return lambda *args: fn(*args, **params)
 
 
-def _elementwise_pairs(ops, node, args, out, ct, dct, tangent, lead):
+def _elementwise_pairs(ops, node, args, out, ct, dct, tangent):
     prim = node.prim
     params = rule_params(node)
     reads_inputs, reads_output = reads(prim, node.needs, params)
@@ -281,14 +268,7 @@ def _elementwise_pairs(ops, node, args, out, ct, dct, tangent, lead):
         raise NotLean
     has_tangent = tuple(t is not None for t in ts)
     out_shape = _shape(out)
-    rank = len(out_shape)
-    inputs = []
-    for s, v, t in zip(sig, operands, ts):
-        if type(s) is tuple:
-            continue
-        inputs.append(v)
-        if t is not None:
-            inputs.append(_aligned(ops, t, rank, lead))
+    inputs = _rule_inputs(sig, operands, ts)
     result = []
     for i, _ in node.parents:
         rule = pair_graph(prim, i, sig, has_tangent, params)
@@ -298,31 +278,34 @@ def _elementwise_pairs(ops, node, args, out, ct, dct, tangent, lead):
         arg = args[i]
         if _shape(c) != _shape(arg) or c.dtype != arg.dtype:
             c = ops.call(unbroadcast, c, arg)
-        if _shape(d) != lead + _shape(arg):
-            d = ops.call(_fit_batch, d, out_shape, arg, lead)
+        if _shape(d) != _shape(arg) or getattr(d, "dtype", None) != arg.dtype:
+            d = ops.call(_fit_tangent, d, out_shape, arg)
         result.append((c, d))
     return result
 
 
-def _fit_batch(d, out_shape, arg, lead):
-    """A batch of tangents of a cotangent (``lead`` axes in front of ``out_shape``) summed
-    down to argument ``arg``'s shape, as unbroadcast sums the cotangent itself."""
-    full = lead + out_shape
-    shape = _shape(arg)
-    if _shape(d) != full:
-        d = np.broadcast_to(d, full)
-    if out_shape != shape:
-        n, extra = len(lead), len(out_shape) - len(shape)
-        axes = tuple(range(n, n + extra)) + tuple(
-            n + extra + k for k, size in enumerate(shape)
-            if size == 1 and out_shape[extra + k] != 1)
-        d = np.add.reduce(d, axes)
-        if d.shape != lead + shape:
-            d = d.reshape(lead + shape)
-    return d
+def _rule_inputs(sig, operands, tangents):
+    """A captured rule's inputs: each array operand, then its tangent where it has one
+    (NumPy aligns shapes from the right, as the rule's broadcasting did)."""
+    inputs = []
+    for s, v, t in zip(sig, operands, tangents):
+        if type(s) is tuple:  # (a Python number: a constant of the rule)
+            continue
+        inputs.append(v)
+        if t is not None:
+            inputs.append(t)
+    return inputs
 
 
-def _linear_pairs(ops, node, args, out, ct, dct, tangent, lead):
+def _fit_tangent(d, out_shape, arg):
+    """A tangent of a cotangent summed down to argument ``arg``'s shape and dtype, as
+    unbroadcast sums the cotangent itself."""
+    if _shape(d) != out_shape:
+        d = np.broadcast_to(d, out_shape)
+    return unbroadcast(d, arg)
+
+
+def _linear_pairs(ops, node, args, out, ct, dct, tangent):
     """A rule that reads no residual carrying a tangent is, at this point, a fixed linear
     map of the cotangent: its pair is that map applied to both."""
     prim = node.prim
@@ -333,50 +316,29 @@ def _linear_pairs(ops, node, args, out, ct, dct, tangent, lead):
         raise NotLean
     vjp = _keywords(prim.vjp, params)
     cs = ops.calls(vjp, node.needs, ct, out, *args)
-    if dct is None:
-        ds = [None] * len(args)
-    elif not lead:
-        ds = ops.calls(vjp, node.needs, dct, out, *args)
-    else:
-        ds = ops.calls(_batched_vjp, vjp, node.needs, dct, out, *args)
+    ds = [None] * len(args) if dct is None else ops.calls(vjp, node.needs, dct, out, *args)
     return [(cs[i], ds[i]) for i, _ in node.parents]
 
 
-def _batched_vjp(vjp, needs, batch, out, *args):
-    """``vjp`` applied to each cotangent of a batch (leading axis)."""
-    n = len(args)
-    got = vmap(lambda g, o, *a: [() if c is None else c for c in vjp(needs, g, o, *a)],
-               in_axes=(0, None) + (None,) * n)(batch, out, *args)
-    return [None if type(c) is tuple else c for c in got]
-
-
-def _forward_tangent(ops, node, args, out, ts, lead):
-    """The tangent of ``node``'s output (``lead`` batch axes in front) from its inputs'."""
+def _forward_tangent(ops, node, args, out, ts):
+    """The tangent of ``node``'s output from its inputs' (its declared JVP)."""
     prim = node.prim
     params = rule_params(node)
-    full = lead + _shape(out)
+    shape = _shape(out)
     if prim.elementwise is not None:
         sig = signature(args)
         rule = None if sig is None else tangent_graph(
             prim, sig, tuple(t is not None for t in ts), params)
         if rule is None:
             raise NotLean
-        rank = len(full) - len(lead)
-        inputs = []
-        for s, v, t in zip(sig, args, ts):
-            if type(s) is tuple:
-                continue
-            inputs.append(v)
-            if t is not None:
-                inputs.append(_aligned(ops, t, rank, lead))
-        t, = ops.calls(rule.fn, *inputs)
+        t, = ops.calls(rule.fn, *_rule_inputs(sig, args, ts))
     else:
         rule = prim.jvp_tangent or _from_jvp(prim)
         present = tuple(t is not None for t in ts)
-        t = ops.call(_tangent_of, rule, params, lead, present, out, len(args), *args,
+        t = ops.call(_tangent_of, rule, params, present, out, len(args), *args,
                      *[t for t in ts if t is not None])
-    if _shape(t) != full:
-        t = ops.call(np.broadcast_to, t, full)
+    if _shape(t) != shape:
+        t = ops.call(np.broadcast_to, t, shape)
     return t
 
 
@@ -386,28 +348,20 @@ def _from_jvp(prim):
     return tangent_half
 
 
-def _tangent_of(rule, params, lead, present, out, n, *flat):
-    """A declared tangent rule on the arguments ``flat[:n]`` and the tangents present,
-    each batch of them mapped over its leading axis when there is one."""
-    args, given = list(flat[:n]), iter(flat[n:])
-    if not lead:
-        return rule(args, [next(given) if p else None for p in present], out, **params)
-
-    def one(*tb):
-        row, it = [], iter(tb)
-        for p in present:
-            row.append(next(it) if p else None)
-        return rule(args, row, out, **params)
-    return vmap(one)(*given)
+def _tangent_of(rule, params, present, out, n, *flat):
+    """A declared tangent rule on the arguments ``flat[:n]`` and the tangents present
+    (a step's positional call)."""
+    given = iter(flat[n:])
+    return rule(list(flat[:n]), [next(given) if p else None for p in present], out, **params)
 
 
 # --- programs, one per shape of recording -------------------------------------------------
 
-def structure_key(tape, x, out, seed, lead):
+def structure_key(tape, x, out, seed):
     """What a sweep's decisions depend on, or None where some of it cannot be a key
     (parameters that are not hashable)."""
     index = {id(x): -1}
-    parts = [_describe(seed), lead, _describe(x.value)]
+    parts = [_describe(seed), _describe(x.value)]
     for j, node in enumerate(tape):
         index[id(node)] = j
         traced = dict(node.parents)
@@ -440,14 +394,14 @@ class Programs:
         self.kept = OrderedDict()
         self.lock = threading.Lock()
 
-    def sweep(self, tape, x, out, seed, lead, sweepable):
+    def sweep(self, tape, x, out, seed, sweepable):
         """:func:`lean_sweep`, by the recording's program once one is written.
         ``sweepable()``: does any sweep cover the recording (asked once per shape)?"""
-        key = structure_key(tape, x, out, seed, lead)
+        key = structure_key(tape, x, out, seed)
         if key is None:
             if not sweepable():
                 raise NotSweepable
-            return lean_sweep(tape, x, out, seed, lead)
+            return lean_sweep(tape, x, out, seed)
         with self.lock:
             program = self.kept.get(key)
             if program is not None:
@@ -462,12 +416,12 @@ class Programs:
         else:
             writer = _Writer()
             try:
-                result = lean_sweep(tape, x, out, seed, lead, writer)
+                result = lean_sweep(tape, x, out, seed, writer)
                 program = writer.program(result)
             except NotLean:
                 program = NotLean
             except _Unwritable:
-                program, result = None, lean_sweep(tape, x, out, seed, lead)
+                program, result = None, lean_sweep(tape, x, out, seed)
         if program is not None:
             with self.lock:
                 self.kept[key] = program
