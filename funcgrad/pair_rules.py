@@ -8,23 +8,21 @@ primitive the VJP rule of argument ``i`` is its declared linear rule
 the JVP of that rule.  Here the project's own forward mode computes that JVP once, on
 0-d values, while graph capture records it (:func:`pair_graph`): the result is a graph of
 elementwise equations (the rule's operations and, from each one's declared linear rules,
-their tangents) that runs on arrays of any shape by NumPy's broadcasting, with a batch
-of tangents along leading axes.  The tangent of a forward value is derived the same way
-from the primitive itself (:func:`tangent_graph`).
+their tangents) that runs on arrays of any shape by NumPy's broadcasting.  The tangent of
+a forward value is derived the same way from the primitive itself (:func:`tangent_graph`).
 
 Each graph is cached per primitive, argument, dtypes and the Python numbers among the
 operands (a rule may branch on them: ``x ** 2``'s is ``g * (2 * x)``), and runs its
-equations' implementations directly (:func:`run`): a few NumPy calls per node.  The
-equations are the operations the general route runs under forward mode, in the same
-order, so the results are its bits; where a rule chooses its association by the type of
-an operand (``_scaled``: a plain cotangent is scaled first), the captured one takes the
-traced branch and the results agree to an ulp.
+equations' implementations directly (:func:`run`, compiled to one Python function of
+straight-line calls): a few NumPy calls per node.  The equations are the operations the
+general route runs under forward mode, in the same order, so the results are its bits;
+where a rule chooses its association by the type of an operand (``_scaled``: a plain
+cotangent is scaled first), the captured one takes the traced branch and the results
+agree to an ulp or two.
 """
-
-from .core import ROOT, run_under
+from .core import ROOT, ShapedArray, run_under
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import Var, trace_to_graph
-from .core import ShapedArray
 from .primitives.structural import convert_element_type_p
 
 __all__ = ["pair_graph", "tangent_graph", "run", "signature"]

@@ -845,6 +845,21 @@ def test_hessian_and_hvp_of_one_array_run_the_function_once():
     assert len(runs) == 1
 
 
+def test_hvp_from_the_recording_has_the_compositions_bits():
+    """The written sweep derives each pair rule from the declarations and runs the
+    operations the composition (jvp of grad) runs, in its order: powers by Python numbers,
+    broadcasting, transcendental functions give its very bits, on several points."""
+    fs = [lambda y: np.sum(y ** 3 * y[::-1]), lambda y: np.sum((1 + y * y) ** 2.5),
+          lambda y: np.sum(np.tanh(y) * np.exp(-y * y) / (1.5 + np.sin(y)) + np.sqrt(1 + y ** 4)),
+          lambda y: np.sum(y[:, None] * y[None, :] ** 3) - np.sum(np.log1p(y * y))]
+    rng = np.random.default_rng(3)
+    for f in fs:
+        for _ in range(3):
+            x, v = rng.standard_normal(8), rng.standard_normal(8)
+            np.testing.assert_array_equal(fg.hvp(f, x, v)[1],
+                                          fg.jvp(fg.grad(f), (x,), (v,))[1])
+
+
 @fg.custom_jvp
 def _cube(y):
     return y ** 3
