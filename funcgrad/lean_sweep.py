@@ -180,12 +180,21 @@ def lean_sweep(tape, x, out, seed, ops=_EAGER):
         return tangents[key]
 
     pairs = {id(out): (ops.call(seed_cotangent, value(out)), None)}
+    # Cotangents and tangents this sweep computed and no one else holds: those it may add
+    # into in place (the backward engine's rule, funcgrad.interpreters.backprop).
+    owned = set()
     for node in reversed(tape):
         pair = pairs.pop(id(node), None)
         if pair is None:
             continue
         ct, dct = pair
-        if node.prim.elementwise is not None:
+        prim = node.prim
+        if prim.vjp_into is not None and len(node.parents) == 1 and node.parents[0][0] == 0 \
+                and id(node.parents[0][1]) in pairs:
+            _add_into_parent(ops, node, args_of(node), value(node), ct, dct, tangent, pairs,
+                             owned)
+            continue
+        if prim.elementwise is not None:
             contributions = _elementwise_pairs(ops, node, args_of(node), value(node), ct, dct,
                                                tangent)
         else:
@@ -197,12 +206,59 @@ def lean_sweep(tape, x, out, seed, ops=_EAGER):
             key = id(parent)
             prev = pairs.get(key)
             if prev is not None:
-                c = ops.call(operator.add, prev[0], c)
+                c = _sum(ops, owned, (key, 0), prev[0], c)
                 d = prev[1] if d is None else d if prev[1] is None else \
-                    ops.call(operator.add, prev[1], d)
+                    _sum(ops, owned, (key, 1), prev[1], d)
             pairs[key] = (c, d)
     pair = pairs.get(id(x))
     return None if pair is None else pair[1]
+
+
+def _sum(ops, owned, slot, prev, c):
+    """``prev + c``, into ``prev`` where the sweep owns it."""
+    if type(prev) is ndarray and type(c) is ndarray and prev.shape == c.shape \
+            and prev.dtype == c.dtype:
+        if slot in owned:
+            return ops.call(_add_in_place, prev, c)
+        total = ops.call(operator.add, prev, c)
+        owned.add(slot)
+        return total
+    owned.discard(slot)
+    return ops.call(operator.add, prev, c)
+
+
+def _add_in_place(prev, c):
+    np.add(prev, c, out=prev)
+    return prev
+
+
+def _add_into_parent(ops, node, args, out, ct, dct, tangent, pairs, owned):
+    """A linear node whose VJP adds into its argument's pair so far (``vjp_into``: a
+    slice's cotangent scatter-added, instead of padded and summed)."""
+    _check_linear(node, tangent)
+    key = id(node.parents[0][1])
+    prev_c, prev_d = pairs[key]
+    into = _keywords(node.prim.vjp_into, rule_params(node))
+    c = _into(ops, owned, (key, 0), into, prev_c, ct, out, args)
+    if dct is None:
+        d = prev_d
+    elif prev_d is None:
+        d = ops.calls(_keywords(node.prim.vjp, rule_params(node)), node.needs, dct, out,
+                      *args)[0]
+        owned.discard((key, 1))
+    else:
+        d = _into(ops, owned, (key, 1), into, prev_d, dct, out, args)
+    pairs[key] = (c, d)
+
+
+def _into(ops, owned, slot, into, prev, g, out, args):
+    total = ops.call(into, prev, slot in owned, g, out, *args)
+    if total is not prev:  # (a new array, which only this sweep holds)
+        if type(total) is ndarray:
+            owned.add(slot)
+        else:
+            owned.discard(slot)
+    return total
 
 
 def seed_cotangent(value):
@@ -305,16 +361,21 @@ def _fit_tangent(d, out_shape, arg):
     return unbroadcast(d, arg)
 
 
-def _linear_pairs(ops, node, args, out, ct, dct, tangent):
-    """A rule that reads no residual carrying a tangent is, at this point, a fixed linear
-    map of the cotangent: its pair is that map applied to both."""
-    prim = node.prim
-    params = rule_params(node)
-    reads_inputs, reads_output = reads(prim, node.needs, params)
+def _check_linear(node, tangent):
+    """Raise :class:`NotLean` unless the node's VJP reads no residual carrying a tangent
+    (then, at this point, it is a fixed linear map of the cotangent)."""
+    reads_inputs, reads_output = reads(node.prim, node.needs, rule_params(node))
     if any(t is not None for t in _operand_tangents(node, tangent, reads_inputs)) or (
             reads_output and tangent(node) is not None):
         raise NotLean
-    vjp = _keywords(prim.vjp, params)
+
+
+def _linear_pairs(ops, node, args, out, ct, dct, tangent):
+    """A rule that reads no residual carrying a tangent is, at this point, a fixed linear
+    map of the cotangent: its pair is that map applied to both."""
+    _check_linear(node, tangent)
+    prim = node.prim
+    vjp = _keywords(prim.vjp, rule_params(node))
     cs = ops.calls(vjp, node.needs, ct, out, *args)
     ds = [None] * len(args) if dct is None else ops.calls(vjp, node.needs, dct, out, *args)
     return [(cs[i], ds[i]) for i, _ in node.parents]
