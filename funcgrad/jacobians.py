@@ -333,6 +333,8 @@ def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
             holomorphic: bool = False, *, chunk_size: int | None = None
             ) -> Callable[..., PyTree]:
     """The Hessian of a scalar function, by forward-over-reverse (``jacfwd(jacrev(f))``).
+    Called on one plain float array with no transform around it, ``fun`` runs once and
+    the Hessian is derived from its recording (:mod:`funcgrad.second_order`).
     ``holomorphic=True``: the second complex derivative of a holomorphic function.
     ``has_aux=True``: ``fun`` returns ``(value, aux)`` and the result is ``(H, aux)``.
     The positional parameters are JAX's, in its order (``hessian(f, 0, True)`` is
@@ -382,6 +384,8 @@ def _as_tuple(x):
 
 def hvp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyTree, PyTree]:
     """``(fun(*primals), H @ tangents)`` by forward-over-reverse, without building H.
+    For one plain float array with no transform around it, ``fun`` runs once and the
+    product is derived from its recording (:mod:`funcgrad.second_order`).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.hvp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([1.0, 0.0]),))

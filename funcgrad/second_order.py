@@ -331,9 +331,9 @@ def hessian_of_array(fun, x, kwargs, general):
         rec.release()
     if d is None:
         return np.zeros(x.shape + x.shape, x.dtype)
-    # Row k is H e_k, the Hessian's column k: the basis axis goes last (jacfwd's layout).
-    return np.ascontiguousarray(np.moveaxis(np.asarray(d).reshape((n,) + x.shape), 0, -1)
-                                ).reshape(x.shape + x.shape)
+    # Row k is H e_k, the Hessian's column k: the basis axis goes last, a view as jacfwd
+    # returns it (a copy of n x n entries would cost a tenth of the Hessian at n = 400).
+    return np.moveaxis(np.asarray(d).reshape((n,) + x.shape), 0, -1).reshape(x.shape + x.shape)
 
 
 def _zero_if_none(d, x):
