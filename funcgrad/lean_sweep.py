@@ -420,20 +420,23 @@ def _tangent_of(rule, params, present, out, n, *flat):
 
 def structure_key(tape, x, out, seed):
     """What a sweep's decisions depend on, or None where some of it cannot be a key
-    (parameters that are not hashable)."""
+    (parameters that are not hashable).  A traced argument is its node's position in the
+    tape (-1: the input), a Python number its type and value (1 and 1.0 are equal keys
+    otherwise), anything else its type, shape and dtype."""
     index = {id(x): -1}
     parts = [_describe(seed), _describe(x.value)]
+    append = parts.append
     for j, node in enumerate(tape):
         index[id(node)] = j
-        traced = dict(node.parents)
-        args = tuple(("p", index[id(traced[k])]) if k in traced else
-                     (type(a), a) if type(a) in (int, float) else _describe(a)
-                     for k, a in enumerate(node.args))
+        args = [(type(a), a) if type(a) in _NUMBER_TYPES else _describe(a)
+                for a in node.args]
+        for i, parent in node.parents:
+            args[i] = index[id(parent)]
         params = node.params
         if params:
             params = tuple(sorted((k, v) for k, v in params.items() if k != "residuals"))
-        parts.append((node.prim, params, node.needs, args, _describe(node.value)))
-    parts.append(index.get(id(out)))
+        append((node.prim, params, node.needs, tuple(args), _describe(node.value)))
+    append(index.get(id(out)))
     key = tuple(parts)
     try:
         hash(key)
@@ -442,8 +445,14 @@ def structure_key(tape, x, out, seed):
     return key
 
 
+_NUMBER_TYPES = (int, float, bool, complex)
+
+
 def _describe(v):
-    return type(v), getattr(v, "shape", None), getattr(v, "dtype", None)
+    try:
+        return type(v), v.shape, v.dtype
+    except AttributeError:
+        return type(v), None, None
 
 
 class Programs:
