@@ -419,30 +419,30 @@ def _tangent_of(rule, params, present, out, n, *flat):
 # --- programs, one per shape of recording -------------------------------------------------
 
 def structure_key(tape, x, out, seed):
-    """What a sweep's decisions depend on, or None where some of it cannot be a key
-    (parameters that are not hashable).  A traced argument is its node's position in the
-    tape (-1: the input), a Python number its type and value (1 and 1.0 are equal keys
-    otherwise), anything else its type, shape and dtype."""
+    """What a sweep's decisions depend on.  A traced argument is its node's position in
+    the tape (-1: the input), a Python number its type and value (1 and 1.0 are equal keys
+    otherwise), anything else its type, shape and dtype; parameters as the primitive's
+    bind wrote them (another order of the same ones only misses the cache).  May be
+    unhashable (parameters that are): the caller checks."""
     index = {id(x): -1}
     parts = [_describe(seed), _describe(x.value)]
     append = parts.append
     for j, node in enumerate(tape):
         index[id(node)] = j
-        args = [(type(a), a) if type(a) in _NUMBER_TYPES else _describe(a)
-                for a in node.args]
-        for i, parent in node.parents:
-            args[i] = index[id(parent)]
+        args, parents = node.args, node.parents
+        desc = [None] * len(args)
+        for i, parent in parents:
+            desc[i] = index[id(parent)]
+        if len(parents) != len(args):
+            for i, a in enumerate(args):
+                if desc[i] is None:
+                    desc[i] = (type(a), a) if type(a) in _NUMBER_TYPES else _describe(a)
         params = node.params
         if params:
-            params = tuple(sorted((k, v) for k, v in params.items() if k != "residuals"))
-        append((node.prim, params, node.needs, tuple(args), _describe(node.value)))
+            params = tuple([item for item in params.items() if item[0] != "residuals"])
+        append((node.prim, params, node.needs, tuple(desc), _describe(node.value)))
     append(index.get(id(out)))
-    key = tuple(parts)
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
+    return tuple(parts)
 
 
 _NUMBER_TYPES = (int, float, bool, complex)
@@ -468,14 +468,15 @@ class Programs:
         """:func:`lean_sweep`, by the recording's program once one is written.
         ``sweepable()``: does any sweep cover the recording (asked once per shape)?"""
         key = structure_key(tape, x, out, seed)
-        if key is None:
+        try:
+            with self.lock:
+                program = self.kept.get(key)
+                if program is not None:
+                    self.kept.move_to_end(key)
+        except TypeError:  # (parameters that are not hashable: no program to keep)
             if not sweepable():
-                raise NotSweepable
+                raise NotSweepable from None
             return lean_sweep(tape, x, out, seed)
-        with self.lock:
-            program = self.kept.get(key)
-            if program is not None:
-                self.kept.move_to_end(key)
         if program is not None:
             if program is NotLean or program is NotSweepable:
                 raise program
