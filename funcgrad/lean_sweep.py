@@ -62,6 +62,17 @@ _EAGER = _Eager()
 _CONSTANT_TYPES = (int, float, bool, str, tuple, type(None), np.dtype)
 
 
+def _is_constant(value):
+    """Is ``value`` the same for every recording of one shape: a function of funcgrad's
+    (a rule, a kernel), or numbers, names, dtypes, shapes and parameters made of them?"""
+    t = type(value)
+    if t is tuple:
+        return all(_is_constant(v) for v in value)
+    if t is dict:
+        return all(_is_constant(v) for v in value.values())
+    return t in _CONSTANT_TYPES or (t is not ndarray and callable(value))
+
+
 class _Unwritable(Exception):
     """A value that is neither a step's result, nor read from the recording, nor a
     constant of the recording's shape."""
@@ -85,20 +96,16 @@ class _Writer:
         name = self.names.get(id(value))
         if name is not None:
             return name
-        if type(value) in _CONSTANT_TYPES or callable(value) or (
-                type(value) is dict and all(type(v) in _CONSTANT_TYPES
-                                            for v in value.values())):
-            if type(value) is tuple and any(type(v) is ndarray for v in value):
-                raise _Unwritable
-            return self._constant(value)
-        raise _Unwritable
+        if not _is_constant(value):
+            raise _Unwritable
+        return self._constant(value)
 
     def _bind(self, value, name):
         self.names[id(value)] = name
         self.alive.append(value)
 
     def source(self, value, expr):
-        if type(value) in (int, float):  # (a Python number: part of the shape's key)
+        if type(value) in _NUMBER_TYPES:  # (a Python number: part of the shape's key)
             return value
         name = f"s{len(self.lines)}"
         self.lines.append(f"{name} = {expr}")

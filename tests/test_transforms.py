@@ -860,6 +860,22 @@ def test_hvp_from_the_recording_has_the_compositions_bits():
                                           fg.jvp(fg.grad(f), (x,), (v,))[1])
 
 
+def test_the_written_sweep_reads_only_the_recording_and_its_own_steps():
+    """A sweep's program runs again on later recordings of the same shape, so it may read
+    only the recording, its own steps' results and constants of the shape: an array from
+    anywhere else would be baked in (wrong on the next recording), and writing stops."""
+    from funcgrad.lean_sweep import _Unwritable, _Writer
+    writer = _Writer()
+    seed = writer.source(np.ones(2), "seed")
+    total = writer.call(np.add, seed, 1.0)
+    program = writer.program(total)
+    np.testing.assert_array_equal(program(None, np.full(2, 5.0)), [6.0, 6.0])
+    with pytest.raises(_Unwritable):
+        writer.call(np.add, seed, np.ones(2))
+    with pytest.raises(_Unwritable):
+        writer.call(np.add, seed, (np.ones(2),))
+
+
 @fg.custom_jvp
 def _cube(y):
     return y ** 3
