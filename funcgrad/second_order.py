@@ -329,11 +329,10 @@ def hessian_of_array(fun, x, kwargs, general):
         d = vmap(lambda v: _zero_if_none(_sweep(rec, v), x))(basis)
     finally:
         rec.release()
-    if d is None:
-        return np.zeros(x.shape + x.shape, x.dtype)
     # Row k is H e_k, the Hessian's column k: the basis axis goes last, a view as jacfwd
     # returns it (a copy of n x n entries would cost a tenth of the Hessian at n = 400).
-    return np.moveaxis(np.asarray(d).reshape((n,) + x.shape), 0, -1).reshape(x.shape + x.shape)
+    H = np.moveaxis(np.asarray(d).reshape((n,) + x.shape), 0, -1).reshape(x.shape + x.shape)
+    return H[()] if x.ndim == 0 else H  # (a 0-d input: a NumPy scalar, as jacfwd gives)
 
 
 def _zero_if_none(d, x):

@@ -830,6 +830,9 @@ def test_hessian_and_hvp_of_one_array_run_the_function_once():
         assert len(runs) == 1 and value == _rosen(x)
         close(product, _rosen_hessian(x) @ v, rtol=1e-13, atol=1e-12)
         np.testing.assert_array_equal(product, fg.jvp(fg.grad(_rosen), (x,), (v,))[1])
+    H = fg.hessian(lambda y: y ** 3)(np.array(3.0))  # a 0-d input: a NumPy scalar
+    assert type(H) is np.float64 and H == 18.0
+
     def g(m):
         return np.sum(np.tanh(m @ m.T)) + fnp.logsumexp(m) * np.sum(np.sin(m) ** 3 / (1 + m * m))
 
