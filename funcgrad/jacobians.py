@@ -19,10 +19,11 @@ from .api import (_Reverse, _as_output, in_type_of, ones_like_output, _flatten_i
                   on_device_of, value_and_grad, vjp)
 from .batched import vmap
 from .forward_mode import _jvp, _output_pair
-from .core import Tracer, user_code
+from .core import ROOT, Tracer, _state, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
 from .primitives import structural as st
+from .second_order import hessian_of_array, hvp_of_array
 from .typing import ArgNums, PyTree
 
 __all__ = ["jacfwd", "jacrev", "jacobian", "hessian", "hvp", "vhp", "elementwise_grad"]
@@ -332,6 +333,8 @@ def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
             holomorphic: bool = False, *, chunk_size: int | None = None
             ) -> Callable[..., PyTree]:
     """The Hessian of a scalar function, by forward-over-reverse (``jacfwd(jacrev(f))``).
+    Called on one plain float array with no transform around it, ``fun`` runs once and
+    the Hessian is derived from its recording (:mod:`funcgrad.second_order`).
     ``holomorphic=True``: the second complex derivative of a holomorphic function.
     ``has_aux=True``: ``fun`` returns ``(value, aux)`` and the result is ``(H, aux)``.
     The positional parameters are JAX's, in its order (``hessian(f, 0, True)`` is
@@ -346,8 +349,33 @@ def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
     >>> fg.hessian(lambda x: (np.sum(x ** 3), "aux"), has_aux=True)(np.array([1.0]))
     (array([[6.]]), 'aux')
     """
-    return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
-                  has_aux=has_aux, chunk_size=chunk_size, holomorphic=holomorphic)
+    general = jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
+                     has_aux=has_aux, chunk_size=chunk_size, holomorphic=holomorphic)
+    if has_aux or holomorphic or chunk_size is not None or argnums != 0:
+        return general
+
+    def hess(*args, **kwargs):
+        # One plain float array, no transform around: the function runs once, and the
+        # Hessian comes from its recording (funcgrad.second_order); else the composition.
+        if len(args) == 1 and _one_sweep_allowed():
+            x = args[0]
+            if type(x) is np.ndarray and x.dtype.kind == "f" and x.size:
+                return hessian_of_array(fun, x, kwargs, _composed_hessian)
+        return general(*args, **kwargs)
+
+    return Transformed(hess, hessian, fun, dict(argnums=argnums, has_aux=has_aux,
+                                                holomorphic=holomorphic,
+                                                chunk_size=chunk_size))
+
+
+def _composed_hessian(fun):
+    return jacfwd(jacrev(fun))
+
+
+def _one_sweep_allowed():
+    """No transform around the call, and no instruments watching (their view of the
+    general route's backward rules is kept)."""
+    return _state.interpreter is ROOT and _state.recording != 2
 
 
 def _as_tuple(x):
@@ -356,6 +384,8 @@ def _as_tuple(x):
 
 def hvp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyTree, PyTree]:
     """``(fun(*primals), H @ tangents)`` by forward-over-reverse, without building H.
+    For one plain float array with no transform around it, ``fun`` runs once and the
+    product is derived from its recording (:mod:`funcgrad.second_order`).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.hvp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([1.0, 0.0]),))
@@ -372,7 +402,10 @@ def hvp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyT
         x, t = primals[0], tangents[0]
         if (type(x) is np.ndarray and type(t) is np.ndarray and x.dtype.kind == "f"
                 and t.dtype == x.dtype and t.shape == x.shape):
-            value, product = _hvp_of_array(fun, x, t)
+            if _one_sweep_allowed():
+                value, product = hvp_of_array(fun, x, t, {}, _hvp_of_array)
+            else:
+                value, product = _hvp_of_array(fun, x, t)
             return value, (product if single else (product,))
     everything = tuple(range(len(primals)))
 

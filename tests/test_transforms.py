@@ -806,6 +806,185 @@ def test_hvp_of_one_plain_array_keeps_dtype_shape_and_zero_products():
         assert product.dtype == np.float64
 
 
+def _rosen(x):
+    return np.sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+
+def _rosen_hessian(x):
+    """Rosenbrock's Hessian in closed form: tridiagonal."""
+    d = np.zeros(x.size)
+    d[:-1] += 1200 * x[:-1] ** 2 - 400 * x[1:] + 2
+    d[1:] += 200
+    return np.diag(d) + np.diag(-400 * x[:-1], 1) + np.diag(-400 * x[:-1], -1)
+
+
+def _counted(f):
+    runs = []
+
+    def counted(*args, **kwargs):
+        runs.append(1)
+        return f(*args, **kwargs)
+    return counted, runs
+
+
+def test_hessian_and_hvp_of_one_array_run_the_function_once():
+    """hessian and hvp of one plain float array run the function once and take the
+    second order from its recording: Rosenbrock's closed form, in the composition's bits
+    (jacfwd(jacrev(f)), jvp(grad(f))); so too through primitives whose pair rule is not
+    captured (matmul, logsumexp) and for a matrix argument."""
+    f, runs = _counted(_rosen)
+    for x, v in [(np.linspace(-1.2, 1.1, 7), np.linspace(0.5, -0.8, 7)),
+                 (np.linspace(2.0, -0.5, 7), np.linspace(-1.5, 0.5, 7))]:  # (a second
+        runs.clear()  # recording of the same shape runs the sweep's written program)
+        H = fg.hessian(f)(x)
+        assert len(runs) == 1
+        close(H, _rosen_hessian(x), rtol=1e-13, atol=1e-12)
+        np.testing.assert_array_equal(H, fg.jacfwd(fg.jacrev(_rosen))(x))
+        runs.clear()
+        value, product = fg.hvp(f, x, v)
+        assert len(runs) == 1 and value == _rosen(x)
+        close(product, _rosen_hessian(x) @ v, rtol=1e-13, atol=1e-12)
+        np.testing.assert_array_equal(product, fg.jvp(fg.grad(_rosen), (x,), (v,))[1])
+    H = fg.hessian(lambda y: y ** 3)(np.array(3.0))  # a 0-d input: a NumPy scalar
+    assert type(H) is np.float64 and H == 18.0
+
+    def g(m):
+        return np.sum(np.tanh(m @ m.T)) + fnp.logsumexp(m) * np.sum(np.sin(m) ** 3 / (1 + m * m))
+
+    m, w = np.linspace(-0.9, 0.8, 6).reshape(2, 3), np.linspace(0.3, -0.4, 6).reshape(2, 3)
+    counted, runs = _counted(g)
+    H = fg.hessian(counted)(m)
+    assert len(runs) == 1 and H.shape == (2, 3, 2, 3)
+    np.testing.assert_array_equal(H, fg.jacfwd(fg.jacrev(g))(m))
+    close(H.reshape(6, 6), fd_jacobian(lambda y: fg.grad(g)(y.reshape(2, 3)).ravel(),
+                                       m.ravel()), rtol=1e-6, atol=1e-8)
+    runs.clear()
+    np.testing.assert_array_equal(fg.hvp(counted, m, w)[1], fg.jvp(fg.grad(g), (m,), (w,))[1])
+    assert len(runs) == 1
+
+
+def test_hvp_from_the_recording_has_the_compositions_bits():
+    """The written sweep derives each pair rule from the declarations and runs the
+    operations the composition (jvp of grad) runs, in its order: powers by Python numbers,
+    broadcasting, transcendental functions give its very bits, on several points."""
+    fs = [lambda y: np.sum(y ** 3 * y[::-1]), lambda y: np.sum((1 + y * y) ** 2.5),
+          lambda y: np.sum(np.tanh(y) * np.exp(-y * y) / (1.5 + np.sin(y)) + np.sqrt(1 + y ** 4)),
+          lambda y: np.sum(y[:, None] * y[None, :] ** 3) - np.sum(np.log1p(y * y))]
+    rng = np.random.default_rng(3)
+    for f in fs:
+        for _ in range(3):
+            x, v = rng.standard_normal(8), rng.standard_normal(8)
+            np.testing.assert_array_equal(fg.hvp(f, x, v)[1],
+                                          fg.jvp(fg.grad(f), (x,), (v,))[1])
+
+
+def test_the_written_sweep_reads_only_the_recording_and_its_own_steps():
+    """A sweep's program runs again on later recordings of the same shape, so it may read
+    only the recording, its own steps' results and constants of the shape: an array from
+    anywhere else would be baked in (wrong on the next recording), and writing stops."""
+    from funcgrad.lean_sweep import _Unwritable, _Writer
+    writer = _Writer()
+    seed = writer.source(np.ones(2), "seed")
+    total = writer.call(np.add, seed, 1.0)
+    program = writer.program(total)
+    np.testing.assert_array_equal(program(None, np.full(2, 5.0)), [6.0, 6.0])
+    with pytest.raises(_Unwritable):
+        writer.call(np.add, seed, np.ones(2))
+    with pytest.raises(_Unwritable):
+        writer.call(np.add, seed, (np.ones(2),))
+
+
+@fg.custom_jvp
+def _cube(y):
+    return y ** 3
+
+
+@_cube.defjvp
+def _cube_jvp(primals, tangents):
+    (y,), (t,) = primals, tangents
+    return _cube(y), 3 * y ** 2 * t
+
+
+@pytest.mark.parametrize("piece", ["custom_jvp", "cond", "no_grad", "callback"])
+def test_hessian_and_hvp_replay_the_recording_where_the_sweep_does_not_apply(piece):
+    """What the sweep does not derive (a custom rule or a conditional: several outputs;
+    an operation under no_grad, where forward mode still carries the tangent that
+    reverse mode drops; a debug callback) makes hessian and hvp evaluate the composition
+    on the recording, not on the function: it still runs once (the callback too), and
+    the results are the composition's."""
+    effects = []
+
+    def f(y):
+        u = np.sum(np.sin(y) * y[::-1])
+        if piece == "custom_jvp":
+            u = u + np.sum(_cube(y) * y)
+        elif piece == "cond":
+            u = u + fg.lax.cond(u > 0, lambda a: np.sum(np.sin(a)), lambda a: np.sum(a), y)
+        elif piece == "no_grad":
+            with fg.no_grad():
+                w = y * y
+            u = u + np.sum(w * y)
+        else:
+            fg.debug.callback(lambda a: effects.append(1), u)
+        return u
+
+    counted, runs = _counted(f)
+    for x, v in [(np.linspace(-0.7, 0.9, 5), np.linspace(0.2, -0.5, 5)),
+                 (np.linspace(0.3, -1.1, 5), np.linspace(-0.6, 0.4, 5))]:  # (the second:
+        runs.clear()  # a shape of recording already known to need the replay)
+        effects.clear()
+        H = fg.hessian(counted)(x)
+        assert len(runs) == 1 and len(effects) == (piece == "callback")
+        effects.clear()
+        np.testing.assert_array_equal(H, fg.jacfwd(fg.jacrev(f))(x))
+        runs.clear()
+        effects.clear()
+        value, product = fg.hvp(counted, x, v)
+        assert len(runs) == 1 and len(effects) == (piece == "callback")
+        np.testing.assert_array_equal(product, fg.jvp(fg.grad(f), (x,), (v,))[1])
+        assert value == f(x)
+
+
+def test_hessian_and_hvp_keep_the_general_route_around_transforms_and_other_inputs(
+        monkeypatch):
+    """Anything but one plain float array at the top level takes the composition as it
+    was (the recording is never made): a transform around (vmap, jit, grad), aux,
+    several or tree arguments, complex numbers, a raising function."""
+    import funcgrad.second_order as second_order
+    recorded = []
+    record = second_order.record
+
+    def counting(*args):
+        recorded.append(1)
+        return record(*args)
+
+    monkeypatch.setattr(second_order, "record", counting)
+    x, xs = np.linspace(-1.2, 1.1, 5), np.linspace(-1.0, 1.0, 10).reshape(2, 5)
+    want = np.stack([_rosen_hessian(r) for r in xs])
+    close(fg.vmap(fg.hessian(_rosen))(xs), want, rtol=1e-13, atol=1e-12)
+    close(fg.jit(fg.hessian(_rosen))(x), _rosen_hessian(x), rtol=1e-13, atol=1e-12)
+    # d/dx of sum(H(x)) = the third derivative summed: only the diagonal's 2400 x terms
+    third = np.zeros(5)
+    third[:-1] = 2400 * x[:-1] - 800
+    third[1:] -= 400
+    close(fg.grad(lambda y: np.sum(fg.hessian(_rosen)(y)))(x), third, rtol=1e-12, atol=1e-9)
+    close(fg.vmap(lambda r: fg.hvp(_rosen, r, r)[1])(xs),
+          np.stack([_rosen_hessian(r) @ r for r in xs]), rtol=1e-13, atol=1e-9)
+    H, aux = fg.hessian(lambda y: (_rosen(y), "aux"), has_aux=True)(x)
+    close(H, _rosen_hessian(x), rtol=1e-13, atol=1e-12)
+    (Hxx, Hxy), _ = fg.hessian(lambda a, b: _rosen(a) * b, argnums=(0, 1))(x, 2.0)
+    close(Hxx, 2 * _rosen_hessian(x), rtol=1e-13, atol=1e-12)
+    close(fg.hessian(lambda d: _rosen(d["x"]))({"x": x})["x"]["x"], _rosen_hessian(x),
+          rtol=1e-13, atol=1e-12)
+    z = np.array([1.0 + 0.5j, -0.3j])
+    np.testing.assert_allclose(fg.hessian(lambda w: np.sum(w ** 3), holomorphic=True)(z),
+                               np.diag(6 * z), rtol=1e-14)
+    assert recorded == []
+    with pytest.raises(ZeroDivisionError):
+        fg.hessian(lambda y: 1 // 0)(x)
+    assert len(recorded) == 1  # (one run, and its error)
+
+
 def test_vhp_equals_vector_times_hessian():
     v = np.array([0.4, -1.2, 2.0])
     value, (product,) = fg.vhp(cubic, (X3,), (v,))
