@@ -5,8 +5,8 @@
 primitives' declarations: an elementwise node by its captured pair rule
 (:mod:`funcgrad.pair_rules`), any other node whose VJP reads no residual that carries a
 tangent by that VJP applied to the cotangent and, being linear in it, to its tangent.
-One tangent, of the input's shape: an hvp (a Hessian maps the generic sweep over its
-basis instead, see :mod:`funcgrad.second_order`).  A node it does not derive raises
+One tangent, of the input's shape: an hvp (``hessian`` keeps the composition, see
+:mod:`funcgrad.second_order`).  A node it does not derive raises
 :class:`NotLean`.
 
 Deciding all of that costs more Python per node than the arithmetic of a small array.

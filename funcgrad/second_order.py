@@ -1,13 +1,12 @@
-"""Forward-over-reverse from one recording: ``hvp`` and ``hessian`` of a function of one
-array.
+"""Forward-over-reverse from one recording: ``hvp`` of a function of one array.
 
-The general route nests interpreters (for the Hessian: vmap over forward mode over reverse
-mode) around the user's function, and each of its operations passes through all of them.
+The general route nests interpreters (forward mode over reverse mode) around the user's
+function, and each of its operations passes through both.
 For a function of one plain float array (no transform around it, no aux, no complex
 numbers), this module runs the function **once**, recording its operations on a
 reverse-mode tape at the root (:func:`record`), and then works on the recording only:
 
-* **the sweep** (:func:`hvp_of_array`, :func:`hessian_of_array`): walk the tape backwards
+* **the sweep** (:func:`hvp_of_array`): walk the tape backwards
   once, carrying for each node the pair (cotangent, tangent of the cotangent).  A node's
   pair rule is not written anywhere: it is the primitive's own declared VJP rule evaluated
   in forward mode (its cotangent and the residuals it reads as dual numbers), and the
@@ -23,13 +22,13 @@ reverse-mode tape at the root (:func:`record`), and then works on the recording 
   general composition: the result is today's, and the user's function (its prints, random
   draws, counters) has still run once.
 
-The Hessian maps the sweep over the basis (``vmap``): two interpreters instead of three.
+``hessian`` keeps the composition ``jacfwd(jacrev(f))``: the sweep mapped over the basis
+measured the composition's cost (session 11, ``benchmarks/results/session11-w5.md``).
 """
 import numpy as np
 from numpy import ndarray
 
 from . import tree
-from .batched import vmap
 from .core import ROOT, _state, run_under, user_code
 from .interpreters.backprop import SELECT
 from .interpreters.forward import JVPInterpreter, JVPTracer
@@ -38,7 +37,7 @@ from .interpreters.reverse import ReverseInterpreter, ReverseTracer
 from .modes import no_grad
 from .lean_sweep import NotLean, NotSweepable, Programs, reads, rule_params, seed_cotangent
 
-__all__ = ["Recording", "record", "replay", "hvp_of_array", "hessian_of_array"]
+__all__ = ["Recording", "record", "replay", "hvp_of_array"]
 
 
 class _Recorder(ReverseInterpreter):
@@ -185,7 +184,7 @@ def _tangent_rule(prim):
 def _sweep(rec, seed):
     """The backward walk carrying (cotangent, tangent of the cotangent) pairs; returns the
     input's tangent of its cotangent (None: zero).  ``seed``: the input's tangent.  Runs
-    under the current interpreter (the root, or a vmap's batching for a Hessian)."""
+    under the current interpreter."""
     base = _state.interpreter
     x = rec.x
     tangents = {id(x): seed}
@@ -304,36 +303,3 @@ def hvp_of_array(fun, x, v, kwargs, general):
     if x.ndim == 0:
         product = product[()]
     return (value[()] if type(value) is ndarray else value), product
-
-
-def hessian_of_array(fun, x, kwargs, general):
-    """The Hessian of ``fun`` at a plain float array ``x`` (shape ``x.shape * 2``) from
-    one run of ``fun``: the sweep over a batch of one tangent per element of ``x``, or
-    ``general(g)(x)`` (the general route) on the replay of the recording.
-
-    >>> import numpy as np
-    >>> hessian_of_array(lambda y: np.sum(y ** 3), np.array([1.0, 2.0]), {}, None)
-    array([[ 6.,  0.],
-           [ 0., 12.]])
-    """
-    rec = record(fun, x, kwargs)
-    n = x.size
-    try:
-        if not _check_sweepable(rec, x):
-            return general(replay(rec))(x)
-        # The generic sweep mapped over the basis: the lean one with the basis along a
-        # leading axis (tried) ran 0.37-0.44 against 0.38-0.39 ms at n = 100 and 2.2-2.6
-        # against 1.6-1.8 ms at n = 400 for Rosenbrock; the batches' arithmetic dominates
-        # there, and the mapped rules make fewer passes over them.
-        basis = np.eye(n, dtype=x.dtype).reshape((n,) + x.shape)
-        d = vmap(lambda v: _zero_if_none(_sweep(rec, v), x))(basis)
-    finally:
-        rec.release()
-    # Row k is H e_k, the Hessian's column k: the basis axis goes last, a view as jacfwd
-    # returns it (a copy of n x n entries would cost a tenth of the Hessian at n = 400).
-    H = np.moveaxis(np.asarray(d).reshape((n,) + x.shape), 0, -1).reshape(x.shape + x.shape)
-    return H[()] if x.ndim == 0 else H  # (a 0-d input: a NumPy scalar, as jacfwd gives)
-
-
-def _zero_if_none(d, x):
-    return np.zeros(x.shape, x.dtype) if d is None else d

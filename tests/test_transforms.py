@@ -981,7 +981,7 @@ def test_hessian_and_hvp_keep_the_general_route_around_transforms_and_other_inpu
                                np.diag(6 * z), rtol=1e-14)
     assert recorded == []
     with pytest.raises(ZeroDivisionError):
-        fg.hessian(lambda y: 1 // 0)(x)
+        fg.hvp(lambda y: 1 // 0, (x,), (x,))
     assert len(recorded) == 1  # (one run, and its error)
 
 
