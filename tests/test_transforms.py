@@ -1111,6 +1111,20 @@ def test_vjp_of_a_vjp_with_respect_to_a_python_float_cotangent():
     np.testing.assert_array_equal(tangent, [[0.0, 2.0], [0.0, 0.0]])
 
 
+def test_vjp_of_an_einsum_vjp_with_respect_to_a_python_float_cotangent():
+    # the cotangent of a full contraction is a Python float here, and einsum's VJP rule
+    # contracts it as a 0-d operand
+    a, b = np.arange(1.0, 4.0), np.arange(6.0).reshape(2, 3)
+    pullback = lambda a, b, v: fg.vjp(lambda a, b: np.einsum("k,nk->", a, b), a, b)[1](v)
+    out, vjp_fn = fg.vjp(pullback, a, b, 2.0)  # (v * b.sum(0), v * a in every row)
+    np.testing.assert_array_equal(out[0], 2.0 * b.sum(0))
+    np.testing.assert_array_equal(out[1], np.broadcast_to(2.0 * a, (2, 3)))
+    ga, gb, gv = vjp_fn((np.ones(3), np.ones((2, 3))))
+    np.testing.assert_array_equal(ga, np.full(3, 2.0 * 2))
+    np.testing.assert_array_equal(gb, np.full((2, 3), 2.0))
+    assert gv == b.sum() + 2 * a.sum()
+
+
 def test_int32_array_times_a_python_int_stays_int32_under_vmap_and_jit_of_vmap():
     ints = np.arange(6, dtype=np.int32).reshape(2, 3)
     want = ints * 3  # NumPy: int32
