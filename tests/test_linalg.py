@@ -282,6 +282,32 @@ def test_pinv_rank_deficient_differentiates_along_rank_preserving_perturbations(
     check_dot_product(lambda l, r: fnp.linalg.pinv(l @ r), [left, right])
 
 
+def test_pinv_second_derivative_of_an_ill_conditioned_full_rank_matrix_equals_inv():
+    # pinv(x.T @ x) is inv(x.T @ x) near x: the second derivatives are the inverse's,
+    #   d2 inv(A)[E, F] = Ai E Ai F Ai + Ai F Ai E Ai - Ai d2A Ai.  Golub and Pereyra's
+    # terms with I - a p and I - p a are 0 only to rounding there; differentiated, they
+    # were 7e-2 off at cond(x.T @ x) = 2e4
+    rng = np.random.default_rng(3)
+    u, v = (np.linalg.qr(rng.standard_normal((5, 5)))[0] for _ in range(2))
+    x = (u * [1.0, 0.5, 0.2, 0.05, 0.007]) @ v.T
+    e, f = rng.standard_normal((2, 5, 5))
+    ai = np.linalg.inv(x.T @ x)
+    e1, f1, ef = e.T @ x + x.T @ e, f.T @ x + x.T @ f, e.T @ f + f.T @ e
+    want = ai @ e1 @ ai @ f1 @ ai + ai @ f1 @ ai @ e1 @ ai - ai @ ef @ ai
+    first = lambda x: fg.jvp(lambda x: fnp.linalg.pinv(x.T @ x), (x,), (e,))[1]
+    np.testing.assert_allclose(fg.jvp(first, (x,), (f,))[1], want, rtol=0,
+                               atol=1e-9 * np.abs(want).max())
+    pullback = lambda x: fg.vjp(lambda x: fnp.linalg.pinv(x.T @ x), x)[1](e)[0]
+    # <d/dx <e, pinv(x.T x)>, f>: the same second derivative, paired with e
+    got = np.sum(fg.jvp(pullback, (x,), (f,))[1] * f)
+    e_pair = lambda d1, d2: np.sum(e * (ai @ d1 @ ai @ d2 @ ai + ai @ d2 @ ai @ d1 @ ai))
+    pair = e_pair(f1, f1) - np.sum(e * (ai @ (2 * f.T @ f) @ ai))
+    np.testing.assert_allclose(got, pair, rtol=1e-9)
+    # first order: -Ai e1 Ai, without the rounding of those terms (eps cond^2, 1e-9 here)
+    np.testing.assert_allclose(fg.jvp(lambda x: fnp.linalg.pinv(x.T @ x), (x,), (e,))[1],
+                               -ai @ e1 @ ai, rtol=0, atol=1e-11 * np.abs(ai @ e1 @ ai).max())
+
+
 def _complex_with_singular_values(m, n, s, rng=RNG):
     def unitary(k):
         return np.linalg.qr(rng.standard_normal((k, k)) + 1j * rng.standard_normal((k, k)))[0]

@@ -1290,6 +1290,35 @@ def test_operators_on_a_python_float_argument_stay_weak():
     assert fg.grad(loss, argnums=1)(s0, W32).dtype == np.float32
 
 
+def test_vjp_of_a_vjp_with_respect_to_a_python_float_cotangent():
+    # the inner vjp reshapes the float cotangent to max's kept-axes shape (1, 1): the
+    # reshape's own VJP must read the shape of a Python float as (), not crash
+    x = np.array([[0.5, 3.0], [-1.0, 2.0]])
+    pullback = lambda x, v: fg.vjp(np.max, x)[1](v)[0]  # v * one-hot(argmax)
+    out, vjp_fn = fg.vjp(pullback, x, 1.5)
+    c = np.array([[1.0, 2.0], [3.0, 4.0]])
+    gx, gv = vjp_fn(c)
+    np.testing.assert_array_equal(out, [[0.0, 1.5], [0.0, 0.0]])
+    np.testing.assert_array_equal(gx, np.zeros((2, 2)))  # piecewise linear in x
+    assert gv == c[0, 1]
+    _, tangent = fg.jvp(pullback, (x, 1.5), (np.ones((2, 2)), 2.0))
+    np.testing.assert_array_equal(tangent, [[0.0, 2.0], [0.0, 0.0]])
+
+
+def test_vjp_of_an_einsum_vjp_with_respect_to_a_python_float_cotangent():
+    # the cotangent of a full contraction is a Python float here, and einsum's VJP rule
+    # contracts it as a 0-d operand
+    a, b = np.arange(1.0, 4.0), np.arange(6.0).reshape(2, 3)
+    pullback = lambda a, b, v: fg.vjp(lambda a, b: np.einsum("k,nk->", a, b), a, b)[1](v)
+    out, vjp_fn = fg.vjp(pullback, a, b, 2.0)  # (v * b.sum(0), v * a in every row)
+    np.testing.assert_array_equal(out[0], 2.0 * b.sum(0))
+    np.testing.assert_array_equal(out[1], np.broadcast_to(2.0 * a, (2, 3)))
+    ga, gb, gv = vjp_fn((np.ones(3), np.ones((2, 3))))
+    np.testing.assert_array_equal(ga, np.full(3, 2.0 * 2))
+    np.testing.assert_array_equal(gb, np.full((2, 3), 2.0))
+    assert gv == b.sum() + 2 * a.sum()
+
+
 def test_int32_array_times_a_python_int_stays_int32_under_vmap_and_jit_of_vmap():
     ints = np.arange(6, dtype=np.int32).reshape(2, 3)
     want = ints * 3  # NumPy: int32

@@ -15,6 +15,12 @@ from .structural import (broadcast_to, moveaxis, reduce_sum, reshape, to_front, 
 
 
 
+def _shape(x):
+    # (a Python float operand is weakly typed and stays one: a cotangent of a Python float
+    # argument reaches the VJP rules as it is)
+    return getattr(x, "shape", ())
+
+
 def swap(x):
     """Swap the last two axes."""
     n = x.ndim
@@ -213,9 +219,9 @@ def einsum(subscripts, *operands):
         raise ValueError(f"einsum: {len(ins)} operand subscripts for {len(operands)} operands")
     ops = list(operands)
     for i, spec in enumerate(ins):
-        if len(spec) != ops[i].ndim:
-            raise ValueError(f"einsum: operand {i} has {ops[i].ndim} axes but subscripts "
-                             f"{spec!r} name {len(spec)}")
+        if len(spec) != len(_shape(ops[i])):
+            raise ValueError(f"einsum: operand {i} has {len(_shape(ops[i]))} axes but "
+                             f"subscripts {spec!r} name {len(spec)}")
         while len(set(spec)) < len(spec):  # a repeated letter: take that diagonal
             c = next(c for c in spec if spec.count(c) > 1)
             p, q = spec.index(c), spec.index(c, spec.index(c) + 1)
@@ -230,7 +236,7 @@ def einsum(subscripts, *operands):
         ins[i] = spec
     sizes = {}
     for spec, op in zip(ins, ops):
-        for c, d in zip(spec, op.shape):
+        for c, d in zip(spec, _shape(op)):
             if sizes.setdefault(c, d) != d:
                 if d != 1 and sizes[c] != 1:
                     raise ValueError(f"einsum: letter {c!r} has sizes {sizes[c]} and {d}")
@@ -238,7 +244,7 @@ def einsum(subscripts, *operands):
                     sizes[c] = d
     for i, (spec, op) in enumerate(zip(ins, ops)):  # size-1 axes broadcast, as in NumPy
         full = tuple(sizes[c] for c in spec)
-        if op.shape != full:
+        if _shape(op) != full:
             ops[i] = broadcast_to(op, full)
     if len(ops) == 1 and ins[0] == out:
         return ops[0]

@@ -45,7 +45,7 @@ reshape_p = Primitive(
     abstract_eval=lambda x, *, shape: ShapedArray(shape, x.dtype),
     jvp=lambda primals, tangents, *, shape: (reshape(primals[0], shape),
                                              reshape(tangents[0], shape)),
-    vjp=lambda needs, g, out, x, *, shape: (reshape(g, x.shape),),
+    vjp=lambda needs, g, out, x, *, shape: (reshape(g, _shape(x)),),
     batch=_reshape_batch)
 
 
