@@ -596,6 +596,23 @@ def test_odeint_matches_scipy_and_closed_form():
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
 
 
+def test_odeint_takes_scipys_args_and_tfirst_keywords():
+    ts = np.linspace(0.0, 1.5, 4)
+    want = si.odeint(lambda y, t, a, b: -a * y + b, [1.0, 2.0], ts, args=(0.7, 0.1),
+                     rtol=1e-11, atol=1e-11)
+    got = fsi.odeint(lambda y, t, a, b: -a * y + b, np.array([1.0, 2.0]), ts,
+                     args=(0.7, 0.1))
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+    got = fsi.odeint(lambda t, y, a, b: -a * y + b, np.array([1.0, 2.0]), ts,
+                     args=(0.7, 0.1), tfirst=True)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+    # d/da of y(t) = e^{-a t} y0 (b = 0), by the adjoint, through args=
+    g = fg.grad(lambda a: fsi.odeint(_decay, 1.0, ts, args=(a,))[-1])(0.7)
+    np.testing.assert_allclose(g, -ts[-1] * np.exp(-0.7 * ts[-1]), rtol=1e-6)
+    with pytest.raises(TypeError, match="one way"):
+        fsi.odeint(_decay, 1.0, ts, 0.7, args=(0.7,))
+
+
 def test_odeint_gradient_by_the_adjoint():
     ts = np.linspace(0.0, 2.0, 3)
 

@@ -312,14 +312,16 @@ def _odeint_bwd(func, rtol, atol, mxstep, res, g):
 _odeint.defvjp(_odeint_fwd, _odeint_bwd)
 
 
-def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *args: Any,
-           rtol: float = 1.4e-8, atol: float = 1.4e-8, mxstep: float = math.inf) -> PyTree:
+def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
+           rtol: float = 1.4e-8, atol: float = 1.4e-8, mxstep: float = math.inf,
+           args: tuple | None = None, tfirst: bool = False) -> PyTree:
     """Solve ``dy/dt = func(y, t, *args)`` from ``y(t[0]) = y0``; returns ``y`` at every
     time in ``t`` (increasing), stacked on a leading axis, as ``jax.experimental.ode.odeint``
     (``scipy.integrate.odeint`` with the state first in ``func``'s arguments, as SciPy's
     default).  Differentiable in ``y0``, ``t`` and ``args`` by the adjoint method (reverse
     mode only); ``y0`` and ``args`` may be pytrees of float arrays.  ``mxstep`` bounds the
-    steps between two output times.
+    steps between two output times.  SciPy's keywords: ``args=(a, b)`` is the same as
+    passing ``a, b`` after ``t``, and ``tfirst=True`` calls ``func(t, y, *args)``.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.integrate as fsi
     >>> f = lambda k: fsi.odeint(lambda y, t, k: -k * y, 1.0, np.array([0.0, 1.0]), k)[1]
@@ -329,6 +331,15 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *args: Any,
     if not callable(func):
         raise TypeError(f"odeint: func must be callable as func(y, t, *args), got "
                         f"{type(func).__name__}")
+    if args is not None:
+        if extra:
+            raise TypeError("odeint: extra arguments given both after t and as args=; "
+                            "pass them one way (odeint(f, y0, t, a, b) or args=(a, b))")
+        extra = tuple(args) if isinstance(args, (tuple, list)) else (args,)
+    if tfirst:
+        state_first = func
+        func = lambda y, tt, *rest: state_first(tt, y, *rest)  # noqa: E731
+    args = extra
     leaves, treedef = tree.flatten(y0)
     leaves = [fnp.astype(asarray(x), np.float64) if asarray(x).dtype.kind in "biu"
               else asarray(x) for x in leaves]
