@@ -151,6 +151,16 @@ def test_fori_loop_with_traced_bounds_is_a_while_loop():
         assert_tree_close(f(X, n), want)
 
 
+def test_fori_loop_takes_jax_unroll_keyword():
+    # JAX's fori_loop(..., unroll=k): a hint that changes no result (x -> 2x + i, five times)
+    for unroll in (None, 2, True):
+        out = lax.fori_loop(0, 5, lambda i, c: c * 2 + i, 1.0, unroll=unroll)
+        assert out == 32.0 + 26.0
+    assert fg.grad(lambda x: lax.fori_loop(0, 3, lambda i, c: c * x, 1.0, unroll=2))(2.0) == 12.0
+    with pytest.raises(ValueError, match="unroll=2 needs loop bounds known"):
+        fg.jit(lambda x, n: lax.fori_loop(0, n, lambda i, c: c * 2, x, unroll=2))(1.0, 3)
+
+
 @settings(max_examples=10)
 @given(n=st.integers(0, 6), a=st.floats(-2, 2), b=st.floats(-2, 2))
 def test_fori_loop_and_its_gradient_on_drawn_trip_counts(n, a, b):

@@ -23,13 +23,14 @@ def _static_int(x):
 
 
 def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable[..., Any],
-              init_val: PyTree) -> PyTree:
+              init_val: PyTree, *, unroll: int | bool | None = None) -> PyTree:
     """``for i in range(lower, upper): val = body_fun(i, val)``; returns ``val``.
 
     With Python-int bounds this is a :func:`scan` (every transform, reverse mode
     included, inside and outside ``jit``); with traced bounds a :func:`while_loop`.  The
     index ``i`` is an int64 scalar (like any int64 array it promotes float32 to float64:
-    cast it, ``i.astype(x.dtype)``, when mixing).
+    cast it, ``i.astype(x.dtype)``, when mixing).  ``unroll`` is handed to that scan (a
+    hint that changes no result); as in JAX, traced bounds take none.
 
     >>> import numpy as np, funcgrad as fg
     >>> float(fg.grad(lambda x: fg.lax.fori_loop(0, 3, lambda i, v: v * x, 1.0))(2.0))
@@ -48,8 +49,14 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable[..., Any],
         def step(carry, _):
             i, val = carry
             return (i + 1, checked_body(i, val)), None
-        (_, val), _ = scan(step, (np.int64(lo), init_val), None, length=max(hi - lo, 0))
+        (_, val), _ = scan(step, (np.int64(lo), init_val), None, length=max(hi - lo, 0),
+                           unroll=1 if unroll is None else unroll)
         return val
+    if unroll is not None and unroll is not False and unroll != 1:
+        # a while_loop has no trip count to unroll by
+        raise ValueError(f"fori_loop: unroll={unroll!r} needs loop bounds known before the "
+                         "loop runs (Python ints); with traced bounds leave unroll out, or "
+                         "pass the bounds as static arguments of fg.jit")
 
     def cond_fun(carry):
         return carry[0] < carry[1]
