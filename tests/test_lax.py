@@ -110,6 +110,15 @@ def test_cond_gradient_flows_to_closed_over_values():
     assert fg.grad(f)(-3.0) == 0.0
 
 
+def test_cond_takes_one_operand_as_jax_operand_keyword():
+    # JAX's cond(pred, t, f, operand=x): the same as passing x positionally
+    assert lax.cond(True, lambda x: x * 3.0, lambda x: -x, operand=2.0) == 6.0
+    assert lax.cond(False, lambda p: p[0] * p[1], lambda p: p[0] + p[1], operand=(2.0, 5.0)) == 7.0
+    assert fg.grad(lambda x: lax.cond(x > 0, lambda y: y * y, lambda y: -y, operand=x))(3.0) == 6.0
+    with pytest.raises(TypeError, match="either positionally or as the one operand= keyword"):
+        lax.cond(True, lambda x, y: x, lambda x, y: y, 1.0, operand=2.0)
+
+
 def test_cond_branch_mismatch_is_a_clear_error():
     with pytest.raises(TypeError, match="true_fun returns f64\\[3\\] for output 0 but "
                                         "false_fun returns f64\\[2\\]"):
