@@ -782,6 +782,24 @@ def test_windows_derivatives_match_finite_differences():
                                rtol=1e-12)
 
 
+def test_conv_and_conv_with_general_padding_are_jaxs_short_forms():
+    # a cross-correlation (NumPy's correlate), as conv_general_dilated in default layouts
+    x, k = RNG.standard_normal(9), RNG.standard_normal(3)
+    got = lax.conv(x.reshape(1, 1, 9), k.reshape(1, 1, 3), (1,), "VALID")
+    np.testing.assert_allclose(got[0, 0], np.correlate(x, k, "valid"), rtol=1e-12)
+    np.testing.assert_allclose(lax.conv(IMG, KER, (2, 1), "SAME"),
+                               lax.conv_general_dilated(IMG, KER, (2, 1), "SAME"), rtol=1e-12)
+    # a kernel dilated by 2 reads every other sample: [k0, 0, k1, 0, k2]
+    dilated = lax.conv_with_general_padding(x.reshape(1, 1, 9), k.reshape(1, 1, 3), (1,),
+                                            [(1, 1)], None, (2,))
+    k_dilated = np.array([k[0], 0.0, k[1], 0.0, k[2]])
+    np.testing.assert_allclose(dilated[0, 0], np.correlate(np.pad(x, 1), k_dilated, "valid"),
+                               rtol=1e-12)
+    g = fg.grad(lambda w: fnp.sum(lax.conv(x.reshape(1, 1, 9), w, (1,), "VALID")))(
+        k.reshape(1, 1, 3))
+    np.testing.assert_allclose(g[0, 0], [x[0:7].sum(), x[1:8].sum(), x[2:9].sum()], rtol=1e-12)
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: lax.conv_general_dilated(IMG, KER, (1, 1), "SAME", (2, 1)), "ambiguous"),
     (lambda: lax.conv_general_dilated(IMG, KER[:, :2], (1, 1), "SAME"), "feature_group_count"),
