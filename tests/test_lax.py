@@ -236,6 +236,23 @@ def test_carry_that_changes_dtype_is_a_clear_error():
         lax.fori_loop(0, 3, lambda i, v: v.astype(np.float32), X)
 
 
+def test_a_python_number_carry_takes_the_dtype_the_body_gives_it():
+    # JAX's weakly typed carries: an initial 0 that the body turns into a float is a float
+    # carry (the usual `acc = 0` accumulator); a NumPy integer stays an error
+    xs = np.arange(1.0, 5.0)
+    total, partial = lax.scan(lambda c, x: (c + x, c), 0, xs)
+    assert total == 10.0 and total.dtype == np.float64
+    np.testing.assert_array_equal(partial, [0.0, 1.0, 3.0, 6.0])
+    assert lax.while_loop(lambda c: c < 5, lambda c: c + 1.5, 0) == 6.0
+    assert lax.fori_loop(0, 3, lambda i, c: (c[0] + 1, c[1] * 1.5), (0, 1)) == (3, 3.375)
+    assert fg.jit(lambda n: lax.fori_loop(0, n, lambda i, c: c + 0.5, 0))(4) == 2.0
+    assert lax.scan(lambda c, x: (c * 1j + x, None), 0, xs)[0] == ((1j + 2) * 1j + 3) * 1j + 4
+    g = fg.grad(lambda v: lax.scan(lambda c, x: (c + x * x, None), 0, v)[0])(xs)
+    np.testing.assert_array_equal(g, 2 * xs)
+    with pytest.raises(TypeError, match="carry leaf 0"):
+        lax.scan(lambda c, x: (c + x, None), np.int64(0), xs)
+
+
 def test_complex_values_carry_derivatives_through_control_flow_and_jit():
     # Complex operands were treated as non-differentiable (like ints) by the derived rules
     # of scan, cond, while_loop and jit: every derivative through them was silently 0.
