@@ -527,6 +527,23 @@ def test_value_dependent_shapes_raise_concretization_error(fn):
             transform(fn)(m)
 
 
+def test_bincount_with_jaxs_length_takes_traced_indices():
+    # length= fixes the result's length (JAX's argument): values from it up are not counted,
+    # negative ones count in the first bin, and vmap/jit may trace x
+    x = np.array([-1, -1, 1, 3, 10])
+    np.testing.assert_array_equal(fnp.bincount(x, length=5), [2, 1, 0, 1, 0])
+    np.testing.assert_array_equal(fnp.bincount(np.array([0, 2, 2]), length=5),
+                                  np.bincount(np.array([0, 2, 2]), minlength=5))
+    np.testing.assert_array_equal(fnp.bincount(x, np.arange(5.0), length=4), [1.0, 2.0, 0.0, 3.0])
+    np.testing.assert_array_equal(fg.jit(lambda v: fnp.bincount(v, length=5))(x), [2, 1, 0, 1, 0])
+    np.testing.assert_array_equal(fg.vmap(lambda v: fnp.bincount(v, length=4))(
+        np.array([[0, 1], [3, 3]])), [[1, 1, 0, 0], [0, 0, 0, 2]])
+    g = fg.grad(lambda w: fnp.bincount(np.array([0, 2, 2, 7]), w, length=3)[2])(np.ones(4))
+    np.testing.assert_array_equal(g, [0.0, 1.0, 1.0, 0.0])
+    with pytest.raises(TypeError, match="length must be a non-negative int"):
+        fnp.bincount(x, length=-1)
+
+
 # --- clear errors --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, error, match", [
