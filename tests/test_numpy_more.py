@@ -374,6 +374,25 @@ def test_median_ties_send_the_derivative_to_the_element_the_stable_sort_ranks_th
     np.testing.assert_array_equal(fg.grad(fnp.median)(np.array([5.0, 1.0, 1.0])), [0, 0, 1])
 
 
+def test_sort_and_argsort_descending_keep_ties_in_their_original_order():
+    # JAX's descending=True: the largest first; ties (and NaNs, first) as a stable sort
+    a = np.array([[1.0, 3.0, 3.0, 0.0, 3.0], [2.0, 2.0, 5.0, -1.0, 2.0]])
+    np.testing.assert_array_equal(fnp.argsort(a, descending=True), [[1, 2, 4, 0, 3],
+                                                                    [2, 0, 1, 4, 3]])
+    np.testing.assert_array_equal(fnp.argsort(a, axis=0, descending=True),
+                                  [[1, 0, 1, 0, 0], [0, 1, 0, 1, 1]])
+    np.testing.assert_array_equal(fnp.sort(a, descending=True), -np.sort(-a))
+    np.testing.assert_array_equal(fnp.sort(a, axis=None, descending=True), -np.sort(-a.ravel()))
+    np.testing.assert_array_equal(fnp.argsort(np.array([1.0, np.nan, 3.0, 3.0]),
+                                              descending=True), [1, 2, 3, 0])
+    # each element's derivative follows it: d/da sum(sorted * [4, 3, 2, 1, 0])
+    g = fg.grad(lambda v: fnp.sum(fnp.sort(v, descending=True) * np.arange(4.0, -1.0, -1.0)))(
+        np.array([0.5, 2.0, -1.0, 7.0, 1.0]))
+    np.testing.assert_array_equal(g, [1.0, 3.0, 0.0, 4.0, 2.0])
+    np.testing.assert_array_equal(fg.vmap(lambda r: fnp.argsort(r, descending=True))(a),
+                                  fnp.argsort(a, descending=True))
+
+
 # --- where= and initial= of the reductions -------------------------------------------------------
 
 def _central_differences(f, x, eps=1e-6):

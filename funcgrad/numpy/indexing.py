@@ -148,9 +148,10 @@ def _flat_or(a, axis):
 
 
 def sort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None, *,
-         stable: Any = None) -> Array:
+         stable: Any = None, descending: bool = False) -> Array:
     """Sorted copy; each element's derivative follows it to its sorted place.  The sort is
-    stable whatever ``kind`` and ``stable`` say (which NumPy lets it be).
+    stable whatever ``kind`` and ``stable`` say (which NumPy lets it be);
+    ``descending=True`` (JAX's and the array API's) sorts from the largest.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sort(x)[0])(np.array([3.0, 1.0, 2.0]))
@@ -161,12 +162,24 @@ def sort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None, *,
                          "names the fields of a structured array)")
     a, axis = _flat_or(asarray(a), axis)
     axis = one_axis(axis, a.ndim)
-    return _ix.take_along_axis(a, _ix.argsort(a, axis), axis)
+    return _ix.take_along_axis(a, _sorting_order(a, axis, descending), axis)
+
+
+def _sorting_order(a, axis, descending):
+    """The stable ascending, or descending, order of ``a`` along ``axis``: descending keeps
+    ties in their original order too (the ascending order of the reversed array, read
+    backwards and mapped back to the original positions)."""
+    if not descending:
+        return _ix.argsort(a, axis)
+    flip = (slice(None),) * axis + (slice(None, None, -1),)
+    order = _ix.argsort(_ix.index(a, flip), axis)
+    return (a.shape[axis] - 1) - _ix.index(order, flip)
 
 
 def argsort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None, *,
-            stable: Any = None) -> Array:
-    """Indices that sort ``a`` along ``axis`` (a stable sort).
+            stable: Any = None, descending: bool = False) -> Array:
+    """Indices that sort ``a`` along ``axis`` (a stable sort; from the largest with JAX's
+    ``descending=True``, ties still in their original order).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.argsort(np.array([3.0, 1.0, 2.0]))
@@ -176,7 +189,7 @@ def argsort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None,
         raise ValueError("Cannot specify order when the array has no fields (argsort's "
                          "order= names the fields of a structured array)")
     a, axis = _flat_or(asarray(a), axis)
-    return _ix.argsort(a, one_axis(axis, a.ndim))
+    return _sorting_order(a, one_axis(axis, a.ndim), descending)
 
 
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
