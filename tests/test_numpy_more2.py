@@ -347,6 +347,18 @@ def test_nonzero_family_with_size_equals_numpy_padded(name, size):
         np.testing.assert_array_equal(b, _padded(np.flatnonzero(row), size, 0))
 
 
+def test_where_of_a_condition_alone_takes_jaxs_size_and_fill_value():
+    c = np.array([[0, 1, 0], [1, 1, 0]])
+    rows, cols = np.nonzero(c)
+    got = fg.jit(lambda m: fnp.where(m > 0, size=4, fill_value=-1))(c)
+    np.testing.assert_array_equal(got[0], _padded(rows, 4, -1))
+    np.testing.assert_array_equal(got[1], _padded(cols, 4, -1))
+    got = fg.vmap(lambda m: fnp.where(m, size=2, fill_value=9))(c)
+    np.testing.assert_array_equal(got[0], [[1, 9], [0, 1]])
+    with pytest.raises(ValueError, match="size= and fill_value= go with where"):
+        fnp.where(c > 0, 1.0, 0.0, size=2)
+
+
 @pytest.mark.parametrize("fn", [
     lambda x: fnp.unique(x), lambda x: fnp.unique_counts(x), lambda x: fnp.union1d(x, OTHER),
     lambda x: fnp.setdiff1d(x, OTHER), lambda x: fnp.intersect1d(x, OTHER),
