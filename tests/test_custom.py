@@ -457,6 +457,19 @@ class TestCustomVJP:
                                              "structure"):
             fg.grad(lambda d: fnp.sum(h(d)["a"]))({"a": X, "b": X})
 
+    def test_a_fwd_rule_that_returns_no_pair_is_named(self):
+        @fg.custom_vjp
+        def f(x):
+            return x * 2
+
+        f.defvjp(lambda x: x * 2, lambda res, g: (g,))
+        with pytest.raises(TypeError, match=r"the fwd rule of f must return a pair \(output, "
+                                            r"residuals\), got float"):
+            fg.grad(f)(3.0)
+        f.defvjp(lambda x: (x * 2, x, x), lambda res, g: (g,))
+        with pytest.raises(TypeError, match="got tuple of length 3"):
+            fg.grad(lambda x: fnp.sum(f(x)))(X)
+
     def test_missing_rules(self):
         @fg.custom_vjp
         def f(x):
