@@ -281,6 +281,14 @@ def test_elementwise_under_jit_and_vmap():
                                rtol=1e-12)
 
 
+def test_bitcast_of_a_scalar_keeps_jaxs_shapes():
+    # a 0-d operand stays 0-d at equal widths (NumPy's ascontiguousarray made it 1-d)
+    out = lax.bitcast_convert_type(np.float32(1.0), np.int32)
+    assert out.shape == () and out == np.float32(1.0).view(np.int32)
+    assert lax.bitcast_convert_type(np.array(1.0), np.int32).shape == (2,)
+    assert lax.bitcast_convert_type(np.array([1, 2], np.int32), np.float64).shape == ()
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: lax.add(X32, X), "lax.add requires arguments to have the same dtypes, got "
                               "float32, float64"),
