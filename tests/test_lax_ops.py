@@ -289,6 +289,30 @@ def test_bitcast_of_a_scalar_keeps_jaxs_shapes():
     assert lax.bitcast_convert_type(np.array([1, 2], np.int32), np.float64).shape == ()
 
 
+def test_incomplete_gamma_beta_zeta_polygamma_and_scaled_bessel_are_scipys():
+    special = pytest.importorskip("scipy.special")
+    a, x = np.array([0.5, 2.0, 3.5]), np.array([0.3, 1.5, 4.0])
+    for got, want in [(lax.igamma(a, x), special.gammainc(a, x)),
+                      (lax.igammac(a, x), special.gammaincc(a, x)),
+                      (lax.zeta(a + 1.5, x), special.zeta(a + 1.5, x)),
+                      (lax.betainc(a, a + 1, x / 5), special.betainc(a, a + 1, x / 5)),
+                      (lax.bessel_i0e(x), special.i0e(x)), (lax.bessel_i1e(x), special.i1e(x))]:
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    for m in (0, 1, 2, 3):
+        np.testing.assert_allclose(lax.polygamma(np.full(3, float(m)), x),
+                                   special.polygamma(m, x), rtol=1e-12)
+        # d/dx polygamma(m, x) = polygamma(m + 1, x)
+        g = fg.grad(lambda v: fnp.sum(lax.polygamma(np.full(3, float(m)), v)))(x)
+        np.testing.assert_allclose(g, special.polygamma(m + 1, x), rtol=1e-10)
+    assert np.isnan(lax.polygamma(np.array([1.5, -1.0]), np.array([2.0, 2.0]))).all()
+    # d/dx P(a, x) is the gamma density x^(a-1) e^-x / Gamma(a)
+    g = fg.grad(lambda v: fnp.sum(lax.igamma(a, v)))(x)
+    np.testing.assert_allclose(g, x ** (a - 1) * np.exp(-x) / special.gamma(a), rtol=1e-12)
+    with pytest.raises(TypeError, match="lax.igamma requires arguments to have the same "
+                                        "dtypes"):
+        lax.igamma(np.float32(2.0), 1.5)
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: lax.add(X32, X), "lax.add requires arguments to have the same dtypes, got "
                               "float32, float64"),
