@@ -595,6 +595,24 @@ def test_stop_gradient_takes_pytrees():
     np.testing.assert_array_equal(out, V)
 
 
+def test_approximate_top_k_is_the_exact_one_and_the_barrier_is_the_identity():
+    x = np.array([[1.0, 4.0, 3.0, 4.0, -2.0], [0.0, 9.0, 2.0, 2.0, 7.0]])
+    values, indices = lax.approx_max_k(x, 2)
+    np.testing.assert_array_equal(values, [[4.0, 4.0], [9.0, 7.0]])
+    np.testing.assert_array_equal(indices, [[1, 3], [1, 4]])
+    values, indices = lax.approx_min_k(x, 3)  # smallest first, ties in index order
+    np.testing.assert_array_equal(values, [[-2.0, 1.0, 3.0], [0.0, 2.0, 2.0]])
+    np.testing.assert_array_equal(indices, [[4, 0, 2], [0, 2, 3]])
+    assert indices.dtype == np.int32
+    np.testing.assert_array_equal(lax.approx_min_k(x, 1, reduction_dimension=0)[1],
+                                  [[1, 0, 1, 1, 0]])
+    g = fg.grad(lambda v: fnp.sum(lax.approx_min_k(v, 2)[0] ** 2))(x[0])
+    np.testing.assert_array_equal(g, [2.0, 0.0, 0.0, 0.0, -4.0])
+    tree = {"a": V, "b": (1.0,)}
+    assert lax.optimization_barrier(tree) is tree
+    assert fg.grad(lambda v: lax.optimization_barrier(v * v))(3.0) == 6.0
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: lax.sort((V, V[:2])), "one shape"),
     (lambda: lax.sort((V, V), num_keys=3), "num_keys=3"),
