@@ -867,3 +867,37 @@ def test_static_arguments_must_be_sequences_of_ints():
     np.testing.assert_array_equal(lax.slice(V, range(1, 2), np.array([3])), V[1:3])
     with pytest.raises(TypeError, match="shape must be a sequence of Python ints, got 3"):
         lax.full(3, 1.0)
+
+
+def test_lax_linalg_has_jaxs_names_argument_conventions_and_result_orders():
+    rng = np.random.default_rng(3)
+    m = rng.standard_normal((4, 4))
+    s = m @ m.T + 4 * np.eye(4)
+    b = rng.standard_normal((4, 3))
+    np.testing.assert_allclose(lax.linalg.cholesky(s), np.linalg.cholesky(s), rtol=1e-12)
+    # symmetrize_input: both triangles count, as the Hermitian part
+    skew = s + np.triu(np.ones((4, 4)), 1)
+    np.testing.assert_allclose(lax.linalg.cholesky(skew),
+                               np.linalg.cholesky((skew + skew.T) / 2), rtol=1e-12)
+    v, w = lax.linalg.eigh(s)  # JAX's order: vectors, then values
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(s), rtol=1e-12)
+    np.testing.assert_allclose(s @ v, v * w, atol=1e-10)
+    # d(sum w^2)/ds = 2 s for the symmetrized input (JAX's gradient: symmetric)
+    g = fg.grad(lambda a: fnp.sum(lax.linalg.eigh(a)[1] ** 2))(s)
+    np.testing.assert_allclose(g, 2 * s, rtol=1e-10)
+    q, r = lax.linalg.qr(b)
+    assert q.shape == (4, 4) and r.shape == (4, 3)
+    np.testing.assert_allclose(q @ r, b, atol=1e-12)
+    assert lax.linalg.qr(b, full_matrices=False)[0].shape == (4, 3)
+    np.testing.assert_allclose(lax.linalg.svd(b, compute_uv=False),
+                               np.linalg.svd(b, compute_uv=False), rtol=1e-12)
+    u, sv, vh = lax.linalg.svd(b, full_matrices=False)
+    np.testing.assert_allclose((u * sv) @ vh, b, atol=1e-12)
+    low = np.tril(s)
+    x = lax.linalg.triangular_solve(s, b, left_side=True, lower=True)
+    np.testing.assert_allclose(x, np.linalg.solve(low, b), rtol=1e-10)
+    x = lax.linalg.triangular_solve(s, b.T, lower=True, transpose_a=True)  # x @ low.T = b.T
+    np.testing.assert_allclose(x, np.linalg.solve(low, b).T, rtol=1e-10)
+    unit = low - np.diag(np.diag(low)) + np.eye(4)
+    x = lax.linalg.triangular_solve(s, b, left_side=True, lower=True, unit_diagonal=True)
+    np.testing.assert_allclose(x, np.linalg.solve(unit, b), rtol=1e-10)
