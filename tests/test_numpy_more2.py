@@ -433,6 +433,26 @@ def test_numpys_writing_functions_on_traced_arrays_raise_naming_the_functional_c
         fg.grad(lambda x: fnp.sum(call(x)))(X)
 
 
+def test_products_take_jaxs_precision_and_preferred_element_type():
+    a, b = np.arange(12.0).reshape(3, 4) / 7, np.arange(4.0) - 1.5
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    for name, args in [("dot", (a, b)), ("matmul", (a, b)), ("vdot", (b, b)),
+                       ("inner", (a, b)), ("tensordot", (a, a.T, 1))]:
+        f = getattr(fnp, name)
+        np.testing.assert_allclose(f(*args, precision="highest"), getattr(np, name)(*args),
+                                   rtol=1e-15)
+        narrow = [x.astype(np.float32) if isinstance(x, np.ndarray) else x for x in args]
+        out = f(*narrow, preferred_element_type=np.float64)  # computed in float64
+        assert out.dtype == np.float64
+        np.testing.assert_allclose(out, getattr(np, name)(*[
+            x.astype(np.float64) if isinstance(x, np.ndarray) else x for x in narrow]),
+            rtol=1e-15)
+    out = fnp.einsum("ij,j->i", a32, b32, precision="highest", preferred_element_type=np.float64)
+    assert out.dtype == np.float64
+    g = fg.grad(lambda x: fnp.sum(fnp.dot(x, b, precision="highest")))(a)
+    np.testing.assert_array_equal(g, np.broadcast_to(b, a.shape))
+
+
 def test_einsum_path_is_numpys_for_the_shapes_also_on_traced_operands():
     a, b, c = np.ones((2, 30)), np.ones((30, 4)), np.ones((4, 50))
     want = np.einsum_path("ij,jk,kl->il", a, b, c, optimize="greedy")
