@@ -781,6 +781,23 @@ def test_take_modes_and_var_std_mean_and_correction_keywords_as_numpy():
         fnp.var(x, ddof=1, correction=1)
 
 
+def test_take_with_jaxs_fill_mode_reads_fill_value_out_of_bounds():
+    a = np.array([1.0, 2.0, 3.0])
+    got = fnp.take(a, np.array([-1, 5, -4]), mode="fill")  # -1 counts from the end
+    np.testing.assert_array_equal(got, [3.0, np.nan, np.nan])
+    np.testing.assert_array_equal(fnp.take(a, np.array([-1, 5]), mode="fill", fill_value=7.0),
+                                  [3.0, 7.0])
+    m = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(fnp.take(m, np.array([0, 3]), axis=1, mode="fill",
+                                           fill_value=-1.0), [[0.0, -1.0], [3.0, -1.0]])
+    assert fnp.take(np.arange(3), np.array([5]), mode="fill")[0] == np.iinfo(np.int64).min
+    grad = fg.grad(lambda x: fnp.sum(fnp.take(x, np.array([0, 0, 7]), mode="fill",
+                                              fill_value=0.0)))(a)
+    np.testing.assert_array_equal(grad, [2.0, 0.0, 0.0])
+    got = fg.vmap(lambda i: fnp.take(a, i, mode="fill", fill_value=-1.0))(np.array([0, 9]))
+    np.testing.assert_array_equal(got, [1.0, -1.0])
+
+
 # --- dtype= of sums, products and their scans: computed in that dtype, as NumPy ------------
 # (int8: 100 + 100 wraps to -56; float32 of a float64 input rounds every partial sum)
 

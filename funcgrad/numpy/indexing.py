@@ -75,10 +75,12 @@ def argwhere(a):
 
 
 def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
-         mode: str = "raise") -> Array:
+         mode: str = "raise", *, fill_value: Any = None) -> Array:
     """Elements at ``indices`` along ``axis`` (of the flattened array when None); indices
     out of bounds raise (``mode='raise'``), wrap around (``'wrap'``) or are clipped to the
-    ends (``'clip'``, negative ones too), as NumPy.
+    ends (``'clip'``, negative ones too), as NumPy; JAX's ``'fill'`` reads ``fill_value``
+    there (NaN by default, an integer dtype's extreme), negative indices counting from the
+    end (see ``x.at[idx].get``).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.take(x, [0, 0, 2])))(np.ones(3))
@@ -89,8 +91,8 @@ def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
     if out is not None:
         raise TypeError("take: out= is not supported (funcgrad arrays are immutable); use "
                         "the returned value")
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    if mode not in ("raise", "wrap", "clip", "fill"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap', 'clip' or 'fill', got {mode!r}")
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
@@ -98,6 +100,9 @@ def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
     indices = asarray(indices)
     if indices.dtype.kind == "b":  # np.take reads booleans as the integers 0 and 1, not a mask
         indices = astype(indices, _np.intp)
+    if mode == "fill":
+        return IndexUpdateRef(a, (slice(None),) * axis + (indices,)).get(
+            mode="fill", fill_value=fill_value)
     if mode != "raise":
         n = a.shape[axis]
         if n == 0 and indices.size:
