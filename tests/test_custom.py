@@ -457,6 +457,19 @@ class TestCustomVJP:
                                              "structure"):
             fg.grad(lambda d: fnp.sum(h(d)["a"]))({"a": X, "b": X})
 
+    def test_a_fwd_rule_that_returns_no_pair_is_named(self):
+        @fg.custom_vjp
+        def f(x):
+            return x * 2
+
+        f.defvjp(lambda x: x * 2, lambda res, g: (g,))
+        with pytest.raises(TypeError, match=r"the fwd rule of f must return a pair \(output, "
+                                            r"residuals\), got float"):
+            fg.grad(f)(3.0)
+        f.defvjp(lambda x: (x * 2, x, x), lambda res, g: (g,))
+        with pytest.raises(TypeError, match="got tuple of length 3"):
+            fg.grad(lambda x: fnp.sum(f(x)))(X)
+
     def test_missing_rules(self):
         @fg.custom_vjp
         def f(x):
@@ -1044,6 +1057,31 @@ def test_custom_jvp_whose_outputs_depend_on_tangents_is_refused():
         return fnp.sin(primals[0]) + tangents[0], tangents[0]
     with pytest.raises(TypeError, match="depend on the tangents"):
         fg.grad(f)(1.0)
+
+
+def test_a_jitted_jvp_rule_serves_reverse_mode():
+    # JAX's docs decorate rules with jit: the compiled call reads primals and tangents
+    # together, yet its primal outputs come from the primals alone
+    def with_rule(buggy):
+        @fg.custom_jvp
+        def f(x):
+            return fnp.sin(x)
+
+        @f.defjvp
+        @fg.jit
+        def f_jvp(primals, tangents):
+            (x,), (t,) = primals, tangents
+            return (fnp.sin(x) + t if buggy else fnp.sin(x)), 2.0 * fnp.cos(x) * t
+        return f
+    f = with_rule(False)
+    x = np.array([0.3, 1.2])
+    np.testing.assert_allclose(fg.grad(lambda v: fnp.sum(f(v)))(x), 2 * np.cos(x), rtol=1e-15)
+    out, f_vjp = fg.vjp(f, x)
+    np.testing.assert_allclose(out, np.sin(x), rtol=1e-15)
+    np.testing.assert_allclose(f_vjp(np.ones(2))[0], 2 * np.cos(x), rtol=1e-15)
+    np.testing.assert_allclose(fg.grad(fg.grad(f))(0.3), -2 * np.sin(0.3), rtol=1e-14)
+    with pytest.raises(TypeError, match="depend on the tangents"):
+        fg.grad(lambda v: fnp.sum(with_rule(True)(v)))(x)
 
 
 def test_defjvps_sums_one_rule_per_argument():

@@ -270,3 +270,40 @@ def test_at_set_with_repeated_indices_differentiates_the_last_write():
     g = fg.grad(lambda v: (fnp.at(np.zeros(2))[idx].set(v) * np.array([2.0, 3.0])).sum())(
         np.array([10.0, 20.0, 30.0]))
     np.testing.assert_array_equal(g, [0.0, 3.0, 2.0])
+
+
+def test_at_modes_say_what_out_of_bounds_indices_mean():
+    # JAX's modes: "fill" reads fill_value (NaN by default) and "drop" skips the update at
+    # an index out of bounds; "clip" moves it to the nearest end; negative indices count
+    # from the end in every mode. Without a mode, NumPy's IndexError.
+    x = np.arange(12.0).reshape(3, 4)
+    i = np.array([0, 5, -1, -7])
+    got = fnp.at(x)[i].get(mode="fill", fill_value=-1.0)
+    np.testing.assert_array_equal(got, np.stack([x[0], -np.ones(4), x[2], -np.ones(4)]))
+    assert np.isnan(fnp.at(x)[1, np.array([9])].get(mode="fill")).all()
+    assert fnp.at(np.arange(3))[np.array([7])].get(mode="fill")[0] == np.iinfo(np.int64).min
+    np.testing.assert_array_equal(fnp.at(x)[i].get(mode="clip"), x[[0, 2, 2, 0]])
+    np.testing.assert_array_equal(fnp.at(x)[1, np.array([0, 9])].add(10.0, mode="drop"),
+                                  x + np.array([[0, 0, 0, 0], [10, 0, 0, 0], [0, 0, 0, 0]]))
+    np.testing.assert_array_equal(fnp.at(x)[np.array([0, 5, 0])].add(1.0, mode="clip"),
+                                  x + np.array([[2.0], [0.0], [1.0]]))
+    np.testing.assert_array_equal(fnp.at(x)[7].set(0.0, mode="drop"), x)
+    with pytest.raises(IndexError, match="out of bounds"):
+        fnp.at(x)[np.array([5])].get()
+    with pytest.raises(ValueError, match="mode must be one of"):
+        fnp.at(x)[0].get(mode="wrap")
+    # derivatives: a filled position reads no input, a dropped update reaches nothing
+    g = fg.grad(lambda v: (v.at[np.array([0, 5, 0])].get(mode="fill", fill_value=0.0) ** 2)
+                .sum())(x)
+    np.testing.assert_array_equal(g, np.stack([4 * x[0], np.zeros(4), np.zeros(4)]))
+    g_x, g_u = fg.grad(lambda v, u: (v.at[1, np.array([0, 9])].set(u, mode="drop") ** 2).sum(),
+                       argnums=(0, 1))(x, np.array([2.0, 3.0]))
+    np.testing.assert_array_equal(g_u, [4.0, 0.0])
+    np.testing.assert_array_equal(g_x, 2 * x * (np.arange(12).reshape(3, 4) != 4))
+    # traced indices (vmap, jit) and JAX's hints
+    f = lambda j: fnp.at(x[0])[j].get(mode="fill", fill_value=-1.0)  # noqa: E731
+    np.testing.assert_array_equal(fg.vmap(f)(np.array([0, 4, -1, 9])), [0.0, -1.0, 3.0, -1.0])
+    np.testing.assert_array_equal(fg.jit(f)(np.array([0, 4, -1, 9])), [0.0, -1.0, 3.0, -1.0])
+    np.testing.assert_array_equal(
+        fnp.at(x[0])[np.array([0, 2])].add(1.0, indices_are_sorted=True, unique_indices=True),
+        [1.0, 1.0, 3.0, 3.0])

@@ -459,6 +459,18 @@ def test_static_arguments_by_position_and_name():
         fg.jit(lambda x, shape: x, static_argnums=1)(x, [1, 2])
 
 
+def test_jax_donation_and_inlining_hints_are_accepted_and_change_nothing():
+    x = np.array([1.0, 2.0, 3.0])
+    f = fg.jit(lambda a, b: a * 2.0 + b, donate_argnums=(0,), donate_argnames="b",
+               keep_unused=True, inline=True)
+    np.testing.assert_array_equal(f(x, 1.0), [3.0, 5.0, 7.0])
+    np.testing.assert_array_equal(x, [1.0, 2.0, 3.0])  # nothing donated: the input is intact
+    g = fg.jit(donate_argnums=0)(lambda a: a ** 2)  # as a decorator with arguments
+    np.testing.assert_array_equal(g(x), [1.0, 4.0, 9.0])
+    with pytest.raises(TypeError, match="donate_argnums must be an int"):
+        fg.jit(lambda a: a, donate_argnums="a")
+
+
 def test_static_arguments_equal_in_python_but_of_another_type_or_sign_retrace():
     """1, 1.0 and True are equal (and hash alike) in Python, and so are 0.0 and -0.0, yet
     the traces differ: int32 * 1 is int32, int32 * 1.0 float64 (NumPy's promotion);

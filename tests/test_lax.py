@@ -110,6 +110,15 @@ def test_cond_gradient_flows_to_closed_over_values():
     assert fg.grad(f)(-3.0) == 0.0
 
 
+def test_cond_takes_one_operand_as_jax_operand_keyword():
+    # JAX's cond(pred, t, f, operand=x): the same as passing x positionally
+    assert lax.cond(True, lambda x: x * 3.0, lambda x: -x, operand=2.0) == 6.0
+    assert lax.cond(False, lambda p: p[0] * p[1], lambda p: p[0] + p[1], operand=(2.0, 5.0)) == 7.0
+    assert fg.grad(lambda x: lax.cond(x > 0, lambda y: y * y, lambda y: -y, operand=x))(3.0) == 6.0
+    with pytest.raises(TypeError, match="either positionally or as the one operand= keyword"):
+        lax.cond(True, lambda x, y: x, lambda x, y: y, 1.0, operand=2.0)
+
+
 def test_cond_branch_mismatch_is_a_clear_error():
     with pytest.raises(TypeError, match="true_fun returns f64\\[3\\] for output 0 but "
                                         "false_fun returns f64\\[2\\]"):
@@ -149,6 +158,16 @@ def test_fori_loop_with_traced_bounds_is_a_while_loop():
         for _ in range(n):
             want = want * 1.5 + 0.1
         assert_tree_close(f(X, n), want)
+
+
+def test_fori_loop_takes_jax_unroll_keyword():
+    # JAX's fori_loop(..., unroll=k): a hint that changes no result (x -> 2x + i, five times)
+    for unroll in (None, 2, True):
+        out = lax.fori_loop(0, 5, lambda i, c: c * 2 + i, 1.0, unroll=unroll)
+        assert out == 32.0 + 26.0
+    assert fg.grad(lambda x: lax.fori_loop(0, 3, lambda i, c: c * x, 1.0, unroll=2))(2.0) == 12.0
+    with pytest.raises(ValueError, match="unroll=2 needs loop bounds known"):
+        fg.jit(lambda x, n: lax.fori_loop(0, n, lambda i, c: c * 2, x, unroll=2))(1.0, 3)
 
 
 @settings(max_examples=10)
@@ -215,6 +234,23 @@ def test_scan_accepts_jaxs_unroll_hint():
 def test_carry_that_changes_dtype_is_a_clear_error():
     with pytest.raises(TypeError, match="carry leaf 0"):
         lax.fori_loop(0, 3, lambda i, v: v.astype(np.float32), X)
+
+
+def test_a_python_number_carry_takes_the_dtype_the_body_gives_it():
+    # JAX's weakly typed carries: an initial 0 that the body turns into a float is a float
+    # carry (the usual `acc = 0` accumulator); a NumPy integer stays an error
+    xs = np.arange(1.0, 5.0)
+    total, partial = lax.scan(lambda c, x: (c + x, c), 0, xs)
+    assert total == 10.0 and total.dtype == np.float64
+    np.testing.assert_array_equal(partial, [0.0, 1.0, 3.0, 6.0])
+    assert lax.while_loop(lambda c: c < 5, lambda c: c + 1.5, 0) == 6.0
+    assert lax.fori_loop(0, 3, lambda i, c: (c[0] + 1, c[1] * 1.5), (0, 1)) == (3, 3.375)
+    assert fg.jit(lambda n: lax.fori_loop(0, n, lambda i, c: c + 0.5, 0))(4) == 2.0
+    assert lax.scan(lambda c, x: (c * 1j + x, None), 0, xs)[0] == ((1j + 2) * 1j + 3) * 1j + 4
+    g = fg.grad(lambda v: lax.scan(lambda c, x: (c + x * x, None), 0, v)[0])(xs)
+    np.testing.assert_array_equal(g, 2 * xs)
+    with pytest.raises(TypeError, match="carry leaf 0"):
+        lax.scan(lambda c, x: (c + x, None), np.int64(0), xs)
 
 
 def test_complex_values_carry_derivatives_through_control_flow_and_jit():

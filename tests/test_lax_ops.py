@@ -281,6 +281,38 @@ def test_elementwise_under_jit_and_vmap():
                                rtol=1e-12)
 
 
+def test_bitcast_of_a_scalar_keeps_jaxs_shapes():
+    # a 0-d operand stays 0-d at equal widths (NumPy's ascontiguousarray made it 1-d)
+    out = lax.bitcast_convert_type(np.float32(1.0), np.int32)
+    assert out.shape == () and out == np.float32(1.0).view(np.int32)
+    assert lax.bitcast_convert_type(np.array(1.0), np.int32).shape == (2,)
+    assert lax.bitcast_convert_type(np.array([1, 2], np.int32), np.float64).shape == ()
+
+
+def test_incomplete_gamma_beta_zeta_polygamma_and_scaled_bessel_are_scipys():
+    special = pytest.importorskip("scipy.special")
+    a, x = np.array([0.5, 2.0, 3.5]), np.array([0.3, 1.5, 4.0])
+    for got, want in [(lax.igamma(a, x), special.gammainc(a, x)),
+                      (lax.igammac(a, x), special.gammaincc(a, x)),
+                      (lax.zeta(a + 1.5, x), special.zeta(a + 1.5, x)),
+                      (lax.betainc(a, a + 1, x / 5), special.betainc(a, a + 1, x / 5)),
+                      (lax.bessel_i0e(x), special.i0e(x)), (lax.bessel_i1e(x), special.i1e(x))]:
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    for m in (0, 1, 2, 3):
+        np.testing.assert_allclose(lax.polygamma(np.full(3, float(m)), x),
+                                   special.polygamma(m, x), rtol=1e-12)
+        # d/dx polygamma(m, x) = polygamma(m + 1, x)
+        g = fg.grad(lambda v: fnp.sum(lax.polygamma(np.full(3, float(m)), v)))(x)
+        np.testing.assert_allclose(g, special.polygamma(m + 1, x), rtol=1e-10)
+    assert np.isnan(lax.polygamma(np.array([1.5, -1.0]), np.array([2.0, 2.0]))).all()
+    # d/dx P(a, x) is the gamma density x^(a-1) e^-x / Gamma(a)
+    g = fg.grad(lambda v: fnp.sum(lax.igamma(a, v)))(x)
+    np.testing.assert_allclose(g, x ** (a - 1) * np.exp(-x) / special.gamma(a), rtol=1e-12)
+    with pytest.raises(TypeError, match="lax.igamma requires arguments to have the same "
+                                        "dtypes"):
+        lax.igamma(np.float32(2.0), 1.5)
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: lax.add(X32, X), "lax.add requires arguments to have the same dtypes, got "
                               "float32, float64"),
@@ -563,6 +595,24 @@ def test_stop_gradient_takes_pytrees():
     np.testing.assert_array_equal(out, V)
 
 
+def test_approximate_top_k_is_the_exact_one_and_the_barrier_is_the_identity():
+    x = np.array([[1.0, 4.0, 3.0, 4.0, -2.0], [0.0, 9.0, 2.0, 2.0, 7.0]])
+    values, indices = lax.approx_max_k(x, 2)
+    np.testing.assert_array_equal(values, [[4.0, 4.0], [9.0, 7.0]])
+    np.testing.assert_array_equal(indices, [[1, 3], [1, 4]])
+    values, indices = lax.approx_min_k(x, 3)  # smallest first, ties in index order
+    np.testing.assert_array_equal(values, [[-2.0, 1.0, 3.0], [0.0, 2.0, 2.0]])
+    np.testing.assert_array_equal(indices, [[4, 0, 2], [0, 2, 3]])
+    assert indices.dtype == np.int32
+    np.testing.assert_array_equal(lax.approx_min_k(x, 1, reduction_dimension=0)[1],
+                                  [[1, 0, 1, 1, 0]])
+    g = fg.grad(lambda v: fnp.sum(lax.approx_min_k(v, 2)[0] ** 2))(x[0])
+    np.testing.assert_array_equal(g, [2.0, 0.0, 0.0, 0.0, -4.0])
+    tree = {"a": V, "b": (1.0,)}
+    assert lax.optimization_barrier(tree) is tree
+    assert fg.grad(lambda v: lax.optimization_barrier(v * v))(3.0) == 6.0
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: lax.sort((V, V[:2])), "one shape"),
     (lambda: lax.sort((V, V), num_keys=3), "num_keys=3"),
@@ -782,6 +832,24 @@ def test_windows_derivatives_match_finite_differences():
                                rtol=1e-12)
 
 
+def test_conv_and_conv_with_general_padding_are_jaxs_short_forms():
+    # a cross-correlation (NumPy's correlate), as conv_general_dilated in default layouts
+    x, k = RNG.standard_normal(9), RNG.standard_normal(3)
+    got = lax.conv(x.reshape(1, 1, 9), k.reshape(1, 1, 3), (1,), "VALID")
+    np.testing.assert_allclose(got[0, 0], np.correlate(x, k, "valid"), rtol=1e-12)
+    np.testing.assert_allclose(lax.conv(IMG, KER, (2, 1), "SAME"),
+                               lax.conv_general_dilated(IMG, KER, (2, 1), "SAME"), rtol=1e-12)
+    # a kernel dilated by 2 reads every other sample: [k0, 0, k1, 0, k2]
+    dilated = lax.conv_with_general_padding(x.reshape(1, 1, 9), k.reshape(1, 1, 3), (1,),
+                                            [(1, 1)], None, (2,))
+    k_dilated = np.array([k[0], 0.0, k[1], 0.0, k[2]])
+    np.testing.assert_allclose(dilated[0, 0], np.correlate(np.pad(x, 1), k_dilated, "valid"),
+                               rtol=1e-12)
+    g = fg.grad(lambda w: fnp.sum(lax.conv(x.reshape(1, 1, 9), w, (1,), "VALID")))(
+        k.reshape(1, 1, 3))
+    np.testing.assert_allclose(g[0, 0], [x[0:7].sum(), x[1:8].sum(), x[2:9].sum()], rtol=1e-12)
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: lax.conv_general_dilated(IMG, KER, (1, 1), "SAME", (2, 1)), "ambiguous"),
     (lambda: lax.conv_general_dilated(IMG, KER[:, :2], (1, 1), "SAME"), "feature_group_count"),
@@ -799,3 +867,37 @@ def test_static_arguments_must_be_sequences_of_ints():
     np.testing.assert_array_equal(lax.slice(V, range(1, 2), np.array([3])), V[1:3])
     with pytest.raises(TypeError, match="shape must be a sequence of Python ints, got 3"):
         lax.full(3, 1.0)
+
+
+def test_lax_linalg_has_jaxs_names_argument_conventions_and_result_orders():
+    rng = np.random.default_rng(3)
+    m = rng.standard_normal((4, 4))
+    s = m @ m.T + 4 * np.eye(4)
+    b = rng.standard_normal((4, 3))
+    np.testing.assert_allclose(lax.linalg.cholesky(s), np.linalg.cholesky(s), rtol=1e-12)
+    # symmetrize_input: both triangles count, as the Hermitian part
+    skew = s + np.triu(np.ones((4, 4)), 1)
+    np.testing.assert_allclose(lax.linalg.cholesky(skew),
+                               np.linalg.cholesky((skew + skew.T) / 2), rtol=1e-12)
+    v, w = lax.linalg.eigh(s)  # JAX's order: vectors, then values
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(s), rtol=1e-12)
+    np.testing.assert_allclose(s @ v, v * w, atol=1e-10)
+    # d(sum w^2)/ds = 2 s for the symmetrized input (JAX's gradient: symmetric)
+    g = fg.grad(lambda a: fnp.sum(lax.linalg.eigh(a)[1] ** 2))(s)
+    np.testing.assert_allclose(g, 2 * s, rtol=1e-10)
+    q, r = lax.linalg.qr(b)
+    assert q.shape == (4, 4) and r.shape == (4, 3)
+    np.testing.assert_allclose(q @ r, b, atol=1e-12)
+    assert lax.linalg.qr(b, full_matrices=False)[0].shape == (4, 3)
+    np.testing.assert_allclose(lax.linalg.svd(b, compute_uv=False),
+                               np.linalg.svd(b, compute_uv=False), rtol=1e-12)
+    u, sv, vh = lax.linalg.svd(b, full_matrices=False)
+    np.testing.assert_allclose((u * sv) @ vh, b, atol=1e-12)
+    low = np.tril(s)
+    x = lax.linalg.triangular_solve(s, b, left_side=True, lower=True)
+    np.testing.assert_allclose(x, np.linalg.solve(low, b), rtol=1e-10)
+    x = lax.linalg.triangular_solve(s, b.T, lower=True, transpose_a=True)  # x @ low.T = b.T
+    np.testing.assert_allclose(x, np.linalg.solve(low, b).T, rtol=1e-10)
+    unit = low - np.diag(np.diag(low)) + np.eye(4)
+    x = lax.linalg.triangular_solve(s, b, left_side=True, lower=True, unit_diagonal=True)
+    np.testing.assert_allclose(x, np.linalg.solve(unit, b), rtol=1e-10)

@@ -237,6 +237,23 @@ def test_plain_numpy_code_differentiates_through_numpy_linalg():
                                fg.grad(lambda a: f(fnp, a))(TALL), rtol=1e-12)
 
 
+def test_eigh_with_jaxs_symmetrize_input_reads_the_hermitian_part():
+    rng = np.random.default_rng(1)
+    m = rng.standard_normal((4, 4))
+    sym = (m + m.T) / 2
+    np.testing.assert_allclose(fnp.linalg.eigh(m, symmetrize_input=True).eigenvalues,
+                               np.linalg.eigvalsh(sym), rtol=1e-12)
+    np.testing.assert_allclose(fnp.linalg.eigvalsh(m, symmetrize_input=True),
+                               np.linalg.eigvalsh(sym), rtol=1e-12)
+    c = m + 1j * rng.standard_normal((4, 4))
+    np.testing.assert_allclose(fnp.linalg.eigvalsh(c, symmetrize_input=True),
+                               np.linalg.eigvalsh((c + c.conj().T) / 2), rtol=1e-12)
+    # d(sum w^2)/dm = d(trace(sym^2))/dm = 2 sym: symmetric, both triangles count
+    g = fg.grad(lambda a: fnp.sum(fnp.linalg.eigvalsh(a, symmetrize_input=True) ** 2))(m)
+    np.testing.assert_allclose(g, 2 * sym, rtol=1e-10)
+    np.testing.assert_allclose(fnp.linalg.eigvalsh(m), np.linalg.eigvalsh(m), rtol=1e-12)
+
+
 # --- degenerate points ----------------------------------------------------------------------
 
 def test_eigh_repeated_eigenvalues_give_finite_exact_invariant_derivatives():

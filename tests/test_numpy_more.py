@@ -374,6 +374,25 @@ def test_median_ties_send_the_derivative_to_the_element_the_stable_sort_ranks_th
     np.testing.assert_array_equal(fg.grad(fnp.median)(np.array([5.0, 1.0, 1.0])), [0, 0, 1])
 
 
+def test_sort_and_argsort_descending_keep_ties_in_their_original_order():
+    # JAX's descending=True: the largest first; ties (and NaNs, first) as a stable sort
+    a = np.array([[1.0, 3.0, 3.0, 0.0, 3.0], [2.0, 2.0, 5.0, -1.0, 2.0]])
+    np.testing.assert_array_equal(fnp.argsort(a, descending=True), [[1, 2, 4, 0, 3],
+                                                                    [2, 0, 1, 4, 3]])
+    np.testing.assert_array_equal(fnp.argsort(a, axis=0, descending=True),
+                                  [[1, 0, 1, 0, 0], [0, 1, 0, 1, 1]])
+    np.testing.assert_array_equal(fnp.sort(a, descending=True), -np.sort(-a))
+    np.testing.assert_array_equal(fnp.sort(a, axis=None, descending=True), -np.sort(-a.ravel()))
+    np.testing.assert_array_equal(fnp.argsort(np.array([1.0, np.nan, 3.0, 3.0]),
+                                              descending=True), [1, 2, 3, 0])
+    # each element's derivative follows it: d/da sum(sorted * [4, 3, 2, 1, 0])
+    g = fg.grad(lambda v: fnp.sum(fnp.sort(v, descending=True) * np.arange(4.0, -1.0, -1.0)))(
+        np.array([0.5, 2.0, -1.0, 7.0, 1.0]))
+    np.testing.assert_array_equal(g, [1.0, 3.0, 0.0, 4.0, 2.0])
+    np.testing.assert_array_equal(fg.vmap(lambda r: fnp.argsort(r, descending=True))(a),
+                                  fnp.argsort(a, descending=True))
+
+
 # --- where= and initial= of the reductions -------------------------------------------------------
 
 def _central_differences(f, x, eps=1e-6):
@@ -525,6 +544,23 @@ def test_value_dependent_shapes_raise_concretization_error(fn):
     for transform in (fg.vmap, fg.jit):
         with pytest.raises(ConcretizationError, match="depends on the values"):
             transform(fn)(m)
+
+
+def test_bincount_with_jaxs_length_takes_traced_indices():
+    # length= fixes the result's length (JAX's argument): values from it up are not counted,
+    # negative ones count in the first bin, and vmap/jit may trace x
+    x = np.array([-1, -1, 1, 3, 10])
+    np.testing.assert_array_equal(fnp.bincount(x, length=5), [2, 1, 0, 1, 0])
+    np.testing.assert_array_equal(fnp.bincount(np.array([0, 2, 2]), length=5),
+                                  np.bincount(np.array([0, 2, 2]), minlength=5))
+    np.testing.assert_array_equal(fnp.bincount(x, np.arange(5.0), length=4), [1.0, 2.0, 0.0, 3.0])
+    np.testing.assert_array_equal(fg.jit(lambda v: fnp.bincount(v, length=5))(x), [2, 1, 0, 1, 0])
+    np.testing.assert_array_equal(fg.vmap(lambda v: fnp.bincount(v, length=4))(
+        np.array([[0, 1], [3, 3]])), [[1, 1, 0, 0], [0, 0, 0, 2]])
+    g = fg.grad(lambda w: fnp.bincount(np.array([0, 2, 2, 7]), w, length=3)[2])(np.ones(4))
+    np.testing.assert_array_equal(g, [0.0, 1.0, 1.0, 0.0])
+    with pytest.raises(TypeError, match="length must be a non-negative int"):
+        fnp.bincount(x, length=-1)
 
 
 # --- clear errors --------------------------------------------------------------------------------
@@ -743,6 +779,23 @@ def test_take_modes_and_var_std_mean_and_correction_keywords_as_numpy():
                                   np.sqrt([[26 / 2], [6 / 2]]))
     with pytest.raises(ValueError, match="simultaneously"):
         fnp.var(x, ddof=1, correction=1)
+
+
+def test_take_with_jaxs_fill_mode_reads_fill_value_out_of_bounds():
+    a = np.array([1.0, 2.0, 3.0])
+    got = fnp.take(a, np.array([-1, 5, -4]), mode="fill")  # -1 counts from the end
+    np.testing.assert_array_equal(got, [3.0, np.nan, np.nan])
+    np.testing.assert_array_equal(fnp.take(a, np.array([-1, 5]), mode="fill", fill_value=7.0),
+                                  [3.0, 7.0])
+    m = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(fnp.take(m, np.array([0, 3]), axis=1, mode="fill",
+                                           fill_value=-1.0), [[0.0, -1.0], [3.0, -1.0]])
+    assert fnp.take(np.arange(3), np.array([5]), mode="fill")[0] == np.iinfo(np.int64).min
+    grad = fg.grad(lambda x: fnp.sum(fnp.take(x, np.array([0, 0, 7]), mode="fill",
+                                              fill_value=0.0)))(a)
+    np.testing.assert_array_equal(grad, [2.0, 0.0, 0.0])
+    got = fg.vmap(lambda i: fnp.take(a, i, mode="fill", fill_value=-1.0))(np.array([0, 9]))
+    np.testing.assert_array_equal(got, [1.0, -1.0])
 
 
 # --- dtype= of sums, products and their scans: computed in that dtype, as NumPy ------------

@@ -347,6 +347,18 @@ def test_nonzero_family_with_size_equals_numpy_padded(name, size):
         np.testing.assert_array_equal(b, _padded(np.flatnonzero(row), size, 0))
 
 
+def test_where_of_a_condition_alone_takes_jaxs_size_and_fill_value():
+    c = np.array([[0, 1, 0], [1, 1, 0]])
+    rows, cols = np.nonzero(c)
+    got = fg.jit(lambda m: fnp.where(m > 0, size=4, fill_value=-1))(c)
+    np.testing.assert_array_equal(got[0], _padded(rows, 4, -1))
+    np.testing.assert_array_equal(got[1], _padded(cols, 4, -1))
+    got = fg.vmap(lambda m: fnp.where(m, size=2, fill_value=9))(c)
+    np.testing.assert_array_equal(got[0], [[1, 9], [0, 1]])
+    with pytest.raises(ValueError, match="size= and fill_value= go with where"):
+        fnp.where(c > 0, 1.0, 0.0, size=2)
+
+
 @pytest.mark.parametrize("fn", [
     lambda x: fnp.unique(x), lambda x: fnp.unique_counts(x), lambda x: fnp.union1d(x, OTHER),
     lambda x: fnp.setdiff1d(x, OTHER), lambda x: fnp.intersect1d(x, OTHER),
@@ -419,6 +431,26 @@ def test_r_and_c_equal_numpy_and_differentiate(which, key):
 def test_numpys_writing_functions_on_traced_arrays_raise_naming_the_functional_call(call):
     with pytest.raises(TypeError, match=r"immutable.*a = funcgrad\.numpy\."):
         fg.grad(lambda x: fnp.sum(call(x)))(X)
+
+
+def test_products_take_jaxs_precision_and_preferred_element_type():
+    a, b = np.arange(12.0).reshape(3, 4) / 7, np.arange(4.0) - 1.5
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    for name, args in [("dot", (a, b)), ("matmul", (a, b)), ("vdot", (b, b)),
+                       ("inner", (a, b)), ("tensordot", (a, a.T, 1))]:
+        f = getattr(fnp, name)
+        np.testing.assert_allclose(f(*args, precision="highest"), getattr(np, name)(*args),
+                                   rtol=1e-15)
+        narrow = [x.astype(np.float32) if isinstance(x, np.ndarray) else x for x in args]
+        out = f(*narrow, preferred_element_type=np.float64)  # computed in float64
+        assert out.dtype == np.float64
+        np.testing.assert_allclose(out, getattr(np, name)(*[
+            x.astype(np.float64) if isinstance(x, np.ndarray) else x for x in narrow]),
+            rtol=1e-15)
+    out = fnp.einsum("ij,j->i", a32, b32, precision="highest", preferred_element_type=np.float64)
+    assert out.dtype == np.float64
+    g = fg.grad(lambda x: fnp.sum(fnp.dot(x, b, precision="highest")))(a)
+    np.testing.assert_array_equal(g, np.broadcast_to(b, a.shape))
 
 
 def test_einsum_path_is_numpys_for_the_shapes_also_on_traced_operands():

@@ -214,9 +214,44 @@ def _linearize(rule, vals):
         return fit_tangents(primal, touts, rule.name, fill=True)
     graph = trace_to_graph(tangent_part, [aval_of(v) for v in vals])
     if any(isinstance(o, GraphTracer) and o._trace.eqns is graph.eqns for o in primal):
+        primal = _primal_outputs_of(graph, primal, rule)
+    return primal, graph
+
+
+def _primal_outputs_of(graph, primal, rule):
+    """The rule's outputs, captured in ``graph`` because an equation also reading the
+    tangents made them (a jitted rule is one call of primals and tangents together): its
+    graph run at zero tangents, when, looking into such calls, the outputs do not depend
+    on the tangents."""
+    from ..interpreters.graph import Graph, GraphTracer, Var
+    outs = [o.graph_var if isinstance(o, GraphTracer) and o._trace.eqns is graph.eqns else o
+            for o in primal]
+    reached = _reached_from(graph, {id(v) for v in graph.invars})
+    if any(isinstance(o, Var) and id(o) in reached for o in outs):
         raise TypeError(f"the JVP rule of {rule.name} returned outputs that depend on the "
                         f"tangents; the outputs must be computed from the primals only")
-    return primal, graph
+    part = Graph(list(graph.invars), graph.eqns, outs)
+    return list(part(*[np.zeros(v.aval.shape, v.aval.dtype) for v in graph.invars]))
+
+
+def _reached_from(graph, sources):
+    """The ids of the variables of ``graph`` computed from those of ``sources``, through a
+    call's own graph (``jit``'s) where an equation holds one, else through every input."""
+    from ..interpreters.graph import Graph, Var
+    reached = set(sources)
+    for eqn in graph.eqns:
+        hit = [isinstance(x, Var) and id(x) in reached for x in eqn.inputs]
+        if not any(hit):
+            continue
+        inner = eqn.params.get("graph")
+        if (isinstance(inner, Graph) and len(inner.invars) == len(eqn.inputs)
+                and len(inner.outvars) == len(eqn.outvars)):
+            inside = _reached_from(inner, {id(v) for v, h in zip(inner.invars, hit) if h})
+            flags = [isinstance(o, Var) and id(o) in inside for o in inner.outvars]
+        else:
+            flags = [True] * len(eqn.outvars)
+        reached.update(id(v) for v, f in zip(eqn.outvars, flags) if f)
+    return reached
 
 
 def _vjp(needs, cts, outs, *xs, rule, residuals=None):

@@ -230,7 +230,14 @@ class custom_vjp(_CustomFunction):
         name = self.__name__
 
         def fwd(*xs):
-            out, residuals = self.fwd(*site.args(xs))
+            pair = self.fwd(*site.args(xs))
+            if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+                raise TypeError(f"the fwd rule of {name} must return a pair (output, "
+                                f"residuals), got {type(pair).__name__}"
+                                + (f" of length {len(pair)}" if isinstance(pair, (tuple, list))
+                                   else "") + "; return (out, residuals), e.g. "
+                                "(fnp.sin(x), fnp.cos(x)), with None for no residuals")
+            out, residuals = pair
             return site.record(out)[0], residuals
 
         def bwd(residuals, cts):

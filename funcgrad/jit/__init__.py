@@ -48,10 +48,11 @@ def __getattr__(name):
 class _CallableModule(types.ModuleType):
     """``funcgrad.jit`` is both this package and the ``jit`` function."""
 
-    def __call__(self, fun=None, *, static_argnums=(), static_argnames=(), wait=None):
+    def __call__(self, fun=None, *, static_argnums=(), static_argnames=(), wait=None,
+                 **hints):
         from .api import jit
         return jit(fun, static_argnums=static_argnums, static_argnames=static_argnames,
-                   wait=wait)
+                   wait=wait, **hints)
 
 
 sys.modules[__name__].__class__ = _CallableModule

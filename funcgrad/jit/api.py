@@ -506,14 +506,19 @@ def _unpickle_jit(key, fun, static_argnums, static_argnames):
 
 @overload
 def jit(fun: Callable[..., Any], *, static_argnums: int | Sequence[int] = (),
-        static_argnames: str | Sequence[str] = (), wait: bool | None = None
-        ) -> "JitFunction": ...
+        static_argnames: str | Sequence[str] = (), wait: bool | None = None,
+        donate_argnums: int | Sequence[int] = (), donate_argnames: str | Sequence[str] = (),
+        keep_unused: bool = False, inline: bool = False) -> "JitFunction": ...
 @overload
 def jit(fun: None = None, *, static_argnums: int | Sequence[int] = (),
-        static_argnames: str | Sequence[str] = (), wait: bool | None = None
+        static_argnames: str | Sequence[str] = (), wait: bool | None = None,
+        donate_argnums: int | Sequence[int] = (), donate_argnames: str | Sequence[str] = (),
+        keep_unused: bool = False, inline: bool = False
         ) -> Callable[[Callable[..., Any]], "JitFunction"]: ...
 def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence[int] = (),
-        static_argnames: str | Sequence[str] = (), wait: bool | None = None
+        static_argnames: str | Sequence[str] = (), wait: bool | None = None,
+        donate_argnums: int | Sequence[int] = (), donate_argnames: str | Sequence[str] = (),
+        keep_unused: bool = False, inline: bool = False
         ) -> "JitFunction | Callable[[Callable[..., Any]], JitFunction]":
     """Compile ``fun`` with Numba: traced once per input signature (structure, shapes,
     dtypes, static arguments), optimised, and lowered to fused loops.
@@ -535,6 +540,9 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     static (``static_argnums``/``static_argnames``) or use ``fg.lax.cond``,
     ``fg.lax.fori_loop`` and ``fg.lax.while_loop``.  ``jit(f).lower(*args).as_text()``
     shows the generated code.  Usable as a decorator, with or without arguments.
+    JAX's hints ``donate_argnums``/``donate_argnames`` (results never reuse an input's
+    memory here, so nothing is donated and no input is invalidated), ``keep_unused`` and
+    ``inline`` are accepted and change no result.
 
     >>> import numpy as np, funcgrad as fg
     >>> @fg.jit
@@ -543,11 +551,24 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     >>> fg.jit(fg.grad(f), wait=True)(np.array([1.0, 2.0]))  # one kernel: f and f'
     array([ 3., 12.])
     """
+    _check_hints(donate_argnums, donate_argnames)
     if fun is None:
         return lambda f: JitFunction(f, static_argnums, static_argnames, wait)
     if not callable(fun):
         raise TypeError(f"jit expects a function, got {type(fun).__name__}")
     return JitFunction(fun, static_argnums, static_argnames, wait)
+
+
+def _check_hints(donate_argnums, donate_argnames):
+    """JAX's donation hints are only checked for their type: a typo still says so."""
+    nums = (donate_argnums,) if isinstance(donate_argnums, int) else donate_argnums
+    names = (donate_argnames,) if isinstance(donate_argnames, str) else donate_argnames
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in nums):
+        raise TypeError(f"jit: donate_argnums must be an int or a sequence of ints, got "
+                        f"{donate_argnums!r}")
+    if not all(isinstance(n, str) for n in names):
+        raise TypeError(f"jit: donate_argnames must be a str or a sequence of str, got "
+                        f"{donate_argnames!r}")
 
 
 def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -47,8 +47,8 @@ constructors), ``_dynamic`` (slices at traced starts), ``_sorting``, ``_reductio
 ``custom_root``: implicit differentiation), ``_windows`` (``reduce_window``,
 ``conv_general_dilated``), ``_collectives`` (``psum``... over a ``vmap``'s named axis),
 ``_collectives_moving`` (``all_gather``, ``psum_scatter``, ``ppermute``, ``all_to_all``,
-``pswapaxes``), and
-``_common``, their shared checks.
+``pswapaxes``), ``linalg`` (``jax.lax.linalg``: ``cholesky``, ``eigh``, ``qr``, ``svd``,
+``triangular_solve``), and ``_common``, their shared checks.
 """
 from ._collectives import axis_index, pmax, pmean, pmin, psum
 from ._collectives_moving import all_gather, all_to_all, ppermute, psum_scatter, pswapaxes
@@ -58,6 +58,7 @@ from ._scan import scan, scan_p
 from ._while import while_loop, while_loop_p
 from . import (_arith, _bits, _dynamic, _higher, _implicit, _linalg, _math, _reductions,
                _sorting, _structural, _windows)
+from . import linalg  # noqa: F401  (jax.lax.linalg: fg.lax.linalg.cholesky...)
 from ._arith import *  # noqa: F401,F403 - each module's __all__ is explicit
 from ._math import *  # noqa: F401,F403
 from ._bits import *  # noqa: F401,F403

@@ -176,7 +176,7 @@ def bitcast_convert_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
                         f"first if the derivative is meant to be dropped")
     v = concrete_values(x, "bitcast_convert_type", "Bitcast outside the transform, or use "
                         "arithmetic (lax.shift_right_logical, lax.bitwise_and...) instead.")
-    v = np.ascontiguousarray(v)
+    v = np.ascontiguousarray(v).reshape(v.shape)  # (ascontiguousarray makes 0-d arrays 1-d)
     old, new = v.dtype.itemsize, dtype.itemsize
     if old == new:
         return v.view(dtype)

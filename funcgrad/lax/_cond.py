@@ -10,7 +10,7 @@ from ..jit.derive import (as_root, batch_graph, batch_key, derived, holds_graphs
                           jvp_graph, out_aval, vjp_joint, zeros)
 from ..devices import register_gpu
 from ._graphs import (aval, batch_axis_first, batch_size, cast_constant_outputs,
-                      merge_closures, operand, trace_pytree)
+                      merge_closures, operand as _operand, trace_pytree)
 from ..typing import ArrayLike, PyTree
 
 __all__ = ["cond", "switch", "cond_p"]
@@ -98,6 +98,9 @@ register_gpu({cond_p: _cond_impl})
 holds_graphs(cond_p)
 
 
+_NO_OPERAND = object()  # cond's operand= keyword left out (None is an operand, a pytree)
+
+
 def switch(index: ArrayLike, branches: Sequence[Callable[..., Any]], *operands: PyTree) -> PyTree:
     """``branches[index](*operands)``, with ``index`` clamped to ``[0, len(branches) - 1]``.
 
@@ -112,17 +115,24 @@ def switch(index: ArrayLike, branches: Sequence[Callable[..., Any]], *operands: 
 
 
 def cond(pred: ArrayLike, true_fun: Callable[..., Any], false_fun: Callable[..., Any],
-         *operands: PyTree) -> PyTree:
+         *operands: PyTree, operand: PyTree = _NO_OPERAND) -> PyTree:
     """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, with a traced
     scalar predicate (a number counts as true when nonzero, as in Python and JAX).  Both branches must return the same structure, shapes and dtypes;
-    derivatives flow through the branch taken.
+    derivatives flow through the branch taken.  JAX's older spelling of one operand as a
+    keyword, ``cond(pred, t, f, operand=x)``, is ``cond(pred, t, f, x)``.
 
     >>> import numpy as np, funcgrad as fg
     >>> f = lambda x: fg.lax.cond(x > 0, lambda y: y * y, lambda y: -y, x)
     >>> float(fg.grad(f)(3.0)), float(fg.jit(fg.grad(f))(-3.0))
     (6.0, -1.0)
     """
-    pred = operand(pred)
+    if operand is not _NO_OPERAND:
+        if operands:
+            raise TypeError("cond: pass the operands either positionally or as the one "
+                            "operand= keyword, not both (cond(pred, t, f, x, y) or "
+                            "cond(pred, t, f, operand=(x, y)))")
+        operands = (operand,)
+    pred = _operand(pred)
     if pred.shape != ():
         raise TypeError(f"cond: the predicate must be a scalar, got shape {pred.shape}. Use "
                         f"fg.numpy.where for elementwise choices, or vmap over cond.")
@@ -139,7 +149,7 @@ def _switch(index, branches, operands, names, what):
     if not branches:
         raise ValueError(f"{what} needs at least one branch")
     leaves, in_tree = tree.flatten(operands)
-    leaves = [operand(x) for x in leaves]
+    leaves = [_operand(x) for x in leaves]
     avals = [aval(x) for x in leaves]
     traced = []
     out_tree = None
@@ -168,7 +178,7 @@ def _switch(index, branches, operands, names, what):
         out_avals.append(out)
     traced = [(cast_constant_outputs(g, out_avals, what), t) for g, t in traced]
     graphs, tracers = merge_closures(traced)
-    index = operand(index)
+    index = _operand(index)
     if index.shape != ():
         raise TypeError(f"{what}: the predicate/index must be a scalar, got shape "
                         f"{index.shape}. Use fg.numpy.where for elementwise choices, or vmap.")

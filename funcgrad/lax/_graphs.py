@@ -3,7 +3,7 @@ the bookkeeping their derived rules do on those graphs' inputs and outputs."""
 import numpy as np
 
 from .. import tree
-from ..core import ShapedArray, Tracer
+from ..core import WEAK_TYPES, ShapedArray, Tracer
 from ..interpreters.graph import Graph, Var
 from ..jit.derive import out_aval, zeros
 from ..jit.passes import closure_convert
@@ -11,7 +11,7 @@ from ..jit.trace import trace_flat
 from ..numpy._convert import asarray
 
 __all__ = ["operand", "aval", "trace_pytree", "merge_closures", "cast_constant_outputs",
-           "check_carry", "plain_array", "reorder", "with_extra_inputs", "batch_size",
+           "check_carry", "promoting_weak_carry", "plain_array", "reorder", "with_extra_inputs", "batch_size",
            "batch_axis_first", "carry_fixed_point", "tangent_groups", "with_tangents",
            "split_tangents"]
 
@@ -81,9 +81,19 @@ def cast_constant_outputs(graph, avals, what):
     return Graph(list(graph.invars), graph.eqns, outs + list(graph.outvars[len(avals):]))
 
 
-def check_carry(what, init_tree, init_avals, carry):
+class _WeakCarry(TypeError):
+    """A carry leaf given as a Python number met a body returning another dtype of its
+    shape (raised inside the trace, caught by :func:`promoting_weak_carry`)."""
+
+    def __init__(self, message, owner, leaf, dtype):
+        super().__init__(message)
+        self.owner, self.leaf, self.dtype = owner, leaf, dtype
+
+
+def check_carry(what, init_tree, init_avals, carry, weak=None):
     """The leaves of the ``carry`` a loop body returned, which must have the structure,
-    shapes and dtypes of the initial value (``init_tree``, ``init_avals``)."""
+    shapes and dtypes of the initial value (``init_tree``, ``init_avals``).  ``weak``
+    (from :func:`promoting_weak_carry`) marks the leaves given as Python numbers."""
     leaves, out_tree = tree.flatten(carry)
     out_avals = [aval(operand(c)) for c in leaves]
     if out_tree != init_tree:
@@ -91,12 +101,32 @@ def check_carry(what, init_tree, init_avals, carry):
                         f"initial value has structure {init_tree}; they must be the same")
     for i, (a, b) in enumerate(zip(init_avals, out_avals)):
         if a != b:
-            raise TypeError(
+            message = (
                 f"{what}: the body returns {b.str_short()} for carry leaf {i}, but the "
                 f"initial value is {a.str_short()}; the carry must keep its shape and dtype "
                 f"(give the initial value the right dtype, e.g. np.float32(0), or cast in the "
                 f"body with .astype)")
+            if (weak is not None and weak[i] and a.shape == b.shape
+                    and np.promote_types(a.dtype, b.dtype) == b.dtype):
+                raise _WeakCarry(message, weak, i, b.dtype)
+            raise TypeError(message)
     return leaves
+
+
+def promoting_weak_carry(raw_leaves, run):
+    """``run(leaves, weak)``, the tracing of a loop on its initial carry leaves, where a
+    leaf given as a Python number takes the dtype the body returns for it (``0`` summing
+    floats becomes ``0.0``), as JAX promotes weakly typed carries; ``weak`` goes to
+    :func:`check_carry`.  Other dtype changes stay errors."""
+    weak = [type(x) in WEAK_TYPES for x in raw_leaves]
+    leaves = [operand(x) for x in raw_leaves]
+    while True:
+        try:
+            return run(leaves, weak)
+        except _WeakCarry as e:
+            if e.owner is not weak:  # an inner loop's, or an outer loop's, leaf
+                raise
+            leaves[e.leaf] = np.asarray(leaves[e.leaf]).astype(e.dtype)
 
 
 # --- regrouping a graph's inputs and outputs ----------------------------------------------------

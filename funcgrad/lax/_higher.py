@@ -19,7 +19,7 @@ from ._common import array, canonical_axis, static_int
 from ._scan import scan
 from ..typing import PyTree
 
-__all__ = ["map", "associative_scan", "stop_gradient"]
+__all__ = ["map", "associative_scan", "stop_gradient", "optimization_barrier"]
 
 
 def stop_gradient(x: PyTree) -> PyTree:
@@ -31,6 +31,19 @@ def stop_gradient(x: PyTree) -> PyTree:
     3.0
     """
     return tree.tree_map(_stop_gradient, x)
+
+
+def optimization_barrier(operand: PyTree) -> PyTree:
+    """``operand`` (a pytree of arrays) unchanged, derivatives included: JAX's fence
+    against XLA moving computations across it; funcgrad's compiler keeps the order of the
+    code as written, so nothing is needed.
+
+    >>> import funcgrad as fg
+    >>> from funcgrad import lax
+    >>> float(fg.grad(lambda x: lax.optimization_barrier(x * x))(3.0))
+    6.0
+    """
+    return operand
 
 
 def _leading(name, leaves):

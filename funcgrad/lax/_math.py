@@ -1,5 +1,6 @@
 """``jax.lax``'s elementwise mathematical functions: exponentials and logarithms, roots,
-trigonometric and hyperbolic functions, the error and gamma functions, ``atan2``,
+trigonometric and hyperbolic functions, the error and gamma functions (and the
+incomplete gamma and beta, zeta, polygamma and scaled Bessel functions), ``atan2``,
 ``nextafter`` and ``is_finite``.
 
 Each is the ``funcgrad.numpy`` function (or the primitive behind
@@ -8,6 +9,8 @@ integer operand here (cast first).  The ``accuracy`` keyword JAX accepts on some
 is accepted and ignored (NumPy's accuracy is what funcgrad computes).
 """
 from typing import Any
+
+import numpy as np
 
 from .. import numpy as fnp
 from ..primitives import elementwise as _ew
@@ -19,7 +22,8 @@ from ..typing import Array, ArrayLike
 __all__ = ["exp", "exp2", "expm1", "log", "log1p", "sqrt", "rsqrt", "cbrt", "sin", "cos",
            "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
            "logistic", "erf", "erfc", "erf_inv", "lgamma", "digamma", "is_finite", "atan2",
-           "nextafter"]
+           "nextafter", "bessel_i0e", "bessel_i1e", "igamma", "igammac", "zeta", "polygamma",
+           "betainc"]
 
 
 def _unary(name, compute, kinds, reference, example="np.array([0.25, 0.5])"):
@@ -69,6 +73,8 @@ erfc = _unary("erfc", _ew.erfc, FLOAT, "scipy.special.erfc")
 erf_inv = _unary("erf_inv", _sp.erfinv, FLOAT, "scipy.special.erfinv")
 lgamma = _unary("lgamma", _sp.gammaln, FLOAT, "scipy.special.gammaln")
 digamma = _unary("digamma", _sp.digamma, FLOAT, "scipy.special.digamma")
+bessel_i0e = _unary("bessel_i0e", _sp.i0e, FLOAT, "scipy.special.i0e")
+bessel_i1e = _unary("bessel_i1e", _sp.i1e, FLOAT, "scipy.special.i1e")
 
 
 def is_finite(x: ArrayLike) -> Array:
@@ -105,3 +111,71 @@ def nextafter(x1: ArrayLike, x2: ArrayLike) -> Array:
     True
     """
     return fnp.nextafter(*binary("nextafter", x1, x2, FLOAT, "nextafter"))
+
+
+def igamma(a: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized lower incomplete gamma function ``P(a, x)`` (SciPy's ``gammainc``);
+    differentiable in ``x``.
+
+    >>> import numpy as np, scipy.special
+    >>> from funcgrad import lax
+    >>> bool(np.isclose(lax.igamma(2.0, 1.5), scipy.special.gammainc(2.0, 1.5)))
+    True
+    """
+    return _sp.gammainc(*binary("igamma", a, x, FLOAT))
+
+
+def igammac(a: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)`` (SciPy's
+    ``gammaincc``); differentiable in ``x``.
+
+    >>> import numpy as np, scipy.special
+    >>> from funcgrad import lax
+    >>> bool(np.isclose(lax.igammac(2.0, 1.5), scipy.special.gammaincc(2.0, 1.5)))
+    True
+    """
+    return _sp.gammaincc(*binary("igammac", a, x, FLOAT))
+
+
+def zeta(x: ArrayLike, q: ArrayLike) -> Array:
+    """The Hurwitz zeta function ``sum((n + q) ** -x for n >= 0)``; differentiable in ``q``.
+
+    >>> import numpy as np, scipy.special
+    >>> from funcgrad import lax
+    >>> bool(np.isclose(lax.zeta(3.0, 1.5), scipy.special.zeta(3.0, 1.5)))
+    True
+    """
+    return _sp.zeta(*binary("zeta", x, q, FLOAT))
+
+
+def polygamma(m: ArrayLike, x: ArrayLike) -> Array:
+    """The ``m``-th derivative of the digamma function, for integer-valued ``m >= 0`` given
+    in ``x``'s float dtype (NaN elsewhere); differentiable in ``x``:
+    ``(-1) ** (m + 1) * m! * zeta(m + 1, x)`` for ``m >= 1``.
+
+    >>> import numpy as np, scipy.special
+    >>> from funcgrad import lax
+    >>> bool(np.isclose(lax.polygamma(1.0, 2.5), scipy.special.polygamma(1, 2.5)))
+    True
+    """
+    m, x = binary("polygamma", m, x, FLOAT)
+    valid = fnp.logical_and(m >= 0, fnp.equal(m, fnp.floor(m)))
+    order = fnp.where(fnp.logical_and(valid, m > 0), m, fnp.ones_like(m))  # zeta(1) is a pole
+    sign = fnp.where(fnp.equal(fnp.mod(order, 2), 0), -1.0, 1.0).astype(x.dtype)
+    higher = sign * _sp.gamma(order + 1) * _sp.zeta(order + 1, x)
+    out = fnp.where(m == 0, _sp.digamma(x), higher)
+    return fnp.where(valid, out, fnp.full_like(out, np.nan))
+
+
+def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
+    """The regularized incomplete beta function ``I_x(a, b)`` (SciPy's ``betainc``);
+    differentiable in ``x``.
+
+    >>> import numpy as np, scipy.special
+    >>> from funcgrad import lax
+    >>> bool(np.isclose(lax.betainc(2.0, 3.0, 0.4), scipy.special.betainc(2.0, 3.0, 0.4)))
+    True
+    """
+    a, b = binary("betainc", a, b, FLOAT)
+    a, x = binary("betainc", a, x, FLOAT)
+    return _sp.betainc(a, b, x)

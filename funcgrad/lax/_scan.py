@@ -13,8 +13,9 @@ from ..devices import register_gpu
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
 from ._graphs import (aval, batch_axis_first, batch_size, carry_fixed_point,
-                      cast_constant_outputs, check_carry, operand, plain_array, reorder,
-                      split_tangents, tangent_groups, trace_pytree, with_tangents)
+                      cast_constant_outputs, check_carry, operand, plain_array,
+                      promoting_weak_carry, reorder, split_tangents, tangent_groups,
+                      trace_pytree, with_tangents)
 from ..typing import PyTree
 
 __all__ = ["scan", "scan_p", "scan_vjp"]
@@ -201,8 +202,7 @@ def scan(f: Callable[..., Any], init: PyTree, xs: PyTree | None = None, length: 
     """
     if not isinstance(unroll, (bool, int)) or isinstance(unroll, int) and unroll < 0:
         raise ValueError(f"scan: unroll={unroll!r} must be a non-negative int or a bool")
-    init_leaves, init_tree = tree.flatten(init)
-    init_leaves = [operand(x) for x in init_leaves]
+    raw_init, init_tree = tree.flatten(init)
     x_leaves, x_tree = tree.flatten(xs)
     x_leaves = [operand(x) for x in x_leaves]
     lengths = {int(x.shape[0]) for x in x_leaves if x.ndim}
@@ -214,28 +214,33 @@ def scan(f: Callable[..., Any], init: PyTree, xs: PyTree | None = None, length: 
         raise ValueError(f"scan: the leading axes of xs and length= disagree: {sorted(lengths)}"
                          if lengths else "scan: give xs or length=")
     length = lengths.pop()
-    init_avals = [aval(x) for x in init_leaves]
     x_avals = [ShapedArray(x.shape[1:], x.dtype) for x in x_leaves]
-    nk = len(init_leaves)
-    y_tree = []
+    nk = len(raw_init)
 
-    def body(*vals):
-        carry = tree.unflatten(init_tree, list(vals[:nk]))
-        x = tree.unflatten(x_tree, list(vals[nk:])) if xs is not None else None
-        out = f(carry, x)
-        if not (isinstance(out, (tuple, list)) and len(out) == 2):
-            raise TypeError("scan: the function must return a pair (carry, y)")
-        new_carry, y = out
-        c_leaves = check_carry("scan", init_tree, init_avals, new_carry)
-        y_leaves, yt = tree.flatten(y)
-        y_tree.append(yt)
-        return c_leaves + y_leaves
+    def traced(init_leaves, weak):
+        init_avals = [aval(x) for x in init_leaves]
+        y_tree = []
 
-    graph, tracers, _ = trace_pytree(lambda *v: body(*v), init_avals + x_avals, "lax.scan")
+        def body(*vals):
+            carry = tree.unflatten(init_tree, list(vals[:nk]))
+            x = tree.unflatten(x_tree, list(vals[nk:])) if xs is not None else None
+            out = f(carry, x)
+            if not (isinstance(out, (tuple, list)) and len(out) == 2):
+                raise TypeError("scan: the function must return a pair (carry, y)")
+            new_carry, y = out
+            c_leaves = check_carry("scan", init_tree, init_avals, new_carry, weak)
+            y_leaves, yt = tree.flatten(y)
+            y_tree.append(yt)
+            return c_leaves + y_leaves
+
+        graph, tracers, _ = trace_pytree(lambda *v: body(*v), init_avals + x_avals, "lax.scan")
+        return init_leaves, graph, tracers, y_tree[0]
+
+    init_leaves, graph, tracers, y_tree = promoting_weak_carry(raw_init, traced)
     carry_avals = [out_aval(v) for v in graph.outvars[:nk]]
     graph = cast_constant_outputs(graph, carry_avals, "scan")
     outs = scan_p.bind(*tracers, *init_leaves, *x_leaves, body=graph, length=length,
                        reverse=bool(reverse), num_consts=len(tracers), num_carry=nk)
-    return tree.unflatten(init_tree, outs[:nk]), tree.unflatten(y_tree[0], outs[nk:])
+    return tree.unflatten(init_tree, outs[:nk]), tree.unflatten(y_tree, outs[nk:])
 
 

@@ -16,7 +16,7 @@ from .. import numpy as fnp
 from ._common import ORDERED, accept, array, arrays, canonical_axis, static_int
 from ..typing import Array, ArrayLike, DTypeLike
 
-__all__ = ["sort", "sort_key_val", "top_k", "argmax", "argmin"]
+__all__ = ["sort", "sort_key_val", "top_k", "approx_max_k", "approx_min_k", "argmax", "argmin"]
 
 
 def _keys(key):
@@ -113,6 +113,43 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
         raise ValueError(f"top_k: k={k} must be between 0 and the axis size {x.shape[axis]}")
     perm = _permutation(_descending(x), axis)
     first = fnp.take(perm, np.arange(k), axis=axis)
+    return fnp.take_along_axis(x, first, axis), fnp.astype(first, np.int32)
+
+
+def approx_max_k(operand: ArrayLike, k: int, reduction_dimension: int = -1,
+                 recall_target: float = 0.95, reduction_input_size_override: int = -1,
+                 aggregate_to_topk: bool = True) -> tuple[Array, Array]:
+    """JAX's approximate top ``k`` along ``reduction_dimension``: here the exact one (a
+    recall of 1 meets every ``recall_target``), as :func:`top_k`.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.approx_max_k(np.array([1.0, 4.0, 3.0]), 2)
+    (array([4., 3.]), array([1, 2], dtype=int32))
+    """
+    return top_k(operand, k, axis=reduction_dimension)
+
+
+def approx_min_k(operand: ArrayLike, k: int, reduction_dimension: int = -1,
+                 recall_target: float = 0.95, reduction_input_size_override: int = -1,
+                 aggregate_to_topk: bool = True) -> tuple[Array, Array]:
+    """The ``k`` smallest entries along ``reduction_dimension``, smallest first, and their
+    indices (int32; ties in index order, NaN last): JAX's approximate search, exact here.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.approx_min_k(np.array([1.0, 4.0, 3.0]), 2)
+    (array([1., 3.]), array([0, 2], dtype=int32))
+    """
+    x = accept("approx_min_k", array(operand), ORDERED)
+    if not x.ndim:
+        raise TypeError("approx_min_k: the operand needs at least one axis")
+    axis = canonical_axis(reduction_dimension, x.ndim)
+    k = static_int(k, "approx_min_k: k")
+    if not 0 <= k <= x.shape[axis]:
+        raise ValueError(f"approx_min_k: k={k} must be between 0 and the axis size "
+                         f"{x.shape[axis]}")
+    first = fnp.take(_permutation(_keys(x), axis), np.arange(k), axis=axis)
     return fnp.take_along_axis(x, first, axis), fnp.astype(first, np.int32)
 
 

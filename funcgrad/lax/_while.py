@@ -13,9 +13,9 @@ from ..devices import register_gpu
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
 from ._graphs import (aval, batch_axis_first, batch_size, carry_fixed_point,
-                      cast_constant_outputs, check_carry, operand, plain_array, reorder,
-                      split_tangents, tangent_groups, trace_pytree, with_extra_inputs,
-                      with_tangents)
+                      cast_constant_outputs, check_carry, operand, plain_array,
+                      promoting_weak_carry, reorder, split_tangents, tangent_groups,
+                      trace_pytree, with_extra_inputs, with_tangents)
 from ._scan import scan_vjp
 from ..typing import PyTree
 
@@ -184,9 +184,7 @@ def while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any],
     >>> float(fg.lax.while_loop(lambda x: x < 10.0, lambda x: x * 2.0, 1.0))
     16.0
     """
-    leaves, in_tree = tree.flatten(init_val)
-    leaves = [operand(x) for x in leaves]
-    avals = [aval(x) for x in leaves]
+    raw_leaves, in_tree = tree.flatten(init_val)
 
     def cond_flat(*xs):
         pred = cond_fun(tree.unflatten(in_tree, list(xs)))
@@ -199,13 +197,19 @@ def while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any],
             pred = not_equal(pred, np.zeros((), pred.dtype))
         return pred
 
-    def body_flat(*xs):
-        out = body_fun(tree.unflatten(in_tree, list(xs)))
-        check_carry("while_loop", in_tree, avals, out)
-        return out
+    def traced(leaves, weak):
+        avals = [aval(x) for x in leaves]
 
+        def body_flat(*xs):
+            out = body_fun(tree.unflatten(in_tree, list(xs)))
+            check_carry("while_loop", in_tree, avals, out, weak)
+            return out
+
+        bgraph, btracers, _ = trace_pytree(body_flat, avals, "lax.while_loop")
+        return leaves, avals, bgraph, btracers
+
+    leaves, avals, bgraph, btracers = promoting_weak_carry(raw_leaves, traced)
     cgraph, ctracers, _ = trace_pytree(cond_flat, avals, "lax.while_loop")
-    bgraph, btracers, _ = trace_pytree(body_flat, avals, "lax.while_loop")
     bgraph = cast_constant_outputs(bgraph, avals, "while_loop")
     cgraph = cast_constant_outputs(cgraph, [ShapedArray((), np.bool_)], "while_loop")
     outs = while_loop_p.bind(*ctracers, *btracers, *leaves, cond=cgraph, body=bgraph,

@@ -23,7 +23,7 @@ from ._reductions import MONOIDS, operands_with_inits
 from ._structural import pad, slice as lax_slice
 from ..typing import Array, ArrayLike, DTypeLike, PyTree
 
-__all__ = ["reduce_window", "conv_general_dilated"]
+__all__ = ["reduce_window", "conv_general_dilated", "conv", "conv_with_general_padding"]
 
 
 def _dilated(size, dilation):
@@ -207,3 +207,38 @@ def conv_general_dilated(lhs: ArrayLike, rhs: ArrayLike, window_strides: Sequenc
     out = fnp.einsum(f"ngcp{axes},gocp->ngo{axes}", patches, kernel)
     out = fnp.reshape(out, (batch, out_features) + tuple(spatial))
     return fnp.transpose(out, tuple(np.argsort(out_perm)))
+
+
+def conv(lhs: ArrayLike, rhs: ArrayLike, window_strides: Sequence[int],
+         padding: str | Sequence[Sequence[int]], precision: Any = None,
+         preferred_element_type: DTypeLike | None = None) -> Array:
+    """JAX's short form of :func:`conv_general_dilated`: ``lhs`` (batch, feature,
+    spatial...) with the kernel ``rhs`` (output feature, input feature, spatial...), no
+    dilation, one group.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.conv(np.arange(5.0).reshape(1, 1, 5), np.array([[[1.0, 0.0, -1.0]]]), (1,), "VALID")
+    array([[[-2., -2., -2.]]])
+    """
+    return conv_general_dilated(lhs, rhs, window_strides, padding, precision=precision,
+                                preferred_element_type=preferred_element_type)
+
+
+def conv_with_general_padding(lhs: ArrayLike, rhs: ArrayLike, window_strides: Sequence[int],
+                              padding: str | Sequence[Sequence[int]],
+                              lhs_dilation: Sequence[int] | None,
+                              rhs_dilation: Sequence[int] | None, precision: Any = None,
+                              preferred_element_type: DTypeLike | None = None) -> Array:
+    """JAX's :func:`conv_general_dilated` in the default layouts with one group: padding,
+    input (``lhs``) and kernel (``rhs``) dilation.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> x, k = np.arange(5.0).reshape(1, 1, 5), np.array([[[1.0, -1.0]]])
+    >>> lax.conv_with_general_padding(x, k, (1,), [(0, 0)], None, (2,))
+    array([[[-2., -2., -2.]]])
+    """
+    return conv_general_dilated(lhs, rhs, window_strides, padding, lhs_dilation,
+                                rhs_dilation, precision=precision,
+                                preferred_element_type=preferred_element_type)

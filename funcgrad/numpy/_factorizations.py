@@ -128,10 +128,12 @@ def _uplo(name, UPLO):
     return UPLO == "L"
 
 
-def eigh(a: ArrayLike, UPLO: str = "L") -> EighResult:
+def eigh(a: ArrayLike, UPLO: str = "L", *, symmetrize_input: bool = False) -> EighResult:
     """Eigenvalues (ascending) and unit eigenvectors of symmetric (complex: Hermitian)
     matrices, read from the ``UPLO`` triangle (the other triangle, and the imaginary part
-    of the diagonal, are ignored as LAPACK ignores them: their derivative is 0).
+    of the diagonal, are ignored as LAPACK ignores them: their derivative is 0).  JAX's
+    ``symmetrize_input=True`` (its default; NumPy's behaviour is this one's) reads
+    ``(a + a^H) / 2`` instead, so both triangles count.
 
     ``dw = Re diag(V^H @ da @ V)``, ``dV = V @ (F * (V^H @ da @ V))`` with
     ``F[i, j] = 1 / (w[j] - w[i])`` (a complex eigenvector's phase is not determined: the
@@ -149,18 +151,26 @@ def eigh(a: ArrayLike, UPLO: str = "L") -> EighResult:
            [1. , 0.5]])
     """
     lower = _uplo("eigh", UPLO)
-    return EighResult(*_dec.eigh(_matrices("eigh", a, square=True), lower))
+    a = _matrices("eigh", a, square=True)
+    return EighResult(*_dec.eigh(_hermitian_part(a) if symmetrize_input else a, lower))
 
 
-def eigvalsh(a: ArrayLike, UPLO: str = "L") -> Array:
-    """Eigenvalues (ascending) of symmetric matrices read from the ``UPLO`` triangle.
+def _hermitian_part(a):
+    t = _la.swap(a)  # (the last two axes)
+    return (a + (conj(t) if a.dtype.kind == "c" else t)) / 2
+
+
+def eigvalsh(a: ArrayLike, UPLO: str = "L", *, symmetrize_input: bool = False) -> Array:
+    """Eigenvalues (ascending) of symmetric matrices read from the ``UPLO`` triangle (of
+    ``(a + a^H) / 2`` with JAX's ``symmetrize_input=True``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.linalg.eigvalsh(np.array([[2.0, 1.0], [1.0, 2.0]]))
     array([1., 3.])
     """
     lower = _uplo("eigvalsh", UPLO)
-    return _dec.eigvalsh(_matrices("eigvalsh", a, square=True), lower)
+    a = _matrices("eigvalsh", a, square=True)
+    return _dec.eigvalsh(_hermitian_part(a) if symmetrize_input else a, lower)
 
 
 def _eig(name, a):

@@ -75,10 +75,12 @@ def argwhere(a):
 
 
 def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
-         mode: str = "raise") -> Array:
+         mode: str = "raise", *, fill_value: Any = None) -> Array:
     """Elements at ``indices`` along ``axis`` (of the flattened array when None); indices
     out of bounds raise (``mode='raise'``), wrap around (``'wrap'``) or are clipped to the
-    ends (``'clip'``, negative ones too), as NumPy.
+    ends (``'clip'``, negative ones too), as NumPy; JAX's ``'fill'`` reads ``fill_value``
+    there (NaN by default, an integer dtype's extreme), negative indices counting from the
+    end (see ``x.at[idx].get``).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.take(x, [0, 0, 2])))(np.ones(3))
@@ -89,8 +91,8 @@ def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
     if out is not None:
         raise TypeError("take: out= is not supported (funcgrad arrays are immutable); use "
                         "the returned value")
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    if mode not in ("raise", "wrap", "clip", "fill"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap', 'clip' or 'fill', got {mode!r}")
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
@@ -98,6 +100,9 @@ def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
     indices = asarray(indices)
     if indices.dtype.kind == "b":  # np.take reads booleans as the integers 0 and 1, not a mask
         indices = astype(indices, _np.intp)
+    if mode == "fill":
+        return IndexUpdateRef(a, (slice(None),) * axis + (indices,)).get(
+            mode="fill", fill_value=fill_value)
     if mode != "raise":
         n = a.shape[axis]
         if n == 0 and indices.size:
@@ -148,9 +153,10 @@ def _flat_or(a, axis):
 
 
 def sort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None, *,
-         stable: Any = None) -> Array:
+         stable: Any = None, descending: bool = False) -> Array:
     """Sorted copy; each element's derivative follows it to its sorted place.  The sort is
-    stable whatever ``kind`` and ``stable`` say (which NumPy lets it be).
+    stable whatever ``kind`` and ``stable`` say (which NumPy lets it be);
+    ``descending=True`` (JAX's and the array API's) sorts from the largest.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sort(x)[0])(np.array([3.0, 1.0, 2.0]))
@@ -161,12 +167,24 @@ def sort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None, *,
                          "names the fields of a structured array)")
     a, axis = _flat_or(asarray(a), axis)
     axis = one_axis(axis, a.ndim)
-    return _ix.take_along_axis(a, _ix.argsort(a, axis), axis)
+    return _ix.take_along_axis(a, _sorting_order(a, axis, descending), axis)
+
+
+def _sorting_order(a, axis, descending):
+    """The stable ascending, or descending, order of ``a`` along ``axis``: descending keeps
+    ties in their original order too (the ascending order of the reversed array, read
+    backwards and mapped back to the original positions)."""
+    if not descending:
+        return _ix.argsort(a, axis)
+    flip = (slice(None),) * axis + (slice(None, None, -1),)
+    order = _ix.argsort(_ix.index(a, flip), axis)
+    return (a.shape[axis] - 1) - _ix.index(order, flip)
 
 
 def argsort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None, *,
-            stable: Any = None) -> Array:
-    """Indices that sort ``a`` along ``axis`` (a stable sort).
+            stable: Any = None, descending: bool = False) -> Array:
+    """Indices that sort ``a`` along ``axis`` (a stable sort; from the largest with JAX's
+    ``descending=True``, ties still in their original order).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.argsort(np.array([3.0, 1.0, 2.0]))
@@ -176,7 +194,7 @@ def argsort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None,
         raise ValueError("Cannot specify order when the array has no fields (argsort's "
                          "order= names the fields of a structured array)")
     a, axis = _flat_or(asarray(a), axis)
-    return _ix.argsort(a, one_axis(axis, a.ndim))
+    return _sorting_order(a, one_axis(axis, a.ndim), descending)
 
 
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
@@ -254,9 +272,22 @@ class IndexUpdateHelper:
     ``add``/``multiply``/``min``/``max`` apply every update (as ``np.add.at`` and friends);
     ``divide`` and ``power`` need distinct indices and say so otherwise.
 
+    Out-of-bounds integer indices raise ``IndexError``, as NumPy's, unless a JAX ``mode``
+    says what they mean: ``"clip"`` moves them to the nearest end; ``"fill"`` (for
+    ``get``: those positions read ``fill_value``, by default NaN, or an integer dtype's
+    extreme) and ``"drop"`` (for updates: those updates are skipped) are one mode, as in
+    JAX.  ``"promise_in_bounds"`` is the default.  Negative indices count from the end in
+    every mode.  JAX's hints ``indices_are_sorted`` and ``unique_indices`` are accepted and
+    change nothing.
+
     >>> import numpy as np, funcgrad as fg
     >>> fg.grad(lambda x: x.at[np.array([0, 0])].add(x[1]).sum())(np.ones(2))
     array([1., 3.])
+    >>> x = np.arange(3.0)
+    >>> fg.numpy.at(x)[np.array([1, 5])].get(mode="fill", fill_value=-1.0)
+    array([ 1., -1.])
+    >>> fg.numpy.at(x)[np.array([1, 5])].add(10.0, mode="drop")
+    array([ 0., 11.,  2.])
     """
 
     __slots__ = ("array",)
@@ -268,6 +299,75 @@ class IndexUpdateHelper:
         return IndexUpdateRef(self.array, idx)
 
 
+_MODES = (None, "promise_in_bounds", "clip", "fill", "drop")
+
+
+def _index_axes(idx, ndim):
+    """The axis each entry of the index tuple ``idx`` reads (None for a new axis or '...')."""
+    consumed = sum(getattr(k, "ndim", 1) if _is_mask(k) else 1 for k in idx
+                   if k is not None and k is not Ellipsis)
+    axes, axis = [], 0
+    for k in idx:
+        axes.append(None if k is None or k is Ellipsis else axis)
+        if k is Ellipsis:
+            axis += ndim - consumed
+        elif k is not None:
+            axis += k.ndim if _is_mask(k) else 1
+    return axes
+
+
+def _is_mask(k):
+    return getattr(k, "dtype", None) is not None and _np.dtype(k.dtype).kind == "b"
+
+
+def _moded_index(idx, shape, mode):
+    """``idx`` with its out-of-bounds integer entries clipped (``"clip"``) or sent to one
+    extra position past the end of their axis (``"fill"``/``"drop"``), and the axes that
+    then need that extra position."""
+    idx = idx if isinstance(idx, tuple) else (idx,)
+    idx = tuple(_np.asarray(k) if isinstance(k, list) else k for k in idx)
+    out, extended = [], []
+    for k, axis in zip(idx, _index_axes(idx, len(shape))):
+        integer = (isinstance(k, (int, _np.integer)) and not isinstance(k, (bool, _np.bool_))
+                   or getattr(k, "dtype", None) is not None and _np.dtype(k.dtype).kind in "iu")
+        if axis is None or not integer:
+            out.append(k)
+            continue
+        n = shape[axis]
+        if isinstance(k, (int, _np.integer)):
+            k = int(k) + n if k < 0 else int(k)  # negative indices count from the end
+            if mode == "clip":
+                k = builtins.min(builtins.max(k, 0), builtins.max(n - 1, 0))
+            elif not 0 <= k < n:
+                k = n
+        else:
+            k = where(k < 0, k + n, k)
+            k = (_ew.clip(k, 0, builtins.max(n - 1, 0)) if mode == "clip"
+                 else where((k < 0) | (k >= n), n, k))
+        if mode != "clip" and axis not in extended:
+            extended.append(axis)
+        out.append(k)
+    return tuple(out), extended
+
+
+def _extend(x, axes, value):
+    """``x`` with one more position, holding ``value``, at the end of each of ``axes``."""
+    from .manipulation import concatenate
+    for axis in axes:
+        shape = list(x.shape)
+        shape[axis] = 1
+        x = concatenate([x, broadcast_to(astype(value, x.dtype), tuple(shape))], axis=axis)
+    return x
+
+
+def _default_fill(dtype):
+    if dtype.kind in "fc":
+        return _np.nan
+    if dtype.kind == "b":
+        return True
+    return _np.iinfo(dtype).min if dtype.kind == "i" else _np.iinfo(dtype).max
+
+
 class IndexUpdateRef:
     """``x.at[idx]``, waiting for the update to apply (see :class:`IndexUpdateHelper`)."""
 
@@ -277,45 +377,66 @@ class IndexUpdateRef:
         self.array = array
         self.idx = idx
 
-    def _update(self, values, mode):
-        x = self.array
-        spec, arrays = _ix.normalize_index(self.idx, x.shape)
+    def _moded(self, mode, what):
+        """``(array, index, axes)``: where ``mode`` sends out-of-bounds indices, the array
+        extended by one position on ``axes`` (the updates there are cut off after)."""
+        if mode not in _MODES:
+            raise ValueError(f"x.at[idx].{what}: mode must be one of 'promise_in_bounds', "
+                             f"'clip', 'fill' or 'drop', got {mode!r}")
+        if mode in (None, "promise_in_bounds"):
+            return self.array, self.idx, []
+        idx, axes = _moded_index(self.idx, self.array.shape, mode)
+        return self.array, idx, axes
+
+    def _update(self, values, mode, how="set"):
+        x, idx, axes = self._moded(mode, how)
+        if axes:
+            extended = IndexUpdateRef(_extend(x, axes, _np.zeros((), x.dtype)), idx)
+            out = extended._update(values, None, how)
+            return _ix.index(out, tuple(slice(0, n) for n in x.shape))
+        spec, arrays = _ix.normalize_index(idx, x.shape)
         values = operand(values)
+        if how in ("divide", "power"):
+            if _ix.repeats(x.shape, spec, arrays):
+                raise ValueError(f"x.at[idx].{how}(v) needs distinct indices, and this index "
+                                 f"reaches an element more than once. Combine the updates of "
+                                 f"each position first, or use .multiply (repeats combine).")
+            fn = _ew.divide if how == "divide" else _ew.power
+            values = fn(_ix.index(x, idx), values)
+            how = "set"
         if getattr(values, "dtype", x.dtype) != x.dtype and x.dtype.kind == "f":
             values = astype(values, x.dtype)
-        return _ix.scatter(x, values, arrays, spec, mode)
+        return _ix.scatter(x, values, arrays, spec, how)
 
-    def _elementwise(self, fn, values, what):
-        spec, arrays = _ix.normalize_index(self.idx, self.array.shape)
-        if _ix.repeats(self.array.shape, spec, arrays):
-            raise ValueError(f"x.at[idx].{what}(v) needs distinct indices, and this index "
-                             f"reaches an element more than once. Combine the updates of "
-                             f"each position first, or use .multiply (repeats combine).")
-        return self.set(fn(self.get(), operand(values)))
+    def get(self, *, indices_are_sorted: bool = False, unique_indices: bool = False,
+            mode: str | None = None, fill_value: Any = None):
+        x, idx, axes = self._moded(mode, "get")
+        if axes:
+            x = _extend(x, axes, _default_fill(x.dtype) if fill_value is None else fill_value)
+        return _ix.index(x, idx)  # plain arrays with traced indices too
 
-    def get(self):
-        return _ix.index(self.array, self.idx)  # plain arrays with traced indices too
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, mode, "set")
 
-    def set(self, values):
-        return self._update(values, "set")
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, mode, "add")
 
-    def add(self, values):
-        return self._update(values, "add")
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, mode, "multiply")
 
-    def multiply(self, values):
-        return self._update(values, "multiply")
+    mul = multiply  # JAX's older name
 
-    def divide(self, values):
-        return self._elementwise(_ew.divide, values, "divide")
+    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, mode, "divide")
 
-    def power(self, values):
-        return self._elementwise(_ew.power, values, "power")
+    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, mode, "power")
 
-    def min(self, values):
-        return self._update(values, "min")
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, mode, "min")
 
-    def max(self, values):
-        return self._update(values, "max")
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        return self._update(values, mode, "max")
 
 
 def at(x: ArrayLike) -> IndexUpdateHelper:

@@ -1,6 +1,11 @@
 """Products and contractions: matmul, dot, tensordot, einsum, trace, cross, polyval.
 
 (``funcgrad.numpy.linalg`` holds NumPy's ``linalg`` namespace: inv, solve, det...)
+
+The products take JAX's keywords too: ``precision`` (accepted and ignored: funcgrad
+multiplies in the operands' own precision, as for ``fg.lax.dot``) and
+``preferred_element_type`` (the operands are converted to it first, so the product is
+computed and returned in that dtype).
 """
 import builtins
 import string
@@ -12,7 +17,7 @@ import numpy as _np
 from ..primitives import linalg as _la
 from ..primitives import structural as _st
 from ._convert import asarray, one_axis, operand
-from .constructors import zeros_like
+from .constructors import astype, zeros_like
 from .indexing import diagonal
 from .reductions import sum
 from .manipulation import broadcast_arrays, moveaxis, ravel, reshape, stack
@@ -23,8 +28,16 @@ __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "tr
            "polyval"]
 
 
+def _preferred(dtype, operands):
+    """The operands, converted to JAX's ``preferred_element_type`` when one is given."""
+    if dtype is None:
+        return operands
+    return [astype(asarray(x), _np.dtype(dtype)) for x in operands]
+
+
 @stands_for(_np.matmul)
-def matmul(x1: ArrayLike, x2: ArrayLike) -> Array:
+def matmul(x1: ArrayLike, x2: ArrayLike, *, precision: Any = None,
+           preferred_element_type: Any = None) -> Array:
     """Matrix product with NumPy's rules (1-d promotion, stacks broadcast).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -36,6 +49,8 @@ def matmul(x1: ArrayLike, x2: ArrayLike) -> Array:
     # (a float array needs no conversion; each shape is read once: a tracer's is a property)
     a = x1 if type(x1) is _np.ndarray and x1.dtype.kind in "fc" else asarray(x1)
     b = x2 if type(x2) is _np.ndarray and x2.dtype.kind in "fc" else asarray(x2)
+    if preferred_element_type is not None:
+        a, b = _preferred(preferred_element_type, [a, b])
     sa, sb = a.shape, b.shape
     if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0]:  # two matrices that align
         return _la.matmul(a, b)
@@ -53,14 +68,15 @@ def matmul(x1: ArrayLike, x2: ArrayLike) -> Array:
     return _la.matmul(a, b)
 
 
-def dot(a: ArrayLike, b: ArrayLike) -> Array:
+def dot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
+        preferred_element_type: Any = None) -> Array:
     """``np.dot``: a product for scalars, matmul up to 2-d, a tensordot beyond.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> float(fnp.dot(np.array([1.0, 2.0]), np.array([3.0, 4.0])))
     11.0
     """
-    a, b = asarray(a), asarray(b)
+    a, b = _preferred(preferred_element_type, [asarray(a), asarray(b)])
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
     if b.ndim <= 2:
@@ -68,7 +84,8 @@ def dot(a: ArrayLike, b: ArrayLike) -> Array:
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
 
 
-def vdot(a: ArrayLike, b: ArrayLike) -> Array:
+def vdot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
+         preferred_element_type: Any = None) -> Array:
     """The dot product of ``a`` and ``b`` flattened, conjugating ``a`` (as ``np.vdot``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -77,20 +94,23 @@ def vdot(a: ArrayLike, b: ArrayLike) -> Array:
     >>> complex(fnp.vdot(np.array([1j]), np.array([1j])))
     (1+0j)
     """
+    if preferred_element_type is not None:
+        a, b = _preferred(preferred_element_type, [a, b])
     a = operand(a)
     if getattr(a, "dtype", None) is not None and a.dtype.kind == "c":
         a = conj(a)
     return sum(multiply(ravel(a), ravel(b)))
 
 
-def inner(a: ArrayLike, b: ArrayLike) -> Array:
+def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
+          preferred_element_type: Any = None) -> Array:
     """Sum of products over the last axes of ``a`` and ``b``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.inner(np.ones((2, 3)), np.arange(3.0))
     array([3., 3.])
     """
-    a, b = asarray(a), asarray(b)
+    a, b = _preferred(preferred_element_type, [asarray(a), asarray(b)])
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
@@ -113,14 +133,15 @@ def _axis_list(axes):
 
 
 def tensordot(a: ArrayLike, b: ArrayLike,
-              axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> Array:
+              axes: int | Sequence[int] | Sequence[Sequence[int]] = 2, *,
+              precision: Any = None, preferred_element_type: Any = None) -> Array:
     """Contract ``a``'s and ``b``'s ``axes`` (as ``np.tensordot``), through one matmul.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.tensordot(np.ones((2, 3, 4)), np.ones((4, 3)), axes=([1, 2], [1, 0]))
     array([12., 12.])
     """
-    a, b = asarray(a), asarray(b)
+    a, b = _preferred(preferred_element_type, [asarray(a), asarray(b)])
     if isinstance(axes, (int, _np.integer)):
         axes_a = list(range(a.ndim - axes, a.ndim))
         axes_b = list(range(axes))
@@ -143,7 +164,8 @@ def tensordot(a: ArrayLike, b: ArrayLike,
     return _st.reshape(_la.matmul(a2, b2), out_shape)
 
 
-def einsum(subscripts: str, *operands: ArrayLike, optimize: Any = None) -> Array:
+def einsum(subscripts: str, *operands: ArrayLike, optimize: Any = None, precision: Any = None,
+           preferred_element_type: Any = None) -> Array:
     """Einstein summation (``...`` broadcasting and implicit output supported), also in
     NumPy's interleaved form ``einsum(a, [0, 1], b, [1], [0])``.  (``optimize`` is
     accepted; the contraction is done pairwise in the order given.)
@@ -156,7 +178,7 @@ def einsum(subscripts: str, *operands: ArrayLike, optimize: Any = None) -> Array
     """
     if not isinstance(subscripts, str):
         subscripts, operands = _sublist_form((subscripts,) + operands)
-    ops = [asarray(o) for o in operands]
+    ops = _preferred(preferred_element_type, [asarray(o) for o in operands])
     subscripts = subscripts.replace(" ", "")
     if "->" not in subscripts:
         letters = subscripts.replace(",", "").replace(".", "")

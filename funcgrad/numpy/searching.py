@@ -1,5 +1,5 @@
 """Searching: searchsorted, digitize, partition, argpartition, lexsort, flatnonzero,
-``nonzero``/``argwhere`` with a static ``size=``, and flat and multi-dimensional indices
+``nonzero``/``argwhere`` (and ``where`` of a condition alone) with a static ``size=``, and flat and multi-dimensional indices
 (unravel_index, ravel_multi_index).
 
 Everything here is composed of comparisons, sums and the sort, so it works under ``grad``,
@@ -15,19 +15,20 @@ Where a result's *length* depends on the values (``flatnonzero``, ``nonzero``,
 from typing import Any
 import numpy as _np
 
+from ..primitives import elementwise as _ew
 from ._convert import asarray, concrete_values, is_concrete, one_axis
 from .constructors import astype
-from .indexing import argsort, sort, take, take_along_axis, where
+from .indexing import argsort, sort, take, take_along_axis, where as _select
 from .indexing import argwhere as _argwhere
 from .indexing import nonzero as _nonzero
 from .manipulation import expand_dims, ravel, reshape, stack
 from .reductions import cumsum, sum
-from .ufuncs import (clip, floor_divide, isnan, less, logical_and, logical_not, logical_or,
-                     mod, not_equal)
+from .ufuncs import (binds, clip, floor_divide, isnan, less, logical_and, logical_not,
+                     logical_or, mod, not_equal)
 from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["searchsorted", "digitize", "partition", "argpartition", "lexsort", "flatnonzero",
-           "nonzero", "argwhere", "unravel_index", "ravel_multi_index"]
+           "nonzero", "argwhere", "where", "unravel_index", "ravel_multi_index"]
 
 
 def _nan_last_less(x, y):
@@ -88,7 +89,7 @@ def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> Array:
         return increasing if _np.all(d >= 0) else decreasing
     if bins.shape[0] < 2:
         return increasing
-    return where(bins[-1] >= bins[0], increasing, decreasing)
+    return _select(bins[-1] >= bins[0], increasing, decreasing)
 
 
 def _check_kth(kth, n, what):
@@ -224,8 +225,27 @@ def nonzero(a: ArrayLike, *, size: Any = None,
     for d in range(a.ndim - 1, -1, -1):
         coord = rest % a.shape[d] if a.shape[d] else rest
         rest = rest // a.shape[d] if a.shape[d] else rest
-        out.append(where(valid, coord, _fill(fills[d], 0, _np.intp)))
+        out.append(_select(valid, coord, _fill(fills[d], 0, _np.intp)))
     return tuple(astype(c, _np.intp) for c in reversed(out))
+
+
+@binds(_ew.where_p)
+def where(condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None = None, *,
+          size: Any = None, fill_value: Any = None) -> Any:
+    """``np.where``: elementwise select (see :func:`funcgrad.numpy.indexing.where`), or,
+    with ``condition`` alone, its :func:`nonzero` indices, where JAX's ``size=`` and
+    ``fill_value=`` make them usable under ``vmap`` and ``jit``.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.where(np.array([0.0, 2.0, 0.0, 3.0]) > 0, size=3, fill_value=-1)
+    (array([ 1,  3, -1]),)
+    """
+    if size is None and fill_value is None:
+        return _select(condition, x, y)
+    if x is not None or y is not None:
+        raise ValueError("where: size= and fill_value= go with where(condition) alone (the "
+                         "indices); where(condition, x, y) selects elementwise")
+    return nonzero(condition, size=size, fill_value=fill_value)
 
 
 def argwhere(a: ArrayLike, *, size: Any = None, fill_value: ArrayLike | None = None) -> Array:

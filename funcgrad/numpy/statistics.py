@@ -268,13 +268,16 @@ def count_nonzero(a: ArrayLike, axis: Axis = None, *, keepdims: bool = False) ->
     return sum(astype(not_equal(asarray(a), 0), _np.intp), axis, keepdims=keepdims)
 
 
-def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0) -> Array:
+def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0, *,
+             length: int | None = None) -> Array:
     """``np.bincount(x, /, weights=None, minlength=0)``: how often each non-negative
     integer occurs in ``x`` (or the sum of ``weights`` there: differentiable in
     ``weights``, float64 as NumPy).
 
     The length of the result is ``max(x) + 1``: ``x`` must be concrete (under ``vmap`` or
-    ``jit`` it raises ConcretizationError; pass the indices as a constant).
+    ``jit`` it raises ConcretizationError; pass the indices as a constant).  JAX's
+    ``length=`` fixes it instead, so ``x`` may be traced; then, as in JAX, values from
+    ``length`` up are not counted and negative ones count in the first bin.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fnp.bincount(np.array([0, 2, 2]))
@@ -282,6 +285,8 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
     >>> fg.grad(lambda w: fnp.bincount(np.array([0, 2, 2]), w)[2])(np.ones(3))
     array([0., 1., 1.])
     """
+    if length is not None:
+        return _bincount_of_length(x, weights, length)
     xs = concrete_values(asarray(x), "bincount (its length is max(x) + 1)",
                          "Pass x as a constant, or count with fnp.sum(x[:, None] == "
                          "np.arange(n), axis=0) for a known n.")
@@ -302,6 +307,25 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
     if w.shape != xs.shape:
         raise ValueError("bincount: the weights and list don't have the same length.")
     return at(_np.zeros(length))[xs.astype(_np.intp)].add(w)
+
+
+def _bincount_of_length(x, weights, length):
+    x = asarray(x)
+    if x.dtype.kind == "b":
+        x = astype(x, _np.intp)
+    if x.ndim != 1 or x.dtype.kind not in "iu":
+        raise TypeError(f"bincount: x must be a 1-d array of integers, got "
+                        f"{x.dtype}{list(x.shape)}; cast with x.astype(int)")
+    if not isinstance(length, (int, _np.integer)) or length < 0:
+        raise TypeError(f"bincount: length must be a non-negative int (a static value), got "
+                        f"{length!r}")
+    bins = where(x < 0, 0, x)  # JAX's rule: negative values fall in the first bin
+    if weights is None:
+        return at(_np.zeros(int(length), _np.intp))[bins].add(1, mode="drop")
+    w = astype(asarray(weights), _np.float64)
+    if w.shape != x.shape:
+        raise ValueError("bincount: the weights and list don't have the same length.")
+    return at(_np.zeros(int(length)))[bins].add(w, mode="drop")
 
 
 def _weak(v):
