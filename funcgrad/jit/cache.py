@@ -160,7 +160,7 @@ def make_runner(lowered):
     for source in lowered.loop_sources:
         load_loop(source)
     if lowered.kernel_source:
-        from .irkernel import plan
+        from .irkernelcall import plan
         source = lowered.kernel_source
         module = load_kernels(source)
         for name in lowered.kernels:

@@ -6,8 +6,8 @@ An outlined kernel (:mod:`.outline`) of a long elementwise chain is a list of
 :mod:`.irloop`) and ``for`` loops repeating such calls, then ``return st[i, j].copy()``.
 Numba's typing and lowering of that glue, its wrapper and ``np.empty``'s overload, and
 its two optimisation pipelines over the result, were most of the cold compile time left
-at 200 operations (benchmarks/results/jit_compile.md).  Here :func:`plan` reads such a
-kernel's text; on its first call the :class:`Kernel` writes one LLVM function holding
+at 200 operations (benchmarks/results/jit_compile.md).  Here :func:`read` reads such a
+kernel's text; on its first call :class:`.irkernelcall.Kernel` writes one LLVM function holding
 the loops and the calls, runs one O2 pipeline with the loop vectoriser over it (no
 fast-math flags anywhere, so the instructions, and the bits, are those of the Numba path)
 and adds the machine code to Numba's own engine.  The object code is kept in the jit
@@ -33,7 +33,7 @@ from .irloop import Unsupported, flat_types, parts
 from .irwrite import MEMORY, VALUE
 from .source import loop_key
 
-__all__ = ["plan", "Kernel", "IR_KERNELS"]
+__all__ = ["read", "write", "raised_codes", "Unsupported", "IR_KERNELS"]
 
 # Kernels written whole as IR where their text allows; 0: compiled by Numba (comparisons).
 IR_KERNELS = os.environ.get("FUNCGRAD_JIT_IR_KERNELS", "1") != "0"
@@ -240,9 +240,10 @@ def _check_index(node, ranges, size):
             raise Unsupported("index out of bounds")
 
 
-def plan(kernel_source, name, loop_sources):
-    """The :class:`Kernel` of the function ``name`` of a kernel module's text, or None
-    when the function is anything but stacks, constants, calls of IR loops and repeats."""
+def read(kernel_source, name, loop_sources):
+    """``(statements, key)`` of the function ``name`` of a kernel module's text (``key``:
+    a hash of the texts), or None when the function is anything but stacks, constants,
+    calls of IR loops and repeats."""
     if not IR_KERNELS or _FIELDS is None:
         return None
     try:
@@ -274,9 +275,8 @@ def plan(kernel_source, name, loop_sources):
         text = _Text(fn, loops)
     except Unsupported:
         return None
-    from .irkernelcall import Kernel
-    return Kernel(text, hashlib.sha256(
-        (name + "\n" + kernel_source + "".join(loop_sources)).encode()).hexdigest()[:24])
+    return text, hashlib.sha256(
+        (name + "\n" + kernel_source + "".join(loop_sources)).encode()).hexdigest()[:24]
 
 
 def write(text, fname, arrays):

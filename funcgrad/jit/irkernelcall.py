@@ -17,9 +17,9 @@ import threading
 
 import numpy as np
 
-from .irkernel import Unsupported, raised_codes, write
+from .irkernel import Unsupported, raised_codes, read, write
 
-__all__ = ["Kernel"]
+__all__ = ["Kernel", "plan"]
 
 _lock = threading.Lock()
 _TAG = None
@@ -122,16 +122,38 @@ def _fit(arguments, dtypes):
     for a, dtype in zip(arguments, dtypes):
         if type(a) is not np.ndarray or a.dtype != dtype:
             return None
-        a = np.ascontiguousarray(a).view(dtype)
-        if a.dtype is not dtype:  # pragma: no cover - NumPy keeps the object given
-            return None
+        if not (a.flags.c_contiguous and a.flags.aligned):
+            a = np.array(a, order="C")
+        if a.dtype is not dtype:
+            a = a.view(dtype)
+            if a.dtype is not dtype:  # pragma: no cover - NumPy keeps the object given
+                return None
         out.append(a)
     return out
 
 
+def plan(kernel_source, name, loop_sources):
+    r"""The :class:`Kernel` of the function ``name`` of a kernel module's text (whose loop
+    functions' texts are ``loop_sources``), or None when it is anything but stacks,
+    constants, calls of IR loops and repeats (:func:`funcgrad.jit.irkernel.read`).
+
+    >>> import numpy as np
+    >>> from funcgrad.jit.source import loop_key
+    >>> loop = ("@njit\ndef loop(p0, pk1):\n    for i in range(p0.shape[0]):\n"
+    ...         "        pk1[0, i] = p0[i] * 0.5\n")
+    >>> text = (f"_loop0 = _rt_loop('{loop_key(loop)}')\n@njit\ndef kernel0(a0):\n"
+    ...         "    st0 = np.empty((1, 1, 3), np.float64)\n    _loop0(a0, (st0, 0))\n"
+    ...         "    return st0[0, 0].copy()\n")
+    >>> plan(text, "kernel0", [loop]).function("kernel0", None)(np.arange(3.0))
+    array([0. , 0.5, 1. ])
+    """
+    read_ = read(kernel_source, name, loop_sources)
+    return None if read_ is None else Kernel(*read_)
+
+
 class Kernel:
-    """A kernel :func:`funcgrad.jit.irkernel.plan` took: :meth:`function` gives the Python
-    function the driver calls in place of the Numba kernel."""
+    """A kernel :func:`plan` took: :meth:`function` gives the Python function the driver
+    calls in place of the Numba kernel."""
 
     def __init__(self, text, key):
         self.text, self.key = text, key
@@ -171,7 +193,10 @@ class Kernel:
             return state["numba"](*arguments)
 
         def status(code, arguments):
-            if code < 0:
+            if code < 0:  # (unfit: a copy, contiguous and aligned, may fit; else Numba)
+                fitted = _fit(arguments, [names[f"_d{k}"] for k in range(len(arguments))])
+                if fitted is not None and any(f is not a for f, a in zip(fitted, arguments)):
+                    return fn(*fitted)
                 return numba_call(arguments)
             cls, message = self.codes[code - 1]
             raise cls(message)

@@ -225,12 +225,16 @@ class Parts:
         return _define(module, name, self.params, self.body, kinds, self.raises, self.maths)
 
 
-@functools.lru_cache(maxsize=1024)
 def parts(source):
     """The :class:`Parts` of the loop function ``source``, or None when its text is outside
     the language :class:`Writer` handles (or IR loops are turned off)."""
+    return _parts(source) if IR_LOOPS else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _parts(source):
     parsed = _parse(source)
-    if not IR_LOOPS or parsed is None:
+    if parsed is None:
         return None
     params, body = parsed
     if not _in_language(body):
