@@ -164,7 +164,7 @@ def make_runner(lowered):
         source = lowered.kernel_source
         module = load_kernels(source)
         for name in lowered.kernels:
-            written = plan(source, name, lowered.loop_sources)
+            written = plan(source, name, lowered.loop_sources, _TAG)
             if written is None:
                 namespace[name] = compile_once(getattr(module, name))
             else:  # (the Numba kernel for what the IR one does not take)

@@ -21,26 +21,24 @@ from .irkernel import Unsupported, raised_codes, read, write
 
 __all__ = ["Kernel", "plan"]
 
-_lock = threading.Lock()
+_lock = threading.RLock()
 _TAG = None
 
 
-def _tag():
+def _tag(runtime_tag):
     """What the object code depends on besides the kernel: the writers' text, the loops'
-    (cache's tag: Numba, NumPy, the vector maths), llvmlite and the CPU."""
+    (``runtime_tag``: Numba, NumPy, the vector maths; funcgrad.jit.cache), llvmlite and
+    the CPU."""
     global _TAG
     if _TAG is None:
         import llvmlite
         import llvmlite.binding as llvm
-        from . import cache
         here = os.path.dirname(os.path.abspath(__file__))
         text = b""
         for name in ("irkernel.py", "irkernelcall.py", "irmaths.py"):
             with open(os.path.join(here, name), "rb") as f:
                 text += f.read()
-        if cache._TAG is None:
-            cache._TAG = cache._runtime_tag()
-        text += (cache._TAG + llvmlite.__version__ + llvm.get_host_cpu_name()
+        text += (runtime_tag + llvmlite.__version__ + llvm.get_host_cpu_name()
                  + llvm.get_host_cpu_features().flatten()).encode()
         _TAG = hashlib.sha256(text).hexdigest()[:16]
     return _TAG
@@ -74,28 +72,42 @@ def _cache_path(name):
     return None if folder is None else os.path.join(folder, name)
 
 
-def _address(text, key, arrays):
+def _address(text, key, arrays, runtime_tag):
     """The address of the kernel compiled for ``arrays`` (loaded from the disk cache when
     there)."""
     from numba.core.compiler_lock import global_compiler_lock
     signature = repr([(a.dtype.str, a.shape) for a in arrays])
-    digest = hashlib.sha256(f"{key}\n{signature}\n{_tag()}".encode()).hexdigest()[:32]
+    digest = hashlib.sha256(
+        f"{key}\n{signature}\n{_tag(runtime_tag)}".encode()).hexdigest()[:32]
     fname = f"fgkernel_{digest}"  # (one symbol per text and arrays' shapes)
     path = _cache_path(f"fgir_{digest}.o")
     with global_compiler_lock, _lock:
         engine = _codegen()._engine
-        obj = None
-        if path is not None and os.path.exists(path):
-            with open(path, "rb") as f:
-                obj = f.read()
+        obj = _read_object(path) if path is not None else None
         if obj is None:
             obj = _object_code(text, fname, arrays)
             if path is not None:
-                _write_bytes(path, obj)
+                _write_bytes(path, obj + hashlib.sha256(obj).digest())
         import llvmlite.binding as llvm
         engine._ee.add_object_file(llvm.ObjectFileRef.from_data(obj))
         engine.finalize_object()
         return engine.get_function_address(fname)
+
+
+def _read_object(path):
+    """The object code kept at ``path``, or None: missing, not private to this user, or
+    not ending with the SHA-256 of the rest (a file cut short is compiled again, never
+    handed to the linker)."""
+    from ..kernels._source import _private
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        if _private(path) is not None:
+            return None
+    except OSError:
+        return None
+    obj, digest = data[:-32], data[-32:]
+    return obj if len(data) > 32 and hashlib.sha256(obj).digest() == digest else None
 
 
 def _write_bytes(path, data):
@@ -132,9 +144,10 @@ def _fit(arguments, dtypes):
     return out
 
 
-def plan(kernel_source, name, loop_sources):
+def plan(kernel_source, name, loop_sources, runtime_tag=""):
     r"""The :class:`Kernel` of the function ``name`` of a kernel module's text (whose loop
-    functions' texts are ``loop_sources``), or None when it is anything but stacks,
+    functions' texts are ``loop_sources``; ``runtime_tag``: what they call, in the disk
+    cache's key), or None when it is anything but stacks,
     constants, calls of IR loops and repeats (:func:`funcgrad.jit.irkernel.read`).
 
     >>> import numpy as np
@@ -148,15 +161,15 @@ def plan(kernel_source, name, loop_sources):
     array([0. , 0.5, 1. ])
     """
     read_ = read(kernel_source, name, loop_sources)
-    return None if read_ is None else Kernel(*read_)
+    return None if read_ is None else Kernel(*read_, runtime_tag)
 
 
 class Kernel:
     """A kernel :func:`plan` took: :meth:`function` gives the Python function the driver
     calls in place of the Numba kernel."""
 
-    def __init__(self, text, key):
-        self.text, self.key = text, key
+    def __init__(self, text, key, runtime_tag=""):
+        self.text, self.key, self.runtime_tag = text, key, runtime_tag
         self.codes = raised_codes(text)
 
     def function(self, name, numba_kernel):
@@ -202,9 +215,10 @@ class Kernel:
             raise cls(message)
 
         def slow(arguments):
-            if not state["tried"]:
-                state["tried"] = True
-                self._compile(arguments, names)
+            with _lock:  # (a second thread's first call waits for the first's compile)
+                if not state["tried"]:
+                    state["tried"] = True
+                    self._compile(arguments, names)
             if names["_ready"]:
                 fitted = _fit(arguments, [names[f"_d{k}"] for k in range(len(arguments))])
                 if fitted is not None:  # (now of the checked class and dtype objects)
@@ -228,7 +242,7 @@ class Kernel:
             return False
         arrays = [np.empty(a.shape, a.dtype) for a in arguments]  # (dtype, shape only)
         try:
-            address = _address(self.text, self.key, arrays)
+            address = _address(self.text, self.key, arrays, self.runtime_tag)
         except Unsupported:
             return False
         restype = ctypes.c_int32

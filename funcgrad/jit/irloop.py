@@ -203,10 +203,7 @@ def _by_numba(params, numba_types, loop):
 
 def writes(source):
     """Will :func:`loop_intrinsic` write the loop function ``source`` as IR?"""
-    if not IR_LOOPS:
-        return False
-    parsed = _parse(source)
-    return parsed is not None and _in_language(parsed[1])
+    return parts(source) is not None  # (cached: the kernel's loader asks again)
 
 
 class Parts:
