@@ -296,6 +296,18 @@ def test_a_kernel_of_ir_loops_is_written_as_ir_with_the_numba_kernels_bits(monke
     assert by_ir(x[::-1].copy()).tobytes() == by_numba(x[::-1].copy()).tobytes()
 
 
+def test_a_kernel_of_ir_loops_over_few_elements_calls_the_vector_variants(monkeypatch):
+    # (with its 8-element trip count written as a constant, LLVM left the loop scalar)
+    from funcgrad.jit import irkernelcall, irmaths
+    x = np.linspace(-2.0, 2.0, 8)
+    _, ex = _outlined(monkeypatch, _chain, x)
+    lowered = ex.lowered
+    kernel = irkernelcall.plan(lowered.kernel_source, "kernel0", lowered.loop_sources)
+    ir_text = str(irkernelcall._optimised(kernel.text, "f", [x]))
+    digest = irmaths.name("sin").rsplit("_", 1)[1]
+    assert re.search(r"call <\d+ x double> @fgvm_\w+_" + digest + r"_v\d", ir_text)
+
+
 def test_a_kernel_of_ir_loops_raises_the_trig_range_error_and_switches(monkeypatch):
     x = np.linspace(-2.0, 2.0, 64)
     far = x.copy()
