@@ -269,3 +269,140 @@ def test_pairs_reach_the_numba_fallback_as_entries():
     out = np.zeros((3, 1, 4))
     numba.njit(lambda x, o: by_ir(x, (o, 2)))(x, out)
     assert out[2, 0].tolist() == (x * 0.5).tolist() and not out[:2].any()
+
+
+# --- kernels written whole as IR (funcgrad.jit.irkernel) -------------------------------
+
+def _outlined(monkeypatch, fn, x, ir_kernels=True):
+    """(the jitted gradient of ``fn`` with its fused loops outlined, its Executable)."""
+    from funcgrad.jit import irkernel, lower
+    monkeypatch.setattr(lower, "OUTLINE_MIN_EQNS", 16)
+    monkeypatch.setattr(irkernel, "IR_KERNELS", ir_kernels)
+    jitted = fg.jit(fg.grad(fn), wait=True)
+    return jitted, jitted.lower(x).executable
+
+
+def test_a_kernel_of_ir_loops_is_written_as_ir_with_the_numba_kernels_bits(monkeypatch):
+    from funcgrad.jit import irkernelcall
+    x = np.linspace(-2.0, 2.0, 64)
+    by_numba, ex_numba = _outlined(monkeypatch, _chain, x, ir_kernels=False)
+    want = by_numba(x)
+    assert isinstance(ex_numba.run, numba.core.dispatcher.Dispatcher)
+    by_ir, ex = _outlined(monkeypatch, _chain, x)
+    lowered = ex.lowered
+    assert irkernelcall.plan(lowered.kernel_source, "kernel0", lowered.loop_sources) is not None
+    assert not isinstance(ex.run, numba.core.dispatcher.Dispatcher)
+    assert by_ir(x).tobytes() == want.tobytes()
+    assert by_ir(x[::-1].copy()).tobytes() == by_numba(x[::-1].copy()).tobytes()
+
+
+def test_a_kernel_of_ir_loops_over_few_elements_calls_the_vector_variants(monkeypatch):
+    # (with its 8-element trip count written as a constant, LLVM left the loop scalar)
+    from funcgrad.jit import irkernelcall, irmaths
+    x = np.linspace(-2.0, 2.0, 8)
+    _, ex = _outlined(monkeypatch, _chain, x)
+    lowered = ex.lowered
+    kernel = irkernelcall.plan(lowered.kernel_source, "kernel0", lowered.loop_sources)
+    ir_text = str(irkernelcall._optimised(kernel.text, "f", [x]))
+    digest = irmaths.name("sin").rsplit("_", 1)[1]
+    assert re.search(r"call <\d+ x double> @fgvm_\w+_" + digest + r"_v\d", ir_text)
+
+
+def test_a_kernel_of_ir_loops_raises_the_trig_range_error_and_switches(monkeypatch):
+    x = np.linspace(-2.0, 2.0, 64)
+    far = x.copy()
+    far[[3, 40, 41]] = [1e9, -3e12, np.inf]
+    by_numba, _ = _outlined(monkeypatch, _chain, x, ir_kernels=False)
+    with np.errstate(all="ignore"):
+        want = [by_numba(x), by_numba(far), by_numba(x)]
+    by_ir, ex = _outlined(monkeypatch, _chain, x)
+    assert ex.lowered.trig_checked
+    with np.errstate(all="ignore"):
+        got = [by_ir(x), by_ir(far), by_ir(x)]
+    assert [g.tobytes() for g in got] == [w.tobytes() for w in want]
+
+
+def test_a_kernel_of_ir_loops_takes_other_arguments_through_numba(monkeypatch):
+    from funcgrad.jit import irkernelcall
+    x = np.linspace(-2.0, 2.0, 64)
+    _, ex = _outlined(monkeypatch, _chain, x)
+    lowered = ex.lowered
+    kernel = irkernelcall.plan(lowered.kernel_source, "kernel0", lowered.loop_sources)
+    calls = []
+
+    def by_numba():
+        from funcgrad.jit.cache import load_kernels
+        calls.append(1)
+        return load_kernels(lowered.kernel_source).kernel0
+    run = kernel.function("kernel0", by_numba)
+    want = run(x)
+    assert not calls
+    strided = np.repeat(x, 2)[::2]  # (not contiguous: copied, then the IR kernel)
+    assert run(strided).tobytes() == want.tobytes() and not calls
+    single = x.astype(np.float32)  # (another dtype: the Numba kernel)
+    assert run(single).tobytes() == by_numba()(single).tobytes() and calls
+    kernel = irkernelcall.plan(lowered.kernel_source, "kernel0", lowered.loop_sources)
+    calls.clear()
+    run = kernel.function("kernel0", by_numba)  # (float32 first: written as IR too)
+    assert run(single).tobytes() == by_numba()(single).tobytes() and len(calls) == 1
+    assert run(x).tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("body", [
+    "st0 = np.empty((1, 1, 4), np.float64)\n    st0[0, 0, 0] = a0[0]\n    return st0[0, 0].copy()",
+    "v = np.dot(a0, a0)\n    st0 = np.empty((1, 1, 4), np.float64)\n    return st0[0, 0].copy()",
+    "st0 = np.empty((1, 1, 4), np.float64)\n    return st0[0, 0]",
+    "st0 = np.empty((1, 1, 4), np.float64)\n    _loop0(a0, (st0, 1))\n    return st0[0, 0].copy()",
+])
+def test_kernels_with_anything_else_are_left_to_numba(body):
+    from funcgrad.jit import irkernelcall
+    loop = _module(["p0", "pk1"], """
+        for i in range(p0.shape[0]):
+            pk1[0, i] = p0[i] * 0.5
+        """)
+    from funcgrad.jit.source import loop_key
+    source = (f"_loop0 = _rt_loop('{loop_key(loop)}')\n@njit(cache=True)\n"
+              f"def kernel0(a0):\n    {body}\n")
+    assert irkernelcall.plan(source, "kernel0", [loop]) is None
+    good = source.replace(body, "st0 = np.empty((1, 1, 4), np.float64)\n    "
+                                "_loop0(a0, (st0, 0))\n    return st0[0, 0].copy()")
+    kernel = irkernelcall.plan(good, "kernel0", [loop])
+    assert kernel is not None
+    x = np.arange(4.0)
+    assert kernel.function("kernel0", None)(x).tolist() == (x * 0.5).tolist()
+
+
+def test_a_kernel_of_ir_loops_is_loaded_from_the_disk_cache_in_a_new_process(tmp_path):
+    import os
+    import subprocess
+    import sys
+    script = textwrap.dedent("""
+        import sys, hashlib, numpy as np, funcgrad as fg
+        from funcgrad.jit import irkernelcall, lower
+        lower.OUTLINE_MIN_EQNS = 16
+        if sys.argv[1] == "warm":  # compiling again would fail
+            def no(*args):
+                raise AssertionError("compiled again")
+            irkernelcall._object_code = no
+        def chain(x):
+            y = x
+            for _ in range(12):
+                y = np.sin(y) * 0.5 + np.tanh(y) * 0.25 + y * 0.9
+            return np.sum(y * y)
+        g = fg.jit(fg.grad(chain), wait=True)(np.linspace(-2.0, 2.0, 64))
+        print(hashlib.sha1(g.tobytes()).hexdigest())
+        """)
+    env = dict(os.environ, FUNCGRAD_CACHE_DIR=str(tmp_path / "cache"),
+               NUMBA_CACHE_DIR=str(tmp_path / "numba"), FUNCGRAD_KERNELS="wait")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    out = [subprocess.run([sys.executable, "-c", script, run], env=env, capture_output=True,
+                          text=True, timeout=120) for run in ("cold", "warm")]
+    assert [o.returncode for o in out] == [0, 0], out[1].stderr[-2000:]
+    assert out[0].stdout == out[1].stdout
+    (obj,) = (tmp_path / "cache" / "jit").glob("fgir_*.o")
+    obj.write_bytes(obj.read_bytes()[:1000])  # (cut short: compiled again, not linked)
+    again = subprocess.run([sys.executable, "-c", script, "cold"], env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and again.stdout == out[0].stdout, again.stderr[-2000:]
+    assert len(obj.read_bytes()) > 1000

@@ -160,9 +160,16 @@ def make_runner(lowered):
     for source in lowered.loop_sources:
         load_loop(source)
     if lowered.kernel_source:
-        module = load_kernels(lowered.kernel_source)
+        from .irkernelcall import plan
+        source = lowered.kernel_source
+        module = load_kernels(source)
         for name in lowered.kernels:
-            namespace[name] = compile_once(getattr(module, name))
+            written = plan(source, name, lowered.loop_sources, _TAG)
+            if written is None:
+                namespace[name] = compile_once(getattr(module, name))
+            else:  # (the Numba kernel for what the IR one does not take)
+                namespace[name] = written.function(
+                    name, lambda name=name: compile_once(getattr(module, name)))
     namespace.update(lowered.python_calls)
     exec(compile(lowered.driver_source, "<funcgrad.jit driver>", "exec"), namespace)
     return namespace["run"]

@@ -29,7 +29,8 @@ from llvmlite import ir
 from .irwrite import CALLS, I8, MEMORY, NODES, VALUE, Array, Unsupported, Writer, element
 from .source import loop_key
 
-__all__ = ["loop_intrinsic", "writes", "Unsupported", "IR_LOOPS"]
+__all__ = ["loop_intrinsic", "writes", "parts", "Parts", "kind", "flat_types", "Unsupported",
+           "IR_LOOPS"]
 
 # Loop functions written as LLVM IR where their text allows; 0: every loop function
 # compiled by Numba (for comparing the two).
@@ -100,7 +101,7 @@ def _in_language(body):
                     return False
     return True
 
-def _kind(t):
+def kind(t):
     """How the loop takes an argument of Numba type ``t``: ``("scalar", dtype)``,
     ``("array", dtype, ndim, layout)``, or ``("entry", dtype, ndim, layout)`` for a pair
     ``(stack, k)`` standing for the stack's entry ``stack[k]`` (see
@@ -123,8 +124,8 @@ def _kind(t):
     raise Unsupported(f"argument of type {t}")
 
 
-def _flat_types(kind):
-    """The LLVM types the loop function takes one argument of kind :func:`_kind` as: a
+def flat_types(kind):
+    """The LLVM types the loop function takes one argument of kind :func:`kind` as: a
     scalar, or an array's (an entry's) data pointer, shape and strides."""
     if kind[0] == "scalar":
         return [VALUE[kind[1]]]
@@ -176,7 +177,7 @@ def _define(module, name, params, body, kinds, raises, maths="inline"):
     ``return 0``; a raise returns its number in ``raises`` (:func:`_raises`) plus one.
     ``maths``: how the vector maths are written (:class:`.irwrite.Writer`)."""
     status = ir.IntType(32)
-    flat = [t for kind in kinds for t in _flat_types(kind)]
+    flat = [t for kind in kinds for t in flat_types(kind)]
     fn = ir.Function(module, ir.FunctionType(status, flat), name)
     fn.linkage = "internal"
     builder = ir.IRBuilder(fn.append_basic_block("entry"))
@@ -202,19 +203,35 @@ def _by_numba(params, numba_types, loop):
 
 def writes(source):
     """Will :func:`loop_intrinsic` write the loop function ``source`` as IR?"""
-    if not IR_LOOPS:
-        return False
-    parsed = _parse(source)
-    return parsed is not None and _in_language(parsed[1])
+    return parts(source) is not None  # (cached: the kernel's loader asks again)
 
 
-def loop_intrinsic(source, numba_version):
-    """A Numba intrinsic that writes the loop function ``source`` into the kernel calling
-    it, or None when the text is outside the language :class:`Writer` handles.
-    ``numba_version()`` gives the Numba dispatcher of the same text, compiled into the
-    kernel for argument types the writer does not handle."""
+class Parts:
+    """What writing the loop function of one text needs: its parameters and statements,
+    the ``(exception class, message)`` of each raise, how the vector maths are written."""
+
+    __slots__ = ("key", "params", "body", "raises", "maths")
+
+    def __init__(self, key, params, body, raises, maths):
+        self.key, self.params, self.body = key, params, body
+        self.raises, self.maths = raises, maths
+
+    def define(self, module, name, kinds):
+        """Define the loop function ``name`` in ``module`` for arguments of ``kinds``
+        (:func:`kind`); raises :class:`Unsupported` where the writer cannot."""
+        return _define(module, name, self.params, self.body, kinds, self.raises, self.maths)
+
+
+def parts(source):
+    """The :class:`Parts` of the loop function ``source``, or None when its text is outside
+    the language :class:`Writer` handles (or IR loops are turned off)."""
+    return _parts(source) if IR_LOOPS else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _parts(source):
     parsed = _parse(source)
-    if not IR_LOOPS or parsed is None:
+    if parsed is None:
         return None
     params, body = parsed
     if not _in_language(body):
@@ -223,18 +240,29 @@ def loop_intrinsic(source, numba_version):
         raises = _raises(body)
     except Unsupported:
         return None
-    from numba.extending import intrinsic
-    key = loop_key(source)
     elements = _elements(source)
     maths = "call" if elements is not None and elements <= CALL_MATHS_MAX_ELEMENTS \
         else "inline"
+    return Parts(loop_key(source), params, body, raises, maths)
+
+
+def loop_intrinsic(source, numba_version):
+    """A Numba intrinsic that writes the loop function ``source`` into the kernel calling
+    it, or None when the text is outside the language :class:`Writer` handles.
+    ``numba_version()`` gives the Numba dispatcher of the same text, compiled into the
+    kernel for argument types the writer does not handle."""
+    loop = parts(source)
+    if loop is None:
+        return None
+    from numba.extending import intrinsic
+    params, body, raises, maths, key = loop.params, loop.body, loop.raises, loop.maths, loop.key
     checked = {}  # argument types -> their kinds, or None: compiled by Numba
 
     def typer(typingctx, argtypes):
         from numba import types
         if argtypes not in checked:
             try:
-                kinds = [_kind(t) for t in argtypes]
+                kinds = [kind(t) for t in argtypes]
                 # (written into a scratch module, the vector maths only declared: raises
                 # where the writer cannot)
                 _define(ir.Module(), "check", params, body, kinds, raises, "declare")
