@@ -170,6 +170,7 @@ def _primitive_by_name(name):
 
 
 _tags = itertools.count(1)
+_NO_PARAMS: dict = {}  # (never written)
 
 # Exact classes the root cannot compute with (every Tracer subclass registers
 # itself); a set lookup keeps the root's fast path cheap.
@@ -211,6 +212,15 @@ class Interpreter:
 
     def process(self, prim, args, params):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    # The tracers' operators and unary functions call these: an interpreter may record a
+    # one- or two-argument primitive without parameters past ``process``'s argument tuple
+    # and its checks (reverse mode does: a quarter of a recorded operation).
+    def process1(self, prim, a):
+        return self.process(prim, (a,), _NO_PARAMS)
+
+    def process2(self, prim, a, b):
+        return self.process(prim, (a, b), _NO_PARAMS)
 
     def __enter__(self):
         _state.interpreter = self

@@ -393,3 +393,36 @@ def test_a_products_vjp_multiplies_in_place_of_calling_its_rules():
     cx, cy = multiply_p.vjp((True, True), g32, None, x.astype(np.float32), 2.5)
     assert cx.dtype == np.float32 and cx.tobytes() == (g32 * 2.5).tobytes()
     assert np.shape(cy) == () and np.isclose(cy, np.sum(g32 * x.astype(np.float32)))
+
+
+# --- the record of one- and two-argument primitives --------------------------------------------
+
+def _node_fields(t):
+    return (t.prim, [np.asarray(a).tobytes() for a in t.args], t.params,
+            [(i, id(p)) for i, p in t.parents], t.needs, t.meta, t.weak,
+            np.asarray(t.value).tobytes())
+
+
+def test_operators_record_without_process_as_process_would():
+    import sys
+    from funcgrad.interpreters.reverse import ReverseInterpreter
+    from funcgrad.primitives.elementwise import add_p, multiply_p, sin_p
+    x0, y0 = np.linspace(-1.0, 1.0, 8), np.linspace(0.5, 2.0, 8)
+    calls = []
+    with ReverseInterpreter() as interp:
+        x, y = interp.new_input(x0), interp.new_input(y0)
+        fnp.sin(x)  # (its kernel's first call loads it)
+        del interp.tape[:]
+        sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name) if
+                       event == "call" and frame.f_code.co_filename.endswith("reverse.py")
+                       else None)
+        try:
+            fast = [fnp.sin(x), x * 0.5, 0.9 * y, x + y]
+        finally:
+            sys.setprofile(None)
+        general = [interp.process(sin_p, (x,), {}), interp.process(multiply_p, (x, 0.5), {}),
+                   interp.process(multiply_p, (0.9, y), {}), interp.process(add_p, (x, y), {})]
+    assert calls == ["process1", "process2", "process2", "process2"]  # and not process
+    for a, b in zip(fast, general):
+        assert _node_fields(a) == _node_fields(b)
+    assert interp.tape == fast + general
