@@ -447,3 +447,22 @@ def test_the_walk_runs_an_elementwise_rule_without_keyword_arguments():
     # vjp_plain takes no **params (CPython builds a dict for each call of one that does)
     assert calls == ["vjp_plain"] * 4  # add, multiply twice, sin
     np.testing.assert_allclose(got, np.cos(x) * 0.5 + 2 * x, rtol=1e-15, atol=1e-15)
+
+
+def test_recording_arrays_and_numbers_skips_the_special_classes_lookup(monkeypatch):
+    from funcgrad.interpreters import reverse
+    from funcgrad.interpreters.reverse import ReverseInterpreter
+    lookups = []
+
+    class Watched(set):
+        def __contains__(self, item):
+            lookups.append(item)
+            return set.__contains__(self, item)
+    monkeypatch.setattr(reverse, "_special_classes", Watched(core._special_classes))
+    x0 = np.linspace(-1.0, 1.0, 8)
+    with ReverseInterpreter() as interp:
+        x = interp.new_input(x0)
+        y = fnp.sin(x) * 0.5 + x * x
+    assert lookups == []  # an ndarray or a float is never special: no set lookup a record
+    assert len(interp.tape) == 4
+    np.testing.assert_allclose(y.value, np.sin(x0) * 0.5 + x0 * x0, rtol=1e-15)

@@ -176,7 +176,7 @@ class ReverseInterpreter(Interpreter):
                 or prim.multiple_results or not prim.differentiable):
             return self.process(prim, (a,), _NO_PARAMS)
         x = a.value
-        if type(x) in _special_classes:
+        if type(x) is not ndarray and type(x) in _special_classes:
             return self.process(prim, (a,), _NO_PARAMS)
         out = prim.impl(x)
         tracer = _new(ReverseTracer)  # (field by field: see process)
@@ -210,7 +210,11 @@ class ReverseInterpreter(Interpreter):
             parents, needs = ((1, b),), _SECOND
         else:
             return self.parent.process(prim, (a, b), _NO_PARAMS)
-        if type(x) in _special_classes or type(y) in _special_classes:
+        # (an array or a Python float, the usual values, without the set's lookup: ~2% of
+        # a record's instructions)
+        tx, ty = type(x), type(y)
+        if (tx is not ndarray and tx in _special_classes
+                or ty is not ndarray and ty is not float and ty in _special_classes):
             return self.process(prim, (a, b), _NO_PARAMS)
         out = prim.impl(x, y)
         tracer = _new(ReverseTracer)
