@@ -63,6 +63,10 @@ class Primitive:
     ``jvp_tangent(primals, tangents, out, **params)``
         the tangent half of ``jvp``, given the output (forward-over-reverse computes a
         tangent only when something reads it).
+    ``vjp_plain(needs, cotangent, out, *args)``
+        ``vjp`` for a node without parameters, as a function without ``**params``: the
+        backward walk calls it on such nodes (CPython builds an empty dict for every
+        call of a function that takes ``**``; elementwise rules declare one).
     ``vjp_into(prev, owned, g, out, *args, **params)``
         the VJP of argument 0 added into ``prev``, that argument's cotangent so far
         (``owned``: only the backward pass holds ``prev``, so it may be updated in place).
@@ -101,11 +105,11 @@ class Primitive:
     """
 
     __slots__ = ("name", "impl", "abstract_eval", "jvp", "vjp", "batch", "jvp_tangent",
-                 "vjp_into", "reverse_fwd", "multiple_results", "differentiable",
+                 "vjp_plain", "vjp_into", "reverse_fwd", "multiple_results", "differentiable",
                  "vjp_reads", "grad_fn_name", "elementwise", "saved_names")
 
     def __init__(self, name, impl=None, *, abstract_eval=None, jvp=None, vjp=None,
-                 batch=None, jvp_tangent=None, vjp_into=None, reverse_fwd=None,
+                 batch=None, jvp_tangent=None, vjp_plain=None, vjp_into=None, reverse_fwd=None,
                  multiple_results=False, differentiable=True, vjp_reads=None,
                  grad_fn_name=None, elementwise=None, saved_names=None):
         if name in REGISTRY:
@@ -117,6 +121,7 @@ class Primitive:
         self.vjp = vjp
         self.batch = batch
         self.jvp_tangent = jvp_tangent
+        self.vjp_plain = vjp_plain
         self.vjp_into = vjp_into
         self.reverse_fwd = reverse_fwd
         self.multiple_results = multiple_results
@@ -170,6 +175,7 @@ def _primitive_by_name(name):
 
 
 _tags = itertools.count(1)
+_NO_PARAMS: dict = {}  # (never written)
 
 # Exact classes the root cannot compute with (every Tracer subclass registers
 # itself); a set lookup keeps the root's fast path cheap.
@@ -211,6 +217,15 @@ class Interpreter:
 
     def process(self, prim, args, params):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    # The tracers' operators and unary functions call these: an interpreter may record a
+    # one- or two-argument primitive without parameters past ``process``'s argument tuple
+    # and its checks (reverse mode does: a quarter of a recorded operation).
+    def process1(self, prim, a):
+        return self.process(prim, (a,), _NO_PARAMS)
+
+    def process2(self, prim, a, b):
+        return self.process(prim, (a, b), _NO_PARAMS)
 
     def __enter__(self):
         _state.interpreter = self

@@ -393,11 +393,14 @@ def test_a_products_vjp_multiplies_in_place_of_calling_its_rules():
     sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name)
                    if event == "call" else None)
     try:
-        cx, cy = multiply_p.vjp((True, True), g, x * y, x, y)
-        ax, ay = add_p.vjp((True, True), g, x + y, x, y)
+        cx, cy = multiply_p.vjp_plain((True, True), g, x * y, x, y)
+        ax, ay = add_p.vjp_plain((True, True), g, x + y, x, y)
     finally:
         sys.setprofile(None)
-    assert calls == ["vjp", "vjp"]  # no rule called: g * y, g * x and g itself, inline
+    # no rule called: g * y, g * x and g itself, inline
+    assert calls == ["vjp_plain", "vjp_plain"]
+    bx, by = multiply_p.vjp((True, True), g, x * y, x, y)
+    assert (bx.tobytes(), by.tobytes()) == (cx.tobytes(), cy.tobytes())
     assert cx.tobytes() == (g * y).tobytes() and cy.tobytes() == (g * x).tobytes()
     assert ax is g and ay is g
     # a Python number keeps its weak type (float32 stays float32), and is unbroadcast
@@ -424,3 +427,73 @@ def test_a_differences_vjp_negates_in_place_of_calling_its_rule(bound_at_root):
     # the rule stays differentiable: d/dy of grad_y(x - y)**2 . g is 2 g
     f = lambda b: fnp.sum(fg.grad(lambda c: fnp.sum((x - c) ** 2 * g))(b))
     np.testing.assert_allclose(fg.grad(f)(y), 2 * g)
+
+
+# --- the record of one- and two-argument primitives --------------------------------------------
+
+def _node_fields(t):
+    return (t.prim, [np.asarray(a).tobytes() for a in t.args], t.params,
+            [(i, id(p)) for i, p in t.parents], t.needs, t.meta, t.weak,
+            np.asarray(t.value).tobytes())
+
+
+def test_operators_record_without_process_as_process_would():
+    import sys
+    from funcgrad.interpreters.reverse import ReverseInterpreter
+    from funcgrad.primitives.elementwise import add_p, multiply_p, sin_p
+    x0, y0 = np.linspace(-1.0, 1.0, 8), np.linspace(0.5, 2.0, 8)
+    calls = []
+    with ReverseInterpreter() as interp:
+        x, y = interp.new_input(x0), interp.new_input(y0)
+        fnp.sin(x)  # (its kernel's first call loads it)
+        del interp.tape[:]
+        sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name) if
+                       event == "call" and frame.f_code.co_filename.endswith("reverse.py")
+                       else None)
+        try:
+            fast = [fnp.sin(x), x * 0.5, 0.9 * y, x + y]
+        finally:
+            sys.setprofile(None)
+        general = [interp.process(sin_p, (x,), {}), interp.process(multiply_p, (x, 0.5), {}),
+                   interp.process(multiply_p, (0.9, y), {}), interp.process(add_p, (x, y), {})]
+    assert calls == ["process1", "process2", "process2", "process2"]  # and not process
+    for a, b in zip(fast, general):
+        assert _node_fields(a) == _node_fields(b)
+    assert interp.tape == fast + general
+
+
+def test_the_walk_runs_an_elementwise_rule_without_keyword_arguments():
+    import sys
+    x = np.linspace(-1.0, 1.0, 8)
+    f = fg.grad(lambda v: fnp.sum(fnp.sin(v) * 0.5 + v * v))
+    f(x)  # (kernels loaded)
+    calls = []
+    sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name) if
+                   event == "call" and frame.f_code.co_filename.endswith("_elementwise.py")
+                   else None)
+    try:
+        got = f(x)
+    finally:
+        sys.setprofile(None)
+    # vjp_plain takes no **params (CPython builds a dict for each call of one that does)
+    assert calls == ["vjp_plain"] * 4  # add, multiply twice, sin
+    np.testing.assert_allclose(got, np.cos(x) * 0.5 + 2 * x, rtol=1e-15, atol=1e-15)
+
+
+def test_recording_arrays_and_numbers_skips_the_special_classes_lookup(monkeypatch):
+    from funcgrad.interpreters import reverse
+    from funcgrad.interpreters.reverse import ReverseInterpreter
+    lookups = []
+
+    class Watched(set):
+        def __contains__(self, item):
+            lookups.append(item)
+            return set.__contains__(self, item)
+    monkeypatch.setattr(reverse, "_special_classes", Watched(core._special_classes))
+    x0 = np.linspace(-1.0, 1.0, 8)
+    with ReverseInterpreter() as interp:
+        x = interp.new_input(x0)
+        y = fnp.sin(x) * 0.5 + x * x
+    assert lookups == []  # an ndarray or a float is never special: no set lookup a record
+    assert len(interp.tape) == 4
+    np.testing.assert_allclose(y.value, np.sin(x0) * 0.5 + x0 * x0, rtol=1e-15)

@@ -149,11 +149,19 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
         prim = node.prim
         if plain and prim is not SELECT and node.meta is None and prim.vjp_into is None \
                 and not prim.multiple_results:
-            params = node.params
-            if params is None:
-                contributions = prim.vjp(node.needs, g, node.value, *node.args)
+            args = node.args
+            if node.params is not None:
+                contributions = prim.vjp(node.needs, g, node.value, *args, **node.params)
             else:
-                contributions = prim.vjp(node.needs, g, node.value, *node.args, **params)
+                # Positionally, not through *args (which builds a tuple for the call), and
+                # the rule without ** where there is one (see Primitive.vjp_plain)
+                vjp = prim.vjp_plain or prim.vjp
+                if len(args) == 2:
+                    contributions = vjp(node.needs, g, node.value, args[0], args[1])
+                elif len(args) == 1:
+                    contributions = vjp(node.needs, g, node.value, args[0])
+                else:
+                    contributions = vjp(node.needs, g, node.value, *args)
             parents = node.parents
         elif prim is SELECT:
             parent = node.parents[0][1]

@@ -314,13 +314,15 @@ def _binary(fn, numeric=False, weak_attr=False, traced=False):
         # A Python float or int or a tracer (the usual operands) needs no conversion:
         # skipping operand()'s call saves about a tenth of a recorded operation, and so
         # does finding the current interpreter through the tracer's interpreter (a dict)
-        # rather than the threading.local.
+        # rather than the threading.local; process2 records without an argument tuple.
         def op(self, other):
             t = type(other)
             if t is not float and t is not int and t not in _special_classes:
                 other = _operand(other)
-            interp = self._trace.local["interpreter"] if traced else _state.interpreter
-            out = interp.process(prim, (self, other), _EMPTY)
+            if traced:
+                out = self._trace.local["interpreter"].process2(prim, self, other)
+            else:
+                out = _state.interpreter.process(prim, (self, other), _EMPTY)
             if numeric_weak and self.weak and is_weak(other):
                 return as_weak(out)
             return out
@@ -329,8 +331,10 @@ def _binary(fn, numeric=False, weak_attr=False, traced=False):
             t = type(other)
             if t is not float and t is not int and t not in _special_classes:
                 other = _operand(other)
-            interp = self._trace.local["interpreter"] if traced else _state.interpreter
-            out = interp.process(prim, (other, self), _EMPTY)
+            if traced:
+                out = self._trace.local["interpreter"].process2(prim, other, self)
+            else:
+                out = _state.interpreter.process(prim, (other, self), _EMPTY)
             if numeric_weak and self.weak and is_weak(other):
                 return as_weak(out)
             return out

@@ -47,7 +47,7 @@ def _unary(prim: Any, *numpy_ufuncs: Any, example: str = _EXAMPLE_X) -> Callable
     def f(x: ArrayLike) -> Array:
         t = type(x)
         if t in _tracer_classes:  # the current interpreter of its thread (Interpreter.local)
-            return x._trace.local["interpreter"].process(prim, (x,), _EMPTY)
+            return x._trace.local["interpreter"].process1(prim, x)
         if t not in _special_classes:
             x = operand(x)
         return _state.interpreter.process(prim, (x,), _EMPTY)

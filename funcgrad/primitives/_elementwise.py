@@ -387,19 +387,20 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
     # where broadcasting or promotion happened (the checks of ``_refit``, inlined: they
     # run for every cotangent of every elementwise operation; a ``try`` costs nothing
     # until it catches; equal dtypes are nearly always one object, which ``is`` sees
-    # without NumPy's comparison).  A rule is called without ``**params`` when there are
-    # none: an empty ``**`` makes Python build the call's arguments as a tuple and a dict.
+    # without NumPy's comparison).  The rules of one and two arguments are ``vjp_plain``,
+    # without ``**params`` (see Primitive.vjp_plain: CPython builds an empty dict for every
+    # call of a function that takes ``**``); ``vjp`` adds the case with parameters.
     passes = [lin is identity for lin in lins]
     if len(lins) == 1:
         lin_x, = lins
         pass_x, = passes
         small_unary, config = decl.small_unary, cpu.config
 
-        def vjp(needs, g, out, x, **params):
+        def vjp_plain(needs, g, out, x):
             if pass_x:
                 c = g
             elif not fusable[0]:
-                c = lin_x(g, x, out) if not params else lin_x(g, x, out, **params)
+                c = lin_x(g, x, out)
             else:
                 # fused_vjp's usual case inline (arrays of one float dtype, its small kernel
                 # loaded): its call, three tuples and a loop cost about as much as the kernel
@@ -417,7 +418,7 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                 else:
                     c = decl.fused_vjp(0, g, (x,), out)
                 if c is None:
-                    c = lin_x(g, x, out) if not params else lin_x(g, x, out, **params)
+                    c = lin_x(g, x, out)
             try:
                 refit = c.shape != x.shape or (c.dtype is not x.dtype
                                                and c.dtype != x.dtype)
@@ -434,7 +435,7 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
         times_x, times_y = lin_x is times_second, lin_y is times_first
         negated_y = lin_y is negated  # (subtract's: -g without a call nor a dispatch)
 
-        def vjp(needs, g, out, x, y, **params):
+        def vjp_plain(needs, g, out, x, y):
             cx = cy = None
             if needs[0]:
                 if pass_x:
@@ -444,7 +445,7 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                 else:
                     cx = decl.fused_vjp(0, g, (x, y), out) if fusable[0] else None
                     if cx is None:
-                        cx = lin_x(g, x, y, out) if not params else lin_x(g, x, y, out, **params)
+                        cx = lin_x(g, x, y, out)
                 try:
                     refit = cx.shape != x.shape or (cx.dtype is not x.dtype
                                                     and cx.dtype != x.dtype)
@@ -462,7 +463,7 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                 else:
                     cy = decl.fused_vjp(1, g, (x, y), out) if fusable[1] else None
                     if cy is None:
-                        cy = lin_y(g, x, y, out) if not params else lin_y(g, x, y, out, **params)
+                        cy = lin_y(g, x, y, out)
                 try:
                     refit = cy.shape != y.shape or (cy.dtype is not y.dtype
                                                     and cy.dtype != y.dtype)
@@ -472,20 +473,25 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                     cy = unbroadcast(cy, y)
             return cx, cy
     else:
-        def vjp(needs, g, out, *args, **params):
-            cts = []
-            for i, (lin, x, need) in enumerate(zip(lins, args, needs)):
-                c = None
-                if need:
-                    c = decl.fused_vjp(i, g, args, out) if fusable[i] else None
-                    c = _fit_ct(lin(g, *args, out, **params) if c is None else c, x)
-                cts.append(c)
-            return cts
+        vjp_plain = None
+
+    def vjp(needs, g, out, *args, **params):
+        if vjp_plain is not None and not params:
+            return vjp_plain(needs, g, out, *args)
+        cts = []
+        for i, (lin, x, need) in enumerate(zip(lins, args, needs)):
+            c = None
+            if need:
+                c = decl.fused_vjp(i, g, args, out) if fusable[i] else None
+                c = _fit_ct(lin(g, *args, out, **params) if c is None else c, x)
+            cts.append(c)
+        return cts
 
     if not differentiable:
         facts.setdefault("vjp_reads", SHAPES_ONLY)
     prim = Primitive(name, None, jvp=jvp if differentiable else _no_jvp,
                      vjp=vjp if differentiable else _no_vjp,
+                     vjp_plain=vjp_plain if differentiable else None,
                      jvp_tangent=jvp_tangent if differentiable else None,
                      differentiable=differentiable, elementwise=decl,
                      vjp_reads=facts.pop("vjp_reads", decl.vjp_reads), **facts)
