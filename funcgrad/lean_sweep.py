@@ -165,26 +165,8 @@ def lean_sweep(tape, x, out, seed, ops=_EAGER):
                 ops.source(a, f"t[{j}].args[{k}]") for k, a in enumerate(node.args)]
 
     def tangent(node):
-        key = id(node)
-        if key in tangents:
-            return tangents[key]
-        stack = [node]
-        while stack:  # iterative, deepest first (creation order is topological)
-            top = stack[-1]
-            if id(top) in tangents:
-                stack.pop()
-                continue
-            pending = [p for _, p in top.parents if id(p) not in tangents]
-            if pending:
-                stack.extend(pending)
-                continue
-            stack.pop()
-            ts = [None] * len(top.args)
-            for i, p in top.parents:
-                ts[i] = tangents[id(p)]
-            tangents[id(top)] = None if all(t is None for t in ts) else \
-                _forward_tangent(ops, top, args_of(top), value(top), ts)
-        return tangents[key]
+        return forward_tangent(node, tangents, lambda top, ts: _forward_tangent(
+            ops, top, args_of(top), value(top), ts))
 
     pairs = {id(out): (ops.call(seed_cotangent, value(out)), None)}
     # Cotangents and tangents this sweep computed and no one else holds: those it may add
@@ -508,3 +490,30 @@ class Programs:
         if program is NotLean or program is NotSweepable:
             raise program
         return result
+
+
+def forward_tangent(node, tangents, rule):
+    """The tangent of ``node``'s output, filling ``tangents`` (by ``id``; None: zero) for
+    it and the parents it needs: ``rule(top, ts)`` gives a node's tangent from its
+    arguments' (``ts``, not all None).  Creation order is a topological order: an iterative
+    walk over the pending parents computes each tangent once, deepest first (no recursion
+    limit)."""
+    key = id(node)
+    if key in tangents:
+        return tangents[key]
+    stack = [node]
+    while stack:
+        top = stack[-1]
+        if id(top) in tangents:
+            stack.pop()
+            continue
+        pending = [p for _, p in top.parents if id(p) not in tangents]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        ts = [None] * len(top.args)
+        for i, p in top.parents:
+            ts[i] = tangents[id(p)]
+        tangents[id(top)] = None if all(t is None for t in ts) else rule(top, ts)
+    return tangents[key]

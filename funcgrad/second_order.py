@@ -35,7 +35,8 @@ from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import EFFECTS
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer
 from .modes import no_grad
-from .lean_sweep import NotLean, NotSweepable, Programs, reads, rule_params, seed_cotangent
+from .lean_sweep import (NotLean, NotSweepable, Programs, forward_tangent, reads, rule_params,
+                         seed_cotangent)
 
 __all__ = ["Recording", "record", "replay", "hvp_of_array"]
 
@@ -190,11 +191,8 @@ def _sweep(rec, seed):
     tangents = {id(x): seed}
 
     def tangent(node):
-        # Creation order is a topological order: an iterative walk over the pending
-        # parents computes each tangent once, deepest first (no recursion limit).
-        key = id(node)
-        if key in tangents:
-            return tangents[key]
+        return forward_tangent(node, tangents, lambda top, ts: run_under(
+            base, _tangent_rule(top.prim), list(top.args), ts, top.value, **rule_params(top)))
         stack = [node]
         while stack:
             top = stack[-1]

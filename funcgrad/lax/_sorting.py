@@ -104,16 +104,7 @@ def top_k(operand: ArrayLike, k: int, *, axis: int = -1) -> tuple[Array, Array]:
     >>> lax.top_k(np.array([1.0, 4.0, 3.0, 4.0]), 2)
     (array([4., 4.]), array([1, 3], dtype=int32))
     """
-    x = accept("top_k", array(operand), ORDERED)
-    if not x.ndim:
-        raise TypeError("top_k: the operand needs at least one axis")
-    axis = canonical_axis(axis, x.ndim)
-    k = static_int(k, "top_k: k")
-    if not 0 <= k <= x.shape[axis]:
-        raise ValueError(f"top_k: k={k} must be between 0 and the axis size {x.shape[axis]}")
-    perm = _permutation(_descending(x), axis)
-    first = fnp.take(perm, np.arange(k), axis=axis)
-    return fnp.take_along_axis(x, first, axis), fnp.astype(first, np.int32)
+    return _k_first("top_k", operand, k, axis, _descending)
 
 
 def approx_max_k(operand: ArrayLike, k: int, reduction_dimension: int = -1,
@@ -141,15 +132,20 @@ def approx_min_k(operand: ArrayLike, k: int, reduction_dimension: int = -1,
     >>> lax.approx_min_k(np.array([1.0, 4.0, 3.0]), 2)
     (array([1., 3.]), array([0, 2], dtype=int32))
     """
-    x = accept("approx_min_k", array(operand), ORDERED)
+    return _k_first("approx_min_k", operand, k, reduction_dimension, _keys)
+
+
+def _k_first(name, operand, k, axis, keys):
+    """The ``k`` entries of ``operand`` first in the order of ``keys(x)`` along ``axis``, and
+    their indices (int32)."""
+    x = accept(name, array(operand), ORDERED)
     if not x.ndim:
-        raise TypeError("approx_min_k: the operand needs at least one axis")
-    axis = canonical_axis(reduction_dimension, x.ndim)
-    k = static_int(k, "approx_min_k: k")
+        raise TypeError(f"{name}: the operand needs at least one axis")
+    axis = canonical_axis(axis, x.ndim)
+    k = static_int(k, f"{name}: k")
     if not 0 <= k <= x.shape[axis]:
-        raise ValueError(f"approx_min_k: k={k} must be between 0 and the axis size "
-                         f"{x.shape[axis]}")
-    first = fnp.take(_permutation(_keys(x), axis), np.arange(k), axis=axis)
+        raise ValueError(f"{name}: k={k} must be between 0 and the axis size {x.shape[axis]}")
+    first = fnp.take(_permutation(keys(x), axis), np.arange(k), axis=axis)
     return fnp.take_along_axis(x, first, axis), fnp.astype(first, np.int32)
 
 
