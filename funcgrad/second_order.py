@@ -193,27 +193,6 @@ def _sweep(rec, seed):
     def tangent(node):
         return forward_tangent(node, tangents, lambda top, ts: run_under(
             base, _tangent_rule(top.prim), list(top.args), ts, top.value, **rule_params(top)))
-        stack = [node]
-        while stack:
-            top = stack[-1]
-            if id(top) in tangents:
-                stack.pop()
-                continue
-            pending = [p for _, p in top.parents if id(p) not in tangents]
-            if pending:
-                stack.extend(pending)
-                continue
-            stack.pop()
-            ts = [None] * len(top.args)
-            for i, p in top.parents:
-                ts[i] = tangents[id(p)]
-            if all(t is None for t in ts):
-                tangents[id(top)] = None
-                continue
-            params = rule_params(top)
-            tangents[id(top)] = run_under(base, _tangent_rule(top.prim), list(top.args), ts,
-                                          top.value, **params)
-        return tangents[key]
 
     dual_interp = JVPInterpreter(base)
     out = rec.out
