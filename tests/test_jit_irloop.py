@@ -308,6 +308,22 @@ def test_a_kernel_of_ir_loops_over_few_elements_calls_the_vector_variants(monkey
     assert re.search(r"call <\d+ x double> @fgvm_\w+_" + digest + r"_v\d", ir_text)
 
 
+def test_a_kernel_of_ir_loops_keeps_only_the_vector_variants_it_calls(monkeypatch):
+    # (the vectoriser picks one width per loop; a variant no loop calls was machine code
+    # made for nothing: the 4-lane ones on an AVX-512 CPU that takes 8 lanes)
+    from funcgrad.jit import irkernelcall
+    x = np.linspace(-2.0, 2.0, 64)
+    _, ex = _outlined(monkeypatch, _chain, x)
+    lowered = ex.lowered
+    kernel = irkernelcall.plan(lowered.kernel_source, "kernel0", lowered.loop_sources)
+    module = irkernelcall._optimised(kernel.text, "f", [x])
+    ir_text = str(module)
+    defined = {f.name for f in module.functions if re.fullmatch(r"fgvm_\w+_v\d", f.name)
+               and not f.is_declaration}
+    called = set(re.findall(r"call <\d+ x double> @(fgvm_\w+_v\d)\(", ir_text))
+    assert called and defined == called
+
+
 def test_a_kernel_of_ir_loops_raises_the_trig_range_error_and_switches(monkeypatch):
     x = np.linspace(-2.0, 2.0, 64)
     far = x.copy()

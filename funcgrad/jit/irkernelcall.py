@@ -19,6 +19,7 @@ import threading
 import numpy as np
 
 from .irkernel import Unsupported, raised_codes, read, write
+from .irmaths import drop_unused
 
 __all__ = ["Kernel", "plan"]
 
@@ -64,6 +65,7 @@ def _optimised(text, fname, arrays):
     options.slp_vectorization = False
     builder = llvm.create_pass_builder(codegen._tm, options)
     builder.getModulePassManager().run(parsed, builder)
+    drop_unused(parsed, codegen._tm)
     return parsed
 
 
