@@ -1327,6 +1327,17 @@ def test_one_kernel_text_for_two_dtypes_compiles_a_version_for_each():
         assert fg.jit(g, wait=True)(x) == x[0, 0]
 
 
+def test_one_kernel_text_for_int_and_float_scalars_never_truncates_the_float():
+    """A graph taking an int (or bool) scalar and one taking a float32 scalar can lower
+    to the same text, so they share one kernel: the float32 gets a version of its own,
+    never the int's (Numba would convert 2.5 to 2 on the way in, silently)."""
+    x = np.ones(3)
+    for first in (2, np.int64(2), True):
+        assert fg.jit(lambda x, s: np.sin(x) * s, wait=True)(x, first)[0] == np.sin(1.0) * first
+        got = fg.jit(lambda x, s: np.sin(x) * s, wait=True)(x, np.float32(2.5))
+        np.testing.assert_allclose(got, np.sin(x) * 2.5, rtol=1e-15)
+
+
 def test_large_float32_vector_maths_runs_numpys_ufunc_between_kernels():
     """float32 exp/log/log1p/tanh of at least NUMPY_FLOAT32_MATH_MIN elements are NumPy's
     own (SIMD, float32) ufuncs, as eagerly: the eager bits; smaller ones stay in the

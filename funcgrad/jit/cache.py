@@ -99,14 +99,31 @@ def _call_fitted(kernel, signature, args):
         *[_fitted(a, t) for a, t in zip(args, signature)])
 
 
+def _scalar_fits(value, numba_type, as_dtype):
+    """Can a compiled version whose argument is the scalar type ``numba_type`` take the
+    scalar ``value`` unchanged?  Numba converts a scalar to the compiled type as
+    ``int()``/``float()`` would: a float32 or float passed where an int64 or a bool was
+    compiled (the same kernel text, from another graph) was truncated, silently."""
+    from numba.core.errors import NumbaNotImplementedError
+    try:
+        compiled = as_dtype(numba_type)
+    except NumbaNotImplementedError:  # (not a NumPy scalar type: as before)
+        return True
+    return np.can_cast(np.asarray(value).dtype, compiled, "safe")
+
+
 def _version_for(kernel, args):
     """The compiled signature of ``kernel`` that ``args`` fit (each array of the dtype and
-    number of dimensions it was compiled for), or None."""
+    number of dimensions it was compiled for, each scalar of a type it converts to
+    exactly), or None."""
     from numba.np.numpy_support import as_dtype
     for signature in kernel.signatures:
         for a, t in zip(args, signature):
-            if type(a) is np.ndarray and a.ndim and (
-                    getattr(t, "ndim", None) != a.ndim or as_dtype(t.dtype) != a.dtype):
+            if type(a) is np.ndarray and a.ndim:
+                if getattr(t, "ndim", None) != a.ndim or as_dtype(t.dtype) != a.dtype:
+                    break
+            elif isinstance(a, (np.ndarray, np.generic, bool, int, float, complex)) and \
+                    not _scalar_fits(a, t, as_dtype):
                 break
         else:
             return signature
