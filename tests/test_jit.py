@@ -380,6 +380,51 @@ def test_outlined_loops_with_broadcast_operands_read_packed_rows_at_flat_indices
     assert outlined(x).tobytes() == want.tobytes()
 
 
+def _sin_chain(x):
+    y = x
+    for _ in range(50):
+        y = np.sin(y) * 0.5 + y * 0.9
+    return np.sum(y)
+
+
+def test_a_repeated_fused_group_is_written_once(monkeypatch):
+    """The steps of a chain are fused groups of a few distinct structures: each distinct
+    loop function is written once, and the kernel's text is the one written group by
+    group."""
+    from funcgrad.jit import outline
+    x = np.linspace(-1.0, 1.0, 64)
+    written = []
+    emit_loop = outline.emit_loop
+    monkeypatch.setattr(outline, "emit_loop", lambda *a: written.append(1) or emit_loop(*a))
+    jitted = fg.jit(fg.grad(_sin_chain), wait=True)
+    lowered = jitted.lower(x).executable.lowered
+    text, calls = lowered.as_text(), lowered.as_text().count("_loop")
+    assert len(written) == len(lowered.loop_sources) < calls
+    monkeypatch.setattr(outline, "_frozen", lambda value: None)  # (no group is shared)
+    fresh = fg.jit(fg.grad(_sin_chain), wait=True).lower(x).executable.lowered
+    assert len(written) > 2 * len(lowered.loop_sources)
+    assert fresh.as_text() == text
+
+
+def test_groups_differing_only_in_the_sign_of_a_zero_have_their_own_loops(monkeypatch):
+    """``y + 0.0`` and ``y + -0.0`` differ for ``y = -0.0``: such groups are not shared."""
+    from funcgrad.jit import lower
+    monkeypatch.setattr(lower, "OUTLINE_MIN_EQNS", 8)
+    monkeypatch.setattr(lower, "MAX_FUSED_MATH", 4)
+
+    def f(x):
+        y = x
+        for k in range(12):  # (4 steps a loop: the last two differ in the zero only)
+            y = np.sin(y) * 0.5 + (-0.0 if k < 8 else 0.0)
+        return y
+
+    x = np.array([-0.0, 0.0, 0.5, -0.25] * 16)
+    jitted = fg.jit(f, wait=True)
+    assert jitted.lower(x).as_text().count("def loop(") == 3
+    want = f(x)
+    assert jitted(x).tobytes() == want.tobytes() and not np.signbit(want[0])
+
+
 def test_the_traced_graph_is_the_cached_trace_until_the_cache_is_cleared():
     f, traces = _jitted_and_its_traces()
     x = np.linspace(0.0, 1.0, 3)

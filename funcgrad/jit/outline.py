@@ -36,7 +36,7 @@ import os
 import numpy as np
 
 from ..interpreters.graph import Var
-from .fusion import emit_loop
+from .fusion import BAND_MIN_SIZE, emit_loop
 from .irloop import writes
 from .source import HEADER, KERNEL_OPTIONS, Function, Names, loop_key, shape_text
 
@@ -57,10 +57,21 @@ def call_loop(block, eqns):
     inside = {id(v) for e in eqns for v in e.outvars}
     args, params = [], []  # what the caller passes, and the loop function's parameters
     packs = {}  # the caller's packed arrays passed -> their parameters
+    # The group's structure, which alone decides the loop function's text (see _Written):
+    # per input, where it comes from, in the terms of the loop function's own names.
+    at = {id(v): (j, k) for j, e in enumerate(eqns) for k, v in enumerate(e.outvars)}
+    key = []
     for e in eqns:
+        key.append(e.prim)
+        key.append(_frozen(e.params))
+        key.append((len(e.inputs), tuple(_aval(v.aval) for v in e.outvars)))
         for x in e.inputs:
             if isinstance(x, Var):
-                if id(x) in inside or id(x) in sub.env:
+                if id(x) in inside:
+                    key.append(at[id(x)])
+                    continue
+                if id(x) in sub.env:  # (read before: its parameter's name says which)
+                    key.append((sub.env[id(x)], _aval(x.aval)))
                     continue
                 if id(x) in block.uniform:
                     sub.uniform[id(x)] = block.uniform[id(x)]
@@ -72,49 +83,114 @@ def call_loop(block, eqns):
                         packs[packed[0]] = params[-1]
                     fn.packed[id(x)] = (packs[packed[0]], packed[1])
                     sub.env[id(x)] = _row(packs[packed[0]], packed[1], x.aval.shape)
+                    key.append((sub.env[id(x)], _aval(x.aval), sub.uniform.get(id(x))))
                     continue
                 args.append(block.env[id(x)])
                 params.append(fn.names.fresh("p"))
                 sub.env[id(x)] = params[-1]
-            elif type(x) is np.ndarray and id(x) not in fn.consts:
-                args.append(block.fn.const(x))
-                params.append(fn.names.fresh("p"))
-                fn.consts[id(x)] = params[-1]
+                key.append((params[-1], _aval(x.aval), sub.uniform.get(id(x))))
+            elif type(x) is np.ndarray:
+                if id(x) not in fn.consts:
+                    args.append(block.fn.const(x))
+                    params.append(fn.names.fresh("p"))
+                    fn.consts[id(x)] = params[-1]
+                # (a large 2-d constant may be a band, written from its values: see
+                # fusion.band; such groups are not shared)
+                key.append(None if x.ndim == 2 and x.size >= BAND_MIN_SIZE else
+                           (fn.consts[id(x)], x.shape, x.dtype.str))
+            else:
+                key.append(_frozen(x))
     unit = id(eqns)
     sub.outputs = {id(v) for e in eqns for v in e.outvars
                    if id(v) in block.outputs or block.uses.get(id(v), set()) - {unit}}
-    emit_loop(sub, eqns)
-    names.trig_checked |= fn.names.trig_checked
-    results = [v for e in eqns for v in e.outvars if id(v) in sub.env]
-    if not results:  # nothing is used: the loop is not needed
+    key.append(tuple(sorted(at[i] for i in sub.outputs)))
+    key = None if any(k is None for k in key) else tuple(key)
+    written = names.groups.get(key) if key is not None else None
+    if written is None:
+        written = _Written(sub, eqns, params, at)
+        if key is not None:
+            names.groups[key] = written
+    names.trig_checked |= written.trig_checked
+    if not written.results:  # nothing is used: the loop is not needed
         return
-    # Called from kernels only: no wrappers for calls from Python or C (~20% of its time).
-    opts = KERNEL_OPTIONS + ", no_cpython_wrapper=True, no_cfunc_wrapper=True" + (
-        ", parallel=True" if fn.parallel else "")
-    # The packed arrays it writes are parameters (the caller allocates them, see _Run);
-    # the other results (sums: scalars) are returned.
-    texts = [sub.env[id(v)] for v in results if id(v) not in fn.packed]
-    source = "\n".join(HEADER) + fn.names.writer.helper_source() + "\n" + "\n".join(
-        [f"@njit({opts})", f"def loop({', '.join(params + [o[0] for o in fn.pack_outputs])}):"]
-        + fn.lines + ([f"    return ({', '.join(texts)},)"] if texts else []) + [""])
-    name = names.loop(source)
+    name = names.loop(written.source)
     block.fn.loop_calls += 1
-    returns = [names.fresh() for _ in texts]
+    returns = [names.fresh() for _ in range(written.returned)]
     run = block.fn.pending
-    shapes = [o[1:] for o in fn.pack_outputs]  # (dtype, rows, size) of each packed output
-    if run is None or not run.extends(name, block.indent, shapes):
+    if run is None or not run.extends(name, block.indent, written.shapes):
         block.fn.flush()
-        run = block.fn.pending = _Run(name, block.indent, shapes, names, writes(source))
+        run = block.fn.pending = _Run(name, block.indent, written.shapes, names,
+                                      written.writes)
     where = run.add(args, returns)  # the caller's (stack, index) of each packed output
-    packed_at = {o[0]: w for o, w in zip(fn.pack_outputs, where)}
-    returned = dict(zip(texts, returns))
-    for v in results:
-        packed = fn.packed.get(id(v))
+    for (j, k), packed, packed_row in written.results:
+        v = eqns[j].outvars[k]
         if packed is None:
-            block.env[id(v)] = returned[sub.env[id(v)]]
+            block.env[id(v)] = returns[packed_row]
         else:
-            block.fn.packed[id(v)] = (packed_at[packed[0]], packed[1])
-            block.env[id(v)] = _row(packed_at[packed[0]], packed[1], v.aval.shape)
+            pack, row = packed
+            block.fn.packed[id(v)] = (where[pack], row)
+            block.env[id(v)] = _row(where[pack], row, v.aval.shape)
+
+
+class _Written:
+    """The loop function of a fused group, as written for the first group of its
+    structure: a chain's 25 groups of one step are 5 distinct loops, each written once
+    (the key :func:`call_loop` makes holds everything the text is made from: primitives,
+    parameters, dtypes and shapes, literals, and which input is which parameter).
+
+    ``results``: per result, its ``(equation, output)`` position in the group, its
+    ``(packed output, row)`` or None, and for a returned scalar which of the returned
+    values it is."""
+
+    __slots__ = ("source", "shapes", "results", "returned", "trig_checked", "writes")
+
+    def __init__(self, sub, eqns, params, at):
+        fn = sub.fn
+        emit_loop(sub, eqns)
+        self.trig_checked = fn.names.trig_checked
+        results = [v for e in eqns for v in e.outvars if id(v) in sub.env]
+        # Called from kernels only: no wrappers for calls from Python or C (~20% of its
+        # time).
+        opts = KERNEL_OPTIONS + ", no_cpython_wrapper=True, no_cfunc_wrapper=True" + (
+            ", parallel=True" if fn.parallel else "")
+        # The packed arrays it writes are parameters (the caller allocates them, see
+        # _Run); the other results (sums: scalars) are returned.
+        texts = [sub.env[id(v)] for v in results if id(v) not in fn.packed]
+        self.source = "\n".join(HEADER) + fn.names.writer.helper_source() + "\n" + "\n".join(
+            [f"@njit({opts})",
+             f"def loop({', '.join(params + [o[0] for o in fn.pack_outputs])}):"]
+            + fn.lines + ([f"    return ({', '.join(texts)},)"] if texts else []) + [""])
+        self.shapes = [o[1:] for o in fn.pack_outputs]  # (dtype, rows, size) of each
+        self.returned = len(texts)
+        pack_index = {o[0]: n for n, o in enumerate(fn.pack_outputs)}
+        returned = {t: n for n, t in enumerate(texts)}  # (a text returned twice: the last)
+        self.results = []
+        for v in results:
+            packed = fn.packed.get(id(v))
+            self.results.append((at[id(v)], None if packed is None
+                                 else (pack_index[packed[0]], packed[1]),
+                                 returned.get(sub.env[id(v)])))
+        self.writes = writes(self.source) if results else False
+
+
+def _aval(aval):
+    return aval.shape, aval.dtype.str, aval.weak
+
+
+def _frozen(value):
+    """A hashable stand-in for a parameter or literal, equal only for values written the
+    same (a float by its repr: 0.0 and -0.0 differ); None where it cannot tell."""
+    if value is None or isinstance(value, (bool, int, str, np.dtype)):
+        return type(value), value
+    if isinstance(value, (float, complex, np.generic)):
+        return type(value), repr(value)
+    if isinstance(value, (tuple, list)):
+        items = tuple(_frozen(v) for v in value)
+        return None if any(i is None for i in items) else (type(value), items)
+    if isinstance(value, dict):
+        items = tuple((k, _frozen(v)) for k, v in sorted(value.items()))
+        return None if any(i[1] is None for i in items) else (dict, items)
+    return None
 
 
 # Runs of at least this many calls of one loop function, whose arguments step through

@@ -31,6 +31,7 @@ class Names:
         self.counter = itertools.count()
         self.writer = Writer(vector_math)
         self.loops = {}  # source of a loop function's module -> the name it is called by
+        self.groups = {}  # a fused group's structure -> its loop function (outline._Written)
         # Write the C-library pass for sin/cos arguments beyond the vector maths' range
         # (exact_trig); without it, a loop meeting one raises _rt.TrigRangeError and
         # trig_checked says the module may (see funcgrad.jit.fusion).
