@@ -33,6 +33,7 @@ from llvmlite import ir
 
 from .irloop import Unsupported, flat_types, parts
 from .irwrite import MEMORY, VALUE
+from ..primitives.scalar import parse
 from .source import loop_key
 
 __all__ = ["read", "write", "raised_codes", "Unsupported", "IR_KERNELS"]
@@ -251,7 +252,7 @@ def read(kernel_source, name, loop_sources):
     if not IR_KERNELS or _FIELDS is None:
         return None
     try:
-        tree = ast.parse(kernel_source)
+        tree = parse(kernel_source)  # (one thread at a time: see scalar.parse)
     except SyntaxError:
         return None
     by_key = {loop_key(s): s for s in loop_sources}

@@ -27,6 +27,7 @@ import re
 from llvmlite import ir
 
 from .irwrite import CALLS, I8, MEMORY, NODES, VALUE, Array, Unsupported, Writer, element
+from ..primitives.scalar import parse
 from .source import loop_key
 
 __all__ = ["loop_intrinsic", "writes", "parts", "Parts", "kind", "flat_types", "Unsupported",
@@ -58,7 +59,7 @@ def _parse(source):
     """``(params, body)`` of the ``loop`` function ``source`` defines, or None when the
     module defines anything else (helpers) or the loop is parallel or returns values."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)  # (one thread at a time: see scalar.parse)
     except SyntaxError:
         return None
     fn = None

@@ -13,8 +13,8 @@ from .manipulation import broadcast_to, ravel
 from .ufuncs import binds
 from ..typing import Array, ArrayLike, Axis
 
-# (nonzero and argwhere, with size=, are exported by .searching)
-__all__ = ["where", "take", "take_along_axis", "sort", "argsort",
+# (nonzero, argwhere and where, with size=, are exported by .searching)
+__all__ = ["take", "take_along_axis", "sort", "argsort",
            "diagonal", "diag", "triu", "tril", "at"]
 
 
@@ -409,7 +409,7 @@ class IndexUpdateRef:
         return _ix.scatter(x, values, arrays, spec, how)
 
     def get(self, *, indices_are_sorted: bool = False, unique_indices: bool = False,
-            mode: str | None = None, fill_value: Any = None):
+            mode: str | None = None, fill_value: Any = None) -> Array:
         x, idx, axes = self._moded(mode, "get")
         if axes:
             x = _extend(x, axes, _default_fill(x.dtype) if fill_value is None else fill_value)

@@ -232,9 +232,11 @@ def nonzero(a: ArrayLike, *, size: Any = None,
 @binds(_ew.where_p)
 def where(condition: ArrayLike, x: ArrayLike | None = None, y: ArrayLike | None = None, *,
           size: Any = None, fill_value: Any = None) -> Any:
-    """``np.where``: elementwise select (see :func:`funcgrad.numpy.indexing.where`), or,
-    with ``condition`` alone, its :func:`nonzero` indices, where JAX's ``size=`` and
-    ``fill_value=`` make them usable under ``vmap`` and ``jit``.
+    """``np.where``: elementwise select (both branches get exact-zero cotangents where
+    not taken; a NaN from inside the untaken branch still propagates, ``0 * nan``: guard
+    that branch's input too, the double-where idiom), or, with ``condition`` alone, its
+    :func:`nonzero` indices, where JAX's ``size=`` and ``fill_value=`` make them usable
+    under ``vmap`` and ``jit``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.where(np.array([0.0, 2.0, 0.0, 3.0]) > 0, size=3, fill_value=-1)
