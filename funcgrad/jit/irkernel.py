@@ -360,11 +360,12 @@ def write(text, fname, arrays):
             if stmt[0] == "call":
                 _, loop, args = stmt
                 kinds, flat = arguments(loop, args, counters)
-                tag = (loop.key, tuple(kinds))
+                noalias = _disjoint(loop, args, counters)
+                tag = (loop.key, tuple(kinds), noalias)
                 callee = defined.get(tag)
                 if callee is None:
                     callee = defined[tag] = loop.define(
-                        module, f"fgloop.{loop.key}.{len(defined)}", kinds)
+                        module, f"fgloop.{loop.key}.{len(defined)}", kinds, noalias)
                 if flat_types_of(kinds) != [a.type for a in flat]:  # pragma: no cover
                     raise Unsupported("argument types")
                 status = b.call(callee, flat)
@@ -382,6 +383,54 @@ def write(text, fname, arrays):
     b.position_at_end(bad)
     b.ret(ir.Constant(_I32, -1))
     return module
+
+
+def _disjoint(loop, args, counters):
+    """Does no array the loop stores into overlap another of its array arguments, at
+    every iteration of the repeats around the call?  Then its data pointers are
+    ``noalias``, and LLVM vectorises it without checking for overlap at run time and
+    keeping a scalar copy of the loop for when they do (a third of the machine code of
+    the 200-operation chain's gradient).
+
+    Arguments are disjoint when they are: two stacks (distinct parts of the buffer, or
+    distinct arrays); an input and a stack (the stacks are allocated per call); two
+    entries of a stack whose indices differ by a nonzero constant (``(st1, r - 1)`` and
+    ``(st1, r)``).  Two inputs may be one array, and an entry's index is compared only
+    when both are affine in the same counters.
+
+    >>> import ast
+    >>> class Loop: params, written = ["p0", "pk1"], frozenset({"pk1"})
+    >>> e = lambda text: ast.parse(text, mode="eval").body
+    >>> _disjoint(Loop, [("entry", "st1", e("r - 1")), ("entry", "st1", e("r"))], {"r": 0})
+    True
+    >>> _disjoint(Loop, [("entry", "st1", e("r")), ("entry", "st1", e("r"))], {"r": 0})
+    False
+    """
+    if loop.written is None:
+        return False
+    arrays = [(name in loop.written, arg) for name, arg in zip(loop.params, args)
+              if arg[0] != "scalar"]
+    names = list(counters)
+    for k, (written, a) in enumerate(arrays):
+        for other_written, b in arrays[k + 1:]:
+            if (written or other_written) and _overlap(a, b, names):
+                return False
+    return True
+
+
+def _overlap(a, b, names):
+    """May the array arguments ``a`` and ``b`` (:meth:`_Text.call`'s entries) overlap?"""
+    if a[0] == "param" or b[0] == "param":
+        return a[0] == b[0]  # (the caller may pass one array twice)
+    if a[1] != b[1]:
+        return False  # (different stacks)
+    if a[0] != "entry" or b[0] != "entry":
+        return True  # (a whole stack and a part of it)
+    # affine indices: their difference is constant when it does not move with any counter
+    zero = dict.fromkeys(names, 0)
+    at = [zero] + [dict(zero, **{n: 1}) for n in names]
+    differences = {_value(a[2], env) - _value(b[2], env) for env in at}
+    return len(differences) != 1 or 0 in differences
 
 
 def _entry(module, fname, body):

@@ -26,7 +26,8 @@ import re
 
 from llvmlite import ir
 
-from .irwrite import CALLS, I8, MEMORY, NODES, VALUE, Array, Unsupported, Writer, element
+from .irwrite import (CALLS, I8, MEMORY, NODES, VALUE, Array, Unsupported, Writer, element,
+                      single_values)
 from ..primitives.scalar import parse
 from .source import loop_key
 
@@ -173,17 +174,24 @@ def _raises(body):
     return out
 
 
-def _define(module, name, params, body, kinds, raises, maths="inline"):
+def _define(module, name, params, body, kinds, raises, maths="inline", values=frozenset(),
+            noalias=False):
     """Define the loop function ``name`` (internal to ``module``): the loop, then
     ``return 0``; a raise returns its number in ``raises`` (:func:`_raises`) plus one.
-    ``maths``: how the vector maths are written (:class:`.irwrite.Writer`)."""
+    ``maths``: how the vector maths are written, ``values``: the names written as SSA
+    values (:class:`.irwrite.Writer`); ``noalias``: the arrays' data pointers marked
+    ``noalias`` (the caller knows that no array it writes overlaps another argument)."""
     status = ir.IntType(32)
     flat = [t for kind in kinds for t in flat_types(kind)]
     fn = ir.Function(module, ir.FunctionType(status, flat), name)
     fn.linkage = "internal"
+    if noalias:
+        for arg in fn.args:
+            if isinstance(arg.type, ir.PointerType):
+                arg.add_attribute("noalias")
     builder = ir.IRBuilder(fn.append_basic_block("entry"))
     writer = Writer(builder, lambda b, cls, message: b.ret(
-        ir.Constant(status, raises.index((cls, message)) + 1)), maths)
+        ir.Constant(status, raises.index((cls, message)) + 1)), maths, values)
     writer.bind(params, kinds, fn.args)
     writer.statements(body)
     if not builder.block.is_terminated:
@@ -202,6 +210,20 @@ def _by_numba(params, numba_types, loop):
     return namespace["by_numba"]
 
 
+def _written(params, body):
+    """The parameters of the loop that it stores into, or None when it stores into an
+    array under another name (a view), which could be any of them."""
+    out = set()
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Subscript):
+                    if not (isinstance(t.value, ast.Name) and t.value.id in params):
+                        return None
+                    out.add(t.value.id)
+    return frozenset(out)
+
+
 def writes(source):
     """Will :func:`loop_intrinsic` write the loop function ``source`` as IR?"""
     return parts(source) is not None  # (cached: the kernel's loader asks again)
@@ -209,18 +231,23 @@ def writes(source):
 
 class Parts:
     """What writing the loop function of one text needs: its parameters and statements,
-    the ``(exception class, message)`` of each raise, how the vector maths are written."""
+    the ``(exception class, message)`` of each raise, how the vector maths are written,
+    which parameters it stores into (``written``: None for any)."""
 
-    __slots__ = ("key", "params", "body", "raises", "maths")
+    __slots__ = ("key", "params", "body", "raises", "maths", "values", "written")
 
     def __init__(self, key, params, body, raises, maths):
         self.key, self.params, self.body = key, params, body
         self.raises, self.maths = raises, maths
+        self.values = single_values(params, body)
+        self.written = _written(params, body)
 
-    def define(self, module, name, kinds):
+    def define(self, module, name, kinds, noalias=False):
         """Define the loop function ``name`` in ``module`` for arguments of ``kinds``
-        (:func:`kind`); raises :class:`Unsupported` where the writer cannot."""
-        return _define(module, name, self.params, self.body, kinds, self.raises, self.maths)
+        (:func:`kind`), its arrays ``noalias`` if asked; raises :class:`Unsupported`
+        where the writer cannot."""
+        return _define(module, name, self.params, self.body, kinds, self.raises, self.maths,
+                       self.values, noalias)
 
 
 def parts(source):
@@ -256,7 +283,7 @@ def loop_intrinsic(source, numba_version):
     if loop is None:
         return None
     from numba.extending import intrinsic
-    params, body, raises, maths, key = loop.params, loop.body, loop.raises, loop.maths, loop.key
+    params, body, raises, key = loop.params, loop.body, loop.raises, loop.key
     checked = {}  # argument types -> their kinds, or None: compiled by Numba
 
     def typer(typingctx, argtypes):
@@ -283,7 +310,7 @@ def loop_intrinsic(source, numba_version):
             name = f"fgloop.{key}.{tag}"
             fn = builder.module.globals.get(name)
             if fn is None:
-                fn = _define(builder.module, name, params, body, kinds, raises, maths)
+                fn = loop.define(builder.module, name, kinds)
             status = builder.call(fn, _flatten(builder, kinds, args))
             for code, (cls, message) in enumerate(raises, 1):
                 with builder.if_then(builder.icmp_signed(

@@ -11,8 +11,8 @@ import ast
 import numpy as np
 from llvmlite import ir
 
-__all__ = ["Writer", "Array", "element", "Unsupported", "F8", "F4", "I8", "B1", "VALUE", "MEMORY",
-           "CALLS", "NODES"]
+__all__ = ["Writer", "Array", "element", "single_values", "Unsupported", "F8", "F4", "I8", "B1",
+           "VALUE", "MEMORY", "CALLS", "NODES"]
 
 F8, F4, I8, B1 = (np.dtype(t) for t in (np.float64, np.float32, np.int64, np.bool_))
 VALUE = {F8: ir.DoubleType(), F4: ir.FloatType(), I8: ir.IntType(64), B1: ir.IntType(1)}
@@ -66,13 +66,15 @@ def _common(a, b):
 class Writer:
     """Writes one loop function's statements with an IRBuilder."""
 
-    def __init__(self, builder, raise_error, maths="inline"):
+    def __init__(self, builder, raise_error, maths="inline", values=frozenset()):
         self.b = builder
         self.raise_error = raise_error  # (builder, exception class, message) -> None
         # the vector maths' bodies written into the loop ("inline"), or called as the
         # module's functions (.irmaths), "call" defining them, "declare" only naming them
         # (a check that the loop can be written, where nothing is compiled)
         self.maths = maths
+        # names held as SSA values, not stack slots (:func:`single_values`)
+        self.values = values
         self.env = {}  # name -> ("var", alloca, dtype) | ("val", value, dtype) | Array
 
     # --- arguments --------------------------------------------------------------------
@@ -185,6 +187,9 @@ class Writer:
             self.env[name] = value
             return
         v, dtype = value
+        if name in self.values:
+            self.env[name] = ("val", v, dtype)
+            return
         slot = self.env.get(name)
         if slot is None:
             slot = self.env[name] = ("var", cgutils.alloca_once(self.b, VALUE[dtype]), dtype)
@@ -452,6 +457,56 @@ class Writer:
         if arr.contiguous:
             return Array(arr.data, [size], None, arr.dtype, True)
         return Array(arr.data, [size], None, arr.dtype, False, flat_of=arr)
+
+
+def single_values(params, body):
+    r"""The local names of a loop body that can be written as SSA values instead of stack
+    slots: bound by one plain assignment, and read only after it, in the same statement
+    list or in a later statement's nested ones (so the value dominates every use).
+
+    A fused loop's temporaries are all such names; as slots, each was an ``alloca``, a
+    store and a load per use that LLVM's SROA turned back into values: a third of the
+    IR text, written, printed and parsed for nothing.
+
+    >>> import ast
+    >>> body = ast.parse("t = x * 2.0\nacc = 0.0\nfor i in range(3):\n"
+    ...                  "    u = t + 1.0\n    acc += u\nw = u\n").body
+    >>> sorted(single_values(["x"], body))  # (u is read after its loop; acc, i rebound)
+    ['t', 'w']
+    """
+    bound, several = set(params), set()
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        targets = (node.targets if isinstance(node, ast.Assign) else
+                   [node.target] if isinstance(node, (ast.AugAssign, ast.For)) else [])
+        for t in targets:
+            for name in (n.id for n in ast.walk(t) if isinstance(n, ast.Name)):
+                if name in bound or not isinstance(node, ast.Assign):
+                    several.add(name)
+                bound.add(name)
+    candidates = bound - several - set(params)
+    unsafe = set()
+
+    def reads(node, visible):
+        unsafe.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+                      and isinstance(n.ctx, ast.Load) and n.id in candidates
+                      and n.id not in visible)
+
+    def walk(stmts, visible):
+        for stmt in stmts:
+            if isinstance(stmt, ast.For):
+                reads(stmt.iter, visible)
+                walk(stmt.body, set(visible))
+            elif isinstance(stmt, ast.If):
+                reads(stmt.test, visible)
+                walk(stmt.body, set(visible))
+                walk(stmt.orelse, set(visible))
+            else:
+                reads(stmt, visible)
+                if isinstance(stmt, ast.Assign):
+                    visible.update(n.id for t in stmt.targets for n in ast.walk(t)
+                                   if isinstance(n, ast.Name) and n.id in candidates)
+    walk(body, set())
+    return frozenset(candidates - unsafe)
 
 
 def element(b, arr, index):
