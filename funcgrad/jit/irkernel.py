@@ -32,6 +32,7 @@ import numpy as np
 from llvmlite import ir
 
 from .irloop import Unsupported, flat_types, parts
+from .irmaths import keep_variants
 from .irwrite import MEMORY, VALUE
 from ..primitives.scalar import parse
 from .source import loop_key
@@ -365,7 +366,8 @@ def write(text, fname, arrays):
                 callee = defined.get(tag)
                 if callee is None:
                     callee = defined[tag] = loop.define(
-                        module, f"fgloop.{loop.key}.{len(defined)}", kinds, noalias)
+                        module, f"fgloop.{loop.key}.{len(defined)}", kinds, noalias,
+                        library=True)
                 if flat_types_of(kinds) != [a.type for a in flat]:  # pragma: no cover
                     raise Unsupported("argument types")
                 status = b.call(callee, flat)
@@ -379,6 +381,7 @@ def write(text, fname, arrays):
                         lambda c: statements(inner, c))
 
     statements(text.body, {})
+    keep_variants(module)
     b.ret(ir.Constant(_I32, 0))
     b.position_at_end(bad)
     b.ret(ir.Constant(_I32, -1))

@@ -19,7 +19,8 @@ import threading
 import numpy as np
 
 from .irkernel import Unsupported, raised_codes, read, write
-from .irmaths import drop_unused
+from .irmaths import library
+from .irmaths import name as library_name
 
 __all__ = ["Kernel", "plan"]
 
@@ -54,9 +55,13 @@ def _codegen():
 def _optimised(text, fname, arrays):
     """The kernel for ``arrays`` written as IR and optimised by one O2 pipeline with the
     loop vectoriser (Numba runs an O0 and an O3 one), as an llvmlite module."""
+    return _optimise(write(text, fname, arrays))
+
+
+def _optimise(module):
+    """The llvmlite IR ``module`` parsed and optimised (O2, loop vectoriser, no SLP)."""
     import llvmlite.binding as llvm
     codegen = _codegen()
-    module = write(text, fname, arrays)
     module.triple = llvm.get_process_triple()
     module.data_layout = codegen._data_layout
     parsed = llvm.parse_assembly(str(module))
@@ -65,13 +70,34 @@ def _optimised(text, fname, arrays):
     options.slp_vectorization = False
     builder = llvm.create_pass_builder(codegen._tm, options)
     builder.getModulePassManager().run(parsed, builder)
-    drop_unused(parsed, codegen._tm)
     return parsed
 
 
 def _object_code(text, fname, arrays):
     """The object code of the kernel for ``arrays``."""
     return _codegen()._tm.emit_object(_optimised(text, fname, arrays))
+
+
+_loaded_routines = set()
+
+
+def _load_routines(routines, runtime_tag):
+    """Add the vector maths ``routines`` (:func:`funcgrad.jit.irmaths.library`) to the
+    engine, each once per process: loaded from the jit cache folder, or compiled and
+    kept there.  The kernels declare them; a kernel's object code needs them loaded
+    before its own."""
+    import llvmlite.binding as llvm
+    for routine in sorted(set(routines) - _loaded_routines):
+        symbol = library_name(routine, library=True)
+        digest = hashlib.sha256(f"{symbol}\n{_tag(runtime_tag)}".encode()).hexdigest()[:32]
+        path = _cache_path(f"fgvl_{digest}.o")
+        obj = _read_object(path) if path is not None else None
+        if obj is None:
+            obj = _codegen()._tm.emit_object(_optimise(library(routine)))
+            if path is not None:
+                _write_bytes(path, obj + hashlib.sha256(obj).digest())
+        _codegen()._engine._ee.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        _loaded_routines.add(routine)
 
 
 def _cache_path(name):
@@ -91,6 +117,8 @@ def _address(text, key, arrays, runtime_tag):
     path = _cache_path(f"fgir_{digest}.o")
     with global_compiler_lock, _lock:
         engine = _codegen()._engine
+        _load_routines(set().union(*(loop.routines for loop in text.loops.values())),
+                       runtime_tag)
         obj = _read_object(path) if path is not None else None
         if obj is None:
             obj = _object_code(text, fname, arrays)

@@ -28,6 +28,7 @@ from llvmlite import ir
 
 from .irwrite import (CALLS, I8, MEMORY, NODES, VALUE, Array, Unsupported, Writer, element,
                       single_values)
+from .irmaths import ROUTINES
 from ..primitives.scalar import parse
 from .source import loop_key
 
@@ -81,26 +82,26 @@ def _parse(source):
     return [a.arg for a in fn.args.args], fn.body
 
 
-def _in_language(body):
-    """Is every statement and expression of ``body`` one :class:`Writer` writes (for
-    some argument types)?  Argument types are checked when a kernel is typed."""
-    for stmt in body:
-        for node in ast.walk(stmt):
-            if not isinstance(node, NODES):
-                return False
-            if isinstance(node, ast.Subscript) and any(  # (Numba wraps them around)
-                    isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub) or
-                    isinstance(n, ast.Constant) and type(n.value) is int and n.value < 0
-                    for n in ast.walk(node.slice)):
-                return False
-            if isinstance(node, ast.Call):
-                fn = node.func
-                if isinstance(fn, ast.Name):
-                    if fn.id not in ("range", "abs"):
-                        return False
-                elif not (isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name)
-                          and ((fn.value.id, fn.attr) in CALLS or fn.value.id == "_rt")):
+def _in_language(nodes):
+    """Is every statement and expression of a loop body (``nodes``: all its nodes) one
+    :class:`Writer` writes (for some argument types)?  Argument types are checked when a
+    kernel is typed."""
+    for node in nodes:
+        if not isinstance(node, NODES):
+            return False
+        if isinstance(node, ast.Subscript) and any(  # (Numba wraps them around)
+                isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub) or
+                isinstance(n, ast.Constant) and type(n.value) is int and n.value < 0
+                for n in ast.walk(node.slice)):
+            return False
+        if isinstance(node, ast.Call):
+            fn = node.func
+            if isinstance(fn, ast.Name):
+                if fn.id not in ("range", "abs"):
                     return False
+            elif not (isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name)
+                      and ((fn.value.id, fn.attr) in CALLS or fn.value.id == "_rt")):
+                return False
     return True
 
 def kind(t):
@@ -158,19 +159,19 @@ def _flatten(builder, kinds, values):
     return out
 
 
-def _raises(body):
-    """The (exception class, message) of each ``raise`` of the loop, in order: the loop
-    function returns k for the k-th (0: none)."""
+def _raises(nodes):
+    """The (exception class, message) of each ``raise`` of the loop (``nodes``: all the
+    nodes of its body, statement by statement), in order: the loop function returns k
+    for the k-th (0: none)."""
     from . import runtime
     out = []
-    for stmt in body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Raise):
-                exc = node.exc
-                try:
-                    out.append((getattr(runtime, exc.func.attr), exc.args[0].value))
-                except (AttributeError, IndexError):
-                    raise Unsupported("raise") from None
+    for node in nodes:
+        if isinstance(node, ast.Raise):
+            exc = node.exc
+            try:
+                out.append((getattr(runtime, exc.func.attr), exc.args[0].value))
+            except (AttributeError, IndexError):
+                raise Unsupported("raise") from None
     return out
 
 
@@ -210,11 +211,12 @@ def _by_numba(params, numba_types, loop):
     return namespace["by_numba"]
 
 
-def _written(params, body):
-    """The parameters of the loop that it stores into, or None when it stores into an
-    array under another name (a view), which could be any of them."""
+def _written(params, nodes):
+    """The parameters of the loop that it stores into (``nodes``: all the nodes of its
+    body), or None when it stores into an array under another name (a view), which
+    could be any of them."""
     out = set()
-    for node in (n for stmt in body for n in ast.walk(stmt)):
+    for node in nodes:
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 if isinstance(t, ast.Subscript):
@@ -234,19 +236,29 @@ class Parts:
     the ``(exception class, message)`` of each raise, how the vector maths are written,
     which parameters it stores into (``written``: None for any)."""
 
-    __slots__ = ("key", "params", "body", "raises", "maths", "values", "written")
+    __slots__ = ("key", "params", "body", "raises", "maths", "values", "written", "routines")
 
-    def __init__(self, key, params, body, raises, maths):
+    def __init__(self, key, params, body, raises, maths, nodes=None):
         self.key, self.params, self.body = key, params, body
         self.raises, self.maths = raises, maths
-        self.values = single_values(params, body)
-        self.written = _written(params, body)
+        if nodes is None:  # (every node of the body, statement by statement)
+            nodes = [n for stmt in body for n in ast.walk(stmt)]
+        self.values = single_values(params, body, nodes)
+        self.written = _written(params, nodes)
+        # the vector maths it calls as functions (.irmaths), not inlined
+        self.routines = frozenset() if maths == "inline" else frozenset(
+            n.func.attr for n in nodes
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and isinstance(n.func.value, ast.Name) and n.func.value.id == "_vm"
+            and n.func.attr in ROUTINES)
 
-    def define(self, module, name, kinds, noalias=False):
+    def define(self, module, name, kinds, noalias=False, library=False):
         """Define the loop function ``name`` in ``module`` for arguments of ``kinds``
-        (:func:`kind`), its arrays ``noalias`` if asked; raises :class:`Unsupported`
-        where the writer cannot."""
-        return _define(module, name, self.params, self.body, kinds, self.raises, self.maths,
+        (:func:`kind`), its arrays ``noalias`` if asked, calling the vector maths of
+        :func:`funcgrad.jit.irmaths.library` (only declared) if ``library``; raises
+        :class:`Unsupported` where the writer cannot."""
+        maths = "library" if library and self.maths == "call" else self.maths
+        return _define(module, name, self.params, self.body, kinds, self.raises, maths,
                        self.values, noalias)
 
 
@@ -262,16 +274,17 @@ def _parts(source):
     if parsed is None:
         return None
     params, body = parsed
-    if not _in_language(body):
+    nodes = [n for stmt in body for n in ast.walk(stmt)]  # (one walk for every question)
+    if not _in_language(nodes):
         return None
     try:
-        raises = _raises(body)
+        raises = _raises(nodes)
     except Unsupported:
         return None
     elements = _elements(source)
     maths = "call" if elements is not None and elements <= CALL_MATHS_MAX_ELEMENTS \
         else "inline"
-    return Parts(loop_key(source), params, body, raises, maths)
+    return Parts(loop_key(source), params, body, raises, maths, nodes)
 
 
 def loop_intrinsic(source, numba_version):

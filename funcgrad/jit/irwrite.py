@@ -23,6 +23,7 @@ _VECTOR = {"exp", "log", "log1p", "sin", "cos", "tanh"}
 _INTRINSIC = {"sin", "cos", "exp", "log", "log10", "sqrt", "floor", "ceil", "trunc", "fabs"}
 _EXTERN = {"tanh", "log1p", "expm1", "tan", "sinh", "cosh"}
 _TESTS = {"isnan", "isfinite", "isinf"}
+_HOW = {"call": "define", "declare": "declare", "library": "library"}  # (irmaths.call's)
 _CASTS = {"float64": F8, "float32": F4, "int64": I8, "bool_": B1}
 _CONSTANTS = {("np", "nan"): np.nan, ("np", "inf"): np.inf, ("math", "inf"): np.inf,
               ("math", "nan"): np.nan, ("math", "pi"): np.pi}
@@ -71,7 +72,8 @@ class Writer:
         self.raise_error = raise_error  # (builder, exception class, message) -> None
         # the vector maths' bodies written into the loop ("inline"), or called as the
         # module's functions (.irmaths), "call" defining them, "declare" only naming them
-        # (a check that the loop can be written, where nothing is compiled)
+        # (a check that the loop can be written, where nothing is compiled), or as the
+        # functions of .irmaths.library, compiled apart ("library")
         self.maths = maths
         # names held as SSA values, not stack slots (:func:`single_values`)
         self.values = values
@@ -387,7 +389,7 @@ class Writer:
                 raise Unsupported("vector maths of a non-float")
             x = self.convert(v, dtype, F8)
             if self.maths != "inline" and attr != "trig_bad":
-                out = irmaths.call(b, attr, x, define=self.maths == "call")
+                out = irmaths.call(b, attr, x, _HOW[self.maths])
             else:
                 m = vmath._Emit(b)
                 out = getattr(vbodies, "_" + attr)(m, vmath._V(m, x)).v
@@ -459,10 +461,11 @@ class Writer:
         return Array(arr.data, [size], None, arr.dtype, False, flat_of=arr)
 
 
-def single_values(params, body):
+def single_values(params, body, nodes=None):
     r"""The local names of a loop body that can be written as SSA values instead of stack
     slots: bound by one plain assignment, and read only after it, in the same statement
     list or in a later statement's nested ones (so the value dominates every use).
+    ``nodes``: every node of ``body`` (``ast.walk`` of each statement), when known.
 
     A fused loop's temporaries are all such names; as slots, each was an ``alloca``, a
     store and a load per use that LLVM's SROA turned back into values: a third of the
@@ -474,39 +477,45 @@ def single_values(params, body):
     >>> sorted(single_values(["x"], body))  # (u is read after its loop; acc, i rebound)
     ['t', 'w']
     """
-    bound, several = set(params), set()
-    for node in (n for stmt in body for n in ast.walk(stmt)):
-        targets = (node.targets if isinstance(node, ast.Assign) else
-                   [node.target] if isinstance(node, (ast.AugAssign, ast.For)) else [])
-        for t in targets:
-            for name in (n.id for n in ast.walk(t) if isinstance(n, ast.Name)):
-                if name in bound or not isinstance(node, ast.Assign):
-                    several.add(name)
-                bound.add(name)
-    candidates = bound - several - set(params)
-    unsafe = set()
+    if nodes is None:
+        nodes = [n for stmt in body for n in ast.walk(stmt)]
+    # Where each statement's list ends, in source positions: a name's reads must lie
+    # between its assignment's end and that (one pass over the nodes, no scopes walked).
+    ends = {}
 
-    def reads(node, visible):
-        unsafe.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-                      and isinstance(n.ctx, ast.Load) and n.id in candidates
-                      and n.id not in visible)
-
-    def walk(stmts, visible):
+    def lists(stmts):
+        end = (stmts[-1].end_lineno, stmts[-1].end_col_offset)
         for stmt in stmts:
-            if isinstance(stmt, ast.For):
-                reads(stmt.iter, visible)
-                walk(stmt.body, set(visible))
-            elif isinstance(stmt, ast.If):
-                reads(stmt.test, visible)
-                walk(stmt.body, set(visible))
-                walk(stmt.orelse, set(visible))
-            else:
-                reads(stmt, visible)
-                if isinstance(stmt, ast.Assign):
-                    visible.update(n.id for t in stmt.targets for n in ast.walk(t)
-                                   if isinstance(n, ast.Name) and n.id in candidates)
-    walk(body, set())
-    return frozenset(candidates - unsafe)
+            ends[id(stmt)] = end
+            if isinstance(stmt, (ast.For, ast.If)):
+                lists(stmt.body)
+                if stmt.orelse:
+                    lists(stmt.orelse)
+    if body:
+        lists(body)
+    bound, several, span = set(params), set(), {}
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    if t.id in bound:
+                        several.add(t.id)
+                    bound.add(t.id)
+                    span[t.id] = ((node.end_lineno, node.end_col_offset), ends[id(node)])
+                else:
+                    several.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name)
+                                   and isinstance(n.ctx, ast.Store))
+        elif isinstance(node, (ast.AugAssign, ast.For)) and isinstance(node.target, ast.Name):
+            several.add(node.target.id)
+            bound.add(node.target.id)
+    candidates = set(span) - several - set(params)
+    for node in nodes:
+        if isinstance(node, ast.Name) and node.id in candidates and isinstance(
+                node.ctx, ast.Load):
+            after, end = span[node.id]
+            if not after < (node.lineno, node.col_offset) <= end:
+                candidates.discard(node.id)
+    return frozenset(candidates)
 
 
 def element(b, arr, index):
