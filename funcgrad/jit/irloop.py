@@ -56,10 +56,34 @@ def _elements(source):
     return max(sizes) if sizes else None
 
 
-@functools.lru_cache(maxsize=1024)  # (outline asks, then the cache's loader)
+def _walk(stmts):
+    """Every node of the statements ``stmts``, statement by statement, each in
+    :func:`ast.walk`'s order (breadth first), in a list: the same nodes without
+    ``ast.walk``'s generators (half the time, for the parse-back of every loop text)."""
+    out = []
+    for stmt in stmts:
+        todo = [stmt]
+        for node in todo:  # (appended to while read: breadth first)
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if isinstance(value, ast.AST):
+                    todo.append(value)
+                elif isinstance(value, list):
+                    todo.extend(v for v in value if isinstance(v, ast.AST))
+        out += todo
+    return out
+
+
 def _parse(source):
     """``(params, body)`` of the ``loop`` function ``source`` defines, or None when the
     module defines anything else (helpers) or the loop is parallel or returns values."""
+    parsed = _parse_nodes(source)
+    return None if parsed is None else parsed[:2]
+
+
+@functools.lru_cache(maxsize=1024)  # (outline asks, then the cache's loader)
+def _parse_nodes(source):
+    """:func:`_parse`'s ``(params, body)`` and every node of the body (:func:`_walk`)."""
     try:
         tree = parse(source)  # (one thread at a time: see scalar.parse)
     except SyntaxError:
@@ -76,10 +100,11 @@ def _parse(source):
         for kw in getattr(deco, "keywords", ()):
             if kw.arg == "parallel" and getattr(kw.value, "value", False):
                 return None
+    nodes = _walk(fn.body)
     if any(isinstance(n, (ast.Return, ast.While, ast.Lambda, ast.Yield, ast.Global))
-           for n in ast.walk(fn)):
+           for n in nodes + _walk(fn.decorator_list)):
         return None
-    return [a.arg for a in fn.args.args], fn.body
+    return [a.arg for a in fn.args.args], fn.body, nodes
 
 
 def _in_language(nodes):
@@ -242,7 +267,7 @@ class Parts:
         self.key, self.params, self.body = key, params, body
         self.raises, self.maths = raises, maths
         if nodes is None:  # (every node of the body, statement by statement)
-            nodes = [n for stmt in body for n in ast.walk(stmt)]
+            nodes = _walk(body)
         self.values = single_values(params, body, nodes)
         self.written = _written(params, nodes)
         # the vector maths it calls as functions (.irmaths), not inlined
@@ -270,11 +295,10 @@ def parts(source):
 
 @functools.lru_cache(maxsize=1024)
 def _parts(source):
-    parsed = _parse(source)
+    parsed = _parse_nodes(source)
     if parsed is None:
         return None
-    params, body = parsed
-    nodes = [n for stmt in body for n in ast.walk(stmt)]  # (one walk for every question)
+    params, body, nodes = parsed  # (one walk for every question)
     if not _in_language(nodes):
         return None
     try:
