@@ -78,7 +78,7 @@ def _object_code(text, fname, arrays):
     return _codegen()._tm.emit_object(_optimised(text, fname, arrays))
 
 
-_loaded_routines = set()
+_loaded_routines: set[str] = set()  # (the vector maths routines added to the engine)
 
 
 def _load_routines(routines, runtime_tag):

@@ -177,7 +177,7 @@ def keep_variants(module):
     >>> b.ret(call(b, "sin", f.args[0], how="library"))  # doctest: +ELLIPSIS
     <ir.Ret ...>
     >>> keep_variants(m)
-    >>> "@llvm.compiler.used = appending global" in str(m)
+    >>> '@"llvm.compiler.used" = appending global' in str(m)
     True
     """
     i8p = ir.IntType(8).as_pointer()
