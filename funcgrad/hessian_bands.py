@@ -1,0 +1,295 @@
+"""The Hessian of a function of one vector from its recording, the basis as a band.
+
+``jacfwd(jacrev(f))`` pushes the identity (one tangent per element of ``x``: an
+``n x n`` batch) through forward-over-reverse.  For a function built from elementwise
+arithmetic and step-1 slices (chains, stencils: Rosenbrock) most of that batch is zero
+and stays zero: a tangent of a vector node at element ``j`` along basis vector ``k``
+depends on ``k - j`` only through a few offsets.  This module sweeps the recording
+(:mod:`funcgrad.second_order`) backwards as :mod:`funcgrad.lean_sweep` does, with the
+same rules derived from each primitive's declaration (:mod:`funcgrad.pair_rules`), but
+every batch of tangents is a :class:`Band`: one row per diagonal ``k - j = d`` that may
+hold something, plus one row, *far*, holding what every other entry of that column
+holds.  An elementwise rule treats the rows as the dense batch's rows (its coefficients
+depend on ``j`` only), so each entry is computed by exactly the operations the dense
+batch would run on it, in the same order: the far row is the dense entries' value
+(zeros, signed as the dense ones; ``0 * inf`` as NaN where the dense ones are), and the
+result has the composition's bits.  A slice shifts the offsets; its VJP pads or adds into
+a slice of the rows.  Anything else that a batch reaches (a sum's tangent, an index
+array, another shape, a non-elementwise rule reading a tangent) raises
+:class:`NotBanded`, and the caller takes the composition on the same recording.
+"""
+import numpy as np
+
+from .lean_sweep import (_EAGER, _check_linear, _into, _keywords, _operand_tangents,
+                         _rule_inputs, _shape, _sum, forward_tangent, reads, rule_params,
+                         seed_cotangent)
+from .pair_rules import pair_graph, signature, tangent_graph
+from .primitives.indexing import gather_p
+from .primitives.structural import unbroadcast
+
+__all__ = ["Band", "NotBanded", "band_hessian"]
+
+
+class NotBanded(Exception):
+    """A batch of tangents the band does not hold (the caller takes the composition)."""
+
+
+class Band:
+    """A batch of tangents of a vector of length ``m``, one per basis vector ``k`` of the
+    input: entry ``(k, j)`` is ``rows[1 + i][j]`` where ``k - j == offsets[i]``, else
+    ``rows[0][j]`` (the value every entry off the stored diagonals has in column ``j``).
+
+    >>> import numpy as np
+    >>> b = Band((0, 1), np.array([[0.0, 0.0], [1.0, 2.0], [3.0, 4.0]]))
+    >>> b.dense(3)  # rows k, columns j
+    array([[1., 0.],
+           [3., 2.],
+           [0., 4.]])
+    """
+
+    __slots__ = ("offsets", "rows")
+
+    def __init__(self, offsets, rows):
+        self.offsets, self.rows = offsets, rows
+
+    def dense(self, n):
+        """The ``(n, m)`` batch the band stands for (tests and debugging)."""
+        m = self.rows.shape[1]
+        out = np.empty((n, m), self.rows.dtype)
+        out[...] = self.rows[0]
+        for i, d in enumerate(self.offsets):
+            for j in range(m):
+                if 0 <= j + d < n:
+                    out[j + d, j] = self.rows[1 + i][j]
+        return out
+
+
+def _aligned(band, offsets):
+    """``band``'s rows for the diagonals ``offsets`` (a superset of its own): an absent
+    diagonal holds what the far row holds."""
+    if band.offsets == offsets:
+        return band.rows
+    where = {d: 1 + i for i, d in enumerate(band.offsets)}
+    return band.rows[[0] + [where.get(d, 0) for d in offsets]]
+
+
+def _union(bands, limit):
+    offsets = bands[0].offsets
+    for b in bands[1:]:
+        if b.offsets != offsets:
+            offsets = tuple(sorted(set(offsets).union(b.offsets)))
+    if len(offsets) >= limit:  # (as many rows as the dense batch: no gain left)
+        raise NotBanded
+    return offsets
+
+
+def _common(ts, shape, limit):
+    """The diagonals of the batches ``ts`` (None: zero) meeting in one rule whose output
+    has ``shape``, and their rows on those diagonals."""
+    present = [t for t in ts if t is not None]
+    if len(shape) != 1 or any(t.rows.shape[1] != shape[0] for t in present):
+        raise NotBanded  # (another shape, or a broadcast across j: not a band)
+    offsets = _union(present, limit)
+    return offsets, [None if t is None else _aligned(t, offsets) for t in ts]
+
+
+def _fit(d, offsets, arg):
+    """A rule's batch result as a band of argument ``arg``'s shape and dtype."""
+    shape = _shape(arg)
+    if len(shape) != 1:
+        raise NotBanded
+    rows = (1 + len(offsets), shape[0])
+    if d.shape != rows:
+        if d.shape[-1:] != shape[-1:] and d.shape != ():
+            raise NotBanded  # (summed down to a broadcast argument: mixes columns)
+        d = np.broadcast_to(d, rows)
+    if d.dtype != arg.dtype:
+        d = d.astype(arg.dtype)
+    return Band(offsets, d)
+
+
+def _slice_start(node):
+    """``a`` for ``v[a:b]`` of a vector (a gather of one step-1 slice), else None."""
+    if node.prim is not gather_p or len(node.args) != 1 or len(_shape(node.args[0])) != 1:
+        return None
+    spec = node.params["spec"]
+    if len(spec) != 1 or spec[0][0] != "s" or spec[0][3] != 1:
+        return None
+    return spec[0][1]
+
+
+def _padded(band, start, n):
+    """A slice's VJP on a band: the rows padded with zeros to length ``n`` (the pad
+    copies, as the scatter of the dense batch does), the diagonals shifted."""
+    rows = np.zeros((band.rows.shape[0], n), band.rows.dtype)
+    rows[:, start:start + band.rows.shape[1]] = band.rows
+    return Band(tuple(d - start for d in band.offsets), rows)
+
+
+def _added_into(prev, band, start, limit):
+    """A slice's VJP added into ``prev`` (``prev[:, a:b] + g``, as ``vjp_into``)."""
+    shifted = Band(tuple(d - start for d in band.offsets), band.rows)
+    offsets = _union([prev, shifted], limit)
+    rows = _aligned(prev, offsets)
+    if rows is prev.rows:
+        rows = rows.copy()
+    rows[:, start:start + band.rows.shape[1]] += _aligned(shifted, offsets)
+    return Band(offsets, rows)
+
+
+def _band_sum(prev, band, limit):
+    offsets = _union([prev, band], limit)
+    return Band(offsets, _aligned(prev, offsets) + _aligned(band, offsets))
+
+
+def _forward(node, args, out, ts, limit):
+    """The tangents of ``node``'s output (a band) from its arguments' (``ts``)."""
+    prim = node.prim
+    if prim.elementwise is not None:
+        params = rule_params(node)
+        sig = signature(args)
+        rule = None if sig is None else tangent_graph(
+            prim, sig, tuple(t is not None for t in ts), params)
+        if rule is None:
+            raise NotBanded
+        offsets, rows = _common(ts, _shape(out), limit)
+        t, = rule.fn(*_rule_inputs(sig, args, rows))
+        return _fit(t, offsets, out)
+    start = _slice_start(node)
+    if start is None:
+        raise NotBanded
+    band = ts[0]
+    shifted = tuple(d + start for d in band.offsets)
+    return Band(shifted, band.rows[:, start:start + _shape(out)[0]])
+
+
+def _elementwise_pairs(node, args, out, ct, dct, tangent, limit):
+    prim = node.prim
+    params = rule_params(node)
+    reads_inputs, reads_output = reads(prim, node.needs, params)
+    ts = [dct] + _operand_tangents(node, tangent, reads_inputs) + [
+        tangent(node) if reads_output else None]
+    if all(t is None for t in ts):  # the plain rule: no tangent reaches it
+        cs = _keywords(prim.vjp, params)(node.needs, ct, out, *args)
+        return [(cs[i], None) for i, _ in node.parents]
+    operands = (ct, *args, out)
+    sig = signature(operands)
+    if sig is None:
+        raise NotBanded
+    has_tangent = tuple(t is not None for t in ts)
+    offsets, rows = _common(ts, _shape(out), limit)
+    inputs = _rule_inputs(sig, operands, rows)
+    result = []
+    for i, _ in node.parents:
+        rule = pair_graph(prim, i, sig, has_tangent, params)
+        if rule is None:
+            raise NotBanded
+        c, d = rule.fn(*inputs)
+        arg = args[i]
+        if _shape(c) != _shape(arg) or c.dtype != arg.dtype:
+            c = unbroadcast(c, arg)
+        result.append((c, _fit(d, offsets, arg)))
+    return result
+
+
+def _linear_pairs(node, args, out, ct, dct, tangent):
+    _check_linear(node, tangent)
+    cs = _keywords(node.prim.vjp, rule_params(node))(node.needs, ct, out, *args)
+    if dct is None:
+        return [(cs[i], None) for i, _ in node.parents]
+    start = _slice_start(node)
+    if start is None:
+        raise NotBanded
+    return [(cs[0], _padded(dct, start, _shape(args[0])[0]))]
+
+
+def _add_into_parent(node, args, out, ct, dct, tangent, pairs, owned, limit):
+    """A slice whose argument has a pair already: its VJP added into that pair (the
+    cotangent by the declared ``vjp_into``, in place where the sweep owns it)."""
+    _check_linear(node, tangent)
+    key = id(node.parents[0][1])
+    prev_c, prev_d = pairs[key]
+    into = _keywords(node.prim.vjp_into, rule_params(node))
+    c = _into(_EAGER, owned, (key, 0), into, prev_c, ct, out, args)
+    if dct is None:
+        d = prev_d
+    else:
+        start = _slice_start(node)
+        if start is None:
+            raise NotBanded
+        d = _padded(dct, start, _shape(args[0])[0]) if prev_d is None else \
+            _added_into(prev_d, dct, start, limit)
+    pairs[key] = (c, d)
+
+
+def band_hessian(tape, x, out):
+    """The Hessian ``H[j, k] = d(df/dx_j)/dx_k`` (as ``jacfwd(jacrev(f))`` lays it out)
+    of the recording ``tape`` of a scalar function of the vector input tracer ``x`` with
+    output tracer ``out``; raises :class:`NotBanded` (or ``lean_sweep.NotLean``) where a
+    batch leaves the band.
+
+    >>> import numpy as np
+    >>> from funcgrad.second_order import record
+    >>> rec = record(lambda y: np.sum(y[1:] * y[:-1]), np.array([1.0, 2.0, 3.0]), {})
+    >>> band_hessian(rec.tape, rec.x, rec.out)
+    array([[0., 1., 0.],
+           [1., 0., 1.],
+           [0., 1., 0.]])
+    """
+    value = x.value
+    n = value.shape[0]
+    seed = np.zeros((2, n), value.dtype)
+    seed[1] = 1
+    tangents = {id(x): Band((0,), seed)}
+
+    def tangent(node):
+        return forward_tangent(node, tangents, lambda top, ts: _forward(
+            top, list(top.args), top.value, ts, n))
+
+    pairs = {id(out): (seed_cotangent(out.value), None)}
+    owned = set()  # (cotangents only this sweep holds: added into in place, see lean_sweep)
+    for node in reversed(tape):
+        pair = pairs.pop(id(node), None)
+        if pair is None:
+            continue
+        ct, dct = pair
+        prim, args = node.prim, list(node.args)
+        if prim.vjp_into is not None and len(node.parents) == 1 and node.parents[0][0] == 0 \
+                and id(node.parents[0][1]) in pairs:
+            _add_into_parent(node, args, node.value, ct, dct, tangent, pairs, owned, n)
+            continue
+        if prim.elementwise is not None:
+            contributions = _elementwise_pairs(node, args, node.value, ct, dct, tangent, n)
+        else:
+            contributions = _linear_pairs(node, args, node.value, ct, dct, tangent)
+        for (i, parent), (c, d) in zip(node.parents, contributions):
+            if c is None:
+                continue
+            key = id(parent)
+            prev = pairs.get(key)
+            if prev is not None:
+                c = _sum(_EAGER, owned, (key, 0), prev[0], c)
+                d = prev[1] if d is None else d if prev[1] is None else \
+                    _band_sum(prev[1], d, n)
+            pairs[key] = (c, d)
+    pair = pairs.get(id(x))
+    return _written(None if pair is None else pair[1], n, value.dtype)
+
+
+def _written(band, n, dtype):
+    """The ``n x n`` Hessian from the input's band (row ``j``: element ``j`` of the
+    gradient; column ``k``: the basis vector), the far row broadcast along each row."""
+    if band is None:
+        return np.zeros((n, n), dtype)
+    H = np.empty((n, n), dtype)
+    H[...] = band.rows[0][:, None]
+    flat = H.reshape(-1)
+    for i, d in enumerate(band.offsets):
+        if not -n < d < n:
+            continue
+        row = band.rows[1 + i]
+        if d >= 0:  # H[j, j + d] for j < n - d
+            flat[d:d + (n - d) * (n + 1):n + 1] = row[:n - d]
+        else:  # H[j, j + d] for j >= -d
+            flat[-d * n:-d * n + (n + d) * (n + 1):n + 1] = row[-d:]
+    return H
