@@ -14,20 +14,22 @@ depend on ``j`` only), so each entry is computed by exactly the operations the d
 batch would run on it, in the same order: the far row is the dense entries' value
 (zeros, signed as the dense ones; ``0 * inf`` as NaN where the dense ones are), and the
 result has the composition's bits.  A slice shifts the offsets; its VJP pads or adds into
-a slice of the rows.  Anything else that a batch reaches (a sum's tangent, an index
+a slice of the rows.  Which diagonals each batch holds depends only on the recording's
+shape, so, as the hvp's sweep, the first sweep of a shape is written down as a program
+(:class:`funcgrad.lean_sweep.Programs`) that later recordings of that shape run.  Anything else that a batch reaches (a sum's tangent, an index
 array, another shape, a non-elementwise rule reading a tangent) raises
 :class:`NotBanded`, and the caller takes the composition on the same recording.
 """
 import numpy as np
 
-from .lean_sweep import (_EAGER, _check_linear, _into, _keywords, _operand_tangents,
-                         _rule_inputs, _shape, _sum, forward_tangent, reads, rule_params,
-                         seed_cotangent)
+from .lean_sweep import (_EAGER, NotLean, Programs, _check_linear, _into, _keywords,
+                         _operand_tangents, _rule_inputs, _shape, _sum, forward_tangent,
+                         reads, rule_params, seed_cotangent)
 from .pair_rules import pair_graph, signature, tangent_graph
 from .primitives.indexing import gather_p
 from .primitives.structural import unbroadcast
 
-__all__ = ["Band", "NotBanded", "band_hessian"]
+__all__ = ["Band", "NotBanded", "band_sweep", "band_hessian"]
 
 
 class NotBanded(Exception):
@@ -64,13 +66,22 @@ class Band:
         return out
 
 
-def _aligned(band, offsets):
-    """``band``'s rows for the diagonals ``offsets`` (a superset of its own): an absent
-    diagonal holds what the far row holds."""
+def _index(band, offsets):
+    """Where ``band``'s rows for the diagonals ``offsets`` (a superset of its own) are:
+    None where they are its rows as they are; an absent diagonal reads the far row."""
     if band.offsets == offsets:
-        return band.rows
+        return None
     where = {d: 1 + i for i, d in enumerate(band.offsets)}
-    return band.rows[[0] + [where.get(d, 0) for d in offsets]]
+    return (0,) + tuple(where.get(d, 0) for d in offsets)
+
+
+def _take(rows, index):
+    return rows[list(index)]
+
+
+def _aligned(ops, band, offsets):
+    index = _index(band, offsets)
+    return band.rows if index is None else ops.call(_take, band.rows, index)
 
 
 def _union(bands, limit):
@@ -83,29 +94,33 @@ def _union(bands, limit):
     return offsets
 
 
-def _common(ts, shape, limit):
+def _common(ops, ts, shape, limit):
     """The diagonals of the batches ``ts`` (None: zero) meeting in one rule whose output
     has ``shape``, and their rows on those diagonals."""
     present = [t for t in ts if t is not None]
-    if len(shape) != 1 or any(t.rows.shape[1] != shape[0] for t in present):
+    if len(shape) != 1 or any(_shape(t.rows)[1] != shape[0] for t in present):
         raise NotBanded  # (another shape, or a broadcast across j: not a band)
     offsets = _union(present, limit)
-    return offsets, [None if t is None else _aligned(t, offsets) for t in ts]
+    return offsets, [None if t is None else _aligned(ops, t, offsets) for t in ts]
 
 
-def _fit(d, offsets, arg):
+def _fit(ops, d, offsets, arg):
     """A rule's batch result as a band of argument ``arg``'s shape and dtype."""
     shape = _shape(arg)
     if len(shape) != 1:
         raise NotBanded
     rows = (1 + len(offsets), shape[0])
-    if d.shape != rows:
-        if d.shape[-1:] != shape[-1:] and d.shape != ():
+    if _shape(d) != rows:
+        if _shape(d)[-1:] != shape and _shape(d) != ():
             raise NotBanded  # (summed down to a broadcast argument: mixes columns)
-        d = np.broadcast_to(d, rows)
+        d = ops.call(np.broadcast_to, d, rows)
     if d.dtype != arg.dtype:
-        d = d.astype(arg.dtype)
+        d = ops.call(_cast, d, arg.dtype)
     return Band(offsets, d)
+
+
+def _cast(d, dtype):
+    return d.astype(dtype)
 
 
 def _slice_start(node):
@@ -118,31 +133,48 @@ def _slice_start(node):
     return spec[0][1]
 
 
-def _padded(band, start, n):
+def _columns(rows, start, stop):
+    return rows[:, start:stop]
+
+
+def _pad(rows, start, n):
+    out = np.zeros((rows.shape[0], n), rows.dtype)
+    out[:, start:start + rows.shape[1]] = rows
+    return out
+
+
+def _padded(ops, band, start, n):
     """A slice's VJP on a band: the rows padded with zeros to length ``n`` (the pad
     copies, as the scatter of the dense batch does), the diagonals shifted."""
-    rows = np.zeros((band.rows.shape[0], n), band.rows.dtype)
-    rows[:, start:start + band.rows.shape[1]] = band.rows
-    return Band(tuple(d - start for d in band.offsets), rows)
+    return Band(tuple(d - start for d in band.offsets), ops.call(_pad, band.rows, start, n))
 
 
-def _added_into(prev, band, start, limit):
+def _window_add(prev, prev_index, rows, index, start):
+    out = prev.copy() if prev_index is None else prev[list(prev_index)]
+    out[:, start:start + rows.shape[1]] += rows if index is None else rows[list(index)]
+    return out
+
+
+def _added_into(ops, prev, band, start, limit):
     """A slice's VJP added into ``prev`` (``prev[:, a:b] + g``, as ``vjp_into``)."""
     shifted = Band(tuple(d - start for d in band.offsets), band.rows)
     offsets = _union([prev, shifted], limit)
-    rows = _aligned(prev, offsets)
-    if rows is prev.rows:
-        rows = rows.copy()
-    rows[:, start:start + band.rows.shape[1]] += _aligned(shifted, offsets)
-    return Band(offsets, rows)
+    return Band(offsets, ops.call(_window_add, prev.rows, _index(prev, offsets), band.rows,
+                                  _index(shifted, offsets), start))
 
 
-def _band_sum(prev, band, limit):
+def _rows_sum(a, a_index, b, b_index):
+    return (a if a_index is None else a[list(a_index)]) + \
+        (b if b_index is None else b[list(b_index)])
+
+
+def _band_sum(ops, prev, band, limit):
     offsets = _union([prev, band], limit)
-    return Band(offsets, _aligned(prev, offsets) + _aligned(band, offsets))
+    return Band(offsets, ops.call(_rows_sum, prev.rows, _index(prev, offsets), band.rows,
+                                  _index(band, offsets)))
 
 
-def _forward(node, args, out, ts, limit):
+def _forward(ops, node, args, out, ts, limit):
     """The tangents of ``node``'s output (a band) from its arguments' (``ts``)."""
     prim = node.prim
     if prim.elementwise is not None:
@@ -152,144 +184,182 @@ def _forward(node, args, out, ts, limit):
             prim, sig, tuple(t is not None for t in ts), params)
         if rule is None:
             raise NotBanded
-        offsets, rows = _common(ts, _shape(out), limit)
-        t, = rule.fn(*_rule_inputs(sig, args, rows))
-        return _fit(t, offsets, out)
+        offsets, rows = _common(ops, ts, _shape(out), limit)
+        t, = ops.calls(rule.fn, *_rule_inputs(sig, args, rows))
+        return _fit(ops, t, offsets, out)
     start = _slice_start(node)
     if start is None:
         raise NotBanded
     band = ts[0]
-    shifted = tuple(d + start for d in band.offsets)
-    return Band(shifted, band.rows[:, start:start + _shape(out)[0]])
+    return Band(tuple(d + start for d in band.offsets),
+                ops.call(_columns, band.rows, start, start + _shape(out)[0]))
 
 
-def _elementwise_pairs(node, args, out, ct, dct, tangent, limit):
+def _elementwise_pairs(ops, node, args, out, ct, dct, tangent, limit):
     prim = node.prim
     params = rule_params(node)
     reads_inputs, reads_output = reads(prim, node.needs, params)
     ts = [dct] + _operand_tangents(node, tangent, reads_inputs) + [
         tangent(node) if reads_output else None]
     if all(t is None for t in ts):  # the plain rule: no tangent reaches it
-        cs = _keywords(prim.vjp, params)(node.needs, ct, out, *args)
+        cs = ops.calls(_keywords(prim.vjp, params), node.needs, ct, out, *args)
         return [(cs[i], None) for i, _ in node.parents]
     operands = (ct, *args, out)
     sig = signature(operands)
     if sig is None:
         raise NotBanded
     has_tangent = tuple(t is not None for t in ts)
-    offsets, rows = _common(ts, _shape(out), limit)
+    offsets, rows = _common(ops, ts, _shape(out), limit)
     inputs = _rule_inputs(sig, operands, rows)
     result = []
     for i, _ in node.parents:
         rule = pair_graph(prim, i, sig, has_tangent, params)
         if rule is None:
             raise NotBanded
-        c, d = rule.fn(*inputs)
+        c, d = ops.calls(rule.fn, *inputs)
         arg = args[i]
         if _shape(c) != _shape(arg) or c.dtype != arg.dtype:
-            c = unbroadcast(c, arg)
-        result.append((c, _fit(d, offsets, arg)))
+            c = ops.call(unbroadcast, c, arg)
+        result.append((c, _fit(ops, d, offsets, arg)))
     return result
 
 
-def _linear_pairs(node, args, out, ct, dct, tangent):
+def _linear_pairs(ops, node, args, out, ct, dct, tangent):
     _check_linear(node, tangent)
-    cs = _keywords(node.prim.vjp, rule_params(node))(node.needs, ct, out, *args)
+    cs = ops.calls(_keywords(node.prim.vjp, rule_params(node)), node.needs, ct, out, *args)
     if dct is None:
         return [(cs[i], None) for i, _ in node.parents]
     start = _slice_start(node)
     if start is None:
         raise NotBanded
-    return [(cs[0], _padded(dct, start, _shape(args[0])[0]))]
+    return [(cs[0], _padded(ops, dct, start, _shape(args[0])[0]))]
 
 
-def _add_into_parent(node, args, out, ct, dct, tangent, pairs, owned, limit):
+def _add_into_parent(ops, node, args, out, ct, dct, tangent, pairs, owned, limit):
     """A slice whose argument has a pair already: its VJP added into that pair (the
     cotangent by the declared ``vjp_into``, in place where the sweep owns it)."""
     _check_linear(node, tangent)
     key = id(node.parents[0][1])
     prev_c, prev_d = pairs[key]
     into = _keywords(node.prim.vjp_into, rule_params(node))
-    c = _into(_EAGER, owned, (key, 0), into, prev_c, ct, out, args)
+    c = _into(ops, owned, (key, 0), into, prev_c, ct, out, args)
     if dct is None:
         d = prev_d
     else:
         start = _slice_start(node)
         if start is None:
             raise NotBanded
-        d = _padded(dct, start, _shape(args[0])[0]) if prev_d is None else \
-            _added_into(prev_d, dct, start, limit)
+        d = _padded(ops, dct, start, _shape(args[0])[0]) if prev_d is None else \
+            _added_into(ops, prev_d, dct, start, limit)
     pairs[key] = (c, d)
 
 
-def band_hessian(tape, x, out):
+def band_sweep(tape, x, out, seed, ops=_EAGER):
     """The Hessian ``H[j, k] = d(df/dx_j)/dx_k`` (as ``jacfwd(jacrev(f))`` lays it out)
     of the recording ``tape`` of a scalar function of the vector input tracer ``x`` with
-    output tracer ``out``; raises :class:`NotBanded` (or ``lean_sweep.NotLean``) where a
-    batch leaves the band.
+    output tracer ``out`` (``seed``: ``x``'s value, for :class:`Programs`' signature);
+    raises :class:`NotBanded` (or ``lean_sweep.NotLean``) where a batch leaves the band.
 
     >>> import numpy as np
     >>> from funcgrad.second_order import record
     >>> rec = record(lambda y: np.sum(y[1:] * y[:-1]), np.array([1.0, 2.0, 3.0]), {})
-    >>> band_hessian(rec.tape, rec.x, rec.out)
+    >>> band_sweep(rec.tape, rec.x, rec.out, rec.x.value)
     array([[0., 1., 0.],
            [1., 0., 1.],
            [0., 1., 0.]])
     """
-    value = x.value
-    n = value.shape[0]
-    seed = np.zeros((2, n), value.dtype)
-    seed[1] = 1
-    tangents = {id(x): Band((0,), seed)}
+    index = {id(node): j for j, node in enumerate(tape)}
+    n = x.value.shape[0]
+    seed = ops.source(seed, "seed")
+    values = {}
+
+    def value(node):  # a node's output, read from the recording once
+        key = id(node)
+        if key not in values:
+            values[key] = ops.source(node.value, f"t[{index[key]}].value")
+        return values[key]
+
+    def args_of(node):
+        j = index[id(node)]
+        traced = dict(node.parents)
+        return [value(traced[k]) if k in traced and traced[k] is not x else
+                ops.source(a, f"t[{j}].args[{k}]") for k, a in enumerate(node.args)]
+
+    tangents = {id(x): Band((0,), ops.call(_identity_seed, seed))}
 
     def tangent(node):
         return forward_tangent(node, tangents, lambda top, ts: _forward(
-            top, list(top.args), top.value, ts, n))
+            ops, top, args_of(top), value(top), ts, n))
 
-    pairs = {id(out): (seed_cotangent(out.value), None)}
+    pairs = {id(out): (ops.call(seed_cotangent, value(out)), None)}
     owned = set()  # (cotangents only this sweep holds: added into in place, see lean_sweep)
     for node in reversed(tape):
         pair = pairs.pop(id(node), None)
         if pair is None:
             continue
         ct, dct = pair
-        prim, args = node.prim, list(node.args)
+        prim = node.prim
         if prim.vjp_into is not None and len(node.parents) == 1 and node.parents[0][0] == 0 \
                 and id(node.parents[0][1]) in pairs:
-            _add_into_parent(node, args, node.value, ct, dct, tangent, pairs, owned, n)
+            _add_into_parent(ops, node, args_of(node), value(node), ct, dct, tangent, pairs,
+                             owned, n)
             continue
         if prim.elementwise is not None:
-            contributions = _elementwise_pairs(node, args, node.value, ct, dct, tangent, n)
+            contributions = _elementwise_pairs(ops, node, args_of(node), value(node), ct, dct,
+                                               tangent, n)
         else:
-            contributions = _linear_pairs(node, args, node.value, ct, dct, tangent)
+            contributions = _linear_pairs(ops, node, args_of(node), value(node), ct, dct,
+                                          tangent)
         for (i, parent), (c, d) in zip(node.parents, contributions):
             if c is None:
                 continue
             key = id(parent)
             prev = pairs.get(key)
             if prev is not None:
-                c = _sum(_EAGER, owned, (key, 0), prev[0], c)
+                c = _sum(ops, owned, (key, 0), prev[0], c)
                 d = prev[1] if d is None else d if prev[1] is None else \
-                    _band_sum(prev[1], d, n)
+                    _band_sum(ops, prev[1], d, n)
             pairs[key] = (c, d)
     pair = pairs.get(id(x))
-    return _written(None if pair is None else pair[1], n, value.dtype)
+    if pair is None or pair[1] is None:
+        return ops.call(_zero_hessian, seed)
+    band = pair[1]
+    return ops.call(_written, band.rows, band.offsets, n)
 
 
-def _written(band, n, dtype):
+def _identity_seed(x):
+    """The basis (the identity) as a band: the main diagonal of ones, zeros elsewhere."""
+    rows = np.zeros((2, x.shape[0]), x.dtype)
+    rows[1] = 1
+    return rows
+
+
+def _zero_hessian(x):
+    return np.zeros(x.shape * 2, x.dtype)
+
+
+def _written(rows, offsets, n):
     """The ``n x n`` Hessian from the input's band (row ``j``: element ``j`` of the
     gradient; column ``k``: the basis vector), the far row broadcast along each row."""
-    if band is None:
-        return np.zeros((n, n), dtype)
-    H = np.empty((n, n), dtype)
-    H[...] = band.rows[0][:, None]
+    H = np.empty((n, n), rows.dtype)
+    H[...] = rows[0][:, None]
     flat = H.reshape(-1)
-    for i, d in enumerate(band.offsets):
+    for i, d in enumerate(offsets):
         if not -n < d < n:
             continue
-        row = band.rows[1 + i]
+        row = rows[1 + i]
         if d >= 0:  # H[j, j + d] for j < n - d
             flat[d:d + (n - d) * (n + 1):n + 1] = row[:n - d]
         else:  # H[j, j + d] for j >= -d
             flat[-d * n:-d * n + (n + d) * (n + 1):n + 1] = row[-d:]
     return H
+
+
+PROGRAMS = Programs(run=band_sweep, refusals=(NotLean, NotBanded))
+
+
+def band_hessian(tape, x, out, sweepable):
+    """:func:`band_sweep` by the program written for the recording's shape
+    (``sweepable()``: does a sweep cover the recording at all; see
+    :meth:`funcgrad.lean_sweep.Programs.sweep`)."""
+    return PROGRAMS.sweep(tape, x, out, x.value, sweepable)

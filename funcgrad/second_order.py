@@ -298,10 +298,11 @@ def hessian_of_array(fun, x, kwargs, general):
     """
     rec = record(fun, x, kwargs)
     try:
-        if x.ndim == 1 and _check_sweepable(rec, x):
+        if x.ndim == 1 and not (rec.interp.grad_off or rec.interp.watched):
             try:
-                return band_hessian(rec.tape, rec.x, rec.out)
-            except (NotBanded, NotLean):
+                return band_hessian(rec.tape, rec.x, rec.out,
+                                    lambda: _sweepable(rec, x.dtype))
+            except (NotBanded, NotLean, NotSweepable):
                 pass
         return general(replay(rec))(x)
     finally:
