@@ -262,11 +262,12 @@ def band_sweep(tape, x, out, seed, ops=_EAGER):
 
     >>> import numpy as np
     >>> from funcgrad.second_order import record
-    >>> rec = record(lambda y: np.sum(y[1:] * y[:-1]), np.array([1.0, 2.0, 3.0]), {})
+    >>> rec = record(lambda y: np.sum(y[1:] * y[:-1]), np.arange(4.0), {})
     >>> band_sweep(rec.tape, rec.x, rec.out, rec.x.value)
-    array([[0., 1., 0.],
-           [1., 0., 1.],
-           [0., 1., 0.]])
+    array([[0., 1., 0., 0.],
+           [1., 0., 1., 0.],
+           [0., 1., 0., 1.],
+           [0., 0., 1., 0.]])
     """
     index = {id(node): j for j, node in enumerate(tape)}
     n = x.value.shape[0]
