@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from ..core import Primitive, ShapedArray, Tracer, concrete
+from ..core import ROOT, Primitive, ShapedArray, Tracer, _state, concrete
 from ..kernels import cpu
 from . import elementwise as ew
 from .structural import (broadcast_to, broadcast_to_p, linear_tangent, moveaxis, reshape,
@@ -208,7 +208,17 @@ def _gather_vjp(needs, g, out, x, *arrays, spec):
     # A broadcast zero: the scatter allocates the result once instead of copying zeros.
     # (broadcast_to's own view, without np.broadcast_to's Python-level set-up)
     zeros = broadcast_to_p.impl(np.zeros((), g.dtype), shape=tuple(x.shape))
-    return (scatter_add(zeros, g, arrays, spec),) + (None,) * len(arrays)
+    return (_scatter_add_at_root(zeros, g, arrays, spec),) + (None,) * len(arrays)
+
+
+def _scatter_add_at_root(operand, updates, arrays, spec):
+    """``scatter_add``; at the root on plain arrays, its implementation called as the root
+    interpreter would call it, without ``bind`` (a slice's VJP on plain arrays, as in the
+    second-order sweep: the dispatch cost more than the pad of 100 elements)."""
+    if _state.interpreter is ROOT and type(operand) is np.ndarray and type(updates) is np.ndarray \
+            and not arrays:
+        return _scatter_impl(operand, updates, spec=spec, mode="add")
+    return scatter_add(operand, updates, arrays, spec)
 
 
 def _gather_vjp_into(prev, owned, g, out, x, *arrays, spec):
@@ -225,7 +235,7 @@ def _gather_vjp_into(prev, owned, g, out, x, *arrays, spec):
         else:  # an integer index of every axis: one element, not a view
             prev[idx] = view + g
         return prev
-    return scatter_add(prev, g, arrays, spec)
+    return _scatter_add_at_root(prev, g, arrays, spec)
 
 
 def _batch_index(x, xdim, arrays, adims, spec, size):
