@@ -23,7 +23,7 @@ from .core import ROOT, Tracer, _state, user_code
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
 from .primitives import structural as st
-from .second_order import hvp_of_array
+from .second_order import hessian_of_array, hvp_of_array
 from .typing import ArgNums, PyTree
 
 __all__ = ["jacfwd", "jacrev", "jacobian", "hessian", "hvp", "vhp", "elementwise_grad"]
@@ -333,6 +333,9 @@ def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
             holomorphic: bool = False, *, chunk_size: int | None = None
             ) -> Callable[..., PyTree]:
     """The Hessian of a scalar function, by forward-over-reverse (``jacfwd(jacrev(f))``).
+    Called on one plain float array with no transform around it, ``fun`` runs once and
+    the Hessian is derived from its recording (:mod:`funcgrad.second_order`), with the
+    composition's bits.
     ``holomorphic=True``: the second complex derivative of a holomorphic function.
     ``has_aux=True``: ``fun`` returns ``(value, aux)`` and the result is ``(H, aux)``.
     The positional parameters are JAX's, in its order (``hessian(f, 0, True)`` is
@@ -347,8 +350,27 @@ def hessian(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False
     >>> fg.hessian(lambda x: (np.sum(x ** 3), "aux"), has_aux=True)(np.array([1.0]))
     (array([[6.]]), 'aux')
     """
-    return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
-                  has_aux=has_aux, chunk_size=chunk_size, holomorphic=holomorphic)
+    general = jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic), argnums,
+                     has_aux=has_aux, chunk_size=chunk_size, holomorphic=holomorphic)
+    if has_aux or holomorphic or chunk_size is not None or argnums != 0:
+        return general
+
+    def hess(*args, **kwargs):
+        # One plain float array, no transform around: the function runs once, and the
+        # Hessian comes from its recording (funcgrad.second_order); else the composition.
+        if len(args) == 1 and _one_sweep_allowed():
+            x = args[0]
+            if type(x) is np.ndarray and x.dtype.kind == "f" and x.size:
+                return hessian_of_array(fun, x, kwargs, _composed_hessian)
+        return general(*args, **kwargs)
+
+    return Transformed(hess, hessian, fun, dict(argnums=argnums, has_aux=has_aux,
+                                                holomorphic=holomorphic,
+                                                chunk_size=chunk_size))
+
+
+def _composed_hessian(fun):
+    return jacfwd(jacrev(fun))
 
 
 def _one_sweep_allowed():

@@ -446,15 +446,19 @@ def _describe(v):
 
 class Programs:
     """Sweep programs by the shape of their recording (a bounded cache: the newest
-    ``size``), and the shapes the lean sweep does not cover."""
+    ``size``), and the shapes the sweep does not cover.  ``run(tape, x, out, seed,
+    ops)``: the sweep (:func:`lean_sweep`, or the Hessian's band sweep); ``refusals``:
+    the exceptions by which it says a shape is not its own (kept as that shape's answer)."""
 
-    def __init__(self, size=64):
+    def __init__(self, size=64, run=None, refusals=(NotLean,)):
         self.size = size
         self.kept = OrderedDict()
         self.lock = threading.Lock()
+        self.run = lean_sweep if run is None else run
+        self.refusals = refusals
 
     def sweep(self, tape, x, out, seed, sweepable):
-        """:func:`lean_sweep`, by the recording's program once one is written.
+        """The sweep ``run``, by the recording's program once one is written.
         ``sweepable()``: does any sweep cover the recording (asked once per shape)?"""
         key = structure_key(tape, x, out, seed)
         try:
@@ -465,9 +469,9 @@ class Programs:
         except TypeError:  # (parameters that are not hashable: no program to keep)
             if not sweepable():
                 raise NotSweepable from None
-            return lean_sweep(tape, x, out, seed)
+            return self.run(tape, x, out, seed, _EAGER)
         if program is not None:
-            if program is NotLean or program is NotSweepable:
+            if type(program) is type:  # (a refusal, or NotSweepable)
                 raise program
             return program(tape, seed)
         result = None
@@ -476,18 +480,18 @@ class Programs:
         else:
             writer = _Writer()
             try:
-                result = lean_sweep(tape, x, out, seed, writer)
+                result = self.run(tape, x, out, seed, writer)
                 program = writer.program(result)
-            except NotLean:
-                program = NotLean
+            except self.refusals as refusal:
+                program = type(refusal)
             except _Unwritable:
-                program, result = None, lean_sweep(tape, x, out, seed)
+                program, result = None, self.run(tape, x, out, seed, _EAGER)
         if program is not None:
             with self.lock:
                 self.kept[key] = program
                 while len(self.kept) > self.size:
                     self.kept.popitem(last=False)
-        if program is NotLean or program is NotSweepable:
+        if type(program) is type:
             raise program
         return result
 

@@ -22,8 +22,10 @@ reverse-mode tape at the root (:func:`record`), and then works on the recording 
   general composition: the result is today's, and the user's function (its prints, random
   draws, counters) has still run once.
 
-``hessian`` keeps the composition ``jacfwd(jacrev(f))``: the sweep mapped over the basis
-measured the composition's cost (session 11, ``benchmarks/results/session11-w5.md``).
+``hessian`` (:func:`hessian_of_array`) sweeps the same recording with the basis as a band
+of diagonals (:mod:`funcgrad.hessian_bands`) where the function keeps it banded, else
+evaluates the composition ``jacfwd(jacrev(f))`` on the replay: a dense batch through the
+sweep measured the composition's cost (session 11, ``benchmarks/results/session11-w5.md``).
 """
 import numpy as np
 from numpy import ndarray
@@ -35,10 +37,11 @@ from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import EFFECTS
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer
 from .modes import no_grad
+from .hessian_bands import NotBanded, band_hessian
 from .lean_sweep import (NotLean, NotSweepable, Programs, forward_tangent, reads, rule_params,
                          seed_cotangent)
 
-__all__ = ["Recording", "record", "replay", "hvp_of_array"]
+__all__ = ["Recording", "record", "replay", "hvp_of_array", "hessian_of_array"]
 
 
 class _Recorder(ReverseInterpreter):
@@ -280,3 +283,27 @@ def hvp_of_array(fun, x, v, kwargs, general):
     if x.ndim == 0:
         product = product[()]
     return (value[()] if type(value) is ndarray else value), product
+
+
+def hessian_of_array(fun, x, kwargs, general):
+    """The Hessian of ``fun`` at a plain float array ``x`` (shape ``x.shape * 2``, laid
+    out as ``jacfwd(jacrev(fun))``'s, in its bits) from one run of ``fun``: the sweep with
+    the basis as a band (a vector ``x``, while the band holds), else ``general(g)(x)``
+    (the composition) on the replay ``g`` of the recording.
+
+    >>> import numpy as np
+    >>> hessian_of_array(lambda y: np.sum(y ** 3), np.array([1.0, 2.0]), {}, None)
+    array([[ 6.,  0.],
+           [ 0., 12.]])
+    """
+    rec = record(fun, x, kwargs)
+    try:
+        if x.ndim == 1 and not (rec.interp.grad_off or rec.interp.watched):
+            try:
+                return band_hessian(rec.tape, rec.x, rec.out,
+                                    lambda: _sweepable(rec, x.dtype))
+            except (NotBanded, NotLean, NotSweepable):
+                pass
+        return general(replay(rec))(x)
+    finally:
+        rec.release()

@@ -307,3 +307,24 @@ def test_at_modes_say_what_out_of_bounds_indices_mean():
     np.testing.assert_array_equal(
         fnp.at(x[0])[np.array([0, 2])].add(1.0, indices_are_sorted=True, unique_indices=True),
         [1.0, 1.0, 3.0, 3.0])
+
+
+def test_one_slice_takes_the_spec_normalize_index_gives(monkeypatch):
+    """``index`` builds a lone slice's spec itself (the commonest index, without the
+    general walk): the same spec as normalize_index, the same identity short-cut."""
+    import itertools
+    from funcgrad.primitives import indexing
+    seen = []
+    monkeypatch.setattr(indexing, "gather", lambda x, arrays, spec: seen.append(
+        (tuple(arrays), spec)) or "gathered")
+    for shape in [(5,), (5, 3), (0,), (1, 4), (7, 2, 2)]:
+        x = np.zeros(shape)
+        for a, b, c in itertools.product([None, 0, 1, -1, 9, -9], [None, 0, -1, 3, 9],
+                                         [None, 1, 2, -1, -2]):
+            seen.clear()
+            spec, arrays = indexing.normalize_index(slice(a, b, c), shape)
+            got = indexing.index(x, slice(a, b, c))
+            if indexing._is_identity(spec, shape):
+                assert got is x and seen == []
+            else:
+                assert got == "gathered" and seen == [((), spec)] and arrays == []
