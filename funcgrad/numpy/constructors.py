@@ -60,8 +60,9 @@ def full(shape: int | Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | N
     return _np.full(shape, fill_value, dtype, order)
 
 
-def array(object: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool = True,  # noqa: A002 - NumPy's name
-          order: str | None = "K", ndmin: int = 0, device: Any = None) -> Array:
+def array(object: ArrayLike, dtype: DTypeLike | None = None,  # noqa: A002 - NumPy's name
+          *, copy: bool = True, order: str | None = "K", ndmin: int = 0,
+          device: Any = None) -> Array:
     """``np.array(object, dtype=None, *, copy=True, order='K', ndmin=0)`` (JAX's keywords
     too); a list holding traced values is stacked into one.  ``ndmin`` prepends axes of
     length 1 up to that many dimensions; ``order`` lays out a plain array (a traced one has
