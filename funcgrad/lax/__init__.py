@@ -59,7 +59,6 @@ from ._scan import scan, scan_p
 from ._while import while_loop, while_loop_p
 from . import (_arith, _bits, _dynamic, _gather, _higher, _implicit, _linalg, _math,
                _reductions, _sorting, _structural, _windows)
-from . import linalg  # noqa: F401  (jax.lax.linalg: fg.lax.linalg.cholesky...)
 from ._arith import *  # noqa: F401,F403 - each module's __all__ is explicit
 from ._math import *  # noqa: F401,F403
 from ._bits import *  # noqa: F401,F403
@@ -81,3 +80,7 @@ __all__ = (["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan
            + _linalg.__all__ + _implicit.__all__ + _windows.__all__)
 __all__ += ["psum", "pmean", "pmax", "pmin", "axis_index", "all_gather", "psum_scatter",
             "ppermute", "all_to_all", "pswapaxes"]
+
+# (last: jax.lax.linalg builds on funcgrad.scipy.linalg, whose package imports names of
+# this one -- custom_linear_solve, while_loop -- that must exist by then)
+from . import linalg  # noqa: E402,F401  (jax.lax.linalg: fg.lax.linalg.cholesky...)
