@@ -157,3 +157,24 @@ def test_take_along_axis_modes_differentiate(mode):
     assert float(fg.grad(lambda fv: fnp.sum(f(A, fv)))(1.0)) == want
     batched = fg.vmap(lambda a: f(a, 2.0))(np.stack([A, 2 * A]))
     np.testing.assert_array_equal(batched[1], f(2 * A, 2.0))
+
+
+# --- reshape(copy=), take's hints -------------------------------------------------------------
+
+def test_reshape_takes_copy_as_numpy_2_1():
+    x = np.arange(6.0)
+    view = fnp.reshape(x, (2, 3), copy=False)
+    assert np.shares_memory(view, x)
+    fresh = fnp.reshape(x, shape=(2, 3), copy=True)
+    assert not np.shares_memory(fresh, x)
+    np.testing.assert_array_equal(fresh, x.reshape(2, 3))
+    with pytest.raises(ValueError, match="unable to avoid copying"):
+        fnp.reshape(np.ones((3, 2)).T, (6,), copy=False)
+    g = fg.grad(lambda v: fnp.sum(fnp.reshape(v, (3, 2), copy=True) ** 2))(x)
+    np.testing.assert_array_equal(g, 2 * x)
+
+
+def test_take_accepts_jaxs_hints():
+    x = np.arange(5.0)
+    np.testing.assert_array_equal(
+        fnp.take(x, np.array([1, 3]), unique_indices=True, indices_are_sorted=True), [1, 3])

@@ -75,12 +75,14 @@ def argwhere(a):
 
 
 def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
-         mode: str = "raise", *, fill_value: Any = None) -> Array:
+         mode: str = "raise", *, fill_value: Any = None, unique_indices: bool = False,
+         indices_are_sorted: bool = False) -> Array:
     """Elements at ``indices`` along ``axis`` (of the flattened array when None); indices
     out of bounds raise (``mode='raise'``), wrap around (``'wrap'``) or are clipped to the
     ends (``'clip'``, negative ones too), as NumPy; JAX's ``'fill'`` reads ``fill_value``
     there (NaN by default, an integer dtype's extreme), negative indices counting from the
-    end (see ``x.at[idx].get``).
+    end (see ``x.at[idx].get``).  JAX's hints ``unique_indices`` and
+    ``indices_are_sorted`` are accepted and change nothing.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.take(x, [0, 0, 2])))(np.ones(3))
