@@ -58,3 +58,14 @@ def test_regular_points_pass_the_correctness_bar(f, log, ref, pole):
     x32 = fg.grad(lambda x: fnp.sum(f(x, y32)))(np.zeros(2, np.float32))
     assert x32.dtype == np.float32
     np.testing.assert_allclose(x32, log(y32), rtol=1e-6)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_a_scalar_x_broadcasts_against_y_in_the_derivative():
+    # d/dx sum(xlogy(x, y)) = sum(log(y)) for a scalar x: -inf with a zero in y
+    ys = np.array([0.5, 2.0, 0.0])
+    assert float(fg.grad(lambda x: fnp.sum(xlogy(x, ys)))(0.0)) == -np.inf
+    assert float(fg.grad(lambda x: fnp.sum(xlogy(x, ys[:2])))(0.0)) == pytest.approx(
+        np.log(0.5) + np.log(2.0), rel=1e-15)
+    np.testing.assert_array_equal(fg.grad(lambda y: fnp.sum(xlog1py(0.0, y)))(ys - 1.0),
+                                  np.zeros(3))

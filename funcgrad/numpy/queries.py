@@ -13,6 +13,8 @@ dtype.  ``funcgrad.numpy`` re-exports NumPy's functions under their names, so
 ...     np.array([1.0, 2.0], np.float32))
 array([2., 4.], dtype=float32)
 """
+from typing import Any
+
 import numpy as _np
 
 from ..core import Tracer, weak_operand
@@ -123,7 +125,7 @@ _KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral
           "real floating": "f", "complex floating": "c", "numeric": "iufc"}
 
 
-def isdtype(dtype, kind) -> bool:
+def isdtype(dtype: Any, kind: Any) -> bool:
     """``isdtype(dtype, kind)`` (NumPy 2's, JAX's and the array API's): is ``dtype`` of
     ``kind`` -- a dtype, one of ``'bool'``, ``'signed integer'``, ``'unsigned integer'``,
     ``'integral'``, ``'real floating'``, ``'complex floating'``, ``'numeric'``, or a tuple

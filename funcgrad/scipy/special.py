@@ -412,7 +412,9 @@ def _x_log(x, y, log, pole):
     # (the other branch's y, where this one is not taken: a slope of 0 there, so that
     # its zero cotangent stays 0 and is not 0 * inf)
     pole_y = fnp.where(replaced, _stop_gradient(y), pole + 1.0)
-    return fnp.where(replaced, _zero_at_pole(x, pole_y, log, pole), x * log(safe_y))
+    # (x at the shape of the result, as the slope: a tangent has its output's shape)
+    x_out = fnp.broadcast_to(x, pole_y.shape)
+    return fnp.where(replaced, _zero_at_pole(x_out, pole_y, log, pole), x * log(safe_y))
 
 
 def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
