@@ -69,3 +69,13 @@ def test_a_scalar_x_broadcasts_against_y_in_the_derivative():
         np.log(0.5) + np.log(2.0), rel=1e-15)
     np.testing.assert_array_equal(fg.grad(lambda y: fnp.sum(xlog1py(0.0, y)))(ys - 1.0),
                                   np.zeros(3))
+
+
+def test_the_eager_tensor_keeps_pytorchs_convention():
+    """``Tensor.xlogy`` follows PyTorch (as the Tensor does everywhere): d/dx at (0, 0) is
+    0 there, d/dy NaN; values PyTorch's (written out)."""
+    x = fg.Tensor(np.array([0.0, 0.0, 1.0]), requires_grad=True)
+    y = fg.Tensor(np.array([0.0, 2.0, 0.5]), requires_grad=True)
+    x.xlogy(y).sum().backward()
+    np.testing.assert_array_equal(np.asarray(x.grad), [0.0, np.log(2.0), np.log(0.5)])
+    np.testing.assert_array_equal(np.asarray(y.grad), [np.nan, 0.0, 2.0])
