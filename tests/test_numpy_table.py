@@ -410,8 +410,8 @@ EXEMPT = {  # name -> why no derivative check applies
                     "the values do not depend on a float input (shapes, sizes, ranks, "
                     "indices)"),
     **dict.fromkeys("shape size ndim result_type can_cast min_scalar_type common_type "
-                    "shares_memory may_share_memory broadcast_shapes einsum_path normalize_axis "
-                    "one_axis operand".split(),
+                    "isdtype promote_types shares_memory may_share_memory broadcast_shapes "
+                    "einsum_path normalize_axis one_axis operand".split(),
                     "a helper about shapes, dtypes or arguments, not a function of values"),
 }
 

@@ -322,7 +322,13 @@ def xlogy(self: Any, other: Any) -> Any:
 
 
 def _xlogy(x, y):
-    out = fsp.xlogy(x, y)  # (its gradient in y at (0, 0) is 0)
+    # PyTorch's gradient in x where x == 0 is log(y), except 0 where log(y) is not finite
+    # (funcgrad.scipy.special.xlogy follows JAX there: -inf at y == 0): log(y) is taken of
+    # 1 at those points, which keeps the value 0 and cuts the derivative
+    zero_x = fnp.logical_and(fnp.equal(x, 0), fnp.logical_not(fnp.isnan(y)))
+    regular = fnp.logical_and(fnp.greater(y, 0), fnp.less(y, np.inf))
+    out = x * fnp.log(ew.where(fnp.logical_and(zero_x, fnp.logical_not(regular)),
+                               np.ones((), y.dtype), y))  # (its gradient in y at (0, 0): 0)
     # At (0, 0) add x * sqrt(|y|): 0, with the derivative in y 0 / 0 = NaN, PyTorch's
     # x / y there (a 0 * inf in the backward pass, reported as such)
     origin = fnp.logical_and(fnp.equal(x, 0), fnp.equal(y, 0))

@@ -41,7 +41,8 @@ Modules: ``_cond`` (``cond``, ``switch``), ``_scan``, ``_while``, ``_fori``, and
 ``_graphs``, what they share (tracing the user's functions, regrouping graphs);
 ``_arith`` (arithmetic, rounding, comparisons, conversion), ``_math`` (elementwise
 functions), ``_bits`` (bitwise operations), ``_structural`` (slicing, padding, shapes,
-constructors), ``_dynamic`` (slices at traced starts), ``_sorting``, ``_reductions``
+constructors), ``_dynamic`` (slices at traced starts), ``_gather`` (XLA's general
+``gather`` and ``scatter``, ``scatter_add``...), ``_sorting``, ``_reductions``
 (reductions and cumulative ones), ``_linalg`` (``dot_general``...), ``_higher`` (``map``,
 ``associative_scan``, ``stop_gradient``), ``_implicit`` (``custom_linear_solve``,
 ``custom_root``: implicit differentiation), ``_windows`` (``reduce_window``,
@@ -56,14 +57,14 @@ from ._cond import cond, cond_p, switch
 from ._fori import fori_loop
 from ._scan import scan, scan_p
 from ._while import while_loop, while_loop_p
-from . import (_arith, _bits, _dynamic, _higher, _implicit, _linalg, _math, _reductions,
-               _sorting, _structural, _windows)
-from . import linalg  # noqa: F401  (jax.lax.linalg: fg.lax.linalg.cholesky...)
+from . import (_arith, _bits, _dynamic, _gather, _higher, _implicit, _linalg, _math,
+               _reductions, _sorting, _structural, _windows)
 from ._arith import *  # noqa: F401,F403 - each module's __all__ is explicit
 from ._math import *  # noqa: F401,F403
 from ._bits import *  # noqa: F401,F403
 from ._structural import *  # noqa: F401,F403
 from ._dynamic import *  # noqa: F401,F403
+from ._gather import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
 from ._higher import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
@@ -74,7 +75,12 @@ from ._windows import *  # noqa: F401,F403
 __all__ = (["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan_p",
             "while_loop_p"]
            + _arith.__all__ + _math.__all__ + _bits.__all__ + _structural.__all__
-           + _dynamic.__all__ + _sorting.__all__ + _higher.__all__ + _reductions.__all__
+           + _dynamic.__all__ + _gather.__all__ + _sorting.__all__ + _higher.__all__
+           + _reductions.__all__
            + _linalg.__all__ + _implicit.__all__ + _windows.__all__)
 __all__ += ["psum", "pmean", "pmax", "pmin", "axis_index", "all_gather", "psum_scatter",
             "ppermute", "all_to_all", "pswapaxes"]
+
+# (last: jax.lax.linalg builds on funcgrad.scipy.linalg, whose package imports names of
+# this one -- custom_linear_solve, while_loop -- that must exist by then)
+from . import linalg  # noqa: E402,F401  (jax.lax.linalg: fg.lax.linalg.cholesky...)

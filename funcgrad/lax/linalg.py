@@ -1,6 +1,8 @@
-"""``jax.lax.linalg``'s most used factorizations and the triangular solve, with JAX's
-argument names and result orders (``eigh`` gives ``(v, w)``), on ``funcgrad.numpy.linalg``:
-differentiable as those are, under every transform.
+"""``jax.lax.linalg``'s factorizations and solves, with JAX's argument names and result
+orders (``eigh`` gives ``(v, w)``, ``lu`` gives ``(lu, pivots, permutation)``, ``eig``
+and ``schur`` give lists), on ``funcgrad.numpy.linalg`` and ``funcgrad.scipy.linalg``:
+differentiable as those are, under every transform (``schur`` has no derivative, and
+takes plain arrays, as ``funcgrad.scipy.linalg.schur``).
 
 Where JAX's XLA kernels return NaNs (``cholesky`` of a matrix that is not positive
 definite), funcgrad raises NumPy's ``LinAlgError`` with the reason instead.
@@ -10,10 +12,12 @@ from typing import Any
 import numpy as np
 
 from .. import numpy as fnp
-from ._common import INEXACT, accept, array
+from ..scipy import _decomp, _spectral
+from ._common import INEXACT, INTEGER, accept, array, static_int
 from ..typing import Array, ArrayLike
 
-__all__ = ["cholesky", "eigh", "qr", "svd", "triangular_solve"]
+__all__ = ["cholesky", "eig", "eigh", "lu", "lu_pivots_to_permutation", "qr", "schur", "svd",
+           "triangular_solve", "tridiagonal_solve"]
 
 
 def _matrices(name, x):
@@ -146,3 +150,146 @@ def triangular_solve(a: ArrayLike, b: ArrayLike, *, left_side: bool = False,
     # x @ t = b  <=>  t^T @ x^T = b^T
     return fnp.swapaxes(fnp.linalg.solve(fnp.swapaxes(t, -1, -2), fnp.swapaxes(b, -1, -2)),
                         -1, -2)
+
+
+def lu(x: ArrayLike) -> tuple[Array, Array, Array]:
+    """``(lu, pivots, permutation)``: the LU factorization with partial pivoting of
+    (stacks of) m x n matrices, as JAX: ``L`` (unit diagonal, not stored) below the
+    diagonal of ``lu`` and ``U`` on and above it; row ``k`` was swapped with row
+    ``pivots[k]`` (int32, ``min(m, n)`` of them); ``x[permutation] == L @ U`` (int32).
+    Differentiable in ``x`` where the pivots do not tie.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lu, pivots, perm = lax.linalg.lu(np.array([[1.0, 2.0], [4.0, 4.0]]))
+    >>> lu, pivots, perm
+    (array([[4.  , 4.  ],
+           [0.25, 1.  ]]), array([1, 1], dtype=int32), array([1, 0], dtype=int32))
+    """
+    x = accept("lu", array(x), INEXACT)
+    if x.ndim < 2:
+        raise ValueError(f"lax.linalg.lu needs matrices in the last two axes, got shape "
+                         f"{x.shape}")
+    factors, pivots, perm = _decomp.getrf(x)
+    return factors, pivots, fnp.astype(perm, np.int32)
+
+
+def lu_pivots_to_permutation(pivots: ArrayLike, permutation_size: int) -> Array:
+    """The row order (int32, ``permutation_size`` long, over the last axis) that the swaps
+    ``pivots`` make: starting from ``0, 1, ...``, row ``k`` swapped with row
+    ``pivots[k]`` in turn (LAPACK's convention, what :func:`lu` returns).
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.linalg.lu_pivots_to_permutation(np.array([2, 2, 2], np.int32), 4)
+    array([2, 0, 1, 3], dtype=int32)
+    """
+    pivots = accept("lu_pivots_to_permutation", array(pivots), INTEGER)
+    size = static_int(permutation_size, "lax.linalg.lu_pivots_to_permutation: "
+                                        "permutation_size")
+    if pivots.ndim < 1 or pivots.shape[-1] > size:
+        raise ValueError(f"lax.linalg.lu_pivots_to_permutation: the pivots (last axis) "
+                         f"must be at most permutation_size={size} long, got shape "
+                         f"{pivots.shape}")
+    rows = np.arange(size)
+    perm = fnp.broadcast_to(fnp.astype(fnp.asarray(rows), np.int32),
+                            pivots.shape[:-1] + (size,))
+    for k in range(pivots.shape[-1]):
+        p = pivots[..., k:k + 1]
+        # swap entries k and p: where rows == k take perm[p], where rows == p take perm[k]
+        at_p = fnp.take_along_axis(perm, fnp.astype(p, np.int64), -1, mode="clip")
+        at_k = perm[..., k:k + 1]
+        perm = fnp.where(rows == k, at_p, fnp.where(rows == p, at_k, perm))
+    return perm
+
+
+def eig(x: ArrayLike, *, compute_left_eigenvectors: bool = True,
+        compute_right_eigenvectors: bool = True, enable_eigvec_derivs: bool = False,
+        implementation: Any = None, use_magma: Any = None) -> list[Array]:
+    """``[w, vl, vr]`` (JAX's order; ``vl``/``vr`` only when asked): the eigenvalues and
+    unit left (``vl^H @ x = w * vl^H``) and right (``x @ vr = vr * w``) eigenvectors of
+    square matrices, all complex, as JAX.  Derivatives as
+    :func:`funcgrad.scipy.linalg.eig`: the eigenvalues, and functions of the vectors that
+    do not depend on each vector's phase; ``enable_eigvec_derivs`` is accepted.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> w, vr = lax.linalg.eig(np.array([[2.0, 0.0], [0.0, 3.0]]),
+    ...                        compute_left_eigenvectors=False)
+    >>> w
+    array([2.+0.j, 3.+0.j])
+    """
+    x = _matrices("eig", x)
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"lax.linalg.eig needs square matrices in the last two axes, got "
+                         f"shape {x.shape}")
+    out = _spectral.eig(x, left=compute_left_eigenvectors, right=compute_right_eigenvectors)
+    out = out if isinstance(out, tuple) else (out,)
+    complex_dtype = np.result_type(x.dtype, np.complex64)
+    return [fnp.astype(o, complex_dtype) for o in out]
+
+
+def schur(x: ArrayLike, *, compute_schur_vectors: bool = True, sort_eig_vals: bool = False,
+          select_callable: Any = None) -> list[Array]:
+    """``[t, vs]`` (``[t]`` without ``compute_schur_vectors``), JAX's order: the Schur form
+    ``x = vs @ t @ vs^H`` of (stacks of) square matrices, real (quasi-triangular ``t``)
+    for real ``x``.  No derivative (as JAX's): plain arrays only, as
+    :func:`funcgrad.scipy.linalg.schur`, which sorts eigenvalues (``sort=``) where this
+    does not.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> t, vs = lax.linalg.schur(np.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> t
+    array([[1., 2.],
+           [0., 3.]])
+    """
+    if sort_eig_vals or select_callable is not None:
+        raise NotImplementedError("lax.linalg.schur: sorting the eigenvalues is not "
+                                  "supported here; use funcgrad.scipy.linalg.schur(x, "
+                                  "sort=...)")
+    x = _matrices("schur", x)
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"lax.linalg.schur needs square matrices in the last two axes, got "
+                         f"shape {x.shape}")
+    if x.ndim == 2:
+        t, vs = _spectral.schur(x)
+    else:
+        parts = [_spectral.schur(x[i]) for i in np.ndindex(*x.shape[:-2])]
+        t = np.stack([p[0] for p in parts]).reshape(x.shape)
+        vs = np.stack([p[1] for p in parts]).reshape(x.shape)
+    return [t, vs] if compute_schur_vectors else [t]
+
+
+def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, *,
+                      perturb_singular: bool = False) -> Array:
+    """``x`` with ``A @ x == b`` for the tridiagonal ``A`` of sub-diagonal ``dl`` (its
+    first entry unused), diagonal ``d`` and super-diagonal ``du`` (its last entry unused),
+    each ``(..., m)``; ``b`` is ``(..., m, n)``, as JAX.  Differentiable in all four.
+    Solved as a dense system (``O(m^3)``; LAPACK's ``gtsv`` would be ``O(m)``), so meant
+    for moderate ``m``; a singular ``A`` raises (``perturb_singular`` is not supported).
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.linalg.tridiagonal_solve(np.array([0.0, 1.0]), np.array([2.0, 2.0]),
+    ...                              np.array([1.0, 0.0]), np.array([[3.0], [3.0]]))
+    array([[1.],
+           [1.]])
+    """
+    if perturb_singular:
+        raise NotImplementedError("lax.linalg.tridiagonal_solve: perturb_singular=True is "
+                                  "not supported; pass perturb_singular=False")
+    dl, d, du = (accept("tridiagonal_solve", array(v), INEXACT) for v in (dl, d, du))
+    b = accept("tridiagonal_solve", array(b), INEXACT)
+    m = d.shape[-1] if d.ndim else -1
+    if (d.ndim < 1 or dl.shape != d.shape or du.shape != d.shape or b.ndim < 2
+            or b.shape[-2] != m or b.shape[:-2] != d.shape[:-1]):
+        raise ValueError(f"lax.linalg.tridiagonal_solve: dl, d and du must share a shape "
+                         f"(..., m) and b must be (..., m, n), got {dl.shape}, {d.shape}, "
+                         f"{du.shape} and {b.shape}")
+    # A[i, i] = d[i], A[i, i + 1] = du[i], A[i, i - 1] = dl[i]: each diagonal placed by a
+    # constant mask, so that the derivative reaches dl, d and du
+    dtype = np.result_type(dl.dtype, d.dtype, du.dtype, b.dtype)
+    a = sum(fnp.astype(np.eye(m, k=k), dtype) * fnp.astype(v, dtype)[..., :, None]
+            for k, v in ((0, d), (1, du), (-1, dl)))
+    return fnp.linalg.solve(a, fnp.astype(b, dtype))

@@ -33,7 +33,7 @@ from numpy import (bool_, can_cast, cdouble, clongdouble, common_type, complex64
                    float32, float64, floating, generic, half, iinfo, inexact, inf, int_, int8,
                    int16, int32, int64, integer, intp, issubdtype, longdouble,
                    may_share_memory, min_scalar_type, nan, ndarray, newaxis, number, pi,
-                   result_type, shares_memory, signedinteger, single, uint8, uint16, uint32,
+                   promote_types, result_type, shares_memory, signedinteger, single, uint8, uint16, uint32,
                    uint64, unsignedinteger)
 
 from ..core import Tracer
@@ -45,6 +45,7 @@ from ._convert import normalize_axis, one_axis, operand
 from ._conversions import attach_conversions
 from ._layout import attach_layout
 from ._methods import attach_array_methods
+from .queries import isdtype
 from .constructors import *  # noqa: F403 - each module's __all__ is explicit
 from .indexing import *  # noqa: F403
 from .products import *  # noqa: F403
@@ -73,7 +74,8 @@ attach_layout(Tracer)  # .flags, .strides, .flat... (not the eager Tensor's: it 
 _NUMPY_OWN = ["bool_", "can_cast", "common_type", "dtype", "e", "euler_gamma", "finfo",
               "float16", "float32", "float64", "floating", "iinfo", "inexact", "inf", "int8",
               "int16", "int32", "int64", "integer", "intp", "issubdtype", "may_share_memory",
-              "min_scalar_type", "nan", "ndarray", "newaxis", "pi", "result_type",
+              "min_scalar_type", "nan", "ndarray", "newaxis", "pi", "promote_types",
+              "result_type",
               "shares_memory", "uint8",
               # the other numeric scalar types (fnp.complex128, fnp.double...), as jax.numpy
               "cdouble", "clongdouble", "complex64", "complex128", "complexfloating",
@@ -81,7 +83,7 @@ _NUMPY_OWN = ["bool_", "can_cast", "common_type", "dtype", "e", "euler_gamma", "
               "signedinteger", "single", "uint16", "uint32", "uint64", "unsignedinteger"]
 
 # (normalize_axis, one_axis and operand have been public since the first release)
-__all__ = (_NUMPY_OWN + ["linalg", "fft", "emath", "lib", "normalize_axis", "one_axis",
+__all__ = (_NUMPY_OWN + ["isdtype","linalg", "fft", "emath", "lib", "normalize_axis", "one_axis",
                          "operand"]
            + constructors.__all__ + ufuncs.__all__ + manipulation.__all__ + padding.__all__
            + reductions.__all__

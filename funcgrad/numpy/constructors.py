@@ -14,7 +14,7 @@ from numpy import empty, eye, identity, ones, zeros  # noqa: F401
 from ..core import Tracer
 from ..primitives import structural as _st
 from . import _convert
-from ._convert import asarray, operand
+from ._convert import asarray as _operand_array, operand
 from ..typing import Array, ArrayLike, DTypeLike
 
 __all__ = ["zeros", "ones", "empty", "full", "eye", "identity", "array", "asarray",
@@ -29,7 +29,7 @@ def _traced(x):
 
 def _filled(fill_value, shape, dtype):
     """A traced ``fill_value`` broadcast to ``shape`` (its derivative sums over it)."""
-    fill = asarray(fill_value)
+    fill = _operand_array(fill_value)
     if dtype is not None and fill.dtype != _np.dtype(dtype):
         fill = _st.convert_element_type(fill, dtype)
     shape = (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(shape)
@@ -60,17 +60,73 @@ def full(shape: int | Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | N
     return _np.full(shape, fill_value, dtype, order)
 
 
-def array(object: ArrayLike, dtype: DTypeLike | None = None, copy: bool = True) -> Array:  # noqa: A002 - NumPy's name
-    """Like ``np.array``; a list holding traced values is stacked into one.
+def array(object: ArrayLike, dtype: DTypeLike | None = None,  # noqa: A002 - NumPy's name
+          *, copy: bool = True, order: str | None = "K", ndmin: int = 0,
+          device: Any = None) -> Array:
+    """``np.array(object, dtype=None, *, copy=True, order='K', ndmin=0)`` (JAX's keywords
+    too); a list holding traced values is stacked into one.  ``ndmin`` prepends axes of
+    length 1 up to that many dimensions; ``order`` lays out a plain array (a traced one has
+    no layout to choose).
 
     >>> import funcgrad as fg, funcgrad.numpy as fnp
     >>> float(fg.grad(lambda x: fnp.sum(fnp.array([x, 2.0 * x])))(1.0))
     3.0
+    >>> fnp.array([1.0, 2.0], ndmin=3).shape
+    (1, 1, 2)
     """
-    out = asarray(object, dtype)
-    if copy and isinstance(out, _np.ndarray) and out is object:
-        out = out.copy()
+    _check_order(order, "array")
+    out = _operand_array(object, dtype)
+    if isinstance(out, _np.ndarray):
+        if copy and out is object:
+            out = _np.array(out, order=order or "K", copy=True)
+        elif order in ("C", "F"):
+            out = _np.asarray(out, order=order)  # copies only to change the layout
+    if out.ndim < ndmin:
+        out = _st.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
     return out
+
+
+def _check_order(order, what):
+    if order not in (None, "K", "A", "C", "F"):
+        raise ValueError(f"{what}: order must be one of 'K', 'A', 'C', 'F' or None, got "
+                         f"{order!r}")
+
+
+def asarray(a: ArrayLike, dtype: DTypeLike | None = None, order: str | None = None, *,
+            copy: bool | None = None, device: Any = None) -> Array:
+    """``asarray(a, dtype=None, order=None, *, copy=None)``, the signature of NumPy 2,
+    JAX and the array API: ``a`` as an array (traced values pass through, converted to
+    ``dtype`` if given).  For a NumPy array, ``copy=True`` always copies and
+    ``copy=False`` raises ``ValueError`` where a copy cannot be avoided, as NumPy's; traced
+    values are immutable, so whether they are copied cannot be seen.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.asarray([[1, 2]], dtype=float)
+    array([[1., 2.]])
+    >>> x = np.ones(2)
+    >>> fnp.asarray(x) is x, fnp.asarray(x, copy=True) is x
+    (True, False)
+    """
+    _check_order(order, "asarray")
+    if copy is False and isinstance(a, _np.ndarray) and _needs_copy(a, dtype, order):
+        raise ValueError("asarray: unable to avoid a copy while making the array as "
+                         "requested (copy=False): a change of dtype or memory order "
+                         "needs one. Pass copy=None to allow a copy when needed.")
+    out = _operand_array(a, dtype)
+    if isinstance(out, _np.ndarray):
+        if copy and (out is a or out.base is a):
+            out = _np.array(out, order=order or "K", copy=True)
+        elif order in ("C", "F"):
+            out = _np.asarray(out, order=order)  # copies only to change the layout
+    return out
+
+
+def _needs_copy(a, dtype, order):
+    """Would making ``a`` an array of ``dtype`` laid out in ``order`` copy it?
+    (NumPy 2's ``copy=False`` question, answered for NumPy 1.26 too.)"""
+    return (dtype is not None and _np.dtype(dtype) != a.dtype
+            or order == "C" and not a.flags.c_contiguous
+            or order == "F" and not a.flags.f_contiguous)
 
 
 def _on_device_of(a, value):
@@ -91,7 +147,7 @@ def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None,
     array([[0.],
            [0.]], dtype=float32)
     """
-    a = asarray(a)
+    a = _operand_array(a)
     return _on_device_of(a, _np.zeros(a.shape if shape is None else shape, dtype or a.dtype))
 
 
@@ -104,7 +160,7 @@ def ones_like(a: ArrayLike, dtype: DTypeLike | None = None,
     >>> fnp.ones_like(np.zeros(3), dtype=int)
     array([1, 1, 1])
     """
-    a = asarray(a)
+    a = _operand_array(a)
     return _on_device_of(a, _np.ones(a.shape if shape is None else shape, dtype or a.dtype))
 
 
@@ -121,38 +177,54 @@ def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = Non
     >>> float(fg.grad(lambda g: fnp.sum(fnp.full_like(np.zeros(3), g)))(2.0))
     3.0
     """
-    a = asarray(a)
+    a = _operand_array(a)
     if _traced(fill_value):
         return _filled(fill_value, a.shape if shape is None else shape, dtype or a.dtype)
     return _on_device_of(a, _np.full(a.shape if shape is None else shape, fill_value,
                                      dtype or a.dtype))
 
 
-# Traced arrays are immutable, so an "uninitialised" array is never written into: zeros
-# serve, and keep results reproducible.
-empty_like = zeros_like
+def empty_like(prototype: ArrayLike, dtype: DTypeLike | None = None,
+               shape: int | Sequence[int] | None = None, *, device: Any = None) -> Array:
+    """``empty_like(prototype, dtype=None, shape=None)``: traced arrays are immutable, so
+    an "uninitialised" array is never written into; zeros serve, and keep results
+    reproducible.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.empty_like(np.ones((1, 2), np.float32))
+    array([[0., 0.]], dtype=float32)
+    """
+    return zeros_like(prototype, dtype, shape)
 
 
-def copy(a: ArrayLike) -> Array:
-    """A copy (traced values are immutable, so they are returned as they are).
+def copy(a: ArrayLike, order: str | None = "K", subok: bool = False) -> Array:
+    """``np.copy(a, order='K')``: a copy (traced values are immutable, so they are returned
+    as they are; ``order`` lays out a plain array).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> x = np.ones(2)
     >>> fnp.copy(x) is x
     False
     """
-    a = asarray(a)
-    return a.copy() if isinstance(a, _np.ndarray) else a
+    _check_order(order, "copy")
+    a = _operand_array(a)
+    return _np.array(a, order=order, copy=True) if isinstance(a, _np.ndarray) else a
 
 
-def astype(x: ArrayLike, dtype: DTypeLike) -> Array:
-    """Cast; casting to an integer or bool type drops the derivative.
+def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = False,
+           device: Any = None) -> Array:
+    """``astype(x, dtype, /, *, copy=False)`` (JAX's and the array API's); casting to an
+    integer or bool type drops the derivative.  ``copy=True`` returns a new plain array
+    even when ``dtype`` is ``x``'s (traced values are immutable: copies cannot be seen).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.astype(x, np.float32) * 2.0))(np.ones(2))
     array([2., 2.])
     """
-    return _st.convert_element_type(asarray(x), dtype)
+    out = _st.convert_element_type(_operand_array(x), dtype)
+    if copy and out is x:
+        out = out.copy()
+    return out
 
 
 def stop_gradient(x: ArrayLike) -> Array:

@@ -75,12 +75,14 @@ def argwhere(a):
 
 
 def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
-         mode: str = "raise", *, fill_value: Any = None) -> Array:
+         mode: str = "raise", *, fill_value: Any = None, unique_indices: bool = False,
+         indices_are_sorted: bool = False) -> Array:
     """Elements at ``indices`` along ``axis`` (of the flattened array when None); indices
     out of bounds raise (``mode='raise'``), wrap around (``'wrap'``) or are clipped to the
     ends (``'clip'``, negative ones too), as NumPy; JAX's ``'fill'`` reads ``fill_value``
     there (NaN by default, an integer dtype's extreme), negative indices counting from the
-    end (see ``x.at[idx].get``).
+    end (see ``x.at[idx].get``).  JAX's hints ``unique_indices`` and
+    ``indices_are_sorted`` are accepted and change nothing.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.take(x, [0, 0, 2])))(np.ones(3))
@@ -114,16 +116,26 @@ def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
     return _ix.index(a, (slice(None),) * axis + (indices,))
 
 
-def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: Axis) -> Array:
+def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: Axis = -1,
+                    mode: str | None = None, fill_value: Any = None) -> Array:
     """Elements of ``arr`` at ``indices``, matched along every other axis (as
-    ``np.take_along_axis``).
+    ``np.take_along_axis``; JAX's signature).  Negative indices count from the end.
+    Out-of-bounds indices raise ``IndexError`` (``mode=None`` or ``'promise_in_bounds'``,
+    NumPy's behaviour; JAX's default is ``'fill'``), are clipped to the ends
+    (``'clip'``), or read ``fill_value`` (``'fill'``: by default NaN, an integer dtype's
+    extreme, True; its derivative flows to a traced ``fill_value``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> a = np.array([[3.0, 1.0], [0.0, 2.0]])
     >>> fnp.take_along_axis(a, np.argsort(a, axis=1), axis=1)
     array([[1., 3.],
            [0., 2.]])
+    >>> fnp.take_along_axis(np.array([1.0, 2.0]), np.array([-1, 2]), 0, mode="fill")
+    array([ 2., nan])
     """
+    if mode not in (None, "promise_in_bounds", "clip", "fill"):
+        raise ValueError(f"take_along_axis: mode must be None, 'promise_in_bounds', 'clip' "
+                         f"or 'fill', got {mode!r}")
     arr = asarray(arr)
     indices = asarray(indices)
     if indices.dtype.kind not in "iu":  # as NumPy: no booleans, floats...
@@ -142,6 +154,15 @@ def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: Axis) -> Array:
         arr = broadcast_to(arr, other[:axis] + arr.shape[axis:axis + 1] + other[axis + 1:])
         indices = broadcast_to(indices, other[:axis] + indices.shape[axis:axis + 1]
                                + other[axis + 1:])
+    if mode in ("clip", "fill"):
+        n = arr.shape[axis]
+        indices = where(indices < 0, indices + n, indices)  # negative ones from the end
+        if mode == "clip":
+            indices = _ew.clip(indices, 0, builtins.max(n - 1, 0))
+        else:  # the fill value sits at an extra position n, where out-of-bounds ones read
+            arr = _extend(arr, [axis], _default_fill(arr.dtype) if fill_value is None
+                          else fill_value)
+            indices = where((indices < 0) | (indices >= n), n, indices)
     return _ix.take_along_axis(arr, indices, axis)
 
 

@@ -1,7 +1,7 @@
 """Array manipulation (shape, not values): reshape, transpose, join, split, tile, flip, roll
 (``pad`` lives in :mod:`~funcgrad.numpy.padding`)."""
 import builtins
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as _np
 
@@ -56,7 +56,7 @@ def size(a: ArrayLike, axis: Axis = None) -> int:
 
 
 def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: str = "C",
-            shape: int | Sequence[int] | None = None) -> Array:
+            shape: int | Sequence[int] | None = None, *, copy: bool | None = None) -> Array:
     """Reshape (``-1`` infers one dimension), reading and writing the elements in C order
     (the last axis fastest) or ``order="F"`` (the first axis fastest).
 
@@ -67,13 +67,26 @@ def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: st
     >>> fnp.reshape(np.arange(6.0), (2, 3), order="F")
     array([[0., 2., 4.],
            [1., 3., 5.]])
+
+    ``copy`` (NumPy 2.1's and JAX's keyword) matters for plain arrays only: ``True``
+    returns a new array, ``False`` raises where the result cannot be a view.
     """
+    out = _reshaped(a, shape if newshape is None else newshape, order)
+    if isinstance(a, _np.ndarray) and isinstance(out, _np.ndarray) and a.size:
+        if copy and _np.shares_memory(out, a):
+            out = out.copy()
+        elif copy is False and not _np.shares_memory(out, a):
+            raise ValueError("reshape: unable to avoid copying the data (copy=False), as "
+                             "this reshape cannot be a view of the array; pass copy=None")
+    return out
+
+
+def _reshaped(a, newshape, order):
     if order not in ("C", "F"):
         raise ValueError(f"reshape: order={order!r} depends on how an array is laid out in "
                          f"memory, which a traced array does not have; use order='C' or "
                          f"order='F'.")
     a = asarray(a)
-    newshape = shape if newshape is None else newshape
     if isinstance(newshape, (int, _np.integer)):
         newshape = (newshape,)
     newshape = [int(d) for d in newshape]

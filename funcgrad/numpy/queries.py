@@ -13,6 +13,8 @@ dtype.  ``funcgrad.numpy`` re-exports NumPy's functions under their names, so
 ...     np.array([1.0, 2.0], np.float32))
 array([2., 4.], dtype=float32)
 """
+from typing import Any
+
 import numpy as _np
 
 from ..core import Tracer, weak_operand
@@ -20,7 +22,7 @@ from . import _convert
 from ._convert import concrete_values
 
 __all__ = ["ANSWERS", "result_type", "can_cast", "min_scalar_type", "common_type",
-           "shares_memory", "may_share_memory"]
+           "shares_memory", "may_share_memory", "isdtype"]
 
 
 def _funcgrad_array(x):
@@ -115,6 +117,45 @@ def may_share_memory(a, b, max_work=None):
     array([0., 0.])
     """
     return a is b
+
+
+# The array API's kinds of dtype, as NumPy 2's and JAX's isdtype name them (bool is not
+# "numeric" there, unlike np.issubdtype(bool, np.number)'s cousins).
+_KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
+          "real floating": "f", "complex floating": "c", "numeric": "iufc"}
+
+
+def isdtype(dtype: Any, kind: Any) -> bool:
+    """``isdtype(dtype, kind)`` (NumPy 2's, JAX's and the array API's): is ``dtype`` of
+    ``kind`` -- a dtype, one of ``'bool'``, ``'signed integer'``, ``'unsigned integer'``,
+    ``'integral'``, ``'real floating'``, ``'complex floating'``, ``'numeric'``, or a tuple
+    of those (any of them).  Written here because NumPy 1.26 lacks it.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.isdtype(np.float32, "real floating"), fnp.isdtype(np.bool_, "numeric")
+    (True, False)
+    >>> fnp.isdtype(np.int8, ("complex floating", np.int8))
+    True
+    """
+    dtype = _np.dtype(dtype)
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    for k in kinds:
+        if isinstance(k, str) and k in _KINDS:
+            if dtype.kind in _KINDS[k]:
+                return True
+            continue
+        if isinstance(k, str) or isinstance(k, (type, _np.dtype)):
+            try:
+                if dtype == _np.dtype(k):
+                    return True
+                continue
+            except TypeError:
+                pass
+            raise ValueError(f"isdtype: unrecognised kind={k!r}; expected a dtype or one of "
+                             f"{sorted(_KINDS)}")
+        raise TypeError(f"isdtype: kind must be a dtype, a string naming a kind of dtype, "
+                        f"or a tuple of those; got {k!r}")
+    return False
 
 
 ANSWERS = {_np.result_type: result_type, _np.can_cast: can_cast,

@@ -173,6 +173,20 @@ def _eliminate(a):
 
 
 @over_batch(("a", 2))
+def getrf(a: ArrayLike) -> tuple[Array, Array, Array]:
+    """``(lu, piv, perm)`` of an (m, n) matrix (or a stack), as LAPACK's ``getrf``: ``L``
+    (unit diagonal, not stored) below the diagonal of ``lu``, ``U`` on and above it; row
+    ``k`` was swapped with row ``piv[k]``; ``a[perm] == L @ U`` (for
+    ``funcgrad.lax.linalg.lu``, which returns these three).
+
+    >>> import numpy as np
+    >>> getrf(np.array([[1.0, 2.0], [4.0, 4.0]]))[1:]
+    (array([1, 1], dtype=int32), array([1, 0]))
+    """
+    return _eliminate(as_float(a))
+
+
+@over_batch(("a", 2))
 def lu_factor(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True
               ) -> tuple[Array, Array]:
     """``(lu, piv)``: the pivoted LU factorization of a square ``a`` as LAPACK's ``getrf``

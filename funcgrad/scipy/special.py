@@ -28,6 +28,7 @@ derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, 
 ``cosm1``, ``exprel``, ``softplus``, ``huber`` and ``pseudo_huber`` are the elementary
 functions SciPy keeps here (:mod:`._special_elementary`).
 """
+import functools
 import math
 from typing import Any, Callable, Literal, Optional, Union, overload
 
@@ -40,6 +41,7 @@ from ..primitives import special as _sp
 from ..primitives import special_scipy as _ss
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..core import Tracer as _Tracer
+from ..custom import custom_jvp
 from ..typing import Array, ArrayLike, Axis
 from . import _special_more as _more
 from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,  # noqa: F401
@@ -373,31 +375,74 @@ for _front, _prim_fn in ((zeta, _sp.zeta), (gammainc, _sp.gammainc),
 del _front, _prim_fn
 
 
-def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x * log(y)``, 0 where ``x == 0`` (unless ``y`` is NaN).
+# The derivatives of xlogy(x, y) = x log(y) and xlog1py(x, y) = x log1p(y) where x == 0,
+# decided as JAX's jax.scipy.special (the functional API follows JAX; PyTorch's
+# torch.xlogy gives 0 instead): d/dx is log(y) (log1p(y)) everywhere -- -inf at y == 0
+# (y == -1), NaN for y < 0 (y < -1) -- which is also the true partial derivative, since
+# xlogy(h, 0) = h log(0) for h != 0.  d/dy is x / y (x / (1 + y)), exactly 0 where
+# x == 0: xlogy(0, y) = 0 for every y (JAX's x / y gives NaN there at y == 0).  The
+# values there stay 0: log(y) is replaced by log(1) = 0, and _zero_at_pole restores the
+# x-derivative that the replacement cut.
 
-    >>> float(xlogy(0.0, 0.0))
-    0.0
-    """
+@functools.partial(custom_jvp, nondiff_argnums=(2, 3))
+def _zero_at_pole(x, y, log, pole):
+    """``x * 0`` (0, with ``x``'s sign) whose derivative in ``x`` is ``log(y)`` (and 0 in
+    ``y``); ``log(y)`` is -inf at ``y == pole`` and NaN below it.  The slope is computed
+    only when differentiating, without NumPy's log warnings: a value never needs it."""
+    return x * 0.0
+
+
+@_zero_at_pole.defjvp
+def _zero_at_pole_jvp(log, pole, primals, tangents):
+    x, y = primals
+    above = fnp.greater(y, pole)
+    slope = fnp.where(above, log(fnp.where(above, y, pole + 1.0)),
+                      fnp.where(fnp.equal(y, pole), -_INF, np.nan))
+    return _zero_at_pole(x, y, log, pole), tangents[0] * slope
+
+
+def _x_log(x, y, log, pole):
+    """``x * log(y)``, 0 where ``x == 0`` (unless ``y`` is NaN), with the derivatives
+    decided above; ``log`` is -inf at ``pole``."""
     x, y = _operand(x), _operand(y)
     zero_x = fnp.logical_and(fnp.equal(x, 0), fnp.logical_not(fnp.isnan(y)))
-    regular = fnp.logical_and(fnp.greater(y, 0), fnp.less(y, _INF))
-    # y replaced by 1 only where x == 0 and log(y) is not finite: d/dx stays log(y)
-    safe_y = fnp.where(fnp.logical_and(zero_x, fnp.logical_not(regular)), 1.0, y)
-    return x * fnp.log(safe_y)
+    regular = fnp.logical_and(fnp.greater(y, pole), fnp.less(y, _INF))
+    replaced = fnp.logical_and(zero_x, fnp.logical_not(regular))
+    safe_y = fnp.where(replaced, pole + 1.0, y)  # (log(pole + 1) == 0)
+    # (the other branch's y, where this one is not taken: a slope of 0 there, so that
+    # its zero cotangent stays 0 and is not 0 * inf)
+    pole_y = fnp.where(replaced, _stop_gradient(y), pole + 1.0)
+    # (x at the shape of the result, as the slope: a tangent has its output's shape)
+    x_out = fnp.broadcast_to(x, pole_y.shape)
+    return fnp.where(replaced, _zero_at_pole(x_out, pole_y, log, pole), x * log(safe_y))
+
+
+def xlogy(x: ArrayLike, y: ArrayLike) -> Array:
+    """``x * log(y)``, 0 where ``x == 0`` (unless ``y`` is NaN).  Derivatives as JAX's:
+    ``d/dx = log(y)`` also where ``x == 0`` (``-inf`` at ``y == 0``); ``d/dy = x / y``,
+    0 where ``x == 0``.
+
+    >>> import funcgrad as fg
+    >>> float(xlogy(0.0, 0.0))
+    0.0
+    >>> float(fg.grad(xlogy)(0.0, 0.0)), float(fg.grad(xlogy, 1)(0.0, 0.0))
+    (-inf, 0.0)
+    """
+    return _x_log(x, y, fnp.log, 0.0)
 
 
 def xlog1py(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x * log1p(y)``, 0 where ``x == 0`` (unless ``y`` is NaN).
+    """``x * log1p(y)``, 0 where ``x == 0`` (unless ``y`` is NaN).  Derivatives as JAX's:
+    ``d/dx = log1p(y)`` also where ``x == 0`` (``-inf`` at ``y == -1``);
+    ``d/dy = x / (1 + y)``, 0 where ``x == 0``.
 
+    >>> import funcgrad as fg
     >>> float(xlog1py(0.0, -1.0))
     0.0
+    >>> float(fg.grad(xlog1py)(0.0, -1.0))
+    -inf
     """
-    x, y = _operand(x), _operand(y)
-    zero_x = fnp.logical_and(fnp.equal(x, 0), fnp.logical_not(fnp.isnan(y)))
-    regular = fnp.logical_and(fnp.greater(y, -1), fnp.less(y, _INF))
-    safe_y = fnp.where(fnp.logical_and(zero_x, fnp.logical_not(regular)), 0.0, y)
-    return x * fnp.log1p(safe_y)
+    return _x_log(x, y, fnp.log1p, -1.0)
 
 
 def entr(x: ArrayLike) -> Array:
