@@ -445,11 +445,12 @@ def test_lower_traces_again_after_an_array_it_reads_changed():
     assert lowered.executable(np.ones(2))[0].tolist() == [3.0, 4.0]
 
 
-def test_checking_the_arrays_a_function_reads_costs_less_than_comparing_them_in_numpy():
+def test_checking_the_arrays_a_function_reads_compares_bits_without_allocating():
     """Every call compares the arrays a jitted function closes over with their values at
-    trace time (W6's 200x200 A); the compiled comparison was a scalar loop, several times
-    slower than ``np.array_equal`` (74 us against 14), which also writes a bool array."""
-    import timeit
+    trace time (W6's 200x200 A): bit for bit (a signed zero differs, a NaN equals itself),
+    and without the bool array ``np.array_equal`` writes (its speed against NumPy's is in
+    the benchmarks, not here)."""
+    import tracemalloc
     from funcgrad.jit.watch import same_bits
     a = np.random.default_rng(0).normal(size=(512, 512))
     b = a.copy()
@@ -457,11 +458,15 @@ def test_checking_the_arrays_a_function_reads_costs_less_than_comparing_them_in_
     b[-1, -1] = -b[-1, -1]
     assert not same_bits(a, b)
     b[-1, -1] = a[-1, -1]
-
-    def best(f):
-        return min(timeit.repeat(f, number=20, repeat=7))
-
-    assert best(lambda: same_bits(a, b)) < 1.5 * best(lambda: np.array_equal(a, b))
+    assert not same_bits(np.array([0.0]), np.array([-0.0]))
+    assert same_bits(np.array([np.nan]), np.array([np.nan]))
+    tracemalloc.start()
+    try:
+        assert same_bits(a, b)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < a.size // 8  # (np.array_equal's bool array alone is a.size bytes)
 
 
 def test_results_of_tuples_lists_and_dicts_are_rebuilt_by_a_written_out_function():
