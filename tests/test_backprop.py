@@ -434,7 +434,7 @@ def test_a_differences_vjp_negates_in_place_of_calling_its_rule(bound_at_root):
 
 def _node_fields(t):
     return (t.prim, [np.asarray(a).tobytes() for a in t.args], t.params,
-            [(i, id(p)) for i, p in t.parents], t.needs, t.meta, t.weak,
+            [None if p is None else id(p) for p in t.parents], t.needs, t.meta, t.weak,
             np.asarray(t.value).tobytes())
 
 
