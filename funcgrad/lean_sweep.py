@@ -160,9 +160,9 @@ def lean_sweep(tape, x, out, seed, ops=_EAGER):
 
     def args_of(node):
         j = index[id(node)]
-        traced = dict(node.parents)
-        return [value(traced[k]) if k in traced and traced[k] is not x else
-                ops.source(a, f"t[{j}].args[{k}]") for k, a in enumerate(node.args)]
+        return [value(p) if p is not None and p is not x else
+                ops.source(a, f"t[{j}].args[{k}]")
+                for k, (a, p) in enumerate(zip(node.args, node.parents))]
 
     def tangent(node):
         return forward_tangent(node, tangents, lambda top, ts: _forward_tangent(
@@ -178,8 +178,9 @@ def lean_sweep(tape, x, out, seed, ops=_EAGER):
             continue
         ct, dct = pair
         prim = node.prim
-        if prim.vjp_into is not None and len(node.parents) == 1 and node.parents[0][0] == 0 \
-                and id(node.parents[0][1]) in pairs:
+        parents = node.parents  # (the first argument alone sends a cotangent)
+        if prim.vjp_into is not None and parents[0] is not None \
+                and all(p is None for p in parents[1:]) and id(parents[0]) in pairs:
             _add_into_parent(ops, node, args_of(node), value(node), ct, dct, tangent, pairs,
                              owned)
             continue
@@ -189,8 +190,8 @@ def lean_sweep(tape, x, out, seed, ops=_EAGER):
         else:
             contributions = _linear_pairs(ops, node, args_of(node), value(node), ct, dct,
                                           tangent)
-        for (i, parent), (c, d) in zip(node.parents, contributions):
-            if c is None:
+        for parent, (c, d) in zip(node.parents, contributions):
+            if c is None or parent is None:
                 continue
             key = id(parent)
             prev = pairs.get(key)
@@ -225,7 +226,7 @@ def _add_into_parent(ops, node, args, out, ct, dct, tangent, pairs, owned):
     """A linear node whose VJP adds into its argument's pair so far (``vjp_into``: a
     slice's cotangent scatter-added, instead of padded and summed)."""
     _check_linear(node, tangent)
-    key = id(node.parents[0][1])
+    key = id(node.parents[0])
     prev_c, prev_d = pairs[key]
     into = _keywords(node.prim.vjp_into, rule_params(node))
     c = _into(ops, owned, (key, 0), into, prev_c, ct, out, args)
@@ -286,9 +287,8 @@ def _shape(v):
 
 
 def _operand_tangents(node, tangent, reads_inputs):
-    traced = dict(node.parents)
-    return [tangent(traced[k]) if k in traced and (reads_inputs is None or reads_inputs[k])
-            else None for k in range(len(node.args))]
+    return [tangent(p) if p is not None and (reads_inputs is None or reads_inputs[k])
+            else None for k, p in enumerate(node.parents)]
 
 
 def _keywords(fn, params):
@@ -306,7 +306,7 @@ def _elementwise_pairs(ops, node, args, out, ct, dct, tangent):
         tangent(node) if reads_output else None]
     if all(t is None for t in ts):  # the plain rule: no tangent reaches it
         cs = ops.calls(_keywords(prim.vjp, params), node.needs, ct, out, *args)
-        return [(cs[i], None) for i, _ in node.parents]
+        return [(c, None) for c in cs[:len(node.parents)]]
     operands = (ct, *args, out)
     sig = signature(operands)
     if sig is None:
@@ -315,7 +315,10 @@ def _elementwise_pairs(ops, node, args, out, ct, dct, tangent):
     out_shape = _shape(out)
     inputs = _rule_inputs(sig, operands, ts)
     result = []
-    for i, _ in node.parents:
+    for i, parent in enumerate(node.parents):
+        if parent is None:
+            result.append((None, None))
+            continue
         rule = pair_graph(prim, i, sig, has_tangent, params)
         if rule is None:
             raise NotLean
@@ -367,7 +370,7 @@ def _linear_pairs(ops, node, args, out, ct, dct, tangent):
     vjp = _keywords(prim.vjp, rule_params(node))
     cs = ops.calls(vjp, node.needs, ct, out, *args)
     ds = [None] * len(args) if dct is None else ops.calls(vjp, node.needs, dct, out, *args)
-    return [(cs[i], ds[i]) for i, _ in node.parents]
+    return list(zip(cs, ds))[:len(node.parents)]
 
 
 def _forward_tangent(ops, node, args, out, ts):
@@ -418,18 +421,13 @@ def structure_key(tape, x, out, seed):
     append = parts.append
     for j, node in enumerate(tape):
         index[id(node)] = j
-        args, parents = node.args, node.parents
-        desc = [None] * len(args)
-        for i, parent in parents:
-            desc[i] = index[id(parent)]
-        if len(parents) != len(args):
-            for i, a in enumerate(args):
-                if desc[i] is None:
-                    desc[i] = (type(a), a) if type(a) in _NUMBER_TYPES else _describe(a)
+        desc = tuple([(type(a), a) if type(a) in _NUMBER_TYPES else _describe(a)
+                      if parent is None else index[id(parent)]
+                      for a, parent in zip(node.args, node.parents)])
         params = node.params
         if params:
             params = tuple([item for item in params.items() if item[0] != "residuals"])
-        append((node.prim, params, node.needs, tuple(desc), _describe(node.value)))
+        append((node.prim, params, node.needs, desc, _describe(node.value)))
     append(index.get(id(out)))
     return tuple(parts)
 
@@ -511,13 +509,14 @@ def forward_tangent(node, tangents, rule):
         if id(top) in tangents:
             stack.pop()
             continue
-        pending = [p for _, p in top.parents if id(p) not in tangents]
+        pending = [p for p in top.parents if p is not None and id(p) not in tangents]
         if pending:
             stack.extend(pending)
             continue
         stack.pop()
         ts = [None] * len(top.args)
-        for i, p in top.parents:
-            ts[i] = tangents[id(p)]
+        for i, p in enumerate(top.parents):
+            if p is not None:
+                ts[i] = tangents[id(p)]
         tangents[id(top)] = None if all(t is None for t in ts) else rule(top, ts)
     return tangents[key]

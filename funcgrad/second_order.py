@@ -32,7 +32,7 @@ from numpy import ndarray
 
 from . import tree
 from .core import ROOT, _state, run_under, user_code
-from .interpreters.backprop import SELECT
+from .interpreters.backprop import SELECT, edges
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import EFFECTS
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer
@@ -128,12 +128,13 @@ def replay(rec):
     def replayed(value):
         env = {id(x): value}
         for node in tape:
-            args = list(node.args)
-            for i, parent in node.parents:
-                args[i] = env[id(parent)]
             if node.prim is SELECT:  # output k of a node with several outputs
-                env[id(node)] = env[id(node.parents[0][1])][node.args[0]]
+                env[id(node)] = env[id(node.parents[0])][node.args[0]]
                 continue
+            args = list(node.args)
+            for i, parent in enumerate(node.parents):
+                if parent is not None:
+                    args[i] = env[id(parent)]
             if node.prim in EFFECTS:  # (a callback: it has run, in the recording)
                 continue
             params = node.params or {}
@@ -210,7 +211,7 @@ def _sweep(rec, seed):
             reads_inputs, reads_output = reads(prim, node.needs, params)
             g = ct if dct is None else JVPTracer(dual_interp, ct, dct)
             args = list(node.args)
-            for i, parent in node.parents:
+            for i, parent in edges(node):
                 if reads_inputs is None or reads_inputs[i]:
                     t = tangent(parent)
                     if t is not None:
@@ -221,9 +222,8 @@ def _sweep(rec, seed):
                 if t is not None:
                     value = JVPTracer(dual_interp, value, t)
             contributions = prim.vjp(node.needs, g, value, *args, **params)
-            for i, parent in node.parents:
-                c = contributions[i]
-                if c is None:
+            for parent, c in zip(node.parents, contributions):
+                if c is None or parent is None:
                     continue
                 if type(c) is JVPTracer and c._trace is dual_interp:
                     c, d = c.primal, c.tangent

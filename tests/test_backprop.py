@@ -434,7 +434,7 @@ def test_a_differences_vjp_negates_in_place_of_calling_its_rule(bound_at_root):
 
 def _node_fields(t):
     return (t.prim, [np.asarray(a).tobytes() for a in t.args], t.params,
-            [(i, id(p)) for i, p in t.parents], t.needs, t.meta, t.weak,
+            [None if p is None else id(p) for p in t.parents], t.needs, t.meta, t.weak,
             np.asarray(t.value).tobytes())
 
 
@@ -498,3 +498,41 @@ def test_recording_arrays_and_numbers_skips_the_special_classes_lookup(monkeypat
     assert lookups == []  # an ndarray or a float is never special: no set lookup a record
     assert len(interp.tape) == 4
     np.testing.assert_allclose(y.value, np.sin(x0) * 0.5 + x0 * x0, rtol=1e-15)
+
+
+def test_a_nodes_parents_are_one_tuple_aligned_with_its_arguments():
+    """``parents`` holds, per argument, the node its cotangent goes to or None (no
+    ``(i, parent)`` pairs: one tuple a node), for every way an operation is recorded, and
+    the gradients read through it are right."""
+    from funcgrad.interpreters.backprop import SELECT, edges
+    from funcgrad.interpreters.reverse import ReverseInterpreter, backward_pass
+    x0 = np.linspace(0.5, 2.0, 4)
+    with ReverseInterpreter() as interp:
+        x = interp.new_input(x0)
+        a = x * 0.5          # process2, the first argument traced
+        b = 3.0 - x          # process2, the second
+        c = a * b            # both
+        d = np.sin(c)        # process1
+        e = fnp.clip(d, -0.5, 0.5)   # process: parameters or several arguments
+        lo, hi = fnp.split(e, 2)     # several outputs: SELECT nodes
+        y = fnp.sum(lo) + fnp.sum(hi * hi)
+    assert a.parents == (x, None) and b.parents[0] is None and b.parents[1] is x
+    assert c.parents[0] is a and c.parents[1] is b and len(c.parents) == 2
+    assert len(d.parents) == 1 and d.parents[0] is c
+    assert len(e.parents) == len(e.args) and e.parents[0] is d
+    assert all(p is None for p in e.parents[1:])
+    assert lo.prim is SELECT and len(lo.parents) == 1 and lo.parents[0] is hi.parents[0]
+    assert edges(b) == [(1, x)] and edges(c) == [(0, a), (1, b)]
+    for node in interp.tape:
+        assert type(node.parents) is tuple
+        assert not any(type(p) is tuple for p in node.parents)
+    g, = backward_pass(interp.tape, [(y, np.ones(()))], [x])
+    u = np.sin(x0 * 0.5 * (3.0 - x0))
+    dy_du = np.where(np.abs(u) < 0.5, np.r_[np.ones(2), 2 * u[2:]], 0.0)
+    dc = np.cos(x0 * 0.5 * (3.0 - x0)) * dy_du
+    np.testing.assert_allclose(g, dc * (0.5 * (3.0 - x0) - 0.5 * x0))
+    # the eager Tensor's graph reads the same contract
+    t = fg.Tensor([1.0, 2.0], requires_grad=True)
+    z = 2.0 * t
+    assert z.grad_fn.parents[0] is None and z.grad_fn.next_functions[0] == (None, 0)
+    assert z.grad_fn.next_functions[1][0].variable is t

@@ -3,7 +3,7 @@
 A :class:`Node` is the ``grad_fn`` of the Tensors an operation produced; an
 :class:`AccumulateGrad` stands for a leaf that requires grad.  Both are graph nodes in
 the sense of the backward engine (:mod:`funcgrad.interpreters.backprop`): ``parents``
-pairs an argument position with the node its cotangent goes to.  An argument that is
+holds, for each argument, the node its cotangent goes to (None: it needs none).  An argument that is
 output ``k`` of an operation with several outputs points at a :class:`Select` of that
 node (the engine's way of filling one slot of a multi-output node).
 
@@ -184,10 +184,8 @@ class Node:
     def next_functions(self):
         """``((node, output_nr), ...)``, one pair per input; ``(None, 0)`` for an input
         that needs no gradient."""
-        out = [(None, 0)] * len(self.needs)
-        for i, parent in self.parents:
-            out[i] = parent._edge()
-        return tuple(out)
+        return tuple((None, 0) if parent is None else parent._edge()
+                     for parent in self.parents)
 
     def _edge(self):
         """``(self, 0)``: how PyTorch names the first output of this node."""
@@ -269,12 +267,12 @@ class Select:
 
     def __init__(self, node, k):
         self.args = (k, node._n_out)
-        self.parents = ((0, node),)
+        self.parents = (node,)
         self._seq = next(_seq)  # after its node, before whatever uses this output
 
     def _edge(self):
         """``(node, k)``: the PyTorch name of this output."""
-        return (self.parents[0][1], self.args[0])
+        return (self.parents[0], self.args[0])
 
 
 def parent_of(fn, nr):

@@ -176,7 +176,7 @@ class Runner:
                 self.pending[acc] = [0, None]
         if self.pending:
             for n in nodes:
-                for _, parent in n.parents:
+                for parent in n.parents:  # (None, an argument without one, is no key)
                     entry = self.pending.get(parent)
                     if entry is not None:
                         entry[0] += 1
@@ -246,7 +246,7 @@ class Runner:
                 contributions = [self.unwrap(c) for c in ins]
             if self.pending:
                 contributions = list(contributions)
-                for i, parent in node.parents:
+                for i, parent in enumerate(node.parents):
                     entry = self.pending.get(parent)
                     if entry is None:
                         continue

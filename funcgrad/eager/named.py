@@ -184,14 +184,16 @@ def record_as(named, fn, *inputs, **kwargs):
         tracked = entries[i] is not None
         needs.append(tracked)
         vals.append(t._storage.value if isinstance(t, Tensor) else t)
-        if tracked:
-            fn_t = t.grad_fn
-            if fn_t is None:
-                parents.append((i, t._edge()[0]))
-            elif fn_t.prim.multiple_results:
-                parents.append((i, Select(fn_t, t._output_nr)))
-            else:
-                parents.append((i, fn_t))
+        if not tracked:
+            parents.append(None)
+            continue
+        fn_t = t.grad_fn
+        if fn_t is None:
+            parents.append(t._edge()[0])
+        elif fn_t.prim.multiple_results:
+            parents.append(Select(fn_t, t._output_nr))
+        else:
+            parents.append(fn_t)
     # Under saved-value hooks the node keeps no inputs of its own (the inner nodes hand
     # theirs to the hooks), so that save_on_cpu frees what it promises.
     kept = _state.recording != 2

@@ -105,18 +105,19 @@ def _unwrap(args):
 
 def _record(prim, args, vals, params, out):
     needs, parents = [], []
-    for i, a in enumerate(args):
+    for a in args:
         if isinstance(a, Tensor) and a._requires_grad:
             needs.append(True)
             fn = a.grad_fn
             if fn is None:
-                parents.append((i, a._edge()[0]))
+                parents.append(a._edge()[0])
             elif fn.prim.multiple_results:  # one output of several: see graph.parent_of
-                parents.append((i, Select(fn, a._output_nr)))
+                parents.append(Select(fn, a._output_nr))
             else:
-                parents.append((i, fn))
+                parents.append(fn)
         else:
             needs.append(False)
+            parents.append(None)
     needs = tuple(needs)
     multiple = prim.multiple_results
     outs = tuple(out) if multiple else (out,)

@@ -103,11 +103,11 @@ def _value(node, position):
     v = node.args[position]
     if isinstance(v, (bool, int, float, complex)):
         return v
-    for i, parent in node.parents:
-        if i == position:
-            edge = parent._edge()
-            if type(edge[0]) is AccumulateGrad or edge[0].prim is not None:
-                return _attached(v, edge)
+    parent = node.parents[position]
+    if parent is not None:
+        edge = parent._edge()
+        if type(edge[0]) is AccumulateGrad or edge[0].prim is not None:
+            return _attached(v, edge)
     return make(v, False)
 
 

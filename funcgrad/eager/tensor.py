@@ -556,9 +556,7 @@ def _graph_rule(node, g, value, args):
                           for k, v in enumerate(value))
         else:
             value = _attached(value, (node, 0))
-        args = list(args)
-        for i, parent in node.parents:
-            args[i] = _attached(args[i], parent._edge())
+        args = [a if p is None else _attached(a, p._edge()) for a, p in zip(args, node.parents)]
     params = node.params
     if params:
         return node.prim.vjp(node.needs, g, value, *args, **params)

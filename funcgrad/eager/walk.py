@@ -280,8 +280,8 @@ def reachable(starts):
             leaves.append(fn)
             continue
         nodes.append(fn)
-        for _, parent in fn.parents:
-            if parent not in seen:
+        for parent in fn.parents:
+            if parent is not None and parent not in seen:
                 stack.append(parent)
     nodes.sort(key=_seq_of)
     return nodes, leaves
@@ -300,8 +300,8 @@ def _leading_to(needed, nodes):
     needed = set(needed)
     runs = set()
     for node in nodes:
-        for _, parent in node.parents:
-            if parent in needed:
+        for parent in node.parents:
+            if parent is not None and parent in needed:
                 needed.add(node)
                 runs.add(node)
                 break

@@ -44,8 +44,8 @@ class ReverseTracer(Tracer):
     """A value and, being its own tape node, what produced it.
 
     ``prim`` is None for an input; otherwise ``args``/``params``/``value`` are the
-    residuals the VJP rule needs and ``parents`` pairs argument positions with the
-    tracers (nodes) they came from.
+    residuals the VJP rule needs and ``parents``, aligned with ``args``, holds the tracer
+    (node) each argument came from, or None for an argument that is not traced.
     """
 
     # ``weak``: does the value stand for a Python number (see core.is_weak)?  A Python
@@ -107,12 +107,12 @@ class ReverseInterpreter(Interpreter):
                 a = a.value
                 if own_b:
                     b = b.value
-                    parents, needs = ((0, args[0]), (1, args[1])), _BOTH
+                    parents, needs = tuple(args), _BOTH  # (args itself if a tuple)
                 else:
-                    parents, needs = ((0, args[0]),), _FIRST
+                    parents, needs = (args[0], None), _FIRST
             elif own_b:
                 b = b.value
-                parents, needs = ((1, args[1]),), _SECOND
+                parents, needs = (None, args[1]), _SECOND
             else:
                 return self.parent.process(prim, args, params)
             vals = (a, b)
@@ -122,7 +122,7 @@ class ReverseInterpreter(Interpreter):
             if type(a) is not ReverseTracer or a._trace is not self:
                 return self.parent.process(prim, args, params)
             vals = (a.value,)
-            parents, needs = ((0, a),), _FIRST1
+            parents, needs = tuple(args), _FIRST1
             plain = type(vals[0]) not in _special_classes
         else:
             vals, parents, needs, plain = self._unwrap(args)
@@ -185,7 +185,7 @@ class ReverseInterpreter(Interpreter):
         tracer.prim = prim
         tracer.args = (x,)
         tracer.params = None
-        tracer.parents = ((0, a),)
+        tracer.parents = (a,)
         tracer.needs = _FIRST1
         tracer.meta = None
         tracer.weak = type(out) is not ndarray and is_weak(out)
@@ -201,13 +201,13 @@ class ReverseInterpreter(Interpreter):
             x = a.value
             if type(b) is ReverseTracer and b._trace is self:
                 y = b.value
-                parents, needs = ((0, a), (1, b)), _BOTH
+                parents, needs = (a, b), _BOTH
             else:
                 y = b
-                parents, needs = ((0, a),), _FIRST
+                parents, needs = (a, None), _FIRST
         elif type(b) is ReverseTracer and b._trace is self:
             x, y = a, b.value
-            parents, needs = ((1, b),), _SECOND
+            parents, needs = (None, b), _SECOND
         else:
             return self.parent.process(prim, (a, b), _NO_PARAMS)
         # (an array or a Python float, the usual values, without the set's lookup: ~2% of
@@ -250,23 +250,26 @@ class ReverseInterpreter(Interpreter):
         outs = []
         n = len(out)
         for k, o in enumerate(out):
-            sel = ReverseTracer(self, o, SELECT, (k, n), None, ((0, node),), (), is_weak(o))
+            sel = ReverseTracer(self, o, SELECT, (k, n), None, (node,), (), is_weak(o))
             self.tape.append(sel)
             outs.append(sel)
         return outs
 
     def _unwrap(self, args):
+        """The values of ``args``, their parents (None where an argument is not this
+        interpreter's tracer; all None: nothing to record), which need a cotangent, and
+        whether every value is a plain one (no special class)."""
         vals = list(args)
-        parents = []
+        parents = [None] * len(args)
         plain = True
         for i, a in enumerate(args):
             if type(a) is ReverseTracer and a._trace is self:
+                parents[i] = a
                 vals[i] = a = a.value
-                parents.append((i, args[i]))
             if type(a) in _special_classes:
                 plain = False
-        owned = {i for i, _ in parents}
-        return vals, parents, tuple(i in owned for i in range(len(args))), plain
+        needs = tuple(p is not None for p in parents)
+        return vals, (tuple(parents) if True in needs else None), needs, plain
 
 
 _new = object.__new__
