@@ -203,7 +203,7 @@ def _elementwise_pairs(ops, node, args, out, ct, dct, tangent, limit):
         tangent(node) if reads_output else None]
     if all(t is None for t in ts):  # the plain rule: no tangent reaches it
         cs = ops.calls(_keywords(prim.vjp, params), node.needs, ct, out, *args)
-        return [(cs[i], None) for i, _ in node.parents]
+        return [(c, None) for c in cs[:len(node.parents)]]
     operands = (ct, *args, out)
     sig = signature(operands)
     if sig is None:
@@ -212,7 +212,10 @@ def _elementwise_pairs(ops, node, args, out, ct, dct, tangent, limit):
     offsets, rows = _common(ops, ts, _shape(out), limit)
     inputs = _rule_inputs(sig, operands, rows)
     result = []
-    for i, _ in node.parents:
+    for i, parent in enumerate(node.parents):
+        if parent is None:
+            result.append((None, None))
+            continue
         rule = pair_graph(prim, i, sig, has_tangent, params)
         if rule is None:
             raise NotBanded
@@ -228,7 +231,7 @@ def _linear_pairs(ops, node, args, out, ct, dct, tangent):
     _check_linear(node, tangent)
     cs = ops.calls(_keywords(node.prim.vjp, rule_params(node)), node.needs, ct, out, *args)
     if dct is None:
-        return [(cs[i], None) for i, _ in node.parents]
+        return [(c, None) for c in cs[:len(node.parents)]]
     start = _slice_start(node)
     if start is None:
         raise NotBanded
@@ -239,7 +242,7 @@ def _add_into_parent(ops, node, args, out, ct, dct, tangent, pairs, owned, limit
     """A slice whose argument has a pair already: its VJP added into that pair (the
     cotangent by the declared ``vjp_into``, in place where the sweep owns it)."""
     _check_linear(node, tangent)
-    key = id(node.parents[0][1])
+    key = id(node.parents[0])
     prev_c, prev_d = pairs[key]
     into = _keywords(node.prim.vjp_into, rule_params(node))
     c = _into(ops, owned, (key, 0), into, prev_c, ct, out, args)
@@ -282,9 +285,9 @@ def band_sweep(tape, x, out, seed, ops=_EAGER):
 
     def args_of(node):
         j = index[id(node)]
-        traced = dict(node.parents)
-        return [value(traced[k]) if k in traced and traced[k] is not x else
-                ops.source(a, f"t[{j}].args[{k}]") for k, a in enumerate(node.args)]
+        return [value(p) if p is not None and p is not x else
+                ops.source(a, f"t[{j}].args[{k}]")
+                for k, (a, p) in enumerate(zip(node.args, node.parents))]
 
     tangents = {id(x): Band((0,), ops.call(_identity_seed, seed))}
 
@@ -300,8 +303,9 @@ def band_sweep(tape, x, out, seed, ops=_EAGER):
             continue
         ct, dct = pair
         prim = node.prim
-        if prim.vjp_into is not None and len(node.parents) == 1 and node.parents[0][0] == 0 \
-                and id(node.parents[0][1]) in pairs:
+        parents = node.parents  # (the first argument alone sends a cotangent)
+        if prim.vjp_into is not None and parents[0] is not None \
+                and all(p is None for p in parents[1:]) and id(parents[0]) in pairs:
             _add_into_parent(ops, node, args_of(node), value(node), ct, dct, tangent, pairs,
                              owned, n)
             continue
@@ -311,8 +315,8 @@ def band_sweep(tape, x, out, seed, ops=_EAGER):
         else:
             contributions = _linear_pairs(ops, node, args_of(node), value(node), ct, dct,
                                           tangent)
-        for (i, parent), (c, d) in zip(node.parents, contributions):
-            if c is None:
+        for parent, (c, d) in zip(node.parents, contributions):
+            if c is None or parent is None:
                 continue
             key = id(parent)
             prev = pairs.get(key)
