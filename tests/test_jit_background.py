@@ -148,3 +148,45 @@ def test_the_first_call_does_not_wait_for_the_compiler_thread_to_run(monkeypatch
     returned.set()
     assert not waited, "the first call waited for a thread to start"
     np.testing.assert_array_equal(first, eager)
+
+
+_SWITCHING = r"""
+import sys, threading
+from funcgrad.jit import api
+seen, done = [], threading.Event()
+
+class Job:
+    def __init__(self, last):
+        self.last = last
+
+    def build(self, leaves):
+        seen.append(sys.getswitchinterval())
+        if self.last:
+            done.set()
+
+before = sys.getswitchinterval()
+for k in range(3):
+    api._compile_in_background(Job(last=k == 2), ())
+assert done.wait(60)
+for _ in range(500):  # (the thread restores it just after the last job's build)
+    if sys.getswitchinterval() == before:
+        break
+    threading.Event().wait(0.01)
+print(before, seen, sys.getswitchinterval(), api._SWITCH_WHILE_COMPILING)
+"""
+
+
+def test_while_it_compiles_the_user_thread_gets_the_gil_back_at_once():
+    """The compiler's Python holds the GIL; the user's thread lets it go in every nogil
+    kernel, and at the default switch interval (5 ms) waited that long to get it back.
+    While jobs run the interval is short; after the last, the program's own is back.
+    (A fresh process: no other job of this suite's is compiling.)"""
+    proc = subprocess.run([sys.executable, "-c", _SWITCHING], capture_output=True,
+                          text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    words = proc.stdout.split()
+    before, after, short = float(words[0]), float(words[-2]), float(words[-1])
+    seen = [float(w.strip("[],")) for w in words[1:-2]]
+    assert before == pytest.approx(0.005)  # (CPython's default: the case this is about)
+    assert seen == [pytest.approx(short)] * 3
+    assert after == before

@@ -12,6 +12,7 @@ import functools
 import inspect
 import numbers
 import os
+import sys
 import threading
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Sequence, overload
@@ -183,12 +184,31 @@ def _compile_in_background(entry, leaves):
         count.release()
 
 
+# The interpreter's switch interval while the compiler has work.  Its Python (tracing,
+# lowering) holds the GIL; the user's thread lets the GIL go in every nogil kernel and
+# every long NumPy loop of the eager calls it makes meanwhile, and at the default 5 ms
+# waited that long to get it back each time: HIPS autograd's check_grads under fg.jit took
+# 5-30x longer than compiling on the first call.
+_SWITCH_WHILE_COMPILING = 0.0002
+
+
 def _compiler(queued, count):
     while True:
         count.acquire()
-        entry, leaves = queued.popleft()
-        entry.build(leaves)
-        del entry, leaves
+        before = sys.getswitchinterval()
+        sys.setswitchinterval(min(before, _SWITCH_WHILE_COMPILING))
+        during = sys.getswitchinterval()  # (kept in microseconds: not the float given)
+        try:
+            while True:
+                entry, leaves = queued.popleft()
+                entry.build(leaves)
+                del entry, leaves
+                if not queued:
+                    break
+                count.acquire()  # (one count a job: the next one's)
+        finally:
+            if sys.getswitchinterval() == during:  # (unless the program set its own)
+                sys.setswitchinterval(before)
 
 
 def _forget_the_compiler():
