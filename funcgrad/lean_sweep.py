@@ -1,13 +1,14 @@
 """The second-order sweep on plain arrays, written down once per shape of recording.
 
-:func:`lean_sweep` walks a recording (:mod:`funcgrad.second_order`) backwards carrying
+:func:`sweep` walks a recording (:mod:`funcgrad.second_order`) backwards carrying
 (cotangent, tangent of the cotangent) pairs, with every rule derived from the
 primitives' declarations: an elementwise node by its captured pair rule
 (:mod:`funcgrad.pair_rules`), any other node whose VJP reads no residual that carries a
 tangent by that VJP applied to the cotangent and, being linear in it, to its tangent.
-One tangent, of the input's shape: an hvp (``hessian`` keeps the composition, see
-:mod:`funcgrad.second_order`).  A node it does not derive raises
-:class:`NotLean`.
+How a tangent is stored is the sweep's one parameter (its *algebra*): :class:`Dense`,
+one tangent of the input's shape, is the hvp (:func:`lean_sweep`; a node it does not
+derive raises :class:`NotLean`); the Hessian's basis as a band of diagonals is the other
+(:mod:`funcgrad.hessian_bands`).
 
 Deciding all of that costs more Python per node than the arithmetic of a small array.
 But it depends only on the recording's *shape*: its primitives and their parameters,
@@ -29,7 +30,7 @@ from .core import SHAPES_ONLY
 from .pair_rules import pair_graph, signature, tangent_graph
 from .primitives.structural import unbroadcast
 
-__all__ = ["NotLean", "NotSweepable", "lean_sweep", "Programs", "structure_key"]
+__all__ = ["NotLean", "NotSweepable", "sweep", "Dense", "lean_sweep", "Programs", "structure_key"]
 
 
 class NotLean(Exception):
@@ -144,12 +145,22 @@ class _Writer:
 
 # --- the sweep ----------------------------------------------------------------------------
 
-def lean_sweep(tape, x, out, seed, ops=_EAGER):
-    """``x``'s tangent of its cotangent (None: zero) from the recording ``tape`` (input
-    tracer ``x``, scalar output tracer ``out``), ``seed`` being x's tangent."""
+def sweep(tape, x, out, seed, algebra, ops=_EAGER):
+    """The backward walk over the recording ``tape`` (input tracer ``x``, scalar output
+    tracer ``out``) carrying (cotangent, tangent of the cotangent) pairs, the tangents
+    stored as ``algebra`` says (:class:`Dense`: one tangent; the Hessian's band:
+    :mod:`funcgrad.hessian_bands`); ``algebra.finish`` makes the answer of ``x``'s
+    tangent (None: zero).
+
+    >>> import numpy as np
+    >>> from funcgrad.second_order import record
+    >>> rec = record(lambda y: np.sum(y ** 3), np.array([1.0, 2.0]), {})
+    >>> sweep(rec.tape, rec.x, rec.out, np.array([1.0, 0.0]), DENSE)
+    array([6., 0.])
+    """
     index = {id(node): j for j, node in enumerate(tape)}
     seed = ops.source(seed, "seed")
-    tangents = {id(x): seed}
+    tangents = {id(x): algebra.seed(ops, seed)}
     values = {}
 
     def value(node):  # a node's output, read from the recording once
@@ -166,7 +177,7 @@ def lean_sweep(tape, x, out, seed, ops=_EAGER):
 
     def tangent(node):
         return forward_tangent(node, tangents, lambda top, ts: _forward_tangent(
-            ops, top, args_of(top), value(top), ts))
+            ops, algebra, top, args_of(top), value(top), ts))
 
     pairs = {id(out): (ops.call(seed_cotangent, value(out)), None)}
     # Cotangents and tangents this sweep computed and no one else holds: those it may add
@@ -181,15 +192,15 @@ def lean_sweep(tape, x, out, seed, ops=_EAGER):
         parents = node.parents  # (the first argument alone sends a cotangent)
         if prim.vjp_into is not None and parents[0] is not None \
                 and all(p is None for p in parents[1:]) and id(parents[0]) in pairs:
-            _add_into_parent(ops, node, args_of(node), value(node), ct, dct, tangent, pairs,
-                             owned)
+            _add_into_parent(ops, algebra, node, args_of(node), value(node), ct, dct,
+                             tangent, pairs, owned)
             continue
         if prim.elementwise is not None:
-            contributions = _elementwise_pairs(ops, node, args_of(node), value(node), ct, dct,
-                                               tangent)
+            contributions = _elementwise_pairs(ops, algebra, node, args_of(node), value(node),
+                                               ct, dct, tangent)
         else:
-            contributions = _linear_pairs(ops, node, args_of(node), value(node), ct, dct,
-                                          tangent)
+            contributions = _linear_pairs(ops, algebra, node, args_of(node), value(node), ct,
+                                          dct, tangent)
         for parent, (c, d) in zip(node.parents, contributions):
             if c is None or parent is None:
                 continue
@@ -198,10 +209,93 @@ def lean_sweep(tape, x, out, seed, ops=_EAGER):
             if prev is not None:
                 c = _sum(ops, owned, (key, 0), prev[0], c)
                 d = prev[1] if d is None else d if prev[1] is None else \
-                    _sum(ops, owned, (key, 1), prev[1], d)
+                    algebra.sum(ops, owned, (key, 1), prev[1], d)
             pairs[key] = (c, d)
     pair = pairs.get(id(x))
-    return None if pair is None else pair[1]
+    return algebra.finish(ops, None if pair is None else pair[1], seed)
+
+
+class Dense:
+    """The hvp's tangent: one array of the input's shape (the product with one vector).
+    The hooks :func:`sweep` calls where the storage of a tangent matters; another storage
+    (the Hessian's band) is another class with the same methods."""
+
+    __slots__ = ()
+    refusal = NotLean  # (what a node the storage does not derive raises)
+
+    @staticmethod
+    def seed(ops, seed):
+        """The input's tangent: the given vector."""
+        return seed
+
+    @staticmethod
+    def prepare(ops, ts, out):
+        """An elementwise rule's tangents as its inputs, and what :meth:`fit` needs."""
+        return _shape(out), ts
+
+    @staticmethod
+    def fit(ops, d, out_shape, arg):
+        """A pair rule's tangent summed down to argument ``arg``'s shape and dtype."""
+        if _shape(d) != _shape(arg) or getattr(d, "dtype", None) != arg.dtype:
+            d = ops.call(_fit_tangent, d, out_shape, arg)
+        return d
+
+    @staticmethod
+    def fit_output(ops, t, out_shape, out):
+        """A forward rule's tangent broadcast to its output's shape."""
+        if _shape(t) != out_shape:
+            t = ops.call(np.broadcast_to, t, out_shape)
+        return t
+
+    @staticmethod
+    def other_tangent(ops, node, args, out, ts):
+        """A non-elementwise node's tangent (its declared tangent rule)."""
+        prim = node.prim
+        rule = prim.jvp_tangent or _from_jvp(prim)
+        present = tuple(t is not None for t in ts)
+        t = ops.call(_tangent_of, rule, rule_params(node), present, out, len(args), *args,
+                     *[t for t in ts if t is not None])
+        return Dense.fit_output(ops, t, _shape(out), out)
+
+    @staticmethod
+    def linear_tangents(ops, node, args, out, vjp, dct):
+        """A linear node's VJP applied to the tangent ``dct`` (a fixed linear map)."""
+        return ops.calls(vjp, node.needs, dct, out, *args)
+
+    @staticmethod
+    def add_into(ops, owned, key, node, args, out, into, prev, dct):
+        """A ``vjp_into`` node's tangent ``dct`` added into its argument's (``prev``)."""
+        if prev is None:
+            owned.discard((key, 1))
+            return ops.calls(_keywords(node.prim.vjp, rule_params(node)), node.needs, dct,
+                             out, *args)[0]
+        return _into(ops, owned, (key, 1), into, prev, dct, out, args)
+
+    @staticmethod
+    def sum(ops, owned, slot, prev, d):
+        """Two tangents of one node added."""
+        return _sum(ops, owned, slot, prev, d)
+
+    @staticmethod
+    def finish(ops, d, seed):
+        """The sweep's answer from the input's tangent (None: zero)."""
+        return d
+
+
+DENSE = Dense()
+
+
+def lean_sweep(tape, x, out, seed, ops=_EAGER):
+    """``x``'s tangent of its cotangent (None: zero) from the recording ``tape`` (input
+    tracer ``x``, scalar output tracer ``out``), ``seed`` being x's tangent: the hvp.
+
+    >>> import numpy as np
+    >>> from funcgrad.second_order import record
+    >>> rec = record(lambda y: np.sum(y ** 3), np.array([1.0, 2.0]), {})
+    >>> lean_sweep(rec.tape, rec.x, rec.out, np.array([0.0, 1.0]))
+    array([ 0., 12.])
+    """
+    return sweep(tape, x, out, seed, DENSE, ops)
 
 
 def _sum(ops, owned, slot, prev, c):
@@ -222,25 +316,17 @@ def _add_in_place(prev, c):
     return prev
 
 
-def _add_into_parent(ops, node, args, out, ct, dct, tangent, pairs, owned):
+def _add_into_parent(ops, algebra, node, args, out, ct, dct, tangent, pairs, owned):
     """A linear node whose VJP adds into its argument's pair so far (``vjp_into``: a
     slice's cotangent scatter-added, instead of padded and summed)."""
-    _check_linear(node, tangent)
+    _check_linear(algebra, node, tangent)
     key = id(node.parents[0])
     prev_c, prev_d = pairs[key]
     into = _keywords(node.prim.vjp_into, rule_params(node))
     c = _into(ops, owned, (key, 0), into, prev_c, ct, out, args)
-    if dct is None:
-        d = prev_d
-    elif prev_d is None:
-        d = ops.calls(_keywords(node.prim.vjp, rule_params(node)), node.needs, dct, out,
-                      *args)[0]
-        owned.discard((key, 1))
-    else:
-        d = _into(ops, owned, (key, 1), into, prev_d, dct, out, args)
+    d = prev_d if dct is None else \
+        algebra.add_into(ops, owned, key, node, args, out, into, prev_d, dct)
     pairs[key] = (c, d)
-
-
 def _into(ops, owned, slot, into, prev, g, out, args):
     total = ops.call(into, prev, slot in owned, g, out, *args)
     if total is not prev:  # (a new array, which only this sweep holds)
@@ -298,7 +384,7 @@ def _keywords(fn, params):
     return lambda *args: fn(*args, **params)
 
 
-def _elementwise_pairs(ops, node, args, out, ct, dct, tangent):
+def _elementwise_pairs(ops, algebra, node, args, out, ct, dct, tangent):
     prim = node.prim
     params = rule_params(node)
     reads_inputs, reads_output = reads(prim, node.needs, params)
@@ -310,9 +396,9 @@ def _elementwise_pairs(ops, node, args, out, ct, dct, tangent):
     operands = (ct, *args, out)
     sig = signature(operands)
     if sig is None:
-        raise NotLean
+        raise algebra.refusal
     has_tangent = tuple(t is not None for t in ts)
-    out_shape = _shape(out)
+    fit, ts = algebra.prepare(ops, ts, out)
     inputs = _rule_inputs(sig, operands, ts)
     result = []
     for i, parent in enumerate(node.parents):
@@ -321,14 +407,12 @@ def _elementwise_pairs(ops, node, args, out, ct, dct, tangent):
             continue
         rule = pair_graph(prim, i, sig, has_tangent, params)
         if rule is None:
-            raise NotLean
+            raise algebra.refusal
         c, d = ops.calls(rule.fn, *inputs)
         arg = args[i]
         if _shape(c) != _shape(arg) or c.dtype != arg.dtype:
             c = ops.call(unbroadcast, c, arg)
-        if _shape(d) != _shape(arg) or getattr(d, "dtype", None) != arg.dtype:
-            d = ops.call(_fit_tangent, d, out_shape, arg)
-        result.append((c, d))
+        result.append((c, algebra.fit(ops, d, fit, arg)))
     return result
 
 
@@ -353,46 +437,39 @@ def _fit_tangent(d, out_shape, arg):
     return unbroadcast(d, arg)
 
 
-def _check_linear(node, tangent):
-    """Raise :class:`NotLean` unless the node's VJP reads no residual carrying a tangent
-    (then, at this point, it is a fixed linear map of the cotangent)."""
+def _check_linear(algebra, node, tangent):
+    """Raise ``algebra.refusal`` unless the node's VJP reads no residual carrying a
+    tangent (then, at this point, it is a fixed linear map of the cotangent)."""
     reads_inputs, reads_output = reads(node.prim, node.needs, rule_params(node))
     if any(t is not None for t in _operand_tangents(node, tangent, reads_inputs)) or (
             reads_output and tangent(node) is not None):
-        raise NotLean
+        raise algebra.refusal
 
 
-def _linear_pairs(ops, node, args, out, ct, dct, tangent):
+def _linear_pairs(ops, algebra, node, args, out, ct, dct, tangent):
     """A rule that reads no residual carrying a tangent is, at this point, a fixed linear
     map of the cotangent: its pair is that map applied to both."""
-    _check_linear(node, tangent)
-    prim = node.prim
-    vjp = _keywords(prim.vjp, rule_params(node))
+    _check_linear(algebra, node, tangent)
+    vjp = _keywords(node.prim.vjp, rule_params(node))
     cs = ops.calls(vjp, node.needs, ct, out, *args)
-    ds = [None] * len(args) if dct is None else ops.calls(vjp, node.needs, dct, out, *args)
+    ds = [None] * len(args) if dct is None else \
+        algebra.linear_tangents(ops, node, args, out, vjp, dct)
     return list(zip(cs, ds))[:len(node.parents)]
 
 
-def _forward_tangent(ops, node, args, out, ts):
+def _forward_tangent(ops, algebra, node, args, out, ts):
     """The tangent of ``node``'s output from its inputs' (its declared JVP)."""
     prim = node.prim
-    params = rule_params(node)
-    shape = _shape(out)
-    if prim.elementwise is not None:
-        sig = signature(args)
-        rule = None if sig is None else tangent_graph(
-            prim, sig, tuple(t is not None for t in ts), params)
-        if rule is None:
-            raise NotLean
-        t, = ops.calls(rule.fn, *_rule_inputs(sig, args, ts))
-    else:
-        rule = prim.jvp_tangent or _from_jvp(prim)
-        present = tuple(t is not None for t in ts)
-        t = ops.call(_tangent_of, rule, params, present, out, len(args), *args,
-                     *[t for t in ts if t is not None])
-    if _shape(t) != shape:
-        t = ops.call(np.broadcast_to, t, shape)
-    return t
+    if prim.elementwise is None:
+        return algebra.other_tangent(ops, node, args, out, ts)
+    sig = signature(args)
+    rule = None if sig is None else tangent_graph(
+        prim, sig, tuple(t is not None for t in ts), rule_params(node))
+    if rule is None:
+        raise algebra.refusal
+    fit, ts = algebra.prepare(ops, ts, out)
+    t, = ops.calls(rule.fn, *_rule_inputs(sig, args, ts))
+    return algebra.fit_output(ops, t, fit, out)
 
 
 def _from_jvp(prim):

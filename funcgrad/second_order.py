@@ -302,7 +302,7 @@ def hessian_of_array(fun, x, kwargs, general):
             try:
                 return band_hessian(rec.tape, rec.x, rec.out,
                                     lambda: _sweepable(rec, x.dtype))
-            except (NotBanded, NotLean, NotSweepable):
+            except (NotBanded, NotSweepable):
                 pass
         return general(replay(rec))(x)
     finally:
