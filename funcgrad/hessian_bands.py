@@ -16,14 +16,15 @@ is the dense entries' value (zeros, signed as the dense ones; ``0 * inf`` as NaN
 the dense ones are), and the result has the composition's bits.  A slice shifts the
 offsets; its VJP pads or adds into a slice of the rows.  Which diagonals each batch
 holds depends only on the recording's shape, so, as the hvp's sweep, the first sweep of
-a shape is written down as a program (:class:`funcgrad.lean_sweep.Programs`) that later
-recordings of that shape run.  Anything else that a batch reaches (a sum's tangent, an
+a shape is written down as a program (:class:`funcgrad.sweep_programs.Programs`) that
+later recordings of that shape run.  Anything else that a batch reaches (a sum's tangent, an
 index array, another shape, a non-elementwise rule reading a tangent) raises
 :class:`NotBanded`, and the caller takes the composition on the same recording.
 """
 import numpy as np
 
-from .lean_sweep import _EAGER, Programs, _shape, sweep
+from .lean_sweep import _shape, sweep
+from .sweep_programs import _EAGER, Programs
 from .primitives.indexing import gather_p
 
 __all__ = ["Band", "NotBanded", "band_sweep", "band_hessian"]
@@ -278,5 +279,5 @@ PROGRAMS = Programs(run=band_sweep, refusals=(NotBanded,))
 def band_hessian(tape, x, out, sweepable):
     """:func:`band_sweep` by the program written for the recording's shape
     (``sweepable()``: does a sweep cover the recording at all; see
-    :meth:`funcgrad.lean_sweep.Programs.sweep`)."""
+    :meth:`funcgrad.sweep_programs.Programs.sweep`)."""
     return PROGRAMS.sweep(tape, x, out, x.value, sweepable)
