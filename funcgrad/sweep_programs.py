@@ -96,21 +96,23 @@ class _Writer:
         self._bind(value, name)
         return value
 
-    def call(self, fn, *args):
+    def _write(self, prefix, fn, args):
+        """Run ``fn(*args)`` and write the line; its result and the name it has there.
+        (Names are checked before the call: an unwritable one stops it from running.)"""
         text = ", ".join(self._name(a) for a in args)
         fname = self._name(fn)
         out = fn(*args)
-        name = f"v{len(self.lines)}"
+        name = f"{prefix}{len(self.lines)}"
         self.lines.append(f"{name} = {fname}({text})")
+        return out, name
+
+    def call(self, fn, *args):
+        out, name = self._write("v", fn, args)
         self._bind(out, name)
         return out
 
     def calls(self, fn, *args):
-        text = ", ".join(self._name(a) for a in args)
-        fname = self._name(fn)
-        outs = fn(*args)
-        name = f"r{len(self.lines)}"
-        self.lines.append(f"{name} = {fname}({text})")
+        outs, name = self._write("r", fn, args)
         self.alive.append(outs)
         for k, o in enumerate(outs):
             if o is not None and id(o) not in self.names:
