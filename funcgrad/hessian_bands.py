@@ -5,29 +5,27 @@
 arithmetic and step-1 slices (chains, stencils: Rosenbrock) most of that batch is zero
 and stays zero: a tangent of a vector node at element ``j`` along basis vector ``k``
 depends on ``k - j`` only through a few offsets.  This module sweeps the recording
-(:mod:`funcgrad.second_order`) backwards as :mod:`funcgrad.lean_sweep` does, with the
-same rules derived from each primitive's declaration (:mod:`funcgrad.pair_rules`), but
-every batch of tangents is a :class:`Band`: one row per diagonal ``k - j = d`` that may
-hold something, plus one row, *far*, holding what every other entry of that column
-holds.  An elementwise rule treats the rows as the dense batch's rows (its coefficients
-depend on ``j`` only), so each entry is computed by exactly the operations the dense
-batch would run on it, in the same order: the far row is the dense entries' value
-(zeros, signed as the dense ones; ``0 * inf`` as NaN where the dense ones are), and the
-result has the composition's bits.  A slice shifts the offsets; its VJP pads or adds into
-a slice of the rows.  Which diagonals each batch holds depends only on the recording's
-shape, so, as the hvp's sweep, the first sweep of a shape is written down as a program
-(:class:`funcgrad.lean_sweep.Programs`) that later recordings of that shape run.  Anything else that a batch reaches (a sum's tangent, an index
-array, another shape, a non-elementwise rule reading a tangent) raises
+(:mod:`funcgrad.second_order`) backwards by :func:`funcgrad.lean_sweep.sweep`, the
+hvp's sweep, with the same rules derived from each primitive's declaration
+(:mod:`funcgrad.pair_rules`), but every batch of tangents is a :class:`Band`: one row
+per diagonal ``k - j = d`` that may hold something, plus one row, *far*, holding what
+every other entry of that column holds.  An elementwise rule treats the rows as the
+dense batch's rows (its coefficients depend on ``j`` only), so each entry is computed by
+exactly the operations the dense batch would run on it, in the same order: the far row
+is the dense entries' value (zeros, signed as the dense ones; ``0 * inf`` as NaN where
+the dense ones are), and the result has the composition's bits.  A slice shifts the
+offsets; its VJP pads or adds into a slice of the rows.  Which diagonals each batch
+holds depends only on the recording's shape, so, as the hvp's sweep, the first sweep of
+a shape is written down as a program (:class:`funcgrad.sweep_programs.Programs`) that
+later recordings of that shape run.  Anything else that a batch reaches (a sum's tangent, an
+index array, another shape, a non-elementwise rule reading a tangent) raises
 :class:`NotBanded`, and the caller takes the composition on the same recording.
 """
 import numpy as np
 
-from .lean_sweep import (_EAGER, NotLean, Programs, _check_linear, _into, _keywords,
-                         _operand_tangents, _rule_inputs, _shape, _sum, forward_tangent,
-                         reads, rule_params, seed_cotangent)
-from .pair_rules import pair_graph, signature, tangent_graph
+from .lean_sweep import _shape, sweep
+from .sweep_programs import _EAGER, Programs
 from .primitives.indexing import gather_p
-from .primitives.structural import unbroadcast
 
 __all__ = ["Band", "NotBanded", "band_sweep", "band_hessian"]
 
@@ -174,94 +172,66 @@ def _band_sum(ops, prev, band, limit):
                                   _index(band, offsets)))
 
 
-def _forward(ops, node, args, out, ts, limit):
-    """The tangents of ``node``'s output (a band) from its arguments' (``ts``)."""
-    prim = node.prim
-    if prim.elementwise is not None:
-        params = rule_params(node)
-        sig = signature(args)
-        rule = None if sig is None else tangent_graph(
-            prim, sig, tuple(t is not None for t in ts), params)
-        if rule is None:
+class _Bands:
+    """The Hessian's tangents: a batch of ``limit`` tangents (the basis) as a
+    :class:`Band`; the hooks of :func:`funcgrad.lean_sweep.sweep` (see its ``Dense``)."""
+
+    __slots__ = ("limit",)
+    refusal = NotBanded
+
+    def __init__(self, limit):
+        self.limit = limit  # (as many diagonals as this: no gain over the dense batch)
+
+    @staticmethod
+    def seed(ops, seed):
+        return Band((0,), ops.call(_identity_seed, seed))
+
+    def prepare(self, ops, ts, out):
+        return _common(ops, ts, _shape(out), self.limit)
+
+    @staticmethod
+    def fit(ops, d, offsets, arg):
+        return _fit(ops, d, offsets, arg)
+
+    fit_output = fit
+
+    @staticmethod
+    def other_tangent(ops, node, args, out, ts):
+        start = _slice_start(node)  # (a slice shifts the diagonals; nothing else is banded)
+        if start is None:
             raise NotBanded
-        offsets, rows = _common(ops, ts, _shape(out), limit)
-        t, = ops.calls(rule.fn, *_rule_inputs(sig, args, rows))
-        return _fit(ops, t, offsets, out)
-    start = _slice_start(node)
-    if start is None:
-        raise NotBanded
-    band = ts[0]
-    return Band(tuple(d + start for d in band.offsets),
-                ops.call(_columns, band.rows, start, start + _shape(out)[0]))
+        band = ts[0]
+        return Band(tuple(d + start for d in band.offsets),
+                    ops.call(_columns, band.rows, start, start + _shape(out)[0]))
 
-
-def _elementwise_pairs(ops, node, args, out, ct, dct, tangent, limit):
-    prim = node.prim
-    params = rule_params(node)
-    reads_inputs, reads_output = reads(prim, node.needs, params)
-    ts = [dct] + _operand_tangents(node, tangent, reads_inputs) + [
-        tangent(node) if reads_output else None]
-    if all(t is None for t in ts):  # the plain rule: no tangent reaches it
-        cs = ops.calls(_keywords(prim.vjp, params), node.needs, ct, out, *args)
-        return [(c, None) for c in cs[:len(node.parents)]]
-    operands = (ct, *args, out)
-    sig = signature(operands)
-    if sig is None:
-        raise NotBanded
-    has_tangent = tuple(t is not None for t in ts)
-    offsets, rows = _common(ops, ts, _shape(out), limit)
-    inputs = _rule_inputs(sig, operands, rows)
-    result = []
-    for i, parent in enumerate(node.parents):
-        if parent is None:
-            result.append((None, None))
-            continue
-        rule = pair_graph(prim, i, sig, has_tangent, params)
-        if rule is None:
-            raise NotBanded
-        c, d = ops.calls(rule.fn, *inputs)
-        arg = args[i]
-        if _shape(c) != _shape(arg) or c.dtype != arg.dtype:
-            c = ops.call(unbroadcast, c, arg)
-        result.append((c, _fit(ops, d, offsets, arg)))
-    return result
-
-
-def _linear_pairs(ops, node, args, out, ct, dct, tangent):
-    _check_linear(node, tangent)
-    cs = ops.calls(_keywords(node.prim.vjp, rule_params(node)), node.needs, ct, out, *args)
-    if dct is None:
-        return [(c, None) for c in cs[:len(node.parents)]]
-    start = _slice_start(node)
-    if start is None:
-        raise NotBanded
-    return [(cs[0], _padded(ops, dct, start, _shape(args[0])[0]))]
-
-
-def _add_into_parent(ops, node, args, out, ct, dct, tangent, pairs, owned, limit):
-    """A slice whose argument has a pair already: its VJP added into that pair (the
-    cotangent by the declared ``vjp_into``, in place where the sweep owns it)."""
-    _check_linear(node, tangent)
-    key = id(node.parents[0])
-    prev_c, prev_d = pairs[key]
-    into = _keywords(node.prim.vjp_into, rule_params(node))
-    c = _into(ops, owned, (key, 0), into, prev_c, ct, out, args)
-    if dct is None:
-        d = prev_d
-    else:
+    @staticmethod
+    def linear_tangents(ops, node, args, out, vjp, dct):
         start = _slice_start(node)
         if start is None:
             raise NotBanded
-        d = _padded(ops, dct, start, _shape(args[0])[0]) if prev_d is None else \
-            _added_into(ops, prev_d, dct, start, limit)
-    pairs[key] = (c, d)
+        return [_padded(ops, dct, start, _shape(args[0])[0])]
+
+    def add_into(self, ops, owned, key, node, args, out, into, prev, dct):
+        start = _slice_start(node)
+        if start is None:
+            raise NotBanded
+        return _padded(ops, dct, start, _shape(args[0])[0]) if prev is None else \
+            _added_into(ops, prev, dct, start, self.limit)
+
+    def sum(self, ops, owned, slot, prev, band):
+        return _band_sum(ops, prev, band, self.limit)
+
+    def finish(self, ops, band, seed):
+        if band is None:
+            return ops.call(_zero_hessian, seed)
+        return ops.call(_written, band.rows, band.offsets, self.limit)
 
 
 def band_sweep(tape, x, out, seed, ops=_EAGER):
     """The Hessian ``H[j, k] = d(df/dx_j)/dx_k`` (as ``jacfwd(jacrev(f))`` lays it out)
     of the recording ``tape`` of a scalar function of the vector input tracer ``x`` with
     output tracer ``out`` (``seed``: ``x``'s value, for :class:`Programs`' signature);
-    raises :class:`NotBanded` (or ``lean_sweep.NotLean``) where a batch leaves the band.
+    raises :class:`NotBanded` where a batch leaves the band.
 
     >>> import numpy as np
     >>> from funcgrad.second_order import record
@@ -272,64 +242,7 @@ def band_sweep(tape, x, out, seed, ops=_EAGER):
            [0., 1., 0., 1.],
            [0., 0., 1., 0.]])
     """
-    index = {id(node): j for j, node in enumerate(tape)}
-    n = x.value.shape[0]
-    seed = ops.source(seed, "seed")
-    values = {}
-
-    def value(node):  # a node's output, read from the recording once
-        key = id(node)
-        if key not in values:
-            values[key] = ops.source(node.value, f"t[{index[key]}].value")
-        return values[key]
-
-    def args_of(node):
-        j = index[id(node)]
-        return [value(p) if p is not None and p is not x else
-                ops.source(a, f"t[{j}].args[{k}]")
-                for k, (a, p) in enumerate(zip(node.args, node.parents))]
-
-    tangents = {id(x): Band((0,), ops.call(_identity_seed, seed))}
-
-    def tangent(node):
-        return forward_tangent(node, tangents, lambda top, ts: _forward(
-            ops, top, args_of(top), value(top), ts, n))
-
-    pairs = {id(out): (ops.call(seed_cotangent, value(out)), None)}
-    owned = set()  # (cotangents only this sweep holds: added into in place, see lean_sweep)
-    for node in reversed(tape):
-        pair = pairs.pop(id(node), None)
-        if pair is None:
-            continue
-        ct, dct = pair
-        prim = node.prim
-        parents = node.parents  # (the first argument alone sends a cotangent)
-        if prim.vjp_into is not None and parents[0] is not None \
-                and all(p is None for p in parents[1:]) and id(parents[0]) in pairs:
-            _add_into_parent(ops, node, args_of(node), value(node), ct, dct, tangent, pairs,
-                             owned, n)
-            continue
-        if prim.elementwise is not None:
-            contributions = _elementwise_pairs(ops, node, args_of(node), value(node), ct, dct,
-                                               tangent, n)
-        else:
-            contributions = _linear_pairs(ops, node, args_of(node), value(node), ct, dct,
-                                          tangent)
-        for parent, (c, d) in zip(node.parents, contributions):
-            if c is None or parent is None:
-                continue
-            key = id(parent)
-            prev = pairs.get(key)
-            if prev is not None:
-                c = _sum(ops, owned, (key, 0), prev[0], c)
-                d = prev[1] if d is None else d if prev[1] is None else \
-                    _band_sum(ops, prev[1], d, n)
-            pairs[key] = (c, d)
-    pair = pairs.get(id(x))
-    if pair is None or pair[1] is None:
-        return ops.call(_zero_hessian, seed)
-    band = pair[1]
-    return ops.call(_written, band.rows, band.offsets, n)
+    return sweep(tape, x, out, seed, _Bands(x.value.shape[0]), ops)
 
 
 def _identity_seed(x):
@@ -360,11 +273,11 @@ def _written(rows, offsets, n):
     return H
 
 
-PROGRAMS = Programs(run=band_sweep, refusals=(NotLean, NotBanded))
+PROGRAMS = Programs(run=band_sweep, refusals=(NotBanded,))
 
 
 def band_hessian(tape, x, out, sweepable):
     """:func:`band_sweep` by the program written for the recording's shape
     (``sweepable()``: does a sweep cover the recording at all; see
-    :meth:`funcgrad.lean_sweep.Programs.sweep`)."""
+    :meth:`funcgrad.sweep_programs.Programs.sweep`)."""
     return PROGRAMS.sweep(tape, x, out, x.value, sweepable)

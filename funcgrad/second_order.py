@@ -38,8 +38,9 @@ from .interpreters.graph import EFFECTS
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer
 from .modes import no_grad
 from .hessian_bands import NotBanded, band_hessian
-from .lean_sweep import (NotLean, NotSweepable, Programs, forward_tangent, reads, rule_params,
+from .lean_sweep import (NotLean, forward_tangent, lean_sweep, reads, rule_params,
                          seed_cotangent)
+from .sweep_programs import NotSweepable, Programs
 
 __all__ = ["Recording", "record", "replay", "hvp_of_array", "hessian_of_array"]
 
@@ -244,7 +245,7 @@ def _add(a, b):
     return a + b
 
 
-_PROGRAMS = Programs()
+_PROGRAMS = Programs(run=lean_sweep, refusals=(NotLean,))
 
 
 def _check_sweepable(rec, x):
@@ -302,7 +303,7 @@ def hessian_of_array(fun, x, kwargs, general):
             try:
                 return band_hessian(rec.tape, rec.x, rec.out,
                                     lambda: _sweepable(rec, x.dtype))
-            except (NotBanded, NotLean, NotSweepable):
+            except (NotBanded, NotSweepable):
                 pass
         return general(replay(rec))(x)
     finally:

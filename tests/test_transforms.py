@@ -882,7 +882,7 @@ def test_the_written_sweep_reads_only_the_recording_and_its_own_steps():
     """A sweep's program runs again on later recordings of the same shape, so it may read
     only the recording, its own steps' results and constants of the shape: an array from
     anywhere else would be baked in (wrong on the next recording), and writing stops."""
-    from funcgrad.lean_sweep import _Unwritable, _Writer
+    from funcgrad.sweep_programs import _Unwritable, _Writer
     writer = _Writer()
     seed = writer.source(np.ones(2), "seed")
     total = writer.call(np.add, seed, 1.0)

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ._common import accept, array, same_dtypes, static_ints, INTEGER
+from ..numpy.indexing import _default_fill  # (one out-of-bounds fill rule, JAX's)
 from ..typing import Array, ArrayLike
 
 __all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode", "gather",
@@ -185,14 +186,6 @@ class _Window(tuple):
         return self
 
 
-def _fill_default(dtype):
-    if dtype.kind in "fc":
-        return np.nan
-    if dtype.kind == "b":
-        return True
-    return np.iinfo(dtype).min if dtype.kind == "i" else np.iinfo(dtype).max
-
-
 def gather(operand: ArrayLike, start_indices: ArrayLike,
            dimension_numbers: GatherDimensionNumbers, slice_sizes: Sequence[int], *,
            unique_indices: bool = False, indices_are_sorted: bool = False,
@@ -261,7 +254,7 @@ def gather(operand: ArrayLike, start_indices: ArrayLike,
     positions[0] = positions[0] + np.zeros(out_shape, np.int64)  # every result element
     out = fnp.at(x)[tuple(positions)].get()
     if fits is not None:
-        fill = _fill_default(x.dtype) if fill_value is None else fill_value
+        fill = _default_fill(x.dtype) if fill_value is None else fill_value
         out = fnp.where(fnp.expand_dims(fits, tuple(offset_dims)), out,
                         fnp.astype(fnp.asarray(fill), x.dtype))
     return out
