@@ -44,3 +44,16 @@ def fresh_jit_cache(tmp_path_factory):
         del os.environ["FUNCGRAD_CACHE_DIR"]
     else:
         os.environ["FUNCGRAD_CACHE_DIR"] = old
+
+
+@pytest.fixture(scope="module")
+def jlax():
+    """jax.lax on the CPU with 64-bit floats, the reference of the lax comparisons (JAX is
+    a benchmark extra: the tests that ask for it skip without it)."""
+    jax = pytest.importorskip("jax")
+    try:
+        jax.config.update("jax_platforms", "cpu")
+    except RuntimeError:  # (a backend already started: then it is the one in use)
+        pass
+    jax.config.update("jax_enable_x64", True)
+    return jax.lax

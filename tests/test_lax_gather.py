@@ -50,17 +50,6 @@ SCATTER_NAMES = ["scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatte
                  "scatter_max"]
 
 
-@pytest.fixture(scope="module")
-def jlax():
-    jax = pytest.importorskip("jax")
-    try:
-        jax.config.update("jax_platforms", "cpu")
-    except RuntimeError:  # (a backend already started: then it is the one in use)
-        pass
-    jax.config.update("jax_enable_x64", True)
-    return jax.lax
-
-
 # --- values ---------------------------------------------------------------------------------
 
 def test_gather_by_hand():

@@ -15,17 +15,6 @@ from helpers import check_dot_product, check_jvp_fd, check_second_order
 pytestmark = pytest.mark.usefixtures("fresh_jit_cache")
 
 
-@pytest.fixture(scope="module")
-def jlax():
-    jax = pytest.importorskip("jax")
-    try:
-        jax.config.update("jax_platforms", "cpu")
-    except RuntimeError:  # (a backend already started: then it is the one in use)
-        pass
-    jax.config.update("jax_enable_x64", True)
-    return jax.lax
-
-
 def _is_static(a):
     """Arguments that fix a computation rather than feed it (a dtype, an int exponent, a
     shape, a padding configuration)."""
