@@ -310,8 +310,9 @@ def test_at_modes_say_what_out_of_bounds_indices_mean():
 
 
 def test_one_slice_takes_the_spec_normalize_index_gives(monkeypatch):
-    """``index`` builds a lone slice's spec itself (the commonest index, without the
-    general walk): the same spec as normalize_index, the same identity short-cut."""
+    """normalize_index writes a lone slice's spec without its general walk (the commonest
+    index): the same spec as the walk gives for it (inside a tuple), and ``index`` takes
+    the same identity short-cut."""
     import itertools
     from funcgrad.primitives import indexing
     seen = []
@@ -322,7 +323,9 @@ def test_one_slice_takes_the_spec_normalize_index_gives(monkeypatch):
         for a, b, c in itertools.product([None, 0, 1, -1, 9, -9], [None, 0, -1, 3, 9],
                                          [None, 1, 2, -1, -2]):
             seen.clear()
-            spec, arrays = indexing.normalize_index(slice(a, b, c), shape)
+            spec, arrays = indexing.normalize_index((slice(a, b, c),), shape)
+            short, short_arrays = indexing.normalize_index(slice(a, b, c), shape)
+            assert short == spec and list(short_arrays) == list(arrays) == []
             got = indexing.index(x, slice(a, b, c))
             if indexing._is_identity(spec, shape):
                 assert got is x and seen == []
