@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core import Tracer
 from ..numpy import _methods, queries
-from ..primitives import indexing
+from ..primitives import index_spec, indexing
 from .values import TensorBase, read_only
 
 __all__ = ["array_ufunc", "array_function", "unwrap_index", "torch_index_steps", "getitem",
@@ -100,12 +100,12 @@ def torch_index_steps(key):
     >>> torch_index_steps((1, slice(None))) is None
     True
     """
-    if not isinstance(key, tuple) or not any(map(indexing._is_int_like, key)) \
+    if not isinstance(key, tuple) or not any(map(index_spec._is_int_like, key)) \
             or not any(map(_is_advanced, key)):
         return None
     first, second = [], []
     for k in key:
-        if indexing._is_int_like(k):
+        if index_spec._is_int_like(k):
             first.append(k)
         elif _is_advanced(k):
             mask = np.asarray(k)

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..kernels.cuda._layout import contiguous_strides, size_of
 from ..primitives import indexing as _ix
+from ..primitives.index_spec import _adjacent
 from .array import GpuArray, as_gpu, backend, broadcast_view, new, run_cast, view
 from .dispatch import abstract
 
@@ -30,7 +31,7 @@ def _index_plan(x, spec, arrays):
     dims = []
     base, axis, placed = x.offset, 0, False
     isrc, idim = [], []
-    if not _ix._adjacent(spec):  # NumPy puts separated advanced axes first
+    if not _adjacent(spec):  # NumPy puts separated advanced axes first
         dims += [(d, 0, s) for d, s in zip(ishape, istrides)]
         placed = True
     for e in spec:

@@ -7,6 +7,7 @@ import numpy as _np
 from ..core import concrete, internal
 from ..primitives import elementwise as _ew
 from ..primitives import indexing as _ix
+from ..primitives.index_spec import normalize_index
 from ._convert import asarray, one_axis, operand
 from .constructors import astype
 from .manipulation import broadcast_to, ravel
@@ -415,7 +416,7 @@ class IndexUpdateRef:
             extended = IndexUpdateRef(_extend(x, axes, _np.zeros((), x.dtype)), idx)
             out = extended._update(values, None, how)
             return _ix.index(out, tuple(slice(0, n) for n in x.shape))
-        spec, arrays = _ix.normalize_index(idx, x.shape)
+        spec, arrays = normalize_index(idx, x.shape)
         values = operand(values)
         if how in ("divide", "power"):
             if _ix.repeats(x.shape, spec, arrays):
