@@ -178,3 +178,49 @@ def test_take_accepts_jaxs_hints():
     x = np.arange(5.0)
     np.testing.assert_array_equal(
         fnp.take(x, np.array([1, 3]), unique_indices=True, indices_are_sorted=True), [1, 3])
+
+
+# --- out= in NumPy's (and JAX's) position: None only -------------------------------------------
+
+_X = np.array([[0.5, -1.25, 2.0], [3.0, 0.25, -0.5]])
+
+
+@pytest.mark.parametrize("name, call, want", [
+    ("all", lambda out: fnp.all(_X > 0, 0, out), lambda: np.all(_X > 0, 0)),
+    ("any", lambda out: fnp.any(_X > 0, 0, out), lambda: np.any(_X > 0, 0)),
+    ("argmax", lambda out: fnp.argmax(_X, 0, out), lambda: np.argmax(_X, 0)),
+    ("argmin", lambda out: fnp.argmin(_X, 0, out), lambda: np.argmin(_X, 0)),
+    ("cumsum", lambda out: fnp.cumsum(_X, 0, None, out), lambda: np.cumsum(_X, 0)),
+    ("cumprod", lambda out: fnp.cumprod(_X, 0, None, out), lambda: np.cumprod(_X, 0)),
+    ("round", lambda out: fnp.round(_X, 1, out), lambda: np.round(_X, 1)),
+    ("dot", lambda out: fnp.dot(_X, _X.T, out), lambda: np.dot(_X, _X.T)),
+    ("outer", lambda out: fnp.outer(_X[0], _X[1], out), lambda: np.outer(_X[0], _X[1])),
+    ("trace", lambda out: fnp.trace(_X, 0, 0, 1, None, out), lambda: np.trace(_X)),
+])
+def test_out_sits_where_numpy_puts_it_and_only_none_is_taken(name, call, want):
+    expected = want()
+    np.testing.assert_array_equal(call(None), expected)
+    with pytest.raises(TypeError, match=f"{name}: out= is not supported.*returned value"):
+        call(np.empty_like(expected))
+
+
+def test_keepdims_is_keyword_only_after_out_and_argmax_keeps_every_axis_without_axis():
+    x = np.array([[0.5, 7.0, 2.0], [3.0, 0.25, 9.5]])
+    for name in ("argmax", "argmin"):
+        got = getattr(fnp, name)(x, keepdims=True)
+        want = getattr(np, name)(x, keepdims=True)
+        assert got.shape == want.shape == (1, 1)
+        np.testing.assert_array_equal(got, want)
+        # under a transform too (the index is a constant there)
+        traced = fg.jit(lambda v: getattr(fnp, name)(v, keepdims=True))(x)
+        np.testing.assert_array_equal(traced, want)
+    np.testing.assert_array_equal(fnp.all(x > 1, 1, None, True), np.all(x > 1, 1, None, True))
+
+
+def test_zeros_like_and_ones_like_take_device_as_numpy_and_jax():
+    x = np.ones((2, 1), np.float32)
+    for name in ("zeros_like", "ones_like"):
+        got = getattr(fnp, name)(x, device=None)
+        want = getattr(np, name)(x, device="cpu")
+        assert got.dtype == want.dtype == np.float32
+        np.testing.assert_array_equal(got, want)

@@ -98,6 +98,14 @@ def joined_dtype(dtypes, dtype=None, casting="same_kind"):
     return dtype
 
 
+def no_out(name, out):
+    """Raise unless ``out`` is None: NumPy's ``out=`` writes into an array, and funcgrad's
+    arrays are immutable (JAX's functions take ``out=None`` alone, for the same reason)."""
+    if out is not None:
+        raise TypeError(f"{name}: out= is not supported (funcgrad arrays are immutable); use "
+                        f"the returned value")
+
+
 def stack(arrays: Sequence[ArrayLike], axis: Axis = 0, out: None = None, *,
           dtype: DTypeLike | None = None, casting: str = "same_kind") -> Array:
     """Join arrays of one shape along a new ``axis`` (in ``dtype``, cast under ``casting``,
@@ -111,9 +119,7 @@ def stack(arrays: Sequence[ArrayLike], axis: Axis = 0, out: None = None, *,
     array([[0., 1.],
            [0., 1.]])
     """
-    if out is not None:
-        raise TypeError("stack: out= writes into an array, and arrays traced by funcgrad "
-                        "are immutable; use the returned array")
+    no_out("stack", out)
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")

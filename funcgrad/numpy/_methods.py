@@ -256,7 +256,7 @@ def _without_inert_keywords(func, fn, kwargs):
     dropped = [k for k, v in kwargs.items()
                if k in _INERT and k not in named and any(v is d or (isinstance(v, str) and v == d)
                                                           for d in _INERT[k])]
-    if "out" in kwargs and "out" not in named and kwargs["out"] is not None:
+    if kwargs.get("out") is not None:  # (said here, in the words of the NumPy call written)
         raise TypeError(f"numpy.{func.__name__}(..., out=...) would write into an array, but "
                         f"arrays traced by funcgrad are immutable. Use the returned value: "
                         f"y = np.{func.__name__}(...) instead of np.{func.__name__}(..., out=y).")

@@ -138,7 +138,7 @@ def _on_device_of(a, value):
 
 
 def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None,
-               shape: int | Sequence[int] | None = None) -> Array:
+               shape: int | Sequence[int] | None = None, *, device: Any = None) -> Array:
     """Zeros with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on
     ``a``'s device.
 
@@ -152,7 +152,7 @@ def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None,
 
 
 def ones_like(a: ArrayLike, dtype: DTypeLike | None = None,
-              shape: int | Sequence[int] | None = None) -> Array:
+              shape: int | Sequence[int] | None = None, *, device: Any = None) -> Array:
     """Ones with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on
     ``a``'s device.
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as _np
 
-from ._convert import asarray, concrete_values, is_concrete, normalize_axis
+from ._convert import asarray, concrete_values, is_concrete, no_out, normalize_axis
 from .constructors import astype
 from .indexing import where as _where
 from . import reductions as _reductions
-from .reductions import (_mask, _no_out, all, argmax, argmin, cumprod, cumsum, max, min,
+from .reductions import (_mask, all, argmax, argmin, cumprod, cumsum, max, min,
                          prod, sum)
 from ._order_statistics import median_along, quantile_along
 from .ufuncs import (abs_square, divide, equal, isnan, less_equal, logical_and, logical_not,
@@ -47,7 +47,7 @@ def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     >>> fg.grad(fnp.nansum)(np.array([1.0, np.nan, 2.0]))
     array([1., 0., 1.])
     """
-    _no_out("nansum", out)
+    no_out("nansum", out)
     return sum(_filled(a, 0)[0], axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
@@ -60,7 +60,7 @@ def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     >>> float(fnp.nanprod(np.array([2.0, np.nan, 3.0])))
     6.0
     """
-    _no_out("nanprod", out)
+    no_out("nanprod", out)
     return prod(_filled(a, 1)[0], axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
@@ -123,7 +123,7 @@ def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     >>> fg.grad(fnp.nanmean)(np.array([1.0, np.nan, 3.0]))
     array([0.5, 0. , 0.5])
     """
-    _no_out("nanmean", out)
+    no_out("nanmean", out)
     a = asarray(a)
     if _without_nans("nanmean", a, dtype):
         return _reductions.mean(a, axis, dtype, keepdims=keepdims, where=where)
@@ -145,7 +145,7 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     >>> float(fnp.nanvar(np.array([1.0, np.nan, 3.0])))
     1.0
     """
-    _no_out("nanvar", out)
+    no_out("nanvar", out)
     a = asarray(a)
     if _without_nans("nanvar", a, dtype):
         return _reductions.var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where,
@@ -198,7 +198,7 @@ def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
 
 
 def _nan_extreme(name, reduce, fill, a, axis, keepdims, out, initial, where_):
-    _no_out(name, out)
+    no_out(name, out)
     a = asarray(a)
     if where_ is not True and initial is None:
         ufunc = "fmax" if name == "nanmax" else "fmin"
@@ -282,7 +282,7 @@ def nancumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     >>> fnp.nancumsum(np.array([1.0, np.nan, 2.0]))
     array([1., 1., 3.])
     """
-    _no_out("nancumsum", out)
+    no_out("nancumsum", out)
     return cumsum(_filled(a, 0)[0], axis, dtype)
 
 
@@ -295,7 +295,7 @@ def nancumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     >>> fnp.nancumprod(np.array([2.0, np.nan, 3.0]))
     array([2., 2., 6.])
     """
-    _no_out("nancumprod", out)
+    no_out("nancumprod", out)
     return cumprod(_filled(a, 1)[0], axis, dtype)
 
 
@@ -309,7 +309,7 @@ def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input
     >>> fg.grad(fnp.nanmedian)(np.array([4.0, np.nan, 1.0, 2.0]))
     array([0., 0., 0., 1.])
     """
-    _no_out("nanmedian", out)
+    no_out("nanmedian", out)
     return median_along(a, axis, keepdims, True)
 
 
@@ -324,7 +324,7 @@ def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     >>> float(fnp.nanquantile(np.array([4.0, np.nan, 1.0, 2.0]), 0.5))
     2.0
     """
-    _no_out("nanquantile", out)
+    no_out("nanquantile", out)
     return quantile_along("nanquantile", a, q, axis, interpolation or method, keepdims, True,
                           weights=weights)
 
@@ -340,7 +340,7 @@ def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = Non
     >>> float(fnp.nanpercentile(np.array([4.0, np.nan, 1.0, 2.0]), 100))
     4.0
     """
-    _no_out("nanpercentile", out)
+    no_out("nanpercentile", out)
     return quantile_along("nanpercentile", a, q, axis, interpolation or method, keepdims,
                           True, scale=100.0, weights=weights)
 

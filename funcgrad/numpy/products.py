@@ -16,7 +16,7 @@ import numpy as _np
 
 from ..primitives import linalg as _la
 from ..primitives import structural as _st
-from ._convert import asarray, one_axis, operand
+from ._convert import asarray, no_out, one_axis, operand
 from .constructors import astype, zeros_like
 from .indexing import diagonal
 from .reductions import sum
@@ -68,7 +68,7 @@ def matmul(x1: ArrayLike, x2: ArrayLike, *, precision: Any = None,
     return _la.matmul(a, b)
 
 
-def dot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
+def dot(a: ArrayLike, b: ArrayLike, out: None = None, *, precision: Any = None,
         preferred_element_type: Any = None) -> Array:
     """``np.dot``: a product for scalars, matmul up to 2-d, a tensordot beyond.
 
@@ -76,6 +76,7 @@ def dot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
     >>> float(fnp.dot(np.array([1.0, 2.0]), np.array([3.0, 4.0])))
     11.0
     """
+    no_out("dot", out)
     a, b = _preferred(preferred_element_type, [asarray(a), asarray(b)])
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
@@ -116,7 +117,7 @@ def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
 
 
-def outer(a: ArrayLike, b: ArrayLike) -> Array:
+def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     """``a[i] * b[j]`` for the flattened ``a`` and ``b``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -124,6 +125,7 @@ def outer(a: ArrayLike, b: ArrayLike) -> Array:
     array([[ 1., 10.],
            [ 2., 20.]])
     """
+    no_out("outer", out)
     a, b = ravel(a), ravel(b)
     return multiply(reshape(a, (a.shape[0], 1)), reshape(b, (1, b.shape[0])))
 
@@ -230,7 +232,7 @@ def _expand_ellipsis(subscripts, ops):
 
 
 def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1,
-          dtype: Any = None) -> Array:
+          dtype: Any = None, out: None = None) -> Array:
     """Sum of the ``offset``-th diagonal (computed in ``dtype``, when given).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -238,6 +240,7 @@ def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1,
     array([[1., 0.],
            [0., 1.]])
     """
+    no_out("trace", out)
     return sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 

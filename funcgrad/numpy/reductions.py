@@ -9,7 +9,7 @@ from ..core import Tracer
 from ..primitives import elementwise as _ew
 from ..primitives import reductions as _red
 from ..primitives import structural as _st
-from ._convert import asarray, normalize_axis, one_axis
+from ._convert import asarray, no_out, normalize_axis, one_axis
 from .constructors import astype
 from .manipulation import broadcast_to, concatenate, ravel
 from .ufuncs import abs_square, add, isclose, maximum, minimum, multiply, sqrt
@@ -67,11 +67,6 @@ def _plain_float_axes(a, axis, dtype, out, where):
         return (axis % ndim,)
     return None
 
-
-def _no_out(name, out=None):
-    if out is not None:
-        raise TypeError(f"{name}: out= is not supported (funcgrad arrays are immutable); use "
-                        f"the returned value")
 
 
 def _count(a, axes):
@@ -179,7 +174,7 @@ def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
         # The commonest calls (every axis or one axis of a float array: a loss's last
         # steps): what the steps below come to, without their dozen calls.
         return _st.reduce_sum(a, axes, keepdims)
-    _no_out("sum", out)
+    no_out("sum", out)
     a, acc = _accumulating(_np.sum, a, dtype)
     a, axes = _reduction(a, axis)
     result = _finished(_st.reduce_sum(_select(a, _mask("sum", a, where), 0), axes, keepdims),
@@ -203,7 +198,7 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
         n = _count(a, axes)
         total = _st.reduce_sum(a, axes, keepdims)
         return total / float(n) if n else total * _np.nan
-    _no_out("mean", out)
+    no_out("mean", out)
     a = asarray(a)
     half = a.dtype == _np.float16 and dtype is None  # summed in float32, as NumPy
     if dtype is None:
@@ -239,7 +234,7 @@ def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     >>> float(fnp.prod(np.array([2.0, 5.0, 3.0]), where=np.array([True, False, True])))
     6.0
     """
-    _no_out("prod", out)
+    no_out("prod", out)
     a, acc = _accumulating(_np.prod, a, dtype)
     a, axes = _reduction(a, axis)
     result = _finished(_red.reduce_prod(_select(a, _mask("prod", a, where), 1), axes,
@@ -260,7 +255,7 @@ def max(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = Fals
     >>> float(fnp.max(np.array([3.0, 1.0]), where=np.array([False, True]), initial=0.0))
     1.0
     """
-    _no_out("max", out)
+    no_out("max", out)
     return _extremum("max", _red.reduce_max, maximum, "maximum", False, a, axis, keepdims,
                      initial, where)
 
@@ -277,7 +272,7 @@ def min(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = Fals
     >>> float(fnp.min(np.array([3.0, 1.0]), initial=2.0))
     1.0
     """
-    _no_out("min", out)
+    no_out("min", out)
     return _extremum("min", _red.reduce_min, minimum, "minimum", True, a, axis, keepdims,
                      initial, where)
 
@@ -292,8 +287,8 @@ def _empty_reduction(a, axes, keepdims, identity):
     return None
 
 
-def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False, *,  # noqa: A001
-        where: ArrayLike = True) -> Array:
+def all(a: ArrayLike, axis: Axis = None, out: None = None,  # noqa: A001
+        keepdims: bool = False, *, where: ArrayLike = True) -> Array:
     """Whether every element along ``axis`` (of those ``where`` selects) is true (not
     differentiable).
 
@@ -301,6 +296,7 @@ def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False, *,  # noqa: A00
     >>> fnp.all(np.array([[1.0, 0.0], [2.0, 3.0]]), axis=1)
     array([False,  True])
     """
+    no_out("all", out)
     a, axes = _reduction(a, axis)
     empty = _empty_reduction(a, axes, keepdims, True)  # min has no identity; all has True
     if empty is not None:
@@ -309,8 +305,8 @@ def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False, *,  # noqa: A00
                            keepdims)
 
 
-def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False, *,  # noqa: A001
-        where: ArrayLike = True) -> Array:
+def any(a: ArrayLike, axis: Axis = None, out: None = None,  # noqa: A001
+        keepdims: bool = False, *, where: ArrayLike = True) -> Array:
     """Whether some element along ``axis`` (of those ``where`` selects) is true (not
     differentiable).
 
@@ -318,6 +314,7 @@ def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False, *,  # noqa: A00
     >>> fnp.any(np.array([[1.0, 0.0], [0.0, 0.0]]), axis=1)
     array([ True, False])
     """
+    no_out("any", out)
     a, axes = _reduction(a, axis)
     empty = _empty_reduction(a, axes, keepdims, False)
     if empty is not None:
@@ -342,7 +339,7 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     >>> float(fnp.var(np.array([1.0, 9.0, 3.0]), where=np.array([True, False, True])))
     1.0
     """
-    _no_out("var", out)
+    no_out("var", out)
     if correction is not None:
         if ddof != 0:
             raise ValueError("var: ddof and correction can't be provided simultaneously; "
@@ -428,26 +425,30 @@ def logsumexp(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
     return _red.logsumexp(a, axes, keepdims)
 
 
-def cumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None) -> Array:
+def cumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
+           out: None = None) -> Array:
     """Cumulative sum (over the flattened array when ``axis`` is None).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.cumsum(x)))(np.ones(3))
     array([3., 2., 1.])
     """
+    no_out("cumsum", out)
     a, acc = _accumulating(_np.cumsum, a, dtype)
     if axis is None:
         a, axis = ravel(a), 0
     return _finished(_red.cumsum(a, one_axis(axis, a.ndim)), acc)
 
 
-def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None) -> Array:
+def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
+            out: None = None) -> Array:
     """Cumulative product; differentiable (exactly, zeros included) as a log-depth scan.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.cumprod(x)[-1])(np.array([2.0, 0.0, 3.0]))
     array([0., 6., 0.])
     """
+    no_out("cumprod", out)
     a, acc = _accumulating(_np.cumprod, a, dtype)
     if axis is None:
         a, axis = ravel(a), 0
@@ -459,29 +460,35 @@ def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None) -> 
                      acc)
 
 
-def argmax(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
+def argmax(a: ArrayLike, axis: Axis = None, out: None = None, *,
+           keepdims: bool = False) -> Array:
     """Index of the maximum along ``axis`` (of the flattened array when None).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> int(fnp.argmax(np.array([1.0, 5.0, 2.0])))
     1
     """
+    no_out("argmax", out)
     a = asarray(a)
     if axis is None:
-        return _red.argmax(ravel(a), 0)
+        flat = _red.argmax(ravel(a), 0)
+        return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
     return _red.argmax(a, one_axis(axis, a.ndim), keepdims)
 
 
-def argmin(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
+def argmin(a: ArrayLike, axis: Axis = None, out: None = None, *,
+           keepdims: bool = False) -> Array:
     """Index of the minimum along ``axis`` (of the flattened array when None).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> int(fnp.argmin(np.array([1.0, 5.0, 0.5])))
     2
     """
+    no_out("argmin", out)
     a = asarray(a)
     if axis is None:
-        return _red.argmin(ravel(a), 0)
+        flat = _red.argmin(ravel(a), 0)
+        return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
     return _red.argmin(a, one_axis(axis, a.ndim), keepdims)
 
 

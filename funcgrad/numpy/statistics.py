@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as _np
 
-from ._convert import asarray, concrete_values, is_concrete, normalize_axis, operand
+from ._convert import (asarray, concrete_values, is_concrete, no_out, normalize_axis,
+                       operand)
 from .constructors import astype
 from .ranges import linspace
 from ._order_statistics import _float, median_along, quantile_along
@@ -28,11 +29,6 @@ from ..typing import Array, ArrayLike, Axis, DTypeLike
 __all__ = ["average", "median", "quantile", "percentile", "ptp", "cov", "corrcoef", "bincount",
            "count_nonzero", "histogram", "histogram_bin_edges"]
 
-
-def _no_out(name, out):
-    if out is not None:
-        raise TypeError(f"{name}: out= is not supported (funcgrad arrays are immutable); use "
-                        f"the returned value")
 
 
 def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None,
@@ -112,7 +108,7 @@ def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     ...                    method="inverted_cdf"))
     2.0
     """
-    _no_out("quantile", out)
+    no_out("quantile", out)
     return quantile_along("quantile", a, q, axis, interpolation or method, keepdims, False,
                           weights=weights)
 
@@ -128,7 +124,7 @@ def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     >>> float(fnp.percentile(np.array([1.0, 2.0, 3.0, 4.0]), 50))
     2.5
     """
-    _no_out("percentile", out)
+    no_out("percentile", out)
     return quantile_along("percentile", a, q, axis, interpolation or method, keepdims, False,
                           scale=100.0, weights=weights)
 
@@ -149,7 +145,7 @@ def median(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: b
     >>> fg.grad(fnp.median)(np.array([3.0, 1.0, 2.0, 10.0]))
     array([0.5, 0. , 0.5, 0. ])
     """
-    _no_out("median", out)
+    no_out("median", out)
     return median_along(a, axis, keepdims, False)
 
 
@@ -162,7 +158,7 @@ def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = Fals
     >>> fg.grad(fnp.ptp)(np.array([2.0, 5.0, 1.0]))
     array([ 0.,  1., -1.])
     """
-    _no_out("ptp", out)
+    no_out("ptp", out)
     return subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 

@@ -14,7 +14,7 @@ import numpy as _np
 
 from ..core import _special_classes, _state, _tracer_classes
 from ..primitives import elementwise as _ew
-from ._convert import asarray, operand
+from ._convert import asarray, no_out, operand
 from .constructors import astype
 from ..typing import Array, ArrayLike
 
@@ -312,7 +312,8 @@ def float_power(x1: ArrayLike, x2: ArrayLike) -> Array:
 floor_divide = _binary(_ew.floor_divide_p, _np.floor_divide)
 
 
-def round(a: ArrayLike, decimals: int = 0) -> Array:  # noqa: A001 - NumPy's name
+def round(a: ArrayLike, decimals: int = 0,  # noqa: A001 - NumPy's name
+          out: None = None) -> Array:
     """Round to ``decimals`` places (half to even); derivative zero.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -321,6 +322,7 @@ def round(a: ArrayLike, decimals: int = 0) -> Array:  # noqa: A001 - NumPy's nam
     >>> fnp.round(np.array([1250, 1351]), -2)
     array([1200, 1400])
     """
+    no_out("round", out)
     a = operand(a)
     kind = a.dtype.kind if hasattr(a, "dtype") else _np.result_type(a).kind
     if kind in "iu":  # integers stay integers, as NumPy: exact for decimals >= 0
