@@ -773,3 +773,36 @@ def test_pinvh_derivative_at_repeated_kept_eigenvalues(lower):
     np.testing.assert_allclose(got, fd, rtol=1e-7)
     g = fg.grad(lambda m: np.sum(fsl.pinvh(m, atol=0.1, lower=lower) * w))(a)
     np.testing.assert_allclose(np.sum(g * d), fd, rtol=1e-7)
+
+
+# --- inv(assume_a=, lower=) (SciPy 1.17) -----------------------------------------------------
+
+@pytest.mark.parametrize("kind, lower", [
+    (None, False), ("gen", False), ("sym", True), ("sym", False), ("pos", True),
+    ("pos", False), ("upper triangular", False), ("lower triangular", False)])
+def test_inv_reads_only_what_assume_a_says_as_scipy(kind, lower):
+    a = A + 4.0 * np.eye(4) if kind not in ("pos",) else SPD
+    close(fsl.inv(a, assume_a=kind, lower=lower), sl.inv(a, assume_a=kind, lower=lower))
+    close(fsl.inv(STACK + 4.0 * np.eye(4), assume_a=kind, lower=lower),
+          sl.inv(STACK + 4.0 * np.eye(4), assume_a=kind, lower=lower))
+    f = lambda m: fsl.inv(m, assume_a=kind, lower=lower)  # noqa: E731
+    check_jvp_fd(f, (a,))
+    check_dot_product(f, (a,))
+    g = fg.grad(lambda m: fnp.sum(f(m) * np.arange(16.0).reshape(4, 4)))(a)
+    unread = {"sym": np.triu(np.ones((4, 4)), 1) if lower else np.tril(np.ones((4, 4)), -1),
+              "upper triangular": np.tril(np.ones((4, 4)), -1),
+              "lower triangular": np.triu(np.ones((4, 4)), 1)}
+    unread["pos"] = unread["sym"]
+    if kind in unread:  # entries the solver never reads get no derivative
+        assert np.all(g[unread[kind] == 1] == 0.0)
+
+
+def test_inv_hermitian_and_diagonal_and_bad_assume_a():
+    h = CPLX @ CPLX.conj().T + 4.0 * np.eye(4)
+    close(fsl.inv(h, assume_a="her", lower=True), sl.inv(h, assume_a="her", lower=True))
+    d = A + 4.0 * np.eye(4)
+    # only the diagonal is read: the inverse of diag(d)
+    close(fsl.inv(d, assume_a="diagonal"), np.diag(1.0 / np.diag(d)))
+    assert fsl.inv(np.eye(2, dtype=np.float32), assume_a="sym").dtype == np.float32
+    with pytest.raises(ValueError, match="inv: assume_a must be one of"):
+        fsl.inv(d, assume_a="triangular")

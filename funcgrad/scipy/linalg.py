@@ -128,36 +128,53 @@ def solve(a: ArrayLike, b: ArrayLike, lower: bool = False, overwrite_a: bool = F
     >>> fsl.solve(np.array([[2.0, 0.0], [0.0, 4.0]]), np.array([1.0, 1.0]))
     array([0.5 , 0.25])
     """
-    if assume_a not in _ASSUME:
-        raise ValueError(f"solve: assume_a must be one of {_ASSUME}, got {assume_a!r}")
-    a, b = as_float(a), as_float(b)
-    if assume_a in ("diagonal", "tridiagonal"):  # SciPy reads only that band of a
-        width = 0 if assume_a == "diagonal" else 1
-        a = fnp.triu(fnp.tril(a, width), -width)
+    a, b = _referenced(a, assume_a, lower, "solve"), as_float(b)
     if assume_a in ("upper triangular", "lower triangular"):
         return solve_triangular(a, b, trans=1 if transposed else 0,
                                 lower=assume_a.startswith("lower"))
+    if transposed:
+        a = fnp.swapaxes(a, -1, -2)
+    return _nla.solve(a, b)
+
+
+def _referenced(a, assume_a, lower, name):
+    """``a`` as SciPy's solver for ``assume_a`` reads it: one triangle mirrored for
+    'sym'/'her'/'pos', only the band for 'diagonal'/'tridiagonal', only the triangle for
+    the triangular kinds; entries it never reads get no derivative."""
+    if assume_a not in _ASSUME:
+        raise ValueError(f"{name}: assume_a must be one of {_ASSUME}, got {assume_a!r}")
+    a = as_float(a)
+    if assume_a in ("diagonal", "tridiagonal"):
+        width = 0 if assume_a == "diagonal" else 1
+        return fnp.triu(fnp.tril(a, width), -width)
+    if assume_a in ("upper triangular", "lower triangular"):
+        return fnp.tril(a) if assume_a.startswith("lower") else fnp.triu(a)
     if assume_a in ("sym", "symmetric", "her", "hermitian", "pos", "positive definite"):
         tri = fnp.tril(a) if lower else fnp.triu(a)
         strict = fnp.tril(a, -1) if lower else fnp.triu(a, 1)
         other = fnp.swapaxes(strict, -1, -2)
         if assume_a in ("her", "hermitian", "pos", "positive definite"):
             other = fnp.conj(other)
-        a = tri + other
-    if transposed:
-        a = fnp.swapaxes(a, -1, -2)
-    return _nla.solve(a, b)
+        return tri + other
+    return a
 
 
-def inv(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
-    """Inverse of a square matrix (``scipy.linalg.inv``).
+def inv(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True, *,
+        assume_a: Optional[str] = None, lower: bool = False) -> Array:
+    """Inverse of a square matrix, or of a stack of them (``scipy.linalg.inv``).
+    ``assume_a`` reads ``a`` as :func:`solve` does: 'sym'/'her'/'pos' only the ``lower``
+    (default upper) triangle, 'diagonal' only the diagonal, 'upper triangular'/'lower
+    triangular' only that triangle.
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> fsl.inv(np.array([[2.0, 0.0], [0.0, 4.0]]))
     array([[0.5 , 0.  ],
            [0.  , 0.25]])
+    >>> fsl.inv(np.array([[2.0, 9.0], [1.0, 4.0]]), assume_a="sym", lower=True)
+    array([[ 0.57142857, -0.14285714],
+           [-0.14285714,  0.28571429]])
     """
-    return _nla.inv(a)
+    return _nla.inv(_referenced(a, assume_a, lower, "inv"))
 
 
 def det(a: ArrayLike, overwrite_a: bool = False, check_finite: bool = True) -> Array:
