@@ -224,3 +224,31 @@ def test_zeros_like_and_ones_like_take_device_as_numpy_and_jax():
         want = getattr(np, name)(x, device="cpu")
         assert got.dtype == want.dtype == np.float32
         np.testing.assert_array_equal(got, want)
+
+
+# --- asanyarray, ascontiguousarray, asfortranarray; NumPy's static index helpers -------------
+
+def test_layout_conversions_give_numpys_arrays_and_keep_the_derivative():
+    x = np.arange(6.0).reshape(2, 3).T
+    for name in ("ascontiguousarray", "asfortranarray"):
+        for value in (x, 2.5, [[1, 2]], np.float32(1.5)):
+            got, want = getattr(fnp, name)(value), getattr(np, name)(value)
+            assert got.shape == want.shape and got.dtype == want.dtype, (name, value)
+            assert got.flags.c_contiguous == want.flags.c_contiguous
+            assert got.flags.f_contiguous == want.flags.f_contiguous
+            np.testing.assert_array_equal(got, want)
+        assert getattr(fnp, name)(x, np.float32).dtype == np.float32
+        g = fg.grad(lambda v: fnp.sum(getattr(fnp, name)(v) * v))(1.5)  # 0-d in, 1-d out
+        assert float(g) == 3.0
+        np.testing.assert_array_equal(fg.jit(lambda v: getattr(fnp, name)(v) * 2.0)(x), 2.0 * x)
+    np.testing.assert_array_equal(fnp.asanyarray([1, 2], float), np.asanyarray([1, 2], float))
+    assert float(fg.grad(lambda v: fnp.sum(fnp.asanyarray(v) ** 2))(3.0)) == 6.0
+
+
+def test_index_helpers_are_numpys():
+    np.testing.assert_array_equal(fnp.mgrid[0:2, 0:3], np.mgrid[0:2, 0:3])
+    assert [a.shape for a in fnp.ogrid[0:2, 0:3]] == [(2, 1), (1, 3)]
+    x = np.arange(10.0)
+    np.testing.assert_array_equal(fg.grad(lambda v: fnp.sum(v[fnp.s_[2:5]]))(x),
+                                  (np.arange(10) >= 2) & (np.arange(10) < 5))
+    assert fnp.index_exp[1:3] == (slice(1, 3, None),)

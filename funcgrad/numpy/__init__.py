@@ -31,8 +31,8 @@ The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 from numpy import (bool_, can_cast, cdouble, clongdouble, common_type, complex64, complex128,
                    complexfloating, csingle, double, dtype, e, euler_gamma, finfo, float16,
                    float32, float64, floating, generic, half, iinfo, inexact, inf, int_, int8,
-                   int16, int32, int64, integer, intp, issubdtype, longdouble,
-                   may_share_memory, min_scalar_type, nan, ndarray, newaxis, number, pi,
+                   index_exp, int16, int32, int64, integer, intp, issubdtype, longdouble,
+                   may_share_memory, mgrid, ogrid, s_, min_scalar_type, nan, ndarray, newaxis, number, pi,
                    promote_types, result_type, shares_memory, signedinteger, single, uint8, uint16, uint32,
                    uint64, unsignedinteger)
 
@@ -80,7 +80,9 @@ _NUMPY_OWN = ["bool_", "can_cast", "common_type", "dtype", "e", "euler_gamma", "
               # the other numeric scalar types (fnp.complex128, fnp.double...), as jax.numpy
               "cdouble", "clongdouble", "complex64", "complex128", "complexfloating",
               "csingle", "double", "generic", "half", "int_", "longdouble", "number",
-              "signedinteger", "single", "uint16", "uint32", "uint64", "unsignedinteger"]
+              "signedinteger", "single", "uint16", "uint32", "uint64", "unsignedinteger",
+              # index helpers that build static indices and grids (jax.numpy has them too)
+              "index_exp", "mgrid", "ogrid", "s_"]
 
 # (normalize_axis, one_axis and operand have been public since the first release)
 __all__ = (_NUMPY_OWN + ["isdtype","linalg", "fft", "emath", "lib", "normalize_axis", "one_axis",

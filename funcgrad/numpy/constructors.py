@@ -18,6 +18,7 @@ from ._convert import asarray as _operand_array, operand
 from ..typing import Array, ArrayLike, DTypeLike
 
 __all__ = ["zeros", "ones", "empty", "full", "eye", "identity", "array", "asarray",
+           "asanyarray", "ascontiguousarray", "asfortranarray",
            "zeros_like", "ones_like", "full_like", "empty_like", "copy", "astype",
            "stop_gradient"]
 
@@ -119,6 +120,43 @@ def asarray(a: ArrayLike, dtype: DTypeLike | None = None, order: str | None = No
         elif order in ("C", "F"):
             out = _np.asarray(out, order=order)  # copies only to change the layout
     return out
+
+
+def asanyarray(a: ArrayLike, dtype: DTypeLike | None = None, order: str | None = None, *,
+               device: Any = None, copy: bool | None = None) -> Array:
+    """``np.asanyarray``: :func:`asarray` (funcgrad keeps no ndarray subclasses apart).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> float(fg.grad(lambda x: fnp.sum(fnp.asanyarray(x) * 3.0))(2.0))
+    3.0
+    """
+    return asarray(a, dtype, order, copy=copy, device=device)
+
+
+def ascontiguousarray(a: ArrayLike, dtype: DTypeLike | None = None) -> Array:
+    """``np.ascontiguousarray``: ``a`` laid out in C order, at least 1-d; a traced value
+    keeps its derivative (its memory layout cannot be seen).
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> fnp.ascontiguousarray(np.ones((2, 3)).T).flags.c_contiguous
+    True
+    >>> fg.grad(lambda x: fnp.sum(fnp.ascontiguousarray(x) ** 2))(np.array([1.0, 2.0]))
+    array([2., 4.])
+    """
+    out = asarray(a, dtype, "C")
+    return out if _np.ndim(out) else _st.reshape(out, (1,))
+
+
+def asfortranarray(a: ArrayLike, dtype: DTypeLike | None = None) -> Array:
+    """``np.asfortranarray``: ``a`` laid out in Fortran order, at least 1-d; a traced
+    value keeps its derivative (its memory layout cannot be seen).
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> fnp.asfortranarray(np.ones((2, 3))).flags.f_contiguous
+    True
+    """
+    out = asarray(a, dtype, "F")
+    return out if _np.ndim(out) else _st.reshape(out, (1,))
 
 
 def _needs_copy(a, dtype, order):
