@@ -384,3 +384,68 @@ def test_funcgrad_nn_loads_lazily():
     import sys
     code = "import sys, funcgrad as fg; assert 'funcgrad.nn' not in sys.modules; fg.nn.relu(1.0)"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+# --- dot_product_attention -------------------------------------------------------------------
+
+_ATT = np.random.default_rng(7)
+_Q = _ATT.standard_normal((2, 5, 4, 3))  # (B, T, N, H)
+_K = _ATT.standard_normal((2, 6, 2, 3))  # (B, S, K, H): two query heads per key head
+_V = _ATT.standard_normal((2, 6, 2, 3))
+_BIAS = _ATT.standard_normal((2, 4, 5, 6))
+_MASK = _ATT.random((2, 4, 5, 6)) > 0.3
+_ALL_OUT = np.ones((2, 4, 5, 6), bool)
+_ALL_OUT[0, 1, 2] = False  # one query row that may attend to nothing
+_ATTENTION_CASES = {
+    "plain": {}, "bias": {"bias": _BIAS}, "mask": {"mask": _MASK},
+    "causal": {"is_causal": True}, "scale": {"scale": 0.3},
+    "window": {"local_window_size": (1, 2)}, "row masked out": {"mask": _ALL_OUT},
+    "lengths": {"query_seq_lengths": np.array([3, 5], np.int32),
+                "key_value_seq_lengths": np.array([2, 6], np.int32)},
+    "all": {"local_window_size": 1, "is_causal": True, "bias": _BIAS[:1], "mask": _MASK[0, 0]},
+}
+
+
+@needs_jax
+@pytest.mark.parametrize("case", list(_ATTENTION_CASES))
+def test_dot_product_attention_equals_jax(case):
+    kw = _ATTENTION_CASES[case]
+    jkw = {k: jnp.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+    # (JAX takes the softmax in float32 whatever the inputs: 1e-6 is its rounding)
+    want = np.asarray(jnn.dot_product_attention(_Q, _K, _V, **jkw))
+    np.testing.assert_allclose(nn.dot_product_attention(_Q, _K, _V, **kw), want, atol=1e-6)
+
+    def loss(f, numpy):
+        return lambda q, k, v: numpy.sum(numpy.sin(f(q, k, v, **kw)))
+    import funcgrad.numpy as fnp
+    got = fg.grad(loss(nn.dot_product_attention, fnp), argnums=(0, 1, 2))(_Q, _K, _V)
+    want = jax.grad(loss(lambda *a, **k: jnn.dot_product_attention(*a, **jkw), jnp),
+                    argnums=(0, 1, 2))(_Q, _K, _V)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, np.asarray(w), atol=2e-6)
+
+
+def test_dot_product_attention_derivatives_shapes_dtypes_and_errors():
+    from helpers import check_dot_product, check_jvp_fd
+    q, k, v = _Q[0, :3], _K[0, :4], _V[0, :4]  # unbatched: (T, N, H), (S, K, H)
+    f = lambda q, k, v: nn.dot_product_attention(q, k, v, is_causal=True)  # noqa: E731
+    check_jvp_fd(f, (q, k, v))
+    check_dot_product(f, (q, k, v))
+    assert f(q, k, v).shape == q.shape
+    np.testing.assert_array_equal(fg.jit(f)(q, k, v), f(q, k, v))
+    np.testing.assert_allclose(fg.vmap(f)(_Q[:, :3], _K[:, :4], _V[:, :4]),
+                               nn.dot_product_attention(_Q[:, :3], _K[:, :4], _V[:, :4],
+                                                        is_causal=True), rtol=1e-12)
+    out32 = nn.dot_product_attention(*(a.astype(np.float32) for a in (q, k, v)))
+    assert out32.dtype == np.float32
+    # one head, the scale makes each query pick the key equal to it
+    e = np.eye(3).reshape(3, 1, 3)
+    np.testing.assert_allclose(nn.dot_product_attention(e, e, e, scale=1e3), e, atol=1e-12)
+    with pytest.raises(ValueError, match="K dividing query's N heads"):
+        nn.dot_product_attention(_Q, _K[:, :, :1].repeat(3, 2), _V[:, :, :1].repeat(3, 2))
+    with pytest.raises(TypeError, match="mask must be boolean.*bias="):
+        nn.dot_product_attention(_Q, _K, _V, mask=_BIAS)
+    with pytest.raises(ValueError, match="implementation='cudnn' is not available"):
+        nn.dot_product_attention(_Q, _K, _V, implementation="cudnn")
+    with pytest.raises(ValueError, match=r"query_seq_lengths must be an integer array of shape"):
+        nn.dot_product_attention(_Q, _K, _V, query_seq_lengths=np.array([1.0, 2.0]))
