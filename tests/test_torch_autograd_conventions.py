@@ -267,3 +267,23 @@ def test_python_number_of_not_one_element_is_a_value_error(lib, convert):
     with pytest.raises(ValueError, match="only one element tensors can be converted"):
         convert(lib.tensor([1.0, 2.0]))
     assert convert(lib.tensor([[2.0]])) == 2  # one element, any shape
+
+
+def test_tensor_kept_as_a_ctx_attribute_modified_in_place_is_an_error():
+    # Not PyTorch's behaviour, on purpose: PyTorch checks only save_for_backward's
+    # Tensors and here computes 2 (a + 1) = [4, 6, 8], the derivative of nothing that ran
+    class Square(fg.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.a = a
+            return a * a
+
+        @staticmethod
+        def backward(ctx, g):
+            return 2 * ctx.a * g
+    x = leaf(fg)
+    a = x * 1
+    total = Square.apply(a).sum()
+    a.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        total.backward()

@@ -221,7 +221,7 @@ class Function:
                 with no_grad():
                     out = _call_forward(cls, ctx, with_entries(args, array_pos, xs),
                                         new_style)
-                ctx.saved_flags = _saved_flags(ctx._saved, xs, out)
+                ctx.saved_flags = _saved_flags(ctx, xs, out)
             else:
                 out = _call_forward(cls, ctx, with_entries(args, array_pos, xs), new_style)
             single = not isinstance(out, tuple)
@@ -321,11 +321,14 @@ def _backward_of(cls):
     return cls.backward
 
 
-def _saved_flags(saved, inputs, out):
+def _saved_flags(ctx, inputs, out):
     """``(inputs saved, an output saved)`` by a Function's forward on Tensors: the
     residuals the tape version-checks and frees (``Primitive.vjp_reads``), as PyTorch
     checks what ``save_for_backward`` kept, not every input.  On Tensors, as in PyTorch,
-    only Tensors (or None) may be saved (under transforms, numbers flow as values)."""
+    only Tensors (or None) may be saved (under transforms, numbers flow as values).
+    Tensors kept as attributes of ctx (``ctx.x = x``) count as saved too: PyTorch does not
+    check them, and backward would compute with a value changed in place, silently."""
+    saved = ctx._saved
     for i, s in enumerate(saved or ()):
         if isinstance(s, (bool, int, float, complex, str, bytes, list, tuple, dict)):
             raise TypeError(
@@ -333,6 +336,10 @@ def _saved_flags(saved, inputs, out):
                 f"{type(s).__name__}: keep other values as attributes of ctx "
                 f"(ctx.name = value)")
     saved = [s for s in saved or () if s is not None]
+    for name, value in vars(ctx).items():
+        if not name.startswith("_"):
+            saved.extend(v for v in (value if isinstance(value, (tuple, list)) else (value,))
+                         if hasattr(v, "_storage"))
     storages = {id(getattr(s, "_storage", None)) for s in saved}
 
     def kept(x):
