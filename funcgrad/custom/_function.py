@@ -102,11 +102,12 @@ class FunctionCtx:
             return _unpack_saved(self._packed)
         return () if self._saved is None else tuple(self._saved)
 
-    def release(self) -> None:
+    def _release_saved(self) -> None:
         """Drop what was saved: the backward pass that ran this Function's node without
         ``retain_graph`` is over (reading ``saved_tensors`` then raises, as in PyTorch).
 
-        >>> ctx = FunctionCtx((True,)); ctx.save_for_backward(np.ones(1)); ctx.release()
+        >>> ctx = FunctionCtx((True,)); ctx.save_for_backward(np.ones(1))
+        >>> ctx._release_saved()
         >>> ctx.saved_tensors
         Traceback (most recent call last):
         ...

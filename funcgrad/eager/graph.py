@@ -199,8 +199,8 @@ class Node:
         self.value = None
         self._freed = True
         ctx = self.params.get("residuals") if self.params else None
-        if ctx is not None and hasattr(ctx, "release"):  # a Function's ctx: what it saved
-            ctx.release()
+        if hasattr(ctx, "_release_saved"):  # a Function's ctx: what it saved
+            ctx._release_saved()
 
     def _check_saved(self):
         """Raise PyTorch's errors if the values this node saved were freed by an earlier
