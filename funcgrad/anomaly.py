@@ -26,12 +26,15 @@ with the mode on.
 
 It is off by default and **slow** (a traceback is captured per operation, and
 every gradient is scanned for NaN): use it to find a bug, not in production.
+Making a ``detect_anomaly`` says so with PyTorch's ``UserWarning`` ("Anomaly Detection
+has been enabled...").
 The mode is thread-local.
 """
 import os
 import sys
 import threading
 import traceback
+import warnings
 from typing import Any, Callable, Literal, TypeVar, cast
 
 import numpy as np
@@ -114,6 +117,8 @@ class detect_anomaly:
     def __init__(self, check_nan: bool = True) -> None:
         self.check_nan = bool(check_nan)
         self._saved = threading.local()  # one object may be entered by several threads, nested
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the "
+                      "runtime and should only be enabled for debugging.", stacklevel=2)
 
     def __enter__(self) -> "detect_anomaly":
         stack = self._saved.__dict__.setdefault("stack", [])
@@ -255,9 +260,8 @@ def _forward_report(data):
 
 
 def _ordinal(i):
-    if 10 <= i % 100 <= 20:
-        return f"{i}th"
-    return f"{i}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(i % 10, 'th') }"
+    # PyTorch's words, "1th" included: users search for the message as PyTorch prints it
+    return f"{i}th"
 
 
 # --- backward ------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The errors of tracing, and what they say: a traced value used after its transform
 returned (:class:`EscapedTracerError`), a value needed where only a shape exists
 (:class:`ConcretizationError`), a derivative that would be dropped
-(:class:`DerivativeDroppedError`), and where in the user's code it happened.
+(:class:`DerivativeDroppedError`), a shape that had to match and did not
+(:class:`ShapeMismatchError`), and where in the user's code it happened.
 
 :mod:`funcgrad.core` raises them and exports them under its own name too.
 """
@@ -9,7 +10,8 @@ import os
 import traceback
 
 __all__ = ["EscapedTracerError", "ConcretizationError", "TrigRangeError",
-           "DerivativeDroppedError", "user_code", "escaped_message", "user_frame_summary"]
+           "DerivativeDroppedError", "ShapeMismatchError", "FREED_MESSAGE", "user_code",
+           "escaped_message", "user_frame_summary"]
 
 
 class EscapedTracerError(RuntimeError):
@@ -30,6 +32,22 @@ class TrigRangeError(ArithmeticError):
 class DerivativeDroppedError(TypeError):
     """A value that carries a derivative was turned into a plain number or array, which
     would have dropped the derivative silently."""
+
+
+class ShapeMismatchError(RuntimeError, ValueError):
+    """A value given for another (a tangent for its primal, a custom backward's gradient
+    for its input) has the wrong shape or count.  PyTorch raises ``RuntimeError`` there and
+    funcgrad's functional API ``ValueError``: it is both, so either ``except`` catches it."""
+
+
+# PyTorch's words for a second backward pass through freed saved values (the eager
+# Tensor's nodes, a Function's ctx.saved_tensors)
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward.")
 
 
 class user_code:

@@ -24,6 +24,7 @@ from collections import namedtuple
 from typing import Any
 
 from .core import _state, register_special_type
+from .errors import ShapeMismatchError
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .numpy._convert import asarray
 from .typing import Array, ArrayLike
@@ -186,8 +187,9 @@ def _make_dual(tensor, tangent, level):
     primal = asarray(tensor)
     tangent = asarray(tangent)
     if tuple(tangent.shape) != tuple(primal.shape):
-        raise ValueError(f"make_dual: the tangent has shape {tuple(tangent.shape)} but the primal "
-                         f"has shape {tuple(primal.shape)}; they must be equal")
+        raise ShapeMismatchError(f"make_dual: the tangent has shape {tuple(tangent.shape)} but "
+                                 f"the primal has shape {tuple(primal.shape)}; they must be "
+                                 f"equal")
     if primal.dtype.kind not in "fc":
         raise TypeError(f"make_dual: expected a floating-point primal, got dtype {primal.dtype}")
     if tangent.dtype.kind == "c" and primal.dtype.kind != "c":

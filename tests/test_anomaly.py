@@ -78,7 +78,7 @@ def test_nan_check_names_which_argument():
     try:
         with fg.detect_anomaly():
             with pytest.raises(RuntimeError, match="Function 'test_nan_rule' returned nan "
-                                                   "values in its 1st output"):
+                                                   "values in its 1th output"):  # (sic)
                 fg.grad(lambda x, y: np.sum(prim.bind(x, y)), argnums=(0, 1))(
                     np.ones(2), np.ones(2))
     finally:
@@ -231,7 +231,7 @@ def test_create_graph_nan_names_the_node_that_induced_it():
         with pytest.raises(RuntimeError) as info:
             g.backward(fg.tensor([float("nan"), 1.0]))
     message = str(info.value)
-    assert message.startswith("Function 'DivBackward0' returned nan values in its 1st "
+    assert message.startswith("Function 'DivBackward0' returned nan values in its 1th "
                               "output.")  # the division sqrt's rule made: g / (2 sqrt x)
     line = _line_of("SQRT-LINE", test_create_graph_nan_names_the_node_that_induced_it)
     assert "Previous calculation was induced by SqrtBackward0." in message

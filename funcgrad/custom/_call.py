@@ -361,9 +361,16 @@ def _batch(args, dims, *, rule):
     return outs, [0] * len(outs)
 
 
+def _reads(needs, *, rule, residuals=None, **params):
+    """``Primitive.vjp_reads``: on the eager Tensor, what a Function's ctx saved (PyTorch
+    version-checks and frees those alone); else every input."""
+    flags = getattr(residuals, "saved_flags", None)
+    return (None, False) if flags is None else flags
+
+
 custom_call_p = Primitive("custom_call", _impl, abstract_eval=_abstract_eval, jvp=_jvp,
                           vjp=_vjp, batch=_batch, reverse_fwd=_reverse_fwd,
-                          multiple_results=True)
+                          multiple_results=True, vjp_reads=_reads)
 # It runs the user's rule on its operands: on GPU arrays as on NumPy's.
 register_gpu({custom_call_p: lambda *xs, **params: custom_call_p.impl(*xs, **params)})
 

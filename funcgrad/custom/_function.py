@@ -38,6 +38,7 @@ from typing import Any, Callable, TypeVar, cast
 import numpy as np
 
 from ..core import Tracer, _state
+from ..errors import FREED_MESSAGE, ShapeMismatchError
 from ..instruments import check_unpacked
 from ._call import CustomRule, as_operand, custom_call_p, with_entries
 from ._eager import (ONCE_MESSAGE, eager_tensor_type, no_grad, present, rebase_dirty,
@@ -67,6 +68,9 @@ class FunctionCtx:
         self._packed: list[tuple[Any, ...]] | None = None  # saved_tensors_hooks' packs
         self._saved_forward: tuple[Any, ...] | None = None
         self._in_jvp = False
+        self._freed = False
+        # on Tensors: (inputs saved, an output saved), what the tape version-checks
+        self.saved_flags: tuple[tuple[bool, ...], bool] | None = None
 
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep ``tensors`` for ``backward`` (read them back as ``ctx.saved_tensors``).
@@ -92,9 +96,25 @@ class FunctionCtx:
         what :meth:`save_for_forward` kept (if it was called)."""
         if self._in_jvp and self._saved_forward is not None:
             return tuple(self._saved_forward)
+        if self._freed:
+            raise RuntimeError(FREED_MESSAGE)
         if self._packed is not None:  # unpacked at each access, as PyTorch
             return _unpack_saved(self._packed)
         return () if self._saved is None else tuple(self._saved)
+
+    def _release_saved(self) -> None:
+        """Drop what was saved: the backward pass that ran this Function's node without
+        ``retain_graph`` is over (reading ``saved_tensors`` then raises, as in PyTorch).
+
+        >>> ctx = FunctionCtx((True,)); ctx.save_for_backward(np.ones(1))
+        >>> ctx._release_saved()
+        >>> ctx.saved_tensors
+        Traceback (most recent call last):
+        ...
+        RuntimeError: Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed)...
+        """
+        self._saved = self._packed = None
+        self._freed = True
 
     def mark_non_differentiable(self, *outputs: Any) -> None:
         """Declare outputs without a gradient: they do not require grad, and ``backward``
@@ -195,11 +215,14 @@ class Function:
 
         def run_forward(xs):
             ctx = FunctionCtx(needs)
+            # Tensors given (forward AD's dual Tensors): Tensors returned, as in PyTorch
+            keep = Tensor is not None and any(isinstance(x, Tensor) for x in xs)
             if eager and not any(isinstance(x, Tracer) for x in xs):
                 xs = [present(x, originals) for x in xs]
                 with no_grad():
                     out = _call_forward(cls, ctx, with_entries(args, array_pos, xs),
                                         new_style)
+                ctx.saved_flags = _saved_flags(ctx, xs, out)
             else:
                 out = _call_forward(cls, ctx, with_entries(args, array_pos, xs), new_style)
             single = not isinstance(out, tuple)
@@ -211,7 +234,7 @@ class Function:
                                 ctx.dirty_tensors), None) for o in outs]
             holder["ctx"] = ctx
             ctx._returned = outs
-            outs = [as_operand(unwrap_output(o)) for o in outs]
+            outs = [as_operand(o if keep else unwrap_output(o)) for o in outs]
             ctx._outs = [(tuple(o.shape), o.dtype) for o in outs]
             return ctx, outs
 
@@ -238,23 +261,22 @@ class Function:
                 cts = [present(c) for c in cts]
                 if not recorded:
                     with no_grad():
-                        return _conj_all(_check_grads(name, cls.backward(ctx, *cts), args,
-                                                      array_pos, leaves))
-            grads = cls.backward(ctx, *cts)
+                        return _conj_all(_check_grads(name, _backward_of(cls)(ctx, *cts),
+                                                      args, array_pos, leaves))
+            grads = _backward_of(cls)(ctx, *cts)
             return _conj_all(_check_grads(name, grads, args, array_pos, leaves))
 
-        jvp = None
-        if any("jvp" in c.__dict__ for c in cls.__mro__[:-2] if c is not Function):
-            def jvp(primals, tangents):
-                ctx, outs = run_forward(primals)
-                ctx._in_jvp = True
-                touts = cls.jvp(ctx, *with_entries([None] * len(args), array_pos, tangents))
-                touts = list(touts) if isinstance(touts, (tuple, list)) else [touts]
-                if len(touts) == len(outs):  # non-differentiable outputs have no tangent
-                    touts = [None if nd else t for t, nd in zip(touts, ctx._nondiff)]
-                return outs, touts
+        def jvp(primals, tangents):
+            ctx, outs = run_forward(primals)
+            ctx._in_jvp = True
+            touts = cls.jvp(ctx, *with_entries([None] * len(args), array_pos, tangents))
+            touts = list(touts) if isinstance(touts, (tuple, list)) else [touts]
+            if len(touts) == len(outs):  # non-differentiable outputs have no tangent
+                touts = [None if nd else t for t, nd in zip(touts, ctx._nondiff)]
+            return outs, touts
 
-        rule = CustomRule(f"{name}.apply", fun, jvp=jvp, fwd=fwd, bwd=bwd)
+        has_jvp = any("jvp" in c.__dict__ for c in cls.__mro__[:-2] if c is not Function)
+        rule = CustomRule(f"{name}.apply", fun, jvp=jvp if has_jvp else None, fwd=fwd, bwd=bwd)
         # bwd materialises them, unless the ctx says not to
         rule.raw_cotangents = True  # type: ignore[attr-defined]
         # on Tensors, ctx packs what it saved (saved_tensors_hooks), not the graph's node
@@ -281,6 +303,52 @@ class Function:
             ctx._returned = None
         return outs[0] if holder.get("single", len(outs) == 1) else tuple(outs)
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(
+            f"Legacy autograd function with non-static forward method is deprecated: a "
+            f"Function is not called as an object; use {type(self).__name__}.apply(...) "
+            f"with static forward and backward methods")
+
+
+def _backward_of(cls):
+    """The Function's backward rule: ``backward``, or ``vjp`` (PyTorch's alias)."""
+    def own(name):
+        return any(name in c.__dict__ for c in cls.__mro__ if c not in (Function, object))
+    if own("vjp"):
+        if own("backward"):
+            raise RuntimeError(f"Implementing both 'backward' and 'vjp' for a custom Function "
+                               f"is not allowed ({cls.__name__}): define only one of them")
+        return cls.vjp
+    return cls.backward
+
+
+def _saved_flags(ctx, inputs, out):
+    """``(inputs saved, an output saved)`` by a Function's forward on Tensors: the
+    residuals the tape version-checks and frees (``Primitive.vjp_reads``), as PyTorch
+    checks what ``save_for_backward`` kept, not every input.  On Tensors, as in PyTorch,
+    only Tensors (or None) may be saved (under transforms, numbers flow as values).
+    Tensors kept as attributes of ctx (``ctx.x = x``) count as saved too: PyTorch does not
+    check them, and backward would compute with a value changed in place, silently."""
+    saved = ctx._saved
+    for i, s in enumerate(saved or ()):
+        if isinstance(s, (bool, int, float, complex, str, bytes, list, tuple, dict)):
+            raise TypeError(
+                f"save_for_backward can only save variables, but argument {i} is of type "
+                f"{type(s).__name__}: keep other values as attributes of ctx "
+                f"(ctx.name = value)")
+    saved = [s for s in saved or () if s is not None]
+    for name, value in vars(ctx).items():
+        if not name.startswith("_"):
+            saved.extend(v for v in (value if isinstance(value, (tuple, list)) else (value,))
+                         if hasattr(v, "_storage"))
+    storages = {id(getattr(s, "_storage", None)) for s in saved}
+
+    def kept(x):
+        return any(s is x for s in saved) or (getattr(x, "_storage", None) is not None
+                                              and id(x._storage) in storages)
+    outs = out if isinstance(out, tuple) else (out,)
+    return tuple(kept(x) for x in inputs), any(kept(o) for o in outs)
+
 
 def _call_forward(cls, ctx, args, new_style):
     if not new_style:
@@ -299,9 +367,10 @@ def _check_grads(name, grads, args, array_pos, leaves):
         expected = ", ".join(
             f"{tuple(leaves[array_pos.index(i)].shape)}" if i in array_pos
             else f"None (a {type(a).__name__})" for i, a in enumerate(args))
-        raise ValueError(
-            f"function {name}.backward returned {len(grads)} gradient"
-            f"{'s' * (len(grads) != 1)}, but forward took {len(args)} input"
+        raise ShapeMismatchError(
+            f"function {name}Backward returned an incorrect number of gradients (expected "
+            f"{len(args)}, got {len(grads)}): function {name}.backward returned {len(grads)} "
+            f"gradient{'s' * (len(grads) != 1)}, but forward took {len(args)} input"
             f"{'s' * (len(args) != 1)}: expected {len(args)}, one per input, with "
             f"shapes {expected} (None for inputs without a gradient)")
     positions = set(array_pos)
@@ -319,12 +388,30 @@ def _check_grads(name, grads, args, array_pos, leaves):
             continue
         g = as_operand(unwrap_output(g, keep_tracked=True))
         if tuple(g.shape) != tuple(x.shape):
-            raise ValueError(
-                f"function {name}.backward returned a gradient of shape "
-                f"{tuple(g.shape)} for input {i}, expected shape {tuple(x.shape)} "
-                f"(the shape of that input)")
+            if not _expandable(tuple(x.shape), tuple(g.shape)):
+                raise ShapeMismatchError(
+                    f"Function {name}Backward returned an invalid gradient at index {i} - got "
+                    f"{list(g.shape)} but expected shape compatible with {list(x.shape)}: "
+                    f"function {name}.backward returned a gradient of shape {tuple(g.shape)} "
+                    f"for input {i}, expected shape {tuple(x.shape)} (the shape of that "
+                    f"input); one that input broadcasts to is summed back to it")
+            g = _sum_to(g, tuple(x.shape))  # as PyTorch: the input was broadcast
         out.append(g)
     return out
+
+
+def _expandable(shape, to):
+    """Whether ``shape`` broadcasts to ``to``."""
+    return len(shape) <= len(to) and all(
+        n == m or n == 1 for n, m in zip(shape[::-1], to[::-1]))
+
+
+def _sum_to(g, shape):
+    """``g`` summed over the axes along which ``shape`` was broadcast to ``g.shape``."""
+    lead = len(g.shape) - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + k for k, n in enumerate(shape)
+                                      if n == 1 and g.shape[lead + k] != 1)
+    return np.reshape(np.sum(g, axis=axes, keepdims=True), shape)
 
 
 def once_differentiable(backward: _F) -> _F:

@@ -46,6 +46,9 @@ def grad(outputs: "Tensor | Sequence[Tensor]", inputs: "Tensor | Sequence[Tensor
             [0., 4., 0.],
             [0., 0., 6.]]),)
     """
+    if isinstance(inputs, (tuple, list)) and not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty: name the Tensors "
+                           "to differentiate with respect to")
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False. Leave "

@@ -15,6 +15,7 @@ import itertools
 import numpy as np
 
 from ..core import ShapedArray, node_name
+from ..errors import FREED_MESSAGE
 from ..interpreters.backprop import SELECT
 from .hooks import RemovableHandle, hooks_of
 
@@ -22,12 +23,6 @@ __all__ = ["shaped", "Storage", "Node", "AccumulateGrad", "Select", "parent_of",
 
 _seq = itertools.count()
 
-FREED_MESSAGE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors "
-    "after they have already been freed). Saved intermediate values of the graph are freed "
-    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-    "backward through the graph a second time or if you need to access saved tensors after "
-    "calling backward.")
 
 
 class Storage:
@@ -203,6 +198,9 @@ class Node:
         self.args = None
         self.value = None
         self._freed = True
+        ctx = self.params.get("residuals") if self.params else None
+        if hasattr(ctx, "_release_saved"):  # a Function's ctx: what it saved
+            ctx._release_saved()
 
     def _check_saved(self):
         """Raise PyTorch's errors if the values this node saved were freed by an earlier

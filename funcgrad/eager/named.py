@@ -21,7 +21,7 @@ import weakref
 
 from ..core import _state
 from ..interpreters.backprop import backpropagate
-from .graph import AccumulateGrad, Node, Select, shaped
+from .graph import AccumulateGrad, Node, Select, Storage, shaped
 from .record import _record
 from .tensor import Tensor, grad
 from .views import unview
@@ -166,7 +166,10 @@ def record_as(named, fn, *inputs, **kwargs):
     for i, p in enumerate(proxies):
         if out is p:  # fn changed nothing (squeeze of no size-1 axis): a node of its own
             out = _new(Tensor)
-            out._storage, out._requires_grad, out._grad = p._storage, True, None
+            # and a storage of its own: one shared with the input would show an in-place
+            # update of either without the other's node recording it (a silently wrong
+            # gradient); the view methods mark it a view of the input (eager.views)
+            out._storage, out._requires_grad, out._grad = Storage(p._storage.value), True, None
             out._inference, out._accumulator = p._inference, None
             out.grad_fn, out._output_nr = None, 0
             root = entries[i]

@@ -78,7 +78,7 @@ def view_as(self: "Tensor", other: "Tensor") -> "Tensor":
     >>> fg.ones(6).view_as(fg.ones(3, 2)).shape
     (3, 2)
     """
-    return fnp.reshape(self, other.shape)
+    return _view(self, tuple(other.shape))
 
 
 reshape_as = view_as

@@ -220,7 +220,11 @@ class TensorBase:
         >>> (fg.Tensor([2.0], requires_grad=True) * 3).sum().item()
         6.0
         """
-        return np.asarray(self._storage.value).item(*args)
+        value = np.asarray(self._storage.value)
+        if not args and value.size != 1:  # PyTorch's error, not NumPy's ValueError
+            raise RuntimeError(f"a Tensor with {value.size} elements cannot be converted to "
+                               f"Scalar; index it first (t[i].item()) or use t.tolist()")
+        return value.item(*args)
 
     def tolist(self) -> Any:
         """The value as nested Python lists.
@@ -232,16 +236,28 @@ class TensorBase:
         return np.asarray(self._storage.value).tolist()
 
     def __bool__(self):
-        return bool(np.asarray(self._storage.value))
+        value = np.asarray(self._storage.value)
+        if value.size != 1:  # PyTorch's error, not NumPy's ValueError (or False if empty)
+            raise RuntimeError(f"Boolean value of Tensor with "
+                               f"{'no values' if value.size == 0 else 'more than one value'} "
+                               f"is ambiguous; reduce it first with .any() or .all()")
+        return bool(value)
 
     def __float__(self):
-        return float(np.asarray(self._storage.value))
+        return float(self._one_element())
 
     def __int__(self):
-        return int(np.asarray(self._storage.value))
+        return int(self._one_element())
 
     def __complex__(self):
-        return complex(np.asarray(self._storage.value))
+        return complex(self._one_element())
+
+    def _one_element(self):
+        value = np.asarray(self._storage.value)
+        if value.size != 1:  # PyTorch's ValueError (NumPy raises TypeError)
+            raise ValueError("only one element tensors can be converted to Python scalars; "
+                             "index the Tensor first, or use .tolist()")
+        return value.reshape(())  # (NumPy converts only 0-d arrays)
 
     def __index__(self):
         value = np.asarray(self._storage.value)

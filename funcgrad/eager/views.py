@@ -307,3 +307,18 @@ def attach(cls: Any) -> None:
         setattr(cls, name, property(_part_view(prop.fget, name), doc=prop.__doc__))
     cls.adjoint = functools.wraps(cls.adjoint)(_part_view(cls.adjoint, "adjoint()"))
     cls.__getitem__ = _getitem(cls.__getitem__)
+    cls._base = property(base_of)
+    cls._is_view = lambda self: base_of(self) is not None
+
+
+def base_of(t: Any) -> Any:
+    """PyTorch's ``t._base``: the Tensor ``t`` is a view of (the first one: a view of a
+    view has the same base), or None; ``t._is_view()`` says whether there is one.
+
+    >>> import funcgrad as fg
+    >>> x = fg.zeros(3)
+    >>> x[1:]._base is x, x[1:][1:]._base is x, x._base, x[1:]._is_view()
+    (True, True, None, True)
+    """
+    link = t._storage.base
+    return None if link is None else link[0]
