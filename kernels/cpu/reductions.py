@@ -57,8 +57,9 @@ def _reduced_shape(shape, axes, keepdims):
 
 
 def _numba_ok(x, axes):
-    return (type(x) is np.ndarray and (x.dtype is F64 or x.dtype is F32) and len(axes) > 0
-            and x.size >= config.numba_min)
+    # (the size first: a small array, a softmax's logits, is refused at once)
+    return (type(x) is np.ndarray and x.size >= config.numba_min
+            and (x.dtype is F64 or x.dtype is F32) and len(axes) > 0)
 
 
 # --- logsumexp -----------------------------------------------------------------------------
