@@ -19,14 +19,24 @@ beyond its arithmetic = (gradient - taped forward) - (numpy gradient - numpy for
 ``--opcodes`` adds a deterministic count of the Python bytecodes each part of funcgrad
 runs for one gradient (what a loaded machine does not disturb).
 """
-import argparse
-import collections
 import os
-import statistics
-import sys
-import time
 
-import numpy as np
+# The suite's settings (benchmarks/suite.py), before NumPy is imported: one BLAS thread
+# (with the default, OpenBLAS's threads spin against the timed thread's CPU time: W3's
+# "arithmetic" read 16.8 ms instead of 2.0 at load 5) and kernels built before timing,
+# never their NumPy twins while Numba loads in the background.
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+             "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+os.environ.setdefault("FUNCGRAD_KERNELS", "wait")
+
+import argparse  # noqa: E402
+import collections  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
 
 # appended, so that PYTHONPATH can choose which funcgrad tree is measured
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

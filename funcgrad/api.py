@@ -321,8 +321,12 @@ class _Reverse:
         interp = ReverseInterpreter()
         try:
             with interp:
-                tracers = [x if k == "int" else interp.new_input(x)
-                           for x, k in zip(self.leaves, self.kinds)]
+                if "int" in self.kinds:
+                    tracers = [x if k == "int" else interp.new_input(x)
+                               for x, k in zip(self.leaves, self.kinds)]
+                else:  # (every leaf traced: a gradient's usual inputs, without the zip)
+                    new_input = interp.new_input
+                    tracers = [new_input(x) for x in self.leaves]
                 with _USER_CODE:
                     result = fun(*_substitute(args, argnums, self.treedefs, tracers), **kwargs)
         finally:

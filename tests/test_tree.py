@@ -58,6 +58,31 @@ def test_array_children_are_leaves_whatever_is_leaf_says_and_rebuild_in_place():
     assert kept == [1.0, 2.0] and T.unflatten(T.structure(NT(0, 0)), leaves) == NT(9.0, 2.0)
 
 
+def test_a_dict_of_arrays_has_the_structure_of_a_dict_of_leaves_and_rebuilds_as_one():
+    w, b = np.ones((2, 3)), np.zeros(3)
+    leaves, treedef = T.flatten({"w": w, "b": b})
+    assert leaves[0] is b and leaves[1] is w  # sorted keys
+    general = T.structure({"w": 1.0, "b": 2.0})  # (floats: the general construction)
+    assert treedef == general and hash(treedef) == hash(general)
+    assert treedef.num_leaves == 2 and repr(treedef) == "PyTreeDef({'b': *, 'w': *})"
+    assert treedef.node_data() == (dict, ("b", "w")) and treedef.children() == (
+        general.children())
+    back = T.unflatten(treedef, [7.0, 8.0])
+    assert back == {"b": 7.0, "w": 8.0} and type(back) is dict
+    assert T.unflatten(treedef, iter([5.0, 6.0])) == {"b": 5.0, "w": 6.0}
+    with pytest.raises(ValueError, match="3 leaves"):
+        T.unflatten(treedef, [1.0, 2.0, 3.0])
+    # other nodes of arrays keep their own types
+    assert T.unflatten(T.structure((w, b)), [1, 2]) == (1, 2)
+    assert T.unflatten(T.flatten(NT(w, b))[1], [1, 2]) == NT(1, 2)
+    od = T.unflatten(T.flatten(collections.OrderedDict([("z", w), ("a", b)]))[1], [1, 2])
+    assert type(od) is collections.OrderedDict and list(od.items()) == [("z", 1), ("a", 2)]
+    g = fg.grad(lambda p: np.sum(p["w"]) * np.sum(p["b"] + 1.0))({"w": w, "b": b})
+    assert type(g) is dict and sorted(g) == ["b", "w"]  # d/dw = sum(b + 1), d/db = sum(w)
+    np.testing.assert_array_equal(g["w"], np.full((2, 3), 3.0))
+    np.testing.assert_array_equal(g["b"], np.full(3, 6.0))
+
+
 def test_map_with_is_leaf_prefix_trees_and_named_differences():
     tree = [(1, 2), [3, (4,)]]
     assert T.map(lambda x: len(x) if isinstance(x, tuple) else x, tree,

@@ -94,7 +94,21 @@ class ReverseInterpreter(Interpreter):
         self.tape = []
 
     def new_input(self, value):
-        return ReverseTracer(self, value, weak=is_weak(value))
+        if type(value) is not ndarray:
+            return ReverseTracer(self, value, weak=is_weak(value))
+        # An array (every parameter of a model, on every gradient): never weak, and the
+        # tracer built field by field as process builds its outputs (see there).
+        tracer = _new(ReverseTracer)
+        tracer._trace = self
+        tracer.value = value
+        tracer.prim = None
+        tracer.args = ()
+        tracer.params = None
+        tracer.parents = ()
+        tracer.needs = ()
+        tracer.meta = None
+        tracer.weak = False
+        return tracer
 
     def process(self, prim, args, params):
         # One- and two-argument primitives are nearly all of them: unrolled for speed.

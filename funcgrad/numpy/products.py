@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 import numpy as _np
 
+from ..core import Tracer
 from ..primitives import linalg as _la
 from ..primitives import structural as _st
 from ._convert import asarray, no_out, one_axis, operand
@@ -46,9 +47,12 @@ def matmul(x1: ArrayLike, x2: ArrayLike, *, precision: Any = None,
     >>> fg.grad(lambda a: fnp.sum(fnp.matmul(a, np.array([1.0, 2.0]))))(np.ones((1, 2)))
     array([[1., 2.]])
     """
-    # (a float array needs no conversion; each shape is read once: a tracer's is a property)
-    a = x1 if type(x1) is _np.ndarray and x1.dtype.kind in "fc" else asarray(x1)
-    b = x2 if type(x2) is _np.ndarray and x2.dtype.kind in "fc" else asarray(x2)
+    # (a float array, or a tracer that does not stand for a Python number, needs no
+    # conversion; each shape is read once: a tracer's is a property)
+    a = x1 if (type(x1) is _np.ndarray and x1.dtype.kind in "fc"
+               or isinstance(x1, Tracer) and not x1.weak) else asarray(x1)
+    b = x2 if (type(x2) is _np.ndarray and x2.dtype.kind in "fc"
+               or isinstance(x2, Tracer) and not x2.weak) else asarray(x2)
     if preferred_element_type is not None:
         a, b = _preferred(preferred_element_type, [a, b])
     sa, sb = a.shape, b.shape

@@ -135,7 +135,9 @@ matmul_p = Primitive("matmul", np.matmul, abstract_eval=lambda a, b: ShapedArray
 
 def matmul(a, b):
     """NumPy's ``a @ b``: 1-d operands promoted, stacks broadcast."""
-    return _state.interpreter.process(matmul_p, (a, b), {})
+    # process2: a product has two arguments and no parameters, which reverse mode records
+    # without process's argument tuple and checks (a layer's product: ~30 bytecodes less)
+    return _state.interpreter.process2(matmul_p, a, b)
 
 
 # --- einsum -----------------------------------------------------------------------------

@@ -31,7 +31,8 @@ def _reduce_batch(fn):
 
 
 def _check_nonempty(name, x, axes):
-    if any(x.shape[a] == 0 for a in axes):
+    shape = x.shape
+    if 0 in shape and any(shape[a] == 0 for a in axes):  # (no generator unless one is 0)
         raise ValueError(f"{name} of an empty axis has no identity: the reduced axes "
                          f"{axes} of shape {x.shape} include a zero-length one. Pass "
                          f"`initial=` (NumPy) or reduce a non-empty array.")

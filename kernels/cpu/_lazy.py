@@ -209,6 +209,10 @@ def _serial_after_fork():
 
 def flat_loop(name, parallel):
     """The flat-array loop of kernel ``name`` (``_loops.flat_map``), built on first use."""
+    loop = _flat.get((name, parallel))  # (built: without making build's closure each call)
+    if loop is not None:
+        return loop
+
     def build():
         from . import _loops
         load, nin, load_exact, checked_arg = _DECLARED[name]

@@ -57,13 +57,15 @@ def _reduced_shape(shape, axes, keepdims):
 
 
 def _numba_ok(x, axes):
-    return (type(x) is np.ndarray and (x.dtype is F64 or x.dtype is F32) and len(axes) > 0
-            and x.size >= config.numba_min)
+    # (the size first: a small array, a softmax's logits, is refused at once)
+    return (type(x) is np.ndarray and x.size >= config.numba_min
+            and (x.dtype is F64 or x.dtype is F32) and len(axes) > 0)
 
 
 # --- logsumexp -----------------------------------------------------------------------------
 
 _NO_WARNINGS_TO_HIDE = contextlib.nullcontext()
+_all_true = np.logical_and.reduce
 
 
 def _logsumexp_parts(x, axes, keepdims):
@@ -74,7 +76,8 @@ def _logsumexp_parts(x, axes, keepdims):
     m = np.maximum.reduce(x, axis=axes, keepdims=True)
     finite = np.isfinite(m)
     quiet = _NO_WARNINGS_TO_HIDE  # (each sum holds exp(0) = 1: no log(0))
-    if not finite.all():  # all -inf (or an inf, a NaN) along a slice: shift by 0 there
+    # (logical_and.reduce: what finite.all() runs, after a call of NumPy's Python _all)
+    if not _all_true(finite, None):  # all -inf (or an inf, a NaN) along a slice: shift by 0
         m = np.where(finite, m, 0)
         quiet = np.errstate(divide="ignore")
     with quiet:

@@ -95,9 +95,11 @@ def _rows(name, x, y):
 
 def _make(name, np_fn):
     def f(x, y):
-        # Only a 2-d array can take the loop: other operands (every operation of a 1-d or
-        # scalar function) go to NumPy at once, without _rows's call.
-        if (type(x) is _ndarray and x.ndim == 2) or (type(y) is _ndarray and y.ndim == 2):
+        # Only a 2-d array of at least numba_min elements can take the loop: other
+        # operands (every operation of a 1-d or scalar function, a small layer's bias)
+        # go to NumPy at once, without _rows's call.
+        if (type(x) is _ndarray and x.ndim == 2 and x.size >= config.numba_min) or (
+                type(y) is _ndarray and y.ndim == 2 and y.size >= config.numba_min):
             out = _rows(name, x, y)
             if out is not None:
                 return out
