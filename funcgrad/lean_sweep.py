@@ -137,9 +137,12 @@ class Dense:
         """A non-elementwise node's tangent (its declared tangent rule)."""
         prim = node.prim
         rule = prim.jvp_tangent or _from_jvp(prim)
-        present = tuple(t is not None for t in ts)
-        t = ops.call(_tangent_of, rule, rule_params(node), present, out, len(args), *args,
-                     *[t for t in ts if t is not None])
+        if len(args) == 1:  # (a slice's, a reshape's, a sum's: one call, no packing)
+            t = ops.call(_tangent_of_one, rule, rule_params(node), out, args[0], ts[0])
+        else:
+            present = tuple(t is not None for t in ts)
+            t = ops.call(_tangent_of, rule, rule_params(node), present, out, len(args),
+                         *args, *[t for t in ts if t is not None])
         return Dense.fit_output(ops, t, _shape(out), out)
 
     @staticmethod
@@ -224,9 +227,7 @@ def _into(ops, owned, slot, into, prev, g, out, args):
 
 def seed_cotangent(value):
     """A one of the output's dtype, 0-d (what value_and_grad seeds)."""
-    seed = np.empty((), value.dtype)
-    seed.fill(1)
-    return seed
+    return np.array(1, value.dtype)
 
 
 def rule_params(node):
@@ -361,6 +362,11 @@ def _from_jvp(prim):
     def tangent_half(primals, tangents, out, **params):
         return prim.jvp(primals, tangents, **params)[1]
     return tangent_half
+
+
+def _tangent_of_one(rule, params, out, x, t):
+    """A declared tangent rule of one argument (``t``: its tangent, not None)."""
+    return rule([x], [t], out, **params)
 
 
 def _tangent_of(rule, params, present, out, n, *flat):

@@ -11,8 +11,8 @@ the decisions.  A value the steps did not produce or read from the recording can
 written down: the program is then not kept (a sweep with constants baked in would be
 wrong on new values).
 """
+import itertools
 import threading
-from collections import OrderedDict
 
 import numpy as np
 from numpy import ndarray
@@ -135,24 +135,46 @@ def structure_key(tape, x, out, seed):
     the tape (-1: the input), a Python number its type and value (1 and 1.0 are equal keys
     otherwise), anything else its type, shape and dtype; parameters as the primitive's
     bind wrote them (another order of the same ones only misses the cache).  May be
-    unhashable (parameters that are): the caller checks."""
+    unhashable (parameters that are): the caller checks.
+
+    One flat tuple: each node's primitive, parameters, ``needs`` and output's type,
+    shape and dtype, then its arguments.  Each node's part opens with its primitive (or
+    the ``SELECT`` marker), which no argument's description is, so two recordings of
+    other shapes cannot spell the same tuple; a tuple per node cost as much again to
+    build and to hash (results/session13-hvp13.md)."""
     index = {id(x): -1}
-    parts = [_describe(seed), _describe(x.value)]
-    append = parts.append
-    for j, node in enumerate(tape):
+    parts = [_describe(seed), _describe(x.value), None]
+    append, extend = parts.append, parts.extend
+    j = 0
+    for node in tape:
         index[id(node)] = j
-        desc = tuple([(type(a), a) if type(a) in _NUMBER_TYPES else _describe(a)
-                      if parent is None else index[id(parent)]
-                      for a, parent in zip(node.args, node.parents)])
+        j += 1
         params = node.params
         if params:
-            params = tuple([item for item in params.items() if item[0] != "residuals"])
-        append((node.prim, params, node.needs, desc, _describe(node.value)))
-    append(index.get(id(out)))
+            params = tuple([item for item in params.items() if item[0] != "residuals"]) \
+                if "residuals" in params else tuple(params.items())
+        value = node.value
+        try:
+            shape, dtype = value.shape, value.dtype
+        except AttributeError:  # (a Python number)
+            shape = dtype = None
+        extend((node.prim, params, node.needs, type(value), shape, dtype))
+        for a, parent in zip(node.args, node.parents):
+            if parent is not None:
+                append(index[id(parent)])
+            elif type(a) in _NUMBER_TYPES:
+                append((type(a), a))
+            else:
+                append(_describe(a))
+    parts[2] = index.get(id(out))
     return tuple(parts)
 
 
 _NUMBER_TYPES = (int, float, bool, complex)
+
+
+def _last_use(item):
+    return item[1][1]
 
 
 def _describe(v):
@@ -171,7 +193,8 @@ class Programs:
 
     def __init__(self, run, refusals, size=64):
         self.size = size
-        self.kept = OrderedDict()
+        self.kept = {}  # key -> [program, its last use]
+        self.uses = itertools.count()
         self.lock = threading.Lock()
         self.run = run
         self.refusals = refusals
@@ -181,15 +204,17 @@ class Programs:
         ``sweepable()``: does any sweep cover the recording (asked once per shape)?"""
         key = structure_key(tape, x, out, seed)
         try:
-            with self.lock:
-                program = self.kept.get(key)
-                if program is not None:
-                    self.kept.move_to_end(key)
+            entry = self.kept.get(key)  # (one step under the GIL: no lock to read)
         except TypeError:  # (parameters that are not hashable: no program to keep)
             if not sweepable():
                 raise NotSweepable from None
             return self.run(tape, x, out, seed, _EAGER)
-        if program is not None:
+        program = None
+        if entry is not None:
+            # Its use is stamped, not the key moved to the end of an ordered dict: that
+            # hashed the key a second time (a tenth of its cost).
+            program = entry[0]
+            entry[1] = next(self.uses)
             if type(program) is type:  # (a refusal, or NotSweepable)
                 raise program
             return program(tape, seed)
@@ -207,9 +232,9 @@ class Programs:
                 program, result = None, self.run(tape, x, out, seed, _EAGER)
         if program is not None:
             with self.lock:
-                self.kept[key] = program
-                while len(self.kept) > self.size:
-                    self.kept.popitem(last=False)
+                self.kept[key] = [program, next(self.uses)]
+                while len(self.kept) > self.size:  # (the least recently used goes)
+                    del self.kept[min(self.kept.items(), key=_last_use)[0]]
         if type(program) is type:
             raise program
         return result

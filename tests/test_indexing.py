@@ -331,3 +331,30 @@ def test_one_slice_takes_the_spec_normalize_index_gives(monkeypatch):
                 assert got is x and seen == []
             else:
                 assert got == "gathered" and seen == [((), spec)] and arrays == []
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_slices_vjp_on_plain_vectors_pads_and_adds_as_numpy(dtype):
+    """At the root on plain vectors, a slice's VJP is NumPy's pad (signed zeros kept) and
+    its ``vjp_into`` NumPy's add into a copy of the cotangent so far, or into it where the
+    caller owns it; what the caller does not own is never written."""
+    from funcgrad.primitives import indexing
+    x = np.arange(6.0, dtype=dtype)
+    g = np.array([-0.0, 1.5, -2.25], dtype)
+    for idx in [slice(1, 4), slice(0, 6, 2), slice(4, 1, -1), 2]:
+        spec, arrays = indexing.normalize_index(idx, x.shape)
+        gi = g[0] if isinstance(idx, int) else g[:len(x[idx])]
+        gi = np.asarray(gi)
+        pad = np.zeros(6, dtype)
+        pad[idx] = gi
+        got, = indexing._gather_vjp((True,), gi, x[idx], x, spec=spec)
+        assert got.dtype == dtype and got.tobytes() == pad.tobytes()
+        prev = np.linspace(-1.0, 1.0, 6).astype(dtype)
+        before = prev.copy()
+        want = prev.copy()
+        want[idx] += gi
+        total = indexing._gather_vjp_into(prev, False, gi, x[idx], x, spec=spec)
+        assert total is not prev and total.tobytes() == want.tobytes()
+        assert prev.tobytes() == before.tobytes()
+        total = indexing._gather_vjp_into(prev, True, gi, x[idx], x, spec=spec)
+        assert total is prev and total.tobytes() == want.tobytes()

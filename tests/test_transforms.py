@@ -894,6 +894,32 @@ def test_the_written_sweep_reads_only_the_recording_and_its_own_steps():
         writer.call(np.add, seed, (np.ones(2),))
 
 
+def test_sweep_programs_keep_the_shapes_used_last():
+    """The cache of written sweeps keeps the ``size`` shapes of recording used last: a
+    shape used again outlives one written after it, and an evicted shape is written
+    again (the sweep runs) on its next use."""
+    from funcgrad.second_order import record
+    from funcgrad.sweep_programs import Programs
+    runs = []
+
+    def run(tape, x, out, seed, ops):
+        runs.append(x.value.size)
+        return ops.call(np.add, ops.source(seed, "seed"), 1.0)
+
+    programs = Programs(run=run, refusals=(), size=2)
+
+    def sweep(n):
+        rec = record(lambda y: np.sum(y * y), np.ones(n), {})
+        return programs.sweep(rec.tape, rec.x, rec.out, np.full(n, float(n)), lambda: True)
+
+    for n in [1, 2, 1, 3]:  # 3 evicts 2, used before 1's second use
+        np.testing.assert_array_equal(sweep(n), np.full(n, n + 1.0))
+    assert runs == [1, 2, 3] and len(programs.kept) == 2
+    np.testing.assert_array_equal(sweep(1), [2.0])
+    np.testing.assert_array_equal(sweep(2), [3.0, 3.0])
+    assert runs == [1, 2, 3, 2]
+
+
 @fg.custom_jvp
 def _cube(y):
     return y ** 3

@@ -33,6 +33,14 @@ def _gather_jvp(primals, tangents, *, spec):
 
 
 def _gather_vjp(needs, g, out, x, *arrays, spec):
+    if not arrays and type(g) is np.ndarray and _state.interpreter is ROOT and x.ndim:
+        # A slice's VJP on a plain array at the root (a backward step; the second-order
+        # sweep's): the pad _scatter_impl makes of the broadcast zero below, without its
+        # dtype promotion, the zero's fill read back and the index checks, which cost
+        # five times the pad of 100 elements (results/session13-hvp13.md).
+        pad = np.zeros(x.shape, g.dtype)
+        pad[_build(spec, ())] = g
+        return (pad,)
     # A broadcast zero: the scatter allocates the result once instead of copying zeros.
     # (broadcast_to's own view, without np.broadcast_to's Python-level set-up)
     zeros = broadcast_to_p.impl(np.zeros((), g.dtype), shape=tuple(x.shape))
@@ -54,6 +62,19 @@ def _gather_vjp_into(prev, owned, g, out, x, *arrays, spec):
     ``vjp_into``): one scatter-add into it, where ``prev + scatter_add(zeros, g)`` would
     pad ``g`` to ``x``'s shape and then add two arrays of that shape.  ``owned``: only
     the backward pass holds ``prev`` (a plain array), so a basic index adds in place."""
+    if (not arrays and type(prev) is np.ndarray and prev.ndim == 1 and prev.strides[0]
+            and type(g) is np.ndarray and g.dtype == prev.dtype and _state.interpreter is ROOT):
+        # A vector at the root (a backward step; the second-order sweep's): into prev, or
+        # into _scatter_impl's copy of it, without its dispatch and checks (half of this
+        # step on 100 elements; results/session13-hvp13.md).  The same operations.
+        total = prev if owned else np.array(prev, copy=True)
+        idx = _build(spec, ())
+        view = total[idx]
+        if type(view) is np.ndarray:
+            view += g
+        else:  # an integer index: one element, not a view
+            total[idx] = view + g
+        return total
     if (owned and not arrays and type(g) is np.ndarray and g.dtype == prev.dtype
             and g.shape == _basic_shape(spec)):
         idx = _build(spec, ())
