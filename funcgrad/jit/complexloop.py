@@ -12,7 +12,7 @@ on the textbook: on x86-64 with FMA (NumPy 2.x, its X86_V3 loops) the product is
 ``(fma(ar, br, -(ai*bi)), fma(ar, bi, ai*br))`` and ``|z|`` is
 ``big * sqrt(fma(q, q, 1))`` with ``q = small / big`` (not the C library's ``hypot``),
 whatever the strides; a build without FMA would round each product.  So a primitive lists
-candidate definitions, and :func:`definitions` keeps, per complex dtype, the first whose
+candidate definitions, and :func:`body` keeps, per complex dtype, the first whose
 evaluation in Python (the same text, on NumPy scalars, with an exactly rounded ``fma``)
 equals the primitive's own impl on probe values: contiguous, strided and 0-d operands, a
 real operand beside a complex one, zeros, infinities and NaNs.  A primitive with no
@@ -105,7 +105,7 @@ def _operand_ok(x):
     if isinstance(x, (bool, int, float, complex)):
         return True
     if isinstance(x, (np.ndarray, np.generic)):
-        return x.dtype in _DTYPES or x.dtype.kind == "b"
+        return x.dtype in _DTYPES
     return False
 
 
@@ -152,10 +152,14 @@ def supports(eqn):
     return body(eqn.prim, comp) is not None
 
 
+@functools.lru_cache(maxsize=None)
 def body(prim, dtype):
-    """The definition of ``prim`` on elements of the complex ``dtype`` whose bits match
-    the impl's here, or None."""
-    return definitions(np.dtype(dtype)).get(prim)
+    """The definition of ``prim`` on elements of the complex ``dtype``: its first candidate
+    that matches its impl on this machine (see the module's docstring), or None.  Each is
+    checked when first needed (about 40 ms a primitive)."""
+    dtype = np.dtype(dtype)
+    return next((text for text in CANDIDATES.get(prim, ()) if _matches(prim, text, dtype)),
+                None)
 
 
 def _literal(value, dtype):
@@ -279,15 +283,3 @@ def _matches(prim, text, dtype):
                 return False
     return True
 
-
-@functools.lru_cache(maxsize=None)
-def definitions(dtype):
-    """``{primitive: definition}`` for the complex ``dtype``: each primitive's first
-    candidate that matches its impl on this machine (see the module's docstring)."""
-    found = {}
-    for prim, texts in CANDIDATES.items():
-        for text in texts:
-            if _matches(prim, text, dtype):
-                found[prim] = text
-                break
-    return found
