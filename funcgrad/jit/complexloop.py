@@ -14,8 +14,8 @@ on the textbook: on x86-64 with FMA (NumPy 2.x, its X86_V3 loops) the product is
 whatever the strides; a build without FMA would round each product.  So a primitive lists
 candidate definitions, and :func:`body` keeps, per complex dtype, the first whose
 evaluation in Python (the same text, on NumPy scalars, with an exactly rounded ``fma``)
-equals the primitive's own impl on probe values: contiguous, strided and 0-d operands, a
-real operand beside a complex one, zeros, infinities and NaNs.  A primitive with no
+equals the primitive's own impl on probe values: contiguous, strided, broadcast and 0-d
+operands, a real operand beside a complex one, zeros, infinities and NaNs.  A primitive with no
 matching candidate stays out of the loops, and NumPy computes it between kernels: never a
 different number.  Primitives not listed (``exp``, ``sqrt``, comparisons...) stay out too.
 
@@ -230,10 +230,10 @@ def _evaluate(code, real, operands):
 
 def _probe_values(dtype):
     rng = np.random.default_rng(20261203)
-    n = 48
+    n = 32
     scale = 10.0 ** rng.integers(-6, 7, size=(2, n))
     parts = rng.standard_normal((2, n)) * scale
-    special = [0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan, 1e-30, 3e30]
+    special = [0.0, -0.0, -2.5, np.inf, -np.inf, np.nan, 3e30]
     re = np.concatenate([parts[0], np.repeat(special, len(special))])
     im = np.concatenate([parts[1], np.tile(special, len(special))])
     z = np.empty(re.size, dtype)
@@ -254,7 +254,7 @@ def _same(got, want):
 
 
 def _layouts(arrays):
-    """The operands as contiguous, strided views, and 0-d arrays (element by element)."""
+    """The operands as they are (contiguous or broadcast), then as strided views."""
     yield arrays
     strided = []
     for a in arrays:
@@ -269,7 +269,9 @@ def _matches(prim, text, dtype):
     code = compile(text, f"<{prim.name}>", "exec")
     z, w, x = _probe_values(dtype)
     if prim in (ew.add_p, ew.subtract_p, ew.multiply_p, ew.divide_p):
-        cases = [(z, w), (z, x.astype(real)), (x.astype(real), w)]
+        # (NumPy's SIMD loops have paths of their own for an operand of stride 0)
+        cases = [(z, w), (z, x.astype(real)), (x.astype(real), w),
+                 (z, np.broadcast_to(w[3:4], w.shape)), (np.broadcast_to(z[5:6], z.shape), w)]
     elif prim is ew.where_p:
         cases = [(np.arange(z.size) % 3 == 0, z, w)]
     else:
