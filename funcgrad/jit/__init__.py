@@ -20,6 +20,7 @@ submodules (``funcgrad.jit.lower`` ...) share one name.
 * :mod:`.fusion`      elementwise equations fused into loops (with sums, bands, pads);
 * :mod:`.outline`     a large kernel's loops as functions of their own, one per structure;
 * :mod:`.elementwise` an elementwise equation as an expression, from its scalar definition;
+* :mod:`.complexloop` complex elements in fused loops, with NumPy's bits (checked here);
 * :mod:`.source`      names, kernel functions and source-text helpers;
 * :mod:`.runtime`     helpers the generated kernels call (NumPy-order reductions...);
 * :mod:`.cache`       loading generated modules, with Numba's on-disk cache.

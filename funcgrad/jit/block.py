@@ -56,7 +56,7 @@ class Block:
         """Source text of a scalar operand ``x`` converted to ``dtype``."""
         if isinstance(x, Var):
             return cast(self.env[id(x)], x.aval.dtype, dtype)
-        if isinstance(x, (SCALARS, np.generic)):
+        if isinstance(x, (SCALARS, complex, np.generic)):  # (complex: complexloop's)
             return literal(x, dtype if dtype is not None else np.result_type(x))
         raise AssertionError("an array operand where a scalar is needed")
 

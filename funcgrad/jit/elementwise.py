@@ -10,6 +10,7 @@ and long chains overflow its SSA pass).  Leaves are the C library's
 """
 import numpy as np
 
+from . import complexloop
 from ..core import weak_operand
 from ..interpreters.graph import Var
 from ..kernels.cpu import leaves as cpu_leaves
@@ -60,6 +61,8 @@ def _exact_integers(operands):
 def computation_dtypes(eqn):
     """Per operand, the dtype the operation computes in (None: use it as it is)."""
     out = eqn.outvars[0].aval.dtype
+    if complexloop.is_complex(eqn):
+        return complexloop.computation_dtypes(eqn)
     if eqn.prim in IDENTITY:
         return [out if eqn.prim is convert_element_type_p else None]
     decl = eqn.prim.elementwise
@@ -88,6 +91,8 @@ def is_elementwise(eqn):
     """Can a fused loop compute ``eqn`` exactly as the primitive's impl does?"""
     if len(eqn.outvars) != 1 or (eqn.prim.elementwise is None and eqn.prim not in IDENTITY):
         return False
+    if complexloop.is_complex(eqn):  # (definitions of their own, NumPy's bits checked)
+        return complexloop.supports(eqn)
     if eqn.outvars[0].aval.dtype not in KERNEL_DTYPES:
         return False
     for x in eqn.inputs:
@@ -110,7 +115,7 @@ def is_elementwise(eqn):
 
 def _leaves(eqn):
     decl = eqn.prim.elementwise
-    if decl is None:  # an identity, or a pad scatter fused into the loop
+    if decl is None or complexloop.is_complex(eqn):  # (an identity, a pad; complex: none)
         return set()
     return sc.leaves_of(sc.body_for(decl.scalar, _body_dtype(eqn, computation_dtypes(eqn))))
 
@@ -144,6 +149,9 @@ class Writer:
         return emitter
 
     def _new_emitter(self, mode):
+        if mode == "complex":
+            return complexloop.emitter()
+
         def leaf(name, dtype):
             if (mode != "exact" and self.vector_math and name in cpu_leaves.VECTOR
                     and np.dtype(dtype).kind == "f"):
@@ -159,6 +167,8 @@ class Writer:
         out = eqn.outvars[0].aval.dtype
         if eqn.prim in IDENTITY:
             return args[0]
+        if complexloop.is_complex(eqn):
+            return self._complex(eqn, args)
         comp = computation_dtypes(eqn)
         dtype = _body_dtype(eqn, comp)
         body = sc.body_for(eqn.prim.elementwise.scalar, dtype)
@@ -168,6 +178,17 @@ class Writer:
             expr = f"{self._helper(body, len(args), dtype, mode)}({', '.join(args)})"
         if sc.needs_cast(dtype, out) and not _natural(out, dtype):
             expr = f"np.{out.name}({expr})"
+        return expr
+
+    def _complex(self, eqn, args):
+        """A complex equation's expression: its parts in the precision of its complex
+        computation dtype, which is the result's (or, for ``abs``/``real``/``imag``, the
+        result's precision): no cast after it."""
+        dtype = computation_dtypes(eqn)[-1]
+        body = complexloop.body(eqn.prim, dtype)
+        expr = self._emitter("complex").expression(body, args, dtype)
+        if expr is None:
+            expr = f"{self._helper(body, len(args), dtype, 'complex')}({', '.join(args)})"
         return expr
 
     def _helper(self, body, n, dtype, mode):

@@ -33,7 +33,7 @@ from .block import Block
 from .fusion import MAX_FUSED_MATH, MAX_OUTLINED_MATH, VECTOR_MATH
 from .lowerable import can_lower, expand
 from .outline import OUTLINE_MIN_EQNS, loop_header
-from ..primitives.structural import stop_gradient_p
+from ..primitives.structural import convert_element_type_p, stop_gradient_p
 from .passes import cse, dce, elide, graph_consts, subgraphs
 from .source import HEADER, KERNEL_OPTIONS, Function, Names, literal, loop_key
 from .structure import diagonal_products, unit_moves
@@ -213,6 +213,21 @@ def _sink(segments, outvars):
     return out
 
 
+def _lone_casts(segments):
+    """Kernels that would only convert to or from complex (the real input of an FFT, the
+    real part of its output) become the casts' NumPy calls: one pass over memory either
+    way, without a Numba compile of its own (about a second each, cold)."""
+    out = []
+    for kind, seg in segments:
+        if kind == "numba" and all(e.prim is convert_element_type_p and any(
+                v.aval.dtype.kind == "c" for v in e.inputs[:1] + e.outvars
+                if isinstance(v, Var)) for e in seg):
+            out.extend(("python", e) for e in seg)
+        else:
+            out.append((kind, seg))
+    return out
+
+
 def _sink_targets(eqns, k, kernels, readers, inside, stay):
     """The segment each equation of kernel ``k`` may move to (see :func:`_sink`): the last
     kernel before the first later segment reading its results, no later than where the
@@ -280,7 +295,7 @@ class _Module:
         # C order once, at compile time (a transposed constant would be copied by every call).
         self.consts = [np.ascontiguousarray(c) for c in originals]
         self.in_names = [f"a{i}" for i in range(len(graph.invars))]
-        self.segments = _sink(_schedule(graph.eqns), graph.outvars)
+        self.segments = _lone_casts(_sink(_schedule(graph.eqns), graph.outvars))
         self.whole = len(self.segments) == 1  # one segment: its kernel is `run` itself
         self.var_names = {id(v): n for v, n in zip(graph.invars, self.in_names)}
         self.body = []  # the kernels' source lines

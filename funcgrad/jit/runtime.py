@@ -7,8 +7,9 @@ bit.  Everything here is pure and cacheable (``cache=True``).
 """
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
-from numba.extending import overload
+from numba.extending import intrinsic, overload
 
 # NumPy's pairwise summation lives with the CPU kernels, which use it too; the generated
 # kernels call it through this module.
@@ -19,6 +20,20 @@ from funcgrad.kernels.cpu._pairwise import (  # noqa: F401
 from ..core import TrigRangeError  # noqa: E402,F401
 
 _OPTS = dict(cache=True, error_model="numpy", nogil=True)
+
+
+@intrinsic
+def fma(typingctx, a, b, c):
+    """``a * b + c`` rounded once (``llvm.fma``), for floats of one type: the complex
+    product of NumPy's FMA loops (:mod:`funcgrad.jit.complexloop`)."""
+    if not (isinstance(a, types.Float) and a == b == c):
+        return None
+
+    def codegen(context, builder, signature, args):
+        t = args[0].type
+        f = builder.module.declare_intrinsic("llvm.fma", [t], ir.FunctionType(t, [t, t, t]))
+        return builder.call(f, args)
+    return a(a, b, c), codegen
 
 
 def scalar(x):

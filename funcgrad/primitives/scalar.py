@@ -96,6 +96,9 @@ def literal(value, dtype):
         v = dtype.type(value)
     if dtype.kind == "b":
         return "True" if v else "False"
+    if dtype.kind == "c":  # (parts in the matching precision: complex64 stays complex64)
+        part = np.float32 if dtype == np.complex64 else np.float64
+        return f"complex({literal(v.real, part)}, {literal(v.imag, part)})"
     if dtype.kind == "f":
         f = float(v)
         if f != f:
