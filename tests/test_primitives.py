@@ -39,6 +39,7 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.scipy.special as fsp
 from funcgrad.core import REGISTRY
+from funcgrad.primitives import linalg as primitive_linalg
 from helpers import (check_dot_product, check_float32, check_graph, check_jvp_fd,
                      check_second_order, check_value, check_vmap, leaves)
 
@@ -350,6 +351,21 @@ def bits(name, arity=2):
         ints = [m.astype(m.floor(x * 2.0), np.int64) for x in xs]
         return m.where(getattr(m, name)(*ints) % 2 == 0, xs[0] * xs[-1], xs[0] - xs[-1])
     return Op(name, fn, bcast(arity) if arity > 1 else one(), OFFGRID)
+
+
+def solve_keeping_lu(m, a, b):
+    """``solve(a, b)`` through ``solve_lu`` (NumPy's ``solve`` for the reference)."""
+    if m is np:
+        return np.linalg.solve(a, b)
+    return primitive_linalg.solve_lu_p.bind(a, b)[0]
+
+
+def solve_with_lu(m, a, b, transpose):
+    """``a^-1 b`` or ``a^-T b`` by ``lu_solve`` from ``solve_lu``'s factors of ``a``."""
+    if m is np:
+        return np.linalg.solve(np.swapaxes(a, -1, -2) if transpose else a, b)
+    _, lu, piv = primitive_linalg.solve_lu_p.bind(a, b)
+    return primitive_linalg.lu_solve(a, lu, piv, b, transpose)
 
 
 def sym(m, x):
@@ -731,6 +747,13 @@ OPS = [
     Op("solve", lambda m, a, b, shapes: m.linalg.solve(a, b), lambda shapes: L(
         shapes, sizes={"n": (1, 3)}), [WELL, U(-2.0, 2.0)],
        kw={"shapes": ["nn,n", "nn,nk", "...nn,...nk", "bnn,n"]}),
+    # (solve takes these two from LU_MIN rows up: here they are called at every size)
+    Op("solve_lu", lambda m, a, b, shapes: solve_keeping_lu(m, a, b), lambda shapes: L(
+        shapes, sizes={"n": (1, 3)}), [WELL, U(-2.0, 2.0)],
+       kw={"shapes": ["nn,n", "nn,nk", "...nn,...nk", "bnn,n"]}),
+    Op("lu_solve", lambda m, a, b, shapes, transpose: solve_with_lu(m, a, b, transpose),
+       lambda shapes, transpose: L(shapes, sizes={"n": (1, 3)}), [WELL, U(-2.0, 2.0)],
+       kw={"shapes": ["nn,nk", "...nn,...nk"], "transpose": [False, True]}),
     Op("det", lambda m, x: m.linalg.det(x), SQUARE, WELL),
     Op("slogdet", lambda m, x: m.linalg.slogdet(x), SQUARE, WELL),
     Op("slogdet_logabsdet_only", lambda m, x: m.linalg.slogdet(x)[1], SQUARE, WELL),

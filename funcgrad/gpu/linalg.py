@@ -67,6 +67,25 @@ def _solve(a, b):
     return reshape(x, shape=out.shape)
 
 
+def _solve_lu(a, b):
+    """``solve_lu_p`` on the device: the solution as :func:`_solve`.  The factors LAPACK
+    would return are of no use here (the device's LU kernels keep their own pivots and
+    have no transposed solve), so ``lu`` is ``a`` itself, the pivots are zeros, and
+    :func:`_lu_solve` factors ``a`` again: on the GPU a gradient still costs two LUs."""
+    _, lu_aval, piv_aval = abstract(_la.solve_lu_p, (a, b), {})
+    lu = _stack_copy(as_gpu(a), lu_aval.shape[:-2], lu_aval.dtype)
+    return _solve(a, b), lu, upload(np.zeros(piv_aval.shape, piv_aval.dtype))
+
+
+def _lu_solve(a, lu, piv, b, *, transpose):
+    out = abstract(_la.lu_solve_p, (a, lu, piv, b), {"transpose": transpose})
+    a = as_gpu(a)
+    if transpose:  # (a strided view: _solve copies it into the kernels' layout)
+        a = view(a, a.shape[:-2] + a.shape[-1:] + a.shape[-2:-1],
+                 tuple(a.strides[:-2]) + (a.strides[-1], a.strides[-2]), a.offset)
+    return _solve(broadcast_view(a, out.shape[:-2] + a.shape[-2:]), b)
+
+
 def _det_parts(a, prim):
     """``(det, sign, logdet)`` of the stack ``a``, in the dtype of ``prim``'s result."""
     out = abstract(prim, (a,), {})
@@ -105,4 +124,4 @@ def _cholesky(a):
 
 def linalg_impls():
     return {_la.inv_p: _inv, _la.solve_p: _solve, _la.det_p: _det, _la.slogdet_p: _slogdet,
-            _la.cholesky_p: _cholesky}
+            _la.cholesky_p: _cholesky, _la.solve_lu_p: _solve_lu, _la.lu_solve_p: _lu_solve}

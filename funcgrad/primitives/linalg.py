@@ -9,6 +9,7 @@ import numpy as np
 from numpy import ndarray as _ndarray
 
 from ..core import Primitive, ShapedArray, _state, reads_inputs_and_output, reads_the_others
+from ..kernels.cpu import lapack
 from .elementwise import conj, imag, negative, real
 from .structural import (broadcast_to, moveaxis, reduce_sum, reshape, to_front, transpose,
                          unbroadcast)
@@ -394,7 +395,164 @@ solve_p = Primitive("solve", _solve_impl, abstract_eval=_solve_abstract, jvp=_so
 def solve(a, b):
     """Solve ``a @ x = b`` (NumPy 2 semantics: ``b`` is a vector only when 1-d)."""
     _check_square("solve", a)
+    if _factor_once(a, b):
+        return solve_lu_p.bind(a, b)[0]
     return solve_p.bind(a, b)
+
+
+# --- solve keeping its LU factors ------------------------------------------------------
+# ``solve_lu(a, b) -> (x, lu, piv)`` is LAPACK's gesv, the call np.linalg.solve makes (its
+# bits), keeping the factors of ``a``; ``lu_solve(a, lu, piv, b, transpose)`` solves with
+# them.  Every derivative with respect to ``a`` is carried by the ``a`` argument of both
+# (the rules are those of ``a^-1 b``): ``lu`` and ``piv`` are ``a``'s factors, read for
+# their values only, with no tangent or cotangent of their own, as JAX's solve reads
+# ``lu(stop_gradient(a))``.  So the gradient's transposed solve, the JVP's solve and every
+# higher order reuse the forward's factorization: one LU instead of one per solve.
+
+LU_MIN = 32
+"""The smallest ``n`` that :func:`solve` factors once for: below it a stack of matrices
+costs more in the per-matrix calls of :mod:`funcgrad.kernels.cpu.lapack` (a few
+microseconds each, from Python) than in the second factorization NumPy's loop makes."""
+
+
+def _factor_once(a, b):
+    """Does :func:`solve` go through ``solve_lu_p``?  (LAPACK reachable, a supported dtype,
+    matrices of at least ``LU_MIN`` rows, nothing empty: the rest keeps ``solve_p``.)"""
+    b_dtype = getattr(b, "dtype", None)
+    if (a.shape[-1] < LU_MIN or 0 in a.shape or 0 in _shape(b) or b_dtype is None
+            or not lapack.available()):
+        return False
+    dtype = np.result_type(a.dtype, b_dtype, np.float16)
+    return dtype.kind in "fc" and dtype.itemsize in ((4, 8) if dtype.kind == "f" else (8, 16))
+
+
+def _solve_lu_impl(a, b):
+    dtype = np.result_type(a.dtype, b.dtype, np.float16)
+    if b.ndim == 1:
+        x, lu, piv = lapack.gesv(a, b[:, None], dtype)
+        return x[..., 0], lu, piv
+    return lapack.gesv(a, b, dtype)
+
+
+def _solve_lu_abstract(a, b):
+    x = _solve_abstract(a, b)
+    n = a.shape[-1]
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if b.ndim > 1 else ())
+    return (x, ShapedArray(batch + (n, n), lapack.computation_dtype(x.dtype)),
+            ShapedArray(batch + (n,), lapack.pivot_dtype()))
+
+
+def _solve_lu_jvp(primals, tangents):
+    a, b = primals
+    ta, tb = tangents
+    x, lu, piv = solve_lu_p.bind(a, b)
+    rhs = None
+    if tb is not None:
+        rhs = _as_matrix_rhs(b, tb)
+    if ta is not None:
+        ax = matmul(ta, _as_matrix_rhs(b, x))
+        rhs = negative(ax) if rhs is None else rhs - ax
+    t = lu_solve(a, lu, piv, rhs, False)
+    return (x, lu, piv), (reshape(t, t.shape[:-1]) if b.ndim == 1 else t, None, None)
+
+
+def _solve_lu_vjp(needs, gs, outs, a, b):
+    g, x, lu, piv = gs[0], outs[0], outs[1], outs[2]
+    if g is None:  # (only the factors' cotangents, which nothing gives: see above)
+        return None, None
+    gb2 = lu_solve(a, lu, piv, _as_matrix_rhs(b, g), True)
+    ga = gb = None
+    if needs[0]:
+        ga = unbroadcast(negative(matmul(gb2, swap(_as_matrix_rhs(b, x)))), a)
+    if needs[1]:
+        gb = reshape(gb2, gb2.shape[:-1]) if b.ndim == 1 else gb2
+        gb = unbroadcast(gb, b)
+    return ga, gb
+
+
+def _solve_lu_batch(args, dims):
+    (a, b), (da, db) = args, dims
+    vector = b.ndim - (db is not None) == 1
+    if vector:
+        b, db = to_front(b, db), (None if db is None else 0)
+        b = reshape(b, b.shape + (1,))
+    (a, b), _ = _align_stacks((a, b), (da, db), (2, 2))
+    x, lu, piv = solve_lu_p.bind(a, b)
+    return (reshape(x, x.shape[:-1]) if vector else x, lu, piv), (0, 0, 0)
+
+
+def _align_stacks(args, dims, core_ranks):
+    """``args`` with their batch axis first and their stacks of the same rank (unit axes
+    where one has fewer: they broadcast), and the batch size."""
+    ranks = [x.ndim - (d is not None) - c for x, d, c in zip(args, dims, core_ranks)]
+    stack = max(ranks)
+    out = []
+    for x, d, r in zip(args, dims, ranks):
+        if d is None:
+            out.append(reshape(x, (1,) * (stack - r + 1) + x.shape))
+        else:
+            x = to_front(x, d)
+            out.append(reshape(x, x.shape[:1] + (1,) * (stack - r) + x.shape[1:]))
+    return out, max(x.shape[0] for x in out)
+
+
+solve_lu_p = Primitive("solve_lu", _solve_lu_impl, abstract_eval=_solve_lu_abstract,
+                       jvp=_solve_lu_jvp, vjp=_solve_lu_vjp, batch=_solve_lu_batch,
+                       multiple_results=True, vjp_reads=reads_inputs_and_output,
+                       grad_fn_name="LinalgSolveExBackward0")
+
+
+def _lu_solve_impl(a, lu, piv, b, *, transpose):
+    dtype = np.result_type(a.dtype, b.dtype, np.float16)
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return lapack.getrs(lu, piv, np.broadcast_to(b, batch + b.shape[-2:]), transpose, dtype)
+
+
+def _lu_solve_abstract(a, lu, piv, b, *, transpose):
+    batch = np.broadcast_shapes(a.shape[:-2], lu.shape[:-2], piv.shape[:-1], b.shape[:-2])
+    return ShapedArray(batch + b.shape[-2:], np.result_type(a.dtype, b.dtype, np.float16))
+
+
+def _op(a, transpose):
+    return swap(a) if transpose else a
+
+
+def _lu_solve_jvp(primals, tangents, *, transpose):
+    # (the factors' tangents are None: their dependence on ``a`` is ``ta``'s term)
+    a, lu, piv, b = primals
+    ta, tb = tangents[0], tangents[3]
+    x = lu_solve(a, lu, piv, b, transpose)
+    rhs = tb
+    if ta is not None:
+        ax = matmul(_op(ta, transpose), x)
+        rhs = negative(ax) if rhs is None else rhs - ax
+    return x, lu_solve(a, lu, piv, rhs, transpose)
+
+
+def _lu_solve_vjp(needs, g, x, a, lu, piv, b, *, transpose):
+    # x = op(a)^-1 b: gb = op(a)^-T g, and ga = -gb x^T, transposed back when op is
+    gb = lu_solve(a, lu, piv, g, not transpose)
+    ga = None
+    if needs[0]:
+        ga = unbroadcast(negative(matmul(x, swap(gb)) if transpose else matmul(gb, swap(x))), a)
+    return ga, None, None, (unbroadcast(gb, b) if needs[3] else None)
+
+
+def _lu_solve_batch(args, dims, *, transpose):
+    aligned, _ = _align_stacks(args, dims, (2, 2, 1, 2))
+    return lu_solve(*aligned, transpose), 0
+
+
+lu_solve_p = Primitive("lu_solve", _lu_solve_impl, abstract_eval=_lu_solve_abstract,
+                       jvp=_lu_solve_jvp, vjp=_lu_solve_vjp, batch=_lu_solve_batch,
+                       vjp_reads=reads_inputs_and_output)
+
+
+def lu_solve(a, lu, piv, b, transpose):
+    """``x`` with ``a @ x = b`` (``a.T @ x = b`` when ``transpose``; ``b`` a stack of
+    matrices) from ``(lu, piv)``, the factors :data:`solve_lu_p` returned with ``a``;
+    differentiable in ``a`` and ``b``."""
+    return lu_solve_p.bind(a, lu, piv, b, transpose=bool(transpose))
 
 
 def _slogdet_impl(a):

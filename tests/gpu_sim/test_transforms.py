@@ -130,6 +130,20 @@ def test_results_stay_on_the_device_until_asked():
     assert "GpuArray" in repr(x) and "cuda" in repr(x)
 
 
+def test_solve_keeping_its_factors_on_gpu_equals_cpu(monkeypatch):
+    """``solve`` through ``solve_lu``/``lu_solve`` (taken at every size here): values,
+    gradients of both arguments (the transposed solve) and second order as on the CPU."""
+    from funcgrad.primitives import linalg as primitive_linalg
+    monkeypatch.setattr(primitive_linalg, "LU_MIN", 1)
+    b = RNG.standard_normal((3, 2))
+
+    def f(m, b):
+        return fnp.sum(fnp.sin(fnp.linalg.solve(m, b)))
+    assert_tree_close(fg.grad(f, argnums=(0, 1))(gpu(A), gpu(b)),
+                      fg.grad(f, argnums=(0, 1))(A, b))
+    assert_tree_close(fg.hessian(f)(gpu(A), gpu(b)), fg.hessian(f)(A, b))
+
+
 def test_every_primitive_has_a_gpu_implementation():
     assert missing_gpu_primitives() == []
 
