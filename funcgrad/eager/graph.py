@@ -15,7 +15,7 @@ import itertools
 import numpy as np
 
 from ..core import ShapedArray, node_name
-from ..interpreters.backprop import SELECT
+from ..interpreters.backprop import SELECT, UNNUMBERED
 from .hooks import RemovableHandle, hooks_of
 
 __all__ = ["shaped", "Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE"]
@@ -85,7 +85,7 @@ class Node:
 
     __slots__ = ("prim", "params", "args", "value", "needs", "meta", "parents", "_versions",
                  "_seq", "_n_out", "_saves", "_freed", "_retained", "_shown", "_hooks",
-                 "_name", "__weakref__")
+                 "_name", "slot", "__weakref__")
 
     def __init__(self, prim, params, args, value, needs, parents, versions, n_out):
         self.prim = prim
@@ -97,6 +97,7 @@ class Node:
         self.parents = parents
         self._versions = versions
         self._seq = next(_seq)
+        self.slot = UNNUMBERED  # (the backward walk's number for it: eager.walk.run)
         self._n_out = n_out
         self._saves = versions is not None  # holds values a second pass would need
         self._freed = False
@@ -238,6 +239,7 @@ class AccumulateGrad:
     __slots__ = ("variable", "__weakref__")
     prim = None  # a leaf: the engine never runs it
     parents = ()
+    slot = UNNUMBERED
     next_functions = ()
     _seq = -1
 
@@ -261,7 +263,7 @@ class Select:
     its cotangent into slot ``k`` of that node's cotangents (see
     :mod:`funcgrad.interpreters.backprop`)."""
 
-    __slots__ = ("args", "parents", "_seq")
+    __slots__ = ("args", "parents", "_seq", "slot")
     prim = SELECT
     _hooks = None
 
@@ -269,6 +271,7 @@ class Select:
         self.args = (k, node._n_out)
         self.parents = (node,)
         self._seq = next(_seq)  # after its node, before whatever uses this output
+        self.slot = UNNUMBERED
 
     def _edge(self):
         """``(node, k)``: the PyTorch name of this output."""
