@@ -279,8 +279,15 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
                 contributions = instruments.backward(node, g, rule or run_rule, watchers)
             elif rule is not None:
                 contributions = rule(node, g, node.value, node.args)
-            elif node.params is None:
-                contributions = prim.vjp(node.needs, g, node.value, *node.args)
+            elif node.params is None:  # (as in the plain walk above: the eager Tensor's)
+                args = node.args
+                vjp = prim.vjp_plain or prim.vjp
+                if len(args) == 2:
+                    contributions = vjp(node.needs, g, node.value, args[0], args[1])
+                elif len(args) == 1:
+                    contributions = vjp(node.needs, g, node.value, args[0])
+                else:
+                    contributions = vjp(node.needs, g, node.value, *args)
             else:
                 contributions = prim.vjp(node.needs, g, node.value, *node.args, **node.params)
             if release is not None:
