@@ -192,7 +192,10 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
     for node, ct in seeds:
         k = node.slot
         if k < count and index[k] is node:
-            _accumulate(cts, owned, k, ct, cts[k])
+            if cts[k] is None:  # (one seed a node, nearly always: without a call)
+                cts[k] = ct
+            else:
+                _accumulate(cts, owned, k, ct, cts[k])
         else:
             _accumulate(table, owned_ids, id(node), ct, table.get(id(node)))
     into_ok = shortcuts and shortcuts_allowed()
@@ -321,7 +324,11 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
                     owned.discard(k)
             else:  # a leaf (or a node whose number is not its position here)
                 key = id(parent)
-                _accumulate(table, owned_ids, key, c, get(key))
+                prev = get(key)
+                if prev is None:  # (the first contribution without a call: most leaves')
+                    table[key] = c
+                else:
+                    _accumulate(table, owned_ids, key, c, prev)
     return table
 
 
