@@ -536,3 +536,134 @@ def test_a_nodes_parents_are_one_tuple_aligned_with_its_arguments():
     z = 2.0 * t
     assert z.grad_fn.parents[0] is None and z.grad_fn.next_functions[0] == (None, 0)
     assert z.grad_fn.next_functions[1][0].variable is t
+
+
+# --- the numbered walk: cotangents in a list by each node's slot -----------------------------
+
+def test_a_tapes_nodes_are_numbered_by_their_position_and_its_inputs_not():
+    from funcgrad.interpreters.reverse import ReverseInterpreter
+    with ReverseInterpreter() as interp:
+        x = interp.new_input(np.array([0.5, -1.0, 2.0, 3.0]))
+        a, b = fnp.split(x * x, 2)       # a node with several outputs: SELECT nodes
+        fnp.sum(fnp.sin(a) * b + fnp.clip(x[:2], -1.0, 1.0))
+    assert any(node.prim is backprop.SELECT for node in interp.tape)
+    assert [node.slot for node in interp.tape] == list(range(len(interp.tape)))
+    assert x.slot == backprop.UNNUMBERED
+
+
+def _walk_both_ways(nodes, seeds, leaves, **kw):
+    """The leaves' cotangents of a numbered walk and of an unnumbered one (the dict by
+    id() only), checked to have the same bits."""
+    numbered = backprop.backpropagate(list(nodes), seeds, numbered=True, **kw)
+    unnumbered = backprop.backpropagate(list(nodes), seeds, **kw)
+    got = [numbered.get(id(leaf)) for leaf in leaves]
+    for g, h in zip(got, [unnumbered.get(id(leaf)) for leaf in leaves]):
+        assert (g is None) == (h is None)
+        if g is not None:
+            assert np.asarray(g).tobytes() == np.asarray(h).tobytes()
+    return got
+
+
+def test_a_stale_number_never_lends_a_node_another_nodes_cotangent():
+    """A tape cleared and recorded again while old nodes are still parents: old numbers
+    point at positions other nodes now hold.  The walk checks each number by identity,
+    so an old node's cotangent waits for it by id(), as a leaf's."""
+    from funcgrad.interpreters.reverse import ReverseInterpreter
+    x0 = np.array([0.3, -0.7, 1.1])
+    with ReverseInterpreter() as interp:
+        x = interp.new_input(x0)
+        a = fnp.sin(x)                  # slot 0
+        b = a * 2.0                     # slot 1
+        interp.tape.clear()
+        c0 = fnp.cos(x)                 # slot 0 again
+        c1 = c0 * 3.0                   # slot 1 again: b's old number
+        c2 = b * c1                     # b is a parent whose number is c1's position
+        y = fnp.sum(c2 * a)             # a: the number of c0
+    assert (b.slot, c1.slot, a.slot, c0.slot) == (1, 1, 0, 0)
+    gx, gb, ga = _walk_both_ways(interp.tape, [(y, np.ones(()))], [x, b, a])
+    s, c = np.sin(x0), np.cos(x0)
+    np.testing.assert_allclose(gb, 3.0 * c * s)          # d y / d b, b held fixed
+    np.testing.assert_allclose(ga, 2.0 * s * 3.0 * c)    # d y / d a, a held fixed
+    np.testing.assert_allclose(gx, -2.0 * s * s * 3.0 * s)  # through c0 only
+
+
+def test_a_list_other_than_the_tape_walks_by_id_with_the_same_bits():
+    from funcgrad.interpreters.reverse import ReverseInterpreter
+    x0 = np.linspace(-1.0, 1.0, 6)
+    with ReverseInterpreter() as interp:
+        x = interp.new_input(x0)
+        lo, hi = fnp.split(fnp.tanh(x) * x, 2)
+        y = fnp.sum(lo * hi + fnp.exp(lo))
+    seeds = [(y, np.ones(()))]
+    expected, = _walk_both_ways(interp.tape, seeds, [x])
+    with ReverseInterpreter() as other:
+        z = other.new_input(x0)
+        fnp.sin(z)
+    # every number off by one (a foreign node first), then a copy of the tape's tail only
+    shifted, = _walk_both_ways(other.tape[:1] + interp.tape, seeds, [x])
+    assert shifted.tobytes() == expected.tobytes()
+    tail = interp.tape[3:]
+    partial = _walk_both_ways(tail, seeds, [interp.tape[2], x])
+    cut = backprop.backpropagate(tail, seeds)
+    assert partial[1] is None
+    assert np.asarray(partial[0]).tobytes() == np.asarray(cut[id(interp.tape[2])]).tobytes()
+
+
+def _eager_graph():
+    """Three outputs sharing y's nodes, which stand at other positions in the first's
+    walk (after a's node) than in the others'; in the first, y gets v's cotangent after
+    the one of y * 2.0."""
+    x = fg.Tensor(np.linspace(-1.0, 1.0, 8), requires_grad=True)
+    a = x.cos()
+    y = (x.sin() * x).tanh()
+    v = y * y
+    outs = [(v + y * 2.0 + a).sum(), (y.exp() + x).sum(), y.sum() * 3.0]
+    return x, v, outs
+
+
+def test_an_eager_walk_run_inside_another_leaves_its_numbers_alone():
+    """A hook that runs a backward pass through the nodes the outer walk numbered, between
+    two cotangents of one of them: the inner walk finds the numbering taken and walks by
+    id(); both get their gradients."""
+    x, v, outs = _eager_graph()
+    expected_inner = fg.autograd.grad(outs[1], x, retain_graph=True)[0].numpy().tobytes()
+    expected_outer = fg.autograd.grad(outs[0], x, retain_graph=True)[0].numpy().tobytes()
+    inner = []
+
+    def hook(g):  # (once: the inner pass passes through y too)
+        if not inner:
+            inner.append(None)
+            inner[0] = fg.autograd.grad(outs[1], x, retain_graph=True)[0].numpy().tobytes()
+    v.register_hook(hook)
+    outer = fg.autograd.grad(outs[0], x, retain_graph=True)[0].numpy().tobytes()
+    assert inner == [expected_inner] and outer == expected_outer
+
+
+def test_eager_walks_of_one_graph_in_threads_get_a_single_threads_bits():
+    import sys
+    import threading
+    x, _, outs = _eager_graph()
+    expected = [fg.autograd.grad(o, x, retain_graph=True)[0].numpy().tobytes() for o in outs]
+    got, errors = {}, []
+    barrier = threading.Barrier(6)
+
+    def work(k):
+        try:
+            barrier.wait()
+            got[k] = [fg.autograd.grad(outs[(k + i) % 3], x, retain_graph=True)[0]
+                      .numpy().tobytes() for i in range(30)]
+        except BaseException as e:  # (re-raised below, in the test's thread)
+            errors.append(e)
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # interleave the walks, bytecode by bytecode nearly
+    try:
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert not errors, errors
+    for k in range(6):
+        assert got[k] == [expected[(k + i) % 3] for i in range(30)]

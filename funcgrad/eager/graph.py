@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core import ShapedArray, node_name
 from ..errors import FREED_MESSAGE
-from ..interpreters.backprop import SELECT
+from ..interpreters.backprop import SELECT, UNNUMBERED
 from .hooks import RemovableHandle, hooks_of
 
 __all__ = ["shaped", "Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE"]
@@ -80,7 +80,7 @@ class Node:
 
     __slots__ = ("prim", "params", "args", "value", "needs", "meta", "parents", "_versions",
                  "_seq", "_n_out", "_saves", "_freed", "_retained", "_shown", "_hooks",
-                 "_name", "__weakref__")
+                 "_name", "slot", "__weakref__")
 
     def __init__(self, prim, params, args, value, needs, parents, versions, n_out):
         self.prim = prim
@@ -92,6 +92,7 @@ class Node:
         self.parents = parents
         self._versions = versions
         self._seq = next(_seq)
+        self.slot = UNNUMBERED  # (the backward walk's number for it: eager.walk.run)
         self._n_out = n_out
         self._saves = versions is not None  # holds values a second pass would need
         self._freed = False
@@ -236,6 +237,7 @@ class AccumulateGrad:
     __slots__ = ("variable", "__weakref__")
     prim = None  # a leaf: the engine never runs it
     parents = ()
+    slot = UNNUMBERED
     next_functions = ()
     _seq = -1
 
@@ -259,7 +261,7 @@ class Select:
     its cotangent into slot ``k`` of that node's cotangents (see
     :mod:`funcgrad.interpreters.backprop`)."""
 
-    __slots__ = ("args", "parents", "_seq")
+    __slots__ = ("args", "parents", "_seq", "slot")
     prim = SELECT
     _hooks = None
 
@@ -267,6 +269,7 @@ class Select:
         self.args = (k, node._n_out)
         self.parents = (node,)
         self._seq = next(_seq)  # after its node, before whatever uses this output
+        self.slot = UNNUMBERED
 
     def _edge(self):
         """``(node, k)``: the PyTorch name of this output."""

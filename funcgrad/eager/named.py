@@ -47,6 +47,7 @@ class Named:
     multiple_results = False
     differentiable = True
     vjp_into = None
+    vjp_plain = None  # (the backward walk then calls vjp)
     reverse_fwd = None
     elementwise = None
 

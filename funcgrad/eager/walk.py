@@ -17,6 +17,8 @@ This module decides what it walks and adds the Tensor's semantics around it:
   ``rule`` that re-wraps the saved values as Tensors attached to the graph, so the
   rules' own operations are recorded (double backward).
 """
+import threading
+from operator import attrgetter, methodcaller
 from typing import Any
 
 import numpy as np
@@ -174,13 +176,40 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
     """
     starts = [parent_of(fn, nr) for fn, nr in roots]
     nodes, leaves = reachable(starts)
+    # The walk's numbers (each node's position in ``nodes``: see backprop.backpropagate),
+    # handed out while no other walk may change them: a walk that finds the lock taken
+    # (another thread's, or one inside a hook of this walk) runs unnumbered.
+    numbered = _numbering.acquire(blocking=False)
+    try:
+        return _run(nodes, leaves, starts, seeds, retain_graph, targets, rule, shortcuts,
+                    accumulate, make, numbered)
+    finally:
+        if numbered:
+            _numbering.release()
+
+
+_numbering = threading.Lock()
+
+
+def _run(nodes, leaves, starts, seeds, retain_graph, targets, rule, shortcuts, accumulate,
+         make, numbered):
+    node_hooks = False
+    if numbered:
+        k = 0
+        for node in nodes:
+            node.slot = k
+            k += 1
+            if node._hooks is not None:
+                node_hooks = True
+    else:
+        node_hooks = any(n._hooks is not None for n in nodes)
     found = []
     hooked = [acc for acc in leaves if hooks.leaf_hooks(acc.variable) is not None]
     if targets is not None:
         target_set = set(targets)
         hooked = [acc for acc in hooked if (acc, 0) in target_set]
     runner = None
-    if hooked or any(n._hooks is not None for n in nodes):
+    if hooked or node_hooks:
         runner = hooks.Runner(nodes, hooked, rule is not None,
                               accumulate if targets is None else None, make)
     if targets is None:
@@ -225,7 +254,7 @@ def run(roots, seeds, retain_graph, targets=None, rule=None, shortcuts=True,
         shortcuts = False
     table = backpropagate(nodes, list(zip(starts, seeds)), rule=rule, visit=visit,
                           release=None if retain_graph else _release,
-                          shortcuts=shortcuts)
+                          shortcuts=shortcuts, numbered=numbered)
     if runner is not None:
         runner.finish(table)
     if targets is None:
@@ -287,12 +316,12 @@ def reachable(starts):
     return nodes, leaves
 
 
-def _release(node):
-    node._release()  # (a method call: named nodes free their inner nodes)
+# (a method call: named nodes free their inner nodes; methodcaller calls it from C, a
+# Python function around it cost a frame a node)
+_release = methodcaller("_release")
 
 
-def _seq_of(node):
-    return node._seq
+_seq_of = attrgetter("_seq")  # (a C call: a Python function cost a frame a node)
 
 
 def _leading_to(needed, nodes):

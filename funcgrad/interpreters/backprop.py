@@ -22,6 +22,12 @@ The engine reads a graph node through a handful of fields, which the reverse-mod
     ``None``, or what debugging tools kept with the node
     (:func:`funcgrad.instruments.backward` then runs the rule; it also does for every
     node while a tool that watches every backward rule is installed).
+``slot``
+    where a numbered walk keeps the node's cotangent: its position in the list of
+    nodes walked, or :data:`UNNUMBERED`.  The reverse tape sets it at the append (the
+    position on the tape, never changed); the eager Tensor's walk hands its nodes
+    numbers for the walk.  The walk checks a number by identity before it uses it, so a
+    wrong one costs speed only (see :func:`backpropagate`).
 
 :func:`backpropagate` walks the nodes from the last recorded to the first (creation
 order is a topological order), runs each rule that received a cotangent and adds the
@@ -51,11 +57,15 @@ from .. import instruments
 from ..core import _state, internal, node_name
 from ..primitives.elementwise import add as _add
 
-__all__ = ["SELECT", "backpropagate", "add_cotangents", "edges", "run_rule",
+__all__ = ["SELECT", "UNNUMBERED", "backpropagate", "add_cotangents", "edges", "run_rule",
            "shortcuts_allowed"]
 
 SELECT = object()
 """The ``prim`` of a node standing for output ``k`` of a node with several outputs."""
+
+UNNUMBERED = sys.maxsize
+"""The ``slot`` of a node that has no number (a leaf, a node no walk numbered yet): it
+fails the walk's ``k < remaining`` before anything else is read."""
 
 
 def edges(node):
@@ -131,7 +141,7 @@ def shortcuts_allowed():
 
 @internal  # the VJP rules are funcgrad's code: their constants may move to a device
 def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release=None,
-                  shortcuts=True):
+                  shortcuts=True, numbered=False):
     """Propagate cotangents from ``seeds`` back through ``nodes``.
 
     ``nodes``: the nodes that may run, in creation order (parents before the nodes that
@@ -143,40 +153,71 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
     as soon as it has run.  ``rule(node, g, value, args)`` replaces :func:`run_rule`.
     ``visit(node, g)`` is called before a node (other than a SELECT) runs, with its
     cotangent (a list of slots for several outputs); the node runs only if it returns
-    true, with the cotangent ``h`` instead when it returns a 1-tuple ``(h,)`` (hooks).  ``release(node)`` is called after it ran.  ``shortcuts=False`` turns off the
-    rules' ``vjp_into`` shortcuts.
+    true, with the cotangent ``h`` instead when it returns a 1-tuple ``(h,)`` (hooks).
+    ``release(node)`` is called after it ran.  ``shortcuts=False`` turns off the
+    rules' ``vjp_into`` shortcuts.  ``numbered=True``: the nodes' ``slot`` numbers
+    may be used, and no one changes them while this walk runs (see below).
 
     >>> import numpy as np, funcgrad as fg
     >>> from funcgrad.interpreters.reverse import ReverseInterpreter
     >>> with ReverseInterpreter() as interp:
     ...     x = interp.new_input(np.array([1.0, 2.0]))
     ...     y = x * x + x
-    >>> table = backpropagate(interp.tape, [(y, np.ones(2))])
+    >>> table = backpropagate(interp.tape, [(y, np.ones(2))], numbered=True)
     >>> table[id(x)]
     array([3., 5.])
     """
-    cts = {}
-    # Keys whose entry is a sum this walk computed: a fresh array no one else holds.  A
-    # key is never written again once its node has run (everything that contributes to
-    # it was recorded later, so ran earlier), so a stale entry here is never consulted.
+    # Where cotangents wait.  A node whose ``slot`` is its position ``k`` in ``nodes``
+    # keeps its cotangent in ``cts[k]``: a list read by number, where a dict by id(node)
+    # costs an int allocated, a hash lookup and an insertion an edge (callgrind,
+    # benchmarks/results/session13-walknum.md).  A slot number is only a hint, checked
+    # by identity (``index[k] is parent``) wherever it is used: a leaf, a node of another
+    # list, a stale or foreign number (a tape cleared and recorded again, a node walked
+    # in a list other than its tape) sends its cotangent to ``table``, by id(node), and
+    # the node reads it back from there.  Both ends read the same number, which is why
+    # it must not change during the walk (``numbered``): the reverse tape's numbers are
+    # set once, at the append; the eager Tensor's are handed out by its walk under a lock.
+    count = len(nodes)
+    remaining = count
+    cts = [None] * count
+    # (an unnumbered walk checks against a list of no node: every number fails)
+    index = nodes if numbered else cts
+    table = {}
+    # Slots (of cts) and keys (of table) whose entry is a sum this walk computed: a
+    # fresh array no one else holds.  A slot is never written again once its node has
+    # run (everything that contributes to it was recorded later, so ran earlier), so a
+    # stale entry here is never consulted.
     owned = set()
+    owned_ids = set()
     for node, ct in seeds:
-        _accumulate(cts, owned, id(node), ct)
+        k = node.slot
+        if k < count and index[k] is node:
+            if cts[k] is None:  # (one seed a node, nearly always: without a call)
+                cts[k] = ct
+            else:
+                _accumulate(cts, owned, k, ct, cts[k])
+        else:
+            _accumulate(table, owned_ids, id(node), ct, table.get(id(node)))
     into_ok = shortcuts and shortcuts_allowed()
     watchers = instruments.backward_watchers()  # anomaly detection on during this pass
-    get = cts.get
-    pop = cts.pop
+    get = table.get
+    pop = table.pop
     # A walk without hooks, replaced rules, releases or watchers (every gradient's): its
     # nodes of one output and no vjp_into rule run the rule straight away, past the
     # checks below (about 15 bytecodes a node).
     plain = visit is None and rule is None and release is None and not watchers
-    remaining = len(nodes)
     while remaining:
         remaining -= 1
         node = nodes.pop() if consume else nodes[remaining]
-        g = pop(id(node), None)
-        if g is None:
-            continue
+        if numbered and node.slot == remaining:
+            g = cts[remaining]
+            if g is None:
+                continue
+            cts[remaining] = None  # (freed as the walk goes, as the nodes' residuals)
+        else:
+            g = pop(id(node), None)
+            if g is None:
+                continue
         prim = node.prim
         if plain and prim is not SELECT and node.meta is None and prim.vjp_into is None \
                 and not prim.multiple_results:
@@ -195,11 +236,8 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
                     contributions = vjp(node.needs, g, node.value, *args)
             parents = node.parents
         elif prim is SELECT:
-            key = id(node.parents[0])
-            slots = get(key)
             k, n = node.args
-            if slots is None:
-                slots = cts[key] = [None] * n
+            slots = _slots_of(node.parents[0], n, remaining, index, cts, table)
             slots[k] = g if slots[k] is None else add_cotangents(slots[k], g)
             continue
         else:
@@ -215,22 +253,28 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
             into = prim.vjp_into if into_ok else None
             if into is not None and node.meta is None and not watchers \
                     and _only_first(parents):
-                key = id(parents[0])
-                prev = get(key)
+                parent = parents[0]
+                k = parent.slot
+                if k < remaining and index[k] is parent:
+                    store, mine_set, key = cts, owned, k
+                    prev = cts[k]
+                else:
+                    store, mine_set, key = table, owned_ids, id(parent)
+                    prev = get(key)
                 if prev is not None:
                     # The rule adds its contribution straight into the parent's cotangent so
                     # far (gather: one scatter-add instead of a padded copy plus a sum), in
                     # place when the engine owns it; otherwise into a new array, which the
                     # engine then owns as it owns its own sums.
-                    mine = key in owned
+                    mine = key in mine_set
                     params = node.params
-                    total = cts[key] = into(prev, mine, g, node.value, *node.args,
-                                            **(params or {}))
+                    total = store[key] = into(prev, mine, g, node.value, *node.args,
+                                              **(params or {}))
                     if total is not prev:
                         if type(total) is ndarray:
-                            owned.add(key)
+                            mine_set.add(key)
                         else:
-                            owned.discard(key)
+                            mine_set.discard(key)
                     if release is not None:
                         release(node)
                     continue
@@ -238,8 +282,15 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
                 contributions = instruments.backward(node, g, rule or run_rule, watchers)
             elif rule is not None:
                 contributions = rule(node, g, node.value, node.args)
-            elif node.params is None:
-                contributions = prim.vjp(node.needs, g, node.value, *node.args)
+            elif node.params is None:  # (as in the plain walk above: the eager Tensor's)
+                args = node.args
+                vjp = prim.vjp_plain or prim.vjp
+                if len(args) == 2:
+                    contributions = vjp(node.needs, g, node.value, args[0], args[1])
+                elif len(args) == 1:
+                    contributions = vjp(node.needs, g, node.value, args[0])
+                else:
+                    contributions = vjp(node.needs, g, node.value, *args)
             else:
                 contributions = prim.vjp(node.needs, g, node.value, *node.args, **node.params)
             if release is not None:
@@ -254,35 +305,65 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
             c = contributions[i]
             if c is None:
                 continue
-            key = id(parent)
-            prev = get(key)
-            if prev is None:
-                cts[key] = c
-            elif type(c) is ndarray and type(prev) is ndarray:
-                if key in owned and prev.shape == c.shape and prev.dtype == c.dtype:
-                    _np_add(prev, c, out=prev)
+            k = parent.slot
+            if k < remaining and index[k] is parent:  # (the parent's slot: see above)
+                prev = cts[k]
+                if prev is None:
+                    cts[k] = c
+                elif type(c) is ndarray and type(prev) is ndarray:
+                    if k in owned and prev.shape == c.shape and prev.dtype == c.dtype:
+                        _np_add(prev, c, out=prev)
+                    else:
+                        total = cts[k] = prev + c
+                        if type(total) is ndarray:
+                            owned.add(k)
+                        else:  # 0-d arrays sum to a NumPy scalar
+                            owned.discard(k)
                 else:
-                    total = cts[key] = prev + c
-                    if type(total) is ndarray:
-                        owned.add(key)
-                    else:  # 0-d arrays sum to a NumPy scalar
-                        owned.discard(key)
-            else:
-                cts[key] = _add(prev, c)
-                owned.discard(key)
-    return cts
+                    cts[k] = _add(prev, c)
+                    owned.discard(k)
+            else:  # a leaf (or a node whose number is not its position here)
+                key = id(parent)
+                prev = get(key)
+                if prev is None:  # (the first contribution without a call: most leaves')
+                    table[key] = c
+                else:
+                    _accumulate(table, owned_ids, key, c, prev)
+    return table
 
 
-def _accumulate(cts, owned, key, c):
-    """``cts[key] += c`` (the walk's loop inlines this for speed)."""
-    prev = cts.get(key)
-    if prev is None:
-        cts[key] = c
-        return
-    total = cts[key] = add_cotangents(prev, c)
-    if type(prev) is ndarray and type(c) is ndarray and type(total) is ndarray:
-        owned.add(key)
+def _slots_of(parent, n, remaining, index, cts, table):
+    """The list of ``n`` cotangent slots of ``parent``, a node with several outputs
+    (created at its first SELECT node's turn)."""
+    k = parent.slot
+    if k < remaining and index[k] is parent:
+        store, key = cts, k
+        slots = cts[k]
     else:
+        store, key = table, id(parent)
+        slots = table.get(key)
+    if slots is None:
+        slots = store[key] = [None] * n
+    return slots
+
+
+def _accumulate(store, owned, key, c, prev):
+    """``store[key] += c``, ``prev`` being ``store[key]`` or None: in place into a sum the
+    walk computed (``key in owned``).  The walk's loop has this inline for the slots of
+    nodes; leaves and seeds come here."""
+    if prev is None:
+        store[key] = c
+    elif type(c) is ndarray and type(prev) is ndarray:
+        if key in owned and prev.shape == c.shape and prev.dtype == c.dtype:
+            _np_add(prev, c, out=prev)
+        else:
+            total = store[key] = prev + c
+            if type(total) is ndarray:
+                owned.add(key)
+            else:  # 0-d arrays sum to a NumPy scalar
+                owned.discard(key)
+    else:
+        store[key] = _add(prev, c)
         owned.discard(key)
 
 

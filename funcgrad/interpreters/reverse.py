@@ -19,7 +19,7 @@ from numpy import ndarray
 from .. import instruments
 from ..core import (ROOT, Interpreter, Tracer, _special_classes, _state, concrete, dtype_of,
                     is_weak, run_under)
-from .backprop import SELECT, backpropagate
+from .backprop import SELECT, UNNUMBERED, backpropagate
 from .forward import JVPInterpreter
 
 __all__ = ["ReverseInterpreter", "ReverseTracer", "backward_pass"]
@@ -28,9 +28,10 @@ __all__ = ["ReverseInterpreter", "ReverseTracer", "backward_pass"]
 class Node:
     """A recorded operation with several outputs; its outputs are :data:`SELECT` tracers."""
 
-    __slots__ = ("prim", "args", "params", "value", "parents", "needs", "meta")
+    __slots__ = ("prim", "args", "params", "value", "parents", "needs", "meta", "slot")
 
     def __init__(self, prim, args, params, value, parents, needs):
+        self.slot = UNNUMBERED  # (its position on the tape, once there)
         self.prim = prim
         self.args = args
         self.params = params
@@ -46,13 +47,17 @@ class ReverseTracer(Tracer):
     ``prim`` is None for an input; otherwise ``args``/``params``/``value`` are the
     residuals the VJP rule needs and ``parents``, aligned with ``args``, holds the tracer
     (node) each argument came from, or None for an argument that is not traced.
+    ``slot`` is the node's position on its interpreter's tape, set once at the append
+    (:data:`~funcgrad.interpreters.backprop.UNNUMBERED` for an input): the backward walk
+    keeps the tape's cotangents in a list by that number.
     """
 
     # ``weak``: does the value stand for a Python number (see core.is_weak)?  A Python
     # number passed as an argument stays one, so NumPy promotes it as it would the number
     # written into the function.  A slot, set once (a value never changes): every
     # arithmetic operator reads it, and a property cost a call each time.
-    __slots__ = ("value", "prim", "args", "params", "parents", "needs", "meta", "weak")
+    __slots__ = ("value", "prim", "args", "params", "parents", "needs", "meta", "weak",
+                 "slot")
 
     def __init__(self, trace, value, prim=None, args=(), params=None, parents=(), needs=(),
                  weak=False):
@@ -65,6 +70,7 @@ class ReverseTracer(Tracer):
         self.needs = needs
         self.meta = None  # what debugging tools keep with the node (funcgrad.instruments)
         self.weak = weak
+        self.slot = UNNUMBERED
 
     @property
     def shape(self):
@@ -175,7 +181,9 @@ class ReverseInterpreter(Interpreter):
         tracer.weak = type(out) is not ndarray and is_weak(out)
         if recording == 2:
             instruments.record(tracer)
-        self.tape.append(tracer)
+        tape = self.tape
+        tracer.slot = len(tape)
+        tape.append(tracer)
         return tracer
 
     # The record of a one- or two-argument primitive without parameters, as the tracers'
@@ -203,7 +211,9 @@ class ReverseInterpreter(Interpreter):
         tracer.needs = _FIRST1
         tracer.meta = None
         tracer.weak = type(out) is not ndarray and is_weak(out)
-        self.tape.append(tracer)
+        tape = self.tape
+        tracer.slot = len(tape)
+        tape.append(tracer)
         return tracer
 
     def process2(self, prim, a, b):
@@ -241,7 +251,9 @@ class ReverseInterpreter(Interpreter):
         tracer.needs = needs
         tracer.meta = None
         tracer.weak = type(out) is not ndarray and is_weak(out)
-        self.tape.append(tracer)
+        tape = self.tape
+        tracer.slot = len(tape)
+        tape.append(tracer)
         return tracer
 
     def _process_multiple(self, prim, vals, params, parents, needs):
@@ -260,12 +272,15 @@ class ReverseInterpreter(Interpreter):
         node = Node(prim, vals, params, out, parents, needs)
         if recording == 2:
             instruments.record(node)
-        self.tape.append(node)
+        tape = self.tape
+        node.slot = len(tape)
+        tape.append(node)
         outs = []
         n = len(out)
         for k, o in enumerate(out):
             sel = ReverseTracer(self, o, SELECT, (k, n), None, (node,), (), is_weak(o))
-            self.tape.append(sel)
+            sel.slot = len(tape)
+            tape.append(sel)
             outs.append(sel)
         return outs
 
@@ -307,5 +322,6 @@ def backward_pass(tape, seeds, inputs, free=False):
     >>> backward_pass(interp.tape, [(y, np.ones(1))], [x])
     [array([6.])]
     """
-    cotangents = backpropagate(tape, seeds, consume=free)
+    # (numbered: each tracer's slot is its position on this tape, set at the append)
+    cotangents = backpropagate(tape, seeds, consume=free, numbered=True)
     return [cotangents.get(id(x)) for x in inputs]
