@@ -114,6 +114,7 @@ class ReverseInterpreter(Interpreter):
         tracer.needs = ()
         tracer.meta = None
         tracer.weak = False
+        tracer.slot = UNNUMBERED  # (an input: never on the tape)
         return tracer
 
     def process(self, prim, args, params):

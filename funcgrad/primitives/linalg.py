@@ -339,10 +339,15 @@ def _as_matrix_rhs(b, x):
 def _solve_vjp(needs, g, out, a, b):
     # With a 1-d b and a stack of matrices a, out and g are stacks of vectors: solve
     # them as one-column matrices (a 2-d g would be read as a matrix right-hand side).
-    gb2 = solve(swap(a), _as_matrix_rhs(b, g))
+    return _solve_cotangents(needs, solve(swap(a), _as_matrix_rhs(b, g)), out, a, b)
+
+
+def _solve_cotangents(needs, gb2, x, a, b):
+    """``(a's, b's)`` cotangents of ``x = solve(a, b)`` from ``gb2 = solve(a^T, g)``
+    (``g`` as matrix right-hand sides): ``-gb2 x^T`` and ``gb2``, unbroadcast."""
     ga = gb = None
     if needs[0]:
-        ga = unbroadcast(negative(matmul(gb2, swap(_as_matrix_rhs(b, out)))), a)
+        ga = unbroadcast(negative(matmul(gb2, swap(_as_matrix_rhs(b, x)))), a)
     if needs[1]:
         gb = reshape(gb2, gb2.shape[:-1]) if b.ndim == 1 else gb2
         gb = unbroadcast(gb, b)
@@ -460,14 +465,7 @@ def _solve_lu_vjp(needs, gs, outs, a, b):
     g, x, lu, piv = gs[0], outs[0], outs[1], outs[2]
     if g is None:  # (only the factors' cotangents, which nothing gives: see above)
         return None, None
-    gb2 = lu_solve(a, lu, piv, _as_matrix_rhs(b, g), True)
-    ga = gb = None
-    if needs[0]:
-        ga = unbroadcast(negative(matmul(gb2, swap(_as_matrix_rhs(b, x)))), a)
-    if needs[1]:
-        gb = reshape(gb2, gb2.shape[:-1]) if b.ndim == 1 else gb2
-        gb = unbroadcast(gb, b)
-    return ga, gb
+    return _solve_cotangents(needs, lu_solve(a, lu, piv, _as_matrix_rhs(b, g), True), x, a, b)
 
 
 def _solve_lu_batch(args, dims):
