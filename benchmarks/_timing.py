@@ -288,3 +288,21 @@ def write_json(path: str | os.PathLike[str], payload: Any) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(payload, indent=2, default=str) + "\n")
     return path
+
+
+def warm_or_count(runs, warm_calls, count=None, calls=10):
+    """Call each of ``runs`` (name -> function) ``warm_calls`` times, then take the suite's
+    garbage-collector setting (the heap so far frozen: not scanned by each collection).
+    With ``count`` (a name), call that run ``calls`` times inside ``functools.reduce``,
+    the frame ``valgrind --toggle-collect=functools_reduce`` counts, and return True."""
+    import functools
+    for fn in runs.values():
+        for _ in range(warm_calls):
+            fn()
+    gc.collect()
+    gc.freeze()
+    if not count:
+        return False
+    fn = runs[count]
+    functools.reduce(lambda acc, _: (fn(), acc)[1], range(calls), 0)
+    return True

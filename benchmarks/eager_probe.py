@@ -22,8 +22,6 @@ Run
         load of the kernels, which takes many minutes under valgrind.
 """
 import argparse
-import functools
-import gc
 import hashlib
 import json
 import os
@@ -40,6 +38,7 @@ import numpy as np  # noqa: E402
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks import workloads as W  # noqa: E402
+from benchmarks._timing import warm_or_count  # noqa: E402
 
 X1, X2 = np.linspace(-1.0, 1.0, 16), np.linspace(-1.0, 1.0, 8)
 CALLS_PER_BATCH = {"sum": 200, "w1": 100, "w2": 4}
@@ -84,14 +83,7 @@ def main():
     p.add_argument("--calls", type=int, default=10)
     args = p.parse_args()
     runs = gradients(args.lib)
-    for fn in runs.values():
-        for _ in range(40):
-            fn()
-    gc.collect()
-    gc.freeze()  # the suite's setting: the heap so far is not scanned by each collection
-    if args.count:
-        fn = runs[args.count]
-        functools.reduce(lambda acc, _: (fn(), acc)[1], range(args.calls), 0)
+    if warm_or_count(runs, 40, args.count, args.calls):
         return
     out = {name: round(best_cpu_us(fn, CALLS_PER_BATCH[name], args.batches), 2)
            for name, fn in runs.items()}

@@ -34,8 +34,6 @@ Run
         valgrind while the calls were counted; natively that thread is idle).
 """
 import argparse
-import functools
-import gc
 import hashlib
 import json
 import os
@@ -51,6 +49,7 @@ import numpy as np  # noqa: E402
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks import workloads as W  # noqa: E402
+from benchmarks._timing import warm_or_count  # noqa: E402
 
 
 def cases():
@@ -89,14 +88,7 @@ def main():
     p.add_argument("--calls", type=int, default=10)
     args = p.parse_args()
     runs, out = cases()
-    for fn in runs.values():
-        for _ in range(3):
-            fn()
-    gc.collect()
-    gc.freeze()  # the suite's setting: the heap so far is not scanned by each collection
-    if args.count:
-        fn = runs[args.count]
-        functools.reduce(lambda acc, _: (fn(), acc)[1], range(args.calls), 0)
+    if warm_or_count(runs, 3, args.count, args.calls):
         return
     times = {name: [] for name in runs}
     for _ in range(args.rounds):

@@ -26,23 +26,8 @@ __all__ = ["DEFINITIONS", "complex_body", "complex_emitter"]
 
 
 def _divide(a, b):
-    """``a / b`` by Smith's algorithm, as NumPy's complex division computes it (no
-    overflow of ``|b|**2``; ``z / 0`` is inf or NaN, where Numba's own would raise)."""
-    return f"""a = {a}
-b = {b}
-br = abs(b.real)
-bi = abs(b.imag)
-if br >= bi:
-    if br == C(0) and bi == C(0):
-        r = complex(a.real / br, a.imag / br)
-    else:
-        rat = b.imag / b.real
-        scl = C(1) / (b.real + b.imag * rat)
-        r = complex((a.real + a.imag * rat) * scl, (a.imag - a.real * rat) * scl)
-else:
-    rat = b.real / b.imag
-    scl = C(1) / (b.imag + b.real * rat)
-    r = complex((a.real * rat + a.imag) * scl, (a.imag * rat - a.real) * scl)"""
+    """``a / b`` (element expressions) by Smith's algorithm, as NumPy divides."""
+    return f"a = {a}\nb = {b}\n" + sc.smith_division("a", "b")
 
 
 def _leaf(name):

@@ -55,21 +55,8 @@ small = b if a >= b else a
 q = small / big if big != C(0) else C(0)
 r = C(F.INF) if a == C(F.INF) or b == C(F.INF) else (C(F.NAN) if a != a or b != b else {root} * big)"""
 
-# Smith's division, as NumPy's complex loop writes it (no overflow of |b|^2; z / 0 is
-# inf or NaN).
-_DIVIDE = """br = abs(x1.real)
-bi = abs(x1.imag)
-if br >= bi:
-    if br == C(0) and bi == C(0):
-        r = complex(x0.real / br, x0.imag / br)
-    else:
-        rat = x1.imag / x1.real
-        scl = C(1) / (x1.real + x1.imag * rat)
-        r = complex((x0.real + x0.imag * rat) * scl, (x0.imag - x0.real * rat) * scl)
-else:
-    rat = x1.real / x1.imag
-    scl = C(1) / (x1.imag + x1.real * rat)
-    r = complex((x0.real * rat + x0.imag) * scl, (x0.imag * rat - x0.real) * scl)"""
+# Smith's division, as NumPy's complex loop writes it (the GPU kernels' too).
+_DIVIDE = sc.smith_division("x0", "x1")
 
 CANDIDATES = {
     ew.add_p: ["r = complex(x0.real + x1.real, x0.imag + x1.imag)"],

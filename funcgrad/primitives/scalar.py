@@ -26,7 +26,7 @@ import numpy as np
 from ..core import ROOT, ShapedArray, run_under
 
 __all__ = ["Emitter", "body_for", "capture", "literal", "cast", "leaves_of", "eqn_compute",
-           "LEAF_CONSTANTS"]
+           "LEAF_CONSTANTS", "smith_division"]
 
 LEAF_CONSTANTS = {"LN2": math.log(2.0), "LOG2E": 1.0 / math.log(2.0), "LN10": math.log(10.0),
                   "INF": math.inf, "NAN": math.nan}
@@ -301,3 +301,23 @@ def capture(rule, n, dtype):
     from ..interpreters.graph import trace_to_graph
     aval = ShapedArray((), dtype)
     return run_under(ROOT, trace_to_graph, lambda *xs: [rule(*xs)], [aval] * n)
+
+
+def smith_division(a, b):
+    """The complex element code of ``r = a / b`` (``a`` and ``b`` names of complex values)
+    by Smith's algorithm, as NumPy's complex loop divides: no overflow of ``|b|**2``, and
+    ``z / 0`` is inf or NaN where Numba's own division would raise.  The GPU kernels and
+    the jit's fused complex loops both compute it this way."""
+    return f"""br = abs({b}.real)
+bi = abs({b}.imag)
+if br >= bi:
+    if br == C(0) and bi == C(0):
+        r = complex({a}.real / br, {a}.imag / br)
+    else:
+        rat = {b}.imag / {b}.real
+        scl = C(1) / ({b}.real + {b}.imag * rat)
+        r = complex(({a}.real + {a}.imag * rat) * scl, ({a}.imag - {a}.real * rat) * scl)
+else:
+    rat = {b}.real / {b}.imag
+    scl = C(1) / ({b}.imag + {b}.real * rat)
+    r = complex(({a}.real * rat + {a}.imag) * scl, ({a}.imag * rat - {a}.real) * scl)"""
