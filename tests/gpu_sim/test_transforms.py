@@ -139,6 +139,8 @@ def test_solve_keeping_its_factors_on_gpu_equals_cpu(monkeypatch):
 
     def f(m, b):
         return fnp.sum(fnp.sin(fnp.linalg.solve(m, b)))
+    used = {e.prim for e in fg.make_graph(fg.grad(f, argnums=(0, 1)))(A, b).eqns}
+    assert {primitive_linalg.solve_lu_p, primitive_linalg.lu_solve_p} <= used
     assert_tree_close(fg.grad(f, argnums=(0, 1))(gpu(A), gpu(b)),
                       fg.grad(f, argnums=(0, 1))(A, b))
     assert_tree_close(fg.hessian(f)(gpu(A), gpu(b)), fg.hessian(f)(A, b))
