@@ -87,8 +87,9 @@ def dot_product_attention(query: ArrayLike, key: ArrayLike, value: ArrayLike,
     logits = fnp.reshape(logits * fnp.asarray(scale, logits.dtype), (b, n, t, s))
     if bias is not None:
         logits = fnp.astype(logits + fnp.asarray(bias), logits.dtype)
-    keep = _keep(mask, is_causal, query_seq_lengths, key_value_seq_lengths,
-                 local_window_size, b, t, s)
+    rows = (None if query_seq_lengths is None
+            else _sequence_mask(query_seq_lengths, t, b, "query_seq_lengths"))
+    keep = _keep(mask, is_causal, rows, key_value_seq_lengths, local_window_size, b, t, s)
     if keep is not None:
         large_negative = -0.7 * float(np.finfo(logits.dtype).max)
         logits = fnp.where(keep, logits, fnp.asarray(large_negative, logits.dtype))
@@ -96,16 +97,15 @@ def dot_product_attention(query: ArrayLike, key: ArrayLike, value: ArrayLike,
     probs = fnp.astype(softmax(fnp.astype(logits, wide), axis=-1), key.dtype)
     probs = fnp.reshape(probs, (b, k, n // k, t, s))
     out = fnp.reshape(fnp.einsum("bkgts,bskh->btkgh", probs, value), (b, t, n, h))
-    if query_seq_lengths is not None:  # padding queries give zeros, as JAX's
-        rows = _sequence_mask(query_seq_lengths, t, b, "query_seq_lengths")
+    if rows is not None:  # padding queries give zeros, as JAX's
         out = fnp.where(rows[:, :, None, None], out, fnp.zeros((), out.dtype))
     out = fnp.astype(out, dtype)
     return out if batched else out[0]
 
 
-def _keep(mask, is_causal, query_seq_lengths, key_value_seq_lengths,
-          local_window_size, b, t, s):
-    """The boolean ``(B, N or 1, T, S)`` mask of logits attended to, or None for all."""
+def _keep(mask, is_causal, rows, key_value_seq_lengths, local_window_size, b, t, s):
+    """The boolean ``(B, N or 1, T, S)`` mask of logits attended to, or None for all
+    (``rows``: ``[b, t]``, the queries within their sequence's length, or None)."""
     keep = None
 
     def both(extra):
@@ -123,8 +123,7 @@ def _keep(mask, is_causal, query_seq_lengths, key_value_seq_lengths,
         left, right = _window(local_window_size)
         tq, sk = np.arange(t)[:, None], np.arange(s)[None, :]
         keep = both((tq <= sk + left) & (tq >= sk - right))
-    if query_seq_lengths is not None:
-        rows = _sequence_mask(query_seq_lengths, t, b, "query_seq_lengths")
+    if rows is not None:
         keep = both(rows[:, None, :, None])
     if key_value_seq_lengths is not None:
         cols = _sequence_mask(key_value_seq_lengths, s, b, "key_value_seq_lengths")
