@@ -358,14 +358,18 @@ def _solve_jvp(primals, tangents):
     a, b = primals
     ta, tb = tangents
     out = solve(a, b)
-    rhs = None
-    if tb is not None:
-        rhs = _as_matrix_rhs(b, tb)
-    if ta is not None:
-        ax = matmul(ta, _as_matrix_rhs(b, out))
-        rhs = negative(ax) if rhs is None else rhs - ax
-    t = solve(a, rhs)
+    t = solve(a, _tangent_rhs(ta, tb, out, b))
     return out, (reshape(t, t.shape[:-1]) if b.ndim == 1 else t)
+
+
+def _tangent_rhs(ta, tb, x, b):
+    """``tb - ta x`` (as matrix right-hand sides): ``a`` times the tangent of ``x =
+    solve(a, b)``."""
+    rhs = None if tb is None else _as_matrix_rhs(b, tb)
+    if ta is not None:
+        ax = matmul(ta, _as_matrix_rhs(b, x))
+        rhs = negative(ax) if rhs is None else rhs - ax
+    return rhs
 
 
 def _solve_batch(args, dims):
@@ -451,13 +455,7 @@ def _solve_lu_jvp(primals, tangents):
     a, b = primals
     ta, tb = tangents
     x, lu, piv = solve_lu_p.bind(a, b)
-    rhs = None
-    if tb is not None:
-        rhs = _as_matrix_rhs(b, tb)
-    if ta is not None:
-        ax = matmul(ta, _as_matrix_rhs(b, x))
-        rhs = negative(ax) if rhs is None else rhs - ax
-    t = lu_solve(a, lu, piv, rhs, False)
+    t = lu_solve(a, lu, piv, _tangent_rhs(ta, tb, x, b), False)
     return (x, lu, piv), (reshape(t, t.shape[:-1]) if b.ndim == 1 else t, None, None)
 
 
