@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .kernels.cpu import _lazy
+from .kernels.cpu import _config, _lazy
 from .primitives._elementwise import build_kernels
 from .typing import DTypeLike
 
@@ -78,7 +78,7 @@ def set_kernel_loading(mode: str) -> None:
     'wait'
     >>> set_kernel_loading(old)
     """
-    _lazy.config.loading = _lazy._loading_mode(mode)
+    _config.config.loading = _config._loading_mode(mode)
 
 
 def get_kernel_loading() -> str:
@@ -88,10 +88,10 @@ def get_kernel_loading() -> str:
     >>> get_kernel_loading() in ("background", "wait", "numpy")
     True
     """
-    return _lazy.config.loading
+    return _config.config.loading
 
 
-set_num_threads = _lazy.set_num_threads
+set_num_threads = _config.set_num_threads
 
 
 def get_num_threads() -> int:
@@ -101,4 +101,4 @@ def get_num_threads() -> int:
     >>> fg.get_num_threads() >= 1
     True
     """
-    return _lazy.get_num_threads()
+    return _config.get_num_threads()

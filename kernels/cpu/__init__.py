@@ -21,8 +21,8 @@ shapes, dtypes, layouts and indices before any compiled loop runs.
 import numpy as np
 
 from . import _lazy
-from ._lazy import (F32, F64, config, get_num_threads, on_load,  # noqa: F401
-                    on_thread_change, set_num_threads, waiting, warmup)
+from ._config import config, get_num_threads, on_thread_change, set_num_threads  # noqa: F401
+from ._lazy import F32, F64, on_load, waiting, warmup  # noqa: F401
 
 from .reductions import (extremum_vjp, logsumexp, logsumexp_vjp,  # noqa: E402,F401
                          logsumexp_with_softmax)
