@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import funcgrad as fg
-from funcgrad.jit import api
+from funcgrad.jit import entry as jit_entry
 
 X = np.linspace(-1.0, 1.0, 7)
 
@@ -67,7 +67,7 @@ def test_a_failed_compilation_is_said_and_calls_stay_right(monkeypatch):
     def broken(graph):
         raise RuntimeError("lowering broke")
 
-    monkeypatch.setattr(api, "compile_graph", broken)
+    monkeypatch.setattr(jit_entry, "compile_graph", broken)
     f = fg.jit(loss, wait=False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -107,8 +107,8 @@ def test_the_first_call_leaves_the_compiler_to_the_background_thread():
     """fg.jit(f) and its first call import neither the compiler (.call, .lower) nor the
     stages and funcgrad.lax: importing them was most of W3's first-call time (issue 24)."""
     code = ("import sys, numpy as np, funcgrad as fg\n"
-            "from funcgrad.jit import api\n"
-            "api._compile_in_background = lambda entry, leaves: None  # (no compiler)\n"
+            "from funcgrad.jit import entry\n"
+            "entry._compile_in_background = lambda e, leaves: None  # (no compiler)\n"
             "f = fg.jit(fg.value_and_grad(lambda x: np.sum(np.tanh(x) ** 2)))\n"
             "value, grad = f(np.linspace(-1.0, 1.0, 5))\n"
             "print(sorted(m for m in ('funcgrad.jit.call', 'funcgrad.jit.lower',\n"
@@ -143,7 +143,7 @@ def test_the_first_call_does_not_wait_for_the_compiler_thread_to_run(monkeypatch
         start(self)
 
     monkeypatch.setattr(threading.Thread, "start", held)
-    monkeypatch.setattr(api, "_jobs", None)  # a new compiler thread starts
+    monkeypatch.setattr(jit_entry, "_jobs", None)  # a new compiler thread starts
     first = fg.jit(fg.grad(f), wait=False)(X)
     returned.set()
     assert not waited, "the first call waited for a thread to start"
@@ -152,7 +152,7 @@ def test_the_first_call_does_not_wait_for_the_compiler_thread_to_run(monkeypatch
 
 _SWITCHING = r"""
 import sys, threading
-from funcgrad.jit import api
+from funcgrad.jit import entry
 seen, done = [], threading.Event()
 
 class Job:
@@ -166,13 +166,13 @@ class Job:
 
 before = sys.getswitchinterval()
 for k in range(3):
-    api._compile_in_background(Job(last=k == 2), ())
+    entry._compile_in_background(Job(last=k == 2), ())
 assert done.wait(60)
 for _ in range(500):  # (the thread restores it just after the last job's build)
     if sys.getswitchinterval() == before:
         break
     threading.Event().wait(0.01)
-print(before, seen, sys.getswitchinterval(), api._SWITCH_WHILE_COMPILING)
+print(before, seen, sys.getswitchinterval(), entry._SWITCH_WHILE_COMPILING)
 """
 
 
