@@ -49,6 +49,9 @@ from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,
                             hyp2f1, iv, ive, j0, j1, jn, jv, k0, k0e, k1, k1e, kv, kve,
                             loggamma, owens_t, poch, sici, spence, sph_harm_y, wofz, y0, y1,
                             yn, yv)
+from . import _special_inverse as _inverse
+from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # noqa: F401
+                               gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, ndtri_exp)
 from . import _special_elementary as _elementary
 from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
                                   log1p, pseudo_huber, softplus)
@@ -57,7 +60,8 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
            "gamma", "rgamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
            "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
-           "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__
+           "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
+               _inverse.__all__)
 
 _INF = math.inf
 
@@ -466,7 +470,9 @@ def rel_entr(x: ArrayLike, y: ArrayLike) -> Array:
     sx, sy = fnp.where(both, x, 1.0), fnp.where(both, y, 1.0)
     zero = fnp.logical_and(fnp.equal(x, 0), fnp.greater_equal(y, 0))
     value = sx * fnp.log(sx / sy)
-    edge = fnp.where(zero, 0.0, _INF).astype(value.dtype)  # (float32 stays float32)
+    # (NaN in, NaN out, as SciPy's: not the inf of the other invalid arguments)
+    nan = fnp.logical_or(fnp.isnan(x), fnp.isnan(y))
+    edge = fnp.where(zero, 0.0, fnp.where(nan, math.nan, _INF)).astype(value.dtype)
     return fnp.where(both, value, edge)
 
 
