@@ -34,6 +34,7 @@ from ._distn_more import gamma_cdf, gamma_isf, gamma_logpdf, gamma_ppf, gamma_sf
 from ._distn_more import (betabinom, gennorm, multinomial, truncnorm, vonmises,  # noqa: F401
                           wrapcauchy)
 from ._kde import gaussian_kde  # noqa: F401
+from . import _moments
 from . import _stats_functions as _functions
 from ._stats_functions import ModeResult, mode, rankdata, sem  # noqa: F401
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
@@ -456,3 +457,8 @@ class _dirichlet:
 
 
 dirichlet = _dirichlet()
+
+# (the means and variances, from their table: see _moments)
+for _name, (_mean, _var) in _moments.MOMENTS.items():
+    globals()[_name]._mean, globals()[_name]._var = _mean, _var
+del _name, _mean, _var
