@@ -220,3 +220,26 @@ def test_moment_derivatives():
 def test_moment_of_an_invalid_parameter_is_nan():
     assert np.isnan(float(fst.gamma.mean(-1.0)))
     assert np.isnan(float(fst.norm.var(scale=-1.0)))
+
+
+def test_rel_entr_and_kl_div_are_accurate_for_nearly_equal_arguments():
+    t = 2.0 ** -30  # (y = 1 + t exactly)
+    assert float(fsp.rel_entr(1.0, 1.0 + t)) == pytest.approx(-math.log1p(t), rel=1e-15)
+    # t - log1p(t) = t**2/2 - t**3/3 + ...: SciPy's x log(x/y) - x + y gives 0 here
+    assert float(fsp.kl_div(1.0, 1.0 + t)) == pytest.approx(t * t / 2 - t ** 3 / 3, rel=1e-14)
+    x, y = np.float32(1.0), np.float32(0.999)
+    want = float(x) * math.log(float(x) / float(y))
+    assert fsp.rel_entr(x, y).dtype == np.float32
+    assert float(fsp.rel_entr(x, y)) == pytest.approx(want, rel=1e-6)
+    assert float(fsp.kl_div(x, y)) == pytest.approx(want - float(x) + float(y), rel=1e-5)
+
+
+def test_kl_div_edges_are_scipys():
+    x = np.array([0.0, 1.0, -1.0, 1.0, 0.0, 2.0, np.nan])
+    y = np.array([2.0, np.inf, 1.0, -np.inf, 0.0, 0.0, 1.0])
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(fsp.kl_div(x, y), scipy_special.kl_div(x, y))
+        np.testing.assert_array_equal(fsp.rel_entr(x, y), scipy_special.rel_entr(x, y))
+    # derivatives near x == y: d/dx = log(x / y), d/dy = 1 - x / y
+    assert float(fg.grad(fsp.kl_div)(1.0, 1.001)) == pytest.approx(math.log(1 / 1.001), rel=1e-10)
+    assert float(fg.grad(fsp.kl_div, 1)(1.0, 1.001)) == pytest.approx(1 - 1 / 1.001, rel=1e-10)
