@@ -243,3 +243,13 @@ def test_kl_div_edges_are_scipys():
     # derivatives near x == y: d/dx = log(x / y), d/dy = 1 - x / y
     assert float(fg.grad(fsp.kl_div)(1.0, 1.001)) == pytest.approx(math.log(1 / 1.001), rel=1e-10)
     assert float(fg.grad(fsp.kl_div, 1)(1.0, 1.001)) == pytest.approx(1 - 1 / 1.001, rel=1e-10)
+
+
+def test_distribution_methods_take_python_numbers_everywhere():
+    # (every argument a Python float: the result is still an array, as SciPy's scalar)
+    assert float(fst.norm.logpdf(1.3, 0.7, 2.0)) == pytest.approx(
+        float(scipy_stats.norm.logpdf(1.3, 0.7, 2.0)), rel=1e-15)
+    assert float(fst.norm.logpdf(1.3)) == pytest.approx(float(scipy_stats.norm.logpdf(1.3)),
+                                                        rel=1e-15)
+    assert float(fst.t.pdf(0.5, 3.0, 0.1, 2.0)) == pytest.approx(
+        float(scipy_stats.t.pdf(0.5, 3.0, 0.1, 2.0)), rel=1e-13)

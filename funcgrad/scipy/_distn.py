@@ -74,6 +74,8 @@ def _log_of_either(small, other_method, args, kwds):
 def _typed(out, *inputs):
     """``out`` in NumPy 2's type of ``inputs`` (Python numbers weak): float32 stays float32
     where a float64 constant (``gammaln(2.5)``, ``log(df * pi)``...) would widen it."""
+    if not hasattr(out, "dtype"):  # (every input a Python number: norm.logpdf(1.3, 0.7, 2.0))
+        out = fnp.asarray(out)
     dtype = np.result_type(*[v.dtype if hasattr(v, "dtype") else v for v in inputs], 1.0)
     return fnp.astype(out, dtype) if out.dtype != dtype and dtype.kind == "f" else out
 
