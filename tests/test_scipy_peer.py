@@ -253,3 +253,17 @@ def test_distribution_methods_take_python_numbers_everywhere():
                                                         rel=1e-15)
     assert float(fst.t.pdf(0.5, 3.0, 0.1, 2.0)) == pytest.approx(
         float(scipy_stats.t.pdf(0.5, 3.0, 0.1, 2.0)), rel=1e-13)
+
+
+def test_frozen_multivariate_distributions_accept_scipys_seed():
+    x = np.array([0.3, -0.2])
+    got = fst.multivariate_normal(np.zeros(2), np.eye(2), False, 7).logpdf(x)
+    want = scipy_stats.multivariate_normal(np.zeros(2), np.eye(2), False, 7).logpdf(x)
+    assert float(got) == pytest.approx(float(want), rel=1e-14)
+    alpha, p = np.array([1.5, 2.0, 3.0]), np.array([0.2, 0.3, 0.5])
+    assert float(fst.dirichlet(alpha, seed=1).logpdf(p)) == pytest.approx(
+        float(scipy_stats.dirichlet(alpha, seed=1).logpdf(p)), rel=1e-13)
+    k = np.array([1.0, 2.0, 3.0])
+    assert float(fst.multinomial(6, p, seed=1).logpmf(k)) == pytest.approx(
+        float(scipy_stats.multinomial(6, p, seed=1).logpmf(k)), rel=1e-13)
+

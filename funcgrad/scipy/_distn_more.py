@@ -259,8 +259,9 @@ class _multinomial:
         """``exp(logpmf)``."""
         return fnp.exp(self.logpmf(x, n, p))
 
-    def __call__(self, n: ArrayLike, p: ArrayLike) -> Any:
-        """The distribution with ``n`` and ``p`` fixed, as SciPy's ``multinomial(n, p)``."""
+    def __call__(self, n: ArrayLike, p: ArrayLike, seed: object = None) -> Any:
+        """The distribution with ``n`` and ``p`` fixed, as SciPy's ``multinomial(n, p)``
+        (``seed``, for SciPy's sampling, accepted and unused: there is no ``rvs``)."""
         return rv_frozen(self, (n, p), {})
 
     def __repr__(self) -> str:

@@ -412,9 +412,10 @@ class _multivariate_normal:
         return 0.5 * (rank * (math.log(2 * math.pi) + 1.0) + log_pdet)
 
     def __call__(self, mean: Optional[ArrayLike] = None, cov: ArrayLike = 1,
-                 allow_singular: bool = False) -> rv_frozen:
+                 allow_singular: bool = False, seed: object = None) -> rv_frozen:
         """The distribution with ``mean`` and ``cov`` fixed, as SciPy's
-        ``multivariate_normal(mean, cov)``."""
+        ``multivariate_normal(mean, cov)`` (``seed``, for SciPy's sampling, is accepted
+        and unused: there is no ``rvs`` here)."""
         kwds = {"allow_singular": True} if allow_singular else {}
         return rv_frozen(self, (mean, cov), kwds)
 
@@ -448,8 +449,9 @@ class _dirichlet:
         """``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, alpha))
 
-    def __call__(self, alpha: ArrayLike) -> rv_frozen:
-        """The distribution with ``alpha`` fixed, as SciPy's ``dirichlet(alpha)``."""
+    def __call__(self, alpha: ArrayLike, seed: object = None) -> rv_frozen:
+        """The distribution with ``alpha`` fixed, as SciPy's ``dirichlet(alpha)``
+        (``seed`` accepted and unused, as in ``multivariate_normal``)."""
         return rv_frozen(self, (alpha,), {})
 
     def __repr__(self) -> str:
