@@ -267,3 +267,14 @@ def test_frozen_multivariate_distributions_accept_scipys_seed():
     assert float(fst.multinomial(6, p, seed=1).logpmf(k)) == pytest.approx(
         float(scipy_stats.multinomial(6, p, seed=1).logpmf(k)), rel=1e-13)
 
+
+
+def test_yn_derivative_in_its_integer_order_raises():
+    with pytest.raises(NotImplementedError, match="with respect to v"):
+        fg.grad(fsp.yn, 0)(2.0, 1.5)
+    assert float(fg.grad(fsp.yn, 1)(2.0, 1.5)) == pytest.approx(
+        float(scipy_special.yvp(2, 1.5)), rel=1e-13)
+    # (yv's values: SciPy's yn differs from its yv in the last digit)
+    np.testing.assert_allclose(fg.vmap(fsp.yn)(np.array([0.5, 2.5]), np.array([1.0, 2.0])),
+                               scipy_special.yn(np.array([0, 2]), np.array([1.0, 2.0])),
+                               rtol=1e-14)

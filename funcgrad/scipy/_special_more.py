@@ -11,6 +11,7 @@ from .. import numpy as fnp
 from ..core import Tracer as _Tracer
 from ..numpy._convert import operand as _operand
 from ..primitives import special_scipy as _ss
+from ..primitives.structural import stop_gradient as _stop_gradient
 from ..typing import Array, ArrayLike
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
@@ -302,8 +303,12 @@ def yn(n: ArrayLike, x: ArrayLike) -> Array:
     n = _operand(n)
     if isinstance(n, float):
         n = float(math.trunc(n)) if math.isfinite(n) else n
-    elif not isinstance(n, int) and np.result_type(n).kind == "f":
-        n = fnp.trunc(n)  # (SciPy's integer loop; piecewise constant: no derivative in n)
+    elif isinstance(n, _Tracer):
+        # (the order truncated, but its tangent still reaches yv's order, whose derivative
+        # raises: an integer order has none, and a silent 0 would hide the mistake)
+        n = fnp.trunc(n) + (n - _stop_gradient(n))
+    elif np.result_type(n).kind == "f":
+        n = fnp.trunc(n)  # (SciPy's integer loop)
     return yv(n, x)
 
 
