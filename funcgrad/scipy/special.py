@@ -9,7 +9,8 @@ of any order, comes from the primitives' rules.  Plain ``scipy.special`` ufuncs
 (``scipy.special.gammaln(x)``) reach these functions on traced values by themselves.
 
 Derivatives that are not implemented raise ``NotImplementedError`` when asked for:
-``zeta`` in ``x``, ``gammainc``/``gammaincc`` in ``a``, ``betainc`` in ``a`` and ``b``,
+``zeta`` in ``x``, ``gammainc``/``gammaincc`` (and their inverses) in ``a``, ``betainc``
+(and ``betaincinv``) in ``a`` and ``b``,
 ``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, the Bessel functions
 (``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, ``hyp1f1``
 in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
@@ -20,7 +21,10 @@ JAX's name: ``J_k`` for ``k = 0..v`` stacked; ``j0``, ``j1``, ``jn`` take jv's v
 which differ from SciPy's j0 and j1 in the last digits), ``yv`` (likewise ``y0``, ``y1``,
 ``yn``), ``iv``, ``ive``, ``kv``, ``kve``,
 ``k0``, ``k1``, ``k0e``, ``k1e``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
-``hyp1f1``, ``hyp2f1``, and ``erf`` and ``erfc`` of complex arguments are the exception:
+``hyp1f1``, ``hyp2f1``, the inverses ``inv_boxcox``, ``inv_boxcox1p``, ``gammaincinv``,
+``gammainccinv``, ``betaincinv`` and ``ndtri_exp``, ``erfi``, the complete elliptic
+integrals ``ellipk``, ``ellipe`` and ``ellipkm1`` (:mod:`._special_inverse`), and ``erf``
+and ``erfc`` of complex arguments are the exception:
 they take their values from SciPy's ufuncs (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
 SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
 bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
