@@ -278,3 +278,21 @@ def test_yn_derivative_in_its_integer_order_raises():
     np.testing.assert_allclose(fg.vmap(fsp.yn)(np.array([0.5, 2.5]), np.array([1.0, 2.0])),
                                scipy_special.yn(np.array([0, 2]), np.array([1.0, 2.0])),
                                rtol=1e-14)
+
+
+@pytest.mark.parametrize("name,shapes", [
+    ("t", (3.5,)), ("lognorm", (0.7,)), ("halfnorm", ()), ("halfcauchy", ()),
+    ("weibull_min", (1.5,)), ("pareto", (2.5,)), ("lomax", (2.5,)), ("rayleigh", ()),
+    ("gumbel_r", ()), ("gumbel_l", ()), ("invgamma", (2.5,)), ("gennorm", (1.5,))])
+def test_entropies_match_scipy(name, shapes):
+    got = getattr(fst, name).entropy(*shapes, scale=2.0)
+    want = getattr(scipy_stats, name).entropy(*shapes, scale=2.0)
+    assert float(got) == pytest.approx(float(want), rel=1e-13)
+    f = lambda s: getattr(fst, name).entropy(*shapes[:-1], s) if shapes else None  # noqa: E731
+    if shapes:
+        assert float(fg.grad(f)(shapes[-1])) == pytest.approx(central(f, shapes[-1]), rel=1e-6)
+
+
+def test_bernoulli_entropy_matches_scipy():
+    assert float(fst.bernoulli.entropy(0.3)) == pytest.approx(
+        float(scipy_stats.bernoulli.entropy(0.3)), rel=1e-14)

@@ -1,13 +1,14 @@
-"""The means and variances of :mod:`funcgrad.scipy.stats`' distributions, standardized
-(``loc = 0``, ``scale = 1``), as functions of their shape parameters: the table behind
-``mean``, ``var`` and ``std`` (:class:`._distn.rv_continuous`).  Where a moment does not
-exist the value is SciPy's: ``inf`` for a divergent one, ``nan`` for an undefined one."""
+"""The means, variances and entropies of :mod:`funcgrad.scipy.stats`' distributions,
+standardized (``loc = 0``, ``scale = 1``), as functions of their shape parameters: the
+tables behind ``mean``, ``var``, ``std`` and ``entropy`` (:class:`._distn.rv_continuous`).
+Where a moment does not exist the value is SciPy's: ``inf`` for a divergent one, ``nan``
+for an undefined one."""
 import math
 
 from .. import numpy as fnp
 from . import special as sp
 
-__all__ = ["MOMENTS"]
+__all__ = ["MOMENTS", "ENTROPIES"]
 
 _EULER = 0.5772156649015329  # (Euler's constant: the mean of gumbel_r)
 
@@ -93,4 +94,29 @@ MOMENTS = {
     "nbinom": (lambda n, p: n * (1.0 - p) / p, lambda n, p: n * (1.0 - p) / (p * p)),
     "betabinom": (lambda n, a, b: n * a / (a + b),
                   lambda n, a, b: n * a * b * (a + b + n) / ((a + b) ** 2 * (a + b + 1.0))),
+}
+
+
+def _t_entropy(df):
+    half = (df + 1.0) * 0.5
+    return (half * (sp.digamma(half) - sp.digamma(df * 0.5)) + 0.5 * fnp.log(df)
+            + sp.betaln(df * 0.5, 0.5))
+
+
+# name: the differential (or Shannon) entropy of the standardized distribution, in nats
+# (entropy adds log(scale)); those not here have their own in stats
+ENTROPIES = {
+    "t": _t_entropy,
+    "lognorm": lambda s: 0.5 + 0.5 * math.log(2 * math.pi) + fnp.log(s),
+    "halfnorm": lambda: 0.5 * math.log(math.pi / 2.0) + 0.5,
+    "halfcauchy": lambda: math.log(2 * math.pi),
+    "weibull_min": lambda c: _EULER * (1.0 - 1.0 / c) - fnp.log(c) + 1.0,
+    "pareto": lambda b: 1.0 + 1.0 / b - fnp.log(b),
+    "lomax": lambda c: 1.0 + 1.0 / c - fnp.log(c),
+    "rayleigh": lambda: 1.0 + _EULER * 0.5 - 0.5 * math.log(2.0),
+    "gumbel_r": lambda: _EULER + 1.0,
+    "gumbel_l": lambda: _EULER + 1.0,
+    "invgamma": lambda a: a - (a + 1.0) * sp.digamma(a) + sp.gammaln(a),
+    "gennorm": lambda beta: 1.0 / beta - fnp.log(beta) + math.log(2.0) + sp.gammaln(1.0 / beta),
+    "bernoulli": lambda p: sp.entr(p) + sp.entr(1.0 - p),
 }

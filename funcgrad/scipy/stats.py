@@ -460,7 +460,9 @@ class _dirichlet:
 
 dirichlet = _dirichlet()
 
-# (the means and variances, from their table: see _moments)
+# (the means, variances and more entropies, from their tables: see _moments)
 for _name, (_mean, _var) in _moments.MOMENTS.items():
     globals()[_name]._mean, globals()[_name]._var = _mean, _var
-del _name, _mean, _var
+for _name, _entropy in _moments.ENTROPIES.items():
+    globals()[_name]._entropy = _entropy
+del _name, _mean, _var, _entropy
