@@ -42,16 +42,16 @@ gammaincinv = _front(_sm.gammaincinv, "a, y", """The inverse of ``gammainc`` in 
     ``gammainc``'s).
 
     >>> import math, funcgrad as fg
-    >>> round(float(gammaincinv(1.0, 0.5)), 15) == round(math.log(2.0), 15)
+    >>> round(float(gammaincinv(1.0, 0.5)), 12) == round(math.log(2.0), 12)
     True
-    >>> float(fg.grad(gammaincinv, 1)(1.0, 0.5))  # -log(1 - y): 1 / (1 - y)
+    >>> round(float(fg.grad(gammaincinv, 1)(1.0, 0.5)), 12)  # -log(1 - y): 1 / (1 - y)
     2.0
     """)
 gammainccinv = _front(_sm.gammainccinv, "a, y", """The inverse of ``gammaincc`` in ``x``;
     derivative in ``y``: ``-Gamma(a) x**(1-a) exp(x)`` (in ``a``: ``NotImplementedError``).
 
     >>> import funcgrad as fg
-    >>> float(fg.grad(gammainccinv, 1)(1.0, 0.5))  # -log(y): -1 / y
+    >>> round(float(fg.grad(gammainccinv, 1)(1.0, 0.5)), 12)  # -log(y): -1 / y
     -2.0
     """)
 betaincinv = _front(_sm.betaincinv, "a, b, y", """The inverse of ``betainc`` in ``x``;
