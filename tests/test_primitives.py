@@ -595,6 +595,28 @@ OPS = [
        ref=scipy_special("boxcox1p")),
     Op("owens_t", lambda m, h, a: fsp.owens_t(h, a), bcast(2), [U(-3.0, 3.0), U(-2.0, 2.0)],
        ref=scipy_special("owens_t")),
+    # (funcgrad.primitives.special_scipy_more: inverses, erfi, complete elliptic integrals)
+    Op("inv_boxcox", lambda m, y, lm: fsp.inv_boxcox(y, lm), bcast(2),
+       [U(0.1, 2.0), U(-0.4, 1.5)], ref=scipy_special("inv_boxcox")),
+    Op("inv_boxcox1p", lambda m, y, lm: fsp.inv_boxcox1p(y, lm), bcast(2),
+       [U(0.1, 2.0), U(-0.4, 1.5)], ref=scipy_special("inv_boxcox1p")),
+    # (a in y's dtype: SciPy's gammaincinv(float, float32) is float64, as for hyp2f1)
+    Op("gammaincinv", lambda m, y: fsp.gammaincinv(np.asarray(1.7, y.dtype), y),
+       dom=U(0.1, 0.9), ref=lambda y: scipy_special("gammaincinv")(1.7, y)),
+    Op("gammainccinv", lambda m, y: fsp.gammainccinv(np.asarray(2.5, y.dtype), y),
+       dom=U(0.1, 0.9),
+       ref=lambda y: scipy_special("gammainccinv")(2.5, y)),
+    Op("betaincinv", lambda m, y: fsp.betaincinv(1.5, 2.5, y), dom=U(0.1, 0.9),
+       ref=lambda y: scipy_special("betaincinv")(1.5, 2.5, y)),
+    Op("ndtri_exp", lambda m, y: fsp.ndtri_exp(y), dom=U(-5.0, -0.1),
+       ref=scipy_special("ndtri_exp")),
+    Op("erfi", lambda m, x: fsp.erfi(x), dom=U(-2.0, 2.0), ref=scipy_special("erfi")),
+    Op("ellipk", lambda m, x: fsp.ellipk(x), dom=U(-2.0, 0.9), ref=scipy_special("ellipk")),
+    # (|m| < 5e-3: the derivatives' Taylor series)
+    Op("ellipk_small_m", lambda m, x: fsp.ellipk(x), dom=U(-0.004, 0.004),
+       ref=scipy_special("ellipk")),
+    Op("ellipe", lambda m, x: fsp.ellipe(x), dom=U(-2.0, 0.9), ref=scipy_special("ellipe")),
+    Op("ellipkm1", lambda m, p: fsp.ellipkm1(p), dom=U(0.05, 2.0), ref=scipy_special("ellipkm1")),
     Op("hyp1f1", lambda m, x: fsp.hyp1f1(0.7, 1.9, x), dom=U(-3.0, 3.0),
        ref=lambda x: scipy_special("hyp1f1")(0.7, 1.9, x)),
     # (a, b, c in z's dtype: SciPy's hyp2f1(float, float, float, float32) is float64)

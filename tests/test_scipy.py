@@ -64,7 +64,9 @@ BINARY_VALUES = [
     ("gammainc", (A, RNG.uniform(0, 20, 300)), 1e-300), ("gammaincc", (A, RNG.uniform(0, 20, 300)), 1e-300),
     ("betainc", (A, B, RNG.uniform(0, 1, 300)), 1e-300), ("betaln", (A, B), 1e-14),
     ("beta", (A, B), 0), ("xlogy", (X, np.abs(X[::-1])), 0), ("xlog1py", (X[:300], POS), 0),
-    ("rel_entr", (POS, POS[::-1]), 1e-15), ("kl_div", (POS, POS[::-1]), 1e-15),
+    # (kl_div: SciPy's x log(x/y) - x + y cancels where x is near y, funcgrad's does not;
+    # they differ there by SciPy's error, 4e-12 relative on values near 2e-3)
+    ("rel_entr", (POS, POS[::-1]), 1e-15), ("kl_div", (POS, POS[::-1]), 1e-14),
     ("zeta", (RNG.uniform(1.1, 12, 300), RNG.uniform(-5, 10, 300)), 0),
     ("expn", (RNG.integers(0, 6, 300), POS), 0), ("poch", (X[:300], A - 5), 0),
     ("boxcox", (POS, X[:300] / 4), 0), ("boxcox1p", (POS - 1, X[:300] / 4), 0),
@@ -976,8 +978,9 @@ def test_entropy_matches_scipy_and_differentiates():
     close(fst.norm(0.0, 2.0).entropy(), scipy_stats.norm(0.0, 2.0).entropy())
     check_jvp_fd(lambda p: fst.beta.entropy(p[0], p[1], scale=p[2]),
                  [np.array([2.0, 0.7, 1.3])], RNG)
-    with pytest.raises(NotImplementedError, match="t.entropy"):
-        fst.t.entropy(3.0)
+    # (t's entropy is in closed form now: tests/test_scipy_peer.py; vonmises' is not)
+    with pytest.raises(NotImplementedError, match="vonmises.entropy"):
+        fst.vonmises.entropy(3.0)
 
 
 def test_poisson_entropy_matches_scipy_and_a_high_precision_sum():

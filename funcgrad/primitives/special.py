@@ -359,7 +359,8 @@ _TINY = 1e-30  # Lentz's guard against a zero denominator (a normal float32 too)
 
 def _gammainc_body(lower):
     """P(a, x) (``lower``) or Q(a, x): the series for ``x < a + 1``, else the continued
-    fraction (modified Lentz), times ``x**a exp(-x) / Gamma(a)`` (Numerical Recipes 6.2)."""
+    fraction (modified Lentz), times ``x**a exp(-x) / Gamma(a)`` (Numerical Recipes 6.2).
+    ``a = inf`` is SciPy's limit: ``P = 0`` below ``x = inf``."""
     p, q = ("C(1)", "C(0)") if lower else ("C(0)", "C(1)")
     return f"""a = x0
 x = x1
@@ -369,6 +370,8 @@ elif a == C(0):
     r = {p} if x > C(0) else C(F.NAN)
 elif x == C(0):
     r = {q}
+elif a == C(F.INF):
+    r = C(F.NAN) if x == C(F.INF) else {q}
 elif x == C(F.INF):
     r = {p}
 else:
@@ -424,11 +427,18 @@ def _betacf_step(coefficient):
 
 # I_x(a, b) by its continued fraction (Numerical Recipes 6.4), on the side of
 # x = (a + 1) / (a + b + 2) where it converges fast (the other through 1 - I_{1-x}(b, a)).
+# (a = 0 or b = 0: SciPy's limits, a point mass at x = 0 or at x = 1)
 _BETAINC = f"""a = x0
 b = x1
 x = x2
-if a != a or b != b or x != x or a <= C(0) or b <= C(0) or x < C(0) or x > C(1):
+if a != a or b != b or x != x or a < C(0) or b < C(0) or x < C(0) or x > C(1):
     r = C(F.NAN)
+elif a == C(0) and b == C(0):
+    r = C(F.NAN)
+elif a == C(0):
+    r = C(1) if x > C(0) else C(0)
+elif b == C(0):
+    r = C(1) if x == C(1) else C(0)
 elif x == C(0):
     r = C(0)
 elif x == C(1):
@@ -472,7 +482,11 @@ def _not_implemented(function, argument):
 
 def _gammaln_weak(a):
     """gammaln, a Python float for a Python number (a NumPy float64 would widen float32)."""
-    return math.lgamma(a) if isinstance(a, (int, float)) else gammaln(a)
+    if not isinstance(a, (int, float)):
+        return gammaln(a)
+    if a <= 0 and (math.isinf(a) or a == math.floor(a)):
+        return math.inf  # (the poles, as gammaln's: math.lgamma raises there)
+    return math.lgamma(a)
 
 
 def _gammainc_density(a, x):

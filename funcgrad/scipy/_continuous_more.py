@@ -89,13 +89,22 @@ def _halfcauchy_ppf(q):
                      fnp.tan(fnp.where(high, 0.25, q) * (math.pi / 2)))
 
 
+def _halfcauchy_isf(q):
+    """``tan(pi (1 - q) / 2)``, as ``1 / tan(pi q / 2)`` below 1/2: full relative accuracy
+    for tiny ``q`` (``1 - q`` would round), and inf at 0."""
+    low = fnp.less(q, 0.5)
+    with np.errstate(divide="ignore"):  # (1 / tan(0) = inf: the quantile at q = 0)
+        tail = 1.0 / fnp.tan(fnp.where(low, q, 0.25) * (math.pi / 2))
+    return fnp.where(low, tail, fnp.tan((1.0 - fnp.where(low, 0.75, q)) * (math.pi / 2)))
+
+
 halfcauchy = rv_continuous(
     "halfcauchy", _logpdf=_halfcauchy_logpdf,
     _cdf=lambda z: fnp.arctan(fnp.maximum(z, 0.0)) * (2 / math.pi),
     # (1 - 2/pi arctan(z) = 2/pi arctan(1/z): no cancellation in the tail)
     _sf=lambda z: fnp.where(fnp.greater(z, 0), fnp.arctan(1.0 / _positive(z)[1]) * (2 / math.pi),
                             1.0),
-    _ppf=_halfcauchy_ppf)
+    _ppf=_halfcauchy_ppf, _isf=_halfcauchy_isf)
 
 
 # --- powers of an exponential variable ----------------------------------------------------------
@@ -115,11 +124,14 @@ weibull_min = rv_continuous(
     "weibull_min", shapes=("c",), _logpdf=_weibull_min_logpdf,
     _cdf=lambda z, c: -fnp.expm1(_weibull_min_logsf(z, c)),
     _sf=lambda z, c: fnp.exp(_weibull_min_logsf(z, c)), _logsf=_weibull_min_logsf,
-    _ppf=lambda q, c: fnp.power(-fnp.log1p(-q), 1.0 / c))
+    _ppf=lambda q, c: fnp.power(-fnp.log1p(-q), 1.0 / c),
+    _isf=lambda q, c: fnp.power(-fnp.log(q), 1.0 / c))
 
 
 def _rayleigh_logpdf(z):
-    inside, u = _positive(z)
+    # (z = inf is outside too: log(z) - z**2/2 would be inf - inf there, SciPy's is -inf)
+    inside = fnp.logical_and(fnp.greater(z, 0), fnp.less(z, math.inf))
+    u = fnp.where(inside, z, 1.0)
     return _support(inside, fnp.log(u) - fnp.square(u) * 0.5)
 
 
@@ -130,7 +142,7 @@ def _rayleigh_logsf(z):
 rayleigh = rv_continuous(
     "rayleigh", _logpdf=_rayleigh_logpdf, _cdf=lambda z: -fnp.expm1(_rayleigh_logsf(z)),
     _sf=lambda z: fnp.exp(_rayleigh_logsf(z)), _logsf=_rayleigh_logsf,
-    _ppf=lambda q: fnp.sqrt(-2.0 * fnp.log1p(-q)))
+    _ppf=lambda q: fnp.sqrt(-2.0 * fnp.log1p(-q)), _isf=lambda q: fnp.sqrt(-2.0 * fnp.log(q)))
 
 
 # --- Pareto tails -------------------------------------------------------------------------------
@@ -149,7 +161,7 @@ pareto = rv_continuous(
     "pareto", shapes=("b",), _logpdf=_pareto_logpdf,
     _cdf=lambda z, b: -fnp.expm1(_pareto_logsf(z, b)),
     _sf=lambda z, b: fnp.exp(_pareto_logsf(z, b)), _logsf=_pareto_logsf,
-    _ppf=lambda q, b: fnp.exp(-fnp.log1p(-q) / b))
+    _ppf=lambda q, b: fnp.exp(-fnp.log1p(-q) / b), _isf=lambda q, b: fnp.exp(-fnp.log(q) / b))
 
 
 def _lomax_logsf(z, c):
@@ -165,7 +177,8 @@ lomax = rv_continuous(
     "lomax", shapes=("c",), _logpdf=_lomax_logpdf,
     _cdf=lambda z, c: -fnp.expm1(_lomax_logsf(z, c)),
     _sf=lambda z, c: fnp.exp(_lomax_logsf(z, c)), _logsf=_lomax_logsf,
-    _ppf=lambda q, c: fnp.expm1(-fnp.log1p(-q) / c))
+    _ppf=lambda q, c: fnp.expm1(-fnp.log1p(-q) / c),
+    _isf=lambda q, c: fnp.expm1(-fnp.log(q) / c))
 
 
 # --- extreme values -----------------------------------------------------------------------------
@@ -173,11 +186,13 @@ lomax = rv_continuous(
 gumbel_r = rv_continuous(
     "gumbel_r", _logpdf=lambda z: -z - fnp.exp(-z),
     _cdf=lambda z: fnp.exp(-fnp.exp(-z)), _logcdf=lambda z: -fnp.exp(-z),
-    _sf=lambda z: -fnp.expm1(-fnp.exp(-z)), _ppf=lambda q: -fnp.log(-fnp.log(q)))
+    _sf=lambda z: -fnp.expm1(-fnp.exp(-z)), _ppf=lambda q: -fnp.log(-fnp.log(q)),
+    _isf=lambda q: -fnp.log(-fnp.log1p(-q)))
 gumbel_l = rv_continuous(
     "gumbel_l", _logpdf=lambda z: z - fnp.exp(z),
     _cdf=lambda z: -fnp.expm1(-fnp.exp(z)), _sf=lambda z: fnp.exp(-fnp.exp(z)),
-    _logsf=lambda z: -fnp.exp(z), _ppf=lambda q: fnp.log(-fnp.log1p(-q)))
+    _logsf=lambda z: -fnp.exp(z), _ppf=lambda q: fnp.log(-fnp.log1p(-q)),
+    _isf=lambda q: fnp.log(-fnp.log(q)))
 
 
 # --- invgamma(a): 1/X ~ gamma(a) ------------------------------------------------------------------

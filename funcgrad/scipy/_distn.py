@@ -52,9 +52,30 @@ def _checked(ok):
     return ok
 
 
+def _nan_where_nan(out, x):
+    """NaN where ``x`` is NaN, as SciPy's methods (a support test such as ``x >= 0`` alone
+    would give a density of 0 or a CDF of 1 there).  Concrete ``x`` without NaN: no work."""
+    if is_concrete(x) and not np.isnan(concrete_values(x, "", "")).any():
+        return out
+    return fnp.where(fnp.isnan(x), math.nan, out)
+
+
+def _log_of_either(small, other_method, args, kwds):
+    """``log(small)`` accurately everywhere: ``log1p(-other)`` where ``small > 1/2``
+    (``small = 1 - other`` rounds to 1 there: SciPy's logcdf and logsf keep the tail
+    ``-other``).  The double-where idiom: neither branch sees the other's inputs, so
+    no ``-1/0`` slope leaks into a derivative."""
+    big = fnp.greater(small, 0.5)
+    rest = other_method(*args, **kwds)
+    return fnp.where(big, fnp.log1p(-fnp.where(big, rest, 0.5)),
+                     fnp.log(fnp.where(big, 0.5, small)))
+
+
 def _typed(out, *inputs):
     """``out`` in NumPy 2's type of ``inputs`` (Python numbers weak): float32 stays float32
     where a float64 constant (``gammaln(2.5)``, ``log(df * pi)``...) would widen it."""
+    if not hasattr(out, "dtype"):  # (every input a Python number: norm.logpdf(1.3, 0.7, 2.0))
+        out = fnp.asarray(out)
     dtype = np.result_type(*[v.dtype if hasattr(v, "dtype") else v for v in inputs], 1.0)
     return fnp.astype(out, dtype) if out.dtype != dtype and dtype.kind == "f" else out
 
@@ -102,8 +123,8 @@ class rv_continuous:
         # (a Python scale stays a Python float: float32 x stays float32)
         log_scale = math.log(scale) if isinstance(scale, (int, float)) else fnp.log(scale)
         x = _operand(x)
-        return self._out(self._logpdf((x - loc) / scale, *shape) - log_scale, ok, x, *shape,
-                         loc, scale)
+        out = _nan_where_nan(self._logpdf((x - loc) / scale, *shape) - log_scale, x)
+        return self._out(out, ok, x, *shape, loc, scale)
 
     def pdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The probability density, ``exp(logpdf)``."""
@@ -116,7 +137,8 @@ class rv_continuous:
             raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.{method[1:]} is not "
                                       f"implemented")
         x = _operand(x)
-        return self._out(fn((x - loc) / scale, *shape), ok, x, *shape, loc, scale)
+        return self._out(_nan_where_nan(fn((x - loc) / scale, *shape), x), ok, x, *shape,
+                         loc, scale)
 
     def cdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The cumulative distribution function."""
@@ -125,7 +147,9 @@ class rv_continuous:
     def logcdf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """``log cdf(x)``."""
         if getattr(self, "_logcdf", None) is None:
-            return fnp.log(self.cdf(x, *args, **kwds))
+            if getattr(self, "_sf", None) is None:
+                return fnp.log(self.cdf(x, *args, **kwds))
+            return _log_of_either(self.cdf(x, *args, **kwds), self.sf, (x,) + args, kwds)
         return self._standard("_logcdf", x, args, kwds)
 
     def sf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
@@ -135,7 +159,9 @@ class rv_continuous:
     def logsf(self, x: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """``log sf(x)``."""
         if getattr(self, "_logsf", None) is None:
-            return fnp.log(self.sf(x, *args, **kwds))
+            if getattr(self, "_cdf", None) is None:
+                return fnp.log(self.sf(x, *args, **kwds))
+            return _log_of_either(self.sf(x, *args, **kwds), self.cdf, (x,) + args, kwds)
         return self._standard("_logsf", x, args, kwds)
 
     def ppf(self, q: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
@@ -159,6 +185,53 @@ class rv_continuous:
         shape, (loc, scale), ok = self._args(args, kwds)
         log_scale = math.log(scale) if isinstance(scale, (int, float)) else fnp.log(scale)
         return self._out(fnp.asarray(own(*shape) + log_scale), ok, *shape, scale)
+
+    def _moment(self, which, args, kwds):
+        own = getattr(self, which, None)
+        if own is None:
+            raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.{which[1:]} is not "
+                                      f"implemented")
+        shape, (loc, scale), ok = self._args(args, kwds)
+        return own(*shape), shape, loc, scale, ok
+
+    def mean(self, *args: ArrayLike, **kwds: ArrayLike) -> Array:
+        """The mean, ``loc + scale * mean`` of the standardized distribution (``inf`` or
+        ``nan`` where it diverges or is undefined, as SciPy's).
+
+        >>> import funcgrad as fg, funcgrad.scipy.stats as fst
+        >>> float(fst.gamma.mean(2.5, loc=1.0, scale=2.0)), float(fg.grad(fst.beta.mean)(1.0, 1.0))
+        (6.0, 0.25)
+        """
+        m, shape, loc, scale, ok = self._moment("_mean", args, kwds)
+        return self._out(fnp.asarray(loc + m * scale), ok, *shape, loc, scale)
+
+    def var(self, *args: ArrayLike, **kwds: ArrayLike) -> Array:
+        """The variance, ``scale**2`` times the standardized distribution's.
+
+        >>> import funcgrad.scipy.stats as fst
+        >>> float(fst.norm.var(scale=3.0)), float(fst.poisson.var(4.0))
+        (9.0, 4.0)
+        """
+        v, shape, loc, scale, ok = self._moment("_var", args, kwds)
+        return self._out(fnp.asarray(v * (scale * scale)), ok, *shape, loc, scale)
+
+    def std(self, *args: ArrayLike, **kwds: ArrayLike) -> Array:
+        """The standard deviation, ``sqrt(var)``.
+
+        >>> import funcgrad.scipy.stats as fst
+        >>> float(fst.expon.std(scale=2.0))
+        2.0
+        """
+        return fnp.sqrt(self.var(*args, **kwds))
+
+    def median(self, *args: ArrayLike, **kwds: ArrayLike) -> Array:
+        """The median, ``ppf(0.5)``.
+
+        >>> import math, funcgrad.scipy.stats as fst
+        >>> float(fst.expon.median()) == math.log(2.0)
+        True
+        """
+        return self.ppf(0.5, *args, **kwds)
 
     def isf(self, q: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The inverse survival function, ``ppf(1 - q)`` (from the upper tail directly
@@ -244,12 +317,31 @@ class rv_frozen:
         """The inverse survival function."""
         return self._method("isf", q)
 
+    def _summary(self, name):
+        method = getattr(self.dist, name, None)
+        if method is None:
+            raise AttributeError(f"{self.dist!r} has no method {name}")
+        return method(*self.args, **self.kwds)
+
     def entropy(self) -> Array:
         """The entropy of the distribution."""
-        method = getattr(self.dist, "entropy", None)
-        if method is None:
-            raise AttributeError(f"{self.dist!r} has no method entropy")
-        return method(*self.args, **self.kwds)
+        return self._summary("entropy")
+
+    def mean(self) -> Array:
+        """The mean of the distribution."""
+        return self._summary("mean")
+
+    def var(self) -> Array:
+        """The variance of the distribution."""
+        return self._summary("var")
+
+    def std(self) -> Array:
+        """The standard deviation of the distribution."""
+        return self._summary("std")
+
+    def median(self) -> Array:
+        """The median of the distribution."""
+        return self._summary("median")
 
     def __repr__(self) -> str:
         return f"<frozen {self.dist!r}>"

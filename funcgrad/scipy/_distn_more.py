@@ -141,13 +141,20 @@ def gamma_sf(z, a):
 
 gamma_ppf = _ppf.gamma_ppf(gamma_cdf, gamma_logpdf)
 gamma_isf = _ppf.gamma_isf(gamma_sf, gamma_logpdf)  # (from the upper tail: tiny q stays exact)
-# |Z|**beta ~ Gamma(1/beta): gennorm's quantile from gamma's, by the sign of q - 1/2
+def _gennorm_ppf(q, beta):
+    """``|Z|**beta ~ Gamma(1/beta)``: below 1/2 from gamma's upper tail (``isf(2q)``:
+    tiny ``q`` stays exact, where ``1 - 2q`` would round), above from its lower one."""
+    low = fnp.less(q, 0.5)
+    lower = -gamma_isf(2.0 * fnp.where(low, q, 0.25), 1.0 / beta) ** (1.0 / beta)
+    upper = gamma_ppf(2.0 * fnp.where(low, 0.75, q) - 1.0, 1.0 / beta) ** (1.0 / beta)
+    return fnp.where(low, lower, upper)
+
+
 gennorm = rv_continuous(
     "gennorm", shapes=("beta",), _logpdf=_gennorm_logpdf, _cdf=_gennorm_cdf,
     _logcdf=_gennorm_logcdf, _sf=lambda z, beta: _gennorm_cdf(-z, beta),
     _logsf=lambda z, beta: _gennorm_logcdf(-z, beta),
-    _ppf=lambda q, beta: fnp.sign(q - 0.5) * gamma_ppf(
-        fnp.abs(2.0 * q - 1.0), 1.0 / beta) ** (1.0 / beta))
+    _ppf=_gennorm_ppf, _isf=lambda q, beta: -_gennorm_ppf(q, beta))
 
 
 # --- circular: vonmises(kappa) on [-pi, pi], wrapcauchy(c) on [0, 2 pi] ---------------------
@@ -252,8 +259,9 @@ class _multinomial:
         """``exp(logpmf)``."""
         return fnp.exp(self.logpmf(x, n, p))
 
-    def __call__(self, n: ArrayLike, p: ArrayLike) -> Any:
-        """The distribution with ``n`` and ``p`` fixed, as SciPy's ``multinomial(n, p)``."""
+    def __call__(self, n: ArrayLike, p: ArrayLike, seed: object = None) -> Any:
+        """The distribution with ``n`` and ``p`` fixed, as SciPy's ``multinomial(n, p)``
+        (``seed``, for SciPy's sampling, accepted and unused: there is no ``rvs``)."""
         return rv_frozen(self, (n, p), {})
 
     def __repr__(self) -> str:

@@ -11,6 +11,7 @@ from .. import numpy as fnp
 from ..core import Tracer as _Tracer
 from ..numpy._convert import operand as _operand
 from ..primitives import special_scipy as _ss
+from ..primitives.structural import stop_gradient as _stop_gradient
 from ..typing import Array, ArrayLike
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
@@ -19,16 +20,19 @@ __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gamm
            "owens_t", "hyp1f1", "hyp2f1", "factorial", "comb", "bernoulli"]
 
 
-def _front(prim_fn: Any, params: str, doc: str) -> Any:
+def _front(prim_fn: Any, params: str, doc: str, home: Any = None, module: str = "_ss") -> Any:
     """A function of SciPy's signature (``params``, each an ``ArrayLike``) binding
-    ``prim_fn``'s primitive: written out and compiled here, in this module's namespace
-    (so that ``help`` shows the parameters and doctest finds the examples)."""
+    ``prim_fn``'s primitive (``module.name`` there): written out and compiled in the
+    namespace ``home`` (this module's by default; it needs ``_operand``, ``ArrayLike``,
+    ``Array`` and ``module``), so that ``help`` shows the parameters and doctest finds
+    the examples."""
+    home = globals() if home is None else home
     name = prim_fn.__name__
     names = params.split(", ")
     source = (f"def {name}({', '.join(p + ': ArrayLike' for p in names)}) -> Array:\n"
-              f"    return _ss.{name}({', '.join(f'_operand({p})' for p in names)})\n")
+              f"    return {module}.{name}({', '.join(f'_operand({p})' for p in names)})\n")
     local: dict = {}
-    exec(compile(source, __file__, "exec"), globals(), local)  # noqa: S102
+    exec(compile(source, home["__file__"], "exec"), home, local)  # noqa: S102
     f = local[name]
     f.__doc__ = doc
     f.primitive = prim_fn.primitive
@@ -289,12 +293,22 @@ def jn(n: ArrayLike, x: ArrayLike) -> Array:
 
 def yn(n: ArrayLike, x: ArrayLike) -> Array:
     """Bessel's ``Y_n(x)`` of integer order ``n`` (SciPy's ``yn``): ``yv(n, x)``,
-    differentiable in ``x``.
+    differentiable in ``x``.  A non-integer ``n`` is truncated toward zero first, as
+    SciPy's ``yn`` casts it (``yn(0.5, x) == y0(x)``; ``yv`` takes real orders).
 
     >>> import math
-    >>> round(float(yn(1, 2.0)) / float(yv(1.0, 2.0)), 12)
-    1.0
+    >>> round(float(yn(1, 2.0)) / float(yv(1.0, 2.0)), 12), float(yn(0.5, 2.0)) == float(y0(2.0))
+    (1.0, True)
     """
+    n = _operand(n)
+    if isinstance(n, float):
+        n = float(math.trunc(n)) if math.isfinite(n) else n
+    elif isinstance(n, _Tracer):
+        # (the order truncated, but its tangent still reaches yv's order, whose derivative
+        # raises: an integer order has none, and a silent 0 would hide the mistake)
+        n = fnp.trunc(n) + (n - _stop_gradient(n))
+    elif np.result_type(n).kind == "f":
+        n = fnp.trunc(n)  # (SciPy's integer loop)
     return yv(n, x)
 
 

@@ -9,7 +9,8 @@ of any order, comes from the primitives' rules.  Plain ``scipy.special`` ufuncs
 (``scipy.special.gammaln(x)``) reach these functions on traced values by themselves.
 
 Derivatives that are not implemented raise ``NotImplementedError`` when asked for:
-``zeta`` in ``x``, ``gammainc``/``gammaincc`` in ``a``, ``betainc`` in ``a`` and ``b``,
+``zeta`` in ``x``, ``gammainc``/``gammaincc`` (and their inverses) in ``a``, ``betainc``
+(and ``betaincinv``) in ``a`` and ``b``,
 ``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, the Bessel functions
 (``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, ``hyp1f1``
 in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
@@ -20,7 +21,10 @@ JAX's name: ``J_k`` for ``k = 0..v`` stacked; ``j0``, ``j1``, ``jn`` take jv's v
 which differ from SciPy's j0 and j1 in the last digits), ``yv`` (likewise ``y0``, ``y1``,
 ``yn``), ``iv``, ``ive``, ``kv``, ``kve``,
 ``k0``, ``k1``, ``k0e``, ``k1e``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
-``hyp1f1``, ``hyp2f1``, and ``erf`` and ``erfc`` of complex arguments are the exception:
+``hyp1f1``, ``hyp2f1``, the inverses ``inv_boxcox``, ``inv_boxcox1p``, ``gammaincinv``,
+``gammainccinv``, ``betaincinv`` and ``ndtri_exp``, ``erfi``, the complete elliptic
+integrals ``ellipk``, ``ellipe`` and ``ellipkm1`` (:mod:`._special_inverse`), and ``erf``
+and ``erfc`` of complex arguments are the exception:
 they take their values from SciPy's ufuncs (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
 SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
 bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
@@ -49,6 +53,9 @@ from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,
                             hyp2f1, iv, ive, j0, j1, jn, jv, k0, k0e, k1, k1e, kv, kve,
                             loggamma, owens_t, poch, sici, spence, sph_harm_y, wofz, y0, y1,
                             yn, yv)
+from . import _special_inverse as _inverse
+from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # noqa: F401
+                               gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, ndtri_exp)
 from . import _special_elementary as _elementary
 from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
                                   log1p, pseudo_huber, softplus)
@@ -57,7 +64,8 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
            "gamma", "rgamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
            "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
-           "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__
+           "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
+               _inverse.__all__)
 
 _INF = math.inf
 
@@ -455,8 +463,30 @@ def entr(x: ArrayLike) -> Array:
     return fnp.where(fnp.less(x, 0), -_INF, 0.0 - xlogy(x, x))  # (0 - : entr(0) is +0)
 
 
+def _near_ratio(sx, sy):
+    """``(near, d)``: where ``x`` is within a factor 1.5 of ``y``, ``d = (x - y) / y``
+    (``x - y`` exact there), 0 elsewhere (the double-where idiom)."""
+    near = fnp.less(fnp.abs(sx - sy), sy * 0.5)
+    return near, fnp.where(near, (sx - sy) / sy, 0.0)
+
+
+def _log1p_minus(d):
+    """``log1p(d) - d``, by its series ``-d**2/2 + d**3/3 - ...`` for ``|d| < 0.01``
+    (where the difference cancels; the first omitted term is below 1e-17 of it)."""
+    small = fnp.less(fnp.abs(d), 0.01)
+    ds = fnp.where(small, d, 0.0)
+    series = 0.0
+    for k in range(10, 1, -1):
+        series = (series + (-1.0) ** (k + 1) / k) * ds
+    series = series * ds
+    dl = fnp.where(small, 0.5, d)
+    return fnp.where(small, series, fnp.log1p(dl) - dl)
+
+
 def rel_entr(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x log(x / y)`` for ``x, y > 0``; 0 where ``x == 0, y >= 0``; ``inf`` elsewhere.
+    """``x log(x / y)`` for ``x, y > 0``; 0 where ``x == 0, y >= 0``; ``inf`` elsewhere
+    (NaN for NaN).  Where ``x`` is near ``y`` it is ``x log1p((x - y) / y)``: the
+    rounding of ``x / y`` would be most of a small result.
 
     >>> float(rel_entr(1.0, 1.0))
     0.0
@@ -465,21 +495,31 @@ def rel_entr(x: ArrayLike, y: ArrayLike) -> Array:
     both = fnp.logical_and(fnp.greater(x, 0), fnp.greater(y, 0))
     sx, sy = fnp.where(both, x, 1.0), fnp.where(both, y, 1.0)
     zero = fnp.logical_and(fnp.equal(x, 0), fnp.greater_equal(y, 0))
-    value = sx * fnp.log(sx / sy)
-    edge = fnp.where(zero, 0.0, _INF).astype(value.dtype)  # (float32 stays float32)
+    near, d = _near_ratio(sx, sy)
+    value = sx * fnp.where(near, fnp.log1p(d), fnp.log(fnp.where(near, 1.0, sx / sy)))
+    # (NaN in, NaN out, as SciPy's: not the inf of the other invalid arguments)
+    nan = fnp.logical_or(fnp.isnan(x), fnp.isnan(y))
+    edge = fnp.where(zero, 0.0, fnp.where(nan, math.nan, _INF)).astype(value.dtype)
     return fnp.where(both, value, edge)
 
 
 def kl_div(x: ArrayLike, y: ArrayLike) -> Array:
     """``x log(x / y) - x + y`` for ``x, y > 0``; ``y`` where ``x == 0, y >= 0``; ``inf``
-    elsewhere.
+    elsewhere.  Where ``x`` is near ``y`` it is ``y d**2 + x (log1p(d) - d)`` with
+    ``d = (x - y) / y``, the same sum without its cancellation.
 
     >>> float(kl_div(1.0, 1.0))
     0.0
     """
     x, y = _operand(x), _operand(y)
     zero = fnp.logical_and(fnp.equal(x, 0), fnp.greater_equal(y, 0))
-    return fnp.where(zero, y, rel_entr(x, y) - x + y)
+    both = fnp.logical_and(fnp.greater(x, 0), fnp.greater(y, 0))
+    sx, sy = fnp.where(both, x, 1.0), fnp.where(both, y, 1.0)
+    near, d = _near_ratio(sx, sy)
+    close = sy * d * d + sx * _log1p_minus(d)
+    rel = rel_entr(x, y)  # (its inf or NaN outside x, y > 0: not inf - x + y, NaN at -inf)
+    out = fnp.where(zero, y, fnp.where(both, rel - x + y, rel))
+    return fnp.where(fnp.logical_and(both, near), close.astype(out.dtype), out)
 
 
 @overload

@@ -34,6 +34,7 @@ from ._distn_more import gamma_cdf, gamma_isf, gamma_logpdf, gamma_ppf, gamma_sf
 from ._distn_more import (betabinom, gennorm, multinomial, truncnorm, vonmises,  # noqa: F401
                           wrapcauchy)
 from ._kde import gaussian_kde  # noqa: F401
+from . import _moments
 from . import _stats_functions as _functions
 from ._stats_functions import ModeResult, mode, rankdata, sem  # noqa: F401
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
@@ -411,9 +412,10 @@ class _multivariate_normal:
         return 0.5 * (rank * (math.log(2 * math.pi) + 1.0) + log_pdet)
 
     def __call__(self, mean: Optional[ArrayLike] = None, cov: ArrayLike = 1,
-                 allow_singular: bool = False) -> rv_frozen:
+                 allow_singular: bool = False, seed: object = None) -> rv_frozen:
         """The distribution with ``mean`` and ``cov`` fixed, as SciPy's
-        ``multivariate_normal(mean, cov)``."""
+        ``multivariate_normal(mean, cov)`` (``seed``, for SciPy's sampling, is accepted
+        and unused: there is no ``rvs`` here)."""
         kwds = {"allow_singular": True} if allow_singular else {}
         return rv_frozen(self, (mean, cov), kwds)
 
@@ -447,8 +449,9 @@ class _dirichlet:
         """``exp(logpdf)``."""
         return fnp.exp(self.logpdf(x, alpha))
 
-    def __call__(self, alpha: ArrayLike) -> rv_frozen:
-        """The distribution with ``alpha`` fixed, as SciPy's ``dirichlet(alpha)``."""
+    def __call__(self, alpha: ArrayLike, seed: object = None) -> rv_frozen:
+        """The distribution with ``alpha`` fixed, as SciPy's ``dirichlet(alpha)``
+        (``seed`` accepted and unused, as in ``multivariate_normal``)."""
         return rv_frozen(self, (alpha,), {})
 
     def __repr__(self) -> str:
@@ -456,3 +459,10 @@ class _dirichlet:
 
 
 dirichlet = _dirichlet()
+
+# (the means, variances and more entropies, from their tables: see _moments)
+for _name, (_mean, _var) in _moments.MOMENTS.items():
+    globals()[_name]._mean, globals()[_name]._var = _mean, _var
+for _name, _entropy in _moments.ENTROPIES.items():
+    globals()[_name]._entropy = _entropy
+del _name, _mean, _var, _entropy

@@ -1,0 +1,100 @@
+"""More of ``funcgrad.scipy.special`` (re-exported there): inverse functions
+(``inv_boxcox``, ``gammaincinv``, ``betaincinv``, ``ndtri_exp``...), ``erfi`` and the
+complete elliptic integrals, whose values are SciPy's ufuncs
+(:mod:`funcgrad.primitives.special_scipy_more`, SciPy imported on the first call) and
+whose derivatives follow from the inverse function theorem or in closed form."""
+from typing import Any
+
+from ..numpy._convert import operand as _operand
+from ..primitives import special_scipy_more as _sm
+from ..typing import Array, ArrayLike
+from ._special_more import _front as _front_in
+
+_FRONTS_NEED = (_operand, Array, ArrayLike)  # (the compiled fronts' names: see _front)
+
+
+def _front(prim_fn: Any, params: str, doc: str) -> Any:
+    return _front_in(prim_fn, params, doc, globals(), "_sm")
+
+
+__all__ = ["inv_boxcox", "inv_boxcox1p", "gammaincinv", "gammainccinv", "betaincinv",
+           "ndtri_exp", "erfi", "ellipk", "ellipe", "ellipkm1"]
+
+inv_boxcox = _front(_sm.inv_boxcox, "y, lmbda", """The inverse of the Box-Cox transform,
+    ``(1 + lmbda y)**(1/lmbda)`` (``exp(y)`` at ``lmbda = 0``); differentiable in ``y``
+    (``x**(1 - lmbda)``) and in ``lmbda`` (by the inverse function theorem on ``boxcox``).
+
+    >>> import math, funcgrad as fg
+    >>> float(inv_boxcox(2.0, 0.5)), float(fg.grad(inv_boxcox, 1)(1.0, 0.0)) == -math.e / 2
+    (4.0, True)
+    """)
+inv_boxcox1p = _front(_sm.inv_boxcox1p, "y, lmbda", """The inverse of ``boxcox1p``,
+    ``(1 + lmbda y)**(1/lmbda) - 1`` (``expm1(y)`` at ``lmbda = 0``); differentiable in
+    ``y`` and ``lmbda``.
+
+    >>> import funcgrad as fg
+    >>> float(inv_boxcox1p(2.0, 0.5)), float(fg.grad(inv_boxcox1p)(0.0, 0.0))
+    (3.0, 1.0)
+    """)
+gammaincinv = _front(_sm.gammaincinv, "a, y", """The inverse of ``gammainc`` in ``x``:
+    ``gammainc(a, gammaincinv(a, y)) == y``.  Derivative in ``y``:
+    ``Gamma(a) x**(1-a) exp(x)``; in ``a`` it raises ``NotImplementedError`` (as
+    ``gammainc``'s).
+
+    >>> import math, funcgrad as fg
+    >>> round(float(gammaincinv(1.0, 0.5)), 12) == round(math.log(2.0), 12)
+    True
+    >>> round(float(fg.grad(gammaincinv, 1)(1.0, 0.5)), 12)  # -log(1 - y): 1 / (1 - y)
+    2.0
+    """)
+gammainccinv = _front(_sm.gammainccinv, "a, y", """The inverse of ``gammaincc`` in ``x``;
+    derivative in ``y``: ``-Gamma(a) x**(1-a) exp(x)`` (in ``a``: ``NotImplementedError``).
+
+    >>> import funcgrad as fg
+    >>> round(float(fg.grad(gammainccinv, 1)(1.0, 0.5)), 12)  # -log(y): -1 / y
+    -2.0
+    """)
+betaincinv = _front(_sm.betaincinv, "a, b, y", """The inverse of ``betainc`` in ``x``;
+    derivative in ``y``: ``B(a, b) x**(1-a) (1-x)**(1-b)`` (in ``a`` and ``b``:
+    ``NotImplementedError``).
+
+    >>> import funcgrad as fg
+    >>> float(betaincinv(1.0, 1.0, 0.25)), float(fg.grad(betaincinv, 2)(1.0, 1.0, 0.25))
+    (0.25, 1.0)
+    """)
+ndtri_exp = _front(_sm.ndtri_exp, "y", """``ndtri(exp(y))``, accurate for very negative
+    ``y`` (log-probabilities); derivative ``exp(y) / phi(x)``.
+
+    >>> import funcgrad as fg
+    >>> float(ndtri_exp(-800.0)) < -39, float(fg.grad(ndtri_exp)(-800.0)) > 0
+    (True, True)
+    """)
+erfi = _front(_sm.erfi, "x", """The imaginary error function ``-i erf(i x)``; derivative
+    ``2/sqrt(pi) exp(x**2)``.
+
+    >>> import funcgrad as fg
+    >>> float(erfi(0.0)), round(float(fg.grad(erfi)(0.0)), 12)
+    (0.0, 1.128379167096)
+    """)
+ellipk = _front(_sm.ellipk, "m", """The complete elliptic integral of the first kind
+    ``K(m)`` (parameter ``m = k**2``, SciPy's convention); derivative
+    ``(E(m) - (1 - m) K(m)) / (2 m (1 - m))`` (``pi/8`` at ``m = 0``).
+
+    >>> import math, funcgrad as fg
+    >>> float(ellipk(0.0)) == math.pi / 2, float(fg.grad(ellipk)(0.0)) == math.pi / 8
+    (True, True)
+    """)
+ellipe = _front(_sm.ellipe, "m", """The complete elliptic integral of the second kind
+    ``E(m)``; derivative ``(E(m) - K(m)) / (2m)`` (``-pi/8`` at ``m = 0``).
+
+    >>> import math, funcgrad as fg
+    >>> float(ellipe(1.0)), float(fg.grad(ellipe)(0.0)) == -math.pi / 8
+    (1.0, True)
+    """)
+ellipkm1 = _front(_sm.ellipkm1, "p", """``K(1 - p)``, accurate for small ``p`` (``m`` near
+    1); derivative ``-K'(1 - p)``.
+
+    >>> import funcgrad as fg
+    >>> float(fg.grad(ellipkm1)(1.0)) == -float(fg.grad(ellipk)(0.0))
+    True
+    """)
