@@ -57,8 +57,9 @@ from ._cond import cond, cond_p, switch
 from ._fori import fori_loop
 from ._scan import scan, scan_p
 from ._while import while_loop, while_loop_p
-from . import (_arith, _bits, _dynamic, _gather, _higher, _implicit, _linalg, _math,
-               _reductions, _sorting, _structural, _windows)
+from . import (_arith, _bits, _collectives_more, _conv_more, _dynamic, _fft, _gather, _higher,
+               _implicit, _linalg, _math, _ragged, _reductions, _shaping, _sorting,
+               _structural, _unsupported, _windows)
 from ._arith import *  # noqa: F401,F403 - each module's __all__ is explicit
 from ._math import *  # noqa: F401,F403
 from ._bits import *  # noqa: F401,F403
@@ -71,13 +72,21 @@ from ._reductions import *  # noqa: F401,F403
 from ._linalg import *  # noqa: F401,F403
 from ._implicit import *  # noqa: F401,F403
 from ._windows import *  # noqa: F401,F403
+from ._shaping import *  # noqa: F401,F403
+from ._conv_more import *  # noqa: F401,F403
+from ._fft import *  # noqa: F401,F403
+from ._ragged import *  # noqa: F401,F403
+from ._collectives_more import *  # noqa: F401,F403
+from ._unsupported import *  # noqa: F401,F403
 
 __all__ = (["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan_p",
             "while_loop_p"]
            + _arith.__all__ + _math.__all__ + _bits.__all__ + _structural.__all__
            + _dynamic.__all__ + _gather.__all__ + _sorting.__all__ + _higher.__all__
            + _reductions.__all__
-           + _linalg.__all__ + _implicit.__all__ + _windows.__all__)
+           + _linalg.__all__ + _implicit.__all__ + _windows.__all__ + _shaping.__all__
+           + _conv_more.__all__ + _fft.__all__ + _ragged.__all__ + _collectives_more.__all__
+           + _unsupported.__all__)
 __all__ += ["psum", "pmean", "pmax", "pmin", "axis_index", "all_gather", "psum_scatter",
             "ppermute", "all_to_all", "pswapaxes"]
 
