@@ -1,16 +1,14 @@
 """The names of ``jax.lax`` that funcgrad defines only to say why it cannot run them:
 ordering tokens and point-to-point sends between devices (funcgrad runs one process on
 one device, its effects in program order), XLA's random number generators (whose bits
-funcgrad does not reproduce: use ``numpy.random`` or ``fg.rand``), and the derivatives
-of the incomplete gamma function in its first argument (``funcgrad.lax.igamma`` is
-differentiable in ``x`` only).  Each raises ``NotImplementedError`` naming the reason
+funcgrad does not reproduce: use ``numpy.random`` or ``fg.rand``).  Each raises ``NotImplementedError`` naming the reason
 and what to use instead; :class:`RandomAlgorithm` exists so that code naming it imports.
 """
 import enum
 from typing import Any, NoReturn
 
 __all__ = ["RandomAlgorithm", "rng_uniform", "rng_bit_generator", "after_all", "create_token",
-           "psend", "precv", "ragged_all_to_all", "igamma_grad_a", "random_gamma_grad"]
+           "psend", "precv", "ragged_all_to_all"]
 
 
 class RandomAlgorithm(enum.IntEnum):
@@ -37,8 +35,6 @@ _TOKENS = ("tokens order side effects between devices; funcgrad runs one process
            "effects happen in program order, so drop the token")
 _DEVICES = ("it moves values between devices; funcgrad's collectives act along a named "
             "fg.vmap axis: use lax.ppermute or lax.all_to_all there")
-_GAMMA = ("funcgrad's lax.igamma is differentiable in x only; its derivative in a is not "
-          "implemented (fg.stop_gradient(a) marks a as a constant)")
 
 
 def rng_uniform(a: Any, b: Any, shape: Any) -> NoReturn:
@@ -123,25 +119,3 @@ def ragged_all_to_all(operand: Any, output: Any, input_offsets: Any, send_sizes:
     """
     _refuse("ragged_all_to_all", _DEVICES)
 
-
-def igamma_grad_a(a: Any, x: Any) -> NoReturn:
-    """Not supported: the derivative of ``igamma(a, x)`` in ``a`` (see the module's note).
-
-    >>> from funcgrad import lax
-    >>> lax.igamma_grad_a(2.0, 1.5)
-    Traceback (most recent call last):
-    NotImplementedError: lax.igamma_grad_a is not supported by funcgrad: ...
-    """
-    _refuse("igamma_grad_a", _GAMMA)
-
-
-def random_gamma_grad(a: Any, x: Any) -> NoReturn:
-    """Not supported: the derivative of a gamma sample in its shape ``a``, which needs
-    that of ``igamma`` in ``a`` (see the module's note).
-
-    >>> from funcgrad import lax
-    >>> lax.random_gamma_grad(2.0, 1.5)
-    Traceback (most recent call last):
-    NotImplementedError: lax.random_gamma_grad is not supported by funcgrad: ...
-    """
-    _refuse("random_gamma_grad", _GAMMA)
