@@ -40,6 +40,32 @@ def test_every_public_name_of_jax_lax_is_in_fg_lax(jlax):
     assert set(lax.__all__) <= set(dir(lax))
 
 
+NEW_FUNCTIONS = [
+    "broadcast_shapes", "broadcast_to_rank", "broadcast_like", "split", "stack", "unstack",
+    "tile", "index_take", "empty", "dtype", "shape_as_value", "stage", "conv_dimension_numbers",
+    "conv_general_permutations", "padtype_to_pads", "conv_shape_tuple",
+    "conv_general_shape_tuple", "conv_transpose_shape_tuple", "reduce_window_shape_tuple",
+    "conv_transpose", "conv_general_dilated_patches", "conv_general_dilated_local", "fft", "clz",
+    "mulhi", "reduce_precision", "ragged_dot", "ragged_dot_general", "scaled_dot",
+    "scatter_apply", "composite", "platform_dependent", "dce_sink", "with_sharding_constraint",
+    "axis_size", "pbroadcast", "pshuffle", "pcast", "rng_uniform", "rng_bit_generator",
+    "after_all", "create_token", "psend", "precv", "ragged_all_to_all", "igamma_grad_a"]
+
+
+def _parameters(f):
+    import inspect
+
+    def default(p):
+        plain = (int, float, bool, str, tuple, type(None), type)
+        return p.default if p.default is p.empty or isinstance(p.default, plain) else "object"
+    return [(p.name, p.kind, default(p)) for p in inspect.signature(f).parameters.values()]
+
+
+@pytest.mark.parametrize("name", NEW_FUNCTIONS)
+def test_signatures_are_jaxs(name, jlax):
+    assert _parameters(getattr(lax, name)) == _parameters(getattr(jlax, name))
+
+
 # --- shapes -----------------------------------------------------------------------------------
 
 A = RNG.standard_normal((3, 4))

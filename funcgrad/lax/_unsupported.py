@@ -7,6 +7,8 @@ and what to use instead; :class:`RandomAlgorithm` exists so that code naming it 
 import enum
 from typing import Any, NoReturn
 
+import numpy as np
+
 __all__ = ["RandomAlgorithm", "rng_uniform", "rng_bit_generator", "after_all", "create_token",
            "psend", "precv", "ragged_all_to_all"]
 
@@ -48,7 +50,7 @@ def rng_uniform(a: Any, b: Any, shape: Any) -> NoReturn:
     _refuse("rng_uniform", _RANDOM)
 
 
-def rng_bit_generator(key: Any, shape: Any, dtype: Any = None,
+def rng_bit_generator(key: Any, shape: Any, dtype: Any = np.uint32,
                       algorithm: RandomAlgorithm = RandomAlgorithm.RNG_DEFAULT, *,
                       out_sharding: Any = None) -> NoReturn:
     """Not supported: XLA's counter-based bit generator (see the module's note).
