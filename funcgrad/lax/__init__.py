@@ -44,11 +44,18 @@ functions), ``_bits`` (bitwise operations), ``_structural`` (slicing, padding, s
 constructors), ``_dynamic`` (slices at traced starts), ``_gather`` (XLA's general
 ``gather`` and ``scatter``, ``scatter_add``...), ``_sorting``, ``_reductions``
 (reductions and cumulative ones), ``_linalg`` (``dot_general``...), ``_higher`` (``map``,
-``associative_scan``, ``stop_gradient``), ``_implicit`` (``custom_linear_solve``,
-``custom_root``: implicit differentiation), ``_windows`` (``reduce_window``,
-``conv_general_dilated``), ``_collectives`` (``psum``... over a ``vmap``'s named axis),
-``_collectives_moving`` (``all_gather``, ``psum_scatter``, ``ppermute``, ``all_to_all``,
-``pswapaxes``), ``linalg`` (``jax.lax.linalg``: ``cholesky``, ``eigh``, ``qr``, ``svd``,
+``associative_scan``, ``stop_gradient``, ``composite``, ``platform_dependent``),
+``_implicit`` (``custom_linear_solve``, ``custom_root``: implicit differentiation),
+``_windows`` (``reduce_window``, ``conv_general_dilated``), ``_conv_more``
+(``conv_transpose``, ``conv_general_dilated_patches``/``_local`` and the convolution
+shape helpers), ``_shaping`` (``split``, ``stack``, ``tile``, ``index_take``,
+``broadcast_shapes``...), ``_fft``, ``_ragged`` (``ragged_dot``), ``_collectives``
+(``psum``... over a ``vmap``'s named axis), ``_collectives_moving`` (``all_gather``,
+``psum_scatter``, ``ppermute``, ``all_to_all``, ``pswapaxes``), ``_collectives_more``
+(``axis_size``, ``pbroadcast``, ``pshuffle``, ``pcast``), ``_unsupported`` (the names
+that need several devices, ordering tokens or XLA's random generators: they raise
+``NotImplementedError`` saying why), ``_igamma_grad`` (``igamma_grad_a``,
+``random_gamma_grad``), ``linalg`` (``jax.lax.linalg``: ``cholesky``, ``eigh``, ``qr``, ``svd``,
 ``triangular_solve``), and ``_common``, their shared checks.
 """
 from ._collectives import axis_index, pmax, pmean, pmin, psum
@@ -57,8 +64,9 @@ from ._cond import cond, cond_p, switch
 from ._fori import fori_loop
 from ._scan import scan, scan_p
 from ._while import while_loop, while_loop_p
-from . import (_arith, _bits, _dynamic, _gather, _higher, _implicit, _linalg, _math,
-               _reductions, _sorting, _structural, _windows)
+from . import (_arith, _bits, _collectives_more, _conv_more, _dynamic, _fft, _gather, _higher,
+               _igamma_grad, _implicit, _linalg, _math, _ragged, _reductions, _shaping, _sorting,
+               _structural, _unsupported, _windows)
 from ._arith import *  # noqa: F401,F403 - each module's __all__ is explicit
 from ._math import *  # noqa: F401,F403
 from ._bits import *  # noqa: F401,F403
@@ -71,13 +79,22 @@ from ._reductions import *  # noqa: F401,F403
 from ._linalg import *  # noqa: F401,F403
 from ._implicit import *  # noqa: F401,F403
 from ._windows import *  # noqa: F401,F403
+from ._shaping import *  # noqa: F401,F403
+from ._conv_more import *  # noqa: F401,F403
+from ._fft import *  # noqa: F401,F403
+from ._ragged import *  # noqa: F401,F403
+from ._collectives_more import *  # noqa: F401,F403
+from ._unsupported import *  # noqa: F401,F403
+from ._igamma_grad import *  # noqa: F401,F403
 
 __all__ = (["cond", "switch", "fori_loop", "while_loop", "scan", "cond_p", "scan_p",
             "while_loop_p"]
            + _arith.__all__ + _math.__all__ + _bits.__all__ + _structural.__all__
            + _dynamic.__all__ + _gather.__all__ + _sorting.__all__ + _higher.__all__
            + _reductions.__all__
-           + _linalg.__all__ + _implicit.__all__ + _windows.__all__)
+           + _linalg.__all__ + _implicit.__all__ + _windows.__all__ + _shaping.__all__
+           + _conv_more.__all__ + _fft.__all__ + _ragged.__all__ + _collectives_more.__all__
+           + _unsupported.__all__ + _igamma_grad.__all__)
 __all__ += ["psum", "pmean", "pmax", "pmin", "axis_index", "all_gather", "psum_scatter",
             "ppermute", "all_to_all", "pswapaxes"]
 

@@ -1,5 +1,5 @@
-"""``jax.lax``'s bitwise operations: and, or, xor, not, the three shifts, population count
-and bitcasts.  None has a derivative (integer and boolean values carry none).
+"""``jax.lax``'s bitwise operations: and, or, xor, not, the three shifts, population count,
+leading zeros (``clz``), the high half of a product (``mulhi``) and bitcasts.  None has a derivative (integer and boolean values carry none).
 
 They are ``funcgrad.numpy``'s bitwise functions (primitives: one compiled loop under
 ``jit``), with XLA's rules where NumPy's differ: a shift by a negative amount or by the
@@ -19,7 +19,7 @@ from ..typing import Array, ArrayLike, DTypeLike
 
 __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shift_left",
            "shift_right_logical", "shift_right_arithmetic", "population_count",
-           "bitcast_convert_type"]
+           "bitcast_convert_type", "clz", "mulhi"]
 
 
 def _c(value, dtype):
@@ -186,3 +186,69 @@ def bitcast_convert_type(operand: ArrayLike, new_dtype: DTypeLike) -> Array:
         raise ValueError(f"bitcast_convert_type from {v.dtype} to {dtype} needs a last axis "
                          f"of size {new // old}, got shape {v.shape}")
     return v.view(dtype)[..., 0]
+
+
+def clz(x: ArrayLike) -> Array:
+    """The number of leading zero bits of each integer (of its two's complement for a
+    negative one; the width for 0), in ``x``'s dtype.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.clz(np.array([0, 1, -1, 255], np.int32))
+    array([32, 31,  0, 24], dtype=int32)
+    """
+    x = accept("clz", array(x), INTEGER)
+    unsigned = _unsigned(x.dtype)
+    bits = x if x.dtype.kind == "u" else fnp.astype(x, unsigned)
+    width = _width(x.dtype)
+    count = fnp.zeros_like(bits)
+    # binary search for the highest set bit: shift it up while the top half is empty
+    step = width // 2
+    while step:
+        empty = fnp.equal(fnp.right_shift(bits, _c(width - step, unsigned)), _c(0, unsigned))
+        count = fnp.where(empty, count + _c(step, unsigned), count)
+        bits = fnp.where(empty, fnp.left_shift(bits, _c(step, unsigned)), bits)
+        step //= 2
+    top_clear = fnp.equal(fnp.right_shift(bits, _c(width - 1, unsigned)), _c(0, unsigned))
+    count = fnp.where(top_clear, count + _c(1, unsigned), count)
+    return count if count.dtype == x.dtype else fnp.astype(count, x.dtype)
+
+
+def _high_product_u64(a, b):
+    """The high 64 bits of the 128-bit product of uint64 ``a`` and ``b``, by 32-bit
+    halves (each partial product fits 64 bits)."""
+    u = np.uint64
+    low = u(0xFFFFFFFF)
+    a0, a1 = fnp.bitwise_and(a, low), fnp.right_shift(a, u(32))
+    b0, b1 = fnp.bitwise_and(b, low), fnp.right_shift(b, u(32))
+    p00, p01, p10, p11 = a0 * b0, a0 * b1, a1 * b0, a1 * b1
+    middle = (fnp.right_shift(p00, u(32)) + fnp.bitwise_and(p01, low)
+              + fnp.bitwise_and(p10, low))
+    return (p11 + fnp.right_shift(p01, u(32)) + fnp.right_shift(p10, u(32))
+            + fnp.right_shift(middle, u(32)))
+
+
+def mulhi(x: ArrayLike, y: ArrayLike, /) -> Array:
+    """The high ``N`` bits of the ``2N``-bit product of ``N``-bit integers ``x`` and
+    ``y`` (same dtype; signed or unsigned as the dtype is).
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.mulhi(np.array([-7, 2**30], np.int32), np.array([2**30, 12], np.int32))
+    array([-2,  3], dtype=int32)
+    """
+    x, y = binary("mulhi", x, y, INTEGER)
+    width = _width(x.dtype)
+    if width < 64:
+        wide = np.dtype(f"{x.dtype.kind}8")
+        product = fnp.astype(x, wide) * fnp.astype(y, wide)
+        return fnp.astype(fnp.right_shift(product, _c(width, wide)), x.dtype)
+    if x.dtype.kind == "u":
+        return _high_product_u64(x, y)
+    ux, uy = fnp.astype(x, np.uint64), fnp.astype(y, np.uint64)
+    high = _high_product_u64(ux, uy)
+    # (the signed product's high half: subtract y where x < 0 and x where y < 0, mod 2**64)
+    zero = np.uint64(0)
+    high = high - fnp.where(fnp.less(x, _c(0, x.dtype)), uy, zero)
+    high = high - fnp.where(fnp.less(y, _c(0, y.dtype)), ux, zero)
+    return fnp.astype(high, x.dtype)

@@ -19,18 +19,18 @@ that does not fit, and ``'drop'`` (the same mode) skips it.  Start indices are n
 counted from the end: ``-1`` is out of bounds.
 """
 import enum
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
 from .. import numpy as fnp
-from ._common import accept, array, same_dtypes, static_ints, INTEGER
+from ._common import accept, all_concrete, array, same_dtypes, static_ints, values, INTEGER
 from ..numpy.indexing import _default_fill  # (one out-of-bounds fill rule, JAX's)
 from ..typing import Array, ArrayLike
 
 __all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode", "gather",
            "scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_min",
-           "scatter_max"]
+           "scatter_max", "scatter_apply"]
 
 
 class GatherScatterMode(enum.Enum):
@@ -398,3 +398,43 @@ for _fn, _what, _repeats, _example in [
          "array([4., 2., 5.])")]:
     _fn.__doc__ = _SCATTER_DOC.format(name=_fn.__name__, what=_what, repeats=_repeats,
                                       example=_example)
+
+
+def scatter_apply(operand: ArrayLike, scatter_indices: ArrayLike,
+                  func: Callable[[Array], Array], dimension_numbers: ScatterDimensionNumbers,
+                  *, update_shape: Sequence[int] = (), indices_are_sorted: bool = False,
+                  unique_indices: bool = False,
+                  mode: "str | GatherScatterMode | None" = None) -> Array:
+    """``operand`` with ``func`` applied to the entries of the windows that
+    ``scatter_indices`` start (``update_shape`` is the shape the updates of a
+    :func:`scatter` with these indices would have), once per window covering an entry: an entry two windows cover gets
+    ``func(func(x))``.  ``func`` works elementwise (JAX's applies it to one entry at a
+    time).  Differentiable through ``func`` (JAX's is not).
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> dn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+    ...                                  scatter_dims_to_operand_dims=(0,))
+    >>> rows = np.array([[0], [0], [3]])
+    >>> lax.scatter_apply(np.full(4, 2.0), rows, lambda x: x * x, dn, update_shape=(3,))
+    array([16.,  2.,  2.,  4.])
+    """
+    x = array(operand)
+    ones = np.ones(static_ints(update_shape, "scatter_apply: update_shape"), np.int32)
+    counts = scatter_add(np.zeros(x.shape, np.int32), scatter_indices, ones,
+                         dimension_numbers, mode=mode)
+
+    def apply_where_counted(k, out):
+        return fnp.where(fnp.greater(counts, k), func(out), out)
+    if unique_indices or all_concrete([counts]):
+        times = 1 if unique_indices else int(np.max(values(counts), initial=0))
+        for k in range(times):
+            x = apply_where_counted(np.int32(k), x)
+        return x
+    from ._while import while_loop
+    most = fnp.max(counts, initial=0)
+    _, out = while_loop(lambda carry: fnp.less(carry[0], most),
+                        lambda carry: (carry[0] + np.int32(1),
+                                       apply_where_counted(carry[0], carry[1])),
+                        (np.int32(0), x))
+    return out

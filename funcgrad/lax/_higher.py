@@ -1,7 +1,9 @@
 """``jax.lax``'s higher-order operations on pytrees: ``map`` (a function over the leading
 axis, as a :func:`~funcgrad.lax.scan`, optionally in vectorised batches),
-``associative_scan`` (all prefix combinations in a logarithmic number of steps) and
-``stop_gradient``.
+``associative_scan`` (all prefix combinations in a logarithmic number of steps),
+``stop_gradient``, ``composite`` and ``platform_dependent`` (which run the function they
+are given), and the hints a compiler reads that funcgrad needs not
+(``optimization_barrier``, ``dce_sink``, ``with_sharding_constraint``).
 
 ``associative_scan`` is built from slicing, the user's function and concatenation, so it
 differentiates through the function as any composition does.  Its recursion: combine the
@@ -9,6 +11,7 @@ neighbours ``(0, 1), (2, 3), ...``; the prefixes of those pairs are the prefixes
 odd positions; each even position ``2i > 0`` is then the odd prefix before it combined
 with its own element; the two halves interleave back.
 """
+import functools
 from typing import Any, Callable
 
 from .. import numpy as fnp
@@ -19,7 +22,8 @@ from ._common import array, canonical_axis, static_int
 from ._scan import scan
 from ..typing import PyTree
 
-__all__ = ["map", "associative_scan", "stop_gradient", "optimization_barrier"]
+__all__ = ["map", "associative_scan", "stop_gradient", "optimization_barrier", "composite",
+           "platform_dependent", "dce_sink", "with_sharding_constraint"]
 
 
 def stop_gradient(x: PyTree) -> PyTree:
@@ -44,6 +48,72 @@ def optimization_barrier(operand: PyTree) -> PyTree:
     6.0
     """
     return operand
+
+
+def dce_sink(val: PyTree, *, prevent_mlir_dce: bool = False) -> None:
+    """Nothing: JAX's marks ``val`` as used so that its compiler keeps the code computing
+    it; funcgrad's runs everything it is given.
+
+    >>> from funcgrad import lax
+    >>> lax.dce_sink(1.0) is None
+    True
+    """
+    return None
+
+
+def with_sharding_constraint(x: PyTree, shardings: Any) -> PyTree:
+    """``x`` unchanged: JAX's constrains how ``x`` is laid out over several devices;
+    funcgrad computes on one, where every layout is met.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.with_sharding_constraint(np.ones(2), None)
+    array([1., 1.])
+    """
+    return x
+
+
+def composite(decomposition: Callable[..., Any], name: str,
+              version: int = 0) -> Callable[..., Any]:
+    """``decomposition`` as a named operation (JAX's lets a compiler that knows ``name``
+    swap in its own kernel; funcgrad always runs the decomposition, so derivatives,
+    ``vmap`` and ``jit`` are those of the decomposition).  Positional arguments are the
+    operands, keyword arguments the operation's attributes.  Also a decorator:
+    ``functools.partial(lax.composite, name=...)``.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> tangent = lax.composite(lambda x: lax.sin(x) / lax.cos(x), name="my.tangent")
+    >>> bool(np.allclose(tangent(np.array([0.0, np.pi / 4])), [0.0, 1.0]))
+    True
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"composite: name must be a string, got {name!r}")
+
+    @functools.wraps(decomposition)
+    def call(*args: Any, **attributes: Any) -> Any:
+        return decomposition(*args, **attributes)
+    return call
+
+
+def platform_dependent(*args: Any, default: Callable[..., Any] | None = None,
+                       **per_platform: Callable[..., Any]) -> Any:
+    """``per_platform["cpu"](*args)``, or ``default(*args)`` when no CPU branch is given:
+    funcgrad computes on the CPU (an array on a GPU is worked on by the same function,
+    whose operations dispatch to the GPU's kernels).  JAX's traces every branch and
+    picks one when it compiles; only the chosen branch runs here.
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.platform_dependent(np.ones(2), cpu=lambda x: 2 * x, default=lambda x: x)
+    array([2., 2.])
+    """
+    branch = per_platform.get("cpu", default)
+    if branch is None:
+        raise NotImplementedError(f"platform_dependent: funcgrad runs on the 'cpu' platform, "
+                                  f"and neither a cpu= branch nor a default= was given "
+                                  f"(branches: {sorted(per_platform)})")
+    return branch(*args)
 
 
 def _leading(name, leaves):

@@ -6,13 +6,19 @@ incomplete gamma and beta, zeta, polygamma and scaled Bessel functions), ``atan2
 Each is the ``funcgrad.numpy`` function (or the primitive behind
 ``funcgrad.scipy.special``'s) of the same meaning, after JAX's dtype check: lax takes no
 integer operand here (cast first).  The ``accuracy`` keyword JAX accepts on some of them
-is accepted and ignored (NumPy's accuracy is what funcgrad computes).
+is accepted and ignored (NumPy's accuracy is what funcgrad computes); its types
+:class:`AccuracyMode` and :class:`Tolerance` are here.  ``reduce_precision`` rounds to a
+narrower floating-point format.
 """
+import dataclasses
+import enum
+import functools
 from typing import Any
 
 import numpy as np
 
 from .. import numpy as fnp
+from ..custom import custom_jvp
 from ..primitives import elementwise as _ew
 from ..primitives import special as _sp
 from ._arith import binary
@@ -23,7 +29,40 @@ __all__ = ["exp", "exp2", "expm1", "log", "log1p", "sqrt", "rsqrt", "cbrt", "sin
            "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
            "logistic", "erf", "erfc", "erf_inv", "lgamma", "digamma", "is_finite", "atan2",
            "nextafter", "bessel_i0e", "bessel_i1e", "igamma", "igammac", "zeta", "polygamma",
-           "betainc"]
+           "betainc", "reduce_precision", "AccuracyMode", "Tolerance"]
+
+
+class AccuracyMode(enum.Enum):
+    """JAX's accuracy request for a transcendental function (``lax.exp(x,
+    accuracy=...)``): accepted and ignored, as funcgrad computes NumPy's values.
+
+    >>> from funcgrad import lax
+    >>> float(lax.exp(0.0, accuracy=lax.AccuracyMode.HIGHEST))
+    1.0
+    """
+    HIGHEST = 1
+    DEFAULT = 2
+
+
+@dataclasses.dataclass(frozen=True)
+class Tolerance:
+    """JAX's accuracy tolerance for a transcendental function (absolute, relative, and
+    units in the last place; at least one set): accepted and ignored, as
+    :class:`AccuracyMode`.
+
+    >>> from funcgrad import lax
+    >>> lax.Tolerance(rtol=1e-6)
+    Tolerance(atol=0.0, rtol=1e-06, ulps=0)
+    """
+    atol: float = 0.0
+    rtol: float = 0.0
+    ulps: int = 0
+
+    def __post_init__(self) -> None:
+        if self.atol < 0.0 or self.rtol < 0.0 or self.ulps < 0:
+            raise ValueError("Tolerances must be non-negative.")
+        if self.atol == 0.0 and self.rtol == 0.0 and self.ulps == 0:
+            raise ValueError("At least one of atol, rtol, or ulps must be set.")
 
 
 def _unary(name, compute, kinds, reference, example="np.array([0.25, 0.5])"):
@@ -179,3 +218,71 @@ def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     a, b = binary("betainc", a, b, FLOAT)
     a, x = binary("betainc", a, x, FLOAT)
     return _sp.betainc(a, b, x)
+
+
+def _round_to_format(x, exponent_bits, mantissa_bits):
+    """``x`` rounded (to nearest, ties to even) to a format with these bits, as XLA's
+    ``ReducePrecision``: too large becomes an infinity, below its smallest normal number
+    a zero of ``x``'s sign, NaN stays NaN.  Written with exact arithmetic (``frexp``,
+    ``ldexp``, ``rint``), so it runs under every transform; a narrower ``x`` is rounded
+    in float64, which holds it and its rounded value exactly."""
+    info = np.finfo(x.dtype)
+    source_mantissa, source_exponent = info.nmant, info.nexp
+    wide = x if x.dtype == np.float64 else fnp.astype(x, np.float64)
+    out = wide
+    if mantissa_bits < source_mantissa:
+        _, exponent = fnp.frexp(wide)
+        # the spacing of the narrower format's numbers near x (that of the source's
+        # subnormals below its smallest normal), as a power of two
+        scale = fnp.maximum(exponent - 1, info.minexp) - mantissa_bits
+        rounded = fnp.ldexp(fnp.rint(fnp.ldexp(wide, -scale)), scale)
+        # (copysign: a zero keeps x's sign, whatever rint does with -0.4)
+        out = fnp.where(fnp.isfinite(wide), fnp.copysign(rounded, wide), wide)
+    if exponent_bits < source_exponent:
+        bias = 2 ** (exponent_bits - 1) - 1
+        magnitude = fnp.abs(out)
+        big = fnp.greater_equal(magnitude, 2.0 ** (bias + 1)) & ~fnp.isnan(out)
+        small = fnp.less(magnitude, 2.0 ** (1 - bias))
+        out = fnp.where(big, fnp.copysign(np.inf, wide),
+                        fnp.where(small, fnp.copysign(0.0, wide), out))
+    return out if out.dtype == x.dtype else fnp.astype(out, x.dtype)
+
+
+@functools.partial(custom_jvp, nondiff_argnums=(1, 2))
+def _reduce_precision(x, exponent_bits, mantissa_bits):
+    return _round_to_format(x, exponent_bits, mantissa_bits)
+
+
+@_reduce_precision.defjvp
+def _reduce_precision_jvp(exponent_bits, mantissa_bits, primals, tangents):
+    # The derivative passes through unchanged (a straight-through estimator), as JAX's
+    # does up to rounding: JAX declares the operation linear and rounds the tangent too;
+    # a rounded tangent would not be linear in it, which reverse mode needs here.
+    (x,), (tx,) = primals, tangents
+    return _reduce_precision(x, exponent_bits, mantissa_bits), tx
+
+
+def reduce_precision(operand: float | ArrayLike, exponent_bits: int,
+                     mantissa_bits: int) -> Array:
+    """``operand`` rounded to the floating-point format with ``exponent_bits`` and
+    ``mantissa_bits`` (ties to even; too large to an infinity; below the format's
+    smallest normal number to zero), kept in its own dtype: e.g. (8, 7) is bfloat16,
+    (5, 10) float16.  Its derivative is 1 (the tangent passes through; JAX's also rounds
+    the tangent to the format, which changes only a tangent the format cannot hold).
+
+    >>> import numpy as np
+    >>> from funcgrad import lax
+    >>> lax.reduce_precision(np.array([1.1, 70000.0, 1e-9]), 5, 10)  # float16's format
+    array([1.09960938,        inf, 0.        ])
+    """
+    from ._common import static_int
+    x = accept("reduce_precision", array(operand), FLOAT)
+    exponent_bits = static_int(exponent_bits, "reduce_precision: exponent_bits")
+    mantissa_bits = static_int(mantissa_bits, "reduce_precision: mantissa_bits")
+    if exponent_bits < 1 or mantissa_bits < 0:
+        raise ValueError(f"reduce_precision: exponent_bits must be >= 1 and mantissa_bits "
+                         f">= 0, got {exponent_bits} and {mantissa_bits}")
+    info = np.finfo(x.dtype)
+    if exponent_bits >= info.nexp and mantissa_bits >= info.nmant:
+        return x
+    return _reduce_precision(x, exponent_bits, mantissa_bits)
