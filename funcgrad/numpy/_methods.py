@@ -11,9 +11,9 @@ from ..core import ConcretizationError, Tracer, _special_classes, _state, concre
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from ..primitives.structural import as_weak
-from . import (building, complexfuncs, constructors, emath, fft, floatfuncs, functional,
-               histograms, indexing, indextricks, linalg, stride_tricks,
-               manipulation, nanfunctions, padding, polynomial, products, queries, ranges,
+from . import (bits, building, complexfuncs, constructors, emath, fft, floatfuncs, functional,
+               histograms, indexing, indextricks, inout, iteration, linalg, stride_tricks,
+               manipulation, memory, nanfunctions, padding, polynomial, products, queries, ranges,
                reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import carried_derivative, derivative_dropped
 from ._numpy_calls import numpy_call, numpy_fix
@@ -26,7 +26,7 @@ _EMPTY: dict = {}
 # The modules whose ``__all__`` make up ``funcgrad.numpy`` (with ``linalg``).
 _FAMILIES = (constructors, ufuncs, manipulation, padding, reductions, indexing, products, ranges,
              statistics, histograms, nanfunctions, signal, polynomial, building, floatfuncs, complexfuncs,
-             searching, sets, indextricks, functional)
+             searching, sets, indextricks, functional, bits, memory, inout, iteration)
 
 
 # --- NumPy protocols ---------------------------------------------------------------------------
