@@ -18,7 +18,7 @@ from typing import Any, Iterable, Optional
 
 import numpy as _np
 
-from ._convert import _extra_array_types, asarray, stack
+from ._convert import asarray, stack
 from ..core import ConcretizationError, Tracer, concrete
 from ..typing import Array, DTypeLike
 
@@ -26,8 +26,10 @@ __all__ = ["array2string", "array_repr", "array_str", "save", "savez", "savez_co
            "savetxt", "fromiter"]
 
 
-def _funcgrad_array(x):
-    return isinstance(x, Tracer) or isinstance(x, _extra_array_types)
+def _traced(x):
+    # (only tracers: the eager Tensor and GPU arrays meet NumPy's own function, which their
+    # __array_function__ handles as for any NumPy function)
+    return isinstance(x, Tracer)
 
 
 def _known_value(x):
@@ -51,7 +53,7 @@ def array2string(a: Any, *args: Any, **kwargs: Any) -> str:
     GraphTracer<f64[2]> of <...jit>
     array([1., 1.])
     """
-    if _funcgrad_array(a):
+    if _traced(a):
         value = _known_value(a)
         if value is None:
             return str(a)
@@ -68,7 +70,7 @@ def array_repr(arr: Any, max_line_width: Optional[int] = None, precision: Option
     >>> fnp.array_repr(np.array([0.5, 1.0]))
     'array([0.5, 1. ])'
     """
-    if _funcgrad_array(arr):
+    if _traced(arr):
         return repr(arr)
     return _np.array_repr(arr, max_line_width, precision, suppress_small)
 
@@ -82,7 +84,7 @@ def array_str(a: Any, max_line_width: Optional[int] = None, precision: Optional[
     >>> fnp.array_str(np.array([0.5, 1.0]), precision=1)
     '[0.5 1. ]'
     """
-    if _funcgrad_array(a):
+    if _traced(a):
         value = _known_value(a)
         if value is None:
             return str(a)
@@ -92,7 +94,7 @@ def array_str(a: Any, max_line_width: Optional[int] = None, precision: Optional[
 
 def _refuse_traced(name, values):
     for v in values:
-        if _funcgrad_array(v):
+        if _traced(v):
             raise TypeError(
                 f"{name} was given an array traced by funcgrad: a file written inside a "
                 f"transform would hold a batch (vmap), nothing yet (jit), or a value whose "
@@ -172,7 +174,7 @@ def fromiter(iter: Iterable[Any], dtype: DTypeLike, count: int = -1, *,  # noqa:
     if 0 <= count != len(items):
         raise ValueError(f"iterator too short: Expected {count} but iterator had only "
                          f"{len(items)} items.")
-    if not any(_funcgrad_array(v) for v in items):
+    if not any(_traced(v) for v in items):
         return _np.fromiter(items, dtype, len(items), like=like)
     dt = _np.dtype(dtype)
     shape = dt.shape  # (a subarray dtype such as "(2,)f8": each item is a row)

@@ -10,15 +10,16 @@ from typing import Any, Iterator
 
 import numpy as _np
 
-from ._convert import _extra_array_types
 from ..core import Tracer
 
 
 __all__ = ["ndenumerate", "isscalar"]
 
 
-def _funcgrad_array(x):
-    return isinstance(x, Tracer) or isinstance(x, _extra_array_types)
+def _traced(x):
+    # (only tracers: the eager Tensor and GPU arrays meet NumPy's own function, which their
+    # __array_function__ handles as for any NumPy function)
+    return isinstance(x, Tracer)
 
 
 def ndenumerate(arr: Any) -> Iterator[tuple[tuple[int, ...], Any]]:
@@ -30,7 +31,7 @@ def ndenumerate(arr: Any) -> Iterator[tuple[tuple[int, ...], Any]]:
     >>> [(i, float(v)) for i, v in fnp.ndenumerate(np.array([[1.5], [2.5]]))]
     [((0, 0), 1.5), ((1, 0), 2.5)]
     """
-    if not _funcgrad_array(arr):
+    if not _traced(arr):
         return iter(_np.ndenumerate(arr))
     return ((index, arr[index]) for index in _np.ndindex(*arr.shape))
 
@@ -47,6 +48,6 @@ def isscalar(element: Any) -> bool:
     >>> float(fg.grad(lambda x: x * fnp.isscalar(x))(1.5))
     1.0
     """
-    if _funcgrad_array(element):
+    if _traced(element):
         return element.ndim == 0
     return bool(_np.isscalar(element))

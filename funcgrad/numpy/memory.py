@@ -18,24 +18,24 @@ from typing import Any, Optional
 
 import numpy as _np
 
-from ._convert import _extra_array_types, asarray, concrete_values
+from ._convert import asarray, concrete_values
 from ..core import Tracer
 from ..typing import Array, ArrayLike, DTypeLike
 
 __all__ = ["putmask", "copyto", "require", "asarray_chkfinite"]
 
 
-def _funcgrad_array(x):
-    """Is ``x`` one of funcgrad's arrays (traced, the eager Tensor, on a GPU) rather than
-    NumPy memory that can be written?"""
-    return isinstance(x, Tracer) or isinstance(x, _extra_array_types)
+def _traced(x):
+    # (only tracers: the eager Tensor and GPU arrays meet NumPy's own function, which their
+    # __array_function__ handles as for any NumPy function)
+    return isinstance(x, Tracer)
 
 
 def _plain(x):
     # (np.asarray of a traced value raises when that would drop its derivative, and under
     # vmap or jit, with the rewrite in its message; a plain NumPy call with it would come
     # back here through __array_function__)
-    return _np.asarray(x) if _funcgrad_array(x) else x
+    return _np.asarray(x) if _traced(x) else x
 
 
 def putmask(a: Any, mask: ArrayLike, values: ArrayLike) -> None:
@@ -54,7 +54,7 @@ def putmask(a: Any, mask: ArrayLike, values: ArrayLike) -> None:
     ...     np.array([0.5, 2.0]))
     array([1., 3.])
     """
-    if _funcgrad_array(a):
+    if _traced(a):
         raise TypeError("putmask writes into its first argument, and arrays traced by "
                         "funcgrad are immutable. Make the new array instead: a = "
                         "fnp.where(mask, fnp.resize(values, a.shape), a) (or a = "
@@ -76,7 +76,7 @@ def copyto(dst: Any, src: ArrayLike, casting: str = "same_kind", where: ArrayLik
     array([[1., 0.],
            [0., 2.]])
     """
-    if _funcgrad_array(dst):
+    if _traced(dst):
         raise TypeError("copyto writes into dst, and arrays traced by funcgrad are immutable. "
                         "Make the new array instead: dst = fnp.where(where, "
                         "fnp.broadcast_to(src, dst.shape).astype(dst.dtype), dst) (or dst = "
@@ -106,7 +106,7 @@ def require(a: ArrayLike, dtype: Optional[DTypeLike] = None, requirements: Any =
     >>> fg.grad(lambda x: fnp.sum(fnp.require(x, None, ["C", "A"]) ** 2))(np.ones(2))
     array([2., 2.])
     """
-    if not _funcgrad_array(a):
+    if not _traced(a):
         return _np.require(a, dtype, requirements, like=like)
     letters = set()
     for r in requirements or ():  # (a string is its letters, as NumPy reads it)
@@ -139,7 +139,7 @@ def asarray_chkfinite(a: ArrayLike, dtype: Optional[DTypeLike] = None,
     ...
     ValueError: array must not contain infs or NaNs
     """
-    if not _funcgrad_array(a):
+    if not _traced(a):
         return _np.asarray_chkfinite(a, dtype, order)
     a = asarray(a, dtype)
     if a.dtype.kind in "fc":
