@@ -45,7 +45,7 @@ from numpy import (False_, ScalarType, True_, base_repr, binary_repr, byte, byte
                    datetime64, errstate, flexible, format_float_positional,
                    format_float_scientific, from_dlpack, frombuffer, fromfile, fromregex,
                    fromstring, genfromtxt, get_printoptions, getbufsize, geterr, geterrcall,
-                   intc, isfortran, isnat, iterable, little_endian, load, loadtxt, long,
+                   intc, isfortran, iterable, little_endian, load, loadtxt, long,
                    longlong, mintypecode, ndindex, object_, printoptions, random, sctypeDict,
                    set_printoptions, setbufsize, seterr, seterrcall, short, str_, timedelta64,
                    typecodes, typename, ubyte, uint, uintc, uintp, ulong, ulonglong, ushort,
@@ -109,7 +109,7 @@ _NUMPY_OWN = ["bool_", "can_cast", "common_type", "dtype", "e", "euler_gamma", "
               "bool", "byte", "ubyte", "short", "ushort", "intc", "uintc", "uint", "long",
               "ulong", "longlong", "ulonglong", "uintp", "float_", "complex_", "str_",
               "bytes_", "object_", "void", "character", "flexible", "datetime64",
-              "timedelta64", "isnat", "False_", "True_", "ScalarType", "typecodes",
+              "timedelta64", "False_", "True_", "ScalarType", "typecodes",
               "sctypeDict", "little_endian", "mintypecode", "typename", "isfortran",
               "iterable", "ndindex", "binary_repr", "base_repr",
               # printing options, floating-point error handling

@@ -12,7 +12,7 @@ from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from ..primitives.structural import as_weak
 from . import (bits, building, complexfuncs, constructors, emath, fft, floatfuncs, functional,
-               histograms, indexing, indextricks, inout, linalg, stride_tricks,
+               histograms, indexing, indextricks, inout, iteration, linalg, stride_tricks,
                manipulation, memory, nanfunctions, padding, polynomial, products, queries, ranges,
                reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import carried_derivative, derivative_dropped
@@ -214,12 +214,16 @@ def _build_function_table(namespaces=None):
 
 _FUNCTIONS = _build_function_table()
 
-# NumPy functions whose funcgrad twins act on traced values only (bits, memory, inout: a
-# write into a traced array or a save of one raises naming the rewrite, printing shows
-# the value where known) and call NumPy's own on anything else.  Apart from _FUNCTIONS,
-# which the eager Tensor's __array_function__ also reads: for a Tensor the twin would call
-# NumPy's function, which would dispatch back to it forever.
-_TRACED_ONLY = _build_function_table([(bits, np), (memory, np), (inout, np)])
+# NumPy functions whose funcgrad twins act on traced values only (bits, memory, inout,
+# iteration: a write into a traced array or a save of one raises naming the rewrite,
+# printing shows the value where known) and call NumPy's own on anything else.  Apart
+# from _FUNCTIONS, which the eager Tensor's __array_function__ also reads: for a Tensor
+# the twin would call NumPy's function, which would dispatch back to it forever.
+_TRACED_ONLY = _build_function_table([(bits, np), (memory, np), (inout, np), (iteration, np)])
+
+
+def _traced_only_table():
+    return _TRACED_ONLY
 
 
 def _function_table():

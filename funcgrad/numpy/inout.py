@@ -96,9 +96,9 @@ def _refuse_traced(name, values):
     for v in values:
         if _traced(v):
             raise TypeError(
-                f"{name} was given an array traced by funcgrad: a file written inside a "
-                f"transform would hold a batch (vmap), nothing yet (jit), or a value whose "
-                f"derivative is lost. Save the value the transformed function returns (pass "
+                f"numpy.{name} of an array traced by funcgrad is not supported: a file written "
+                f"inside a transform would hold a batch (vmap), nothing yet (jit), or a value "
+                f"whose derivative is lost. Save the value the transformed function returns (pass "
                 f"it out with has_aux=True), or call {name} outside the transform.")
 
 
