@@ -391,6 +391,15 @@ ROWS = [
       for n in "irfft hfft irfft2 irfftn fftshift ifftshift".split()],
     row("fft.fft-n-norm", lambda m, x: parts(m, m.fft.fft(x, 5, axis=0, norm="ortho")), X),
     row("fft.irfft-complex", lambda m, x, y: m.fft.irfft(x + 1j * y, 4), X, Y),
+    # --- conversions, iteration, Python functions over arrays ------------------------------
+    row("require", lambda m, x: m.require(x, None, ["C", "A"]), X),
+    row("asarray_chkfinite", lambda m, x: m.asarray_chkfinite(x), X,
+        novmap="it reads the values to check them, which under vmap are a batch"),
+    row("fromiter", lambda m, x: m.fromiter(iter(x), x.dtype), V),
+    row("ndenumerate", lambda m, x: m.stack([v * (i + 2 * j + 1) for (i, j), v in
+                                             m.ndenumerate(x)]), X),
+    row("frompyfunc", lambda m, x, y: m.frompyfunc(lambda u, v: u * v + u, 2, 1)(x, y), X, V3,
+        ref=lambda x, y: x * y + x),
 ]
 
 EXEMPT = {  # name -> why no derivative check applies
@@ -416,6 +425,20 @@ EXEMPT = {  # name -> why no derivative check applies
                     "isdtype promote_types shares_memory may_share_memory broadcast_shapes "
                     "einsum_path normalize_axis one_axis operand".split(),
                     "a helper about shapes, dtypes or arguments, not a function of values"),
+    **dict.fromkeys("packbits unpackbits binary_repr base_repr".split(),
+                    "integer bits: no derivative"),
+    **dict.fromkeys("putmask copyto".split(),
+                    "NumPy's in-place writes into plain arrays (on a traced one they raise, "
+                    "naming fnp.where: tests/test_numpy_names.py)"),
+    **dict.fromkeys("array2string array_repr array_str format_float_positional "
+                    "format_float_scientific save savez savez_compressed savetxt".split(),
+                    "text or a file out: no array result"),
+    **dict.fromkeys("load loadtxt genfromtxt fromfile fromregex frombuffer fromstring "
+                    "from_dlpack".split(), "NumPy's readers: constants from outside"),
+    **dict.fromkeys("isscalar iterable isfortran mintypecode typename printoptions "
+                    "get_printoptions set_printoptions seterr geterr seterrcall geterrcall "
+                    "getbufsize setbufsize".split(),
+                    "a question about a value's kind, or NumPy's own settings"),
 }
 
 

@@ -23,8 +23,11 @@ The functions live by family: :mod:`~funcgrad.numpy.constructors`,
 :mod:`~funcgrad.numpy.complexfuncs`, :mod:`~funcgrad.numpy.searching`,
 :mod:`~funcgrad.numpy.sets`, :mod:`~funcgrad.numpy.indextricks`,
 :mod:`~funcgrad.numpy.functional`, :mod:`~funcgrad.numpy.linalg`,
-:mod:`~funcgrad.numpy.fft`, :mod:`~funcgrad.numpy.emath` and
-:mod:`~funcgrad.numpy.stride_tricks` (as ``funcgrad.numpy.lib.stride_tricks``).
+:mod:`~funcgrad.numpy.fft`, :mod:`~funcgrad.numpy.emath`,
+:mod:`~funcgrad.numpy.stride_tricks` (as ``funcgrad.numpy.lib.stride_tricks``),
+:mod:`~funcgrad.numpy.bits`, :mod:`~funcgrad.numpy.memory`,
+:mod:`~funcgrad.numpy.inout` (printing and files) and :mod:`~funcgrad.numpy.iteration`.
+``funcgrad.numpy.random`` is NumPy's own (as in HIPS autograd): it makes constant arrays.
 """
 # NumPy's own constants, scalar types and dtype helpers, as they are.
 # (the dtype and memory questions answer traced values too: see funcgrad.numpy.queries)
@@ -35,12 +38,27 @@ from numpy import (bool_, can_cast, cdouble, clongdouble, common_type, complex64
                    may_share_memory, mgrid, ogrid, s_, min_scalar_type, nan, ndarray, newaxis, number, pi,
                    promote_types, result_type, shares_memory, signedinteger, single, uint8, uint16, uint32,
                    uint64, unsignedinteger)
+# More of NumPy's own, as they are: they describe types, print, read files and set NumPy's
+# state, and never see a traced value (funcgrad's twins of those that may are in bits,
+# memory, inout and iteration).
+from numpy import (False_, ScalarType, True_, base_repr, binary_repr, byte, bytes_, character,
+                   datetime64, errstate, flexible, format_float_positional,
+                   format_float_scientific, from_dlpack, frombuffer, fromfile, fromregex,
+                   fromstring, genfromtxt, get_printoptions, getbufsize, geterr, geterrcall,
+                   intc, isfortran, iterable, little_endian, load, loadtxt, long,
+                   longlong, mintypecode, ndindex, object_, printoptions, random, sctypeDict,
+                   set_printoptions, setbufsize, seterr, seterrcall, short, str_, timedelta64,
+                   typecodes, typename, ubyte, uint, uintc, uintp, ulong, ulonglong, ushort,
+                   void)
+from numpy import bool  # (NumPy 2's name of bool_; it shadows the builtin only here)
+# NumPy 1's aliases, which NumPy 2 removed and jax.numpy keeps
+float_, complex_ = float64, complex128
 
 from ..core import Tracer
-from . import (building, complexfuncs, constructors, emath, fft, floatfuncs, functional,
-               histograms, indexing, indextricks, lib, linalg,
-               manipulation, nanfunctions, padding, polynomial, products, ranges, reductions, searching,
-               sets, signal, statistics, ufuncs)
+from . import (bits, building, complexfuncs, constructors, emath, fft, floatfuncs, functional,
+               histograms, indexing, indextricks, inout, iteration, lib, linalg,
+               manipulation, memory, nanfunctions, padding, polynomial, products, ranges,
+               reductions, searching, sets, signal, statistics, ufuncs)
 from ._convert import normalize_axis, one_axis, operand
 from ._conversions import attach_conversions
 from ._layout import attach_layout
@@ -66,6 +84,10 @@ from .searching import *  # noqa: F403
 from .sets import *  # noqa: F403
 from .indextricks import *  # noqa: F403
 from .functional import *  # noqa: F403
+from .bits import *  # noqa: F403
+from .memory import *  # noqa: F403
+from .inout import *  # noqa: F403
+from .iteration import *  # noqa: F403
 
 attach_array_methods(Tracer)
 attach_conversions(Tracer)  # float(), .tolist()...: never a silently dropped derivative
@@ -82,15 +104,30 @@ _NUMPY_OWN = ["bool_", "can_cast", "common_type", "dtype", "e", "euler_gamma", "
               "csingle", "double", "generic", "half", "int_", "longdouble", "number",
               "signedinteger", "single", "uint16", "uint32", "uint64", "unsignedinteger",
               # index helpers that build static indices and grids (jax.numpy has them too)
-              "index_exp", "mgrid", "ogrid", "s_"]
+              "index_exp", "mgrid", "ogrid", "s_",
+              # NumPy's other scalar types and type helpers (jax.numpy's bool, float_...)
+              "bool", "byte", "ubyte", "short", "ushort", "intc", "uintc", "uint", "long",
+              "ulong", "longlong", "ulonglong", "uintp", "float_", "complex_", "str_",
+              "bytes_", "object_", "void", "character", "flexible", "datetime64",
+              "timedelta64", "False_", "True_", "ScalarType", "typecodes",
+              "sctypeDict", "little_endian", "mintypecode", "typename", "isfortran",
+              "iterable", "ndindex", "binary_repr", "base_repr",
+              # printing options, floating-point error handling
+              "printoptions", "get_printoptions", "set_printoptions",
+              "format_float_positional", "format_float_scientific", "errstate", "seterr",
+              "geterr", "seterrcall", "geterrcall", "getbufsize", "setbufsize",
+              # readers: they make constant arrays
+              "load", "loadtxt", "genfromtxt", "fromfile", "fromregex", "frombuffer",
+              "fromstring", "from_dlpack"]
 
 # (normalize_axis, one_axis and operand have been public since the first release)
-__all__ = (_NUMPY_OWN + ["isdtype","linalg", "fft", "emath", "lib", "normalize_axis", "one_axis",
-                         "operand"]
+__all__ = (_NUMPY_OWN + ["isdtype","linalg", "fft", "emath", "lib", "random", "normalize_axis",
+                         "one_axis", "operand"]
            + constructors.__all__ + ufuncs.__all__ + manipulation.__all__ + padding.__all__
            + reductions.__all__
            + indexing.__all__ + products.__all__ + ranges.__all__ + statistics.__all__
            + histograms.__all__
            + nanfunctions.__all__ + signal.__all__ + polynomial.__all__
            + building.__all__ + floatfuncs.__all__ + complexfuncs.__all__
-           + searching.__all__ + sets.__all__ + indextricks.__all__ + functional.__all__)
+           + searching.__all__ + sets.__all__ + indextricks.__all__ + functional.__all__
+           + bits.__all__ + memory.__all__ + inout.__all__ + iteration.__all__)

@@ -11,9 +11,9 @@ from ..core import ConcretizationError, Tracer, _special_classes, _state, concre
 from ..primitives import elementwise as ew
 from ..primitives import indexing as ix
 from ..primitives.structural import as_weak
-from . import (building, complexfuncs, constructors, emath, fft, floatfuncs, functional,
-               histograms, indexing, indextricks, linalg, stride_tricks,
-               manipulation, nanfunctions, padding, polynomial, products, queries, ranges,
+from . import (bits, building, complexfuncs, constructors, emath, fft, floatfuncs, functional,
+               histograms, indexing, indextricks, inout, iteration, linalg, stride_tricks,
+               manipulation, memory, nanfunctions, padding, polynomial, products, queries, ranges,
                reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import carried_derivative, derivative_dropped
 from ._numpy_calls import numpy_call, numpy_fix
@@ -187,16 +187,17 @@ def _unsupported(what, kwargs):
             "computation with them, or give it its own derivative with fg.custom_vjp.")
 
 
-def _build_function_table():
+def _build_function_table(namespaces=None):
     """NumPy function -> the ``funcgrad.numpy`` function of the same name.
 
     (NumPy's own functions that funcgrad.numpy re-exports -- linspace, meshgrid... -- are
     left out: mapped to themselves, they would dispatch back here forever; on traced values
     they raise the "not supported" error instead.)"""
     table = {}
-    namespaces = [(module, np) for module in _FAMILIES] + [
-        (linalg, np.linalg), (fft, np.fft), (emath, np.emath),
-        (stride_tricks, np.lib.stride_tricks)]
+    if namespaces is None:
+        namespaces = [(module, np) for module in _FAMILIES] + [
+            (linalg, np.linalg), (fft, np.fft), (emath, np.emath),
+            (stride_tricks, np.lib.stride_tricks)]
     for ours_ns, theirs_ns in namespaces:
         for name in ours_ns.__all__:
             ours = getattr(ours_ns, name)
@@ -213,6 +214,17 @@ def _build_function_table():
 
 _FUNCTIONS = _build_function_table()
 
+# NumPy functions whose funcgrad twins act on traced values only (bits, memory, inout,
+# iteration: a write into a traced array or a save of one raises naming the rewrite,
+# printing shows the value where known) and call NumPy's own on anything else.  Apart
+# from _FUNCTIONS, which the eager Tensor's __array_function__ also reads: for a Tensor
+# the twin would call NumPy's function, which would dispatch back to it forever.
+_TRACED_ONLY = _build_function_table([(bits, np), (memory, np), (inout, np), (iteration, np)])
+
+
+def _traced_only_table():
+    return _TRACED_ONLY
+
 
 def _function_table():
     return _FUNCTIONS
@@ -222,6 +234,8 @@ def _array_function(self, func, types, args, kwargs):
     fn = _FUNCTIONS.get(func)
     if fn is None:
         fn = queries.ANSWERS.get(func)  # questions about dtypes and memory
+    if fn is None:
+        fn = _TRACED_ONLY.get(func)  # writes, files, printing, bits
     if fn is None:
         raise TypeError(_unsupported(_numpy_name(func), {}))
     if getattr(fn, "numpy_mutates", False):

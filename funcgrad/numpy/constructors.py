@@ -62,12 +62,15 @@ def full(shape: int | Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | N
 
 
 def array(object: ArrayLike, dtype: DTypeLike | None = None,  # noqa: A002 - NumPy's name
-          *, copy: bool = True, order: str | None = "K", ndmin: int = 0,
-          device: Any = None) -> Array:
-    """``np.array(object, dtype=None, *, copy=True, order='K', ndmin=0)`` (JAX's keywords
-    too); a list holding traced values is stacked into one.  ``ndmin`` prepends axes of
-    length 1 up to that many dimensions; ``order`` lays out a plain array (a traced one has
-    no layout to choose).
+          *, copy: bool = True, order: str | None = "K", subok: bool = False, ndmin: int = 0,
+          ndmax: int = 0, like: Any = None, device: Any = None) -> Array:
+    """``np.array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
+    ndmax=0, like=None)`` (JAX's keywords too); a list holding traced values is stacked
+    into one.  ``ndmin`` prepends axes of length 1 up to that many dimensions; ``order``
+    lays out a plain array (a traced one has no layout to choose).  ``ndmax`` bounds the
+    dimensions read from nested lists (fewer than the nesting would make NumPy's object
+    arrays, which funcgrad does not take); ``subok`` and ``like`` change nothing here
+    (funcgrad keeps no ndarray subclasses, and takes plain and traced values alike).
 
     >>> import funcgrad as fg, funcgrad.numpy as fnp
     >>> float(fg.grad(lambda x: fnp.sum(fnp.array([x, 2.0 * x])))(1.0))
@@ -77,6 +80,10 @@ def array(object: ArrayLike, dtype: DTypeLike | None = None,  # noqa: A002 - Num
     """
     _check_order(order, "array")
     out = _operand_array(object, dtype)
+    if ndmax and out.ndim > ndmax:
+        raise TypeError(f"array: ndmax={ndmax} is below the {out.ndim} dimensions of the "
+                        f"nested input, which would make a NumPy object array; funcgrad "
+                        f"takes numeric arrays only (drop ndmax, or pass ndmax >= {out.ndim})")
     if isinstance(out, _np.ndarray):
         if copy and out is object:
             out = _np.array(out, order=order or "K", copy=True)
@@ -94,12 +101,13 @@ def _check_order(order, what):
 
 
 def asarray(a: ArrayLike, dtype: DTypeLike | None = None, order: str | None = None, *,
-            copy: bool | None = None, device: Any = None) -> Array:
+            copy: bool | None = None, device: Any = None, like: Any = None) -> Array:
     """``asarray(a, dtype=None, order=None, *, copy=None)``, the signature of NumPy 2,
     JAX and the array API: ``a`` as an array (traced values pass through, converted to
     ``dtype`` if given).  For a NumPy array, ``copy=True`` always copies and
     ``copy=False`` raises ``ValueError`` where a copy cannot be avoided, as NumPy's; traced
-    values are immutable, so whether they are copied cannot be seen.
+    values are immutable, so whether they are copied cannot be seen.  (NumPy's ``like=``
+    changes nothing: funcgrad's functions take plain and traced values alike.)
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.asarray([[1, 2]], dtype=float)
@@ -123,7 +131,7 @@ def asarray(a: ArrayLike, dtype: DTypeLike | None = None, order: str | None = No
 
 
 def asanyarray(a: ArrayLike, dtype: DTypeLike | None = None, order: str | None = None, *,
-               device: Any = None, copy: bool | None = None) -> Array:
+               device: Any = None, copy: bool | None = None, like: Any = None) -> Array:
     """``np.asanyarray``: :func:`asarray` (funcgrad keeps no ndarray subclasses apart).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -133,7 +141,7 @@ def asanyarray(a: ArrayLike, dtype: DTypeLike | None = None, order: str | None =
     return asarray(a, dtype, order, copy=copy, device=device)
 
 
-def ascontiguousarray(a: ArrayLike, dtype: DTypeLike | None = None) -> Array:
+def ascontiguousarray(a: ArrayLike, dtype: DTypeLike | None = None, *, like: Any = None) -> Array:
     """``np.ascontiguousarray``: ``a`` laid out in C order, at least 1-d; a traced value
     keeps its derivative (its memory layout cannot be seen).
 
@@ -147,7 +155,7 @@ def ascontiguousarray(a: ArrayLike, dtype: DTypeLike | None = None) -> Array:
     return out if _np.ndim(out) else _st.reshape(out, (1,))
 
 
-def asfortranarray(a: ArrayLike, dtype: DTypeLike | None = None) -> Array:
+def asfortranarray(a: ArrayLike, dtype: DTypeLike | None = None, *, like: Any = None) -> Array:
     """``np.asfortranarray``: ``a`` laid out in Fortran order, at least 1-d; a traced
     value keeps its derivative (its memory layout cannot be seen).
 
@@ -175,31 +183,53 @@ def _on_device_of(a, value):
     return value
 
 
-def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None,
-               shape: int | Sequence[int] | None = None, *, device: Any = None) -> Array:
-    """Zeros with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on
-    ``a``'s device.
+def _like_layout(a, order, shape):
+    """``(order, shape)`` of a ``*_like`` call: NumPy's third positional is ``order``,
+    JAX's is ``shape`` (a tuple or an int, never a string), so either call reads right."""
+    if order is not None and not isinstance(order, str):
+        order, shape = "K", order
+    _check_order(order, "zeros_like/ones_like/empty_like/full_like")
+    # (NumPy's 'K' and 'A' keep a Fortran-ordered prototype's layout; 'C' and 'F' say it)
+    fortran = order == "F" or (order in ("K", "A") and isinstance(a, _np.ndarray)
+                               and a.flags.f_contiguous and not a.flags.c_contiguous)
+    return "F" if fortran else "C", shape
+
+
+def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K",
+               subok: bool = True, shape: int | Sequence[int] | None = None, *,
+               device: Any = None) -> Array:
+    """``np.zeros_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None)``:
+    zeros with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on ``a``'s
+    device.  A shape in ``order``'s place is read as JAX's ``zeros_like(a, dtype, shape)``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.zeros_like(np.ones((2, 1), np.float32))
     array([[0.],
            [0.]], dtype=float32)
+    >>> fnp.zeros_like(np.ones(2), int, "F", True, (2, 2)).flags.f_contiguous
+    True
     """
+    order, shape = _like_layout(a, order, shape)
     a = _operand_array(a)
-    return _on_device_of(a, _np.zeros(a.shape if shape is None else shape, dtype or a.dtype))
+    return _on_device_of(a, _np.zeros(a.shape if shape is None else shape, dtype or a.dtype,
+                                      order))
 
 
-def ones_like(a: ArrayLike, dtype: DTypeLike | None = None,
-              shape: int | Sequence[int] | None = None, *, device: Any = None) -> Array:
-    """Ones with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on
-    ``a``'s device.
+def ones_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K",
+              subok: bool = True, shape: int | Sequence[int] | None = None, *,
+              device: Any = None) -> Array:
+    """``np.ones_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None)``:
+    ones with ``a``'s shape and dtype (a constant, even when ``a`` is traced), on ``a``'s
+    device (a shape in ``order``'s place: JAX's ``ones_like(a, dtype, shape)``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.ones_like(np.zeros(3), dtype=int)
     array([1, 1, 1])
     """
+    order, shape = _like_layout(a, order, shape)
     a = _operand_array(a)
-    return _on_device_of(a, _np.ones(a.shape if shape is None else shape, dtype or a.dtype))
+    return _on_device_of(a, _np.ones(a.shape if shape is None else shape, dtype or a.dtype,
+                                     order))
 
 
 def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, order: str = "K",
@@ -207,7 +237,8 @@ def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = Non
               device: Any = None) -> Array:
     """``np.full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None, *,
     device=None)``: ``fill_value`` with ``a``'s shape and dtype, on ``a``'s device; a
-    constant unless ``fill_value`` is traced (then it keeps its derivative).
+    constant unless ``fill_value`` is traced (then it keeps its derivative).  A shape in
+    ``order``'s place is read as JAX's ``full_like(a, fill_value, dtype, shape)``.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fnp.full_like(np.zeros(2), 7.5)
@@ -215,24 +246,26 @@ def full_like(a: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = Non
     >>> float(fg.grad(lambda g: fnp.sum(fnp.full_like(np.zeros(3), g)))(2.0))
     3.0
     """
+    order, shape = _like_layout(a, order, shape)
     a = _operand_array(a)
     if _traced(fill_value):
         return _filled(fill_value, a.shape if shape is None else shape, dtype or a.dtype)
     return _on_device_of(a, _np.full(a.shape if shape is None else shape, fill_value,
-                                     dtype or a.dtype))
+                                     dtype or a.dtype, order))
 
 
-def empty_like(prototype: ArrayLike, dtype: DTypeLike | None = None,
-               shape: int | Sequence[int] | None = None, *, device: Any = None) -> Array:
-    """``empty_like(prototype, dtype=None, shape=None)``: traced arrays are immutable, so
-    an "uninitialised" array is never written into; zeros serve, and keep results
-    reproducible.
+def empty_like(prototype: ArrayLike, dtype: DTypeLike | None = None, order: str = "K",
+               subok: bool = True, shape: int | Sequence[int] | None = None, *,
+               device: Any = None) -> Array:
+    """``np.empty_like(prototype, dtype=None, order='K', subok=True, shape=None)``: traced
+    arrays are immutable, so an "uninitialised" array is never written into; zeros serve,
+    and keep results reproducible (a shape in ``order``'s place: JAX's signature).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.empty_like(np.ones((1, 2), np.float32))
     array([[0., 0.]], dtype=float32)
     """
-    return zeros_like(prototype, dtype, shape)
+    return zeros_like(prototype, dtype, order, subok, shape)
 
 
 def copy(a: ArrayLike, order: str | None = "K", subok: bool = False) -> Array:

@@ -16,7 +16,7 @@ import numpy as _np
 
 from ..primitives import fft as _fft
 from ..primitives import structural as _st
-from ._convert import asarray
+from ._convert import asarray, no_out
 from .manipulation import roll
 from .ufuncs import conj, divide, real
 from ..typing import Array, ArrayLike, Axis
@@ -65,40 +65,47 @@ def _length(a, n, axis, default=None):
     return n
 
 
-def fft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
+def fft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
+        out: None = None) -> Array:
     """The one-dimensional DFT (``np.fft.fft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.fft(np.array([1.0, 0.0, 0.0, 0.0]))
     array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
     """
+    no_out("fft.fft", out)
     a = _as_complex(a)
     return _fft.fft(a, _length(a, n, axis), axis, _norm(norm))
 
 
-def ifft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
+def ifft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
+         out: None = None) -> Array:
     """The one-dimensional inverse DFT (``np.fft.ifft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.ifft(np.array([4.0, 0.0, 0.0, 0.0]))
     array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
     """
+    no_out("fft.ifft", out)
     a = _as_complex(a)
     return _fft.fft(a, _length(a, n, axis), axis, _norm(norm), inverse=True)
 
 
-def rfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
+def rfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
+         out: None = None) -> Array:
     """The DFT of a real signal, its ``n // 2 + 1`` non-negative frequencies (``np.fft.rfft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.rfft(np.array([1.0, 1.0, 1.0, 1.0]))
     array([4.+0.j, 0.+0.j, 0.+0.j])
     """
+    no_out("fft.rfft", out)
     a = _as_real(a)
     return _fft.rfft(a, _length(a, n, axis), axis, _norm(norm))
 
 
-def irfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
+def irfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
+          out: None = None) -> Array:
     """The real signal of a half-spectrum (``np.fft.irfft``; ``n`` defaults to
     ``2 * (m - 1)`` for ``m`` input entries).
 
@@ -106,31 +113,36 @@ def irfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None 
     >>> fnp.fft.irfft(np.array([4.0, 0.0, 0.0]))
     array([1., 1., 1., 1.])
     """
+    no_out("fft.irfft", out)
     a, half = _as_complex(a), _is_half(a)
     out = _fft.irfft(a, _length(a, n, axis, 2 * (a.shape[axis] - 1)), axis, _norm(norm))
     return _st.convert_element_type(out, _np.float16) if half else out
 
 
-def hfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
+def hfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
+         out: None = None) -> Array:
     """The DFT of a signal with Hermitian symmetry, given by its first half (``np.fft.hfft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.hfft(np.array([1.0, 0.0, 0.0]))
     array([1., 1., 1., 1.])
     """
+    no_out("fft.hfft", out)
     a, half = _as_complex(a), _is_half(a)
     n = _length(a, n, axis, 2 * (a.shape[axis] - 1))
     out = _fft.irfft(conj(a), n, axis, _SWAPPED[_norm(norm)])
     return _st.convert_element_type(out, _np.float16) if half else out
 
 
-def ihfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None) -> Array:
+def ihfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
+          out: None = None) -> Array:
     """The inverse of :func:`hfft` (``np.fft.ihfft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.ihfft(np.array([1.0, 1.0, 1.0, 1.0]))
     array([1.-0.j, 0.-0.j, 0.-0.j])
     """
+    no_out("fft.ihfft", out)
     a = _as_real(a)
     return conj(_fft.rfft(a, _length(a, n, axis), axis, _SWAPPED[_norm(norm)]))
 
@@ -165,7 +177,7 @@ def _cook(a, s, axes, inverse_real=False):
 
 
 def fftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
-         norm: str | None = None) -> Array:
+         norm: str | None = None, out: None = None) -> Array:
     """The n-dimensional DFT (``np.fft.fftn``; all axes by default).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -173,6 +185,7 @@ def fftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
     array([[4.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j]])
     """
+    no_out("fft.fftn", out)
     a = _as_complex(a)
     s, axes = _cook(a, s, axes)
     for k in reversed(range(len(axes))):
@@ -181,7 +194,7 @@ def fftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
 
 
 def ifftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
-          norm: str | None = None) -> Array:
+          norm: str | None = None, out: None = None) -> Array:
     """The n-dimensional inverse DFT (``np.fft.ifftn``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -189,6 +202,7 @@ def ifftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
     array([[1., 1.],
            [1., 1.]])
     """
+    no_out("fft.ifftn", out)
     a = _as_complex(a)
     s, axes = _cook(a, s, axes)
     for k in reversed(range(len(axes))):
@@ -197,7 +211,7 @@ def ifftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
 
 
 def rfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
-          norm: str | None = None) -> Array:
+          norm: str | None = None, out: None = None) -> Array:
     """The n-dimensional DFT of a real array, halved along the last axis (``np.fft.rfftn``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -205,6 +219,7 @@ def rfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
     array([[4.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j]])
     """
+    no_out("fft.rfftn", out)
     a = _as_real(a)
     s, axes = _cook(a, s, axes)
     a = _fft.rfft(a, s[-1], axes[-1], _norm(norm))
@@ -214,7 +229,7 @@ def rfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
 
 
 def irfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
-           norm: str | None = None) -> Array:
+           norm: str | None = None, out: None = None) -> Array:
     """The inverse of :func:`rfftn` (``np.fft.irfftn``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -222,6 +237,7 @@ def irfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None
     array([[1., 1.],
            [1., 1.]])
     """
+    no_out("fft.irfftn", out)
     a = _as_complex(a)
     s, axes = _cook(a, s, axes, inverse_real=True)
     for k in range(len(axes) - 1):
@@ -230,46 +246,50 @@ def irfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None
 
 
 def fft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
-         norm: str | None = None) -> Array:
+         norm: str | None = None, out: None = None) -> Array:
     """The DFT over the last two axes (``np.fft.fft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.fft2(np.ones((1, 2))).real
     array([[2., 0.]])
     """
+    no_out("fft.fft2", out)
     return fftn(a, s, axes, norm)
 
 
 def ifft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
-          norm: str | None = None) -> Array:
+          norm: str | None = None, out: None = None) -> Array:
     """The inverse DFT over the last two axes (``np.fft.ifft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.ifft2(np.array([[2.0, 0.0]])).real
     array([[1., 1.]])
     """
+    no_out("fft.ifft2", out)
     return ifftn(a, s, axes, norm)
 
 
 def rfft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
-          norm: str | None = None) -> Array:
+          norm: str | None = None, out: None = None) -> Array:
     """:func:`rfftn` over the last two axes (``np.fft.rfft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.rfft2(np.ones((1, 2))).real
     array([[2., 0.]])
     """
+    no_out("fft.rfft2", out)
     return rfftn(a, s, axes, norm)
 
 
 def irfft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
-           norm: str | None = None) -> Array:
+           norm: str | None = None, out: None = None) -> Array:
     """:func:`irfftn` over the last two axes (``np.fft.irfft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.irfft2(np.array([[2.0, 0.0]]))
     array([[1., 1.]])
     """
+    no_out("fft.irfft2", out)
     return irfftn(a, s, axes, norm)
 
 

@@ -1,5 +1,5 @@
-"""Applying a Python function over an array: ``apply_along_axis``, ``apply_over_axes`` and
-``vectorize``, through ``fg.vmap`` (as JAX does).
+"""Applying a Python function over an array: ``apply_along_axis``, ``apply_over_axes``,
+``vectorize`` and ``frompyfunc``, through ``fg.vmap`` (as JAX does).
 
 The function is called *once*, on traced slices, not once per slice as NumPy does: it
 must be written with ``funcgrad.numpy`` (or plain NumPy) operations, without Python
@@ -17,7 +17,7 @@ from .constructors import astype
 from .manipulation import broadcast_to, expand_dims, moveaxis, transpose
 from ..typing import Array, ArrayLike, Axis
 
-__all__ = ["apply_along_axis", "apply_over_axes", "vectorize"]
+__all__ = ["apply_along_axis", "apply_over_axes", "vectorize", "frompyfunc"]
 
 
 def _vmapped(fn, depth):
@@ -149,3 +149,71 @@ class vectorize:  # noqa: N801 - NumPy's name
             else:
                 out = astype(asarray(out), self.otypes[0])
         return out
+
+
+class _PythonUfunc:
+    """What :func:`frompyfunc` returns: ``func`` over broadcast arrays, with the ufunc
+    methods that make sense for it (``outer``, and ``reduce`` for two inputs)."""
+
+    def __init__(self, func, nin, nout, identity):
+        self.func, self.nin, self.nout, self.identity = func, nin, nout, identity
+        self.nargs = nin + nout
+        self.__name__ = getattr(func, "__name__", "frompyfunc")
+        self._vectorized = vectorize(func)
+
+    def __repr__(self):
+        return f"<funcgrad.numpy.frompyfunc {self.__name__} (nin={self.nin}, nout={self.nout})>"
+
+    def __call__(self, *args):
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__}: takes {self.nin} array argument(s) (nin), "
+                            f"got {len(args)}")
+        out = self._vectorized(*args)
+        if self.nout > 1 and not (isinstance(out, tuple) and len(out) == self.nout):
+            raise ValueError(f"{self.__name__}: nout={self.nout}, but the function returned "
+                             f"{type(out).__name__} rather than a tuple of {self.nout}")
+        return out
+
+    def outer(self, a, b):
+        """``f.outer(a, b)``: ``f`` on every pair, ``a``'s axes first (two inputs)."""
+        a, b = asarray(a), asarray(b)
+        return self(a.reshape(a.shape + (1,) * b.ndim), b)
+
+    def reduce(self, a, axis=0):
+        """``f.reduce(a, axis=0)``: ``f`` folded along one axis, left to right (two inputs,
+        one output; an empty axis gives ``identity``)."""
+        if self.nin != 2 or self.nout != 1:
+            raise ValueError("reduce only supported for functions of two inputs and one output")
+        a = moveaxis(asarray(a), normalize_axis(axis, asarray(a).ndim)[0], 0)
+        if a.shape[0] == 0:
+            if self.identity is None:
+                raise ValueError(f"zero-size array to reduction {self.__name__}, which has no "
+                                 f"identity (pass identity= to frompyfunc)")
+            return broadcast_to(asarray(self.identity), a.shape[1:])
+        out = a[0]
+        for k in range(1, a.shape[0]):
+            out = self(out, a[k])
+        return out
+
+
+def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *,
+               identity: Any = None) -> Any:
+    """``np.frompyfunc(func, nin, nout, identity=None)``: ``func`` of ``nin`` scalars (and
+    ``nout`` results) applied over broadcast arrays, with ``.outer`` and ``.reduce``.
+
+    As in ``jax.numpy``, it goes through :class:`vectorize` (``func`` is called once, on
+    traced values, and differentiates), and the results have ``func``'s dtypes rather than
+    NumPy's ``object``.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+    >>> hyp = fnp.frompyfunc(lambda a, b: fnp.sqrt(a * a + b * b), 2, 1)
+    >>> hyp(np.array([3.0, 5.0]), 4.0)
+    array([5.        , 6.40312424])
+    >>> float(hyp.reduce(np.array([3.0, 4.0, 12.0])))
+    13.0
+    >>> round(float(fg.grad(lambda x: hyp(x, 4.0))(3.0)), 12)
+    0.6
+    """
+    if nin < 1 or nout < 1:
+        raise ValueError(f"frompyfunc: nin and nout must be at least 1, got {nin} and {nout}")
+    return _PythonUfunc(func, nin, nout, identity)

@@ -225,9 +225,9 @@ def squeeze(a: ArrayLike, axis: Axis = None) -> Array:
     return _st.reshape(a, tuple(d for i, d in enumerate(a.shape) if i not in axes))
 
 
-def broadcast_to(array: ArrayLike, shape: int | Sequence[int]) -> Array:
+def broadcast_to(array: ArrayLike, shape: int | Sequence[int], subok: bool = False) -> Array:
     """``array`` repeated along new or length-1 axes to ``shape`` (NumPy's rules); its
-    gradient sums over the repeats.
+    gradient sums over the repeats.  (``subok``: NumPy's, and nothing to do here.)
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.broadcast_to(x, (3, 2))))(np.ones(2))
@@ -244,8 +244,9 @@ def broadcast_to(array: ArrayLike, shape: int | Sequence[int]) -> Array:
     return _st.broadcast_to(a, shape)
 
 
-def broadcast_arrays(*args: ArrayLike) -> list[Array]:
-    """The arguments broadcast against each other, as a list.
+def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> list[Array]:
+    """The arguments broadcast against each other, as a list (``subok``: as
+    :func:`broadcast_to`).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> [a.shape for a in fnp.broadcast_arrays(np.ones((2, 1)), np.ones(3))]

@@ -170,8 +170,8 @@ def tensordot(a: ArrayLike, b: ArrayLike,
     return _st.reshape(_la.matmul(a2, b2), out_shape)
 
 
-def einsum(subscripts: str, *operands: ArrayLike, optimize: Any = None, precision: Any = None,
-           preferred_element_type: Any = None) -> Array:
+def einsum(subscripts: str, *operands: ArrayLike, out: None = None, optimize: Any = None,
+           precision: Any = None, preferred_element_type: Any = None) -> Array:
     """Einstein summation (``...`` broadcasting and implicit output supported), also in
     NumPy's interleaved form ``einsum(a, [0, 1], b, [1], [0])``.  (``optimize`` is
     accepted; the contraction is done pairwise in the order given.)
@@ -182,6 +182,7 @@ def einsum(subscripts: str, *operands: ArrayLike, optimize: Any = None, precisio
     >>> fnp.einsum(np.ones((2, 3)), [0, 1], np.arange(3.0), [1], [0])
     array([3., 3.])
     """
+    no_out("einsum", out)
     if not isinstance(subscripts, str):
         subscripts, operands = _sublist_form((subscripts,) + operands)
     ops = _preferred(preferred_element_type, [asarray(o) for o in operands])

@@ -458,13 +458,15 @@ def heaviside(x1: ArrayLike, x2: ArrayLike) -> Array:
 
 @binds(_ew.clip_p)
 def clip(a: ArrayLike, a_min: ArrayLike | None = None, a_max: ArrayLike | None = None,
-         **kwargs: Any) -> Array:
-    """Clip to ``[a_min, a_max]``; outside the interval the derivative is 0.
+         out: None = None, **kwargs: Any) -> Array:
+    """Clip to ``[a_min, a_max]`` (or NumPy 2.1's ``min=``, ``max=``); outside the interval
+    the derivative is 0.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.clip(x, 0.0, 1.0)))(np.array([-1.0, 0.5, 2.0]))
     array([0., 1., 0.])
     """
+    no_out("clip", out)
     a_min = kwargs.pop("min", a_min)
     a_max = kwargs.pop("max", a_max)
     if kwargs:
