@@ -49,7 +49,9 @@ constructors), ``_dynamic`` (slices at traced starts), ``_gather`` (XLA's genera
 ``conv_general_dilated``), ``_collectives`` (``psum``... over a ``vmap``'s named axis),
 ``_collectives_moving`` (``all_gather``, ``psum_scatter``, ``ppermute``, ``all_to_all``,
 ``pswapaxes``), ``linalg`` (``jax.lax.linalg``: ``cholesky``, ``eigh``, ``qr``, ``svd``,
-``triangular_solve``), and ``_common``, their shared checks.
+``triangular_solve``, ``tridiagonal_solve``...; with ``_householder``: ``hessenberg``,
+``tridiagonal``, ``householder_product``, ``ormqr``; and ``_linalg_updates``:
+``cholesky_update``, ``symmetric_product``, ``qdwh``), and ``_common``, their shared checks.
 """
 from ._collectives import axis_index, pmax, pmean, pmin, psum
 from ._collectives_moving import all_gather, all_to_all, ppermute, psum_scatter, pswapaxes
