@@ -368,6 +368,34 @@ def solve_with_lu(m, a, b, transpose):
     return primitive_linalg.lu_solve(a, lu, piv, b, transpose)
 
 
+def tridiagonal_solve(m, dl, d, du, b):
+    """``lax.linalg.tridiagonal_solve`` (``np.linalg.solve`` of the dense matrix for the
+    reference, and on traced values for the NumPy route)."""
+    if m is not np:
+        return fg.lax.linalg.tridiagonal_solve(dl, d, du, b)
+    n = d.shape[-1]
+    a = sum(v[..., :, None] * np.eye(n, k=k) for k, v in ((0, d), (1, du), (-1, dl)))
+    return np.linalg.solve(a, b)
+
+
+def lapack_reduction(x, name, lower=True):
+    """SciPy's ``?gehrd`` (``hessenberg``) or ``?sytrd`` (``tridiagonal``) on each matrix
+    of the stack ``x``: the reference of ``lax.linalg``'s packed reductions."""
+    from scipy.linalg import lapack
+    n = x.shape[-1]
+    if name == "hessenberg":
+        outs = [np.empty(x.shape), np.empty(x.shape[:-2] + (n - 1,))]
+        call = lambda a: lapack.dgehrd(a)[:2]  # noqa: E731
+    else:
+        outs = [np.empty(x.shape), np.empty(x.shape[:-1])] + [
+            np.empty(x.shape[:-2] + (n - 1,)) for _ in range(2)]
+        call = lambda a: lapack.dsytrd(a, lower=int(lower))[:4]  # noqa: E731
+    for i in np.ndindex(x.shape[:-2]):
+        for out, value in zip(outs, call(x[i])):
+            out[i] = value
+    return tuple(outs)
+
+
 def sym(m, x):
     return (x + m.swapaxes(x, -1, -2)) * 0.5
 
@@ -776,6 +804,17 @@ OPS = [
     Op("lu_solve", lambda m, a, b, shapes, transpose: solve_with_lu(m, a, b, transpose),
        lambda shapes, transpose: L(shapes, sizes={"n": (1, 3)}), [WELL, U(-2.0, 2.0)],
        kw={"shapes": ["nn,nk", "...nn,...nk"], "transpose": [False, True]}),
+    Op("tridiagonal_solve", lambda m, dl, d, du, b, shapes: tridiagonal_solve(m, dl, d, du, b),
+       lambda shapes: L(shapes), [U(-0.5, 0.5), NZ(2.0, 3.0), U(-0.5, 0.5), U(-2.0, 2.0)],
+       kw={"shapes": ["m,m,m,mn", "bm,bm,bm,bmn"]}),
+    # (values only: no derivative, as JAX's; test_lax_linalg_householder checks they raise)
+    Op("hessenberg", lambda m, x: fg.lax.linalg.hessenberg(x), SQUARE,
+       ref=lambda x: lapack_reduction(x, "hessenberg"),
+       skip=("jvp_fd", "fd", "dot", "second_order", "vmap", "float32")),
+    Op("tridiagonal", lambda m, x, lower: fg.lax.linalg.tridiagonal(x, lower=lower), SQUARE,
+       kw={"lower": [True, False]}, ref=lambda x, lower: lapack_reduction(
+           x, "tridiagonal", lower), skip=("jvp_fd", "fd", "dot", "second_order", "vmap",
+                                           "float32")),
     Op("det", lambda m, x: m.linalg.det(x), SQUARE, WELL),
     Op("slogdet", lambda m, x: m.linalg.slogdet(x), SQUARE, WELL),
     Op("slogdet_logabsdet_only", lambda m, x: m.linalg.slogdet(x)[1], SQUARE, WELL),

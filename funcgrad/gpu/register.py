@@ -17,6 +17,7 @@ from .decompositions import decomposition_impls
 from .dispatch import register_kernels
 from .elementwise import elementwise_impls, fused_vjp
 from .fft import fft_impls
+from .host import host_impls
 from .indexing import indexing_impls
 from .linalg import linalg_impls
 from .matmul import matmul_impls
@@ -39,6 +40,7 @@ def register():
                                                 _red.cumsum_p])
     for impls in (linalg_impls(), decomposition_impls()):  # real numbers only
         register_kernels(impls)
+    register_kernels(host_impls(), takes_complex=host_impls())
     register_fused_backend(GpuArray, fused_vjp)
     _attach_methods()
 

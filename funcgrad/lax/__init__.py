@@ -56,7 +56,9 @@ shape helpers), ``_shaping`` (``split``, ``stack``, ``tile``, ``index_take``,
 that need several devices, ordering tokens or XLA's random generators: they raise
 ``NotImplementedError`` saying why), ``_igamma_grad`` (``igamma_grad_a``,
 ``random_gamma_grad``), ``linalg`` (``jax.lax.linalg``: ``cholesky``, ``eigh``, ``qr``, ``svd``,
-``triangular_solve``), and ``_common``, their shared checks.
+``triangular_solve``, ``tridiagonal_solve``...; with ``_householder``: ``hessenberg``,
+``tridiagonal``, ``householder_product``, ``ormqr``; and ``_linalg_updates``:
+``cholesky_update``, ``symmetric_product``, ``qdwh``), and ``_common``, their shared checks.
 """
 from ._collectives import axis_index, pmax, pmean, pmin, psum
 from ._collectives_moving import all_gather, all_to_all, ppermute, psum_scatter, pswapaxes

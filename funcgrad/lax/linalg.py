@@ -2,7 +2,11 @@
 orders (``eigh`` gives ``(v, w)``, ``lu`` gives ``(lu, pivots, permutation)``, ``eig``
 and ``schur`` give lists), on ``funcgrad.numpy.linalg`` and ``funcgrad.scipy.linalg``:
 differentiable as those are, under every transform (``schur`` has no derivative, and
-takes plain arrays, as ``funcgrad.scipy.linalg.schur``).
+takes plain arrays, as ``funcgrad.scipy.linalg.schur``).  ``tridiagonal_solve`` is its
+own primitive (LAPACK's ``?gtsv``, ``O(m)`` per system); the Householder functions
+(``hessenberg``, ``tridiagonal``, ``householder_product``, ``ormqr``) come from
+:mod:`._householder`, and ``cholesky_update``, ``symmetric_product`` and ``qdwh`` from
+:mod:`._linalg_updates`.
 
 Where JAX's XLA kernels return NaNs (``cholesky`` of a matrix that is not positive
 definite), funcgrad raises NumPy's ``LinAlgError`` with the reason instead.
@@ -12,12 +16,16 @@ from typing import Any
 import numpy as np
 
 from .. import numpy as fnp
+from ..primitives import tridiagonal as _tridiagonal
 from ..scipy import _decomp, _spectral
 from ._common import INEXACT, INTEGER, accept, array, static_int
+from ._householder import hessenberg, householder_product, ormqr, tridiagonal
+from ._linalg_updates import cholesky_update, qdwh, symmetric_product
 from ..typing import Array, ArrayLike
 
-__all__ = ["cholesky", "eig", "eigh", "lu", "lu_pivots_to_permutation", "qr", "schur", "svd",
-           "triangular_solve", "tridiagonal_solve"]
+__all__ = ["cholesky", "cholesky_update", "eig", "eigh", "hessenberg", "householder_product",
+           "lu", "lu_pivots_to_permutation", "ormqr", "qdwh", "qr", "schur", "svd",
+           "symmetric_product", "triangular_solve", "tridiagonal", "tridiagonal_solve"]
 
 
 def _matrices(name, x):
@@ -265,9 +273,11 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, 
                       perturb_singular: bool = False) -> Array:
     """``x`` with ``A @ x == b`` for the tridiagonal ``A`` of sub-diagonal ``dl`` (its
     first entry unused), diagonal ``d`` and super-diagonal ``du`` (its last entry unused),
-    each ``(..., m)``; ``b`` is ``(..., m, n)``, as JAX.  Differentiable in all four.
-    Solved as a dense system (``O(m^3)``; LAPACK's ``gtsv`` would be ``O(m)``), so meant
-    for moderate ``m``; a singular ``A`` raises (``perturb_singular`` is not supported).
+    each ``(..., m)``; ``b`` is ``(..., m, n)`` with the same leading axes, as JAX.
+    LAPACK's ``?gtsv`` (partial pivoting, ``O(m)`` per system and column, JAX's CPU
+    routine), in the operands' common dtype.  Differentiable in all four (JAX's rules:
+    ``dx = A^-1 (db - dA x)``, the transpose solved with ``A^T``).  A singular ``A``
+    raises ``LinAlgError`` where JAX returns NaNs; ``perturb_singular`` is not supported.
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -287,9 +297,6 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, 
         raise ValueError(f"lax.linalg.tridiagonal_solve: dl, d and du must share a shape "
                          f"(..., m) and b must be (..., m, n), got {dl.shape}, {d.shape}, "
                          f"{du.shape} and {b.shape}")
-    # A[i, i] = d[i], A[i, i + 1] = du[i], A[i, i - 1] = dl[i]: each diagonal placed by a
-    # constant mask, so that the derivative reaches dl, d and du
-    dtype = np.result_type(dl.dtype, d.dtype, du.dtype, b.dtype)
-    a = sum(fnp.astype(np.eye(m, k=k), dtype) * fnp.astype(v, dtype)[..., :, None]
-            for k, v in ((0, d), (1, du), (-1, dl)))
-    return fnp.linalg.solve(a, fnp.astype(b, dtype))
+    dtype = np.result_type(dl.dtype, d.dtype, du.dtype, b.dtype, np.float32)
+    return _tridiagonal.tridiagonal_solve(*(v if v.dtype == dtype else fnp.astype(v, dtype)
+                                            for v in (dl, d, du, b)))

@@ -233,3 +233,30 @@ def test_grad_float32_and_jvp_on_gpu_equal_cpu():
 def test_vmap_of_eigvalsh_on_gpu_equals_cpu():
     f = fg.vmap(lambda a: fnp.linalg.eigvalsh(a @ a.T))
     np.testing.assert_allclose(np.asarray(f(gpu(A))), f(A), rtol=1e-10, atol=1e-10)
+
+
+# --- primitives run on a host copy (funcgrad.gpu.host) ----------------------------------------
+
+def test_host_copy_primitives_equal_the_cpu_and_return_gpu_arrays():
+    """tridiag.tridiagonal_solve_p, condensed.hessenberg_p and condensed.tridiagonal_p: the
+    CPU's values, back on the device; derivatives of tridiagonal_solve too."""
+    from funcgrad import lax
+    from funcgrad.primitives import condensed, tridiagonal as tridiag
+    rng = np.random.default_rng(3)
+    dl, du = rng.standard_normal((2, 2, 5))
+    d = rng.standard_normal((2, 5)) + 4.0
+    b = rng.standard_normal((2, 5, 3))
+    args = (dl, d, du, b)
+    got = IMPLS[tridiag.tridiagonal_solve_p](*map(gpu, args))
+    np.testing.assert_array_equal(host(got, np.float64), tridiag.tridiagonal_solve_p.impl(*args))
+    f = lambda *xs: fnp.sum(fnp.sin(lax.linalg.tridiagonal_solve(*xs)))  # noqa: E731
+    grads = fg.grad(f, argnums=(0, 1, 2, 3))
+    for g_gpu, g_cpu in zip(grads(*map(gpu, args)), grads(*args)):
+        np.testing.assert_allclose(host(g_gpu, np.float64), g_cpu, rtol=1e-12)
+    a = rng.standard_normal((2, 4, 4))
+    for prim, params in [(condensed.hessenberg_p, {}), (condensed.tridiagonal_p,
+                                                        {"lower": True})]:
+        want = prim.impl(a + np.swapaxes(a, -1, -2), **params)
+        got = IMPLS[prim](gpu(a + np.swapaxes(a, -1, -2)), **params)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(host(g, w.dtype), w)

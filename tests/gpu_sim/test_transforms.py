@@ -133,8 +133,8 @@ def test_results_stay_on_the_device_until_asked():
 def test_solve_keeping_its_factors_on_gpu_equals_cpu(monkeypatch):
     """``solve`` through ``solve_lu``/``lu_solve`` (taken at every size here): values,
     gradients of both arguments (the transposed solve) and second order as on the CPU."""
-    from funcgrad.primitives import linalg as primitive_linalg
-    monkeypatch.setattr(primitive_linalg, "LU_MIN", 1)
+    from funcgrad.primitives import linalg as primitive_linalg, solves
+    monkeypatch.setattr(solves, "LU_MIN", 1)
     b = RNG.standard_normal((3, 2))
 
     def f(m, b):
