@@ -145,7 +145,8 @@ else:
     r = e / (C(1) + e)"""}, lambda g, x, y: g * (y * (1.0 - y)), grad_fn_name="SigmoidBackward0")
 
 # Piecewise constant: derivative zero almost everywhere.
-# Round half to even, from floor (exact for every float; NaN and inf pass through).
+# Round half to even, from floor (exact for every float; NaN and inf pass through); the
+# sign copied from x0, so that -0.4 rounds to -0.0 as NumPy's (floor gives -1, then +0.0).
 _RINT = """f = F.floor(x0)
 d = x0 - f
 if d > C(0.5):
@@ -155,7 +156,8 @@ elif d < C(0.5):
 elif F.fmod(f, C(2)) == C(0):
     r = f
 else:
-    r = f + C(1)"""
+    r = f + C(1)
+r = F.copysign(r, x0)"""
 sign_p = elementwise("sign", np.sign, _SIGN, None, differentiable=False)
 floor_p = elementwise("floor", np.floor, {"f": "r = F.floor(x0)", "i": "r = x0"}, None,
                       differentiable=False)
