@@ -11,7 +11,6 @@ layout allows; huge: ufuncs everywhere): shapes with broadcasting, 0-d and size-
 non-contiguous and negative-stride views, broadcast cotangents, scalar operands, float32
 and float64.  Results must agree to rounding and keep shape and dtype.
 """
-import math
 
 import numpy as np
 import pytest
