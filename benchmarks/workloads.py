@@ -98,7 +98,12 @@ class _Namespace:
         self.__dict__.update(overrides)
 
     def __getattr__(self, name):
-        return getattr(self._base, name)
+        # Kept on the instance: the next lookup is a plain attribute read, not a failed
+        # one (an AttributeError raised and caught, ~1-3 us) that the library's row would
+        # pay for every ``xp.`` name its workload calls (W3: three a call).
+        value = getattr(self._base, name)
+        setattr(self, name, value)
+        return value
 
 
 def _np_lse(z):

@@ -11,7 +11,6 @@ layout allows; huge: ufuncs everywhere): shapes with broadcasting, 0-d and size-
 non-contiguous and negative-stride views, broadcast cotangents, scalar operands, float32
 and float64.  Results must agree to rounding and keep shape and dtype.
 """
-import math
 
 import numpy as np
 import pytest
@@ -310,6 +309,38 @@ def test_a_unary_vjp_calls_its_loaded_small_kernel_directly_with_the_same_bits(
     monkeypatch.setattr(_lazy.config, "ufunc_min", 100)
     prim.vjp((True,), g, out, x)
     assert len(calls) == 3
+
+
+@pytest.mark.parametrize("name", ["sin", "tanh", "log1p"])  # rules reading x, out, both
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_unary_vjp_of_a_large_array_calls_its_kernel_directly_with_the_same_bits(
+        monkeypatch, name, dtype):
+    from funcgrad.primitives._elementwise import Elementwise
+    prim = REGISTRY[name]
+    n = _lazy.config.numba_min + 8
+    x = np.linspace(-0.9, 0.9, n).astype(dtype).reshape(2, n // 2)
+    g = np.linspace(0.5, 2.0, n).astype(dtype).reshape(2, n // 2)
+    out = getattr(np, name)(x)
+    with _lazy.waiting():
+        general = prim.elementwise.fused_vjp(0, g, (x,), out)  # the large path, once
+    first = prim.vjp((True,), g, out, x)[0]
+    monkeypatch.setattr(Elementwise, "fused_vjp", lambda *a: pytest.fail("not inline"))
+    inline = prim.vjp((True,), g, out, x)[0]
+    assert inline.dtype == dtype and inline.shape == x.shape
+    assert inline.tobytes() == general.tobytes() == first.tobytes()
+    # the rule's value, computed with NumPy (to the ulp or two of the vectorised maths)
+    want = numpy_only(prim.elementwise.lins[0], g, x, out)
+    np.testing.assert_allclose(inline, want, rtol=4 * np.finfo(dtype).eps, atol=0)
+    # a cotangent in column order goes to the same kernel's ufunc (NumPy's iterator)
+    by_columns = prim.vjp((True,), np.asfortranarray(g), out, x)[0]
+    np.testing.assert_allclose(by_columns, want, rtol=4 * np.finfo(dtype).eps, atol=0)
+    # what the inline call does not take goes the general way: an output of another
+    # dtype, a 0-d cotangent
+    calls = []
+    monkeypatch.setattr(Elementwise, "fused_vjp", lambda *a: calls.append(a))
+    prim.vjp((True,), g, out.astype(np.float16), x)
+    prim.vjp((True,), g[0, 0].reshape(()), out[0, 0].reshape(()), x[0, 0].reshape(()))
+    assert len(calls) == 2
 
 
 def test_unreadable_numpy_loop_table_falls_back_to_numpy(monkeypatch):

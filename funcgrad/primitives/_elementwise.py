@@ -63,7 +63,7 @@ class Elementwise:
 
     __slots__ = ("prim", "scalar", "lins", "compute", "linear", "cpu_kernel",
                  "vector_forward", "fusable", "_fused", "_fused32", "_fused64", "_reads",
-                 "_forward", "small_unary")
+                 "_forward", "small_unary", "large_unary")
 
     def __init__(self, scalar, lins, compute, linear, cpu_kernel, vector_forward):
         if compute not in COMPUTE:
@@ -86,6 +86,9 @@ class Elementwise:
         # out) it reads: 1 = g, x; 2 = g, out; 3 = all), or None: the unary VJP calls it
         # without fused_vjp's call
         self.small_unary = [None, None]
+        # the same for arrays of at least numba_min elements: (the rule's kernel, which
+        # it reads), for cpu.apply, once fused_vjp has given it a large array
+        self.large_unary = [None, None]
 
     def compute_dtypes(self, operands, out_dtype):
         """The dtype each operand is computed in (operands: avals, arrays or Python
@@ -157,6 +160,8 @@ class Elementwise:
                 if len(self.lins) == 1 and rule.reads in _UNARY_READS:
                     self.small_unary[dt is _F32] = (small, _UNARY_READS[rule.reads])
             return small(*operands)
+        if len(self.lins) == 1 and rule.reads in _UNARY_READS:
+            self.large_unary[dt is _F32] = (rule.kernel, _UNARY_READS[rule.reads])
         return cpu.apply(rule.kernel, dt, n, *operands)
 
     # --- facts ----------------------------------------------------------------------------------
@@ -394,7 +399,8 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
     if len(lins) == 1:
         lin_x, = lins
         pass_x, = passes
-        small_unary, config = decl.small_unary, cpu.config
+        small_unary, large_unary, config = decl.small_unary, decl.large_unary, cpu.config
+        apply = cpu.apply
 
         def vjp_plain(needs, g, out, x):
             if pass_x:
@@ -402,23 +408,32 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
             elif not fusable[0]:
                 c = lin_x(g, x, out)
             else:
-                # fused_vjp's usual case inline (arrays of one float dtype, its small kernel
-                # loaded): its call, three tuples and a loop cost about as much as the kernel
-                small = None
-                if type(g) is ndarray:
+                # fused_vjp's usual cases inline (arrays of one float dtype, its kernel
+                # seen): its call, three tuples and a loop cost about as much as a small
+                # kernel (W3's tanh VJP on 128 x 256: ~100 of its ~350 bytecodes)
+                c = None
+                if type(g) is ndarray and type(x) is ndarray and type(out) is ndarray:
                     dt = g.dtype
-                    small = small_unary[0] if dt is _F64 else small_unary[1] if dt is _F32 \
-                        else None
-                if (small is not None and type(x) is ndarray and type(out) is ndarray
-                        and x.dtype is dt and out.dtype is dt and g.ndim
-                        and config.ufunc_min <= g.size < config.numba_min):
-                    kernel, reads = small
-                    c = kernel(g, x) if reads == 1 else kernel(g, out) if reads == 2 else \
-                        kernel(g, x, out)
-                else:
-                    c = decl.fused_vjp(0, g, (x,), out)
+                    k = 0 if dt is _F64 else 1 if dt is _F32 else -1
+                    if k >= 0 and x.dtype is dt and out.dtype is dt and g.ndim:
+                        n = g.size
+                        if n >= config.numba_min:
+                            known = large_unary[k]
+                            if known is not None:
+                                kernel, reads = known
+                                c = apply(kernel, dt, n, g, x) if reads == 1 else \
+                                    apply(kernel, dt, n, g, out) if reads == 2 else \
+                                    apply(kernel, dt, n, g, x, out)
+                        elif n >= config.ufunc_min:
+                            known = small_unary[k]
+                            if known is not None:
+                                kernel, reads = known
+                                c = kernel(g, x) if reads == 1 else kernel(g, out) \
+                                    if reads == 2 else kernel(g, x, out)
                 if c is None:
-                    c = lin_x(g, x, out)
+                    c = decl.fused_vjp(0, g, (x,), out)
+                    if c is None:
+                        c = lin_x(g, x, out)
             try:
                 refit = c.shape != x.shape or (c.dtype is not x.dtype
                                                and c.dtype != x.dtype)
