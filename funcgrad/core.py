@@ -66,7 +66,8 @@ class Primitive:
     ``vjp_plain(needs, cotangent, out, *args)``
         ``vjp`` for a node without parameters, as a function without ``**params``: the
         backward walk calls it on such nodes (CPython builds an empty dict for every
-        call of a function that takes ``**``; elementwise rules declare one).
+        call of a function that takes ``**``; elementwise rules declare one),
+        in place of ``vjp_into`` too.  Only for a primitive of one result.
     ``vjp_into(prev, owned, g, out, *args, **params)``
         the VJP of argument 0 added into ``prev``, that argument's cotangent so far
         (``owned``: only the backward pass holds ``prev``, so it may be updated in place).
@@ -114,6 +115,10 @@ class Primitive:
                  grad_fn_name=None, elementwise=None, saved_names=None):
         if name in REGISTRY:
             raise ValueError(f"a primitive named {name!r} is already registered")
+        if vjp_plain is not None and multiple_results:
+            # (the backward walk calls vjp_plain on a single output's cotangent)
+            raise ValueError(f"primitive {name!r}: vjp_plain is for primitives of one "
+                             f"result; declare only vjp for multiple_results=True")
         self.name = name
         self.impl = impl
         self.abstract_eval = abstract_eval

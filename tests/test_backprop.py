@@ -667,3 +667,30 @@ def test_eager_walks_of_one_graph_in_threads_get_a_single_threads_bits():
     assert not errors, errors
     for k in range(6):
         assert got[k] == [expected[(k + i) % 3] for i in range(30)]
+
+
+# --- the record's and the walk's shortcuts ------------------------------------------------------
+
+def test_vectors_record_numpys_product_and_matrices_keep_the_row_loops_dispatch(monkeypatch):
+    from funcgrad.primitives import elementwise as ew
+    seen = []
+    impl = ew.multiply_p.impl
+    monkeypatch.setattr(ew.multiply_p, "impl", lambda x, y: seen.append(np.ndim(x)) or impl(x, y))
+    x = np.linspace(-1.0, 1.0, 8)
+    out, vjp_fn = fg.vjp(lambda v: v * 0.5 * v, x)
+    # vectors and numbers: NumPy's ufunc itself, past the wrapper (the same bits)
+    assert seen == []
+    assert out.tobytes() == np.multiply(np.multiply(x, 0.5), x).tobytes()
+    np.testing.assert_array_equal(vjp_fn(np.ones(8))[0], 2 * 0.5 * x)
+    # a strided 2-d operand: the wrapper, which may send it to its row loop
+    a = np.linspace(-1.0, 1.0, 64 * 71).reshape(64, 71)[:, 1:]
+    out, _ = fg.vjp(lambda v: v * 0.5, a)
+    assert seen == [2]
+    assert out.tobytes() == np.multiply(a, 0.5).tobytes()
+
+
+def test_a_primitive_of_several_results_cannot_declare_vjp_plain():
+    with pytest.raises(ValueError, match="vjp_plain is for primitives of one result"):
+        core.Primitive("several_outputs_with_vjp_plain", multiple_results=True,
+                       vjp_plain=lambda needs, g, out, x: (g,))
+    assert "several_outputs_with_vjp_plain" not in core.REGISTRY

@@ -12,6 +12,8 @@ so nothing is freed and inference-mode Tensors may flow into it; otherwise the n
 keeps the values and remembers the version of each Tensor its rule reads.  While a
 debugging tool is active every node saves its values, so the tool sees them.
 """
+from numpy import ndarray
+
 from .. import core, instruments
 from ..core import SHAPES_ONLY, _special_classes, _state
 from ..primitives.elementwise import divide_p
@@ -82,7 +84,13 @@ def process(prim, args, params):
                 out = core.ROOT.process(prim, vals, params)
                 break
         else:
-            out = prim.impl(*vals, **params) if params else prim.impl(*vals)
+            decl = prim.elementwise
+            if (n == 2 and not params and decl is not None and decl.impl_flat is not None
+                    and (type(a) is not ndarray or a.ndim < 2)
+                    and (type(b) is not ndarray or b.ndim < 2)):
+                out = decl.impl_flat(a, b)  # (vectors and numbers: see Elementwise.impl_flat)
+            else:
+                out = prim.impl(*vals, **params) if params else prim.impl(*vals)
     if not record:
         if prim.multiple_results:
             return [result(o) for o in out]

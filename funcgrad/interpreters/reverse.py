@@ -241,7 +241,14 @@ class ReverseInterpreter(Interpreter):
         if (tx is not ndarray and tx in _special_classes
                 or ty is not ndarray and ty is not float and ty in _special_classes):
             return self.process(prim, (a, b), _NO_PARAMS)
-        out = prim.impl(x, y)
+        # (add, subtract, multiply of vectors and numbers: NumPy's ufunc without the
+        # wrapper that sends 2-d layouts to a row loop; see Elementwise.impl_flat)
+        decl = prim.elementwise
+        if decl is not None and decl.impl_flat is not None and (
+                tx is not ndarray or x.ndim < 2) and (ty is not ndarray or y.ndim < 2):
+            out = decl.impl_flat(x, y)
+        else:
+            out = prim.impl(x, y)
         tracer = _new(ReverseTracer)
         tracer._trace = self
         tracer.value = out

@@ -106,6 +106,9 @@ def _make(name, np_fn):
         return np_fn(x, y)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"``np.{name}``, with a Numba row loop for slow 2-d layouts (see module)."
+    # (what operands of fewer than two dimensions get, the same bits: a caller that knows
+    # its operands' dimensions may call it without this function's frame)
+    f.below_2d = np_fn
     return f
 
 
