@@ -18,6 +18,7 @@ from .core import WEAK_TYPES, Tracer, _special_classes, dtype_of, is_special, us
 from .tree._nodes import _LEAF
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.forward import JVPTracer
+from .interpreters.backprop import backpropagate
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
 from .numpy._convert import asarray
 from .primitives import structural as st
@@ -516,7 +517,8 @@ def _grad_of_one_array(fun, args, kwargs, argnums, x):
     if type(result) is ReverseTracer and result._trace is interp:
         value = result.value
         if type(value) in _REAL_SCALARS:
-            c = backward_pass(tape, [(result, np.array(1, value.dtype))], [tracer], True)[0]
+            c = backpropagate(tape, [(result, np.array(1, value.dtype))], consume=True,
+                              numbered=True).get(id(tracer))  # (backward_pass's walk)
             if type(c) is np.ndarray and c.dtype is x.dtype and c.shape == x.shape:
                 return value, (c if c.flags.writeable else c.copy())
             return value, _as_output(c, x, "array")
