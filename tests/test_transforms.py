@@ -118,6 +118,37 @@ def test_value_and_grad_returns_the_functions_own_scalar_and_gradient_dtype(dtyp
         fg.value_and_grad(lambda v: np.sum(v * 1j))(x.astype(np.float64))
 
 
+def test_grad_of_one_float_array_agrees_with_the_general_path_bit_for_bit():
+    """``grad`` and ``value_and_grad`` at an int ``argnums`` whose argument is one float
+    ndarray take a shorter route; a one-element tuple ``argnums`` takes the general one.
+    Both give the closed form's gradient with the same bits, a gradient the caller owns,
+    and the same errors, whatever the other arguments and the output are."""
+    x = np.array([0.3, -1.2, 2.0])
+
+    def f(a, v, scale=1.0):
+        return scale * np.sum(np.sin(v) * a)
+
+    for dtype in (np.float32, np.float64):
+        v = x.astype(dtype)
+        g = fg.grad(f, argnums=1)(2.0, v, scale=3.0)
+        assert g.dtype == dtype and g.flags.writeable and not np.shares_memory(g, v)
+        assert g.tobytes() == fg.grad(f, argnums=(1,))(2.0, v, scale=3.0)[0].tobytes()
+        close(g, 6.0 * np.cos(x), rtol=1e-6 if dtype is np.float32 else 1e-12)
+        value, g2 = fg.value_and_grad(f, argnums=1)(2.0, v)
+        assert type(value) is dtype and value == f(2.0, v) and g2.dtype == dtype
+    # outputs the shorter route hands to the general checks: a constant, a 0-d array,
+    # the input itself, a non-scalar, a complex scalar
+    assert fg.grad(lambda v: 3.0)(x).tobytes() == np.zeros(3).tobytes()
+    close(fg.grad(lambda v: np.sum(v * v).reshape(()))(x), 2 * x)
+    close(fg.grad(lambda v: v[0] * 1.0)(x), np.array([1.0, 0.0, 0.0]))
+    with pytest.raises(TypeError, match="only for scalar outputs"):
+        fg.grad(lambda v: v * 2.0)(x)
+    with pytest.raises(TypeError, match="real-valued output"):
+        fg.grad(lambda v: np.sum(v * 1j))(x)
+    with pytest.raises(TypeError, match="scalar outputs: the function returned"):
+        fg.grad(lambda v: (np.sum(v), np.sum(v)))(x)
+
+
 def two_args(x, y):
     return np.sum(np.sin(x) * y ** 2)
 

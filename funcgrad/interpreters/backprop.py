@@ -139,7 +139,6 @@ def shortcuts_allowed():
     return True
 
 
-@internal  # the VJP rules are funcgrad's code: their constants may move to a device
 def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release=None,
                   shortcuts=True, numbered=False):
     """Propagate cotangents from ``seeds`` back through ``nodes``.
@@ -384,7 +383,7 @@ def _accumulate(store, owned, key, c, prev):
 # backward pass.  Only warnings the user's NumPy settings ask for ("warn") are rerouted:
 # "ignore" and "raise" stay as the user set them.
 
-_WALK_CODE = backpropagate.__wrapped__.__code__
+_WALK_CODE = backpropagate.__code__
 
 
 def _internal_dirs():
@@ -452,7 +451,13 @@ def _walk_state():
 
 
 def _reported(walk):
+    """``walk`` run as funcgrad's own code (the VJP rules are: their constants may move to
+    a device, see :func:`funcgrad.core.internal`) and under :func:`_walk_state`'s error
+    state.  One wrapper for both: each is a frame and an ``*args``/``**kwargs`` call of
+    every gradient's fixed cost."""
     if _extobj_contextvar is None:  # pragma: no cover - another NumPy
+        walk = internal(walk)
+
         @functools.wraps(walk)
         def walk_reporting_fp_errors(*args, **kwargs):
             modes = {kind: "call" for kind, mode in np.geterr().items() if mode == "warn"}
@@ -465,13 +470,15 @@ def _reported(walk):
     @functools.wraps(walk)
     def walk_reporting_fp_errors(*args, **kwargs):
         state = _walk_state()
-        if state is None:
-            return walk(*args, **kwargs)
-        token = _extobj_contextvar.set(state)  # what np.errstate's __enter__ does
+        local = _state.__dict__  # (core.internal's work, in this frame)
+        outer, local["internal"] = local["internal"], True
+        token = None if state is None else _extobj_contextvar.set(state)  # np.errstate's
         try:
             return walk(*args, **kwargs)
         finally:
-            _extobj_contextvar.reset(token)
+            local["internal"] = outer
+            if token is not None:
+                _extobj_contextvar.reset(token)
     return walk_reporting_fp_errors
 
 
