@@ -32,6 +32,20 @@ def leaves(out):
     return [np.asarray(o) for o in tree.leaves(out)]
 
 
+def assert_same(got, want, rtol=1e-10, what=""):
+    """Same structure, shapes and dtypes as ``want`` (JAX's outputs, say); integers and
+    booleans equal, floats close."""
+    got, want = leaves(got), leaves(want)
+    assert len(got) == len(want), f"{what}: {len(got)} outputs, JAX gives {len(want)}"
+    for g, w in zip(got, want):
+        assert g.shape == w.shape, f"{what}: shape {g.shape}, JAX {w.shape}"
+        assert g.dtype == w.dtype, f"{what}: dtype {g.dtype}, JAX {w.dtype}"
+        if w.dtype.kind in "biu":
+            np.testing.assert_array_equal(g, w, err_msg=what)
+        else:
+            np.testing.assert_allclose(g, w, rtol, 1e-12, err_msg=what)
+
+
 def _rng(rng):
     return rng if rng is not None else np.random.default_rng(0)
 

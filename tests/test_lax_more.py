@@ -12,25 +12,11 @@ import pytest
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad import lax
-from helpers import check_dot_product, check_jvp_fd, check_second_order
+from helpers import assert_same, check_dot_product, check_jvp_fd, check_second_order
 
 pytestmark = pytest.mark.usefixtures("fresh_jit_cache")
 
 RNG = np.random.default_rng(7)
-
-
-def assert_same(got, want, rtol=1e-10, what=""):
-    """Same structure, shapes and dtypes; integers and booleans equal, floats close."""
-    got, want = fg.tree.leaves(got), fg.tree.leaves(want)
-    assert len(got) == len(want), f"{what}: {len(got)} outputs, JAX gives {len(want)}"
-    for g, w in zip(got, want):
-        g, w = np.asarray(g), np.asarray(w)
-        assert g.shape == w.shape, f"{what}: shape {g.shape}, JAX {w.shape}"
-        assert g.dtype == w.dtype, f"{what}: dtype {g.dtype}, JAX {w.dtype}"
-        if w.dtype.kind in "biu":
-            np.testing.assert_array_equal(g, w, err_msg=what)
-        else:
-            np.testing.assert_allclose(g, w, rtol, 1e-12, err_msg=what)
 
 
 def test_every_public_name_of_jax_lax_is_in_fg_lax(jlax):
