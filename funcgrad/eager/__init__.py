@@ -140,7 +140,7 @@ from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward
 from .grads import grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
-from . import dual, methods, saved, shapes, steps, views
+from . import dual, methods, named, saved, shapes, steps, views
 from . import linear, pieces, pointwise, reducing, sampling, selecting, strides
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
@@ -153,7 +153,8 @@ steps.attach(Tensor)
 for _more in (pointwise, reducing, selecting, pieces, linear, strides, sampling):
     _more.attach(Tensor)
 pointwise.attach_aliases(Tensor)  # alternative names and in-place forms, of all the above
-views.attach(Tensor)  # the view methods' results write in-place updates through to the base
+views.attach(Tensor, named.record_same)  # the view methods' results write in-place updates
+# through to the base
 dual.attach()  # forward_ad's dual values made from Tensors get the Tensor's methods
 equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
 from . import functions  # noqa: E402  (after the methods it calls are attached)
