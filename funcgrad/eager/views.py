@@ -21,6 +21,16 @@ view) and ``replay``, the view operations that lead from the root's value to its
   inplace operation" error in its backward pass, as PyTorch's shared counter does.
 * A view of a leaf that requires grad cannot be updated in place while gradients are on
   (PyTorch's rule); under ``fg.no_grad()`` it can, and the leaf stays a leaf.
+* A view made under ``fg.no_grad()`` of a Tensor that requires grad requires grad too
+  (PyTorch's "view created in no_grad mode"), as a leaf that gradients never reach: its
+  operations are recorded, but neither it nor its base gets a gradient through them.
+  Updating it, or a view of it, in place while gradients are on raises PyTorch's error;
+  after its base changes in place PyTorch refuses to use it with gradients on, funcgrad
+  keeps it cut from the graph.
+* A view method that changes nothing (``x[:]``, ``x.view(x.shape)``, ``x.expand(3)`` of
+  a ``(3,)`` ``x``, ``x.permute(0)``) still returns a new Tensor, a view of ``x`` with a
+  node of its own (``SliceBackward0``...), as PyTorch; ``flatten()`` of a vector and
+  ``contiguous()`` return ``x`` itself, as PyTorch.
 
 ``t_``, ``transpose_``, ``swapaxes_``, ``swapdims_``, ``squeeze_`` and ``unsqueeze_``
 change the Tensor's shape: it becomes a view of its old self (its ``.detach()`` aliases
@@ -41,9 +51,9 @@ may be updated in place.
 >>> with fg.no_grad():
 ...     row = w[0].fill_(1.0)
 ...     w.t()[2].add_(5.0)
-tensor([6., 5.])
+tensor([6., 5.], requires_grad=True)
 >>> row, w
-(tensor([1., 1., 6.]), tensor([[1., 1., 6.],
+(tensor([1., 1., 6.], requires_grad=True), tensor([[1., 1., 6.],
         [0., 0., 5.]], requires_grad=True))
 """
 import functools
