@@ -153,3 +153,13 @@ def test_atleast_and_dstack(lib):
 def test_shape_errors_are_runtime_errors(lib, bad):
     with pytest.raises(RuntimeError):
         bad(lib, lib.ones(2, 3))
+
+
+def test_functional_jacobian_refuses_strict_with_vectorize_and_unknown_strategies(lib):
+    jacobian = lib.autograd.functional.jacobian
+    x = lib.tensor([1.0, 2.0])
+    with pytest.raises(RuntimeError, match="`strict=True` and `vectorized=True` are not "
+                                           "supported together"):
+        jacobian(lambda t: t * 2, x, strict=True, vectorize=True)
+    with pytest.raises(AssertionError, match="Expected strategy to be either"):
+        jacobian(lambda t: t * 2, x, strategy="sideways")

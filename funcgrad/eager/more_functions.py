@@ -107,7 +107,7 @@ def searchsorted(sorted_sequence: Any, input: Any, *, out_int32: bool = False,  
     >>> fg.searchsorted(fg.tensor([1.0, 2.0, 3.0]), fg.tensor([2.0, 0.5]))
     tensor([1, 0])
     """
-    side = side or ("right" if right else "left")
+    side_: Any = side or ("right" if right else "left")
     seq = np.asarray(getattr(sorted_sequence, "detach", lambda: sorted_sequence)())
     if sorter is not None:
         seq = np.take_along_axis(seq, np.asarray(sorter), -1)
@@ -115,7 +115,7 @@ def searchsorted(sorted_sequence: Any, input: Any, *, out_int32: bool = False,  
     values = np.asarray(input.detach() if not scalar else input)
     dtype = np.int32 if out_int32 else np.int64
     if seq.ndim == 1:
-        found = np.searchsorted(seq, values, side=side)
+        found = np.searchsorted(seq, values, side=side_)
     else:
         if seq.shape[:-1] != values.shape[:-1]:
             raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 "
@@ -125,7 +125,7 @@ def searchsorted(sorted_sequence: Any, input: Any, *, out_int32: bool = False,  
                                f"{list(values.shape)}")
         rows_s = seq.reshape(-1, seq.shape[-1])
         rows_v = values.reshape(-1, values.shape[-1])
-        found = np.stack([np.searchsorted(s, v, side=side) for s, v in zip(rows_s, rows_v)])
+        found = np.stack([np.searchsorted(s, v, side=side_) for s, v in zip(rows_s, rows_v)])
         found = found.reshape(values.shape)
     return Tensor(np.asarray(found, dtype))
 
@@ -176,7 +176,7 @@ def cumulative_trapezoid(y: Any, x: Any = None, *, dx: float | None = None,
     n = y.shape[d]
     mid = (y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)) / 2
     if x is not None and isinstance(x, Tensor):
-        step = x.diff(dim=d if x.ndim == y.ndim else -1)
+        step = fnp.diff(x, axis=d if x.ndim == y.ndim else -1)
         if x.ndim == 1 and y.ndim > 1:
             step = step.reshape((-1,) + (1,) * (y.ndim - 1 - d))
         mid = mid * step
