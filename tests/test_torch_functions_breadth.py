@@ -163,3 +163,15 @@ def test_functional_jacobian_refuses_strict_with_vectorize_and_unknown_strategie
         jacobian(lambda t: t * 2, x, strict=True, vectorize=True)
     with pytest.raises(AssertionError, match="Expected strategy to be either"):
         jacobian(lambda t: t * 2, x, strategy="sideways")
+
+
+def test_gather_past_the_end_is_a_runtime_error(lib):
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        lib.ones(2, 3).gather(1, lib.tensor([[5]]))
+
+
+def test_mean_of_an_integer_tensor_is_an_error_and_of_a_float_one_not(lib):
+    with pytest.raises(RuntimeError, match="could not infer output dtype"):
+        lib.tensor([1, 2]).mean()
+    assert float(lib.tensor([1, 2]).float().mean()) == 1.5
+    assert float(lib.tensor([1, 2]).mean(dtype=lib.float64)) == 1.5
