@@ -34,6 +34,11 @@ class DerivativeDroppedError(TypeError):
     would have dropped the derivative silently."""
 
 
+class IndexOutOfBoundsError(IndexError, RuntimeError):
+    """An index past the end of an axis in a Tensor's ``gather`` / ``scatter``: NumPy
+    raises ``IndexError`` and PyTorch ``RuntimeError``; this is both."""
+
+
 class ShapeMismatchError(RuntimeError, ValueError):
     """A value given for another (a tangent for its primal, a custom backward's gradient
     for its input) has the wrong shape or count.  PyTorch raises ``RuntimeError`` there and

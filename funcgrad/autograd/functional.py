@@ -137,6 +137,11 @@ def jvp(func: Callable[..., TensorOrTensors], inputs: TensorOrTensors,
     return _result(outs, out_tuple, create_graph), _result(result, out_tuple, create_graph)
 
 
+class StrategyError(ValueError, AssertionError):
+    """An unknown ``strategy``: PyTorch asserts (``AssertionError``), funcgrad's own
+    API says ``ValueError``; this is both."""
+
+
 def jacobian(func: Callable[..., TensorOrTensors], inputs: TensorOrTensors,
              create_graph: bool = False, strict: bool = False, vectorize: bool = False,
              strategy: str = "reverse-mode") -> Union[Tensor, tuple[Any, ...]]:
@@ -151,8 +156,12 @@ def jacobian(func: Callable[..., TensorOrTensors], inputs: TensorOrTensors,
     ([[3.0, 0.0], [0.0, 4.0]], [[1.0, 0.0], [0.0, 2.0]])
     """
     if strategy not in ("forward-mode", "reverse-mode"):
-        raise ValueError(f"Expected strategy to be either \"forward-mode\" or "
-                         f"\"reverse-mode\", got {strategy!r}.")
+        raise StrategyError(f"Expected strategy to be either \"forward-mode\" or "
+                            f"\"reverse-mode\", got {strategy!r}.")
+    if strict and vectorize:
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
+                           "`vectorized=True` are not supported together. Please either "
+                           "set `strict=False` or `vectorize=False`.")
     if strategy == "forward-mode" and not vectorize:
         raise NotImplementedError("computing Jacobian in forward-mode AD requires "
                                   "vectorize=True, as in PyTorch")

@@ -128,6 +128,8 @@ The modules, bottom up:
 ``eager.selecting``        picking and placing (``gather``, ``scatter``, ``flip``...)
 ``eager.pieces``           cutting (``split``, ``chunk``...), ``new_*``, descriptions
 ``eager.linear``           more linear algebra (``addmm``, ``det``, ``slogdet``...)
+``eager.extras``           the rest of PyTorch's methods (``slice_scatter``, ``histc``, ``byte``...)
+``eager.more_functions``   functions that are no method (``cdist``, ``var_mean``, ``searchsorted``...)
 ``eager.strides``          PyTorch's layout: ``stride()``, ``storage_offset()``, ``as_strided``
 ``eager.sampling``         random in-place fills (``uniform_``, ``normal_``, ``bernoulli_``...)
 ``eager.dtypes``           dtype names, the default dtype (float32)
@@ -140,8 +142,8 @@ from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward
 from .grads import grad
 from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
-from . import dual, methods, saved, shapes, steps, views
-from . import linear, pieces, pointwise, reducing, sampling, selecting, strides
+from . import dual, methods, named, saved, shapes, steps, views
+from . import extras, linear, pieces, pointwise, reducing, sampling, selecting, strides
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
 from .values import Size
@@ -150,10 +152,11 @@ methods.attach(Tensor)
 saved.attach(Node)
 shapes.attach(Tensor)
 steps.attach(Tensor)
-for _more in (pointwise, reducing, selecting, pieces, linear, strides, sampling):
+for _more in (pointwise, reducing, selecting, pieces, linear, strides, sampling, extras):
     _more.attach(Tensor)
 pointwise.attach_aliases(Tensor)  # alternative names and in-place forms, of all the above
-views.attach(Tensor)  # the view methods' results write in-place updates through to the base
+views.attach(Tensor, named.record_same)  # the view methods' results write in-place updates
+# through to the base
 dual.attach()  # forward_ad's dual values made from Tensors get the Tensor's methods
 equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
 from . import functions  # noqa: E402  (after the methods it calls are attached)

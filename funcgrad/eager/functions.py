@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core import Tracer
+from . import more_functions
 from .promotion import result_dtype
 from .tensor import Tensor
 from .values import TensorBase
@@ -90,15 +91,25 @@ _METHODS = {
     "corrcoef": "",
     # descriptions
     "is_complex": "", "is_floating_point": "", "is_nonzero": "",
+    # funcgrad.eager.extras and others
+    "floor_divide": "0.3", "heaviside": "x.t()", "angle": "", "unflatten": "1, (1, 2)",
+    "index_copy": "0, fg.tensor([1, 0]), x", "masked_scatter": "x > 0.6, x",
+    "slice_scatter": "x[:, :1], 1, 1", "select_scatter": "x[0], 0, 1",
+    "diagonal_scatter": "x[0]", "narrow_copy": "1, 0, 1", "histc": "bins=4",
+    "bincount": "", "conj_physical": "", "resolve_conj": "", "resolve_neg": "",
+    "is_conj": "", "is_neg": "", "hardshrink": "", "nextafter": "x.t()", "frexp": "",
+    "gcd": "fg.tensor([6, 9])", "lcm": "fg.tensor([6, 9])",
 }
 # the inputs of the examples that need another one than x
 _INPUT = {"dot": "x[0]", "vdot": "x[0]", "outer": "x[0]", "ger": "x[0]",
           "cross": "fg.tensor([[0.0, 0, 1], [1, 0, 0]])", "bmm": "x[None]",
           "baddbmm": "x[None]", "is_nonzero": "x[0, 0]", "addmv": "x[0]",
           "cholesky": "x @ x.t() + fg.eye(2)", "logdet": "x + fg.eye(2)",
-          "inverse": "x + fg.eye(2)"}
+          "inverse": "x + fg.eye(2)", "bincount": "fg.tensor([0, 1, 1])",
+          "gcd": "fg.tensor([4, 6])", "lcm": "fg.tensor([4, 6])"}
 # Python's builtins: reachable as fg.max, but `from funcgrad import *` keeps the builtins
-SHADOWING = frozenset({"abs", "all", "any", "max", "min", "pow", "round", "sum"})
+SHADOWING = frozenset({"abs", "all", "any", "complex", "max", "min", "pow", "round",
+                       "sum"})
 
 
 def _tensor_input(name, value):
@@ -129,6 +140,21 @@ def _method_function(name: str) -> Callable[..., Any]:
 
 
 globals().update({name: _method_function(name) for name in _METHODS})
+_tensor_pow = globals()["pow"]
+
+
+def pow(input: Any, exponent: Any) -> Any:  # noqa: A001 - PyTorch's name
+    """PyTorch's ``torch.pow(input, exponent)``: ``input.pow(exponent)``, or, with a
+    number first, ``input ** exponent`` (``torch.pow(2.0, x)``).
+
+    >>> import funcgrad as fg
+    >>> fg.pow(fg.tensor([2.0]), 3), fg.pow(2.0, fg.tensor([3.0]))
+    (tensor([8.]), tensor([8.]))
+    """
+    if isinstance(exponent, (TensorBase, Tracer)) and \
+            not isinstance(input, (TensorBase, Tracer)):
+        return input ** exponent
+    return _tensor_pow(input, exponent)
 
 
 def _give_traced_values_tensor_methods(cls):
@@ -293,7 +319,10 @@ def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Any, ...]:
     return tuple(fnp.meshgrid(*tensors, indexing=indexing))
 
 
+globals().update({name: getattr(more_functions, name) for name in more_functions.__all__})
+
 __all__ = sorted(set(_METHODS) - SHADOWING) + [
     "cat", "concat", "concatenate", "stack", "hstack", "vstack", "where", "einsum",
-    "tensordot", "broadcast_tensors", "meshgrid"]
-FUNCTIONS = tuple(sorted(set(_METHODS) | set(__all__)))
+    "tensordot", "broadcast_tensors", "meshgrid"] + \
+    [name for name in more_functions.__all__ if name not in SHADOWING]
+FUNCTIONS = tuple(sorted(set(_METHODS) | set(__all__) | set(more_functions.__all__)))

@@ -46,9 +46,10 @@ class InPlaceUpdates(TensorBase):
                 "Inplace update to inference tensor outside InferenceMode is not allowed. "
                 "You can make a clone to get a normal tensor before doing inplace update.")
         grad_on = _state.grad_enabled
-        if grad_on and self._requires_grad and self.grad_fn is None:
-            raise RuntimeError(LEAF_INPLACE_MESSAGE)
-        views.check_leaf(self)
+        if grad_on:
+            views.check_leaf(self)  # (first: a view made under no_grad may look like a leaf)
+            if self._requires_grad and self.grad_fn is None:
+                raise RuntimeError(LEAF_INPLACE_MESSAGE)
         source = self
         if grad_on:
             # The update's own node must save the old value under a storage of its own,
@@ -59,7 +60,10 @@ class InPlaceUpdates(TensorBase):
             source.grad_fn, source._output_nr = self.grad_fn, self._output_nr
             source._grad = source._accumulator = None
             source._inference = self._inference
-        _adopt(self, compute(source))
+        out = compute(source)
+        if grad_on and self._storage.base is not None:
+            views.check_leaf(self, out)
+        _adopt(self, out)
         storage = self._storage
         if storage.base is not None:  # a view: the update reaches its root, and its views
             views.write_back(self, _adopt)

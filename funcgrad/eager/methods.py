@@ -219,6 +219,10 @@ def mean(self: Tensor, dim: Dim | None = None, keepdim: bool = False, dtype: Any
     >>> fg.tensor([1.0, 3.0], requires_grad=True).mean()
     tensor(2., grad_fn=<MeanBackward0>)
     """
+    if dtype is None and axis is None and self.dtype.kind in "biu":  # (PyTorch's spelling)
+        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either "
+                           f"a floating point or complex dtype. Got: {self.dtype}; convert "
+                           f"it first (t.float().mean()) or pass dtype=")
     dim, keep = _dim(dim, axis, "mean"), _keep(keepdim, keepdims)
     named = MEAN0 if dim is None and not keep else MEAN1
     return record_as(named, fnp.mean, self, axis=_axes(dim), keepdims=keep, dtype=dtype)

@@ -27,7 +27,7 @@ from .tensor import Tensor, grad
 from .views import unview
 from .walk import reachable
 
-__all__ = ["Named", "SavesOutput", "record_as", "record_saving_output"]
+__all__ = ["Named", "SavesOutput", "record_as", "record_saving_output", "record_same"]
 
 _new = object.__new__
 
@@ -209,6 +209,31 @@ def record_as(named, fn, *inputs, **kwargs):
     out.grad_fn = node
     out._output_nr = 0
     return out
+
+
+_SAME: dict = {}
+
+
+def _itself(t):
+    return t
+
+
+def record_same(t, grad_fn_name):
+    """``t`` as the result of one node named ``grad_fn_name`` (a new Tensor) when
+    gradients are recorded and ``t`` requires grad; ``t`` itself otherwise.  PyTorch's
+    view methods return a new Tensor even when they change nothing (``x[:]``,
+    ``x.expand(3)`` of a ``(3,)`` ``x``): :mod:`funcgrad.eager.views` marks it a view.
+
+    >>> import funcgrad as fg
+    >>> x = fg.Tensor([1.0, 2.0], requires_grad=True)
+    >>> y = record_same(x, "ExpandBackward0")
+    >>> y is x, y.grad_fn
+    (False, <ExpandBackward0>)
+    """
+    named = _SAME.get(grad_fn_name)
+    if named is None:  # (one Named per name, made on first use)
+        named = _SAME.setdefault(grad_fn_name, Named("alias", grad_fn_name))
+    return record_as(named, _itself, t)
 
 
 class SavesOutput(Named):

@@ -30,6 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import numpy as fnp
+from ..errors import IndexOutOfBoundsError
 from .tensor import Tensor
 from .named import Named, record_as
 from .pointwise import NotDifferentiable, constant
@@ -76,8 +77,8 @@ def _positions(self, dim, index, what):
                                f"{list(self.shape)} apart from dimension {dim}")
     n = self.shape[dim]
     if index.size and (index.min() < -n or index.max() >= n):
-        raise IndexError(f"index {index.max()} is out of bounds for dimension {dim} with "
-                         f"size {n}")
+        raise IndexOutOfBoundsError(f"index {index.max()} is out of bounds for dimension "
+                                    f"{dim} with size {n}")
     index = np.where(index < 0, index + n, index)
     grids = np.ogrid[tuple(slice(0, s) for s in index.shape)]
     return tuple(index if d == dim else grids[d] for d in range(self.ndim)), index

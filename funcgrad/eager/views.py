@@ -21,6 +21,16 @@ view) and ``replay``, the view operations that lead from the root's value to its
   inplace operation" error in its backward pass, as PyTorch's shared counter does.
 * A view of a leaf that requires grad cannot be updated in place while gradients are on
   (PyTorch's rule); under ``fg.no_grad()`` it can, and the leaf stays a leaf.
+* A view made under ``fg.no_grad()`` of a Tensor that requires grad requires grad too
+  (PyTorch's "view created in no_grad mode"), as a leaf that gradients never reach: its
+  operations are recorded, but neither it nor its base gets a gradient through them.
+  Updating it, or a view of it, in place while gradients are on raises PyTorch's error;
+  after its base changes in place PyTorch refuses to use it with gradients on, funcgrad
+  keeps it cut from the graph.
+* A view method that changes nothing (``x[:]``, ``x.view(x.shape)``, ``x.expand(3)`` of
+  a ``(3,)`` ``x``, ``x.permute(0)``) still returns a new Tensor, a view of ``x`` with a
+  node of its own (``SliceBackward0``...), as PyTorch; ``flatten()`` of a vector and
+  ``contiguous()`` return ``x`` itself, as PyTorch.
 
 ``t_``, ``transpose_``, ``swapaxes_``, ``swapdims_``, ``squeeze_`` and ``unsqueeze_``
 change the Tensor's shape: it becomes a view of its old self (its ``.detach()`` aliases
@@ -41,12 +51,13 @@ may be updated in place.
 >>> with fg.no_grad():
 ...     row = w[0].fill_(1.0)
 ...     w.t()[2].add_(5.0)
-tensor([6., 5.])
+tensor([6., 5.], requires_grad=True)
 >>> row, w
-(tensor([1., 1., 6.]), tensor([[1., 1., 6.],
+(tensor([1., 1., 6.], requires_grad=True), tensor([[1., 1., 6.],
         [0., 0., 5.]], requires_grad=True))
 """
 import functools
+import re
 import weakref
 from typing import Any, Callable
 
@@ -54,7 +65,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core import _state
-from .graph import Storage
+from .graph import AccumulateGrad, Storage
 from .values import TensorBase
 
 __all__ = ["attach", "write_back", "refresh", "check_leaf", "unview", "VIEW_METHODS"]
@@ -62,6 +73,7 @@ __all__ = ["attach", "write_back", "refresh", "check_leaf", "unview", "VIEW_METH
 # The Tensor methods whose results are views of the Tensor (and ``__getitem__`` with a
 # basic index, ``T`` and ``mT``)
 VIEW_METHODS = ("view", "view_as", "reshape", "reshape_as", "flatten", "ravel", "unsqueeze",
+                "broadcast_to",
                 "squeeze", "permute", "transpose", "swapaxes", "swapdims", "moveaxis",
                 "movedim", "t", "expand", "expand_as", "narrow", "select", "unflatten",
                 "diagonal", "split", "split_with_sizes", "chunk", "tensor_split", "hsplit",
@@ -72,6 +84,24 @@ OVERLAP_MESSAGE = (
     "single memory location. Please clone() the tensor before performing the operation.")
 LEAF_VIEW_MESSAGE = ("a view of a leaf Variable that requires grad is being used in an "
                      "in-place operation.")
+_AMBIGUOUS = (" Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+              "clarify your code by moving both the view and the inplace either both inside the "
+              "no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+              "you want the inplace to be tracked).")
+NO_GRAD_VIEW_MESSAGE = ("A view was created in no_grad mode and is being modified inplace with "
+                        "grad mode enabled." + _AMBIGUOUS)
+
+# What a view method that changes nothing (``x[:]``, ``x.expand(3)`` of a ``(3,)`` ``x``)
+# is named: PyTorch still returns a new Tensor, a view with a node of its own.  ``flatten``
+# is not here: PyTorch returns the Tensor itself.
+SAME = {"view": "ViewBackward0", "view_as": "ViewBackward0", "reshape": "ViewBackward0",
+        "reshape_as": "ViewBackward0", "ravel": "ViewBackward0", "unflatten": "ViewBackward0",
+        "squeeze": "SqueezeBackward0", "permute": "PermuteBackward0", "T": "PermuteBackward0",
+        "movedim": "PermuteBackward0", "moveaxis": "PermuteBackward0",
+        "transpose": "TransposeBackward0", "swapaxes": "TransposeBackward0",
+        "swapdims": "TransposeBackward0", "t": "TBackward0", "mT": "TransposeBackward0",
+        "expand": "ExpandBackward0", "expand_as": "ExpandBackward0",
+        "broadcast_to": "ExpandBackward0", "narrow": "SliceBackward0"}
 
 
 def _basic(key):
@@ -147,26 +177,67 @@ def _part(method, name):
     return replay
 
 
-def _viewing(method: Callable[..., Any]) -> Callable[..., Any]:
+def _made(out, base, replay, same):
+    """``out``, the result of a view method on ``base``, marked as its view.  ``same``:
+    the name of the node of a new view when ``out`` is ``base`` itself (a view that
+    changes nothing), or None to return ``base`` (PyTorch's ``flatten``).
+
+    A view made while gradients are off is PyTorch's "view created in no_grad mode": of a
+    Tensor that requires grad it requires grad too, but as a leaf of its own that
+    gradients never reach (nor its base through it), and an in-place update of it, or of
+    a view of it, while gradients are on raises (:func:`check_leaf`)."""
+    if not isinstance(out, TensorBase):
+        return out
+    if out is base:
+        if same is None:
+            return out
+        out = _same_view(base, same)
+        replay = lambda t: _same_view(t, same)  # noqa: E731  (recorded: refresh needs a node)
+    _mark(out, base, replay)
+    link = out._storage.base
+    if link is None or link[0] is out:
+        return out
+    replay = link[1]
+    if not _state.grad_enabled:
+        replay.no_grad = "view"
+        if base._requires_grad and not out._requires_grad:
+            # requires grad, yet is cut from the graph: its operations are recorded, and
+            # the gradients they send it go to a node of a Tensor nobody sees
+            out._requires_grad = True
+            sink = _alias(out, out._storage.value)
+            sink._requires_grad = True
+            out._accumulator = AccumulateGrad(sink)  # (held strongly: sink is not out)
+    elif base._storage.base is not None and getattr(base._storage.base[1], "no_grad", None):
+        replay.no_grad = "view of a view"
+    return out
+
+
+def _same_view(t, name):
+    """A new Tensor showing ``t``'s value: with a node named ``name`` when ``t`` requires
+    grad and gradients are on, else a leaf."""
+    out = _record_same(t, name)
+    return _alias(t, t._storage.value) if out is t else out
+
+
+_record_same: Callable[[Any, str], Any]  # named.record_same, given by attach (named imports us)
+
+
+def _viewing(method: Callable[..., Any], same: str | None = None) -> Callable[..., Any]:
     """``method``, whose results are marked as views of the Tensor it was called on."""
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
         out = method(self, *args, **kwargs)
-        if isinstance(out, TensorBase):
-            _mark(out, self, lambda t: method(t, *args, **kwargs))
-        elif isinstance(out, (tuple, list)):
+        if isinstance(out, (tuple, list)):
             for i, piece in enumerate(out):
-                _mark(piece, self, lambda t, i=i: method(t, *args, **kwargs)[i])
-        return out
+                _made(piece, self, lambda t, i=i: method(t, *args, **kwargs)[i], None)
+            return out
+        return _made(out, self, lambda t: method(t, *args, **kwargs), same)
     return wrapper
 
 
 def _part_view(method, name):
     def part(self):
-        out = method(self)
-        if isinstance(out, TensorBase):
-            _mark(out, self, _part(method, name))
-        return out
+        return _made(method(self), self, _part(method, name), None)
     return part
 
 
@@ -175,17 +246,31 @@ def _getitem(method):
     def getitem(self, key):
         out = method(self, key)
         if isinstance(out, TensorBase) and _basic(key):
-            _mark(out, self, lambda t: method(t, key))
+            parts = key if isinstance(key, tuple) else (key,)
+            same = "SliceBackward0" if any(isinstance(k, slice) for k in parts) \
+                else "AliasBackward0"
+            return _made(out, self, lambda t: method(t, key), same)
         return out
     return getitem
 
 
-def check_leaf(t):
-    """Refuse an in-place update of a view of a leaf that requires grad (gradients on)."""
+def check_leaf(t, out=None):
+    """Refuse an in-place update of a view (gradients on) of a leaf that requires grad, or
+    made while gradients were off (:func:`_made`) when the update would be recorded:
+    ``out``, the new value once computed, requires grad (PyTorch's rules)."""
     link = t._storage.base
     if link is not None and _state.grad_enabled:
+        made = getattr(link[1], "no_grad", None)
+        if made is not None and (t._requires_grad or (out is not None and out._requires_grad)):
+            if made == "view":
+                raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
+            name = t.grad_fn.name() if t.grad_fn is not None else "View"
+            name = re.sub(r"Backward\d*$", "", name)
+            raise RuntimeError(f"Output {t._output_nr} of {name} is a view of a view which "
+                               f"was created in no_grad mode and is being modified inplace "
+                               f"with grad mode enabled." + _AMBIGUOUS)
         root = link[0]
-        if root._requires_grad and root.grad_fn is None:
+        if out is None and root._requires_grad and root.grad_fn is None:
             raise RuntimeError(LEAF_VIEW_MESSAGE)
 
 
@@ -253,7 +338,9 @@ def refresh(storage, skip=None):
         mine.value = out._storage.value
         mine.version += 1
         view = view()
-        if view is not None and out._requires_grad:
+        # (a view made under no_grad stays cut from the graph: PyTorch raises when it is
+        # used after such an update, funcgrad lets no gradient through it, as before)
+        if view is not None and out._requires_grad and not getattr(replay, "no_grad", None):
             view.grad_fn, view._output_nr, view._requires_grad = \
                 out.grad_fn, out._output_nr, True
 
@@ -291,17 +378,21 @@ def _reshaping_in_place(name: str, method: Callable[..., Any]) -> Callable[..., 
     return update
 
 
-def attach(cls: Any) -> None:
-    """Mark the results of ``cls``'s (the Tensor's) view methods as views."""
+def attach(cls: Any, record_same: Callable[[Any, str], Any]) -> None:
+    """Mark the results of ``cls``'s (the Tensor's) view methods as views.
+    ``record_same(t, name)``: ``t`` as the result of a node named ``name`` when gradients
+    are recorded and ``t`` requires grad, else ``t`` itself (:func:`funcgrad.eager.named.record_same`)."""
+    global _record_same
+    _record_same = record_same
     for name in ("t", "transpose", "swapaxes", "swapdims", "squeeze", "unsqueeze"):
         setattr(cls, name + "_", _reshaping_in_place(name, getattr(cls, name)))
     for name in VIEW_METHODS:
         method = getattr(cls, name, None)
         if method is not None:
-            setattr(cls, name, _viewing(method))
+            setattr(cls, name, _viewing(method, SAME.get(name)))
     for name in ("T", "mT"):
         prop = getattr(cls, name)
-        setattr(cls, name, property(_viewing(prop.fget), doc=prop.__doc__))
+        setattr(cls, name, property(_viewing(prop.fget, SAME[name]), doc=prop.__doc__))
     for name in ("real", "imag", "H", "mH"):  # (conjugating: complex ones cannot write back)
         prop = getattr(cls, name)
         setattr(cls, name, property(_part_view(prop.fget, name), doc=prop.__doc__))

@@ -6,6 +6,7 @@ from typing import Sequence
 import numpy as np
 
 from ..core import ConcretizationError, Tracer, _special_classes, concrete
+from ..errors import ShapeMismatchError
 from ._numpy_calls import numpy_call, numpy_fix
 from ..primitives import structural as _st
 from ..typing import Array, ArrayLike, Axis, DTypeLike
@@ -125,7 +126,7 @@ def stack(arrays: Sequence[ArrayLike], axis: Axis = 0, out: None = None, *,
         raise ValueError("need at least one array to stack")
     shapes = {a.shape for a in arrays}
     if len(shapes) != 1:
-        raise ValueError(f"all input arrays must have the same shape, got {sorted(shapes)}")
+        raise ShapeMismatchError(f"all input arrays must have the same shape, got {sorted(shapes)}")
     first = arrays[0].shape
     axis = one_axis(axis, len(first) + 1)
     arrays = [_st.reshape(a, first[:axis] + (1,) + first[axis:]) for a in arrays]

@@ -5,6 +5,7 @@ from typing import Sequence
 
 import numpy as _np
 
+from ..errors import ShapeMismatchError
 from ..primitives import indexing as _ix
 from ..primitives import structural as _st
 from ._convert import asarray, joined_dtype, normalize_axis, one_axis, stack
@@ -98,14 +99,14 @@ def _reshaped(a, newshape, order):
             if d != -1:
                 known *= d
         if known == 0 or a.size % known:
-            raise ValueError(f"cannot reshape array of size {a.size} into shape "
+            raise ShapeMismatchError(f"cannot reshape array of size {a.size} into shape "
                              f"{tuple(newshape)}")
         newshape[newshape.index(-1)] = a.size // known
     total = 1
     for d in newshape:
         total *= d
     if total != a.size:
-        raise ValueError(f"cannot reshape array of size {a.size} into shape {tuple(newshape)}")
+        raise ShapeMismatchError(f"cannot reshape array of size {a.size} into shape {tuple(newshape)}")
     if order == "F":  # F order is C order of the reversed axes, on both sides
         a = _st.transpose(a, tuple(range(a.ndim))[::-1])
         out = _st.reshape(a, tuple(newshape[::-1]))
@@ -327,7 +328,7 @@ def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0, out: None = None,
     for i, a in enumerate(arrays):
         if a.ndim != nd or builtins.any(d != f for k, (d, f) in enumerate(zip(a.shape, first))
                                         if k != axis):
-            raise ValueError(f"concatenate: all the input array dimensions except for the "
+            raise ShapeMismatchError(f"concatenate: all the input array dimensions except for the "
                              f"concatenation axis must match exactly, but array 0 has shape "
                              f"{arrays[0].shape} and array {i} has shape {a.shape}")
     dt = joined_dtype([a.dtype for a in arrays], dtype, casting)

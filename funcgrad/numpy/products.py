@@ -15,6 +15,7 @@ from typing import Any, Sequence
 import numpy as _np
 
 from ..core import Tracer
+from ..errors import ShapeMismatchError
 from ..primitives import linalg as _la
 from ..primitives import structural as _st
 from ._convert import asarray, no_out, one_axis, operand
@@ -64,7 +65,7 @@ def matmul(x1: ArrayLike, x2: ArrayLike, *, precision: Any = None,
     a2 = sa if len(sa) > 1 else (1,) + sa
     b2 = sb if len(sb) > 1 else sb + (1,)
     if a2[-1] != b2[-2]:
-        raise ValueError(f"matmul: shapes {sa} and {sb} are not aligned: "
+        raise ShapeMismatchError(f"matmul: shapes {sa} and {sb} are not aligned: "
                          f"{a2[-1]} (last axis of the first) != {b2[-2]} (the second's "
                          f"{'first' if len(sb) == 1 else 'second-to-last'} axis)")
     if len(a2) > 2 or len(b2) > 2:  # (NumPy's check of the stacks: Python, a few us)
