@@ -430,11 +430,13 @@ def test_freeing_a_very_long_tape_does_not_crash():
 def _numpy_front_functions():
     import inspect
     names = [n for n in sorted(fnp.__all__)
-             if callable(getattr(fnp, n)) and not inspect.isclass(getattr(fnp, n))]
+             if callable(getattr(fnp, n)) and not inspect.isclass(getattr(fnp, n))
+             and n != "typename"]  # (NumPy's own: a dict lookup, KeyError for any hashable)
     out = [(f"fnp.{n}", getattr(fnp, n)) for n in names]
     out += [(f"np.{n}", getattr(np, n)) for n in names
             if callable(getattr(np, n, None)) and not inspect.isclass(getattr(np, n))
-            and n != "row_stack"]  # (deprecated alias: warns)
+            and n not in ("row_stack",   # (deprecated alias: warns)
+                          "fromfile")]   # (NumPy's reads .flush of any object it is given)
     out += [(f"fnp.linalg.{n}", getattr(fnp.linalg, n)) for n in fnp.linalg.__all__]
     return out
 
@@ -469,8 +471,8 @@ def test_every_numpy_front_function_on_odd_operands(operand):
         except RecursionError:
             problems.append(f"{name}: RecursionError")
         except (TypeError, ValueError, IndexError, ArithmeticError, NotImplementedError,
-                RuntimeError) as e:  # RuntimeError: fg.EscapedTracerError, PyTorch messages
-            if not str(e).strip():
+                RuntimeError, BufferError) as e:  # RuntimeError: fg.EscapedTracerError,
+            if not str(e).strip():  # PyTorch messages; BufferError: PyTorch's DLPack refusal
                 problems.append(f"{name}: {type(e).__name__} without a message")
         except Exception as e:  # noqa: BLE001 - the finding
             problems.append(f"{name}: {type(e).__name__}: {str(e)[:120]}")

@@ -43,7 +43,7 @@ from numpy import (bool_, can_cast, cdouble, clongdouble, common_type, complex64
 # memory, inout and iteration).
 from numpy import (False_, ScalarType, True_, base_repr, binary_repr, byte, bytes_, character,
                    datetime64, errstate, flexible, format_float_positional,
-                   format_float_scientific, from_dlpack, frombuffer, fromfile, fromregex,
+                   format_float_scientific, from_dlpack, frombuffer, fromregex,
                    fromstring, genfromtxt, get_printoptions, getbufsize, geterr, geterrcall,
                    intc, isfortran, iterable, little_endian, load, loadtxt, long,
                    longlong, mintypecode, ndindex, object_, printoptions, random, sctypeDict,
@@ -117,7 +117,7 @@ _NUMPY_OWN = ["bool_", "can_cast", "common_type", "dtype", "e", "euler_gamma", "
               "format_float_positional", "format_float_scientific", "errstate", "seterr",
               "geterr", "seterrcall", "geterrcall", "getbufsize", "setbufsize",
               # readers: they make constant arrays
-              "load", "loadtxt", "genfromtxt", "fromfile", "fromregex", "frombuffer",
+              "load", "loadtxt", "genfromtxt", "fromregex", "frombuffer",
               "fromstring", "from_dlpack"]
 
 # (normalize_axis, one_axis and operand have been public since the first release)

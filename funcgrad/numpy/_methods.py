@@ -504,6 +504,24 @@ _METHODS = {
 _ARITHMETIC = frozenset({"add", "sub", "mul", "truediv", "pow", "mod", "floordiv"})
 
 
+def _dlpack(self, **kwargs):
+    """DLPack export (``np.from_dlpack(x)``): a Tensor's value as PyTorch exports it; a
+    traced value has no memory to export."""
+    if isinstance(self, Tracer):
+        raise TypeError("a value traced by funcgrad has no memory to export through DLPack "
+                        "(np.from_dlpack, another library's from_dlpack): use fnp.asarray "
+                        "inside the transform, or export the value the function returns")
+    if getattr(self, "requires_grad", False):
+        raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+    return np.asarray(self).__dlpack__(**kwargs)
+
+
+def _dlpack_device(self):
+    if isinstance(self, Tracer):
+        _dlpack(self)
+    return np.asarray(self).__dlpack_device__()
+
+
 def attach_array_methods(cls):
     """Give ``cls`` (tracers, the eager Tensor) NumPy's operators and methods."""
     ops = {
@@ -539,6 +557,7 @@ def attach_array_methods(cls):
     cls.__index__ = _index
     cls.__complex__ = lambda self: complex(concrete(self))
     cls.__array__ = _array
+    cls.__dlpack__, cls.__dlpack_device__ = _dlpack, _dlpack_device
     cls.__array_ufunc__ = _array_ufunc
     cls.__array_function__ = _array_function
     cls.item = _item

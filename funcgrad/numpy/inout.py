@@ -14,6 +14,7 @@ a batch, or nothing yet, or lose the derivative; save the result the transform r
 [1.  2.5]
 array([1., 1.])
 """
+import os
 from typing import Any, Iterable, Optional
 
 import numpy as _np
@@ -23,7 +24,7 @@ from ..core import ConcretizationError, Tracer, concrete
 from ..typing import Array, DTypeLike
 
 __all__ = ["array2string", "array_repr", "array_str", "save", "savez", "savez_compressed",
-           "savetxt", "fromiter"]
+           "savetxt", "fromiter", "fromfile"]
 
 
 def _traced(x):
@@ -179,3 +180,22 @@ def fromiter(iter: Iterable[Any], dtype: DTypeLike, count: int = -1, *,  # noqa:
     dt = _np.dtype(dtype)
     shape = dt.shape  # (a subarray dtype such as "(2,)f8": each item is a row)
     return stack([asarray(v, dt.base).reshape(shape) for v in items])
+
+
+def fromfile(file: Any, dtype: DTypeLike = None, count: int = -1, sep: str = "",
+             offset: int = 0, *, like: Any = None) -> Any:
+    """``np.fromfile(file, dtype=None, count=-1, sep="", offset=0)`` (float64 by default): a constant array read
+    from a file name or an open file.  Anything else (an array, traced or not) raises a
+    ``TypeError`` naming the fix, where NumPy's own raises an ``AttributeError``.
+
+    >>> import os, tempfile, numpy as np, funcgrad.numpy as fnp
+    >>> path = os.path.join(tempfile.mkdtemp(), "x.bin")
+    >>> np.arange(3.0).tofile(path)
+    >>> fnp.fromfile(path)
+    array([0., 1., 2.])
+    """
+    if not isinstance(file, (str, bytes, os.PathLike)) and not hasattr(file, "fileno"):
+        raise TypeError(f"numpy.fromfile reads a file name or an open file, not a "
+                        f"{type(file).__name__}; for an array's values use fnp.asarray(a) "
+                        f"(or np.frombuffer for bytes)")
+    return _np.fromfile(file, float if dtype is None else dtype, count, sep, offset)
