@@ -348,8 +348,9 @@ def test_igamma_grad_a_and_random_gamma_grad_equal_jax(jlax):
     np.testing.assert_allclose(got, fd, rtol=1e-5, atol=1e-9)
     np.testing.assert_array_equal(lax.igamma_grad_a(np.array([1.0, 2.0]), np.zeros(2)), 0.0)
     np.testing.assert_allclose(fg.jit(lax.igamma_grad_a)(a, x), got, rtol=1e-13, atol=1e-300)
+    # (batched, its series' elementwise steps may take the vectorised kernels: ulps apart)
     np.testing.assert_allclose(fg.vmap(lax.random_gamma_grad)(a[:4], x[:4]),
-                               lax.random_gamma_grad(a[:4], x[:4]), rtol=1e-14)
+                               lax.random_gamma_grad(a[:4], x[:4]), rtol=1e-13)
 
 
 # --- products ----------------------------------------------------------------------------------
