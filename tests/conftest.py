@@ -57,3 +57,13 @@ def jlax():
         pass
     jax.config.update("jax_enable_x64", True)
     return jax.lax
+
+
+@pytest.fixture(params=["funcgrad", "torch"])
+def lib(request):
+    """funcgrad, then torch where it is installed: a test written against PyTorch's API
+    runs on both, so its expectation is PyTorch's and not funcgrad's own."""
+    if request.param == "torch":
+        return pytest.importorskip("torch")
+    import funcgrad
+    return funcgrad

@@ -46,6 +46,16 @@ def assert_same(got, want, rtol=1e-10, what=""):
             np.testing.assert_allclose(g, w, rtol, 1e-12, err_msg=what)
 
 
+def leaf(lib, values=(1.0, 2.0, 3.0)):
+    """A leaf Tensor requiring grad, of ``lib`` (funcgrad or torch: the ``lib`` fixture)."""
+    return lib.tensor(list(values), requires_grad=True)
+
+
+def values(t):
+    """A Tensor's (funcgrad's or torch's) values as a NumPy array."""
+    return np.asarray(t.detach().numpy())
+
+
 def _rng(rng):
     return rng if rng is not None else np.random.default_rng(0)
 

@@ -9,21 +9,7 @@ import numpy as np
 import pytest
 
 import funcgrad as fg
-
-
-@pytest.fixture(params=["funcgrad", "torch"])
-def lib(request):
-    if request.param == "torch":
-        return pytest.importorskip("torch")
-    return fg
-
-
-def leaf(lib, values=(1.0, 2.0, 3.0)):
-    return lib.tensor(list(values), requires_grad=True)
-
-
-def values(t):
-    return np.asarray(t.detach().numpy())
+from helpers import leaf, values
 
 
 # --- in-place updates through a view of the same shape ---------------------------------------

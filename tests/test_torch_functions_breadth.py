@@ -6,18 +6,7 @@ Expected numbers are worked out by hand in the comments."""
 import numpy as np
 import pytest
 
-import funcgrad as fg
-
-
-@pytest.fixture(params=["funcgrad", "torch"])
-def lib(request):
-    if request.param == "torch":
-        return pytest.importorskip("torch")
-    return fg
-
-
-def values(t):
-    return np.asarray(t.detach().numpy())
+from helpers import values
 
 
 def dtype_name(t):

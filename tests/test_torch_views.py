@@ -4,25 +4,9 @@ nothing still returns a new Tensor, a view with a node of its own; a view made u
 refuses in-place updates while gradients are on.  Each test runs on funcgrad and, where
 it is installed, on torch itself (the ``lib`` fixture), so the expectation is PyTorch's.
 Expected numbers are worked out by hand in the comments."""
-import numpy as np
 import pytest
 
-import funcgrad as fg
-
-
-@pytest.fixture(params=["funcgrad", "torch"])
-def lib(request):
-    if request.param == "torch":
-        return pytest.importorskip("torch")
-    return fg
-
-
-def leaf(lib, values=(1.0, 2.0, 3.0)):
-    return lib.tensor(list(values), requires_grad=True)
-
-
-def values(t):
-    return np.asarray(t.detach().numpy())
+from helpers import leaf, values
 
 
 # --- views that change nothing ---------------------------------------------------------------
