@@ -6,6 +6,7 @@ tool keeps its own state; no module patches another at import; and no import cyc
 through the tools, the tapes or the backward engine.
 """
 import ast
+import functools
 import pathlib
 
 import numpy as np
@@ -250,6 +251,7 @@ def test_no_module_reassigns_another_modules_attributes_at_import():
     assert not found, "modules patching others at import:\n" + "\n".join(found)
 
 
+@functools.cache  # parsing every library file takes seconds: once for all the modules
 def _import_graph():
     graph = {}
     names = {}
