@@ -100,9 +100,13 @@ def test_derivatives_of_every_order(a_shape, b_shape):
 
 
 def test_grad_of_grad_and_gradgradcheck():
+    # The matrix moves along three random directions: second derivatives through the LU
+    # path in every entry of ``a``, with finite differences over 3 parameters, not N * N.
     a, b = well((N, N)), normal((N, 2))
-    loss = lambda a: fnp.sum(fnp.sin(fnp.linalg.solve(a, b)))  # noqa: E731
-    assert fg.gradgradcheck(loss, (a,))
+    directions = normal((3, N, N)) / N
+    loss = lambda s: fnp.sum(fnp.sin(fnp.linalg.solve(  # noqa: E731
+        a + fnp.tensordot(s, directions, axes=1), b)))
+    assert fg.gradgradcheck(loss, (np.array([0.1, -0.2, 0.3]),))
 
 
 @pytest.mark.parametrize("in_axes", [(0, 0), (0, None), (None, 0), (2, 1)])
