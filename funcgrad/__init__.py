@@ -84,7 +84,7 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .naming import named_call, named_scope  # noqa: F401
     from .ready import block_until_ready  # noqa: F401
     from .transposition import linear_transpose  # noqa: F401
-    from .eager import Size, Tensor, tensor, zeros, ones  # noqa: F401
+    from .eager import Size, Tensor, device, tensor, zeros, ones  # noqa: F401
     from .eager.methods import allclose, equal  # noqa: F401
     from .eager.factories import (arange, as_tensor, empty, empty_like,  # noqa: F401
                                   eye, from_numpy, full, full_like,
@@ -155,7 +155,7 @@ _LAZY = {
     "is_anomaly_enabled": ("anomaly", "is_anomaly_enabled"),
     "is_anomaly_check_nan_enabled": ("anomaly", "is_anomaly_check_nan_enabled"),
     # the eager Tensor (PyTorch-style dynamic graph) and fg.autograd.grad / backward
-    "Tensor": ("eager", "Tensor"), "Size": ("eager", "Size"),
+    "Tensor": ("eager", "Tensor"), "Size": ("eager", "Size"), "device": ("eager", "device"),
     **{name: ("eager", name) for name in (
         "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
         "rand", "randint", "randperm", "arange", "linspace", "logspace", "eye",
