@@ -179,3 +179,71 @@ def test_no_grad_view_is_fine_without_an_update(lib):
     (v * 2).sum().backward()
     assert x.grad is None  # (it never reaches x: PyTorch's "view created in no_grad mode")
     np.testing.assert_array_equal(values(v), [2.0, 4.0])
+
+
+# --- found by the autograd side-by-side run ------------------------------------------------------
+
+def test_function_apply_binds_keyword_arguments_to_forward(lib):
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k=1.0, shift=0.0):
+            ctx.k = k
+            return x * k + shift
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None, None
+    x = leaf(lib)
+    y = Scale.apply(x, k=3.0)
+    assert values(y).tolist() == [3.0, 6.0, 9.0]
+    y.sum().backward()
+    assert values(x.grad).tolist() == [3.0, 3.0, 3.0]
+    assert values(Scale.apply(x, 2.0, shift=1.0)).tolist() == [3.0, 5.0, 7.0]
+
+
+def test_function_apply_binds_keywords_with_setup_context(lib):
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(x, k=1.0):
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.k = inputs[1]  # (the default, or the keyword, bound by position)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+    x = leaf(lib)
+    Scale.apply(x, k=2.0).sum().backward()
+    assert values(x.grad).tolist() == [2.0, 2.0, 2.0]
+    assert values(Scale.apply(x)).tolist() == [1.0, 2.0, 3.0]
+
+
+def test_gradcheck_and_gradgradcheck_take_pytorchs_keywords(lib):
+    x = lib.tensor([0.3, -0.5], dtype=lib.float64, requires_grad=True)
+    f = lambda t: t.sin() * t  # noqa: E731
+    assert lib.autograd.gradcheck(f, (x,), check_batched_forward_grad=False, masked=None)
+    assert lib.autograd.gradgradcheck(f, (x,), gen_non_contig_grad_outputs=True,
+                                      check_fwd_over_rev=False, check_rev_over_rev=True,
+                                      check_grad_dtypes=False, masked=False)
+
+
+def test_gradgradcheck_check_fwd_over_rev_checks_forward_mode():
+    import funcgrad as fg
+    x = np.array([0.3, -0.5])
+    assert fg.gradgradcheck(lambda v: np.sin(v) * v, (x,), check_fwd_over_rev=True)
+
+
+def test_numpy_force_detaches(lib):
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="requires grad"):
+        x.numpy()
+    assert x.numpy(force=True).tolist() == [1.0, 2.0]
+
+
+def test_device_has_type_and_index(lib):
+    x = lib.ones(2)
+    assert x.device.type == "cpu" and x.device.index is None
+    assert x.device == lib.device("cpu")
+    assert lib.device("cuda", 1).index == 1 and lib.device("cuda:1").type == "cuda"
