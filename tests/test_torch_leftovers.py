@@ -247,3 +247,15 @@ def test_device_has_type_and_index(lib):
     assert x.device.type == "cpu" and x.device.index is None
     assert x.device == lib.device("cpu")
     assert lib.device("cuda", 1).index == 1 and lib.device("cuda:1").type == "cuda"
+
+
+def test_slogdet_of_a_complex_matrix_has_a_real_logabsdet(lib):
+    A = lib.tensor([[1 + 1j, 2], [0.5j, 3]], dtype=lib.complex128, requires_grad=True)
+    # det = 3 + 3j - 1j = 3 + 2j: |det| = sqrt(13)
+    for sign, logabsdet in (lib.slogdet(A), lib.linalg.slogdet(A)):
+        assert logabsdet.dtype == lib.float64
+        assert logabsdet.item() == pytest.approx(0.5 * np.log(13))
+        assert sign.item() == pytest.approx((3 + 2j) / np.sqrt(13))
+    lib.linalg.slogdet(A).logabsdet.backward()
+    # PyTorch's .grad of the real log|det|: (A^-1)^H
+    np.testing.assert_allclose(values(A.grad), np.linalg.inv(values(A)).conj().T, rtol=1e-12)
