@@ -96,6 +96,24 @@ def test_linalg_small_functions():
         fg.linalg.inv(fg.ones(2, 3))
 
 
+def test_linalg_lu_family():
+    close = np.testing.assert_allclose
+    M = _t([[1.0, 2.0], [3.0, 4.0]])
+    P, L, U = fg.linalg.lu(M)
+    # the pivot swaps the rows: [3, 4] first, then [1, 2] - (1/3)[3, 4] = [0, 2/3]
+    assert P.tolist() == [[0, 1], [1, 0]]
+    close(np.asarray(L), [[1, 0], [1 / 3, 1]], rtol=1e-15)
+    close(np.asarray(U), [[3, 4], [0, 2 / 3]], rtol=1e-15)
+    LU, pivots = fg.linalg.lu_factor(M)
+    assert pivots.tolist() == [2, 2] and pivots.dtype == fg.int32  # 1-based, as LAPACK's
+    close(np.asarray(fg.linalg.lu_solve(LU, pivots, _t([[5.0], [11.0]]))), [[1], [2]])
+    # adjoint: M^T x = [7, 10] has x = [1, 2]; left=False: x M = [7, 10] has x = [1, 2]
+    close(np.asarray(fg.linalg.lu_solve(LU, pivots, _t([[7.0], [10.0]]), adjoint=True)),
+          [[1], [2]])
+    close(np.asarray(fg.linalg.lu_solve(LU, pivots, _t([[7.0, 10.0]]), left=False)), [[1, 2]])
+    assert fg.linalg.lu_factor(fg.stack([M, M])).pivots.shape == (2, 2)
+
+
 def test_special_names_and_signatures():
     x = _t([0.5, 2.0])
     np.testing.assert_allclose(np.asarray(fg.special.expit(x)), 1 / (1 + np.exp([-0.5, -2])))
@@ -170,6 +188,10 @@ GRADIENTS = {
     "matrix_exp": (fg.linalg.matrix_exp, [A]),
     "lstsq": (lambda a, b: fg.linalg.lstsq(a, b).solution, [WIDE.T, RNG.standard_normal((6, 2))]),
     "vander": (lambda a: fg.linalg.vander(a, N=3), [P]),
+    "lu_U": (lambda a: fg.linalg.lu(a).U, [A]),
+    "lu_factor": (lambda a: fg.linalg.lu_factor(a).LU, [A]),
+    "lu_solve": (lambda a, b: fg.linalg.lu_solve(*fg.linalg.lu_factor(a), b, adjoint=True),
+                 [A, B]),
     "xlogy": (fg.special.xlogy, [P, P + 1]),
     "xlog1py": (fg.special.xlog1py, [P, P]),
     "erfcx": (fg.special.erfcx, [P]),
@@ -211,6 +233,9 @@ SIDE_BY_SIDE = {
         a, b, upper=False, left=False, unitriangular=True), [A, B.T]),
     "linalg.cholesky_upper": (lambda T, a: T.linalg.cholesky(a, upper=True), [SPD]),
     "linalg.qr": (lambda T, a: T.linalg.qr(a).R, [WIDE.T]),
+    "linalg.lu_factor": (lambda T, a: T.linalg.lu_factor(a).LU, [A]),
+    "linalg.lu_solve": (lambda T, a, b: T.linalg.lu_solve(*T.linalg.lu_factor(a), b,
+                                                           left=False), [A, B.T]),
     "special.xlog1py": (lambda T, a, b: T.special.xlog1py(a, b),
                         [np.array([0.0, 0, 1, 2, 0]), np.array([-1.0, 1, 2, 0.5, -2])]),
     "special.logit_eps": (lambda T, a: T.special.logit(a, eps=0.2), [P]),
