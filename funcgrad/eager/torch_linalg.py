@@ -120,8 +120,8 @@ def norm(A: Any, ord: Any = None, dim: int | Sequence[int] | None = None,  # noq
     if isinstance(dim, int):
         dim = (dim,)
     if dim is not None and len(dim) == 2 or dim is None and ord is not None and A.ndim == 2:
-        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim,
-                           keepdim, dtype=dtype)
+        return matrix_norm(A, "fro" if ord is None else ord,
+                           (-2, -1) if dim is None else (dim[0], dim[1]), keepdim, dtype=dtype)
     if dim is None and ord is not None and A.ndim != 1:
         raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must "
                            f"be 1D or 2D. Got {A.ndim}D.")

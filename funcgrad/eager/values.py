@@ -98,8 +98,8 @@ class Device(str):
         """The kind of device: ``"cpu"``, ``"cuda"``."""
         return self.split(":")[0]
 
-    @property
-    def index(self) -> int | None:
+    @property  # (hides str.index, a substring search, for torch.device's attribute)
+    def index(self) -> int | None:  # type: ignore[override]
         """The device's number, or None when the string names none."""
         _, _, number = self.partition(":")
         return int(number) if number else None
