@@ -138,7 +138,7 @@ def det(A: Any) -> Any:
     return _square("det", A).det()
 
 
-def slogdet(A: Any) -> SlogdetResult:
+def slogdet(A: Any) -> Any:
     """``(sign, logabsdet)`` of the determinants of the matrices of ``A``.
 
     >>> import funcgrad as fg
@@ -159,7 +159,7 @@ def inv(A: Any) -> Any:
     return _square("inv", A).inverse()
 
 
-def inv_ex(A: Any, *, check_errors: bool = False) -> InvExResult:
+def inv_ex(A: Any, *, check_errors: bool = False) -> Any:
     """``(inverse, info)``: :func:`inv` and zeros (funcgrad raises on a singular matrix).
 
     >>> import funcgrad as fg
@@ -222,7 +222,7 @@ def solve(A: Any, B: Any, *, left: bool = True) -> Any:
     return fnp.linalg.solve(A, B)
 
 
-def solve_ex(A: Any, B: Any, *, left: bool = True, check_errors: bool = False) -> SolveExResult:
+def solve_ex(A: Any, B: Any, *, left: bool = True, check_errors: bool = False) -> Any:
     """``(result, info)``: :func:`solve` and zeros (funcgrad raises on a singular matrix).
 
     >>> import funcgrad as fg
@@ -267,7 +267,7 @@ def cholesky(A: Any, *, upper: bool = False) -> Any:
     return _square("cholesky", A).cholesky(upper=upper)
 
 
-def cholesky_ex(A: Any, *, upper: bool = False, check_errors: bool = False) -> CholeskyExResult:
+def cholesky_ex(A: Any, *, upper: bool = False, check_errors: bool = False) -> Any:
     """``(L, info)``: :func:`cholesky` and zeros (funcgrad raises where it fails).
 
     >>> import funcgrad as fg
@@ -278,7 +278,7 @@ def cholesky_ex(A: Any, *, upper: bool = False, check_errors: bool = False) -> C
     return CholeskyExResult(cholesky(A, upper=upper), _info(A))
 
 
-def qr(A: Any, mode: str = "reduced") -> QRResult:
+def qr(A: Any, mode: str = "reduced") -> Any:
     """``(Q, R)`` with ``A = Q @ R``; ``mode`` ``'reduced'``, ``'complete'`` or ``'r'``
     (``Q`` empty).
 
@@ -311,7 +311,7 @@ def _hermitian(A: Any, UPLO: str) -> Any:
     return half + (triangle - half).detach()
 
 
-def eigh(A: Any, UPLO: str = "L") -> EighResult:
+def eigh(A: Any, UPLO: str = "L") -> Any:
     """``(eigenvalues, eigenvectors)`` of the Hermitian matrices of ``A`` (read from the
     ``UPLO`` triangle), eigenvalues in ascending order.
 
@@ -332,7 +332,7 @@ def eigvalsh(A: Any, UPLO: str = "L") -> Any:
     return fnp.linalg.eigvalsh(_hermitian(_square("eigvalsh", A), UPLO), UPLO=UPLO)
 
 
-def eig(A: Any) -> EigResult:
+def eig(A: Any) -> Any:
     """``(eigenvalues, eigenvectors)`` of the matrices of ``A``, complex.
 
     >>> import funcgrad as fg
@@ -355,7 +355,7 @@ def eigvals(A: Any) -> Any:
     return eig(A).eigenvalues
 
 
-def svd(A: Any, full_matrices: bool = True, *, driver: Any = None) -> SVDResult:
+def svd(A: Any, full_matrices: bool = True, *, driver: Any = None) -> Any:
     """``(U, S, Vh)`` with ``A = U @ diag(S) @ Vh``, ``S`` descending.
 
     >>> import funcgrad as fg
@@ -376,7 +376,7 @@ def svdvals(A: Any, *, driver: Any = None) -> Any:
 
 
 def matrix_power(A: Any, n: int) -> Any:
-    """``A @ A @ ... @ A`` (``n`` times; ``n < 0``: of the inverse).
+    """``A`` multiplied by itself ``n`` times (``n < 0``: its inverse ``-n`` times).
 
     >>> import funcgrad as fg
     >>> fg.linalg.matrix_power(fg.tensor([[1.0, 1.0], [0.0, 1.0]]), 3)
@@ -415,7 +415,7 @@ def matrix_exp(A: Any) -> Any:
     return _square("matrix_exp", A).matrix_exp()
 
 
-def lstsq(A: Any, B: Any, rcond: Any = None, *, driver: Any = None) -> LstsqResult:
+def lstsq(A: Any, B: Any, rcond: Any = None, *, driver: Any = None) -> Any:
     """``(solution, residuals, rank, singular_values)`` of ``min |A @ X - B|``; like
     PyTorch's default driver on the CPU (``'gelsy'``) only ``solution`` and ``rank``
     are filled in, the others empty.
@@ -548,7 +548,7 @@ def _per_matrix(A: Any, compute: Any) -> Any:
     return tuple(fnp.stack([p[k] for p in parts]) for k in range(len(parts[0])))
 
 
-def lu(A: Any, *, pivot: bool = True) -> LUResult:
+def lu(A: Any, *, pivot: bool = True) -> Any:
     """``(P, L, U)`` with ``A = P @ L @ U``: ``P`` a permutation matrix, ``L`` unit lower
     triangular, ``U`` upper triangular (partial pivoting).
 
@@ -567,7 +567,7 @@ def lu(A: Any, *, pivot: bool = True) -> LUResult:
     return LUResult(*_per_matrix(A, one))
 
 
-def lu_factor(A: Any, *, pivot: bool = True) -> LUFactorResult:
+def lu_factor(A: Any, *, pivot: bool = True) -> Any:
     """``(LU, pivots)``: ``L`` (below the diagonal, its unit diagonal left out) and ``U``
     in one matrix, and PyTorch's 1-based row interchanges (int32).
 
@@ -586,7 +586,7 @@ def lu_factor(A: Any, *, pivot: bool = True) -> LUFactorResult:
     return LUFactorResult(*_per_matrix(A, one))
 
 
-def lu_factor_ex(A: Any, *, pivot: bool = True, check_errors: bool = False) -> LUFactorExResult:
+def lu_factor_ex(A: Any, *, pivot: bool = True, check_errors: bool = False) -> Any:
     """``(LU, pivots, info)``: :func:`lu_factor` and zeros.
 
     >>> import funcgrad as fg
