@@ -593,7 +593,8 @@ def lu_factor_ex(A: Any, *, pivot: bool = True, check_errors: bool = False) -> A
     >>> fg.linalg.lu_factor_ex(fg.eye(2)).info
     tensor(0, dtype=int32)
     """
-    return LUFactorExResult(*lu_factor(A, pivot=pivot), _info(A))
+    LU, pivots = lu_factor(A, pivot=pivot)
+    return LUFactorExResult(LU, pivots, _info(A))
 
 
 def lu_solve(LU: Any, pivots: Any, B: Any, *, left: bool = True, adjoint: bool = False) -> Any:
