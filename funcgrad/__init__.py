@@ -36,11 +36,11 @@ def _scipy_special_ufunc(ufunc):
     under ``fg.grad``) become ``funcgrad.scipy.special``'s function of the same name.
     Asked only for a ufunc funcgrad.numpy does not know; SciPy is never imported here:
     a ufunc of it can only arrive once the user's code has imported it."""
-    special = _sys.modules.get("scipy.special")
+    scipy_special = _sys.modules.get("scipy.special")
     name = getattr(ufunc, "__name__", None)
-    if special is None or name is None:
+    if scipy_special is None or name is None:
         return None
-    if getattr(special, name, None) is not ufunc:
+    if getattr(scipy_special, name, None) is not ufunc:
         # a private ufunc behind one of SciPy's Python functions (zeta(x, q) calls
         # _zeta(x, q)): funcgrad's function of the public name takes the same arguments
         private = _sys.modules.get("scipy.special._ufuncs")
@@ -84,7 +84,7 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .naming import named_call, named_scope  # noqa: F401
     from .ready import block_until_ready  # noqa: F401
     from .transposition import linear_transpose  # noqa: F401
-    from .eager import Size, Tensor, tensor, zeros, ones  # noqa: F401
+    from .eager import Size, Tensor, device, tensor, zeros, ones  # noqa: F401
     from .eager.methods import allclose, equal  # noqa: F401
     from .eager.factories import (arange, as_tensor, empty, empty_like,  # noqa: F401
                                   eye, from_numpy, full, full_like,
@@ -97,6 +97,8 @@ if _TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers an
     from .jit.signature import ShapeDtypeStruct, typeof  # noqa: F401
     from .kernels_config import get_num_threads, set_num_threads, warmup  # noqa: F401
     from . import nn, optim, scipy  # noqa: F401
+    from .eager import torch_fft as fft, torch_linalg as linalg  # noqa: F401
+    from .eager import torch_special as special  # noqa: F401
 
 # PyTorch's functions of Tensors, named here so that `import funcgrad` does not load the
 # eager package (tests/test_tensor_torch.py checks this list against the module's)
@@ -153,7 +155,7 @@ _LAZY = {
     "is_anomaly_enabled": ("anomaly", "is_anomaly_enabled"),
     "is_anomaly_check_nan_enabled": ("anomaly", "is_anomaly_check_nan_enabled"),
     # the eager Tensor (PyTorch-style dynamic graph) and fg.autograd.grad / backward
-    "Tensor": ("eager", "Tensor"), "Size": ("eager", "Size"),
+    "Tensor": ("eager", "Tensor"), "Size": ("eager", "Size"), "device": ("eager", "device"),
     **{name: ("eager", name) for name in (
         "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "randn",
         "rand", "randint", "randperm", "arange", "linspace", "logspace", "eye",
@@ -167,6 +169,9 @@ _LAZY = {
     # PyTorch's functions of Tensors (torch.cat, torch.exp...): funcgrad.eager.functions
     **{name: ("eager", name) for name in _TORCH_FUNCTIONS},
     "autograd": ("autograd", None),
+    # PyTorch's namespaces of functions of Tensors (torch.linalg.norm(t, ord, dim)...)
+    "linalg": ("eager.torch_linalg", None), "special": ("eager.torch_special", None),
+    "fft": ("eager.torch_fft", None),
     # GPU arrays (numba.cuda kernels; no CUDA is imported until the first device_put)
     "device_put": ("gpu", "device_put"), "device_get": ("gpu", "device_get"),
     # CPU kernels: thread count and ahead-of-time compilation

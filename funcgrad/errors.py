@@ -35,8 +35,9 @@ class DerivativeDroppedError(TypeError):
 
 
 class IndexOutOfBoundsError(IndexError, RuntimeError):
-    """An index past the end of an axis in a Tensor's ``gather`` / ``scatter``: NumPy
-    raises ``IndexError`` and PyTorch ``RuntimeError``; this is both."""
+    """An index outside an axis (past its end, or negative where PyTorch refuses one) in a
+    Tensor's ``gather`` / ``scatter`` / ``index_*``: NumPy raises ``IndexError`` and
+    PyTorch ``RuntimeError`` (``IndexError`` for ``index_copy``); this is both."""
 
 
 class ShapeMismatchError(RuntimeError, ValueError):

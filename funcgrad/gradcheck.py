@@ -185,7 +185,8 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
               rtol: float = 1e-3, raise_exception: bool = True, check_forward_ad: bool = False,
               fast_mode: bool = False, check_backward_ad: bool = True,
               check_batched_grad: bool = False, seed: int = 0, nondet_tol: float = 0.0,
-              check_undefined_grad: bool = True, check_grad_dtypes: bool = False) -> bool:
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False, *,
+              check_batched_forward_grad: bool = False, masked: bool | None = None) -> bool:
     """Check the reverse-mode (and, with ``check_forward_ad``, forward-mode) derivatives
     of ``f`` at ``inputs`` against central differences, in float64.
 
@@ -209,7 +210,8 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
     ``set_materialize_grads(False)``) and the others zeros must work and give zeros.
     ``nondet_tol`` and ``check_grad_dtypes`` are accepted for PyTorch's signature:
     funcgrad's backward passes are deterministic, and a Tensor's gradient always has its
-    dtype.
+    dtype; so is ``masked`` (funcgrad has no sparse Tensors), and
+    ``check_batched_forward_grad`` asks for the ``vmap`` check of ``check_batched_grad``.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.gradcheck(lambda x, y: np.sin(x) * y, (np.array([0.1, 0.2]), np.array([3.0, 4.0])))
@@ -240,8 +242,8 @@ def gradcheck(f: Callable[..., Any], inputs: Any, eps: float = 1e-6, atol: float
         if failure is not None:
             return _fail(failure, raise_exception)
     return _gradcheck(f, args, diff, eps, atol, rtol, raise_exception,
-                      check_forward_ad, fast_mode, check_backward_ad, check_batched_grad,
-                      seed, str)
+                      check_forward_ad, fast_mode, check_backward_ad,
+                      check_batched_grad or check_batched_forward_grad, seed, str)
 
 
 def _retensor(f, tensors):
@@ -509,7 +511,9 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
                   raise_exception: bool = True, check_forward_ad: bool = False,
                   fast_mode: bool = False, check_batched_grad: bool = False,
                   seed: int = 0, nondet_tol: float = 0.0,
-                  check_undefined_grad: bool = True) -> bool:
+                  check_undefined_grad: bool = True, *, check_grad_dtypes: bool = False,
+                  check_fwd_over_rev: bool = False, check_rev_over_rev: bool = True,
+                  gen_non_contig_grad_outputs: bool = False, masked: bool = False) -> bool:
     """Check second derivatives: :func:`gradcheck` of the function
     ``(inputs, grad_outputs) -> vjp(f, *inputs)[1](grad_outputs)``, so the derivatives
     of the backward pass itself (reverse-over-reverse, and forward-over-reverse with
@@ -519,7 +523,11 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
     single array for a single output); random (``seed``; complex for a complex output)
     when not given.  In messages, inputs are numbered as in ``inputs``, and
     ``grad_outputs[k]`` names a cotangent.  ``nondet_tol``, ``check_undefined_grad``:
-    as in :func:`gradcheck` (the latter checks ``f``'s backward).  Complex inputs, outputs and cotangents are
+    as in :func:`gradcheck` (the latter checks ``f``'s backward).  PyTorch's
+    ``check_fwd_over_rev`` is ``check_forward_ad``, ``check_rev_over_rev=False`` leaves
+    the reverse-over-reverse check out; ``check_grad_dtypes``, ``masked`` and
+    ``gen_non_contig_grad_outputs`` are accepted for PyTorch's signature (funcgrad's
+    arrays have no memory layout to vary).  Complex inputs, outputs and cotangents are
     checked as in :func:`gradcheck`.  With Tensor inputs (PyTorch's idiom) the backward
     pass differentiated is the Tensor tape's, recorded with ``create_graph=True`` as
     PyTorch does, so ``f`` may use Tensor methods and ``Function``s; with plain arrays,
@@ -538,6 +546,7 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
     True
     """
     who = "gradgradcheck"
+    check_forward_ad = check_forward_ad or check_fwd_over_rev
     args, diff, tensors = _prepare_inputs(inputs, who)
     f = _retensor(f, tensors)
     if tensors and check_undefined_grad:
@@ -595,8 +604,8 @@ def gradgradcheck(f: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
     start = [args[k] for k in diff] + us
     try:
         return _gradcheck(backward_of_f, list(start), list(range(len(start))), eps, atol,
-                          rtol, raise_exception, check_forward_ad, fast_mode, True,
-                          check_batched_grad, seed, label)
+                          rtol, raise_exception, check_forward_ad or check_fwd_over_rev,
+                          fast_mode, check_rev_over_rev, check_batched_grad, seed, label)
     except GradcheckError as e:
         raise GradcheckError(
             f"gradgradcheck: the derivative of the backward pass of f is wrong (second "

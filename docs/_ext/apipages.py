@@ -82,6 +82,9 @@ MODULES = [
     ("funcgrad.profiler", "profiler"),
     ("funcgrad.graphviz", "pictures of a graph"),
     ("funcgrad.eager", "the eager Tensor's module"),
+    ("funcgrad.eager.torch_linalg", "torch.linalg on Tensors, as fg.linalg"),
+    ("funcgrad.eager.torch_special", "torch.special on Tensors, as fg.special"),
+    ("funcgrad.eager.torch_fft", "torch.fft on Tensors, as fg.fft"),
     ("funcgrad.dask", "dask arrays"),
 ]
 

@@ -33,6 +33,7 @@ plus ``setup_context(ctx, inputs, output)``.  Decisions:
 """
 import functools
 import sys
+import weakref
 from typing import Any, Callable, TypeVar, cast
 
 import numpy as np
@@ -48,6 +49,32 @@ __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
+
+
+# forward -> its inspect.Signature (weakly: Functions defined in a loop come and go)
+_SIGNATURES: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+
+
+def _bind(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """``args`` and ``kwargs`` as the positional arguments of ``cls.forward`` (its ``ctx``
+    left out), with its defaults: PyTorch's binding (always with ``setup_context``, whose
+    ``inputs`` then hold the defaults too; with a ``ctx`` forward, for keywords)."""
+    forward = cls.forward
+    signature = _SIGNATURES.get(forward)
+    if signature is None:
+        import inspect
+        signature = _SIGNATURES[forward] = inspect.signature(forward)
+    new_style = cls.setup_context is not Function.setup_context
+    if new_style and not kwargs and all(
+            p.kind is p.VAR_POSITIONAL for p in list(signature.parameters.values())[len(args):]):
+        return args  # (nothing to bind: the common case, without the cost of bind)
+    try:
+        bound = signature.bind(*args, **kwargs) if new_style else \
+            signature.bind(None, *args, **kwargs)
+    except TypeError as error:
+        raise TypeError(f"{cls.__name__}.apply(): {error}") from None
+    bound.apply_defaults()
+    return tuple(bound.args if new_style else bound.args[1:])
 
 class FunctionCtx:
     """The ``ctx`` of a :class:`Function`: what ``forward`` (or ``setup_context``) leaves
@@ -195,8 +222,25 @@ class Function:
         raise NotImplementedError("a Function subclass must define backward(ctx, *grads)")
 
     @classmethod
-    def apply(cls, *args: Any) -> Any:
-        """Run the Function on ``args``, recording it for differentiation."""
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run the Function on ``args``, recording it for differentiation.  Keyword
+        arguments are bound to ``forward``'s parameters and passed by position, its
+        defaults filled in, as PyTorch does (``backward`` returns a gradient for each).
+
+        >>> import funcgrad as fg
+        >>> class Scale(fg.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x, k=1.0):
+        ...         ctx.k = k
+        ...         return x * k
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         return g * ctx.k, None
+        >>> Scale.apply(fg.tensor([1.0, 2.0]), k=3.0)
+        tensor([3., 6.])
+        """
+        if kwargs or cls.setup_context is not Function.setup_context:
+            args = _bind(cls, args, kwargs)
         name = cls.__name__
         array_pos = [i for i, a in enumerate(args) if _is_array_like(a)]
         leaves = [as_operand(args[i]) for i in array_pos]

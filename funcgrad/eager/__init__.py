@@ -146,7 +146,7 @@ from . import dual, methods, named, saved, shapes, steps, views
 from . import extras, linear, pieces, pointwise, reducing, sampling, selecting, strides
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
-from .values import Size
+from .values import Device, Size
 
 methods.attach(Tensor)
 saved.attach(Node)
@@ -163,6 +163,7 @@ from . import functions  # noqa: E402  (after the methods it calls are attached)
 globals().update({_name: getattr(functions, _name) for _name in functions.FUNCTIONS})
 globals().update(DTYPES)  # fg.float32, fg.double, ... (NumPy's scalar types)
 
-__all__ = ["Tensor", "Node", "AccumulateGrad", "Size", "backward", "grad", "equal",
+device = Device  # fg.device("cpu"), as torch.device
+__all__ = ["Tensor", "Node", "AccumulateGrad", "Size", "device", "backward", "grad", "equal",
            "allclose"] + \
     [n for n in _FACTORIES if n != "DTYPES"] + list(DTYPES) + functions.__all__

@@ -161,10 +161,14 @@ def slogdet(self: Any) -> Any:
     _square("slogdet", self)
     # the sign: recorded with a zero gradient, as PyTorch's
     sign = constant(_NODES["slogdet"], fla.slogdet(self.detach())[0], self)
-    # (minus a zero: one node of one output, which record_as can name)
-    logabsdet = record_as(_NODES["slogdet"], lambda t: fla.slogdet(t)[1] - np.zeros((), t.dtype),
-                          self)
+    # (minus a zero: one node of one output, which record_as can name; of logabsdet's
+    # dtype, real for a complex matrix too, as PyTorch's)
+    logabsdet = record_as(_NODES["slogdet"], lambda t: _minus_zero(fla.slogdet(t)[1]), self)
     return SlogdetResult(sign, logabsdet)
+
+
+def _minus_zero(x):
+    return x - np.zeros((), x.dtype)
 
 
 def logdet(self: Any) -> Any:

@@ -75,13 +75,22 @@ def _positions(self, dim, index, what):
             raise RuntimeError(f"Size does not match at dimension {d} expected index "
                                f"{list(index.shape)} to be no larger than self "
                                f"{list(self.shape)} apart from dimension {dim}")
-    n = self.shape[dim]
-    if index.size and (index.min() < -n or index.max() >= n):
-        raise IndexOutOfBoundsError(f"index {index.max()} is out of bounds for dimension "
-                                    f"{dim} with size {n}")
-    index = np.where(index < 0, index + n, index)
+    _in_bounds(index, dim, self.shape[dim])
     grids = np.ogrid[tuple(slice(0, s) for s in index.shape)]
     return tuple(index if d == dim else grids[d] for d in range(self.ndim)), index
+
+
+def _in_bounds(index, dim, n, what="", wrap=False):
+    """``index`` with every element in ``0 <= i < n``, else PyTorch's error naming the first
+    one outside.  Only ``index_fill`` counts a negative index from the end (``wrap``), as
+    PyTorch: its gather, scatter and index_* functions refuse one, where NumPy's ``take``
+    would silently read from the end."""
+    low = -n if wrap else 0
+    bad = (index < low) | (index >= n)
+    if bad.any():
+        raise IndexOutOfBoundsError(f"{what}index {index[bad].flat[0]} is out of bounds for "
+                                    f"dimension {dim} with size {n}")
+    return np.where(index < 0, index + n, index) if wrap else index
 
 
 def _fitted(src, index):
@@ -175,27 +184,32 @@ def _multiply(t, pos, s):
     return t
 
 
-def _along(dim, ndim, index):
-    return (slice(None),) * axis_index(dim, max(ndim, 1)) + (index,)
+def _along(self, dim, index, what, wrap=False):
+    """The key of the slices ``index`` (checked, see ``_in_bounds``) along ``dim``."""
+    axis = axis_index(dim, max(self.ndim, 1))
+    index = _index(index, what)
+    prefix = "index_copy_(): " if what == "index_copy" else ""
+    index = _in_bounds(index, axis, self.shape[axis] if self.ndim else 1, prefix, wrap)
+    return (slice(None),) * axis + (index,)
 
 
 def index_select(self: Any, dim: int, index: Any) -> Any:
     """The slices ``index`` (a 1-D Tensor) along ``dim``."""
-    index = _index(index, "index_select").reshape(-1)
+    index = _along(self, dim, _index(index, "index_select").reshape(-1), "index_select")[-1]
     return record_as(_NODES["index_select"], fnp.take, self, index,
                      axis=axis_index(dim, max(self.ndim, 1)) if self.ndim else None)
 
 
 def index_add(self: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
     """A copy with ``alpha * source`` added to the slices ``index`` along ``dim``."""
-    key = _along(dim, self.ndim, _index(index, "index_add"))
+    key = _along(self, dim, index, "index_add")
     return record_as(_NODES["index_add"],
                      lambda t, s: t.at[key].add(s if alpha == 1 else s * alpha), self, source)
 
 
 def index_fill(self: Any, dim: int, index: Any, value: Any) -> Any:
     """A copy with the slices ``index`` along ``dim`` set to ``value``."""
-    key = _along(dim, self.ndim, _index(index, "index_fill"))
+    key = _along(self, dim, index, "index_fill", wrap=True)
     if not isinstance(value, TensorBase):
         value = np.asarray(value, self.dtype)
     return record_as(_NODES["index_fill"], lambda t, v: t.at[key].set(v), self, value)
@@ -203,7 +217,7 @@ def index_fill(self: Any, dim: int, index: Any, value: Any) -> Any:
 
 def index_copy(self: Any, dim: int, index: Any, source: Any) -> Any:
     """A copy with the slices ``index`` along ``dim`` replaced by ``source``'s."""
-    key = _along(dim, self.ndim, _index(index, "index_copy"))
+    key = _along(self, dim, index, "index_copy")
     return record_as(_NODES["index_copy"], lambda t, s: t.at[key].set(s), self, source)
 
 

@@ -44,14 +44,58 @@ def _shape_args(shape: Any, what: str) -> tuple[int, ...]:
     return tuple(int(d) for d in shape)
 
 
-def view(self: "Tensor", *shape: int | Sequence[int]) -> "Tensor":
+def view(self: "Tensor", *shape: Any) -> "Tensor":
     """This Tensor's elements in a new shape (``-1``: inferred); ``ViewBackward0``.
+    ``view(dtype)`` reinterprets the bytes of each element's row as ``dtype``
+    (:func:`view_dtype`).
 
     >>> import funcgrad as fg
     >>> fg.ones(2, 3).view(3, -1).shape
     (3, 2)
     """
+    if len(shape) == 1 and _is_dtype(shape[0]):
+        return view_dtype(self, shape[0])
     return _view(self, _shape_args(shape, "view"))
+
+
+def _is_dtype(d):
+    return isinstance(d, np.dtype) or (isinstance(d, type) and issubclass(d, np.generic))
+
+
+# PyTorch's names of the dtypes, as its messages print them
+_TORCH_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+                "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def view_dtype(self: "Tensor", dtype: Any) -> "Tensor":
+    """PyTorch's ``t.view(dtype)``: the same bytes read as ``dtype``.  Of a smaller element
+    the last axis grows by the ratio of the sizes, of a larger one it shrinks (its length
+    must divide).  Not differentiable, as in PyTorch: the result never requires grad.
+    It follows later in-place updates of this Tensor; an in-place update of it raises
+    (funcgrad never writes into arrays, and its bytes are no elements of this Tensor).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([1.0, -2.0], dtype=fg.float32).view(fg.int32)
+    tensor([ 1065353216, -1073741824], dtype=int32)
+    >>> fg.tensor([[1.0, 2.0]], dtype=fg.float32).view(fg.uint8).shape
+    (1, 8)
+    """
+    from .tensor import make
+    dtype = np.dtype(dtype)
+    value = np.asarray(self._storage.value)
+    old, new = value.dtype.itemsize, dtype.itemsize
+    if old != new:
+        names = (_TORCH_NAMES.get(value.dtype.name, value.dtype.name),
+                 _TORCH_NAMES.get(dtype.name, dtype.name))
+        if value.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 to view {names[0]} as {names[1]} "
+                               f"(different element sizes)")
+        if new > old and value.shape[-1] % (new // old):
+            raise RuntimeError(f"self.size(-1) must be divisible by {new // old} to view "
+                               f"{names[0]} as {names[1]} (different element sizes), but "
+                               f"got {value.shape[-1]}")
+    return make(np.ascontiguousarray(value).view(dtype), False)
 
 
 def _view(t, shape, order="C"):

@@ -11,7 +11,7 @@ import numpy as np
 
 from .dtypes import quiet_dtypes
 
-__all__ = ["TensorBase", "Size", "SizeOf", "axis_index", "read_only"]
+__all__ = ["TensorBase", "Size", "SizeOf", "Device", "axis_index", "read_only"]
 
 NUMPY_MESSAGE = ("Can't call numpy() on Tensor that requires grad. "
                  "Use tensor.detach().numpy() instead.")
@@ -71,6 +71,41 @@ class SizeOf(int):
         if dim is None:
             return Size(self.shape)
         return self.shape[axis_index(dim, len(self.shape))]
+
+
+class Device(str):
+    """A device, as ``torch.device``: the string ``"cpu"`` (or ``"cuda:0"``...) with
+    ``.type`` and ``.index``; ``fg.device("cpu") == t.device``.
+
+    >>> d = Device("cuda:1")
+    >>> d, d.type, d.index, Device("cpu").index, Device("cuda", 0)
+    ('cuda:1', 'cuda', 1, None, 'cuda:0')
+    """
+
+    def __new__(cls, type: str, index: int | None = None) -> "Device":  # noqa: A002
+        if isinstance(type, Device) and index is None:
+            return type
+        name = str(type)
+        if index is not None:
+            if ":" in name:
+                raise RuntimeError(f"type (string) must not include an index because index "
+                                   f"was passed explicitly: {name}")
+            name = f"{name}:{int(index)}"
+        return str.__new__(cls, name)
+
+    @property
+    def type(self) -> str:
+        """The kind of device: ``"cpu"``, ``"cuda"``."""
+        return self.split(":")[0]
+
+    @property  # (hides str.index, a substring search, for torch.device's attribute)
+    def index(self) -> int | None:  # type: ignore[override]
+        """The device's number, or None when the string names none."""
+        _, _, number = self.partition(":")
+        return int(number) if number else None
+
+
+_CPU = Device("cpu")
 
 
 def axis_index(dim, ndim, extra=0):
@@ -133,16 +168,17 @@ class TensorBase:
 
     @property
     def device(self) -> Any:
-        """Where the value lives: ``"cpu"`` for NumPy arrays, else the GPU array's device.
+        """Where the value lives: ``"cpu"`` for NumPy arrays, else the GPU array's device;
+        a :class:`Device`, a string with PyTorch's ``.type`` and ``.index``.
 
         >>> import funcgrad as fg
-        >>> fg.Tensor([1.0]).device
-        'cpu'
+        >>> fg.Tensor([1.0]).device, fg.Tensor([1.0]).device.type
+        ('cpu', 'cpu')
         """
         value = self._storage.value
         if isinstance(value, (np.ndarray, np.generic)):
-            return "cpu"
-        return getattr(value, "device", "cpu")
+            return _CPU
+        return getattr(value, "device", _CPU)
 
     @property
     def ndim(self) -> int:
@@ -189,15 +225,15 @@ class TensorBase:
         """How many in-place updates this Tensor's storage has had."""
         return self._storage.version
 
-    def numpy(self) -> np.ndarray[Any, Any]:
+    def numpy(self, *, force: bool = False) -> np.ndarray[Any, Any]:
         """The value as a read-only NumPy array (no copy).  Raises for a Tensor that
-        requires grad: use ``t.detach().numpy()``.
+        requires grad: use ``t.detach().numpy()`` or ``t.numpy(force=True)``.
 
         >>> import funcgrad as fg
         >>> fg.Tensor([1.0, 2.0]).numpy()
         array([1., 2.], dtype=float32)
         """
-        if self._requires_grad:
+        if self._requires_grad and not force:
             raise RuntimeError(NUMPY_MESSAGE)
         return read_only(self._storage.value)
 

@@ -25,8 +25,9 @@ view) and ``replay``, the view operations that lead from the root's value to its
   (PyTorch's "view created in no_grad mode"), as a leaf that gradients never reach: its
   operations are recorded, but neither it nor its base gets a gradient through them.
   Updating it, or a view of it, in place while gradients are on raises PyTorch's error;
-  after its base changes in place PyTorch refuses to use it with gradients on, funcgrad
-  keeps it cut from the graph.
+  once it or its base changed in place (gradients on or off) its ``grad_fn`` is
+  PyTorch's ``<Invalid>``: recording an operation with it raises, reading it under
+  ``no_grad`` does not (``row`` below).
 * A view method that changes nothing (``x[:]``, ``x.view(x.shape)``, ``x.expand(3)`` of
   a ``(3,)`` ``x``, ``x.permute(0)``) still returns a new Tensor, a view of ``x`` with a
   node of its own (``SliceBackward0``...), as PyTorch; ``flatten()`` of a vector and
@@ -51,9 +52,9 @@ may be updated in place.
 >>> with fg.no_grad():
 ...     row = w[0].fill_(1.0)
 ...     w.t()[2].add_(5.0)
-tensor([6., 5.], requires_grad=True)
+tensor([6., 5.], grad_fn=<Invalid>)
 >>> row, w
-(tensor([1., 1., 6.], requires_grad=True), tensor([[1., 1., 6.],
+(tensor([1., 1., 6.], grad_fn=<Invalid>), tensor([[1., 1., 6.],
         [0., 0., 5.]], requires_grad=True))
 """
 import functools
@@ -68,7 +69,8 @@ from ..core import _state
 from .graph import AccumulateGrad, Storage
 from .values import TensorBase
 
-__all__ = ["attach", "write_back", "refresh", "check_leaf", "unview", "VIEW_METHODS"]
+__all__ = ["attach", "write_back", "refresh", "check_leaf", "unview", "VIEW_METHODS",
+           "InvalidNode"]
 
 # The Tensor methods whose results are views of the Tensor (and ``__getitem__`` with a
 # basic index, ``T`` and ``mT``)
@@ -90,6 +92,31 @@ _AMBIGUOUS = (" Given that this use case is ambiguous and error-prone, it is for
               "you want the inplace to be tracked).")
 NO_GRAD_VIEW_MESSAGE = ("A view was created in no_grad mode and is being modified inplace with "
                         "grad mode enabled." + _AMBIGUOUS)
+STALE_VIEW_MESSAGE = ("A view was created in no_grad mode and its base or another view of its "
+                      "base has been modified inplace with grad mode enabled." + _AMBIGUOUS)
+
+
+class InvalidNode:
+    """The ``grad_fn`` of a view made under ``no_grad`` once its base changed in place with
+    gradients on (PyTorch's ``<Invalid>``): whether gradients should reach the base through
+    the view is ambiguous, so recording an operation on it raises, as in PyTorch; under
+    ``no_grad`` its value is still read freely."""
+    __slots__ = ()
+    _retained = None
+
+    def name(self) -> str:
+        return "Invalid"
+
+    def __repr__(self) -> str:
+        return "<Invalid>"
+
+    def __getattr__(self, name: str) -> Any:  # (the record and the walk read .prim...)
+        if name.startswith("__"):  # (hasattr(node, "__wrapped__") and other protocols)
+            raise AttributeError(name)
+        raise RuntimeError(STALE_VIEW_MESSAGE)
+
+
+_INVALID = InvalidNode()
 
 # What a view method that changes nothing (``x[:]``, ``x.expand(3)`` of a ``(3,)`` ``x``)
 # is named: PyTorch still returns a new Tensor, a view with a node of its own.  ``flatten``
@@ -200,7 +227,9 @@ def _made(out, base, replay, same):
     replay = link[1]
     if not _state.grad_enabled:
         replay.no_grad = "view"
-        if base._requires_grad and not out._requires_grad:
+        # (view(dtype) is not differentiable: its result never requires grad)
+        reinterpreted = out.dtype != base.dtype and getattr(replay, "part", None) is None
+        if base._requires_grad and not out._requires_grad and not reinterpreted:
             # requires grad, yet is cut from the graph: its operations are recorded, and
             # the gradients they send it go to a node of a Tensor nobody sees
             out._requires_grad = True
@@ -307,6 +336,12 @@ def write_back(view, adopt):
             f"an in-place update of a complex Tensor's .{part} cannot reach the Tensor in "
             f"funcgrad (its values are never written in place); compute the new Tensor "
             f"instead, e.g. z = z.real * 2 + 1j * z.imag")
+    if view.dtype != root.dtype:
+        raise RuntimeError(
+            f"an in-place update of a Tensor made by view({view.dtype.name}) of a "
+            f"{root.dtype.name} Tensor cannot reach it in funcgrad (its values are never "
+            f"written in place): update the {root.dtype.name} Tensor instead, or clone() "
+            f"the view first")
     positions = _positions(root, replay).reshape(-1)
     if np.unique(positions).size != positions.size:
         raise RuntimeError(OVERLAP_MESSAGE)
@@ -320,6 +355,8 @@ def write_back(view, adopt):
     new = fnp.reshape(fnp.at(fnp.ravel(old))[positions].set(fnp.ravel(view)), root.shape)
     adopt(root, new)
     refresh(root._storage, skip=view._storage)
+    if getattr(replay, "no_grad", None):
+        _invalidate(view)
 
 
 def refresh(storage, skip=None):
@@ -338,11 +375,21 @@ def refresh(storage, skip=None):
         mine.value = out._storage.value
         mine.version += 1
         view = view()
-        # (a view made under no_grad stays cut from the graph: PyTorch raises when it is
-        # used after such an update, funcgrad lets no gradient through it, as before)
-        if view is not None and out._requires_grad and not getattr(replay, "no_grad", None):
+        if view is None:
+            continue
+        if getattr(replay, "no_grad", None):
+            _invalidate(view)
+        elif out._requires_grad:
             view.grad_fn, view._output_nr, view._requires_grad = \
                 out.grad_fn, out._output_nr, True
+
+
+def _invalidate(view):
+    """A view made under no_grad that requires grad, once it or its base changed in place
+    (with gradients on or off): PyTorch refuses to record with it, as whether gradients
+    should reach the base's new graph through it is ambiguous."""
+    if view._requires_grad:
+        view.grad_fn = _INVALID
 
 
 def _reshaping_in_place(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
