@@ -15,10 +15,14 @@ comes here (the positional call is the hot path: :func:`funcgrad.numpy.ufuncs._u
 - ``order=`` and ``subok=`` cannot change values (memory layout, subclasses): checked as
   NumPy checks them, then ignored.
 """
+import inspect
+from typing import Any
+
 import numpy as np
 
 from ._convert import operand
 from .constructors import astype
+from ..typing import ArrayLike, DTypeLike
 
 # NumPy's defaults, compared by identity on the fast path (a keyword given with the default
 # value, casting="same_kind", just takes this slower path to the same answer)
@@ -26,6 +30,26 @@ SAME_KIND = "same_kind"
 ORDER_K = "K"
 
 _PLAIN = (np.ndarray, np.generic, bool, int, float, complex)
+
+_P = inspect.Parameter
+_KEYWORDS = [_P("out", _P.KEYWORD_ONLY, default=None, annotation=Any),
+             _P("where", _P.KEYWORD_ONLY, default=True, annotation=Any),
+             _P("casting", _P.KEYWORD_ONLY, default=SAME_KIND, annotation=str),
+             _P("order", _P.KEYWORD_ONLY, default=ORDER_K, annotation=str),
+             _P("dtype", _P.KEYWORD_ONLY, default=None, annotation=DTypeLike | None),
+             _P("subok", _P.KEYWORD_ONLY, default=True, annotation=bool),
+             _P("signature", _P.KEYWORD_ONLY, default=None, annotation=Any)]
+
+
+def presented_signature(operands, return_annotation):
+    """The signature an elementwise function shows (``inspect.signature``, the docs, and
+    ``custom_vjp``/``checkpoint``, which fill in the defaults of positional parameters):
+    its operands by position, NumPy's keywords by keyword.  (Its ``def`` takes them by
+    position too, where CPython's call of a function with defaults is fastest, and NumPy's
+    ``out`` may come second.)"""
+    return inspect.Signature([_P(name, _P.POSITIONAL_ONLY, annotation=ArrayLike)
+                              for name in operands] + _KEYWORDS,
+                             return_annotation=return_annotation)
 
 
 def call_with_keywords(ufunc, fn, inputs, out=None, where=True, casting=SAME_KIND,

@@ -8,6 +8,7 @@ Composites (``sinc``, ``heaviside``...) that NumPy offers as ufuncs declare thei
 with :func:`stands_for`.
 """
 import functools
+import inspect
 import math
 from typing import Any, Callable
 
@@ -16,7 +17,7 @@ import numpy as _np
 from ..core import _special_classes, _state, _tracer_classes
 from ..primitives import elementwise as _ew
 from ._convert import asarray, no_out, operand
-from ._ufunc_keywords import ORDER_K, SAME_KIND, call_with_keywords
+from ._ufunc_keywords import ORDER_K, SAME_KIND, call_with_keywords, presented_signature
 from .constructors import astype
 from ..typing import Array, ArrayLike, DTypeLike
 
@@ -112,6 +113,8 @@ def _numpy_name(prim, numpy_ufuncs):
 
 
 def _declare(f, prim, numpy_ufuncs, doc):
+    f.__signature__ = presented_signature(("x",) if numpy_ufuncs[0].nin == 1 else ("x1", "x2"),
+                                          Array)
     f.__name__ = f.__qualname__ = prim.name
     f.__doc__ = doc
     f.primitive = prim
@@ -172,7 +175,8 @@ def _with_keywords(ufunc, composite):
             return composite(x1, x2)
     functools.update_wrapper(f, composite)
     del f.__wrapped__  # (its signature is f's own: the keywords are there)
-    f.__annotations__ = {}
+    shown = inspect.signature(composite)
+    f.__signature__ = presented_signature(list(shown.parameters), shown.return_annotation)
     return f
 
 
