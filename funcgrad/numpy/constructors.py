@@ -104,9 +104,9 @@ def _no_copy_possible(a, dtype, order):
             return
     elif hasattr(a, "dtype") and hasattr(a, "shape") and not isinstance(a, _np.generic):
         return  # (a traced value, a Tensor: immutable, whether it is copied cannot be seen)
-    raise ValueError("Unable to avoid copy while creating an array as requested (copy=False): "
-                     "a list, tuple or number, or a change of dtype or memory order, needs "
-                     "one. Pass copy=None (np.asarray(obj)) to allow a copy when needed.")
+    raise ValueError("unable to avoid a copy while making the array as requested "
+                     "(copy=False): a list, tuple or number, or a change of dtype or memory "
+                     "order, needs one. Pass copy=None to allow a copy when needed.")
 
 
 def _check_order(order, what):
