@@ -74,7 +74,10 @@ def test_every_numpy_function_binds_a_registered_elementwise_primitive():
 
 
 def _arity(fn):
-    # (out=, in NumPy's position where funcgrad takes it, is no operand: None only)
+    # (an elementwise function says, as NumPy's ufunc: its keywords, out= and where=...,
+    # come after its operands; out=, in NumPy's position where another takes it, is none)
+    if hasattr(fn, "nin"):
+        return fn.nin
     return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "out"
                for p in inspect.signature(fn).parameters.values())
 

@@ -90,7 +90,9 @@ def joined_dtype(dtypes, dtype=None, casting="same_kind"):
     dtype('float32')
     """
     if dtype is None:
-        return np.result_type(*dtypes)
+        dtype = np.result_type(*dtypes)
+        if casting == "same_kind":  # (a promotion is always a same_kind cast)
+            return dtype
     dtype = np.dtype(dtype)
     for d in dtypes:
         if not np.can_cast(d, dtype, casting):

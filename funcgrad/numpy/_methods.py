@@ -20,6 +20,7 @@ from ._numpy_calls import numpy_call, numpy_fix
 from ._scipy_calls import scipy_call, scipy_fix
 from . import _ufunc_methods
 from ._convert import operand as _operand
+from ._ufunc_keywords import call_with_keywords
 
 _EMPTY: dict = {}
 
@@ -105,6 +106,13 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         fn = UFUNCS.get(ufunc)                # past the keyword handling below
         if fn is not None:
             return fn(*inputs)
+    if method == "__call__" and ufunc.signature is None:  # elementwise, with keywords
+        fn = UFUNCS.get(ufunc)
+        if fn is None:
+            fn = _resolve_ufunc(ufunc)
+        if fn is None:
+            raise TypeError(_unsupported(_ufunc_label(ufunc), kwargs))
+        return call_with_keywords(ufunc, fn, inputs, **kwargs)
     # where= and initial= of a reduction select and seed what it combines (np.sum(x,
     # where=m) arrives here as np.add.reduce, also when only the mask is traced)
     selection = {k: kwargs.pop(k) for k in ("where", "initial")
@@ -150,6 +158,9 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     else:
         raise TypeError(_unsupported(f"numpy.{ufunc.__name__}.{method}", {}))
     return result if dtype is None else constructors.astype(result, dtype)
+
+
+_ufunc_methods.attach(UFUNCS, _array_ufunc)  # fnp.add.reduce(x), fnp.multiply.outer(a, b)...
 
 
 # NumPy's public namespaces, to name a function that is not np.<name> (np.emath.sqrt is not

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import manipulation
 from ._convert import asarray, concrete_values, normalize_axis, one_axis
-from .constructors import full, ones_like, zeros_like
+from .constructors import astype, full, ones_like, zeros_like
 from .reductions import cumprod, cumsum, prod, sum
 
 # Associative and commutative: any grouping and order of the elements gives NumPy's answer
@@ -31,6 +31,13 @@ def _binary(ufunc, method):
                          f"(numpy.{ufunc.__name__} gives {ufunc.nout})")
 
 
+def _in_loop_dtype(ufunc, a):
+    """``a`` cast to the dtype NumPy reduces it in (bool for logical_xor of floats, float16
+    for logaddexp of int8): as ``ufunc.resolve_dtypes(..., reduction=True)`` says."""
+    dtype = ufunc.resolve_dtypes((None, a.dtype, None), reduction=True)[1]
+    return a if a.dtype == dtype else astype(a, dtype)
+
+
 def outer(ufunc, fn, a, b):
     """``ufunc.outer(a, b)``: ``fn`` of every element of ``a`` with every element of ``b``,
     shape ``a.shape + b.shape``."""
@@ -43,7 +50,7 @@ def reduce(ufunc, fn, a, axis=0, keepdims=False):
     """``ufunc.reduce(a, axis, keepdims)``: ``fn`` applied between the elements along
     ``axis`` (a tuple of axes, or None for all, where the ufunc is reorderable)."""
     _binary(ufunc, "reduce")
-    a = asarray(a)
+    a = _in_loop_dtype(ufunc, asarray(a))
     axes = normalize_axis(axis, a.ndim)
     if len(axes) > 1 and ufunc not in _REORDERABLE:
         raise ValueError(f"reduction operation '{ufunc.__name__}' is not reorderable, so at "
@@ -81,7 +88,7 @@ def accumulate(ufunc, fn, a, axis=0):
     """``ufunc.accumulate(a, axis)``: the running ``fn`` along ``axis`` (``out[i]`` is the
     reduction of ``a[:i + 1]``)."""
     _binary(ufunc, "accumulate")
-    a = asarray(a)
+    a = _in_loop_dtype(ufunc, asarray(a))
     if a.ndim == 0:
         raise TypeError("accumulate: cannot accumulate on a scalar (a 0-d array)")
     axis = one_axis(axis, a.ndim)
@@ -167,3 +174,100 @@ def with_core_axes(ufunc, fn, inputs, axes=None, axis=None, keepdims=False):
     if keepdims:  # (only outputs without core dimensions: NumPy refuses the others)
         result = manipulation.expand_dims(result, normalize_axis(axes[0][0], inputs[0].ndim))
     return result
+
+
+# --- the methods on funcgrad.numpy's own functions: fnp.add.reduce(x), fnp.multiply.outer ---
+
+_NO_VALUE = np._NoValue  # (NumPy's marker of an argument not given: initial=None is a value)
+
+
+def attach(table, dispatch):
+    """Give each elementwise function of ``table`` (NumPy ufunc -> funcgrad.numpy function)
+    its ufunc's attributes (``nin``, ``nout``, ``nargs``, ``identity``, ``ntypes``,
+    ``types``, ``signature``) and methods (``reduce``, ``accumulate``, ``reduceat``,
+    ``outer``, ``at``), which ``dispatch(None, ufunc, method, *inputs, **kwargs)`` (the
+    traced values' ``__array_ufunc__``) computes, differentiably."""
+    for ufunc, fn in table.items():
+        if ufunc.signature is not None or getattr(fn, "numpy_ufuncs", (None,))[0] is not ufunc:
+            continue  # (a generalized ufunc, or an alias: np.true_divide is np.divide's fn)
+        for name in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
+            setattr(fn, name, getattr(ufunc, name))
+        fn.reduce, fn.accumulate, fn.reduceat, fn.outer, fn.at = _methods(ufunc, dispatch)
+
+
+def _methods(ufunc, dispatch):
+    label = f"funcgrad.numpy.{ufunc.__name__}"
+
+    def reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
+               where=True):
+        kwargs = _given(axis=(axis, 0), dtype=(dtype, None), keepdims=(keepdims, False),
+                        initial=(initial, _NO_VALUE), where=(where, True))
+        return _into(out, dispatch(None, ufunc, "reduce", array, **kwargs), label, "reduce")
+
+    def accumulate(array, axis=0, dtype=None, out=None):
+        kwargs = _given(axis=(axis, 0), dtype=(dtype, None))
+        return _into(out, dispatch(None, ufunc, "accumulate", array, **kwargs), label,
+                     "accumulate")
+
+    def reduceat(array, indices, axis=0, dtype=None, out=None):
+        kwargs = _given(axis=(axis, 0), dtype=(dtype, None))
+        return _into(out, dispatch(None, ufunc, "reduceat", array, indices, **kwargs), label,
+                     "reduceat")
+
+    def outer(A, B, /, **kwargs):
+        out = kwargs.pop("out", None)
+        return _into(out, dispatch(None, ufunc, "outer", A, B, **kwargs), label, "outer")
+
+    def at(a, indices, b=None, /):
+        if type(a) is np.ndarray and not _traced(indices) and not _traced(b):
+            # (a plain array is NumPy's to write into, unbuffered, as NumPy does)
+            return ufunc.at(a, indices) if b is None else ufunc.at(a, indices, b)
+        return dispatch(None, ufunc, "at", a, indices, *(() if b is None else (b,)))
+
+    for method, doc in ((reduce, "``np.{0}.reduce``: the elements along ``axis`` combined "
+                                 "by {0} (sum for add), differentiably."),
+                        (accumulate, "``np.{0}.accumulate``: the running {0} along ``axis``."),
+                        (reduceat, "``np.{0}.reduceat``: {0} over the slices between "
+                                   "``indices``."),
+                        (outer, "``np.{0}.outer``: {0} of every element of ``A`` with every "
+                                "element of ``B``."),
+                        (at, "``np.{0}.at``: in place on a plain NumPy array (as NumPy); a "
+                             "traced array is immutable: use ``a.at[indices]``.")):
+        method.__name__ = method.__qualname__ = method.__name__
+        method.__doc__ = doc.format(ufunc.__name__)
+    return reduce, accumulate, reduceat, outer, at
+
+
+def _given(**keywords):
+    """The keywords given a value other than their default."""
+    return {k: v for k, (v, default) in keywords.items()
+            if not (v is default or (type(v) is type(default) and v == default
+                                     and not isinstance(v, np.ndarray)))}
+
+
+def _traced(x):
+    return x is not None and not isinstance(x, (np.ndarray, np.generic, int, float, complex,
+                                                bool, list, tuple, slice))
+
+
+def _into(out, result, label, method):
+    """``out=`` of a ufunc method: ``result`` written into a plain array, which is returned."""
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    if out is None:
+        return result
+    if type(out) is not np.ndarray:
+        raise TypeError(f"{label}.{method}(..., out=y) writes into y, which must be a plain "
+                        f"NumPy array; traced arrays are immutable: use the returned value, "
+                        f"y = {label}.{method}(...)")
+    if not isinstance(result, (np.ndarray, np.generic)):
+        raise TypeError(f"{label}.{method}(..., out=y) would write a traced value into the "
+                        f"plain array y, which drops its derivative; use the returned value: "
+                        f"y = {label}.{method}(...)")
+    if np.shape(result) != out.shape:
+        raise ValueError(f"output parameter for {method} operand has shape {out.shape}, "
+                         f"expected {np.shape(result)}")
+    np.copyto(out, result, casting="same_kind")
+    return out

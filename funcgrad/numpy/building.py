@@ -13,6 +13,7 @@ from typing import Any, Callable, Sequence
 import numpy as _np
 from numpy import diag_indices, tri, tril_indices, triu_indices  # noqa: F401
 
+from . import _ufunc_methods
 from ._convert import asarray, concrete_values, is_concrete, one_axis
 from .constructors import _traced, astype, zeros_like
 from .indexing import at, diag, take, take_along_axis, where
@@ -428,14 +429,17 @@ def diagflat(v: ArrayLike, k: int = 0) -> Array:
 
 
 @stands_for(_np.matvec)
-def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """``np.matvec(x1, x2, /)``: matrix-vector products over stacks, ``x1 @ x2``
-    with ``x1`` (..., m, n) and ``x2`` (..., n).
+def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
+    """``np.matvec(x1, x2, /, *, axes=None)``: matrix-vector products over stacks,
+    ``x1 @ x2`` with ``x1`` (..., m, n) and ``x2`` (..., n) (or the core axes ``axes``
+    names, as NumPy's generalized ufuncs).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.matvec(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
     array([3., 7.])
     """
+    if axes is not None:
+        return _ufunc_methods.with_core_axes(_np.matvec, matvec, (x1, x2), axes=axes)
     x1, x2 = asarray(x1), asarray(x2)
     if x1.ndim < 2 or x2.ndim < 1:
         raise ValueError("matvec: x1 needs at least 2 axes and x2 at least 1")
@@ -443,14 +447,16 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 
 
 @stands_for(_np.vecmat)
-def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
-    """``np.vecmat(x1, x2, /)``: vector-matrix products over stacks, with ``x1``
-    (..., n) and ``x2`` (..., n, m); ``x1`` is conjugated when complex, as NumPy's.
+def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
+    """``np.vecmat(x1, x2, /, *, axes=None)``: vector-matrix products over stacks, with
+    ``x1`` (..., n) and ``x2`` (..., n, m); ``x1`` is conjugated when complex, as NumPy's.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.vecmat(np.array([1.0, 1.0]), np.array([[1.0, 2.0], [3.0, 4.0]]))
     array([4., 6.])
     """
+    if axes is not None:
+        return _ufunc_methods.with_core_axes(_np.vecmat, vecmat, (x1, x2), axes=axes)
     x1, x2 = asarray(x1), asarray(x2)
     if x1.ndim < 1 or x2.ndim < 2:
         raise ValueError("vecmat: x1 needs at least 1 axis and x2 at least 2")
@@ -460,14 +466,20 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Array:
 
 
 @stands_for(_np.vecdot)
-def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1) -> Array:
-    """``np.vecdot(x1, x2, /, *, axis=-1)``: dot products of vectors along ``axis``,
-    broadcasting the other axes; ``x1`` is conjugated when complex, as NumPy's.
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None,
+           keepdims: bool = False) -> Array:
+    """``np.vecdot(x1, x2, /, *, axis=-1, axes=None, keepdims=False)``: dot products of
+    vectors along ``axis``, broadcasting the other axes; ``x1`` is conjugated when complex,
+    as NumPy's.
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.vecdot(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
     array([3., 7.])
     """
+    if axes is not None or keepdims:
+        return _ufunc_methods.with_core_axes(_np.vecdot, vecdot, (x1, x2), axes=axes,
+                                             axis=None if axes is not None else axis,
+                                             keepdims=keepdims)
     x1, x2 = asarray(x1), asarray(x2)
     if x1.ndim < 1 or x2.ndim < 1:
         raise ValueError("vecdot: both inputs need at least one axis")

@@ -79,6 +79,8 @@ def array(object: ArrayLike, dtype: DTypeLike | None = None,  # noqa: A002 - Num
     (1, 1, 2)
     """
     _check_order(order, "array")
+    if copy is False:
+        _no_copy_possible(object, dtype, order)
     out = _operand_array(object, dtype)
     if ndmax and out.ndim > ndmax:
         raise TypeError(f"array: ndmax={ndmax} is below the {out.ndim} dimensions of the "
@@ -92,6 +94,19 @@ def array(object: ArrayLike, dtype: DTypeLike | None = None,  # noqa: A002 - Num
     if out.ndim < ndmin:
         out = _st.reshape(out, (1,) * (ndmin - out.ndim) + out.shape)
     return out
+
+
+def _no_copy_possible(a, dtype, order):
+    """NumPy 2's ``copy=False``: a ValueError where the array cannot be made without a copy
+    (a change of dtype or layout; a list, tuple or number, which has no array to share)."""
+    if isinstance(a, _np.ndarray):
+        if not _needs_copy(a, dtype, order):
+            return
+    elif hasattr(a, "dtype") and hasattr(a, "shape") and not isinstance(a, _np.generic):
+        return  # (a traced value, a Tensor: immutable, whether it is copied cannot be seen)
+    raise ValueError("unable to avoid a copy while making the array as requested "
+                     "(copy=False): a list, tuple or number, or a change of dtype or memory "
+                     "order, needs one. Pass copy=None to allow a copy when needed.")
 
 
 def _check_order(order, what):
@@ -117,10 +132,8 @@ def asarray(a: ArrayLike, dtype: DTypeLike | None = None, order: str | None = No
     (True, False)
     """
     _check_order(order, "asarray")
-    if copy is False and isinstance(a, _np.ndarray) and _needs_copy(a, dtype, order):
-        raise ValueError("asarray: unable to avoid a copy while making the array as "
-                         "requested (copy=False): a change of dtype or memory order "
-                         "needs one. Pass copy=None to allow a copy when needed.")
+    if copy is False:
+        _no_copy_possible(a, dtype, order)
     out = _operand_array(a, dtype)
     if isinstance(out, _np.ndarray):
         if copy and (out is a or out.base is a):
@@ -292,6 +305,9 @@ def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = False,
     >>> fg.grad(lambda x: fnp.sum(fnp.astype(x, np.float32) * 2.0))(np.ones(2))
     array([2., 2.])
     """
+    if isinstance(x, (list, tuple)):  # (NumPy's astype takes arrays, as the array API's)
+        raise TypeError(f"Input should be a NumPy array or scalar. It is a {type(x)} instead: "
+                        f"pass np.asarray(x, dtype) for a list")
     out = _st.convert_element_type(_operand_array(x), dtype)
     if copy and out is x:
         out = out.copy()

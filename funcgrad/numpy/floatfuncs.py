@@ -89,8 +89,8 @@ def copysign(x1: ArrayLike, x2: ArrayLike) -> Array:
     array([-1.,  2., -3.])
     """
     x1, x2 = _real_operands("copysign", x1, x2)
-    x1, x2 = _float_operand(x1), _float_operand(x2)
-    magnitude = abs(astype(x1, _common(x1, x2)))
+    magnitude = abs(astype(x1, ufunc_dtype(_np.copysign, x1, x2)))  # (int8: float16)
+    x2 = _float_operand(x2)
     return where(signbit(x2), negative(magnitude), magnitude)
 
 

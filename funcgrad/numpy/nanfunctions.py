@@ -150,18 +150,21 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     if _without_nans("nanvar", a, dtype):
         return _reductions.var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where,
                                mean=mean, correction=correction)
-    if mean is not None:
-        raise NotImplementedError("nanvar: mean= is not supported; it is computed")
     if correction is not None:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     filled, missing = _filled(a, 0, dtype)
     counted = _counted("nanvar", missing, filled, where)
-    n = _count(counted, filled, axis, True)
-    # (an empty slice's mean is 0 here, not NaN: its entries are zeroed below either way,
-    # and 0 / 0 would warn where NumPy does not)
-    n = maximum(n, 1) if hasattr(n, "dtype") else (n or 1)
-    m = divide(sum(filled, axis, keepdims=True, where=where), astype(n, filled.dtype)
-               if hasattr(n, "dtype") else float(n))
+    if mean is not None:  # (NumPy 2's mean=: the NaN-ignoring mean, with the kept axes)
+        m = asarray(mean)
+    else:
+        n = _count(counted, filled, axis, True)
+        # (an empty slice's mean is 0 here, not NaN: its entries are zeroed below either
+        # way, and 0 / 0 would warn where NumPy does not)
+        n = maximum(n, 1) if hasattr(n, "dtype") else (n or 1)
+        m = divide(sum(filled, axis, keepdims=True, where=where), astype(n, filled.dtype)
+                   if hasattr(n, "dtype") else float(n))
     centered = subtract(filled, m)
     if counted is not None:  # (zeroed: a NaN mean of an empty slice stays out of the rest)
         centered = _where(counted, centered, _np.zeros((), filled.dtype))

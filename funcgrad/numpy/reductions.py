@@ -1,5 +1,6 @@
 """Reductions, scans and differences along axes: sum, mean, max, var, cumsum, argmax..."""
 import builtins
+import operator
 import functools
 import warnings
 
@@ -470,6 +471,8 @@ def argmax(a: ArrayLike, axis: Axis = None, out: None = None, *,
     """
     no_out("argmax", out)
     a = asarray(a)
+    if axis is not None:
+        axis = operator.index(axis)  # (one axis: NumPy's TypeError for a tuple or a float)
     if axis is None:
         flat = _red.argmax(ravel(a), 0)
         return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
@@ -486,6 +489,8 @@ def argmin(a: ArrayLike, axis: Axis = None, out: None = None, *,
     """
     no_out("argmin", out)
     a = asarray(a)
+    if axis is not None:
+        axis = operator.index(axis)  # (one axis: NumPy's TypeError for a tuple or a float)
     if axis is None:
         flat = _red.argmin(ravel(a), 0)
         return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat

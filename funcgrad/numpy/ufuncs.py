@@ -7,6 +7,8 @@ object, and a test checks that every elementwise primitive has a function here.
 Composites (``sinc``, ``heaviside``...) that NumPy offers as ufuncs declare theirs
 with :func:`stands_for`.
 """
+import functools
+import inspect
 import math
 from typing import Any, Callable
 
@@ -15,8 +17,9 @@ import numpy as _np
 from ..core import _special_classes, _state, _tracer_classes
 from ..primitives import elementwise as _ew
 from ._convert import asarray, no_out, operand
+from ._ufunc_keywords import ORDER_K, SAME_KIND, call_with_keywords, presented_signature
 from .constructors import astype
-from ..typing import Array, ArrayLike
+from ..typing import Array, ArrayLike, DTypeLike
 
 __all__ = [
     "negative", "abs", "absolute", "fabs", "sign", "exp", "exp2", "expm1", "log", "log2",
@@ -44,14 +47,25 @@ _EXAMPLE_Y = "np.array([1.5, -0.5, 2.0])"
 def _unary(prim: Any, *numpy_ufuncs: Any, example: str = _EXAMPLE_X) -> Callable[[ArrayLike], Array]:
     """The ``funcgrad.numpy`` function of the unary elementwise primitive ``prim``
     (``example``: arguments in its domain, for the docstring)."""
-    def f(x: ArrayLike) -> Array:
+    name = _numpy_name(prim, numpy_ufuncs)
+    ufunc = numpy_ufuncs[0]
+
+    def f(x: ArrayLike, /, out: Any = None, where: Any = True, casting: str = SAME_KIND,
+          order: str = ORDER_K, dtype: DTypeLike | None = None, subok: bool = True,
+          signature: Any = None) -> Array:
+        # (keywords as parameters with defaults, not **kwargs: the positional call keeps
+        # CPython's specialised call of a function with defaults; **kwargs would cost ~0.1 us)
+        if out is not None or where is not True or dtype is not None or \
+                casting is not SAME_KIND or order is not ORDER_K or subok is not True or \
+                signature is not None:
+            return call_with_keywords(ufunc, f, (x,), out, where, casting, order, dtype,
+                                      subok, signature)
         t = type(x)
         if t in _tracer_classes:  # the current interpreter of its thread (Interpreter.local)
             return x._trace.local["interpreter"].process1(prim, x)
         if t not in _special_classes:
             x = operand(x)
         return _state.interpreter.process(prim, (x,), _EMPTY)
-    name = _numpy_name(prim, numpy_ufuncs)
     return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{name}``, {_kind(prim)}.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -65,9 +79,18 @@ def _binary(prim: Any, *numpy_ufuncs: Any, examples: tuple[str, str] = (_EXAMPLE
             ) -> Callable[[ArrayLike, ArrayLike], Array]:
     """The ``funcgrad.numpy`` function of the binary elementwise primitive ``prim``
     (``examples``: arguments in its domain, for the docstring)."""
-    def f(x1: ArrayLike, x2: ArrayLike) -> Array:
-        return _state.interpreter.process(prim, (operand(x1), operand(x2)), _EMPTY)
     name = _numpy_name(prim, numpy_ufuncs)
+    ufunc = numpy_ufuncs[0]
+
+    def f(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, where: Any = True,
+          casting: str = SAME_KIND, order: str = ORDER_K, dtype: DTypeLike | None = None,
+          subok: bool = True, signature: Any = None) -> Array:
+        if out is not None or where is not True or dtype is not None or \
+                casting is not SAME_KIND or order is not ORDER_K or subok is not True or \
+                signature is not None:
+            return call_with_keywords(ufunc, f, (x1, x2), out, where, casting, order, dtype,
+                                      subok, signature)
+        return _state.interpreter.process(prim, (operand(x1), operand(x2)), _EMPTY)
     return _declare(f, prim, numpy_ufuncs, f"""Elementwise ``np.{name}`` with broadcasting,
     {_kind(prim)}.
 
@@ -90,6 +113,8 @@ def _numpy_name(prim, numpy_ufuncs):
 
 
 def _declare(f, prim, numpy_ufuncs, doc):
+    f.__signature__ = presented_signature(("x",) if numpy_ufuncs[0].nin == 1 else ("x1", "x2"),
+                                          Array)
     f.__name__ = f.__qualname__ = prim.name
     f.__doc__ = doc
     f.primitive = prim
@@ -117,11 +142,42 @@ def ufunc_dtype(ufunc: Any, *operands: Any) -> Any:
 
 
 def stands_for(*numpy_ufuncs):
-    """Mark a composite as what ``numpy_ufuncs`` dispatch to on traced values."""
+    """Mark a composite as what ``numpy_ufuncs`` dispatch to on traced values; one that
+    stands for an elementwise ufunc takes its keywords too (``out=``, ``dtype=``...)."""
     def mark(f):
+        if numpy_ufuncs[0].signature is None:  # (not generalized: matmul, vecdot...)
+            f = _with_keywords(numpy_ufuncs[0], f)
         f.numpy_ufuncs = numpy_ufuncs
         return f
     return mark
+
+
+def _with_keywords(ufunc, composite):
+    """``composite`` taking ``ufunc``'s keywords: one more call on the positional path
+    (a composite binds several primitives: that call is a small part of its cost)."""
+    if ufunc.nin == 1:
+        def f(x, /, out=None, where=True, casting=SAME_KIND, order=ORDER_K, dtype=None,
+              subok=True, signature=None):
+            if out is not None or where is not True or dtype is not None or \
+                    casting is not SAME_KIND or order is not ORDER_K or subok is not True or \
+                    signature is not None:
+                return call_with_keywords(ufunc, composite, (x,), out, where, casting, order,
+                                          dtype, subok, signature)
+            return composite(x)
+    else:
+        def f(x1, x2, /, out=None, where=True, casting=SAME_KIND, order=ORDER_K, dtype=None,
+              subok=True, signature=None):
+            if out is not None or where is not True or dtype is not None or \
+                    casting is not SAME_KIND or order is not ORDER_K or subok is not True or \
+                    signature is not None:
+                return call_with_keywords(ufunc, composite, (x1, x2), out, where, casting,
+                                          order, dtype, subok, signature)
+            return composite(x1, x2)
+    functools.update_wrapper(f, composite)
+    del f.__wrapped__  # (its signature is f's own: the keywords are there)
+    shown = inspect.signature(composite)
+    f.__signature__ = presented_signature(list(shown.parameters), shown.return_annotation)
+    return f
 
 
 def binds(prim):
