@@ -450,6 +450,15 @@ def test_composite_and_platform_dependent_run_their_functions(jlax):
     assert_same(lax.platform_dependent(x, tpu=np.sin, default=np.cos), np.cos(x))
     with pytest.raises(NotImplementedError, match="cpu"):
         lax.platform_dependent(x, tpu=np.sin)
+    with pytest.raises(ValueError, match="cuda"):  # (JAX: "Use 'cuda' or 'rocm'")
+        lax.platform_dependent(x, gpu=np.sin, default=np.cos)
+    # the CPU branch under every transform (JAX's, traced and chosen when it compiles)
+    for transform in (fg.jit, fg.vmap):
+        assert_same(transform(lambda v: lax.platform_dependent(v, cpu=np.sin, cuda=np.cos))(x),
+                    np.sin(x))
+    np.testing.assert_allclose(
+        fg.grad(lambda v: lax.platform_dependent(v, cpu=np.sin, default=np.cos)[1])(x),
+        [0.0, np.cos(0.7)], rtol=1e-15)
     assert lax.dce_sink(x) is None
     assert lax.with_sharding_constraint(x, None) is x
 
