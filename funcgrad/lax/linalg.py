@@ -61,11 +61,13 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
 
 
 def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
-         sort_eigenvalues: bool = True, subset_by_index: Any = None) -> tuple[Array, Array]:
+         sort_eigenvalues: bool = True, subset_by_index: Any = None,
+         implementation: Any = None) -> tuple[Array, Array]:
     """``(v, w)``: the eigenvectors (columns) and ascending eigenvalues of Hermitian
     matrices, in JAX's order; with ``symmetrize_input`` (JAX's default) of
     ``(x + x^H) / 2``, else of the ``lower`` (or upper) triangle.  ``subset_by_index``
-    (``(start, stop)``) keeps those eigenpairs.
+    (``(start, stop)``) keeps those eigenpairs.  ``implementation`` (JAX's choice of
+    algorithm) is accepted and ignored: LAPACK's, as JAX's CPU default.
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -82,10 +84,11 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
     return v, w
 
 
-def qr(x: ArrayLike, *, pivoting: bool = False, full_matrices: bool = True
-       ) -> tuple[Array, Array]:
+def qr(x: ArrayLike, *, pivoting: bool = False, full_matrices: bool = True,
+       use_magma: bool | None = None) -> tuple[Array, Array]:
     """``(q, r)`` with ``x = q @ r``: ``q`` square (``full_matrices``, JAX's default) or
-    with ``min(m, n)`` columns.  Column pivoting is not supported.
+    with ``min(m, n)`` columns.  Column pivoting is not supported; ``use_magma`` (a GPU
+    library's choice in JAX) is accepted and ignored.
 
     >>> import numpy as np
     >>> from funcgrad import lax
