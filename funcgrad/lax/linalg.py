@@ -280,7 +280,9 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, 
     LAPACK's ``?gtsv`` (partial pivoting, ``O(m)`` per system and column, JAX's CPU
     routine), in the operands' common dtype.  Differentiable in all four (JAX's rules:
     ``dx = A^-1 (db - dA x)``, the transpose solved with ``A^T``).  A singular ``A``
-    raises ``LinAlgError`` where JAX returns NaNs; ``perturb_singular`` is not supported.
+    raises ``LinAlgError`` where JAX returns NaNs; with ``perturb_singular``, JAX's CPU
+    algorithm perturbs its tiny pivots instead (a finite ``x``, JAX's bits: inverse
+    iteration's ``(T - lambda I) x = b``), each solve of the rules perturbed alike.
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -289,9 +291,6 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, 
     array([[1.],
            [1.]])
     """
-    if perturb_singular:
-        raise NotImplementedError("lax.linalg.tridiagonal_solve: perturb_singular=True is "
-                                  "not supported; pass perturb_singular=False")
     dl, d, du = (accept("tridiagonal_solve", array(v), INEXACT) for v in (dl, d, du))
     b = accept("tridiagonal_solve", array(b), INEXACT)
     m = d.shape[-1] if d.ndim else -1
@@ -302,4 +301,5 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, 
                          f"{du.shape} and {b.shape}")
     dtype = np.result_type(dl.dtype, d.dtype, du.dtype, b.dtype, np.float32)
     return _tridiagonal.tridiagonal_solve(*(v if v.dtype == dtype else fnp.astype(v, dtype)
-                                            for v in (dl, d, du, b)))
+                                            for v in (dl, d, du, b)),
+                                          perturb_singular=bool(perturb_singular))
