@@ -943,6 +943,44 @@ def test_unsupported_primitives_fall_back_to_their_implementations():
                       fg.grad(lambda a: np.sum(f(a, b)[0]))(a))
 
 
+def _float32_everywhere(n=3000, seed=5):
+    """float32 values over the whole range: random bit patterns (subnormals, NaNs with
+    payloads, both infinities), exp2's edges (128: overflow; -149: the last subnormal)."""
+    rng = np.random.default_rng(seed)
+    bits = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    return np.concatenate([bits, rng.uniform(-160, 140, n).astype(np.float32), np.float32([
+        0.0, -0.0, 1e-45, -1e-45, 1.1754942e-38, 3.4028235e38, -3.4028235e38, np.inf,
+        -np.inf, np.nan, 127.99999, 128.0, -149.0, -149.5, -150.0, -151.0, 0.5, -0.5])])
+
+
+def test_exp2_of_float32_and_float64_in_one_kernel_compiles_with_the_eager_bits():
+    """Numba 0.68 declares ``llvm.exp2`` without its type suffix, so a kernel calling
+    ``np.exp2`` on a float32 and on a float64 failed to compile, and the function ran
+    eagerly (``fnp.frexp`` of float32 scales by ``exp2`` of float32 exponents,
+    ``fnp.ldexp`` by ``exp2`` of float64 ones).  The kernels' exp2 leaf declares it per
+    type; ``wait=True`` raises if compiling fails."""
+    x = _float32_everywhere()
+    functions = {
+        "ldexp(*frexp(x))": lambda x: fnp.ldexp(*fnp.frexp(x)),
+        "exp2 of both": lambda x: fnp.exp2(x) * 0.5 + fnp.exp2(x.astype(np.float64) * 0.25),
+        "spacing": fnp.spacing}
+    for name, f in functions.items():
+        jitted = fg.jit(f, wait=True)
+        with np.errstate(all="ignore"):
+            got, want = jitted(x), f(x)
+        assert "_lf.exp2" in jitted.lower(x).as_text(), name  # in the compiled kernel
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), name
+    finite = x[np.isfinite(x) & (np.abs(x) < 100)]
+    np.testing.assert_array_equal(fg.jit(lambda x: fnp.ldexp(*fnp.frexp(x)), wait=True)(finite),
+                                  finite)
+
+    def loss(x):
+        return np.sum(fnp.exp2(x * 0.1) * fnp.exp2(x.astype(np.float64) * 0.05))
+    grad = fg.jit(fg.grad(loss), wait=True)
+    assert grad(finite).dtype == np.float32
+    assert grad(finite).tobytes() == fg.grad(loss)(finite).tobytes()
+
+
 def test_gradient_through_complex_abs_divides_in_the_real_kernel():
     # d|z| = Re(conj(z) dz) / |z|: the cotangent over |z| is a real division, fused into
     # a kernel with |z|, conj(z) and the complex product (jit/complexloop.py; W8): no

@@ -75,6 +75,17 @@ def test_arithmetic_vector_maths_and_comparisons_have_numbas_bits():
     assert np.isnan(out[2][1, -3])  # (-NaN compares False: the else branch)
 
 
+def test_exp2_of_float32_and_float64_in_one_loop_has_numbas_bits():
+    """``_lf.exp2`` is ``llvm.exp2`` declared per type, as the kernels' leaf (Numba's own
+    ``np.exp2`` declares it once, unsuffixed, and fails on the second type)."""
+    x = np.concatenate([X * 4.0, [-149.5, -150.0, 127.5, 128.0, 1e-45]])
+    _same_bits(["p0", "p1", "pk2"], """
+        for i in range(p0.shape[0]):
+            t = p0[i]
+            pk2[0, i] = _lf.exp2(t) + np.float64(_lf.exp2(p1[i]))
+        """, x, x.astype(np.float32), np.empty((1, x.size)))
+
+
 _MATHS = """
     # fused: sin, cos, exp, log1p, tanh, log over (N,)
     for i in range(p0.shape[0]):

@@ -202,6 +202,39 @@ def test_sin_keeps_the_sign_of_zero(numba_everywhere):
     assert np.array_equal(np.signbit(REGISTRY["sin"].impl(x)), np.signbit(x))
 
 
+def test_the_exp2_leaf_has_numpys_bits_on_float32_and_float64_in_one_function():
+    """Numba's ``np.exp2`` cannot be compiled on both float types in one function (it
+    declares ``llvm.exp2`` once, unsuffixed); the leaf can, with NumPy's bits (all 2**32
+    float32 values were checked once; here a sample of bit patterns and the edges)."""
+    numba = pytest.importorskip("numba")
+    from funcgrad.kernels.cpu import leaves as F
+    rng = np.random.default_rng(7)
+    x32 = np.concatenate([
+        rng.integers(0, 2**32, 20_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+        rng.uniform(-151, 129, 20_000).astype(np.float32),
+        np.float32([0.0, -0.0, 1e-45, 127.99999, 128.0, -149.0, -150.0, np.inf, -np.inf])])
+    with np.errstate(invalid="ignore"):  # (signalling NaNs among the bit patterns)
+        x64 = np.concatenate([rng.uniform(-1076, 1025, 20_000), x32.astype(np.float64),
+                              [1024.0, -1074.0, -1075.0, 5e-324]])
+
+    @numba.njit(error_model="numpy")
+    def both(x32, x64, out32, out64):
+        for i in range(x32.size):
+            out32[i] = F.exp2(x32[i])
+        for i in range(x64.size):
+            out64[i] = F.exp2(x64[i])
+
+    out32, out64 = np.empty_like(x32), np.empty_like(x64)
+    both(x32, x64, out32, out64)
+    with np.errstate(all="ignore"):
+        want32, want64 = np.exp2(x32), np.exp2(x64)
+    for got, want in ((out32, want32), (out64, want64)):
+        nan = np.isnan(want)
+        np.testing.assert_array_equal(np.isnan(got), nan)
+        assert got[~nan].tobytes() == want[~nan].tobytes()
+    assert F.exp2(np.float32(0.5)) == np.exp2(np.float32(0.5))  # callable from Python too
+
+
 OTHER_DTYPES = [np.arange(-3, 4, dtype=np.int8), np.arange(5, dtype=np.int16), np.arange(5),
                 np.array([True, False]), np.linspace(-2, 2, 5, dtype=np.float16),
                 np.linspace(-2, 2, 5, dtype=np.float32), np.linspace(-2, 2, 5, dtype=np.longdouble),

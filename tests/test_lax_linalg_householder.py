@@ -292,6 +292,34 @@ def test_qdwh_derivatives_are_the_polar_factors():
     np.testing.assert_allclose(t, fd, atol=1e-7)
 
 
+def test_qdwh_of_a_padded_matrix_is_the_true_matrixs_zero_padded(jlax):
+    x = RNG.normal(size=(5, 3))
+    padded = np.full((7, 4), 9.0)  # (whatever the padding holds is ignored, as JAX's mask)
+    padded[:5, :3] = x
+    u, h, num_iters, is_converged = lax.linalg.qdwh(padded, dynamic_shape=(5, 3))
+    want_u, want_h, want_iters, want_converged = lax.linalg.qdwh(x)
+    assert u.shape == (7, 4) and h.shape == (4, 4)
+    np.testing.assert_array_equal(u[:5, :3], want_u)
+    np.testing.assert_array_equal(h[:3, :3], want_h)
+    assert not u[5:].any() and not u[:, 3:].any() and not h[3:].any() and not h[:, 3:].any()
+    assert int(num_iters) == int(want_iters) and bool(is_converged) == bool(want_converged)
+    theirs = jlax.linalg.qdwh(padded, dynamic_shape=(5, 3))
+    for got, want in zip((u, h, num_iters, is_converged), theirs):
+        np.testing.assert_allclose(got, np.asarray(want), atol=1e-13)
+    # derivatives: only the true matrix counts
+    g = fg.grad(lambda p: fnp.sum(lax.linalg.qdwh(p, dynamic_shape=(5, 3))[0] ** 3))(padded)
+    true_g = fg.grad(lambda x: fnp.sum(lax.linalg.qdwh(x)[0] ** 3))(x)
+    np.testing.assert_allclose(g[:5, :3], true_g, rtol=1e-12)
+    assert not g[5:].any() and not g[:, 3:].any()
+    u_full = lax.linalg.qdwh(x, dynamic_shape=(5, 3))[0]
+    np.testing.assert_array_equal(u_full, want_u)
+    for bad in [(3, 5), (8, 3), (5, 5), (5,)]:
+        with pytest.raises(ValueError, match="dynamic_shape"):
+            lax.linalg.qdwh(padded, dynamic_shape=bad)
+    with pytest.raises(TypeError, match="static"):
+        fg.jit(lambda p, m: lax.linalg.qdwh(p, dynamic_shape=(m, 3)))(padded, 5)
+
+
 # --- tridiagonal_solve: O(m), LAPACK's gtsv --------------------------------------------------
 
 def _system(m, batch=(), dtype=np.float64):

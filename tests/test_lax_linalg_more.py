@@ -167,5 +167,58 @@ def test_tridiagonal_solve_misuse_is_a_clear_error():
     dl, d, du = _tridiagonal(3)
     with pytest.raises(ValueError, match=r"b must be \(\.\.\., m, n\)"):
         lax.linalg.tridiagonal_solve(dl, d, du, np.ones(3))
-    with pytest.raises(NotImplementedError, match="perturb_singular"):
-        lax.linalg.tridiagonal_solve(dl, d, du, np.ones((3, 1)), perturb_singular=True)
+    with pytest.raises(np.linalg.LinAlgError, match="singular"):
+        lax.linalg.tridiagonal_solve(np.zeros(3), np.zeros(3), np.zeros(3), np.ones((3, 1)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.complex64])
+def test_tridiagonal_solve_perturb_singular_has_jaxs_bits(dtype, jlax):
+    """Inverse iteration: ``(T - lambda I) x = b`` at an eigenvalue of ``T`` has a finite,
+    huge solution along the eigenvector; an exactly singular (zero) matrix too."""
+    dl, d, du = _tridiagonal(7, (2,))
+    du[:, :-1] = dl[:, 1:]  # (symmetric: real eigenvalues)
+    b = RNG.normal(size=(2, 7, 3))
+    for i in range(2):
+        t = np.diag(d[i]) + np.diag(dl[i, 1:], -1) + np.diag(du[i, :-1], 1)
+        d[i] -= np.linalg.eigvalsh(t).max()
+    cases = [(dl, d, du, b), (np.zeros(4), np.zeros(4), np.zeros(4), np.ones((4, 1))),
+             (dl[0, :1], d[0, :1] * 0.0, du[0, :1], b[0, :1])]
+    for args in cases:
+        args = [np.asarray(v).astype(dtype) for v in args]
+        got = lax.linalg.tridiagonal_solve(*args, perturb_singular=True)
+        want = np.asarray(jlax.linalg.tridiagonal_solve(*args, perturb_singular=True))
+        assert got.dtype == want.dtype and np.all(np.isfinite(got))
+        assert got.tobytes() == want.tobytes()
+    # the eigenvector, as inverse iteration finds it: (T - lambda I) x is tiny beside x
+    x = lax.linalg.tridiagonal_solve(dl, d, du, b, perturb_singular=True)[..., 0]
+    t0 = np.diag(d[0]) + np.diag(dl[0, 1:], -1) + np.diag(du[0, :-1], 1)
+    assert np.linalg.norm(t0 @ x[0]) < 1e-6 * np.linalg.norm(x[0])
+    # a regular system: the pivoted solution (to rounding: its pivots are chosen as
+    # LAPACK's ?lagtf does, not ?gtsv)
+    dl, d, du = _tridiagonal(6)
+    b = RNG.normal(size=(6, 2))
+    perturbed = lax.linalg.tridiagonal_solve(dl, d, du, b, perturb_singular=True)
+    np.testing.assert_allclose(perturbed, lax.linalg.tridiagonal_solve(dl, d, du, b),
+                               rtol=1e-13)
+
+
+def test_tridiagonal_solve_perturb_singular_differentiates_as_jaxs(jlax):
+    dl, d, du = _tridiagonal(5)
+    b = RNG.normal(size=(5, 2))
+    f = lambda *a: lax.linalg.tridiagonal_solve(*a, perturb_singular=True)  # noqa: E731
+    args = (dl, d, du, b)
+    check_jvp_fd(f, args)
+    check_dot_product(f, args)
+    dls, ds, dus = _tridiagonal(4, (3,))
+    check_vmap(f, (dls, ds, dus, RNG.normal(size=(3, 4, 2))), (0, 0, 0, 0))
+    np.testing.assert_allclose(fg.jit(f)(*args), f(*args), rtol=1e-15)
+    # at a singular matrix: JAX's rules, each solve perturbed alike
+    du[:-1] = dl[1:]  # (symmetric: a real eigenvalue to shift by)
+    t = np.diag(d) + np.diag(dl[1:], -1) + np.diag(du[:-1], 1)
+    args = (dl, d - np.linalg.eigvalsh(t).max(), du, b)
+    tangents = tuple(RNG.normal(size=v.shape) for v in args)
+    jf = lambda *a: jlax.linalg.tridiagonal_solve(*a, perturb_singular=True)  # noqa: E731
+    import jax
+    _, want = jax.jvp(jf, args, tangents)
+    _, got = fg.jvp(f, args, tangents)
+    np.testing.assert_allclose(got, np.asarray(want), rtol=1e-9)

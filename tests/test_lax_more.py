@@ -52,6 +52,55 @@ def test_signatures_are_jaxs(name, jlax):
     assert _parameters(getattr(lax, name)) == _parameters(getattr(jlax, name))
 
 
+# Keywords callers of jax.lax pass that funcgrad used to refuse (sharding hints, JAX's
+# defaults, legacy spellings): the same names, kinds and defaults as JAX's.
+MATCHED_SIGNATURES = [
+    "reduce_window", "mul", "psum", "pmean", "pmax", "pmin", "switch", "all_gather",
+    "broadcast", "broadcast_in_dim", "broadcasted_iota", "reshape", "reduce", "reduce_sum",
+    "dot_general", "conv_general_dilated", "full", "full_like", "linalg.eigh", "linalg.qr"]
+
+
+def _named(module, name):
+    for part in name.split("."):
+        module = getattr(module, part)
+    return module
+
+
+@pytest.mark.parametrize("name", MATCHED_SIGNATURES)
+def test_keywords_callers_pass_are_jaxs(name, jlax):
+    assert _parameters(_named(lax, name)) == _parameters(_named(jlax, name))
+
+
+def test_jaxs_defaults_and_keywords_behave_as_jaxs(jlax):
+    x = np.arange(16.0).reshape(4, 4)
+    # reduce_window: strides of 1 and "VALID" padding by default
+    assert_same(lax.reduce_window(x, 0.0, lax.add, (2, 2)),
+                jlax.reduce_window(x, 0.0, jlax.add, (2, 2)))
+    # mul's out_dtype: the operands cast first (no int8 overflow)
+    a, b = np.array([100, -7], np.int8), np.array([3, 100], np.int8)
+    assert_same(lax.mul(a, b, out_dtype=np.int32), jlax.mul(a, b, out_dtype=np.int32))
+    # switch's legacy operand= keyword, as cond's
+    branches = [lambda v: v, lambda v: 2 * v]
+    assert_same(lax.switch(1, branches, operand=x), jlax.switch(1, branches, operand=x))
+    with pytest.raises(TypeError, match="not both"):
+        lax.switch(1, branches, x, operand=x)
+    # sharding hints: accepted, the values unchanged
+    assert_same(lax.reshape(x, (2, 8), out_sharding=None), x.reshape(2, 8))
+    assert_same(lax.full((2,), 1.5, sharding=None), np.full(2, 1.5))
+    assert_same(lax.full_like(x, 2.0, None, (3,), None), np.full(3, 2.0))
+    assert_same(lax.dot_general(x, x, (((1,), (0,)), ((), ())), out_sharding=None), x @ x)
+    assert_same(lax.reduce_sum(x, (0,), out_sharding=None), x.sum(0))
+    # axis_index_groups=None is the whole axis; subgroups are refused (as JAX's vmap does)
+    v = np.array([1.0, 3.0, 5.0, 7.0])
+    assert_same(fg.vmap(lambda e: lax.psum(e, "i", axis_index_groups=None), axis_name="i")(v),
+                np.full(4, 16.0))
+    with pytest.raises(NotImplementedError, match="axis_index_groups"):
+        fg.vmap(lambda e: lax.pmax(e, "i", axis_index_groups=[[0, 1], [2, 3]]),
+                axis_name="i")(v)
+    assert_same(fg.vmap(lambda e: lax.all_gather(e, "i", to="invariant"), axis_name="i")(v),
+                np.tile(v, (4, 1)))
+
+
 # --- shapes -----------------------------------------------------------------------------------
 
 A = RNG.standard_normal((3, 4))
@@ -347,6 +396,12 @@ def test_igamma_grad_a_and_random_gamma_grad_equal_jax(jlax):
     fd = (special.gammainc(a + h, x) - special.gammainc(a - h, x)) / (2 * h)
     np.testing.assert_allclose(got, fd, rtol=1e-5, atol=1e-9)
     np.testing.assert_array_equal(lax.igamma_grad_a(np.array([1.0, 2.0]), np.zeros(2)), 0.0)
+    # Not bit for bit: eager exp and log are NumPy's own (SIMD) functions, jit's fused loops
+    # compute them with the kernels' vector maths (funcgrad.kernels.cpu.vmath), each within
+    # 1 ulp, and the series' last step, dtotal + total * (log x - digamma(a) - 1/a),
+    # cancels: 1-ulp differences there became up to 423 ulps (5.8e-14 relative) over 1200
+    # random (a, x) (session 15).  Identical bits would need jit to give up its vector maths
+    # for float64 exp/log, or eager NumPy's, for every program.
     np.testing.assert_allclose(fg.jit(lax.igamma_grad_a)(a, x), got, rtol=1e-13, atol=1e-300)
     # (batched, its series' elementwise steps may take the vectorised kernels: ulps apart)
     np.testing.assert_allclose(fg.vmap(lax.random_gamma_grad)(a[:4], x[:4]),
@@ -450,6 +505,15 @@ def test_composite_and_platform_dependent_run_their_functions(jlax):
     assert_same(lax.platform_dependent(x, tpu=np.sin, default=np.cos), np.cos(x))
     with pytest.raises(NotImplementedError, match="cpu"):
         lax.platform_dependent(x, tpu=np.sin)
+    with pytest.raises(ValueError, match="cuda"):  # (JAX: "Use 'cuda' or 'rocm'")
+        lax.platform_dependent(x, gpu=np.sin, default=np.cos)
+    # the CPU branch under every transform (JAX's, traced and chosen when it compiles)
+    for transform in (fg.jit, fg.vmap):
+        assert_same(transform(lambda v: lax.platform_dependent(v, cpu=np.sin, cuda=np.cos))(x),
+                    np.sin(x))
+    np.testing.assert_allclose(
+        fg.grad(lambda v: lax.platform_dependent(v, cpu=np.sin, default=np.cos)[1])(x),
+        [0.0, np.cos(0.7)], rtol=1e-15)
     assert lax.dce_sink(x) is None
     assert lax.with_sharding_constraint(x, None) is x
 

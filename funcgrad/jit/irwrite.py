@@ -20,7 +20,8 @@ MEMORY = {**VALUE, B1: ir.IntType(8)}  # (Numba stores booleans as bytes)
 _VECTOR = {"exp", "log", "log1p", "sin", "cos", "tanh"}
 # C-library leaves (funcgrad.kernels.cpu.leaves) as Numba writes them for a float argument:
 # an LLVM intrinsic, or the C function (``tanhf`` for float32)
-_INTRINSIC = {"sin", "cos", "exp", "log", "log10", "sqrt", "floor", "ceil", "trunc", "fabs"}
+_INTRINSIC = {"sin", "cos", "exp", "exp2", "log", "log10", "sqrt", "floor", "ceil", "trunc",
+              "fabs"}
 _EXTERN = {"tanh", "log1p", "expm1", "tan", "sinh", "cosh"}
 _TESTS = {"isnan", "isfinite", "isinf"}
 _HOW = {"call": "define", "declare": "declare", "library": "library"}  # (irmaths.call's)

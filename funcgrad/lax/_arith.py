@@ -59,15 +59,21 @@ def sub(x: ArrayLike, y: ArrayLike) -> Array:
     return fnp.subtract(*binary("sub", x, y, NUMBER, "subtract"))
 
 
-def mul(x: ArrayLike, y: ArrayLike) -> Array:
-    """``x * y`` (same dtypes; no promotion).
+def mul(x: ArrayLike, y: ArrayLike, *, out_dtype: DTypeLike | None = None) -> Array:
+    """``x * y`` (same dtypes; no promotion); with ``out_dtype``, of the operands cast to
+    it first (JAX's CPU computes it so).
 
     >>> import numpy as np
     >>> from funcgrad import lax
     >>> lax.mul(np.array([1.0, 2.0]), 3.0)
     array([3., 6.])
+    >>> lax.mul(np.array([100], np.int8), np.array([3], np.int8), out_dtype=np.int32)
+    array([300], dtype=int32)
     """
-    return fnp.multiply(*binary("mul", x, y, NUMBER, "multiply"))
+    x, y = binary("mul", x, y, NUMBER, "multiply")
+    if out_dtype is not None:
+        x, y = (fnp.astype(v, np.dtype(out_dtype)) for v in (x, y))
+    return fnp.multiply(x, y)
 
 
 def _truncated_quotient(x, y):

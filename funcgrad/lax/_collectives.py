@@ -161,12 +161,19 @@ register_gpu({p: (lambda p: lambda *xs, **params: p.impl(*xs, **params))(p)
 
 # --- the functions --------------------------------------------------------------------------------
 
+def _no_groups(axis_index_groups, what):
+    # (subgroups of the axis: JAX's vmap collectives refuse them too)
+    if axis_index_groups is not None:
+        raise NotImplementedError(f"{what}: axis_index_groups is not supported; reduce over "
+                                  f"the whole axis (axis_index_groups=None)")
+
+
 def _collective(prim, x, axis_name, what):
     axes = _axes(axis_name, what)
     return tree.tree_map(lambda leaf: prim.bind(asarray(leaf), axes=axes), x)
 
 
-def psum(x: PyTree, axis_name: AxisName) -> PyTree:
+def psum(x: PyTree, axis_name: AxisName, *, axis_index_groups: Any = None) -> PyTree:
     """The sum over the examples of the named ``vmap`` axis (a name, or a tuple of names
     of nested vmaps); every example gets it.  ``x`` may be a pytree.
 
@@ -174,22 +181,24 @@ def psum(x: PyTree, axis_name: AxisName) -> PyTree:
     >>> fg.vmap(lambda x: x / fg.lax.psum(x, "i"), axis_name="i")(np.array([1.0, 3.0]))
     array([0.25, 0.75])
     """
+    _no_groups(axis_index_groups, "psum")
     return _collective(psum_p, x, axis_name, "psum")
 
 
-def pmean(x: PyTree, axis_name: AxisName) -> PyTree:
+def pmean(x: PyTree, axis_name: AxisName, *, axis_index_groups: Any = None) -> PyTree:
     """The mean over the examples of the named ``vmap`` axis (see :func:`psum`).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.vmap(lambda x: x - fg.lax.pmean(x, "i"), axis_name="i")(np.array([1.0, 3.0]))
     array([-1.,  1.])
     """
+    _no_groups(axis_index_groups, "pmean")
     n = _size(_axes(axis_name, "pmean"))
     return tree.tree_map(lambda s: ew.divide(s, n) if n != 1 else s,
                          psum(x, axis_name))
 
 
-def pmax(x: PyTree, axis_name: AxisName) -> PyTree:
+def pmax(x: PyTree, axis_name: AxisName, *, axis_index_groups: Any = None) -> PyTree:
     """The maximum over the examples of the named ``vmap`` axis (see :func:`psum`); tied
     maxima share the derivative.
 
@@ -197,16 +206,18 @@ def pmax(x: PyTree, axis_name: AxisName) -> PyTree:
     >>> fg.vmap(lambda x: fg.lax.pmax(x, "i"), axis_name="i")(np.array([1.0, 3.0]))
     array([3., 3.])
     """
+    _no_groups(axis_index_groups, "pmax")
     return _collective(pmax_p, x, axis_name, "pmax")
 
 
-def pmin(x: PyTree, axis_name: AxisName) -> PyTree:
+def pmin(x: PyTree, axis_name: AxisName, *, axis_index_groups: Any = None) -> PyTree:
     """The minimum over the examples of the named ``vmap`` axis (see :func:`psum`).
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.vmap(lambda x: fg.lax.pmin(x, "i"), axis_name="i")(np.array([1.0, 3.0]))
     array([1., 1.])
     """
+    _no_groups(axis_index_groups, "pmin")
     return _collective(pmin_p, x, axis_name, "pmin")
 
 

@@ -193,10 +193,12 @@ def _axis_position(what, axis, rank):
 
 
 def all_gather(x: PyTree, axis_name: Hashable, *, axis_index_groups: Any = None,
-               axis: int = 0, tiled: bool = False) -> PyTree:
+               axis: int = 0, tiled: bool = False, to: str = "varying") -> PyTree:
     """Every example's ``x`` stacked along a new axis ``axis`` (or, ``tiled``, joined end
     to end along ``axis``), given to each example of the named ``vmap`` axis (JAX's).
     Its derivative sums each example's cotangent slice back (:func:`psum_scatter`).
+    ``to`` (``"varying"`` or ``"invariant"``) is JAX's type of the result under
+    ``shard_map``; the values are the same either way.
 
     >>> import numpy as np, funcgrad as fg
     >>> fg.vmap(lambda x: fg.lax.all_gather(x, "i"), axis_name="i")(np.array([1.0, 2.0]))
@@ -205,6 +207,8 @@ def all_gather(x: PyTree, axis_name: Hashable, *, axis_index_groups: Any = None,
     """
     if axis_index_groups is not None:
         raise NotImplementedError("all_gather: axis_index_groups is not supported")
+    if to not in ("varying", "invariant"):
+        raise ValueError(f"all_gather: to must be 'varying' or 'invariant', got {to!r}")
     axes = _one_axis(axis_name, "all_gather")
 
     def one(leaf):

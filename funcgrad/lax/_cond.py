@@ -101,15 +101,31 @@ holds_graphs(cond_p)
 _NO_OPERAND = object()  # cond's operand= keyword left out (None is an operand, a pytree)
 
 
-def switch(index: ArrayLike, branches: Sequence[Callable[..., Any]], *operands: PyTree) -> PyTree:
+def _one_operand(operands, operand, call):
+    """The operands, JAX's ``operand=`` keyword (one pytree) standing for them."""
+    if operand is _NO_OPERAND:
+        return operands
+    if operands:
+        name = call.partition("(")[0]
+        raise TypeError(f"{name}: pass the operands either positionally or as the one "
+                        f"operand= keyword, not both ({call}, x, y) or "
+                        f"{call}, operand=(x, y)))")
+    return (operand,)
+
+
+def switch(index: ArrayLike, branches: Sequence[Callable[..., Any]], *operands: PyTree,
+           operand: PyTree = _NO_OPERAND) -> PyTree:
     """``branches[index](*operands)``, with ``index`` clamped to ``[0, len(branches) - 1]``.
 
-    All branches must return the same structure, shapes and dtypes.
+    All branches must return the same structure, shapes and dtypes.  JAX's older
+    spelling of one operand as a keyword, ``switch(i, branches, operand=x)``, is
+    ``switch(i, branches, x)``.
 
     >>> import funcgrad as fg
     >>> float(fg.lax.switch(1, [lambda x: x, lambda x: 2 * x, lambda x: 3 * x], 1.0))
     2.0
     """
+    operands = _one_operand(operands, operand, "switch(i, branches")
     return _switch(index, branches, operands, [f"branch {k}" for k in range(len(branches))],
                    "switch")
 
@@ -126,12 +142,7 @@ def cond(pred: ArrayLike, true_fun: Callable[..., Any], false_fun: Callable[...,
     >>> float(fg.grad(f)(3.0)), float(fg.jit(fg.grad(f))(-3.0))
     (6.0, -1.0)
     """
-    if operand is not _NO_OPERAND:
-        if operands:
-            raise TypeError("cond: pass the operands either positionally or as the one "
-                            "operand= keyword, not both (cond(pred, t, f, x, y) or "
-                            "cond(pred, t, f, operand=(x, y)))")
-        operands = (operand,)
+    operands = _one_operand(operands, operand, "cond(pred, t, f")
     pred = _operand(pred)
     if pred.shape != ():
         raise TypeError(f"cond: the predicate must be a scalar, got shape {pred.shape}. Use "

@@ -12,11 +12,14 @@ odd positions; each even position ``2i > 0`` is then the odd prefix before it co
 with its own element; the two halves interleave back.
 """
 import functools
+import sys
 from typing import Any, Callable
 
 from .. import numpy as fnp
 from .. import tree
 from ..batched import vmap
+from ..core import concrete
+from ..numpy._convert import is_concrete
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ._common import array, canonical_axis, static_int
 from ._scan import scan
@@ -96,23 +99,40 @@ def composite(decomposition: Callable[..., Any], name: str,
     return call
 
 
+def _on_gpu(args):
+    """Whether an array among ``args`` (pytrees) holds a GPU array: its operations run on
+    the GPU, JAX's execution platform.  (Values known only abstractly, under ``jit`` or
+    ``vmap``, count as the CPU's.)"""
+    gpu = sys.modules.get("funcgrad.gpu")  # (only loaded once GPU arrays exist)
+    return gpu is not None and any(is_concrete(x) and isinstance(concrete(x), gpu.GpuArray)
+                                   for x in tree.leaves(args))
+
+
 def platform_dependent(*args: Any, default: Callable[..., Any] | None = None,
                        **per_platform: Callable[..., Any]) -> Any:
-    """``per_platform["cpu"](*args)``, or ``default(*args)`` when no CPU branch is given:
-    funcgrad computes on the CPU (an array on a GPU is worked on by the same function,
-    whose operations dispatch to the GPU's kernels).  JAX's traces every branch and
-    picks one when it compiles; only the chosen branch runs here.
+    """``per_platform[platform](*args)``, or ``default(*args)`` when that platform has no
+    branch: the platform is ``"cuda"`` when an argument is a GPU array (its operations
+    run on the GPU), else ``"cpu"``.  JAX's traces every branch and picks one when it
+    compiles; only the chosen branch runs here.  As JAX's, the GPU branch is named
+    ``cuda=`` (or ``rocm=``), never ``gpu=``.
 
     >>> import numpy as np
     >>> from funcgrad import lax
     >>> lax.platform_dependent(np.ones(2), cpu=lambda x: 2 * x, default=lambda x: x)
     array([2., 2.])
+    >>> lax.platform_dependent(np.ones(2), tpu=lambda x: 2 * x, default=lambda x: -x)
+    array([-1., -1.])
     """
-    branch = per_platform.get("cpu", default)
+    if "gpu" in per_platform:
+        raise ValueError("lax.platform_dependent: name the GPU branch cuda= (or rocm=), as "
+                         "JAX does, not gpu=")
+    platform = "cuda" if _on_gpu(args) else "cpu"
+    branch = per_platform.get(platform, default)
     if branch is None:
-        raise NotImplementedError(f"platform_dependent: funcgrad runs on the 'cpu' platform, "
-                                  f"and neither a cpu= branch nor a default= was given "
-                                  f"(branches: {sorted(per_platform)})")
+        raise NotImplementedError(f"platform_dependent: these arguments live on the "
+                                  f"{platform!r} platform, and neither a {platform}= branch "
+                                  f"nor a default= was given (branches: "
+                                  f"{sorted(per_platform)}); add one of them")
     return branch(*args)
 
 

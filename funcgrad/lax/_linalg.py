@@ -113,11 +113,12 @@ def _dimension_numbers(lhs, rhs, dimension_numbers):
 
 
 def dot_general(lhs: ArrayLike, rhs: ArrayLike, dimension_numbers: Any, precision: Any = None,
-                preferred_element_type: DTypeLike | None = None) -> Array:
+                preferred_element_type: DTypeLike | None = None, *,
+                out_sharding: Any = None) -> Array:
     """The general tensor product: sum over the contracting axes pairs, matched along the
     batch axes pairs (``dimension_numbers = ((lhs_contracting, rhs_contracting),
     (lhs_batch, rhs_batch))``).  The result's axes: batch, then ``lhs``'s free axes, then
-    ``rhs``'s.
+    ``rhs``'s.  ``out_sharding`` is accepted and unused (funcgrad computes on one device).
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -146,9 +147,10 @@ def dot_general(lhs: ArrayLike, rhs: ArrayLike, dimension_numbers: Any, precisio
 
 def dot(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None,
         preferred_element_type: DTypeLike | None = None, *,
-        dimension_numbers: Any = None) -> Array:
+        dimension_numbers: Any = None, out_sharding: Any = None) -> Array:
     """The vector-vector, matrix-vector or matrix-matrix product (operands of rank 1 or 2;
-    with ``dimension_numbers``, :func:`dot_general`).
+    with ``dimension_numbers``, :func:`dot_general`).  ``out_sharding`` is accepted and
+    unused (funcgrad computes on one device).
 
     >>> import numpy as np
     >>> from funcgrad import lax

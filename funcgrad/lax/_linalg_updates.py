@@ -6,12 +6,11 @@ JAX's values, and derivatives by construction under every transform (JAX defines
 for the first two, and only forward mode for ``qdwh``, whose loop funcgrad's
 ``while_loop`` also differentiates in reverse mode).
 """
-from typing import Any
 
 import numpy as np
 
 from .. import numpy as fnp
-from ._common import FLOAT, INEXACT, accept, array, static_int
+from ._common import FLOAT, INEXACT, accept, array, static_int, static_ints
 from ._while import while_loop
 from ..typing import Array, ArrayLike
 
@@ -150,7 +149,7 @@ def _cholesky_step(u, params, dtype):
 
 
 def qdwh(x: ArrayLike, *, is_hermitian: bool = False, max_iterations: int | None = None,
-         eps: float | None = None, dynamic_shape: Any = None
+         eps: float | None = None, dynamic_shape: tuple[int, int] | None = None
          ) -> tuple[Array, Array, Array, Array]:
     """``(u, h, num_iters, is_converged)``: the polar decomposition ``x = u @ h`` of a
     full-rank ``M x N`` matrix (``M >= N``; ``u`` with orthonormal columns, ``h``
@@ -158,7 +157,9 @@ def qdwh(x: ArrayLike, *, is_hermitian: bool = False, max_iterations: int | None
     iteration: the same steps and stopping rule (``|u_k - u_{k-1}| < (5 eps)^(1/3)``,
     at most ``max_iterations``, default 10), the number of steps taken (int32) and
     whether it converged (bool).  ``is_hermitian`` is accepted and unused, as JAX's.
-    Differentiable in ``x`` (JAX: forward mode only).
+    ``dynamic_shape=(m, n)``: ``x`` is an ``m x n`` matrix padded to its shape; the
+    results are that matrix's, zero-padded (static ints here: under ``jit`` pass them as
+    static arguments).  Differentiable in ``x`` (JAX: forward mode only).
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -172,12 +173,22 @@ def qdwh(x: ArrayLike, *, is_hermitian: bool = False, max_iterations: int | None
     if x.ndim != 2 or x.shape[0] < x.shape[1]:
         raise ValueError(f"lax.linalg.qdwh needs one M x N matrix with M >= N, got shape "
                          f"{x.shape} (use funcgrad.vmap for a stack of them)")
-    if dynamic_shape is not None and tuple(dynamic_shape) != x.shape:
-        raise NotImplementedError("lax.linalg.qdwh: dynamic_shape (a matrix padded beyond "
-                                  "its true shape) is not supported; pass the unpadded "
-                                  "matrix")
     max_iterations = 10 if max_iterations is None else static_int(
         max_iterations, "lax.linalg.qdwh: max_iterations")
+    if dynamic_shape is not None:
+        true_shape = static_ints(dynamic_shape, "lax.linalg.qdwh: dynamic_shape")
+        m, n = true_shape if len(true_shape) == 2 else (0, 0)
+        if not 1 <= n <= m <= x.shape[0] or n > x.shape[1]:
+            raise ValueError(f"lax.linalg.qdwh: dynamic_shape (the true shape of the padded "
+                             f"matrix) must fit in its shape {x.shape} with m >= n, got "
+                             f"{true_shape}")
+        if (m, n) != x.shape:
+            # JAX masks the padding to zeros and iterates on the padded matrix, whose
+            # results are the true matrix's, zero-padded: the same, computed on the slice
+            (big_m, big_n), x = x.shape, x[:m, :n]
+            u, h, num_iters, is_converged = qdwh(x, max_iterations=max_iterations, eps=eps)
+            return (fnp.pad(u, ((0, big_m - m), (0, big_n - n))),
+                    fnp.pad(h, ((0, big_n - n), (0, big_n - n))), num_iters, is_converged)
     if x.dtype.itemsize < 4:
         x = fnp.astype(x, np.float32)
     dtype = x.dtype

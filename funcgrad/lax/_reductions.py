@@ -48,8 +48,9 @@ def _kept(x, out):
     return out if out.dtype == x.dtype else fnp.astype(out, x.dtype)
 
 
-def reduce_sum(operand: ArrayLike, axes: Sequence[int]) -> Array:
-    """The sum over ``axes`` (in the operand's dtype).
+def reduce_sum(operand: ArrayLike, axes: Sequence[int], *, out_sharding: Any = None) -> Array:
+    """The sum over ``axes`` (in the operand's dtype).  ``out_sharding`` is accepted and
+    unused (funcgrad computes on one device).
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -247,10 +248,11 @@ def operands_with_inits(name, operands, init_values):
 
 
 def reduce(operands: PyTree, init_values: PyTree, computation: Callable[..., Any],
-           dimensions: Sequence[int]) -> PyTree:
+           dimensions: Sequence[int], out_sharding: Any = None) -> PyTree:
     """Reduce ``operands`` (an array or a pytree of arrays of one shape) over
     ``dimensions`` with ``computation(a, b)``, an associative, commutative function of two
     such pytrees, starting from ``init_values`` (its identity, as JAX assumes).
+    ``out_sharding`` is accepted and unused (funcgrad computes on one device).
 
     >>> import operator, numpy as np
     >>> from funcgrad import lax

@@ -7,7 +7,7 @@ All are compositions of ``funcgrad.numpy`` functions (indexing, ``.at[].set``,
 axes and sizes are static Python ints, as in JAX; a negative padding crops.
 """
 import builtins
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -220,9 +220,10 @@ def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Array:
 
 
 def reshape(operand: ArrayLike, new_sizes: Sequence[int],
-            dimensions: Sequence[int] | None = None) -> Array:
+            dimensions: Sequence[int] | None = None, *, out_sharding: Any = None) -> Array:
     """``operand`` in the shape ``new_sizes`` (row-major), after transposing it by
-    ``dimensions`` when given.
+    ``dimensions`` when given.  ``out_sharding`` is accepted and unused (funcgrad computes
+    on one device).
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -257,8 +258,9 @@ def transpose(operand: ArrayLike, permutation: Sequence[int]) -> Array:
     return fnp.transpose(x, perm)
 
 
-def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Array:
-    """``operand`` repeated along new leading axes of ``sizes``.
+def broadcast(operand: ArrayLike, sizes: Sequence[int], *, out_sharding: Any = None) -> Array:
+    """``operand`` repeated along new leading axes of ``sizes``.  ``out_sharding`` is
+    accepted and unused (funcgrad computes on one device).
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -271,9 +273,11 @@ def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Array:
 
 
 def broadcast_in_dim(operand: ArrayLike, shape: Sequence[int],
-                     broadcast_dimensions: Sequence[int]) -> Array:
+                     broadcast_dimensions: Sequence[int], *,
+                     out_sharding: Any = None) -> Array:
     """``operand`` broadcast to ``shape``, its axis ``i`` becoming axis
     ``broadcast_dimensions[i]`` of the result (of size 1 or the same size).
+    ``out_sharding`` is accepted and unused (funcgrad computes on one device).
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -381,8 +385,10 @@ def iota(dtype: DTypeLike, size: int) -> Array:
     return np.arange(static_int(size, "iota: size"), dtype=np.dtype(dtype))
 
 
-def broadcasted_iota(dtype: DTypeLike, shape: Sequence[int], dimension: int) -> Array:
+def broadcasted_iota(dtype: DTypeLike, shape: Sequence[int], dimension: int, *,
+                     out_sharding: Any = None) -> Array:
     """An array of ``shape`` whose entries count along axis ``dimension``.
+    ``out_sharding`` is accepted and unused (funcgrad computes on one device).
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -397,9 +403,11 @@ def broadcasted_iota(dtype: DTypeLike, shape: Sequence[int], dimension: int) -> 
                            shape).copy()
 
 
-def full(shape: Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | None = None) -> Array:
+def full(shape: Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | None = None, *,
+         sharding: Any = None) -> Array:
     """An array of ``shape`` filled with the scalar ``fill_value`` (converted to ``dtype``
     as :func:`convert_element_type` does; a traced one keeps its derivative).
+    ``sharding`` is accepted and unused (funcgrad computes on one device).
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -416,8 +424,9 @@ def full(shape: Sequence[int], fill_value: ArrayLike, dtype: DTypeLike | None = 
 
 
 def full_like(x: ArrayLike, fill_value: ArrayLike, dtype: DTypeLike | None = None,
-              shape: Sequence[int] | None = None) -> Array:
-    """:func:`full` with ``x``'s shape and dtype unless ``shape``/``dtype`` are given.
+              shape: Sequence[int] | None = None, sharding: Any = None) -> Array:
+    """:func:`full` with ``x``'s shape and dtype unless ``shape``/``dtype`` are given
+    (``sharding``: unused, as :func:`full`'s).
 
     >>> import numpy as np
     >>> from funcgrad import lax

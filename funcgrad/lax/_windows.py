@@ -86,14 +86,15 @@ def _window_slices(what, x, lead, windows, strides, padding, base_dilation, wind
 
 
 def reduce_window(operand: PyTree, init_value: PyTree, computation: Callable[..., Any],
-                  window_dimensions: Sequence[int], window_strides: Sequence[int],
-                  padding: str | Sequence[Sequence[int]],
+                  window_dimensions: Sequence[int],
+                  window_strides: Sequence[int] | None = None,
+                  padding: str | Sequence[Sequence[int]] = "VALID",
                   base_dilation: Sequence[int] | None = None,
                   window_dilation: Sequence[int] | None = None) -> PyTree:
     """``computation`` over every window of ``operand`` (an array, or a pytree of arrays of
     one shape with ``init_value`` alike): pooling.  Padded entries are ``init_value``, the
     computation's identity (``-inf`` for a max pool, ``0`` for a sum), which also starts
-    each window's reduction.
+    each window's reduction.  Strides default to 1 and padding to ``"VALID"``, as JAX's.
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -103,6 +104,9 @@ def reduce_window(operand: PyTree, init_value: PyTree, computation: Callable[...
            [13., 15.]])
     """
     leaves, inits, treedef = operands_with_inits("reduce_window", operand, init_value)
+    if window_strides is None:
+        window_strides = (1,) * len(static_ints(window_dimensions,
+                                                "reduce_window: window_dimensions"))
     pieces = [_window_slices("reduce_window", x, 0, window_dimensions, window_strides,
                              padding, base_dilation, window_dilation, v)
               for x, v in zip(leaves, inits)]
@@ -158,7 +162,8 @@ def conv_general_dilated(lhs: ArrayLike, rhs: ArrayLike, window_strides: Sequenc
                          rhs_dilation: Sequence[int] | None = None,
                          dimension_numbers: Any = None, feature_group_count: int = 1,
                          batch_group_count: int = 1, precision: Any = None,
-                         preferred_element_type: DTypeLike | None = None) -> Array:
+                         preferred_element_type: DTypeLike | None = None,
+                         out_sharding: Any = None) -> Array:
     """The convolution (cross-correlation, as JAX) of ``lhs`` (batch, feature, spatial...)
     with the kernel ``rhs`` (output feature, input feature, spatial...), or the layouts
     ``dimension_numbers`` names (``("NHWC", "HWIO", "NHWC")``...), with strides, padding,

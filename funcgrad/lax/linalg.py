@@ -61,11 +61,13 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Array:
 
 
 def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
-         sort_eigenvalues: bool = True, subset_by_index: Any = None) -> tuple[Array, Array]:
+         sort_eigenvalues: bool = True, subset_by_index: Any = None,
+         implementation: Any = None) -> tuple[Array, Array]:
     """``(v, w)``: the eigenvectors (columns) and ascending eigenvalues of Hermitian
     matrices, in JAX's order; with ``symmetrize_input`` (JAX's default) of
     ``(x + x^H) / 2``, else of the ``lower`` (or upper) triangle.  ``subset_by_index``
-    (``(start, stop)``) keeps those eigenpairs.
+    (``(start, stop)``) keeps those eigenpairs.  ``implementation`` (JAX's choice of
+    algorithm) is accepted and ignored: LAPACK's, as JAX's CPU default.
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -82,10 +84,11 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
     return v, w
 
 
-def qr(x: ArrayLike, *, pivoting: bool = False, full_matrices: bool = True
-       ) -> tuple[Array, Array]:
+def qr(x: ArrayLike, *, pivoting: bool = False, full_matrices: bool = True,
+       use_magma: bool | None = None) -> tuple[Array, Array]:
     """``(q, r)`` with ``x = q @ r``: ``q`` square (``full_matrices``, JAX's default) or
-    with ``min(m, n)`` columns.  Column pivoting is not supported.
+    with ``min(m, n)`` columns.  Column pivoting is not supported; ``use_magma`` (a GPU
+    library's choice in JAX) is accepted and ignored.
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -277,7 +280,9 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, 
     LAPACK's ``?gtsv`` (partial pivoting, ``O(m)`` per system and column, JAX's CPU
     routine), in the operands' common dtype.  Differentiable in all four (JAX's rules:
     ``dx = A^-1 (db - dA x)``, the transpose solved with ``A^T``).  A singular ``A``
-    raises ``LinAlgError`` where JAX returns NaNs; ``perturb_singular`` is not supported.
+    raises ``LinAlgError`` where JAX returns NaNs; with ``perturb_singular``, JAX's CPU
+    algorithm perturbs its tiny pivots instead (a finite ``x``, JAX's bits: inverse
+    iteration's ``(T - lambda I) x = b``), each solve of the rules perturbed alike.
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -286,9 +291,6 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, 
     array([[1.],
            [1.]])
     """
-    if perturb_singular:
-        raise NotImplementedError("lax.linalg.tridiagonal_solve: perturb_singular=True is "
-                                  "not supported; pass perturb_singular=False")
     dl, d, du = (accept("tridiagonal_solve", array(v), INEXACT) for v in (dl, d, du))
     b = accept("tridiagonal_solve", array(b), INEXACT)
     m = d.shape[-1] if d.ndim else -1
@@ -299,4 +301,5 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, 
                          f"{du.shape} and {b.shape}")
     dtype = np.result_type(dl.dtype, d.dtype, du.dtype, b.dtype, np.float32)
     return _tridiagonal.tridiagonal_solve(*(v if v.dtype == dtype else fnp.astype(v, dtype)
-                                            for v in (dl, d, du, b)))
+                                            for v in (dl, d, du, b)),
+                                          perturb_singular=bool(perturb_singular))

@@ -16,7 +16,7 @@ __all__ = ["VECTOR", "LN2", "LOG2E"]
 LN2 = math.log(2.0)
 LOG2E = 1.0 / LN2
 
-exp, exp2, expm1 = np.exp, np.exp2, np.expm1
+exp, expm1 = np.exp, np.expm1  # (exp2: below, typed)
 log, log2, log10, log1p = np.log, np.log2, np.log10, np.log1p
 sqrt, cbrt = np.sqrt, np.cbrt
 sin, cos, tan = np.sin, np.cos, np.tan
@@ -29,10 +29,46 @@ hypot, copysign = np.hypot, np.copysign
 isinf, isfinite = np.isinf, np.isfinite
 
 
+def _typed_exp2():
+    """``exp2`` as ``llvm.exp2.f32``/``llvm.exp2.f64`` (the C library's ``exp2f``/``exp2``).
+
+    Numba 0.68 lowers ``np.exp2`` of a float to an intrinsic declared as plain
+    ``llvm.exp2``, without the type suffix: the first call in a module declares it for its
+    type, and a call on the other float type then fails to compile ("Type of #1 arg
+    mismatch: float != double").  A fused kernel mixing both (``frexp`` of float32 then
+    ``ldexp``, whose exponents are float64) fell back to eager.  This leaf declares the
+    intrinsic per type, which is what Numba compiles for one type alone: NumPy's bits for
+    every float32 (all 2**32 checked against ``np.exp2``; rounding ``exp2`` of the float64
+    instead differs at 168364 of them) and for float64.  Built on first use (it imports
+    Numba); callable from Python too (the CUDA simulator's leaves)."""
+    from llvmlite import ir
+    from numba import njit, types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def llvm_exp2(typingctx, x):
+        if not isinstance(x, types.Float):
+            return None
+
+        def codegen(context, builder, signature, args):
+            t = args[0].type
+            f = builder.module.declare_intrinsic("llvm.exp2", [t], ir.FunctionType(t, [t]))
+            return builder.call(f, args)
+        return x(x), codegen
+
+    @njit(cache=True, error_model="numpy", nogil=True)
+    def exp2(x):
+        return llvm_exp2(x)
+    return exp2
+
+
 def __getattr__(name):
     """Any other leaf is Python's ``math`` function of that name (``erf``, ``gamma``...),
     which Numba compiles to the C library's: a new primitive needs no edit here unless
     its function is missing from ``math``."""
+    if name == "exp2":
+        globals()["exp2"] = leaf = _typed_exp2()
+        return leaf
     try:
         return getattr(math, name)
     except AttributeError:

@@ -20,11 +20,14 @@ from ._config import SIM
 
 if SIM:  # the CPU's leaves: NumPy's ufuncs on scalars
     from ..cpu.leaves import (acos, acosh, asin, asinh, atan, atan2, atanh, cbrt,  # noqa: F401
-                              ceil, copysign, cos, cosh, exp, exp2, expm1, floor, fmod, hypot,
+                              ceil, copysign, cos, cosh, exp, expm1, floor, fmod, hypot,
                               isfinite, isinf, log, log1p, log2, log10, pow, sin, sinh, sqrt,
                               tan, tanh, trunc)
     import numpy as _np
 
+    # (the CPU's exp2 leaf is a Numba function, returning Python floats: NumPy's keeps
+    # float32 scalars float32, with the same bits)
+    exp2 = _np.exp2
     c_exp, c_log, c_log10, c_sqrt = _np.exp, _np.log, _np.log10, _np.sqrt
     c_sin, c_cos, c_tan = _np.sin, _np.cos, _np.tan
     c_sinh, c_cosh, c_tanh = _np.sinh, _np.cosh, _np.tanh

@@ -37,3 +37,14 @@ def test_cond_scan_while_on_gpu_arrays():
     close(carry, X.sum())
     close(ys, np.concatenate([[0.0], np.cumsum(X)[:-1]]) * X)
     close(lax.while_loop(lambda v: v[0] < 3.0, lambda v: v + 1.0, x), X + np.ceil(3.0 - X[0]))
+
+
+def test_platform_dependent_takes_the_cuda_branch_for_gpu_arrays():
+    # (the operations of a GPU array run on the GPU: JAX's execution platform "cuda")
+    branches = dict(cpu=lambda v: v * 2.0, cuda=lambda v: v * 3.0)
+    out = lax.platform_dependent(gpu(X), **branches)
+    assert isinstance(out, GpuArray)
+    close(out, X * 3.0)
+    close(lax.platform_dependent(X, **branches), X * 2.0)
+    close(lax.platform_dependent(gpu(X), (gpu(X),), cpu=lambda a, b: a + b[0],
+                                 default=lambda a, b: a * b[0]), X * X)
