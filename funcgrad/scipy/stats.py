@@ -250,7 +250,9 @@ poisson = rv_discrete(
     "poisson", shapes=("mu",), _logpmf=_poisson_logpmf,
     _valid=lambda mu: fnp.greater_equal(mu, 0),
     _cdf=lambda k, mu: _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)),
-    _sf=lambda k, mu: 1.0 - _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)),
+    # (the upper tail directly, not 1 - cdf: isf far in it needs its digits)
+    _sf=lambda k, mu: fnp.where(fnp.less(k, 0), 1.0, sp.gammainc(
+        fnp.floor(fnp.maximum(k, 0.0)) + 1.0, mu)),
     _entropy=_poisson_entropy)
 bernoulli = rv_discrete(
     "bernoulli", shapes=("p",),
@@ -275,18 +277,24 @@ geom = rv_discrete(
 nbinom = rv_discrete(
     "nbinom", shapes=("n", "p"), _logpmf=_nbinom_logpmf,
     _valid=lambda n, p: _all(fnp.greater(n, 0), fnp.greater(p, 0), fnp.less_equal(p, 1)),
-    _cdf=lambda k, n, p: _count_cdf(k, lambda f: sp.betainc(n, f + 1.0, p)),
-    _sf=lambda k, n, p: fnp.where(fnp.less(k, 0), 1.0, _count_cdf(
-        k, lambda f: sp.betainc(f + 1.0, n, 1.0 - p))))
+    # (k = inf: the whole mass, where betainc(n, inf, p) is NaN)
+    _cdf=lambda k, n, p: fnp.where(fnp.isposinf(k), 1.0, _count_cdf(
+        fnp.where(fnp.isposinf(k), 0.0, k), lambda f: sp.betainc(n, f + 1.0, p))),
+    _sf=lambda k, n, p: fnp.where(fnp.less(k, 0), 1.0, fnp.where(fnp.isposinf(k), 0.0, _count_cdf(
+        fnp.where(fnp.isposinf(k), 0.0, k), lambda f: sp.betainc(f + 1.0, n, 1.0 - p)))))
+# (the supports the quantiles search: see _discrete_quantiles)
+for _d, _bounds in ((bernoulli, lambda p: (0.0, 1.0)), (binom, lambda n, p: (0.0, n))):
+    _d._bounds, _d._bounded = _bounds, True
+geom._bounds = lambda p: (1.0, _INF)
 for _d in (poisson, bernoulli, binom, geom, nbinom):
     _params = {"binom": "5, p", "nbinom": "3.0, p"}.get(_d.name, "p")  # (p: the last shape)
     _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {', '.join(
-        _d.shapes + ('loc',))}): ``logpmf``, ``pmf``, ``cdf``, ``sf``.
+        _d.shapes + ('loc',))}): ``logpmf``, ``pmf``, ``cdf``, ``sf``, ``ppf``, ``isf``.
 
 >>> import funcgrad as fg
 >>> g = fg.grad(lambda p: {_d.name}.logpmf(1.0, {_params}))(0.4)
 """
-del _d, _params
+del _d, _params, _bounds
 
 
 class _multivariate_normal:
