@@ -12,7 +12,8 @@ Derivatives that are not implemented raise ``NotImplementedError`` when asked fo
 ``zeta`` in ``x``, ``gammainc``/``gammaincc`` (and their inverses) in ``a``, ``betainc``
 (and ``betaincinv``) in ``a`` and ``b``,
 ``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, the Bessel functions
-(``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, ``hyp1f1``
+(``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, the Struve functions in ``v``,
+the spherical Bessel functions in ``n``, ``lambertw`` in ``k``, ``hyp1f1``
 in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 
 ``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
@@ -23,14 +24,19 @@ which differ from SciPy's j0 and j1 in the last digits), ``yv`` (likewise ``y0``
 ``k0``, ``k1``, ``k0e``, ``k1e``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
 ``hyp1f1``, ``hyp2f1``, the inverses ``inv_boxcox``, ``inv_boxcox1p``, ``gammaincinv``,
 ``gammainccinv``, ``betaincinv`` and ``ndtri_exp``, ``erfi``, the complete elliptic
-integrals ``ellipk``, ``ellipe`` and ``ellipkm1`` (:mod:`._special_inverse`), and ``erf``
+integrals ``ellipk``, ``ellipe`` and ``ellipkm1`` (:mod:`._special_inverse`), ``lambertw``,
+``struve``, ``modstruve`` and ``spherical_jn``, ``spherical_yn``, ``spherical_in``,
+``spherical_kn`` (:mod:`._special_orders`), and ``erf``
 and ``erfc`` of complex arguments are the exception:
 they take their values from SciPy's ufuncs (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
 SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
 bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
 derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, ``cbrt``,
 ``cosm1``, ``exprel``, ``softplus``, ``huber`` and ``pseudo_huber`` are the elementary
-functions SciPy keeps here (:mod:`._special_elementary`).
+functions SciPy keeps here (:mod:`._special_elementary`); ``rgamma``, ``betaln`` and
+``beta``, with SciPy's values at the poles of Gamma, are in :mod:`._special_gamma`.  The
+functions that are ufuncs in SciPy take its ``out=`` (plain arrays only: a traced result
+raises a ``TypeError``; :mod:`._special_out`).
 """
 import functools
 import math
@@ -59,6 +65,9 @@ from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # no
 from . import _special_elementary as _elementary
 from ._special_gamma import beta, betaln, rgamma  # noqa: F401
 from ._special_out import with_out as _with_out, write_out
+from . import _special_orders as _orders
+from ._special_orders import (lambertw, modstruve, spherical_in, spherical_jn,  # noqa: F401
+                              spherical_kn, spherical_yn, struve)
 from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
                                   log1p, pseudo_huber, softplus)
 
@@ -67,7 +76,7 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
            "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
            "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
-               _inverse.__all__)
+               _inverse.__all__ + _orders.__all__)
 
 _INF = math.inf
 
@@ -544,7 +553,8 @@ def sinc(x: ArrayLike) -> Array:
 # (see _special_out); an alias (psi) stays the same function as its original
 _UFUNCS = __all__[:]
 for _name in ("polygamma", "multigammaln", "logsumexp", "softmax", "log_softmax", "zeta",
-              "sinc", "factorial", "comb", "bernoulli", "bessel_jn"):
+              "sinc", "factorial", "comb", "bernoulli", "bessel_jn", "lambertw",
+              "spherical_jn", "spherical_yn", "spherical_in", "spherical_kn"):
     _UFUNCS.remove(_name)
 _wrapped: dict = {}
 for _name in _UFUNCS:
