@@ -245,3 +245,14 @@ def test_spherical_bessel_functions_are_scipys_with_derivatives(name):
             assert float(fg.grad(lambda t: f(nn, t, derivative=True))(zz)) == d2
     with pytest.raises(NotImplementedError, match="respect to n"):
         fg.grad(f)(1.0, 2.0)
+
+
+def test_plain_scipy_struve_and_lambertw_reach_funcgrads_on_traced_values():
+    # (struve is a SciPy ufunc; lambertw a Python function around the private _lambertw)
+    x = np.array([0.5, 1.0, 2.0])
+    got = fg.grad(lambda v: np.sum(scipy_special.struve(1.0, v)))(x)
+    np.testing.assert_allclose(got, [central(lambda t: scipy_special.struve(1.0, t), v)
+                                     for v in x], rtol=1e-7)
+    got = fg.grad(lambda v: np.sum(scipy_special.lambertw(v).real))(x)
+    w = scipy_special.lambertw(x).real
+    np.testing.assert_allclose(got, w / (x * (1 + w)), rtol=1e-14)

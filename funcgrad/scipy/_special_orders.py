@@ -94,3 +94,4 @@ spherical_kn = _spherical("spherical_kn", """The modified spherical Bessel funct
     >>> float(spherical_kn(0, 1.0)) == math.pi / 2 * math.exp(-1.0)
     True
     """)
+
