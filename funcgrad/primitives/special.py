@@ -367,20 +367,13 @@ _RGAMMA1P = (1.0, 0.57721566490153286061, -0.65587807152025388108, -0.0420026350
              6.1160951044814158179e-9, 5.0020076444692229301e-9)
 
 
-def _horner(coefficients, var):
-    text = f"C({coefficients[-1]!r})"
-    for c in reversed(coefficients[:-1]):
-        text = f"(C({c!r}) + {var} * {text})"
-    return text
-
-
 # Q(a, x) for a < 0.2 and x < a + 1, where Q = 1 - P loses every digit as a -> 0 (P -> 1):
 # P = x**a / Gamma(1 + a) (1 + a S), S = sum over n >= 1 of (-x)**n / (n! (a + n)), so
 # Q = -expm1(u) - exp(u) a S with u = a log(x) - log Gamma(1 + a), and log Gamma(1 + a) =
 # -log1p(a (gamma + ...)) from the series above (1 + a would round a away).  (Cephes'
 # and Boost's small-a route; Q(1e-300, 1e-5) is 1.09e-299, not 1 - 1 = 0.)
 _GAMMAINCC_SMALL_A = f"""        if a < C(0.2):
-            u = a * F.log(x) + F.log1p(a * {_horner(_RGAMMA1P[1:], "a")})
+            u = a * F.log(x) + F.log1p(a * ({_horner("a", _RGAMMA1P[1:])}))
             t = C(1)
             s = C(0)
             n = C(0)

@@ -39,7 +39,8 @@ def quantile(dist, q, shape, loc, ok, upper):
     parameters ``shape`` (valid stand-ins where ``ok`` is False), shifted by ``loc``."""
     q, loc = _stop_gradient(fnp.asarray(q, dtype=np.float64)), _stop_gradient(loc)
     shape = [_stop_gradient(s) for s in shape]
-    low, high = dist._bounds(*shape)
+    bounds = getattr(dist, "_bounds", None)
+    low, high = (0.0, math.inf) if bounds is None else bounds(*shape)
     inside = fnp.logical_and(fnp.greater(q, 0.0), fnp.less(q, 1.0))
     qs = fnp.where(inside, q, 0.5)
     lo = fnp.zeros_like(qs) + (low - 1.0)

@@ -381,11 +381,10 @@ class rv_discrete(rv_continuous):
     def logpdf(self, *args: ArrayLike, **kwds: ArrayLike) -> NoReturn:
         raise AttributeError(f"{self.name} is discrete: use logpmf, as in SciPy")
 
-    # the support [a, b] (b = inf: unbounded, searched up to a bound from the variance)
+    # the support [a, b] of the standardized distribution, (0, inf) where not given (b =
+    # inf: unbounded, the quantiles search up to a bound from the variance)
     _bounded = False
-
-    def _bounds(self, *shape):
-        return 0.0, math.inf
+    _bounds: Callable[..., Any]
 
     def _quantile(self, q, args, kwds, upper):
         from ._discrete_quantiles import quantile

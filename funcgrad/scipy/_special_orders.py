@@ -3,6 +3,8 @@ Struve functions and the spherical Bessel functions, whose values are SciPy's
 (:mod:`funcgrad.primitives.special_scipy_more`, SciPy imported on the first call) and
 whose derivatives in the argument hold at every order.  An order or branch (``v``,
 ``n``, ``k``) has no derivative: asking for one raises ``NotImplementedError``."""
+from typing import Callable
+
 import numpy as np
 
 from ..numpy._convert import operand as _operand
@@ -51,7 +53,7 @@ def modstruve(v: ArrayLike, x: ArrayLike) -> Array:
     return _sm.modstruve(_operand(v), _operand(x))
 
 
-def _spherical(name: str, doc: str):
+def _spherical(name: str, doc: str) -> Callable[..., Array]:
     f, d = getattr(_sm, name), getattr(_sm, name + "_d")
 
     def spherical(n: ArrayLike, z: ArrayLike, derivative: bool = False) -> Array:
