@@ -256,3 +256,36 @@ def test_plain_scipy_struve_and_lambertw_reach_funcgrads_on_traced_values():
     got = fg.grad(lambda v: np.sum(scipy_special.lambertw(v).real))(x)
     w = scipy_special.lambertw(x).real
     np.testing.assert_allclose(got, w / (x * (1 + w)), rtol=1e-14)
+
+
+# --- the sweep's findings -------------------------------------------------------------------------
+
+def test_beta_and_betaln_with_one_argument_far_larger_are_scipys():
+    # (gammaln(a) - gammaln(a + b) cancelled to 0: betaln(1e300, 1) was 0, beta 1)
+    a = np.array([1e300, 1e300, 1e7, 1e8, 700.0, 200.5, -200.5, 1e300])
+    b = np.array([1.0, 0.5, -0.5, 3.0, -0.5, -100.25, 50.0, -0.5])
+    for f in ("beta", "betaln"):
+        np.testing.assert_allclose(getattr(fsp, f)(a, b), getattr(scipy_special, f)(a, b),
+                                   rtol=1e-12)
+        np.testing.assert_allclose(getattr(fsp, f)(b, a), getattr(scipy_special, f)(b, a),
+                                   rtol=1e-12)
+    for t in (0.5, 3.0):
+        got = float(fg.grad(fsp.betaln, 1)(1e7, t))
+        assert got == pytest.approx(central(lambda s: scipy_special.betaln(1e7, s), t),
+                                    rel=1e-6)
+    assert float(fg.grad(fsp.beta, 1)(700.0, -0.5)) == pytest.approx(
+        central(lambda s: scipy_special.beta(700.0, s), -0.5), rel=1e-6)
+    # betaln at the poles: SciPy's log|beta| (inf, or log of the finite limit), no derivative
+    pa, pb = np.array([0.0, -1.0, 1.0, 2.0]), np.array([1.0, 2.0, -1.0, -3.0])
+    np.testing.assert_array_equal(fsp.betaln(pa, pb), scipy_special.betaln(pa, pb))
+    assert math.isnan(float(fg.grad(fsp.betaln)(1.0, -1.0)))
+
+
+def test_rel_entr_past_the_float_range_is_scipys():
+    x = np.array([1e300, 1e-300, 1.0, 1e-310])
+    y = np.array([1e-300, 1e300, 2.0, 1.0])
+    np.testing.assert_allclose(fsp.rel_entr(x, y), scipy_special.rel_entr(x, y), rtol=1e-14)
+    # kl_div = rel_entr - x + y >= 0 (SciPy's own gives inf and -inf here)
+    np.testing.assert_allclose(fsp.kl_div(x[:2], y[:2]),
+                               scipy_special.rel_entr(x[:2], y[:2]) - x[:2] + y[:2],
+                               rtol=1e-14)

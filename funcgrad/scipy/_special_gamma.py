@@ -100,14 +100,69 @@ def rgamma(x: ArrayLike) -> Array:
     return fnp.where(right, fnp.exp(-_sp.gammaln(right_x)), left)
 
 
-def betaln(a: ArrayLike, b: ArrayLike) -> Array:
-    """``log|B(a, b)|`` = ``gammaln(a) + gammaln(b) - gammaln(a + b)``.
+_ASYMPTOTIC = 1e6           # (Cephes' ASYMP_FACTOR)
+_MAXGAM = 171.624376956302725  # (Gamma overflows past it)
 
-    >>> float(betaln(1.0, 1.0))
-    0.0
+
+def _gamma_sign(v):
+    """The sign of Gamma(v) off its poles: -1 where ``floor(v)`` is odd and negative."""
+    odd = fnp.not_equal(fnp.mod(fnp.floor(v), 2.0), 0.0)
+    return fnp.where(fnp.logical_and(fnp.less(v, 0.0), odd), -1.0, 1.0)
+
+
+def _log_abs_beta(a, b):
+    """``log|B(a, b)|`` off the poles: ``gammaln(a) + gammaln(b) - gammaln(a + b)``, or,
+    where one argument ``s`` is beyond 1e6 times the other ``t`` (and above 1e6), Cephes'
+    asymptotic ``gammaln(t) - t log(s) + t(1-t)/(2s) + t(1-t)(1-2t)/(12 s**2) - t**2
+    (1-t)**2/(12 s**3)``: there ``gammaln(s) - gammaln(s + t)`` is a difference of
+    rounded neighbours (``betaln(1e300, 1)`` came out 0, not -690.8)."""
+    swap = fnp.less(fnp.abs(a), fnp.abs(b))
+    big, small = fnp.where(swap, b, a), fnp.where(swap, a, b)
+    far = fnp.logical_and(fnp.greater(fnp.abs(big), _ASYMPTOTIC * fnp.abs(small)),
+                          fnp.greater(big, _ASYMPTOTIC))
+    # (the double-where idiom: each form sees stand-ins where the other is taken)
+    s, t = fnp.where(far, big, 2 * _ASYMPTOTIC), fnp.where(far, small, 1.0)
+    t1 = t * (1.0 - t)
+    asymptotic = (_sp.gammaln(t) - t * fnp.log(s) + t1 / (2.0 * s)
+                  + t1 * (1.0 - 2.0 * t) / (12.0 * s * s) - t1 * t1 / (12.0 * s * s * s))
+    na, nb = fnp.where(far, 1.0, a), fnp.where(far, 1.0, b)
+    return fnp.where(far, asymptotic, _sp.gammaln(na) + _sp.gammaln(nb) - _sp.gammaln(na + nb))
+
+
+def _at_poles(a, b, out, of_value):
+    """``out`` with SciPy's values ``of_value(beta's pole value)`` where ``a`` or ``b``
+    is a non-positive integer, whose derivatives are NaN (see ``_undefined_slope``)."""
+    pole_a, pole_b = _non_positive_integer(a), _non_positive_integer(b)
+    pole = fnp.logical_or(pole_a, pole_b)
+    if isinstance(pole, np.ndarray) and not pole.any():
+        return out
+    sa, sb = _stop_gradient(a), _stop_gradient(b)
+    at_pole = of_value(fnp.where(pole_a, _pole_value(sa, sb), _pole_value(sb, sa)))
+    flag = fnp.broadcast_to(fnp.where(pole, 1.0, 0.0), fnp.shape(out))
+    undefined = (_undefined_slope(fnp.broadcast_to(a, flag.shape), flag)
+                 + _undefined_slope(fnp.broadcast_to(b, flag.shape), flag))
+    return fnp.where(pole, at_pole + undefined, out)
+
+
+def _typed(out, a, b):
+    # (where's stand-ins are float64 arrays: back to NumPy 2's type of a and b, so that
+    # float32 stays float32)
+    dtype = np.result_type(*[x.dtype if hasattr(x, "dtype") else x for x in (a, b)], 1.0)
+    return fnp.astype(out, dtype) if out.dtype != dtype else out
+
+
+def betaln(a: ArrayLike, b: ArrayLike) -> Array:
+    """``log|B(a, b)|`` = ``gammaln(a) + gammaln(b) - gammaln(a + b)`` (Cephes' asymptotic
+    form where one argument dwarfs the other; at the poles SciPy's ``log|beta|``).
+
+    >>> float(betaln(1.0, 1.0)), round(float(betaln(1e300, 1.0)), 10)
+    (0.0, -690.7755278982)
     """
     a, b = _operand(a), _operand(b)
-    return _sp.gammaln(a) + _sp.gammaln(b) - _sp.gammaln(a + b)
+    pole = fnp.logical_or(_non_positive_integer(a), _non_positive_integer(b))
+    safe_a, safe_b = fnp.where(pole, 1.0, a), fnp.where(pole, 1.0, b)
+    out = _at_poles(a, b, _log_abs_beta(safe_a, safe_b), lambda v: fnp.log(fnp.abs(v)))
+    return _typed(out, a, b)
 
 
 def _pole_value(p, o):
@@ -118,7 +173,7 @@ def _pole_value(p, o):
     sign = fnp.where(fnp.equal(fnp.mod(fnp.where(ok, o, 0.0), 2.0), 0.0), 1.0, -1.0)
     inner_a = fnp.where(ok, 1.0 - p - o, 1.0)
     positive = fnp.greater(o, 0.0)
-    inner = fnp.where(positive, fnp.exp(betaln(inner_a, fnp.where(positive, o, 1.0))),
+    inner = fnp.where(positive, fnp.exp(_log_abs_beta(inner_a, fnp.where(positive, o, 1.0))),
                       math.inf)
     return fnp.where(ok, sign * inner, math.inf)
 
@@ -151,29 +206,27 @@ def beta(a: ArrayLike, b: ArrayLike) -> Array:
     """
     a, b = _operand(a), _operand(b)
     positive = fnp.logical_and(fnp.greater(a, 0), fnp.greater(b, 0))
-    # (the double-where idiom: no NaN in either branch)
-    by_log = fnp.exp(betaln(fnp.where(positive, a, 1.0), fnp.where(positive, b, 1.0)))
+    pole = fnp.logical_or(_non_positive_integer(a), _non_positive_integer(b))
+    regular = fnp.logical_not(fnp.logical_or(positive, pole))
+    # where Gamma of a, b or a + b overflows (or one dwarfs the other), the logs with the
+    # signs of the Gammas, as Cephes (beta(700, -0.5) = -93.7, not inf * 0)
+    logs = fnp.logical_and(regular, fnp.logical_or(
+        fnp.logical_or(fnp.greater(fnp.abs(a), _MAXGAM), fnp.greater(fnp.abs(b), _MAXGAM)),
+        fnp.greater(fnp.abs(a + b), _MAXGAM)))
+    products = fnp.logical_and(regular, fnp.logical_not(logs))
+    # (the double-where idiom: no NaN in any branch)
+    by_log = fnp.exp(_log_abs_beta(fnp.where(positive, a, 1.0), fnp.where(positive, b, 1.0)))
+    la, lb = fnp.where(logs, a, -0.5), fnp.where(logs, b, 0.25)
+    signed = _gamma_sign(la) * _gamma_sign(lb) * _gamma_sign(la + lb) * fnp.exp(
+        _log_abs_beta(la, lb))
     # (1/Gamma(a + b) as rgamma, an entire function: at the poles of Gamma(a + b) the
     # value is 0 and the derivative its limit, Gamma(a) Gamma(b) (-1)^n n! at a + b = -n,
     # where dividing by Gamma gave inf / inf**2 = NaN)
-    pole_a, pole_b = _non_positive_integer(a), _non_positive_integer(b)
-    pole = fnp.logical_or(pole_a, pole_b)
-    regular = fnp.logical_not(fnp.logical_or(positive, pole))
-    ratio = _sp.gamma(fnp.where(regular, a, 0.5)) * _sp.gamma(fnp.where(regular, b, 0.5)) * (
-        rgamma(fnp.where(regular, a + b, 1.0)))
-    out = fnp.where(positive, by_log, ratio)
+    ratio = _sp.gamma(fnp.where(products, a, 0.5)) * _sp.gamma(fnp.where(products, b, 0.5)) * (
+        rgamma(fnp.where(products, a + b, 1.0)))
+    out = fnp.where(positive, by_log, fnp.where(logs, signed, ratio))
     # (a = inf, b finite and no pole: Cephes' asymptotic form's limit, 0 for b > 0 and
     # the sign of Gamma(b) times inf below; likewise b = inf)
     out = fnp.where(fnp.isposinf(a), _infinite_side(b), fnp.where(fnp.isposinf(b),
                                                                   _infinite_side(a), out))
-    if not (isinstance(pole, np.ndarray) and not pole.any()):
-        sa, sb = _stop_gradient(a), _stop_gradient(b)
-        at_pole = fnp.where(pole_a, _pole_value(sa, sb), _pole_value(sb, sa))
-        flag = fnp.broadcast_to(fnp.where(pole, 1.0, 0.0), fnp.shape(out))
-        undefined = (_undefined_slope(fnp.broadcast_to(a, flag.shape), flag)
-                     + _undefined_slope(fnp.broadcast_to(b, flag.shape), flag))
-        out = fnp.where(pole, at_pole + undefined, out)
-    # (where's stand-ins are float64 arrays: back to NumPy 2's type of a and b, so that
-    # float32 stays float32 as in betaln)
-    dtype = np.result_type(*[x.dtype if hasattr(x, "dtype") else x for x in (a, b)], 1.0)
-    return fnp.astype(out, dtype) if out.dtype != dtype else out
+    return _typed(_at_poles(a, b, out, lambda v: v), a, b)

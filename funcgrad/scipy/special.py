@@ -452,7 +452,12 @@ def rel_entr(x: ArrayLike, y: ArrayLike) -> Array:
     sx, sy = fnp.where(both, x, 1.0), fnp.where(both, y, 1.0)
     zero = fnp.logical_and(fnp.equal(x, 0), fnp.greater_equal(y, 0))
     near, d = _near_ratio(sx, sy)
-    value = sx * fnp.where(near, fnp.log1p(d), fnp.log(fnp.where(near, 1.0, sx / sy)))
+    ratio = fnp.where(near, 1.0, sx / sy)
+    # (x / y past the float range, 1e300 / 1e-300: log x - log y, as SciPy's value)
+    extreme = fnp.logical_or(fnp.isinf(ratio), fnp.less(ratio, np.finfo(ratio.dtype).tiny))
+    logs = fnp.log(fnp.where(extreme, sx, 1.0)) - fnp.log(fnp.where(extreme, sy, 1.0))
+    value = sx * fnp.where(near, fnp.log1p(d), fnp.where(extreme, logs, fnp.log(
+        fnp.where(extreme, 1.0, ratio))))
     # (NaN in, NaN out, as SciPy's: not the inf of the other invalid arguments)
     nan = fnp.logical_or(fnp.isnan(x), fnp.isnan(y))
     edge = fnp.where(zero, 0.0, fnp.where(nan, math.nan, _INF)).astype(value.dtype)
