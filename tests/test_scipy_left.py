@@ -289,3 +289,13 @@ def test_rel_entr_past_the_float_range_is_scipys():
     np.testing.assert_allclose(fsp.kl_div(x[:2], y[:2]),
                                scipy_special.rel_entr(x[:2], y[:2]) - x[:2] + y[:2],
                                rtol=1e-14)
+
+
+def test_betainc_with_an_infinite_shape_is_scipys_point_mass():
+    ab = np.array([np.inf, 0.5, 2.0, 0.0])
+    a, b, x = np.meshgrid(ab, ab, np.array([0.0, 1e-10, 0.5, 1.0]))
+    inf = np.isinf(a) | np.isinf(b)
+    got, want = fsp.betainc(a, b, x), scipy_special.betainc(a, b, x)
+    np.testing.assert_array_equal(got[inf], want[inf])
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+    np.testing.assert_array_equal(fg.jit(fsp.betainc)(a, b, x)[inf], want[inf])

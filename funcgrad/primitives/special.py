@@ -459,17 +459,17 @@ def _betacf_step(coefficient):
 
 # I_x(a, b) by its continued fraction (Numerical Recipes 6.4), on the side of
 # x = (a + 1) / (a + b + 2) where it converges fast (the other through 1 - I_{1-x}(b, a)).
-# (a = 0 or b = 0: SciPy's limits, a point mass at x = 0 or at x = 1)
+# (a = 0 or b = inf, b = 0 or a = inf: SciPy's limits, a point mass at x = 0 or at x = 1)
 _BETAINC = f"""a = x0
 b = x1
 x = x2
 if a != a or b != b or x != x or a < C(0) or b < C(0) or x < C(0) or x > C(1):
     r = C(F.NAN)
-elif a == C(0) and b == C(0):
+elif (a == C(0) and b == C(0)) or (a == C(F.INF) and b == C(F.INF)):
     r = C(F.NAN)
-elif a == C(0):
+elif a == C(0) or b == C(F.INF):
     r = C(1) if x > C(0) else C(0)
-elif b == C(0):
+elif b == C(0) or a == C(F.INF):
     r = C(1) if x == C(1) else C(0)
 elif x == C(0):
     r = C(0)
