@@ -299,3 +299,25 @@ def test_betainc_with_an_infinite_shape_is_scipys_point_mass():
     np.testing.assert_array_equal(got[inf], want[inf])
     np.testing.assert_allclose(got, want, rtol=1e-14)
     np.testing.assert_array_equal(fg.jit(fsp.betainc)(a, b, x)[inf], want[inf])
+
+
+def test_t_moments_at_infinite_df_are_the_normals():
+    for m in ("mean", "var", "std", "entropy"):
+        got = getattr(fst.t, m)(np.array([np.inf, 3.0, 1.5, 0.5]), loc=0.5, scale=2.0)
+        want = getattr(scipy_stats.t, m)(np.array([np.inf, 3.0, 1.5, 0.5]), loc=0.5, scale=2.0)
+        np.testing.assert_allclose(got, want, rtol=1e-14)
+        assert float(getattr(fst.t, m)(np.inf)) == pytest.approx(
+            float(getattr(scipy_stats.norm, m)()), rel=1e-14)
+
+
+def test_cauchy_far_tails_are_scipys():
+    x = np.array([-np.inf, -1e300, -1e9, -3.0, 0.0, 0.5, 2.0, 1e9, 1e300, np.inf, np.nan])
+    for m in ("logpdf", "pdf", "cdf", "sf", "logcdf", "logsf"):
+        np.testing.assert_allclose(getattr(fst.cauchy, m)(x, loc=0.5, scale=2.0),
+                                   getattr(scipy_stats.cauchy, m)(x, loc=0.5, scale=2.0),
+                                   rtol=1e-14)
+    for z in (-3.0, 0.3, 2.0, 50.0):
+        for m in ("logpdf", "sf"):
+            ref = getattr(scipy_stats.cauchy, m)
+            assert float(fg.grad(getattr(fst.cauchy, m))(z)) == pytest.approx(
+                central(ref, z), rel=1e-7)

@@ -114,9 +114,27 @@ norm.__doc__ = """The normal distribution (``loc`` = mean, ``scale`` = standard 
 t = rv_continuous(
     "t", shapes=("df",),
     _logpdf=_t_logpdf, _cdf=_t_cdf, _sf=lambda z, df: _t_cdf(-z, df))
+def _cauchy_logpdf(z):
+    """``-log1p(z**2) - log(pi)``, as ``-2 log|z| - log1p(1/z**2)`` beyond ``|z| = 1e8``
+    (where ``z**2`` would overflow first: SciPy's -1382 at 1e300, not -inf)."""
+    far = fnp.greater(fnp.abs(z), 1e8)
+    f, n = fnp.where(far, z, 1e9), fnp.where(far, 0.0, z)
+    inv = 1.0 / f
+    return fnp.where(far, -2.0 * fnp.log(fnp.abs(f)) - fnp.log1p(inv * inv),
+                     -fnp.log1p(n * n)) - math.log(math.pi)
+
+
+def _cauchy_sf(z):
+    """``1/2 - arctan(z)/pi``, as ``arctan(1/z)/pi`` for ``z > 1``, where the difference
+    would cancel (0 at 1e300; SciPy's logsf keeps the tail)."""
+    right = fnp.greater(z, 1.0)
+    r = fnp.where(right, z, 2.0)
+    return fnp.where(right, fnp.arctan(1.0 / r) / math.pi,
+                     0.5 - fnp.arctan(fnp.where(right, 0.0, z)) / math.pi)
+
+
 cauchy = rv_continuous(
-    "cauchy", _logpdf=lambda z: -fnp.log1p(z * z) - math.log(math.pi),
-    _cdf=lambda z: 0.5 + fnp.arctan(z) / math.pi, _sf=lambda z: 0.5 - fnp.arctan(z) / math.pi,
+    "cauchy", _logpdf=_cauchy_logpdf, _cdf=lambda z: _cauchy_sf(-z), _sf=_cauchy_sf,
     _ppf=_cauchy_ppf)
 laplace = rv_continuous(
     "laplace", _logpdf=lambda z: -fnp.abs(z) - math.log(2.0), _cdf=_laplace_cdf,
