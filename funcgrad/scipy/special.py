@@ -554,12 +554,12 @@ def sinc(x: ArrayLike) -> Array:
     return fnp.sinc(x)
 
 
-# SciPy's ufuncs (and softplus, sph_harm_y, which pass their keywords to one) take out=
+# SciPy's ufuncs (and softplus, which passes its keywords to one) take out=
 # (see _special_out); an alias (psi) stays the same function as its original
 _UFUNCS = __all__[:]
 for _name in ("polygamma", "multigammaln", "logsumexp", "softmax", "log_softmax", "zeta",
               "sinc", "factorial", "comb", "bernoulli", "bessel_jn", "lambertw",
-              "spherical_jn", "spherical_yn", "spherical_in", "spherical_kn"):
+              "spherical_jn", "spherical_yn", "spherical_in", "spherical_kn", "sph_harm_y"):
     _UFUNCS.remove(_name)
 _wrapped: dict = {}
 for _name in _UFUNCS:
