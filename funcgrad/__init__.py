@@ -51,7 +51,7 @@ def _scipy_special_ufunc(ufunc):
     return getattr(ours, name, None)
 
 
-_SCIPY_PRIVATE_UFUNCS = {"_zeta": "zeta", "_riemann_zeta": "zeta"}
+_SCIPY_PRIVATE_UFUNCS = {"_zeta": "zeta", "_riemann_zeta": "zeta", "_lambertw": "lambertw"}
 
 
 def _scipy_twin(path):

@@ -357,9 +357,41 @@ i1e_p = elementwise("i1e", None, {"f": _bessel_body(1)}, _i1e_lin)
 _TINY = 1e-30  # Lentz's guard against a zero denominator (a normal float32 too)
 
 
+# The Taylor coefficients of 1 / Gamma(1 + a) at a = 0 (1, Euler's gamma, ...; mpmath to
+# 20 digits): the terms past a**16 are below 1e-19 for a < 0.2.
+_RGAMMA1P = (1.0, 0.57721566490153286061, -0.65587807152025388108, -0.042002635034095235529,
+             0.1665386113822914895, -0.042197734555544336748, -0.0096219715278769735621,
+             0.0072189432466630995424, -0.0011651675918590651121, -0.00021524167411495097282,
+             0.00012805028238811618615, -0.000020134854780788238656,
+             -1.2504934821426706573e-6, 1.1330272319816958824e-6, -2.0563384169776071035e-7,
+             6.1160951044814158179e-9, 5.0020076444692229301e-9)
+
+
+# Q(a, x) for a < 0.2 and x < a + 1, where Q = 1 - P loses every digit as a -> 0 (P -> 1):
+# P = x**a / Gamma(1 + a) (1 + a S), S = sum over n >= 1 of (-x)**n / (n! (a + n)), so
+# Q = -expm1(u) - exp(u) a S with u = a log(x) - log Gamma(1 + a), and log Gamma(1 + a) =
+# -log1p(a (gamma + ...)) from the series above (1 + a would round a away).  (Cephes'
+# and Boost's small-a route; Q(1e-300, 1e-5) is 1.09e-299, not 1 - 1 = 0.)
+_GAMMAINCC_SMALL_A = f"""        if a < C(0.2):
+            u = a * F.log(x) + F.log1p(a * ({_horner("a", _RGAMMA1P[1:])}))
+            t = C(1)
+            s = C(0)
+            n = C(0)
+            d = C(1)
+            while abs(d) > abs(s) * C({EPS / 2!r}) and n < C(5000):
+                n = n + C(1)
+                t = -t * x / n
+                d = t / (a + n)
+                s = s + d
+            r = -F.expm1(u) - F.exp(u) * a * s
+        else:
+            r = C(1) - s * pre"""
+
+
 def _gammainc_body(lower):
     """P(a, x) (``lower``) or Q(a, x): the series for ``x < a + 1``, else the continued
-    fraction (modified Lentz), times ``x**a exp(-x) / Gamma(a)`` (Numerical Recipes 6.2).
+    fraction (modified Lentz), times ``x**a exp(-x) / Gamma(a)`` (Numerical Recipes 6.2);
+    Q for a small ``a`` below ``a + 1`` by its own series (``_GAMMAINCC_SMALL_A``).
     ``a = inf`` is SciPy's limit: ``P = 0`` below ``x = inf``."""
     p, q = ("C(1)", "C(0)") if lower else ("C(0)", "C(1)")
     return f"""a = x0
@@ -386,7 +418,7 @@ else:
             d = d * x / ap
             s = s + d
             n = n + C(1)
-        r = {"s * pre" if lower else "C(1) - s * pre"}
+        {"r = s * pre" if lower else _GAMMAINCC_SMALL_A.lstrip()}
     else:
         b = x + C(1) - a
         c = C(1) / C({_TINY!r})
@@ -427,17 +459,17 @@ def _betacf_step(coefficient):
 
 # I_x(a, b) by its continued fraction (Numerical Recipes 6.4), on the side of
 # x = (a + 1) / (a + b + 2) where it converges fast (the other through 1 - I_{1-x}(b, a)).
-# (a = 0 or b = 0: SciPy's limits, a point mass at x = 0 or at x = 1)
+# (a = 0 or b = inf, b = 0 or a = inf: SciPy's limits, a point mass at x = 0 or at x = 1)
 _BETAINC = f"""a = x0
 b = x1
 x = x2
 if a != a or b != b or x != x or a < C(0) or b < C(0) or x < C(0) or x > C(1):
     r = C(F.NAN)
-elif a == C(0) and b == C(0):
+elif (a == C(0) and b == C(0)) or (a == C(F.INF) and b == C(F.INF)):
     r = C(F.NAN)
-elif a == C(0):
+elif a == C(0) or b == C(F.INF):
     r = C(1) if x > C(0) else C(0)
-elif b == C(0):
+elif b == C(0) or a == C(F.INF):
     r = C(1) if x == C(1) else C(0)
 elif x == C(0):
     r = C(0)

@@ -12,12 +12,22 @@ SciPy), with linear rules written with differentiable primitives:
 - ``erfi' = 2/sqrt(pi) exp(x**2)``;
 - the complete elliptic integrals (parameter ``m``, SciPy's convention):
   ``K'(m) = (E - (1 - m) K) / (2 m (1 - m))``, ``E'(m) = (E - K) / (2m)`` (their Taylor
-  series near ``m = 0``, where those differences cancel), ``ellipkm1(p) = K(1 - p)``.
+  series near ``m = 0``, where those differences cancel), ``ellipkm1(p) = K(1 - p)``;
+- ``lambertw(z, k, tol)``: ``W' = exp(-W) / (1 + W)`` (``W / (z (1 + W))`` without its
+  0/0 at ``z = 0``); none in the integer branch ``k`` or ``tol``;
+- the Struve functions in ``x``: ``H_v' = (H_{v-1} - H_{v+1}) / 2 + c`` and ``L_v' =
+  (L_{v-1} + L_{v+1}) / 2 + c``, ``c = (x/2)**v / (2 sqrt(pi) Gamma(v + 3/2))``
+  (DLMF 11.4.23-24, 11.4.26-27); none in ``v``;
+- the spherical Bessel functions ``f_n(z)`` (``spherical_jn``, ``_yn``, ``_in``, ``_kn``)
+  and their derivatives (SciPy's ``derivative=True`` values, ``*_d``): ``f_n' = *_d``
+  and ``(*_d)' = (n f_{n-1}' -+ (n + 1) f_{n+1}') / (2n + 1)`` (DLMF 10.51.2, 10.51.5;
+  ``-(n k_{n-1}' + (n + 1) k_{n+1}') / (2n + 1)``); none in the integer order ``n``.
 """
 import math
 
-from .elementwise import abs as _abs, exp, less, log, log1p, square, where
-from .special import _betainc_density, _gammainc_density
+from .elementwise import (abs as _abs, equal, exp, floor, less, less_equal, log, log1p,
+                          logical_and, power, square, where)
+from .special import _betainc_density, _gammainc_density, gamma
 from .special_scipy import _boxcox_dl, _call, _declare, _not_implemented
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
@@ -96,9 +106,77 @@ ellipk_p = _declare("ellipk", _ellipk_lin)
 ellipe_p = _declare("ellipe", _ellipe_lin)
 ellipkm1_p = _declare("ellipkm1", _ellipkm1_lin)
 
+
+
+def _lambertw_lin_z(g, z, k, tol, w):
+    return g * (exp(-w) / (w + 1.0))
+
+
+def _struve_term(v, x):
+    """``(x/2)**v / (2 sqrt(pi) Gamma(v + 3/2))``: 0 at the poles of Gamma (``v = -3/2,
+    -5/2, ...``; for every ``x``, so its derivative in ``x`` is 0 there too)."""
+    u = v + 1.5
+    pole = logical_and(less_equal(u, 0.0), equal(u, floor(u)))
+    safe_v = where(pole, 0.0, v)
+    return where(pole, 0.0, power(x * 0.5, safe_v) / (gamma(safe_v + 1.5)
+                                                      * (2.0 * math.sqrt(math.pi))))
+
+
+def _struve_lin_x(g, v, x, out):
+    return g * ((struve(v - 1.0, x) - struve(v + 1.0, x)) * 0.5 + _struve_term(v, x))
+
+
+def _modstruve_lin_x(g, v, x, out):
+    return g * ((modstruve(v - 1.0, x) + modstruve(v + 1.0, x)) * 0.5 + _struve_term(v, x))
+
+
+def _spherical_kernel(name, derivative):
+    def kernel(n, z):
+        import scipy.special  # (first call: importing funcgrad never loads SciPy)
+        return getattr(scipy.special, name)(n, z, derivative)
+    kernel.__name__ = kernel.__qualname__ = name + ("_d" if derivative else "")
+    return kernel
+
+
+def _spherical(name, sign_low, sign_high):
+    """``(f, f')``: the primitives of ``name(n, z)`` and of its ``derivative=True``, whose
+    derivative is ``(sign_low n f_{n-1}' + sign_high (n + 1) f_{n+1}') / (2n + 1)``
+    (``f_{n-1}'`` taken at ``n = 0`` only to be multiplied by 0)."""
+    derivative = []
+
+    def d_lin(g, n, z, out):
+        d, = derivative
+        lower = d(where(equal(n, 0), 0, n - 1), z)
+        return g * ((lower * (n * sign_low) + d(n + 1, z) * ((n + 1) * sign_high))
+                    / (n * 2 + 1))
+    d = _call(_declare(name + "_d", _not_implemented(f"{name}(n, z, derivative=True)", "n",
+                                                     "z"),
+                       d_lin, kernel=_spherical_kernel(name, True)))
+    derivative.append(d)
+    f = _call(_declare(name, _not_implemented(f"{name}(n, z)", "n", "z"),
+                       lambda g, n, z, out: g * d(n, z), kernel=_spherical_kernel(name, False)))
+    return f, d
+
+
+(spherical_jn, spherical_jn_d), (spherical_yn, spherical_yn_d), (spherical_in, spherical_in_d), (
+    spherical_kn, spherical_kn_d) = (_spherical("spherical_jn", 1, -1),
+                                     _spherical("spherical_yn", 1, -1),
+                                     _spherical("spherical_in", 1, 1),
+                                     _spherical("spherical_kn", -1, -1))
+
+lambertw_p = _declare("lambertw", _lambertw_lin_z,
+                      _not_implemented("lambertw(z, k, tol)", "k", "z"),
+                      _not_implemented("lambertw(z, k, tol)", "tol", "z"))
+struve_p = _declare("struve", _not_implemented("struve(v, x)", "v", "x"), _struve_lin_x)
+modstruve_p = _declare("modstruve", _not_implemented("modstruve(v, x)", "v", "x"),
+                       _modstruve_lin_x)
+lambertw, struve, modstruve = map(_call, (lambertw_p, struve_p, modstruve_p))
+
 (inv_boxcox, inv_boxcox1p, gammaincinv, gammainccinv, betaincinv, ndtri_exp, erfi, ellipk,
  ellipe, ellipkm1) = map(_call, (inv_boxcox_p, inv_boxcox1p_p, gammaincinv_p, gammainccinv_p,
                                  betaincinv_p, ndtri_exp_p, erfi_p, ellipk_p, ellipe_p,
                                  ellipkm1_p))
 __all__ = ["inv_boxcox", "inv_boxcox1p", "gammaincinv", "gammainccinv", "betaincinv",
-           "ndtri_exp", "erfi", "ellipk", "ellipe", "ellipkm1"]
+           "ndtri_exp", "erfi", "ellipk", "ellipe", "ellipkm1", "lambertw", "struve",
+           "modstruve", "spherical_jn", "spherical_jn_d", "spherical_yn", "spherical_yn_d",
+           "spherical_in", "spherical_in_d", "spherical_kn", "spherical_kn_d"]

@@ -380,3 +380,37 @@ class rv_discrete(rv_continuous):
 
     def logpdf(self, *args: ArrayLike, **kwds: ArrayLike) -> NoReturn:
         raise AttributeError(f"{self.name} is discrete: use logpmf, as in SciPy")
+
+    # the support [a, b] of the standardized distribution, (0, inf) where not given (b =
+    # inf: unbounded, the quantiles search up to a bound from the variance)
+    _bounded = False
+    _bounds: Callable[..., Any]
+
+    def _quantile(self, q, args, kwds, upper):
+        from ._discrete_quantiles import quantile
+        shape, (loc, _), ok = self._args(args, kwds)
+        if getattr(self, "_isf" if upper else "_ppf", None) is None and getattr(
+                self, "_sf" if upper else "_cdf", None) is None:
+            raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}."
+                                      f"{'isf' if upper else 'ppf'} is not implemented")
+        return quantile(self, _operand(q), shape, loc, ok, upper)
+
+    def ppf(self, q: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
+        """The quantile function: the least ``k`` with ``cdf(k) >= q``, as SciPy's (``a - 1``
+        at ``q = 0``, ``a`` the support's left end; float64; derivative 0, a step function).
+
+        >>> import funcgrad.scipy.stats as fst
+        >>> fst.poisson.ppf([0.0, 0.5, 1.0], 3.5)
+        array([-1.,  3., inf])
+        """
+        return self._quantile(q, args, kwds, False)
+
+    def isf(self, q: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
+        """The inverse survival function: the least ``k`` with ``sf(k) <= q``, as SciPy's
+        (``a - 1`` at ``q = 1``; float64; derivative 0).
+
+        >>> import funcgrad.scipy.stats as fst
+        >>> fst.binom.isf([0.0, 0.5, 1.0], 10, 0.3)
+        array([10.,  3., -1.])
+        """
+        return self._quantile(q, args, kwds, True)

@@ -12,13 +12,17 @@ differentiable in ``x``, the shape parameters, ``loc`` and ``scale``.
 * ``vonmises(kappa)``: ``exp(kappa cos z) / (2 pi I0(kappa))``, periodic as SciPy's
   (``logpdf``, ``pdf``; SciPy's CDF is a series funcgrad does not have).
 * ``wrapcauchy(c)``: on ``[0, 2 pi]``, with its closed-form CDF and quantile.
-* ``betabinom(n, a, b)``: ``logpmf``/``pmf``, differentiable in ``a`` and ``b``.
+* ``betabinom(n, a, b)``: ``logpmf``/``pmf``, differentiable in ``a`` and ``b``; ``cdf``
+  and ``sf`` as sums of the masses (as SciPy's), so ``ppf`` and ``isf`` too.
 * ``multinomial``: ``logpmf(x, n, p)``/``pmf`` over the last axis, as SciPy.
 """
 import math
 from typing import Any
 
+import numpy as np
+
 from .. import numpy as fnp
+from ..numpy._convert import concrete_values
 from . import _ppf
 from . import special as sp
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
@@ -209,10 +213,34 @@ def _betabinom_logpmf(k, n, a, b):
     return _support(inside, log_comb + sp.betaln(s + a, n - s + b) - sp.betaln(a, b))
 
 
+def _betabinom_sum(k, n, a, b, upper):
+    """The mass at ``j <= floor(k)`` (``upper``: above it), summed over ``j = 0..max n`` as
+    SciPy's: ``n`` decides how many terms, so it must be a plain value (not under ``jit``
+    or ``vmap``); ``a`` and ``b`` may be traced (the sum is differentiable in them)."""
+    count = concrete_values(
+        n, "betabinom's cdf and sf (a sum over 0..n)",
+        "Pass n as a plain number or NumPy array (it is an integer count).")
+    top = int(np.max(count, initial=0.0)) if np.size(count) else 0
+    j = np.arange(top + 1.0)
+    shape = fnp.broadcast_shapes(fnp.shape(k), fnp.shape(n), fnp.shape(a), fnp.shape(b))
+    kk, nn, aa, bb = (fnp.expand_dims(fnp.broadcast_to(v, shape), -1) for v in (k, n, a, b))
+    pmf = fnp.exp(_betabinom_logpmf(j, nn, aa, bb))  # (0 past each n)
+    f = fnp.floor(kk)
+    below = fnp.less_equal(j, f)
+    total = fnp.sum(fnp.where(fnp.logical_not(below) if upper else below, pmf, 0.0), axis=-1)
+    # (k past the support: exactly 1 or 0, not a sum that rounds)
+    full = fnp.greater_equal(k, n)
+    return fnp.where(fnp.less(k, 0), 1.0 if upper else 0.0,
+                     fnp.where(full, 0.0 if upper else 1.0, total))
+
+
 betabinom = rv_discrete(
     "betabinom", shapes=("n", "a", "b"), _logpmf=_betabinom_logpmf,
+    _cdf=lambda k, n, a, b: _betabinom_sum(k, n, a, b, False),
+    _sf=lambda k, n, a, b: _betabinom_sum(k, n, a, b, True),
     _valid=lambda n, a, b: _all(fnp.greater_equal(n, 0), fnp.equal(n, fnp.floor(n)),
                                 fnp.greater(a, 0), fnp.greater(b, 0)))
+betabinom._bounds, betabinom._bounded = (lambda n, a, b: (0.0, n)), True
 
 for _d in (truncnorm, gennorm, vonmises, wrapcauchy):
     _params = {"truncnorm": "-1.0, 2.0, ", "gennorm": "1.5, ", "vonmises": "2.0, ",
@@ -224,7 +252,8 @@ for _d in (truncnorm, gennorm, vonmises, wrapcauchy):
 >>> g = fg.grad(lambda s: {_d.name}.logpdf(0.5, {_params}scale=s))(1.5)  # d/dscale
 """
 betabinom.__doc__ = """SciPy's ``betabinom`` distribution (parameters: n, a, b, loc):
-``logpmf`` and ``pmf``, differentiable in ``a`` and ``b``.
+``logpmf`` and ``pmf``, differentiable in ``a`` and ``b``; ``cdf``, ``sf``, ``ppf`` and
+``isf`` (sums over ``0..n``: ``n`` a plain value).
 
 >>> import funcgrad as fg
 >>> g = fg.grad(lambda a: betabinom.logpmf(2.0, 5, a, 1.5))(0.8)

@@ -22,10 +22,21 @@ def _above(s, bound, f, otherwise):
     return fnp.where(inside, f(fnp.where(inside, s, bound + 1.0)), otherwise)
 
 
+def _normal_at_infinity(f, limit):
+    """``f(df)``, but the normal distribution's ``limit`` at ``df = inf``, as SciPy's ``t``
+    (``f`` sees a stand-in there: ``inf / inf`` is NaN)."""
+    def g(df):
+        if isinstance(df, (int, float)):
+            return limit if math.isinf(df) else f(df)
+        infinite = fnp.isinf(df)
+        return fnp.where(infinite, limit, f(fnp.where(infinite, 3.0, df)))
+    return g
+
+
 def _t_var(df):
     # (the constant inf, not inf * d, whose slope times a zero cotangent would be NaN)
-    return _above(df, 2.0, lambda d: d / (d - 2.0), _above(df, 1.0, lambda d: math.inf,
-                                                             math.nan))
+    return _above(df, 2.0, _normal_at_infinity(lambda d: d / (d - 2.0), 1.0),
+                  _above(df, 1.0, lambda d: math.inf, math.nan))
 
 
 def _beta_var(a, b):
@@ -59,7 +70,8 @@ def _weibull_min_moments(c):
 # name: (mean, variance) of the standardized distribution, functions of the shapes
 MOMENTS = {
     "norm": (lambda: 0.0, lambda: 1.0),
-    "t": (lambda df: _above(df, 1.0, lambda d: d * 0.0, math.inf), _t_var),
+    "t": (lambda df: _above(df, 1.0, _normal_at_infinity(lambda d: d * 0.0, 0.0), math.inf),
+          _t_var),
     "cauchy": (lambda: math.nan, lambda: math.nan),
     "laplace": (lambda: 0.0, lambda: 2.0),
     "logistic": (lambda: 0.0, lambda: math.pi ** 2 / 3.0),
@@ -97,10 +109,13 @@ MOMENTS = {
 }
 
 
-def _t_entropy(df):
+def _t_entropy_finite(df):
     half = (df + 1.0) * 0.5
     return (half * (sp.digamma(half) - sp.digamma(df * 0.5)) + 0.5 * fnp.log(df)
             + sp.betaln(df * 0.5, 0.5))
+
+
+_t_entropy = _normal_at_infinity(_t_entropy_finite, 0.5 * math.log(2 * math.pi * math.e))
 
 
 # name: the differential (or Shannon) entropy of the standardized distribution, in nats

@@ -12,7 +12,8 @@ Derivatives that are not implemented raise ``NotImplementedError`` when asked fo
 ``zeta`` in ``x``, ``gammainc``/``gammaincc`` (and their inverses) in ``a``, ``betainc``
 (and ``betaincinv``) in ``a`` and ``b``,
 ``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, the Bessel functions
-(``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, ``hyp1f1``
+(``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, the Struve functions in ``v``,
+the spherical Bessel functions in ``n``, ``lambertw`` in ``k``, ``hyp1f1``
 in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 
 ``erfcx``, ``dawsn``, ``exp1``, ``expi``, ``expn``, ``spence``, ``loggamma``,
@@ -23,14 +24,19 @@ which differ from SciPy's j0 and j1 in the last digits), ``yv`` (likewise ``y0``
 ``k0``, ``k1``, ``k0e``, ``k1e``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
 ``hyp1f1``, ``hyp2f1``, the inverses ``inv_boxcox``, ``inv_boxcox1p``, ``gammaincinv``,
 ``gammainccinv``, ``betaincinv`` and ``ndtri_exp``, ``erfi``, the complete elliptic
-integrals ``ellipk``, ``ellipe`` and ``ellipkm1`` (:mod:`._special_inverse`), and ``erf``
+integrals ``ellipk``, ``ellipe`` and ``ellipkm1`` (:mod:`._special_inverse`), ``lambertw``,
+``struve``, ``modstruve`` and ``spherical_jn``, ``spherical_yn``, ``spherical_in``,
+``spherical_kn`` (:mod:`._special_orders`), and ``erf``
 and ``erfc`` of complex arguments are the exception:
 they take their values from SciPy's ufuncs (imported on the first call: :mod:`funcgrad.primitives.special_scipy`), so they need
 SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values bit for
 bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
 derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, ``cbrt``,
 ``cosm1``, ``exprel``, ``softplus``, ``huber`` and ``pseudo_huber`` are the elementary
-functions SciPy keeps here (:mod:`._special_elementary`).
+functions SciPy keeps here (:mod:`._special_elementary`); ``rgamma``, ``betaln`` and
+``beta``, with SciPy's values at the poles of Gamma, are in :mod:`._special_gamma`.  The
+functions that are ufuncs in SciPy take its ``out=`` (plain arrays only: a traced result
+raises a ``TypeError``; :mod:`._special_out`).
 """
 import functools
 import math
@@ -57,6 +63,11 @@ from . import _special_inverse as _inverse
 from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # noqa: F401
                                gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, ndtri_exp)
 from . import _special_elementary as _elementary
+from ._special_gamma import beta, betaln, rgamma  # noqa: F401
+from ._special_out import with_out as _with_out, write_out
+from . import _special_orders as _orders
+from ._special_orders import (lambertw, modstruve, spherical_in, spherical_jn,  # noqa: F401
+                              spherical_kn, spherical_yn, struve)
 from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
                                   log1p, pseudo_huber, softplus)
 
@@ -65,7 +76,7 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
            "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
            "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
-               _inverse.__all__)
+               _inverse.__all__ + _orders.__all__)
 
 _INF = math.inf
 
@@ -150,26 +161,6 @@ digamma = _primitive_front(_sp.digamma, """The digamma function ``d/dx log Gamma
 psi = digamma
 
 
-def rgamma(x: ArrayLike) -> Array:
-    """``1 / gamma(x)``, an entire function: 0 at the poles of gamma (0, -1, -2, ...), where
-    its derivative is ``(-1)**n n!`` at ``-n``, as SciPy's ``rgamma``.
-
-    >>> import funcgrad as fg
-    >>> float(rgamma(3.0)), float(rgamma(-1.0)), float(fg.grad(rgamma)(-2.0))
-    (0.5, 0.0, 2.0)
-    """
-    x = fnp.asarray(_operand(x))
-    right = x > 0.5
-    # Left of 1/2 the reflection 1/gamma(x) = gamma(1 - x) sin(pi x) / pi has no pole, so
-    # every derivative at the zeros comes out right; sin(pi x) is taken from x's distance
-    # to the nearest integer, exactly 0 there.  (Double where: no nan from either branch.)
-    left_x = fnp.where(right, 0.0, x)
-    n = fnp.round(left_x)
-    sign = 1.0 - 2.0 * fnp.mod(n, 2.0)
-    # (+ 0.0: the zeros at the poles are +0.0, as SciPy's, not the sign's -0.0)
-    left = gamma(1.0 - left_x) * (sign * fnp.sin(math.pi * (left_x - n))) / math.pi + 0.0
-    right_x = fnp.where(right, x, 1.0)
-    return fnp.where(right, fnp.exp(-gammaln(right_x)), left)
 i0e = _primitive_front(_sp.i0e, """The exponentially scaled modified Bessel function of
     order 0, ``exp(-|x|) * i0(x)``.
 
@@ -282,19 +273,17 @@ def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
     return higher
 
 
-def zeta(x: ArrayLike, q: Optional[ArrayLike] = None, out: None = None) -> Array:
+def zeta(x: ArrayLike, q: Optional[ArrayLike] = None, out: Optional[np.ndarray] = None
+         ) -> Array:
     """The Hurwitz zeta function ``sum over k >= 0 of (k + q)**-x`` (for ``x > 1``), or
     Riemann's with ``q=None`` (``x > 1``; SciPy's continuation to ``x < 1`` gives NaN
     here).  Differentiable in ``q``: ``-x zeta(x + 1, q)``; in ``x`` it raises
-    ``NotImplementedError``.
+    ``NotImplementedError``.  ``out=`` as SciPy's ufuncs (:mod:`._special_out`).
 
     >>> round(float(zeta(2.0)), 14) == round(math.pi ** 2 / 6, 14)
     True
     """
-    if out is not None:
-        raise TypeError("zeta(..., out=...) would write into an array, but funcgrad's results "
-                        "are new arrays: use the returned value, y = zeta(x, q)")
-    return _sp.zeta(_operand(x), 1.0 if q is None else _operand(q))
+    return write_out("zeta", _sp.zeta(_operand(x), 1.0 if q is None else _operand(q)), out)
 
 
 def multigammaln(a: ArrayLike, d: int) -> Array:
@@ -311,39 +300,6 @@ def multigammaln(a: ArrayLike, d: int) -> Array:
     for j in range(d):
         total = total + gammaln(a - j / 2.0)
     return total
-
-
-def betaln(a: ArrayLike, b: ArrayLike) -> Array:
-    """``log|B(a, b)|`` = ``gammaln(a) + gammaln(b) - gammaln(a + b)``.
-
-    >>> float(betaln(1.0, 1.0))
-    0.0
-    """
-    a, b = _operand(a), _operand(b)
-    return gammaln(a) + gammaln(b) - gammaln(a + b)
-
-
-def beta(a: ArrayLike, b: ArrayLike) -> Array:
-    """The beta function ``Gamma(a) Gamma(b) / Gamma(a + b)`` (as ``exp(betaln)`` where
-    ``a, b > 0``, the gamma ratio elsewhere).
-
-    >>> float(beta(2.0, 3.0)) == 1 / 12
-    True
-    """
-    a, b = _operand(a), _operand(b)
-    positive = fnp.logical_and(fnp.greater(a, 0), fnp.greater(b, 0))
-    # (the double-where idiom: no NaN in either branch)
-    by_log = fnp.exp(betaln(fnp.where(positive, a, 1.0), fnp.where(positive, b, 1.0)))
-    # (1/Gamma(a + b) as rgamma, an entire function: at the poles of Gamma(a + b) the
-    # value is 0 and the derivative its limit, Gamma(a) Gamma(b) (-1)^n n! at a + b = -n,
-    # where dividing by Gamma gave inf / inf**2 = NaN)
-    ratio = gamma(fnp.where(positive, 0.5, a)) * gamma(fnp.where(positive, 0.5, b)) * rgamma(
-        fnp.where(positive, 1.0, a + b))
-    out = fnp.where(positive, by_log, ratio)
-    # (where's stand-ins are float64 arrays: back to NumPy 2's type of a and b, so that
-    # float32 stays float32 as in betaln)
-    dtype = np.result_type(*[x.dtype if hasattr(x, "dtype") else x for x in (a, b)], 1.0)
-    return fnp.astype(out, dtype) if out.dtype != dtype else out
 
 
 def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
@@ -496,7 +452,12 @@ def rel_entr(x: ArrayLike, y: ArrayLike) -> Array:
     sx, sy = fnp.where(both, x, 1.0), fnp.where(both, y, 1.0)
     zero = fnp.logical_and(fnp.equal(x, 0), fnp.greater_equal(y, 0))
     near, d = _near_ratio(sx, sy)
-    value = sx * fnp.where(near, fnp.log1p(d), fnp.log(fnp.where(near, 1.0, sx / sy)))
+    ratio = fnp.where(near, 1.0, sx / sy)
+    # (x / y past the float range, 1e300 / 1e-300: log x - log y, as SciPy's value)
+    extreme = fnp.logical_or(fnp.isinf(ratio), fnp.less(ratio, np.finfo(ratio.dtype).tiny))
+    logs = fnp.log(fnp.where(extreme, sx, 1.0)) - fnp.log(fnp.where(extreme, sy, 1.0))
+    value = sx * fnp.where(near, fnp.log1p(d), fnp.where(extreme, logs, fnp.log(
+        fnp.where(extreme, 1.0, ratio))))
     # (NaN in, NaN out, as SciPy's: not the inf of the other invalid arguments)
     nan = fnp.logical_or(fnp.isnan(x), fnp.isnan(y))
     edge = fnp.where(zero, 0.0, fnp.where(nan, math.nan, _INF)).astype(value.dtype)
@@ -592,3 +553,16 @@ def sinc(x: ArrayLike) -> Array:
     """
     return fnp.sinc(x)
 
+
+# SciPy's ufuncs (and softplus, which passes its keywords to one) take out=
+# (see _special_out); an alias (psi) stays the same function as its original
+_UFUNCS = __all__[:]
+for _name in ("polygamma", "multigammaln", "logsumexp", "softmax", "log_softmax", "zeta",
+              "sinc", "factorial", "comb", "bernoulli", "bessel_jn", "lambertw",
+              "spherical_jn", "spherical_yn", "spherical_in", "spherical_kn", "sph_harm_y"):
+    _UFUNCS.remove(_name)
+_wrapped: dict = {}
+for _name in _UFUNCS:
+    _f = globals()[_name]
+    globals()[_name] = _wrapped.setdefault(id(_f), _with_out(_f))
+del _name, _f, _wrapped

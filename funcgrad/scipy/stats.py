@@ -114,9 +114,27 @@ norm.__doc__ = """The normal distribution (``loc`` = mean, ``scale`` = standard 
 t = rv_continuous(
     "t", shapes=("df",),
     _logpdf=_t_logpdf, _cdf=_t_cdf, _sf=lambda z, df: _t_cdf(-z, df))
+def _cauchy_logpdf(z):
+    """``-log1p(z**2) - log(pi)``, as ``-2 log|z| - log1p(1/z**2)`` beyond ``|z| = 1e8``
+    (where ``z**2`` would overflow first: SciPy's -1382 at 1e300, not -inf)."""
+    far = fnp.greater(fnp.abs(z), 1e8)
+    f, n = fnp.where(far, z, 1e9), fnp.where(far, 0.0, z)
+    inv = 1.0 / f
+    return fnp.where(far, -2.0 * fnp.log(fnp.abs(f)) - fnp.log1p(inv * inv),
+                     -fnp.log1p(n * n)) - math.log(math.pi)
+
+
+def _cauchy_sf(z):
+    """``1/2 - arctan(z)/pi``, as ``arctan(1/z)/pi`` for ``z > 1``, where the difference
+    would cancel (0 at 1e300; SciPy's logsf keeps the tail)."""
+    right = fnp.greater(z, 1.0)
+    r = fnp.where(right, z, 2.0)
+    return fnp.where(right, fnp.arctan(1.0 / r) / math.pi,
+                     0.5 - fnp.arctan(fnp.where(right, 0.0, z)) / math.pi)
+
+
 cauchy = rv_continuous(
-    "cauchy", _logpdf=lambda z: -fnp.log1p(z * z) - math.log(math.pi),
-    _cdf=lambda z: 0.5 + fnp.arctan(z) / math.pi, _sf=lambda z: 0.5 - fnp.arctan(z) / math.pi,
+    "cauchy", _logpdf=_cauchy_logpdf, _cdf=lambda z: _cauchy_sf(-z), _sf=_cauchy_sf,
     _ppf=_cauchy_ppf)
 laplace = rv_continuous(
     "laplace", _logpdf=lambda z: -fnp.abs(z) - math.log(2.0), _cdf=_laplace_cdf,
@@ -250,7 +268,9 @@ poisson = rv_discrete(
     "poisson", shapes=("mu",), _logpmf=_poisson_logpmf,
     _valid=lambda mu: fnp.greater_equal(mu, 0),
     _cdf=lambda k, mu: _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)),
-    _sf=lambda k, mu: 1.0 - _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)),
+    # (the upper tail directly, not 1 - cdf: isf far in it needs its digits)
+    _sf=lambda k, mu: fnp.where(fnp.less(k, 0), 1.0, sp.gammainc(
+        fnp.floor(fnp.maximum(k, 0.0)) + 1.0, mu)),
     _entropy=_poisson_entropy)
 bernoulli = rv_discrete(
     "bernoulli", shapes=("p",),
@@ -275,18 +295,24 @@ geom = rv_discrete(
 nbinom = rv_discrete(
     "nbinom", shapes=("n", "p"), _logpmf=_nbinom_logpmf,
     _valid=lambda n, p: _all(fnp.greater(n, 0), fnp.greater(p, 0), fnp.less_equal(p, 1)),
-    _cdf=lambda k, n, p: _count_cdf(k, lambda f: sp.betainc(n, f + 1.0, p)),
-    _sf=lambda k, n, p: fnp.where(fnp.less(k, 0), 1.0, _count_cdf(
-        k, lambda f: sp.betainc(f + 1.0, n, 1.0 - p))))
+    # (k = inf: the whole mass, where betainc(n, inf, p) is NaN)
+    _cdf=lambda k, n, p: fnp.where(fnp.isposinf(k), 1.0, _count_cdf(
+        fnp.where(fnp.isposinf(k), 0.0, k), lambda f: sp.betainc(n, f + 1.0, p))),
+    _sf=lambda k, n, p: fnp.where(fnp.less(k, 0), 1.0, fnp.where(fnp.isposinf(k), 0.0, _count_cdf(
+        fnp.where(fnp.isposinf(k), 0.0, k), lambda f: sp.betainc(f + 1.0, n, 1.0 - p)))))
+# (the supports the quantiles search: see _discrete_quantiles)
+for _d, _bounds in ((bernoulli, lambda p: (0.0, 1.0)), (binom, lambda n, p: (0.0, n))):
+    _d._bounds, _d._bounded = _bounds, True
+geom._bounds = lambda p: (1.0, _INF)
 for _d in (poisson, bernoulli, binom, geom, nbinom):
     _params = {"binom": "5, p", "nbinom": "3.0, p"}.get(_d.name, "p")  # (p: the last shape)
     _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {', '.join(
-        _d.shapes + ('loc',))}): ``logpmf``, ``pmf``, ``cdf``, ``sf``.
+        _d.shapes + ('loc',))}): ``logpmf``, ``pmf``, ``cdf``, ``sf``, ``ppf``, ``isf``.
 
 >>> import funcgrad as fg
 >>> g = fg.grad(lambda p: {_d.name}.logpmf(1.0, {_params}))(0.4)
 """
-del _d, _params
+del _d, _params, _bounds
 
 
 class _multivariate_normal:
