@@ -457,10 +457,41 @@ def test_operators_record_without_process_as_process_would():
             sys.setprofile(None)
         general = [interp.process(sin_p, (x,), {}), interp.process(multiply_p, (x, 0.5), {}),
                    interp.process(multiply_p, (0.9, y), {}), interp.process(add_p, (x, y), {})]
-    assert calls == ["process1", "process2", "process2", "process2"]  # and not process
+    # (the arithmetic operators record in their own frame: no process2, no process)
+    assert calls == ["process1", "record", "record", "record"]
     for a, b in zip(fast, general):
         assert _node_fields(a) == _node_fields(b)
     assert interp.tape == fast + general
+
+
+def test_the_operators_of_reverse_tracers_record_as_process_does_for_every_operand():
+    """+, -, *, / (and their reflections) record in their own frame what ``process`` would
+    record; an operand they do not take themselves (a NumPy scalar, an array, a list, a weak
+    value, another interpreter current) goes through Tracer's operator, as before."""
+    import operator
+    from funcgrad.interpreters.reverse import ReverseInterpreter, ReverseTracer
+    from funcgrad.primitives.elementwise import add_p, divide_p, multiply_p, subtract_p
+    x0, y0 = np.linspace(-1.0, 1.0, 4), np.linspace(0.5, 2.0, 4)
+    ops = [(operator.add, add_p), (operator.sub, subtract_p), (operator.mul, multiply_p),
+           (operator.truediv, divide_p)]
+    with ReverseInterpreter() as interp:
+        x, y = interp.new_input(x0), interp.new_input(y0)
+        for op, prim in ops:
+            for other in (0.5, 3, y, np.float64(0.25), np.array([1.0, 2.0, 3.0, 4.0])):
+                for a, b in ((x, other), (other, x)):
+                    fast = op(a, b)
+                    general = interp.process(prim, (a, b), {})
+                    assert type(fast) is ReverseTracer
+                    assert _node_fields(fast) == _node_fields(general), (op, a, b)
+        with pytest.raises(TypeError):
+            x * "a"
+        # a weak value (a Python number given to the transform) times a number stays weak
+        s = interp.new_input(2.0)
+        assert s.weak and (s * 3.0).weak and (3.0 - s).weak and not (s * x).weak
+        np.testing.assert_array_equal((s * x).value, 2.0 * x0)
+    # another interpreter current: the operator records on it (nested transforms)
+    assert fg.grad(fg.grad(lambda v: v * v * v / 2.0 - 1 / v))(2.0) == 3.0 * 2.0 - 2.0 / 8.0
+    assert fg.jvp(fg.grad(lambda v: 3.0 * v * v), (2.0,), (1.0,)) == (12.0, 6.0)
 
 
 def test_the_walk_runs_an_elementwise_rule_without_keyword_arguments():

@@ -19,6 +19,7 @@ from numpy import ndarray
 from .. import instruments
 from ..core import (ROOT, Interpreter, Tracer, _special_classes, _state, concrete, dtype_of,
                     is_weak, run_under)
+from ..primitives.elementwise import add_p, divide_p, multiply_p, subtract_p
 from .backprop import SELECT, UNNUMBERED, backpropagate
 from .forward import JVPInterpreter
 
@@ -218,51 +219,11 @@ class ReverseInterpreter(Interpreter):
         return tracer
 
     def process2(self, prim, a, b):
-        if (self.parent is not ROOT or self.local["recording"] != 1
-                or prim.reverse_fwd is not None or prim.multiple_results
-                or not prim.differentiable):
-            return self.process(prim, (a, b), _NO_PARAMS)
-        if type(a) is ReverseTracer and a._trace is self:
-            x = a.value
-            if type(b) is ReverseTracer and b._trace is self:
-                y = b.value
-                parents, needs = (a, b), _BOTH
-            else:
-                y = b
-                parents, needs = (a, None), _FIRST
-        elif type(b) is ReverseTracer and b._trace is self:
-            x, y = a, b.value
-            parents, needs = (None, b), _SECOND
-        else:
-            return self.parent.process(prim, (a, b), _NO_PARAMS)
-        # (an array or a Python float, the usual values, without the set's lookup: ~2% of
-        # a record's instructions)
-        tx, ty = type(x), type(y)
-        if (tx is not ndarray and tx in _special_classes
-                or ty is not ndarray and ty is not float and ty in _special_classes):
-            return self.process(prim, (a, b), _NO_PARAMS)
-        # (add, subtract, multiply of vectors and numbers: NumPy's ufunc without the
-        # wrapper that sends 2-d layouts to a row loop; see Elementwise.impl_flat)
-        decl = prim.elementwise
-        if decl is not None and decl.impl_flat is not None and (
-                tx is not ndarray or x.ndim < 2) and (ty is not ndarray or y.ndim < 2):
-            out = decl.impl_flat(x, y)
-        else:
-            out = prim.impl(x, y)
-        tracer = _new(ReverseTracer)
-        tracer._trace = self
-        tracer.value = out
-        tracer.prim = prim
-        tracer.args = (x, y)
-        tracer.params = None
-        tracer.parents = parents
-        tracer.needs = needs
-        tracer.meta = None
-        tracer.weak = type(out) is not ndarray and is_weak(out)
-        tape = self.tape
-        tracer.slot = len(tape)
-        tape.append(tracer)
-        return tracer
+        # (the body is the primitive's recorder, which the tracers' operators run)
+        record = _recorders.get(prim)
+        if record is None:
+            record = _recorders[prim] = _recorder(prim)
+        return record(a, b, self)
 
     def _process_multiple(self, prim, vals, params, parents, needs):
         """Several outputs, each a SELECT tracer of one Node.  A primitive with a
@@ -313,6 +274,102 @@ _new = object.__new__
 _NO_PARAMS: dict = {}  # (never written)
 _FIRST1 = (True,)
 _FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
+
+
+def _recorder(prim, operator=None, reflected=False):
+    """The record of ``prim`` on two arguments without parameters,
+    ``record(a, b, interp)``: :meth:`ReverseInterpreter.process2`'s work, in one frame.
+
+    With ``operator`` (a dunder name such as ``"__mul__"``) it is also that operator of
+    the reverse tracers, ``record(self, other)`` (``reflected``: ``other <op> self``), so
+    that ``x * 0.5`` records in the operator's own frame rather than in a call of
+    ``process2`` from the operator (about a tenth of a recorded operation); whatever
+    ``process2`` would not record itself (another interpreter current, a weak or an
+    unusual operand) goes to the operator every tracer has (:class:`~funcgrad.core.Tracer`'s,
+    which converts, promotes and calls the current interpreter's ``process2``).
+
+    >>> import numpy as np
+    >>> from funcgrad.primitives.elementwise import multiply_p
+    >>> with ReverseInterpreter() as interp:
+    ...     x = interp.new_input(np.array([3.0]))
+    ...     y = _recorder(multiply_p)(x, 2.0, interp)
+    >>> y.value, y.parents == (x, None), interp.tape == [y]
+    (array([6.]), True, True)
+    """
+    # (facts of the primitive, fixed when it is declared: read once, not a record)
+    plain = prim.reverse_fwd is None and not prim.multiple_results and prim.differentiable
+    decl = prim.elementwise
+    flat = None if decl is None else decl.impl_flat
+
+    def record(a, b, interp=None):
+        if interp is None:  # the operator of tracer ``a``
+            interp = a._trace
+            local = interp.local
+            t = type(b)
+            if (local["interpreter"] is not interp or a.weak
+                    or t is not float and t is not ReverseTracer and t is not int):
+                return getattr(Tracer, operator)(a, b)
+            if reflected:
+                a, b = b, a
+        else:
+            local = interp.local
+        if interp.parent is not ROOT or local["recording"] != 1 or not plain:
+            return interp.process(prim, (a, b), _NO_PARAMS)
+        if type(a) is ReverseTracer and a._trace is interp:
+            x = a.value
+            if type(b) is ReverseTracer and b._trace is interp:
+                y = b.value
+                parents, needs = (a, b), _BOTH
+            else:
+                y = b
+                parents, needs = (a, None), _FIRST
+        elif type(b) is ReverseTracer and b._trace is interp:
+            x, y = a, b.value
+            parents, needs = (None, b), _SECOND
+        else:
+            return interp.parent.process(prim, (a, b), _NO_PARAMS)
+        # (an array or a Python float, the usual values, without the set's lookup: ~2% of
+        # a record's instructions)
+        tx, ty = type(x), type(y)
+        if (tx is not ndarray and tx in _special_classes
+                or ty is not ndarray and ty is not float and ty in _special_classes):
+            return interp.process(prim, (a, b), _NO_PARAMS)
+        # (add, subtract, multiply of vectors and numbers: NumPy's ufunc without the
+        # wrapper that sends 2-d layouts to a row loop; see Elementwise.impl_flat)
+        if flat is not None and (tx is not ndarray or x.ndim < 2) and (
+                ty is not ndarray or y.ndim < 2):
+            out = flat(x, y)
+        else:
+            out = prim.impl(x, y)
+        tracer = _new(ReverseTracer)
+        tracer._trace = interp
+        tracer.value = out
+        tracer.prim = prim
+        tracer.args = (x, y)
+        tracer.params = None
+        tracer.parents = parents
+        tracer.needs = needs
+        tracer.meta = None
+        tracer.weak = type(out) is not ndarray and is_weak(out)
+        tape = interp.tape
+        tracer.slot = len(tape)
+        tape.append(tracer)
+        return tracer
+
+    if operator is not None:
+        record.__name__ = record.__qualname__ = operator
+    return record
+
+
+_recorders: dict = {}  # (process2's, one a primitive recorded)
+
+# The arithmetic operators of reverse tracers record in their own frame (see _recorder);
+# the others, and every other tracer's, are Tracer's (funcgrad.numpy attaches them).
+for _name, _prim in (("add", add_p), ("sub", subtract_p), ("mul", multiply_p),
+                     ("truediv", divide_p)):
+    setattr(ReverseTracer, f"__{_name}__", _recorder(_prim, f"__{_name}__"))
+    setattr(ReverseTracer, f"__r{_name}__", _recorder(_prim, f"__r{_name}__", reflected=True))
+del _name, _prim
 
 
 def backward_pass(tape, seeds, inputs, free=False):
