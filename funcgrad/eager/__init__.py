@@ -141,7 +141,7 @@ The modules, bottom up:
 from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward
 from .grads import grad
-from . import record  # noqa: F401  (registers the Tensor with the root interpreter)
+from . import record  # (registers the Tensor with the root interpreter)
 from . import dual, methods, named, saved, shapes, steps, views
 from . import extras, linear, pieces, pointwise, reducing, sampling, selecting, strides
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
@@ -154,6 +154,7 @@ shapes.attach(Tensor)
 steps.attach(Tensor)
 for _more in (pointwise, reducing, selecting, pieces, linear, strides, sampling, extras):
     _more.attach(Tensor)
+record.attach(Tensor)  # the lean path's operators and methods (eager.record)
 pointwise.attach_aliases(Tensor)  # alternative names and in-place forms, of all the above
 views.attach(Tensor, named.record_same)  # the view methods' results write in-place updates
 # through to the base

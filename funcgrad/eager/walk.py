@@ -214,13 +214,13 @@ def _run(nodes, leaves, starts, seeds, retain_graph, targets, rule, shortcuts, a
                               accumulate if targets is None else None, make)
     if targets is None:
         def visit(node, g):
-            node_hooks = node._hooks
-            if node_hooks is not None:
+            if node._hooks is not None:
                 return _visit_hooked(runner, node, g, found)
             retained = node._retained
             if retained:
                 _collect_retained(node, g, retained, found)
-            node._check_saved()
+            if node._saves:  # (a node that saved no values was never freed nor changed)
+                node._check_saved()
             return True
     else:
         wanted = {}
@@ -247,7 +247,8 @@ def _run(nodes, leaves, starts, seeds, retain_graph, targets, rule, shortcuts, a
                 return _visit_hooked(runner, node, g, found)
             if node._retained:
                 _collect_retained(node, g, node._retained, found)
-            node._check_saved()
+            if node._saves:
+                node._check_saved()
             return True
     if runner is not None and runner.wraps_rule:
         rule = runner.rule(rule or run_rule)
