@@ -9,8 +9,8 @@ from typing import Any, Callable, Literal, overload
 import numpy as np
 
 from . import tree
-from .api import (_check_device, _flatten_inputs, _plain, _split_aux, _strip, _substitute,
-                  in_type_of, on_device_of)
+from .api import (_check_device, _flatten_inputs, _plain, _same_precision, _split_aux, _strip,
+                  _substitute, in_type_of, on_device_of)
 from .core import WEAK_TYPES, Tracer, aval_of, is_special, user_code
 from .errors import ArgumentMismatchError
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
@@ -66,8 +66,7 @@ def _check_tangent(p, t, i, kind, transform="jvp", strict=False):
             raise TypeError(f"{transform}: tangent {i} is complex ({t.dtype}) but its primal "
                             f"is real ({p.dtype}): a real input can only move along the real "
                             f"line. Pass a real tangent, or make the primal complex.")
-        if strict and not weak and stated and (  # (byte order aside)
-                t.dtype.newbyteorder("=") != p.dtype.newbyteorder("=")):
+        if strict and not weak and stated and not _same_precision(t.dtype, p.dtype):
             # (JAX: TypeError from jvp, ValueError from linearize's function)
             raise ArgumentMismatchError(
                 f"{transform}: tangent {i} has dtype {t.dtype} but its primal has dtype "

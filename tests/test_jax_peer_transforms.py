@@ -146,6 +146,16 @@ def test_python_numbers_as_cotangents_stay_weakly_typed():
     np.testing.assert_array_equal(cotangent, np.full(3, 2, np.float32))
 
 
+def test_a_real_tangent_moves_a_complex_primal_along_the_real_line():
+    # (funcgrad's; JAX asks for a complex tangent)
+    z = np.array([1.0 + 1.0j, -2.0 + 0.5j])
+    _, tangent = fg.jvp(lambda z: z ** 2, (z,), (np.array([1.0, 0.0]),))
+    assert tangent.dtype == np.complex128
+    np.testing.assert_allclose(tangent, [2 * z[0], 0.0])
+    with pytest.raises(TypeError, match="must have its primal's dtype"):
+        fg.jvp(lambda z: z ** 2, (z,), (np.array([1.0, 0.0], np.float32),))
+
+
 def test_jvp_under_vmap_takes_batched_tangents_of_the_primals_dtype():
     x32 = np.ones((2, 3), np.float32)
     tangents = np.arange(6, dtype=np.float32).reshape(2, 3)
