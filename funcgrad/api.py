@@ -15,6 +15,7 @@ import numpy as np
 from . import tree
 from .transformed import Transformed
 from .core import WEAK_TYPES, Tracer, _special_classes, dtype_of, is_special, user_code
+from .errors import ArgumentMismatchError
 from .tree._nodes import _LEAF
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.forward import JVPTracer
@@ -274,14 +275,25 @@ def _normalize_argnums(argnums, nargs, transform):
         nums = (argnums,)
     for a in nums:
         if not isinstance(a, (int, np.integer)) or not -nargs <= a < nargs:
-            raise ValueError(f"{transform}: argnums={argnums!r} does not fit a function called "
-                             f"with {nargs} positional argument{'s' * (nargs != 1)}: pass "
-                             f"an int or a tuple of ints, each below {nargs}")
+            raise ArgumentMismatchError(
+                f"{transform}: argnums={argnums!r} does not fit a function called "
+                f"with {nargs} positional argument{'s' * (nargs != 1)}: pass "
+                f"an int or a tuple of ints, each below {nargs}")
     nums = tuple(int(a) % nargs for a in nums)
     if len(set(nums)) != len(nums):
         raise ValueError(f"{transform}: argnums={argnums!r} names an argument twice; each "
                          f"argument's derivative is taken once (name each position once)")
     return nums, single
+
+
+def _same_precision(given, wanted):
+    """Whether a tangent (cotangent) of dtype ``given`` is one of dtype ``wanted``: the
+    same dtype in any byte order, or the real dtype of a complex one's parts (a real
+    direction in the complex plane: funcgrad's tests move complex inputs along real ones;
+    JAX asks for the complex dtype there too)."""
+    given, wanted = given.newbyteorder("="), wanted.newbyteorder("=")
+    return given == wanted or (wanted.kind == "c" and given.kind == "f"
+                               and given.itemsize * 2 == wanted.itemsize)
 
 
 def _split_aux(result, has_aux, transform):
@@ -607,7 +619,23 @@ def vjp(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
     >>> out, vjp_fn = fg.vjp(np.sin, np.array([0.0, 1.0]))
     >>> vjp_fn(np.array([1.0, 1.0]))[0] == np.cos([0.0, 1.0])
     array([ True,  True])
+
+    A cotangent that states a dtype (an array, a NumPy scalar) must state its output's,
+    as in JAX (a float32 cotangent for a float64 output raises); a Python number takes
+    the output's dtype.
     """
+    return _vjp(fun, primals, has_aux, strict=True)
+
+
+def vjp_cast(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
+             ) -> tuple[Any, ...]:
+    """:func:`vjp` for funcgrad's own callers (rules, gradcheck, transposes): a float
+    cotangent of another dtype than its output's is cast to it, not refused (they hand on
+    cotangents computed in another precision)."""
+    return _vjp(fun, primals, has_aux, strict=False)
+
+
+def _vjp(fun, primals, has_aux, strict):
     rev = _Reverse(fun, primals, {}, tuple(range(len(primals))), has_aux, "vjp",
                    allow_int=True)
     out = tree.unflatten(rev.out_tree, [_plain(v) for v in rev.out_values])
@@ -616,28 +644,38 @@ def vjp(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
     def vjp_fn(cotangent):
         ct_leaves, ct_tree = tree.flatten(cotangent, is_special)
         if ct_tree != rev.out_tree:
-            raise ValueError(f"vjp_fn: the cotangent has structure {ct_tree}, but the output "
-                             f"has structure {rev.out_tree}; pass one cotangent per output")
+            raise ArgumentMismatchError(
+                f"vjp_fn: the cotangent has structure {ct_tree}, but the output "
+                f"has structure {rev.out_tree}; pass one cotangent per output")
         cts = []
         for k, (ct, (shape, dtype)) in enumerate(zip(ct_leaves, shapes)):
             if getattr(ct, "dtype", None) == float0 or (
                     dtype is not None and dtype.kind not in "fc" and _integer(ct)):
                 # an output without tangent space (integer, boolean): nothing to pull back
                 if tuple(np.shape(ct)) != tuple(shape):
-                    raise ValueError(f"vjp_fn: cotangent shape {tuple(np.shape(ct))} does "
-                                     f"not match the output shape {tuple(shape)}")
+                    raise ArgumentMismatchError(
+                        f"vjp_fn: cotangent shape {tuple(np.shape(ct))} does "
+                        f"not match the output shape {tuple(shape)}")
                 cts.append(None)
                 continue
+            stated = isinstance(ct, (np.ndarray, np.generic))
             ct = ct if isinstance(ct, Tracer) else asarray(ct)
             _check_device(ct, rev.out_values[k], f"vjp_fn: cotangent {k}", "output")
             if tuple(ct.shape) != tuple(shape):
-                raise ValueError(f"vjp_fn: cotangent shape {tuple(ct.shape)} does not match the "
-                                 f"output shape {tuple(shape)}")
+                raise ArgumentMismatchError(
+                    f"vjp_fn: cotangent shape {tuple(ct.shape)} does not match the "
+                    f"output shape {tuple(shape)}")
             if dtype is not None and ct.dtype != dtype and not isinstance(ct, Tracer):
                 if ct.dtype.kind == "c" and dtype.kind != "c":
                     raise TypeError(f"vjp_fn: cotangent {k} is complex ({ct.dtype}) but the "
                                     f"output is real ({dtype}); its imaginary part would be "
                                     f"dropped. Pass a real cotangent.")
+                if strict and stated and not _same_precision(ct.dtype, dtype):
+                    # (JAX: ValueError from vjp's function, TypeError from a transpose's)
+                    raise ArgumentMismatchError(
+                        f"vjp_fn: cotangent {k} has dtype {ct.dtype} but the output has "
+                        f"dtype {dtype}; each cotangent must have its output's dtype (as in "
+                        f"JAX). Cast it: ct.astype(out.dtype)")
                 ct = ct.astype(dtype)
             cts.append(ct)
         return _rebuild(rev.treedefs, rev.output(rev.backward(cts)), False)

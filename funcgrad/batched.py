@@ -7,6 +7,7 @@ import numpy as np
 from . import tree
 from .api import _plain
 from .core import Tracer, is_special, user_code
+from .errors import ArgumentMismatchError
 from .dtypes import float0
 from .interpreters.batching import BatchInterpreter, BatchTracer
 from .numpy._convert import asarray
@@ -37,7 +38,8 @@ def _axes_for_leaves(axes, args, what):
         for k in tree._sorted_keys(args):
             out += _axes_for_leaves(axes[k], args[k], what)
         return out
-    raise ValueError(f"vmap: {what}={axes!r} does not match the structure of the values "
+    raise ArgumentMismatchError(f"vmap: {what}={axes!r} does not match the structure of the "
+                                f"values "
                      f"({tree.flatten(args)[1]}); use an int, None, or a matching tree of them")
 
 

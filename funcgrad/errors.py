@@ -10,7 +10,7 @@ import os
 import traceback
 
 __all__ = ["EscapedTracerError", "ConcretizationError", "TrigRangeError",
-           "DerivativeDroppedError", "ShapeMismatchError", "FREED_MESSAGE", "user_code",
+           "DerivativeDroppedError", "ShapeMismatchError", "ArgumentMismatchError", "FREED_MESSAGE", "user_code",
            "escaped_message", "user_frame_summary"]
 
 
@@ -44,6 +44,15 @@ class ShapeMismatchError(RuntimeError, ValueError):
     """A value given for another (a tangent for its primal, a custom backward's gradient
     for its input) has the wrong shape or count.  PyTorch raises ``RuntimeError`` there and
     funcgrad's functional API ``ValueError``: it is both, so either ``except`` catches it."""
+
+
+class ArgumentMismatchError(ValueError, TypeError):
+    """Arguments of a transform that do not fit the function or each other (``argnums``
+    past the positional arguments, tangents or cotangents whose structure differs from the
+    primals' or outputs', ``in_axes`` that are no axes, a rule's tangent of the wrong
+    shape, an unhashable static argument).  funcgrad raised ``ValueError`` for most of
+    these and JAX raises ``TypeError`` (or the other way round): this is both, so code
+    written for either catches it."""
 
 
 # PyTorch's words for a second backward pass through freed saved values (the eager

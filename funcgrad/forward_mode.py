@@ -9,9 +9,10 @@ from typing import Any, Callable, Literal, overload
 import numpy as np
 
 from . import tree
-from .api import (_check_device, _flatten_inputs, _plain, _split_aux, _strip, _substitute,
-                  in_type_of, on_device_of)
+from .api import (_check_device, _flatten_inputs, _plain, _same_precision, _split_aux, _strip,
+                  _substitute, in_type_of, on_device_of)
 from .core import WEAK_TYPES, Tracer, aval_of, is_special, user_code
+from .errors import ArgumentMismatchError
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.forward import JVPInterpreter, JVPTracer
 from .interpreters.graph import Graph, GraphInterpreter, GraphTracer, eval_graph
@@ -22,9 +23,15 @@ from .typing import PyTree
 __all__ = ["jvp", "linearize"]
 
 
-def _check_tangent(p, t, i, kind, transform="jvp"):
+def _check_tangent(p, t, i, kind, transform="jvp", strict=False):
     """The tangent ``t`` of primal leaf ``i``, checked against it; None for an integer or
-    boolean primal (``kind`` "int"), whose only tangent is ``float0`` zeros (JAX's)."""
+    boolean primal (``kind`` "int"), whose only tangent is ``float0`` zeros (JAX's).
+
+    With ``strict`` (the public :func:`jvp`, :func:`linearize`'s function), a tangent
+    that states a dtype (an array, a NumPy scalar, a traced value) must state its array
+    primal's, as JAX asks: a float32 tangent for a float64 primal is more likely a
+    mistake than a wish.  Python numbers stay weakly typed and take the primal's dtype,
+    and funcgrad's own callers (rules handing tangents on) keep the cast."""
     if kind == "int":
         dtype = getattr(t, "dtype", None)
         if dtype != float0:
@@ -45,6 +52,7 @@ def _check_tangent(p, t, i, kind, transform="jvp"):
                         f"({np.asarray(p).dtype if type(p) in WEAK_TYPES else p.dtype}). "
                         f"Pass a float tangent (zeros to hold it fixed).")
     weak = type(p) in WEAK_TYPES
+    stated = isinstance(t, (np.ndarray, np.generic, Tracer))
     if weak:  # (a Python number: weakly typed, see _as_input; its tangent is one too)
         p = np.asarray(p)
     t = t if isinstance(t, Tracer) else asarray(t)
@@ -58,6 +66,12 @@ def _check_tangent(p, t, i, kind, transform="jvp"):
             raise TypeError(f"{transform}: tangent {i} is complex ({t.dtype}) but its primal "
                             f"is real ({p.dtype}): a real input can only move along the real "
                             f"line. Pass a real tangent, or make the primal complex.")
+        if strict and not weak and stated and not _same_precision(t.dtype, p.dtype):
+            # (JAX: TypeError from jvp, ValueError from linearize's function)
+            raise ArgumentMismatchError(
+                f"{transform}: tangent {i} has dtype {t.dtype} but its primal has dtype "
+                f"{p.dtype}; each tangent must have its primal's dtype (as in JAX). Cast "
+                f"it: t.astype(x.dtype)")
         if t.dtype.kind not in "fiubc":
             raise TypeError(f"{transform}: tangent {i} has dtype {t.dtype}; use {p.dtype}")
         t = st.convert_element_type(t, p.dtype)
@@ -66,19 +80,21 @@ def _check_tangent(p, t, i, kind, transform="jvp"):
     return t
 
 
-def _flatten_pair(primals, tangents, transform):
+def _flatten_pair(primals, tangents, transform, strict=False):
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError(f"{transform}: primals and tangents must be tuples (or lists) with one "
                         f"entry per argument, e.g. {transform}(f, (x,), (v,))")
     if len(primals) != len(tangents):
-        raise ValueError(f"{transform}: {len(primals)} primals but {len(tangents)} tangents")
+        raise ArgumentMismatchError(f"{transform}: {len(primals)} primals but {len(tangents)} "
+                                    f"tangents")
     p_leaves, kinds, treedefs = _flatten_inputs(tuple(primals), tuple(range(len(primals))),
                                                 transform, allow_int=True)
     t_leaves, t_tree = tree.flatten(tuple(tangents), is_special)
     p_tree = tree.flatten(tuple(primals), is_special)[1]
     if t_tree != p_tree:
-        raise ValueError(f"{transform}: tangents have structure {t_tree}, primals {p_tree}")
-    t_leaves = [_check_tangent(p, t, i, k, transform)
+        raise ArgumentMismatchError(f"{transform}: tangents have structure {t_tree}, "
+                                    f"primals {p_tree}")
+    t_leaves = [_check_tangent(p, t, i, k, transform, strict)
                 for i, (p, t, k) in enumerate(zip(p_leaves, t_leaves, kinds))]
     return p_leaves, t_leaves, kinds, treedefs
 
@@ -107,14 +123,15 @@ def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
     >>> ty, tm.dtype == fg.dtypes.float0
     (array([1., 2.]), True)
     """
-    return _jvp(fun, primals, tangents, has_aux, "jvp")
+    return _jvp(fun, primals, tangents, has_aux, "jvp", strict=True)
 
 
-def _jvp(fun, primals, tangents, has_aux, transform, defer=False):
+def _jvp(fun, primals, tangents, has_aux, transform, defer=False, strict=False):
     """:func:`jvp`; ``defer=True`` computes the tangent of an operation a reverse-mode
     child records only when something reads it (forward-over-reverse: see
-    :mod:`funcgrad.interpreters.forward`)."""
-    p_leaves, t_leaves, kinds, treedefs = _flatten_pair(primals, tangents, transform)
+    :mod:`funcgrad.interpreters.forward`); ``strict`` refuses a tangent of another
+    dtype than its primal's (see :func:`_check_tangent`)."""
+    p_leaves, t_leaves, kinds, treedefs = _flatten_pair(primals, tangents, transform, strict)
     interp = JVPInterpreter(defer=defer)
     with interp:
         duals = [p if k == "int" else JVPTracer(interp, p, t)
@@ -235,9 +252,9 @@ def linearize(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
         # graph, and the product lost its derivative with respect to the tangent.
         t_leaves, t_tree = tree.flatten(tuple(tangents), is_special)
         if len(t_leaves) != len(p_leaves):
-            raise ValueError(f"linearize's jvp_fn takes {len(p_leaves)} tangent leaves, "
-                             f"got {len(t_leaves)}")
-        t_leaves = [_check_tangent(p, t, i, k, "linearize's jvp_fn")
+            raise ArgumentMismatchError(f"linearize's jvp_fn takes {len(p_leaves)} tangent "
+                                        f"leaves, got {len(t_leaves)}")
+        t_leaves = [_check_tangent(p, t, i, k, "linearize's jvp_fn", strict=True)
                     for i, (p, t, k) in enumerate(zip(p_leaves, t_leaves, kinds))]
         products = eval_graph(graph, *[t for t, k in zip(t_leaves, kinds) if k != "int"])
         touts = [_float0_zeros(o) if k == "int" else _zeros_tangent(o) if k == "zero"

@@ -44,8 +44,8 @@ import numpy as np
 from . import tree
 from ._gradcheck_eager import eager_backward, eager_vjp, undefined_grad_failure
 from ._gradcheck_messages import fast_message, mismatch_message
-from .forward_mode import jvp as _jvp
-from .api import vjp as _vjp
+from .forward_mode import _jvp
+from .api import vjp_cast as _vjp
 from .batched import vmap as _vmap
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
@@ -167,7 +167,7 @@ def _numerical_columns(call, x, eps, direction=None, step=1.0):
 def _forward(g, x0, tangents):
     """The tangent output of ``g`` at ``x0`` (forward mode)."""
     try:
-        return _jvp(g, tuple(x0), tuple(tangents))[1]
+        return _jvp(g, tuple(x0), tuple(tangents), False, "jvp")[1]
     except Exception as e:
         if hasattr(e, "add_note"):
             e.add_note("(raised while gradcheck checked forward mode; for a function that "

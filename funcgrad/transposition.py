@@ -14,7 +14,7 @@ import numpy as np
 
 from . import tree
 from .api import vjp
-from .forward_mode import jvp
+from .forward_mode import _jvp
 from .core import ConcretizationError, concrete, dtype_of
 
 __all__ = ["linear_transpose"]
@@ -57,7 +57,7 @@ def _check_linear(flat_fun, zeros, outs):
     try:
         value = [np.asarray(concrete(o)) for o in tree.leaves(flat_fun(*r))]
         derivative = [np.asarray(concrete(t)) for t in tree.leaves(
-            jvp(flat_fun, tuple(zeros), tuple(r))[1])]
+            _jvp(flat_fun, tuple(zeros), tuple(r), False, "jvp")[1])]
     except ConcretizationError:
         return
     for k, (v, d) in enumerate(zip(value, derivative)):

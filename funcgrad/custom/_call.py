@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import tree
 from ..core import Primitive, ShapedArray, Tracer, _special_classes, aval_of, is_special
+from ..errors import ArgumentMismatchError
 from ..devices import register_gpu
 from ..numpy._convert import asarray
 from ._eager import eager_tensor_type
@@ -80,7 +81,7 @@ def fit_shape(value, shape, mismatch):
     except ValueError:  # not broadcastable at all
         fits = False
     if not fits:
-        raise ValueError(mismatch(tuple(value.shape)))
+        raise ArgumentMismatchError(mismatch(tuple(value.shape)))
     return broadcast_to(value, shape)
 
 
@@ -132,7 +133,7 @@ def _of_float_inputs(fn, xs):
 def vjp_of(fn, xs, cts):
     """Cotangents for the flat inputs ``xs`` of ``fn`` (flat list in, flat list out), by
     funcgrad's reverse mode; None for inputs that are neither floating point nor complex."""
-    from ..api import vjp
+    from ..api import vjp_cast as vjp
     pos, at = _of_float_inputs(fn, xs)
     grads = [None] * len(xs)
     if not pos:
@@ -146,12 +147,13 @@ def vjp_of(fn, xs, cts):
 def jvp_of(fn, primals, tangents):
     """``(outs, tangent_outs)`` of ``fn`` by funcgrad's forward mode, perturbing only the
     floating-point and complex inputs."""
-    from ..forward_mode import jvp
+    from ..forward_mode import _jvp
     pos, at = _of_float_inputs(fn, primals)
     if not pos:
         outs = list(fn(*primals))
         return outs, [None] * len(outs)
-    return jvp(at, tuple(primals[i] for i in pos), tuple(tangents[i] for i in pos))
+    return _jvp(at, tuple(primals[i] for i in pos), tuple(tangents[i] for i in pos), False,
+                "jvp")
 
 
 # --- the primitive ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 import numpy as np
 
 from .. import tree
+from ..errors import ArgumentMismatchError
 from ._call import CallSite, CustomRule, fit_shape, flatten_arguments
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -249,7 +250,8 @@ class custom_vjp(_CustomFunction):
                                 f"{type(grads).__name__}")
             n_dynamic = site.n - len(site.static)
             if len(grads) != n_dynamic:
-                raise ValueError(f"the bwd rule of {name} returned {len(grads)} cotangents "
+                raise ArgumentMismatchError(
+                    f"the bwd rule of {name} returned {len(grads)} cotangents "
                                  f"for {n_dynamic} differentiable arguments")
             flat = []
             for g, sub in zip(grads, site.dynamic(site.leaves)):
@@ -259,7 +261,8 @@ class custom_vjp(_CustomFunction):
                     continue
                 g_leaves, g_tree = flatten_arguments(g)
                 if g_tree != sub_tree:
-                    raise ValueError(f"the bwd rule of {name} returned a cotangent with "
+                    raise ArgumentMismatchError(
+                        f"the bwd rule of {name} returned a cotangent with "
                                      f"structure {g_tree} for an argument of structure "
                                      f"{sub_tree}")
                 flat += g_leaves

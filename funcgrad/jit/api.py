@@ -88,6 +88,15 @@ class JitFunction:
         names = set(self.static_argnames)
         nums = set(self.static_argnums)
         if not any(p.kind == p.VAR_POSITIONAL for p in params):
+            outside = sorted(i for i in nums if not -len(positional) <= i < len(positional))
+            if outside:  # (JAX's check, when jit is applied: no call could pass them)
+                raise ValueError(
+                    f"jit: static_argnums={tuple(sorted(self.static_argnums))} names "
+                    f"position{'s' * (len(outside) > 1)} {', '.join(map(str, outside))}, but "
+                    f"{getattr(self.fun, '__name__', 'the function')} takes "
+                    f"{len(positional)} positional argument{'s' * (len(positional) != 1)} "
+                    f"({', '.join(positional)}): name positions below {len(positional)}, or "
+                    f"static_argnames for keyword-only arguments")
             # A negative position counts from the end of the signature's positional
             # parameters, however the call passes them (by keyword, or leaving a default)
             nums = {i + len(positional) if -len(positional) <= i < 0 else i for i in nums}

@@ -16,6 +16,7 @@ import numpy as np
 from numpy import ndarray
 
 from ..core import ShapedArray, Tracer, is_weak
+from ..errors import ArgumentMismatchError
 
 __all__ = ["ShapeDtypeStruct", "typeof", "leaf_aval", "fast_key", "hashable_static",
            "static_key"]
@@ -242,7 +243,8 @@ def hashable_static(value, where):
     try:
         hash(value)
     except TypeError:
-        raise TypeError(f"jit: static {where} of type {type(value).__name__} is not hashable; "
+        raise ArgumentMismatchError(
+            f"jit: static {where} of type {type(value).__name__} is not hashable; "
                         f"static arguments key the compilation cache. Pass a tuple instead "
                         f"of a list (or make the argument dynamic).") from None
     return static_key(value)

@@ -34,7 +34,7 @@ from typing import Callable, Union
 import numpy as np
 
 from .. import lax, numpy as fnp
-from ..forward_mode import jvp
+from ..forward_mode import _jvp, jvp
 from ..custom import custom_jvp
 from ..custom._guard import CapturedTracerError
 from ..numpy._convert import asarray, concrete_values, is_concrete
@@ -282,7 +282,8 @@ def _eig_function_jvp(fn, primals, tangents):
     moved = v_inv @ fnp.astype(da, v.dtype) @ v
     tangent = v @ (divided * moved) @ v_inv
     if params:  # (a parameter of fn moves each f(w_i) alone)
-        _, along = jvp(lambda *ps: fn(w, *ps), tuple(params), tuple(dparams))
+        # (funcgrad's lenient jvp: a parameter's tangent may come in another float dtype)
+        _, along = _jvp(lambda *ps: fn(w, *ps), tuple(params), tuple(dparams), False, "jvp")
         tangent = tangent + (v * along[None, :]) @ v_inv
     return (v * fw[None, :]) @ v_inv, tangent
 

@@ -215,7 +215,7 @@ def quantile(name, values, cdf, logpdf, q, shapes, params, upper=False):
         moving = [(i, t) for i, t in zip([i for i, f in enumerate(fixed) if not f], dtraced)
                   if not (is_concrete(t) and not np.any(np.asarray(t)))]
         if moving:
-            from ..forward_mode import jvp
+            from ..forward_mode import _jvp
 
             def cdf_of(*moved):
                 s = list(full)
@@ -223,8 +223,8 @@ def quantile(name, values, cdf, logpdf, q, shapes, params, upper=False):
                     s[i] = m
                 return cdf(x, *s)
             try:
-                _, d_cdf = jvp(cdf_of, tuple(full[i] for i, _ in moving),
-                               tuple(t for _, t in moving))
+                _, d_cdf = _jvp(cdf_of, tuple(full[i] for i, _ in moving),
+                                tuple(t for _, t in moving), False, "jvp")
             except NotImplementedError as e:
                 names = ", ".join(params[i] for i, _ in moving)
                 method = "isf" if upper else "ppf"
