@@ -16,7 +16,7 @@ from .dtypes import float0, is_integer
 from .transformed import Transformed
 from .api import (_Reverse, _as_output, in_type_of, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
                   _split_aux, _strip, _substitute, check_holomorphic_inputs, check_output_dtype,
-                  on_device_of, value_and_grad, vjp)
+                  on_device_of, value_and_grad, vjp_cast)
 from .batched import vmap
 from .forward_mode import _jvp, _output_pair
 from .core import ROOT, Tracer, _state, user_code
@@ -449,7 +449,8 @@ def vhp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyT
         value, g = value_and_grad(fun, everything)(*xs)
         return g, value
 
-    _, vjp_fn, value = vjp(gradient_and_value, *primals, has_aux=True)
+    # (as hvp, and PyTorch's vhp: a vector of another float precision is cast, not refused)
+    _, vjp_fn, value = vjp_cast(gradient_and_value, *primals, has_aux=True)
     product = vjp_fn(tangents)
     return _plain(value), (product[0] if single else product)
 

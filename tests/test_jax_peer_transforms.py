@@ -181,3 +181,18 @@ def test_static_argnums_in_range_or_for_star_args_are_kept():
     def power(x, n=2):
         return x ** n
     assert power(3.0) == 9.0 and power(2.0, 3) == 8.0
+
+
+def test_hvp_and_vhp_cast_a_vector_of_another_float_precision_alike():
+    # (PyTorch's convention for its hvp/vhp, which these follow; jvp and vjp are JAX's and
+    # refuse the mismatch)
+    x = np.array([0.5, 1.0, 2.0], np.float32)
+    f = lambda x: fnp.sum(fnp.sin(x) ** 2)  # noqa: E731
+    v64 = np.array([1.0, -1.0, 0.5])
+    want = (2 * np.cos(2 * x.astype(np.float64)) * v64).astype(np.float32)  # H is diagonal
+    for product in (fg.hvp, fg.vhp):
+        _, (hv,) = product(f, (x,), (v64,))
+        assert hv.dtype == np.float32
+        np.testing.assert_allclose(hv, want, rtol=1e-5)
+    with pytest.raises(TypeError, match="dtype"):
+        fg.jvp(f, (x,), (v64,))
