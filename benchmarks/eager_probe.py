@@ -49,32 +49,33 @@ X1, X2 = np.linspace(-1.0, 1.0, 16), np.linspace(-1.0, 1.0, 8)
 CALLS_PER_BATCH = {"sum": 200, "w1": 100, "w2": 4, "mlp": 4}
 
 
+def _leaf_gradient(as_tensor, autograd_grad):
+    """``grad(f, x)``: a zero-argument function computing ``f``'s gradient at ``x`` on a
+    fresh leaf each call, with a PyTorch-style ``autograd.grad`` (torch's or funcgrad's)."""
+    def grad(f, x):
+        xt = as_tensor(x)
+
+        def run():
+            a = xt.detach().requires_grad_()
+            return autograd_grad(f(a), a)[0]
+        return run
+    return grad
+
+
 def gradients(lib):
     """``{name: zero-argument function computing one gradient}`` for ``fg`` or ``torch``."""
     if lib == "torch":
         import torch
         torch.set_num_threads(1)
 
-        def grad(f, x):
-            xt = torch.from_numpy(x)
-
-            def run():
-                a = xt.detach().requires_grad_()
-                return torch.autograd.grad(f(a), a)[0]
-            return run
+        grad = _leaf_gradient(torch.from_numpy, torch.autograd.grad)
         return {"sum": grad(torch.sum, X1), "w1": grad(W.w1_f(torch), X1),
                 "w2": grad(W.w2_f(torch, 200), X2),
                 "mlp": mlp_step(torch.tensor, torch.optim.SGD)}
     import funcgrad as fg
     import funcgrad.numpy as fnp
     if lib == "fg-tensor":
-        def tensor_grad(f, x):
-            xt = fg.Tensor(x)
-
-            def run():
-                a = xt.detach().requires_grad_()
-                return fg.autograd.grad(f(a), a)[0]
-            return run
+        tensor_grad = _leaf_gradient(fg.Tensor, fg.autograd.grad)
         return {"sum": tensor_grad(fnp.sum, X1), "w1": tensor_grad(W.w1_f(fnp), X1),
                 "w2": tensor_grad(W.w2_f(fnp, 200), X2),
                 "mlp": mlp_step(fg.tensor, fg.optim.SGD)}
