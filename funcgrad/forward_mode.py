@@ -9,8 +9,9 @@ from typing import Any, Callable, Literal, overload
 import numpy as np
 
 from . import tree
-from .api import (_check_device, _flatten_inputs, _plain, _same_precision, _split_aux, _strip,
-                  _substitute, in_type_of, on_device_of)
+from .api import _plain
+from .arguments import (_check_device, _flatten_inputs, _same_precision, _split_aux, _strip,
+                        _substitute, in_type_of, on_device_of)
 from .core import WEAK_TYPES, Tracer, aval_of, is_special, user_code
 from .errors import ArgumentMismatchError
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer

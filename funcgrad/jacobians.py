@@ -14,9 +14,10 @@ import numpy as np
 from . import tree
 from .dtypes import float0, is_integer
 from .transformed import Transformed
-from .api import (_Reverse, _as_output, in_type_of, ones_like_output, _flatten_inputs, _normalize_argnums, _plain,
-                  _split_aux, _strip, _substitute, check_holomorphic_inputs, check_output_dtype,
-                  on_device_of, value_and_grad, vjp_cast)
+from .api import (_Reverse, _plain, check_holomorphic_inputs, check_output_dtype, value_and_grad,
+                  vjp_cast)
+from .arguments import (_as_output, _flatten_inputs, _normalize_argnums, _split_aux, _strip,
+                        _substitute, in_type_of, on_device_of, ones_like_output)
 from .batched import vmap
 from .forward_mode import _jvp, _output_pair
 from .core import ROOT, Tracer, _state, user_code
@@ -135,7 +136,7 @@ def _check_jac_outputs(outs, holomorphic, transform):
 
 
 # Jacobians take a Python float they differentiate as a float64 array (strongly typed, as
-# before weak arguments, see funcgrad.api._as_input): their bases and blocks need its shape.
+# before weak arguments, see funcgrad.arguments._as_input): their bases and blocks need its shape.
 
 def jacfwd(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
            holomorphic: bool = False, *, chunk_size: int | None = None
