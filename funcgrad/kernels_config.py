@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .kernels.cpu import _config, _lazy
-from .primitives._elementwise import build_kernels
+from .primitives._elementwise_kernels import build_kernels
 from .typing import DTypeLike
 
 __all__ = ["warmup", "set_num_threads", "get_num_threads", "set_kernel_loading",

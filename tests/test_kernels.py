@@ -387,7 +387,7 @@ def test_unreadable_numpy_loop_table_falls_back_to_numpy(monkeypatch):
 
 
 def forward_kernel(prim):
-    from funcgrad.primitives._elementwise import _forward_kernel
+    from funcgrad.primitives._elementwise_kernels import _forward_kernel
     return _forward_kernel(prim.elementwise, np.dtype(np.float64))
 
 
