@@ -21,7 +21,7 @@ from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pa
 from .numpy._convert import asarray
 from .typing import ArgNums, PyTree
 from .arguments import (_as_output, _check_device, _flatten_inputs, _normalize_argnums, _rebuild,
-                        _same_precision, _split_aux, _strip, _substitute, ones_like_output)
+                        _split_aux, _strip, _substitute, ones_like_output)
 
 __all__ = ["grad", "value_and_grad", "vjp"]
 
@@ -328,22 +328,14 @@ def vjp(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
     >>> vjp_fn(np.array([1.0, 1.0]))[0] == np.cos([0.0, 1.0])
     array([ True,  True])
 
-    A cotangent that states a dtype (an array, a NumPy scalar) must state its output's,
-    as in JAX (a float32 cotangent for a float64 output raises); a Python number takes
-    the output's dtype.
+    A float cotangent of another precision than its output's is cast to the output's
+    dtype (``vjp_fn(np.ones(y.shape))`` for a float32 ``y``: as PyTorch casts
+    ``grad_outputs``; JAX refuses it); a complex cotangent for a real output raises.
     """
-    return _vjp(fun, primals, has_aux, strict=True)
+    return _vjp(fun, primals, has_aux)
 
 
-def vjp_cast(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
-             ) -> tuple[Any, ...]:
-    """:func:`vjp` for funcgrad's own callers (rules, gradcheck, transposes): a float
-    cotangent of another dtype than its output's is cast to it, not refused (they hand on
-    cotangents computed in another precision)."""
-    return _vjp(fun, primals, has_aux, strict=False)
-
-
-def _vjp(fun, primals, has_aux, strict):
+def _vjp(fun, primals, has_aux):
     rev = _Reverse(fun, primals, {}, tuple(range(len(primals))), has_aux, "vjp",
                    allow_int=True)
     out = tree.unflatten(rev.out_tree, [_plain(v) for v in rev.out_values])
@@ -366,7 +358,6 @@ def _vjp(fun, primals, has_aux, strict):
                         f"not match the output shape {tuple(shape)}")
                 cts.append(None)
                 continue
-            stated = isinstance(ct, (np.ndarray, np.generic))
             ct = ct if isinstance(ct, Tracer) else asarray(ct)
             _check_device(ct, rev.out_values[k], f"vjp_fn: cotangent {k}", "output")
             if tuple(ct.shape) != tuple(shape):
@@ -378,12 +369,6 @@ def _vjp(fun, primals, has_aux, strict):
                     raise TypeError(f"vjp_fn: cotangent {k} is complex ({ct.dtype}) but the "
                                     f"output is real ({dtype}); its imaginary part would be "
                                     f"dropped. Pass a real cotangent.")
-                if strict and stated and not _same_precision(ct.dtype, dtype):
-                    # (JAX: ValueError from vjp's function, TypeError from a transpose's)
-                    raise ArgumentMismatchError(
-                        f"vjp_fn: cotangent {k} has dtype {ct.dtype} but the output has "
-                        f"dtype {dtype}; each cotangent must have its output's dtype (as in "
-                        f"JAX). Cast it: ct.astype(out.dtype)")
                 ct = ct.astype(dtype)
             cts.append(ct)
         return _rebuild(rev.treedefs, rev.output(rev.backward(cts)), False)

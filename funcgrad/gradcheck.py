@@ -44,7 +44,7 @@ from ._gradcheck_eager import eager_backward, eager_vjp, undefined_grad_failure
 from ._gradcheck_inputs import _checked_dtype, _float_leaves, _prepare_inputs, _tensor_class
 from ._gradcheck_messages import fast_message, mismatch_message
 from .forward_mode import _jvp
-from .api import vjp_cast as _vjp
+from .api import vjp as _vjp
 from .batched import vmap as _vmap
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]

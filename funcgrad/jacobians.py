@@ -15,7 +15,7 @@ from . import tree
 from .dtypes import float0, is_integer
 from .transformed import Transformed
 from .api import (_Reverse, _plain, check_holomorphic_inputs, check_output_dtype, value_and_grad,
-                  vjp_cast)
+                  vjp)
 from .arguments import (_as_output, _flatten_inputs, _normalize_argnums, _split_aux, _strip,
                         _substitute, in_type_of, on_device_of, ones_like_output)
 from .batched import vmap
@@ -451,7 +451,7 @@ def vhp(fun: Callable[..., Any], primals: PyTree, tangents: PyTree) -> tuple[PyT
         return g, value
 
     # (as hvp, and PyTorch's vhp: a vector of another float precision is cast, not refused)
-    _, vjp_fn, value = vjp_cast(gradient_and_value, *primals, has_aux=True)
+    _, vjp_fn, value = vjp(gradient_and_value, *primals, has_aux=True)
     product = vjp_fn(tangents)
     return _plain(value), (product[0] if single else product)
 

@@ -133,7 +133,7 @@ def _of_float_inputs(fn, xs):
 def vjp_of(fn, xs, cts):
     """Cotangents for the flat inputs ``xs`` of ``fn`` (flat list in, flat list out), by
     funcgrad's reverse mode; None for inputs that are neither floating point nor complex."""
-    from ..api import vjp_cast as vjp
+    from ..api import vjp
     pos, at = _of_float_inputs(fn, xs)
     grads = [None] * len(xs)
     if not pos:

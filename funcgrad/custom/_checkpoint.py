@@ -337,7 +337,7 @@ class _Replayer(Interpreter):
 
 def _replayed_vjp(flat, xs, cts, replayer):
     """:func:`vjp_of` with ``replayer`` under the recording of the forward pass."""
-    from ..api import vjp_cast as vjp
+    from ..api import vjp
     pos, at = _of_float_inputs(flat, xs)
     grads = [None] * len(xs)
     if not pos:

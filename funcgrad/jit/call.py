@@ -205,7 +205,7 @@ def _jit_reverse_fwd(vals, params):
 def _jit_vjp(needs, cts, outs, *args, graph, name, residuals=None):
     split = derived(graph, ("vjp",), lambda: _vjp_graphs(graph))
     if split is None:
-        from ..api import vjp_cast as _vjp_api
+        from ..api import vjp as _vjp_api
         cts = [zeros(out_aval(v)) if c is None else c for c, v in zip(cts, graph.outvars)]
         # (the forward again, its prints already made)
         _, pullback = _vjp_api(lambda *xs: eval_graph(without_effects(graph), *xs), *args)

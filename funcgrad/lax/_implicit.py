@@ -118,7 +118,7 @@ def _solve_rule(system, consts, n):
 def _transpose_graph(matvec, n_consts, avals):
     """The graph of ``u -> A^T u`` (the VJP of the linear ``matvec``), taking ``matvec``'s
     closed-over values first, as ``matvec``'s graph does."""
-    from ..api import vjp_cast as vjp
+    from ..api import vjp
     const_avals = [v.aval for v in matvec.invars[:n_consts]]
 
     def vecmat(*args):

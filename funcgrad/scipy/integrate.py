@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from .. import tree
-from ..api import vjp_cast as vjp
+from ..api import vjp
 from ..custom import custom_vjp
 from ..lax import while_loop
 from ..numpy._convert import asarray
