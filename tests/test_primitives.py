@@ -645,6 +645,21 @@ OPS = [
        ref=scipy_special("ellipk")),
     Op("ellipe", lambda m, x: fsp.ellipe(x), dom=U(-2.0, 0.9), ref=scipy_special("ellipe")),
     Op("ellipkm1", lambda m, p: fsp.ellipkm1(p), dom=U(0.05, 2.0), ref=scipy_special("ellipkm1")),
+    # (funcgrad.primitives.special_scipy_more: Lambert W, Struve, spherical Bessel functions;
+    # orders fixed, the derivative in the argument)
+    # (lambertw is complex128 and the spherical functions float64 for float32 inputs, in
+    # SciPy too; Struve's order in x's dtype, as SciPy keeps float32 only then)
+    Op("lambertw", lambda m, x: fsp.lambertw(x).real, dom=U(-0.3, 3.0),
+       ref=lambda x: scipy_special("lambertw")(x).real, skip=("float32",)),
+    Op("struve", lambda m, x: fsp.struve(np.asarray(1.5, x.dtype), x), dom=U(0.5, 4.0),
+       ref=lambda x: scipy_special("struve")(1.5, x)),
+    Op("modstruve", lambda m, x: fsp.modstruve(np.asarray(1.5, x.dtype), x), dom=U(0.5, 4.0),
+       ref=lambda x: scipy_special("modstruve")(1.5, x)),
+    *[Op(f"{name}{'_d' if d else ''}",
+         lambda m, x, name=name, d=d: getattr(fsp, name)(2, x, derivative=d), dom=U(0.5, 4.0),
+         ref=lambda x, name=name, d=d: scipy_special(name)(2, x, d), skip=("float32",))
+      for name in ("spherical_jn", "spherical_yn", "spherical_in", "spherical_kn")
+      for d in (False, True)],
     Op("hyp1f1", lambda m, x: fsp.hyp1f1(0.7, 1.9, x), dom=U(-3.0, 3.0),
        ref=lambda x: scipy_special("hyp1f1")(0.7, 1.9, x)),
     # (a, b, c in z's dtype: SciPy's hyp2f1(float, float, float, float32) is float64)

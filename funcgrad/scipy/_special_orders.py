@@ -60,6 +60,7 @@ def _spherical(name: str, doc: str) -> Callable[..., Array]:
         return (d if derivative else f)(_operand(n), _operand(z))
     spherical.__name__ = spherical.__qualname__ = name
     spherical.__doc__ = doc
+    spherical.primitives = (f.primitive, d.primitive)  # type: ignore[attr-defined]
     return spherical
 
 
@@ -97,3 +98,7 @@ spherical_kn = _spherical("spherical_kn", """The modified spherical Bessel funct
     True
     """)
 
+# (the primitives each front binds, as the other special functions say theirs)
+for _front, _bound in ((lambertw, _sm.lambertw), (struve, _sm.struve),
+                       (modstruve, _sm.modstruve)):
+    _front.primitive = _bound.primitive  # type: ignore[attr-defined]
