@@ -106,7 +106,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         fn = UFUNCS.get(ufunc)                # past the keyword handling below
         if fn is not None:
             return fn(*inputs)
-    if method == "__call__" and ufunc.signature is None:  # elementwise, with keywords
+    if kwargs and method == "__call__" and ufunc.signature is None:  # elementwise, keywords
         fn = UFUNCS.get(ufunc)
         if fn is None:
             fn = _resolve_ufunc(ufunc)
