@@ -35,6 +35,27 @@ extensions = [
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
+
+
+def _presented_signatures_keep_their_defaults():
+    """funcgrad.numpy's elementwise functions present NumPy's ufunc keywords keyword-only
+    (their ``__signature__``) while their ``def`` takes them by position (CPython calls
+    that faster); Sphinx's preserve-defaults pass pairs the ``def``'s defaults with the
+    presented kinds and fails.  A function with a ``__signature__`` keeps the defaults it
+    presents."""
+    try:
+        from sphinx.ext.autodoc._dynamic import _signatures
+    except ImportError:  # (Sphinx 8 lays autodoc out otherwise: left as it is)
+        return
+    original = _signatures.update_default_value
+
+    def update_default_value(obj, bound_method):
+        if "__signature__" not in getattr(obj, "__dict__", {}):
+            original(obj, bound_method=bound_method)
+    _signatures.update_default_value = update_default_value
+
+
+_presented_signatures_keep_their_defaults()
 autosummary_generate = False  # the pages are written by apipages, not by autosummary
 add_module_names = False
 # Functions and classes stay out of the pages' tables of contents: a family page of forty
