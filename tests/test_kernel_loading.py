@@ -211,7 +211,7 @@ def test_a_kernel_still_loading_is_generated_once(loading_mode, monkeypatch):
     """Until its kernel has loaded, a primitive computes with the twin; the kernel's source
     is generated on the first call only (it was generated again on every call, parsing
     the scalar rules each time)."""
-    from funcgrad.primitives import _elementwise as ew
+    from funcgrad.primitives import _elementwise_kernels as ew
     from funcgrad.primitives.elementwise import sin_p
     loading_mode("numpy")  # (kernels never load: every call takes the loading path)
     made = []

@@ -101,4 +101,4 @@ spherical_kn = _spherical("spherical_kn", """The modified spherical Bessel funct
 # (the primitives each front binds, as the other special functions say theirs)
 for _front, _bound in ((lambertw, _sm.lambertw), (struve, _sm.struve),
                        (modstruve, _sm.modstruve)):
-    _front.primitive = _bound.primitive  # type: ignore[attr-defined]
+    _front.primitive = _bound.primitive
