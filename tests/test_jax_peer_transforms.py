@@ -8,6 +8,8 @@ raised ``ValueError`` (or the other way round): funcgrad's
 it.  And JAX refuses a tangent whose dtype is not its primal's (funcgrad's jvp now too; a
 vjp's cotangent is still cast, as PyTorch casts grad_outputs),
 and ``static_argnums`` past the function's parameters, where funcgrad cast or ignored them.
+Session 16: a ``custom_jvp`` rule's tangent of another dtype than its output's raises
+TypeError too, as JAX's (funcgrad cast it).
 
 No expected value here needs JAX (the types are JAX's documented ones).
 """
@@ -198,3 +200,58 @@ def test_hvp_and_vhp_cast_a_vector_of_another_float_precision_alike():
         np.testing.assert_allclose(hv, want, rtol=1e-5)
     with pytest.raises(TypeError, match="dtype"):
         fg.jvp(f, (x,), (v64,))
+
+
+# --- a custom_jvp rule's tangents: its outputs' dtypes, as JAX checks them -------------------
+
+def _times_two_with_rule(tangent_of):
+    @fg.custom_jvp
+    def f(x):
+        return x * 2
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        return f(primals[0]), tangent_of(tangents[0])
+    return f
+
+
+@pytest.mark.parametrize("primal, tangent_of", [
+    (X, lambda t: t.astype(np.float32)),
+    (X.astype(np.float32), lambda t: t.astype(np.float64)),
+    (X, lambda t: np.ones(3, np.int64)),
+    (np.float32(1.5), lambda t: np.float64(7.0)),
+], ids=["f32-for-f64", "f64-for-f32", "int-for-f64", "np-scalar-for-f32"])
+def test_a_custom_jvp_rule_tangent_of_another_dtype_raises_as_jax(primal, tangent_of):
+    f = _times_two_with_rule(tangent_of)
+    with pytest.raises(TypeError, match="must have its output's dtype"):
+        fg.jvp(f, (primal,), (np.ones_like(primal),))
+    with pytest.raises(TypeError, match="must have its output's dtype"):
+        fg.grad(lambda x: fnp.sum(f(x)))(primal)
+
+
+def test_a_custom_jvp_rule_tangent_of_the_output_dtype_is_used_as_given():
+    x32 = X.astype(np.float32)
+    f = _times_two_with_rule(lambda t: t * np.float32(7))
+    _, tangent = fg.jvp(f, (x32,), (np.ones(3, np.float32),))
+    assert tangent.dtype == np.float32
+    np.testing.assert_array_equal(tangent, np.full(3, 7, np.float32))
+    gradient = fg.grad(lambda x: fnp.sum(f(x)))(x32)
+    assert gradient.dtype == np.float32
+    np.testing.assert_array_equal(gradient, np.full(3, 7, np.float32))
+
+
+def test_a_python_number_from_a_custom_jvp_rule_takes_its_output_dtype():
+    # (weakly typed, as jvp takes Python numbers; JAX with x64 on refuses it for float32)
+    f = _times_two_with_rule(lambda t: 3.0)
+    _, tangent = fg.jvp(f, (np.float32(1.5),), (np.float32(1.0),))
+    assert tangent.dtype == np.float32 and tangent == 3
+
+
+def test_funcgrad_own_custom_rules_cast_their_float64_tangents_for_float32():
+    # entr's rule computes its tangent in float64 on the way; the float32 derivative of
+    # -x log x is -(log x + 1)
+    import funcgrad.scipy.special as special
+    x32 = np.float32(0.5)
+    gradient = fg.grad(special.entr)(x32)
+    assert gradient.dtype == np.float32
+    np.testing.assert_allclose(gradient, -(np.log(0.5) + 1), rtol=1e-6)

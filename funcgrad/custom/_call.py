@@ -6,7 +6,8 @@ interpreter is current.
 import numpy as np
 
 from .. import tree
-from ..core import Primitive, ShapedArray, Tracer, _special_classes, aval_of, is_special
+from ..core import (WEAK_TYPES, Primitive, ShapedArray, Tracer, _special_classes, aval_of,
+                    is_special)
 from ..errors import ArgumentMismatchError
 from ..devices import register_gpu
 from ..numpy._convert import asarray
@@ -29,9 +30,13 @@ class CustomRule:
     receiving (see :mod:`funcgrad.custom._guard`).
     """
 
-    def __init__(self, name, fun, jvp=None, fwd=None, bwd=None, guard=True):
+    def __init__(self, name, fun, jvp=None, fwd=None, bwd=None, guard=True,
+                 strict_tangents=False):
         wrap = (lambda fn: guarded(fn, name)) if guard else (lambda fn: fn)
         self.name = name
+        # custom_jvp's rules (JAX's contract): a tangent that states a dtype must state
+        # its output's; see fit_tangents.
+        self.strict_tangents = strict_tangents
         self.fun = wrap(fun)
         self.jvp = wrap(jvp)
         self.fwd = wrap(fwd)
@@ -85,7 +90,7 @@ def fit_shape(value, shape, mismatch):
     return broadcast_to(value, shape)
 
 
-def fit_tangents(outs, touts, name, fill=False):
+def fit_tangents(outs, touts, name, fill=False, strict=False):
     """Tangent outputs of a user JVP rule, checked against the primal outputs.
 
     A tangent must have its output's shape: one that broadcasts to it is broadcast (a
@@ -111,6 +116,12 @@ def fit_tangents(outs, touts, name, fill=False):
                             f"{k}, which is real ({dtype}); the tangent of a real output is "
                             f"real (take np.real of it where the maths says so, or make the "
                             f"output complex)")
+        if strict and type(t) not in WEAK_TYPES and hasattr(t, "dtype") \
+                and not _same_precision(np.dtype(t.dtype), dtype):
+            raise TypeError(f"the JVP rule of {name} returned a tangent of dtype {t.dtype} for "
+                            f"output {k}, which has dtype {dtype}; each tangent must have its "
+                            f"output's dtype (as in JAX). Cast it in the rule: "
+                            f"t.astype(out.dtype)")
         t = fit_shape(t, shape, lambda got: (
             f"the JVP rule of {name} returned a tangent of shape {got} for output {k}, "
             f"which has shape {shape}; each tangent must have its output's shape"))
@@ -118,6 +129,14 @@ def fit_tangents(outs, touts, name, fill=False):
             t = convert_element_type(t, dtype)
         fitted.append(t)
     return fitted
+
+
+def _same_precision(given, wanted):
+    """The same dtype in any byte order, or a real dtype of a complex one's precision (a
+    real direction in the complex plane, as funcgrad's jvp takes)."""
+    given, wanted = given.newbyteorder("="), wanted.newbyteorder("=")
+    return given == wanted or (wanted.kind == "c" and given.kind == "f"
+                               and given.itemsize * 2 == wanted.itemsize)
 
 
 # --- derivatives of a rule's functions by funcgrad's own transforms ---------------------------
@@ -188,7 +207,7 @@ def _jvp(primals, tangents, *, rule):
     with explain_rule_errors(rule.name, primals):
         outs, touts = rule.jvp(list(primals), tangents)
     outs = list(outs)
-    return outs, fit_tangents(outs, touts, rule.name)
+    return outs, fit_tangents(outs, touts, rule.name, strict=rule.strict_tangents)
 
 
 def _reverse_fwd(vals, params):
@@ -213,7 +232,8 @@ def _linearize(rule, vals):
     def tangent_part(*ts):
         outs, touts = rule.jvp(list(vals), list(ts))
         primal.extend(outs)
-        return fit_tangents(primal, touts, rule.name, fill=True)
+        return fit_tangents(primal, touts, rule.name, fill=True,
+                             strict=rule.strict_tangents)
     graph = trace_to_graph(tangent_part, [aval_of(v) for v in vals])
     if any(isinstance(o, GraphTracer) and o._trace.eqns is graph.eqns for o in primal):
         primal = _primal_outputs_of(graph, primal, rule)
@@ -286,7 +306,7 @@ def _vjp(needs, cts, outs, *xs, rule, residuals=None):
                 if residuals is not None:
                     return residuals(*ts)
                 return fit_tangents(outs, rule.jvp(list(xs), list(ts))[1], rule.name,
-                                    fill=True)
+                                    fill=True, strict=rule.strict_tangents)
             grads = vjp_of(tangent_map, [_zeros_like(x) for x in xs], cts)
     return [g if need else None for g, need in zip(grads, needs)]
 
@@ -314,7 +334,8 @@ def _batch(args, dims, *, rule):
         def per_example(pp, tt):
             outs, touts = rule.jvp(list(pp), list(tt))
             outs = list(outs)
-            return outs, fit_tangents(outs, touts, rule.name, fill=True)
+            return outs, fit_tangents(outs, touts, rule.name, fill=True,
+                                      strict=rule.strict_tangents)
         return vmap(per_example, in_axes=(list(in_axes), list(in_axes)))(list(p), list(t))
 
     def fwd(*xs):

@@ -177,9 +177,22 @@ class custom_jvp(_CustomFunction):
             raise TypeError(f"{self.__name__} is a custom_jvp function without a rule: "
                             f"define one with @{self.__name__}.defjvp")
 
+    # JAX's contract for a user's rule: a tangent stating another dtype than its output's
+    # raises TypeError (see fit_tangents); funcgrad's own rules cast (_casting_custom_jvp).
+    _strict_tangents = True
+
     def _rule(self, site):
         return CustomRule(f"custom_jvp({self.__name__})", site.flat_fun(self.fun),
-                          jvp=site.flat_jvp(self.jvp_rule))
+                          jvp=site.flat_jvp(self.jvp_rule),
+                          strict_tangents=self._strict_tangents)
+
+
+class _casting_custom_jvp(custom_jvp):
+    """:class:`custom_jvp` for funcgrad's own rules (scipy, lax, numpy.polynomial): a
+    tangent of another precision than its output's is cast to the output's dtype, not
+    refused.  Those rules compute some tangents in float64 for float32 inputs (a float64
+    constant, a SciPy call); a user's rule is held to JAX's contract instead."""
+    _strict_tangents = False
 
 
 class custom_vjp(_CustomFunction):

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import numpy as fnp
-from ..custom import custom_jvp
+from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..primitives import elementwise as _ew
 from ..primitives import special as _sp
 from ._arith import binary

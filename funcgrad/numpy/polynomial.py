@@ -14,7 +14,8 @@ from typing import Any
 import numpy as _np
 
 from ..core import DerivativeDroppedError
-from ..custom import Function, custom_jvp
+from ..custom import Function
+from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ._conversions import carried_derivative, refuse_trimming
 from ._convert import asarray, concrete_values, is_concrete
 from .constructors import astype

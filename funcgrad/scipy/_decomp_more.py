@@ -25,7 +25,7 @@ from typing import Any, Literal, Optional, Union, cast
 import numpy as np
 
 from .. import numpy as fnp
-from ..custom import custom_jvp
+from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
 from ._linalg_tools import adjoint, as_float, no_derivative, over_batch

@@ -18,7 +18,7 @@ from typing import Any, Callable, TypeVar
 import numpy as np
 
 from .. import numpy as fnp
-from ..custom import custom_jvp
+from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
 

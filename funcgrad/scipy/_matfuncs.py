@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import lax, numpy as fnp
 from ..forward_mode import _jvp, jvp
-from ..custom import custom_jvp
+from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..custom._guard import CapturedTracerError
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives import eig as _eig, linalg as _la

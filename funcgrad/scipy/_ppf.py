@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core import Tracer
-from ..custom import custom_jvp
+from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..numpy._convert import is_concrete
 from . import special as sp
 

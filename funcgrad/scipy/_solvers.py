@@ -21,7 +21,7 @@ from typing import Optional
 import numpy as np
 
 from .. import numpy as fnp
-from ..custom import custom_jvp
+from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..numpy._convert import concrete_values
 from ..primitives import linalg as _la
 from ..typing import Array, ArrayLike

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .. import numpy as fnp
-from ..custom import custom_jvp
+from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..numpy._convert import operand as _operand
 from ..primitives import special as _sp
 from ..primitives.structural import stop_gradient as _stop_gradient

@@ -51,7 +51,7 @@ from ..primitives import special as _sp
 from ..primitives import special_scipy as _ss
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..core import Tracer as _Tracer
-from ..custom import custom_jvp
+from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..typing import Array, ArrayLike, Axis
 from . import _special_more as _more
 from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,  # noqa: F401
