@@ -10,7 +10,8 @@ import os
 import traceback
 
 __all__ = ["EscapedTracerError", "ConcretizationError", "TrigRangeError",
-           "DerivativeDroppedError", "ShapeMismatchError", "ArgumentMismatchError", "FREED_MESSAGE", "user_code",
+           "DerivativeDroppedError", "ShapeMismatchError", "ArgumentMismatchError",
+           "MissingRuleError", "FREED_MESSAGE", "user_code",
            "escaped_message", "user_frame_summary"]
 
 
@@ -53,6 +54,22 @@ class ArgumentMismatchError(ValueError, TypeError):
     shape, an unhashable static argument).  funcgrad raised ``ValueError`` for most of
     these and JAX raises ``TypeError`` (or the other way round): this is both, so code
     written for either catches it."""
+
+
+
+class MissingRuleError(TypeError, AttributeError):
+    """A ``custom_jvp`` (``custom_vjp``) function called before its rule was defined with
+    ``.defjvp`` (``.defvjp``).  funcgrad raised ``TypeError`` and JAX raises
+    ``AttributeError``: this is both, so code written for either catches it.
+
+    >>> import funcgrad as fg
+    >>> f = fg.custom_jvp(lambda x: x * 2)
+    >>> try:
+    ...     f(1.0)
+    ... except AttributeError as e:
+    ...     print(type(e).__name__, isinstance(e, TypeError))
+    MissingRuleError True
+    """
 
 
 # PyTorch's words for a second backward pass through freed saved values (the eager

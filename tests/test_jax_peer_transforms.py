@@ -255,3 +255,16 @@ def test_funcgrad_own_custom_rules_cast_their_float64_tangents_for_float32():
     gradient = fg.grad(special.entr)(x32)
     assert gradient.dtype == np.float32
     np.testing.assert_allclose(gradient, -(np.log(0.5) + 1), rtol=1e-6)
+
+
+@pytest.mark.parametrize("error", [TypeError, AttributeError])
+def test_a_custom_function_without_its_rules_raises_both_kinds(error):
+    # (JAX raises AttributeError, funcgrad raised TypeError: MissingRuleError is both)
+    no_jvp = fg.custom_jvp(lambda x: x * 2)
+    with pytest.raises(error, match="without a rule: define one with"):
+        fg.grad(no_jvp)(1.0)
+    no_vjp = fg.custom_vjp(lambda x: x * 2)
+    with pytest.raises(error, match="without rules: define them with"):
+        fg.grad(no_vjp)(1.0)
+    with pytest.raises(error, match="without rules"):
+        no_vjp(1.0)

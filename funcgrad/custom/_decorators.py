@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 import numpy as np
 
 from .. import tree
-from ..errors import ArgumentMismatchError
+from ..errors import ArgumentMismatchError, MissingRuleError
 from ._call import CallSite, CustomRule, fit_shape, flatten_arguments
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -174,8 +174,8 @@ class custom_jvp(_CustomFunction):
 
     def _check_defined(self):
         if self.jvp_rule is None:
-            raise TypeError(f"{self.__name__} is a custom_jvp function without a rule: "
-                            f"define one with @{self.__name__}.defjvp")
+            raise MissingRuleError(f"{self.__name__} is a custom_jvp function without a rule: "
+                                   f"define one with @{self.__name__}.defjvp")
 
     # JAX's contract for a user's rule: a tangent stating another dtype than its output's
     # raises TypeError (see fit_tangents); funcgrad's own rules cast (_casting_custom_jvp).
@@ -237,8 +237,8 @@ class custom_vjp(_CustomFunction):
 
     def _check_defined(self):
         if self.fwd is None:
-            raise TypeError(f"{self.__name__} is a custom_vjp function without rules: "
-                            f"define them with {self.__name__}.defvjp(fwd, bwd)")
+            raise MissingRuleError(f"{self.__name__} is a custom_vjp function without rules: "
+                                   f"define them with {self.__name__}.defvjp(fwd, bwd)")
 
     def _rule(self, site):
         name = self.__name__
