@@ -268,3 +268,11 @@ def test_a_custom_function_without_its_rules_raises_both_kinds(error):
         fg.grad(no_vjp)(1.0)
     with pytest.raises(error, match="without rules"):
         no_vjp(1.0)
+
+
+def test_a_partial_of_a_partial_differentiates_every_bound_argument():
+    # (funcgrad's choice, documented on fg.tree.Partial: JAX keeps the inner Partial static)
+    p = fg.tree.Partial(fg.tree.Partial(lambda a, b, c: a + b * c, 1.0), 2.0)
+    assert p(3.0) == 7.0
+    assert fg.tree.flatten(p)[0] == [1.0, 2.0]
+    assert fg.grad(lambda q: q(3.0))(p).args == (1.0, 3.0)  # d/da = 1, d/db = c
