@@ -15,7 +15,7 @@ from both graphs, as in PyTorch.  Traced values are immutable: in-place methods
 ...     x = fwAD.make_dual(fg.tensor([[1.0, 2.0]]), fg.tensor([[1.0, 0.0]]))
 ...     y = x.softmax(dim=1).view(-1)
 ...     print(x.size(), x.dim(), fwAD.unpack_dual(y).tangent)
-fg.Size([1, 2]) 2 tensor([ 0.19661193, -0.1966119 ])
+(1, 2) 2 tensor([ 0.19661193, -0.1966119 ])
 """
 from typing import Any, Callable
 

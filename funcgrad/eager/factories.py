@@ -18,9 +18,10 @@ Decisions:
 >>> _ = fg.manual_seed(0)
 >>> x = fg.randn(2, 3, requires_grad=True)
 >>> x.shape, x.dtype == fg.float32, fg.zeros_like(x).requires_grad
-((2, 3), True, False)
+(fg.Size([2, 3]), True, False)
 """
 import threading
+import warnings
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -98,6 +99,13 @@ def _made(value, requires_grad):
     return Tensor(value, requires_grad=requires_grad)
 
 
+# PyTorch's advice (its wording) on fg.tensor(a_tensor)
+COPY_WARNING = ("To copy construct from a tensor, it is recommended to use "
+                "sourceTensor.detach().clone() or "
+                "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                "torch.tensor(sourceTensor).")
+
+
 def tensor(data: ArrayLike, dtype: DTypeLike | None = None, requires_grad: bool = False,
            device: Any = None) -> Tensor:
     """A new Tensor holding a copy of ``data`` (numbers, nested lists, arrays, Tensors);
@@ -111,6 +119,7 @@ def tensor(data: ArrayLike, dtype: DTypeLike | None = None, requires_grad: bool 
     """
     _cpu(device)
     if isinstance(data, Tensor):
+        warnings.warn(COPY_WARNING, UserWarning, stacklevel=2)
         data = data.detach()
     return Tensor(data, requires_grad=requires_grad, dtype=dtype)
 
@@ -200,7 +209,7 @@ def randn(*size: int | Sequence[int], dtype: DTypeLike | None = None,
 
     >>> import funcgrad as fg
     >>> fg.randn(2, 3).shape
-    (2, 3)
+    fg.Size([2, 3])
     """
     _cpu(device)
     rng = generator if generator is not None else _random.generator
@@ -337,13 +346,13 @@ randn_like = _like(randn, """Normal samples shaped like ``input``.
 
     >>> import funcgrad as fg
     >>> fg.randn_like(fg.zeros(2)).shape
-    (2,)
+    fg.Size([2])
     """)
 rand_like = _like(rand, """Uniform samples shaped like ``input``.
 
     >>> import funcgrad as fg
     >>> fg.rand_like(fg.zeros(2)).shape
-    (2,)
+    fg.Size([2])
     """)
 for _fn, _name in ((zeros_like, "zeros_like"), (ones_like, "ones_like"),
                    (randn_like, "randn_like"), (rand_like, "rand_like")):

@@ -19,7 +19,17 @@ from ..errors import FREED_MESSAGE
 from ..interpreters.backprop import SELECT, UNNUMBERED
 from .hooks import RemovableHandle, hooks_of
 
-__all__ = ["shaped", "Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE"]
+__all__ = ["shaped", "Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE",
+           "CREATE_GRAPH_WARNING"]
+
+# PyTorch's warning (its wording) for backward(create_graph=True): .grad then holds a graph
+# that reaches the leaf itself
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak.")
 
 _seq = itertools.count()
 
@@ -245,8 +255,15 @@ class AccumulateGrad:
         self.variable = variable
 
     def name(self):
-        """``"AccumulateGrad"``, PyTorch's name for this node."""
-        return "AccumulateGrad"
+        """``"torch::autograd::AccumulateGrad"``, PyTorch's name for this node (its type
+        is :class:`AccumulateGrad`).
+
+        >>> import funcgrad as fg
+        >>> w = fg.Tensor([1.0], requires_grad=True)
+        >>> (w * 2).grad_fn.next_functions[0][0].name()
+        'torch::autograd::AccumulateGrad'
+        """
+        return "torch::autograd::AccumulateGrad"
 
     def _edge(self):
         """``(self, 0)``, as for a node."""

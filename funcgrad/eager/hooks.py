@@ -131,6 +131,9 @@ def register_post_accumulate_hook(t, fn):
 
 def _check(fn, old, new):
     """PyTorch's checks on what a hook returned."""
+    if not hasattr(new, "shape"):  # (a number, a list: PyTorch's TypeError, not a crash)
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}': "
+                        f"a hook returns a Tensor (the new gradient) or None")
     if tuple(new.shape) != tuple(old.shape):
         raise RuntimeError(f"hook '{getattr(fn, '__name__', fn)}' has changed the size of "
                            f"value: {tuple(old.shape)} became {tuple(new.shape)}")
@@ -288,7 +291,8 @@ def run_post_accumulate(t):
     hooks = leaf_hooks(t)
     if hooks is not None:
         for fn in list(hooks[1].values()):
-            fn(t)
+            if fn(t) is not None:  # (PyTorch's rule: such a hook acts on t, e.g. t.grad)
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def unpack_into(node):

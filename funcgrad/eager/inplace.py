@@ -18,7 +18,7 @@ from ..numpy._convert import asarray
 from ..primitives import elementwise as ew
 from .graph import Storage
 from . import views
-from .interop import torch_index_steps, unwrap_index
+from .interop import is_advanced_key, torch_index_steps, unwrap_index
 from .values import TensorBase
 
 __all__ = ["InPlaceUpdates", "add_into_grad"]
@@ -160,7 +160,9 @@ class InPlaceUpdates(TensorBase):
                 first, second = steps
                 return s.at[first].set(s[first].at[second].set(value))
             return s.at[key].set(value)
-        return self._inplace(compute)
+        self._inplace(compute)
+        if self._storage.base is None and not is_advanced_key(key):
+            views.name_copy_slices(self)
 
 
 def _adopt(self, out):

@@ -126,7 +126,7 @@ def getitem(t, key):
 
     >>> import numpy as np, funcgrad as fg
     >>> getitem(fg.Tensor(np.arange(24.0).reshape(2, 3, 4)), (1, slice(None), [0, 2])).shape
-    (3, 2)
+    fg.Size([3, 2])
     """
     key = unwrap_index(key)
     steps = torch_index_steps(key)
@@ -157,6 +157,17 @@ def check_assigned_grad(value, t):
 
 def _is_advanced(k):
     return isinstance(k, list) or (isinstance(k, np.ndarray) and k.ndim > 0)
+
+
+def is_advanced_key(key):
+    """Whether the (unwrapped) index ``key`` holds an advanced index (a list, an array,
+    a mask), where ``t[key] = v`` is PyTorch's ``index_put_`` rather than a write into a
+    view (``CopySlices``).
+
+    >>> is_advanced_key((0, slice(1, None))), is_advanced_key((0, [1, 2]))
+    (False, True)
+    """
+    return any(map(_is_advanced, key)) if isinstance(key, tuple) else _is_advanced(key)
 
 
 def _plain_values(x):

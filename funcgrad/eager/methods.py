@@ -418,7 +418,7 @@ def bmm(self: Tensor, other: Any) -> Tensor:
 
     >>> import funcgrad as fg
     >>> fg.ones(4, 1, 2).bmm(fg.ones(4, 2, 1)).shape
-    (4, 1, 1)
+    fg.Size([4, 1, 1])
     """
     _expect("bmm", self, 3)
     _expect("bmm", other, 3)

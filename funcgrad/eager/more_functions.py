@@ -249,7 +249,7 @@ def dstack(tensors: Sequence[Any]) -> Any:
 
     >>> import funcgrad as fg
     >>> fg.dstack([fg.tensor([1.0, 2.0]), fg.tensor([3.0, 4.0])]).shape
-    (1, 2, 2)
+    fg.Size([1, 2, 2])
     """
     return fnp.dstack(list(tensors))
 

@@ -15,7 +15,7 @@ otherwise.
 >>> x.grad
 tensor([1., 1., 2., 2., 2.])
 >>> x.new_zeros(2, 3).shape, x.chunk(2)[1].detach()
-((2, 3), tensor([3., 4.]))
+(fg.Size([2, 3]), tensor([3., 4.]))
 """
 from typing import Any, Sequence
 

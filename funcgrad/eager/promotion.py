@@ -22,12 +22,13 @@ Only operations with a Tensor operand are concerned; the functional API
 """
 import numpy as np
 
+from ..errors import ShapeMismatchError
 from ..primitives import elementwise as ew
 from ..primitives import structural
 from .dtypes import default_float
 from .values import TensorBase
 
-__all__ = ["promote", "result_dtype"]
+__all__ = ["promote", "result_dtype", "broadcast_error"]
 
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _NUMBERS = (bool, int, float, complex)
@@ -120,3 +121,28 @@ def _cast(x, dtype):
     if isinstance(x, np.generic):
         return x if x.dtype == dtype else dtype.type(x)
     return x  # a Python number: NumPy treats it as weak, as PyTorch does
+
+
+def broadcast_error(error, values):
+    """PyTorch's error for the operands ``values`` of an elementwise operation whose shapes
+    do not broadcast, in place of NumPy's ``ValueError`` ``error`` (other errors come back
+    as they are).  A :class:`~funcgrad.errors.ShapeMismatchError`: ``except RuntimeError``
+    (PyTorch's kind) and ``except ValueError`` (NumPy's) both catch it.
+
+    >>> try:
+    ...     np.ones((2, 3)) + np.ones(2)
+    ... except ValueError as e:
+    ...     broadcast_error(e, (np.ones((2, 3)), np.ones(2)))
+    ShapeMismatchError('The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1 (operands could not be broadcast together with shapes (2,3) (2,) )')
+    """
+    if len(values) != 2 or "broadcast" not in str(error):
+        return error
+    a, b = (tuple(np.shape(v)) for v in values)
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    for i in range(n - 1, -1, -1):  # (PyTorch names the last axis that differs)
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            return ShapeMismatchError(
+                f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
+                f"at non-singleton dimension {i} ({error})")
+    return error

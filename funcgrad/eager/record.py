@@ -21,7 +21,7 @@ from ..core import _NO_PARAMS, ROOT, SHAPES_ONLY, _special_classes, _state
 from ..primitives import elementwise as ew
 from ..primitives.elementwise import divide_p
 from .graph import SELF, Node, Select, shaped
-from .promotion import promote
+from .promotion import broadcast_error, promote
 from .tensor import Tensor, make, result
 
 __all__ = ["process", "process1", "process2", "attach"]
@@ -98,12 +98,17 @@ def _process(prim, args, params):
                 break
         else:
             decl = prim.elementwise
-            if (n == 2 and not params and decl is not None and decl.impl_flat is not None
-                    and (type(a) is not ndarray or a.ndim < 2)
-                    and (type(b) is not ndarray or b.ndim < 2)):
-                out = decl.impl_flat(a, b)  # (vectors and numbers: see Elementwise.impl_flat)
-            else:
-                out = prim.impl(*vals, **params) if params else prim.impl(*vals)
+            try:
+                if (n == 2 and not params and decl is not None and decl.impl_flat is not None
+                        and (type(a) is not ndarray or a.ndim < 2)
+                        and (type(b) is not ndarray or b.ndim < 2)):
+                    out = decl.impl_flat(a, b)  # (vectors, numbers: Elementwise.impl_flat)
+                else:
+                    out = prim.impl(*vals, **params) if params else prim.impl(*vals)
+            except ValueError as error:  # (shapes that do not broadcast: PyTorch's error)
+                if decl is None:
+                    raise
+                raise broadcast_error(error, vals) from None
     if not record:
         if prim.multiple_results:
             return [result(o) for o in out]
@@ -198,10 +203,13 @@ def process2(prim, a, b):
             or ty is not ndarray and ty in _special_classes):
         return _process(prim, (a, b), _NO_PARAMS)
     flat = prim.elementwise.impl_flat
-    if flat is not None and (tx is not ndarray or x.ndim < 2) and (ty is not ndarray or y.ndim < 2):
-        out = flat(x, y)  # (vectors and numbers: see Elementwise.impl_flat)
-    else:
-        out = prim.impl(x, y)
+    try:
+        if flat is not None and (tx is not ndarray or x.ndim < 2) and (ty is not ndarray or y.ndim < 2):
+            out = flat(x, y)  # (vectors and numbers: see Elementwise.impl_flat)
+        else:
+            out = prim.impl(x, y)
+    except ValueError as error:  # (shapes that do not broadcast: PyTorch's error)
+        raise broadcast_error(error, (x, y)) from None
     want_a = ta is Tensor and a._requires_grad
     want_b = tb is Tensor and b._requires_grad
     recording = _state.recording

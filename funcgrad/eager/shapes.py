@@ -12,7 +12,7 @@ count *and* PyTorch's ``size()`` method: ``t.size() == (2, 3)``, ``t.size(0) == 
 >>> import funcgrad as fg
 >>> x = fg.ones(2, 3, requires_grad=True)
 >>> x.view(-1).shape, x.unsqueeze(0).size(), x.transpose(0, 1).grad_fn
-((6,), fg.Size([1, 2, 3]), <TransposeBackward0>)
+(fg.Size([6]), fg.Size([1, 2, 3]), <TransposeBackward0>)
 """
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -51,7 +51,7 @@ def view(self: "Tensor", *shape: Any) -> "Tensor":
 
     >>> import funcgrad as fg
     >>> fg.ones(2, 3).view(3, -1).shape
-    (3, 2)
+    fg.Size([3, 2])
     """
     if len(shape) == 1 and _is_dtype(shape[0]):
         return view_dtype(self, shape[0])
@@ -79,7 +79,7 @@ def view_dtype(self: "Tensor", dtype: Any) -> "Tensor":
     >>> fg.tensor([1.0, -2.0], dtype=fg.float32).view(fg.int32)
     tensor([ 1065353216, -1073741824], dtype=int32)
     >>> fg.tensor([[1.0, 2.0]], dtype=fg.float32).view(fg.uint8).shape
-    (1, 8)
+    fg.Size([1, 8])
     """
     from .tensor import make
     dtype = np.dtype(dtype)
@@ -110,7 +110,7 @@ def reshape(self: "Tensor", *shape: int | Sequence[int], order: str = "C") -> "T
 
     >>> import funcgrad as fg
     >>> fg.ones(6).reshape((2, 3)).shape
-    (2, 3)
+    fg.Size([2, 3])
     """
     return _view(self, _shape_args(shape, "reshape"), order=order)
 
@@ -120,7 +120,7 @@ def view_as(self: "Tensor", other: "Tensor") -> "Tensor":
 
     >>> import funcgrad as fg
     >>> fg.ones(6).view_as(fg.ones(3, 2)).shape
-    (3, 2)
+    fg.Size([3, 2])
     """
     return _view(self, tuple(other.shape))
 
@@ -133,7 +133,7 @@ def flatten(self: "Tensor", start_dim: int = 0, end_dim: int = -1) -> "Tensor":
 
     >>> import funcgrad as fg
     >>> fg.ones(2, 3, 4).flatten(1).shape
-    (2, 12)
+    fg.Size([2, 12])
     """
     if self.ndim == 0:
         return fnp.reshape(self, (1,))
@@ -152,7 +152,7 @@ def unsqueeze(self: "Tensor", dim: int) -> "Tensor":
 
     >>> import funcgrad as fg
     >>> fg.ones(2).unsqueeze(-1).shape
-    (2, 1)
+    fg.Size([2, 1])
     """
     d = _axis(dim, self.ndim, extra=1)
     return record_as(UNSQUEEZE, fnp.reshape, self, self.shape[:d] + (1,) + self.shape[d:])
@@ -165,7 +165,7 @@ def squeeze(self: "Tensor", dim: int | Sequence[int] | None = None, *,
 
     >>> import funcgrad as fg
     >>> fg.ones(1, 2, 1).squeeze().shape, fg.ones(1, 2).squeeze(1).shape
-    ((2,), (1, 2))
+    (fg.Size([2]), fg.Size([1, 2]))
     """
     dim = axis if dim is None else dim
     if dim is None:
@@ -181,7 +181,7 @@ def permute(self: "Tensor", *dims: int | Sequence[int]) -> "Tensor":
 
     >>> import funcgrad as fg
     >>> fg.ones(2, 3, 4).permute(2, 0, 1).shape
-    (4, 2, 3)
+    fg.Size([4, 2, 3])
     """
     dims = _shape_args(dims, "permute")
     if sorted(d % max(self.ndim, 1) for d in dims) != list(range(self.ndim)):
@@ -196,7 +196,7 @@ def transpose(self: "Tensor", *dims: int | Sequence[int]) -> "Tensor":
 
     >>> import funcgrad as fg
     >>> fg.ones(2, 3, 4).transpose(0, 2).shape
-    (4, 3, 2)
+    fg.Size([4, 3, 2])
     """
     if len(dims) == 2 and all(isinstance(d, (int, np.integer)) for d in dims):
         d0, d1 = _axis(dims[0], self.ndim), _axis(dims[1], self.ndim)
@@ -211,7 +211,7 @@ def t(self: "Tensor") -> "Tensor":
 
     >>> import funcgrad as fg
     >>> fg.ones(2, 3).t().shape
-    (3, 2)
+    fg.Size([3, 2])
     """
     if self.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
@@ -232,7 +232,7 @@ def expand(self: "Tensor", *sizes: int | Sequence[int]) -> "Tensor":
 
     >>> import funcgrad as fg
     >>> fg.ones(3, 1).expand(2, -1, 4).shape
-    (2, 3, 4)
+    fg.Size([2, 3, 4])
     """
     sizes = _shape_args(sizes, "expand")
     if len(sizes) < self.ndim:
@@ -261,7 +261,7 @@ def expand_as(self: "Tensor", other: "Tensor") -> "Tensor":
 
     >>> import funcgrad as fg
     >>> fg.ones(3).expand_as(fg.ones(2, 3)).shape
-    (2, 3)
+    fg.Size([2, 3])
     """
     return expand(self, *other.shape)
 

@@ -22,7 +22,7 @@ from ..numpy._methods import attach_array_methods
 from ..primitives import elementwise as ew
 from . import hooks, interop, walk
 from .dtypes import python_data_dtype
-from .graph import AccumulateGrad, Storage
+from .graph import CREATE_GRAPH_WARNING, AccumulateGrad, Storage
 from .operators import Operators
 from .inplace import InPlaceUpdates, add_into_grad
 from ..typing import ArrayLike, DTypeLike
@@ -427,7 +427,6 @@ class Tensor(InPlaceUpdates, Operators):
                  inputs)
 
 
-
 def _rebuild(cls, value, requires_grad, grad):
     t = cls(value, requires_grad=requires_grad)
     if grad is not None:
@@ -460,6 +459,7 @@ def backward(tensors: "Tensor | Sequence[Tensor]",
         edges = walk.backward_input_edges(inputs)
     previous = _state.grad_enabled
     if create_graph:  # the backward pass is recorded, and so is the sum into .grad
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=2)
         _state.grad_enabled = True
     try:
         def accumulate(t, g):

@@ -108,7 +108,7 @@ def hfft2(input: Any, s: Sequence[int] | None = None, dim: Any = (-2, -1),  # no
 
     >>> import funcgrad as fg
     >>> fg.fft.hfft2(fg.tensor([[1.0, 0.0], [0.0, 0.0]])).shape
-    (2, 2)
+    fg.Size([2, 2])
     """
     return hfftn(input, s, dim, norm)
 
@@ -134,7 +134,7 @@ def ihfft2(input: Any, s: Sequence[int] | None = None, dim: Any = (-2, -1),  # n
 
     >>> import funcgrad as fg
     >>> fg.fft.ihfft2(fg.ones(2, 2)).shape
-    (2, 2)
+    fg.Size([2, 2])
     """
     return ihfftn(input, s, dim, norm)
 

@@ -483,7 +483,7 @@ def tensorinv(A: Any, ind: int = 2) -> Any:
 
     >>> import funcgrad as fg
     >>> fg.linalg.tensorinv(fg.eye(4).reshape(4, 2, 2), ind=1).shape
-    (2, 2, 4)
+    fg.Size([2, 2, 4])
     """
     return fnp.linalg.tensorinv(_tensor("tensorinv", A), ind=ind)
 
@@ -493,7 +493,7 @@ def tensorsolve(A: Any, B: Any, dims: Any = None) -> Any:
 
     >>> import funcgrad as fg
     >>> fg.linalg.tensorsolve(fg.eye(4).reshape(2, 2, 4), fg.ones(2, 2)).shape
-    (4,)
+    fg.Size([4])
     """
     return fnp.linalg.tensorsolve(_tensor("tensorsolve", A), _as_tensor(B), axes=dims)
 

@@ -62,7 +62,7 @@ def _unary(name: str, compute: Callable[[Any], Any]) -> Callable[[Any], Any]:
     function.__doc__ = (f"PyTorch's ``torch.special.{name}(input)``, elementwise.\n\n"
                         f">>> import funcgrad as fg\n"
                         f">>> fg.special.{name}(fg.tensor([0.25, 0.5])).shape\n"
-                        f"(2,)\n")
+                        f"fg.Size([2])\n")
     return function
 
 

@@ -5,6 +5,7 @@ value.  The graph side (``requires_grad``, ``grad``, ``backward``...) and in-pla
 updates are added by :class:`funcgrad.eager.Tensor` and its bases; modules below
 the Tensor class recognise Tensors as ``TensorBase`` instances.
 """
+import warnings
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,8 @@ from .dtypes import quiet_dtypes
 
 __all__ = ["TensorBase", "Size", "SizeOf", "Device", "axis_index", "read_only"]
 
+SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
+                  "unexpected behavior.\nConsider using tensor.detach() first.")
 NUMPY_MESSAGE = ("Can't call numpy() on Tensor that requires grad. "
                  "Use tensor.detach().numpy() instead.")
 
@@ -29,22 +32,51 @@ def read_only(value):
     return out
 
 
-class Size(tuple):
-    """A shape, as ``torch.Size``: a tuple of ints with ``numel()``.
+class Size(tuple[int, ...]):
+    """A shape, as ``torch.Size``: a tuple of ints with ``numel()``; ``t.shape`` and
+    ``t.size()``.  It equals the plain tuple and works wherever one does (NumPy
+    shapes, ``hash``, unpacking); slicing it, and adding or repeating it, give a Size.
 
     >>> Size((2, 3)), Size((2, 3)).numel(), Size((2, 3)) == (2, 3)
     (fg.Size([2, 3]), 6, True)
+    >>> Size((2, 3, 4))[1:], Size((2,)) + (5,), Size((2, 3))[-1], f"{Size((2, 3))}"
+    (fg.Size([3, 4]), fg.Size([2, 5]), 3, '(2, 3)')
     """
 
+    __slots__ = ()
+
     def numel(self) -> int:
-        """The number of elements of a Tensor of this shape."""
+        """The number of elements of a Tensor of this shape.
+
+        >>> Size((2, 3)).numel(), Size(()).numel()
+        (6, 1)
+        """
         n = 1
         for d in self:
             n *= d
         return n
 
+    def __getitem__(self, key):
+        item = tuple.__getitem__(self, key)
+        return Size(item) if type(key) is slice else item
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        return Size(tuple.__add__(tuple(other), self))
+
+    def __mul__(self, n):
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
     def __repr__(self):
         return f"fg.Size({list(self)})"
+
+    # str() (and f-strings, so every error message that names a shape) shows the plain
+    # tuple, as before shapes were Sizes and as NumPy does
+    __str__ = tuple.__repr__
 
 
 class SizeOf(int):
@@ -147,14 +179,15 @@ class TensorBase:
     __array_priority__ = 1001
 
     @property
-    def shape(self) -> tuple[int, ...]:
-        """The shape, a tuple (like NumPy).
+    def shape(self) -> Size:
+        """The shape, a :class:`Size` (PyTorch's ``torch.Size``: a tuple, equal to the
+        NumPy shape, with ``numel()``).
 
         >>> import funcgrad as fg
-        >>> fg.Tensor([[1.0, 2.0]]).shape
-        (1, 2)
+        >>> fg.Tensor([[1.0, 2.0]]).shape, fg.Tensor([[1.0, 2.0]]).shape == (1, 2)
+        (fg.Size([1, 2]), True)
         """
-        return tuple(self._storage.value.shape)
+        return Size(self._storage.value.shape)
 
     @property
     def dtype(self) -> np.dtype[Any]:
@@ -280,12 +313,16 @@ class TensorBase:
         return bool(value)
 
     def __float__(self):
+        if self._requires_grad:  # the derivative stops here (PyTorch's warning)
+            warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=2)
         return float(self._one_element())
 
     def __int__(self):
         return int(self._one_element())
 
     def __complex__(self):
+        if self._requires_grad:
+            warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=2)
         return complex(self._one_element())
 
     def _one_element(self):

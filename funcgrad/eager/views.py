@@ -92,6 +92,9 @@ _AMBIGUOUS = (" Given that this use case is ambiguous and error-prone, it is for
               "you want the inplace to be tracked).")
 NO_GRAD_VIEW_MESSAGE = ("A view was created in no_grad mode and is being modified inplace with "
                         "grad mode enabled." + _AMBIGUOUS)
+# PyTorch's name (``grad_fn.name()``) for the node of an update through a view
+COPY_SLICES = "torch::autograd::CopySlices"
+
 STALE_VIEW_MESSAGE = ("A view was created in no_grad mode and its base or another view of its "
                       "base has been modified inplace with grad mode enabled." + _AMBIGUOUS)
 
@@ -354,9 +357,18 @@ def write_back(view, adopt):
         old.grad_fn, old._output_nr = root.grad_fn, root._output_nr
     new = fnp.reshape(fnp.at(fnp.ravel(old))[positions].set(fnp.ravel(view)), root.shape)
     adopt(root, new)
+    name_copy_slices(root)
     refresh(root._storage, skip=view._storage)
     if getattr(replay, "no_grad", None):
         _invalidate(view)
+
+
+def name_copy_slices(root):
+    """Name the node of an update of ``root`` through a view (``root[1:].mul_(3)``,
+    ``root[0] = v``) as PyTorch does: ``CopySlices``."""
+    node = root.grad_fn
+    if node is not None and hasattr(node, "_name"):
+        node._name = COPY_SLICES
 
 
 def refresh(storage, skip=None):
