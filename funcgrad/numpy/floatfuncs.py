@@ -8,12 +8,14 @@ step), and integer or boolean results carry no derivative.  Boolean results are 
 by NumPy itself whenever the values are concrete.
 """
 import sys
+from typing import Any
 
 import numpy as _np
 
 from ..core import concrete
 from ..primitives.special import i0e as _i0e
 from ._convert import asarray, concrete_values, is_concrete, operand
+from ._ufunc_keywords import write_out
 from .constructors import astype, stop_gradient
 from .indexing import where
 from .ufuncs import (abs, add, divide, equal, exp2, floor, floor_divide, greater, greater_equal,
@@ -306,28 +308,38 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: ArrayLike = 0.0,
     return where(equal(x, -_np.inf), _const(neginf, x), out)
 
 
-def isneginf(x: ArrayLike, out: None = None) -> Array:
+def isneginf(x: ArrayLike, out: Any = None) -> Array:
     """``np.isneginf(x, out=None)``: whether each entry is -inf (boolean).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.isneginf(np.array([-np.inf, np.inf, 1.0]))
     array([ True, False, False])
     """
-    if out is not None:
-        raise TypeError("isneginf: out= is not supported; use the returned value")
-    return equal(operand(x), -_np.inf)
+    return _infinity_test("isneginf", equal, x, -_np.inf, out)
 
 
-def isposinf(x: ArrayLike, out: None = None) -> Array:
+def isposinf(x: ArrayLike, out: Any = None) -> Array:
     """``np.isposinf(x, out=None)``: whether each entry is +inf (boolean).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.isposinf(np.array([-np.inf, np.inf, 1.0]))
     array([False,  True, False])
     """
-    if out is not None:
-        raise TypeError("isposinf: out= is not supported; use the returned value")
-    return equal(operand(x), _np.inf)
+    return _infinity_test("isposinf", equal, x, _np.inf, out)
+
+
+def _infinity_test(name, test, x, infinity, out):
+    """``isposinf``/``isneginf``: NumPy refuses complex values (is ``inf + 1j`` positive
+    infinity?), and writes into ``out=`` as its ``logical_and(..., out)`` does."""
+    x = operand(x)
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None and dtype.kind == "c" or isinstance(x, complex):
+        raise TypeError(f"This operation is not supported for "
+                        f"{dtype or _np.dtype(complex)} values because it would be ambiguous "
+                        f"(fnp.{name}): test the real and imaginary parts, "
+                        f"fnp.{name}(x.real), fnp.{name}(x.imag)")
+    result = test(x, infinity)
+    return result if out is None else write_out(name, out, result)
 
 
 def i0(x: ArrayLike) -> Array:

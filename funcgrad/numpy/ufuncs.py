@@ -16,8 +16,9 @@ import numpy as _np
 
 from ..core import _special_classes, _state, _tracer_classes
 from ..primitives import elementwise as _ew
-from ._convert import asarray, no_out, operand
-from ._ufunc_keywords import ORDER_K, SAME_KIND, call_with_keywords, presented_signature
+from ._convert import asarray, operand
+from ._ufunc_keywords import (ORDER_K, SAME_KIND, call_with_keywords, presented_signature,
+                              write_out)
 from .constructors import astype
 from ..typing import Array, ArrayLike, DTypeLike
 
@@ -369,8 +370,9 @@ floor_divide = _binary(_ew.floor_divide_p, _np.floor_divide)
 
 
 def round(a: ArrayLike, decimals: int = 0,  # noqa: A001 - NumPy's name
-          out: None = None) -> Array:
-    """Round to ``decimals`` places (half to even); derivative zero.
+          out: Any = None) -> Array:
+    """Round to ``decimals`` places (half to even); derivative zero.  ``out=`` writes into
+    a plain array, as NumPy's (a float result into a float or complex array).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.round(np.array([0.5, 1.5, 2.5])), fnp.round(np.array([0.123, 0.456]), 2)
@@ -378,7 +380,8 @@ def round(a: ArrayLike, decimals: int = 0,  # noqa: A001 - NumPy's name
     >>> fnp.round(np.array([1250, 1351]), -2)
     array([1200, 1400])
     """
-    no_out("round", out)
+    if out is not None:
+        return write_out("round", out, round(a, decimals))
     a = operand(a)
     kind = a.dtype.kind if hasattr(a, "dtype") else _np.result_type(a).kind
     if kind in "iu":  # integers stay integers, as NumPy: exact for decimals >= 0
@@ -514,24 +517,47 @@ def heaviside(x1: ArrayLike, x2: ArrayLike) -> Array:
 
 @binds(_ew.clip_p)
 def clip(a: ArrayLike, a_min: ArrayLike | None = None, a_max: ArrayLike | None = None,
-         out: None = None, **kwargs: Any) -> Array:
+         out: Any = None, **kwargs: Any) -> Array:
     """Clip to ``[a_min, a_max]`` (or NumPy 2.1's ``min=``, ``max=``); outside the interval
-    the derivative is 0.
+    the derivative is 0.  NumPy's ufunc keywords (``out=``, ``where=``, ``dtype=``,
+    ``casting=``...) are taken as ``np.clip`` takes them.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.clip(x, 0.0, 1.0)))(np.array([-1.0, 0.5, 2.0]))
     array([0., 1., 0.])
+    >>> fnp.clip(np.array([-1.0, 0.5, 2.0]), 0.0, 1.0, out=np.zeros(3, np.float32))
+    array([0. , 0.5, 1. ], dtype=float32)
     """
-    no_out("clip", out)
-    a_min = kwargs.pop("min", a_min)
-    a_max = kwargs.pop("max", a_max)
-    if kwargs:
-        raise TypeError(f"clip got unexpected arguments {sorted(kwargs)}")
+    if "min" in kwargs or "max" in kwargs:  # (NumPy's checks and words)
+        if a_min is not None and a_max is not None:
+            raise ValueError("Passing `min` or `max` keyword argument when `a_min` and "
+                             "`a_max` are provided is forbidden.")
+        if a_min is not None or a_max is not None:
+            raise TypeError(f"clip() missing 1 required positional argument: "
+                            f"'{'a_max' if a_max is None else 'a_min'}' (or pass min= and "
+                            f"max= alone)")
+        a_min, a_max = kwargs.pop("min", None), kwargs.pop("max", None)
+    if out is not None or kwargs:
+        return _clip_with_keywords(a, a_min, a_max, out, kwargs)
     if a_min is None and a_max is None:  # (NumPy >= 2.1: a copy; traced values are immutable)
         a = operand(a)
         return a.copy() if isinstance(a, _np.ndarray) else a
     return _ew.clip(operand(a), -_np.inf if a_min is None else operand(a_min),
                     _np.inf if a_max is None else operand(a_max))
+
+
+def _clip_with_keywords(a, a_min, a_max, out, kwargs):
+    """``np.clip``'s ufunc call, whose loop and checks follow the bounds given: ``clip``,
+    or ``minimum``/``maximum``/``positive`` when a bound is None (as NumPy's ``_clip``)."""
+    if a_min is None and a_max is None:
+        return call_with_keywords(_np.positive, positive, (a,), out, **kwargs)
+    if a_min is None:
+        return call_with_keywords(_np.minimum, lambda x, hi: _ew.clip(x, -_np.inf, hi),
+                                  (a, a_max), out, **kwargs)
+    if a_max is None:
+        return call_with_keywords(_np.maximum, lambda x, lo: _ew.clip(x, lo, _np.inf),
+                                  (a, a_min), out, **kwargs)
+    return call_with_keywords(_np._core.umath.clip, _ew.clip, (a, a_min, a_max), out, **kwargs)
 
 
 def isclose(a: ArrayLike, b: ArrayLike, rtol: float = 1e-05, atol: float = 1e-08,

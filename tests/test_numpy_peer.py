@@ -1,0 +1,81 @@
+"""funcgrad.numpy called as NumPy is called, where a side-by-side sweep against NumPy (every
+name both export; defaults, each keyword, 0-d, empty, non-contiguous, float32, integer,
+boolean and complex inputs) found them apart.  Expected values, dtypes and exception types
+come from NumPy itself, on plain arrays."""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+
+X = np.array([1.26, 2.5, -np.inf, np.inf, 0.5])
+B = np.array([True, False, True])
+
+
+def _same_as_numpy(expr, **env):
+    """``expr`` with ``m`` NumPy, then funcgrad.numpy: the same value, dtype and type, or
+    the same exception type; ``out`` arrays in ``env`` are written alike and returned."""
+    results = []
+    for m in (np, fnp):
+        names = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in env.items()}
+        try:
+            results.append((eval(expr, {"m": m, "np": np, **names}), names))
+        except Exception as e:  # noqa: BLE001 - the exception's type is what is compared
+            results.append((type(e), None))
+    (want, want_env), (got, got_env) = results
+    if isinstance(want, type):  # (NumPy's UFuncTypeError: a TypeError is enough)
+        builtin = next(c for c in want.__mro__ if c.__module__ == "builtins")
+        assert isinstance(got, type) and issubclass(got, builtin), (expr, want, got)
+        return
+    assert not isinstance(got, type), (expr, got)
+    for w, g in zip(want if isinstance(want, tuple) else (want,),
+                    got if isinstance(got, tuple) else (got,)):
+        assert np.asarray(g).dtype == np.asarray(w).dtype, (expr, np.asarray(g).dtype)
+        assert np.shape(g) == np.shape(w), expr
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w), err_msg=expr)
+    if "out" in want_env:
+        np.testing.assert_array_equal(got_env["out"], want_env["out"], err_msg=expr)
+        assert (want is want_env["out"]) == (got is got_env["out"]), expr
+
+
+OUT_DTYPES = [np.float64, np.float32, np.complex128, np.int64, np.bool_]
+
+
+@pytest.mark.parametrize("dtype", OUT_DTYPES)
+@pytest.mark.parametrize("expr", [
+    "m.clip(X, 0.0, 1.0, out=out)", "m.clip(X, 0.0, 1.0, None, where=X > 1, out=out)",
+    "m.clip(X, min=0.0, out=out)", "m.clip(X, None, 2.0, out=out)", "m.clip(X, out=out)",
+    "m.round(X, 1, out=out)", "m.around(X, out=out)", "m.round(X, -1, out)",
+    "m.isposinf(X, out)", "m.isneginf(X, out=out)",
+])
+def test_out_writes_into_a_plain_array_as_numpy(expr, dtype):
+    if "round" in expr and dtype is np.complex128:
+        pytest.skip("NumPy rounds complex infinities to inf+nanj (its complex multiply)")
+    _same_as_numpy(expr, X=X, out=np.zeros(X.shape, dtype))
+
+
+@pytest.mark.parametrize("expr", [
+    "m.clip(X, 0.0, 1.0, dtype=np.float32)", "m.clip(X, 0, 1, casting='unsafe', dtype=int)",
+    "m.clip(X, 0, 1, dtype=int)", "m.clip(I, 1, 3, dtype=np.float32)",
+    "m.clip(I, 1.5, 3)", "m.clip(X, 0.0, 1.0, order='F', subok=True)",
+    "m.clip(X, 0.0, 1.0, min=0.5)", "m.clip(X, a_max=1.0, max=0.5)",
+    "m.clip(X, 0.5, max=0.7)", "m.clip(X, max=0.7)",
+    "m.clip(X, 0.0, 1.0, out=np.zeros(2))", "m.round(X, out=np.zeros(2))",
+    "m.isposinf(Z)", "m.isneginf(Z)", "m.isposinf(X, np.zeros(3))",
+])
+def test_keywords_and_their_errors_follow_numpy(expr):
+    _same_as_numpy(expr, X=X, I=np.array([0, 2, 5]), Z=np.array([np.inf + 1j]))
+
+
+def test_a_traced_value_is_not_written_into_out_and_the_keywords_differentiate():
+    x = np.array([-0.5, 0.25, 1.5])
+    for f in (lambda v: fnp.clip(v, 0.0, 1.0, out=np.zeros(3)),
+              lambda v: fnp.clip(v, 0.0, 1.0, where=v > 0, out=np.zeros(3)),
+              lambda v: fnp.clip(v, min=0.0, out=np.zeros(3))):
+        with pytest.raises(TypeError, match="use the returned value"):
+            fg.grad(lambda v: fnp.sum(f(v)))(x)
+    g = fg.grad(lambda v: fnp.sum(fnp.clip(v, 0.0, 1.0, dtype=np.float64) ** 2))(x)
+    np.testing.assert_array_equal(g, [0.0, 0.5, 0.0])
+    g32 = fg.grad(lambda v: fnp.sum(fnp.clip(v, 0.0, 1.0, dtype=np.float32)))(x)
+    assert g32.dtype == np.float64
+    np.testing.assert_array_equal(g32, [0.0, 1.0, 0.0])
