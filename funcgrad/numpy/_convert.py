@@ -1,5 +1,6 @@
 """Turning user inputs (scalars, lists, arrays, tracers) into operands."""
 import numbers
+import operator
 import sys
 from typing import Sequence
 
@@ -215,6 +216,8 @@ def one_axis(axis: Axis, ndim: int) -> int:
     >>> fnp.one_axis(-1, 3)
     2
     """
+    if type(axis) is not int:  # (NumPy's TypeError for axis=None or a tuple where one
+        axis = operator.index(axis)  # axis is meant: never its first entry, silently)
     return normalize_axis(axis, ndim)[0] if ndim else 0
 
 

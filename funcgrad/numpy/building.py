@@ -22,7 +22,7 @@ from .manipulation import (broadcast_arrays, broadcast_to, concatenate, expand_d
 from .products import matmul
 from .reductions import any as _any
 from .reductions import sum
-from .ufuncs import clip, conjugate, logical_not, mod, multiply, stands_for
+from .ufuncs import clip, conjugate, logical_and, logical_not, mod, multiply, stands_for
 from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["append", "insert", "delete", "block", "kron", "rot90", "rollaxis", "resize",
@@ -488,5 +488,7 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None
                          f"({x1.shape[axis]} and {x2.shape[axis]})")
     if x1.dtype.kind == "c":  # NumPy's vecdot is sum(conj(x1) * x2)
         x1 = conjugate(x1)
+    if x1.dtype == x2.dtype == _np.bool_:  # (NumPy's: any of the ands, a boolean)
+        return _any(logical_and(x1, x2), axis=axis)
     return sum(multiply(x1, x2), axis=axis)
 

@@ -18,7 +18,7 @@ from ..primitives import fft as _fft
 from ..primitives import structural as _st
 from ._convert import asarray, no_out
 from .manipulation import roll
-from .ufuncs import conj, divide, real
+from .ufuncs import conj, divide
 from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
@@ -48,10 +48,11 @@ def _is_half(a):
     return getattr(a, "dtype", None) == _np.float16
 
 
-def _as_real(a):
+def _as_real(a, name):
     a = asarray(a)
-    if a.dtype.kind == "c":
-        a = real(a)  # NumPy drops the imaginary part too (with a ComplexWarning)
+    if a.dtype.kind == "c":  # (NumPy 1 dropped the imaginary part, with a ComplexWarning)
+        raise TypeError(f"fft.{name} takes a real array, as NumPy 2's, and got {a.dtype}: "
+                        f"use fnp.fft.fft for a complex signal, or pass a.real")
     dtype = _fft.real_dtype(a.dtype)
     return a if a.dtype == dtype else _st.convert_element_type(a, dtype)
 
@@ -100,7 +101,7 @@ def rfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None =
     array([4.+0.j, 0.+0.j, 0.+0.j])
     """
     no_out("fft.rfft", out)
-    a = _as_real(a)
+    a = _as_real(a, "rfft")
     return _fft.rfft(a, _length(a, n, axis), axis, _norm(norm))
 
 
@@ -143,7 +144,7 @@ def ihfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None 
     array([1.-0.j, 0.-0.j, 0.-0.j])
     """
     no_out("fft.ihfft", out)
-    a = _as_real(a)
+    a = _as_real(a, "ihfft")
     return conj(_fft.rfft(a, _length(a, n, axis), axis, _SWAPPED[_norm(norm)]))
 
 
@@ -220,7 +221,7 @@ def rfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
            [0.+0.j, 0.+0.j]])
     """
     no_out("fft.rfftn", out)
-    a = _as_real(a)
+    a = _as_real(a, "rfftn")
     s, axes = _cook(a, s, axes)
     a = _fft.rfft(a, s[-1], axes[-1], _norm(norm))
     for k in range(len(axes) - 1):

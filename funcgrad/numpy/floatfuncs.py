@@ -28,10 +28,14 @@ __all__ = ["copysign", "fmod", "divmod", "modf", "frexp", "ldexp", "nextafter", 
            "signbit", "nan_to_num", "isneginf", "isposinf", "i0"]
 
 
-def _float_operand(x):
+def _float_operand(x, ufunc=None):
+    """``x`` in the float dtype of ``ufunc``'s loop (float-only loops: bool and int8 give
+    float16, int16 float32, as NumPy's), float64 without one."""
     x = operand(x)
     dtype = _np.result_type(x) if not hasattr(x, "dtype") else x.dtype
-    return astype(x, _np.float64) if _np.dtype(dtype).kind in "biu" else x
+    if _np.dtype(dtype).kind not in "biu":
+        return x if hasattr(x, "dtype") else asarray(x)  # (a Python float: float64)
+    return astype(x, _np.float64 if ufunc is None else ufunc_dtype(ufunc, x))
 
 
 def _real_operands(name, *xs):
@@ -149,7 +153,7 @@ def modf(x: ArrayLike) -> tuple[Array, Array]:
     >>> fnp.modf(np.array([2.5, -1.25]))
     (array([ 0.5 , -0.25]), array([ 2., -1.]))
     """
-    x = _float_operand(*_real_operands("modf", x))
+    x = _float_operand(*_real_operands("modf", x), _np.modf)
     whole = trunc(x)
     infinite = isinf(x)
     frac = subtract(x, where(infinite, _const(0.0, x), whole))
@@ -192,7 +196,7 @@ def frexp(x: ArrayLike) -> tuple[Array, Array]:
     >>> fnp.frexp(np.array([8.0, 0.75, 0.0]))
     (array([0.5 , 0.75, 0.  ]), array([4, 0, 0], dtype=int32))
     """
-    x = _float_operand(*_real_operands("frexp", x))
+    x = _float_operand(*_real_operands("frexp", x), _np.frexp)
     e = _exponent(x)
     return _scale(x, negative(e)), astype(e, _np.int32)
 
@@ -206,7 +210,8 @@ def ldexp(x1: ArrayLike, x2: ArrayLike) -> Array:
     >>> fnp.ldexp(np.array([0.5, 3.0]), np.array([4, -1]))
     array([8. , 1.5])
     """
-    x1, x2 = _float_operand(x1), operand(x2)
+    x1, x2 = _float_operand(*_real_operands("ldexp", x1), _np.spacing), operand(x2)
+    # (ldexp's loop is x1's float-only one: spacing's)
     if _kind(x2) not in "iub":
         raise TypeError("ldexp: the exponents x2 must be integers; round them first, e.g. "
                         "np.rint(x2).astype(int)")
@@ -232,7 +237,7 @@ def spacing(x: ArrayLike) -> Array:
     >>> bool(fnp.spacing(1.0) == np.finfo(float).eps)
     True
     """
-    x = _float_operand(asarray(*_real_operands("spacing", x)))
+    x = _float_operand(asarray(*_real_operands("spacing", x)), _np.spacing)
     gap = _ulp_away(abs(x))
     out = where(less(x, 0), negative(gap), gap)  # (-0.0 too has the positive gap, as NumPy)
     return where(logical_or(isinf(x), isnan(x)), _const(_np.nan, x), out)

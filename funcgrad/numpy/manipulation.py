@@ -1,6 +1,7 @@
 """Array manipulation (shape, not values): reshape, transpose, join, split, tile, flip, roll
 (``pad`` lives in :mod:`~funcgrad.numpy.padding`)."""
 import builtins
+import math
 from typing import Sequence
 
 import numpy as _np
@@ -53,7 +54,9 @@ def size(a: ArrayLike, axis: Axis = None) -> int:
     (3, 3)
     """
     a = asarray(a)
-    return a.size if axis is None else a.shape[axis]
+    if axis is None:
+        return a.size
+    return math.prod(a.shape[i] for i in normalize_axis(axis, a.ndim))
 
 
 def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: str = "C",

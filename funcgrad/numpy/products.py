@@ -105,7 +105,15 @@ def vdot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
     a = operand(a)
     if getattr(a, "dtype", None) is not None and a.dtype.kind == "c":
         a = conj(a)
-    return sum(multiply(ravel(a), ravel(b)))
+    return _boolean_if_both(sum(multiply(ravel(a), ravel(b))), a, b)
+
+
+def _boolean_if_both(result, *operands):
+    """NumPy's sums of products of booleans are booleans (any of the ands): ``result``,
+    summed as integers, as bool when every operand is."""
+    if all(_np.result_type(getattr(o, "dtype", o)) == _np.bool_ for o in operands):
+        return astype(result, _np.bool_)
+    return result
 
 
 def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
@@ -194,7 +202,7 @@ def einsum(subscripts: str, *operands: ArrayLike, out: None = None, optimize: An
         subscripts += "->" + ("..." if "..." in subscripts else "") + out
     if "..." in subscripts:
         subscripts = _expand_ellipsis(subscripts, ops)
-    return _la.einsum(subscripts, *ops)
+    return _boolean_if_both(_la.einsum(subscripts, *ops), *ops)
 
 
 def _sublist_form(args):

@@ -409,7 +409,7 @@ def deg2rad(x: ArrayLike) -> Array:
     >>> float(fnp.deg2rad(180.0))
     3.141592653589793
     """
-    return multiply(x, math.pi / 180.0)
+    return _scaled(_np.deg2rad, x, math.pi, 180.0)
 
 
 @stands_for(_np.rad2deg, _np.degrees)
@@ -420,7 +420,28 @@ def rad2deg(x: ArrayLike) -> Array:
     >>> float(fnp.rad2deg(math.pi))
     180.0
     """
-    return multiply(x, 180.0 / math.pi)
+    return _scaled(_np.rad2deg, x, 180.0, math.pi)
+
+
+def _scaled(ufunc, x, numerator, denominator):
+    """``x * (numerator / denominator)`` as NumPy's float-only loop of ``ufunc`` computes
+    it: booleans and integers cast first (bool and int8 give float16), and the factor of
+    float32 values divided in float32 (NumPy's ``180.0f / NPY_PIf``, 1 ulp from float64's
+    rounded), so that the bits are NumPy's."""
+    x = operand(x)
+    dtype = getattr(x, "dtype", None)
+    if isinstance(x, complex) or dtype is not None and dtype.kind == "c":
+        raise TypeError(f"ufunc '{ufunc.__name__}' not supported for complex input, as in "
+                        f"NumPy (an angle is real); apply it to fnp.angle(z) or the parts")
+    if isinstance(x, bool) or dtype is not None and dtype.kind in "biu":
+        x = astype(asarray(x), ufunc_dtype(ufunc, x))
+        dtype = x.dtype
+    if dtype == _np.float32:
+        return multiply(x, float(_np.float32(numerator) / _np.float32(denominator)))
+    if dtype == _np.float16:  # (NumPy's half loops compute in float32, then round)
+        return astype(_scaled(ufunc, astype(x, _np.float32), numerator, denominator),
+                      _np.float16)
+    return multiply(x, numerator / denominator)
 
 
 radians, degrees = deg2rad, rad2deg
@@ -569,6 +590,13 @@ def isclose(a: ArrayLike, b: ArrayLike, rtol: float = 1e-05, atol: float = 1e-08
     array([ True,  True])
     """
     a, b = operand(a), operand(b)
+    # as NumPy: b inexact (booleans and integers as floats: no bool subtraction, no
+    # abs(int64 min)), which a follows
+    dtype = getattr(b, "dtype", None)
+    if dtype is not None and dtype.kind in "biu":
+        b = astype(b, _np.result_type(dtype, 1.0))
+    elif isinstance(b, int):
+        b = float(b)
     close = less_equal(abs(a - b), atol + rtol * abs(b))
     if equal_nan:
         close = logical_or(close, logical_and(isnan(a), isnan(b)))
