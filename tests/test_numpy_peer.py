@@ -147,3 +147,19 @@ def test_one_axis_given_as_a_tuple_or_none_raises_as_numpy(expr):
 def test_functions_of_real_values_refuse_complex_ones_as_numpy(expr):
     # (NumPy 1 dropped the imaginary part of rfft's input: a wrong value, and a derivative)
     _same_as_numpy(expr, z=np.array([1.0 + 2.0j, 0.5, -1.0j]))
+
+
+@pytest.mark.parametrize("expr", [
+    "m.std(x)", "m.std(x, dtype=np.float32)", "m.mean(x, dtype=np.float32)",
+    "m.var(x, dtype=np.float32)", "m.median(x)", "m.percentile(x, 30)", "m.quantile(x, 0.3)",
+    "m.nanmax(x)", "m.nanmin(x)", "m.nanmean(x)", "m.nanstd(x)", "m.nanvar(x)",
+    "m.nanmedian(x)", "m.nanpercentile(x, 30)", "m.nanquantile(x, 0.3)", "m.nansum(x0)",
+    "m.nanprod(x0)", "m.median(x2, axis=0)", "m.std(x2, axis=1)",
+    "m.astype(np.float64(0.3), np.float32)",
+])
+def test_reductions_to_one_value_return_numpys_scalar(expr):
+    # an np.float64 is a Python float (isinstance, json, formatting); a 0-d array is not
+    env = {"x": np.array([0.2, 0.5, 0.9]), "x0": np.array(0.35), "x2": np.ones((2, 3))}
+    got, want = eval(expr, {"m": fnp, "np": np, **env}), eval(expr, {"m": np, "np": np, **env})
+    assert type(got) is type(want), (expr, type(got), type(want))
+    np.testing.assert_allclose(got, want, rtol=1e-6)  # (float32: NumPy's own steps differ)

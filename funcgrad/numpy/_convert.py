@@ -1,4 +1,5 @@
 """Turning user inputs (scalars, lists, arrays, tracers) into operands."""
+import functools
 import numbers
 import operator
 import sys
@@ -100,6 +101,17 @@ def joined_dtype(dtypes, dtype=None, casting="same_kind"):
             raise TypeError(f"Cannot cast array data from {d!r} to {dtype!r} according to "
                             f"the rule {casting!r}: pass casting='unsafe' to allow it")
     return dtype
+
+
+def scalar_results(fn):
+    """``fn`` returning NumPy's scalar (``np.float64``...) where its result is a 0-d plain
+    array, as NumPy's reductions return (``np.median(x)`` is an ``np.float64``, which is a
+    Python float): for reductions composed of steps that make 0-d arrays (``where``)."""
+    @functools.wraps(fn)
+    def with_scalars(*args, **kwargs):
+        result = fn(*args, **kwargs)
+        return result[()] if type(result) is np.ndarray and result.ndim == 0 else result
+    return with_scalars
 
 
 def no_out(name, out):

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as _np
 
-from ._convert import asarray, concrete_values, is_concrete, no_out, normalize_axis
+from ._convert import (asarray, concrete_values, is_concrete, no_out, normalize_axis,
+                       scalar_results)
 from .constructors import astype
 from .indexing import where as _where
 from . import reductions as _reductions
@@ -36,6 +37,7 @@ def _filled(a, value, dtype=None):
     return _where(missing, _np.asarray(value, a.dtype), a), missing
 
 
+@scalar_results
 def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
            keepdims: bool = False, initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=<no value>,
@@ -51,6 +53,7 @@ def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     return sum(_filled(a, 0)[0], axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
+@scalar_results
 def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
             keepdims: bool = False, initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=<no value>,
@@ -114,6 +117,7 @@ def _divided(total, n, warning):
     return _where(bad, _np.asarray(_np.nan, total.dtype), divide(total, n))
 
 
+@scalar_results
 def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
             keepdims: bool = False, *, where: bool = True) -> Array:
     """``np.nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=<no
@@ -134,6 +138,7 @@ def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     return _divided(total, n, "Mean of empty slice")
 
 
+@scalar_results
 def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
            ddof: int = 0, keepdims: bool = False, *, where: bool = True,
            mean: ArrayLike | None = None, correction: ArrayLike | None = None) -> Array:
@@ -179,6 +184,7 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     return result
 
 
+@scalar_results
 def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
            ddof: int = 0, keepdims: bool = False, *, where: bool = True,
            mean: ArrayLike | None = None, correction: ArrayLike | None = None) -> Array:
@@ -216,6 +222,7 @@ def _nan_extreme(name, reduce, fill, a, axis, keepdims, out, initial, where_):
     return _where(all_missing, _np.asarray(_np.nan, a.dtype), result)
 
 
+@scalar_results
 def nanmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
            initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nanmax(a, axis=None, out=None, keepdims=False, initial=<no value>,
@@ -229,6 +236,7 @@ def nanmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = F
     return _nan_extreme("nanmax", max, -_np.inf, a, axis, keepdims, out, initial, where)
 
 
+@scalar_results
 def nanmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
            initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nanmin(a, axis=None, out=None, keepdims=False, initial=<no value>,
@@ -302,6 +310,7 @@ def nancumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     return cumprod(_filled(a, 1)[0], axis, dtype)
 
 
+@scalar_results
 def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
               keepdims: bool = False) -> Array:
     """``np.nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=<no
@@ -316,6 +325,7 @@ def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input
     return median_along(a, axis, keepdims, True)
 
 
+@scalar_results
 def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
                 overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
                 weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
@@ -332,6 +342,7 @@ def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
                           weights=weights)
 
 
+@scalar_results
 def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
                   overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
                   weights: ArrayLike | None = None, interpolation: Any = None) -> Array:

@@ -10,7 +10,7 @@ from ..core import Tracer
 from ..primitives import elementwise as _ew
 from ..primitives import reductions as _red
 from ..primitives import structural as _st
-from ._convert import asarray, no_out, normalize_axis, one_axis
+from ._convert import asarray, no_out, normalize_axis, one_axis, scalar_results
 from .constructors import astype
 from .manipulation import broadcast_to, concatenate, ravel
 from .ufuncs import abs_square, add, isclose, maximum, minimum, multiply, sqrt
@@ -388,6 +388,7 @@ def _var_in(dtype, a, axis, ddof, keepdims, where, mean):
     return astype(total / maximum(counted(keepdims) - ddof, 0.0), dtype)
 
 
+@scalar_results
 def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
         ddof: int = 0, keepdims: bool = False, where: ArrayLike = True, *,
         mean: ArrayLike | None = None, correction: int | None = None) -> Array:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as _np
 
 from ._convert import (asarray, concrete_values, is_concrete, no_out, normalize_axis,
-                       operand)
+                       operand, scalar_results)
 from .constructors import astype
 from .ranges import linspace
 from ._order_statistics import _float, median_along, quantile_along
@@ -82,6 +82,7 @@ def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None,
 
 # --- order statistics --------------------------------------------------------------------------
 
+@scalar_results
 def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
              overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
              weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
@@ -113,6 +114,7 @@ def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
                           weights=weights)
 
 
+@scalar_results
 def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
                overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
                weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
@@ -129,6 +131,7 @@ def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
                           scale=100.0, weights=weights)
 
 
+@scalar_results
 def median(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Array:
     """``np.median(a, axis=None, out=None, overwrite_input=False, keepdims=False)``: the
