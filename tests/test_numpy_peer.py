@@ -163,3 +163,16 @@ def test_reductions_to_one_value_return_numpys_scalar(expr):
     got, want = eval(expr, {"m": fnp, "np": np, **env}), eval(expr, {"m": np, "np": np, **env})
     assert type(got) is type(want), (expr, type(got), type(want))
     np.testing.assert_allclose(got, want, rtol=1e-6)  # (float32: NumPy's own steps differ)
+
+
+@pytest.mark.parametrize("expr", [
+    "m.linalg.cholesky(w)", "m.linalg.det(w)", "m.linalg.inv(w)", "m.linalg.slogdet(w)",
+    "m.linalg.solve(w, np.ones(2))", "m.linalg.eigh(w)", "m.linalg.eigvalsh(w)",
+    "m.linalg.solve(np.array(3.0), np.array(1.0))", "m.linalg.cond(np.zeros((0, 3)))",
+    "m.linalg.norm(np.array(3.0), axis=0)",
+])
+def test_linalg_errors_are_numpys_kinds(expr):
+    # LinAlgError is a ValueError: code catching either works with funcgrad's
+    _same_as_numpy(expr, w=np.ones((2, 3)))
+    with pytest.raises(np.linalg.LinAlgError if "norm" not in expr else np.exceptions.AxisError):
+        eval(expr, {"m": fnp, "np": np, "w": np.ones((2, 3))})
