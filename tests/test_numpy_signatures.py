@@ -161,9 +161,6 @@ def test_broadcasting_takes_subok():
 
 
 @pytest.mark.parametrize("call", [
-    lambda m, out: m.cumulative_sum(X, axis=1, out=out),
-    lambda m, out: m.cumulative_prod(X[0] + 1, out=out, include_initial=True),
-    lambda m, out: m.einsum("ij,kj->ik", X, X, out=out),
     lambda m, out: m.fft.fft(X, None, -1, None, out),
     lambda m, out: m.fft.rfftn(X, None, None, "ortho", out),
     lambda m, out: m.fft.irfft2(X, None, (-2, -1), "forward", out=out),

@@ -142,34 +142,6 @@ def _cast(x, dtype):
     return x if x.dtype == dtype and not getattr(x, "weak", False) else astype(x, dtype)
 
 
-def write_out(name, out, result, casting=SAME_KIND):
-    """``out=`` of a function that is not a ufunc itself (``round``, ``isposinf``): its
-    ``result`` written into the plain array ``out``, which is returned, with NumPy's
-    checks of the shape and of the cast (``casting``: NumPy's rule for that function)."""
-    if isinstance(out, tuple) and len(out) == 1:
-        out = out[0]
-    if type(out) is not np.ndarray:
-        if isinstance(out, np.ndarray) or not hasattr(out, "dtype"):
-            raise TypeError("return arrays must be of ArrayType")
-        raise TypeError(f"{name}(..., out=y) writes into y, and arrays traced by funcgrad "
-                        f"(and funcgrad Tensors) are not written into: use the returned "
-                        f"value, y = fnp.{name}(...)")
-    if not isinstance(result, _PLAIN):
-        raise TypeError(f"{name}(..., out=y) would write a traced value (one that carries a "
-                        f"derivative, or is not known yet) into the plain array y, which "
-                        f"drops it; use the returned value: y = fnp.{name}(...)")
-    if np.shape(result) != out.shape:
-        raise ValueError(f"{name}: out= has shape {out.shape}, and the result's is "
-                         f"{np.shape(result)}")
-    dtype = np.asarray(result).dtype
-    if not np.can_cast(dtype, out.dtype, casting):
-        raise TypeError(f"{name}: cannot cast the output from {dtype!r} to {out.dtype!r} "
-                        f"(out's dtype) with casting rule {casting!r}; pass an out= of "
-                        f"dtype {dtype}")
-    np.copyto(out, result, casting="unsafe")
-    return out
-
-
 def _write(ufunc, out, result, where, shapes):
     if not isinstance(result, _PLAIN) or not isinstance(where, _PLAIN + (list, tuple)):
         raise TypeError(

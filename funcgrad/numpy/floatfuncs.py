@@ -14,8 +14,7 @@ import numpy as _np
 
 from ..core import concrete
 from ..primitives.special import i0e as _i0e
-from ._convert import asarray, concrete_values, is_concrete, operand
-from ._ufunc_keywords import write_out
+from ._convert import asarray, concrete_values, is_concrete, operand, write_out
 from .constructors import astype, stop_gradient
 from .indexing import where
 from .ufuncs import (abs, add, divide, equal, exp2, floor, floor_divide, greater, greater_equal,

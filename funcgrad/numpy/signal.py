@@ -7,11 +7,12 @@ sums), so each function is differentiable in every float argument and works unde
 """
 import builtins
 import math
+from typing import Any
 
 import numpy as _np
 
-from ._convert import (asarray, concrete_values, is_concrete, no_out, normalize_axis, one_axis,
-                       operand)
+from ._convert import (asarray, concrete_values, is_concrete, normalize_axis, one_axis,
+                       operand, write_out)
 from .constructors import astype
 from .indexing import argsort, take, where
 from .manipulation import concatenate, moveaxis, ravel, reshape
@@ -333,7 +334,7 @@ def _cumulative(name, scan, identity, x, axis, dtype, include_initial):
 
 
 def cumulative_sum(x: ArrayLike, /, *, axis: Axis = None, dtype: DTypeLike | None = None,
-                   out: None = None, include_initial: bool = False) -> Array:
+                   out: Any = None, include_initial: bool = False) -> Array:
     """``np.cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False)``: the
     array API's cumulative sum (``axis`` needed beyond 1-d; ``include_initial`` prepends
     0).
@@ -342,12 +343,14 @@ def cumulative_sum(x: ArrayLike, /, *, axis: Axis = None, dtype: DTypeLike | Non
     >>> fnp.cumulative_sum(np.array([1.0, 2.0, 3.0]), include_initial=True)
     array([0., 1., 3., 6.])
     """
-    no_out("cumulative_sum", out)
+    if out is not None:
+        return write_out("cumulative_sum", out, cumulative_sum(x, axis=axis, dtype=dtype,
+                         include_initial=include_initial), "unsafe")
     return _cumulative("cumulative_sum", cumsum, 0, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x: ArrayLike, /, *, axis: Axis = None, dtype: DTypeLike | None = None,
-                    out: None = None, include_initial: bool = False) -> Array:
+                    out: Any = None, include_initial: bool = False) -> Array:
     """``np.cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False)``: the
     array API's cumulative product (``include_initial`` prepends 1).
 
@@ -355,7 +358,9 @@ def cumulative_prod(x: ArrayLike, /, *, axis: Axis = None, dtype: DTypeLike | No
     >>> fnp.cumulative_prod(np.array([1.0, 2.0, 3.0]))
     array([1., 2., 6.])
     """
-    no_out("cumulative_prod", out)
+    if out is not None:
+        return write_out("cumulative_prod", out, cumulative_prod(x, axis=axis, dtype=dtype,
+                         include_initial=include_initial), "unsafe")
     return _cumulative("cumulative_prod", cumprod, 1, x, axis, dtype, include_initial)
 
 

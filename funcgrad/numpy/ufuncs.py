@@ -16,9 +16,8 @@ import numpy as _np
 
 from ..core import _special_classes, _state, _tracer_classes
 from ..primitives import elementwise as _ew
-from ._convert import asarray, operand
-from ._ufunc_keywords import (ORDER_K, SAME_KIND, call_with_keywords, presented_signature,
-                              write_out)
+from ._convert import asarray, operand, write_out
+from ._ufunc_keywords import ORDER_K, SAME_KIND, call_with_keywords, presented_signature
 from .constructors import astype
 from ..typing import Array, ArrayLike, DTypeLike
 
