@@ -221,3 +221,16 @@ def test_out_of_a_reduction_refuses_a_traced_value():
         fg.grad(lambda v: fnp.sum(fnp.sum(v, 0, out=np.zeros(2))))(np.ones((2, 2)))
     with pytest.raises(TypeError, match="use the returned value"):
         fg.grad(lambda v: fnp.sum(fnp.cumsum(v, out=np.zeros(4))))(np.ones((2, 2)))
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod", "nancumsum", "nancumprod",
+                                  "cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_scans_of_a_0d_array_are_one_element_long_and_differentiate(name, axis):
+    if name.startswith("cumulative") and axis is not None:
+        axis = None  # (the array API's scans take the axis of a 1-d array only)
+    x = np.array(0.35)
+    kw = {} if axis is None else {"axis": axis}
+    _same_as_numpy(f"m.{name}(x, **kw)", x=x, kw=kw)
+    g = fg.grad(lambda v: fnp.sum(getattr(fnp, name)(v, **kw) * 3.0))(x)
+    assert g.shape == () and float(g) == 3.0

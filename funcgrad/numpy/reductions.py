@@ -452,8 +452,8 @@ def cumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     if out is not None:  # (NumPy casts into out unsafely)
         return write_out("cumsum", out, cumsum(a, axis, dtype), "unsafe")
     a, acc = _accumulating(_np.cumsum, a, dtype)
-    if axis is None:
-        a, axis = ravel(a), 0
+    if axis is None or a.ndim == 0:  # (a 0-d array scans as one element, as NumPy's)
+        a, axis = ravel(a), (0 if axis is None else axis)
     return _finished(_red.cumsum(a, one_axis(axis, a.ndim)), acc)
 
 
@@ -468,8 +468,8 @@ def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     if out is not None:  # (NumPy casts into out unsafely)
         return write_out("cumprod", out, cumprod(a, axis, dtype), "unsafe")
     a, acc = _accumulating(_np.cumprod, a, dtype)
-    if axis is None:
-        a, axis = ravel(a), 0
+    if axis is None or a.ndim == 0:  # (a 0-d array scans as one element, as NumPy's)
+        a, axis = ravel(a), (0 if axis is None else axis)
     axis = one_axis(axis, a.ndim)
     if isinstance(a, _np.ndarray):  # plain arrays only: np.cumprod of a Tensor (or a GPU
         return _finished(_np.cumprod(a, axis=axis), acc)  # array) would dispatch back here

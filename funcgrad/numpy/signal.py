@@ -318,9 +318,8 @@ def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None,
 
 def _cumulative(name, scan, identity, x, axis, dtype, include_initial):
     x = asarray(x)
-    if x.ndim == 0:
-        raise ValueError(f"{name}: the input must have at least one dimension (got a 0-d "
-                         f"array); use x.reshape(1)")
+    if x.ndim == 0:  # (NumPy 2's: a 0-d array scans as a 1-d one of one element)
+        x = reshape(x, (1,))
     if axis is None:
         if x.ndim > 1:
             raise ValueError(f"{name}: axis must be specified for multi-dimensional arrays.")
