@@ -201,6 +201,8 @@ def test_linalg_errors_are_numpys_kinds(expr):
     ("m.median(x, 1, out)", (2,)), ("m.median(x[1], out=out)", ()), ("m.ptp(x, 1, out)", (2,)),
     ("m.cumulative_sum(x, axis=1, out=out)", (2, 3)),
     ("m.cumulative_prod(x[1], include_initial=True, out=out)", (4,)),
+    ("m.fft.fft(x, out=out)", (2, 3)), ("m.fft.rfft(x, 4, -1, 'ortho', out)", (2, 3)),
+    ("m.fft.irfft(x, out=out)", (2, 4)), ("m.fft.fft2(x, out=out)", (2, 3)),
     ("m.sum(x, 0, out=out)", (4,)), ("m.cumsum(x, 1, out=out)", (3,)),
 ])
 def test_out_of_reductions_and_joins_writes_a_plain_array_as_numpy(expr, shape, dtype):
