@@ -14,7 +14,7 @@ import numpy as _np
 from numpy import diag_indices, tri, tril_indices, triu_indices  # noqa: F401
 
 from . import _ufunc_methods
-from ._convert import asarray, concrete_values, is_concrete, one_axis
+from ._convert import asarray, concrete_values, is_concrete, one_axis, write_out
 from .constructors import _traced, astype, zeros_like
 from .indexing import at, diag, take, take_along_axis, where
 from .manipulation import (broadcast_arrays, broadcast_to, concatenate, expand_dims, flip,
@@ -350,7 +350,7 @@ def piecewise(x: ArrayLike, condlist: Sequence[ArrayLike],
     return y
 
 
-def choose(a: ArrayLike, choices: ArrayLike, out: None = None, mode: str = "raise") -> Array:
+def choose(a: ArrayLike, choices: ArrayLike, out: Any = None, mode: str = "raise") -> Array:
     """``np.choose(a, choices, out=None, mode='raise')``: ``choices[a[i]][i]``
     (broadcast together); differentiable in the choices.  ``mode``: 'raise' (checked when
     ``a`` is concrete), 'wrap' or 'clip'.
@@ -360,7 +360,7 @@ def choose(a: ArrayLike, choices: ArrayLike, out: None = None, mode: str = "rais
     array([1., 8., 3.])
     """
     if out is not None:
-        raise TypeError("choose: out= is not supported; use the returned value")
+        return write_out("choose", out, choose(a, choices, None, mode), "unsafe")
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     a = asarray(a)
@@ -383,7 +383,7 @@ def choose(a: ArrayLike, choices: ArrayLike, out: None = None, mode: str = "rais
     return reshape(take_along_axis(stacked, index, 0), arrays[0].shape)
 
 
-def compress(condition: ArrayLike, a: ArrayLike, axis: Axis = None, out: None = None) -> Array:
+def compress(condition: ArrayLike, a: ArrayLike, axis: Axis = None, out: Any = None) -> Array:
     """``np.compress(condition, a, axis=None, out=None)``: the slices of ``a`` along
     ``axis`` where ``condition`` (concrete) is true.
 
@@ -393,7 +393,7 @@ def compress(condition: ArrayLike, a: ArrayLike, axis: Axis = None, out: None = 
            [5., 6.]])
     """
     if out is not None:
-        raise TypeError("compress: out= is not supported; use the returned value")
+        return write_out("compress", out, compress(condition, a, axis), "unsafe")
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
