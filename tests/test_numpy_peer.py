@@ -142,7 +142,9 @@ def test_one_axis_given_as_a_tuple_or_none_raises_as_numpy(expr):
 @pytest.mark.parametrize("expr", [
     "m.fft.rfft(z)", "m.fft.rfft(z, 4)", "m.fft.rfftn(z)", "m.fft.rfft2(z[None])",
     "m.fft.ihfft(z)", "m.deg2rad(z)", "m.rad2deg(z)", "m.radians(z)", "m.degrees(z)",
-    "m.ldexp(z, 2)",
+    "m.ldexp(z, 2)", "m.interp(z, [0.0, 1.0], [1.0, 2.0])", "m.interp(0.5, z, z)",
+    "m.interp(0.5, [0.0, 1.0], z[:2])", "m.cov(z.real, dtype=np.int64)",
+    "m.corrcoef(z.real, dtype=bool)", "m.cov(z.real, dtype=np.float32)",
 ])
 def test_functions_of_real_values_refuse_complex_ones_as_numpy(expr):
     # (NumPy 1 dropped the imaginary part of rfft's input: a wrong value, and a derivative)

@@ -123,6 +123,10 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | None = 
     0.5
     """
     x, xp, fp = asarray(x), asarray(xp), asarray(fp)
+    for name, v in (("x", x), ("xp", xp)):  # (a cast to float would drop the imaginary part)
+        if v.dtype.kind == "c":
+            raise TypeError(f"interp: {name} must be real (NumPy cannot cast {v.dtype} to "
+                            f"float64 either); interpolate at np.real({name})")
     out_dtype = _np.complex128 if _np.iscomplexobj(fp) else _np.float64  # (complex fp: NumPy)
     x, xp, fp = astype(x, _np.float64), astype(xp, _np.float64), astype(fp, out_dtype)
     if xp.ndim != 1 or fp.ndim != 1:

@@ -198,6 +198,9 @@ def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, bias: boo
     if dtype is None:
         dtype = _np.result_type(asarray(m).dtype, _np.float64) if y is None else \
             _np.result_type(asarray(m).dtype, asarray(y).dtype, _np.float64)
+    elif _np.dtype(dtype).kind in "biu":  # (NumPy subtracts the float mean in dtype: refused)
+        raise TypeError(f"cov: dtype={_np.dtype(dtype)} cannot hold the deviations from the "
+                        f"mean (NumPy refuses it too); pass a float dtype")
     x = _rows(m, rowvar, dtype)
     if x.shape[0] == 0:
         return _np.array([], dtype).reshape(0, 0)
