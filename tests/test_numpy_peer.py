@@ -239,3 +239,23 @@ def test_scans_of_a_0d_array_are_one_element_long_and_differentiate(name, axis):
     _same_as_numpy(f"m.{name}(x, **kw)", x=x, kw=kw)
     g = fg.grad(lambda v: fnp.sum(getattr(fnp, name)(v, **kw) * 3.0))(x)
     assert g.shape == () and float(g) == 3.0
+
+
+@pytest.mark.parametrize("expr", [
+    "m.vecdot(A, v, dtype=np.float32)", "m.vecdot(A, v, dtype=np.int64)",
+    "m.vecdot(A, v, dtype=np.int64, casting='unsafe')", "m.vecdot(C, C, dtype=np.float32)",
+    "m.vecdot(A, v, out=out)", "m.vecdot(A, v, signature=(None, None, np.float32))",
+    "m.vecdot(A, v, order='Q', dtype=float)", "m.matvec(A, v, dtype=np.float32)",
+    "m.matvec(A, v, out=out)", "m.vecmat(A[0], A.T, out=out, casting='unsafe')",
+    "m.vecdot(A, v, out=np.zeros(2, np.int64))",
+])
+def test_generalized_ufuncs_take_numpys_keywords(expr):
+    _same_as_numpy(expr, A=np.array([[1.25, 2.5, -3.0], [0.5, 7.0, 1.0]]),
+                   v=np.array([1.0, 2.0, 3.0]), out=np.zeros(2),
+                   C=np.array([[1.0 + 2.0j, 0.5 - 1.0j]], np.complex64))
+
+
+def test_generalized_ufunc_dtype_differentiates():
+    a, v = np.array([[1.25, 2.5, -3.0], [0.5, 7.0, 1.0]]), np.array([1.0, 2.0, 3.0])
+    g = fg.grad(lambda x: fnp.sum(fnp.vecdot(x, v, dtype=np.float64) ** 2))(a)
+    np.testing.assert_allclose(g, 2 * (a @ v)[:, None] * v[None, :])

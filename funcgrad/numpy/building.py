@@ -429,7 +429,9 @@ def diagflat(v: ArrayLike, k: int = 0) -> Array:
 
 
 @stands_for(_np.matvec)
-def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
+def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None,
+           dtype: Any = None, casting: str = "same_kind", order: str = "K", subok: bool = True,
+           signature: Any = None) -> Array:
     """``np.matvec(x1, x2, /, *, axes=None)``: matrix-vector products over stacks,
     ``x1 @ x2`` with ``x1`` (..., m, n) and ``x2`` (..., n) (or the core axes ``axes``
     names, as NumPy's generalized ufuncs).
@@ -438,6 +440,9 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
     >>> fnp.matvec(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
     array([3., 7.])
     """
+    if out is not None or dtype is not None or signature is not None or casting != "same_kind":
+        return _gufunc_keywords(_np.matvec, lambda a, b: matvec(a, b, axes=axes), x1, x2, out,
+                                dtype, casting, order, subok, signature)
     if axes is not None:
         return _ufunc_methods.with_core_axes(_np.matvec, matvec, (x1, x2), axes=axes)
     x1, x2 = asarray(x1), asarray(x2)
@@ -447,7 +452,9 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
 
 
 @stands_for(_np.vecmat)
-def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
+def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None,
+           dtype: Any = None, casting: str = "same_kind", order: str = "K", subok: bool = True,
+           signature: Any = None) -> Array:
     """``np.vecmat(x1, x2, /, *, axes=None)``: vector-matrix products over stacks, with
     ``x1`` (..., n) and ``x2`` (..., n, m); ``x1`` is conjugated when complex, as NumPy's.
 
@@ -455,6 +462,9 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
     >>> fnp.vecmat(np.array([1.0, 1.0]), np.array([[1.0, 2.0], [3.0, 4.0]]))
     array([4., 6.])
     """
+    if out is not None or dtype is not None or signature is not None or casting != "same_kind":
+        return _gufunc_keywords(_np.vecmat, lambda a, b: vecmat(a, b, axes=axes), x1, x2, out,
+                                dtype, casting, order, subok, signature)
     if axes is not None:
         return _ufunc_methods.with_core_axes(_np.vecmat, vecmat, (x1, x2), axes=axes)
     x1, x2 = asarray(x1), asarray(x2)
@@ -467,7 +477,9 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
 
 @stands_for(_np.vecdot)
 def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None,
-           keepdims: bool = False) -> Array:
+           keepdims: bool = False, out: Any = None, dtype: Any = None,
+           casting: str = "same_kind", order: str = "K", subok: bool = True,
+           signature: Any = None) -> Array:
     """``np.vecdot(x1, x2, /, *, axis=-1, axes=None, keepdims=False)``: dot products of
     vectors along ``axis``, broadcasting the other axes; ``x1`` is conjugated when complex,
     as NumPy's.
@@ -476,6 +488,10 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None
     >>> fnp.vecdot(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
     array([3., 7.])
     """
+    if out is not None or dtype is not None or signature is not None or casting != "same_kind":
+        return _gufunc_keywords(_np.vecdot, lambda a, b: vecdot(a, b, axis=axis, axes=axes,
+                                                                keepdims=keepdims),
+                                x1, x2, out, dtype, casting, order, subok, signature)
     if axes is not None or keepdims:
         return _ufunc_methods.with_core_axes(_np.vecdot, vecdot, (x1, x2), axes=axes,
                                              axis=None if axes is not None else axis,
@@ -492,3 +508,20 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None
         return _any(logical_and(x1, x2), axis=axis)
     return sum(multiply(x1, x2), axis=axis)
 
+
+def _gufunc_keywords(ufunc, fn, x1, x2, out, dtype, casting, order, subok, signature):
+    """``fn(x1, x2)`` as the generalized ufunc ``ufunc`` computes it with NumPy's keywords:
+    the loop NumPy resolves (``dtype=``/``signature=``, refused casts in its own words), the
+    operands cast to it, the result written into a plain ``out=``.  (``order=`` and
+    ``subok=`` cannot change values: checked by NumPy on empty operands, then ignored.)"""
+    x1, x2 = asarray(x1), asarray(x2)
+    if dtype is not None:
+        signature = (None, None, _np.dtype(dtype))
+    ufunc(_np.empty((1,) * 2, x1.dtype), _np.empty((1,) * 2, x2.dtype), order=order,
+          subok=subok, casting=casting, **({} if signature is None else {"signature": signature}))
+    loop = ufunc.resolve_dtypes((x1.dtype, x2.dtype, None), casting=casting,
+                                **({} if signature is None else {"signature": signature}))
+    result = fn(x1 if x1.dtype == loop[0] else astype(x1, loop[0]),
+                x2 if x2.dtype == loop[1] else astype(x2, loop[1]))
+    result = result if result.dtype == loop[2] else astype(result, loop[2])
+    return result if out is None else write_out(ufunc.__name__, out, result, casting)
