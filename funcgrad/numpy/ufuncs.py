@@ -423,10 +423,9 @@ def rad2deg(x: ArrayLike) -> Array:
 
 
 def _scaled(ufunc, x, numerator, denominator):
-    """``x * (numerator / denominator)`` as NumPy's float-only loop of ``ufunc`` computes
-    it: booleans and integers cast first (bool and int8 give float16), and the factor of
-    float32 values divided in float32 (NumPy's ``180.0f / NPY_PIf``, 1 ulp from float64's
-    rounded), so that the bits are NumPy's."""
+    """``x * (numerator / denominator)`` with the bits of NumPy's float-only loop of
+    ``ufunc``: booleans and integers cast first (bool and int8 to float16), a float32
+    factor divided in float32 (``180.0f / NPY_PIf``: 1 ulp from float64's, rounded)."""
     x = operand(x)
     dtype = getattr(x, "dtype", None)
     if isinstance(x, complex) or dtype is not None and dtype.kind == "c":
@@ -589,8 +588,7 @@ def isclose(a: ArrayLike, b: ArrayLike, rtol: float = 1e-05, atol: float = 1e-08
     array([ True,  True])
     """
     a, b = operand(a), operand(b)
-    # as NumPy: b inexact (booleans and integers as floats: no bool subtraction, no
-    # abs(int64 min)), which a follows
+    # b inexact, as NumPy's (no boolean subtraction, no abs(int64 min)); a follows
     dtype = getattr(b, "dtype", None)
     if dtype is not None and dtype.kind in "biu":
         b = astype(b, _np.result_type(dtype, 1.0))
