@@ -152,7 +152,7 @@ def modf(x: ArrayLike) -> tuple[Array, Array]:
     >>> fnp.modf(np.array([2.5, -1.25]))
     (array([ 0.5 , -0.25]), array([ 2., -1.]))
     """
-    x = _float_operand(*_real_operands("modf", x), _np.modf)
+    x = _float_operand(_real_operands("modf", x)[0], _np.modf)
     whole = trunc(x)
     infinite = isinf(x)
     frac = subtract(x, where(infinite, _const(0.0, x), whole))
@@ -195,7 +195,7 @@ def frexp(x: ArrayLike) -> tuple[Array, Array]:
     >>> fnp.frexp(np.array([8.0, 0.75, 0.0]))
     (array([0.5 , 0.75, 0.  ]), array([4, 0, 0], dtype=int32))
     """
-    x = _float_operand(*_real_operands("frexp", x), _np.frexp)
+    x = _float_operand(_real_operands("frexp", x)[0], _np.frexp)
     e = _exponent(x)
     return _scale(x, negative(e)), astype(e, _np.int32)
 
@@ -209,7 +209,7 @@ def ldexp(x1: ArrayLike, x2: ArrayLike) -> Array:
     >>> fnp.ldexp(np.array([0.5, 3.0]), np.array([4, -1]))
     array([8. , 1.5])
     """
-    x1, x2 = _float_operand(*_real_operands("ldexp", x1), _np.spacing), operand(x2)
+    x1, x2 = _float_operand(_real_operands("ldexp", x1)[0], _np.spacing), operand(x2)
     # (ldexp's loop is x1's float-only one: spacing's)
     if _kind(x2) not in "iub":
         raise TypeError("ldexp: the exponents x2 must be integers; round them first, e.g. "
