@@ -40,14 +40,16 @@ def fd_jvp(f, args, vs):
 
 
 def fd_grad(L, z):
-    """JAX's gradient of a real function by central differences: dL/dx - i dL/dy."""
-    z = np.asarray(z, complex)
+    """JAX's gradient of a real function by central differences: dL/dx - i dL/dy (dL/dx
+    alone for a real ``z``: functions of real signals, rfft, refuse complex ones)."""
+    real = np.asarray(z).dtype.kind != "c"
+    z = np.asarray(z, float if real else complex)
     g = np.zeros(z.shape, complex)
     for idx in np.ndindex(z.shape):
         e = np.zeros(z.shape)
         e[idx] = EPS
         dx = (L(z + e) - L(z - e)) / (2 * EPS)
-        dy = (L(z + 1j * e) - L(z - 1j * e)) / (2 * EPS)
+        dy = 0.0 if real else (L(z + 1j * e) - L(z - 1j * e)) / (2 * EPS)
         g[idx] = dx - 1j * dy
     return g
 

@@ -170,11 +170,12 @@ def test_broadcasting_takes_subok():
     lambda m, out: m.fft.rfftn(X, None, None, "ortho", out),
     lambda m, out: m.fft.irfft2(X, None, (-2, -1), "forward", out=out),
 ])
-def test_out_none_in_numpys_place_gives_numpys_value_and_an_array_is_refused(call):
+def test_out_in_numpys_place_gives_numpys_value_and_writes_a_plain_array(call):
     want = call(np, None)
     np.testing.assert_allclose(call(fnp, None), want, rtol=1e-13, atol=1e-12)
-    with pytest.raises(TypeError, match="out= is not supported.*returned value"):
-        call(fnp, np.empty_like(want))
+    out = np.empty_like(want)
+    assert call(fnp, out) is out
+    np.testing.assert_allclose(out, want, rtol=1e-13, atol=1e-12)
 
 
 def test_positional_orders_numpy_code_relies_on():

@@ -1,7 +1,9 @@
 """Turning user inputs (scalars, lists, arrays, tracers) into operands."""
+import functools
 import numbers
+import operator
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -101,6 +103,48 @@ def joined_dtype(dtypes, dtype=None, casting="same_kind"):
     return dtype
 
 
+def scalar_results(fn):
+    """``fn`` returning NumPy's scalar (``np.float64``...) where its result is a 0-d plain
+    array, as NumPy's reductions return (``np.median(x)`` is an ``np.float64``, which is a
+    Python float): for reductions composed of steps that make 0-d arrays (``where``)."""
+    @functools.wraps(fn)
+    def with_scalars(*args, **kwargs):
+        result = fn(*args, **kwargs)
+        if type(result) is np.ndarray and result.ndim == 0 and kwargs.get("out") is not result \
+                and not any(x is result for x in args):  # (out= itself stays the array)
+            return result[()]
+        return result
+    return with_scalars
+
+
+def write_out(name, out, result, casting="same_kind"):
+    """``out=`` of a function that is not a ufunc itself (``round``, ``isposinf``): its
+    ``result`` written into the plain array ``out``, which is returned, with NumPy's
+    checks of the shape and of the cast (``casting``: NumPy's rule for that function)."""
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    if type(out) is not np.ndarray:
+        if isinstance(out, np.ndarray) or not hasattr(out, "dtype"):
+            raise TypeError("return arrays must be of ArrayType")
+        raise TypeError(f"{name}(..., out=y) writes into y, and arrays traced by funcgrad "
+                        f"(and funcgrad Tensors) are not written into: use the returned "
+                        f"value, y = fnp.{name}(...)")
+    if not isinstance(result, _PLAIN + _SCALARS):
+        raise TypeError(f"{name}(..., out=y) would write a traced value (one that carries a "
+                        f"derivative, or is not known yet) into the plain array y, which "
+                        f"drops it; use the returned value: y = fnp.{name}(...)")
+    if np.shape(result) != out.shape:
+        raise ValueError(f"{name}: out= has shape {out.shape}, and the result's is "
+                         f"{np.shape(result)}")
+    dtype = np.asarray(result).dtype
+    if not np.can_cast(dtype, out.dtype, casting):
+        raise TypeError(f"{name}: cannot cast the output from {dtype!r} to {out.dtype!r} "
+                        f"(out's dtype) with casting rule {casting!r}; pass an out= of "
+                        f"dtype {dtype}")
+    np.copyto(out, result, casting="unsafe")
+    return out
+
+
 def no_out(name, out):
     """Raise unless ``out`` is None: NumPy's ``out=`` writes into an array, and funcgrad's
     arrays are immutable (JAX's functions take ``out=None`` alone, for the same reason)."""
@@ -109,7 +153,7 @@ def no_out(name, out):
                         f"the returned value")
 
 
-def stack(arrays: Sequence[ArrayLike], axis: Axis = 0, out: None = None, *,
+def stack(arrays: Sequence[ArrayLike], axis: Axis = 0, out: Any = None, *,
           dtype: DTypeLike | None = None, casting: str = "same_kind") -> Array:
     """Join arrays of one shape along a new ``axis`` (in ``dtype``, cast under ``casting``,
     when given).
@@ -122,7 +166,8 @@ def stack(arrays: Sequence[ArrayLike], axis: Axis = 0, out: None = None, *,
     array([[0., 1.],
            [0., 1.]])
     """
-    no_out("stack", out)
+    if out is not None:
+        return write_out("stack", out, stack(arrays, axis, dtype=dtype, casting=casting), casting)
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
@@ -215,6 +260,8 @@ def one_axis(axis: Axis, ndim: int) -> int:
     >>> fnp.one_axis(-1, 3)
     2
     """
+    if type(axis) is not int:  # (NumPy's TypeError for axis=None or a tuple where one
+        axis = operator.index(axis)  # axis is meant: never its first entry, silently)
     return normalize_axis(axis, ndim)[0] if ndim else 0
 
 

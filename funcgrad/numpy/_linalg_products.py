@@ -202,8 +202,7 @@ def trace(x: ArrayLike, /, *, offset: int = 0, dtype: DTypeLike | None = None) -
     """
     x = asarray(x)
     _at_least_2d("trace", x)
-    out = products.trace(x, offset, -2, -1)
-    return out if dtype is None else astype(out, dtype)
+    return products.trace(x, offset, -2, -1, dtype)  # (summed in dtype, as NumPy's)
 
 
 def diagonal(x: ArrayLike, /, *, offset: int = 0) -> Array:

@@ -14,7 +14,7 @@ import numpy as _np
 from numpy import diag_indices, tri, tril_indices, triu_indices  # noqa: F401
 
 from . import _ufunc_methods
-from ._convert import asarray, concrete_values, is_concrete, one_axis
+from ._convert import asarray, concrete_values, is_concrete, one_axis, write_out
 from .constructors import _traced, astype, zeros_like
 from .indexing import at, diag, take, take_along_axis, where
 from .manipulation import (broadcast_arrays, broadcast_to, concatenate, expand_dims, flip,
@@ -22,7 +22,7 @@ from .manipulation import (broadcast_arrays, broadcast_to, concatenate, expand_d
 from .products import matmul
 from .reductions import any as _any
 from .reductions import sum
-from .ufuncs import clip, conjugate, logical_not, mod, multiply, stands_for
+from .ufuncs import clip, conjugate, logical_and, logical_not, mod, multiply, stands_for
 from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["append", "insert", "delete", "block", "kron", "rot90", "rollaxis", "resize",
@@ -350,7 +350,7 @@ def piecewise(x: ArrayLike, condlist: Sequence[ArrayLike],
     return y
 
 
-def choose(a: ArrayLike, choices: ArrayLike, out: None = None, mode: str = "raise") -> Array:
+def choose(a: ArrayLike, choices: ArrayLike, out: Any = None, mode: str = "raise") -> Array:
     """``np.choose(a, choices, out=None, mode='raise')``: ``choices[a[i]][i]``
     (broadcast together); differentiable in the choices.  ``mode``: 'raise' (checked when
     ``a`` is concrete), 'wrap' or 'clip'.
@@ -360,7 +360,7 @@ def choose(a: ArrayLike, choices: ArrayLike, out: None = None, mode: str = "rais
     array([1., 8., 3.])
     """
     if out is not None:
-        raise TypeError("choose: out= is not supported; use the returned value")
+        return write_out("choose", out, choose(a, choices, None, mode), "unsafe")
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     a = asarray(a)
@@ -383,7 +383,7 @@ def choose(a: ArrayLike, choices: ArrayLike, out: None = None, mode: str = "rais
     return reshape(take_along_axis(stacked, index, 0), arrays[0].shape)
 
 
-def compress(condition: ArrayLike, a: ArrayLike, axis: Axis = None, out: None = None) -> Array:
+def compress(condition: ArrayLike, a: ArrayLike, axis: Axis = None, out: Any = None) -> Array:
     """``np.compress(condition, a, axis=None, out=None)``: the slices of ``a`` along
     ``axis`` where ``condition`` (concrete) is true.
 
@@ -393,7 +393,7 @@ def compress(condition: ArrayLike, a: ArrayLike, axis: Axis = None, out: None = 
            [5., 6.]])
     """
     if out is not None:
-        raise TypeError("compress: out= is not supported; use the returned value")
+        return write_out("compress", out, compress(condition, a, axis), "unsafe")
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
@@ -429,7 +429,9 @@ def diagflat(v: ArrayLike, k: int = 0) -> Array:
 
 
 @stands_for(_np.matvec)
-def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
+def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None,
+           dtype: Any = None, casting: str = "same_kind", order: str = "K", subok: bool = True,
+           signature: Any = None) -> Array:
     """``np.matvec(x1, x2, /, *, axes=None)``: matrix-vector products over stacks,
     ``x1 @ x2`` with ``x1`` (..., m, n) and ``x2`` (..., n) (or the core axes ``axes``
     names, as NumPy's generalized ufuncs).
@@ -438,6 +440,9 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
     >>> fnp.matvec(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
     array([3., 7.])
     """
+    if out is not None or dtype is not None or signature is not None or casting != "same_kind":
+        return _gufunc_keywords(_np.matvec, lambda a, b: matvec(a, b, axes=axes), x1, x2, out,
+                                dtype, casting, order, subok, signature)
     if axes is not None:
         return _ufunc_methods.with_core_axes(_np.matvec, matvec, (x1, x2), axes=axes)
     x1, x2 = asarray(x1), asarray(x2)
@@ -447,7 +452,9 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
 
 
 @stands_for(_np.vecmat)
-def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
+def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None,
+           dtype: Any = None, casting: str = "same_kind", order: str = "K", subok: bool = True,
+           signature: Any = None) -> Array:
     """``np.vecmat(x1, x2, /, *, axes=None)``: vector-matrix products over stacks, with
     ``x1`` (..., n) and ``x2`` (..., n, m); ``x1`` is conjugated when complex, as NumPy's.
 
@@ -455,6 +462,9 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
     >>> fnp.vecmat(np.array([1.0, 1.0]), np.array([[1.0, 2.0], [3.0, 4.0]]))
     array([4., 6.])
     """
+    if out is not None or dtype is not None or signature is not None or casting != "same_kind":
+        return _gufunc_keywords(_np.vecmat, lambda a, b: vecmat(a, b, axes=axes), x1, x2, out,
+                                dtype, casting, order, subok, signature)
     if axes is not None:
         return _ufunc_methods.with_core_axes(_np.vecmat, vecmat, (x1, x2), axes=axes)
     x1, x2 = asarray(x1), asarray(x2)
@@ -467,7 +477,9 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None) -> Array:
 
 @stands_for(_np.vecdot)
 def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None,
-           keepdims: bool = False) -> Array:
+           keepdims: bool = False, out: Any = None, dtype: Any = None,
+           casting: str = "same_kind", order: str = "K", subok: bool = True,
+           signature: Any = None) -> Array:
     """``np.vecdot(x1, x2, /, *, axis=-1, axes=None, keepdims=False)``: dot products of
     vectors along ``axis``, broadcasting the other axes; ``x1`` is conjugated when complex,
     as NumPy's.
@@ -476,6 +488,10 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None
     >>> fnp.vecdot(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
     array([3., 7.])
     """
+    if out is not None or dtype is not None or signature is not None or casting != "same_kind":
+        return _gufunc_keywords(_np.vecdot, lambda a, b: vecdot(a, b, axis=axis, axes=axes,
+                                                                keepdims=keepdims),
+                                x1, x2, out, dtype, casting, order, subok, signature)
     if axes is not None or keepdims:
         return _ufunc_methods.with_core_axes(_np.vecdot, vecdot, (x1, x2), axes=axes,
                                              axis=None if axes is not None else axis,
@@ -488,5 +504,24 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None
                          f"({x1.shape[axis]} and {x2.shape[axis]})")
     if x1.dtype.kind == "c":  # NumPy's vecdot is sum(conj(x1) * x2)
         x1 = conjugate(x1)
+    if x1.dtype == x2.dtype == _np.bool_:  # (NumPy's: any of the ands, a boolean)
+        return _any(logical_and(x1, x2), axis=axis)
     return sum(multiply(x1, x2), axis=axis)
 
+
+def _gufunc_keywords(ufunc, fn, x1, x2, out, dtype, casting, order, subok, signature):
+    """``fn(x1, x2)`` as the generalized ufunc ``ufunc`` computes it with NumPy's keywords:
+    the loop NumPy resolves (``dtype=``/``signature=``, refused casts in its own words), the
+    operands cast to it, the result written into a plain ``out=``.  (``order=`` and
+    ``subok=`` cannot change values: checked by NumPy on empty operands, then ignored.)"""
+    x1, x2 = asarray(x1), asarray(x2)
+    if dtype is not None:
+        signature = (None, None, _np.dtype(dtype))
+    ufunc(_np.empty((1,) * 2, x1.dtype), _np.empty((1,) * 2, x2.dtype), order=order,
+          subok=subok, casting=casting, **({} if signature is None else {"signature": signature}))
+    loop = ufunc.resolve_dtypes((x1.dtype, x2.dtype, None), casting=casting,
+                                **({} if signature is None else {"signature": signature}))
+    result = fn(x1 if x1.dtype == loop[0] else astype(x1, loop[0]),
+                x2 if x2.dtype == loop[1] else astype(x2, loop[1]))
+    result = result if result.dtype == loop[2] else astype(result, loop[2])
+    return result if out is None else write_out(ufunc.__name__, out, result, casting)

@@ -11,8 +11,9 @@ import numpy as _np
 from ..primitives import elementwise as _ew
 from ..primitives.structural import stop_gradient
 from ._convert import asarray, concrete_values, operand
+from .constructors import astype
 from .indexing import argsort, take_along_axis
-from .ufuncs import arctan2, imag, real
+from .ufuncs import arctan2, imag, real, ufunc_dtype
 from ..typing import Array, ArrayLike
 
 __all__ = ["angle", "real_if_close", "iscomplex", "isreal", "iscomplexobj", "isrealobj",
@@ -46,6 +47,8 @@ def angle(z: ArrayLike, deg: bool = False) -> Array:
     one = _np.ones((), _dtype(x))
     safe = arctan2(_ew.where(at_zero, one, y), _ew.where(at_zero, one, x))
     out = _ew.where(at_zero, stop_gradient(arctan2(y, x)), safe)
+    if _dtype(z).kind in "biu":  # NumPy's arctan2(0, z): bool gives float64, int8 float16
+        out = astype(out, ufunc_dtype(_np.arctan2, 0, z))
     return out * (180.0 / math.pi) if deg else out
 
 

@@ -311,6 +311,8 @@ def astype(x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = False,
     out = _st.convert_element_type(_operand_array(x), dtype)
     if copy and out is x:
         out = out.copy()
+    if type(out) is _np.ndarray and isinstance(x, _np.generic):  # (a scalar's: a scalar)
+        return out[()]
     return out
 
 

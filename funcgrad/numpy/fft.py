@@ -16,9 +16,9 @@ import numpy as _np
 
 from ..primitives import fft as _fft
 from ..primitives import structural as _st
-from ._convert import asarray, no_out
+from ._convert import asarray, write_out
 from .manipulation import roll
-from .ufuncs import conj, divide, real
+from .ufuncs import conj, divide
 from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
@@ -48,10 +48,11 @@ def _is_half(a):
     return getattr(a, "dtype", None) == _np.float16
 
 
-def _as_real(a):
+def _as_real(a, name):
     a = asarray(a)
-    if a.dtype.kind == "c":
-        a = real(a)  # NumPy drops the imaginary part too (with a ComplexWarning)
+    if a.dtype.kind == "c":  # (NumPy 1 dropped the imaginary part, with a ComplexWarning)
+        raise TypeError(f"fft.{name} takes a real array, as NumPy 2's, and got {a.dtype}: "
+                        f"use fnp.fft.fft for a complex signal, or pass a.real")
     dtype = _fft.real_dtype(a.dtype)
     return a if a.dtype == dtype else _st.convert_element_type(a, dtype)
 
@@ -66,46 +67,49 @@ def _length(a, n, axis, default=None):
 
 
 def fft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
-        out: None = None) -> Array:
+        out: Any = None) -> Array:
     """The one-dimensional DFT (``np.fft.fft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.fft(np.array([1.0, 0.0, 0.0, 0.0]))
     array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
     """
-    no_out("fft.fft", out)
+    if out is not None:
+        return write_out("fft.fft", out, fft(a, n, axis, norm))
     a = _as_complex(a)
     return _fft.fft(a, _length(a, n, axis), axis, _norm(norm))
 
 
 def ifft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
-         out: None = None) -> Array:
+         out: Any = None) -> Array:
     """The one-dimensional inverse DFT (``np.fft.ifft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.ifft(np.array([4.0, 0.0, 0.0, 0.0]))
     array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
     """
-    no_out("fft.ifft", out)
+    if out is not None:
+        return write_out("fft.ifft", out, ifft(a, n, axis, norm))
     a = _as_complex(a)
     return _fft.fft(a, _length(a, n, axis), axis, _norm(norm), inverse=True)
 
 
 def rfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
-         out: None = None) -> Array:
+         out: Any = None) -> Array:
     """The DFT of a real signal, its ``n // 2 + 1`` non-negative frequencies (``np.fft.rfft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.rfft(np.array([1.0, 1.0, 1.0, 1.0]))
     array([4.+0.j, 0.+0.j, 0.+0.j])
     """
-    no_out("fft.rfft", out)
-    a = _as_real(a)
+    if out is not None:
+        return write_out("fft.rfft", out, rfft(a, n, axis, norm))
+    a = _as_real(a, "rfft")
     return _fft.rfft(a, _length(a, n, axis), axis, _norm(norm))
 
 
 def irfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
-          out: None = None) -> Array:
+          out: Any = None) -> Array:
     """The real signal of a half-spectrum (``np.fft.irfft``; ``n`` defaults to
     ``2 * (m - 1)`` for ``m`` input entries).
 
@@ -113,21 +117,23 @@ def irfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None 
     >>> fnp.fft.irfft(np.array([4.0, 0.0, 0.0]))
     array([1., 1., 1., 1.])
     """
-    no_out("fft.irfft", out)
+    if out is not None:
+        return write_out("fft.irfft", out, irfft(a, n, axis, norm))
     a, half = _as_complex(a), _is_half(a)
     out = _fft.irfft(a, _length(a, n, axis, 2 * (a.shape[axis] - 1)), axis, _norm(norm))
     return _st.convert_element_type(out, _np.float16) if half else out
 
 
 def hfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
-         out: None = None) -> Array:
+         out: Any = None) -> Array:
     """The DFT of a signal with Hermitian symmetry, given by its first half (``np.fft.hfft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.hfft(np.array([1.0, 0.0, 0.0]))
     array([1., 1., 1., 1.])
     """
-    no_out("fft.hfft", out)
+    if out is not None:
+        return write_out("fft.hfft", out, hfft(a, n, axis, norm))
     a, half = _as_complex(a), _is_half(a)
     n = _length(a, n, axis, 2 * (a.shape[axis] - 1))
     out = _fft.irfft(conj(a), n, axis, _SWAPPED[_norm(norm)])
@@ -135,15 +141,16 @@ def hfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None =
 
 
 def ihfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None = None,
-          out: None = None) -> Array:
+          out: Any = None) -> Array:
     """The inverse of :func:`hfft` (``np.fft.ihfft``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.ihfft(np.array([1.0, 1.0, 1.0, 1.0]))
     array([1.-0.j, 0.-0.j, 0.-0.j])
     """
-    no_out("fft.ihfft", out)
-    a = _as_real(a)
+    if out is not None:
+        return write_out("fft.ihfft", out, ihfft(a, n, axis, norm))
+    a = _as_real(a, "ihfft")
     return conj(_fft.rfft(a, _length(a, n, axis), axis, _SWAPPED[_norm(norm)]))
 
 
@@ -177,7 +184,7 @@ def _cook(a, s, axes, inverse_real=False):
 
 
 def fftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
-         norm: str | None = None, out: None = None) -> Array:
+         norm: str | None = None, out: Any = None) -> Array:
     """The n-dimensional DFT (``np.fft.fftn``; all axes by default).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -185,7 +192,8 @@ def fftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
     array([[4.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j]])
     """
-    no_out("fft.fftn", out)
+    if out is not None:
+        return write_out("fft.fftn", out, fftn(a, s, axes, norm))
     a = _as_complex(a)
     s, axes = _cook(a, s, axes)
     for k in reversed(range(len(axes))):
@@ -194,7 +202,7 @@ def fftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
 
 
 def ifftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
-          norm: str | None = None, out: None = None) -> Array:
+          norm: str | None = None, out: Any = None) -> Array:
     """The n-dimensional inverse DFT (``np.fft.ifftn``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -202,7 +210,8 @@ def ifftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
     array([[1., 1.],
            [1., 1.]])
     """
-    no_out("fft.ifftn", out)
+    if out is not None:
+        return write_out("fft.ifftn", out, ifftn(a, s, axes, norm))
     a = _as_complex(a)
     s, axes = _cook(a, s, axes)
     for k in reversed(range(len(axes))):
@@ -211,7 +220,7 @@ def ifftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
 
 
 def rfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
-          norm: str | None = None, out: None = None) -> Array:
+          norm: str | None = None, out: Any = None) -> Array:
     """The n-dimensional DFT of a real array, halved along the last axis (``np.fft.rfftn``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -219,8 +228,9 @@ def rfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
     array([[4.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j]])
     """
-    no_out("fft.rfftn", out)
-    a = _as_real(a)
+    if out is not None:
+        return write_out("fft.rfftn", out, rfftn(a, s, axes, norm))
+    a = _as_real(a, "rfftn")
     s, axes = _cook(a, s, axes)
     a = _fft.rfft(a, s[-1], axes[-1], _norm(norm))
     for k in range(len(axes) - 1):
@@ -229,7 +239,7 @@ def rfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
 
 
 def irfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None,
-           norm: str | None = None, out: None = None) -> Array:
+           norm: str | None = None, out: Any = None) -> Array:
     """The inverse of :func:`rfftn` (``np.fft.irfftn``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -237,7 +247,8 @@ def irfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None
     array([[1., 1.],
            [1., 1.]])
     """
-    no_out("fft.irfftn", out)
+    if out is not None:
+        return write_out("fft.irfftn", out, irfftn(a, s, axes, norm))
     a = _as_complex(a)
     s, axes = _cook(a, s, axes, inverse_real=True)
     for k in range(len(axes) - 1):
@@ -246,50 +257,54 @@ def irfftn(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = None
 
 
 def fft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
-         norm: str | None = None, out: None = None) -> Array:
+         norm: str | None = None, out: Any = None) -> Array:
     """The DFT over the last two axes (``np.fft.fft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.fft2(np.ones((1, 2))).real
     array([[2., 0.]])
     """
-    no_out("fft.fft2", out)
+    if out is not None:
+        return write_out("fft.fft2", out, fft2(a, s, axes, norm))
     return fftn(a, s, axes, norm)
 
 
 def ifft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
-          norm: str | None = None, out: None = None) -> Array:
+          norm: str | None = None, out: Any = None) -> Array:
     """The inverse DFT over the last two axes (``np.fft.ifft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.ifft2(np.array([[2.0, 0.0]])).real
     array([[1., 1.]])
     """
-    no_out("fft.ifft2", out)
+    if out is not None:
+        return write_out("fft.ifft2", out, ifft2(a, s, axes, norm))
     return ifftn(a, s, axes, norm)
 
 
 def rfft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
-          norm: str | None = None, out: None = None) -> Array:
+          norm: str | None = None, out: Any = None) -> Array:
     """:func:`rfftn` over the last two axes (``np.fft.rfft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.rfft2(np.ones((1, 2))).real
     array([[2., 0.]])
     """
-    no_out("fft.rfft2", out)
+    if out is not None:
+        return write_out("fft.rfft2", out, rfft2(a, s, axes, norm))
     return rfftn(a, s, axes, norm)
 
 
 def irfft2(a: ArrayLike, s: int | Sequence[int] | None = None, axes: Axis = (-2, -1),
-           norm: str | None = None, out: None = None) -> Array:
+           norm: str | None = None, out: Any = None) -> Array:
     """:func:`irfftn` over the last two axes (``np.fft.irfft2``).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.fft.irfft2(np.array([[2.0, 0.0]]))
     array([[1., 1.]])
     """
-    no_out("fft.irfft2", out)
+    if out is not None:
+        return write_out("fft.irfft2", out, irfft2(a, s, axes, norm))
     return irfftn(a, s, axes, norm)
 
 

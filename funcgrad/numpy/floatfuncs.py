@@ -8,12 +8,13 @@ step), and integer or boolean results carry no derivative.  Boolean results are 
 by NumPy itself whenever the values are concrete.
 """
 import sys
+from typing import Any
 
 import numpy as _np
 
 from ..core import concrete
 from ..primitives.special import i0e as _i0e
-from ._convert import asarray, concrete_values, is_concrete, operand
+from ._convert import asarray, concrete_values, is_concrete, operand, write_out
 from .constructors import astype, stop_gradient
 from .indexing import where
 from .ufuncs import (abs, add, divide, equal, exp2, floor, floor_divide, greater, greater_equal,
@@ -26,10 +27,14 @@ __all__ = ["copysign", "fmod", "divmod", "modf", "frexp", "ldexp", "nextafter", 
            "signbit", "nan_to_num", "isneginf", "isposinf", "i0"]
 
 
-def _float_operand(x):
+def _float_operand(x, ufunc=None):
+    """``x`` in the float dtype of ``ufunc``'s loop (float-only loops: bool and int8 give
+    float16, int16 float32, as NumPy's), float64 without one."""
     x = operand(x)
     dtype = _np.result_type(x) if not hasattr(x, "dtype") else x.dtype
-    return astype(x, _np.float64) if _np.dtype(dtype).kind in "biu" else x
+    if _np.dtype(dtype).kind not in "biu":
+        return x if hasattr(x, "dtype") else asarray(x)  # (a Python float: float64)
+    return astype(x, _np.float64 if ufunc is None else ufunc_dtype(ufunc, x))
 
 
 def _real_operands(name, *xs):
@@ -147,7 +152,7 @@ def modf(x: ArrayLike) -> tuple[Array, Array]:
     >>> fnp.modf(np.array([2.5, -1.25]))
     (array([ 0.5 , -0.25]), array([ 2., -1.]))
     """
-    x = _float_operand(*_real_operands("modf", x))
+    x = _float_operand(_real_operands("modf", x)[0], _np.modf)
     whole = trunc(x)
     infinite = isinf(x)
     frac = subtract(x, where(infinite, _const(0.0, x), whole))
@@ -190,7 +195,7 @@ def frexp(x: ArrayLike) -> tuple[Array, Array]:
     >>> fnp.frexp(np.array([8.0, 0.75, 0.0]))
     (array([0.5 , 0.75, 0.  ]), array([4, 0, 0], dtype=int32))
     """
-    x = _float_operand(*_real_operands("frexp", x))
+    x = _float_operand(_real_operands("frexp", x)[0], _np.frexp)
     e = _exponent(x)
     return _scale(x, negative(e)), astype(e, _np.int32)
 
@@ -204,7 +209,8 @@ def ldexp(x1: ArrayLike, x2: ArrayLike) -> Array:
     >>> fnp.ldexp(np.array([0.5, 3.0]), np.array([4, -1]))
     array([8. , 1.5])
     """
-    x1, x2 = _float_operand(x1), operand(x2)
+    x1, x2 = _float_operand(_real_operands("ldexp", x1)[0], _np.spacing), operand(x2)
+    # (ldexp's loop is x1's float-only one: spacing's)
     if _kind(x2) not in "iub":
         raise TypeError("ldexp: the exponents x2 must be integers; round them first, e.g. "
                         "np.rint(x2).astype(int)")
@@ -230,7 +236,7 @@ def spacing(x: ArrayLike) -> Array:
     >>> bool(fnp.spacing(1.0) == np.finfo(float).eps)
     True
     """
-    x = _float_operand(asarray(*_real_operands("spacing", x)))
+    x = _float_operand(asarray(*_real_operands("spacing", x)), _np.spacing)
     gap = _ulp_away(abs(x))
     out = where(less(x, 0), negative(gap), gap)  # (-0.0 too has the positive gap, as NumPy)
     return where(logical_or(isinf(x), isnan(x)), _const(_np.nan, x), out)
@@ -306,28 +312,38 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: ArrayLike = 0.0,
     return where(equal(x, -_np.inf), _const(neginf, x), out)
 
 
-def isneginf(x: ArrayLike, out: None = None) -> Array:
+def isneginf(x: ArrayLike, out: Any = None) -> Array:
     """``np.isneginf(x, out=None)``: whether each entry is -inf (boolean).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.isneginf(np.array([-np.inf, np.inf, 1.0]))
     array([ True, False, False])
     """
-    if out is not None:
-        raise TypeError("isneginf: out= is not supported; use the returned value")
-    return equal(operand(x), -_np.inf)
+    return _infinity_test("isneginf", equal, x, -_np.inf, out)
 
 
-def isposinf(x: ArrayLike, out: None = None) -> Array:
+def isposinf(x: ArrayLike, out: Any = None) -> Array:
     """``np.isposinf(x, out=None)``: whether each entry is +inf (boolean).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.isposinf(np.array([-np.inf, np.inf, 1.0]))
     array([False,  True, False])
     """
-    if out is not None:
-        raise TypeError("isposinf: out= is not supported; use the returned value")
-    return equal(operand(x), _np.inf)
+    return _infinity_test("isposinf", equal, x, _np.inf, out)
+
+
+def _infinity_test(name, test, x, infinity, out):
+    """``isposinf``/``isneginf``: NumPy refuses complex values (is ``inf + 1j`` positive
+    infinity?), and writes into ``out=`` as its ``logical_and(..., out)`` does."""
+    x = operand(x)
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None and dtype.kind == "c" or isinstance(x, complex):
+        raise TypeError(f"This operation is not supported for "
+                        f"{dtype or _np.dtype(complex)} values because it would be ambiguous "
+                        f"(fnp.{name}): test the real and imaginary parts, "
+                        f"fnp.{name}(x.real), fnp.{name}(x.imag)")
+    result = test(x, infinity)
+    return result if out is None else write_out(name, out, result)
 
 
 def i0(x: ArrayLike) -> Array:

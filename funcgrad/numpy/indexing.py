@@ -8,7 +8,7 @@ from ..core import concrete, internal
 from ..primitives import elementwise as _ew
 from ..primitives import indexing as _ix
 from ..primitives.index_spec import normalize_index
-from ._convert import asarray, one_axis, operand
+from ._convert import asarray, one_axis, operand, write_out
 from .constructors import astype
 from .manipulation import broadcast_to, ravel
 from .ufuncs import binds
@@ -75,7 +75,7 @@ def argwhere(a):
     return _np.argwhere(_plain_values(a))
 
 
-def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
+def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: Any = None,
          mode: str = "raise", *, fill_value: Any = None, unique_indices: bool = False,
          indices_are_sorted: bool = False) -> Array:
     """Elements at ``indices`` along ``axis`` (of the flattened array when None); indices
@@ -92,8 +92,9 @@ def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: None = None,
     array([3., 3.])
     """
     if out is not None:
-        raise TypeError("take: out= is not supported (funcgrad arrays are immutable); use "
-                        "the returned value")
+        return write_out("take", out, take(a, indices, axis, None, mode, fill_value=fill_value,
+                                           unique_indices=unique_indices,
+                                           indices_are_sorted=indices_are_sorted), "unsafe")
     if mode not in ("raise", "wrap", "clip", "fill"):
         raise ValueError(f"take: mode must be 'raise', 'wrap', 'clip' or 'fill', got {mode!r}")
     a = asarray(a)

@@ -122,6 +122,9 @@ def norm(x: ArrayLike, ord: Any = None, axis: Axis = None, keepdims: bool = Fals
         axes = tuple(range(x.ndim))
     else:  # in the order given: norm(m, 1, axis=(1, 0)) is the 1-norm of m.T, as NumPy
         axes = tuple(int(a) for a in (axis if isinstance(axis, tuple) else (axis,)))
+        if x.ndim == 0:  # (normalize_axis lets axis 0 of a 0-d array be; NumPy's norm not)
+            raise np.exceptions.AxisError(f"axis {axes[0]} is out of bounds for array of "
+                                          f"dimension 0")
         normalize_axis(axes, x.ndim)  # (bounds and repeats)
         axes = tuple(a % x.ndim for a in axes)
     if len(axes) == 1:
@@ -230,6 +233,8 @@ def cond(x: ArrayLike, p: ArrayLike | None = None) -> PyTree:
     if x.ndim < 2:
         raise LinAlgError(f"cond: {x.ndim}-dimensional array given. Array must be at least "
                           f"two-dimensional")
+    if x.size == 0:
+        raise LinAlgError("cond is not defined on empty arrays (NumPy's words)")
     if p is None or p == 2 or p == -2:
         s = _dec.svdvals(x)
         big, small = s[..., 0], s[..., -1]

@@ -1,14 +1,15 @@
 """Array manipulation (shape, not values): reshape, transpose, join, split, tile, flip, roll
 (``pad`` lives in :mod:`~funcgrad.numpy.padding`)."""
 import builtins
-from typing import Sequence
+import math
+from typing import Any, Sequence
 
 import numpy as _np
 
 from ..errors import ShapeMismatchError
 from ..primitives import indexing as _ix
 from ..primitives import structural as _st
-from ._convert import asarray, joined_dtype, normalize_axis, one_axis, stack
+from ._convert import asarray, joined_dtype, normalize_axis, one_axis, stack, write_out
 from .constructors import astype
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
@@ -53,7 +54,9 @@ def size(a: ArrayLike, axis: Axis = None) -> int:
     (3, 3)
     """
     a = asarray(a)
-    return a.size if axis is None else a.shape[axis]
+    if axis is None:
+        return a.size
+    return math.prod(a.shape[i] for i in normalize_axis(axis, a.ndim))
 
 
 def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: str = "C",
@@ -303,7 +306,7 @@ def atleast_3d(*arys: ArrayLike) -> Array | list[Array]:
     return out[0] if len(out) == 1 else out
 
 
-def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0, out: None = None,
+def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0, out: Any = None,
                 dtype: DTypeLike | None = None, casting: str = "same_kind") -> Array:
     """Join arrays along ``axis`` (``None``: flatten them first), in ``dtype`` (cast under
     ``casting``) when given.
@@ -313,8 +316,8 @@ def concatenate(arrays: Sequence[ArrayLike], axis: Axis = 0, out: None = None,
     array([0., 0., 1.])
     """
     if out is not None:
-        raise TypeError("concatenate: out= writes into an array, and arrays traced by "
-                        "funcgrad are immutable; use the returned array")
+        return write_out("concatenate", out, concatenate(arrays, axis, None, dtype, casting),
+                         casting)
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")

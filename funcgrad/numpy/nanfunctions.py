@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as _np
 
-from ._convert import asarray, concrete_values, is_concrete, no_out, normalize_axis
+from ._convert import (asarray, concrete_values, is_concrete, normalize_axis, scalar_results,
+                       write_out)
 from .constructors import astype
 from .indexing import where as _where
 from . import reductions as _reductions
@@ -36,7 +37,8 @@ def _filled(a, value, dtype=None):
     return _where(missing, _np.asarray(value, a.dtype), a), missing
 
 
-def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+@scalar_results
+def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: Any = None,
            keepdims: bool = False, initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=<no value>,
     where=<no value>)``: the sum, NaNs counted as zero (their derivative is 0).
@@ -47,11 +49,14 @@ def nansum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     >>> fg.grad(fnp.nansum)(np.array([1.0, np.nan, 2.0]))
     array([1., 0., 1.])
     """
-    no_out("nansum", out)
+    if out is not None:
+        return write_out("nansum", out, nansum(a, axis, dtype, None, keepdims, initial,
+                         where), "unsafe")
     return sum(_filled(a, 0)[0], axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
-def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+@scalar_results
+def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: Any = None,
             keepdims: bool = False, initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=<no value>,
     where=<no value>)``: the product, NaNs counted as one.
@@ -60,7 +65,9 @@ def nanprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     >>> float(fnp.nanprod(np.array([2.0, np.nan, 3.0])))
     6.0
     """
-    no_out("nanprod", out)
+    if out is not None:
+        return write_out("nanprod", out, nanprod(a, axis, dtype, None, keepdims, initial,
+                         where), "unsafe")
     return prod(_filled(a, 1)[0], axis, dtype, keepdims=keepdims, initial=initial, where=where)
 
 
@@ -114,7 +121,8 @@ def _divided(total, n, warning):
     return _where(bad, _np.asarray(_np.nan, total.dtype), divide(total, n))
 
 
-def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+@scalar_results
+def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: Any = None,
             keepdims: bool = False, *, where: bool = True) -> Array:
     """``np.nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=<no
     value>)``: the mean of the values that are not NaN (NaN for an all-NaN slice).
@@ -123,7 +131,9 @@ def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     >>> fg.grad(fnp.nanmean)(np.array([1.0, np.nan, 3.0]))
     array([0.5, 0. , 0.5])
     """
-    no_out("nanmean", out)
+    if out is not None:
+        return write_out("nanmean", out, nanmean(a, axis, dtype, None, keepdims,
+                         where=where), "same_kind")
     a = asarray(a)
     if _without_nans("nanmean", a, dtype):
         return _reductions.mean(a, axis, dtype, keepdims=keepdims, where=where)
@@ -134,7 +144,8 @@ def nanmean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out
     return _divided(total, n, "Mean of empty slice")
 
 
-def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+@scalar_results
+def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: Any = None,
            ddof: int = 0, keepdims: bool = False, *, where: bool = True,
            mean: ArrayLike | None = None, correction: ArrayLike | None = None) -> Array:
     """``np.nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
@@ -145,7 +156,9 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     >>> float(fnp.nanvar(np.array([1.0, np.nan, 3.0])))
     1.0
     """
-    no_out("nanvar", out)
+    if out is not None:
+        return write_out("nanvar", out, nanvar(a, axis, dtype, None, ddof, keepdims,
+                         where=where, mean=mean, correction=correction), "same_kind")
     a = asarray(a)
     if _without_nans("nanvar", a, dtype):
         return _reductions.var(a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where,
@@ -179,7 +192,8 @@ def nanvar(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     return result
 
 
-def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+@scalar_results
+def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: Any = None,
            ddof: int = 0, keepdims: bool = False, *, where: bool = True,
            mean: ArrayLike | None = None, correction: ArrayLike | None = None) -> Array:
     """``np.nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
@@ -191,17 +205,20 @@ def nanstd(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out:
     1.0
     """
     a = asarray(a)
+    if out is not None:  # (NumPy's root: in out)
+        return write_out("nanstd", out, nanstd(a, axis, dtype, None, ddof, keepdims,
+                                               where=where, mean=mean, correction=correction),
+                         "same_kind")
     if _without_nans("nanstd", a, dtype):
-        return _reductions.std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+        return _reductions.std(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                                correction=correction)
-    v = nanvar(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+    v = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                correction=correction)
     flat = equal(v, 0.0)
     return _where(flat, _np.zeros((), v.dtype), sqrt(_where(flat, _np.ones((), v.dtype), v)))
 
 
-def _nan_extreme(name, reduce, fill, a, axis, keepdims, out, initial, where_):
-    no_out(name, out)
+def _nan_extreme(name, reduce, fill, a, axis, keepdims, initial, where_):
     a = asarray(a)
     if where_ is not True and initial is None:
         ufunc = "fmax" if name == "nanmax" else "fmin"
@@ -216,7 +233,8 @@ def _nan_extreme(name, reduce, fill, a, axis, keepdims, out, initial, where_):
     return _where(all_missing, _np.asarray(_np.nan, a.dtype), result)
 
 
-def nanmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
+@scalar_results
+def nanmax(a: ArrayLike, axis: Axis = None, out: Any = None, keepdims: bool = False,
            initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nanmax(a, axis=None, out=None, keepdims=False, initial=<no value>,
     where=<no value>)``: the maximum ignoring NaNs (NaN for an all-NaN slice); tied maxima
@@ -226,10 +244,13 @@ def nanmax(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = F
     >>> float(fnp.nanmax(np.array([1.0, np.nan, 3.0])))
     3.0
     """
-    return _nan_extreme("nanmax", max, -_np.inf, a, axis, keepdims, out, initial, where)
+    if out is not None:
+        return write_out("nanmax", out, nanmax(a, axis, None, keepdims, initial, where), "unsafe")
+    return _nan_extreme("nanmax", max, -_np.inf, a, axis, keepdims, initial, where)
 
 
-def nanmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
+@scalar_results
+def nanmin(a: ArrayLike, axis: Axis = None, out: Any = None, keepdims: bool = False,
            initial: ArrayLike | None = None, where: bool = True) -> Array:
     """``np.nanmin(a, axis=None, out=None, keepdims=False, initial=<no value>,
     where=<no value>)``: the minimum ignoring NaNs (NaN for an all-NaN slice).
@@ -238,7 +259,9 @@ def nanmin(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = F
     >>> float(fnp.nanmin(np.array([1.0, np.nan, 3.0])))
     1.0
     """
-    return _nan_extreme("nanmin", min, _np.inf, a, axis, keepdims, out, initial, where)
+    if out is not None:
+        return write_out("nanmin", out, nanmin(a, axis, None, keepdims, initial, where), "unsafe")
+    return _nan_extreme("nanmin", min, _np.inf, a, axis, keepdims, initial, where)
 
 
 def _nan_arg(name, arg, fill, a, axis, out, keepdims):
@@ -252,7 +275,7 @@ def _nan_arg(name, arg, fill, a, axis, out, keepdims):
     return arg(filled, axis, keepdims=keepdims)
 
 
-def nanargmax(a: ArrayLike, axis: Axis = None, out: None = None, *,
+def nanargmax(a: ArrayLike, axis: Axis = None, out: Any = None, *,
               keepdims: bool = False) -> Array:
     """``np.nanargmax(a, axis=None, out=None, *, keepdims=<no value>)``: the index of the
     maximum ignoring NaNs (an integer; an all-NaN slice raises ValueError).
@@ -264,7 +287,7 @@ def nanargmax(a: ArrayLike, axis: Axis = None, out: None = None, *,
     return _nan_arg("nanargmax", argmax, -_np.inf, a, axis, out, keepdims)
 
 
-def nanargmin(a: ArrayLike, axis: Axis = None, out: None = None, *,
+def nanargmin(a: ArrayLike, axis: Axis = None, out: Any = None, *,
               keepdims: bool = False) -> Array:
     """``np.nanargmin(a, axis=None, out=None, *, keepdims=<no value>)``: the index of the
     minimum ignoring NaNs.
@@ -277,7 +300,7 @@ def nanargmin(a: ArrayLike, axis: Axis = None, out: None = None, *,
 
 
 def nancumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
-              out: None = None) -> Array:
+              out: Any = None) -> Array:
     """``np.nancumsum(a, axis=None, dtype=None, out=None)``: the cumulative sum, NaNs
     counted as zero.
 
@@ -285,12 +308,13 @@ def nancumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     >>> fnp.nancumsum(np.array([1.0, np.nan, 2.0]))
     array([1., 1., 3.])
     """
-    no_out("nancumsum", out)
+    if out is not None:
+        return write_out("nancumsum", out, nancumsum(a, axis, dtype), "unsafe")
     return cumsum(_filled(a, 0)[0], axis, dtype)
 
 
 def nancumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
-               out: None = None) -> Array:
+               out: Any = None) -> Array:
     """``np.nancumprod(a, axis=None, dtype=None, out=None)``: the cumulative product, NaNs
     counted as one.
 
@@ -298,11 +322,13 @@ def nancumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     >>> fnp.nancumprod(np.array([2.0, np.nan, 3.0]))
     array([2., 2., 6.])
     """
-    no_out("nancumprod", out)
+    if out is not None:
+        return write_out("nancumprod", out, nancumprod(a, axis, dtype), "unsafe")
     return cumprod(_filled(a, 1)[0], axis, dtype)
 
 
-def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
+@scalar_results
+def nanmedian(a: ArrayLike, axis: Axis = None, out: Any = None, overwrite_input: bool = False,
               keepdims: bool = False) -> Array:
     """``np.nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=<no
     value>)``: the median of the values that are not NaN (NaN for an all-NaN slice);
@@ -312,11 +338,14 @@ def nanmedian(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input
     >>> fg.grad(fnp.nanmedian)(np.array([4.0, np.nan, 1.0, 2.0]))
     array([0., 0., 0., 1.])
     """
-    no_out("nanmedian", out)
+    if out is not None:
+        return write_out("nanmedian", out, nanmedian(a, axis, None, overwrite_input,
+                         keepdims), "unsafe")
     return median_along(a, axis, keepdims, True)
 
 
-def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
+@scalar_results
+def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: Any = None,
                 overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
                 weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
     """``np.nanquantile(a, q, axis=None, out=None, overwrite_input=False,
@@ -327,12 +356,16 @@ def nanquantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     >>> float(fnp.nanquantile(np.array([4.0, np.nan, 1.0, 2.0]), 0.5))
     2.0
     """
-    no_out("nanquantile", out)
+    if out is not None:
+        return write_out("nanquantile", out, nanquantile(a, q, axis, None, overwrite_input,
+                         method, keepdims, weights=weights, interpolation=interpolation),
+                         "unsafe")
     return quantile_along("nanquantile", a, q, axis, interpolation or method, keepdims, True,
                           weights=weights)
 
 
-def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
+@scalar_results
+def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: Any = None,
                   overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
                   weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
     """``np.nanpercentile(a, q, axis=None, out=None, overwrite_input=False,
@@ -343,7 +376,10 @@ def nanpercentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = Non
     >>> float(fnp.nanpercentile(np.array([4.0, np.nan, 1.0, 2.0]), 100))
     4.0
     """
-    no_out("nanpercentile", out)
+    if out is not None:
+        return write_out("nanpercentile", out, nanpercentile(a, q, axis, None,
+                         overwrite_input, method, keepdims, weights=weights,
+                         interpolation=interpolation), "unsafe")
     return quantile_along("nanpercentile", a, q, axis, interpolation or method, keepdims,
                           True, scale=100.0, weights=weights)
 

@@ -18,7 +18,7 @@ from ..core import Tracer
 from ..errors import ShapeMismatchError
 from ..primitives import linalg as _la
 from ..primitives import structural as _st
-from ._convert import asarray, no_out, one_axis, operand
+from ._convert import asarray, one_axis, operand, write_out
 from .constructors import astype, zeros_like
 from .indexing import diagonal
 from .reductions import sum
@@ -73,7 +73,7 @@ def matmul(x1: ArrayLike, x2: ArrayLike, *, precision: Any = None,
     return _la.matmul(a, b)
 
 
-def dot(a: ArrayLike, b: ArrayLike, out: None = None, *, precision: Any = None,
+def dot(a: ArrayLike, b: ArrayLike, out: Any = None, *, precision: Any = None,
         preferred_element_type: Any = None) -> Array:
     """``np.dot``: a product for scalars, matmul up to 2-d, a tensordot beyond.
 
@@ -81,7 +81,13 @@ def dot(a: ArrayLike, b: ArrayLike, out: None = None, *, precision: Any = None,
     >>> float(fnp.dot(np.array([1.0, 2.0]), np.array([3.0, 4.0])))
     11.0
     """
-    no_out("dot", out)
+    if out is not None:  # (NumPy's rule: the result's dtype, C order)
+        result = dot(a, b, precision=precision, preferred_element_type=preferred_element_type)
+        if type(out) is _np.ndarray and (out.dtype != _np.result_type(result)
+                                         or not out.flags.c_contiguous):
+            raise ValueError("output array is not acceptable (must have the right datatype, "
+                             "number of dimensions, and be a C-Array)")
+        return write_out("dot", out, result)
     a, b = _preferred(preferred_element_type, [asarray(a), asarray(b)])
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
@@ -105,7 +111,15 @@ def vdot(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
     a = operand(a)
     if getattr(a, "dtype", None) is not None and a.dtype.kind == "c":
         a = conj(a)
-    return sum(multiply(ravel(a), ravel(b)))
+    return _boolean_if_both(sum(multiply(ravel(a), ravel(b))), a, b)
+
+
+def _boolean_if_both(result, *operands):
+    """NumPy's sums of products of booleans are booleans (any of the ands): ``result``,
+    summed as integers, as bool when every operand is."""
+    if all(_np.result_type(getattr(o, "dtype", o)) == _np.bool_ for o in operands):
+        return astype(result, _np.bool_)
+    return result
 
 
 def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
@@ -122,7 +136,7 @@ def inner(a: ArrayLike, b: ArrayLike, *, precision: Any = None,
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
 
 
-def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
+def outer(a: ArrayLike, b: ArrayLike, out: Any = None) -> Array:
     """``a[i] * b[j]`` for the flattened ``a`` and ``b``.
 
     >>> import numpy as np, funcgrad.numpy as fnp
@@ -130,7 +144,8 @@ def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Array:
     array([[ 1., 10.],
            [ 2., 20.]])
     """
-    no_out("outer", out)
+    if out is not None:
+        return write_out("outer", out, outer(a, b))
     a, b = ravel(a), ravel(b)
     return multiply(reshape(a, (a.shape[0], 1)), reshape(b, (1, b.shape[0])))
 
@@ -171,7 +186,7 @@ def tensordot(a: ArrayLike, b: ArrayLike,
     return _st.reshape(_la.matmul(a2, b2), out_shape)
 
 
-def einsum(subscripts: str, *operands: ArrayLike, out: None = None, optimize: Any = None,
+def einsum(subscripts: str, *operands: ArrayLike, out: Any = None, optimize: Any = None,
            precision: Any = None, preferred_element_type: Any = None) -> Array:
     """Einstein summation (``...`` broadcasting and implicit output supported), also in
     NumPy's interleaved form ``einsum(a, [0, 1], b, [1], [0])``.  (``optimize`` is
@@ -183,7 +198,11 @@ def einsum(subscripts: str, *operands: ArrayLike, out: None = None, optimize: An
     >>> fnp.einsum(np.ones((2, 3)), [0, 1], np.arange(3.0), [1], [0])
     array([3., 3.])
     """
-    no_out("einsum", out)
+    if out is not None:  # (NumPy's einsum casts into out safely only)
+        return write_out("einsum", out, einsum(subscripts, *operands, optimize=optimize,
+                                               precision=precision,
+                                               preferred_element_type=preferred_element_type),
+                         "safe")
     if not isinstance(subscripts, str):
         subscripts, operands = _sublist_form((subscripts,) + operands)
     ops = _preferred(preferred_element_type, [asarray(o) for o in operands])
@@ -194,7 +213,7 @@ def einsum(subscripts: str, *operands: ArrayLike, out: None = None, optimize: An
         subscripts += "->" + ("..." if "..." in subscripts else "") + out
     if "..." in subscripts:
         subscripts = _expand_ellipsis(subscripts, ops)
-    return _la.einsum(subscripts, *ops)
+    return _boolean_if_both(_la.einsum(subscripts, *ops), *ops)
 
 
 def _sublist_form(args):
@@ -238,7 +257,7 @@ def _expand_ellipsis(subscripts, ops):
 
 
 def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1,
-          dtype: Any = None, out: None = None) -> Array:
+          dtype: Any = None, out: Any = None) -> Array:
     """Sum of the ``offset``-th diagonal (computed in ``dtype``, when given).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
@@ -246,7 +265,8 @@ def trace(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1,
     array([[1., 0.],
            [0., 1.]])
     """
-    no_out("trace", out)
+    if out is not None:
+        return write_out("trace", out, trace(a, offset, axis1, axis2, dtype), "unsafe")
     return sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 

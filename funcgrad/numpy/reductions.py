@@ -3,6 +3,7 @@ import builtins
 import operator
 import functools
 import warnings
+from typing import Any
 
 import numpy as _np
 
@@ -10,7 +11,7 @@ from ..core import Tracer
 from ..primitives import elementwise as _ew
 from ..primitives import reductions as _red
 from ..primitives import structural as _st
-from ._convert import asarray, no_out, normalize_axis, one_axis
+from ._convert import asarray, normalize_axis, one_axis, scalar_results, write_out
 from .constructors import astype
 from .manipulation import broadcast_to, concatenate, ravel
 from .ufuncs import abs_square, add, isclose, maximum, minimum, multiply, sqrt
@@ -156,7 +157,7 @@ def _extremum(name, reduce, combine, ufunc_name, top, a, axis, keepdims, initial
     return combine(reduce(a, axes, keepdims), init)
 
 
-def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: Any = None,
         keepdims: bool = False, initial: ArrayLike | None = None,
         where: ArrayLike = True) -> Array:  # noqa: A001
     """Sum over ``axis`` (all axes by default), of the elements ``where`` selects, plus
@@ -175,7 +176,8 @@ def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
         # The commonest calls (every axis or one axis of a float array: a loss's last
         # steps): what the steps below come to, without their dozen calls.
         return _st.reduce_sum(a, axes, keepdims)
-    no_out("sum", out)
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out("sum", out, sum(a, axis, dtype, None, keepdims, initial, where), "unsafe")
     a, acc = _accumulating(_np.sum, a, dtype)
     a, axes = _reduction(a, axis)
     result = _finished(_st.reduce_sum(_select(a, _mask("sum", a, where), 0), axes, keepdims),
@@ -183,7 +185,7 @@ def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     return result if initial is None else add(result, _initial("sum", initial, result.dtype))
 
 
-def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: Any = None,
          keepdims: bool = False, where: ArrayLike = True) -> Array:
     """Arithmetic mean over ``axis``, of the elements ``where`` selects (NaN where it
     selects none, as NumPy).
@@ -199,7 +201,8 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
         n = _count(a, axes)
         total = _st.reduce_sum(a, axes, keepdims)
         return total / float(n) if n else total * _np.nan
-    no_out("mean", out)
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out("mean", out, mean(a, axis, dtype, None, keepdims, where), "unsafe")
     a = asarray(a)
     half = a.dtype == _np.float16 and dtype is None  # summed in float32, as NumPy
     if dtype is None:
@@ -223,7 +226,7 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     return astype(result, acc) if acc.kind in "biu" else result
 
 
-def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: Any = None,
          keepdims: bool = False, initial: ArrayLike | None = None,
          where: ArrayLike = True) -> Array:
     """Product over ``axis`` (of the elements ``where`` selects, times ``initial``); its
@@ -235,7 +238,9 @@ def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
     >>> float(fnp.prod(np.array([2.0, 5.0, 3.0]), where=np.array([True, False, True])))
     6.0
     """
-    no_out("prod", out)
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out("prod", out, prod(a, axis, dtype, None, keepdims, initial, where),
+                         "unsafe")
     a, acc = _accumulating(_np.prod, a, dtype)
     a, axes = _reduction(a, axis)
     result = _finished(_red.reduce_prod(_select(a, _mask("prod", a, where), 1), axes,
@@ -244,7 +249,7 @@ def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: N
                                                    _initial("prod", initial, result.dtype))
 
 
-def max(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
+def max(a: ArrayLike, axis: Axis = None, out: Any = None, keepdims: bool = False,
         initial: ArrayLike | None = None, where: ArrayLike = True) -> Array:  # noqa: A001
     """Maximum over ``axis``; tied maxima share the derivative equally (a tie with
     ``initial`` too).  ``where`` selects the elements, and then needs ``initial``, as in
@@ -256,12 +261,13 @@ def max(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = Fals
     >>> float(fnp.max(np.array([3.0, 1.0]), where=np.array([False, True]), initial=0.0))
     1.0
     """
-    no_out("max", out)
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out("max", out, max(a, axis, None, keepdims, initial, where), "unsafe")
     return _extremum("max", _red.reduce_max, maximum, "maximum", False, a, axis, keepdims,
                      initial, where)
 
 
-def min(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False,
+def min(a: ArrayLike, axis: Axis = None, out: Any = None, keepdims: bool = False,
         initial: ArrayLike | None = None, where: ArrayLike = True) -> Array:  # noqa: A001
     """Minimum over ``axis``; tied minima share the derivative equally (a tie with
     ``initial`` too).  ``where`` selects the elements, and then needs ``initial``, as in
@@ -273,7 +279,8 @@ def min(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = Fals
     >>> float(fnp.min(np.array([3.0, 1.0]), initial=2.0))
     1.0
     """
-    no_out("min", out)
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out("min", out, min(a, axis, None, keepdims, initial, where), "unsafe")
     return _extremum("min", _red.reduce_min, minimum, "minimum", True, a, axis, keepdims,
                      initial, where)
 
@@ -288,7 +295,7 @@ def _empty_reduction(a, axes, keepdims, identity):
     return None
 
 
-def all(a: ArrayLike, axis: Axis = None, out: None = None,  # noqa: A001
+def all(a: ArrayLike, axis: Axis = None, out: Any = None,  # noqa: A001
         keepdims: bool = False, *, where: ArrayLike = True) -> Array:
     """Whether every element along ``axis`` (of those ``where`` selects) is true (not
     differentiable).
@@ -297,7 +304,8 @@ def all(a: ArrayLike, axis: Axis = None, out: None = None,  # noqa: A001
     >>> fnp.all(np.array([[1.0, 0.0], [2.0, 3.0]]), axis=1)
     array([False,  True])
     """
-    no_out("all", out)
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out("all", out, all(a, axis, None, keepdims, where=where), "unsafe")
     a, axes = _reduction(a, axis)
     empty = _empty_reduction(a, axes, keepdims, True)  # min has no identity; all has True
     if empty is not None:
@@ -306,7 +314,7 @@ def all(a: ArrayLike, axis: Axis = None, out: None = None,  # noqa: A001
                            keepdims)
 
 
-def any(a: ArrayLike, axis: Axis = None, out: None = None,  # noqa: A001
+def any(a: ArrayLike, axis: Axis = None, out: Any = None,  # noqa: A001
         keepdims: bool = False, *, where: ArrayLike = True) -> Array:
     """Whether some element along ``axis`` (of those ``where`` selects) is true (not
     differentiable).
@@ -315,7 +323,8 @@ def any(a: ArrayLike, axis: Axis = None, out: None = None,  # noqa: A001
     >>> fnp.any(np.array([[1.0, 0.0], [0.0, 0.0]]), axis=1)
     array([ True, False])
     """
-    no_out("any", out)
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out("any", out, any(a, axis, None, keepdims, where=where), "unsafe")
     a, axes = _reduction(a, axis)
     empty = _empty_reduction(a, axes, keepdims, False)
     if empty is not None:
@@ -327,7 +336,7 @@ def any(a: ArrayLike, axis: Axis = None, out: None = None,  # noqa: A001
 _mean = mean  # (var's and std's keyword mean= shadows it)
 
 
-def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: Any = None,
         ddof: int = 0, keepdims: bool = False, where: ArrayLike = True, *,
         mean: ArrayLike | None = None, correction: int | None = None) -> Array:
     """Variance over ``axis`` of the elements ``where`` selects (``ddof``, or its
@@ -340,7 +349,9 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     >>> float(fnp.var(np.array([1.0, 9.0, 3.0]), where=np.array([True, False, True])))
     1.0
     """
-    no_out("var", out)
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out("var", out, var(a, axis, dtype, None, ddof, keepdims, where,
+                                         mean=mean, correction=correction), "unsafe")
     if correction is not None:
         if ddof != 0:
             raise ValueError("var: ddof and correction can't be provided simultaneously; "
@@ -388,7 +399,8 @@ def _var_in(dtype, a, axis, ddof, keepdims, where, mean):
     return astype(total / maximum(counted(keepdims) - ddof, 0.0), dtype)
 
 
-def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: None = None,
+@scalar_results
+def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: Any = None,
         ddof: int = 0, keepdims: bool = False, where: ArrayLike = True, *,
         mean: ArrayLike | None = None, correction: int | None = None) -> Array:
     """Standard deviation over ``axis`` (the square root of :func:`var`, same arguments).
@@ -397,7 +409,10 @@ def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: No
     >>> float(fnp.std(np.array([1.0, 3.0])))
     1.0
     """
-    v = var(a, axis, dtype, out, ddof, keepdims, where, mean=mean, correction=correction)
+    if out is not None:
+        return write_out("std", out, std(a, axis, dtype, None, ddof, keepdims, where, mean=mean,
+                                         correction=correction), "same_kind")
+    v = var(a, axis, dtype, None, ddof, keepdims, where, mean=mean, correction=correction)
     if v.dtype.kind in "biu" and v.ndim:
         # NumPy takes the root in place, which its casting rule forbids for integers (only
         # a scalar result is truncated back); JAX refuses integer dtypes outright
@@ -427,32 +442,34 @@ def logsumexp(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Array:
 
 
 def cumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
-           out: None = None) -> Array:
+           out: Any = None) -> Array:
     """Cumulative sum (over the flattened array when ``axis`` is None).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.cumsum(x)))(np.ones(3))
     array([3., 2., 1.])
     """
-    no_out("cumsum", out)
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out("cumsum", out, cumsum(a, axis, dtype), "unsafe")
     a, acc = _accumulating(_np.cumsum, a, dtype)
-    if axis is None:
-        a, axis = ravel(a), 0
+    if axis is None or a.ndim == 0:  # (a 0-d array scans as one element, as NumPy's)
+        a, axis = ravel(a), (0 if axis is None else axis)
     return _finished(_red.cumsum(a, one_axis(axis, a.ndim)), acc)
 
 
 def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
-            out: None = None) -> Array:
+            out: Any = None) -> Array:
     """Cumulative product; differentiable (exactly, zeros included) as a log-depth scan.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.cumprod(x)[-1])(np.array([2.0, 0.0, 3.0]))
     array([0., 6., 0.])
     """
-    no_out("cumprod", out)
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out("cumprod", out, cumprod(a, axis, dtype), "unsafe")
     a, acc = _accumulating(_np.cumprod, a, dtype)
-    if axis is None:
-        a, axis = ravel(a), 0
+    if axis is None or a.ndim == 0:  # (a 0-d array scans as one element, as NumPy's)
+        a, axis = ravel(a), (0 if axis is None else axis)
     axis = one_axis(axis, a.ndim)
     if isinstance(a, _np.ndarray):  # plain arrays only: np.cumprod of a Tensor (or a GPU
         return _finished(_np.cumprod(a, axis=axis), acc)  # array) would dispatch back here
@@ -461,7 +478,7 @@ def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
                      acc)
 
 
-def argmax(a: ArrayLike, axis: Axis = None, out: None = None, *,
+def argmax(a: ArrayLike, axis: Axis = None, out: Any = None, *,
            keepdims: bool = False) -> Array:
     """Index of the maximum along ``axis`` (of the flattened array when None).
 
@@ -469,7 +486,11 @@ def argmax(a: ArrayLike, axis: Axis = None, out: None = None, *,
     >>> int(fnp.argmax(np.array([1.0, 5.0, 2.0])))
     1
     """
-    no_out("argmax", out)
+    if out is not None:  # (NumPy's: an array of integers, or booleans)
+        if getattr(out, "dtype", _np.dtype(int)).kind not in "biu":
+            raise TypeError(f"argmax: out= must be an integer array (the indices), not "
+                            f"{out.dtype}")
+        return write_out("argmax", out, argmax(a, axis, keepdims=keepdims), "unsafe")
     a = asarray(a)
     if axis is not None:
         axis = operator.index(axis)  # (one axis: NumPy's TypeError for a tuple or a float)
@@ -479,7 +500,7 @@ def argmax(a: ArrayLike, axis: Axis = None, out: None = None, *,
     return _red.argmax(a, one_axis(axis, a.ndim), keepdims)
 
 
-def argmin(a: ArrayLike, axis: Axis = None, out: None = None, *,
+def argmin(a: ArrayLike, axis: Axis = None, out: Any = None, *,
            keepdims: bool = False) -> Array:
     """Index of the minimum along ``axis`` (of the flattened array when None).
 
@@ -487,7 +508,11 @@ def argmin(a: ArrayLike, axis: Axis = None, out: None = None, *,
     >>> int(fnp.argmin(np.array([1.0, 5.0, 0.5])))
     2
     """
-    no_out("argmin", out)
+    if out is not None:  # (NumPy's: an array of integers, or booleans)
+        if getattr(out, "dtype", _np.dtype(int)).kind not in "biu":
+            raise TypeError(f"argmin: out= must be an integer array (the indices), not "
+                            f"{out.dtype}")
+        return write_out("argmin", out, argmin(a, axis, keepdims=keepdims), "unsafe")
     a = asarray(a)
     if axis is not None:
         axis = operator.index(axis)  # (one axis: NumPy's TypeError for a tuple or a float)

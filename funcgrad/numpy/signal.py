@@ -7,11 +7,12 @@ sums), so each function is differentiable in every float argument and works unde
 """
 import builtins
 import math
+from typing import Any
 
 import numpy as _np
 
-from ._convert import (asarray, concrete_values, is_concrete, no_out, normalize_axis, one_axis,
-                       operand)
+from ._convert import (asarray, concrete_values, is_concrete, normalize_axis, one_axis,
+                       operand, write_out)
 from .constructors import astype
 from .indexing import argsort, take, where
 from .manipulation import concatenate, moveaxis, ravel, reshape
@@ -122,6 +123,10 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | None = 
     0.5
     """
     x, xp, fp = asarray(x), asarray(xp), asarray(fp)
+    for name, v in (("x", x), ("xp", xp)):  # (a cast to float would drop the imaginary part)
+        if v.dtype.kind == "c":
+            raise TypeError(f"interp: {name} must be real (NumPy cannot cast {v.dtype} to "
+                            f"float64 either); interpolate at np.real({name})")
     out_dtype = _np.complex128 if _np.iscomplexobj(fp) else _np.float64  # (complex fp: NumPy)
     x, xp, fp = astype(x, _np.float64), astype(xp, _np.float64), astype(fp, out_dtype)
     if xp.ndim != 1 or fp.ndim != 1:
@@ -317,9 +322,8 @@ def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None,
 
 def _cumulative(name, scan, identity, x, axis, dtype, include_initial):
     x = asarray(x)
-    if x.ndim == 0:
-        raise ValueError(f"{name}: the input must have at least one dimension (got a 0-d "
-                         f"array); use x.reshape(1)")
+    if x.ndim == 0:  # (NumPy 2's: a 0-d array scans as a 1-d one of one element)
+        x = reshape(x, (1,))
     if axis is None:
         if x.ndim > 1:
             raise ValueError(f"{name}: axis must be specified for multi-dimensional arrays.")
@@ -333,7 +337,7 @@ def _cumulative(name, scan, identity, x, axis, dtype, include_initial):
 
 
 def cumulative_sum(x: ArrayLike, /, *, axis: Axis = None, dtype: DTypeLike | None = None,
-                   out: None = None, include_initial: bool = False) -> Array:
+                   out: Any = None, include_initial: bool = False) -> Array:
     """``np.cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False)``: the
     array API's cumulative sum (``axis`` needed beyond 1-d; ``include_initial`` prepends
     0).
@@ -342,12 +346,14 @@ def cumulative_sum(x: ArrayLike, /, *, axis: Axis = None, dtype: DTypeLike | Non
     >>> fnp.cumulative_sum(np.array([1.0, 2.0, 3.0]), include_initial=True)
     array([0., 1., 3., 6.])
     """
-    no_out("cumulative_sum", out)
+    if out is not None:
+        return write_out("cumulative_sum", out, cumulative_sum(x, axis=axis, dtype=dtype,
+                         include_initial=include_initial), "unsafe")
     return _cumulative("cumulative_sum", cumsum, 0, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x: ArrayLike, /, *, axis: Axis = None, dtype: DTypeLike | None = None,
-                    out: None = None, include_initial: bool = False) -> Array:
+                    out: Any = None, include_initial: bool = False) -> Array:
     """``np.cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False)``: the
     array API's cumulative product (``include_initial`` prepends 1).
 
@@ -355,7 +361,9 @@ def cumulative_prod(x: ArrayLike, /, *, axis: Axis = None, dtype: DTypeLike | No
     >>> fnp.cumulative_prod(np.array([1.0, 2.0, 3.0]))
     array([1., 2., 6.])
     """
-    no_out("cumulative_prod", out)
+    if out is not None:
+        return write_out("cumulative_prod", out, cumulative_prod(x, axis=axis, dtype=dtype,
+                         include_initial=include_initial), "unsafe")
     return _cumulative("cumulative_prod", cumprod, 1, x, axis, dtype, include_initial)
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as _np
 
-from ._convert import (asarray, concrete_values, is_concrete, no_out, normalize_axis,
-                       operand)
+from ._convert import (asarray, concrete_values, is_concrete, normalize_axis, operand,
+                       scalar_results, write_out)
 from .constructors import astype
 from .ranges import linspace
 from ._order_statistics import _float, median_along, quantile_along
@@ -82,7 +82,8 @@ def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None,
 
 # --- order statistics --------------------------------------------------------------------------
 
-def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
+@scalar_results
+def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: Any = None,
              overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
              weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
     """``np.quantile(a, q, axis=None, out=None, overwrite_input=False, method='linear',
@@ -108,12 +109,16 @@ def quantile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     ...                    method="inverted_cdf"))
     2.0
     """
-    no_out("quantile", out)
+    if out is not None:
+        return write_out("quantile", out, quantile(a, q, axis, None, overwrite_input,
+                         method, keepdims, weights=weights, interpolation=interpolation),
+                         "same_kind")
     return quantile_along("quantile", a, q, axis, interpolation or method, keepdims, False,
                           weights=weights)
 
 
-def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
+@scalar_results
+def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: Any = None,
                overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
                weights: ArrayLike | None = None, interpolation: Any = None) -> Array:
     """``np.percentile(a, q, axis=None, out=None, overwrite_input=False, method='linear',
@@ -124,12 +129,16 @@ def percentile(a: ArrayLike, q: ArrayLike, axis: Axis = None, out: None = None,
     >>> float(fnp.percentile(np.array([1.0, 2.0, 3.0, 4.0]), 50))
     2.5
     """
-    no_out("percentile", out)
+    if out is not None:
+        return write_out("percentile", out, percentile(a, q, axis, None, overwrite_input,
+                         method, keepdims, weights=weights, interpolation=interpolation),
+                         "same_kind")
     return quantile_along("percentile", a, q, axis, interpolation or method, keepdims, False,
                           scale=100.0, weights=weights)
 
 
-def median(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: bool = False,
+@scalar_results
+def median(a: ArrayLike, axis: Axis = None, out: Any = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Array:
     """``np.median(a, axis=None, out=None, overwrite_input=False, keepdims=False)``: the
     middle value (the mean of the middle two for an even count); NaN where a slice holds
@@ -145,20 +154,23 @@ def median(a: ArrayLike, axis: Axis = None, out: None = None, overwrite_input: b
     >>> fg.grad(fnp.median)(np.array([3.0, 1.0, 2.0, 10.0]))
     array([0.5, 0. , 0.5, 0. ])
     """
-    no_out("median", out)
+    if out is not None:
+        return write_out("median", out, median(a, axis, None, overwrite_input, keepdims),
+                         "unsafe")
     return median_along(a, axis, keepdims, False)
 
 
 # --- spread, covariance ------------------------------------------------------------------------
 
-def ptp(a: ArrayLike, axis: Axis = None, out: None = None, keepdims: bool = False) -> Array:
+def ptp(a: ArrayLike, axis: Axis = None, out: Any = None, keepdims: bool = False) -> Array:
     """``np.ptp(a, axis=None, out=None, keepdims=False)``: the range ``max - min``.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(fnp.ptp)(np.array([2.0, 5.0, 1.0]))
     array([ 0.,  1., -1.])
     """
-    no_out("ptp", out)
+    if out is not None:
+        return write_out("ptp", out, ptp(a, axis, None, keepdims), "same_kind")
     return subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
 
 
@@ -186,6 +198,9 @@ def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, bias: boo
     if dtype is None:
         dtype = _np.result_type(asarray(m).dtype, _np.float64) if y is None else \
             _np.result_type(asarray(m).dtype, asarray(y).dtype, _np.float64)
+    elif _np.dtype(dtype).kind in "biu":  # (NumPy subtracts the float mean in dtype: refused)
+        raise TypeError(f"cov: dtype={_np.dtype(dtype)} cannot hold the deviations from the "
+                        f"mean (NumPy refuses it too); pass a float dtype")
     x = _rows(m, rowvar, dtype)
     if x.shape[0] == 0:
         return _np.array([], dtype).reshape(0, 0)

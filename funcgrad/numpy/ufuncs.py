@@ -16,7 +16,7 @@ import numpy as _np
 
 from ..core import _special_classes, _state, _tracer_classes
 from ..primitives import elementwise as _ew
-from ._convert import asarray, no_out, operand
+from ._convert import asarray, operand, write_out
 from ._ufunc_keywords import ORDER_K, SAME_KIND, call_with_keywords, presented_signature
 from .constructors import astype
 from ..typing import Array, ArrayLike, DTypeLike
@@ -369,8 +369,9 @@ floor_divide = _binary(_ew.floor_divide_p, _np.floor_divide)
 
 
 def round(a: ArrayLike, decimals: int = 0,  # noqa: A001 - NumPy's name
-          out: None = None) -> Array:
-    """Round to ``decimals`` places (half to even); derivative zero.
+          out: Any = None) -> Array:
+    """Round to ``decimals`` places (half to even); derivative zero.  ``out=`` writes into
+    a plain array, as NumPy's (a float result into a float or complex array).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.round(np.array([0.5, 1.5, 2.5])), fnp.round(np.array([0.123, 0.456]), 2)
@@ -378,7 +379,8 @@ def round(a: ArrayLike, decimals: int = 0,  # noqa: A001 - NumPy's name
     >>> fnp.round(np.array([1250, 1351]), -2)
     array([1200, 1400])
     """
-    no_out("round", out)
+    if out is not None:
+        return write_out("round", out, round(a, decimals))
     a = operand(a)
     kind = a.dtype.kind if hasattr(a, "dtype") else _np.result_type(a).kind
     if kind in "iu":  # integers stay integers, as NumPy: exact for decimals >= 0
@@ -406,7 +408,7 @@ def deg2rad(x: ArrayLike) -> Array:
     >>> float(fnp.deg2rad(180.0))
     3.141592653589793
     """
-    return multiply(x, math.pi / 180.0)
+    return _scaled(_np.deg2rad, x, math.pi, 180.0)
 
 
 @stands_for(_np.rad2deg, _np.degrees)
@@ -417,7 +419,27 @@ def rad2deg(x: ArrayLike) -> Array:
     >>> float(fnp.rad2deg(math.pi))
     180.0
     """
-    return multiply(x, 180.0 / math.pi)
+    return _scaled(_np.rad2deg, x, 180.0, math.pi)
+
+
+def _scaled(ufunc, x, numerator, denominator):
+    """``x * (numerator / denominator)`` with the bits of NumPy's float-only loop of
+    ``ufunc``: booleans and integers cast first (bool and int8 to float16), a float32
+    factor divided in float32 (``180.0f / NPY_PIf``: 1 ulp from float64's, rounded)."""
+    x = operand(x)
+    dtype = getattr(x, "dtype", None)
+    if isinstance(x, complex) or dtype is not None and dtype.kind == "c":
+        raise TypeError(f"ufunc '{ufunc.__name__}' not supported for complex input, as in "
+                        f"NumPy (an angle is real); apply it to fnp.angle(z) or the parts")
+    if isinstance(x, bool) or dtype is not None and dtype.kind in "biu":
+        x = astype(asarray(x), ufunc_dtype(ufunc, x))
+        dtype = x.dtype
+    if dtype == _np.float32:
+        return multiply(x, float(_np.float32(numerator) / _np.float32(denominator)))
+    if dtype == _np.float16:  # (NumPy's half loops compute in float32, then round)
+        return astype(_scaled(ufunc, astype(x, _np.float32), numerator, denominator),
+                      _np.float16)
+    return multiply(x, numerator / denominator)
 
 
 radians, degrees = deg2rad, rad2deg
@@ -514,24 +536,47 @@ def heaviside(x1: ArrayLike, x2: ArrayLike) -> Array:
 
 @binds(_ew.clip_p)
 def clip(a: ArrayLike, a_min: ArrayLike | None = None, a_max: ArrayLike | None = None,
-         out: None = None, **kwargs: Any) -> Array:
+         out: Any = None, **kwargs: Any) -> Array:
     """Clip to ``[a_min, a_max]`` (or NumPy 2.1's ``min=``, ``max=``); outside the interval
-    the derivative is 0.
+    the derivative is 0.  NumPy's ufunc keywords (``out=``, ``where=``, ``dtype=``,
+    ``casting=``...) are taken as ``np.clip`` takes them.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.sum(fnp.clip(x, 0.0, 1.0)))(np.array([-1.0, 0.5, 2.0]))
     array([0., 1., 0.])
+    >>> fnp.clip(np.array([-1.0, 0.5, 2.0]), 0.0, 1.0, out=np.zeros(3, np.float32))
+    array([0. , 0.5, 1. ], dtype=float32)
     """
-    no_out("clip", out)
-    a_min = kwargs.pop("min", a_min)
-    a_max = kwargs.pop("max", a_max)
-    if kwargs:
-        raise TypeError(f"clip got unexpected arguments {sorted(kwargs)}")
+    if "min" in kwargs or "max" in kwargs:  # (NumPy's checks and words)
+        if a_min is not None and a_max is not None:
+            raise ValueError("Passing `min` or `max` keyword argument when `a_min` and "
+                             "`a_max` are provided is forbidden.")
+        if a_min is not None or a_max is not None:
+            raise TypeError(f"clip() missing 1 required positional argument: "
+                            f"'{'a_max' if a_max is None else 'a_min'}' (or pass min= and "
+                            f"max= alone)")
+        a_min, a_max = kwargs.pop("min", None), kwargs.pop("max", None)
+    if out is not None or kwargs:
+        return _clip_with_keywords(a, a_min, a_max, out, kwargs)
     if a_min is None and a_max is None:  # (NumPy >= 2.1: a copy; traced values are immutable)
         a = operand(a)
         return a.copy() if isinstance(a, _np.ndarray) else a
     return _ew.clip(operand(a), -_np.inf if a_min is None else operand(a_min),
                     _np.inf if a_max is None else operand(a_max))
+
+
+def _clip_with_keywords(a, a_min, a_max, out, kwargs):
+    """``np.clip``'s ufunc call, whose loop and checks follow the bounds given: ``clip``,
+    or ``minimum``/``maximum``/``positive`` when a bound is None (as NumPy's ``_clip``)."""
+    if a_min is None and a_max is None:
+        return call_with_keywords(_np.positive, positive, (a,), out, **kwargs)
+    if a_min is None:
+        return call_with_keywords(_np.minimum, lambda x, hi: _ew.clip(x, -_np.inf, hi),
+                                  (a, a_max), out, **kwargs)
+    if a_max is None:
+        return call_with_keywords(_np.maximum, lambda x, lo: _ew.clip(x, lo, _np.inf),
+                                  (a, a_min), out, **kwargs)
+    return call_with_keywords(_np._core.umath.clip, _ew.clip, (a, a_min, a_max), out, **kwargs)
 
 
 def isclose(a: ArrayLike, b: ArrayLike, rtol: float = 1e-05, atol: float = 1e-08,
@@ -543,6 +588,12 @@ def isclose(a: ArrayLike, b: ArrayLike, rtol: float = 1e-05, atol: float = 1e-08
     array([ True,  True])
     """
     a, b = operand(a), operand(b)
+    # b inexact, as NumPy's (no boolean subtraction, no abs(int64 min)); a follows
+    dtype = getattr(b, "dtype", None)
+    if dtype is not None and dtype.kind in "biu":
+        b = astype(b, _np.result_type(dtype, 1.0))
+    elif isinstance(b, int):
+        b = float(b)
     close = less_equal(abs(a - b), atol + rtol * abs(b))
     if equal_nan:
         close = logical_or(close, logical_and(isnan(a), isnan(b)))

@@ -326,7 +326,8 @@ def _read_triangle_t(g, lower):
 def _eigh_abstract(a, *, lower):
     batch, m, n, dtype = _matrix_abstract(a)
     if m != n:
-        raise ValueError(f"expected square matrices (..., n, n), got shape {a.shape}")
+        raise np.linalg.LinAlgError(f"expected square matrices (..., n, n), got shape "
+                                    f"{a.shape}")
     return ShapedArray(batch + (n,), _real_dtype(dtype)), ShapedArray(a.shape, dtype)
 
 

@@ -30,7 +30,8 @@ def _stack_batch(fn):
 
 def _square_abstract(x, **_):
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
-        raise ValueError(f"expected square matrices (..., n, n), got shape {x.shape}")
+        raise np.linalg.LinAlgError(  # (a ValueError, as NumPy's)
+            f"expected square matrices (..., n, n), got shape {x.shape}")
     return ShapedArray(x.shape, np.result_type(x.dtype, np.float16))
 
 

@@ -14,8 +14,9 @@ from .structural import broadcast_to, reshape, to_front, unbroadcast
 def _check_square(name, a):
     shape = getattr(a, "shape", ())
     if len(shape) < 2 or shape[-1] != shape[-2]:
-        raise ValueError(f"{name}: expected square matrices with shape (..., n, n), got shape "
-                         f"{shape}. Reshape the input into a (stack of) square matrices.")
+        raise np.linalg.LinAlgError(  # (a ValueError, as NumPy's)
+            f"{name}: expected square matrices with shape (..., n, n), got shape {shape}. "
+            f"Reshape the input into a (stack of) square matrices.")
 
 
 def _solve_impl(a, b):
