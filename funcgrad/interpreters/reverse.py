@@ -402,4 +402,6 @@ def backward_pass(tape, seeds, inputs, free=False):
     """
     # (numbered: each tracer's slot is its position on this tape, set at the append)
     cotangents = backpropagate(tape, seeds, consume=free, numbered=True)
-    return [cotangents.get(id(x)) for x in inputs]
+    # (the lookups by map, without a comprehension's loop in bytecode: W3's four inputs
+    # 52 -> 10 bytecodes)
+    return list(map(cotangents.get, map(id, inputs)))
