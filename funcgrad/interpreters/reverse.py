@@ -321,9 +321,11 @@ def _recorder(prim, operator=None, reflected=False):
                 else:
                     x, y, parents = a.value, b.value, (a, b)
             elif reflected:
-                x, y, parents, needs = b, a.value, (None, a), _SECOND
-            else:
-                x, y, parents, needs = a.value, b, (a, None), _FIRST
+                x, y = b, a.value
+                parents, needs = (None, a), _SECOND
+            else:  # (pairs: CPython swaps two names, where four build and unpack a tuple)
+                x, y = a.value, b
+                parents, needs = (a, None), _FIRST
         else:
             local = interp.local
             if interp.parent is not ROOT or local["recording"] != 1 or not plain:
