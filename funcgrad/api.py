@@ -45,9 +45,9 @@ class _Reverse:
                 if "int" in self.kinds:
                     tracers = [x if k == "int" else interp.new_input(x)
                                for x, k in zip(self.leaves, self.kinds)]
-                else:  # (every leaf traced: a gradient's usual inputs, without the zip)
-                    new_input = interp.new_input
-                    tracers = [new_input(x) for x in self.leaves]
+                else:  # (every leaf traced: a gradient's usual inputs, without the zip,
+                    # and by map, without a comprehension's loop in bytecode)
+                    tracers = list(map(interp.new_input, self.leaves))
                 with _USER_CODE:
                     result = fun(*_substitute(args, argnums, self.treedefs, tracers), **kwargs)
         finally:

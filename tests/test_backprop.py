@@ -432,10 +432,15 @@ def test_a_differences_vjp_negates_in_place_of_calling_its_rule(bound_at_root):
 
 # --- the record of one- and two-argument primitives --------------------------------------------
 
-def _node_fields(t):
-    return (t.prim, [np.asarray(a).tobytes() for a in t.args], t.params,
+def _node_fields(t, value_of=np.asarray):
+    return (t.prim, [value_of(a).tobytes() for a in t.args], t.params,
             [None if p is None else id(p) for p in t.parents], t.needs, t.meta, t.weak,
-            np.asarray(t.value).tobytes())
+            value_of(t.value).tobytes())
+
+
+def _outer_value(v):
+    """An outer reverse tracer's value (a plain array or number as it is)."""
+    return np.asarray(v.value if hasattr(v, "_trace") else v)
 
 
 def test_operators_record_without_process_as_process_would():
@@ -492,6 +497,35 @@ def test_the_operators_of_reverse_tracers_record_as_process_does_for_every_opera
     # another interpreter current: the operator records on it (nested transforms)
     assert fg.grad(fg.grad(lambda v: v * v * v / 2.0 - 1 / v))(2.0) == 3.0 * 2.0 - 2.0 / 8.0
     assert fg.jvp(fg.grad(lambda v: 3.0 * v * v), (2.0,), (1.0,)) == (12.0, 6.0)
+
+
+def test_an_operator_with_an_outer_interpreters_tracer_records_as_process_does():
+    """The current interpreter's tracer and an outer one's, in either order: the operator
+    records what ``process`` records (the outer tracer is a constant here), and nested
+    gradients through such products are right."""
+    import operator
+    from funcgrad.interpreters.reverse import ReverseInterpreter, ReverseTracer
+    from funcgrad.primitives.elementwise import add_p, divide_p, multiply_p, subtract_p
+    x0, y0 = np.linspace(-1.0, 1.0, 4), np.linspace(0.5, 2.0, 4)
+    ops = [(operator.add, add_p), (operator.sub, subtract_p), (operator.mul, multiply_p),
+           (operator.truediv, divide_p)]
+    with ReverseInterpreter() as outer:
+        x = outer.new_input(x0)
+        with ReverseInterpreter(outer) as inner:
+            y = inner.new_input(y0)
+            for op, prim in ops:
+                for a, b in ((y, x), (x, y)):
+                    fast = op(a, b)
+                    general = inner.process(prim, (a, b), {})
+                    assert type(fast) is ReverseTracer and fast._trace is inner
+                    # (the values are the outer interpreter's tracers: compared by theirs)
+                    assert _node_fields(fast, _outer_value) == \
+                        _node_fields(general, _outer_value), (op, a, b)
+                    assert type(fast.value) is ReverseTracer and fast.value._trace is outer
+    # d/dx of x * (d/dy of (y * x + x / y) at y = 1) = d/dx of x * (x - x) ... written out:
+    inner_grad = fg.grad(lambda v, w: v * w + w / v)  # d/dv = w - w / v**2
+    got = fg.grad(lambda w: w * inner_grad(2.0, w))(3.0)  # w * (w - w/4) = 0.75 w**2
+    assert got == 1.5 * 3.0
 
 
 def test_the_walk_runs_an_elementwise_rule_without_keyword_arguments():

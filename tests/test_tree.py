@@ -83,6 +83,36 @@ def test_a_dict_of_arrays_has_the_structure_of_a_dict_of_leaves_and_rebuilds_as_
     np.testing.assert_array_equal(g["b"], np.full(3, 6.0))
 
 
+def test_children_of_arrays_flatten_in_order_whatever_container_gives_them():
+    """A node whose children are all arrays, some of them, or given by a generator (a
+    registered node's flatten may return one): the same leaves in the same order, and the
+    structure of the same node with other leaves."""
+    a, b, c = np.zeros(1), np.ones(2), np.full(3, 2.0)
+    f = 1.0
+    for tree, general, expected in (
+            ((a, b, c), (5.0, 5.0, 5.0), [a, b, c]), ([a, b], [5.0, 5.0], [a, b]),
+            ((a, f, b), (5.0, 5.0, 5.0), [a, f, b]), ((a, (b, c)), (5.0, (5.0, 5.0)), [a, b, c]),
+            ({"y": [b, f], "x": a}, {"x": 5.0, "y": [5.0, 5.0]}, [a, b, f]),
+            ((), (), []), ({}, {}, [])):
+        leaves, treedef = T.flatten(tree)
+        assert treedef == T.structure(general) and hash(treedef) == hash(T.structure(general))
+        assert treedef.num_leaves == len(expected)
+        assert [id(v) for v in leaves] == [id(v) for v in expected], tree
+        back = T.unflatten(treedef, [7.0] * len(expected))
+        assert type(back) is type(tree) and len(back) == len(tree)
+
+    class Pair:
+        def __init__(self, first, second):
+            self.first, self.second = first, second
+
+    T.register(Pair, lambda p: ((x for x in (p.first, p.second)), None),
+               lambda _, ch: Pair(*ch))
+    leaves, treedef = T.flatten(Pair(a, b))
+    assert leaves[0] is a and leaves[1] is b and treedef.num_leaves == 2
+    back = T.unflatten(treedef, [c, a])
+    assert back.first is c and back.second is a
+
+
 def test_map_with_is_leaf_prefix_trees_and_named_differences():
     tree = [(1, 2), [3, (4,)]]
     assert T.map(lambda x: len(x) if isinstance(x, tuple) else x, tree,
