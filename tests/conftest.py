@@ -49,9 +49,13 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    # deselected, not skipped: the summary counts them, and no test reports a pass it skipped
     if LONG or "soak" in (config.option.markexpr or ""):
+        # (a grid compiles for minutes on a loaded machine: past the 300 s of setup.cfg)
+        for item in items:
+            if item.get_closest_marker("soak") and not item.get_closest_marker("timeout"):
+                item.add_marker(pytest.mark.timeout(1800))
         return
+    # deselected, not skipped: the summary counts them, and no test reports a pass it skipped
     soak = [item for item in items if item.get_closest_marker("soak")]
     if soak:
         config.hook.pytest_deselected(items=soak)

@@ -202,7 +202,6 @@ def test_sqrtm_of_defective_and_nearly_defective_matrices():
 # One fg.jit of the Schur-based root: a minute of Numba compiles on a quiet machine, past
 # pytest's 300 s limit on a loaded one; make soak runs it.
 @pytest.mark.soak
-@pytest.mark.timeout(1200)
 def test_sqrtm_of_a_defective_matrix_compiles_to_the_same_root():
     close(fg.jit(fsl.sqrtm)(JORDAN), JORDAN_ROOT, 1e-15)
 
