@@ -47,7 +47,8 @@ demo: $(VENV)/.stamp-install
 
 # Two pytest workers (pytest-xdist), one per core of the CI machine, each taking whole test
 # files (--dist loadfile: a file's kernels compile in one process). TEST_WORKERS=0 runs the
-# suite in this process alone.
+# suite in this process alone. Tests marked soak (exhaustive fg.jit grids) are deselected
+# here (tests/conftest.py) and run by `make soak`.
 test: $(VENV)/.stamp-test
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
@@ -65,7 +66,9 @@ notebooks: $(VENV)/.stamp-test
 
 # The long reliability runs (threads, memory, fuzzing, 1e8-element arrays, kernel safety,
 # every generated kernel in both forms): the tests/test_reliability_*, test_fuzz,
-# test_odd_inputs, test_kernel_safety and test_kernels files with FUNCGRAD_LONG=1. An hour or more; figures go to benchmarks/results/soak.json.
+# test_odd_inputs, test_kernel_safety and test_kernels files with FUNCGRAD_LONG=1, then the
+# tests marked soak (the exhaustive fg.jit grids, which `make test` deselects: see
+# tests/conftest.py). An hour or more; figures go to benchmarks/results/soak.json.
 soak: $(VENV)/.stamp-test
 	$(PY) benchmarks/soak.py
 

@@ -22,12 +22,17 @@ What it runs
     ``tests/test_kernel_loading.py``       every kernel's NumPy twin against its ufunc in
                                            both dtypes (`make test`: the ufuncs already
                                            compiled)
+    ``-m soak tests`` (``marked``)         the tests marked ``soak`` in the other files:
+                                           the exhaustive fg.jit grids (every shape, axis
+                                           or mode compiled) whose representative cases
+                                           `make test` runs
 
     It takes a long time (an hour or more on a small machine) and several GB of memory.
 
 Run
     make soak
-    python benchmarks/soak.py [--only threads|memory|fuzz|odd|kernels|generated|optim|twins ...]
+    python benchmarks/soak.py [--only threads|memory|fuzz|odd|kernels|generated|optim|twins
+                                      |marked ...]
                               [--fuzz-scale S] [--out PATH] [-- extra pytest args]
 
 Prints a summary of the figures (calls per thread, memory before/after per workload,
@@ -88,7 +93,8 @@ def summarize(figures):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", nargs="+", choices=sorted(FILES), default=sorted(FILES))
+    groups = sorted(FILES) + ["marked"]
+    parser.add_argument("--only", nargs="+", choices=groups, default=groups)
     parser.add_argument("--fuzz-scale", type=float, default=1.0,
                         help="scale the number of fuzzed programs (default 1)")
     parser.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "results",
@@ -101,11 +107,16 @@ def main(argv=None):
     env = dict(os.environ, FUNCGRAD_LONG="1", FUNCGRAD_FIGURES=figures_path,
                FUNCGRAD_FUZZ_SCALE=str(args.fuzz_scale))
     files = [FILES[name] for name in sorted(FILES) if name in args.only]
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files,
-               *args.pytest_args]
-    print("$ FUNCGRAD_LONG=1 " + " ".join(command[1:]), flush=True)
+    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    commands = [pytest + files + args.pytest_args] if files else []
+    if "marked" in args.only:  # (the files above already run theirs)
+        commands.append(pytest + ["-m", "soak", "tests"] + [f"--ignore={f}" for f in files]
+                        + args.pytest_args)
     start = time.time()
-    status = subprocess.call(command, cwd=ROOT, env=env)
+    status = 0
+    for command in commands:
+        print("$ FUNCGRAD_LONG=1 " + " ".join(command[1:]), flush=True)
+        status = subprocess.call(command, cwd=ROOT, env=env) or status
     elapsed = time.time() - start
     with open(figures_path) as fh:
         figures = [json.loads(line) for line in fh if line.strip()]
@@ -116,7 +127,8 @@ def main(argv=None):
     print(f"pytest exit status {status}, {elapsed / 60:.1f} min")
     result = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "machine": platform.platform(),
               "cpus": os.cpu_count(), "python": platform.python_version(),
-              "files": files, "pytest_exit_status": status, "minutes": round(elapsed / 60, 1),
+              "files": files + (["-m soak tests"] if "marked" in args.only else []),
+              "pytest_exit_status": status, "minutes": round(elapsed / 60, 1),
               "figures": figures}
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as fh:

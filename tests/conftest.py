@@ -1,4 +1,4 @@
-"""Shared test configuration: hypothesis profiles.
+"""Shared test configuration: hypothesis profiles, and the ``soak`` marker.
 
 ``FUNCGRAD_HYPOTHESIS_PROFILE`` picks one (default ``ci``):
 
@@ -8,6 +8,12 @@
 ``thorough``
     200 random examples per property, for a deeper search before a release:
     ``FUNCGRAD_HYPOTHESIS_PROFILE=thorough python -m pytest tests/test_primitives.py``.
+
+``@pytest.mark.soak`` marks the exhaustive grid of a check whose representative cases run
+in ``make test`` (typically one fg.jit per shape, axis or mode, each a fresh Numba compile
+of seconds). Those tests are deselected (listed as such in the summary) unless
+``FUNCGRAD_LONG=1`` (``make soak``) or a ``-m`` expression naming ``soak`` asks for them:
+``python -m pytest -m soak tests`` runs all of them, ``-m "soak or not soak"`` everything.
 """
 import os
 
@@ -31,6 +37,29 @@ settings.register_profile(
     "thorough", max_examples=200, deadline=None, suppress_health_check=_SLOW_OK,
     print_blob=True)
 settings.load_profile(os.environ.get("FUNCGRAD_HYPOTHESIS_PROFILE", "ci"))
+
+# (pytest puts this file's folder, tests/, on sys.path, as for helpers.py)
+from long_runs import LONG  # noqa: E402
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "soak: the exhaustive grid of a check, run by make soak (FUNCGRAD_LONG=1) "
+        "or -m soak; make test runs its representative cases")
+
+
+def pytest_collection_modifyitems(config, items):
+    if LONG or "soak" in (config.option.markexpr or ""):
+        # (a grid compiles for minutes on a loaded machine: past the 300 s of setup.cfg)
+        for item in items:
+            if item.get_closest_marker("soak") and not item.get_closest_marker("timeout"):
+                item.add_marker(pytest.mark.timeout(1800))
+        return
+    # deselected, not skipped: the summary counts them, and no test reports a pass it skipped
+    soak = [item for item in items if item.get_closest_marker("soak")]
+    if soak:
+        config.hook.pytest_deselected(items=soak)
+        items[:] = [item for item in items if not item.get_closest_marker("soak")]
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+from funcgrad.interpreters.graph import eval_graph
 from helpers import check_dot_product, check_jvp_fd
 
 
@@ -46,23 +47,49 @@ def test_jax_numpys_names_are_here_too_except_its_own_dtypes():
 
 # --- packbits / unpackbits ----------------------------------------------------------------------
 
+def _bits_cases(shape, bitorder):
+    """``(a, functions, want, case)`` over every axis and a range of counts: packbits
+    (funcgrad's, and plain NumPy's on a traced value) and unpackbits, ``want`` NumPy's."""
+    def pack(axis):
+        return [lambda v: fnp.packbits(v, axis, bitorder),
+                lambda v: np.packbits(v > 0, axis=axis, bitorder=bitorder)]
+
+    def unpack(axis, count):
+        return [lambda v: fnp.unpackbits(v, axis, count, bitorder)]
+
+    a = (np.random.default_rng(1).integers(0, 3, shape)).astype(np.int32)
+    for axis in [None, *range(-len(shape), len(shape))]:
+        packed = np.packbits(a, axis=axis, bitorder=bitorder)
+        yield a, pack(axis), packed, axis
+        for count in [None, 0, 3, -2, packed.shape[0 if axis is None else axis] * 8 + 5]:
+            yield (packed, unpack(axis, count),
+                   np.unpackbits(packed, axis=axis, count=count, bitorder=bitorder),
+                   (axis, count))
+
+
 @pytest.mark.parametrize("shape", [(9,), (3, 10), (2, 3, 5)])
 @pytest.mark.parametrize("bitorder", ["big", "little"])
 def test_packbits_traced_equals_numpy(shape, bitorder):
-    a = (np.random.default_rng(1).integers(0, 3, shape)).astype(np.int32)
-    for axis in [None, *range(-len(shape), len(shape))]:
-        want = np.packbits(a, axis=axis, bitorder=bitorder)
-        got = fg.jit(lambda v: fnp.packbits(v, axis, bitorder))(a)
-        assert got.dtype == np.uint8
-        np.testing.assert_array_equal(got, want)
-        # plain numpy on a traced value lands in funcgrad too
-        np.testing.assert_array_equal(
-            fg.jit(lambda v: np.packbits(v > 0, axis=axis, bitorder=bitorder))(a), want)
-        for count in [None, 0, 3, -2, want.shape[0 if axis is None else axis] * 8 + 5]:
-            back = np.unpackbits(want, axis=axis, count=count, bitorder=bitorder)
-            got = fg.jit(lambda v: fnp.unpackbits(v, axis, count, bitorder))(want)
+    # The captured program, run primitive by primitive: the lowering, every axis and count
+    # (test_packbits_compiled_equals_numpy compiles the same programs).
+    for a, functions, want, case in _bits_cases(shape, bitorder):
+        for f in functions:
+            got, = eval_graph(fg.make_graph(f)(a), a)
             assert got.dtype == np.uint8
-            np.testing.assert_array_equal(got, back)
+            np.testing.assert_array_equal(got, want, err_msg=f"axis, count: {case}")
+
+
+# One fg.jit per axis and count, each a Numba compile: make test compiles the 2-D grid (both
+# axes and the flattened case), make soak every shape.
+@pytest.mark.parametrize("shape", [pytest.param((9,), marks=pytest.mark.soak), (3, 10),
+                                   pytest.param((2, 3, 5), marks=pytest.mark.soak)])
+@pytest.mark.parametrize("bitorder", ["big", "little"])
+def test_packbits_compiled_equals_numpy(shape, bitorder):
+    for a, functions, want, case in _bits_cases(shape, bitorder):
+        for f in functions:
+            got = fg.jit(f)(a)
+            assert got.dtype == np.uint8
+            np.testing.assert_array_equal(got, want, err_msg=f"axis, count: {case}")
 
 
 def test_packbits_by_hand_and_under_vmap():

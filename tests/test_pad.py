@@ -5,7 +5,8 @@
   inf and NaN inputs, zero-length axes, 0-d arrays and NumPy's refusals included;
 * derivatives: the gradient of ``sum(u * pad(x))`` and the JVP equal central differences of
   *NumPy's* ``np.pad``, in ``x`` and in traced ``constant_values``/``end_values``;
-* ``vmap``, ``jit(wait=True)`` and ``np.pad`` on traced values give the eager values.
+* ``vmap``, the captured program, ``jit(wait=True)`` (two modes; ``make soak`` every mode)
+  and ``np.pad`` on traced values give the eager values.
 """
 import warnings
 
@@ -14,6 +15,7 @@ import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+from funcgrad.interpreters.graph import eval_graph
 
 R = np.random.default_rng(7)
 
@@ -309,22 +311,45 @@ def test_float32_gradients_stay_float32():
 
 # --- transforms -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("mode, kwargs", [
+TRANSFORM_CASES = [
     ("constant", {"constant_values": ((1, 2), (3, 4))}), ("edge", {}), ("wrap", {}),
     ("reflect", {"reflect_type": "odd"}), ("symmetric", {}), ("linear_ramp", {"end_values": 2.0}),
     ("maximum", {}), ("minimum", {"stat_length": 2}), ("mean", {}), ("median", {"stat_length": 3}),
-    ("empty", {})])
-def test_vmap_and_jit_give_the_eager_values(mode, kwargs):
-    xs = R.normal(size=(4, 3, 5))
+    ("empty", {})]
+
+
+def transform_case(mode, kwargs):
+    """``(f, xs, want, g)``: the pad of ``mode``, a batch, its eager values, a gradient."""
+    xs = np.random.default_rng(3).normal(size=(4, 3, 5))
     width = ((7, 2), (1, 11))
     f = lambda x: fnp.pad(x, width, mode, **kwargs)  # noqa: E731
     want = np.stack([f(x) for x in xs])
     if mode != "empty":
         assert_same(want, np.stack([np.pad(x, width, mode, **kwargs) for x in xs]))
+    return f, xs, want, fg.grad(lambda x: fnp.sum(f(x) ** 2))
+
+
+@pytest.mark.parametrize("mode, kwargs", TRANSFORM_CASES)
+def test_vmap_and_captured_programs_give_the_eager_values(mode, kwargs):
+    # The captured programs run primitive by primitive: what fg.jit compiles, every mode
+    # (test_jit_gives_the_eager_values compiles them).
+    f, xs, want, g = transform_case(mode, kwargs)
     assert_same(fg.vmap(f)(xs), want)
+    assert_same(eval_graph(fg.make_graph(f)(xs[0]), xs[0])[0], want[0])
+    assert_same(eval_graph(fg.make_graph(fg.vmap(f))(xs), xs)[0], want)
+    np.testing.assert_allclose(eval_graph(fg.make_graph(g)(xs[0]), xs[0])[0], g(xs[0]),
+                               rtol=1e-12)
+
+
+# Three Numba compiles per mode, seconds each: make test compiles two modes (a constant fill
+# and a gather of edge values), make soak every mode.
+@pytest.mark.parametrize("mode, kwargs", [
+    case if case[0] in ("constant", "edge") else pytest.param(*case, marks=pytest.mark.soak)
+    for case in TRANSFORM_CASES])
+def test_jit_gives_the_eager_values(mode, kwargs):
+    f, xs, want, g = transform_case(mode, kwargs)
     assert_same(fg.jit(f, wait=True)(xs[0]), want[0])
     assert_same(fg.jit(fg.vmap(f), wait=True)(xs), want)
-    g = fg.grad(lambda x: fnp.sum(f(x) ** 2))
     np.testing.assert_allclose(fg.jit(g, wait=True)(xs[0]), g(xs[0]), rtol=1e-12)
 
 

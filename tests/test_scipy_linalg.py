@@ -178,13 +178,16 @@ def test_solve_with_a_banded_assume_a_reads_only_the_band(assume):
     assert np.all(grad[outside] == 0) and np.all(grad[~outside] != 0)
 
 
+JORDAN = np.array([[4.0, 1.0, 0.0], [0.0, 4.0, 1.0], [0.0, 0.0, 4.0]])
+JORDAN_ROOT = np.array([[2.0, 0.25, -1 / 64], [0.0, 2.0, 0.25], [0.0, 0.0, 2.0]])  # by hand
+
+
 def test_sqrtm_of_defective_and_nearly_defective_matrices():
     # (audit: V sqrt(D) V^-1 gave [[2, 0], [0, 2]] for [[4, 1], [0, 4]], whose square is off
     # by 1, and lost accuracy as the eigenvectors became nearly parallel)
-    jordan = np.array([[4.0, 1.0, 0.0], [0.0, 4.0, 1.0], [0.0, 0.0, 4.0]])
-    want = np.array([[2.0, 0.25, -1 / 64], [0.0, 2.0, 0.25], [0.0, 0.0, 2.0]])  # by hand
+    jordan, want = JORDAN, JORDAN_ROOT
     close(fsl.sqrtm(jordan), want, 1e-15)
-    close(fg.jit(fsl.sqrtm)(jordan), want, 1e-15)
+    close(traced(fsl.sqrtm, jordan), want, 1e-15)
     close(fg.vmap(fsl.sqrtm)(np.stack([jordan, SPD[:3, :3]])),
           np.stack([want, sl.sqrtm(SPD[:3, :3])]), 1e-13)
     near = np.array([[1.0, 1.0], [0.0, 1.0 + 1e-10]])
@@ -194,6 +197,13 @@ def test_sqrtm_of_defective_and_nearly_defective_matrices():
     with pytest.raises(ValueError, match="singular and"):
         fsl.sqrtm(np.array([[0.0, 1.0], [0.0, 0.0]]))
     close(fsl.sqrtm(np.ones((2, 2))), np.ones((2, 2)) / np.sqrt(2.0))  # singular, diagonalizable
+
+
+# One fg.jit of the Schur-based root: a minute of Numba compiles on a quiet machine, past
+# pytest's 300 s limit on a loaded one; make soak runs it.
+@pytest.mark.soak
+def test_sqrtm_of_a_defective_matrix_compiles_to_the_same_root():
+    close(fg.jit(fsl.sqrtm)(JORDAN), JORDAN_ROOT, 1e-15)
 
 
 def test_lu_result_types_are_scipys():
