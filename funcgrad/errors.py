@@ -10,7 +10,8 @@ import os
 import traceback
 
 __all__ = ["EscapedTracerError", "ConcretizationError", "TrigRangeError",
-           "DerivativeDroppedError", "ShapeMismatchError", "ArgumentMismatchError", "FREED_MESSAGE", "user_code",
+           "DerivativeDroppedError", "ShapeMismatchError", "ArgumentMismatchError",
+           "ForwardModeUndefinedError", "FREED_MESSAGE", "user_code",
            "escaped_message", "user_frame_summary"]
 
 
@@ -53,6 +54,13 @@ class ArgumentMismatchError(ValueError, TypeError):
     shape, an unhashable static argument).  funcgrad raised ``ValueError`` for most of
     these and JAX raises ``TypeError`` (or the other way round): this is both, so code
     written for either catches it."""
+
+
+class ForwardModeUndefinedError(TypeError, NotImplementedError):
+    """Forward mode (``jvp``, ``jacfwd``, ``hessian``, ``forward_ad``) met a custom rule
+    that defines a VJP only.  JAX raises ``TypeError`` there, and PyTorch (a Function
+    without ``jvp``) and HIPS autograd (a primitive without ``defjvp``)
+    ``NotImplementedError``: it is both, so code written for any of them catches it."""
 
 
 # PyTorch's words for a second backward pass through freed saved values (the eager
