@@ -11,7 +11,7 @@ import traceback
 
 __all__ = ["EscapedTracerError", "ConcretizationError", "TrigRangeError",
            "DerivativeDroppedError", "ShapeMismatchError", "ArgumentMismatchError",
-           "MissingRuleError", "FREED_MESSAGE", "user_code",
+           "MissingRuleError", "ForwardModeUndefinedError", "FREED_MESSAGE", "user_code",
            "escaped_message", "user_frame_summary"]
 
 
@@ -56,7 +56,6 @@ class ArgumentMismatchError(ValueError, TypeError):
     written for either catches it."""
 
 
-
 class MissingRuleError(TypeError, AttributeError):
     """A ``custom_jvp`` (``custom_vjp``) function called before its rule was defined with
     ``.defjvp`` (``.defvjp``).  funcgrad raised ``TypeError`` and JAX raises
@@ -70,6 +69,13 @@ class MissingRuleError(TypeError, AttributeError):
     ...     print(type(e).__name__, isinstance(e, TypeError))
     MissingRuleError True
     """
+
+
+class ForwardModeUndefinedError(TypeError, NotImplementedError):
+    """Forward mode (``jvp``, ``jacfwd``, ``hessian``, ``forward_ad``) met a custom rule
+    that defines a VJP only.  JAX raises ``TypeError`` there, and PyTorch (a Function
+    without ``jvp``) and HIPS autograd (a primitive without ``defjvp``)
+    ``NotImplementedError``: it is both, so code written for any of them catches it."""
 
 
 # PyTorch's words for a second backward pass through freed saved values (the eager

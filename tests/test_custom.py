@@ -355,6 +355,12 @@ class TestCustomVJP:
         with pytest.raises(TypeError, match=FORWARD_MODE_MESSAGE):
             with fg.forward_ad.dual_level():
                 cv(fg.forward_ad.make_dual(X, np.ones(3)))
+        # HIPS autograd (a primitive without defjvp) and PyTorch (a Function without jvp)
+        # raise NotImplementedError here: code written for them catches it too
+        with pytest.raises(NotImplementedError, match=FORWARD_MODE_MESSAGE):
+            fg.jvp(cv, (X,), (np.ones(3),))
+        with pytest.raises(NotImplementedError, match=FORWARD_MODE_MESSAGE):
+            fg.jacfwd(cv)(X)
         assert "raises an error unless a JVP is also given" in " ".join(
             fg.custom_vjp.__doc__.split())  # and the docstring says so
 
@@ -568,6 +574,8 @@ class TestFunction:
         with pytest.raises(TypeError, match=re.escape(
                 "cannot apply forward-mode differentiation (jvp, jacfwd, hessian, forward_ad) "
                 "to Exp.apply: it defines a custom VJP (reverse mode) only")):
+            fg.jvp(Exp.apply, (X,), (np.ones(3),))
+        with pytest.raises(NotImplementedError, match="defines a custom VJP"):  # torch's kind
             fg.jvp(Exp.apply, (X,), (np.ones(3),))
 
     def test_needs_input_grad(self):

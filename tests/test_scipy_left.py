@@ -69,6 +69,23 @@ def test_rgamma_at_far_poles_and_infinities_is_scipys():
     assert float(fg.grad(fg.grad(fsp.rgamma))(-0.0)) == pytest.approx(2 * 0.5772156649015329)
 
 
+def test_rgamma_and_beta_gradients_off_the_poles_raise_no_warning():
+    # the far-pole branch's infinite slope met the zero cotangent of the branch not taken
+    # (0 * inf): every grad of rgamma and beta warned of an invalid value, an error under
+    # warnings-as-errors, though the gradient was right
+    x = np.array([0.3, 1.3, -0.7, 2.5])
+    want = -scipy_special.digamma(x) * scipy_special.rgamma(x)
+    a, b = np.array([1.5, 2.3]), np.array([1.7, 1.4])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_allclose(fg.elementwise_grad(fsp.rgamma)(x), want, rtol=1e-12)
+        fg.grad(fg.grad(fsp.rgamma))(0.3)
+        got = fg.grad(lambda a: np.sum(fsp.beta(a, b)))(a)
+    beta_ab = scipy_special.beta(a, b)
+    np.testing.assert_allclose(got, beta_ab * (scipy_special.digamma(a)
+                                               - scipy_special.digamma(a + b)), rtol=1e-12)
+
+
 def test_beta_at_the_poles_is_scipys_with_signs():
     vals = np.array([-np.inf, -1e10, -3.0, -2.5, -2.0, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 2.0,
                      3.0, 4.5, np.inf, np.nan])

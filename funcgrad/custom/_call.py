@@ -8,7 +8,7 @@ import numpy as np
 from .. import tree
 from ..core import (WEAK_TYPES, Primitive, ShapedArray, Tracer, _special_classes, aval_of,
                     is_special)
-from ..errors import ArgumentMismatchError
+from ..errors import ArgumentMismatchError, ForwardModeUndefinedError
 from ..devices import register_gpu
 from ..numpy._convert import asarray
 from ._eager import eager_tensor_type
@@ -198,7 +198,7 @@ def _abstract_eval(*avals, rule):
 
 def _jvp(primals, tangents, *, rule):
     if rule.jvp is None:
-        raise TypeError(
+        raise ForwardModeUndefinedError(
             f"cannot apply forward-mode differentiation (jvp, jacfwd, hessian, forward_ad) to "
             f"{rule.name}: it defines a custom VJP (reverse mode) only. Give it a JVP rule too "
             f"(.defjvp, or a `jvp` staticmethod on a Function), or use reverse mode (grad, "

@@ -46,7 +46,10 @@ def _far_pole(x, far):
     """0 where ``far`` (a pole of Gamma where ``Gamma(1 - x)`` overflows, or ``-inf``),
     with the derivative's limit ``(-1)**n n!`` at ``-n``, which overflows: ``+-inf``."""
     even = fnp.equal(fnp.mod(fnp.where(far, x, 0.0), 2.0), 0.0)
-    slope = fnp.where(fnp.isinf(x), math.nan, fnp.where(even, math.inf, -math.inf))
+    # (0 off the far poles: an infinite slope there met the zero cotangent of the branch
+    # not taken, 0 * inf, and every grad of rgamma warned of an invalid value)
+    slope = fnp.where(far, fnp.where(fnp.isinf(x), math.nan,
+                                     fnp.where(even, math.inf, -math.inf)), 0.0)
     return _signed_zero(fnp.where(far, x, 0.0), slope)
 
 
