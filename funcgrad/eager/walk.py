@@ -22,6 +22,7 @@ from operator import attrgetter, methodcaller
 from typing import Any
 
 import numpy as np
+from numpy import ndarray
 
 from ..core import Tracer
 from ..interpreters.backprop import backpropagate, run_rule
@@ -411,6 +412,10 @@ def fit_gradient(t, g):
     array([[1., 1.],
            [1., 1.]], dtype=float32)
     """
+    value = t._storage.value
+    if (type(g) is ndarray and type(value) is ndarray and g.shape == value.shape
+            and g.dtype == value.dtype and g.dtype.kind != "c"):
+        return g  # (nearly every gradient: what the checks below come to, without them)
     if tuple(g.shape) != t.shape:
         g = ew.add(g, np.zeros(t.shape, t.dtype))
     if g.dtype != t.dtype:
