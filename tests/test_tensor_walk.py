@@ -2,6 +2,8 @@
 grads, user rules or changed saved values runs without a call a node, its saved values
 checked before and freed after; PyTorch's errors keep their messages, and code of the
 user's that runs during the walk still meets every check.  Expected values by hand."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -94,3 +96,15 @@ def test_grad_of_every_leaf_and_of_one_leaf_agree():
                                rtol=1e-6)
     np.testing.assert_allclose(gw.numpy(), xv ** 2 * np.cos(xv * wv), rtol=1e-6)
     assert gx.numpy().tobytes() == only_x.numpy().tobytes()
+
+
+def test_a_floating_point_warning_after_a_named_nodes_inner_walk_names_its_node():
+    x = fg.Tensor([0.0, 1.0], requires_grad=True)
+    y = x.sqrt().mean()  # MeanBackward0 walks its own nodes before sqrt's rule runs
+    assert y.grad_fn.name() == "MeanBackward0"
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        y.backward()
+    assert [str(w.message) for w in seen] == [
+        "divide by zero encountered in the backward of SqrtBackward0"]
+    np.testing.assert_array_equal(x.grad.numpy(), [np.inf, 0.25])
