@@ -11,6 +11,11 @@ This module decides what it walks and adds the Tensor's semantics around it:
 * **Checks.**  Before a node runs, its saved values are checked: freed by an earlier
   pass without ``retain_graph``, or changed in place since (version counters).
 * **Freeing.**  Without ``retain_graph`` each node frees its saved values once it ran.
+* **The plain walk.**  A graph without hooks, retained grads or rules of the user's
+  own (custom Functions), whose saved values are all intact, runs no code of the
+  user's during the walk: its nodes are checked before it and freed after it, and the
+  engine walks without a call a node.  Any other graph walks with a ``visit`` and a
+  ``release`` a node, which check and free at the node's turn.
 * **Where gradients go.**  Into the ``.grad`` of the leaves reached and of the
   non-leaves that called ``retain_grad()``, or, with targets, back to the caller.
 * **create_graph.**  The caller runs the pass with gradients recorded and passes a
