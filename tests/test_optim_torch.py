@@ -396,3 +396,26 @@ def test_a_resumed_schedule_keeps_the_optimizers_rate_at_construction():
     if torch:
         for make in (exponential, cosine):
             np.testing.assert_allclose(run(fg, make), run(torch, make), rtol=1e-12)
+
+
+def test_step_reaches_the_detached_aliases_and_views_of_a_parameter():
+    w = fg.Tensor([1.0, 2.0, 4.0], requires_grad=True)
+    alias, view = w.detach(), w.detach()[1:]
+    (w * w).sum().backward()
+    fg.optim.SGD([w], lr=0.25).step()                   # w - 0.25 * 2w = w / 2
+    np.testing.assert_array_equal(w.detach().numpy(), [0.5, 1.0, 2.0])
+    np.testing.assert_array_equal(alias.numpy(), [0.5, 1.0, 2.0])
+    np.testing.assert_array_equal(view.numpy(), [1.0, 2.0])
+    v = fg.Tensor([1.0, 2.0, 4.0], requires_grad=True)
+    part = v.detach()[:2]                               # a parameter that has views
+    (v * v).sum().backward()
+    fg.optim.SGD([v], lr=0.25).step()
+    np.testing.assert_array_equal(part.numpy(), [0.5, 1.0])
+
+
+def test_step_of_a_float32_parameter_with_numpy_float64_hyperparameters_stays_float32():
+    w = fg.Tensor(np.array([1.0, 2.0], np.float32), requires_grad=True)
+    (w * w).sum().backward()
+    fg.optim.SGD([w], lr=np.float64(0.25)).step()      # float64 arithmetic, cast back
+    assert w.dtype == np.float32
+    np.testing.assert_array_equal(w.detach().numpy(), np.array([0.5, 1.0], np.float32))

@@ -281,6 +281,9 @@ class Select:
     __slots__ = ("args", "parents", "_seq", "slot")
     prim = SELECT
     _hooks = None
+    _retained = None  # (what the backward walk asks every node: see eager.walk._run)
+    params = None
+    _saves = False
 
     def __init__(self, node, k):
         self.args = (k, node._n_out)

@@ -443,7 +443,9 @@ def _walk_state():
     global _walk_errstate
     current = _extobj_contextvar.get()
     seen, state = _walk_errstate
-    if seen is not current:
+    # (a walk inside a walk, a named node's, runs under the outer one's state: kept as
+    # it is, not taken for the user's, which cost both walks a rebuild)
+    if seen is not current and current is not state:
         modes = {kind: "call" for kind, mode in np.geterr().items() if mode == "warn"}
         state = _make_extobj(call=_warn_at_user_code, **modes) if modes else None
         _walk_errstate = (current, state)

@@ -13,6 +13,7 @@ import math
 from typing import Any, Callable, Iterable, Optional, Union
 
 import numpy as np
+from numpy import ndarray
 
 from ..eager import Tensor
 from ..modes import enable_grad, no_grad
@@ -32,7 +33,26 @@ def _value(t):
     return value
 
 
+def _array(t):
+    """:func:`_value` without its calls for a CPU Tensor (the updates only read it, and
+    funcgrad never writes a Tensor's array in place): its own array."""
+    value = t._storage.value
+    return value if type(value) is ndarray else _value(t)
+
+
 def _write(t, value):
+    """``t.copy_(value)`` under ``no_grad``: the new value, and a version bump.  A plain
+    parameter (no view relations, not an inference Tensor) just takes ``value``, a fresh
+    array of its dtype, shape and layout: copy_'s broadcast and copy cost a tenth of an
+    MLP's training step (benchmarks/results/session16-bwalk.md) and give the same bits."""
+    storage = t._storage
+    old = storage.value
+    if (storage.base is None and not storage.views and not t._inference
+            and type(value) is ndarray and type(old) is ndarray and value.dtype == old.dtype
+            and value.shape == old.shape and value.flags.c_contiguous):
+        storage.value = value
+        storage.version += 1
+        return
     with no_grad():
         t.copy_(value)
 
@@ -124,13 +144,13 @@ class Optimizer:
         None
         """
         for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
+            for p in group["params"]:  # (leaves: .grad is ._grad, without the property)
+                if p._grad is None:
                     continue
                 if set_to_none:
-                    p.grad = None
+                    p._grad = None
                 else:
-                    p.grad = Tensor(np.zeros_like(_value(p.grad)))
+                    p.grad = Tensor(np.zeros_like(_value(p._grad)))
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         """Update every parameter that has a ``.grad``; ``closure`` (optional)
@@ -146,19 +166,24 @@ class Optimizer:
         if closure is not None:
             with enable_grad():
                 loss = closure()
+        update, states = self._update, self.state
         for group in self.param_groups:
+            maximize = group.get("maximize", False)
             for p in group["params"]:
-                if p.grad is None:
+                g = p._grad  # (a leaf's .grad)
+                if g is None:
                     continue
-                grad = _value(p.grad)
-                if group.get("maximize", False):
+                grad = _array(g)
+                if maximize:
                     grad = -grad
-                state = self.state.setdefault(p, {})
-                value = _value(p)
+                state = states.get(p)
+                if state is None:
+                    state = states[p] = {}
+                value = _array(p)
                 if value.dtype.kind == "c":
-                    _write(p, _complex_update(self._update, value, grad, state, group))
+                    _write(p, _complex_update(update, value, grad, state, group))
                 else:
-                    _write(p, self._update(value, grad, state, group))
+                    _write(p, update(value, grad, state, group))
         return loss
 
     def state_dict(self) -> dict[str, Any]:
