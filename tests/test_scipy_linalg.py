@@ -206,6 +206,22 @@ def test_sqrtm_of_a_defective_matrix_compiles_to_the_same_root():
     close(fg.jit(fsl.sqrtm)(JORDAN), JORDAN_ROOT, 1e-15)
 
 
+def test_sqrtm_under_vmap_and_jit_refuses_a_real_matrix_without_a_real_root():
+    # (the iteration used under vmap/jit ran on and returned a real "root" off by 1e3 for
+    # [[1, 2], [2, -1]], eigenvalues +-sqrt(5), whose principal root is complex)
+    a = np.array([[1.0, 2.0], [2.0, -1.0]])
+    message = "no real principal square root"
+    with pytest.raises(ValueError, match=message):
+        fg.jit(fsl.sqrtm)(a)  # (the evaluation while it compiles: raising queues none)
+    with pytest.raises(ValueError, match=message):
+        fg.vmap(fsl.sqrtm)(np.stack([JORDAN[:2, :2], a]))
+    with pytest.raises(ValueError, match=message):
+        fg.jit(fg.grad(lambda m: fnp.sum(fsl.sqrtm(m))))(a)
+    root = fsl.sqrtm(a)  # eagerly: the complex root, as SciPy's
+    close(root, sl.sqrtm(a), 1e-12)
+    close(root @ root, a, 1e-12)
+
+
 def test_lu_result_types_are_scipys():
     c = A + 1j * A.T
     for m in (A, c, A.astype(np.float32)):

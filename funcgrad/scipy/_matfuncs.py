@@ -38,6 +38,7 @@ from ..forward_mode import _jvp, jvp
 from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..custom._guard import CapturedTracerError
 from ..numpy._convert import asarray, concrete_values, is_concrete
+from ..callback import pure_callback
 from ..primitives import eig as _eig, linalg as _la
 from ..typing import Array, ArrayLike
 from ._linalg_tools import as_float, over_batch
@@ -195,7 +196,35 @@ def _sqrtm_db(a):
         if is_concrete(m) and float(np.max(np.sum(np.abs(concrete_values(
                 m, "sqrtm", "") - np.eye(n)), axis=0))) <= 4 * n * np.finfo(a.dtype).eps:
             break
-    return y
+    # Under vmap/jit the iteration runs on whatever it is given, and where the real
+    # matrix has no real principal root (an eigenvalue on the negative axis; singular)
+    # it ends anywhere: a check at run time makes that an error, not a wrong root.
+    norm1 = lambda x: fnp.max(fnp.sum(fnp.abs(x), axis=0))  # noqa: E731
+    fixed = fnp.stop_gradient(y)
+    residual = norm1(fixed @ fixed - fnp.stop_gradient(a)) / fnp.maximum(
+        norm1(fnp.stop_gradient(a)), np.finfo(a.dtype).tiny)
+    check = _root_check(n, a.dtype)
+    if is_concrete(residual):  # (eagerly; also jit's evaluation while it compiles)
+        check(concrete_values(residual, "sqrtm", ""))
+        return y
+    ok = pure_callback(check, np.ones((), a.dtype), residual,  # (its shape and dtype)
+                       vmap_method="sequential")
+    return y * ok  # (times one: the same bits, signed zeros too)
+
+
+def _root_check(n, dtype):
+    tol = n * math.sqrt(np.finfo(dtype).eps)
+
+    def check(residual):
+        if not float(residual) <= tol:
+            raise ValueError(
+                f"sqrtm: under vmap/jit the real matrix has no real principal square root "
+                f"(|X @ X - A| / |A| = {float(residual):.3g}): an eigenvalue on the closed "
+                f"negative real axis, or a singular defective matrix. Its root is complex, "
+                f"a result type funcgrad can only choose from the values: pass "
+                f"A.astype(complex) for the complex root, or call sqrtm outside vmap/jit")
+        return np.ones((), dtype)
+    return check
 
 
 def _sqrtm_jvp(root):
