@@ -372,3 +372,16 @@ def check_graph(f, args):
         assert g.dtype == w.dtype, f"graph output {j}: dtype {g.dtype}, f gives {w.dtype}"
         assert_close(g, w, 1e-12, what=f"graph output {j} vs f")
     return {eqn.prim.name for eqn in graph.eqns}
+
+
+def numpy_and_funcgrad(expr, env):
+    """``expr`` evaluated with ``m`` NumPy, then funcgrad.numpy, each on fresh copies of
+    the arrays in ``env``: ``[(value, names), ...]``, or ``(exception type, None)``."""
+    results = []
+    for m in (np, fnp):
+        names = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in env.items()}
+        try:
+            results.append((eval(expr, {"m": m, "np": np, **names}), names))
+        except Exception as e:  # noqa: BLE001 - the exception's type is what is compared
+            results.append((type(e), None))
+    return results

@@ -7,6 +7,7 @@ import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+from helpers import numpy_and_funcgrad
 
 X = np.array([1.26, 2.5, -np.inf, np.inf, 0.5])
 B = np.array([True, False, True])
@@ -15,14 +16,7 @@ B = np.array([True, False, True])
 def _same_as_numpy(expr, **env):
     """``expr`` with ``m`` NumPy, then funcgrad.numpy: the same value, dtype and type, or
     the same exception type; ``out`` arrays in ``env`` are written alike and returned."""
-    results = []
-    for m in (np, fnp):
-        names = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in env.items()}
-        try:
-            results.append((eval(expr, {"m": m, "np": np, **names}), names))
-        except Exception as e:  # noqa: BLE001 - the exception's type is what is compared
-            results.append((type(e), None))
-    (want, want_env), (got, got_env) = results
+    (want, want_env), (got, got_env) = numpy_and_funcgrad(expr, env)
     if isinstance(want, type):  # (NumPy's UFuncTypeError: a TypeError is enough)
         builtin = next(c for c in want.__mro__ if c.__module__ == "builtins")
         assert isinstance(got, type) and issubclass(got, builtin), (expr, want, got)

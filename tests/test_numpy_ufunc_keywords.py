@@ -7,6 +7,7 @@ import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+from helpers import numpy_and_funcgrad
 
 X = np.array([0.5, 1.5, -2.0])
 I8 = np.array([1, 2, 100], np.int8)
@@ -15,14 +16,7 @@ I8 = np.array([1, 2, 100], np.int8)
 def _same_as_numpy(expr, **env):
     """``expr`` with ``m`` NumPy, then funcgrad.numpy: the same value and dtype, or the same
     exception type; the arrays in ``env`` are fresh copies for each."""
-    results = []
-    for m in (np, fnp):
-        names = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in env.items()}
-        try:
-            results.append((eval(expr, {"m": m, "np": np, **names}), names))
-        except Exception as e:  # noqa: BLE001 - the exception's type is what is compared
-            results.append((type(e), None))
-    (want, want_env), (got, got_env) = results
+    (want, want_env), (got, got_env) = numpy_and_funcgrad(expr, env)
     if isinstance(want, type):
         assert isinstance(got, type) and issubclass(got, want), (expr, want, got)
         return
