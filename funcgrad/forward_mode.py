@@ -112,7 +112,9 @@ def jvp(fun: Callable[..., Any], primals: tuple[Any, ...] | list[Any],
         tangents: tuple[Any, ...] | list[Any], has_aux: bool = False) -> tuple[Any, ...]:
     """``(fun(*primals), J @ tangents)`` by forward mode, in one pass.
 
-    An integer or boolean primal is not moved: its tangent is
+    Each tangent has its primal's shape and dtype, as JAX asks (a float32 tangent of a
+    float64 primal raises ``funcgrad.errors.ArgumentMismatchError``; a Python number
+    takes its primal's dtype).  An integer or boolean primal is not moved: its tangent is
     ``np.zeros(x.shape, fg.dtypes.float0)`` (JAX's, see :data:`funcgrad.dtypes.float0`),
     and so is the output tangent of an integer or boolean output.
 
