@@ -4,6 +4,11 @@ The simulator must be switched on (``NUMBA_ENABLE_CUDASIM=1``) before Numba is f
 imported, and the test processes import Numba for the CPU kernels, hence the child.  The
 files are split between two test modules (``test_gpu.py``, ``test_gpu_transforms.py``)
 so that the suite's two workers can run the halves side by side.
+
+The child inherits ``tests/conftest.py``: its tests marked ``soak`` (the rest of a grid
+whose representative cases run here) are deselected as in the parent, and
+``run_under_simulator(..., soak=True)`` (a ``soak`` test of ``test_gpu_transforms.py``,
+run by ``make soak``) runs only them.
 """
 import os
 import subprocess
@@ -21,18 +26,21 @@ OTHER_FILES = ("test_transforms.py", "test_decompositions.py", "test_fft.py",
                "test_complex.py", "test_graph_primitives.py")
 
 
-def run_under_simulator(*files):
-    """Run ``tests/gpu_sim/<file>`` for each of ``files``; fail with the child's output."""
+def run_under_simulator(*files, soak=False):
+    """Run ``tests/gpu_sim/<file>`` for each of ``files``; fail with the child's output.
+    With ``soak``, run only their tests marked ``soak`` (tests/conftest.py)."""
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONWARNINGS="ignore")
     probe = subprocess.run([sys.executable, "-c", "from numba import cuda"], env=env,
                            capture_output=True, text=True, timeout=120)
     if probe.returncode:
         pytest.skip("Numba's CUDA simulator is not importable here (newer Numba ships no "
                     "numba.cuda): pip install numba-cuda. " + probe.stderr[-300:])
+    # (the soak run: one parent test for all of them, under its 1800 s limit)
+    select, limit = (["-m", "soak"], 1700) if soak else ([], 280)
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--timeout=250",
-         *(str(SIM_TESTS / f) for f in files)],
-        capture_output=True, text=True, timeout=280, env=env, cwd=ROOT)
+         *select, *(str(SIM_TESTS / f) for f in files)],
+        capture_output=True, text=True, timeout=limit, env=env, cwd=ROOT)
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
     print(f"{', '.join(files)} under the CUDA simulator: {summary}")
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]

@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import funcgrad as fg
 from funcgrad.core import REGISTRY
@@ -39,6 +39,11 @@ class _ByName:
 
 IMPLS = _ByName()
 FLOATS = [np.float64, np.float32]
+
+# The per-primitive properties (one case per kernel: ~150 of them) draw three examples each
+# in `make test`: the simulator runs a kernel as Python threads, ~0.1 s a draw. Their twins
+# marked soak draw the profile's number (tests/conftest.py) for `make soak`.
+FEW = settings(max_examples=min(3, settings.default.max_examples))
 
 # inputs inside each function's domain (outside it both sides give NaN: tested below)
 DOMAIN = {"log": (0.1, 3), "log2": (0.1, 3), "log10": (0.1, 3), "log1p": (-0.5, 3),
@@ -103,14 +108,26 @@ def broadcast_shapes(draw, n=2):
 
 # --- elementwise ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", UNARY)
-@given(data=st.data())
-def test_unary_kernel_equals_cpu(name, data):
+def _unary_kernel_equals_cpu(name, data):
     lo, hi = DOMAIN.get(name, (-2, 2))
     x = data.draw(arrays(lo=lo, hi=hi))
     if name == "rint":
         x = np.round(x * 2) / 2  # halves: round half to even
     check(name, [x])
+
+
+@pytest.mark.parametrize("name", UNARY)
+@FEW
+@given(data=st.data())
+def test_unary_kernel_equals_cpu(name, data):
+    _unary_kernel_equals_cpu(name, data)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", UNARY)
+@given(data=st.data())
+def test_unary_kernel_equals_cpu_on_more_examples(name, data):
+    _unary_kernel_equals_cpu(name, data)
 
 
 @pytest.mark.parametrize("name", ["negative", "abs", "sign", "square", "floor", "rint", "exp",
@@ -129,9 +146,7 @@ def test_unary_kernel_special_values(name):
     check(name, [x.astype(np.float32)])
 
 
-@pytest.mark.parametrize("name", BINARY)
-@given(data=st.data())
-def test_binary_kernel_equals_cpu(name, data):
+def _binary_kernel_equals_cpu(name, data):
     lo, hi = DOMAIN.get(name, (-2, 2))
     sa, sb = data.draw(broadcast_shapes())
     dtype = data.draw(st.sampled_from(FLOATS))
@@ -141,6 +156,20 @@ def test_binary_kernel_equals_cpu(name, data):
     # a Python scalar stays weakly typed; a NumPy scalar is strong
     check(name, [x, 1.5])
     check(name, [np.float32(1.25), y])
+
+
+@pytest.mark.parametrize("name", BINARY)
+@FEW
+@given(data=st.data())
+def test_binary_kernel_equals_cpu(name, data):
+    _binary_kernel_equals_cpu(name, data)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", BINARY)
+@given(data=st.data())
+def test_binary_kernel_equals_cpu_on_more_examples(name, data):
+    _binary_kernel_equals_cpu(name, data)
 
 
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "minimum", "mod",
@@ -215,11 +244,7 @@ FUSED = [(p.name, i) for p in ELEMENTWISE if p.differentiable
          for i, lin in enumerate(p.elementwise.lins) if lin is not None]
 
 
-@pytest.mark.parametrize("name,i", FUSED)
-@given(data=st.data())
-def test_fused_vjp_kernel_equals_the_rule_on_the_cpu(name, i, data):
-    """Every first-order rule, generated as one GPU kernel, gives the rule's own values
-    (a rule that stays several kernels is checked to say so: None)."""
+def _fused_vjp_kernel_equals_the_rule_on_the_cpu(name, i, data):
     prim = REGISTRY[name]
     n = len(prim.elementwise.lins)
     shape = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple))
@@ -234,6 +259,22 @@ def test_fused_vjp_kernel_equals_the_rule_on_the_cpu(name, i, data):
         return
     want = prim.elementwise.lins[i](g, *args, out)
     assert_same(got, np.broadcast_to(want, out.shape).astype(dtype))
+
+
+@pytest.mark.parametrize("name,i", FUSED)
+@FEW
+@given(data=st.data())
+def test_fused_vjp_kernel_equals_the_rule_on_the_cpu(name, i, data):
+    """Every first-order rule, generated as one GPU kernel, gives the rule's own values
+    (a rule that stays several kernels is checked to say so: None)."""
+    _fused_vjp_kernel_equals_the_rule_on_the_cpu(name, i, data)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name,i", FUSED)
+@given(data=st.data())
+def test_fused_vjp_kernel_equals_the_rule_on_the_cpu_on_more_examples(name, i, data):
+    _fused_vjp_kernel_equals_the_rule_on_the_cpu(name, i, data)
 
 
 @given(x=arrays(), dtype=st.sampled_from([np.float32, np.float64, np.int32, np.int64, bool]))
@@ -309,7 +350,8 @@ def test_cumsum_kernel_equals_cpu(data):
     check("cumsum", [x], {"axis": axes[0]})
 
 
-@pytest.mark.parametrize("shape,axis", [((70,), 0), ((2, 70), 1)])
+@pytest.mark.parametrize("shape,axis", [((70,), 0),
+                                        pytest.param((2, 70), 1, marks=pytest.mark.soak)])
 def test_long_cumsum_uses_block_scan(shape, axis):
     x = np.random.default_rng(3).standard_normal(shape)
     check("cumsum", [x], {"axis": axis}, rtol=1e-9)
@@ -472,9 +514,13 @@ def _spd(rng, batch, n, dtype=np.float64):
     return (a @ np.swapaxes(a, -1, -2) + n * np.eye(n)).astype(dtype)
 
 
-@pytest.mark.parametrize("batch", [(), (2,)])
-@pytest.mark.parametrize("n", [1, 4])
-@pytest.mark.parametrize("dtype", FLOATS)
+# (batched and not, 1x1 and 4x4, each dtype in `make test`; the rest of the grid: soak)
+LINALG_CASES = [pytest.param(dtype, n, batch, marks=() if (dtype, n, batch) in [
+    (np.float64, 4, (2,)), (np.float32, 1, ())] else pytest.mark.soak)
+    for dtype in FLOATS for n in (1, 4) for batch in ((), (2,))]
+
+
+@pytest.mark.parametrize("dtype,n,batch", LINALG_CASES)
 def test_linalg_kernels_equal_cpu(batch, n, dtype):
     rng = np.random.default_rng(7 + n)
     a = (rng.standard_normal(batch + (n, n)) + 2 * np.eye(n)).astype(dtype)

@@ -130,19 +130,33 @@ def test_results_stay_on_the_device_until_asked():
     assert "GpuArray" in repr(x) and "cuda" in repr(x)
 
 
-def test_solve_keeping_its_factors_on_gpu_equals_cpu(monkeypatch):
-    """``solve`` through ``solve_lu``/``lu_solve`` (taken at every size here): values,
-    gradients of both arguments (the transposed solve) and second order as on the CPU."""
-    from funcgrad.primitives import linalg as primitive_linalg, solves
-    monkeypatch.setattr(solves, "LU_MIN", 1)
-    b = RNG.standard_normal((3, 2))
+def _sum_sin_solve(m, b):
+    return fnp.sum(fnp.sin(fnp.linalg.solve(m, b)))
 
-    def f(m, b):
-        return fnp.sum(fnp.sin(fnp.linalg.solve(m, b)))
+
+@pytest.fixture
+def solve_keeps_its_factors(monkeypatch):
+    """``solve`` goes through ``solve_lu``/``lu_solve`` at every size."""
+    from funcgrad.primitives import solves
+    monkeypatch.setattr(solves, "LU_MIN", 1)
+    return np.random.default_rng(1).standard_normal((3, 2))
+
+
+def test_solve_keeping_its_factors_on_gpu_equals_cpu(solve_keeps_its_factors):
+    """``solve`` through ``solve_lu``/``lu_solve``: values and gradients of both arguments
+    (the transposed solve) as on the CPU."""
+    from funcgrad.primitives import linalg as primitive_linalg
+    b, f = solve_keeps_its_factors, _sum_sin_solve
     used = {e.prim for e in fg.make_graph(fg.grad(f, argnums=(0, 1)))(A, b).eqns}
     assert {primitive_linalg.solve_lu_p, primitive_linalg.lu_solve_p} <= used
     assert_tree_close(fg.grad(f, argnums=(0, 1))(gpu(A), gpu(b)),
                       fg.grad(f, argnums=(0, 1))(A, b))
+
+
+@pytest.mark.soak  # (~3 s in the simulator; second order on the GPU: test_jacobians_...)
+def test_second_order_of_solve_keeping_its_factors_on_gpu_equals_cpu(
+        solve_keeps_its_factors):
+    b, f = solve_keeps_its_factors, _sum_sin_solve
     assert_tree_close(fg.hessian(f)(gpu(A), gpu(b)), fg.hessian(f)(A, b))
 
 
