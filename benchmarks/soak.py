@@ -25,7 +25,9 @@ What it runs
     ``-m soak tests`` (``marked``)         the tests marked ``soak`` in the other files:
                                            the exhaustive fg.jit grids (every shape, axis
                                            or mode compiled) whose representative cases
-                                           `make test` runs
+                                           `make test` runs, more random jit programs, and
+                                           the CUDA simulator's (tests/gpu_sim/) rest of
+                                           its grids and hypothesis examples
 
     It takes a long time (an hour or more on a small machine) and several GB of memory.
 

@@ -122,13 +122,7 @@ def describe(steps):
     return " ; ".join(f"{OPS[op][0]}({i},{j})" for op, i, j in steps)
 
 
-# Each example compiles two kernels: half the profile's examples (4 in CI), no shrinking (a
-# failure reports the program as drawn).
-@settings(max_examples=max(1, settings.default.max_examples // 2),
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(steps=st.lists(STEP, min_size=1, max_size=7), seed=st.integers(0, 2**16),
-       float32=st.booleans())
-def test_jit_of_random_programs_equals_eager(steps, seed, float32):
+def _jit_of_random_program_equals_eager(steps, seed, float32):
     rng = np.random.default_rng(seed)
     dtype = np.float32 if float32 else np.float64
     x = rng.uniform(-1.5, 1.5, (3, 4)).astype(dtype)
@@ -143,6 +137,27 @@ def test_jit_of_random_programs_equals_eager(steps, seed, float32):
     assert_tree_close(fg.jit(f)(x, y), want, rtol, f"jit: {what}")
     assert_tree_close(fg.jit(fg.grad(f, argnums=(0, 1)))(x, y), want_grad, rtol,
                       f"jit(grad): {what}")
+
+
+# Each example compiles two kernels (~2.5 s on CI): two programs in `make test`, the
+# profile's number (8 in CI) in `make soak`; no shrinking (a failure reports the program
+# as drawn).
+PROGRAMS = dict(steps=st.lists(STEP, min_size=1, max_size=7), seed=st.integers(0, 2**16),
+                float32=st.booleans())
+AS_DRAWN = [Phase.explicit, Phase.reuse, Phase.generate]
+
+
+@settings(max_examples=min(2, settings.default.max_examples), phases=AS_DRAWN)
+@given(**PROGRAMS)
+def test_jit_of_random_programs_equals_eager(steps, seed, float32):
+    _jit_of_random_program_equals_eager(steps, seed, float32)
+
+
+@pytest.mark.soak
+@settings(phases=AS_DRAWN)
+@given(**PROGRAMS)
+def test_jit_of_more_random_programs_equals_eager(steps, seed, float32):
+    _jit_of_random_program_equals_eager(steps, seed, float32)
 
 
 # --- the benchmark workloads, and what their compiled code looks like ------------------------
