@@ -294,3 +294,45 @@ def test_generalized_ufunc_dtype_differentiates():
     a, v = np.array([[1.25, 2.5, -3.0], [0.5, 7.0, 1.0]]), np.array([1.0, 2.0, 3.0])
     g = fg.grad(lambda x: fnp.sum(fnp.vecdot(x, v, dtype=np.float64) ** 2))(a)
     np.testing.assert_allclose(g, 2 * (a @ v)[:, None] * v[None, :])
+
+
+@pytest.mark.parametrize("expr", [
+    "m.average(x0, 0)", "m.delete(x0, 0, 0)", "m.insert(x0, 0, 1.0, -1)", "m.gradient(x0, axis=0)",
+    "m.median(x0, 0)", "m.nanmedian(x0, -1)", "m.percentile(x0, 30, 0)", "m.quantile(x0, 0.3, 0)",
+    "m.nanpercentile(x0, 30, 0)", "m.nanquantile(x0, 0.3, 0)", "m.roll(x0, 1, 0)",
+    "m.size(x0, 0)", "m.swapaxes(x0, 0, 0)", "m.sort_complex(x0)", "m.sort(x0, 0)",
+    "m.take_along_axis(x0, np.array(0), 0)", "m.partition(x0, 0)", "m.flip(x0, -1)",
+    "m.moveaxis(x0, 0, 0)", "m.linalg.matrix_norm(x0)", "m.linalg.matrix_norm(x)",
+    "m.fft.hfft(x0, 4)", "m.fft.irfft(x0, 2)", "m.fft.rfft(x0, 4)", "m.sum(x, 1)",
+    "m.cumsum(x, -2)", "m.take(x, 0, axis=1)",
+])
+def test_an_axis_a_0d_or_1d_array_lacks_raises_numpys_axis_error(expr):
+    # an AxisError is both a ValueError and an IndexError: never a bare IndexError from
+    # a shape lookup (a 0-d array has no axis 0 here, unlike for sum or cumsum)
+    env = {"m": np, "np": np, "x0": np.array(0.5), "x": np.array([0.5, 2.0])}
+    with pytest.raises(np.exceptions.AxisError):
+        eval(expr, env)
+    with pytest.raises(np.exceptions.AxisError, match="out of bounds for array of dimension"):
+        eval(expr, {**env, "m": fnp})
+
+
+@pytest.mark.parametrize("expr", [
+    "m.fft.fft(x0)", "m.fft.ifft(x0, axis=0)", "m.fft.fft2(x0)", "m.fft.irfftn(x0)",
+    "m.linalg.tensordot(x0, x0)", "m.linalg.tensordot(x, x)",
+])
+def test_where_numpy_fails_on_a_missing_axis_with_index_error_funcgrad_says_which(expr):
+    env = {"m": np, "np": np, "x0": np.array(0.5), "x": np.array([0.5, 2.0])}
+    with pytest.raises(IndexError):
+        eval(expr, env)
+    with pytest.raises(np.exceptions.AxisError):  # (an IndexError: NumPy's handlers work)
+        eval(expr, {**env, "m": fnp})
+
+
+@pytest.mark.parametrize("expr", [
+    "m.cumsum(x0, 0)", "m.cumprod(x0, -1)", "m.argmax(x0, 0)", "m.argmin(x0, -1)",
+    "m.take(x0, 0, axis=0)", "m.argsort(x0, 0)", "m.repeat(x0, 2, 0)",
+    "m.compress([True], x0, 0)", "m.argpartition(x0, 0)",
+])
+def test_functions_that_ravel_a_0d_array_take_its_axis_0_as_numpy(expr):
+    _same_as_numpy(expr, x0=np.array(0.5))
+

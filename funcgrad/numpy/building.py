@@ -395,8 +395,8 @@ def compress(condition: ArrayLike, a: ArrayLike, axis: Axis = None, out: Any = N
     if out is not None:
         return write_out("compress", out, compress(condition, a, axis), "unsafe")
     a = asarray(a)
-    if axis is None:
-        a, axis = ravel(a), 0
+    if axis is None or a.ndim == 0:  # (NumPy ravels a 0-d a: its axis 0 or -1 is the one)
+        a, axis = ravel(a), 0 if axis is None else one_axis(axis, 1)
     axis = one_axis(axis, a.ndim)
     mask = _mask_values(asarray(condition), "compress (its result's length)")
     if mask.ndim != 1:
