@@ -153,7 +153,8 @@ def _extremum(name, reduce, combine, ufunc_name, top, a, axis, keepdims, initial
     if builtins.any(a.shape[ax] == 0 for ax in axes):  # nothing to reduce: initial itself
         out = broadcast_to(init, shape)
         return out.copy() if isinstance(out, _np.ndarray) else out
-    a = _select(a, mask, _extreme_value(name, a.dtype, top))
+    if mask is not None:  # (a complex array has no extreme value, and needs none without)
+        a = _select(a, mask, _extreme_value(name, a.dtype, top))
     return combine(reduce(a, axes, keepdims), init)
 
 
