@@ -282,7 +282,8 @@ def test_scans_of_a_0d_array_are_one_element_long_and_differentiate(name, axis):
     "m.vecdot(A, v, out=out)", "m.vecdot(A, v, signature=(None, None, np.float32))",
     "m.vecdot(A, v, order='Q', dtype=float)", "m.matvec(A, v, dtype=np.float32)",
     "m.matvec(A, v, out=out)", "m.vecmat(A[0], A.T, out=out, casting='unsafe')",
-    "m.vecdot(A, v, out=np.zeros(2, np.int64))",
+    "m.vecdot(A, v, out=np.zeros(2, np.int64))", "m.matvec(A, v, axis=0)",
+    "m.matvec(A, v, keepdims=True)", "m.vecmat(v, A.T, axis=None)", "m.vecmat(v, A.T, keepdims=1)",
 ])
 def test_generalized_ufuncs_take_numpys_keywords(expr):
     _same_as_numpy(expr, A=np.array([[1.25, 2.5, -3.0], [0.5, 7.0, 1.0]]),
