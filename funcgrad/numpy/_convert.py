@@ -226,8 +226,11 @@ def _bad_dtype(arr):
                     f"({arr.dtype.name}). Convert it first, e.g. np.asarray(x, dtype=float).")
 
 
-def normalize_axis(axis: Axis, ndim: int, name: str = "axis") -> tuple[int, ...]:
-    """A sorted tuple of non-negative axes (``None`` means all).
+def normalize_axis(axis: Axis, ndim: int, name: str = "axis", *,
+                   scalar_is_1d: bool = True) -> tuple[int, ...]:
+    """A sorted tuple of non-negative axes (``None`` means all).  A 0-d array takes axis 0,
+    as ``(0,)`` (NumPy's reductions: ``sum(x0, axis=0)``), unless not ``scalar_is_1d``
+    (its ``mean``, ``median``, ``average``, ``size``...: an ``AxisError``).
 
     >>> import funcgrad.numpy as fnp
     >>> fnp.normalize_axis(-1, 3), fnp.normalize_axis(None, 2)
@@ -244,7 +247,7 @@ def normalize_axis(axis: Axis, ndim: int, name: str = "axis") -> tuple[int, ...]
     out = []
     for a in axes:
         a = int(a)
-        if not -ndim <= a < max(ndim, 1) or (ndim == 0 and a not in (0, -1)):
+        if not -ndim <= a < (max(ndim, 1) if scalar_is_1d else ndim):
             raise np.exceptions.AxisError(f"{name} {a} is out of bounds for array of "
                                           f"dimension {ndim}")
         out.append(a % ndim if ndim else 0)
@@ -253,8 +256,10 @@ def normalize_axis(axis: Axis, ndim: int, name: str = "axis") -> tuple[int, ...]
     return tuple(sorted(out))
 
 
-def one_axis(axis: Axis, ndim: int) -> int:
-    """One non-negative axis (0 for a 0-d array).
+def one_axis(axis: Axis, ndim: int, *, scalar_is_1d: bool = False) -> int:
+    """One non-negative axis.  A 0-d array has none: NumPy's ``AxisError``, unless
+    ``scalar_is_1d`` (the functions NumPy lets ravel a 0-d array first: ``cumsum``,
+    ``argmax``, ``take``, ``repeat``... give its axis 0 or -1 as 0).
 
     >>> import funcgrad.numpy as fnp
     >>> fnp.one_axis(-1, 3)
@@ -262,7 +267,12 @@ def one_axis(axis: Axis, ndim: int) -> int:
     """
     if type(axis) is not int:  # (NumPy's TypeError for axis=None or a tuple where one
         axis = operator.index(axis)  # axis is meant: never its first entry, silently)
-    return normalize_axis(axis, ndim)[0] if ndim else 0
+    if ndim or not scalar_is_1d:
+        if not -ndim <= axis < ndim:  # (an AxisError is a ValueError and an IndexError)
+            raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of "
+                                          f"dimension {ndim}")
+        return axis % ndim
+    return normalize_axis(axis, 1)[0]
 
 
 def concrete_values(x, what, fix):

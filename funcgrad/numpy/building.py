@@ -395,8 +395,8 @@ def compress(condition: ArrayLike, a: ArrayLike, axis: Axis = None, out: Any = N
     if out is not None:
         return write_out("compress", out, compress(condition, a, axis), "unsafe")
     a = asarray(a)
-    if axis is None:
-        a, axis = ravel(a), 0
+    if axis is None or a.ndim == 0:  # (NumPy ravels a 0-d a: its axis 0 or -1 is the one)
+        a, axis = ravel(a), 0 if axis is None else one_axis(axis, 1)
     axis = one_axis(axis, a.ndim)
     mask = _mask_values(asarray(condition), "compress (its result's length)")
     if mask.ndim != 1:
@@ -431,7 +431,7 @@ def diagflat(v: ArrayLike, k: int = 0) -> Array:
 @stands_for(_np.matvec)
 def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None,
            dtype: Any = None, casting: str = "same_kind", order: str = "K", subok: bool = True,
-           signature: Any = None) -> Array:
+           signature: Any = None, axis: Any = _np._NoValue, keepdims: bool = False) -> Array:
     """``np.matvec(x1, x2, /, *, axes=None)``: matrix-vector products over stacks,
     ``x1 @ x2`` with ``x1`` (..., m, n) and ``x2`` (..., n) (or the core axes ``axes``
     names, as NumPy's generalized ufuncs).
@@ -440,6 +440,8 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None
     >>> fnp.matvec(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
     array([3., 7.])
     """
+    if axis is not _np._NoValue or keepdims:  # (NumPy's TypeError, in its words: its
+        _np.matvec(_np.empty((1, 1)), _np.empty(1), **_given(axis=axis, keepdims=keepdims))  # two core shapes differ)
     if out is not None or dtype is not None or signature is not None or casting != "same_kind":
         return _gufunc_keywords(_np.matvec, lambda a, b: matvec(a, b, axes=axes), x1, x2, out,
                                 dtype, casting, order, subok, signature)
@@ -454,7 +456,7 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None
 @stands_for(_np.vecmat)
 def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None,
            dtype: Any = None, casting: str = "same_kind", order: str = "K", subok: bool = True,
-           signature: Any = None) -> Array:
+           signature: Any = None, axis: Any = _np._NoValue, keepdims: bool = False) -> Array:
     """``np.vecmat(x1, x2, /, *, axes=None)``: vector-matrix products over stacks, with
     ``x1`` (..., n) and ``x2`` (..., n, m); ``x1`` is conjugated when complex, as NumPy's.
 
@@ -462,6 +464,8 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None
     >>> fnp.vecmat(np.array([1.0, 1.0]), np.array([[1.0, 2.0], [3.0, 4.0]]))
     array([4., 6.])
     """
+    if axis is not _np._NoValue or keepdims:  # (NumPy's TypeError, in its words: its
+        _np.vecmat(_np.empty(1), _np.empty((1, 1)), **_given(axis=axis, keepdims=keepdims))  # two core shapes differ)
     if out is not None or dtype is not None or signature is not None or casting != "same_kind":
         return _gufunc_keywords(_np.vecmat, lambda a, b: vecmat(a, b, axes=axes), x1, x2, out,
                                 dtype, casting, order, subok, signature)
@@ -507,6 +511,11 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None
     if x1.dtype == x2.dtype == _np.bool_:  # (NumPy's: any of the ands, a boolean)
         return _any(logical_and(x1, x2), axis=axis)
     return sum(multiply(x1, x2), axis=axis)
+
+
+def _given(**keywords):
+    """The ``keywords`` given a value (not NumPy's marker of none, nor a false keepdims)."""
+    return {k: v for k, v in keywords.items() if v is not _np._NoValue and v is not False}
 
 
 def _gufunc_keywords(ufunc, fn, x1, x2, out, dtype, casting, order, subok, signature):

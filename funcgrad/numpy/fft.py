@@ -11,6 +11,7 @@ transpose of a DFT is a DFT.
 >>> fg.grad(lambda x: np.sum(np.abs(np.fft.fft(x)) ** 2))(x) / (2 * len(x))   # Parseval
 array([ 1. ,  2. ,  0.5, -1. ])
 """
+import operator
 from typing import Any, Sequence
 import numpy as _np
 
@@ -57,10 +58,19 @@ def _as_real(a, name):
     return a if a.dtype == dtype else _st.convert_element_type(a, dtype)
 
 
-def _length(a, n, axis, default=None):
+def _zero_d(axis):
+    # (NumPy's IndexError or AxisError, by path; an AxisError is both, and a ValueError)
+    return _np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0: "
+                                    f"a 0-d array has no axis to transform; reshape it (x.reshape(1) "
+                                    f"for one point)")
+
+
+def _length(a, n, axis, hermitian=False):
     if a.ndim == 0:
-        raise ValueError("numpy.fft needs an array of at least one dimension, got a 0-d one")
-    n = (default if default is not None else a.shape[axis]) if n is None else int(n)
+        raise _zero_d(operator.index(axis))  # (a TypeError first for axis=None, as NumPy's)
+    if n is None:  # (a Hermitian signal of m entries is the half of one of 2 (m - 1))
+        n = 2 * (a.shape[axis] - 1) if hermitian else a.shape[axis]
+    n = int(n)
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     return n
@@ -120,7 +130,7 @@ def irfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None 
     if out is not None:
         return write_out("fft.irfft", out, irfft(a, n, axis, norm))
     a, half = _as_complex(a), _is_half(a)
-    out = _fft.irfft(a, _length(a, n, axis, 2 * (a.shape[axis] - 1)), axis, _norm(norm))
+    out = _fft.irfft(a, _length(a, n, axis, hermitian=True), axis, _norm(norm))
     return _st.convert_element_type(out, _np.float16) if half else out
 
 
@@ -135,7 +145,7 @@ def hfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None =
     if out is not None:
         return write_out("fft.hfft", out, hfft(a, n, axis, norm))
     a, half = _as_complex(a), _is_half(a)
-    n = _length(a, n, axis, 2 * (a.shape[axis] - 1))
+    n = _length(a, n, axis, hermitian=True)
     out = _fft.irfft(conj(a), n, axis, _SWAPPED[_norm(norm)])
     return _st.convert_element_type(out, _np.float16) if half else out
 
@@ -159,7 +169,7 @@ def ihfft(a: ArrayLike, n: int | None = None, axis: Axis = -1, norm: str | None 
 def _cook(a, s, axes, inverse_real=False):
     """NumPy's ``_cook_nd_args``: the lengths and axes of an n-dimensional transform."""
     if a.ndim == 0:
-        raise ValueError("numpy.fft needs an array of at least one dimension, got a 0-d one")
+        raise _zero_d(-1 if axes is None else _np.ravel(axes)[0] if _np.size(axes) else -1)
     if axes is not None:
         axes = [int(ax) for ax in ([axes] if _np.ndim(axes) == 0 else axes)]
     if s is None:

@@ -14,7 +14,8 @@ import numpy as _np
 
 from ..core import concrete
 from ..primitives.special import i0e as _i0e
-from ._convert import asarray, concrete_values, is_concrete, operand, write_out
+from ._convert import (asarray, concrete_values, is_concrete, operand, scalar_results,
+                       write_out)
 from .constructors import astype, stop_gradient
 from .indexing import where
 from .ufuncs import (abs, add, divide, equal, exp2, floor, floor_divide, greater, greater_equal,
@@ -85,6 +86,7 @@ def signbit(x: ArrayLike) -> Array:
 
 
 @stands_for(_np.copysign)
+@scalar_results  # (NumPy's 0-d result is a scalar: this one's steps make 0-d arrays)
 def copysign(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Elementwise ``np.copysign``: the magnitude of ``x1`` with the sign of ``x2``
     (derivative ``±1`` in ``x1``, 0 in ``x2``).
@@ -100,6 +102,7 @@ def copysign(x1: ArrayLike, x2: ArrayLike) -> Array:
 
 
 @stands_for(_np.fmod)
+@scalar_results  # (NumPy's 0-d result is a scalar: this one's steps make 0-d arrays)
 def fmod(x1: ArrayLike, x2: ArrayLike) -> Array:
     """Elementwise ``np.fmod``: the C remainder, with the sign of ``x1`` (``remainder``
     has the sign of ``x2``).  Derivative 1 in ``x1``, ``-trunc(x1 / x2)`` in ``x2``.

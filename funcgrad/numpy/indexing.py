@@ -98,8 +98,8 @@ def take(a: ArrayLike, indices: ArrayLike, axis: Axis = None, out: Any = None,
     if mode not in ("raise", "wrap", "clip", "fill"):
         raise ValueError(f"take: mode must be 'raise', 'wrap', 'clip' or 'fill', got {mode!r}")
     a = asarray(a)
-    if axis is None:
-        a, axis = ravel(a), 0
+    if axis is None or a.ndim == 0:  # (NumPy ravels a 0-d a: its axis 0 or -1 is the one)
+        a, axis = ravel(a), 0 if axis is None else one_axis(axis, 1)
     axis = one_axis(axis, a.ndim)
     indices = asarray(indices)
     if indices.dtype.kind == "b":  # np.take reads booleans as the integers 0 and 1, not a mask
@@ -145,10 +145,10 @@ def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: Axis = -1,
                          f"{indices.dtype}")
     if axis is None:
         arr, axis = ravel(arr), 0
+    axis = one_axis(axis, arr.ndim)  # (NumPy checks the axis first)
     if indices.ndim != arr.ndim:
         raise ValueError(f"take_along_axis: `indices` and `arr` must have the same number of "
                          f"dimensions, got {indices.ndim} and {arr.ndim}")
-    axis = one_axis(axis, arr.ndim)
     if indices.shape[:axis] + indices.shape[axis + 1:] != arr.shape[:axis] + arr.shape[axis + 1:]:
         # the other axes broadcast against each other, as in NumPy
         other = _np.broadcast_shapes(indices.shape[:axis] + (1,) + indices.shape[axis + 1:],
@@ -217,7 +217,7 @@ def argsort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None,
         raise ValueError("Cannot specify order when the array has no fields (argsort's "
                          "order= names the fields of a structured array)")
     a, axis = _flat_or(asarray(a), axis)
-    return _sorting_order(a, one_axis(axis, a.ndim), descending)
+    return _sorting_order(a, one_axis(axis, a.ndim, scalar_is_1d=True), descending)
 
 
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:

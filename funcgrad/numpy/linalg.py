@@ -193,8 +193,10 @@ def matrix_norm(x: ArrayLike, /, *, keepdims: bool = False, ord: str = "fro") ->
     """
     x = asarray(x)
     if x.ndim < 2:
-        raise ValueError(f"matrix_norm: input array must be at least 2-dimensional, but it "
-                         f"is {x.ndim}-dimensional")
+        # (NumPy's AxisError, a ValueError: the matrix axes -2 and -1 are not there)
+        raise np.exceptions.AxisError(f"axis -2 is out of bounds for array of dimension "
+                                      f"{x.ndim}: matrix_norm needs a matrix (at least 2-d); "
+                                      f"use vector_norm for a vector")
     return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
 
 
@@ -211,7 +213,7 @@ def vector_norm(x: ArrayLike, /, *, axis: Axis = None, keepdims: bool = False,
     if axis is None:
         out = norm(ravel(x), ord=ord, axis=0)
         return reshape(out, (1,) * x.ndim) if keepdims else out
-    axes = normalize_axis(axis, x.ndim)
+    axes = normalize_axis(axis, x.ndim, scalar_is_1d=False)
     if len(axes) == 1:
         return norm(x, ord=ord, axis=axes[0], keepdims=keepdims)
     rest = [i for i in range(x.ndim) if i not in axes]

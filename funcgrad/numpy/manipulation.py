@@ -56,7 +56,7 @@ def size(a: ArrayLike, axis: Axis = None) -> int:
     a = asarray(a)
     if axis is None:
         return a.size
-    return math.prod(a.shape[i] for i in normalize_axis(axis, a.ndim))
+    return math.prod(a.shape[i] for i in normalize_axis(axis, a.ndim, scalar_is_1d=False))
 
 
 def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: str = "C",
@@ -516,8 +516,8 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: Axis = None) -> Array:
     array([1., 2., 2.])
     """
     a = asarray(a)
-    if axis is None:
-        a, axis = ravel(a), 0
+    if axis is None or a.ndim == 0:  # (NumPy ravels a 0-d a: its axis 0 or -1 is the one)
+        a, axis = ravel(a), 0 if axis is None else one_axis(axis, 1)
     axis = one_axis(axis, a.ndim)
     if isinstance(repeats, (int, _np.integer)):
         r = int(repeats)
@@ -538,7 +538,7 @@ def flip(m: ArrayLike, axis: Axis = None) -> Array:
            [4., 3.]])
     """
     m = asarray(m)
-    axes = normalize_axis(axis, m.ndim)
+    axes = normalize_axis(axis, m.ndim, scalar_is_1d=False)
     return m[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(m.ndim))]
 
 

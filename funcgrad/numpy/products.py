@@ -169,8 +169,8 @@ def tensordot(a: ArrayLike, b: ArrayLike,
         axes_b = list(range(axes))
     else:
         axes_a, axes_b = map(_axis_list, axes)
-    axes_a = [ax % a.ndim for ax in axes_a]
-    axes_b = [ax % b.ndim for ax in axes_b]
+    axes_a = [one_axis(ax, a.ndim) for ax in axes_a]  # (AxisError: NumPy's IndexError kind)
+    axes_b = [one_axis(ax, b.ndim) for ax in axes_b]
     for i, j in zip(axes_a, axes_b):
         if a.shape[i] != b.shape[j]:
             raise ValueError(f"tensordot: shape mismatch for sum: axis {i} of {a.shape} vs "

@@ -21,11 +21,11 @@ __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "v
            "logsumexp", "cumsum", "cumprod", "argmax", "argmin", "diff", "allclose"]
 
 
-def _reduction(a, axis, dtype=None):
+def _reduction(a, axis, dtype=None, scalar_is_1d=True):
     a = asarray(a)
     if dtype is not None:
         a = astype(a, dtype)
-    return a, normalize_axis(axis, a.ndim)
+    return a, normalize_axis(axis, a.ndim, scalar_is_1d=scalar_is_1d)
 
 
 @functools.lru_cache(maxsize=None)
@@ -153,7 +153,8 @@ def _extremum(name, reduce, combine, ufunc_name, top, a, axis, keepdims, initial
     if builtins.any(a.shape[ax] == 0 for ax in axes):  # nothing to reduce: initial itself
         out = broadcast_to(init, shape)
         return out.copy() if isinstance(out, _np.ndarray) else out
-    a = _select(a, mask, _extreme_value(name, a.dtype, top))
+    if mask is not None:  # (a complex array has no extreme value, and needs none without)
+        a = _select(a, mask, _extreme_value(name, a.dtype, top))
     return combine(reduce(a, axes, keepdims), init)
 
 
@@ -208,7 +209,7 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: A
     if dtype is None:
         dtype = _np.float64 if a.dtype.kind in "biu" else _np.float32 if half else a.dtype
     a, acc = _accumulating(_np.sum, a, dtype)
-    a, axes = _reduction(a, axis)
+    a, axes = _reduction(a, axis, scalar_is_1d=False)
     mask = _mask("mean", a, where)
     total = _finished(_st.reduce_sum(_select(a, mask, 0), axes, keepdims), acc)
     if acc.kind in "biu":  # NumPy divides an integer total in float64, then casts back
@@ -359,7 +360,7 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: An
         ddof = correction
     if dtype is not None and _np.dtype(dtype).kind in "biuc":
         return _var_in(_np.dtype(dtype), a, axis, ddof, keepdims, where, mean)
-    a, axes = _reduction(a, axis, dtype)
+    a, axes = _reduction(a, axis, dtype, scalar_is_1d=False)
     mask = _mask("var", a, where)
     if mean is None:
         mean = _mean(a, axis=axes, keepdims=True, where=True if mask is None else mask)
@@ -380,7 +381,7 @@ def _var_in(dtype, a, axis, ddof, keepdims, where, mean):
     back to it.  The result is then piecewise constant in ``a`` for an integer ``dtype``: its
     derivative is zero, and grad refuses its integer output."""
     a = asarray(a)
-    axes = normalize_axis(axis, a.ndim)
+    axes = normalize_axis(axis, a.ndim, scalar_is_1d=False)
     mask = _mask("var", a, where)
 
     def counted(keep):
@@ -454,7 +455,7 @@ def cumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     a, acc = _accumulating(_np.cumsum, a, dtype)
     if axis is None or a.ndim == 0:  # (a 0-d array scans as one element, as NumPy's)
         a, axis = ravel(a), (0 if axis is None else axis)
-    return _finished(_red.cumsum(a, one_axis(axis, a.ndim)), acc)
+    return _finished(_red.cumsum(a, one_axis(axis, a.ndim, scalar_is_1d=True)), acc)
 
 
 def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
@@ -470,7 +471,7 @@ def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     a, acc = _accumulating(_np.cumprod, a, dtype)
     if axis is None or a.ndim == 0:  # (a 0-d array scans as one element, as NumPy's)
         a, axis = ravel(a), (0 if axis is None else axis)
-    axis = one_axis(axis, a.ndim)
+    axis = one_axis(axis, a.ndim, scalar_is_1d=True)
     if isinstance(a, _np.ndarray):  # plain arrays only: np.cumprod of a Tensor (or a GPU
         return _finished(_np.cumprod(a, axis=axis), acc)  # array) would dispatch back here
     last = a.ndim - 1
@@ -497,7 +498,7 @@ def argmax(a: ArrayLike, axis: Axis = None, out: Any = None, *,
     if axis is None:
         flat = _red.argmax(ravel(a), 0)
         return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
-    return _red.argmax(a, one_axis(axis, a.ndim), keepdims)
+    return _red.argmax(a, one_axis(axis, a.ndim, scalar_is_1d=True), keepdims)
 
 
 def argmin(a: ArrayLike, axis: Axis = None, out: Any = None, *,
@@ -519,7 +520,7 @@ def argmin(a: ArrayLike, axis: Axis = None, out: Any = None, *,
     if axis is None:
         flat = _red.argmin(ravel(a), 0)
         return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
-    return _red.argmin(a, one_axis(axis, a.ndim), keepdims)
+    return _red.argmin(a, one_axis(axis, a.ndim, scalar_is_1d=True), keepdims)
 
 
 def diff(a: ArrayLike, n: int = 1, axis: Axis = -1, prepend: ArrayLike | None = None,

@@ -136,7 +136,8 @@ def _partitioned(name, a, kth, axis, order):
     a = asarray(a)
     if axis is None:
         a, axis = ravel(a), 0
-    axis = one_axis(axis, a.ndim)
+    # (NumPy's argpartition ravels a 0-d array, as argsort; its partition refuses one)
+    axis = one_axis(axis, a.ndim, scalar_is_1d=name == "argpartition")
     _check_kth(kth, a.shape[axis] if a.ndim else 1, name)
     return a, axis
 

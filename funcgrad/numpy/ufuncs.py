@@ -16,7 +16,7 @@ import numpy as _np
 
 from ..core import _special_classes, _state, _tracer_classes
 from ..primitives import elementwise as _ew
-from ._convert import asarray, operand, write_out
+from ._convert import asarray, operand, scalar_results, write_out
 from ._ufunc_keywords import ORDER_K, SAME_KIND, call_with_keywords, presented_signature
 from .constructors import astype
 from ..typing import Array, ArrayLike, DTypeLike
@@ -498,6 +498,7 @@ def abs_square(x):
 conjugate = conj
 
 
+@scalar_results  # (NumPy's 0-d result is a scalar: this one's steps make 0-d arrays)
 def sinc(x: ArrayLike) -> Array:
     """``sin(pi x) / (pi x)``, 1 at 0 (the division is guarded, so grads stay finite).
 
