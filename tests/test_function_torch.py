@@ -264,11 +264,56 @@ def test_mark_dirty_returns_the_input_with_the_functions_history():
     y = a * 2
     out = AddOneInplace.apply(y)
     assert out is y and y.tolist() == [3.0, 5.0] and y.grad_fn.name() == "AddOneInplaceBackward"
+    assert type(y.grad_fn).__name__ == "AddOneInplaceBackward"
     y.sum().backward()
     assert a.grad.tolist() == [6.0, 6.0]
     leaf = torch.tensor([1.0], requires_grad=True)
     with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
         AddOneInplace.apply(leaf)
+
+
+def test_each_function_records_nodes_of_its_own_type_named_like_torchs():
+    class MyExp(Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            (y,) = ctx.saved_tensors
+            return g * y
+
+    class SplitTwice(Function):  # two outputs: one node, one type
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2 + g2 * 3
+
+    class Derived(MyExp):
+        pass
+
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    y = MyExp.apply(x)
+    node_type = type(y.grad_fn)
+    assert node_type.__name__ == "MyExpBackward" and y.grad_fn.name() == "MyExpBackward"
+    assert node_type is MyExp._backward_cls and type(MyExp.apply(y).grad_fn) is node_type
+    assert isinstance(y.grad_fn, torch.autograd.Node) and repr(y.grad_fn) == "<MyExpBackward>"
+    z = Derived.apply(y)
+    assert type(z.grad_fn).__name__ == "DerivedBackward" and type(z.grad_fn) is not node_type
+    a, b = SplitTwice.apply(z)
+    assert type(a.grad_fn).__name__ == "SplitTwiceBackward" and a.grad_fn is b.grad_fn
+    assert type((a * b).grad_fn) is torch.autograd.Node  # built-in operations: unchanged
+    seen = []
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append("MyExp"))
+    (a + b).sum().backward()
+    e = np.exp(np.exp(np.array([0.0, 1.0])))  # z = exp(exp(x)); a + b = 5 z
+    np.testing.assert_allclose(x.grad.numpy(), 5 * e * np.exp(np.array([0.0, 1.0])), rtol=1e-6)
+    assert seen == ["MyExp"]
 
 
 def test_vmap_over_a_function_and_generate_vmap_rule():

@@ -172,6 +172,32 @@ def test_operands_that_do_not_broadcast_raise_torchs_error(lib, shapes, sizes, d
             op()
 
 
+@pytest.mark.parametrize("shapes, sizes, dim", [(((2, 3), (3,), (2,)), (3, 2), 1),
+                                                (((1, 3), (2, 1), (3, 3)), (2, 3), 0),
+                                                (((5,), (2, 3), (2, 3)), (5, 3), 1),
+                                                (((2,), (3,), ()), (2, 3), 0)])
+def test_where_on_shapes_that_do_not_broadcast_raises_torchs_error(shapes, sizes, dim):
+    # PyTorch broadcasts cond, input, other left to right: tensor a is what the operands
+    # before the first misfit broadcast to
+    cond = fg.ones(shapes[0]) > 0
+    a, b = (fg.ones(s, requires_grad=True) for s in shapes[1:])
+    message = (f"The size of tensor a ({sizes[0]}) must match the size of tensor b "
+               f"({sizes[1]}) at non-singleton dimension {dim}")
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        fg.where(cond, a, b)
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        fg.where(cond, a, b)
+    if shapes[2] == ():
+        with pytest.raises(RuntimeError, match=re.escape(message)):
+            fg.where(cond, a, 0.0)
+
+
+def test_where_broadcasts_three_shapes_that_fit():
+    x = fg.ones(1, 3, requires_grad=True)
+    y = fg.where(fg.ones(2, 1) > 0, x, fg.zeros(4, 1, 1))
+    assert y.shape == (4, 2, 3)
+
+
 def test_the_broadcast_error_is_also_numpys_value_error():
     with pytest.raises(ValueError, match="could not be broadcast"):
         fg.ones(2, 3) + fg.ones(2)

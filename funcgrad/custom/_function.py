@@ -42,8 +42,8 @@ from ..core import Tracer, _state
 from ..errors import FREED_MESSAGE, ShapeMismatchError
 from ..instruments import check_unpacked
 from ._call import CustomRule, as_operand, custom_call_p, with_entries
-from ._eager import (ONCE_MESSAGE, eager_tensor_type, no_grad, present, rebase_dirty,
-                     unwrap_output)
+from ._eager import (ONCE_MESSAGE, eager_tensor_type, name_nodes, no_grad, present,
+                     rebase_dirty, unwrap_output)
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
@@ -345,6 +345,7 @@ class Function:
                 if ctx._packed is not None:
                     ctx._saved = None
             ctx._returned = None
+            name_nodes(cls, outs, rule)
         return outs[0] if holder.get("single", len(outs) == 1) else tuple(outs)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

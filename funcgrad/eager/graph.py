@@ -20,7 +20,7 @@ from ..interpreters.backprop import SELECT, UNNUMBERED
 from .hooks import RemovableHandle, hooks_of
 
 __all__ = ["shaped", "Storage", "Node", "AccumulateGrad", "Select", "parent_of", "FREED_MESSAGE",
-           "CREATE_GRAPH_WARNING"]
+           "CREATE_GRAPH_WARNING", "node_type"]
 
 # PyTorch's warning (its wording) for backward(create_graph=True): .grad then holds a graph
 # that reaches the leaf itself
@@ -232,6 +232,21 @@ class Node:
                     f"expected version {version} instead. Hint: it was saved by "
                     f"{self.name()}; modify a copy (t.clone()) instead, or run the backward "
                     f"pass before the in-place update.")
+
+
+def node_type(name):
+    """A new subclass of :class:`Node` called ``name``, for the nodes of one custom
+    ``Function``: PyTorch gives each Function subclass ``MyExp`` a node class
+    ``MyExpBackward``, and users check ``type(y.grad_fn).__name__``.  Its instances have
+    the layout of a Node (no slots of their own), so a recorded node can be given this
+    type; the backward walk, the hooks and ``isinstance(node, Node)`` see a Node.
+
+    >>> t = node_type("MyExpBackward")
+    >>> t.__name__, issubclass(t, Node)
+    ('MyExpBackward', True)
+    """
+    return type(name, (Node,), {"__slots__": (), "__module__": __name__, "__doc__":
+                                f"The node a custom Function records ({name})."})
 
 
 class AccumulateGrad:

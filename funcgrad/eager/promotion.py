@@ -134,15 +134,22 @@ def broadcast_error(error, values):
     ... except ValueError as e:
     ...     broadcast_error(e, (np.ones((2, 3)), np.ones(2)))
     ShapeMismatchError('The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1 (operands could not be broadcast together with shapes (2,3) (2,) )')
+
+    With more operands (``where(cond, a, b)``), PyTorch broadcasts them left to right:
+    tensor a is the shape of the operands before the first one that does not fit, b
+    that one.
     """
-    if len(values) != 2 or "broadcast" not in str(error):
+    if "broadcast" not in str(error):
         return error
-    a, b = (tuple(np.shape(v)) for v in values)
-    n = max(len(a), len(b))
-    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
-    for i in range(n - 1, -1, -1):  # (PyTorch names the last axis that differs)
-        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
-            return ShapeMismatchError(
-                f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
-                f"at non-singleton dimension {i} ({error})")
+    shapes = [tuple(np.shape(v)) for v in values]
+    a = shapes[0]
+    for b in shapes[1:]:
+        n = max(len(a), len(b))
+        a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+        for i in range(n - 1, -1, -1):  # (PyTorch names the last axis that differs)
+            if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+                return ShapeMismatchError(
+                    f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
+                    f"at non-singleton dimension {i} ({error})")
+        a = tuple(q if p == 1 else p for p, q in zip(a, b))
     return error
