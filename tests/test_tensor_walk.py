@@ -1,7 +1,8 @@
 """The eager Tensor's plain backward walk (eager.walk): a graph without hooks, retained
 grads, user rules or changed saved values runs without a call a node, its saved values
-checked before and freed after; PyTorch's errors keep their messages, and code of the
-user's that runs during the walk still meets every check.  Expected values by hand."""
+checked before and freed at each node's turn; PyTorch's errors keep their messages, and
+code of the user's that runs during the walk still meets every check.  Expected values by
+hand."""
 import warnings
 
 import numpy as np
