@@ -348,6 +348,52 @@ def test_tensor_graph_freed_without_gc(no_gc):
     assert n == 0, f"a forward pass on Tensors left {n} objects in cycles: {kinds}"
 
 
+def _chain_loss(x, weights):
+    h = x
+    for w in weights:
+        h = fg.tanh(h @ w)
+    return h.sum()
+
+
+def test_tensor_backward_frees_saved_values_as_it_goes():
+    """A chain of layers with a weight each (the values each layer saves as big as its
+    weight's gradient): the walk frees each node's saved values at its turn, as
+    PyTorch's does, so the gradients it adds take the place of values it freed and the
+    traced peak hardly rises above its start (freed only after the walk, it rose by
+    every weight's gradient).  When backward returns nothing saved is left, though the
+    loss, hence the graph, is still referenced."""
+    if not hasattr(fg, "Tensor"):
+        pytest.skip("fg.Tensor is not in the tree")  # pragma: no cover
+    layers, n, d = 40, 100, 100
+    rng = np.random.default_rng(0)
+    x = fg.Tensor(rng.standard_normal((n, d)))
+    weights = [fg.Tensor(rng.standard_normal((d, d)) / d, requires_grad=True)
+               for _ in range(layers)]
+    _chain_loss(x, weights).backward()  # warm-up: kernels, caches
+    for w in weights:
+        w.grad = None
+    gradient_bytes = layers * d * d * 8
+    saved_bytes = layers * 2 * n * d * 8  # each layer's product and tanh: 6.4 MB
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        loss = _chain_loss(x, weights)
+        start = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        loss.backward()
+        after, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert start - before >= saved_bytes, "the forward pass saved less than expected"
+    assert peak - start < gradient_bytes / 2, (
+        f"the backward pass rose {peak - start} bytes above its start: its saved values "
+        f"were not freed as it went ({gradient_bytes} bytes of gradients arrived)")
+    assert after - before < gradient_bytes + saved_bytes / 4, (
+        f"{after - before - gradient_bytes} bytes beyond the gradients outlived the "
+        f"backward pass while the graph is referenced: saved values were kept")
+    assert loss.grad_fn is not None
+
+
 # --- a vjp_fn holds only its residuals -----------------------------------------------------------
 
 N_BIG = 200_000

@@ -1,7 +1,8 @@
 """The eager Tensor's plain backward walk (eager.walk): a graph without hooks, retained
 grads, user rules or changed saved values runs without a call a node, its saved values
-checked before and freed after; PyTorch's errors keep their messages, and code of the
-user's that runs during the walk still meets every check.  Expected values by hand."""
+checked before and freed at each node's turn; PyTorch's errors keep their messages, and
+code of the user's that runs during the walk still meets every check.  Expected values by
+hand."""
 import warnings
 
 import numpy as np
@@ -108,3 +109,33 @@ def test_a_floating_point_warning_after_a_named_nodes_inner_walk_names_its_node(
     assert [str(w.message) for w in seen] == [
         "divide by zero encountered in the backward of SqrtBackward0"]
     np.testing.assert_array_equal(x.grad.numpy(), [np.inf, 0.25])
+
+
+def test_a_rule_that_raises_leaves_its_node_and_the_ones_below_intact(monkeypatch):
+    """As PyTorch: the nodes that ran before the error are freed, the one that raised
+    and the ones not reached are not.  A second pass through the node that raised
+    raises its error again (not the freed-graph error), and once the rule works, that
+    pass gives the right gradient; a pass through a node that ran says it was freed."""
+    x = fg.Tensor([0.5, -1.0], requires_grad=True)
+    a = x * x           # not reached by the failed pass: intact
+    b = fg.tanh(a)      # its rule raises
+    loss = (b * b).sum()  # its product ran before the error: freed
+    tanh = b.grad_fn.prim
+    working = tanh.vjp_plain
+
+    def broken(*args):
+        raise ValueError("the rule failed")
+    monkeypatch.setattr(tanh, "vjp_plain", broken)
+    with pytest.raises(ValueError, match="the rule failed"):
+        loss.backward()
+    assert x.grad is None
+    with pytest.raises(ValueError, match="the rule failed"):
+        b.backward(fg.ones(2))
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        loss.backward()
+    monkeypatch.setattr(tanh, "vjp_plain", working)
+    b.backward(fg.ones(2))
+    xv = np.array([0.5, -1.0])
+    np.testing.assert_allclose(x.grad.numpy(), 2 * xv * (1 - np.tanh(xv * xv) ** 2))
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        b.backward(fg.ones(2))

@@ -208,6 +208,9 @@ class Node:
             self._name = node_name(self)
         self.args = None
         self.value = None
+        # (its storages hold the same arrays: kept, they would keep every saved value
+        # alive until the graph goes; a freed node's check raises before reading them)
+        self._versions = ()
         self._freed = True
         ctx = self.params.get("residuals") if self.params else None
         if hasattr(ctx, "_release_saved"):  # a Function's ctx: what it saved

@@ -13,8 +13,8 @@ This module decides what it walks and adds the Tensor's semantics around it:
 * **Freeing.**  Without ``retain_graph`` each node frees its saved values once it ran.
 * **The plain walk.**  A graph without hooks, retained grads or rules of the user's
   own (custom Functions), whose saved values are all intact, runs no code of the
-  user's during the walk: its nodes are checked before it and freed after it, and the
-  engine walks without a call a node.  Any other graph walks with a ``visit`` and a
+  user's during the walk: its nodes are checked before it, the engine frees each at
+  its turn (``free``), and walks without a callback a node.  Any other graph walks with a ``visit`` and a
   ``release`` a node, which check and free at the node's turn.
 * **Where gradients go.**  Into the ``.grad`` of the leaves reached and of the
   non-leaves that called ``retain_grad()``, or, with targets, back to the caller.
@@ -307,20 +307,15 @@ def _all_leaves_targeted(leaves, targets):
 def _run_plain(nodes, leaves, starts, seeds, retain_graph, targets, shortcuts, numbered):
     """:func:`_run` of a graph without hooks, retained grads, user rules or damaged saved
     values (checked by the caller): the engine's walk without a ``visit`` or ``release``
-    call a node, the saved values freed after it.  Nothing the walk runs can change a
-    saved value (no user code runs), so checking them all first raises what checking
-    each at its turn would; a graph that fails the check takes the general walk, which
-    raises at the node's turn.  If a rule raises, every node reached is freed (the walk
-    does not say which ran): a second pass raises the freed-graph error, not a stale
-    value."""
-    try:
-        table = backpropagate(nodes, list(zip(starts, seeds)), shortcuts=shortcuts,
-                              numbered=numbered)
-    finally:
-        if not retain_graph:
-            for node in nodes:
-                if node._saves:
-                    node._release()
+    call a node, each node's saved values freed by the engine at its turn (``free``).
+    Nothing the walk runs can change a saved value (no user code runs), so checking them
+    all first raises what checking each at its turn would; a graph that fails the check
+    takes the general walk, which raises at the node's turn.  If a rule raises, the
+    nodes that ran are freed and the others are not, as in PyTorch: a second pass
+    through the node that raised raises its error again; one through a node that ran
+    raises the freed-graph error."""
+    table = backpropagate(nodes, list(zip(starts, seeds)), free=not retain_graph,
+                          shortcuts=shortcuts, numbered=numbered)
     if targets is None:
         found = []
         for acc in leaves:

@@ -140,7 +140,7 @@ def shortcuts_allowed():
 
 
 def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release=None,
-                  shortcuts=True, numbered=False):
+                  free=False, shortcuts=True, numbered=False):
     """Propagate cotangents from ``seeds`` back through ``nodes``.
 
     ``nodes``: the nodes that may run, in creation order (parents before the nodes that
@@ -153,7 +153,11 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
     ``visit(node, g)`` is called before a node (other than a SELECT) runs, with its
     cotangent (a list of slots for several outputs); the node runs only if it returns
     true, with the cotangent ``h`` instead when it returns a 1-tuple ``(h,)`` (hooks).
-    ``release(node)`` is called after it ran.  ``shortcuts=False`` turns off the
+    ``release(node)`` is called after it ran.  ``free=True`` frees each node's saved
+    values at its turn, with no call a node that saves none: ``node._release()`` for
+    a node whose ``_saves`` is true, once its rule ran or, without a cotangent, was
+    skipped (the eager Tensor's nodes; a rule that raises leaves its node and the ones
+    not reached yet intact).  ``shortcuts=False`` turns off the
     rules' ``vjp_into`` shortcuts.  ``numbered=True``: the nodes' ``slot`` numbers
     may be used, and no one changes them while this walk runs (see below).
 
@@ -211,11 +215,15 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
         if numbered and node.slot == remaining:
             g = cts[remaining]
             if g is None:
+                if free and node._saves:  # (its turn came: as if it ran)
+                    node._release()
                 continue
             cts[remaining] = None  # (freed as the walk goes, as the nodes' residuals)
         else:
             g = pop(id(node), None)
             if g is None:
+                if free and node._saves:
+                    node._release()
                 continue
         prim = node.prim
         if plain and prim is not SELECT and node.meta is None and (
@@ -286,6 +294,8 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
                             mine_set.discard(key)
                     if release is not None:
                         release(node)
+                    if free and node._saves:
+                        node._release()
                     continue
             if node.meta is not None or watchers:
                 contributions = instruments.backward(node, g, rule or run_rule, watchers)
@@ -304,6 +314,12 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
                 contributions = prim.vjp(node.needs, g, node.value, *node.args, **node.params)
             if release is not None:
                 release(node)
+        # Freed once its rule ran, before its contributions move on: the saved values of
+        # a chain go as the walk passes, as PyTorch's do (a peak lower by up to all of
+        # them), and a rule that raised left its node's intact (a second pass raises it
+        # again).  (The SELECT nodes of a node with several outputs saved nothing.)
+        if free and node._saves:
+            node._release()
         # (a counter, not zip(): a zip, its two iterators and its tuples cost about 1,700
         # instructions a node, 13% of a chain's walk)
         i = -1
