@@ -33,6 +33,10 @@ def _accumulator(numpy_fn, in_dtype, dtype):
     """The dtype NumPy's ``numpy_fn`` (sum, prod, cumsum, cumprod) computes and returns in
     for an ``in_dtype`` input: ``dtype`` when given, else the input's, booleans and
     integers narrower than the platform's promoted to it."""
+    if dtype is not None:
+        # NumPy's reductions read dtype= by kind only and refuse a byte-swapped one ('>f8':
+        # what mean and var pass for a big-endian input); the result is native-endian anyway
+        dtype = dtype.newbyteorder("=")
     with warnings.catch_warnings():  # (complex in, real dtype: NumPy warns on the values)
         warnings.simplefilter("ignore")
         return numpy_fn(_np.zeros(1, in_dtype), dtype=dtype).dtype
