@@ -76,6 +76,22 @@ def test_ufunc_out_returns_the_very_array_and_keeps_the_bits():
     assert fnp.add(X, X, casting="same_kind").tobytes() == fnp.add(X, X).tobytes()
 
 
+def test_out_may_be_a_memmap_and_other_subclasses_are_refused_naming_the_fix(tmp_path):
+    """A memmap is written into as NumPy does (it raised "return arrays must be of
+    ArrayType", NumPy's message for a non-array); np.matrix and masked arrays are refused
+    by name, with the rewrite."""
+    y = np.memmap(tmp_path / "y.bin", np.float64, "w+", shape=(3,))
+    assert fnp.sin(X, out=y) is y
+    assert np.asarray(y).tobytes() == np.sin(X).tobytes()
+    assert fnp.cumsum(X, out=y) is y
+    np.testing.assert_array_equal(y, np.cumsum(X))
+    total = np.memmap(tmp_path / "t.bin", np.float64, "w+", shape=())
+    assert fnp.sum(X, out=total) is total and float(total) == np.sum(X)
+    for bad in (np.ma.zeros(3), np.ma.zeros(())):
+        with pytest.raises(TypeError, match=r"MaskedArray.*view\(np.ndarray\)"):
+            (fnp.sin(X, out=bad) if bad.ndim else fnp.sum(X, out=bad))
+
+
 def test_ufunc_where_without_out_is_refused_naming_the_fix():
     with pytest.raises(TypeError, match="fnp.where"):
         fnp.sin(X, where=X > 0)

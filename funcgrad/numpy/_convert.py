@@ -15,6 +15,23 @@ from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 _PLAIN = (np.ndarray, np.generic)
 _SCALARS = (bool, int, float, complex)
+# what out= may be: a memmap writes as an ndarray does (into its file); np.matrix and
+# masked arrays compute by other rules, so writing funcgrad's result there is refused
+OUT_TYPES = (np.ndarray, np.memmap)
+
+
+def out_type_error(name, out):
+    """The TypeError for an ``out=`` that is not an array funcgrad writes into."""
+    if isinstance(out, np.ndarray):
+        return TypeError(f"{name}(..., out=y): y is a {type(out).__module__}."
+                         f"{type(out).__name__}, and funcgrad writes only into plain "
+                         f"NumPy arrays (and memmaps); use y[...] = fnp.{name}(...) or "
+                         f"out=y.view(np.ndarray)")
+    if not hasattr(out, "dtype") or not hasattr(out, "shape"):
+        return TypeError("return arrays must be of ArrayType")
+    return TypeError(f"{name}(..., out=y) writes into y, and arrays traced by funcgrad "
+                     f"(and funcgrad Tensors) are not written into: use the returned "
+                     f"value, y = fnp.{name}(...)")
 _extra_array_types = ()  # the eager Tensor and GPU arrays register here
 
 
@@ -123,12 +140,8 @@ def write_out(name, out, result, casting="same_kind"):
     checks of the shape and of the cast (``casting``: NumPy's rule for that function)."""
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
-    if type(out) is not np.ndarray:
-        if isinstance(out, np.ndarray) or not hasattr(out, "dtype"):
-            raise TypeError("return arrays must be of ArrayType")
-        raise TypeError(f"{name}(..., out=y) writes into y, and arrays traced by funcgrad "
-                        f"(and funcgrad Tensors) are not written into: use the returned "
-                        f"value, y = fnp.{name}(...)")
+    if type(out) not in OUT_TYPES:
+        raise out_type_error(name, out)
     if not isinstance(result, _PLAIN + _SCALARS):
         raise TypeError(f"{name}(..., out=y) would write a traced value (one that carries a "
                         f"derivative, or is not known yet) into the plain array y, which "

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._convert import operand
+from ._convert import OUT_TYPES, operand, out_type_error
 from .constructors import astype
 from ..typing import ArrayLike, DTypeLike
 
@@ -101,13 +101,8 @@ def _outputs(ufunc, out):
     else:
         out = (out,)
     for o in out:
-        if o is None or type(o) is np.ndarray:
-            continue
-        if isinstance(o, np.ndarray) or not hasattr(o, "dtype") or not hasattr(o, "shape"):
-            raise TypeError("return arrays must be of ArrayType")
-        raise TypeError(f"{ufunc.__name__}(..., out=y) writes into y, and arrays traced by "
-                        f"funcgrad (and funcgrad Tensors) are not written into: use the "
-                        f"returned value, y = fnp.{ufunc.__name__}(...)")
+        if o is not None and type(o) not in OUT_TYPES:
+            raise out_type_error(ufunc.__name__, o)
     return out
 
 
