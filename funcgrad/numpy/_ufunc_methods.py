@@ -9,7 +9,7 @@ and ``cumprod``, which also take ``dtype=``, ``where=`` and ``initial=``.)
 import numpy as np
 
 from . import manipulation
-from ._convert import asarray, concrete_values, normalize_axis, one_axis
+from ._convert import OUT_TYPES, asarray, concrete_values, normalize_axis, one_axis
 from .constructors import astype, full, ones_like, zeros_like
 from .reductions import cumprod, cumsum, prod, sum
 
@@ -258,9 +258,9 @@ def _into(out, result, label, method):
         out = out[0]
     if out is None:
         return result
-    if type(out) is not np.ndarray:
+    if type(out) not in OUT_TYPES:
         raise TypeError(f"{label}.{method}(..., out=y) writes into y, which must be a plain "
-                        f"NumPy array; traced arrays are immutable: use the returned value, "
+                        f"NumPy array (or memmap); traced arrays are immutable: use the returned value, "
                         f"y = {label}.{method}(...)")
     if not isinstance(result, (np.ndarray, np.generic)):
         raise TypeError(f"{label}.{method}(..., out=y) would write a traced value into the "
