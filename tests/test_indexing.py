@@ -358,3 +358,25 @@ def test_a_slices_vjp_on_plain_vectors_pads_and_adds_as_numpy(dtype):
         assert prev.tobytes() == before.tobytes()
         total = indexing._gather_vjp_into(prev, True, gi, x[idx], x, spec=spec)
         assert total is prev and total.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("route", ["jit_get", "jit_take", "jit_set", "jit_add", "jit_grad",
+                                   "vmap_take"])
+def test_a_traced_uint64_index_beyond_intp_is_out_of_bounds(route):
+    """NumPy casts a uint64 index to intp unchecked: 2**64 - 1 read as -1, the last element.
+    A concrete index is bounds-checked first; a traced one (jit, vmap) returned x[-1] (and
+    .at[].set wrote there) while grad of the same function raised."""
+    x = np.array([0.3, -0.7, 1.2, 0.1, 0.5])
+    i = np.array([1, 2**64 - 1], np.uint64)
+    call = {
+        "jit_get": lambda: fg.jit(lambda v, j: v[j])(x, i),
+        "jit_take": lambda: fg.jit(lambda v, j: fnp.take(v, j))(x, i),
+        "jit_set": lambda: fg.jit(lambda v, j: v.at[j].set(9.0))(x, i),
+        "jit_add": lambda: fg.jit(lambda v, j: v.at[j].add(9.0))(x, i),
+        "jit_grad": lambda: fg.jit(fg.grad(lambda v, j: fnp.sum(v[j] ** 2)))(x, i),
+        "vmap_take": lambda: fg.vmap(lambda j: fnp.take(x, j))(i),
+    }[route]
+    with pytest.raises(IndexError, match=r"index 18446744073709551615 \(in a uint64 index"):
+        call()
+    ok = np.array([4, 1], np.uint64)  # (in range: as a signed index)
+    np.testing.assert_array_equal(fg.jit(lambda v, j: v[j])(x, ok), x[[4, 1]])

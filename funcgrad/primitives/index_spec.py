@@ -169,8 +169,26 @@ def _index_of(spec, arrays):
         elif kind == "e":
             idx.append(Ellipsis)
         else:
-            idx.append(next(it))
+            idx.append(_in_intp(next(it)))
     return tuple(idx)
+
+
+_INTP_MAX = int(np.iinfo(np.intp).max)
+
+
+def _in_intp(a):
+    """Index array ``a``, unless it is unsigned and holds a value beyond intp: NumPy casts
+    it to intp unchecked, so 2**64 - 1 would read as -1, the last element.  A concrete index
+    was bounds-checked by :func:`normalize_index`; a traced one (jit, vmap) is checked
+    only here, on its values."""
+    dtype = getattr(a, "dtype", None)
+    if dtype is not None and dtype.kind == "u" and dtype.itemsize >= 8 and np.size(a):
+        top = int(np.max(a))
+        if top > _INTP_MAX:
+            raise IndexError(f"index {top} (in a {dtype} index array) is out of bounds: an "
+                             f"index must be below 2**63 (NumPy would read it as "
+                             f"{top - 2**64})")
+    return a
 
 
 def _basic_shape(spec):
