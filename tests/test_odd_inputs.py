@@ -534,3 +534,14 @@ def test_det_gradient_at_singular_matrices_is_the_cofactor_matrix(dtype):
     v = np.arange(9.0).reshape(3, 3).astype(dtype)
     _, tangent = fg.jvp(np.linalg.det, (singular,), (v,))  # forward mode: <cofactors, v>
     np.testing.assert_allclose(tangent, np.sum(cof * v), rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("call", ["fnp.tile(x, -1)", "fnp.tile(x, (2, -1))", "fnp.repeat(x, -1)",
+                                  "fg.grad(lambda v: fnp.sum(fnp.tile(v, -1)))(x)"])
+def test_negative_repeat_counts_are_named(call):
+    """NumPy's ValueError, with a message about the count (it said "cannot broadcast an
+    array of shape (1, 3) to shape (-1, 3)", a shape the user never wrote)."""
+    x = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match=r"(reps|repeats) .*negative"):
+        eval(call)
+    assert fnp.tile(x, 0).shape == np.tile(x, 0).shape == (0,)

@@ -494,6 +494,9 @@ def tile(A: ArrayLike, reps: ArrayLike) -> Array:
     """
     a = asarray(A)
     reps = _ints(reps)
+    if any(r < 0 for r in reps):  # (else a broadcast to a negative length, named as such)
+        raise ValueError(f"tile: reps must be non-negative (NumPy: negative dimensions are "
+                         f"not allowed), got {reps}")
     nd = builtins.max(a.ndim, len(reps))
     reps = (1,) * (nd - len(reps)) + reps
     a = reshape(a, (1,) * (nd - a.ndim) + a.shape)
@@ -521,6 +524,8 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: Axis = None) -> Array:
     axis = one_axis(axis, a.ndim)
     if isinstance(repeats, (int, _np.integer)):
         r = int(repeats)
+        if r < 0:
+            raise ValueError(f"repeat: repeats may not contain negative values, got {r}")
         shape = a.shape
         b = expand_dims(a, axis + 1)
         b = broadcast_to(b, shape[:axis + 1] + (r,) + shape[axis + 1:])
