@@ -164,6 +164,10 @@ def with_core_axes(ufunc, fn, inputs, axes=None, axis=None, keepdims=False):
         axes = [(axis,)] * len(inputs)
     if axes is None:
         axes = [tuple(range(-c, 0)) for c in core]
+    elif len(axes) != len(inputs) + 1 and (len(axes) != len(inputs) or out != "()"):
+        raise ValueError(f"axes should be a list with an entry for all {len(inputs) + 1} "
+                         f"inputs and outputs; entries for outputs can only be omitted if "
+                         f"none of them has core axes.")
     axes = [(a,) if isinstance(a, (int, np.integer)) else tuple(a) for a in axes]
     moved = [manipulation.moveaxis(x, a, tuple(range(-len(a), 0))) if a else x
              for x, a in zip(inputs, axes)]
