@@ -52,7 +52,7 @@ def matmul(x1: ArrayLike, x2: ArrayLike, **keywords: Any) -> Array:
     array([3., 3.])
     >>> fg.grad(lambda a: fnp.sum(fnp.matmul(a, np.array([1.0, 2.0]))))(np.ones((1, 2)))
     array([[1., 2.]])
-    >>> fnp.matmul(np.ones((3, 2)), np.ones((3, 4)), axes=[(0, 1), (0, 1), (0, 1)]).shape
+    >>> fnp.matmul(np.ones((3, 2)), np.ones((3, 4)), axes=[(1, 0), (0, 1), (0, 1)]).shape
     (2, 4)
     """
     # (a float array, or a tracer that does not stand for a Python number, needs no
