@@ -2,7 +2,8 @@
 ``where=``, ``casting=``, ``order=``, ``dtype=``, ``subok=`` and ``signature=``.
 
 An elementwise function takes them as NumPy's ufunc does, and only a call that gives one
-comes here (the positional call is the hot path: :func:`funcgrad.numpy.ufuncs._unary`).
+comes here (the positional call is the hot path: see
+:func:`funcgrad.numpy._ufunc_wrappers.unary`).
 
 - ``dtype=``/``signature=`` choose the loop as NumPy does (``ufunc.resolve_dtypes``, which
   refuses a cast that ``casting=`` does not allow, with NumPy's own error): the inputs are

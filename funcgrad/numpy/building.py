@@ -23,7 +23,8 @@ from .manipulation import (broadcast_arrays, broadcast_to, concatenate, expand_d
 from .products import matmul
 from .reductions import any as _any
 from .reductions import sum
-from .ufuncs import clip, conjugate, logical_and, logical_not, mod, multiply, stands_for
+from ._ufunc_wrappers import stands_for
+from .ufuncs import clip, conjugate, logical_and, logical_not, mod, multiply
 from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["append", "insert", "delete", "block", "kron", "rot90", "rollaxis", "resize",

@@ -11,7 +11,7 @@ from ..primitives.index_spec import normalize_index
 from ._convert import asarray, one_axis, operand, write_out
 from .constructors import astype
 from .manipulation import broadcast_to, ravel
-from .ufuncs import binds
+from ._ufunc_wrappers import binds
 from ..typing import Array, ArrayLike, Axis
 
 # (nonzero, argwhere and where, with size=, are exported by .searching)

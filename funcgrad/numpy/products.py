@@ -26,7 +26,8 @@ from .constructors import astype, zeros_like
 from .indexing import diagonal
 from .reductions import sum
 from .manipulation import broadcast_arrays, moveaxis, ravel, reshape, stack
-from .ufuncs import conj, multiply, stands_for
+from ._ufunc_wrappers import stands_for
+from .ufuncs import conj, multiply
 from ..typing import Array, ArrayLike
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "trace", "cross",

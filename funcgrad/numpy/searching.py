@@ -23,7 +23,8 @@ from .indexing import argwhere as _argwhere
 from .indexing import nonzero as _nonzero
 from .manipulation import expand_dims, ravel, reshape, stack
 from .reductions import cumsum, sum
-from .ufuncs import (binds, clip, floor_divide, isnan, less, logical_and, logical_not,
+from ._ufunc_wrappers import binds
+from .ufuncs import (clip, floor_divide, isnan, less, logical_and, logical_not,
                      logical_or, mod, not_equal)
 from ..typing import Array, ArrayLike, Axis
 
