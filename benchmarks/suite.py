@@ -44,6 +44,9 @@ How it measures
     a background thread meanwhile), with CPU time in the JSON.
   * Ratios are to the fastest peer (jax, jax.jit, torch, torch.func,
     autograd): below 1 means faster than every peer.
+  * The report judges issue 11's, issue 21's and issue 24's targets
+    (benchmarks/targets.py); issue 21's ratios between two libraries of one
+    task are medians of per-round ratios (each round's pair ran seconds apart).
   * Single-threaded everywhere: OMP/MKL/OpenBLAS/Numba threads = 1 (set
     before any import), XLA without its multi-threaded Eigen,
     torch.set_num_threads(1).  JAX runs in float64 (jax_enable_x64), W3's
@@ -86,11 +89,15 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 if __package__:  # python -m benchmarks.suite, or imported by the tests
     from . import startup, workloads as wl
+    from .targets import (first_call_targets, overhead_targets, targets,
+                          targets_markdown)
     from ._timing import (fmt, machine_info, markdown_table, now_iso, package_version,
                           run_round_robin, summarize, write_json)
 else:  # python benchmarks/suite.py: benchmarks/ is sys.path[0]
     import startup  # type: ignore[no-redef]
     import workloads as wl  # type: ignore[no-redef]
+    from targets import (first_call_targets,  # type: ignore[no-redef]
+                         overhead_targets, targets, targets_markdown)
     from _timing import (fmt, machine_info, markdown_table, now_iso,  # type: ignore
                          package_version, run_round_robin, summarize, write_json)
     # An installed funcgrad (pip install -e .) wins; the work tree is a fallback.
@@ -100,8 +107,6 @@ else:  # python benchmarks/suite.py: benchmarks/ is sys.path[0]
 RESULTS_DIR = ROOT / "benchmarks" / "results"
 README = ROOT / "README.md"
 ALL_WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
-#: workloads the issue-11 targets speak about (W8 came later and has none)
-TARGETED = {"W1", "W2", "W3", "W4", "W5", "W6"}
 UNIT_SCALE = {"µs": 1e6, "ms": 1e3, "s": 1.0}
 #: --clock: CPU time of this process (default) or wall time
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
@@ -358,122 +363,6 @@ def table(results: list[dict[str, Any]]) -> str:
     return markdown_table(rows, ["task", "unit"] + columns + ["fastest peer"])
 
 
-def _median(res: dict[str, Any] | None, label: str) -> float | None:
-    if res is None:
-        return None
-    return res["libraries"].get(label, {}).get("median_s")
-
-
-def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The issue's targets, each with what was measured and whether it is met."""
-    by_key = {r["key"]: r for r in results}
-    out: list[dict[str, Any]] = []
-
-    def eager_best(res):
-        peers = {p: _median(res, p) for p in wl.EAGER_PEERS}
-        peers = {p: v for p, v in peers.items() if v is not None}
-        return min(peers.items(), key=lambda kv: kv[1]) if peers else (None, None)
-
-    for res in results:
-        w = res["workload"]
-        if res["reference_only"] or w not in TARGETED:
-            continue
-        fg_t = _median(res, wl.FG)
-        peer, best = eager_best(res)
-        limit = 1.1 if w == "W3" else 1.0
-        name = (f"{res['label']}: funcgrad eager "
-                + ("within 1.1x of the fastest eager library" if w == "W3"
-                   else "fastest of the eager libraries"))
-        if fg_t is None or best is None:
-            out.append({"target": name, "met": None, "measured": "not measured"})
-        else:
-            r = fg_t / best
-            out.append({"target": name, "met": r <= limit, "ratio": r,
-                        "measured": f"funcgrad (fnp) / {peer} = {r:.2f}"})
-    for key, limit in (("W1.grad", 1.0), ("W2.grad", 1.0), ("W3.value_and_grad", 1.2),
-                       ("W4.grad", 1.2)):
-        res = by_key.get(key)
-        if res is None:
-            continue
-        name = (f"{res['label']}: funcgrad.jit "
-                + ("faster than jax.jit" if limit == 1.0 else "within 1.2x of jax.jit"))
-        jit_t, jax_t = _median(res, wl.FG_JIT), _median(res, wl.JAX_JIT)
-        if jit_t is None or jax_t is None:
-            why = res["libraries"].get(wl.FG_JIT, {}).get("reason") or "not measured"
-            out.append({"target": name, "met": None, "measured": why})
-        else:
-            r = jit_t / jax_t
-            out.append({"target": name, "met": r < limit if limit == 1.0 else r <= limit,
-                        "ratio": r, "measured": f"funcgrad.jit / jax.jit = {r:.2f}"})
-    if "W3.value_and_grad" in by_key and "W3.forward" in by_key:
-        g, f = _median(by_key["W3.value_and_grad"], wl.FG), _median(by_key["W3.forward"], wl.FG)
-        name = "W3 value_and_grad / forward at most 2.5 (funcgrad eager)"
-        if g is None or f is None:
-            out.append({"target": name, "met": None, "measured": "not measured"})
-        else:
-            out.append({"target": name, "met": g / f <= 2.5, "ratio": g / f,
-                        "measured": f"{g / f:.2f}"})
-    imp = _median(by_key.get("W7.import"), wl.FG)
-    if "W7.import" in by_key:
-        out.append({"target": "import funcgrad under 0.15 s", "met": None if imp is None
-                    else imp < 0.15, "measured": "not measured" if imp is None
-                    else f"{imp:.3f} s"})
-    return out
-
-
-def _compare_target(name: str, value: float | None, limit: float, measured: str
-                    ) -> dict[str, Any]:
-    if value is None:
-        return {"target": name, "met": None, "measured": "not measured"}
-    return {"target": name, "met": value <= limit, "ratio": value, "measured": measured}
-
-
-def first_call_targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Issue 24's targets on the W7 rows (wall time of fresh processes)."""
-    by_key = {r["key"]: r for r in results if r["workload"] == "W7"}
-    if not by_key:
-        return []
-    out = []
-    fg_imp = _median(by_key.get("W7.import"), wl.FG)
-    np_imp = _median(by_key.get("W7.import"), wl.REF)
-    extra = None if fg_imp is None or np_imp is None else fg_imp - np_imp
-    out.append(_compare_target(
-        "import funcgrad within 40 ms of import numpy alone", extra, 0.040,
-        "" if extra is None else f"{extra * 1e3:+.0f} ms ({fg_imp * 1e3:.0f} vs "
-        f"{np_imp * 1e3:.0f} ms)"))
-    for cache in ("warm", "cold"):
-        t = _median(by_key.get(f"W7.first_grad.{cache}"), wl.FG)
-        out.append(_compare_target(
-            f"first grad of W1 in a fresh process at most 20 ms, {cache} kernel cache", t,
-            0.020, "" if t is None else f"{t * 1e3:.1f} ms"))
-    for cache in ("warm", "cold"):
-        res = by_key.get(f"W7.w3_first_call.{cache}")
-        jit_t, eager_t = _median(res, wl.FG_JIT), _median(res, wl.FG)
-        r = None if jit_t is None or eager_t is None else jit_t / eager_t
-        out.append(_compare_target(
-            f"first call of fg.jit(fg.value_and_grad(loss)) on W3 at most 2x the eager "
-            f"call, {cache} cache", r, 2.0,
-            "" if r is None else f"{r:.2f}x ({jit_t * 1e3:.0f} vs {eager_t * 1e3:.0f} ms)"))
-    t = _median(by_key.get("W7.w3_until_compiled.cold"), wl.FG_JIT)
-    out.append(_compare_target(
-        "W3 fg.jit: compiled code in use within a few seconds (here: 5 s) of the first "
-        "call, cold cache", t, 5.0, "" if t is None else f"{t:.1f} s"))
-    return out
-
-
-def targets_markdown(tg: list[dict[str, Any]]) -> str:
-    mark = {True: "met", False: "**not met**", None: "not measured"}
-    lines = []
-    for t in tg:
-        status = mark[t["met"]]
-        lines.append(f"- {t['target']}: {status} ({t['measured']})")
-    met = sum(t["met"] is True for t in tg)
-    missed = sum(t["met"] is False for t in tg)
-    unmeasured = sum(t["met"] is None for t in tg)
-    lines.append(f"\n{met} met, {missed} not met, {unmeasured} not measured.")
-    return "\n".join(lines)
-
-
 def notes(results: list[dict[str, Any]]) -> list[str]:
     """Skipped libraries, n/a cells, errors and wrong results, once each."""
     seen: dict[tuple[str, str], list[str]] = {}
@@ -569,6 +458,9 @@ def report(payload: dict[str, Any]) -> str:
         lines += ["", "Not timed:", *nts]
     if payload["targets"]:
         lines += ["", "Targets (issue 11):", "", targets_markdown(payload["targets"])]
+    if payload.get("overhead_targets"):
+        lines += ["", "Overhead targets (issue 21):", "",
+                  targets_markdown(payload["overhead_targets"])]
     first = [r for r in payload["results"] if r["workload"] == "W7"]
     if first:
         lines += ["", "First call (W7, fresh processes):", "", FIRST_CALL_TEXT.format(
@@ -738,6 +630,7 @@ def main(argv: list[str] | None = None) -> int:
         "startup_numba": startup_note,
     }
     payload["targets"] = targets(results)
+    payload["overhead_targets"] = overhead_targets(results)
     payload["first_call_targets"] = first_call_targets(results)
     text = report(payload)
     print(text)

@@ -859,7 +859,17 @@ def test_an_int_axis_out_of_bounds_raises_numpys_axis_error(ndim, axis):
     x = np.ones((3,) * ndim)
     with pytest.raises(np.exceptions.AxisError, match=f"axis {axis} is out of bounds"):
         fnp.logsumexp(x, axis=axis)
-    assert fnp.normalize_axis(0, ndim) == (0,)
+
+
+def test_normalize_axis_gives_the_axes_an_array_has_and_a_0d_array_has_none():
+    """As NumPy's normalize_axis_index: axis 0 of a 0-d array is out of bounds (the ufunc
+    reductions' exception, sum(x0, axis=0), is theirs, not the helper's)."""
+    assert fnp.normalize_axis(0, 1) == (0,) and fnp.normalize_axis((-1, 0), 3) == (0, 2)
+    for axis in (0, -1, (0,)):
+        with pytest.raises(np.exceptions.AxisError, match="out of bounds for array of dimension 0"):
+            fnp.normalize_axis(axis, 0)
+    with pytest.raises(np.exceptions.AxisError, match="axis -1 is out of bounds"):
+        fnp.one_axis(-1, 0)
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64])

@@ -329,6 +329,67 @@ def test_where_numpy_fails_on_a_missing_axis_with_index_error_funcgrad_says_whic
         eval(expr, {**env, "m": fnp})
 
 
+@pytest.mark.parametrize("axis", ["0", "-1", "(0,)", "None"])
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "amax", "any", "all", "ptp",
+                                  "nansum", "nanmean", "nanmax", "nanargmax", "squeeze",
+                                  "count_nonzero", "mean", "std", "var", "median",
+                                  "nanmedian", "flip", "roll", "sort", "argsort", "argmax",
+                                  "cumsum", "partition", "argpartition", "add.reduce"])
+def test_a_0d_array_takes_axis_0_where_numpy_takes_it(name, axis):
+    """NumPy's rule for a 0-d array is per function: the ufunc reductions take one int axis
+    0 or -1 as no axis (axis=(0,) raises), the functions that ravel it first (argsort,
+    argmax, cumsum...) take 0 or -1 as the one element's, the rest raise AxisError."""
+    extra = {"roll": "1, ", "partition": "0, ", "argpartition": "0, "}.get(name, "")
+    _same_as_numpy(f"m.{name}(x0, {extra}axis={axis})", x0=np.array(0.5))
+
+
+def test_a_0d_array_takes_axis_0_as_numpy_under_grad_vmap_and_jit():
+    x0 = np.array(2.5)
+    assert fg.grad(lambda x: fnp.sum(x, axis=0) * 3.0)(x0) == 3.0
+    assert fg.grad(lambda x: fnp.max(x, axis=-1, keepdims=True) * 2.0)(x0) == 2.0
+    assert fg.grad(lambda x: fnp.cumsum(x, axis=0)[0] * 4.0)(x0) == 4.0
+    np.testing.assert_array_equal(fg.vmap(lambda x: fnp.prod(x, axis=0))(np.array([2.0, 3.0])),
+                                  [2.0, 3.0])
+    assert fg.jit(lambda x: fnp.cumsum(x, axis=-1) + fnp.sum(x, axis=0))(x0).tolist() == [5.0]
+    for f in (lambda x: fnp.sum(x, axis=(0,)), lambda x: fnp.mean(x, axis=0),
+              lambda x: fnp.median(x, axis=-1), lambda x: fnp.sort(x, axis=0)):
+        for transform in (fg.grad, fg.vmap, fg.jit):
+            with pytest.raises(np.exceptions.AxisError,
+                               match="out of bounds for array of dimension 0"):
+                transform(f)(x0 if transform is not fg.vmap else np.array([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("name", ["partition", "argpartition"])
+@pytest.mark.parametrize("kth", ["-1", "[3, 0]", "[-1, -4]", "np.array([1, 2])", "np.int8(1)",
+                                 "(1, 1)", "4", "-5", "[0, 4]", "1.5", "[]", "'x'", "True",
+                                 "[True, False]", "[[0, 1]]"])
+def test_partition_checks_kth_as_numpy(name, kth):
+    """In range, repeated, negative or as a sequence: a valid partition; out of range or
+    booleans: ValueError; not integers: TypeError (NumPy's kinds)."""
+    a = np.array([3.0, 1.0, 2.0, 5.0])
+    if name == "partition" and not isinstance(eval(kth), float | str):
+        _same_as_numpy(f"m.sort(m.partition(a, {kth}))", a=a)  # (NumPy's order inside the
+    else:                                                        # parts is its own)
+        _same_as_numpy(f"m.{name}(a, {kth}).shape", a=a)
+
+
+@pytest.mark.parametrize("kth, error, message", [
+    (4, ValueError, r"kth\(=4\) out of bounds \(4\)"), ([0, -5], ValueError, r"kth\(=-5\) out of"),
+    (1.0, TypeError, "Partition index must be integer"),
+    (True, ValueError, "Booleans unacceptable as partition index"),
+    ([[0, 1]], ValueError, "1-d sequence")])
+def test_partition_under_grad_and_vmap_refuses_a_bad_kth_with_numpys_kind(kth, error, message):
+    for name in ("partition", "argpartition"):
+        def f(x):
+            out = getattr(fnp, name)(x, kth)
+            return fnp.sum(out if name == "partition" else fnp.take(x, out))
+        with pytest.raises(error, match=message):
+            fg.grad(f)(np.array([3.0, 1.0, 2.0, 5.0]))
+        with pytest.raises(error, match=message):
+            fg.vmap(f)(np.ones((2, 4)))
+    np.testing.assert_array_equal(fnp.partition(np.array([]), 7), [])  # (nothing to check)
+
+
 @pytest.mark.parametrize("expr", [
     "m.cumsum(x0, 0)", "m.cumprod(x0, -1)", "m.argmax(x0, 0)", "m.argmin(x0, -1)",
     "m.take(x0, 0, axis=0)", "m.argsort(x0, 0)", "m.repeat(x0, 2, 0)",

@@ -231,3 +231,34 @@ def test_copy_false_passes_a_traced_value_through():
 ])
 def test_numpy_2_dtypes_and_keywords_match(expr):
     _same_as_numpy(expr, f=F32, x=np.arange(9.0).reshape(3, 3) - 4.0)
+
+
+@pytest.mark.parametrize("expr", [
+    "m.matmul(a, b, out=out)", "m.matmul(a, b, out=(out,))", "m.matmul(a, b, dtype=np.float32)",
+    "m.matmul(a, b, dtype=int)", "m.matmul(a, b, dtype=int, casting='unsafe')",
+    "m.matmul(a.astype(np.float32), b, casting='no')", "m.matmul(a, b, casting='no')",
+    "m.matmul(a.astype(int), b, casting='safe')", "m.matmul(a, b, out=np.empty((2, 4), int))",
+    "m.matmul(a, b, order='F')", "m.matmul(a, b, order='Z')", "m.matmul(a, b, subok=False)",
+    "m.matmul(a, b, signature=(None, None, np.float32))", "m.matmul(a, b, where=True)",
+    "m.matmul(a, b, axis=0)", "m.matmul(a, b, keepdims=True)", "m.matmul(a, b, bogus=1)",
+    "m.matmul(np.moveaxis(s, 0, -1), b, axes=[(0, 1), (0, 1), (1, 2)])",
+    "m.matmul(np.ones(3), np.ones(3), axes=[(0,), (0,), ()])",
+    "m.matmul(a, b, axes=[(0, 1)])", "m.matmul(a, b, out=np.empty((4, 2)))",
+])
+def test_matmul_takes_numpys_keywords(expr):
+    """np.matmul is a generalized ufunc: out=, dtype=, casting=, order=, subok=,
+    signature= and axes= as NumPy; axis=/keepdims= raise its TypeError (three distinct core
+    dimensions), where= and unknown keywords Python's."""
+    _same_as_numpy(expr, a=np.arange(6.0).reshape(2, 3), b=np.arange(12.0).reshape(3, 4) - 5,
+                   s=np.arange(30.0).reshape(5, 2, 3), out=np.zeros((2, 4)))
+
+
+def test_matmul_keywords_under_grad_compute_in_their_dtype_or_refuse_out():
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4) - 5
+    g = fg.grad(lambda x: fnp.sum(fnp.matmul(x, b, dtype=np.float32)))(a)
+    assert g.dtype == np.float64
+    np.testing.assert_allclose(g, np.ones((2, 4)) @ b.T)
+    g = fg.grad(lambda x: fnp.sum(fnp.matmul(x, b, axes=[(1, 0), (0, 1), (0, 1)])))(a.T)
+    np.testing.assert_allclose(g, (np.ones((2, 4)) @ b.T).T)
+    with pytest.raises(TypeError, match=r"y = fnp.matmul\(...\)"):
+        fg.grad(lambda x: fnp.sum(fnp.matmul(x, b, out=np.zeros((2, 4)))))(a)

@@ -27,8 +27,12 @@ class CustomRule:
       reverse mode (optional).
 
     With ``guard=True`` each runs guarded against traced values it captured instead of
-    receiving (see :mod:`funcgrad.custom._guard`).
+    receiving (see :mod:`funcgrad.custom._guard`).  ``node_class``: the class of the node
+    the eager tape records for the call (a :class:`~funcgrad.Function`'s ``MyExpBackward``),
+    None for the tape's plain node.
     """
+
+    node_class = None
 
     def __init__(self, name, fun, jvp=None, fwd=None, bwd=None, guard=True,
                  strict_tangents=False):

@@ -10,7 +10,7 @@ import numpy as np
 from ..modes import enable_grad, no_grad
 
 __all__ = ["eager_tensor_type", "present", "unwrap_output", "rebase_dirty", "tape_vjp",
-           "dual_jvp", "name_nodes", "no_grad", "ONCE_MESSAGE"]
+           "dual_jvp", "backward_class", "no_grad", "ONCE_MESSAGE"]
 
 ONCE_MESSAGE = ("trying to differentiate twice a function that was marked with "
                 "@once_differentiable")
@@ -79,12 +79,10 @@ def rebase_dirty(original, output):
     return original
 
 
-def name_nodes(function, outs, rule):
-    """Give the node that recorded ``rule`` (a Function's call) in the ``grad_fn`` of
-    the Tensors ``outs`` the type PyTorch gives it: ``MyExpBackward`` for a Function
-    ``MyExp``, made once per Function subclass (``MyExp._backward_cls``, PyTorch's name
-    for it).  Done here, after the call, so that the record of every other operation
-    pays nothing for it.
+def backward_class(function):
+    """The class of the node a call of the :class:`~funcgrad.Function` subclass
+    ``function`` records on the eager tape, as PyTorch names it: ``MyExpBackward`` for
+    ``MyExp``, made once per subclass (``MyExp._backward_cls``, PyTorch's attribute).
 
     >>> import funcgrad as fg
     >>> class Twice(fg.Function):
@@ -93,22 +91,15 @@ def name_nodes(function, outs, rule):
     ...     @staticmethod
     ...     def backward(ctx, g): return g * 2
     >>> y = Twice.apply(fg.tensor([1.0], requires_grad=True))
-    >>> type(y.grad_fn).__name__, type(y.grad_fn) is Twice._backward_cls
+    >>> type(y.grad_fn).__name__, type(y.grad_fn) is backward_class(Twice)
     ('TwiceBackward', True)
     """
-    graph = sys.modules["funcgrad.eager.graph"]
-    for out in outs:
-        node = getattr(out, "grad_fn", None)
-        if type(node) is not graph.Node or node.params is None \
-                or node.params.get("rule") is not rule:
-            continue
-        node_type = function.__dict__.get("_backward_cls")
-        if node_type is None:  # (own __dict__: a subclass of MyExp gets a type of its own)
-            node_type = graph.node_type(function.__name__ + "Backward")
-            function._backward_cls = node_type
-        # A node is made by the tape's one record function, which knows nothing of
-        # Functions: the type is set on it afterwards (same layout, see node_type).
-        node.__class__ = node_type
+    node_class = function.__dict__.get("_backward_cls")
+    if node_class is None:  # (own __dict__: a subclass of MyExp gets a class of its own)
+        node_class = sys.modules["funcgrad.eager.graph"].node_type(function.__name__ +
+                                                                     "Backward")
+        function._backward_cls = node_class
+    return node_class
 
 
 def tape_vjp(fn, xs, cts):

@@ -42,7 +42,7 @@ from ..core import Tracer, _state
 from ..errors import FREED_MESSAGE, ShapeMismatchError
 from ..instruments import check_unpacked
 from ._call import CustomRule, as_operand, custom_call_p, with_entries
-from ._eager import (ONCE_MESSAGE, eager_tensor_type, name_nodes, no_grad, present,
+from ._eager import (ONCE_MESSAGE, backward_class, eager_tensor_type, no_grad, present,
                      rebase_dirty, unwrap_output)
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
@@ -325,6 +325,8 @@ class Function:
         rule.raw_cotangents = True  # type: ignore[attr-defined]
         # on Tensors, ctx packs what it saved (saved_tensors_hooks), not the graph's node
         rule.packs_own_saved = eager  # type: ignore[attr-defined]
+        if eager:  # the tape records the call as a node of this class (MyExpBackward)
+            rule.node_class = backward_class(cls)
         outs = list(custom_call_p.bind(*leaves, rule=rule))
         ctx = holder.get("ctx")
         if eager and ctx is not None:
@@ -345,7 +347,6 @@ class Function:
                 if ctx._packed is not None:
                     ctx._saved = None
             ctx._returned = None
-            name_nodes(cls, outs, rule)
         return outs[0] if holder.get("single", len(outs) == 1) else tuple(outs)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:

@@ -240,9 +240,9 @@ class Node:
 def node_type(name):
     """A new subclass of :class:`Node` called ``name``, for the nodes of one custom
     ``Function``: PyTorch gives each Function subclass ``MyExp`` a node class
-    ``MyExpBackward``, and users check ``type(y.grad_fn).__name__``.  Its instances have
-    the layout of a Node (no slots of their own), so a recorded node can be given this
-    type; the backward walk, the hooks and ``isinstance(node, Node)`` see a Node.
+    ``MyExpBackward``, and users check ``type(y.grad_fn).__name__``.  The tape records
+    the Function's call as an instance of it (a Node's layout, no slots of its own): the
+    backward walk, the hooks and ``isinstance(node, Node)`` see a Node.
 
     >>> t = node_type("MyExpBackward")
     >>> t.__name__, issubclass(t, Node)

@@ -91,6 +91,10 @@ def _process(prim, args, params):
     if record and prim.reverse_fwd is not None:
         out, residuals = prim.reverse_fwd(vals, params)  # custom rules: outputs + residuals
         params = dict(params, residuals=residuals)
+        # (a custom Function's call is a node of its own class: MyExp's is MyExpBackward)
+        node_class = getattr(params.get("rule"), "node_class", None)
+        if node_class is not None:
+            return _record(prim, args, vals, params, out, node_class)
     else:
         for v in vals:
             if type(v) in _special_classes:  # an escaped tracer (clear error), a GPU array
@@ -317,7 +321,7 @@ def _keep_version(t, versions):
     versions.append((storage, storage.version, t.grad_fn, t._output_nr))
 
 
-def _record(prim, args, vals, params, out):
+def _record(prim, args, vals, params, out, node_class=Node):
     needs, parents = [], []
     for a in args:
         if isinstance(a, Tensor) and a._requires_grad:
@@ -350,8 +354,8 @@ def _record(prim, args, vals, params, out):
                 saves = True  # an array the rule reads (a Python number is not "saved")
             if isinstance(a, Tensor):
                 _keep_version(a, versions)
-    node = Node(prim, params or None, saved_args, saved_value, needs, tuple(parents),
-                versions, len(outs))
+    node = node_class(prim, params or None, saved_args, saved_value, needs, tuple(parents),
+                      versions, len(outs))
     if versions is not None:
         node._saves = saves or output_read
     results = []

@@ -239,11 +239,10 @@ def _bad_dtype(arr):
                     f"({arr.dtype.name}). Convert it first, e.g. np.asarray(x, dtype=float).")
 
 
-def normalize_axis(axis: Axis, ndim: int, name: str = "axis", *,
-                   scalar_is_1d: bool = True) -> tuple[int, ...]:
-    """A sorted tuple of non-negative axes (``None`` means all).  A 0-d array takes axis 0,
-    as ``(0,)`` (NumPy's reductions: ``sum(x0, axis=0)``), unless not ``scalar_is_1d``
-    (its ``mean``, ``median``, ``average``, ``size``...: an ``AxisError``).
+def normalize_axis(axis: Axis, ndim: int, name: str = "axis") -> tuple[int, ...]:
+    """A sorted tuple of non-negative axes (``None`` means all); an axis the array lacks
+    raises NumPy's ``AxisError``, a 0-d array's 0 too (``np.mean(x0, axis=0)``; the ufunc
+    reductions' exception is :func:`reduction_axes`).
 
     >>> import funcgrad.numpy as fnp
     >>> fnp.normalize_axis(-1, 3), fnp.normalize_axis(None, 2)
@@ -260,19 +259,33 @@ def normalize_axis(axis: Axis, ndim: int, name: str = "axis", *,
     out = []
     for a in axes:
         a = int(a)
-        if not -ndim <= a < (max(ndim, 1) if scalar_is_1d else ndim):
+        if not -ndim <= a < ndim:
             raise np.exceptions.AxisError(f"{name} {a} is out of bounds for array of "
                                           f"dimension {ndim}")
-        out.append(a % ndim if ndim else 0)
+        out.append(a % ndim)
     if len(set(out)) != len(out):
         raise ValueError(f"repeated {name} in {axis!r}")
     return tuple(sorted(out))
 
 
-def one_axis(axis: Axis, ndim: int, *, scalar_is_1d: bool = False) -> int:
-    """One non-negative axis.  A 0-d array has none: NumPy's ``AxisError``, unless
-    ``scalar_is_1d`` (the functions NumPy lets ravel a 0-d array first: ``cumsum``,
-    ``argmax``, ``take``, ``repeat``... give its axis 0 or -1 as 0).
+def reduction_axes(axis: Axis, ndim: int) -> tuple[int, ...]:
+    """The axes of a NumPy ufunc reduction (``sum``, ``prod``, ``max``, ``min``, ``all``,
+    ``any``, ``ptp``, ``squeeze``, ``ufunc.reduce``...): :func:`normalize_axis`'s, except
+    NumPy's legacy rule that one int axis 0 or -1 of a 0-d array reduces over nothing
+    (``np.sum(x0, axis=0)`` is ``x0``; ``axis=(0,)`` raises)."""
+    if axis is None:  # (normalize_axis's common cases, without its call: every sum and
+        return tuple(range(ndim))  # max on a Tensor or an integer array asks)
+    if type(axis) is int and -ndim <= axis < ndim:
+        return (axis % ndim,)
+    if not ndim and isinstance(axis, (numbers.Integral, np.integer)) and axis in (0, -1):
+        return ()
+    return normalize_axis(axis, ndim)
+
+
+def one_axis(axis: Axis, ndim: int) -> int:
+    """One non-negative axis; an axis the array lacks (any axis of a 0-d array) raises
+    NumPy's ``AxisError``.  (The functions NumPy lets ravel a 0-d array first, ``cumsum``,
+    ``argsort``, ``take``..., ravel it before asking.)
 
     >>> import funcgrad.numpy as fnp
     >>> fnp.one_axis(-1, 3)
@@ -280,12 +293,10 @@ def one_axis(axis: Axis, ndim: int, *, scalar_is_1d: bool = False) -> int:
     """
     if type(axis) is not int:  # (NumPy's TypeError for axis=None or a tuple where one
         axis = operator.index(axis)  # axis is meant: never its first entry, silently)
-    if ndim or not scalar_is_1d:
-        if not -ndim <= axis < ndim:  # (an AxisError is a ValueError and an IndexError)
-            raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of "
-                                          f"dimension {ndim}")
-        return axis % ndim
-    return normalize_axis(axis, 1)[0]
+    if not -ndim <= axis < ndim:  # (an AxisError is a ValueError and an IndexError)
+        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of "
+                                      f"dimension {ndim}")
+    return axis % ndim
 
 
 def concrete_values(x, what, fix):

@@ -30,7 +30,7 @@ def _to_last(a, axis):
     shape ``keepdims`` gives."""
     if axis is None:
         return ravel(a), (), (1,) * a.ndim
-    axes = normalize_axis(axis, a.ndim, scalar_is_1d=False)
+    axes = normalize_axis(axis, a.ndim)
     keep = [i for i in range(a.ndim) if i not in axes]
     batch = tuple(a.shape[i] for i in keep)
     n = 1
@@ -126,7 +126,7 @@ def _weighted_rows(name, a, weights, axis):
         if axis is None:
             raise TypeError(f"{name}: Axis must be specified when shapes of a and weights "
                             f"differ (or give weights the shape of a)")
-        axes = normalize_axis(axis, a.ndim, scalar_is_1d=False)
+        axes = normalize_axis(axis, a.ndim)
         if w.shape != tuple(a.shape[ax] for ax in axes):
             raise ValueError(f"{name}: Shape of weights must be consistent with shape of a "
                              f"along specified axis: expected {tuple(a.shape[ax] for ax in axes)}"

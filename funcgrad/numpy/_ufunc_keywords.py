@@ -2,7 +2,8 @@
 ``where=``, ``casting=``, ``order=``, ``dtype=``, ``subok=`` and ``signature=``.
 
 An elementwise function takes them as NumPy's ufunc does, and only a call that gives one
-comes here (the positional call is the hot path: :func:`funcgrad.numpy.ufuncs._unary`).
+comes here (the positional call is the hot path: see
+:func:`funcgrad.numpy._ufunc_wrappers.unary`).
 
 - ``dtype=``/``signature=`` choose the loop as NumPy does (``ufunc.resolve_dtypes``, which
   refuses a cast that ``casting=`` does not allow, with NumPy's own error): the inputs are
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ._convert import OUT_TYPES, operand, out_type_error
+from ._convert import OUT_TYPES, asarray, operand, out_type_error, write_out
 from .constructors import astype
 from ..typing import ArrayLike, DTypeLike
 
@@ -157,3 +158,23 @@ def _write(ufunc, out, result, where, shapes):
                          f"{str(shape).replace(' ', '')}")
     # (the output cast was checked under casting= when the loop was chosen)
     np.copyto(out, result, casting="unsafe", where=True if where is True else where)
+
+
+def gufunc_keywords(ufunc, fn, x1, x2, out, dtype, casting, order, subok, signature):
+    """``fn(x1, x2)`` as the generalized ufunc ``ufunc`` computes it with NumPy's keywords:
+    the loop NumPy resolves (``dtype=``/``signature=``, refused casts in its own words), the
+    operands cast to it, the result written into a plain ``out=``.  (``order=`` and
+    ``subok=`` cannot change values: checked by NumPy on empty operands, then ignored.)"""
+    x1, x2 = asarray(x1), asarray(x2)
+    if dtype is not None:
+        signature = (None, None, np.dtype(dtype))
+    ufunc(np.empty((1,) * 2, x1.dtype), np.empty((1,) * 2, x2.dtype), order=order,
+          subok=subok, casting=casting, **({} if signature is None else {"signature": signature}))
+    written = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    loop = ufunc.resolve_dtypes(  # (out's dtype too: NumPy's error for a refused cast)
+        (x1.dtype, x2.dtype, written.dtype if type(written) is np.ndarray else None),
+        casting=casting, **({} if signature is None else {"signature": signature}))
+    result = fn(x1 if x1.dtype == loop[0] else astype(x1, loop[0]),
+                x2 if x2.dtype == loop[1] else astype(x2, loop[1]))
+    result = result if result.dtype == loop[2] else astype(result, loop[2])
+    return result if out is None else write_out(ufunc.__name__, out, result, casting)

@@ -9,7 +9,8 @@ and ``cumprod``, which also take ``dtype=``, ``where=`` and ``initial=``.)
 import numpy as np
 
 from . import manipulation
-from ._convert import OUT_TYPES, asarray, concrete_values, normalize_axis, one_axis
+from ._convert import (OUT_TYPES, asarray, concrete_values, normalize_axis, one_axis,
+                       reduction_axes)
 from .constructors import astype, full, ones_like, zeros_like
 from .reductions import cumprod, cumsum, prod, sum
 
@@ -51,7 +52,7 @@ def reduce(ufunc, fn, a, axis=0, keepdims=False):
     ``axis`` (a tuple of axes, or None for all, where the ufunc is reorderable)."""
     _binary(ufunc, "reduce")
     a = _in_loop_dtype(ufunc, asarray(a))
-    axes = normalize_axis(axis, a.ndim)
+    axes = reduction_axes(axis, a.ndim)
     if len(axes) > 1 and ufunc not in _REORDERABLE:
         raise ValueError(f"reduction operation '{ufunc.__name__}' is not reorderable, so at "
                          f"most one axis may be specified")
@@ -164,6 +165,10 @@ def with_core_axes(ufunc, fn, inputs, axes=None, axis=None, keepdims=False):
         axes = [(axis,)] * len(inputs)
     if axes is None:
         axes = [tuple(range(-c, 0)) for c in core]
+    elif len(axes) != len(inputs) + 1 and (len(axes) != len(inputs) or out != "()"):
+        raise ValueError(f"axes should be a list with an entry for all {len(inputs) + 1} "
+                         f"inputs and outputs; entries for outputs can only be omitted if "
+                         f"none of them has core axes.")
     axes = [(a,) if isinstance(a, (int, np.integer)) else tuple(a) for a in axes]
     moved = [manipulation.moveaxis(x, a, tuple(range(-len(a), 0))) if a else x
              for x, a in zip(inputs, axes)]

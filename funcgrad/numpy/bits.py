@@ -14,7 +14,7 @@ from typing import Optional
 
 import numpy as _np
 
-from ._convert import normalize_axis
+from ._convert import one_axis
 from .constructors import astype, zeros
 from .manipulation import concatenate, moveaxis, ravel, reshape
 from .reductions import sum as _sum
@@ -53,9 +53,9 @@ def packbits(a: ArrayLike, axis: Optional[int] = None, bitorder: str = "big") ->
     if a.dtype.kind not in "biu":
         raise TypeError(f"packbits: expected an input array of integer or boolean data type, "
                         f"got {a.dtype}")
-    if axis is None:
-        a, axis = ravel(a), 0
-    axis = normalize_axis(axis, a.ndim)[0]
+    if axis is None or a.ndim == 0:  # (NumPy ravels a 0-d array, whatever the axis)
+        a, axis = ravel(a), (0 if axis is None else axis)
+    axis = one_axis(axis, a.ndim)
     bits = moveaxis(astype(not_equal(a, 0), _np.uint8), axis, -1)
     pad = -bits.shape[-1] % 8
     if pad:
@@ -83,9 +83,9 @@ def unpackbits(a: ArrayLike, axis: Optional[int] = None, count: Optional[int] = 
     if a.dtype != _np.uint8:
         raise TypeError(f"unpackbits: expected an input array of unsigned byte data type "
                         f"(uint8), got {a.dtype}")
-    if axis is None:
-        a, axis = ravel(a), 0
-    axis = normalize_axis(axis, a.ndim)[0]
+    if axis is None or a.ndim == 0:  # (NumPy ravels a 0-d array, whatever the axis)
+        a, axis = ravel(a), (0 if axis is None else axis)
+    axis = one_axis(axis, a.ndim)
     moved = moveaxis(a, axis, -1)
     shifts = _np.log2(weights).astype(_np.uint8)  # (each bit's place in its byte)
     bits = bitwise_and(right_shift(moved[..., None], shifts), _np.uint8(1))

@@ -15,6 +15,7 @@ from numpy import diag_indices, tri, tril_indices, triu_indices  # noqa: F401
 
 from . import _ufunc_methods
 from ._convert import asarray, concrete_values, is_concrete, one_axis, write_out
+from ._ufunc_keywords import gufunc_keywords
 from .constructors import _traced, astype, zeros_like
 from .indexing import at, diag, take, take_along_axis, where
 from .manipulation import (broadcast_arrays, broadcast_to, concatenate, expand_dims, flip,
@@ -22,7 +23,8 @@ from .manipulation import (broadcast_arrays, broadcast_to, concatenate, expand_d
 from .products import matmul
 from .reductions import any as _any
 from .reductions import sum
-from .ufuncs import clip, conjugate, logical_and, logical_not, mod, multiply, stands_for
+from ._ufunc_wrappers import stands_for
+from .ufuncs import clip, conjugate, logical_and, logical_not, mod, multiply
 from ..typing import Array, ArrayLike, Axis
 
 __all__ = ["append", "insert", "delete", "block", "kron", "rot90", "rollaxis", "resize",
@@ -443,7 +445,7 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None
     if axis is not _np._NoValue or keepdims:  # (NumPy's TypeError, in its words: its
         _np.matvec(_np.empty((1, 1)), _np.empty(1), **_given(axis=axis, keepdims=keepdims))  # two core shapes differ)
     if out is not None or dtype is not None or signature is not None or casting != "same_kind":
-        return _gufunc_keywords(_np.matvec, lambda a, b: matvec(a, b, axes=axes), x1, x2, out,
+        return gufunc_keywords(_np.matvec, lambda a, b: matvec(a, b, axes=axes), x1, x2, out,
                                 dtype, casting, order, subok, signature)
     if axes is not None:
         return _ufunc_methods.with_core_axes(_np.matvec, matvec, (x1, x2), axes=axes)
@@ -467,7 +469,7 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /, *, axes: Any = None, out: Any = None
     if axis is not _np._NoValue or keepdims:  # (NumPy's TypeError, in its words: its
         _np.vecmat(_np.empty(1), _np.empty((1, 1)), **_given(axis=axis, keepdims=keepdims))  # two core shapes differ)
     if out is not None or dtype is not None or signature is not None or casting != "same_kind":
-        return _gufunc_keywords(_np.vecmat, lambda a, b: vecmat(a, b, axes=axes), x1, x2, out,
+        return gufunc_keywords(_np.vecmat, lambda a, b: vecmat(a, b, axes=axes), x1, x2, out,
                                 dtype, casting, order, subok, signature)
     if axes is not None:
         return _ufunc_methods.with_core_axes(_np.vecmat, vecmat, (x1, x2), axes=axes)
@@ -493,7 +495,7 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None
     array([3., 7.])
     """
     if out is not None or dtype is not None or signature is not None or casting != "same_kind":
-        return _gufunc_keywords(_np.vecdot, lambda a, b: vecdot(a, b, axis=axis, axes=axes,
+        return gufunc_keywords(_np.vecdot, lambda a, b: vecdot(a, b, axis=axis, axes=axes,
                                                                 keepdims=keepdims),
                                 x1, x2, out, dtype, casting, order, subok, signature)
     if axes is not None or keepdims:
@@ -516,21 +518,3 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: Axis = -1, axes: Any = None
 def _given(**keywords):
     """The ``keywords`` given a value (not NumPy's marker of none, nor a false keepdims)."""
     return {k: v for k, v in keywords.items() if v is not _np._NoValue and v is not False}
-
-
-def _gufunc_keywords(ufunc, fn, x1, x2, out, dtype, casting, order, subok, signature):
-    """``fn(x1, x2)`` as the generalized ufunc ``ufunc`` computes it with NumPy's keywords:
-    the loop NumPy resolves (``dtype=``/``signature=``, refused casts in its own words), the
-    operands cast to it, the result written into a plain ``out=``.  (``order=`` and
-    ``subok=`` cannot change values: checked by NumPy on empty operands, then ignored.)"""
-    x1, x2 = asarray(x1), asarray(x2)
-    if dtype is not None:
-        signature = (None, None, _np.dtype(dtype))
-    ufunc(_np.empty((1,) * 2, x1.dtype), _np.empty((1,) * 2, x2.dtype), order=order,
-          subok=subok, casting=casting, **({} if signature is None else {"signature": signature}))
-    loop = ufunc.resolve_dtypes((x1.dtype, x2.dtype, None), casting=casting,
-                                **({} if signature is None else {"signature": signature}))
-    result = fn(x1 if x1.dtype == loop[0] else astype(x1, loop[0]),
-                x2 if x2.dtype == loop[1] else astype(x2, loop[1]))
-    result = result if result.dtype == loop[2] else astype(result, loop[2])
-    return result if out is None else write_out(ufunc.__name__, out, result, casting)

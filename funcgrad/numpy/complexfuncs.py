@@ -13,7 +13,8 @@ from ..primitives.structural import stop_gradient
 from ._convert import asarray, concrete_values, operand
 from .constructors import astype
 from .indexing import argsort, take_along_axis
-from .ufuncs import arctan2, imag, real, ufunc_dtype
+from ._ufunc_wrappers import ufunc_dtype
+from .ufuncs import arctan2, imag, real
 from ..typing import Array, ArrayLike
 
 __all__ = ["angle", "real_if_close", "iscomplex", "isreal", "iscomplexobj", "isrealobj",

@@ -18,10 +18,10 @@ from ._convert import (asarray, concrete_values, is_concrete, operand, scalar_re
                        write_out)
 from .constructors import astype, stop_gradient
 from .indexing import where
+from ._ufunc_wrappers import stands_for, ufunc_dtype
 from .ufuncs import (abs, add, divide, equal, exp2, floor, floor_divide, greater, greater_equal,
                      exp, isfinite, isinf, isnan, less, log2, logical_and, logical_not, logical_or,
-                     mod, multiply, negative, not_equal, stands_for, subtract, trunc,
-                     ufunc_dtype)
+                     mod, multiply, negative, not_equal, subtract, trunc)
 from ..typing import Array, ArrayLike
 
 __all__ = ["copysign", "fmod", "divmod", "modf", "frexp", "ldexp", "nextafter", "spacing",

@@ -37,7 +37,7 @@ def apply_along_axis(func1d: Callable[..., Any], axis: Axis, arr: ArrayLike, *ar
     array([ 0., 15.])
     """
     arr = asarray(arr)
-    axis = normalize_axis(axis, arr.ndim, scalar_is_1d=False)[0]
+    axis = normalize_axis(axis, arr.ndim)[0]
     moved = moveaxis(arr, axis, -1)
     outer = moved.shape[:-1]
     if 0 in outer:

@@ -11,7 +11,7 @@ from ..primitives.index_spec import normalize_index
 from ._convert import asarray, one_axis, operand, write_out
 from .constructors import astype
 from .manipulation import broadcast_to, ravel
-from .ufuncs import binds
+from ._ufunc_wrappers import binds
 from ..typing import Array, ArrayLike, Axis
 
 # (nonzero, argwhere and where, with size=, are exported by .searching)
@@ -216,8 +216,10 @@ def argsort(a: ArrayLike, axis: Axis = -1, kind: Any = None, order: None = None,
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields (argsort's "
                          "order= names the fields of a structured array)")
-    a, axis = _flat_or(asarray(a), axis)
-    return _sorting_order(a, one_axis(axis, a.ndim, scalar_is_1d=True), descending)
+    a = asarray(a)
+    if axis is None or a.ndim == 0:  # (NumPy's argsort ravels a 0-d array; its sort does not)
+        a, axis = ravel(a), (0 if axis is None else axis)
+    return _sorting_order(a, one_axis(axis, a.ndim), descending)
 
 
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:

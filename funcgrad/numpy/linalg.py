@@ -122,9 +122,6 @@ def norm(x: ArrayLike, ord: Any = None, axis: Axis = None, keepdims: bool = Fals
         axes = tuple(range(x.ndim))
     else:  # in the order given: norm(m, 1, axis=(1, 0)) is the 1-norm of m.T, as NumPy
         axes = tuple(int(a) for a in (axis if isinstance(axis, tuple) else (axis,)))
-        if x.ndim == 0:  # (normalize_axis lets axis 0 of a 0-d array be; NumPy's norm not)
-            raise np.exceptions.AxisError(f"axis {axes[0]} is out of bounds for array of "
-                                          f"dimension 0")
         normalize_axis(axes, x.ndim)  # (bounds and repeats)
         axes = tuple(a % x.ndim for a in axes)
     if len(axes) == 1:
@@ -213,7 +210,7 @@ def vector_norm(x: ArrayLike, /, *, axis: Axis = None, keepdims: bool = False,
     if axis is None:
         out = norm(ravel(x), ord=ord, axis=0)
         return reshape(out, (1,) * x.ndim) if keepdims else out
-    axes = normalize_axis(axis, x.ndim, scalar_is_1d=False)
+    axes = normalize_axis(axis, x.ndim)
     if len(axes) == 1:
         return norm(x, ord=ord, axis=axes[0], keepdims=keepdims)
     rest = [i for i in range(x.ndim) if i not in axes]

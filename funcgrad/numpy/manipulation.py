@@ -9,7 +9,8 @@ import numpy as _np
 from ..errors import ShapeMismatchError
 from ..primitives import indexing as _ix
 from ..primitives import structural as _st
-from ._convert import asarray, joined_dtype, normalize_axis, one_axis, stack, write_out
+from ._convert import (asarray, joined_dtype, normalize_axis, one_axis, reduction_axes, stack,
+                       write_out)
 from .constructors import astype
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
@@ -56,7 +57,7 @@ def size(a: ArrayLike, axis: Axis = None) -> int:
     a = asarray(a)
     if axis is None:
         return a.size
-    return math.prod(a.shape[i] for i in normalize_axis(axis, a.ndim, scalar_is_1d=False))
+    return math.prod(a.shape[i] for i in normalize_axis(axis, a.ndim))
 
 
 def reshape(a: ArrayLike, newshape: int | Sequence[int] | None = None, order: str = "C",
@@ -221,7 +222,7 @@ def squeeze(a: ArrayLike, axis: Axis = None) -> Array:
     if axis is None:
         axes = tuple(i for i, d in enumerate(a.shape) if d == 1)
     else:
-        axes = normalize_axis(axis, a.ndim)
+        axes = reduction_axes(axis, a.ndim)  # (NumPy's rule for axis 0 of a 0-d array)
         for ax in axes:
             if a.shape[ax] != 1:
                 raise ValueError(f"cannot select an axis to squeeze out which has size not equal "
@@ -543,7 +544,7 @@ def flip(m: ArrayLike, axis: Axis = None) -> Array:
            [4., 3.]])
     """
     m = asarray(m)
-    axes = normalize_axis(axis, m.ndim, scalar_is_1d=False)
+    axes = normalize_axis(axis, m.ndim)
     return m[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(m.ndim))]
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as _np
 
-from ._convert import (asarray, concrete_values, is_concrete, normalize_axis, scalar_results,
+from ._convert import (asarray, concrete_values, is_concrete, reduction_axes, scalar_results,
                        write_out)
 from .constructors import astype
 from .indexing import where as _where
@@ -96,7 +96,7 @@ def _counted(name, missing, a, where):
 
 def _count(counted, a, axis, keepdims):
     if counted is None:
-        axes = normalize_axis(axis, a.ndim)
+        axes = reduction_axes(axis, a.ndim)  # (as the sum it divides)
         n = 1
         for ax in axes:
             n *= a.shape[ax]

@@ -8,6 +8,7 @@ multiplies in the operands' own precision, as for ``fg.lax.dot``) and
 computed and returned in that dtype).
 """
 import builtins
+import inspect
 import string
 import warnings
 from typing import Any, Sequence
@@ -19,11 +20,14 @@ from ..errors import ShapeMismatchError
 from ..primitives import linalg as _la
 from ..primitives import structural as _st
 from ._convert import asarray, one_axis, operand, write_out
+from ._ufunc_keywords import gufunc_keywords
+from ._ufunc_methods import with_core_axes
 from .constructors import astype, zeros_like
 from .indexing import diagonal
 from .reductions import sum
 from .manipulation import broadcast_arrays, moveaxis, ravel, reshape, stack
-from .ufuncs import conj, multiply, stands_for
+from ._ufunc_wrappers import stands_for
+from .ufuncs import conj, multiply
 from ..typing import Array, ArrayLike
 
 __all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "trace", "cross",
@@ -38,15 +42,19 @@ def _preferred(dtype, operands):
 
 
 @stands_for(_np.matmul)
-def matmul(x1: ArrayLike, x2: ArrayLike, *, precision: Any = None,
-           preferred_element_type: Any = None) -> Array:
-    """Matrix product with NumPy's rules (1-d promotion, stacks broadcast).
+def matmul(x1: ArrayLike, x2: ArrayLike, **keywords: Any) -> Array:
+    """Matrix product with NumPy's rules (1-d promotion, stacks broadcast), NumPy's
+    keywords (``out``, ``dtype``, ``casting``, ``order``, ``subok``, ``signature``, ``axes``;
+    ``axis`` and ``keepdims`` raise NumPy's TypeError, as matmul's three core dimensions
+    differ) and JAX's (``precision``, ``preferred_element_type``).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fnp.matmul(np.ones((2, 3)), np.ones(3))
     array([3., 3.])
     >>> fg.grad(lambda a: fnp.sum(fnp.matmul(a, np.array([1.0, 2.0]))))(np.ones((1, 2)))
     array([[1., 2.]])
+    >>> fnp.matmul(np.ones((3, 2)), np.ones((3, 4)), axes=[(1, 0), (0, 1), (0, 1)]).shape
+    (2, 4)
     """
     # (a float array, or a tracer that does not stand for a Python number, needs no
     # conversion; each shape is read once: a tracer's is a property)
@@ -54,8 +62,8 @@ def matmul(x1: ArrayLike, x2: ArrayLike, *, precision: Any = None,
                or isinstance(x1, Tracer) and not x1.weak) else asarray(x1)
     b = x2 if (type(x2) is _np.ndarray and x2.dtype.kind in "fc"
                or isinstance(x2, Tracer) and not x2.weak) else asarray(x2)
-    if preferred_element_type is not None:
-        a, b = _preferred(preferred_element_type, [a, b])
+    if keywords:  # (one test, as the one keyword it had before: the plain call is the hot one)
+        return _matmul_with(a, b, **keywords)
     sa, sb = a.shape, b.shape
     if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0]:  # two matrices that align
         return _la.matmul(a, b)
@@ -71,6 +79,41 @@ def matmul(x1: ArrayLike, x2: ArrayLike, *, precision: Any = None,
     if len(a2) > 2 or len(b2) > 2:  # (NumPy's check of the stacks: Python, a few us)
         _np.broadcast_shapes(a2[:-2], b2[:-2])
     return _la.matmul(a, b)
+
+
+# NumPy's keywords of np.matmul (a generalized ufunc), JAX's after them: what
+# inspect.signature and the docs show (the def takes **keywords, for the hot call's sake)
+_P = inspect.Parameter
+matmul.__signature__ = inspect.Signature(
+    [_P("x1", _P.POSITIONAL_OR_KEYWORD, annotation=ArrayLike),
+     _P("x2", _P.POSITIONAL_OR_KEYWORD, annotation=ArrayLike)]
+    + [_P(name, _P.KEYWORD_ONLY, default=default, annotation=Any)
+       for name, default in (("out", None), ("casting", "same_kind"), ("order", "K"),
+                             ("dtype", None), ("subok", True), ("signature", None),
+                             ("axes", None), ("precision", None),
+                             ("preferred_element_type", None))],
+    return_annotation=Array)
+
+
+def _matmul_with(a, b, out=None, casting="same_kind", order="K", dtype=None, subok=True,
+                 signature=None, axes=None, precision=None, preferred_element_type=None,
+                 **others):
+    """``matmul(a, b)`` with keywords: JAX's (``precision`` accepted and ignored, as the
+    module says), then NumPy's, as its generalized ufunc takes them."""
+    if others:  # (axis=, keepdims=: NumPy's own TypeError; any other: Python's)
+        _np.matmul(_np.empty((1, 1)), _np.empty((1, 1)), **others)
+    if preferred_element_type is not None:
+        a, b = _preferred(preferred_element_type, [a, b])
+
+    def product(x, y):
+        return matmul(x, y) if axes is None else \
+            with_core_axes(_np.matmul, matmul, (x, y), axes=axes)
+
+    if (out is None and dtype is None and signature is None and casting == "same_kind"
+            and order == "K" and subok is True):
+        return product(a, b)
+    return gufunc_keywords(_np.matmul, product, a, b, out, dtype, casting, order, subok,
+                           signature)
 
 
 def dot(a: ArrayLike, b: ArrayLike, out: Any = None, *, precision: Any = None,

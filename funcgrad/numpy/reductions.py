@@ -1,6 +1,5 @@
 """Reductions, scans and differences along axes: sum, mean, max, var, cumsum, argmax..."""
 import builtins
-import operator
 import functools
 import warnings
 from typing import Any
@@ -11,7 +10,8 @@ from ..core import Tracer
 from ..primitives import elementwise as _ew
 from ..primitives import reductions as _red
 from ..primitives import structural as _st
-from ._convert import asarray, normalize_axis, one_axis, scalar_results, write_out
+from ._convert import (asarray, normalize_axis, one_axis, reduction_axes, scalar_results,
+                       write_out)
 from .constructors import astype
 from .manipulation import broadcast_to, concatenate, ravel
 from .ufuncs import abs_square, add, isclose, maximum, minimum, multiply, sqrt
@@ -21,11 +21,10 @@ __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "v
            "logsumexp", "cumsum", "cumprod", "argmax", "argmin", "diff", "allclose"]
 
 
-def _reduction(a, axis, dtype=None, scalar_is_1d=True):
+def _reduction(a, axis):
+    """``a`` as an array and the axes a ufunc reduction (sum, prod, max...) of it takes."""
     a = asarray(a)
-    if dtype is not None:
-        a = astype(a, dtype)
-    return a, normalize_axis(axis, a.ndim, scalar_is_1d=scalar_is_1d)
+    return a, reduction_axes(axis, a.ndim)
 
 
 @functools.lru_cache(maxsize=None)
@@ -213,7 +212,7 @@ def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: A
     if dtype is None:
         dtype = _np.float64 if a.dtype.kind in "biu" else _np.float32 if half else a.dtype
     a, acc = _accumulating(_np.sum, a, dtype)
-    a, axes = _reduction(a, axis, scalar_is_1d=False)
+    axes = normalize_axis(axis, a.ndim)  # (NumPy's mean takes no axis of a 0-d array)
     mask = _mask("mean", a, where)
     total = _finished(_st.reduce_sum(_select(a, mask, 0), axes, keepdims), acc)
     if acc.kind in "biu":  # NumPy divides an integer total in float64, then casts back
@@ -364,7 +363,8 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: An
         ddof = correction
     if dtype is not None and _np.dtype(dtype).kind in "biuc":
         return _var_in(_np.dtype(dtype), a, axis, ddof, keepdims, where, mean)
-    a, axes = _reduction(a, axis, dtype, scalar_is_1d=False)
+    a = asarray(a) if dtype is None else astype(asarray(a), dtype)
+    axes = normalize_axis(axis, a.ndim)  # (as mean's)
     mask = _mask("var", a, where)
     if mean is None:
         mean = _mean(a, axis=axes, keepdims=True, where=True if mask is None else mask)
@@ -385,7 +385,7 @@ def _var_in(dtype, a, axis, ddof, keepdims, where, mean):
     back to it.  The result is then piecewise constant in ``a`` for an integer ``dtype``: its
     derivative is zero, and grad refuses its integer output."""
     a = asarray(a)
-    axes = normalize_axis(axis, a.ndim, scalar_is_1d=False)
+    axes = normalize_axis(axis, a.ndim)
     mask = _mask("var", a, where)
 
     def counted(keep):
@@ -459,7 +459,7 @@ def cumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     a, acc = _accumulating(_np.cumsum, a, dtype)
     if axis is None or a.ndim == 0:  # (a 0-d array scans as one element, as NumPy's)
         a, axis = ravel(a), (0 if axis is None else axis)
-    return _finished(_red.cumsum(a, one_axis(axis, a.ndim, scalar_is_1d=True)), acc)
+    return _finished(_red.cumsum(a, one_axis(axis, a.ndim)), acc)
 
 
 def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
@@ -475,7 +475,7 @@ def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     a, acc = _accumulating(_np.cumprod, a, dtype)
     if axis is None or a.ndim == 0:  # (a 0-d array scans as one element, as NumPy's)
         a, axis = ravel(a), (0 if axis is None else axis)
-    axis = one_axis(axis, a.ndim, scalar_is_1d=True)
+    axis = one_axis(axis, a.ndim)
     if isinstance(a, _np.ndarray):  # plain arrays only: np.cumprod of a Tensor (or a GPU
         return _finished(_np.cumprod(a, axis=axis), acc)  # array) would dispatch back here
     last = a.ndim - 1
@@ -497,12 +497,13 @@ def argmax(a: ArrayLike, axis: Axis = None, out: Any = None, *,
                             f"{out.dtype}")
         return write_out("argmax", out, argmax(a, axis, keepdims=keepdims), "unsafe")
     a = asarray(a)
-    if axis is not None:
-        axis = operator.index(axis)  # (one axis: NumPy's TypeError for a tuple or a float)
+    if axis is not None and a.ndim == 0:  # NumPy ravels a 0-d array: axis 0 or -1 only
+        one_axis(axis, 1)
+        axis = None
     if axis is None:
         flat = _red.argmax(ravel(a), 0)
         return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
-    return _red.argmax(a, one_axis(axis, a.ndim, scalar_is_1d=True), keepdims)
+    return _red.argmax(a, one_axis(axis, a.ndim), keepdims)
 
 
 def argmin(a: ArrayLike, axis: Axis = None, out: Any = None, *,
@@ -519,12 +520,13 @@ def argmin(a: ArrayLike, axis: Axis = None, out: Any = None, *,
                             f"{out.dtype}")
         return write_out("argmin", out, argmin(a, axis, keepdims=keepdims), "unsafe")
     a = asarray(a)
-    if axis is not None:
-        axis = operator.index(axis)  # (one axis: NumPy's TypeError for a tuple or a float)
+    if axis is not None and a.ndim == 0:  # NumPy ravels a 0-d array: axis 0 or -1 only
+        one_axis(axis, 1)
+        axis = None
     if axis is None:
         flat = _red.argmin(ravel(a), 0)
         return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
-    return _red.argmin(a, one_axis(axis, a.ndim, scalar_is_1d=True), keepdims)
+    return _red.argmin(a, one_axis(axis, a.ndim), keepdims)
 
 
 def diff(a: ArrayLike, n: int = 1, axis: Axis = -1, prepend: ArrayLike | None = None,

@@ -23,7 +23,8 @@ from .indexing import argwhere as _argwhere
 from .indexing import nonzero as _nonzero
 from .manipulation import expand_dims, ravel, reshape, stack
 from .reductions import cumsum, sum
-from .ufuncs import (binds, clip, floor_divide, isnan, less, logical_and, logical_not,
+from ._ufunc_wrappers import binds
+from .ufuncs import (clip, floor_divide, isnan, less, logical_and, logical_not,
                      logical_or, mod, not_equal)
 from ..typing import Array, ArrayLike, Axis
 
@@ -92,13 +93,27 @@ def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> Array:
     return _select(bins[-1] >= bins[0], increasing, decreasing)
 
 
-def _check_kth(kth, n, what):
-    ks = _np.atleast_1d(_np.asarray(kth))
+def _check_kth(kth, shape, axis, what):
+    """NumPy's checks of ``kth`` (positions along ``axis`` of an array of ``shape``), in
+    its order and with its error kinds: booleans, non-integers, more than 1-d, and then
+    (for an array with elements: NumPy checks no position of an empty one) the bounds."""
+    ks = _np.asarray(kth)
+    if ks.dtype == _np.bool_:
+        raise ValueError(f"{what}: Booleans unacceptable as partition index (NumPy's rule); "
+                         f"pass the positions as integers, e.g. np.flatnonzero(mask)")
     if ks.dtype.kind not in "iu":
-        raise TypeError(f"{what}: kth must be an integer or a sequence of integers")
-    if ks.size and (ks.max() >= n or ks.min() < -n):
-        raise ValueError(f"{what}: kth(={ks.max() if ks.max() >= n else ks.min()}) out of "
-                         f"bounds for an axis of length {n}")
+        raise TypeError(f"{what}: Partition index must be integer, not {ks.dtype} "
+                        f"({kth!r}); pass an int or a sequence of ints")
+    if ks.ndim > 1:
+        raise ValueError(f"{what}: kth must be an integer or a 1-d sequence of integers, not "
+                         f"an array of shape {ks.shape}")
+    n = shape[axis]
+    if 0 in shape:
+        return
+    for k in ks.ravel().tolist():
+        if not -n <= k < n:
+            raise ValueError(f"{what}: kth(={k}) out of bounds ({n}): the positions along "
+                             f"axis {axis} run from 0 to {n - 1} (or from {-n} to -1)")
 
 
 def partition(a: ArrayLike, kth: ArrayLike, axis: Axis = -1, kind: str = "introselect",
@@ -134,11 +149,11 @@ def _partitioned(name, a, kth, axis, order):
     if order is not None:
         raise TypeError(f"{name}: order= (structured arrays) is not supported")
     a = asarray(a)
-    if axis is None:
-        a, axis = ravel(a), 0
     # (NumPy's argpartition ravels a 0-d array, as argsort; its partition refuses one)
-    axis = one_axis(axis, a.ndim, scalar_is_1d=name == "argpartition")
-    _check_kth(kth, a.shape[axis] if a.ndim else 1, name)
+    if axis is None or (a.ndim == 0 and name == "argpartition"):
+        a, axis = ravel(a), (0 if axis is None else axis)
+    axis = one_axis(axis, a.ndim)
+    _check_kth(kth, a.shape, axis, name)
     return a, axis
 
 

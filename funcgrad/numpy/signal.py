@@ -188,7 +188,7 @@ def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Axis = None, edge_order: i
     array([0.25, 0.75, 1.25, 1.75])
     """
     f = asarray(f)
-    axes = normalize_axis(axis, f.ndim, scalar_is_1d=False) if axis is not None else tuple(range(f.ndim))
+    axes = normalize_axis(axis, f.ndim) if axis is not None else tuple(range(f.ndim))
     if axis is not None and not isinstance(axis, (int, _np.integer)):
         axes = tuple(one_axis(ax, f.ndim) for ax in axis)
     if len(varargs) == 0:

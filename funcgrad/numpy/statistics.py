@@ -47,7 +47,7 @@ def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None,
     array([-0.5,  0.5])
     """
     a = asarray(a)
-    axes = normalize_axis(axis, a.ndim, scalar_is_1d=False)
+    axes = normalize_axis(axis, a.ndim)
     if weights is None:
         a = _float(a)
         n = 1
