@@ -88,6 +88,8 @@ def test_out_may_be_a_memmap_and_other_subclasses_are_refused_naming_the_fix(tmp
     total = np.memmap(tmp_path / "t.bin", np.float64, "w+", shape=())
     assert fnp.sum(X, out=total) is total and float(total) == np.sum(X)
     assert fnp.add.reduce(X, out=total) is total and float(total) == np.add.reduce(X)
+    m = np.memmap(tmp_path / "m.bin", np.float64, "w+", shape=(1, 1))
+    assert fnp.dot(X[None], X[:, None], out=m) is m and m[0, 0] == X @ X
     for bad in (np.ma.zeros(3), np.ma.zeros(())):
         with pytest.raises(TypeError, match=r"MaskedArray.*view\(np.ndarray\)"):
             (fnp.sin(X, out=bad) if bad.ndim else fnp.sum(X, out=bad))

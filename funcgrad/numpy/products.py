@@ -19,7 +19,7 @@ from ..core import Tracer
 from ..errors import ShapeMismatchError
 from ..primitives import linalg as _la
 from ..primitives import structural as _st
-from ._convert import asarray, one_axis, operand, write_out
+from ._convert import OUT_TYPES, asarray, one_axis, operand, write_out
 from ._ufunc_keywords import gufunc_keywords
 from ._ufunc_methods import with_core_axes
 from .constructors import astype, zeros_like
@@ -126,8 +126,8 @@ def dot(a: ArrayLike, b: ArrayLike, out: Any = None, *, precision: Any = None,
     """
     if out is not None:  # (NumPy's rule: the result's dtype, C order)
         result = dot(a, b, precision=precision, preferred_element_type=preferred_element_type)
-        if type(out) is _np.ndarray and (out.dtype != _np.result_type(result)
-                                         or not out.flags.c_contiguous):
+        if type(out) in OUT_TYPES and (out.dtype != _np.result_type(result)
+                                       or not out.flags.c_contiguous):
             raise ValueError("output array is not acceptable (must have the right datatype, "
                              "number of dimensions, and be a C-Array)")
         return write_out("dot", out, result)
