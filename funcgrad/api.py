@@ -266,7 +266,7 @@ def _grad_of_dict(fun, args, kwargs, argnums, d):
         keys = sorted(d)  # (tree._sorted_keys', where the keys sort)
     except TypeError:
         return None
-    leaves = [d[k] for k in keys]
+    leaves = list(map(d.__getitem__, keys))  # (no comprehension's frame)
     for x in leaves:
         if type(x) is not np.ndarray or x.dtype.kind not in "fc":
             return None
