@@ -14,7 +14,7 @@ from . import tree
 from .transformed import Transformed
 from .core import WEAK_TYPES, Tracer, dtype_of, is_special, user_code
 from .errors import ArgumentMismatchError
-from .tree._nodes import _LEAF
+from .tree._nodes import _LEAF, TreeDef
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.backprop import backpropagate
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
@@ -57,12 +57,13 @@ class _Reverse:
         self._take_outputs(result, interp, has_aux, transform)
 
     @classmethod
-    def of_one_array(cls, x, tracer, tape, interp, result, transform):
-        """The forward pass :func:`_grad_of_one_array` ran (of one float ndarray ``x``,
-        traced as ``tracer``), as the constructor would have made it."""
+    def of_arrays(cls, leaves, treedef, tracers, tape, interp, result, transform):
+        """The forward pass :func:`_grad_of_one_array` or :func:`_grad_of_dict` ran (of
+        one argument of structure ``treedef`` whose leaves, float ndarrays, were traced
+        as ``tracers``), as the constructor would have made it."""
         rev = object.__new__(cls)
-        rev.leaves, rev.kinds, rev.treedefs = [x], ["array"], [_LEAF]
-        rev.tape, rev.inputs = tape, [tracer]
+        rev.leaves, rev.kinds, rev.treedefs = leaves, ["array"] * len(leaves), [treedef]
+        rev.tape, rev.inputs = tape, tracers
         rev._take_outputs(result, interp, False, transform)
         return rev
 
@@ -175,11 +176,15 @@ def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool 
     if type(argnums) is int and not has_aux and not holomorphic:
         general = value_and_grad_fun
 
-        def value_and_grad_fun(*args, **kwargs):  # (the usual call first: see _one_array)
+        def value_and_grad_fun(*args, **kwargs):  # (the usual calls first: see _one_array)
             if 0 <= argnums < len(args):
                 x = args[argnums]
                 if type(x) is np.ndarray and x.dtype.kind in "fc":
                     return _grad_of_one_array(fun, args, kwargs, argnums, x)
+                if type(x) is dict:
+                    out = _grad_of_dict(fun, args, kwargs, argnums, x)
+                    if out is not None:
+                        return out
             return general(*args, **kwargs)
 
     options = dict(argnums=argnums, has_aux=has_aux, holomorphic=holomorphic,
@@ -242,7 +247,54 @@ def _grad_of_one_array(fun, args, kwargs, argnums, x):
             if type(c) is np.ndarray and c.dtype is x.dtype and c.shape == x.shape:
                 return value, (c if c.flags.writeable else c.copy())
             return value, _as_output(c, x, "array")
-    rev = _Reverse.of_one_array(x, tracer, tape, interp, result, "grad")
+    rev = _Reverse.of_arrays([x], _LEAF, [tracer], tape, interp, result, "grad")
+    return _value_and_gradient(rev, False, False, True)
+
+
+# --- a model's usual gradient: a dict of float ndarrays in, a NumPy float scalar out ----------
+# The same for a plain dict whose values are all float ndarrays (a model's parameters,
+# W3's): what _flatten_inputs, _substitute, _Reverse, output and _rebuild come to there,
+# in one frame: the leaves in sorted key order, the function given a dict of their
+# tracers in that order, the gradient a dict in that order (flatten and unflatten's).
+# W3's transform API: 1,077 -> 425 bytecodes a call, about 20 frames fewer, -50 K
+# instructions at its tiny size (benchmarks/results/session17-w3lean.md).
+
+def _grad_of_dict(fun, args, kwargs, argnums, d):
+    """``(fun(*args, **kwargs), gradient)`` for ``value_and_grad`` with ``argnums`` an int,
+    whose argument ``d`` is a plain dict; None, before anything ran, where a value is not
+    a float ndarray or the keys do not sort (the general path takes those)."""
+    try:
+        keys = sorted(d)  # (tree._sorted_keys', where the keys sort)
+    except TypeError:
+        return None
+    leaves = list(map(d.__getitem__, keys))  # (no comprehension's frame)
+    for x in leaves:
+        if type(x) is not np.ndarray or x.dtype.kind not in "fc":
+            return None
+    interp = ReverseInterpreter()
+    tracers = list(map(interp.new_input, leaves))
+    args = list(args)
+    args[argnums] = dict(zip(keys, tracers))
+    try:
+        with interp, _USER_CODE:
+            result = fun(*args, **kwargs)
+    finally:
+        # tape -> tracers -> interp -> tape would be a reference cycle (also when fun raises)
+        tape, interp.tape = interp.tape, None
+    if type(result) is ReverseTracer and result._trace is interp:
+        value = result.value
+        if type(value) in _REAL_SCALARS:
+            table = backpropagate(tape, [(result, np.array(1, value.dtype))], consume=True,
+                                  numbered=True)  # (backward_pass's walk)
+            grads = {}
+            for k, x, c in zip(keys, leaves, map(table.get, map(id, tracers))):
+                if type(c) is np.ndarray and c.dtype is x.dtype and c.shape == x.shape:
+                    grads[k] = c if c.flags.writeable else c.copy()
+                else:
+                    grads[k] = _as_output(c, x, "array")
+            return value, grads
+    treedef = TreeDef(dict, tuple(keys), (_LEAF,) * len(keys))  # (flatten's of d)
+    rev = _Reverse.of_arrays(leaves, treedef, tracers, tape, interp, result, "grad")
     return _value_and_gradient(rev, False, False, True)
 
 
@@ -298,6 +350,10 @@ def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
                 x = args[argnums]
                 if type(x) is np.ndarray and x.dtype.kind in "fc":
                     return _grad_of_one_array(fun, args, kwargs, argnums, x)[1]
+                if type(x) is dict:
+                    out = _grad_of_dict(fun, args, kwargs, argnums, x)
+                    if out is not None:
+                        return out[1]
             return vg(*args, **kwargs)[1]
     else:
         def grad_fun(*args, **kwargs):

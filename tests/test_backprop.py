@@ -499,6 +499,44 @@ def test_the_operators_of_reverse_tracers_record_as_process_does_for_every_opera
     assert fg.jvp(fg.grad(lambda v: 3.0 * v * v), (2.0,), (1.0,)) == (12.0, 6.0)
 
 
+def test_an_operator_with_an_ndarray_operand_records_in_its_own_frame():
+    """``z * labels`` (the interpreter's tracer and an ndarray of numbers) records in the
+    operator's frame, without Tracer's operator, ``operand`` and
+    ``process2``, what ``process`` records, for float, integer and boolean arrays; an
+    array of strings or objects is refused as before."""
+    import operator
+    import sys
+    from funcgrad.interpreters.reverse import ReverseInterpreter
+    from funcgrad.primitives.elementwise import add_p, divide_p, multiply_p, subtract_p
+    x0 = np.linspace(-1.0, 1.0, 4)
+    ops = [(operator.add, add_p), (operator.sub, subtract_p), (operator.mul, multiply_p),
+           (operator.truediv, divide_p)]
+    others = [np.array([1.0, 2.0, 3.0, 4.0]), np.arange(1, 5), np.ones(4, bool),
+              np.float32([0.5] * 4), np.array(2.0)]
+    with ReverseInterpreter() as interp:
+        x = interp.new_input(x0)
+        for op, prim in ops:
+            for other in others:
+                for a, b in ((x, other), (other, x)):
+                    calls = []
+                    sys.setprofile(lambda frame, event, arg: calls.append(
+                        frame.f_code.co_name) if event == "call" else None)
+                    try:
+                        fast = op(a, b)
+                    finally:
+                        sys.setprofile(None)
+                    if a is x:  # (an ndarray on the left goes to NumPy's __array_ufunc__)
+                        assert calls == ["record"], (op, b, calls)
+                    general = interp.process(prim, (a, b), {})
+                    assert _node_fields(fast) == _node_fields(general), (op, a, b)
+        for bad in (np.array(["a"] * 4), np.array([object()] * 4)):
+            with pytest.raises(TypeError):
+                x * bad
+    labels = np.array([0.0, 1.0, 0.0, 1.0])
+    got = fg.grad(lambda v: fnp.sum(v * labels + labels / (2.0 + v)))(x0)
+    np.testing.assert_allclose(got, labels - labels / (2.0 + x0) ** 2, rtol=1e-15)
+
+
 def test_an_operator_with_an_outer_interpreters_tracer_records_as_process_does():
     """The current interpreter's tracer and an outer one's, in either order: the operator
     records what ``process`` records (the outer tracer is a constant here), and nested

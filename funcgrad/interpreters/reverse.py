@@ -285,7 +285,8 @@ def _recorder(prim, operator=None, reflected=False):
     that ``x * 0.5`` records in the operator's own frame rather than in a call of
     ``process2`` from the operator (about a tenth of a recorded operation); whatever
     ``process2`` would not record itself (another interpreter current, a weak or an
-    unusual operand) goes to the operator every tracer has (:class:`~funcgrad.core.Tracer`'s,
+    unusual operand: not a tracer, a Python float or int, nor an ndarray of numbers) goes
+    to the operator every tracer has (:class:`~funcgrad.core.Tracer`'s,
     which converts, promotes and calls the current interpreter's ``process2``).
 
     >>> import numpy as np
@@ -306,8 +307,12 @@ def _recorder(prim, operator=None, reflected=False):
             interp = a._trace
             local = interp.local
             t = type(b)
+            # (an ndarray of numbers, a loss's labels or a layer's input, is taken here as
+            # Tracer's operator would hand it to process2, without its two frames and
+            # operand's; ``_bad_dtype`` names the other kinds there)
             if (local["interpreter"] is not interp or a.weak
-                    or t is not float and t is not ReverseTracer and t is not int):
+                    or t is not float and t is not ReverseTracer and t is not int
+                    and (t is not ndarray or b.dtype.kind in "OSUVMm")):
                 return getattr(Tracer, operator)(a, b)
             if interp.parent is not ROOT or local["recording"] != 1 or not plain \
                     or t is ReverseTracer and b._trace is not interp:
