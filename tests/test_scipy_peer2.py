@@ -1,0 +1,113 @@
+"""``funcgrad.scipy`` against SciPy, second pass: the wrong or NaN derivatives a
+side-by-side run (every argument, not only the first, against central differences of
+SciPy's own functions) found, each pinned against SciPy's values."""
+import numpy as np
+import pytest
+
+scipy_special = pytest.importorskip("scipy.special")
+scipy_stats = pytest.importorskip("scipy.stats")
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.scipy.special as fsp  # noqa: E402
+import funcgrad.scipy.stats as fst  # noqa: E402
+
+
+def central(f, x, h=1e-6):
+    return (float(f(x + h)) - float(f(x - h))) / (2 * h)
+
+
+# --- stats: derivatives at the centre of a symmetric distribution ----------------------------
+
+@pytest.mark.parametrize("loc, scale", [(0.0, 1.0), (1.3, 0.7)])
+def test_laplace_slopes_at_loc_are_the_density_not_half_of_it(loc, scale):
+    density = scipy_stats.laplace.pdf(loc, loc, scale)
+    assert float(fg.grad(fst.laplace.cdf)(loc, loc, scale)) == pytest.approx(density, rel=1e-14)
+    assert float(fg.grad(fst.laplace.sf)(loc, loc, scale)) == pytest.approx(-density, rel=1e-14)
+    assert float(fg.grad(fst.laplace.logcdf)(loc, loc, scale)) == pytest.approx(2 * density)
+    assert float(fg.grad(fst.laplace.cdf, 1)(loc, loc, scale)) == pytest.approx(-density)
+    # the quantile's slope at the median is 1 / density
+    assert float(fg.grad(fst.laplace.ppf)(0.5, loc, scale)) == pytest.approx(1 / density)
+    assert float(fg.grad(fst.laplace.isf)(0.5, loc, scale)) == pytest.approx(-1 / density)
+
+
+@pytest.mark.parametrize("df", [0.7, 1.0, 3.0, 30.0])
+def test_t_cdf_slope_at_loc_is_the_density(df):
+    density = scipy_stats.t.pdf(0.0, df)
+    for method, sign in (("cdf", 1.0), ("sf", -1.0), ("logcdf", 2.0), ("logsf", -2.0)):
+        g = fg.grad(getattr(fst.t, method))(0.0, df)
+        assert float(g) == pytest.approx(sign * density, rel=1e-12), method
+    assert float(fst.t.cdf(0.0, df)) == 0.5
+    # d/dscale at x = loc: the CDF stays 1/2 whatever the scale
+    assert float(fg.grad(lambda s: fst.t.cdf(1.0, df, loc=1.0, scale=s))(2.0)) == 0.0
+
+
+@pytest.mark.parametrize("beta", [0.7, 1.0, 2.0, 5.0])
+def test_gennorm_derivatives_at_loc_are_finite_and_scipys(beta):
+    density = scipy_stats.gennorm.pdf(0.0, beta)
+    assert float(fg.grad(fst.gennorm.cdf)(0.0, beta)) == pytest.approx(density, rel=1e-12)
+    assert float(fg.grad(fst.gennorm.logcdf)(0.0, beta)) == pytest.approx(2 * density)
+    assert float(fg.grad(fst.gennorm.ppf)(0.5, beta)) == pytest.approx(1 / density)
+    # d logpdf / d scale at x = loc is -1/scale (|z|**beta has slope 0 there)
+    g = fg.grad(lambda s: fst.gennorm.logpdf(0.3, beta, loc=0.3, scale=s))(2.0)
+    assert float(g) == pytest.approx(-0.5)
+    # the far tail: log(0) of the other side must not leak a NaN
+    g = fg.grad(lambda x: fst.gennorm.logcdf(x, beta))(40.0)
+    assert np.isfinite(float(g))
+
+
+def test_cdf_derivatives_outside_the_support_are_zero_not_nan():
+    cases = [(fst.gamma, scipy_stats.gamma, (0.3,), (-5.0, -0.1)),
+             (fst.chi2, scipy_stats.chi2, (0.5,), (-5.0,)),
+             (fst.beta, scipy_stats.beta, (0.4, 0.6), (-5.0, 7.0))]
+    for dist, ref, shape, outside in cases:
+        for x in outside:
+            for method in ("cdf", "sf", "logsf" if x < 0 else "logcdf"):
+                g = fg.grad(lambda v: getattr(dist, method)(v, *shape))(x)
+                want = central(lambda v: getattr(ref, method)(v, *shape), x)
+                assert float(g) == want == 0.0, (dist.name, method, x)
+
+
+def test_cdf_derivatives_inside_the_support_unchanged():
+    for x in (0.4, 2.5):
+        g = fg.grad(lambda v: fst.gamma.cdf(v, 0.3, scale=3.0))(x)
+        assert float(g) == pytest.approx(scipy_stats.gamma.pdf(x, 0.3, scale=3.0), rel=1e-12)
+    g = fg.grad(lambda v: fst.beta.sf(v, 0.4, 0.6))(0.3)
+    assert float(g) == pytest.approx(-scipy_stats.beta.pdf(0.3, 0.4, 0.6), rel=1e-12)
+
+
+# --- special: the densities' x**0 = 1 at the ends ---------------------------------------------
+
+def test_gammainc_slope_at_zero_for_a_one_is_one():
+    assert float(fg.grad(fsp.gammainc, 1)(1.0, 0.0)) == 1.0
+    assert float(fg.grad(fsp.gammaincc, 1)(1.0, 0.0)) == -1.0
+    x = np.array([0.0, 0.5, 2.0])
+    _, pull = fg.vjp(lambda v: fsp.gammainc(np.array([1.0, 1.0, 2.5]), v), x)
+    want = scipy_stats.gamma.pdf(x, np.array([1.0, 1.0, 2.5]))
+    np.testing.assert_allclose(pull(np.ones(3))[0], want, rtol=1e-13)
+
+
+def test_betainc_slope_at_the_ends_with_a_unit_shape():
+    # I_x(a, 1) = x**a: slope a at x = 1; I_x(1, b) = 1 - (1-x)**b: slope b at x = 0
+    assert float(fg.grad(fsp.betainc, 2)(2.0, 1.0, 1.0)) == pytest.approx(2.0, rel=1e-14)
+    assert float(fg.grad(fsp.betainc, 2)(1.0, 3.0, 0.0)) == pytest.approx(3.0, rel=1e-14)
+
+
+def test_boxcox_slope_in_lmbda_at_zero_is_one_over_lmbda_squared():
+    # boxcox(0, l) = -1/l for l > 0 (SciPy's value), so d/dl = 1/l**2
+    for lmbda in (0.2, 0.5, 1.7):
+        assert float(fsp.boxcox(0.0, lmbda)) == scipy_special.boxcox(0.0, lmbda)
+        assert float(fg.grad(fsp.boxcox, 1)(0.0, lmbda)) == pytest.approx(lmbda ** -2.0)
+        assert float(fg.grad(fsp.boxcox1p, 1)(-1.0, lmbda)) == pytest.approx(lmbda ** -2.0)
+    want = central(lambda l: scipy_special.boxcox(2.0, l), 0.5)
+    assert float(fg.grad(fsp.boxcox, 1)(2.0, 0.5)) == pytest.approx(want, rel=1e-8)
+    # boxcox(x, 1) = x - 1: slope 1 in x also at x = 0
+    assert float(fg.grad(fsp.boxcox)(0.0, 1.0)) == 1.0
+
+
+def test_hyp2f1_slope_in_z_is_zero_when_the_series_is_constant():
+    # a = 0 (or b = 0) with c != 0: 2F1 = 1 for every z (SciPy's values)
+    for a, b, c, z in ((0.0, 2.0, 0.5, 2.0), (0.0, 0.0, 0.5, 0.5), (1.5, 0.0, 3.0, 0.9)):
+        assert scipy_special.hyp2f1(a, b, c, z) == 1.0
+        assert float(fg.grad(fsp.hyp2f1, 3)(a, b, c, z)) == 0.0
+    want = central(lambda z: scipy_special.hyp2f1(1.0, 2.0, 3.0, z), 0.5)
+    assert float(fg.grad(fsp.hyp2f1, 3)(1.0, 2.0, 3.0, 0.5)) == pytest.approx(want, rel=1e-8)
