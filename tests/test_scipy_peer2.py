@@ -111,3 +111,30 @@ def test_hyp2f1_slope_in_z_is_zero_when_the_series_is_constant():
         assert float(fg.grad(fsp.hyp2f1, 3)(a, b, c, z)) == 0.0
     want = central(lambda z: scipy_special.hyp2f1(1.0, 2.0, 3.0, z), 0.5)
     assert float(fg.grad(fsp.hyp2f1, 3)(1.0, 2.0, 3.0, 0.5)) == pytest.approx(want, rel=1e-8)
+
+
+def test_riemann_zeta_below_one_is_scipys_continuation():
+    x = np.concatenate([np.linspace(-3.0, 0.99, 57), [-201.0, -171.5, -40.0, -20.5, -2.0,
+                                                      -1.0, 0.0, 1.0, 2.5, np.nan, np.inf]])
+    np.testing.assert_allclose(fsp.zeta(x), scipy_special.zeta(x), rtol=1e-13, atol=1e-300)
+    assert float(fsp.zeta(-2.0)) == float(fsp.zeta(-40.0)) == 0.0  # the trivial zeros
+    assert np.isnan(float(fsp.zeta(-np.inf)))
+    assert fsp.zeta(np.float32([-3.7, 0.5])).dtype == np.float32
+    # Hurwitz's q is untouched: NaN below 1, as SciPy's
+    assert np.isnan(float(fsp.zeta(0.5, 2.0))) and np.isnan(scipy_special.zeta(0.5, 2.0))
+
+
+def test_logsumexp_of_an_empty_axis_is_minus_inf_as_scipy():
+    for a, kw in ((np.zeros(0), {}), (np.zeros((2, 0)), dict(axis=1)),
+                  (np.zeros((0, 3)), dict(axis=0, keepdims=True))):
+        np.testing.assert_array_equal(fsp.logsumexp(a, **kw), scipy_special.logsumexp(a, **kw))
+
+
+def test_pseudo_huber_at_nan_and_infinite_delta_is_scipys():
+    delta = np.array([np.inf, np.inf, np.nan, np.nan, -1.0, 0.0, 2.0])
+    r = np.array([2.0, 0.0, 0.0, 1.0, 0.0, 3.0, 0.5])
+    for dtype in (np.float64, np.float32):
+        got = fsp.pseudo_huber(delta.astype(dtype), r.astype(dtype))
+        want = scipy_special.pseudo_huber(delta.astype(dtype), r.astype(dtype))
+        np.testing.assert_allclose(got, want, rtol=1e-6 if dtype == np.float32 else 1e-15)
+        assert got.dtype == want.dtype

@@ -45,7 +45,7 @@ from typing import Any, Callable, Literal, Optional, Union, overload
 import numpy as np
 
 from .. import numpy as fnp
-from ..numpy._convert import operand as _operand
+from ..numpy._convert import concrete_values, is_concrete, operand as _operand
 from ..primitives import elementwise as _ew
 from ..primitives import special as _sp
 from ..primitives import special_scipy as _ss
@@ -64,6 +64,7 @@ from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # no
                                gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, ndtri_exp)
 from . import _special_elementary as _elementary
 from ._special_gamma import beta, betaln, rgamma  # noqa: F401
+from ._special_zeta import riemann_zeta_below_one
 from ._special_out import with_out as _with_out, write_out
 from . import _special_orders as _orders
 from ._special_orders import (lambertw, modstruve, spherical_in, spherical_jn,  # noqa: F401
@@ -276,14 +277,22 @@ def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
 def zeta(x: ArrayLike, q: Optional[ArrayLike] = None, out: Optional[np.ndarray] = None
          ) -> Array:
     """The Hurwitz zeta function ``sum over k >= 0 of (k + q)**-x`` (for ``x > 1``), or
-    Riemann's with ``q=None`` (``x > 1``; SciPy's continuation to ``x < 1`` gives NaN
-    here).  Differentiable in ``q``: ``-x zeta(x + 1, q)``; in ``x`` it raises
-    ``NotImplementedError``.  ``out=`` as SciPy's ufuncs (:mod:`._special_out`).
+    Riemann's with ``q=None``, with SciPy's continuation to ``x < 1``
+    (:mod:`._special_zeta`).  Differentiable in ``q``: ``-x zeta(x + 1, q)``; in ``x`` it
+    raises ``NotImplementedError``.  ``out=`` as SciPy's ufuncs (:mod:`._special_out`).
 
     >>> round(float(zeta(2.0)), 14) == round(math.pi ** 2 / 6, 14)
     True
+    >>> float(zeta(0.0)), float(zeta(-2.0)), round(float(zeta(-1.0)), 15)
+    (-0.5, 0.0, -0.083333333333333)
     """
-    return write_out("zeta", _sp.zeta(_operand(x), 1.0 if q is None else _operand(q)), out)
+    x = _operand(x)
+    if q is not None:
+        return write_out("zeta", _sp.zeta(x, _operand(q)), out)
+    value = _sp.zeta(x, 1.0)
+    if not (is_concrete(x) and not np.any(np.less(concrete_values(x, "", ""), 1.0))):
+        value = fnp.where(fnp.less(x, 1.0), riemann_zeta_below_one(x), value)
+    return write_out("zeta", value, out)
 
 
 def multigammaln(a: ArrayLike, d: int) -> Array:
@@ -506,8 +515,11 @@ def logsumexp(a: ArrayLike, axis: Axis = None, b: Optional[ArrayLike] = None,
     array([0.5, 0.5])
     """
     a = fnp.asarray(a)
-    shift = _stop_gradient(fnp.max(a, axis=axis, keepdims=True))
-    shift = fnp.where(fnp.isfinite(shift), shift, 0.0)
+    if a.size == 0:  # (an empty sum: log 0 = -inf, as SciPy's; max has no identity)
+        shift: Any = 0.0
+    else:
+        shift = _stop_gradient(fnp.max(a, axis=axis, keepdims=True))
+        shift = fnp.where(fnp.isfinite(shift), shift, 0.0)
     e = fnp.exp(a - shift)
     if b is not None:
         e = e * _operand(b)
