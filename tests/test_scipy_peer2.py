@@ -138,3 +138,52 @@ def test_pseudo_huber_at_nan_and_infinite_delta_is_scipys():
         want = scipy_special.pseudo_huber(delta.astype(dtype), r.astype(dtype))
         np.testing.assert_allclose(got, want, rtol=1e-6 if dtype == np.float32 else 1e-15)
         assert got.dtype == want.dtype
+
+
+# --- special: SciPy's distribution functions and binom (added) ---------------------------------
+
+_G = [-1.0, 0.0, 0.3, 1.0, 2.7, 12.0, np.inf, np.nan]
+_P = [-0.1, 0.0, 0.3, 1.0, 1.2, np.nan]
+_CDTR = {"chdtr": [_G, _G], "chdtrc": [_G, _G], "gdtr": [_G, _G, _G], "gdtrc": [_G, _G, _G],
+         "pdtr": [_G, _G], "pdtrc": [_G, _G], "bdtr": [_G, [0.0, 1.0, 5.0, 12.0], _P],
+         "bdtrc": [_G, [0.0, 1.0, 5.0, 12.0], _P], "nbdtr": [_G, [1.0, 5.0], _P],
+         "nbdtrc": [_G, [1.0, 5.0], _P],
+         "stdtr": [[-1.0, 0.0, 0.5, 3.0, np.inf, np.nan], [-40.0, -0.5, 0.0, 2.0, np.inf, np.nan]],
+         "fdtr": [[-1.0, 0.5, 2.0], [0.5, 9.0], [-1.0, 0.0, 0.3, 4.0, np.inf, np.nan]],
+         "fdtrc": [[-1.0, 0.5, 2.0], [0.5, 9.0], [-1.0, 0.0, 0.3, 4.0, np.inf, np.nan]],
+         "binom": [[-3.0, -3.5, -0.5, 0.0, 1e-9, 2.0, 5.5, 30.0, 1e11],
+                   [-2.0, -1.5, 0.0, 0.5, 2.0, 3.0, 19.0, 25.5, 1e3]]}
+
+
+@pytest.mark.parametrize("name", sorted(_CDTR))
+def test_distribution_functions_are_scipys_values(name):
+    import itertools
+    args = [np.array(c) for c in zip(*itertools.product(*_CDTR[name]))]
+    with np.errstate(all="ignore"):
+        want = getattr(scipy_special, name)(*args)
+        got = getattr(fsp, name)(*args)
+        np.testing.assert_allclose(got, want, rtol=1e-11, atol=0)
+        got32 = getattr(fsp, name)(*[a.astype(np.float32) for a in args])
+    assert got32.dtype == np.float32
+
+
+@pytest.mark.parametrize("name, args, argnum", [
+    ("chdtr", (3.0, 2.5), 1), ("gdtrc", (0.7, 2.0, 1.5), 2), ("pdtr", (3.0, 2.2), 1),
+    ("bdtr", (2.0, 7.0, 0.3), 2), ("nbdtrc", (2.0, 5.0, 0.4), 2), ("stdtr", (2.5, 0.7), 1),
+    ("stdtr", (2.5, 0.0), 1), ("fdtr", (3.0, 5.0, 1.2), 2), ("binom", (5.5, 2.5), 0),
+    ("binom", (5.5, 2.5), 1), ("binom", (5.5, 2.0), 1), ("binom", (7.0, 3.0), 0)])
+def test_distribution_function_derivatives_against_scipy(name, args, argnum):
+    g = fg.grad(getattr(fsp, name), argnum)(*args)
+
+    def ref(v):
+        shifted = list(args)
+        shifted[argnum] = v
+        return getattr(scipy_special, name)(*shifted)
+    assert float(g) == pytest.approx(central(ref, args[argnum]), rel=1e-7, abs=1e-10)
+
+
+def test_counts_are_steps_and_shapes_in_a_primitive_say_so():
+    # k of pdtr is floored: derivative 0, not the primitive's missing one
+    assert float(fg.grad(fsp.pdtr)(2.5, 1.0)) == 0.0
+    with pytest.raises(NotImplementedError, match="with respect to a"):
+        fg.grad(fsp.chdtr)(3.0, 2.5)

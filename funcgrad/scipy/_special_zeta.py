@@ -49,6 +49,7 @@ def riemann_zeta_below_one(x):
     # -1/2 <= x < 1 (the double-where idiom: each branch sees arguments it is defined at)
     s = fnp.where(low, 0.5, x)
     near = _eta(s) / -fnp.expm1((1.0 - s) * _LOG_2)
+    near = fnp.where(fnp.equal(s, 0), -0.5, near)  # (exact, as SciPy's: the sum rounds)
     # x < -1/2: the reflection, |.| in logs, the sign of sin(pi x/2) apart
     r = fnp.where(low, x, -2.5)
     half = r * 0.5

@@ -65,6 +65,9 @@ from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # no
 from . import _special_elementary as _elementary
 from ._special_gamma import beta, betaln, rgamma  # noqa: F401
 from ._special_zeta import riemann_zeta_below_one
+from . import _special_cdtr as _cdtr
+from ._special_cdtr import (bdtr, bdtrc, binom, chdtr, chdtrc, fdtr, fdtrc,  # noqa: F401
+                            gdtr, gdtrc, nbdtr, nbdtrc, pdtr, pdtrc, stdtr)
 from ._special_out import with_out as _with_out, write_out
 from . import _special_orders as _orders
 from ._special_orders import (lambertw, modstruve, spherical_in, spherical_jn,  # noqa: F401
@@ -77,7 +80,7 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
            "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
            "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
-               _inverse.__all__ + _orders.__all__)
+               _inverse.__all__ + _orders.__all__ + _cdtr.__all__)
 
 _INF = math.inf
 
