@@ -187,3 +187,47 @@ def test_counts_are_steps_and_shapes_in_a_primitive_say_so():
     assert float(fg.grad(fsp.pdtr)(2.5, 1.0)) == 0.0
     with pytest.raises(NotImplementedError, match="with respect to a"):
         fg.grad(fsp.chdtr)(3.0, 2.5)
+
+
+# --- stats: summary functions (added) ---------------------------------------------------------
+
+_RNG = np.random.default_rng(17)
+_A = _RNG.uniform(0.2, 3.0, (5, 6))
+_PK, _QK, _W = (_RNG.uniform(0.1, 1.0, (5, 6)) for _ in range(3))
+_SUMMARY = [("entropy", (_PK,), {}), ("entropy", (_PK, _QK), dict(axis=1, base=2)),
+            ("entropy", (_PK,), dict(axis=None)), ("entropy", (_PK,), dict(keepdims=True)),
+            ("zscore", (_A,), dict(axis=1, ddof=1)), ("zscore", (_A,), dict(axis=None)),
+            ("gmean", (_A,), dict(weights=_W)), ("gmean", (_A,), dict(axis=None)),
+            ("hmean", (_A,), dict(axis=1, weights=_W)), ("moment", (_A,), dict(order=3)),
+            ("moment", (_A,), dict(order=2, center=0.5, axis=None)),
+            ("moment", (_A,), dict(order=0)), ("skew", (_A,), dict(bias=False)),
+            ("skew", (_A,), dict(axis=1, keepdims=True)), ("kurtosis", (_A,), {}),
+            ("kurtosis", (_A,), dict(fisher=False, bias=False, axis=None)),
+            ("variation", (_A,), dict(ddof=1, axis=1))]
+
+
+@pytest.mark.parametrize("name, args, kw", _SUMMARY)
+def test_summary_functions_are_scipys_and_differentiate(name, args, kw):
+    want = getattr(scipy_stats, name)(*args, **kw)
+    got = getattr(fst, name)(*args, **kw)
+    assert got.shape == np.shape(want)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    w = np.linspace(-1.0, 1.0, np.size(want)).reshape(np.shape(want))
+    g = fg.grad(lambda x: fg.numpy.sum(getattr(fst, name)(x, *args[1:], **kw) * w))(args[0])
+    e = np.zeros_like(args[0])
+    e[1, 2] = 1e-6
+    up, down = (np.sum(getattr(scipy_stats, name)(args[0] + s * e, *args[1:], **kw) * w)
+                for s in (1.0, -1.0))
+    assert g[1, 2] == pytest.approx((up - down) / 2e-6, rel=1e-6, abs=1e-9)
+
+
+def test_summary_functions_edges_as_scipy():
+    with np.errstate(all="ignore"):
+        for name in ("skew", "kurtosis"):  # a constant sample: NaN
+            assert np.isnan(float(getattr(fst, name)(np.ones(5))))
+            assert np.isnan(getattr(scipy_stats, name)(np.ones(5)))
+    assert float(fst.entropy(np.array([0.0, 1.0]))) == 0.0
+    assert float(fst.entropy(np.array([0.5, 0.5]), np.array([1.0, 0.0]))) == np.inf
+    assert fst.zscore(_A.astype(np.float32)).dtype == np.float32
+    with pytest.raises(NotImplementedError, match="nan_policy='omit'"):
+        fst.skew(_A, nan_policy="omit")

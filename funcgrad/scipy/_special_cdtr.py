@@ -42,7 +42,7 @@ def chdtr(v: ArrayLike, x: ArrayLike) -> Array:
     ``x < 0``).
 
     >>> import math
-    >>> float(chdtr(2.0, 2.0)) == 1 - math.exp(-1)
+    >>> round(float(chdtr(2.0, 2.0)), 14) == round(1 - math.exp(-1), 14)
     True
     """
     v, x = _operand(v), _operand(x)
@@ -53,7 +53,7 @@ def chdtrc(v: ArrayLike, x: ArrayLike) -> Array:
     """The chi-square survival function, ``gammaincc(v/2, x/2)``.
 
     >>> import math
-    >>> float(chdtrc(2.0, 2.0)) == math.exp(-1)
+    >>> round(float(chdtrc(2.0, 2.0)), 14) == round(math.exp(-1), 14)
     True
     """
     v, x = _operand(v), _operand(x)
@@ -64,7 +64,7 @@ def gdtr(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """The gamma CDF of rate ``a`` and shape ``b``, ``gammainc(b, a x)``.
 
     >>> import math
-    >>> float(gdtr(1.0, 1.0, 2.0)) == 1 - math.exp(-2)
+    >>> round(float(gdtr(1.0, 1.0, 2.0)), 14) == round(1 - math.exp(-2), 14)
     True
     """
     a, b, x = _operand(a), _operand(b), _operand(x)
@@ -75,7 +75,7 @@ def gdtrc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """The gamma survival function, ``gammaincc(b, a x)``.
 
     >>> import math
-    >>> float(gdtrc(1.0, 1.0, 2.0)) == math.exp(-2)
+    >>> round(float(gdtrc(1.0, 1.0, 2.0)), 14) == round(math.exp(-2), 14)
     True
     """
     a, b, x = _operand(a), _operand(b), _operand(x)
@@ -87,26 +87,30 @@ def pdtr(k: ArrayLike, m: ArrayLike) -> Array:
     (NaN for ``k < 0`` or ``m < 0``).
 
     >>> import math, funcgrad as fg
-    >>> float(pdtr(0.0, 1.5)) == math.exp(-1.5), float(fg.grad(pdtr, 1)(0.0, 0.0))
-    (True, -1.0)
+    >>> round(float(pdtr(0.0, 1.5)), 14) == round(math.exp(-1.5), 14)
+    True
+    >>> float(fg.grad(pdtr, 1)(0.0, 0.0))
+    -1.0
     """
     k, m = _operand(k), _operand(m)
     value = _sp.gammaincc(_count(k) + 1.0, m)
     value = _nan_where(fnp.logical_or(fnp.less(k, 0), fnp.less(m, 0)), value)
-    return fnp.where(fnp.logical_and(fnp.equal(m, 0), ~fnp.less(k, 0)), 1.0, value)  # (SciPy's)
+    # (SciPy's m = 0 case comes before its check of k: 1.0 also for a NaN k)
+    return fnp.where(fnp.logical_and(fnp.equal(m, 0), fnp.isnan(k)), 1.0, value)
 
 
 def pdtrc(k: ArrayLike, m: ArrayLike) -> Array:
     """The Poisson survival function, ``P(N > k)``: ``gammainc(floor(k) + 1, m)``.
 
     >>> import math
-    >>> float(pdtrc(0.0, 1.5)) == 1 - math.exp(-1.5)
+    >>> round(float(pdtrc(0.0, 1.5)), 14) == round(1 - math.exp(-1.5), 14)
     True
     """
     k, m = _operand(k), _operand(m)
     value = _sp.gammainc(_count(k) + 1.0, m)
     value = _nan_where(fnp.logical_or(fnp.less(k, 0), fnp.less(m, 0)), value)
-    return fnp.where(fnp.logical_and(fnp.equal(m, 0), ~fnp.less(k, 0)), 0.0, value)  # (SciPy's)
+    # (SciPy's m = 0 case comes before its check of k: 0.0 also for a NaN k)
+    return fnp.where(fnp.logical_and(fnp.equal(m, 0), fnp.isnan(k)), 0.0, value)
 
 
 def _binomial_args(k, n, p):
@@ -241,7 +245,7 @@ def binom(n: ArrayLike, k: ArrayLike) -> Array:
     product's).
 
     >>> import funcgrad as fg
-    >>> float(binom(5.0, 2.0)), float(binom(5.5, 2.5))
+    >>> float(binom(5.0, 2.0)), round(float(binom(5.5, 2.5)), 12)
     (10.0, 14.4375)
     """
     n, k = _operand(n), _operand(k)

@@ -33,7 +33,10 @@ SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values
 bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
 derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, ``cbrt``,
 ``cosm1``, ``exprel``, ``softplus``, ``huber`` and ``pseudo_huber`` are the elementary
-functions SciPy keeps here (:mod:`._special_elementary`); ``rgamma``, ``betaln`` and
+functions SciPy keeps here (:mod:`._special_elementary`); SciPy's distribution functions
+``chdtr``, ``gdtr``, ``pdtr``, ``bdtr``, ``nbdtr``, ``stdtr``, ``fdtr`` (and their
+complements) and ``binom`` are compositions of the incomplete gamma and beta functions
+(:mod:`._special_cdtr`); ``rgamma``, ``betaln`` and
 ``beta``, with SciPy's values at the poles of Gamma, are in :mod:`._special_gamma`.  The
 functions that are ufuncs in SciPy take its ``out=`` (plain arrays only: a traced result
 raises a ``TypeError``; :mod:`._special_out`).

@@ -11,7 +11,9 @@ Calling a distribution freezes its parameters, as SciPy's (``norm(0.0, 2.0).logp
 The machinery is in :mod:`._distn`; ``lognorm``, ``weibull_min``, ``pareto``... in
 :mod:`._continuous_more`; ``truncnorm``, ``gennorm``, ``vonmises``, ``wrapcauchy``,
 ``betabinom`` and ``multinomial`` in :mod:`._distn_more`; ``sem``, ``rankdata`` and
-``mode`` in :mod:`._stats_functions`; ``gaussian_kde`` in :mod:`._kde`.
+``mode`` in :mod:`._stats_functions`; ``entropy``, ``zscore``, ``gmean``, ``hmean``,
+``moment``, ``skew``, ``kurtosis`` and ``variation`` (differentiable) in
+:mod:`._stats_summary`; ``gaussian_kde`` in :mod:`._kde`.
 
 >>> import numpy as np, funcgrad as fg
 >>> float(fg.grad(lambda m: norm.logpdf(1.0, loc=m))(0.0))
@@ -37,13 +39,14 @@ from ._kde import gaussian_kde  # noqa: F401
 from . import _moments
 from . import _stats_functions as _functions
 from ._stats_functions import ModeResult, mode, rankdata, sem  # noqa: F401
+from . import _stats_summary as _summary
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
 from ..typing import Array, ArrayLike
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
            "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
            "geom", "nbinom"] + _more.__all__ + _more2.__all__ + _functions.__all__ + [
-    "gaussian_kde"]
+    "gaussian_kde"] + _summary.__all__
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _INF = math.inf
@@ -516,3 +519,8 @@ for _name, (_mean, _var) in _moments.MOMENTS.items():
 for _name, _entropy in _moments.ENTROPIES.items():
     globals()[_name]._entropy = _entropy
 del _name, _mean, _var, _entropy
+
+
+# (imported last: multivariate_normal's entropy method is a different function)
+from ._stats_summary import (entropy, gmean, hmean, kurtosis, moment, skew,  # noqa: E402,F401
+                             variation, zscore)
