@@ -231,3 +231,31 @@ def test_summary_functions_edges_as_scipy():
     assert fst.zscore(_A.astype(np.float32)).dtype == np.float32
     with pytest.raises(NotImplementedError, match="nan_policy='omit'"):
         fst.skew(_A, nan_policy="omit")
+
+
+# --- linalg: eigh's SciPy keywords -----------------------------------------------------------
+
+def test_eigh_subset_by_value_and_generalized_types_are_scipys():
+    scipy_linalg = pytest.importorskip("scipy.linalg")
+    import funcgrad.scipy.linalg as fsl
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((5, 5))
+    a = a + a.T
+    b = rng.standard_normal((5, 5))
+    b = b @ b.T + 5 * np.eye(5)
+    for kw, with_b in ((dict(subset_by_value=(-1.0, 2.0)), False),
+                       (dict(subset_by_value=(100.0, 200.0)), False), (dict(type=2), True),
+                       (dict(type=3, lower=False), True),
+                       (dict(type=3, subset_by_value=(0.0, np.inf)), True)):
+        w, v = fsl.eigh(a, b if with_b else None, **kw)
+        want_w, want_v = scipy_linalg.eigh(a, b if with_b else None, **kw)
+        np.testing.assert_allclose(w, want_w, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(np.abs(v), np.abs(want_v), atol=1e-10)  # (up to sign)
+    e = np.zeros_like(a)
+    e[1, 0] = 1e-6
+    for kw in (dict(b=b, type=2), dict(subset_by_value=(-1.0, 2.0))):
+        g = fg.grad(lambda m: fg.numpy.sum(fsl.eigvalsh(m, **kw) ** 2))(a)
+        up, down = (np.sum(scipy_linalg.eigvalsh(a + s * e, **kw) ** 2) for s in (1, -1))
+        assert g[1, 0] == pytest.approx((up - down) / 2e-6, rel=1e-6)
+    with pytest.raises(fg.ConcretizationError, match="subset_by_index"):
+        fg.vmap(lambda m: fsl.eigvalsh(m, subset_by_value=(0.0, 1.0)))(np.stack([a, a]))
