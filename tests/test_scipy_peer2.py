@@ -145,14 +145,14 @@ def test_pseudo_huber_at_nan_and_infinite_delta_is_scipys():
 _G = [-1.0, 0.0, 0.3, 1.0, 2.7, 12.0, np.inf, np.nan]
 _P = [-0.1, 0.0, 0.3, 1.0, 1.2, np.nan]
 _CDTR = {"chdtr": [_G, _G], "chdtrc": [_G, _G], "gdtr": [_G, _G, _G], "gdtrc": [_G, _G, _G],
-         "pdtr": [_G, _G], "pdtrc": [_G, _G], "bdtr": [_G, [0.0, 1.0, 5.0, 12.0], _P],
-         "bdtrc": [_G, [0.0, 1.0, 5.0, 12.0], _P], "nbdtr": [_G, [1.0, 5.0], _P],
-         "nbdtrc": [_G, [1.0, 5.0], _P],
+         "pdtr": [_G, _G], "pdtrc": [_G, _G], "bdtr": [_G, [0.0, 1.0, 5.0, 12.0, np.nan], _P],
+         "bdtrc": [_G, [0.0, 1.0, 5.0, 12.0, np.nan], _P], "nbdtr": [_G, [0.3, 1.0, 5.0], _P],
+         "nbdtrc": [_G, [0.0, 1.0, 5.0], _P],
          "stdtr": [[-1.0, 0.0, 0.5, 3.0, np.inf, np.nan], [-40.0, -0.5, 0.0, 2.0, np.inf, np.nan]],
          "fdtr": [[-1.0, 0.5, 2.0], [0.5, 9.0], [-1.0, 0.0, 0.3, 4.0, np.inf, np.nan]],
          "fdtrc": [[-1.0, 0.5, 2.0], [0.5, 9.0], [-1.0, 0.0, 0.3, 4.0, np.inf, np.nan]],
          "binom": [[-3.0, -3.5, -0.5, 0.0, 1e-9, 2.0, 5.5, 30.0, 1e11],
-                   [-2.0, -1.5, 0.0, 0.5, 2.0, 3.0, 19.0, 25.5, 1e3]]}
+                   [-2.0, -1.5, 0.0, 0.5, 2.0, 3.0, 19.0, 25.5, 60.0, 1e3]]}
 
 
 @pytest.mark.parametrize("name", sorted(_CDTR))
@@ -171,7 +171,10 @@ def test_distribution_functions_are_scipys_values(name):
     ("chdtr", (3.0, 2.5), 1), ("gdtrc", (0.7, 2.0, 1.5), 2), ("pdtr", (3.0, 2.2), 1),
     ("bdtr", (2.0, 7.0, 0.3), 2), ("nbdtrc", (2.0, 5.0, 0.4), 2), ("stdtr", (2.5, 0.7), 1),
     ("stdtr", (2.5, 0.0), 1), ("fdtr", (3.0, 5.0, 1.2), 2), ("binom", (5.5, 2.5), 0),
-    ("binom", (5.5, 2.5), 1), ("binom", (5.5, 2.0), 1), ("binom", (7.0, 3.0), 0)])
+    ("binom", (5.5, 2.5), 1), ("binom", (5.5, 2.0), 1), ("binom", (7.0, 3.0), 0),
+    # (SciPy's product for n choose n - k: the slope in n is still that of n choose k)
+    ("binom", (5.0, 3.0), 0), ("binom", (7.0, 7.0), 0), ("binom", (0.0, 1.0), 0),
+    ("binom", (30.0, 25.0), 1)])
 def test_distribution_function_derivatives_against_scipy(name, args, argnum):
     g = fg.grad(getattr(fsp, name), argnum)(*args)
 

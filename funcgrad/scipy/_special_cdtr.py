@@ -13,6 +13,8 @@ theirs do.  The counts ``k`` of the discrete ones are floored as SciPy's (and ``
 """
 import math
 
+import numpy as np
+
 from .. import numpy as fnp
 from ..numpy._convert import operand as _operand
 from ..primitives import elementwise as _ew
@@ -115,7 +117,7 @@ def pdtrc(k: ArrayLike, m: ArrayLike) -> Array:
 
 def _binomial_args(k, n, p):
     k, n, p = _operand(k), _operand(n), _operand(p)
-    outside = fnp.logical_or(fnp.less(p, 0), fnp.greater(p, 1))
+    outside = fnp.logical_or(fnp.logical_or(fnp.less(p, 0), fnp.greater(p, 1)), fnp.isnan(n))
     return _count(k), _stop_gradient(fnp.trunc(n)), p, outside
 
 
@@ -160,7 +162,8 @@ def nbdtr(k: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
     0.125
     """
     fk, fn, p, outside = _binomial_args(k, n, p)
-    outside = fnp.logical_or(outside, fnp.logical_or(fnp.less(fk, 0), fnp.isinf(fk)))
+    outside = fnp.logical_or(fnp.logical_or(outside, fnp.less(fn, 1)),  # (n truncated)
+                             fnp.logical_or(fnp.less(fk, 0), fnp.isinf(fk)))
     return _nan_where(outside, _sp.betainc(fn, fk + 1.0, p))
 
 
@@ -171,7 +174,8 @@ def nbdtrc(k: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
     0.875
     """
     fk, fn, p, outside = _binomial_args(k, n, p)
-    outside = fnp.logical_or(outside, fnp.logical_or(fnp.less(fk, 0), fnp.isinf(fk)))
+    outside = fnp.logical_or(fnp.logical_or(outside, fnp.less(fn, 1)),  # (n truncated)
+                             fnp.logical_or(fnp.less(fk, 0), fnp.isinf(fk)))
     return _nan_where(outside, _sp.betainc(fk + 1.0, fn, 1.0 - p))
 
 
@@ -236,36 +240,50 @@ def fdtrc(dfn: ArrayLike, dfd: ArrayLike, x: ArrayLike) -> Array:
 _PRODUCT_TERMS = 20  # (SciPy's product formula for integer k below 20)
 
 
+def _gamma_form(n, k):
+    """``1 / ((n + 1) B(1 + n - k, 1 + k))``, as ``exp(-betaln - log(n + 1))`` for
+    ``n >= 1e10 k`` (SciPy's: no overflow between)."""
+    big = fnp.logical_and(fnp.greater(k, 0), fnp.greater_equal(n, 1e10 * k))
+    nb, kb = fnp.where(big, n, 1.0), fnp.where(big, k, 0.5)  # (stand-ins: no pole)
+    large = fnp.exp(-_betaln(1.0 + nb - kb, 1.0 + kb) - fnp.log(nb + 1.0))
+    return fnp.where(big, large, 1.0 / (n + 1.0) / _beta(1.0 + n - k, 1.0 + k)), big
+
+
+def _near_zero_n(n, k):
+    """SciPy's leading terms for ``k > 1e8 |n|`` (``n`` next to 0, where the Beta form
+    cancels)."""
+    gamma_1n = fnp.exp(_sp.gammaln(1.0 + n))
+    lead = (gamma_1n / k + gamma_1n * n / (2.0 * k * k)) / (math.pi * fnp.exp(n * fnp.log(k)))
+    kf = fnp.floor(k)
+    whole = fnp.equal(k, kf)
+    value = lead * fnp.sin((fnp.where(whole, k - kf, k) - n) * math.pi)
+    return fnp.where(fnp.logical_and(whole, fnp.equal(fnp.fmod(kf, 2.0), 1.0)), -value, value)
+
+
+def _slope_of(f):
+    """0 in value, ``f``'s derivative where ``f`` is finite."""
+    return fnp.where(fnp.isfinite(f), f - _stop_gradient(f), 0.0)
+
+
 def binom(n: ArrayLike, k: ArrayLike) -> Array:
     """The binomial coefficient of real ``n`` and ``k``, ``1 / ((n + 1) B(n - k + 1,
     k + 1))``, with SciPy's values: the exact product for an integer ``0 <= k < 20``
     (``n choose n - k`` where that is smaller, ``n`` a positive integer), NaN for a
-    negative integer ``n``, ``exp(-betaln)`` for ``n >= 1e10 k``.  Differentiable in
-    ``n`` and ``k`` (the derivative of the Gamma form also where the value is the
-    product's).
+    negative integer ``n``, ``exp(-betaln)`` for ``n >= 1e10 k``, leading terms for
+    ``k > 1e8 |n|``; float32 computed in float64, as SciPy's.  Differentiable in ``n`` and
+    ``k``: the product's slope in ``n``, the Gamma form's in ``k`` (and in both where the
+    value is not the product's; NaN at its poles).
 
     >>> import funcgrad as fg
     >>> float(binom(5.0, 2.0)), round(float(binom(5.5, 2.5)), 12)
     (10.0, 14.4375)
+    >>> float(fg.grad(binom)(0.0, 1.0))  # binom(n, 1) = n
+    1.0
     """
     n, k = _operand(n), _operand(k)
-    dtype_probe = n * 0.0 + k * 0.0
-    # the Gamma form, whose derivative is the one everywhere
-    big = fnp.logical_and(fnp.greater(k, 0), fnp.greater_equal(n, 1e10 * k))
-    nb, kb = fnp.where(big, n, 1.0), fnp.where(big, k, 0.5)  # (stand-ins: no pole)
-    large = fnp.exp(-_betaln(1.0 + nb - kb, 1.0 + kb) - fnp.log(nb + 1.0))
-    gamma_form = fnp.where(big, large, 1.0 / (n + 1.0) / _beta(1.0 + n - k, 1.0 + k))
-    # k > 1e8 |n| (n next to 0): SciPy's leading terms, where the Beta form cancels
-    tiny = fnp.logical_and(~big, fnp.greater(k, 1e8 * fnp.abs(n)))
-    kt, nt = fnp.where(tiny, k, 2.5), fnp.where(tiny, n, 0.0)
-    gamma_1n = fnp.exp(_sp.gammaln(1.0 + nt))
-    lead = ((gamma_1n / kt + gamma_1n * nt / (2.0 * kt * kt))
-            / (math.pi * fnp.exp(nt * fnp.log(kt))))
-    kf = fnp.floor(kt)
-    whole = fnp.equal(kt, kf)
-    odd = fnp.equal(fnp.fmod(kf, 2.0), 1.0)
-    near_zero_n = lead * fnp.sin((fnp.where(whole, kt - kf, kt) - nt) * math.pi)
-    near_zero_n = fnp.where(fnp.logical_and(whole, odd), -near_zero_n, near_zero_n)
+    single = (n * 0.0 + k * 0.0).dtype == np.float32
+    if single:
+        n, k = fnp.astype(n, np.float64), fnp.astype(k, np.float64)
     # SciPy's exact product for an integer k in [0, 20) (n not within 1e-8 of 0 but 0)
     kx = _stop_gradient(fnp.floor(k))
     nx = _stop_gradient(fnp.floor(n))
@@ -277,17 +295,24 @@ def binom(n: ArrayLike, k: ArrayLike) -> Array:
     product_case = fnp.logical_and(integer_k, fnp.logical_and(
         fnp.greater_equal(kk, 0), fnp.less(kk, float(_PRODUCT_TERMS))))
     kk = fnp.where(product_case, kk, 0.0)
-    num, den = 1.0 + dtype_probe, 1.0 + dtype_probe
+    num, den = 1.0 + n * 0.0, 1.0 + k * 0.0
     for i in range(1, _PRODUCT_TERMS):
         take = fnp.less_equal(float(i), kk)
         num = num * fnp.where(take, i + n - kk, 1.0)
-        den = den * fnp.where(take, dtype_probe + float(i), 1.0)
-    # SciPy's values (the product's, the leading terms'), the Gamma form's derivative:
-    # the other two are exact only in value (the product's k is floored; the leading
-    # terms' slope in n is not the function's)
-    scipys = _stop_gradient(fnp.where(product_case, num / den,
-                                      fnp.where(tiny, near_zero_n, gamma_form)))
-    slope = gamma_form - _stop_gradient(gamma_form)
-    value = fnp.where(fnp.isfinite(gamma_form), scipys + slope, scipys)
-    negative_integer = fnp.logical_and(fnp.less(n, 0), fnp.equal(n, nx))
-    return _nan_where(negative_integer, value)
+        den = den * fnp.where(take, k * 0.0 + float(i), 1.0)
+    # (the double-where idiom throughout: each form sees stand-ins off its own case, so
+    # that a pole of the other's Beta leaks no NaN into the derivative)
+    # (the product's slope in n is the function's unless k was swapped for n - k, a
+    # function of n: the Gamma form's slope in n there)
+    n_const = fnp.where(swap, n, _stop_gradient(n))
+    k_slope = _gamma_form(fnp.where(product_case, n_const, 2.5),
+                          fnp.where(product_case, k, 0.5))[0]
+    product = fnp.where(swap, _stop_gradient(num / den), num / den) + _slope_of(k_slope)
+    ng, kg = fnp.where(product_case, 2.5, n), fnp.where(product_case, 0.5, k)
+    gamma_form, big = _gamma_form(ng, kg)
+    tiny = fnp.logical_and(~big, fnp.greater(kg, 1e8 * fnp.abs(ng)))
+    near = _near_zero_n(fnp.where(tiny, ng, 0.0), fnp.where(tiny, kg, 2.5))
+    other = _stop_gradient(fnp.where(tiny, near, gamma_form)) + _slope_of(gamma_form)
+    value = _nan_where(fnp.logical_and(fnp.less(n, 0), fnp.equal(n, nx)),  # (SciPy's NaN)
+                       fnp.where(product_case, product, other))
+    return fnp.astype(value, np.float32) if single else value
