@@ -295,11 +295,11 @@ def binom(n: ArrayLike, k: ArrayLike) -> Array:
     product_case = fnp.logical_and(integer_k, fnp.logical_and(
         fnp.greater_equal(kk, 0), fnp.less(kk, float(_PRODUCT_TERMS))))
     kk = fnp.where(product_case, kk, 0.0)
-    num, den = 1.0 + n * 0.0, 1.0 + k * 0.0
+    num, den = 1.0 + fnp.zeros_like(n), 1.0 + fnp.zeros_like(k)  # (n * 0 is NaN at inf)
     for i in range(1, _PRODUCT_TERMS):
         take = fnp.less_equal(float(i), kk)
         num = num * fnp.where(take, i + n - kk, 1.0)
-        den = den * fnp.where(take, k * 0.0 + float(i), 1.0)
+        den = den * fnp.where(take, fnp.zeros_like(k) + float(i), 1.0)
     # (the double-where idiom throughout: each form sees stand-ins off its own case, so
     # that a pole of the other's Beta leaks no NaN into the derivative)
     # (the product's slope in n is the function's unless k was swapped for n - k, a
