@@ -249,7 +249,8 @@ def _boxcox_dl(u_log, l, out):
     series = _H_SERIES[-1]
     for c in reversed(_H_SERIES[:-1]):
         series = t * series + c
-    return where(at_zero, 1.0 / square(l), square(u_log) * where(small, series, closed))
+    return where(at_zero, 1.0 / square(where(at_zero, l, 1.0)),
+                 square(u_log) * where(small, series, closed))
 
 
 def _boxcox(lg):
