@@ -185,6 +185,13 @@ def test_distribution_function_derivatives_against_scipy(name, args, argnum):
     assert float(g) == pytest.approx(central(ref, args[argnum]), rel=1e-7, abs=1e-10)
 
 
+def test_distribution_functions_of_python_numbers():
+    for name, args in (("binom", (5.0, 2.0)), ("binom", (5.5, 2.5)), ("bdtr", (2.0, 5.0, 0.3)),
+                       ("stdtr", (3.0, 0.5)), ("fdtr", (2.0, 3.0, 1.5)), ("pdtr", (2.0, 1.5))):
+        assert float(getattr(fsp, name)(*args)) == pytest.approx(
+            getattr(scipy_special, name)(*args), rel=1e-13)
+
+
 def test_counts_are_steps_and_shapes_in_a_primitive_say_so():
     # k of pdtr is floored: derivative 0, not the primitive's missing one
     assert float(fg.grad(fsp.pdtr)(2.5, 1.0)) == 0.0

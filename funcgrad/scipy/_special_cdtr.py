@@ -281,7 +281,8 @@ def binom(n: ArrayLike, k: ArrayLike) -> Array:
     1.0
     """
     n, k = _operand(n), _operand(k)
-    single = (n * 0.0 + k * 0.0).dtype == np.float32
+    dtypes = [v.dtype for v in (n, k) if hasattr(v, "dtype")]  # (Python numbers: weak)
+    single = bool(dtypes) and np.result_type(*dtypes) == np.float32
     if single:
         n, k = fnp.astype(n, np.float64), fnp.astype(k, np.float64)
     # SciPy's exact product for an integer k in [0, 20) (n not within 1e-8 of 0 but 0)
