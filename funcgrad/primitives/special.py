@@ -521,15 +521,27 @@ def _gammaln_weak(a):
     return math.lgamma(a)
 
 
+def _power_log(c, v, log_fn, safe):
+    """``c * log_fn(v)``, 0 where ``c == 0``: the densities' ``x**0 = 1`` at the ends
+    (``0 * log(0)`` was NaN, so the slope of ``gammainc(1, x)`` at ``x = 0``, or of
+    ``betainc(a, 1, x)`` at ``x = 1``, was NaN where it is 1 or ``a``).  ``safe`` stands in
+    for ``v`` where ``c == 0`` (the double-where idiom: no ``-inf`` in the rule's own
+    derivative)."""
+    if isinstance(c, (int, float)):
+        return 0.0 if c == 0 else c * log_fn(v)
+    zero = equal(c, 0.0)
+    return where(zero, 0.0, c * log_fn(where(zero, safe, v)))
+
+
 def _gammainc_density(a, x):
     """d/dx P(a, x) = x**(a-1) exp(-x) / Gamma(a)."""
-    return exp((a - 1.0) * log(x) - x - _gammaln_weak(a))
+    return exp(_power_log(a - 1.0, x, log, 1.0) - x - _gammaln_weak(a))
 
 
 def _betainc_density(a, b, x):
     """d/dx I_x(a, b) = x**(a-1) (1-x)**(b-1) / B(a, b)."""
-    return exp((a - 1.0) * log(x) + (b - 1.0) * log1p(-x) - _gammaln_weak(a)
-               - _gammaln_weak(b) + _gammaln_weak(a + b))
+    return exp(_power_log(a - 1.0, x, log, 1.0) + _power_log(b - 1.0, -x, log1p, 0.0)
+               - _gammaln_weak(a) - _gammaln_weak(b) + _gammaln_weak(a + b))
 
 
 gammainc_p = elementwise("gammainc", None, {"f": _gammainc_body(True)},

@@ -238,6 +238,10 @@ def _boxcox_dl(u_log, l, out):
     """d/dl of ``expm1(l L)/l`` with ``L = u_log``: ``L**2 h(l L)``,
     ``h(t) = (t e**t - expm1(t))/t**2``, by its Taylor series where ``|t| < 0.01``
     (the closed form cancels there) and at ``l = 0`` (``L**2/2``)."""
+    # at u = 0 (L = -inf) the transform is -1/l for l > 0, of slope 1/l**2 (the limit of
+    # L**2 h(l L)): the closed form's 0 * inf was NaN there (double-where: L safe)
+    at_zero = equal(u_log, -math.inf)
+    u_log = where(at_zero, 1.0, u_log)
     t = l * u_log
     small = less(_abs(t), 1e-2)
     safe = where(small, 1.0, t)
@@ -245,12 +249,15 @@ def _boxcox_dl(u_log, l, out):
     series = _H_SERIES[-1]
     for c in reversed(_H_SERIES[:-1]):
         series = t * series + c
-    return square(u_log) * where(small, series, closed)
+    return where(at_zero, 1.0 / square(where(at_zero, l, 1.0)),
+                 square(u_log) * where(small, series, closed))
 
 
 def _boxcox(lg):
     def lin_x(g, x, l, out):
-        return g * exp((l - 1.0) * lg(x))
+        # (u**(l-1) is 1 for l = 1 also at u = 0, where (l - 1) log(u) was 0 * -inf)
+        unit = equal(l, 1.0)
+        return g * where(unit, 1.0, exp((where(unit, 0.0, l) - 1.0) * lg(x)))
 
     def lin_l(g, x, l, out):
         return g * _boxcox_dl(lg(x), l, out)
@@ -275,7 +282,12 @@ def _hyp1f1_lin_z(g, a, b, z, out):
 
 
 def _hyp2f1_lin_z(g, a, b, c, z, out):
-    return g * (hyp2f1(a + 1.0, b + 1.0, c + 1.0, z) * (a * b / c))
+    # (a or b = 0 with c != 0: the series is the constant 1, slope 0, where a * b / c
+    # times the shifted series was 0 * inf at z >= 1; SciPy's a = c = 0 is (1-z)**-b)
+    const = equal(a * b, 0.0) & ~equal(c, 0.0)
+    ratio = where(const, 0.0, a * b / where(const, 1.0, c))
+    shifted = hyp2f1(a + 1.0, b + 1.0, c + 1.0, where(const, 0.0, z))
+    return g * where(const, 0.0, shifted * ratio)
 
 
 def _sph_harm_y_lin_theta(g, n, m, theta, phi, out):

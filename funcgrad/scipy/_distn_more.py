@@ -112,19 +112,50 @@ truncnorm = rv_continuous(
 
 # --- gennorm(beta) ---------------------------------------------------------------------------
 
+def _gennorm_log_density_at_0(beta):
+    return fnp.log(beta) - _LOG_2 - sp.gammaln(1.0 / beta)
+
+
+def _abs_pow(z, beta):
+    """``|z|**beta`` with the slope 0 at ``z = 0`` (the double-where idiom): the power
+    rule's ``beta |z|**(beta-1)`` is inf there for ``beta < 1``, and times the 0 of
+    ``d|z|/dz`` it made every derivative through ``z = 0`` (in ``scale`` too) NaN."""
+    zero = fnp.equal(z, 0)
+    return fnp.where(zero, 0.0, fnp.abs(fnp.where(zero, 1.0, z)) ** beta)
+
+
 def _gennorm_logpdf(z, beta):
-    return fnp.log(beta) - _LOG_2 - sp.gammaln(1.0 / beta) - fnp.abs(z) ** beta
+    return _gennorm_log_density_at_0(beta) - _abs_pow(z, beta)
+
+
+def _gennorm_tail(z, beta):
+    # (the tail beyond |z| directly, by gammaincc: 0.5 - gammainc / 2 would cancel there)
+    return sp.gammaincc(1.0 / beta, _abs_pow(z, beta)) * 0.5
+
+
+def _at_center(z, center_value, slope, fn):
+    """``fn(z)`` away from ``z = 0``, and ``center_value + slope * z`` at it: the value
+    there and its derivative (``gammaincc``'s slope in ``x`` is inf at ``x = 0`` for
+    ``a < 1``, ``|z|**beta``'s is 0 there: the chain rule gave NaN for the density)."""
+    zero = fnp.equal(z, 0)
+    return fnp.where(zero, center_value + slope * z, fn(fnp.where(zero, 1.0, z)))
 
 
 def _gennorm_cdf(z, beta):
-    # (the tail beyond |z| directly, by gammaincc: 0.5 - gammainc / 2 would cancel there)
-    tail = sp.gammaincc(1.0 / beta, fnp.abs(z) ** beta) * 0.5
-    return fnp.where(fnp.less(z, 0), tail, 1.0 - tail)
+    def away(s):
+        tail = _gennorm_tail(s, beta)
+        return fnp.where(fnp.less(s, 0), tail, 1.0 - tail)
+    return _at_center(z, 0.5, fnp.exp(_gennorm_log_density_at_0(beta)), away)
 
 
 def _gennorm_logcdf(z, beta):
-    tail = sp.gammaincc(1.0 / beta, fnp.abs(z) ** beta) * 0.5
-    return fnp.where(fnp.less(z, 0), fnp.log(tail), fnp.log1p(-tail))
+    def away(s):
+        tail = _gennorm_tail(s, beta)
+        left = fnp.less(s, 0)  # (each log sees only its side: log(0) of a far tail is -inf)
+        return fnp.where(left, fnp.log(fnp.where(left, tail, 0.5)),
+                         fnp.log1p(-fnp.where(left, 0.5, tail)))
+    # (d log cdf / dz at 0 is the density over cdf(0) = 1/2)
+    return _at_center(z, -_LOG_2, 2.0 * fnp.exp(_gennorm_log_density_at_0(beta)), away)
 
 
 # gamma's density, distribution function and quantile (stats' gamma is built from them)
@@ -136,11 +167,15 @@ def gamma_logpdf(z, a):
 
 
 def gamma_cdf(z, a):
-    return sp.gammainc(a, fnp.maximum(z, 0.0))
+    # (the double-where idiom: below the support gammainc's slope x**(a-1) at x = 0 is inf
+    # for a < 1, and inf * 0 from a clamp would make the derivative NaN there)
+    inside = fnp.greater_equal(z, 0)
+    return fnp.where(inside, sp.gammainc(a, fnp.where(inside, z, 1.0)), 0.0)
 
 
 def gamma_sf(z, a):
-    return sp.gammaincc(a, fnp.maximum(z, 0.0))
+    inside = fnp.greater_equal(z, 0)
+    return fnp.where(inside, sp.gammaincc(a, fnp.where(inside, z, 1.0)), 1.0)
 
 
 gamma_ppf = _ppf.gamma_ppf(gamma_cdf, gamma_logpdf)
@@ -148,10 +183,15 @@ gamma_isf = _ppf.gamma_isf(gamma_sf, gamma_logpdf)  # (from the upper tail: tiny
 def _gennorm_ppf(q, beta):
     """``|Z|**beta ~ Gamma(1/beta)``: below 1/2 from gamma's upper tail (``isf(2q)``:
     tiny ``q`` stays exact, where ``1 - 2q`` would round), above from its lower one."""
-    low = fnp.less(q, 0.5)
-    lower = -gamma_isf(2.0 * fnp.where(low, q, 0.25), 1.0 / beta) ** (1.0 / beta)
-    upper = gamma_ppf(2.0 * fnp.where(low, 0.75, q) - 1.0, 1.0 / beta) ** (1.0 / beta)
-    return fnp.where(low, lower, upper)
+    # (at the median the slope is 1 / density(0), where 0**(1/beta) made it NaN: the
+    # double-where idiom, with q itself elsewhere, so that a tiny q keeps its digits)
+    median = fnp.equal(q, 0.5)
+    p = fnp.where(median, 0.25, q)
+    low = fnp.less(p, 0.5)
+    lower = -gamma_isf(2.0 * fnp.where(low, p, 0.25), 1.0 / beta) ** (1.0 / beta)
+    upper = gamma_ppf(2.0 * fnp.where(low, 0.75, p) - 1.0, 1.0 / beta) ** (1.0 / beta)
+    slope = fnp.exp(-_gennorm_log_density_at_0(beta))
+    return fnp.where(median, (q - 0.5) * slope, fnp.where(low, lower, upper))
 
 
 gennorm = rv_continuous(

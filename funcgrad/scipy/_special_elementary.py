@@ -138,4 +138,9 @@ def pseudo_huber(delta: ArrayLike, r: ArrayLike) -> Array:
     value = finite_r * finite_r / (fnp.sqrt(1.0 + fnp.square(finite_r / d)) + 1.0)
     value = fnp.where(infinite, _INF, value)
     edge = fnp.where(fnp.equal(delta, 0), 0.0, _INF).astype(value.dtype)  # (float32 stays)
-    return fnp.where(positive, value, edge)
+    out = fnp.where(positive, value, edge)
+    # SciPy's order of cases: delta < 0 is inf; else r == 0 is 0; else a NaN or infinite
+    # delta is NaN (delta**2 * 0 there, not the limit r**2 / 2)
+    undefined = fnp.logical_or(fnp.isnan(delta), fnp.isposinf(delta))
+    out = fnp.where(undefined, math.nan, out)
+    return fnp.where(fnp.logical_and(fnp.equal(r, 0), ~fnp.less(delta, 0)), 0.0, out)

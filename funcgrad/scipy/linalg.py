@@ -232,16 +232,22 @@ def eigh(a: ArrayLike, b: Optional[ArrayLike] = None, *, lower: bool = True,
     """Eigenvalues (ascending) and eigenvectors of a Hermitian ``a`` read from its
     ``lower`` (default) triangle (``scipy.linalg.eigh``); with ``b`` (positive definite)
     the generalized problem ``a v = w b v`` (``type=1``), eigenvectors normalized to ``v^H
-    b v = 1`` by the Cholesky reduction.  ``subset_by_index`` (a pair ``(lo, hi)``)
-    selects eigenvalues; ``subset_by_value`` is not supported.
+    b v = 1`` by the Cholesky reduction; ``type=2`` is ``a b v = w v`` and ``type=3``
+    ``b a v = w v`` (normalized as SciPy's: ``v^H b v = 1``, and ``v^H b^-1 v = 1`` for
+    type 3).  ``subset_by_index`` (a pair ``(lo, hi)``, inclusive) or ``subset_by_value``
+    (a pair: the eigenvalues in ``(lo, hi]``) selects eigenvalues; the selection by value
+    reads the eigenvalues, so under ``vmap``/``jit`` it raises (select afterwards there).
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> fsl.eigh(np.array([[2.0, 0.0], [0.0, 1.0]]), eigvals_only=True)
     array([1., 2.])
+    >>> fsl.eigvalsh(np.diag([1.0, 2.0, 3.0]), subset_by_value=(1.0, 3.0))
+    array([2., 3.])
     """
-    if type != 1 or subset_by_value is not None:
-        raise NotImplementedError("eigh: only type=1 and no subset_by_value are supported; "
-                                  "select eigenvalues afterwards with a mask")
+    if type not in (1, 2, 3):
+        raise ValueError(f"eigh: type must be 1, 2 or 3 (SciPy's), got {type!r}")
+    if subset_by_index is not None and subset_by_value is not None:
+        raise ValueError("eigh: give subset_by_index or subset_by_value, not both")
     uplo = "L" if lower else "U"
     a = as_float(a)
     if b is None:
@@ -251,14 +257,37 @@ def eigh(a: ArrayLike, b: Optional[ArrayLike] = None, *, lower: bool = True,
         # (b's same triangle as a's, as SciPy reads both: Cholesky alone would read b's
         # lower one whatever ``lower`` says, and spread its derivative over both)
         low = _nla.cholesky(_herm(b, lower))
-        y = solve_triangular(low, _herm(a, lower), lower=True)  # L^-1 A
-        c = solve_triangular(low, fnp.conj(fnp.swapaxes(y, -1, -2)), lower=True)
+        if type == 1:  # L^-1 A L^-H y = w y, v = L^-H y
+            y = solve_triangular(low, _herm(a, lower), lower=True)  # L^-1 A
+            c = solve_triangular(low, fnp.conj(fnp.swapaxes(y, -1, -2)), lower=True)
+        else:  # types 2 and 3: L^H A L y = w y, v = L^-H y (2) or L y (3)
+            c = fnp.conj(fnp.swapaxes(low, -1, -2)) @ _herm(a, lower) @ low
         w, v = _nla.eigh(c, UPLO="L")
-        v = solve_triangular(low, v, trans=2, lower=True)
+        v = low @ v if type == 3 else solve_triangular(low, v, trans=2, lower=True)
+    if subset_by_value is not None:
+        subset_by_index = _indices_by_value(w, subset_by_value)
     if subset_by_index is not None:
         lo, hi = subset_by_index
         w, v = w[..., lo:hi + 1], v[..., lo:hi + 1]
     return w if eigvals_only else (w, v)
+
+
+def _indices_by_value(w, bounds):
+    """The ``(first, last)`` indices of the ascending eigenvalues in ``(lo, hi]``, as
+    SciPy's ``subset_by_value`` (the same for every matrix of a batch)."""
+    lo, hi = bounds
+    values = concrete_values(w, "eigh(subset_by_value=...)",
+                             "Select the eigenvalues afterwards with a mask, or use "
+                             "subset_by_index.")
+    inside = (values > lo) & (values <= hi)
+    counts = inside.sum(axis=-1)
+    firsts = np.argmax(inside, axis=-1)
+    if np.ndim(counts) and (np.any(counts != counts.flat[0])
+                            or np.any(firsts != firsts.flat[0])):
+        raise ValueError("eigh(subset_by_value=...): the matrices of the batch have "
+                         "different eigenvalues in the interval; select per matrix")
+    count, first = int(np.ravel(counts)[0]), int(np.ravel(firsts)[0])
+    return (first, first + count - 1) if count else (0, -1)
 
 
 def _herm(a, lower):

@@ -33,7 +33,10 @@ SciPy, run on the CPU only (``jit`` calls SciPy for them) and are SciPy's values
 bit.  ``factorial``, ``comb`` and ``bernoulli`` are SciPy's integer functions, with no
 derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, ``cbrt``,
 ``cosm1``, ``exprel``, ``softplus``, ``huber`` and ``pseudo_huber`` are the elementary
-functions SciPy keeps here (:mod:`._special_elementary`); ``rgamma``, ``betaln`` and
+functions SciPy keeps here (:mod:`._special_elementary`); SciPy's distribution functions
+``chdtr``, ``gdtr``, ``pdtr``, ``bdtr``, ``nbdtr``, ``stdtr``, ``fdtr`` (and their
+complements) and ``binom`` are compositions of the incomplete gamma and beta functions
+(:mod:`._special_cdtr`); ``rgamma``, ``betaln`` and
 ``beta``, with SciPy's values at the poles of Gamma, are in :mod:`._special_gamma`.  The
 functions that are ufuncs in SciPy take its ``out=`` (plain arrays only: a traced result
 raises a ``TypeError``; :mod:`._special_out`).
@@ -45,7 +48,7 @@ from typing import Any, Callable, Literal, Optional, Union, overload
 import numpy as np
 
 from .. import numpy as fnp
-from ..numpy._convert import operand as _operand
+from ..numpy._convert import concrete_values, is_concrete, operand as _operand
 from ..primitives import elementwise as _ew
 from ..primitives import special as _sp
 from ..primitives import special_scipy as _ss
@@ -64,6 +67,10 @@ from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # no
                                gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, ndtri_exp)
 from . import _special_elementary as _elementary
 from ._special_gamma import beta, betaln, rgamma  # noqa: F401
+from ._special_zeta import riemann_zeta_below_one
+from . import _special_cdtr as _cdtr
+from ._special_cdtr import (bdtr, bdtrc, binom, chdtr, chdtrc, fdtr, fdtrc,  # noqa: F401
+                            gdtr, gdtrc, nbdtr, nbdtrc, pdtr, pdtrc, stdtr)
 from ._special_out import with_out as _with_out, write_out
 from . import _special_orders as _orders
 from ._special_orders import (lambertw, modstruve, spherical_in, spherical_jn,  # noqa: F401
@@ -76,7 +83,7 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
            "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
            "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
-               _inverse.__all__ + _orders.__all__)
+               _inverse.__all__ + _orders.__all__ + _cdtr.__all__)
 
 _INF = math.inf
 
@@ -276,14 +283,22 @@ def polygamma(n: ArrayLike, x: ArrayLike) -> Array:
 def zeta(x: ArrayLike, q: Optional[ArrayLike] = None, out: Optional[np.ndarray] = None
          ) -> Array:
     """The Hurwitz zeta function ``sum over k >= 0 of (k + q)**-x`` (for ``x > 1``), or
-    Riemann's with ``q=None`` (``x > 1``; SciPy's continuation to ``x < 1`` gives NaN
-    here).  Differentiable in ``q``: ``-x zeta(x + 1, q)``; in ``x`` it raises
-    ``NotImplementedError``.  ``out=`` as SciPy's ufuncs (:mod:`._special_out`).
+    Riemann's with ``q=None``, with SciPy's continuation to ``x < 1``
+    (:mod:`._special_zeta`).  Differentiable in ``q``: ``-x zeta(x + 1, q)``; in ``x`` it
+    raises ``NotImplementedError``.  ``out=`` as SciPy's ufuncs (:mod:`._special_out`).
 
     >>> round(float(zeta(2.0)), 14) == round(math.pi ** 2 / 6, 14)
     True
+    >>> float(zeta(0.0)), float(zeta(-2.0)), round(float(zeta(-1.0)), 15)
+    (-0.5, 0.0, -0.083333333333333)
     """
-    return write_out("zeta", _sp.zeta(_operand(x), 1.0 if q is None else _operand(q)), out)
+    x = _operand(x)
+    if q is not None:
+        return write_out("zeta", _sp.zeta(x, _operand(q)), out)
+    value = _sp.zeta(x, 1.0)
+    if not (is_concrete(x) and not np.any(np.less(concrete_values(x, "", ""), 1.0))):
+        value = fnp.where(fnp.less(x, 1.0), riemann_zeta_below_one(x), value)
+    return write_out("zeta", value, out)
 
 
 def multigammaln(a: ArrayLike, d: int) -> Array:
@@ -506,8 +521,11 @@ def logsumexp(a: ArrayLike, axis: Axis = None, b: Optional[ArrayLike] = None,
     array([0.5, 0.5])
     """
     a = fnp.asarray(a)
-    shift = _stop_gradient(fnp.max(a, axis=axis, keepdims=True))
-    shift = fnp.where(fnp.isfinite(shift), shift, 0.0)
+    if a.size == 0:  # (an empty sum: log 0 = -inf, as SciPy's; max has no identity)
+        shift: Any = 0.0
+    else:
+        shift = _stop_gradient(fnp.max(a, axis=axis, keepdims=True))
+        shift = fnp.where(fnp.isfinite(shift), shift, 0.0)
     e = fnp.exp(a - shift)
     if b is not None:
         e = e * _operand(b)

@@ -11,7 +11,9 @@ Calling a distribution freezes its parameters, as SciPy's (``norm(0.0, 2.0).logp
 The machinery is in :mod:`._distn`; ``lognorm``, ``weibull_min``, ``pareto``... in
 :mod:`._continuous_more`; ``truncnorm``, ``gennorm``, ``vonmises``, ``wrapcauchy``,
 ``betabinom`` and ``multinomial`` in :mod:`._distn_more`; ``sem``, ``rankdata`` and
-``mode`` in :mod:`._stats_functions`; ``gaussian_kde`` in :mod:`._kde`.
+``mode`` in :mod:`._stats_functions`; ``entropy``, ``zscore``, ``gmean``, ``hmean``,
+``moment``, ``skew``, ``kurtosis`` and ``variation`` (differentiable) in
+:mod:`._stats_summary`; ``gaussian_kde`` in :mod:`._kde`.
 
 >>> import numpy as np, funcgrad as fg
 >>> float(fg.grad(lambda m: norm.logpdf(1.0, loc=m))(0.0))
@@ -37,13 +39,14 @@ from ._kde import gaussian_kde  # noqa: F401
 from . import _moments
 from . import _stats_functions as _functions
 from ._stats_functions import ModeResult, mode, rankdata, sem  # noqa: F401
+from . import _stats_summary as _summary
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
 from ..typing import Array, ArrayLike
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
            "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
            "geom", "nbinom"] + _more.__all__ + _more2.__all__ + _functions.__all__ + [
-    "gaussian_kde"]
+    "gaussian_kde"] + _summary.__all__
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _INF = math.inf
@@ -62,9 +65,15 @@ def _with_df(t_branch, normal_branch):
 
 
 def _t_cdf_finite(z, df):
-    x = df / (df + z * z)
+    # (at z = 0, x = 1 where betainc's slope (1 - x)**-1/2 is inf and dx/dz is 0: the
+    # chain rule gave NaN; there the value is 1/2 and the slope the density at 0)
+    zero = fnp.equal(z, 0)
+    s = fnp.where(zero, 1.0, z)
+    x = df / (df + s * s)
     tail = sp.betainc(df * 0.5, 0.5, x) * 0.5
-    return fnp.where(fnp.greater(z, 0), 1.0 - tail, tail)
+    away = fnp.where(fnp.greater(s, 0), 1.0 - tail, tail)
+    density_at_0 = fnp.exp(_t_logpdf(0.0 * z, df))
+    return fnp.where(zero, 0.5 + density_at_0 * z, away)
 
 
 _t_cdf = _with_df(_t_cdf_finite, sp.ndtr)
@@ -90,8 +99,28 @@ def _beta_logpdf(z, a, b):
 
 
 def _laplace_cdf(z):
-    return fnp.where(fnp.less(z, 0), 0.5 * fnp.exp(fnp.minimum(z, 0.0)),
-                     1.0 - 0.5 * fnp.exp(-fnp.maximum(z, 0.0)))
+    # (each branch sees its own side through ``where``, not ``minimum``/``maximum``: those
+    # split the slope at the tie z = 0, which halved the density there)
+    left = fnp.less(z, 0)
+    return fnp.where(left, 0.5 * fnp.exp(fnp.where(left, z, 0.0)),
+                     1.0 - 0.5 * fnp.exp(-fnp.where(left, 0.0, z)))
+
+
+def _laplace_ppf(q):
+    low = fnp.less(q, 0.5)
+    return fnp.where(low, fnp.log(2.0 * fnp.where(low, q, 0.5)),
+                     -fnp.log(2.0 - 2.0 * fnp.where(low, 0.5, q)))
+
+
+def _beta_cdf(z, a, b, shift=0.0):
+    """``betainc(a, b, shift + z)`` on the support, 0 below it and 1 above (``shift=1``
+    with ``-z`` is the survival function).  The double-where idiom: betainc's slope in x
+    is inf at 0 and 1 for a or b < 1, and inf * 0 from a clip made the derivative NaN
+    outside the support."""
+    u = shift + z
+    inside = _unit(u)
+    return fnp.where(inside, sp.betainc(a, b, fnp.where(inside, u, 0.5)),
+                     fnp.where(fnp.greater(u, 1), 1.0, 0.0))
 
 
 def _expon_logpdf(z):
@@ -139,8 +168,7 @@ cauchy = rv_continuous(
 laplace = rv_continuous(
     "laplace", _logpdf=lambda z: -fnp.abs(z) - math.log(2.0), _cdf=_laplace_cdf,
     _sf=lambda z: _laplace_cdf(-z),
-    _ppf=lambda q: fnp.where(fnp.less(q, 0.5), fnp.log(2.0 * fnp.minimum(q, 0.5)),
-                             -fnp.log(2.0 - 2.0 * fnp.maximum(q, 0.5))))
+    _ppf=_laplace_ppf)
 logistic = rv_continuous(
     "logistic", _logpdf=lambda z: sp.log_expit(z) + sp.log_expit(-z), _cdf=sp.expit,
     _logcdf=sp.log_expit, _sf=lambda z: sp.expit(-z), _logsf=lambda z: sp.log_expit(-z),
@@ -155,13 +183,12 @@ gamma = rv_continuous(
     _sf=gamma_sf, _isf=gamma_isf)
 beta = rv_continuous(
     "beta", shapes=("a", "b"), _logpdf=_beta_logpdf,
-    _cdf=lambda z, a, b: sp.betainc(a, b, fnp.clip(z, 0.0, 1.0)),
-    _sf=lambda z, a, b: sp.betainc(b, a, 1.0 - fnp.clip(z, 0.0, 1.0)))
+    _cdf=lambda z, a, b: _beta_cdf(z, a, b), _sf=lambda z, a, b: _beta_cdf(-z, b, a, 1.0))
 chi2 = rv_continuous(
     "chi2", shapes=("df",),
     _logpdf=lambda z, df: gamma_logpdf(z * 0.5, df * 0.5) - math.log(2.0),
-    _cdf=lambda z, df: sp.gammainc(df * 0.5, fnp.maximum(z, 0.0) * 0.5),
-    _sf=lambda z, df: sp.gammaincc(df * 0.5, fnp.maximum(z, 0.0) * 0.5))
+    _cdf=lambda z, df: gamma_cdf(z * 0.5, df * 0.5),
+    _sf=lambda z, df: gamma_sf(z * 0.5, df * 0.5))
 uniform = rv_continuous(
     "uniform", _logpdf=lambda z: _support(_unit(z), z * 0.0),
     _cdf=lambda z: fnp.clip(z, 0.0, 1.0), _sf=lambda z: 1.0 - fnp.clip(z, 0.0, 1.0),
@@ -492,3 +519,8 @@ for _name, (_mean, _var) in _moments.MOMENTS.items():
 for _name, _entropy in _moments.ENTROPIES.items():
     globals()[_name]._entropy = _entropy
 del _name, _mean, _var, _entropy
+
+
+# (imported last: multivariate_normal's entropy method is a different function)
+from ._stats_summary import (entropy, gmean, hmean, kurtosis, moment, skew,  # noqa: E402,F401
+                             variation, zscore)
