@@ -204,3 +204,48 @@ def _tanh(m, x):
     small = x + x * s * (((_TP0 * s + _TP1) * s + _TP2) / (((s + _TQ0) * s + _TQ1) * s + _TQ2))
     res = m.sel(z > 0.625, big, small)
     return m.sel(x == 0.0, x, res)  # tanh(-0.0) == -0.0
+
+
+# --- tanh of float32 in float32 arithmetic --------------------------------------------------
+# For fg.jit's float32 loops: eight lanes of float32 where the float64 text above has four
+# of float64, and no cross-lane table lookups (NumPy's AVX2 float32 tanh picks its
+# coefficients per lane by permutes, ~12 instructions an element).  Within 1 ulp of the
+# correctly rounded tanh for every float32 argument (tests/test_vector_maths32.py, all 2**32
+# of them under the soak marker).  The emitter computes in float32 and int32 here: its
+# constants are these rounded to float32.
+#
+# |x| < 2**-12: tanh(x) is x correctly rounded (x**3/3 < half an ulp of x);
+# |x| < 0.55:   tanh(a) = a + a s P(s), s = a*a; P a weighted minimax fit of
+#               (tanh(a) - a) / a**3 on [0, 0.55**2] (relative error of the result 1e-9);
+# otherwise:    1 - 2 / (e**2a + 1), e**2a = 2**k e**r, 2a = k ln2 + r, |r| <= ln2/2
+#               (exact Cody-Waite products: k < 2**5), e**r = 1 + r + r*r Q(r), Q a
+#               minimax fit (relative error 3e-9); the error of e**2a is damped by
+#               d tanh / d(e**2a) (at most 0.5 ulp of the result for a >= 0.55).
+# Both branches run on every lane, on a clamped to [2**-12, 10]: no subnormal operand or
+# result anywhere (x86 takes a microcode assist on each, ~100x slower), no overflow
+# (1 - 2/(e**20 + 1) is already 1.0f, so +-inf gives +-1), and NaN meets the integer
+# conversion as a number (an out-of-range fptosi is poison in LLVM).
+
+_TF = (-0.33333316, 0.13332586, -0.05385231, 0.021071674, -0.006274233)
+_EF = (0.49999994, 0.16666515, 0.041668456, 0.008369419, 0.0013813142)
+_LN2HI_F = 6.9313812256e-01  # (0x3f317180: 16 significant bits, so k * _LN2HI_F is exact)
+_LN2LO_F = 9.0580006145e-06
+_INVLN2_F = 1.44269504
+TANHF_TINY, TANHF_SMALL = 2.0 ** -12, 0.55
+
+
+def _tanhf(m, x):
+    """``tanh(x)`` of a float32 ``x`` in float32 arithmetic (``m`` emits float32/int32)."""
+    a = m.fabs(x)
+    c = m.sel(a > TANHF_TINY, a, TANHF_TINY)  # (NaN: 2**-12)
+    s = c * c
+    small = a + c * s * (_TF[0] + s * (_TF[1] + s * (_TF[2] + s * (_TF[3] + s * _TF[4]))))
+    small = m.sel(a < TANHF_TINY, a, small)
+    t = m.sel(c < 10.0, c, 10.0) * 2.0
+    k = m.rint(t * _INVLN2_F)
+    r = (t - k * _LN2HI_F) - k * _LN2LO_F
+    er = 1.0 + (r + r * r * (_EF[0] + r * (_EF[1] + r * (_EF[2] + r * (_EF[3] + r * _EF[4])))))
+    e2a = er * m.from_bits((m.to_int(k) + 127) << 23)
+    big = 1.0 - 2.0 / (e2a + 1.0)
+    res = m.sel(a >= TANHF_SMALL, big, small)  # (NaN: not >= 0.55, so small's NaN)
+    return m.from_bits(m.bits(res) | (m.bits(x) & -0x80000000))  # odd: -0.0 stays -0.0
