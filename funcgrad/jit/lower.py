@@ -22,11 +22,8 @@ in its output dtype, so float32 stays float32 and every intermediate is rounded 
 the eager path; scalar constants are converted to the operation's dtype as NumPy does.
 Transcendental functions come from the vector maths (or the C library), which may differ
 from NumPy's SIMD versions in the last bit (at most about 1 ulp each); large float32 exp,
-log and log1p are NumPy's own ufuncs between kernels, as eagerly
-(:data:`funcgrad.jit.lowerable.NUMPY_FLOAT32_MATH_MIN`); float32 tanh is computed in
-float32 in the loops at every size (``vmath.tanhf``, within 1 ulp of the correctly
-rounded tanh), except where NumPy has its AVX-512 loop
-(:data:`funcgrad.jit.lowerable.FLOAT32_IN_KERNELS`).
+log, log1p and tanh are NumPy's own ufuncs between kernels, as eagerly
+(:data:`funcgrad.jit.lowerable.NUMPY_FLOAT32_MATH_MIN`).
 """
 import numpy as np
 
