@@ -152,8 +152,7 @@ def _sink(segments, outvars):
     kernel of its own or beside unrelated work; moved, it joins the loop that reads it
     and the early kernel may vanish.  An equation moves only with all of its inputs from
     the same kernel that it reads (so the early kernel writes no array it did not write
-    before: inputs it reads that a later segment reads too are written anyway), and
-    never a control-flow equation (its bodies may read more than its inputs).
+    before), and never a control-flow equation (its bodies may read more than its inputs).
     """
     n = len(segments)
     kernels = [i for i, (kind, _) in enumerate(segments) if kind == "numba"]
@@ -184,8 +183,7 @@ def _sink(segments, outvars):
             target = _sink_targets(eqns, k, kernels, readers, inside, stay)
             bad = {j for j, t in target.items() if t > k and any(
                 target[made_here[id(x)]] != t for x in eqns[j].inputs
-                if isinstance(x, Var) and id(x) in made_here
-                and not _read_after(readers, x, k))}
+                if isinstance(x, Var) and id(x) in made_here)}
             if not bad:
                 break
             stay |= bad
@@ -228,12 +226,6 @@ def _lone_casts(segments):
         else:
             out.append((kind, seg))
     return out
-
-
-def _read_after(readers, x, k):
-    """Is ``x`` read after kernel ``k`` anyway (a result ``k`` writes already: W3's
-    ``h = tanh(...)``, read by ``h @ W2``, so ``1 - h * h`` may move without it)?"""
-    return any(i > k for i in readers.get(id(x), {}))
 
 
 def _sink_targets(eqns, k, kernels, readers, inside, stay):
