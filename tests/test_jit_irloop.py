@@ -338,49 +338,6 @@ def test_a_kernel_of_ir_loops_calls_the_vector_maths_compiled_once_apart(monkeyp
     # (compiled once per process: see the disk cache's test, run in fresh processes)
 
 
-_MATHS32 = """
-    # fused: tanh over (N,)
-    for i in range(p0.shape[0]):
-        t = p0[i]
-        pk1[0, i] = _vm.tanhf(t) * np.float32(0.5) + _vm.tanhf(t * np.float32(3.0))
-    """
-X32 = np.concatenate([np.linspace(-12.0, 12.0, 61), [0.0, -0.0, np.inf, -np.inf, np.nan,
-                                                    1e-40, 0.55]]).astype(np.float32)
-
-
-@pytest.mark.parametrize("n", [13, 1000])
-def test_float32_tanh_lanes_have_the_scalar_bits_at_every_length(n):
-    """vmath.tanhf (float32 arithmetic) in an IR loop, inlined in a long loop or called as
-    the module's function and its float32 vector variants in a short one: Numba's bits."""
-    x = np.resize(X32, n) * np.where(np.arange(n) % 2, 1.0, -0.75).astype(np.float32)
-    source = _MATHS32.replace("N", str(n))
-    out = _same_bits(["p0", "pk1"], source, x, np.empty((1, n), np.float32))
-    assert out[1].dtype == np.float32
-
-
-def test_float32_tanh_routine_has_float_lanes():
-    from llvmlite import ir
-    from funcgrad.jit import irmaths
-    params, body = irloop._parse(_module(["p0", "pk1"], _MATHS32.replace("N", "64")))
-    kinds = [("array", np.dtype(np.float32), 1, "C"), ("array", np.dtype(np.float32), 2, "C")]
-    module = ir.Module()
-    irloop._define(module, "one", params, body, kinds, [], "call")
-    text, name = str(module), irmaths.name("tanhf")
-    assert text.count(f'call float @"{name}"(') == 2
-    for n in irmaths.WIDTHS:  # (twice the float64 routines' lanes, in the same registers)
-        assert text.count(f'@"{name}_v{2 * n}"(<{2 * n} x float>') == 1
-    # the library's routine, compiled apart, and a loop that only declares it
-    import llvmlite.binding as llvm
-    llvm.parse_assembly(str(irmaths.library("tanhf"))).verify()
-    module = ir.Module()
-    irloop._define(module, "one", params, body, kinds, [], "library")
-    irmaths.keep_variants(module)
-    text, name = str(module), irmaths.name("tanhf", library=True)
-    assert f'declare float @"{name}"(float' in text
-    assert all(f'@"{name}_v{2 * n}"' in text.split("llvm.compiler.used")[1]
-               for n in irmaths.WIDTHS)
-
-
 def test_a_kernel_passes_noalias_arrays_where_its_calls_cannot_overlap(monkeypatch):
     # (a repeat's call reads entry r - 1 of a stack and writes entry r: disjoint, so LLVM
     # needs no overlap check at run time, nor the scalar copy of the loop it guards)

@@ -157,8 +157,6 @@ class Writer:
                     and np.dtype(dtype).kind == "f"):
                 if name in cpu_leaves.CHECKED and mode == "scalar":
                     return f"_vm.{name}_checked"
-                if name in cpu_leaves.SINGLE and np.dtype(dtype) == np.float32:
-                    return f"_vm.{name}f"  # (in float32 arithmetic: vmath.tanhf)
                 return f"_vm.{name}"
             return f"_lf.{name}"
         return sc.Emitter(leaf, sc.literal, sc.cast)

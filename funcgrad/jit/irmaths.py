@@ -36,11 +36,7 @@ from llvmlite.ir.values import FunctionAttributes
 __all__ = ["call", "name", "WIDTHS", "library", "keep_variants", "ROUTINES"]
 
 _DBL = ir.DoubleType()
-_FLT = ir.FloatType()
-ROUTINES = ("exp", "log", "log1p", "sin", "cos", "tanh", "tanhf")
-# (routines of a float32 argument, in float32 arithmetic: vbodies' ``_<name>`` texts on
-# float32/int32, twice the lanes of a float64 routine in the same registers)
-_SINGLE = frozenset({"tanhf"})
+ROUTINES = ("exp", "log", "log1p", "sin", "cos", "tanh")
 # (what a declared routine promises LLVM, with nounwind: it only computes, and returns)
 _PURE = ("willreturn", "nofree", "nosync", "memory(none)")
 
@@ -62,13 +58,6 @@ def _widths():
 
 
 WIDTHS = _widths()
-
-
-def _type(routine):
-    """The LLVM type of ``routine``'s argument and result, and its vector widths."""
-    if routine in _SINGLE:
-        return _FLT, tuple(2 * n for n in WIDTHS)
-    return _DBL, WIDTHS
 
 
 class _Variants(FunctionAttributes):
@@ -122,25 +111,23 @@ def _function(module, routine, linkage=("weak_odr", "internal"), library=False):
     if fn is not None:
         return fn
     text = getattr(vbodies, "_" + routine)
-    ty, widths = _type(routine)
-    single = routine in _SINGLE
     variants = []
-    for n in widths:
+    for n in WIDTHS:
         def lanes(builder, x, n=n):
-            m = vmath._Emit(builder, n, single)
+            m = vmath._Emit(builder, n)
             return text(m, vmath._V(m, x)).v
         # (weak_odr: the vectoriser calls them only at the end of the pipeline, so
         # nothing may remove them before; one text, so one definition in every module)
-        variants.append(_define(module, f"{name_}_v{n}", ir.VectorType(ty, n), lanes,
+        variants.append(_define(module, f"{name_}_v{n}", ir.VectorType(_DBL, n), lanes,
                                 linkage[0]))
 
     def scalar(builder, x):
-        m = vmath._Emit(builder, single=single)
+        m = vmath._Emit(builder)
         return text(m, vmath._V(m, x)).v
-    fn = _define(module, name_, ty, scalar, linkage[1])
+    fn = _define(module, name_, _DBL, scalar, linkage[1])
     # out of line: the vectoriser replaces its calls by the variants' (an inlined body it
     # would vectorise again in every loop); the scalar remainders call it
-    fn.attributes = _Variants(name_, widths)
+    fn.attributes = _Variants(name_, WIDTHS)
     fn.attributes.add("nounwind")
     fn.attributes.add("noinline")
     return fn
@@ -152,20 +139,19 @@ def _declared(module, routine):
     name_ = name(routine, library=True)
     fn = module.globals.get(name_)
     if fn is None:
-        scalar, widths = _type(routine)
-        for n in widths:
-            ty = ir.VectorType(scalar, n)
+        for n in WIDTHS:
+            ty = ir.VectorType(_DBL, n)
             variant = ir.Function(module, ir.FunctionType(ty, [ty]), f"{name_}_v{n}")
             variant.attributes = _Variants(variant.name, (), _PURE)
             variant.attributes.add("nounwind")  # (llvmlite prints no attributes without one)
-        fn = ir.Function(module, ir.FunctionType(scalar, [scalar]), name_)
-        fn.attributes = _Variants(name_, widths, _PURE)
+        fn = ir.Function(module, ir.FunctionType(_DBL, [_DBL]), name_)
+        fn.attributes = _Variants(name_, WIDTHS, _PURE)
         fn.attributes.add("nounwind")
     return fn
 
 
 def call(builder, routine, x, how="define"):
-    """``routine(x)`` (a float64 LLVM value; float32 for ``tanhf``) as a call of a function for it: the module's,
+    """``routine(x)`` (a float64 LLVM value) as a call of a function for it: the module's,
     defined with its vector variants on first use (``how="define"``) or only declared
     (``"declare"``), or the :func:`library`'s, declared (``"library"``; the module then
     needs :func:`keep_variants`)."""
@@ -175,9 +161,8 @@ def call(builder, routine, x, how="define"):
     elif how == "library":
         fn = _declared(module, routine)
     else:
-        ty = _type(routine)[0]
         fn = module.globals.get(name(routine)) or ir.Function(
-            module, ir.FunctionType(ty, [ty]), name(routine))
+            module, ir.FunctionType(_DBL, [_DBL]), name(routine))
     return builder.call(fn, [x])
 
 
@@ -197,7 +182,7 @@ def keep_variants(module):
     """
     i8p = ir.IntType(8).as_pointer()
     variants = [f for f in module.functions
-                if f.name.startswith("fgvl_") and f.name.endswith(("_v2", "_v4", "_v8", "_v16"))]
+                if f.name.startswith("fgvl_") and f.name.endswith(("_v2", "_v4", "_v8"))]
     if variants:
         ty = ir.ArrayType(i8p, len(variants))
         used = ir.GlobalVariable(module, ty, "llvm.compiler.used")

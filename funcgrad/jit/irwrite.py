@@ -18,7 +18,6 @@ F8, F4, I8, B1 = (np.dtype(t) for t in (np.float64, np.float32, np.int64, np.boo
 VALUE = {F8: ir.DoubleType(), F4: ir.FloatType(), I8: ir.IntType(64), B1: ir.IntType(1)}
 MEMORY = {**VALUE, B1: ir.IntType(8)}  # (Numba stores booleans as bytes)
 _VECTOR = {"exp", "log", "log1p", "sin", "cos", "tanh"}
-_SINGLE = {"tanhf"}  # (vector maths of a float32, in float32: vmath.tanhf)
 # C-library leaves (funcgrad.kernels.cpu.leaves) as Numba writes them for a float argument:
 # an LLVM intrinsic, or the C function (``tanhf`` for float32)
 _INTRINSIC = {"sin", "cos", "exp", "exp2", "log", "log10", "sqrt", "floor", "ceil", "trunc",
@@ -386,13 +385,6 @@ class Writer:
         if module == "np" and attr == "ravel":
             return self.ravel(self.array(node.args[0]))
         v, dtype = self.scalar(node.args[0])
-        if module == "_vm" and attr in _SINGLE:
-            if dtype != F4:
-                raise Unsupported(f"{attr} of a {dtype}")
-            if self.maths != "inline":
-                return irmaths.call(b, attr, v, _HOW[self.maths]), F4
-            m = vmath._Emit(b, single=True)
-            return getattr(vbodies, "_" + attr)(m, vmath._V(m, v)).v, F4
         if module == "_vm" and (attr in _VECTOR or attr == "trig_bad"):
             if dtype not in (F8, F4):
                 raise Unsupported("vector maths of a non-float")
@@ -557,5 +549,5 @@ NODES = (ast.Assign, ast.AugAssign, ast.For, ast.If, ast.Raise, ast.Pass, ast.Ex
          ast.UAdd, ast.Not, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.And,
          ast.Or)
 CALLS = ({("np", "ravel"), ("np", "isnan"), ("math", "isnan"), ("_vm", "trig_bad")}
-         | {("np", c) for c in _CASTS} | {("_vm", f) for f in _VECTOR | _SINGLE}
+         | {("np", c) for c in _CASTS} | {("_vm", f) for f in _VECTOR}
          | {("_lf", f) for f in _INTRINSIC | _EXTERN | _TESTS})

@@ -25,7 +25,6 @@ from ..primitives.linalg import matmul_p
 from ..primitives.reductions import logsumexp_p, reduce_max_p, reduce_min_p
 from ..primitives.structural import (concatenate_p, reduce_sum_p, reshape_p, split_p,
                                      transpose_p)
-from ..kernels.cpu.leaves import SINGLE as FLOAT32_LEAVES
 from .elementwise import KERNEL_DTYPES, SCALARS, is_elementwise, uses_vector_math
 from .passes import optimize, subgraphs
 
@@ -46,32 +45,12 @@ except (ImportError, ValueError):  # pragma: no cover
 
 # The scatter modes a slice assignment computes, by its operator.
 SLICE_UPDATE = {"set": "=", "add": "+=", "multiply": "*="}
-# float32 results of at least this many elements of exp, log, log1p (the vector maths'
-# functions whose eager impl is NumPy's own ufunc, and that compute a float32 in float64)
-# are that ufunc's call between kernels: NumPy's float32 loops are SIMD in float32, the
-# eager bits and several times faster (W3's tanh on 128x256, in float64 in a kernel:
-# 87 us, 9 us by np.tanh, on an AVX-512 Xeon).  tanh is among them only where NumPy has
-# its AVX-512 loop: elsewhere a kernel computes a float32 tanh in float32 at every size,
-# fused with its neighbours (vmath.tanhf: within 1 ulp of the correctly rounded result,
-# not NumPy's bits).  On AVX2, NumPy's float32 tanh picks its coefficients per lane by
-# permutes (~12 instructions an element, low IPC), and tanhf is ~7 and 2-3x faster
-# (W3's 128x256 on an AMD EPYC); with AVX-512 NumPy's does one two-table permute per
-# coefficient on 16 lanes (~2 an element), fewer instructions than tanhf on the 8 lanes
-# LLVM prefers there (benchmarks/results/session17-jitanh.md).
+# float32 results of at least this many elements of exp, log, log1p, tanh (the vector
+# maths' functions whose eager impl is NumPy's own ufunc) are that ufunc's call between
+# kernels: NumPy's float32 loops are SIMD in float32, the eager bits and several times
+# faster than the vector maths, which compute a float32 in float64 (W3's tanh on
+# 128x256: 87 us in a kernel, 9 us by np.tanh, on an AVX-512 Xeon).
 NUMPY_FLOAT32_MATH_MIN = int(os.environ.get("FUNCGRAD_JIT_NUMPY_FLOAT32_MATH_MIN", 4096))
-
-
-def _numpy_has_avx512():
-    """Does NumPy dispatch its AVX-512 (SKX) loops on this CPU?"""
-    try:
-        from numpy._core._multiarray_umath import __cpu_features__
-    except ImportError:  # pragma: no cover (NumPy 1.x)
-        from numpy.core._multiarray_umath import __cpu_features__
-    return bool(__cpu_features__.get("AVX512_SKX"))
-
-
-# the vector maths' leaves that a kernel computes in float32 at every size
-FLOAT32_IN_KERNELS = frozenset() if _numpy_has_avx512() else FLOAT32_LEAVES
 
 
 def is_float32_or_64(dtype):
@@ -116,7 +95,7 @@ def _numpy_float32_math(eqn):
         return False
     impl = eqn.prim.impl
     return (isinstance(impl, np.ufunc) and getattr(np, impl.__name__, None) is impl
-            and impl.__name__ not in FLOAT32_IN_KERNELS and uses_vector_math(eqn))
+            and uses_vector_math(eqn))
 
 
 def _avals_ok(eqn):
