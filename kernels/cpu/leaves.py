@@ -77,9 +77,6 @@ def __getattr__(name):
 VECTOR = frozenset({"exp", "log", "log1p", "sin", "cos", "tanh"})
 """Leaves with a vectorisable twin in :mod:`.vmath` (the others are one C-library call per
 element, which stops LLVM from vectorising a loop)."""
-SINGLE = frozenset({"tanh"})
-"""Vectorised leaves with a float32 text too (``vmath.<name>f``, float32 arithmetic, within
-1 ulp of the correctly rounded result): fg.jit's float32 loops call it."""
 CHECKED = frozenset({"sin", "cos"})
 """Vectorised leaves that hold only for ``|x| <= vmath.TRIG_BOUND``."""
 # Leaves that are SIMD instructions or selects in any loop (no library call at all).

@@ -28,9 +28,9 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from .vbodies import (TRIG_BOUND, _cos, _exp, _log, _log1p, _sin, _tanh,  # noqa: F401
-                      _tanhf, _trig_bad)
+                      _trig_bad)
 
-__all__ = ["exp", "log", "log1p", "sin", "cos", "tanh", "tanhf", "trig_bad", "sin_checked",
+__all__ = ["exp", "log", "log1p", "sin", "cos", "tanh", "trig_bad", "sin_checked",
            "cos_checked", "TRIG_BOUND"]
 
 # Each function is an intrinsic: its LLVM IR (straight-line, selects instead of branches)
@@ -40,8 +40,6 @@ __all__ = ["exp", "log", "log1p", "sin", "cos", "tanh", "tanhf", "trig_bad", "si
 
 _DBL = ir.DoubleType()
 _I64 = ir.IntType(64)
-_FLT = ir.FloatType()
-_I32 = ir.IntType(32)
 
 
 class _V:
@@ -55,7 +53,7 @@ class _V:
     @property
     def is_float(self):
         t = self.v.type  # (of lanes: their element's)
-        return isinstance(getattr(t, "element", t), (ir.DoubleType, ir.FloatType))
+        return isinstance(getattr(t, "element", t), ir.DoubleType)
 
     def _lift(self, o):
         if isinstance(o, _V):
@@ -107,21 +105,18 @@ class _V:
 class _Emit:
     """Builds values with an IRBuilder: constants, selects, casts, LLVM intrinsics; with
     ``lanes``, on vectors of that many float64/i64 lanes, constants splat (the vector
-    variants of :mod:`funcgrad.jit.irmaths`: lane for lane the scalar's instructions);
-    with ``single``, on float32/i32 (the float32 texts of :mod:`.vbodies`, ``_tanhf``),
-    whose float constants are rounded to float32."""
+    variants of :mod:`funcgrad.jit.irmaths`: lane for lane the scalar's instructions)."""
 
-    def __init__(self, builder, lanes=None, single=False):
-        self.b, self.n, self.single = builder, lanes, single
-        real, integer = (_FLT, _I32) if single else (_DBL, _I64)
-        self.dbl = real if lanes is None else ir.VectorType(real, lanes)
-        self.i64 = integer if lanes is None else ir.VectorType(integer, lanes)
+    def __init__(self, builder, lanes=None):
+        self.b, self.n = builder, lanes
+        self.dbl = _DBL if lanes is None else ir.VectorType(_DBL, lanes)
+        self.i64 = _I64 if lanes is None else ir.VectorType(_I64, lanes)
 
     def _constant(self, ty, c):
         return _V(self, ir.Constant(ty, c if self.n is None else [c] * self.n))
 
     def f(self, c):
-        return self._constant(self.dbl, float(np.float32(c)) if self.single else float(c))
+        return self._constant(self.dbl, float(c))
 
     def i(self, c):
         return self._constant(self.i64, int(c))
@@ -135,9 +130,9 @@ class _Emit:
     def _call(self, name, x):
         module = self.b.module
         if self.n is None:
-            fn = module.declare_intrinsic(name, [self.dbl])
+            fn = module.declare_intrinsic(name, [_DBL])
         else:  # (llvmlite's declare_intrinsic names no vector overloads)
-            full = f"{name}.v{self.n}{'f32' if self.single else 'f64'}"
+            full = f"{name}.v{self.n}f64"
             fn = module.globals.get(full) or ir.Function(
                 module, ir.FunctionType(self.dbl, [self.dbl]), full)
         return _V(self, self.b.call(fn, [x.v]))
@@ -183,23 +178,6 @@ def _float_intrinsic(body, result=types.float64):
     return fn
 
 
-def _float32_intrinsic(body):
-    """A Numba intrinsic ``f(float32) -> float32`` whose IR ``body(emit, x)`` writes in
-    float32 arithmetic."""
-    @intrinsic
-    def fn(typingctx, x):
-        if x != types.float32:
-            return None
-
-        def codegen(context, builder, signature, args):
-            m = _Emit(builder, single=True)
-            return body(m, _V(m, args[0])).v
-        return types.float32(x), codegen
-    fn.__doc__ = body.__doc__
-    fn.__name__ = body.__name__.lstrip("_")
-    return fn
-
-
 # The bodies live in .vbodies (NumPy only), which the kernels' NumPy twins run too.
 exp = _float_intrinsic(_exp)
 log = _float_intrinsic(_log)
@@ -207,7 +185,6 @@ log1p = _float_intrinsic(_log1p)
 sin = _float_intrinsic(_sin)
 cos = _float_intrinsic(_cos)
 tanh = _float_intrinsic(_tanh)
-tanhf = _float32_intrinsic(_tanhf)  # (fg.jit's float32 loops: float32 in, float32 out)
 trig_bad = _float_intrinsic(_trig_bad, types.int64)
 
 
