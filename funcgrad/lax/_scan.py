@@ -13,9 +13,9 @@ from ..devices import register_gpu
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
 from ._graphs import (aval, batch_axis_first, batch_size, carry_fixed_point,
-                      cast_constant_outputs, check_carry, operand, plain_array,
-                      promoting_weak_carry, reorder, split_tangents, tangent_groups,
-                      trace_pytree, with_tangents)
+                      cast_constant_outputs, check_carry, flatten_operands, operand,
+                      plain_array, promoting_weak_carry, reorder, split_tangents,
+                      tangent_groups, trace_pytree, with_tangents)
 from ..typing import PyTree
 
 __all__ = ["scan", "scan_p", "scan_vjp"]
@@ -202,8 +202,8 @@ def scan(f: Callable[..., Any], init: PyTree, xs: PyTree | None = None, length: 
     """
     if not isinstance(unroll, (bool, int)) or isinstance(unroll, int) and unroll < 0:
         raise ValueError(f"scan: unroll={unroll!r} must be a non-negative int or a bool")
-    raw_init, init_tree = tree.flatten(init)
-    x_leaves, x_tree = tree.flatten(xs)
+    raw_init, init_tree = flatten_operands(init)
+    x_leaves, x_tree = flatten_operands(xs)
     x_leaves = [operand(x) for x in x_leaves]
     lengths = {int(x.shape[0]) for x in x_leaves if x.ndim}
     if any(x.ndim == 0 for x in x_leaves):
