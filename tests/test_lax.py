@@ -390,3 +390,19 @@ def test_control_flow_records_on_the_eager_tensor(name):
     assert isinstance(out, fg.Tensor) and out.requires_grad, type(out)
     np.sum(out * W[:out.shape[0]]).backward()
     np.testing.assert_allclose(t.grad.detach().numpy(), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("loop", ["scan", "fori_loop"])
+def test_double_backward_through_a_loop_whose_carry_is_a_tensor(loop):
+    # sum(t ** 4 + t ** 3): the loop squares twice.  Its backward pass read the forward's
+    # trajectory as plain arrays, so under create_graph its gradient had no graph and the
+    # second derivative lost the loop's 12 t^2 silently (only the 6 t of t ** 3 was left).
+    def fourth(t):
+        if loop == "scan":
+            return lax.scan(lambda c, _: (c * c, None), t, None, length=2)[0]
+        return lax.fori_loop(0, 2, lambda i, c: c * c, t)
+    t = fg.Tensor(T0.copy(), requires_grad=True)
+    (g,) = fg.autograd.grad(np.sum(fourth(t) + t ** 3), t, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), 4 * T0 ** 3 + 3 * T0 ** 2, rtol=1e-12)
+    (h,) = fg.autograd.grad(np.sum(g * W), t)
+    np.testing.assert_allclose(h.detach().numpy(), W * (12 * T0 ** 2 + 6 * T0), rtol=1e-12)
