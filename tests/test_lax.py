@@ -351,3 +351,58 @@ def test_nested_control_flow_under_jit_of_grad():
     text = fg.jit(fg.grad(f)).lower(X).as_text()
     assert "driver" not in text and "for k" in text and "if k" in text  # loops in the kernel
 
+
+
+# The eager Tensor through the control-flow functions: each records on the Tensor's graph
+# (closed-form gradient of sum(w * out)), never hands back a plain array that dropped the
+# derivative (cond, switch, map, associative_scan did) or refuses the carry's structure
+# (the loops, reduce and the implicit solvers did).
+T0 = np.array([0.3, 0.5, 0.7, 1.1])
+W = np.array([1.0, 2.0, 3.0, 4.0])
+TENSOR_CONTROL_FLOW = {
+    "cond": (lambda t: lax.cond(True, np.sin, np.square, t), W * np.cos(T0)),
+    "cond(false)": (lambda t: lax.cond(False, np.sin, np.square, t), W * 2 * T0),
+    "switch": (lambda t: lax.switch(1, [np.sin, np.exp], t), W * np.exp(T0)),
+    "fori_loop": (lambda t: lax.fori_loop(0, 2, lambda i, u: u * u, t), W * 4 * T0 ** 3),
+    "while_loop": (lambda t: lax.while_loop(lambda c: c[0] < 2,
+                                            lambda c: (c[0] + 1, c[1] * c[1]), (0, t))[1],
+                   W * 4 * T0 ** 3),
+    "scan(init)": (lambda t: lax.scan(lambda c, x: (c * x, c), t, np.array([2.0, 3.0]))[0],
+                   W * 6.0),
+    "scan(xs)": (lambda t: lax.scan(lambda c, x: (c, c * x * x), 2.0, t)[1], W * 4 * T0),
+    "map": (lambda t: lax.map(np.exp, t), W * np.exp(T0)),
+    "associative_scan": (lambda t: lax.associative_scan(np.add, t), W[::-1].cumsum()[::-1]),
+    "reduce": (lambda t: lax.reduce(t, 1.0, lambda a, b: a * b, (0,)) * W,
+               np.sum(W * W) * np.prod(T0) / T0),
+    "reduce_window": (lambda t: lax.reduce_window(t, 0.0, lambda a, b: a + b, (2,), (1,),
+                                                  "VALID"),
+                      np.array([1.0, 3.0, 5.0, 3.0])),
+    "custom_linear_solve": (lambda t: lax.custom_linear_solve(
+        lambda x: 2.0 * x, t, lambda mv, b: b / 2.0, symmetric=True), W / 2),
+}
+
+
+@pytest.mark.parametrize("name", list(TENSOR_CONTROL_FLOW))
+def test_control_flow_records_on_the_eager_tensor(name):
+    fun, want = TENSOR_CONTROL_FLOW[name]
+    t = fg.Tensor(T0.copy(), requires_grad=True)
+    out = fun(t)
+    assert isinstance(out, fg.Tensor) and out.requires_grad, type(out)
+    np.sum(out * W[:out.shape[0]]).backward()
+    np.testing.assert_allclose(t.grad.detach().numpy(), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("loop", ["scan", "fori_loop"])
+def test_double_backward_through_a_loop_whose_carry_is_a_tensor(loop):
+    # sum(t ** 4 + t ** 3): the loop squares twice.  Its backward pass read the forward's
+    # trajectory as plain arrays, so under create_graph its gradient had no graph and the
+    # second derivative lost the loop's 12 t^2 silently (only the 6 t of t ** 3 was left).
+    def fourth(t):
+        if loop == "scan":
+            return lax.scan(lambda c, _: (c * c, None), t, None, length=2)[0]
+        return lax.fori_loop(0, 2, lambda i, c: c * c, t)
+    t = fg.Tensor(T0.copy(), requires_grad=True)
+    (g,) = fg.autograd.grad(np.sum(fourth(t) + t ** 3), t, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), 4 * T0 ** 3 + 3 * T0 ** 2, rtol=1e-12)
+    (h,) = fg.autograd.grad(np.sum(g * W), t)
+    np.testing.assert_allclose(h.detach().numpy(), W * (12 * T0 ** 2 + 6 * T0), rtol=1e-12)

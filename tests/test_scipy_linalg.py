@@ -664,6 +664,22 @@ def test_odeint_gradient_by_the_adjoint():
     np.testing.assert_allclose(h, np.exp(-0.5), rtol=1e-6)
 
 
+def test_odeint_records_on_eager_tensors():
+    # y' = -y^2: y(T) = y0 / (1 + T y0), dy/dy0 = 1 / (1 + T y0)^2; and y' = -a y:
+    # y(T) = y0 exp(-a T), dy/da = -T y(T).  The Tensor's derivative was dropped silently.
+    y0 = fg.Tensor(np.array([0.3, 0.5]), requires_grad=True)
+    a = fg.Tensor(np.array([0.3, 0.5]), requires_grad=True)
+    ts = np.array([0.0, 0.5])
+    end = fsi.odeint(lambda y, t: -y * y, y0, ts)[-1]
+    decay = fsi.odeint(lambda y, t, k: -k * y, np.array([1.0, 2.0]), ts, a)[-1]
+    assert end.requires_grad and decay.requires_grad
+    np.sum(end + decay).backward()
+    np.testing.assert_allclose(y0.grad.numpy(), 1 / (1 + 0.5 * np.array([0.3, 0.5])) ** 2,
+                               rtol=1e-6)
+    np.testing.assert_allclose(a.grad.numpy(), -0.5 * np.array([1.0, 2.0]) * np.exp(
+        -0.5 * np.array([0.3, 0.5])), rtol=1e-6)
+
+
 def test_odeint_second_order_in_y0_t_and_args_matches_the_closed_form():
     # HIPS autograd's peer test checks the VJP of odeint's VJP against central differences
     # of the solver at its default tolerance, whose own error (about 6e-6 there) is the

@@ -10,7 +10,7 @@ from ..jit.derive import (as_root, batch_graph, batch_key, derived, holds_graphs
                           jvp_graph, out_aval, vjp_joint, zeros)
 from ..devices import register_gpu
 from ._graphs import (aval, batch_axis_first, batch_size, cast_constant_outputs,
-                      merge_closures, operand as _operand, trace_pytree)
+                      flatten_operands, merge_closures, operand as _operand, trace_pytree)
 from ..typing import ArrayLike, PyTree
 
 __all__ = ["cond", "switch", "cond_p"]
@@ -159,7 +159,7 @@ def _switch(index, branches, operands, names, what):
     branches = list(branches)
     if not branches:
         raise ValueError(f"{what} needs at least one branch")
-    leaves, in_tree = tree.flatten(operands)
+    leaves, in_tree = flatten_operands(operands)
     leaves = [_operand(x) for x in leaves]
     avals = [aval(x) for x in leaves]
     traced = []

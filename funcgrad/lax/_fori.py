@@ -6,7 +6,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import tree
-from ._graphs import aval, check_carry, operand, promoting_weak_carry
+from ._graphs import aval, check_carry, flatten_operands, operand, promoting_weak_carry
 from ._scan import scan
 from ._while import while_loop
 from ..typing import ArrayLike, PyTree
@@ -37,7 +37,7 @@ def fori_loop(lower: ArrayLike, upper: ArrayLike, body_fun: Callable[..., Any],
     12.0
     """
     lo, hi = _static_int(lower), _static_int(upper)
-    raw_leaves, init_tree = tree.flatten(init_val)
+    raw_leaves, init_tree = flatten_operands(init_val)
     if lo is None or hi is None:
         if unroll is not None and unroll is not False and unroll != 1:
             # a while_loop has no trip count to unroll by

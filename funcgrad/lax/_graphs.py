@@ -3,17 +3,25 @@ the bookkeeping their derived rules do on those graphs' inputs and outputs."""
 import numpy as np
 
 from .. import tree
-from ..core import WEAK_TYPES, ShapedArray, Tracer
+from ..core import WEAK_TYPES, ShapedArray, Tracer, is_special
 from ..interpreters.graph import Graph, Var
 from ..jit.derive import out_aval, zeros
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
 from ..numpy._convert import asarray
 
-__all__ = ["operand", "aval", "trace_pytree", "merge_closures", "cast_constant_outputs",
+__all__ = ["flatten_operands", "operand", "aval", "trace_pytree", "merge_closures", "cast_constant_outputs",
            "check_carry", "promoting_weak_carry", "plain_array", "reorder", "with_extra_inputs", "batch_size",
            "batch_axis_first", "carry_fixed_point", "tangent_groups", "with_tangents",
            "split_tangents"]
+
+
+def flatten_operands(operands):
+    """``tree.flatten`` of what the user hands a control-flow function, an eager Tensor
+    one leaf (``core.is_special``), as the transforms take it: the primitive then binds
+    on the Tensor and records on its graph.  Flattened as the pytree of its value, the
+    Tensor would give up its derivative, silently."""
+    return tree.flatten(operands, is_special)
 
 
 def operand(x):

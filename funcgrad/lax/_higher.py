@@ -22,6 +22,7 @@ from ..core import concrete
 from ..numpy._convert import is_concrete
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ._common import array, canonical_axis, static_int
+from ._graphs import flatten_operands
 from ._scan import scan
 from ..typing import PyTree
 
@@ -157,7 +158,7 @@ def map(f: Callable[..., Any], xs: PyTree, *,  # noqa: A001 - JAX's name
     >>> lax.map(lambda x: x.sum(), np.ones((5, 2)), batch_size=2)
     array([2., 2., 2., 2., 2.])
     """
-    leaves, treedef = tree.flatten(xs)
+    leaves, treedef = flatten_operands(xs)
     leaves = [array(x) for x in leaves]
     n = _leading("map", leaves)
     xs = tree.unflatten(treedef, leaves)
@@ -211,7 +212,7 @@ def associative_scan(fn: Callable[..., Any], elems: PyTree, reverse: bool = Fals
     >>> lax.associative_scan(np.maximum, np.array([1.0, 3.0, 2.0, 5.0]), reverse=True)
     array([5., 5., 5., 5.])
     """
-    leaves, treedef = tree.flatten(elems)
+    leaves, treedef = flatten_operands(elems)
     leaves = [array(x) for x in leaves]
     if not leaves:
         return elems
@@ -223,7 +224,7 @@ def associative_scan(fn: Callable[..., Any], elems: PyTree, reverse: bool = Fals
 
     def combine(a, b):
         out = fn(tree.unflatten(treedef, a), tree.unflatten(treedef, b))
-        out_leaves, out_tree = tree.flatten(out)
+        out_leaves, out_tree = flatten_operands(out)
         if out_tree != treedef:
             raise TypeError(f"associative_scan: fn returned structure {out_tree}, but the "
                             f"elements have structure {treedef}; they must be the same")

@@ -23,7 +23,7 @@ from ..custom._call import CustomRule, custom_call_p, jvp_of, vjp_of
 from ..interpreters.graph import eval_graph
 from ..jit.derive import out_aval, zeros
 from ..jit.trace import trace_flat
-from ._graphs import aval, operand, trace_pytree
+from ._graphs import aval, flatten_operands, operand, trace_pytree
 from ..typing import PyTree
 
 __all__ = ["custom_linear_solve", "custom_root"]
@@ -170,7 +170,7 @@ def custom_linear_solve(matvec: Callable[..., Any], b: PyTree,
     >>> float(x_of(2.0, 3.0)), float(fg.grad(x_of)(2.0, 3.0))  # b / a and -b / a**2
     (1.5, -0.75)
     """
-    b_leaves, b_tree = tree.flatten(b)
+    b_leaves, b_tree = flatten_operands(b)
     b_leaves = [operand(x) for x in b_leaves]
     avals = [aval(x) for x in b_leaves]
     mv_graph, mv_consts, mv_tree = _trace("custom_linear_solve: matvec", matvec, b_tree, avals)
@@ -251,7 +251,7 @@ def custom_root(f: Callable[..., Any], initial_guess: PyTree, solve: Callable[..
     >>> round(float(sqrt(2.0)), 12), round(float(fg.grad(sqrt)(2.0)), 12)  # 1 / (2 sqrt 2)
     (1.414213562373, 0.353553390593)
     """
-    leaves, guess_tree = tree.flatten(initial_guess)
+    leaves, guess_tree = flatten_operands(initial_guess)
     leaves = [operand(x) for x in leaves]
     avals = [aval(x) for x in leaves]
     f_graph, f_consts, f_tree = _trace("custom_root: f", f, guess_tree, avals)

@@ -21,6 +21,7 @@ from ._arith import add, max as lax_max, min as lax_min, mul
 from ._bits import bitwise_and, bitwise_or, bitwise_xor
 from ._common import (FLOAT, INTEGER_OR_BOOL, NUMBER, ORDERED, accept, all_concrete, array,
                       canonical_axis, values)
+from ._graphs import flatten_operands
 from ._higher import associative_scan
 from ..typing import Array, ArrayLike, PyTree
 
@@ -208,8 +209,8 @@ def _pairwise(computation, treedef, leaves, axis):
     from ._structural import slice_in_dim, squeeze
 
     def combine(a, b):
-        out_leaves, out_tree = tree.flatten(computation(tree.unflatten(treedef, a),
-                                                        tree.unflatten(treedef, b)))
+        out_leaves, out_tree = flatten_operands(computation(tree.unflatten(treedef, a),
+                                                            tree.unflatten(treedef, b)))
         if out_tree != treedef:
             raise TypeError(f"reduce: the computation returned structure {out_tree} for "
                             f"operands of structure {treedef}; they must be the same")
@@ -231,8 +232,8 @@ def operands_with_inits(name, operands, init_values):
     """``(operand arrays, initial values, their tree)`` of ``reduce``/``reduce_window``:
     one scalar initial value of its operand's dtype per operand, the operands of one
     shape."""
-    leaves, treedef = tree.flatten(operands)
-    inits, init_tree = tree.flatten(init_values)
+    leaves, treedef = flatten_operands(operands)
+    inits, init_tree = flatten_operands(init_values)
     if init_tree != treedef:
         raise TypeError(f"{name}: the initial values have structure {init_tree}, the "
                         f"operands {treedef}; give one initial value per operand")

@@ -5,7 +5,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import tree
-from ..core import Primitive, ShapedArray
+from ..core import Primitive, ShapedArray, _special_classes
 from ..interpreters.graph import Graph, eval_graph, without_effects
 from ..jit.derive import (as_root, batch_graph, batch_key, derived, fit, holds_graphs,
                           is_float, jvp_graph, out_aval, vjp_joint, zeros)
@@ -13,9 +13,9 @@ from ..devices import register_gpu
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
 from ._graphs import (aval, batch_axis_first, batch_size, carry_fixed_point,
-                      cast_constant_outputs, check_carry, operand, plain_array,
-                      promoting_weak_carry, reorder, split_tangents, tangent_groups,
-                      trace_pytree, with_tangents)
+                      cast_constant_outputs, check_carry, flatten_operands, operand,
+                      plain_array, promoting_weak_carry, reorder, split_tangents,
+                      tangent_groups, trace_pytree, with_tangents)
 from ..typing import PyTree
 
 __all__ = ["scan", "scan_p", "scan_vjp"]
@@ -128,7 +128,11 @@ def _scan_backward_body(body, nc, nk):
 def scan_vjp(needs, cts, outs, *args, body, length, reverse, num_consts, num_carry,
               residuals=None):
     nc, nk = num_consts, num_carry
-    if residuals is None:
+    if residuals is None or any(type(a) in _special_classes for a in args):
+        # Reached without the reverse interpreter's forward, or on the eager Tensor's graph
+        # (create_graph=True): the trajectory is computed again from the arguments, so that
+        # its dependence on them (on the initial carry, the constants) is recorded; the
+        # forward's, plain arrays, would drop it and the second derivative with it.
         residuals = _scan_reverse_fwd(args, dict(body=body, length=length, reverse=reverse,
                                                  num_consts=nc, num_carry=nk))[1]
     bbody, sizes, (f_consts, f_carry, f_xs, fo_carry, fo_ys), _ = derived(
@@ -202,8 +206,8 @@ def scan(f: Callable[..., Any], init: PyTree, xs: PyTree | None = None, length: 
     """
     if not isinstance(unroll, (bool, int)) or isinstance(unroll, int) and unroll < 0:
         raise ValueError(f"scan: unroll={unroll!r} must be a non-negative int or a bool")
-    raw_init, init_tree = tree.flatten(init)
-    x_leaves, x_tree = tree.flatten(xs)
+    raw_init, init_tree = flatten_operands(init)
+    x_leaves, x_tree = flatten_operands(xs)
     x_leaves = [operand(x) for x in x_leaves]
     lengths = {int(x.shape[0]) for x in x_leaves if x.ndim}
     if any(x.ndim == 0 for x in x_leaves):

@@ -13,9 +13,9 @@ from ..devices import register_gpu
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
 from ._graphs import (aval, batch_axis_first, batch_size, carry_fixed_point,
-                      cast_constant_outputs, check_carry, operand, plain_array,
-                      promoting_weak_carry, reorder, split_tangents, tangent_groups,
-                      trace_pytree, with_extra_inputs, with_tangents)
+                      cast_constant_outputs, check_carry, flatten_operands, operand,
+                      plain_array, promoting_weak_carry, reorder, split_tangents,
+                      tangent_groups, trace_pytree, with_extra_inputs, with_tangents)
 from ._scan import scan_vjp
 from ..typing import PyTree
 
@@ -184,7 +184,7 @@ def while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any],
     >>> float(fg.lax.while_loop(lambda x: x < 10.0, lambda x: x * 2.0, 1.0))
     16.0
     """
-    raw_leaves, in_tree = tree.flatten(init_val)
+    raw_leaves, in_tree = flatten_operands(init_val)
 
     def cond_flat(*xs):
         pred = cond_fun(tree.unflatten(in_tree, list(xs)))

@@ -19,6 +19,7 @@ import numpy as np
 from .. import numpy as fnp
 from .. import tree
 from ._common import NUMBER, accept, array, static_ints
+from ._graphs import flatten_operands
 from ._reductions import MONOIDS, operands_with_inits
 from ._structural import pad, slice as lax_slice
 from ..typing import Array, ArrayLike, DTypeLike, PyTree
@@ -116,8 +117,8 @@ def reduce_window(operand: PyTree, init_value: PyTree, computation: Callable[...
         return computation(inits[0], monoid(stacked, (0,)))
 
     def combine(a, b):
-        out, out_tree = tree.flatten(computation(tree.unflatten(treedef, a),
-                                                 tree.unflatten(treedef, b)))
+        out, out_tree = flatten_operands(computation(tree.unflatten(treedef, a),
+                                                     tree.unflatten(treedef, b)))
         if out_tree != treedef:
             raise TypeError(f"reduce_window: the computation returned structure {out_tree} "
                             f"for operands of structure {treedef}; they must be the same")

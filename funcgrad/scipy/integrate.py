@@ -19,6 +19,7 @@ import numpy as np
 from .. import numpy as fnp
 from .. import tree
 from ..api import vjp
+from ..core import is_special
 from ..custom import custom_vjp
 from ..lax import while_loop
 from ..numpy._convert import asarray
@@ -340,7 +341,8 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
         state_first = func
         func = lambda y, tt, *rest: state_first(tt, y, *rest)  # noqa: E731
     args = extra
-    leaves, treedef = tree.flatten(y0)
+    # (an eager Tensor one leaf, as the transforms take it: it records on its graph)
+    leaves, treedef = tree.flatten(y0, is_special)
     leaves = [fnp.astype(asarray(x), np.float64) if asarray(x).dtype.kind in "biu"
               else asarray(x) for x in leaves]
     ts = asarray(t)
@@ -349,7 +351,7 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
     dtype = np.result_type(*[x.dtype for x in leaves], ts.dtype, np.float32)
     ts = fnp.astype(ts, dtype)
     yflat = _Flat(leaves, treedef)
-    arg_leaves, arg_tree = tree.flatten(args)
+    arg_leaves, arg_tree = tree.flatten(args, is_special)
     arg_leaves = [fnp.astype(asarray(a), dtype) for a in arg_leaves]
 
     def flat_func(y, tt, *arg_vals):
