@@ -107,14 +107,8 @@ def gmean(a: ArrayLike, axis: Optional[int] = 0, dtype: Any = None,
     >>> float(fst.gmean(np.array([1.0, 4.0])))
     2.0
     """
-    ndim = np.ndim(a)
-    a, ax = _prepare("gmean", a, axis, nan_policy)
-    if dtype is not None:
-        a = fnp.astype(a, dtype)
-    if weights is not None and axis is None:
-        weights = fnp.reshape(asarray(weights), (-1,))
-    out = fnp.exp(_weighted_mean(fnp.log(a), weights, ax))
-    return _keep(out, ndim, ax, keepdims, axis is None)
+    return _power_mean("gmean", a, axis, dtype, weights, nan_policy, keepdims,
+                       fnp.log, fnp.exp)
 
 
 def hmean(a: ArrayLike, axis: Optional[int] = 0, dtype: Any = None, *,
@@ -127,13 +121,19 @@ def hmean(a: ArrayLike, axis: Optional[int] = 0, dtype: Any = None, *,
     >>> float(fst.hmean(np.array([1.0, 4.0, 4.0])))
     2.0
     """
+    return _power_mean("hmean", a, axis, dtype, weights, nan_policy, keepdims,
+                       lambda v: 1.0 / v, lambda m: 1.0 / m)
+
+
+def _power_mean(name, a, axis, dtype, weights, nan_policy, keepdims, there, back):
+    """``back(weighted mean of there(a))``: gmean's log/exp, hmean's reciprocals."""
     ndim = np.ndim(a)
-    a, ax = _prepare("hmean", a, axis, nan_policy)
+    a, ax = _prepare(name, a, axis, nan_policy)
     if dtype is not None:
         a = fnp.astype(a, dtype)
     if weights is not None and axis is None:
         weights = fnp.reshape(asarray(weights), (-1,))
-    out = 1.0 / _weighted_mean(1.0 / a, weights, ax)
+    out = back(_weighted_mean(there(a), weights, ax))
     return _keep(out, ndim, ax, keepdims, axis is None)
 
 
