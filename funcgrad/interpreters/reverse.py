@@ -14,7 +14,7 @@ VJP rules are written with differentiable primitives and run under whatever
 interpreter is current when the backward pass runs, so reverse-over-reverse,
 forward-over-reverse and ``vmap`` of a ``vjp_fn`` all work.
 """
-from numpy import ndarray
+from numpy import array as _array, dtype as _dtype, ndarray
 
 from .. import instruments
 from ..core import (ROOT, Interpreter, Tracer, _special_classes, _state, concrete, dtype_of,
@@ -271,6 +271,7 @@ class ReverseInterpreter(Interpreter):
 
 
 _new = object.__new__
+_F64, _F32 = _dtype("float64"), _dtype("float32")
 _NO_PARAMS: dict = {}  # (never written)
 _FIRST1 = (True,)
 _FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
@@ -301,6 +302,11 @@ def _recorder(prim, operator=None, reflected=False):
     plain = prim.reverse_fwd is None and not prim.multiple_results and prim.differentiable
     decl = prim.elementwise
     flat = None if decl is None else decl.impl_flat
+    # A product's or quotient's VJP multiplies by the Python float again, and NumPy's
+    # weak-scalar path costs about half a small ufunc call more than a 0-d array of the
+    # other operand's dtype: converted once here, for float32/float64 arrays, where NumPy
+    # would cast the float to that dtype itself (the same bits, the same warnings)
+    converts = prim is multiply_p or prim is divide_p
 
     def record(a, b, interp=None):
         if interp is None:  # the operator of tracer ``a``: ``a`` is interp's own
@@ -328,9 +334,17 @@ def _recorder(prim, operator=None, reflected=False):
             elif reflected:
                 x, y = b, a.value
                 parents, needs = (None, a), _SECOND
+                if converts and t is float and type(y) is ndarray:
+                    dt = y.dtype
+                    if dt is _F64 or dt is _F32:
+                        x = _array(b, dt)
             else:  # (pairs: CPython swaps two names, where four build and unpack a tuple)
                 x, y = a.value, b
                 parents, needs = (a, None), _FIRST
+                if converts and t is float and type(x) is ndarray:
+                    dt = x.dtype
+                    if dt is _F64 or dt is _F32:
+                        y = _array(b, dt)
         else:
             local = interp.local
             if interp.parent is not ROOT or local["recording"] != 1 or not plain:
