@@ -367,7 +367,8 @@ def _recorder(prim, operator=None, reflected=False):
         tx, ty = type(x), type(y)
         if (tx is not ndarray and tx in _special_classes
                 or ty is not ndarray and ty is not float and ty in _special_classes):
-            return interp.process(prim, (a, b), _NO_PARAMS)
+            # (``b <op> a`` for a reflected operator: the operands in the user's order)
+            return interp.process(prim, (b, a) if reflected else (a, b), _NO_PARAMS)
         # (add, subtract, multiply of vectors and numbers: NumPy's ufunc without the
         # wrapper that sends 2-d layouts to a row loop; see Elementwise.impl_flat)
         if flat is not None and (tx is not ndarray or x.ndim < 2) and (
