@@ -7,7 +7,7 @@ differentiates in ``x``, the shape parameters, ``loc`` and ``scale``.
 Outside the support the log-density is ``-inf`` and the CDF 0 or 1, with a zero
 derivative: the functions see a stand-in inside the support there (the double-where
 idiom), so no NaN reaches the derivatives of the points inside.  ``invgamma`` goes
-through ``gammainc`` (its derivative in ``a`` raises ``NotImplementedError``); its
+through ``gammainc`` (its derivative in ``a`` that function's); its
 quantiles are the reciprocals of gamma's from the other tail (``1 / gamma.ppf(1 - q)``
 would lose the lower tail).
 """

@@ -5,8 +5,9 @@ Each distribution is an object with SciPy's methods and signatures
 (``norm.logpdf(x, loc=0, scale=1)``, ``gamma.cdf(x, a, loc=0, scale=1)``,
 ``poisson.logpmf(k, mu, loc=0)``...), written with :mod:`funcgrad.scipy.special` and
 :mod:`funcgrad.numpy`, so every derivative comes from the primitives' rules.  Where a
-method goes through ``gammainc``/``betainc`` (``gamma.cdf``, ``t.cdf``, ``binom.cdf``...)
-its derivative in the shape parameter raises ``NotImplementedError``, as theirs does.
+method goes through ``gammainc``/``betainc`` (``gamma.cdf``, ``t.cdf``, ``beta.sf``...) its
+derivative in the shape parameters is theirs (:mod:`funcgrad.primitives.incomplete`, shapes
+up to 1e6); the counts of the discrete ones (``binom.cdf``'s ``n``...) are integers.
 Calling a distribution freezes its parameters, as SciPy's (``norm(0.0, 2.0).logpdf(x)``).
 The machinery is in :mod:`._distn`; ``lognorm``, ``weibull_min``, ``pareto``... in
 :mod:`._continuous_more`; ``truncnorm``, ``gennorm``, ``vonmises``, ``wrapcauchy``,
