@@ -295,3 +295,181 @@ def test_complex_arguments_scipy_rejects_raise_a_clear_type_error(name, hint):
     with pytest.raises(TypeError, match=rf"{name}: complex input \(dtype complex128\) is not "
                                         rf"supported.*{hint}"):
         getattr(fsp, name)(Z)
+
+
+# --- stats: f, multivariate_t, pearsonr, spearmanr -------------------------------------------
+
+F_SHAPES = [(3.0, 5.0), (0.7, 12.0), (30.0, 2.5), (1.0, 1.0)]
+
+
+@pytest.mark.parametrize("dfn,dfd", F_SHAPES)
+def test_f_matches_scipy_and_differentiates_in_its_shapes(dfn, dfd):
+    assert "f" in fst.__all__
+    x = np.array([-1.0, 0.0, 0.3, 1.0, 2.5, 40.0])
+    with np.errstate(all="ignore"):
+        for method in ("logpdf", "pdf", "cdf", "sf", "logcdf", "logsf"):
+            np.testing.assert_allclose(getattr(fst.f, method)(x, dfn, dfd),
+                                       getattr(scipy_stats.f, method)(x, dfn, dfd), rtol=1e-13,
+                                       err_msg=method)
+    q = np.array([1e-10, 0.01, 0.3, 0.5, 0.8, 1 - 1e-9])
+    np.testing.assert_allclose(fst.f.ppf(q, dfn, dfd), scipy_stats.f.ppf(q, dfn, dfd),
+                               rtol=1e-13)
+    # (SciPy's isf takes 1 - q: its far upper tail loses digits; ours inverts sf itself,
+    # checked by SciPy's sf, or by its cdf where 1 - q is the small tail)
+    x = np.asarray(fst.f.isf(q, dfn, dfd))
+    np.testing.assert_allclose(scipy_stats.f.sf(x[q <= 0.5], dfn, dfd), q[q <= 0.5],
+                               rtol=1e-12)
+    np.testing.assert_allclose(scipy_stats.f.cdf(x[q > 0.5], dfn, dfd), 1 - q[q > 0.5],
+                               rtol=1e-9)
+    for method in ("mean", "var", "entropy"):
+        assert float(getattr(fst.f, method)(dfn, dfd)) == pytest.approx(
+            getattr(scipy_stats.f, method)(dfn, dfd), rel=1e-13), method
+    # every argument of cdf, sf and ppf against SciPy's differences
+    for method, at in (("cdf", 1.3), ("sf", 1.3), ("ppf", 0.3), ("logpdf", 1.3)):
+        ours, theirs = getattr(fst.f, method), getattr(scipy_stats.f, method)
+        grads = fg.grad(ours, argnums=(0, 1, 2))(at, dfn, dfd)
+        for i, g in enumerate(grads):
+            def shifted(s):
+                args = [at, dfn, dfd]
+                args[i] = s
+                return theirs(*args)
+            # (the differences' noise: 1e-16 of the value over 1e-6)
+            assert float(g) == pytest.approx(central(shifted, [at, dfn, dfd][i]), rel=1e-6,
+                                             abs=1e-8), (method, i)
+
+
+def _t_inputs():
+    rng = np.random.default_rng(2)
+    a = rng.normal(size=(3, 3))
+    return rng.normal(size=(5, 3)), rng.normal(size=3), a @ a.T + np.eye(3)
+
+
+@pytest.mark.parametrize("df", [1.0, 3.5, 40.0, np.inf])
+def test_multivariate_t_logpdf_matches_scipy(df):
+    x, loc, shape = _t_inputs()
+    np.testing.assert_allclose(fst.multivariate_t.logpdf(x, loc, shape, df),
+                               scipy_stats.multivariate_t.logpdf(x, loc, shape, df), rtol=1e-13)
+    # (SciPy's own pdf fails at df = inf: compared as exp(logpdf))
+    np.testing.assert_allclose(fst.multivariate_t.pdf(x, loc, shape, df),
+                               np.exp(scipy_stats.multivariate_t.logpdf(x, loc, shape, df)),
+                               rtol=1e-13)
+    # SciPy's conventions: a scalar or 1-d x of one variable, a scalar shape, a frozen one
+    assert float(fst.multivariate_t.logpdf(0.5, df=3.0)) == pytest.approx(
+        scipy_stats.multivariate_t.logpdf(0.5, df=3.0), rel=1e-14)
+    np.testing.assert_allclose(
+        fst.multivariate_t.logpdf(np.array([0.5, 1.0]), shape=2.0, df=3.0),
+        scipy_stats.multivariate_t.logpdf(np.array([0.5, 1.0]), shape=2.0, df=3.0), rtol=1e-14)
+    frozen = fst.multivariate_t(loc, shape, df=df)
+    np.testing.assert_allclose(frozen.logpdf(x), fst.multivariate_t.logpdf(x, loc, shape, df),
+                               rtol=1e-15)
+
+
+def test_multivariate_t_differentiates_in_x_loc_shape_and_df():
+    x, loc, shape = _t_inputs()
+
+    def theirs(point=x[0], mean=loc, matrix=shape, df=3.5):
+        return scipy_stats.multivariate_t.logpdf(point, mean, matrix, df)
+    grads = fg.grad(fst.multivariate_t.logpdf, argnums=(0, 1, 2, 3))(x[0], loc, shape, 3.5)
+    for k in range(3):
+        e = np.eye(3)[k]
+        assert float(grads[0][k]) == pytest.approx(central(lambda s: theirs(point=x[0] + s * e),
+                                                           0.0), rel=1e-7)
+        assert float(grads[1][k]) == pytest.approx(central(lambda s: theirs(mean=loc + s * e),
+                                                           0.0), rel=1e-7)
+    # shape: along symmetric directions (SciPy reads a symmetric matrix)
+    for i, j in ((0, 0), (0, 1), (1, 2)):
+        sym = np.zeros((3, 3))
+        sym[i, j] = sym[j, i] = 1.0
+        assert float(np.sum(grads[2] * sym)) == pytest.approx(
+            central(lambda s: theirs(matrix=shape + s * sym), 0.0), rel=1e-7)
+    assert float(grads[3]) == pytest.approx(central(lambda s: theirs(df=s), 3.5), rel=1e-7)
+    # second order, vmap and float32
+    h = fg.hessian(lambda d: fst.multivariate_t.logpdf(x[0], loc, shape, d))(3.5)
+    want = central(lambda s: float(fg.grad(lambda d: fst.multivariate_t.logpdf(
+        x[0], loc, shape, d))(s)), 3.5, 1e-5)
+    assert float(h) == pytest.approx(want, rel=1e-6)
+    np.testing.assert_allclose(
+        fg.vmap(lambda p: fst.multivariate_t.logpdf(p, loc, shape, 3.5))(x),
+        scipy_stats.multivariate_t.logpdf(x, loc, shape, 3.5), rtol=1e-13)
+    out32 = fst.multivariate_t.logpdf(*(v.astype(np.float32) for v in (x, loc, shape)), 3.5)
+    assert out32.dtype == np.float32
+
+
+def test_multivariate_t_rvs_moments_and_their_derivatives():
+    _, loc, shape = _t_inputs()
+    draws = np.asarray(fst.multivariate_t.rvs(loc, shape, df=5.0, size=40000, random_state=0))
+    assert draws.shape == (40000, 3)
+    # mean loc, covariance shape df/(df - 2), within the sampling error
+    np.testing.assert_allclose(draws.mean(0), loc, atol=0.05)
+    np.testing.assert_allclose(np.cov(draws.T), shape * 5.0 / 3.0, rtol=0.08, atol=0.08)
+    # each draw is loc + L z / sqrt(g / a), a = df/2: in loc and shape by that formula, in df
+    # with the gamma draw's level P(a, g) held fixed (its derivative, SciPy's inverse differenced)
+    size = 6
+    rng = np.random.default_rng(7)
+    z, g = rng.standard_normal((size, 1)), rng.standard_gamma(2.5, (size,))
+    level = scipy_special.gammainc(2.5, g)
+
+    def theirs(df):
+        return z[:, 0] * np.sqrt(df / 2 / scipy_special.gammaincinv(df / 2, level))
+    got = fg.jacfwd(lambda d: fst.multivariate_t.rvs(0.0, 1.0, df=d, size=size,
+                                                     random_state=7))(5.0)
+    np.testing.assert_allclose(got, central(theirs, 5.0), rtol=1e-6)
+    np.testing.assert_allclose(fst.multivariate_t.rvs(0.0, 1.0, df=5.0, size=size,
+                                                      random_state=7), theirs(5.0), rtol=1e-12)
+    jl = fg.jacfwd(lambda m: fst.multivariate_t.rvs(m, shape, df=5.0, size=2,
+                                                    random_state=1))(loc)
+    np.testing.assert_allclose(jl, np.broadcast_to(np.eye(3), (2, 3, 3)), rtol=1e-15)
+
+
+def test_pearsonr_matches_scipy_and_differentiates():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=12)
+    y = 0.5 * x + rng.normal(size=12)
+    for alternative in ("two-sided", "less", "greater"):
+        ours = fst.pearsonr(x, y, alternative=alternative)
+        theirs = scipy_stats.pearsonr(x, y, alternative=alternative)
+        assert float(ours.statistic) == pytest.approx(theirs.statistic, rel=1e-14)
+        assert float(ours.pvalue) == pytest.approx(theirs.pvalue, rel=1e-12)
+        np.testing.assert_allclose(ours.confidence_interval(0.9),
+                                   theirs.confidence_interval(0.9), rtol=1e-13)
+    r, p = fst.pearsonr(x, y)  # (unpacks as SciPy's)
+    assert float(r) == pytest.approx(scipy_stats.pearsonr(x, y)[0], rel=1e-14)
+    data = rng.normal(size=(2, 10, 4))
+    for axis in (0, 1):
+        ours, theirs = fst.pearsonr(*data, axis=axis), scipy_stats.pearsonr(*data, axis=axis)
+        np.testing.assert_allclose(ours.statistic, theirs.statistic, rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(ours.pvalue, theirs.pvalue, rtol=1e-12)
+    # statistic and p-value against SciPy's differences, in every component of x
+    for field in ("statistic", "pvalue"):
+        got = fg.grad(lambda v: getattr(fst.pearsonr(v, y), field))(x)
+        want = [central(lambda s: getattr(scipy_stats.pearsonr(x + s * e, y), field), 0.0)
+                for e in np.eye(12)]
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-9)
+    # SciPy's edge cases: a constant input has no coefficient, two points have p = 1
+    assert np.isnan(float(fst.pearsonr(np.ones(5), y[:5]).statistic))
+    assert float(fst.pearsonr(x[:2], y[:2]).pvalue) == 1.0
+    with pytest.raises(ValueError, match="at least 2"):
+        fst.pearsonr(x[:1], y[:1])
+
+
+def test_spearmanr_matches_scipy_and_its_derivative_is_zero():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=15)
+    y = x + rng.normal(size=15)
+    for alternative in ("two-sided", "less", "greater"):
+        ours = fst.spearmanr(x, y, alternative=alternative)
+        theirs = scipy_stats.spearmanr(x, y, alternative=alternative)
+        assert float(ours.statistic) == pytest.approx(theirs.statistic, rel=1e-14)
+        assert float(ours.pvalue) == pytest.approx(theirs.pvalue, rel=1e-12)
+    table = rng.normal(size=(15, 4))
+    table[3, 1] = table[5, 1]  # (a tie: averaged ranks)
+    for args, kw in (((table,), {}), ((table[:, :2], table[:, 2:]), {}), ((table.T,),
+                                                                          {"axis": 1})):
+        ours, theirs = fst.spearmanr(*args, **kw), scipy_stats.spearmanr(*args, **kw)
+        np.testing.assert_allclose(ours.statistic, theirs.statistic, rtol=1e-13)
+        # (the diagonal's p-values are 0 or rounding of 1 - rho there: below 1e-90 both)
+        np.testing.assert_allclose(ours.pvalue, theirs.pvalue, rtol=1e-11, atol=1e-90)
+    # a step function of the data: zero derivative (documented), not an error
+    np.testing.assert_array_equal(fg.grad(lambda v: fst.spearmanr(v, y).statistic)(x),
+                                  np.zeros(15))
+    assert "almost everywhere" in fst.spearmanr.__doc__

@@ -556,6 +556,6 @@ def betainc(a, b, x):
 for _f, _p in ((gammainc, gammainc_p), (gammaincc, gammaincc_p), (betainc, betainc_p),
                (gammainc_da, gammainc_da_p), (betainc_da, betainc_da_p),
                (betainc_db, betainc_db_p)):
-    _f.primitive = _p  # type: ignore[attr-defined]
+    _f.primitive = _p  # type: ignore[union-attr]
 
 __all__ = ["gammainc", "gammaincc", "betainc", "gammainc_da", "betainc_da", "betainc_db"]

@@ -179,8 +179,8 @@ gamma = _complex_twin(_primitive_front(_sp.gamma, """The gamma function; derivat
     holomorphic: ``fg.grad(gamma, holomorphic=True)``).
 
     >>> import funcgrad as fg
-    >>> float(gamma(5.0)), complex(fg.grad(gamma, holomorphic=True)(1 + 0j))
-    (24.0, (-0.5772156649015329+0j))
+    >>> float(gamma(5.0)), round(complex(fg.grad(gamma, holomorphic=True)(1 + 0j)).real, 12)
+    (24.0, -0.577215664902)
     """), _ss.gamma_complex)
 digamma = _complex_twin(_primitive_front(_sp.digamma, """The digamma function
     ``d/dx log Gamma(x)``; derivative ``polygamma(1, x)``.  (Scalar series: reflection,
