@@ -604,7 +604,7 @@ OPS = [
          dom=U(-2.0, 2.0), skip=("float32",),
          ref=(lambda f: lambda x: np.real(f(x * (1 + 0.5j) + 0.5))
               - np.imag(f(x * (1 + 0.5j) + 0.5)) * 2.0)(scipy_special(name)))
-      for name in ("gamma", "digamma", "log_ndtr")],
+      for name in ("gamma", "digamma", "log_ndtr", "rgamma")],
     # (degree 3, order 1; complex128 for float32 angles too, as SciPy's)
     Op("sph_harm_y", lambda m, t, p: fnp.real(fsp.sph_harm_y(3, 1, t, p))
        + fnp.imag(fsp.sph_harm_y(3, 1, t, p)) * 0.5, bcast(2), [U(0.2, 2.9), U(-3.0, 3.0)],

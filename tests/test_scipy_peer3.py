@@ -156,6 +156,12 @@ SHAPE_CASES = [  # (name, funcgrad, SciPy, shape value): each differentiated in 
     ("t.ppf", lambda d: fst.t.ppf(0.8, d), lambda d: scipy_stats.t.ppf(0.8, d), 4.5),
     ("invgamma.cdf", lambda a: fst.invgamma.cdf(1.0, a),
      lambda a: scipy_stats.invgamma.cdf(1.0, a), 1.3),
+    ("nbinom.cdf n", lambda n: fst.nbinom.cdf(3.0, n, 0.4),
+     lambda n: scipy_stats.nbinom.cdf(3, n, 0.4), 2.5),
+    ("nbinom.sf n", lambda n: fst.nbinom.sf(3.0, n, 0.4),
+     lambda n: scipy_stats.nbinom.sf(3, n, 0.4), 2.5),
+    ("poisson.sf mu", lambda m: fst.poisson.sf(4.0, m), lambda m: scipy_stats.poisson.sf(4, m),
+     2.2),
     ("chdtr", lambda v: fsp.chdtr(v, 2.5), lambda v: scipy_special.chdtr(v, 2.5), 3.0),
     ("chdtrc", lambda v: fsp.chdtrc(v, 2.5), lambda v: scipy_special.chdtrc(v, 2.5), 3.0),
     ("gdtr b", lambda v: fsp.gdtr(1.5, v, 2.0), lambda v: scipy_special.gdtr(1.5, v, 2.0), 2.2),
@@ -248,8 +254,8 @@ def test_shape_derivatives_outside_their_accurate_range_raise():
 # --- complex arguments ---------------------------------------------------------------------
 
 Z = np.array([1.5 + 0.5j, -0.7 + 2.0j, -3.3 - 0.2j, 12.0 + 40.0j, 0.2 - 0.01j, 2.0 - 7.0j])
-HOLOMORPHIC = ["gamma", "loggamma", "digamma", "psi", "log_ndtr", "ndtr", "erf", "erfc",
-               "erfcx", "erfi", "dawsn", "wofz"]
+HOLOMORPHIC = ["gamma", "rgamma", "loggamma", "digamma", "psi", "log_ndtr", "ndtr", "erf",
+               "erfc", "erfcx", "erfi", "dawsn", "wofz"]
 
 
 @pytest.mark.parametrize("name", HOLOMORPHIC)
@@ -281,6 +287,10 @@ def test_complex_digamma_has_a_second_derivative_and_keeps_complex64():
         assert abs(got - want) <= 1e-6 * abs(want)
     assert complex(fg.grad(fsp.digamma, holomorphic=True)(1 + 0j)) == pytest.approx(
         math.pi ** 2 / 6, rel=1e-15)
+    # rgamma at the poles of gamma: (-1)**n n!, not 0 * inf
+    for n in (0, 1, 2, 5):
+        got = complex(fg.grad(fsp.rgamma, holomorphic=True)(complex(-n)))
+        assert got == pytest.approx((-1) ** n * math.factorial(n), rel=1e-14)
     z64 = Z[:3].astype(np.complex64)
     for name in ("gamma", "digamma", "log_ndtr", "erf"):
         out = getattr(fsp, name)(z64)
