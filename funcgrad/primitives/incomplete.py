@@ -22,14 +22,14 @@ and of XLA's ``IgammaGradA`` for the gamma function; written here from the maths
   the other side through ``I_x(a, b) = 1 - I_{1-x}(b, a)``.
 
 The continued fractions' derivatives are carried through the modified Lentz recurrence
-(``d log`` of each factor).  Accuracy (against mpmath's differences at 60 digits, session 18):
-relative 1e-11 (below 1e-10) for shapes up to 1e4 and every ``x`` where the derivative
-does not underflow, 2e-10 up to ``MAX_SHAPE = 1e6`` (the prefactor's exponent's rounding).  Beyond
-it, or where a sum or fraction has not converged after ``MAX_TERMS`` terms, the kernels
-give NaN, never a truncated number, and the eager rules raise ``FloatingPointError``
-saying so.  The second
-derivative in ``x`` of each (the density's derivative in the shape) is a closed form;
-the second derivatives in the shapes raise ``NotImplementedError``.
+(``d log`` of each factor).  Accuracy, against mpmath's differences at 60 digits (session
+18): relative 1e-11 (below 1e-10) for shapes up to 1e4 and every ``x`` where the
+derivative does not underflow, 2e-10 up to ``MAX_SHAPE = 1e6`` (the prefactor's exponent's
+rounding).  Beyond it, or where a sum or fraction has not converged after ``MAX_TERMS``
+terms, the kernels give NaN, never a truncated number, and eager calls raise
+``FloatingPointError`` saying so.  The derivative in ``x`` of each (the density's
+derivative in the shape) is a closed form; the second derivatives in the shapes raise
+``NotImplementedError``.
 """
 import math
 
@@ -46,7 +46,7 @@ MAX_TERMS = 20000
 MAX_SHAPE = 1e6
 """The largest shape parameter with a derivative: the prefactor ``exp(a log x - x -
 log Gamma(a))`` carries an absolute error of about ``1e-16 (a log x)`` in its exponent,
-so beyond 1e6 the relative error could pass 1e-9 (NaN there instead)."""
+so beyond 1e6 the relative error could pass 1e-10 (NaN there instead)."""
 
 _TINY = 1e-30  # Lentz's guard against a zero denominator (a normal float32 too)
 
