@@ -39,6 +39,7 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.scipy.special as fsp
 from funcgrad.core import REGISTRY
+from funcgrad.primitives import incomplete as primitive_incomplete
 from funcgrad.primitives import linalg as primitive_linalg
 from helpers import (check_dot_product, check_float32, check_graph, check_jvp_fd,
                      check_second_order, check_value, check_vmap, leaves)
@@ -561,6 +562,14 @@ OPS = [
        ref=lambda x: scipy_special("gammaincc")(2.5, x)),
     Op("betainc", lambda m, x: fsp.betainc(1.5, 2.5, x), dom=U(0.05, 0.95),
        ref=lambda x: scipy_special("betainc")(1.5, 2.5, x)),
+    # their derivatives in the shapes, where those have closed forms: dP/da at a = 1 is
+    # -(exp(-x) (log x + Euler's gamma) + E1(x)); I_x(a, 1) = x**a, I_x(1, b) = 1 - (1-x)**b
+    Op("gammainc_da", lambda m, x: primitive_incomplete.gammainc_da(1.0, x), dom=U(0.3, 5.0),
+       ref=lambda x: -(np.exp(-x) * (np.log(x) + np.euler_gamma) + scipy_special("exp1")(x))),
+    Op("betainc_da", lambda m, x: primitive_incomplete.betainc_da(1.5, 1.0, x),
+       dom=U(0.05, 0.95), ref=lambda x: x ** 1.5 * np.log(x)),
+    Op("betainc_db", lambda m, x: primitive_incomplete.betainc_db(1.0, 2.5, x),
+       dom=U(0.05, 0.95), ref=lambda x: -(1 - x) ** 2.5 * np.log1p(-x)),
     # special functions whose values are SciPy's (funcgrad.primitives.special_scipy)
     Op("erfcx", lambda m, x: fsp.erfcx(x), dom=U(-2.0, 5.0), ref=scipy_special("erfcx")),
     Op("dawsn", lambda m, x: fsp.dawsn(x), dom=U(-4.0, 4.0), ref=scipy_special("dawsn")),
@@ -589,6 +598,13 @@ OPS = [
        - fnp.imag(fsp.erfc(x * (1 + 0.5j))) * 2.0, dom=U(-2.0, 2.0),
        ref=lambda x: np.real(scipy_special("erfc")(x * (1 + 0.5j)))
        - np.imag(scipy_special("erfc")(x * (1 + 0.5j))) * 2.0, skip=("float32",)),
+    # (gamma, digamma and log_ndtr of a complex argument, the same way)
+    *[Op(f"{name}_complex", (lambda f: lambda m, x: fnp.real(f(x * (1 + 0.5j) + 0.5))
+                             - fnp.imag(f(x * (1 + 0.5j) + 0.5)) * 2.0)(getattr(fsp, name)),
+         dom=U(-2.0, 2.0), skip=("float32",),
+         ref=(lambda f: lambda x: np.real(f(x * (1 + 0.5j) + 0.5))
+              - np.imag(f(x * (1 + 0.5j) + 0.5)) * 2.0)(scipy_special(name)))
+      for name in ("gamma", "digamma", "log_ndtr", "rgamma")],
     # (degree 3, order 1; complex128 for float32 angles too, as SciPy's)
     Op("sph_harm_y", lambda m, t, p: fnp.real(fsp.sph_harm_y(3, 1, t, p))
        + fnp.imag(fsp.sph_harm_y(3, 1, t, p)) * 0.5, bcast(2), [U(0.2, 2.9), U(-3.0, 3.0)],

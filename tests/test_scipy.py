@@ -224,8 +224,9 @@ def test_known_derivatives():
 
 
 @pytest.mark.parametrize("f,message", [
-    (lambda a: fsp.gammainc(a, 1.0), "with respect to a"),
-    (lambda b: fsp.betainc(1.0, b, 0.5), "with respect to b"),
+    # (the first derivatives in the shapes are implemented: test_scipy_peer3.py)
+    (lambda a: fg.grad(fsp.gammainc)(a, 1.0), "second derivative with respect to the shape"),
+    (lambda b: fg.grad(fsp.betainc, 1)(1.0, b, 0.5), "second derivative with respect to the"),
     (lambda s: fsp.zeta(s, 2.0), "with respect to x"),
     (lambda n: fsp.expn(n, 1.0), r"expn\(n, x\): the derivative with respect to n"),
     (lambda a: fsp.hyp1f1(a, 1.5, 0.5), r"hyp1f1\(a, b, x\).* with respect to a"),
@@ -482,11 +483,12 @@ def test_more_continuous_distributions_differentiate_in_x_shapes_loc_and_scale(n
     if name != "invgamma":
         check_jvp_fd(lambda q, p: ours.ppf(q, *p[:-2], loc=p[-2], scale=p[-1]),
                      [np.array([0.1, 0.4, 0.8]), params], RNG)
-    else:  # (gammainc has no derivative in a: it says so)
+    else:  # (the CDF in a: gammainc's derivative in a, checked in test_scipy_peer3.py)
         check_jvp_fd(lambda v: ours.cdf(v, 1.3, loc=0.3, scale=0.5)
                      + ours.logsf(v[::-1], 1.3, loc=0.3, scale=0.5), [x], RNG)
-        with pytest.raises(NotImplementedError, match="with respect to a"):
-            fg.grad(lambda a: ours.cdf(1.0, a))(1.3)
+        h = 1e-6
+        want = (scipy_stats.invgamma.cdf(1.0, 1.3 + h) - scipy_stats.invgamma.cdf(1.0, 1.3 - h))
+        close(fg.grad(lambda a: ours.cdf(1.0, a))(1.3), want / (2 * h), 1e-8)
     # outside the support: -inf, and a zero derivative rather than NaN
     outside = {"pareto": 0.5, "gumbel_r": None, "gumbel_l": None}.get(name, -1.0)
     if outside is not None:
@@ -632,11 +634,12 @@ def test_ppf_derivatives(name, shapes):
     # second order (the inverse's curvature) against differences of the gradient, all modes
     check_jvp_fd(lambda v: ours.ppf(v, *shapes), [q[1:4]], RNG)
     check_second_order(lambda v: ours.ppf(v, *shapes), [q[1:4]], RNG)
-    # the shape parameters: the CDF has no derivative in them, so neither has ppf
-    for transform in (lambda f: fg.grad(f), lambda f: lambda s: fg.jvp(f, (s,), (1.0,))):
-        with pytest.raises(NotImplementedError, match=rf"{name}\.ppf: the derivative with "
-                                                      rf"respect to (a|df)"):
-            transform(lambda s: ours.ppf(0.3, s, *shapes[1:]))(shapes[0])
+    # the shape parameters, through the CDF's derivative in them, against SciPy's differences
+    h = 1e-6
+    want = (theirs.ppf(0.3, shapes[0] + h, *shapes[1:])
+            - theirs.ppf(0.3, shapes[0] - h, *shapes[1:])) / (2 * h)
+    for transform in (lambda f: fg.grad(f), lambda f: lambda s: fg.jvp(f, (s,), (1.0,))[1]):
+        close(transform(lambda s: ours.ppf(0.3, s, *shapes[1:]))(shapes[0]), want, 1e-7)
     # ... which does not stop a derivative in q where the shape is traced but not moved
     _, t = fg.jvp(lambda v, s: ours.ppf(v, s, *shapes[1:]), (0.3, shapes[0]), (1.0, 0.0))
     close(t, 1.0 / theirs.pdf(theirs.ppf(0.3, *shapes), *shapes), 1e-9)
@@ -825,9 +828,10 @@ def test_more_distributions_differentiate_in_x_shapes_loc_and_scale(name, shapes
                      [arg, params], RNG)
 
 
-def test_gennorm_cdf_in_its_shape_says_it_has_no_derivative():
-    with pytest.raises(NotImplementedError, match="with respect to a"):
-        fg.grad(lambda b: fst.gennorm.cdf(0.7, b))(1.5)
+def test_gennorm_cdf_differentiates_in_its_shape():
+    h = 1e-6
+    want = (scipy_stats.gennorm.cdf(0.7, 1.5 + h) - scipy_stats.gennorm.cdf(0.7, 1.5 - h))
+    close(fg.grad(lambda b: fst.gennorm.cdf(0.7, b))(1.5), want / (2 * h), 1e-8)
 
 
 def test_isf_matches_scipy_far_in_the_upper_tail():

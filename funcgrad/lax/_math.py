@@ -20,7 +20,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..primitives import elementwise as _ew
-from ..primitives import special as _sp
+from ..primitives import incomplete as _inc, special as _sp
 from ._arith import binary
 from ._common import FLOAT, INEXACT, accept, array
 from ..typing import Array, ArrayLike
@@ -161,7 +161,7 @@ def igamma(a: ArrayLike, x: ArrayLike) -> Array:
     >>> bool(np.isclose(lax.igamma(2.0, 1.5), scipy.special.gammainc(2.0, 1.5)))
     True
     """
-    return _sp.gammainc(*binary("igamma", a, x, FLOAT))
+    return _inc.gammainc(*binary("igamma", a, x, FLOAT))
 
 
 def igammac(a: ArrayLike, x: ArrayLike) -> Array:
@@ -173,7 +173,7 @@ def igammac(a: ArrayLike, x: ArrayLike) -> Array:
     >>> bool(np.isclose(lax.igammac(2.0, 1.5), scipy.special.gammaincc(2.0, 1.5)))
     True
     """
-    return _sp.gammaincc(*binary("igammac", a, x, FLOAT))
+    return _inc.gammaincc(*binary("igammac", a, x, FLOAT))
 
 
 def zeta(x: ArrayLike, q: ArrayLike) -> Array:
@@ -217,7 +217,7 @@ def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """
     a, b = binary("betainc", a, b, FLOAT)
     a, x = binary("betainc", a, x, FLOAT)
-    return _sp.betainc(a, b, x)
+    return _inc.betainc(a, b, x)
 
 
 def _round_to_format(x, exponent_bits, mantissa_bits):

@@ -1,6 +1,7 @@
 """All primitives, one module per family.  Importing this registers them in
 :data:`funcgrad.core.REGISTRY`."""
-from . import (structural, elementwise, special, special_scipy, special_scipy_more,  # noqa: F401
+from . import (structural, elementwise, special, incomplete, special_scipy,  # noqa: F401
+               special_scipy_more,
                reductions, linalg, indexing, decompositions, eig, pinv)
 from ..core import REGISTRY
 

@@ -18,7 +18,8 @@ others are written here as scalar series:
   underflows; its derivative ``phi/Phi`` from that series there too (the Mills ratio);
 - ``i0e``/``i1e``: the power series for ``|x| <= 25``, the asymptotic series beyond.
 
-A derivative that is not implemented (``zeta`` with respect to its exponent) is a linear
+(The incomplete gamma and beta functions and their derivatives in their shapes are in
+:mod:`.incomplete`.)  A derivative that is not implemented (``zeta`` with respect to its exponent) is a linear
 rule that raises ``NotImplementedError`` when a derivative is asked of that argument: it
 is never dropped silently.
 """
@@ -28,7 +29,7 @@ import numpy as np
 
 from ..core import _state
 from ._elementwise import elementwise
-from .elementwise import (abs as _abs, equal, exp, less, log, log1p, maximum, minimum, sign,
+from .elementwise import (abs as _abs, equal, exp, less, maximum, minimum, sign,
                           sqrt, square, where)
 
 _EMPTY: dict = {}
@@ -352,221 +353,9 @@ def _i1e_lin(g, x, y):
 i0e_p = elementwise("i0e", None, {"f": _bessel_body(0)}, _i0e_lin)
 i1e_p = elementwise("i1e", None, {"f": _bessel_body(1)}, _i1e_lin)
 
-# --- incomplete gamma and beta functions --------------------------------------------------------
-
-_TINY = 1e-30  # Lentz's guard against a zero denominator (a normal float32 too)
-
-
-# The Taylor coefficients of 1 / Gamma(1 + a) at a = 0 (1, Euler's gamma, ...; mpmath to
-# 20 digits): the terms past a**16 are below 1e-19 for a < 0.2.
-_RGAMMA1P = (1.0, 0.57721566490153286061, -0.65587807152025388108, -0.042002635034095235529,
-             0.1665386113822914895, -0.042197734555544336748, -0.0096219715278769735621,
-             0.0072189432466630995424, -0.0011651675918590651121, -0.00021524167411495097282,
-             0.00012805028238811618615, -0.000020134854780788238656,
-             -1.2504934821426706573e-6, 1.1330272319816958824e-6, -2.0563384169776071035e-7,
-             6.1160951044814158179e-9, 5.0020076444692229301e-9)
-
-
-# Q(a, x) for a < 0.2 and x < a + 1, where Q = 1 - P loses every digit as a -> 0 (P -> 1):
-# P = x**a / Gamma(1 + a) (1 + a S), S = sum over n >= 1 of (-x)**n / (n! (a + n)), so
-# Q = -expm1(u) - exp(u) a S with u = a log(x) - log Gamma(1 + a), and log Gamma(1 + a) =
-# -log1p(a (gamma + ...)) from the series above (1 + a would round a away).  (Cephes'
-# and Boost's small-a route; Q(1e-300, 1e-5) is 1.09e-299, not 1 - 1 = 0.)
-_GAMMAINCC_SMALL_A = f"""        if a < C(0.2):
-            u = a * F.log(x) + F.log1p(a * ({_horner("a", _RGAMMA1P[1:])}))
-            t = C(1)
-            s = C(0)
-            n = C(0)
-            d = C(1)
-            while abs(d) > abs(s) * C({EPS / 2!r}) and n < C(5000):
-                n = n + C(1)
-                t = -t * x / n
-                d = t / (a + n)
-                s = s + d
-            r = -F.expm1(u) - F.exp(u) * a * s
-        else:
-            r = C(1) - s * pre"""
-
-
-def _gammainc_body(lower):
-    """P(a, x) (``lower``) or Q(a, x): the series for ``x < a + 1``, else the continued
-    fraction (modified Lentz), times ``x**a exp(-x) / Gamma(a)`` (Numerical Recipes 6.2);
-    Q for a small ``a`` below ``a + 1`` by its own series (``_GAMMAINCC_SMALL_A``).
-    ``a = inf`` is SciPy's limit: ``P = 0`` below ``x = inf``."""
-    p, q = ("C(1)", "C(0)") if lower else ("C(0)", "C(1)")
-    return f"""a = x0
-x = x1
-if a != a or x != x or a < C(0) or x < C(0):
-    r = C(F.NAN)
-elif a == C(0):
-    r = {p} if x > C(0) else C(F.NAN)
-elif x == C(0):
-    r = {q}
-elif a == C(F.INF):
-    r = C(F.NAN) if x == C(F.INF) else {q}
-elif x == C(F.INF):
-    r = {p}
-else:
-    pre = F.exp(a * F.log(x) - x - F.lgamma(a))
-    if x < a + C(1):
-        ap = a
-        d = C(1) / a
-        s = d
-        n = C(0)
-        while abs(d) > abs(s) * C({EPS / 2!r}) and n < C(5000):
-            ap = ap + C(1)
-            d = d * x / ap
-            s = s + d
-            n = n + C(1)
-        {"r = s * pre" if lower else _GAMMAINCC_SMALL_A.lstrip()}
-    else:
-        b = x + C(1) - a
-        c = C(1) / C({_TINY!r})
-        d = C(1) / b
-        h = d
-        i = C(0)
-        done = False
-        while not done and i < C(5000):
-            i = i + C(1)
-            an = -i * (i - a)
-            b = b + C(2)
-            d = an * d + b
-            if abs(d) < C({_TINY!r}):
-                d = C({_TINY!r})
-            c = b + an / c
-            if abs(c) < C({_TINY!r}):
-                c = C({_TINY!r})
-            d = C(1) / d
-            e = d * c
-            h = h * e
-            if abs(e - C(1)) < C({EPS!r}):
-                done = True
-        r = {"C(1) - pre * h" if lower else "pre * h"}"""
-
-
-def _betacf_step(coefficient):
-    return f"""        t = {coefficient}
-        d = C(1) + t * d
-        if abs(d) < C({_TINY!r}):
-            d = C({_TINY!r})
-        c = C(1) + t / c
-        if abs(c) < C({_TINY!r}):
-            c = C({_TINY!r})
-        d = C(1) / d
-        e = d * c
-        h = h * e"""
-
-
-# I_x(a, b) by its continued fraction (Numerical Recipes 6.4), on the side of
-# x = (a + 1) / (a + b + 2) where it converges fast (the other through 1 - I_{1-x}(b, a)).
-# (a = 0 or b = inf, b = 0 or a = inf: SciPy's limits, a point mass at x = 0 or at x = 1)
-_BETAINC = f"""a = x0
-b = x1
-x = x2
-if a != a or b != b or x != x or a < C(0) or b < C(0) or x < C(0) or x > C(1):
-    r = C(F.NAN)
-elif (a == C(0) and b == C(0)) or (a == C(F.INF) and b == C(F.INF)):
-    r = C(F.NAN)
-elif a == C(0) or b == C(F.INF):
-    r = C(1) if x > C(0) else C(0)
-elif b == C(0) or a == C(F.INF):
-    r = C(1) if x == C(1) else C(0)
-elif x == C(0):
-    r = C(0)
-elif x == C(1):
-    r = C(1)
-else:
-    pre = F.exp(F.lgamma(a + b) - F.lgamma(a) - F.lgamma(b) + a * F.log(x) + b * F.log1p(-x))
-    swap = x >= (a + C(1)) / (a + b + C(2))
-    if swap:
-        p = b
-        q = a
-        y = C(1) - x
-    else:
-        p = a
-        q = b
-        y = x
-    c = C(1)
-    d = C(1) - (p + q) * y / (p + C(1))
-    if abs(d) < C({_TINY!r}):
-        d = C({_TINY!r})
-    d = C(1) / d
-    h = d
-    m = C(0)
-    done = False
-    while not done and m < C(5000):
-        m = m + C(1)
-{_betacf_step("m * (q - m) * y / ((p - C(1) + C(2) * m) * (p + C(2) * m))")}
-{_betacf_step("-(p + m) * (p + q + m) * y / ((p + C(2) * m) * (p + C(1) + C(2) * m))")}
-        if abs(e - C(1)) < C({EPS!r}):
-            done = True
-    r = C(1) - pre * h / p if swap else pre * h / p"""
-
-
-def _not_implemented(function, argument):
-    def lin(g, *args):
-        raise NotImplementedError(
-            f"{function}: the derivative with respect to {argument} is not implemented; "
-            f"differentiate with respect to x only (fg.stop_gradient({argument}) marks "
-            f"{argument} as a constant)")
-    return lin
-
-
-def _gammaln_weak(a):
-    """gammaln, a Python float for a Python number (a NumPy float64 would widen float32)."""
-    if not isinstance(a, (int, float)):
-        return gammaln(a)
-    if a <= 0 and (math.isinf(a) or a == math.floor(a)):
-        return math.inf  # (the poles, as gammaln's: math.lgamma raises there)
-    return math.lgamma(a)
-
-
-def _power_log(c, v, log_fn, safe):
-    """``c * log_fn(v)``, 0 where ``c == 0``: the densities' ``x**0 = 1`` at the ends
-    (``0 * log(0)`` was NaN, so the slope of ``gammainc(1, x)`` at ``x = 0``, or of
-    ``betainc(a, 1, x)`` at ``x = 1``, was NaN where it is 1 or ``a``).  ``safe`` stands in
-    for ``v`` where ``c == 0`` (the double-where idiom: no ``-inf`` in the rule's own
-    derivative)."""
-    if isinstance(c, (int, float)):
-        return 0.0 if c == 0 else c * log_fn(v)
-    zero = equal(c, 0.0)
-    return where(zero, 0.0, c * log_fn(where(zero, safe, v)))
-
-
-def _gammainc_density(a, x):
-    """d/dx P(a, x) = x**(a-1) exp(-x) / Gamma(a)."""
-    return exp(_power_log(a - 1.0, x, log, 1.0) - x - _gammaln_weak(a))
-
-
-def _betainc_density(a, b, x):
-    """d/dx I_x(a, b) = x**(a-1) (1-x)**(b-1) / B(a, b)."""
-    return exp(_power_log(a - 1.0, x, log, 1.0) + _power_log(b - 1.0, -x, log1p, 0.0)
-               - _gammaln_weak(a) - _gammaln_weak(b) + _gammaln_weak(a + b))
-
-
-gammainc_p = elementwise("gammainc", None, {"f": _gammainc_body(True)},
-                         _not_implemented("gammainc(a, x)", "a"),
-                         lambda g, a, x, out: g * _gammainc_density(a, x))
-gammaincc_p = elementwise("gammaincc", None, {"f": _gammainc_body(False)},
-                          _not_implemented("gammaincc(a, x)", "a"),
-                          lambda g, a, x, out: -g * _gammainc_density(a, x))
-betainc_p = elementwise("betainc", None, {"f": _BETAINC},
-                        _not_implemented("betainc(a, b, x)", "a"),
-                        _not_implemented("betainc(a, b, x)", "b"),
-                        lambda g, a, b, x, out: g * _betainc_density(a, b, x))
-
-
-def betainc(a, b, x):
-    """Elementwise ``betainc`` (a funcgrad primitive)."""
-    return _state.interpreter.process(betainc_p, (a, b, x), _EMPTY)
-
-
-betainc.primitive = betainc_p  # type: ignore[attr-defined]
-
-
 gammaln, gamma, digamma = (_fn(p, 1) for p in (gammaln_p, gamma_p, digamma_p))
-zeta, gammainc, gammaincc = (_fn(p, 2) for p in (zeta_p, gammainc_p, gammaincc_p))
+zeta = _fn(zeta_p, 2)
 erfinv, erfcinv, log_ndtr, i0e, i1e = (_fn(p, 1) for p in (erfinv_p, erfcinv_p, log_ndtr_p,
                                                           i0e_p, i1e_p))
 __all__ = ["gammaln", "gamma", "digamma", "zeta", "erfinv", "erfcinv", "log_ndtr", "i0e",
-           "i1e", "gammainc", "gammaincc", "betainc"]
+           "i1e"]

@@ -12,6 +12,10 @@ with differentiable primitives, so derivatives of every order follow:
 - ``exp1' = -exp(-x)/x``, ``expi' = exp(x)/x``, ``d/dx expn(n, x) = -expn(n - 1, x)``
   (``-exp(-x)(1/x + 1/x**2)`` for ``n = 0``);
 - ``spence' = log(z)/(1 - z)`` (``-1`` at ``z = 1``), ``loggamma' = digamma``;
+- ``gamma_complex``, ``digamma_complex``, ``log_ndtr_complex``, ``rgamma_complex``
+  (complex arguments; real ones have their own kernels): ``gamma digamma``, ``psi'``
+  (``trigamma_complex``, with primitives: reflection, recurrence, asymptotic series),
+  ``exp(-z**2/2 - out) / sqrt(2 pi)`` and ``-rgamma digamma`` (``(-1)**n n!`` at ``-n``);
 - ``sici``: ``sin(x)/x`` and ``cos(x)/x``; ``fresnel``: ``sin(pi z**2/2)``,
   ``cos(pi z**2/2)`` (one primitive per output);
 - ``poch(z, m)``: ``poch (digamma(z + m) - digamma(z))`` and ``poch digamma(z + m)``;
@@ -45,9 +49,9 @@ import math
 
 from ..core import _state
 from ._elementwise import elementwise
-from .elementwise import (abs as _abs, cos, equal, erf, exp, expm1, less, log, log1p, maximum,
-                          sign, sin, sqrt, square, tan, where)
-from .special import BESSEL_FAR, digamma, far_bessel_derivative
+from .elementwise import (abs as _abs, cos, equal, erf, exp, expm1, floor, imag, less, log,
+                          log1p, maximum, real, sign, sin, sqrt, square, tan, where)
+from .special import BESSEL_FAR, digamma, far_bessel_derivative, gammaln
 
 _EMPTY: dict = {}
 _NO_SCALAR: dict = {}  # no scalar definition: SciPy computes every element
@@ -156,7 +160,67 @@ exp1_p = _declare("exp1", lambda g, x, y: g * (-exp(-x) / x))
 expi_p = _declare("expi", lambda g, x, y: g * (exp(x) / x))
 expn_p = _declare("expn", _not_implemented("expn(n, x)", "n", "x"), _expn_lin_x)
 spence_p = _declare("spence", _spence_lin)
-loggamma_p = _declare("loggamma", lambda g, x, y: g * digamma(x))
+
+
+def _is_complex(x):
+    dtype = getattr(x, "dtype", None)
+    return isinstance(x, complex) if dtype is None else dtype.kind == "c"
+
+
+# psi'(v) ~ 1/v + 1/(2 v**2) + sum B_2k / v**(2k+1) for |v| >= 10.5: the first omitted
+# term, B_16 / v**17, is below 1e-16 of the sum there
+_TRIGAMMA_TAIL = [1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6]
+
+
+def trigamma_complex(z):
+    """``psi'(z)`` of complex ``z``, written with differentiable primitives (SciPy's
+    ``polygamma`` has no complex loop): the reflection ``psi'(1 - z) + psi'(z) =
+    pi**2 / sin(pi z)**2`` left of ``Re z = 1/2``, ten steps of the recurrence, then the
+    asymptotic series."""
+    left = less(real(z), 0.5)
+    w = where(left, 1.0 - z, z)
+    total = 0.0
+    for k in range(10):
+        total = total + 1.0 / square(w + float(k))
+    v = 1.0 / (w + 10.0)
+    v2 = square(v)
+    series = _TRIGAMMA_TAIL[-1]
+    for c in reversed(_TRIGAMMA_TAIL[:-1]):
+        series = series * v2 + c
+    psi1 = total + v + v2 * 0.5 + v * v2 * series
+    # (the double where: the reflected term only where it is taken, no sin(pi n) = 0 else)
+    safe = where(left, z, 0.5 + 0.0 * z)
+    return where(left, (math.pi ** 2) / square(sin(safe * math.pi)) - psi1, psi1)
+
+
+def digamma_of(x):
+    """``digamma`` of a real or complex ``x`` (the primitive of its dtype)."""
+    return digamma_complex(x) if _is_complex(x) else digamma(x)
+
+
+loggamma_p = _declare("loggamma", lambda g, x, y: g * digamma_of(x))
+# complex arguments of gamma, digamma and log_ndtr: SciPy's values, holomorphic rules
+gamma_complex_p = _declare("gamma_complex", lambda g, z, out: g * (out * digamma_complex(z)),
+                           kernel=_scipy("gamma"))
+digamma_complex_p = _declare("digamma_complex", lambda g, z, out: g * trigamma_complex(z),
+                             kernel=_scipy("psi"))
+
+
+def _rgamma_complex_lin(g, z, out):
+    """``-rgamma(z) digamma(z)``; at the poles of Gamma, ``z = -n`` on the real axis, where
+    that is ``0 * inf``, the limit ``(-1)**n n!``."""
+    x = real(z)
+    pole = equal(imag(z), 0.0) & ~less(0.0, x) & equal(x, floor(x))
+    n = -where(pole, x, 0.0)
+    at_pole = cos(n * math.pi) * exp(gammaln(n + 1.0))
+    return g * where(pole, at_pole + 0.0 * z, -out * digamma_complex(where(pole, 0.5 + 0.0 * z, z)))
+
+
+rgamma_complex_p = _declare("rgamma_complex", _rgamma_complex_lin, kernel=_scipy("rgamma"))
+log_ndtr_complex_p = _declare(
+    "log_ndtr_complex",
+    lambda g, z, out: g * (exp(square(z) * -0.5 - out) * (1.0 / math.sqrt(2 * math.pi))),
+    kernel=_scipy("log_ndtr"))
 gammasgn_p = _declare("gammasgn", None, differentiable=False)
 sici_si_p = _declare("sici_si", _si_lin, kernel=_scipy("sici", 0))
 sici_ci_p = _declare("sici_ci", lambda g, x, y: g * (cos(x) / x), kernel=_scipy("sici", 1))
@@ -316,12 +380,16 @@ sph_harm_y_p = _declare("sph_harm_y", _not_implemented("sph_harm_y(n, m, theta, 
 
 (erfcx, dawsn, exp1, expi, expn, spence, loggamma, gammasgn, sici_si, sici_ci, fresnel_s,
  fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz, erf_complex, erfc_complex,
- sph_harm_y, jv, yv, iv, kv, ive, kve, k0, k1, k0e, k1e) = map(_call, (
+ sph_harm_y, jv, yv, iv, kv, ive, kve, k0, k1, k0e, k1e, gamma_complex, digamma_complex,
+ log_ndtr_complex, rgamma_complex) = map(_call, (
     erfcx_p, dawsn_p, exp1_p, expi_p, expn_p, spence_p, loggamma_p, gammasgn_p, sici_si_p,
     sici_ci_p, fresnel_s_p, fresnel_c_p, poch_p, boxcox_p, boxcox1p_p, owens_t_p, hyp1f1_p,
     hyp2f1_p, wofz_p, erf_complex_p, erfc_complex_p, sph_harm_y_p, jv_p, yv_p, iv_p, kv_p,
-    ive_p, kve_p, k0_p, k1_p, k0e_p, k1e_p))
+    ive_p, kve_p, k0_p, k1_p, k0e_p, k1e_p, gamma_complex_p, digamma_complex_p,
+    log_ndtr_complex_p, rgamma_complex_p))
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn",
            "sici_si", "sici_ci", "fresnel_s", "fresnel_c", "poch", "boxcox", "boxcox1p",
            "owens_t", "hyp1f1", "hyp2f1", "wofz", "erf_complex", "erfc_complex", "sph_harm_y",
-           "jv", "yv", "iv", "kv", "ive", "kve", "k0", "k1", "k0e", "k1e"]
+           "jv", "yv", "iv", "kv", "ive", "kve", "k0", "k1", "k0e", "k1e", "gamma_complex",
+           "digamma_complex", "log_ndtr_complex", "rgamma_complex", "trigamma_complex",
+           "digamma_of"]

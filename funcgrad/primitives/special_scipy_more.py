@@ -7,8 +7,9 @@ SciPy), with linear rules written with differentiable primitives:
   ``-u**(1 - l) d/dl boxcox(u, l)`` in ``l`` (``u = x`` or ``1 + x``);
   ``gammaincinv(a, y)``: ``1 / (x**(a-1) exp(-x) / Gamma(a))`` (``gammainccinv``: minus
   that); ``betaincinv(a, b, y)``: ``B(a, b) / (x**(a-1) (1-x)**(b-1))``;
-  ``ndtri_exp(y)``: ``exp(y) / phi(x)``; their derivatives in ``a`` and ``b`` raise
-  ``NotImplementedError``, as ``gammainc``'s and ``betainc``'s do;
+  ``ndtri_exp(y)``: ``exp(y) / phi(x)``; in the shapes, ``dx/da = -(dP/da) / (dP/dx)``
+  at the result (:mod:`.incomplete`'s ``gammainc_da``, ``betainc_da``, ``betainc_db``:
+  ``P(a, x) = y`` and ``Q(a, x) = y`` give the same ``-gammainc_da / density``);
 - ``erfi' = 2/sqrt(pi) exp(x**2)``;
 - the complete elliptic integrals (parameter ``m``, SciPy's convention):
   ``K'(m) = (E - (1 - m) K) / (2 m (1 - m))``, ``E'(m) = (E - K) / (2m)`` (their Taylor
@@ -27,7 +28,9 @@ import math
 
 from .elementwise import (abs as _abs, equal, exp, floor, less, less_equal, log, log1p,
                           logical_and, power, square, where)
-from .special import _betainc_density, _gammainc_density, gamma
+from .incomplete import (_betainc_density, _gammainc_density, betainc_da, betainc_db,
+                         gammainc_da)
+from .special import gamma
 from .special_scipy import _boxcox_dl, _call, _declare, _not_implemented
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
@@ -92,13 +95,18 @@ def _ellipkm1_lin(g, p, k):
 
 inv_boxcox_p = _declare("inv_boxcox", *_inv_boxcox(log))
 inv_boxcox1p_p = _declare("inv_boxcox1p", *_inv_boxcox(log1p))
-gammaincinv_p = _declare("gammaincinv", _not_implemented("gammaincinv(a, y)", "a", "y"),
+def _gammaincinv_lin_a(g, a, y, x):
+    return g * (-gammainc_da(a, x) / _gammainc_density(a, x))
+
+
+gammaincinv_p = _declare("gammaincinv", _gammaincinv_lin_a,
                          lambda g, a, y, x: g / _gammainc_density(a, x))
-gammainccinv_p = _declare("gammainccinv", _not_implemented("gammainccinv(a, y)", "a", "y"),
+gammainccinv_p = _declare("gammainccinv", _gammaincinv_lin_a,
                           lambda g, a, y, x: -g / _gammainc_density(a, x))
-betaincinv_p = _declare("betaincinv", _not_implemented("betaincinv(a, b, y)", "a", "y"),
-                        _not_implemented("betaincinv(a, b, y)", "b", "y"),
-                        lambda g, a, b, y, x: g / _betainc_density(a, b, x))
+betaincinv_p = _declare(
+    "betaincinv", lambda g, a, b, y, x: g * (-betainc_da(a, b, x) / _betainc_density(a, b, x)),
+    lambda g, a, b, y, x: g * (-betainc_db(a, b, x) / _betainc_density(a, b, x)),
+    lambda g, a, b, y, x: g / _betainc_density(a, b, x))
 ndtri_exp_p = _declare("ndtri_exp",
                        lambda g, y, x: g * (exp(y + square(x) * 0.5) * _SQRT_2PI))
 erfi_p = _declare("erfi", lambda g, x, y: g * (exp(square(x)) * (2.0 / math.sqrt(math.pi))))

@@ -2,12 +2,13 @@
 ``lognorm``, ``halfnorm``, ``halfcauchy``, ``weibull_min``, ``pareto``, ``lomax``,
 ``rayleigh``, ``gumbel_r``, ``gumbel_l`` and ``invgamma``, each from its
 standardized functions of ``z = (x - loc) / scale`` in closed form, so that every method
-differentiates in ``x``, the shape parameters, ``loc`` and ``scale``.
+differentiates in ``x``, the shape parameters, ``loc`` and ``scale``; and ``f`` (Fisher's
+F), whose CDF and quantiles go through ``betainc`` and ``betaincinv``.
 
 Outside the support the log-density is ``-inf`` and the CDF 0 or 1, with a zero
 derivative: the functions see a stand-in inside the support there (the double-where
 idiom), so no NaN reaches the derivatives of the points inside.  ``invgamma`` goes
-through ``gammainc`` (its derivative in ``a`` raises ``NotImplementedError``); its
+through ``gammainc`` (its derivative in ``a`` that function's); its
 quantiles are the reciprocals of gamma's from the other tail (``1 / gamma.ppf(1 - q)``
 would lose the lower tail).
 """
@@ -21,7 +22,7 @@ from ._distn import _positive, _support, rv_continuous
 from ._distn_more import gamma_isf, gamma_ppf
 
 __all__ = ["lognorm", "halfnorm", "halfcauchy", "weibull_min", "pareto", "lomax", "rayleigh",
-           "gumbel_r", "gumbel_l", "invgamma"]
+           "gumbel_r", "gumbel_l", "invgamma", "f"]
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _LOG_2 = math.log(2.0)
@@ -222,8 +223,55 @@ invgamma = rv_continuous(
     _ppf=lambda q, a: _reciprocal(gamma_isf(q, a)), _isf=lambda q, a: _reciprocal(gamma_ppf(q, a)))
 
 
+# --- f(dfn, dfd): (chi2(dfn)/dfn) / (chi2(dfd)/dfd) ----------------------------------------------
+
+def _f_logpdf(z, dfn, dfd):
+    # (0 is in the support, as SciPy's: density inf, finite or 0 there for dfn <, = or > 2)
+    inside = fnp.greater_equal(z, 0)
+    u = fnp.where(inside, z, 1.0)
+    half_n = dfn * 0.5
+    return _support(inside, half_n * fnp.log(dfn / dfd) + sp.xlogy(half_n - 1.0, u)
+                    - (half_n + dfd * 0.5) * fnp.log1p(dfn * u / dfd)
+                    - sp.betaln(half_n, dfd * 0.5))
+
+
+def _f_tail(upper):
+    """The CDF (``upper=False``) or the survival function: ``betainc`` of ``dfn z / (dfd +
+    dfn z)`` or of its complement ``dfd / (dfd + dfn z)``, each computed directly (no
+    ``1 - w``), 0 or 1 outside the support (the double-where idiom)."""
+    def f(z, dfn, dfd):
+        inside, u = _positive(z)
+        t = dfn * u
+        if upper:
+            value = sp.betainc(dfd * 0.5, dfn * 0.5, dfd / (dfd + t))
+        else:
+            value = sp.betainc(dfn * 0.5, dfd * 0.5, t / (dfd + t))
+        return fnp.where(inside, value, 1.0 if upper else 0.0)
+    return f
+
+
+def _f_quantile(upper):
+    """``ppf`` (``upper=False``) or ``isf`` by ``betaincinv``: ``x = (dfd/dfn) w / v`` with
+    ``w = I^-1`` of the lower tail and ``v = 1 - w`` of the upper, each from the tail
+    probability below 1/2 (``1 - q`` is exact above it), so neither side cancels."""
+    def f(q, dfn, dfd):
+        lower_q = 1.0 - q if upper else q
+        low = fnp.less_equal(lower_q, 0.5)
+        # (the double where: each inverse sees a probability of its own side)
+        w = sp.betaincinv(dfn * 0.5, dfd * 0.5, fnp.where(low, lower_q, 0.5))
+        v = sp.betaincinv(dfd * 0.5, dfn * 0.5, fnp.where(low, 0.5, q if upper else 1.0 - q))
+        ratio = fnp.where(low, w / (1.0 - w), (1.0 - v) / v)
+        return ratio * (dfd / dfn)
+    return f
+
+
+f = rv_continuous(
+    "f", shapes=("dfn", "dfd"), _logpdf=_f_logpdf, _cdf=_f_tail(False), _sf=_f_tail(True),
+    _ppf=_f_quantile(False), _isf=_f_quantile(True))
+
+
 for _d in (lognorm, halfnorm, halfcauchy, weibull_min, pareto, lomax, rayleigh, gumbel_r,
-           gumbel_l, invgamma):
+           gumbel_l, invgamma, f):
     _params = ", ".join(["2.5"] * len(_d.shapes) + ["scale=s"])
     _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {", ".join(
         _d.shapes + ("loc", "scale"))}).

@@ -8,7 +8,7 @@ differentiable in ``x``, the shape parameters, ``loc`` and ``scale``.
   in (``log_ndtr`` of the nearer end, ``log1p(-exp(...))`` for the other), so intervals far
   in a tail keep their accuracy, as SciPy's ``_log_gauss_mass``.
 * ``gennorm(beta)``: density ``beta / (2 Gamma(1/beta)) exp(-|z|**beta)``; its CDF goes
-  through ``gammainc`` (no derivative in ``beta`` there: it says so).
+  through ``gammainc`` (in ``beta`` by that function's derivative in ``a``).
 * ``vonmises(kappa)``: ``exp(kappa cos z) / (2 pi I0(kappa))``, periodic as SciPy's
   (``logpdf``, ``pdf``; SciPy's CDF is a series funcgrad does not have).
 * ``wrapcauchy(c)``: on ``[0, 2 pi]``, with its closed-form CDF and quantile.

@@ -92,6 +92,9 @@ MOMENTS = {
     "rayleigh": (lambda: math.sqrt(math.pi / 2.0), lambda: (4.0 - math.pi) / 2.0),
     "gumbel_r": (lambda: _EULER, lambda: math.pi ** 2 / 6.0),
     "gumbel_l": (lambda: -_EULER, lambda: math.pi ** 2 / 6.0),
+    "f": (lambda dfn, dfd: _above(dfd, 2.0, lambda s: s / (s - 2.0), math.inf) + dfn * 0.0,
+          lambda dfn, dfd: _above(dfd, 4.0, lambda s: 2.0 * s * s * (dfn + s - 2.0) / (
+              dfn * (s - 2.0) ** 2 * (s - 4.0)), math.inf)),
     "invgamma": (lambda a: _above(a, 1.0, lambda s: 1.0 / (s - 1.0), math.inf),
                  lambda a: _above(a, 2.0, lambda s: 1.0 / ((s - 1.0) ** 2 * (s - 2.0)),
                                   math.inf)),
@@ -132,6 +135,10 @@ ENTROPIES = {
     "gumbel_r": lambda: _EULER + 1.0,
     "gumbel_l": lambda: _EULER + 1.0,
     "invgamma": lambda a: a - (a + 1.0) * sp.digamma(a) + sp.gammaln(a),
+    "f": lambda dfn, dfd: (sp.betaln(dfn * 0.5, dfd * 0.5) + fnp.log(dfd / dfn)
+                           + (1.0 - dfn * 0.5) * sp.digamma(dfn * 0.5)
+                           - (1.0 + dfd * 0.5) * sp.digamma(dfd * 0.5)
+                           + (dfn + dfd) * 0.5 * sp.digamma((dfn + dfd) * 0.5)),
     "gennorm": lambda beta: 1.0 / beta - fnp.log(beta) + math.log(2.0) + sp.gammaln(1.0 / beta),
     "bernoulli": lambda p: sp.entr(p) + sp.entr(1.0 - p),
 }

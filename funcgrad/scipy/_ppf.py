@@ -10,8 +10,8 @@ steps are below rounding; under ``vmap``/``jit`` it runs a fixed number of steps
 
 Derivatives: by the implicit function theorem on ``cdf(x, s) = q``,
 ``dx = (dq - d cdf/ds . ds) / pdf(x)``, with ``x`` itself traced so that higher orders
-follow.  The shape term goes through the CDF's own rules; where those are not implemented
-(``gammainc``/``betainc`` in their first arguments) it raises NotImplementedError naming
+follow.  The shape term goes through the CDF's own rules (``gammainc``/``betainc``'s
+derivatives in their shapes); where a CDF has none it raises NotImplementedError naming
 ``ppf`` and the parameter.  Shape parameters given as plain numbers are constants and
 cost nothing.
 """

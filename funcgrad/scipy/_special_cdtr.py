@@ -6,9 +6,8 @@ coefficient of real arguments.
 
 Each is ``gammainc``/``gammaincc``/``betainc`` of transformed arguments with SciPy's
 (Cephes') domain checks: NaN outside the domain, SciPy's values at its ends.  Derivatives
-come from those primitives: in the continuous argument (``x``, ``m``, ``p``, ``t``) always;
-in a shape that enters a primitive's ``a`` or ``b`` they raise ``NotImplementedError``, as
-theirs do.  The counts ``k`` of the discrete ones are floored as SciPy's (and ``n`` of
+come from those primitives, in the continuous argument (``x``, ``m``, ``p``, ``t``) and in
+the shapes (``v``, ``b`` of ``gdtr``, ``df``, ``dfn``, ``dfd``) alike.  The counts ``k`` of the discrete ones are floored as SciPy's (and ``n`` of
 ``bdtr``/``nbdtr`` truncated): piecewise constant, so their derivative is 0.
 """
 import math
@@ -18,7 +17,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import operand as _operand
 from ..primitives import elementwise as _ew
-from ..primitives import special as _sp
+from ..primitives import incomplete as _inc, special as _sp
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..typing import Array, ArrayLike
 from ._special_gamma import beta as _beta, betaln as _betaln
@@ -48,7 +47,7 @@ def chdtr(v: ArrayLike, x: ArrayLike) -> Array:
     True
     """
     v, x = _operand(v), _operand(x)
-    return _nan_where(fnp.less(x, 0), _sp.gammainc(v * 0.5, x * 0.5))
+    return _nan_where(fnp.less(x, 0), _inc.gammainc(v * 0.5, x * 0.5))
 
 
 def chdtrc(v: ArrayLike, x: ArrayLike) -> Array:
@@ -59,7 +58,7 @@ def chdtrc(v: ArrayLike, x: ArrayLike) -> Array:
     True
     """
     v, x = _operand(v), _operand(x)
-    return _nan_where(fnp.less(x, 0), _sp.gammaincc(v * 0.5, x * 0.5))
+    return _nan_where(fnp.less(x, 0), _inc.gammaincc(v * 0.5, x * 0.5))
 
 
 def gdtr(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
@@ -70,7 +69,7 @@ def gdtr(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     True
     """
     a, b, x = _operand(a), _operand(b), _operand(x)
-    return _nan_where(fnp.less(x, 0), _sp.gammainc(b, a * x))
+    return _nan_where(fnp.less(x, 0), _inc.gammainc(b, a * x))
 
 
 def gdtrc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
@@ -81,7 +80,7 @@ def gdtrc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     True
     """
     a, b, x = _operand(a), _operand(b), _operand(x)
-    return _nan_where(fnp.less(x, 0), _sp.gammaincc(b, a * x))
+    return _nan_where(fnp.less(x, 0), _inc.gammaincc(b, a * x))
 
 
 def pdtr(k: ArrayLike, m: ArrayLike) -> Array:
@@ -95,7 +94,7 @@ def pdtr(k: ArrayLike, m: ArrayLike) -> Array:
     -1.0
     """
     k, m = _operand(k), _operand(m)
-    value = _sp.gammaincc(_count(k) + 1.0, m)
+    value = _inc.gammaincc(_count(k) + 1.0, m)
     value = _nan_where(fnp.logical_or(fnp.less(k, 0), fnp.less(m, 0)), value)
     # (SciPy's m = 0 case comes before its check of k: 1.0 also for a NaN k)
     return fnp.where(fnp.logical_and(fnp.equal(m, 0), fnp.isnan(k)), 1.0, value)
@@ -109,7 +108,7 @@ def pdtrc(k: ArrayLike, m: ArrayLike) -> Array:
     True
     """
     k, m = _operand(k), _operand(m)
-    value = _sp.gammainc(_count(k) + 1.0, m)
+    value = _inc.gammainc(_count(k) + 1.0, m)
     value = _nan_where(fnp.logical_or(fnp.less(k, 0), fnp.less(m, 0)), value)
     # (SciPy's m = 0 case comes before its check of k: 0.0 also for a NaN k)
     return fnp.where(fnp.logical_and(fnp.equal(m, 0), fnp.isnan(k)), 0.0, value)
@@ -132,7 +131,7 @@ def bdtr(k: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
     fk, fn, p, outside = _binomial_args(k, n, p)
     inside = fnp.logical_and(fnp.greater_equal(fk, 0), fnp.less(fk, fn))
     # (the double-where idiom: the shapes stay positive where the value is not betainc's)
-    value = _sp.betainc(fnp.where(inside, fn - fk, 1.0), fk + 1.0, 1.0 - p)
+    value = _inc.betainc(fnp.where(inside, fn - fk, 1.0), fk + 1.0, 1.0 - p)
     value = fnp.where(fnp.equal(fk, fn), 1.0 + 0.0 * p, value)
     undefined = fnp.logical_or(fnp.logical_or(outside, fnp.isnan(fk)),
                                fnp.logical_or(fnp.less(fk, 0), fnp.greater(fk, fn)))
@@ -148,7 +147,7 @@ def bdtrc(k: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
     """
     fk, fn, p, outside = _binomial_args(k, n, p)
     inside = fnp.logical_and(fnp.greater_equal(fk, 0), fnp.less(fk, fn))
-    value = _sp.betainc(fnp.where(inside, fk + 1.0, 1.0), fnp.where(inside, fn - fk, 1.0), p)
+    value = _inc.betainc(fnp.where(inside, fk + 1.0, 1.0), fnp.where(inside, fn - fk, 1.0), p)
     value = fnp.where(inside, value, fnp.where(fnp.less(fk, 0), 1.0 + 0.0 * p, 0.0 * p))
     return _nan_where(fnp.logical_or(fnp.logical_or(outside, fnp.isnan(fk)),
                                      fnp.greater(fk, fn)), value)
@@ -164,7 +163,7 @@ def nbdtr(k: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
     fk, fn, p, outside = _binomial_args(k, n, p)
     outside = fnp.logical_or(fnp.logical_or(outside, fnp.less(fn, 1)),  # (n truncated)
                              fnp.logical_or(fnp.less(fk, 0), fnp.isinf(fk)))
-    return _nan_where(outside, _sp.betainc(fn, fk + 1.0, p))
+    return _nan_where(outside, _inc.betainc(fn, fk + 1.0, p))
 
 
 def nbdtrc(k: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
@@ -176,7 +175,7 @@ def nbdtrc(k: ArrayLike, n: ArrayLike, p: ArrayLike) -> Array:
     fk, fn, p, outside = _binomial_args(k, n, p)
     outside = fnp.logical_or(fnp.logical_or(outside, fnp.less(fn, 1)),  # (n truncated)
                              fnp.logical_or(fnp.less(fk, 0), fnp.isinf(fk)))
-    return _nan_where(outside, _sp.betainc(fk + 1.0, fn, 1.0 - p))
+    return _nan_where(outside, _inc.betainc(fk + 1.0, fn, 1.0 - p))
 
 
 def stdtr(df: ArrayLike, t: ArrayLike) -> Array:
@@ -193,7 +192,7 @@ def stdtr(df: ArrayLike, t: ArrayLike) -> Array:
     d = fnp.where(fnp.logical_or(normal, fnp.less_equal(df, 0)), 1.0, df)
     zero = fnp.equal(t, 0)
     s = fnp.where(zero, 1.0, t)
-    tail = _sp.betainc(d * 0.5, 0.5, d / (d + s * s)) * 0.5
+    tail = _inc.betainc(d * 0.5, 0.5, d / (d + s * s)) * 0.5
     away = fnp.where(fnp.greater(s, 0), 1.0 - tail, tail)
     log_density_at_0 = (_sp.gammaln((d + 1.0) * 0.5) - _sp.gammaln(d * 0.5)
                         - 0.5 * fnp.log(d * math.pi))
@@ -220,7 +219,7 @@ def fdtr(dfn: ArrayLike, dfd: ArrayLike, x: ArrayLike) -> Array:
     infinite = fnp.isinf(x)
     s = fnp.where(infinite, 1.0, x)
     w = fnp.where(infinite, 1.0, dfn * s / (dfd + dfn * s))
-    return _nan_where(bad, _sp.betainc(dfn * 0.5, dfd * 0.5, w))
+    return _nan_where(bad, _inc.betainc(dfn * 0.5, dfd * 0.5, w))
 
 
 def fdtrc(dfn: ArrayLike, dfd: ArrayLike, x: ArrayLike) -> Array:
@@ -234,7 +233,7 @@ def fdtrc(dfn: ArrayLike, dfd: ArrayLike, x: ArrayLike) -> Array:
     infinite = fnp.isinf(x)
     s = fnp.where(infinite, 1.0, x)
     w = fnp.where(infinite, 0.0, dfd / (dfd + dfn * s))
-    return _nan_where(bad, _sp.betainc(dfd * 0.5, dfn * 0.5, w))
+    return _nan_where(bad, _inc.betainc(dfd * 0.5, dfn * 0.5, w))
 
 
 _PRODUCT_TERMS = 20  # (SciPy's product formula for integer k below 20)

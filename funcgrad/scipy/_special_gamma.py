@@ -17,6 +17,7 @@ from .. import numpy as fnp
 from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..numpy._convert import operand as _operand
 from ..primitives import special as _sp
+from ..primitives import special_scipy as _ss
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..typing import Array, ArrayLike
 
@@ -68,7 +69,8 @@ def _signed_zero_jvp(primals, tangents):
 def rgamma(x: ArrayLike) -> Array:
     """``1 / gamma(x)``, an entire function: 0 at the poles of gamma (0, -1, -2, ...), where
     its derivative is ``(-1)**n n!`` at ``-n``, as SciPy's ``rgamma`` (0 also at ``-inf``
-    and wherever ``gamma(1 - x)`` overflows at a pole; ``-0.0`` at ``-0.0``).
+    and wherever ``gamma(1 - x)`` overflows at a pole; ``-0.0`` at ``-0.0``).  Of a
+    complex ``x`` too (SciPy's values; holomorphic: ``fg.grad(rgamma, holomorphic=True)``).
 
     >>> import funcgrad as fg
     >>> float(rgamma(3.0)), float(rgamma(-1.0)), float(fg.grad(rgamma)(-2.0))
@@ -77,6 +79,8 @@ def rgamma(x: ArrayLike) -> Array:
     (0.0, inf)
     """
     x = fnp.asarray(_operand(x))
+    if x.dtype.kind == "c":  # (SciPy's values, its holomorphic derivative)
+        return _ss.rgamma_complex(x)
     right = x > 0.5
     # Left of 1/2 the reflection 1/gamma(x) = gamma(1 - x) sin(pi x) / pi has no pole, so
     # every derivative at the zeros comes out right; sin(pi x) is taken from x's distance

@@ -38,8 +38,8 @@ inv_boxcox1p = _front(_sm.inv_boxcox1p, "y, lmbda", """The inverse of ``boxcox1p
     """)
 gammaincinv = _front(_sm.gammaincinv, "a, y", """The inverse of ``gammainc`` in ``x``:
     ``gammainc(a, gammaincinv(a, y)) == y``.  Derivative in ``y``:
-    ``Gamma(a) x**(1-a) exp(x)``; in ``a`` it raises ``NotImplementedError`` (as
-    ``gammainc``'s).
+    ``Gamma(a) x**(1-a) exp(x)``; in ``a``: ``-(dP/da) / (dP/dx)`` at the result (as
+    ``gammainc``'s, for ``a <= 1e6``).
 
     >>> import math, funcgrad as fg
     >>> round(float(gammaincinv(1.0, 0.5)), 12) == round(math.log(2.0), 12)
@@ -48,15 +48,15 @@ gammaincinv = _front(_sm.gammaincinv, "a, y", """The inverse of ``gammainc`` in 
     2.0
     """)
 gammainccinv = _front(_sm.gammainccinv, "a, y", """The inverse of ``gammaincc`` in ``x``;
-    derivative in ``y``: ``-Gamma(a) x**(1-a) exp(x)`` (in ``a``: ``NotImplementedError``).
+    derivative in ``y``: ``-Gamma(a) x**(1-a) exp(x)``; in ``a`` as :func:`gammaincinv`.
 
     >>> import funcgrad as fg
     >>> round(float(fg.grad(gammainccinv, 1)(1.0, 0.5)), 12)  # -log(y): -1 / y
     -2.0
     """)
 betaincinv = _front(_sm.betaincinv, "a, b, y", """The inverse of ``betainc`` in ``x``;
-    derivative in ``y``: ``B(a, b) x**(1-a) (1-x)**(1-b)`` (in ``a`` and ``b``:
-    ``NotImplementedError``).
+    derivative in ``y``: ``B(a, b) x**(1-a) (1-x)**(1-b)``; in ``a`` and ``b``:
+    ``-(dI/da) / (dI/dx)`` at the result.
 
     >>> import funcgrad as fg
     >>> float(betaincinv(1.0, 1.0, 0.25)), float(fg.grad(betaincinv, 2)(1.0, 1.0, 0.25))

@@ -9,8 +9,8 @@ of any order, comes from the primitives' rules.  Plain ``scipy.special`` ufuncs
 (``scipy.special.gammaln(x)``) reach these functions on traced values by themselves.
 
 Derivatives that are not implemented raise ``NotImplementedError`` when asked for:
-``zeta`` in ``x``, ``gammainc``/``gammaincc`` (and their inverses) in ``a``, ``betainc``
-(and ``betaincinv``) in ``a`` and ``b``,
+``zeta`` in ``x``, the second derivatives of ``gammainc``/``gammaincc``/``betainc`` in
+their shapes (the first are :mod:`funcgrad.primitives.incomplete`'s),
 ``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, the Bessel functions
 (``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, the Struve functions in ``v``,
 the spherical Bessel functions in ``n``, ``lambertw`` in ``k``, ``hyp1f1``
@@ -67,6 +67,7 @@ from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # no
                                gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, ndtri_exp)
 from . import _special_elementary as _elementary
 from ._special_gamma import beta, betaln, rgamma  # noqa: F401
+from ._special_incomplete import betainc, betaincc, gammainc, gammaincc  # noqa: F401
 from ._special_zeta import riemann_zeta_below_one
 from . import _special_cdtr as _cdtr
 from ._special_cdtr import (bdtr, bdtrc, binom, chdtr, chdtrc, fdtr, fdtrc,  # noqa: F401
@@ -80,7 +81,7 @@ from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber
 
 __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "gammaln",
            "gamma", "rgamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
-           "betainc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
+           "betainc", "betaincc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
            "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
                _inverse.__all__ + _orders.__all__ + _cdtr.__all__)
@@ -94,6 +95,22 @@ def _primitive_front(prim_fn: Any, doc: str) -> Callable[[ArrayLike], Array]:
     f.__name__ = f.__qualname__ = prim_fn.__name__
     f.__doc__ = doc
     f.primitive = prim_fn.primitive  # type: ignore[attr-defined]
+    return f
+
+
+def _real_only(front: Any, hint: str) -> Callable[[ArrayLike], Array]:
+    """``front``, with a clear ``TypeError`` for complex arguments (which SciPy's function
+    does not take either)."""
+    def f(x: ArrayLike) -> Array:
+        x = _operand(x)
+        dtype = x.dtype if hasattr(x, "dtype") else np.result_type(x)
+        if dtype.kind == "c":
+            raise TypeError(f"{front.__name__}: complex input (dtype {dtype}) is not supported, "
+                            f"as in scipy.special; {hint}")
+        return front(x)
+    f.__name__ = f.__qualname__ = front.__name__
+    f.__doc__ = front.__doc__
+    f.primitive = front.primitive  # type: ignore[attr-defined]
     return f
 
 
@@ -136,35 +153,43 @@ expit = _primitive_front(_ew.expit, """The logistic sigmoid ``1 / (1 + exp(-x))`
     >>> float(fg.grad(expit)(0.0))
     0.25
     """)
-erfinv = _primitive_front(_sp.erfinv, """The inverse of ``erf`` on (-1, 1); derivative
-    ``sqrt(pi)/2 * exp(erfinv(y)**2)``.
+erfinv = _real_only(_primitive_front(_sp.erfinv, """The inverse of ``erf`` on (-1, 1);
+    derivative ``sqrt(pi)/2 * exp(erfinv(y)**2)``.  Real arguments only (``TypeError`` for
+    complex ones, as SciPy's).
 
     >>> round(float(erfinv(erf(0.3))), 15)
     0.3
-    """)
-erfcinv = _primitive_front(_sp.erfcinv, """The inverse of ``erfc`` on (0, 2).
+    """), "pass a real array")
+erfcinv = _real_only(_primitive_front(_sp.erfcinv, """The inverse of ``erfc`` on (0, 2);
+    real arguments only.
 
     >>> float(erfcinv(1.0))
     0.0
-    """)
-gammaln = _primitive_front(_sp.gammaln, """``log|Gamma(x)|``; derivative ``digamma(x)``.
+    """), "pass a real array")
+gammaln = _real_only(_primitive_front(_sp.gammaln, """``log|Gamma(x)|``; derivative
+    ``digamma(x)``.  Real arguments only, as SciPy's: ``loggamma`` is its complex
+    counterpart.
 
     >>> import funcgrad as fg
     >>> float(gammaln(5.0)) == math.log(24.0), round(float(fg.grad(gammaln)(1.0)), 14)
     (True, -0.57721566490153)
-    """)
-gamma = _primitive_front(_sp.gamma, """The gamma function; derivative
-    ``gamma(x) * digamma(x)``.
+    """), "use loggamma(z), the principal branch of log Gamma(z) for complex z")
+gamma = _complex_twin(_primitive_front(_sp.gamma, """The gamma function; derivative
+    ``gamma(x) * digamma(x)``.  Of a complex ``x`` too (SciPy's values; the derivative is
+    holomorphic: ``fg.grad(gamma, holomorphic=True)``).
 
-    >>> float(gamma(5.0))
-    24.0
-    """)
-digamma = _primitive_front(_sp.digamma, """The digamma function ``d/dx log Gamma(x)``;
-    derivative ``polygamma(1, x)``.  (Scalar series: reflection, recurrence, asymptotic.)
+    >>> import funcgrad as fg
+    >>> float(gamma(5.0)), round(complex(fg.grad(gamma, holomorphic=True)(1 + 0j)).real, 12)
+    (24.0, -0.577215664902)
+    """), _ss.gamma_complex)
+digamma = _complex_twin(_primitive_front(_sp.digamma, """The digamma function
+    ``d/dx log Gamma(x)``; derivative ``polygamma(1, x)``.  (Scalar series: reflection,
+    recurrence, asymptotic.)  Of a complex ``x`` too: SciPy's values, the holomorphic
+    derivative ``psi'(z)`` by the same three steps written with primitives.
 
     >>> round(float(digamma(1.0)), 14)  # minus Euler's constant
     -0.57721566490153
-    """)
+    """), _ss.digamma_complex)
 psi = digamma
 
 
@@ -181,12 +206,14 @@ i1e = _primitive_front(_sp.i1e, """The exponentially scaled modified Bessel func
     >>> float(fg.grad(i1e)(0.0))
     0.5
     """)
-log_ndtr = _primitive_front(_sp.log_ndtr, """``log(ndtr(x))``, accurate far in both tails.
+log_ndtr = _complex_twin(_primitive_front(_sp.log_ndtr, """``log(ndtr(x))``, accurate far
+    in both tails.  Of a complex ``x`` too (SciPy's values; the holomorphic derivative
+    ``exp(-x**2/2 - log_ndtr(x)) / sqrt(2 pi)``).
 
     >>> import funcgrad as fg
     >>> float(log_ndtr(-40.0)) < -800, float(fg.grad(log_ndtr)(-40.0)) > 40
     (True, True)
-    """)
+    """), _ss.log_ndtr_complex)
 
 
 def i0(x: ArrayLike) -> Array:
@@ -211,7 +238,8 @@ def i1(x: ArrayLike) -> Array:
 
 
 def ndtr(x: ArrayLike) -> Array:
-    """The standard normal CDF, ``(1 + erf(x/sqrt(2))) / 2``.
+    """The standard normal CDF, ``(1 + erf(x/sqrt(2))) / 2`` (``erfc(-x/sqrt 2)/2``); of a
+    complex ``x`` too, holomorphic as ``erfc``.
 
     >>> float(ndtr(0.0))
     0.5
@@ -220,11 +248,16 @@ def ndtr(x: ArrayLike) -> Array:
 
 
 def ndtri(p: ArrayLike) -> Array:
-    """The inverse of ``ndtr`` on (0, 1).
+    """The inverse of ``ndtr`` on (0, 1); real arguments only, as SciPy's.
 
     >>> float(ndtri(0.5))
     0.0
     """
+    p = _operand(p)
+    dtype = p.dtype if hasattr(p, "dtype") else np.result_type(p)
+    if dtype.kind == "c":
+        raise TypeError(f"ndtri: complex input (dtype {dtype}) is not supported, as in "
+                        f"scipy.special; pass a real array")
     return erfcinv(_operand(p) * 2.0) * -math.sqrt(2.0) + 0.0  # (+ 0.0: ndtri(0.5) is +0)
 
 
@@ -317,41 +350,8 @@ def multigammaln(a: ArrayLike, d: int) -> Array:
     return total
 
 
-def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
-    """The regularized lower incomplete gamma function ``P(a, x)``.  Differentiable in
-    ``x`` (``x**(a-1) exp(-x) / Gamma(a)``); in ``a`` it raises ``NotImplementedError``.
-
-    >>> round(float(gammainc(1.0, 1.0)), 15) == round(1 - math.exp(-1), 15)
-    True
-    """
-    return _sp.gammainc(_operand(a), _operand(x))
-
-
-def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
-    """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``.
-
-    >>> round(float(gammaincc(1.0, 1.0)), 15) == round(math.exp(-1), 15)
-    True
-    """
-    return _sp.gammaincc(_operand(a), _operand(x))
-
-
-def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
-    """The regularized incomplete beta function ``I_x(a, b)``.  Differentiable in ``x``
-    (``x**(a-1) (1-x)**(b-1) / B(a, b)``); in ``a`` and ``b`` it raises
-    ``NotImplementedError``.
-
-    >>> float(betainc(1.0, 1.0, 0.25))
-    0.25
-    """
-    return _sp.betainc(_operand(a), _operand(b), _operand(x))
-
-
 # (SciPy's signatures, each one primitive: the front of that primitive)
-for _front, _prim_fn in ((zeta, _sp.zeta), (gammainc, _sp.gammainc),
-                         (gammaincc, _sp.gammaincc), (betainc, _sp.betainc)):
-    _front.primitive = _prim_fn.primitive
-del _front, _prim_fn
+zeta.primitive = _sp.zeta.primitive  # type: ignore[attr-defined]
 
 
 # The derivatives of xlogy(x, y) = x log(y) and xlog1py(x, y) = x log1p(y) where x == 0,

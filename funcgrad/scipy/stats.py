@@ -5,15 +5,17 @@ Each distribution is an object with SciPy's methods and signatures
 (``norm.logpdf(x, loc=0, scale=1)``, ``gamma.cdf(x, a, loc=0, scale=1)``,
 ``poisson.logpmf(k, mu, loc=0)``...), written with :mod:`funcgrad.scipy.special` and
 :mod:`funcgrad.numpy`, so every derivative comes from the primitives' rules.  Where a
-method goes through ``gammainc``/``betainc`` (``gamma.cdf``, ``t.cdf``, ``binom.cdf``...)
-its derivative in the shape parameter raises ``NotImplementedError``, as theirs does.
+method goes through ``gammainc``/``betainc`` (``gamma.cdf``, ``t.cdf``, ``f.sf``...) its
+derivative in the shape parameters is theirs (:mod:`funcgrad.primitives.incomplete`, shapes
+up to 1e6); the counts of the discrete ones (``binom.cdf``'s ``n``...) are integers.
 Calling a distribution freezes its parameters, as SciPy's (``norm(0.0, 2.0).logpdf(x)``).
 The machinery is in :mod:`._distn`; ``lognorm``, ``weibull_min``, ``pareto``... in
 :mod:`._continuous_more`; ``truncnorm``, ``gennorm``, ``vonmises``, ``wrapcauchy``,
 ``betabinom`` and ``multinomial`` in :mod:`._distn_more`; ``sem``, ``rankdata`` and
-``mode`` in :mod:`._stats_functions`; ``entropy``, ``zscore``, ``gmean``, ``hmean``,
-``moment``, ``skew``, ``kurtosis`` and ``variation`` (differentiable) in
-:mod:`._stats_summary`; ``gaussian_kde`` in :mod:`._kde`.
+``mode`` in :mod:`._stats_functions`; ``pearsonr`` and ``spearmanr`` in
+:mod:`._correlation`; ``multivariate_t`` in :mod:`._multivariate_t`; ``entropy``,
+``zscore``, ``gmean``, ``hmean``, ``moment``, ``skew``, ``kurtosis`` and ``variation``
+(differentiable) in :mod:`._stats_summary`; ``gaussian_kde`` in :mod:`._kde`.
 
 >>> import numpy as np, funcgrad as fg
 >>> float(fg.grad(lambda m: norm.logpdf(1.0, loc=m))(0.0))
@@ -29,13 +31,15 @@ from ..primitives.structural import stop_gradient as _stop_gradient
 from . import _ppf
 from . import special as sp
 from . import _continuous_more as _more
-from ._continuous_more import (gumbel_l, gumbel_r, halfcauchy, halfnorm, invgamma,  # noqa: F401
-                               lognorm, lomax, pareto, rayleigh, weibull_min)
+from ._continuous_more import (f, gumbel_l, gumbel_r, halfcauchy, halfnorm,  # noqa: F401
+                               invgamma, lognorm, lomax, pareto, rayleigh, weibull_min)
 from . import _distn_more as _more2
 from ._distn_more import gamma_cdf, gamma_isf, gamma_logpdf, gamma_ppf, gamma_sf
 from ._distn_more import (betabinom, gennorm, multinomial, truncnorm, vonmises,  # noqa: F401
                           wrapcauchy)
 from ._kde import gaussian_kde  # noqa: F401
+from ._correlation import pearsonr, spearmanr  # noqa: F401
+from ._multivariate_t import multivariate_t  # noqa: F401
 from . import _moments
 from . import _stats_functions as _functions
 from ._stats_functions import ModeResult, mode, rankdata, sem  # noqa: F401
@@ -46,7 +50,7 @@ from ..typing import Array, ArrayLike
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
            "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
            "geom", "nbinom"] + _more.__all__ + _more2.__all__ + _functions.__all__ + [
-    "gaussian_kde"] + _summary.__all__
+    "gaussian_kde", "multivariate_t", "pearsonr", "spearmanr"] + _summary.__all__
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _INF = math.inf
@@ -56,12 +60,12 @@ def _with_df(t_branch, normal_branch):
     """``df = inf`` is the normal distribution, as SciPy's: ``normal_branch`` there,
     ``t_branch`` with a finite ``df`` elsewhere (the double-where idiom: no NaN in it).
     A Python ``df`` picks its branch alone (and keeps float32 float32)."""
-    def f(z, df):
+    def either(z, df):
         if isinstance(df, (int, float)):
             return normal_branch(z) if math.isinf(df) else t_branch(z, df)
         infinite = fnp.isinf(df)
         return fnp.where(infinite, normal_branch(z), t_branch(z, fnp.where(infinite, 1.0, df)))
-    return f
+    return either
 
 
 def _t_cdf_finite(z, df):
@@ -147,9 +151,9 @@ def _cauchy_logpdf(z):
     """``-log1p(z**2) - log(pi)``, as ``-2 log|z| - log1p(1/z**2)`` beyond ``|z| = 1e8``
     (where ``z**2`` would overflow first: SciPy's -1382 at 1e300, not -inf)."""
     far = fnp.greater(fnp.abs(z), 1e8)
-    f, n = fnp.where(far, z, 1e9), fnp.where(far, 0.0, z)
-    inv = 1.0 / f
-    return fnp.where(far, -2.0 * fnp.log(fnp.abs(f)) - fnp.log1p(inv * inv),
+    w, n = fnp.where(far, z, 1e9), fnp.where(far, 0.0, z)
+    inv = 1.0 / w
+    return fnp.where(far, -2.0 * fnp.log(fnp.abs(w)) - fnp.log1p(inv * inv),
                      -fnp.log1p(n * n)) - math.log(math.pi)
 
 
@@ -266,9 +270,9 @@ def _count_cdf(k, cdf_inside):
 
 
 def _binom_sf(k, n, p):
-    f = fnp.floor(fnp.clip(k, 0.0, n - 1.0))
+    c = fnp.floor(fnp.clip(k, 0.0, n - 1.0))
     return fnp.where(fnp.less(k, 0), 1.0, fnp.where(fnp.greater_equal(k, n), 0.0,
-                                                    sp.betainc(f + 1.0, n - f, p)))
+                                                    sp.betainc(c + 1.0, n - c, p)))
 
 
 def _poisson_entropy(mu):
@@ -294,7 +298,7 @@ def _poisson_entropy(mu):
 poisson = rv_discrete(
     "poisson", shapes=("mu",), _logpmf=_poisson_logpmf,
     _valid=lambda mu: fnp.greater_equal(mu, 0),
-    _cdf=lambda k, mu: _count_cdf(k, lambda f: sp.gammaincc(f + 1.0, mu)),
+    _cdf=lambda k, mu: _count_cdf(k, lambda c: sp.gammaincc(c + 1.0, mu)),
     # (the upper tail directly, not 1 - cdf: isf far in it needs its digits)
     _sf=lambda k, mu: fnp.where(fnp.less(k, 0), 1.0, sp.gammainc(
         fnp.floor(fnp.maximum(k, 0.0)) + 1.0, mu)),
@@ -310,7 +314,7 @@ binom = rv_discrete(
     _valid=lambda n, p: _all(fnp.greater_equal(n, 0), _integer(n), fnp.greater_equal(p, 0),
                              fnp.less_equal(p, 1)),
     _cdf=lambda k, n, p: fnp.where(fnp.greater_equal(k, n), 1.0, _count_cdf(
-        k, lambda f: sp.betainc(n - f, f + 1.0, 1.0 - p))),
+        k, lambda c: sp.betainc(n - c, c + 1.0, 1.0 - p))),
     _sf=lambda k, n, p: _binom_sf(k, n, p))
 geom = rv_discrete(
     "geom", shapes=("p",), _logpmf=_geom_logpmf,
@@ -324,9 +328,9 @@ nbinom = rv_discrete(
     _valid=lambda n, p: _all(fnp.greater(n, 0), fnp.greater(p, 0), fnp.less_equal(p, 1)),
     # (k = inf: the whole mass, where betainc(n, inf, p) is NaN)
     _cdf=lambda k, n, p: fnp.where(fnp.isposinf(k), 1.0, _count_cdf(
-        fnp.where(fnp.isposinf(k), 0.0, k), lambda f: sp.betainc(n, f + 1.0, p))),
+        fnp.where(fnp.isposinf(k), 0.0, k), lambda c: sp.betainc(n, c + 1.0, p))),
     _sf=lambda k, n, p: fnp.where(fnp.less(k, 0), 1.0, fnp.where(fnp.isposinf(k), 0.0, _count_cdf(
-        fnp.where(fnp.isposinf(k), 0.0, k), lambda f: sp.betainc(f + 1.0, n, 1.0 - p)))))
+        fnp.where(fnp.isposinf(k), 0.0, k), lambda c: sp.betainc(c + 1.0, n, 1.0 - p)))))
 # (the supports the quantiles search: see _discrete_quantiles)
 for _d, _bounds in ((bernoulli, lambda p: (0.0, 1.0)), (binom, lambda n, p: (0.0, n))):
     _d._bounds, _d._bounded = _bounds, True
