@@ -1,6 +1,9 @@
-"""funcgrad.scipy.integrate's solve_ivp against SciPy and closed forms: values to the
-tolerances (SciPy's own steps where the algorithm is the same), derivatives against closed
-forms and central differences, jit/vmap where they run, and errors worded as SciPy's."""
+"""funcgrad.scipy.integrate's solve_ivp, quad, quad_vec and fixed_quad against SciPy and
+closed forms: values to the tolerances (SciPy's own steps where the algorithm is the
+same), derivatives against closed forms and central differences, jit/vmap where they run,
+and errors worded as SciPy's."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -234,3 +237,138 @@ def test_solve_ivp_errors_are_worded_as_scipys():
         fsi.solve_ivp(lambda t, y: np.ones(3), (0, 1), y0)
     with pytest.raises(TypeError, match="must be callable"):
         fsi.solve_ivp(1.0, (0, 1), y0)
+
+
+# --- quad, quad_vec, fixed_quad --------------------------------------------------------------
+
+QUAD_CASES = [
+    (lambda x: np.exp(-x * x), -np.inf, np.inf),
+    (lambda x: np.exp(-x * x), 0.0, np.inf),
+    (lambda x: np.exp(-x * x), -np.inf, 1.0),
+    (lambda x: 1.0 / (1.0 + x * x), -np.inf, 0.0),
+    (lambda x: np.sin(x) ** 2, 0.0, np.pi),
+    (lambda x: 1.0 / np.sqrt(x), 0.0, 1.0),
+    (lambda x: np.log(x), 0.0, 1.0),
+    (lambda x: x ** 2, 2.0, -1.0),
+    (lambda x: np.exp(-x) * np.cos(3 * x), 0.0, np.inf),
+]
+
+
+@pytest.mark.parametrize("case", range(len(QUAD_CASES)))
+def test_quad_matches_scipy(case):
+    f, a, b = QUAD_CASES[case]
+    want, _ = si.quad(f, a, b)
+    value, abserr = fsi.quad(f, a, b)
+    assert isinstance(value, float) and isinstance(abserr, float)
+    # the requested tolerance, and the error estimate covers the actual error
+    assert abs(value - want) <= max(1.49e-8, 1.49e-8 * abs(want)) * 2
+    assert abs(value - want) <= abserr + 1e-14
+
+
+def test_quad_break_points_and_keywords():
+    f = lambda x: np.abs(x - 0.3)  # noqa: E731
+    value, abserr = fsi.quad(f, 0.0, 1.0, points=[0.3])
+    np.testing.assert_allclose(value, 0.29, rtol=1e-14)
+    value, _ = fsi.quad(lambda x, a, b: a * x + b, 0.0, 2.0, args=(3.0, 1.0),
+                        epsabs=1e-12, epsrel=1e-12)
+    np.testing.assert_allclose(value, 8.0, rtol=1e-14)
+    assert fsi.quad(np.exp, 1.0, 1.0) == (0.0, 0.0)
+
+
+def test_quad_gradient_in_the_limits_and_args():
+    g_a, g_b = fg.grad(lambda a, b: fsi.quad(fnp.sin, a, b)[0], argnums=(0, 1))(0.3, 1.2)
+    np.testing.assert_allclose([g_a, g_b], [-np.sin(0.3), np.sin(1.2)], rtol=1e-14)
+
+    # I(s) = int_0^inf exp(-s x^2) = sqrt(pi / s) / 2
+    def gauss(s):
+        return fsi.quad(lambda x, s: fnp.exp(-s * x * x), 0.0, np.inf, (s,))[0]
+
+    s = 2.0
+    np.testing.assert_allclose(gauss(s), 0.5 * np.sqrt(np.pi / s), rtol=1e-12)
+    np.testing.assert_allclose(fg.grad(gauss)(s), -0.25 * np.sqrt(np.pi) * s ** -1.5,
+                               rtol=1e-9)
+    np.testing.assert_allclose(fg.grad(fg.grad(gauss))(s), 0.375 * np.sqrt(np.pi) * s ** -2.5,
+                               rtol=1e-8)
+    # an infinite limit has a zero derivative; the finite one gets -f(a)
+    g = fg.grad(lambda a: fsi.quad(lambda x: fnp.exp(-x), a, np.inf)[0])(0.5)
+    np.testing.assert_allclose(g, -np.exp(-0.5), rtol=1e-14)
+    # against central differences, in a limit and an argument together
+    def loss(p):
+        return fsi.quad(lambda x, c: fnp.cos(c * x) / (1 + x * x), 0.0, p[0], (p[1],))[0]
+
+    p, h = np.array([2.0, 1.3]), 1e-6
+    fd = [(loss(p + h * e) - loss(p - h * e)) / (2 * h) for e in np.eye(2)]
+    np.testing.assert_allclose(fg.grad(loss)(p), fd, rtol=1e-7)
+
+
+def test_quad_differentiates_captured_values_and_tensors():
+    def by_closure(s):
+        return fsi.quad(lambda x: fnp.exp(-s * x * x), 0.0, np.inf)[0]
+
+    np.testing.assert_allclose(fg.grad(by_closure)(2.0), -0.25 * np.sqrt(np.pi) * 2 ** -1.5,
+                               rtol=1e-9)
+    s = fg.Tensor(np.array(2.0), requires_grad=True)
+    value, _ = fsi.quad(lambda x, s: fnp.exp(-s * x * x), 0.0, np.inf, (s,))
+    value.backward()
+    np.testing.assert_allclose(s.grad.numpy(), -0.25 * np.sqrt(np.pi) * 2 ** -1.5, rtol=1e-9)
+
+
+def test_quad_warns_when_the_limit_is_reached_and_names_bad_input():
+    with pytest.warns(fsi.IntegrationWarning, match="maximum number of subdivisions"):
+        fsi.quad(lambda x: np.sin(1.0 / x), 1e-3, 1.0, limit=2)
+    with pytest.raises(ValueError, match="Infinity inputs cannot be used with break points"):
+        fsi.quad(np.exp, 0.0, np.inf, points=[1.0])
+    with pytest.raises(ValueError, match="use quad_vec"):
+        fsi.quad(lambda x: np.array([x, x]), 0.0, 1.0)
+    with pytest.raises(ValueError, match="input is invalid"):
+        fsi.quad(np.exp, 0.0, 1.0, epsabs=0.0, epsrel=0.0)
+    with pytest.raises(ValueError, match="limit"):
+        fsi.quad(np.exp, 0.0, 1.0, limit=0)
+    with pytest.raises(NotImplementedError, match="weight=None"):
+        fsi.quad(np.exp, 0.0, 1.0, weight="cos")
+    with pytest.raises(TypeError, match="must be callable"):
+        fsi.quad(1.0, 0.0, 1.0)
+    with pytest.raises(TypeError, match="real and imaginary parts"):
+        fsi.quad(lambda x: np.exp(1j * x), 0.0, 1.0)
+    with pytest.raises(TypeError, match="fixed_quad"):
+        fg.jit(lambda b: fsi.quad(fnp.exp, 0.0, b)[0])(1.0)
+
+
+def test_quad_vec_matches_scipy_and_differentiates():
+    f = lambda x, a: np.array([np.exp(-a * x), x ** 2, 1.0 / (1.0 + x * x)])  # noqa: E731
+    want, _ = si.quad_vec(f, 0.0, 1.0, args=(2.0,))
+    got, err = fsi.quad_vec(f, 0.0, 1.0, args=(2.0,))
+    np.testing.assert_allclose(got, want, rtol=1e-10)
+    assert err < 1e-8
+    got, _ = fsi.quad_vec(lambda x: np.array([np.exp(-2 * x), 1 / (1 + x * x)]), 0.0, np.inf,
+                          norm="max")
+    np.testing.assert_allclose(got, [0.5, np.pi / 2], rtol=1e-8)
+    g = fg.grad(lambda a: fnp.sum(fsi.quad_vec(
+        lambda x, a: fnp.stack([fnp.exp(-a * x), a * x]), 0.0, 1.0, args=(a,))[0]))(2.0)
+    # d/da [(1 - e^-a) / a + a / 2]
+    np.testing.assert_allclose(g, (np.exp(-2.0) * 2.0 - (1 - np.exp(-2.0))) / 4.0 + 0.5,
+                               rtol=1e-9)
+
+
+def test_fixed_quad_matches_scipy_runs_under_jit_vmap_and_grad():
+    for n in (1, 3, 5, 8):
+        want, _ = si.fixed_quad(np.cos, 0.0, 1.5, n=n)
+        got, none = fsi.fixed_quad(fnp.cos, 0.0, 1.5, n=n)
+        assert none is None
+        np.testing.assert_allclose(got, want, rtol=1e-14)
+    # exact up to degree 2n - 1
+    np.testing.assert_allclose(fsi.fixed_quad(lambda x: x ** 5, 0.0, 2.0, n=3)[0], 64 / 6,
+                               rtol=1e-14)
+    bs = np.array([1.0, 2.0])
+    np.testing.assert_allclose(fg.vmap(lambda b: fsi.fixed_quad(fnp.cos, 0.0, b, n=10)[0])(bs),
+                               np.sin(bs), rtol=1e-12)
+    np.testing.assert_allclose(fg.jit(lambda b: fsi.fixed_quad(fnp.cos, 0.0, b, n=10)[0])(1.0),
+                               np.sin(1.0), rtol=1e-12)
+    g = fg.grad(lambda c: fsi.fixed_quad(lambda x, c: fnp.exp(c * x), 0.0, 1.0, (c,), n=10)[0])
+    np.testing.assert_allclose(g(0.5), (0.5 * np.exp(0.5) - np.exp(0.5) + 1) / 0.25,
+                               rtol=1e-12)
+    with pytest.raises(ValueError, match="only available for finite limits"):
+        fsi.fixed_quad(fnp.exp, 0.0, np.inf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fsi.fixed_quad(fnp.exp, 0.0, 1.0)

@@ -1,5 +1,5 @@
 """``funcgrad.scipy.integrate``: ``trapezoid``, ``cumulative_trapezoid``, ``simpson``,
-``odeint`` and ``solve_ivp``, differentiable.
+``odeint``, ``solve_ivp``, ``quad``, ``quad_vec`` and ``fixed_quad``, differentiable.
 
 ``odeint`` is JAX's ``jax.experimental.ode.odeint``: an adaptive Dormand-Prince (RK45)
 solve with 4th-order interpolation at the requested times, each step loop a
@@ -9,7 +9,8 @@ gradients with respect to ``y0``, ``t`` and ``args`` in memory independent of th
 of steps.  Forward mode (``jvp``, ``jacfwd``, ``hessian``) is not defined, as in JAX.
 States and ``args`` may be pytrees of float arrays.  ``solve_ivp`` (``_ivp``) steps with
 SciPy's explicit Runge-Kutta pairs (``_rk``) and is differentiated by the same adjoint
-(``_ode_adjoint``).
+(``_ode_adjoint``); ``quad`` and ``quad_vec`` (``_quadrature``) are adaptive
+Gauss-Kronrod with a ``custom_vjp`` of their own.
 """
 import math
 
@@ -25,9 +26,11 @@ from ..numpy.signal import trapezoid as _np_trapezoid
 from ..typing import Array, ArrayLike, PyTree
 from ._ivp import solve_ivp
 from ._ode_adjoint import _Flat, _odeint
+from ._quadrature import IntegrationWarning, fixed_quad, quad, quad_vec
 from ._rk import Solver
 
-__all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "odeint", "solve_ivp"]
+__all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "odeint", "solve_ivp", "quad",
+           "quad_vec", "fixed_quad", "IntegrationWarning"]
 
 
 def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
