@@ -104,7 +104,7 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     """Solve ``dy/dt = fun(t, y, *args)``, ``y(t_span[0]) = y0``, as
     ``scipy.integrate.solve_ivp`` with its explicit methods 'RK45' (Dormand-Prince),
     'RK23' (Bogacki-Shampine) and 'DOP853', the same error norm and step-size control.
-    Returns an :class:`OdeResult` with ``t``, ``y`` (shape ``(n, len(t))``), ``success``,
+    Returns an ``OdeResult`` with ``t``, ``y`` (shape ``(n, len(t))``), ``success``,
     ``status``, ``message``, ``nfev`` and, with ``dense_output=True``, ``sol``.
 
     Differentiable (reverse mode) in ``y0``, ``args``, values ``fun`` captures, ``t_eval``

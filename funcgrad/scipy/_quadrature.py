@@ -203,12 +203,13 @@ def _arguments(name, a, b, args, epsabs, epsrel, limit, points):
     if int(limit) < 1:
         raise ValueError(f"{name}: limit (the most subintervals) must be at least 1, "
                          f"got {limit}")
+    cuts = None
     if points is not None:
         ends = [float(_concrete(x, name)) for x in (a, b)]
         if any(math.isinf(x) for x in ends):
             raise ValueError("Infinity inputs cannot be used with break points.")
-        points = tuple(float(p) for p in np.atleast_1d(np.asarray(points, float)))
-    return a, b, args, points
+        cuts = tuple(float(p) for p in np.atleast_1d(np.asarray(points, float)))
+    return a, b, args, cuts
 
 
 def _run(name, func, a, b, args, opts):
@@ -222,7 +223,7 @@ def _run(name, func, a, b, args, opts):
 def quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, args: Any = (),
          full_output: int = 0, epsabs: float = 1.49e-8, epsrel: float = 1.49e-8,
          limit: int = 50, points: Optional[ArrayLike] = None, weight: Optional[str] = None
-         ) -> tuple[Array, Array]:
+         ) -> tuple[Any, Any]:
     """``(value, abserr)``: the integral of ``func(x, *args)`` (a scalar) over ``[a, b]``,
     as ``scipy.integrate.quad``; either limit may be infinite, ``points`` are break points
     of a finite range.  Adaptive 21-point Gauss-Kronrod (QUADPACK's QAGS without its
@@ -254,7 +255,7 @@ def quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, args: Any =
     if weight is not None:
         raise NotImplementedError(f"quad: weight={weight!r} is not supported; multiply the "
                                   f"weight into func and pass weight=None")
-    a, b, args, points = _arguments("quad", a, b, args, epsabs, epsrel, limit, points)
+    a, b, args, cuts = _arguments("quad", a, b, args, epsabs, epsrel, limit, points)
 
     def scalar(x, *rest):
         out = asarray(func(x, *rest))
@@ -263,10 +264,11 @@ def quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, args: Any =
                              f"use quad_vec for an array-valued integrand")
         return out
 
-    opts = _Options("quad", float(epsabs), float(epsrel), int(limit), points, "2")
+    opts = _Options("quad", float(epsabs), float(epsrel), int(limit), cuts, "2")
     value, abserr = _run("quad", scalar, a, b, args, opts)
     # (plain floats where nothing is traced, as SciPy's)
-    return tuple(x[()] if isinstance(x, np.ndarray) else x for x in (value, abserr))
+    return (value[()] if isinstance(value, np.ndarray) else value,
+            abserr[()] if isinstance(abserr, np.ndarray) else abserr)
 
 
 def quad_vec(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, epsabs: float = 1e-200,
@@ -294,8 +296,8 @@ def quad_vec(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, epsabs: fl
     if workers != 1 or quadrature not in (None, "gk21") or full_output:
         raise NotImplementedError("quad_vec: only workers=1, quadrature=None (or 'gk21') and "
                                   "full_output=False are supported")
-    a, b, args, points = _arguments("quad_vec", a, b, args, epsabs, epsrel, limit, points)
-    opts = _Options("quad_vec", float(epsabs), float(epsrel), int(limit), points, norm)
+    a, b, args, cuts = _arguments("quad_vec", a, b, args, epsabs, epsrel, limit, points)
+    opts = _Options("quad_vec", float(epsabs), float(epsrel), int(limit), cuts, norm)
     return _run("quad_vec", lambda x, *rest: asarray(f(x, *rest)), a, b, args, opts)
 
 
