@@ -231,6 +231,8 @@ def test_solve_ivp_errors_are_worded_as_scipys():
         fsi.solve_ivp(_decay, (0, 1), y0, max_step=0.0, args=(1.0,))
     with pytest.raises(ValueError, match="`first_step` must be positive"):
         fsi.solve_ivp(_decay, (0, 1), y0, first_step=-1.0, args=(1.0,))
+    with pytest.raises(ValueError, match="`first_step` exceeds bounds"):
+        fsi.solve_ivp(_decay, (0, 1), y0, first_step=2.0, args=(1.0,))
     with pytest.raises(TypeError, match="Supplied 'args' cannot be unpacked"):
         fsi.solve_ivp(_decay, (0, 1), y0, args=1.0)
     with pytest.raises(ValueError, match=r"must return an array of shape \(1,\)"):

@@ -88,6 +88,10 @@ def _check(method, events, y0, t_span, max_step, first_step, rtol, atol):
         raise ValueError("`max_step` must be positive.")
     if first_step is not None and not first_step > 0:
         raise ValueError("`first_step` must be positive.")
+    ends = [stop_gradient(asarray(t)) for t in t_span]
+    if first_step is not None and not any(isinstance(t, Tracer) for t in ends) and \
+            first_step > abs(float(np.asarray(ends[1])) - float(np.asarray(ends[0]))):
+        raise ValueError("`first_step` exceeds bounds.")
     if not rtol > 0:
         raise ValueError("`rtol` must be positive.")
     if np.any(np.asarray(atol) < 0):
