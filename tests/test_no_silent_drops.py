@@ -75,10 +75,15 @@ def test_other_conversions_raise(route):
 
 def test_a_conversion_inside_scipy_names_the_scipy_function():
     scipy_integrate = pytest.importorskip("scipy.integrate")
-    assert_refused(lambda x: scipy_integrate.quad(np.sin, 0.0, x[0])[0],
-                   "scipy.integrate.quad converts its input to a Python float, which would "
-                   "drop the derivative", "funcgrad.scipy.integrate has no quad",
+    assert_refused(lambda x: scipy_integrate.dblquad(lambda y, t: t * y, 0.0, x[0], 0.0,
+                                                     1.0)[0],
+                   "scipy.integrate.dblquad converts its input to a Python float, which "
+                   "would drop the derivative", "funcgrad.scipy.integrate has no dblquad",
                    "fg.custom_vjp", "fg.stop_gradient")
+    # where funcgrad has the function, the message names it
+    assert_refused(lambda x: scipy_integrate.quad(np.sin, 0.0, x[0])[0],
+                   "scipy.integrate.quad converts its input to a Python float",
+                   "call funcgrad.scipy.integrate.quad instead", "fg.stop_gradient")
 
 
 def test_forward_mode_refuses_too():

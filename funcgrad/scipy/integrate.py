@@ -1,5 +1,5 @@
-"""``funcgrad.scipy.integrate``: ``trapezoid``, ``cumulative_trapezoid``, ``simpson``
-and ``odeint``, differentiable.
+"""``funcgrad.scipy.integrate``: ``trapezoid``, ``cumulative_trapezoid``, ``simpson``,
+``odeint``, ``solve_ivp``, ``quad``, ``quad_vec`` and ``fixed_quad``, differentiable.
 
 ``odeint`` is JAX's ``jax.experimental.ode.odeint``: an adaptive Dormand-Prince (RK45)
 solve with 4th-order interpolation at the requested times, each step loop a
@@ -7,9 +7,11 @@ solve with 4th-order interpolation at the requested times, each step loop a
 backward integrates the adjoint system backwards in time (Chen et al. 2018), giving the
 gradients with respect to ``y0``, ``t`` and ``args`` in memory independent of the number
 of steps.  Forward mode (``jvp``, ``jacfwd``, ``hessian``) is not defined, as in JAX.
-States and ``args`` may be pytrees of float arrays.
+States and ``args`` may be pytrees of float arrays.  ``solve_ivp`` (``_ivp``) steps with
+SciPy's explicit Runge-Kutta pairs (``_rk``) and is differentiated by the same adjoint
+(``_ode_adjoint``); ``quad`` and ``quad_vec`` (``_quadrature``) are adaptive
+Gauss-Kronrod with a ``custom_vjp`` of their own.
 """
-import functools
 import math
 
 from typing import Any, Callable, Optional
@@ -18,15 +20,17 @@ import numpy as np
 
 from .. import numpy as fnp
 from .. import tree
-from ..api import vjp
 from ..core import is_special
-from ..custom import custom_vjp
-from ..lax import while_loop
 from ..numpy._convert import asarray
 from ..numpy.signal import trapezoid as _np_trapezoid
 from ..typing import Array, ArrayLike, PyTree
+from ._ivp import solve_ivp
+from ._ode_adjoint import _Flat, _odeint
+from ._quadrature import IntegrationWarning, fixed_quad, quad, quad_vec
+from ._rk import Solver
 
-__all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "odeint"]
+__all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "odeint", "solve_ivp", "quad",
+           "quad_vec", "fixed_quad", "IntegrationWarning"]
 
 
 def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
@@ -136,181 +140,6 @@ def simpson(y: ArrayLike, x: Optional[ArrayLike] = None, *, dx: float = 1.0, axi
                                                 - eta * ys[..., -3])  # (SciPy's order)
 
 
-# --- Dormand-Prince ------------------------------------------------------------------------
-
-_ALPHA = (1 / 5, 3 / 10, 4 / 5, 8 / 9, 1.0, 1.0)
-_BETA = ((1 / 5,), (3 / 40, 9 / 40), (44 / 45, -56 / 15, 32 / 9),
-         (19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729),
-         (9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656),
-         (35 / 384, 0.0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84))
-_C_SOL = (35 / 384, 0.0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0.0)
-_C_ERR = (35 / 384 - 1951 / 21600, 0.0, 500 / 1113 - 22642 / 50085, 125 / 192 - 451 / 720,
-          -2187 / 6784 + 12231 / 42400, 11 / 84 - 649 / 6300, -1.0 / 60.0)
-_C_MID = (6025192743 / 30085553152 / 2, 0.0, 51252292925 / 65400821598 / 2,
-          -2691868925 / 45128329728 / 2, 187940372067 / 1594534317056 / 2,
-          -1776094331 / 19743644256 / 2, 11237099 / 235043384 / 2)
-
-
-def _combine(coeffs, ks):
-    out = None
-    for c, k in zip(coeffs, ks):
-        if c:
-            out = c * k if out is None else out + c * k
-    return out
-
-
-def _rk_step(f, y0, f0, t0, dt):
-    ks = [f0]
-    for alpha, beta in zip(_ALPHA, _BETA):
-        ks.append(f(y0 + dt * _combine(beta, ks), t0 + dt * alpha))
-    y1 = y0 + dt * _combine(_C_SOL, ks)
-    return y1, ks[-1], dt * _combine(_C_ERR, ks), ks
-
-
-def _interp_fit(y0, y1, ks, dt):
-    """The quartic through the step (coefficients highest first, in [0, 1])."""
-    y_mid = y0 + dt * _combine(_C_MID, ks)
-    dy0, dy1 = ks[0], ks[-1]
-    a = -2.0 * dt * dy0 + 2.0 * dt * dy1 - 8.0 * y0 - 8.0 * y1 + 16.0 * y_mid
-    b = 5.0 * dt * dy0 - 3.0 * dt * dy1 + 18.0 * y0 + 14.0 * y1 - 32.0 * y_mid
-    c = -4.0 * dt * dy0 + dt * dy1 - 11.0 * y0 - 5.0 * y1 + 16.0 * y_mid
-    return fnp.stack([a, b, c, dt * dy0, y0])
-
-
-def _initial_step(f, t0, y0, f0, rtol, atol, order=4):
-    scale = atol + fnp.abs(y0) * rtol
-    d0 = fnp.linalg.norm(y0 / scale)
-    d1 = fnp.linalg.norm(f0 / scale)
-    h0 = fnp.where(fnp.logical_or(d0 < 1e-5, d1 < 1e-5), 1e-6,
-                   0.01 * d0 / fnp.where(d1 == 0, 1.0, d1))
-    f1 = f(y0 + h0 * f0, t0 + h0)
-    d2 = fnp.linalg.norm((f1 - f0) / scale) / h0
-    h1 = fnp.where(fnp.logical_and(d1 <= 1e-15, d2 <= 1e-15), fnp.maximum(1e-6, h0 * 1e-3),
-                   (0.01 / fnp.maximum(fnp.maximum(d1, d2), 1e-300)) ** (1.0 / (order + 1.0)))
-    return fnp.minimum(100.0 * h0, h1)
-
-
-def _error_ratio(err, rtol, atol, y0, y1):
-    tol = atol + rtol * fnp.maximum(fnp.abs(y0), fnp.abs(y1))
-    return fnp.sqrt(fnp.mean(fnp.square(err / tol)))
-
-
-def _next_step(dt, ratio, safety=0.9, ifactor=10.0, dfactor=0.2, order=5.0):
-    dfactor = fnp.where(ratio < 1, 1.0, dfactor)
-    safe = fnp.where(ratio == 0, 1.0, ratio)
-    factor = fnp.minimum(ifactor, fnp.maximum(safe ** (-1.0 / order) * safety, dfactor))
-    return fnp.where(ratio == 0, dt * ifactor, dt * factor)
-
-
-def _solve(f, y0, ts, rtol, atol, mxstep):
-    """``ys[i] = y(ts[i])`` of ``dy/dt = f(y, t)`` for a 1-d state ``y0``."""
-    t0 = ts[0]
-    f0 = f(y0, t0)
-    dt = _initial_step(f, t0, y0, f0, rtol, atol)
-    coeff = fnp.stack([y0] * 5)
-    state = (y0, f0, t0, dt, t0, coeff)
-    ys = [y0]
-    for j in range(1, ts.shape[0]):
-        target = ts[j]
-
-        def cond(s, target=target):
-            i, _, _, t, dt, _, _ = s
-            return fnp.logical_and(fnp.logical_and(t < target, i < mxstep), dt > 0)
-
-        def body(s):
-            i, y, fy, t, dt, last_t, coeff = s
-            y1, f1, err, ks = _rk_step(f, y, fy, t, dt)
-            ratio = _error_ratio(err, rtol, atol, y, y1)
-            new_coeff = _interp_fit(y, y1, ks, dt)
-            new_dt = _next_step(dt, ratio)
-            ok = ratio <= 1.0
-            return (i + 1.0, fnp.where(ok, y1, y), fnp.where(ok, f1, fy),
-                    fnp.where(ok, t + dt, t), new_dt, fnp.where(ok, t, last_t),
-                    fnp.where(ok, new_coeff, coeff))
-
-        _, *state = while_loop(cond, body, (fnp.asarray(0.0),) + tuple(state))
-        _, _, t, _, last_t, coeff = state
-        x = (target - last_t) / fnp.where(t == last_t, 1.0, t - last_t)
-        y = coeff[0]
-        for c in range(1, 5):
-            y = y * x + coeff[c]
-        ys.append(fnp.where(t == last_t, state[0], y))
-        state = tuple(state)
-    return fnp.stack(ys)
-
-
-# --- flat states and the adjoint ------------------------------------------------------------
-
-class _Flat:
-    """Pytrees of float arrays <-> one 1-d vector."""
-
-    def __init__(self, leaves, treedef):
-        self.treedef = treedef
-        self.shapes = [tuple(x.shape) for x in leaves]
-        self.sizes = [int(np.prod(s)) for s in self.shapes]
-
-    def ravel(self, leaves):
-        if not leaves:
-            return fnp.zeros(0)
-        return fnp.concatenate([fnp.reshape(x, (-1,)) for x in leaves])
-
-    def leaves(self, vec, lead=()):
-        out, start = [], 0
-        for shape, size in zip(self.shapes, self.sizes):
-            out.append(fnp.reshape(vec[..., start:start + size], lead + shape))
-            start += size
-        return out
-
-    def tree(self, vec, lead=()):
-        return tree.unflatten(self.treedef, self.leaves(vec, lead))
-
-
-@functools.partial(custom_vjp, nondiff_argnums=(0, 1, 2, 3))
-def _odeint(func, rtol, atol, mxstep, y0, ts, *args):
-    return _solve(lambda y, t: func(y, t, *args), y0, ts, rtol, atol, mxstep)
-
-
-def _odeint_fwd(func, rtol, atol, mxstep, y0, ts, *args):
-    ys = _odeint(func, rtol, atol, mxstep, y0, ts, *args)
-    return ys, (ys, ts, args)
-
-
-def _odeint_bwd(func, rtol, atol, mxstep, res, g):
-    ys, ts, args = res
-    n = ys.shape[-1]
-    sizes = [int(np.prod(a.shape)) for a in args]
-
-    def aug(state, t, *args):
-        y, y_bar = state[:n], state[n:2 * n]
-        y_dot, pullback = vjp(lambda yy, tt, *aa: func(yy, tt, *aa), y, -t, *args)
-        cts = pullback(y_bar)
-        parts = [-y_dot, cts[0], fnp.reshape(cts[1], (1,))]
-        parts += [fnp.reshape(c, (-1,)) for c in cts[2:]]
-        return fnp.concatenate(parts)
-
-    y_bar = g[-1]
-    t0_bar = fnp.zeros(1, ys.dtype)
-    args_bar = fnp.zeros(sum(sizes), ys.dtype)
-    ts_bar = []
-    for i in range(ts.shape[0] - 1, 0, -1):
-        t_bar = fnp.sum(func(ys[i], ts[i], *args) * g[i])
-        ts_bar.append(t_bar)
-        t0_bar = t0_bar - t_bar
-        state = fnp.concatenate([ys[i], y_bar, t0_bar, args_bar])
-        out = _odeint(aug, rtol, atol, mxstep, state, fnp.stack([-ts[i], -ts[i - 1]]),
-                      *args)[1]
-        y_bar = out[n:2 * n] + g[i - 1]
-        t0_bar = out[2 * n:2 * n + 1]
-        args_bar = out[2 * n + 1:]
-    ts_bar = fnp.concatenate([t0_bar] + [fnp.reshape(t, (1,)) for t in ts_bar[::-1]])
-    grads, start = [], 0
-    for a, size in zip(args, sizes):
-        grads.append(fnp.reshape(args_bar[start:start + size], a.shape))
-        start += size
-    return (y_bar, ts_bar, *grads)
-
-
-_odeint.defvjp(_odeint_fwd, _odeint_bwd)
 
 
 def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
@@ -363,5 +192,6 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
         return fnp.astype(yflat.ravel([asarray(x) for x in out_leaves]), dtype)
 
     y = fnp.astype(yflat.ravel(leaves), dtype)
-    ys = _odeint(flat_func, rtol, atol, float(mxstep), y, ts, *arg_leaves)
+    solver = Solver(None, rtol, atol, float(mxstep))
+    ys = _odeint(flat_func, solver, y, ts, *arg_leaves)[0]
     return yflat.tree(ys, (ts.shape[0],))
