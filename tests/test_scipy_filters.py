@@ -8,10 +8,12 @@ import sys
 
 import numpy as np
 import pytest
+import scipy.ndimage as snd
 import scipy.signal as ss
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+import funcgrad.scipy.ndimage as fnd
 import funcgrad.scipy.signal as fss
 from funcgrad.errors import ConcretizationError
 from helpers import (assert_close, check_dot_product, check_float32, check_jvp_fd,
@@ -308,3 +310,116 @@ def test_sosfiltfilt_under_vmap_needs_padlen_for_its_default():
     got = fg.vmap(lambda s, x: fss.sosfiltfilt(s, x, padlen=9), in_axes=(0, None))(
         np.stack([sos, sos]), x)
     assert_close(got[1], ss.sosfiltfilt(sos, x, padlen=9), 1e-12)
+
+
+# --- ndimage: Gaussian and uniform filters ---------------------------------------------------
+
+MODES = ["reflect", "constant", "nearest", "mirror", "wrap", "grid-wrap", "grid-mirror",
+         "grid-constant"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("n", [1, 2, 5, 17])
+def test_gaussian_filter1d_matches_scipy_over_modes_orders_and_short_axes(mode, n):
+    x = RNG.normal(size=(3, n))
+    for sigma in (0.3, 1.0, 2.5):
+        for order in (0, 1, 2):
+            assert_close(fnd.gaussian_filter1d(x, sigma, axis=1, order=order, mode=mode,
+                                               cval=0.7),
+                         snd.gaussian_filter1d(x, sigma, axis=1, order=order, mode=mode,
+                                               cval=0.7), 1e-12)
+    assert_close(fnd.gaussian_filter1d(x.T, 1.2, axis=0, mode=mode, truncate=2.0),
+                 snd.gaussian_filter1d(x.T, 1.2, axis=0, mode=mode, truncate=2.0), 1e-12)
+    assert_close(fnd.gaussian_filter1d(x, 1.2, mode=mode, radius=7),
+                 snd.gaussian_filter1d(x, 1.2, mode=mode, radius=7), 1e-12)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_uniform_filter1d_matches_scipy_over_sizes_and_origins(mode):
+    x = RNG.normal(size=(2, 9))
+    for size in (1, 2, 3, 4, 7, 12):
+        for origin in range(-(size // 2), (size - 1) // 2 + 1):
+            assert_close(fnd.uniform_filter1d(x, size, mode=mode, cval=-0.4, origin=origin),
+                         snd.uniform_filter1d(x, size, mode=mode, cval=-0.4, origin=origin),
+                         1e-12)
+
+
+def test_multidimensional_filters_match_scipy_with_per_axis_arguments():
+    x = RNG.normal(size=(5, 6, 7))
+    kw = dict(order=[0, 1, 2], mode=["reflect", "wrap", "mirror"])
+    assert_close(fnd.gaussian_filter(x, [1.0, 0.0, 2.0], **kw),
+                 snd.gaussian_filter(x, [1.0, 0.0, 2.0], **kw), 1e-12)
+    assert_close(fnd.gaussian_filter(x, 1.5, radius=[2, 1], axes=(0, 2)),
+                 snd.gaussian_filter(x, 1.5, radius=[2, 1], axes=(0, 2)), 1e-12)
+    assert_close(fnd.gaussian_filter(x, (0.8, 1.3), axes=(-1, 1), mode="constant", cval=2.0),
+                 snd.gaussian_filter(x, (0.8, 1.3), axes=(-1, 1), mode="constant", cval=2.0),
+                 1e-12)
+    assert_close(fnd.uniform_filter(x, [3, 2], origin=[1, 0], axes=(2, 0)),
+                 snd.uniform_filter(x, [3, 2], origin=[1, 0], axes=(2, 0)), 1e-12)
+    assert_close(fnd.uniform_filter(x, 4, mode="nearest"),
+                 snd.uniform_filter(x, 4, mode="nearest"), 1e-12)
+    image = RNG.normal(size=(4, 5)).astype(np.float32)
+    for got, want in [(fnd.gaussian_filter(image, 1.0), snd.gaussian_filter(image, 1.0)),
+                      (fnd.uniform_filter(image, 3), snd.uniform_filter(image, 3))]:
+        assert got.dtype == np.float32
+        assert_close(got, want, 1e-6)
+
+
+def test_ndimage_filter_derivatives():
+    rng = np.random.default_rng(17)
+    x = rng.normal(size=(4, 6))
+    for mode in ("reflect", "constant", "nearest", "mirror", "wrap"):
+        for f in (lambda x: fnd.gaussian_filter(x, [0.7, 1.3], order=[1, 0], mode=mode,
+                                                cval=0.5),
+                  lambda x: fnd.gaussian_filter1d(x, 1.1, order=2, mode=mode),
+                  lambda x: fnd.uniform_filter(x, (2, 3), mode=mode, cval=0.5)):
+            check_jvp_fd(f, [x], rng)
+            check_dot_product(f, [x], rng)
+    check_second_order(lambda x: fnd.gaussian_filter(x, 1.0) ** 2, [x], rng)
+    check_float32(lambda x: fnd.gaussian_filter(x, 1.0, mode="wrap"), [x], rng)
+    check_vmap(lambda x: fnd.gaussian_filter(x, 1.0), [rng.normal(size=(3, 4, 5))], [2], rng)
+    check_vmap(lambda x: fnd.uniform_filter1d(x, 3), [rng.normal(size=(3, 4, 5))], [0], rng)
+
+
+def test_gaussian_filter_derivative_in_sigma_and_cval():
+    x = RNG.normal(size=(5, 6))
+    f = lambda s, c: fnd.gaussian_filter(x, s, mode="constant", cval=c, radius=3)  # noqa: E731
+    check_jvp_fd(f, [1.3, 0.4], RNG)
+    check_dot_product(f, [1.3, 0.4], RNG)
+    # (the radius follows sigma's value, as SciPy's: away from a jump, FD of SciPy agree)
+    eps = 1e-6
+    grad = fg.grad(lambda s: fnp.sum(fnd.gaussian_filter1d(x, s, order=1) ** 2))(1.3)
+    fd = (np.sum(snd.gaussian_filter1d(x, 1.3 + eps, order=1) ** 2)
+          - np.sum(snd.gaussian_filter1d(x, 1.3 - eps, order=1) ** 2)) / (2 * eps)
+    assert_close(grad, fd, 1e-6)
+    sigmas = np.array([0.8, 1.0, 1.6])
+    got = fg.vmap(lambda s: fnd.gaussian_filter1d(x, s, radius=4))(sigmas)
+    for g, s in zip(got, sigmas):
+        assert_close(g, snd.gaussian_filter1d(x, s, radius=4), 1e-12)
+
+
+def test_jit_of_ndimage_filters():
+    x = RNG.normal(size=(6, 7))
+    f = fg.jit(lambda x: fnd.gaussian_filter(x, 1.5, mode="mirror") + fnd.uniform_filter(x, 3))
+    assert_close(f(x), snd.gaussian_filter(x, 1.5, mode="mirror") + snd.uniform_filter(x, 3),
+                 1e-12)
+
+
+def test_ndimage_bad_input_raises_naming_the_problem():
+    x = np.ones((4, 4))
+    with pytest.raises(ValueError, match="mode"):
+        fnd.gaussian_filter(x, 1.0, mode="clamp")
+    with pytest.raises(ValueError, match="order"):
+        fnd.gaussian_filter1d(x, 1.0, order=-1)
+    with pytest.raises(ValueError, match="radius"):
+        fnd.gaussian_filter1d(x, 1.0, radius=-2)
+    with pytest.raises(RuntimeError, match="one per axis"):
+        fnd.gaussian_filter(x, [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="origin"):
+        fnd.uniform_filter1d(x, 3, origin=2)
+    with pytest.raises(TypeError, match="output"):
+        fnd.uniform_filter(x, 3, output=np.empty((4, 4)))
+    with pytest.raises(ValueError, match="unique"):
+        fnd.gaussian_filter(x, 1.0, axes=(0, -2))
+    with pytest.raises(ConcretizationError, match="radius="):
+        fg.vmap(lambda s: fnd.gaussian_filter1d(x, s))(np.array([1.0, 2.0]))
