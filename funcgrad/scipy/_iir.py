@@ -14,7 +14,7 @@ the last ``K`` samples of ``x`` and ``y``.  Integer inputs are taken as float64 
 refuses some of them); float32 stays float32 when every input is float32 (``butter``'s
 float64 coefficients make the result float64, as in SciPy).
 """
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -316,17 +316,18 @@ def sosfilt_zi(sos: ArrayLike) -> Array:
     >>> fss.sosfilt_zi(np.array([[1.0, 0.0, 0.0, 1.0, -0.5, 0.0]]))
     array([[1., 0.]])
     """
-    sos = asarray(sos)
-    if sos.ndim != 2 or sos.shape[1] != 6:
+    sections = asarray(sos)
+    if sections.ndim != 2 or sections.shape[1] != 6:
         raise ValueError(f"sosfilt_zi: sos must be of shape (n_sections, 6), got "
-                         f"{tuple(sos.shape)}")
-    sos = _float(sos, _dtype(sos))
-    rows, scale = [], 1.0
-    for s in range(sos.shape[0]):
-        b, a = sos[s, :3], sos[s, 3:]
+                         f"{tuple(sections.shape)}")
+    sections = _float(sections, _dtype(sections))
+    rows: list = []
+    scale: Any = 1.0
+    for s in range(sections.shape[0]):
+        b, a = sections[s, :3], sections[s, 3:]
         rows.append(scale * lfilter_zi(b, a))
         scale = scale * fnp.sum(b) / fnp.sum(a)
-    return fnp.stack(rows) if rows else fnp.zeros((0, 2), sos.dtype)
+    return fnp.stack(rows) if rows else fnp.zeros((0, 2), sections.dtype)
 
 
 def sosfiltfilt(sos: ArrayLike, x: ArrayLike, axis: int = -1,
@@ -361,7 +362,8 @@ def sosfiltfilt(sos: ArrayLike, x: ArrayLike, axis: int = -1,
 
 
 def butter(N: int, Wn: ArrayLike, btype: str = "low", analog: bool = False,
-           output: str = "ba", fs: Optional[float] = None):
+           output: str = "ba", fs: Optional[float] = None
+           ) -> Union[np.ndarray, tuple[np.ndarray, ...]]:
     """A Butterworth filter design, SciPy's own (``scipy.signal.butter``, called here, so
     it needs SciPy): ``(b, a)``, ``(z, p, k)`` or ``sos`` as plain NumPy arrays, not
     differentiable in ``N`` or ``Wn`` (traced values raise).  The filters it designs are

@@ -173,13 +173,13 @@ def gaussian_filter(input: ArrayLike, sigma: Union[float, Sequence[float], Array
            [0.0113, 0.0837, 0.0113]])
     """
     x = _float_input("gaussian_filter", input, output)
-    axes = _axes("gaussian_filter", axes, x.ndim)
-    n = len(axes)
+    chosen = _axes("gaussian_filter", axes, x.ndim)
+    n = len(chosen)
     sigmas = _per_axis("gaussian_filter", "sigma", sigma, n)
     orders = _per_axis("gaussian_filter", "order", order, n)
     modes = _per_axis("gaussian_filter", "mode", mode, n)
     radii = _per_axis("gaussian_filter", "radius", radius, n)
-    for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
+    for ax, s, o, m, r in zip(chosen, sigmas, orders, modes, radii):
         if is_concrete(s) and float(concrete_values(s, "", "")) <= 1e-15:
             continue  # (as SciPy: no filter along this axis)
         x = gaussian_filter1d(x, s, ax, o, None, m, cval, truncate, radius=r)
@@ -227,12 +227,12 @@ def uniform_filter(input: ArrayLike, size: Union[int, Sequence[int]] = 3, output
            [5.33333333, 6.        , 6.66666667]])
     """
     x = _float_input("uniform_filter", input, output)
-    axes = _axes("uniform_filter", axes, x.ndim)
-    n = len(axes)
+    chosen = _axes("uniform_filter", axes, x.ndim)
+    n = len(chosen)
     sizes = _per_axis("uniform_filter", "size", size, n)
     origins = _per_axis("uniform_filter", "origin", origin, n)
     modes = _per_axis("uniform_filter", "mode", mode, n)
-    for ax, s, o, m in zip(axes, sizes, origins, modes):
+    for ax, s, o, m in zip(chosen, sizes, origins, modes):
         if s > 1:
             x = uniform_filter1d(x, int(s), ax, None, m, cval, o)
     return x
