@@ -19,7 +19,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from .. import numpy as fnp
-from ..core import Tracer
+from ..core import Tracer, internal
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives.recurrence import all_pole
 from ..typing import Array, ArrayLike
@@ -60,10 +60,11 @@ def _signal(name, x, axis):
 
 
 def _delayed(x, k):
-    """``x`` delayed ``k`` samples along the last axis, zeros entering."""
+    """``x`` delayed ``k`` samples along the last axis, zeros entering (by ``pad``, whose
+    zeros follow ``x`` to its device)."""
     n = x.shape[-1]
     k = min(k, n)
-    return fnp.concatenate([fnp.zeros(x.shape[:-1] + (k,), x.dtype), x[..., :n - k]], -1)
+    return fnp.pad(x[..., :n - k], [(0, 0)] * (x.ndim - 1) + [(k, 0)])
 
 
 def _tail(x, k):
@@ -71,9 +72,10 @@ def _tail(x, k):
     n = x.shape[-1]
     if n >= k:
         return x[..., n - k:]
-    return fnp.concatenate([fnp.zeros(x.shape[:-1] + (k - n,), x.dtype), x], -1)
+    return fnp.pad(x, [(0, 0)] * (x.ndim - 1) + [(k - n, 0)])
 
 
+@internal  # (its index and mask constants follow c to its device)
 def _state_matrix(c, k):
     """``M`` with ``M[i, j] = c[k + i - j]`` for ``j >= i``, else 0: ``M @ tail`` is the
     part of ``sum c[m] v[n - m]`` past the end that the last ``k`` samples give."""
@@ -177,9 +179,16 @@ def lfilter_zi(b: ArrayLike, a: ArrayLike) -> Array:
     a, b = fnp.pad(a, (0, n - a.shape[0])), fnp.pad(b, (0, n - b.shape[0]))
     if n == 1:
         return fnp.zeros((0,), dtype)
+    return _steady_state(b, a)
+
+
+@internal  # (its constant matrices follow a to its device)
+def _steady_state(b, a):
+    """``(I - companion(a)^T)^-1 (b[1:] - a[1:] b[0])`` for ``a[0] = 1``."""
+    n = a.shape[0]
     # I - companion(a)^T: 1 on the diagonal, -1 above it, a[1:] added down column 0
-    shift = np.eye(n - 1, dtype=dtype) - np.eye(n - 1, k=1, dtype=dtype)
-    first = np.zeros(n - 1, dtype)
+    shift = np.eye(n - 1, dtype=a.dtype) - np.eye(n - 1, k=1, dtype=a.dtype)
+    first = np.zeros(n - 1, a.dtype)
     first[0] = 1
     i_minus_a = shift + fnp.outer(a[1:], first)
     return fnp.linalg.solve(i_minus_a, b[1:] - a[1:] * b[0])

@@ -19,6 +19,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
 
@@ -49,6 +50,7 @@ def _check_mode(name, mode):
         raise ValueError(f"{name}: mode {mode!r} is not one of {tuple(_PAD_MODES)}")
 
 
+@internal  # (the weights and window indices follow x to its device)
 def _correlate1d(x, weights, axis, mode, cval, origin):
     """SciPy's ``correlate1d``: ``out[i] = sum_j weights[j] x[i + j - w // 2 - origin]``
     along ``axis``, ``x`` extended as ``mode`` says."""
