@@ -41,6 +41,7 @@ import funcgrad.scipy.special as fsp
 from funcgrad.core import REGISTRY
 from funcgrad.primitives import incomplete as primitive_incomplete
 from funcgrad.primitives import linalg as primitive_linalg
+from funcgrad.primitives.recurrence import all_pole as primitive_all_pole
 from helpers import (check_dot_product, check_float32, check_graph, check_jvp_fd,
                      check_second_order, check_value, check_vmap, leaves)
 
@@ -377,6 +378,18 @@ def tridiagonal_solve(m, dl, d, du, b):
     n = d.shape[-1]
     a = sum(v[..., :, None] * np.eye(n, k=k) for k, v in ((0, d), (1, du), (-1, dl)))
     return np.linalg.solve(a, b)
+
+
+def all_pole(m, a, f):
+    """``y`` with ``sum_k a[k] y[n - k] = f[n]`` (the recursion of ``lfilter``), ``a[0]``
+    moved to (2, 3) so that the filter is stable; the reference solves the dense
+    lower-triangular Toeplitz system."""
+    a = a + 2.5 * np.eye(a.shape[-1], dtype=a.dtype)[0]
+    if m is not np:
+        return primitive_all_pole(a, f)
+    n = f.shape[-1]
+    matrix = sum(a[..., k, None, None] * np.eye(n, k=-k) for k in range(a.shape[-1]))
+    return np.linalg.solve(matrix, f[..., None])[..., 0]
 
 
 def lapack_reduction(x, name, lower=True):
@@ -838,6 +851,8 @@ OPS = [
     Op("tridiagonal_solve", lambda m, dl, d, du, b, shapes: tridiagonal_solve(m, dl, d, du, b),
        lambda shapes: L(shapes), [U(-0.5, 0.5), NZ(2.0, 3.0), U(-0.5, 0.5), U(-2.0, 2.0)],
        kw={"shapes": ["m,m,m,mn", "bm,bm,bm,bmn"]}),
+    Op("all_pole", all_pole, L("...k,...n", sizes={"k": (1, 3), "n": (0, 4)}),
+       [U(-0.5, 0.5), U(-2.0, 2.0)]),
     # (values only: no derivative, as JAX's; test_lax_linalg_householder checks they raise)
     Op("hessenberg", lambda m, x: fg.lax.linalg.hessenberg(x), SQUARE,
        ref=lambda x: lapack_reduction(x, "hessenberg"),

@@ -1,4 +1,6 @@
-"""``funcgrad.scipy.ndimage``: ``map_coordinates`` with SciPy's modes, nearest-neighbour
+"""``funcgrad.scipy.ndimage``: the separable filters ``gaussian_filter``,
+``gaussian_filter1d``, ``uniform_filter`` and ``uniform_filter1d``
+(:mod:`._ndimage_filters`), and ``map_coordinates`` with SciPy's modes, nearest-neighbour
 (``order=0``) and linear (``order=1``) interpolation, differentiable in the input and,
 for ``order=1``, in the coordinates (the spline orders 2-5 raise, naming ``order=1``; so
 does JAX's).
@@ -18,8 +20,11 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
+from ._ndimage_filters import (gaussian_filter, gaussian_filter1d,  # noqa: F401
+                               uniform_filter, uniform_filter1d)
 
-__all__ = ["map_coordinates"]
+__all__ = ["map_coordinates", "gaussian_filter", "gaussian_filter1d", "uniform_filter",
+           "uniform_filter1d"]
 
 _MODES = ("constant", "nearest", "wrap", "grid-wrap", "mirror", "reflect", "grid-mirror")
 

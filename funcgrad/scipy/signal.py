@@ -3,7 +3,9 @@
 and ``correlate2d`` with SciPy's boundaries (``in1`` extended past its edges as
 ``boundary`` says, by ``in2``'s size less one on each side: the 'valid' convolution of
 that is the 'full' result); ``detrend`` (:mod:`._detrend`); ``welch``, ``csd``,
-``stft`` and ``istft`` (:mod:`._signal_spectral`).
+``stft`` and ``istft`` (:mod:`._signal_spectral`); the IIR filters ``lfilter``,
+``filtfilt``, ``sosfilt``, ``sosfiltfilt``, their steady states ``lfilter_zi`` and
+``sosfilt_zi``, and the design function ``butter`` (:mod:`._iir`).
 
 ``convolve``/``correlate`` compute directly whatever ``method`` says ('auto', 'direct';
 'fft' goes to :func:`fftconvolve`): the larger input is padded, its windows gathered
@@ -22,10 +24,13 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._detrend import detrend  # noqa: F401
+from ._iir import (butter, filtfilt, lfilter, lfilter_zi, sosfilt, sosfilt_zi,  # noqa: F401
+                   sosfiltfilt)
 from ._signal_spectral import csd, istft, stft, welch  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
-           "stft", "istft", "csd", "welch"]
+           "stft", "istft", "csd", "welch", "lfilter", "lfilter_zi", "filtfilt", "sosfilt",
+           "sosfilt_zi", "sosfiltfilt", "butter"]
 
 _MODES = ("full", "same", "valid")
 

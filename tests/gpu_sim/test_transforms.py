@@ -341,3 +341,23 @@ def test_indexing_on_gpu_arrays_equals_the_cpu(data, mode):
     assert_tree_close(gpu(x)[idx], want)
     assert_tree_close(fg.grad(f, argnums=(0, 1))(gpu(x), gpu(v), gpu(u)),
                       fg.grad(f, argnums=(0, 1))(x, v, u))
+
+
+def test_iir_and_ndimage_filters_run_on_gpu_arrays_with_their_gradients():
+    # (all_pole runs on a host copy; the rest are GPU kernels; constants follow the data)
+    import funcgrad.scipy.ndimage as fnd
+    import funcgrad.scipy.signal as fss
+    b, a = np.array([0.2, 0.3, 0.1]), np.array([1.0, -0.6, 0.2])
+    sos = np.array([[0.2, 0.3, 0.1, 1.0, -0.6, 0.2], [1.0, 0.5, 0.0, 1.0, 0.3, 0.0]])
+    x = RNG.standard_normal((2, 14))
+
+    def f(b, a, sos, x):
+        return (fnp.sum(fss.filtfilt(b, a, x, padlen=4) ** 2)
+                + fnp.sum(fss.sosfiltfilt(sos, x, padlen=4) * x)
+                + fnp.sum(fnd.gaussian_filter(x, 1.0) * fnd.uniform_filter(x, 3)))
+
+    g = fg.grad(f, argnums=(0, 1, 2, 3))
+    want = g(b, a, sos, x)
+    got = g(gpu(b), gpu(a), gpu(sos), gpu(x))
+    assert all(type(v) is GpuArray for v in got)
+    assert_tree_close([device_get(v) for v in got], want)
