@@ -1,4 +1,7 @@
-"""``funcgrad.scipy.interpolate``: ``RegularGridInterpolator`` and ``interpn`` with
+"""``funcgrad.scipy.interpolate``: the 1-d interpolators ``interp1d``, ``CubicSpline``,
+``PchipInterpolator`` (``pchip_interpolate``), ``Akima1DInterpolator``,
+``CubicHermiteSpline`` and their ``PPoly`` form (in :mod:`._interp1d`, :mod:`._cubic`
+and :mod:`._ppoly`), and ``RegularGridInterpolator`` and ``interpn`` with
 ``method`` 'linear' or 'nearest' (as ``jax.scipy.interpolate``; 'slinear' too),
 differentiable in the values, the query points and the grid coordinates.
 
@@ -19,8 +22,14 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
+from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline, PchipInterpolator,
+                     pchip_interpolate)
+from ._interp1d import interp1d
+from ._ppoly import PPoly
 
-__all__ = ["RegularGridInterpolator", "interpn"]
+__all__ = ["RegularGridInterpolator", "interpn", "interp1d", "CubicSpline",
+           "CubicHermiteSpline", "PchipInterpolator", "pchip_interpolate",
+           "Akima1DInterpolator", "PPoly"]
 
 _METHODS = ("linear", "nearest", "slinear")
 
