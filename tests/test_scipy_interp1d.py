@@ -1,7 +1,8 @@
 """funcgrad.scipy.interpolate's 1-d interpolators against SciPy's: ``interp1d`` (every
 kind, fill and axis), ``CubicSpline`` (every boundary condition and extrapolation, its
 derivatives, antiderivatives and integrals), ``PchipInterpolator``,
-``Akima1DInterpolator`` (both methods), ``CubicHermiteSpline`` and ``PPoly``; their
+``Akima1DInterpolator`` (both methods), ``CubicHermiteSpline``, ``PPoly``,
+``make_interp_spline`` (degrees 0-3) and ``BSpline``; their
 derivatives in the query points, ``y`` and ``x`` by finite differences and the
 dot-product test; ``vmap``, ``jit``, float32; and SciPy's errors."""
 import sys
@@ -165,6 +166,25 @@ def test_hermite_spline_and_ppoly_match_scipy():
     _close(got.derivative(2)(q), want.derivative(2)(q))
 
 
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+@pytest.mark.parametrize("n", [4, 5, 9])
+def test_make_interp_spline_matches_scipy(k, n):
+    x, y = _data(n, (2,), seed=n + k)
+    q = np.linspace(x[0] - 1.0, x[-1] + 1.0, 31)
+    want, got = si.make_interp_spline(x, y, k=k), fi.make_interp_spline(x, y, k=k)
+    _close(got.t, want.t)
+    _close(got.c, want.c)
+    assert got.k == want.k
+    for nu in range(k + 2):
+        _close(got(q, nu), want(q, nu), 1e-11)
+    _close(got(q, extrapolate=False), want(q, extrapolate=False))
+    _close(got.derivative(min(k, 2))(q), want.derivative(min(k, 2))(q), 1e-11)
+    along = fi.make_interp_spline(x, y.T, k=k, axis=1)
+    _close(along(q[:, None]), si.make_interp_spline(x, y.T, k=k, axis=1)(q[:, None]))
+    t, c = np.asarray(want.t), np.asarray(want.c)  # (a BSpline made from knots, coefficients)
+    _close(fi.BSpline(t, c, k)(q, 1), si.BSpline(t, c, k)(q, 1), 1e-11)
+
+
 # --- derivatives ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -241,6 +261,19 @@ def test_local_cubics_derivatives_in_queries_y_and_x(make):
     check_dot_product(f, [q, y, x])
 
 
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_make_interp_spline_derivatives_in_queries_y_and_x(k):
+    x, y = _data(7, (2,), seed=k)
+    q = _queries(x)
+
+    def f(q, y, x):
+        spline = fi.make_interp_spline(x, y, k=k)
+        return spline(q), spline(q, 1)
+
+    check_jvp_fd(f, [q, y, x])
+    check_dot_product(f, [q, y, x])
+
+
 def test_pchip_derivative_is_finite_where_a_slope_is_clamped_to_zero():
     x = np.arange(5.0)
     y = np.array([0.0, 1.0, 1.0, 3.0, 2.0])  # (a flat secant and a sign change)
@@ -279,6 +312,8 @@ def test_jit_of_a_call_equals_the_eager_call(kind):
     jitted = fg.jit(f)
     _close(jitted(q, y, x), f(q, y, x))
     _close(jitted(q + 0.01, 2 * y, x), f(q + 0.01, 2 * y, x))
+    bspline = fg.jit(lambda q, y, x: fi.make_interp_spline(x, y, k=3)(q))
+    _close(bspline(q, y, x), si.make_interp_spline(x, y, k=3)(q))
     spline = fg.jit(lambda q, y, x: fi.CubicSpline(x, y, bc_type="clamped")(q, 1))
     _close(spline(q, y, x), si.CubicSpline(x, y, bc_type="clamped")(q, 1))
     _close(fg.jit(fg.grad(lambda y: np.sum(fi.CubicSpline(x, y)(q))))(y),
@@ -290,6 +325,11 @@ def test_jit_with_knots_that_do_not_increase_gives_nan_not_a_wrong_spline():
     bad = x[[0, 2, 1, 3, 4]]
     out = fg.jit(lambda x: fi.CubicSpline(x, y)(x[:1] + 0.1))(bad)
     assert np.all(np.isnan(out))
+    for kind in ("linear", "nearest", "quadratic"):
+        call = fg.jit(lambda x: fi.interp1d(x, y, kind=kind, assume_sorted=True,
+                                            bounds_error=False)(x[:1] + 0.1))
+        assert np.all(np.isnan(call(bad))), kind
+        assert np.all(np.isfinite(call(x))), kind
 
 
 @pytest.mark.parametrize("make", [
@@ -299,7 +339,8 @@ def test_jit_with_knots_that_do_not_increase_gives_nan_not_a_wrong_spline():
     lambda q, y, x: fi.CubicSpline(x, y, bc_type="periodic")(q),
     lambda q, y, x: fi.PchipInterpolator(x, y)(q),
     lambda q, y, x: fi.Akima1DInterpolator(x, y, extrapolate=True)(q),
-], ids=["linear", "quadratic", "cubic", "periodic", "pchip", "akima"])
+    lambda q, y, x: fi.make_interp_spline(x, y)(q, 1),
+], ids=["linear", "quadratic", "cubic", "periodic", "pchip", "akima", "bspline"])
 def test_float32_stays_float32(make):
     x, y = _data(7)
     y[-1] = y[0]
@@ -341,6 +382,10 @@ def test_errors_match_scipys_types():
         fi.CubicSpline(x, y, bc_type=((3, 0.0), "natural"))
     with pytest.raises(NotImplementedError):
         fi.Akima1DInterpolator(x, y, method="steffen")
+    with pytest.raises(ValueError, match="strictly increasing"):
+        fi.make_interp_spline(unsorted, y)
+    with pytest.raises(NotImplementedError, match="CubicSpline"):
+        fi.make_interp_spline(x, y, bc_type="natural")
     with pytest.raises(ValueError, match="real values"):
         fi.PchipInterpolator(x, y + 1j)
 

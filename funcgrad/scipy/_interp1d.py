@@ -14,76 +14,15 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
-from ..primitives.tridiagonal import tridiagonal_solve
 from ..typing import Array, ArrayLike
+from ._bspline import (basis, count_below, default_knots, interpolating_coefficients,
+                       knot_interval)
 from ._cubic import CubicSpline
 
 __all__ = ["interp1d"]
 
 _SPLINE_ORDERS = {"zero": 0, "slinear": 1, "quadratic": 2, "cubic": 3}
 _PICKS = ("linear", "nearest", "nearest-up", "previous", "next")
-
-
-def _count(edges, xq, strict):
-    """How many of ``edges`` lie below each query (``strict``) or at or below it: NumPy's
-    ``searchsorted`` with side 'left' or 'right'."""
-    if edges.shape[0] == 0:
-        return np.zeros(xq.shape, np.int64)
-    below = edges[None, :] < xq[:, None] if strict else edges[None, :] <= xq[:, None]
-    return fnp.sum(fnp.astype(below, np.int64), axis=1)
-
-
-def _knots(x, order):
-    """``make_interp_spline``'s default knots for the interpolating B-spline of degree
-    ``order`` (0, 1 or 2) through the sites ``x``."""
-    first, last = x[:1], x[x.shape[0] - 1:]
-    if order == 0:
-        return fnp.concatenate([x, last])
-    if order == 1:
-        return fnp.concatenate([first, x, last])
-    middles = (x[1:] + x[:-1]) / 2  # (quadratic: the midpoints but the outermost two)
-    return fnp.concatenate([first, first, first, middles[1:-1], last, last, last])
-
-
-def _basis(knots, order, xq, interval):
-    """The ``order + 1`` B-splines that do not vanish on the knot interval ``interval``
-    (``knots[interval] <= xq < knots[interval + 1]``), at ``xq``: de Boor's recurrence,
-    lowest index first."""
-    values = [fnp.ones_like(xq)]
-    for j in range(1, order + 1):
-        carried = fnp.zeros_like(xq)
-        for r in range(j):
-            right = fnp.take(knots, interval + r + 1) - xq
-            left = xq - fnp.take(knots, interval + r + 1 - j)
-            share = values[r] / (right + left)
-            values[r] = carried + right * share
-            carried = left * share
-        values.append(carried)
-    return values
-
-
-def _bspline_interval(knots, order, count, xq):
-    """The knot interval of each query, clipped to the spline's pieces (the end pieces
-    extend outward, as SciPy's ``BSpline`` extrapolates)."""
-    return fnp.clip(_count(knots, xq, strict=False) - 1, order, count - 1)
-
-
-def _bspline_coefficients(x, knots, order, y):
-    """The B-spline coefficients that interpolate ``y`` (``(n, k)``) at ``x``: ``y``
-    itself for degree 0 and 1; for degree 2 the tridiagonal collocation system (row ``i``
-    couples the three B-splines live at ``x[i]``; the ends are interpolated by one
-    B-spline each)."""
-    if order < 2:
-        return y
-    n = x.shape[0]
-    inner = x[1:n - 1]
-    b = _basis(knots, 2, inner, fnp.arange(2, n))  # (x[i] lies in knot interval i + 1)
-    one, zero = fnp.ones_like(x[:1]), fnp.zeros_like(x[:1])
-    dl = fnp.concatenate([zero, b[0], zero])
-    d = fnp.concatenate([one, b[1], one])
-    du = fnp.concatenate([zero, b[2], zero])
-    dl, d, du = (fnp.astype(v, y.dtype) for v in (dl, d, du))
-    return tridiagonal_solve(dl, d, du, y)
 
 
 def _fill_shape(fill, trailing, what):
@@ -165,7 +104,7 @@ class interp1d:  # noqa: N801  (SciPy's name)
         if x.shape[0] < minimum:
             raise ValueError(f"interp1d: x and y arrays must have at least {minimum} "
                              f"entries")
-        self._nan_out = False
+        self._nan_out, self._poison = False, None
         if is_concrete(x):
             known = concrete_values(x, "", "")
             steps = np.diff(known)
@@ -178,6 +117,11 @@ class interp1d:  # noqa: N801  (SciPy's name)
             self._nan_out = bool(order is not None and order > 1 and (
                 np.isnan(known).any() or (is_concrete(y) and np.isnan(
                     concrete_values(y, "", "")).any())))
+        else:  # (no values to check: x out of order shows as NaN, never as wrong values)
+            steps = fnp.diff(x)
+            ordered = fnp.all(steps > 0) if order is not None else fnp.all(steps >= 0)
+            self._poison = fnp.where(ordered, np.ones((), x.dtype),
+                                     np.full((), np.nan, x.dtype))
         self.x, self.y, self.axis = x, y, axis
         self._kind, self._order = kind, order
         self.copy = copy
@@ -198,8 +142,8 @@ class interp1d:  # noqa: N801  (SciPy's name)
         if order == 3:
             self._cubic = CubicSpline(x, data, axis=0)
             return
-        self._knots = _knots(x, order)
-        self._coefficients = _bspline_coefficients(x, self._knots, order,
+        self._knots = default_knots(x, order)
+        self._coefficients = interpolating_coefficients(x, self._knots, order,
                                                    fnp.reshape(data, (n, -1)))
 
     def _setup_fill(self, bounds_error, fill_value):
@@ -253,16 +197,16 @@ class interp1d:  # noqa: N801  (SciPy's name)
         if self._order == 3:
             out = self._cubic(xq)
         elif self._order is not None:
-            interval = _bspline_interval(self._knots, self._order,
+            interval = knot_interval(self._knots, self._order,
                                          self._coefficients.shape[0], xq)
             out = None
-            for r, b in enumerate(_basis(self._knots, self._order, xq, interval)):
+            for r, b in enumerate(basis(self._knots, self._order, xq, interval)):
                 term = fnp.take(self._coefficients, interval - self._order + r, axis=0)
                 term = term * fnp.astype(b, term.dtype)[:, None]
                 out = term if out is None else out + term
             out = fnp.reshape(out, xq.shape + self._trailing)
         elif kind == "linear":
-            high = fnp.clip(_count(x, xq, strict=True), 1, n - 1)
+            high = fnp.clip(count_below(x, xq, strict=True), 1, n - 1)
             x_low, x_high = fnp.take(x, high - 1), fnp.take(x, high)
             y_low, y_high = fnp.take(data, high - 1, axis=0), fnp.take(data, high, axis=0)
             extra = (1,) * len(self._trailing)
@@ -272,17 +216,19 @@ class interp1d:  # noqa: N801  (SciPy's name)
         else:
             if kind in ("nearest", "nearest-up"):
                 halves = x / 2
-                index = fnp.clip(_count(halves[1:] + halves[:-1], xq,
+                index = fnp.clip(count_below(halves[1:] + halves[:-1], xq,
                                         strict=kind == "nearest"), 0, n - 1)
             elif kind == "previous":
-                index = fnp.clip(_count(fnp.nextafter(x, -np.inf), xq, strict=True),
+                index = fnp.clip(count_below(fnp.nextafter(x, -np.inf), xq, strict=True),
                                  1, n) - 1
             else:
-                index = fnp.clip(_count(fnp.nextafter(x, np.inf), xq, strict=False),
+                index = fnp.clip(count_below(fnp.nextafter(x, np.inf), xq, strict=False),
                                  0, n - 1)
             out = fnp.take(data, index, axis=0)
         if self._nan_out:
             out = out * np.nan
+        if self._poison is not None:
+            out = out * self._poison
         return out
 
     def _fill(self, xq, out):

@@ -224,7 +224,7 @@ class PPoly:
         first, last = breaks[0], breaks[breaks.shape[0] - 1]
         period = last - first
         low, high = fnp.minimum(a, b), fnp.maximum(a, b)
-        sign = fnp.where(b < a, -1.0, 1.0)
+        sign = fnp.where(b < a, -np.ones((), dtype), np.ones((), dtype))
         periods = fnp.floor((high - low) / period)
         rest = (high - low) - periods * period
         start = first + fnp.mod(low - first, period)
@@ -235,7 +235,7 @@ class PPoly:
         f = primitive(points)
         whole = f[1] - f[0]
         total = periods * whole + (f[3] - f[2]) + (f[4] - f[0])
-        return fnp.astype(sign, total.dtype) * total
+        return sign * total
 
 
 def _integrate_once(c, breaks):
