@@ -4,7 +4,7 @@ with SciPy's default knots (``make_interp_spline``).
 A value is ``sum_i c[i] B_i(x)``, the ``k + 1`` B-splines alive on the query's knot
 interval computed by de Boor's recurrence from the knots: differentiable in the query,
 the coefficients and the knots.  The knot interval is a count of the knots at or below
-the query (no known values needed: ``vmap`` and ``jit`` work).
+the query (a binary search on known values; comparisons under ``vmap`` and ``jit``).
 
 The interpolation conditions ``sum_i c[i] B_i(x_j) = y_j`` are tridiagonal for SciPy's
 default knots up to degree 2; for degree 3 (not-a-knot) the second and next-to-last rows
@@ -29,6 +29,10 @@ def count_below(edges, xq, strict):
     ``searchsorted`` with side 'left' or 'right'."""
     if edges.shape[0] == 0:
         return np.zeros(xq.shape, np.int64)
+    if is_concrete(edges) and is_concrete(xq):  # (known values: a binary search, not a
+        # len(xq) x len(edges) table; the counts carry no derivative either way)
+        return np.searchsorted(concrete_values(edges, "", ""), concrete_values(xq, "", ""),
+                               side="left" if strict else "right").astype(np.int64)
     below = edges[None, :] < xq[:, None] if strict else edges[None, :] <= xq[:, None]
     return fnp.sum(fnp.astype(below, np.int64), axis=1)
 

@@ -1,8 +1,8 @@
 """``scipy.interpolate.interp1d``: SciPy's callable 1-d interpolator, every ``kind``.
 
 'linear', 'nearest', 'nearest-up', 'previous' and 'next' pick or blend the data next to
-each query, by comparison counts (SciPy's ``searchsorted`` sides; no known values
-needed, so ``vmap`` and ``jit`` work); 'zero', 'slinear' and 'quadratic' are SciPy's
+each query, found by counting the data below it (SciPy's ``searchsorted`` sides: a
+binary search on known values, comparisons under ``vmap`` and ``jit``); 'zero', 'slinear' and 'quadratic' are SciPy's
 interpolating B-splines of degree 0, 1 and 2 (``make_interp_spline``'s knots; degree
 2's collocation system is tridiagonal and solved by ``tridiagonal_solve``); 'cubic' is
 the not-a-knot cubic spline, :class:`~._cubic.CubicSpline` (the same function as

@@ -3,7 +3,7 @@
 
 ``c[m, i]`` multiplies ``(x - breaks[i]) ** (k - m)`` on the piece ``[breaks[i],
 breaks[i + 1])``.  A query's piece is a count of the interior breakpoints at or below it
-(comparisons: no derivative, and no known values needed, so ``vmap`` and ``jit`` work);
+(no derivative; a binary search on known values, comparisons under ``vmap`` and ``jit``);
 the value is a Horner sum, differentiable in the query, the coefficients and the
 breakpoints.  As a function of a query the result is smooth inside each piece; at a
 breakpoint a derivative is the right-hand piece's (the last piece's at the right end).
@@ -15,6 +15,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
+from ._bspline import count_below
 
 __all__ = ["PPoly"]
 
@@ -24,10 +25,7 @@ Extrapolate = Union[bool, str, None]
 def piece_index(breaks: Array, xq: Array) -> Array:
     """For each query in ``xq`` (1-d), the piece it falls in, ``0 .. len(breaks) - 2``
     (queries left of the first piece go to it, those right of the last to the last)."""
-    inner = breaks[1:-1]
-    if inner.shape[0] == 0:
-        return np.zeros(xq.shape, np.int64)
-    return fnp.sum(fnp.astype(xq[:, None] >= inner[None, :], np.int64), axis=1)
+    return count_below(breaks[1:-1], xq, strict=False)
 
 
 def _falling(power, nu):
