@@ -410,8 +410,11 @@ def test_scipy_without_a_funcgrad_module_says_so():
     with pytest.raises(TypeError, match=r"^scipy\.fftpack\.diff converts its input .*"
                                         r"funcgrad\.scipy\.fftpack has no diff.*fg\.custom_vjp"):
         fg.grad(lambda v: np.sum(scipy.fftpack.diff(v)))(x)
+    with pytest.raises(TypeError, match=r"^scipy\.interpolate\.krogh_interpolate converts .*"
+                                        r"funcgrad\.scipy\.interpolate has no krogh_interpolate"):
+        fg.grad(lambda v: scipy.interpolate.krogh_interpolate(x, v, 0.5))(x)
     with pytest.raises(TypeError, match=r"^scipy\.interpolate\.interp1d converts its input .*"
-                                        r"funcgrad\.scipy\.interpolate has no interp1d"):
+                                        r"call funcgrad\.scipy\.interpolate\.interp1d instead"):
         fg.grad(lambda v: scipy.interpolate.interp1d(x, v)(0.5))(x)
     with pytest.raises(TypeError, match=r"^scipy\.spatial\.minkowski_distance converts .*"
                                         r"funcgrad\.scipy\.spatial has no minkowski_distance"):

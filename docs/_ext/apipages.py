@@ -71,7 +71,7 @@ MODULES = [
     ("funcgrad.scipy.fftpack", "scipy.fftpack's transforms"),
     ("funcgrad.scipy.ndimage", "filters and interpolation at coordinates"),
     ("funcgrad.scipy.cluster.vq", "vector quantization"),
-    ("funcgrad.scipy.interpolate", "interpolation on a grid"),
+    ("funcgrad.scipy.interpolate", "1-d splines and interpolation on a grid"),
     ("funcgrad.scipy.sparse.linalg", "Krylov solvers"),
     ("funcgrad.scipy.spatial.transform", "rotations"),
     ("funcgrad.optim", "optimizers"),

@@ -1,5 +1,9 @@
-"""``funcgrad.scipy.interpolate``: ``RegularGridInterpolator`` and ``interpn`` with
-``method`` 'linear' or 'nearest' (as ``jax.scipy.interpolate``; 'slinear' too),
+"""``funcgrad.scipy.interpolate``: the 1-d interpolators ``interp1d``, ``CubicSpline``,
+``PchipInterpolator`` (``pchip_interpolate``), ``Akima1DInterpolator``,
+``CubicHermiteSpline`` and their ``PPoly`` form, ``make_interp_spline`` and ``BSpline``
+(in :mod:`._interp1d`, :mod:`._cubic`, :mod:`._ppoly` and :mod:`._bspline`); and
+``RegularGridInterpolator`` and ``interpn`` with ``method`` 'linear' or 'nearest' (as
+``jax.scipy.interpolate``; 'slinear' too),
 differentiable in the values, the query points and the grid coordinates.
 
 Each query coordinate's cell is found by comparison with the grid (a count of the grid
@@ -19,8 +23,15 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
+from ._bspline import BSpline, make_interp_spline
+from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline, PchipInterpolator,
+                     pchip_interpolate)
+from ._interp1d import interp1d
+from ._ppoly import PPoly
 
-__all__ = ["RegularGridInterpolator", "interpn"]
+__all__ = ["RegularGridInterpolator", "interpn", "interp1d", "CubicSpline",
+           "CubicHermiteSpline", "PchipInterpolator", "pchip_interpolate",
+           "Akima1DInterpolator", "PPoly", "BSpline", "make_interp_spline"]
 
 _METHODS = ("linear", "nearest", "slinear")
 

@@ -1,0 +1,278 @@
+"""B-splines (``scipy.interpolate.BSpline``) and the interpolating spline of degree 0 to 3
+with SciPy's default knots (``make_interp_spline``).
+
+A value is ``sum_i c[i] B_i(x)``, the ``k + 1`` B-splines alive on the query's knot
+interval computed by de Boor's recurrence from the knots: differentiable in the query,
+the coefficients and the knots.  The knot interval is a count of the knots at or below
+the query (a binary search on known values; comparisons under ``vmap`` and ``jit``).
+
+The interpolation conditions ``sum_i c[i] B_i(x_j) = y_j`` are tridiagonal for SciPy's
+default knots up to degree 2; for degree 3 (not-a-knot) the second and next-to-last rows
+reach one column further, and one elimination step with their neighbour rows makes the
+system tridiagonal, so every degree is one ``tridiagonal_solve`` whose rules give the
+exact derivatives in ``x`` and ``y``.
+"""
+from typing import Any, Optional
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..numpy._convert import asarray, concrete_values, is_concrete
+from ..primitives.tridiagonal import tridiagonal_solve
+from ..typing import Array, ArrayLike
+
+__all__ = ["BSpline", "make_interp_spline"]
+
+
+def count_below(edges, xq, strict):
+    """How many of ``edges`` lie below each query (``strict``) or at or below it: NumPy's
+    ``searchsorted`` with side 'left' or 'right'."""
+    if edges.shape[0] == 0:
+        return np.zeros(xq.shape, np.int64)
+    if is_concrete(edges) and is_concrete(xq):  # (known values: a binary search, not a
+        # len(xq) x len(edges) table; the counts carry no derivative either way)
+        return np.searchsorted(concrete_values(edges, "", ""), concrete_values(xq, "", ""),
+                               side="left" if strict else "right").astype(np.int64)
+    below = edges[None, :] < xq[:, None] if strict else edges[None, :] <= xq[:, None]
+    return fnp.sum(fnp.astype(below, np.int64), axis=1)
+
+
+def default_knots(x, order):
+    """``make_interp_spline``'s knots for degree ``order`` (0 to 3) through the sites
+    ``x``: the sites (degree 0 and 1); the midpoints but the outermost two (degree 2);
+    the sites but the second and next-to-last, not-a-knot (degree 3); the ends repeated
+    to ``order + 1``."""
+    n = x.shape[0]
+    first, last = x[:1], x[n - 1:]
+    if order == 0:
+        return fnp.concatenate([x, last])
+    if order == 1:
+        return fnp.concatenate([first, x, last])
+    inner = ((x[1:] + x[:-1]) / 2)[1:-1] if order == 2 else x[2:n - 2]
+    return fnp.concatenate([first] * (order + 1) + [inner] + [last] * (order + 1))
+
+
+def basis(knots, order, xq, interval):
+    """The ``order + 1`` B-splines that do not vanish on the knot interval ``interval``
+    (``knots[interval] <= xq < knots[interval + 1]``), at ``xq``: de Boor's recurrence,
+    lowest index first."""
+    values = [fnp.ones_like(xq)]
+    for j in range(1, order + 1):
+        carried = fnp.zeros_like(xq)
+        for r in range(j):
+            right = fnp.take(knots, interval + r + 1) - xq
+            left = xq - fnp.take(knots, interval + r + 1 - j)
+            share = values[r] / (right + left)
+            values[r] = carried + right * share
+            carried = left * share
+        values.append(carried)
+    return values
+
+
+def knot_interval(knots, order, count, xq):
+    """The knot interval of each query, clipped to the spline's pieces (the end pieces
+    extend outward, as SciPy's ``BSpline`` extrapolates)."""
+    return fnp.clip(count_below(knots, xq, strict=False) - 1, order, count - 1)
+
+
+def interpolating_coefficients(x, knots, order, y):
+    """The coefficients with ``sum_i c[i] B_i(x_j) = y_j`` (``y`` is ``(n, k)``) for
+    ``default_knots(x, order)``: ``y`` itself for degree 0 and 1, else a tridiagonal
+    solve (see the module docstring)."""
+    if order < 2:
+        return y
+    n = x.shape[0]
+    one, zero = fnp.ones_like(x[:1]), fnp.zeros_like(x[:1])
+    if order == 2:  # (x[i] lies in knot interval i + 1; rows i - 1, i, i + 1)
+        b = basis(knots, 2, x[1:n - 1], fnp.arange(2, n))
+        dl, d, du, rhs = b[0], b[1], b[2], y
+    elif n == 4:  # (one cubic through four points: a dense 4 x 4 system)
+        rows = basis(knots, 3, x, np.full(4, 3))
+        a = fnp.stack(rows, axis=1)
+        return fnp.linalg.solve(fnp.astype(a, y.dtype), y)
+    else:
+        # x[j] for 2 <= j <= n - 3 is the knot j + 2: B_{j+2} vanishes there, so row j
+        # has columns j - 1 .. j + 1; rows 1 and n - 2 have four entries each
+        b = basis(knots, 3, x[1:n - 1], fnp.concatenate([np.array([3]),
+                                                            np.arange(4, n),
+                                                            np.array([n - 1])]))
+        dl, d, du = b[0], b[1], b[2]
+        # row 1 (columns 0..3) less row 2 (columns 1..3) times the ratio that clears col 3
+        ratio = b[3][0] / du[1]
+        d = fnp.concatenate([d[:1] - ratio * dl[1:2], d[1:]])
+        du = fnp.concatenate([du[:1] - ratio * d[1:2], du[1:]])
+        # row n - 2 (columns n - 4 .. n - 1) less row n - 3 times the ratio that clears
+        # column n - 4
+        last = n - 3
+        ratio_end = dl[last] / dl[last - 1]
+        dl = fnp.concatenate([dl[:last], b[1][last:] - ratio_end * d[last - 1:last]])
+        d = fnp.concatenate([d[:last], b[2][last:] - ratio_end * du[last - 1:last]])
+        du = fnp.concatenate([du[:last], b[3][last:]])
+        rhs = fnp.concatenate([y[1:2] - fnp.astype(ratio, y.dtype) * y[2:3], y[2:n - 2],
+                               y[n - 2:n - 1] - fnp.astype(ratio_end, y.dtype) * y[n - 3:n - 2]])
+        rhs = fnp.concatenate([y[:1], rhs, y[n - 1:]])
+        dl, d, du = (fnp.concatenate([zero, v, zero]) for v in (dl, d, du))
+        d = fnp.concatenate([one, d[1:n - 1], one])
+        return tridiagonal_solve(*(fnp.astype(v, y.dtype) for v in (dl, d, du)), rhs)
+    dl, d, du = (fnp.concatenate([zero, v, zero]) for v in (dl, d, du))
+    d = fnp.concatenate([one, d[1:n - 1], one])
+    return tridiagonal_solve(*(fnp.astype(v, y.dtype) for v in (dl, d, du)), rhs)
+
+
+class BSpline:
+    """A spline in the B-spline basis (``scipy.interpolate.BSpline``): ``sum_i c[i] *
+    B_{i,k}(x)`` on the knots ``t`` (non-decreasing, ``len(c) >= len(t) - k - 1``;
+    ``c`` may have trailing axes, and ``axis`` says where ``x``'s axes go in the result).
+    ``extrapolate``: the end pieces go on (``True``) or NaN outside ``[t[k], t[n]]``.
+    Differentiable in the query points, ``c`` and ``t``.
+
+    >>> import numpy as np, funcgrad.scipy.interpolate as fi
+    >>> t = np.array([0.0, 0.0, 1.0, 2.0, 2.0])  # degree 1: the broken line through c
+    >>> fi.BSpline(t, np.array([0.0, 3.0, 1.0]), 1)(np.array([0.5, 1.5]))
+    array([1.5, 2. ])
+    """
+
+    def __init__(self, t: ArrayLike, c: ArrayLike, k: int, extrapolate: Any = True,
+                 axis: int = 0) -> None:
+        t, c, k = asarray(t), asarray(c), int(k)
+        if c.dtype.kind in "biu":
+            c = fnp.astype(c, np.float64)
+        if t.dtype.kind in "biu":
+            t = fnp.astype(t, np.float64)
+        if k < 0:
+            raise ValueError(f"BSpline: spline order cannot be negative, got k={k}")
+        if t.ndim != 1:
+            raise ValueError("BSpline: the knot vector t must be one-dimensional")
+        if c.ndim < 1:
+            raise ValueError("BSpline: the coefficients c must be at least 1-d")
+        n = t.shape[0] - k - 1
+        if n < k + 1:
+            raise ValueError(f"BSpline: need at least {2 * k + 2} knots for degree {k}")
+        if c.shape[0] < n:
+            raise ValueError(f"BSpline: knots, coefficients and degree are inconsistent: "
+                             f"{t.shape[0]} knots of degree {k} need {n} coefficients, "
+                             f"got {c.shape[0]}")
+        if isinstance(extrapolate, str):
+            raise NotImplementedError("BSpline: extrapolate='periodic' is not supported; "
+                                      "use CubicSpline(..., bc_type='periodic')")
+        if is_concrete(t) and np.any(np.diff(concrete_values(t, "", "")) < 0):
+            raise ValueError("BSpline: knots must be in a non-decreasing order.")
+        if not 0 <= axis < c.ndim:
+            raise ValueError(f"BSpline: axis={axis} must be between 0 and {c.ndim - 1}")
+        self.t, self.c, self.k = t, c[:n], k
+        self.extrapolate, self.axis = bool(extrapolate), axis
+
+    def __call__(self, x: ArrayLike, nu: int = 0, extrapolate: Optional[bool] = None
+                 ) -> Array:
+        """The ``nu``-th derivative at the points ``x``: shape ``x.shape`` inserted at
+        ``axis`` in the trailing shape of ``c``."""
+        nu = int(nu)
+        if nu < 0:
+            raise NotImplementedError("BSpline: antiderivatives (nu < 0) are not "
+                                      "implemented; use CubicSpline(...).antiderivative")
+        spline = self.derivative(nu) if nu else self
+        extrapolate = self.extrapolate if extrapolate is None else bool(extrapolate)
+        xq = asarray(x)
+        if xq.dtype.kind in "biu":
+            xq = fnp.astype(xq, np.float64)
+        shape = tuple(xq.shape)
+        flat = fnp.reshape(xq, (-1,))
+        t, c, k = spline.t, spline.c, spline.k
+        count = c.shape[0]
+        interval = knot_interval(t, k, count, flat)
+        trailing = tuple(c.shape[1:])
+        extra = (1,) * len(trailing)
+        out: Any = None
+        for r, b in enumerate(basis(t, k, flat, interval)):
+            term = fnp.take(c, interval - k + r, axis=0)
+            term = term * fnp.reshape(fnp.astype(b, term.dtype), flat.shape + extra)
+            out = term if out is None else out + term
+        if not extrapolate:
+            outside = fnp.logical_or(flat < t[k], flat > t[count])
+            outside = fnp.reshape(outside, outside.shape + extra)
+            out = fnp.where(outside, fnp.astype(fnp.asarray(np.nan), out.dtype), out)
+        out = fnp.reshape(out, shape + trailing)
+        if self.axis:
+            order = list(range(out.ndim))
+            m, a = len(shape), self.axis
+            out = fnp.transpose(out, order[m:m + a] + order[:m] + order[m + a:])
+        return out
+
+    def derivative(self, nu: int = 1) -> "BSpline":
+        """The ``nu``-th derivative, a spline of degree ``k - nu`` on ``t[nu:-nu]``
+        (``c'[i] = k (c[i + 1] - c[i]) / (t[i + k + 1] - t[i + 1])``, repeated).
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> t = np.array([0.0, 0.0, 1.0, 2.0, 2.0])
+        >>> fi.BSpline(t, np.array([0.0, 3.0, 1.0]), 1).derivative()(np.array([0.5, 1.5]))
+        array([ 3., -2.])
+        """
+        t, c, k = self.t, self.c, self.k
+        for _ in range(int(nu)):
+            if k == 0:  # (a step function's derivative is 0 between the knots)
+                c = fnp.zeros_like(c)
+                break
+            n = c.shape[0]
+            width = t[k + 1:n + k] - t[1:n]
+            width = fnp.reshape(width, width.shape + (1,) * (c.ndim - 1))
+            c = k * (c[1:] - c[:-1]) / width
+            t, k = t[1:t.shape[0] - 1], k - 1
+        return BSpline(t, c, k, self.extrapolate, self.axis)
+
+
+def make_interp_spline(x: ArrayLike, y: ArrayLike, k: int = 3, t: Any = None,
+                       bc_type: Any = None, axis: int = 0, check_finite: bool = True
+                       ) -> BSpline:
+    """The interpolating B-spline of degree ``k`` (0 to 3) through ``(x, y)`` with SciPy's
+    default knots (``scipy.interpolate.make_interp_spline``; degree 3 is not-a-knot, the
+    same function as ``CubicSpline``'s default).  Differentiable in ``x``, ``y`` and the
+    query points.  Given knots ``t`` and ``bc_type`` are not supported (``CubicSpline``
+    takes boundary conditions).
+
+    >>> import numpy as np, funcgrad.scipy.interpolate as fi
+    >>> x = np.arange(5.0)
+    >>> fi.make_interp_spline(x, x ** 3)(np.array([0.5, 2.5]))
+    array([ 0.125, 15.625])
+    """
+    k = int(k)
+    if not 0 <= k <= 3:
+        raise NotImplementedError(f"make_interp_spline: degree k={k} is not implemented; "
+                                  f"give k from 0 to 3")
+    if t is not None or bc_type is not None:
+        raise NotImplementedError("make_interp_spline: only SciPy's default knots and "
+                                  "not-a-knot ends are implemented (t=None, bc_type=None); "
+                                  "for boundary conditions use CubicSpline(x, y, bc_type=...)")
+    x, y = asarray(x), asarray(y)
+    if x.dtype.kind == "c":
+        raise ValueError("make_interp_spline: x must be real")
+    if y.ndim == 0:
+        raise ValueError("make_interp_spline: y must have at least one dimension")
+    axis = int(axis) % y.ndim
+    if x.ndim != 1 or x.shape[0] != y.shape[axis]:
+        raise ValueError(f"make_interp_spline: shapes of x {tuple(x.shape)} and y "
+                         f"{tuple(y.shape)} are incompatible along axis {axis}")
+    if y.dtype.kind in "biu":
+        y = fnp.astype(y, np.float64)
+    real = np.result_type(x.dtype, np.empty(0, y.dtype).real.dtype, np.float32)
+    x = fnp.astype(x, real) if x.dtype != real else x
+    y = fnp.astype(y, np.result_type(y.dtype, real))
+    n = x.shape[0]
+    if n < k + 1:
+        raise ValueError(f"make_interp_spline: need at least {k + 1} points for degree {k}")
+    if is_concrete(x):
+        steps = np.diff(concrete_values(x, "", ""))
+        if np.any(steps < 0):
+            raise ValueError("make_interp_spline: Expect x to be a 1D strictly increasing "
+                             "sequence.")
+        if np.any(steps == 0):
+            raise ValueError("make_interp_spline: Expect x to not have duplicates")
+    else:  # (no values to check: x out of order makes NaN, never a wrong spline)
+        ordered = fnp.all(fnp.diff(x) > 0)
+        x = x * fnp.where(ordered, np.ones((), x.dtype), np.full((), np.nan, x.dtype))
+    if check_finite and is_concrete(y) and not np.all(np.isfinite(concrete_values(y, "", ""))):
+        raise ValueError("make_interp_spline: array must not contain infs or NaNs")
+    moved = fnp.moveaxis(y, axis, 0)
+    trailing = tuple(moved.shape[1:])
+    knots = default_knots(x, k)
+    c = interpolating_coefficients(x, knots, k, fnp.reshape(moved, (n, -1)))
+    return BSpline(knots, fnp.reshape(c, (n,) + trailing), k, True, axis)
