@@ -1,9 +1,10 @@
 """Primitives with no GPU kernel that run on a host copy: LAPACK's tridiagonal solve
 (``?gtsv``), the reductions to Hessenberg and tridiagonal form (``?gehrd``,
 ``?sytrd``/``?hetrd``), and ``cumprod`` (NumPy's sequential product: a parallel scan
-reassociates it, and overflow then gives NaN where NumPy gives inf).  Their operands are copied to the host, the CPU implementation
-runs, and the results are copied back: the CPU's values, at the price of the copies
-(these are ``O(m)`` or one-off reductions, where a GPU kernel would gain little)."""
+reassociates it, and overflow then gives NaN where NumPy gives inf).  Their operands are
+copied to the host, the CPU implementation runs, and the results are copied back: the
+CPU's values, at the price of the copies (these are ``O(m)`` or one-off reductions, where
+a GPU kernel would gain little)."""
 from ..primitives import condensed as _condensed
 from ..primitives import reductions as _reductions
 from ..primitives import tridiagonal as _tridiagonal

@@ -6,8 +6,8 @@ optimised graph and JAX's contract calls them estimates whose detail may change.
 does this module, from the optimised :class:`~funcgrad.interpreters.graph.Graph`:
 
 * ``"flops"``: one per element of each elementwise result and per element reduced (sums,
-  extrema, cumulative sums and products, ``logsumexp``), ``2*m*n*k`` per matrix product and twice the
-  product of all index sizes per ``einsum``; a ``scan`` body times its length, a ``cond``
+  extrema, cumulative sums and products, ``logsumexp``), ``2*m*n*k`` per matrix product and
+  twice the product of all index sizes per ``einsum``; a ``scan`` body times its length, a ``cond``
   its costlier branch, a ``while_loop`` body once (its trip count is only known when it
   runs, and XLA counts it once too).  LAPACK routines, FFTs, sorting, indexing and data
   movement count nothing: a lower bound where the graph holds them.
