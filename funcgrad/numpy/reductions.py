@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as _np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import Tracer
 from ..primitives import elementwise as _ew
 from ..primitives import reductions as _red
@@ -96,7 +97,7 @@ def _mask(name, a, where):
         raise TypeError(f"{name}: where= must be a boolean mask (NumPy casts it to bool with "
                         f"the 'safe' rule), not {where.dtype}; pass e.g. where=(w != 0)")
     try:
-        fits = _np.broadcast_shapes(where.shape, a.shape) == a.shape
+        fits = broadcast_shapes(where.shape, a.shape) == a.shape
     except ValueError:
         fits = False
     if not fits:
