@@ -160,7 +160,8 @@ def test_tensor_unfold_checks_size_and_step_as_pytorch():
     for args, message in [((0, -1, 1), "size is -1 but must be >= 0"),
                           ((0, -1, -1), "size is -1 but must be >= 0"),
                           ((0, 2, -1), "step is -1 but must be > 0"),
-                          ((0, 7, -1), "maximum size for tensor at dimension 0 is 6 but size is 7")]:
+                          ((0, 7, -1), "maximum size for tensor at dimension 0 is 6 but "
+                                       "size is 7")]:
         with pytest.raises(RuntimeError, match=message):
             t.unfold(*args)
     assert t.unfold(0, 0, 1).shape == (7, 0)
@@ -191,3 +192,63 @@ def test_axis_errors_carry_numpys_argument_prefixes(call):
     assert str(raised.value) == str(numpy_raised.value)
     assert getattr(raised.value, "axis", None) == getattr(numpy_raised.value, "axis", None)
 
+
+# --- PyTorch's dims of a 0-d Tensor: 0 and -1 name its one element ----------------------------
+
+_ON_SCALAR = {  # method: call with a dim
+    "sum": lambda t, d: t.sum(d), "sum-keepdim": lambda t, d: t.sum(d, True),
+    "mean": lambda t, d: t.mean(d), "prod": lambda t, d: t.prod(d),
+    "max": lambda t, d: t.max(d), "min": lambda t, d: t.min(d), "amax": lambda t, d: t.amax(d),
+    "amin": lambda t, d: t.amin(d), "aminmax": lambda t, d: t.aminmax(dim=d),
+    "argmax": lambda t, d: t.argmax(d), "argmin": lambda t, d: t.argmin(d),
+    "std": lambda t, d: t.std(d), "var": lambda t, d: t.var(d, correction=0),
+    "sort": lambda t, d: t.sort(d), "argsort": lambda t, d: t.argsort(d),
+    "cumsum": lambda t, d: t.cumsum(d), "cumprod": lambda t, d: t.cumprod(d),
+    "cummax": lambda t, d: t.cummax(d), "cummin": lambda t, d: t.cummin(d),
+    "logcumsumexp": lambda t, d: t.logcumsumexp(d), "logsumexp": lambda t, d: t.logsumexp(d),
+    "softmax": lambda t, d: t.softmax(d), "log_softmax": lambda t, d: t.log_softmax(d),
+    "median": lambda t, d: t.median(d), "nanmedian": lambda t, d: t.nanmedian(d),
+    "mode": lambda t, d: t.mode(d), "kthvalue": lambda t, d: t.kthvalue(1, d),
+    "topk": lambda t, d: t.topk(1, d), "quantile": lambda t, d: t.quantile(0.5, d),
+    "nansum": lambda t, d: t.nansum(d), "nanmean": lambda t, d: t.nanmean(d),
+    "norm": lambda t, d: t.norm(dim=d), "all": lambda t, d: t.all(d),
+    "any": lambda t, d: t.any(d), "count_nonzero": lambda t, d: t.count_nonzero(d),
+}
+
+
+def _parts(out):
+    return list(out) if isinstance(out, tuple) else [out]
+
+
+@pytest.mark.parametrize("name", sorted(_ON_SCALAR))
+def test_dims_of_a_0d_tensor_as_pytorch(name):
+    torch = pytest.importorskip("torch")
+    call = _ON_SCALAR[name]
+    for dim in (0, -1):
+        x = fg.tensor(2.5, requires_grad=True)
+        want_x = torch.tensor(2.5, requires_grad=True)
+        got, want = _parts(call(x, dim)), _parts(call(want_x, dim))
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.shape == tuple(w.shape) == ()
+            assert str(g.dtype).split(".")[-1] == str(w.dtype).split(".")[-1]
+            np.testing.assert_allclose(g.detach().numpy(), w.detach().numpy(), rtol=1e-6)
+        if want[0].requires_grad:
+            got[0].backward()
+            want[0].backward()
+            np.testing.assert_allclose(x.grad.numpy(), want_x.grad.numpy(), rtol=1e-6)
+    for dim in (1, -2):
+        with pytest.raises(IndexError, match=rf"Dimension out of range \(expected to be in "
+                                             rf"range of \[-1, 0\], but got {dim}\)"):
+            call(fg.tensor(2.5), dim)
+
+
+def test_scans_of_a_0d_tensor_stay_0d_without_torch():
+    x = fg.tensor(2.5, requires_grad=True)
+    y = x.cumsum(0)
+    assert y.shape == () and y.item() == 2.5
+    values, indices = x.sort(-1)
+    assert values.shape == indices.shape == () and indices.item() == 0
+    (y * 3.0).backward()
+    assert x.grad.item() == 3.0
+    assert fg.tensor(np.arange(3.0)).cumsum(0).shape == (3,)  # (other ranks untouched)
