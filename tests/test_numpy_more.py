@@ -11,6 +11,7 @@ each against NumPy itself:
 Each case is ``(id, name, x, build)``: ``build(x)`` makes the call's arguments, ``x`` the
 differentiated input.  Inputs are fixed and away from kinks (ties, bin edges, sample points).
 """
+import itertools
 import warnings
 
 import numpy as np
@@ -662,6 +663,39 @@ def test_interp_gradients_stay_finite_at_infinite_x_and_repeated_sample_points()
     np.testing.assert_array_equal(wrt_fp, [[1, 0, 0], [0, 0, 1]])
     d = fg.elementwise_grad(lambda x: fnp.interp(x, [0.0, 1.0, 2.0, 2.0], [0.0, 1.0, 3.0, 7.0]))
     np.testing.assert_array_equal(d(np.array([1.5, 2.0, 3.0])), [2.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("xp", [[-np.inf, 0.0, 1.0], [0.0, 1.0, np.inf], [-np.inf, 0.0, np.inf],
+                                [-np.inf, np.inf], [-np.inf, -np.inf, 0.0], [0.0, np.inf, np.inf]],
+                         ids=["-inf", "inf", "both", "only-infinite", "repeated-inf",
+                              "repeated+inf"])
+def test_interp_with_infinite_sample_points_gives_numpys_values(xp):
+    # at x == xp[j] == +-inf NumPy gives fp[j] (before: inf - inf made NaN); a NaN x gives NaN
+    xq = np.array([-np.inf, -1e308, -1.0, 0.0, 0.5, 1.0, 2.0, 1e308, np.inf, np.nan])
+    for fp in itertools.product([0.0, -2.0, np.inf], repeat=len(xp)):
+        for kw in ({}, {"left": 7.0, "right": 8.0}):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                want = np.interp(xq, xp, fp, **kw)
+                got = fnp.interp(xq, np.array(xp), np.array(fp), **kw)
+                jitted = fg.jit(lambda x, p, f: fnp.interp(x, p, f, **kw))(xq, np.array(xp),
+                                                                           np.array(fp))
+            np.testing.assert_array_equal(got, want, err_msg=f"fp={fp} {kw}")
+            np.testing.assert_array_equal(jitted, want, err_msg=f"fp={fp} {kw}")
+
+
+def test_interp_derivatives_with_infinite_sample_points_are_the_finite_limits():
+    # beyond the last finite sample point the value is that point's fp: derivative 1 there,
+    # 0 elsewhere, with no NaN from the 0 * inf of the side NumPy does not take
+    xp, fp = np.array([-np.inf, 0.0, 1.0, np.inf]), np.array([1.0, 2.0, 4.0, 5.0])
+    xq = np.array([-np.inf, -3.0, 0.0, 0.5, 3.0, np.inf])
+    np.testing.assert_array_equal(fg.jacrev(lambda f: fnp.interp(xq, xp, f))(fp),
+                                  [[1, 0, 0, 0], [0, 1, 0, 0], [0, 1, 0, 0], [0, 0.5, 0.5, 0],
+                                   [0, 0, 1, 0], [0, 0, 0, 1]])
+    np.testing.assert_array_equal(fg.jacfwd(lambda f: fnp.interp(xq, xp, f))(fp),
+                                  fg.jacrev(lambda f: fnp.interp(xq, xp, f))(fp))
+    np.testing.assert_array_equal(fg.elementwise_grad(lambda x: fnp.interp(x, xp, fp))(xq),
+                                  [0, 0, 2, 2, 0, 0])
 
 
 def test_diff_prepend_append_booleans_and_bad_orders_as_numpy():

@@ -5,6 +5,7 @@ interpreter is current.
 """
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from .. import tree
 from ..core import (WEAK_TYPES, Primitive, ShapedArray, Tracer, _special_classes, aval_of,
                     is_special)
@@ -86,7 +87,7 @@ def fit_shape(value, shape, mismatch):
     if tuple(value.shape) == shape:
         return value
     try:
-        fits = np.broadcast_shapes(tuple(value.shape), shape) == shape
+        fits = broadcast_shapes(tuple(value.shape), shape) == shape
     except ValueError:  # not broadcastable at all
         fits = False
     if not fits:

@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from .. import numpy as fnp
 from ..core import Tracer
 from . import more_functions
@@ -299,7 +300,7 @@ def broadcast_tensors(*tensors: Any) -> tuple[Any, ...]:
     tensor([[1., 2.],
             [1., 2.]])
     """
-    shape = np.broadcast_shapes(*(t.shape for t in tensors))
+    shape = broadcast_shapes(*(t.shape for t in tensors))
     return tuple(getattr(Tensor, "broadcast_to")(t, shape) for t in tensors)
 
 

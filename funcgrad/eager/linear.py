@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from .. import numpy as fnp
 from ..numpy import linalg as fla
 from ..numpy.ufuncs import abs_square
@@ -33,6 +34,7 @@ from .tensor import Tensor
 from .named import Named, record_as
 from .pointwise import constant
 from .values import axis_index
+from .scalar_dims import scalar_dims
 
 NORM = Named("norm", "LinalgVectorNormBackward0")
 _NEVER = np.zeros((), bool)
@@ -93,7 +95,7 @@ def vdot(self: Any, other: Any) -> Any:
 def cross(self: Any, other: Any, dim: int | None = None) -> Any:
     """The cross product along ``dim`` (the first axis of size 3 without it)."""
     if dim is None:
-        dim = next((i for i, n in enumerate(np.broadcast_shapes(self.shape, other.shape))
+        dim = next((i for i, n in enumerate(broadcast_shapes(self.shape, other.shape))
                     if n == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
@@ -244,6 +246,7 @@ def svd(self: Any, some: bool = True, compute_uv: bool = True) -> Any:
     return SVDResult(u, s, vh.mH)
 
 
+@scalar_dims
 def norm(self: Any, p: Any = "fro", dim: int | Sequence[int] | None = None,
          keepdim: bool = False) -> Any:
     """The vector ``p``-norm over ``dim`` (all elements by default; ``p`` a number,

@@ -29,6 +29,7 @@ from ..primitives import elementwise as ew
 from .dtypes import floating
 from .named import Named, SavesOutput, record_as, record_saving_output
 from .reducing import shared_among_ties
+from .scalar_dims import scalar_dims
 from .tensor import Tensor
 
 
@@ -195,6 +196,7 @@ def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A
 
 # --- reductions --------------------------------------------------------------------------------
 
+@scalar_dims
 def sum(self: Tensor, dim: Dim | None = None, keepdim: bool = False,  # noqa: A001
         dtype: Any = None, *, axis: Dim | None = None, keepdims: bool = False) -> Tensor:
     """Sum over ``dim`` (an int or a tuple; all elements by default).
@@ -211,6 +213,7 @@ def sum(self: Tensor, dim: Dim | None = None, keepdim: bool = False,  # noqa: A0
     return record_as(SUM1, fnp.sum, self, axis=_axes(dim), keepdims=keep, dtype=dtype)
 
 
+@scalar_dims
 def mean(self: Tensor, dim: Dim | None = None, keepdim: bool = False, dtype: Any = None, *,
          axis: Dim | None = None, keepdims: bool = False) -> Tensor:
     """Mean over ``dim`` (all elements by default): ``MeanBackward0`` / ``MeanBackward1``.
@@ -256,6 +259,7 @@ def _extreme(which, self, dim, keepdim, axis, keepdims):
     return result(values, kept if keep else fnp.squeeze(kept, axis=dim))
 
 
+@scalar_dims
 def max(self: Tensor, dim: int | None = None, keepdim: bool = False, *,  # noqa: A001
         axis: int | None = None, keepdims: bool = False) -> Any:
     """The largest element; with ``dim``, ``(values, indices)`` along it; with a Tensor,
@@ -269,6 +273,7 @@ def max(self: Tensor, dim: int | None = None, keepdim: bool = False, *,  # noqa:
     return _extreme("max", self, dim, keepdim, axis, keepdims)
 
 
+@scalar_dims
 def min(self: Tensor, dim: int | None = None, keepdim: bool = False, *,  # noqa: A001
         axis: int | None = None, keepdims: bool = False) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)`` along it.
@@ -288,6 +293,7 @@ def _correction(unbiased, correction, ddof):
     return 1 if unbiased in (None, True) else 0
 
 
+@scalar_dims
 def var(self: Tensor, dim: Dim | None = None, unbiased: bool | None = None,
         keepdim: bool = False, *, correction: float | None = None,
         axis: Dim | None = None, ddof: float | None = None, keepdims: bool = False) -> Tensor:
@@ -305,6 +311,7 @@ def var(self: Tensor, dim: Dim | None = None, unbiased: bool | None = None,
                      ddof=_correction(unbiased, correction, ddof))
 
 
+@scalar_dims
 def std(self: Tensor, dim: Dim | None = None, unbiased: bool | None = None,
         keepdim: bool = False, *, correction: float | None = None,
         axis: Dim | None = None, ddof: float | None = None, keepdims: bool = False) -> Tensor:
@@ -319,6 +326,7 @@ def std(self: Tensor, dim: Dim | None = None, unbiased: bool | None = None,
                      ddof=_correction(unbiased, correction, ddof))
 
 
+@scalar_dims
 def argmax(self: Tensor, dim: int | None = None, keepdim: bool = False, *,
            axis: int | None = None) -> Tensor:
     """Index of the largest element (of the flattened Tensor without ``dim``).
@@ -330,6 +338,7 @@ def argmax(self: Tensor, dim: int | None = None, keepdim: bool = False, *,
     return fnp.argmax(self.detach(), axis=_dim(dim, axis, "argmax"), keepdims=keepdim)
 
 
+@scalar_dims
 def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False, *,
            axis: int | None = None) -> Tensor:
     """Index of the smallest element.
@@ -341,6 +350,7 @@ def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False, *,
     return fnp.argmin(self.detach(), axis=_dim(dim, axis, "argmin"), keepdims=keepdim)
 
 
+@scalar_dims
 def softmax(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably (``SoftmaxBackward0``), in ``dtype``
     if given.
@@ -368,6 +378,7 @@ LOG_SOFTMAX = SavesOutput("log_softmax", "LogSoftmaxBackward0", lambda g, out, d
     g - fnp.exp(out) * fnp.sum(g, axis=dim, keepdims=True)))
 
 
+@scalar_dims
 def log_softmax(self: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """``log(softmax(x, dim))``, computed stably (``LogSoftmaxBackward0``), in ``dtype``
     if given.

@@ -135,13 +135,16 @@ def unfold(self: Any, dimension: int, size: int, step: int) -> Any:
     """
     dim = _dim(self, dimension) if self.ndim else 0
     n = self.shape[dim] if self.ndim else 1
-    if size > n or step <= 0:
+    if size > n:  # (PyTorch's checks, in its order)
         raise RuntimeError(f"unfold: maximum size for tensor at dimension {dim} is {n} but "
-                           f"size is {size}" if size > n else
-                           f"unfold: step is {step} but must be > 0")
+                           f"size is {size}")
+    if size < 0:
+        raise RuntimeError(f"unfold: size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"unfold: step is {step} but must be > 0")
     windows = np.arange((n - size) // step + 1)[:, None] * step + np.arange(size)
-    if not self.ndim:
-        return fnp.reshape(self, (1,))
+    if not self.ndim:  # one window of its one element, or none of size 0
+        return fnp.reshape(self, (1,))[:size]
     return fnp.moveaxis(fnp.take(self, windows, axis=dim), dim + 1, -1)
 
 

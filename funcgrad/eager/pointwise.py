@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from .. import numpy as fnp
 from ..primitives import elementwise as ew
 from ..scipy import special as fsp
@@ -65,7 +66,7 @@ def constant(named: Named, value: Any, *inputs: Any) -> Any:
 
 def _fits(shape, target):
     try:
-        return np.broadcast_shapes(shape, target) == target
+        return broadcast_shapes(shape, target) == target
     except ValueError:
         return False
 

@@ -35,6 +35,7 @@ from .dtypes import floating
 from .tensor import Tensor
 from .named import Named, record_as
 from .values import TensorBase, axis_index
+from .scalar_dims import scalar_dims
 
 __all__ = ["attach"]
 
@@ -94,28 +95,33 @@ def shared_among_ties(named: Named, self: Any, value: Any) -> Any:
     return record_as(named, share, self)
 
 
+@scalar_dims
 def amax(self: Any, dim: Dim = (), keepdim: bool = False) -> Any:
     """The largest elements over ``dim`` (all by default); ties share the gradient."""
     return record_as(_NODES["amax"], fnp.amax, self, axis=_axes(dim), keepdims=keepdim)
 
 
+@scalar_dims
 def amin(self: Any, dim: Dim = (), keepdim: bool = False) -> Any:
     """The smallest elements over ``dim`` (all by default); ties share the gradient."""
     return record_as(_NODES["amin"], fnp.amin, self, axis=_axes(dim), keepdims=keepdim)
 
 
+@scalar_dims
 def aminmax(self: Any, *, dim: int | None = None, keepdim: bool = False) -> Any:
     """``(min, max)`` over ``dim`` (all elements by default)."""
     return _R["aminmax"](amin(self, () if dim is None else dim, keepdim),
                          amax(self, () if dim is None else dim, keepdim))
 
 
+@scalar_dims
 def logsumexp(self: Any, dim: Dim, keepdim: bool = False) -> Any:
     """``log(sum(exp(self), dim))``, computed stably."""
     return record_as(_NODES["logsumexp"], fnp.logsumexp, floating(self), axis=_axes(dim),
                      keepdims=keepdim)
 
 
+@scalar_dims
 def logcumsumexp(self: Any, dim: int) -> Any:
     """``log(cumsum(exp(self), dim))``, computed stably."""
     return record_as(_NODES["logcumsumexp"], _logcumsumexp, floating(self),
@@ -136,12 +142,14 @@ def _logcumsumexp(t, dim):
     return out
 
 
+@scalar_dims
 def nansum(self: Any, dim: Dim = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
     """The sum over ``dim`` with NaN counted as 0."""
     return record_as(_NODES["nansum"], fnp.nansum, self, axis=_axes(dim), keepdims=keepdim,
                      dtype=dtype)
 
 
+@scalar_dims
 def nanmean(self: Any, dim: Dim = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
     """The mean over ``dim`` of the elements that are not NaN."""
     if self.dtype.kind not in "fc" and dtype is None:
@@ -158,6 +166,7 @@ def _dim_or_axis(name, dim, axis):
     return _axes(axis if dim is None else dim)
 
 
+@scalar_dims
 def prod(self: Any, dim: Dim = None, keepdim: bool = False, dtype: Any = None, *,
          axis: Dim = None, keepdims: bool = False) -> Any:
     """The product over ``dim`` (all elements by default), PyTorch's arguments; NumPy's
@@ -172,6 +181,7 @@ def prod(self: Any, dim: Dim = None, keepdim: bool = False, dtype: Any = None, *
                     keepdims=bool(keepdim or keepdims))
 
 
+@scalar_dims
 def cumsum(self: Any, dim: int | None = None, *, dtype: Any = None, axis: int | None = None
            ) -> Any:
     """The running sum along ``dim`` (NumPy's ``axis=`` too; neither: of the flattened
@@ -185,6 +195,7 @@ def cumsum(self: Any, dim: int | None = None, *, dtype: Any = None, axis: int | 
     return fnp.cumsum(self, axis=_dim_or_axis("cumsum", dim, axis), dtype=dtype)
 
 
+@scalar_dims
 def cumprod(self: Any, dim: int | None = None, *, dtype: Any = None, axis: int | None = None
             ) -> Any:
     """The running product along ``dim`` (NumPy's ``axis=`` too; neither: of the
@@ -198,6 +209,7 @@ def cumprod(self: Any, dim: int | None = None, *, dtype: Any = None, axis: int |
     return fnp.cumprod(self, axis=_dim_or_axis("cumprod", dim, axis), dtype=dtype)
 
 
+@scalar_dims
 def all(self: Any, dim: Dim = None, keepdim: bool = False, *,  # noqa: A001
         axis: Dim = None, keepdims: bool = False) -> Any:
     """Whether all elements over ``dim`` are nonzero (a bool Tensor).
@@ -209,6 +221,7 @@ def all(self: Any, dim: Dim = None, keepdim: bool = False, *,  # noqa: A001
     return fnp.all(self, axis=_dim_or_axis("all", dim, axis), keepdims=bool(keepdim or keepdims))
 
 
+@scalar_dims
 def any(self: Any, dim: Dim = None, keepdim: bool = False, *,  # noqa: A001
         axis: Dim = None, keepdims: bool = False) -> Any:
     """Whether any element over ``dim`` is nonzero (a bool Tensor).
@@ -221,6 +234,7 @@ def any(self: Any, dim: Dim = None, keepdim: bool = False, *,  # noqa: A001
     return fnp.any(self, axis=_dim_or_axis("any", dim, axis), keepdims=bool(keepdim or keepdims))
 
 
+@scalar_dims
 def count_nonzero(self: Any, dim: Dim = None) -> Any:
     """The number of nonzero elements over ``dim`` (an int64 Tensor)."""
     return Tensor(np.asarray(np.count_nonzero(_plain(self), axis=_axes(dim)), np.int64))
@@ -260,6 +274,7 @@ def _pick(name, self, dim, keepdim, rank):
     return _gathered(name, self, np.take_along_axis(order, k, axis=dim), dim, keepdim)
 
 
+@scalar_dims
 def median(self: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """The lower median (of all elements: a 0-d Tensor, whose gradient equal elements
     share; over ``dim``: ``(values, indices)``); NaN if there is a NaN."""
@@ -273,6 +288,7 @@ def median(self: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     return _pick("median1", self, dim, keepdim, rank)
 
 
+@scalar_dims
 def nanmedian(self: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """As :meth:`median`, leaving out NaN (NaN only where all are NaN)."""
     def rank(count, nans):
@@ -285,6 +301,7 @@ def nanmedian(self: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     return _pick("nanmedian1", self, dim, keepdim, rank)
 
 
+@scalar_dims
 def kthvalue(self: Any, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     """``(values, indices)`` of the ``k``-th smallest elements (from 1) along ``dim``."""
     n = self.shape[axis_index(dim, self.ndim)] if self.ndim else 1
@@ -293,6 +310,7 @@ def kthvalue(self: Any, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     return _pick("kthvalue", self, dim, keepdim, lambda count, nans: np.full_like(nans, k - 1))
 
 
+@scalar_dims
 def mode(self: Any, dim: int = -1, keepdim: bool = False) -> Any:
     """``(values, indices)``: the most frequent element along ``dim`` (the smallest of
     equally frequent ones) and the index of its last occurrence."""
@@ -314,6 +332,7 @@ def mode(self: Any, dim: int = -1, keepdim: bool = False) -> Any:
     return _gathered("mode", self, np.moveaxis(last, -1, dim), dim, keepdim)
 
 
+@scalar_dims
 def topk(self: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     """``(values, indices)`` of the ``k`` largest (``largest=False``: smallest) elements
     along ``dim``, in order."""
@@ -346,24 +365,28 @@ def _running(name, better, self, dim):
     return _gathered(name, self, index, dim, True)
 
 
+@scalar_dims
 def cummax(self: Any, dim: int) -> Any:
     """``(values, indices)``: the running maximum along ``dim`` and where it was last
     reached."""
     return _running("cummax", np.maximum, self, dim)
 
 
+@scalar_dims
 def cummin(self: Any, dim: int) -> Any:
     """``(values, indices)``: the running minimum along ``dim`` and where it was last
     reached."""
     return _running("cummin", np.minimum, self, dim)
 
 
+@scalar_dims
 def quantile(self: Any, q: Any, dim: int | None = None, keepdim: bool = False, *,
              interpolation: str = "linear") -> Any:
     """The ``q``-quantiles over ``dim`` (all elements by default); NaN if there is a NaN."""
     return _quantile("quantile", fnp.quantile, self, q, dim, keepdim, interpolation)
 
 
+@scalar_dims
 def nanquantile(self: Any, q: Any, dim: int | None = None, keepdim: bool = False, *,
                 interpolation: str = "linear") -> Any:
     """As :meth:`quantile`, leaving out NaN."""

@@ -29,6 +29,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..kernels import cpu
+from ..kernels._broadcast import broadcast_shapes
 from .. import numpy as fnp
 from ..errors import IndexOutOfBoundsError
 from .tensor import Tensor
@@ -158,7 +160,7 @@ def scatter_reduce(self: Any, dim: int, index: Any, src: Any, reduce: str, *,
         if reduce != "mean":
             return out
         count = np.full(t.shape, 1 if include_self else 0, np.int64)
-        np.add.at(count, pos, 1)
+        cpu.ufunc_at(np.add, count, pos, 1)
         count = np.maximum(count, 1)
         if t.dtype.kind in "iu":
             return fnp.floor_divide(out, count.astype(t.dtype))
@@ -226,7 +228,7 @@ def masked_select(self: Any, mask: Any) -> Any:
     m = np.asarray(mask)
     if m.dtype != bool:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
-    shape = np.broadcast_shapes(self.shape, m.shape)
+    shape = broadcast_shapes(self.shape, m.shape)
     m = np.broadcast_to(m, shape)
     return record_as(_NODES["masked_select"], lambda t: fnp.broadcast_to(t, shape)[m], self)
 

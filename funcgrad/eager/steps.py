@@ -19,6 +19,7 @@ from ..primitives import elementwise as ew
 from .dtypes import default_float
 from .inplace import _FALSE
 from .named import Named, record_as
+from .scalar_dims import scalar_dims
 
 __all__ = ["round", "floor", "ceil", "trunc", "sign", "angle", "sort", "argsort", "attach"]
 
@@ -120,6 +121,7 @@ def _real_angle(t):
     return fnp.angle(t + np.zeros((), t.dtype))  # -0.0 + 0.0 is +0.0, whose angle is 0
 
 
+@scalar_dims
 def sort(self: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     """``(values, indices)`` sorted along ``dim``, ascending unless ``descending`` (NaN
     last, first when descending; equal elements keep their order, whatever ``stable``);
@@ -140,6 +142,7 @@ def sort(self: Any, dim: int = -1, descending: bool = False, stable: bool = Fals
     return SortResult(values, indices)
 
 
+@scalar_dims
 def argsort(self: Any, dim: int = -1, descending: bool = False, stable: bool = False, *,
             axis: int | None = None, kind: str | None = None) -> Any:
     """The indices that sort along ``dim`` (NumPy's ``axis=`` too), as :meth:`sort`'s;

@@ -10,6 +10,7 @@ of the CPU's fused kernels).  No operation is written here by hand.
 """
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import REGISTRY
 from ..primitives import scalar as sc
 from .array import GpuArray, backend, new
@@ -82,7 +83,7 @@ def _elementwise_impl(prim):
         # (a Python int's range errors depend on its value: no caching then)
         if dtype is None or any(type(a) is int for a in args):
             dtype = _out_dtypes[key] = prim.abstract_eval(*[aval(a) for a in args]).dtype
-        shape = np.broadcast_shapes(*[a.shape for a in args if type(a) is GpuArray])
+        shape = broadcast_shapes(*[a.shape for a in args if type(a) is GpuArray])
         ew = backend().ew
         dtypes = [ew.compute_dtype(d) for d in decl.compute_dtypes(
             [a.dtype if type(a) is GpuArray else a for a in args], dtype)]
@@ -133,7 +134,7 @@ def fused_vjp(prim, i, g, args, out):
         elif type(v) not in (float, int):
             return None
         operands.append(v)
-    shape = np.broadcast_shapes(*[v.shape for v in operands if type(v) is GpuArray])
+    shape = broadcast_shapes(*[v.shape for v in operands if type(v) is GpuArray])
     return new(backend().ew.run(lines, [dt] * len(reads), operands, shape, dt), shape, dt)
 
 

@@ -1,10 +1,13 @@
 """Primitives with no GPU kernel that run on a host copy: LAPACK's tridiagonal solve
-(``?gtsv``), the IIR filter's recursion (``all_pole``, sequential in time) and the
-reductions to Hessenberg and tridiagonal form (``?gehrd``, ``?sytrd``/``?hetrd``).  Their operands are copied to the host, the CPU implementation
-runs, and the results are copied back: the CPU's values, at the price of the copies
-(these are ``O(m)`` or one-off reductions, where a GPU kernel would gain little)."""
+(``?gtsv``), the IIR filter's recursion (``all_pole``, sequential in time), the
+reductions to Hessenberg and tridiagonal form (``?gehrd``, ``?sytrd``/``?hetrd``), and
+``cumprod`` (NumPy's sequential product: a parallel scan reassociates it, and overflow then
+gives NaN where NumPy gives inf).  Their operands are copied to the host, the CPU
+implementation runs, and the results are copied back: the CPU's values, at the price of the
+copies (these are ``O(m)`` or one-off reductions, where a GPU kernel would gain little)."""
 from ..primitives import condensed as _condensed
 from ..primitives import recurrence as _recurrence
+from ..primitives import reductions as _reductions
 from ..primitives import tridiagonal as _tridiagonal
 from .array import GpuArray, to_host, upload
 
@@ -23,8 +26,8 @@ def host_impls():
     """``{primitive: implementation on a host copy}``.
 
     >>> sorted(p.name for p in host_impls())                  # doctest: +SKIP
-    ['all_pole', 'hessenberg', 'tridiagonal', 'tridiagonal_solve']
+    ['all_pole', 'cumprod', 'hessenberg', 'tridiagonal', 'tridiagonal_solve']
     """
     return {p: _on_host(p) for p in (_tridiagonal.tridiagonal_solve_p,
                                      _condensed.hessenberg_p, _condensed.tridiagonal_p,
-                                     _recurrence.all_pole_p)}
+                                     _recurrence.all_pole_p, _reductions.cumprod_p)}

@@ -13,6 +13,7 @@ out of range).
 """
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..kernels.cuda._layout import contiguous_strides, size_of
 from ..primitives import indexing as _ix
 from ..primitives.index_spec import _adjacent
@@ -26,7 +27,7 @@ def _index_plan(x, spec, arrays):
     """``(ishape, dims, base, isrc, idim)`` of ``x[spec]``: the index arrays' broadcast
     shape, per region axis ``(size, source stride, index stride)``, the base offset, and
     per index array the stride and length of the axis it indexes."""
-    ishape = np.broadcast_shapes(*[np.shape(a) for a in arrays])
+    ishape = broadcast_shapes(*[np.shape(a) for a in arrays])
     istrides = contiguous_strides(ishape)
     dims = []
     base, axis, placed = x.offset, 0, False
@@ -136,7 +137,7 @@ def _scatter(operand, updates, *arrays, spec, mode):
         (idx, isrc, idim), check = _no_index(), False
     rshape = tuple(d[0] for d in dims)
     try:
-        fits = np.broadcast_shapes(updates.shape, rshape) == rshape
+        fits = broadcast_shapes(updates.shape, rshape) == rshape
     except ValueError:
         fits = False
     if not fits:

@@ -2,6 +2,7 @@
 pivoting) and ``cholesky``, for stacks of small matrices (one block per matrix)."""
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..kernels.cuda._layout import size_of
 from ..primitives import linalg as _la
 from .array import GpuArray, as_gpu, backend, broadcast_view, new, run_cast, upload, view
@@ -60,7 +61,7 @@ def _solve(a, b):
         raise ValueError(f"solve: a of shape {a.shape} and b of shape {b.shape} do not match: "
                          f"b needs {a.shape[-1]} rows (its {'only' if vector else 'second-to-last'}"
                          f" axis)")
-    batch = np.broadcast_shapes(a.shape[:-2], b2.shape[:-2])
+    batch = broadcast_shapes(a.shape[:-2], b2.shape[:-2])
     lu, piv, info, sign, n, B = _lu(broadcast_view(a, batch + a.shape[-2:]), out.dtype)
     _check_nonsingular(info, B)
     x = _solve_into(lu, piv, _stack_copy(b2, batch, out.dtype), n, B)

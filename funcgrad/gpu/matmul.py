@@ -1,7 +1,6 @@
 """Matrix products on the GPU: batched ``matmul`` (one tiled kernel) and ``einsum`` (a
 chain of transposes, reshapes and batched matmuls)."""
-import numpy as np
-
+from ..kernels._broadcast import broadcast_shapes
 from ..kernels.cuda._layout import size_of
 from ..primitives import linalg as _la
 from .array import as_gpu, backend, broadcast_view, cast, new, view
@@ -18,7 +17,7 @@ def _matmul(a, b):
     b = as_gpu(b)
     a2 = a if a.ndim > 1 else view(a, (1,) + a.shape, (0,) + a.strides, a.offset)
     b2 = b if b.ndim > 1 else view(b, b.shape + (1,), b.strides + (0,), b.offset)
-    batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
     M, K = a2.shape[-2:]
     N = b2.shape[-1]
     a_batch = broadcast_view(view(a2, a2.shape[:-2], a2.strides[:-2], a2.offset), batch).strides

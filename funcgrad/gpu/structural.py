@@ -3,8 +3,7 @@
 All but casting and concatenation are views of their operand's buffer (a reshape of a
 strided view copies it to contiguous first).
 """
-import numpy as np
-
+from ..kernels._broadcast import broadcast_shapes
 from ..kernels.cuda._layout import contiguous_strides, size_of
 from ..primitives import structural as _st
 from .array import GpuArray, as_gpu, backend, broadcast_view, cast, contiguous, run_cast, view
@@ -26,7 +25,7 @@ def transpose(x, *, perm):
 
 
 def _broadcast_to(x, *, shape):
-    np.broadcast_shapes(x.shape, tuple(shape))  # raises NumPy's error where they do not fit
+    broadcast_shapes(x.shape, tuple(shape))  # raises NumPy's error where they do not fit
     return broadcast_view(x, shape)
 
 

@@ -6,8 +6,8 @@ optimised graph and JAX's contract calls them estimates whose detail may change.
 does this module, from the optimised :class:`~funcgrad.interpreters.graph.Graph`:
 
 * ``"flops"``: one per element of each elementwise result and per element reduced (sums,
-  extrema, cumulative sums, ``logsumexp``), ``2*m*n*k`` per matrix product and twice the
-  product of all index sizes per ``einsum``; a ``scan`` body times its length, a ``cond``
+  extrema, cumulative sums and products, ``logsumexp``), ``2*m*n*k`` per matrix product and
+  twice the product of all index sizes per ``einsum``; a ``scan`` body times its length, a ``cond``
   its costlier branch, a ``while_loop`` body once (its trip count is only known when it
   runs, and XLA counts it once too).  LAPACK routines, FFTs, sorting, indexing and data
   movement count nothing: a lower bound where the graph holds them.
@@ -19,15 +19,15 @@ import numpy as np
 from ..interpreters.graph import Var
 from ..lax import cond_p, scan_p, while_loop_p
 from ..primitives.linalg import einsum_p, matmul_p
-from ..primitives.reductions import cumsum_p, logsumexp_p, reduce_max_p, reduce_min_p, \
-    reduce_prod_p
+from ..primitives.reductions import cumprod_p, cumsum_p, logsumexp_p, reduce_max_p, \
+    reduce_min_p, reduce_prod_p
 from ..primitives.structural import reduce_sum_p
 from .passes import graph_consts
 
 __all__ = ["cost_analysis"]
 
 _REDUCTIONS = frozenset([reduce_sum_p, reduce_max_p, reduce_min_p, reduce_prod_p, cumsum_p,
-                         logsumexp_p])
+                         cumprod_p, logsumexp_p])
 
 
 def _size(shape):

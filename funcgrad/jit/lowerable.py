@@ -29,8 +29,12 @@ from .elementwise import KERNEL_DTYPES, SCALARS, is_elementwise, uses_vector_mat
 from .passes import optimize, subgraphs
 
 __all__ = ["can_lower", "LOWERABLE", "expand", "reduce_pattern", "is_float32_or_64",
-           "SLICE_UPDATE"]
+           "SLICE_UPDATE", "KERNEL_MAX_DIMS"]
 
+# A kernel loops over each axis in a nested ``for``, and Python compiles at most 20
+# nested blocks ("too many statically nested blocks"): arrays of more dimensions (NumPy
+# allows 64) are NumPy calls between kernels.
+KERNEL_MAX_DIMS = 16
 # Matrix products below this many multiply-adds run inside kernels (np.dot: Numba's BLAS,
 # single-threaded at these sizes); larger ones are NumPy calls between kernels, on NumPy's
 # BLAS, as in eager code: two multithreaded OpenBLAS pools in one process (NumPy's and the
@@ -78,6 +82,8 @@ def reduce_pattern(shape, axes):
 
 def can_lower(eqn):
     """Can a kernel compute ``eqn`` (exactly as the primitive's impl would)?"""
+    if _too_many_dims(eqn):
+        return False
     if is_elementwise(eqn):
         return not _numpy_float32_math(eqn)
     rule = LOWERABLE.get(eqn.prim)
@@ -96,6 +102,12 @@ def _numpy_float32_math(eqn):
     impl = eqn.prim.impl
     return (isinstance(impl, np.ufunc) and getattr(np, impl.__name__, None) is impl
             and uses_vector_math(eqn))
+
+
+def _too_many_dims(eqn):
+    """Has ``eqn`` an array of more dimensions than a kernel's loop nest may have?"""
+    return any(np.ndim(x.aval if isinstance(x, Var) else x) > KERNEL_MAX_DIMS
+               for x in list(eqn.inputs) + list(eqn.outvars))
 
 
 def _avals_ok(eqn):

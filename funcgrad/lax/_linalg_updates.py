@@ -9,6 +9,7 @@ for the first two, and only forward mode for ``qdwh``, whose loop funcgrad's
 
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from .. import numpy as fnp
 from ._common import FLOAT, INEXACT, accept, array, static_int, static_ints
 from ._while import while_loop
@@ -56,7 +57,7 @@ def cholesky_update(r_matrix: ArrayLike, w_vector: ArrayLike) -> Array:
                          f"of the same size, got shapes {r.shape} and {w.shape}")
     dtype = np.result_type(r.dtype, w.dtype)
     r, w = fnp.astype(r, dtype), fnp.astype(w, dtype)
-    batch = np.broadcast_shapes(r.shape[:-2], w.shape[:-1])
+    batch = broadcast_shapes(r.shape[:-2], w.shape[:-1])
     r, w = fnp.broadcast_to(r, batch + (n, n)), fnp.broadcast_to(w, batch + (n,))
     rows = []
     # rotation k mixes row k of R with w and zeroes w[k]: row k is final after it

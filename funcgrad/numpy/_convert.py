@@ -239,10 +239,11 @@ def _bad_dtype(arr):
                     f"({arr.dtype.name}). Convert it first, e.g. np.asarray(x, dtype=float).")
 
 
-def normalize_axis(axis: Axis, ndim: int, name: str = "axis") -> tuple[int, ...]:
+def normalize_axis(axis: Axis, ndim: int, argname: str | None = None) -> tuple[int, ...]:
     """A sorted tuple of non-negative axes (``None`` means all); an axis the array lacks
     raises NumPy's ``AxisError``, a 0-d array's 0 too (``np.mean(x0, axis=0)``; the ufunc
-    reductions' exception is :func:`reduction_axes`).
+    reductions' exception is :func:`reduction_axes`).  ``argname`` prefixes the messages
+    as NumPy's ``normalize_axis_tuple`` does ("axis: axis 3 is out of bounds...").
 
     >>> import funcgrad.numpy as fnp
     >>> fnp.normalize_axis(-1, 3), fnp.normalize_axis(None, 2)
@@ -260,11 +261,11 @@ def normalize_axis(axis: Axis, ndim: int, name: str = "axis") -> tuple[int, ...]
     for a in axes:
         a = int(a)
         if not -ndim <= a < ndim:
-            raise np.exceptions.AxisError(f"{name} {a} is out of bounds for array of "
-                                          f"dimension {ndim}")
+            raise np.exceptions.AxisError(a, ndim, argname)
         out.append(a % ndim)
     if len(set(out)) != len(out):
-        raise ValueError(f"repeated {name} in {axis!r}")
+        raise ValueError(f"repeated axis in `{argname}` argument" if argname else
+                         f"repeated axis in {axis!r}")
     return tuple(sorted(out))
 
 
@@ -282,10 +283,11 @@ def reduction_axes(axis: Axis, ndim: int) -> tuple[int, ...]:
     return normalize_axis(axis, ndim)
 
 
-def one_axis(axis: Axis, ndim: int) -> int:
+def one_axis(axis: Axis, ndim: int, argname: str | None = None) -> int:
     """One non-negative axis; an axis the array lacks (any axis of a 0-d array) raises
-    NumPy's ``AxisError``.  (The functions NumPy lets ravel a 0-d array first, ``cumsum``,
-    ``argsort``, ``take``..., ravel it before asking.)
+    NumPy's ``AxisError``, its message prefixed by ``argname`` where NumPy's is.  (The
+    functions NumPy lets ravel a 0-d array first, ``cumsum``, ``argsort``, ``take``...,
+    ravel it before asking.)
 
     >>> import funcgrad.numpy as fnp
     >>> fnp.one_axis(-1, 3)
@@ -294,8 +296,7 @@ def one_axis(axis: Axis, ndim: int) -> int:
     if type(axis) is not int:  # (NumPy's TypeError for axis=None or a tuple where one
         axis = operator.index(axis)  # axis is meant: never its first entry, silently)
     if not -ndim <= axis < ndim:  # (an AxisError is a ValueError and an IndexError)
-        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of "
-                                      f"dimension {ndim}")
+        raise np.exceptions.AxisError(axis, ndim, argname)
     return axis % ndim
 
 

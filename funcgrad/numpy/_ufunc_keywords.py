@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from ._convert import OUT_TYPES, asarray, operand, out_type_error, write_out
 from .constructors import astype
 from ..typing import ArrayLike, DTypeLike
@@ -147,7 +148,7 @@ def _write(ufunc, out, result, where, shapes):
             + ("" if where is True else ", and fnp.where(mask, fnp.{0}(...), y) for "
                "where=mask".format(ufunc.__name__)))
     try:
-        shape = np.broadcast_shapes(*shapes, out.shape)
+        shape = broadcast_shapes(*shapes, out.shape)
     except ValueError:
         raise ValueError("operands could not be broadcast together with shapes "
                          + " ".join(str(s).replace(" ", "") for s in shapes + [out.shape])

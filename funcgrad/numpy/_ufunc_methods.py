@@ -8,6 +8,7 @@ and ``cumprod``, which also take ``dtype=``, ``where=`` and ``initial=``.)
 """
 import numpy as np
 
+from ..kernels import cpu
 from . import manipulation
 from ._convert import (OUT_TYPES, asarray, concrete_values, normalize_axis, one_axis,
                        reduction_axes)
@@ -226,7 +227,7 @@ def _methods(ufunc, dispatch):
     def at(a, indices, b=None, /):
         if type(a) is np.ndarray and not _traced(indices) and not _traced(b):
             # (a plain array is NumPy's to write into, unbuffered, as NumPy does)
-            return ufunc.at(a, indices) if b is None else ufunc.at(a, indices, b)
+            return cpu.ufunc_at(ufunc, a, indices, b)
         return dispatch(None, ufunc, "at", a, indices, *(() if b is None else (b,)))
 
     for method, doc in ((reduce, "``np.{0}.reduce``: the elements along ``axis`` combined "

@@ -13,6 +13,7 @@ from typing import Any, Callable, Sequence
 import numpy as _np
 from numpy import diag_indices, tri, tril_indices, triu_indices  # noqa: F401
 
+from ..kernels._broadcast import broadcast_shapes
 from . import _ufunc_methods
 from ._convert import asarray, concrete_values, is_concrete, one_axis, write_out
 from ._ufunc_keywords import gufunc_keywords
@@ -104,7 +105,7 @@ def insert(arr: ArrayLike, obj: ArrayLike | slice, values: ArrayLike, axis: Axis
     source[indices] = n + _np.arange(numnew)
     shape = arr.shape[:axis] + (numnew,) + arr.shape[axis + 1:]
     values = reshape(values, (1,) * builtins.max(arr.ndim - values.ndim, 0) + values.shape)
-    values = broadcast_to(values, _np.broadcast_shapes(values.shape, shape))
+    values = broadcast_to(values, broadcast_shapes(values.shape, shape))
     return take(concatenate([arr, values], axis), source, axis)
 
 
@@ -291,7 +292,7 @@ def select(condlist: Sequence[ArrayLike], choicelist: Sequence[ArrayLike],
     result = astype(default, dtype)
     for cond, choice in zip(conds[::-1], choices[::-1]):
         result = where(cond, astype(choice, dtype), result)
-    shape = _np.broadcast_shapes(*[c.shape for c in conds + choices + [default]])
+    shape = broadcast_shapes(*[c.shape for c in conds + choices + [default]])
     return broadcast_to(result, shape) if result.shape != shape else result
 
 

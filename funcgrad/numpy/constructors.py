@@ -11,6 +11,7 @@ from typing import Any, Sequence
 import numpy as _np
 from numpy import empty, eye, identity, ones, zeros  # noqa: F401
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import Tracer
 from ..primitives import structural as _st
 from . import _convert
@@ -36,7 +37,7 @@ def _filled(fill_value, shape, dtype):
     shape = (int(shape),) if isinstance(shape, (int, _np.integer)) else tuple(shape)
     if fill.shape != shape:
         try:
-            _np.broadcast_shapes(fill.shape, shape)
+            broadcast_shapes(fill.shape, shape)
         except ValueError:
             raise ValueError(f"full: could not broadcast the fill value of shape {fill.shape} "
                              f"to shape {shape}") from None

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 import numpy as _np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..batched import vmap
 from ._convert import asarray, normalize_axis
 from .constructors import astype
@@ -130,7 +131,7 @@ class vectorize:  # noqa: N801 - NumPy's name
                 raise ValueError(f"vectorize: an input has {x.ndim} dimension(s), fewer than "
                                  f"its core dimensions {dims} in {self.signature!r}")
             loops.append(x.shape[:x.ndim - len(dims)])
-        loop = _np.broadcast_shapes(*loops) if loops else ()
+        loop = broadcast_shapes(*loops) if loops else ()
         arrays = [broadcast_to(x, loop + x.shape[x.ndim - len(d):])
                   for x, d in zip(arrays, core_in)]
 

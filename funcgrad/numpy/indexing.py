@@ -4,6 +4,7 @@ from typing import Any
 
 import numpy as _np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import concrete, internal
 from ..primitives import elementwise as _ew
 from ..primitives import indexing as _ix
@@ -151,7 +152,7 @@ def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: Axis = -1,
                          f"dimensions, got {indices.ndim} and {arr.ndim}")
     if indices.shape[:axis] + indices.shape[axis + 1:] != arr.shape[:axis] + arr.shape[axis + 1:]:
         # the other axes broadcast against each other, as in NumPy
-        other = _np.broadcast_shapes(indices.shape[:axis] + (1,) + indices.shape[axis + 1:],
+        other = broadcast_shapes(indices.shape[:axis] + (1,) + indices.shape[axis + 1:],
                                      arr.shape[:axis] + (1,) + arr.shape[axis + 1:])
         arr = broadcast_to(arr, other[:axis] + arr.shape[axis:axis + 1] + other[axis + 1:])
         indices = broadcast_to(indices, other[:axis] + indices.shape[axis:axis + 1]

@@ -16,7 +16,6 @@ import numpy as _np
 from numpy import (  # noqa: F401
     bartlett,
     blackman,
-    broadcast_shapes,
     fromfunction,
     hamming,
     hanning,
@@ -25,6 +24,7 @@ from numpy import (  # noqa: F401
     mask_indices,
 )
 
+from ..kernels._broadcast import broadcast_shapes
 from ._conversions import refuse_trimming
 from ._convert import asarray, concrete_values
 from ._numpy_calls import numpy_call
@@ -422,7 +422,7 @@ def meshgrid(*xi: ArrayLike, copy: bool = True, sparse: bool = False,
         out[0] = reshape(out[0], (1, -1) + (1,) * (nd - 2))
         out[1] = reshape(out[1], (-1, 1) + (1,) * (nd - 2))
     if not sparse:
-        shape = _np.broadcast_shapes(*(o.shape for o in out))
+        shape = broadcast_shapes(*(o.shape for o in out))
         out = [broadcast_to(o, shape) for o in out]
         out = [o.copy() if copy and isinstance(o, _np.ndarray) else o for o in out]
     return tuple(out)

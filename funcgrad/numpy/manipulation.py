@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 import numpy as _np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..errors import ShapeMismatchError
 from ..primitives import indexing as _ix
 from ..primitives import structural as _st
@@ -171,7 +172,7 @@ def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Array:
     """
     a = asarray(a)
     perm = list(range(a.ndim))
-    i, j = one_axis(axis1, a.ndim), one_axis(axis2, a.ndim)
+    i, j = one_axis(axis1, a.ndim, "axis1"), one_axis(axis2, a.ndim, "axis2")
     perm[i], perm[j] = perm[j], perm[i]
     return _st.transpose(a, perm)
 
@@ -184,11 +185,14 @@ def moveaxis(a: ArrayLike, source: Axis, destination: Axis) -> Array:
     (3, 4, 2)
     """
     a = asarray(a)
-    src, dst = list(_ints(source)), list(_ints(destination))
+    src, dst = [[one_axis(i, a.ndim, name) for i in _ints(axes)]  # (NumPy's order of checks)
+                for axes, name in ((source, "source"), (destination, "destination"))]
+    for axes, name in ((src, "source"), (dst, "destination")):
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"repeated axis in `{name}` argument")
     if len(src) != len(dst):
-        raise ValueError("moveaxis: source and destination need the same number of axes")
-    src = [one_axis(s, a.ndim) for s in src]
-    dst = [one_axis(d, a.ndim) for d in dst]
+        raise ValueError("`source` and `destination` arguments must have the same number "
+                         "of elements")
     order = [i for i in range(a.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -241,10 +245,10 @@ def broadcast_to(array: ArrayLike, shape: int | Sequence[int], subok: bool = Fal
     a = asarray(array)
     shape = _ints(shape)
     try:
-        _np.broadcast_shapes(a.shape, shape)
+        broadcast_shapes(a.shape, shape)
     except ValueError:
         raise ValueError(f"cannot broadcast an array of shape {a.shape} to shape {shape}") from None
-    if _np.broadcast_shapes(a.shape, shape) != shape:
+    if broadcast_shapes(a.shape, shape) != shape:
         raise ValueError(f"cannot broadcast an array of shape {a.shape} to shape {shape}")
     return _st.broadcast_to(a, shape)
 
@@ -258,7 +262,7 @@ def broadcast_arrays(*args: ArrayLike, subok: bool = False) -> list[Array]:
     [(2, 3), (2, 3)]
     """
     arrays = [asarray(a) for a in args]
-    shape = _np.broadcast_shapes(*[a.shape for a in arrays])
+    shape = broadcast_shapes(*[a.shape for a in arrays])
     return [broadcast_to(a, shape) for a in arrays]
 
 
@@ -408,15 +412,32 @@ def split(ary: ArrayLike, indices_or_sections: int | Sequence[int], axis: Axis =
     """
     a = asarray(ary)
     axis = one_axis(axis, a.ndim)
+    if _is_count(indices_or_sections):
+        n, sections = a.shape[axis], indices_or_sections
+        if sections == 0:  # (NumPy's n % 0)
+            raise ZeroDivisionError("split: 0 sections; pass a positive number of sections "
+                                    "or a list of indices")
+        if n % sections:
+            raise ValueError(f"array split does not result in an equal division: {n} "
+                             f"elements along axis {axis} into {sections} sections; "
+                             f"np.array_split allows unequal ones")
+        return array_split(a, sections, axis)
+    return _split_at(a, indices_or_sections, axis)
+
+
+def _is_count(indices_or_sections):
+    """A number of sections (NumPy: anything without a length), not split points?"""
+    try:
+        len(indices_or_sections)
+    except TypeError:
+        return True
+    return False
+
+
+def _split_at(a, indices, axis):
     n = a.shape[axis]
-    if isinstance(indices_or_sections, (int, _np.integer)):
-        sections = int(indices_or_sections)
-        if sections <= 0 or n % sections:
-            raise ValueError("array split does not result in an equal division")
-        bounds = [n // sections * i for i in range(1, sections)]
-    else:
-        bounds = [builtins.min(builtins.max(int(b) if b >= 0 else n + int(b), 0), n)
-                  for b in indices_or_sections]
+    bounds = [builtins.min(builtins.max(int(b) if b >= 0 else n + int(b), 0), n)
+              for b in indices]
     if bounds != sorted(bounds):  # NumPy allows this; rare, done by slicing
         edges = [0] + bounds + [n]
         return [a[(slice(None),) * axis + (slice(lo, hi),)] for lo, hi in zip(edges, edges[1:])]
@@ -432,11 +453,16 @@ def array_split(ary: ArrayLike, indices_or_sections: int | Sequence[int],
     [3, 2]
     """
     a = asarray(ary)
-    if isinstance(indices_or_sections, (int, _np.integer)):
-        n, k = a.shape[one_axis(axis, a.ndim)], int(indices_or_sections)
-        sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
-        indices_or_sections = list(_np.cumsum(sizes)[:-1])
-    return split(a, indices_or_sections, axis)
+    axis = one_axis(axis, a.ndim)
+    if not _is_count(indices_or_sections):
+        return _split_at(a, indices_or_sections, axis)
+    n, k = a.shape[axis], int(indices_or_sections)
+    if k <= 0:
+        raise ValueError(f"number sections must be larger than 0. (array_split got "
+                         f"{indices_or_sections!r}: pass a positive number of sections or a "
+                         f"list of indices)")
+    sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
+    return _split_at(a, list(_np.cumsum(sizes)[:-1]), axis)
 
 
 def hsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int]) -> list[Array]:
@@ -501,15 +527,22 @@ def tile(A: ArrayLike, reps: ArrayLike) -> Array:
     nd = builtins.max(a.ndim, len(reps))
     reps = (1,) * (nd - len(reps)) + reps
     a = reshape(a, (1,) * (nd - a.ndim) + a.shape)
-    inter = []
-    for r, d in zip(reps, a.shape):
-        inter += [1, d]
-    a = reshape(a, tuple(inter))
-    target = []
-    for r, d in zip(reps, a.shape[1::2]):
-        target += [r, d]
-    a = broadcast_to(a, tuple(target))
-    return reshape(a, tuple(r * d for r, d in zip(reps, target[1::2])))
+    for axis, r in enumerate(reps):
+        if r != 1:
+            a = _copies(a, axis, r, whole=True)
+    return a
+
+
+def _copies(a, axis, r, whole):
+    """``r`` copies along ``axis`` of the whole axis (``whole``: np.tile) or of each element
+    (np.repeat), broadcast in a 4-d view (before, axis, copies, after): any rank up to
+    NumPy's 64 works, where a view with an axis of copies per axis would pass 64."""
+    d = a.shape[axis]
+    before, after = math.prod(a.shape[:axis]), math.prod(a.shape[axis + 1:])
+    view, copies = ((before, 1, d, after), (before, r, d, after)) if whole else \
+        ((before, d, 1, after), (before, d, r, after))
+    return reshape(broadcast_to(reshape(a, view), copies),
+                   a.shape[:axis] + (d * r,) + a.shape[axis + 1:])
 
 
 def repeat(a: ArrayLike, repeats: ArrayLike, axis: Axis = None) -> Array:
@@ -527,10 +560,7 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: Axis = None) -> Array:
         r = int(repeats)
         if r < 0:
             raise ValueError(f"repeat: repeats may not contain negative values, got {r}")
-        shape = a.shape
-        b = expand_dims(a, axis + 1)
-        b = broadcast_to(b, shape[:axis + 1] + (r,) + shape[axis + 1:])
-        return reshape(b, shape[:axis] + (shape[axis] * r,) + shape[axis + 1:])
+        return _copies(a, axis, r, whole=False)
     idx = _np.repeat(_np.arange(a.shape[axis]), _np.asarray(repeats))
     return _ix.index(a, (slice(None),) * axis + (idx,))
 

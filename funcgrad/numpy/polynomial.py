@@ -167,6 +167,9 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Arra
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = x.shape[0] if N is None else int(N)
+    if n < 0:  # (NumPy's error: its empty((len(x), N)) refuses it)
+        raise ValueError(f"negative dimensions are not allowed: vander's N is {n}; pass "
+                         f"N >= 0 columns")
     dtype = _np.promote_types(x.dtype, int)
     x = astype(x, dtype)
     columns = [_np.ones((x.shape[0], 1), dtype)] if n > 0 else []

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 import numpy as _np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import Tracer
 from ..errors import ShapeMismatchError
 from ..primitives import linalg as _la
@@ -77,7 +78,7 @@ def matmul(x1: ArrayLike, x2: ArrayLike, **keywords: Any) -> Array:
                          f"{a2[-1]} (last axis of the first) != {b2[-2]} (the second's "
                          f"{'first' if len(sb) == 1 else 'second-to-last'} axis)")
     if len(a2) > 2 or len(b2) > 2:  # (NumPy's check of the stacks: Python, a few us)
-        _np.broadcast_shapes(a2[:-2], b2[:-2])
+        broadcast_shapes(a2[:-2], b2[:-2])
     return _la.matmul(a, b)
 
 

@@ -7,6 +7,7 @@ computed from them with NumPy's formulas, so they carry the bounds' derivatives;
 from typing import Any
 import numpy as _np
 
+from ..kernels._broadcast import broadcast_shapes
 from .constructors import _traced, astype
 from ._convert import asarray, concrete_values, one_axis, operand
 from .manipulation import broadcast_to, concatenate, moveaxis, reshape
@@ -75,7 +76,7 @@ def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
     start, stop = astype(start, dt), astype(stop, dt)
     div = (num - 1) if endpoint else num
     delta = subtract(stop, start)
-    bshape = _np.broadcast_shapes(start.shape, stop.shape)
+    bshape = broadcast_shapes(start.shape, stop.shape)
     y = reshape(_np.arange(0, num, dtype=dt), (-1,) + (1,) * len(bshape))
     if div > 0:
         step = divide(delta, float(div))

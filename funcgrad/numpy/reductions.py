@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as _np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import Tracer
 from ..primitives import elementwise as _ew
 from ..primitives import reductions as _red
@@ -96,7 +97,7 @@ def _mask(name, a, where):
         raise TypeError(f"{name}: where= must be a boolean mask (NumPy casts it to bool with "
                         f"the 'safe' rule), not {where.dtype}; pass e.g. where=(w != 0)")
     try:
-        fits = _np.broadcast_shapes(where.shape, a.shape) == a.shape
+        fits = broadcast_shapes(where.shape, a.shape) == a.shape
     except ValueError:
         fits = False
     if not fits:
@@ -464,7 +465,8 @@ def cumsum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
 
 def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
             out: Any = None) -> Array:
-    """Cumulative product; differentiable (exactly, zeros included) as a log-depth scan.
+    """Cumulative product, NumPy's values (overflow included); its derivative is exact
+    where some elements are zero.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> fg.grad(lambda x: fnp.cumprod(x)[-1])(np.array([2.0, 0.0, 3.0]))
@@ -475,12 +477,7 @@ def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     a, acc = _accumulating(_np.cumprod, a, dtype)
     if axis is None or a.ndim == 0:  # (a 0-d array scans as one element, as NumPy's)
         a, axis = ravel(a), (0 if axis is None else axis)
-    axis = one_axis(axis, a.ndim)
-    if isinstance(a, _np.ndarray):  # plain arrays only: np.cumprod of a Tensor (or a GPU
-        return _finished(_np.cumprod(a, axis=axis), acc)  # array) would dispatch back here
-    last = a.ndim - 1
-    return _finished(_st.moveaxis(_red.cumprod_last(_st.moveaxis(a, axis, last)), last, axis),
-                     acc)
+    return _finished(_red.cumprod(a, one_axis(axis, a.ndim)), acc)
 
 
 def argmax(a: ArrayLike, axis: Axis = None, out: Any = None, *,

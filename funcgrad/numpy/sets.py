@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as _np
 
+from ..kernels._broadcast import broadcast_shapes
 from ._convert import asarray, concrete_values, is_concrete
 from .constructors import astype
 from .indexing import argsort, take, where
@@ -307,7 +308,7 @@ def array_equiv(a1: ArrayLike, a2: ArrayLike) -> bool:
     """
     a1, a2 = asarray(a1), asarray(a2)
     try:
-        _np.broadcast_shapes(a1.shape, a2.shape)
+        broadcast_shapes(a1.shape, a2.shape)
     except ValueError:
         return False
     a1, a2 = broadcast_arrays(a1, a2)

@@ -20,7 +20,8 @@ from .padding import pad
 from .products import matmul
 from .reductions import cumprod, cumsum, diff, sum
 from .ufuncs import (abs, add, clip, conj, divide, equal, greater, isfinite, isnan, less,
-                     less_equal, logical_and, logical_or, mod, multiply, subtract)
+                     less_equal, logical_and, logical_not, logical_or, mod, multiply,
+                     subtract)
 from ..typing import Array, ArrayLike, Axis, DTypeLike
 
 __all__ = ["convolve", "correlate", "interp", "gradient", "trapezoid", "ediff1d",
@@ -155,7 +156,7 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike | None = 
     below, above = less(x, xp[0]), greater(x, xp[n - 1])
     x_in = where(logical_or(below, above), xp[0], x)  # (x = +-inf: no 0 * inf in the slope)
     inside = _segment(x_in, take(xp, j), take(xp, j + 1), take(fp, j), take(fp, j + 1))
-    return where(below, left, where(above, right, inside))
+    return where(isnan(x), x, where(below, left, where(above, right, inside)))  # NaN: NaN
 
 
 def _segment(x, x0, x1, f0, f1):
@@ -166,13 +167,25 @@ def _segment(x, x0, x1, f0, f1):
     width = subtract(x1, x0)
     flat = equal(width, 0.0)  # a repeated sample point, met only at its own x
     slope = where(flat, 0.0, divide(subtract(f1, f0), where(flat, 1.0, width)))
-    from_x0 = add(multiply(slope, subtract(x, x0)), f0)
-    from_x1 = add(multiply(slope, subtract(x, x1)), f1)
-    value = where(isnan(from_x0), where(logical_and(isnan(from_x1), equal(f0, f1)), f0, from_x1),
-                  from_x0)
+    # Each side computed again with its offset zeroed where its value is NaN (an offset
+    # x - x0 = inf times a slope of 0, at an infinite sample point), so that the branch
+    # not taken sends no 0 * inf into the derivative.
+    d0, d1 = subtract(x, x0), subtract(x, x1)
+    use_x0 = logical_not(isnan(add(multiply(slope, d0), f0)))
+    use_x1 = logical_not(isnan(add(multiply(slope, d1), f1)))
+    from_x0 = add(multiply(slope, where(use_x0, d0, 0.0)), f0)
+    from_x1 = add(multiply(slope, where(use_x1, d1, 0.0)), f1)
+    value = where(use_x0, from_x0, where(use_x1, from_x1, where(equal(f0, f1), f0, _np.nan)))
     finite = where(isfinite(slope), slope, 0.0)  # no 0 * inf at a sample point
-    value = where(equal(x, x0), add(multiply(finite, subtract(x, x0)), f0), value)
-    return where(equal(x, x1), add(multiply(finite, subtract(x, x1)), f1), value)
+    value = where(equal(x, x0), add(multiply(finite, _offset(x, x0)), f0), value)
+    return where(equal(x, x1), add(multiply(finite, _offset(x, x1)), f1), value)
+
+
+def _offset(x, x0):
+    """``x - x0`` where ``x == x0`` is finite: zero, which carries the derivative; else 0
+    (``inf - inf`` is NaN where NumPy gives ``fp``, and an infinite offset would send
+    0 * inf into the derivative of the branch not taken)."""
+    return where(logical_and(equal(x, x0), isfinite(x0)), subtract(x, x0), 0.0)
 
 
 def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Axis = None, edge_order: int = 1) -> Array:

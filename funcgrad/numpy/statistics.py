@@ -47,7 +47,7 @@ def average(a: ArrayLike, axis: Axis = None, weights: ArrayLike | None = None,
     array([-0.5,  0.5])
     """
     a = asarray(a)
-    axes = normalize_axis(axis, a.ndim)
+    axes = normalize_axis(axis, a.ndim, "axis")
     if weights is None:
         a = _float(a)
         n = 1
@@ -441,13 +441,14 @@ def histogram(a: ArrayLike, bins: ArrayLike = 10, range: tuple[float, float] | N
     # Entry i falls in bin j when edges[j] <= a[i] < edges[j + 1], the last bin closed:
     # cumulative counts of "a >= edge" differenced.
     column = reshape(a, (a.shape[0], 1))
-    above = concatenate([greater_equal(column, reshape(edges[:n_edges - 1], (1, n_edges - 1))),
-                         greater(column, reshape(edges[n_edges - 1:], (1, 1)))], 1)
+    inner = builtins.max(n_edges - 1, 0)  # (no edges, as bins=[]: no bins, as NumPy)
+    above = concatenate([greater_equal(column, reshape(edges[:inner], (1, inner))),
+                         greater(column, reshape(edges[inner:], (1, n_edges - inner)))], 1)
     if w is None:
         cum = sum(astype(above, _np.intp), 0)
     else:
         cum = sum(where(above, reshape(w, (w.shape[0], 1)), _np.zeros((), w.dtype)), 0)
-    hist = subtract(cum[:n_edges - 1], cum[1:])
+    hist = subtract(cum[:inner], cum[1:])
     if density:
         widths = subtract(edges[1:], edges[:-1])
         return divide(divide(hist, widths), sum(hist)), edges

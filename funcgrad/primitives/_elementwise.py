@@ -18,6 +18,7 @@ the arrays (:class:`Elementwise.fused_rule`), bit for bit the rule's own arithme
 import numpy as np
 from numpy import ndarray
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import (SHAPES_ONLY, Primitive, ShapedArray, _state, dtype_of, weak_operand,
                     weak_result_type)
 from ..kernels import cpu
@@ -186,7 +187,7 @@ def _abstract_elementwise(prim):
     probe = _forward_dtype_probe(prim)
 
     def abstract_eval(*avals, **params):
-        shape = np.broadcast_shapes(*[getattr(a, "shape", ()) for a in avals])
+        shape = broadcast_shapes(*[getattr(a, "shape", ()) for a in avals])
         samples = [_sample(a) if isinstance(a, ShapedArray) else a for a in avals]
         with np.errstate(all="ignore"):
             dtype = np.result_type(probe(*samples, **params))

@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import Tracer, concrete
 
 
@@ -112,7 +113,7 @@ def normalize_index(idx, shape):
         axis += 1
     if arrays:  # with arrays present, NumPy treats integers as 0-d index arrays
         try:
-            np.broadcast_shapes(*[np.shape(a) for a in arrays])
+            broadcast_shapes(*[np.shape(a) for a in arrays])
         except ValueError:
             raise IndexError(
                 "shape mismatch: indexing arrays could not be broadcast together with shapes "

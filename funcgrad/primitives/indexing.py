@@ -7,6 +7,7 @@ both uses.
 """
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import ROOT, Primitive, ShapedArray, Tracer, _state
 from ..kernels import cpu
 from . import elementwise as ew
@@ -101,7 +102,7 @@ def _batch_index(x, xdim, arrays, adims, spec, size):
     if all(d is None for d in adims):
         new_spec = (("s", 0, size, 1),) + spec
         if arrays and not _adjacent(spec):
-            rank = len(np.broadcast_shapes(*[a.shape for a in arrays]))
+            rank = len(broadcast_shapes(*[a.shape for a in arrays]))
             return x, list(arrays), new_spec, None, rank
         return x, list(arrays), new_spec, None, 0
     ranks = [a.ndim - (d is not None) for a, d in zip(arrays, adims)]
@@ -192,7 +193,7 @@ def _scatter_impl(operand, updates, *arrays, spec, mode):
     dtype = np.result_type(operand, updates)
     idx = _build(spec, arrays)
     if isinstance(operand, np.ndarray) and operand.ndim and not any(operand.strides):
-        fill = operand.flat[0] if operand.size else 0  # a broadcast constant
+        fill = operand[(0,) * operand.ndim] if operand.size else 0  # a broadcast constant
         if fill == 0 and (mode == "set" or _is_basic(spec)):
             # A pad (the VJP of a slice): fresh zeros and one copy of the updates,
             # instead of a fill pass and a read-modify-write pass.
@@ -219,7 +220,7 @@ def _scatter_impl(operand, updates, *arrays, spec, mode):
     elif _is_basic(spec):
         out[idx] = _COMBINE[mode](out[idx], updates)
     else:
-        _COMBINE[mode].at(out, idx, updates)  # every update applies, repeats included
+        cpu.ufunc_at(_COMBINE[mode], out, idx, updates)  # every update applies, repeats too
     return out
 
 

@@ -8,6 +8,7 @@ import string
 import numpy as np
 from numpy import ndarray as _ndarray
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import Primitive, ShapedArray, _state, reads_the_others
 from .structural import (broadcast_to, moveaxis, reduce_sum, reshape, to_front, transpose,
                          unbroadcast)
@@ -32,7 +33,7 @@ def _matmul_shape(sa, sb):
     b2 = sb if len(sb) > 1 else sb + (1,)
     if a2[-1] != b2[-2]:
         raise ValueError(f"matmul: shapes {sa} and {sb} do not align: {a2[-1]} != {b2[-2]}")
-    batch = np.broadcast_shapes(a2[:-2], b2[:-2])
+    batch = broadcast_shapes(a2[:-2], b2[:-2])
     out = batch + (a2[-2], b2[-1])
     if len(sa) == 1:
         out = out[:-2] + out[-1:]

@@ -1,4 +1,4 @@
-"""Reductions along axes: max, min, prod, logsumexp, argmax/argmin, cumsum.
+"""Reductions along axes: max, min, prod, logsumexp, argmax/argmin, cumsum, cumprod.
 
 (``reduce_sum`` lives with the structural primitives: it is every other
 rule's transpose of broadcasting.)  ``axes`` is a sorted tuple of
@@ -114,26 +114,14 @@ def _prod_vjp(needs, g, out, x, *, axes, keepdims):
         return (np.zeros(x.shape, np.result_type(g.dtype, x.dtype)),)
     ones = np.ones(flat.shape[:-1] + (1,), x.dtype)
     last = flat.ndim - 1
-    left = cumprod_last(concatenate([ones, flat[..., :n - 1]], -1))
-    right = _flip(cumprod_last(concatenate([ones, _flip(flat, last)[..., :n - 1]], -1)), last)
+    left = cumprod(concatenate([ones, flat[..., :n - 1]], -1), last)
+    right = _flip(cumprod(concatenate([ones, _flip(flat, last)[..., :n - 1]], -1), last), last)
     others = left * right
     kept_shape = tuple(x.shape[i] for i in keep)
     others = reshape(others, kept_shape + tuple(x.shape[a] for a in axes))
     inverse = np.argsort(keep + list(axes))
     others = transpose(others, tuple(inverse))
     return (expand_reduced(g, x.shape, axes, keepdims) * others,)
-
-
-def cumprod_last(x):
-    """Cumulative product along the last axis: NumPy's on a plain array; on a traced one a
-    log-depth (Hillis-Steele) scan of products, so its derivative stays exact with zeros."""
-    if isinstance(x, np.ndarray):
-        return np.cumprod(x, axis=-1)
-    n, step = x.shape[-1], 1
-    while step < n:  # y[i] *= y[i - step]
-        x = concatenate([x[..., :step], x[..., step:] * x[..., :n - step]], -1)
-        step *= 2
-    return x
 
 
 def _flip(x, axis):
@@ -297,5 +285,62 @@ def cumsum(x, axis):
     return cumsum_p.bind(x, axis=axis)
 
 
+
+# --- cumprod --------------------------------------------------------------------------------
+# The value is NumPy's sequential product, so overflow gives the inf, -inf, 0 or NaN that
+# NumPy gives ([1e200, 1e200, 1e-200, 1e-200] -> [1e200, inf, inf, inf]; a reassociated
+# scan makes the last (1e200 * 1e200) * (1e-200 * 1e-200) = inf * 0 = NaN).  The derivative
+# runs through a log-depth (Hillis-Steele) scan, y[i] *= y[i - step] for step = 1, 2, 4, ...,
+# written with differentiable products, so it stays exact where some x are zero (unlike
+# out / x) and differentiates again.
+
+def _along(x, axis, start, stop):
+    return x[(slice(None),) * axis + (slice(start, stop),)]
+
+
+def _scan_windows(x, axis):
+    """The partial products of each step of the log-depth scan, and the step lengths."""
+    n, step, windows = x.shape[axis], 1, []
+    while step < n:
+        windows.append((x, step))
+        x = concatenate([_along(x, axis, 0, step),
+                         _along(x, axis, step, n) * _along(x, axis, 0, n - step)], axis)
+        step *= 2
+    return windows
+
+
+def _cumprod_jvp(primals, tangents, *, axis):
+    x, = primals
+    t, = tangents
+    n = x.shape[axis]
+    for y, step in _scan_windows(x, axis):  # product rule of y[i] * y[i - step]
+        t = concatenate([_along(t, axis, 0, step),
+                         _along(t, axis, step, n) * _along(y, axis, 0, n - step)
+                         + _along(y, axis, step, n) * _along(t, axis, 0, n - step)], axis)
+    return cumprod(x, axis), t
+
+
+def _cumprod_vjp(needs, g, out, x, *, axis):
+    n = x.shape[axis]
+    for y, step in reversed(_scan_windows(x, axis)):  # the transpose of each JVP step
+        late = _along(g, axis, step, n)
+        g = (concatenate([_along(g, axis, 0, step), late * _along(y, axis, 0, n - step)], axis)
+             + concatenate([late * _along(y, axis, step, n),
+                            np.zeros(_along(g, axis, 0, step).shape, g.dtype)], axis))
+    return (g,)
+
+
+cumprod_p = Primitive(
+    "cumprod", lambda x, *, axis: np.cumprod(x, axis=axis),
+    abstract_eval=lambda x, *, axis: ShapedArray(x.shape, np.cumprod(np.zeros(1, x.dtype)).dtype),
+    jvp=_cumprod_jvp, vjp=_cumprod_vjp,
+    batch=lambda args, dims, *, axis: (cumprod(moveaxis(args[0], dims[0], 0), axis + 1), 0))
+
+
+def cumprod(x, axis):
+    """Cumulative product along ``axis`` (non-negative), as NumPy computes it."""
+    return cumprod_p.bind(x, axis=axis)
+
+
 __all__ = ["reduce_max", "reduce_min", "reduce_prod", "logsumexp", "argmax", "argmin",
-           "cumsum", "cumprod_last", "broadcast_to", "where"]
+           "cumsum", "cumprod", "broadcast_to", "where"]

@@ -4,6 +4,7 @@ so that a gradient's transposed solve and every higher order reuse one factoriza
 """
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from ..core import Primitive, ShapedArray, reads_inputs_and_output
 from ..kernels.cpu import lapack
 from .elementwise import negative
@@ -25,9 +26,9 @@ def _solve_impl(a, b):
 
 def _solve_abstract(a, b):
     if b.ndim == 1:
-        shape = np.broadcast_shapes(a.shape[:-2], ()) + (a.shape[-1],)
+        shape = broadcast_shapes(a.shape[:-2], ()) + (a.shape[-1],)
     else:
-        shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + b.shape[-2:]
+        shape = broadcast_shapes(a.shape[:-2], b.shape[:-2]) + b.shape[-2:]
     return ShapedArray(shape, np.result_type(a.dtype, b.dtype, np.float16))
 
 
@@ -148,7 +149,7 @@ def _solve_lu_impl(a, b):
 def _solve_lu_abstract(a, b):
     x = _solve_abstract(a, b)
     n = a.shape[-1]
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if b.ndim > 1 else ())
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2] if b.ndim > 1 else ())
     return (x, ShapedArray(batch + (n, n), lapack.computation_dtype(x.dtype)),
             ShapedArray(batch + (n,), lapack.pivot_dtype()))
 
@@ -202,12 +203,12 @@ solve_lu_p = Primitive("solve_lu", _solve_lu_impl, abstract_eval=_solve_lu_abstr
 
 def _lu_solve_impl(a, lu, piv, b, *, transpose):
     dtype = np.result_type(a.dtype, b.dtype, np.float16)
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
     return lapack.getrs(lu, piv, np.broadcast_to(b, batch + b.shape[-2:]), transpose, dtype)
 
 
 def _lu_solve_abstract(a, lu, piv, b, *, transpose):
-    batch = np.broadcast_shapes(a.shape[:-2], lu.shape[:-2], piv.shape[:-1], b.shape[:-2])
+    batch = broadcast_shapes(a.shape[:-2], lu.shape[:-2], piv.shape[:-1], b.shape[:-2])
     return ShapedArray(batch + b.shape[-2:], np.result_type(a.dtype, b.dtype, np.float16))
 
 

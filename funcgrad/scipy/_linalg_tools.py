@@ -17,6 +17,7 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from .. import numpy as fnp
 from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..numpy._convert import asarray, concrete_values
@@ -91,7 +92,7 @@ def over_batch(*cores: tuple[str, Any]) -> Callable[[_F], _F]:
                 core_shapes[name] = x.shape[max(split, 0):]
             if not any(batch_shapes):
                 return fn(*args, **kwargs)
-            batch = np.broadcast_shapes(*batch_shapes)
+            batch = broadcast_shapes(*batch_shapes)
             if math.prod(batch) == 0:
                 raise ValueError(f"{fn.__name__}: zero-size batches are not supported (as "
                                  f"SciPy's); got batch shape {batch}")

@@ -28,6 +28,7 @@ from typing import Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 
+from ..kernels._broadcast import broadcast_shapes
 from .. import numpy as fnp
 from ..numpy import linalg as _nla
 from ..numpy._convert import asarray, concrete_values
@@ -98,7 +99,7 @@ def block_diag(*arrs: ArrayLike) -> Array:
     for x in arrs:
         x = asarray(x)
         blocks.append(fnp.reshape(x, (1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x)
-    batch = np.broadcast_shapes(*[b.shape[:-2] for b in blocks])
+    batch = broadcast_shapes(*[b.shape[:-2] for b in blocks])
     dtype = np.result_type(*[b.dtype for b in blocks])
     cols = sum(b.shape[-1] for b in blocks)
     rows, left = [], 0

@@ -13,7 +13,8 @@ this package adds is measured to win (``benchmarks/kernels.py``):
 * ``rows``: ``add``/``subtract``/``multiply`` on row-broadcast or strided 2-d float
   arrays (a row loop, ~2x NumPy's iterator there);
 * ``scatter``: ``index_add`` (scatter-add, repeated indices accumulate), replacing the
-  slow cases of ``np.add.at``.
+  slow cases of ``np.add.at``; ``ufunc_at``, NumPy's ``ufunc.at`` that also takes
+  indexing results of more than 32 dimensions (where NumPy's crashes).
 
 Importing this package imports neither Numba nor any kernel.  The wrappers validate
 shapes, dtypes, layouts and indices before any compiled loop runs.
@@ -26,7 +27,7 @@ from ._lazy import F32, F64, on_load, waiting, warmup  # noqa: F401
 
 from .reductions import (extremum_vjp, logsumexp, logsumexp_vjp,  # noqa: E402,F401
                          logsumexp_with_softmax)
-from .scatter import index_add  # noqa: E402,F401
+from .scatter import index_add, ufunc_at  # noqa: E402,F401
 from .rows import add, add_window, multiply, subtract  # noqa: E402,F401
 
 

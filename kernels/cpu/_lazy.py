@@ -47,6 +47,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from .._broadcast import broadcast_shapes
 from ._config import config
 
 F32 = np.dtype(np.float32)
@@ -210,7 +211,7 @@ def run(name, dtype, *args):
     if shape is not None and not all_arrays:
         for a in args:  # a broadcast scalar must not enlarge the result
             if type(a) is np.ndarray and a.shape != shape and (
-                    a.ndim > len(shape) or np.broadcast_shapes(a.shape, shape) != shape):
+                    a.ndim > len(shape) or broadcast_shapes(a.shape, shape) != shape):
                 shape = None
                 break
     if shape is None or n < config.numba_min:

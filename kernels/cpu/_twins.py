@@ -22,6 +22,7 @@ import warnings
 
 import numpy as np
 
+from .._broadcast import broadcast_shapes
 from . import vbodies
 from .leaves import INLINE
 
@@ -161,7 +162,7 @@ def twin(source, nin, dtype, checked_arg=None, display="kernel"):
         if checked_arg is not None and not (
                 np.abs(arrays[checked_arg]) <= bound).all():
             return None
-        shape = np.broadcast_shapes(*[a.shape for a in arrays])
+        shape = broadcast_shapes(*[a.shape for a in arrays])
         errors = []
         with np.errstate(all="call", call=lambda kind, flag: errors.append((kind, flag))):
             r = kernel(*arrays)

@@ -25,6 +25,8 @@ import sys
 
 import numpy as np
 
+from .._broadcast import broadcast_shapes
+
 __all__ = ["available", "computation_dtype", "gesv", "getrs", "pivot_dtype"]
 
 _COMPUTE = {"f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
@@ -122,7 +124,7 @@ def gesv(a, b, out_dtype):
     routines, integer = _load()
     compute = computation_dtype(out_dtype)
     gesv_fn = routines[_PREFIX[compute]][0]
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
     n, k = b.shape[-2:]
     lu = _stack(batch + (n, n), compute)
     lu[...] = a
@@ -148,7 +150,7 @@ def getrs(lu, piv, b, transpose, out_dtype):
     routines, integer = _load()
     compute = lu.dtype
     getrs_fn = routines[_PREFIX[compute]][1]
-    batch = np.broadcast_shapes(lu.shape[:-2], piv.shape[:-1], b.shape[:-2])
+    batch = broadcast_shapes(lu.shape[:-2], piv.shape[:-1], b.shape[:-2])
     n, k = b.shape[-2:]
     lu = np.broadcast_to(lu, batch + (n, n))
     piv = np.broadcast_to(piv, batch + (n,))

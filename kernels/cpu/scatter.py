@@ -14,6 +14,7 @@ Gather itself (``x[idx]``) stays NumPy's fancy indexing: it is a copy at memory 
 """
 import numpy as np
 
+from .._broadcast import broadcast_shapes
 from . import _lazy
 from ._lazy import F32, F64, config
 
@@ -41,7 +42,8 @@ def _plan(out, idx):
         if pos >= out.ndim or not _full_slice(k, out.shape[pos]):
             return None
     try:
-        arrays = np.broadcast_arrays(*arrays)
+        shape = broadcast_shapes(*[a.shape for a in arrays])
+        arrays = [np.broadcast_to(a, shape) for a in arrays]
     except ValueError:
         return None  # np.add.at raises NumPy's own shape error
     flat = None
@@ -60,6 +62,35 @@ def _plan(out, idx):
     for d in tail:
         width *= d
     return flat, arrays[0].shape + tail, width
+
+
+# NumPy's ufunc.at crashes the interpreter (a segmentation fault, NumPy 2.4) where its
+# indexing result has more than 32 dimensions; NumPy arrays may have 64.
+_AT_MAX_DIMS = 32
+
+
+def ufunc_at(ufunc, out, idx, updates=None):
+    """``ufunc.at(out, idx, updates)`` (in place), also where ``out[idx]`` has more than 32
+    dimensions: there on the flat positions that ``idx`` picks."""
+    index = idx if type(idx) is tuple else (idx,)
+    deepest = max([np.ndim(k) for k in index if isinstance(k, np.ndarray)], default=0)
+    if out.ndim + deepest <= _AT_MAX_DIMS:
+        return ufunc.at(out, idx) if updates is None else ufunc.at(out, idx, updates)
+    positions = np.arange(out.size).reshape(out.shape)[idx]  # NumPy's index checks
+    flat = out.reshape(-1)  # (a view where out is contiguous, else a copy written back)
+    if updates is None:
+        ufunc.at(flat, positions.reshape(-1))
+    else:
+        try:
+            updates = np.broadcast_to(updates, positions.shape)
+        except ValueError:
+            raise ValueError(f"shape mismatch: value array of shape {np.shape(updates)} "
+                             f"could not be broadcast to indexing result of shape "
+                             f"{positions.shape}") from None
+        ufunc.at(flat, positions.reshape(-1), updates.reshape(-1))
+    if not np.shares_memory(flat, out):
+        out[...] = flat.reshape(out.shape)
+    return None
 
 
 def index_add(out, idx, updates):
@@ -83,7 +114,7 @@ def index_add(out, idx, updates):
                         loops.scatter_add_rows(out.reshape(-1, width), rows, u)
                         return out
                     if u is not None:  # the loop's order and its cast of the updates
-                        np.add.at(out, idx, u.astype(out.dtype, copy=False))
+                        ufunc_at(np.add, out, idx, u.astype(out.dtype, copy=False))
                         return out
-    np.add.at(out, idx, updates)
+    ufunc_at(np.add, out, idx, updates)
     return out

@@ -260,3 +260,12 @@ def test_host_copy_primitives_equal_the_cpu_and_return_gpu_arrays():
         got = IMPLS[prim](gpu(a + np.swapaxes(a, -1, -2)), **params)
         for g, w in zip(got, want):
             np.testing.assert_array_equal(host(g, w.dtype), w)
+
+
+def test_cumprod_on_gpu_is_numpys_sequential_product_overflow_included():
+    # a parallel scan would give (1e200 * 1e200) * (1e-200 * 1e-200) = inf * 0 = NaN last
+    x = np.array([[1e200, 1e200, 1e-200, 1e-200], [2.0, 0.0, 3.0, -1.5]])
+    np.testing.assert_array_equal(host(fnp.cumprod(gpu(x), axis=1), np.float64),
+                                  np.cumprod(x, axis=1))
+    f = fg.grad(lambda a: fnp.sum(fnp.sin(fnp.cumprod(a, axis=1))))
+    np.testing.assert_allclose(host(f(gpu(x[1:])), np.float64), f(x[1:]), rtol=1e-12)
