@@ -12,7 +12,7 @@ from . import tree
 from .api import _plain
 from .arguments import (_check_device, _flatten_inputs, _same_precision, _split_aux, _strip,
                         _substitute, in_type_of, on_device_of)
-from .core import WEAK_TYPES, Tracer, aval_of, is_special, user_code
+from .core import WEAK_TYPES, Tracer, aval_of, internal, is_special, user_code
 from .errors import ArgumentMismatchError
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.forward import JVPInterpreter, JVPTracer
@@ -259,7 +259,11 @@ def linearize(fun: Callable[..., Any], *primals: PyTree, has_aux: bool = False
                                         f"leaves, got {len(t_leaves)}")
         t_leaves = [_check_tangent(p, t, i, k, "linearize's jvp_fn", strict=True)
                     for i, (p, t, k) in enumerate(zip(p_leaves, t_leaves, kinds))]
-        products = eval_graph(graph, *[t for t, k in zip(t_leaves, kinds) if k != "int"])
+        # (the graph's arrays are funcgrad's own constants, such as grad's seed of ones,
+        # which a device copies: the user's data met the primals when f ran, and a GPU
+        # array mixed with it was refused there)
+        products = internal(eval_graph)(graph, *[t for t, k in zip(t_leaves, kinds)
+                                                 if k != "int"])
         touts = [_float0_zeros(o) if k == "int" else _zeros_tangent(o) if k == "zero"
                  else _tangent_like(o, _plain(t)) for o, t, k in zip(outs, products, out_kinds)]
         return tree.unflatten(out_tree, touts)

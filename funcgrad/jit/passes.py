@@ -17,7 +17,7 @@ cached and shared by several compiled functions):
 """
 import numpy as np
 
-from ..core import ShapedArray, Tracer, aval_of
+from ..core import ShapedArray, Tracer, _special_classes, aval_of
 from ..custom import custom_call_p
 from ..interpreters.graph import EFFECTS, Eqn, Graph, Var
 from ..primitives.structural import broadcast_to_p
@@ -35,14 +35,18 @@ def _aval(x):
 
 def closure_convert(graph):
     """``(graph', tracers)``: every tracer the graph uses as a constant becomes a new
-    leading input of ``graph'``; ``tracers`` are their values, in that order."""
+    leading input of ``graph'``; ``tracers`` are their values, in that order.  So does
+    every other special value (an eager Tensor, a GPU array made inside the function):
+    compiled kernels take plain arrays only, and as an operand of the call such a value
+    reaches its own handler (a Tensor that requires grad records the call on its tape)."""
     found = {}
 
     def lift(x):
-        if isinstance(x, Tracer):
+        if isinstance(x, Tracer) or type(x) in _special_classes:
             key = id(x)
             if key not in found:
-                found[key] = (x, Var(ShapedArray(x.shape, x.dtype, x.weak)))
+                weak = getattr(x, "weak", False)  # (a Tensor, a GPU array: never weak)
+                found[key] = (x, Var(ShapedArray(tuple(x.shape), x.dtype, weak)))
             return found[key][1]
         return x
 

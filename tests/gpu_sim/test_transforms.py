@@ -232,6 +232,19 @@ def test_user_arrays_are_refused_wherever_user_code_holds_them():
     assert not core_state.internal  # a refusal inside a transform leaves user mode on
 
 
+@pytest.mark.parametrize("f", [lambda v: fnp.sum(1.5 - v * v), lambda v: fnp.sum(fnp.sin(v))])
+def test_linearize_of_grad_runs_its_tangent_map_on_the_device(f):
+    # Regression: grad's seed (NumPy ones) is a constant of the linear graph, which
+    # jvp_fn evaluated as the user's data: DeviceMismatchError on a GPU tangent.
+    x = X.reshape(-1, 1)
+    out, tangent_map = fg.linearize(fg.grad(f), gpu(x))
+    t = np.linspace(0.5, 1.5, x.size).reshape(x.shape)
+    want = fg.jvp(fg.grad(f), (x,), (t,))[1]
+    assert_tree_close(tangent_map(gpu(t)), want)
+    assert isinstance(tangent_map(gpu(t)), GpuArray)
+    assert not core_state.internal
+
+
 def test_constants_of_funcgrad_numpy_and_jit_are_moved_to_the_device():
     m = gpu(A)
 
