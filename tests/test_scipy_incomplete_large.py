@@ -159,3 +159,32 @@ def test_betainc_large_shapes_match_scipy():
         x = x[(x > 0) & (x < 1)]
         np.testing.assert_allclose(fsp.betainc(a, b, x), scipy_special.betainc(a, b, x),
                                    rtol=tol, atol=1e-300, err_msg=f"{a}, {b}")
+
+
+def test_betainc_with_one_shape_negligible_beside_the_other():
+    # (the mean rounds to 0 or 1: the prefactor takes it as exactly 0 or 1 and corrects)
+    a = np.array([1e5, 1e-12, 3.0, 1e8])
+    b = np.array([1e-12, 1e5, 1e6, 1e-5])
+    x = np.array([0.5, 1e-6, 2e-6, 1 - 1e-9])
+    # (the last: the continued fraction's rounding at a/b = 1e13, as in the test above)
+    got, want = np.asarray(fsp.betainc(a, b, x)), scipy_special.betainc(a, b, x)
+    rtol = np.array([1e-12, 1e-12, 1e-12, 1e-10])
+    assert np.all(np.abs(got - want) <= rtol * want + 1e-300), (got, want)
+
+
+def test_float32_values_converge_everywhere():
+    # float32's continued fractions end within two ulps of 1, not float64's tolerance
+    a, ratio = np.meshgrid(np.geomspace(1e-3, 1e7, 41), RATIOS)
+    a32, x32 = a.astype(np.float32), (a * ratio).astype(np.float32)
+    for ours, theirs in ((fsp.gammainc, scipy_special.gammainc),
+                         (fsp.gammaincc, scipy_special.gammaincc)):
+        got = ours(a32, x32)
+        assert got.dtype == np.float32 and not np.isnan(got).any()
+        want = theirs(a32.astype(np.float64), x32.astype(np.float64))
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-30)
+    shapes = np.array([1e-3, 0.5, 3.0, 30.0, 1e3, 1e5], np.float32)
+    a, b, x = np.meshgrid(shapes, shapes, np.linspace(0.01, 0.99, 15).astype(np.float32))
+    got = fsp.betainc(a, b, x)
+    assert got.dtype == np.float32 and not np.isnan(got).any()
+    want = scipy_special.betainc(*(v.astype(np.float64) for v in (a, b, x)))
+    np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-30)

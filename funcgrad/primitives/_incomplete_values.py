@@ -41,6 +41,10 @@ are needed: about 7000 at ``a = b = 1e8``)."""
 TOLERANCE = f"""tol = C({EPS!r})
 if C(1e-300) == C(0):
     tol = C(6e-8)"""
+# the values' (float32: two ulps of 1, which a continued fraction's factor ends within)
+_VALUE_TOLERANCE = f"""tol = C({EPS!r})
+if C(1e-300) == C(0):
+    tol = C(2.4e-7)"""
 
 # log Gamma*(z) = log Gamma(z) - (z - 1/2) log z + z - log(2 pi)/2 ~ sum B_2k / (2k (2k-1)
 # z**(2k-1)): eight terms reach 1e-17 at z = 10; below, from lgamma (small terms there)
@@ -240,7 +244,7 @@ def gammainc_body(lower):
     sign = "-" if lower else ""
     return f"""a = x0
 x = x1
-{TOLERANCE}
+{_VALUE_TOLERANCE}
 if a != a or x != x or a < C(0) or x < C(0):
     r = C(F.NAN)
 elif a == C(0):
@@ -327,21 +331,35 @@ def _betacf_step(coefficient):
     h = h * e"""
 
 
-# x**a (1-x)**b / B(a, b) about the mean x0 = a/(a+b), from Gamma(z) = sqrt(2 pi/z) (z/e)**z
-# Gamma*(z): sqrt(a b / (2 pi (a+b))) Gamma*(a+b) / (Gamma*(a) Gamma*(b)) (x/x0)**a
-# ((1-x)/y0)**b, y0 = 1 - x0, with a log(x/x0) = a log1pmx(u) + a u (u = x/x0 - 1) and
-# b log((1-x)/y0) = b log1pmx(v) + b v: no lgamma(a + b) - lgamma(a) - ... to cancel.
-# The smaller of x0, y0 is 1 - the larger (exact), so that x0 + y0 = 1 (else a u + b v,
-# zero at the exact mean, would carry (a + b) times their rounding); the rounded x0 then
-# moves the exponent only to second order (the mean is its maximum).
-_BETA_PREFACTOR = f"""if a >= b:
-    x0 = a / (a + b)
-    y0 = C(1) - x0
-else:
+# x**a (1-x)**b / B(a, b) about the mean x0 = a/(a+b), y0 = 1 - x0, from Gamma(z) =
+# sqrt(2 pi/z) (z/e)**z Gamma*(z): sqrt(a b / (2 pi (a+b))) Gamma*(a+b) / (Gamma*(a)
+# Gamma*(b)) (x/x0)**a ((1-x)/y0)**b, with a log(x/x0) = a log1pmx(u) + a u (u = x/x0 - 1)
+# and b log((1-x)/y0) = b log1pmx(v) + b v: no lgamma(a + b) - lgamma(a) - ... to cancel.
+# The smaller of x0, y0 is 1 - the larger (exact), so that a u + b v, zero at the exact
+# mean, does not carry (a + b) times a rounding of x0 + y0; the rounded x0 then moves
+# the exponent only to second order (the mean is its maximum).  Where the smaller is
+# below 1e-4 (that second order grows as its inverse) the larger is taken as 1 and
+# the exponent corrected by a log1p(b/a) (or b log1p(a/b)).
+_BETA_PREFACTOR = f"""extra = C(0)
+if b < C(1e-4) * a:
+    x0 = C(1)
     y0 = b / (a + b)
-    x0 = C(1) - y0
+    extra = a * F.log1p(b / a)
+    v = ((C(1) - x) - y0) / y0
+elif a < C(1e-4) * b:
+    y0 = C(1)
+    x0 = a / (a + b)
+    extra = b * F.log1p(a / b)
+    v = -x
+else:
+    if a >= b:
+        x0 = a / (a + b)
+        y0 = C(1) - x0
+    else:
+        y0 = b / (a + b)
+        x0 = C(1) - y0
+    v = (x0 - x) / y0
 u = (x - x0) / x0
-v = (x0 - x) / y0
 if abs(u) <= C(0.5):
 {_indent(_log1pmx("u", "la"), 4)}
     la = a * la
@@ -355,8 +373,8 @@ else:
 {_log_gamma_star("a + b", "gs")}
 {_log_gamma_star("a", "ga")}
 {_log_gamma_star("b", "gb")}
-lin = (x - x0) * (a / x0 - b / y0)
-pre = F.exp(la + lb + lin + gs - ga - gb) * F.sqrt(a / (a + b) * b / C({2 * 3.141592653589793!r}))"""
+lin = a * u + b * v
+pre = F.exp(la + lb + lin + extra + gs - ga - gb) * F.sqrt(a / (a + b) * b / C({2 * 3.141592653589793!r}))"""
 
 
 # I_x(a, b) by its continued fraction (Numerical Recipes 6.4), on the side of
@@ -365,7 +383,7 @@ pre = F.exp(la + lb + lin + gs - ga - gb) * F.sqrt(a / (a + b) * b / C({2 * 3.14
 BETAINC = f"""a = x0
 b = x1
 x = x2
-{TOLERANCE}
+{_VALUE_TOLERANCE}
 done = True
 if a != a or b != b or x != x or a < C(0) or b < C(0) or x < C(0) or x > C(1):
     r = C(F.NAN)
