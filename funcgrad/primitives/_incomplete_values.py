@@ -17,7 +17,10 @@ For ``a >= 10`` the prefactor ``x**a e**-x / Gamma(a)`` is ``exp(a log1pmx((x - 
 sqrt(a / 2 pi) / Gamma*(a)`` (``Gamma*`` Stirling's correction, ``log1pmx(t) = log(1 + t)
 - t``), not ``exp(a log x - x - lgamma(a))``, whose exponent cancels to an absolute error of
 ``1e-16 a log a`` (``2e-9`` relative at ``a = 1e6``).  ``I_x(a, b)`` takes the same care:
-for ``a + b >= 10`` its prefactor is written about the mean ``a / (a + b)``.
+for ``a + b >= 10`` its prefactor is written about the mean ``a / (a + b)``.  Its continued
+fraction (Numerical Recipes' choice of side) still rounds to about ``1e-12`` relative
+where one shape is ``1e4`` times the other, and to ``4e-9`` at ``a = 1e8, b = 2``: a
+uniform expansion for large shapes (DiDonato and Morris' ``basym``) would remove that.
 
 No loop returns a number it has not converged to: past its bound of terms the kernel
 gives NaN (and the eager functions of :mod:`.incomplete` raise, naming the region).
@@ -32,10 +35,11 @@ from .special import EPS, _horner
 
 _TINY = 1e-30  # Lentz's guard against a zero denominator (a normal float32 too)
 _MAX_ITER = 5000
-"""The most terms a value's series may take (NaN after; none needs a hundred)."""
+"""The most terms a value's series or fraction may take (NaN after): outside Temme's
+region they converge geometrically, in far fewer."""
 _MAX_BETA_ITER = 100000
 """The most steps of the incomplete beta function's continued fraction (``O(sqrt(a + b))``
-are needed: about 7000 at ``a = b = 1e8``)."""
+are needed near the mean: 526 at ``a = b = 1e6``, 2282 at ``1e8``)."""
 
 # the tolerance in the compute dtype (float32 cannot reach float64's)
 TOLERANCE = f"""tol = C({EPS!r})
