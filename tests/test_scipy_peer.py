@@ -41,7 +41,9 @@ def test_betainc_with_a_zero_shape_is_a_point_mass_as_scipy():
     a = np.array([0.0, 0.0, 1.0, 1.0, 0.0, 2.0])
     b = np.array([1.0, 1.0, 0.0, 0.0, 0.0, 3.0])
     x = np.array([0.5, 0.0, 0.5, 1.0, 0.5, 0.4])
-    np.testing.assert_array_equal(fsp.betainc(a, b, x), scipy_special.betainc(a, b, x))
+    got, want = fsp.betainc(a, b, x), scipy_special.betainc(a, b, x)
+    np.testing.assert_array_equal(got[:5], want[:5])  # the point masses, exactly
+    np.testing.assert_allclose(got[5], want[5], rtol=1e-15)  # (a generic point: to an ulp)
     # (a = 0: constant 1 for x > 0, so a zero derivative in x, not an error)
     assert float(fg.grad(fsp.betainc, 2)(0.0, 1.0, 0.5)) == 0.0
 

@@ -2,7 +2,11 @@
 their derivatives in the shape parameters.
 
 ``gammainc``/``gammaincc`` (``P``, ``Q``) and ``betainc`` (``I_x(a, b)``) are declared as
-in :mod:`.special` (a scalar definition, from which every backend's kernel is generated).
+in :mod:`.special`, from the scalar definitions of :mod:`._incomplete_values` (Temme's
+uniform expansion near ``x = a`` for a large ``a``, series and continued fractions
+elsewhere; every backend's kernel is generated from them).  A value whose sum did not
+converge is NaN in the kernels, and the eager functions raise ``FloatingPointError``
+naming the region.
 Their derivatives in ``x`` are the densities; those in the shapes have no closed form and
 are primitives of their own, computed by differentiating the series and continued
 fractions that give the values (the route of Boik and Robison-Cox for the beta function,
@@ -38,7 +42,8 @@ import numpy as np
 from ..core import _state
 from ._elementwise import elementwise
 from .elementwise import equal, exp, log, log1p, where
-from .special import EPS, _horner, digamma, gammaln
+from ._incomplete_values import BETAINC, TOLERANCE, gammainc_body
+from .special import _horner, digamma, gammaln
 
 _EMPTY: dict = {}
 MAX_TERMS = 20000
@@ -49,152 +54,6 @@ log Gamma(a))`` carries an absolute error of about ``1e-16 (a log x)`` in its ex
 so beyond 1e6 the relative error could pass 1e-10 (NaN there instead)."""
 
 _TINY = 1e-30  # Lentz's guard against a zero denominator (a normal float32 too)
-
-
-# The Taylor coefficients of 1 / Gamma(1 + a) at a = 0 (1, Euler's gamma, ...; mpmath to
-# 20 digits): the terms past a**16 are below 1e-19 for a < 0.2.
-_RGAMMA1P = (1.0, 0.57721566490153286061, -0.65587807152025388108, -0.042002635034095235529,
-             0.1665386113822914895, -0.042197734555544336748, -0.0096219715278769735621,
-             0.0072189432466630995424, -0.0011651675918590651121, -0.00021524167411495097282,
-             0.00012805028238811618615, -0.000020134854780788238656,
-             -1.2504934821426706573e-6, 1.1330272319816958824e-6, -2.0563384169776071035e-7,
-             6.1160951044814158179e-9, 5.0020076444692229301e-9)
-
-
-# Q(a, x) for a < 0.2 and x < a + 1, where Q = 1 - P loses every digit as a -> 0 (P -> 1):
-# P = x**a / Gamma(1 + a) (1 + a S), S = sum over n >= 1 of (-x)**n / (n! (a + n)), so
-# Q = -expm1(u) - exp(u) a S with u = a log(x) - log Gamma(1 + a), and log Gamma(1 + a) =
-# -log1p(a (gamma + ...)) from the series above (1 + a would round a away).  (Cephes'
-# and Boost's small-a route; Q(1e-300, 1e-5) is 1.09e-299, not 1 - 1 = 0.)
-_GAMMAINCC_SMALL_A = f"""        if a < C(0.2):
-            u = a * F.log(x) + F.log1p(a * ({_horner("a", _RGAMMA1P[1:])}))
-            t = C(1)
-            s = C(0)
-            n = C(0)
-            d = C(1)
-            while abs(d) > abs(s) * C({EPS / 2!r}) and n < C(5000):
-                n = n + C(1)
-                t = -t * x / n
-                d = t / (a + n)
-                s = s + d
-            r = -F.expm1(u) - F.exp(u) * a * s
-        else:
-            r = C(1) - s * pre"""
-
-
-def _gammainc_body(lower):
-    """P(a, x) (``lower``) or Q(a, x): the series for ``x < a + 1``, else the continued
-    fraction (modified Lentz), times ``x**a exp(-x) / Gamma(a)`` (Numerical Recipes 6.2);
-    Q for a small ``a`` below ``a + 1`` by its own series (``_GAMMAINCC_SMALL_A``).
-    ``a = inf`` is SciPy's limit: ``P = 0`` below ``x = inf``."""
-    p, q = ("C(1)", "C(0)") if lower else ("C(0)", "C(1)")
-    return f"""a = x0
-x = x1
-if a != a or x != x or a < C(0) or x < C(0):
-    r = C(F.NAN)
-elif a == C(0):
-    r = {p} if x > C(0) else C(F.NAN)
-elif x == C(0):
-    r = {q}
-elif a == C(F.INF):
-    r = C(F.NAN) if x == C(F.INF) else {q}
-elif x == C(F.INF):
-    r = {p}
-else:
-    pre = F.exp(a * F.log(x) - x - F.lgamma(a))
-    if x < a + C(1):
-        ap = a
-        d = C(1) / a
-        s = d
-        n = C(0)
-        while abs(d) > abs(s) * C({EPS / 2!r}) and n < C(5000):
-            ap = ap + C(1)
-            d = d * x / ap
-            s = s + d
-            n = n + C(1)
-        {"r = s * pre" if lower else _GAMMAINCC_SMALL_A.lstrip()}
-    else:
-        b = x + C(1) - a
-        c = C(1) / C({_TINY!r})
-        d = C(1) / b
-        h = d
-        i = C(0)
-        done = False
-        while not done and i < C(5000):
-            i = i + C(1)
-            an = -i * (i - a)
-            b = b + C(2)
-            d = an * d + b
-            if abs(d) < C({_TINY!r}):
-                d = C({_TINY!r})
-            c = b + an / c
-            if abs(c) < C({_TINY!r}):
-                c = C({_TINY!r})
-            d = C(1) / d
-            e = d * c
-            h = h * e
-            if abs(e - C(1)) < C({EPS!r}):
-                done = True
-        r = {"C(1) - pre * h" if lower else "pre * h"}"""
-
-
-def _betacf_step(coefficient):
-    return f"""        t = {coefficient}
-        d = C(1) + t * d
-        if abs(d) < C({_TINY!r}):
-            d = C({_TINY!r})
-        c = C(1) + t / c
-        if abs(c) < C({_TINY!r}):
-            c = C({_TINY!r})
-        d = C(1) / d
-        e = d * c
-        h = h * e"""
-
-
-# I_x(a, b) by its continued fraction (Numerical Recipes 6.4), on the side of
-# x = (a + 1) / (a + b + 2) where it converges fast (the other through 1 - I_{1-x}(b, a)).
-# (a = 0 or b = inf, b = 0 or a = inf: SciPy's limits, a point mass at x = 0 or at x = 1)
-_BETAINC = f"""a = x0
-b = x1
-x = x2
-if a != a or b != b or x != x or a < C(0) or b < C(0) or x < C(0) or x > C(1):
-    r = C(F.NAN)
-elif (a == C(0) and b == C(0)) or (a == C(F.INF) and b == C(F.INF)):
-    r = C(F.NAN)
-elif a == C(0) or b == C(F.INF):
-    r = C(1) if x > C(0) else C(0)
-elif b == C(0) or a == C(F.INF):
-    r = C(1) if x == C(1) else C(0)
-elif x == C(0):
-    r = C(0)
-elif x == C(1):
-    r = C(1)
-else:
-    pre = F.exp(F.lgamma(a + b) - F.lgamma(a) - F.lgamma(b) + a * F.log(x) + b * F.log1p(-x))
-    swap = x >= (a + C(1)) / (a + b + C(2))
-    if swap:
-        p = b
-        q = a
-        y = C(1) - x
-    else:
-        p = a
-        q = b
-        y = x
-    c = C(1)
-    d = C(1) - (p + q) * y / (p + C(1))
-    if abs(d) < C({_TINY!r}):
-        d = C({_TINY!r})
-    d = C(1) / d
-    h = d
-    m = C(0)
-    done = False
-    while not done and m < C(5000):
-        m = m + C(1)
-{_betacf_step("m * (q - m) * y / ((p - C(1) + C(2) * m) * (p + C(2) * m))")}
-{_betacf_step("-(p + m) * (p + q + m) * y / ((p + C(2) * m) * (p + C(1) + C(2) * m))")}
-        if abs(e - C(1)) < C({EPS!r}):
-            done = True
-    r = C(1) - pre * h / p if swap else pre * h / p"""
 
 
 def _gammaln_weak(a):
@@ -234,11 +93,6 @@ def _betainc_density(a, b, x):
 # digamma's asymptotic tail: digamma(w) = log(w) - 1/(2w) - sum B_2k / (2k w**2k)
 _PSI_TAIL = [1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132, -691 / 32760, 1 / 12]
 
-# the tolerance in the compute dtype (float32 cannot reach float64's)
-_TOLERANCE = f"""tol = C({EPS!r})
-if C(1e-300) == C(0):
-    tol = C(6e-8)"""
-
 
 def _psi_parts(v, tag):
     """Scalar code splitting ``digamma(v)`` (``v > 0``) as ``log(w{tag}) - tail{tag} -
@@ -260,7 +114,7 @@ def _indent(code, spaces):
 
 _GAMMAINC_DA = f"""a = x0
 x = x1
-{_TOLERANCE}
+{TOLERANCE}
 if a != a or x != x or a <= C(0) or x < C(0) or a > C({MAX_SHAPE!r}):
     r = C(F.NAN)
 elif x == C(0) or x == C(F.INF):
@@ -357,7 +211,7 @@ def _betainc_shape_body(wrt_a):
     return f"""a = x0
 b = x1
 x = x2
-{_TOLERANCE}
+{TOLERANCE}
 bad = a != a or b != b or x != x or a <= C(0) or b <= C(0) or x < C(0) or x > C(1)
 if bad or a > C({MAX_SHAPE!r}) or b > C({MAX_SHAPE!r}):
     r = C(F.NAN)
@@ -438,6 +292,38 @@ def _finite_or_raise(result, function, *args):
     return result
 
 
+def _gamma_region(a, x):
+    if a > 20 and abs(x - a) < 0.3 * a:
+        return "Temme's uniform expansion (a > 20, |x - a| < 0.3 a)"
+    return "the series (x < a + 1)" if x < a + 1 else "the continued fraction (x >= a + 1)"
+
+
+def _value_or_raise(result, function, *args):
+    """``result``, after checking (on concrete arrays: under ``jit`` the NaN stays) that it
+    is a number wherever the arguments are finite and inside the domain: a NaN there is a
+    sum that did not converge, never returned as a number."""
+    if not (isinstance(result, (np.ndarray, np.generic)) and np.isnan(result).any()):
+        return result
+    if not all(isinstance(v, (np.ndarray, np.generic, int, float)) for v in args):
+        return result
+    *shapes, x, result = np.broadcast_arrays(*[np.asarray(v, np.float64) for v in args],
+                                             result)
+    with np.errstate(invalid="ignore"):
+        inside = np.logical_and.reduce([s > 0 for s in shapes] + [x >= 0] + [
+            np.isfinite(v) for v in (*shapes, x)])
+        if len(shapes) == 2:
+            inside &= x <= 1
+    bad = np.isnan(result) & inside
+    if bad.any():
+        point = tuple(float(v[bad].flat[0]) for v in (*shapes, x))
+        region = (_gamma_region(*point) if len(shapes) == 1
+                  else "the continued fraction")
+        raise FloatingPointError(
+            f"{function}: {region} did not converge at {point}; the value is NaN rather "
+            f"than a truncated sum that could be wrong.  Please report the point")
+    return result
+
+
 def _second_in_shape(function):
     def lin(g, *args):
         raise NotImplementedError(
@@ -514,13 +400,13 @@ def betainc_db(a, b, x):
                             "betainc(a, b, x)", a, b, x)
 
 
-gammainc_p = elementwise("gammainc", None, {"f": _gammainc_body(True)},
+gammainc_p = elementwise("gammainc", None, {"f": gammainc_body(True)},
                          lambda g, a, x, out: g * gammainc_da(a, x),
                          lambda g, a, x, out: g * _gammainc_density(a, x))
-gammaincc_p = elementwise("gammaincc", None, {"f": _gammainc_body(False)},
+gammaincc_p = elementwise("gammaincc", None, {"f": gammainc_body(False)},
                           lambda g, a, x, out: -g * gammainc_da(a, x),
                           lambda g, a, x, out: -g * _gammainc_density(a, x))
-betainc_p = elementwise("betainc", None, {"f": _BETAINC},
+betainc_p = elementwise("betainc", None, {"f": BETAINC},
                         lambda g, a, b, x, out: g * betainc_da(a, b, x),
                         lambda g, a, b, x, out: g * betainc_db(a, b, x),
                         lambda g, a, b, x, out: g * _betainc_density(a, b, x))
@@ -532,7 +418,8 @@ def gammainc(a, x):
     >>> round(float(gammainc(1.0, 2.0)), 12)  # 1 - exp(-2)
     0.864664716763
     """
-    return _state.interpreter.process(gammainc_p, (a, x), _EMPTY)
+    return _value_or_raise(_state.interpreter.process(gammainc_p, (a, x), _EMPTY),
+                           "gammainc(a, x)", a, x)
 
 
 def gammaincc(a, x):
@@ -541,7 +428,8 @@ def gammaincc(a, x):
     >>> round(float(gammaincc(1.0, 2.0)), 12)  # exp(-2)
     0.135335283237
     """
-    return _state.interpreter.process(gammaincc_p, (a, x), _EMPTY)
+    return _value_or_raise(_state.interpreter.process(gammaincc_p, (a, x), _EMPTY),
+                           "gammaincc(a, x)", a, x)
 
 
 def betainc(a, b, x):
@@ -550,7 +438,8 @@ def betainc(a, b, x):
     >>> round(float(betainc(2.0, 1.0, 0.5)), 12)  # x**2
     0.25
     """
-    return _state.interpreter.process(betainc_p, (a, b, x), _EMPTY)
+    return _value_or_raise(_state.interpreter.process(betainc_p, (a, b, x), _EMPTY),
+                           "betainc(a, b, x)", a, b, x)
 
 
 for _f, _p in ((gammainc, gammainc_p), (gammaincc, gammaincc_p), (betainc, betainc_p),
