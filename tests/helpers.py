@@ -20,12 +20,34 @@ import funcgrad.numpy as fnp
 from funcgrad import tree
 
 __all__ = ["check_value", "check_jvp_fd", "check_dot_product", "check_second_order",
-           "check_vmap", "check_float32", "check_graph", "assert_close", "leaves"]
+           "check_vmap", "check_float32", "check_graph", "assert_close", "leaves",
+           "c_library_exp2", "numpy_exp2_is_c_library"]
 
 FD_EPS = 1e-6
 
 
 # --- small utilities -----------------------------------------------------------------------
+
+def c_library_exp2(x):
+    """The C library's ``exp2f``/``exp2`` of each element of a float32/float64 array (what
+    the kernels' exp2 leaf calls), computed outside funcgrad and NumPy, through ctypes."""
+    import ctypes
+    import ctypes.util
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    c_type = ctypes.c_float if x.dtype == np.float32 else ctypes.c_double
+    fn = libm.exp2f if x.dtype == np.float32 else libm.exp2
+    fn.restype, fn.argtypes = c_type, [c_type]
+    return np.array([fn(float(v)) for v in x.ravel()], x.dtype).reshape(x.shape)
+
+
+def numpy_exp2_is_c_library():
+    """Does NumPy's exp2 give the C library's bits on this CPU?  Not where NumPy dispatches
+    it to its AVX-512 (SVML) loops, which differ from the C library in the last bit on
+    about a fifth of float32 arguments."""
+    x = np.linspace(-30.0, 30.0, 2001)
+    return all(np.exp2(x.astype(t)).tobytes() == c_library_exp2(x.astype(t)).tobytes()
+               for t in (np.float32, np.float64))
+
 
 def leaves(out):
     """The output's leaves as NumPy arrays (0-d NumPy scalars become 0-d arrays)."""

@@ -26,6 +26,7 @@ from hypothesis import Phase, assume, given, settings, strategies as st
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad import tree
+from helpers import numpy_exp2_is_c_library
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -974,6 +975,21 @@ def test_exp2_of_float32_and_float64_in_one_kernel_compiles_with_the_eager_bits(
     eagerly (``fnp.frexp`` of float32 scales by ``exp2`` of float32 exponents,
     ``fnp.ldexp`` by ``exp2`` of float64 ones).  The kernels' exp2 leaf declares it per
     type; ``wait=True`` raises if compiling fails."""
+    # (the kernels' exp2 is the C library's, as NumPy's is except where NumPy dispatches it
+    # to AVX-512 (SVML) loops: there the jit's float32 exp2 may differ from eager's by a few
+    # float32 ulps, as lower.py allows for transcendental functions)
+    exact = numpy_exp2_is_c_library()
+
+    def same(got, want):
+        assert got.dtype == want.dtype
+        if exact:
+            return got.tobytes() == want.tobytes()
+        finite = np.isfinite(want)
+        np.testing.assert_array_equal(np.isfinite(got), finite)
+        np.testing.assert_array_equal(got[~finite], want[~finite])
+        np.testing.assert_allclose(got[finite], want[finite], rtol=8 * np.finfo(np.float32).eps,
+                                   atol=0)
+        return True
     x = _float32_everywhere()
     functions = {
         "ldexp(*frexp(x))": lambda x: fnp.ldexp(*fnp.frexp(x)),
@@ -984,7 +1000,7 @@ def test_exp2_of_float32_and_float64_in_one_kernel_compiles_with_the_eager_bits(
         with np.errstate(all="ignore"):
             got, want = jitted(x), f(x)
         assert "_lf.exp2" in jitted.lower(x).as_text(), name  # in the compiled kernel
-        assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), name
+        assert same(got, want), name
     finite = x[np.isfinite(x) & (np.abs(x) < 100)]
     np.testing.assert_array_equal(fg.jit(lambda x: fnp.ldexp(*fnp.frexp(x)), wait=True)(finite),
                                   finite)
@@ -993,7 +1009,7 @@ def test_exp2_of_float32_and_float64_in_one_kernel_compiles_with_the_eager_bits(
         return np.sum(fnp.exp2(x * 0.1) * fnp.exp2(x.astype(np.float64) * 0.05))
     grad = fg.jit(fg.grad(loss), wait=True)
     assert grad(finite).dtype == np.float32
-    assert grad(finite).tobytes() == fg.grad(loss)(finite).tobytes()
+    assert same(grad(finite), fg.grad(loss)(finite))
 
 
 def test_gradient_through_complex_abs_divides_in_the_real_kernel():

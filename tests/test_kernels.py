@@ -22,6 +22,7 @@ from funcgrad.core import REGISTRY
 from funcgrad.kernels import cpu
 from funcgrad.kernels.cpu import _lazy, reductions
 
+from helpers import c_library_exp2, numpy_exp2_is_c_library  # noqa: E402
 from long_runs import LONG  # noqa: E402
 
 SETTINGS = settings(max_examples=8, deadline=None,
@@ -204,8 +205,9 @@ def test_sin_keeps_the_sign_of_zero(numba_everywhere):
 
 def test_the_exp2_leaf_has_numpys_bits_on_float32_and_float64_in_one_function():
     """Numba's ``np.exp2`` cannot be compiled on both float types in one function (it
-    declares ``llvm.exp2`` once, unsuffixed); the leaf can, with NumPy's bits (all 2**32
-    float32 values were checked once; here a sample of bit patterns and the edges)."""
+    declares ``llvm.exp2`` once, unsuffixed); the leaf can, with the C library's bits,
+    which are NumPy's where NumPy's exp2 is the C library's (all 2**32 float32 values were
+    checked once; here a sample of bit patterns and the edges)."""
     numba = pytest.importorskip("numba")
     from funcgrad.kernels.cpu import leaves as F
     rng = np.random.default_rng(7)
@@ -226,12 +228,23 @@ def test_the_exp2_leaf_has_numpys_bits_on_float32_and_float64_in_one_function():
 
     out32, out64 = np.empty_like(x32), np.empty_like(x64)
     both(x32, x64, out32, out64)
+    # The leaf is the C library's exp2; NumPy's is too, except where NumPy dispatches exp2
+    # to its AVX-512 (SVML) loops: there the two differ by a few ulps (3 at most for
+    # float32 on this sample, near overflow; as the jit's other transcendental functions
+    # may differ from NumPy's SIMD ones, funcgrad/jit/lower.py).
+    same_as_numpy = numpy_exp2_is_c_library()
     with np.errstate(all="ignore"):
-        want32, want64 = np.exp2(x32), np.exp2(x64)
-    for got, want in ((out32, want32), (out64, want64)):
-        nan = np.isnan(want)
+        numpy32, numpy64 = np.exp2(x32), np.exp2(x64)
+        c32, c64 = c_library_exp2(x32), c_library_exp2(x64)
+    for got, c, numpy_ in ((out32, c32, numpy32), (out64, c64, numpy64)):
+        nan = np.isnan(c)
         np.testing.assert_array_equal(np.isnan(got), nan)
-        assert got[~nan].tobytes() == want[~nan].tobytes()
+        np.testing.assert_array_equal(np.isnan(numpy_), nan)
+        assert got[~nan].tobytes() == c[~nan].tobytes()
+        if same_as_numpy:
+            assert got[~nan].tobytes() == numpy_[~nan].tobytes()
+        else:
+            np.testing.assert_array_max_ulp(got[~nan], numpy_[~nan], maxulp=4)
     assert F.exp2(np.float32(0.5)) == np.exp2(np.float32(0.5))  # callable from Python too
 
 
