@@ -497,6 +497,30 @@ class TestCustomVJP:
                            match=r"custom_vjp\(f\) used a value traced by an enclosing grad"):
             fg.grad(loss)(2.0)
 
+    def test_captured_value_is_refused_when_no_argument_is_traced(self):
+        # With constant arguments the call went past grad's (jvp's) interpreter, but the
+        # primal still ran with it current: the captured w was differentiated through the
+        # primal, bypassing the rule (grad 3.0 where the rule says nothing of w).
+        def loss(w):
+            @fg.custom_vjp
+            def f(y):
+                return y * w
+
+            f.defvjp(lambda y: (f(y), None), lambda r, g: (g * 100.0,))
+            return f(3.0)
+
+        jvp = lambda fn: (lambda w: fg.jvp(fn, (w,), (1.0,)))  # noqa: E731
+        for transform, w in ((fg.grad, 2.0), (jvp, 2.0),
+                             (lambda fn: fg.vmap(fg.grad(fn)), np.array([2.0, 3.0]))):
+            with pytest.raises(fg.EscapedTracerError, match=r"custom_vjp\(f\) used a value "
+                                                             r"traced by an enclosing"):
+                transform(loss)(w)
+        # no derivative asked of it: vmap and jit take the captured value as they find it
+        np.testing.assert_allclose(fg.vmap(loss)(np.array([2.0, 3.0])), [6.0, 9.0])
+        np.testing.assert_allclose(fg.jit(loss)(2.0), 6.0)
+        # fg.stop_gradient, as the message says, or the value as an argument, are accepted
+        np.testing.assert_allclose(fg.grad(lambda w: loss(fg.stop_gradient(w)) + w)(2.0), 1.0)
+
 
 # --- Function (torch.autograd.Function) ----------------------------------------------------------
 

@@ -173,6 +173,23 @@ def test_solve_ivp_closure_gradient_equals_the_args_gradient():
     np.testing.assert_allclose(fg.grad(by_closure)(2.0), fg.grad(by_args)(2.0), rtol=1e-9)
 
 
+def test_derivative_through_the_landing_loops_holds_the_step_sizes_constant():
+    # Landing on SciPy's own step times, one step falls 1e-12 short of its time and a
+    # sliver step follows, after which the steps grow back tenfold; differentiated through
+    # the controller, those step sizes moved the times with k and the derivative came out
+    # -1.3216 instead of -exp(-2) (in both modes).  The step sizes are a choice: constant.
+    from funcgrad.scipy._rk import METHODS as TABLEAUS, Solver, solve_landing
+    ts = si.solve_ivp(lambda t, y: -2.0 * y, (0.0, 1.0), [1.0], rtol=1e-8, atol=1e-10).t
+
+    def landing(k):
+        ys, _ = solve_landing(lambda y, t: -k * y, np.array([1.0]), ts,
+                              Solver(TABLEAUS["RK45"], 1e-8, 1e-10, np.inf))
+        return ys[-1, 0]
+
+    np.testing.assert_allclose(fg.grad(landing)(2.0), -np.exp(-2.0), rtol=1e-7)
+    np.testing.assert_allclose(fg.jvp(landing, (2.0,), (1.0,))[1], -np.exp(-2.0), rtol=1e-7)
+
+
 def test_solve_ivp_second_derivative_and_dense_output_gradient():
     def end(k):
         return fsi.solve_ivp(_decay, (0.0, 1.0), np.array([1.0]), t_eval=[1.0], args=(k,),

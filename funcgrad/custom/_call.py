@@ -7,8 +7,8 @@ import numpy as np
 
 from ..kernels._broadcast import broadcast_shapes
 from .. import tree
-from ..core import (WEAK_TYPES, Primitive, ShapedArray, Tracer, _special_classes, aval_of,
-                    is_special)
+from ..core import (WEAK_TYPES, Primitive, ShapedArray, Tracer, _special_classes, _state,
+                    aval_of, is_special, run_under)
 from ..errors import ArgumentMismatchError, ForwardModeUndefinedError
 from ..devices import register_gpu
 from ..numpy._convert import asarray
@@ -187,7 +187,6 @@ def _impl(*xs, rule):
 
 
 def _abstract_eval(*avals, rule):
-    from ..core import _state
     from ..interpreters.graph import trace_to_graph
 
     def traced(*ts):
@@ -461,5 +460,29 @@ class CallSite:
 
     def bind(self, rule, *extra):
         """``custom_call`` of ``rule`` on the leaves (then ``extra`` inputs), as a pytree."""
-        outs = custom_call_p.bind(*self.leaves, *extra, rule=rule)
+        operands = (*self.leaves, *extra)
+        below = _below_untouched_differentiation(operands)
+        if below is None:
+            outs = custom_call_p.bind(*operands, rule=rule)
+        else:
+            outs = run_under(below, custom_call_p.bind, *operands, rule=rule)
         return tree.unflatten(self.out_tree[0], outs)
+
+
+def _below_untouched_differentiation(operands):
+    """The interpreter below the current differentiating ones (grad's, jvp's) that none of
+    ``operands`` is a tracer of, or None where the current one has an operand.
+
+    Such an interpreter passes the call on to its parent; run with it still current, the
+    rule's functions would have its tracers that they captured recorded on it, so the
+    function would be differentiated through, the custom rule bypassed and the derivative
+    silently not the rule's.  Run below it, the rule's guard refuses those captures
+    (CapturedTracerError), as JAX refuses differentiating a custom_vjp with respect to a
+    closed-over value."""
+    from ..interpreters.forward import JVPInterpreter
+    from ..interpreters.reverse import ReverseInterpreter
+    interp = current = _state.interpreter
+    owners = {id(x._trace) for x in operands if isinstance(x, Tracer)}
+    while isinstance(interp, (ReverseInterpreter, JVPInterpreter)) and id(interp) not in owners:
+        interp = interp.parent
+    return None if interp is current else interp

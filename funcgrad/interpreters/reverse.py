@@ -247,6 +247,12 @@ class ReverseInterpreter(Interpreter):
         outs = []
         n = len(out)
         for k, o in enumerate(out):
+            if dtype_of(o).kind not in "fc":
+                # An integer or boolean output (a loop's counter or flag) has no cotangent:
+                # a tracer of it would make the primitives that read it (where's condition,
+                # an index) ask for one, which their rules cannot give.
+                outs.append(o)
+                continue
             sel = ReverseTracer(self, o, SELECT, (k, n), None, (node,), (), is_weak(o))
             sel.slot = len(tape)
             tape.append(sel)

@@ -6,9 +6,9 @@ import numpy as np
 
 from .. import tree
 from ..core import ConcretizationError, Primitive, ShapedArray, concrete
-from ..interpreters.graph import eval_graph
-from ..jit.derive import (as_root, batch_graph, batch_key, derived, holds_graphs, is_float,
-                          jvp_graph)
+from ..interpreters.graph import Graph, eval_graph
+from ..jit.derive import (as_root, batch_graph, batch_key, derived, fit, holds_graphs,
+                          is_float, jvp_graph, zeros)
 from ..devices import register_gpu
 from ..jit.passes import closure_convert
 from ..jit.trace import trace_flat
@@ -103,13 +103,72 @@ def _while_vjp(needs, cts, outs, *args, cond, body, cond_nconsts, body_nconsts,
     if residuals is None:
         residuals = _while_reverse_fwd(args, params)[1]
     length, trajectory = residuals[0], residuals[1:]
-    # The same backward as a scan over the recorded steps (no xs, no ys).
     bc = list(args[ncc:ncc + nbc])
     nk = len(args) - ncc - nbc
+    if _holds_while(body):
+        # A loop inside the body takes its own number of steps at each step: there is no
+        # one backward body to trace for a scan, so each step is pulled back on its values.
+        from ..eager.tensor import Tensor  # (the tape imports lax: looked up when used)
+        if any(isinstance(v, Tensor) for v in list(args) + list(trajectory)):
+            raise NotImplementedError(
+                "the eager Tensor cannot differentiate a while_loop whose body runs another "
+                "while_loop; take the gradient with fg.grad or fg.vjp, or write the inner "
+                "loop as fori_loop with Python-int bounds or lax.scan")
+        grads = _stepwise_vjp(cts, bc, trajectory, length, body)
+        return [None] * ncc + [g if need else None for g, need in zip(grads, needs[ncc:])]
+    # The same backward as a scan over the recorded steps (no xs, no ys).
     grads = scan_vjp(tuple(needs[ncc:]), list(cts), list(outs), *bc, *args[ncc + nbc:],
                      body=body, length=length, reverse=False, num_consts=nbc,
                      num_carry=nk, residuals=trajectory)
     return [None] * ncc + list(grads)
+
+
+def _holds_while(graph):
+    """Whether ``graph`` runs a ``while_loop``, directly or inside another graph."""
+    for eqn in graph.eqns:
+        if eqn.prim is while_loop_p:
+            return True
+        for p in eqn.params.values():
+            for g in (p if isinstance(p, (tuple, list)) else (p,)):
+                if isinstance(g, Graph) and _holds_while(g):
+                    return True
+    return False
+
+
+def _stepwise_vjp(cts, consts, trajectory, length, body):
+    """Cotangents of ``(consts, initial carry)``: the body's VJP at each recorded step, last
+    step first, on the step's own values (so loops inside the body run on concrete values
+    too); None for integer and boolean inputs."""
+    from ..api import vjp
+    nbc = len(consts)
+    floats = [i for i, v in enumerate(body.invars) if is_float(v.aval)]
+    f_carry = [i - nbc for i in floats if i >= nbc]
+    carry_avals = [v.aval for v in body.invars[nbc:]]
+    carry_ct = [zeros(carry_avals[j]) if cts[j] is None else cts[j] for j in f_carry]
+    const_ct = [None] * nbc
+    for k in range(length - 1, -1, -1):
+        vals = list(consts) + [t[k] for t in trajectory]
+
+        def step(*xs, vals=vals):
+            full = list(vals)
+            for i, x in zip(floats, xs):
+                full[i] = x
+            outs = eval_graph(body, *full)
+            return [outs[j] for j in f_carry]
+        pullback = vjp(step, *[vals[i] for i in floats])[1]
+        by_input = dict(zip(floats, pullback([fit(c, carry_avals[j])
+                                              for c, j in zip(carry_ct, f_carry)])))
+        carry_ct = [by_input[nbc + j] for j in f_carry]
+        for i in floats:
+            if i < nbc:
+                const_ct[i] = by_input[i] if const_ct[i] is None else const_ct[i] + by_input[i]
+    grads = const_ct + [None] * len(carry_avals)
+    for j, c in zip(f_carry, carry_ct):
+        grads[nbc + j] = c
+    for i in floats:
+        if i < nbc and grads[i] is None:  # a loop of no steps
+            grads[i] = zeros(body.invars[i].aval)
+    return grads
 
 
 def _while_batch(args, dims, *, cond, body, cond_nconsts, body_nconsts):

@@ -37,6 +37,7 @@ from .. import lax, numpy as fnp
 from ..forward_mode import _jvp, jvp
 from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
 from ..custom._guard import CapturedTracerError
+from ._captured import lift_captures
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..callback import pure_callback
 from ..primitives import eig as _eig, linalg as _la
@@ -418,8 +419,12 @@ def funm(A: ArrayLike, func: Callable[[Array], ArrayLike], disp: bool = True
     if type(asarray(A)) is np.ndarray and _plain_function(func):  # SciPy's own values
         import scipy.linalg
         return scipy.linalg.funm(A, func, disp)
+    # (values func captures become parameters of the derivative rule, which moves each
+    # f(w_i) with them; left captured, the rule refuses them)
+    n = np.shape(A)[-1] if np.ndim(A) == 2 else 0
+    func, consts = lift_captures(func, (np.ones(n, np.complex128),), "funm")
     try:
-        out, cond = _through_eig("funm", A, func)
+        out, cond = _through_eig("funm", A, func, params=tuple(consts))
     except CapturedTracerError as e:
         raise CapturedTracerError(
             "funm: func uses a traced value it captured from the enclosing function; funm's "

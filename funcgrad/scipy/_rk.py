@@ -14,7 +14,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from .. import numpy as fnp
-from ..lax import while_loop
+from ..lax import stop_gradient, while_loop
 
 
 class Tableau(NamedTuple):
@@ -140,7 +140,13 @@ def attempt(f, solver, t, y, fy, h_abs, rejected, target):
     next h_abs, rejected, too_small)`` after it.  A step that would pass ``target`` is
     shortened to end on it exactly."""
     tab = solver.method
-    h_abs = fnp.minimum(h_abs, solver.max_step)
+    # The step size is a choice, not a function to differentiate: its derivative through the
+    # controller is not small where a step is a sliver (a near miss of ``target`` followed
+    # by a step of 1e-12), and the times it moves shift the solution by the local error
+    # times that derivative -- O(1) wrong against the ODE's sensitivity when the loops are
+    # differentiated through.  Held constant, a derivative through the steps is that of the
+    # Runge-Kutta map at fixed times, accurate to the tolerances (the adjoint's, too).
+    h_abs = fnp.minimum(stop_gradient(h_abs), solver.max_step)
     spacing = 10.0 * np.finfo(y.dtype).eps
     too_small = h_abs < spacing * fnp.abs(t)
     # (a step ending within rounding of ``target`` ends on it: the next would be too small)
@@ -178,27 +184,25 @@ def solve_landing(f, y0, ts, solver):
     else:
         h = fnp.asarray(solver.first_step, y0.dtype)
         nfev = 1.0
-    zero = fnp.asarray(0.0, y0.dtype)
-    # (the failure flag is carried as a float: a boolean output of the loop would be taken
-    # for a differentiable one when the loop is differentiated through, for captured values)
-    state = (zero, y0, f0, t0, h, fnp.asarray(False), zero)
+    state = (fnp.asarray(0.0, y0.dtype), y0, f0, t0, h, fnp.asarray(False),
+             fnp.asarray(False))  # (steps, y, f(t, y), t, h, rejected, failed)
     ys = [y0]
     for j in range(1, ts.shape[0]):
         target = ts[j]
 
         def cond(s, target=target):
-            return fnp.logical_and(s[3] < target, s[6] < 0.5)
+            return fnp.logical_and(s[3] < target, fnp.logical_not(s[6]))
 
         def body(s, target=target):
             steps, y, fy, t, h, rejected, _ = s
             _, t, y, fy, h, rejected, small = attempt(f, solver, t, y, fy, h, rejected,
                                                       target)
-            return steps + 1.0, y, fy, t, h, rejected, fnp.where(small, 1.0, 0.0)
+            return steps + 1.0, y, fy, t, h, rejected, small
 
         state = while_loop(cond, body, state)
-        ys.append(fnp.where(state[6] > 0.5, np.nan, state[1]))
+        ys.append(fnp.where(state[6], np.nan, state[1]))
     info = fnp.stack([nfev + state[0] * _evals_per_step(solver),
-                      -state[6]])
+                      -fnp.where(state[6], 1.0, 0.0)])
     return fnp.stack(ys), fnp.astype(info, y0.dtype)
 
 

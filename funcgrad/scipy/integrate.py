@@ -24,6 +24,7 @@ from ..core import is_special
 from ..numpy._convert import asarray
 from ..numpy.signal import trapezoid as _np_trapezoid
 from ..typing import Array, ArrayLike, PyTree
+from ._captured import lift_captures
 from ._ivp import solve_ivp
 from ._ode_adjoint import _Flat, _odeint
 from ._quadrature import IntegrationWarning, fixed_quad, quad, quad_vec
@@ -193,5 +194,7 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
 
     y = fnp.astype(yflat.ravel(leaves), dtype)
     solver = Solver(None, rtol, atol, float(mxstep))
-    ys = _odeint(flat_func, solver, y, ts, *arg_leaves)[0]
+    # (values func captures reach the adjoint as arguments: the custom_vjp refuses them)
+    flat_func, consts = lift_captures(flat_func, (y, ts[0], *arg_leaves), "odeint")
+    ys = _odeint(flat_func, solver, y, ts, *arg_leaves, *consts)[0]
     return yflat.tree(ys, (ts.shape[0],))
