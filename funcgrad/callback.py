@@ -13,7 +13,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import tree
-from .core import Primitive, ShapedArray
+from .core import Primitive, ShapedArray, is_special
 from .devices import register_gpu
 
 __all__ = ["pure_callback", "pure_callback_p"]
@@ -69,8 +69,8 @@ def _no_derivative(callback):
     return TypeError(
         f"pure_callback({callback.__name__}) cannot be differentiated: funcgrad cannot see "
         f"inside a host callback. Wrap the function that calls it in fg.custom_jvp or "
-        f"fg.custom_vjp and give its derivative there, or pass fg.stop_gradient(x) to the "
-        f"callback if no derivative should flow through it.")
+        f"fg.custom_vjp and give its derivative there, or pass fg.stop_gradient(x) (a "
+        f"Tensor's x.detach()) to the callback if no derivative should flow through it.")
 
 
 def _jvp(primals, tangents, *, callback, result_avals, vmap_method):
@@ -163,8 +163,9 @@ def pure_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args:
     axis of size 1 on unbatched arguments, ``"broadcast_all"`` once with every argument
     batched, ``"legacy_vectorized"`` once with unbatched arguments as they are; without
     it ``vmap`` raises.  It has no derivative: ``grad``/``jvp`` through it raise (define
-    one with ``fg.custom_jvp``/``fg.custom_vjp``).  ``sharding`` is accepted for JAX's
-    signature and ignored.
+    one with ``fg.custom_jvp``/``fg.custom_vjp``), and so does a call on an eager Tensor
+    that requires grad (its results would be cut off its graph); on other Tensors the
+    results are Tensors.  ``sharding`` is accepted for JAX's signature and ignored.
 
     >>> import numpy as np, scipy.special, funcgrad as fg
     >>> def j0(x):
@@ -185,7 +186,9 @@ def pure_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args:
     declared, out_tree = tree.flatten(result_shape_dtypes,
                                       lambda x: hasattr(x, "shape") and hasattr(x, "dtype"))
     result_avals = tuple(_declared(leaf) for leaf in declared)
-    leaves, in_tree = tree.flatten((args, kwargs))
+    # (a Tensor stays one leaf, so the call reaches its graph, which refuses to record
+    # it when a gradient is wanted; flattened to its value, the gradient was lost)
+    leaves, in_tree = tree.flatten((args, kwargs), is_special)
     from .numpy._convert import asarray
     host = _HostFunction(callback, in_tree, out_tree)
     outs = pure_callback_p.bind(*[asarray(x) for x in leaves], callback=host,

@@ -251,6 +251,29 @@ def test_pure_callback_refuses_differentiation_naming_the_fix(transform):
         transform(sin_cb)
 
 
+def test_pure_callback_on_a_tensor_that_requires_grad_refuses_rather_than_cut_its_graph():
+    """A Tensor was flattened to its value: the result was a plain array and the loss
+    built on it had no gradient for w (silently); under jit compiling failed."""
+    w = fg.tensor([0.5, 1.0], dtype=fg.float64, requires_grad=True)
+    host = lambda a: np.sin(np.asarray(a))  # noqa: E731
+    with pytest.raises(TypeError, match="cannot be differentiated.*detach"):
+        fg.pure_callback(host, w, w)
+    with pytest.raises(TypeError, match="cannot be differentiated"):
+        fg.jit(lambda x: fg.pure_callback(host, x, w * x), wait=True)(np.ones(2))
+    with fg.no_grad():
+        out = fg.pure_callback(host, w, w)
+    assert isinstance(out, fg.Tensor) and out.tolist() == np.sin([0.5, 1.0]).tolist()
+    out = fg.pure_callback(host, w, w.detach())
+    assert isinstance(out, fg.Tensor) and not out.requires_grad
+
+    @fg.custom_vjp  # the fix the error names: the derivative given, on the Tensor's graph
+    def f(x):
+        return fg.pure_callback(host, x, x)
+    f.defvjp(lambda x: (f(x), x), lambda x, g: (g * fg.pure_callback(np.cos, x, x),))
+    f(w).sum().backward()
+    np.testing.assert_allclose(w.grad.numpy(), np.cos([0.5, 1.0]), rtol=1e-15)
+
+
 def test_pure_callback_is_a_constant_to_transforms_when_its_inputs_are():
     g = fg.grad(lambda x: x * sin_cb(fg.stop_gradient(x)))(0.5)
     assert g == pytest.approx(np.sin(0.5))

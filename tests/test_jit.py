@@ -1540,6 +1540,55 @@ def test_a_jitted_call_on_tensors_is_recorded_on_their_graph():
         assert f(x).grad_fn is None
 
 
+def test_a_jitted_function_closing_over_a_tensor_records_the_call_on_its_graph():
+    """As torch.compile: a closed-over Tensor that requires grad is read when called and
+    gets its gradient from loss.backward() (compiling failed with "report this" and the
+    eager fallback ran; a compiled stage cannot hold one and says so)."""
+    import warnings
+    w = fg.tensor([1.0, 2.0, 3.0], dtype=fg.float64, requires_grad=True)
+    x = np.array([0.5, 1.5, 2.0])
+
+    def f(v):
+        return (np.sin(w * v) * w).sum()
+    jitted = fg.jit(f)  # (compiles in the background: no warning may come of it)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(2):
+            loss = jitted(x)
+            assert isinstance(loss, fg.Tensor) and loss.grad_fn is not None
+            loss.backward()
+            want = np.sin(w.detach().numpy() * x) + w.detach().numpy() * x * np.cos(
+                w.detach().numpy() * x)
+            np.testing.assert_allclose(w.grad.numpy(), want, rtol=1e-13)
+            w.grad = None
+            jitted.block_until_compiled()
+        with fg.no_grad():  # an optimiser's step in place: the next call reads it
+            w -= 0.25
+        np.testing.assert_allclose(jitted(x).item(), f(x).item(), rtol=1e-14)
+        # A second Tensor as an argument too, and the closed-over one returned as it is
+        xt = fg.tensor(x, requires_grad=True)
+        both = fg.jit(lambda v: ((w * v * v).sum(), w), wait=True)(xt)
+        assert both[1].requires_grad and both[1].tolist() == w.tolist()
+        (both[0] + both[1].sum()).backward()
+        np.testing.assert_allclose(w.grad.numpy(), x ** 2 + 1.0, rtol=1e-14)
+        np.testing.assert_allclose(xt.grad.numpy(), 2 * w.detach().numpy() * x, rtol=1e-14)
+        w.grad = None
+        g = fg.grad(fg.jit(lambda v: (w * v * v).sum()))(x)  # d/dw sum((2 w x)^2) = 8 w x^2
+        (g * g).sum().backward()
+        np.testing.assert_allclose(w.grad.numpy(), 8 * w.detach().numpy() * x ** 2,
+                                   rtol=1e-14)
+    with pytest.raises(TypeError, match=r"closes over 1 eager Tensor"):
+        jitted.lower(x)
+
+
+def test_a_jitted_function_traces_again_when_a_tensor_it_closes_over_is_rebound():
+    scale = fg.tensor([2.0], dtype=fg.float64)
+    jitted = fg.jit(lambda v: np.sum(scale * v), wait=True)
+    assert jitted(np.ones(3)).item() == 6.0
+    scale = fg.tensor([3.0], dtype=fg.float64)  # noqa: F841 (read by the lambda)
+    assert jitted(np.ones(3)).item() == 9.0
+
+
 @pytest.mark.parametrize("shape, axis", [((1000,), 0), ((40, 50), (0, 1)), ((1000,), None)])
 def test_a_whole_sum_with_keepdims_fused_into_its_loop_keeps_its_shape(shape, axis):
     """A sum of every element, accumulated inside the loop that computes its terms, with

@@ -392,6 +392,20 @@ def test_control_flow_records_on_the_eager_tensor(name):
     np.testing.assert_allclose(t.grad.detach().numpy(), want, rtol=1e-12)
 
 
+@pytest.mark.parametrize("name", ["scan", "fori_loop", "cond"])
+def test_a_jitted_control_flow_body_closing_over_a_tensor_records_on_its_graph(name):
+    """The Tensor a body closes over is an operand of the loop, so under jit it reaches
+    the compiled call as an input (compiling failed: NumPy cannot read a Tensor that
+    requires grad, and the eager fallback warned "report this")."""
+    w = fg.Tensor(T0.copy(), requires_grad=True)
+    fun = {"scan": lambda x: lax.scan(lambda c, _: (c * w, None), x, None, length=3)[0],
+           "fori_loop": lambda x: lax.fori_loop(0, 3, lambda i, c: c * w, x),
+           "cond": lambda x: lax.cond(True, lambda v: v * w ** 3, np.sin, x)}[name]
+    out = fg.jit(lambda x: np.sum(fun(x) * W), wait=True)(np.ones(4))
+    out.backward()  # d/dw sum(W w^3)
+    np.testing.assert_allclose(w.grad.numpy(), 3 * W * T0 ** 2, rtol=1e-13)
+
+
 @pytest.mark.parametrize("loop", ["scan", "fori_loop"])
 def test_double_backward_through_a_loop_whose_carry_is_a_tensor(loop):
     # sum(t ** 4 + t ** 3): the loop squares twice.  Its backward pass read the forward's

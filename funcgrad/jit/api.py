@@ -21,7 +21,7 @@ from ..core import (ROOT, Tracer, TrigRangeError, _special_classes, _state,
 from ..interpreters.batching import named_axes
 from .derive import out_aval
 from .entry import Entry, compile_graph
-from .passes import closure_convert
+from .passes import closure_convert, lift_tensors
 from .signature import ShapeDtypeStruct, fast_key, hashable_static, leaf_aval
 from .switches import track
 from .trace import trace_flat
@@ -132,7 +132,7 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         if _state.jit_disabled:  # the Python function, as it is
             return self.fun(*args, **kwargs)
-        if self._watched and self._outdated():
+        if (self._watched or self._links) and self._outdated():
             self.clear_cache()
         # The fast path: arrays, numbers and dicts, lists and tuples of them, a signature
         # seen before, no transform.
@@ -191,23 +191,28 @@ class JitFunction:
             kw = dict(dyn_kwargs)
             kw.update({k: kwargs[k] for k in self.static_argnames if k in kwargs})
             out = self.fun(*full, **kw)
-            out_leaves, out_tree = tree.flatten(out)
+            # (a closed-over Tensor returned stays one leaf, lifted to an input: the
+            # result is that Tensor's value on its graph, not a copy without a gradient)
+            out_leaves, out_tree = tree.flatten(out, is_special)
             out_trees.append(out_tree)
             for i, o in enumerate(out_leaves):
-                if not isinstance(o, (Tracer, ndarray, np.generic, bool, numbers.Number)):
+                if not (isinstance(o, (Tracer, ndarray, np.generic, bool, numbers.Number))
+                        or is_special(o)):
                     raise TypeError(f"jit: the function returned a {type(o).__name__} (output "
                                     f"leaf {i}); a jitted function returns arrays, numbers "
                                     f"and pytrees of them.")
             return out_leaves
 
-        if not self._watched:
+        if not (self._watched or self._links):
             links = []
             self._watched = [(a, a.copy()) for a in reachable_arrays(self.fun, links=links)]
             self._links = links
         graph = trace_flat(flat_fun, avals, "jit")
         graph, tracers = closure_convert(graph)
+        # (tensors lifted after tracers, so their inputs lead: see _call)
+        graph, tensors = lift_tensors(graph)
         name = getattr(self.fun, "__name__", "f")
-        return Entry(graph, out_trees[0], name, len(tracers)), tracers
+        return Entry(graph, out_trees[0], name, tensors), tracers
 
     def _entry(self, args, kwargs, abstract=False):
         """``(entry, tracers, leaves)``: the traced signature of these arguments (traced
@@ -228,7 +233,7 @@ class JitFunction:
 
     def _call(self, args, kwargs):
         entry, tracers, leaves = self._entry(args, kwargs)
-        if _state.interpreter is ROOT and not tracers and not any(
+        if _state.interpreter is ROOT and not tracers and not entry.tensors and not any(
                 type(x) in _special_classes for x in leaves):  # plain values: run the kernels
             if not (self.wait or entry.ready()):
                 return tree.unflatten(entry.out_tree, entry.meanwhile(leaves))
@@ -240,7 +245,10 @@ class JitFunction:
                     self._fast[fkey] = exe.fast_entry(entry.out_tree)
             return tree.unflatten(entry.out_tree, exe(*leaves))
         from .call import jit_call_p
-        outs = jit_call_p.bind(*tracers, *leaves, graph=entry.graph, name=entry.name)
+        # On Tensors (arguments or closed over) the call is one node of their graph,
+        # whose backward is the compiled VJP, as torch.compile records it
+        outs = jit_call_p.bind(*entry.tensors, *tracers, *leaves, graph=entry.graph,
+                               name=entry.name)
         return tree.unflatten(entry.out_tree, outs)
 
     # ahead of time (see .stages) and inspection ----------------------------------------
@@ -254,7 +262,7 @@ class JitFunction:
         >>> traced.out_info
         ShapeDtypeStruct(shape=(2, 2), dtype=float32)
         """
-        if self._watched and self._outdated():  # (as a call would: see _outdated)
+        if (self._watched or self._links) and self._outdated():  # (as a call would: see _outdated)
             self.clear_cache()
         entry, tracers, leaves, key, static_pos = self._lookup(args, kwargs, abstract=True)
         if tracers:
@@ -262,6 +270,12 @@ class JitFunction:
                             f"an enclosing transform, which a stage made ahead of time "
                             f"cannot hold; lower it outside the transform, or pass them "
                             f"as arguments.")
+        if entry.tensors:
+            raise TypeError(f"jit({entry.name}): the function closes over "
+                            f"{len(entry.tensors)} eager Tensor(s), which a compiled stage "
+                            f"(it runs on arrays only) cannot read when called; call the "
+                            f"jitted function itself, which records the call on their graph, "
+                            f"or close over their arrays (t.detach().numpy()).")
         statics = {("arg", i): args[i] for i in static_pos}
         statics.update({("kw", k): kwargs[k] for k in self.static_argnames if k in kwargs})
         # compile() runs the kernels once on plain values; on zeros for the others
@@ -296,7 +310,7 @@ class JitFunction:
         >>> f.eval_shape(fg.ShapeDtypeStruct((4, 2), np.float32), 1.0)
         {'mean': ShapeDtypeStruct(shape=(2,), dtype=float32), 'sum': ShapeDtypeStruct(shape=(4, 2), dtype=float32)}
         """
-        if self._watched and self._outdated():
+        if (self._watched or self._links) and self._outdated():
             self.clear_cache()
         entry = self._entry(args, kwargs, abstract=True)[0]
         return tree.unflatten(entry.out_tree, [ShapeDtypeStruct.of(out_aval(v))
@@ -338,7 +352,8 @@ class JitFunction:
         object it holds) changed since it was traced?  A trace reads such arrays as
         constants, so after ``w[:] = ...`` the compiled code would compute with the old
         values: silently wrong.  So is one rebound (``W = new_array`` for a global ``W``,
-        ``model.w = ...``, a closure's ``nonlocal``).  Then the function is traced again
+        ``model.w = ...``, a closure's ``nonlocal``), or an eager Tensor it closes over
+        (whose contents are read at each call).  Then the function is traced again
         (as eager code would see the new values)."""
         return changed(self._watched, self._links)
 
@@ -389,6 +404,10 @@ def jit(fun: Callable[..., Any] | None = None, *, static_argnums: int | Sequence
     static (``static_argnums``/``static_argnames``) or use ``fg.lax.cond``,
     ``fg.lax.fori_loop`` and ``fg.lax.while_loop``.  ``jit(f).lower(*args).as_text()``
     shows the generated code.  Usable as a decorator, with or without arguments.
+    Eager :class:`~funcgrad.Tensor` arguments, and Tensors the function closes over, are
+    read at each call, and the call is one node of their graph whose backward runs the
+    compiled VJP (as ``torch.compile``): ``jit(loss)(x).backward()`` fills ``w.grad`` of
+    a closed-over ``w``.
     JAX's hints ``donate_argnums``/``donate_argnames`` (results never reuse an input's
     memory here, so nothing is donated and no input is invalidated), ``keep_unused`` and
     ``inline`` are accepted and change no result.

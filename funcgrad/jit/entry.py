@@ -38,14 +38,14 @@ class Entry:
     """A traced signature: its closed graph, output structure and compiled code, which
     may be built on a background thread while calls evaluate the graph eagerly."""
 
-    __slots__ = ("graph", "out_tree", "name", "_exe", "n_tracers", "_builder", "_lock")
+    __slots__ = ("graph", "out_tree", "name", "_exe", "tensors", "_builder", "_lock")
 
-    def __init__(self, graph, out_tree, name, n_tracers):
+    def __init__(self, graph, out_tree, name, tensors=()):
         self.graph = graph
         self.out_tree = out_tree
         self.name = name
         self._exe = None
-        self.n_tracers = n_tracers
+        self.tensors = tuple(tensors)  # closed-over Tensors: the graph's first inputs
         self._builder = None
         self._lock = threading.Lock()
 

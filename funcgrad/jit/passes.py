@@ -5,7 +5,8 @@ cached and shared by several compiled functions):
 
 * :func:`closure_convert` turns tracers of enclosing transforms that the traced function
   closed over into explicit leading inputs (what ``jit`` and ``fg.lax`` pass on as
-  operands, so the enclosing transform sees them);
+  operands, so the enclosing transform sees them); :func:`lift_tensors` does the same
+  for eager Tensors it closed over;
 * :func:`inline` replaces the equations of primitives that call a function (nested
   ``jit_call``, ``custom_call``: see :func:`register_call`) by the equations of the
   functions they call;
@@ -35,18 +36,30 @@ def _aval(x):
 
 def closure_convert(graph):
     """``(graph', tracers)``: every tracer the graph uses as a constant becomes a new
-    leading input of ``graph'``; ``tracers`` are their values, in that order.  So does
-    every other special value (an eager Tensor, a GPU array made inside the function):
-    compiled kernels take plain arrays only, and as an operand of the call such a value
-    reaches its own handler (a Tensor that requires grad records the call on its tape)."""
+    leading input of ``graph'``; ``tracers`` are their values, in that order."""
+    return _lift(graph, lambda x: isinstance(x, Tracer),
+                 lambda x: ShapedArray(x.shape, x.dtype, x.weak))
+
+
+def lift_tensors(graph):
+    """``(graph', tensors)``: every eager Tensor the graph uses as a constant (one the
+    traced function closed over) becomes a new leading input of ``graph'``.  Passed as
+    arguments, they are read when called (an optimiser's in-place step is seen) and
+    the call is recorded on their graph, so ``loss.backward()`` reaches them; baked in
+    as constants, their gradient was lost and a Tensor that requires grad, which NumPy
+    cannot read, made the compilation fail."""
+    return _lift(graph, lambda x: type(x) in _special_classes and not isinstance(x, Tracer),
+                 aval_of)
+
+
+def _lift(graph, wanted, aval):
     found = {}
 
     def lift(x):
-        if isinstance(x, Tracer) or type(x) in _special_classes:
+        if wanted(x):
             key = id(x)
             if key not in found:
-                weak = getattr(x, "weak", False)  # (a Tensor, a GPU array: never weak)
-                found[key] = (x, Var(ShapedArray(tuple(x.shape), x.dtype, weak)))
+                found[key] = (x, Var(aval(x)))
             return found[key][1]
         return x
 
@@ -58,9 +71,9 @@ def closure_convert(graph):
     outvars = [lift(x) for x in graph.outvars]
     if not found:
         return graph, []
-    tracers = [t for t, _ in found.values()]
+    values = [x for x, _ in found.values()]
     new_vars = [v for _, v in found.values()]
-    return Graph(new_vars + list(graph.invars), eqns, outvars), tracers
+    return Graph(new_vars + list(graph.invars), eqns, outvars), values
 
 
 def substitute(graph, inputs):
@@ -151,11 +164,11 @@ def _uniform_value(c):
     """The one value a constant array repeats (as a NumPy scalar), or None."""
     if c.size == 0 or c.dtype.kind not in "biuf":
         return None
-    first = c[(0,) * c.ndim]  # (not c.flat: NumPy's flat iterator stops at 32 dimensions)
     if c.ndim and all(s == 0 for s in c.strides):
-        return first
+        return c.flat[0]
     if c.size > 1 << 20:
         return None
+    first = c.flat[0]
     flat = np.ascontiguousarray(c).reshape(-1).view(np.uint8).reshape(c.size, -1)
     if (flat == flat[0]).all():  # bitwise, so -0.0 and NaN payloads are kept apart
         return first

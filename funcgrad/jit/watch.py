@@ -7,6 +7,8 @@ import types
 import numpy as np
 from numpy import ndarray
 
+from ..core import Tracer, _special_classes
+
 __all__ = ["reachable_arrays", "same_bits", "relinked", "changed"]
 
 
@@ -65,6 +67,10 @@ def reachable_arrays(fun, depth=6, links=None):
             if obj.dtype.kind in "biufc":
                 found[id(obj)] = obj
                 leads = True
+        elif type(obj) in _special_classes and not isinstance(obj, Tracer):
+            # An eager Tensor is passed to the compiled code at each call (so its
+            # contents are read then): only rebinding it (w = new_tensor) needs a trace
+            leads = True
         elif isinstance(obj, tuple):
             for o in obj[:256]:
                 leads |= visit(o, depth - 1)

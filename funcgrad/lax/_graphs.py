@@ -6,7 +6,7 @@ from .. import tree
 from ..core import WEAK_TYPES, ShapedArray, Tracer, is_special
 from ..interpreters.graph import Graph, Var
 from ..jit.derive import out_aval, zeros
-from ..jit.passes import closure_convert
+from ..jit.passes import closure_convert, lift_tensors
 from ..jit.trace import trace_flat
 from ..numpy._convert import asarray
 
@@ -52,7 +52,10 @@ def trace_pytree(fun, avals, what):
 
     graph = trace_flat(flat, avals, what)
     graph, tracers = closure_convert(graph)
-    return graph, tracers, out_trees[0]
+    # (eager Tensors closed over are operands too: under jit they reach the compiled
+    # call as inputs, recorded on their graph, instead of constants NumPy cannot read)
+    graph, tensors = lift_tensors(graph)
+    return graph, tensors + tracers, out_trees[0]
 
 
 def merge_closures(graphs_and_tracers):
