@@ -7,6 +7,7 @@ with :func:`broadcast_shapes` instead, so what NumPy computes on such arrays fun
 computes and differentiates too.
 """
 import operator
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -16,7 +17,7 @@ MAX_DIMS = 64  # NumPy 2's NPY_MAXDIMS
 _NUMPY_MAX_DIMS = 32  # what np.broadcast_shapes itself takes (NPY_MAXDIMS_LEGACY_ITERS)
 
 
-def broadcast_shapes(*shapes):
+def broadcast_shapes(*shapes: int | Sequence[int]) -> tuple[int, ...]:
     """The shape that ``shapes`` broadcast to, as ``np.broadcast_shapes`` (an int is a
     1-d shape), for up to 64 dimensions; NumPy's ``ValueError`` where they do not fit.
 

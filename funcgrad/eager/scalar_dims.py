@@ -5,7 +5,7 @@ functions the methods call, has no axis on a 0-d array, so :func:`scalar_dims` r
 method on the one-element 1-d view with dim 0 and makes its Tensor results 0-d again."""
 import functools
 import inspect
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar, cast
 
 import numpy as np
 
@@ -13,8 +13,10 @@ from .values import axis_index
 
 __all__ = ["scalar_dims"]
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def scalar_dims(method: Callable[..., Any]) -> Callable[..., Any]:
+
+def scalar_dims(method: F) -> F:
     """Decorate a Tensor method that takes ``dim`` (or NumPy's ``axis``) with PyTorch's
     meaning of a dim of a 0-d Tensor; on other Tensors it is the method itself.
 
@@ -40,7 +42,7 @@ def scalar_dims(method: Callable[..., Any]) -> Callable[..., Any]:
             else 0
         one = self.reshape(1)
         return _scalar(method(one, *bound.args[1:], **bound.kwargs))
-    return on_scalar
+    return cast(F, on_scalar)  # (the method's own signature, for type checkers)
 
 
 def _is_dims(value):

@@ -240,7 +240,7 @@ def quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, args: Any =
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.integrate as fsi
     >>> value, err = fsi.quad(lambda x: np.exp(-x * x), -np.inf, np.inf)
-    >>> round(float(value), 12) == round(np.sqrt(np.pi), 12), err < 1e-8
+    >>> bool(abs(value - np.sqrt(np.pi)) < 1e-12), bool(err < 1e-8)
     (True, True)
     >>> # d/ds of the integral of exp(-s x^2) over [0, 1] is minus that of x^2 exp(-s x^2)
     >>> g = fg.grad(lambda s: fsi.quad(lambda x, s: np.exp(-s * x * x), 0.0, 1.0, (s,))[0])

@@ -158,6 +158,10 @@ def _typed(out, a, b):
     return fnp.astype(out, dtype) if out.dtype != dtype else out
 
 
+
+# (its complex values' primitive, SciPy's: fronted by rgamma)
+rgamma.primitives = (_ss.rgamma_complex.primitive,)  # type: ignore[attr-defined]
+
 def betaln(a: ArrayLike, b: ArrayLike) -> Array:
     """``log|B(a, b)|`` = ``gammaln(a) + gammaln(b) - gammaln(a + b)`` (Cephes' asymptotic
     form where one argument dwarfs the other; at the poles SciPy's ``log|beta|``).

@@ -72,3 +72,8 @@ for _front, _prim_fn in ((gammainc, _inc.gammainc), (gammaincc, _inc.gammaincc),
                          (betainc, _inc.betainc)):
     _front.primitive = _prim_fn.primitive
 del _front, _prim_fn
+# (and the primitives of their derivatives in the shape parameters, reached only here)
+for _front, _prim_fns in ((gammainc, (_inc.gammainc, _inc.gammainc_da)),
+                          (betainc, (_inc.betainc, _inc.betainc_da, _inc.betainc_db))):
+    _front.primitives = tuple(getattr(f, "primitive") for f in _prim_fns)
+del _front, _prim_fns

@@ -15,6 +15,7 @@ import funcgrad.numpy as fnp
 from funcgrad.gpu import IMPLS, GpuArray
 from funcgrad.primitives import decompositions as dec
 from funcgrad.primitives import pinv as pinvs  # (the coverage check finds pinvs.pinv_p)
+from funcgrad.primitives import reductions as red  # (and red.cumprod_p)
 from funcgrad.primitives import eig as eig_prim
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
@@ -267,5 +268,7 @@ def test_cumprod_on_gpu_is_numpys_sequential_product_overflow_included():
     x = np.array([[1e200, 1e200, 1e-200, 1e-200], [2.0, 0.0, 3.0, -1.5]])
     np.testing.assert_array_equal(host(fnp.cumprod(gpu(x), axis=1), np.float64),
                                   np.cumprod(x, axis=1))
+    np.testing.assert_array_equal(host(IMPLS[red.cumprod_p](gpu(x), axis=1), np.float64),
+                                  np.cumprod(x, axis=1))  # (the table's entry itself)
     f = fg.grad(lambda a: fnp.sum(fnp.sin(fnp.cumprod(a, axis=1))))
     np.testing.assert_allclose(host(f(gpu(x[1:])), np.float64), f(x[1:]), rtol=1e-12)

@@ -369,6 +369,11 @@ def test_iir_and_ndimage_filters_run_on_gpu_arrays_with_their_gradients():
                 + fnp.sum(fss.sosfiltfilt(sos, x, padlen=4) * x)
                 + fnp.sum(fnd.gaussian_filter(x, 1.0) * fnd.uniform_filter(x, 3)))
 
+    from funcgrad.primitives import recurrence
+    # (the table's entry itself: the host copy's recursion, the CPU's bits)
+    np.testing.assert_array_equal(
+        device_get(IMPLS[recurrence.all_pole_p](gpu(a[None]), gpu(x))),
+        recurrence.all_pole_p.impl(a[None], x))
     g = fg.grad(f, argnums=(0, 1, 2, 3))
     want = g(b, a, sos, x)
     got = g(gpu(b), gpu(a), gpu(sos), gpu(x))
