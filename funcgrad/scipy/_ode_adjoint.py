@@ -18,7 +18,7 @@ from .. import tree
 from ..api import vjp
 from ..custom import custom_vjp
 from ..lax import while_loop
-from ._rk import solve_landing
+from ._rk import _combine, solve_landing
 
 # --- Dormand-Prince ------------------------------------------------------------------------
 
@@ -33,14 +33,6 @@ _C_ERR = (35 / 384 - 1951 / 21600, 0.0, 500 / 1113 - 22642 / 50085, 125 / 192 - 
 _C_MID = (6025192743 / 30085553152 / 2, 0.0, 51252292925 / 65400821598 / 2,
           -2691868925 / 45128329728 / 2, 187940372067 / 1594534317056 / 2,
           -1776094331 / 19743644256 / 2, 11237099 / 235043384 / 2)
-
-
-def _combine(coeffs, ks):
-    out = None
-    for c, k in zip(coeffs, ks):
-        if c:
-            out = c * k if out is None else out + c * k
-    return out
 
 
 def _rk_step(f, y0, f0, t0, dt):
