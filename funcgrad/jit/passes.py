@@ -164,11 +164,11 @@ def _uniform_value(c):
     """The one value a constant array repeats (as a NumPy scalar), or None."""
     if c.size == 0 or c.dtype.kind not in "biuf":
         return None
+    first = c[(0,) * c.ndim]  # (not c.flat: NumPy's flat iterator stops at 32 dimensions)
     if c.ndim and all(s == 0 for s in c.strides):
-        return c.flat[0]
+        return first
     if c.size > 1 << 20:
         return None
-    first = c.flat[0]
     flat = np.ascontiguousarray(c).reshape(-1).view(np.uint8).reshape(c.size, -1)
     if (flat == flat[0]).all():  # bitwise, so -0.0 and NaN payloads are kept apart
         return first
