@@ -186,6 +186,22 @@ _NO_PARAMS: dict = {}  # (never written)
 # itself); a set lookup keeps the root's fast path cheap.
 _special_classes: set = set()
 _tracer_classes: set = set()  # (the Tracer subclasses among them)
+_tensor_classes: set = set()  # the eager Tensor's classes (registered by funcgrad.eager)
+
+
+def stands_for_tensor(x):
+    """Whether ``x`` is an eager Tensor, or a traced value standing for one: a transform's
+    tracer of a Tensor, or of a value computed from one.  Such a value has the Tensor's
+    (PyTorch's) methods and promotion under every transform, as it has eagerly.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> stands_for_tensor(fg.tensor([1.0])), stands_for_tensor(np.ones(1))
+    (True, False)
+    """
+    t = type(x)
+    if t in _tensor_classes:
+        return True
+    return t in _tracer_classes and x._tensor
 
 
 def is_special(x):
@@ -393,6 +409,9 @@ class Tracer:
     # Does it stand for a Python number (see is_weak)?  Tracers whose value can be one
     # say so with a property.
     weak = False
+    # Does it stand for an eager Tensor (see stands_for_tensor)?  Tracers that carry a
+    # value read it there; graph tracers, which carry none, keep a flag.
+    _tensor = False
     # provided by every subclass (a property, or a slot)
     shape: tuple[int, ...]
     dtype: np.dtype

@@ -79,7 +79,11 @@ Decisions (where PyTorch, NumPy and funcgrad's own rules had to be reconciled):
   ``jvp``, ``vmap``, the Jacobians, ``jit``) stays one leaf: the transform's
   tracers carry it, its operations reach the eager handler, and so the results
   (values and derivatives) are Tensors on its graph, as with ``torch.func``:
-  ``fg.grad(f)(w).sum().backward()`` differentiates the gradient.  A Tensor that
+  ``fg.grad(f)(w).sum().backward()`` differentiates the gradient.  Inside the
+  transform the traced value that stands for the Tensor (and every value computed
+  from it) has the Tensor's methods and promotion, also under ``jit`` and in
+  ``fg.lax``'s loop bodies, so ``t.max(0)``, ``t.std()`` or ``t.transpose(0, 1)``
+  mean what they mean eagerly (:mod:`funcgrad.eager.traced`).  A Tensor that
   requires grad closed over inside a transform is recorded the same way.  (In a
   pytree that is not a transform's argument, such as ``fg.tree.flatten``'s, a
   Tensor is a node whose one child is its value.)
@@ -136,13 +140,14 @@ The modules, bottom up:
 ``eager.factories``        ``fg.tensor``, ``fg.randn``, ``fg.arange``...
 ``eager.functions``        PyTorch's functions: ``fg.cat``, ``fg.where``, ``fg.exp(x)``...
 ``eager.dual``             the Tensor's methods on forward-AD dual values of Tensors
+``eager.traced``           the Tensor's methods on the transforms' tracers of Tensors
 =========================  ===========================================================
 """
 from .graph import AccumulateGrad, Node
 from .tensor import Tensor, backward
 from .grads import grad
 from . import record  # (registers the Tensor with the root interpreter)
-from . import dual, methods, named, saved, shapes, steps, views
+from . import dual, methods, named, saved, shapes, steps, traced, views
 from . import extras, linear, pieces, pointwise, reducing, sampling, selecting, strides
 from .factories import *  # noqa: F401,F403  (fg.tensor, fg.randn, ...)
 from .factories import DTYPES, __all__ as _FACTORIES
@@ -159,6 +164,7 @@ pointwise.attach_aliases(Tensor)  # alternative names and in-place forms, of all
 views.attach(Tensor, named.record_same)  # the view methods' results write in-place updates
 # through to the base
 dual.attach()  # forward_ad's dual values made from Tensors get the Tensor's methods
+traced.attach()  # and so do the transforms' tracers of Tensors
 equal, allclose = methods.equal, methods.allclose  # fg.equal(a, b), fg.allclose(a, b)
 from . import functions  # noqa: E402  (after the methods it calls are attached)
 globals().update({_name: getattr(functions, _name) for _name in functions.FUNCTIONS})

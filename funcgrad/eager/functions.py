@@ -158,25 +158,6 @@ def pow(input: Any, exponent: Any) -> Any:  # noqa: A001 - PyTorch's name
     return _tensor_pow(input, exponent)
 
 
-def _give_traced_values_tensor_methods(cls):
-    """The Tensor methods NumPy's arrays do not have (``x.sin()``, ``x.relu()``,
-    ``x.pow(2)``, ``x.clamp(0, 1)``...) on traced values too, as ``torch.func``'s
-    transforms pass Tensors: a function written with them differentiates, vectorises and
-    compiles (inside ``fg.grad`` of a Tensor the function receives the traced value).
-    The names NumPy's arrays have (``sum``, ``max``, ``reshape``...) keep NumPy's
-    meaning on traced values."""
-    def method(name):
-        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
-            return getattr(Tensor, name)(self, *args, **kwargs)
-        call.__name__ = call.__qualname__ = name
-        call.__doc__ = f"The Tensor method ``{name}`` (PyTorch's), on a traced value."
-        return call
-    for name in _METHODS:
-        if not hasattr(cls, name) and not hasattr(np.ndarray, name):
-            setattr(cls, name, method(name))
-
-
-_give_traced_values_tensor_methods(Tracer)
 
 
 def _promoted(tensors, what):

@@ -22,13 +22,14 @@ Only operations with a Tensor operand are concerned; the functional API
 """
 import numpy as np
 
+from ..core import Tracer, is_weak
 from ..errors import ShapeMismatchError
 from ..primitives import elementwise as ew
 from ..primitives import structural
 from .dtypes import default_float
 from .values import TensorBase
 
-__all__ = ["promote", "result_dtype", "broadcast_error"]
+__all__ = ["promote", "promote_traced", "result_dtype", "broadcast_error"]
 
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _NUMBERS = (bool, int, float, complex)
@@ -63,7 +64,33 @@ def _number_dtype(x):
     return np.dtype(np.complex128 if default_float() == np.float64 else np.complex64)
 
 
-def result_dtype(operands):
+_KIND_NUMBER = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
+
+
+def _tier(x):
+    """``(tier, dtype)`` of an operand: 0 with dimensions, 1 a 0-d array, 2 a number;
+    None for a value of another kind (a traced value, a GPU array)."""
+    if isinstance(x, TensorBase):
+        v = x._storage.value
+        return (0 if v.ndim else 1), np.dtype(v.dtype)
+    if isinstance(x, (_NUMBERS, np.generic)):
+        return 2, _number_dtype(x)
+    if isinstance(x, np.ndarray):
+        return (0 if x.ndim else 1), x.dtype
+    return None
+
+
+def _traced_tier(x):
+    """:func:`_tier`, where a traced value counts as the array it stands for."""
+    if isinstance(x, Tracer):
+        dtype = np.dtype(x.dtype)
+        if is_weak(x):  # a Python number passed to the transform
+            return 2, _number_dtype(_KIND_NUMBER.get(dtype.kind, 0.0))
+        return (0 if x.ndim else 1), dtype
+    return _tier(x)
+
+
+def result_dtype(operands, tier=_tier):
     """The dtype of a PyTorch operation on ``operands`` (Tensors, arrays, numbers), or
     None when one of them is neither (a traced value: left to its transform).
 
@@ -73,16 +100,11 @@ def result_dtype(operands):
     """
     tiers = [None, None, None]  # with dimensions, 0-d, numbers
     for x in operands:
-        if isinstance(x, TensorBase):
-            v = x._storage.value
-            tier, dtype = (0 if v.ndim else 1), np.dtype(v.dtype)
-        elif isinstance(x, (_NUMBERS, np.generic)):
-            tier, dtype = 2, _number_dtype(x)
-        elif isinstance(x, np.ndarray):
-            tier, dtype = (0 if x.ndim else 1), x.dtype
-        else:
+        found = tier(x)
+        if found is None:
             return None
-        tiers[tier] = dtype if tiers[tier] is None else _pair(tiers[tier], dtype)
+        t, dtype = found
+        tiers[t] = dtype if tiers[t] is None else _pair(tiers[t], dtype)
     result = None
     for dtype in tiers:
         if dtype is None:
@@ -94,7 +116,7 @@ def result_dtype(operands):
     return result
 
 
-def promote(prim, a, b):
+def promote(prim, a, b, tier=_tier):
     """``(a, b)`` cast to the dtype PyTorch computes ``prim`` in (see the module
     docstring); the operands themselves when nothing needs a cast.
 
@@ -103,7 +125,7 @@ def promote(prim, a, b):
     >>> a.dtype, b
     (dtype('float32'), 1.5)
     """
-    result = result_dtype((a, b))
+    result = result_dtype((a, b), tier)
     if result is None:
         return a, b
     if prim is ew.divide_p and _category(result) < 2:
@@ -111,7 +133,22 @@ def promote(prim, a, b):
     return _cast(a, result), _cast(b, result)
 
 
+def promote_traced(prim, a, b):
+    """:func:`promote` for ``jit``'s graph, whose operands are traced values standing for
+    Tensors, arrays and numbers: the traced function computes in its eager run's dtypes.
+
+    >>> import funcgrad as fg
+    >>> fg.jit(lambda t, a: t - a)(fg.tensor([1.0]), np.array(2.0)).dtype
+    dtype('float32')
+    """
+    return promote(prim, a, b, _traced_tier)
+
+
 def _cast(x, dtype):
+    if isinstance(x, Tracer):
+        if x.dtype == dtype:
+            return x
+        return structural.convert_element_type_p.bind(x, dtype=dtype)
     if isinstance(x, TensorBase):
         if x._storage.value.dtype == dtype:
             return x

@@ -18,10 +18,11 @@ from numpy import ndarray
 
 from .. import core, instruments
 from ..core import _NO_PARAMS, ROOT, SHAPES_ONLY, _special_classes, _state
+from ..interpreters.graph import TENSOR_PROMOTION
 from ..primitives import elementwise as ew
 from ..primitives.elementwise import divide_p
 from .graph import SELF, Node, Select, shaped
-from .promotion import broadcast_error, promote
+from .promotion import broadcast_error, promote, promote_traced
 from .tensor import Tensor, make, result
 
 __all__ = ["process", "process1", "process2", "attach"]
@@ -421,3 +422,5 @@ def attach(cls):
 
 
 core.register_special_type(Tensor, process)
+core._tensor_classes.add(Tensor)
+TENSOR_PROMOTION.append(promote_traced)  # (jit's graph computes in the dtypes of the eager run)

@@ -133,6 +133,7 @@ class Tensor(InPlaceUpdates, Operators):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         core.add_special_subclass(cls, Tensor)  # so the root interpreter routes them here
+        core._tensor_classes.add(cls)
 
     def __new__(cls, value, requires_grad=False, dtype=None):
         if isinstance(value, Tensor):

@@ -15,8 +15,8 @@ name of the axis it batches (:func:`graph_batch_rule`, :func:`batching_axis_name
 import functools
 import threading
 
-from ..core import (ROOT, ConcretizationError, Interpreter, Tracer, _special_classes,
-                    run_under, user_frame_summary)
+from ..core import (ROOT, ConcretizationError, Interpreter, Tracer, _special_classes, run_under,
+                    user_frame_summary, stands_for_tensor)
 
 __all__ = ["BatchInterpreter", "BatchTracer", "NAMED_AXIS_RULES", "VARYING_ALONG_AXIS",
            "StagedAxis", "graph_batch_rule", "batching_axis_name", "named_axes"]
@@ -104,6 +104,10 @@ class BatchTracer(Tracer):
     @property
     def dtype(self):
         return self.value.dtype
+
+    @property
+    def _tensor(self):
+        return stands_for_tensor(self.value)
 
     def _concrete(self):
         self._check_alive()

@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from ..core import (ConcretizationError, Interpreter, Tracer, aval_of,
+from ..core import (ConcretizationError, Interpreter, Tracer, aval_of, stands_for_tensor,
                     user_frame_summary)
 
 __all__ = ["Graph", "GraphInterpreter", "GraphTracer", "Var", "eval_graph", "EFFECTS",
@@ -72,13 +72,23 @@ class Eqn:
         self.outvars = outvars
 
 
-class GraphTracer(Tracer):
-    __slots__ = ("aval", "graph_var")
+# PyTorch's type promotion ``promote(prim, a, b) -> (a, b)`` for binary elementwise
+# operations on values standing for Tensors: funcgrad.eager registers it at import, so that
+# a traced function computes in the dtypes its eager run does.
+TENSOR_PROMOTION: list = []
 
-    def __init__(self, trace, var):
+
+class GraphTracer(Tracer):
+    # ``_tensor``: it stands for an eager Tensor (core.stands_for_tensor), which the
+    # graph, holding no values, cannot tell otherwise: an input made for a Tensor, or a
+    # result computed from one.
+    __slots__ = ("aval", "graph_var", "_tensor")
+
+    def __init__(self, trace, var, tensor=False):
         self._trace = trace
         self.graph_var = var
         self.aval = var.aval
+        self._tensor = tensor
 
     @property
     def shape(self):
@@ -111,11 +121,13 @@ class GraphInterpreter(Interpreter):
         super().__init__(parent)
         self.eqns = []
 
-    def new_input(self, aval):
-        return GraphTracer(self, Var(aval))
+    def new_input(self, aval, tensor=False):
+        """A tracer for an input of abstract value ``aval``; ``tensor``: it stands for an
+        eager Tensor (see :func:`~funcgrad.core.stands_for_tensor`)."""
+        return GraphTracer(self, Var(aval), tensor)
 
     def process(self, prim, args, params):
-        own = False
+        own = tensor = False
         inputs = list(args)
         avals = list(args)
         for i, a in enumerate(args):
@@ -123,18 +135,24 @@ class GraphInterpreter(Interpreter):
                 inputs[i] = a.graph_var
                 avals[i] = a.aval
                 own = True
+                tensor = tensor or a._tensor
             elif not isinstance(a, (bool, int, float, complex)):
                 avals[i] = aval_of(a)
+                tensor = tensor or stands_for_tensor(a)  # (a Tensor closed over)
         if not own:
             return self.parent.process(prim, args, params)
+        if tensor and prim.elementwise is not None and len(args) == 2 and TENSOR_PROMOTION:
+            cast = TENSOR_PROMOTION[0](prim, *args)  # (PyTorch's dtype, as eagerly)
+            if cast[0] is not args[0] or cast[1] is not args[1]:
+                return self.process(prim, cast, params)
         out_aval = prim.abstract_eval(*avals, **params)
         if prim.multiple_results:
             outvars = [Var(a) for a in out_aval]
             self.eqns.append(Eqn(prim, inputs, params, outvars))
-            return [GraphTracer(self, v) for v in outvars]
+            return [GraphTracer(self, v, tensor) for v in outvars]
         var = Var(out_aval)
         self.eqns.append(Eqn(prim, inputs, params, [var]))
-        return GraphTracer(self, var)
+        return GraphTracer(self, var, tensor)
 
 
 class Graph:

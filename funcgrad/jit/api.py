@@ -16,7 +16,7 @@ import numpy as np
 from numpy import ndarray
 
 from .. import tree
-from ..core import (ROOT, Tracer, TrigRangeError, _special_classes, _state,
+from ..core import (ROOT, Tracer, TrigRangeError, _special_classes, _state, stands_for_tensor,
                     is_special)
 from ..interpreters.batching import named_axes
 from .derive import out_aval
@@ -172,6 +172,11 @@ class JitFunction:
         leaves, treedef = tree.flatten((dyn_args, dyn_kwargs), is_special)
         avals = tuple(leaf_aval(x, f"leaf {i} of the arguments", abstract)
                       for i, x in enumerate(leaves))
+        # A Tensor argument is traced with the Tensor's methods and promotion, an array
+        # with NumPy's: the two trace different graphs
+        tensors = tuple(i for i, x in enumerate(leaves) if stands_for_tensor(x))
+        if tensors:
+            statics += (("tensors", None, tensors),)
         if _state.interpreter is not ROOT:
             # A collective traced in refers to the named vmaps around the call by name and
             # size (as JAX's trace cache keys on its axis environment)
@@ -207,7 +212,8 @@ class JitFunction:
             links = []
             self._watched = [(a, a.copy()) for a in reachable_arrays(self.fun, links=links)]
             self._links = links
-        graph = trace_flat(flat_fun, avals, "jit")
+        tensors = next((s[2] for s in key[2] if s[0] == "tensors"), ())
+        graph = trace_flat(flat_fun, avals, "jit", tensors)
         graph, tracers = closure_convert(graph)
         # (tensors lifted after tracers, so their inputs lead: see _call)
         graph, tensors = lift_tensors(graph)

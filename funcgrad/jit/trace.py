@@ -17,15 +17,17 @@ class _NamedGraphInterpreter(GraphInterpreter):
         self.transform = transform
 
 
-def trace_flat(fun, in_avals, transform="jit"):
-    """Trace ``fun(*tracers) -> list`` on abstract inputs ``in_avals`` into a Graph.
+def trace_flat(fun, in_avals, transform="jit", tensors=()):
+    """Trace ``fun(*tracers) -> list`` on abstract inputs ``in_avals`` into a Graph;
+    the inputs at the positions in ``tensors`` stand for eager Tensors (and so have
+    their methods and promotion: see :func:`funcgrad.core.stands_for_tensor`).
 
     Outputs that are not this trace's tracers (constants, or tracers of an enclosing
     transform) stay in ``outvars`` as they are; see :func:`passes.closure_convert`.
     """
     interp = _NamedGraphInterpreter(transform)
     with interp:
-        tracers = [interp.new_input(a) for a in in_avals]
+        tracers = [interp.new_input(a, i in tensors) for i, a in enumerate(in_avals)]
         outs = list(fun(*tracers))
     outvars = [o.graph_var if type(o) is GraphTracer and o._trace is interp else o for o in outs]
     return Graph([t.graph_var for t in tracers], interp.eqns, outvars)

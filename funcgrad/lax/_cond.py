@@ -166,7 +166,8 @@ def _switch(index, branches, operands, names, what):
     out_tree = None
     for k, fn in enumerate(branches):
         graph, tracers, tree_k = trace_pytree(
-            lambda *xs, fn=fn: fn(*tree.unflatten(in_tree, list(xs))), avals, "lax.cond")
+            lambda *xs, fn=fn: fn(*tree.unflatten(in_tree, list(xs))), avals, "lax.cond",
+            leaves)
         if out_tree is None:
             out_tree = tree_k
         elif tree_k != out_tree:

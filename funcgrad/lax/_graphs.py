@@ -3,7 +3,7 @@ the bookkeeping their derived rules do on those graphs' inputs and outputs."""
 import numpy as np
 
 from .. import tree
-from ..core import WEAK_TYPES, ShapedArray, Tracer, is_special
+from ..core import WEAK_TYPES, ShapedArray, Tracer, is_special, stands_for_tensor
 from ..interpreters.graph import Graph, Var
 from ..jit.derive import out_aval, zeros
 from ..jit.passes import closure_convert, lift_tensors
@@ -39,9 +39,11 @@ def plain_array(x):
 
 # --- the user's functions, as graphs -----------------------------------------------------------
 
-def trace_pytree(fun, avals, what):
+def trace_pytree(fun, avals, what, values=()):
     """Trace ``fun`` on ``avals`` into a graph with closed-over tracers made inputs:
-    ``(graph, tracers, out_tree)``; ``fun`` returns a pytree."""
+    ``(graph, tracers, out_tree)``; ``fun`` returns a pytree.  ``values``: the operands
+    the avals are of, so that an input standing for an eager Tensor is traced as one
+    (with the Tensor's methods, as the function runs eagerly on it)."""
     out_trees = []
 
     def flat(*xs):
@@ -50,7 +52,8 @@ def trace_pytree(fun, avals, what):
         out_trees.append(out_tree)
         return [operand(o) for o in leaves]
 
-    graph = trace_flat(flat, avals, what)
+    tensors = tuple(i for i, x in enumerate(values) if stands_for_tensor(x))
+    graph = trace_flat(flat, avals, what, tensors)
     graph, tracers = closure_convert(graph)
     # (eager Tensors closed over are operands too: under jit they reach the compiled
     # call as inputs, recorded on their graph, instead of constants NumPy cannot read)

@@ -237,7 +237,8 @@ def scan(f: Callable[..., Any], init: PyTree, xs: PyTree | None = None, length: 
             y_tree.append(yt)
             return c_leaves + y_leaves
 
-        graph, tracers, _ = trace_pytree(lambda *v: body(*v), init_avals + x_avals, "lax.scan")
+        graph, tracers, _ = trace_pytree(lambda *v: body(*v), init_avals + x_avals, "lax.scan",
+                                         list(init_leaves) + list(x_leaves))
         return init_leaves, graph, tracers, y_tree[0]
 
     init_leaves, graph, tracers, y_tree = promoting_weak_carry(raw_init, traced)

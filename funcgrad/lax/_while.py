@@ -264,11 +264,11 @@ def while_loop(cond_fun: Callable[..., Any], body_fun: Callable[..., Any],
             check_carry("while_loop", in_tree, avals, out, weak)
             return out
 
-        bgraph, btracers, _ = trace_pytree(body_flat, avals, "lax.while_loop")
+        bgraph, btracers, _ = trace_pytree(body_flat, avals, "lax.while_loop", leaves)
         return leaves, avals, bgraph, btracers
 
     leaves, avals, bgraph, btracers = promoting_weak_carry(raw_leaves, traced)
-    cgraph, ctracers, _ = trace_pytree(cond_flat, avals, "lax.while_loop")
+    cgraph, ctracers, _ = trace_pytree(cond_flat, avals, "lax.while_loop", leaves)
     bgraph = cast_constant_outputs(bgraph, avals, "while_loop")
     cgraph = cast_constant_outputs(cgraph, [ShapedArray((), np.bool_)], "while_loop")
     outs = while_loop_p.bind(*ctracers, *btracers, *leaves, cond=cgraph, body=bgraph,

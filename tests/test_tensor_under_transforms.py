@@ -1,0 +1,205 @@
+"""A Tensor's methods mean PyTorch's under every transform, as they do eagerly.
+
+Inside ``fg.grad``/``vjp``/``jvp``/``vmap``/``jit`` a Tensor argument is a traced value;
+where PyTorch's and NumPy's methods disagree (``max(dim)``, ``std``'s divisor,
+``transpose(d0, d1)``...) the traced value must still compute what the eager Tensor
+computes.  Reference: the eager run and its ``backward()``."""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+
+X = np.array([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]])
+W6 = np.arange(1.0, 7.0)
+
+# Each case is a scalar loss of a (2, 3) Tensor written with PyTorch's methods; the
+# weights make every element's gradient count.
+CASES = {
+    "max_dim_values": lambda t: t.max(0)[0].sum(),
+    "max_dim_kw_keepdim": lambda t: (t.max(dim=1, keepdim=True).values
+                                     * np.array([[1.0], [3.0]])).sum(),
+    "min_dim": lambda t: (t.min(1)[0] * np.array([1.0, 2.0])).sum(),
+    "min_dim_keepdim_positional": lambda t: t.min(1, True)[0].sum(),
+    "max_indices": lambda t: (t * t.max(1)[1].unsqueeze(1)).sum(),
+    "std_dim": lambda t: t.std(0).sum(),
+    "std_unbiased_false": lambda t: t.std(unbiased=False),
+    "var_all": lambda t: t.var(),
+    "var_dim_keepdim": lambda t: (t.var(1, keepdim=True) * np.array([[1.0], [2.0]])).sum(),
+    "var_correction0": lambda t: t.var(correction=0),
+    "transpose_dims": lambda t: (t.transpose(0, 1) * W6.reshape(3, 2)).sum(),
+    "sum_dim_kw": lambda t: (t.sum(dim=0) ** 2).sum(),
+    "sum_dim_keepdim_positional": lambda t: (t.sum(0, True) ** 2).sum(),
+    "mean_dim_kw": lambda t: (t.mean(dim=1) ** 2).sum(),
+    "prod_dim": lambda t: t.prod(1).sum(),
+    "cumsum_dim": lambda t: (t.cumsum(dim=1) * W6.reshape(2, 3)).sum(),
+    "view": lambda t: (t.view(-1) * W6).sum(),
+    "view_shape": lambda t: (t.view(3, 2) * W6.reshape(3, 2)).sum(),
+    "reshape_args": lambda t: (t.reshape(3, -1) * W6.reshape(3, 2)).sum(),
+    "flatten_start": lambda t: (t.unsqueeze(0).flatten(1) * W6).sum(),
+    "sort_dim": lambda t: (t.sort(1)[0] * np.arange(3.0)).sum(),
+    "sort_descending": lambda t: (t.sort(dim=0, descending=True).values * W6.reshape(2, 3)).sum(),
+    "permute": lambda t: (t.permute(1, 0) * W6.reshape(3, 2)).sum(),
+    "repeat": lambda t: (t.repeat(2, 1) * np.arange(12.0).reshape(4, 3)).sum(),
+    "expand": lambda t: (t.unsqueeze(0).expand(2, 2, 3) * np.arange(12.0).reshape(2, 2, 3)).sum(),
+    "softmax": lambda t: (t.softmax(dim=1) * np.arange(3.0)).sum(),
+    "log_softmax": lambda t: (t.log_softmax(1) * np.arange(3.0)).sum(),
+    "narrow_chunk_split": lambda t: (t.narrow(1, 1, 2).sum() + t.chunk(3, dim=1)[2].sum() * 2
+                                     + t.split([1, 2], dim=1)[0].sum() * 3),
+    "squeeze_unsqueeze": lambda t: (t.unsqueeze(-1).squeeze(-1) ** 2).sum(),
+    "detach": lambda t: (t * t.detach()).sum(),
+    "size_dim_numel": lambda t: t.sum() * t.size(1) * t.dim() + t.numel() * t.mean(),
+    "clamp_relu": lambda t: (t.clamp(min=1.0, max=4.0) + (t - 2.0).relu()).sum(),
+    "norm_dim": lambda t: t.norm(dim=1).sum(),
+    "argmax_dim": lambda t: (t * t.argmax(dim=1, keepdim=True)).sum(),
+    "matmul_t": lambda t: (t @ t.t()).sum(),
+}
+
+
+# Methods that pick their indices from concrete values (NumPy's sort of the values):
+# under grad and jvp they have them; under jit and vmap they raise, saying so.
+CONCRETE_CASES = {
+    "topk": lambda t: (t.topk(2, dim=1).values * np.array([2.0, 1.0])).sum(),
+    "cummax": lambda t: (t.cummax(1).values * W6.reshape(2, 3)).sum(),
+}
+
+
+def _eager(f):
+    t = fg.Tensor(X.copy(), requires_grad=True)
+    value = f(t)
+    value.backward()
+    return float(value.detach().numpy()), t.grad.numpy()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_value_and_gradient_match_the_eager_tensor(name):
+    f = CASES[name]
+    value, gradient = _eager(f)
+    for transformed in (fg.value_and_grad(f), fg.jit(fg.value_and_grad(f)),
+                        fg.value_and_grad(fg.jit(f))):
+        got_value, got_gradient = transformed(fg.Tensor(X.copy()))
+        np.testing.assert_allclose(float(np.asarray(got_value)), value, rtol=1e-12)
+        np.testing.assert_allclose(np.asarray(got_gradient), gradient, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", sorted(CONCRETE_CASES))
+def test_methods_needing_values_differentiate_or_say_why(name):
+    f = CONCRETE_CASES[name]
+    value, gradient = _eager(f)
+    got_value, got_gradient = fg.value_and_grad(f)(fg.Tensor(X.copy()))
+    assert float(np.asarray(got_value)) == value
+    np.testing.assert_array_equal(np.asarray(got_gradient), gradient)
+    v = np.linspace(-1.0, 1.0, 6).reshape(2, 3)
+    _, tangent = fg.jvp(f, (fg.Tensor(X.copy()),), (fg.Tensor(v),))
+    assert float(np.asarray(tangent)) == pytest.approx(float((gradient * v).sum()))
+    with pytest.raises(fg.ConcretizationError, match="jit traces with abstract values"):
+        fg.jit(f)(fg.Tensor(X))
+    with pytest.raises(fg.ConcretizationError, match="vmap: a batched value"):
+        fg.vmap(f)(fg.Tensor(np.stack([X, X])))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_jvp_is_the_gradient_along_the_tangent(name):
+    f = CASES[name]
+    _, gradient = _eager(f)
+    v = np.linspace(-1.0, 1.0, 6).reshape(2, 3)
+    _, tangent = fg.jvp(f, (fg.Tensor(X.copy()),), (fg.Tensor(v),))
+    np.testing.assert_allclose(float(np.asarray(tangent)), float((gradient * v).sum()),
+                               rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_vmap_matches_a_loop_of_eager_calls(name):
+    f = CASES[name]
+    batch = np.stack([X, X[::-1] * 1.5, X + 0.25])
+    expected = [float(f(fg.Tensor(b)).numpy()) for b in batch]
+    np.testing.assert_allclose(np.asarray(fg.vmap(f)(fg.Tensor(batch))), expected, rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(fg.jit(fg.vmap(f))(fg.Tensor(batch))), expected,
+                               rtol=1e-12)
+
+
+def test_the_reported_silent_differences_are_gone():
+    """The four answers that differed without an error (session 18's report)."""
+    t = fg.Tensor(X)
+    assert float(np.asarray(fg.value_and_grad(lambda t: t.max(0)[0].sum())(t)[0])) == 12.0
+    np.testing.assert_allclose(np.asarray(fg.grad(lambda t: t.std(0).sum())(t)).sum(), 0.0,
+                               atol=1e-12)
+    assert float(np.asarray(fg.jit(lambda t: t.var())(t))) == pytest.approx(3.5)
+    assert fg.vjp(lambda t: t.transpose(0, 1), t)[0].shape == (3, 2)
+    rows = np.array([[1.0, 2.0, 4.0], [0.0, 3.0, 9.0]])
+    np.testing.assert_allclose(np.asarray(fg.vmap(lambda r: r.std())(fg.Tensor(rows))),
+                               [np.std(r, ddof=1) for r in rows], rtol=1e-12)
+
+
+def test_arrays_keep_numpy_meanings_under_the_same_transforms():
+    """The dispatch is by what the value stands for: an ndarray's tracer is NumPy's."""
+    value, gradient = fg.value_and_grad(lambda x: x.max(0)[0])(X)  # the first column's max
+    assert float(value) == 4.0
+    np.testing.assert_array_equal(gradient, [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    assert float(fg.jit(lambda x: x.var())(X)) == pytest.approx(np.var(X))
+    assert fg.jit(lambda x: x.transpose(0, 1))(X).shape == (2, 3)  # an axes permutation
+
+
+def test_a_value_computed_from_a_tensor_and_an_array_is_a_tensors():
+    """As eagerly (a Tensor times an ndarray is a Tensor), also for the closed-over
+    Tensor under jit."""
+    w = np.array([1.0, 2.0, 3.0])
+    f = lambda t: (t * w).max(1)[0].sum()
+    assert float(np.asarray(fg.jit(f)(fg.Tensor(X)))) == float(f(fg.Tensor(X)).numpy())
+    T = fg.Tensor(X)
+    g = lambda x: (x * T).max(0)[0].sum()  # an array argument, a Tensor closed over
+    assert float(np.asarray(fg.jit(g)(np.ones(3)))) == float(g(np.ones(3)).numpy())
+
+
+def test_detach_is_a_constant_that_stays_batched():
+    batch = fg.Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    out = fg.vmap(lambda r: r.detach() * 2.0)(batch)
+    np.testing.assert_array_equal(np.asarray(out), [[2.0, 4.0], [6.0, 8.0]])
+    np.testing.assert_array_equal(np.asarray(fg.grad(lambda t: (t.detach() * t).sum())(
+        fg.Tensor([3.0, 4.0]))), [3.0, 4.0])
+
+
+@pytest.mark.parametrize("transform", ["grad", "jit", "vmap"])
+def test_in_place_methods_and_the_tape_raise_saying_why(transform):
+    wrap = {"grad": fg.grad, "jit": fg.jit, "vmap": fg.vmap}[transform]
+    with pytest.raises(TypeError, match="in place.*x = x \\+ y"):
+        wrap(lambda t: t.add_(1.0).sum())(fg.Tensor([1.0, 2.0]))
+    with pytest.raises(AttributeError, match="tape.*let the transform differentiate"):
+        wrap(lambda t: t.sum().backward())(fg.Tensor([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("f, args", [
+    (lambda t, a: t - a, (fg.tensor([1.0, 2.0]), np.array(1.5))),       # 0-d float64 array
+    (lambda t, a: t * a, (fg.tensor([1.0, 2.0]), np.float64(2.0))),     # NumPy scalar
+    (lambda t, a: t + a, (fg.tensor([1, 2]), fg.tensor(0.5, dtype=fg.float64))),
+    (lambda t, a: t / a, (fg.tensor([1, 2]), fg.tensor([2, 4]))),       # int / int
+    (lambda t, a: t * a, (fg.tensor([1, 2]), np.float32(1.5))),
+    (lambda t, a: a - t, (fg.tensor([1.0]), np.ones(1, np.float64))),   # both with dims
+])
+def test_jit_computes_in_the_eager_dtypes(f, args):
+    eager = f(*args)
+    compiled = fg.jit(f)(*args)
+    assert compiled.dtype == eager.dtype
+    np.testing.assert_allclose(np.asarray(compiled), eager.numpy(), rtol=1e-6)
+
+
+LAX_CASES = {
+    "fori_loop": lambda t: fg.lax.fori_loop(0, 2, lambda i, c: c + c.max(0)[0].sum(), t).sum(),
+    "cond": lambda t: fg.lax.cond(True, lambda c: c.std(0).sum(), lambda c: c.sum(), t),
+    "scan": lambda t: fg.lax.scan(lambda c, x: (c + x.max(0)[0].sum(), c), np.zeros(()),
+                                  t.unsqueeze(0).expand(3, 2, 3))[0],
+    "while_loop": lambda t: fg.lax.while_loop(lambda c: c[1] < 3,
+                                              lambda c: (c[0] + c[0].var(), c[1] + 1),
+                                              (t, 0))[0].sum(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAX_CASES))
+def test_control_flow_bodies_trace_a_tensor_as_a_tensor(name):
+    """The bodies of fg.lax's loops and branches are traced once, on abstract values:
+    a Tensor operand is traced as a Tensor there too."""
+    f = LAX_CASES[name]
+    value, gradient = _eager(f)
+    for transformed in (fg.value_and_grad(f), fg.jit(fg.value_and_grad(f))):
+        got_value, got_gradient = transformed(fg.Tensor(X.copy()))
+        np.testing.assert_allclose(float(np.asarray(got_value)), value, rtol=1e-12)
+        np.testing.assert_allclose(np.asarray(got_gradient), gradient, rtol=1e-12)
