@@ -203,3 +203,60 @@ def test_control_flow_bodies_trace_a_tensor_as_a_tensor(name):
         got_value, got_gradient = transformed(fg.Tensor(X.copy()))
         np.testing.assert_allclose(float(np.asarray(got_value)), value, rtol=1e-12)
         np.testing.assert_allclose(np.asarray(got_gradient), gradient, rtol=1e-12)
+
+
+def _method_cases():
+    """Every Tensor method a traced value gets, called without arguments or with a dim
+    (the first of these the eager Tensor accepts)."""
+    from funcgrad.eager.traced import TRACED_METHODS
+    # (not arrays: a dtype name, a device, flags, the shape)
+    skip = {"numpy", "data", "device", "requires_grad", "type", "is_inference", "size"}
+    for name in sorted(TRACED_METHODS):
+        if not name.endswith("_") and name not in skip:
+            yield name
+
+
+def _plain_values(out):
+    if isinstance(out, tuple):
+        return [_plain_values(o) for o in out]
+    return np.asarray(out.detach().numpy() if isinstance(out, fg.Tensor) else out)
+
+
+def _assert_same(expected, got):
+    if isinstance(expected, list):
+        assert isinstance(got, list) and len(got) == len(expected)
+        for e, g in zip(expected, got):
+            _assert_same(e, g)
+        return
+    got = np.asarray(got)
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got.astype(expected.dtype), expected, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", list(_method_cases()))
+def test_every_method_computes_the_eager_value_under_the_transforms(name):
+    """Under vjp, jit and vmap each method gives the eager value, or (jit, vmap) a
+    clear error where it needs concrete values (indices of unique elements...)."""
+    x = np.array([[0.3, 0.5, 0.2], [0.4, 0.1, 0.7]])
+    for args in ((), (0,), (1,), (-1,), (0, True)):
+        def f(t, args=args):
+            attr = getattr(t, name)
+            return attr(*args) if callable(attr) else attr
+        try:
+            expected = _plain_values(f(fg.Tensor(x)))
+        except Exception:  # noqa: BLE001 - (not a call the eager Tensor takes)
+            continue
+        if isinstance(expected, np.ndarray) and expected.dtype == object:
+            return
+        _assert_same(expected, _plain_values(fg.vjp(f, fg.Tensor(x))[0]))
+        batched = fg.Tensor(x[None])
+        for run, first in ((fg.jit(f), False), (fg.vmap(f), True)):
+            try:
+                got = _plain_values(run(batched if first else fg.Tensor(x)))
+            except (fg.ConcretizationError, TypeError) as e:
+                assert "concrete" in str(e) or "plain NumPy array" in str(e), e
+                continue
+            if first:  # (the one example of the batch)
+                got = [g[0] for g in got] if isinstance(got, list) else got[0]
+            _assert_same(expected, got)
+        return

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from .values import axis_index as _axis
+from .tensor import Tensor
 
 __all__ = ["attach", "METHODS"]
 
@@ -122,7 +123,7 @@ def histc(self: Any, bins: int = 100, min: float = 0, max: float = 0) -> Any:  #
     if lo > hi:
         raise RuntimeError("torch.histc: max must be larger than min")
     counts, _ = np.histogram(values, bins=int(bins), range=(lo, hi))
-    return type(self)(counts.astype(self.dtype))
+    return Tensor(counts.astype(self.dtype))
 
 
 def bincount(self: Any, weights: Any = None, minlength: int = 0) -> Any:
@@ -140,7 +141,7 @@ def bincount(self: Any, weights: Any = None, minlength: int = 0) -> Any:
     if values.size and values.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
-        return type(self)(np.bincount(values, minlength=int(minlength)).astype(np.int64))
+        return Tensor(np.bincount(values, minlength=int(minlength)).astype(np.int64))
     length = int(np.max(values)) + 1 if values.size else 0
     length = length if length > minlength else int(minlength)
     total = fnp.zeros(length, weights.dtype if weights.dtype.kind in "fc" else np.float64)
@@ -210,7 +211,7 @@ def nextafter(self: Any, other: Any) -> Any:
     """
     value = np.asarray(self.detach().numpy())
     target = np.asarray(other.detach().numpy() if hasattr(other, "detach") else other)
-    return self + type(self)((np.nextafter(value, target.astype(value.dtype)) - value))
+    return self + Tensor((np.nextafter(value, target.astype(value.dtype)) - value))
 
 
 def frexp(self: Any) -> Any:
@@ -226,7 +227,7 @@ def frexp(self: Any) -> Any:
                            f"{self.dtype}")
     _, exponent = np.frexp(np.asarray(self.detach().numpy()))
     scale = np.ldexp(np.ones((), self.dtype), -exponent).astype(self.dtype)
-    return self * type(self)(scale), type(self)(exponent.astype(np.int32))
+    return self * Tensor(scale), Tensor(exponent.astype(np.int32))
 
 
 METHODS = [slice_scatter, select_scatter, diagonal_scatter, narrow_copy, hardshrink, histc,

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..kernels._broadcast import broadcast_shapes
 from .. import numpy as fnp
+from ..core import Tracer
 from ..primitives import elementwise as ew
 from ..scipy import special as fsp
 from .dtypes import default_float
@@ -88,7 +89,9 @@ def _overload(other):
 
 
 def _plain(x):
-    return x.detach() if isinstance(x, TensorBase) else x
+    """``x`` without its derivative (a Tensor's or a transform's: a traced value stays
+    traced, so that masks computed from it follow it under vmap and jit)."""
+    return x.detach() if isinstance(x, (TensorBase, Tracer)) else x
 
 
 def _method(name: str, compute: Callable[..., Any], doc: str, floating: bool = False,
@@ -122,7 +125,9 @@ def _sinc(t):
 
 def _sgn(t):
     if t.dtype.kind != "c":
-        return fnp.sign(t) if not t._requires_grad else constant(SGN, fnp.sign(t.detach()), t)
+        if not (isinstance(t, TensorBase) and t._requires_grad):
+            return fnp.sign(t)
+        return constant(SGN, fnp.sign(t.detach()), t)
     a = fnp.abs(t)
     zero = a == 0
     return ew.where(zero, np.zeros((), t.dtype), t / ew.where(zero, np.ones((), a.dtype), a))
@@ -286,12 +291,12 @@ def atan2(self: Any, other: Any) -> Any:
     s, o = _floating(self, other)
     if not _tracked(s, o):
         return record_as(_NAMED["atan2"], fnp.arctan2, s, o)
-    a, b = np.asarray(_plain(s)), np.asarray(_plain(o))
+    a, b = _plain(s), _plain(o)
     origin = a * a + b * b == 0
-    if not origin.any():
+    if not _traced(a, b) and not origin.any():
         return record_as(_NAMED["atan2"], fnp.arctan2, s, o)
     one = np.ones((), a.dtype)
-    angle = np.arctan2(a, b)
+    angle = fnp.arctan2(a, b)
 
     def away_from_origin(y, x):  # the double where: arctan2's rule never sees 0 / 0
         safe = fnp.arctan2(ew.where(origin, one, y), ew.where(origin, one, x))
@@ -371,17 +376,23 @@ def minimum(self: Any, other: Any) -> Any:
 
 
 def _tracked(*operands):
-    return any(isinstance(t, TensorBase) and t.requires_grad for t in operands)
+    """Does a derivative flow from one of ``operands`` (a Tensor's, or a transform's)?"""
+    return any(isinstance(t, Tracer) or isinstance(t, TensorBase) and t.requires_grad
+               for t in operands)
+
+
+def _traced(*operands):
+    return any(isinstance(t, Tracer) for t in operands)
 
 
 def _nan_to_both(named, pick, self, other):
     if not _tracked(self, other):
         return pick(self, other)
-    a, b = np.asarray(_plain(self)), np.asarray(_plain(other))
-    nan = np.isnan(a) | np.isnan(b)
-    if not nan.any():
+    a, b = _plain(self), _plain(other)
+    nan = fnp.isnan(a) | fnp.isnan(b)
+    if not _traced(a, b) and not nan.any():
         return pick(self, other)
-    zero = np.zeros((), np.result_type(a, b))
+    zero = np.zeros((), fnp.result_type(a, b))
 
     def nan_to_both(s, o):
         # s + o is the NaN itself, with the gradient 1 to each operand (pick's rule gives
@@ -392,15 +403,15 @@ def _nan_to_both(named, pick, self, other):
 
 def fmax(self: Any, other: Any) -> Any:
     """The larger of each pair, ignoring a NaN; at a tie the gradient goes to ``self``."""
-    a, b = np.asarray(_plain(self)), np.asarray(_plain(other))
-    take_self = (a >= b) | np.isnan(b)
+    a, b = _plain(self), _plain(other)
+    take_self = (a >= b) | fnp.isnan(b)
     return record_as(_NAMED["fmax"], lambda s, o: fnp.where(take_self, s, o), self, other)
 
 
 def fmin(self: Any, other: Any) -> Any:
     """The smaller of each pair, ignoring a NaN; at a tie the gradient goes to ``self``."""
-    a, b = np.asarray(_plain(self)), np.asarray(_plain(other))
-    take_self = (a <= b) | np.isnan(b)
+    a, b = _plain(self), _plain(other)
+    take_self = (a <= b) | fnp.isnan(b)
     return record_as(_NAMED["fmin"], lambda s, o: fnp.where(take_self, s, o), self, other)
 
 
@@ -487,9 +498,9 @@ def where(self: Any, condition: Any, other: Any) -> Any:
     0-d Tensor or a number does not widen a float32 Tensor)."""
     dtype = result_dtype([self, other])
     if dtype is not None:
-        self, other = [fnp.astype(x, dtype) if isinstance(x, TensorBase) and x.dtype != dtype
-                       else np.asarray(x, dtype) if not isinstance(x, TensorBase) else x
-                       for x in (self, other)]
+        self, other = [x if isinstance(x, (TensorBase, Tracer)) and x.dtype == dtype
+                       else fnp.astype(x, dtype) if isinstance(x, (TensorBase, Tracer))
+                       else np.asarray(x, dtype) for x in (self, other)]
     return fnp.where(condition, self, other)
 
 

@@ -29,7 +29,7 @@ from ..primitives import structural
 from .dtypes import default_float
 from .values import TensorBase
 
-__all__ = ["promote", "promote_traced", "result_dtype", "broadcast_error"]
+__all__ = ["promote", "result_dtype", "broadcast_error"]
 
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _NUMBERS = (bool, int, float, complex)
@@ -68,8 +68,9 @@ _KIND_NUMBER = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
 
 
 def _tier(x):
-    """``(tier, dtype)`` of an operand: 0 with dimensions, 1 a 0-d array, 2 a number;
-    None for a value of another kind (a traced value, a GPU array)."""
+    """``(tier, dtype)`` of an operand: 0 with dimensions, 1 a 0-d array, 2 a number (a
+    traced value counts as what it stands for); None for a value of another kind (a GPU
+    array, left to its own rules)."""
     if isinstance(x, TensorBase):
         v = x._storage.value
         return (0 if v.ndim else 1), np.dtype(v.dtype)
@@ -77,22 +78,17 @@ def _tier(x):
         return 2, _number_dtype(x)
     if isinstance(x, np.ndarray):
         return (0 if x.ndim else 1), x.dtype
-    return None
-
-
-def _traced_tier(x):
-    """:func:`_tier`, where a traced value counts as the array it stands for."""
     if isinstance(x, Tracer):
         dtype = np.dtype(x.dtype)
         if is_weak(x):  # a Python number passed to the transform
             return 2, _number_dtype(_KIND_NUMBER.get(dtype.kind, 0.0))
         return (0 if x.ndim else 1), dtype
-    return _tier(x)
+    return None
 
 
-def result_dtype(operands, tier=_tier):
-    """The dtype of a PyTorch operation on ``operands`` (Tensors, arrays, numbers), or
-    None when one of them is neither (a traced value: left to its transform).
+def result_dtype(operands):
+    """The dtype of a PyTorch operation on ``operands`` (Tensors, arrays, numbers, or
+    traced values of them), or None when one of them is none of these.
 
     >>> import funcgrad as fg
     >>> result_dtype([fg.tensor([1, 2]), fg.tensor(2.5, dtype=fg.float64)])
@@ -100,7 +96,7 @@ def result_dtype(operands, tier=_tier):
     """
     tiers = [None, None, None]  # with dimensions, 0-d, numbers
     for x in operands:
-        found = tier(x)
+        found = _tier(x)
         if found is None:
             return None
         t, dtype = found
@@ -116,32 +112,25 @@ def result_dtype(operands, tier=_tier):
     return result
 
 
-def promote(prim, a, b, tier=_tier):
+def promote(prim, a, b):
     """``(a, b)`` cast to the dtype PyTorch computes ``prim`` in (see the module
-    docstring); the operands themselves when nothing needs a cast.
+    docstring); the operands themselves when nothing needs a cast.  Under ``jit``, whose
+    graph holds no values, the graph promotes operands standing for Tensors with it, so
+    that the traced function computes in its eager run's dtypes.
 
     >>> import funcgrad as fg
     >>> a, b = promote(ew.multiply_p, fg.tensor([1, 2]), 1.5)
     >>> a.dtype, b
     (dtype('float32'), 1.5)
+    >>> fg.jit(lambda t, a: t - a)(fg.tensor([1.0]), np.array(2.0)).dtype
+    dtype('float32')
     """
-    result = result_dtype((a, b), tier)
+    result = result_dtype((a, b))
     if result is None:
         return a, b
     if prim is ew.divide_p and _category(result) < 2:
         result = default_float()  # true division of integers
     return _cast(a, result), _cast(b, result)
-
-
-def promote_traced(prim, a, b):
-    """:func:`promote` for ``jit``'s graph, whose operands are traced values standing for
-    Tensors, arrays and numbers: the traced function computes in its eager run's dtypes.
-
-    >>> import funcgrad as fg
-    >>> fg.jit(lambda t, a: t - a)(fg.tensor([1.0]), np.array(2.0)).dtype
-    dtype('float32')
-    """
-    return promote(prim, a, b, _traced_tier)
 
 
 def _cast(x, dtype):

@@ -22,7 +22,7 @@ from ..interpreters.graph import TENSOR_PROMOTION
 from ..primitives import elementwise as ew
 from ..primitives.elementwise import divide_p
 from .graph import SELF, Node, Select, shaped
-from .promotion import broadcast_error, promote, promote_traced
+from .promotion import broadcast_error, promote
 from .tensor import Tensor, make, result
 
 __all__ = ["process", "process1", "process2", "attach"]
@@ -423,4 +423,4 @@ def attach(cls):
 
 core.register_special_type(Tensor, process)
 core._tensor_classes.add(Tensor)
-TENSOR_PROMOTION.append(promote_traced)  # (jit's graph computes in the dtypes of the eager run)
+TENSOR_PROMOTION.append(promote)  # (jit's graph computes in the dtypes of the eager run)

@@ -105,6 +105,11 @@ def _device(self: Any) -> Any:
     return inner.device if isinstance(inner, Tensor) else Tensor(np.zeros(0)).device
 
 
+def _is_inference(self: Any) -> bool:
+    """False: a traced value is no inference-mode Tensor (it carries derivatives)."""
+    return False
+
+
 def _in_place(name: str) -> Any:
     def refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(
@@ -116,7 +121,8 @@ def _in_place(name: str) -> Any:
 
 
 _TAPE_ONLY = ("backward", "register_hook", "retain_grad", "grad", "grad_fn", "is_leaf",
-              "register_post_accumulate_grad_hook", "requires_grad_", "retains_grad")
+              "register_post_accumulate_grad_hook", "requires_grad_", "retains_grad",
+              "output_nr")
 
 
 def _namespace() -> dict[str, Any]:
@@ -131,7 +137,8 @@ def _namespace() -> dict[str, Any]:
     found = {name: value for name, value in vars(Methods).items() if not name.startswith("__")}
     found.update(detach=detach, numel=numel, dim=dim, ndimension=dim, numpy=numpy,
                  size=property(size, doc=size.__doc__), data=property(detach),
-                 requires_grad=property(_requires_grad), device=property(_device))
+                 requires_grad=property(_requires_grad), device=property(_device),
+                 is_inference=_is_inference)
     for name in dir(Tensor):
         if name.endswith("_") and not name.startswith("_"):
             found[name] = _in_place(name)
