@@ -209,17 +209,62 @@ def test_vmap_and_jit_call_scipy_back():
 
 # --- where the implicit rule does not hold: errors, never a wrong derivative --------------
 
-def test_an_active_bound_refuses_the_derivative():
-    def solve(t):
-        return minimize(quadratic, np.zeros(3), args=(t,),
-                        bounds=[(None, None), (0.0, None), (None, None)]).x.sum()
+BOUNDS = [(None, None), (0.0, None), (None, None)]
 
-    # t[1] = -0.7 pushes x*_1 below 0: the bound holds it
-    with pytest.raises(NotImplementedError, match=r"lies on a bound \(raveled x index 1\)"):
-        fg.grad(solve)(THETA)
+
+def test_a_bound_that_holds_the_optimum_gives_the_kkt_derivative():
+    # t[1] = -0.7 pushes x_1 below 0: the bound holds x_1 = 0 (its derivative is zero),
+    # and the free x_F = A_FF^-1 sin(t_F) move as the unbounded problem restricted to F
+    res = minimize(quadratic, np.zeros(3), args=(THETA,), bounds=BOUNDS)
+    assert res.x[1] == 0.0 and res.jac[1] > 0.1   # (held, and pressed on)
+    free = [0, 2]
+    want = np.zeros((3, 3))
+    want[np.ix_(free, free)] = np.linalg.inv(A[np.ix_(free, free)]) * np.cos(THETA[free])
+    for jac in (fg.jacrev, fg.jacfwd):
+        got = jac(lambda t: minimize(quadratic, np.zeros(3), args=(t,), bounds=BOUNDS).x)(THETA)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-9)
+    # under vmap and jit the held coordinates come back from the callback with x*
+    got = fg.jit(fg.jacrev(lambda t: minimize(quadratic, np.zeros(3), args=(t,),
+                                              bounds=BOUNDS).x))(THETA)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-9)
+
+
+def test_a_held_bound_on_a_smooth_problem_against_central_differences():
+    bounds = optimize.Bounds([-np.inf, 0.1, -np.inf], [0.15, np.inf, np.inf])
+
+    def solve_bounded(p):
+        return optimize.minimize(lambda x: smooth(x, p), np.zeros(3), method="L-BFGS-B",
+                                 jac=lambda x: fg.grad(smooth)(x, p), bounds=bounds,
+                                 options={"ftol": 1e-16, "gtol": 1e-13}).x
+
+    p = dict(P, a=np.array([1.2, -0.5, 0.9]))  # x_0 held at 0.15 from above, x_1 at 0.1
+    x_star = solve_bounded(p)
+    np.testing.assert_allclose(x_star[:2], [0.15, 0.1])
+    got = fg.jacrev(lambda p: minimize(smooth, np.zeros(3), args=(p,), bounds=bounds,
+                                       tol=1e-13).x)(p)
+    # (L-BFGS-B's optimum is less exact than trust-exact's: a wider step for the differences)
+    np.testing.assert_allclose(got["a"], central(solve_bounded, p, "a", h=1e-4),
+                               rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(got["c"], central(solve_bounded, p, "c", h=1e-4),
+                               rtol=1e-5, atol=1e-7)
+    assert np.all(got["a"][:2] == 0.0)
+
+
+def test_a_bound_the_gradient_does_not_press_on_refuses_the_derivative():
+    # the unbounded optimum [1, 0, 2] sits exactly on x_1 >= 0: x_1 leaves the bound for
+    # some changes of t and stays for others, so x* has one-sided derivatives only
+    s = A @ np.array([1.0, 0.0, 2.0])
+
+    def solve(t):
+        return minimize(lambda x, t: 0.5 * x @ A @ x - (s + t) @ x, np.array([1.0, -1.0, 2.0]),
+                        args=(t,), bounds=BOUNDS).x.sum()
+
+    with pytest.raises(ValueError, match=r"index 1\) where the gradient does not press"):
+        fg.grad(solve)(np.zeros(3))
     # without a derivative, the bounded solve is SciPy's as before
-    assert minimize(quadratic, np.zeros(3), args=(THETA,),
-                    bounds=[(None, None), (0.0, None), (None, None)]).x[1] == 0.0
+    np.testing.assert_allclose(minimize(lambda x: 0.5 * x @ A @ x - s @ x,
+                                        np.array([1.0, -1.0, 2.0]), bounds=BOUNDS).x,
+                               [1.0, 0.0, 2.0], atol=1e-12)
 
 
 def test_an_inactive_bound_keeps_the_derivative():

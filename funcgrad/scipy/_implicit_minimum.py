@@ -11,6 +11,13 @@ transpose, to any order, under every transform.  The root is the point SciPy fou
 constant of the solve: the start ``x0`` gets no derivative (the optimum does not depend
 on where the search began).
 
+Bounds: a coordinate a bound holds at the optimum, the gradient pressing it there (its
+KKT multiplier clearly above zero), stays on it while ``theta`` moves a little, so the
+root solved is ``x_i - bound_i`` in those coordinates and the gradient in the others (the
+KKT conditions of a box); a coordinate on its bound with no such pressure has one-sided
+derivatives only, and raises.  General constraints are refused (their KKT system, with
+the multipliers, is not implemented).
+
 The linear solve is dense: ``H`` assembled from ``n`` Hessian-vector products (one
 batched pass of ``vmap``) and factorized (``fnp.linalg.solve``).  It is exact, where
 conjugate gradients would stop at a tolerance and add that error to the derivative; it
@@ -38,7 +45,7 @@ from ..numpy._conversions import carried_derivative
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..tree import ravel
 
-__all__ = ["wants_derivative", "plain", "differentiable_minimum", "refuse_derivative",
+__all__ = ["wants_derivative", "plain", "differentiable_minimum", "check_optimum",
            "solve_traced"]
 
 
@@ -61,19 +68,28 @@ def plain(leaf):
     return leaf
 
 
-def differentiable_minimum(fun, x_star, unravel, args):
+def differentiable_minimum(fun, x_star, unravel, args, held=None):
     """``x_star`` (the flat minimizer of ``fun(unravel(x), *args)``) with the derivatives
-    the implicit function theorem gives it in ``args`` (and in values ``fun`` closes over)."""
-    def gradient(x):
-        return grad(lambda z: fun(unravel(z), *args))(x)
+    the implicit function theorem gives it in ``args`` (and in values ``fun`` closes
+    over).  ``held``: ``(mask, pinned)``, the coordinates bounds hold at ``x_star`` and
+    their bounds' values, or None."""
+    def stationarity(x):
+        gradient = grad(lambda z: fun(unravel(z), *args))(x)
+        if held is None:
+            return gradient
+        # the KKT conditions of a box: zero gradient in the free coordinates, the held
+        # ones on their (constant) bounds, so their derivative is zero
+        mask, pinned = held
+        return fnp.where(mask, x - pinned, gradient)
 
-    return custom_root(gradient, x_star, lambda _, guess: x_star, _dense_solve)
+    return custom_root(stationarity, x_star, lambda _, guess: x_star, _dense_solve)
 
 
 def _dense_solve(hvp, rhs):
     """``H^-1 rhs`` for the linear ``hvp(v) = H v``: ``H`` built column by column."""
     n = rhs.shape[0]
     columns = vmap(hvp)(fnp.eye(n, dtype=rhs.dtype))   # row i: H e_i, column i of H
+    # (not symmetric where bounds hold coordinates: their rows are the identity's)
     hessian = _checked(fnp.transpose(columns))
     return fnp.linalg.solve(hessian, rhs)
 
@@ -105,10 +121,11 @@ def _check_hessian(hessian):
     return np.ones((), hessian.dtype)
 
 
-def refuse_derivative(result, bounds):
-    """Raise where the implicit rule of an unconstrained minimum does not hold for
-    ``result`` (SciPy's, on the flat x): the search did not succeed, or the optimum sits on
-    a bound (``bounds`` as SciPy was given them, on the flat x)."""
+def check_optimum(result, bounds, value_and_gradient):
+    """Raise where ``result`` (SciPy's, on the flat x) has no derivative the implicit rule
+    gives; else ``(held, pinned)``: the mask of the coordinates a bound holds at the
+    optimum and those bounds' values (None without ``bounds``).
+    ``value_and_gradient``: of the objective, on the flat x."""
     if not result.success:
         raise ValueError(
             f"minimize: a derivative in args was requested, but the minimizer did not "
@@ -117,21 +134,38 @@ def refuse_derivative(result, bounds):
             f"maxiter, tol, another method), or pass fg.stop_gradient(args) if no "
             f"derivative should flow through the result")
     if bounds is None:
-        return
-    lower, upper = _bound_arrays(bounds, result.x.size)
-    x = np.asarray(result.x, dtype=float)
-    near = lambda b: np.isfinite(b) & (np.abs(x - b) <= math.sqrt(np.finfo(float).eps)  # noqa: E731
+        return None
+    x = np.asarray(result.x)
+    lower, upper = _bound_arrays(bounds, x.size)
+    eps = np.finfo(float).eps
+    # (interior-point methods, trust-constr's, stop near a bound rather than on it)
+    near = lambda b: np.isfinite(b) & (np.abs(x - b) <= math.sqrt(eps)  # noqa: E731
                                        * np.maximum(1.0, np.abs(b)))
-    active = np.flatnonzero(near(lower) | near(upper))
-    if active.size:
-        raise NotImplementedError(
+    at_lower = near(lower)
+    at_upper = near(upper) & ~at_lower
+    held = at_lower | at_upper
+    if not held.any():
+        return held, np.zeros_like(x)
+    value, gradient = (np.asarray(v, dtype=float) for v in value_and_gradient(x))
+    # A held coordinate stays on its bound while theta moves a little only when the
+    # gradient presses it there (strict complementarity: a multiplier clearly above
+    # zero); one that is zero to the search's accuracy (the gradient left on the free
+    # coordinates) could leave the bound either way: no derivative, only one-sided ones.
+    push = np.where(at_lower, gradient, -gradient)
+    noise = np.max(np.abs(gradient[~held]), initial=0.0)
+    weak = np.flatnonzero(held & (push <= max(math.sqrt(eps) * max(1.0, abs(float(value))),
+                                               1e3 * noise)))
+    if weak.size:
+        raise ValueError(
             f"minimize: the optimum lies on a bound (raveled x index "
-            f"{', '.join(map(str, active[:8].tolist()))}{'...' if active.size > 8 else ''}): "
-            f"there the derivative in args follows the bound, not the zero gradient the "
-            f"implicit rule of an unconstrained minimum solves, and funcgrad does not "
-            f"implement the constrained (KKT) rule. Loosen the bound if the optimum should "
-            f"be interior, reparametrize x (x = lo + exp(z), say) to remove it, or pass "
+            f"{', '.join(map(str, weak[:8].tolist()))}{'...' if weak.size > 8 else ''}) "
+            f"where the gradient does not press against it (its multiplier is zero to the "
+            f"search's accuracy): the optimum there moves off the bound for some changes of "
+            f"args and stays for others, so it has one-sided derivatives only. Move the "
+            f"bound, tighten tol if the gradient should press on it, or pass "
             f"fg.stop_gradient(args) if no derivative should flow through the result")
+    pinned = np.where(at_lower, lower, np.where(at_upper, upper, 0.0))
+    return held, pinned.astype(x.dtype)
 
 
 def _bound_arrays(bounds, n):
@@ -153,9 +187,10 @@ _TRACED_FIELDS = (("fun", None), ("success", np.bool_), ("status", np.int64),
 
 
 def solve_traced(solve, x0, args):
-    """``OptimizeResult``-like dict of arrays from ``solve(x0, args)`` (SciPy's result on
-    concrete values) called through ``pure_callback``: the inputs that are traced by
-    ``vmap``/``jit`` reach it as arrays, the others as they are."""
+    """``(flat x, fields, held)`` of ``solve(x0, args)`` (SciPy's result on concrete values,
+    and the coordinates bounds hold) called through ``pure_callback``: ``fields`` a dict of
+    OptimizeResult's array fields, the inputs traced by ``vmap``/``jit`` reaching it as
+    arrays, the others as they are."""
     x0_leaves, x0_tree = tree.flatten(x0)
     arg_leaves, arg_tree = tree.flatten(args, is_special)
     leaves = x0_leaves + arg_leaves
@@ -167,17 +202,18 @@ def solve_traced(solve, x0, args):
         for i, value in zip(traced, values):
             filled[i] = value
         start = tree.unflatten(x0_tree, filled[:len(x0_leaves)])
-        result = solve(start, tree.unflatten(arg_tree, filled[len(x0_leaves):]))
-        flat_x = ravel(result.x)[0]
-        return [np.asarray(flat_x, flat0.dtype)] + [
+        result, held = solve(start, tree.unflatten(arg_tree, filled[len(x0_leaves):]))
+        mask, pinned = held if held is not None else (np.zeros(flat0.shape, bool), flat0 * 0)
+        return [np.asarray(ravel(result.x)[0], flat0.dtype)] + [
             np.asarray(result.get(name, -1), flat0.dtype if dtype is None else dtype)
-            for name, dtype in _TRACED_FIELDS]
+            for name, dtype in _TRACED_FIELDS] + [mask, np.asarray(pinned, flat0.dtype)]
 
-    declared = [flat0] + [np.zeros((), flat0.dtype if dtype is None else dtype)
-                          for _, dtype in _TRACED_FIELDS]
+    declared = ([flat0] + [np.zeros((), flat0.dtype if dtype is None else dtype)
+                           for _, dtype in _TRACED_FIELDS] + [np.zeros(flat0.shape, bool), flat0])
     outs = pure_callback(host, declared, *[leaves[i] for i in traced],
                          vmap_method="sequential")
-    return outs[0], dict(zip([name for name, _ in _TRACED_FIELDS], outs[1:]))
+    fields = dict(zip([name for name, _ in _TRACED_FIELDS], outs[1:-2]))
+    return outs[0], fields, (outs[-2], outs[-1])
 
 
 def _shaped(leaf):

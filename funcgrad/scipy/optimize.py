@@ -18,8 +18,8 @@ from ..core import Tracer, is_special
 from ..jacobians import hessian, hvp, jacrev
 from ..typing import ArrayLike, PyTree
 from ._captured import lift_captures
-from ._implicit_minimum import (differentiable_minimum, plain, refuse_derivative,
-                                solve_traced, wants_derivative)
+from ._implicit_minimum import (check_optimum, differentiable_minimum, plain, solve_traced,
+                                wants_derivative)
 
 __all__ = ["minimize"]
 
@@ -151,11 +151,14 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
     depend on the start; a traced ``x0`` is fine, its derivative is zero). ``res.fun`` is
     ``fun(res.x, *args)``: its first derivative is ``d fun / d args`` at ``x*`` (the
     envelope theorem; ``x*`` moves at zero gradient), its second includes the optimum's
-    motion. The other fields carry no derivative. Raised rather than wrong: a search that
-    did not succeed, a singular ``H`` (a minimum that is not isolated), an optimum on a
-    bound, and ``constraints`` (the constrained, KKT, rule is not implemented); ``bounds``
-    that are not active at the optimum are fine. Only ``args``, values ``fun`` captures
-    and ``x0`` may be traced: bounds, constraints and options take plain values.
+    motion. The other fields carry no derivative. ``bounds`` that hold coordinates at the
+    optimum give the KKT rule of a box: those coordinates stay on their bounds (derivative
+    zero), the free ones move as the problem restricted to them. Raised rather than
+    wrong: a search that did not succeed, a singular ``H`` (a minimum that is not
+    isolated), a coordinate on a bound the gradient does not press on (one-sided
+    derivatives only), and ``constraints`` (their KKT rule is not implemented). Only
+    ``args``, values ``fun`` captures and ``x0`` may be traced: bounds, constraints and
+    options take plain values.
 
     Under ``vmap`` or ``jit`` (``args`` or ``x0`` traced), SciPy is called through
     ``fg.pure_callback`` (once per example under ``vmap``), and the result holds ``x``,
@@ -207,27 +210,30 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
     plain_args = tree.unflatten(arg_tree, [plain(leaf) for leaf in arg_leaves])
 
     def solve(start, values):
+        """SciPy's result, and (a derivative wanted) the coordinates bounds hold there."""
         result, flat_bounds = _minimize(optimize, fun, start, values, method, jac, hess,
                                         hessp, bounds, constraints, tol, callback, options)
+        held = None
         if wanted:
-            refuse_derivative(result, flat_bounds)
+            held = check_optimum(result, flat_bounds,
+                                 value_and_grad(lambda x: fun(unravel(x), *values)))
         result.x = unravel(result.x)
-        return result
+        return result, held
 
     flat0, unravel = ravel(tree.tree_map(lambda x: np.zeros(np.shape(x), x.dtype)
                                          if isinstance(x, Tracer) else x, x0))
     if not any(isinstance(x, Tracer) for x in tree.leaves((x0, plain_args), is_special)):
-        result = solve(x0, plain_args)
+        result, held = solve(x0, plain_args)
         if np.shape(result.get("jac")) == flat0.shape:
             result.jac = unravel(np.asarray(result.jac, flat0.dtype))
         if not wanted:
             return result
     else:  # (vmap, jit: SciPy called back with the values)
-        flat_x, fields = solve_traced(solve, x0, plain_args)
+        flat_x, fields, held = solve_traced(solve, x0, plain_args)
         result = optimize.OptimizeResult(x=unravel(flat_x), **fields)
     if wanted:
         flat_star = ravel(result.x)[0]
-        result.x = unravel(differentiable_minimum(fun, flat_star, unravel, args))
+        result.x = unravel(differentiable_minimum(fun, flat_star, unravel, args, held))
         result.fun = fun(result.x, *args)
     return result
 
