@@ -52,6 +52,10 @@ class ScipyCall(NamedTuple):
     twin: Optional[str]
     subpackage: str  # "special", "stats"...
     name: str  # the function's name inside scipy.<subpackage> ("logsumexp", "norm.logpdf")
+    # the funcgrad.scipy function that called SciPy (its own code handing SciPy a value
+    # the user passed it), else None: naming that function as the fix would send the user
+    # back where they are
+    caller: Optional[str] = None
 
 
 def scipy_call() -> Optional[ScipyCall]:
@@ -61,15 +65,18 @@ def scipy_call() -> Optional[ScipyCall]:
     The outermost SciPy frame next to the failure is the function the user called (the
     innermost is often a private helper, ``scipy._lib._array_api``, with no twin).  A
     frame of the user's code ends the walk: SciPy further out (``scipy.optimize`` calling
-    the user's function back) did not meet the traced value."""
-    found = None
+    the user's function back) did not meet the traced value.  A frame of funcgrad.scipy
+    further out than SciPy's is the function the user called (``caller``)."""
+    found = caller = None
     frame = sys._getframe(1)
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         if module.startswith("scipy."):
-            found = _public_call(frame, module) or found
+            found, caller = _public_call(frame, module) or found, None
         elif module.split(".")[0] not in _PASS_THROUGH:
             break
+        elif found is not None and module.startswith("funcgrad.scipy."):
+            caller = (module, frame.f_code.co_name)
         frame = frame.f_back
     del frame  # (a frame in a local keeps the whole stack alive)
     if found is None:
@@ -77,17 +84,30 @@ def scipy_call() -> Optional[ScipyCall]:
     subpackage, name, frozen = found
     if frozen is None:
         twin = _resolve(f"{subpackage}.{name}")
-        return ScipyCall(f"scipy.{subpackage}.{name}",
-                         f"funcgrad.scipy.{subpackage}.{name}" if callable(twin) else None,
-                         subpackage, name)
+        twin_name = f"funcgrad.scipy.{subpackage}.{name}" if callable(twin) else None
+        return ScipyCall(f"scipy.{subpackage}.{name}", twin_name, subpackage, name,
+                         _caller_name(caller, twin_name))
     distribution, method = name.rsplit(".", 1)
     label = f"scipy.{subpackage}.{distribution}"
     if frozen:
         label += "(...)"
     twin = callable(_resolve(f"{subpackage}.{name}")) and (
         not frozen or callable(_resolve(f"{subpackage}.{distribution}")))
-    return ScipyCall(f"{label}.{method}", f"funcgrad.{label}.{method}" if twin else None,
-                     subpackage, name)
+    twin_name = f"funcgrad.{label}.{method}" if twin else None
+    return ScipyCall(f"{label}.{method}", twin_name, subpackage, name,
+                     _caller_name(caller, twin_name))
+
+
+def _caller_name(caller, twin):
+    """The public name of the funcgrad.scipy function of ``caller`` (``(module,
+    function)``): the twin when it is that function, else its module's name and its own
+    (a private module's, ``funcgrad.scipy._quadrature.quad``, when it is not the twin)."""
+    if caller is None:
+        return None
+    module, function = caller
+    if twin is not None and twin.rsplit(".", 1)[-1] == function:
+        return twin
+    return f"{module}.{function}"
 
 
 def _public_call(frame, module):
@@ -153,6 +173,12 @@ def _bound_method(frame, subpackage):
 
 def scipy_fix(call: ScipyCall) -> str:
     """The sentence that tells what to call instead of ``call.function``."""
+    if call.caller is not None:
+        return (f"{call.caller} hands this value to {call.function}, which runs on plain "
+                f"values and cannot carry its derivative (or, under vmap or jit, its batch or "
+                f"unknown values): see {call.caller}'s docstring for the arguments that may be "
+                f"differentiated or traced, and pass plain values (or fg.stop_gradient(x)) in "
+                f"the others.")
     if call.twin is not None:
         return (f"funcgrad cannot differentiate SciPy's Python code: call {call.twin} "
                 f"instead (same signature).")

@@ -1,5 +1,6 @@
 """``funcgrad.scipy.optimize.minimize``: SciPy's minimizers, with the derivatives they
-need computed by funcgrad, on parameters that may be any pytree.
+need computed by funcgrad, on parameters that may be any pytree; its optimum is
+differentiable in ``args`` by the implicit function theorem (:mod:`._implicit_minimum`).
 
 SciPy is imported only when :func:`minimize` is called (``import funcgrad`` never
 imports it); it must be installed then (``pip install scipy``).
@@ -13,8 +14,12 @@ import numpy as np
 from .. import tree
 from ..tree import ravel
 from ..api import value_and_grad
+from ..core import Tracer, is_special
 from ..jacobians import hessian, hvp, jacrev
 from ..typing import ArrayLike, PyTree
+from ._captured import lift_captures
+from ._implicit_minimum import (check_optimum, differentiable_minimum, plain, solve_traced,
+                                wants_derivative)
 
 __all__ = ["minimize"]
 
@@ -135,6 +140,31 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
     Returns SciPy's ``OptimizeResult``, with ``x`` (and ``jac`` where present) in the
     structure and dtypes of ``x0``; ``hess_inv`` stays a matrix over the raveled ``x``.
 
+    **Differentiable in args.** When ``args`` (a pytree of arrays) carries a derivative
+    (traced by ``grad``/``vjp``/``jvp``/``jacfwd``..., or eager Tensors that require
+    grad), or when ``fun`` closes over such values, ``res.x`` is differentiable in them
+    by the implicit function theorem at the optimum, as jaxopt does: ``dx*/dargs =
+    -H^-1 d2f/(dx dargs)``, ``H`` the Hessian of ``fun`` in ``x`` at ``x*``, solved
+    densely (``n`` Hessian-vector products; exact, where conjugate gradients would add
+    their tolerance to the derivative), to any order. The search itself runs on plain
+    values and is never differentiated; ``x0`` gets no derivative (the optimum does not
+    depend on the start; a traced ``x0`` is fine, its derivative is zero). ``res.fun`` is
+    ``fun(res.x, *args)``: its first derivative is ``d fun / d args`` at ``x*`` (the
+    envelope theorem; ``x*`` moves at zero gradient), its second includes the optimum's
+    motion. The other fields carry no derivative. ``bounds`` that hold coordinates at the
+    optimum give the KKT rule of a box: those coordinates stay on their bounds (derivative
+    zero), the free ones move as the problem restricted to them. Raised rather than
+    wrong: a search that did not succeed, a singular ``H`` (a minimum that is not
+    isolated), a coordinate on a bound the gradient does not press on (one-sided
+    derivatives only), and ``constraints`` (their KKT rule is not implemented). Only
+    ``args``, values ``fun`` captures and ``x0`` may be traced: bounds, constraints and
+    options take plain values.
+
+    Under ``vmap`` or ``jit`` (``args`` or ``x0`` traced), SciPy is called through
+    ``fg.pure_callback`` (once per example under ``vmap``), and the result holds ``x``,
+    ``fun``, ``success``, ``status``, ``nit`` and ``nfev`` as arrays (``message``,
+    ``jac`` and ``hess_inv`` need SciPy's objects and are left out).
+
     >>> import numpy as np, funcgrad as fg
     >>> from funcgrad.scipy.optimize import minimize
     >>> def rosen(p):
@@ -142,16 +172,21 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
     >>> res = minimize(rosen, {"x": -1.0, "y": 2.0}, method="trust-ncg")
     >>> res.success, {k: round(float(v), 4) for k, v in res.x.items()}
     (True, {'x': 1.0, 'y': 1.0})
+    >>> # the minimizer of sum((x - t)**2 * w) is x* = t: dx*/dt is the identity
+    >>> def argmin_sum(t):
+    ...     return minimize(lambda x, t: np.sum((x - t) ** 2 * [1.0, 3.0]), np.zeros(2),
+    ...                     args=(t,)).x.sum()
+    >>> np.round(fg.grad(argmin_sum)(np.array([1.0, 2.0])), 6)
+    array([1., 1.])
     """
     import scipy.optimize as optimize   # (here, so that importing funcgrad never loads SciPy)
 
-    flat0, unravel = ravel(x0)
-    dtype = flat0.dtype
     # every leaf, not only the raveled whole: an integer leaf beside float ones would be
     # cast back to integers by unravel, and so silently never move
-    leaves = tree.leaves(x0)
+    leaves = tree.leaves(x0, is_special)
     for i, leaf in enumerate(leaves):
-        leaf_dtype = np.asarray(leaf).dtype
+        # (a tracer's own dtype: np.asarray would refuse one that carries a derivative)
+        leaf_dtype = np.dtype(leaf.dtype) if hasattr(leaf, "dtype") else np.asarray(leaf).dtype
         if leaf_dtype.kind != "f":
             where = f" (leaf {i} of x0)" if len(leaves) > 1 else ""
             raise TypeError(f"minimize: x0 must hold real floating-point values, got dtype "
@@ -160,6 +195,54 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
                             "imaginary parts")
     if not isinstance(args, tuple):
         args = (args,)
+    x0 = tree.tree_map(plain, x0, is_leaf=is_special)
+    fun, captured = lift_captures(fun, (x0, *args), "minimize")
+    args = (*args, *captured)
+    arg_leaves, arg_tree = tree.flatten(args, is_special)
+    wanted = any(wants_derivative(leaf) for leaf in arg_leaves)
+    if wanted and constraints:
+        raise NotImplementedError(
+            "minimize: args carry a derivative, but the optimum of a constrained problem "
+            "needs the KKT conditions to be differentiated, which funcgrad does not "
+            "implement (the unconstrained implicit rule would be silently wrong there). "
+            "Drop the constraints (reparametrize x, or add a penalty to fun), or pass "
+            "fg.stop_gradient(args) if no derivative should flow through the result")
+    plain_args = tree.unflatten(arg_tree, [plain(leaf) for leaf in arg_leaves])
+
+    def solve(start, values):
+        """SciPy's result, and (a derivative wanted) the coordinates bounds hold there."""
+        result, flat_bounds = _minimize(optimize, fun, start, values, method, jac, hess,
+                                        hessp, bounds, constraints, tol, callback, options)
+        held = None
+        if wanted:
+            held = check_optimum(result, flat_bounds,
+                                 value_and_grad(lambda x: fun(unravel(x), *values)))
+        result.x = unravel(result.x)
+        return result, held
+
+    flat0, unravel = ravel(tree.tree_map(lambda x: np.zeros(np.shape(x), x.dtype)
+                                         if isinstance(x, Tracer) else x, x0))
+    if not any(isinstance(x, Tracer) for x in tree.leaves((x0, plain_args), is_special)):
+        result, held = solve(x0, plain_args)
+        if np.shape(result.get("jac")) == flat0.shape:
+            result.jac = unravel(np.asarray(result.jac, flat0.dtype))
+        if not wanted:
+            return result
+    else:  # (vmap, jit: SciPy called back with the values)
+        flat_x, fields, held = solve_traced(solve, x0, plain_args)
+        result = optimize.OptimizeResult(x=unravel(flat_x), **fields)
+    if wanted:
+        flat_star = ravel(result.x)[0]
+        result.x = unravel(differentiable_minimum(fun, flat_star, unravel, args, held))
+        result.fun = fun(result.x, *args)
+    return result
+
+
+def _minimize(optimize, fun, x0, args, method, jac, hess, hessp, bounds, constraints, tol,
+              callback, options):
+    """SciPy's result (``x`` flat, float) on plain values, and the bounds it was given."""
+    flat0, unravel = ravel(x0)
+    dtype = flat0.dtype
     if callable(method):
         name = "custom"
     else:
@@ -220,10 +303,8 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
         objective, np.asarray(flat0, dtype=float), method=method, bounds=bounds,
         constraints=constraints, tol=tol, callback=_wrap_callback(callback, unravel, to_dtype),
         options=options, **kwargs)
-    result.x = unravel(to_dtype(result.x))
-    if np.shape(result.get("jac")) == flat0.shape:
-        result.jac = unravel(to_dtype(result.jac))
-    return result
+    result.x = to_dtype(result.x)
+    return result, bounds
 
 
 def __getattr__(name: str) -> Any:
