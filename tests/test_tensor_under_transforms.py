@@ -260,3 +260,39 @@ def test_every_method_computes_the_eager_value_under_the_transforms(name):
                 got = [g[0] for g in got] if isinstance(got, list) else got[0]
             _assert_same(expected, got)
         return
+
+
+class _RowMax(fg.autograd.Function):
+    """A Function written with PyTorch's methods (max(dim) is (values, indices))."""
+
+    @staticmethod
+    def forward(ctx, x):
+        values, indices = x.max(0)
+        ctx.save_for_backward(indices.unsqueeze(0), x)
+        return values
+
+    @staticmethod
+    def backward(ctx, g):
+        indices, x = ctx.saved_tensors
+        picked = fg.arange(x.shape[0]).unsqueeze(1) == indices
+        return (picked * g.unsqueeze(0),)
+
+
+def test_a_function_applied_to_tensors_sees_tensors_under_every_transform():
+    """forward and backward of an autograd.Function applied to Tensors meant NumPy's
+    max(0) under vmap and jit (the row maxima's first element) and PyTorch's eagerly."""
+    weights = np.array([1.0, 2.0, 3.0])
+    t = fg.Tensor(X, requires_grad=True)
+    expected = _RowMax.apply(t)
+    (expected * fg.Tensor(weights)).sum().backward()
+    np.testing.assert_array_equal(expected.detach().numpy(), [4.0, 5.0, 3.0])
+    for run in (fg.jit(_RowMax.apply), lambda x: fg.vjp(_RowMax.apply, x)[0],
+                lambda x: fg.vmap(_RowMax.apply)(fg.Tensor(X[None]))[0]):
+        np.testing.assert_array_equal(np.asarray(run(fg.Tensor(X))), [4.0, 5.0, 3.0])
+    loss = lambda x: (_RowMax.apply(x) * weights).sum()
+    np.testing.assert_array_equal(np.asarray(fg.grad(loss)(fg.Tensor(X))), t.grad.numpy())
+    np.testing.assert_array_equal(np.asarray(fg.jit(fg.grad(loss))(fg.Tensor(X))),
+                                  t.grad.numpy())
+    # on arrays the rules see arrays, with NumPy's methods: max(0) is the values alone
+    with pytest.raises(ValueError):
+        _RowMax.apply(X)

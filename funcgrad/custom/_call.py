@@ -12,7 +12,7 @@ from ..core import (WEAK_TYPES, Primitive, ShapedArray, Tracer, _special_classes
 from ..errors import ArgumentMismatchError, ForwardModeUndefinedError
 from ..devices import register_gpu
 from ..numpy._convert import asarray
-from ._eager import eager_tensor_type
+from ._eager import eager_tensor_type, present, unwrap_output
 from ._guard import StagedCaptures, explain_rule_errors, guarded
 
 __all__ = ["CustomRule", "CallSite", "custom_call_p", "as_operand", "with_entries",
@@ -34,6 +34,10 @@ class CustomRule:
     """
 
     node_class = None
+    # Its functions were written for eager Tensors (a Function applied to Tensors):
+    # wherever they run on plain arrays or are traced, their inputs stand for Tensors, so
+    # that PyTorch's methods mean the same under every transform as eagerly.
+    tensors = False
 
     def __init__(self, name, fun, jvp=None, fwd=None, bwd=None, guard=True,
                  strict_tangents=False):
@@ -183,6 +187,8 @@ def jvp_of(fn, primals, tangents):
 # --- the primitive ----------------------------------------------------------------------------
 
 def _impl(*xs, rule):
+    if rule.tensors:
+        return [unwrap_output(o) for o in rule.fun(*[present(x) for x in xs])]
     return list(rule.fun(*xs))
 
 
@@ -196,7 +202,7 @@ def _abstract_eval(*avals, rule):
         staged.check()
         return outs
     graph = trace_to_graph(traced, [a if isinstance(a, ShapedArray) else aval_of(a)
-                                    for a in avals])
+                                    for a in avals], rule.tensors)
     return [v.aval if hasattr(v, "aval") else aval_of(v) for v in graph.outvars]
 
 
@@ -238,7 +244,7 @@ def _linearize(rule, vals):
         primal.extend(outs)
         return fit_tangents(primal, touts, rule.name, fill=True,
                              strict=rule.strict_tangents)
-    graph = trace_to_graph(tangent_part, [aval_of(v) for v in vals])
+    graph = trace_to_graph(tangent_part, [aval_of(v) for v in vals], rule.tensors)
     if any(isinstance(o, GraphTracer) and o._trace.eqns is graph.eqns for o in primal):
         primal = _primal_outputs_of(graph, primal, rule)
     return primal, graph
@@ -384,6 +390,7 @@ def _batch(args, dims, *, rule):
                          jvp=None if rule.jvp is None else jvp,
                          fwd=None if rule.fwd is None else fwd,
                          bwd=None if rule.bwd is None else bwd, guard=False)
+    batched.tensors = rule.tensors
     outs = custom_call_p.bind(*args, rule=batched)
     return outs, [0] * len(outs)
 

@@ -7,9 +7,11 @@ plus ``setup_context(ctx, inputs, output)``.  Decisions:
 * **Tensors in, Tensors out.**  Applied to eager Tensors (no transform active),
   ``forward`` runs under ``fg.no_grad()`` and sees the Tensors it was given (its own
   results are Tensors too), and ``backward`` receives Tensors, as in PyTorch, so
-  Tensor methods (``input.mm(weight.t())``) work.  Under a transform the rules see
-  the transform's values (arrays, traced values): write them with NumPy operations to
-  serve both.  Python numbers and other non-array arguments are passed unchanged.
+  Tensor methods (``input.mm(weight.t())``) work.  Under a transform of Tensors (``fg.grad``,
+  ``vmap``, ``jit``... of a function given Tensors) the rules see the transform's values
+  of the Tensors, which have the Tensor's methods too (:mod:`funcgrad.eager.traced`), so
+  ``x.max(0)`` means PyTorch's everywhere; applied to arrays, they see arrays (NumPy's
+  methods).  Python numbers and other non-array arguments are passed unchanged.
 * **ctx**: ``save_for_backward`` / ``saved_tensors``, ``needs_input_grad``,
   ``mark_non_differentiable`` (those outputs do not require grad; ``backward`` gets
   zeros for them, or None after ``set_materialize_grads(False)``, which also gives None
@@ -38,7 +40,7 @@ from typing import Any, Callable, TypeVar, cast
 
 import numpy as np
 
-from ..core import Tracer, _state
+from ..core import Tracer, _state, stands_for_tensor
 from ..errors import FREED_MESSAGE, ShapeMismatchError
 from ..instruments import check_unpacked
 from ._call import CustomRule, as_operand, custom_call_p, with_entries
@@ -247,6 +249,10 @@ class Function:
         Tensor = eager_tensor_type()
         # (rules then see Tensors; under a transform, Tensors are its traced values)
         eager = Tensor is not None and any(isinstance(args[i], Tensor) for i in array_pos)
+        # Applied to Tensors, or to a transform's values of Tensors: the rules see Tensors
+        # (or values standing for them) under every transform, so that PyTorch's methods
+        # in them mean what they mean eagerly
+        tensors = Tensor is not None and any(stands_for_tensor(args[i]) for i in array_pos)
         originals = [args[i] for i in array_pos] if eager else None
         # As in PyTorch: True for the floating-point inputs a derivative is being taken
         # with respect to (traced values, Tensors that require grad; conservatively any
@@ -268,6 +274,8 @@ class Function:
                                         new_style)
                 ctx.saved_flags = _saved_flags(ctx, xs, out)
             else:
+                if tensors:
+                    xs = [present(x) for x in xs]
                 out = _call_forward(cls, ctx, with_entries(args, array_pos, xs), new_style)
             single = not isinstance(out, tuple)
             outs = [out] if single else list(out)
@@ -307,6 +315,8 @@ class Function:
                     with no_grad():
                         return _conj_all(_check_grads(name, _backward_of(cls)(ctx, *cts),
                                                       args, array_pos, leaves))
+            if tensors:
+                cts = [present(c) for c in cts]
             grads = _backward_of(cls)(ctx, *cts)
             return _conj_all(_check_grads(name, grads, args, array_pos, leaves))
 
@@ -325,6 +335,7 @@ class Function:
         rule.raw_cotangents = True  # type: ignore[attr-defined]
         # on Tensors, ctx packs what it saved (saved_tensors_hooks), not the graph's node
         rule.packs_own_saved = eager  # type: ignore[attr-defined]
+        rule.tensors = tensors
         if eager:  # the tape records the call as a node of this class (MyExpBackward)
             rule.node_class = backward_class(cls)
         outs = list(custom_call_p.bind(*leaves, rule=rule))

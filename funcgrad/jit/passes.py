@@ -99,8 +99,8 @@ def _custom_call_graph(eqn):
     tracer of a transform."""
     rule = eqn.params["rule"]
     try:
-        graph = trace_flat(lambda *xs: list(rule.fun(*xs)),
-                           [_aval(x) for x in eqn.inputs], "jit")
+        graph = trace_flat(lambda *xs: list(rule.fun(*xs)), [_aval(x) for x in eqn.inputs],
+                           "jit", range(len(eqn.inputs)) if rule.tensors else ())
     except Exception:  # the user's function needs concrete values: call it
         return None
     if closure_convert(graph)[1]:
