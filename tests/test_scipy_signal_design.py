@@ -200,6 +200,10 @@ def test_design_errors_name_the_problem():
         fss.butter(2, 0.3, analog=True, fs=10.0)
     with pytest.raises(ValueError, match="norm"):
         fss.bessel(2, 0.3, norm="width")
+    with pytest.raises(IndexError):  # (SciPy's own pairing fails here...)
+        ss.ellip(3, 0.01, 100.0, [0.1, 0.2], btype="bandpass", analog=True, output="sos")
+    with pytest.raises(ValueError, match="use output='zpk' or 'ba'"):  # (...ours says so)
+        fss.ellip(3, 0.01, 100.0, [0.1, 0.2], btype="bandpass", analog=True, output="sos")
 
 
 # --- filtfilt(method='gust') ----------------------------------------------------------------

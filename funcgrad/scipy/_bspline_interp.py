@@ -197,10 +197,10 @@ def make_interp_spline(x: ArrayLike, y: ArrayLike, k: int = 3, t: Any = None,
     else:
         knots = fnp.concatenate([x[:1]] * k + [x] + [x[n - 1:]] * k)
     left, right = (_conditions(e, trailing, side) for e, side in zip(ends, ("left", "right")))
-    for conditions, where in ((left, x[:1]), (right, x[n - 1:])):
+    for conditions, side in ((left, "left"), (right, "right")):
         if not all(0 <= order <= k for order, _ in conditions):
-            raise ValueError(f"make_interp_spline: Bad boundary conditions at {where}: "
-                             f"derivative orders must be from 0 to k={k}")
+            raise ValueError(f"make_interp_spline: Bad boundary conditions at the {side} "
+                             f"end: derivative orders must be from 0 to k={k}")
     c = _collocation_solve(x, y2d, knots, k, left, right)
     return BSpline(knots, fnp.reshape(c, (c.shape[0],) + trailing), k, True, axis)
 

@@ -80,14 +80,13 @@ def savgol_coeffs(window_length: int, polyorder: int, deriv: int = 0,
     deriv = int(deriv)
     if deriv < 0:
         raise ValueError(f"deriv must be a nonnegative integer, got {deriv}")
-    if pos is None:
-        pos = window_length // 2 - 0.5 * (window_length % 2 == 0)
-    if not 0 <= pos < window_length:
+    at = window_length // 2 - 0.5 * (window_length % 2 == 0) if pos is None else pos
+    if not 0 <= at < window_length:
         raise ValueError("pos must be nonnegative and less than window_length.")
     if use not in ("conv", "dot"):
         raise ValueError("`use` must be 'conv' or 'dot'")
     positions = np.arange(window_length, dtype=np.float64)
-    weights = _derivative_weights(positions, np.array([float(pos)]), polyorder, deriv)[0]
+    weights = _derivative_weights(positions, np.array([float(at)]), polyorder, deriv)[0]
     if deriv > polyorder:  # (the polynomial's derivative of that order is 0)
         weights = np.zeros(window_length)
     if use == "conv":
