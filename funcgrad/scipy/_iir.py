@@ -271,6 +271,23 @@ def filtfilt(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, padtype: 
     return fnp.moveaxis(y, -1, axis)
 
 
+@internal  # (the zero input and the unit state follow b to its device)
+def _unit_responses(b, a, k, m):
+    """The ``m`` first outputs, with no input, of the filter started from each unit
+    state: state ``j``'s is state 0's delayed ``j`` samples.  ``(k, m)``."""
+    unit = fnp.asarray(np.eye(1, k, dtype=b.dtype)[0])
+    response = _filter_last(b, a, fnp.zeros((m,), b.dtype), unit)[0]
+    return fnp.stack([_delayed(response, j) for j in range(k)])
+
+
+@internal  # (its zero blocks follow the data to its device)
+def _block_diagonal(top, bottom):
+    """``[[top, 0], [0, bottom]]`` for two ``(k, m)`` blocks."""
+    zeros = fnp.zeros(top.shape, top.dtype)
+    return fnp.concatenate([fnp.concatenate([top, zeros], -1),
+                            fnp.concatenate([zeros, bottom], -1)])
+
+
 def _gustafsson(b, a, x, irlen):
     """``filtfilt(method='gust')`` along the last axis (F. Gustafsson, "Determining the
     initial states in forward-backward filtering", IEEE Trans. Signal Processing 44(4),
@@ -291,9 +308,7 @@ def _gustafsson(b, a, x, irlen):
 
     n = x.shape[-1]
     m = n if irlen is None or n <= 2 * int(irlen) else int(irlen)
-    unit = fnp.asarray(np.eye(1, k, dtype=x.dtype)[0])
-    response = run(fnp.zeros((m,), x.dtype), unit)
-    obs = fnp.stack([_delayed(response, j) for j in range(k)])  # (k, m): O transposed
+    obs = _unit_responses(b, a, k, m)  # (k, m): O transposed
     obs_r = obs[:, ::-1]
     s_t = run(obs_r)  # (S transposed)
     s_r = s_t[:, ::-1]
@@ -304,11 +319,8 @@ def _gustafsson(b, a, x, irlen):
         gains = fnp.concatenate([s_r, obs_r]).T
         mismatch = bf - fb
     else:
-        zeros = fnp.zeros((k, m), x.dtype)
-        system = fnp.concatenate([fnp.concatenate([s_r - obs, zeros], -1),
-                                  fnp.concatenate([zeros, obs_r - s_t], -1)]).T
-        gains = fnp.concatenate([fnp.concatenate([s_r, zeros], -1),
-                                 fnp.concatenate([zeros, obs_r], -1)]).T
+        system = _block_diagonal(s_r - obs, obs_r - s_t).T
+        gains = _block_diagonal(s_r, obs_r).T
         mismatch = fnp.concatenate([bf[..., :m] - fb[..., :m], bf[..., n - m:] - fb[..., n - m:]],
                                    -1)
     cutoff = np.finfo(x.dtype).eps * max(system.shape)  # (lstsq's, as SciPy's solve)

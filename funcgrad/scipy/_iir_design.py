@@ -33,7 +33,7 @@ from typing import Optional, Union
 import numpy as np
 
 from .. import numpy as fnp
-from ..core import Tracer
+from ..core import Tracer, internal
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
 
@@ -160,6 +160,15 @@ def _bilinear(z, p, k, fs2):
     return zeros, (fs2 + p) / (fs2 - p), gain
 
 
+@internal  # (the prototype's roots and the added zeros follow Wn to its device)
+def _moved(z, p, k, Wn, analog, btype):
+    """The prototype moved to the band and, digital, to the z-plane."""
+    warped = Wn if analog else 4.0 * fnp.tan(np.pi * Wn / 2.0)
+    z, p, k = _transform(z, p, k, warped, btype)
+    return _bilinear(z, p, k, 4.0) if not analog else (z, p, k)
+
+
+@internal  # (its starting coefficient follows the roots to their device)
 def _poly(roots):
     """The monic polynomial with ``roots``, highest power first (``np.poly``'s recursion,
     one factor ``(s - r)`` at a time); real when the roots are complex, as these designs'
@@ -255,11 +264,7 @@ def iirfilter(N: int, Wn: ArrayLike, rp: Optional[float] = None, rs: Optional[fl
         raise ValueError("stopband attenuation (rs) must be positive")
     Wn = _critical(Wn, fs, analog)
     z, p, k = _prototype(_FAMILIES[ftype], N, rp, rs)
-    z, p = np.atleast_1d(z), np.atleast_1d(p)
-    warped = Wn if analog else 4.0 * fnp.tan(np.pi * Wn / 2.0)
-    z, p, k = _transform(z, p, k, warped, _BANDS[btype])
-    if not analog:
-        z, p, k = _bilinear(z, p, k, 4.0)
+    z, p, k = _moved(np.atleast_1d(z), np.atleast_1d(p), k, Wn, analog, _BANDS[btype])
     if output == "zpk":
         return z, p, k
     if output == "ba":

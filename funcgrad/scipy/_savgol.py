@@ -17,6 +17,7 @@ from typing import Optional, Union
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._ndimage_filters import _correlate1d
@@ -129,13 +130,20 @@ def savgol_filter(x: ArrayLike, window_length: int, polyorder: int, deriv: int =
     origin = -1 if window_length % 2 == 0 else 0
     if mode != "interp":
         return _spaced(_correlate1d(x, weights, axis, mode, cval, origin), delta, deriv)
-    n = x.shape[axis]
-    if window_length > n:
+    if window_length > x.shape[axis]:
         raise ValueError("If mode is 'interp', window_length must be less than or equal "
                          "to the size of x.")
-    y = fnp.moveaxis(_correlate1d(x, weights, axis, "constant", 0.0, origin), axis, -1)
-    samples = fnp.moveaxis(x, axis, -1)
-    half = window_length // 2
+    y = _correlate1d(x, weights, axis, "constant", 0.0, origin)
+    y = _fitted_ends(fnp.moveaxis(x, axis, -1), fnp.moveaxis(y, axis, -1), window_length,
+                     polyorder, deriv)
+    return _spaced(fnp.moveaxis(y, -1, axis), delta, deriv)
+
+
+@internal  # (the end weights follow x to its device)
+def _fitted_ends(x, y, window_length, polyorder, deriv):
+    """``y`` (axis last) with its first and last ``window_length // 2`` samples replaced by
+    the fit to the first and last whole windows of ``x``."""
+    n, half = x.shape[-1], window_length // 2
     positions = np.arange(window_length, dtype=np.float64)
     real = np.float32 if x.dtype in (np.float32, np.complex64) else np.float64
     if deriv > polyorder:
@@ -145,7 +153,6 @@ def savgol_filter(x: ArrayLike, window_length: int, polyorder: int, deriv: int =
         last = _derivative_weights(positions, positions[window_length - half:], polyorder,
                                    deriv)
     first, last = first.astype(real), last.astype(real)
-    y = fnp.concatenate([fnp.matmul(samples[..., :window_length], first.T),
-                         y[..., half:n - half],
-                         fnp.matmul(samples[..., n - window_length:], last.T)], -1)
-    return _spaced(fnp.moveaxis(y, -1, axis), delta, deriv)
+    return fnp.concatenate([fnp.matmul(x[..., :window_length], first.T),
+                            y[..., half:n - half],
+                            fnp.matmul(x[..., n - window_length:], last.T)], -1)
