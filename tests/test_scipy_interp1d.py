@@ -385,7 +385,7 @@ def test_errors_match_scipys_types():
     with pytest.raises(ValueError, match="strictly increasing"):
         fi.make_interp_spline(unsorted, y)
     with pytest.raises(NotImplementedError, match="CubicSpline"):
-        fi.make_interp_spline(x, y, bc_type="natural")
+        fi.make_interp_spline(x, y, bc_type="periodic")
     with pytest.raises(ValueError, match="real values"):
         fi.PchipInterpolator(x, y + 1j)
 

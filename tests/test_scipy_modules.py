@@ -8,7 +8,8 @@ scipy_fft = pytest.importorskip("scipy.fft")
 
 import funcgrad as fg  # noqa: E402
 import funcgrad.scipy.fft as ffft  # noqa: E402
-from helpers import check_jvp_fd, check_second_order  # noqa: E402
+from helpers import (check_dot_product, check_float32, check_jvp_fd,  # noqa: E402
+                     check_second_order, check_vmap)
 
 RNG = np.random.default_rng(31)
 
@@ -340,6 +341,27 @@ def test_regular_grid_interpolator_differentiates_and_names_the_fix():
           si.RegularGridInterpolator(points, values, "slinear")(inside), 1e-13)
     close(fi.interpn(points, values, inside * 10, "slinear", False, None),
           si.interpn(points, values, inside * 10, "slinear", False, None), 1e-12)
+
+
+@pytest.mark.parametrize("method", ["linear", "nearest"])
+def test_interpn_reverse_mode_batching_and_float32(method):
+    """Reverse mode is the transpose of forward mode in the values and the points (inside
+    the grid and extrapolated), vmap over either equals the loop, and a float32 grid,
+    values and points stay float32 in every graph."""
+    import funcgrad.scipy.interpolate as fi
+    points = (np.sort(RNG.uniform(0, 5, 4)), np.array([-1.0, 0.0, 2.5]))
+    values = RNG.standard_normal((4, 3, 2))
+    xi = np.stack([RNG.uniform(points[0][0], points[0][-1], 7), RNG.uniform(-1, 2.5, 7)], -1)
+
+    def f(v, x):
+        return fi.interpn(tuple(p.astype(v.dtype) for p in points), v, x, method)
+    check_dot_product(f, [values, xi], RNG)
+    check_vmap(f, [RNG.standard_normal((3, 4, 3, 2)), xi], [0, None])
+    check_vmap(f, [values, np.stack([xi, xi * 0.9])], [None, 0])
+    check_float32(f, [values, xi])
+    beyond = xi * 1.5 - 0.5  # (fill_value=None: the edge cells extrapolate)
+    check_dot_product(lambda v, x: fi.interpn(points, v, x, method, False, None),
+                      [values, beyond], RNG)
 
 
 # --- sparse.linalg: cg, gmres, bicgstab ----------------------------------------------------------

@@ -1,5 +1,6 @@
-"""B-splines (``scipy.interpolate.BSpline``) and the interpolating spline of degree 0 to 3
-with SciPy's default knots (``make_interp_spline``).
+"""B-splines (``scipy.interpolate.BSpline``) and the coefficients of the interpolating
+spline of degree 0 to 3 with SciPy's default knots (``make_interp_spline``, in
+:mod:`._bspline_interp`, uses them).
 
 A value is ``sum_i c[i] B_i(x)``, the ``k + 1`` B-splines alive on the query's knot
 interval computed by de Boor's recurrence from the knots: differentiable in the query,
@@ -21,7 +22,7 @@ from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives.tridiagonal import tridiagonal_solve
 from ..typing import Array, ArrayLike
 
-__all__ = ["BSpline", "make_interp_spline"]
+__all__ = ["BSpline"]
 
 
 def count_below(edges, xq, strict):
@@ -167,9 +168,9 @@ class BSpline:
         """The ``nu``-th derivative at the points ``x``: shape ``x.shape`` inserted at
         ``axis`` in the trailing shape of ``c``."""
         nu = int(nu)
-        if nu < 0:
-            raise NotImplementedError("BSpline: antiderivatives (nu < 0) are not "
-                                      "implemented; use CubicSpline(...).antiderivative")
+        if nu < 0:  # (as SciPy's)
+            raise NotImplementedError(f"BSpline: cannot evaluate derivative order nu={nu}; "
+                                      f"evaluate .antiderivative({-nu}) instead")
         spline = self.derivative(nu) if nu else self
         extrapolate = self.extrapolate if extrapolate is None else bool(extrapolate)
         xq = asarray(x)
@@ -219,60 +220,43 @@ class BSpline:
             t, k = t[1:t.shape[0] - 1], k - 1
         return BSpline(t, c, k, self.extrapolate, self.axis)
 
+    def antiderivative(self, nu: int = 1) -> "BSpline":
+        """The ``nu``-th antiderivative, zero at ``t[0]``: a spline of degree ``k + nu``,
+        one knot more at each end (``C[i + 1] = C[i] + c[i] (t[i + k + 1] - t[i]) /
+        (k + 1)``, ``C[0] = 0``, repeated; the inverse of :meth:`derivative`).
 
-def make_interp_spline(x: ArrayLike, y: ArrayLike, k: int = 3, t: Any = None,
-                       bc_type: Any = None, axis: int = 0, check_finite: bool = True
-                       ) -> BSpline:
-    """The interpolating B-spline of degree ``k`` (0 to 3) through ``(x, y)`` with SciPy's
-    default knots (``scipy.interpolate.make_interp_spline``; degree 3 is not-a-knot, the
-    same function as ``CubicSpline``'s default).  Differentiable in ``x``, ``y`` and the
-    query points.  Given knots ``t`` and ``bc_type`` are not supported (``CubicSpline``
-    takes boundary conditions).
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> t = np.array([0.0, 0.0, 1.0, 2.0, 2.0])
+        >>> fi.BSpline(t, np.array([0.0, 3.0, 1.0]), 1).antiderivative()(np.array([1.0, 2.0]))
+        array([1.5, 3.5])
+        """
+        t, c, k = self.t, self.c, self.k
+        for _ in range(int(nu)):
+            n = c.shape[0]
+            width = t[k + 1:n + k + 1] - t[:n]
+            width = fnp.reshape(width, width.shape + (1,) * (c.ndim - 1))
+            steps = fnp.astype(width / (k + 1), c.dtype) * c
+            c = fnp.concatenate([fnp.zeros_like(c[:1]), fnp.cumsum(steps, axis=0)])
+            t, k = fnp.concatenate([t[:1], t, t[t.shape[0] - 1:]]), k + 1
+        return BSpline(t, c, k, self.extrapolate, self.axis)
 
-    >>> import numpy as np, funcgrad.scipy.interpolate as fi
-    >>> x = np.arange(5.0)
-    >>> fi.make_interp_spline(x, x ** 3)(np.array([0.5, 2.5]))
-    array([ 0.125, 15.625])
-    """
-    k = int(k)
-    if not 0 <= k <= 3:
-        raise NotImplementedError(f"make_interp_spline: degree k={k} is not implemented; "
-                                  f"give k from 0 to 3")
-    if t is not None or bc_type is not None:
-        raise NotImplementedError("make_interp_spline: only SciPy's default knots and "
-                                  "not-a-knot ends are implemented (t=None, bc_type=None); "
-                                  "for boundary conditions use CubicSpline(x, y, bc_type=...)")
-    x, y = asarray(x), asarray(y)
-    if x.dtype.kind == "c":
-        raise ValueError("make_interp_spline: x must be real")
-    if y.ndim == 0:
-        raise ValueError("make_interp_spline: y must have at least one dimension")
-    axis = int(axis) % y.ndim
-    if x.ndim != 1 or x.shape[0] != y.shape[axis]:
-        raise ValueError(f"make_interp_spline: shapes of x {tuple(x.shape)} and y "
-                         f"{tuple(y.shape)} are incompatible along axis {axis}")
-    if y.dtype.kind in "biu":
-        y = fnp.astype(y, np.float64)
-    real = np.result_type(x.dtype, np.empty(0, y.dtype).real.dtype, np.float32)
-    x = fnp.astype(x, real) if x.dtype != real else x
-    y = fnp.astype(y, np.result_type(y.dtype, real))
-    n = x.shape[0]
-    if n < k + 1:
-        raise ValueError(f"make_interp_spline: need at least {k + 1} points for degree {k}")
-    if is_concrete(x):
-        steps = np.diff(concrete_values(x, "", ""))
-        if np.any(steps < 0):
-            raise ValueError("make_interp_spline: Expect x to be a 1D strictly increasing "
-                             "sequence.")
-        if np.any(steps == 0):
-            raise ValueError("make_interp_spline: Expect x to not have duplicates")
-    else:  # (no values to check: x out of order makes NaN, never a wrong spline)
-        ordered = fnp.all(fnp.diff(x) > 0)
-        x = x * fnp.where(ordered, np.ones((), x.dtype), np.full((), np.nan, x.dtype))
-    if check_finite and is_concrete(y) and not np.all(np.isfinite(concrete_values(y, "", ""))):
-        raise ValueError("make_interp_spline: array must not contain infs or NaNs")
-    moved = fnp.moveaxis(y, axis, 0)
-    trailing = tuple(moved.shape[1:])
-    knots = default_knots(x, k)
-    c = interpolating_coefficients(x, knots, k, fnp.reshape(moved, (n, -1)))
-    return BSpline(knots, fnp.reshape(c, (n,) + trailing), k, True, axis)
+    def integrate(self, a: ArrayLike, b: ArrayLike, extrapolate: Optional[bool] = None
+                  ) -> Array:
+        """The integral from ``a`` to ``b`` (negative if ``b < a``): shape ``c``'s
+        trailing shape.  With ``extrapolate=False`` only the part inside ``[t[k],
+        t[n]]`` counts.  Differentiable in ``a``, ``b``, ``c`` and ``t``.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> t = np.array([0.0, 0.0, 1.0, 2.0, 2.0])
+        >>> fi.BSpline(t, np.array([0.0, 3.0, 1.0]), 1).integrate(0.0, 2.0)
+        array(3.5)
+        """
+        extrapolate = self.extrapolate if extrapolate is None else bool(extrapolate)
+        ends = fnp.stack([asarray(a), asarray(b)])
+        if ends.dtype.kind in "biu" or all(isinstance(v, (int, float)) for v in (a, b)):
+            ends = fnp.astype(ends, self.t.dtype)  # (plain numbers keep float32 float32)
+        if not extrapolate:  # (outside the base interval the spline is not there)
+            ends = fnp.clip(ends, self.t[self.k], self.t[self.c.shape[0]])
+        whole = self.antiderivative()
+        values = BSpline(whole.t, whole.c, whole.k, True, 0)(ends)
+        return fnp.asarray(values[1] - values[0])  # (an array, 0-d too, as SciPy's)

@@ -1,7 +1,7 @@
 """IIR filtering for ``funcgrad.scipy.signal``: ``lfilter``, ``lfilter_zi``,
 ``filtfilt`` (``method='pad'``), ``sosfilt``, ``sosfilt_zi``, ``sosfiltfilt``,
-differentiable in the signal, the coefficients and the initial state, and the design
-function ``butter`` (SciPy's values, plain arrays).
+differentiable in the signal, the coefficients and the initial state (the design
+functions are in :mod:`._iir_design`).
 
 ``lfilter`` is SciPy's direct form II transposed written as one recursion: with ``b``
 and ``a`` divided by ``a[0]``, ``K = max(len(a), len(b)) - 1`` and ``zi`` added to the
@@ -19,13 +19,12 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from .. import numpy as fnp
-from ..core import Tracer, internal
+from ..core import internal
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives.recurrence import all_pole
 from ..typing import Array, ArrayLike
 
-__all__ = ["lfilter", "lfilter_zi", "filtfilt", "sosfilt", "sosfilt_zi", "sosfiltfilt",
-           "butter"]
+__all__ = ["lfilter", "lfilter_zi", "filtfilt", "sosfilt", "sosfilt_zi", "sosfiltfilt"]
 
 
 def _float(x, dtype):
@@ -241,29 +240,97 @@ def filtfilt(b: ArrayLike, a: ArrayLike, x: ArrayLike, axis: int = -1, padtype: 
     """Zero-phase filtering: ``x`` filtered forwards, then backwards, by ``lfilter``
     (``scipy.signal.filtfilt``), the ends extended by ``padlen`` samples (default ``3 *
     max(len(a), len(b))``) as ``padtype`` says ('odd', 'even', 'constant', None) and each
-    pass started at the steady state of its first sample (:func:`lfilter_zi`).
-    ``method='pad'`` only.  Differentiable in ``b``, ``a`` and ``x``.
+    pass started at the steady state of its first sample (:func:`lfilter_zi`); or, with
+    ``method='gust'``, no padding and the initial states of both passes chosen by
+    Gustafsson's least-squares condition that filtering forwards-then-backwards and
+    backwards-then-forwards agree (``irlen``: how many samples of the impulse response to
+    count; default all).  Differentiable in ``b``, ``a`` and ``x``.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
     >>> x = np.array([0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0])
     >>> np.round(fss.filtfilt([0.5, 0.5], [1.0], x, padlen=2), 6) + 0.0
     array([0. , 0.5, 0.5, 0.5, 0.5, 0.5, 0. ])
     """
-    if method == "gust":
-        raise NotImplementedError("filtfilt: method='gust' (Gustafsson's initial "
-                                  "conditions) is not implemented; pass method='pad'")
-    if method != "pad":
+    if method not in ("pad", "gust"):
         raise ValueError(f"filtfilt: method must be 'pad' or 'gust', got {method!r}")
     b, a = _coefficients("filtfilt", b, a)
     x, axis = _signal("filtfilt", x, axis)
     dtype = _dtype(b, a, x)
     b, a = _float(b, dtype), _float(a, dtype)
+    if method == "gust":
+        if irlen is not None and int(irlen) < 1:
+            raise ValueError(f"filtfilt: irlen must be a positive number of samples, got "
+                             f"{irlen}")
+        y = _gustafsson(b, a, fnp.moveaxis(_float(x, dtype), axis, -1), irlen)
+        return fnp.moveaxis(y, -1, axis)
     edge, ext = _padding("filtfilt", padtype, padlen,
                          fnp.moveaxis(_float(x, dtype), axis, -1),
                          max(a.shape[0], b.shape[0]))
     zi = _float(lfilter_zi(b, a), dtype)
     y = _forward_backward(lambda v, z: _filter_last(b, a, v, z), zi, ext, edge)
     return fnp.moveaxis(y, -1, axis)
+
+
+@internal  # (the zero input and the unit state follow b to its device)
+def _unit_responses(b, a, k, m):
+    """The ``m`` first outputs, with no input, of the filter started from each unit
+    state: state ``j``'s is state 0's delayed ``j`` samples.  ``(k, m)``."""
+    unit = fnp.asarray(np.eye(1, k, dtype=b.dtype)[0])
+    response = _filter_last(b, a, fnp.zeros((m,), b.dtype), unit)[0]
+    return fnp.stack([_delayed(response, j) for j in range(k)])
+
+
+@internal  # (its zero blocks follow the data to its device)
+def _block_diagonal(top, bottom):
+    """``[[top, 0], [0, bottom]]`` for two ``(k, m)`` blocks."""
+    zeros = fnp.zeros(top.shape, top.dtype)
+    return fnp.concatenate([fnp.concatenate([top, zeros], -1),
+                            fnp.concatenate([zeros, bottom], -1)])
+
+
+def _gustafsson(b, a, x, irlen):
+    """``filtfilt(method='gust')`` along the last axis (F. Gustafsson, "Determining the
+    initial states in forward-backward filtering", IEEE Trans. Signal Processing 44(4),
+    1996).  An initial state ``s`` of a pass adds ``O s`` to its output, ``O`` the
+    responses to the unit states (state ``j``'s is state 0's delayed ``j`` samples).  The
+    forward-backward result with zero states, ``fb``, gains ``Sr u + Or v`` from states
+    ``u`` (forward) and ``v`` (backward), ``S`` being ``O`` reversed in time and filtered,
+    ``R`` a reversal; backward-forward gains ``O u + S v``.  The states are the
+    least-squares solution of ``fb + Sr u + Or v = bf + O u + S v``, and the result is
+    ``fb + Sr u + Or v``.  With ``irlen`` the responses are cut to ``m`` samples, so the
+    two ends are fitted separately."""
+    k = max(a.shape[0], b.shape[0]) - 1
+    if k == 0:
+        return (b[0] / a[0]) ** 2 * x
+
+    def run(v, state=None):
+        return _filter_last(b, a, v, state)[0]
+
+    n = x.shape[-1]
+    m = n if irlen is None or n <= 2 * int(irlen) else int(irlen)
+    obs = _unit_responses(b, a, k, m)  # (k, m): O transposed
+    obs_r = obs[:, ::-1]
+    s_t = run(obs_r)  # (S transposed)
+    s_r = s_t[:, ::-1]
+    fb = run(run(x)[..., ::-1])[..., ::-1]
+    bf = run(run(x[..., ::-1])[..., ::-1])
+    if m == n:
+        system = fnp.concatenate([s_r - obs, obs_r - s_t]).T
+        gains = fnp.concatenate([s_r, obs_r]).T
+        mismatch = bf - fb
+    else:
+        system = _block_diagonal(s_r - obs, obs_r - s_t).T
+        gains = _block_diagonal(s_r, obs_r).T
+        mismatch = fnp.concatenate([bf[..., :m] - fb[..., :m], bf[..., n - m:] - fb[..., n - m:]],
+                                   -1)
+    cutoff = np.finfo(x.dtype).eps * max(system.shape)  # (lstsq's, as SciPy's solve)
+    states = fnp.matmul(mismatch, fnp.linalg.pinv(system, cutoff).T)
+    correction = fnp.matmul(states, gains.T)
+    if m == n:
+        return fb + correction
+    edge = [(0, 0)] * (x.ndim - 1)
+    return (fb + fnp.pad(correction[..., :m], edge + [(0, n - m)])
+            + fnp.pad(correction[..., m:], edge + [(n - m, 0)]))
 
 
 def _sections(name, sos):
@@ -368,27 +435,3 @@ def sosfiltfilt(sos: ArrayLike, x: ArrayLike, axis: int = -1,
     zi = fnp.reshape(zi, (zi.shape[0],) + (1,) * (ext.ndim - 1) + (2,))
     y = _forward_backward(lambda v, z: _sosfilt_last(sos, v, z), zi, ext, edge)
     return fnp.moveaxis(y, -1, axis)
-
-
-def butter(N: int, Wn: ArrayLike, btype: str = "low", analog: bool = False,
-           output: str = "ba", fs: Optional[float] = None
-           ) -> Union[np.ndarray, tuple[np.ndarray, ...]]:
-    """A Butterworth filter design, SciPy's own (``scipy.signal.butter``, called here, so
-    it needs SciPy): ``(b, a)``, ``(z, p, k)`` or ``sos`` as plain NumPy arrays, not
-    differentiable in ``N`` or ``Wn`` (traced values raise).  The filters it designs are
-    differentiable through :func:`lfilter`/:func:`sosfilt`.
-
-    >>> import numpy as np, funcgrad.scipy.signal as fss
-    >>> b, a = fss.butter(1, 0.5)
-    >>> b, np.round(a, 12) + 0.0
-    (array([0.5, 0.5]), array([1., 0.]))
-    """
-    for name, value in (("N", N), ("Wn", Wn), ("fs", fs)):
-        if isinstance(value, Tracer) or (isinstance(value, (list, tuple)) and any(
-                isinstance(v, Tracer) for v in value)):
-            raise TypeError(f"butter: {name} is a traced value, but butter designs the "
-                            f"filter with SciPy on plain numbers and has no derivative; "
-                            f"pass {name} as a plain number (outside grad/vmap/jit), and "
-                            f"differentiate through the coefficients it returns instead")
-    import scipy.signal  # (here: importing funcgrad never loads SciPy)
-    return scipy.signal.butter(N, Wn, btype=btype, analog=analog, output=output, fs=fs)

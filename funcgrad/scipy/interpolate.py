@@ -1,7 +1,9 @@
 """``funcgrad.scipy.interpolate``: the 1-d interpolators ``interp1d``, ``CubicSpline``,
 ``PchipInterpolator`` (``pchip_interpolate``), ``Akima1DInterpolator``,
-``CubicHermiteSpline`` and their ``PPoly`` form, ``make_interp_spline`` and ``BSpline``
-(in :mod:`._interp1d`, :mod:`._cubic`, :mod:`._ppoly` and :mod:`._bspline`); and
+``CubicHermiteSpline`` and their ``PPoly`` form, ``BSpline``, ``make_interp_spline``
+(any degree, given knots and boundary conditions) and FITPACK's interpolating
+``splrep`` with ``splev`` and ``splint`` (in :mod:`._interp1d`, :mod:`._cubic`,
+:mod:`._ppoly`, :mod:`._bspline` and :mod:`._bspline_interp`); and
 ``RegularGridInterpolator`` and ``interpn`` with ``method`` 'linear' or 'nearest' (as
 ``jax.scipy.interpolate``; 'slinear' too),
 differentiable in the values, the query points and the grid coordinates.
@@ -23,7 +25,8 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
-from ._bspline import BSpline, make_interp_spline
+from ._bspline import BSpline
+from ._bspline_interp import make_interp_spline, splev, splint, splrep
 from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline, PchipInterpolator,
                      pchip_interpolate)
 from ._interp1d import interp1d
@@ -31,7 +34,8 @@ from ._ppoly import PPoly
 
 __all__ = ["RegularGridInterpolator", "interpn", "interp1d", "CubicSpline",
            "CubicHermiteSpline", "PchipInterpolator", "pchip_interpolate",
-           "Akima1DInterpolator", "PPoly", "BSpline", "make_interp_spline"]
+           "Akima1DInterpolator", "PPoly", "BSpline", "make_interp_spline", "splrep", "splev",
+           "splint"]
 
 _METHODS = ("linear", "nearest", "slinear")
 

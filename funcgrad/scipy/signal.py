@@ -5,7 +5,10 @@ and ``correlate2d`` with SciPy's boundaries (``in1`` extended past its edges as
 that is the 'full' result); ``detrend`` (:mod:`._detrend`); ``welch``, ``csd``,
 ``stft`` and ``istft`` (:mod:`._signal_spectral`); the IIR filters ``lfilter``,
 ``filtfilt``, ``sosfilt``, ``sosfiltfilt``, their steady states ``lfilter_zi`` and
-``sosfilt_zi``, and the design function ``butter`` (:mod:`._iir`).
+``sosfilt_zi`` (:mod:`._iir`), and the design functions ``iirfilter``, ``butter``,
+``cheby1``, ``cheby2``, ``ellip`` and ``bessel``, differentiable in ``Wn``
+(:mod:`._iir_design`); Savitzky-Golay ``savgol_coeffs`` and ``savgol_filter``
+(:mod:`._savgol`).
 
 ``convolve``/``correlate`` compute directly whatever ``method`` says ('auto', 'direct';
 'fft' goes to :func:`fftconvolve`): the larger input is padded, its windows gathered
@@ -24,13 +27,16 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._detrend import detrend  # noqa: F401
-from ._iir import (butter, filtfilt, lfilter, lfilter_zi, sosfilt, sosfilt_zi,  # noqa: F401
+from ._iir import (filtfilt, lfilter, lfilter_zi, sosfilt, sosfilt_zi,  # noqa: F401
                    sosfiltfilt)
+from ._iir_design import bessel, butter, cheby1, cheby2, ellip, iirfilter  # noqa: F401
+from ._savgol import savgol_coeffs, savgol_filter  # noqa: F401
 from ._signal_spectral import csd, istft, stft, welch  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
            "stft", "istft", "csd", "welch", "lfilter", "lfilter_zi", "filtfilt", "sosfilt",
-           "sosfilt_zi", "sosfiltfilt", "butter"]
+           "sosfilt_zi", "sosfiltfilt", "iirfilter", "butter", "cheby1", "cheby2", "ellip",
+           "bessel", "savgol_coeffs", "savgol_filter"]
 
 _MODES = ("full", "same", "valid")
 

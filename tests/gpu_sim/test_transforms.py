@@ -379,3 +379,25 @@ def test_iir_and_ndimage_filters_run_on_gpu_arrays_with_their_gradients():
     got = g(gpu(b), gpu(a), gpu(sos), gpu(x))
     assert all(type(v) is GpuArray for v in got)
     assert_tree_close([device_get(v) for v in got], want)
+
+
+def test_gust_savgol_and_designs_in_wn_run_on_gpu_arrays_with_their_gradients():
+    # (their constants -- unit states, end-fit weights, the analog prototype -- follow
+    # the data to its device)
+    import funcgrad.scipy.signal as fss
+    b, a = np.array([0.2, 0.3, 0.1]), np.array([1.0, -0.6, 0.2])
+    x = RNG.standard_normal((2, 14))
+    wn = np.array([0.2, 0.35])
+
+    def f(b, a, x, wn):
+        sos = fss.cheby1(2, 1.0, wn, btype="bandpass", output="sos")
+        design_b, design_a = fss.ellip(3, 1.0, 40.0, wn[0])
+        return (fnp.sum(fss.filtfilt(b, a, x, method="gust", irlen=5) ** 2)
+                + fnp.sum(fss.savgol_filter(x, 5, 2, 1) * x)
+                + fnp.sum(sos[:, :3]) + fnp.sum(design_b * design_a))
+
+    g = fg.grad(f, argnums=(0, 1, 2, 3))
+    want = g(b, a, x, wn)
+    got = g(gpu(b), gpu(a), gpu(x), gpu(wn))
+    assert all(type(v) is GpuArray for v in got)
+    assert_tree_close([device_get(v) for v in got], want)
