@@ -435,6 +435,10 @@ class Tracer:
     def _concrete(self):  # pragma: no cover - overridden
         raise ConcretizationError(f"{type(self).__name__} has no concrete value")
 
+    def _carried(self):
+        """The value it carries (see :func:`innermost_value`); None by default."""
+        return None
+
     def _check_alive(self):
         if not self._trace.active and not self._trace.outlives:
             raise EscapedTracerError(escaped_message(self))
@@ -448,6 +452,20 @@ def _dtype_str(dtype):
     dtype = np.dtype(dtype)
     return {"f": "f", "i": "i", "u": "u", "b": "bool", "c": "c"}.get(dtype.kind, dtype.kind) + (
         "" if dtype.kind == "b" else str(dtype.itemsize * 8))
+
+
+def innermost_value(x):
+    """The value under every transform's tracer of ``x`` (a batch of them under vmap);
+    None under a tracer that carries no value (``jit``'s).  For what the value is (a
+    Tensor, a GPU array), not for computing with: use :func:`concrete` for that.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> _ = fg.vmap(lambda row: print(innermost_value(row).shape) or row)(np.ones((3, 2)))
+    (3, 2)
+    """
+    while isinstance(x, Tracer):
+        x = x._carried()
+    return x
 
 
 def concrete(x):

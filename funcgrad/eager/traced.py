@@ -55,14 +55,6 @@ __all__ = ["attach", "TRACED_METHODS"]
 TRACER_CLASSES = (ReverseTracer, JVPTracer, BatchTracer, GraphTracer)
 
 
-def _innermost(x: Any) -> Any:
-    """The Tensor under every transform's tracer of ``x`` (None under ``jit``, whose
-    tracers carry no value)."""
-    while isinstance(x, core.Tracer):
-        x = getattr(x, "primal", None) if isinstance(x, JVPTracer) else getattr(x, "value", None)
-    return x
-
-
 def detach(self: Any) -> Any:
     """The value as a constant for every derivative (``stop_gradient``); still batched
     under ``vmap``.
@@ -96,12 +88,12 @@ def numpy(self: Any) -> Any:
 
 
 def _requires_grad(self: Any) -> bool:
-    inner = _innermost(self)
+    inner = core.innermost_value(self)
     return bool(getattr(inner, "requires_grad", False))
 
 
 def _device(self: Any) -> Any:
-    inner = _innermost(self)
+    inner = core.innermost_value(self)
     return inner.device if isinstance(inner, Tensor) else Tensor(np.zeros(0)).device
 
 

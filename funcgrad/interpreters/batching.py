@@ -109,6 +109,9 @@ class BatchTracer(Tracer):
     def _tensor(self):
         return stands_for_tensor(self.value)
 
+    def _carried(self):
+        return self.value
+
     def _concrete(self):
         self._check_alive()
         raise ConcretizationError(

@@ -122,6 +122,9 @@ class JVPTracer(Tracer):
     def _tensor(self):
         return stands_for_tensor(self.primal)
 
+    def _carried(self):
+        return self.primal
+
     def _concrete(self):
         self._check_alive()
         return concrete(self.primal)

@@ -91,6 +91,9 @@ class ReverseTracer(Tracer):
     def _tensor(self):
         return stands_for_tensor(self.value)
 
+    def _carried(self):
+        return self.value
+
     def _concrete(self):
         self._check_alive()
         return concrete(self.value)

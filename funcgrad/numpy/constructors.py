@@ -12,7 +12,7 @@ import numpy as _np
 from numpy import empty, eye, identity, ones, zeros  # noqa: F401
 
 from ..kernels._broadcast import broadcast_shapes
-from ..core import Tracer
+from ..core import Tracer, innermost_value
 from ..primitives import structural as _st
 from . import _convert
 from ._convert import asarray as _operand_array, operand
@@ -190,9 +190,13 @@ def _needs_copy(a, dtype, order):
 
 
 def _on_device_of(a, value):
-    """``value`` (a NumPy constant) moved to ``a``'s device when ``a`` is a GPU array."""
+    """``value`` (a NumPy constant) moved to ``a``'s device when ``a`` is a GPU array (or a
+    transform's value of one)."""
     gpu = sys.modules.get("funcgrad.gpu")  # only loaded when GPU arrays exist
-    if gpu is not None and isinstance(a, gpu.GpuArray):
+    if gpu is None:
+        return value
+    a = innermost_value(a)
+    if isinstance(a, gpu.GpuArray):
         return gpu.device_put(value, a.device)
     return value
 

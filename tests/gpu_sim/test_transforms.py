@@ -401,3 +401,15 @@ def test_gust_savgol_and_designs_in_wn_run_on_gpu_arrays_with_their_gradients():
     got = g(gpu(b), gpu(a), gpu(x), gpu(wn))
     assert all(type(v) is GpuArray for v in got)
     assert_tree_close([device_get(v) for v in got], want)
+
+
+@pytest.mark.parametrize("like", ["ones_like", "zeros_like", "full_like", "empty_like"])
+def test_constants_like_a_traced_gpu_array_live_on_its_device(like):
+    """fnp.ones_like(x) of a GPU array's traced value is a GPU constant (it was a CPU array,
+    and the operation that used it raised DeviceMismatchError under grad and vmap)."""
+    make = (lambda x: fnp.full_like(x, 2.0)) if like == "full_like" else getattr(fnp, like)
+    f = lambda x: fnp.sum(x / (make(x) + x * x + 1.0))
+    x = np.array([0.5, 1.0, 2.0])
+    assert_tree_close(fg.grad(f)(gpu(x)), fg.grad(f)(x))
+    assert_tree_close(fg.vmap(f)(gpu(np.stack([x, x + 1]))), fg.vmap(f)(np.stack([x, x + 1])))
+    assert isinstance(fg.grad(f)(gpu(x)), GpuArray)
