@@ -480,6 +480,24 @@ def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     return _finished(_red.cumprod(a, one_axis(axis, a.ndim)), acc)
 
 
+def _arg_extreme(name, reduce, a, axis, out, keepdims):
+    """``argmax``/``argmin`` (``name``), ``reduce`` the primitive's function."""
+    if out is not None:  # (NumPy's: an array of integers, or booleans)
+        if getattr(out, "dtype", _np.dtype(int)).kind not in "biu":
+            raise TypeError(f"{name}: out= must be an integer array (the indices), not "
+                            f"{out.dtype}")
+        return write_out(name, out, _arg_extreme(name, reduce, a, axis, None, keepdims),
+                         "unsafe")
+    a = asarray(a)
+    if axis is not None and a.ndim == 0:  # NumPy ravels a 0-d array: axis 0 or -1 only
+        one_axis(axis, 1)
+        axis = None
+    if axis is None:
+        flat = reduce(ravel(a), 0)
+        return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
+    return reduce(a, one_axis(axis, a.ndim), keepdims)
+
+
 def argmax(a: ArrayLike, axis: Axis = None, out: Any = None, *,
            keepdims: bool = False) -> Array:
     """Index of the maximum along ``axis`` (of the flattened array when None).
@@ -488,19 +506,7 @@ def argmax(a: ArrayLike, axis: Axis = None, out: Any = None, *,
     >>> int(fnp.argmax(np.array([1.0, 5.0, 2.0])))
     1
     """
-    if out is not None:  # (NumPy's: an array of integers, or booleans)
-        if getattr(out, "dtype", _np.dtype(int)).kind not in "biu":
-            raise TypeError(f"argmax: out= must be an integer array (the indices), not "
-                            f"{out.dtype}")
-        return write_out("argmax", out, argmax(a, axis, keepdims=keepdims), "unsafe")
-    a = asarray(a)
-    if axis is not None and a.ndim == 0:  # NumPy ravels a 0-d array: axis 0 or -1 only
-        one_axis(axis, 1)
-        axis = None
-    if axis is None:
-        flat = _red.argmax(ravel(a), 0)
-        return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
-    return _red.argmax(a, one_axis(axis, a.ndim), keepdims)
+    return _arg_extreme("argmax", _red.argmax, a, axis, out, keepdims)
 
 
 def argmin(a: ArrayLike, axis: Axis = None, out: Any = None, *,
@@ -511,19 +517,7 @@ def argmin(a: ArrayLike, axis: Axis = None, out: Any = None, *,
     >>> int(fnp.argmin(np.array([1.0, 5.0, 0.5])))
     2
     """
-    if out is not None:  # (NumPy's: an array of integers, or booleans)
-        if getattr(out, "dtype", _np.dtype(int)).kind not in "biu":
-            raise TypeError(f"argmin: out= must be an integer array (the indices), not "
-                            f"{out.dtype}")
-        return write_out("argmin", out, argmin(a, axis, keepdims=keepdims), "unsafe")
-    a = asarray(a)
-    if axis is not None and a.ndim == 0:  # NumPy ravels a 0-d array: axis 0 or -1 only
-        one_axis(axis, 1)
-        axis = None
-    if axis is None:
-        flat = _red.argmin(ravel(a), 0)
-        return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
-    return _red.argmin(a, one_axis(axis, a.ndim), keepdims)
+    return _arg_extreme("argmin", _red.argmin, a, axis, out, keepdims)
 
 
 def diff(a: ArrayLike, n: int = 1, axis: Axis = -1, prepend: ArrayLike | None = None,
