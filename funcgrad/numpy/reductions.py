@@ -300,6 +300,21 @@ def _empty_reduction(a, axes, keepdims, identity):
     return None
 
 
+def _truth(name, a, axis, out, keepdims, where):
+    """``all`` (the minimum of the truth values; True over nothing) or ``any`` (their
+    maximum; False over nothing): min and max have no identity of their own."""
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out(name, out, _truth(name, a, axis, None, keepdims, where), "unsafe")
+    a, axes = _reduction(a, axis)
+    identity = name == "all"
+    empty = _empty_reduction(a, axes, keepdims, identity)
+    if empty is not None:
+        return empty
+    reduce = _red.reduce_min if identity else _red.reduce_max
+    return reduce(_select(astype(a, _np.bool_), _mask(name, a, where), identity), axes,
+                  keepdims)
+
+
 def all(a: ArrayLike, axis: Axis = None, out: Any = None,  # noqa: A001
         keepdims: bool = False, *, where: ArrayLike = True) -> Array:
     """Whether every element along ``axis`` (of those ``where`` selects) is true (not
@@ -309,14 +324,7 @@ def all(a: ArrayLike, axis: Axis = None, out: Any = None,  # noqa: A001
     >>> fnp.all(np.array([[1.0, 0.0], [2.0, 3.0]]), axis=1)
     array([False,  True])
     """
-    if out is not None:  # (NumPy casts into out unsafely)
-        return write_out("all", out, all(a, axis, None, keepdims, where=where), "unsafe")
-    a, axes = _reduction(a, axis)
-    empty = _empty_reduction(a, axes, keepdims, True)  # min has no identity; all has True
-    if empty is not None:
-        return empty
-    return _red.reduce_min(_select(astype(a, _np.bool_), _mask("all", a, where), True), axes,
-                           keepdims)
+    return _truth("all", a, axis, out, keepdims, where)
 
 
 def any(a: ArrayLike, axis: Axis = None, out: Any = None,  # noqa: A001
@@ -328,14 +336,7 @@ def any(a: ArrayLike, axis: Axis = None, out: Any = None,  # noqa: A001
     >>> fnp.any(np.array([[1.0, 0.0], [0.0, 0.0]]), axis=1)
     array([ True, False])
     """
-    if out is not None:  # (NumPy casts into out unsafely)
-        return write_out("any", out, any(a, axis, None, keepdims, where=where), "unsafe")
-    a, axes = _reduction(a, axis)
-    empty = _empty_reduction(a, axes, keepdims, False)
-    if empty is not None:
-        return empty
-    return _red.reduce_max(_select(astype(a, _np.bool_), _mask("any", a, where), False), axes,
-                           keepdims)
+    return _truth("any", a, axis, out, keepdims, where)
 
 
 _mean = mean  # (var's and std's keyword mean= shadows it)
