@@ -69,7 +69,7 @@ def _scalar(out):
 _FIX = "; t.reshape(1) is the 1-d tensor of its one element"
 
 
-def no_dims(dim: int) -> IndexError:
+def no_dims(dim: object) -> IndexError:
     """PyTorch's error for ``dim`` of a 0-d Tensor where the method needs a real dim
     (``unbind``, ``roll`` with dims), to raise.
 
