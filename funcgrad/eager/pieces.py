@@ -25,6 +25,7 @@ from .. import numpy as fnp
 from .tensor import Tensor
 from .named import Named, record_as
 from .shapes import _shape_args
+from .scalar_dims import needs_dims, no_dims
 from .values import TensorBase, axis_index
 
 __all__ = ["attach"]
@@ -48,6 +49,7 @@ def _cut(self, bounds, dim):
 def split(self: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> Any:
     """Pieces of ``split_size_or_sections`` elements along ``dim`` (the last one smaller),
     or of the sizes listed."""
+    needs_dims(self, RuntimeError, "split expects at least a 1-dimensional tensor")
     dim = _dim(self, dim)
     n = self.shape[dim]
     if isinstance(split_size_or_sections, (int, np.integer)):
@@ -71,6 +73,7 @@ def split_with_sizes(self: Any, split_sizes: Sequence[int], dim: int = 0) -> Any
 
 def chunk(self: Any, chunks: int, dim: int = 0) -> Any:
     """At most ``chunks`` pieces of equal size along ``dim`` (the last one smaller)."""
+    needs_dims(self, RuntimeError, "chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     n = self.shape[_dim(self, dim)]
@@ -80,6 +83,8 @@ def chunk(self: Any, chunks: int, dim: int = 0) -> Any:
 def tensor_split(self: Any, indices_or_sections: Any, dim: int = 0) -> Any:
     """``sections`` pieces of sizes differing by at most one, or pieces cut at the
     indices listed, along ``dim``."""
+    needs_dims(self, RuntimeError, "tensor_split expected at least a 1-dimensional tensor, "
+                                   "but got a tensor with 0 dims")
     dim = _dim(self, dim)
     if isinstance(indices_or_sections, TensorBase):
         indices_or_sections = indices_or_sections.tolist()
@@ -110,11 +115,14 @@ def _splitter(name: str, dim: int, least: int) -> Any:
 def unbind(self: Any, dim: int = 0) -> Any:
     """The slices along ``dim``, as a tuple."""
     dim = _dim(self, dim)
+    if not self.ndim:  # (PyTorch names the dim wrapped: -1 is 0)
+        raise no_dims(dim)
     return tuple(select(self, dim, i) for i in range(self.shape[dim]))
 
 
 def narrow(self: Any, dim: int, start: int, length: int) -> Any:
     """The ``length`` elements from ``start`` along ``dim``."""
+    needs_dims(self, RuntimeError, "narrow() cannot be applied to a 0-dim tensor.")
     dim = _dim(self, dim)
     n = self.shape[dim]
     start = int(start) + (n if start < 0 else 0)
@@ -150,6 +158,7 @@ def unfold(self: Any, dimension: int, size: int, step: int) -> Any:
 
 def select(self: Any, dim: int, index: int) -> Any:
     """The slice at ``index`` along ``dim`` (that axis removed)."""
+    needs_dims(self, IndexError, "select() cannot be applied to a 0-dim tensor.")
     dim = _dim(self, dim)
     n = self.shape[dim]
     if not -n <= index < n:
@@ -162,7 +171,22 @@ def select(self: Any, dim: int, index: int) -> Any:
 def movedim(self: Any, source: int | Sequence[int], destination: int | Sequence[int]) -> Any:
     """Axes ``source`` moved to ``destination``, the others keeping their order."""
     as_tuple = (lambda d: tuple(d) if isinstance(d, (tuple, list)) else d)
+    if not self.ndim:  # (dims 0 and -1 name the one element: nothing moves, as PyTorch)
+        _scalar_moves(as_tuple(source), as_tuple(destination))
+        return self.permute(())
     return fnp.moveaxis(self, as_tuple(source), as_tuple(destination))
+
+
+def _scalar_moves(source, destination):
+    """PyTorch's checks of ``movedim``'s dims on a 0-d Tensor."""
+    src, dst = (d if isinstance(d, tuple) else (d,) for d in (source, destination))
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} "
+                           f"dims) should contain the same number of dims as destination "
+                           f"({list(dst)} dims)")
+    for name, dims in (("source", src), ("destination", dst)):
+        if len({axis_index(d, 0) for d in dims}) < len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(dims)})")
 
 
 def tile(self: Any, *dims: int | Sequence[int]) -> Any:
@@ -175,6 +199,10 @@ def unflatten(self: Any, dim: int, sizes: Sequence[int]) -> Any:
     """Axis ``dim`` split into axes of ``sizes`` (one may be -1)."""
     dim = _dim(self, dim)
     sizes = list(sizes)
+    if not self.ndim:  # (PyTorch's checks, in its order)
+        if not sizes:
+            raise RuntimeError("unflatten: sizes must be non-empty")
+        raise RuntimeError(f"unflatten got an unexpected error: {no_dims(dim)}")
     if sizes.count(-1) == 1:
         known = int(np.prod([s for s in sizes if s != -1]))
         sizes[sizes.index(-1)] = self.shape[dim] // known if known else 0
@@ -206,6 +234,7 @@ def broadcast_to(self: Any, size: Sequence[int]) -> Any:
 
 def diff(self: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None) -> Any:
     """The ``n``-th differences along ``dim`` (``prepend``/``append`` joined first)."""
+    needs_dims(self, RuntimeError, "diff expects input to be at least one-dimensional")
     parts = [p for p in (prepend, self, append) if p is not None]
     t = fnp.concatenate(parts, axis=dim) if len(parts) > 1 else self
     return fnp.diff(t, n=n, axis=dim)

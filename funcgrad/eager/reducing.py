@@ -332,12 +332,15 @@ def mode(self: Any, dim: int = -1, keepdim: bool = False) -> Any:
     return _gathered("mode", self, np.moveaxis(last, -1, dim), dim, keepdim)
 
 
-@scalar_dims
 def topk(self: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     """``(values, indices)`` of the ``k`` largest (``largest=False``: smallest) elements
-    along ``dim``, in order."""
+    along ``dim``, in order.  Of a 0-d Tensor (dim 0 or -1), PyTorch's: its one element,
+    0-d, for ``k`` of 1 and of 0 alike."""
     if self.ndim == 0:
-        return _gathered("topk", self.reshape(1)[:k], np.zeros(k, np.int64), 0, True)
+        axis_index(dim, 0)
+        if k not in (0, 1):
+            raise RuntimeError("selected index k out of range")
+        return _gathered("topk", self.reshape(1), np.zeros(1, np.int64), 0, False)
     dim = axis_index(dim, self.ndim)
     a = _plain(self)
     if not 0 <= k <= a.shape[dim]:

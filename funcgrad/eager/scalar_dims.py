@@ -2,7 +2,11 @@
 1 would, and the results are 0-d (``t.sum(0)``, ``t.max(0)``, ``t.sort(-1)``,
 ``t.cumsum(0)`` of a 0-d ``t``); any other dim is out of range (IndexError).  NumPy, whose
 functions the methods call, has no axis on a 0-d array, so :func:`scalar_dims` runs a
-method on the one-element 1-d view with dim 0 and makes its Tensor results 0-d again."""
+method on the one-element 1-d view with dim 0 and makes its Tensor results 0-d again.
+
+The methods that cut a Tensor along a dim (``unbind``, ``narrow``, ``select``, ``chunk``,
+``split``, ``diff``...) and ``roll`` along a dim have no meaning on a 0-d Tensor in
+PyTorch: they raise its error (:func:`no_dims`, :func:`needs_dims`)."""
 import functools
 import inspect
 from typing import Any, Callable, TypeVar, cast
@@ -11,7 +15,7 @@ import numpy as np
 
 from .values import axis_index
 
-__all__ = ["scalar_dims"]
+__all__ = ["scalar_dims", "no_dims", "needs_dims"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,3 +63,28 @@ def _scalar(out):
     if getattr(out, "shape", None) == (1,):
         return out.reshape(())
     return out
+
+
+# (added to PyTorch's words: the way out)
+_FIX = "; t.reshape(1) is the 1-d tensor of its one element"
+
+
+def no_dims(dim: object) -> IndexError:
+    """PyTorch's error for ``dim`` of a 0-d Tensor where the method needs a real dim
+    (``unbind``, ``roll`` with dims), to raise.
+
+    >>> str(no_dims(0)).split(";")[0]
+    'Dimension specified as 0 but tensor has no dimensions'
+    """
+    return IndexError(f"Dimension specified as {dim} but tensor has no dimensions{_FIX}")
+
+
+def needs_dims(self: Any, error: type[Exception], message: str) -> None:
+    """Raise ``error(message)``, PyTorch's for a 0-d ``self`` (``narrow``, ``select``,
+    ``chunk``, ``split``, ``diff``...), if ``self`` is 0-d.
+
+    >>> import funcgrad as fg
+    >>> needs_dims(fg.tensor([1.0]), RuntimeError, "split expects a dim")  # 1-d: no error
+    """
+    if not self.ndim:
+        raise error(message.rstrip(".") + _FIX)

@@ -36,6 +36,7 @@ from ..errors import IndexOutOfBoundsError
 from .tensor import Tensor
 from .named import Named, record_as
 from .pointwise import NotDifferentiable, constant
+from .scalar_dims import no_dims
 from .values import TensorBase, axis_index
 
 __all__ = ["attach"]
@@ -104,6 +105,14 @@ def _fitted(src, index):
 
 def gather(self: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any:
     """The elements at ``index`` along ``dim``: ``out[i][j] = self[i][index[i][j]]``."""
+    if not self.ndim:  # (PyTorch: a 0-d or 1-d index of 0s, the one element repeated)
+        axis_index(dim, 0)
+        index = _index(index, "gather")
+        if index.ndim > 1 and index.size:
+            raise RuntimeError("Index tensor must have the same number of dimensions as "
+                               "input tensor")
+        _in_bounds(index, 0, 1)
+        return record_as(_NODES["gather"], lambda t: fnp.reshape(t, (1,))[index], self)
     pos, index = _positions(self, dim, index, "gather")
     return record_as(_NODES["gather"], lambda t: t[pos] if pos else t, self)
 
@@ -196,10 +205,23 @@ def _along(self, dim, index, what, wrap=False):
 
 
 def index_select(self: Any, dim: int, index: Any) -> Any:
-    """The slices ``index`` (a 1-D Tensor) along ``dim``."""
-    index = _along(self, dim, _index(index, "index_select").reshape(-1), "index_select")[-1]
-    return record_as(_NODES["index_select"], fnp.take, self, index,
-                     axis=axis_index(dim, max(self.ndim, 1)) if self.ndim else None)
+    """The slices ``index`` (a 1-D Tensor) along ``dim`` (of a 0-d Tensor, its one element
+    for an index of one 0, 0-d as PyTorch's)."""
+    axis = axis_index(dim, self.ndim)
+    index = _index(index, "index_select")
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if not self.ndim:
+        if index.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                               f"{index.size} value(s)")
+        if index.reshape(()) != 0:
+            raise IndexOutOfBoundsError(f"index out of range in self: index "
+                                        f"{index.reshape(())} of a 0-d tensor (only 0 is in "
+                                        f"range)")
+        return record_as(_NODES["index_select"], fnp.take, self, index.reshape(()))
+    index = _in_bounds(index.reshape(-1), axis, self.shape[axis])
+    return record_as(_NODES["index_select"], fnp.take, self, index, axis=axis)
 
 
 def index_add(self: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
@@ -310,6 +332,13 @@ def take_along_dim(self: Any, indices: Any, dim: int | None = None) -> Any:
         return record_as(_NODES["take_along_dim"],
                          lambda t: fnp.take_along_axis(fnp.ravel(t), index.ravel(), axis=0),
                          self)
+    if not self.ndim:  # (PyTorch: no dim of a 0-d Tensor to take along)
+        dim = axis_index(dim, 0)
+        if index.ndim:
+            raise RuntimeError(f"torch.take_along_dim(): input and indices should have the "
+                               f"same number of dimensions, but got 0 dimensions for input, "
+                               f"and {index.ndim} dimensions for indices")
+        raise no_dims(dim)
     return record_as(_NODES["take_along_dim"], fnp.take_along_axis, self, index, axis=dim)
 
 
@@ -320,8 +349,13 @@ def _dims(dims):
 
 
 def flip(self: Any, *dims: int | Sequence[int]) -> Any:
-    """The elements in reverse order along ``dims``."""
-    return record_as(_NODES["flip"], fnp.flip, self, axis=_dims(dims))
+    """The elements in reverse order along ``dims`` (a copy of a 0-d Tensor, whose dims 0
+    and -1 name its one element, as PyTorch)."""
+    axes = [axis_index(d, self.ndim) for d in _dims(dims)]
+    twice = next((d for i, d in enumerate(axes) if d in axes[:i]), None)
+    if twice is not None:
+        raise RuntimeError(f"dim {twice} appears multiple times in the list of dims")
+    return record_as(_NODES["flip"], fnp.flip, self, axis=tuple(axes) if self.ndim else ())
 
 
 def fliplr(self: Any) -> Any:
@@ -344,6 +378,12 @@ def roll(self: Any, shifts: int | Sequence[int], dims: int | Sequence[int] | Non
     ``dims``, of the flattened Tensor)."""
     shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else shifts
     dims = tuple(dims) if isinstance(dims, (tuple, list)) else dims
+    if not self.ndim and dims not in (None, ()):  # (PyTorch: no dim of a 0-d Tensor to roll)
+        counts = [len(v) if isinstance(v, tuple) else 1 for v in (shifts, dims)]
+        if counts[0] != counts[1]:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {counts[0]}, "
+                               f"dims:{counts[1]}")
+        raise no_dims(dims[0] if isinstance(dims, tuple) else dims)
     return record_as(_NODES["roll"], fnp.roll, self, shifts, axis=dims)
 
 

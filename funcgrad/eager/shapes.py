@@ -200,6 +200,8 @@ def transpose(self: "Tensor", *dims: int | Sequence[int]) -> "Tensor":
     """
     if len(dims) == 2 and all(isinstance(d, (int, np.integer)) for d in dims):
         d0, d1 = _axis(dims[0], self.ndim), _axis(dims[1], self.ndim)
+        if not self.ndim:  # (dims 0 and -1 of a 0-d Tensor: the one element, as PyTorch)
+            return record_as(TRANSPOSE, fnp.transpose, self, ())
         return record_as(TRANSPOSE, fnp.swapaxes, self, d0, d1)
     if len(dims) == 1 and not isinstance(dims[0], (int, np.integer)):
         dims = tuple(dims[0])

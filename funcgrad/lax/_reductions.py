@@ -85,6 +85,17 @@ def _lowest(dtype, largest):
     return info.min if largest else info.max
 
 
+def _extreme(name, operand, axes, largest):
+    """``reduce_max`` (``largest``) or ``reduce_min``."""
+    x = accept(name, array(operand), ORDERED)
+    axes = _axes(x, axes)
+    if not axes:
+        return x
+    if _empty(x, axes):
+        return _identity(x, axes, _lowest(x.dtype, largest))
+    return (fnp.max if largest else fnp.min)(x, axis=axes)
+
+
 def reduce_max(operand: ArrayLike, axes: Sequence[int]) -> Array:
     """The maximum over ``axes`` (NaN if any entry is; ``-inf``, or the integer minimum,
     over an empty axis); tied maxima share the derivative equally, as JAX.
@@ -94,13 +105,7 @@ def reduce_max(operand: ArrayLike, axes: Sequence[int]) -> Array:
     >>> lax.reduce_max(np.array([[1.0, 5.0], [7.0, 0.0]]), (1,))
     array([5., 7.])
     """
-    x = accept("reduce_max", array(operand), ORDERED)
-    axes = _axes(x, axes)
-    if not axes:
-        return x
-    if _empty(x, axes):
-        return _identity(x, axes, _lowest(x.dtype, True))
-    return fnp.max(x, axis=axes)
+    return _extreme("reduce_max", operand, axes, True)
 
 
 def reduce_min(operand: ArrayLike, axes: Sequence[int]) -> Array:
@@ -112,13 +117,7 @@ def reduce_min(operand: ArrayLike, axes: Sequence[int]) -> Array:
     >>> lax.reduce_min(np.array([[1.0, 5.0], [7.0, 0.0]]), (1,))
     array([1., 0.])
     """
-    x = accept("reduce_min", array(operand), ORDERED)
-    axes = _axes(x, axes)
-    if not axes:
-        return x
-    if _empty(x, axes):
-        return _identity(x, axes, _lowest(x.dtype, False))
-    return fnp.min(x, axis=axes)
+    return _extreme("reduce_min", operand, axes, False)
 
 
 def _bitwise_reduction(name, logical, numpy_ufunc, pairwise, identity):

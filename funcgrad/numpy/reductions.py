@@ -300,6 +300,21 @@ def _empty_reduction(a, axes, keepdims, identity):
     return None
 
 
+def _truth(name, a, axis, out, keepdims, where):
+    """``all`` (the minimum of the truth values; True over nothing) or ``any`` (their
+    maximum; False over nothing): min and max have no identity of their own."""
+    if out is not None:  # (NumPy casts into out unsafely)
+        return write_out(name, out, _truth(name, a, axis, None, keepdims, where), "unsafe")
+    a, axes = _reduction(a, axis)
+    identity = name == "all"
+    empty = _empty_reduction(a, axes, keepdims, identity)
+    if empty is not None:
+        return empty
+    reduce = _red.reduce_min if identity else _red.reduce_max
+    return reduce(_select(astype(a, _np.bool_), _mask(name, a, where), identity), axes,
+                  keepdims)
+
+
 def all(a: ArrayLike, axis: Axis = None, out: Any = None,  # noqa: A001
         keepdims: bool = False, *, where: ArrayLike = True) -> Array:
     """Whether every element along ``axis`` (of those ``where`` selects) is true (not
@@ -309,14 +324,7 @@ def all(a: ArrayLike, axis: Axis = None, out: Any = None,  # noqa: A001
     >>> fnp.all(np.array([[1.0, 0.0], [2.0, 3.0]]), axis=1)
     array([False,  True])
     """
-    if out is not None:  # (NumPy casts into out unsafely)
-        return write_out("all", out, all(a, axis, None, keepdims, where=where), "unsafe")
-    a, axes = _reduction(a, axis)
-    empty = _empty_reduction(a, axes, keepdims, True)  # min has no identity; all has True
-    if empty is not None:
-        return empty
-    return _red.reduce_min(_select(astype(a, _np.bool_), _mask("all", a, where), True), axes,
-                           keepdims)
+    return _truth("all", a, axis, out, keepdims, where)
 
 
 def any(a: ArrayLike, axis: Axis = None, out: Any = None,  # noqa: A001
@@ -328,14 +336,7 @@ def any(a: ArrayLike, axis: Axis = None, out: Any = None,  # noqa: A001
     >>> fnp.any(np.array([[1.0, 0.0], [0.0, 0.0]]), axis=1)
     array([ True, False])
     """
-    if out is not None:  # (NumPy casts into out unsafely)
-        return write_out("any", out, any(a, axis, None, keepdims, where=where), "unsafe")
-    a, axes = _reduction(a, axis)
-    empty = _empty_reduction(a, axes, keepdims, False)
-    if empty is not None:
-        return empty
-    return _red.reduce_max(_select(astype(a, _np.bool_), _mask("any", a, where), False), axes,
-                           keepdims)
+    return _truth("any", a, axis, out, keepdims, where)
 
 
 _mean = mean  # (var's and std's keyword mean= shadows it)
@@ -480,6 +481,24 @@ def cumprod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None,
     return _finished(_red.cumprod(a, one_axis(axis, a.ndim)), acc)
 
 
+def _arg_extreme(name, reduce, a, axis, out, keepdims):
+    """``argmax``/``argmin`` (``name``), ``reduce`` the primitive's function."""
+    if out is not None:  # (NumPy's: an array of integers, or booleans)
+        if getattr(out, "dtype", _np.dtype(int)).kind not in "biu":
+            raise TypeError(f"{name}: out= must be an integer array (the indices), not "
+                            f"{out.dtype}")
+        return write_out(name, out, _arg_extreme(name, reduce, a, axis, None, keepdims),
+                         "unsafe")
+    a = asarray(a)
+    if axis is not None and a.ndim == 0:  # NumPy ravels a 0-d array: axis 0 or -1 only
+        one_axis(axis, 1)
+        axis = None
+    if axis is None:
+        flat = reduce(ravel(a), 0)
+        return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
+    return reduce(a, one_axis(axis, a.ndim), keepdims)
+
+
 def argmax(a: ArrayLike, axis: Axis = None, out: Any = None, *,
            keepdims: bool = False) -> Array:
     """Index of the maximum along ``axis`` (of the flattened array when None).
@@ -488,19 +507,7 @@ def argmax(a: ArrayLike, axis: Axis = None, out: Any = None, *,
     >>> int(fnp.argmax(np.array([1.0, 5.0, 2.0])))
     1
     """
-    if out is not None:  # (NumPy's: an array of integers, or booleans)
-        if getattr(out, "dtype", _np.dtype(int)).kind not in "biu":
-            raise TypeError(f"argmax: out= must be an integer array (the indices), not "
-                            f"{out.dtype}")
-        return write_out("argmax", out, argmax(a, axis, keepdims=keepdims), "unsafe")
-    a = asarray(a)
-    if axis is not None and a.ndim == 0:  # NumPy ravels a 0-d array: axis 0 or -1 only
-        one_axis(axis, 1)
-        axis = None
-    if axis is None:
-        flat = _red.argmax(ravel(a), 0)
-        return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
-    return _red.argmax(a, one_axis(axis, a.ndim), keepdims)
+    return _arg_extreme("argmax", _red.argmax, a, axis, out, keepdims)
 
 
 def argmin(a: ArrayLike, axis: Axis = None, out: Any = None, *,
@@ -511,19 +518,7 @@ def argmin(a: ArrayLike, axis: Axis = None, out: Any = None, *,
     >>> int(fnp.argmin(np.array([1.0, 5.0, 0.5])))
     2
     """
-    if out is not None:  # (NumPy's: an array of integers, or booleans)
-        if getattr(out, "dtype", _np.dtype(int)).kind not in "biu":
-            raise TypeError(f"argmin: out= must be an integer array (the indices), not "
-                            f"{out.dtype}")
-        return write_out("argmin", out, argmin(a, axis, keepdims=keepdims), "unsafe")
-    a = asarray(a)
-    if axis is not None and a.ndim == 0:  # NumPy ravels a 0-d array: axis 0 or -1 only
-        one_axis(axis, 1)
-        axis = None
-    if axis is None:
-        flat = _red.argmin(ravel(a), 0)
-        return _st.reshape(flat, (1,) * a.ndim) if keepdims else flat
-    return _red.argmin(a, one_axis(axis, a.ndim), keepdims)
+    return _arg_extreme("argmin", _red.argmin, a, axis, out, keepdims)
 
 
 def diff(a: ArrayLike, n: int = 1, axis: Axis = -1, prepend: ArrayLike | None = None,

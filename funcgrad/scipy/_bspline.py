@@ -38,6 +38,17 @@ def count_below(edges, xq, strict):
     return fnp.sum(fnp.astype(below, np.int64), axis=1)
 
 
+def real_promoted(x, y):
+    """``(x, y)`` in one precision, as SciPy's interpolators compute: integer ``y`` as
+    float64, ``x`` the real type of ``x`` and ``y`` together (float32 at the least), ``y``
+    that type or its complex twin."""
+    if y.dtype.kind in "biu":
+        y = fnp.astype(y, np.float64)
+    real = np.result_type(x.dtype, np.empty(0, y.dtype).real.dtype, np.float32)
+    x = fnp.astype(x, real) if x.dtype != real else x
+    return x, fnp.astype(y, np.result_type(y.dtype, real))
+
+
 def default_knots(x, order):
     """``make_interp_spline``'s knots for degree ``order`` (0 to 3) through the sites
     ``x``: the sites (degree 0 and 1); the midpoints but the outermost two (degree 2);

@@ -21,7 +21,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
-from ._bspline import BSpline, default_knots, interpolating_coefficients
+from ._bspline import BSpline, default_knots, interpolating_coefficients, real_promoted
 
 __all__ = ["make_interp_spline", "splrep", "splev", "splint"]
 
@@ -96,11 +96,7 @@ def _sites(name, x, y, axis, check_finite):
     if x.ndim != 1 or x.shape[0] != y.shape[axis]:
         raise ValueError(f"{name}: shapes of x {tuple(x.shape)} and y {tuple(y.shape)} are "
                          f"incompatible along axis {axis}")
-    if y.dtype.kind in "biu":
-        y = fnp.astype(y, np.float64)
-    real = np.result_type(x.dtype, np.empty(0, y.dtype).real.dtype, np.float32)
-    x = fnp.astype(x, real) if x.dtype != real else x
-    y = fnp.astype(y, np.result_type(y.dtype, real))
+    x, y = real_promoted(x, y)
     if is_concrete(x):
         steps = np.diff(concrete_values(x, "", ""))
         if np.any(steps < 0):

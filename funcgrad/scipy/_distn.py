@@ -347,6 +347,26 @@ class rv_frozen:
         return f"<frozen {self.dist!r}>"
 
 
+def _multivariate_parameters(dist, vector, matrix, matrix_name):
+    """``(vector or None, matrix as (..., d, d), d)`` by SciPy's ``_process_parameters``
+    of a multivariate distribution ``dist``: the size ``d`` from ``vector`` (its last
+    axis), else from ``matrix``; a scalar ``matrix`` times the identity, a 1-d one the
+    diagonal.  ``dist`` and ``matrix_name`` name the distribution and the matrix in the
+    error."""
+    matrix = fnp.asarray(matrix)
+    vector = None if vector is None else fnp.asarray(vector)
+    sized = matrix if vector is None else vector
+    d = sized.shape[-1] if sized.ndim else 1
+    if matrix.ndim == 0:
+        matrix = matrix * np.eye(d)
+    elif matrix.ndim == 1:  # the diagonal, as SciPy
+        matrix = matrix * np.eye(matrix.shape[0])
+    if matrix.shape[-2:] != (d, d):
+        raise ValueError(f"{dist}: {matrix_name} has shape {tuple(matrix.shape)} for {d} "
+                         f"variables; give a ({d}, {d}) matrix, its diagonal or a scalar")
+    return vector, matrix, d
+
+
 def _support(mask, value, outside=-_INF):
     return fnp.where(mask, value, outside)
 

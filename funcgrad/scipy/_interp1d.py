@@ -16,7 +16,7 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
 from ._bspline import (basis, count_below, default_knots, interpolating_coefficients,
-                       knot_interval)
+                       knot_interval, real_promoted)
 from ._cubic import CubicSpline
 
 __all__ = ["interp1d"]
@@ -87,11 +87,7 @@ class interp1d:  # noqa: N801  (SciPy's name)
         if x.shape[0] != y.shape[axis]:
             raise ValueError(f"interp1d: x and y arrays must be equal in length along "
                              f"interpolation axis ({x.shape[0]} and {y.shape[axis]})")
-        if y.dtype.kind in "biu":
-            y = fnp.astype(y, np.float64)
-        real = np.result_type(x.dtype, np.empty(0, y.dtype).real.dtype, np.float32)
-        x = fnp.astype(x, real) if x.dtype != real else x
-        y = fnp.astype(y, np.result_type(y.dtype, real))
+        x, y = real_promoted(x, y)
         if not assume_sorted:
             if is_concrete(x):
                 order_of_x = np.argsort(concrete_values(x, "", ""), kind="mergesort")

@@ -11,7 +11,7 @@ from ..primitives import incomplete as _inc
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..typing import Array, ArrayLike
 from . import special as sp
-from ._distn import rv_frozen
+from ._distn import _multivariate_parameters, rv_frozen
 
 __all__ = ["multivariate_t"]
 
@@ -48,19 +48,11 @@ class _multivariate_t:
 
     @staticmethod
     def _dimension(loc, shape):
-        shape = fnp.asarray(shape)
-        loc = None if loc is None else fnp.asarray(loc)
-        if loc is not None:
-            d = loc.shape[-1] if loc.ndim else 1
-        else:
-            d = shape.shape[-1] if shape.ndim else 1
-        if shape.ndim == 0:
-            shape = shape * np.eye(d)
-        elif shape.ndim == 1:
-            shape = shape * np.eye(shape.shape[0])
-        if shape.shape != (d, d):
+        """``(loc, shape as a (d, d) matrix, d)``, ``loc`` zero where not given."""
+        loc, shape, d = _multivariate_parameters("multivariate_t", loc, shape, "shape")
+        if shape.ndim != 2:  # (the density and the draws take one matrix, as SciPy)
             raise ValueError(f"multivariate_t: shape has shape {tuple(shape.shape)} for {d} "
-                             f"variables; give a ({d}, {d}) matrix, its diagonal or a scalar")
+                             f"variables; give one ({d}, {d}) matrix, its diagonal or a scalar")
         if loc is None:
             loc = fnp.zeros(d, dtype=shape.dtype if shape.dtype.kind == "f" else np.float64)
         elif loc.ndim == 0:

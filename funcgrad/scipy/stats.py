@@ -44,7 +44,8 @@ from . import _moments
 from . import _stats_functions as _functions
 from ._stats_functions import ModeResult, mode, rankdata, sem  # noqa: F401
 from . import _stats_summary as _summary
-from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
+from ._distn import (_all, _multivariate_parameters, _support, rv_continuous, rv_discrete,
+                     rv_frozen)
 from ..typing import Array, ArrayLike
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
@@ -367,29 +368,10 @@ class _multivariate_normal:
     0.0
     """
 
-    @staticmethod
-    def _dimension(mean, cov):
-        """``(mean, cov as a (d, d) matrix, d)``: SciPy's _process_parameters (the size
-        from ``mean``, else from ``cov``)."""
-        cov = fnp.asarray(cov)
-        mean = None if mean is None else fnp.asarray(mean)
-        if mean is not None:
-            d = mean.shape[-1] if mean.ndim else 1
-        else:
-            d = cov.shape[-1] if cov.ndim else 1
-        if cov.ndim == 0:
-            cov = cov * np.eye(d)
-        elif cov.ndim == 1:  # the diagonal, as SciPy
-            cov = cov * np.eye(cov.shape[0])
-        if cov.shape[-2:] != (d, d):
-            raise ValueError(f"multivariate_normal: cov has shape {tuple(cov.shape)} for {d} "
-                             f"variables; give a ({d}, {d}) matrix, its diagonal or a scalar")
-        return mean, cov, d
-
     def _parameters(self, x, mean, cov):
-        """``(x - mean, cov as a (d, d) matrix, d)``."""
+        """``(x - mean, cov as a (..., d, d) matrix, d)``."""
         x = fnp.asarray(x)
-        mean, cov, d = self._dimension(mean, cov)
+        mean, cov, d = _multivariate_parameters("multivariate_normal", mean, cov, "cov")
         if x.ndim == 0 or (x.ndim == 1 and d == 1):  # (SciPy's _process_quantiles)
             x = fnp.reshape(x, x.shape + (1,))
         if x.shape[-1] != d:
@@ -465,7 +447,8 @@ class _multivariate_normal:
         array([[0.25, 0.  ],
                [0.  , 0.25]])
         """
-        _, rank, log_pdet, _, _ = self._pseudo(self._symmetric(self._dimension(mean, cov)[1]))
+        cov = _multivariate_parameters("multivariate_normal", mean, cov, "cov")[1]
+        _, rank, log_pdet, _, _ = self._pseudo(self._symmetric(cov))
         return 0.5 * (rank * (math.log(2 * math.pi) + 1.0) + log_pdet)
 
     def __call__(self, mean: Optional[ArrayLike] = None, cov: ArrayLike = 1,
