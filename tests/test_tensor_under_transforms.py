@@ -296,3 +296,28 @@ def test_a_function_applied_to_tensors_sees_tensors_under_every_transform():
     # on arrays the rules see arrays, with NumPy's methods: max(0) is the values alone
     with pytest.raises(ValueError):
         _RowMax.apply(X)
+
+
+def test_custom_vjp_and_jvp_called_on_tensors_see_tensors_everywhere():
+    """The user's functions of a custom_vjp/custom_jvp called on Tensors saw plain arrays
+    eagerly (NumPy's max(0): the values) and Tensors under grad (PyTorch's: a pair)."""
+    @fg.custom_vjp
+    def top(t):
+        return t.max(0)[0].sum()
+    top.defvjp(lambda t: (t.max(0)[0].sum(), t), lambda t, g: (g * (t == t.max(0)[0]),))
+
+    @fg.custom_jvp
+    def spread(t):
+        return t.std(0).sum()
+    spread.defjvp(lambda p, v: (spread(p[0]), (fg.grad(lambda u: u.std(0).sum())(p[0])
+                                               * v[0]).sum()))
+    for f, value in ((top, 12.0), (spread, float(np.std(X, 0, ddof=1).sum()))):
+        t = fg.Tensor(X, requires_grad=True)
+        eager = f(t)
+        eager.backward()
+        assert float(eager.detach().numpy()) == pytest.approx(value)
+        for run in (fg.value_and_grad(f), fg.jit(fg.value_and_grad(f))):
+            got, gradient = run(fg.Tensor(X))
+            assert float(np.asarray(got)) == pytest.approx(value)
+            np.testing.assert_allclose(np.asarray(gradient), t.grad.numpy(), rtol=1e-12)
+        assert float(np.asarray(fg.vmap(f)(fg.Tensor(X[None]))[0])) == pytest.approx(value)

@@ -8,7 +8,7 @@ import numpy as np
 from ..kernels._broadcast import broadcast_shapes
 from .. import tree
 from ..core import (WEAK_TYPES, Primitive, ShapedArray, Tracer, _special_classes, _state,
-                    aval_of, is_special, run_under)
+                    aval_of, is_special, run_under, stands_for_tensor)
 from ..errors import ArgumentMismatchError, ForwardModeUndefinedError
 from ..devices import register_gpu
 from ..numpy._convert import asarray
@@ -432,6 +432,23 @@ class CallSite:
             [a for i, a in enumerate(args) if i not in self.static])
         self.leaves = [as_operand(x) for x in leaves]
         self.out_tree = []
+        # Called on Tensors (or a transform's values of them): the user's functions see
+        # Tensors wherever they run, plain arrays at the root included, so that PyTorch's
+        # methods in them mean the same eagerly and under every transform
+        self.tensors = any(stands_for_tensor(x) for x in self.leaves)
+
+    def shown(self, xs):
+        """The leaves ``xs`` as the user's functions take them: Tensors for plain arrays
+        when the call was on Tensors."""
+        return [present(x) for x in xs] if self.tensors else list(xs)
+
+    @staticmethod
+    def plain(out, shown, xs):
+        """A rule's results ``out`` as arrays again where ``xs`` were arrays ``shown`` as
+        Tensors (lists and tuples of them)."""
+        if all(y is x for y, x in zip(shown, xs)):
+            return out
+        return _unwrapped(out)
 
     def dynamic(self, xs):
         """The differentiable arguments, rebuilt from the flat leaves ``xs``."""
@@ -450,30 +467,44 @@ class CallSite:
         return leaves, out_tree
 
     def flat_fun(self, fun):
-        return lambda *xs: self.record(fun(*self.args(xs)))[0]
+        def flat(*xs):
+            ys = self.shown(xs)
+            return self.plain(self.record(fun(*self.args(ys)))[0], ys, xs)
+        return flat
 
     def flat_jvp(self, jvp_rule):
         """``jvp_rule(*nondiff, primals, tangents)`` on flat lists of leaves."""
         def jvp(primals, tangents):
-            out, tout = jvp_rule(*self.nondiff, tuple(self.dynamic(primals)),
-                                 tuple(self.dynamic(tangents)))
+            xs = list(primals) + list(tangents)
+            ys = self.shown(xs)
+            out, tout = jvp_rule(*self.nondiff, tuple(self.dynamic(ys[:len(primals)])),
+                                 tuple(self.dynamic(ys[len(primals):])))
             out_leaves, out_tree = self.record(out)
             tout_leaves, tout_tree = flatten_arguments(tout)
             if tout_tree != out_tree:
                 raise ValueError(f"the JVP rule of {self.name} returned tangents with "
                                  f"structure {tout_tree} for outputs with structure {out_tree}")
-            return out_leaves, tout_leaves
+            return self.plain((out_leaves, tout_leaves), ys, xs)
         return jvp
 
     def bind(self, rule, *extra):
         """``custom_call`` of ``rule`` on the leaves (then ``extra`` inputs), as a pytree."""
         operands = (*self.leaves, *extra)
+        rule.tensors = rule.tensors or self.tensors
         below = _below_untouched_differentiation(operands)
         if below is None:
             outs = custom_call_p.bind(*operands, rule=rule)
         else:
             outs = run_under(below, custom_call_p.bind, *operands, rule=rule)
         return tree.unflatten(self.out_tree[0], outs)
+
+
+def _unwrapped(out):
+    """``out`` (lists and tuples of a rule's results) with Tensors as their arrays (those
+    that require grad kept: a create_graph pass records through them)."""
+    if isinstance(out, (list, tuple)):
+        return type(out)(_unwrapped(o) for o in out)
+    return unwrap_output(out, keep_tracked=True)
 
 
 def _below_untouched_differentiation(operands):

@@ -244,6 +244,11 @@ class custom_vjp(_CustomFunction):
         name = self.__name__
 
         def fwd(*xs):
+            ys = site.shown(xs)
+            outs, residuals = fwd_on(ys)
+            return site.plain(outs, ys, xs), residuals  # (residuals: as fwd made them)
+
+        def fwd_on(xs):
             pair = self.fwd(*site.args(xs))
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
                 raise TypeError(f"the fwd rule of {name} must return a pair (output, "
@@ -255,6 +260,10 @@ class custom_vjp(_CustomFunction):
             return site.record(out)[0], residuals
 
         def bwd(residuals, cts):
+            shown = site.shown(cts)
+            return site.plain(bwd_on(shown, residuals), shown, cts)
+
+        def bwd_on(cts, residuals):
             grads = self.bwd(*site.nondiff, residuals, tree.unflatten(site.out_tree[0],
                                                                       list(cts)))
             if not isinstance(grads, (tuple, list)):
