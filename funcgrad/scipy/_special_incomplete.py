@@ -11,9 +11,9 @@ __all__ = ["gammainc", "gammaincc", "betainc", "betaincc"]
 
 def gammainc(a: ArrayLike, x: ArrayLike) -> Array:
     """The regularized lower incomplete gamma function ``P(a, x)``.  Differentiable in
-    ``x`` (``x**(a-1) exp(-x) / Gamma(a)``) and in ``a`` for ``0 < a <= 1e6`` (by its
-    series and continued fraction, :mod:`funcgrad.primitives.incomplete`; beyond, the
-    derivative raises ``FloatingPointError``); twice in ``x`` and once in ``a``.
+    ``x`` (``x**(a-1) exp(-x) / Gamma(a)``) and in ``a > 0`` (by Temme's expansion, its
+    series and continued fraction, :mod:`funcgrad.primitives.incomplete`); twice in ``x``
+    and once in ``a``.
 
     >>> import math
     >>> round(float(gammainc(1.0, 1.0)), 15) == round(1 - math.exp(-1), 15)
@@ -38,7 +38,7 @@ def gammaincc(a: ArrayLike, x: ArrayLike) -> Array:
 
 def betainc(a: ArrayLike, b: ArrayLike, x: ArrayLike) -> Array:
     """The regularized incomplete beta function ``I_x(a, b)``.  Differentiable in ``x``
-    (``x**(a-1) (1-x)**(b-1) / B(a, b)``) and in ``a`` and ``b`` up to 1e6 (by its
+    (``x**(a-1) (1-x)**(b-1) / B(a, b)``) and in ``a`` and ``b`` up to 1e8 (by its
     continued fraction, :mod:`funcgrad.primitives.incomplete`; beyond, the derivative
     raises ``FloatingPointError``).
 
