@@ -29,6 +29,17 @@ BETA_UNEQUAL = [
     (3.0, 1e6, 4.732033147378212e-06, 0.85088964369498913),
 ]
 
+# (a, b, x, 1 - I_x(a, b)) with x small: main took I_{1-x}(b, a) of a rounded 1 - x, off by
+# up to eps b (2e-11 at b = 1e6, 8e-11 at 1e8)
+BETAINCC_SMALL_X = [
+    (3.0, 1e6, 4.732033147378212e-06, 0.14911035630501087),
+    (3.0, 1e6, 9.92815958943185e-06, 0.0029371052043526106),
+    (1e5, 1e8, 0.0010021585391512661, 0.15865485396347602),
+    (1e5, 1e8, 0.0010116311596020675, 3.3834773075802609e-5),
+    (2.0, 1e8, 4.8284269857512446e-08, 0.046622130267800613),
+    (0.5, 1e7, 1.2071066677982116e-07, 0.12023835151608635),
+]
+
 # (a, b, x, dI/da, dI/db); main raised FloatingPointError beyond 1e6
 BETA_DA_DB_LARGE = [
     (1e8, 2.0, 0.9999999658578653, -3.8353699169543671e-9, 0.15759496849663737),
@@ -64,6 +75,15 @@ def test_betainc_with_one_shape_far_larger_than_the_other_matches_mpmath():
     # the same function of float32 arguments: float32, and no NaN from the fraction
     got32 = fsp.betainc(*(v.astype(np.float32) for v in (a, b, x)))
     assert got32.dtype == np.float32 and np.isfinite(got32).all()
+
+
+def test_betaincc_does_not_round_one_minus_x():
+    a, b, x, want = (np.array(c) for c in zip(*BETAINCC_SMALL_X))
+    np.testing.assert_allclose(fsp.betaincc(a, b, x), want, rtol=3e-13)
+    # its derivatives are betainc's, negated
+    for i in range(3):
+        got = fg.grad(fsp.betaincc, i)(3.0, 1e6, 4.732033147378212e-06)
+        assert float(got) == -float(fg.grad(fsp.betainc, i)(3.0, 1e6, 4.732033147378212e-06))
 
 
 def test_betainc_shape_derivatives_up_to_1e8_match_mpmath():

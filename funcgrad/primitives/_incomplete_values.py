@@ -426,10 +426,18 @@ lin = a * u + b * v
 pre = F.exp(la + lb + lin + extra + gs - ga - gb) * F.sqrt(a / (a + b) * b / C({2 * 3.141592653589793!r}))"""
 
 
-# I_x(a, b) by its continued fraction (Numerical Recipes 6.4), on the side of
-# x = (a + 1) / (a + b + 2) where it converges fast (the other through 1 - I_{1-x}(b, a)).
-# (a = 0 or b = inf, b = 0 or a = inf: SciPy's limits, a point mass at x = 0 or at x = 1)
-BETAINC = f"""a = x0
+# I_x(a, b) (``upper``: 1 - I_x(a, b)) by its continued fraction (Numerical Recipes 6.4), on
+# the side of x = (a + 1) / (a + b + 2) where it converges fast (the other through
+# I_x(a, b) = 1 - I_{1-x}(b, a), with 1 - x and x both exact there).  The complement is the
+# fraction's own value on that other side, not I_{1 - x}(b, a) of a rounded 1 - x, which
+# moved it by up to eps b (8e-11 at b = 1e8).  (a = 0 or b = inf, b = 0 or a = inf: SciPy's
+# limits, a point mass at x = 0 or at x = 1)
+def betainc_body(upper=False):
+    """Scalar code of ``I_x(a, b)``, or (``upper``) of ``1 - I_x(a, b)``."""
+    one, zero = ("C(0)", "C(1)") if upper else ("C(1)", "C(0)")
+    last = ("pre * h / p if swap else C(1) - pre * h / p" if upper
+            else "C(1) - pre * h / p if swap else pre * h / p")
+    return f"""a = x0
 b = x1
 x = x2
 {_VALUE_TOLERANCE}
@@ -439,13 +447,13 @@ if a != a or b != b or x != x or a < C(0) or b < C(0) or x < C(0) or x > C(1):
 elif (a == C(0) and b == C(0)) or (a == C(F.INF) and b == C(F.INF)):
     r = C(F.NAN)
 elif a == C(0) or b == C(F.INF):
-    r = C(1) if x > C(0) else C(0)
+    r = {one} if x > C(0) else {zero}
 elif b == C(0) or a == C(F.INF):
-    r = C(1) if x == C(1) else C(0)
+    r = {one} if x == C(1) else {zero}
 elif x == C(0):
-    r = C(0)
+    r = {zero}
 elif x == C(1):
-    r = C(1)
+    r = {one}
 else:
     if a + b < C(10):
         pre = F.exp(F.lgamma(a + b) - F.lgamma(a) - F.lgamma(b) + a * F.log(x)
@@ -477,6 +485,10 @@ else:
 {_indent(_BETACF_STEPS, 4)}
         if abs(e - C(1)) < tol:
             done = True
-    r = C(1) - pre * h / p if swap else pre * h / p
+    r = {last}
 if not done:
     r = C(F.NAN)"""
+
+
+BETAINC = betainc_body()
+

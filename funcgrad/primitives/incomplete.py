@@ -52,7 +52,7 @@ from ..core import _state
 from ._elementwise import elementwise
 from .elementwise import equal, exp, log, log1p, where
 from ._incomplete_values import (BETA_PREFACTOR, BETAINC, GAMMA_PREFACTOR, TOLERANCE, _log1pmx,
-                                 gammainc_body, temme_da_sums)
+                                 betainc_body, gammainc_body, temme_da_sums)
 from .special import _horner, digamma, gammaln
 
 _EMPTY: dict = {}
@@ -460,6 +460,10 @@ betainc_p = elementwise("betainc", None, {"f": BETAINC},
                         lambda g, a, b, x, out: g * betainc_da(a, b, x),
                         lambda g, a, b, x, out: g * betainc_db(a, b, x),
                         lambda g, a, b, x, out: g * _betainc_density(a, b, x))
+betaincc_p = elementwise("betaincc", None, {"f": betainc_body(upper=True)},
+                         lambda g, a, b, x, out: -g * betainc_da(a, b, x),
+                         lambda g, a, b, x, out: -g * betainc_db(a, b, x),
+                         lambda g, a, b, x, out: -g * _betainc_density(a, b, x))
 
 
 def gammainc(a, x):
@@ -492,9 +496,21 @@ def betainc(a, b, x):
                            "betainc(a, b, x)", a, b, x)
 
 
+def betaincc(a, b, x):
+    """Elementwise ``1 - betainc(a, b, x)`` without its cancellation (a funcgrad primitive).
+
+    >>> float(betaincc(2.0, 1.0, 0.5))  # 1 - x**2
+    0.75
+    """
+    return _value_or_raise(_state.interpreter.process(betaincc_p, (a, b, x), _EMPTY),
+                           "betaincc(a, b, x)", a, b, x)
+
+
 for _f, _p in ((gammainc, gammainc_p), (gammaincc, gammaincc_p), (betainc, betainc_p),
+               (betaincc, betaincc_p),
                (gammainc_da, gammainc_da_p), (betainc_da, betainc_da_p),
                (betainc_db, betainc_db_p)):
     _f.primitive = _p  # type: ignore[union-attr]
 
-__all__ = ["gammainc", "gammaincc", "betainc", "gammainc_da", "betainc_da", "betainc_db"]
+__all__ = ["gammainc", "gammaincc", "betainc", "betaincc", "gammainc_da", "betainc_da",
+           "betainc_db"]

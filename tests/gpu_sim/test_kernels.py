@@ -227,6 +227,8 @@ INCOMPLETE_AT_LARGE_SHAPES = {
     "gammainc_da": [np.array([2e6, 1e8, 40.0, 3.0]), np.array([2e6, 0.9999e8, 52.6, 1.0])],
     "betainc": [np.array([1e8, 1e6, 2.0, 5e5]), np.array([2.0, 3.0, 3.0, 1e7]),
                 np.array([0.9999999658578653, 0.99999527, 0.4, 0.0476])],
+    "betaincc": [np.array([3.0, 1e5, 2.0, 1e8]), np.array([1e6, 1e8, 3.0, 2.0]),
+                 np.array([4.73e-06, 0.0010116, 0.4, 0.9999999658578653])],
     "betainc_da": [np.array([1e8, 1e6, 2.0]), np.array([2.0, 3.0, 3.0]),
                    np.array([0.9999999658578653, 0.99999527, 0.4])],
     "betainc_db": [np.array([1e8, 1e6, 2.0]), np.array([2.0, 3.0, 3.0]),
