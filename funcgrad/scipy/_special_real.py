@@ -16,7 +16,7 @@ def reject_complex(name: str, hint: str, *args: Any) -> None:
     >>> reject_complex("expit", "pass a real array", 1j)
     Traceback (most recent call last):
         ...
-    TypeError: expit: complex input (dtype complex128) is not supported, as in scipy.special; pass a real array
+    TypeError: expit: complex input (dtype complex128) is not supported, ... a real array
     """
     for value in args:
         dtype = value.dtype if hasattr(value, "dtype") else np.asarray(value).dtype
