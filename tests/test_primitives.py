@@ -575,6 +575,8 @@ OPS = [
        ref=lambda x: scipy_special("gammaincc")(2.5, x)),
     Op("betainc", lambda m, x: fsp.betainc(1.5, 2.5, x), dom=U(0.05, 0.95),
        ref=lambda x: scipy_special("betainc")(1.5, 2.5, x)),
+    Op("betaincc", lambda m, x: fsp.betaincc(1.5, 2.5, x), dom=U(0.05, 0.95),
+       ref=lambda x: scipy_special("betaincc")(1.5, 2.5, x)),
     # their derivatives in the shapes, where those have closed forms: dP/da at a = 1 is
     # -(exp(-x) (log x + Euler's gamma) + E1(x)); I_x(a, 1) = x**a, I_x(1, b) = 1 - (1-x)**b
     Op("gammainc_da", lambda m, x: primitive_incomplete.gammainc_da(1.0, x), dom=U(0.3, 5.0),

@@ -20,6 +20,7 @@ from ..primitives import special as _sp
 from ..primitives import special_scipy as _ss
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..typing import Array, ArrayLike
+from ._special_real import reject_complex as _reject_complex
 
 __all__ = ["rgamma", "betaln", "beta"]
 
@@ -168,8 +169,12 @@ def betaln(a: ArrayLike, b: ArrayLike) -> Array:
 
     >>> float(betaln(1.0, 1.0)), round(float(betaln(1e300, 1.0)), 10)
     (0.0, -690.7755278982)
+
+    Real arguments only, as SciPy's (``TypeError`` for complex ones).
     """
     a, b = _operand(a), _operand(b)
+    _reject_complex("betaln", "for complex a, b, loggamma(a) + loggamma(b) - "
+                    "loggamma(a + b) is holomorphic", a, b)
     pole = fnp.logical_or(_non_positive_integer(a), _non_positive_integer(b))
     safe_a, safe_b = fnp.where(pole, 1.0, a), fnp.where(pole, 1.0, b)
     out = _at_poles(a, b, _log_abs_beta(safe_a, safe_b), lambda v: fnp.log(fnp.abs(v)))
@@ -214,8 +219,12 @@ def beta(a: ArrayLike, b: ArrayLike) -> Array:
     True
     >>> float(beta(-1.0, 2.0)), float(beta(1.0, -1.0)), float(beta(-1.0, -1.0))
     (inf, -1.0, -inf)
+
+    Real arguments only, as SciPy's (``TypeError`` for complex ones).
     """
     a, b = _operand(a), _operand(b)
+    _reject_complex("beta", "for complex a, b, exp(loggamma(a) + loggamma(b) - "
+                    "loggamma(a + b)) is holomorphic", a, b)
     positive = fnp.logical_and(fnp.greater(a, 0), fnp.greater(b, 0))
     pole = fnp.logical_or(_non_positive_integer(a), _non_positive_integer(b))
     regular = fnp.logical_not(fnp.logical_or(positive, pole))

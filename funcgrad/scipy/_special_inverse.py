@@ -3,18 +3,19 @@
 complete elliptic integrals, whose values are SciPy's ufuncs
 (:mod:`funcgrad.primitives.special_scipy_more`, SciPy imported on the first call) and
 whose derivatives follow from the inverse function theorem or in closed form."""
-from typing import Any
+from typing import Any, Optional
 
 from ..numpy._convert import operand as _operand
 from ..primitives import special_scipy_more as _sm
 from ..typing import Array, ArrayLike
 from ._special_more import _front as _front_in
+from ._special_real import reject_complex as _reject_complex
 
-_FRONTS_NEED = (_operand, Array, ArrayLike)  # (the compiled fronts' names: see _front)
+_FRONTS_NEED = (_operand, Array, ArrayLike, _reject_complex)  # (the compiled fronts' names: see _front)
 
 
-def _front(prim_fn: Any, params: str, doc: str) -> Any:
-    return _front_in(prim_fn, params, doc, globals(), "_sm")
+def _front(prim_fn: Any, params: str, doc: str, real: Optional[str] = None) -> Any:
+    return _front_in(prim_fn, params, doc, globals(), "_sm", real)
 
 
 __all__ = ["inv_boxcox", "inv_boxcox1p", "gammaincinv", "gammainccinv", "betaincinv",
@@ -68,7 +69,7 @@ ndtri_exp = _front(_sm.ndtri_exp, "y", """``ndtri(exp(y))``, accurate for very n
     >>> import funcgrad as fg
     >>> float(ndtri_exp(-800.0)) < -39, float(fg.grad(ndtri_exp)(-800.0)) > 0
     (True, True)
-    """)
+    """, real="pass a real array")
 erfi = _front(_sm.erfi, "x", """The imaginary error function ``-i erf(i x)``; derivative
     ``2/sqrt(pi) exp(x**2)``.
 

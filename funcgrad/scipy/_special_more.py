@@ -3,7 +3,7 @@ SciPy's own ufuncs (:mod:`funcgrad.primitives.special_scipy`, SciPy imported on 
 call), and SciPy's integer functions ``factorial``, ``comb`` and ``bernoulli``, which
 have no derivative."""
 import math
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -13,6 +13,9 @@ from ..numpy._convert import operand as _operand
 from ..primitives import special_scipy as _ss
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..typing import Array, ArrayLike
+from ._special_real import reject_complex as _reject_complex
+
+_FRONTS_NEED = (_reject_complex,)  # (a name the compiled fronts use: see _front)
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
            "fresnel", "wofz", "sph_harm_y", "jv", "yv", "iv", "ive", "kv", "kve", "k0", "k1",
@@ -20,17 +23,21 @@ __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gamm
            "owens_t", "hyp1f1", "hyp2f1", "factorial", "comb", "bernoulli"]
 
 
-def _front(prim_fn: Any, params: str, doc: str, home: Any = None, module: str = "_ss") -> Any:
+def _front(prim_fn: Any, params: str, doc: str, home: Any = None, module: str = "_ss",
+           real: Optional[str] = None) -> Any:
     """A function of SciPy's signature (``params``, each an ``ArrayLike``) binding
     ``prim_fn``'s primitive (``module.name`` there): written out and compiled in the
     namespace ``home`` (this module's by default; it needs ``_operand``, ``ArrayLike``,
-    ``Array`` and ``module``), so that ``help`` shows the parameters and doctest finds
-    the examples."""
+    ``Array``, ``_reject_complex`` and ``module``), so that ``help`` shows the parameters
+    and doctest finds the examples.  ``real``: SciPy's function takes real arguments
+    only, and a complex one raises ``TypeError`` with this hint."""
     home = globals() if home is None else home
     name = prim_fn.__name__
     names = params.split(", ")
+    check = (f"    _reject_complex({name!r}, {real!r}, {params})\n" if real else "")
     source = (f"def {name}({', '.join(p + ': ArrayLike' for p in names)}) -> Array:\n"
-              f"    return {module}.{name}({', '.join(f'_operand({p})' for p in names)})\n")
+              f"    {params} = {', '.join(f'_operand({p})' for p in names)}\n" + check +
+              f"    return {module}.{name}({params})\n")
     local: dict = {}
     exec(compile(source, home["__file__"], "exec"), home, local)  # noqa: S102
     f = local[name]
@@ -91,11 +98,11 @@ loggamma = _front(_ss.loggamma, "z", """The principal branch of ``log Gamma(z)``
     True
     """)
 gammasgn = _front(_ss.gammasgn, "x", """The sign of the gamma function (piecewise
-    constant: no derivative, as ``sign``).
+    constant: no derivative, as ``sign``); real arguments only, as SciPy's.
 
     >>> float(gammasgn(-0.5)), float(gammasgn(2.5))
     (-1.0, 1.0)
-    """)
+    """, real="a complex Gamma has a phase, not a sign: gamma(z) / abs(gamma(z))")
 jv = _front(_ss.jv, "v, z", """Bessel's function of the first kind ``J_v(z)`` of real order
     ``v``; derivative in ``z``: ``(jv(v - 1, z) - jv(v + 1, z))/2``.  In ``v`` it raises
     ``NotImplementedError``.
@@ -179,11 +186,11 @@ wofz = _front(_ss.wofz, "z", """The Faddeeva function ``w(z) = exp(-z**2) erfc(-
     """)
 poch = _front(_ss.poch, "z, m", """The Pochhammer symbol ``Gamma(z + m) / Gamma(z)``;
     derivatives ``poch (digamma(z + m) - digamma(z))`` in ``z`` and
-    ``poch digamma(z + m)`` in ``m``.
+    ``poch digamma(z + m)`` in ``m``.  Real arguments only, as SciPy's.
 
     >>> float(poch(2.0, 3.0))
     24.0
-    """)
+    """, real="for complex z or m, gamma(z + m) * rgamma(z) is holomorphic")
 boxcox = _front(_ss.boxcox, "x, lmbda", """The Box-Cox transform
     ``(x**lmbda - 1)/lmbda`` (``log(x)`` at ``lmbda = 0``), differentiable in ``x`` and in
     ``lmbda`` (``log(x)**2/2`` at ``lmbda = 0``).
@@ -191,14 +198,14 @@ boxcox = _front(_ss.boxcox, "x, lmbda", """The Box-Cox transform
     >>> import math, funcgrad as fg
     >>> float(boxcox(4.0, 0.5)), float(fg.grad(boxcox, 1)(2.0, 0.0)) == math.log(2) ** 2 / 2
     (2.0, True)
-    """)
+    """, real="pass a real array")
 boxcox1p = _front(_ss.boxcox1p, "x, lmbda", """The Box-Cox transform of ``1 + x``,
     ``((1 + x)**lmbda - 1)/lmbda`` (``log1p(x)`` at ``lmbda = 0``), differentiable in
     ``x`` and ``lmbda``.
 
     >>> float(boxcox1p(3.0, 0.5))
     2.0
-    """)
+    """, real="pass a real array")
 owens_t = _front(_ss.owens_t, "h, a", """Owen's T function ``T(h, a)``, differentiable in
     ``h`` (``-phi(h) erf(a h/sqrt(2))/2``) and ``a``
     (``exp(-h**2 (1 + a**2)/2) / (2 pi (1 + a**2))``).
@@ -206,7 +213,7 @@ owens_t = _front(_ss.owens_t, "h, a", """Owen's T function ``T(h, a)``, differen
     >>> import math, funcgrad as fg
     >>> float(fg.grad(owens_t, 1)(0.0, 0.0)) == 1 / (2 * math.pi)
     True
-    """)
+    """, real="pass a real array")
 hyp1f1 = _front(_ss.hyp1f1, "a, b, x", """Kummer's confluent hypergeometric function
     ``1F1(a; b; x)``; derivative in ``x``: ``(a/b) 1F1(a + 1; b + 1; x)``.  In ``a`` and
     ``b`` it raises ``NotImplementedError`` (no closed form).

@@ -68,6 +68,7 @@ from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # no
 from . import _special_elementary as _elementary
 from ._special_gamma import beta, betaln, rgamma  # noqa: F401
 from ._special_incomplete import betainc, betaincc, gammainc, gammaincc  # noqa: F401
+from ._special_real import reject_complex as _reject_complex
 from ._special_zeta import riemann_zeta_below_one
 from . import _special_cdtr as _cdtr
 from ._special_cdtr import (bdtr, bdtrc, binom, chdtr, chdtrc, fdtr, fdtrc,  # noqa: F401
@@ -103,10 +104,7 @@ def _real_only(front: Any, hint: str) -> Callable[[ArrayLike], Array]:
     does not take either)."""
     def f(x: ArrayLike) -> Array:
         x = _operand(x)
-        dtype = x.dtype if hasattr(x, "dtype") else np.result_type(x)
-        if dtype.kind == "c":
-            raise TypeError(f"{front.__name__}: complex input (dtype {dtype}) is not supported, "
-                            f"as in scipy.special; {hint}")
+        _reject_complex(front.__name__, hint, x)
         return front(x)
     f.__name__ = f.__qualname__ = front.__name__
     f.__doc__ = front.__doc__
@@ -146,13 +144,14 @@ erfc = _complex_twin(_primitive_front(_ew.erfc, """The complementary error funct
     >>> float(erfc(0.0)), complex(erfc(1j)).real
     (1.0, 1.0)
     """), _ss.erfc_complex)
-expit = _primitive_front(_ew.expit, """The logistic sigmoid ``1 / (1 + exp(-x))``
-    (``scipy.special.expit``), without overflow for large ``|x|``.
+expit = _real_only(_primitive_front(_ew.expit, """The logistic sigmoid ``1 / (1 + exp(-x))``
+    (``scipy.special.expit``), without overflow for large ``|x|``.  Real arguments only,
+    as SciPy's.
 
     >>> import funcgrad as fg
     >>> float(fg.grad(expit)(0.0))
     0.25
-    """)
+    """), "for complex x, 1 / (1 + fnp.exp(-x)) (funcgrad.numpy) is holomorphic")
 erfinv = _real_only(_primitive_front(_sp.erfinv, """The inverse of ``erf`` on (-1, 1);
     derivative ``sqrt(pi)/2 * exp(erfinv(y)**2)``.  Real arguments only (``TypeError`` for
     complex ones, as SciPy's).
@@ -193,19 +192,19 @@ digamma = _complex_twin(_primitive_front(_sp.digamma, """The digamma function
 psi = digamma
 
 
-i0e = _primitive_front(_sp.i0e, """The exponentially scaled modified Bessel function of
-    order 0, ``exp(-|x|) * i0(x)``.
+i0e = _real_only(_primitive_front(_sp.i0e, """The exponentially scaled modified Bessel
+    function of order 0, ``exp(-|x|) * i0(x)``; real arguments only, as SciPy's.
 
     >>> float(i0e(0.0))
     1.0
-    """)
-i1e = _primitive_front(_sp.i1e, """The exponentially scaled modified Bessel function of
-    order 1, ``exp(-|x|) * i1(x)``.
+    """), "ive(0, z) takes complex z")
+i1e = _real_only(_primitive_front(_sp.i1e, """The exponentially scaled modified Bessel
+    function of order 1, ``exp(-|x|) * i1(x)``; real arguments only, as SciPy's.
 
     >>> import funcgrad as fg
     >>> float(fg.grad(i1e)(0.0))
     0.5
-    """)
+    """), "ive(1, z) takes complex z")
 log_ndtr = _complex_twin(_primitive_front(_sp.log_ndtr, """``log(ndtr(x))``, accurate far
     in both tails.  Of a complex ``x`` too (SciPy's values; the holomorphic derivative
     ``exp(-x**2/2 - log_ndtr(x)) / sqrt(2 pi)``).
@@ -218,22 +217,26 @@ log_ndtr = _complex_twin(_primitive_front(_sp.log_ndtr, """``log(ndtr(x))``, acc
 
 def i0(x: ArrayLike) -> Array:
     """The modified Bessel function of the first kind, order 0; derivative ``i1(x)``.
+    Real arguments only, as SciPy's (``iv(0, z)`` takes complex ones).
 
     >>> float(i0(0.0))
     1.0
     """
     x = _operand(x)
+    _reject_complex("i0", "iv(0, z) takes complex z", x)
     return i0e(x) * fnp.exp(fnp.abs(x))
 
 
 def i1(x: ArrayLike) -> Array:
-    """The modified Bessel function of the first kind, order 1.
+    """The modified Bessel function of the first kind, order 1; real arguments only, as
+    SciPy's (``iv(1, z)`` takes complex ones).
 
     >>> import funcgrad as fg
     >>> float(fg.grad(i1)(0.0))
     0.5
     """
     x = _operand(x)
+    _reject_complex("i1", "iv(1, z) takes complex z", x)
     return i1e(x) * fnp.exp(fnp.abs(x))
 
 
@@ -272,12 +275,15 @@ def logit(p: ArrayLike) -> Array:
 
 
 def log_expit(x: ArrayLike) -> Array:
-    """``log(expit(x))`` without overflow or underflow: ``-logaddexp(0, -x)``.
+    """``log(expit(x))`` without overflow or underflow: ``-logaddexp(0, -x)``.  Real
+    arguments only, as SciPy's.
 
     >>> round(float(log_expit(-800.0)))
     -800
     """
-    return -fnp.logaddexp(0.0, -_operand(x))
+    x = _operand(x)
+    _reject_complex("log_expit", "for complex x, -fnp.log1p(fnp.exp(-x)) (funcgrad.numpy)", x)
+    return -fnp.logaddexp(0.0, -x)
 
 
 def _polygamma_factor(n):

@@ -218,6 +218,31 @@ def test_binary_kernel_special_values(name):
     check(name, [x, y])
 
 
+# The incomplete gamma and beta functions and their shape derivatives at large shapes
+# (Temme's expansion differentiated; the fraction's odd denominators formed from 1 - x
+# where one shape dwarfs the other), and the ternary ones, which the drawn tests above
+# (unary, binary) do not reach.
+INCOMPLETE_AT_LARGE_SHAPES = {
+    "gammainc": [np.array([2e6, 1e8, 40.0, 3.0]), np.array([2e6, 0.9999e8, 52.6, 1.0])],
+    "gammainc_da": [np.array([2e6, 1e8, 40.0, 3.0]), np.array([2e6, 0.9999e8, 52.6, 1.0])],
+    "betainc": [np.array([1e8, 1e6, 2.0, 5e5]), np.array([2.0, 3.0, 3.0, 1e7]),
+                np.array([0.9999999658578653, 0.99999527, 0.4, 0.0476])],
+    "betaincc": [np.array([3.0, 1e5, 2.0, 1e8]), np.array([1e6, 1e8, 3.0, 2.0]),
+                 np.array([4.73e-06, 0.0010116, 0.4, 0.9999999658578653])],
+    "betainc_da": [np.array([1e8, 1e6, 2.0]), np.array([2.0, 3.0, 3.0]),
+                   np.array([0.9999999658578653, 0.99999527, 0.4])],
+    "betainc_db": [np.array([1e8, 1e6, 2.0]), np.array([2.0, 3.0, 3.0]),
+                   np.array([0.9999999658578653, 0.99999527, 0.4])],
+}
+
+
+@pytest.mark.parametrize("name", sorted(INCOMPLETE_AT_LARGE_SHAPES))
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_incomplete_gamma_and_beta_kernels_at_large_shapes(name, dtype):
+    check(name, [v.astype(dtype) for v in INCOMPLETE_AT_LARGE_SHAPES[name]],
+          rtol=1e-12 if dtype == np.float64 else 1e-4, atol=0.0)
+
+
 @given(data=st.data())
 def test_where_and_clip_kernels(data):
     sc, sx, sy = data.draw(broadcast_shapes(3))
