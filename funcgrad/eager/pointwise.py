@@ -493,14 +493,18 @@ def positive(self: Any) -> Any:
     return self
 
 
+def _as_dtype(x: Any, dtype: Any) -> Any:
+    if not isinstance(x, (TensorBase, Tracer)):
+        return np.asarray(x, dtype)  # (a number or an array: a constant)
+    return x if x.dtype == dtype else fnp.astype(x, dtype)
+
+
 def where(self: Any, condition: Any, other: Any) -> Any:
     """``self`` where ``condition`` holds, ``other`` elsewhere (PyTorch's promotion: a
     0-d Tensor or a number does not widen a float32 Tensor)."""
     dtype = result_dtype([self, other])
     if dtype is not None:
-        self, other = [x if isinstance(x, (TensorBase, Tracer)) and x.dtype == dtype
-                       else fnp.astype(x, dtype) if isinstance(x, (TensorBase, Tracer))
-                       else np.asarray(x, dtype) for x in (self, other)]
+        self, other = [_as_dtype(x, dtype) for x in (self, other)]
     return fnp.where(condition, self, other)
 
 
