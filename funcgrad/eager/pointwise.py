@@ -494,7 +494,8 @@ def positive(self: Any) -> Any:
 
 
 def _as_dtype(x: Any, dtype: Any) -> Any:
-    if not isinstance(x, (TensorBase, Tracer)):
+    differentiable = isinstance(x, (TensorBase, Tracer))
+    if not differentiable:
         return np.asarray(x, dtype)  # (a number or an array: a constant)
     return x if x.dtype == dtype else fnp.astype(x, dtype)
 
