@@ -4,7 +4,7 @@ import functools
 from typing import Any, Callable, Sequence
 
 from . import tree
-from .core import WEAK_TYPES, ShapedArray, Tracer, aval_of
+from .core import WEAK_TYPES, ShapedArray, Tracer, aval_of, stands_for_tensor
 from .interpreters.graph import Graph, eval_graph, trace_to_graph
 from .jit.signature import ShapeDtypeStruct
 from .numpy._convert import asarray
@@ -23,6 +23,19 @@ class _CapturedGraph(Graph):
             raise TypeError(f"this graph was captured for arguments of structure "
                             f"{self.in_tree}, but was called with {treedef}")
         return tree.unflatten(self.out_tree, eval_graph(self, *leaves))
+
+
+def tensor_positions(args):
+    """The positions, among ``tree.flatten(args)``'s leaves, of the eager Tensors' values
+    (a Tensor is a node whose one leaf is its value): traced as Tensors, they keep the
+    Tensor's methods in the graph, as the function runs on them eagerly."""
+    positions, k = [], 0
+    for x in tree.leaves(args, is_leaf=stands_for_tensor):
+        n = len(tree.leaves(x)) if stands_for_tensor(x) else 1
+        if stands_for_tensor(x):
+            positions.extend(range(k, k + n))
+        k += n
+    return positions
 
 
 def _leaf_aval(leaf):
@@ -61,7 +74,7 @@ def make_graph(fun: Callable[..., Any]) -> Callable[..., Graph]:
             out_tree.append(out_tree_)
             return out_leaves
 
-        flat = trace_to_graph(flat_fun, avals)
+        flat = trace_to_graph(flat_fun, avals, tensor_positions(args))
         graph = _CapturedGraph(flat.invars, flat.eqns, flat.outvars)
         graph.in_tree, graph.out_tree = treedef, out_tree[0]
         return graph

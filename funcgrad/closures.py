@@ -3,6 +3,7 @@
 from typing import Any, Callable
 
 from . import tree
+from .capture import tensor_positions
 from .core import ShapedArray, Tracer
 from .interpreters.graph import eval_graph
 from .jit.passes import closure_convert as _lift_captured
@@ -40,7 +41,8 @@ def closure_convert(fun: Callable[..., Any], *example_args: Any
         out_trees.append(out_tree)
         return out_leaves
 
-    graph, consts = _lift_captured(trace_flat(flat_fun, avals, "closure_convert"))
+    graph, consts = _lift_captured(trace_flat(flat_fun, avals, "closure_convert",
+                                              tensor_positions(example_args)))
     n_consts = len(consts)
 
     def converted(*args: Any) -> Any:

@@ -202,8 +202,13 @@ def _abstract_eval(*avals, rule):
         staged.check()
         return outs
     graph = trace_to_graph(traced, [a if isinstance(a, ShapedArray) else aval_of(a)
-                                    for a in avals], rule.tensors)
+                                    for a in avals], _all_if(rule.tensors, avals))
     return [v.aval if hasattr(v, "aval") else aval_of(v) for v in graph.outvars]
+
+
+def _all_if(tensors, inputs):
+    """The positions of every input when the rule's inputs stand for Tensors, else none."""
+    return range(len(inputs)) if tensors else ()
 
 
 def _jvp(primals, tangents, *, rule):
@@ -244,7 +249,8 @@ def _linearize(rule, vals):
         primal.extend(outs)
         return fit_tangents(primal, touts, rule.name, fill=True,
                              strict=rule.strict_tangents)
-    graph = trace_to_graph(tangent_part, [aval_of(v) for v in vals], rule.tensors)
+    graph = trace_to_graph(tangent_part, [aval_of(v) for v in vals],
+                           _all_if(rule.tensors, vals))
     if any(isinstance(o, GraphTracer) and o._trace.eqns is graph.eqns for o in primal):
         primal = _primal_outputs_of(graph, primal, rule)
     return primal, graph

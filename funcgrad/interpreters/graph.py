@@ -291,12 +291,13 @@ def eval_graph(graph, *args):
     return [read(v) for v in graph.outvars]
 
 
-def trace_to_graph(fun, in_avals, tensors=False):
-    """Trace ``fun(*tracers)`` (flat list in, flat list out) into a Graph; ``tensors``:
-    the inputs stand for eager Tensors (see :func:`~funcgrad.core.stands_for_tensor`)."""
+def trace_to_graph(fun, in_avals, tensors=()):
+    """Trace ``fun(*tracers)`` (flat list in, flat list out) into a Graph; the inputs at
+    the positions in ``tensors`` stand for eager Tensors (see
+    :func:`~funcgrad.core.stands_for_tensor`)."""
     interp = GraphInterpreter()
     with interp:
-        tracers = [interp.new_input(a, tensors) for a in in_avals]
+        tracers = [interp.new_input(a, i in tensors) for i, a in enumerate(in_avals)]
         outs = fun(*tracers)
     outvars = [o.graph_var if type(o) is GraphTracer and o._trace is interp else o for o in outs]
     return Graph([t.graph_var for t in tracers], interp.eqns, outvars)
