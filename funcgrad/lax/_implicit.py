@@ -29,10 +29,11 @@ from ..typing import PyTree
 __all__ = ["custom_linear_solve", "custom_root"]
 
 
-def _trace(what, fun, in_tree, avals):
+def _trace(what, fun, in_tree, avals, values=()):
     """``fun`` of a pytree of ``in_tree`` traced on ``avals``: ``(graph, consts, out_tree)``,
     the graph taking the closed-over ``consts`` first, then the leaves."""
-    return trace_pytree(lambda *xs: fun(tree.unflatten(in_tree, list(xs))), avals, what)
+    return trace_pytree(lambda *xs: fun(tree.unflatten(in_tree, list(xs))), avals, what,
+                        values)
 
 
 def _check_like(what, out_tree, in_tree, graph, avals):
@@ -129,7 +130,7 @@ def _transpose_graph(matvec, n_consts, avals):
     return trace_flat(vecmat, const_avals + list(avals), "lax.custom_linear_solve")
 
 
-def _trace_solver(what, solver, problem, in_tree, avals, has_aux, aux_trees):
+def _trace_solver(what, solver, problem, in_tree, avals, has_aux, aux_trees, values=()):
     """``solver(problem, start)`` traced as a function of ``start``'s leaves: ``(graph,
     consts)``, its outputs the solution's leaves, then (``has_aux``) the aux leaves, whose
     tree is appended to ``aux_trees``."""
@@ -146,7 +147,7 @@ def _trace_solver(what, solver, problem, in_tree, avals, has_aux, aux_trees):
                             f"structure {in_tree}; they must be the same")
         return list(out_leaves) + list(aux_leaves)
 
-    graph, consts, _ = trace_pytree(run, avals, "lax." + what.replace(": ", " "))
+    graph, consts, _ = trace_pytree(run, avals, "lax." + what.replace(": ", " "), values)
     _check_like(what, in_tree, in_tree, graph, avals)
     return graph, consts
 
@@ -173,7 +174,8 @@ def custom_linear_solve(matvec: Callable[..., Any], b: PyTree,
     b_leaves, b_tree = flatten_operands(b)
     b_leaves = [operand(x) for x in b_leaves]
     avals = [aval(x) for x in b_leaves]
-    mv_graph, mv_consts, mv_tree = _trace("custom_linear_solve: matvec", matvec, b_tree, avals)
+    mv_graph, mv_consts, mv_tree = _trace("custom_linear_solve: matvec", matvec, b_tree, avals,
+                                          b_leaves)
     _check_like("custom_linear_solve: matvec", mv_tree, b_tree, mv_graph, avals)
     n_mv = len(mv_consts)
 
@@ -189,13 +191,13 @@ def custom_linear_solve(matvec: Callable[..., Any], b: PyTree,
 
     aux_trees = []
     s_graph, s_consts = _trace_solver("custom_linear_solve: solve", solve, matvec_fn, b_tree,
-                                      avals, has_aux, aux_trees)
+                                      avals, has_aux, aux_trees, b_leaves)
     if symmetric:
         t_graph, t_consts = s_graph, s_consts
     elif transpose_solve is not None:
         t_graph, t_consts = _trace_solver("custom_linear_solve: transpose_solve",
                                           transpose_solve, vecmat_fn, b_tree, avals, has_aux,
-                                          [])
+                                          [], b_leaves)
     else:
         t_graph, t_consts = None, []
     system = _System(mv_graph, vecmat_graph, s_graph, t_graph)
@@ -254,7 +256,7 @@ def custom_root(f: Callable[..., Any], initial_guess: PyTree, solve: Callable[..
     leaves, guess_tree = flatten_operands(initial_guess)
     leaves = [operand(x) for x in leaves]
     avals = [aval(x) for x in leaves]
-    f_graph, f_consts, f_tree = _trace("custom_root: f", f, guess_tree, avals)
+    f_graph, f_consts, f_tree = _trace("custom_root: f", f, guess_tree, avals, leaves)
     _check_like("custom_root: f", f_tree, guess_tree, f_graph, avals)
 
     def f_fn(x):
@@ -263,7 +265,7 @@ def custom_root(f: Callable[..., Any], initial_guess: PyTree, solve: Callable[..
 
     aux_trees = []
     s_graph, s_consts = _trace_solver("custom_root: solve", solve, f_fn, guess_tree, avals,
-                                      has_aux, aux_trees)
+                                      has_aux, aux_trees, leaves)
     sizes = [len(f_consts), len(s_consts), len(leaves)]
     rule = _root_rule(f_graph, s_graph, tangent_solve, sizes, guess_tree, len(leaves))
     outs = custom_call_p.bind(*f_consts, *s_consts, *leaves, rule=rule)
