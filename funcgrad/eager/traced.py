@@ -47,8 +47,8 @@ from ..interpreters.graph import GraphTracer
 from ..interpreters.reverse import ReverseTracer
 from ..numpy.constructors import stop_gradient
 from . import extras, linear, methods, pieces, pointwise, reducing, selecting, shapes, steps
+from .dual import dim, numel, size
 from .tensor import Tensor
-from .values import SizeOf
 
 __all__ = ["attach", "TRACED_METHODS"]
 
@@ -64,21 +64,6 @@ def detach(self: Any) -> Any:
     tensor([3.])
     """
     return stop_gradient(self)
-
-
-def size(self: Any) -> SizeOf:
-    """The shape, callable as PyTorch's ``size()`` / ``size(dim)`` (see the Tensor's)."""
-    return SizeOf(tuple(self.shape))
-
-
-def numel(self: Any) -> int:
-    """The number of elements."""
-    return int(size(self))
-
-
-def dim(self: Any) -> int:
-    """The number of dims."""
-    return len(self.shape)
 
 
 def numpy(self: Any) -> Any:
