@@ -21,7 +21,7 @@ the backward pass.
 >>> x.detach().eq(1.0), fg.tensor([1, 2]).expm1().dtype
 (tensor([ True, False]), dtype('float32'))
 """
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -89,8 +89,7 @@ def _overload(other):
 
 
 def _plain(x):
-    """``x`` without its derivative (a Tensor's or a transform's: a traced value stays
-    traced, so that masks computed from it follow it under vmap and jit)."""
+    """``x`` without its derivative (a traced value stays traced: masks follow it)."""
     return x.detach() if isinstance(x, (TensorBase, Tracer)) else x
 
 
@@ -125,9 +124,8 @@ def _sinc(t):
 
 def _sgn(t):
     if t.dtype.kind != "c":
-        if not (isinstance(t, TensorBase) and t._requires_grad):
-            return fnp.sign(t)
-        return constant(SGN, fnp.sign(t.detach()), t)
+        tracked = isinstance(t, TensorBase) and t._requires_grad  # (a Tensor's tape)
+        return constant(SGN, fnp.sign(t.detach()), t) if tracked else fnp.sign(t)
     a = fnp.abs(t)
     zero = a == 0
     return ew.where(zero, np.zeros((), t.dtype), t / ew.where(zero, np.ones((), a.dtype), a))
@@ -293,7 +291,7 @@ def atan2(self: Any, other: Any) -> Any:
         return record_as(_NAMED["atan2"], fnp.arctan2, s, o)
     a, b = _plain(s), _plain(o)
     origin = a * a + b * b == 0
-    if not _traced(a, b) and not origin.any():
+    if not isinstance(a, Tracer) and not isinstance(b, Tracer) and not origin.any():
         return record_as(_NAMED["atan2"], fnp.arctan2, s, o)
     one = np.ones((), a.dtype)
     angle = fnp.arctan2(a, b)
@@ -381,16 +379,12 @@ def _tracked(*operands):
                for t in operands)
 
 
-def _traced(*operands):
-    return any(isinstance(t, Tracer) for t in operands)
-
-
 def _nan_to_both(named, pick, self, other):
     if not _tracked(self, other):
         return pick(self, other)
     a, b = _plain(self), _plain(other)
     nan = fnp.isnan(a) | fnp.isnan(b)
-    if not _traced(a, b) and not nan.any():
+    if not isinstance(a, Tracer) and not isinstance(b, Tracer) and not nan.any():
         return pick(self, other)
     zero = np.zeros((), fnp.result_type(a, b))
 
@@ -494,10 +488,9 @@ def positive(self: Any) -> Any:
 
 
 def _as_dtype(x: Any, dtype: Any) -> Any:
-    differentiable = isinstance(x, (TensorBase, Tracer))
-    if not differentiable:
-        return np.asarray(x, dtype)  # (a number or an array: a constant)
-    return x if x.dtype == dtype else fnp.astype(x, dtype)
+    if isinstance(x, (TensorBase, Tracer)):
+        return x if x.dtype == dtype else fnp.astype(cast(Any, x), dtype)
+    return np.asarray(x, dtype)  # (a number or an array: a constant)
 
 
 def where(self: Any, condition: Any, other: Any) -> Any:

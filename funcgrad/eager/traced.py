@@ -155,6 +155,10 @@ def _getattr(self: Any, name: str) -> Any:
     """A tracer's attribute not found otherwise: a Tensor's method when it stands for a
     Tensor, or when NumPy's arrays have no attribute of that name (``x.relu()`` means the
     same on every traced value)."""
+    for klass in type(self).__mro__:  # a property that raised AttributeError (a.data: "no
+        found = klass.__dict__.get(name)  # memory buffer") gets Python here: its own error
+        if isinstance(found, property):
+            return found.__get__(self, type(self))
     impl = TRACED_METHODS.get(name)
     if impl is not None and (self._tensor or not hasattr(np.ndarray, name)):
         return impl.__get__(self, type(self))
