@@ -187,6 +187,11 @@ _NO_PARAMS: dict = {}  # (never written)
 _special_classes: set = set()
 _tracer_classes: set = set()  # (the Tracer subclasses among them)
 _tensor_classes: set = set()  # the eager Tensor's classes (registered by funcgrad.eager)
+# PyTorch's type promotion ``promote(prim, a, b) -> (a, b)`` for binary elementwise
+# operations on values standing for Tensors, which funcgrad.eager registers: jit's graph
+# and vmap (whose batched 0-d Tensor has a dimension) apply it to the traced values, so
+# that a transformed function computes in the dtypes of its eager run.
+TENSOR_PROMOTION: list = []
 
 
 def stands_for_tensor(x):

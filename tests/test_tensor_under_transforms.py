@@ -335,3 +335,17 @@ def test_captured_graphs_of_tensor_functions_keep_the_tensor_methods():
     assert float(np.asarray(fg.make_graph(tree_f)(args)(args))) == 14.0
     # an array argument keeps NumPy's meaning
     assert float(np.asarray(fg.make_graph(f)(X)(X))) == 4.0
+
+
+def test_vmap_promotes_on_the_examples_ranks():
+    """A batch of 0-d float64 Tensors times a float32 Tensor with dims is float32 per
+    example (PyTorch's tiers); the batch was a Tensor with dimensions to the eager
+    handler, and came out float64."""
+    s = fg.tensor([1.5, 2.5], dtype=fg.float64)
+    v = fg.tensor([1.0, 2.0, 3.0])
+    f = lambda a, b: a * b
+    assert f(s[0], v).dtype == np.float32
+    for run in (fg.vmap(f, in_axes=(0, None)), fg.jit(fg.vmap(f, in_axes=(0, None)))):
+        out = run(s, v)
+        assert out.dtype == np.float32
+        np.testing.assert_allclose(np.asarray(out), np.outer([1.5, 2.5], [1.0, 2.0, 3.0]))

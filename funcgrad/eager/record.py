@@ -18,7 +18,6 @@ from numpy import ndarray
 
 from .. import core, instruments
 from ..core import _NO_PARAMS, ROOT, SHAPES_ONLY, _special_classes, _state
-from ..interpreters.graph import TENSOR_PROMOTION
 from ..primitives import elementwise as ew
 from ..primitives.elementwise import divide_p
 from .graph import SELF, Node, Select, shaped
@@ -423,4 +422,4 @@ def attach(cls):
 
 core.register_special_type(Tensor, process)
 core._tensor_classes.add(Tensor)
-TENSOR_PROMOTION.append(promote)  # (jit's graph computes in the dtypes of the eager run)
+core.TENSOR_PROMOTION.append(promote)

@@ -15,8 +15,8 @@ name of the axis it batches (:func:`graph_batch_rule`, :func:`batching_axis_name
 import functools
 import threading
 
-from ..core import (ROOT, ConcretizationError, Interpreter, Tracer, _special_classes, run_under,
-                    user_frame_summary, stands_for_tensor)
+from ..core import (ROOT, TENSOR_PROMOTION, ConcretizationError, Interpreter, Tracer,
+                    _special_classes, run_under, stands_for_tensor, user_frame_summary)
 
 __all__ = ["BatchInterpreter", "BatchTracer", "NAMED_AXIS_RULES", "VARYING_ALONG_AXIS",
            "StagedAxis", "graph_batch_rule", "batching_axis_name", "named_axes"]
@@ -147,6 +147,13 @@ class BatchInterpreter(Interpreter):
             # (no axis to move, no rank to pad): most operations of a forward-over-reverse
             # Hessian, where each is a batch of tangents against plain residuals.
             return BatchTracer(self, prim.impl(*vals, **params), 0)
+        if prim.elementwise is not None and len(args) == 2 and TENSOR_PROMOTION and (
+                stands_for_tensor(args[0]) or stands_for_tensor(args[1])):
+            # PyTorch's promotion on the examples' ranks (core.TENSOR_PROMOTION): the eager
+            # Tensor would see a batch of 0-d Tensors as a Tensor with dimensions
+            cast = TENSOR_PROMOTION[0](prim, *args)
+            if cast[0] is not args[0] or cast[1] is not args[1]:
+                return self.process(prim, cast, params)
         rule = prim.batch
         if prim in NAMED_AXIS_RULES:
             rule = functools.partial(NAMED_AXIS_RULES[prim], self)

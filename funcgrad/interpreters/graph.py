@@ -11,8 +11,8 @@ import threading
 
 import numpy as np
 
-from ..core import (ConcretizationError, Interpreter, Tracer, aval_of, stands_for_tensor,
-                    user_frame_summary)
+from ..core import (TENSOR_PROMOTION, ConcretizationError, Interpreter, Tracer, aval_of,
+                    stands_for_tensor, user_frame_summary)
 
 __all__ = ["Graph", "GraphInterpreter", "GraphTracer", "Var", "eval_graph", "EFFECTS",
            "without_effects", "muted_effects", "effects_muted"]
@@ -70,12 +70,6 @@ class Eqn:
         self.inputs = inputs
         self.params = params
         self.outvars = outvars
-
-
-# PyTorch's type promotion ``promote(prim, a, b) -> (a, b)`` for binary elementwise
-# operations on values standing for Tensors: funcgrad.eager registers it at import, so that
-# a traced function computes in the dtypes its eager run does.
-TENSOR_PROMOTION: list = []
 
 
 class GraphTracer(Tracer):
