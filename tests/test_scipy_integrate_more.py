@@ -236,8 +236,13 @@ def test_solve_ivp_errors_are_worded_as_scipys():
     for method in ("Radau", "BDF", "LSODA"):
         with pytest.raises(NotImplementedError, match="'RK45', 'RK23' or 'DOP853'"):
             fsi.solve_ivp(_decay, (0, 1), y0, method=method, args=(1.0,))
-    with pytest.raises(NotImplementedError, match="events=None"):
-        fsi.solve_ivp(_decay, (0, 1), y0, events=lambda t, y, k: y[0], args=(1.0,))
+    bad = lambda t, y, k: y[0]  # noqa: E731
+    bad.terminal = 0.5
+    with pytest.raises(ValueError, match="`terminal` attribute of each event must be"):
+        fsi.solve_ivp(_decay, (0, 1), y0, events=bad, args=(1.0,))
+    with pytest.raises(TypeError, match="dense_output=False and events=None"):
+        fg.jit(lambda k: fsi.solve_ivp(_decay, (0.0, 1.0), y0, t_eval=[1.0], args=(k,),
+                                       dense_output=True).y)(1.0)
     with pytest.raises(ValueError, match="`y0` must be 1-dimensional"):
         fsi.solve_ivp(_decay, (0, 1), np.ones((2, 2)), args=(1.0,))
     with pytest.raises(ValueError, match="Values in `t_eval` are not within `t_span`"):
