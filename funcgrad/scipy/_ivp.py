@@ -7,15 +7,18 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core import Tracer
+from ..jacobians import jacfwd
 from ..lax import stop_gradient
 from ..numpy._convert import asarray
 from ..typing import ArrayLike
 from ._captured import lift_captures
 from ._ode_adjoint import _odeint
 from ._dense import EventLog, OdeSolution, event_time, prepare_events, replay
+from ._radau import RADAU, radau_steps
 from ._rk import METHODS, Solver, step_times
 
-_IMPLICIT = ("Radau", "BDF", "LSODA")
+_METHODS = {**METHODS, "Radau": RADAU}
+_IMPLICIT = ("BDF", "LSODA")
 _MESSAGES = {0: "The solver successfully reached the end of the integration interval.",
              -1: "Required step size is less than spacing between numbers.",
              1: "A termination event occurred."}
@@ -56,10 +59,10 @@ def _check(method, y0, t_span, max_step, first_step, rtol, atol):
     if method in _IMPLICIT:
         raise NotImplementedError(
             f"solve_ivp: method={method!r} (an implicit method for stiff problems) is not "
-            f"available in funcgrad; use 'RK45', 'RK23' or 'DOP853' (with a smaller max_step "
-            f"or looser tolerances for a stiff problem), or scipy.integrate.solve_ivp")
-    if not isinstance(method, str) or method not in METHODS:
-        raise ValueError(f"`method` must be one of {{'RK23', 'RK45', 'DOP853'}}, got "
+            f"available in funcgrad; use 'Radau' (implicit, for stiff problems), 'RK45', "
+            f"'RK23' or 'DOP853', or scipy.integrate.solve_ivp")
+    if not isinstance(method, str) or method not in _METHODS:
+        raise ValueError(f"`method` must be one of {{'RK23', 'RK45', 'DOP853', 'Radau'}}, got "
                          f"{method!r} (OdeSolver classes are SciPy's only)")
     if y0.ndim != 1:
         raise ValueError(f"`y0` must be 1-dimensional, got shape {y0.shape}.")
@@ -91,7 +94,8 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
               max_step: float = math.inf, first_step: Optional[float] = None) -> OdeResult:
     """Solve ``dy/dt = fun(t, y, *args)``, ``y(t_span[0]) = y0``, as
     ``scipy.integrate.solve_ivp`` with its explicit methods 'RK45' (Dormand-Prince),
-    'RK23' (Bogacki-Shampine) and 'DOP853', the same error norm and step-size control.
+    'RK23' (Bogacki-Shampine) and 'DOP853' and its implicit 'Radau', the same error norm
+    and step-size control.
     Returns an ``OdeResult`` with ``t``, ``y`` (shape ``(n, len(t))``), ``success``,
     ``status``, ``message``, ``nfev``, with ``dense_output=True`` ``sol`` and with
     ``events`` ``t_events`` and ``y_events``.
@@ -115,8 +119,16 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     ends ``t``, ``y`` and ``sol`` at its time (status 1), and event times are
     differentiated by the implicit function theorem, ``dt_e = -(dg/dp) / (dg/dt along the
     solution)`` (``y_events`` then by the chain rule).  ``dense_output`` and ``events``
-    need concrete values (not under ``jit`` or ``vmap``).  The implicit methods 'Radau',
-    'BDF' and 'LSODA' raise NotImplementedError.
+    need concrete values (not under ``jit`` or ``vmap``).
+
+    ``method='Radau'`` (implicit, order 5, for stiff problems) steps as SciPy's Radau with
+    the exact Jacobian by ``jacfwd`` (SciPy's default is finite differences: the same
+    answer to the tolerances; given the exact ``jac``, SciPy's steps), on concrete values
+    (not under ``jit`` or ``vmap``); with ``t_eval`` it interpolates as SciPy's.  Its
+    gradients are the adjoint's, integrated back by Radau along the forward solution
+    (first order only: a second derivative raises NotImplementedError, as do
+    ``dense_output`` and ``events`` with it).  'BDF' and 'LSODA' raise
+    NotImplementedError.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.integrate as fsi
     >>> sol = fsi.solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), np.array([1.0]),
@@ -135,6 +147,12 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     ...                                 atol=1e-10).t_events[0][0]
     >>> round(float(first(2.0)), 7), round(float(fg.grad(first)(2.0)), 6)  # -log(2) / k^2
     (0.3465736, -0.173287)
+    >>> stiff = lambda k: fsi.solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), np.array([1.0]),
+    ...                                 method="Radau", args=(k,), t_eval=[1.0],
+    ...                                 rtol=1e-10, atol=1e-14).y[0, 0]
+    >>> k = 20.0  # y(1) = e^-k, dy(1)/dk = -e^-k
+    >>> round(float(stiff(k) / np.exp(-k)), 6), round(float(fg.grad(stiff)(k) / -np.exp(-k)), 6)
+    (1.0, 1.0)
     """
     if not callable(fun):
         raise TypeError(f"solve_ivp: fun must be callable as fun(t, y, *args), got "
@@ -170,7 +188,7 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
         return sign * fnp.astype(fnp.reshape(out, (n,)), dtype)
 
     atol_opt = tuple(np.asarray(atol, float).ravel()) if np.ndim(atol) else float(atol)
-    solver = Solver(METHODS[method], float(rtol), atol_opt, math.inf, float(max_step),
+    solver = Solver(_METHODS[method], float(rtol), atol_opt, math.inf, float(max_step),
                     None if first_step is None else float(first_step))
     y = fnp.astype(y, dtype)
     flat_fun, consts = lift_captures(flat_fun, (y, sign * t0, *arg_vals), "solve_ivp")
@@ -189,6 +207,7 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
                 raise ValueError("Values in `t_eval` are not properly sorted.")
         s_eval = sign * t_out
     status: Any = None
+    counts: list = []
     steps: Any = None
     log: Any = None
     if t_eval is None or dense_output or events is not None:
@@ -208,7 +227,20 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
                 return float(np.asarray(stop_gradient(asarray(value))).reshape(()))
 
             log = EventLog(prepared, g_c, f_c, solver.method, y_c, s0, sign, dense_output)
-        times, nfev, failed = step_times(f_c, y_c, s0, s1, solver, log)
+        if method == "Radau":
+            if log is not None or dense_output:
+                raise NotImplementedError(
+                    "solve_ivp: dense_output and events are not available with "
+                    "method='Radau' yet; use 'RK45', 'RK23' or 'DOP853' for them, or "
+                    "t_eval for Radau's values at given times")
+
+            def jac_c(yy, s):
+                return np.asarray(stop_gradient(jacfwd(lambda v: flat_fun(v, s, *a_c))(yy)))
+
+            taken, nfev, *counts, failed = radau_steps(f_c, jac_c, y_c, s0, s1, solver)
+            times = np.asarray([s0] + [st.t_new for st in taken], dtype)
+        else:
+            times, nfev, failed = step_times(f_c, y_c, s0, s1, solver, log)
         if log is not None:
             nfev += log.extra_nfev
         elif dense_output and method == "DOP853":
@@ -234,7 +266,7 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
         ys = _odeint(flat_fun, solver, y, s_out[:known], *arg_vals)[0] if known > 1 else \
             fnp.reshape(y, (1, n))
         ys = fnp.concatenate([ys, fnp.stack(last)]) if last else ys
-        info = fnp.asarray([float(nfev), float(status)], dtype)
+        info = fnp.asarray([float(nfev), float(status)] + [float(c) for c in counts], dtype)
     else:
         if status == 1:  # (the times of t_eval up to the terminal event)
             s_eval = s_eval[:int(np.sum(np.asarray(stop_gradient(s_eval)) <= float(
@@ -246,7 +278,7 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
         else:
             ys, info = fnp.zeros((0, n), dtype), fnp.zeros(2, dtype)
         if status is not None:
-            info = fnp.stack([info[0], fnp.asarray(float(status), dtype)])
+            info = fnp.concatenate([info[:1], fnp.asarray([float(status)], dtype), info[2:]])
         s_out = s_eval
     t_out = sign * s_out
     ys = fnp.transpose(ys)
@@ -255,6 +287,8 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     info_c = stop_gradient(info)
     if not isinstance(info_c, Tracer):
         status = int(np.asarray(info_c)[1])
+        if np.asarray(info_c).shape[0] > 2:  # (Radau's Jacobians and factorizations)
+            res.update(njev=int(np.asarray(info_c)[2]), nlu=int(np.asarray(info_c)[3]))
         res.update(nfev=int(np.asarray(info_c)[0]), status=status,
                    message=_MESSAGES[status], success=status >= 0)
         if status < 0:  # (as SciPy: only the times reached)

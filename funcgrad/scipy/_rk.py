@@ -9,7 +9,7 @@ needed, at the cost of a step per output time -- and ``step_times``, a Python lo
 concrete values that records where SciPy's own stepping (``t_eval=None``) puts its points.
 """
 import math
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
@@ -81,7 +81,7 @@ class Solver(NamedTuple):
     """What ``_odeint`` is asked to do (hashable: it is a nondiff argument).  ``method``
     None is odeint's Dormand-Prince with interpolation; ``atol`` a float or a tuple, one
     per state component."""
-    method: Optional[Tableau]
+    method: Any  # a Tableau, _radau.RADAU, or None
     rtol: float
     atol: object
     mxstep: float
