@@ -1,5 +1,6 @@
 """quad's QUADPACK QAGS (Wynn's epsilon extrapolation): integrable endpoint singularities
-to machine precision, against SciPy and closed forms, with their derivatives."""
+to machine precision, and SciPy's weight functions, against SciPy and closed forms, with
+their derivatives."""
 import math
 import warnings
 
@@ -63,3 +64,57 @@ def test_quad_warns_on_a_divergent_integral_as_scipy():
         warnings.simplefilter("ignore", si.IntegrationWarning)
         want = si.quad(lambda x: 1 / x, 0.0, 1.0)
     np.testing.assert_allclose((value, abserr), want, rtol=1e-12)
+
+
+WEIGHTS = [("alg", (-0.5, 0.3)), ("alg-loga", (-0.5, 0.3)), ("alg-logb", (0.2, -0.7)),
+           ("alg-log", (0.0, 0.0)), ("cos", 7.0), ("sin", 20.0), ("cauchy", 0.3),
+           ("cauchy", 0.5)]
+
+
+@pytest.mark.parametrize("weight, wvar", WEIGHTS)
+def test_quad_weights_match_scipys(weight, wvar):
+    got, err = fsi.quad(lambda x: np.exp(x) + x * x, 0.0, 1.0, weight=weight, wvar=wvar)
+    want = si.quad(lambda x: np.exp(x) + x * x, 0.0, 1.0, weight=weight, wvar=wvar)[0]
+    # (QAGS on the folded integrand against SciPy's QAWS/QAWO/QAWC moments: within the
+    # default tolerance 1.49e-8, mostly to rounding)
+    assert abs(got - want) <= 1.49e-8 * abs(want) and abs(got - want) <= err + 1e-14
+
+
+@pytest.mark.parametrize("weight, wvar, which", [
+    ("alg", (-0.5, 0.3), "wvar"), ("alg-loga", (-0.5, 0.3), "b"), ("cos", 7.0, "wvar"),
+    ("cauchy", 0.3, "wvar")])
+def test_quad_weight_derivatives_match_central_differences(weight, wvar, which):
+    def ours(p):
+        w = (p, wvar[1]) if weight.startswith("alg") and which == "wvar" else \
+            wvar if which == "b" else p
+        return fsi.quad(lambda x: np.exp(x), 0.0, p if which == "b" else 1.0,
+                        weight=weight, wvar=w)[0]
+
+    def scipys(p):
+        w = (p, wvar[1]) if weight.startswith("alg") and which == "wvar" else \
+            wvar if which == "b" else p
+        return si.quad(np.exp, 0.0, p if which == "b" else 1.0, weight=weight, wvar=w,
+                       epsabs=1e-13, epsrel=1e-13)[0]
+
+    p = 1.0 if which == "b" else wvar[0] if weight.startswith("alg") else wvar
+    h = 1e-6
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", fsi.IntegrationWarning)  # (none, d/da included)
+        got = fg.grad(ours)(p)
+    np.testing.assert_allclose(got, (scipys(p + h) - scipys(p - h)) / (2 * h), rtol=1e-7)
+
+
+def test_quad_weight_errors_name_the_problem():
+    f = np.exp
+    with pytest.raises(ValueError, match="not a recognized weighting function"):
+        fsi.quad(f, 0.0, 1.0, weight="exp", wvar=1.0)
+    with pytest.raises(NotImplementedError, match="infinite interval"):
+        fsi.quad(f, 0.0, np.inf, weight="cos", wvar=1.0)
+    with pytest.raises(ValueError, match="Cannot integrate with this weight"):
+        fsi.quad(f, 0.0, np.inf, weight="alg", wvar=(0.0, 0.0))
+    with pytest.raises(ValueError, match="alpha, beta > -1"):
+        fsi.quad(f, 0.0, 1.0, weight="alg", wvar=(-1.0, 0.0))
+    with pytest.raises(ValueError, match="strictly inside"):
+        fsi.quad(f, 0.0, 1.0, weight="cauchy", wvar=1.0)
+    with pytest.raises(ValueError, match="break points cannot be given with a weight"):
+        fsi.quad(f, 0.0, 1.0, weight="cos", wvar=1.0, points=[0.5])

@@ -26,6 +26,7 @@ from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._captured import lift_captures
 from ._qags import MESSAGES, qags
+from ._quad_weights import weighted
 
 # the 21-point Kronrod extension of the 10-point Gauss rule (QUADPACK's qk21): nodes from
 # the ends inwards; the Gauss nodes are every second one, starting with the second
@@ -256,8 +257,9 @@ def _run(name, func, a, b, args, opts):
 
 def quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, args: Any = (),
          full_output: int = 0, epsabs: float = 1.49e-8, epsrel: float = 1.49e-8,
-         limit: int = 50, points: Optional[ArrayLike] = None, weight: Optional[str] = None
-         ) -> tuple[Any, Any]:
+         limit: int = 50, points: Optional[ArrayLike] = None, weight: Optional[str] = None,
+         wvar: Any = None, wopts: Any = None, maxp1: int = 50, limlst: int = 50,
+         complex_func: bool = False) -> tuple[Any, Any]:
     """``(value, abserr)``: the integral of ``func(x, *args)`` (a scalar) over ``[a, b]``,
     as ``scipy.integrate.quad``; either limit may be infinite, ``points`` are break points
     of a finite range.  QUADPACK's QAGS, as SciPy's: adaptive 21-point Gauss-Kronrod with
@@ -271,8 +273,12 @@ def quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, args: Any =
     captures (the integral of ``func``'s derivative, integrated adaptively in turn): the
     derivative of the integral, accurate to the tolerances.  ``func`` is called on
     concrete floats, one point at a time, so it may branch on ``x``; ``quad`` does not run
-    under ``jit``/``vmap`` (``fixed_quad`` does).  Not supported: ``full_output`` and
-    ``weight`` (NotImplementedError).
+    under ``jit``/``vmap`` (``fixed_quad`` does).  ``weight`` (with ``wvar``): SciPy's
+    'alg', 'alg-loga', 'alg-logb', 'alg-log' (``wvar=(alpha, beta)``), 'cos', 'sin'
+    (``wvar=omega``) and 'cauchy' (``wvar=c``, a principal value) on a finite range,
+    differentiable in ``wvar`` too (see ``_quad_weights``).  Not supported:
+    ``full_output``, ``wopts``, ``complex_func`` and 'cos'/'sin' to infinity
+    (NotImplementedError).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.integrate as fsi
     >>> value, err = fsi.quad(lambda x: np.exp(-x * x), -np.inf, np.inf)
@@ -291,10 +297,15 @@ def quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, args: Any =
                         f"{type(func).__name__}")
     if full_output:
         raise NotImplementedError("quad: full_output is not supported; pass full_output=0")
-    if weight is not None:
-        raise NotImplementedError(f"quad: weight={weight!r} is not supported; multiply the "
-                                  f"weight into func and pass weight=None")
+    if complex_func or wopts is not None:
+        raise NotImplementedError("quad: complex_func=True and wopts are not supported; "
+                                  "integrate the real and imaginary parts separately")
+    if weight is not None and points is not None:
+        raise ValueError("quad: break points cannot be given with a weight (SciPy ignores "
+                         "them); pass points=None")
     a, b, args, cuts = _arguments("quad", a, b, args, epsabs, epsrel, limit, points)
+    if weight is not None:  # (maxp1, limlst: SciPy's QAWO/QAWF sizes, not used here)
+        func, a, b, args, cuts, finish = weighted(func, weight, wvar, a, b, args)
 
     def scalar(x, *rest):
         out = asarray(func(x, *rest))
@@ -305,6 +316,8 @@ def quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, args: Any =
 
     opts = _Options("quad", float(epsabs), float(epsrel), int(limit), cuts, "2")
     value, abserr = _run("quad", scalar, a, b, args, opts)
+    if weight is not None:
+        value, abserr = finish(value, abserr)
     # (plain floats where nothing is traced, as SciPy's)
     return (value[()] if isinstance(value, np.ndarray) else value,
             abserr[()] if isinstance(abserr, np.ndarray) else abserr)
