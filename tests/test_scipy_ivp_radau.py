@@ -1,7 +1,7 @@
 """solve_ivp(method='Radau') against SciPy's Radau (given the exact Jacobian, as funcgrad
 computes it: the same steps; with SciPy's finite-difference default: the same answer to
-the tolerances), its adjoint gradients against central differences of SciPy's answers
-and closed forms, and the errors of what it does not do."""
+the tolerances), its dense output, its adjoint gradients against central differences of
+SciPy's answers and closed forms, and the errors of what it does not do."""
 import numpy as np
 import pytest
 
@@ -116,6 +116,40 @@ def test_radau_keeps_float32_and_names_what_it_does_not_do():
         fg.grad(fg.grad(end))(2.0)
     with pytest.raises(TypeError, match="not under jit or vmap"):
         fg.jit(end)(2.0)
-    with pytest.raises(NotImplementedError, match="dense_output and events"):
+    with pytest.raises(NotImplementedError, match="events are not available"):
         fsi.solve_ivp(lambda t, y: -y, (0.0, 1.0), np.array([1.0]), method="Radau",
-                      dense_output=True)
+                      events=lambda t, y: y[0] - 0.5)
+
+
+def test_radau_dense_output_is_scipys_collocation_polynomial():
+    kw = dict(method="Radau", args=(1000.0,), rtol=1e-6, atol=1e-9, dense_output=True)
+    got = fsi.solve_ivp(_vdp, (0.0, 3.0), np.array([2.0, 0.0]), **kw)
+    want = si.solve_ivp(_vdp_np, (0.0, 3.0), [2.0, 0.0], jac=_vdp_jac, **kw)
+    tq = np.concatenate([np.linspace(0.0, 3.0, 31), want.t[5:8], [3.2]])
+    np.testing.assert_allclose(got.sol(tq), want.sol(tq), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(got.sol(1.7), want.sol(1.7), rtol=1e-12, atol=1e-15)
+
+
+def test_radau_dense_output_gradient_is_the_adjoints():
+    def value(sol):
+        return sol(np.array([0.3, 0.8]))[0] @ np.array([1.0, 2.0]) + sol(0.55)[1]
+
+    def ours(p):
+        return value(fsi.solve_ivp(_vdp, (0.0, 1.0), fnp.stack([p[0], 0.0]), method="Radau",
+                                   args=(p[1],), dense_output=True, rtol=1e-9,
+                                   atol=1e-12).sol)
+
+    def scipys(p):
+        return value(si.solve_ivp(_vdp_np, (0.0, 1.0), [p[0], 0.0], method="Radau",
+                                  args=(p[1],), jac=_vdp_jac, dense_output=True,
+                                  rtol=1e-12, atol=1e-14).sol)
+
+    p, h = np.array([2.0, 50.0]), np.array([1e-5, 1e-3])
+    fd = [(scipys(p + hi * e) - scipys(p - hi * e)) / (2 * hi) for hi, e in zip(h, np.eye(2))]
+    np.testing.assert_allclose(fg.grad(ours)(p), fd, rtol=1e-6)
+    res = fsi.solve_ivp(_vdp, (0.0, 1.0), np.array([2.0, 0.0]), method="Radau",
+                        args=(50.0,), dense_output=True, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(fg.grad(lambda t: res.sol(t)[0])(0.4), res.sol(0.4)[1],
+                               rtol=1e-7)
+    with pytest.raises(ValueError, match="inside t_span only"):
+        fg.grad(lambda t: res.sol(t)[0])(1.5)

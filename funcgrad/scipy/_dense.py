@@ -14,6 +14,7 @@ theorem (``lax.custom_root``): ``dt_e = -(dg/dp) / (d/dt g(t, sol(t)))``.
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import Tracer
 from ..lax import custom_root, stop_gradient
 from ..numpy._convert import asarray
 from ._rk import _combine, stages
@@ -148,6 +149,42 @@ class OdeSolution:
             order.append(idx)
         out = fnp.concatenate(parts, axis=1)[:, np.argsort(np.concatenate(order))]
         return out[:, 0] if ts.ndim == 0 else out
+
+
+class _RadauPiece:
+    """One Radau step's collocation polynomial, on concrete times."""
+
+    def __init__(self, step):
+        self.step, self.y_old = step, step.y_old
+
+    def __call__(self, s):
+        return np.stack([self.step.at(v) for v in np.asarray(stop_gradient(s), float)], 1)
+
+
+class RadauSolution(OdeSolution):
+    """Radau's ``sol``: the values are SciPy's collocation polynomials of the (concrete)
+    steps; where the solve is differentiated, the derivative is that of the ODE's solution
+    at ``t`` by the adjoint (``adjoint(s)``, a solve from the start to the sorted ``s``),
+    inside ``t_span``."""
+
+    def __init__(self, ts, taken, sign, adjoint, differentiated):
+        super().__init__(ts, [_RadauPiece(step) for step in taken], sign)
+        self._adjoint, self._differentiated = adjoint, differentiated
+
+    def __call__(self, t):
+        value = super().__call__(t)
+        ts = asarray(t)
+        if not (self._differentiated or isinstance(ts, Tracer)):
+            return value
+        s = self._sign * fnp.reshape(fnp.astype(ts, value.dtype), (-1,))
+        s_c = np.asarray(stop_gradient(s), float)
+        if np.any(s_c < self._breaks[0]) or np.any(s_c > self._breaks[-1]):
+            raise ValueError("sol(t) with method='Radau' is differentiated inside t_span "
+                             "only; keep t within it")
+        order = np.argsort(s_c, kind="stable")
+        ys = fnp.transpose(self._adjoint(s[order]))[:, np.argsort(order)]
+        ys = ys[:, 0] if ts.ndim == 0 else ys
+        return value + (ys - stop_gradient(ys))
 
 
 # --- events --------------------------------------------------------------------------------

@@ -6,14 +6,14 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .. import numpy as fnp
-from ..core import Tracer
+from ..core import Tracer, is_special
 from ..jacobians import jacfwd
 from ..lax import stop_gradient
 from ..numpy._convert import asarray
 from ..typing import ArrayLike
 from ._captured import lift_captures
 from ._ode_adjoint import _odeint
-from ._dense import EventLog, OdeSolution, event_time, prepare_events, replay
+from ._dense import EventLog, OdeSolution, RadauSolution, event_time, prepare_events, replay
 from ._radau import RADAU, radau_steps
 from ._rk import METHODS, Solver, step_times
 
@@ -124,11 +124,11 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     ``method='Radau'`` (implicit, order 5, for stiff problems) steps as SciPy's Radau with
     the exact Jacobian by ``jacfwd`` (SciPy's default is finite differences: the same
     answer to the tolerances; given the exact ``jac``, SciPy's steps), on concrete values
-    (not under ``jit`` or ``vmap``); with ``t_eval`` it interpolates as SciPy's.  Its
-    gradients are the adjoint's, integrated back by Radau along the forward solution
-    (first order only: a second derivative raises NotImplementedError, as do
-    ``dense_output`` and ``events`` with it).  'BDF' and 'LSODA' raise
-    NotImplementedError.
+    (not under ``jit`` or ``vmap``); with ``t_eval`` it interpolates as SciPy's, and its
+    ``sol`` is SciPy's collocation polynomials.  Its gradients (``sol``'s included) are
+    the adjoint's, integrated back by Radau along the forward solution (first order only:
+    a second derivative raises NotImplementedError, as do ``events`` with Radau).  'BDF'
+    and 'LSODA' raise NotImplementedError.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.integrate as fsi
     >>> sol = fsi.solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), np.array([1.0]),
@@ -228,11 +228,11 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
 
             log = EventLog(prepared, g_c, f_c, solver.method, y_c, s0, sign, dense_output)
         if method == "Radau":
-            if log is not None or dense_output:
+            if log is not None:
                 raise NotImplementedError(
-                    "solve_ivp: dense_output and events are not available with "
-                    "method='Radau' yet; use 'RK45', 'RK23' or 'DOP853' for them, or "
-                    "t_eval for Radau's values at given times")
+                    "solve_ivp: events are not available with method='Radau' yet; use "
+                    "'RK45', 'RK23' or 'DOP853' for them, or Radau's dense_output=True and "
+                    "a root finder on sol")
 
             def jac_c(yy, s):
                 return np.asarray(stop_gradient(jacfwd(lambda v: flat_fun(v, s, *a_c))(yy)))
@@ -251,7 +251,7 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
         if status == 0 and len(times) > 1 and times[-1] == s1:
             steps[-1] = fnp.reshape(sign * t1, ())
     segments = t_found = None
-    if dense_output or (log is not None and log.found):
+    if (dense_output and method != "Radau") or (log is not None and log.found):
         segments = replay(lambda yy, s: flat_fun(yy, s, *arg_vals), solver.method, y, steps)
     if log is not None:
         user_args = arg_vals[:len(args)]
@@ -305,6 +305,16 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
             y_events=[fnp.stack([segments[log.found[i][2]](fnp.reshape(
                 t_found[i], (1,)))[:, 0] for i in idx]) if idx else np.array([])
                 for idx in per_event])
-    if dense_output:
+    if dense_output and method == "Radau":
+        differentiated = any(isinstance(v, Tracer) or is_special(v) for v in (y, t0, *arg_vals))
+
+        def adjoint(s_sorted):  # (the solution at later times, by the adjoint-backed solve)
+            times = fnp.concatenate([fnp.reshape(sign * t0, (1,)), s_sorted])
+            return _odeint(flat_fun, solver._replace(first_step=None), y, times,
+                           *arg_vals)[0][1:]
+
+        res["sol"] = RadauSolution(sign * fnp.stack(steps), taken, sign, adjoint,
+                                   differentiated)
+    elif dense_output:
         res["sol"] = OdeSolution(sign * fnp.stack(steps), segments, sign)
     return res
