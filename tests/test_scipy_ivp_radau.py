@@ -1,7 +1,7 @@
 """solve_ivp(method='Radau') against SciPy's Radau (given the exact Jacobian, as funcgrad
 computes it: the same steps; with SciPy's finite-difference default: the same answer to
 the tolerances), its dense output, its adjoint gradients against central differences of
-SciPy's answers and closed forms, and the errors of what it does not do."""
+SciPy's answers and closed forms, its events, and the errors of what it does not do."""
 import numpy as np
 import pytest
 
@@ -116,9 +116,58 @@ def test_radau_keeps_float32_and_names_what_it_does_not_do():
         fg.grad(fg.grad(end))(2.0)
     with pytest.raises(TypeError, match="not under jit or vmap"):
         fg.jit(end)(2.0)
-    with pytest.raises(NotImplementedError, match="events are not available"):
-        fsi.solve_ivp(lambda t, y: -y, (0.0, 1.0), np.array([1.0]), method="Radau",
-                      events=lambda t, y: y[0] - 0.5)
+    with pytest.raises(NotImplementedError, match="derivative of a derivative of an event"):
+        fg.grad(fg.grad(lambda k: fsi.solve_ivp(
+            lambda t, y: -y, (0.0, 2.0), np.array([1.0]), method="Radau",
+            events=lambda t, y: y[0] - k).t_events[0][0]))(0.5)
+
+
+def _crossing(t, y, mu):
+    return y[0]
+
+
+def _low(t, y, mu):
+    return y[0] + 1.5
+
+
+_low.terminal = True
+
+
+def test_radau_events_follow_scipys_and_differentiate_by_the_implicit_function_theorem():
+    kw = dict(method="Radau", args=(2.0,), rtol=1e-8, atol=1e-10, events=[_crossing, _low])
+    got = fsi.solve_ivp(_vdp, (0.0, 20.0), np.array([2.0, 0.0]), **kw)
+    want = si.solve_ivp(_vdp_np, (0.0, 20.0), [2.0, 0.0], jac=_vdp_jac, **kw)
+    assert got.status == want.status == 1
+    # (the same steps to rounding, LU solves against inverses: within the tolerances)
+    for ours, scipys in zip(got.t_events + got.y_events, want.t_events + want.y_events):
+        np.testing.assert_allclose(ours, scipys, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(got.t[-1], want.t[-1], rtol=1e-10)
+    np.testing.assert_allclose(got.y[:, -1], want.y[:, -1], rtol=1e-8, atol=1e-10)
+
+    def combine(res):
+        return (res.t_events[0][0] + 2 * res.t_events[1][0] + 3 * res.y_events[0][0][1]
+                + 5 * res.y[1, -1])
+
+    def ours(p):
+        return combine(fsi.solve_ivp(_vdp, (0.0, 20.0), fnp.stack([p[0], 0.0]),
+                                     method="Radau", args=(p[1],), rtol=1e-10, atol=1e-12,
+                                     events=[_crossing, _low]))
+
+    def scipys(p):
+        return combine(si.solve_ivp(_vdp_np, (0.0, 20.0), [p[0], 0.0], method="Radau",
+                                    args=(p[1],), jac=_vdp_jac, rtol=1e-12, atol=1e-14,
+                                    events=[_crossing, _low]))
+
+    p, h = np.array([2.0, 2.0]), np.array([1e-5, 1e-5])
+    fd = [(scipys(p + hi * e) - scipys(p - hi * e)) / (2 * hi) for hi, e in zip(h, np.eye(2))]
+    np.testing.assert_allclose(fg.grad(ours)(p), fd, rtol=1e-6)
+
+    def captured(k):  # y = e^-t reaches k at -log(k): a closure over k reaches the rule
+        return fsi.solve_ivp(lambda t, y: -y, (0.0, 2.0), np.array([1.0]), method="Radau",
+                             rtol=1e-10, atol=1e-12,
+                             events=lambda t, y: y[0] - k).t_events[0][0]
+
+    np.testing.assert_allclose(fg.grad(captured)(0.5), -2.0, rtol=1e-8)
 
 
 def test_radau_dense_output_is_scipys_collocation_polynomial():

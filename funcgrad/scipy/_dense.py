@@ -11,10 +11,14 @@ mode alike; the step sizes are a choice, not differentiated).  An event time is 
 ``g(t, sol(t))`` on the replayed interpolant, differentiated by the implicit function
 theorem (``lax.custom_root``): ``dt_e = -(dg/dp) / (d/dt g(t, sol(t)))``.
 """
+import functools
+
 import numpy as np
 
 from .. import numpy as fnp
+from ..api import vjp
 from ..core import Tracer
+from ..custom import custom_vjp
 from ..lax import custom_root, stop_gradient
 from ..numpy._convert import asarray
 from ._rk import _combine, stages
@@ -254,7 +258,7 @@ class EventLog:
     def _values(self, s, y):
         return np.array([self.g(i, self.sign * s, y) for i in range(len(self.events))])
 
-    def __call__(self, s_old, y_old, f_old, s, y):
+    def __call__(self, s_old, y_old, f_old, s, y, piece=None):
         self.steps += 1
         g_new = self._values(s, y)
         up = (self.g_old <= 0) & (g_new >= 0)
@@ -266,7 +270,7 @@ class EventLog:
         self.extra_nfev += 3 if uses_dense and self.tab.name == "DOP853" else 0
         if not active.size:
             return False
-        seg = step_segment(self.f, self.tab, s_old, y_old, f_old, s - s_old)[2]
+        seg = piece or step_segment(self.f, self.tab, s_old, y_old, f_old, s - s_old)[2]
         roots = np.array([_root(lambda r, i=i: self.g(i, self.sign * r, np.asarray(
             seg(np.array([r]))[:, 0])), s_old, s) for i in active])
         self.count[active] += 1
@@ -292,3 +296,28 @@ def event_time(g, segment, s_root, dtype):
     return custom_root(residual, root, lambda _, x: x * 0 + root,
                        lambda lin, rhs: rhs / lin(fnp.ones((), dtype)))
 
+
+
+@functools.partial(custom_vjp, nondiff_argnums=(0, 1, 2))
+def radau_event_time(residual, s_root, slope, *params):
+    """An event time of a Radau solve, ``s_root``, differentiated by the implicit function
+    theorem in reverse mode: ``-(d residual / d params) / slope``, ``residual(*params)``
+    the event function at ``s_root`` on the (adjoint-differentiated) solution and
+    ``slope`` its derivative in time.  First order only, as Radau's adjoint."""
+    return fnp.asarray(s_root)
+
+
+def _radau_event_fwd(residual, s_root, slope, *params):
+    return fnp.asarray(s_root), params
+
+
+def _radau_event_bwd(residual, s_root, slope, params, cotangent):
+    if any(isinstance(v, Tracer) for v in (cotangent, *params)):
+        raise NotImplementedError(
+            "solve_ivp: a derivative of a derivative of an event time with method='Radau' "
+            "is not available; use 'RK45', 'RK23' or 'DOP853' for higher derivatives")
+    _, pullback = vjp(residual, *params)
+    return tuple(-cotangent / slope * c for c in pullback(fnp.ones((), np.asarray(s_root).dtype)))
+
+
+radau_event_time.defvjp(_radau_event_fwd, _radau_event_bwd)

@@ -6,6 +6,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .. import numpy as fnp
+from ..api import grad
 from ..core import Tracer, is_special
 from ..jacobians import jacfwd
 from ..lax import stop_gradient
@@ -13,7 +14,8 @@ from ..numpy._convert import asarray
 from ..typing import ArrayLike
 from ._captured import lift_captures
 from ._ode_adjoint import _odeint
-from ._dense import EventLog, OdeSolution, RadauSolution, event_time, prepare_events, replay
+from ._dense import (EventLog, OdeSolution, RadauSolution, event_time, prepare_events,
+                     radau_event_time, replay)
 from ._radau import RADAU, radau_steps
 from ._rk import METHODS, Solver, step_times
 
@@ -87,6 +89,34 @@ def _check(method, y0, t_span, max_step, first_step, rtol, atol):
         raise ValueError("`atol` has wrong shape.")
 
 
+def _radau_event(event, s_root, y_root, sign, flat_fun, solver, y, s0, arg_vals, a_c,
+                 n_user):
+    """An event time on a Radau solve (``_dense.radau_event_time``): the event function at
+    the root, on the solution there by the adjoint-backed solve, and its concrete slope in
+    time (its derivatives in ``t`` and ``y`` along ``dy/ds``)."""
+    # (values the event function captures become arguments, so that the rule reaches them)
+    lifted, consts = lift_captures(
+        lambda t, yy, *user: event(t, yy, *user),
+        (fnp.asarray(sign * s_root, y.dtype), y, *arg_vals[:n_user]), "solve_ivp")
+    n_vals = len(arg_vals)
+
+    def residual(y0, start, *rest):
+        vals, captured = rest[:n_vals], rest[n_vals:]
+        at_root = _odeint(flat_fun, solver._replace(first_step=None), y0,
+                          fnp.stack([start, fnp.asarray(s_root, y0.dtype)]), *vals)[0][1]
+        return fnp.reshape(asarray(lifted(sign * s_root, at_root, *vals[:n_user],
+                                          *captured)), ())
+
+    captured_c = [stop_gradient(c) for c in consts]
+    g_t, g_y = grad(lambda t, yy: fnp.reshape(asarray(lifted(t, yy, *a_c[:n_user],
+                                                             *captured_c)), ()),
+                    argnums=(0, 1))(sign * s_root, y_root)
+    slope = float(sign * g_t + np.dot(g_y, np.asarray(stop_gradient(
+        flat_fun(y_root, s_root, *a_c)))))
+    return radau_event_time(residual, s_root, slope, y, fnp.reshape(s0, ()), *arg_vals,
+                            *consts)
+
+
 def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
               method: str = "RK45", t_eval: Optional[ArrayLike] = None,
               dense_output: bool = False, events: Any = None, vectorized: bool = False,
@@ -125,10 +155,11 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     the exact Jacobian by ``jacfwd`` (SciPy's default is finite differences: the same
     answer to the tolerances; given the exact ``jac``, SciPy's steps), on concrete values
     (not under ``jit`` or ``vmap``); with ``t_eval`` it interpolates as SciPy's, and its
-    ``sol`` is SciPy's collocation polynomials.  Its gradients (``sol``'s included) are
-    the adjoint's, integrated back by Radau along the forward solution (first order only:
-    a second derivative raises NotImplementedError, as do ``events`` with Radau).  'BDF'
-    and 'LSODA' raise NotImplementedError.
+    ``sol`` is SciPy's collocation polynomials, on which events are found.  Its gradients
+    (``sol``'s and the event times' included, the latter by the implicit function theorem
+    on the adjoint's solution) are the adjoint's, integrated back by Radau along the
+    forward solution: first order only, a second derivative raises NotImplementedError.
+    'BDF' and 'LSODA' raise NotImplementedError.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.integrate as fsi
     >>> sol = fsi.solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), np.array([1.0]),
@@ -228,16 +259,11 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
 
             log = EventLog(prepared, g_c, f_c, solver.method, y_c, s0, sign, dense_output)
         if method == "Radau":
-            if log is not None:
-                raise NotImplementedError(
-                    "solve_ivp: events are not available with method='Radau' yet; use "
-                    "'RK45', 'RK23' or 'DOP853' for them, or Radau's dense_output=True and "
-                    "a root finder on sol")
-
             def jac_c(yy, s):
                 return np.asarray(stop_gradient(jacfwd(lambda v: flat_fun(v, s, *a_c))(yy)))
 
-            taken, nfev, *counts, failed = radau_steps(f_c, jac_c, y_c, s0, s1, solver)
+            taken, nfev, *counts, failed = radau_steps(f_c, jac_c, y_c, s0, s1, solver,
+                                                       log)
             times = np.asarray([s0] + [st.t_new for st in taken], dtype)
         else:
             times, nfev, failed = step_times(f_c, y_c, s0, s1, solver, log)
@@ -250,18 +276,39 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
         steps = [fnp.reshape(sign * t0, ())] + [fnp.asarray(v, dtype) for v in times[1:]]
         if status == 0 and len(times) > 1 and times[-1] == s1:
             steps[-1] = fnp.reshape(sign * t1, ())
-    segments = t_found = None
-    if (dense_output and method != "Radau") or (log is not None and log.found):
+    segments = t_found = radau_sol = None
+    if method != "Radau" and (dense_output or (log is not None and log.found)):
         segments = replay(lambda yy, s: flat_fun(yy, s, *arg_vals), solver.method, y, steps)
     if log is not None:
         user_args = arg_vals[:len(args)]
-        t_found = [event_time(lambda s, yy, e=e: prepared[0][e](sign * s, yy, *user_args),
-                              segments[k], s_root, dtype) for e, s_root, k in log.found]
+        if method == "Radau":
+            t_found = [_radau_event(prepared[0][e], s_root, taken[k].at(s_root), sign,
+                                    flat_fun, solver, y, sign * t0, arg_vals, a_c, len(args))
+                       for e, s_root, k in log.found]
+        else:
+            t_found = [event_time(lambda s, yy, e=e: prepared[0][e](sign * s, yy, *user_args),
+                                  segments[k], s_root, dtype) for e, s_root, k in log.found]
     if status == 1:  # (a terminal event: the solution ends at its time, SciPy's sol(t_e))
         steps = steps[:-1] + [t_found[-1]]
+    if method == "Radau" and (dense_output or log is not None):
+        differentiated = any(isinstance(v, Tracer) or is_special(v) for v in (y, t0, *arg_vals))
+
+        def adjoint(s_sorted):  # (the solution at later times, by the adjoint-backed solve)
+            times = fnp.concatenate([fnp.reshape(sign * t0, (1,)), s_sorted])
+            return _odeint(flat_fun, solver._replace(first_step=None), y, times,
+                           *arg_vals)[0][1:]
+
+        radau_sol = RadauSolution(sign * fnp.stack(steps), taken, sign, adjoint,
+                                  differentiated)
+
+    def solution_at(k, s):  # (on the interpolant of step k)
+        if radau_sol is not None:
+            return radau_sol(sign * s)
+        return segments[k](fnp.reshape(s, (1,)))[:, 0]
+
     if t_eval is None:
         s_out = fnp.stack(steps)
-        last = [segments[-1](fnp.reshape(steps[-1], (1,)))[:, 0]] if status == 1 else []
+        last = [solution_at(len(steps) - 2, steps[-1])] if status == 1 else []
         known = len(steps) - len(last)
         ys = _odeint(flat_fun, solver, y, s_out[:known], *arg_vals)[0] if known > 1 else \
             fnp.reshape(y, (1, n))
@@ -302,19 +349,10 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
         res.update(
             t_events=[sign * fnp.stack([t_found[i] for i in idx]) if idx else np.array([])
                       for idx in per_event],
-            y_events=[fnp.stack([segments[log.found[i][2]](fnp.reshape(
-                t_found[i], (1,)))[:, 0] for i in idx]) if idx else np.array([])
-                for idx in per_event])
+            y_events=[fnp.stack([solution_at(log.found[i][2], t_found[i]) for i in idx])
+                      if idx else np.array([]) for idx in per_event])
     if dense_output and method == "Radau":
-        differentiated = any(isinstance(v, Tracer) or is_special(v) for v in (y, t0, *arg_vals))
-
-        def adjoint(s_sorted):  # (the solution at later times, by the adjoint-backed solve)
-            times = fnp.concatenate([fnp.reshape(sign * t0, (1,)), s_sorted])
-            return _odeint(flat_fun, solver._replace(first_step=None), y, times,
-                           *arg_vals)[0][1:]
-
-        res["sol"] = RadauSolution(sign * fnp.stack(steps), taken, sign, adjoint,
-                                   differentiated)
+        res["sol"] = radau_sol
     elif dense_output:
         res["sol"] = OdeSolution(sign * fnp.stack(steps), segments, sign)
     return res

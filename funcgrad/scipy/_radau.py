@@ -94,15 +94,21 @@ class Step(NamedTuple):
     y_new: np.ndarray
     q: np.ndarray  # (n, 3): y(t_old + x h) = y_old + q [x, x^2, x^3]
 
+    def on(self, ts):
+        """The interpolant at the 1-d times ``ts``: shape ``(n, len(ts))``."""
+        return np.stack([self.at(t) for t in ts], 1)
+
     def at(self, t):
         x = (t - self.t_old) / self.h
         return (self.y_old + self.q @ np.array([x, x * x, x * x * x])).astype(
             self.y_old.dtype)
 
 
-def radau_steps(f, jac, y0, t0, t1, solver):
+def radau_steps(f, jac, y0, t0, t1, solver, on_step=None):
     """``(steps, nfev, njev, nlu, failed)``: SciPy's Radau stepping of ``dy/dt = f(y, t)``
-    from ``t0`` to ``t1`` (> t0) on concrete values; ``jac(y, t)`` the Jacobian."""
+    from ``t0`` to ``t1`` (> t0) on concrete values; ``jac(y, t)`` the Jacobian.
+    ``on_step(t_old, y_old, f_old, t, y, piece)`` sees each accepted step (``piece`` its
+    interpolant on 1-d times) and ends the stepping by returning True."""
     dtype = y0.dtype
     atol = np.asarray(solver.atol, dtype) if isinstance(solver.atol, tuple) else solver.atol
     rtol = solver.rtol
@@ -181,6 +187,8 @@ def radau_steps(f, jac, y0, t0, t1, solver):
         else:
             current_jac = False
         steps.append(Step(t, t_new, h, y, y_new, z.T @ _P))
+        if on_step is not None and on_step(t, y, fy, t_new, y_new, steps[-1].on):
+            break
         h_abs_old, err_old = h_abs, err
         h_abs = h_abs * factor
         t, y, fy = t_new, y_new, f_new
