@@ -16,8 +16,11 @@ import numpy as np
 from .. import numpy as fnp
 from .. import tree
 from ..api import vjp
+from ..core import Tracer
 from ..custom import custom_vjp
-from ..lax import while_loop
+from ..jacobians import jacfwd
+from ..lax import stop_gradient, while_loop
+from ._radau import radau_solve, radau_steps
 from ._rk import _combine, solve_landing
 
 # --- Dormand-Prince ------------------------------------------------------------------------
@@ -149,7 +152,29 @@ def _odeint(func, solver, y0, ts, *args):
     if solver.method is None:
         ys = _solve(f, y0, ts, solver.rtol, solver.atol, solver.mxstep)
         return ys, fnp.zeros(2, ys.dtype)
+    if solver.method.name == "Radau":
+        return _radau(f, y0, ts, solver)
     return solve_landing(f, y0, ts, solver)
+
+
+def _radau(f, y0, ts, solver):
+    """Radau's stepping (``_radau``) on the concrete values it needs, its Jacobian by
+    ``jacfwd``."""
+    values = [stop_gradient(v) for v in (y0, ts)]
+    if any(isinstance(v, Tracer) for v in values):
+        raise TypeError("solve_ivp: method='Radau' steps on concrete values (Newton "
+                        "iterations, linear solves), not under jit or vmap; use 'RK45', "
+                        "'RK23' or 'DOP853' there, or call it outside the transform")
+    y0, ts = (np.asarray(v) for v in values)
+
+    def f_concrete(y, t):
+        return np.asarray(stop_gradient(f(y, t)))
+
+    def jac(y, t):
+        return np.asarray(stop_gradient(jacfwd(lambda yy: f(yy, t))(y)))
+
+    ys, info = radau_solve(f_concrete, jac, y0, ts, solver)
+    return fnp.asarray(ys), fnp.asarray(info)
 
 
 def _odeint_fwd(func, solver, y0, ts, *args):
@@ -160,6 +185,8 @@ def _odeint_fwd(func, solver, y0, ts, *args):
 def _odeint_bwd(func, solver, res, cts):
     ys, ts, args = res
     g = cts[0]  # (the step count and status have no derivative)
+    if solver.method is not None and solver.method.name == "Radau":
+        return _radau_adjoint(func, solver, ys, ts, args, g)
     n = ys.shape[-1]
     sizes = [int(np.prod(a.shape)) for a in args]
     adjoint_solver = solver._replace(first_step=None)
@@ -192,6 +219,60 @@ def _odeint_bwd(func, solver, res, cts):
         grads.append(fnp.reshape(args_bar[start:start + size], a.shape))
         start += size
     return (y_bar, ts_bar, *grads)
+
+
+def _radau_adjoint(func, solver, ys, ts, args, g):
+    """The adjoint of a Radau solve, integrated back by Radau along the forward solution's
+    collocation polynomials: a stiff problem's state integrated backwards (as the
+    explicit methods' adjoint does) grows like its fast modes decay, so it is not."""
+    if any(isinstance(v, Tracer) for v in (g, ys, ts, *args)):
+        raise NotImplementedError(
+            "solve_ivp: a derivative of a derivative through method='Radau' is not "
+            "available (its adjoint follows the forward solution as a constant); use "
+            "'RK45', 'RK23' or 'DOP853' for higher derivatives")
+    ys, ts, g = np.asarray(ys), np.asarray(ts), np.asarray(g)
+    args = [np.asarray(a) for a in args]
+    n, sizes = ys.shape[-1], [int(np.prod(a.shape)) for a in args]
+
+    def f_concrete(y, t):
+        return np.asarray(func(y, t, *args))
+
+    def jac(f):  # (of a traceable f)
+        return lambda y, t: np.asarray(jacfwd(lambda yy: f(yy, t))(y))
+
+    steps = radau_steps(f_concrete, jac(lambda y, t: func(y, t, *args)), ys[0], ts[0],
+                        ts[-1], solver)[0]
+    ends = np.array([st.t_new for st in steps])
+
+    def y_at(t):
+        k = min(int(np.searchsorted(ends, t, side="left")), len(steps) - 1)
+        return steps[k].y_new if t == ends[k] else steps[k].at(t)
+
+    def aug(state, s):  # (s = -t: backwards in time is forwards in s)
+        _, pullback = vjp(lambda yy, tt, *aa: func(yy, tt, *aa), y_at(-s), -s, *args)
+        out = pullback(state[:n])
+        return fnp.concatenate([out[0], fnp.reshape(out[1], (1,))]
+                               + [fnp.reshape(c, (-1,)) for c in out[2:]])
+
+    def aug_concrete(state, s):
+        return np.asarray(aug(state, s))
+
+    adjoint_solver = solver._replace(first_step=None)
+    state = np.concatenate([g[-1], np.zeros(1 + sum(sizes), ys.dtype)])
+    ts_bar = []
+    for i in range(ts.shape[0] - 1, 0, -1):
+        t_bar = float(np.sum(f_concrete(ys[i], ts[i]) * g[i]))
+        ts_bar.append(t_bar)
+        state[n] -= t_bar
+        state = radau_solve(aug_concrete, jac(aug), state,
+                            np.array([-ts[i], -ts[i - 1]]), adjoint_solver)[0][1]
+        state[:n] += g[i - 1]
+    ts_bar = np.array([state[n]] + ts_bar[::-1], ys.dtype)
+    grads, start = [], n + 1
+    for a, size in zip(args, sizes):
+        grads.append(fnp.asarray(np.reshape(state[start:start + size], a.shape)))
+        start += size
+    return (fnp.asarray(state[:n]), fnp.asarray(ts_bar), *grads)
 
 
 _odeint.defvjp(_odeint_fwd, _odeint_bwd)

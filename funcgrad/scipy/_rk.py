@@ -9,11 +9,12 @@ needed, at the cost of a step per output time -- and ``step_times``, a Python lo
 concrete values that records where SciPy's own stepping (``t_eval=None``) puts its points.
 """
 import math
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import Tracer
 from ..lax import stop_gradient, while_loop
 
 
@@ -80,7 +81,7 @@ class Solver(NamedTuple):
     """What ``_odeint`` is asked to do (hashable: it is a nondiff argument).  ``method``
     None is odeint's Dormand-Prince with interpolation; ``atol`` a float or a tuple, one
     per state component."""
-    method: Optional[Tableau]
+    method: Any  # a Tableau, _radau.RADAU, or None
     rtol: float
     atol: object
     mxstep: float
@@ -96,11 +97,28 @@ def _combine(coeffs, ks):
     return out
 
 
+def _dot(coeffs, ks):
+    """``sum_i coeffs[i] ks[i]`` as SciPy's ``np.dot(K.T, coeffs)``: the same rounding, so
+    that the error estimates, whose rounding matters at tight tolerances (1e-16 of the
+    stages against 1e-10 of the solution), choose the same steps."""
+    stacked = fnp.transpose(fnp.stack(list(ks[:len(coeffs)])))
+    return fnp.matmul(stacked, np.asarray(coeffs, stacked.dtype))
+
+
 def _rms(x):
     # (0 for a zero step -- as a loop differentiated through runs past its end -- with a
     # zero derivative, not sqrt's infinite one times 0)
-    ms = fnp.mean(fnp.square(x))
-    return fnp.where(ms > 0, fnp.sqrt(fnp.where(ms > 0, ms, 1.0)), 0.0)
+    # (SciPy's ``norm(x) / sqrt(n)``, rounding included: see ``_dot``)
+    ss = fnp.dot(x, x)
+    return fnp.where(ss > 0, fnp.sqrt(fnp.where(ss > 0, ss, 1.0)), 0.0) / x.shape[-1] ** 0.5
+
+
+def _power(x, p):
+    # (SciPy raises a scalar: libm's pow, which differs in the last bit from NumPy's array
+    # pow now and then -- enough to move a step, see ``_dot``)
+    if isinstance(x, Tracer) or np.ndim(x):
+        return x ** p
+    return np.asarray(float(x) ** p, np.result_type(x))
 
 
 def _atol(solver, dtype):
@@ -126,13 +144,24 @@ def first_step(f, t0, y0, f0, span, solver):
 def _error_norm(tab, ks, h, y, y1, solver):
     scale = _atol(solver, y.dtype) + solver.rtol * fnp.maximum(fnp.abs(y), fnp.abs(y1))
     if tab.e3 is None:
-        return _rms(h * _combine(tab.e, ks) / scale)
+        return _rms(_dot(tab.e, ks) * h / scale)
     # DOP853 blends its 5th- and 3rd-order estimates (Hairer's dop853.f, as SciPy)
-    err5 = fnp.sum(fnp.square(_combine(tab.e, ks) / scale))
-    err3 = fnp.sum(fnp.square(_combine(tab.e3, ks) / scale))
+    err5 = fnp.sum(fnp.square(_dot(tab.e, ks) / scale))
+    err3 = fnp.sum(fnp.square(_dot(tab.e3, ks) / scale))
     denom = err5 + 0.01 * err3
     return fnp.where(denom == 0, 0.0, fnp.abs(h) * err5 / fnp.sqrt(
         fnp.where(denom == 0, 1.0, denom) * y.shape[-1]))
+
+
+def stages(f, tab, t, y, fy, h):
+    """``(y1, ks)``: one step of ``h`` from ``(t, y)`` (``fy = f(y, t)``); ``ks`` the stage
+    derivatives, then ``f(y1, t + h)`` (the first stage of the next step)."""
+    ks = [fy]
+    for c, row in zip(tab.c, tab.a):
+        ks.append(f(y + _dot(row, ks) * h, t + c * h))
+    y1 = y + h * _dot(tab.b, ks)
+    ks.append(f(y1, t + h))
+    return y1, ks
 
 
 def attempt(f, solver, t, y, fy, h_abs, rejected, target):
@@ -151,16 +180,13 @@ def attempt(f, solver, t, y, fy, h_abs, rejected, target):
     too_small = h_abs < spacing * fnp.abs(t)
     # (a step ending within rounding of ``target`` ends on it: the next would be too small)
     lands = t + h_abs >= target - spacing * fnp.abs(target)
-    h = fnp.where(lands, target - t, h_abs)
-    ks = [fy]
-    for c, row in zip(tab.c, tab.a):
-        ks.append(f(y + h * _combine(row, ks), t + c * h))
-    y1 = y + h * _combine(tab.b, ks)
-    f1 = f(y1, t + h)
-    ks.append(f1)
+    # (SciPy steps by ``(t + h) - t``, h rounded to the times' spacing)
+    h = fnp.where(lands, target - t, (t + h_abs) - t)
+    y1, ks = stages(f, tab, t, y, fy, h)
+    f1 = ks[-1]
     ratio = _error_norm(tab, ks, h, y, y1, solver)
     ok = fnp.logical_and(ratio < 1.0, fnp.logical_not(too_small))
-    scaled = 0.9 * fnp.where(ratio == 0, 1.0, ratio) ** (-1.0 / (tab.order + 1))
+    scaled = 0.9 * _power(fnp.where(ratio == 0, 1.0, ratio), -1.0 / (tab.order + 1))
     grow = fnp.where(ratio == 0, 10.0, fnp.minimum(10.0, scaled))
     grow = fnp.where(rejected, fnp.minimum(1.0, grow), grow)
     factor = fnp.where(ok, grow, fnp.maximum(0.2, scaled))
@@ -206,10 +232,11 @@ def solve_landing(f, y0, ts, solver):
     return fnp.stack(ys), fnp.astype(info, y0.dtype)
 
 
-def step_times(f, y0, t0, t1, solver):
+def step_times(f, y0, t0, t1, solver, on_step=None):
     """``(times, nfev, failed)``: the times SciPy's stepping from ``t0`` to ``t1`` (> t0)
     accepts, ``t0`` and, unless the step size failed, ``t1`` included; ``f`` and the
-    values are concrete."""
+    values are concrete.  ``on_step(t_old, y_old, f_old, t, y)``, if given, sees each
+    accepted step and ends the stepping after it by returning True (a terminal event)."""
     f0 = f(y0, t0)
     nfev = 1
     if solver.first_step is None:
@@ -219,11 +246,14 @@ def step_times(f, y0, t0, t1, solver):
         h = solver.first_step
     times, t, y, fy, rejected = [t0], t0, y0, f0, False
     while t < t1:
+        t_old, y_old, f_old = t, y, fy
         ok, t, y, fy, h, rejected, small = attempt(f, solver, t, y, fy, h, rejected, t1)
         if bool(small):
             break
         nfev += len(solver.method.b)
         if bool(ok):
             times.append(t)
+            if on_step is not None and on_step(t_old, y_old, f_old, t, y):
+                break
     times = np.asarray(times, dtype=np.result_type(y0.dtype, np.float32))
     return times, nfev, bool(small) if t < t1 else False

@@ -9,7 +9,10 @@ gradients with respect to ``y0``, ``t`` and ``args`` in memory independent of th
 of steps.  Forward mode (``jvp``, ``jacfwd``, ``hessian``) is not defined, as in JAX.
 States and ``args`` may be pytrees of float arrays.  ``solve_ivp`` (``_ivp``) steps with
 SciPy's explicit Runge-Kutta pairs (``_rk``) and is differentiated by the same adjoint
-(``_ode_adjoint``); ``quad`` and ``quad_vec`` (``_quadrature``) are adaptive
+(``_ode_adjoint``); its dense output and events (``_dense``) are SciPy's interpolants of
+those steps, taken again on the differentiated values; its implicit 'Radau' (``_radau``)
+steps on concrete values and is differentiated by the adjoint along its forward solution;
+``quad`` and ``quad_vec`` (``_quadrature``) are adaptive
 Gauss-Kronrod with a ``custom_vjp`` of their own.
 """
 import math
