@@ -17,6 +17,7 @@ import threading
 
 from ..core import (ROOT, ConcretizationError, Interpreter, Tracer, _special_classes, run_under,
                     user_frame_summary, stands_for_tensor)
+from .graph import TENSOR_PROMOTION
 
 __all__ = ["BatchInterpreter", "BatchTracer", "NAMED_AXIS_RULES", "VARYING_ALONG_AXIS",
            "StagedAxis", "graph_batch_rule", "batching_axis_name", "named_axes"]
@@ -142,6 +143,14 @@ class BatchInterpreter(Interpreter):
                 own = True
         if not own and prim not in VARYING_ALONG_AXIS:
             return self.parent.process(prim, args, params)
+        if (prim.elementwise is not None and len(args) == 2 and TENSOR_PROMOTION
+                and (stands_for_tensor(args[0]) or stands_for_tensor(args[1]))):
+            # PyTorch promotes a 0-d Tensor more weakly than one with dims: decided on
+            # the examples' ranks here, as the parent sees the batch's (a batch of 0-d
+            # float64 Tensors minus a float32 one is float64 in each eager call)
+            cast = TENSOR_PROMOTION[0](prim, *args)
+            if cast[0] is not args[0] or cast[1] is not args[1]:
+                return self.process(prim, cast, params)
         if prim.elementwise is not None and self.parent is ROOT and _aligned(vals, dims):
             # The elementwise batch rule would hand these operands to the kernel unchanged
             # (no axis to move, no rank to pad): most operations of a forward-over-reverse

@@ -1,0 +1,53 @@
+"""What differential fuzzing of PyTorch-style Tensor programs under the transforms found
+(random programs of Tensor methods, each run eagerly with ``backward()`` and under
+grad, vjp, jvp, vmap, jit, hessian and fg.lax bodies; session 19's torchfuzz2 report).
+Each test is a finding minimised to a few lines; the reference is the eager Tensor."""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+
+X = np.array([[0.3, -0.5, 0.2], [0.4, 0.1, -0.7]])
+
+
+def _transforms(f):
+    """``f``'s value of a (2, 3) Tensor under each transform, as plain arrays."""
+    t = fg.Tensor(X)
+    batch = fg.Tensor(X[None])
+    return {
+        "vjp": np.asarray(fg.vjp(f, t)[0]),
+        "jvp": np.asarray(fg.jvp(f, (t,), (fg.Tensor(np.ones_like(X)),))[0]),
+        "jit": np.asarray(fg.jit(f)(t)),
+        "vmap": np.asarray(fg.vmap(f)(batch))[0],
+        "jit(vmap)": np.asarray(fg.jit(fg.vmap(f))(batch))[0],
+    }
+
+
+@pytest.mark.parametrize("f", [
+    lambda t: np.array(1.5) - t,                            # a 0-d float64 ndarray
+    lambda t: t * fg.tensor(2.0, dtype=fg.float64),         # a 0-d float64 Tensor
+    lambda t: fg.tensor(2.0, dtype=fg.float64) / (t * t + 1),
+    lambda t: t.sum() - np.array(1.5),                      # an example reduced to 0-d
+], ids=["ndarray_0d", "tensor_0d", "rdiv_tensor_0d", "reduced"])
+def test_vmap_promotes_as_each_example_does(f):
+    """PyTorch promotes a 0-d Tensor more weakly than one with dims, and two 0-d ones
+    as equals: a float32 example that is 0-d minus a 0-d float64 array is float64.
+    Under vmap the batch of such examples has a dim, and was promoted as one (float32,
+    silently, where the loop of eager calls gives float64)."""
+    xs = np.array([0.25, -1.5, 2.0], np.float32)
+    loop = [f(fg.Tensor(v)) for v in xs]
+    expected = np.stack([e.numpy() for e in loop])
+    for run in (fg.vmap(f), fg.jit(fg.vmap(f)), fg.vmap(fg.jit(f))):
+        got = run(fg.Tensor(xs))
+        assert got.dtype == loop[0].dtype == np.float64
+        np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-15)
+    gradients = fg.vmap(fg.grad(lambda t: f(t).sum()))(fg.Tensor(xs))
+    assert gradients.dtype == np.float32  # (each in its input's dtype, as eagerly)
+
+
+def test_vmap_keeps_a_tensor_with_dims_in_its_dtype():
+    """The other side of PyTorch's rule: examples with dims stay float32 with a 0-d
+    float64 value, and become float64 with a float64 array that has dims."""
+    rows = fg.Tensor(np.ones((2, 3), np.float32))
+    assert fg.vmap(lambda r: r * np.array(2.0))(rows).dtype == np.float32
+    assert fg.vmap(lambda r: r * np.ones(3))(rows).dtype == np.float64
