@@ -23,6 +23,19 @@ def _transforms(f):
     }
 
 
+def test_contiguous_is_the_value_itself_under_the_transforms():
+    """A traced value had no contiguous(): the AttributeError of every transform (values
+    computed by a transform have no memory layout to copy)."""
+    f = lambda t: t.t().contiguous() * np.arange(1.0, 3.0)
+    expected = f(fg.Tensor(X)).numpy()
+    for name, got in _transforms(f).items():
+        np.testing.assert_array_equal(got, expected, err_msg=name)
+    w = np.arange(6.0).reshape(3, 2)
+    gradient = fg.grad(lambda t: (t.t().contiguous() * w).sum())(fg.Tensor(X))
+    np.testing.assert_array_equal(np.asarray(gradient), w.T)
+    assert fg.vmap(lambda t: t * t.is_contiguous())(fg.Tensor(X)).shape == (2, 3)
+
+
 @pytest.mark.parametrize("f", [
     lambda t: np.array(1.5) - t,                            # a 0-d float64 ndarray
     lambda t: t * fg.tensor(2.0, dtype=fg.float64),         # a 0-d float64 Tensor
@@ -51,3 +64,14 @@ def test_vmap_keeps_a_tensor_with_dims_in_its_dtype():
     rows = fg.Tensor(np.ones((2, 3), np.float32))
     assert fg.vmap(lambda r: r * np.array(2.0))(rows).dtype == np.float32
     assert fg.vmap(lambda r: r * np.ones(3))(rows).dtype == np.float64
+
+
+def test_count_nonzero_is_traced():
+    """count_nonzero counted a NumPy copy of the values: a concreteness error under jit
+    and vmap, where nothing needs one (PyTorch's torch.func traces it)."""
+    f = lambda t: (t > 0).count_nonzero(1) * t.sum(1)
+    expected = f(fg.Tensor(X)).numpy()
+    for name, got in _transforms(f).items():
+        np.testing.assert_array_equal(got, expected, err_msg=name)
+    assert fg.Tensor(X).count_nonzero().dtype == np.int64
+    assert int(fg.jit(lambda t: t.count_nonzero())(fg.Tensor(X))) == 6

@@ -236,8 +236,13 @@ def any(self: Any, dim: Dim = None, keepdim: bool = False, *,  # noqa: A001
 
 @scalar_dims
 def count_nonzero(self: Any, dim: Dim = None) -> Any:
-    """The number of nonzero elements over ``dim`` (an int64 Tensor)."""
-    return Tensor(np.asarray(np.count_nonzero(_plain(self), axis=_axes(dim)), np.int64))
+    """The number of nonzero elements over ``dim`` (an int64 Tensor).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 0.0], [2.0, 3.0]]).count_nonzero(1)
+    tensor([1, 2])
+    """
+    return fnp.astype(fnp.count_nonzero(self.detach(), axis=_axes(dim)), np.int64)
 
 
 def _gathered(name, self, indices, dim, keepdim):

@@ -97,6 +97,23 @@ def _device(self: Any) -> Any:
     return inner.device if isinstance(inner, Tensor) else Tensor(np.zeros(0)).device
 
 
+def contiguous(self: Any, memory_format: Any = None) -> Any:
+    """The value itself: a traced value has no memory layout to copy (the transform
+    computes on values laid out as its kernels need).
+
+    >>> import funcgrad as fg
+    >>> fg.grad(lambda t: t.t().contiguous().sum())(fg.ones(2, 2))
+    tensor([[1., 1.],
+            [1., 1.]])
+    """
+    return self
+
+
+def is_contiguous(self: Any, memory_format: Any = None) -> bool:
+    """True: a traced value's elements are as :meth:`contiguous` leaves them."""
+    return True
+
+
 def _is_inference(self: Any) -> bool:
     """False: a traced value is no inference-mode Tensor (it carries derivatives)."""
     return False
@@ -130,7 +147,8 @@ def _namespace() -> dict[str, Any]:
     found.update(detach=detach, numel=numel, dim=dim, ndimension=dim, numpy=numpy,
                  size=property(size, doc=size.__doc__), data=property(detach),
                  requires_grad=property(_requires_grad), device=property(_device),
-                 is_inference=_is_inference)
+                 is_inference=_is_inference, contiguous=contiguous,
+                 is_contiguous=is_contiguous)
     for name in dir(Tensor):
         if name.endswith("_") and not name.startswith("_"):
             found[name] = _in_place(name)
