@@ -75,3 +75,53 @@ def test_count_nonzero_is_traced():
         np.testing.assert_array_equal(got, expected, err_msg=name)
     assert fg.Tensor(X).count_nonzero().dtype == np.int64
     assert int(fg.jit(lambda t: t.count_nonzero())(fg.Tensor(X))) == 6
+
+
+A = np.arange(24.0).reshape(2, 3, 4)
+
+
+@pytest.mark.parametrize("key, shape", [
+    ((1, slice(None), [0, 2]), (3, 2)),       # NumPy's (2, 3): the slice splits the
+    ((0, slice(1, 3), [1, 2, 3]), (2, 3)),    # advanced indices, whose axes go first
+    ((slice(None), 0, [1, 3]), (2, 2)),       # (NumPy agrees: adjacent)
+])
+def test_indexing_is_pytorchs_under_the_transforms(key, shape):
+    """A Tensor applies integer indices before the advanced ones; its traced value
+    indexed as NumPy does: x[1, :, [0, 2]] was (3, 2) eagerly and (2, 3), transposed,
+    under every transform, silently."""
+    f = lambda t: t[key]
+    expected = f(fg.Tensor(A)).numpy()
+    assert expected.shape == shape
+    t = fg.Tensor(A)
+    for name, got in {"vjp": fg.vjp(f, t)[0], "jit": fg.jit(f)(t),
+                      "jvp": fg.jvp(f, (t,), (t,))[0],
+                      "vmap": fg.vmap(f)(fg.Tensor(A[None]))[0]}.items():
+        np.testing.assert_array_equal(np.asarray(got), expected, err_msg=name)
+    w = np.arange(1.0, 1.0 + expected.size).reshape(shape)
+    loss = lambda t: (t[key] * w).sum()
+    x = fg.Tensor(A, requires_grad=True)
+    loss(x).backward()
+    np.testing.assert_array_equal(np.asarray(fg.grad(loss)(fg.Tensor(A))), x.grad.numpy())
+    # an array's traced value keeps NumPy's meaning
+    assert fg.jit(lambda a: a[key])(A).shape == A[key].shape
+
+
+def test_a_traced_index_array_is_pytorchs_too():
+    f = lambda t: t[1, :, t.argmax(-1)[0, :2]]
+    assert f(fg.Tensor(A)).shape == (3, 2)
+    assert fg.jit(f)(fg.Tensor(A)).shape == (3, 2)
+    assert fg.vmap(f)(fg.Tensor(A[None])).shape == (1, 3, 2)
+
+
+def test_a_boolean_tensor_mask_indexes_under_grad_and_jvp():
+    """t[t > 0]: under grad the mask is a bool Tensor, which the traced value's
+    indexing refused ('arrays used as indices must be of integer or boolean type, got
+    bool'); eagerly it selects."""
+    x = np.array([1.0, -1.0, 2.0])
+    np.testing.assert_array_equal(
+        np.asarray(fg.grad(lambda t: (t[t > 0] ** 2).sum())(fg.Tensor(x))), [2.0, 0.0, 4.0])
+    mask = fg.Tensor(x > 0)
+    out, tangent = fg.jvp(lambda t: t[mask], (fg.Tensor(x),), (fg.Tensor(x * 10),))
+    np.testing.assert_array_equal(np.asarray(tangent), [10.0, 20.0])
+    with pytest.raises(fg.ConcretizationError, match="concrete value was needed"):
+        fg.jit(lambda t: t[t > 0])(fg.Tensor(x))  # (the result's shape depends on values)

@@ -46,7 +46,8 @@ from ..interpreters.forward import JVPTracer
 from ..interpreters.graph import GraphTracer
 from ..interpreters.reverse import ReverseTracer
 from ..numpy.constructors import stop_gradient
-from . import extras, linear, methods, pieces, pointwise, reducing, selecting, shapes, steps
+from . import (extras, interop, linear, methods, pieces, pointwise, reducing, selecting, shapes,
+               steps)
 from .tensor import Tensor
 from .values import SizeOf
 
@@ -212,5 +213,8 @@ def attach() -> None:
                                    if name in c.__dict__), None)
             if numpy_impl is not None:
                 setattr(cls, name, _dispatching(numpy_impl, tensor_impl))
+        # PyTorch's indexing: integers select before the advanced indices (t[1, :, [0, 2]]
+        # of shape (2, 3, 4) is (3, 2), NumPy's (2, 3)), Tensors in the index are values
+        cls.__getitem__ = _dispatching(cls.__getitem__, interop.getitem)
     core.Tracer.__getattr__ = _getattr  # type: ignore[attr-defined]
     assert DualTensor.__mro__[1] is JVPTracer  # (its own methods come first)
