@@ -125,3 +125,65 @@ def test_a_boolean_tensor_mask_indexes_under_grad_and_jvp():
     np.testing.assert_array_equal(np.asarray(tangent), [10.0, 20.0])
     with pytest.raises(fg.ConcretizationError, match="concrete value was needed"):
         fg.jit(lambda t: t[t > 0])(fg.Tensor(x))  # (the result's shape depends on values)
+
+
+# A seeded few-program version of the fuzzer: random chains of PyTorch-style steps on
+# float32/float64 Tensors of 0-3 dims, each compared with its eager run (value, dtype,
+# backward()) under vjp, jit, jit(grad) and vmap.
+STEPS = [
+    lambda t: t.sum(-1) if t.dim() else t * 2,
+    lambda t: t.max(0)[0] if t.dim() else t.max(),
+    lambda t: t.std(0, keepdim=True) if t.dim() and t.shape[0] > 1 else t.sin(),
+    lambda t: t.var(correction=0) + t,
+    lambda t: t.softmax(-1) if t.dim() else t.sigmoid(),
+    lambda t: t.cumsum(-1) if t.dim() else t.exp(),
+    lambda t: t.transpose(0, -1).contiguous() if t.dim() > 1 else t.unsqueeze(0),
+    lambda t: t.flip(0).roll(1, -1) if t.dim() else t.flip(0),
+    lambda t: t.reshape(-1).view(1, -1).squeeze(0),
+    lambda t: t[..., 1:] if t.dim() and t.shape[-1] > 1 else t,
+    lambda t: t[0, :, [0]] if t.dim() == 3 else t.unsqueeze(-1),
+    lambda t: np.array(0.5) - t,
+    lambda t: t * fg.tensor(1.5, dtype=fg.float64),
+    lambda t: t + np.float64(0.25),
+    lambda t: 2 ** t.clamp(-1.0, 1.0),
+    lambda t: (t > 0).count_nonzero() * t,
+    lambda t: t.norm(dim=-1, keepdim=True) if t.dim() else t.abs(),
+    lambda t: t.amax(-1) if t.dim() else t.square(),
+    lambda t: fg.where(t > 0, t, t * 0.1),
+    lambda t: t.prod(0) if t.dim() else 1 / (1 + t * t),
+]
+
+
+def _program(seed):
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(n) for n in rng.integers(1, 4, size=int(rng.integers(0, 4))))
+    x = rng.uniform(-1.5, 1.5, size=shape).astype(rng.choice([np.float32, np.float64]))
+    steps = [STEPS[i] for i in rng.integers(len(STEPS), size=int(rng.integers(1, 5)))]
+
+    def f(t):
+        for step in steps:
+            t = step(t)
+        return t
+    return x, f
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_programs_match_the_eager_tensor(seed):
+    x, f = _program(seed)
+    t = fg.Tensor(x, requires_grad=True)
+    out = f(t)
+    w = np.linspace(-1.0, 1.0, out.numel()).reshape(tuple(out.shape)).astype(out.dtype)
+    (out * fg.Tensor(w)).sum().backward()
+    gradient = t.grad.numpy() if t.grad is not None else np.zeros_like(x)
+    rtol = 1e-5 if np.float32 in (x.dtype, out.dtype) else 1e-12
+    loss = lambda t: (f(t) * fg.Tensor(w)).sum()
+    for name, got in {"vjp": fg.vjp(f, fg.Tensor(x))[0], "jit": fg.jit(f)(fg.Tensor(x)),
+                      "vmap": fg.vmap(f)(fg.Tensor(x[None]))[0]}.items():
+        assert got.dtype == out.dtype and got.shape == out.shape, name
+        np.testing.assert_allclose(np.asarray(got), out.detach().numpy(), rtol=rtol,
+                                   atol=rtol, err_msg=name)
+    for name, got in {"grad": fg.grad(loss)(fg.Tensor(x)),
+                      "jit(grad)": fg.jit(fg.grad(loss))(fg.Tensor(x))}.items():
+        assert got.dtype == x.dtype, name
+        np.testing.assert_allclose(np.asarray(got), gradient, rtol=rtol, atol=rtol,
+                                   err_msg=name)
