@@ -127,6 +127,21 @@ def test_a_boolean_tensor_mask_indexes_under_grad_and_jvp():
         fg.jit(lambda t: t[t > 0])(fg.Tensor(x))  # (the result's shape depends on values)
 
 
+@pytest.mark.parametrize("f", [
+    lambda t: fg.std_mean(t, dim=0, correction=0)[0],         # 0-d: one element
+    lambda t: fg.std_mean(t.expand(2, 3), 1)[0].sum(),         # rows of equal elements
+    lambda t: fg.std_mean(t.reshape(1), correction=0)[0],
+], ids=["zero_d", "equal_rows", "one_element"])
+def test_std_mean_has_the_gradient_of_std_where_the_spread_is_zero(f):
+    """std_mean took var's square root, whose gradient at 0 is 0/0: NaN where std() and
+    PyTorch's std_mean give 0 (found against torch 2.13)."""
+    t = fg.tensor(0.7, dtype=fg.float64, requires_grad=True)
+    f(t).backward()
+    assert float(t.grad) == 0.0
+    assert float(fg.grad(f)(fg.tensor(0.7, dtype=fg.float64))) == 0.0
+    assert float(fg.jit(fg.grad(f))(fg.tensor(0.7, dtype=fg.float64))) == 0.0
+
+
 # A seeded few-program version of the fuzzer: random chains of PyTorch-style steps on
 # float32/float64 Tensors of 0-3 dims, each compared with its eager run (value, dtype,
 # backward()) under vjp, jit, jit(grad) and vmap.
