@@ -215,6 +215,6 @@ def attach() -> None:
                 setattr(cls, name, _dispatching(numpy_impl, tensor_impl))
         # PyTorch's indexing: integers select before the advanced indices (t[1, :, [0, 2]]
         # of shape (2, 3, 4) is (3, 2), NumPy's (2, 3)), Tensors in the index are values
-        cls.__getitem__ = _dispatching(cls.__getitem__, interop.getitem)
+        setattr(cls, "__getitem__", _dispatching(getattr(cls, "__getitem__"), interop.getitem))
     core.Tracer.__getattr__ = _getattr  # type: ignore[attr-defined]
     assert DualTensor.__mro__[1] is JVPTracer  # (its own methods come first)
