@@ -142,6 +142,47 @@ def test_std_mean_has_the_gradient_of_std_where_the_spread_is_zero(f):
     assert float(fg.jit(fg.grad(f))(fg.tensor(0.7, dtype=fg.float64))) == 0.0
 
 
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+@pytest.mark.parametrize("x, shares", [
+    ([1.0, 2.0, 2.0], [0.0, 0.5, 0.5]),
+    ([1.0, np.nan, 3.0, np.nan], None),        # median: NaN, shared among the NaNs
+    ([np.inf, np.inf, 1.0], [0.5, 0.5, 0.0]),
+])
+def test_median_of_all_shares_the_gradient_among_ties_under_the_transforms(name, x, shares):
+    """t.median() gives each of k equal medians 1/k of the gradient (PyTorch's, and the
+    eager Tensor's); under grad and vjp the traced pick gave it all to one element,
+    silently, and under jit and vmap it raised."""
+    x = np.array(x)
+    t = fg.Tensor(x, requires_grad=True)
+    getattr(t, name)().backward()
+    expected = t.grad.numpy()
+    if shares is not None:
+        np.testing.assert_array_equal(expected, shares)
+    f = lambda t: getattr(t, name)() * 1.0
+    for run in (fg.grad(f), fg.jit(fg.grad(f)), lambda t: fg.vmap(fg.grad(f))(
+            fg.Tensor(t.numpy()[None]))[0]):
+        np.testing.assert_array_equal(np.asarray(run(fg.Tensor(x))), expected)
+    v = np.linspace(0.5, 1.5, x.size)
+    _, tangent = fg.jvp(f, (fg.Tensor(x),), (fg.Tensor(v),))
+    assert float(np.asarray(tangent)) == pytest.approx(float(np.nansum(expected * v)))
+
+
+@pytest.mark.parametrize("f", [
+    lambda t: t.topk(2, dim=1).values,
+    lambda t: t.topk(1, 0, largest=False)[1] * 1.0,
+    lambda t: t.kthvalue(2, -1, keepdim=True)[0],
+    lambda t: t.median(0)[1] * t.median(0).values,
+    lambda t: t.nanmedian(-1).values,
+], ids=["topk", "topk_smallest_indices", "kthvalue", "median_dim", "nanmedian_dim"])
+def test_value_picking_methods_trace_under_jit_and_vmap(f):
+    """topk, kthvalue and median/nanmedian by dim picked their indices with NumPy on
+    concrete values: a concreteness error under jit and vmap; the same NumPy calls on
+    the traced values now trace the pick (argsort, as sort already did)."""
+    expected = f(fg.Tensor(X)).numpy()
+    for name, got in _transforms(f).items():
+        np.testing.assert_array_equal(got, expected, err_msg=name)
+
+
 # A seeded few-program version of the fuzzer: random chains of PyTorch-style steps on
 # float32/float64 Tensors of 0-3 dims, each compared with its eager run (value, dtype,
 # backward()) under vjp, jit, jit(grad) and vmap.
