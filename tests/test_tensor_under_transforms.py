@@ -52,13 +52,18 @@ CASES = {
     "norm_dim": lambda t: t.norm(dim=1).sum(),
     "argmax_dim": lambda t: (t * t.argmax(dim=1, keepdim=True)).sum(),
     "matmul_t": lambda t: (t @ t.t()).sum(),
+    # (their indices picked by the traced argsort under jit and vmap)
+    "topk": lambda t: (t.topk(2, dim=1).values * np.array([2.0, 1.0])).sum(),
+    "kthvalue": lambda t: (t.kthvalue(2, 1)[0] * np.array([1.0, 3.0])).sum(),
+    "median_dim": lambda t: (t.median(0).values * np.array([1.0, 2.0, 3.0])).sum(),
+    "median_all": lambda t: t.median() * 2.0,
 }
 
 
 # Methods that pick their indices from concrete values (NumPy's sort of the values):
 # under grad and jvp they have them; under jit and vmap they raise, saying so.
 CONCRETE_CASES = {
-    "topk": lambda t: (t.topk(2, dim=1).values * np.array([2.0, 1.0])).sum(),
+    "mode": lambda t: (t.mode(1).values * np.array([2.0, 1.0])).sum(),
     "cummax": lambda t: (t.cummax(1).values * W6.reshape(2, 3)).sum(),
 }
 

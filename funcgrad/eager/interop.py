@@ -108,7 +108,7 @@ def torch_index_steps(key):
         if index_spec._is_int_like(k):
             first.append(k)
         elif _is_advanced(k):
-            mask = np.asarray(k)
+            mask = np.asarray(k) if isinstance(k, list) else k
             first.extend([slice(None)] * (mask.ndim if mask.dtype == bool else 1))
             second.append(k)
         elif k is Ellipsis:
@@ -156,7 +156,8 @@ def check_assigned_grad(value, t):
 
 
 def _is_advanced(k):
-    return isinstance(k, list) or (isinstance(k, np.ndarray) and k.ndim > 0)
+    # (a traced index array too: an index computed from the values under a transform)
+    return isinstance(k, list) or (isinstance(k, (np.ndarray, Tracer)) and k.ndim > 0)
 
 
 def is_advanced_key(key):

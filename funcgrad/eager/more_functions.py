@@ -78,11 +78,7 @@ def var_mean(input: Any, dim: Any = None, unbiased: bool | None = None,  # noqa:
     >>> fg.var_mean(fg.tensor([1.0, 2.0, 3.0]))
     (tensor(1.), tensor(2.))
     """
-    kwargs = {} if unbiased is None else {"unbiased": unbiased}
-    if correction is not None:
-        kwargs["correction"] = correction
-    return (input.var(dim, keepdim=keepdim, **kwargs),
-            input.mean() if dim is None else input.mean(dim, keepdim=keepdim))
+    return _spread_mean("var", input, dim, unbiased, keepdim, correction)
 
 
 def std_mean(input: Any, dim: Any = None, unbiased: bool | None = None,  # noqa: A002
@@ -93,8 +89,17 @@ def std_mean(input: Any, dim: Any = None, unbiased: bool | None = None,  # noqa:
     >>> fg.std_mean(fg.tensor([1.0, 3.0]))
     (tensor(1.4142135), tensor(2.))
     """
-    var, mean = var_mean(input, dim, unbiased, keepdim, correction=correction)
-    return var.sqrt(), mean
+    # (the Tensor's std, not var's sqrt: its gradient is 0 where all are equal, as
+    # PyTorch's, where sqrt's would be 0/0)
+    return _spread_mean("std", input, dim, unbiased, keepdim, correction)
+
+
+def _spread_mean(name, input, dim, unbiased, keepdim, correction):  # noqa: A002
+    kwargs = {} if unbiased is None else {"unbiased": unbiased}
+    if correction is not None:
+        kwargs["correction"] = correction
+    return (getattr(input, name)(dim, keepdim=keepdim, **kwargs),
+            input.mean() if dim is None else input.mean(dim, keepdim=keepdim))
 
 
 def searchsorted(sorted_sequence: Any, input: Any, *, out_int32: bool = False,  # noqa: A002

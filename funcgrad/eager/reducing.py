@@ -30,7 +30,8 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from .. import numpy as fnp
-from ..core import concrete
+from ..core import ConcretizationError, Tracer, concrete
+from ..numpy.constructors import stop_gradient
 from .dtypes import floating
 from .tensor import Tensor
 from .named import Named, record_as
@@ -66,6 +67,15 @@ def _plain(t):
     return np.asarray(t.detach()) if isinstance(t, TensorBase) else np.asarray(concrete(t))
 
 
+def _values(t):
+    """The values to pick indices from: NumPy's where they are known, else (under jit
+    and vmap) the traced values, on which the same NumPy calls trace the pick."""
+    try:
+        return _plain(t)
+    except ConcretizationError:
+        return stop_gradient(t)
+
+
 def shared_among_ties(named: Named, self: Any, value: Any) -> Any:
     """``value``, one element of all of ``self``, recorded as ``named``'s node with
     PyTorch's gradient for ``max()``, ``min()`` and ``median()`` of all elements: shared
@@ -93,6 +103,20 @@ def shared_among_ties(named: Named, self: Any, value: Any) -> Any:
             return v - fnp.sum(fnp.where(tie, v - t, zero)) / count
         return v + fnp.sum(fnp.where(tie, t - v, zero)) / count
     return record_as(named, share, self)
+
+
+def _shared_traced(flat, value):
+    """:func:`shared_among_ties` for a traced ``flat`` (and ``value``, one of its
+    elements): the ties, and so the shares, are traced too."""
+    v = stop_gradient(value)
+    tie = fnp.where(fnp.isnan(v), fnp.isnan(flat), flat == v)
+    count = fnp.astype(fnp.sum(tie), flat.dtype)
+    zero = np.zeros((), flat.dtype)
+    # as shared_among_ties: v plus the ties' zero differences keeps v's bits; a sum over
+    # the ties where v is not finite (inf - inf would be NaN)
+    finite = v + fnp.sum(fnp.where(tie, flat - v, zero)) / count
+    other = fnp.sum(fnp.where(tie, flat, zero)) / count
+    return fnp.where(fnp.isfinite(v), finite, other)
 
 
 @scalar_dims
@@ -236,20 +260,27 @@ def any(self: Any, dim: Dim = None, keepdim: bool = False, *,  # noqa: A001
 
 @scalar_dims
 def count_nonzero(self: Any, dim: Dim = None) -> Any:
-    """The number of nonzero elements over ``dim`` (an int64 Tensor)."""
-    return Tensor(np.asarray(np.count_nonzero(_plain(self), axis=_axes(dim)), np.int64))
+    """The number of nonzero elements over ``dim`` (an int64 Tensor).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor([[1.0, 0.0], [2.0, 3.0]]).count_nonzero(1)
+    tensor([1, 2])
+    """
+    return fnp.astype(fnp.count_nonzero(self.detach(), axis=_axes(dim)), np.int64)
 
 
 def _gathered(name, self, indices, dim, keepdim):
     """The elements of ``self`` at ``indices`` (kept dims) along ``dim``, as PyTorch's
     namedtuple ``name``, the gradient going to those indices alone."""
-    indices = np.asarray(indices, np.int64)
+    traced = isinstance(indices, Tracer)
+    indices = fnp.astype(indices, np.int64) if traced else np.asarray(indices, np.int64)
 
     def pick(t):
         picked = fnp.take_along_axis(t, indices, axis=dim)
         return picked if keepdim else fnp.squeeze(picked, axis=dim)
     values = record_as(_NODES[name], pick, self)
-    return _R[name](values, Tensor(indices if keepdim else np.squeeze(indices, axis=dim)))
+    kept = indices if keepdim else fnp.squeeze(indices, axis=dim)
+    return _R[name](values, kept if traced else Tensor(kept))
 
 
 def _order(a, dim):
@@ -264,7 +295,7 @@ def _pick(name, self, dim, keepdim, rank):
     if self.ndim == 0:
         return _gathered(name, self.reshape(1), np.zeros(1, np.int64), 0, False)
     dim = axis_index(dim, self.ndim)
-    a = _plain(self)
+    a = _values(self)
     if a.shape[dim] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
     order = _order(a, dim)
@@ -281,8 +312,9 @@ def median(self: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     def rank(count, nans):
         return np.where(nans > 0, count, np.maximum(count - 1, 0) // 2)
     if dim is None:
-        if not isinstance(self, Tensor):  # (a dual value: its tangent flows through the pick)
-            return _pick("median", fnp.ravel(self), 0, False, rank).values
+        if not isinstance(self, Tensor):  # (a traced value, or a dual one)
+            flat = fnp.ravel(self)
+            return _shared_traced(flat, _pick("median", flat, 0, False, rank).values)
         value = _pick("median", fnp.ravel(_plain(self)), 0, False, rank).values
         return shared_among_ties(_NODES["median"], self, value)
     return _pick("median1", self, dim, keepdim, rank)
@@ -294,8 +326,9 @@ def nanmedian(self: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     def rank(count, nans):
         return np.maximum(count - 1, 0) // 2 + 0 * nans
     if dim is None:
-        if not isinstance(self, Tensor):  # (a dual value: its tangent flows through the pick)
-            return _pick("nanmedian", fnp.ravel(self), 0, False, rank).values
+        if not isinstance(self, Tensor):  # (a traced value, or a dual one)
+            flat = fnp.ravel(self)
+            return _shared_traced(flat, _pick("nanmedian", flat, 0, False, rank).values)
         value = _pick("nanmedian", fnp.ravel(_plain(self)), 0, False, rank).values
         return shared_among_ties(_NODES["nanmedian"], self, value)
     return _pick("nanmedian1", self, dim, keepdim, rank)
@@ -342,7 +375,7 @@ def topk(self: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
             raise RuntimeError("selected index k out of range")
         return _gathered("topk", self.reshape(1), np.zeros(1, np.int64), 0, False)
     dim = axis_index(dim, self.ndim)
-    a = _plain(self)
+    a = _values(self)
     if not 0 <= k <= a.shape[dim]:
         raise RuntimeError("selected index k out of range")
     if largest:  # descending, NaN first, ties in their order: ascending on the reversal

@@ -46,7 +46,8 @@ from ..interpreters.forward import JVPTracer
 from ..interpreters.graph import GraphTracer
 from ..interpreters.reverse import ReverseTracer
 from ..numpy.constructors import stop_gradient
-from . import extras, linear, methods, pieces, pointwise, reducing, selecting, shapes, steps
+from . import (extras, interop, linear, methods, pieces, pointwise, reducing, selecting, shapes,
+               steps)
 from .dual import dim, numel, size
 from .tensor import Tensor
 
@@ -82,6 +83,23 @@ def _device(self: Any) -> Any:
     return inner.device if isinstance(inner, Tensor) else Tensor(np.zeros(0)).device
 
 
+def contiguous(self: Any, memory_format: Any = None) -> Any:
+    """The value itself: a traced value has no memory layout to copy (the transform
+    computes on values laid out as its kernels need).
+
+    >>> import funcgrad as fg
+    >>> fg.grad(lambda t: t.t().contiguous().sum())(fg.ones(2, 2))
+    tensor([[1., 1.],
+            [1., 1.]])
+    """
+    return self
+
+
+def is_contiguous(self: Any, memory_format: Any = None) -> bool:
+    """True: a traced value's elements are as :meth:`contiguous` leaves them."""
+    return True
+
+
 def _is_inference(self: Any) -> bool:
     """False: a traced value is no inference-mode Tensor (it carries derivatives)."""
     return False
@@ -115,7 +133,8 @@ def _namespace() -> dict[str, Any]:
     found.update(detach=detach, numel=numel, dim=dim, ndimension=dim, numpy=numpy,
                  size=property(size, doc=size.__doc__), data=property(detach),
                  requires_grad=property(_requires_grad), device=property(_device),
-                 is_inference=_is_inference)
+                 is_inference=_is_inference, contiguous=contiguous,
+                 is_contiguous=is_contiguous)
     for name in dir(Tensor):
         if name.endswith("_") and not name.startswith("_"):
             found[name] = _in_place(name)
@@ -183,5 +202,8 @@ def attach() -> None:
                                    if name in c.__dict__), None)
             if numpy_impl is not None:
                 setattr(cls, name, _dispatching(numpy_impl, tensor_impl))
+        # PyTorch's indexing: integers select before the advanced indices (t[1, :, [0, 2]]
+        # of shape (2, 3, 4) is (3, 2), NumPy's (2, 3)), Tensors in the index are values
+        setattr(cls, "__getitem__", _dispatching(getattr(cls, "__getitem__"), interop.getitem))
     core.Tracer.__getattr__ = _getattr  # type: ignore[attr-defined]
     assert DualTensor.__mro__[1] is JVPTracer  # (its own methods come first)
