@@ -15,7 +15,7 @@ Tensor's methods, as PyTorch's ``torch.func`` transforms do:
   ``transpose``, ``reshape``, ``sort``...) dispatches on the value: the Tensor's
   method for a Tensor's tracer, NumPy's for an array's;
 * the names only Tensors have (``view``, ``unsqueeze``, ``permute``, ``softmax``,
-  ``dim()``...) are found by the tracer's ``__getattr__``: on every traced value where
+  ``dim()``...) are the tracers' too: on every traced value where
   NumPy's arrays have no attribute of that name (``x.relu()``, ``x.unsqueeze(0)``), only
   on a Tensor's where they have one of another meaning (``x.view(-1)``);
 * ``detach()`` (and ``.data``) is ``stop_gradient``: a constant for every derivative,
@@ -170,30 +170,39 @@ def _dispatching(numpy_impl: Any, tensor_impl: Any) -> Any:
     return method
 
 
-def _getattr(self: Any, name: str) -> Any:
-    """A tracer's attribute not found otherwise: a Tensor's method when it stands for a
-    Tensor, or when NumPy's arrays have no attribute of that name (``x.relu()`` means the
-    same on every traced value)."""
-    for klass in type(self).__mro__:  # a property that raised AttributeError (a.data: "no
-        found = klass.__dict__.get(name)  # memory buffer") gets Python here: its own error
-        if isinstance(found, property):
-            return found.__get__(self, type(self))
-    impl = TRACED_METHODS.get(name)
-    if impl is not None and (self._tensor or not hasattr(np.ndarray, name)):
-        return impl.__get__(self, type(self))
-    kind = type(self).__name__
-    if name in _TAPE_ONLY and not name.startswith("_") and self._tensor:
-        raise AttributeError(
-            f"{name} belongs to the eager Tensor's tape, which a value traced by "
-            f"{self._trace.transform} is not on: the transform computes the derivatives. "
-            f"Return the value and let the transform differentiate it, or call {name} on "
-            f"the Tensors outside the transform.")
-    raise AttributeError(f"'{kind}' object has no attribute '{name}'")
+def _tensor_only(name: str, impl: Any) -> property:
+    """A name only Tensors have (``view``, ``unsqueeze``, ``relu``...), on every tracer: the
+    Tensor's for a tracer of a Tensor, and on any tracer where NumPy's arrays have no
+    attribute of that name (``x.relu()`` means the same on every traced value); else
+    absent (``hasattr`` is False).  A property, not ``__getattr__``: a class with one loses
+    CPython's fast attribute loads on every tracer."""
+    numpy_has = hasattr(np.ndarray, name)
+
+    def get(self: Any) -> Any:
+        if self._tensor or not numpy_has:
+            return impl.__get__(self, type(self))
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    return property(get, doc=getattr(impl, "__doc__", None))
+
+
+def _tape_only(name: str) -> property:
+    """The eager tape's own attributes (``backward``, ``grad``...): absent on a tracer,
+    saying why on a Tensor's."""
+    def get(self: Any) -> Any:
+        if self._tensor:
+            raise AttributeError(
+                f"{name} belongs to the eager Tensor's tape, which a value traced by "
+                f"{self._trace.transform} is not on: the transform computes the derivatives. "
+                f"Return the value and let the transform differentiate it, or call {name} "
+                f"on the Tensors outside the transform.")
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    return property(get)
 
 
 def attach() -> None:
     """Give the transforms' tracers the Tensor's methods for the values that stand for
     Tensors (forward_ad's DualTensor keeps its own: :mod:`funcgrad.eager.dual`)."""
+    missing = [name for name in TRACED_METHODS if not hasattr(ReverseTracer, name)]
     for cls in TRACER_CLASSES:
         for name, tensor_impl in TRACED_METHODS.items():
             numpy_impl = cls.__dict__.get(name)
@@ -205,5 +214,9 @@ def attach() -> None:
         # PyTorch's indexing: integers select before the advanced indices (t[1, :, [0, 2]]
         # of shape (2, 3, 4) is (3, 2), NumPy's (2, 3)), Tensors in the index are values
         setattr(cls, "__getitem__", _dispatching(getattr(cls, "__getitem__"), interop.getitem))
-    core.Tracer.__getattr__ = _getattr  # type: ignore[attr-defined]
+    for name in missing:
+        setattr(core.Tracer, name, _tensor_only(name, TRACED_METHODS[name]))
+    for name in _TAPE_ONLY:
+        if not hasattr(core.Tracer, name):
+            setattr(core.Tracer, name, _tape_only(name))
     assert DualTensor.__mro__[1] is JVPTracer  # (its own methods come first)
