@@ -425,6 +425,26 @@ else:
 lin = a * u + b * v
 pre = F.exp(la + lb + lin + extra + gs - ga - gb) * F.sqrt(a / (a + b) * b / C({2 * 3.141592653589793!r}))"""
 
+# The prefactor ``pre`` (directly for small shapes) and the side of the continued fraction
+# (``swap``: I_x(a, b) = 1 - I_{1-x}(b, a), with p, q the fraction's shapes, y its argument
+# and yc = 1 - y exact): what the values and the shape derivatives both start from.
+BETA_PREFACTOR_AND_SIDE = f"""if a + b < C(10):
+    pre = F.exp(F.lgamma(a + b) - F.lgamma(a) - F.lgamma(b) + a * F.log(x)
+                + b * F.log1p(-x))
+else:
+{_indent(BETA_PREFACTOR, 4)}
+swap = x >= (a + C(1)) / (a + b + C(2))
+if swap:
+    p = b
+    q = a
+    y = C(1) - x
+    yc = x
+else:
+    p = a
+    q = b
+    y = x
+    yc = C(1) - x"""
+
 
 # I_x(a, b) (``upper``: 1 - I_x(a, b)) by its continued fraction (Numerical Recipes 6.4), on
 # the side of x = (a + 1) / (a + b + 2) where it converges fast (the other through
@@ -455,22 +475,7 @@ elif x == C(0):
 elif x == C(1):
     r = {one}
 else:
-    if a + b < C(10):
-        pre = F.exp(F.lgamma(a + b) - F.lgamma(a) - F.lgamma(b) + a * F.log(x)
-                    + b * F.log1p(-x))
-    else:
-{_indent(BETA_PREFACTOR, 8)}
-    swap = x >= (a + C(1)) / (a + b + C(2))
-    if swap:
-        p = b
-        q = a
-        y = C(1) - x
-        yc = x
-    else:
-        p = a
-        q = b
-        y = x
-        yc = C(1) - x
+{_indent(BETA_PREFACTOR_AND_SIDE, 4)}
     c = C(1)
     # 1 - (p + q) y / (p + 1), which cancels for a large p at y near 1
     d = (p * yc + (C(1) - q * y)) / (p + C(1))

@@ -51,8 +51,9 @@ import numpy as np
 from ..core import _state
 from ._elementwise import elementwise
 from .elementwise import equal, exp, log, log1p, where
-from ._incomplete_values import (BETA_PREFACTOR, BETAINC, GAMMA_PREFACTOR, TOLERANCE, _log1pmx,
-                                 betainc_body, gammainc_body, temme_da_sums)
+from ._incomplete_values import (BETA_PREFACTOR_AND_SIDE, BETAINC, GAMMA_PREFACTOR, TOLERANCE,
+                                 _indent, _log1pmx, betainc_body, gammainc_body,
+                                 temme_da_sums)
 from .special import _horner, digamma, gammaln
 
 _EMPTY: dict = {}
@@ -119,10 +120,6 @@ while w{tag} < C(10):
     n{tag} = n{tag} + C(1)
 z{tag} = C(1) / (w{tag} * w{tag})
 tail{tag} = C(0.5) / w{tag} + z{tag} * ({_horner(f"z{tag}", _PSI_TAIL)})"""
-
-
-def _indent(code, spaces):
-    return "\n".join(" " * spaces + line for line in code.splitlines())
 
 
 _GAMMAINC_DA = f"""a = x0
@@ -252,26 +249,9 @@ if bad or a > C({MAX_SHAPE!r}) or b > C({MAX_SHAPE!r}):
 elif x == C(0) or x == C(1):
     r = C(0)
 else:
-    if a + b < C(10):
-        pre = F.exp(F.lgamma(a + b) - F.lgamma(a) - F.lgamma(b) + a * F.log(x)
-                    + b * F.log1p(-x))
-    else:
-{_indent(BETA_PREFACTOR, 8)}
-    swap = x >= (a + C(1)) / (a + b + C(2))
-    if swap:
-        p = b
-        q = a
-        y = C(1) - x
-        yc = x
-        ly = F.log1p(-x)
-        lyc = F.log(x)
-    else:
-        p = a
-        q = b
-        y = x
-        yc = C(1) - x
-        ly = F.log(x)
-        lyc = F.log1p(-x)
+{_indent(BETA_PREFACTOR_AND_SIDE, 4)}
+    ly = F.log1p(-x) if swap else F.log(x)
+    lyc = F.log(x) if swap else F.log1p(-x)
     value = pre / p
 {_indent(_psi_parts("p + q", "s"), 4)}
 {_indent(_psi_parts("p + C(1)", "p"), 4)}
