@@ -414,9 +414,6 @@ class Tracer:
     # Does it stand for a Python number (see is_weak)?  Tracers whose value can be one
     # say so with a property.
     weak = False
-    # Does it stand for an eager Tensor (see stands_for_tensor)?  Tracers that carry a
-    # value read it there; graph tracers, which carry none, keep a flag.
-    _tensor = False
     # provided by every subclass (a property, or a slot)
     shape: tuple[int, ...]
     dtype: np.dtype
@@ -443,6 +440,12 @@ class Tracer:
     def _carried(self):
         """The value it carries (see :func:`innermost_value`); None by default."""
         return None
+
+    @property
+    def _tensor(self):
+        """Does it stand for an eager Tensor (see :func:`stands_for_tensor`)?  Read from
+        the value it carries; graph tracers, which carry none, keep a flag instead."""
+        return stands_for_tensor(self._carried())
 
     def _check_alive(self):
         if not self._trace.active and not self._trace.outlives:

@@ -151,14 +151,8 @@ def _dispatching(numpy_impl: Any, tensor_impl: Any) -> Any:
     """One attribute of a tracer class: the Tensor's for a tracer of a Tensor, else
     NumPy's."""
     if isinstance(numpy_impl, property) or isinstance(tensor_impl, property):
-        def numpy_get(self: Any) -> Any:
-            return numpy_impl.__get__(self, type(self))
-
-        def tensor_get(self: Any) -> Any:
-            return tensor_impl.__get__(self, type(self))
-
         def get(self: Any) -> Any:
-            return tensor_get(self) if self._tensor else numpy_get(self)
+            return (tensor_impl if self._tensor else numpy_impl).__get__(self, type(self))
         return property(get, doc=getattr(tensor_impl, "__doc__", None))
 
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:

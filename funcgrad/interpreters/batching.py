@@ -105,10 +105,6 @@ class BatchTracer(Tracer):
     def dtype(self):
         return self.value.dtype
 
-    @property
-    def _tensor(self):
-        return stands_for_tensor(self.value)
-
     def _carried(self):
         return self.value
 

@@ -20,7 +20,7 @@ order), under the interpreter and the gradient mode that were current when the
 operation ran, so the result is the one eager evaluation gives.
 """
 from ..core import (Interpreter, Tracer, _special_classes, _state, concrete, dtype_of, is_weak,
-                    run_under, stands_for_tensor)
+                    run_under)
 
 __all__ = ["JVPInterpreter", "JVPTracer"]
 
@@ -117,10 +117,6 @@ class JVPTracer(Tracer):
     @property
     def weak(self):
         return is_weak(self.primal)
-
-    @property
-    def _tensor(self):
-        return stands_for_tensor(self.primal)
 
     def _carried(self):
         return self.primal

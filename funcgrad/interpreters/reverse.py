@@ -18,7 +18,7 @@ from numpy import array as _array, dtype as _dtype, ndarray
 
 from .. import instruments
 from ..core import (ROOT, Interpreter, Tracer, _special_classes, _state, concrete, dtype_of,
-                    is_weak, run_under, stands_for_tensor)
+                    is_weak, run_under)
 from ..primitives.elementwise import add_p, divide_p, multiply_p, subtract_p
 from .backprop import SELECT, UNNUMBERED, backpropagate
 from .forward import JVPInterpreter
@@ -86,10 +86,6 @@ class ReverseTracer(Tracer):
             return self.value.dtype
         except AttributeError:
             return dtype_of(self.value)
-
-    @property
-    def _tensor(self):
-        return stands_for_tensor(self.value)
 
     def _carried(self):
         return self.value
