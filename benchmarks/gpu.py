@@ -1,29 +1,36 @@
 """The prepared real-GPU check for funcgrad's CUDA backend (issue 4).
 
-One script, sized to fit a short lease on one GPU (about 5 minutes on an H200):
+One script, sized to fit a short lease on one GPU (under 10 minutes on an H200 with 16
+cores), that writes what it has whenever it stops:
 
-1. **correctness on the device**: every GPU implementation (every primitive of the
-   registry, through ``funcgrad.gpu.IMPLS``) against the CPU on small and on
-   multi-block sizes; the fused VJP kernels; the warp-shuffle reduction against its
-   shared-memory twin (the simulator can only run the twin); grad / jacobian /
-   hessian / vmap of whole functions;
-2. **timings** (CUDA events, medians): elementwise, fused-rule, reduction and
-   matmul kernels at 1e6 and 1e8 elements, each with the achieved memory bandwidth
-   as a fraction of the device's peak (and of a plain device-to-device copy); and
-   ``grad`` of W4 (``sum(exp(sin x) cos^2 x + sqrt(1 + x^2))``) at 1e6 and 1e8
-   elements on the GPU against funcgrad's CPU path.
+1. **preflight**: versions, the device, one trivial kernel compiled and run (a broken CUDA
+   set-up ends the run at once, so that a lease is not spent waiting);
+2. **correctness on the device** (``benchmarks/gpu_checks.py``): every GPU implementation
+   (every primitive of the registry, through ``funcgrad.gpu.IMPLS``) against the CPU on
+   small and multi-block sizes; the fused VJP kernels; the warp-shuffle reduction against
+   its shared-memory twin (the simulator can only run the twin); grad / jacobian / hessian /
+   vmap of whole functions.  Compiling the kernels is most of the time, so ``--jobs N``
+   deals the checks out to N processes, and ``--tests`` runs ``tests/gpu_sim`` (the
+   simulator suite) on the device beside them, with pytest-xdist workers;
+3. **timings** (CUDA events, medians), alone on the machine: elementwise, fused-rule,
+   reduction and matmul kernels at 1e6 and 1e8 elements, each with the achieved memory
+   bandwidth as a fraction of the device's peak (and of a plain device-to-device copy); and
+   ``grad`` of W4 (``sum(exp(sin x) cos^2 x + sqrt(1 + x^2))``) on the GPU against
+   funcgrad's CPU path.
 
-Results go to ``<out>/gpu.json`` and ``<out>/gpu.md`` (``--out``, default
-``benchmarks/results``).  On the lent machine (numba-cuda is installed there)::
+Results go to ``<out>/gpu.json``, ``<out>/gpu.md`` and (with ``--tests``)
+``<out>/gpu_tests.log`` (``--out``, default ``benchmarks/results``), rewritten after each
+phase; ``--deadline S`` stops waiting for the parallel checks S seconds after the start,
+less the time the timings need, and records the checks that did not finish.  On the lent
+machine (numba-cuda is installed there)::
 
-    pip install -q --no-deps --no-build-isolation -e . && \\
-        PYTHONUNBUFFERED=1 python benchmarks/gpu.py --out $OUT
+    pip install -q --no-deps --no-build-isolation -e . && PYTHONUNBUFFERED=1 \\
+        python benchmarks/gpu.py --jobs 10 --tests --test-workers 5 --deadline 480 --out $OUT
 
 Other modes:
 
 ``--dry-run``       the whole script on the CUDA simulator with tiny sizes (no GPU; checks
                     the script itself)
-``--tests``         also run ``tests/gpu_sim`` (the simulator suite) on the real device
 ``--skip-cpu-1e8``  skip the slowest CPU reference (W4 grad on 1e8 elements)
 """
 from __future__ import annotations
@@ -34,6 +41,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -42,237 +50,21 @@ ROOT = Path(__file__).resolve().parent.parent
 
 if "--dry-run" in sys.argv:  # must precede the first import of Numba
     os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+from numba import cuda  # noqa: E402 - a global: the simulator swaps module globals in kernels
 
 import funcgrad as fg  # noqa: E402
 import funcgrad.numpy as fnp  # noqa: E402
-from funcgrad.core import REGISTRY  # noqa: E402
-from funcgrad.primitives.indexing import normalize_index  # noqa: E402
+from benchmarks import gpu_checks  # noqa: E402
+from benchmarks.gpu_checks import compare, impl, log  # noqa: E402
 
-RESULTS = {"checks": [], "timings": [], "errors": []}
-
-
-def log(*args):
-    print(*args, flush=True)
-
-
-# --- correctness ------------------------------------------------------------------------------
-
-def _compare(label, got, want, rtol, atol):
-    from funcgrad.gpu import GpuArray
-    if isinstance(want, (list, tuple)):
-        ok = all(_compare(f"{label}[{i}]", g, w, rtol, atol)
-                 for i, (g, w) in enumerate(zip(got, want)))
-        return ok
-    want = np.asarray(want)
-    host = np.asarray(got)
-    ok = isinstance(got, GpuArray) or not hasattr(got, "buf")
-    detail = ""
-    if host.shape != want.shape or host.dtype != want.dtype:
-        ok, detail = False, f"shape/dtype {host.shape} {host.dtype} vs {want.shape} {want.dtype}"
-    elif want.dtype.kind in "biu":
-        ok = bool(np.array_equal(host, want))
-    else:
-        with np.errstate(all="ignore"):
-            err = np.abs(host - want) - atol - rtol * np.abs(want)
-            bad = (err > 0) & ~(np.isnan(host) & np.isnan(want))
-            bad |= np.isnan(host) != np.isnan(want)
-        ok = not bad.any()
-        if not ok:
-            detail = f"max excess {np.nanmax(np.where(bad, err, 0)):.3g} at {np.argmax(bad)}"
-    RESULTS["checks"].append({"check": label, "ok": bool(ok), "detail": detail})
-    if not ok:
-        log(f"  MISMATCH {label}: {detail}")
-    return ok
-
-
-def impl(name):
-    """The GPU implementation of the primitive called ``name`` (the table is keyed by the
-    primitive object)."""
-    from funcgrad.gpu import IMPLS
-    return IMPLS[REGISTRY[name]]
-
-
-def check_impl(name, args, params=None, gpu_args=None, rtol=None, atol=None, label=None):
-    params = params or {}
-    with np.errstate(all="ignore"):
-        want = REGISTRY[name].impl(*args, **params)
-    if gpu_args is None:
-        gpu_args = [fg.device_put(a) if isinstance(a, np.ndarray) else a for a in args]
-    got = impl(name)(*gpu_args, **params)
-    dtype = np.result_type(*[a.dtype for a in args if hasattr(a, "dtype")])
-    f32 = dtype == np.float32
-    rtol = rtol if rtol is not None else (3e-5 if f32 else 1e-9)
-    atol = atol if atol is not None else (1e-5 if f32 else 1e-9)
-    return _compare(label or f"{name} {[np.shape(a) for a in args]} {dtype}", got, want, rtol,
-                    atol)
-
-
-def correctness(scale):
-    from funcgrad.gpu import fused_vjp, missing_gpu_primitives
-    from funcgrad.kernels.cuda import reduce
-    from funcgrad.primitives import scalar as sc
-    elementwise = [p for p in REGISTRY.values() if p.elementwise is not None]
-    rng = np.random.default_rng(0)
-    missing = missing_gpu_primitives()
-    RESULTS["checks"].append({"check": "every primitive has a GPU implementation",
-                              "ok": not missing, "detail": ", ".join(missing)})
-    big = max(8, int(scale))  # multi-block sizes on a real GPU
-    domain = {"log": (0.1, 3), "log2": (0.1, 3), "log10": (0.1, 3), "log1p": (-0.5, 3),
-              "sqrt": (0.1, 3), "arcsin": (-0.9, 0.9), "arccos": (-0.9, 0.9),
-              "arctanh": (-0.9, 0.9), "arccosh": (1.1, 3), "reciprocal": (0.5, 2),
-              "power": (0.2, 2), "divide": (0.5, 2), "mod": (0.5, 3)}
-    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e30])
-    for prim in elementwise:
-        name = prim.name
-        lo, hi = domain.get(name, (-2, 2))
-        arity = len(prim.elementwise.lins)
-        for dtype in (np.float64, np.float32):
-            shapes = {1: [(big,)], 2: [(big // 4, 4), (4,)], 3: [(big // 4, 4), (4,), (1,)]}
-            args = [rng.uniform(lo, hi, s).astype(dtype) for s in shapes[arity]]
-            if name == "where":
-                args[0] = args[0] > 0
-            if name == "rint":
-                args[0] = np.round(args[0] * 2) / 2
-            check_impl(name, args)
-            if arity == 1 and name not in ("logical_not",):
-                check_impl(name, [specials.astype(dtype)], label=f"{name} specials {dtype}")
-        if arity == 2:
-            check_impl(name, [rng.uniform(lo, hi, 50), 1.5], label=f"{name} with a scalar")
-            if (prim.elementwise.compute == "arith"
-                    and sc.body_for(prim.elementwise.scalar, np.int64) is not None):
-                ints = np.arange(-20, 20).reshape(8, 5)
-                other = np.arange(0, 5) if name == "power" else np.array([1, 2, 3, -2, 7])
-                check_impl(name, [ints, other], label=f"{name} int64")
-    for prim in elementwise:  # every first-order rule that became one kernel
-        decl = prim.elementwise
-        for i, lin in enumerate(decl.lins if prim.differentiable else ()):
-            if lin is None:
-                continue
-            for dtype in (np.float64, np.float32):
-                args = [rng.uniform(0.2, 0.9, big).astype(dtype) for _ in decl.lins]
-                if decl.compute == "select":
-                    args[0] = args[0] > 0.5
-                out = prim.impl(*args)
-                g = rng.standard_normal(big).astype(dtype)
-                got = fused_vjp(prim, i, fg.device_put(g), fg.device_put(args),
-                                fg.device_put(out))
-                if got is None:
-                    continue
-                with np.errstate(all="ignore"):
-                    want = np.broadcast_to(lin(g, *args, out), out.shape).astype(dtype)
-                _compare(f"fused {prim.name} argument {i} {dtype.__name__}", got, want,
-                         3e-5 if dtype == np.float32 else 1e-9,
-                         1e-6 if dtype == np.float32 else 1e-12)
-    check_impl("convert_element_type", [rng.standard_normal(big) * 10], {"dtype": np.int32})
-    check_impl("convert_element_type", [rng.standard_normal(big)], {"dtype": np.float32})
-    check_impl("convert_element_type", [rng.standard_normal(big)], {"dtype": np.bool_})
-    # reductions: every layout, long rows (two passes), NaN, bools, ints
-    for shape, axes in [((big * 4,), (0,)), ((7, big), (1,)), ((big, 7), (0,)),
-                        ((big // 8, 8, 3), (0, 2)), ((3, 5), (1,)), ((64, 64), (0, 1))]:
-        x = rng.standard_normal(shape)
-        for name in ("reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "logsumexp"):
-            for dtype in (np.float64, np.float32):
-                xx = (x * (0.01 if name == "reduce_prod" else 1)).astype(dtype)
-                check_impl(name, [xx], {"axes": axes, "keepdims": False}, rtol=(
-                    1e-4 if dtype == np.float32 else 1e-9))
-        check_impl("reduce_sum", [np.round(x * 5).astype(np.int32)], {"axes": axes,
-                                                                       "keepdims": True})
-        check_impl("reduce_max", [x > 0.5], {"axes": axes, "keepdims": False})
-        for name in ("argmax", "argmin", "cumsum", "argsort"):
-            key = "axis"
-            check_impl(name, [np.round(x, 1)], {key: axes[0]} | (
-                {"keepdims": False} if name.startswith("arg") and name != "argsort" else {}),
-                rtol=1e-9)
-    x = rng.standard_normal((3, big))
-    x[1, 5] = np.nan
-    check_impl("reduce_max", [x], {"axes": (1,), "keepdims": False}, label="max with NaN")
-    check_impl("argmax", [x], {"axis": 1, "keepdims": False}, label="argmax with NaN")
-    # the warp-shuffle fast path equals its shared-memory twin
-    if not reduce.SIM:
-        from numba import cuda
-        for op in ("sum", "max", "min"):
-            for dtype in (np.float32, np.float64, np.int64):
-                x = (rng.standard_normal(big * 8) * 100).astype(dtype)
-                d = cuda.to_device(x)
-                a = reduce.rows(op, d, 0, 8, big, big, 1, dtype, shuffle=True).copy_to_host()
-                b = reduce.rows(op, d, 0, 8, big, big, 1, dtype, shuffle=False).copy_to_host()
-                _compare(f"shuffle == shared {op} {np.dtype(dtype)}", fg.device_put(a), b,
-                         1e-5 if dtype == np.float32 else 1e-12, 1e-3)
-    # structural
-    x = rng.standard_normal((4, 5, 6))
-    check_impl("transpose", [x], {"perm": (2, 0, 1)})
-    check_impl("reshape", [x], {"shape": (20, 6)})
-    check_impl("broadcast_to", [x[:, :1]], {"shape": (3, 4, 5, 6)})
-    check_impl("concatenate", [x, x[:, :2].astype(np.float32)], {"axis": 1})
-    check_impl("split", [x], {"bounds": (1, 3), "axis": 2})
-    check_impl("stop_gradient", [x])
-    # matmul, einsum
-    for (sa, sb) in [((big // 8, 70), (70, 33)), ((3, 1, 17, 9), (4, 9, 20)), ((9,), (9, 5)),
-                     ((6, 9), (9,))]:
-        for dtype in (np.float64, np.float32):
-            check_impl("matmul", [rng.standard_normal(sa).astype(dtype),
-                                  rng.standard_normal(sb).astype(dtype)], rtol=(
-                1e-4 if dtype == np.float32 else 1e-9))
-    check_impl("matmul", [np.arange(12).reshape(3, 4), np.arange(8).reshape(4, 2)])
-    check_impl("einsum", [rng.standard_normal((3, 4, 5)), rng.standard_normal((5, 4))],
-               {"subscripts": "ijk,kj->ik"})
-    check_impl("einsum", [rng.standard_normal((2, 3)), rng.standard_normal((3, 4)),
-                          rng.standard_normal((4, 2))], {"subscripts": "ij,jk,kl->il"})
-    # gather / scatter (atomics on repeated indices)
-    x = rng.standard_normal((big // 4, 4))
-    for idx in [(slice(1, None, 3), 2), (np.array([0, 3, 3, 1]),), (slice(None), np.array([1, 1])),
-                (rng.integers(0, big // 4, big), slice(None)), (np.array([[0], [2]]),
-                                                               np.array([1, 3]))]:
-        spec, arrays = normalize_index(idx, x.shape)
-        check_impl("gather", [x, *arrays], {"spec": spec}, gpu_args=[fg.device_put(x), *arrays])
-        if arrays:
-            check_impl("gather", [x, *arrays], {"spec": spec}, gpu_args=[
-                fg.device_put(x), *[fg.device_put(np.asarray(a)) for a in arrays]],
-                label=f"gather device index {spec}")
-        region = x[idx].shape
-        u = rng.standard_normal(region)
-        check_impl("scatter", [x, u, *arrays], {"spec": spec, "mode": "add"},
-                   gpu_args=[fg.device_put(x), fg.device_put(u), *arrays])
-        if not arrays:
-            check_impl("scatter", [x, u, *arrays], {"spec": spec, "mode": "set"},
-                       gpu_args=[fg.device_put(x), fg.device_put(u), *arrays])
-    # linear algebra
-    for batch, n in [((), 5), ((7,), 3), ((2, 3), 12), ((), 40)]:
-        for dtype in (np.float64, np.float32):
-            a = (rng.standard_normal(batch + (n, n)) + 2 * np.eye(n) * np.sqrt(n)).astype(dtype)
-            spd = (a @ np.swapaxes(a, -1, -2) + n * np.eye(n)).astype(dtype)
-            tol = {"rtol": 2e-3, "atol": 2e-3} if dtype == np.float32 else {"rtol": 1e-8,
-                                                                              "atol": 1e-8}
-            for name, args in [("inv", [a]), ("det", [a]), ("slogdet", [a]),
-                               ("cholesky", [spd]),
-                               ("solve", [a, rng.standard_normal(batch + (n, 3)).astype(dtype)])]:
-                check_impl(name, args, **tol)
-    # whole functions under transforms
-    xs = np.linspace(-1.5, 1.3, max(12, big // 16 * 4))
-    w = rng.standard_normal((3, xs.size))
-
-    def w4(x):
-        return fnp.sum(fnp.exp(fnp.sin(x)) * fnp.cos(x) ** 2 + fnp.sqrt(1 + x * x))
-
-    def mlp(x, w):
-        h = fnp.tanh(w @ x)
-        return fnp.sum(h ** 2) + fnp.logsumexp(h) - fnp.mean(fnp.abs(x)) * fnp.max(h)
-
-    def small(x):
-        return fnp.tanh(x[:4]) * x[4:8] ** 2
-
-    xg, wg = fg.device_put(xs), fg.device_put(w)
-    _compare("grad W4", fg.grad(w4)(xg), fg.grad(w4)(xs), 1e-9, 1e-9)
-    _compare("grad mlp (2 args)", fg.grad(mlp, argnums=(0, 1))(xg, wg),
-             fg.grad(mlp, argnums=(0, 1))(xs, w), 1e-9, 1e-9)
-    _compare("jacrev", fg.jacrev(small)(xg[:8]), fg.jacrev(small)(xs[:8]), 1e-9, 1e-9)
-    _compare("jacfwd", fg.jacfwd(small)(xg[:8]), fg.jacfwd(small)(xs[:8]), 1e-9, 1e-9)
-    _compare("hessian", fg.hessian(lambda x: fnp.sum(small(x)))(xg[:8]),
-             fg.hessian(lambda x: fnp.sum(small(x)))(xs[:8]), 1e-9, 1e-9)
-    _compare("vmap", fg.vmap(lambda w, x: fnp.tanh(w @ x), in_axes=(0, None))(wg, xg),
-             fg.vmap(lambda w, x: fnp.tanh(w @ x), in_axes=(0, None))(w, xs), 1e-9, 1e-9)
+RESULTS = gpu_checks.RESULTS
+RESULTS["timings"] = []
+TIMINGS_SECONDS = 150
+"""What the timings phase is given at the end of a run with a deadline."""
 
 
 # --- timing -------------------------------------------------------------------------------------
@@ -430,7 +222,7 @@ def timings(sizes, skip_cpu_big, dry):
         got = np.asarray(grad(xg))
         s, c = np.sin(xs), np.cos(xs)
         want = np.exp(s) * c * (c * c - 2 * s) + xs / np.sqrt(1 + xs * xs)
-        _compare(f"W4 grad on GPU, n={n:.0e}", fg.device_put(got), want, 1e-9, 1e-9)
+        compare(f"W4 grad on GPU, n={n:.0e}", fg.device_put(got), want, 1e-9, 1e-9)
         del x64, x32, y64, dst, m, xg, t64
     # matmul
     for size in ([8] if dry else [1024, 4096]):
@@ -494,28 +286,149 @@ def markdown():
     return "\n".join(lines) + "\n"
 
 
+
+# --- running -----------------------------------------------------------------------------------
+
+def preflight():
+    """The device, and one trivial kernel compiled and run: a broken CUDA set-up stops the run
+    here, in seconds."""
+    from funcgrad.kernels.cuda import _config
+    if not _config.SIM:
+        dev = cuda.get_current_device()
+        log("device:", dev.name, dev.compute_capability)
+
+    @cuda.jit
+    def fill(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = i
+
+    d = cuda.device_array(64, np.float64)
+    fill[1, 64](d)
+    assert np.array_equal(d.copy_to_host(), np.arange(64.0)), "a trivial kernel computed wrong"
+    x = fg.device_put(np.linspace(0, 1, 10))
+    compare("preflight: exp of a device array", impl("exp")(x), np.exp(np.linspace(0, 1, 10)),
+            1e-12, 1e-12)
+
+
+def shard_main(args):
+    """One of the ``--jobs`` processes: its share of the checks, the results file rewritten
+    after each task (so a process stopped at the deadline keeps what it did)."""
+    i, n = map(int, args.shard.split("/"))
+    selected = gpu_checks.tasks()[i::n]
+    path = Path(args.out) / f"shard-{i}.json"
+    done = []
+
+    def save(label):
+        done.append(label)
+        path.write_text(json.dumps({"checks": RESULTS["checks"], "done": done}, default=str))
+    save_start = [label for label, _ in selected]
+    (Path(args.out) / f"shard-{i}.tasks").write_text(json.dumps(save_start))
+    gpu_checks.run(selected, args.big, save)
+    return 0
+
+
+def parallel_correctness(args, out, deadline):
+    """Deal the checks out to ``--jobs`` processes (and ``tests/gpu_sim`` to pytest-xdist
+    workers beside them); wait until they finish or ``deadline`` (perf_counter seconds)."""
+    work = Path(tempfile.mkdtemp(prefix="funcgrad-gpu-"))
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", NUMBA_NUM_THREADS="1")
+    procs = []
+    for i in range(args.jobs):
+        cmd = [sys.executable, __file__, "--shard", f"{i}/{args.jobs}", "--out", str(work),
+               "--big", str(args.big)] + (["--dry-run"] if args.dry_run else [])
+        log_file = open(work / f"shard-{i}.log", "w")
+        procs.append((f"checks {i}/{args.jobs}",
+                      subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT, env=env,
+                                       cwd=ROOT), work / f"shard-{i}.log"))
+    if args.tests:
+        test_env = dict(env, FUNCGRAD_GPU_TESTS="device")
+        test_env.pop("NUMBA_ENABLE_CUDASIM", None)
+        if args.dry_run:
+            test_env["NUMBA_ENABLE_CUDASIM"] = "1"
+        cmd = [sys.executable, "-m", "pytest", "-v", "-rfE", "-p", "no:cacheprovider",
+               "--timeout", "300", str(ROOT / "tests" / "gpu_sim")] + (
+            ["-n", str(args.test_workers)] if args.test_workers > 1 else []) + (
+            args.test_args.split() if args.test_args else [])
+        log_path = out / "gpu_tests.log"
+        procs.append(("tests/gpu_sim on the device", subprocess.Popen(
+            cmd, stdout=open(log_path, "w"), stderr=subprocess.STDOUT, env=test_env, cwd=ROOT),
+            log_path))
+    while any(p.poll() is None for _, p, _ in procs) and time.perf_counter() < deadline:
+        time.sleep(1)
+    for label, p, log_path in procs:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+            RESULTS["errors"].append({"phase": label, "error": "stopped at the deadline"})
+        elif p.returncode and not label.startswith("tests"):
+            RESULTS["errors"].append({"phase": label, "error": f"exit {p.returncode}: " +
+                                      log_path.read_text()[-800:]})
+    for i in range(args.jobs):
+        path, planned = work / f"shard-{i}.json", work / f"shard-{i}.tasks"
+        got = json.loads(path.read_text()) if path.exists() else {"checks": [], "done": []}
+        RESULTS["checks"].extend(got["checks"])
+        todo = json.loads(planned.read_text()) if planned.exists() else []
+        for label in todo[len(got["done"]):]:
+            RESULTS["checks"].append({"check": label, "ok": False,
+                                      "detail": "did not run (stopped at the deadline)"})
+    if args.tests:
+        text = (out / "gpu_tests.log").read_text()
+        tail = text.strip().splitlines()[-1] if text.strip() else "no output"
+        RESULTS["checks"].append({"check": "tests/gpu_sim on the device",
+                                  "ok": procs[-1][1].returncode == 0, "detail": tail})
+
+
+def write(out, start):
+    RESULTS["seconds"] = time.perf_counter() - start
+    (out / "gpu.json").write_text(json.dumps(RESULTS, indent=1, default=str))
+    (out / "gpu.md").write_text(markdown())
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
     parser.add_argument("--dry-run", action="store_true")
-    parser.add_argument("--tests", action="store_true")
+    parser.add_argument("--tests", action="store_true", help="run tests/gpu_sim on the device")
+    parser.add_argument("--test-workers", type=int, default=1)
+    parser.add_argument("--test-args", default="", help="more pytest arguments for --tests")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the checks")
+    parser.add_argument("--deadline", type=float, default=0,
+                        help="seconds from the start by which everything is written")
     parser.add_argument("--skip-cpu-1e8", action="store_true")
     parser.add_argument("--sizes", default=None, help="comma-separated element counts")
     parser.add_argument("--skip-correctness", action="store_true")
+    parser.add_argument("--skip-timings", action="store_true")
+    parser.add_argument("--shard", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--big", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.big = args.big or (64 if args.dry_run else 4096)  # multi-block sizes on a real GPU
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.shard:
+        return shard_main(args)
+    start = time.perf_counter()
     RESULTS["versions"] = versions()
     log("versions:", RESULTS["versions"])
     sizes = [float(s) for s in args.sizes.split(",")] if args.sizes else (
         [1e3] if args.dry_run else [1e6, 1e8])
-    start = time.perf_counter()
-    phases = [("correctness", lambda: correctness(64 if args.dry_run else 4096)),
-              ("timings", lambda: timings(sizes, args.skip_cpu_1e8, args.dry_run))]
-    if args.skip_correctness:
-        phases = phases[1:]
-    if args.tests:
-        phases.append(("tests/gpu_sim on the device", run_device_tests))
+    try:
+        preflight()
+    except Exception as e:  # noqa: BLE001 - nothing else can work: say why and stop
+        traceback.print_exc()
+        RESULTS["errors"].append({"phase": "preflight", "error": f"{type(e).__name__}: {e}"})
+        write(out, start)
+        return 2
+    end = start + args.deadline if args.deadline else float("inf")
+    phases = []
+    if not args.skip_correctness:
+        if args.jobs > 1 or args.tests:
+            phases.append(("correctness", lambda: parallel_correctness(
+                args, out, end - (0 if args.skip_timings else TIMINGS_SECONDS))))
+        else:
+            phases.append(("correctness", lambda: gpu_checks.run(gpu_checks.tasks(), args.big)))
+    if not args.skip_timings:
+        phases.append(("timings", lambda: timings(sizes, args.skip_cpu_1e8, args.dry_run)))
     for phase, fn in phases:
         log(f"\n=== {phase} ({time.perf_counter() - start:.0f}s)")
         try:
@@ -523,24 +436,10 @@ def main():
         except Exception as e:  # noqa: BLE001 - record, and go on to the next phase
             traceback.print_exc()
             RESULTS["errors"].append({"phase": phase, "error": f"{type(e).__name__}: {e}"})
-    RESULTS["seconds"] = time.perf_counter() - start
-    (out / "gpu.json").write_text(json.dumps(RESULTS, indent=1, default=str))
-    (out / "gpu.md").write_text(markdown())
+        write(out, start)
     log("\n" + markdown())
     bad = [c for c in RESULTS["checks"] if not c["ok"]]
     return 1 if bad or RESULTS["errors"] else 0
-
-
-def run_device_tests():
-    env = dict(os.environ, FUNCGRAD_GPU_TESTS="device")
-    env.pop("NUMBA_ENABLE_CUDASIM", None)
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                           str(ROOT / "tests" / "gpu_sim")], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=1200)
-    log(proc.stdout[-3000:], proc.stderr[-2000:])
-    RESULTS["checks"].append({"check": "tests/gpu_sim on the device", "ok": proc.returncode == 0,
-                              "detail": proc.stdout.strip().splitlines()[-1] if proc.stdout
-                              else proc.stderr[-300:]})
 
 
 if __name__ == "__main__":
