@@ -105,7 +105,6 @@ def _log1p(m, x):
 _INVPIO2 = 6.36619772367581382433e-01
 _PIO2_1 = 1.57079632673412561417e+00
 _PIO2_2 = 6.07710050630396597660e-11
-_PIO2_2T = 2.02226624879595063154e-21
 _PIO2_3 = 2.02226624871116645580e-21
 _PIO2_3T = 8.47842766036889956997e-32
 _S1 = -1.66666666666666324348e-01
@@ -140,23 +139,27 @@ def _kernel_cos(x, y):
     return w + (((1.0 - w) - hz) + (z * r - x * y))
 
 
+def _two_sum(a, b):
+    """``(s, e)`` with ``s + e == a + b`` exactly (Knuth's; any magnitudes)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
 def _reduce(m, x):
-    """``(n mod 4, y0, y1)`` with x = n pi/2 + (y0 + y1), |y0 + y1| <= pi/4 (all three
-    rounds of fdlibm's medium-size reduction, unconditionally)."""
+    """``(n mod 4, y0, y1)`` with x = n pi/2 + (y0 + y1), |y0 + y1| <= pi/4, y1 below an ulp
+    of y0.  pi/2 is fdlibm's four pieces, the first three of 33 bits, so each ``n * piece`` is
+    exact (|n| < 2**20) and the first difference too (Sterbenz); the rounding errors of the
+    next two are kept (two-sums), so y0 + y1 is x - n pi/2 to about 2**-100 relative.  (fdlibm
+    skips rounds that cannot matter for its own kernels and drops the second round's error
+    when it runs the third; done unconditionally that cost half an ulp.)"""
     xc = m.clamp(x, -TRIG_BOUND, TRIG_BOUND)  # out-of-range lanes are recomputed anyway
     fn = m.rint(xc * _INVPIO2)
-    r = xc - fn * _PIO2_1
-    w = fn * _PIO2_2
-    t = r
-    r = t - w
-    w = fn * _PIO2_2T - ((t - r) - w)
-    t = r
-    w2 = fn * _PIO2_3
-    r = t - w2
-    w = fn * _PIO2_3T - ((t - r) - w2)  # (replaces the second round's correction)
-    y0 = r - w
-    y1 = (r - y0) - w
-    return m.to_int(fn) & 3, y0, y1
+    r, e1 = _two_sum(xc - fn * _PIO2_1, -(fn * _PIO2_2))
+    r, e2 = _two_sum(r, -(fn * _PIO2_3))
+    c = (e1 + e2) - fn * _PIO2_3T  # below an ulp of r: a fast two-sum is exact
+    y0 = r + c
+    return m.to_int(fn) & 3, y0, c - (y0 - r)
 
 
 def _sin(m, x):
