@@ -225,6 +225,38 @@ def test_sin_cos_argument_reduction_keeps_every_rounding_error():
         assert abs(Decimal(float(a)) + Decimal(float(b)) - exact) <= abs(exact) * Decimal(2) ** -100
 
 
+def _decimal_sin_cos(x):
+    """(sin x, cos x) of a float, correctly rounded: 50-digit reduction and Taylor series."""
+    from decimal import Decimal, localcontext
+    with localcontext() as ctx:
+        ctx.prec = 60
+        half_pi = Decimal("1.57079632679489661923132169163975144209858469968755291048747")
+        k = int((Decimal(float(x)) / half_pi).to_integral_value())
+        r = Decimal(float(x)) - k * half_pi
+        s, c, term, n = Decimal(0), Decimal(0), Decimal(1), 0
+        while n < 60:  # term = r**n / n!
+            if n % 2:
+                s += term * (-1) ** (n // 2)
+            else:
+                c += term * (-1) ** (n // 2)
+            n += 1
+            term = term * r / n
+        s, c = [(s, c), (c, -s), (-s, -c), (-c, s)][k % 4]
+        return float(s), float(c)
+
+
+@pytest.mark.parametrize("name", ["sin", "cos"])
+def test_sin_cos_are_mostly_correctly_rounded(numba_everywhere, name):
+    """Against 60-digit decimal arithmetic: with a reduction that dropped a rounding error,
+    fdlibm's kernels misrounded one result in six (251 here); with the reduction exact, about
+    one in thirty (the C library's: a few in a thousand)."""
+    x = np.random.default_rng(11).uniform(-100, 100, 1500)
+    exact = np.array([_decimal_sin_cos(v)[name == "cos"] for v in x])
+    got = REGISTRY[name].impl(x)
+    assert np.all(np.abs(got - exact) <= np.spacing(np.abs(exact)))  # within 1 ulp
+    assert np.count_nonzero(got != exact) <= 75, np.count_nonzero(got != exact)
+
+
 def test_the_exp2_leaf_has_numpys_bits_on_float32_and_float64_in_one_function():
     """Numba's ``np.exp2`` cannot be compiled on both float types in one function (it
     declares ``llvm.exp2`` once, unsuffixed); the leaf can, with the C library's bits,
