@@ -106,7 +106,12 @@ def differentiable_root(residual, x_star, explain):
     ``residual`` closes over.  ``explain(what)``: the message of the error raised where
     the Jacobian at the root ``what`` ("is singular (condition number ...)", "is not
     finite")."""
-    return custom_root(residual, x_star, lambda _, guess: x_star,
+    def same_dtype(x):
+        # (float32 unknowns beside float64 args: the root's equations in the root's dtype)
+        out = residual(x)
+        return out if out.dtype == x.dtype else out.astype(x.dtype)
+
+    return custom_root(same_dtype, x_star, lambda _, guess: x_star,
                        lambda jvp, rhs: _dense_solve(jvp, rhs, explain))
 
 

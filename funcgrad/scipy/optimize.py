@@ -1,9 +1,12 @@
-"""``funcgrad.scipy.optimize.minimize``: SciPy's minimizers, with the derivatives they
-need computed by funcgrad, on parameters that may be any pytree; its optimum is
-differentiable in ``args`` by the implicit function theorem (:mod:`._implicit_minimum`).
+"""``funcgrad.scipy.optimize``: SciPy's minimizers (``minimize``), root finders (``root``,
+``fsolve``, ``root_scalar``, ``brentq``, ``bisect``, ``newton``) and least squares
+(``least_squares``, ``curve_fit``), with the derivatives they need computed by funcgrad,
+on unknowns that may be any pytree; each answer is differentiable in ``args`` (and in the
+values the function closes over) by the implicit function theorem at that answer
+(:mod:`._implicit_root`), never through the search.
 
-SciPy is imported only when :func:`minimize` is called (``import funcgrad`` never
-imports it); it must be installed then (``pip install scipy``).
+SciPy is imported only when a solver is called (``import funcgrad`` never imports it);
+it must be installed then (``pip install scipy``).
 """
 import inspect
 import math
@@ -20,7 +23,13 @@ from ..typing import ArrayLike, PyTree
 from ._implicit_minimum import check_optimum, differentiable_minimum
 from ._implicit_root import is_traced, prepare, solve_traced
 
-__all__ = ["minimize"]
+from ._curve_fit import curve_fit
+from ._least_squares import least_squares
+from ._roots import fsolve, root
+from ._scalar_roots import bisect, brentq, newton, root_scalar
+
+__all__ = ["minimize", "root", "fsolve", "least_squares", "curve_fit", "root_scalar", "brentq",
+           "bisect", "newton"]
 
 # What each of scipy.optimize.minimize's methods reads (lower-case names, as SciPy
 # compares them): nothing, the gradient only, or also Hessian-vector products or the
