@@ -137,10 +137,14 @@ def _least_squares(fun, x0, jac, bounds, method, ftol, xtol, gtol, x_scale, loss
             f"derivative should flow through the result")
     flat0, unravel = ravel(tree.tree_map(lambda x: np.zeros(np.shape(x), x.dtype)
                                          if isinstance(x, Tracer) else x, x0))
-    options = dict(method=method, ftol=ftol, xtol=xtol, gtol=gtol, x_scale=x_scale, loss=loss,
-                   f_scale=f_scale, diff_step=diff_step, tr_solver=tr_solver,
-                   tr_options=tr_options, max_nfev=max_nfev, verbose=verbose,
-                   callback=callback, workers=workers)
+    options = dict(method=method, ftol=ftol, xtol=xtol, gtol=gtol, loss=loss, f_scale=f_scale,
+                   diff_step=diff_step, tr_solver=tr_solver, max_nfev=max_nfev,
+                   verbose=verbose)
+    # (left to SciPy's defaults when not given: older SciPys lack callback and workers,
+    # and want x_scale and tr_options as a value and a dict)
+    options.update({k: v for k, v in (("x_scale", x_scale), ("tr_options", tr_options),
+                                      ("callback", callback), ("workers", workers))
+                    if v is not None})
 
     def residual(flat, values):
         return ravel(fun(unravel(flat), *values))[0]

@@ -64,7 +64,10 @@ def _solve(name, f, start, extra, args, run):
 class _Found(dict):
     """What a search reported (a dict, so that ``solve_traced`` reads its fields)."""
     def __getattr__(self, name):
-        return self[name]
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 def _info(results):
