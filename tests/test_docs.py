@@ -28,7 +28,8 @@ DOCS = ROOT / "docs"
 # The modules whose every public name the reference must show.
 MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
            "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
-           "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.fft",
+           "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.optimize",
+           "funcgrad.scipy.fft",
            "funcgrad.scipy.fftpack",
            "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq", "funcgrad.scipy.interpolate",
            "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.spatial.transform",

@@ -67,6 +67,7 @@ MODULES = [
     ("funcgrad.scipy.linalg", "linear algebra"),
     ("funcgrad.scipy.signal", "signal processing"),
     ("funcgrad.scipy.integrate", "integration"),
+    ("funcgrad.scipy.optimize", "minimization, root finding and least squares"),
     ("funcgrad.scipy.fft", "discrete cosine and sine transforms"),
     ("funcgrad.scipy.fftpack", "scipy.fftpack's transforms"),
     ("funcgrad.scipy.ndimage", "filters and interpolation at coordinates"),

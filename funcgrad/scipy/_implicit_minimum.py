@@ -1,15 +1,10 @@
 """The derivative of a minimizer in the parameters of its objective, for
-``funcgrad.scipy.optimize.minimize``: the implicit function theorem at the optimum, never
-the minimizer's iterations.
+``funcgrad.scipy.optimize.minimize`` and ``least_squares``: the root of the objective's
+gradient, differentiated by :mod:`._implicit_root`.
 
 At an unconstrained minimum ``x*(theta)`` of ``f(x, theta)`` the gradient in ``x`` is zero
-for every ``theta`` nearby: ``grad_x f(x*(theta), theta) = 0``.  Differentiated in
-``theta``, that identity gives ``H dx* = -(d2f / dx dtheta) dtheta`` with ``H`` the Hessian
-of ``f`` in ``x`` at ``x*``.  So ``x*`` is the root of ``grad_x f(., theta)``, and
-``lax.custom_root`` differentiates it so: forward mode by that solve, reverse mode by its
-transpose, to any order, under every transform.  The root is the point SciPy found, a
-constant of the solve: the start ``x0`` gets no derivative (the optimum does not depend
-on where the search began).
+for every ``theta`` nearby, so ``H dx* = -(d2f / dx dtheta) dtheta`` with ``H`` the Hessian
+of ``f`` in ``x`` at ``x*``.
 
 Bounds: a coordinate a bound holds at the optimum, the gradient pressing it there (its
 KKT multiplier clearly above zero), stays on it while ``theta`` moves a little, so the
@@ -17,62 +12,25 @@ root solved is ``x_i - bound_i`` in those coordinates and the gradient in the ot
 KKT conditions of a box); a coordinate on its bound with no such pressure has one-sided
 derivatives only, and raises.  General constraints are refused (their KKT system, with
 the multipliers, is not implemented).
-
-The linear solve is dense: ``H`` assembled from ``n`` Hessian-vector products (one
-batched pass of ``vmap``) and factorized (``fnp.linalg.solve``).  It is exact, where
-conjugate gradients would stop at a tolerance and add that error to the derivative; it
-needs no positive definiteness; and it costs what SciPy's own quasi-Newton methods pay
-already (BFGS keeps a dense ``n x n`` inverse Hessian).  A singular ``H`` (the minimum is
-not isolated: ``f`` is flat along some direction of ``x``) has no derivative to give, and
-raises.  Problems too large for a dense ``n x n`` matrix would want a matrix-free solve
-(conjugate gradients on ``hvp``); that is not implemented.
-
-SciPy runs on concrete values.  Under ``vmap`` or ``jit`` it is called through
-``pure_callback`` (one call per example under ``vmap``), as funcgrad calls other host code.
 """
 import math
 
 import numpy as np
 
 from .. import numpy as fnp
-from .. import tree
 from ..api import grad
-from ..batched import vmap
-from ..callback import pure_callback
-from ..core import Tracer, is_special
-from ..lax import custom_root, stop_gradient
-from ..numpy._conversions import carried_derivative
-from ..numpy._convert import asarray, concrete_values, is_concrete
-from ..tree import ravel
+from ._implicit_root import differentiable_root, refuse_failed
 
-__all__ = ["wants_derivative", "plain", "differentiable_minimum", "check_optimum",
-           "solve_traced"]
+__all__ = ["differentiable_minimum", "check_optimum"]
 
 
-def wants_derivative(leaf):
-    """Whether ``leaf`` of ``args`` carries a derivative: a value that depends on the input
-    of ``grad``/``jvp``/``vjp``..., or an eager Tensor that requires grad."""
-    if isinstance(leaf, Tracer):
-        return carried_derivative(leaf) is not None
-    return is_special(leaf) and bool(getattr(leaf, "requires_grad", False))
-
-
-def plain(leaf):
-    """``leaf`` without its derivative: a NumPy array where it has one concrete value,
-    else (under ``vmap``/``jit``) a tracer of those transforms; other leaves as given."""
-    if not (isinstance(leaf, Tracer) or is_special(leaf)):
-        return leaf
-    leaf = stop_gradient(leaf)
-    if is_concrete(leaf):
-        return concrete_values(leaf, "minimize", "")
-    return leaf
-
-
-def differentiable_minimum(fun, x_star, unravel, args, held=None):
+def differentiable_minimum(fun, x_star, unravel, args, held=None, name="minimize",
+                           objective="fun"):
     """``x_star`` (the flat minimizer of ``fun(unravel(x), *args)``) with the derivatives
     the implicit function theorem gives it in ``args`` (and in values ``fun`` closes
     over).  ``held``: ``(mask, pinned)``, the coordinates bounds hold at ``x_star`` and
-    their bounds' values, or None."""
+    their bounds' values, or None; ``name`` and ``objective``: the solver's and what
+    ``fun`` is called, for errors."""
     def stationarity(x):
         gradient = grad(lambda z: fun(unravel(z), *args))(x)
         if held is None:
@@ -82,57 +40,22 @@ def differentiable_minimum(fun, x_star, unravel, args, held=None):
         mask, pinned = held
         return fnp.where(mask, x - pinned, gradient)
 
-    return custom_root(stationarity, x_star, lambda _, guess: x_star, _dense_solve)
+    return differentiable_root(stationarity, x_star, lambda what: (
+        f"{name}: the Hessian of {objective} in x at the optimum {what}, so the optimum's "
+        f"derivative in args (H^-1 times the mixed derivative, by the implicit function "
+        f"theorem) does not exist: the minimum is not isolated ({objective} is flat along "
+        f"some direction of x) or it is not twice differentiable there. Make the minimum "
+        f"unique (a small ridge term eps * sum(x**2) in {objective}, say), or "
+        f"pass fg.stop_gradient(args) if no derivative should flow through the optimum"))
 
 
-def _dense_solve(hvp, rhs):
-    """``H^-1 rhs`` for the linear ``hvp(v) = H v``: ``H`` built column by column."""
-    n = rhs.shape[0]
-    columns = vmap(hvp)(fnp.eye(n, dtype=rhs.dtype))   # row i: H e_i, column i of H
-    # (not symmetric where bounds hold coordinates: their rows are the identity's)
-    hessian = _checked(fnp.transpose(columns))
-    return fnp.linalg.solve(hessian, rhs)
-
-
-def _checked(hessian):
-    """``hessian``, after a check that it can be solved with (at run time under vmap/jit)."""
-    fixed = stop_gradient(hessian)
-    if is_concrete(fixed):
-        _check_hessian(concrete_values(fixed, "minimize", ""))
-        return hessian
-    ok = pure_callback(_check_hessian, np.ones((), hessian.dtype), fixed,
-                       vmap_method="sequential")
-    return hessian * ok  # (times one: the same values)
-
-
-def _check_hessian(hessian):
-    hessian = np.asarray(hessian)
-    finite = bool(np.all(np.isfinite(hessian)))
-    cond = np.linalg.cond(hessian) if finite and hessian.size else 1.0
-    if not finite or not cond * np.finfo(hessian.dtype).eps < 1:
-        what = "is not finite" if not finite else f"is singular (condition number {cond:.3g})"
-        raise ValueError(
-            f"minimize: the Hessian of fun in x at the optimum {what}, so the optimum's "
-            f"derivative in args (H^-1 times the mixed derivative, by the implicit function "
-            f"theorem) does not exist: the minimum is not isolated (fun is flat along some "
-            f"direction of x) or fun is not twice differentiable there. Make the minimum "
-            f"unique (a small ridge term eps * sum(x**2) in fun, say), or pass "
-            f"fg.stop_gradient(args) if no derivative should flow through the optimum")
-    return np.ones((), hessian.dtype)
-
-
-def check_optimum(result, bounds, value_and_gradient):
+def check_optimum(result, bounds, value_and_gradient, name="minimize"):
     """Raise where ``result`` (SciPy's, on the flat x) has no derivative the implicit rule
     gives; else ``(held, pinned)``: the mask of the coordinates a bound holds at the
     optimum and those bounds' values (None without ``bounds``).
     ``value_and_gradient``: of the objective, on the flat x."""
     if not result.success:
-        raise ValueError(
-            f"minimize: a derivative in args was requested, but the minimizer did not "
-            f"converge ({result.message}): the implicit derivative holds at an optimum "
-            f"only, and here would be silently wrong. Tighten the search (options "
-            f"maxiter, tol, another method), or pass fg.stop_gradient(args) if no "
-            f"derivative should flow through the result")
+        raise refuse_failed(name, result.message)
     if bounds is None:
         return None
     x = np.asarray(result.x)
@@ -157,7 +80,7 @@ def check_optimum(result, bounds, value_and_gradient):
                                                1e3 * noise)))
     if weak.size:
         raise ValueError(
-            f"minimize: the optimum lies on a bound (raveled x index "
+            f"{name}: the optimum lies on a bound (raveled x index "
             f"{', '.join(map(str, weak[:8].tolist()))}{'...' if weak.size > 8 else ''}) "
             f"where the gradient does not press against it (its multiplier is zero to the "
             f"search's accuracy): the optimum there moves off the bound for some changes of "
@@ -178,46 +101,3 @@ def _bound_arrays(bounds, n):
              for lo, hi in bounds]
     return (np.asarray([lo for lo, _ in pairs], dtype=float),
             np.asarray([hi for _, hi in pairs], dtype=float))
-
-
-# (what a traced call returns: OptimizeResult's array fields; message and hess_inv stay
-# with SciPy, and jac is the zero gradient of an unconstrained optimum)
-_TRACED_FIELDS = (("fun", None), ("success", np.bool_), ("status", np.int64),
-                  ("nit", np.int64), ("nfev", np.int64))
-
-
-def solve_traced(solve, x0, args):
-    """``(flat x, fields, held)`` of ``solve(x0, args)`` (SciPy's result on concrete values,
-    and the coordinates bounds hold) called through ``pure_callback``: ``fields`` a dict of
-    OptimizeResult's array fields, the inputs traced by ``vmap``/``jit`` reaching it as
-    arrays, the others as they are."""
-    x0_leaves, x0_tree = tree.flatten(x0)
-    arg_leaves, arg_tree = tree.flatten(args, is_special)
-    leaves = x0_leaves + arg_leaves
-    traced = [i for i, leaf in enumerate(leaves) if isinstance(leaf, Tracer)]
-    flat0, _ = ravel(tree.unflatten(x0_tree, [_shaped(x) for x in x0_leaves]))
-
-    def host(*values):
-        filled = list(leaves)
-        for i, value in zip(traced, values):
-            filled[i] = value
-        start = tree.unflatten(x0_tree, filled[:len(x0_leaves)])
-        result, held = solve(start, tree.unflatten(arg_tree, filled[len(x0_leaves):]))
-        mask, pinned = held if held is not None else (np.zeros(flat0.shape, bool), flat0 * 0)
-        return [np.asarray(ravel(result.x)[0], flat0.dtype)] + [
-            np.asarray(result.get(name, -1), flat0.dtype if dtype is None else dtype)
-            for name, dtype in _TRACED_FIELDS] + [mask, np.asarray(pinned, flat0.dtype)]
-
-    declared = ([flat0] + [np.zeros((), flat0.dtype if dtype is None else dtype)
-                           for _, dtype in _TRACED_FIELDS] + [np.zeros(flat0.shape, bool), flat0])
-    outs = pure_callback(host, declared, *[leaves[i] for i in traced],
-                         vmap_method="sequential")
-    fields = dict(zip([name for name, _ in _TRACED_FIELDS], outs[1:-2]))
-    return outs[0], fields, (outs[-2], outs[-1])
-
-
-def _shaped(leaf):
-    """An array of ``leaf``'s shape and dtype (a tracer's, without its values)."""
-    if isinstance(leaf, Tracer):
-        return np.zeros(leaf.shape, leaf.dtype)
-    return asarray(leaf)

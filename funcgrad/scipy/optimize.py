@@ -1,9 +1,12 @@
-"""``funcgrad.scipy.optimize.minimize``: SciPy's minimizers, with the derivatives they
-need computed by funcgrad, on parameters that may be any pytree; its optimum is
-differentiable in ``args`` by the implicit function theorem (:mod:`._implicit_minimum`).
+"""``funcgrad.scipy.optimize``: SciPy's minimizers (``minimize``), root finders (``root``,
+``fsolve``, ``root_scalar``, ``brentq``, ``bisect``, ``newton``) and least squares
+(``least_squares``, ``curve_fit``), with the derivatives they need computed by funcgrad,
+on unknowns that may be any pytree; each answer is differentiable in ``args`` (and in the
+values the function closes over) by the implicit function theorem at that answer
+(:mod:`._implicit_root`), never through the search.
 
-SciPy is imported only when :func:`minimize` is called (``import funcgrad`` never
-imports it); it must be installed then (``pip install scipy``).
+SciPy is imported only when a solver is called (``import funcgrad`` never imports it);
+it must be installed then (``pip install scipy``).
 """
 import inspect
 import math
@@ -14,14 +17,19 @@ import numpy as np
 from .. import tree
 from ..tree import ravel
 from ..api import value_and_grad
-from ..core import Tracer, is_special
+from ..core import Tracer
 from ..jacobians import hessian, hvp, jacrev
 from ..typing import ArrayLike, PyTree
-from ._captured import lift_captures
-from ._implicit_minimum import (check_optimum, differentiable_minimum, plain, solve_traced,
-                                wants_derivative)
+from ._implicit_minimum import check_optimum, differentiable_minimum
+from ._implicit_root import is_traced, prepare, solve_traced
 
-__all__ = ["minimize"]
+from ._curve_fit import curve_fit
+from ._least_squares import least_squares
+from ._roots import fsolve, root
+from ._scalar_roots import bisect, brentq, newton, root_scalar
+
+__all__ = ["minimize", "root", "fsolve", "least_squares", "curve_fit", "root_scalar", "brentq",
+           "bisect", "newton"]
 
 # What each of scipy.optimize.minimize's methods reads (lower-case names, as SciPy
 # compares them): nothing, the gradient only, or also Hessian-vector products or the
@@ -181,25 +189,7 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
     """
     import scipy.optimize as optimize   # (here, so that importing funcgrad never loads SciPy)
 
-    # every leaf, not only the raveled whole: an integer leaf beside float ones would be
-    # cast back to integers by unravel, and so silently never move
-    leaves = tree.leaves(x0, is_special)
-    for i, leaf in enumerate(leaves):
-        # (a tracer's own dtype: np.asarray would refuse one that carries a derivative)
-        leaf_dtype = np.dtype(leaf.dtype) if hasattr(leaf, "dtype") else np.asarray(leaf).dtype
-        if leaf_dtype.kind != "f":
-            where = f" (leaf {i} of x0)" if len(leaves) > 1 else ""
-            raise TypeError(f"minimize: x0 must hold real floating-point values, got dtype "
-                            f"{leaf_dtype}{where}: write 1.0 rather than 1; SciPy's minimizers do "
-                            "not take complex parameters: split them into real and "
-                            "imaginary parts")
-    if not isinstance(args, tuple):
-        args = (args,)
-    x0 = tree.tree_map(plain, x0, is_leaf=is_special)
-    fun, captured = lift_captures(fun, (x0, *args), "minimize")
-    args = (*args, *captured)
-    arg_leaves, arg_tree = tree.flatten(args, is_special)
-    wanted = any(wants_derivative(leaf) for leaf in arg_leaves)
+    fun, args, x0, plain_args, wanted = prepare("minimize", fun, x0, args)
     if wanted and constraints:
         raise NotImplementedError(
             "minimize: args carry a derivative, but the optimum of a constrained problem "
@@ -207,7 +197,6 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
             "implement (the unconstrained implicit rule would be silently wrong there). "
             "Drop the constraints (reparametrize x, or add a penalty to fun), or pass "
             "fg.stop_gradient(args) if no derivative should flow through the result")
-    plain_args = tree.unflatten(arg_tree, [plain(leaf) for leaf in arg_leaves])
 
     def solve(start, values):
         """SciPy's result, and (a derivative wanted) the coordinates bounds hold there."""
@@ -222,20 +211,26 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
 
     flat0, unravel = ravel(tree.tree_map(lambda x: np.zeros(np.shape(x), x.dtype)
                                          if isinstance(x, Tracer) else x, x0))
-    if not any(isinstance(x, Tracer) for x in tree.leaves((x0, plain_args), is_special)):
+    if not is_traced(x0, plain_args):
         result, held = solve(x0, plain_args)
         if np.shape(result.get("jac")) == flat0.shape:
             result.jac = unravel(np.asarray(result.jac, flat0.dtype))
         if not wanted:
             return result
     else:  # (vmap, jit: SciPy called back with the values)
-        flat_x, fields, held = solve_traced(solve, x0, plain_args)
+        flat_x, fields, held = solve_traced(solve, x0, plain_args, _TRACED_FIELDS)
         result = optimize.OptimizeResult(x=unravel(flat_x), **fields)
     if wanted:
         flat_star = ravel(result.x)[0]
         result.x = unravel(differentiable_minimum(fun, flat_star, unravel, args, held))
         result.fun = fun(result.x, *args)
     return result
+
+
+# (what a traced call returns: OptimizeResult's array fields; message and hess_inv stay
+# with SciPy, and jac is the zero gradient of an unconstrained optimum)
+_TRACED_FIELDS = (("fun", None), ("success", np.bool_), ("status", np.int64),
+                  ("nit", np.int64), ("nfev", np.int64))
 
 
 def _minimize(optimize, fun, x0, args, method, jac, hess, hessp, bounds, constraints, tol,
