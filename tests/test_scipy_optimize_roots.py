@@ -173,8 +173,6 @@ def test_root_refuses_what_it_cannot_differentiate():
     with pytest.raises(ValueError, match="3 values for 2 unknowns"):
         fg.grad(lambda t: root(lambda x, t: np.stack([x[0] - t, x[1] - 1.0, x[0] + x[1]]),
                                np.zeros(2), args=(t,), method="lm").x.sum())(1.0)
-    with pytest.raises(ValueError, match="leave jac out"):
-        root(exp_system, np.zeros(3), args=(T,), jac=lambda x, t: M * np.exp(x))
 
 
 # --- fsolve ---------------------------------------------------------------------------------------
@@ -209,8 +207,20 @@ def test_fsolve_warns_as_scipy_and_differentiates():
     np.testing.assert_allclose(fg.grad(fg.grad(x_of))(8.0), -2 / 9 * 8.0 ** (-5 / 3),
                                rtol=1e-10)
     np.testing.assert_allclose(fg.jit(fg.grad(x_of))(8.0), 1 / 12, rtol=1e-12)
-    with pytest.raises(ValueError, match="leave fprime out"):
-        fsolve(fsolve_example, [1.0, 1.0], fprime=lambda x: np.eye(2))
+    # SciPy's own fprime(x, *args) steers the search (SciPy's steps exactly), the root's
+    # derivative is funcgrad's
+    def jac(x, c):
+        return np.array([[3 * x[0] ** 2]])
+
+    x_own = fsolve(lambda x, c: x ** 3 - c, [1.0], args=(8.0,), fprime=jac, full_output=True)
+    x_scipy = optimize.fsolve(lambda x, c: x ** 3 - c, [1.0], args=(8.0,), fprime=jac,
+                              full_output=True)
+    assert np.array_equal(x_own[0], x_scipy[0]) and x_own[1]["nfev"] == x_scipy[1]["nfev"]
+    np.testing.assert_allclose(fg.grad(lambda c: fsolve(lambda x, c: x ** 3 - c, [1.0],
+                                                        args=(c,), fprime=jac)[0])(8.0),
+                               1 / 12, rtol=1e-9)
+    with pytest.raises(ValueError, match="pass the Jacobian as a function"):
+        fsolve(fsolve_example, [1.0, 1.0], fprime=True)
 
 
 # --- least_squares --------------------------------------------------------------------------------
@@ -370,8 +380,6 @@ def test_least_squares_refuses_what_it_cannot_differentiate():
     with pytest.raises(ValueError, match="Hessian of the cost in x at the optimum is singular"):
         fg.grad(lambda y: least_squares(lambda p, y: p[0] + p[1] + TD * 0.0 - y, np.ones(2),
                                         args=(y,)).x[0])(Y)
-    with pytest.raises(ValueError, match="leave jac as it is"):
-        least_squares(decay, np.ones(2), jac=lambda p, t, y: None, args=(TD, Y))
 
 
 # --- curve_fit ------------------------------------------------------------------------------------
@@ -504,8 +512,11 @@ def test_newton_secant_halley_and_arrays():
     cs = np.array([2.0, 8.0, 27.0])
     got = fg.jacrev(lambda c: newton(cube, np.full(3, 1.5), args=(c,)))(cs)
     np.testing.assert_allclose(got, np.diag(cs ** (-2 / 3) / 3), rtol=1e-9, atol=1e-14)
-    with pytest.raises(ValueError, match="leave fprime out"):
-        newton(cube, 1.5, args=(2.0,), fprime=lambda x, c: 3 * x ** 2)
+    # SciPy's fprime and fprime2 functions: SciPy's steps, funcgrad's derivative
+    own = dict(fprime=lambda x, c: 3 * x ** 2, fprime2=lambda x, c: 6 * x)
+    assert newton(cube, 1.5, args=(2.0,), **own) == optimize.newton(cube, 1.5, args=(2.0,),
+                                                                     **own)
+    np.testing.assert_allclose(fg.grad(lambda c: x_of(c, **own))(8.0), 1 / 12, rtol=1e-9)
 
 
 @pytest.mark.parametrize("method", ["brentq", "brenth", "ridder", "toms748", "bisect",
@@ -543,5 +554,56 @@ def test_scalar_roots_refuse_what_they_cannot_differentiate():
         fg.grad(lambda c: brentq(lambda x, c: (x - c) ** 3, -1.0, 2.0, args=(c,)))(0.5)
     with pytest.raises(ValueError, match="did not converge"):
         fg.grad(lambda c: brentq(cube, 0.0, 3.0, args=(c,), maxiter=2, disp=False))(2.0)
-    with pytest.raises(ValueError, match="leave fprime out"):
-        root_scalar(cube, args=(2.0,), x0=1.0, fprime=lambda x, c: 3 * x ** 2)
+    with pytest.raises(ValueError, match="fprime=True is not supported"):
+        root_scalar(cube, args=(2.0,), x0=1.0, fprime=True)   # (SciPy's: f returns f')
+    sol = root_scalar(cube, args=(2.0,), x0=1.0, fprime=lambda x, c: 3 * x ** 2)
+    assert sol.root == optimize.root_scalar(cube, args=(2.0,), x0=1.0,
+                                            fprime=lambda x, c: 3 * x ** 2).root
+
+
+def test_the_users_own_jacobian_steers_the_search_as_in_scipy():
+    """root(jac=f), least_squares(jac=f) as SciPy calls them (with args, and kwargs for
+    least_squares): SciPy's steps and result exactly; the solution's derivative funcgrad's.
+    A jac that is not a function (root's jac=True: fun returning its Jacobian too) is
+    refused with the fix."""
+    def fun(x, a):
+        return np.stack([x[0] + 0.5 * (x[0] - x[1]) ** 3 - a, 0.5 * (x[1] - x[0]) ** 3 + x[1]])
+
+    def jac(x, a):
+        d = 1.5 * (x[0] - x[1]) ** 2
+        return np.array([[1 + d, -d], [-d, 1 + d]])
+
+    ours = root(fun, np.zeros(2), args=(1.0,), jac=jac, method="hybr")
+    theirs = optimize.root(fun, np.zeros(2), args=(1.0,), jac=jac, method="hybr")
+    assert np.array_equal(ours.x, theirs.x) and ours.nfev == theirs.nfev
+    assert ours.njev == theirs.njev
+    dx = fg.jacfwd(lambda a: root(fun, np.zeros(2), args=(a,), jac=jac).x)(1.0)
+    J = jac(ours.x, 1.0)
+    np.testing.assert_allclose(dx, np.linalg.solve(J, [1.0, 0.0]), rtol=1e-9)
+    with pytest.raises(ValueError, match="jac=True"):
+        root(fun, np.zeros(2), args=(1.0,), jac=True)
+
+    t = np.linspace(0, 1, 9)
+
+    def residual(p, t, y, *, scale):
+        return scale * (p[0] * np.exp(p[1] * t) - y)
+
+    def residual_jac(p, t, y, *, scale):
+        e = np.exp(p[1] * t)
+        return scale * np.stack([e, p[0] * t * e], axis=1)
+
+    y = 2.0 * np.exp(-1.3 * t) + 0.01 * np.sin(7 * t)
+    ours = least_squares(residual, [1.0, -1.0], jac=residual_jac, args=(t, y),
+                         kwargs={"scale": 2.0})
+    theirs = optimize.least_squares(residual, [1.0, -1.0], jac=residual_jac, args=(t, y),
+                                    kwargs={"scale": 2.0})
+    assert np.array_equal(ours.x, theirs.x) and ours.njev == theirs.njev
+    g = fg.grad(lambda y: least_squares(residual, [1.0, -1.0], jac=residual_jac, args=(t, y),
+                                        kwargs={"scale": 2.0}).x[0])(y)
+    # (the same derivative as without the user's jac, which only steers the search; that
+    # one is checked against finite differences above)
+    want = fg.grad(lambda y: least_squares(residual, [1.0, -1.0], args=(t, y),
+                                           kwargs={"scale": 2.0}).x[0])(y)
+    np.testing.assert_allclose(g, want, rtol=1e-6)
+    with pytest.raises(ValueError, match="not one of SciPy's"):
+        least_squares(residual, [1.0, -1.0], jac="5-point", args=(t, y), kwargs={"scale": 2.0})

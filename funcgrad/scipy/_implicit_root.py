@@ -85,6 +85,23 @@ def prepare(name, fun, x0, args):
     return fun, args, x0, plain_args, wanted
 
 
+def users_jacobian(jac, args, unravel, dtype, keywords=False):
+    """The user's own derivative ``jac(x, *args)`` (``**kwargs`` too with ``keywords``: then
+    ``args``' last item), as SciPy calls it, for the search alone (the solution's derivative
+    is funcgrad's): a function of SciPy's flat float64 ``x`` and the solver's plain
+    ``values`` (``args`` and the captured values :func:`prepare` appended: left out here).
+    None where ``jac`` is not a function."""
+    if not callable(jac):
+        return None
+    n = len(args) - bool(keywords)
+
+    def call(x, values):
+        x = unravel(np.asarray(x, dtype).ravel())
+        kwargs = values[n] if keywords else {}
+        return np.atleast_2d(np.asarray(jac(x, *values[:n], **kwargs), dtype=float))
+    return call
+
+
 def is_traced(*values):
     """Whether any leaf of ``values`` is a tracer (of ``vmap``/``jit`` once ``plain``)."""
     return any(isinstance(x, Tracer) for x in tree.leaves(values, is_special))

@@ -16,7 +16,7 @@ from ..jacobians import jacfwd, jacrev
 from ..tree import ravel
 from ..typing import PyTree
 from ._implicit_minimum import check_optimum, differentiable_minimum
-from ._implicit_root import is_traced, prepare, solve_traced
+from ._implicit_root import is_traced, prepare, solve_traced, users_jacobian
 
 __all__ = ["least_squares"]
 
@@ -59,7 +59,8 @@ def least_squares(fun: Callable[..., Any], x0: PyTree, jac: Any = "2-point",
     ``success``. funcgrad computes the exact Jacobian (``fg.jacfwd``, or ``fg.jacrev``
     for more unknowns than residuals) in place of SciPy's finite differences: ``jac`` may
     stay one of SciPy's strings (``diff_step`` and ``jac_sparsity``, which steer those
-    differences, are then moot: ``jac_sparsity`` is refused), a callable is refused.
+    differences, are then moot: ``jac_sparsity`` is refused); your own ``jac(x, *args,
+    **kwargs)`` steers SciPy's search as in SciPy (the solution's derivative is funcgrad's).
     ``x0`` may be a pytree: it is raveled for SciPy, ``fun`` receives the pytree, ``res.x``
     has the structure and dtypes of ``x0`` (a scalar ``x0`` gives a 1-element ``x``, as
     SciPy's does), and ``bounds`` are SciPy's ``(lb, ub)`` or ``Bounds`` over the raveled
@@ -109,11 +110,10 @@ def _least_squares(fun, x0, jac, bounds, method, ftol, xtol, gtol, x_scale, loss
     result (on the host, under vmap/jit) before anything else reads it."""
     import scipy.optimize as optimize   # (here, so that importing funcgrad never loads SciPy)
 
-    if callable(jac) or jac not in _DIFFERENCES:
-        raise ValueError(f"{name}: funcgrad computes jac from fun by automatic "
-                         f"differentiation; leave jac as it is ('2-point'). To supply your "
-                         f"own, call scipy.optimize.least_squares directly on a flat x "
-                         f"(fg.tree.ravel gives one)")
+    if not callable(jac) and jac not in _DIFFERENCES:
+        raise ValueError(f"{name}: jac={jac!r} is not one of SciPy's: pass a function "
+                         f"jac(x, *args, **kwargs), or leave jac as it is ('2-point') and "
+                         f"funcgrad computes the exact Jacobian")
     if jac_sparsity is not None:
         raise ValueError(f"{name}: jac_sparsity groups SciPy's finite differences, which "
                          f"funcgrad's exact (dense) Jacobian replaces; leave it out")
@@ -127,7 +127,8 @@ def _least_squares(fun, x0, jac, bounds, method, ftol, xtol, gtol, x_scale, loss
 
     if not isinstance(x0, (dict, list, tuple)) and fnp.shape(x0) == ():
         x0 = fnp.atleast_1d(x0)   # (SciPy's least_squares takes a scalar as one unknown)
-    fun, args, x0, plain_args, wanted = prepare(name, with_keywords, x0, (*args, keywords))
+    users = (*args, keywords)
+    fun, args, x0, plain_args, wanted = prepare(name, with_keywords, x0, users)
     if wanted and callable(loss):
         raise NotImplementedError(
             f"{name}: args carry a derivative, but loss is a callable: funcgrad "
@@ -137,6 +138,7 @@ def _least_squares(fun, x0, jac, bounds, method, ftol, xtol, gtol, x_scale, loss
             f"derivative should flow through the result")
     flat0, unravel = ravel(tree.tree_map(lambda x: np.zeros(np.shape(x), x.dtype)
                                          if isinstance(x, Tracer) else x, x0))
+    own = users_jacobian(jac, users, unravel, flat0.dtype, keywords=True)
     options = dict(method=method, ftol=ftol, xtol=xtol, gtol=gtol, loss=loss, f_scale=f_scale,
                    diff_step=diff_step, tr_solver=tr_solver, max_nfev=max_nfev,
                    verbose=verbose)
@@ -156,8 +158,9 @@ def _least_squares(fun, x0, jac, bounds, method, ftol, xtol, gtol, x_scale, loss
         return 0.5 * f_scale ** 2 * fnp.sum(_LOSSES[loss](z))
 
     def solve(start, values):
-        result, flat_bounds = _call_scipy(optimize, lambda x: residual(x, values),
-                                          ravel(start)[0], bounds, options)
+        result, flat_bounds = _call_scipy(
+            optimize, lambda x: residual(x, values), ravel(start)[0], bounds, options,
+            None if own is None else lambda x: own(x, values))
         if check is not None:
             check(result)
         held = None
@@ -195,8 +198,9 @@ def _jacobian(residual, flat_x):
     return (jacfwd if flat_x.shape[0] <= m else jacrev)(residual)(flat_x)
 
 
-def _call_scipy(optimize, residual, flat0, bounds, options):
-    """SciPy's result (``x`` flat, in ``flat0``'s dtype) and its bounds as ``Bounds``."""
+def _call_scipy(optimize, residual, flat0, bounds, options, own=None):
+    """SciPy's result (``x`` flat, in ``flat0``'s dtype) and its bounds as ``Bounds``; the
+    user's Jacobian ``own`` steers the search where given, else funcgrad's."""
     dtype = flat0.dtype
 
     def values(x):
@@ -210,7 +214,7 @@ def _call_scipy(optimize, residual, flat0, bounds, options):
     # (SciPy broadcasts a pair's scalars, but wants a Bounds' arrays shaped as x)
     bounds = optimize.Bounds(*[np.broadcast_to(np.asarray(b, dtype=float), flat0.shape).copy()
                                for b in (lower, upper)])
-    result = optimize.least_squares(values, np.asarray(flat0, dtype=float), jac=jacobian,
+    result = optimize.least_squares(values, np.asarray(flat0, dtype=float), jac=own or jacobian,
                                     bounds=bounds, **options)
     result.x = np.asarray(result.x, dtype)
     return result, (bounds if np.any(np.isfinite(bounds.lb) | np.isfinite(bounds.ub))

@@ -15,7 +15,7 @@ from ..jacobians import jacfwd
 from ..tree import ravel
 from ..typing import ArrayLike, PyTree
 from ._implicit_root import (differentiable_root, is_traced, prepare, refuse_failed,
-                             solve_traced)
+                             solve_traced, users_jacobian)
 
 __all__ = ["root", "fsolve"]
 
@@ -37,9 +37,11 @@ def root(fun: Callable[..., Any], x0: PyTree, args: Any = (), method: str = "hyb
     (a dict of arrays, say): it is raveled for SciPy (:func:`funcgrad.tree.ravel`),
     ``fun`` receives the pytree and may return any pytree of as many values, and ``res.x``
     has the structure and dtypes of ``x0`` (SciPy's ``hybr`` would flatten it). funcgrad
-    computes the Jacobian for the methods that read one (``hybr``, ``lm``: ``fg.jacfwd``),
-    so leave ``jac`` out; the other methods (``broyden1``, ``krylov``, ``df-sane``...) work
-    from values of ``fun`` alone. ``callback(x, f)`` receives the pytree.
+    computes the Jacobian for the methods that read one (``hybr``, ``lm``: ``fg.jacfwd``)
+    where ``jac`` is left out; your own ``jac(x, *args)`` (x shaped as ``x0``, a 2-D
+    array back) steers SciPy's search as in SciPy, and the root's derivative is
+    funcgrad's either way. The other methods (``broyden1``, ``krylov``, ``df-sane``...)
+    work from values of ``fun`` alone. ``callback(x, f)`` receives the pytree.
 
     **Differentiable in args.** When ``args`` (a pytree of arrays) carries a derivative
     (traced by ``grad``/``vjp``/``jvp``..., or eager Tensors that require grad), or when
@@ -73,26 +75,30 @@ def root(fun: Callable[..., Any], x0: PyTree, args: Any = (), method: str = "hyb
     """
     import scipy.optimize as optimize   # (here, so that importing funcgrad never loads SciPy)
 
-    if jac is not None and jac is not False:
-        raise ValueError("root: funcgrad computes jac from fun by automatic differentiation; "
-                         "leave jac out (or None). To supply your own, call "
-                         "scipy.optimize.root directly on a flat x (fg.tree.ravel gives one)")
-    return _root("root", optimize, fun, x0, args, method, tol, callback, options)
+    if jac is True:
+        raise ValueError("root: jac=True (fun returning its Jacobian too) is not supported: "
+                         "pass the Jacobian as a function jac(x, *args), or leave jac out and "
+                         "funcgrad computes it from fun")
+    return _root("root", optimize, fun, x0, args, method, tol, callback, options, jac=jac)
 
 
-def _root(name, optimize, fun, x0, args, method, tol, callback, options, check=None):
+def _root(name, optimize, fun, x0, args, method, tol, callback, options, check=None,
+          jac=None):
     """``root``'s result; ``check(result)``, where given, is called on SciPy's result (on
     the host, under vmap/jit) before anything else reads it."""
+    users = args if isinstance(args, tuple) else (args,)
     fun, args, x0, plain_args, wanted = prepare(name, fun, x0, args)
     flat0, unravel = ravel(tree.tree_map(lambda x: np.zeros(np.shape(x), x.dtype)
                                          if isinstance(x, Tracer) else x, x0))
+    own = users_jacobian(jac, users, unravel, flat0.dtype)
 
     def residual(flat, values):
         return ravel(fun(unravel(flat), *values))[0]
 
     def solve(start, values):
         result = _call_scipy(optimize, lambda x: residual(x, values), ravel(start)[0], method,
-                             tol, _wrap_callback(callback, unravel, flat0.dtype), options)
+                             tol, _wrap_callback(callback, unravel, flat0.dtype), options,
+                             None if own is None else lambda x: own(x, values))
         if check is not None:
             check(result)
         if wanted and not result.success:
@@ -128,15 +134,18 @@ def _root(name, optimize, fun, x0, args, method, tol, callback, options, check=N
     return result
 
 
-def _call_scipy(optimize, residual, flat0, method, tol, callback, options):
-    """SciPy's root of the flat ``residual`` (``x`` in ``flat0``'s dtype)."""
+def _call_scipy(optimize, residual, flat0, method, tol, callback, options, own=None):
+    """SciPy's root of the flat ``residual`` (``x`` in ``flat0``'s dtype), with the user's
+    Jacobian ``own`` where given, else funcgrad's."""
     dtype = flat0.dtype
 
     def values(x):
         return np.asarray(residual(np.asarray(x, dtype)), dtype=float)
 
     kwargs = {}
-    if str(method).lower() in _JAC_METHODS:
+    if own is not None:
+        kwargs["jac"] = own
+    elif str(method).lower() in _JAC_METHODS:
         jacobian = jacfwd(residual)
         kwargs["jac"] = lambda x: np.atleast_2d(np.asarray(jacobian(np.asarray(x, dtype)),
                                                            dtype=float))
@@ -157,7 +166,7 @@ def fsolve(func: Callable[..., Any], x0: ArrayLike, args: Any = (), fprime: Any 
            maxfev: int = 0, band: Any = None, epsfcn: Optional[float] = None,
            factor: float = 100, diag: Any = None) -> Any:
     """Find a root of ``func(x, *args)`` with ``scipy.optimize.fsolve`` (MINPACK's hybrj),
-    the Jacobian by funcgrad; leave ``fprime`` out.
+    the Jacobian your ``fprime(x, *args)`` as in SciPy, or by funcgrad where left out.
 
     SciPy's signature and return: ``x`` (1-D: ``x0`` is flattened, and ``func`` receives a
     1-D array), or with ``full_output`` the tuple ``(x, infodict, ier, mesg)``, ``infodict``
@@ -185,10 +194,10 @@ def fsolve(func: Callable[..., Any], x0: ArrayLike, args: Any = (), fprime: Any 
     """
     import scipy.optimize as optimize
 
-    if fprime is not None:
-        raise ValueError("fsolve: funcgrad computes fprime from func by automatic "
-                         "differentiation; leave fprime out (or None). To supply your own, "
-                         "call scipy.optimize.fsolve directly")
+    if fprime is not None and not callable(fprime):
+        raise ValueError(f"fsolve: fprime={fprime!r} is not supported: pass the Jacobian as a "
+                         f"function fprime(x, *args), or leave it out and funcgrad computes "
+                         f"it from func")
     x0 = fnp.asarray(x0)
     if x0.dtype.kind != "f":
         x0 = x0.astype(float)   # (SciPy's fsolve takes integers and solves in floats)
@@ -205,7 +214,8 @@ def fsolve(func: Callable[..., Any], x0: ArrayLike, args: Any = (), fprime: Any 
         else:
             raise TypeError(result.message)
 
-    result = _root("fsolve", optimize, func, x0, args, "hybr", None, None, options, check)
+    result = _root("fsolve", optimize, func, x0, args, "hybr", None, None, options, check,
+                   jac=fprime)
     if not full_output:
         return result.x
     if "message" not in result:

@@ -36,7 +36,7 @@ def _solve(name, f, start, extra, args, run):
 
     def solve(x0, inputs):
         extra_values, values = inputs
-        x, info = run(lambda x: f(x, *values), x0, extra_values)
+        x, info = run(lambda x: f(x, *values), x0, extra_values, values)
         if wanted and not info["converged"]:
             raise refuse_failed(name, info["flag"])
         return _Found(x=np.asarray(x, flat0.dtype), raw=x, **info), None
@@ -91,7 +91,7 @@ def _bracketed(name, f, a, b, args, xtol, rtol, maxiter, full_output, disp):
     import scipy.optimize as optimize   # (here, so that importing funcgrad never loads SciPy)
     search = getattr(optimize, name)
 
-    def run(g, start, end):
+    def run(g, start, end, values):
         x, results = search(g, float(start), float(end), xtol=xtol, rtol=rtol,
                             maxiter=maxiter, full_output=True, disp=disp)
         return x, _info(results)
@@ -154,7 +154,7 @@ def bisect(f: Callable[..., Any], a: float, b: float, args: Any = (),
     return _bracketed("bisect", f, a, b, args, xtol, rtol, maxiter, full_output, disp)
 
 
-def _derivatives(g, second):
+def _derivatives(g, second=False):
     """The derivatives SciPy's newton reads, of ``g`` elementwise: ``(fprime, fprime2)``
     (``fprime2`` None unless ``second``)."""
     first = grad(lambda x: fnp.sum(g(x)))
@@ -171,22 +171,31 @@ def _like_x(derivative):
     return plain_derivative
 
 
-def _refuse_own(name, which, value, allowed):
-    if value is not None and value not in allowed:
-        raise ValueError(f"{name}: funcgrad computes {which} from f by automatic "
-                         f"differentiation; leave {which} out ({' or '.join(map(str, allowed))}"
-                         f"). To supply your own, call scipy.optimize.{name} directly")
+def _given(name, which, value, values, computed, args):
+    """SciPy's derivative argument ``which``: the user's function (called with the plain
+    ``args``: it steers the search, the root's own derivative is funcgrad's), or
+    ``computed()`` where ``value`` is True; a bool True in root_scalar means something else
+    in SciPy (f returns the derivative too), which funcgrad does not take."""
+    if value is None or value is False:
+        return None
+    if callable(value):   # (values: args, then the captured values funcgrad appended)
+        n = len(args) if isinstance(args, tuple) else 1
+        return lambda x: value(x, *values[:n])
+    if value is True and computed is not None:
+        return computed()
+    raise ValueError(f"{name}: {which}={value!r} is not supported: pass a function, or leave "
+                     f"{which} out and funcgrad computes it from f")
 
 
 def newton(func: Callable[..., Any], x0: Any, fprime: Any = None, args: Any = (),
            tol: float = 1.48e-08, maxiter: int = 50, fprime2: Any = None, x1: Any = None,
            rtol: float = 0.0, full_output: bool = False, disp: bool = True) -> Any:
     """A root of ``func(x, *args)`` near ``x0`` by ``scipy.optimize.newton``: the secant
-    method (SciPy's choice without ``fprime``), Newton's with ``fprime=True``, Halley's
-    with ``fprime=True, fprime2=True``, funcgrad computing those derivatives.
+    method (SciPy's choice without ``fprime``), Newton's with ``fprime``, Halley's with
+    ``fprime`` and ``fprime2``: functions ``fprime(x, *args)`` as in SciPy, or ``True`` for
+    funcgrad to compute them from ``func``.
 
-    SciPy's signature and return (the root; with ``full_output`` SciPy's tuple), except
-    that ``fprime`` and ``fprime2`` are flags rather than functions. An array ``x0``
+    SciPy's signature and return (the root; with ``full_output`` SciPy's tuple). An array ``x0``
     solves elementwise (``func`` must act elementwise, as SciPy requires). The root has
     ``x0``'s dtype where SciPy keeps it (a float32 scalar stays float32).
 
@@ -201,19 +210,19 @@ def newton(func: Callable[..., Any], x0: Any, fprime: Any = None, args: Any = ()
     ...     return x ** 3 - 1
     >>> round(float(newton(f, 1.5)), 10), round(float(newton(f, 1.5, fprime=True)), 10)
     (1.0, 1.0)
+    >>> round(float(newton(f, 1.5, fprime=lambda x: 3 * x ** 2)), 10)
+    1.0
     >>> # the root of x**3 - c is c**(1/3): its derivative is c**(-2/3) / 3
     >>> float(fg.grad(lambda c: newton(lambda x, c: x ** 3 - c, 1.5, args=(c,)))(8.0))
     0.08333333333333333
     """
     import scipy.optimize as optimize
 
-    _refuse_own("newton", "fprime", fprime, (None, True))
-    _refuse_own("newton", "fprime2", fprime2, (None, True))
-    if fprime2 and not fprime:
-        raise ValueError("newton: fprime2=True (Halley's method) needs fprime=True too")
-
-    def run(g, start, second):
-        derivative, derivative2 = _derivatives(g, bool(fprime2)) if fprime else (None, None)
+    def run(g, start, second, values):
+        derivative = _given("newton", "fprime", fprime, values, lambda: _derivatives(g)[0],
+                            args)
+        derivative2 = _given("newton", "fprime2", fprime2, values,
+                             lambda: _derivatives(g, True)[1], args) if derivative else None
         out = optimize.newton(g, start if np.ndim(start) else start[()], fprime=derivative,
                               tol=tol, maxiter=maxiter, fprime2=derivative2, x1=second,
                               rtol=rtol, full_output=True, disp=disp)
@@ -246,9 +255,10 @@ def root_scalar(f: Callable[..., Any], args: Any = (), method: Optional[str] = N
                 bracket: Any = None, fprime: Any = None, fprime2: Any = None, x0: Any = None,
                 x1: Any = None, xtol: Optional[float] = None, rtol: Optional[float] = None,
                 maxiter: Optional[int] = None, options: Optional[dict] = None) -> Any:
-    """A root of the scalar ``f(x, *args)`` by ``scipy.optimize.root_scalar``, the
-    derivatives ``newton`` and ``halley`` read computed by funcgrad (leave ``fprime`` and
-    ``fprime2`` out).
+    """A root of the scalar ``f(x, *args)`` by ``scipy.optimize.root_scalar``; the
+    derivatives ``newton`` and ``halley`` read are your ``fprime(x, *args)`` and
+    ``fprime2`` as in SciPy, or where left out computed by funcgrad (SciPy's
+    ``fprime=True``, f returning its derivative too, is not taken).
 
     SciPy's signature, choice of method (``brentq`` given a bracket; else ``secant``
     given ``x1``, else ``newton``) and ``RootResults`` (``root``, ``converged``, ``flag``,
@@ -281,8 +291,6 @@ def root_scalar(f: Callable[..., Any], args: Any = (), method: Optional[str] = N
     """
     import scipy.optimize as optimize
 
-    _refuse_own("root_scalar", "fprime", fprime, (None,))
-    _refuse_own("root_scalar", "fprime2", fprime2, (None,))
     if not method:
         method = ("brentq" if bracket is not None else "secant" if x1 is not None
                   else "newton" if x0 is not None else None)
@@ -302,12 +310,15 @@ def root_scalar(f: Callable[..., Any], args: Any = (), method: Optional[str] = N
         if start.dtype.kind != "f":
             start = start.astype(float)
 
-    def run(g, first, ends):
+    def run(g, first, ends, values):
         end, second = ends
         derivatives = {}
         if method in ("newton", "halley"):
-            derivatives = dict(zip(("fprime", "fprime2"),
-                                   _derivatives(g, method == "halley")))
+            ours = _derivatives(g, method == "halley")
+            derivatives = {"fprime": _given("root_scalar", "fprime", fprime, values, None,
+                                            args) or ours[0],
+                           "fprime2": _given("root_scalar", "fprime2", fprime2, values, None,
+                                             args) or ours[1]}
         where = {"bracket": [float(first), float(end)]} if method in _BRACKETED else \
             {"x0": first[()], "x1": second}
         results = optimize.root_scalar(g, method=method, xtol=xtol, rtol=rtol,
