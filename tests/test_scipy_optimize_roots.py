@@ -607,3 +607,20 @@ def test_the_users_own_jacobian_steers_the_search_as_in_scipy():
     np.testing.assert_allclose(g, want, rtol=1e-6)
     with pytest.raises(ValueError, match="not one of SciPy's"):
         least_squares(residual, [1.0, -1.0], jac="5-point", args=(t, y), kwargs={"scale": 2.0})
+
+
+def test_a_list_x0_is_an_array_as_in_scipy():
+    """SciPy's x0 is array_like: a list of numbers reaches fun as an ndarray (funcgrad passed
+    the list itself, so fun's x ** 2 raised TypeError), integers become floats; a ragged or
+    dict x0 stays a pytree."""
+    from funcgrad.scipy.optimize import minimize
+
+    def quartic(x):
+        return np.sum((x - np.array([1.0, -2.0])) ** 4) + np.sum(x ** 2)
+
+    np.testing.assert_allclose(minimize(quartic, [0.0, 0.0]).x,
+                               optimize.minimize(quartic, [0.0, 0.0]).x, atol=1e-5)
+    np.testing.assert_allclose(root(lambda x: x ** 2 - 2.0, [1, 1]).x, np.sqrt([2.0, 2.0]))
+    assert least_squares(lambda x: x ** 2 - 2.0, [1.0, 1.0]).x.dtype == np.float64
+    mixed = minimize(lambda p: p["a"][0] ** 2 + (p["b"] - 1.0) ** 2, {"a": [3.0], "b": 0.0})
+    np.testing.assert_allclose(mixed.x["b"], 1.0, atol=1e-6)

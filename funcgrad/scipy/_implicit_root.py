@@ -61,7 +61,15 @@ def prepare(name, fun, x0, args):
     ``x0``'s leaves checked to be real floating point and stripped of derivatives; the
     traced values ``fun`` closes over appended to ``args`` (``fun`` then takes them
     too); ``plain_args`` those args without derivatives; ``wanted`` whether any carries
-    one."""
+    one.  A list or tuple of numbers (SciPy's array_like ``x0``) is an array, as SciPy makes
+    it (integers as floats); other structures stay pytrees."""
+    if isinstance(x0, (list, tuple)):
+        try:
+            as_array = fnp.asarray(x0)
+        except (TypeError, ValueError):  # (ragged, or leaves that are not numbers: a pytree)
+            as_array = None
+        if as_array is not None and as_array.dtype.kind in "biuf":
+            x0 = as_array.astype(float) if as_array.dtype.kind != "f" else as_array
     leaves = tree.leaves(x0, is_special)
     for i, leaf in enumerate(leaves):
         # (a tracer's own dtype: np.asarray would refuse one that carries a derivative)
