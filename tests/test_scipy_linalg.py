@@ -637,6 +637,10 @@ def test_odeint_takes_scipys_args_and_tfirst_keywords():
     np.testing.assert_allclose(g, -ts[-1] * np.exp(-0.7 * ts[-1]), rtol=1e-6)
     with pytest.raises(TypeError, match="one way"):
         fsi.odeint(_decay, 1.0, ts, 0.7, args=(0.7,))
+    # y0 as SciPy's array_like: a list of numbers reaches func as an array (it was handed
+    # the list: -a * y raised TypeError), integers as floats
+    got = fsi.odeint(lambda y, t, a, b: -a * y + b, [1, 2], ts, args=(0.7, 0.1))
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
 
 
 def test_odeint_gradient_by_the_adjoint():

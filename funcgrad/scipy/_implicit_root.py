@@ -28,6 +28,7 @@ from ..batched import vmap
 from ..callback import pure_callback
 from ..core import Tracer, is_special
 from ..lax import custom_root, stop_gradient
+from ._array_like import numbers_as_array
 from ..numpy._conversions import carried_derivative
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..tree import ravel
@@ -63,13 +64,7 @@ def prepare(name, fun, x0, args):
     too); ``plain_args`` those args without derivatives; ``wanted`` whether any carries
     one.  A list or tuple of numbers (SciPy's array_like ``x0``) is an array, as SciPy makes
     it (integers as floats); other structures stay pytrees."""
-    if isinstance(x0, (list, tuple)):
-        try:
-            as_array = fnp.asarray(x0)
-        except (TypeError, ValueError):  # (ragged, or leaves that are not numbers: a pytree)
-            as_array = None
-        if as_array is not None and as_array.dtype.kind in "biuf":
-            x0 = as_array.astype(float) if as_array.dtype.kind != "f" else as_array
+    x0 = numbers_as_array(x0)
     leaves = tree.leaves(x0, is_special)
     for i, leaf in enumerate(leaves):
         # (a tracer's own dtype: np.asarray would refuse one that carries a derivative)

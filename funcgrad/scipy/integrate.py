@@ -27,6 +27,7 @@ from ..core import is_special
 from ..numpy._convert import asarray
 from ..numpy.signal import trapezoid as _np_trapezoid
 from ..typing import Array, ArrayLike, PyTree
+from ._array_like import numbers_as_array
 from ._captured import lift_captures
 from ._ivp import solve_ivp
 from ._ode_adjoint import _Flat, _odeint
@@ -175,7 +176,7 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
         func = lambda y, tt, *rest: state_first(tt, y, *rest)  # noqa: E731
     args = extra
     # (an eager Tensor one leaf, as the transforms take it: it records on its graph)
-    leaves, treedef = tree.flatten(y0, is_special)
+    leaves, treedef = tree.flatten(numbers_as_array(y0), is_special)
     leaves = [fnp.astype(asarray(x), np.float64) if asarray(x).dtype.kind in "biu"
               else asarray(x) for x in leaves]
     ts = asarray(t)
