@@ -624,3 +624,48 @@ def test_a_list_x0_is_an_array_as_in_scipy():
     assert least_squares(lambda x: x ** 2 - 2.0, [1.0, 1.0]).x.dtype == np.float64
     mixed = minimize(lambda p: p["a"][0] ** 2 + (p["b"] - 1.0) ** 2, {"a": [3.0], "b": 0.0})
     np.testing.assert_allclose(mixed.x["b"], 1.0, atol=1e-6)
+
+
+# --- minimize_scalar ------------------------------------------------------------------------------
+
+def _cosh_tilt(x, a):
+    return np.cosh(x) - a * x   # minimized at asinh(a)
+
+
+@pytest.mark.parametrize("method", ["brent", "golden", "bounded"])
+def test_minimize_scalar_is_scipys_and_its_minimizer_moves_with_args(method):
+    from funcgrad.scipy.optimize import minimize_scalar
+    where = {"bounds": (-3.0, 3.0)} if method == "bounded" else {}
+    ours = minimize_scalar(_cosh_tilt, args=(0.75,), method=method, **where)
+    theirs = optimize.minimize_scalar(_cosh_tilt, args=(0.75,), method=method, **where)
+    assert ours.x == theirs.x and ours.nfev == theirs.nfev and ours.success
+    np.testing.assert_allclose(ours.fun, theirs.fun, rtol=1e-15)
+
+    def x_of(a):
+        return minimize_scalar(_cosh_tilt, args=(a,), method=method, **where).x
+
+    for transform in (fg.grad, lambda f: fg.jit(fg.grad(f))):
+        np.testing.assert_allclose(transform(x_of)(0.75), 1 / np.sqrt(1 + 0.75 ** 2),
+                                   rtol=1e-7)
+    np.testing.assert_allclose(fg.grad(fg.grad(x_of))(0.75), -0.75 / (1 + 0.75 ** 2) ** 1.5,
+                               rtol=1e-6)
+    a = np.array([0.2, 0.75, 1.5])
+    np.testing.assert_allclose(fg.vmap(x_of)(a), np.arcsinh(a), atol=1e-5)
+    # res.fun's first derivative: the envelope theorem, d/da min_x f = -x*
+    np.testing.assert_allclose(fg.grad(lambda a: minimize_scalar(
+        _cosh_tilt, args=(a,), method=method, **where).fun)(0.75), -np.arcsinh(0.75),
+        rtol=1e-6)
+
+
+def test_minimize_scalar_bounded_minimum_on_a_bound_stays_there():
+    from funcgrad.scipy.optimize import minimize_scalar
+    # asinh(3) = 1.82 lies beyond the bound 1: the minimum is x = 1, whatever a near 3
+    x_of = lambda a: minimize_scalar(_cosh_tilt, args=(a,), bounds=(-1.0, 1.0),  # noqa: E731
+                                     method="bounded").x
+    np.testing.assert_allclose(x_of(3.0), 1.0, atol=1e-5)
+    assert fg.grad(x_of)(3.0) == 0.0
+    # a flat minimum has no derivative: raised, not a NaN or a wrong number
+    with pytest.raises(ValueError, match="minimize_scalar: the second derivative .* is singular"):
+        fg.grad(lambda a: minimize_scalar(lambda x, a: (x - a) ** 4, args=(a,)).x)(1.0)
+    with pytest.raises(ValueError, match="Unknown solver"):
+        minimize_scalar(_cosh_tilt, args=(1.0,), method="newton")

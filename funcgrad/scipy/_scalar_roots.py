@@ -22,14 +22,17 @@ _TRACED_FIELDS = (("converged", np.bool_), ("iterations", np.int64),
                   ("function_calls", np.int64))
 
 
-def _solve(name, f, start, extra, args, run):
+def _solve(name, f, start, extra, args, run, root_of=None):
     """``(x, info)``: the root ``run(g, start, extra)`` finds for ``g(x) = f(x, *args)``
     (SciPy's, on plain values: ``(x, info)``, ``info`` with ``converged``, ``flag``,
     ``iterations``, ``function_calls``), differentiable in ``args`` and in values ``f``
     closes over; ``x`` exactly SciPy's where nothing is traced or differentiated.
     ``start``: the root's first guess (its shape and dtype are the root's); ``extra``:
-    other plain inputs of ``run`` (a bracket's end, ``x1``)."""
+    other plain inputs of ``run`` (a bracket's end, ``x1``).  ``root_of(f)``, where given,
+    is the function whose root ``run``'s answer is (a minimizer's: ``df/dx``), the root
+    that is differentiated."""
     f, args, start, plain_args, wanted = prepare(name, f, start, args)
+    equation = f if root_of is None else root_of(f)
     extra = tree.tree_map(lambda v: plain(v, name), extra, is_leaf=is_special)
     like = np.zeros(np.shape(start), start.dtype) if isinstance(start, Tracer) else start
     flat0, unravel = ravel(like)
@@ -51,13 +54,18 @@ def _solve(name, f, start, extra, args, run):
         x, found = unravel(flat_x), _Found(**fields)
     if wanted:
         x = unravel(differentiable_root(
-            lambda z: ravel(f(unravel(z), *args))[0], ravel(x)[0], lambda what: (
+            lambda z: ravel(equation(unravel(z), *args))[0], ravel(x)[0], lambda what: (
                 f"{name}: the derivative of f in x at the root {what}, so the root's "
                 f"derivative in args (-(df/dargs) / (df/dx), by the implicit function "
                 f"theorem) does not exist: the root is a multiple one (f touches zero "
                 f"without crossing it, as x**2 does at 0). Reformulate f so that its root "
                 f"is simple, or pass fg.stop_gradient(args) if no derivative should flow "
-                f"through the root")))
+                f"through the root") if root_of is None else (
+                f"{name}: the second derivative of fun in x at the minimum {what}, so the "
+                f"minimizer's derivative in args (-(d2f/dx dargs) / (d2f/dx2), by the "
+                f"implicit function theorem) does not exist: the minimum is flat (as x**4's "
+                f"at 0). Reformulate fun, or pass fg.stop_gradient(args) if no derivative "
+                f"should flow through the minimizer")))
     return x, found
 
 
