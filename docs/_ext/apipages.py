@@ -67,7 +67,7 @@ MODULES = [
     ("funcgrad.scipy.linalg", "linear algebra"),
     ("funcgrad.scipy.signal", "signal processing"),
     ("funcgrad.scipy.integrate", "integration"),
-    ("funcgrad.scipy.fft", "discrete cosine and sine transforms"),
+    ("funcgrad.scipy.fft", "Fourier, Hankel, cosine and sine transforms"),
     ("funcgrad.scipy.fftpack", "scipy.fftpack's transforms"),
     ("funcgrad.scipy.ndimage", "filters and interpolation at coordinates"),
     ("funcgrad.scipy.cluster.vq", "vector quantization"),
