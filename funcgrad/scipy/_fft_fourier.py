@@ -239,9 +239,9 @@ def fftn(x: ArrayLike, s: _Sizes = None, axes: _Axes = None, norm: Optional[str]
     array([[4.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j]])
     """
-    x = _arguments("fftn", x, norm, workers, plan)
-    s, axes = _shape_and_axes("fftn", x, s, axes)
-    return _npfft.fftn(x, s, axes, norm) if axes else x
+    a = _arguments("fftn", x, norm, workers, plan)
+    s, axes = _shape_and_axes("fftn", a, s, axes)
+    return _npfft.fftn(a, s, axes, norm) if axes else a
 
 
 def ifftn(x: ArrayLike, s: _Sizes = None, axes: _Axes = None, norm: Optional[str] = None,
@@ -254,9 +254,9 @@ def ifftn(x: ArrayLike, s: _Sizes = None, axes: _Axes = None, norm: Optional[str
     array([[1., 1.],
            [1., 1.]])
     """
-    x = _arguments("ifftn", x, norm, workers, plan)
-    s, axes = _shape_and_axes("ifftn", x, s, axes)
-    return _npfft.ifftn(x, s, axes, norm) if axes else x
+    a = _arguments("ifftn", x, norm, workers, plan)
+    s, axes = _shape_and_axes("ifftn", a, s, axes)
+    return _npfft.ifftn(a, s, axes, norm) if axes else a
 
 
 def rfftn(x: ArrayLike, s: _Sizes = None, axes: _Axes = None, norm: Optional[str] = None,

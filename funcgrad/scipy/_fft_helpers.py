@@ -78,11 +78,9 @@ def next_fast_len(target: int, real: bool = False) -> int:
     target = _target("next_fast_len", target)
     if target <= 6:  # (every length up to 6 is a product of 2, 3 and 5)
         return target
-    best = None
-    for q in _smooth(real, 2 * target):  # (a power of two lies in [target, 2 target))
-        m = q << max(0, (-(-target // q) - 1).bit_length())  # the least q 2^k >= target
-        if best is None or m < best:
-            best = m
+    # (for each odd fast q, the least q 2^k >= target; a power of two lies in [target,
+    # 2 target))
+    best = min(q << (-(-target // q) - 1).bit_length() for q in _smooth(real, 2 * target))
     if best > _LARGEST:
         raise ValueError(f"next_fast_len: target length is too large to perform an FFT: "
                          f"{target}")

@@ -148,12 +148,13 @@ def geometric_slerp(start: ArrayLike, end: ArrayLike, t: ArrayLike, tol: float =
                           "may cause ambiguous slerp paths", stacklevel=2)
     t = _float64(t)
     if t.size == 0:
-        return fnp.zeros((0, start.shape[0]))
+        empty = np.zeros((0, int(start.shape[0])))
+        return empty
     # the plane of start and end: start and the unit part of end orthogonal to it
     c = fnp.sum(start * end)
     normal = end - c * start
     s = _rows.sqrt0(fnp.sum(normal * normal))
     normal = normal / fnp.where(s > 0, s, 1.0)
-    angle = fnp.arctan2(s, c) * fnp.atleast_1d(t)[:, None]
+    angle = fnp.arctan2(s, c) * fnp.reshape(t, (-1, 1))
     out = start * fnp.cos(angle) + normal * fnp.sin(angle)
     return fnp.reshape(out, (-1,)) if t.ndim == 0 else out

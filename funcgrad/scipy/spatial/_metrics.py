@@ -180,7 +180,8 @@ def correlation(u: ArrayLike, v: ArrayLike, w: Optional[ArrayLike] = None,
     >>> float(fd.correlation([1.0, 2.0, 3.0], [3.0, 2.0, 1.0]))
     2.0
     """
-    return _rows.correlation(*_pair("correlation", u, v, w), centered=bool(centered))
+    u, v, w = _pair("correlation", u, v, w)
+    return _rows.correlation(u, v, w, centered=bool(centered))
 
 
 def cosine(u: ArrayLike, v: ArrayLike, w: Optional[ArrayLike] = None) -> Array:

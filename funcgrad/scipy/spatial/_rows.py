@@ -12,6 +12,7 @@ whose derivative is zero (JAX's convention for ``round`` and ``sign``), and smoo
 weights ``w``.
 """
 import math
+from typing import Any, Callable
 
 import numpy as np
 
@@ -193,7 +194,7 @@ def yule(u, v, w=None):
 
 # canonical name: (formula, SciPy's other names, how pdist/cdist take the input)
 # ("double": as float64; "bool": as booleans; "either": booleans stay, the rest float64)
-METRICS = {
+METRICS: dict[str, tuple[Callable[..., Any], tuple[str, ...], str]] = {
     "braycurtis": (braycurtis, (), "double"),
     "canberra": (canberra, (), "double"),
     "chebyshev": (chebyshev, ("chebychev", "cheby", "cheb", "ch"), "double"),
