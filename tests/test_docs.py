@@ -32,7 +32,8 @@ MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.nump
            "funcgrad.scipy.fft",
            "funcgrad.scipy.fftpack",
            "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq", "funcgrad.scipy.interpolate",
-           "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.spatial.transform",
+           "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.spatial",
+           "funcgrad.scipy.spatial.distance", "funcgrad.scipy.spatial.transform",
            "funcgrad.lax", "funcgrad.tree", "funcgrad.jit", "funcgrad.forward_ad",
            "funcgrad.autograd", "funcgrad.graph", "funcgrad.profiler"]
 OPTIONAL_MODULES = ["funcgrad.optim", "funcgrad.dask"]  # documented once they exist

@@ -416,8 +416,22 @@ def test_scipy_without_a_funcgrad_module_says_so():
     with pytest.raises(TypeError, match=r"^scipy\.interpolate\.interp1d converts its input .*"
                                         r"call funcgrad\.scipy\.interpolate\.interp1d instead"):
         fg.grad(lambda v: scipy.interpolate.interp1d(x, v)(0.5))(x)
-    with pytest.raises(TypeError, match=r"^scipy\.spatial\.minkowski_distance converts .*"
-                                        r"funcgrad\.scipy\.spatial has no minkowski_distance"):
+    with pytest.raises(TypeError, match=r"^scipy\.spatial\.KDTree converts .*"
+                                        r"funcgrad\.scipy\.spatial has no KDTree"):
+        fg.grad(lambda v: scipy.spatial.KDTree(v[:, None]).query([0.5])[0])(x)
+
+
+def test_scipy_spatial_distance_names_its_funcgrad_twin():
+    # (a function of a nested public module: the message named no twin before
+    # funcgrad.scipy.spatial.distance existed, and no nested module at all)
+    import scipy.spatial
+    import scipy.spatial.distance
+    x = np.array([0.0, 1.0, 2.0])
+    with pytest.raises(TypeError, match=r"^scipy\.spatial\.distance\.pdist converts .*call "
+                                        r"funcgrad\.scipy\.spatial\.distance\.pdist instead"):
+        fg.grad(lambda v: np.sum(scipy.spatial.distance.pdist(v[:, None])))(x)
+    with pytest.raises(TypeError, match=r"^scipy\.spatial\.minkowski_distance converts .*call "
+                                        r"funcgrad\.scipy\.spatial\.minkowski_distance instead"):
         fg.grad(lambda v: scipy.spatial.minkowski_distance(v, x))(x)
 
 

@@ -50,7 +50,7 @@ class ScipyCall(NamedTuple):
     distribution) and ``funcgrad.scipy``'s replacement (None when it has none)."""
     function: str
     twin: Optional[str]
-    subpackage: str  # "special", "stats"...
+    subpackage: str  # "special", "stats", "spatial.distance"...
     name: str  # the function's name inside scipy.<subpackage> ("logsumexp", "norm.logpdf")
     # the funcgrad.scipy function that called SciPy (its own code handing SciPy a value
     # the user passed it), else None: naming that function as the fix would send the user
@@ -126,10 +126,20 @@ def _public_call(frame, module):
         if name.endswith(".__init__"):  # (a class the user constructs: named by the class)
             name = name[:-len(".__init__")]
         head = name.split(".")[0]
-        public = sys.modules.get(f"scipy.{subpackage}")
-        if head.startswith("_") or "<" in name or getattr(public, head, None) is None:
+        if head.startswith("_") or "<" in name:
             return None
-        return subpackage, name, None
+        # the deepest public module that has the name: scipy.spatial.distance.pdist is
+        # ("spatial.distance", "pdist"), scipy.spatial._kdtree.KDTree ("spatial", "KDTree")
+        public_parts = []
+        for part in parts[1:]:
+            if part.startswith("_"):
+                break
+            public_parts.append(part)
+        for k in range(len(public_parts), 0, -1):
+            subpackage = ".".join(public_parts[:k])
+            if getattr(sys.modules.get(f"scipy.{subpackage}"), head, None) is not None:
+                return subpackage, name, None
+        return None
     # A frame of scipy._lib (a decorator that converts the arguments before calling the
     # function it wraps): that function is among its locals.
     for value in frame.f_locals.values():

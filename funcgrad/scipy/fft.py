@@ -1,12 +1,15 @@
-"""``funcgrad.scipy.fft``: SciPy's discrete cosine and sine transforms (``dct``, ``idct``,
-``dctn``, ``idctn``, ``dst``, ``idst``, ``dstn``, ``idstn``), types 1 to 4, every
-``norm`` and ``orthogonalize``, differentiable (the Fourier transforms themselves are in
-:mod:`funcgrad.numpy.fft`).
+"""``funcgrad.scipy.fft``: SciPy's ``scipy.fft``, differentiable: the discrete Fourier
+transforms (``fft`` ... ``ihfftn``, on :mod:`funcgrad.numpy.fft`, with SciPy's signatures
+and dtypes), the helpers (``fftfreq``, ``rfftfreq``, ``fftshift``, ``ifftshift``,
+``next_fast_len``, ``prev_fast_len``), the fast Hankel transform (``fht``, ``ifht``,
+``fhtoffset``) and the discrete cosine and sine transforms (``dct``, ``idct``, ``dctn``,
+``idctn``, ``dst``, ``idst``, ``dstn``, ``idstn``), types 1 to 4, every ``norm`` and
+``orthogonalize``.
 
-Each transform along an axis is a product with its ``n x n`` matrix (a constant, built
-in float64 from the closed-form cosines and sines, and cached by size, type and norm), so
-its derivative is the product with the transposed matrix, of any order, under ``vmap`` and
-``jit`` too.  The inverse transforms use the inverse matrix (for ``norm='ortho'`` the
+Each cosine or sine transform along an axis is a product with its ``n x n`` matrix (a
+constant, built in float64 from the closed-form cosines and sines, and cached by size, type
+and norm), so its derivative is the product with the transposed matrix, of any order,
+under ``vmap`` and ``jit`` too.  The inverse transforms use the inverse matrix (for ``norm='ortho'`` the
 transpose), so ``idct(dct(x, t, norm=m), t, norm=m) == x`` for every type and norm, as
 SciPy's.  The cost is ``O(n^2)`` per transformed line rather than FFT-based
 ``O(n log n)``: meant for the modest lengths of a differentiated model.  float32 stays
@@ -20,9 +23,18 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..numpy._convert import asarray
+from ..numpy.fft import fftshift, ifftshift
 from ..typing import Array, ArrayLike
+from ._fft_fourier import (fft, ifft, fft2, ifft2, fftn, ifftn, rfft, irfft, rfft2, irfft2,
+                           rfftn, irfftn, hfft, ihfft, hfft2, ihfft2, hfftn, ihfftn)
+from ._fft_helpers import (fftfreq, rfftfreq, next_fast_len, prev_fast_len, fht, ifht,
+                           fhtoffset)
 
-__all__ = ["dct", "idct", "dctn", "idctn", "dst", "idst", "dstn", "idstn"]
+__all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2",
+           "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn",
+           "fftfreq", "rfftfreq", "fftshift", "ifftshift", "next_fast_len", "prev_fast_len",
+           "fht", "ifht", "fhtoffset",
+           "dct", "idct", "dctn", "idctn", "dst", "idst", "dstn", "idstn"]
 
 _NORMS = (None, "backward", "ortho", "forward")
 

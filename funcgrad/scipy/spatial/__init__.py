@@ -1,10 +1,17 @@
-"""``funcgrad.scipy.spatial``: ``transform``'s ``Rotation`` and ``Slerp`` (as
-``jax.scipy.spatial``), differentiable.
+"""``funcgrad.scipy.spatial``: ``distance`` (``pdist``, ``cdist``, ``squareform`` and the
+metrics), ``transform``'s ``Rotation`` and ``Slerp`` (as ``jax.scipy.spatial``), and
+``distance_matrix``, ``minkowski_distance``, ``minkowski_distance_p``, ``procrustes`` and
+``geometric_slerp``, differentiable.
 
 >>> import numpy as np, funcgrad.scipy.spatial as fsp
 >>> float(fsp.transform.Rotation.from_rotvec(np.array([0.0, 0.3, 0.4])).magnitude())
 0.5
+>>> fsp.distance.cdist(np.zeros((1, 2)), np.array([[3.0, 4.0]]))
+array([[5.]])
 """
-from . import transform  # noqa: F401
+from . import distance, transform  # noqa: F401
+from ._functions import (distance_matrix, geometric_slerp, minkowski_distance,
+                         minkowski_distance_p, procrustes)
 
-__all__ = ["transform"]
+__all__ = ["distance", "transform", "distance_matrix", "minkowski_distance",
+           "minkowski_distance_p", "procrustes", "geometric_slerp"]
