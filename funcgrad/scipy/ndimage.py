@@ -1,6 +1,8 @@
 """``funcgrad.scipy.ndimage``: the separable filters ``gaussian_filter``,
 ``gaussian_filter1d``, ``uniform_filter`` and ``uniform_filter1d``
-(:mod:`._ndimage_filters`), and ``map_coordinates`` with SciPy's modes, nearest-neighbour
+(:mod:`._ndimage_filters`); correlation, convolution and the derivative filters
+(:mod:`._ndimage_correlate`); the order-statistic filters and grey morphology
+(:mod:`._ndimage_rank`); and ``map_coordinates`` with SciPy's modes, nearest-neighbour
 (``order=0``) and linear (``order=1``) interpolation, differentiable in the input and,
 for ``order=1``, in the coordinates (the spline orders 2-5 raise, naming ``order=1``; so
 does JAX's).
@@ -22,9 +24,25 @@ from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._ndimage_filters import (gaussian_filter, gaussian_filter1d,  # noqa: F401
                                uniform_filter, uniform_filter1d)
+from ._ndimage_correlate import (convolve, convolve1d, correlate, correlate1d,  # noqa: F401
+                                 gaussian_gradient_magnitude, gaussian_laplace,
+                                 generic_gradient_magnitude, generic_laplace, laplace,
+                                 prewitt, sobel)
+from ._ndimage_rank import (black_tophat, grey_closing, grey_dilation,  # noqa: F401
+                            grey_erosion, grey_opening, maximum_filter, maximum_filter1d,
+                            median_filter, minimum_filter, minimum_filter1d,
+                            morphological_gradient, morphological_laplace,
+                            percentile_filter, rank_filter, white_tophat)
 
 __all__ = ["map_coordinates", "gaussian_filter", "gaussian_filter1d", "uniform_filter",
-           "uniform_filter1d"]
+           "uniform_filter1d",
+           "correlate1d", "convolve1d", "correlate", "convolve", "sobel", "prewitt",
+           "laplace", "generic_laplace", "generic_gradient_magnitude", "gaussian_laplace",
+           "gaussian_gradient_magnitude",
+           "minimum_filter1d", "maximum_filter1d", "minimum_filter", "maximum_filter",
+           "rank_filter", "median_filter", "percentile_filter", "grey_erosion",
+           "grey_dilation", "grey_opening", "grey_closing", "morphological_gradient",
+           "morphological_laplace", "white_tophat", "black_tophat"]
 
 _MODES = ("constant", "nearest", "wrap", "grid-wrap", "mirror", "reflect", "grid-mirror")
 
