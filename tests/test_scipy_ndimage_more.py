@@ -296,3 +296,63 @@ def test_rank_filters_bad_input_raises_naming_the_problem():
         fnd.grey_erosion(x)
     with pytest.raises(ValueError, match="origin"):
         fnd.maximum_filter1d(x, 3, origin=2)
+
+
+# --- Fourier-domain filters ------------------------------------------------------------------
+
+FOURIER = [("fourier_gaussian", 1.3), ("fourier_gaussian", [0.5, 1.0, 1.5]),
+           ("fourier_uniform", 2.5), ("fourier_uniform", [0.0, 1.5, 1.5]),
+           ("fourier_shift", 0.7), ("fourier_shift", [-1.2, 0.0, 1.2]),
+           ("fourier_ellipsoid", 2.2), ("fourier_ellipsoid", [1.1, 2.2, 3.3])]
+
+
+@pytest.mark.parametrize("shape", [(7,), (6,), (5, 6), (4, 1, 7), (1, 5), (3, 4, 5)])
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32, np.complex64])
+def test_fourier_filters_match_scipy_over_shapes_dtypes_and_real_transforms(shape, dtype):
+    x = RNG.normal(size=shape) + (1j * RNG.normal(size=shape) if dtype in (
+        np.complex128, np.complex64) else 0)
+    x = x.astype(dtype)
+    rtol = 1e-13 if dtype in (np.float64, np.complex128) else 1e-6
+    for n, axis in [(-1, -1), (11, -1), (2 * shape[0] - 1, 0), (-1, 0)]:
+        for name, p in FOURIER:
+            p = p[:len(shape)] if isinstance(p, list) else p
+            got, want = getattr(fnd, name)(x, p, n, axis), getattr(snd, name)(x, p, n, axis)
+            assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
+            scale = np.abs(want).max()
+            assert_close(got.real, want.real, rtol, scale=scale, what=f"{name} {n} {axis}")
+            assert_close(got.imag, want.imag, rtol, scale=scale, what=f"{name} {n} {axis}")
+    assert_close(fnd.fourier_uniform(np.ones(6), -2.0), snd.fourier_uniform(np.ones(6), -2.0), 0)
+
+
+def test_fourier_filter_derivatives_in_the_transform_and_the_parameters():
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=(5, 6))
+    spectrum = np.fft.fft2(x)
+    for name, p in [("fourier_gaussian", np.array([0.8, 1.3])),
+                    ("fourier_uniform", np.array([2.0, 1.5])),
+                    ("fourier_ellipsoid", np.array([2.0, 3.0])),
+                    ("fourier_shift", np.array([0.4, -1.1]))]:
+        f = lambda x, p: fnp.real(fnp.fft.ifft2(getattr(fnd, name)(x, p)))  # noqa: E731
+        check_jvp_fd(f, [x, p], rng)
+        check_dot_product(f, [x, p], rng)
+        check_vmap(f, [x, rng.uniform(0.5, 2.0, size=(3, 2))], [None, 0], rng)
+    check_second_order(lambda p: fnp.real(fnd.fourier_ellipsoid(spectrum, p)), [np.array(
+        [2.0, 3.0])], rng)
+    # a shift of the transform is the shifted signal: its derivative in the shift is the
+    # signal's derivative, minus, by the spectral derivative
+    signal = np.sin(2 * np.pi * np.arange(8) / 8)
+    grad = fg.jacfwd(lambda s: fnp.real(fnp.fft.ifft(fnd.fourier_shift(np.fft.fft(signal),
+                                                                         s))))(0.0)
+    assert_close(grad, -2 * np.pi / 8 * np.cos(2 * np.pi * np.arange(8) / 8), 1e-12)
+    # the zero frequency and a zero size: finite derivatives (no 0/0)
+    grad = fg.grad(lambda s: fnp.sum(fnd.fourier_uniform(np.ones(6), s)))(0.0)
+    assert np.isfinite(grad)
+
+
+def test_fourier_filters_bad_input_raises_naming_the_problem():
+    with pytest.raises(NotImplementedError, match="1-d, 2-d and 3-d"):
+        fnd.fourier_ellipsoid(np.ones((2, 2, 2, 2)), 1.0)
+    with pytest.raises(RuntimeError, match="one per axis"):
+        fnd.fourier_gaussian(np.ones((3, 3)), [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="axis"):
+        fnd.fourier_shift(np.ones(3), 1.0, axis=1)

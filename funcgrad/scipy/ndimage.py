@@ -2,7 +2,7 @@
 ``gaussian_filter1d``, ``uniform_filter`` and ``uniform_filter1d``
 (:mod:`._ndimage_filters`); correlation, convolution and the derivative filters
 (:mod:`._ndimage_correlate`); the order-statistic filters and grey morphology
-(:mod:`._ndimage_rank`); and ``map_coordinates`` with SciPy's modes, nearest-neighbour
+(:mod:`._ndimage_rank`); the Fourier-domain filters (:mod:`._ndimage_fourier`); and ``map_coordinates`` with SciPy's modes, nearest-neighbour
 (``order=0``) and linear (``order=1``) interpolation, differentiable in the input and,
 for ``order=1``, in the coordinates (the spline orders 2-5 raise, naming ``order=1``; so
 does JAX's).
@@ -28,6 +28,8 @@ from ._ndimage_correlate import (convolve, convolve1d, correlate, correlate1d,  
                                  gaussian_gradient_magnitude, gaussian_laplace,
                                  generic_gradient_magnitude, generic_laplace, laplace,
                                  prewitt, sobel)
+from ._ndimage_fourier import (fourier_ellipsoid, fourier_gaussian,  # noqa: F401
+                               fourier_shift, fourier_uniform)
 from ._ndimage_rank import (black_tophat, grey_closing, grey_dilation,  # noqa: F401
                             grey_erosion, grey_opening, maximum_filter, maximum_filter1d,
                             median_filter, minimum_filter, minimum_filter1d,
@@ -42,7 +44,8 @@ __all__ = ["map_coordinates", "gaussian_filter", "gaussian_filter1d", "uniform_f
            "minimum_filter1d", "maximum_filter1d", "minimum_filter", "maximum_filter",
            "rank_filter", "median_filter", "percentile_filter", "grey_erosion",
            "grey_dilation", "grey_opening", "grey_closing", "morphological_gradient",
-           "morphological_laplace", "white_tophat", "black_tophat"]
+           "morphological_laplace", "white_tophat", "black_tophat",
+           "fourier_gaussian", "fourier_uniform", "fourier_ellipsoid", "fourier_shift"]
 
 _MODES = ("constant", "nearest", "wrap", "grid-wrap", "mirror", "reflect", "grid-mirror")
 
