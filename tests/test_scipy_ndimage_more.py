@@ -356,3 +356,95 @@ def test_fourier_filters_bad_input_raises_naming_the_problem():
         fnd.fourier_gaussian(np.ones((3, 3)), [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="axis"):
         fnd.fourier_shift(np.ones(3), 1.0, axis=1)
+
+
+# --- measurements on labels ------------------------------------------------------------------
+
+MEASURES = ["sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum",
+            "median", "center_of_mass", "extrema", "minimum_position", "maximum_position"]
+
+
+def assert_same_measure(got, want, what):
+    """Same nesting (tuples, lists, object arrays, None), dtypes and values."""
+    if want is None:
+        assert got is None, what
+    elif isinstance(want, (list, tuple)) or (isinstance(want, np.ndarray)
+                                             and want.dtype == object):
+        assert type(got) is type(want) and len(got) == len(want), what
+        for g, w in zip(np.ravel(np.array(got, object)) if isinstance(want, np.ndarray)
+                        else got, np.ravel(want) if isinstance(want, np.ndarray) else want):
+            assert_same_measure(g, w, what)
+    else:
+        got, want = np.asarray(got), np.asarray(want)
+        assert got.dtype == want.dtype, (what, got.dtype, want.dtype)
+        assert_close(got, want, 1e-13, what=str(what), equal_nan=True)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (SciPy's 0/0 for a missing label)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_measurements_match_scipy_over_labels_and_index_forms(dtype):
+    rng = np.random.default_rng(7)
+    # (distinct values: SciPy's tied positions for an index array follow an unstable sort)
+    x = (rng.permutation(42).reshape(6, 7) if dtype == np.int64
+         else rng.normal(size=(6, 7)).astype(dtype))
+    labels = rng.integers(0, 5, size=(6, 7))
+    labels[labels == 3] = 0
+    cases = [(None, None), (labels, None), (labels, 2), (labels, [1, 2]),
+             (labels, [4, 1, 7, 3, 1]), (labels, np.array([[1, 2], [4, 0]])),
+             (labels - 2, [-2, -1, 2, 5]), (labels * 0.5, [0.5, 1.0, 2.0]), (labels[0], [1, 2])]
+    for labels_, index in cases:
+        for name in MEASURES:
+            assert_same_measure(getattr(fnd, name)(x, labels_, index),
+                                getattr(snd, name)(x, labels_, index), (name, index))
+        if np.ndim(index) < 2:  # (SciPy's histogram fails on a 2-d index)
+            assert_same_measure(fnd.histogram(x, -1, 30, 5, labels_, index),
+                                snd.histogram(x, -1, 30, 5, labels_, index), ("histogram", index))
+    # a scalar label that does not occur: NaN statistics, a None histogram, as SciPy's
+    for name in ("sum_labels", "mean", "variance", "median"):
+        assert_same_measure(getattr(fnd, name)(x, labels, 3), getattr(snd, name)(x, labels, 3),
+                            name)
+    assert fnd.histogram(x, 0, 1, 3, labels, 3) is None
+
+
+def test_one_region_ties_go_to_the_first_element_and_positions_are_scipys():
+    x = np.array([[3.0, 1.0, 4.0], [1.0, 5.0, 5.0]])
+    for name in ("minimum_position", "maximum_position", "extrema"):
+        assert_same_measure(getattr(fnd, name)(x), getattr(snd, name)(x), name)
+    assert_close(fg.grad(lambda x: fnd.minimum(x))(x), [[0, 1, 0], [0, 0, 0]], 0)
+    assert_close(fg.grad(lambda x: fnd.maximum(x))(x), [[0, 0, 0], [0, 1, 0]], 0)
+    # an even count: the median averages the two middle elements, half to each
+    assert_close(fg.grad(lambda x: fnd.median(x))(x), [[0.5, 0, 0.5], [0, 0, 0]], 0)
+
+
+def test_measurement_derivatives():
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(5, 6))
+    labels = rng.integers(0, 4, size=(5, 6))
+    for index in (None, 2, [1, 3, 2]):
+        for name in ("sum_labels", "mean", "variance", "standard_deviation", "minimum",
+                     "maximum", "median"):
+            f = lambda x: getattr(fnd, name)(x, labels, index)  # noqa: E731
+            check_jvp_fd(f, [x], rng)
+            check_dot_product(f, [x], rng)
+        f = lambda x: fnp.stack(fnd.center_of_mass(x + 3.0, labels, 2))  # noqa: E731
+        check_jvp_fd(f, [x], rng)
+    check_second_order(lambda x: fnd.variance(x, labels, [1, 2]), [x], rng)
+    check_vmap(lambda x: fnd.mean(x, labels, [1, 2, 3]), [rng.normal(size=(3, 5, 6))], [0], rng)
+    check_vmap(lambda x: fnd.median(x, labels, [1, 2]), [rng.normal(size=(3, 5, 6))], [0], rng)
+    f = fg.jit(lambda x: fnd.maximum(x, labels, [0, 1]) + fnd.sum_labels(x, labels, [2, 3]))
+    assert_close(f(x), snd.maximum(x, labels, [0, 1]) + snd.sum_labels(x, labels, [2, 3]), 1e-13)
+    # a constant region: its standard deviation's derivative is 0 there, not NaN
+    grad = fg.grad(lambda x: fnd.standard_deviation(x, [1, 1, 2], 1))(np.array([2.0, 2.0, 5.0]))
+    assert_close(grad, [0.0, 0.0, 0.0], 0)
+
+
+def test_measurements_bad_input_raises_naming_the_problem():
+    x = np.ones((3, 3))
+    with pytest.raises(ValueError, match="broadcast"):
+        fnd.mean(x, np.ones((2, 2), int))
+    with pytest.raises(ValueError, match="empty"):
+        fnd.minimum(x, np.zeros((3, 3), int), 1)
+    with pytest.raises(TypeError, match="complex"):
+        fnd.median(x + 1j)
+    with pytest.raises(fg.errors.ConcretizationError, match="positions"):
+        fg.jit(lambda x: fnp.asarray(fnd.maximum_position(x)))(x)

@@ -2,7 +2,8 @@
 ``gaussian_filter1d``, ``uniform_filter`` and ``uniform_filter1d``
 (:mod:`._ndimage_filters`); correlation, convolution and the derivative filters
 (:mod:`._ndimage_correlate`); the order-statistic filters and grey morphology
-(:mod:`._ndimage_rank`); the Fourier-domain filters (:mod:`._ndimage_fourier`); and ``map_coordinates`` with SciPy's modes, nearest-neighbour
+(:mod:`._ndimage_rank`); the Fourier-domain filters (:mod:`._ndimage_fourier`); measurements on labelled
+regions (:mod:`._ndimage_measure`); and ``map_coordinates`` with SciPy's modes, nearest-neighbour
 (``order=0``) and linear (``order=1``) interpolation, differentiable in the input and,
 for ``order=1``, in the coordinates (the spline orders 2-5 raise, naming ``order=1``; so
 does JAX's).
@@ -16,6 +17,7 @@ halves up (at an exact half-way point beyond the ends SciPy's choice of neighbou
 by mode; there it may differ).  Its derivative in the coordinates is zero (a step function); the
 derivative of order 1 at a grid point is one-sided, as a kink's.
 """
+import builtins  # (sum is SciPy's ndimage.sum here)
 import itertools
 import numpy as np
 
@@ -30,6 +32,9 @@ from ._ndimage_correlate import (convolve, convolve1d, correlate, correlate1d,  
                                  prewitt, sobel)
 from ._ndimage_fourier import (fourier_ellipsoid, fourier_gaussian,  # noqa: F401
                                fourier_shift, fourier_uniform)
+from ._ndimage_measure import (center_of_mass, extrema, histogram, maximum,  # noqa: F401
+                               maximum_position, mean, median, minimum, minimum_position,
+                               standard_deviation, sum, sum_labels, variance)
 from ._ndimage_rank import (black_tophat, grey_closing, grey_dilation,  # noqa: F401
                             grey_erosion, grey_opening, maximum_filter, maximum_filter1d,
                             median_filter, minimum_filter, minimum_filter1d,
@@ -45,7 +50,10 @@ __all__ = ["map_coordinates", "gaussian_filter", "gaussian_filter1d", "uniform_f
            "rank_filter", "median_filter", "percentile_filter", "grey_erosion",
            "grey_dilation", "grey_opening", "grey_closing", "morphological_gradient",
            "morphological_laplace", "white_tophat", "black_tophat",
-           "fourier_gaussian", "fourier_uniform", "fourier_ellipsoid", "fourier_shift"]
+           "fourier_gaussian", "fourier_uniform", "fourier_ellipsoid", "fourier_shift",
+           "sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum",
+           "maximum", "median", "center_of_mass", "extrema", "minimum_position",
+           "maximum_position", "histogram"]
 
 _MODES = ("constant", "nearest", "wrap", "grid-wrap", "mirror", "reflect", "grid-mirror")
 
@@ -130,7 +138,7 @@ def map_coordinates(input: ArrayLike,  # noqa: A002 - SciPy's name
     per_axis = [_neighbours(coords[d], image.shape[d], mode, order) for d in range(image.ndim)]
     out: Array = None  # type: ignore[assignment]  # (set by the first corner)
     for corner in itertools.product(*per_axis):
-        linear = sum(index * stride for (index, _), stride in zip(corner, strides))
+        linear = builtins.sum(index * stride for (index, _), stride in zip(corner, strides))
         term = fnp.take(flat, linear)
         for _, weight in corner:
             if weight is not None:
