@@ -1,7 +1,8 @@
 """funcgrad.scipy.ndimage beyond the Gaussian and uniform filters: correlation and
-convolution with given weights, the derivative filters, the order-statistic filters and
-grey morphology.  Values against SciPy's over every mode, origins, axes, footprints and
-structures; derivatives against finite differences, the dot-product test, second order,
+convolution with given weights, the derivative filters, the order-statistic filters,
+grey morphology, the Fourier-domain filters and measurements on labels
+(interpolation: test_scipy_ndimage_interp.py).  Values against SciPy's over every mode,
+origins, axes, footprints and structures; derivatives against finite differences, the dot-product test, second order,
 vmap, jit and float32; the rule for ties; errors that name the problem.
 """
 import numpy as np
