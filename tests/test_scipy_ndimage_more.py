@@ -2,8 +2,9 @@
 convolution with given weights, the derivative filters, the order-statistic filters,
 grey morphology, the Fourier-domain filters and measurements on labels
 (interpolation: test_scipy_ndimage_interp.py).  Values against SciPy's over every mode,
-origins, axes, footprints and structures; derivatives against finite differences, the dot-product test, second order,
-vmap, jit and float32; the rule for ties; errors that name the problem.
+origins, axes, footprints and structures; derivatives against finite differences, the
+dot-product test, second order, vmap, jit and float32; the rule for ties; errors that
+name the problem.
 """
 import numpy as np
 import pytest
@@ -449,3 +450,23 @@ def test_measurements_bad_input_raises_naming_the_problem():
         fnd.median(x + 1j)
     with pytest.raises(fg.errors.ConcretizationError, match="positions"):
         fg.jit(lambda x: fnp.asarray(fnd.maximum_position(x)))(x)
+
+
+def test_label_matches_scipy_on_random_masks_and_a_spiral():
+    rng = np.random.default_rng(10)
+    for shape in [(7,), (6, 9), (5, 6, 7), (30, 40), (1,), (0, 3)]:
+        for p in (0.3, 0.5, 0.7):
+            x = (rng.uniform(size=shape) < p) * rng.integers(1, 5, size=shape)
+            for structure in (None, np.ones((3,) * len(shape), bool)):
+                got, want = fnd.label(x, structure), snd.label(x, structure)
+                assert got[1] == want[1] and got[0].dtype == want[0].dtype
+                assert np.array_equal(got[0], want[0])
+    spiral = np.zeros((15, 15), int)
+    spiral[0, :] = spiral[:, 14] = spiral[14, :] = spiral[2:, 0] = 1
+    spiral[2, :12] = spiral[2:12, 12] = 1
+    assert np.array_equal(fnd.label(spiral)[0], snd.label(spiral)[0])
+    assert fnd.label(spiral, output=np.int64)[0].dtype == np.int64
+    with pytest.raises(ValueError, match="centrosymmetric"):
+        fnd.label(spiral, [[1, 1, 0], [0, 1, 0], [0, 0, 0]])
+    with pytest.raises(ValueError, match="equal to 3"):
+        fnd.label(spiral, np.ones((2, 2)))

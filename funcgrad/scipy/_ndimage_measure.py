@@ -1,7 +1,7 @@
 """Measurements on labelled regions, ``funcgrad.scipy.ndimage``'s ``sum_labels``
 (``sum``), ``mean``, ``variance``, ``standard_deviation``, ``minimum``, ``maximum``,
 ``median``, ``center_of_mass``, ``extrema``, ``minimum_position``, ``maximum_position``
-and ``histogram``, with SciPy's ``labels``/``index`` rules: no ``labels``, the whole
+and ``histogram`` (and ``label``, connected regions), with SciPy's ``labels``/``index`` rules: no ``labels``, the whole
 input; no ``index``, the elements whose label is positive; a scalar ``index``, one
 region (a scalar result); an array of them, one result per entry (0, or NaN for a mean,
 for a label that does not occur).
@@ -26,7 +26,7 @@ from ..typing import Array, ArrayLike
 
 __all__ = ["sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum",
            "maximum", "median", "center_of_mass", "extrema", "minimum_position",
-           "maximum_position", "histogram"]
+           "maximum_position", "histogram", "label"]
 
 
 class _Regions:
@@ -389,3 +389,84 @@ def histogram(input: ArrayLike, min: float, max: float,  # noqa: A002 - SciPy's 
         out.flat[i] = np.histogram(flat[regions.inverse == where], edges)[0] if found else None
     return out
 
+
+
+def _shifted(labels, offset):
+    """``labels`` moved by ``offset`` (each axis -1, 0 or 1), zeros shifted in."""
+    padded = np.pad(labels, 1)
+    return padded[tuple(slice(1 + o, 1 + o + n) for o, n in zip(offset, labels.shape))]
+
+
+def label(input: ArrayLike, structure: Optional[ArrayLike] = None,
+          output: Any = None) -> Any:
+    """The connected regions of ``input``'s nonzero elements, numbered 1, 2, ... in the
+    order a raster scan meets them (``scipy.ndimage.label``): ``(labels,
+    number of regions)``, labels int32 unless ``output`` names a dtype.  Neighbours are
+    those ``structure`` (a centrosymmetric 3 x ... x 3 array) marks; by default those
+    sharing a face.  Integer values, not differentiable (read from the input's values).
+
+    >>> import numpy as np, funcgrad.scipy.ndimage as fnd
+    >>> labels, count = fnd.label(np.array([[1, 1, 0, 0], [0, 0, 0, 1], [1, 0, 1, 1]]))
+    >>> labels, count
+    (array([[1, 1, 0, 0],
+           [0, 0, 0, 2],
+           [3, 0, 2, 2]], dtype=int32), 3)
+    """
+    values = np.asarray(concrete_values(asarray(input), "label (integer labels)",
+                                        "Label outside jit/vmap."))
+    if values.dtype.kind == "c":
+        raise TypeError("label: complex input is not supported")
+    if output is not None and not isinstance(output, (type, np.dtype, str)):
+        raise TypeError("label(..., output=array) would write into an array, but funcgrad's "
+                        "results are new arrays: pass a dtype (or nothing) and use the "
+                        "returned labels")
+    dtype = np.dtype(np.int32 if output is None else output)
+    shape = values.shape
+    foreground = values.reshape(shape if values.ndim else (1,)) != 0
+    ndim = foreground.ndim
+    if structure is None:
+        structure = np.zeros((3,) * ndim, bool)
+        for axis in range(ndim):
+            index = [1] * ndim
+            for side in (0, 2):
+                index[axis] = side
+                structure[tuple(index)] = True
+    else:
+        structure = np.asarray(structure, bool)
+        if structure.ndim != ndim:
+            raise RuntimeError(f"label: structure and input must have equal rank (got "
+                               f"{structure.ndim} and {ndim})")
+        if any(s != 3 for s in structure.shape):
+            raise ValueError("label: structure dimensions must be equal to 3")
+        if not np.array_equal(structure, structure[(slice(None, None, -1),) * ndim]):
+            raise ValueError("label: structure must be centrosymmetric (equal to itself "
+                             "reversed along every axis)")
+    offsets = [tuple(int(o) - 1 for o in at) for at in np.argwhere(structure)
+               if any(o != 1 for o in at)]
+    size = foreground.size
+    # every element starts as its own region (its flat index + 1); regions take the
+    # smallest label among their neighbours, and labels jump to their label's label,
+    # until nothing changes: each region ends labelled by its first element
+    labels = np.where(foreground, np.arange(1, size + 1).reshape(foreground.shape), 0)
+    big = size + 1
+    while True:
+        smallest = labels
+        for offset in offsets:
+            neighbour = _shifted(labels, offset)
+            smallest = np.minimum(smallest, np.where(neighbour > 0, neighbour, big))
+        updated = np.where(foreground, smallest, 0)
+        flat = np.concatenate([[0], updated.ravel()])
+        while True:  # (pointer jumping)
+            jumped = flat[flat]
+            if np.array_equal(jumped, flat):
+                break
+            flat = jumped
+        updated = flat[1:].reshape(labels.shape)
+        if np.array_equal(updated, labels):
+            break
+        labels = updated
+    firsts = np.unique(labels[labels > 0])
+    numbered = np.where(labels > 0, np.searchsorted(firsts, labels) + 1, 0)
+    if dtype.kind in "iu" and len(firsts) > np.iinfo(dtype).max:
+        raise RuntimeError(f"label: {len(firsts)} regions do not fit the output type {dtype}")
+    return numbered.reshape(shape).astype(dtype), int(len(firsts))

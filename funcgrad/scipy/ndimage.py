@@ -24,9 +24,10 @@ from ._ndimage_fourier import (fourier_ellipsoid, fourier_gaussian,  # noqa: F40
                                fourier_shift, fourier_uniform)
 from ._ndimage_interp import (affine_transform, geometric_transform,  # noqa: F401
                               map_coordinates, rotate, shift, zoom)
-from ._ndimage_measure import (center_of_mass, extrema, histogram, maximum,  # noqa: F401
-                               maximum_position, mean, median, minimum, minimum_position,
-                               standard_deviation, sum, sum_labels, variance)
+from ._ndimage_measure import (center_of_mass, extrema, histogram, label,  # noqa: F401
+                               maximum, maximum_position, mean, median, minimum,
+                               minimum_position, standard_deviation, sum, sum_labels,
+                               variance)
 from ._ndimage_spline import spline_filter, spline_filter1d  # noqa: F401
 from ._ndimage_rank import (black_tophat, grey_closing, grey_dilation,  # noqa: F401
                             grey_erosion, grey_opening, maximum_filter, maximum_filter1d,
@@ -46,7 +47,7 @@ __all__ = ["map_coordinates", "gaussian_filter", "gaussian_filter1d", "uniform_f
            "fourier_gaussian", "fourier_uniform", "fourier_ellipsoid", "fourier_shift",
            "sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum",
            "maximum", "median", "center_of_mass", "extrema", "minimum_position",
-           "maximum_position", "histogram",
+           "maximum_position", "histogram", "label",
            "spline_filter1d", "spline_filter", "shift", "zoom", "affine_transform", "rotate",
            "geometric_transform"]
 
