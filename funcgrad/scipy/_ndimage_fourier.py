@@ -16,6 +16,7 @@ from typing import Sequence, Union
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from . import special
@@ -74,6 +75,7 @@ def _sinc(arg, zero):
     return fnp.where(zero, 1.0, fnp.sin(safe) / safe)
 
 
+@internal  # (frequency tables follow the data to its device)
 def fourier_gaussian(input: ArrayLike, sigma: Parameter, n: int = -1, axis: int = -1,
                      output: None = None) -> Array:
     """``input``, a discrete Fourier transform, times the transform of a Gaussian of
@@ -94,6 +96,7 @@ def fourier_gaussian(input: ArrayLike, sigma: Parameter, n: int = -1, axis: int 
     return _times(x, factor)
 
 
+@internal  # (frequency tables follow the data to its device)
 def fourier_uniform(input: ArrayLike, size: Parameter, n: int = -1, axis: int = -1,
                     output: None = None) -> Array:
     """``input``, a discrete Fourier transform, times the transform of a box of width
@@ -115,6 +118,7 @@ def fourier_uniform(input: ArrayLike, size: Parameter, n: int = -1, axis: int = 
     return _times(x, factor)
 
 
+@internal  # (frequency tables follow the data to its device)
 def fourier_ellipsoid(input: ArrayLike, size: Parameter, n: int = -1, axis: int = -1,
                       output: None = None) -> Array:
     """``input``, a discrete Fourier transform of 1, 2 or 3 dimensions, times the
@@ -149,6 +153,7 @@ def fourier_ellipsoid(input: ArrayLike, size: Parameter, n: int = -1, axis: int 
     return _times(x, fnp.where(zero, 1.0, factor))
 
 
+@internal  # (frequency tables follow the data to its device)
 def fourier_shift(input: ArrayLike, shift: Parameter, n: int = -1, axis: int = -1,
                   output: None = None) -> Array:
     """``input``, a discrete Fourier transform, times ``exp(-2 pi i shift f)``: the

@@ -26,6 +26,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
 from . import _ndimage_spline as _spline
@@ -101,6 +102,7 @@ def _image(x, output):
     return x
 
 
+@internal  # (grids, masks and paddings follow the data to its device)
 def _pad_axes(x, axes, width, how, cval):
     pads = [(0, 0)] * x.ndim
     for ax in axes:
@@ -111,6 +113,7 @@ def _pad_axes(x, axes, width, how, cval):
     return fnp.where(inside, fnp.pad(x, pads), fnp.astype(fnp.asarray(cval), x.dtype))
 
 
+@internal  # (grids, masks and paddings follow the data to its device)
 def _interpolate(image, coords, order, mode, cval, prefilter, batch=0):
     """``image`` (its first ``batch`` axes carried along) at ``coords`` (one array per
     other axis, stacked on the first axis): the sum over the neighbours of each point."""
@@ -210,6 +213,7 @@ def _known(name, value, what):
     return concrete_values(value, f"{name}'s {what}", f"Pass {what} as known numbers.")
 
 
+@internal  # (grids, masks and paddings follow the data to its device)
 def shift(input: ArrayLike, shift: Union[float, Sequence[float], ArrayLike],
           output: Any = None, order: int = 3, mode: str = "constant", cval: float = 0.0,
           prefilter: bool = True) -> Array:
@@ -245,6 +249,7 @@ def _per_axis_values(name, what, value, n):
     return [value] * n
 
 
+@internal  # (grids, masks and paddings follow the data to its device)
 def zoom(input: ArrayLike, zoom: Union[float, Sequence[float]], output: Any = None,
          order: int = 3, mode: str = "constant", cval: float = 0.0, prefilter: bool = True,
          *, grid_mode: bool = False) -> Array:
@@ -280,6 +285,7 @@ def zoom(input: ArrayLike, zoom: Union[float, Sequence[float]], output: Any = No
                         int(order), mode, cval, prefilter)
 
 
+@internal  # (grids, masks and paddings follow the data to its device)
 def affine_transform(input: ArrayLike, matrix: ArrayLike, offset: Union[float, ArrayLike] = 0.0,
                      output_shape: Optional[Sequence[int]] = None, output: Any = None,
                      order: int = 3, mode: str = "constant", cval: float = 0.0,
@@ -349,6 +355,7 @@ def _cos_sin_degrees(angle):
     return fnp.cos(radians), fnp.sin(radians)
 
 
+@internal  # (grids, masks and paddings follow the data to its device)
 def rotate(input: ArrayLike, angle: Union[float, ArrayLike], axes: Sequence[int] = (1, 0),
            reshape: bool = True, output: Any = None, order: int = 3, mode: str = "constant",
            cval: float = 0.0, prefilter: bool = True) -> Array:
@@ -399,6 +406,7 @@ def rotate(input: ArrayLike, angle: Union[float, ArrayLike], axes: Sequence[int]
     return fnp.moveaxis(out, [ndim - 2, ndim - 1], axes)
 
 
+@internal  # (grids, masks and paddings follow the data to its device)
 def geometric_transform(input: ArrayLike, mapping: Callable[..., Any],
                         output_shape: Optional[Sequence[int]] = None, output: Any = None,
                         order: int = 3, mode: str = "constant", cval: float = 0.0,

@@ -21,6 +21,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
 
@@ -86,6 +87,7 @@ def _flat(x):
     return fnp.reshape(x, (-1,))
 
 
+@internal  # (label maps and grids follow the data to its device)
 def _stats(name, input, labels, index, centered):
     """(count, sum[, sum of |x - mean|^2]) as SciPy's ``_stats``."""
     x = _input(name, input)
@@ -136,6 +138,7 @@ def sum(input: ArrayLike, labels: Optional[ArrayLike] = None,  # noqa: A001 - Sc
     return _stats("sum", input, labels, index, False)[1]
 
 
+@internal  # (the counts follow the data to its device)
 def mean(input: ArrayLike, labels: Optional[ArrayLike] = None,
          index: Optional[ArrayLike] = None) -> Array:
     """The mean of each labelled region (``scipy.ndimage.mean``): NaN for a region with
@@ -149,6 +152,7 @@ def mean(input: ArrayLike, labels: Optional[ArrayLike] = None,
     return total / np.asarray(count, np.float64)
 
 
+@internal  # (the counts follow the data to its device)
 def variance(input: ArrayLike, labels: Optional[ArrayLike] = None,
              index: Optional[ArrayLike] = None) -> Array:
     """The (population) variance of each labelled region (``scipy.ndimage.variance``).
@@ -178,6 +182,7 @@ def standard_deviation(input: ArrayLike, labels: Optional[ArrayLike] = None,
     return fnp.where(positive, fnp.sqrt(fnp.where(positive, var, 1.0)), var * 0.0)
 
 
+@internal  # (label maps and grids follow the data to its device)
 def _order_statistics(name, input, labels, index, what):
     """Each region's ``what`` ('min', 'max' or 'median') of the input."""
     x = _input(name, input)
@@ -260,6 +265,7 @@ def median(input: ArrayLike, labels: Optional[ArrayLike] = None,
     return _order_statistics("median", input, labels, index, "median")
 
 
+@internal  # (label maps and grids follow the data to its device)
 def center_of_mass(input: ArrayLike, labels: Optional[ArrayLike] = None,
                    index: Optional[ArrayLike] = None) -> Any:
     """The centre of mass of each labelled region (``scipy.ndimage.center_of_mass``): a

@@ -24,6 +24,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._ndimage_correlate import _one_axis, _pad
@@ -62,6 +63,7 @@ def _check_origin(name, origin, size):
     return int(origin)
 
 
+@internal  # (masks, offsets and structures follow the data to its device)
 def _windows(x, footprint, origins, mode, cval):
     """The footprint's samples around each point, stacked on a new last axis (in the
     footprint's row-major order), and the footprint's offsets."""
@@ -154,6 +156,7 @@ def _origins_on_all_axes(name, origin, chosen, ndim):
     return full
 
 
+@internal  # (masks, offsets and structures follow the data to its device)
 def _min_or_max(name, input, size, footprint, structure, output, mode, cval, origin,
                 minimum, axes):
     """SciPy's ``_min_or_max_filter``: separable 1-d passes for a box, else one pass

@@ -19,6 +19,7 @@ import numbers
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike, DTypeLike
 
@@ -139,6 +140,7 @@ def _output_dtype(name, x, output):
     return dtype
 
 
+@internal  # (its matrices and index folds follow the data to its device)
 def filter_axis(x, order, axis, mode):
     """``x``'s B-spline coefficients along ``axis`` (a float or complex funcgrad array)."""
     n = x.shape[axis]
@@ -206,6 +208,7 @@ def spline_filter(input: ArrayLike, order: int = 3, output: DTypeLike = np.float
     return x
 
 
+@internal  # (its matrices and index folds follow the data to its device)
 def neighbours(u, n, order, extension):
     """``[(index, weight)]`` of the ``order + 1`` coefficients around ``u`` (in ``[0, n)``
     or past it), indices folded as ``extension`` says."""
