@@ -69,7 +69,7 @@ MODULES = [
     ("funcgrad.scipy.integrate", "integration"),
     ("funcgrad.scipy.fft", "discrete cosine and sine transforms"),
     ("funcgrad.scipy.fftpack", "scipy.fftpack's transforms"),
-    ("funcgrad.scipy.ndimage", "filters and interpolation at coordinates"),
+    ("funcgrad.scipy.ndimage", "filters, spline interpolation and measurements"),
     ("funcgrad.scipy.cluster.vq", "vector quantization"),
     ("funcgrad.scipy.interpolate", "1-d splines and interpolation on a grid"),
     ("funcgrad.scipy.sparse.linalg", "Krylov solvers"),

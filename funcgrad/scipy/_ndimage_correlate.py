@@ -262,7 +262,7 @@ def generic_laplace(input: ArrayLike, derivative2: Callable[..., Any], output: N
     keywords = extra_keywords or {}
     if not chosen:
         return x
-    out = None
+    out: Any = None
     for ax, m in zip(chosen, modes):
         term = derivative2(x, ax, None, m, cval, *extra_arguments, **keywords)
         out = term if out is None else out + term

@@ -11,7 +11,7 @@ frequency ``k / N``; ``n >= 0`` says the input is a real transform (``rfft``) al
 float64) except ``fourier_shift``'s, which are complex (complex64 only from complex64).
 """
 import numbers
-from typing import Sequence, Union
+from typing import Any, Sequence, Union
 
 import numpy as np
 
@@ -89,7 +89,7 @@ def fourier_gaussian(input: ArrayLike, sigma: Parameter, n: int = -1, axis: int 
     array([0.053 , 0.2432, 0.3977, 0.2432, 0.053 , 0.01  ])
     """
     x, axis = _transform("fourier_gaussian", input, output, n, axis)
-    factor = 1.0
+    factor: Any = 1.0
     for (k, length), s in zip(_frequencies(x, n, axis),
                               _per_axis("fourier_gaussian", "sigma", sigma, x.ndim)):
         factor = factor * fnp.exp(-2.0 * (s * np.pi / length) ** 2 * k ** 2)
@@ -109,7 +109,7 @@ def fourier_uniform(input: ArrayLike, size: Parameter, n: int = -1, axis: int = 
     array([1.    , 0.827 , 0.4135, 0.    , 0.4135, 0.827 ])
     """
     x, axis = _transform("fourier_uniform", input, output, n, axis)
-    factor = 1.0
+    factor: Any = 1.0
     for (k, length), s in zip(_frequencies(x, n, axis),
                               _per_axis("fourier_uniform", "size", size, x.ndim)):
         at_zero, no_box = k == 0, s <= 0
@@ -137,7 +137,7 @@ def fourier_ellipsoid(input: ArrayLike, size: Parameter, n: int = -1, axis: int 
                                   f"supported, got {x.ndim} dimensions")
     if x.size == 0:
         return x
-    r2 = 0.0
+    r2: Any = 0.0
     for (k, length), s in zip(_frequencies(x, n, axis),
                               _per_axis("fourier_ellipsoid", "size", size, x.ndim)):
         r2 = r2 + (np.pi * s / length * k) ** 2
@@ -167,7 +167,7 @@ def fourier_shift(input: ArrayLike, shift: Parameter, n: int = -1, axis: int = -
     array([4., 1., 2., 3.])
     """
     x, axis = _transform("fourier_shift", input, output, n, axis)
-    phase = 0.0
+    phase: Any = 0.0
     for (k, length), s in zip(_frequencies(x, n, axis),
                               _per_axis("fourier_shift", "shift", shift, x.ndim)):
         phase = phase + (-2.0 * np.pi * s / length) * k

@@ -148,7 +148,7 @@ def _interpolate(image, coords, order, mode, cval, prefilter, batch=0):
     padded = [image.shape[ax] for ax in axes]
     flat = fnp.reshape(image, tuple(image.shape[:batch]) + (-1,))
     strides = [int(np.prod(padded[d + 1:])) for d in range(len(padded))]
-    out: Array = None  # type: ignore[assignment]  # (set by the first corner)
+    out: Any = None  # (set by the first corner)
     for corner in itertools.product(*per_axis):
         linear = builtins.sum(index * stride for (index, _), stride in zip(corner, strides))
         term = fnp.take(flat, linear, axis=batch)

@@ -385,7 +385,7 @@ def histogram(input: ArrayLike, min: float, max: float,  # noqa: A002 - SciPy's 
     regions = _Regions("histogram", values.shape, labels, index)
     flat = values.ravel()
     if regions.single:
-        if np.ndim(index) == 0 and index is not None and not regions.members.size:
+        if index is not None and np.ndim(index) == 0 and not regions.members.size:
             return None  # (a scalar label that does not occur, as SciPy's)
         return np.histogram(flat[regions.members], edges)[0]
     index = np.asarray(concrete_values(index, "histogram's index", ""))
