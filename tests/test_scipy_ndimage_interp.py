@@ -143,3 +143,5 @@ def test_interpolation_bad_input_raises_naming_the_problem():
         fnd.spline_filter(image, 1)
     with pytest.raises(TypeError, match="output"):
         fnd.zoom(image, 2.0, output=np.empty((8, 8)))
+    with pytest.raises(fg.errors.ConcretizationError, match="reshape=False"):
+        fg.jit(lambda a: fnd.rotate(image, a, order=1))(30.0)

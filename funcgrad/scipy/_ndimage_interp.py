@@ -386,7 +386,9 @@ def rotate(input: ArrayLike, angle: Union[float, ArrayLike], axes: Sequence[int]
     c, s = _cos_sin_degrees(angle)
     in_plane = np.array([image.shape[ax] for ax in axes])
     if reshape:
-        cv, sv = (float(_known("rotate", c, "angle")), float(_known("rotate", s, "angle")))
+        fix = "Pass reshape=False: the output's shape then does not depend on the angle."
+        cv = float(concrete_values(c, "rotate's output shape (reshape=True)", fix))
+        sv = float(concrete_values(s, "rotate's output shape (reshape=True)", fix))
         corners = np.array([[cv, sv], [-sv, cv]]) @ [[0, 0, in_plane[0], in_plane[0]],
                                                      [0, in_plane[1], 0, in_plane[1]]]
         out_plane = (np.ptp(corners, axis=1) + 0.5).astype(int)
