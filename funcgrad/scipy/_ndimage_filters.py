@@ -65,7 +65,9 @@ def _correlate1d(x, weights, axis, mode, cval, origin):
     else:
         padded = fnp.pad(x, pads, mode=_PAD_MODES[mode])
     windows = fnp.take(padded, np.arange(n)[:, None] + np.arange(w)[None, :], axis=-1)
-    out = fnp.matmul(windows, fnp.astype(weights, _real(x.dtype)))
+    if weights.dtype.kind != "c":
+        weights = fnp.astype(weights, _real(x.dtype))
+    out = fnp.matmul(windows, weights)
     return fnp.moveaxis(out, -1, axis)
 
 

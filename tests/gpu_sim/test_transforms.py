@@ -381,6 +381,29 @@ def test_iir_and_ndimage_filters_run_on_gpu_arrays_with_their_gradients():
     assert_tree_close([device_get(v) for v in got], want)
 
 
+def test_more_ndimage_filters_and_splines_run_on_gpu_arrays_with_their_gradients():
+    # (their constants -- padding masks, prefilter matrices, label maps -- follow the data)
+    import funcgrad.scipy.ndimage as fnd
+    x = RNG.standard_normal((5, 6))
+    w = RNG.standard_normal((2, 3))
+    points = RNG.uniform(0.2, 4.5, (2, 4))
+    labels = np.array([[0, 1, 1, 2, 2, 2]] * 5)
+
+    def f(x, w, points):
+        return (fnp.sum(fnd.correlate(x, w, mode="constant", cval=0.5) ** 2)
+                + fnp.sum(fnd.median_filter(x, 3) * x)
+                + fnp.sum(fnd.map_coordinates(x, points, order=3, mode="mirror"))
+                + fnp.sum(fnd.mean(x, labels, [1, 2]) * fnd.sobel(x)[0, :2])
+                + fnp.sum(fnd.shift(x, points[:, 0], order=2, mode="mirror") ** 2)
+                + fnp.sum(fnd.fourier_gaussian(x, w[0, :2]) * x))
+
+    g = fg.grad(f, argnums=(0, 1, 2))
+    want = g(x, w, points)
+    got = g(gpu(x), gpu(w), gpu(points))
+    assert all(type(v) is GpuArray for v in got)
+    assert_tree_close([device_get(v) for v in got], want)
+
+
 def test_gust_savgol_and_designs_in_wn_run_on_gpu_arrays_with_their_gradients():
     # (their constants -- unit states, end-fit weights, the analog prototype -- follow
     # the data to its device)
