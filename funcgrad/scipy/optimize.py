@@ -24,12 +24,13 @@ from ._implicit_minimum import check_optimum, differentiable_minimum
 from ._implicit_root import is_traced, prepare, solve_traced
 
 from ._curve_fit import curve_fit
+from ._assignment import linear_sum_assignment, nnls
 from ._least_squares import least_squares
 from ._minimize_scalar import minimize_scalar
 from ._roots import fsolve, root
 from ._scalar_roots import bisect, brentq, newton, root_scalar
 
-__all__ = ["minimize", "minimize_scalar", "root", "fsolve", "least_squares", "curve_fit", "root_scalar", "brentq",
+__all__ = ["minimize", "minimize_scalar", "nnls", "linear_sum_assignment", "root", "fsolve", "least_squares", "curve_fit", "root_scalar", "brentq",
            "bisect", "newton"]
 
 # What each of scipy.optimize.minimize's methods reads (lower-case names, as SciPy
