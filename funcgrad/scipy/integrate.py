@@ -191,7 +191,7 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
         user_args = tree.unflatten(arg_tree, list(arg_vals))
         out = func(yflat.tree(y), tt, *user_args)
         out_leaves = tree.flatten(out)[0]
-        if len(out_leaves) != len(leaves):
+        if len(out_leaves) != len(yflat.shapes):
             raise ValueError("odeint: func must return a value with the structure of y0")
         return fnp.astype(yflat.ravel([asarray(x) for x in out_leaves]), dtype)
 
