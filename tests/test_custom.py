@@ -512,8 +512,8 @@ class TestCustomVJP:
         jvp = lambda fn: (lambda w: fg.jvp(fn, (w,), (1.0,)))  # noqa: E731
         for transform, w in ((fg.grad, 2.0), (jvp, 2.0),
                              (lambda fn: fg.vmap(fg.grad(fn)), np.array([2.0, 3.0]))):
-            with pytest.raises(fg.EscapedTracerError, match=r"custom_vjp\(f\) used a value "
-                                                             r"traced by an enclosing"):
+            with pytest.raises(fg.EscapedTracerError, match=r"custom_vjp\(f\) (used|holds) a "
+                                                             r"value traced by an enclosing"):
                 transform(loss)(w)
         # no derivative asked of it: vmap and jit take the captured value as they find it
         np.testing.assert_allclose(fg.vmap(loss)(np.array([2.0, 3.0])), [6.0, 9.0])

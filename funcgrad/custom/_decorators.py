@@ -13,6 +13,7 @@ import numpy as np
 from .. import tree
 from ..errors import ArgumentMismatchError, MissingRuleError
 from ._call import CallSite, CustomRule, fit_shape, flatten_arguments
+from ._reach import refuse_unreachable_captures
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -78,7 +79,19 @@ class _CustomFunction:
         if kwargs or len(args) < self._positional_count():
             args = self._positional(args, kwargs)
         site = CallSite(self.__name__, args, self.nondiff_argnums)
+        kind = "custom_vjp" if isinstance(self, custom_vjp) else "custom_jvp"
+        refuse_unreachable_captures(f"{kind}({self.__name__})", lambda: self._held(site),
+                                    site.leaves)
         return site.bind(self._rule(site))
+
+    def _held(self, site: CallSite) -> list[tuple[Any, str]]:
+        """What the rule holds besides its arguments' leaves, described for an error: the
+        nondiff arguments of this call and the user's functions (their closures, defaults
+        and globals)."""
+        rules = ((self.fun, "function"), (self.jvp_rule, "JVP rule"),
+                 (getattr(self, "fwd", None), "fwd rule"), (getattr(self, "bwd", None), "bwd rule"))
+        return ([(v, f"nondiff argument {i}") for i, v in zip(self.nondiff_argnums, site.nondiff)]
+                + [(fn, _described(fn, f"the {what}")) for fn, what in rules if fn is not None])
 
     def _positional_count(self) -> int:
         """How many parameters ``fun`` takes by position (0 when its signature cannot be
@@ -297,6 +310,12 @@ class custom_vjp(_CustomFunction):
         jvp = None if self.jvp_rule is None else site.flat_jvp(self.jvp_rule)
         return CustomRule(f"custom_vjp({name})", site.flat_fun(self.fun), jvp=jvp, fwd=fwd,
                           bwd=bwd)
+
+
+def _described(fn: Any, what: str) -> str:
+    """``what``, with ``fn``'s name where it has one of its own."""
+    name = getattr(fn, "__name__", "<lambda>")
+    return what if name == "<lambda>" else f"{what} {name}"
 
 
 def _refuse_symbolic_zeros(symbolic_zeros: bool, name: str, method: str) -> None:

@@ -19,6 +19,7 @@ from .. import numpy as fnp
 from ..api import vjp
 from ..core import Tracer
 from ..custom import custom_vjp
+from ..forward_mode import jvp
 from ..lax import custom_root, stop_gradient
 from ..numpy._convert import asarray
 from ._rk import _combine, stages
@@ -301,10 +302,16 @@ def event_time(g, segment, s_root, dtype):
 @functools.partial(custom_vjp, nondiff_argnums=(0, 1, 2))
 def radau_event_time(residual, s_root, slope, *params):
     """An event time of a Radau solve, ``s_root``, differentiated by the implicit function
-    theorem in reverse mode: ``-(d residual / d params) / slope``, ``residual(*params)``
+    theorem: ``-(d residual / d params) / slope`` (in both modes), ``residual(*params)``
     the event function at ``s_root`` on the (adjoint-differentiated) solution and
     ``slope`` its derivative in time.  First order only, as Radau's adjoint."""
     return fnp.asarray(s_root)
+
+
+def _radau_event_jvp(residual, s_root, slope, primals, tangents):
+    # (forward mode through the residual: the adjoint-backed solve has a JVP rule)
+    _, d_residual = jvp(residual, tuple(primals), tuple(tangents))
+    return fnp.asarray(s_root), -d_residual / slope
 
 
 def _radau_event_fwd(residual, s_root, slope, *params):
@@ -321,3 +328,4 @@ def _radau_event_bwd(residual, s_root, slope, params, cotangent):
 
 
 radau_event_time.defvjp(_radau_event_fwd, _radau_event_bwd)
+radau_event_time.defjvp(_radau_event_jvp)

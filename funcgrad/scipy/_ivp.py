@@ -130,15 +130,16 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     ``status``, ``message``, ``nfev``, with ``dense_output=True`` ``sol`` and with
     ``events`` ``t_events`` and ``y_events``.
 
-    Differentiable (reverse mode) in ``y0``, ``args``, values ``fun`` captures, ``t_eval``
-    and the ends of ``t_span``, by ``odeint``'s adjoint method, which integrates the
-    adjoint system back with the same method and tolerances: the derivative is that of the
-    ODE's solution, accurate to ``rtol``/``atol`` -- the adaptive step choice is not
-    differentiated (it is not smooth), and without ``t_eval`` the interior step times are
-    constants.  Without ``t_eval`` the times are SciPy's (the same steps, to rounding);
-    with it each step that would pass an output time ends on it (SciPy interpolates), so
-    the values agree with SciPy's to the tolerances, and it runs under ``jit`` and
-    ``vmap`` (the ends of ``t_span`` concrete).
+    Differentiable in ``y0``, ``args``, values ``fun`` captures, ``t_eval`` and the ends of
+    ``t_span``: in reverse mode by ``odeint``'s adjoint method, which integrates the
+    adjoint system back with the same method and tolerances, in forward mode (``jvp``,
+    ``jacfwd``, ``hessian``) by integrating the sensitivity equations with the state.  The
+    derivative is that of the ODE's solution, accurate to ``rtol``/``atol`` -- the
+    adaptive step choice is not differentiated (it is not smooth), and without ``t_eval``
+    the interior step times are constants.  Without ``t_eval`` the times are SciPy's (the
+    same steps, to rounding); with it each step that would pass an output time ends on it
+    (SciPy interpolates), so the values agree with SciPy's to the tolerances, and it runs
+    under ``jit`` and ``vmap`` (the ends of ``t_span`` concrete).
 
     ``sol(t)`` is SciPy's interpolant of each step (RK23's cubic, RK45's quartic,
     DOP853's 7th-order) on SciPy's steps, extrapolating outside them as SciPy's; it is
@@ -153,13 +154,14 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
 
     ``method='Radau'`` (implicit, order 5, for stiff problems) steps as SciPy's Radau with
     the exact Jacobian by ``jacfwd`` (SciPy's default is finite differences: the same
-    answer to the tolerances; given the exact ``jac``, SciPy's steps), on concrete values
-    (not under ``jit`` or ``vmap``); with ``t_eval`` it interpolates as SciPy's, and its
-    ``sol`` is SciPy's collocation polynomials, on which events are found.  Its gradients
-    (``sol``'s and the event times' included, the latter by the implicit function theorem
-    on the adjoint's solution) are the adjoint's, integrated back by Radau along the
-    forward solution: first order only, a second derivative raises NotImplementedError.
-    'BDF' and 'LSODA' raise NotImplementedError.
+    answer to the tolerances; given the exact ``jac``, SciPy's steps), on concrete values:
+    under ``jit`` and ``vmap`` (with ``t_eval``) as a host callback, one solve per example
+    under ``vmap``.  With ``t_eval`` it interpolates as SciPy's, and its ``sol`` is SciPy's
+    collocation polynomials, on which events are found.  Its gradients (``sol``'s and the
+    event times' included, the latter by the implicit function theorem on the adjoint's
+    solution) are the adjoint's, integrated back by Radau along the forward solution, and
+    its forward mode the sensitivity equations': first order only, a second derivative
+    raises NotImplementedError.  'BDF' and 'LSODA' raise NotImplementedError.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.integrate as fsi
     >>> sol = fsi.solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), np.array([1.0]),
@@ -169,6 +171,8 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     >>> end = lambda k: fsi.solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), np.array([1.0]),
     ...                               args=(k,), rtol=1e-8, atol=1e-10).y[0, -1]
     >>> round(float(fg.grad(end)(2.0)), 6)  # d/dk e^-k = -e^-k
+    -0.135335
+    >>> round(float(fg.jvp(end, (2.0,), (1.0,))[1]), 6)  # forward mode: the same
     -0.135335
     >>> def half(t, y, k):  # y = e^(-k t) falls to 0.5 at t = log(2) / k
     ...     return y[0] - 0.5

@@ -16,7 +16,12 @@ import numpy as np
 from .. import numpy as fnp
 from .. import tree
 from ..api import vjp
-from ..core import Tracer
+from ..batched import vmap
+from ..callback import pure_callback
+from ..core import ShapedArray, Tracer, is_special
+from ..forward_mode import jvp
+from ..interpreters.forward import JVPTracer
+from ..interpreters.reverse import ReverseTracer
 from ..custom import custom_vjp
 from ..jacobians import jacfwd
 from ..lax import stop_gradient, while_loop
@@ -144,6 +149,14 @@ class _Flat:
         return tree.unflatten(self.treedef, self.leaves(vec, lead))
 
 
+def _for_adjoint(solver):
+    """The solver of an adjoint system: its state is not the solution's, so a
+    per-component ``atol`` becomes its smallest entry for every component (the adjoint's
+    shape is not the state's: a tuple would not broadcast)."""
+    atol = min(solver.atol) if isinstance(solver.atol, tuple) else solver.atol
+    return solver._replace(first_step=None, atol=atol)
+
+
 @functools.partial(custom_vjp, nondiff_argnums=(0, 1))
 def _odeint(func, solver, y0, ts, *args):
     """``(ys, info)``: ``ys[i] = y(ts[i])``, and ``info = [nfev, status]`` (status -1 where
@@ -153,28 +166,39 @@ def _odeint(func, solver, y0, ts, *args):
         ys = _solve(f, y0, ts, solver.rtol, solver.atol, solver.mxstep)
         return ys, fnp.zeros(2, ys.dtype)
     if solver.method.name == "Radau":
-        return _radau(f, y0, ts, solver)
+        return _radau(func, y0, ts, args, solver)
     return solve_landing(f, y0, ts, solver)
 
 
-def _radau(f, y0, ts, solver):
-    """Radau's stepping (``_radau``) on the concrete values it needs, its Jacobian by
-    ``jacfwd``."""
-    values = [stop_gradient(v) for v in (y0, ts)]
-    if any(isinstance(v, Tracer) for v in values):
-        raise TypeError("solve_ivp: method='Radau' steps on concrete values (Newton "
-                        "iterations, linear solves), not under jit or vmap; use 'RK45', "
-                        "'RK23' or 'DOP853' there, or call it outside the transform")
-    y0, ts = (np.asarray(v) for v in values)
+def _radau(func, y0, ts, args, solver):
+    """Radau's stepping (``_radau``) on concrete values, its Jacobian by ``jacfwd``: called
+    on them where they are, else (under ``jit`` or ``vmap``) as a host callback, one
+    solve per example under ``vmap``."""
+    values = [stop_gradient(v) for v in (y0, ts, *args)]
+    host = _named(functools.partial(_radau_host, func, solver), "stepping")
+    if not any(isinstance(v, Tracer) for v in values):
+        return tuple(fnp.asarray(v) for v in host(*[np.asarray(v) for v in values]))
+    shapes = (ShapedArray((ts.shape[0], y0.shape[0]), y0.dtype), ShapedArray((4,), y0.dtype))
+    return tuple(pure_callback(host, shapes, *values, vmap_method="sequential"))
 
-    def f_concrete(y, t):
-        return np.asarray(stop_gradient(f(y, t)))
+
+def _named(host, what):
+    """``host`` named for pure_callback's error when a derivative of it is asked for (a
+    second derivative through a jitted or vmapped first one)."""
+    host.__name__ = (f"solve_ivp's method='Radau' {what}: a derivative of a derivative "
+                     f"through Radau is not available; use 'RK45', 'RK23' or 'DOP853' for "
+                     f"higher derivatives")
+    return host
+
+
+def _radau_host(func, solver, y0, ts, *args):
+    def f(y, t):
+        return np.asarray(stop_gradient(func(y, t, *args)))
 
     def jac(y, t):
-        return np.asarray(stop_gradient(jacfwd(lambda yy: f(yy, t))(y)))
+        return np.asarray(stop_gradient(jacfwd(lambda yy: func(yy, t, *args))(y)))
 
-    ys, info = radau_solve(f_concrete, jac, y0, ts, solver)
-    return fnp.asarray(ys), fnp.asarray(info)
+    return radau_solve(f, jac, y0, ts, solver)
 
 
 def _odeint_fwd(func, solver, y0, ts, *args):
@@ -189,7 +213,7 @@ def _odeint_bwd(func, solver, res, cts):
         return _radau_adjoint(func, solver, ys, ts, args, g)
     n = ys.shape[-1]
     sizes = [int(np.prod(a.shape)) for a in args]
-    adjoint_solver = solver._replace(first_step=None)
+    adjoint_solver = _for_adjoint(solver)
 
     def aug(state, t, *args):
         y, y_bar = state[:n], state[n:2 * n]
@@ -224,14 +248,29 @@ def _odeint_bwd(func, solver, res, cts):
 def _radau_adjoint(func, solver, ys, ts, args, g):
     """The adjoint of a Radau solve, integrated back by Radau along the forward solution's
     collocation polynomials: a stiff problem's state integrated backwards (as the
-    explicit methods' adjoint does) grows like its fast modes decay, so it is not."""
-    if any(isinstance(v, Tracer) for v in (g, ys, ts, *args)):
+    explicit methods' adjoint does) grows like its fast modes decay, so it is not.  On
+    concrete values, as the forward solve (a host callback under ``jit`` and ``vmap``)."""
+    values = (ys, ts, g, *args)
+    # (a derivative being taken of the cotangent or residuals: under a transform, or on a
+    # create_graph pass of the eager tape)
+    if any(isinstance(v, (ReverseTracer, JVPTracer))
+           or (is_special(v) and getattr(v, "requires_grad", False)) for v in values):
         raise NotImplementedError(
             "solve_ivp: a derivative of a derivative through method='Radau' is not "
             "available (its adjoint follows the forward solution as a constant); use "
             "'RK45', 'RK23' or 'DOP853' for higher derivatives")
-    ys, ts, g = np.asarray(ys), np.asarray(ts), np.asarray(g)
-    args = [np.asarray(a) for a in args]
+    host = _named(functools.partial(_radau_adjoint_host, func, solver), "adjoint")
+    if not any(isinstance(v, Tracer) for v in values):
+        outs = host(*[np.asarray(v) for v in values])
+    else:
+        shapes = [ShapedArray(tuple(ys.shape[1:]), ys.dtype), ShapedArray(tuple(ts.shape),
+                                                                          ys.dtype)]
+        shapes += [ShapedArray(tuple(a.shape), ys.dtype) for a in args]
+        outs = pure_callback(host, tuple(shapes), *values, vmap_method="sequential")
+    return tuple(fnp.asarray(v) for v in outs)
+
+
+def _radau_adjoint_host(func, solver, ys, ts, g, *args):
     n, sizes = ys.shape[-1], [int(np.prod(a.shape)) for a in args]
 
     def f_concrete(y, t):
@@ -257,7 +296,7 @@ def _radau_adjoint(func, solver, ys, ts, args, g):
     def aug_concrete(state, s):
         return np.asarray(aug(state, s))
 
-    adjoint_solver = solver._replace(first_step=None)
+    adjoint_solver = _for_adjoint(solver)
     state = np.concatenate([g[-1], np.zeros(1 + sum(sizes), ys.dtype)])
     ts_bar = []
     for i in range(ts.shape[0] - 1, 0, -1):
@@ -270,9 +309,36 @@ def _radau_adjoint(func, solver, ys, ts, args, g):
     ts_bar = np.array([state[n]] + ts_bar[::-1], ys.dtype)
     grads, start = [], n + 1
     for a, size in zip(args, sizes):
-        grads.append(fnp.asarray(np.reshape(state[start:start + size], a.shape)))
+        grads.append(np.reshape(state[start:start + size], a.shape).astype(ys.dtype))
         start += size
-    return (fnp.asarray(state[:n]), fnp.asarray(ts_bar), *grads)
+    return (state[:n], ts_bar, *grads)
+
+
+def _odeint_jvp(func, solver, primals, tangents):
+    """Forward mode: the tangent ``v`` of the solution solves the sensitivity equations
+    ``dv/dt = f_y v + f_args dargs`` from ``v(t0) = dy0 - f(y0, t0) dt0`` (moving the start
+    time moves the solution back along itself), integrated with the state by the same
+    method and tolerances; an output time's tangent adds ``f(y, t) dt``."""
+    y0, ts, *args = primals
+    dy0, dts, *dargs = tangents
+    ys, info = _odeint(func, solver, y0, ts, *args)
+    n, m = y0.shape[0], len(args)
+
+    def with_tangent(state, t, *values):
+        params, dparams = values[:m], values[m:]
+        y_dot, v_dot = jvp(lambda yy, *aa: func(yy, t, *aa), (state[:n], *params),
+                           (state[n:], *dparams))
+        return fnp.concatenate([y_dot, v_dot])
+
+    # (the tangent's error is controlled with the state's, so the steps differ from the
+    # solve above, whose values are returned)
+    atol = solver.atol * 2 if isinstance(solver.atol, tuple) else solver.atol
+    both = _odeint(with_tangent, solver._replace(first_step=None, atol=atol),
+                   fnp.concatenate([y0, dy0 - func(y0, ts[0], *args) * dts[0]]), ts,
+                   *args, *dargs)[0]
+    slopes = vmap(lambda yy, tt: func(yy, tt, *args))(ys, ts)
+    return (ys, info), (both[:, n:] + slopes * dts[:, None], fnp.zeros_like(info))
 
 
 _odeint.defvjp(_odeint_fwd, _odeint_bwd)
+_odeint.defjvp(_odeint_jvp)

@@ -6,12 +6,14 @@ solve with 4th-order interpolation at the requested times, each step loop a
 ``fg.lax.while_loop`` (so it runs under ``vmap`` and ``jit``), and a ``custom_vjp`` whose
 backward integrates the adjoint system backwards in time (Chen et al. 2018), giving the
 gradients with respect to ``y0``, ``t`` and ``args`` in memory independent of the number
-of steps.  Forward mode (``jvp``, ``jacfwd``, ``hessian``) is not defined, as in JAX.
+of steps.  Forward mode (``jvp``, ``jacfwd``, ``hessian``), which JAX's lacks, integrates
+the sensitivity equations with the state (``_ode_adjoint``).
 States and ``args`` may be pytrees of float arrays.  ``solve_ivp`` (``_ivp``) steps with
 SciPy's explicit Runge-Kutta pairs (``_rk``) and is differentiated by the same adjoint
 (``_ode_adjoint``); its dense output and events (``_dense``) are SciPy's interpolants of
 those steps, taken again on the differentiated values; its implicit 'Radau' (``_radau``)
-steps on concrete values and is differentiated by the adjoint along its forward solution;
+steps on concrete values (a host callback under ``jit`` and ``vmap``) and is
+differentiated by the adjoint along its forward solution;
 ``quad`` and ``quad_vec`` (``_quadrature``) are adaptive
 Gauss-Kronrod with a ``custom_vjp`` of their own.
 """
@@ -183,8 +185,9 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
     """Solve ``dy/dt = func(y, t, *args)`` from ``y(t[0]) = y0``; returns ``y`` at every
     time in ``t`` (increasing), stacked on a leading axis, as ``jax.experimental.ode.odeint``
     (``scipy.integrate.odeint`` with the state first in ``func``'s arguments, as SciPy's
-    default).  Differentiable in ``y0``, ``t`` and ``args`` by the adjoint method (reverse
-    mode only); ``y0`` and ``args`` may be pytrees of float arrays.  ``mxstep`` bounds the
+    default).  Differentiable in ``y0``, ``t`` and ``args``: by the adjoint method in
+    reverse mode, by the sensitivity equations in forward mode; ``y0`` and ``args`` may be
+    pytrees of float arrays.  ``mxstep`` bounds the
     steps between two output times.  SciPy's keywords: ``args=(a, b)`` is the same as
     passing ``a, b`` after ``t``, and ``tfirst=True`` calls ``func(t, y, *args)``.
 
@@ -222,7 +225,7 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
         user_args = tree.unflatten(arg_tree, list(arg_vals))
         out = func(yflat.tree(y), tt, *user_args)
         out_leaves = tree.flatten(out)[0]
-        if len(out_leaves) != len(leaves):
+        if len(out_leaves) != len(yflat.shapes):
             raise ValueError("odeint: func must return a value with the structure of y0")
         return fnp.astype(yflat.ravel([asarray(x) for x in out_leaves]), dtype)
 
