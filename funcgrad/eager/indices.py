@@ -16,7 +16,9 @@ through), with the same error.
 >>> f(fg.tensor([3.0, 1.0, 2.0]))
 tensor([2., 3., 1.])
 """
-from typing import Any
+import functools
+import inspect
+from typing import Any, Callable, TypeVar, cast
 
 import numpy as np
 
@@ -24,10 +26,12 @@ from .. import numpy as fnp
 from ..callback import pure_callback
 from ..core import ConcretizationError, ShapedArray, Tracer, concrete
 from ..errors import IndexOutOfBoundsError
-from .values import axis_index
+from .values import TensorBase, axis_index
 
 __all__ = ["index_values", "in_bounds", "positions", "fitted", "along", "is_traced", "checked",
-           "refuse_value_shaped"]
+           "refuse_value_shaped", "scatter_dims", "index_dims"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def is_traced(x: Any) -> bool:
@@ -133,3 +137,84 @@ def along(self: Any, dim: int, index: Any, what: str, wrap: bool = False) -> tup
     prefix = "index_copy_(): " if what == "index_copy" else ""
     index = in_bounds(index, axis, self.shape[axis] if self.ndim else 1, prefix, wrap)
     return (slice(None),) * axis + (index,)
+
+
+def _has_dims(x):
+    return isinstance(x, (TensorBase, Tracer))
+
+
+def scatter_dims(method: F) -> F:
+    """PyTorch's ``scatter``/``scatter_add``/``scatter_reduce`` on 0-d Tensors: a 0-d
+    ``self``, ``index`` or ``src`` counts as 1-d of one element (dim 0 or -1 of a 0-d
+    ``self``), and the result has ``self``'s shape; and ``src`` must cover ``index``
+    (NumPy would broadcast a smaller one).
+
+    >>> import funcgrad as fg
+    >>> fg.tensor(2.0).scatter_add(0, fg.tensor([0, 0]), fg.tensor([5.0, 1.0]))
+    tensor(8.)
+    """
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def on_dims(self: Any, *args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(self, *args, **kwargs)
+        given = bound.arguments
+        index, src = index_values(given["index"], method.__name__), given.get("src")
+        if not self.ndim:
+            axis_index(given["dim"], 0)
+            given["dim"] = 0
+        given["index"] = index.reshape(1) if index.ndim == 0 else index
+        if _has_dims(src):
+            given["src"] = src.reshape(1) if src.ndim == 0 else src
+            if given["index"].ndim == given["src"].ndim and any(
+                    i > s for i, s in zip(given["index"].shape, given["src"].shape)):
+                raise RuntimeError(
+                    f"Expected index {list(given['index'].shape)} to be no larger than self "
+                    f"{list(self.shape)} apart from dimension {given['dim']} and to be no "
+                    f"larger size than src {list(src.shape)}")
+        if self.ndim:
+            return method(*bound.args, **bound.kwargs)
+        out = method(self.reshape(1), *bound.args[1:], **bound.kwargs)
+        return out.reshape(())
+    return cast(F, on_dims)
+
+
+def index_dims(method: F) -> F:
+    """PyTorch's ``index_add``/``index_copy``/``index_fill`` on 0-d Tensors: a 0-d index
+    counts as one index; of a 0-d ``self`` (dim 0 or -1), the slices are its one element,
+    ``index_add`` takes a 0-d ``source`` and one index, ``index_copy`` one index for a
+    0-d ``source``.
+
+    >>> import funcgrad as fg
+    >>> fg.tensor(2.0).index_add(0, fg.tensor(0), fg.tensor(5.0), alpha=3)
+    tensor(17.)
+    """
+    signature = inspect.signature(method)
+    what = method.__name__
+
+    @functools.wraps(method)
+    def on_dims(self: Any, *args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(self, *args, **kwargs)
+        given = bound.arguments
+        index = index_values(given["index"], what)
+        if index.ndim > 1:
+            raise IndexError(f"{what}_(): Index is supposed to be a vector, but got dim: "
+                             f"{index.ndim}")
+        given["index"] = index.reshape(-1)
+        if self.ndim:
+            return method(*bound.args, **bound.kwargs)
+        axis_index(given["dim"], 0)
+        given["dim"] = 0
+        source = given.get("source")
+        if _has_dims(source):
+            if what == "index_add" and source.ndim:
+                raise RuntimeError(f"source tensor shape must match self tensor shape, "
+                                   f"excluding the specified dimension. Got self.shape = [] "
+                                   f"source.shape = {list(source.shape)}")
+            if source.ndim == 0 and index.size != 1:
+                raise IndexError(f"{what}_(): When source is scalar, index should have one "
+                                 f"element (got {index.size})")
+            given["source"] = source.reshape(1) if source.ndim == 0 else source
+        out = method(self.reshape(1), *bound.args[1:], **bound.kwargs)
+        return out.reshape(())
+    return cast(F, on_dims)

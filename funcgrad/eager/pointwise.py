@@ -182,11 +182,11 @@ _UNARY = {
     "bitwise_not": (lambda t: _bitwise_operands("bitwise_not", t) and fnp.invert(t), False,
                     "Bitwise not of integer or bool Tensors", None),
 }
-ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
-            "arccosh": "acosh", "arctanh": "atanh", "absolute": "abs", "fix": "trunc",
-            "arctan2": "atan2", "subtract": "sub", "multiply": "mul", "divide": "div",
-            "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
-            "not_equal": "ne", "swapdims": "transpose", "moveaxis": "movedim", "ger": "outer"}
+ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh":
+            "acosh", "arctanh": "atanh", "absolute": "abs", "fix": "trunc", "arctan2": "atan2",
+            "subtract": "sub", "multiply": "mul", "divide": "div", "greater": "gt", "ger": "outer",
+            "greater_equal": "ge", "less": "lt", "less_equal": "le", "not_equal": "ne", "swapdims":
+            "transpose", "swapaxes": "transpose", "moveaxis": "movedim"}
 _NAMED = {name: Named(name, f"{name[0].upper()}{name[1:]}Backward0")
           for name in ("frac", "fmod", "remainder", "lerp", "xlogy", "logit", "polygamma",
                        "nan_to_num", "clamp_min", "clamp_max", "addcmul", "addcdiv",

@@ -37,7 +37,7 @@ from ..errors import IndexOutOfBoundsError
 from .tensor import Tensor
 from .indices import along as _along, fitted as _fitted, in_bounds as _in_bounds
 from .indices import checked, index_values as _index, is_traced, positions as _positions
-from .indices import refuse_value_shaped
+from .indices import index_dims, refuse_value_shaped, scatter_dims
 from .named import Named, record_as
 from .pointwise import NotDifferentiable, constant
 from .scalar_dims import no_dims
@@ -72,6 +72,7 @@ def gather(self: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any
     return record_as(_NODES["gather"], lambda t: t[pos] if pos else t, self)
 
 
+@scatter_dims
 def scatter(self: Any, dim: int, index: Any, src: Any = None, value: Any = None, *,
             reduce: str | None = None) -> Any:
     """A copy with ``src`` (or the number ``value``) written at ``index`` along ``dim``;
@@ -92,6 +93,7 @@ def scatter(self: Any, dim: int, index: Any, src: Any = None, value: Any = None,
     return record_as(named, compute, self, src)
 
 
+@scatter_dims
 def scatter_add(self: Any, dim: int, index: Any, src: Any) -> Any:
     """A copy with ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
     pos, index = _positions(self, dim, index, "scatter_add")
@@ -103,6 +105,7 @@ _REDUCE = {"sum": ("add", 0), "prod": ("multiply", 1), "mean": ("add", 0),
            "amax": ("max", -np.inf), "amin": ("min", np.inf)}
 
 
+@scatter_dims
 def scatter_reduce(self: Any, dim: int, index: Any, src: Any, reduce: str, *,
                    include_self: bool = True) -> Any:
     """A copy with ``src`` reduced into it at ``index`` along ``dim`` by ``reduce``
@@ -174,6 +177,7 @@ def index_select(self: Any, dim: int, index: Any) -> Any:
     return record_as(_NODES["index_select"], fnp.take, self, index, axis=axis)
 
 
+@index_dims
 def index_add(self: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
     """A copy with ``alpha * source`` added to the slices ``index`` along ``dim``."""
     key = _along(self, dim, index, "index_add")
@@ -181,6 +185,7 @@ def index_add(self: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -
                      lambda t, s: t.at[key].add(s if alpha == 1 else s * alpha), self, source)
 
 
+@index_dims
 def index_fill(self: Any, dim: int, index: Any, value: Any) -> Any:
     """A copy with the slices ``index`` along ``dim`` set to ``value``."""
     key = _along(self, dim, index, "index_fill", wrap=True)
@@ -189,6 +194,7 @@ def index_fill(self: Any, dim: int, index: Any, value: Any) -> Any:
     return record_as(_NODES["index_fill"], lambda t, v: t.at[key].set(v), self, value)
 
 
+@index_dims
 def index_copy(self: Any, dim: int, index: Any, source: Any) -> Any:
     """A copy with the slices ``index`` along ``dim`` replaced by ``source``'s."""
     key = _along(self, dim, index, "index_copy")
