@@ -296,3 +296,48 @@ def test_results_shaped_by_the_values_raise_under_jit_and_vmap_saying_why(name):
                            match=f"{name}\\(\\): the shape of its result depends on the concrete "
                                  f"values.*{fix}"):
             run(fg.tensor(x))
+
+
+# Elementwise methods that computed with NumPy on the values (PyTorch 2.13's values)
+ELEMENTWISE = {
+    "div_floor": (lambda t: t.div(2.0, rounding_mode="floor"), [3.0, -4.0, 1.0, -1.0]),
+    "div_trunc": (lambda t: t.div(2.0, rounding_mode="trunc"), [3.0, -3.0, 1.0, -0.0]),
+    "floor_divide": (lambda t: t.floor_divide(2.0), [3.0, -4.0, 1.0, -1.0]),
+    "heaviside": (lambda t: t.heaviside(fg.tensor(0.5)), [1.0, 0.0, 1.0, 0.0]),
+    "nextafter": (lambda t: t.nextafter(fg.tensor([8.0, 0.0, 0.0, 0.0])),
+                  [np.nextafter(7.0, 8.0), np.nextafter(-7.0, 0.0), np.nextafter(2.5, 0.0),
+                   np.nextafter(-0.5, 0.0)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ELEMENTWISE))
+def test_elementwise_methods_computed_from_the_values_trace(name):
+    f, expected = ELEMENTWISE[name]
+    x = np.array([7.0, -7.0, 2.5, -0.5])
+    for got in (f(fg.tensor(x)), fg.jit(f)(fg.tensor(x)), fg.vmap(f)(fg.tensor(x[None]))[0]):
+        np.testing.assert_array_equal(np.asarray(got), expected)
+        assert np.signbit(np.asarray(got)).tolist() == np.signbit(expected).tolist()
+
+
+def test_integer_division_by_a_traced_zero_raises_when_the_values_are_known():
+    a, b = fg.tensor([7, -7, 3, 0], dtype=fg.int32), fg.tensor([2, 3, -2, 5], dtype=fg.int32)
+    trunc = fg.jit(lambda a, b: a.div(b, rounding_mode="trunc"))(a, b)
+    np.testing.assert_array_equal(np.asarray(trunc), [3, -2, -1, 0])
+    assert trunc.dtype == np.int32
+    np.testing.assert_array_equal(
+        np.asarray(fg.vmap(lambda a, b: a.div(b, rounding_mode="floor"))(a[None], b[None]))[0],
+        [3, -3, -2, 0])
+    with pytest.raises(ZeroDivisionError, match="integer division by zero"):
+        fg.jit(lambda a, b: a.div(b, rounding_mode="floor"))(a, b - b)
+
+
+def test_frexp_traces_and_keeps_a_subnormals_mantissa():
+    """A subnormal's mantissa was inf: 2 ** 1028 is past the largest float64."""
+    x = np.array([8.0, 3e-310, -0.3])
+    for mantissa, exponent in (fg.tensor(x).frexp(), fg.jit(lambda t: t.frexp())(fg.tensor(x)),
+                               [o[0] for o in fg.vmap(lambda t: t.frexp())(fg.tensor(x[None]))]):
+        np.testing.assert_array_equal(np.asarray(mantissa), [0.5, 0.862892704733909, -0.6])
+        np.testing.assert_array_equal(np.asarray(exponent), [4, -1028, -1])
+        assert np.asarray(exponent).dtype == np.int32
+    gradient = fg.jit(fg.grad(lambda t: t.frexp()[0].sum()))(fg.tensor([8.0, -0.3]))
+    np.testing.assert_array_equal(np.asarray(gradient), [0.0625, 2.0])

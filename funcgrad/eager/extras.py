@@ -256,9 +256,8 @@ def nextafter(self: Any, other: Any) -> Any:
     >>> bool(fg.tensor([1.0]).nextafter(fg.tensor([2.0])) > 1)
     True
     """
-    value = np.asarray(self.detach().numpy())
-    target = np.asarray(other.detach().numpy() if hasattr(other, "detach") else other)
-    return self + Tensor((np.nextafter(value, target.astype(value.dtype)) - value))
+    value, target = _known(self), _known(other)
+    return self + _wrapped(fnp.nextafter(value, fnp.astype(target, value.dtype)) - value)
 
 
 def frexp(self: Any) -> Any:
@@ -272,9 +271,25 @@ def frexp(self: Any) -> Any:
     if self.dtype.kind != "f":
         raise RuntimeError(f"torch.frexp() only supports floating-point dtypes, not "
                            f"{self.dtype}")
-    _, exponent = np.frexp(np.asarray(self.detach().numpy()))
-    scale = np.ldexp(np.ones((), self.dtype), -exponent).astype(self.dtype)
-    return self * Tensor(scale), Tensor(exponent.astype(np.int32))
+    _, exponent = fnp.frexp(_known(self))
+    one = np.ones((), self.dtype)
+    # 2 ** -exponent in two halves: of a subnormal it is past the largest float
+    half = fnp.ldexp(one, -(exponent // 2)), fnp.ldexp(one, exponent // 2 - exponent)
+    mantissa = self * _wrapped(fnp.astype(half[0], self.dtype)) * _wrapped(
+        fnp.astype(half[1], self.dtype))
+    return mantissa, _wrapped(fnp.astype(exponent, np.int32))
+
+
+def _known(x):
+    """``x``'s values without its derivative: NumPy's where they are known, else (under
+    ``jit`` and ``vmap``) the traced values."""
+    if is_traced(x):
+        return stop_gradient(x)
+    return np.asarray(x.detach().numpy() if hasattr(x, "detach") else x)
+
+
+def _wrapped(value):
+    return Tensor(value) if isinstance(value, np.ndarray) else value
 
 
 METHODS = [slice_scatter, select_scatter, diagonal_scatter, narrow_copy, hardshrink, histc,
