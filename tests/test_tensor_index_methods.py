@@ -341,3 +341,23 @@ def test_frexp_traces_and_keeps_a_subnormals_mantissa():
         assert np.asarray(exponent).dtype == np.int32
     gradient = fg.jit(fg.grad(lambda t: t.frexp()[0].sum()))(fg.tensor([8.0, -0.3]))
     np.testing.assert_array_equal(np.asarray(gradient), [0.0625, 2.0])
+
+
+@pytest.mark.parametrize("accumulate, expected, value_gradient", [
+    (False, [[1.0, 7.0, 0.5], [7.0, -1.0, 7.0]], 9.0),
+    (True, [[1.0, 10.0, 0.5], [11.0, -1.0, 9.0]], 9.0),
+])
+def test_index_put_with_a_traced_mask_and_one_value_traces(accumulate, expected,
+                                                           value_gradient):
+    """PyTorch 2.13's values and gradients; a traced mask's True count is not known, but
+    one value put at each True element is a where() of self's shape."""
+    x = np.array([[1.0, 3.0, 0.5], [4.0, -1.0, 2.0]])
+    f = lambda t, v: t.index_put((t > 1.5,), v, accumulate=accumulate)
+    value = fg.tensor(7.0, dtype=fg.float64)
+    for got in (fg.jit(f)(fg.tensor(x), value),
+                fg.vmap(f, in_axes=(0, None))(fg.tensor(x[None]), value)[0]):
+        np.testing.assert_array_equal(np.asarray(got), expected)
+    gx, gv = fg.jit(fg.grad(lambda t, v: (f(t, v) * x).sum(), argnums=(0, 1)))(fg.tensor(x),
+                                                                                value)
+    np.testing.assert_array_equal(np.asarray(gx), x if accumulate else x * (x <= 1.5))
+    assert float(np.asarray(gv)) == value_gradient

@@ -159,7 +159,8 @@ def scatter_dims(method: F) -> F:
     def on_dims(self: Any, *args: Any, **kwargs: Any) -> Any:
         bound = signature.bind(self, *args, **kwargs)
         given = bound.arguments
-        index, src = index_values(given["index"], method.__name__), given.get("src")
+        index = index_values(given["index"], method.__name__)
+        src: Any = given.get("src")
         if not self.ndim:
             axis_index(given["dim"], 0)
             given["dim"] = 0
@@ -205,7 +206,7 @@ def index_dims(method: F) -> F:
             return method(*bound.args, **bound.kwargs)
         axis_index(given["dim"], 0)
         given["dim"] = 0
-        source = given.get("source")
+        source: Any = given.get("source")
         if _has_dims(source):
             if what == "index_add" and source.ndim:
                 raise RuntimeError(f"source tensor shape must match self tensor shape, "

@@ -224,6 +224,15 @@ def index_put(self: Any, indices: Sequence[Any], values: Any, accumulate: bool =
     key = tuple(i if isinstance(i, Tracer) else
                 np.asarray(i._storage.value if isinstance(i, TensorBase) else i)
                 for i in indices)
+    if len(key) == 1 and is_traced(key[0]) and key[0].dtype == bool and np.size(values) == 1:
+        # a traced mask picks a number of elements known only with the values; one value
+        # put (or added) at each is a where(), of the shape of self
+        mask: Any = key[0]
+        mask = fnp.reshape(mask, tuple(mask.shape) + (1,) * (self.ndim - mask.ndim))
+        one = fnp.reshape(values, ()) if hasattr(values, "shape") else values
+        if accumulate:
+            return self + fnp.where(mask, one, np.zeros((), self.dtype))
+        return fnp.where(mask, one, self)
     if accumulate:
         return record_as(_NODES["index_put"], lambda t, v: t.at[key].add(v), self, values)
     return record_as(_NODES["index_put"], lambda t, v: t.at[key].set(v), self, values)

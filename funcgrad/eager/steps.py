@@ -38,6 +38,13 @@ def _nonzero(divisor):
     return divisor
 
 
+def _without_derivative(x: Any) -> Any:
+    value: Any = x  # (not narrowed: a traced value takes any funcgrad.numpy function)
+    if isinstance(x, Tracer):
+        return stop_gradient(value)
+    return np.asarray(value.detach().numpy() if isinstance(x, TensorBase) else value)
+
+
 def rounded_quotient(a: Any, b: Any, mode: str) -> Any:
     """``a / b`` rounded down (``mode="floor"``) or towards zero (``"trunc"``) in PyTorch's
     result dtype, without a derivative; an integer division by zero raises (where the
@@ -48,8 +55,7 @@ def rounded_quotient(a: Any, b: Any, mode: str) -> Any:
     array([ 3, -3])
     """
     dtype = result_dtype((a, b))
-    a, b = (stop_gradient(x) if isinstance(x, Tracer) else
-            np.asarray(x.detach().numpy() if isinstance(x, TensorBase) else x) for x in (a, b))
+    a, b = _without_derivative(a), _without_derivative(b)
     if dtype.kind in "biu":
         b = checked(b, _nonzero) if is_traced(b) else _nonzero(b)
         q = fnp.floor_divide(a, b)
