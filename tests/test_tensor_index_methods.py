@@ -124,7 +124,8 @@ def test_histc_refuses_a_range_that_is_not_finite(run):
     x = np.array([1.0, np.inf])
     call = {"eager": lambda: fg.tensor(x).histc(4),
             "jit": lambda: fg.jit(lambda t: t.histc(4))(fg.tensor(x)),
-            "vmap": lambda: fg.vmap(lambda t: t.histc(4))(fg.tensor(np.stack([[1.0, 2.0], x])))}[run]
+            "vmap": lambda: fg.vmap(lambda t: t.histc(4))(
+                fg.tensor(np.stack([[1.0, 2.0], x])))}[run]
     with pytest.raises(RuntimeError, match=r"torch.histc: range of \[1.0, inf\] is not finite"):
         call()
 
@@ -245,7 +246,8 @@ def test_placing_with_traced_indices_keeps_pytorchs_values():
 
 @pytest.mark.parametrize("call, message", [
     (lambda t: t.gather(0, t.long() - 2), "index -1 is out of bounds for dimension 0 with size 3"),
-    (lambda t: fg.zeros(3).scatter_add(0, t.long(), t), "index 3 is out of bounds for dimension 0"),
+    (lambda t: fg.zeros(3).scatter_add(0, t.long(), t),
+     "index 3 is out of bounds for dimension 0"),
     (lambda t: fg.zeros(3).index_add(0, t.long() - 2, t),
      "index -1 is out of bounds for dimension 0 with size 3"),
     (lambda t: fg.zeros(3).index_copy(0, t.long(), t), "index_copy_\\(\\): index 3 is out of"),
@@ -361,3 +363,35 @@ def test_index_put_with_a_traced_mask_and_one_value_traces(accumulate, expected,
                                                                                 value)
     np.testing.assert_array_equal(np.asarray(gx), x if accumulate else x * (x <= 1.5))
     assert float(np.asarray(gv)) == value_gradient
+
+
+INDEXING = {
+    "gather": lambda x, i: x.gather(0, i),
+    "scatter": lambda x, i: x.scatter(0, i, fg.ones(2)),
+    "scatter_add": lambda x, i: x.scatter_add(0, i, fg.ones(2)),
+    "scatter_reduce": lambda x, i: x.scatter_reduce(0, i, fg.ones(2), "sum"),
+    "index_add": lambda x, i: x.index_add(0, i, fg.ones(2)),
+    "index_select": lambda x, i: x.index_select(0, i),
+    "index_copy": lambda x, i: x.index_copy(0, i, fg.ones(2)),
+    "index_fill": lambda x, i: x.index_fill(0, i, 1.0),
+    "take_along_dim": lambda x, i: x.take_along_dim(i, 0),
+}
+# PyTorch 2.13: int32 indices are taken by these, int64 only by the others
+TAKES_INT32 = {"gather", "scatter", "scatter_add", "scatter_reduce", "index_add",
+               "index_select"}
+
+
+@pytest.mark.parametrize("name", sorted(INDEXING))
+@pytest.mark.parametrize("dtype", [np.int32, np.int16, np.uint8])
+def test_index_dtypes_are_pytorchs(name, dtype):
+    x, index = fg.tensor([3.0, 4.0, 5.0]), fg.tensor([2, 0], dtype=dtype)
+    expected = INDEXING[name](x, index.long())
+    if dtype == np.int32 and name in TAKES_INT32:
+        np.testing.assert_array_equal(INDEXING[name](x, index).numpy(), expected.numpy())
+        got = fg.jit(INDEXING[name])(x, index)  # (the index traced)
+        np.testing.assert_array_equal(np.asarray(got), expected.numpy())
+    else:
+        with pytest.raises(RuntimeError, match=f"{name}\\(\\): Expected dtype "
+                                               f"{'int32/' if name in TAKES_INT32 else ''}"
+                                               f"int64 for index.*\\.long\\(\\)"):
+            INDEXING[name](x, index)

@@ -46,19 +46,24 @@ def is_traced(x: Any) -> bool:
     return False
 
 
+# The methods whose index may be int32 too in PyTorch 2.13 (index_copy, index_fill and
+# take_along_dim still want int64)
+_INT32_TOO = frozenset({"gather", "scatter", "scatter_add", "scatter_reduce", "index_add",
+                        "index_select"})
+
+
 def index_values(index: Any, what: str) -> Any:
-    """``index`` as a NumPy int64 array where its values are known, else the traced
-    value (PyTorch wants int64 index Tensors)."""
-    if is_traced(index):
-        if index.dtype != np.int64:
-            raise RuntimeError(f"{what}(): Expected dtype int64 for index, got {index.dtype}; "
-                               f"cast it with .long()")
-        return index
-    a = np.asarray(concrete(index) if isinstance(index, Tracer) else index)
-    if a.dtype != np.int64:
-        raise RuntimeError(f"{what}(): Expected dtype int64 for index, got {a.dtype}; "
-                           f"cast it with .long()")
-    return a
+    """``index`` as a NumPy array where its values are known, else the traced value, of
+    the dtype PyTorch wants: int64 (int32 too for ``gather``, ``scatter*``, ``index_add``
+    and ``index_select``)."""
+    value = index if is_traced(index) else np.asarray(
+        concrete(index) if isinstance(index, Tracer) else index)
+    allowed = (np.int64, np.int32) if what in _INT32_TOO else (np.int64,)
+    if value.dtype not in allowed:
+        expected = "int32/int64" if what in _INT32_TOO else "int64"
+        raise RuntimeError(f"{what}(): Expected dtype {expected} for index, got "
+                           f"{value.dtype}; cast it with .long()")
+    return value
 
 
 def checked(value: Any, refuse: Any) -> Any:
@@ -125,6 +130,8 @@ def positions(self: Any, dim: int, index: Any, what: str) -> tuple[tuple[Any, ..
 
 def fitted(src: Any, index: Any) -> Any:
     """``src`` cut down to ``index``'s shape (PyTorch reads only that corner)."""
+    if isinstance(src, (list, tuple)):
+        src = np.asarray(src)
     if isinstance(src, (bool, int, float, complex)) or np.ndim(src) == 0:
         return src
     return src[tuple(slice(0, s) for s in index.shape)]
