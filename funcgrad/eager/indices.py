@@ -160,30 +160,27 @@ def scatter_dims(method: F) -> F:
     >>> fg.tensor(2.0).scatter_add(0, fg.tensor([0, 0]), fg.tensor([5.0, 1.0]))
     tensor(8.)
     """
-    signature = inspect.signature(method)
-
     @functools.wraps(method)
-    def on_dims(self: Any, *args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind(self, *args, **kwargs)
-        given = bound.arguments
-        index = index_values(given["index"], method.__name__)
-        src: Any = given.get("src")
-        if not self.ndim:
-            axis_index(given["dim"], 0)
-            given["dim"] = 0
-        given["index"] = index.reshape(1) if index.ndim == 0 else index
+    def on_dims(self: Any, dim: int, index: Any, *args: Any, **kwargs: Any) -> Any:
+        index = index_values(index, method.__name__)
+        src: Any = args[0] if args else kwargs.get("src")
+        index = index.reshape(1) if index.ndim == 0 else index
         if _has_dims(src):
-            given["src"] = src.reshape(1) if src.ndim == 0 else src
-            if given["index"].ndim == given["src"].ndim and any(
-                    i > s for i, s in zip(given["index"].shape, given["src"].shape)):
+            one_d = src.reshape(1) if src.ndim == 0 else src
+            if index.ndim == one_d.ndim and any(
+                    i > s for i, s in zip(index.shape, one_d.shape)):
                 raise RuntimeError(
-                    f"Expected index {list(given['index'].shape)} to be no larger than self "
-                    f"{list(self.shape)} apart from dimension {given['dim']} and to be no "
-                    f"larger size than src {list(src.shape)}")
+                    f"Expected index {list(index.shape)} to be no larger than self "
+                    f"{list(self.shape)} apart from dimension {dim if self.ndim else 0} and "
+                    f"to be no larger size than src {list(src.shape)}")
+            if args:
+                args = (one_d,) + args[1:]
+            else:
+                kwargs["src"] = one_d
         if self.ndim:
-            return method(*bound.args, **bound.kwargs)
-        out = method(self.reshape(1), *bound.args[1:], **bound.kwargs)
-        return out.reshape(())
+            return method(self, dim, index, *args, **kwargs)
+        axis_index(dim, 0)
+        return method(self.reshape(1), 0, index, *args, **kwargs).reshape(())
     return cast(F, on_dims)
 
 
