@@ -17,7 +17,6 @@ through), with the same error.
 tensor([2., 3., 1.])
 """
 import functools
-import inspect
 from typing import Any, Callable, TypeVar, cast
 
 import numpy as np
@@ -194,23 +193,20 @@ def index_dims(method: F) -> F:
     >>> fg.tensor(2.0).index_add(0, fg.tensor(0), fg.tensor(5.0), alpha=3)
     tensor(17.)
     """
-    signature = inspect.signature(method)
     what = method.__name__
 
     @functools.wraps(method)
-    def on_dims(self: Any, *args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind(self, *args, **kwargs)
-        given = bound.arguments
-        index = index_values(given["index"], what)
+    def on_dims(self: Any, dim: int, index: Any, *args: Any, **kwargs: Any) -> Any:
+        index = index_values(index, what)
         if index.ndim > 1:
             raise IndexError(f"{what}_(): Index is supposed to be a vector, but got dim: "
                              f"{index.ndim}")
-        given["index"] = index.reshape(-1)
+        index = index.reshape(-1)
         if self.ndim:
-            return method(*bound.args, **bound.kwargs)
-        axis_index(given["dim"], 0)
-        given["dim"] = 0
-        source: Any = given.get("source")
+            return method(self, dim, index, *args, **kwargs)
+        axis_index(dim, 0)
+        source: Any = None if what == "index_fill" else (
+            args[0] if args else kwargs.get("source"))
         if _has_dims(source):
             if what == "index_add" and source.ndim:
                 raise RuntimeError(f"source tensor shape must match self tensor shape, "
@@ -219,7 +215,9 @@ def index_dims(method: F) -> F:
             if source.ndim == 0 and index.size != 1:
                 raise IndexError(f"{what}_(): When source is scalar, index should have one "
                                  f"element (got {index.size})")
-            given["source"] = source.reshape(1) if source.ndim == 0 else source
-        out = method(self.reshape(1), *bound.args[1:], **bound.kwargs)
-        return out.reshape(())
+            if source.ndim == 0 and args:
+                args = (source.reshape(1),) + args[1:]
+            elif source.ndim == 0:
+                kwargs["source"] = source.reshape(1)
+        return method(self.reshape(1), 0, index, *args, **kwargs).reshape(())
     return cast(F, on_dims)
