@@ -131,6 +131,98 @@ FACTS = {
                            "diff expects input to be at least one-dimensional")),
     "take_along_dim(0-d 0, 0)": (lambda t, lib: t.take_along_dim(_long(lib, 0), 0),
                                  ("raises", IndexError, _NO_DIMS.format(0))),
+    # swapaxes and swapdims are transpose
+    "swapaxes(0, -1)": (lambda t, lib: t.swapaxes(0, -1), ("value", (), 2.5, 1.0)),
+    "swapdims(-1, 0)": (lambda t, lib: t.swapdims(-1, 0), ("value", (), 2.5, 1.0)),
+    "swapaxes(1, 0)": (lambda t, lib: t.swapaxes(1, 0), ("raises", IndexError, _RANGE.format(1))),
+    # repeat_interleave: all elements (no dim) only
+    "repeat_interleave(3)": (lambda t, lib: t.repeat_interleave(3),
+                             ("value", (3,), [2.5] * 3, 3.0)),
+    "repeat_interleave([3])": (lambda t, lib: t.repeat_interleave(_long(lib, [3])),
+                               ("value", (3,), [2.5] * 3, 3.0)),
+    "repeat_interleave(3, 0)": (lambda t, lib: t.repeat_interleave(3, 0),
+                                ("raises", IndexError, _RANGE.format(1))),
+    "repeat_interleave(3, -1)": (lambda t, lib: t.repeat_interleave(3, -1),
+                                 ("raises", IndexError, _RANGE.format(1))),
+    "repeat_interleave(3, -2)": (lambda t, lib: t.repeat_interleave(3, -2),
+                                 ("raises", IndexError, _RANGE.format(-2))),
+    "repeat_interleave(0-d 3, 0)": (lambda t, lib: t.repeat_interleave(_long(lib, 3), 0),
+                                    ("raises", IndexError, _NO_DIMS.format(0))),
+    # the scatter and index_* family: a 0-d self, index or src is 1-d of one element
+    "scatter(0, 0-d 0, 0-d 5)": (lambda t, lib: t.scatter(0, _long(lib, 0), lib.tensor(5.0)),
+                                 ("value", (), 5.0, 0.0)),
+    "scatter(0, [0, 0], [5, 6])": (
+        lambda t, lib: t.scatter(0, _long(lib, [0, 0]), lib.tensor([5.0, 6.0])),
+        ("value", (), 6.0, 0.0)),
+    "scatter(-1, 0-d 0, value=7)": (lambda t, lib: t.scatter(-1, _long(lib, 0), value=7.0),
+                                    ("value", (), 7.0, 0.0)),
+    "scatter(1, 0-d 0, 0-d 5)": (lambda t, lib: t.scatter(1, _long(lib, 0), lib.tensor(5.0)),
+                                 ("raises", IndexError, _RANGE.format(1))),
+    "scatter(0, 0-d 1, 0-d 5)": (lambda t, lib: t.scatter(0, _long(lib, 1), lib.tensor(5.0)),
+                                 ("raises", RuntimeError,
+                                  "index 1 is out of bounds for dimension 0 with size 1")),
+    "scatter(0, [[0]], [[5]])": (
+        lambda t, lib: t.scatter(0, _long(lib, [[0]]), lib.tensor([[5.0]])),
+        ("raises", RuntimeError,
+         "Index tensor must have the same number of dimensions as self tensor")),
+    "scatter_add(0, 0-d 0, 0-d 5)": (
+        lambda t, lib: t.scatter_add(0, _long(lib, 0), lib.tensor(5.0)), ("value", (), 7.5, 1.0)),
+    "scatter_add(-1, [0, 0], [5, 1])": (
+        lambda t, lib: t.scatter_add(-1, _long(lib, [0, 0]), lib.tensor([5.0, 1.0])),
+        ("value", (), 8.5, 1.0)),
+    "scatter_add(0, [0, 0], 0-d 5)": (
+        lambda t, lib: t.scatter_add(0, _long(lib, [0, 0]), lib.tensor(5.0)),
+        ("raises", RuntimeError, re.escape(
+            "Expected index [2] to be no larger than self [] apart from dimension 0 and to be "
+            "no larger size than src []"))),
+    "scatter_reduce(0, 0-d 0, 0-d 5, amax)": (
+        lambda t, lib: t.scatter_reduce(0, _long(lib, 0), lib.tensor(5.0), "amax"),
+        ("value", (), 5.0, 0.0)),
+    "scatter_reduce(0, 0-d 0, 0-d 5, mean)": (
+        lambda t, lib: t.scatter_reduce(0, _long(lib, 0), lib.tensor(5.0), "mean"),
+        ("value", (), 3.75, 0.5)),
+    "scatter_reduce(0, 0-d 0, 0-d 5, prod)": (
+        lambda t, lib: t.scatter_reduce(0, _long(lib, 0), lib.tensor(5.0), "prod"),
+        ("value", (), 12.5, 5.0)),
+    "scatter_reduce(0, [0, 0], [5, 7], prod, include_self=False)": (
+        lambda t, lib: t.scatter_reduce(0, _long(lib, [0, 0]), lib.tensor([5.0, 7.0]), "prod",
+                                        include_self=False),
+        ("value", (), 35.0, 0.0)),
+    "index_add(0, 0-d 0, 0-d 5)": (
+        lambda t, lib: t.index_add(0, _long(lib, 0), lib.tensor(5.0)), ("value", (), 7.5, 1.0)),
+    "index_add(-1, [0], 0-d 5, alpha=3)": (
+        lambda t, lib: t.index_add(-1, _long(lib, [0]), lib.tensor(5.0), alpha=3),
+        ("value", (), 17.5, 1.0)),
+    "index_add(0, [0], [5])": (
+        lambda t, lib: t.index_add(0, _long(lib, [0]), lib.tensor([5.0])),
+        ("raises", RuntimeError, re.escape(
+            "source tensor shape must match self tensor shape, excluding the specified "
+            "dimension. Got self.shape = [] source.shape = [1]"))),
+    "index_add(1, 0-d 0, 0-d 5)": (
+        lambda t, lib: t.index_add(1, _long(lib, 0), lib.tensor(5.0)),
+        ("raises", IndexError, _RANGE.format(1))),
+    "index_copy(0, 0-d 0, 0-d 5)": (
+        lambda t, lib: t.index_copy(0, _long(lib, 0), lib.tensor(5.0)), ("value", (), 5.0, 0.0)),
+    "index_copy(0, [0], [5])": (
+        lambda t, lib: t.index_copy(0, _long(lib, [0]), lib.tensor([5.0])),
+        ("value", (), 5.0, 0.0)),
+    "index_copy(0, [0, 0], 0-d 5)": (
+        lambda t, lib: t.index_copy(0, _long(lib, [0, 0]), lib.tensor(5.0)),
+        ("raises", IndexError, re.escape(
+            "index_copy_(): When source is scalar, index should have one element (got 2)"))),
+    "index_copy(0, 0-d -1, 0-d 5)": (
+        lambda t, lib: t.index_copy(0, _long(lib, -1), lib.tensor(5.0)),
+        ("raises", IndexError, re.escape(
+            "index_copy_(): index -1 is out of bounds for dimension 0 with size 1"))),
+    "index_fill(0, 0-d -1, 5)": (lambda t, lib: t.index_fill(0, _long(lib, -1), 5.0),
+                                 ("value", (), 5.0, 0.0)),
+    "index_fill(-1, [0, 0], 5)": (lambda t, lib: t.index_fill(-1, _long(lib, [0, 0]), 5.0),
+                                  ("value", (), 5.0, 0.0)),
+    "index_fill(0, [-2], 5)": (lambda t, lib: t.index_fill(0, _long(lib, [-2]), 5.0),
+                               ("raises", IndexError,
+                                "index -2 is out of bounds for dimension 0 with size 1")),
+    "index_fill(1, 0-d 0, 5)": (lambda t, lib: t.index_fill(1, _long(lib, 0), 5.0),
+                                ("raises", IndexError, _RANGE.format(1))),
     "unflatten(0, (1,))": (lambda t, lib: t.unflatten(0, (1,)),
                            ("raises", RuntimeError, "unflatten got an unexpected error:\\s*"
                                                     + _NO_DIMS.format(0))),

@@ -21,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from .. import numpy as fnp
+from ..numpy.constructors import stop_gradient
+from .indices import checked, in_bounds, is_traced
 from .values import axis_index as _axis
 from .tensor import Tensor
 
@@ -105,7 +107,9 @@ def hardshrink(self: Any, lambd: float = 0.5) -> Any:
 def histc(self: Any, bins: int = 100, min: float = 0, max: float = 0) -> Any:  # noqa: A002
     """A histogram of ``bins`` equal bins from ``min`` to ``max`` (both 0: the smallest and
     largest element); elements outside are left out.  Counts, in this Tensor's dtype;
-    no derivative (piecewise constant).
+    no derivative (piecewise constant).  An element's bin is PyTorch's: ``(x - min) * bins
+    / (max - min)`` in the Tensor's dtype, rounded down (``max`` itself in the last bin).
+    Its length is ``bins``, so it traces under ``jit`` and ``vmap``.
 
     >>> import funcgrad as fg
     >>> fg.tensor([1.0, 2.0, 1.0]).histc(bins=4, min=0, max=3)
@@ -114,36 +118,79 @@ def histc(self: Any, bins: int = 100, min: float = 0, max: float = 0) -> Any:  #
     if self.dtype.kind not in "f":
         raise RuntimeError(f"\"histogram_cpu\" not implemented for '{self.dtype}'; "
                            f"convert it first, e.g. t.float().histc()")
-    values = np.asarray(self.detach().numpy())
-    lo, hi = float(min), float(max)
-    if lo == hi and values.size:
-        lo, hi = float(values.min()), float(values.max())
-    if lo == hi:
-        lo, hi = lo - 1, hi + 1
+    if int(bins) <= 0:
+        raise RuntimeError(f"torch.histc(): bins must be > 0, but got {bins} for dimension 0")
+    traced = is_traced(self)
+    a = fnp.ravel(stop_gradient(self)) if traced else np.ravel(self.detach().numpy())
+    kind = a.dtype.type
+    lo, hi = kind(min), kind(max)
     if lo > hi:
         raise RuntimeError("torch.histc: max must be larger than min")
-    counts, _ = np.histogram(values, bins=int(bins), range=(lo, hi))
-    return Tensor(counts.astype(self.dtype))
+    if lo == hi and a.size:  # the elements' range (a traced one: known when they are)
+        lo, hi = fnp.min(a), fnp.max(a)
+        if traced:
+            lo, hi = _finite_range(lo, hi)
+        elif not (np.isfinite(lo) and np.isfinite(hi)):
+            raise RuntimeError(f"torch.histc: range of [{lo}, {hi}] is not finite")
+        same = lo == hi
+        lo, hi = fnp.where(same, lo - 1, lo), fnp.where(same, hi + 1, hi)
+    elif lo == hi:
+        lo, hi = lo - 1, hi + 1
+    elif not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{lo}, {hi}] is not finite")
+    inside = (a >= lo) & (a <= hi)  # (NaN is not)
+    position = fnp.where(inside, (a - lo) * kind(bins) / (hi - lo), kind(0))
+    position = fnp.minimum(fnp.astype(position, np.int64), int(bins) - 1)
+    counts = fnp.at(fnp.zeros(int(bins), a.dtype))[position].add(fnp.astype(inside, a.dtype))
+    return counts if traced else Tensor(np.asarray(counts))
+
+
+def _finite_range(lo, hi):
+    """``lo`` and ``hi``, refused when the computation runs if either is not finite."""
+    def refuse(pair):
+        for low, high in pair.reshape(-1, 2):
+            if not (np.isfinite(low) and np.isfinite(high)):
+                raise RuntimeError(f"torch.histc: range of [{low}, {high}] is not finite")
+    pair = checked(fnp.stack([lo, hi], axis=-1), refuse)
+    return pair[..., 0], pair[..., 1]
 
 
 def bincount(self: Any, weights: Any = None, minlength: int = 0) -> Any:
     """How many times each value of this 1-d Tensor of non-negative integers occurs (the
-    sum of ``weights`` at its places, when given).
+    sum of ``weights`` at its places, when given), for each value up to the largest, or
+    up to ``minlength - 1`` if that is larger.  Under ``jit`` and ``vmap`` the values are
+    not known when the length is decided: there the length is ``minlength`` (as JAX's
+    ``length=``), and a value not below it raises when the values are known.
 
     >>> import funcgrad as fg
     >>> fg.tensor([0, 1, 1, 3]).bincount()
     tensor([1, 2, 0, 1])
+    >>> fg.jit(lambda t: t.bincount(minlength=5))(fg.tensor([0, 1, 1, 3]))
+    tensor([1, 2, 0, 1, 0])
     """
     if self.ndim != 1 or self.dtype.kind not in "iub":
         raise RuntimeError(f"bincount only supports 1-d non-negative integral inputs; got a "
                            f"{self.ndim}-d Tensor of {self.dtype}")
-    values = np.asarray(self.numpy())
-    if values.size and values.min() < 0:
-        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if is_traced(self):
+        if int(minlength) <= 0:
+            raise ValueError(
+                "bincount(): under jit and vmap the length of the result (the largest value "
+                "+ 1) cannot depend on the values, which are not known there; pass "
+                "minlength=N with N above every value (as JAX's length=N): the result has "
+                "length N")
+        values = in_bounds(self, 0, int(minlength), "bincount(): under jit and vmap "
+                           "minlength must be above every value: ")
+        length = int(minlength)
+    else:
+        values = np.asarray(self.numpy())
+        if values.size and values.min() < 0:
+            raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+        length = int(np.max(values)) + 1 if values.size else 0
+        length = length if length > minlength else int(minlength)
     if weights is None:
-        return Tensor(np.bincount(values, minlength=int(minlength)).astype(np.int64))
-    length = int(np.max(values)) + 1 if values.size else 0
-    length = length if length > minlength else int(minlength)
+        if not is_traced(self):
+            return Tensor(np.bincount(values, minlength=length).astype(np.int64))
+        return fnp.at(fnp.zeros(length, np.int64))[values].add(np.ones((), np.int64))
     total = fnp.zeros(length, weights.dtype if weights.dtype.kind in "fc" else np.float64)
     return fnp.at(total)[values].add(weights)
 
@@ -209,9 +256,8 @@ def nextafter(self: Any, other: Any) -> Any:
     >>> bool(fg.tensor([1.0]).nextafter(fg.tensor([2.0])) > 1)
     True
     """
-    value = np.asarray(self.detach().numpy())
-    target = np.asarray(other.detach().numpy() if hasattr(other, "detach") else other)
-    return self + Tensor((np.nextafter(value, target.astype(value.dtype)) - value))
+    value, target = _known(self), _known(other)
+    return self + _wrapped(fnp.nextafter(value, fnp.astype(target, value.dtype)) - value)
 
 
 def frexp(self: Any) -> Any:
@@ -225,9 +271,25 @@ def frexp(self: Any) -> Any:
     if self.dtype.kind != "f":
         raise RuntimeError(f"torch.frexp() only supports floating-point dtypes, not "
                            f"{self.dtype}")
-    _, exponent = np.frexp(np.asarray(self.detach().numpy()))
-    scale = np.ldexp(np.ones((), self.dtype), -exponent).astype(self.dtype)
-    return self * Tensor(scale), Tensor(exponent.astype(np.int32))
+    _, exponent = fnp.frexp(_known(self))
+    one = np.ones((), self.dtype)
+    # 2 ** -exponent in two halves: of a subnormal it is past the largest float
+    half = fnp.ldexp(one, -(exponent // 2)), fnp.ldexp(one, exponent // 2 - exponent)
+    mantissa = self * _wrapped(fnp.astype(half[0], self.dtype)) * _wrapped(
+        fnp.astype(half[1], self.dtype))
+    return mantissa, _wrapped(fnp.astype(exponent, np.int32))
+
+
+def _known(x):
+    """``x``'s values without its derivative: NumPy's where they are known, else (under
+    ``jit`` and ``vmap``) the traced values."""
+    if is_traced(x):
+        return stop_gradient(x)
+    return np.asarray(x.detach().numpy() if hasattr(x, "detach") else x)
+
+
+def _wrapped(value):
+    return Tensor(value) if isinstance(value, np.ndarray) else value
 
 
 METHODS = [slice_scatter, select_scatter, diagonal_scatter, narrow_copy, hardshrink, histc,

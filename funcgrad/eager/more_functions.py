@@ -27,6 +27,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import numpy as fnp
+from ..numpy.constructors import stop_gradient
+from .indices import is_traced
 from .promotion import result_dtype
 from .tensor import Tensor
 from .values import axis_index as _axis
@@ -113,6 +115,9 @@ def searchsorted(sorted_sequence: Any, input: Any, *, out_int32: bool = False,  
     tensor([1, 0])
     """
     side_: Any = side or ("right" if right else "left")
+    if is_traced(sorted_sequence) or is_traced(input) or is_traced(sorter):
+        return _searchsorted_traced(sorted_sequence, input, np.int32 if out_int32 else np.int64,
+                                    side_, sorter)
     seq = np.asarray(getattr(sorted_sequence, "detach", lambda: sorted_sequence)())
     if sorter is not None:
         seq = np.take_along_axis(seq, np.asarray(sorter), -1)
@@ -133,6 +138,31 @@ def searchsorted(sorted_sequence: Any, input: Any, *, out_int32: bool = False,  
         found = np.stack([np.searchsorted(s, v, side=side_) for s, v in zip(rows_s, rows_v)])
         found = found.reshape(values.shape)
     return Tensor(np.asarray(found, dtype))
+
+
+def _searchsorted_traced(seq, values, dtype, side, sorter):
+    """:func:`searchsorted` on traced values: the count of the sorted elements before
+    each value (NumPy's order: NaN after every number), one comparison per pair, so the
+    shape is known before the values are."""
+    seq, values = stop_gradient(seq), stop_gradient(values)
+    if sorter is not None:
+        seq = fnp.take_along_axis(seq, sorter, -1)
+    if seq.ndim > 1 and tuple(seq.shape[:-1]) != tuple(fnp.shape(values)[:-1]):
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or "
+                           f"the first N-1 dimensions of boundaries tensor and input value "
+                           f"tensor must match, but we got boundaries tensor "
+                           f"{list(seq.shape)} and input value tensor "
+                           f"{list(fnp.shape(values))}")
+    v = fnp.expand_dims(values, -1)
+    s = seq if seq.ndim == 1 else fnp.expand_dims(seq, -2)
+    if side == "right":
+        before = s <= v
+    else:
+        before = s < v
+    if fnp.asarray(s).dtype.kind in "fc":
+        before = before | (fnp.isnan(v) & ~fnp.isnan(s)) if side == "left" else \
+            before | fnp.isnan(v)
+    return fnp.astype(fnp.sum(before, axis=-1), dtype)
 
 
 def bucketize(input: Any, boundaries: Any, *, out_int32: bool = False,  # noqa: A002

@@ -34,6 +34,7 @@ from .dtypes import default_float
 from .inplace import _FALSE
 from .named import Named, record_as
 from .promotion import result_dtype
+from .steps import rounded_quotient as _rounded_quotient
 from .tensor import Tensor
 from .values import TensorBase
 
@@ -58,7 +59,7 @@ def constant(named: Named, value: Any, *inputs: Any) -> Any:
                     t = fnp.sum(t)  # (a result of another shape, as unique's)
                 out = ew.where(_FALSE, t, out)  # exactly ``value``, a zero gradient to t
         return out
-    if not isinstance(value, TensorBase):
+    if not isinstance(value, (TensorBase, Tracer)):  # (a traced value: jit's, vmap's)
         value = Tensor(value)
     if value.dtype.kind not in "fc":
         return value
@@ -182,11 +183,11 @@ _UNARY = {
     "bitwise_not": (lambda t: _bitwise_operands("bitwise_not", t) and fnp.invert(t), False,
                     "Bitwise not of integer or bool Tensors", None),
 }
-ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
-            "arccosh": "acosh", "arctanh": "atanh", "absolute": "abs", "fix": "trunc",
-            "arctan2": "atan2", "subtract": "sub", "multiply": "mul", "divide": "div",
-            "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
-            "not_equal": "ne", "swapdims": "transpose", "moveaxis": "movedim", "ger": "outer"}
+ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh":
+            "acosh", "arctanh": "atanh", "absolute": "abs", "fix": "trunc", "arctan2": "atan2",
+            "subtract": "sub", "multiply": "mul", "divide": "div", "greater": "gt", "ger": "outer",
+            "greater_equal": "ge", "less": "lt", "less_equal": "le", "not_equal": "ne", "swapdims":
+            "transpose", "swapaxes": "transpose", "moveaxis": "movedim"}
 _NAMED = {name: Named(name, f"{name[0].upper()}{name[1:]}Backward0")
           for name in ("frac", "fmod", "remainder", "lerp", "xlogy", "logit", "polygamma",
                        "nan_to_num", "clamp_min", "clamp_max", "addcmul", "addcdiv",
@@ -233,21 +234,6 @@ def div(self: Any, other: Any, *, rounding_mode: str | None = None) -> Any:
     return constant(_DIV_ROUNDED, _rounded_quotient(self, other, rounding_mode), self, other)
 
 
-def _rounded_quotient(a, b, mode):
-    dtype = result_dtype((a, b))
-    a, b = np.asarray(_plain(a)), np.asarray(_plain(b))
-    if dtype.kind in "biu":
-        if np.any(b == 0):
-            raise ZeroDivisionError("ZeroDivisionError: integer division by zero")
-        q = np.floor_divide(a, b)
-        if mode == "trunc":  # floor and trunc differ where the exact quotient is negative
-            q = q + ((q < 0) & (q * b != a))
-        return np.asarray(q, dtype)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        q = a.astype(dtype) / b.astype(dtype)
-    return np.asarray(np.trunc(q) if mode == "trunc" else np.floor(q), dtype)
-
-
 def true_divide(self: Any, other: Any) -> Any:
     """``self / other`` (true division: integers give the default float dtype)."""
     return self / other
@@ -278,8 +264,8 @@ def float_power(self: Any, exponent: Any) -> Any:
 
 def heaviside(self: Any, values: Any) -> Any:
     """0 below zero, 1 above, ``values`` at zero (not differentiable, as in PyTorch)."""
-    value = np.heaviside(np.asarray(_plain(self)), np.asarray(_plain(values)))
-    return constant(_HEAVISIDE, value.astype(result_dtype((self, values))), self, values)
+    value = fnp.heaviside(fnp.asarray(_plain(self)), fnp.asarray(_plain(values)))
+    return constant(_HEAVISIDE, fnp.astype(value, result_dtype((self, values))), self, values)
 
 
 def atan2(self: Any, other: Any) -> Any:

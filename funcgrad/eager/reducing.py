@@ -350,7 +350,7 @@ def mode(self: Any, dim: int = -1, keepdim: bool = False) -> Any:
     if self.ndim == 0:
         return _gathered("mode", self.reshape(1), np.zeros(1, np.int64), 0, False)
     dim = axis_index(dim, self.ndim)
-    a = np.moveaxis(_plain(self), dim, -1)
+    a = np.moveaxis(_values(self), dim, -1)
     n = a.shape[-1]
     order = np.argsort(a, axis=-1, kind="stable")
     s = np.take_along_axis(a, order, axis=-1)
@@ -391,7 +391,7 @@ def _running(name, better, self, dim):
     if self.ndim == 0:
         return _gathered(name, self.reshape(1), np.zeros(1, np.int64), 0, False)
     dim = axis_index(dim, self.ndim)
-    a = _plain(self)
+    a = _values(self)
     best = better.accumulate(a, axis=dim) if a.size else a
     shape = [1] * a.ndim
     shape[dim] = a.shape[dim]

@@ -32,8 +32,12 @@ import numpy as np
 from ..kernels import cpu
 from ..kernels._broadcast import broadcast_shapes
 from .. import numpy as fnp
+from ..core import Tracer
 from ..errors import IndexOutOfBoundsError
 from .tensor import Tensor
+from .indices import along as _along, fitted as _fitted, in_bounds as _in_bounds
+from .indices import checked, index_values as _index, is_traced, positions as _positions
+from .indices import index_dims, refuse_value_shaped, scatter_dims
 from .named import Named, record_as
 from .pointwise import NotDifferentiable, constant
 from .scalar_dims import no_dims
@@ -54,55 +58,6 @@ _NODES["take_along_dim"] = Named("take_along_dim", "GatherBackward0")
 _UNIQUE = NotDifferentiable("unique", "NotImplemented")
 
 
-def _index(index, what):
-    """``index`` as a NumPy int64 array (PyTorch wants int64 index Tensors)."""
-    a = np.asarray(index)
-    if a.dtype != np.int64:
-        raise RuntimeError(f"{what}(): Expected dtype int64 for index, got {a.dtype}; "
-                           f"cast it with .long()")
-    return a
-
-
-def _positions(self, dim, index, what):
-    """The full index (one array per axis) of the elements ``index`` names along ``dim``,
-    the other axes counting 0.. (PyTorch's gather/scatter addressing)."""
-    index = _index(index, what)
-    if index.ndim != max(self.ndim, 1) and index.size:
-        raise RuntimeError(f"Index tensor must have the same number of dimensions as "
-                           f"{'input' if what == 'gather' else 'self'} tensor")
-    if self.ndim == 0:
-        return (), index.reshape(())
-    dim = axis_index(dim, self.ndim)
-    for d in range(self.ndim):
-        if d != dim and index.shape[d] > self.shape[d]:
-            raise RuntimeError(f"Size does not match at dimension {d} expected index "
-                               f"{list(index.shape)} to be no larger than self "
-                               f"{list(self.shape)} apart from dimension {dim}")
-    _in_bounds(index, dim, self.shape[dim])
-    grids = np.ogrid[tuple(slice(0, s) for s in index.shape)]
-    return tuple(index if d == dim else grids[d] for d in range(self.ndim)), index
-
-
-def _in_bounds(index, dim, n, what="", wrap=False):
-    """``index`` with every element in ``0 <= i < n``, else PyTorch's error naming the first
-    one outside.  Only ``index_fill`` counts a negative index from the end (``wrap``), as
-    PyTorch: its gather, scatter and index_* functions refuse one, where NumPy's ``take``
-    would silently read from the end."""
-    low = -n if wrap else 0
-    bad = (index < low) | (index >= n)
-    if bad.any():
-        raise IndexOutOfBoundsError(f"{what}index {index[bad].flat[0]} is out of bounds for "
-                                    f"dimension {dim} with size {n}")
-    return np.where(index < 0, index + n, index) if wrap else index
-
-
-def _fitted(src, index):
-    """``src`` cut down to ``index``'s shape (PyTorch reads only that corner)."""
-    if not isinstance(src, (TensorBase, np.ndarray)) or np.ndim(src) == 0:
-        return src
-    return src[tuple(slice(0, s) for s in index.shape)]
-
-
 def gather(self: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any:
     """The elements at ``index`` along ``dim``: ``out[i][j] = self[i][index[i][j]]``."""
     if not self.ndim:  # (PyTorch: a 0-d or 1-d index of 0s, the one element repeated)
@@ -117,13 +72,14 @@ def gather(self: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any
     return record_as(_NODES["gather"], lambda t: t[pos] if pos else t, self)
 
 
+@scatter_dims
 def scatter(self: Any, dim: int, index: Any, src: Any = None, value: Any = None, *,
             reduce: str | None = None) -> Any:
     """A copy with ``src`` (or the number ``value``) written at ``index`` along ``dim``;
     ``reduce='add'`` or ``'multiply'`` combines instead."""
     if src is None:
         src = value
-    if not isinstance(src, TensorBase):
+    if not isinstance(src, (TensorBase, Tracer)):
         src = np.asarray(src, self.dtype)
     pos, index = _positions(self, dim, index, "scatter")
     how = {None: "set", "add": "add", "multiply": "multiply"}.get(reduce)
@@ -133,10 +89,11 @@ def scatter(self: Any, dim: int, index: Any, src: Any = None, value: Any = None,
     def compute(t, s):
         s = _fitted(s, index)
         return _multiply(t, pos, s) if how == "multiply" else getattr(t.at[pos], how)(s)
-    named = _NODES["scatter" if isinstance(src, TensorBase) else "scatter1"]
+    named = _NODES["scatter" if isinstance(src, (TensorBase, Tracer)) else "scatter1"]
     return record_as(named, compute, self, src)
 
 
+@scatter_dims
 def scatter_add(self: Any, dim: int, index: Any, src: Any) -> Any:
     """A copy with ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
     pos, index = _positions(self, dim, index, "scatter_add")
@@ -148,6 +105,7 @@ _REDUCE = {"sum": ("add", 0), "prod": ("multiply", 1), "mean": ("add", 0),
            "amax": ("max", -np.inf), "amin": ("min", np.inf)}
 
 
+@scatter_dims
 def scatter_reduce(self: Any, dim: int, index: Any, src: Any, reduce: str, *,
                    include_self: bool = True) -> Any:
     """A copy with ``src`` reduced into it at ``index`` along ``dim`` by ``reduce``
@@ -168,18 +126,22 @@ def scatter_reduce(self: Any, dim: int, index: Any, src: Any, reduce: str, *,
         out = _multiply(base, pos, s) if how == "multiply" else getattr(base.at[pos], how)(s)
         if reduce != "mean":
             return out
-        count = np.full(t.shape, 1 if include_self else 0, np.int64)
-        cpu.ufunc_at(np.add, count, pos, 1)
-        count = np.maximum(count, 1)
-        if t.dtype.kind in "iu":
-            return fnp.floor_divide(out, count.astype(t.dtype))
-        return out / count.astype(t.dtype)
+        count = np.full(t.shape, 1 if include_self else 0, t.dtype)
+        if any(isinstance(p, Tracer) for p in pos):
+            count = fnp.maximum(fnp.at(count)[pos].add(np.ones((), t.dtype)), 1)
+        else:
+            cpu.ufunc_at(np.add, count, pos, 1)
+            count = np.maximum(count, 1)
+        return fnp.floor_divide(out, count) if t.dtype.kind in "iu" else out / count
     return record_as(_NODES["scatter_reduce"], compute, self, src)
 
 
 def _multiply(t, pos, s):
     """``t.at[pos].multiply(s)`` in rounds of distinct positions (where the derivative of
-    one multiply is defined): round ``r`` takes each position's ``r``-th update."""
+    one multiply is defined): round ``r`` takes each position's ``r``-th update.  Traced
+    positions have no known rounds: one multiply, whose derivative raises, saying why."""
+    if any(isinstance(p, Tracer) for p in pos):
+        return t.at[pos].multiply(s)
     pos = np.broadcast_arrays(*pos)
     flat = np.ravel_multi_index(pos, t.shape).ravel()
     order = np.argsort(flat, kind="stable")
@@ -193,15 +155,6 @@ def _multiply(t, pos, s):
         chosen = rank == r
         t = t.at[tuple(p[chosen] for p in pos)].multiply(s[chosen])
     return t
-
-
-def _along(self, dim, index, what, wrap=False):
-    """The key of the slices ``index`` (checked, see ``_in_bounds``) along ``dim``."""
-    axis = axis_index(dim, max(self.ndim, 1))
-    index = _index(index, what)
-    prefix = "index_copy_(): " if what == "index_copy" else ""
-    index = _in_bounds(index, axis, self.shape[axis] if self.ndim else 1, prefix, wrap)
-    return (slice(None),) * axis + (index,)
 
 
 def index_select(self: Any, dim: int, index: Any) -> Any:
@@ -224,6 +177,7 @@ def index_select(self: Any, dim: int, index: Any) -> Any:
     return record_as(_NODES["index_select"], fnp.take, self, index, axis=axis)
 
 
+@index_dims
 def index_add(self: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
     """A copy with ``alpha * source`` added to the slices ``index`` along ``dim``."""
     key = _along(self, dim, index, "index_add")
@@ -231,6 +185,7 @@ def index_add(self: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -
                      lambda t, s: t.at[key].add(s if alpha == 1 else s * alpha), self, source)
 
 
+@index_dims
 def index_fill(self: Any, dim: int, index: Any, value: Any) -> Any:
     """A copy with the slices ``index`` along ``dim`` set to ``value``."""
     key = _along(self, dim, index, "index_fill", wrap=True)
@@ -239,6 +194,7 @@ def index_fill(self: Any, dim: int, index: Any, value: Any) -> Any:
     return record_as(_NODES["index_fill"], lambda t, v: t.at[key].set(v), self, value)
 
 
+@index_dims
 def index_copy(self: Any, dim: int, index: Any, source: Any) -> Any:
     """A copy with the slices ``index`` along ``dim`` replaced by ``source``'s."""
     key = _along(self, dim, index, "index_copy")
@@ -247,6 +203,8 @@ def index_copy(self: Any, dim: int, index: Any, source: Any) -> Any:
 
 def masked_select(self: Any, mask: Any) -> Any:
     """The elements where ``mask`` (broadcast with this Tensor) is True, as a 1-D Tensor."""
+    refuse_value_shaped("masked_select", "Keep the shape: t.where(mask, 0) (or a sum "
+                        "(t * mask).sum()), or select outside the transform.", mask)
     m = np.asarray(mask)
     if m.dtype != bool:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {m.dtype}")
@@ -263,8 +221,18 @@ def index_put(self: Any, indices: Sequence[Any], values: Any, accumulate: bool =
     >>> fg.zeros(3).index_put((fg.tensor([0, 0, 2]),), fg.tensor(1.0), accumulate=True)
     tensor([2., 0., 1.])
     """
-    key = tuple(np.asarray(i._storage.value if isinstance(i, TensorBase) else i)
+    key = tuple(i if isinstance(i, Tracer) else
+                np.asarray(i._storage.value if isinstance(i, TensorBase) else i)
                 for i in indices)
+    if len(key) == 1 and is_traced(key[0]) and key[0].dtype == bool and np.size(values) == 1:
+        # a traced mask picks a number of elements known only with the values; one value
+        # put (or added) at each is a where(), of the shape of self
+        mask: Any = key[0]
+        mask = fnp.reshape(mask, tuple(mask.shape) + (1,) * (self.ndim - mask.ndim))
+        one = fnp.reshape(values, ()) if hasattr(values, "shape") else values
+        if accumulate:
+            return self + fnp.where(mask, one, np.zeros((), self.dtype))
+        return fnp.where(mask, one, self)
     if accumulate:
         return record_as(_NODES["index_put"], lambda t, v: t.at[key].add(v), self, values)
     return record_as(_NODES["index_put"], lambda t, v: t.at[key].set(v), self, values)
@@ -279,6 +247,8 @@ def masked_scatter(self: Any, mask: Any, source: Any) -> Any:
     ...                            fg.tensor([1.0, 2.0, 3.0]))
     tensor([1., 0., 2., 0.])
     """
+    if is_traced(mask):
+        return _masked_scatter_traced(self, mask, source)
     m = np.asarray(mask)
     if m.dtype != bool:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
@@ -292,6 +262,30 @@ def masked_scatter(self: Any, mask: Any, source: Any) -> Any:
     def compute(t, s):
         flat = fnp.ravel(t).at[positions].set(fnp.ravel(s)[:positions.size])
         return fnp.reshape(flat, t.shape)
+    return record_as(_NODES["masked_scatter"], compute, self, source)
+
+
+def _masked_scatter_traced(self, mask, source):
+    """:meth:`masked_scatter` with a traced ``mask``: the ``k``-th True element takes
+    ``source``'s ``k``-th element (``k`` counted by a running sum); a mask with more True
+    elements than ``source`` has raises when the values are known."""
+    if mask.dtype != bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {mask.dtype}")
+    size = int(np.prod(np.shape(source)))
+
+    def refuse(count):
+        if (count > size).any():
+            raise RuntimeError(f"masked_scatter: expected source to have at least "
+                               f"{int(count.max())} elements (the True elements of mask), "
+                               f"got {size}")
+    m = fnp.ravel(fnp.broadcast_to(mask, self.shape))
+    k = fnp.cumsum(fnp.astype(m, np.int64)) - 1
+    k = fnp.clip(k, 0, max(size - 1, 0)) + 0 * checked(fnp.sum(fnp.astype(m, np.int64)), refuse)
+
+    def compute(t, s):
+        picked = fnp.take(fnp.ravel(s), k) if size else fnp.zeros_like(fnp.ravel(t))
+        return fnp.reshape(fnp.where(m, picked, fnp.ravel(t)), t.shape)
     return record_as(_NODES["masked_scatter"], compute, self, source)
 
 
@@ -462,14 +456,23 @@ def nonzero(self: Any, *, as_tuple: bool = False) -> Any:
     >>> x.nonzero(as_tuple=True)
     (tensor([0, 1]), tensor([1, 0]))
     """
+    refuse_value_shaped("nonzero", _NONZERO_FIX, self)
     a = np.asarray(self.detach())
     if as_tuple:
         return tuple(Tensor(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(a)))
     return argwhere(self)
 
 
+_NONZERO_FIX = ("Give the result a fixed length: fg.numpy.nonzero(t, size=N, fill_value=...) "
+                "or fg.numpy.argwhere(t, size=N) (JAX's size=), or keep the shape with the "
+                "mask itself (t != 0) and where(); or call it outside the transform.")
+_UNIQUE_FIX = ("Give the result a fixed length: fg.numpy.unique(t, size=N, fill_value=...) "
+               "(JAX's size=), or call it outside the transform.")
+
+
 def argwhere(self: Any) -> Any:
     """The indices of the nonzero elements, one row each (an int64 Tensor)."""
+    refuse_value_shaped("argwhere", _NONZERO_FIX, self)
     return Tensor(np.argwhere(np.asarray(self.detach())).astype(np.int64))
 
 
@@ -477,6 +480,7 @@ def unique(self: Any, sorted: bool = True, return_inverse: bool = False,  # noqa
            return_counts: bool = False, dim: int | None = None) -> Any:
     """The distinct elements (sorted; with ``dim``, the distinct slices along it), and on
     request the inverse indices and the counts (not differentiable, as in PyTorch)."""
+    refuse_value_shaped("unique", _UNIQUE_FIX, self)
     a = np.asarray(self.detach())
     values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True, axis=dim)
     inverse = inverse.reshape(a.shape if dim is None else (-1,))
@@ -486,6 +490,7 @@ def unique(self: Any, sorted: bool = True, return_inverse: bool = False,  # noqa
 def unique_consecutive(self: Any, return_inverse: bool = False, return_counts: bool = False,
                        dim: int | None = None) -> Any:
     """The elements (or slices along ``dim``) with each run of equal ones made one."""
+    refuse_value_shaped("unique_consecutive", _UNIQUE_FIX, self)
     a = np.asarray(self.detach())
     runs = a.reshape(-1) if dim is None else np.moveaxis(a, dim, 0)
     if runs.shape[0] == 0:

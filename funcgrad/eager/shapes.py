@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from .named import Named, record_as
+from .scalar_dims import no_dims
 from .values import axis_index as _axis
 
 if TYPE_CHECKING:
@@ -284,12 +285,22 @@ def repeat(self: "Tensor", *repeats: int | Sequence[int]) -> "Tensor":
 
 
 def repeat_interleave(self: "Tensor", repeats: Any, dim: int | None = None) -> "Tensor":
-    """Each element repeated ``repeats`` times (NumPy's ``repeat``).
+    """Each element repeated ``repeats`` times (NumPy's ``repeat``).  A 0-d Tensor has no
+    dim to repeat along: only all its elements (``dim=None``) repeat, as in PyTorch.
 
     >>> import funcgrad as fg
     >>> fg.tensor([1.0, 2.0]).repeat_interleave(2)
     tensor([1., 1., 2., 2.])
+    >>> fg.tensor(2.0).repeat_interleave(3)
+    tensor([2., 2., 2.])
     """
+    if not self.ndim and dim is not None:
+        if hasattr(repeats, "shape"):  # (a Tensor of repeats)
+            raise no_dims(dim)
+        # PyTorch's words: an int repeats along the 1-d view, whose dims it checks as 1's
+        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but "
+                         f"got {1 if dim >= -1 else dim}); repeat without a dim, or along "
+                         f"dim 0 of t.reshape(1)")
     return fnp.repeat(self, repeats, axis=dim)
 
 

@@ -15,15 +15,56 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import Tracer
+from ..numpy.constructors import stop_gradient
 from ..primitives import elementwise as ew
 from .dtypes import default_float
 from .inplace import _FALSE
+from .indices import checked, is_traced
 from .named import Named, record_as
+from .promotion import result_dtype
 from .scalar_dims import scalar_dims
+from .values import TensorBase
 
-__all__ = ["round", "floor", "ceil", "trunc", "sign", "angle", "sort", "argsort", "attach"]
+__all__ = ["round", "floor", "ceil", "trunc", "sign", "angle", "sort", "argsort", "attach",
+           "rounded_quotient"]
 
 SortResult = namedtuple("sort", ["values", "indices"])  # type: ignore[name-match]
+
+
+def _nonzero(divisor):
+    if np.any(divisor == 0):
+        raise ZeroDivisionError("ZeroDivisionError: integer division by zero")
+    return divisor
+
+
+def _without_derivative(x: Any) -> Any:
+    value: Any = x  # (not narrowed: a traced value takes any funcgrad.numpy function)
+    if isinstance(x, Tracer):
+        return stop_gradient(value)
+    return np.asarray(value.detach().numpy() if isinstance(x, TensorBase) else value)
+
+
+def rounded_quotient(a: Any, b: Any, mode: str) -> Any:
+    """``a / b`` rounded down (``mode="floor"``) or towards zero (``"trunc"``) in PyTorch's
+    result dtype, without a derivative; an integer division by zero raises (where the
+    divisor is traced, when its values are known).
+
+    >>> import funcgrad as fg
+    >>> rounded_quotient(fg.tensor([7, -7]), 2, "trunc")
+    array([ 3, -3])
+    """
+    dtype = result_dtype((a, b))
+    a, b = _without_derivative(a), _without_derivative(b)
+    if dtype.kind in "biu":
+        b = checked(b, _nonzero) if is_traced(b) else _nonzero(b)
+        q = fnp.floor_divide(a, b)
+        if mode == "trunc":  # floor and trunc differ where the exact quotient is negative
+            q = q + ((q < 0) & (q * b != a))
+        return fnp.astype(q, dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = fnp.astype(a, dtype) / fnp.astype(b, dtype)
+    return fnp.astype(fnp.trunc(q) if mode == "trunc" else fnp.floor(q), dtype)
 
 
 def _recorded(named, step, self, *args):

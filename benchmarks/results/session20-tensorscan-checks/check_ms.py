@@ -1,0 +1,13 @@
+import numpy as np, torch, funcgrad as fg
+X = np.array([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]]); S = np.arange(10.0, 16.0).reshape(2, 3)
+f = lambda t, s: t.masked_scatter(t > 2, s * 2)
+tt, ts = torch.tensor(X, requires_grad=True), torch.tensor(S, requires_grad=True)
+o = f(tt, ts); (o * torch.tensor(S)).sum().backward()
+print(o.tolist(), tt.grad.tolist(), ts.grad.tolist())
+print(np.asarray(fg.jit(f)(fg.tensor(X), fg.tensor(S))).tolist())
+g = fg.jit(fg.grad(lambda t, s: (f(t, s) * S).sum(), argnums=(0, 1)))(fg.tensor(X), fg.tensor(S))
+print([np.asarray(x).tolist() for x in g])
+XB = np.stack([X, X * 0.5, X[::-1]])
+print(np.allclose(np.asarray(fg.vmap(f)(fg.tensor(XB), fg.tensor(np.stack([S] * 3)))), np.stack([f(fg.tensor(x), fg.tensor(S)).numpy() for x in XB])))
+try: fg.jit(lambda t: t.masked_scatter(t > 0.5, fg.tensor([1.0, 2.0])))(fg.tensor(X))
+except Exception as e: print(type(e).__name__, e)
