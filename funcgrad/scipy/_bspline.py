@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives.tridiagonal import tridiagonal_solve
 from ..typing import Array, ArrayLike
@@ -165,6 +166,20 @@ def _periodic_integral(spline, a, b):
     total = periods * (f[1] - f[0]) + (f[3] - f[2]) + (f[4] - f[0])
     sign = fnp.where(b < a, -fnp.ones_like(a), fnp.ones_like(a))
     return fnp.asarray(sign * total)
+
+
+@internal  # (the identity coefficients follow the knots and the sites to their device)
+def basis_matrix(t, k, x, nu=0):
+    """The B-splines on the knots ``t`` (or their ``nu``-th derivatives) at the points
+    ``x``: ``(len(x), len(t) - k - 1)``, in ``x``'s precision."""
+    count = t.shape[0] - k - 1
+    return BSpline(t, np.eye(count, dtype=x.dtype), k)(x, nu)
+
+
+@internal  # (constants on the host, e.g. knots from SciPy's search, join the data's device)
+def on_device_of(constant, like):
+    """``constant`` (plain numbers) as an array on the device of the array ``like``."""
+    return fnp.asarray(constant) + fnp.zeros_like(fnp.reshape(like, (-1,))[:1])
 
 
 class BSpline:

@@ -28,21 +28,21 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import numpy as fnp
-from ..core import Tracer
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import ArrayLike
 from ._banded import _dense
-from ._bspline import BSpline, real_promoted
+from ..core import Tracer, internal
+from ._bspline import BSpline, basis_matrix, on_device_of, real_promoted
 
 __all__ = ["make_lsq_spline", "make_smoothing_spline"]
 
 
 def design(x, t, k):
     """The B-splines on the knots ``t`` at the sites ``x``: ``(len(x), len(t) - k - 1)``."""
-    count = t.shape[0] - k - 1
-    return BSpline(t, np.eye(count, dtype=x.dtype), k)(x)
+    return basis_matrix(t, k, x)
 
 
+@internal  # (the zero rows, unit weights and SciPy's jumps follow the data's device)
 def least_squares(a, w, y2d, penalty=None):
     """The coefficients minimising ``||w (y - a c)||**2 (+ ||penalty c||**2)``: a QR
     solve of the stacked system (no normal equations: their condition is squared)."""
@@ -215,15 +215,20 @@ def fitpack_smoothing(name, x, y2d, w, xb, xe, k, s, search="splrep"):
     basis = np.asarray(concrete_values(design(asarray(sites), asarray(t), k), "", ""))
     jumps = _jumps(t, k)
     scale = _penalty_scale(basis, weights, values, jumps, c_ref)
-    x64 = fnp.astype(asarray(x), np.float64)
-    a = design(x64, fnp.asarray(t), k)
+    c, fp = _penalised_fit(x, y2d, w, t, k, np.sqrt(scale) * jumps if scale > 0 else None)
+    return on_device_of(t, y2d), c, fp, ier, message
+
+
+@internal  # (SciPy's knots and jumps, and the sites, join the data's device)
+def _penalised_fit(x, y2d, w, t, k, penalty):
+    """The penalised least-squares coefficients on the knots ``t`` and the weighted
+    residual sum: ``(c, fp)``."""
+    a = design(fnp.astype(asarray(x), np.float64), on_device_of(t, y2d), k)
     y2d = fnp.astype(y2d, np.result_type(y2d.dtype, np.float64))
     w64 = fnp.astype(asarray(w), np.float64)
-    penalty = fnp.asarray(np.sqrt(scale) * jumps) if scale > 0 else None
-    c = least_squares(a, w64, y2d, penalty)
+    c = least_squares(a, w64, y2d, None if penalty is None else fnp.asarray(penalty))
     residual = w64[:, None] * (y2d - fnp.matmul(a, c))
-    fp = fnp.sum(residual * residual)
-    return t, c, fp, ier, message
+    return c, fnp.sum(residual * residual)
 
 
 def _penalty_scale(basis, weights, values, jumps, c_ref):
@@ -271,6 +276,7 @@ def _divided_difference_weights(points):
     return fnp.stack(columns, axis=1)
 
 
+@internal  # (its 0/1 change of basis follows the sites to their device)
 def _natural_system(x, w):
     """SciPy's ``X`` (the natural cubic splines at the sites) and ``W^-1 E`` (the
     penalty), dense ``(n, n)``: built from the same entries SciPy puts in its band

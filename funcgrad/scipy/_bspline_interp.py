@@ -23,7 +23,9 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import ArrayLike
-from ._bspline import BSpline, default_knots, interpolating_coefficients, real_promoted
+from ..core import Tracer, internal
+from ._bspline import (BSpline, basis_matrix, on_device_of, default_knots, interpolating_coefficients,
+                       real_promoted)
 from ._bspline_fit import _weights, design, fitpack_smoothing, least_squares, schoenberg_whitney
 
 __all__ = ["make_interp_spline", "splrep", "splev", "splint"]
@@ -56,6 +58,11 @@ def _periodic_knots(x, k):
     return fnp.concatenate(left[:-1] + [x] + right[1:])
 
 
+@internal  # (the 0/1 matrix follows the rows to their device)
+def _wrapped(rows, wrap):
+    return fnp.matmul(rows, fnp.astype(fnp.asarray(wrap), rows.dtype))
+
+
 def _periodic_coefficients(x, y2d, t, k):
     """The coefficients of the periodic interpolating spline: ``n + k - 1`` of them with
     ``c[j] = c[j + n - 1]`` (the B-splines one period apart are shifts of each other),
@@ -65,9 +72,8 @@ def _periodic_coefficients(x, y2d, t, k):
     count = n + k - 1
     wrap = np.zeros((count, n - 1))
     wrap[np.arange(count), np.arange(count) % (n - 1)] = 1.0
-    real = x.dtype
-    rows = BSpline(t, np.eye(count, dtype=real), k)(x[:n - 1])
-    system = fnp.matmul(rows, fnp.astype(fnp.asarray(wrap), real))
+    rows = basis_matrix(t, k, x[:n - 1])
+    system = _wrapped(rows, wrap)
     cc = fnp.linalg.solve(fnp.astype(system, y2d.dtype), y2d[:n - 1])
     return fnp.take(cc, np.arange(count) % (n - 1), axis=0)
 
@@ -95,8 +101,8 @@ def _conditions(spec, trailing, side):
 
 def _derivative_rows(t, k, point, conditions, count, dtype):
     """The rows ``sum_i c[i] B_i^(order)(point)`` of the conditions at one end."""
-    identity = BSpline(t, np.eye(count, dtype=dtype), k)
-    return [fnp.reshape(identity(point, order), (1, count)) for order, _ in conditions]
+    return [fnp.reshape(basis_matrix(t, k, fnp.astype(point, dtype), order), (1, count))
+            for order, _ in conditions]
 
 
 def _collocation_solve(x, y2d, t, k, left, right):
@@ -110,11 +116,13 @@ def _collocation_solve(x, y2d, t, k, left, right):
                          f"{len(left)}+{len(right)}")
     real = x.dtype
     rows = (_derivative_rows(t, k, x[:1], left, count, real)
-            + [BSpline(t, np.eye(count, dtype=real), k)(x)]
+            + [basis_matrix(t, k, x)]
             + _derivative_rows(t, k, x[n - 1:], right, count, real))
     system = fnp.concatenate(rows)
     width = y2d.shape[1]
-    values = [fnp.reshape(fnp.astype(fnp.broadcast_to(v, y2d.shape[1:]), y2d.dtype),
+    values = [fnp.reshape(fnp.astype(fnp.broadcast_to(on_device_of(v, y2d) if not
+                                                      isinstance(v, Tracer) else v,
+                                                      y2d.shape[1:]), y2d.dtype),
                           (1, width)) for _, v in left + right]
     rhs = fnp.concatenate(values[:len(left)] + [y2d] + values[len(left):])
     return fnp.linalg.solve(fnp.astype(system, y2d.dtype), rhs)

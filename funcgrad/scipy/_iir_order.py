@@ -25,6 +25,7 @@ from .. import numpy as fnp
 from ..core import Tracer
 from ..numpy._convert import asarray, concrete_values
 from ..typing import ArrayLike
+from ._bspline import on_device_of
 from ._iir_design import Design, _plain, iirfilter
 
 __all__ = ["buttord", "cheb1ord", "cheb2ord", "ellipord", "iirdesign"]
@@ -90,7 +91,7 @@ def _natural(name, family, passb, stopb, gpass, gstop, band, traced):
         edge1 = optimize.fminbound(objective, s[1] + 1e-12, p[1],
                                    args=(1, p, s, gpass, gstop, family), disp=0)
         p = np.array([float(edge0), float(edge1)])
-        passb = fnp.asarray(p)
+        passb = on_device_of(p, passb)
         nat = (s * (p[0] - p[1])) / (s ** 2 - p[0] * p[1])
     return float(np.min(np.abs(nat))), passb
 
@@ -121,6 +122,9 @@ def _db_ratio(gpass, gstop):
 
 
 def _float(value):
+    if isinstance(value, (int, float, np.number)):  # (a plain number stays one: it
+        # then joins data on any device)
+        return float(value)
     return fnp.astype(asarray(value), np.float64)
 
 
@@ -148,7 +152,7 @@ def buttord(wp: ArrayLike, ws: ArrayLike, gpass: float, gstop: float, analog: bo
     if order == 0:  # (as SciPy's: a warning, and the prototype's own cutoff)
         warnings.warn("buttord: Order is zero...check input parameters.", RuntimeWarning,
                       stacklevel=2)
-        w0 = fnp.ones((), np.float64)
+        w0 = 1.0
     else:
         w0 = (10.0 ** (0.1 * fnp.abs(_float(gpass))) - 1.0) ** (-1.0 / (2.0 * order))
     if band == 1:
@@ -160,7 +164,8 @@ def buttord(wp: ArrayLike, ws: ArrayLike, gpass: float, gstop: float, analog: bo
         WN = fnp.sort(fnp.abs(fnp.stack([((passb[1] - passb[0]) + discr) / (2 * w0),
                                          ((passb[1] - passb[0]) - discr) / (2 * w0)])))
     else:
-        w0 = fnp.stack([-w0, w0])
+        one = fnp.ones_like(passb[0])  # (on the edges' device)
+        w0 = fnp.stack([-one, one]) * w0
         WN = fnp.sort(fnp.abs(-w0 * (passb[1] - passb[0]) / 2.0 + fnp.sqrt(
             w0 ** 2 / 4.0 * (passb[1] - passb[0]) ** 2 + passb[0] * passb[1])))
     return order, _finish(WN, analog, fs)

@@ -91,7 +91,7 @@ def splprep(x: Any, w: Optional[ArrayLike] = None, u: Optional[ArrayLike] = None
     weights = _weights("splprep", w, m, np.float64)
     if u is None:
         u = _chord_parameter(points)
-        first, last = fnp.zeros((1,), np.float64), fnp.ones((1,), np.float64)
+        first, last = fnp.zeros_like(u[:1]), fnp.ones_like(u[:1])
         if is_concrete(u) and not np.all(np.diff(concrete_values(u, "", "")) > 0):
             raise ValueError("splprep: two consecutive points coincide, so the chord-length "
                              "parameter does not increase; pass u or drop the repeat")
