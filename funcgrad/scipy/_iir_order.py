@@ -152,7 +152,7 @@ def buttord(wp: ArrayLike, ws: ArrayLike, gpass: float, gstop: float, analog: bo
     if order == 0:  # (as SciPy's: a warning, and the prototype's own cutoff)
         warnings.warn("buttord: Order is zero...check input parameters.", RuntimeWarning,
                       stacklevel=2)
-        w0 = 1.0
+        w0: Any = 1.0
     else:
         w0 = (10.0 ** (0.1 * fnp.abs(_float(gpass))) - 1.0) ** (-1.0 / (2.0 * order))
     if band == 1:
