@@ -43,8 +43,8 @@ def splprep(x: Any, w: Optional[ArrayLike] = None, u: Optional[ArrayLike] = None
             quiet: int = 1) -> Any:
     """The B-spline representation of an N-d curve (``scipy.interpolate.splprep``):
     ``x`` is ``idim`` arrays of ``m`` coordinates (``1 <= idim <= 10``); returns
-    ``([t, [c_0, ..., c_{idim-1}], k], u)`` (with ``full_output``, that pair, ``fp``,
-    ``ier`` and its message).  ``s`` defaults to ``m - sqrt(2 m)`` (as SciPy's; ``s=0``
+    ``([t, c, k], u)`` with ``c`` a list of one coefficient array per coordinate (with
+    ``full_output``, that pair, ``fp``, ``ier`` and its message).  ``s`` defaults to ``m - sqrt(2 m)`` (as SciPy's; ``s=0``
     interpolates); ``u`` defaults to the normalised chord length, with ``ub``/``ue`` the
     parameter's ends (used only with ``u``, as SciPy's).  Derivatives: in ``x`` (through ``u`` too) for ``s=0`` and given
     knots; for ``s > 0`` at FITPACK's knots and ``p``, with ``u`` passed as plain

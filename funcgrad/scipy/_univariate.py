@@ -177,8 +177,8 @@ class UnivariateSpline:
 
 
 class InterpolatedUnivariateSpline(UnivariateSpline):
-    """The interpolating spline of degree ``k`` (``scipy.interpolate.
-    InterpolatedUnivariateSpline``, FITPACK's ``s=0``): differentiable in ``x`` and
+    """The interpolating spline of degree ``k``, FITPACK's ``s=0``
+    (``scipy.interpolate.InterpolatedUnivariateSpline``): differentiable in ``x`` and
     ``y``.
 
     >>> import numpy as np, funcgrad.scipy.interpolate as fi
