@@ -206,12 +206,10 @@ def test_errors_name_the_problem():
         fi.make_interp_spline(X, Y, k=1, t=np.r_[X[0] + 0.1, X[0] + 0.1, X[1:], X[-1]])
     with pytest.raises(ValueError, match="boundary value of order 1 has shape"):
         fi.make_interp_spline(X, Y, bc_type=([(1, np.zeros(3))], [(1, 0.0)]))
-    with pytest.raises(NotImplementedError, match="CubicSpline"):
+    with pytest.raises(ValueError, match="First and last points does not match"):
         fi.make_interp_spline(X, Y, bc_type="periodic")
-    with pytest.raises(NotImplementedError, match="s=0"):
-        fi.splrep(X, Y[:, 0], s=0.5)
-    with pytest.raises(NotImplementedError, match="s=0"):
-        fi.splrep(X, Y[:, 0], w=np.ones(10))
+    with pytest.raises(NotImplementedError, match="per=1"):
+        fi.splrep(X, Y[:, 0], per=1)
     with pytest.raises(ValueError, match="1 <= k=6 <= 5"):
         fi.splrep(X, Y[:, 0], k=6)
     tck = fi.splrep(X, Y[:, 0])
@@ -219,7 +217,7 @@ def test_errors_name_the_problem():
         fi.splev(np.array([7.0]), tck, ext=2)
     with pytest.raises(ValueError, match="0<=der=4<=k=3"):
         fi.splev(1.0, tck, 4)
-    with pytest.raises(NotImplementedError, match="parametric"):
-        fi.splev(1.0, (tck[0], [tck[1], tck[1]], 3))
+    with pytest.raises(ValueError, match="c must be 1-d"):
+        fi.splev(1.0, (tck[0], np.stack([tck[1], tck[1]]), 3))
     with pytest.raises(NotImplementedError, match="antiderivative\\(1\\)"):
         fi.BSpline(*si.splrep(X, Y[:, 0]))(1.0, -1)

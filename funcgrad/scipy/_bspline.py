@@ -13,11 +13,12 @@ reach one column further, and one elimination step with their neighbour rows mak
 system tridiagonal, so every degree is one ``tridiagonal_solve`` whose rules give the
 exact derivatives in ``x`` and ``y``.
 """
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives.tridiagonal import tridiagonal_solve
 from ..typing import Array, ArrayLike
@@ -83,8 +84,14 @@ def basis(knots, order, xq, interval):
 
 def knot_interval(knots, order, count, xq):
     """The knot interval of each query, clipped to the spline's pieces (the end pieces
-    extend outward, as SciPy's ``BSpline`` extrapolates)."""
-    return fnp.clip(count_below(knots, xq, strict=False) - 1, order, count - 1)
+    extend outward, as SciPy's ``BSpline`` extrapolates).  The last piece is the one
+    that ends at ``knots[count]`` (with more than ``order + 1`` equal end knots, as an
+    antiderivative's, ``count - 1`` would be an empty interval, which de Boor's
+    recurrence divides by; degree 0 divides by nothing and keeps SciPy's last piece)."""
+    if order == 0:
+        return fnp.clip(count_below(knots, xq, strict=False) - 1, 0, count - 1)
+    last = count_below(knots, knots[count:count + 1], strict=True) - 1
+    return fnp.clip(count_below(knots, xq, strict=False) - 1, order, last)
 
 
 def interpolating_coefficients(x, knots, order, y):
@@ -131,11 +138,56 @@ def interpolating_coefficients(x, knots, order, y):
     return tridiagonal_solve(*(fnp.astype(v, y.dtype) for v in (dl, d, du)), rhs)
 
 
+def _extrapolation(extrapolate):
+    if isinstance(extrapolate, str):
+        if extrapolate != "periodic":
+            raise ValueError(f"BSpline: extrapolate must be True, False or 'periodic', got "
+                             f"{extrapolate!r}")
+        return extrapolate
+    return bool(extrapolate)
+
+
+def _periodic_integral(spline, a, b):
+    """The integral from ``a`` to ``b`` of the spline repeated with period ``t[n] -
+    t[k]``: whole periods, then the rest from ``a`` mapped into the base interval,
+    wrapping past its end onto its start."""
+    t, k = spline.t, spline.k
+    first, last = t[k], t[spline.c.shape[0]]
+    period = last - first
+    low, high = fnp.minimum(a, b), fnp.maximum(a, b)
+    periods = fnp.floor((high - low) / period)
+    rest = (high - low) - periods * period
+    start = first + fnp.mod(low - first, period)
+    stop = start + rest
+    whole = spline.antiderivative()
+    points = fnp.stack([first, last, start, fnp.minimum(stop, last),
+                        first + fnp.maximum(stop - last, fnp.zeros_like(stop))])
+    f = BSpline(whole.t, whole.c, whole.k, True, 0)(points)
+    total = periods * (f[1] - f[0]) + (f[3] - f[2]) + (f[4] - f[0])
+    sign = fnp.where(b < a, -fnp.ones_like(a), fnp.ones_like(a))
+    return fnp.asarray(sign * total)
+
+
+@internal  # (the identity coefficients follow the knots and the sites to their device)
+def basis_matrix(t, k, x, nu=0):
+    """The B-splines on the knots ``t`` (or their ``nu``-th derivatives) at the points
+    ``x``: ``(len(x), len(t) - k - 1)``, in ``x``'s precision."""
+    count = t.shape[0] - k - 1
+    return BSpline(t, np.eye(count, dtype=x.dtype), k)(x, nu)
+
+
+@internal  # (constants on the host, e.g. knots from SciPy's search, join the data's device)
+def on_device_of(constant, like):
+    """``constant`` (plain numbers) as an array on the device of the array ``like``."""
+    return fnp.asarray(constant) + fnp.zeros_like(fnp.reshape(like, (-1,))[:1])
+
+
 class BSpline:
     """A spline in the B-spline basis (``scipy.interpolate.BSpline``): ``sum_i c[i] *
     B_{i,k}(x)`` on the knots ``t`` (non-decreasing, ``len(c) >= len(t) - k - 1``;
     ``c`` may have trailing axes, and ``axis`` says where ``x``'s axes go in the result).
-    ``extrapolate``: the end pieces go on (``True``) or NaN outside ``[t[k], t[n]]``.
+    ``extrapolate``: the end pieces go on (``True``), NaN outside ``[t[k], t[n]]``
+    (``False``), or the spline repeats with period ``t[n] - t[k]`` (``'periodic'``).
     Differentiable in the query points, ``c`` and ``t``.
 
     >>> import numpy as np, funcgrad.scipy.interpolate as fi
@@ -164,18 +216,15 @@ class BSpline:
             raise ValueError(f"BSpline: knots, coefficients and degree are inconsistent: "
                              f"{t.shape[0]} knots of degree {k} need {n} coefficients, "
                              f"got {c.shape[0]}")
-        if isinstance(extrapolate, str):
-            raise NotImplementedError("BSpline: extrapolate='periodic' is not supported; "
-                                      "use CubicSpline(..., bc_type='periodic')")
+        extrapolate = _extrapolation(extrapolate)
         if is_concrete(t) and np.any(np.diff(concrete_values(t, "", "")) < 0):
             raise ValueError("BSpline: knots must be in a non-decreasing order.")
         if not 0 <= axis < c.ndim:
             raise ValueError(f"BSpline: axis={axis} must be between 0 and {c.ndim - 1}")
         self.t, self.c, self.k = t, c[:n], k
-        self.extrapolate, self.axis = bool(extrapolate), axis
+        self.extrapolate, self.axis = extrapolate, axis
 
-    def __call__(self, x: ArrayLike, nu: int = 0, extrapolate: Optional[bool] = None
-                 ) -> Array:
+    def __call__(self, x: ArrayLike, nu: int = 0, extrapolate: Any = None) -> Array:
         """The ``nu``-th derivative at the points ``x``: shape ``x.shape`` inserted at
         ``axis`` in the trailing shape of ``c``."""
         nu = int(nu)
@@ -183,7 +232,7 @@ class BSpline:
             raise NotImplementedError(f"BSpline: cannot evaluate derivative order nu={nu}; "
                                       f"evaluate .antiderivative({-nu}) instead")
         spline = self.derivative(nu) if nu else self
-        extrapolate = self.extrapolate if extrapolate is None else bool(extrapolate)
+        extrapolate = self.extrapolate if extrapolate is None else _extrapolation(extrapolate)
         xq = asarray(x)
         if xq.dtype.kind in "biu":
             xq = fnp.astype(xq, np.float64)
@@ -191,6 +240,9 @@ class BSpline:
         flat = fnp.reshape(xq, (-1,))
         t, c, k = spline.t, spline.c, spline.k
         count = c.shape[0]
+        if extrapolate == "periodic":  # (x mapped into the base interval, as SciPy's)
+            flat = t[k] + fnp.mod(flat - t[k], t[count] - t[k])
+            extrapolate = False
         interval = knot_interval(t, k, count, flat)
         trailing = tuple(c.shape[1:])
         extra = (1,) * len(trailing)
@@ -249,23 +301,27 @@ class BSpline:
             steps = fnp.astype(width / (k + 1), c.dtype) * c
             c = fnp.concatenate([fnp.zeros_like(c[:1]), fnp.cumsum(steps, axis=0)])
             t, k = fnp.concatenate([t[:1], t, t[t.shape[0] - 1:]]), k + 1
-        return BSpline(t, c, k, self.extrapolate, self.axis)
+        # (an antiderivative of a periodic spline need not be periodic: False, as SciPy's)
+        extrapolate = False if self.extrapolate == "periodic" else self.extrapolate
+        return BSpline(t, c, k, extrapolate, self.axis)
 
-    def integrate(self, a: ArrayLike, b: ArrayLike, extrapolate: Optional[bool] = None
-                  ) -> Array:
+    def integrate(self, a: ArrayLike, b: ArrayLike, extrapolate: Any = None) -> Array:
         """The integral from ``a`` to ``b`` (negative if ``b < a``): shape ``c``'s
         trailing shape.  With ``extrapolate=False`` only the part inside ``[t[k],
-        t[n]]`` counts.  Differentiable in ``a``, ``b``, ``c`` and ``t``.
+        t[n]]`` counts; with ``'periodic'`` the spline repeats with period ``t[n] -
+        t[k]``.  Differentiable in ``a``, ``b``, ``c`` and ``t``.
 
         >>> import numpy as np, funcgrad.scipy.interpolate as fi
         >>> t = np.array([0.0, 0.0, 1.0, 2.0, 2.0])
         >>> fi.BSpline(t, np.array([0.0, 3.0, 1.0]), 1).integrate(0.0, 2.0)
         array(3.5)
         """
-        extrapolate = self.extrapolate if extrapolate is None else bool(extrapolate)
+        extrapolate = self.extrapolate if extrapolate is None else _extrapolation(extrapolate)
         ends = fnp.stack([asarray(a), asarray(b)])
         if ends.dtype.kind in "biu" or all(isinstance(v, (int, float)) for v in (a, b)):
             ends = fnp.astype(ends, self.t.dtype)  # (plain numbers keep float32 float32)
+        if extrapolate == "periodic":
+            return _periodic_integral(self, ends[0], ends[1])
         if not extrapolate:  # (outside the base interval the spline is not there)
             ends = fnp.clip(ends, self.t[self.k], self.t[self.c.shape[0]])
         whole = self.antiderivative()

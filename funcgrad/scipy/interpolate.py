@@ -1,9 +1,13 @@
 """``funcgrad.scipy.interpolate``: the 1-d interpolators ``interp1d``, ``CubicSpline``,
 ``PchipInterpolator`` (``pchip_interpolate``), ``Akima1DInterpolator``,
 ``CubicHermiteSpline`` and their ``PPoly`` form, ``BSpline``, ``make_interp_spline``
-(any degree, given knots and boundary conditions) and FITPACK's interpolating
-``splrep`` with ``splev`` and ``splint`` (in :mod:`._interp1d`, :mod:`._cubic`,
-:mod:`._ppoly`, :mod:`._bspline` and :mod:`._bspline_interp`); and
+(any degree, given knots and boundary conditions, periodic) and FITPACK's ``splrep``
+(interpolating, least-squares, smoothing) with ``splev`` and ``splint`` (in
+:mod:`._interp1d`, :mod:`._cubic`, :mod:`._ppoly`, :mod:`._bspline` and
+:mod:`._bspline_interp`); the fitted splines ``make_lsq_spline`` and
+``make_smoothing_spline`` (:mod:`._bspline_fit`), ``UnivariateSpline``,
+``InterpolatedUnivariateSpline`` and ``LSQUnivariateSpline`` (:mod:`._univariate`) and
+the parametric curves of ``splprep`` (:mod:`._splprep`); and
 ``RegularGridInterpolator`` and ``interpn`` with ``method`` 'linear' or 'nearest' (as
 ``jax.scipy.interpolate``; 'slinear' too),
 differentiable in the values, the query points and the grid coordinates.
@@ -26,16 +30,20 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
 from ._bspline import BSpline
+from ._bspline_fit import make_lsq_spline, make_smoothing_spline
 from ._bspline_interp import make_interp_spline, splev, splint, splrep
 from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline, PchipInterpolator,
                      pchip_interpolate)
 from ._interp1d import interp1d
 from ._ppoly import PPoly
+from ._splprep import splprep
+from ._univariate import InterpolatedUnivariateSpline, LSQUnivariateSpline, UnivariateSpline
 
 __all__ = ["RegularGridInterpolator", "interpn", "interp1d", "CubicSpline",
            "CubicHermiteSpline", "PchipInterpolator", "pchip_interpolate",
            "Akima1DInterpolator", "PPoly", "BSpline", "make_interp_spline", "splrep", "splev",
-           "splint"]
+           "splint", "make_lsq_spline", "make_smoothing_spline", "UnivariateSpline",
+           "InterpolatedUnivariateSpline", "LSQUnivariateSpline", "splprep"]
 
 _METHODS = ("linear", "nearest", "slinear")
 

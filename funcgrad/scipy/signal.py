@@ -7,7 +7,8 @@ that is the 'full' result); ``detrend`` (:mod:`._detrend`); ``welch``, ``csd``,
 ``filtfilt``, ``sosfilt``, ``sosfiltfilt``, their steady states ``lfilter_zi`` and
 ``sosfilt_zi`` (:mod:`._iir`), and the design functions ``iirfilter``, ``butter``,
 ``cheby1``, ``cheby2``, ``ellip`` and ``bessel``, differentiable in ``Wn``
-(:mod:`._iir_design`); Savitzky-Golay ``savgol_coeffs`` and ``savgol_filter``
+(:mod:`._iir_design`), with the order selection ``buttord``, ``cheb1ord``, ``cheb2ord``,
+``ellipord`` and the complete ``iirdesign`` (:mod:`._iir_order`); Savitzky-Golay ``savgol_coeffs`` and ``savgol_filter``
 (:mod:`._savgol`).
 
 ``convolve``/``correlate`` compute directly whatever ``method`` says ('auto', 'direct';
@@ -30,13 +31,15 @@ from ._detrend import detrend  # noqa: F401
 from ._iir import (filtfilt, lfilter, lfilter_zi, sosfilt, sosfilt_zi,  # noqa: F401
                    sosfiltfilt)
 from ._iir_design import bessel, butter, cheby1, cheby2, ellip, iirfilter  # noqa: F401
+from ._iir_order import buttord, cheb1ord, cheb2ord, ellipord, iirdesign  # noqa: F401
 from ._savgol import savgol_coeffs, savgol_filter  # noqa: F401
 from ._signal_spectral import csd, istft, stft, welch  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
            "stft", "istft", "csd", "welch", "lfilter", "lfilter_zi", "filtfilt", "sosfilt",
            "sosfilt_zi", "sosfiltfilt", "iirfilter", "butter", "cheby1", "cheby2", "ellip",
-           "bessel", "savgol_coeffs", "savgol_filter"]
+           "bessel", "savgol_coeffs", "savgol_filter", "buttord", "cheb1ord", "cheb2ord",
+           "ellipord", "iirdesign"]
 
 _MODES = ("full", "same", "valid")
 

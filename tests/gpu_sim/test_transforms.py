@@ -426,6 +426,41 @@ def test_gust_savgol_and_designs_in_wn_run_on_gpu_arrays_with_their_gradients():
     assert_tree_close([device_get(v) for v in got], want)
 
 
+def test_fitted_periodic_and_parametric_splines_and_filter_orders_run_on_gpu_arrays():
+    # (their constants -- identity coefficients, SciPy's knots and jumps, the periodic
+    # wrap, the natural-spline change of basis -- follow the data to its device)
+    import funcgrad.scipy.interpolate as fi
+    import funcgrad.scipy.signal as fss
+    x = np.linspace(0.0, 5.0, 9) + 0.05 * np.sin(np.arange(9))
+    y = np.cos(x)
+    y[-1] = y[0]
+    q = np.linspace(-1.0, 6.0, 7)
+    t = np.r_[[x[0]] * 4, 2.5, [x[-1]] * 4]
+
+    def f(y, x, q, t):
+        u = q[:5] / 10 + 0.3
+        return (fnp.sum(fi.make_interp_spline(x, y, bc_type="natural")(q) ** 2)
+                + fnp.sum(fi.make_interp_spline(x, y, bc_type="periodic")(q) ** 2)
+                + fnp.sum(fi.make_lsq_spline(x, y, t)(q) ** 2)
+                + fnp.sum(fi.make_smoothing_spline(x, y, lam=0.1)(q) ** 2)
+                + fnp.sum(fnp.stack(fi.splev(u, fi.splprep([x, y], s=0)[0])) ** 2))
+
+    def smoothing(y, q):
+        return (fnp.sum(fi.splev(q, fi.splrep(x, y, s=0.1)) ** 2)
+                + fnp.sum(fi.UnivariateSpline(x, y, s=0.1)(q)))
+
+    def order(wp, ws):
+        return fnp.sum(fss.buttord(wp, ws, 1, 40)[1] + fss.cheb2ord(wp, ws, 1, 40)[1])
+
+    for fn, args in [(f, (y, x, q, t)), (smoothing, (y, q)),
+                     (order, (np.array([0.2, 0.5]), np.array([0.1, 0.6])))]:
+        g = fg.grad(fn, argnums=tuple(range(len(args))))
+        want = g(*args)
+        got = g(*[gpu(a) for a in args])
+        assert all(type(v) is GpuArray for v in got)
+        assert_tree_close([device_get(v) for v in got], want)
+
+
 @pytest.mark.parametrize("like", ["ones_like", "zeros_like", "full_like", "empty_like"])
 def test_constants_like_a_traced_gpu_array_live_on_its_device(like):
     """fnp.ones_like(x) of a GPU array's traced value is a GPU constant (it was a CPU array,
