@@ -410,6 +410,30 @@ def test_a_products_vjp_multiplies_in_place_of_calling_its_rules():
     assert np.shape(cy) == () and np.isclose(cy, np.sum(g32 * x.astype(np.float32)))
 
 
+def test_a_unary_fused_vjp_returns_its_kernels_result_and_refits_a_broadcast_cotangent():
+    """The fused VJP of a unary operation (sin's ``g * cos(x)``) skips the refit check
+    where the cotangent has its input's shape and dtype, and still sums a cotangent that
+    was broadcast beyond the input, or casts one of another dtype."""
+    from funcgrad.primitives.elementwise import sin_p
+    decl = sin_p.elementwise
+    for dt in (np.float64, np.float32):
+        x = np.linspace(-1.0, 1.0, 8, dtype=dt)
+        out, g = np.sin(x), np.linspace(2.0, 3.0, 8, dtype=dt)
+        sin_p.vjp_plain((True,), g, out, x)  # (the kernel seen: the fast path from now)
+        c, = sin_p.vjp_plain((True,), g, out, x)
+        assert c.dtype == dt and c.tobytes() == decl.fused_vjp(0, g, (x,), out).tobytes()
+        np.testing.assert_allclose(c, g * np.cos(x), rtol=1e-6)
+        g3 = np.stack([g, 2 * g, -g])  # (3, 8): broadcast beyond x
+        c, = sin_p.vjp_plain((True,), g3, out, x)
+        assert c.dtype == dt and c.shape == (8,)
+        np.testing.assert_allclose(c, 2 * g * np.cos(x), rtol=1e-5)
+    x = np.linspace(-1.0, 1.0, 8)
+    g32 = np.linspace(2.0, 3.0, 8, dtype=np.float32)  # another dtype than x's: cast to it
+    c, = sin_p.vjp_plain((True,), g32, np.sin(x), x)
+    assert c.dtype == np.float64
+    np.testing.assert_allclose(c, g32 * np.cos(x), rtol=1e-6)
+
+
 def test_a_differences_vjp_negates_in_place_of_calling_its_rule(bound_at_root):
     import sys
     from funcgrad.primitives.elementwise import subtract_p
