@@ -89,12 +89,15 @@ class ReverseTracer(Tracer):
 
 
 class ReverseInterpreter(Interpreter):
-    __slots__ = ("tape",)
+    __slots__ = ("tape", "constants")
     transform = "grad/vjp (reverse mode)"
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.tape = []
+        # the Python floats its products and quotients converted, float64's and float32's
+        # (see _hold_constant)
+        self.constants = ({}, {})
 
     def new_input(self, value):
         # (an array, every parameter of a model on every gradient, is never weak)
@@ -308,8 +311,9 @@ def _recorder(prim, operator=None, reflected=False):
     flat = None if decl is None else decl.impl_flat
     # A product's or quotient's VJP multiplies by the Python float again, and NumPy's
     # weak-scalar path costs about half a small ufunc call more than a 0-d array of the
-    # other operand's dtype: converted once here, for float32/float64 arrays, where NumPy
-    # would cast the float to that dtype itself (the same bits, the same warnings)
+    # other operand's dtype: converted here, for float32/float64 arrays, where NumPy
+    # would cast the float to that dtype itself (the same bits, the same warnings), once
+    # a gradient for each number (see _hold_constant)
     converts = prim is multiply_p or prim is divide_p
 
     def record(a, b, interp=None):
@@ -341,14 +345,16 @@ def _recorder(prim, operator=None, reflected=False):
                 if converts and t is float and type(y) is ndarray:
                     dt = y.dtype
                     if dt is _F64 or dt is _F32:
-                        x = _array(b, dt)
+                        x = (interp.constants[dt is _F32].get(id(b))
+                             or _hold_constant(interp, b, dt))[1]
             else:  # (pairs: CPython swaps two names, where four build and unpack a tuple)
                 x, y = a.value, b
                 parents, needs = (a, None), _FIRST
                 if converts and t is float and type(x) is ndarray:
                     dt = x.dtype
                     if dt is _F64 or dt is _F32:
-                        y = _array(b, dt)
+                        y = (interp.constants[dt is _F32].get(id(b))
+                             or _hold_constant(interp, b, dt))[1]
         else:
             local = interp.local
             if interp.parent is not ROOT or local["recording"] != 1 or not plain:
@@ -398,6 +404,24 @@ def _recorder(prim, operator=None, reflected=False):
     if operator is not None:
         record.__name__ = record.__qualname__ = operator
     return record
+
+
+def _hold_constant(interp, number, dtype):
+    """``(number, number as a 0-d array of dtype)``, kept by ``interp`` under the
+    number's identity: a loop's ``y * 0.9`` multiplies by one float object every step, and
+    converting it (~2,100 instructions, callgrind) cost more than the product.  The number
+    is kept alive with its array, so that its id is not another's while ``interp`` lives;
+    an identity, not an equality, so that ``-0.0`` never finds ``0.0``'s array.  The array
+    is never written (a residual and an operand only).
+
+    >>> import numpy as np
+    >>> interp, number = ReverseInterpreter(), 0.9
+    >>> held = _hold_constant(interp, number, np.dtype("float64"))
+    >>> held[1].dtype, held[1].ndim, interp.constants[0][id(number)] is held
+    (dtype('float64'), 0, True)
+    """
+    held = interp.constants[dtype is _F32][id(number)] = (number, _array(number, dtype))
+    return held
 
 
 _recorders: dict = {}  # (process2's, one a primitive recorded)
