@@ -461,6 +461,23 @@ def test_a_python_float_is_converted_once_a_gradient_and_keeps_its_sign_and_dtyp
     np.testing.assert_allclose(g32, np.full(8, 1.9, np.float32), rtol=1e-6)
 
 
+def test_a_sums_vjp_hands_g_to_both_and_refits_each_operand_that_was_broadcast():
+    from funcgrad.primitives.elementwise import add_p
+    x, g = np.linspace(-1.0, 1.0, 8), np.linspace(2.0, 3.0, 8)
+    cx, cy = add_p.vjp_plain((True, True), g, None, x, x[::-1].copy())
+    assert cx is g and cy is g
+    g2 = np.stack([g, -2 * g])  # (2, 8): x broadcast along a new axis, y a Python number
+    cx, cy = add_p.vjp_plain((True, True), g2, None, x, 2.0)
+    assert cx.shape == (8,) and cx.tobytes() == (g2[0] + g2[1]).tobytes()
+    assert np.shape(cy) == () and cy == np.sum(g2)
+    g32 = g.astype(np.float32)  # another dtype than x's: cast; a float32 operand keeps g
+    cx, cy = add_p.vjp_plain((True, True), g32, None, x, x.astype(np.float32))
+    assert cx.dtype == np.float64 and cx.tobytes() == g32.astype(np.float64).tobytes()
+    assert cy is g32
+    cx, cy = add_p.vjp_plain((True, False), g, None, x, x)  # one needed: the general path
+    assert cx is g and cy is None
+
+
 def test_a_differences_vjp_negates_in_place_of_calling_its_rule(bound_at_root):
     import sys
     from funcgrad.primitives.elementwise import subtract_p

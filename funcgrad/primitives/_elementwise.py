@@ -359,8 +359,26 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
         # call of a one-line function costs about as much as its product of small arrays.
         times_x, times_y = lin_x is times_second, lin_y is times_first
         negated_y = lin_y is negated  # (subtract's: -g without a call nor a dispatch)
+        both_pass = pass_x and pass_y  # (add's: g itself to both)
 
         def vjp_plain(needs, g, out, x, y):
+            if both_pass and needs[0] and needs[1]:
+                # the two checks below with g's shape and dtype read once: each read of a
+                # NumPy attribute costs ~370 instructions (callgrind), a sixth of a node's
+                try:
+                    shape, dt = g.shape, g.dtype
+                except AttributeError:  # (as the checks would find it)
+                    return unbroadcast(g, x), unbroadcast(g, y)
+                try:
+                    fit = shape == x.shape and (dt is x.dtype or dt == x.dtype)
+                except AttributeError:  # x is a Python number (see _refit)
+                    fit = False
+                cx = g if fit else unbroadcast(g, x)
+                try:
+                    fit = shape == y.shape and (dt is y.dtype or dt == y.dtype)
+                except AttributeError:
+                    fit = False
+                return cx, (g if fit else unbroadcast(g, y))
             cx = cy = None
             if needs[0]:
                 if pass_x:
