@@ -410,6 +410,74 @@ def test_a_products_vjp_multiplies_in_place_of_calling_its_rules():
     assert np.shape(cy) == () and np.isclose(cy, np.sum(g32 * x.astype(np.float32)))
 
 
+def test_a_unary_fused_vjp_returns_its_kernels_result_and_refits_a_broadcast_cotangent():
+    """The fused VJP of a unary operation (sin's ``g * cos(x)``) skips the refit check
+    where the cotangent has its input's shape and dtype, and still sums a cotangent that
+    was broadcast beyond the input, or casts one of another dtype."""
+    from funcgrad.primitives.elementwise import sin_p
+    decl = sin_p.elementwise
+    for dt in (np.float64, np.float32):
+        x = np.linspace(-1.0, 1.0, 8, dtype=dt)
+        out, g = np.sin(x), np.linspace(2.0, 3.0, 8, dtype=dt)
+        sin_p.vjp_plain((True,), g, out, x)  # (the kernel seen: the fast path from now)
+        c, = sin_p.vjp_plain((True,), g, out, x)
+        assert c.dtype == dt and c.tobytes() == decl.fused_vjp(0, g, (x,), out).tobytes()
+        np.testing.assert_allclose(c, g * np.cos(x), rtol=1e-6)
+        g3 = np.stack([g, 2 * g, -g])  # (3, 8): broadcast beyond x
+        c, = sin_p.vjp_plain((True,), g3, out, x)
+        assert c.dtype == dt and c.shape == (8,)
+        np.testing.assert_allclose(c, 2 * g * np.cos(x), rtol=1e-5)
+    x = np.linspace(-1.0, 1.0, 8)
+    g32 = np.linspace(2.0, 3.0, 8, dtype=np.float32)  # another dtype than x's: cast to it
+    c, = sin_p.vjp_plain((True,), g32, np.sin(x), x)
+    assert c.dtype == np.float64
+    np.testing.assert_allclose(c, g32 * np.cos(x), rtol=1e-6)
+
+
+def test_a_python_float_is_converted_once_a_gradient_and_keeps_its_sign_and_dtype():
+    """A product by one float object records one 0-d array of the other operand's dtype,
+    converted once for the whole gradient; another float, ``-0.0`` beside ``0.0``
+    included, or another dtype gets its own."""
+    from funcgrad.interpreters.reverse import ReverseInterpreter
+    x64 = np.linspace(-1.0, 1.0, 8)
+    c = float("0.9")  # (one object, as a constant in a loop's body is)
+    with ReverseInterpreter() as interp:
+        x, x32 = interp.new_input(x64), interp.new_input(x64.astype(np.float32))
+        a, b, r, q = x * c, (x * 2.0) * c, c * x, x / c
+        s, h = x32 * c, x * float("0.9")
+        z, nz = x * 0.0, x * -0.0
+    held = a.args[1]
+    assert type(held) is np.ndarray and held.shape == () and held.dtype == np.float64
+    assert b.args[1] is held and r.args[0] is held and q.args[1] is held
+    assert s.args[1].dtype == np.float32 and s.value.dtype == np.float32
+    assert h.args[1] is not held and h.args[1] == held
+    assert not np.signbit(z.args[1]) and np.signbit(nz.args[1])
+    assert (a.value.tobytes(), q.value.tobytes()) == ((x64 * c).tobytes(), (x64 / c).tobytes())
+    # the gradients' bits: -0.0 stays -0.0 (0.0 * -0.0), float32 stays float32
+    got = fg.grad(lambda v: fnp.sum(v * 0.0 * -0.0))(x64)
+    assert np.all(np.signbit(got)) and np.all(got == 0.0)
+    g32 = fg.grad(lambda v: fnp.sum(v * 0.9 + (v * 0.9) / 0.9))(x64.astype(np.float32))
+    assert g32.dtype == np.float32
+    np.testing.assert_allclose(g32, np.full(8, 1.9, np.float32), rtol=1e-6)
+
+
+def test_a_sums_vjp_hands_g_to_both_and_refits_each_operand_that_was_broadcast():
+    from funcgrad.primitives.elementwise import add_p
+    x, g = np.linspace(-1.0, 1.0, 8), np.linspace(2.0, 3.0, 8)
+    cx, cy = add_p.vjp_plain((True, True), g, None, x, x[::-1].copy())
+    assert cx is g and cy is g
+    g2 = np.stack([g, -2 * g])  # (2, 8): x broadcast along a new axis, y a Python number
+    cx, cy = add_p.vjp_plain((True, True), g2, None, x, 2.0)
+    assert cx.shape == (8,) and cx.tobytes() == (g2[0] + g2[1]).tobytes()
+    assert np.shape(cy) == () and cy == np.sum(g2)
+    g32 = g.astype(np.float32)  # another dtype than x's: cast; a float32 operand keeps g
+    cx, cy = add_p.vjp_plain((True, True), g32, None, x, x.astype(np.float32))
+    assert cx.dtype == np.float64 and cx.tobytes() == g32.astype(np.float64).tobytes()
+    assert cy is g32
+    cx, cy = add_p.vjp_plain((True, False), g, None, x, x)  # one needed: the general path
+    assert cx is g and cy is None
+
+
 def test_a_differences_vjp_negates_in_place_of_calling_its_rule(bound_at_root):
     import sys
     from funcgrad.primitives.elementwise import subtract_p
@@ -452,17 +520,22 @@ def test_operators_record_without_process_as_process_would():
     with ReverseInterpreter() as interp:
         x, y = interp.new_input(x0), interp.new_input(y0)
         fnp.sin(x)  # (its kernel's first call loads it)
-        del interp.tape[:]
-        sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name) if
-                       event == "call" and frame.f_code.co_filename.endswith("reverse.py")
-                       else None)
-        try:
-            fast = [fnp.sin(x), x * 0.5, 0.9 * y, x + y]
-        finally:
-            sys.setprofile(None)
+        first = []
+        for record in (first, calls):  # (0.5 and 0.9: one object each, both times)
+            del interp.tape[:]
+            sys.setprofile(lambda frame, event, arg: record.append(frame.f_code.co_name)
+                           if event == "call" and frame.f_code.co_filename.endswith(
+                               "reverse.py") else None)
+            try:
+                fast = [fnp.sin(x), x * 0.5, 0.9 * y, x + y]
+            finally:
+                sys.setprofile(None)
         general = [interp.process(sin_p, (x,), {}), interp.process(multiply_p, (x, 0.5), {}),
                    interp.process(multiply_p, (0.9, y), {}), interp.process(add_p, (x, y), {})]
-    # (the arithmetic operators record in their own frame: no process2, no process)
+    # (the arithmetic operators record in their own frame: no process2, no process; a
+    # float is converted at its first product only)
+    assert first == ["process1", "record", "_hold_constant", "record", "_hold_constant",
+                     "record"]
     assert calls == ["process1", "record", "record", "record"]
     for a, b in zip(fast, general):
         assert _node_fields(a) == _node_fields(b)

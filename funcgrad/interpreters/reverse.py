@@ -60,18 +60,11 @@ class ReverseTracer(Tracer):
     __slots__ = ("value", "prim", "args", "params", "parents", "needs", "meta", "weak",
                  "slot")
 
-    def __init__(self, trace, value, prim=None, args=(), params=None, parents=(), needs=(),
-                 weak=False):
-        self._trace = trace
-        self.value = value
-        self.prim = prim
-        self.args = args
-        self.params = params
-        self.parents = parents
-        self.needs = needs
-        self.meta = None  # what debugging tools keep with the node (funcgrad.instruments)
-        self.weak = weak
-        self.slot = UNNUMBERED
+    # No __init__: ``ReverseTracer()`` (object's __new__ and __init__, both in C) and a
+    # store a field is how every tracer is built, by :func:`_tracer` or inline in the
+    # records.  ``object.__new__(ReverseTracer)`` would go through the ``__new__``
+    # wrapper (an argument tuple, a walk of the class's bases): callgrind, 896 against 596
+    # instructions a tracer; a Python __init__ costs a frame more.
 
     @property
     def shape(self):
@@ -96,30 +89,20 @@ class ReverseTracer(Tracer):
 
 
 class ReverseInterpreter(Interpreter):
-    __slots__ = ("tape",)
+    __slots__ = ("tape", "constants")
     transform = "grad/vjp (reverse mode)"
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.tape = []
+        # the Python floats its products and quotients converted, float64's and float32's
+        # (see _hold_constant)
+        self.constants = ({}, {})
 
     def new_input(self, value):
-        if type(value) is not ndarray:
-            return ReverseTracer(self, value, weak=is_weak(value))
-        # An array (every parameter of a model, on every gradient): never weak, and the
-        # tracer built field by field as process builds its outputs (see there).
-        tracer = _new(ReverseTracer)
-        tracer._trace = self
-        tracer.value = value
-        tracer.prim = None
-        tracer.args = ()
-        tracer.params = None
-        tracer.parents = ()
-        tracer.needs = ()
-        tracer.meta = None
-        tracer.weak = False
-        tracer.slot = UNNUMBERED  # (an input: never on the tape)
-        return tracer
+        # (an array, every parameter of a model on every gradient, is never weak)
+        return _tracer(self, value, None, (), None, (), (),
+                       type(value) is not ndarray and is_weak(value))
 
     def process(self, prim, args, params):
         # One- and two-argument primitives are nearly all of them: unrolled for speed.
@@ -171,10 +154,9 @@ class ReverseInterpreter(Interpreter):
             recording = self.local["recording"]  # (the parent may have run a rule that set it)
         if not prim.differentiable or (recording == 0 and self.tag < _state.grad_off_tag):
             return out
-        # ReverseTracer's __init__ field by field: calling the class costs a frame for
-        # __init__ (the same tracer for about 55 ns less, a quarter of its construction:
-        # 231 against 177 ns, best of 200 loops of 500, CPython 3.11).
-        tracer = _new(ReverseTracer)
+        # (_tracer's work inline: its call is a frame, about a quarter of a tracer's
+        # construction)
+        tracer = ReverseTracer()
         tracer._trace = self
         tracer.value = out
         tracer.prim = prim
@@ -206,7 +188,7 @@ class ReverseInterpreter(Interpreter):
         if type(x) is not ndarray and type(x) in _special_classes:
             return self.process(prim, (a,), _NO_PARAMS)
         out = prim.impl(x)
-        tracer = _new(ReverseTracer)  # (field by field: see process)
+        tracer = ReverseTracer()  # (field by field: see process)
         tracer._trace = self
         tracer.value = out
         tracer.prim = prim
@@ -256,7 +238,7 @@ class ReverseInterpreter(Interpreter):
                 # an index) ask for one, which their rules cannot give.
                 outs.append(o)
                 continue
-            sel = ReverseTracer(self, o, SELECT, (k, n), None, (node,), (), is_weak(o))
+            sel = _tracer(self, o, SELECT, (k, n), None, (node,), (), is_weak(o))
             sel.slot = len(tape)
             tape.append(sel)
             outs.append(sel)
@@ -279,7 +261,23 @@ class ReverseInterpreter(Interpreter):
         return vals, (tuple(parents) if True in needs else None), needs, plain
 
 
-_new = object.__new__
+def _tracer(trace, value, prim, args, params, parents, needs, weak):
+    """A reverse tracer: an input (``prim`` None, no arguments) or a tape node (see
+    ReverseTracer), its ``slot`` unnumbered until the tape appends it."""
+    tracer = ReverseTracer()
+    tracer._trace = trace
+    tracer.value = value
+    tracer.prim = prim
+    tracer.args = args
+    tracer.params = params
+    tracer.parents = parents
+    tracer.needs = needs
+    tracer.meta = None  # what debugging tools keep with the node (funcgrad.instruments)
+    tracer.weak = weak
+    tracer.slot = UNNUMBERED
+    return tracer
+
+
 _F64, _F32 = _dtype("float64"), _dtype("float32")
 _NO_PARAMS: dict = {}  # (never written)
 _FIRST1 = (True,)
@@ -313,8 +311,9 @@ def _recorder(prim, operator=None, reflected=False):
     flat = None if decl is None else decl.impl_flat
     # A product's or quotient's VJP multiplies by the Python float again, and NumPy's
     # weak-scalar path costs about half a small ufunc call more than a 0-d array of the
-    # other operand's dtype: converted once here, for float32/float64 arrays, where NumPy
-    # would cast the float to that dtype itself (the same bits, the same warnings)
+    # other operand's dtype: converted here, for float32/float64 arrays, where NumPy
+    # would cast the float to that dtype itself (the same bits, the same warnings), once
+    # a gradient for each number (see _hold_constant)
     converts = prim is multiply_p or prim is divide_p
 
     def record(a, b, interp=None):
@@ -346,14 +345,16 @@ def _recorder(prim, operator=None, reflected=False):
                 if converts and t is float and type(y) is ndarray:
                     dt = y.dtype
                     if dt is _F64 or dt is _F32:
-                        x = _array(b, dt)
+                        x = (interp.constants[dt is _F32].get(id(b))
+                             or _hold_constant(interp, b, dt))[1]
             else:  # (pairs: CPython swaps two names, where four build and unpack a tuple)
                 x, y = a.value, b
                 parents, needs = (a, None), _FIRST
                 if converts and t is float and type(x) is ndarray:
                     dt = x.dtype
                     if dt is _F64 or dt is _F32:
-                        y = _array(b, dt)
+                        y = (interp.constants[dt is _F32].get(id(b))
+                             or _hold_constant(interp, b, dt))[1]
         else:
             local = interp.local
             if interp.parent is not ROOT or local["recording"] != 1 or not plain:
@@ -385,7 +386,7 @@ def _recorder(prim, operator=None, reflected=False):
             out = flat(x, y)
         else:
             out = prim.impl(x, y)
-        tracer = _new(ReverseTracer)
+        tracer = ReverseTracer()
         tracer._trace = interp
         tracer.value = out
         tracer.prim = prim
@@ -403,6 +404,24 @@ def _recorder(prim, operator=None, reflected=False):
     if operator is not None:
         record.__name__ = record.__qualname__ = operator
     return record
+
+
+def _hold_constant(interp, number, dtype):
+    """``(number, number as a 0-d array of dtype)``, kept by ``interp`` under the
+    number's identity: a loop's ``y * 0.9`` multiplies by one float object every step, and
+    converting it (~2,100 instructions, callgrind) cost more than the product.  The number
+    is kept alive with its array, so that its id is not another's while ``interp`` lives;
+    an identity, not an equality, so that ``-0.0`` never finds ``0.0``'s array.  The array
+    is never written (a residual and an operand only).
+
+    >>> import numpy as np
+    >>> interp, number = ReverseInterpreter(), 0.9
+    >>> held = _hold_constant(interp, number, np.dtype("float64"))
+    >>> held[1].dtype, held[1].ndim, interp.constants[0][id(number)] is held
+    (dtype('float64'), 0, True)
+    """
+    held = interp.constants[dtype is _F32][id(number)] = (number, _array(number, dtype))
+    return held
 
 
 _recorders: dict = {}  # (process2's, one a primitive recorded)
