@@ -36,7 +36,8 @@ derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, 
 functions SciPy keeps here (:mod:`._special_elementary`); SciPy's distribution functions
 ``chdtr``, ``gdtr``, ``pdtr``, ``bdtr``, ``nbdtr``, ``stdtr``, ``fdtr`` (and their
 complements) and ``binom`` are compositions of the incomplete gamma and beta functions
-(:mod:`._special_cdtr`); ``rgamma``, ``betaln`` and
+(:mod:`._special_cdtr`); the orthogonal polynomials ``eval_*`` are recurrences
+(:mod:`._special_polys`); ``rgamma``, ``betaln`` and
 ``beta``, with SciPy's values at the poles of Gamma, are in :mod:`._special_gamma`.  The
 functions that are ufuncs in SciPy take its ``out=`` (plain arrays only: a traced result
 raises a ``TypeError``; :mod:`._special_out`).
@@ -75,6 +76,11 @@ from ._special_cdtr import (bdtr, bdtrc, binom, chdtr, chdtrc, fdtr, fdtrc,  # n
                             gdtr, gdtrc, nbdtr, nbdtrc, pdtr, pdtrc, stdtr)
 from ._special_out import with_out as _with_out, write_out
 from . import _special_orders as _orders
+from . import _special_polys as _polys
+from ._special_polys import (eval_chebyc, eval_chebys, eval_chebyt, eval_chebyu,  # noqa: F401
+                             eval_gegenbauer, eval_genlaguerre, eval_hermite,
+                             eval_hermitenorm, eval_jacobi, eval_laguerre, eval_legendre,
+                             eval_sh_chebyt, eval_sh_chebyu, eval_sh_jacobi, eval_sh_legendre)
 from ._special_orders import (lambertw, modstruve, spherical_in, spherical_jn,  # noqa: F401
                               spherical_kn, spherical_yn, struve)
 from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
@@ -85,7 +91,7 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
            "betainc", "betaincc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
            "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
-               _inverse.__all__ + _orders.__all__ + _cdtr.__all__)
+               _inverse.__all__ + _orders.__all__ + _cdtr.__all__ + _polys.__all__)
 
 _INF = math.inf
 
