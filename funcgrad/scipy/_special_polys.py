@@ -16,9 +16,10 @@ thousands, so it is no way out): a degree above ``_MAX_DEGREE`` raises ``ValueEr
 The degree selects the polynomial and has no derivative: it is a plain number or array (a
 traced ``n`` raises).  Negative degrees follow SciPy: ``P_{-n-1}`` for Legendre,
 ``T_{|n|}``, ``-U_{-n-2}`` (0 at ``n = -1``), 0 for Gegenbauer and Laguerre, SciPy's
-hypergeometric form for Jacobi (0 on [-1, 1]), NaN for Hermite.  An integer ``n`` (a Python ``int`` too) gives float64 (SciPy's ``long``
-loop); a float ``n`` keeps float32 where the other arguments are float32.  Values are
-computed in float64 and rounded, as SciPy's float32 loops.
+hypergeometric form for Jacobi (0 on [-1, 1]), NaN for Hermite.  An integer ``n`` (a
+Python ``int`` too) gives float64 (SciPy's ``long`` loop); a float ``n`` keeps float32
+where the other arguments are float32.  Values are computed in float64 and rounded, as
+SciPy's float32 loops.
 """
 import math
 from typing import Any, Callable
@@ -304,7 +305,7 @@ def eval_jacobi(n: ArrayLike, alpha: ArrayLike, beta: ArrayLike, x: ArrayLike) -
 
     >>> import funcgrad as fg
     >>> float(eval_jacobi(1, 1.0, 1.0, 0.5)), float(fg.grad(eval_jacobi, 1)(1, 1.0, 1.0, 0.5))
-    (1.0, 1.25)
+    (1.0, 0.75)
     """
     return _evaluate("eval_jacobi", n, x, (alpha, beta), _jacobi_rec, _jacobi_form)
 
@@ -313,8 +314,8 @@ def eval_sh_jacobi(n: ArrayLike, p: ArrayLike, q: ArrayLike, x: ArrayLike) -> Ar
     """The shifted Jacobi polynomial ``G_n^(p, q)(x) = P_n^(p-q, q-1)(2x - 1) /
     binom(2n + p - 1, n)`` on [0, 1].
 
-    >>> float(eval_sh_jacobi(1, 2.0, 1.0, 0.5))  # x - 1/2
-    0.0
+    >>> round(float(eval_sh_jacobi(2, 3.0, 2.0, 0.25)), 15)
+    0.0125
     """
     p, q = _operand(p), _operand(q)
     value = eval_jacobi(n, p - q, q - 1.0, 2.0 * _operand(x) - 1.0)  # (checks n)
