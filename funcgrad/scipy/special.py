@@ -36,12 +36,12 @@ derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, 
 functions SciPy keeps here (:mod:`._special_elementary`); SciPy's distribution functions
 ``chdtr``, ``gdtr``, ``pdtr``, ``bdtr``, ``nbdtr``, ``stdtr``, ``fdtr`` (and their
 complements) and ``binom`` are compositions of the incomplete gamma and beta functions
-(:mod:`._special_cdtr`); the orthogonal polynomials ``eval_*`` (:mod:`._special_polys`)
-and Carlson's ``ellipr*`` (:mod:`._special_carlson`) are funcgrad.numpy code; ``rgamma``,
-``betaln`` and ``beta``, with SciPy's values at the poles of Gamma, are in
-:mod:`._special_gamma`.  The
-functions that are ufuncs in SciPy take its ``out=`` (plain arrays only: a traced result
-raises a ``TypeError``; :mod:`._special_out`).
+(:mod:`._special_cdtr`), their inverses (``chdtri``...) of ``gammaincinv`` and
+``betaincinv`` (:mod:`._special_cdtri`); the orthogonal polynomials ``eval_*``
+(:mod:`._special_polys`) and Carlson's ``ellipr*`` (:mod:`._special_carlson`) are
+funcgrad.numpy code; ``rgamma``, ``betaln`` and ``beta``, with SciPy's values at the poles
+of Gamma, are in :mod:`._special_gamma`.  The functions that are ufuncs in SciPy take its
+``out=`` (plain arrays only: a traced result raises a ``TypeError``; :mod:`._special_out`).
 """
 import functools
 import math
@@ -77,7 +77,9 @@ from ._special_cdtr import (bdtr, bdtrc, binom, chdtr, chdtrc, fdtr, fdtrc,  # n
                             gdtr, gdtrc, nbdtr, nbdtrc, pdtr, pdtrc, stdtr)
 from ._special_out import with_out as _with_out, write_out
 from . import _special_orders as _orders
-from . import _special_carlson as _carlson, _special_polys as _polys
+from . import _special_carlson as _carlson, _special_cdtri as _cdtri
+from . import _special_polys as _polys
+from ._special_cdtri import bdtri, chdtri, fdtri, gdtrix, nbdtri, pdtri, stdtrit  # noqa: F401
 from ._special_carlson import (ellipeinc, ellipkinc, elliprc, elliprd, elliprf,  # noqa: F401
                                elliprg, elliprj)
 from ._special_polys import (eval_chebyc, eval_chebys, eval_chebyt, eval_chebyu,  # noqa: F401
@@ -94,7 +96,8 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
            "betainc", "betaincc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
            "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
-               _inverse.__all__ + _orders.__all__ + _cdtr.__all__ + _polys.__all__ + _carlson.__all__)
+               _inverse.__all__ + _orders.__all__ + _cdtr.__all__ + _polys.__all__
+               + _carlson.__all__ + _cdtri.__all__)
 
 _INF = math.inf
 
