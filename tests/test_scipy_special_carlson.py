@@ -149,3 +149,22 @@ def test_transforms(name, args):
 def test_complex_arguments_raise():
     with pytest.raises(TypeError, match="complex arguments"):
         fsp.elliprf(1j, 1.0, 2.0)
+
+
+def test_agm_is_scipys_and_differentiable():
+    a, b = np.exp(RNG.uniform(-20, 20, N)), np.exp(RNG.uniform(-20, 20, N))
+    np.testing.assert_allclose(fsp.agm(a, b), sc.agm(a, b), rtol=1e-15)
+    np.testing.assert_allclose(fg.jit(fsp.agm)(a, b), sc.agm(a, b), rtol=1e-15)
+    edges = np.array([0.0, 1.0, -1.0, np.inf, -np.inf, np.nan])
+    ea, eb = (v.ravel() for v in np.meshgrid(edges, edges))
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(fsp.agm(ea, eb), sc.agm(ea, eb))
+    # K(m) = pi / (2 agm(1, sqrt(1 - m))), differentiated through the mean
+    m = np.linspace(-2, 0.9, 7)
+    np.testing.assert_allclose(
+        fg.elementwise_grad(lambda m: np.pi / (2 * fsp.agm(1.0, np.sqrt(1 - m))))(m),
+        fg.elementwise_grad(fsp.ellipk)(m), rtol=1e-13)
+    f = fsp.agm
+    check_jvp_fd(f, [a[:4] / a[:4] * 2, b[:4] / b[:4] * 5 + np.arange(4)], RNG)
+    check_second_order(f, [np.array([1.0, 2.0, 30.0]), np.array([3.0, 0.1, 7.0])], RNG)
+    check_vmap(f, [a[:3], b[:3]], [0, 0], RNG)

@@ -33,6 +33,7 @@ CALLS = [(name, (X,)) for name in ("erfcx", "dawsn", "exp1", "expi", "spence", "
     ("yv", (np.round(Y), X)), ("yv", (Y / 3, np.abs(X))), ("iv", (np.round(Y), X)),
     ("iv", (Y / 3, np.abs(X))), ("ive", (Y / 3, X)), ("kv", (Y / 3, X)), ("kve", (Y / 3, X)),
     ("k0", (X,)), ("k1", (X,)), ("k0e", (X,)), ("k1e", (X,)),
+    ("kn", (np.abs(np.round(Y / 2)).astype(int), X)), ("kn", (np.trunc(Y / 2), X)),
     ("hyp1f1", (X[:200], Y[:200] - 10, Z[:200])),
     ("hyp2f1", (X[:200] / 3, Y[:200] / 3, np.abs(Z[:200]), W[:200] / 10)),
 ]
@@ -352,3 +353,14 @@ def test_integer_functions_of_traced_values_name_the_fix(f, fix):
         fg.grad(f)(3.0)
     with pytest.raises(TypeError, match="plain numbers or NumPy arrays"):
         fg.vmap(f)(np.arange(3.0))
+
+
+def test_kn_is_kv_of_the_truncated_order_differentiable_in_x():
+    x = np.linspace(0.5, 4.0, 6)
+    np.testing.assert_allclose(fg.elementwise_grad(lambda x: fsp.kn(2, x))(x),
+                               -(scipy_special.kv(1, x) + scipy_special.kv(3, x)) / 2,
+                               rtol=1e-13)
+    assert float(fg.grad(fsp.kn)(2.5, 1.0)) == 0.0  # (the truncated order: a step)
+    x32 = x.astype(np.float32)
+    for n in (3, np.int64(2), np.float32(2.5), 2.5, np.arange(6)):
+        assert fsp.kn(n, x32).dtype == scipy_special.kn(n, x32).dtype, n

@@ -61,7 +61,7 @@ from ..typing import Array, ArrayLike, Axis
 from . import _special_more as _more
 from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,  # noqa: F401
                             erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp1f1,
-                            hyp2f1, iv, ive, j0, j1, jn, jv, k0, k0e, k1, k1e, kv, kve,
+                            hyp2f1, iv, ive, j0, j1, jn, jv, k0, k0e, k1, k1e, kn, kv, kve,
                             loggamma, owens_t, poch, sici, spence, sph_harm_y, wofz, y0, y1,
                             yn, yv)
 from . import _special_inverse as _inverse
@@ -80,8 +80,8 @@ from . import _special_orders as _orders
 from . import _special_carlson as _carlson, _special_cdtri as _cdtri
 from . import _special_polys as _polys
 from ._special_cdtri import bdtri, chdtri, fdtri, gdtrix, nbdtri, pdtri, stdtrit  # noqa: F401
-from ._special_carlson import (ellipeinc, ellipkinc, elliprc, elliprd, elliprf,  # noqa: F401
-                               elliprg, elliprj)
+from ._special_carlson import (agm, ellipeinc, ellipkinc, elliprc, elliprd,  # noqa: F401
+                               elliprf, elliprg, elliprj)
 from ._special_polys import (eval_chebyc, eval_chebys, eval_chebyt, eval_chebyu,  # noqa: F401
                              eval_gegenbauer, eval_genlaguerre, eval_hermite,
                              eval_hermitenorm, eval_jacobi, eval_laguerre, eval_legendre,
