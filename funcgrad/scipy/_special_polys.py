@@ -29,6 +29,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..core import Tracer as _Tracer
 from ..numpy._convert import operand as _operand
+from ..numpy.constructors import _on_device_of
 from ..typing import Array, ArrayLike
 from ._special_cdtr import binom
 from ._special_more import hyp1f1, hyp2f1
@@ -100,11 +101,11 @@ def _recurrence(n: np.ndarray, first: Callable, step: Callable, x: Any) -> Any:
         return previous
     current = first(x)
     scalar = n.ndim == 0
-    out = current if scalar else fnp.where(n == 1, current, previous)
+    out = current if scalar else _where(n == 1, current, previous)
     for k in range(1, top):
         previous, current = current, step(k, previous, current)
         if not scalar:
-            out = fnp.where(n == k + 1, current, out)
+            out = _where(n == k + 1, current, out)
     return current if scalar else out
 
 
@@ -131,8 +132,14 @@ def _evaluate(name: str, n: Any, x: Any, params: tuple, recurrence: Callable,
     if not integer.all():
         assert formula is not None  # (Hermite's degrees are integers: checked above)
         general = formula(np.where(integer, 0.5, degree.values), x, *params)
-        value = general if value is None else fnp.where(integer, value, general)
+        value = general if value is None else _where(integer, value, general)
     return fnp.astype(fnp.broadcast_to(value, shape), dtype)
+
+
+def _where(mask: np.ndarray, a: Any, b: Any) -> Any:
+    """``fnp.where`` of a mask made from the degrees (a NumPy array), moved to the device
+    of the values (a GPU array's)."""
+    return fnp.where(_on_device_of(b if isinstance(a, (int, float)) else a, mask), a, b)
 
 
 def _half(x: Any) -> Any:
@@ -156,13 +163,13 @@ def _chebyu_rec(m, x):
     u = _recurrence(np.where(mirrored, -m - 2, np.maximum(m, 0)), lambda x: 2.0 * x,
                     lambda k, p0, p1: 2.0 * x * p1 - p0, x)
     if (m < 0).any():
-        u = fnp.where(m == -1, 0.0, fnp.where(mirrored, -u, u))
+        u = _where(m == -1, 0.0, _where(mirrored, -u, u))
     return u
 
 
 def _zero_below(m, value):
     """0 at the negative degrees (SciPy's Jacobi, Gegenbauer, Laguerre)."""
-    return fnp.where(m < 0, 0.0, value) if (m < 0).any() else value
+    return _where(m < 0, 0.0, value) if (m < 0).any() else value
 
 
 def _jacobi_rec(m, x, alpha, beta):
@@ -178,7 +185,7 @@ def _jacobi_rec(m, x, alpha, beta):
     if (m < 0).any():  # (SciPy's form there: 0 for |x| <= 1, NaN beyond, as SciPy's)
         with np.errstate(invalid="ignore"):
             below = _jacobi_form(np.minimum(m, -1.0), x, alpha, beta)
-        value = fnp.where(m < 0, below, value)
+        value = _where(m < 0, below, value)
     return value
 
 
@@ -204,13 +211,13 @@ def _genlaguerre_rec(m, x, alpha):
 def _hermitenorm_rec(m, x):
     value = _recurrence(np.maximum(m, 0), lambda x: x,
                         lambda k, p0, p1: x * p1 - k * p0, x)
-    return fnp.where(m < 0, math.nan, value) if (m < 0).any() else value
+    return _where(m < 0, math.nan, value) if (m < 0).any() else value
 
 
 def _hermite_rec(m, x):
     value = _recurrence(np.maximum(m, 0), lambda x: 2.0 * x,
                         lambda k, p0, p1: 2.0 * (x * p1 - k * p0), x)
-    return fnp.where(m < 0, math.nan, value) if (m < 0).any() else value
+    return _where(m < 0, math.nan, value) if (m < 0).any() else value
 
 
 # --- SciPy's forms for the other degrees -------------------------------------------------
