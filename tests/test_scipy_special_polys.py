@@ -198,3 +198,32 @@ def test_out_and_the_scipy_ufunc_on_traced_values():
     # SciPy's own ufunc, on a traced x, differentiates as funcgrad's
     got = fg.grad(lambda x: sc.eval_legendre(3, x))(0.3)
     assert abs(got - 0.5 * (15 * 0.09 - 3)) < 1e-14
+
+
+@pytest.mark.parametrize("m", [0, 1, 2, 5, -1, -3])
+def test_lpmv_is_scipys(m):
+    # (from -0.95: nearer -1 the non-integer degrees diverge and 2F1 near z = 1 loses
+    # digits, in SciPy as here)
+    x = np.append(np.linspace(-0.95, 1, 40), [1.5, -1.2])
+    degrees = np.concatenate([np.arange(abs(m), 14), [2.5, 3.7, -4.0]])[:, None]
+    with np.errstate(all="ignore"):
+        got, want = fsp.lpmv(m, degrees, x), sc.lpmv(m, degrees, x)
+    if m < 0:  # (SciPy's NaN below the order, where Ferrers' function is finite)
+        keep = np.ravel(degrees >= abs(m)) | np.ravel(degrees != np.floor(degrees))
+        got, want = np.asarray(got)[keep], want[keep]
+    # (a negative order: Ferrers' 2F1 polynomial against SciPy's factorial relation)
+    _assert_scipy_close(got, want, rtol=1e-13 if m >= 0 else 5e-13)
+    assert fsp.lpmv(m, 3, x.astype(np.float32)).dtype == np.float32
+
+
+def test_lpmv_derivative_and_ferrers_below_the_order():
+    h = 1e-6
+    for m, v in [(2, 5), (1, 2.5), (-2, 3)]:
+        got = fg.grad(fsp.lpmv, 2)(m, v, 0.3)
+        want = (sc.lpmv(m, v, 0.3 + h) - sc.lpmv(m, v, 0.3 - h)) / (2 * h)
+        assert abs(got - want) < 1e-8 * max(1, abs(want)), (m, v)
+    # P_0^-1(x) = sqrt((1 - x)/(1 + x)) (DLMF 14.5.11's Ferrers form)
+    np.testing.assert_allclose(fsp.lpmv(-1, 0, 0.3), np.sqrt(0.7 / 1.3), rtol=1e-15)
+    check_second_order(lambda x: fsp.lpmv(3, 6, x), [X[np.abs(X) < 1][:4]], RNG)
+    with pytest.raises(TypeError, match="one order m"):
+        fsp.lpmv(np.array([1, 2]), 3, 0.5)

@@ -85,7 +85,8 @@ from ._special_carlson import (agm, ellipeinc, ellipkinc, elliprc, elliprd,  # n
 from ._special_polys import (eval_chebyc, eval_chebys, eval_chebyt, eval_chebyu,  # noqa: F401
                              eval_gegenbauer, eval_genlaguerre, eval_hermite,
                              eval_hermitenorm, eval_jacobi, eval_laguerre, eval_legendre,
-                             eval_sh_chebyt, eval_sh_chebyu, eval_sh_jacobi, eval_sh_legendre)
+                             eval_sh_chebyt, eval_sh_chebyu, eval_sh_jacobi, eval_sh_legendre,
+                             lpmv)
 from ._special_orders import (lambertw, modstruve, spherical_in, spherical_jn,  # noqa: F401
                               spherical_kn, spherical_yn, struve)
 from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
