@@ -691,6 +691,8 @@ OPS = [
          ref=lambda x, name=name, d=d: scipy_special(name)(2, x, d), skip=("float32",))
       for name in ("spherical_jn", "spherical_yn", "spherical_in", "spherical_kn")
       for d in (False, True)],
+    Op("hyp0f1", lambda m, z: fsp.hyp0f1(np.asarray(1.7, z.dtype), z), dom=U(-3.0, 3.0),
+       ref=lambda z: scipy_special("hyp0f1")(1.7, z)),
     Op("hyp1f1", lambda m, x: fsp.hyp1f1(0.7, 1.9, x), dom=U(-3.0, 3.0),
        ref=lambda x: scipy_special("hyp1f1")(0.7, 1.9, x)),
     # (a, b, c in z's dtype: SciPy's hyp2f1(float, float, float, float32) is float64)

@@ -34,6 +34,7 @@ CALLS = [(name, (X,)) for name in ("erfcx", "dawsn", "exp1", "expi", "spence", "
     ("iv", (Y / 3, np.abs(X))), ("ive", (Y / 3, X)), ("kv", (Y / 3, X)), ("kve", (Y / 3, X)),
     ("k0", (X,)), ("k1", (X,)), ("k0e", (X,)), ("k1e", (X,)),
     ("kn", (np.abs(np.round(Y / 2)).astype(int), X)), ("kn", (np.trunc(Y / 2), X)),
+    ("hyp0f1", (np.abs(Y[:200]) + 0.5, X[:200])),
     ("hyp1f1", (X[:200], Y[:200] - 10, Z[:200])),
     ("hyp2f1", (X[:200] / 3, Y[:200] / 3, np.abs(Z[:200]), W[:200] / 10)),
 ]
@@ -364,3 +365,11 @@ def test_kn_is_kv_of_the_truncated_order_differentiable_in_x():
     x32 = x.astype(np.float32)
     for n in (3, np.int64(2), np.float32(2.5), 2.5, np.arange(6)):
         assert fsp.kn(n, x32).dtype == scipy_special.kn(n, x32).dtype, n
+
+
+def test_hyp0f1_derivative_is_the_shifted_function():
+    z = np.linspace(-4.0, 4.0, 9)
+    np.testing.assert_allclose(fg.elementwise_grad(lambda z: fsp.hyp0f1(1.5, z))(z),
+                               scipy_special.hyp0f1(2.5, z) / 1.5, rtol=1e-14)
+    with pytest.raises(NotImplementedError, match="with respect to v"):
+        fg.grad(fsp.hyp0f1)(1.5, 0.3)

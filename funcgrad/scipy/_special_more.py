@@ -19,8 +19,9 @@ _FRONTS_NEED = (_reject_complex,)  # (a name the compiled fronts use: see _front
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
            "fresnel", "wofz", "sph_harm_y", "jv", "yv", "iv", "ive", "kv", "kve", "k0", "k1",
-           "k0e", "k1e", "kn", "bessel_jn", "j0", "j1", "jn", "y0", "y1", "yn", "poch", "boxcox", "boxcox1p",
-           "owens_t", "hyp1f1", "hyp2f1", "factorial", "comb", "bernoulli"]
+           "k0e", "k1e", "kn", "bessel_jn", "j0", "j1", "jn", "y0", "y1", "yn", "poch", "boxcox",
+           "boxcox1p",
+           "owens_t", "hyp0f1", "hyp1f1", "hyp2f1", "factorial", "comb", "bernoulli"]
 
 
 def _front(prim_fn: Any, params: str, doc: str, home: Any = None, module: str = "_ss",
@@ -214,6 +215,14 @@ owens_t = _front(_ss.owens_t, "h, a", """Owen's T function ``T(h, a)``, differen
     >>> float(fg.grad(owens_t, 1)(0.0, 0.0)) == 1 / (2 * math.pi)
     True
     """, real="pass a real array")
+hyp0f1 = _front(_ss.hyp0f1, "v, z", """The confluent hypergeometric limit function
+    ``0F1(; v; z)``; derivative in ``z``: ``0F1(; v + 1; z) / v``.  In ``v`` it raises
+    ``NotImplementedError`` (no closed form).
+
+    >>> import funcgrad as fg
+    >>> float(hyp0f1(1.0, 0.0)), float(fg.grad(hyp0f1, 1)(2.0, 0.0))
+    (1.0, 0.5)
+    """)
 hyp1f1 = _front(_ss.hyp1f1, "a, b, x", """Kummer's confluent hypergeometric function
     ``1F1(a; b; x)``; derivative in ``x``: ``(a/b) 1F1(a + 1; b + 1; x)``.  In ``a`` and
     ``b`` it raises ``NotImplementedError`` (no closed form).

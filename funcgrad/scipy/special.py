@@ -60,7 +60,7 @@ from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules
 from ..typing import Array, ArrayLike, Axis
 from . import _special_more as _more
 from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,  # noqa: F401
-                            erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp1f1,
+                            erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp0f1, hyp1f1,
                             hyp2f1, iv, ive, j0, j1, jn, jv, k0, k0e, k1, k1e, kn, kv, kve,
                             loggamma, owens_t, poch, sici, spence, sph_harm_y, wofz, y0, y1,
                             yn, yv)
