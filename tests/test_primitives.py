@@ -670,6 +670,10 @@ OPS = [
     Op("ndtri_exp", lambda m, y: fsp.ndtri_exp(y), dom=U(-5.0, -0.1),
        ref=scipy_special("ndtri_exp")),
     Op("erfi", lambda m, x: fsp.erfi(x), dom=U(-2.0, 2.0), ref=scipy_special("erfi")),
+    # (kolmogorov: both of its slope's forms, split at 0.6)
+    Op("kolmogorov", lambda m, y: fsp.kolmogorov(y), dom=U(0.3, 2.0),
+       ref=scipy_special("kolmogorov")),
+    Op("kolmogi", lambda m, p: fsp.kolmogi(p), dom=U(0.05, 0.95), ref=scipy_special("kolmogi")),
     Op("ellipk", lambda m, x: fsp.ellipk(x), dom=U(-2.0, 0.9), ref=scipy_special("ellipk")),
     # (|m| < 5e-3: the derivatives' Taylor series)
     Op("ellipk_small_m", lambda m, x: fsp.ellipk(x), dom=U(-0.004, 0.004),

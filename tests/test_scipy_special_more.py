@@ -373,3 +373,22 @@ def test_hyp0f1_derivative_is_the_shifted_function():
                                scipy_special.hyp0f1(2.5, z) / 1.5, rtol=1e-14)
     with pytest.raises(NotImplementedError, match="with respect to v"):
         fg.grad(fsp.hyp0f1)(1.5, 0.3)
+
+
+def test_kolmogorov_and_its_inverse():
+    y = np.array([0.0, 0.1, 0.3, 0.55, 0.6, 0.65, 1.0, 2.0, 5.0, np.inf, -1.0, np.nan])
+    for dtype in (np.float64, np.float32):
+        got, want = fsp.kolmogorov(y.astype(dtype)), scipy_special.kolmogorov(y.astype(dtype))
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    p = np.array([0.0, 1e-10, 0.5, 0.99, 1.0, 1.5, -0.1])
+    np.testing.assert_array_equal(fsp.kolmogi(p), scipy_special.kolmogi(p))
+    # the slope against central differences of SciPy, on both sides of its forms' switch
+    h = 1e-6
+    for v in (0.35, 0.59, 0.6, 0.61, 1.3, 2.5):
+        want = (scipy_special.kolmogorov(v + h) - scipy_special.kolmogorov(v - h)) / (2 * h)
+        assert abs(fg.grad(fsp.kolmogorov)(v) - want) < 1e-8, v
+    for q in (0.1, 0.5, 0.9):
+        want = (scipy_special.kolmogi(q + h) - scipy_special.kolmogi(q - h)) / (2 * h)
+        assert abs(fg.grad(fsp.kolmogi)(q) - want) < 1e-7 * abs(want), q
+    check_second_order(fsp.kolmogorov, [np.array([0.4, 0.8, 1.7])])

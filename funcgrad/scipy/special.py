@@ -66,7 +66,8 @@ from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,
                             yn, yv)
 from . import _special_inverse as _inverse
 from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # noqa: F401
-                               gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, ndtri_exp)
+                               gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, kolmogi,
+                               kolmogorov, ndtri_exp)
 from . import _special_elementary as _elementary
 from ._special_gamma import beta, betaln, rgamma  # noqa: F401
 from ._special_incomplete import betainc, betaincc, gammainc, gammaincc  # noqa: F401
