@@ -670,6 +670,10 @@ OPS = [
     Op("ndtri_exp", lambda m, y: fsp.ndtri_exp(y), dom=U(-5.0, -0.1),
        ref=scipy_special("ndtri_exp")),
     Op("erfi", lambda m, x: fsp.erfi(x), dom=U(-2.0, 2.0), ref=scipy_special("erfi")),
+    # (kolmogorov: both of its slope's forms, split at 0.6)
+    Op("kolmogorov", lambda m, y: fsp.kolmogorov(y), dom=U(0.3, 2.0),
+       ref=scipy_special("kolmogorov")),
+    Op("kolmogi", lambda m, p: fsp.kolmogi(p), dom=U(0.05, 0.95), ref=scipy_special("kolmogi")),
     Op("ellipk", lambda m, x: fsp.ellipk(x), dom=U(-2.0, 0.9), ref=scipy_special("ellipk")),
     # (|m| < 5e-3: the derivatives' Taylor series)
     Op("ellipk_small_m", lambda m, x: fsp.ellipk(x), dom=U(-0.004, 0.004),
@@ -691,6 +695,8 @@ OPS = [
          ref=lambda x, name=name, d=d: scipy_special(name)(2, x, d), skip=("float32",))
       for name in ("spherical_jn", "spherical_yn", "spherical_in", "spherical_kn")
       for d in (False, True)],
+    Op("hyp0f1", lambda m, z: fsp.hyp0f1(np.asarray(1.7, z.dtype), z), dom=U(-3.0, 3.0),
+       ref=lambda z: scipy_special("hyp0f1")(1.7, z)),
     Op("hyp1f1", lambda m, x: fsp.hyp1f1(0.7, 1.9, x), dom=U(-3.0, 3.0),
        ref=lambda x: scipy_special("hyp1f1")(0.7, 1.9, x)),
     # (a, b, c in z's dtype: SciPy's hyp2f1(float, float, float, float32) is float64)

@@ -33,6 +33,8 @@ CALLS = [(name, (X,)) for name in ("erfcx", "dawsn", "exp1", "expi", "spence", "
     ("yv", (np.round(Y), X)), ("yv", (Y / 3, np.abs(X))), ("iv", (np.round(Y), X)),
     ("iv", (Y / 3, np.abs(X))), ("ive", (Y / 3, X)), ("kv", (Y / 3, X)), ("kve", (Y / 3, X)),
     ("k0", (X,)), ("k1", (X,)), ("k0e", (X,)), ("k1e", (X,)),
+    ("kn", (np.abs(np.round(Y / 2)).astype(int), X)), ("kn", (np.trunc(Y / 2), X)),
+    ("hyp0f1", (np.abs(Y[:200]) + 0.5, X[:200])),
     ("hyp1f1", (X[:200], Y[:200] - 10, Z[:200])),
     ("hyp2f1", (X[:200] / 3, Y[:200] / 3, np.abs(Z[:200]), W[:200] / 10)),
 ]
@@ -352,3 +354,41 @@ def test_integer_functions_of_traced_values_name_the_fix(f, fix):
         fg.grad(f)(3.0)
     with pytest.raises(TypeError, match="plain numbers or NumPy arrays"):
         fg.vmap(f)(np.arange(3.0))
+
+
+def test_kn_is_kv_of_the_truncated_order_differentiable_in_x():
+    x = np.linspace(0.5, 4.0, 6)
+    np.testing.assert_allclose(fg.elementwise_grad(lambda x: fsp.kn(2, x))(x),
+                               -(scipy_special.kv(1, x) + scipy_special.kv(3, x)) / 2,
+                               rtol=1e-13)
+    assert float(fg.grad(fsp.kn)(2.5, 1.0)) == 0.0  # (the truncated order: a step)
+    x32 = x.astype(np.float32)
+    for n in (3, np.int64(2), np.float32(2.5), 2.5, np.arange(6)):
+        assert fsp.kn(n, x32).dtype == scipy_special.kn(n, x32).dtype, n
+
+
+def test_hyp0f1_derivative_is_the_shifted_function():
+    z = np.linspace(-4.0, 4.0, 9)
+    np.testing.assert_allclose(fg.elementwise_grad(lambda z: fsp.hyp0f1(1.5, z))(z),
+                               scipy_special.hyp0f1(2.5, z) / 1.5, rtol=1e-14)
+    with pytest.raises(NotImplementedError, match="with respect to v"):
+        fg.grad(fsp.hyp0f1)(1.5, 0.3)
+
+
+def test_kolmogorov_and_its_inverse():
+    y = np.array([0.0, 0.1, 0.3, 0.55, 0.6, 0.65, 1.0, 2.0, 5.0, np.inf, -1.0, np.nan])
+    for dtype in (np.float64, np.float32):
+        got, want = fsp.kolmogorov(y.astype(dtype)), scipy_special.kolmogorov(y.astype(dtype))
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    p = np.array([0.0, 1e-10, 0.5, 0.99, 1.0, 1.5, -0.1])
+    np.testing.assert_array_equal(fsp.kolmogi(p), scipy_special.kolmogi(p))
+    # the slope against central differences of SciPy, on both sides of its forms' switch
+    h = 1e-6
+    for v in (0.35, 0.59, 0.6, 0.61, 1.3, 2.5):
+        want = (scipy_special.kolmogorov(v + h) - scipy_special.kolmogorov(v - h)) / (2 * h)
+        assert abs(fg.grad(fsp.kolmogorov)(v) - want) < 1e-8, v
+    for q in (0.1, 0.5, 0.9):
+        want = (scipy_special.kolmogi(q + h) - scipy_special.kolmogi(q - h)) / (2 * h)
+        assert abs(fg.grad(fsp.kolmogi)(q) - want) < 1e-7 * abs(want), q
+    check_second_order(fsp.kolmogorov, [np.array([0.4, 0.8, 1.7])])

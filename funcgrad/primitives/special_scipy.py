@@ -23,7 +23,7 @@ with differentiable primitives, so derivatives of every order follow:
   ``h(t) = (t e**t - expm1(t))/t**2`` (its Taylor series for ``|t| < 0.01``);
 - ``owens_t(h, a)``: ``-phi(h) erf(a h/sqrt 2)/2`` and
   ``exp(-h**2 (1 + a**2)/2) / (2 pi (1 + a**2))``;
-- ``hyp1f1``/``hyp2f1`` in ``z``: ``(a/b) 1F1(a+1; b+1; z)``,
+- ``hyp0f1``/``hyp1f1``/``hyp2f1`` in ``z``: ``0F1(; v+1; z)/v``, ``(a/b) 1F1(a+1; b+1; z)``,
   ``(ab/c) 2F1(a+1, b+1; c+1; z)``;
 - ``jv(v, z)`` in ``z``: ``(jv(v - 1, z) - jv(v + 1, z))/2`` (in ``v``: none); likewise
   ``yv``; ``iv``: ``(iv(v - 1, z) + iv(v + 1, z))/2``; ``kv``: ``-(kv(v - 1, z) +
@@ -40,7 +40,8 @@ with differentiable primitives, so derivatives of every order follow:
   (infinite at the poles ``theta = 0, pi`` for ``m != 0``).
 
 ``gammasgn`` is piecewise constant (no derivative, as ``sign``).  A derivative with no
-closed form (``hyp1f1`` in ``a``, ``b``; ``hyp2f1`` in ``a``, ``b``, ``c``; the Bessel
+closed form (``hyp0f1`` in ``v``; ``hyp1f1`` in ``a``, ``b``; ``hyp2f1`` in ``a``, ``b``,
+``c``; the Bessel
 functions' ``v``) or of an integer argument (``expn``'s ``n``, ``sph_harm_y``'s ``n`` and ``m``) is
 a linear rule that raises ``NotImplementedError`` naming the argument when that
 derivative is asked for.
@@ -368,6 +369,9 @@ boxcox1p_p = _declare("boxcox1p", *_boxcox(log1p))
 owens_t_p = _declare("owens_t", _owens_t_lin_h, _owens_t_lin_a)
 hyp1f1_p = _declare("hyp1f1", _not_implemented("hyp1f1(a, b, x)", "a", "x"),
                     _not_implemented("hyp1f1(a, b, x)", "b", "x"), _hyp1f1_lin_z)
+# (0F1(; v; z)' = 0F1(; v + 1; z) / v, DLMF 16.3.1)
+hyp0f1_p = _declare("hyp0f1", _not_implemented("hyp0f1(v, z)", "v", "z"),
+                    lambda g, v, z, out: g * (hyp0f1(v + 1.0, z) / v))
 hyp2f1_p = _declare("hyp2f1", _not_implemented("hyp2f1(a, b, c, z)", "a", "z"),
                     _not_implemented("hyp2f1(a, b, c, z)", "b", "z"),
                     _not_implemented("hyp2f1(a, b, c, z)", "c", "z"), _hyp2f1_lin_z)
@@ -379,17 +383,20 @@ sph_harm_y_p = _declare("sph_harm_y", _not_implemented("sph_harm_y(n, m, theta, 
                         lambda g, n, m, theta, phi, out: g * (out * (1j * m)))
 
 (erfcx, dawsn, exp1, expi, expn, spence, loggamma, gammasgn, sici_si, sici_ci, fresnel_s,
- fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp1f1, hyp2f1, wofz, erf_complex, erfc_complex,
+ fresnel_c, poch, boxcox, boxcox1p, owens_t, hyp0f1, hyp1f1, hyp2f1, wofz, erf_complex,
+ erfc_complex,
  sph_harm_y, jv, yv, iv, kv, ive, kve, k0, k1, k0e, k1e, gamma_complex, digamma_complex,
  log_ndtr_complex, rgamma_complex) = map(_call, (
     erfcx_p, dawsn_p, exp1_p, expi_p, expn_p, spence_p, loggamma_p, gammasgn_p, sici_si_p,
-    sici_ci_p, fresnel_s_p, fresnel_c_p, poch_p, boxcox_p, boxcox1p_p, owens_t_p, hyp1f1_p,
+    sici_ci_p, fresnel_s_p, fresnel_c_p, poch_p, boxcox_p, boxcox1p_p, owens_t_p, hyp0f1_p,
+    hyp1f1_p,
     hyp2f1_p, wofz_p, erf_complex_p, erfc_complex_p, sph_harm_y_p, jv_p, yv_p, iv_p, kv_p,
     ive_p, kve_p, k0_p, k1_p, k0e_p, k1e_p, gamma_complex_p, digamma_complex_p,
     log_ndtr_complex_p, rgamma_complex_p))
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn",
            "sici_si", "sici_ci", "fresnel_s", "fresnel_c", "poch", "boxcox", "boxcox1p",
-           "owens_t", "hyp1f1", "hyp2f1", "wofz", "erf_complex", "erfc_complex", "sph_harm_y",
+           "owens_t", "hyp0f1", "hyp1f1", "hyp2f1", "wofz", "erf_complex", "erfc_complex",
+           "sph_harm_y",
            "jv", "yv", "iv", "kv", "ive", "kve", "k0", "k1", "k0e", "k1e", "gamma_complex",
            "digamma_complex", "log_ndtr_complex", "rgamma_complex", "trigamma_complex",
            "digamma_of"]

@@ -11,6 +11,10 @@ SciPy), with linear rules written with differentiable primitives:
   at the result (:mod:`.incomplete`'s ``gammainc_da``, ``betainc_da``, ``betainc_db``:
   ``P(a, x) = y`` and ``Q(a, x) = y`` give the same ``-gammainc_da / density``);
 - ``erfi' = 2/sqrt(pi) exp(x**2)``;
+- ``kolmogorov(y) = 2 sum (-1)**(k-1) exp(-2 k**2 y**2)``: its slope ``-8y sum (-1)**(k-1)
+  k**2 exp(-2 k**2 y**2)`` from ``y = 0.6`` (12 terms), below it that of the theta form
+  ``1 - sqrt(2 pi)/y sum exp(-(2k-1)**2 pi**2 / (8 y**2))`` (5 terms; 0 at ``y <= 0``);
+  ``kolmogi``, its inverse: one over that slope at the result;
 - the complete elliptic integrals (parameter ``m``, SciPy's convention):
   ``K'(m) = (E - (1 - m) K) / (2 m (1 - m))``, ``E'(m) = (E - K) / (2m)`` (their Taylor
   series near ``m = 0``, where those differences cancel), ``ellipkm1(p) = K(1 - p)``;
@@ -27,7 +31,7 @@ SciPy), with linear rules written with differentiable primitives:
 import math
 
 from .elementwise import (abs as _abs, equal, exp, floor, less, less_equal, log, log1p,
-                          logical_and, power, square, where)
+                          logical_and, power, square, where)  # noqa: F401
 from .incomplete import (_betainc_density, _gammainc_density, betainc_da, betainc_db,
                          gammainc_da)
 from .special import gamma
@@ -109,7 +113,25 @@ betaincinv_p = _declare(
     lambda g, a, b, y, x: g / _betainc_density(a, b, x))
 ndtri_exp_p = _declare("ndtri_exp",
                        lambda g, y, x: g * (exp(y + square(x) * 0.5) * _SQRT_2PI))
+kolmogorov_p = _declare("kolmogorov", lambda g, y, out: g * kolmogorov_slope(y))
+kolmogi_p = _declare("kolmogi", lambda g, p, y: g / kolmogorov_slope(y))
 erfi_p = _declare("erfi", lambda g, x, y: g * (exp(square(x)) * (2.0 / math.sqrt(math.pi))))
+def kolmogorov_slope(y):
+    """``d/dy kolmogorov(y)`` (written with primitives: its own derivatives follow)."""
+    far = less_equal(0.6, y)
+    yf = where(far, y, 1.0)
+    alternating = 0.0
+    for k in range(12, 0, -1):
+        alternating = alternating + (-1.0) ** (k - 1) * k * k * exp(square(yf) * (-2.0 * k * k))
+    near = logical_and(less(0.0, y), less(y, 0.6))
+    yn = where(near, y, 0.5)
+    theta = 0.0
+    for k in range(5, 0, -1):
+        a = (2 * k - 1) ** 2 * math.pi ** 2 / 8.0
+        theta = theta + exp(-a / square(yn)) * (1.0 / square(yn) - 2.0 * a / square(square(yn)))
+    return where(far, yf * alternating * -8.0, where(near, theta * _SQRT_2PI, 0.0))
+
+
 ellipk_p = _declare("ellipk", _ellipk_lin)
 ellipe_p = _declare("ellipe", _ellipe_lin)
 ellipkm1_p = _declare("ellipkm1", _ellipkm1_lin)
@@ -181,10 +203,11 @@ modstruve_p = _declare("modstruve", _not_implemented("modstruve(v, x)", "v", "x"
 lambertw, struve, modstruve = map(_call, (lambertw_p, struve_p, modstruve_p))
 
 (inv_boxcox, inv_boxcox1p, gammaincinv, gammainccinv, betaincinv, ndtri_exp, erfi, ellipk,
- ellipe, ellipkm1) = map(_call, (inv_boxcox_p, inv_boxcox1p_p, gammaincinv_p, gammainccinv_p,
-                                 betaincinv_p, ndtri_exp_p, erfi_p, ellipk_p, ellipe_p,
-                                 ellipkm1_p))
+ ellipe, ellipkm1, kolmogorov, kolmogi) = map(_call, (
+    inv_boxcox_p, inv_boxcox1p_p, gammaincinv_p, gammainccinv_p, betaincinv_p, ndtri_exp_p,
+    erfi_p, ellipk_p, ellipe_p, ellipkm1_p, kolmogorov_p, kolmogi_p))
 __all__ = ["inv_boxcox", "inv_boxcox1p", "gammaincinv", "gammainccinv", "betaincinv",
-           "ndtri_exp", "erfi", "ellipk", "ellipe", "ellipkm1", "lambertw", "struve",
+           "ndtri_exp", "erfi", "ellipk", "ellipe", "ellipkm1", "kolmogorov", "kolmogi",
+           "lambertw", "struve",
            "modstruve", "spherical_jn", "spherical_jn_d", "spherical_yn", "spherical_yn_d",
            "spherical_in", "spherical_in_d", "spherical_kn", "spherical_kn_d"]

@@ -19,7 +19,7 @@ def _front(prim_fn: Any, params: str, doc: str, real: Optional[str] = None) -> A
 
 
 __all__ = ["inv_boxcox", "inv_boxcox1p", "gammaincinv", "gammainccinv", "betaincinv",
-           "ndtri_exp", "erfi", "ellipk", "ellipe", "ellipkm1"]
+           "ndtri_exp", "erfi", "ellipk", "ellipe", "ellipkm1", "kolmogorov", "kolmogi"]
 
 inv_boxcox = _front(_sm.inv_boxcox, "y, lmbda", """The inverse of the Box-Cox transform,
     ``(1 + lmbda y)**(1/lmbda)`` (``exp(y)`` at ``lmbda = 0``); differentiable in ``y``
@@ -99,3 +99,17 @@ ellipkm1 = _front(_sm.ellipkm1, "p", """``K(1 - p)``, accurate for small ``p`` (
     >>> float(fg.grad(ellipkm1)(1.0)) == -float(fg.grad(ellipk)(0.0))
     True
     """)
+kolmogorov = _front(_sm.kolmogorov, "y", """The complementary CDF of Kolmogorov's limiting
+    distribution, ``P(sqrt(n) D_n > y)`` as ``n -> inf``: ``2 sum (-1)**(k-1) exp(-2 k**2
+    y**2)``; differentiable (its series' slope; the theta form's for small ``y``).
+
+    >>> import funcgrad as fg
+    >>> round(float(kolmogorov(1.0)), 12), round(float(fg.grad(kolmogorov)(1.0)), 12)
+    (0.269999671677, -1.071948558357)
+    """, real="pass a real array")
+kolmogi = _front(_sm.kolmogi, "p", """The inverse of ``kolmogorov``: ``kolmogorov(kolmogi(p))
+    == p``; derivative one over ``kolmogorov``'s slope at the result.
+
+    >>> round(float(kolmogi(kolmogorov(0.8))), 14)
+    0.8
+    """, real="pass a real array")

@@ -19,8 +19,9 @@ _FRONTS_NEED = (_reject_complex,)  # (a name the compiled fronts use: see _front
 
 __all__ = ["erfcx", "dawsn", "exp1", "expi", "expn", "spence", "loggamma", "gammasgn", "sici",
            "fresnel", "wofz", "sph_harm_y", "jv", "yv", "iv", "ive", "kv", "kve", "k0", "k1",
-           "k0e", "k1e", "bessel_jn", "j0", "j1", "jn", "y0", "y1", "yn", "poch", "boxcox", "boxcox1p",
-           "owens_t", "hyp1f1", "hyp2f1", "factorial", "comb", "bernoulli"]
+           "k0e", "k1e", "kn", "bessel_jn", "j0", "j1", "jn", "y0", "y1", "yn", "poch", "boxcox",
+           "boxcox1p",
+           "owens_t", "hyp0f1", "hyp1f1", "hyp2f1", "factorial", "comb", "bernoulli"]
 
 
 def _front(prim_fn: Any, params: str, doc: str, home: Any = None, module: str = "_ss",
@@ -214,6 +215,14 @@ owens_t = _front(_ss.owens_t, "h, a", """Owen's T function ``T(h, a)``, differen
     >>> float(fg.grad(owens_t, 1)(0.0, 0.0)) == 1 / (2 * math.pi)
     True
     """, real="pass a real array")
+hyp0f1 = _front(_ss.hyp0f1, "v, z", """The confluent hypergeometric limit function
+    ``0F1(; v; z)``; derivative in ``z``: ``0F1(; v + 1; z) / v``.  In ``v`` it raises
+    ``NotImplementedError`` (no closed form).
+
+    >>> import funcgrad as fg
+    >>> float(hyp0f1(1.0, 0.0)), float(fg.grad(hyp0f1, 1)(2.0, 0.0))
+    (1.0, 0.5)
+    """)
 hyp1f1 = _front(_ss.hyp1f1, "a, b, x", """Kummer's confluent hypergeometric function
     ``1F1(a; b; x)``; derivative in ``x``: ``(a/b) 1F1(a + 1; b + 1; x)``.  In ``a`` and
     ``b`` it raises ``NotImplementedError`` (no closed form).
@@ -317,6 +326,27 @@ def yn(n: ArrayLike, x: ArrayLike) -> Array:
     elif np.result_type(n).kind == "f":
         n = fnp.trunc(n)  # (SciPy's integer loop)
     return yv(n, x)
+
+
+def kn(n: ArrayLike, x: ArrayLike) -> Array:
+    """The modified Bessel function of the second kind of integer order, ``kv(n, x)``
+    (SciPy's values agree bit for bit; a float ``n`` is truncated, as SciPy's: derivative
+    0 in ``n``).  Differentiable in ``x``.
+
+    >>> import funcgrad as fg
+    >>> round(float(kn(1, 1.0)), 15), round(float(fg.grad(kn, 1)(0, 1.0)), 15)  # -K_1
+    (0.601907230197235, -0.601907230197235)
+    """
+    if isinstance(n, float):  # (a Python float stays weak: float32 x, float32 result)
+        return kv(float(np.trunc(n)), x)
+    n = _operand(n)
+    dtype = n.dtype if hasattr(n, "dtype") else np.result_type(n)
+    if dtype.kind == "c":
+        raise TypeError("kn(n, x): complex n is not supported, as in scipy.special")
+    # (an integer n takes SciPy's long loop: float64 even for a float32 x; the truncation
+    # is piecewise constant: derivative 0 in n)
+    order = fnp.astype(n, np.float32 if dtype == np.float32 else np.float64)
+    return kv(fnp.trunc(order), x)
 
 
 def j0(x: ArrayLike) -> Array:

@@ -36,10 +36,12 @@ derivative (:mod:`._special_more`).  ``expm1``, ``log1p``, ``exp2``, ``exp10``, 
 functions SciPy keeps here (:mod:`._special_elementary`); SciPy's distribution functions
 ``chdtr``, ``gdtr``, ``pdtr``, ``bdtr``, ``nbdtr``, ``stdtr``, ``fdtr`` (and their
 complements) and ``binom`` are compositions of the incomplete gamma and beta functions
-(:mod:`._special_cdtr`); ``rgamma``, ``betaln`` and
-``beta``, with SciPy's values at the poles of Gamma, are in :mod:`._special_gamma`.  The
-functions that are ufuncs in SciPy take its ``out=`` (plain arrays only: a traced result
-raises a ``TypeError``; :mod:`._special_out`).
+(:mod:`._special_cdtr`), their inverses (``chdtri``...) of ``gammaincinv`` and
+``betaincinv`` (:mod:`._special_cdtri`); the orthogonal polynomials ``eval_*``
+(:mod:`._special_polys`) and Carlson's ``ellipr*`` (:mod:`._special_carlson`) are
+funcgrad.numpy code; ``rgamma``, ``betaln`` and ``beta``, with SciPy's values at the poles
+of Gamma, are in :mod:`._special_gamma`.  The functions that are ufuncs in SciPy take its
+``out=`` (plain arrays only: a traced result raises a ``TypeError``; :mod:`._special_out`).
 """
 import functools
 import math
@@ -58,13 +60,14 @@ from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules
 from ..typing import Array, ArrayLike, Axis
 from . import _special_more as _more
 from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,  # noqa: F401
-                            erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp1f1,
-                            hyp2f1, iv, ive, j0, j1, jn, jv, k0, k0e, k1, k1e, kv, kve,
+                            erfcx, exp1, expi, expn, factorial, fresnel, gammasgn, hyp0f1, hyp1f1,
+                            hyp2f1, iv, ive, j0, j1, jn, jv, k0, k0e, k1, k1e, kn, kv, kve,
                             loggamma, owens_t, poch, sici, spence, sph_harm_y, wofz, y0, y1,
                             yn, yv)
 from . import _special_inverse as _inverse
 from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # noqa: F401
-                               gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, ndtri_exp)
+                               gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, kolmogi,
+                               kolmogorov, ndtri_exp)
 from . import _special_elementary as _elementary
 from ._special_gamma import beta, betaln, rgamma  # noqa: F401
 from ._special_incomplete import betainc, betaincc, gammainc, gammaincc  # noqa: F401
@@ -75,6 +78,16 @@ from ._special_cdtr import (bdtr, bdtrc, binom, chdtr, chdtrc, fdtr, fdtrc,  # n
                             gdtr, gdtrc, nbdtr, nbdtrc, pdtr, pdtrc, stdtr)
 from ._special_out import with_out as _with_out, write_out
 from . import _special_orders as _orders
+from . import _special_carlson as _carlson, _special_cdtri as _cdtri
+from . import _special_polys as _polys
+from ._special_cdtri import bdtri, chdtri, fdtri, gdtrix, nbdtri, pdtri, stdtrit  # noqa: F401
+from ._special_carlson import (agm, ellipeinc, ellipkinc, elliprc, elliprd,  # noqa: F401
+                               elliprf, elliprg, elliprj)
+from ._special_polys import (eval_chebyc, eval_chebys, eval_chebyt, eval_chebyu,  # noqa: F401
+                             eval_gegenbauer, eval_genlaguerre, eval_hermite,
+                             eval_hermitenorm, eval_jacobi, eval_laguerre, eval_legendre,
+                             eval_sh_chebyt, eval_sh_chebyu, eval_sh_jacobi, eval_sh_legendre,
+                             lpmv)
 from ._special_orders import (lambertw, modstruve, spherical_in, spherical_jn,  # noqa: F401
                               spherical_kn, spherical_yn, struve)
 from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
@@ -85,7 +98,8 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
            "betainc", "betaincc", "gammainc", "gammaincc", "xlogy", "xlog1py", "entr", "rel_entr",
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
            "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
-               _inverse.__all__ + _orders.__all__ + _cdtr.__all__)
+               _inverse.__all__ + _orders.__all__ + _cdtr.__all__ + _polys.__all__
+               + _carlson.__all__ + _cdtri.__all__)
 
 _INF = math.inf
 
