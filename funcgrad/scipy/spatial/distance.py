@@ -264,12 +264,18 @@ def is_valid_dm(D: ArrayLike, tol: float = 0.0, throw: bool = False,  # noqa: N8
         elif not (np.all(np.abs(np.diag(d)) <= tol) if tol else np.all(np.diag(d) == 0)):
             problem = f"{what} diagonal must be " + (
                 f"close to zero within tolerance {tol:5.5f}." if tol else "zero.")
+    return _verdict(problem, throw, warning)
+
+
+def _verdict(problem, throw, warning):
+    """SciPy's is_valid_* answer: True without a ``problem``; else raised (``throw``),
+    warned (``warning``) and False."""
     if problem is not None:
         if throw:
             raise ValueError(problem)
         if warning:
             import warnings
-            warnings.warn(problem, stacklevel=2)
+            warnings.warn(problem, stacklevel=3)
     return problem is None
 
 
@@ -291,13 +297,7 @@ def is_valid_y(y: ArrayLike, warning: bool = False, throw: bool = False,
         problem = (f"Length n of condensed distance matrix {name + ' ' if name else ''}must "
                    f"be a binomial coefficient, i.e. there must be a k such that (k \\choose "
                    f"2)=n)!")
-    if problem is not None:
-        if throw:
-            raise ValueError(problem)
-        if warning:
-            import warnings
-            warnings.warn(problem, stacklevel=2)
-    return problem is None
+    return _verdict(problem, throw, warning)
 
 
 def num_obs_dm(d: ArrayLike) -> int:
