@@ -23,7 +23,8 @@ SIM_TESTS = ROOT / "tests" / "gpu_sim"
 # test_gpu_transforms.py the second and checks that together they hold every file.
 KERNEL_FILES = ("test_kernels.py",)
 OTHER_FILES = ("test_transforms.py", "test_decompositions.py", "test_fft.py",
-               "test_complex.py", "test_graph_primitives.py", "test_scipy_spatial_fft.py")
+               "test_complex.py", "test_graph_primitives.py", "test_scipy_spatial_fft.py",
+               "test_special_polys_gpu.py")
 
 
 def run_under_simulator(*files, soak=False):

@@ -44,7 +44,7 @@ from ..core import Tracer, _state, stands_for_tensor
 from ..errors import FREED_MESSAGE, ShapeMismatchError
 from ..instruments import check_unpacked
 from ._call import CustomRule, as_operand, custom_call_p, with_entries
-from ._reach import refuse_unreachable_captures
+from ._reach import on_the_tape, refuse_unreachable_captures
 from ._eager import (ONCE_MESSAGE, backward_class, eager_tensor_type, no_grad, present,
                      rebase_dirty, unwrap_output)
 
@@ -256,11 +256,14 @@ class Function:
         name = cls.__name__
         array_pos = [i for i, a in enumerate(args) if _is_array_like(a)]
         leaves = [as_operand(args[i]) for i in array_pos]
-        refuse_unreachable_captures(f"{name}.apply", lambda: [
-            (a, f"argument {i}") for i, a in enumerate(args) if i not in array_pos] + [
-            (_unwrapped_method(c.__dict__[rule]), f"{name}.{rule}") for c in cls.__mro__
-            for rule in _RULES
-            if c not in (Function, object) and rule in c.__dict__], leaves)
+        # (on the eager tape a Function is PyTorch's: its backward is the derivative, and
+        # Tensors it closes over are its own business, as in torch.autograd.Function)
+        if not on_the_tape(leaves):
+            refuse_unreachable_captures(f"{name}.apply", lambda: [
+                (a, f"argument {i}") for i, a in enumerate(args) if i not in array_pos] + [
+                (_unwrapped_method(c.__dict__[rule]), f"{name}.{rule}") for c in cls.__mro__
+                for rule in _RULES
+                if c not in (Function, object) and rule in c.__dict__], leaves)
         Tensor = eager_tensor_type()
         # (rules then see Tensors; under a transform, Tensors are its traced values)
         eager = Tensor is not None and any(isinstance(args[i], Tensor) for i in array_pos)

@@ -28,7 +28,7 @@ from ..core import ROOT, Tracer, _special_classes, _state
 from ._eager import eager_tensor_type
 from ._guard import CapturedTracerError
 
-__all__ = ["refuse_unreachable_captures"]
+__all__ = ["refuse_unreachable_captures", "on_the_tape"]
 
 # (a bound on the objects searched: a rule's closures are small; a huge object graph is
 # not walked to its end, and what lies past the bound is not refused)
@@ -207,7 +207,7 @@ def _find(roots, wanted, wanted_special=None):
     return None, None
 
 
-def _tape_tensors(operands):
+def on_the_tape(operands):
     """Whether the call is on eager Tensors the tape records (grad enabled, no transform):
     its ``bwd`` then runs on the tape's backward pass, which records nothing (as
     PyTorch's), so a Tensor that requires grad and that the rule reached by capture would
@@ -224,7 +224,7 @@ def refuse_unreachable_captures(name, held, operands):
     value of a differentiating transform that will not run the rule on ``operands`` (or,
     on the eager tape, a Tensor that requires grad): the derivative through that value
     would be dropped."""
-    if _tape_tensors(operands):
+    if on_the_tape(operands):
         Tensor = eager_tensor_type()
         value, where = _find(held(), lambda t: False, lambda x: isinstance(x, Tensor)
                              and x.requires_grad)
