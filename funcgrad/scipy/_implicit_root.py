@@ -163,6 +163,19 @@ def _check_matrix(matrix, explain):
     return np.ones((), matrix.dtype)
 
 
+def search(solve, x0, args, fields, unravel):
+    """``(result, held, traced)``: ``solve(x0, args)`` (SciPy's result, and the coordinates
+    bounds hold or None) called directly on concrete values, or under ``vmap``/``jit``
+    through :func:`solve_traced` (then an ``OptimizeResult`` of ``x`` and the array
+    ``fields``); ``traced`` says which."""
+    if not is_traced(x0, args):
+        result, held = solve(x0, args)
+        return result, held, False
+    import scipy.optimize as optimize   # (here, so that importing funcgrad never loads SciPy)
+    flat_x, got, held = solve_traced(solve, x0, args, fields)
+    return optimize.OptimizeResult(x=unravel(flat_x), **got), held, True
+
+
 def solve_traced(solve, x0, args, fields):
     """``(flat x, fields, held)`` of ``solve(x0, args)`` (SciPy's result on concrete values,
     and the coordinates bounds hold, or None) called through ``pure_callback``:

@@ -16,7 +16,7 @@ from ..jacobians import jacfwd, jacrev
 from ..tree import ravel
 from ..typing import PyTree
 from ._implicit_minimum import check_optimum, differentiable_minimum
-from ._implicit_root import is_traced, prepare, solve_traced, users_jacobian
+from ._implicit_root import prepare, search, users_jacobian
 
 __all__ = ["least_squares"]
 
@@ -170,16 +170,11 @@ def _least_squares(fun, x0, jac, bounds, method, ftol, xtol, gtol, x_scale, loss
         result.x = unravel(result.x)
         return result, held
 
-    if not is_traced(x0, plain_args):
-        result, held = solve(x0, plain_args)
-        if not wanted:
-            return result
-    else:  # (vmap, jit: SciPy called back with the values)
-        flat_x, fields, held = solve_traced(solve, x0, plain_args, _TRACED_FIELDS)
-        result = optimize.OptimizeResult(x=unravel(flat_x), **fields)
-        if not wanted:
-            result.fun = residual(flat_x, plain_args)
-            return result
+    result, held, traced = search(solve, x0, plain_args, _TRACED_FIELDS, unravel)
+    if not wanted:
+        if traced:   # (SciPy's fun stays on the host)
+            result.fun = residual(ravel(result.x)[0], plain_args)
+        return result
     flat_x = differentiable_minimum(lambda x, *values: cost(ravel(x)[0], values),
                                     ravel(result.x)[0], unravel, args, held, name,
                                     "the cost")

@@ -14,8 +14,8 @@ from ..core import Tracer
 from ..jacobians import jacfwd
 from ..tree import ravel
 from ..typing import ArrayLike, PyTree
-from ._implicit_root import (differentiable_root, is_traced, prepare, refuse_failed,
-                             solve_traced, users_jacobian)
+from ._implicit_root import (differentiable_root, prepare, refuse_failed, search,
+                             users_jacobian)
 
 __all__ = ["root", "fsolve"]
 
@@ -106,13 +106,9 @@ def _root(name, optimize, fun, x0, args, method, tol, callback, options, check=N
         result.x = unravel(result.x)
         return result, None
 
-    if not is_traced(x0, plain_args):
-        result, _ = solve(x0, plain_args)
-        if not wanted:
-            return result
-    else:  # (vmap, jit: SciPy called back with the values)
-        flat_x, fields, _ = solve_traced(solve, x0, plain_args, _TRACED_FIELDS)
-        result = optimize.OptimizeResult(x=unravel(flat_x), **fields)
+    result, _, traced = search(solve, x0, plain_args, _TRACED_FIELDS, unravel)
+    if not traced and not wanted:
+        return result
     if wanted:
         x_star = ravel(result.x)[0]
         size = ravel(fun(result.x, *args))[0].shape[0]

@@ -21,7 +21,7 @@ from ..core import Tracer
 from ..jacobians import hessian, hvp, jacrev
 from ..typing import ArrayLike, PyTree
 from ._implicit_minimum import check_optimum, differentiable_minimum
-from ._implicit_root import is_traced, prepare, solve_traced
+from ._implicit_root import prepare, search
 
 from ._curve_fit import curve_fit
 from ._assignment import linear_sum_assignment, nnls
@@ -213,15 +213,12 @@ def minimize(fun: Callable[..., ArrayLike], x0: PyTree, args: Any = (),
 
     flat0, unravel = ravel(tree.tree_map(lambda x: np.zeros(np.shape(x), x.dtype)
                                          if isinstance(x, Tracer) else x, x0))
-    if not is_traced(x0, plain_args):
-        result, held = solve(x0, plain_args)
+    result, held, traced = search(solve, x0, plain_args, _TRACED_FIELDS, unravel)
+    if not traced:
         if np.shape(result.get("jac")) == flat0.shape:
             result.jac = unravel(np.asarray(result.jac, flat0.dtype))
         if not wanted:
             return result
-    else:  # (vmap, jit: SciPy called back with the values)
-        flat_x, fields, held = solve_traced(solve, x0, plain_args, _TRACED_FIELDS)
-        result = optimize.OptimizeResult(x=unravel(flat_x), **fields)
     if wanted:
         flat_star = ravel(result.x)[0]
         result.x = unravel(differentiable_minimum(fun, flat_star, unravel, args, held))
