@@ -27,7 +27,7 @@ from .. import numpy as fnp
 from ..core import internal
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
-from ._ndimage_correlate import _one_axis, _pad
+from ._ndimage_correlate import _one_axis, _origin_ok, _pad
 from ._ndimage_filters import _axes, _check_mode, _per_axis
 
 __all__ = ["minimum_filter1d", "maximum_filter1d", "minimum_filter", "maximum_filter",
@@ -51,16 +51,6 @@ def _real_input(name, input, output):
     if x.dtype.kind != "f":
         x = fnp.astype(x, np.float64)
     return x
-
-
-def _check_origin(name, origin, size):
-    if not isinstance(origin, numbers.Integral):
-        raise TypeError(f"{name}: origin must be an integer (or one per axis), got "
-                        f"{origin!r}")
-    if not 0 <= size // 2 + origin < size:
-        raise ValueError(f"{name}: invalid origin {origin} for a footprint of size {size}: "
-                         f"size // 2 + origin must lie in [0, size)")
-    return int(origin)
 
 
 @internal  # (masks, offsets and structures follow the data to its device)
@@ -90,7 +80,7 @@ def _min_or_max_1d(name, input, size, axis, output, mode, cval, origin, minimum)
         raise RuntimeError(f"{name}: incorrect filter size {size!r}: it must be a positive "
                            f"integer")
     axis = _one_axis(name, axis, x.ndim)
-    origin = _check_origin(name, origin, int(size))
+    origin = _origin_ok(name, origin, int(size))
     if x.size == 0 or size == 1:
         return x
     shape = [1] * x.ndim
@@ -200,7 +190,7 @@ def _min_or_max(name, input, size, footprint, structure, output, mode, cval, ori
     footprint = _footprint_on_all_axes(name, footprint, chosen, x.ndim)
     origins = _origins_on_all_axes(name, origin, chosen, x.ndim)
     for o, f in zip(origins, footprint.shape):
-        _check_origin(name, o, f)
+        _origin_ok(name, o, f)
     if x.size == 0:
         return x
     stacked, offsets = _windows(x, footprint, origins, mode, cval)
@@ -262,7 +252,7 @@ def _rank(name, input, rank, size, footprint, output, mode, cval, origin, operat
     footprint = _footprint_on_all_axes(name, footprint, chosen, x.ndim)
     origins = _origins_on_all_axes(name, origin, chosen, x.ndim)
     for o, f in zip(origins, footprint.shape):
-        _check_origin(name, o, f)
+        _origin_ok(name, o, f)
     filter_size = int(footprint.sum())
     if operation == "median":
         rank = filter_size // 2
