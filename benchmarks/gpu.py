@@ -322,8 +322,7 @@ def shard_main(args):
     def save(label):
         done.append(label)
         path.write_text(json.dumps({"checks": RESULTS["checks"], "done": done}, default=str))
-    save_start = [label for label, _ in selected]
-    (Path(args.out) / f"shard-{i}.tasks").write_text(json.dumps(save_start))
+    (Path(args.out) / f"shard-{i}.tasks").write_text(json.dumps([label for label, _ in selected]))
     gpu_checks.run(selected, args.big, save)
     return 0
 
