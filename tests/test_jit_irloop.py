@@ -429,36 +429,42 @@ def test_kernels_with_anything_else_are_left_to_numba(body):
     assert kernel.function("kernel0", None)(x).tolist() == (x * 0.5).tolist()
 
 
-def test_a_kernel_of_ir_loops_is_loaded_from_the_disk_cache_in_a_new_process(tmp_path):
+_CACHE_SCRIPT = textwrap.dedent("""
+    import sys, hashlib, numpy as np, funcgrad as fg
+    from funcgrad.jit import irkernelcall, lower
+    lower.OUTLINE_MIN_EQNS = 16
+    if sys.argv[1] == "warm":  # compiling again (kernel or vector maths) would fail
+        def no(*args):
+            raise AssertionError("compiled again")
+        irkernelcall._object_code = irkernelcall._optimise = no
+    library, compiled = irkernelcall.library, []
+    irkernelcall.library = lambda routine: compiled.append(routine) or library(routine)
+    def chain(x):
+        y = x
+        for _ in range(12):
+            y = np.sin(y) * 0.5 + np.tanh(y) * 0.25 + y * 0.9
+        return np.sum(y * y)
+    for n in (64, 48):  # (two kernels, each vector maths routine compiled once)
+        g = fg.jit(fg.grad(chain), wait=True)(np.linspace(-2.0, 2.0, n))
+        print(hashlib.sha1(g.tobytes()).hexdigest())
+    print(sorted(compiled))
+    """)
+
+
+def _run_cache_script(tmp_path, run):
     import os
     import subprocess
     import sys
-    script = textwrap.dedent("""
-        import sys, hashlib, numpy as np, funcgrad as fg
-        from funcgrad.jit import irkernelcall, lower
-        lower.OUTLINE_MIN_EQNS = 16
-        if sys.argv[1] == "warm":  # compiling again (kernel or vector maths) would fail
-            def no(*args):
-                raise AssertionError("compiled again")
-            irkernelcall._object_code = irkernelcall._optimise = no
-        library, compiled = irkernelcall.library, []
-        irkernelcall.library = lambda routine: compiled.append(routine) or library(routine)
-        def chain(x):
-            y = x
-            for _ in range(12):
-                y = np.sin(y) * 0.5 + np.tanh(y) * 0.25 + y * 0.9
-            return np.sum(y * y)
-        for n in (64, 48):  # (two kernels, each vector maths routine compiled once)
-            g = fg.jit(fg.grad(chain), wait=True)(np.linspace(-2.0, 2.0, n))
-            print(hashlib.sha1(g.tobytes()).hexdigest())
-        print(sorted(compiled))
-        """)
     env = dict(os.environ, FUNCGRAD_CACHE_DIR=str(tmp_path / "cache"),
                NUMBA_CACHE_DIR=str(tmp_path / "numba"), FUNCGRAD_KERNELS="wait")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    out = [subprocess.run([sys.executable, "-c", script, run], env=env, capture_output=True,
-                          text=True, timeout=120) for run in ("cold", "warm")]
+    return subprocess.run([sys.executable, "-X", "faulthandler", "-c", _CACHE_SCRIPT, run],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_a_kernel_of_ir_loops_is_loaded_from_the_disk_cache_in_a_new_process(tmp_path):
+    out = [_run_cache_script(tmp_path, run) for run in ("cold", "warm")]
     assert [o.returncode for o in out] == [0, 0], out[1].stderr[-2000:]
     assert out[0].stdout.splitlines()[-1] == "['cos', 'sin', 'tanh']"
     assert out[1].stdout.splitlines()[-1] == "[]"
@@ -468,8 +474,39 @@ def test_a_kernel_of_ir_loops_is_loaded_from_the_disk_cache_in_a_new_process(tmp
     assert len(objs) == 2
     for obj in objs:  # (cut short: compiled again, not linked)
         obj.write_bytes(obj.read_bytes()[:1000])
-    again = subprocess.run([sys.executable, "-c", script, "cold"], env=env,
-                           capture_output=True, text=True, timeout=120)
+    again = _run_cache_script(tmp_path, "cold")
     assert again.returncode == 0, again.stderr[-2000:]
     assert again.stdout.splitlines()[:2] == out[0].stdout.splitlines()[:2]
     assert all(len(obj.read_bytes()) > 1000 for obj in objs)
+
+
+def test_a_cached_kernel_calling_vector_maths_this_version_lacks_is_compiled_again(tmp_path):
+    # A kernel object written by another version of the vector maths, under the same name
+    # (as a key that missed that version made it), calls routines of another name: the
+    # engine resolves an unknown symbol to address 0, and the first call crashed the
+    # interpreter.  Such an object is compiled again.
+    import hashlib
+    cold = _run_cache_script(tmp_path, "cold")
+    assert cold.returncode == 0, cold.stderr[-2000:]
+    objs = list((tmp_path / "cache" / "jit").glob("fgir_*.o"))
+    assert len(objs) == 2
+    for obj in objs:
+        code = obj.read_bytes()[:-32]
+        old = re.sub(rb"(fgvl_[a-z0-9]+_)[0-9a-f]{8}", rb"\g<1>00000000", code)
+        assert old != code and len(old) == len(code)
+        obj.write_bytes(old + hashlib.sha256(old).digest())
+    again = _run_cache_script(tmp_path, "cold")
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert again.stdout.splitlines()[:2] == cold.stdout.splitlines()[:2]
+    assert all(b"_00000000" not in obj.read_bytes() for obj in objs)
+
+
+def test_the_objects_key_holds_the_runtime_whoever_plans_first(monkeypatch):
+    # (the key took the runtime's digest from its first caller: plan() without one made
+    # a process key every object without the vector maths' text)
+    from funcgrad.jit import cache, irkernelcall
+    monkeypatch.setattr(irkernelcall, "_TAG", None)
+    first = irkernelcall._tag()
+    monkeypatch.setattr(cache, "_TAG", "another runtime")
+    monkeypatch.setattr(irkernelcall, "_TAG", None)
+    assert irkernelcall._tag() != first

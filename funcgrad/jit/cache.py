@@ -35,13 +35,20 @@ def _runtime_tag():
 _TAG = None
 
 
-def load_kernels(source):
-    """The module of kernels that ``source`` defines (from the disk cache when possible;
-    see :mod:`funcgrad.kernels._source`)."""
+def runtime_tag():
+    """A digest of what generated kernels call and how they are compiled (the runtime,
+    the IR loop writers, the vector maths, Numba's and NumPy's versions): part of every
+    cached kernel's name, so that a kernel compiled by another version is never loaded."""
     global _TAG
     if _TAG is None:
         _TAG = _runtime_tag()
-    return load_module("jit", source, _TAG)
+    return _TAG
+
+
+def load_kernels(source):
+    """The module of kernels that ``source`` defines (from the disk cache when possible;
+    see :mod:`funcgrad.kernels._source`)."""
+    return load_module("jit", source, runtime_tag())
 
 
 _loops: dict = {}  # loop_key(source) -> the loop function (see funcgrad.jit.outline)
@@ -181,7 +188,7 @@ def make_runner(lowered):
         source = lowered.kernel_source
         module = load_kernels(source)
         for name in lowered.kernels:
-            written = plan(source, name, lowered.loop_sources, _TAG)
+            written = plan(source, name, lowered.loop_sources)
             if written is None:
                 namespace[name] = compile_once(getattr(module, name))
             else:  # (the Numba kernel for what the IR one does not take)

@@ -14,6 +14,7 @@ argument's class and dtype and allocates the buffer and the results.
 import ctypes
 import hashlib
 import os
+import re
 import threading
 
 import numpy as np
@@ -28,20 +29,23 @@ _lock = threading.RLock()
 _TAG = None
 
 
-def _tag(runtime_tag):
+def _tag():
     """What the object code depends on besides the kernel: the writers' text, the loops'
-    (``runtime_tag``: Numba, NumPy, the vector maths; funcgrad.jit.cache), llvmlite and
-    the CPU."""
+    (:func:`funcgrad.jit.cache.runtime_tag`: the runtime, the vector maths, Numba, NumPy),
+    llvmlite and the CPU.  Computed here, never taken from a caller: a process whose first
+    kernel was planned without the runtime's part keyed every object it cached without it,
+    and a later version loaded them."""
     global _TAG
     if _TAG is None:
         import llvmlite
         import llvmlite.binding as llvm
+        from .cache import runtime_tag
         here = os.path.dirname(os.path.abspath(__file__))
         text = b""
         for name in ("irkernel.py", "irkernelcall.py", "irmaths.py"):
             with open(os.path.join(here, name), "rb") as f:
                 text += f.read()
-        text += (runtime_tag + llvmlite.__version__ + llvm.get_host_cpu_name()
+        text += (runtime_tag() + llvmlite.__version__ + llvm.get_host_cpu_name()
                  + llvm.get_host_cpu_features().flatten()).encode()
         _TAG = hashlib.sha256(text).hexdigest()[:16]
     return _TAG
@@ -79,9 +83,17 @@ def _object_code(text, fname, arrays):
 
 
 _loaded_routines: set[str] = set()  # (the vector maths routines added to the engine)
+_defined: set[bytes] = set()  # (their symbols, scalar and vector variants)
+_SYMBOL = re.compile(rb"fgvl_[A-Za-z0-9_]+")
 
 
-def _load_routines(routines, runtime_tag):
+def _symbols(obj):
+    """The vector maths symbols object code ``obj`` defines or calls (its string table's
+    ``fgvl_`` names)."""
+    return set(_SYMBOL.findall(obj))
+
+
+def _load_routines(routines):
     """Add the vector maths ``routines`` (:func:`funcgrad.jit.irmaths.library`) to the
     engine, each once per process: loaded from the jit cache folder, or compiled and
     kept there.  The kernels declare them; a kernel's object code needs them loaded
@@ -89,15 +101,18 @@ def _load_routines(routines, runtime_tag):
     import llvmlite.binding as llvm
     for routine in sorted(set(routines) - _loaded_routines):
         symbol = library_name(routine, library=True)
-        digest = hashlib.sha256(f"{symbol}\n{_tag(runtime_tag)}".encode()).hexdigest()[:32]
+        digest = hashlib.sha256(f"{symbol}\n{_tag()}".encode()).hexdigest()[:32]
         path = _cache_path(f"fgvl_{digest}.o")
         obj = _read_object(path) if path is not None else None
-        if obj is None:
+        own = symbol.encode()
+        if obj is None or any(s != own and not s.startswith(own + b"_v")
+                              for s in _symbols(obj)):
             obj = _codegen()._tm.emit_object(_optimise(library(routine)))
             if path is not None:
                 _write_bytes(path, obj + hashlib.sha256(obj).digest())
         _codegen()._engine._ee.add_object_file(llvm.ObjectFileRef.from_data(obj))
         _loaded_routines.add(routine)
+        _defined.update(_symbols(obj))
 
 
 def _cache_path(name):
@@ -106,22 +121,27 @@ def _cache_path(name):
     return None if folder is None else os.path.join(folder, name)
 
 
-def _address(text, key, arrays, runtime_tag):
+def _address(text, key, arrays):
     """The address of the kernel compiled for ``arrays`` (loaded from the disk cache when
     there)."""
     from numba.core.compiler_lock import global_compiler_lock
     signature = repr([(a.dtype.str, a.shape) for a in arrays])
     digest = hashlib.sha256(
-        f"{key}\n{signature}\n{_tag(runtime_tag)}".encode()).hexdigest()[:32]
+        f"{key}\n{signature}\n{_tag()}".encode()).hexdigest()[:32]
     fname = f"fgkernel_{digest}"  # (one symbol per text and arrays' shapes)
     path = _cache_path(f"fgir_{digest}.o")
     with global_compiler_lock, _lock:
         engine = _codegen()._engine
-        _load_routines(set().union(*(loop.routines for loop in text.loops.values())),
-                       runtime_tag)
+        _load_routines(set().union(*(loop.routines for loop in text.loops.values())))
         obj = _read_object(path) if path is not None else None
-        if obj is None:
+        # An object naming a routine this process has not defined would call address 0
+        # (the engine resolves an unknown symbol so, silently): compiled again instead.
+        if obj is None or not _symbols(obj) <= _defined:
             obj = _object_code(text, fname, arrays)
+            if not _symbols(obj) <= _defined:  # pragma: no cover - routines listed wrong
+                raise Unsupported("a vector maths routine the kernel calls is not loaded: "
+                                  + ", ".join(sorted(map(bytes.decode,
+                                                         _symbols(obj) - _defined))))
             if path is not None:
                 _write_bytes(path, obj + hashlib.sha256(obj).digest())
         import llvmlite.binding as llvm
@@ -199,10 +219,9 @@ def _fit(arguments, dtypes):
     return out
 
 
-def plan(kernel_source, name, loop_sources, runtime_tag=""):
+def plan(kernel_source, name, loop_sources):
     r"""The :class:`Kernel` of the function ``name`` of a kernel module's text (whose loop
-    functions' texts are ``loop_sources``; ``runtime_tag``: what they call, in the disk
-    cache's key), or None when it is anything but stacks,
+    functions' texts are ``loop_sources``), or None when it is anything but stacks,
     constants, calls of IR loops and repeats (:func:`funcgrad.jit.irkernel.read`).
 
     >>> import numpy as np
@@ -216,15 +235,15 @@ def plan(kernel_source, name, loop_sources, runtime_tag=""):
     array([0. , 0.5, 1. ])
     """
     read_ = read(kernel_source, name, loop_sources)
-    return None if read_ is None else Kernel(*read_, runtime_tag)
+    return None if read_ is None else Kernel(*read_)
 
 
 class Kernel:
     """A kernel :func:`plan` took: :meth:`function` gives the Python function the driver
     calls in place of the Numba kernel."""
 
-    def __init__(self, text, key, runtime_tag=""):
-        self.text, self.key, self.runtime_tag = text, key, runtime_tag
+    def __init__(self, text, key):
+        self.text, self.key = text, key
         self.codes = raised_codes(text)
 
     def function(self, name, numba_kernel):
@@ -297,7 +316,7 @@ class Kernel:
             return False
         arrays = [np.empty(a.shape, a.dtype) for a in arguments]  # (dtype, shape only)
         try:
-            address = _address(self.text, self.key, arrays, self.runtime_tag)
+            address = _address(self.text, self.key, arrays)
         except Unsupported:
             return False
         names["_fn"] = _builtin(address, self)
