@@ -168,7 +168,7 @@ def solve_sylvester(a: ArrayLike, b: ArrayLike, q: ArrayLike) -> Array:
     return fnp.reshape(_la.solve(big, fnp.reshape(q, (n * m,))), (n, m))
 
 
-_DB_STEPS = 60  # a bound (and the count under vmap/jit): ~5-10 steps usually suffice
+_DB_STEPS = 60  # a bound: ~5-10 steps usually suffice
 _WELL_CONDITIONED = 1e4  # eigenvectors at most this ill-conditioned: V sqrt(D) V^-1
 
 
@@ -188,15 +188,28 @@ def _sqrtm_db(a):
     ``[[4, 1], [0, 4]]`` its square was off by 1)."""
     n = a.shape[-1]
     eye = fnp.astype(fnp.asarray(np.eye(n)), a.dtype)
-    m, y = a, a
-    for _ in range(_DB_STEPS):
+    tol = 4 * n * np.finfo(a.dtype).eps
+
+    def step(m, y):
         m_inv = _la.inv(m)
         mu = fnp.exp(fnp.linalg.slogdet(m)[1] * (-0.5 / n))  # determinant scaling
         y = (mu * 0.5) * (y @ (eye + m_inv / (mu * mu)))
         m = 0.5 * (eye + 0.5 * ((mu * mu) * m + m_inv / (mu * mu)))
-        if is_concrete(m) and float(np.max(np.sum(np.abs(concrete_values(
-                m, "sqrtm", "") - np.eye(n)), axis=0))) <= 4 * n * np.finfo(a.dtype).eps:
-            break
+        return m, y
+
+    def far(m):  # (M -> I: the 1-norm of M - I above the tolerance)
+        return fnp.max(fnp.sum(fnp.abs(m - eye), axis=0)) > tol
+
+    if is_concrete(a):
+        m, y = a, a
+        for _ in range(_DB_STEPS):
+            m, y = step(m, y)
+            if not far(m):
+                break
+    else:  # (one loop, compiled once: 60 steps written out took jit 30 s to compile)
+        _, m, y = lax.while_loop(
+            lambda s: (s[0] < _DB_STEPS) & far(s[1]),
+            lambda s: (s[0] + 1,) + step(s[1], s[2]), (0, a, a))
     # Under vmap/jit the iteration runs on whatever it is given, and where the real
     # matrix has no real principal root (an eigenvalue on the negative axis; singular)
     # it ends anywhere: a check at run time makes that an error, not a wrong root.
