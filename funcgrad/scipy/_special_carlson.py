@@ -10,8 +10,8 @@ algorithm, which converge with its values (they agree with the closed forms, e.g
 ``dR_F/dz = -R_D(x, y, z)/6``, to ~1e-13).  Real arguments (complex ones raise
 ``TypeError``: ``scipy.special.elliprf`` on values takes them).  With concrete values the
 iteration stops when the arguments agree to ``_CLOSE`` (their Taylor series then has
-error below 1e-17); under ``vmap``/``jit`` it runs ``_STEPS`` times, enough for every
-float64 argument (the spread falls fourfold a step once the arguments are within a
+error below 1e-17); under ``vmap``/``jit`` it runs ``_STEPS`` times (one loop), enough
+for every float64 argument (the spread falls fourfold a step once the arguments are within a
 factor of each other, and their ratio is square-rooted a step until then).
 
 The limits are SciPy's: ``inf`` where the integral diverges (two zero arguments of
@@ -59,26 +59,35 @@ def _out_dtype(*args: Any) -> np.dtype:
 
 
 def _stopped(step: int, spread: Any, mean: Any) -> bool:
-    """Whether the duplication can stop at this step: with concrete values, every finite
-    element's ``4**-step * spread`` is below ``_CLOSE * |A_step|``; else after _STEPS."""
+    """Whether the duplication of concrete values can stop at this step: every finite
+    element's ``4**-step * spread`` is below ``_CLOSE * |A_step|``, or _STEPS are done."""
     if step >= _STEPS:
         return True
-    if not is_concrete(mean):
-        return False
     a = np.abs(concrete_values(mean, "", ""))
     s = np.asarray(spread) * 0.25 ** step
     live = np.isfinite(a) & np.isfinite(s) & (a > 0)
     return bool(np.all(s[live] < _CLOSE * a[live]))
 
 
-def _spread(mean0: Any, *args: Any) -> Any:
-    """``max |A_0 - x|`` over the arguments, on values (it only decides when to stop)."""
-    if not is_concrete(mean0):
-        return None
-    a0 = concrete_values(mean0, "", "")
-    with np.errstate(invalid="ignore"):
-        return np.max([np.abs(a0 - concrete_values(x, "", "")) for x in
-                       np.broadcast_arrays(*args)], axis=0) if args else 0.0
+def _duplicate(step: Any, state: tuple) -> tuple:
+    """``(state, n)`` after ``n`` duplication steps ``state = step(k, state)`` (``k`` the
+    step's index; the mean ``A`` is ``state[0]``, the arguments ``state[1:]``...): with
+    concrete values until :func:`_stopped`; else ``_STEPS`` of them as one loop (a scan:
+    every transform goes through it, and ``jit`` compiles one step, where 40 written
+    out took it 30 s for ``R_J``)."""
+    mean, *args = state
+    if is_concrete(mean):
+        a0 = concrete_values(mean, "", "")
+        with np.errstate(invalid="ignore"):  # (the spread only decides when to stop)
+            spread = np.max([np.abs(a0 - concrete_values(x, "", "")) for x in
+                             np.broadcast_arrays(*args)], axis=0) if args else 0.0
+        n = 0
+        while not _stopped(n, spread, state[0]):
+            state, n = step(n, state), n + 1
+        return state, n
+    from ..lax import fori_loop
+    state = tuple(fnp.broadcast_arrays(*state))  # (a loop's carry keeps its shapes)
+    return fori_loop(0, _STEPS, step, state), _STEPS
 
 
 def _lambda(sx: Any, sy: Any, sz: Any) -> Any:
@@ -101,13 +110,11 @@ def _rc_unit(e: Any) -> Any:
 
 
 def _rf(x: Any, y: Any, z: Any) -> Any:
-    mean = (x + y + z) / 3.0
-    spread = _spread(mean, x, y, z)
-    step = 0
-    while not _stopped(step, spread, mean):
+    def step(k: Any, state: tuple) -> tuple:
+        mean, x, y, z = state
         lam = _lambda(fnp.sqrt(x), fnp.sqrt(y), fnp.sqrt(z))
-        x, y, z, mean = (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25, (mean + lam) * 0.25
-        step += 1
+        return (mean + lam) * 0.25, (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25
+    (mean, x, y, z), _ = _duplicate(step, ((x + y + z) / 3.0, x, y, z))
     dx, dy = 1.0 - x / mean, 1.0 - y / mean
     dz = -(dx + dy)
     e2, e3 = dx * dy - dz * dz, dx * dy * dz
@@ -122,16 +129,15 @@ def _third_kind_series(e2: Any, e3: Any, e4: Any, e5: Any) -> Any:
 
 
 def _rd(x: Any, y: Any, z: Any) -> Any:
-    mean = (x + y + 3.0 * z) / 5.0
-    spread = _spread(mean, x, y, z)
-    total: Any = 0.0
-    scale, step = 1.0, 0
-    while not _stopped(step, spread, mean):
+    def step(k: Any, state: tuple) -> tuple:
+        mean, x, y, z, total = state
         sx, sy, sz = fnp.sqrt(x), fnp.sqrt(y), fnp.sqrt(z)
         lam = _lambda(sx, sy, sz)
-        total = total + scale / (sz * (z + lam))
-        x, y, z, mean = (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25, (mean + lam) * 0.25
-        scale, step = scale * 0.25, step + 1
+        total = total + 0.25 ** k / (sz * (z + lam))
+        return ((mean + lam) * 0.25, (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25,
+                total)
+    (mean, x, y, z, total), n = _duplicate(step, ((x + y + 3.0 * z) / 5.0, x, y, z, 0.0))
+    scale = 0.25 ** n
     dx, dy = 1.0 - x / mean, 1.0 - y / mean
     dz = -(dx + dy) / 3.0
     xy, zz = dx * dy, dz * dz
@@ -141,19 +147,20 @@ def _rd(x: Any, y: Any, z: Any) -> Any:
 
 
 def _rj_positive(x: Any, y: Any, z: Any, p: Any) -> Any:
-    mean = (x + y + z + 2.0 * p) / 5.0
-    spread = _spread(mean, x, y, z, p)
     delta = (p - x) * (p - y) * (p - z)
-    total: Any = 0.0
-    scale, step = 1.0, 0
-    while not _stopped(step, spread, mean):
+
+    def step(k: Any, state: tuple) -> tuple:
+        mean, x, y, z, p, total = state
+        scale = 0.25 ** k
         sx, sy, sz, sp = fnp.sqrt(x), fnp.sqrt(y), fnp.sqrt(z), fnp.sqrt(p)
         lam = _lambda(sx, sy, sz)
         d = (sp + sx) * (sp + sy) * (sp + sz)
         total = total + scale * _rc_unit(delta * scale ** 3 / (d * d)) / d
-        x, y, z = (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25
-        p, mean = (p + lam) * 0.25, (mean + lam) * 0.25
-        scale, step = scale * 0.25, step + 1
+        return ((mean + lam) * 0.25, (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25,
+                (p + lam) * 0.25, total)
+    (mean, x, y, z, p, total), n = _duplicate(
+        step, ((x + y + z + 2.0 * p) / 5.0, x, y, z, p, 0.0))
+    scale = 0.25 ** n
     dx, dy, dz = 1.0 - x / mean, 1.0 - y / mean, 1.0 - z / mean
     dp = -(dx + dy + dz) * 0.5
     e2 = dx * dy + dx * dz + dy * dz - 3.0 * dp * dp
