@@ -98,3 +98,17 @@ def test_an_empty_setting_turns_the_disk_cache_off(tmp_path):
     import json
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["ok"] and result["files"] == [] and not result["warnings"]
+
+
+def test_the_jit_cache_key_reads_every_module_the_kernels_runtime_calls_into():
+    # (a cached kernel keeps the machine code of what it inlined: a module missing from
+    # the key changes without the cached kernels noticing)
+    import inspect
+    import os
+
+    from funcgrad.jit import cache, runtime
+    files = {os.path.realpath(f) for f in cache.runtime_files()}
+    called = {inspect.getmodule(v) for v in vars(runtime).values()
+              if callable(v) and not isinstance(v, type)
+              and getattr(v, "__module__", "").startswith("funcgrad")}
+    assert called and all(os.path.realpath(m.__file__) in files for m in called), called

@@ -18,14 +18,21 @@ from .source import loop_key
 __all__ = ["load_kernels", "load_loop", "loop", "make_runner"]
 
 
+def runtime_files():
+    """The files whose text generated kernels depend on besides their own: the runtime
+    they call (and the modules it takes functions from), the IR loop writers and the
+    vector maths."""
+    from ..kernels.cpu import _pairwise, leaves, vbodies, vmath
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [os.path.join(here, "runtime.py"), os.path.join(here, "irloop.py"),
+            os.path.join(here, "irwrite.py"), leaves.__file__, vmath.__file__,
+            vbodies.__file__, _pairwise.__file__]
+
+
 def _runtime_tag():
     import numba  # (imported on the first compilation, never by `import funcgrad`)
-    from ..kernels.cpu import leaves, vbodies, vmath
     text = b""
-    here = os.path.dirname(os.path.abspath(__file__))
-    for path in (os.path.join(here, "runtime.py"), os.path.join(here, "irloop.py"),
-                 os.path.join(here, "irwrite.py"),
-                 leaves.__file__, vmath.__file__, vbodies.__file__):  # what they call
+    for path in runtime_files():
         with open(path, "rb") as f:
             text += f.read()
     return hashlib.sha256(text + numba.__version__.encode() + np.__version__.encode()
