@@ -504,9 +504,9 @@ def test_a_cached_kernel_calling_vector_maths_this_version_lacks_is_compiled_aga
 def test_the_objects_key_holds_the_runtime_whoever_plans_first(monkeypatch):
     # (the key took the runtime's digest from its first caller: plan() without one made
     # a process key every object without the vector maths' text)
-    from funcgrad.jit import cache, irkernelcall
+    from funcgrad.jit import irkernelcall, runtime_digest
     monkeypatch.setattr(irkernelcall, "_TAG", None)
     first = irkernelcall._tag()
-    monkeypatch.setattr(cache, "_TAG", "another runtime")
+    monkeypatch.setattr(runtime_digest, "_TAG", "another runtime")
     monkeypatch.setattr(irkernelcall, "_TAG", None)
     assert irkernelcall._tag() != first

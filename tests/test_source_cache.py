@@ -106,8 +106,8 @@ def test_the_jit_cache_key_reads_every_module_the_kernels_runtime_calls_into():
     import inspect
     import os
 
-    from funcgrad.jit import cache, runtime
-    files = {os.path.realpath(f) for f in cache.runtime_files()}
+    from funcgrad.jit import runtime, runtime_digest
+    files = {os.path.realpath(f) for f in runtime_digest.runtime_files()}
     called = {inspect.getmodule(v) for v in vars(runtime).values()
               if callable(v) and not isinstance(v, type)
               and getattr(v, "__module__", "").startswith("funcgrad")}

@@ -7,49 +7,14 @@ their machine code next to the file and a second process that generates the same
 loads it instead of compiling.  Only a file holding exactly the generated text, in a
 folder only this user can write, is ever run.
 """
-import hashlib
-import os
 
 import numpy as np
 
 from ..kernels._source import load_module
+from .runtime_digest import runtime_tag
 from .source import loop_key
 
 __all__ = ["load_kernels", "load_loop", "loop", "make_runner"]
-
-
-def runtime_files():
-    """The files whose text generated kernels depend on besides their own: the runtime
-    they call (and the modules it takes functions from), the IR loop writers and the
-    vector maths."""
-    from ..kernels.cpu import _pairwise, leaves, vbodies, vmath
-    here = os.path.dirname(os.path.abspath(__file__))
-    return [os.path.join(here, "runtime.py"), os.path.join(here, "irloop.py"),
-            os.path.join(here, "irwrite.py"), leaves.__file__, vmath.__file__,
-            vbodies.__file__, _pairwise.__file__]
-
-
-def _runtime_tag():
-    import numba  # (imported on the first compilation, never by `import funcgrad`)
-    text = b""
-    for path in runtime_files():
-        with open(path, "rb") as f:
-            text += f.read()
-    return hashlib.sha256(text + numba.__version__.encode() + np.__version__.encode()
-                          ).hexdigest()[:16]
-
-
-_TAG = None
-
-
-def runtime_tag():
-    """A digest of what generated kernels call and how they are compiled (the runtime,
-    the IR loop writers, the vector maths, Numba's and NumPy's versions): part of every
-    cached kernel's name, so that a kernel compiled by another version is never loaded."""
-    global _TAG
-    if _TAG is None:
-        _TAG = _runtime_tag()
-    return _TAG
 
 
 def load_kernels(source):

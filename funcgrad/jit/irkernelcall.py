@@ -31,15 +31,15 @@ _TAG = None
 
 def _tag():
     """What the object code depends on besides the kernel: the writers' text, the loops'
-    (:func:`funcgrad.jit.cache.runtime_tag`: the runtime, the vector maths, Numba, NumPy),
-    llvmlite and the CPU.  Computed here, never taken from a caller: a process whose first
+    (:func:`funcgrad.jit.runtime_digest.runtime_tag`: the runtime, the vector maths,
+    Numba, NumPy), llvmlite and the CPU.  Computed here, never taken from a caller: a process whose first
     kernel was planned without the runtime's part keyed every object it cached without it,
     and a later version loaded them."""
     global _TAG
     if _TAG is None:
         import llvmlite
         import llvmlite.binding as llvm
-        from .cache import runtime_tag
+        from .runtime_digest import runtime_tag
         here = os.path.dirname(os.path.abspath(__file__))
         text = b""
         for name in ("irkernel.py", "irkernelcall.py", "irmaths.py"):
