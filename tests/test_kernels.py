@@ -716,3 +716,22 @@ def test_every_fused_rule_builds_or_declines_for_warmup():
                 asked += 1
     assert sph_harm_y_p.elementwise.fused_rule(2, np.dtype(np.float64)) is None
     assert asked > 200
+
+
+def test_a_generated_ufunc_builds_its_float32_loop_for_the_arguments_numpy_sends_there():
+    # (a float64 call builds the float64 loop alone: each loop of the incomplete gamma
+    # function took seconds to compile; the float32 one follows with the first call that
+    # NumPy's loop choice would send to it)
+    from funcgrad.primitives import _elementwise_kernels as ek
+    from funcgrad.primitives.incomplete import gammainc_p
+    x32 = np.linspace(0.5, 3.0, 5, dtype=np.float32)
+    assert gammainc_p.impl(np.float32(1.5), x32).dtype == np.float32
+    ufunc = gammainc_p.elementwise._forward
+    assert sorted(ufunc.types) == ["dd->d", "ff->f"]
+    for args in [(1.5, x32), (1.5, x32.astype(np.float64)), (np.float64(1.5), x32),
+                 (np.int16(2), x32.astype(np.float16)), (2, 3.0), (1.5, np.arange(3)),
+                 (True, False), (np.int8(1), 2.5), (np.int8(1), 3), (np.float16(1), 2.5),
+                 (x32, np.int32(2)), (np.uint16(3), x32), (np.array(1.5), x32)]:
+        with np.errstate(all="ignore"):
+            picked = ufunc(*args).dtype
+        assert ek._float32_loop(args) == (picked == np.float32), (args, picked)

@@ -154,14 +154,43 @@ def _arity(decl):
 
 
 def _generated_forward(decl):
-    """A NumPy ufunc with float32 and float64 loops generated from the scalar definition
-    (built on the first call; NumPy casts other dtypes to one of them)."""
+    """A NumPy ufunc generated from the scalar definition: its float64 loop built on the
+    first call, its float32 loop too on the first call NumPy would send to it (the
+    incomplete gamma function's each took ~4 s to compile, cold).  NumPy casts other
+    dtypes to one of them."""
+    both = []  # (once the float32 loop is built)
+
     def impl(*args):
-        if decl._forward is None:
-            decl._forward = cpu.float_ufunc({dt: _forward_kernel(decl, dt)
-                                             for dt in (_F32, _F64)}, decl.prim.name)
+        if both:
+            return decl._forward(*args)
+        if _float32_loop(args):
+            both.append(True)
+            dtypes = (_F32, _F64)
+        elif decl._forward is not None:
+            return decl._forward(*args)
+        else:
+            dtypes = (_F64,)
+        decl._forward = cpu.float_ufunc({dt: _forward_kernel(decl, dt) for dt in dtypes},
+                                        decl.prim.name)
         return decl._forward(*args)
     return impl
+
+
+def _float32_loop(args):
+    """Would NumPy pick a float32 loop (of float32 and float64 ones) for ``args``: some
+    argument has a dtype and each one's casts safely to float32, and a Python float
+    (weak: it follows the arrays) meets a float array, not only integers (then float64)?
+    NumPy takes a Python bool as a bool."""
+    typed = floats = weak_float = False
+    for a in args:
+        dtype = np.dtype(bool) if type(a) is bool else getattr(a, "dtype", None)
+        if dtype is None:
+            weak_float = weak_float or isinstance(a, float)
+        elif not np.can_cast(dtype, _F32):
+            return False
+        else:
+            typed, floats = True, floats or dtype.kind == "f"
+    return typed and (floats or not weak_float)
 
 
 def _vector_forward(decl):
@@ -206,6 +235,7 @@ def build_kernels(dtypes=("float64", "float32"), progress=None):
                     decl.fused_rule(i, dt)
         if decl.vector_forward or decl.cpu_kernel is None:
             with np.errstate(all="ignore"):
-                prim.impl(*[np.ones(2)] * len(decl.lins))  # (zeta, betainc: 2 and 3 inputs)
+                for dt in map(np.dtype, dtypes):  # (zeta, betainc: 2 and 3 inputs)
+                    prim.impl(*[np.ones(2, dt)] * len(decl.lins))
     if progress is not None:
         progress(len(prims), len(prims))
