@@ -8,9 +8,10 @@ parameters; always float64, as SciPy's.
 The search is a bisection over the integers between ``a - 1`` and a right end where the
 condition holds: the support's, or from Cantelli's inequality ``P(X - mean >= t) <= var
 / (var + t**2)`` for an unbounded one.  It is written with :mod:`funcgrad.numpy`, so it
-runs on traced values too (``jit``, ``vmap``): a fixed 64 steps there, as many as the
-widest interval needs on plain arrays.  The quantile of a discrete distribution is a
-step function: its derivative is 0 (in ``q`` and in the parameters) wherever it exists.
+runs on traced values too (``jit``, ``vmap``): a fixed 64 steps there (one loop), as
+many as the widest interval needs on plain arrays.  The quantile of a discrete
+distribution is a step function: its derivative is 0 (in ``q`` and in the parameters)
+wherever it exists.
 """
 import math
 
@@ -57,10 +58,18 @@ def quantile(dist, q, shape, loc, ok, upper):
     else:
         def holds(k):
             return fnp.greater_equal(dist._cdf(k, *shape), qs)
-    for _ in range(_steps(lo, hi)):
+    def step(_, bounds):
+        lo, hi = bounds
         mid = fnp.floor((lo + hi) * 0.5)
         met = holds(mid)
-        hi, lo = fnp.where(met, mid, hi), fnp.where(met, lo, mid)
+        return fnp.where(met, lo, mid), fnp.where(met, mid, hi)
+    steps = _steps(lo, hi)
+    if is_concrete(lo) and is_concrete(hi):
+        for k in range(steps):
+            lo, hi = step(k, (lo, hi))
+    else:  # (one loop, compiled once; its first step outside gives the bounds their shape)
+        from ..lax import fori_loop
+        lo, hi = fori_loop(1, steps, step, step(0, (lo, hi)))
     at_zero, at_one = (high, low - 1.0) if upper else (low - 1.0, high)
     out = fnp.where(inside, hi, fnp.where(fnp.equal(q, 0.0), at_zero,
                                           fnp.where(fnp.equal(q, 1.0), at_one, math.nan)))
