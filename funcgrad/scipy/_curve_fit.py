@@ -14,7 +14,7 @@ from ..lax import stop_gradient
 from ..numpy._convert import concrete_values, is_concrete
 from ..typing import ArrayLike
 from ._implicit_root import checked_matrix, wants_derivative
-from ._least_squares import _jacobian, _least_squares
+from ._least_squares import _DIFFERENCES, _jacobian, _least_squares
 
 __all__ = ["curve_fit"]
 
@@ -53,9 +53,14 @@ def curve_fit(f: Callable[..., Any], xdata: Any, ydata: ArrayLike, p0: Any = Non
 
     SciPy's signature and return: ``(popt, pcov)``, or with ``full_output`` ``(popt,
     pcov, infodict, mesg, ier)``. ``method`` is ``'lm'`` (the default without bounds),
-    ``'trf'`` or ``'dogbox'``; each runs ``scipy.optimize.least_squares`` with funcgrad's
-    exact Jacobian of the residuals (leave ``jac`` out), and ``kwargs`` go to it
-    (``maxfev`` is read as ``max_nfev``, as SciPy does for trf). ``pcov`` is SciPy's:
+    ``'trf'`` or ``'dogbox'``; each runs ``scipy.optimize.least_squares``, and ``kwargs``
+    go to it (``maxfev`` is read as ``max_nfev``, as SciPy does for trf). Its Jacobian is
+    funcgrad's exact one of the residuals where ``jac`` is left out or one of SciPy's
+    finite-difference strings (``'2-point'``, ``'3-point'``, ``'cs'``; not with ``'lm'``,
+    as in SciPy); your own ``jac(xdata, *params)``, the Jacobian of ``f`` in the
+    parameters, shape ``(len(ydata), len(p0))``, steers the search as in SciPy (whitened
+    by ``sigma`` as the residuals are; ``pcov`` then comes from it), while the derivatives
+    of ``popt`` and ``pcov`` stay funcgrad's. ``pcov`` is SciPy's:
     the inverse of ``J^T J`` from the singular values of ``J`` (those below SciPy's
     threshold dropped), scaled by the residual variance unless ``absolute_sigma``;
     ``sigma`` is a 1-D array of errors or a 2-D covariance (its Cholesky factor whitens
@@ -85,11 +90,13 @@ def curve_fit(f: Callable[..., Any], xdata: Any, ydata: ArrayLike, p0: Any = Non
     >>> g = fg.grad(lambda y: curve_fit(func, xdata, y)[0][1])(ydata)
     >>> g.shape, bool(np.isclose(g.sum(), 0.0, atol=1e-9))   # (c absorbs a constant shift)
     ((50,), True)
+    >>> # your own Jacobian of func in (a, b, c) steers the search, as in SciPy
+    >>> def jac(x, a, b, c):
+    ...     return np.stack([np.exp(-b * x), -a * x * np.exp(-b * x), np.ones_like(x)], axis=1)
+    >>> popt_jac, _ = curve_fit(func, xdata, ydata, jac=jac)
+    >>> bool(np.allclose(popt_jac, popt))
+    True
     """
-    if jac is not None:
-        raise ValueError("curve_fit: funcgrad computes jac from f by automatic "
-                         "differentiation; leave jac out (or None). To supply your own, "
-                         "call scipy.optimize.curve_fit directly")
     if nan_policy not in (None, "raise"):
         raise NotImplementedError(f"curve_fit: nan_policy={nan_policy!r} is not implemented "
                                   f"by funcgrad (None and 'raise' are); drop the NaN "
@@ -119,6 +126,16 @@ def curve_fit(f: Callable[..., Any], xdata: Any, ydata: ArrayLike, p0: Any = Non
     if method == "lm" and bounded:
         raise ValueError("Method 'lm' only works for unconstrained problems. Use 'trf' or "
                          "'dogbox' instead.")
+    if jac is not None and not callable(jac):
+        if method == "lm":   # (SciPy's leastsq calls jac: a string raises TypeError there)
+            raise TypeError(f"curve_fit: method='lm' takes jac as a function jac(xdata, "
+                            f"*params) only, not {jac!r}; leave jac out (funcgrad computes "
+                            f"the exact Jacobian), or use method='trf' or 'dogbox'")
+        if jac not in _DIFFERENCES:
+            raise ValueError(f"curve_fit: jac={jac!r} is not one of SciPy's: pass a function "
+                             f"jac(xdata, *params) returning the Jacobian of f in the "
+                             f"parameters, shape (len(ydata), len(p0)), or one of "
+                             f"{sorted(_DIFFERENCES)}, or leave jac out")
     check = check_finite if check_finite is not None else nan_policy is None
     ydata = _float_array(ydata, check or nan_policy == "raise", "ydata")
     if isinstance(xdata, (list, tuple, np.ndarray, Tracer)) or is_special(xdata):
@@ -157,7 +174,8 @@ def curve_fit(f: Callable[..., Any], xdata: Any, ydata: ArrayLike, p0: Any = Non
 
     data = (xdata, ydata, sigma)
     loss = kwargs.get("loss", "linear")
-    res = _least_squares(residual, p0, "2-point", (lower, upper), method,
+    own = _whitened_jacobian(jac, m, n) if callable(jac) else "2-point"
+    res = _least_squares(residual, p0, own, (lower, upper), method,
                          kwargs.pop("ftol", 1e-8), kwargs.pop("xtol", 1e-8),
                          kwargs.pop("gtol", 1e-8), kwargs.pop("x_scale", None),
                          kwargs.pop("loss", "linear"), kwargs.pop("f_scale", 1.0),
@@ -198,6 +216,28 @@ def curve_fit(f: Callable[..., Any], xdata: Any, ydata: ArrayLike, p0: Any = Non
             "traced call cannot return. Call funcgrad.scipy.optimize.least_squares on the "
             "residuals instead: its result holds x, fun, cost, success, status and nfev")
     return popt, pcov, {"nfev": res.nfev, "fvec": res.fun}, res.message, res.status
+
+
+def _whitened_jacobian(jac, m, n):
+    """The Jacobian of curve_fit's residuals from the user's ``jac(xdata, *params)`` (the
+    model's, ``(m, n)``), whitened as SciPy whitens it: divided by ``sigma``, or solved
+    with the Cholesky factor of a 2-D ``sigma``. Called by the search alone, on plain
+    values: the fit's derivative is funcgrad's."""
+    def jacobian(p, x, y, sigma):
+        got = np.atleast_2d(np.asarray(jac(x, *p), dtype=float))
+        if got.shape != (m, n):
+            raise ValueError(f"curve_fit: jac(xdata, *params) returned shape {got.shape}; it "
+                             f"must be the Jacobian of f in the parameters, shape "
+                             f"(len(ydata), len(p0)) = {(m, n)} (one row per data point)")
+        if sigma is None:
+            return got
+        sigma = np.asarray(sigma)
+        if sigma.ndim == 2:
+            from scipy.linalg import cholesky, solve_triangular
+            return solve_triangular(cholesky(sigma, lower=True), got, lower=True)
+        # (a scalar sigma too, which SciPy's own 2-D branch would refuse)
+        return (1.0 / sigma).reshape(-1, 1) * got
+    return jacobian
 
 
 def _covariance(jacobian):
