@@ -147,7 +147,10 @@ def _address(text, key, arrays):
         import llvmlite.binding as llvm
         engine._ee.add_object_file(llvm.ObjectFileRef.from_data(obj))
         engine.finalize_object()
-        return engine.get_function_address(fname)
+        address = engine.get_function_address(fname)
+        if not address:  # pragma: no cover - (a call of address 0 would crash the process)
+            raise Unsupported(f"the kernel's object code defines no {fname}")
+        return address
 
 
 def _read_object(path):
