@@ -682,6 +682,11 @@ OPS = [
        kw={"n": [1.0, 3.0, 7.0]}, ref=lambda d, n: scipy_special("smirnov")(n, d)),
     Op("smirnovi", lambda m, p, n: fsp.smirnovi(n, p), dom=U(0.05, 0.95),
        kw={"n": [2.0, 7.0]}, ref=lambda p, n: scipy_special("smirnovi")(n, p)),
+    # (ksone's cdf and ppf: SciPy's private _smirnovc and _smirnovci)
+    Op("smirnovc", lambda m, d: primitive_smirnov.smirnovc(4.0, d), dom=U(0.02, 0.98),
+       ref=lambda d: 1 - scipy_special("smirnov")(4.0, d)),
+    Op("smirnovci", lambda m, p: primitive_smirnov.smirnovci(4.0, p), dom=U(0.05, 0.95),
+       ref=lambda p: scipy_special("smirnovi")(4.0, 1 - p)),
     Op("smirnov_derivative", lambda m, d, k: primitive_smirnov.smirnov_derivative(6.0, d, k),
        dom=U(0.02, 0.98), kw={"k": [0, 1]},
        ref=lambda d, k: scipy_special("smirnov")(6.0, d) if k == 0 else __import__(

@@ -192,3 +192,55 @@ def test_complex_input_names_the_fix():
         fsp.smirnov(5, 0.3 + 0j)
     with pytest.raises(TypeError, match="smirnovi: complex input"):
         fsp.smirnovi(5, np.array([0.3j]))
+
+
+# --- scipy.stats.ksone: D+_n, whose sf is smirnov -----------------------------------------------
+
+scipy_stats = pytest.importorskip("scipy.stats")
+fst = pytest.importorskip("funcgrad.scipy.stats")
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 40])
+def test_ksone_is_scipys(n):
+    x = np.array([-0.5, 0.0, 0.02, 0.1, 0.3, 0.55, 0.9, 1.0, 1.5, np.nan])
+    q = np.array([0.0, 1e-6, 0.1, 0.5, 0.97, 1.0, -0.1, 1.2, np.nan])
+    with np.errstate(all="ignore"):
+        for method, arg in [("pdf", x), ("logpdf", x), ("cdf", x), ("logcdf", x), ("sf", x),
+                            ("logsf", x), ("ppf", q), ("isf", q)]:
+            for kw in ({}, {"loc": 0.1, "scale": 2.0}):
+                got = getattr(fst.ksone, method)(arg, n, **kw)
+                want = getattr(scipy_stats.ksone, method)(arg, n, **kw)
+                # (atol: the density's sum cancels ~n-fold at x = 0, where it is 1)
+                np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-13,
+                                           err_msg=f"{method}{kw}")
+        # n not a positive integer: NaN, as SciPy
+        for bad in (0.0, 2.5, -1.0):
+            assert np.isnan(fst.ksone.cdf(0.3, bad)) and np.isnan(scipy_stats.ksone.cdf(0.3, bad))
+
+
+def test_ksone_derivatives():
+    n, x = 7, np.array([0.05, 0.2, 0.37, 0.6])
+    pdf = scipy_stats.ksone.pdf(x, n)
+    np.testing.assert_allclose(fg.elementwise_grad(lambda v: fst.ksone.cdf(v, n))(x), pdf,
+                               rtol=1e-12)
+    np.testing.assert_allclose(fg.elementwise_grad(lambda v: fst.ksone.sf(v, n))(x), -pdf,
+                               rtol=1e-12)
+    h = 1e-6
+    want = (scipy_stats.ksone.logpdf(x + h, n) - scipy_stats.ksone.logpdf(x - h, n)) / (2 * h)
+    np.testing.assert_allclose(fg.elementwise_grad(lambda v: fst.ksone.logpdf(v, n))(x), want,
+                               rtol=1e-6)
+    q = np.array([0.05, 0.3, 0.8])
+    for method, sign in (("ppf", 1.0), ("isf", -1.0)):
+        at = getattr(scipy_stats.ksone, method)(q, n)
+        np.testing.assert_allclose(
+            fg.elementwise_grad(lambda p: getattr(fst.ksone, method)(p, n))(q),
+            sign / scipy_stats.ksone.pdf(at, n), rtol=1e-10)
+    # in loc and scale, through z = (x - loc) / scale; second order
+    check_second_order(lambda loc, scale: fst.ksone.logpdf(0.4, n, loc=loc, scale=scale),
+                       [np.array(0.05), np.array(1.2)])
+    with pytest.raises(NotImplementedError, match="respect to n"):
+        fg.grad(lambda m: fst.ksone.cdf(0.3, m))(5.0)
+    # outside the support and where the density is 0 (x = 1, n > 1): -inf, zero slope
+    for v in (-0.2, 1.0, 1.3):
+        assert fst.ksone.logpdf(v, n) == -np.inf
+        assert fg.grad(lambda v: fst.ksone.logpdf(v, n) + fst.ksone.cdf(v, n))(v) == 0.0

@@ -118,13 +118,50 @@ def _smirnovi_lin_p(g, n, p, d):
     return g / _slope(n, d, 1)
 
 
+def _smirnovc_lin_d(g, n, d, out):
+    return g * -_slope(n, d, 1)
+
+
+def _smirnovci_lin_p(g, n, p, d):
+    return g / -_slope(n, d, 1)
+
+
+def _private_scipy(name):
+    """SciPy's private ufunc ``scipy.special._ufuncs.<name>`` (``scipy.stats.ksone``'s
+    own), imported on the first call."""
+    def kernel(*args):
+        try:
+            from scipy.special import _ufuncs
+            f = getattr(_ufuncs, name)
+        except (ImportError, AttributeError) as e:
+            raise ImportError(f"funcgrad's {name[1:]} takes its values from SciPy's "
+                              f"scipy.special._ufuncs.{name}, which this SciPy lacks: "
+                              f"pip install 'scipy>=1.2'") from e
+        return f(*args)
+    kernel.__name__ = kernel.__qualname__ = name[1:]
+    return kernel
+
+
+def smirnov_density(n, d):
+    """``-d/dd smirnov(n, d)``, the density of ``D+_n`` (``scipy.stats.ksone.pdf``),
+    computed as the rules compute the slope (float64 for float32 operands)."""
+    return -_slope(n, d, 1)
+
+
 smirnov_derivative_p = elementwise(
     "smirnov_derivative", None, {"f": _BODY},
     _not_implemented("smirnov_derivative(n, d, k)", "n", "d"), _derivative_lin_d, None)
 smirnov_p = _declare("smirnov", _not_implemented("smirnov(n, d)", "n", "d"), _smirnov_lin_d)
 smirnovi_p = _declare("smirnovi", _not_implemented("smirnovi(n, p)", "n", "p"),
                       _smirnovi_lin_p)
-smirnov_derivative, smirnov, smirnovi = map(_call, (smirnov_derivative_p, smirnov_p,
-                                                    smirnovi_p))
+# the complements, for ksone's cdf and ppf: P(D+_n <= d) and its inverse, accurate where
+# it is small (1 - smirnov would round it away)
+smirnovc_p = _declare("smirnovc", _not_implemented("smirnovc(n, d)", "n", "d"),
+                      _smirnovc_lin_d, kernel=_private_scipy("_smirnovc"))
+smirnovci_p = _declare("smirnovci", _not_implemented("smirnovci(n, p)", "n", "p"),
+                       _smirnovci_lin_p, kernel=_private_scipy("_smirnovci"))
+smirnov_derivative, smirnov, smirnovi, smirnovc, smirnovci = map(_call, (
+    smirnov_derivative_p, smirnov_p, smirnovi_p, smirnovc_p, smirnovci_p))
 
-__all__ = ["smirnov", "smirnovi", "smirnov_derivative"]
+__all__ = ["smirnov", "smirnovi", "smirnovc", "smirnovci", "smirnov_derivative",
+           "smirnov_density"]
