@@ -41,6 +41,7 @@ import funcgrad.scipy.special as fsp
 from funcgrad.core import REGISTRY
 from funcgrad.primitives import incomplete as primitive_incomplete
 from funcgrad.primitives import linalg as primitive_linalg
+from funcgrad.primitives import smirnov as primitive_smirnov
 from funcgrad.primitives.recurrence import all_pole as primitive_all_pole
 from helpers import (check_dot_product, check_float32, check_graph, check_jvp_fd,
                      check_second_order, check_value, check_vmap, leaves)
@@ -674,6 +675,22 @@ OPS = [
     Op("kolmogorov", lambda m, y: fsp.kolmogorov(y), dom=U(0.3, 2.0),
        ref=scipy_special("kolmogorov")),
     Op("kolmogi", lambda m, p: fsp.kolmogi(p), dom=U(0.05, 0.95), ref=scipy_special("kolmogi")),
+    # (n a float, as expn's: SciPy truncates it; n = 1 is 1 - d, n = 7 has kinks at j/7
+    # that finite differences cross with probability ~1e-6; smirnov_derivative's order k:
+    # 0 is SciPy's value, 1 SciPy's private _smirnovp, the negative density)
+    Op("smirnov", lambda m, d, n: fsp.smirnov(n, d), dom=U(0.02, 0.98),
+       kw={"n": [1.0, 3.0, 7.0]}, ref=lambda d, n: scipy_special("smirnov")(n, d)),
+    Op("smirnovi", lambda m, p, n: fsp.smirnovi(n, p), dom=U(0.05, 0.95),
+       kw={"n": [2.0, 7.0]}, ref=lambda p, n: scipy_special("smirnovi")(n, p)),
+    # (ksone's cdf and ppf: SciPy's private _smirnovc and _smirnovci)
+    Op("smirnovc", lambda m, d: primitive_smirnov.smirnovc(4.0, d), dom=U(0.02, 0.98),
+       ref=lambda d: 1 - scipy_special("smirnov")(4.0, d)),
+    Op("smirnovci", lambda m, p: primitive_smirnov.smirnovci(4.0, p), dom=U(0.05, 0.95),
+       ref=lambda p: scipy_special("smirnovi")(4.0, 1 - p)),
+    Op("smirnov_derivative", lambda m, d, k: primitive_smirnov.smirnov_derivative(6.0, d, k),
+       dom=U(0.02, 0.98), kw={"k": [0, 1]},
+       ref=lambda d, k: scipy_special("smirnov")(6.0, d) if k == 0 else __import__(
+           "scipy.special._ufuncs", fromlist=["_smirnovp"])._smirnovp(6.0, d)),
     Op("ellipk", lambda m, x: fsp.ellipk(x), dom=U(-2.0, 0.9), ref=scipy_special("ellipk")),
     # (|m| < 5e-3: the derivatives' Taylor series)
     Op("ellipk_small_m", lambda m, x: fsp.ellipk(x), dom=U(-0.004, 0.004),

@@ -449,7 +449,7 @@ CONTINUOUS = [("norm", ()), ("t", (3.5,)), ("cauchy", ()), ("laplace", ()), ("lo
               ("uniform", ()), ("lognorm", (0.7,)), ("halfnorm", ()), ("halfcauchy", ()),
               ("weibull_min", (1.7,)), ("weibull_min", (0.6,)), ("pareto", (2.5,)),
               ("lomax", (1.8,)), ("rayleigh", ()), ("gumbel_r", ()), ("gumbel_l", ()),
-              ("invgamma", (2.3,))]
+              ("invgamma", (2.3,)), ("ksone", (5.0,)), ("ksone", (40.0,))]
 WITHOUT_PPF: set[str] = set()  # (invgamma had none)
 
 

@@ -3,7 +3,10 @@
 ``rayleigh``, ``gumbel_r``, ``gumbel_l`` and ``invgamma``, each from its
 standardized functions of ``z = (x - loc) / scale`` in closed form, so that every method
 differentiates in ``x``, the shape parameters, ``loc`` and ``scale``; and ``f`` (Fisher's
-F), whose CDF and quantiles go through ``betainc`` and ``betaincinv``.
+F), whose CDF and quantiles go through ``betainc`` and ``betaincinv``; ``ksone`` (the
+one-sided Kolmogorov-Smirnov statistic ``D+_n``), SciPy's values through ``smirnov``, its
+complement and their inverses (:mod:`funcgrad.primitives.smirnov`), differentiable in
+``x``, ``loc`` and ``scale`` (not in the integer ``n``).
 
 Outside the support the log-density is ``-inf`` and the CDF 0 or 1, with a zero
 derivative: the functions see a stand-in inside the support there (the double-where
@@ -18,11 +21,12 @@ import numpy as np
 
 from .. import numpy as fnp
 from . import special as sp
-from ._distn import _positive, _support, rv_continuous
+from ..primitives import smirnov as _smirnov
+from ._distn import _all, _positive, _support, rv_continuous
 from ._distn_more import gamma_isf, gamma_ppf
 
 __all__ = ["lognorm", "halfnorm", "halfcauchy", "weibull_min", "pareto", "lomax", "rayleigh",
-           "gumbel_r", "gumbel_l", "invgamma", "f"]
+           "gumbel_r", "gumbel_l", "invgamma", "f", "ksone"]
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _LOG_2 = math.log(2.0)
@@ -270,8 +274,41 @@ f = rv_continuous(
     _ppf=_f_quantile(False), _isf=_f_quantile(True))
 
 
+# --- ksone(n): D+_n, the one-sided Kolmogorov-Smirnov statistic of n samples -------------------
+
+def _unit(z):
+    """``(0 <= z <= 1, z there and 1/2 elsewhere)``: the double where's safe input (the
+    functions of smirnov are NaN outside [0, 1])."""
+    inside = fnp.logical_and(fnp.greater_equal(z, 0), fnp.less_equal(z, 1))
+    return inside, fnp.where(inside, z, 0.5)
+
+
+def _ksone_logpdf(z, n):
+    # (the density is 0 at z = 1 for n > 1: -inf there too, with a zero derivative)
+    inside, u = _unit(z)
+    density = _smirnov.smirnov_density(n, u)
+    positive = fnp.logical_and(inside, fnp.greater(density, 0))
+    return _support(positive, fnp.log(fnp.where(positive, density, 1.0)))
+
+
+def _ksone_tail(fn, below):
+    """``fn(n, z)`` on [0, 1]; ``below`` left of it, ``1 - below`` right of it."""
+    def tail(z, n):
+        inside, u = _unit(z)
+        return fnp.where(inside, fn(n, u), fnp.where(fnp.less(z, 0), below, 1.0 - below))
+    return tail
+
+
+ksone = rv_continuous(
+    "ksone", shapes=("n",),
+    _valid=lambda n: _all(fnp.greater_equal(n, 1), fnp.equal(n, fnp.floor(n))),
+    _logpdf=_ksone_logpdf, _cdf=_ksone_tail(_smirnov.smirnovc, 0.0),
+    _sf=_ksone_tail(_smirnov.smirnov, 1.0), _ppf=lambda q, n: _smirnov.smirnovci(n, q),
+    _isf=lambda q, n: _smirnov.smirnovi(n, q))
+
+
 for _d in (lognorm, halfnorm, halfcauchy, weibull_min, pareto, lomax, rayleigh, gumbel_r,
-           gumbel_l, invgamma, f):
+           gumbel_l, invgamma, f, ksone):
     _params = ", ".join(["2.5"] * len(_d.shapes) + ["scale=s"])
     _d.__doc__ = f"""SciPy's ``{_d.name}`` distribution (parameters: {", ".join(
         _d.shapes + ("loc", "scale"))}).

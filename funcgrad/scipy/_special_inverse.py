@@ -1,11 +1,13 @@
 """More of ``funcgrad.scipy.special`` (re-exported there): inverse functions
 (``inv_boxcox``, ``gammaincinv``, ``betaincinv``, ``ndtri_exp``...), ``erfi`` and the
 complete elliptic integrals, whose values are SciPy's ufuncs
-(:mod:`funcgrad.primitives.special_scipy_more`, SciPy imported on the first call) and
+(:mod:`funcgrad.primitives.special_scipy_more`, :mod:`funcgrad.primitives.smirnov`: SciPy
+imported on the first call) and
 whose derivatives follow from the inverse function theorem or in closed form."""
 from typing import Any, Optional
 
 from ..numpy._convert import operand as _operand
+from ..primitives import smirnov as _smp
 from ..primitives import special_scipy_more as _sm
 from ..typing import Array, ArrayLike
 from ._special_more import _front as _front_in
@@ -19,7 +21,8 @@ def _front(prim_fn: Any, params: str, doc: str, real: Optional[str] = None) -> A
 
 
 __all__ = ["inv_boxcox", "inv_boxcox1p", "gammaincinv", "gammainccinv", "betaincinv",
-           "ndtri_exp", "erfi", "ellipk", "ellipe", "ellipkm1", "kolmogorov", "kolmogi"]
+           "ndtri_exp", "erfi", "ellipk", "ellipe", "ellipkm1", "kolmogorov", "kolmogi",
+           "smirnov", "smirnovi"]
 
 inv_boxcox = _front(_sm.inv_boxcox, "y, lmbda", """The inverse of the Box-Cox transform,
     ``(1 + lmbda y)**(1/lmbda)`` (``exp(y)`` at ``lmbda = 0``); differentiable in ``y``
@@ -113,3 +116,23 @@ kolmogi = _front(_sm.kolmogi, "p", """The inverse of ``kolmogorov``: ``kolmogoro
     >>> round(float(kolmogi(kolmogorov(0.8))), 14)
     0.8
     """, real="pass a real array")
+smirnov = _front_in(_smp.smirnov, "n, d", """The one-sided Kolmogorov-Smirnov survival
+    function ``P(D+_n > d)``, ``D+_n`` the largest amount by which the theoretical CDF
+    exceeds the empirical one of ``n`` samples: SciPy's values (NaN for ``n < 1`` or ``d``
+    outside ``[0, 1]``).  Differentiable in ``d`` (the exact finite sum's derivatives, of
+    every order: ``-smirnov'`` is ``ksone``'s density); in the integer ``n`` it raises
+    ``NotImplementedError``.
+
+    >>> import funcgrad as fg
+    >>> float(smirnov(5, 0.3)), round(float(fg.grad(smirnov, 1)(5, 0.3)), 12)
+    (0.34282, -2.286)
+    """, globals(), "_smp", "pass a real array")
+smirnovi = _front_in(_smp.smirnovi, "n, p", """The inverse of ``smirnov`` in ``d``:
+    ``smirnov(n, smirnovi(n, p)) == p``; derivative in ``p`` one over ``smirnov``'s slope
+    at the result (none in ``n``).
+
+    >>> import funcgrad as fg
+    >>> d = smirnovi(5, 0.34282)
+    >>> round(float(d), 12), round(float(fg.grad(smirnovi, 1)(5, 0.34282)), 6)
+    (0.3, -0.437445)
+    """, globals(), "_smp", "pass a real array")

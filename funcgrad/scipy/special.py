@@ -11,7 +11,8 @@ of any order, comes from the primitives' rules.  Plain ``scipy.special`` ufuncs
 Derivatives that are not implemented raise ``NotImplementedError`` when asked for:
 ``zeta`` in ``x``, the second derivatives of ``gammainc``/``gammaincc``/``betainc`` in
 their shapes (the first are :mod:`funcgrad.primitives.incomplete`'s),
-``polygamma`` in ``n`` (an integer order), ``expn`` in ``n``, the Bessel functions
+``polygamma`` in ``n`` (an integer order), ``expn``, ``smirnov`` and ``smirnovi`` in
+``n``, the Bessel functions
 (``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, the Struve functions in ``v``,
 the spherical Bessel functions in ``n``, ``lambertw`` in ``k``, ``hyp1f1``
 in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
@@ -24,7 +25,8 @@ which differ from SciPy's j0 and j1 in the last digits), ``yv`` (likewise ``y0``
 ``k0``, ``k1``, ``k0e``, ``k1e``, ``poch``, ``boxcox``, ``boxcox1p``, ``owens_t``,
 ``hyp1f1``, ``hyp2f1``, the inverses ``inv_boxcox``, ``inv_boxcox1p``, ``gammaincinv``,
 ``gammainccinv``, ``betaincinv`` and ``ndtri_exp``, ``erfi``, the complete elliptic
-integrals ``ellipk``, ``ellipe`` and ``ellipkm1`` (:mod:`._special_inverse`), ``lambertw``,
+integrals ``ellipk``, ``ellipe`` and ``ellipkm1``, ``kolmogorov``, ``kolmogi``, ``smirnov``
+and ``smirnovi`` (:mod:`._special_inverse`), ``lambertw``,
 ``struve``, ``modstruve`` and ``spherical_jn``, ``spherical_yn``, ``spherical_in``,
 ``spherical_kn`` (:mod:`._special_orders`), and ``erf``
 and ``erfc`` of complex arguments are the exception:
@@ -67,7 +69,7 @@ from ._special_more import (bernoulli, bessel_jn, boxcox, boxcox1p, comb, dawsn,
 from . import _special_inverse as _inverse
 from ._special_inverse import (betaincinv, ellipe, ellipk, ellipkm1, erfi,  # noqa: F401
                                gammainccinv, gammaincinv, inv_boxcox, inv_boxcox1p, kolmogi,
-                               kolmogorov, ndtri_exp)
+                               kolmogorov, ndtri_exp, smirnov, smirnovi)
 from . import _special_elementary as _elementary
 from ._special_gamma import beta, betaln, rgamma  # noqa: F401
 from ._special_incomplete import betainc, betaincc, gammainc, gammaincc  # noqa: F401

@@ -9,7 +9,7 @@ method goes through ``gammainc``/``betainc`` (``gamma.cdf``, ``t.cdf``, ``f.sf``
 derivative in the shape parameters is theirs (:mod:`funcgrad.primitives.incomplete`, shapes
 up to 1e6); the counts of the discrete ones (``binom.cdf``'s ``n``...) are integers.
 Calling a distribution freezes its parameters, as SciPy's (``norm(0.0, 2.0).logpdf(x)``).
-The machinery is in :mod:`._distn`; ``lognorm``, ``weibull_min``, ``pareto``... in
+The machinery is in :mod:`._distn`; ``lognorm``, ``weibull_min``, ``pareto``, ``ksone``... in
 :mod:`._continuous_more`; ``truncnorm``, ``gennorm``, ``vonmises``, ``wrapcauchy``,
 ``betabinom`` and ``multinomial`` in :mod:`._distn_more`; ``sem``, ``rankdata`` and
 ``mode`` in :mod:`._stats_functions`; ``pearsonr`` and ``spearmanr`` in
@@ -32,7 +32,8 @@ from . import _ppf
 from . import special as sp
 from . import _continuous_more as _more
 from ._continuous_more import (f, gumbel_l, gumbel_r, halfcauchy, halfnorm,  # noqa: F401
-                               invgamma, lognorm, lomax, pareto, rayleigh, weibull_min)
+                               invgamma, ksone, lognorm, lomax, pareto, rayleigh,
+                               weibull_min)
 from . import _distn_more as _more2
 from ._distn_more import gamma_cdf, gamma_isf, gamma_logpdf, gamma_ppf, gamma_sf
 from ._distn_more import (betabinom, gennorm, multinomial, truncnorm, vonmises,  # noqa: F401
