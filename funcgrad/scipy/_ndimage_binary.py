@@ -45,7 +45,7 @@ Origins = Union[int, Sequence[int]]
 
 
 def generate_binary_structure(rank: int, connectivity: int) -> np.ndarray:
-    """The ``3 x ... x 3`` boolean structure of ``rank`` dimensions whose elements lie
+    """The boolean structure of ``rank`` dimensions of extent 3 whose elements lie
     within ``connectivity`` unit steps of the centre
     (``scipy.ndimage.generate_binary_structure``): 1 gives the cross, ``rank`` the full
     box; a connectivity below 1 counts as 1, a rank below 1 gives ``array(True)``.
@@ -82,7 +82,7 @@ def iterate_structure(structure: ArrayLike, iterations: int,
     if iterations < 2:
         return structure.copy()
     more = iterations - 1
-    grown = np.zeros([s + more * (s - 1) for s in structure.shape], bool)
+    grown = np.zeros([s + more * (s - 1) for s in structure.shape], np.bool_)
     grown[tuple(slice(more * (s // 2), more * (s // 2) + s) for s in structure.shape)] = (
         structure != 0)
     grown = np.asarray(binary_dilation(grown, structure, iterations=more))
