@@ -70,7 +70,7 @@ MODULES = [
     ("funcgrad.scipy.optimize", "minimization, root finding and least squares"),
     ("funcgrad.scipy.fft", "Fourier, Hankel, cosine and sine transforms"),
     ("funcgrad.scipy.fftpack", "scipy.fftpack's transforms"),
-    ("funcgrad.scipy.ndimage", "filters, spline interpolation and measurements"),
+    ("funcgrad.scipy.ndimage", "filters, morphology, spline interpolation and measurements"),
     ("funcgrad.scipy.cluster.vq", "vector quantization"),
     ("funcgrad.scipy.interpolate", "1-d splines and interpolation on a grid"),
     ("funcgrad.scipy.sparse.linalg", "Krylov solvers"),

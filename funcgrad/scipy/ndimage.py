@@ -4,6 +4,7 @@
   (:mod:`._ndimage_filters`);
 - correlation, convolution and the derivative filters (:mod:`._ndimage_correlate`);
 - the order-statistic filters and grey morphology (:mod:`._ndimage_rank`);
+- binary morphology and its structuring elements (:mod:`._ndimage_binary`);
 - the Fourier-domain filters (:mod:`._ndimage_fourier`);
 - measurements on labelled regions (:mod:`._ndimage_measure`);
 - B-spline prefilters (:mod:`._ndimage_spline`) and interpolation: ``map_coordinates``,
@@ -28,6 +29,10 @@ from ._ndimage_measure import (center_of_mass, extrema, histogram, label,  # noq
                                maximum, maximum_position, mean, median, minimum,
                                minimum_position, standard_deviation, sum, sum_labels,
                                variance)
+from ._ndimage_binary import (binary_closing, binary_dilation, binary_erosion,  # noqa: F401
+                              binary_fill_holes, binary_hit_or_miss, binary_opening,
+                              binary_propagation, generate_binary_structure,
+                              iterate_structure)
 from ._ndimage_spline import spline_filter, spline_filter1d  # noqa: F401
 from ._ndimage_rank import (black_tophat, grey_closing, grey_dilation,  # noqa: F401
                             grey_erosion, grey_opening, maximum_filter, maximum_filter1d,
@@ -49,5 +54,8 @@ __all__ = ["map_coordinates", "gaussian_filter", "gaussian_filter1d", "uniform_f
            "maximum", "median", "center_of_mass", "extrema", "minimum_position",
            "maximum_position", "histogram", "label",
            "spline_filter1d", "spline_filter", "shift", "zoom", "affine_transform", "rotate",
-           "geometric_transform"]
+           "geometric_transform",
+           "generate_binary_structure", "iterate_structure", "binary_erosion",
+           "binary_dilation", "binary_opening", "binary_closing", "binary_propagation",
+           "binary_fill_holes", "binary_hit_or_miss"]
 
