@@ -11,8 +11,8 @@ algorithm, which converge with its values (they agree with the closed forms, e.g
 ``TypeError``: ``scipy.special.elliprf`` on values takes them).  With concrete values the
 iteration stops when the arguments agree to ``_CLOSE`` (their Taylor series then has
 error below 1e-17); under ``vmap``/``jit`` it runs ``_STEPS`` times (one loop), enough
-for every float64 argument (the spread falls fourfold a step once the arguments are within a
-factor of each other, and their ratio is square-rooted a step until then).
+for every float64 argument (the spread falls fourfold a step once the arguments are
+within a factor of each other, and their ratio is square-rooted a step until then).
 
 The limits are SciPy's: ``inf`` where the integral diverges (two zero arguments of
 ``R_F``, a zero ``z`` of ``R_D`` or ``p`` of ``R_J``), 0 where an argument is ``inf``,
@@ -69,18 +69,19 @@ def _stopped(step: int, spread: Any, mean: Any) -> bool:
     return bool(np.all(s[live] < _CLOSE * a[live]))
 
 
-def _duplicate(step: Any, state: tuple) -> tuple:
+def _duplicate(step: Any, state: tuple, count: int) -> tuple:
     """``(state, n)`` after ``n`` duplication steps ``state = step(k, state)`` (``k`` the
-    step's index; the mean ``A`` is ``state[0]``, the arguments ``state[1:]``...): with
-    concrete values until :func:`_stopped`; else ``_STEPS`` of them as one loop (a scan:
-    every transform goes through it, and ``jit`` compiles one step, where 40 written
-    out took it 30 s for ``R_J``)."""
-    mean, *args = state
+    step's index; the mean ``A`` is ``state[0]``, the ``count`` arguments follow, then the
+    sums the steps carry): with concrete values until :func:`_stopped` (the arguments'
+    spread about the mean decides); else ``_STEPS`` of them as one loop (a scan: every
+    transform goes through it, and ``jit`` compiles one step, where 40 written out took
+    it 30 s for ``R_J``)."""
+    mean, args = state[0], state[1:count + 1]
     if is_concrete(mean):
         a0 = concrete_values(mean, "", "")
-        with np.errstate(invalid="ignore"):  # (the spread only decides when to stop)
+        with np.errstate(invalid="ignore"):
             spread = np.max([np.abs(a0 - concrete_values(x, "", "")) for x in
-                             np.broadcast_arrays(*args)], axis=0) if args else 0.0
+                             np.broadcast_arrays(*args)], axis=0)
         n = 0
         while not _stopped(n, spread, state[0]):
             state, n = step(n, state), n + 1
@@ -113,8 +114,9 @@ def _rf(x: Any, y: Any, z: Any) -> Any:
     def step(k: Any, state: tuple) -> tuple:
         mean, x, y, z = state
         lam = _lambda(fnp.sqrt(x), fnp.sqrt(y), fnp.sqrt(z))
-        return (mean + lam) * 0.25, (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25
-    (mean, x, y, z), _ = _duplicate(step, ((x + y + z) / 3.0, x, y, z))
+        x, y, z = (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25
+        return (mean + lam) * 0.25, x, y, z
+    (mean, x, y, z), _ = _duplicate(step, ((x + y + z) / 3.0, x, y, z), 3)
     dx, dy = 1.0 - x / mean, 1.0 - y / mean
     dz = -(dx + dy)
     e2, e3 = dx * dy - dz * dz, dx * dy * dz
@@ -129,14 +131,16 @@ def _third_kind_series(e2: Any, e3: Any, e4: Any, e5: Any) -> Any:
 
 
 def _rd(x: Any, y: Any, z: Any) -> Any:
+    mean = (x + y + 3.0 * z) / 5.0
+
     def step(k: Any, state: tuple) -> tuple:
         mean, x, y, z, total = state
         sx, sy, sz = fnp.sqrt(x), fnp.sqrt(y), fnp.sqrt(z)
         lam = _lambda(sx, sy, sz)
         total = total + 0.25 ** k / (sz * (z + lam))
-        return ((mean + lam) * 0.25, (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25,
-                total)
-    (mean, x, y, z, total), n = _duplicate(step, ((x + y + 3.0 * z) / 5.0, x, y, z, 0.0))
+        x, y, z = (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25
+        return (mean + lam) * 0.25, x, y, z, total
+    (mean, x, y, z, total), n = _duplicate(step, (mean, x, y, z, 0.0), 3)
     scale = 0.25 ** n
     dx, dy = 1.0 - x / mean, 1.0 - y / mean
     dz = -(dx + dy) / 3.0
@@ -147,6 +151,7 @@ def _rd(x: Any, y: Any, z: Any) -> Any:
 
 
 def _rj_positive(x: Any, y: Any, z: Any, p: Any) -> Any:
+    mean = (x + y + z + 2.0 * p) / 5.0
     delta = (p - x) * (p - y) * (p - z)
 
     def step(k: Any, state: tuple) -> tuple:
@@ -156,10 +161,9 @@ def _rj_positive(x: Any, y: Any, z: Any, p: Any) -> Any:
         lam = _lambda(sx, sy, sz)
         d = (sp + sx) * (sp + sy) * (sp + sz)
         total = total + scale * _rc_unit(delta * scale ** 3 / (d * d)) / d
-        return ((mean + lam) * 0.25, (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25,
-                (p + lam) * 0.25, total)
-    (mean, x, y, z, p, total), n = _duplicate(
-        step, ((x + y + z + 2.0 * p) / 5.0, x, y, z, p, 0.0))
+        x, y, z, p = (x + lam) * 0.25, (y + lam) * 0.25, (z + lam) * 0.25, (p + lam) * 0.25
+        return (mean + lam) * 0.25, x, y, z, p, total
+    (mean, x, y, z, p, total), n = _duplicate(step, (mean, x, y, z, p, 0.0), 4)
     scale = 0.25 ** n
     dx, dy, dz = 1.0 - x / mean, 1.0 - y / mean, 1.0 - z / mean
     dp = -(dx + dy + dz) * 0.5
