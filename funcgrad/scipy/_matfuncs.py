@@ -189,6 +189,7 @@ def _sqrtm_db(a):
     n = a.shape[-1]
     eye = fnp.astype(fnp.asarray(np.eye(n)), a.dtype)
     tol = 4 * n * np.finfo(a.dtype).eps
+    norm1 = lambda x: fnp.max(fnp.sum(fnp.abs(x), axis=0))  # noqa: E731
 
     def step(m, y):
         m_inv = _la.inv(m)
@@ -197,23 +198,20 @@ def _sqrtm_db(a):
         m = 0.5 * (eye + 0.5 * ((mu * mu) * m + m_inv / (mu * mu)))
         return m, y
 
-    def far(m):  # (M -> I: the 1-norm of M - I above the tolerance)
-        return fnp.max(fnp.sum(fnp.abs(m - eye), axis=0)) > tol
-
-    if is_concrete(a):
+    if is_concrete(a):  # (M -> I: stop once the 1-norm of M - I is within the tolerance)
         m, y = a, a
         for _ in range(_DB_STEPS):
             m, y = step(m, y)
-            if not far(m):
+            if np.max(np.sum(np.abs(concrete_values(m, "sqrtm", "") - np.eye(n)),
+                             axis=0)) <= tol:
                 break
     else:  # (one loop, compiled once: 60 steps written out took jit 30 s to compile)
         _, m, y = lax.while_loop(
-            lambda s: (s[0] < _DB_STEPS) & far(s[1]),
+            lambda s: (s[0] < _DB_STEPS) & (norm1(s[1] - eye) > tol),
             lambda s: (s[0] + 1,) + step(s[1], s[2]), (0, a, a))
     # Under vmap/jit the iteration runs on whatever it is given, and where the real
     # matrix has no real principal root (an eigenvalue on the negative axis; singular)
     # it ends anywhere: a check at run time makes that an error, not a wrong root.
-    norm1 = lambda x: fnp.max(fnp.sum(fnp.abs(x), axis=0))  # noqa: E731
     fixed = fnp.stop_gradient(y)
     residual = norm1(fixed @ fixed - fnp.stop_gradient(a)) / fnp.maximum(
         norm1(fnp.stop_gradient(a)), np.finfo(a.dtype).tiny)
