@@ -507,6 +507,6 @@ def test_the_objects_key_holds_the_runtime_whoever_plans_first(monkeypatch):
     from funcgrad.jit import irkernelcall, runtime_digest
     monkeypatch.setattr(irkernelcall, "_TAG", None)
     first = irkernelcall._tag()
-    monkeypatch.setattr(runtime_digest, "_TAG", "another runtime")
+    monkeypatch.setattr(runtime_digest, "runtime_tag", lambda: "another runtime")
     monkeypatch.setattr(irkernelcall, "_TAG", None)
     assert irkernelcall._tag() != first

@@ -32,9 +32,9 @@ _TAG = None
 def _tag():
     """What the object code depends on besides the kernel: the writers' text, the loops'
     (:func:`funcgrad.jit.runtime_digest.runtime_tag`: the runtime, the vector maths,
-    Numba, NumPy), llvmlite and the CPU.  Computed here, never taken from a caller: a process whose first
-    kernel was planned without the runtime's part keyed every object it cached without it,
-    and a later version loaded them."""
+    Numba, NumPy), llvmlite and the CPU.  Computed here, never taken from a caller: a
+    process whose first kernel was planned without the runtime's part keyed every object
+    it cached without it, and a later version loaded them."""
     global _TAG
     if _TAG is None:
         import llvmlite
@@ -104,9 +104,7 @@ def _load_routines(routines):
         digest = hashlib.sha256(f"{symbol}\n{_tag()}".encode()).hexdigest()[:32]
         path = _cache_path(f"fgvl_{digest}.o")
         obj = _read_object(path) if path is not None else None
-        own = symbol.encode()
-        if obj is None or any(s != own and not s.startswith(own + b"_v")
-                              for s in _symbols(obj)):
+        if obj is None:
             obj = _codegen()._tm.emit_object(_optimise(library(routine)))
             if path is not None:
                 _write_bytes(path, obj + hashlib.sha256(obj).digest())

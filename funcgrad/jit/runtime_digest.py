@@ -2,6 +2,7 @@
 cached kernel's name (the Numba-compiled modules', :mod:`.cache`, and the IR kernels'
 object code, :mod:`.irkernelcall`), so that a kernel compiled by another version is
 never loaded."""
+import functools
 import hashlib
 import os
 
@@ -21,7 +22,13 @@ def runtime_files():
             vbodies.__file__, _pairwise.__file__]
 
 
-def _runtime_tag():
+@functools.cache
+def runtime_tag():
+    """A digest of the :func:`runtime_files` and Numba's and NumPy's versions.
+
+    >>> len(runtime_tag())
+    16
+    """
     import numba  # (imported on the first compilation, never by `import funcgrad`)
     text = b""
     for path in runtime_files():
@@ -29,18 +36,3 @@ def _runtime_tag():
             text += f.read()
     return hashlib.sha256(text + numba.__version__.encode() + np.__version__.encode()
                           ).hexdigest()[:16]
-
-
-_TAG = None
-
-
-def runtime_tag():
-    """A digest of the :func:`runtime_files` and Numba's and NumPy's versions.
-
-    >>> len(runtime_tag())
-    16
-    """
-    global _TAG
-    if _TAG is None:
-        _TAG = _runtime_tag()
-    return _TAG

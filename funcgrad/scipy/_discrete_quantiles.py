@@ -27,8 +27,7 @@ _TRACED_STEPS = 64  # (halves any interval of float64 integers to one)
 
 
 def _steps(lo, hi):
-    if not (is_concrete(lo) and is_concrete(hi)):
-        return _TRACED_STEPS
+    """The bisection steps the widest interval of concrete bounds needs."""
     width = np.asarray(concrete_values(hi, "", ""), float) - np.asarray(
         concrete_values(lo, "", ""), float)
     width = width[np.isfinite(width)]
@@ -63,13 +62,12 @@ def quantile(dist, q, shape, loc, ok, upper):
         mid = fnp.floor((lo + hi) * 0.5)
         met = holds(mid)
         return fnp.where(met, lo, mid), fnp.where(met, mid, hi)
-    steps = _steps(lo, hi)
     if is_concrete(lo) and is_concrete(hi):
-        for k in range(steps):
+        for k in range(_steps(lo, hi)):
             lo, hi = step(k, (lo, hi))
     else:  # (one loop, compiled once; its first step outside gives the bounds their shape)
         from ..lax import fori_loop
-        lo, hi = fori_loop(1, steps, step, step(0, (lo, hi)))
+        lo, hi = fori_loop(1, _TRACED_STEPS, step, step(0, (lo, hi)))
     at_zero, at_one = (high, low - 1.0) if upper else (low - 1.0, high)
     out = fnp.where(inside, hi, fnp.where(fnp.equal(q, 0.0), at_zero,
                                           fnp.where(fnp.equal(q, 1.0), at_one, math.nan)))

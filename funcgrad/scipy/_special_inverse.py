@@ -138,6 +138,5 @@ smirnovi = _front_in(_smp.smirnovi, "n, p", """The inverse of ``smirnov`` in ``d
     """, globals(), "_smp", "pass a real array")
 # (the slope's own primitive, and the complements stats.ksone takes its cdf and ppf from:
 # SciPy's private _smirnovc/_smirnovci, fronted here with the functions they serve)
-smirnov.primitives = (_smp.smirnov_p, _smp.smirnov_derivative_p,
-                      _smp.smirnovc_p)
+smirnov.primitives = (_smp.smirnov_p, _smp.smirnov_derivative_p, _smp.smirnovc_p)
 smirnovi.primitives = (_smp.smirnovi_p, _smp.smirnovci_p)
