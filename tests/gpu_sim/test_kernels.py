@@ -269,8 +269,9 @@ def test_smirnov_derivative_kernel():
     # (n >= 1, d in [0, 1]: the operands the generic tests draw give NaN on both sides;
     # d = j/n and the ends, where terms of its sum enter, included; float32: the sum of
     # exp(log-gammas) cancels ~n-fold near d = 0, and CUDA's lgamma is not the CPU's:
-    # they differ by ~2e-4 at n = 30)
-    n = np.array([1.0, 2.0, 5.0, 7.0, 30.0])[:, None]
+    # they differ by ~2e-4 at n = 30; n stays small: the simulator runs the sum's terms
+    # as Python)
+    n = np.array([1.0, 2.0, 5.0, 7.0, 13.0])[:, None]
     d = np.concatenate([np.linspace(0, 1, 11), [1 / 7, 0.33]])[None]
     for dtype in FLOATS:
         for k in (0.0, 1.0, 3.0):
