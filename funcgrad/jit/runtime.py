@@ -18,6 +18,9 @@ from funcgrad.kernels.cpu._pairwise import (  # noqa: F401
 
 # What a loop written without the C library's pass raises when it needs it (see .api).
 from ..core import TrigRangeError  # noqa: E402,F401
+from funcgrad.kernels import _numba_stamp  # noqa: E402
+
+_numba_stamp.install(__file__)  # (its cached functions inline the kernels' code)
 
 _OPTS = dict(cache=True, error_model="numpy", nogil=True)
 

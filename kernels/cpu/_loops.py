@@ -15,6 +15,9 @@ from numba.extending import overload, register_jitable
 from ._pairwise import leaf_sum
 from .vmath import exp as exp_v
 from .vmath import trig_bad
+from .._numba_stamp import install
+
+install()  # (before the cached functions: see .._numba_stamp)
 
 # Contraction into FMA only, in the reduction sweeps: every other IEEE rule (NaN, inf,
 # signed zero) is kept.  (Elementwise kernels contract nothing: they give the bits of the

@@ -7,6 +7,10 @@ folds the leaves in NumPy's order.  Imported only when one of them is built.
 import numpy as np
 from numba import njit
 
+from .._numba_stamp import install
+
+install()  # (before the cached functions: see .._numba_stamp)
+
 _OPTS = dict(cache=True, error_model="numpy", nogil=True)
 
 

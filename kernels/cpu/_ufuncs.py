@@ -29,6 +29,9 @@ from numba.core.extending import intrinsic, register_jitable
 from numba.np.ufunc import _internal
 
 from .vmath import TRIG_BOUND
+from .._numba_stamp import install
+
+install()  # (before the cached functions: see .._numba_stamp)
 
 _LOOP = types.void(types.CPointer(types.intp), types.CPointer(types.intp),
                    types.CPointer(types.intp), types.voidptr)

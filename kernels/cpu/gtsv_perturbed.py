@@ -13,6 +13,10 @@ is the ordinary pivoted one.  Imported (and compiled, then cached) on first use.
 import numpy as np
 from numba import njit
 
+from .._numba_stamp import install
+
+install()  # (before the cached functions: see .._numba_stamp)
+
 __all__ = ["solve"]
 
 _OPTS = dict(cache=True, error_model="numpy", nogil=True)

@@ -45,6 +45,9 @@ def _typed_exp2():
     from numba import njit, types
     from numba.extending import intrinsic
 
+    from .._numba_stamp import install
+    install()
+
     @intrinsic
     def llvm_exp2(typingctx, x):
         if not isinstance(x, types.Float):

@@ -5,6 +5,10 @@ row of ``a`` per row of ``f``.  Imported (and compiled, then cached) on first us
 import numpy as np
 from numba import njit
 
+from .._numba_stamp import install
+
+install()  # (before the cached functions: see .._numba_stamp)
+
 __all__ = ["all_pole"]
 
 

@@ -29,6 +29,9 @@ from numba.extending import intrinsic
 
 from .vbodies import (TRIG_BOUND, _cos, _exp, _log, _log1p, _sin, _tanh,  # noqa: F401
                       _trig_bad)
+from .._numba_stamp import install
+
+install()  # (before the cached functions: see .._numba_stamp)
 
 __all__ = ["exp", "log", "log1p", "sin", "cos", "tanh", "trig_bad", "sin_checked",
            "cos_checked", "TRIG_BOUND"]
