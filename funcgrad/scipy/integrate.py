@@ -1,5 +1,7 @@
 """``funcgrad.scipy.integrate``: ``trapezoid``, ``cumulative_trapezoid``, ``simpson``,
-``odeint``, ``solve_ivp``, ``quad``, ``quad_vec`` and ``fixed_quad``, differentiable.
+``cumulative_simpson``, ``odeint``, ``solve_ivp``, ``quad``, ``quad_vec``, ``fixed_quad``,
+``nquad``, ``dblquad`` and ``tplquad`` (nested ``quad``, ``_nquad``), differentiable;
+``newton_cotes``' weights.
 
 ``odeint`` is JAX's ``jax.experimental.ode.odeint``: an adaptive Dormand-Prince (RK45)
 solve with 4th-order interpolation at the requested times, each step loop a
@@ -25,19 +27,22 @@ import numpy as np
 
 from .. import numpy as fnp
 from .. import tree
-from ..core import is_special
+from ..core import Tracer, is_special
+from ..lax import stop_gradient
 from ..numpy._convert import asarray
 from ..numpy.signal import trapezoid as _np_trapezoid
 from ..typing import Array, ArrayLike, PyTree
 from ._array_like import numbers_as_array
 from ._captured import lift_captures
 from ._ivp import solve_ivp
+from ._nquad import dblquad, nquad, tplquad
 from ._ode_adjoint import _Flat, _odeint
 from ._quadrature import IntegrationWarning, fixed_quad, quad, quad_vec
 from ._rk import Solver
 
 __all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "romb", "odeint", "solve_ivp", "quad",
-           "quad_vec", "fixed_quad", "IntegrationWarning"]
+           "quad_vec", "fixed_quad", "IntegrationWarning", "cumulative_simpson", "newton_cotes",
+           "nquad", "dblquad", "tplquad"]
 
 
 def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
@@ -147,6 +152,99 @@ def simpson(y: ArrayLike, x: Optional[ArrayLike] = None, *, dx: float = 1.0, axi
                                                 - eta * ys[..., -3])  # (SciPy's order)
 
 
+
+
+def _simpson_first_halves(y, d, equal):
+    """The integral over the first interval of each point triple ``(k, k+1, k+2)`` by the
+    parabola through the three (Cartwright's formulas, as SciPy's); ``d`` the spacings."""
+    y1, y2, y3 = y[..., :-2], y[..., 1:-1], y[..., 2:]
+    h1 = d[..., :-1]
+    if equal:
+        return h1 / 3.0 * (1.25 * y1 + 2.0 * y2 - 0.25 * y3)
+    h2 = d[..., 1:]
+    r31 = h1 / (h1 + h2)
+    r = r31 * (h1 / h2)
+    return h1 / 6.0 * ((3.0 - r31) * y1 + (3.0 + r + r31) * y2 - r * y3)
+
+
+def cumulative_simpson(y: ArrayLike, *, x: Optional[ArrayLike] = None, dx: ArrayLike = 1.0,
+                       axis: int = -1, initial: Optional[ArrayLike] = None) -> Array:
+    """The running integral of ``y`` by Simpson's rule along ``axis``
+    (``scipy.integrate.cumulative_simpson``): each interval integrated by the parabola
+    through it and a neighbouring point (the last one by the one before), then summed;
+    with fewer than three points, the trapezoidal rule.  ``dx`` is a number or has
+    ``y``'s shape with one point along ``axis``; ``initial`` (the same shapes) is added to
+    every value and put first, as SciPy's.  Differentiable in ``y``, ``x``, ``dx`` and
+    ``initial``; float32 stays float32.
+
+    >>> import numpy as np, funcgrad.scipy.integrate as fsi
+    >>> x = np.linspace(0.0, 2.0, 5)
+    >>> fsi.cumulative_simpson(x ** 2, x=x, initial=0.0)  # x^3 / 3
+    array([0.        , 0.04166667, 0.33333333, 1.125     , 2.66666667])
+    """
+    ys, xs = _samples("cumulative_simpson", y, x, axis)
+    n = ys.shape[-1]
+    if xs is not None:
+        d = fnp.diff(fnp.broadcast_to(xs, ys.shape), axis=-1)
+        concrete = stop_gradient(d)
+        if not isinstance(concrete, Tracer) and np.any(np.asarray(concrete) <= 0):
+            raise ValueError("cumulative_simpson: x must be strictly increasing")
+    else:
+        d = asarray(dx)
+        if d.ndim:
+            if d.ndim != ys.ndim or fnp.moveaxis(d, axis, -1).shape != ys.shape[:-1] + (1,):
+                raise ValueError("cumulative_simpson: dx must be a number or have y's shape "
+                                 "with one point along axis")
+            d = fnp.moveaxis(d, axis, -1)
+        d = fnp.broadcast_to(d, ys.shape[:-1] + (max(n - 1, 0),))
+    if n < 3:
+        parts = d * (ys[..., 1:] + ys[..., :-1]) / 2.0
+    else:
+        first = _simpson_first_halves(ys, d, xs is None)
+        second = fnp.flip(_simpson_first_halves(fnp.flip(ys, -1), fnp.flip(d, -1), xs is None),
+                          -1)
+        # interval k from the triple starting at k (even k) or at k - 1 (odd k); the last
+        # interval from the triple ending with it
+        evens, odds = first[..., ::2], second[..., ::2]
+        m = odds.shape[-1]
+        pairs = fnp.reshape(fnp.stack([evens[..., :m], odds], axis=-1), ys.shape[:-1] + (2 * m,))
+        parts = fnp.concatenate([pairs, evens[..., m:]], axis=-1)[..., :n - 2]
+        parts = fnp.concatenate([parts, second[..., -1:]], axis=-1)
+    res = fnp.cumsum(parts, axis=-1)
+    if initial is not None:
+        start = asarray(initial)
+        if start.ndim:
+            if start.ndim != ys.ndim or fnp.moveaxis(start, axis, -1).shape != \
+                    ys.shape[:-1] + (1,):
+                raise ValueError("cumulative_simpson: initial must be a number or have y's "
+                                 "shape with one point along axis")
+            start = fnp.moveaxis(start, axis, -1)
+        start = fnp.broadcast_to(start, ys.shape[:-1] + (1,))
+        res = fnp.concatenate([start, res + start], axis=-1)
+    return fnp.moveaxis(res, -1, axis)
+
+
+def newton_cotes(rn: Any, equal: int = 0) -> tuple[np.ndarray, float]:
+    """``(weights, error_coefficient)`` of the closed Newton-Cotes rule of order ``rn``
+    (equally spaced samples) or on the sample positions ``rn`` (first 0, last the
+    order), as ``scipy.integrate.newton_cotes``, whose values these are (SciPy imported
+    on the first call).  Numbers about a rule: no derivative in the positions (traced
+    positions are refused).
+
+    >>> import funcgrad.scipy.integrate as fsi
+    >>> weights, error = fsi.newton_cotes(2)  # Simpson's rule: 1/3, 4/3, 1/3
+    >>> weights * 3
+    array([1., 4., 1.])
+    """
+    if not isinstance(rn, int):
+        if isinstance(rn, Tracer) or is_special(rn):
+            raise TypeError("newton_cotes: the sample positions are traced (under jit, vmap "
+                            "or a derivative), but the weights come from concrete positions "
+                            "only, with no derivative in them: pass concrete positions "
+                            "(fg.stop_gradient)")
+        rn = np.asarray(rn)
+    from scipy.integrate import newton_cotes as scipy_newton_cotes
+    return scipy_newton_cotes(rn, equal)
 
 
 def romb(y: ArrayLike, dx: float = 1.0, axis: int = -1, show: bool = False) -> Array:
