@@ -223,6 +223,7 @@ def _scipy_own(module, names: list[str]) -> list[str]:
              "them (loaded with SciPy, on first use).", ""]
     for n in names:
         summary = _first_line(getattr(module, n)).replace("*", r"\*").replace("`", "")
+        summary = re.sub(r":\w+:", "", summary)   # (SciPy's roles, :mod:, lose their target)
         lines.append(f"- ``{n}``" + (f": {summary}" if summary else ""))
     return lines + [""]
 
