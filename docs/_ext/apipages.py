@@ -189,15 +189,41 @@ def _summary(names: list[str]) -> list[str]:
 
 
 def _numpy_own(module, names: list[str]) -> list[str]:
-    """A plain list (no cross-reference: NumPy documents them) of re-exported names."""
+    """A plain list (no cross-reference: NumPy or SciPy documents them) of re-exported
+    names."""
     if not names:
         return []
-    lines = [".. rubric:: NumPy's own, re-exported unchanged", "",
-             "These build constant arrays or describe dtypes; funcgrad passes them through "
-             "as NumPy defines them.", ""]
+    scipys = [n for n in names if _library(getattr(module, n)) == "scipy"]
+    lines = _scipy_own(module, scipys)
+    names = [n for n in names if n not in scipys]
+    if not names:
+        return lines
+    lines += [".. rubric:: NumPy's own, re-exported unchanged", "",
+              "These build constant arrays or describe dtypes; funcgrad passes them through "
+              "as NumPy defines them.", ""]
     for n in names:
         summary = _first_line(getattr(module, n)).replace("*", r"\*").replace("`", "")
         summary = re.sub(r"(\w)_\b", r"\1\\_", summary)  # (from_ would be a link target)
+        lines.append(f"- ``{n}``" + (f": {summary}" if summary else ""))
+    return lines + [""]
+
+
+def _library(obj) -> str:
+    module = getattr(obj, "__module__", None) or getattr(type(obj), "__module__", "")
+    return str(module).partition(".")[0]
+
+
+def _scipy_own(module, names: list[str]) -> list[str]:
+    """SciPy's classes that a ``funcgrad.scipy`` module hands out as they are (its
+    constraint and result types, which funcgrad's solvers take and return)."""
+    if not names:
+        return []
+    lines = [".. rubric:: SciPy's own, re-exported unchanged", "",
+             "SciPy's classes, which funcgrad's functions take and return as SciPy defines "
+             "them (loaded with SciPy, on first use).", ""]
+    for n in names:
+        summary = _first_line(getattr(module, n)).replace("*", r"\*").replace("`", "")
+        summary = re.sub(r":\w+:", "", summary)   # (SciPy's roles, :mod:, lose their target)
         lines.append(f"- ``{n}``" + (f": {summary}" if summary else ""))
     return lines + [""]
 

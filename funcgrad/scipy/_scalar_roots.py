@@ -22,7 +22,7 @@ _TRACED_FIELDS = (("converged", np.bool_), ("iterations", np.int64),
                   ("function_calls", np.int64))
 
 
-def _solve(name, f, start, extra, args, run, root_of=None):
+def _solve(name, f, start, extra, args, run, root_of=None, explain=None):
     """``(x, info)``: the root ``run(g, start, extra)`` finds for ``g(x) = f(x, *args)``
     (SciPy's, on plain values: ``(x, info)``, ``info`` with ``converged``, ``flag``,
     ``iterations``, ``function_calls``), differentiable in ``args`` and in values ``f``
@@ -30,7 +30,8 @@ def _solve(name, f, start, extra, args, run, root_of=None):
     ``start``: the root's first guess (its shape and dtype are the root's); ``extra``:
     other plain inputs of ``run`` (a bracket's end, ``x1``).  ``root_of(f)``, where given,
     is the function whose root ``run``'s answer is (a minimizer's: ``df/dx``), the root
-    that is differentiated."""
+    that is differentiated; ``explain(what)``, where given, the error for a singular
+    Jacobian of that equation (by default a root's, or with ``root_of`` a minimizer's)."""
     f, args, start, plain_args, wanted = prepare(name, f, start, args)
     equation = f if root_of is None else root_of(f)
     extra = tree.tree_map(lambda v: plain(v, name), extra, is_leaf=is_special)
@@ -54,7 +55,8 @@ def _solve(name, f, start, extra, args, run, root_of=None):
         x, found = unravel(flat_x), _Found(**fields)
     if wanted:
         x = unravel(differentiable_root(
-            lambda z: ravel(equation(unravel(z), *args))[0], ravel(x)[0], lambda what: (
+            lambda z: ravel(equation(unravel(z), *args))[0], ravel(x)[0],
+            explain or (lambda what: (
                 f"{name}: the derivative of f in x at the root {what}, so the root's "
                 f"derivative in args (-(df/dargs) / (df/dx), by the implicit function "
                 f"theorem) does not exist: the root is a multiple one (f touches zero "
@@ -65,7 +67,7 @@ def _solve(name, f, start, extra, args, run, root_of=None):
                 f"minimizer's derivative in args (-(d2f/dx dargs) / (d2f/dx2), by the "
                 f"implicit function theorem) does not exist: the minimum is flat (as x**4's "
                 f"at 0). Reformulate fun, or pass fg.stop_gradient(args) if no derivative "
-                f"should flow through the minimizer")))
+                f"should flow through the minimizer"))))
     return x, found
 
 
@@ -87,21 +89,27 @@ def _info(results):
 
 def _results(x, found, method, optimize):
     """SciPy's RootResults with ``root`` set to ``x`` (which may carry a derivative); under
-    vmap/jit an OptimizeResult of its array fields."""
+    vmap/jit a RootResults of its array fields (no ``flag``: SciPy's message stays on the
+    host)."""
     results = found.get("results")
     if results is None:
-        return optimize.OptimizeResult(root=x, method=method, **found)
+        traced = optimize.RootResults(root=x, iterations=found["iterations"],
+                                      function_calls=found["function_calls"], flag=None,
+                                      method=method)
+        traced.converged = found["converged"]
+        del traced["flag"]
+        return traced
     results.root = x
     return results
 
 
-def _bracketed(name, f, a, b, args, xtol, rtol, maxiter, full_output, disp):
+def _bracketed(name, f, a, b, args, xtol, rtol, maxiter, full_output, disp, **keywords):
     import scipy.optimize as optimize   # (here, so that importing funcgrad never loads SciPy)
     search = getattr(optimize, name)
 
     def run(g, start, end, values):
         x, results = search(g, float(start), float(end), xtol=xtol, rtol=rtol,
-                            maxiter=maxiter, full_output=True, disp=disp)
+                            maxiter=maxiter, full_output=True, disp=disp, **keywords)
         return x, _info(results)
 
     start = fnp.asarray(plain(a, name), dtype=np.float64)   # (SciPy solves in floats)
@@ -275,9 +283,9 @@ def root_scalar(f: Callable[..., Any], args: Any = (), method: Optional[str] = N
 
     ``sol.root`` is differentiable in ``args`` (and in values ``f`` closes over) by the
     implicit function theorem, ``dx/dargs = -(df/dargs) / (df/dx)``, to any order,
-    whichever method found it, under ``vmap`` and ``jit`` too (then the result is an
-    ``OptimizeResult`` of ``root``, ``converged``, ``iterations`` and ``function_calls``
-    arrays). A search that did not converge, or a root where ``df/dx = 0``, raises when a
+    whichever method found it, under ``vmap`` and ``jit`` too (then the ``RootResults``
+    holds ``root``, ``converged``, ``iterations`` and ``function_calls`` as arrays, and
+    ``method``). A search that did not converge, or a root where ``df/dx = 0``, raises when a
     derivative is asked.
 
     >>> import numpy as np, funcgrad as fg

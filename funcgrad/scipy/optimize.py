@@ -5,6 +5,14 @@ on unknowns that may be any pytree; each answer is differentiable in ``args`` (a
 values the function closes over) by the implicit function theorem at that answer
 (:mod:`._implicit_root`), never through the search.
 
+SciPy's legacy names (``fmin``, ``fmin_bfgs``... ``fminbound``, ``brent``, ``leastsq``,
+``fixed_point``, ``ridder``, ``brenth``, ``toms748``) keep SciPy's signatures and return
+tuples and call the solvers above, so their answers are differentiable the same way;
+``rosen`` and its derivatives are written with ``funcgrad.numpy``. SciPy's ``Bounds``,
+``LinearConstraint``, ``NonlinearConstraint``, ``OptimizeResult``, ``RootResults`` and
+``OptimizeWarning`` are re-exported as they are; ``minimize`` raises where SciPy would
+warn and ignore bounds or constraints its method cannot take.
+
 SciPy is imported only when a solver is called (``import funcgrad`` never imports it);
 it must be installed then (``pip install scipy``).
 """
@@ -29,9 +37,21 @@ from ._least_squares import least_squares
 from ._minimize_scalar import minimize_scalar
 from ._roots import fsolve, root
 from ._scalar_roots import bisect, brentq, newton, root_scalar
+from ._optlegacy_constraints import SCIPY_CLASSES, refuse_ignored
+from ._optlegacy_fmin import (fmin, fmin_bfgs, fmin_cg, fmin_l_bfgs_b, fmin_ncg,
+                              fmin_powell, fmin_tnc)
+from ._optlegacy_lsq import approx_fprime, check_grad, leastsq
+from ._optlegacy_rosen import rosen, rosen_der, rosen_hess, rosen_hess_prod
+from ._optlegacy_scalar import (bracket, brent, brenth, fixed_point, fminbound, golden,
+                                ridder, toms748)
 
 __all__ = ["minimize", "minimize_scalar", "nnls", "linear_sum_assignment", "root", "fsolve", "least_squares", "curve_fit", "root_scalar", "brentq",
            "bisect", "newton"]
+__all__ += ["rosen", "rosen_der", "rosen_hess", "rosen_hess_prod", "fmin", "fmin_powell",
+            "fmin_cg", "fmin_bfgs", "fmin_ncg", "fmin_l_bfgs_b", "fmin_tnc", "fminbound",
+            "brent", "golden", "bracket", "fixed_point", "leastsq", "approx_fprime",
+            "check_grad", "ridder", "brenth", "toms748"]
+__all__ += list(SCIPY_CLASSES)   # (SciPy's Bounds, RootResults...: __getattr__ loads them)
 
 # What each of scipy.optimize.minimize's methods reads (lower-case names, as SciPy
 # compares them): nothing, the gradient only, or also Hessian-vector products or the
@@ -241,6 +261,7 @@ def _minimize(optimize, fun, x0, args, method, jac, hess, hessp, bounds, constra
         name = "custom"
     else:
         name = (method or _default_method(bounds, constraints)).lower()
+    refuse_ignored(name, bounds, constraints)
     own_hess = _reject_own("hess", hess, optimize)
     _reject_own("hessp", hessp, optimize)
     _reject_own("jac", jac, optimize)
@@ -302,9 +323,10 @@ def _minimize(optimize, fun, x0, args, method, jac, hess, hessp, bounds, constra
 
 
 def __getattr__(name: str) -> Any:
-    # SciPy's result type, for isinstance checks and annotations (jax.scipy.optimize has
-    # its own OptimizeResults; funcgrad returns SciPy's): loaded with SciPy, on first use
-    if name == "OptimizeResult":
+    # SciPy's result, constraint and warning types, for isinstance checks, annotations and
+    # minimize's arguments (jax.scipy.optimize has its own OptimizeResults; funcgrad
+    # returns SciPy's): loaded with SciPy, on first use
+    if name in SCIPY_CLASSES:
         import scipy.optimize
-        return scipy.optimize.OptimizeResult
+        return getattr(scipy.optimize, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
