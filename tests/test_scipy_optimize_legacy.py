@@ -351,9 +351,22 @@ def test_scipy_classes_work_with_minimize():
     np.testing.assert_allclose(got.x, want.x, atol=1e-6)
 
 
-def test_minimize_refuses_bounds_or_constraints_its_method_would_ignore():
+def test_minimize_warns_and_ignores_bounds_or_constraints_as_scipy():
+    # (SciPy warns and returns the unconstrained optimum; the derivative at it must not
+    # count on the ignored bounds either)
     cons = fo.NonlinearConstraint(lambda x: np.sum(x), -np.inf, 1.0)
-    with pytest.raises(ValueError, match="'bfgs' cannot handle constraints.*'slsqp'"):
-        fo.minimize(fo.rosen, X0, method="BFGS", constraints=cons)
-    with pytest.raises(ValueError, match="'cg' cannot handle bounds.*'l-bfgs-b'"):
-        fo.minimize(fo.rosen, X0, method="CG", bounds=fo.Bounds(0.0, 1.0))
+    free = fo.minimize(fo.rosen, X0, method="BFGS")
+    with pytest.warns(RuntimeWarning, match="bfgs cannot handle constraints.*'slsqp'"):
+        got = fo.minimize(fo.rosen, X0, method="BFGS", constraints=cons)
+    np.testing.assert_array_equal(got.x, free.x)
+    with pytest.warns(RuntimeWarning, match="cg cannot handle bounds.*'l-bfgs-b'"):
+        fo.minimize(fo.rosen, X0, method="CG", bounds=fo.Bounds(0.0, 0.5))
+
+    def argmin(a, **kw):
+        return fo.minimize(lambda x: fg.numpy.sum((x - a) ** 2), np.zeros(2), method="BFGS",
+                           **kw).x
+
+    a = np.array([0.7, 2.0])
+    with pytest.warns(RuntimeWarning, match="cannot handle bounds"):
+        held = fg.jacobian(lambda a: argmin(a, bounds=fo.Bounds(0.0, 1.0)))(a)
+    np.testing.assert_allclose(held, np.eye(2), atol=1e-6)

@@ -3,11 +3,11 @@ hands out (SciPy's own, loaded with SciPy on first use: ``minimize`` passes them
 as they are), and the check that ``minimize`` does not let SciPy drop them.
 
 SciPy's ``minimize`` warns and then ignores bounds or constraints that the chosen method
-cannot take, and returns the unconstrained optimum as if it were the answer: funcgrad
-raises instead, naming the methods that take them.
+cannot take; funcgrad does the same, and drops them before its derivative rule reads
+them.
 """
 
-__all__ = ["SCIPY_CLASSES", "refuse_ignored"]
+__all__ = ["SCIPY_CLASSES", "drop_ignored"]
 
 # (looked up on scipy.optimize by name, on first use)
 SCIPY_CLASSES = ("OptimizeResult", "Bounds", "LinearConstraint", "NonlinearConstraint",
@@ -20,20 +20,22 @@ _TAKE_BOUNDS = ("nelder-mead", "powell", "l-bfgs-b", "tnc", "slsqp", "trust-cons
 _TAKE_CONSTRAINTS = ("slsqp", "trust-constr", "cobyla", "cobyqa")
 
 
-def refuse_ignored(method, bounds, constraints):
-    """Raise where ``method`` (lower case; ``"custom"`` for a callable) would ignore the
-    ``bounds`` or ``constraints`` it is given."""
+def drop_ignored(method, bounds, constraints):
+    """``(bounds, constraints)`` as ``method`` (lower case; ``"custom"`` for a callable)
+    uses them: those it cannot take are dropped with SciPy's warning, before SciPy sees
+    them, so that the derivative at the optimum does not count on bounds the search
+    ignored."""
+    import warnings
     if method == "custom":
-        return
+        return bounds, constraints
     if constraints and method not in _TAKE_CONSTRAINTS:
-        raise ValueError(
-            f"minimize: method {method!r} cannot handle constraints (SciPy would ignore "
-            f"them, with a warning, and return the unconstrained optimum). Use one of "
-            f"{', '.join(map(repr, _TAKE_CONSTRAINTS))} ('slsqp' is SciPy's choice when "
-            f"method is left out), or drop the constraints")
+        warnings.warn(f"Method {method} cannot handle constraints (ignored: the result is "
+                      f"the unconstrained optimum; {', '.join(map(repr, _TAKE_CONSTRAINTS))} "
+                      f"take them).", RuntimeWarning, stacklevel=4)
+        constraints = ()
     if bounds is not None and method not in _TAKE_BOUNDS:
-        raise ValueError(
-            f"minimize: method {method!r} cannot handle bounds (SciPy would ignore them, "
-            f"with a warning, and return the unbounded optimum). Use one of "
-            f"{', '.join(map(repr, _TAKE_BOUNDS))} ('l-bfgs-b' is SciPy's choice when "
-            f"method is left out), or drop the bounds")
+        warnings.warn(f"Method {method} cannot handle bounds (ignored: the result is the "
+                      f"unbounded optimum; {', '.join(map(repr, _TAKE_BOUNDS))} take "
+                      f"them).", RuntimeWarning, stacklevel=4)
+        bounds = None
+    return bounds, constraints

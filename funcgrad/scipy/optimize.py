@@ -10,8 +10,8 @@ SciPy's legacy names (``fmin``, ``fmin_bfgs``... ``fminbound``, ``brent``, ``lea
 tuples and call the solvers above, so their answers are differentiable the same way;
 ``rosen`` and its derivatives are written with ``funcgrad.numpy``. SciPy's ``Bounds``,
 ``LinearConstraint``, ``NonlinearConstraint``, ``OptimizeResult``, ``RootResults`` and
-``OptimizeWarning`` are re-exported as they are; ``minimize`` raises where SciPy would
-warn and ignore bounds or constraints its method cannot take.
+``OptimizeWarning`` are re-exported as they are; ``minimize`` warns and ignores bounds or
+constraints its method cannot take, as SciPy's.
 
 SciPy is imported only when a solver is called (``import funcgrad`` never imports it);
 it must be installed then (``pip install scipy``).
@@ -37,7 +37,7 @@ from ._least_squares import least_squares
 from ._minimize_scalar import minimize_scalar
 from ._roots import fsolve, root
 from ._scalar_roots import bisect, brentq, newton, root_scalar
-from ._optlegacy_constraints import SCIPY_CLASSES, refuse_ignored
+from ._optlegacy_constraints import SCIPY_CLASSES, drop_ignored
 from ._optlegacy_fmin import (fmin, fmin_bfgs, fmin_cg, fmin_l_bfgs_b, fmin_ncg,
                               fmin_powell, fmin_tnc)
 from ._optlegacy_lsq import approx_fprime, check_grad, leastsq
@@ -261,7 +261,7 @@ def _minimize(optimize, fun, x0, args, method, jac, hess, hessp, bounds, constra
         name = "custom"
     else:
         name = (method or _default_method(bounds, constraints)).lower()
-    refuse_ignored(name, bounds, constraints)
+    bounds, constraints = drop_ignored(name, bounds, constraints)
     own_hess = _reject_own("hess", hess, optimize)
     _reject_own("hessp", hessp, optimize)
     _reject_own("jac", jac, optimize)
