@@ -7,6 +7,8 @@
 - binary morphology and its structuring elements (:mod:`._ndimage_binary`);
 - the Fourier-domain filters (:mod:`._ndimage_fourier`);
 - measurements on labelled regions (:mod:`._ndimage_measure`);
+- filters and measurements that call a user's function (:mod:`._ndimage_generic`);
+- distance transforms and label geometry, SciPy's values (:mod:`._ndimage_distance`);
 - B-spline prefilters (:mod:`._ndimage_spline`) and interpolation: ``map_coordinates``,
   ``shift``, ``zoom``, ``affine_transform``, ``rotate``, ``geometric_transform``
   (:mod:`._ndimage_interp`).
@@ -34,6 +36,11 @@ from ._ndimage_binary import (binary_closing, binary_dilation, binary_erosion,  
                               binary_propagation, generate_binary_structure,
                               iterate_structure)
 from ._ndimage_spline import spline_filter, spline_filter1d  # noqa: F401
+from ._ndimage_generic import (generic_filter, generic_filter1d,  # noqa: F401
+                               labeled_comprehension)
+from ._ndimage_distance import (distance_transform_bf, distance_transform_cdt,  # noqa: F401
+                                distance_transform_edt, find_objects, value_indices,
+                                watershed_ift)
 from ._ndimage_rank import (black_tophat, grey_closing, grey_dilation,  # noqa: F401
                             grey_erosion, grey_opening, maximum_filter, maximum_filter1d,
                             median_filter, minimum_filter, minimum_filter1d,
@@ -57,5 +64,8 @@ __all__ = ["map_coordinates", "gaussian_filter", "gaussian_filter1d", "uniform_f
            "geometric_transform",
            "generate_binary_structure", "iterate_structure", "binary_erosion",
            "binary_dilation", "binary_opening", "binary_closing", "binary_propagation",
-           "binary_fill_holes", "binary_hit_or_miss"]
+           "binary_fill_holes", "binary_hit_or_miss",
+           "generic_filter", "generic_filter1d", "labeled_comprehension",
+           "distance_transform_edt", "distance_transform_bf", "distance_transform_cdt",
+           "find_objects", "value_indices", "watershed_ift"]
 
