@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..typing import ArrayLike
+from ._minimize import minimize
 
 __all__ = ["fmin", "fmin_powell", "fmin_cg", "fmin_bfgs", "fmin_ncg", "fmin_l_bfgs_b",
            "fmin_tnc"]
@@ -26,7 +27,6 @@ _EPSILON = float(np.sqrt(np.finfo(float).eps))
 
 def _minimize(name, method, func, x0, args, options, callback=None, bounds=None):
     """``minimize``'s result for the legacy wrapper ``name``, on a flat ``x0`` as SciPy's."""
-    from .optimize import minimize   # (optimize imports this module)
     x0 = fnp.asarray(x0)
     if x0.dtype.kind != "f":
         x0 = x0.astype(float)   # (SciPy's wrappers take integers and minimize in floats)
