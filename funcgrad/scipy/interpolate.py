@@ -174,3 +174,13 @@ def interpn(points: Sequence[ArrayLike], values: ArrayLike, xi: ArrayLike,
     array([1.5])
     """
     return RegularGridInterpolator(points, values, method, bounds_error, fill_value)(xi)
+
+from ._interpmore_fitpack import insert, spalde, splantider, splder, sproot  # noqa: E402
+
+__all__ += ["splder", "splantider", "sproot", "insert", "spalde"]
+from ._interpmore_poly import (BarycentricInterpolator, KroghInterpolator,  # noqa: E402
+                               approximate_taylor_polynomial, barycentric_interpolate,
+                               krogh_interpolate, lagrange, pade)
+
+__all__ += ["BarycentricInterpolator", "barycentric_interpolate", "KroghInterpolator",
+            "krogh_interpolate", "lagrange", "pade", "approximate_taylor_polynomial"]

@@ -1,0 +1,226 @@
+"""``funcgrad.scipy.interpolate``'s breadth: FITPACK's ``splder``, ``splantider``,
+``insert``, ``spalde``, ``sproot``; the polynomial interpolators
+(``BarycentricInterpolator``, ``KroghInterpolator``, ``lagrange``, ``pade``,
+``approximate_taylor_polynomial``).  Values against SciPy's; derivatives against central
+differences of SciPy's own results; one ``vmap``/``jit`` and float32 check per family;
+the errors."""
+
+import numpy as np
+import pytest
+import scipy.interpolate as si
+
+import funcgrad as fg
+import funcgrad.scipy.interpolate as fi
+from helpers import assert_close, check_float32, check_vmap
+
+RNG = np.random.default_rng(20261205)
+X = np.linspace(0.0, 10.0, 12)
+TCK = si.splrep(X, np.sin(X))
+T, C, K = TCK
+COUNT = len(T) - K - 1
+
+
+def jvp_matches_scipy(f, reference, args, rtol=1e-6, eps=1e-6, value_rtol=1e-11):
+    """``fg.jvp(f)`` along a random direction equals central differences of
+    ``reference`` (SciPy's own computation), and ``f``'s value equals ``reference``'s."""
+    args = [np.asarray(a, np.float64) for a in args]
+    vs = [RNG.normal(size=a.shape) for a in args]
+    value, tangent = fg.jvp(f, tuple(args), tuple(vs))
+    assert_close(value, reference(*args), value_rtol, what="value")
+    fd = (np.asarray(reference(*[a + eps * v for a, v in zip(args, vs)]))
+          - np.asarray(reference(*[a - eps * v for a, v in zip(args, vs)]))) / (2 * eps)
+    assert_close(tangent, fd, rtol, what="jvp vs central differences of SciPy's")
+
+
+# --- FITPACK's operations on (t, c, k) ------------------------------------------------------
+
+def _used(tck):
+    """The knots, the coefficients that matter (FITPACK's padding is not specified for
+    insert: SciPy leaves it uninitialised) and the degree."""
+    t, c, k = tck
+    return np.asarray(t), np.asarray(c)[:len(t) - k - 1], k
+
+
+FITPACK_OPS = {
+    "splder1": (lambda tck: fi.splder(tck), lambda tck: si.splder(tck)),
+    "splder2": (lambda tck: fi.splder(tck, 2), lambda tck: si.splder(tck, 2)),
+    "splder-1": (lambda tck: fi.splder(tck, -1), lambda tck: si.splder(tck, -1)),
+    "splantider2": (lambda tck: fi.splantider(tck, 2), lambda tck: si.splantider(tck, 2)),
+    "insert": (lambda tck: fi.insert(3.3, tck), lambda tck: si.insert(3.3, tck)),
+    "insert-m2": (lambda tck: fi.insert(3.3, tck, m=2), lambda tck: si.insert(3.3, tck, m=2)),
+    "insert-at-knot": (lambda tck: fi.insert(X[4], tck), lambda tck: si.insert(X[4], tck)),
+    "insert-right-end": (lambda tck: fi.insert(10.0, tck), lambda tck: si.insert(10.0, tck)),
+}
+
+
+@pytest.mark.parametrize("name", FITPACK_OPS)
+def test_fitpack_operations_are_scipys(name):
+    ours, scipys = FITPACK_OPS[name]
+    got, want = ours(TCK), scipys(TCK)
+    assert got[2] == want[2]
+    assert_close(got[0], want[0], 1e-15, what=f"{name}: knots")
+    if name.startswith("insert"):
+        got, want = _used(got), _used(want)
+    assert_close(got[1], want[1], 1e-13, what=f"{name}: coefficients")
+    # (and the BSpline form gives a BSpline of the same spline)
+    spline = ours(fi.BSpline(T, C[:COUNT], K))
+    assert isinstance(spline, fi.BSpline)
+    q = np.linspace(0.5, 9.5, 7)
+    assert_close(spline(q), si.splev(q, want), 1e-12, what=f"{name}: as a BSpline")
+
+
+def test_spalde_is_scipys():
+    for x in (3.3, 0.0, 10.0, X[5]):
+        assert_close(fi.spalde(x, TCK), si.spalde(x, TCK), 1e-13, what=f"spalde at {x}")
+    got, want = fi.spalde([3.3, 7.1], TCK), si.spalde([3.3, 7.1], TCK)
+    assert isinstance(got, list) and len(got) == 2
+    assert_close(np.array(got), np.array(want), 1e-13)
+
+
+def test_sproot_is_scipys():
+    assert_close(fi.sproot(TCK), si.sproot(TCK), 1e-15)
+    assert_close(fi.sproot(fi.BSpline(T, C[:COUNT], K)), si.sproot(TCK), 1e-15)
+    positive = (T, C + 5.0, K)
+    assert fi.sproot(positive).shape == (0,)
+
+
+# each: (funcgrad's, SciPy's) as functions of the differentiated arrays, and those arrays
+FITPACK_DERIVATIVES = {
+    "splder": (lambda t, c: fi.splder((t, c, 3), 2)[1],
+               lambda t, c: si.splder((t, c, 3), 2)[1], (T, C)),
+    "splantider": (lambda t, c: fi.splantider((t, c, 3))[1],
+                   lambda t, c: si.splantider((t, c, 3))[1], (T, C)),
+    "insert": (lambda x, c: fi.insert(x, (T, c, 3), m=2)[1][:COUNT + 2],
+               lambda x, c: si.insert(float(x), (T, c, 3), m=2)[1][:COUNT + 2],
+               (np.array(3.3), C)),
+    "insert-knots": (lambda t: fi.insert(3.3, (t, C, 3))[1][:COUNT + 1],
+                     lambda t: si.insert(3.3, (t, C, 3))[1][:COUNT + 1], (T,)),
+    "spalde": (lambda x, c: fi.spalde(x, (T, c, 3)),
+               lambda x, c: si.spalde(float(x), (T, c, 3)), (np.array(6.2), C)),
+    # (FITPACK wants the end knots repeated: only the interior ones move)
+    "sproot": (lambda inner, c: fi.sproot((fg.numpy.concatenate([T[:4], inner, T[-4:]]), c, 3)),
+               lambda inner, c: si.sproot((np.r_[T[:4], inner, T[-4:]], c, 3)),
+               (T[4:-4], C + 0.1)),  # (+0.1: no root at the end, where one could go)
+}
+
+
+@pytest.mark.parametrize("name", FITPACK_DERIVATIVES)
+def test_fitpack_derivatives_match_scipy(name):
+    ours, scipys, args = FITPACK_DERIVATIVES[name]
+    jvp_matches_scipy(ours, scipys, args)
+
+
+def test_sproot_second_derivative_by_the_implicit_function_theorem():
+    # r(a) solves s(r; C + a V) = 0, so r'' = -(2 s_ar r' + s_rr r'^2) / s_r (s is
+    # linear in a): the nested derivative of the implicit rule, against SciPy's roots
+    direction = RNG.normal(size=C.shape)
+
+    def root(a):
+        return fi.sproot((T, C + 0.1 + a * direction, 3))[0]
+
+    def scipys(a):
+        return si.sproot((T, C + 0.1 + a * direction, 3))[0]
+
+    eps = 1e-4
+    second = fg.grad(fg.grad(root))(0.0)
+    fd = (scipys(eps) - 2 * scipys(0.0) + scipys(-eps)) / eps ** 2
+    assert_close(second, fd, 1e-5, scale=abs(fd))
+
+
+def test_insert_runs_under_vmap():
+    xs = np.array([1.3, 4.4, 9.9])
+    check_vmap(lambda x, c: fi.insert(x, (T, c, 3))[1], (xs, np.tile(C, (3, 1))), (0, 0))
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: fi.sproot(si.splrep(X, np.sin(X), k=2)), ValueError, "cubic"),
+    (lambda: fi.insert(11.0, TCK), ValueError, "must lie in"),
+    (lambda: fi.insert(3.0, TCK, per=1), NotImplementedError, "per=0"),
+    (lambda: fi.spalde(-1.0, TCK), TypeError, "t(k)<=x"),
+    (lambda: fi.spalde(1.0, fi.BSpline(T, C[:COUNT], K)), TypeError, "BSpline"),
+    (lambda: fi.splder(TCK, 4), ValueError, "must be <= order"),
+    (lambda: fi.splder((np.r_[0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2.0], np.ones(12), 3), 1),
+     ValueError, "not differentiable"),
+    (lambda: fg.jit(lambda c: fi.sproot((T, c, 3)))(C), Exception, "sproot"),
+])
+def test_fitpack_operation_errors(call, error, words):
+    with pytest.raises(error, match=None) as info:
+        call()
+    assert words in str(info.value)
+
+
+# --- polynomial interpolation ---------------------------------------------------------------
+
+XI = np.sort(RNG.uniform(0.0, 3.0, 6))
+YI = RNG.normal(size=(6, 2))
+Q = np.array([0.1, XI[2], 1.7, 3.5])
+HERMITE = np.array([0.0, 0.0, 1.0, 2.0, 2.0, 2.5])  # (value and slope at 0 and 2)
+AN = RNG.normal(size=6)
+
+POLYNOMIALS = {
+    "barycentric": (lambda xi, yi, x: fi.BarycentricInterpolator(xi, yi)(x),
+                    lambda xi, yi, x: si.BarycentricInterpolator(xi, yi)(x), (XI, YI, Q)),
+    "barycentric-axis": (lambda yi, x: fi.barycentric_interpolate(XI, yi, x, axis=1),
+                         lambda yi, x: si.barycentric_interpolate(XI, yi, x, axis=1),
+                         (YI.T, Q)),
+    "krogh": (lambda yi, x: fi.KroghInterpolator(HERMITE, yi)(x),
+              lambda yi, x: si.KroghInterpolator(HERMITE, yi)(x), (YI[:, 0], Q)),
+    "krogh-nodes": (lambda xi, x: fi.krogh_interpolate(xi, YI, x),
+                    lambda xi, x: si.krogh_interpolate(xi, YI, x), (XI, Q)),
+    "krogh-derivatives": (lambda xi, yi, x: fi.KroghInterpolator(xi, yi).derivatives(x, 4),
+                          lambda xi, yi, x: si.KroghInterpolator(xi, yi).derivatives(x, 4),
+                          (XI, YI, Q)),
+    "krogh-der-list": (lambda yi, x: fi.krogh_interpolate(HERMITE, yi, x, der=[0, 2]),
+                       lambda yi, x: si.krogh_interpolate(HERMITE, yi, x, der=[0, 2]),
+                       (YI[:, 1], Q)),
+    "lagrange": (lambda x, w: fi.lagrange(x, w).coeffs,
+                 lambda x, w: si.lagrange(x, w).coeffs, (XI, YI[:, 0])),
+    "pade": (lambda an: fi.pade(an, 2)[0].coeffs, lambda an: si.pade(an, 2)[0].coeffs, (AN,)),
+    "pade-q": (lambda an: fi.pade(an, 2, 2)[1].coeffs,
+               lambda an: si.pade(an, 2, 2)[1].coeffs, (AN,)),
+    "taylor": (lambda x, s: fi.approximate_taylor_polynomial(np.sin, x, 3, s).coeffs,
+               lambda x, s: si.approximate_taylor_polynomial(np.sin, x, 3, s).coeffs,
+               (np.array(0.3), np.array(0.5))),
+}
+
+
+@pytest.mark.parametrize("name", POLYNOMIALS)
+def test_polynomial_interpolation_matches_scipy(name):
+    ours, scipys, args = POLYNOMIALS[name]
+    jvp_matches_scipy(ours, scipys, args, rtol=1e-5, value_rtol=1e-11)
+
+
+def test_barycentric_slope_at_a_node_is_the_polynomials():
+    # (the barycentric quotient is 0/0 there: the product form takes over)
+    p = si.BarycentricInterpolator(XI, YI[:, 0])
+    eps = 1e-6
+    slope = fg.grad(lambda x: fi.BarycentricInterpolator(XI, YI[:, 0])(x))(XI[2])
+    assert_close(slope, (p(XI[2] + eps) - p(XI[2] - eps)) / (2 * eps), 1e-7)
+    assert_close(fi.BarycentricInterpolator(XI, YI)(XI), YI, 1e-15)
+
+
+def test_polynomial_interpolators_vmap_and_float32():
+    check_vmap(lambda yi, x: fi.BarycentricInterpolator(XI, yi)(x),
+               (RNG.normal(size=(3, 6)), RNG.uniform(0, 3, (3, 4))), (0, 0))
+    check_vmap(lambda yi: fi.KroghInterpolator(HERMITE, yi).derivatives(Q),
+               (RNG.normal(size=(3, 6)),), (0,))
+    check_float32(lambda xi, yi, x: fi.BarycentricInterpolator(xi, yi)(x), (XI, YI, Q))
+    check_float32(lambda yi, x: fi.KroghInterpolator(HERMITE.astype(np.float32), yi)(x), (YI, Q))
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: fi.KroghInterpolator([0.0, 1.0, 0.0], [1.0, 2.0, 3.0]), ValueError,
+     "consecutive"),
+    (lambda: fi.BarycentricInterpolator([0.0, 1.0, 1.0], [1.0, 2.0, 3.0]), ValueError,
+     "distinct"),
+    (lambda: fi.BarycentricInterpolator([0.0, 1.0], [1.0, 2.0, 3.0]), ValueError,
+     "same length"),
+    (lambda: fi.barycentric_interpolate(XI, YI, Q, der=1), NotImplementedError, "fg.grad"),
+    (lambda: fi.pade(AN, 6), ValueError, "smaller than len(an)-1"),
+    (lambda: fi.pade(AN, 3, 3), ValueError, "smaller than len(an)"),
+    (lambda: fi.lagrange(XI, YI), ValueError, "1-d"),
+])
+def test_polynomial_errors(call, error, words):
+    with pytest.raises(error) as info:
+        call()
+    assert words in str(info.value)
