@@ -224,3 +224,64 @@ def test_polynomial_errors(call, error, words):
     with pytest.raises(error) as info:
         call()
     assert words in str(info.value)
+
+
+# --- BPoly -----------------------------------------------------------------------------------
+
+BREAKS = np.array([0.0, 1.0, 2.5, 3.0])
+BC = RNG.normal(size=(4, 3, 2))
+BQ = np.linspace(-0.45, 3.4, 9)  # (no query on a breakpoint, where differences jump)
+HERMITE_DATA = RNG.normal(size=(4, 2))  # (value and slope at each breakpoint)
+
+BPOLYS = {
+    "call": (lambda c, x, q: fi.BPoly(c, x)(q), lambda c, x, q: si.BPoly(c, x)(q),
+             (BC, BREAKS, BQ)),
+    "call-nu2-axis": (lambda c, q: fi.BPoly(c, BREAKS, axis=1)(q, 2),
+                      lambda c, q: si.BPoly(c, BREAKS, axis=1)(q, 2),
+                      (BC.transpose(2, 0, 1), BQ)),
+    "periodic": (lambda c: fi.BPoly(c, BREAKS, extrapolate="periodic")(BQ),
+                 lambda c: si.BPoly(c, BREAKS, extrapolate="periodic")(BQ), (BC,)),
+    "antiderivative": (lambda c, x: fi.BPoly(c, x).antiderivative(2).c,
+                       lambda c, x: si.BPoly(c, x).antiderivative(2).c, (BC, BREAKS)),
+    "integrate": (lambda c, x, a: fi.BPoly(c, x).integrate(a, 2.7),
+                  lambda c, x, a: si.BPoly(c, x).integrate(a, 2.7),
+                  (BC, BREAKS, np.array(-0.3))),
+    "from_power_basis": (lambda c, x: fi.BPoly.from_power_basis(fi.PPoly(c, x)).c,
+                         lambda c, x: si.BPoly.from_power_basis(si.PPoly(c, x)).c,
+                         (BC, BREAKS)),
+    "from_derivatives": (lambda x, y: fi.BPoly.from_derivatives(x, y)(BQ),
+                         lambda x, y: si.BPoly.from_derivatives(x, y)(BQ),
+                         (BREAKS, HERMITE_DATA)),
+    "from_derivatives-orders": (lambda y: fi.BPoly.from_derivatives(BREAKS, y, orders=2)(BQ),
+                                lambda y: si.BPoly.from_derivatives(BREAKS, y, orders=2)(BQ),
+                                (HERMITE_DATA,)),
+}
+
+
+@pytest.mark.parametrize("name", BPOLYS)
+def test_bpoly_matches_scipy(name):
+    ours, scipys, args = BPOLYS[name]
+    jvp_matches_scipy(ours, scipys, args, rtol=1e-6, value_rtol=1e-13)
+
+
+def test_bpoly_ragged_derivative_data_and_float32_and_vmap():
+    ragged = [[1.0, 2.0, 1.0], [0.5, 1.0], [3.0, -1.0, 2.0], [0.0]]
+    assert_close(fi.BPoly.from_derivatives(BREAKS, ragged)(BQ),
+                 si.BPoly.from_derivatives(BREAKS, ragged)(BQ), 1e-13)
+    check_float32(lambda c, q: fi.BPoly(c, BREAKS.astype(np.float32))(q), (BC, BQ))
+    check_vmap(lambda c: fi.BPoly(c, BREAKS)(BQ, 1), (RNG.normal(size=(3, 4, 3)),), (0,))
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: fi.BPoly(BC, BREAKS[:3]), ValueError, "pieces"),
+    (lambda: fi.BPoly(BC, BREAKS[::-1]), ValueError, "non-decreasing"),
+    (lambda: fi.BPoly.from_derivatives(BREAKS, [[1.0, 2.0], [0.5], [3.0], [0.0]], orders=2),
+     ValueError, "order 2 requested"),
+    (lambda: fi.BPoly.from_derivatives(BREAKS, [1.0, 2.0, 3.0, 4.0]), ValueError, "reshape"),
+    (lambda: fi.BPoly(BC, BREAKS, extrapolate="periodic").integrate(0.0, 5.0),
+     NotImplementedError, "periodic"),
+])
+def test_bpoly_errors(call, error, words):
+    with pytest.raises(error) as info:
+        call()
+    assert words in str(info.value)

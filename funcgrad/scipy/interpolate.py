@@ -184,3 +184,6 @@ from ._interpmore_poly import (BarycentricInterpolator, KroghInterpolator,  # no
 
 __all__ += ["BarycentricInterpolator", "barycentric_interpolate", "KroghInterpolator",
             "krogh_interpolate", "lagrange", "pade", "approximate_taylor_polynomial"]
+from ._interpmore_bpoly import BPoly  # noqa: E402
+
+__all__ += ["BPoly"]
