@@ -285,3 +285,130 @@ def test_bpoly_errors(call, error, words):
     with pytest.raises(error) as info:
         call()
     assert words in str(info.value)
+
+
+# --- RBFInterpolator --------------------------------------------------------------------------
+
+SITES = RNG.uniform(0.0, 1.0, (12, 2))
+DATA = np.sin(3 * SITES[:, 0]) + SITES[:, 1] ** 2
+QUERIES = np.vstack([RNG.uniform(0.0, 1.0, (4, 2)), SITES[:1]])  # (one on a site)
+KERNELS = ["thin_plate_spline", "linear", "cubic", "quintic", "multiquadric",
+           "inverse_multiquadric", "inverse_quadratic", "gaussian"]
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_rbf_interpolator_matches_scipy(kernel):
+    # values, sites, queries and epsilon together, against SciPy's own solve; the
+    # queries keep off the sites here (the linear kernel is a cone there)
+    smoothing = 0.01 if kernel == "gaussian" else 0.0  # (well conditioned differences)
+
+    def ours(y, d, x, eps):
+        return fi.RBFInterpolator(y, d, kernel=kernel, epsilon=eps, smoothing=smoothing)(x)
+
+    def scipys(y, d, x, eps):
+        return si.RBFInterpolator(y, d, kernel=kernel, epsilon=float(eps),
+                                  smoothing=smoothing)(x)
+
+    jvp_matches_scipy(ours, scipys, (SITES, DATA, QUERIES[:4], np.array(1.7)), rtol=1e-5,
+                      value_rtol=1e-9)
+    assert_close(ours(SITES, DATA, QUERIES, 1.7), scipys(SITES, DATA, QUERIES, 1.7), 1e-9)
+
+
+def test_rbf_options_match_scipy():
+    d2 = np.c_[DATA, 2 * DATA]
+    weights = RNG.uniform(0.0, 0.1, 12)
+    for options in [dict(degree=-1, kernel="gaussian", epsilon=2.0),
+                    dict(degree=2), dict(smoothing=weights, kernel="cubic"),
+                    dict(kernel="multiquadric", epsilon=0.5, degree=1)]:
+        assert_close(fi.RBFInterpolator(SITES, d2, **options)(QUERIES),
+                     si.RBFInterpolator(SITES, d2, **options)(QUERIES), 1e-9,
+                     what=str(options))
+    # the gradient in the query at a data site (the kernels smooth there, by r**2)
+    f = fi.RBFInterpolator(SITES, DATA, kernel="cubic")
+    g = si.RBFInterpolator(SITES, DATA, kernel="cubic")
+    eps, x = 1e-6, SITES[3]
+    fd = [(g((x + eps * e)[None]) - g((x - eps * e)[None]))[0] / (2 * eps) for e in np.eye(2)]
+    assert_close(fg.grad(lambda q: f(q[None])[0])(x), np.array(fd), 1e-6)
+
+
+def test_rbf_vmap_and_float32():
+    check_vmap(lambda d, x: fi.RBFInterpolator(SITES, d)(x),
+               (RNG.normal(size=(3, 12)), RNG.uniform(0, 1, (3, 4, 2))), (0, 0), rtol=1e-9)
+    check_float32(lambda y, d, x: fi.RBFInterpolator(y, d, kernel="gaussian", epsilon=2.0)(x),
+                  (SITES, DATA, QUERIES), rtol=5e-3)
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: fi.RBFInterpolator(SITES, DATA, kernel="gaussian"), ValueError, "epsilon"),
+    (lambda: fi.RBFInterpolator(SITES, DATA, kernel="spam"), ValueError, "kernel"),
+    (lambda: fi.RBFInterpolator(SITES[:2], DATA[:2], degree=1), ValueError, "At least 3"),
+    (lambda: fi.RBFInterpolator(SITES, DATA[:5]), ValueError, "length 12"),
+    (lambda: fi.RBFInterpolator(SITES, DATA, neighbors=5), NotImplementedError, "neighbors"),
+    (lambda: fi.RBFInterpolator(SITES, DATA)(QUERIES[:, :1]), ValueError, "length 2"),
+])
+def test_rbf_errors(call, error, words):
+    with pytest.raises(error) as info:
+        call()
+    assert words in str(info.value)
+
+
+# --- scattered data: NearestNDInterpolator, LinearNDInterpolator, griddata -----------------
+
+SCATTER = RNG.uniform(0.0, 1.0, (20, 2))
+SCATTER_VALUES = np.c_[np.sin(4 * SCATTER[:, 0]), SCATTER[:, 1]]
+GRID_QUERIES = RNG.uniform(-0.1, 1.1, (3, 4, 2))  # (some outside the hull)
+LINE = np.linspace(0.0, 1.0, 9) + RNG.uniform(-0.02, 0.02, 9)  # (no two sites close:
+# differences of a spline through close sites need a smaller step than the others)
+SITES3 = RNG.uniform(0.0, 1.0, (10, 3))
+INSIDE3 = RNG.dirichlet(np.ones(10), 4) @ SITES3  # (in the hull: convex combinations)
+INSIDE = RNG.dirichlet(np.ones(20), 5) @ SCATTER
+
+SCATTERED = {
+    "linear": (lambda p, v, x: fi.griddata(p, v, x), lambda p, v, x: si.griddata(p, v, x),
+               (SCATTER, SCATTER_VALUES, GRID_QUERIES)),
+    "linear-rescale": (lambda v, x: fi.LinearNDInterpolator(SCATTER, v, 0.0, True)(x),
+                       lambda v, x: si.LinearNDInterpolator(SCATTER, v, 0.0, True)(x),
+                       (SCATTER_VALUES[:, 0], GRID_QUERIES)),
+    "linear-3d": (lambda p, v, x: fi.griddata(p, v, x), lambda p, v, x: si.griddata(p, v, x),
+                  (SITES3, RNG.normal(size=10), INSIDE3)),
+    "nearest": (lambda v, x: fi.griddata(SCATTER, v, x, method="nearest"),
+                lambda v, x: si.griddata(SCATTER, v, x, method="nearest"),
+                (SCATTER_VALUES, GRID_QUERIES)),
+    "nearest-coordinates": (lambda v, x: fi.NearestNDInterpolator(SCATTER, v)(x[..., 0],
+                                                                              x[..., 1]),
+                            lambda v, x: si.NearestNDInterpolator(SCATTER, v)(x[..., 0],
+                                                                              x[..., 1]),
+                            (SCATTER_VALUES[:, 1], GRID_QUERIES)),
+    "1d-cubic": (lambda p, v: fi.griddata(p, v, np.linspace(0.1, 0.9, 5), method="cubic"),
+                 lambda p, v: si.griddata(p, v, np.linspace(0.1, 0.9, 5), method="cubic"),
+                 (LINE, np.sin(3 * LINE))),
+}
+
+
+@pytest.mark.parametrize("name", SCATTERED)
+def test_scattered_interpolation_matches_scipy(name):
+    ours, scipys, args = SCATTERED[name]
+    value = ours(*args)
+    want = scipys(*args)
+    assert np.array_equal(np.isnan(value), np.isnan(want))
+    nan_free = [np.nan_to_num(a) for a in args]
+    jvp_matches_scipy(lambda *a: fg.numpy.nan_to_num(ours(*a)),
+                      lambda *a: np.nan_to_num(scipys(*a)), nan_free, rtol=1e-6,
+                      value_rtol=1e-13)
+
+
+def test_scattered_vmap_float32_and_errors():
+    check_vmap(lambda v: fi.LinearNDInterpolator(SCATTER, v)(INSIDE),
+               (RNG.normal(size=(3, 20)),), (0,))
+    check_vmap(lambda v, x: fi.NearestNDInterpolator(SCATTER, v)(x),
+               (RNG.normal(size=(3, 20)), RNG.uniform(0, 1, (3, 5, 2))), (0, 0))
+    points32, queries32 = SCATTER.astype(np.float32), INSIDE.astype(np.float32)
+    check_float32(lambda v: fi.LinearNDInterpolator(points32, v)(queries32), (SCATTER_VALUES,))
+    with pytest.raises(NotImplementedError, match="Clough-Tocher"):
+        fi.griddata(SCATTER, SCATTER_VALUES, GRID_QUERIES, method="cubic")
+    with pytest.raises(ValueError, match="Unknown interpolation method"):
+        fi.griddata(SCATTER, SCATTER_VALUES, GRID_QUERIES, method="quadratic")
+    with pytest.raises(ValueError, match="different number of values"):
+        fi.LinearNDInterpolator(SCATTER, SCATTER_VALUES[:4])
+    with pytest.raises(Exception, match="simplex"):
+        fg.jit(lambda x: fi.LinearNDInterpolator(SCATTER, SCATTER_VALUES)(x))(GRID_QUERIES)

@@ -187,3 +187,9 @@ __all__ += ["BarycentricInterpolator", "barycentric_interpolate", "KroghInterpol
 from ._interpmore_bpoly import BPoly  # noqa: E402
 
 __all__ += ["BPoly"]
+from ._interpmore_rbf import RBFInterpolator  # noqa: E402
+
+__all__ += ["RBFInterpolator"]
+from ._interpmore_nd import LinearNDInterpolator, NearestNDInterpolator, griddata  # noqa: E402
+
+__all__ += ["NearestNDInterpolator", "LinearNDInterpolator", "griddata"]
