@@ -412,3 +412,79 @@ def test_scattered_vmap_float32_and_errors():
         fi.LinearNDInterpolator(SCATTER, SCATTER_VALUES[:4])
     with pytest.raises(Exception, match="simplex"):
         fg.jit(lambda x: fi.LinearNDInterpolator(SCATTER, SCATTER_VALUES)(x))(GRID_QUERIES)
+
+
+# --- tensor-product splines: RectBivariateSpline, bisplrep, bisplev ---------------------------
+
+GX = np.sort(RNG.uniform(0.0, 1.0, 8))
+GY = np.sort(RNG.uniform(0.0, 2.0, 7))
+GZ = np.sin(3 * GX[:, None]) * np.cos(GY[None, :]) + 0.1 * RNG.normal(size=(8, 7))
+QX, QY = np.array([-0.1, 0.2, 0.45, 0.8, 1.1]), np.array([-0.1, 0.6, 1.3, 2.1])
+SX, SY = RNG.uniform(0.0, 1.0, 80), RNG.uniform(0.0, 1.0, 80)
+SZ, SW = np.sin(3 * SX) + SY ** 2, RNG.uniform(0.5, 2.0, 80)
+KNOTS = np.r_[[0.0] * 4, 0.5, [1.0] * 4]
+SCIPY_TCK = si.bisplrep(SX, SY, SZ, s=0.1)
+BOX = [-0.1, 1.2, -0.5, 2.5]
+
+BIVARIATE = {
+    "grid": (lambda x, y, z, qx, qy: fi.RectBivariateSpline(x, y, z)(qx, qy),
+             lambda x, y, z, qx, qy: si.RectBivariateSpline(x, y, z)(qx, qy),
+             (GX, GY, GZ, QX, QY)),
+    "ev-dx-dy": (lambda z, px, py: fi.RectBivariateSpline(GX, GY, z).ev(px, py, dx=1, dy=1),
+                 lambda z, px, py: si.RectBivariateSpline(GX, GY, z).ev(px, py, dx=1, dy=1),
+                 (GZ, QX[1:], QY)),
+    "degrees-bbox": (lambda x, z: fi.RectBivariateSpline(x, GY, z, BOX, kx=2, ky=4)(QX, QY),
+                     lambda x, z: si.RectBivariateSpline(x, GY, z, BOX, kx=2, ky=4)(QX, QY),
+                     (GX, GZ)),
+    "integral": (lambda z, a: fi.RectBivariateSpline(GX, GY, z).integral(a, 0.7, 0.3, 3.0),
+                 lambda z, a: si.RectBivariateSpline(GX, GY, z).integral(a, 0.7, 0.3, 3.0),
+                 (GZ, np.array(0.1))),
+    "partial_derivative": (
+        lambda z: fi.RectBivariateSpline(GX, GY, z).partial_derivative(1, 2)(QX, QY),
+        lambda z: si.RectBivariateSpline(GX, GY, z).partial_derivative(1, 2)(QX, QY), (GZ,)),
+    "bisplev": (lambda c, x: fi.bisplev(x, QY[1:3], [*SCIPY_TCK[:2], c, 3, 3], dx=1),
+                lambda c, x: si.bisplev(x, QY[1:3], [*SCIPY_TCK[:2], c, 3, 3], dx=1),
+                (SCIPY_TCK[2], np.array([0.13, 0.37, 0.61, 0.88]))),  # (off the knots)
+    "bisplrep-knots": (lambda x, y, z, w: fi.bisplrep(x, y, z, w, task=-1, tx=KNOTS,
+                                                      ty=KNOTS)[2],
+                       lambda x, y, z, w: si.bisplrep(x, y, z, w, task=-1, tx=KNOTS,
+                                                      ty=KNOTS)[2][:25],
+                       (SX, SY, SZ, SW)),
+}
+
+
+@pytest.mark.parametrize("name", BIVARIATE)
+def test_bivariate_splines_match_scipy(name):
+    ours, scipys, args = BIVARIATE[name]
+    jvp_matches_scipy(ours, scipys, args, rtol=1e-6, value_rtol=1e-11)
+
+
+def test_bivariate_fits_by_fitpacks_search_are_scipys():
+    ours, theirs = fi.RectBivariateSpline(GX, GY, GZ, s=0.5), \
+        si.RectBivariateSpline(GX, GY, GZ, s=0.5)
+    assert_close(ours(QX, QY), theirs(QX, QY), 1e-14)
+    assert_close(ours.get_residual(), theirs.get_residual(), 1e-14)
+    tck = fi.bisplrep(SX, SY, SZ, s=0.1)
+    for got, want in zip(tck, SCIPY_TCK):
+        assert_close(got, want, 0.0)
+    assert_close(fi.bisplev(0.3, 0.4, SCIPY_TCK), si.bisplev(0.3, 0.4, SCIPY_TCK), 1e-14)
+    assert fi.bisplev([0.3, 0.4], 0.4, SCIPY_TCK).shape == (2, 1)  # (SciPy's squeezing)
+    assert fi.bisplev(0.3, [0.4, 0.5], SCIPY_TCK).shape == (2,)
+    # the search has no derivative: asking for one raises and says what to do
+    with pytest.raises(TypeError, match="task=-1"):
+        fg.grad(lambda z: fi.bisplrep(SX, SY, z, s=0.1)[2][0])(SZ)
+    with pytest.raises(TypeError, match="s=0"):
+        fg.grad(lambda z: fi.RectBivariateSpline(GX, GY, z, s=0.5)(0.3, 0.4)[0, 0])(GZ)
+
+
+def test_bivariate_vmap_float32_and_errors():
+    check_vmap(lambda c: fi.bisplev(QX[1:4], QY[1:3], [*SCIPY_TCK[:2], c, 3, 3]),
+               (RNG.normal(size=(3, len(SCIPY_TCK[2]))),), (0,))
+    check_float32(lambda z, px, py: fi.RectBivariateSpline(
+        GX.astype(np.float32), GY.astype(np.float32), z).ev(px, py), (GZ, QX, QY[:1]))
+    with pytest.raises(ValueError, match="strictly increasing"):
+        fi.RectBivariateSpline(GX, GY, GZ)(QX[::-1], QY)
+    with pytest.raises(ValueError, match="dx = 3 < kx = 3"):
+        fi.bisplev(0.3, 0.4, SCIPY_TCK, dx=3)
+    with pytest.raises(ValueError, match="x dimension of z"):
+        fi.RectBivariateSpline(GX, GY, GZ.T)

@@ -193,3 +193,6 @@ __all__ += ["RBFInterpolator"]
 from ._interpmore_nd import LinearNDInterpolator, NearestNDInterpolator, griddata  # noqa: E402
 
 __all__ += ["NearestNDInterpolator", "LinearNDInterpolator", "griddata"]
+from ._interpmore_bivariate import RectBivariateSpline, bisplev, bisplrep  # noqa: E402
+
+__all__ += ["RectBivariateSpline", "bisplrep", "bisplev"]
