@@ -299,7 +299,7 @@ def _from_end_derivatives(xa, xb, ya, yb):
     width = fnp.astype(xb - xa, dtype)
     na, nb = ya.shape[0], yb.shape[0]
     n = na + nb
-    c: list = [None] * n
+    c = [None] * n
     for q in range(na):  # (the q-th derivative at xa fixes c[q] given c[:q])
         value = ya[q] / _rising(n - q, q) * width ** q
         for j in range(q):
@@ -316,7 +316,7 @@ def _from_end_derivatives(xa, xb, ya, yb):
 def _raise_degree(c, d):
     """The same polynomial's Bernstein coefficients ``d`` degrees higher."""
     k = c.shape[0] - 1
-    out: list = [None] * (k + d + 1)
+    out = [None] * (k + d + 1)
     for a in range(k + 1):
         f = c[a] * comb(k, a)
         for j in range(d + 1):

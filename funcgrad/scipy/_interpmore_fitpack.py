@@ -167,7 +167,7 @@ def insert(x: ArrayLike, tck: Any, m: int = 1, per: int = 0) -> Any:
 
 
 def spalde(x: ArrayLike, tck: Any) -> Any:
-    """All the derivatives of orders ``0 .. k`` of the spline ``tck`` at ``x``
+    """All the derivatives of orders ``0`` to ``k`` of the spline ``tck`` at ``x``
     (``scipy.interpolate.spalde``): an array of ``k + 1`` values for one point, a list of
     them for several (and a list per coordinate for a curve of :func:`splprep`).  ``x``
     must lie in ``[t[k], t[n - k - 1]]``.  Differentiable in ``x``, ``t`` and ``c``.
