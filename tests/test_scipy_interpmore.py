@@ -160,6 +160,9 @@ AN = RNG.normal(size=6)
 POLYNOMIALS = {
     "barycentric": (lambda xi, yi, x: fi.BarycentricInterpolator(xi, yi)(x),
                     lambda xi, yi, x: si.BarycentricInterpolator(xi, yi)(x), (XI, YI, Q)),
+    "barycentric-weights": (lambda w, x: fi.BarycentricInterpolator(XI, YI, wi=w)(x),
+                            lambda w, x: si.BarycentricInterpolator(XI, YI, wi=w)(x),
+                            (RNG.uniform(1.0, 2.0, 6), Q)),
     "barycentric-axis": (lambda yi, x: fi.barycentric_interpolate(XI, yi, x, axis=1),
                          lambda yi, x: si.barycentric_interpolate(XI, yi, x, axis=1),
                          (YI.T, Q)),
@@ -323,6 +326,9 @@ def test_rbf_options_match_scipy():
         assert_close(fi.RBFInterpolator(SITES, d2, **options)(QUERIES),
                      si.RBFInterpolator(SITES, d2, **options)(QUERIES), 1e-9,
                      what=str(options))
+    jvp_matches_scipy(lambda s: fi.RBFInterpolator(SITES, d2, smoothing=s)(QUERIES),
+                      lambda s: si.RBFInterpolator(SITES, d2, smoothing=s)(QUERIES),
+                      (weights,), rtol=1e-6, value_rtol=1e-9)
     # the gradient in the query at a data site (the kernels smooth there, by r**2)
     f = fi.RBFInterpolator(SITES, DATA, kernel="cubic")
     g = si.RBFInterpolator(SITES, DATA, kernel="cubic")
