@@ -174,3 +174,25 @@ def interpn(points: Sequence[ArrayLike], values: ArrayLike, xi: ArrayLike,
     array([1.5])
     """
     return RegularGridInterpolator(points, values, method, bounds_error, fill_value)(xi)
+
+from ._interpmore_fitpack import insert, spalde, splantider, splder, sproot  # noqa: E402
+
+__all__ += ["splder", "splantider", "sproot", "insert", "spalde"]
+from ._interpmore_poly import (BarycentricInterpolator, KroghInterpolator,  # noqa: E402
+                               approximate_taylor_polynomial, barycentric_interpolate,
+                               krogh_interpolate, lagrange, pade)
+
+__all__ += ["BarycentricInterpolator", "barycentric_interpolate", "KroghInterpolator",
+            "krogh_interpolate", "lagrange", "pade", "approximate_taylor_polynomial"]
+from ._interpmore_bpoly import BPoly  # noqa: E402
+
+__all__ += ["BPoly"]
+from ._interpmore_rbf import RBFInterpolator  # noqa: E402
+
+__all__ += ["RBFInterpolator"]
+from ._interpmore_nd import LinearNDInterpolator, NearestNDInterpolator, griddata  # noqa: E402
+
+__all__ += ["NearestNDInterpolator", "LinearNDInterpolator", "griddata"]
+from ._interpmore_bivariate import RectBivariateSpline, bisplev, bisplrep  # noqa: E402
+
+__all__ += ["RectBivariateSpline", "bisplrep", "bisplev"]
