@@ -449,10 +449,10 @@ def aslinearoperator(A: Any) -> LinearOperator:
     if isinstance(A, LinearOperator):
         return A
     if hasattr(A, "shape") and hasattr(A, "matvec"):
-        return LinearOperator(A.shape, A.matvec, rmatvec=getattr(A, "rmatvec", None),
-                              matmat=getattr(A, "matmat", None),
-                              dtype=getattr(A, "dtype", None),
-                              rmatmat=getattr(A, "rmatmat", None))
+        return _CustomLinearOperator(A.shape, A.matvec, rmatvec=getattr(A, "rmatvec", None),
+                                     matmat=getattr(A, "matmat", None),
+                                     dtype=getattr(A, "dtype", None),
+                                     rmatmat=getattr(A, "rmatmat", None))
     if callable(A):
         raise TypeError("aslinearoperator: a function has no shape; wrap it as "
                         "LinearOperator((M, N), matvec=function)")

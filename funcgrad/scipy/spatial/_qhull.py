@@ -27,6 +27,12 @@ __all__ = ["ConvexHull", "Delaunay", "Voronoi", "tsearch"]
 
 class _Qhull:
     _kind = ""
+    # (Qhull's answers, copied from SciPy's object by _build)
+    simplices: Any
+    neighbors: Any
+    vertices: Any
+    ndim: int
+    npoints: int
 
     def __init__(self, points, incremental, qhull_options, **options):
         points = asarray(points)
@@ -108,7 +114,7 @@ class ConvexHull(_Qhull):
     ``scipy.spatial.ConvexHull``: ``vertices``, ``simplices`` (the facets' vertex indices),
     ``neighbors``, ``coplanar`` and ``good`` from Qhull; ``volume`` (the hull's, an area in
     2-d), ``area`` (its surface, a perimeter in 2-d) and ``equations`` (each facet's unit
-    outward normal and offset, ``normal . x + offset <= 0`` inside) computed from the
+    outward normal and offset, ``normal @ x + offset <= 0`` inside) computed from the
     points, differentiable in them.
 
     >>> import numpy as np, funcgrad as fg
@@ -216,7 +222,8 @@ class Delaunay(_Qhull):
 
 
 def tsearch(tri: Delaunay, xi: ArrayLike) -> Any:
-    """``tri.find_simplex(xi)`` (``scipy.spatial.tsearch``).
+    """The simplex of ``tri`` holding each point of ``xi``, -1 outside: its
+    ``find_simplex`` (``scipy.spatial.tsearch``).
 
     >>> import numpy as np
     >>> from funcgrad.scipy.spatial import Delaunay, tsearch
