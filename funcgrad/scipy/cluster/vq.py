@@ -1,6 +1,7 @@
 """``funcgrad.scipy.cluster.vq``: ``vq``, each observation's nearest code and its
 Euclidean distance (``scipy.cluster.vq.vq``); the distances are differentiable in the
-observations and the code book (the codes are integers, without derivative)."""
+observations and the code book (the codes are integers, without derivative); and
+``whiten``, ``kmeans``, ``kmeans2`` in :mod:`._kmeans`."""
 from typing import Tuple
 
 import numpy as np
@@ -50,3 +51,7 @@ def vq(obs: ArrayLike, code_book: ArrayLike, check_finite: bool = True
     zero = nearest == 0
     dist = fnp.where(zero, 0.0, fnp.sqrt(fnp.where(zero, 1.0, nearest)))
     return fnp.astype(code, np.int32), fnp.astype(dist, dtype)  # (SciPy's codes are int32)
+
+from ._kmeans import kmeans, kmeans2, whiten  # noqa: E402
+
+__all__ += ["whiten", "kmeans", "kmeans2"]

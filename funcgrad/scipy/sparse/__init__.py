@@ -1,6 +1,8 @@
-"""``funcgrad.scipy.sparse``: ``linalg``'s iterative solvers ``cg``, ``gmres`` and
-``bicgstab`` (as ``jax.scipy.sparse``), on dense matrices, functions and objects with a
-``matvec`` method; funcgrad has no sparse matrix types.
+"""``funcgrad.scipy.sparse``: ``linalg``, SciPy's ``scipy.sparse.linalg`` -- the iterative
+solvers (``cg``, ``gmres``, ``bicgstab`` as ``jax.scipy.sparse``, and ``bicg``, ``cgs``,
+``minres``, ``lsqr``...), ``LinearOperator``, ``expm_multiply``, ``eigsh``, ``svds``... --
+on dense matrices, functions and linear operators; funcgrad has no sparse matrix types
+(SciPy's sparse matrices are densified).
 
 >>> import numpy as np, funcgrad.scipy.sparse as fsparse
 >>> x, info = fsparse.linalg.cg(np.array([[4.0, 1.0], [1.0, 3.0]]), np.array([1.0, 2.0]))

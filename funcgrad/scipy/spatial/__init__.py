@@ -1,7 +1,10 @@
 """``funcgrad.scipy.spatial``: ``distance`` (``pdist``, ``cdist``, ``squareform`` and the
 metrics), ``transform``'s ``Rotation`` and ``Slerp`` (as ``jax.scipy.spatial``), and
 ``distance_matrix``, ``minkowski_distance``, ``minkowski_distance_p``, ``procrustes`` and
-``geometric_slerp``, differentiable.
+``geometric_slerp``, differentiable; ``KDTree``/``cKDTree`` (SciPy's neighbours, their
+distances differentiable, :mod:`._kdtree`), ``ConvexHull``, ``Delaunay``, ``Voronoi`` and
+``tsearch`` (Qhull's combinatorics; volumes, areas, facet equations and barycentric
+transforms differentiable, :mod:`._qhull`).
 
 >>> import numpy as np, funcgrad.scipy.spatial as fsp
 >>> float(fsp.transform.Rotation.from_rotvec(np.array([0.0, 0.3, 0.4])).magnitude())
@@ -15,3 +18,11 @@ from ._functions import (distance_matrix, geometric_slerp, minkowski_distance,
 
 __all__ = ["distance", "transform", "distance_matrix", "minkowski_distance",
            "minkowski_distance_p", "procrustes", "geometric_slerp"]
+
+from ._kdtree import KDTree, cKDTree  # noqa: E402
+
+__all__ += ["KDTree", "cKDTree"]
+
+from ._qhull import ConvexHull, Delaunay, Voronoi, tsearch  # noqa: E402
+
+__all__ += ["ConvexHull", "Delaunay", "Voronoi", "tsearch"]
