@@ -301,3 +301,14 @@ def test_errors_name_the_problem():
         warnings.simplefilter("always")
         close(fsl.eigsh(H, k=N)[0], np.linalg.eigvalsh(H), 1e-10)
     assert any("k >= N" in str(w.message) for w in caught)
+
+
+def test_a_traced_scalar_times_an_operator_is_the_operators_rmul():
+    # (the operator opts out of NumPy's operators, __array_ufunc__ = None: the tracer's
+    # operator returns NotImplemented, as an ndarray's does, and Python calls __rmul__)
+    A = np.array([[2.0, 1.0], [0.0, 3.0]])
+    v = np.array([1.0, -1.0])
+    op = fsl.aslinearoperator(A)
+    for scale in (lambda s: s * op, lambda s: op * s):
+        got = fg.grad(lambda s: fg.numpy.sum(scale(s).matvec(v)))(2.0)
+        np.testing.assert_allclose(got, np.sum(A @ v))

@@ -325,6 +325,14 @@ def _array(self, dtype=None, copy=None):
 
 # --- operators -----------------------------------------------------------------------------------
 
+def _defers(other):
+    """Whether ``other`` opts out of NumPy's operators (``__array_ufunc__ = None``, as a
+    SciPy LinearOperator or a NumPy Polynomial): as an ndarray does, the operator then
+    returns NotImplemented, so that Python calls ``other``'s reflected one
+    (``s * A`` is ``A.__rmul__(s)``, not an object array)."""
+    return getattr(type(other), "__array_ufunc__", True) is None
+
+
 def _binary(fn, numeric=False, weak_attr=False, traced=False):
     """``(op, rop)`` of ``fn``.  ``numeric``: an arithmetic operator, whose result on weakly
     typed operands (Python numbers passed to a transform) is weak again, as Python's
@@ -343,6 +351,8 @@ def _binary(fn, numeric=False, weak_attr=False, traced=False):
         def op(self, other):
             t = type(other)
             if t is not float and t is not int and t not in _special_classes:
+                if getattr(t, "__array_ufunc__", True) is None:
+                    return NotImplemented  # (see _defers)
                 other = _operand(other)
             if traced:
                 out = self._trace.local["interpreter"].process2(prim, self, other)
@@ -355,6 +365,8 @@ def _binary(fn, numeric=False, weak_attr=False, traced=False):
         def rop(self, other):
             t = type(other)
             if t is not float and t is not int and t not in _special_classes:
+                if getattr(t, "__array_ufunc__", True) is None:
+                    return NotImplemented
                 other = _operand(other)
             if traced:
                 out = self._trace.local["interpreter"].process2(prim, other, self)
@@ -366,6 +378,8 @@ def _binary(fn, numeric=False, weak_attr=False, traced=False):
         return op, rop
 
     def op(self, other):
+        if _defers(other):
+            return NotImplemented
         other = _operand(other)
         out = fn(self, other)
         if numeric_weak and self.weak and is_weak(other):
@@ -373,6 +387,8 @@ def _binary(fn, numeric=False, weak_attr=False, traced=False):
         return out
 
     def rop(self, other):
+        if _defers(other):
+            return NotImplemented
         other = _operand(other)
         out = fn(other, self)
         if numeric_weak and self.weak and is_weak(other):

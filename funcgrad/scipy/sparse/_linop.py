@@ -61,7 +61,7 @@ class LinearOperator:
     >>> A = LinearOperator((2, 2), matvec=lambda v: np.stack([2 * v[0], v[0] + v[1]]))
     >>> A @ np.ones(2), A.H @ np.ones(2), (A @ A + 2 * A).matvec(np.ones(2))
     (array([2., 2.]), array([3., 1.]), array([8., 8.]))
-    >>> fg.grad(lambda s: (A * s).matvec(np.ones(2)).sum())(1.0)  # (a traced scalar on the right)
+    >>> fg.grad(lambda s: (s * A).matvec(np.ones(2)).sum())(1.0)  # (a traced scalar)
     np.float64(4.0)
     """
     ndim = 2
