@@ -102,7 +102,7 @@ def _derivative(name: str, f: Callable[..., Array], sign: float, outer: float,
 
 
 jvp = _derivative("jvp", jv, -1.0, 1.0, """The ``n``-th derivative of ``jv(v, z)`` in
-    ``z`` (SciPy's ``jvp``: a binomial sum of ``jv`` at orders ``v - n .. v + n``);
+    ``z`` (SciPy's ``jvp``: a binomial sum of ``jv`` at the orders ``v - n`` to ``v + n``);
     differentiable in ``z`` again.
 
     >>> import funcgrad as fg

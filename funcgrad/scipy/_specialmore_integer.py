@@ -62,7 +62,7 @@ def stirling2(N: ArrayLike, K: ArrayLike, *, exact: bool = False) -> Any:
 
 
 def euler(n: int) -> np.ndarray:
-    """The Euler numbers ``E_0 .. E_n`` (``scipy.special.euler``), a float64 array.
+    """The Euler numbers ``E_0`` to ``E_n`` (``scipy.special.euler``), a float64 array.
 
     >>> euler(4)
     array([ 1.,  0., -1.,  0.,  5.])
