@@ -24,7 +24,9 @@ written with differentiable primitives, so derivatives of every order follow:
   of each power (0 outside the support, where ``F`` is 0 or 1).
 
 The orders ``v`` and the Jacobi parameter ``m``, and ``hyperu``'s ``a`` and ``b``, have no
-derivative here: asking for one raises ``NotImplementedError`` naming the argument.
+derivative here: asking for one raises ``NotImplementedError`` naming the argument
+(``funcgrad.scipy.special.ellipj`` gives the one in ``m``, with Carlson's ``R_D``, which this
+layer does not have).
 """
 import math
 
