@@ -254,6 +254,14 @@ def test_ellipj_derivatives_in_m_at_every_order():
     wide = small.astype(np.longdouble)  # (u - sin u cos u cancels: ~eps/u**2 in float64)
     want = (-(wide - np.sin(wide) * np.cos(wide)) / 4).astype(np.float64)
     np.testing.assert_allclose(got, want, rtol=1e-12)
+    # m = 1 (sn = tanh): forward mode in u alone sees a zero tangent of m, and no 0 * inf;
+    # the m-derivative is the closed form's limit
+    assert float(fg.jacfwd(lambda t: fsp.ellipj(t, 1.0)[0])(0.5)) == pytest.approx(
+        1 / math.cosh(0.5) ** 2, rel=1e-14)
+    assert float(fg.grad(lambda t: fsp.ellipj(1.3, t)[3])(1.0)) == pytest.approx(
+        -(math.sinh(1.3) - 1.3 / math.cosh(1.3)) / 4, rel=1e-14)
+    assert float(fg.grad(lambda t: fsp.ellipj(1.3, t)[3])(1 - 1e-6)) == pytest.approx(
+        float(fg.grad(lambda t: fsp.ellipj(1.3, t)[3])(1.0)), rel=1e-7)
     first = lambda t: float(fg.grad(lambda s: fsp.ellipj(1.3, s)[0])(t))  # noqa: E731
     assert math.isclose(float(fg.grad(fg.grad(lambda s: fsp.ellipj(1.3, s)[0]))(0.4)),
                         central(first, 0.4, 1e-5), rel_tol=1e-7)

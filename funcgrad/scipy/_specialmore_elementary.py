@@ -142,11 +142,16 @@ def _ellipj_jvp(primals: tuple, tangents: tuple) -> tuple:
     u2 = fnp.square(u)
     series = u * u2 * (-1.0 / 6.0 + u2 * ((4.0 + 2.0 * m) / 120.0
                                           - u2 * (16.0 + 88.0 * m + 3.0 * m * m) / 5040.0))
+    # at m = 1 (am = gd(u)) the closed form is 0/0: its limit -(sinh u - u sech u)/4
+    # (DLMF 22.10.ii), finite, so that a zero tangent of m gives no 0 * inf there
+    one = fnp.greater_equal(m, 1.0)
+    limit = -(fnp.sinh(u) - u / fnp.cosh(u)) / 4.0
     # (the double where: no cancelling closed form, nor its derivatives, where unused)
     uc = fnp.where(small, 1.0, u)
-    snc, cnc, dnc, phc = _ellipj(uc, m)
-    closed = (snc * cnc - dnc * (uc - _incomplete_d(phc, m))) / ((1.0 - m) * 2.0)
-    dph_dm = fnp.where(small, series, closed)
+    mc = fnp.where(one, 0.5, m)
+    snc, cnc, dnc, phc = _ellipj(uc, mc)
+    closed = (snc * cnc - dnc * (uc - _incomplete_d(phc, mc))) / ((1.0 - mc) * 2.0)
+    dph_dm = fnp.where(small, series, fnp.where(one, limit, closed))
     return (sn, cn, dn, ph), (
         cn * (dn * du + dph_dm * dm), -(sn * (dn * du + dph_dm * dm)),
         -(m * sn * cn * du) - (sn * sn + m * 2.0 * sn * cn * dph_dm) / (dn * 2.0) * dm,
@@ -157,7 +162,10 @@ def ellipj(u: ArrayLike, m: ArrayLike) -> tuple[Array, Array, Array, Array]:
     """The Jacobi elliptic functions ``(sn, cn, dn, ph)`` of ``u`` with parameter ``m``
     (``ph`` the amplitude; SciPy's values and order).  Derivatives in ``u``: ``cn dn``,
     ``-sn dn``, ``-m sn cn``, ``dn``; in ``m``: through the amplitude's ``(sn cn - dn (u
-    - D(ph|m))) / (2(1 - m))`` with Carlson's ``R_D`` (``D``: DLMF 19.2.6), of every order.
+    - D(ph|m))) / (2(1 - m))`` with Carlson's ``R_D`` (``D``: DLMF 19.2.6), of every order
+    for ``0 <= m < 1``.  That form cancels as ``m -> 1`` (about ``1e-16 / (1 - m)``
+    relative); at ``m = 1`` the first derivative is its limit ``-(sinh u - u sech u)/4``,
+    and higher ones in ``m`` there are not known (they come out 0).
 
     >>> import math, funcgrad as fg
     >>> sn, cn, dn, ph = ellipj(0.3, 0.0)  # m = 0: sin, cos, 1, u
