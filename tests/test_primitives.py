@@ -42,6 +42,7 @@ from funcgrad.core import REGISTRY
 from funcgrad.primitives import incomplete as primitive_incomplete
 from funcgrad.primitives import linalg as primitive_linalg
 from funcgrad.primitives import smirnov as primitive_smirnov
+from funcgrad.primitives import special_scipy_extra as primitive_extra
 from funcgrad.primitives.recurrence import all_pole as primitive_all_pole
 from helpers import (check_dot_product, check_float32, check_graph, check_jvp_fd,
                      check_second_order, check_value, check_vmap, leaves)
@@ -720,6 +721,37 @@ OPS = [
     Op("hyp2f1", lambda m, z: fsp.hyp2f1(*[np.asarray(v, z.dtype) for v in (0.6, 1.3, 2.1)], z),
        dom=U(-0.9, 0.9),
        ref=lambda z: scipy_special("hyp2f1")(0.6, 1.3, 2.1, z)),
+    # (funcgrad.primitives.special_scipy_extra: orders and fixed parameters in x's dtype,
+    # as SciPy keeps float32 only then; the complex Hankel functions through a real mix of
+    # their parts)
+    *[Op(name, lambda m, x, name=name: fsp.__dict__[name](np.asarray(1.5, x.dtype), x),
+         dom=U(0.5, 4.0), ref=lambda x, name=name: scipy_special(name)(1.5, x))
+      for name in ("jve", "yve")],
+    *[Op(name, lambda m, x, name=name: (lambda h: fnp.real(h) - fnp.imag(h) * 0.5)(
+        fsp.__dict__[name](np.asarray(1.5, x.dtype), x)), dom=U(0.5, 4.0),
+         ref=lambda x, name=name: (lambda h: h.real - h.imag * 0.5)(scipy_special(name)(1.5, x)))
+      for name in ("hankel1", "hankel1e", "hankel2", "hankel2e")],
+    Op("powm1", lambda m, x, y: fsp.powm1(x, y), bcast(2), [U(0.2, 3.0), U(-2.0, 2.0)],
+       ref=scipy_special("powm1")),
+    *[Op(name, lambda m, x, name=name: fsp.__dict__[name](x), dom=U(lo, hi),
+         ref=scipy_special(name))
+      for name, lo, hi in (("sindg", -200.0, 200.0), ("cosdg", -200.0, 200.0),
+                           ("tandg", -80.0, 80.0), ("cotdg", 10.0, 170.0))],
+    Op("shichi_shi", lambda m, x: fsp.shichi(x)[0], dom=U(-3.0, 3.0),
+       ref=lambda x: scipy_special("shichi")(x)[0]),
+    Op("shichi_chi", lambda m, x: fsp.shichi(x)[1], dom=U(0.2, 3.0),
+       ref=lambda x: scipy_special("shichi")(x)[1]),
+    Op("hyperu", lambda m, x: fsp.hyperu(*[np.asarray(v, x.dtype) for v in (0.7, 1.3)], x),
+       dom=U(0.3, 3.0), ref=lambda x: scipy_special("hyperu")(0.7, 1.3, x)),
+    # (the primitives themselves: funcgrad.scipy.special.ellipj wraps them in a custom_jvp
+    # for its derivative in m; tests/test_scipy_specialmore.py checks that)
+    *[Op(f"ellipj_{part}", lambda m, u, part=part: getattr(primitive_extra, "ellipj_" + part)(
+        u, np.asarray(0.4, u.dtype)), ref=lambda u, i=i: scipy_special("ellipj")(u, 0.4)[i])
+      for i, part in enumerate(("sn", "cn", "dn", "ph"))],
+    Op("wrightomega", lambda m, x: fsp.wrightomega(x), dom=U(-2.0, 3.0),
+       ref=scipy_special("wrightomega")),
+    Op("tklmbda", lambda m, x, lm: fsp.tklmbda(x, lm), bcast(2), [U(-1.5, 1.5), U(0.05, 0.5)],
+       ref=scipy_special("tklmbda")),
     # piecewise constant: zero derivative (multiplied by x so the output stays traced)
     Op("sign", lambda m, x: x * m.sign(x), dom=NZ(0.1, 2.0)),
     # complex parts, on real arrays (tests/test_complex.py checks them on complex ones)

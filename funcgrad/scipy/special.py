@@ -94,6 +94,22 @@ from ._special_orders import (lambertw, modstruve, spherical_in, spherical_jn,  
                               spherical_kn, spherical_yn, struve)
 from ._special_elementary import (cbrt, cosm1, exp10, exp2, expm1, exprel, huber,  # noqa: F401
                                   log1p, pseudo_huber, softplus)
+from . import _specialmore_bessel as _bessel_more, _specialmore_elementary as _elementary_more
+from . import _specialmore_integer as _integer_more, _specialmore_roots as _roots
+from ._specialmore_bessel import (h1vp, h2vp, hankel1, hankel1e, hankel2, hankel2e,  # noqa: F401
+                                  ivp, jve, jvp, kvp, yve, yvp)
+from ._specialmore_elementary import (cosdg, cotdg, diric, ellipj, hyperu,  # noqa: F401
+                                      powm1, radian, shichi, sindg, tandg, tklmbda,
+                                      voigt_profile, wrightomega, zetac)
+from ._specialmore_integer import euler, factorial2, factorialk, perm, stirling2  # noqa: F401
+from ._specialmore_roots import (c_roots, cg_roots, h_roots, he_roots, j_roots,  # noqa: F401
+                                 js_roots, l_roots, la_roots, p_roots, ps_roots,
+                                 roots_chebyc, roots_chebys, roots_chebyt, roots_chebyu,
+                                 roots_gegenbauer, roots_genlaguerre, roots_hermite,
+                                 roots_hermitenorm, roots_jacobi, roots_laguerre,
+                                 roots_legendre, roots_sh_chebyt, roots_sh_chebyu,
+                                 roots_sh_jacobi, roots_sh_legendre, s_roots, t_roots,
+                                 ts_roots, u_roots, us_roots)
 
 __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "gammaln",
            "gamma", "rgamma", "digamma", "psi", "polygamma", "multigammaln", "beta", "betaln",
@@ -101,7 +117,8 @@ __all__ = ["erf", "erfc", "erfinv", "erfcinv", "expit", "logit", "log_expit", "g
            "kl_div", "logsumexp", "softmax", "log_softmax", "i0", "i0e", "i1", "i1e", "ndtr",
            "ndtri", "log_ndtr", "zeta", "sinc"] + _more.__all__ + _elementary.__all__ + (
                _inverse.__all__ + _orders.__all__ + _cdtr.__all__ + _polys.__all__
-               + _carlson.__all__ + _cdtri.__all__)
+               + _carlson.__all__ + _cdtri.__all__
+               + _bessel_more.UFUNCS + _elementary_more.UFUNCS)
 
 _INF = math.inf
 
@@ -606,3 +623,15 @@ for _name in _UFUNCS:
     _f = globals()[_name]
     globals()[_name] = _wrapped.setdefault(id(_f), _with_out(_f))
 del _name, _f, _wrapped
+# (not ufuncs in SciPy either: no out=)
+__all__ += ([n for n in _bessel_more.__all__ + _elementary_more.__all__
+             if n not in _bessel_more.UFUNCS + _elementary_more.UFUNCS]
+            + _integer_more.__all__ + _roots.__all__)
+
+
+def __getattr__(name: str) -> Any:
+    # (SciPy's round, kept out of this module's globals, where it would hide the builtin
+    # round that the examples here call)
+    if name == "round":
+        return _elementary_more.round
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
