@@ -265,6 +265,13 @@ def test_ellipj_derivatives_in_m_at_every_order():
     first = lambda t: float(fg.grad(lambda s: fsp.ellipj(1.3, s)[0])(t))  # noqa: E731
     assert math.isclose(float(fg.grad(fg.grad(lambda s: fsp.ellipj(1.3, s)[0]))(0.4)),
                         central(first, 0.4, 1e-5), rel_tol=1e-7)
+    # at m = 1 the second derivative in m is not known: NaN in both modes (it was the
+    # limit's 0, and reverse-over-reverse a wrong number), not a wrong value; u's stay
+    for second in (fg.grad(fg.grad(lambda s: fsp.ellipj(1.3, s)[0])),
+                   fg.jacfwd(fg.jacfwd(lambda s: fsp.ellipj(1.3, s)[0]))):
+        assert math.isnan(float(second(1.0)))
+    assert float(fg.grad(fg.grad(lambda t: fsp.ellipj(t, 1.0)[0]))(0.5)) == pytest.approx(
+        -2 * math.tanh(0.5) / math.cosh(0.5) ** 2, rel=1e-12)
 
 
 def test_diric_values_and_derivative_through_its_limit():

@@ -129,6 +129,22 @@ def _incomplete_d(phi: Any, m: Any) -> Any:
     return part + fnp.where(periods, complete * (j * 2.0), 0.0)
 
 
+@_custom_jvp
+def _second_order_unknown(m: Any) -> Any:
+    """0, whose derivative is NaN at ``m >= 1`` (0 below): added to the first-order limit
+    of ``d am/dm`` at ``m = 1``, whose own derivative in ``m`` (the next term of the
+    expansion about ``m = 1``) is not implemented, so that a second derivative in ``m``
+    there is NaN rather than the limit's 0 (a rule linear in the tangent, so that
+    reverse mode transposes it)."""
+    return fnp.zeros_like(m)
+
+
+@_second_order_unknown.defjvp
+def _second_order_unknown_jvp(primals: tuple, tangents: tuple) -> tuple:
+    (m,), (dm,) = primals, tangents
+    return fnp.zeros_like(m), dm * fnp.where(fnp.greater_equal(m, 1.0), math.nan, 0.0)
+
+
 @_ellipj.defjvp
 def _ellipj_jvp(primals: tuple, tangents: tuple) -> tuple:
     """In ``u``: ``cn dn``, ``-sn dn``, ``-m sn cn``, ``dn``.  In ``m`` (DLMF 22.16.1
@@ -145,7 +161,7 @@ def _ellipj_jvp(primals: tuple, tangents: tuple) -> tuple:
     # at m = 1 (am = gd(u)) the closed form is 0/0: its limit -(sinh u - u sech u)/4
     # (DLMF 22.10.ii), finite, so that a zero tangent of m gives no 0 * inf there
     one = fnp.greater_equal(m, 1.0)
-    limit = -(fnp.sinh(u) - u / fnp.cosh(u)) / 4.0
+    limit = -(fnp.sinh(u) - u / fnp.cosh(u)) / 4.0 + _second_order_unknown(m)
     # (the double where: no cancelling closed form, nor its derivatives, where unused)
     uc = fnp.where(small, 1.0, u)
     mc = fnp.where(one, 0.5, m)
@@ -165,7 +181,8 @@ def ellipj(u: ArrayLike, m: ArrayLike) -> tuple[Array, Array, Array, Array]:
     - D(ph|m))) / (2(1 - m))`` with Carlson's ``R_D`` (``D``: DLMF 19.2.6), of every order
     for ``0 <= m < 1``.  That form cancels as ``m -> 1`` (about ``1e-16 / (1 - m)``
     relative); at ``m = 1`` the first derivative is its limit ``-(sinh u - u sech u)/4``,
-    and higher ones in ``m`` there are not known (they come out 0).
+    and higher ones in ``m`` there are not known: NaN (the next term of the expansion
+    about ``m = 1`` is not implemented).
 
     >>> import math, funcgrad as fg
     >>> sn, cn, dn, ph = ellipj(0.3, 0.0)  # m = 0: sin, cos, 1, u
