@@ -24,16 +24,16 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from .. import numpy as fnp
-from ..numpy._convert import asarray
-from ..typing import Array, ArrayLike
-from ._detrend import detrend  # noqa: F401
-from ._iir import (filtfilt, lfilter, lfilter_zi, sosfilt, sosfilt_zi,  # noqa: F401
+from ... import numpy as fnp
+from ...numpy._convert import asarray
+from ...typing import Array, ArrayLike
+from .._detrend import detrend  # noqa: F401
+from .._iir import (filtfilt, lfilter, lfilter_zi, sosfilt, sosfilt_zi,  # noqa: F401
                    sosfiltfilt)
-from ._iir_design import bessel, butter, cheby1, cheby2, ellip, iirfilter  # noqa: F401
-from ._iir_order import buttord, cheb1ord, cheb2ord, ellipord, iirdesign  # noqa: F401
-from ._savgol import savgol_coeffs, savgol_filter  # noqa: F401
-from ._signal_spectral import csd, istft, stft, welch  # noqa: F401
+from .._iir_design import bessel, butter, cheby1, cheby2, ellip, iirfilter  # noqa: F401
+from .._iir_order import buttord, cheb1ord, cheb2ord, ellipord, iirdesign  # noqa: F401
+from .._savgol import savgol_coeffs, savgol_filter  # noqa: F401
+from .._signal_spectral import csd, istft, stft, welch  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
            "stft", "istft", "csd", "welch", "lfilter", "lfilter_zi", "filtfilt", "sosfilt",
