@@ -9,7 +9,12 @@ that is the 'full' result); ``detrend`` (:mod:`._detrend`); ``welch``, ``csd``,
 ``cheby1``, ``cheby2``, ``ellip`` and ``bessel``, differentiable in ``Wn``
 (:mod:`._iir_design`), with the order selection ``buttord``, ``cheb1ord``, ``cheb2ord``,
 ``ellipord`` and the complete ``iirdesign`` (:mod:`._iir_order`); Savitzky-Golay ``savgol_coeffs`` and ``savgol_filter``
-(:mod:`._savgol`).
+(:mod:`._savgol`); the window functions of :mod:`.windows` and ``get_window``
+(:mod:`.._signalmore_windows`), FIR design and frequency responses ``firwin``,
+``firwin2``, ``kaiserord``, ``freqz``, ``freqz_sos``, ``freqz_zpk``, ``group_delay`` and
+the analytic signals ``hilbert``, ``hilbert2`` (:mod:`.._signalmore_fir`), and the
+waveforms ``chirp``, ``sawtooth``, ``square``, ``gausspulse`` with ``unit_impulse`` and
+``correlation_lags`` (:mod:`.._signalmore_waveforms`).
 
 ``convolve``/``correlate`` compute directly whatever ``method`` says ('auto', 'direct';
 'fft' goes to :func:`fftconvolve`): the larger input is padded, its windows gathered
@@ -34,12 +39,23 @@ from .._iir_design import bessel, butter, cheby1, cheby2, ellip, iirfilter  # no
 from .._iir_order import buttord, cheb1ord, cheb2ord, ellipord, iirdesign  # noqa: F401
 from .._savgol import savgol_coeffs, savgol_filter  # noqa: F401
 from .._signal_spectral import csd, istft, stft, welch  # noqa: F401
+from .._signalmore_fir import (firwin, firwin2, freqz, freqz_sos, freqz_zpk,  # noqa: F401
+                               group_delay, hilbert, hilbert2, kaiser_atten, kaiser_beta,
+                               kaiserord, sosfreqz)
+from .._signalmore_waveforms import (chirp, correlation_lags, gausspulse,  # noqa: F401
+                                     sawtooth, square, unit_impulse)
+from .._signalmore_windows import get_window  # noqa: F401
+from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
            "stft", "istft", "csd", "welch", "lfilter", "lfilter_zi", "filtfilt", "sosfilt",
            "sosfilt_zi", "sosfiltfilt", "iirfilter", "butter", "cheby1", "cheby2", "ellip",
            "bessel", "savgol_coeffs", "savgol_filter", "buttord", "cheb1ord", "cheb2ord",
-           "ellipord", "iirdesign"]
+           "ellipord", "iirdesign",
+           "windows", "get_window", "hilbert", "hilbert2", "firwin", "firwin2", "kaiser_beta",
+           "kaiser_atten", "kaiserord", "freqz", "freqz_sos", "sosfreqz", "freqz_zpk",
+           "group_delay", "chirp", "sawtooth", "square", "gausspulse", "unit_impulse",
+           "correlation_lags"]
 
 _MODES = ("full", "same", "valid")
 

@@ -1,0 +1,343 @@
+"""Windows (``funcgrad.scipy.signal.windows``, ``get_window``), FIR design (``firwin``,
+``firwin2``, ``kaiserord``), frequency responses (``freqz``, ``freqz_sos``,
+``freqz_zpk``, ``group_delay``), analytic signals (``hilbert``, ``hilbert2``) and
+waveforms (``chirp``, ``sawtooth``, ``square``, ``gausspulse``, ``unit_impulse``,
+``correlation_lags``): values against SciPy's; derivatives in the signals and in the
+continuous parameters against central differences of SciPy's values; one ``jit``/``vmap``
+check per family, float32, and the errors."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.signal as ss
+import scipy.signal.windows as sw
+
+import funcgrad as fg
+import funcgrad.scipy.signal as fss
+import funcgrad.scipy.signal.windows as fw
+from helpers import assert_close
+
+RNG = np.random.default_rng(20261205)
+EPS = 1e-6
+
+
+def _real(out):
+    """A result (array or tuple of arrays, complex or not) as one real vector."""
+    parts = out if isinstance(out, tuple) else (out,)
+    flat = [np.ravel(np.asarray(p)) for p in parts]
+    return np.concatenate([np.concatenate([f.real, f.imag]) if np.iscomplexobj(f) else f
+                           for f in flat])
+
+
+def _check_against_scipy_differences(ours, theirs, params, what, rtol=1e-6):
+    """``fg.jvp`` of ``ours`` at ``params`` along a random direction equals the central
+    difference of ``theirs`` (SciPy's function of the same parameters), and the primal
+    output equals SciPy's value."""
+    params = tuple(np.asarray(p, dtype=np.float64) for p in params)
+    dirs = tuple(RNG.normal(size=p.shape) for p in params)
+    out, tangent = fg.jvp(ours, params, dirs)
+    assert_close(_real(out), _real(theirs(*params)), 1e-11, what=f"{what}: value")
+    plus = _real(theirs(*[p + EPS * d for p, d in zip(params, dirs)]))
+    minus = _real(theirs(*[p - EPS * d for p, d in zip(params, dirs)]))
+    assert_close(_real(tangent), (plus - minus) / (2 * EPS), rtol, 1e-7,
+                 what=f"{what}: derivative")
+
+
+# --- windows ---------------------------------------------------------------------------
+
+WINDOWS = [("boxcar", ()), ("triang", ()), ("parzen", ()), ("bohman", ()), ("blackman", ()),
+           ("nuttall", ()), ("blackmanharris", ()), ("flattop", ()), ("bartlett", ()),
+           ("hann", ()), ("tukey", (0.3,)), ("tukey", (0.0,)), ("tukey", (1.0,)),
+           ("barthann", ()), ("general_hamming", (0.6,)), ("hamming", ()),
+           ("kaiser", (6.5,)), ("gaussian", (2.5,)), ("general_gaussian", (1.5, 2.0)),
+           ("chebwin", (60.0,)), ("cosine", ()), ("exponential", (None, 3.0)),
+           ("lanczos", ()), ("general_cosine", ([0.4, 0.3, 0.2],))]
+
+
+@pytest.mark.parametrize("name,args", WINDOWS, ids=[f"{n}{a}" for n, a in WINDOWS])
+def test_windows_equal_scipys_symmetric_and_periodic(name, args):
+    for M in (0, 1, 2, 5, 8):
+        for sym in (True, False):
+            extra = (2.0, 3.0) if name == "exponential" and not sym else args
+            want = getattr(sw, name)(M, *extra, sym=sym)
+            got = np.asarray(getattr(fw, name)(M, *extra, sym=sym))
+            assert got.shape == want.shape and got.dtype == want.dtype, (name, M, sym)
+            assert_close(got, want, 1e-12, 1e-15, what=f"{name} M={M} sym={sym}")
+
+
+def test_kaiser_bessel_derived_and_get_window_equal_scipys():
+    for M in (2, 6):
+        assert_close(fw.kaiser_bessel_derived(M, 3.0), sw.kaiser_bessel_derived(M, 3.0),
+                     1e-12)
+    for window in ("hann", "hamm", ("kaiser", 4.0), 5.0, ("tukey", 0.2), ("gauss", 3.0),
+                   ("general_gaussian", 1.0, 2.0), "blackman", ("chebwin", 50.0),
+                   "exponential", ("exponential", None, 2.0), "triangle"):
+        for fftbins in (True, False):
+            assert_close(fss.get_window(window, 9, fftbins=fftbins),
+                         ss.get_window(window, 9, fftbins=fftbins), 1e-12, 1e-15,
+                         what=f"{window} fftbins={fftbins}")
+
+
+WINDOW_PARAMETERS = [("kaiser", lambda b: (b,), [6.5]), ("gaussian", lambda s: (s,), [2.5]),
+                     ("tukey", lambda a: (a,), [0.4]),
+                     ("general_hamming", lambda a: (a,), [0.6]),
+                     ("general_gaussian", lambda p, s: (p, s), [1.5, 2.0]),
+                     ("exponential", lambda tau: (None, tau), [3.0]),
+                     ("chebwin", lambda at: (at,), [60.0]),
+                     ("general_cosine", lambda a: (a,), [[0.4, 0.3, 0.2]])]
+
+
+@pytest.mark.parametrize("name,args,params", WINDOW_PARAMETERS,
+                         ids=[w[0] for w in WINDOW_PARAMETERS])
+def test_windows_differentiate_in_their_parameters(name, args, params):
+    for M, sym in ((9, True), (8, False), (7, True)):
+        _check_against_scipy_differences(
+            lambda *p: getattr(fw, name)(M, *args(*p), sym=sym),
+            lambda *p: getattr(sw, name)(M, *args(*p), sym=sym), params,
+            f"{name} M={M} sym={sym}")
+
+
+def test_get_window_differentiates_and_jits_in_the_kaiser_beta():
+    _check_against_scipy_differences(lambda b: fss.get_window(("kaiser", b), 10),
+                                     lambda b: ss.get_window(("kaiser", b), 10), [5.0],
+                                     "get_window kaiser")
+    jitted = fg.jit(lambda b: fss.windows.kaiser(7, b))
+    assert_close(jitted(np.float64(4.0)), sw.kaiser(7, 4.0), 1e-12)
+    assert_close(fg.grad(lambda b: jitted(b).sum())(np.float64(4.0)),
+                 fg.grad(lambda b: fss.windows.kaiser(7, b).sum())(np.float64(4.0)), 1e-12)
+
+
+# --- FIR design and frequency responses ---------------------------------------------------
+
+FIRWIN = [((11, 0.3), {}), ((12, 0.3), {}), ((11, [0.2, 0.5]), {}),
+          ((11, [0.2, 0.5]), dict(pass_zero=False)), ((11, 0.4), dict(pass_zero="highpass")),
+          ((13, [0.1, 0.3, 0.6]), {}), ((13, [0.1, 0.3, 0.6, 0.8]), dict(pass_zero=False)),
+          ((21, 10.0), dict(fs=50.0, window=("kaiser", 5.0))), ((31, 0.3), dict(width=0.1)),
+          ((11, 0.3), dict(scale=False)),
+          ((15, [0.2, 0.4]), dict(pass_zero="bandstop", window="blackman"))]
+
+
+@pytest.mark.parametrize("args,kw", FIRWIN, ids=[str(i) for i in range(len(FIRWIN))])
+def test_firwin_equals_scipys_and_differentiates_in_the_cutoffs(args, kw):
+    numtaps, cutoff = args
+    _check_against_scipy_differences(lambda c: fss.firwin(numtaps, c, **kw),
+                                     lambda c: ss.firwin(numtaps, c, **kw), [cutoff],
+                                     f"firwin{args} {kw}")
+
+
+def test_firwin_differentiates_in_the_window_parameter_and_kaiser_helpers_are_scipys():
+    _check_against_scipy_differences(
+        lambda c, b: fss.firwin(15, c, window=("kaiser", b)),
+        lambda c, b: ss.firwin(15, c, window=("kaiser", b)), [0.35, 4.0], "firwin kaiser")
+    assert fss.kaiserord(65.0, 0.05) == ss.kaiserord(65.0, 0.05)
+    for a in (10.0, 30.0, 65.0):
+        assert_close(fss.kaiser_beta(a), ss.kaiser_beta(a), 1e-14)
+    assert_close(fss.kaiser_atten(31, 0.1), ss.kaiser_atten(31, 0.1), 1e-14)
+
+
+FIRWIN2 = [((11, [0, 0.5, 1], [1, 1, 0]), {}), ((12, [0, 0.5, 1], [1, 1, 0]), {}),
+           ((11, [0, 0.3, 0.3, 1], [1, 1, 0, 0]), {}),
+           ((11, [0, 0.5, 1], [0, 1, 0]), dict(antisymmetric=True)),
+           ((12, [0, 0.5, 1], [0, 1, 1]), dict(antisymmetric=True)),
+           ((9, [0, 10, 25], [1, 0.5, 0]), dict(fs=50.0, nfreqs=33, window=None))]
+
+
+@pytest.mark.parametrize("args,kw", FIRWIN2, ids=[str(i) for i in range(len(FIRWIN2))])
+def test_firwin2_equals_scipys_and_differentiates_in_the_gains(args, kw):
+    numtaps, freq, gain = args
+    # (a direction that keeps the gains the filter type needs at 0 and Nyquist at zero)
+    keep = np.asarray(gain, dtype=float) != 0
+    _check_against_scipy_differences(
+        lambda g: fss.firwin2(numtaps, freq, g * keep + np.asarray(gain) * ~keep, **kw),
+        lambda g: ss.firwin2(numtaps, freq, g * keep + np.asarray(gain) * ~keep, **kw),
+        [gain], f"firwin2{args} {kw}")
+
+
+B = RNG.normal(size=5)
+A = np.r_[1.0, 0.4, -0.2]
+SOS_A0 = np.arange(6) == 3  # (a section's a0 stays 1: not a direction to differentiate in)
+RESPONSES = [
+    ("freqz", lambda m, b, a: m.freqz(b, a), [B, A]),
+    ("freqz fft", lambda m, b: m.freqz(b, worN=16), [B]),
+    ("freqz whole", lambda m, b: m.freqz(b, 2.0, worN=15, whole=True), [B]),
+    ("freqz nyquist", lambda m, b: m.freqz(b, worN=9, include_nyquist=True), [B]),
+    ("freqz at", lambda m, b, a: m.freqz(b, a, worN=[1.0, 20.0, 90.0], fs=300.0), [B, A]),
+    ("freqz_sos", lambda m, s: m.freqz_sos(s * ~SOS_A0 + SOS_A0, worN=20, whole=True),
+     [ss.butter(4, 0.3, output="sos")]),
+    ("sosfreqz", lambda m, s: m.sosfreqz(s * ~SOS_A0 + SOS_A0, worN=[0.1, 0.2], fs=1.0),
+     [ss.cheby1(3, 1.0, 0.3, output="sos")]),
+    ("freqz_zpk", lambda m, z, p, k: m.freqz_zpk(z, p, k, worN=12),
+     [[-1.0, 0.5], [0.3, -0.6], 0.7]),
+    ("group_delay", lambda m, b, a: m.group_delay((b, a), w=16, whole=True), [B, A]),
+    ("group_delay fs", lambda m, b, a: m.group_delay((b, a), w=[0.1, 0.3], fs=1.0),
+     [B, A]),
+]
+
+
+@pytest.mark.parametrize("name,call,params", RESPONSES, ids=[r[0] for r in RESPONSES])
+def test_responses_equal_scipys_and_differentiate_in_the_filter(name, call, params):
+    w_ours, _ = call(fss, *params)
+    w_theirs, _ = call(ss, *params)
+    assert_close(w_ours, w_theirs, 1e-14, what=name)
+    _check_against_scipy_differences(lambda *p: call(fss, *p)[1],
+                                     lambda *p: call(ss, *p)[1], params, name)
+
+
+def test_group_delay_warns_where_the_response_vanishes_and_is_zero_where_singular():
+    with pytest.warns(UserWarning, match="extremely small"):
+        _, gd = fss.group_delay(([1.0, 1.0], [1.0]), w=4, whole=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_close(gd, ss.group_delay(([1.0, 1.0], [1.0]), w=4, whole=True)[1], 1e-12)
+        want = ss.group_delay(([0.0, 0.0], [1.0]), w=3)[1]
+    with pytest.warns(UserWarning, match="singular"):
+        _, gd = fss.group_delay(([0.0, 0.0], [1.0]), w=3)
+    assert np.array_equal(gd, want) and np.all(gd == 0)
+    with pytest.warns(UserWarning, match="singular"):
+        g = fg.grad(lambda b: fss.group_delay((b, [1.0]), w=3)[1].sum())(np.zeros(2))
+    assert np.all(np.isfinite(g))
+
+
+# --- analytic signals ----------------------------------------------------------------------
+
+HILBERT = [("hilbert", lambda m, x: m.hilbert(x), (3, 8)),
+           ("hilbert N", lambda m, x: m.hilbert(x, N=11), (3, 8)),
+           ("hilbert axis", lambda m, x: m.hilbert(x, N=5, axis=0), (4, 3)),
+           ("hilbert odd", lambda m, x: m.hilbert(x), (7,)),
+           ("hilbert2", lambda m, x: m.hilbert2(x), (5, 6)),
+           ("hilbert2 N", lambda m, x: m.hilbert2(x, N=(4, 7)), (5, 6)),
+           ("hilbert2 axes", lambda m, x: m.hilbert2(x, axes=(0, 2)), (3, 2, 4))]
+
+
+@pytest.mark.parametrize("name,call,shape", HILBERT, ids=[h[0] for h in HILBERT])
+def test_analytic_signals_equal_scipys_and_differentiate(name, call, shape):
+    x = RNG.normal(size=shape)
+    _check_against_scipy_differences(lambda x: call(fss, x), lambda x: call(ss, x), [x], name)
+
+
+def test_hilbert_vmaps_and_keeps_float32():
+    xs = RNG.normal(size=(3, 10))
+    assert_close(_real(fg.vmap(fss.hilbert)(xs)), _real(ss.hilbert(xs)), 1e-12)
+    x32 = xs.astype(np.float32)
+    for ours, theirs in ((fss.hilbert(x32), ss.hilbert(x32)),
+                         (fss.hilbert2(x32), ss.hilbert2(x32))):
+        assert ours.dtype == theirs.dtype == np.complex64
+        assert_close(_real(ours), _real(theirs), 1e-5)
+
+
+# --- waveforms ------------------------------------------------------------------------------
+
+T = np.linspace(-0.3, 2.0, 9)
+CHIRPS = [(method, f0, f1, vz) for method in ("linear", "quadratic", "logarithmic",
+                                              "hyperbolic")
+          for f0, f1, vz in ((2.0, 7.0, True), (7.0, 2.0, False))]
+
+
+@pytest.mark.parametrize("method,f0,f1,vertex_zero", CHIRPS)
+def test_chirp_equals_scipys_and_differentiates_in_time_frequencies_and_phase(
+        method, f0, f1, vertex_zero):
+    def ours(t, f0, t1, f1, phi):
+        return fss.chirp(t, f0, t1, f1, method, phi, vertex_zero)
+
+    def theirs(t, f0, t1, f1, phi):
+        return ss.chirp(t, float(f0), float(t1), float(f1), method, phi, vertex_zero)
+    _check_against_scipy_differences(ours, theirs, [T, f0, 1.5, f1, 30.0],
+                                     f"chirp {method}")
+
+
+@pytest.mark.parametrize("method", ["linear", "logarithmic", "hyperbolic"])
+def test_chirp_derivative_in_f1_is_continuous_where_f0_equals_f1(method):
+    # SciPy's logarithmic and hyperbolic sweeps become a constant frequency at f0 == f1
+    # (their formulas divide by log(f1/f0) and f0 - f1); there the derivative of each in
+    # f1 is the linear sweep's, d phase / d f1 = pi t^2 / t1
+    f1 = np.float64(3.0)
+    got = fg.jvp(lambda f1: fss.chirp(T, 3.0, 1.5, f1, method), (f1,), (np.float64(1.0),))
+    assert_close(got[0], ss.chirp(T, 3.0, 1.5, 3.0, method), 1e-12)
+    assert_close(got[1], -np.sin(2 * np.pi * 3.0 * T) * np.pi * T ** 2 / 1.5, 1e-12,
+                 what=method)
+
+
+def test_chirp_complex_float32_and_vmap():
+    assert_close(_real(fss.chirp(T, 2.0, 1.5, 7.0, "quadratic", complex=True)),
+                 _real(ss.chirp(T, 2.0, 1.5, 7.0, "quadratic", complex=True)), 1e-12)
+    t32 = T.astype(np.float32)
+    got = fss.chirp(t32, 2.0, 1.5, 7.0)
+    assert got.dtype == np.float32  # (SciPy's is float64: funcgrad keeps float32)
+    assert_close(got, ss.chirp(t32, 2.0, 1.5, 7.0), 1e-5)
+    f0s = np.array([1.0, 2.0, 4.0])
+    assert_close(fg.vmap(lambda f0: fss.chirp(T, f0, 1.5, 7.0, "logarithmic"))(f0s),
+                 np.stack([ss.chirp(T, f0, 1.5, 7.0, "logarithmic") for f0 in f0s]), 1e-12)
+
+
+def test_sawtooth_and_square_equal_scipys_and_sawtooth_differentiates():
+    t = np.linspace(-7, 13, 23)
+    for width in (1, 0.5, 0.0, 0.3, 1.2, np.linspace(-0.1, 1.1, 23)):
+        for ours, theirs in ((fss.sawtooth, ss.sawtooth), (fss.square, ss.square)):
+            got, want = ours(t, width), theirs(t, width)
+            assert got.dtype == want.dtype
+            assert_close(got, want, 1e-12, equal_nan=True, what=f"{ours.__name__} {width}")
+    _check_against_scipy_differences(fss.sawtooth, ss.sawtooth, [t, 0.3], "sawtooth")
+    assert np.all(fg.grad(lambda t: fss.square(t).sum())(t) == 0)
+    g = fg.grad(lambda w: fss.sawtooth(t, w).sum())(np.float64(1.0))
+    assert np.isfinite(g)  # (width 1: the falling branch, 1/(1 - w), is never taken)
+
+
+def test_gausspulse_equals_scipys_and_differentiates_in_time_and_band():
+    t = np.linspace(-0.02, 0.02, 7)
+    for kw in ({}, dict(retquad=True), dict(retenv=True), dict(retquad=True, retenv=True)):
+        _check_against_scipy_differences(
+            lambda t, fc, bw: fss.gausspulse(t, fc, bw, bwr=-3, **kw),
+            lambda t, fc, bw: ss.gausspulse(t, float(fc), float(bw), bwr=-3, **kw),
+            [t, 50.0, 0.4], f"gausspulse {kw}", rtol=1e-5)
+    assert_close(fss.gausspulse("cutoff", fc=400.0), ss.gausspulse("cutoff", fc=400.0),
+                 1e-14)
+
+
+def test_unit_impulse_and_correlation_lags_equal_scipys():
+    for args in ((5,), ((3, 4),), ((3, 4), "mid"), (7, 2), ((3, 3), (1, 2))):
+        assert np.array_equal(fss.unit_impulse(*args), ss.unit_impulse(*args))
+    for lengths in ((5, 3), (3, 5), (4, 4), (6, 3), (5, 2)):
+        for mode in ("full", "same", "valid"):
+            assert np.array_equal(fss.correlation_lags(*lengths, mode=mode),
+                                  ss.correlation_lags(*lengths, mode=mode))
+
+
+# --- errors -----------------------------------------------------------------------------
+
+ERRORS = [
+    (lambda: fw.hann(-1), "non-negative integer"),
+    (lambda: fw.kaiser(2.5, 1.0), "non-negative integer"),
+    (lambda: fw.exponential(5, center=1.0), "center must be None"),
+    (lambda: fss.get_window("kaiser", 5), "needs one or more parameters"),
+    (lambda: fss.get_window("nope", 5), "Unknown window type"),
+    (lambda: fss.get_window([1, 2], 5), "not supported"),
+    (lambda: fss.firwin(11, 1.2), "greater than 0 and less than fs/2"),
+    (lambda: fss.firwin(11, [0.5, 0.2]), "strictly increasing"),
+    (lambda: fss.firwin(12, 0.3, pass_zero=False), "even number of coefficients"),
+    (lambda: fss.firwin(11, 0.3, pass_zero="sideways"), "pass_zero must be"),
+    (lambda: fss.firwin2(11, [0, 0.5], [1, 1]), "start with 0 and end with fs/2"),
+    (lambda: fss.firwin2(12, [0, 0.5, 1], [1, 1, 1]), "Type II"),
+    (lambda: fss.freqz_sos(np.ones((2, 5))), "shape \\(n_sections, 6\\)"),
+    (lambda: fss.freqz_sos([[1.0, 0, 0, 2.0, 0, 0]]), "all ones"),
+    (lambda: fss.freqz([1.0], worN=-1), "nonnegative"),
+    (lambda: fss.hilbert(np.ones(4) + 1j), "x must be real"),
+    (lambda: fss.hilbert2(np.ones((3, 3)), axes=(1, 1)), "distinct"),
+    (lambda: fss.chirp(T, -1.0, 1.0, 2.0, "logarithmic"), "same sign"),
+    (lambda: fss.chirp(T, 1.0, 1.0, 2.0, "cubic"), "method must be"),
+    (lambda: fss.gausspulse(T, bw=0.0), "must be > 0"),
+    (lambda: fss.correlation_lags(3, 2, mode="middle"), "invalid"),
+    (lambda: fss.kaiserord(5.0, 0.1), "too small"),
+]
+
+
+@pytest.mark.parametrize("call,message", ERRORS, ids=[m for _, m in ERRORS])
+def test_bad_input_raises_a_clear_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_traced_lengths_and_frequencies_are_refused():
+    with pytest.raises(TypeError, match="window's length"):
+        fg.grad(lambda m: fw.hann(m).sum())(5.0)
+    with pytest.raises(TypeError, match="freq is a traced value"):
+        fg.grad(lambda f: fss.firwin2(11, f, [1.0, 1.0, 0.0]).sum())(np.array([0, 0.5, 1]))
