@@ -294,7 +294,7 @@ def kaiser(M: int, beta: ArrayLike, sym: bool = True) -> Array:
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.kaiser(3, 5.0), 6)
-    array([0.036777, 1.      , 0.036777])
+    array([0.036711, 1.      , 0.036711])
     """
     M = _length("kaiser", M)
     if M <= 1:
@@ -313,7 +313,7 @@ def kaiser_bessel_derived(M: int, beta: ArrayLike, *, sym: bool = True) -> Array
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.kaiser_bessel_derived(4, 2.0), 6)
-    array([0.42383 , 0.905748, 0.905748, 0.42383 ])
+    array([0.483392, 0.875404, 0.875404, 0.483392])
     """
     M = _length("kaiser_bessel_derived", M)
     if not sym:
@@ -375,7 +375,7 @@ def chebwin(M: int, at: ArrayLike, sym: bool = True) -> Array:
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.chebwin(5, 50.0), 6)
-    array([0.106788, 0.640279, 1.      , 0.640279, 0.106788])
+    array([0.205494, 0.701046, 1.      , 0.701046, 0.205494])
     """
     M = _length("chebwin", M)
     if M <= 1:
@@ -452,7 +452,7 @@ def lanczos(M: int, *, sym: bool = True) -> Array:
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.lanczos(5), 6)
-    array([0.      , 0.63662 , 1.      , 0.63662 , 0.      ])
+    array([0.     , 0.63662, 1.     , 0.63662, 0.     ])
     """
     M = _length("lanczos", M)
     if M <= 1:
