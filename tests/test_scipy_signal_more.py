@@ -327,7 +327,23 @@ ERRORS = [
     (lambda: fss.gausspulse(T, bw=0.0), "must be > 0"),
     (lambda: fss.correlation_lags(3, 2, mode="middle"), "invalid"),
     (lambda: fss.kaiserord(5.0, 0.1), "too small"),
+    (lambda: fss.upfirdn(np.ones((2, 2)), T), "h must be 1-D"),
+    (lambda: fss.upfirdn([1.0], T, up=0), "must be >= 1"),
+    (lambda: fss.resample_poly(T, 1.5, 1), "up must be an integer"),
+    (lambda: fss.resample_poly(T, 2, 1, padtype="mean", cval=1.0), "cval has no effect"),
+    (lambda: fss.resample(T, 5, domain="space"), "not in"),
+    (lambda: fss.resample(T, 5, window=np.ones(3)), "window length"),
+    (lambda: fss.decimate(T, 2, ftype="bessel"), "invalid ftype"),
+    (lambda: fss.spectrogram(T, mode="power"), "unknown value for mode"),
+    (lambda: fss.periodogram(T, window=np.ones(3)), "size of the window"),
 ]
+
+
+def test_options_funcgrad_does_not_implement_say_so():
+    with pytest.raises(NotImplementedError, match="mode='constant'"):
+        fss.upfirdn([1.0], T, mode="wrap")
+    with pytest.raises(NotImplementedError, match="padtype 'line'"):
+        fss.resample_poly(T, 2, 1, padtype="line")
 
 
 @pytest.mark.parametrize("call,message", ERRORS, ids=[m for _, m in ERRORS])
@@ -341,3 +357,89 @@ def test_traced_lengths_and_frequencies_are_refused():
         fg.grad(lambda m: fw.hann(m).sum())(5.0)
     with pytest.raises(TypeError, match="freq is a traced value"):
         fg.grad(lambda f: fss.firwin2(11, f, [1.0, 1.0, 0.0]).sum())(np.array([0, 0.5, 1]))
+
+
+# --- resampling ---------------------------------------------------------------------------
+
+X2 = RNG.normal(size=(2, 17))
+RESAMPLING = [
+    ("upfirdn", lambda m, h, x: m.upfirdn(h, x, 3, 2), [RNG.normal(size=5), X2]),
+    ("upfirdn down", lambda m, h, x: m.upfirdn(h, x, 1, 3, axis=0), [RNG.normal(size=4),
+                                                                      X2.T]),
+    ("resample_poly", lambda m, x: m.resample_poly(x, 3, 2, axis=1), [X2]),
+    ("resample_poly down mean", lambda m, x: m.resample_poly(x, 2, 5, padtype="mean"),
+     [X2.T]),
+    ("resample_poly taps", lambda m, x, h: m.resample_poly(x, 1, 2, axis=1, window=h),
+     [X2, RNG.normal(size=7)]),
+    ("resample up", lambda m, x: m.resample(x, 24, axis=1), [X2]),
+    ("resample down window", lambda m, x: m.resample(x, 8, window="hann"), [X2.T]),
+    ("resample complex", lambda m, x, y: m.resample(x + 1j * y, 10, axis=1), [X2, X2[::-1]]),
+    ("resample freq", lambda m, x: m.resample(x, 20, axis=1, domain="freq",
+                                               window=("kaiser", 3.0)), [X2]),
+    ("decimate", lambda m, x: m.decimate(x, 3), [RNG.normal(size=(2, 60))]),
+    ("decimate fir", lambda m, x: m.decimate(x, 2, ftype="fir", axis=0),
+     [RNG.normal(size=(50, 2))]),
+    ("decimate causal", lambda m, x: m.decimate(x, 4, n=4, zero_phase=False),
+     [RNG.normal(size=40)]),
+]
+
+
+@pytest.mark.parametrize("name,call,params", RESAMPLING, ids=[r[0] for r in RESAMPLING])
+def test_resampling_equals_scipys_and_differentiates(name, call, params):
+    _check_against_scipy_differences(lambda *p: call(fss, *p), lambda *p: call(ss, *p),
+                                     params, name)
+
+
+def test_resampling_keeps_float32_and_vmaps():
+    x32 = X2.astype(np.float32)
+    for ours, theirs in ((fss.upfirdn(np.ones(3, np.float32), x32, 2, 3),
+                          ss.upfirdn(np.ones(3, np.float32), x32, 2, 3)),
+                         (fss.resample_poly(x32, 3, 2, axis=1),
+                          ss.resample_poly(x32, 3, 2, axis=1)),
+                         (fss.resample(x32, 9, axis=1), ss.resample(x32, 9, axis=1))):
+        assert ours.dtype == theirs.dtype == np.float32
+        assert_close(ours, theirs, 1e-5)
+    got, times = fss.resample(X2, 9, t=np.linspace(0, 1, 17), axis=1)
+    assert_close(times, ss.resample(X2, 9, t=np.linspace(0, 1, 17), axis=1)[1], 1e-14)
+    assert_close(fg.vmap(lambda x: fss.resample_poly(x, 2, 3))(X2),
+                 ss.resample_poly(X2, 2, 3, axis=1), 1e-12)
+
+
+# --- periodogram, spectrogram, coherence ----------------------------------------------------
+
+XS, YS = RNG.normal(size=(2, 40)), RNG.normal(size=(2, 40))
+SPECTRA = [
+    ("periodogram", lambda m, x: m.periodogram(x)[1], [XS]),
+    ("periodogram nfft", lambda m, x: m.periodogram(x, nfft=30, window="hann",
+                                                   scaling="spectrum")[1], [XS]),
+    ("periodogram long", lambda m, x: m.periodogram(x, fs=10.0, nfft=64, axis=0,
+                                                   detrend="linear")[1], [XS.T]),
+    ("spectrogram", lambda m, x: m.spectrogram(x, nperseg=16)[2], [XS]),
+    ("spectrogram twosided", lambda m, x: m.spectrogram(
+        x, nperseg=15, noverlap=4, nfft=20, return_onesided=False)[2], [XS]),
+    ("spectrogram complex", lambda m, x: m.spectrogram(x, nperseg=16, mode="complex",
+                                                       axis=0)[2], [XS.T]),
+    ("spectrogram magnitude", lambda m, x: m.spectrogram(x, nperseg=16, mode="magnitude",
+                                                         scaling="spectrum")[2], [XS]),
+    ("spectrogram phase", lambda m, x: m.spectrogram(x, nperseg=16, mode="phase")[2], [XS]),
+    ("coherence", lambda m, x, y: m.coherence(x, y + 0.5 * x, nperseg=16)[1], [XS, YS]),
+]
+
+
+@pytest.mark.parametrize("name,call,params", SPECTRA, ids=[s[0] for s in SPECTRA])
+def test_spectra_equal_scipys_and_differentiate(name, call, params):
+    _check_against_scipy_differences(lambda *p: call(fss, *p), lambda *p: call(ss, *p),
+                                     params, name)
+
+
+def test_spectra_frequencies_times_and_float32_are_scipys():
+    for ours, theirs in ((fss.periodogram(XS, fs=3.0), ss.periodogram(XS, fs=3.0)),
+                         (fss.spectrogram(XS, fs=2.0, nperseg=16),
+                          ss.spectrogram(XS, fs=2.0, nperseg=16)),
+                         (fss.coherence(XS, YS, nperseg=8), ss.coherence(XS, YS, nperseg=8))):
+        for got, want in zip(ours[:-1], theirs[:-1]):
+            assert_close(got, want, 1e-14)
+    got = fss.spectrogram(XS.astype(np.float32), nperseg=16)[2]
+    want = ss.spectrogram(XS.astype(np.float32), nperseg=16)[2]
+    assert got.dtype == want.dtype == np.float32
+    assert_close(got, want, 1e-5)

@@ -14,7 +14,9 @@ that is the 'full' result); ``detrend`` (:mod:`._detrend`); ``welch``, ``csd``,
 ``firwin2``, ``kaiserord``, ``freqz``, ``freqz_sos``, ``freqz_zpk``, ``group_delay`` and
 the analytic signals ``hilbert``, ``hilbert2`` (:mod:`.._signalmore_fir`), and the
 waveforms ``chirp``, ``sawtooth``, ``square``, ``gausspulse`` with ``unit_impulse`` and
-``correlation_lags`` (:mod:`.._signalmore_waveforms`).
+``correlation_lags`` (:mod:`.._signalmore_waveforms`); resampling ``upfirdn``,
+``resample_poly``, ``resample``, ``decimate`` (:mod:`.._signalmore_resample`) and the
+spectra ``periodogram``, ``spectrogram``, ``coherence`` (:mod:`.._signalmore_spectral`).
 
 ``convolve``/``correlate`` compute directly whatever ``method`` says ('auto', 'direct';
 'fft' goes to :func:`fftconvolve`): the larger input is padded, its windows gathered
@@ -42,6 +44,8 @@ from .._signal_spectral import csd, istft, stft, welch  # noqa: F401
 from .._signalmore_fir import (firwin, firwin2, freqz, freqz_sos, freqz_zpk,  # noqa: F401
                                group_delay, hilbert, hilbert2, kaiser_atten, kaiser_beta,
                                kaiserord, sosfreqz)
+from .._signalmore_resample import decimate, resample, resample_poly, upfirdn  # noqa: F401
+from .._signalmore_spectral import coherence, periodogram, spectrogram  # noqa: F401
 from .._signalmore_waveforms import (chirp, correlation_lags, gausspulse,  # noqa: F401
                                      sawtooth, square, unit_impulse)
 from .._signalmore_windows import get_window  # noqa: F401
@@ -55,7 +59,8 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "windows", "get_window", "hilbert", "hilbert2", "firwin", "firwin2", "kaiser_beta",
            "kaiser_atten", "kaiserord", "freqz", "freqz_sos", "sosfreqz", "freqz_zpk",
            "group_delay", "chirp", "sawtooth", "square", "gausspulse", "unit_impulse",
-           "correlation_lags"]
+           "correlation_lags", "upfirdn", "resample_poly", "resample", "decimate",
+           "periodogram", "spectrogram", "coherence"]
 
 _MODES = ("full", "same", "valid")
 
