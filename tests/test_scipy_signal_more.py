@@ -336,6 +336,14 @@ ERRORS = [
     (lambda: fss.decimate(T, 2, ftype="bessel"), "invalid ftype"),
     (lambda: fss.spectrogram(T, mode="power"), "unknown value for mode"),
     (lambda: fss.periodogram(T, window=np.ones(3)), "size of the window"),
+    (lambda: fss.medfilt(T, 4), "should be odd"),
+    (lambda: fss.medfilt(T.astype(np.float16)), "not supported"),
+    (lambda: fss.medfilt2d(T), "must be 2-d"),
+    (lambda: fss.lfiltic([1.0], [0.0, 1.0], [1.0]), "must be non-zero"),
+    (lambda: fss.find_peaks(np.ones((2, 3))), "1-D array"),
+    (lambda: fss.peak_widths(T, [1], rel_height=-1.0), "rel_height"),
+    (lambda: fss.peak_prominences(T, [20]), "peak indices"),
+    (lambda: fss.argrelmax(T, order=0), "Order must be"),
 ]
 
 
@@ -443,3 +451,112 @@ def test_spectra_frequencies_times_and_float32_are_scipys():
     want = ss.spectrogram(XS.astype(np.float32), nperseg=16)[2]
     assert got.dtype == want.dtype == np.float32
     assert_close(got, want, 1e-5)
+
+
+# --- median and Wiener filters, lfiltic, deconvolve ---------------------------------------
+
+FILTERS = [
+    ("medfilt", lambda m, x: m.medfilt(x), [RNG.normal(size=12)]),
+    ("medfilt 3-d", lambda m, x: m.medfilt(x, [3, 1, 5]), [RNG.normal(size=(3, 4, 5))]),
+    ("medfilt2d", lambda m, x: m.medfilt2d(x, (3, 5)), [RNG.normal(size=(5, 6))]),
+    ("wiener", lambda m, x: m.wiener(x), [RNG.normal(size=(6, 7))]),
+    ("wiener noise", lambda m, x, n: m.wiener(x, 4, n), [RNG.normal(size=20), 0.5]),
+    ("lfiltic", lambda m, b, a, y, x: m.lfiltic(b, a, y, x),
+     [RNG.normal(size=4), [2.0, 0.3, -0.4], [0.3, 0.2, 0.1], [1.0, -1.0]]),
+    ("lfiltic no x", lambda m, b, a, y: m.lfiltic(b, a, y), [[1.0, 0.5], [1.0, -0.5, 0.2],
+                                                            [2.0]]),
+    ("deconvolve", lambda m, s, d: m.deconvolve(s, d), [RNG.normal(size=8), [1.5, 0.4, 0.2]]),
+]
+
+
+@pytest.mark.parametrize("name,call,params", FILTERS, ids=[f[0] for f in FILTERS])
+def test_filters_equal_scipys_and_differentiate(name, call, params):
+    _check_against_scipy_differences(lambda *p: call(fss, *p), lambda *p: call(ss, *p),
+                                     params, name)
+
+
+def test_filters_keep_dtypes_and_jit():
+    x32 = RNG.normal(size=(5, 6)).astype(np.float32)
+    for ours, theirs in ((fss.medfilt2d(x32), ss.medfilt2d(x32)),
+                         (fss.medfilt(np.arange(10) % 4), ss.medfilt(np.arange(10) % 4)),
+                         (fss.medfilt2d(np.arange(12).reshape(3, 4)),
+                          ss.medfilt2d(np.arange(12).reshape(3, 4)))):
+        assert ours.dtype == theirs.dtype
+        assert_close(ours, theirs, 1e-7)
+    x = RNG.normal(size=(4, 5))
+    assert_close(fg.jit(fss.wiener)(x), ss.wiener(x), 1e-12)
+    q, r = fss.deconvolve([1.0, 2.0], [1.0, 2.0, 3.0])
+    assert len(q) == 0 and np.array_equal(r, [1.0, 2.0])
+
+
+# --- peaks -------------------------------------------------------------------------------
+
+# a random walk with a plateau (its peak is its middle sample); derivatives are taken in
+# the free samples, the plateau's three samples one parameter (a step that broke the
+# plateau would move its peak)
+SAMPLES = np.r_[np.arange(31), 30, 30, np.arange(31, 58)]
+FREE = np.cumsum(RNG.normal(size=58))
+FREE[30] += 3.0
+PEAKY = FREE[SAMPLES]
+FIND_PEAKS = [dict(height=0), dict(threshold=0.1), dict(prominence=1),
+              dict(width=2, rel_height=0.8), dict(prominence=(0.5, None), wlen=11, width=1),
+              dict(height=-10, threshold=0, prominence=0, width=0, plateau_size=0)]
+
+
+@pytest.mark.parametrize("kw", FIND_PEAKS, ids=[str(k) for k in FIND_PEAKS])
+def test_find_peaks_positions_are_scipys_and_properties_differentiate(kw):
+    peaks, props = fss.find_peaks(PEAKY, **kw)
+    want_peaks, want = ss.find_peaks(PEAKY, **kw)
+    assert np.array_equal(peaks, want_peaks) and list(props) == list(want)
+    measured = [k for k in want if want[k].dtype.kind == "f"]
+    assert measured  # (every case measures something)
+    for key in want:
+        if key not in measured:
+            assert np.array_equal(props[key], want[key]), key
+
+    def ours(free):
+        return tuple(fss.find_peaks(free[SAMPLES], **kw)[1][k] for k in measured)
+
+    def theirs(free):  # (SciPy's properties at the same peaks: a small step moves none)
+        found = ss.find_peaks(free[SAMPLES], **kw)
+        assert np.array_equal(found[0], want_peaks)
+        return tuple(found[1][k] for k in measured)
+    _check_against_scipy_differences(ours, theirs, [FREE], f"find_peaks {kw}")
+
+
+@pytest.mark.parametrize("wlen,rel_height", [(None, 0.5), (9, 1.0), (20, 0.2)])
+def test_peak_prominences_and_widths_equal_scipys_and_differentiate(wlen, rel_height):
+    peaks = ss.find_peaks(PEAKY)[0]
+    _, left, right = fss.peak_prominences(PEAKY, peaks, wlen)
+    _, want_left, want_right = ss.peak_prominences(PEAKY, peaks, wlen)
+    assert np.array_equal(left, want_left) and np.array_equal(right, want_right)
+    _check_against_scipy_differences(
+        lambda x: fss.peak_prominences(x[SAMPLES], peaks, wlen)[0],
+        lambda x: ss.peak_prominences(x[SAMPLES], peaks, wlen)[0], [FREE], "prominences")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (SciPy warns of zero widths)
+        _check_against_scipy_differences(
+            lambda x: fss.peak_widths(x[SAMPLES], peaks, rel_height, wlen=wlen),
+            lambda x: ss.peak_widths(x[SAMPLES], peaks, rel_height, wlen=wlen), [FREE],
+            "widths")
+        data = ss.peak_prominences(PEAKY, peaks)
+        _check_against_scipy_differences(
+            lambda x, p: fss.peak_widths(x[SAMPLES], peaks,
+                                         prominence_data=(p, data[1], data[2])),
+            lambda x, p: ss.peak_widths(x[SAMPLES], peaks,
+                                        prominence_data=(p, data[1], data[2])),
+            [FREE, data[0]], "widths of given prominences")
+
+
+def test_argrelextrema_equal_scipys_and_peaks_refuse_jit():
+    data = RNG.normal(size=(6, 20))
+    for axis, order, mode in ((0, 1, "clip"), (1, 2, "wrap"), (1, 3, "clip")):
+        for ours, theirs in ((fss.argrelmax, ss.argrelmax), (fss.argrelmin, ss.argrelmin)):
+            got, want = ours(data, axis, order, mode), theirs(data, axis, order, mode)
+            assert len(got) == len(want)
+            assert all(np.array_equal(g, w) for g, w in zip(got, want))
+        got = fss.argrelextrema(data, np.greater_equal, axis, order, mode)
+        want = ss.argrelextrema(data, np.greater_equal, axis, order, mode)
+        assert all(np.array_equal(g, w) for g, w in zip(got, want))
+    with pytest.raises(fg.ConcretizationError, match="where the peaks are"):
+        fg.jit(lambda x: fss.find_peaks(x)[0])(PEAKY)

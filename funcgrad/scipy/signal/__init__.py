@@ -16,7 +16,11 @@ the analytic signals ``hilbert``, ``hilbert2`` (:mod:`.._signalmore_fir`), and t
 waveforms ``chirp``, ``sawtooth``, ``square``, ``gausspulse`` with ``unit_impulse`` and
 ``correlation_lags`` (:mod:`.._signalmore_waveforms`); resampling ``upfirdn``,
 ``resample_poly``, ``resample``, ``decimate`` (:mod:`.._signalmore_resample`) and the
-spectra ``periodogram``, ``spectrogram``, ``coherence`` (:mod:`.._signalmore_spectral`).
+spectra ``periodogram``, ``spectrogram``, ``coherence`` (:mod:`.._signalmore_spectral`);
+``medfilt``, ``medfilt2d``, ``wiener``, ``lfiltic``, ``deconvolve``
+(:mod:`.._signalmore_filters`); ``find_peaks``, ``peak_prominences``, ``peak_widths``
+and ``argrelextrema``/``argrelmax``/``argrelmin`` (:mod:`.._signalmore_peaks`: the
+positions are integers, the heights, prominences and widths differentiate).
 
 ``convolve``/``correlate`` compute directly whatever ``method`` says ('auto', 'direct';
 'fft' goes to :func:`fftconvolve`): the larger input is padded, its windows gathered
@@ -44,6 +48,10 @@ from .._signal_spectral import csd, istft, stft, welch  # noqa: F401
 from .._signalmore_fir import (firwin, firwin2, freqz, freqz_sos, freqz_zpk,  # noqa: F401
                                group_delay, hilbert, hilbert2, kaiser_atten, kaiser_beta,
                                kaiserord, sosfreqz)
+from .._signalmore_filters import (deconvolve, lfiltic, medfilt, medfilt2d,  # noqa: F401
+                                   wiener)
+from .._signalmore_peaks import (argrelextrema, argrelmax, argrelmin,  # noqa: F401
+                                 find_peaks, peak_prominences, peak_widths)
 from .._signalmore_resample import decimate, resample, resample_poly, upfirdn  # noqa: F401
 from .._signalmore_spectral import coherence, periodogram, spectrogram  # noqa: F401
 from .._signalmore_waveforms import (chirp, correlation_lags, gausspulse,  # noqa: F401
@@ -60,7 +68,9 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "kaiser_atten", "kaiserord", "freqz", "freqz_sos", "sosfreqz", "freqz_zpk",
            "group_delay", "chirp", "sawtooth", "square", "gausspulse", "unit_impulse",
            "correlation_lags", "upfirdn", "resample_poly", "resample", "decimate",
-           "periodogram", "spectrogram", "coherence"]
+           "periodogram", "spectrogram", "coherence", "medfilt", "medfilt2d", "wiener",
+           "lfiltic", "deconvolve", "find_peaks", "peak_prominences", "peak_widths",
+           "argrelextrema", "argrelmax", "argrelmin"]
 
 _MODES = ("full", "same", "valid")
 
