@@ -344,6 +344,11 @@ ERRORS = [
     (lambda: fss.peak_widths(T, [1], rel_height=-1.0), "rel_height"),
     (lambda: fss.peak_prominences(T, [20]), "peak indices"),
     (lambda: fss.argrelmax(T, order=0), "Order must be"),
+    (lambda: fss.normalize([1.0], [0.0, 0.0]), "at least on nonzero"),
+    (lambda: fss.lp2lp_zpk([1.0, 2.0], [1.0], 1.0), "Improper transfer function"),
+    (lambda: fss.sos2tf(np.ones((2, 4))), "n_sections, 6"),
+    (lambda: fss.iirnotch(1.5, 10.0), "0 < w0 < 1"),
+    (lambda: fss.bilinear([1.0], [1.0, 1.0], fs=-1.0), "positive"),
 ]
 
 
@@ -560,3 +565,62 @@ def test_argrelextrema_equal_scipys_and_peaks_refuse_jit():
         assert all(np.array_equal(g, w) for g, w in zip(got, want))
     with pytest.raises(fg.ConcretizationError, match="where the peaks are"):
         fg.jit(lambda x: fss.find_peaks(x)[0])(PEAKY)
+
+
+# --- filter representations and transformations ---------------------------------------------
+
+B3, A3 = [1.0, -0.3, 0.5], [1.0, 0.2, -0.35]  # (simple roots: the derivatives exist)
+Z2, P3 = [-0.4, 0.7], [0.3, -0.6, 0.1]
+SOS2 = [[1.0, 0.3, -0.2, 1.0, -0.5, 0.06], [0.5, -0.1, 0.3, 1.0, 0.4, 0.2]]
+ZA, PA, KA = [-2.0], [-1.0, -3.0, -0.5], 1.5  # (an analog prototype, real roots)
+LTI = [
+    ("normalize", lambda m, b, a: m.normalize(b, a), [[2.0, 4.0], [3.0, 2.0, 1.0]]),
+    ("tf2zpk", lambda m, b, a: m.tf2zpk(b, a), [B3, A3]),
+    ("zpk2tf", lambda m, z, p, k: m.zpk2tf(z, p, k), [Z2, P3, 2.0]),
+    ("zpk2sos", lambda m, z, p, k: m.zpk2sos(z, p, k), [Z2, P3, 2.0]),
+    ("zpk2sos keep_odd", lambda m, z, p, k: m.zpk2sos(z, p, k, "keep_odd"), [Z2, P3, 2.0]),
+    ("tf2sos", lambda m, b, a: m.tf2sos(b, a), [B3, A3]),
+    ("sos2tf", lambda m, s: m.sos2tf(s), [SOS2]),
+    ("sos2zpk", lambda m, s: m.sos2zpk(s), [SOS2]),
+    ("bilinear", lambda m, b, a: m.bilinear(b, a, fs=3.0), [[1.0, 2.0], A3]),
+    # (fs * 1.0: a NumPy scalar, as SciPy's check of fs wants, from the 0-d array)
+    ("bilinear_zpk", lambda m, z, p, k, fs: m.bilinear_zpk(z, p, k, fs * 1.0),
+     [ZA, PA, KA, 2.0]),
+    ("lp2lp_zpk", lambda m, z, p, k, wo: m.lp2lp_zpk(z, p, k, wo), [ZA, PA, KA, 2.5]),
+    ("lp2hp_zpk", lambda m, z, p, k, wo: m.lp2hp_zpk(z, p, k, wo), [ZA, PA, KA, 2.5]),
+    ("lp2bp_zpk", lambda m, z, p, k, wo, bw: m.lp2bp_zpk(z, p, k, wo, bw),
+     [ZA, PA, KA, 2.5, 0.7]),
+    ("lp2bs_zpk", lambda m, z, p, k, wo, bw: m.lp2bs_zpk(z, p, k, wo, bw),
+     [ZA, PA, KA, 2.5, 0.7]),
+    ("lp2lp", lambda m, b, a, wo: m.lp2lp(b, a, wo), [[1.0, 2.0], A3, 2.5]),
+    ("lp2hp", lambda m, b, a, wo: m.lp2hp(b, a, wo), [[1.0, 2.0], A3, 2.5]),
+    ("lp2hp long b", lambda m, b, a, wo: m.lp2hp(b, a, wo), [B3, [1.0, 0.5], 0.5]),
+    ("iirnotch", lambda m, w0, q: m.iirnotch(w0, q, fs=500.0), [60.0, 30.0]),
+    ("iirpeak", lambda m, w0, q: m.iirpeak(w0, q), [0.3, 5.0]),
+]
+
+
+@pytest.mark.parametrize("name,call,params", LTI, ids=[f[0] for f in LTI])
+def test_representations_equal_scipys_and_differentiate(name, call, params):
+    _check_against_scipy_differences(lambda *p: call(fss, *p), lambda *p: call(ss, *p),
+                                     params, name, rtol=1e-5)
+
+
+def test_representations_of_a_design_are_scipys():
+    z, p, k = ss.butter(4, 0.3, output="zpk")
+    b, a = ss.butter(4, 0.3)
+    for pairing in (None, "nearest", "keep_odd", "minimal"):
+        assert_close(fss.zpk2sos(z, p, k, pairing), ss.zpk2sos(z, p, k, pairing), 1e-9)
+    sos = ss.butter(4, 0.3, output="sos")
+    assert_close(np.concatenate(fss.sos2tf(sos)), np.concatenate(ss.sos2tf(sos)), 1e-12)
+    assert_close(_real(fss.zpk2tf(z, p, k)), _real(ss.zpk2tf(z, p, k)), 1e-12)
+    assert fss.zpk2tf(z, p, k)[1].dtype == np.float64  # (conjugate pairs: real)
+    zc, pc, kc = ss.cheb2ap(3, 40.0)
+    for ours, theirs in ((fss.lp2bs_zpk(zc, pc, kc, 2.0, 0.5), ss.lp2bs_zpk(zc, pc, kc, 2.0, 0.5)),
+                         (fss.bilinear_zpk(zc, pc, kc, 3.0), ss.bilinear_zpk(zc, pc, kc, 3.0)),
+                         (fss.lp2hp(*ss.zpk2tf(zc, pc, kc), 2.0),
+                          ss.lp2hp(*ss.zpk2tf(zc, pc, kc), 2.0))):
+        assert_close(_real(ours), _real(theirs), 1e-12)
+    with pytest.warns(ss.BadCoefficients):
+        num, den = fss.normalize([0.0, 0.0, 1.0], [1.0, 2.0])
+    assert np.array_equal(num, [1.0]) and np.array_equal(den, [1.0, 2.0])
