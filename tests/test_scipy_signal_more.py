@@ -595,6 +595,12 @@ LTI = [
     ("lp2lp", lambda m, b, a, wo: m.lp2lp(b, a, wo), [[1.0, 2.0], A3, 2.5]),
     ("lp2hp", lambda m, b, a, wo: m.lp2hp(b, a, wo), [[1.0, 2.0], A3, 2.5]),
     ("lp2hp long b", lambda m, b, a, wo: m.lp2hp(b, a, wo), [B3, [1.0, 0.5], 0.5]),
+    ("lp2bp", lambda m, b, a, wo, bw: m.lp2bp(b, a, wo, bw), [[1.0, 2.0], A3, 2.5, 0.7]),
+    ("lp2bp long b", lambda m, b, a, wo, bw: m.lp2bp(b, a, wo, bw), [B3, [1.0, 0.5], 1.5,
+                                                                      0.3]),
+    ("lp2bs", lambda m, b, a, wo, bw: m.lp2bs(b, a, wo, bw), [[1.0, 2.0], A3, 2.5, 0.7]),
+    ("lp2bs long b", lambda m, b, a, wo, bw: m.lp2bs(b, a, wo, bw), [B3, [1.0, 0.5], 1.5,
+                                                                      0.3]),
     ("iirnotch", lambda m, w0, q: m.iirnotch(w0, q, fs=500.0), [60.0, 30.0]),
     ("iirpeak", lambda m, w0, q: m.iirpeak(w0, q), [0.3, 5.0]),
 ]

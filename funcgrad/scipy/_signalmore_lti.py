@@ -1,6 +1,7 @@
 """Filter representations and transformations for :mod:`funcgrad.scipy.signal`
 (re-exported there): ``normalize``, ``tf2zpk``, ``zpk2tf``, ``tf2sos``, ``sos2tf``,
-``zpk2sos``, ``sos2zpk``, ``bilinear``, ``bilinear_zpk``, ``lp2lp``, ``lp2hp`` and the
+``zpk2sos``, ``sos2zpk``, ``bilinear``, ``bilinear_zpk``, ``lp2lp``, ``lp2hp``,
+``lp2bp``, ``lp2bs`` and the
 ``_zpk`` forms ``lp2lp_zpk``, ``lp2hp_zpk``, ``lp2bp_zpk``, ``lp2bs_zpk``, and the
 second-order designs ``iirnotch`` and ``iirpeak``, with SciPy's signatures and values.
 
@@ -24,7 +25,7 @@ from ..typing import Array, ArrayLike
 from ._iir_design import _sections
 
 __all__ = ["normalize", "tf2zpk", "zpk2tf", "tf2sos", "sos2tf", "zpk2sos", "sos2zpk",
-           "bilinear", "bilinear_zpk", "lp2lp", "lp2hp", "lp2lp_zpk", "lp2hp_zpk",
+           "bilinear", "bilinear_zpk", "lp2lp", "lp2hp", "lp2bp", "lp2bs", "lp2lp_zpk", "lp2hp_zpk",
            "lp2bp_zpk", "lp2bs_zpk", "iirnotch", "iirpeak"]
 
 
@@ -318,6 +319,63 @@ def lp2hp(b: ArrayLike, a: ArrayLike, wo: ArrayLike = 1.0) -> tuple[Array, Array
         out_b = b[::-1] * powers
         out_a = fnp.concatenate([a[::-1] * powers[:d], np.zeros(n - d)])
     return normalize(out_b, out_a)
+
+
+def _substituted(c, length, term):
+    """``out[length - 1 - j] = sum of term(i, k, c[len(c) - 1 - i])`` over the ``(i, k)``
+    that ``term`` keeps for ``j`` (the band substitutions' expansion, in SciPy's order)."""
+    order = c.shape[0] - 1
+    out = []
+    for j in range(length):
+        total = fnp.zeros((), c.dtype)
+        for i in range(order + 1):
+            for value in term(j, i, c[order - i]):
+                total = total + value
+        out.append(total)
+    return fnp.stack(out[::-1])
+
+
+def lp2bp(b: ArrayLike, a: ArrayLike, wo: ArrayLike = 1.0, bw: ArrayLike = 1.0
+          ) -> tuple[Array, Array]:
+    """A low-pass prototype ``b / a`` turned into a band-pass of centre ``wo`` and width
+    ``bw``, ``s -> (s^2 + wo^2) / (s bw)`` (``scipy.signal.lp2bp``).  Differentiable in
+    all four.
+
+    >>> import funcgrad.scipy.signal as fss
+    >>> fss.lp2bp([1.0], [1.0, 1.0], wo=2.0, bw=1.0)
+    (array([1., 0.]), array([1., 1., 4.]))
+    """
+    b, a = _float(b), _float(a)
+    wo, bw = _wo(wo), _wo(bw)
+    ma = max(b.shape[0], a.shape[0]) - 1
+    wosq = wo * wo
+
+    def term(j, i, coefficient):
+        return [comb(i, k) * coefficient * wosq ** (i - k) / bw ** i
+                for k in range(i + 1) if ma - i + 2 * k == j]
+    return normalize(_substituted(b, b.shape[0] + ma, term),
+                     _substituted(a, a.shape[0] + ma, term))
+
+
+def lp2bs(b: ArrayLike, a: ArrayLike, wo: ArrayLike = 1.0, bw: ArrayLike = 1.0
+          ) -> tuple[Array, Array]:
+    """A low-pass prototype ``b / a`` turned into a band-stop of centre ``wo`` and width
+    ``bw``, ``s -> s bw / (s^2 + wo^2)`` (``scipy.signal.lp2bs``).  Differentiable in
+    all four.
+
+    >>> import funcgrad.scipy.signal as fss
+    >>> fss.lp2bs([1.0], [1.0, 1.0], wo=2.0, bw=1.0)
+    (array([1., 0., 4.]), array([1., 1., 4.]))
+    """
+    b, a = _float(b), _float(a)
+    wo, bw = _wo(wo), _wo(bw)
+    M = max(b.shape[0], a.shape[0]) - 1
+    wosq = wo * wo
+
+    def term(j, i, coefficient):
+        return [comb(M - i, k) * coefficient * wosq ** (M - i - k) * bw ** i
+                for k in range(M - i + 1) if i + 2 * k == j]
+    return normalize(_substituted(b, 2 * M + 1, term), _substituted(a, 2 * M + 1, term))
 
 
 def bilinear(b: ArrayLike, a: ArrayLike, fs: float = 1.0) -> tuple[Array, Array]:

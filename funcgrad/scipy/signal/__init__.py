@@ -22,7 +22,8 @@ spectra ``periodogram``, ``spectrogram``, ``coherence`` (:mod:`.._signalmore_spe
 and ``argrelextrema``/``argrelmax``/``argrelmin`` (:mod:`.._signalmore_peaks`: the
 positions are integers, the heights, prominences and widths differentiate); the
 conversions ``tf2zpk``, ``zpk2tf``, ``tf2sos``, ``sos2tf``, ``zpk2sos``, ``sos2zpk``,
-``normalize``, the transformations ``bilinear``, ``lp2lp``, ``lp2hp`` and the ``_zpk``
+``normalize``, the transformations ``bilinear``, ``lp2lp``, ``lp2hp``, ``lp2bp``,
+``lp2bs`` and the ``_zpk``
 forms, and ``iirnotch``, ``iirpeak`` (:mod:`.._signalmore_lti`).
 
 ``convolve``/``correlate`` compute directly whatever ``method`` says ('auto', 'direct';
@@ -54,8 +55,9 @@ from .._signalmore_fir import (firwin, firwin2, freqz, freqz_sos, freqz_zpk,  # 
 from .._signalmore_filters import (deconvolve, lfiltic, medfilt, medfilt2d,  # noqa: F401
                                    wiener)
 from .._signalmore_lti import (bilinear, bilinear_zpk, iirnotch, iirpeak,  # noqa: F401
-                               lp2hp, lp2hp_zpk, lp2bp_zpk, lp2bs_zpk, lp2lp, lp2lp_zpk,
-                               normalize, sos2tf, sos2zpk, tf2sos, tf2zpk, zpk2sos, zpk2tf)
+                               lp2bp, lp2bp_zpk, lp2bs, lp2bs_zpk, lp2hp, lp2hp_zpk, lp2lp,
+                               lp2lp_zpk, normalize, sos2tf, sos2zpk, tf2sos, tf2zpk,
+                               zpk2sos, zpk2tf)
 from .._signalmore_peaks import (argrelextrema, argrelmax, argrelmin,  # noqa: F401
                                  find_peaks, peak_prominences, peak_widths)
 from .._signalmore_resample import decimate, resample, resample_poly, upfirdn  # noqa: F401
@@ -79,7 +81,7 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "argrelextrema", "argrelmax", "argrelmin", "normalize", "tf2zpk", "zpk2tf",
            "tf2sos", "sos2tf", "zpk2sos", "sos2zpk", "bilinear", "bilinear_zpk", "lp2lp",
            "lp2hp", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk", "lp2bs_zpk", "iirnotch",
-           "iirpeak"]
+           "iirpeak", "lp2bp", "lp2bs"]
 
 _MODES = ("full", "same", "valid")
 
