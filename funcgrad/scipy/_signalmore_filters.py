@@ -163,7 +163,7 @@ def lfiltic(b: ArrayLike, a: ArrayLike, y: ArrayLike, x: Optional[ArrayLike] = N
     return fnp.astype(zi, dtype)
 
 
-def deconvolve(signal: ArrayLike, divisor: ArrayLike) -> tuple[Any, Array]:
+def deconvolve(signal: ArrayLike, divisor: ArrayLike) -> tuple[Any, Any]:
     """``(quotient, remainder)`` of dividing ``signal`` by ``divisor`` as polynomials
     (``scipy.signal.deconvolve``): ``signal = convolve(divisor, quotient) + remainder``.
     Differentiable in both.

@@ -151,7 +151,7 @@ def firwin(numtaps: int, cutoff: ArrayLike, *, width: Optional[float] = None,
                          "response at the Nyquist frequency.")
     edges = fnp.concatenate([np.zeros(int(pass_zero)), cutoff, np.ones(int(pass_nyquist))])
     m = np.arange(0, numtaps) - 0.5 * (numtaps - 1)
-    h = 0.0
+    h: Any = 0.0
     for j in range(0, edges.shape[0], 2):
         left, right = edges[j], edges[j + 1]
         h = h + right * fnp.sinc(right * m) - left * fnp.sinc(left * m)
@@ -185,23 +185,23 @@ def firwin2(numtaps: int, freq: ArrayLike, gain: ArrayLike, *, nfreqs: Optional[
         raise TypeError("firwin2: freq is a traced value, but the frequencies decide the "
                         "interpolation grid; pass them as plain numbers (gain is "
                         "differentiable)")
-    freq = np.asarray(freq, dtype=np.float64)
+    nodes: Any = np.asarray(freq, dtype=np.float64)
     gain = asarray(gain)
-    if freq.ndim != 1 or gain.ndim != 1 or freq.shape[0] != gain.shape[0]:
+    if nodes.ndim != 1 or gain.ndim != 1 or nodes.shape[0] != gain.shape[0]:
         raise ValueError("freq and gain must be of same length.")
     if nfreqs is not None and numtaps >= nfreqs:
         raise ValueError(f"ntaps must be less than nfreqs, but firwin2 was called with "
                          f"ntaps={numtaps} and nfreqs={nfreqs}")
-    if freq[0] != 0 or freq[-1] != nyq:
+    if nodes[0] != 0 or nodes[-1] != nyq:
         raise ValueError("freq must start with 0 and end with fs/2.")
-    d = np.diff(freq)
+    d = np.diff(nodes)
     if (d < 0).any():
         raise ValueError("The values in freq must be nondecreasing.")
     if ((d[:-1] + d[1:]) == 0).any():
         raise ValueError("A value in freq must not occur more than twice.")
-    if freq[1] == 0:
+    if nodes[1] == 0:
         raise ValueError("Value 0 must not be repeated in freq")
-    if freq[-2] == nyq:
+    if nodes[-2] == nyq:
         raise ValueError("Value fs/2 must not be repeated in freq")
     ftype = (3 if numtaps % 2 else 4) if antisymmetric else (1 if numtaps % 2 else 2)
     ends = concrete_values(gain[np.array([0, -1])], "firwin2's check of the end gains",
@@ -216,19 +216,19 @@ def firwin2(numtaps: int, freq: ArrayLike, gain: ArrayLike, *, nfreqs: Optional[
     if nfreqs is None:
         nfreqs = 1 + 2 ** int(np.ceil(np.log2(numtaps)))
     if (d == 0).any():  # (a step: its two points moved apart by a rounding, as SciPy's)
-        freq = freq.copy()
+        nodes = nodes.copy()
         eps = np.finfo(float).eps * nyq
-        for k in range(len(freq) - 1):
-            if freq[k] == freq[k + 1]:
-                freq[k] = freq[k] - eps
-                freq[k + 1] = freq[k + 1] + eps
-        if (np.diff(freq) <= 0).any():
+        for k in range(len(nodes) - 1):
+            if nodes[k] == nodes[k + 1]:
+                nodes[k] = nodes[k] - eps
+                nodes[k + 1] = nodes[k + 1] + eps
+        if (np.diff(nodes) <= 0).any():
             raise ValueError(f"freq cannot contain numbers that are too close (within eps "
                              f"* (fs/2): {eps}) to a repeated value")
     x = np.linspace(0.0, nyq, nfreqs)
     # the linear interpolation is linear in the gains: its matrix, column j the
     # interpolant of the j-th unit vector
-    interp = np.stack([np.interp(x, freq, e) for e in np.eye(freq.shape[0])], axis=1)
+    interp = np.stack([np.interp(x, nodes, e) for e in np.eye(nodes.shape[0])], axis=1)
     fx = fnp.tensordot(interp, gain, axes=1)
     shift = np.exp(-(numtaps - 1) / 2. * 1.j * np.pi * x / nyq)
     if ftype > 2:
@@ -322,7 +322,7 @@ def freqz_sos(sos: ArrayLike, worN: Any = 512, whole: bool = False, fs: float = 
                               "Pass the sections as plain numbers.")
     if not np.all(leading == 1):
         raise ValueError("sos[:, 3] should be all ones (normalize each section by its a0)")
-    h = 1.0
+    h: Any = 1.0
     for row in range(sos.shape[0]):
         w, section = freqz(sos[row, :3], sos[row, 3:], worN=worN, whole=whole, fs=fs)
         h = h * section
@@ -341,6 +341,10 @@ def sosfreqz(sos: ArrayLike, worN: Any = 512, whole: bool = False, fs: float = 2
     return freqz_sos(sos, worN=worN, whole=whole, fs=fs)
 
 
+def _vector(x: ArrayLike) -> Any:
+    return fnp.atleast_1d(asarray(x))
+
+
 def freqz_zpk(z: ArrayLike, p: ArrayLike, k: ArrayLike, worN: Any = 512, whole: bool = False,
               fs: float = 2 * np.pi) -> tuple[Array, Array]:
     """The frequency response of a filter given by its zeros, poles and gain
@@ -352,13 +356,14 @@ def freqz_zpk(z: ArrayLike, p: ArrayLike, k: ArrayLike, worN: Any = 512, whole: 
     >>> np.round(np.abs(h), 6)
     array([1.      , 0.866025, 0.5     ])
     """
-    z, p = fnp.atleast_1d(asarray(z)), fnp.atleast_1d(asarray(p))
-    if z.ndim != 1 or p.ndim != 1:
-        raise ValueError(f"freqz_zpk: z and p must be 1-d (got shapes {z.shape} and "
-                         f"{p.shape})")
+    zeros, poles = _vector(z), _vector(p)
+    if zeros.ndim != 1 or poles.ndim != 1:
+        raise ValueError(f"freqz_zpk: z and p must be 1-d (got shapes {zeros.shape} and "
+                         f"{poles.shape})")
     w, fs, _ = _grid("freqz_zpk", worN, whole, fs)
     unit = np.exp(1j * w)[:, None]
-    h = k * fnp.prod(unit - z[None, :], axis=1) / fnp.prod(unit - p[None, :], axis=1)
+    h = (k * fnp.prod(unit - zeros[None, :], axis=1)
+         / fnp.prod(unit - poles[None, :], axis=1))
     return w * (fs / (2 * np.pi)), h
 
 
@@ -475,7 +480,7 @@ def hilbert2(x: ArrayLike, N: Union[int, tuple[int, int], None] = None,
         N = (int(N), int(N))
     elif len(N) != 2 or np.any(np.asarray(N) <= 0):
         raise ValueError("When given as a tuple, N must hold exactly two positive integers")
-    h = 1.0
+    h: Any = 1.0
     for ax, n in zip(axes, N):
         k = (n + 1) // 2
         factor = np.zeros(n, dtype=_real_dtype(x))

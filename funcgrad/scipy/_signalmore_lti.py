@@ -102,7 +102,9 @@ def zpk2tf(z: ArrayLike, p: ArrayLike, k: ArrayLike) -> tuple[Array, Array]:
     k = asarray(k)
     if k.dtype.kind in "biu":
         k = fnp.astype(k, np.float64)
-    return fnp.atleast_1d(k) * fnp.poly(z), fnp.atleast_1d(fnp.poly(p))
+    num: Any = fnp.atleast_1d(k) * fnp.poly(z)
+    den: Any = fnp.atleast_1d(fnp.poly(p))
+    return num, den
 
 
 def zpk2sos(z: ArrayLike, p: ArrayLike, k: ArrayLike, pairing: Optional[str] = None, *,
@@ -132,7 +134,7 @@ def tf2sos(b: ArrayLike, a: ArrayLike, pairing: Optional[str] = None, *,
     return zpk2sos(*tf2zpk(b, a), pairing=pairing, analog=analog)
 
 
-def _check_sos(sos):
+def _check_sos(sos: ArrayLike) -> Any:
     sos = asarray(sos)
     if sos.ndim != 2 or sos.shape[1] != 6:
         raise ValueError("sos array must be shape (n_sections, 6)")
@@ -148,10 +150,10 @@ def sos2tf(sos: ArrayLike) -> tuple[Array, Array]:
     >>> fss.sos2tf([[1.0, 1.0, 0.0, 1.0, -0.5, 0.0], [1.0, -1.0, 0.0, 1.0, 0.5, 0.0]])
     (array([ 1.,  0., -1.,  0.,  0.]), array([ 1.  ,  0.  , -0.25,  0.  ,  0.  ]))
     """
-    sos = _check_sos(sos)
-    b, a = np.ones(1, sos.dtype), np.ones(1, sos.dtype)
-    for row in range(sos.shape[0]):
-        b, a = fnp.convolve(b, sos[row, :3]), fnp.convolve(a, sos[row, 3:])
+    sections = _check_sos(sos)
+    b, a = np.ones(1, sections.dtype), np.ones(1, sections.dtype)
+    for row in range(sections.shape[0]):
+        b, a = fnp.convolve(b, sections[row, :3]), fnp.convolve(a, sections[row, 3:])
     return b, a
 
 
@@ -164,10 +166,10 @@ def sos2zpk(sos: ArrayLike) -> tuple[Array, Array, Any]:
     >>> fss.sos2zpk([[2.0, 2.0, 0.0, 1.0, -0.5, 0.0]])
     (array([-1.+0.j,  0.+0.j]), array([0.5+0.j, 0. +0.j]), np.float64(2.0))
     """
-    sos = _check_sos(sos)
+    sections = _check_sos(sos)
     zeros, poles, k = [], [], 1.0
-    for row in range(sos.shape[0]):
-        z, p, gain = tf2zpk(sos[row, :3], sos[row, 3:])
+    for row in range(sections.shape[0]):
+        z, p, gain = tf2zpk(sections[row, :3], sections[row, 3:])
         zeros += [fnp.astype(z, np.complex128), np.zeros(2 - z.shape[0], np.complex128)]
         poles += [fnp.astype(p, np.complex128), np.zeros(2 - p.shape[0], np.complex128)]
         k = k * gain
@@ -187,7 +189,7 @@ def _zpk(z, p):
 
 
 def bilinear_zpk(z: ArrayLike, p: ArrayLike, k: ArrayLike, fs: ArrayLike
-                 ) -> tuple[Array, Array, Any]:
+                 ) -> tuple[Any, Any, Any]:
     """The digital filter of the analog ``(z, p, k)`` by the bilinear transform
     ``s = 2 fs (z - 1) / (z + 1)`` (``scipy.signal.bilinear_zpk``); zeros at infinity go
     to -1.  Differentiable in all four.
@@ -205,7 +207,7 @@ def bilinear_zpk(z: ArrayLike, p: ArrayLike, k: ArrayLike, fs: ArrayLike
 
 
 def lp2lp_zpk(z: ArrayLike, p: ArrayLike, k: ArrayLike, wo: ArrayLike = 1.0
-              ) -> tuple[Array, Array, Any]:
+              ) -> tuple[Any, Any, Any]:
     """A low-pass prototype moved to the cutoff ``wo``, ``s -> s / wo``
     (``scipy.signal.lp2lp_zpk``).  Differentiable in all four.
 
@@ -219,7 +221,7 @@ def lp2lp_zpk(z: ArrayLike, p: ArrayLike, k: ArrayLike, wo: ArrayLike = 1.0
 
 
 def lp2hp_zpk(z: ArrayLike, p: ArrayLike, k: ArrayLike, wo: ArrayLike = 1.0
-              ) -> tuple[Array, Array, Any]:
+              ) -> tuple[Any, Any, Any]:
     """A low-pass prototype turned into a high-pass of cutoff ``wo``, ``s -> wo / s``
     (``scipy.signal.lp2hp_zpk``).  Differentiable in all four.
 
@@ -312,6 +314,8 @@ def lp2hp(b: ArrayLike, a: ArrayLike, wo: ArrayLike = 1.0) -> tuple[Array, Array
     wo = _wo(wo)
     d, n = a.shape[0], b.shape[0]
     powers = wo ** np.arange(max(d, n)).astype(np.float64)
+    out_a: Any
+    out_b: Any
     if d >= n:
         out_a = a[::-1] * powers
         out_b = fnp.concatenate([b[::-1] * powers[:n], np.zeros(d - n)])

@@ -264,6 +264,6 @@ def decimate(x: ArrayLike, q: int, n: Optional[int] = None, ftype: str = "iir",
                          f"systems are not supported)")
     sos = fnp.astype(cheby1(8 if n is None else n, 0.05, 0.8 / q, output="sos"),
                      result_type)
-    y = sosfiltfilt(sos, x, axis=axis) if zero_phase else sosfilt(sos, x, axis=axis)
+    y: Any = sosfiltfilt(sos, x, axis=axis) if zero_phase else sosfilt(sos, x, axis=axis)
     keep[axis] = slice(None, None, q)
     return y[tuple(keep)]

@@ -119,7 +119,7 @@ def coherence(x: ArrayLike, y: ArrayLike, fs: float = 1.0, window: _Window = "ha
     >>> np.allclose(c, 1)
     True
     """
-    kw = dict(fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft,
+    kw: dict[str, Any] = dict(fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft,
               detrend=detrend, axis=axis)
     freqs, pxx = welch(x, **kw)
     _, pyy = welch(y, **kw)

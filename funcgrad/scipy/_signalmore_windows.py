@@ -371,7 +371,9 @@ def general_gaussian(M: int, p: ArrayLike, sig: ArrayLike, sym: bool = True) -> 
 def chebwin(M: int, at: ArrayLike, sym: bool = True) -> Array:
     """The Dolph-Chebyshev window, sidelobes ``at`` dB below the main lobe
     (``scipy.signal.windows.chebwin``): the inverse DFT of a Chebyshev polynomial sampled
-    on the unit circle, normalized to a peak of 1; differentiable in ``at``.
+    on the unit circle, normalized to a peak of 1; differentiable in ``at`` (which
+    branch of the polynomial each sample takes depends on its value, so not under
+    ``jit``/``vmap``).
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.chebwin(5, 50.0), 6)
