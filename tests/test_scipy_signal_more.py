@@ -107,6 +107,15 @@ def test_get_window_differentiates_and_jits_in_the_kaiser_beta():
                  fg.grad(lambda b: fss.windows.kaiser(7, b).sum())(np.float64(4.0)), 1e-12)
 
 
+def test_welch_and_stft_take_any_window_by_name_from_funcgrad():
+    x = RNG.normal(size=64)
+    for window in ("blackman", ("kaiser", 6.0), ("tukey", 0.3), "flattop"):
+        assert_close(fss.welch(x, window=window, nperseg=16)[1],
+                     ss.welch(x, window=window, nperseg=16)[1], 1e-12, what=str(window))
+        assert_close(_real(fss.stft(x, window=window, nperseg=16)[2]),
+                     _real(ss.stft(x, window=window, nperseg=16)[2]), 1e-12)
+
+
 # --- FIR design and frequency responses ---------------------------------------------------
 
 FIRWIN = [((11, 0.3), {}), ((12, 0.3), {}), ((11, [0.2, 0.5]), {}),

@@ -2,14 +2,14 @@
 ``fftconvolve`` with SciPy's semantics, differentiable in both inputs, and ``convolve2d``
 and ``correlate2d`` with SciPy's boundaries (``in1`` extended past its edges as
 ``boundary`` says, by ``in2``'s size less one on each side: the 'valid' convolution of
-that is the 'full' result); ``detrend`` (:mod:`._detrend`); ``welch``, ``csd``,
-``stft`` and ``istft`` (:mod:`._signal_spectral`); the IIR filters ``lfilter``,
+that is the 'full' result); ``detrend`` (:mod:`.._detrend`); ``welch``, ``csd``,
+``stft`` and ``istft`` (:mod:`.._signal_spectral`); the IIR filters ``lfilter``,
 ``filtfilt``, ``sosfilt``, ``sosfiltfilt``, their steady states ``lfilter_zi`` and
-``sosfilt_zi`` (:mod:`._iir`), and the design functions ``iirfilter``, ``butter``,
+``sosfilt_zi`` (:mod:`.._iir`), and the design functions ``iirfilter``, ``butter``,
 ``cheby1``, ``cheby2``, ``ellip`` and ``bessel``, differentiable in ``Wn``
-(:mod:`._iir_design`), with the order selection ``buttord``, ``cheb1ord``, ``cheb2ord``,
-``ellipord`` and the complete ``iirdesign`` (:mod:`._iir_order`); Savitzky-Golay ``savgol_coeffs`` and ``savgol_filter``
-(:mod:`._savgol`); the window functions of :mod:`.windows` and ``get_window``
+(:mod:`.._iir_design`), with the order selection ``buttord``, ``cheb1ord``, ``cheb2ord``,
+``ellipord`` and the complete ``iirdesign`` (:mod:`.._iir_order`); Savitzky-Golay ``savgol_coeffs`` and ``savgol_filter``
+(:mod:`.._savgol`); the window functions of :mod:`.windows` and ``get_window``
 (:mod:`.._signalmore_windows`), FIR design and frequency responses ``firwin``,
 ``firwin2``, ``kaiserord``, ``freqz``, ``freqz_sos``, ``freqz_zpk``, ``group_delay`` and
 the analytic signals ``hilbert``, ``hilbert2`` (:mod:`.._signalmore_fir`), and the
