@@ -639,3 +639,15 @@ def test_representations_of_a_design_are_scipys():
     with pytest.warns(ss.BadCoefficients):
         num, den = fss.normalize([0.0, 0.0, 1.0], [1.0, 2.0])
     assert np.array_equal(num, [1.0]) and np.array_equal(den, [1.0, 2.0])
+
+
+def test_responses_spectra_and_transformations_vmap():
+    bs = RNG.normal(size=(3, 5))
+    got = fg.vmap(lambda b: fss.freqz(b, A, worN=8)[1])(bs)
+    assert_close(_real(got), _real(np.stack([ss.freqz(b, A, worN=8)[1] for b in bs])), 1e-12)
+    wos = np.array([0.5, 1.0, 2.0])
+    got = fg.vmap(lambda wo: fss.lp2bp_zpk(ZA, PA, KA, wo, 0.7)[1])(wos)
+    assert_close(_real(got), _real(np.stack([ss.lp2bp_zpk(ZA, PA, KA, wo, 0.7)[1]
+                                             for wo in wos])), 1e-12)
+    assert_close(fg.vmap(lambda x: fss.periodogram(x, window="hann")[1])(XS),
+                 ss.periodogram(XS, window="hann")[1], 1e-12)
