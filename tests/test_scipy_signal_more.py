@@ -51,7 +51,8 @@ WINDOWS = [("boxcar", ()), ("triang", ()), ("parzen", ()), ("bohman", ()), ("bla
            ("barthann", ()), ("general_hamming", (0.6,)), ("hamming", ()),
            ("kaiser", (6.5,)), ("gaussian", (2.5,)), ("general_gaussian", (1.5, 2.0)),
            ("chebwin", (60.0,)), ("cosine", ()), ("exponential", (None, 3.0)),
-           ("lanczos", ()), ("general_cosine", ([0.4, 0.3, 0.2],))]
+           ("lanczos", ()), ("general_cosine", ([0.4, 0.3, 0.2],)), ("taylor", ()),
+           ("taylor", (6, 45.0, False))]
 
 
 @pytest.mark.parametrize("name,args", WINDOWS, ids=[f"{n}{a}" for n, a in WINDOWS])
@@ -84,7 +85,8 @@ WINDOW_PARAMETERS = [("kaiser", lambda b: (b,), [6.5]), ("gaussian", lambda s: (
                      ("general_gaussian", lambda p, s: (p, s), [1.5, 2.0]),
                      ("exponential", lambda tau: (None, tau), [3.0]),
                      ("chebwin", lambda at: (at,), [60.0]),
-                     ("general_cosine", lambda a: (a,), [[0.4, 0.3, 0.2]])]
+                     ("general_cosine", lambda a: (a,), [[0.4, 0.3, 0.2]]),
+                     ("taylor", lambda sll: (5, sll), [35.0])]
 
 
 @pytest.mark.parametrize("name,args,params", WINDOW_PARAMETERS,

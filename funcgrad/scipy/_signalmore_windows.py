@@ -22,7 +22,8 @@ from ..typing import Array, ArrayLike
 __all__ = ["general_cosine", "boxcar", "triang", "parzen", "bohman", "blackman", "nuttall",
            "blackmanharris", "flattop", "bartlett", "hann", "tukey", "barthann",
            "general_hamming", "hamming", "kaiser", "kaiser_bessel_derived", "gaussian",
-           "general_gaussian", "chebwin", "cosine", "exponential", "lanczos", "get_window"]
+           "general_gaussian", "chebwin", "cosine", "exponential", "lanczos", "get_window",
+           "taylor"]
 
 
 def _length(name: str, M: Any) -> int:
@@ -411,6 +412,41 @@ def chebwin(M: int, at: ArrayLike, sym: bool = True) -> Array:
     return _truncate(w, trunc)
 
 
+def taylor(M: int, nbar: int = 4, sll: ArrayLike = 30, norm: bool = True, sym: bool = True
+           ) -> Array:
+    """The Taylor window, ``nbar - 1`` cosine terms whose sidelobes lie ``sll`` dB below
+    the main lobe, scaled to 1 at the centre if ``norm`` (``scipy.signal.windows.taylor``);
+    differentiable in ``sll``.
+
+    >>> import numpy as np, funcgrad.scipy.signal.windows as fw
+    >>> np.round(fw.taylor(5), 6)
+    array([0.332497, 0.772015, 1.      , 0.772015, 0.332497])
+    """
+    M = _length("taylor", M)
+    if M <= 1:
+        return _ones(M)
+    M, trunc = _extend(M, sym)
+    A = fnp.arccosh(10 ** (sll / 20)) / np.pi
+    s2 = nbar ** 2 / (A ** 2 + (nbar - 0.5) ** 2)
+    ma = np.arange(1, nbar, dtype=np.float64)
+    m2 = ma * ma
+    weights = []
+    for mi in range(nbar - 1):
+        sign = 1.0 if mi % 2 == 0 else -1.0
+        numer = sign * fnp.prod(1 - m2[mi] / s2 / (A ** 2 + (ma - 0.5) ** 2))
+        denom = 2 * np.prod(1 - m2[mi] / m2[:mi]) * np.prod(1 - m2[mi] / m2[mi + 1:])
+        weights.append(numer / denom)
+    Fm = fnp.stack(weights) if weights else np.zeros(0)
+
+    def W(n):
+        return 1 + 2 * fnp.tensordot(Fm, np.cos(2 * np.pi * ma[:, None] * (n - M / 2. + 0.5)
+                                                / M), axes=1)
+    w = W(np.arange(M, dtype=np.float64))
+    if norm:
+        w = w * (1.0 / W(np.array([(M - 1) / 2]))[0])
+    return _truncate(w, trunc)
+
+
 def cosine(M: int, sym: bool = True) -> Array:
     """The cosine (sine) window ``sin(pi (n + 1/2) / M)``
     (``scipy.signal.windows.cosine``).
@@ -496,6 +532,7 @@ for _names, _fn, _needs in [
         (("nuttall", "nutl", "nut"), nuttall, 0),
         (("parzen", "parz", "par"), parzen, 0),
         (("triangle", "triang", "tri"), triang, 0),
+        (("taylor", "taylorwin"), taylor, 0),
         (("tukey", "tuk"), tukey, 0)]:
     for _name in _names:
         _WINDOWS[_name] = (_fn, _needs)

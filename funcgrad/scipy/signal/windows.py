@@ -7,9 +7,10 @@ from .._signalmore_windows import (barthann, bartlett, blackman,  # noqa: F401
                                    exponential, flattop, gaussian, general_cosine,
                                    general_gaussian, general_hamming, get_window, hamming,
                                    hann, kaiser, kaiser_bessel_derived, lanczos, nuttall,
-                                   parzen, triang, tukey)
+                                   parzen, taylor, triang, tukey)
 
 __all__ = ["general_cosine", "boxcar", "triang", "parzen", "bohman", "blackman", "nuttall",
            "blackmanharris", "flattop", "bartlett", "hann", "tukey", "barthann",
            "general_hamming", "hamming", "kaiser", "kaiser_bessel_derived", "gaussian",
-           "general_gaussian", "chebwin", "cosine", "exponential", "lanczos", "get_window"]
+           "general_gaussian", "chebwin", "cosine", "exponential", "lanczos", "get_window",
+           "taylor"]
