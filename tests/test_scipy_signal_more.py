@@ -52,7 +52,7 @@ WINDOWS = [("boxcar", ()), ("triang", ()), ("parzen", ()), ("bohman", ()), ("bla
            ("kaiser", (6.5,)), ("gaussian", (2.5,)), ("general_gaussian", (1.5, 2.0)),
            ("chebwin", (60.0,)), ("cosine", ()), ("exponential", (None, 3.0)),
            ("lanczos", ()), ("general_cosine", ([0.4, 0.3, 0.2],)), ("taylor", ()),
-           ("taylor", (6, 45.0, False))]
+           ("taylor", (6, 45.0, False)), ("dpss", (0.8,))]
 
 
 @pytest.mark.parametrize("name,args", WINDOWS, ids=[f"{n}{a}" for n, a in WINDOWS])
@@ -86,7 +86,8 @@ WINDOW_PARAMETERS = [("kaiser", lambda b: (b,), [6.5]), ("gaussian", lambda s: (
                      ("exponential", lambda tau: (None, tau), [3.0]),
                      ("chebwin", lambda at: (at,), [60.0]),
                      ("general_cosine", lambda a: (a,), [[0.4, 0.3, 0.2]]),
-                     ("taylor", lambda sll: (5, sll), [35.0])]
+                     ("taylor", lambda sll: (5, sll), [35.0]),
+                     ("dpss", lambda nw: (nw,), [1.5])]
 
 
 @pytest.mark.parametrize("name,args,params", WINDOW_PARAMETERS,
@@ -97,6 +98,15 @@ def test_windows_differentiate_in_their_parameters(name, args, params):
             lambda *p: getattr(fw, name)(M, *args(*p), sym=sym),
             lambda *p: getattr(sw, name)(M, *args(*p), sym=sym), params,
             f"{name} M={M} sym={sym}")
+
+
+@pytest.mark.parametrize("Kmax,norm", [(3, None), (2, "subsample"), (3, "approximate")])
+def test_dpss_sequences_and_ratios_equal_scipys_and_differentiate_in_NW(Kmax, norm):
+    for M, sym in ((8, True), (9, False)):
+        _check_against_scipy_differences(
+            lambda nw: fw.dpss(M, nw, Kmax, sym, norm, return_ratios=True),
+            lambda nw: sw.dpss(M, float(nw), Kmax, sym, norm, return_ratios=True), [1.5],
+            f"dpss M={M} Kmax={Kmax} norm={norm}", rtol=1e-5)
 
 
 def test_get_window_differentiates_and_jits_in_the_kaiser_beta():
@@ -319,6 +329,8 @@ ERRORS = [
     (lambda: fw.hann(-1), "non-negative integer"),
     (lambda: fw.kaiser(2.5, 1.0), "non-negative integer"),
     (lambda: fw.exponential(5, center=1.0), "center must be None"),
+    (lambda: fw.dpss(8, 4.0), "NW must be less than M/2"),
+    (lambda: fw.dpss(8, 1.0, Kmax=9), "Kmax must be"),
     (lambda: fss.get_window("kaiser", 5), "needs one or more parameters"),
     (lambda: fss.get_window("nope", 5), "Unknown window type"),
     (lambda: fss.get_window([1, 2], 5), "not supported"),

@@ -20,7 +20,7 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._detrend import detrend as _detrend
-from ._signalmore_windows import get_window
+from ._signalmore_getwindow import get_window
 
 __all__ = ["stft", "istft", "csd", "welch"]
 

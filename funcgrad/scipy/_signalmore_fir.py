@@ -21,7 +21,7 @@ from .. import numpy as fnp
 from ..core import Tracer
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
-from ._signalmore_windows import get_window
+from ._signalmore_getwindow import get_window
 
 __all__ = ["kaiser_beta", "kaiser_atten", "kaiserord", "firwin", "firwin2", "freqz",
            "freqz_sos", "sosfreqz", "freqz_zpk", "group_delay", "hilbert", "hilbert2"]

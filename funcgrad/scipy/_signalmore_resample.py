@@ -23,7 +23,7 @@ from ..typing import Array, ArrayLike
 from ._iir import sosfilt, sosfiltfilt
 from ._iir_design import cheby1
 from ._signalmore_fir import firwin
-from ._signalmore_windows import get_window
+from ._signalmore_getwindow import get_window
 
 __all__ = ["upfirdn", "resample_poly", "resample", "decimate"]
 

@@ -1,16 +1,18 @@
-"""Window functions for ``funcgrad.scipy.signal.windows`` and ``get_window``, with SciPy's
-names, signatures, defaults and values.
+"""Window functions for ``funcgrad.scipy.signal.windows``, with SciPy's names,
+signatures, defaults and values (the windows designed from a sidelobe level or a
+concentration, ``chebwin``, ``taylor`` and ``dpss``, are in
+:mod:`._signalmore_windows_design`; ``get_window`` in :mod:`._signalmore_getwindow`).
 
 The length ``M`` decides the shape, so it is a plain integer; the continuous parameters
 (kaiser's ``beta``, gaussian's ``std``, tukey's ``alpha``, general_hamming's ``alpha``,
 general_cosine's ``a``, general_gaussian's ``p`` and ``sig``, exponential's ``tau`` and
-``center``, chebwin's ``at``) enter through funcgrad operations, so a window
+``center``) enter through funcgrad operations, so a window
 differentiates in them.  A periodic window (``sym=False``, what ``get_window`` gives by
 default, for spectral analysis) is the symmetric window of ``M + 1`` points less its
 last, as SciPy's.  Results are float64 for plain parameters.
 """
 import operator
-from typing import Any, Optional, Union
+from typing import Any, Optional
 
 import numpy as np
 
@@ -22,8 +24,7 @@ from ..typing import Array, ArrayLike
 __all__ = ["general_cosine", "boxcar", "triang", "parzen", "bohman", "blackman", "nuttall",
            "blackmanharris", "flattop", "bartlett", "hann", "tukey", "barthann",
            "general_hamming", "hamming", "kaiser", "kaiser_bessel_derived", "gaussian",
-           "general_gaussian", "chebwin", "cosine", "exponential", "lanczos", "get_window",
-           "taylor"]
+           "general_gaussian", "cosine", "exponential", "lanczos"]
 
 
 def _length(name: str, M: Any) -> int:
@@ -369,82 +370,10 @@ def general_gaussian(M: int, p: ArrayLike, sig: ArrayLike, sym: bool = True) -> 
     return _truncate(w, trunc)
 
 
-def chebwin(M: int, at: ArrayLike, sym: bool = True) -> Array:
-    """The Dolph-Chebyshev window, sidelobes ``at`` dB below the main lobe
-    (``scipy.signal.windows.chebwin``): the inverse DFT of a Chebyshev polynomial sampled
-    on the unit circle, normalized to a peak of 1; differentiable in ``at`` (which
-    branch of the polynomial each sample takes depends on its value, so not under
-    ``jit``/``vmap``).
-
-    >>> import numpy as np, funcgrad.scipy.signal.windows as fw
-    >>> np.round(fw.chebwin(5, 50.0), 6)
-    array([0.205494, 0.701046, 1.      , 0.701046, 0.205494])
-    """
-    M = _length("chebwin", M)
-    if M <= 1:
-        return _ones(M)
-    M, trunc = _extend(M, sym)
-    order = M - 1.0
-    beta = fnp.cosh(1.0 / order * fnp.arccosh(10 ** (fnp.abs(at) / 20.0)))
-    x = beta * np.cos(np.pi * np.arange(M) / M)
-    xv = concrete_values(x, "chebwin (which branch of the Chebyshev polynomial each "
-                         "sample takes)", "Pass at as a plain number.")
-    above, below = xv > 1, xv < -1
-    inside = ~(above | below)
-    # each branch's argument kept inside its domain where another branch is taken, so
-    # that the untaken branch has a finite derivative (zero cotangent, zero contribution)
-    x_out = fnp.where(inside, 2.0, fnp.abs(x))
-    x_in = fnp.where(inside, x, 0.0)
-    outer = fnp.cosh(order * fnp.arccosh(x_out))
-    p = fnp.where(above, outer, fnp.where(below, (2 * (M % 2) - 1) * outer,
-                                          fnp.cos(order * fnp.arccos(x_in))))
-    if M % 2:
-        w = fnp.real(fnp.fft.fft(p))
-        n = (M + 1) // 2
-        w = w[:n]
-        w = fnp.concatenate([w[n - 1:0:-1], w])
-    else:
-        p = p * np.exp(1j * np.pi / M * np.arange(M))
-        w = fnp.real(fnp.fft.fft(p))
-        n = M // 2 + 1
-        w = fnp.concatenate([w[n - 1:0:-1], w[1:n]])
-    w = w / fnp.max(w)
-    return _truncate(w, trunc)
 
 
-def taylor(M: int, nbar: int = 4, sll: ArrayLike = 30, norm: bool = True, sym: bool = True
-           ) -> Array:
-    """The Taylor window, ``nbar - 1`` cosine terms whose sidelobes lie ``sll`` dB below
-    the main lobe, scaled to 1 at the centre if ``norm`` (``scipy.signal.windows.taylor``);
-    differentiable in ``sll``.
 
-    >>> import numpy as np, funcgrad.scipy.signal.windows as fw
-    >>> np.round(fw.taylor(5), 6)
-    array([0.332497, 0.772015, 1.      , 0.772015, 0.332497])
-    """
-    M = _length("taylor", M)
-    if M <= 1:
-        return _ones(M)
-    M, trunc = _extend(M, sym)
-    A = fnp.arccosh(10 ** (sll / 20)) / np.pi
-    s2 = nbar ** 2 / (A ** 2 + (nbar - 0.5) ** 2)
-    ma = np.arange(1, nbar, dtype=np.float64)
-    m2 = ma * ma
-    weights = []
-    for mi in range(nbar - 1):
-        sign = 1.0 if mi % 2 == 0 else -1.0
-        numer = sign * fnp.prod(1 - m2[mi] / s2 / (A ** 2 + (ma - 0.5) ** 2))
-        denom = 2 * np.prod(1 - m2[mi] / m2[:mi]) * np.prod(1 - m2[mi] / m2[mi + 1:])
-        weights.append(numer / denom)
-    Fm = fnp.stack(weights) if weights else np.zeros(0)
 
-    def W(n):
-        return 1 + 2 * fnp.tensordot(Fm, np.cos(2 * np.pi * ma[:, None] * (n - M / 2. + 0.5)
-                                                / M), axes=1)
-    w = W(np.arange(M, dtype=np.float64))
-    if norm:
-        w = w * (1.0 / W(np.array([(M - 1) / 2]))[0])
-    return _truncate(w, trunc)
 
 
 def cosine(M: int, sym: bool = True) -> Array:
@@ -504,68 +433,3 @@ def lanczos(M: int, *, sym: bool = True) -> Array:
     w = wh(xi)
     w = np.r_[w, w[::-1]] if M % 2 == 0 else np.r_[w, w[-2::-1]]
     return _truncate(w, trunc)
-
-
-# name -> (function, how many parameters it needs)
-_WINDOWS = {}
-for _names, _fn, _needs in [
-        (("barthann", "brthan", "bth"), barthann, 0),
-        (("bartlett", "bart", "brt"), bartlett, 0),
-        (("blackman", "black", "blk"), blackman, 0),
-        (("blackmanharris", "blackharr", "bkh"), blackmanharris, 0),
-        (("bohman", "bman", "bmn"), bohman, 0),
-        (("boxcar", "box", "ones", "rect", "rectangular"), boxcar, 0),
-        (("chebwin", "cheb"), chebwin, 1),
-        (("cosine", "halfcosine"), cosine, 0),
-        (("exponential", "poisson"), exponential, 0),
-        (("flattop", "flat", "flt"), flattop, 0),
-        (("gaussian", "gauss", "gss"), gaussian, 1),
-        (("general cosine", "general_cosine"), general_cosine, 1),
-        (("general gaussian", "general_gaussian", "general gauss", "general_gauss",
-          "ggs"), general_gaussian, 2),
-        (("general hamming", "general_hamming"), general_hamming, 1),
-        (("hamming", "hamm", "ham"), hamming, 0),
-        (("hann", "han"), hann, 0),
-        (("kaiser", "ksr"), kaiser, 1),
-        (("kaiser bessel derived", "kbd"), kaiser_bessel_derived, 1),
-        (("lanczos", "sinc"), lanczos, 0),
-        (("nuttall", "nutl", "nut"), nuttall, 0),
-        (("parzen", "parz", "par"), parzen, 0),
-        (("triangle", "triang", "tri"), triang, 0),
-        (("taylor", "taylorwin"), taylor, 0),
-        (("tukey", "tuk"), tukey, 0)]:
-    for _name in _names:
-        _WINDOWS[_name] = (_fn, _needs)
-
-
-def get_window(window: Union[str, tuple, float], Nx: int, fftbins: bool = True) -> Array:
-    """A window of ``Nx`` samples by name (``scipy.signal.get_window``): a string
-    ('hann'), a tuple of the name and its parameters (``('kaiser', 8.0)``, ``('tukey',
-    0.25)``: differentiable in them), or a number, the ``beta`` of a Kaiser window.
-    ``fftbins=True`` gives the periodic window (``sym=False``), for spectral analysis.
-
-    >>> import funcgrad.scipy.signal as fss
-    >>> fss.get_window("hann", 4)
-    array([0. , 0.5, 1. , 0.5])
-    """
-    sym = not fftbins
-    if isinstance(window, tuple):
-        if not window:
-            raise ValueError("get_window: the window tuple is empty; give a name and its "
-                             "parameters, e.g. ('kaiser', 8.0)")
-        name, args = window[0], tuple(window[1:])
-    elif isinstance(window, str):
-        name, args = window, ()
-    elif isinstance(window, (int, float, np.number, Tracer)) and not isinstance(window,
-                                                                             bool):
-        name, args = "kaiser", (window,)
-    else:
-        raise ValueError(f"{type(window)} as window type is not supported.")
-    if not isinstance(name, str) or name.lower() not in _WINDOWS:
-        raise ValueError(f"Unknown window type. ({name!r}; the names are "
-                         f"{sorted({f.__name__ for f, _ in _WINDOWS.values()})})")
-    fn, needs = _WINDOWS[name.lower()]
-    if len(args) < needs:
-        raise ValueError(f"The '{name}' window needs one or more parameters -- pass a "
-                         f"tuple.")
-    return fn(Nx, *args, sym=sym)

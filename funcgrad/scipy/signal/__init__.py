@@ -10,7 +10,7 @@ that is the 'full' result); ``detrend`` (:mod:`.._detrend`); ``welch``, ``csd``,
 (:mod:`.._iir_design`), with the order selection ``buttord``, ``cheb1ord``, ``cheb2ord``,
 ``ellipord`` and the complete ``iirdesign`` (:mod:`.._iir_order`); Savitzky-Golay ``savgol_coeffs`` and ``savgol_filter``
 (:mod:`.._savgol`); the window functions of :mod:`.windows` and ``get_window``
-(:mod:`.._signalmore_windows`), FIR design and frequency responses ``firwin``,
+(:mod:`.._signalmore_getwindow`), FIR design and frequency responses ``firwin``,
 ``firwin2``, ``kaiserord``, ``freqz``, ``freqz_sos``, ``freqz_zpk``, ``group_delay`` and
 the analytic signals ``hilbert``, ``hilbert2`` (:mod:`.._signalmore_fir`), and the
 waveforms ``chirp``, ``sawtooth``, ``square``, ``gausspulse`` with ``unit_impulse`` and
@@ -64,7 +64,7 @@ from .._signalmore_resample import decimate, resample, resample_poly, upfirdn  #
 from .._signalmore_spectral import coherence, periodogram, spectrogram  # noqa: F401
 from .._signalmore_waveforms import (chirp, correlation_lags, gausspulse,  # noqa: F401
                                      sawtooth, square, unit_impulse)
-from .._signalmore_windows import get_window  # noqa: F401
+from .._signalmore_getwindow import get_window  # noqa: F401
 from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
