@@ -66,6 +66,7 @@ MODULES = [
     ("funcgrad.scipy.stats", "distributions"),
     ("funcgrad.scipy.linalg", "linear algebra"),
     ("funcgrad.scipy.signal", "signal processing"),
+    ("funcgrad.scipy.signal.windows", "window functions"),
     ("funcgrad.scipy.integrate", "integration"),
     ("funcgrad.scipy.optimize", "minimization, root finding and least squares"),
     ("funcgrad.scipy.fft", "Fourier, Hankel, cosine and sine transforms"),

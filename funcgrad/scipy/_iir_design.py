@@ -200,7 +200,7 @@ def _paired(roots, known, free, targets, what):
     return fnp.pad(poly, (3 - poly.shape[0], 0))
 
 
-def _sections(z, p, k, analog):
+def _sections(z, p, k, analog, pairing=None):
     """Second-order sections: SciPy's pairing of the known roots, each section rebuilt from
     the paired (differentiable) roots, the gain in the first."""
     import scipy.signal as ss
@@ -208,7 +208,7 @@ def _sections(z, p, k, analog):
     known = [concrete_values(v, "the pairing of poles and zeros into second-order "
                              "sections", fix) for v in (z, p, k)]
     try:
-        reference = ss.zpk2sos(*known, analog=analog)
+        reference = ss.zpk2sos(*known, pairing=pairing, analog=analog)
     except IndexError as e:  # (SciPy 1.17's 'minimal' pairing fails on some analog
         # band-pass designs of odd order: cheby2 from N=9, ellip from N=3)
         raise ValueError("SciPy's zpk2sos cannot pair this analog filter's poles and zeros "

@@ -8,8 +8,8 @@ The signal is cut into segments of ``nperseg`` samples, ``nperseg - noverlap`` a
 ('mean', or 'median' with SciPy's bias correction), ``istft`` adds the windowed inverse
 transforms back in place (a scatter-add) and divides by the summed squared window.  The
 window is a constant: 'hann', 'hamming' and 'boxcar' are built here (SciPy's periodic
-forms), any other name or tuple is ``scipy.signal.get_window``'s (SciPy needed then), and
-an array is used as given.
+forms), any other name or tuple is :func:`funcgrad.scipy.signal.get_window`'s, and an
+array is used as given.
 """
 import math
 from typing import Any, Callable, Optional, Tuple, Union
@@ -20,6 +20,7 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._detrend import detrend as _detrend
+from ._signalmore_getwindow import get_window
 
 __all__ = ["stft", "istft", "csd", "welch"]
 
@@ -42,8 +43,7 @@ def _window(name, window, nperseg, length):
         elif kind in ("boxcar", "box", "ones", "rect", "rectangular"):
             win = np.ones(nperseg)
         else:
-            import scipy.signal
-            win = scipy.signal.get_window(window, nperseg)
+            win = get_window(window, nperseg)
         return np.asarray(win, dtype=np.float64), int(nperseg)
     win = np.asarray(window, dtype=np.float64)
     if win.ndim != 1:

@@ -2,14 +2,29 @@
 ``fftconvolve`` with SciPy's semantics, differentiable in both inputs, and ``convolve2d``
 and ``correlate2d`` with SciPy's boundaries (``in1`` extended past its edges as
 ``boundary`` says, by ``in2``'s size less one on each side: the 'valid' convolution of
-that is the 'full' result); ``detrend`` (:mod:`._detrend`); ``welch``, ``csd``,
-``stft`` and ``istft`` (:mod:`._signal_spectral`); the IIR filters ``lfilter``,
+that is the 'full' result); ``detrend`` (:mod:`.._detrend`); ``welch``, ``csd``,
+``stft`` and ``istft`` (:mod:`.._signal_spectral`); the IIR filters ``lfilter``,
 ``filtfilt``, ``sosfilt``, ``sosfiltfilt``, their steady states ``lfilter_zi`` and
-``sosfilt_zi`` (:mod:`._iir`), and the design functions ``iirfilter``, ``butter``,
+``sosfilt_zi`` (:mod:`.._iir`), and the design functions ``iirfilter``, ``butter``,
 ``cheby1``, ``cheby2``, ``ellip`` and ``bessel``, differentiable in ``Wn``
-(:mod:`._iir_design`), with the order selection ``buttord``, ``cheb1ord``, ``cheb2ord``,
-``ellipord`` and the complete ``iirdesign`` (:mod:`._iir_order`); Savitzky-Golay ``savgol_coeffs`` and ``savgol_filter``
-(:mod:`._savgol`).
+(:mod:`.._iir_design`), with the order selection ``buttord``, ``cheb1ord``, ``cheb2ord``,
+``ellipord`` and the complete ``iirdesign`` (:mod:`.._iir_order`); Savitzky-Golay ``savgol_coeffs`` and ``savgol_filter``
+(:mod:`.._savgol`); the window functions of :mod:`.windows` and ``get_window``
+(:mod:`.._signalmore_getwindow`), FIR design and frequency responses ``firwin``,
+``firwin2``, ``kaiserord``, ``freqz``, ``freqz_sos``, ``freqz_zpk``, ``group_delay`` and
+the analytic signals ``hilbert``, ``hilbert2`` (:mod:`.._signalmore_fir`), and the
+waveforms ``chirp``, ``sawtooth``, ``square``, ``gausspulse`` with ``unit_impulse`` and
+``correlation_lags`` (:mod:`.._signalmore_waveforms`); resampling ``upfirdn``,
+``resample_poly``, ``resample``, ``decimate`` (:mod:`.._signalmore_resample`) and the
+spectra ``periodogram``, ``spectrogram``, ``coherence`` (:mod:`.._signalmore_spectral`);
+``medfilt``, ``medfilt2d``, ``wiener``, ``lfiltic``, ``deconvolve``
+(:mod:`.._signalmore_filters`); ``find_peaks``, ``peak_prominences``, ``peak_widths``
+and ``argrelextrema``/``argrelmax``/``argrelmin`` (:mod:`.._signalmore_peaks`: the
+positions are integers, the heights, prominences and widths differentiate); the
+conversions ``tf2zpk``, ``zpk2tf``, ``tf2sos``, ``sos2tf``, ``zpk2sos``, ``sos2zpk``,
+``normalize``, the transformations ``bilinear``, ``lp2lp``, ``lp2hp``, ``lp2bp``,
+``lp2bs`` and the ``_zpk``
+forms, and ``iirnotch``, ``iirpeak`` (:mod:`.._signalmore_lti`).
 
 ``convolve``/``correlate`` compute directly whatever ``method`` says ('auto', 'direct';
 'fft' goes to :func:`fftconvolve`): the larger input is padded, its windows gathered
@@ -24,22 +39,49 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from .. import numpy as fnp
-from ..numpy._convert import asarray
-from ..typing import Array, ArrayLike
-from ._detrend import detrend  # noqa: F401
-from ._iir import (filtfilt, lfilter, lfilter_zi, sosfilt, sosfilt_zi,  # noqa: F401
+from ... import numpy as fnp
+from ...numpy._convert import asarray
+from ...typing import Array, ArrayLike
+from .._detrend import detrend  # noqa: F401
+from .._iir import (filtfilt, lfilter, lfilter_zi, sosfilt, sosfilt_zi,  # noqa: F401
                    sosfiltfilt)
-from ._iir_design import bessel, butter, cheby1, cheby2, ellip, iirfilter  # noqa: F401
-from ._iir_order import buttord, cheb1ord, cheb2ord, ellipord, iirdesign  # noqa: F401
-from ._savgol import savgol_coeffs, savgol_filter  # noqa: F401
-from ._signal_spectral import csd, istft, stft, welch  # noqa: F401
+from .._iir_design import bessel, butter, cheby1, cheby2, ellip, iirfilter  # noqa: F401
+from .._iir_order import buttord, cheb1ord, cheb2ord, ellipord, iirdesign  # noqa: F401
+from .._savgol import savgol_coeffs, savgol_filter  # noqa: F401
+from .._signal_spectral import csd, istft, stft, welch  # noqa: F401
+from .._signalmore_fir import (firwin, firwin2, freqz, freqz_sos, freqz_zpk,  # noqa: F401
+                               group_delay, hilbert, hilbert2, kaiser_atten, kaiser_beta,
+                               kaiserord, sosfreqz)
+from .._signalmore_filters import (deconvolve, lfiltic, medfilt, medfilt2d,  # noqa: F401
+                                   wiener)
+from .._signalmore_lti import (bilinear, bilinear_zpk, iirnotch, iirpeak,  # noqa: F401
+                               lp2bp, lp2bp_zpk, lp2bs, lp2bs_zpk, lp2hp, lp2hp_zpk, lp2lp,
+                               lp2lp_zpk, normalize, sos2tf, sos2zpk, tf2sos, tf2zpk,
+                               zpk2sos, zpk2tf)
+from .._signalmore_peaks import (argrelextrema, argrelmax, argrelmin,  # noqa: F401
+                                 find_peaks, peak_prominences, peak_widths)
+from .._signalmore_resample import decimate, resample, resample_poly, upfirdn  # noqa: F401
+from .._signalmore_spectral import coherence, periodogram, spectrogram  # noqa: F401
+from .._signalmore_waveforms import (chirp, correlation_lags, gausspulse,  # noqa: F401
+                                     sawtooth, square, unit_impulse)
+from .._signalmore_getwindow import get_window  # noqa: F401
+from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
            "stft", "istft", "csd", "welch", "lfilter", "lfilter_zi", "filtfilt", "sosfilt",
            "sosfilt_zi", "sosfiltfilt", "iirfilter", "butter", "cheby1", "cheby2", "ellip",
            "bessel", "savgol_coeffs", "savgol_filter", "buttord", "cheb1ord", "cheb2ord",
-           "ellipord", "iirdesign"]
+           "ellipord", "iirdesign",
+           "windows", "get_window", "hilbert", "hilbert2", "firwin", "firwin2", "kaiser_beta",
+           "kaiser_atten", "kaiserord", "freqz", "freqz_sos", "sosfreqz", "freqz_zpk",
+           "group_delay", "chirp", "sawtooth", "square", "gausspulse", "unit_impulse",
+           "correlation_lags", "upfirdn", "resample_poly", "resample", "decimate",
+           "periodogram", "spectrogram", "coherence", "medfilt", "medfilt2d", "wiener",
+           "lfiltic", "deconvolve", "find_peaks", "peak_prominences", "peak_widths",
+           "argrelextrema", "argrelmax", "argrelmin", "normalize", "tf2zpk", "zpk2tf",
+           "tf2sos", "sos2tf", "zpk2sos", "sos2zpk", "bilinear", "bilinear_zpk", "lp2lp",
+           "lp2hp", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk", "lp2bs_zpk", "iirnotch",
+           "iirpeak", "lp2bp", "lp2bs"]
 
 _MODES = ("full", "same", "valid")
 
