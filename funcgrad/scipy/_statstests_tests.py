@@ -69,7 +69,8 @@ class TtestResult(namedtuple("TtestResult", ["statistic", "pvalue"])):
         if not 0 <= confidence_level <= 1:
             raise ValueError(f"confidence_interval: confidence_level must lie in [0, 1], got "
                              f"{confidence_level!r}")
-        df, se, estimate = self.df, self._standard_error, self._estimate
+        se, estimate = self._standard_error, self._estimate
+        df = fnp.astype(self.df, se.dtype)  # (an integer df: float32 stays float32)
         if self._alternative == "less":
             low, high = -math.inf + 0.0 * se, sp.stdtrit(df, confidence_level)
         elif self._alternative == "greater":
