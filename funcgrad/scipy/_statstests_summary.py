@@ -401,9 +401,9 @@ def scoreatpercentile(a: ArrayLike, per: Any, limit: Sequence[float] = (),
 
 def percentileofscore(a: ArrayLike, score: ArrayLike, kind: str = "rank",
                       nan_policy: str = "propagate") -> Array:
-    """The percentile rank of ``score`` among the values of ``a`` (flattened), by
+    """The percentile rank of ``score`` among the values of ``a``, by
     ``kind``: 'rank' (ties averaged), 'weak' (``<=``), 'strict' (``<``) or 'mean', as
-    ``scipy.stats.percentileofscore``.  A count: its derivative is 0.
+    ``scipy.stats.percentileofscore`` (``a`` 1-d).  A count: its derivative is 0.
 
     >>> import numpy as np, funcgrad.scipy.stats as fst
     >>> float(fst.percentileofscore(np.array([1.0, 2.0, 3.0, 4.0]), 3.0))
@@ -412,6 +412,9 @@ def percentileofscore(a: ArrayLike, score: ArrayLike, kind: str = "rank",
     if kind not in ("rank", "weak", "strict", "mean"):
         raise ValueError(f"percentileofscore: kind must be 'rank', 'weak', 'strict' or "
                          f"'mean', got {kind!r}")
+    if np.ndim(a) != 1:
+        raise ValueError(f"percentileofscore: a must be 1-dimensional (as SciPy's), got shape "
+                         f"{np.shape(a)}; pass a.ravel() for all of its values")
     a, _ = _prepare("percentileofscore", a, None, nan_policy)
     score = asarray(score)
     n = a.shape[0]
