@@ -87,6 +87,11 @@ CASES = [
     ("wilcoxon_zsplit", lambda m: m.wilcoxon(np.round(np.append(X1, Y1) * 2.0),
                                              zero_method="zsplit", method="asymptotic",
                                              correction=True)),
+    ("ks_1samp_greater", lambda m: m.ks_1samp(A, m.norm.cdf, alternative="greater")),
+    ("ks_1samp_asymp", lambda m: m.ks_1samp(A, m.norm.cdf, (0.3, 1.5), method="asymp",
+                                            axis=1, keepdims=True)),
+    ("kstest_approx", lambda m: m.kstest(P[:, 0], "gamma", (2.0,), method="approx")),
+    ("kstest_less", lambda m: m.kstest(A, "logistic", alternative="less", axis=None)),
 ]
 
 
@@ -97,7 +102,8 @@ def _fields(result):
             return {"statistic": result.statistic, "pvalue": result.pvalue}
         return dict(enumerate(result)) if isinstance(result, tuple) else {"": result}
     fields = dict(zip(result._fields, result))
-    for extra in ("df", "intercept_stderr", "zstatistic"):
+    for extra in ("df", "intercept_stderr", "zstatistic", "statistic_location",
+                  "statistic_sign"):
         if hasattr(result, extra):
             fields[extra] = getattr(result, extra)
     if hasattr(result, "confidence_interval"):
@@ -183,6 +189,9 @@ GRADIENTS = [
     ("linregress.pvalue", Y1, lambda m, v: m.linregress(X1, v).pvalue),
     ("theilslopes.low_slope", Y1, lambda m, v: m.theilslopes(v, X1).low_slope),
     ("siegelslopes.intercept", X1, lambda m, v: m.siegelslopes(Y1, v, "separate").intercept),
+    ("ks_1samp.pvalue", x0, lambda m, v: m.ks_1samp(v, m.norm.cdf, method="asymp").pvalue),
+    ("kstest.pvalue", np.array([0.2, 1.3]), lambda m, v: m.kstest(
+        x0, "norm", tuple(v), alternative="greater").pvalue),
 ]
 
 
@@ -208,6 +217,7 @@ FLOAT32 = [
     lambda m, v: (m.iqr(v, scale="normal"),), lambda m, v: (m.tsem(v, (-1.0, 1.0)),),
     lambda m, v: (m.median_abs_deviation(v),), lambda m, v: (m.gstd(v + 3.0),),
     lambda m, v: m.mannwhitneyu(v, v[:5] + 1), lambda m, v: m.wilcoxon(v),
+    lambda m, v: m.ks_1samp(v, m.norm.cdf, alternative="less"),
 ]
 
 
@@ -270,3 +280,7 @@ def test_bad_input_names_the_fix():
         fst.trim_mean(x0, 0.5)
     with pytest.raises(ValueError, match="alternative"):
         fst.ttest_rel(x0, c0, alternative="both")
+    with pytest.raises(NotImplementedError, match="method='asymp'"):
+        fst.ks_1samp(x0, fst.norm.cdf)  # (the exact two-sided p-value needs kstwo)
+    with pytest.raises(NotImplementedError, match="two-sample"):
+        fst.kstest(x0, b0)
