@@ -39,6 +39,9 @@ class KstestResult(namedtuple("KstestResult", ["statistic", "pvalue"])):
     (0.1, -1)
     """
 
+    statistic_location: Any
+    statistic_sign: Any
+
     def __new__(cls, statistic: Any, pvalue: Any, statistic_location: Any = None,
                 statistic_sign: Any = None) -> "KstestResult":
         self = super().__new__(cls, statistic, pvalue)
@@ -138,8 +141,9 @@ def kstest(rvs: ArrayLike, cdf: Union[str, Callable[..., Any]], args: Sequence[A
         if not hasattr(distribution, "cdf"):
             raise ValueError(f"kstest: cdf={cdf!r} names no distribution of "
                              f"funcgrad.scipy.stats; pass a function or a distribution's name")
-        cdf = distribution.cdf
-    elif not callable(cdf):
+        return ks_1samp(rvs, distribution.cdf, args, alternative, method, axis=axis,
+                        nan_policy=nan_policy, keepdims=keepdims)
+    if not callable(cdf):
         raise NotImplementedError("kstest: cdf must be a function or a distribution's name; "
                                   "the two-sample test (cdf an array, SciPy's ks_2samp) is "
                                   "not available")

@@ -37,6 +37,8 @@ class WilcoxonResult(namedtuple("WilcoxonResult", ["statistic", "pvalue"])):
     np.True_
     """
 
+    zstatistic: Any
+
 
 _FIX = "call it outside vmap/jit: its derivative is zero, so nothing is lost by passing values"
 

@@ -43,6 +43,8 @@ class LinregressResult(namedtuple("LinregressResult", ["slope", "intercept", "rv
     (2.0, 1.0, 0.0)
     """
 
+    intercept_stderr: Any
+
     def __new__(cls, slope: Any, intercept: Any, rvalue: Any, pvalue: Any, stderr: Any,
                 intercept_stderr: Any = None) -> "LinregressResult":
         self = super().__new__(cls, slope, intercept, rvalue, pvalue, stderr)

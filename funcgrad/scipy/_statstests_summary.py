@@ -90,6 +90,8 @@ def iqr(x: ArrayLike, axis: Any = None, rng: Sequence[float] = (25, 75),
     scale = _scale("iqr", scale, _NORMAL_IQR)
     x, _ = _prepare("iqr", x, 0, nan_policy)
     low, high = sorted(rng)
+    if x.size == 0:  # (NaN, as SciPy's, where NumPy's percentile raises)
+        return fnp.full(np.sum(np.empty(x.shape), axis=axis, keepdims=keepdims).shape, math.nan)
     out = (fnp.percentile(x, high, axis=axis, method=interpolation, keepdims=keepdims)
            - fnp.percentile(x, low, axis=axis, method=interpolation, keepdims=keepdims))
     return out / scale

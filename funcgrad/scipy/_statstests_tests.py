@@ -54,6 +54,11 @@ class TtestResult(namedtuple("TtestResult", ["statistic", "pvalue"])):
     True
     """
 
+    df: Any
+    _estimate: Any
+    _standard_error: Any
+    _alternative: str
+
     def __new__(cls, statistic: Any, pvalue: Any, df: Any = None, *, estimate: Any = None,
                 standard_error: Any = None, alternative: str = "two-sided") -> "TtestResult":
         self = super().__new__(cls, statistic, pvalue)
@@ -72,13 +77,17 @@ class TtestResult(namedtuple("TtestResult", ["statistic", "pvalue"])):
         se, estimate = self._standard_error, self._estimate
         df = fnp.astype(self.df, se.dtype)  # (an integer df: float32 stays float32)
         if self._alternative == "less":
-            low, high = -math.inf + 0.0 * se, sp.stdtrit(df, confidence_level)
+            low, high = fnp.full_like(se, -math.inf), sp.stdtrit(df, confidence_level)
         elif self._alternative == "greater":
-            low, high = sp.stdtrit(df, 1.0 - confidence_level), math.inf + 0.0 * se
+            low, high = sp.stdtrit(df, 1.0 - confidence_level), fnp.full_like(se, math.inf)
         else:
             tail = (1.0 - confidence_level) / 2.0
             low, high = sp.stdtrit(df, tail), sp.stdtrit(df, 1.0 - tail)
         return ConfidenceInterval(low * se + estimate, high * se + estimate)
+
+    def __repr__(self) -> str:
+        return (f"TtestResult(statistic={self.statistic!r}, pvalue={self.pvalue!r}, "
+                f"df={self.df!r})")
 
 
 def _norm_tails(z, alternative):
@@ -106,7 +115,9 @@ def _out(x, ndim, axis, keepdims):
 def _ttest(name, d, denom, df, alternative, estimate, ndim, axis, keepdims):
     with np.errstate(divide="ignore", invalid="ignore"):
         t = d / denom
-    zero = 0.0 * t  # (df, the estimate and its error take the statistic's shape, as SciPy's)
+    # (df, the estimate and its error take the statistic's shape, as SciPy's; not 0 * t,
+    # NaN where t is infinite)
+    zero = fnp.zeros_like(t)
     p = _t_tails(t, df + zero, alternative)
 
     def out(v):
@@ -359,6 +370,7 @@ def f_oneway(*samples: ArrayLike, axis: Optional[int] = 0, equal_var: bool = Tru
     k = float(len(samples))
     ns = [float(n) for _, _, n in prepared]
     means = [fnp.mean(s, axis=ax) for s, _, _ in prepared]
+    dfd: Any  # (a count, or Welch's array)
     with np.errstate(divide="ignore", invalid="ignore"):
         if equal_var:
             total = sum(ns)
