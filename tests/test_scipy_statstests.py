@@ -22,6 +22,7 @@ F_OBS = RNG.uniform(5.0, 20.0, size=(6, 3))
 F_EXP = F_OBS.sum(axis=0) * RNG.dirichlet(np.ones(6), size=3).T
 TIES = np.round(A * 2.0)                     # tied values
 X1 = RNG.normal(size=12)
+LONG = RNG.normal(size=400)                  # (kendalltau's merge-sort count, with ties)
 Y1 = 0.7 * X1 + RNG.normal(size=12)
 ALTS = ["two-sided", "less", "greater"]
 
@@ -86,6 +87,7 @@ CASES = [
     ("kendalltau_exact", lambda m: m.kendalltau(X1, Y1, alternative="greater")),
     ("kendalltau_ties", lambda m: m.kendalltau(TIES[:, 0], np.round(C[:, 0]), variant="c")),
     ("kendalltau_axis", lambda m: m.kendalltau(A, C, axis=0)),
+    ("kendalltau_large", lambda m: m.kendalltau(np.round(LONG * 3.0), np.round(LONG ** 2))),
     ("mannwhitneyu_exact", lambda m: m.mannwhitneyu(A[:6], B, alternative="less")),
     ("mannwhitneyu_asymptotic", lambda m: m.mannwhitneyu(TIES, np.round(B))),
     ("wilcoxon_exact", lambda m: m.wilcoxon(A, C, alternative="greater")),
