@@ -99,13 +99,14 @@ def linregress(x: ArrayLike, y: ArrayLike, alternative: str = "two-sided", *,
     intercept = ymean - slope * xmean
     if n == 2:
         first, second = fnp.take(y, 0, axis=ax), fnp.take(y, 1, axis=ax)
-        p = fnp.where(first == second, 1.0, 0.0) + 0.0 * r
-        stderr = intercept_stderr = 0.0 * r
+        zero = fnp.zeros_like(r)  # (not 0 * r: NaN for a constant y)
+        p = fnp.where(first == second, 1.0, 0.0) + zero
+        stderr = intercept_stderr = zero
     else:
         df = n - 2.0
         tiny = 1e-20
         t = r * fnp.sqrt(df / ((1.0 - r + tiny) * (1.0 + r + tiny)))
-        p = _t_tails(t, df + 0.0 * t, alternative)
+        p = _t_tails(t, df + fnp.zeros_like(t), alternative)
         stderr = fnp.sqrt((1.0 - r * r) * ssym / ssxm / df)
         intercept_stderr = stderr * fnp.sqrt(ssxm + xmean * xmean)
     outs = [_keep(v, ndim, ax, keepdims, axis is None)

@@ -143,6 +143,8 @@ def _trimmed(name, a, limits, inclusive, axis, nan_policy):
         raise ValueError(f"{name}: limits must be None or a pair (lower, upper), with None "
                          f"for no limit; got {limits!r}")
     inside = _inside(a, limits, inclusive)
+    if a.size and isinstance(inside, np.ndarray) and not inside.any():
+        raise ValueError(f"{name}: no value of the array lies within the limits {limits!r}")
     count = fnp.sum(inside, axis=ax, keepdims=True)
     return a, ax, inside, fnp.astype(count, a.dtype)
 
@@ -170,8 +172,6 @@ def tmean(a: ArrayLike, limits: Optional[Sequence[Any]] = None,
     """
     ndim = np.ndim(a)
     a, ax, inside, count = _trimmed("tmean", a, limits, inclusive, axis, nan_policy)
-    if axis is None and isinstance(count, np.ndarray) and not count.all():
-        raise ValueError(f"tmean: no array values within the given limits {limits!r}")
     out = fnp.squeeze(_trimmed_mean(a, ax, inside, count), axis=ax)
     return _keep(out, ndim, ax, keepdims, axis is None)
 

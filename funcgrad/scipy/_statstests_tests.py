@@ -165,6 +165,9 @@ def _pooled(mean1, v1, n1, mean2, v2, n2, equal_var):
     variances are 0, as SciPy's)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         if equal_var:
+            # (a sample of one adds nothing to the pooled variance, as SciPy's)
+            v1 = fnp.where(asarray(n1) == 1, 0.0, v1)
+            v2 = fnp.where(asarray(n2) == 1, 0.0, v2)
             df = n1 + n2 - 2.0
             pooled = ((n1 - 1.0) * v1 + (n2 - 1.0) * v2) / df
             return mean1 - mean2, fnp.sqrt(pooled * (1.0 / n1 + 1.0 / n2)), df
@@ -202,7 +205,10 @@ def ttest_ind(a: ArrayLike, b: ArrayLike, *, axis: Optional[int] = 0, equal_var:
     b, _, n2 = _sample("ttest_ind", b, axis, nan_policy)
     mean1, mean2 = fnp.mean(a, axis=ax), fnp.mean(b, axis=ax)
     with np.errstate(divide="ignore", invalid="ignore"):
-        v1, v2 = fnp.var(a, axis=ax, ddof=1), fnp.var(b, axis=ax, ddof=1)
+        # (the pooled test leaves a sample of one out of the variance: not computed, so
+        # its 0/0 derivative stays out of the gradient)
+        v1, v2 = (fnp.zeros_like(m) if n == 1 and equal_var else fnp.var(s, axis=ax, ddof=1)
+                  for s, m, n in ((a, mean1, n1), (b, mean2, n2)))
     d, denom, df = _pooled(mean1, v1, n1, mean2, v2, n2, equal_var)
     return _ttest("ttest_ind", d, denom, df, alternative, d, ndim, axis, keepdims)
 
@@ -323,7 +329,7 @@ def _divergence(name, f_obs, f_exp, ddof, axis, lam, nan_policy, keepdims):
 
 
 def _chi2_result(statistic, k, ddof, ndim, axis, keepdims):
-    p = sp.chdtrc((k - 1.0 - ddof) + 0.0 * statistic, statistic)
+    p = sp.chdtrc((k - 1.0 - ddof) + fnp.zeros_like(statistic), statistic)
     return Power_divergenceResult(_out(statistic, ndim, axis, keepdims),
                                   _out(p, ndim, axis, keepdims))
 
@@ -415,10 +421,10 @@ def jarque_bera(x: ArrayLike, *, axis: Optional[int] = None, nan_policy: str = "
 
 
 def _skew_z(a, ax, n):
-    """D'Agostino's normal approximation of the sample skewness's null distribution."""
+    """D'Agostino's normal approximation of the sample skewness's null distribution (NaN
+    for fewer than 8 observations, where it is not valid: SciPy's NaN)."""
     if n < 8:
-        raise ValueError(f"skewtest: the test is not valid with fewer than 8 observations, "
-                         f"got {n}")
+        return skew(a, ax) * math.nan
     y = skew(a, ax) * math.sqrt((n + 1.0) * (n + 3.0) / (6.0 * (n - 2.0)))
     beta2 = (3.0 * (n * n + 27.0 * n - 70.0) * (n + 1.0) * (n + 3.0)
              / ((n - 2.0) * (n + 5.0) * (n + 7.0) * (n + 9.0)))
@@ -431,9 +437,9 @@ def _skew_z(a, ax, n):
 
 def _kurtosis_z(a, ax, n):
     """Anscombe and Glynn's normal approximation of the sample kurtosis's null
-    distribution."""
+    distribution (NaN for fewer than 5 observations: SciPy's NaN)."""
     if n < 5:
-        raise ValueError(f"kurtosistest: the test needs at least 5 observations, got {n}")
+        return kurtosis(a, ax) * math.nan
     b2 = kurtosis(a, ax, fisher=False)
     expected = 3.0 * (n - 1.0) / (n + 1.0)
     var = 24.0 * n * (n - 2.0) * (n - 3.0) / ((n + 1.0) ** 2 * (n + 3.0) * (n + 5.0))
@@ -453,7 +459,7 @@ def _kurtosis_z(a, ax, n):
 def skewtest(a: ArrayLike, axis: Optional[int] = 0, nan_policy: str = "propagate",
              alternative: str = "two-sided", *, keepdims: bool = False) -> SkewtestResult:
     """D'Agostino's test that the skewness of ``a`` along ``axis`` is that of a normal
-    distribution (at least 8 observations), as ``scipy.stats.skewtest``; differentiable.
+    distribution (NaN for fewer than 8 observations), as ``scipy.stats.skewtest``; differentiable.
 
     >>> import numpy as np
     >>> r = skewtest(np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 20.0]))
@@ -472,7 +478,7 @@ def kurtosistest(a: ArrayLike, axis: Optional[int] = 0, nan_policy: str = "propa
                  alternative: str = "two-sided", *,
                  keepdims: bool = False) -> KurtosistestResult:
     """Anscombe and Glynn's test that the kurtosis of ``a`` along ``axis`` is that of a
-    normal distribution (at least 5 observations), as ``scipy.stats.kurtosistest``;
+    normal distribution (NaN for fewer than 5 observations), as ``scipy.stats.kurtosistest``;
     differentiable.
 
     >>> import numpy as np
