@@ -21,6 +21,7 @@ P = np.abs(A) + 0.2                          # positive data
 F_OBS = RNG.uniform(5.0, 20.0, size=(6, 3))
 F_EXP = F_OBS.sum(axis=0) * RNG.dirichlet(np.ones(6), size=3).T
 TIES = np.round(A * 2.0)                     # tied values
+HOLED = np.where(np.arange(30).reshape(10, 3) == 4, np.nan, A)  # a NaN at [1, 1]
 X1 = RNG.normal(size=12)
 LONG = RNG.normal(size=400)                  # (kendalltau's merge-sort count, with ties)
 Y1 = 0.7 * X1 + RNG.normal(size=12)
@@ -62,6 +63,9 @@ CASES = [
     ("ttest_ind_none", lambda m: m.ttest_ind(A, B, axis=None, equal_var=False)),
     ("ttest_rel", lambda m: m.ttest_rel(A, C, alternative="greater")),
     ("ttest_ind_one", lambda m: m.ttest_ind(A[:1], B)),  # (a sample of one: no variance)
+    ("ttest_rel_nan", lambda m: m.ttest_rel(HOLED, C, axis=1)),  # (NaN df where a NaN is)
+    ("tvar_nan", lambda m: m.tvar(HOLED, (-1.0, 1.0))),
+    ("trim_mean_nan", lambda m: m.trim_mean(HOLED, 0.2)),
     ("skewtest_small", lambda m: m.skewtest(B[:7])),  # (NaN: not valid below 8 values)
     ("ttest_ind_constant", lambda m: m.ttest_ind(np.ones(5), np.full(4, 2.0), equal_var=False,
                                                  alternative="less")),  # (t = -inf, df = 1)

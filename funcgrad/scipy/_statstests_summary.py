@@ -142,7 +142,8 @@ def _trimmed(name, a, limits, inclusive, axis, nan_policy):
     if len(limits) != 2:
         raise ValueError(f"{name}: limits must be None or a pair (lower, upper), with None "
                          f"for no limit; got {limits!r}")
-    inside = _inside(a, limits, inclusive)
+    # (a NaN is kept, so that it propagates, as SciPy's 'propagate')
+    inside = fnp.logical_or(_inside(a, limits, inclusive), fnp.isnan(a))
     if a.size and isinstance(inside, np.ndarray) and not inside.any():
         raise ValueError(f"{name}: no value of the array lies within the limits {limits!r}")
     count = fnp.sum(inside, axis=ax, keepdims=True)
@@ -295,7 +296,11 @@ def trim_mean(a: ArrayLike, proportiontocut: float, axis: Optional[int] = 0, *,
     ndim = np.ndim(a)
     a = _prepare("trim_mean", a, 0, nan_policy)[0]
     kept, ax = _cut("trim_mean", a, proportiontocut, axis, True, True)
-    return _keep(fnp.mean(kept, axis=ax), ndim, ax, keepdims, axis is None)
+    out = fnp.mean(kept, axis=ax)
+    if a.size:  # (a NaN, sorted last, may be cut: it propagates, as SciPy's)
+        holes = fnp.any(fnp.isnan(a), axis=ax if axis is not None else None)
+        out = fnp.where(holes, math.nan, out)
+    return _keep(out, ndim, ax, keepdims, axis is None)
 
 
 def trimboth(a: ArrayLike, proportiontocut: float, axis: Optional[int] = 0) -> Array:

@@ -107,14 +107,23 @@ def _sample(name, a, axis, nan_policy):
     return a, ax, a.shape[ax]
 
 
+def _holes(a, ax):
+    """Where a slice along ``ax`` holds a NaN."""
+    return fnp.any(fnp.isnan(a), axis=ax)
+
+
 def _out(x, ndim, axis, keepdims):
     return _keep(x, ndim, axis, keepdims, False) if axis is not None else (
         fnp.reshape(x, (1,) * ndim) if keepdims else x)
 
 
-def _ttest(name, d, denom, df, alternative, estimate, ndim, axis, keepdims):
+def _ttest(name, d, denom, df, alternative, estimate, ndim, axis, keepdims, missing):
+    """The result; ``missing``: where a sample held NaN (the df is NaN there too, as
+    SciPy's)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         t = d / denom
+    if isinstance(missing, np.ndarray) and missing.any():
+        df = fnp.where(missing, math.nan, float(df) if isinstance(df, int) else df)
     # (df, the estimate and its error take the statistic's shape, as SciPy's; not 0 * t,
     # NaN where t is infinite)
     zero = fnp.zeros_like(t)
@@ -156,7 +165,7 @@ def ttest_1samp(a: ArrayLike, popmean: ArrayLike, axis: Optional[int] = 0,
     with np.errstate(divide="ignore", invalid="ignore"):
         denom = fnp.sqrt(fnp.var(a, axis=ax, ddof=1) / n)
     return _ttest("ttest_1samp", mean - popmean, denom, n - 1, alternative, mean, ndim,
-                  axis, keepdims)
+                  axis, keepdims, _holes(a, ax))
 
 
 def _pooled(mean1, v1, n1, mean2, v2, n2, equal_var):
@@ -210,7 +219,8 @@ def ttest_ind(a: ArrayLike, b: ArrayLike, *, axis: Optional[int] = 0, equal_var:
         v1, v2 = (fnp.zeros_like(m) if n == 1 and equal_var else fnp.var(s, axis=ax, ddof=1)
                   for s, m, n in ((a, mean1, n1), (b, mean2, n2)))
     d, denom, df = _pooled(mean1, v1, n1, mean2, v2, n2, equal_var)
-    return _ttest("ttest_ind", d, denom, df, alternative, d, ndim, axis, keepdims)
+    return _ttest("ttest_ind", d, denom, df, alternative, d, ndim, axis, keepdims,
+                  fnp.logical_or(_holes(a, ax), _holes(b, ax)))
 
 
 def ttest_rel(a: ArrayLike, b: ArrayLike, axis: Optional[int] = 0,
@@ -239,7 +249,7 @@ def ttest_rel(a: ArrayLike, b: ArrayLike, axis: Optional[int] = 0,
     with np.errstate(divide="ignore", invalid="ignore"):
         denom = fnp.sqrt(fnp.var(d, axis=ax, ddof=1) / n)
     return _ttest("ttest_rel", mean, denom, n - 1, alternative, mean, ndim, axis,
-                  keepdims)
+                  keepdims, _holes(d, ax))
 
 
 def ttest_ind_from_stats(mean1: ArrayLike, std1: ArrayLike, nobs1: ArrayLike,
