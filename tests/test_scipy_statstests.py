@@ -64,6 +64,9 @@ CASES = [
     ("ttest_rel", lambda m: m.ttest_rel(A, C, alternative="greater")),
     ("ttest_ind_one", lambda m: m.ttest_ind(A[:1], B)),  # (a sample of one: no variance)
     ("ttest_rel_nan", lambda m: m.ttest_rel(HOLED, C, axis=1)),  # (NaN df where a NaN is)
+    ("ttest_1samp_omit", lambda m: m.ttest_1samp(HOLED, 0.2, nan_policy="omit")),
+    ("ttest_ind_omit", lambda m: m.ttest_ind(HOLED, B, nan_policy="omit", equal_var=False)),
+    ("ttest_rel_omit", lambda m: m.ttest_rel(HOLED, C, nan_policy="omit", axis=None)),
     ("tvar_nan", lambda m: m.tvar(HOLED, (-1.0, 1.0))),
     ("trim_mean_nan", lambda m: m.trim_mean(HOLED, 0.2)),
     ("skewtest_small", lambda m: m.skewtest(B[:7])),  # (NaN: not valid below 8 values)
@@ -192,6 +195,8 @@ GRADIENTS = [
     ("ttest_ind_welch.ci", b0, lambda m, v: m.ttest_ind(x0, v, equal_var=False)
      .confidence_interval().high),
     ("ttest_rel.pvalue", c0, lambda m, v: m.ttest_rel(x0, v, alternative="less").pvalue),
+    ("ttest_1samp_omit.pvalue", HOLED[:, 1], lambda m, v: m.ttest_1samp(
+        v, 0.1, nan_policy="omit").pvalue),
     ("chisquare.pvalue", F_OBS[:, 0], lambda m, v: m.chisquare(v).pvalue),
     ("power_divergence.pvalue", F_EXP[:, 0], lambda m, v: m.power_divergence(
         F_OBS[:, 0], v * (F_OBS[:, 0].sum() / v.sum()), lambda_=0.4).pvalue),
@@ -280,7 +285,7 @@ def test_bad_input_names_the_fix():
     with pytest.raises(NotImplementedError, match="trim"):
         fst.ttest_ind(x0, b0, trim=0.2)
     with pytest.raises(NotImplementedError, match="nan_policy='omit'"):
-        fst.ttest_1samp(x0, 0.0, nan_policy="omit")
+        fst.skewtest(B, nan_policy="omit")
     with pytest.raises(ValueError, match="relative tolerance"):
         fst.chisquare(F_OBS, F_EXP * 1.1)
     with pytest.raises(ValueError, match="ties found"):

@@ -7,8 +7,9 @@ signatures and result objects: the t tests (``ttest_1samp``, ``ttest_ind`` with 
 Statistics and p-values are written in funcgrad operations and the p-values are the
 tails of the null distributions in :mod:`funcgrad.scipy.special` (``stdtr``, ``chdtrc``,
 ``fdtrc``, ``ndtr``), so both are differentiable in the data (and in a degree of freedom
-that depends on it, as Welch's).  ``nan_policy``: ``'propagate'`` and ``'raise'``;
-``'omit'`` raises ``NotImplementedError`` (drop the NaNs first).
+that depends on it, as Welch's).  ``nan_policy``: ``'propagate'`` and ``'raise'``, and
+``'omit'`` for the t tests (each slice's own count, through ``nanmean``/``nanvar``);
+elsewhere ``'omit'`` raises ``NotImplementedError`` (drop the NaNs first).
 """
 import math
 from collections import namedtuple
@@ -107,6 +108,20 @@ def _sample(name, a, axis, nan_policy):
     return a, ax, a.shape[ax]
 
 
+def _policy(nan_policy):
+    """``(the policy the inputs are checked by, whether NaNs are left out)``: the t tests
+    take 'omit' (each slice's own count, through nanmean/nanvar)."""
+    return ("propagate", True) if nan_policy == "omit" else (nan_policy, False)
+
+
+def _mean_var(a, ax, n, omit):
+    """``(mean, variance (ddof 1), count)`` along ``ax``, without the NaNs if ``omit``."""
+    if not omit:
+        return fnp.mean(a, axis=ax), fnp.var(a, axis=ax, ddof=1), n
+    count = fnp.astype(fnp.sum(fnp.logical_not(fnp.isnan(a)), axis=ax), a.dtype)
+    return fnp.nanmean(a, axis=ax), fnp.nanvar(a, axis=ax, ddof=1), count
+
+
 def _holes(a, ax):
     """Where a slice along ``ax`` holds a NaN."""
     return fnp.any(fnp.isnan(a), axis=ax)
@@ -143,7 +158,8 @@ def ttest_1samp(a: ArrayLike, popmean: ArrayLike, axis: Optional[int] = 0,
                 keepdims: bool = False) -> TtestResult:
     """The one-sample t test of the mean of ``a`` along ``axis`` against ``popmean`` (a
     number, or an array of length 1 along ``axis``), as ``scipy.stats.ttest_1samp``;
-    differentiable in ``a`` and ``popmean``.
+    differentiable in ``a`` and ``popmean``.  ``nan_policy='omit'`` leaves each slice's
+    NaNs out (its own count and degrees of freedom).
 
     >>> import numpy as np, funcgrad as fg
     >>> x = np.array([1.0, 2.0, 3.0, 4.0])
@@ -153,19 +169,21 @@ def ttest_1samp(a: ArrayLike, popmean: ArrayLike, axis: Optional[int] = 0,
     """
     _check_alternative("ttest_1samp", alternative)
     ndim = np.ndim(a)
-    a, ax, n = _sample("ttest_1samp", a, axis, nan_policy)
+    policy, omit = _policy(nan_policy)
+    a, ax, n = _sample("ttest_1samp", a, axis, policy)
     if not isinstance(popmean, (int, float)):  # (a Python number keeps float32 float32)
         popmean = asarray(popmean)
-    if not isinstance(popmean, (int, float)) and axis is not None and popmean.ndim == a.ndim and popmean.ndim:
-        if popmean.shape[ax] != 1:
-            raise ValueError("ttest_1samp: an array popmean must have length 1 along axis "
-                             f"(and broadcast with a elsewhere), got shape {popmean.shape}")
-        popmean = fnp.squeeze(popmean, axis=ax)
-    mean = fnp.mean(a, axis=ax)
+        if axis is not None and popmean.ndim == a.ndim and popmean.ndim:
+            if popmean.shape[ax] != 1:
+                raise ValueError("ttest_1samp: an array popmean must have length 1 along "
+                                 "axis (and broadcast with a elsewhere), got shape "
+                                 f"{popmean.shape}")
+            popmean = fnp.squeeze(popmean, axis=ax)
     with np.errstate(divide="ignore", invalid="ignore"):
-        denom = fnp.sqrt(fnp.var(a, axis=ax, ddof=1) / n)
+        mean, var, n = _mean_var(a, ax, n, omit)
+        denom = fnp.sqrt(var / n)
     return _ttest("ttest_1samp", mean - popmean, denom, n - 1, alternative, mean, ndim,
-                  axis, keepdims, _holes(a, ax))
+                  axis, keepdims, None if omit else _holes(a, ax))
 
 
 def _pooled(mean1, v1, n1, mean2, v2, n2, equal_var):
@@ -210,17 +228,23 @@ def ttest_ind(a: ArrayLike, b: ArrayLike, *, axis: Optional[int] = 0, equal_var:
                                   "available")
     _check_alternative("ttest_ind", alternative)
     ndim = max(np.ndim(a), np.ndim(b))
-    a, ax, n1 = _sample("ttest_ind", a, axis, nan_policy)
-    b, _, n2 = _sample("ttest_ind", b, axis, nan_policy)
-    mean1, mean2 = fnp.mean(a, axis=ax), fnp.mean(b, axis=ax)
+    policy, omit = _policy(nan_policy)
+    a, ax, n1 = _sample("ttest_ind", a, axis, policy)
+    b, _, n2 = _sample("ttest_ind", b, axis, policy)
     with np.errstate(divide="ignore", invalid="ignore"):
-        # (the pooled test leaves a sample of one out of the variance: not computed, so
-        # its 0/0 derivative stays out of the gradient)
-        v1, v2 = (fnp.zeros_like(m) if n == 1 and equal_var else fnp.var(s, axis=ax, ddof=1)
-                  for s, m, n in ((a, mean1, n1), (b, mean2, n2)))
+        if omit:
+            (mean1, v1, n1), (mean2, v2, n2) = _mean_var(a, ax, n1, True), _mean_var(
+                b, ax, n2, True)
+        else:
+            # (the pooled test leaves a sample of one out of the variance: not computed,
+            # so its 0/0 derivative stays out of the gradient)
+            mean1, mean2 = fnp.mean(a, axis=ax), fnp.mean(b, axis=ax)
+            v1, v2 = (fnp.zeros_like(m) if n == 1 and equal_var
+                      else fnp.var(s, axis=ax, ddof=1)
+                      for s, m, n in ((a, mean1, n1), (b, mean2, n2)))
     d, denom, df = _pooled(mean1, v1, n1, mean2, v2, n2, equal_var)
     return _ttest("ttest_ind", d, denom, df, alternative, d, ndim, axis, keepdims,
-                  fnp.logical_or(_holes(a, ax), _holes(b, ax)))
+                  None if omit else fnp.logical_or(_holes(a, ax), _holes(b, ax)))
 
 
 def ttest_rel(a: ArrayLike, b: ArrayLike, axis: Optional[int] = 0,
@@ -236,20 +260,20 @@ def ttest_rel(a: ArrayLike, b: ArrayLike, axis: Optional[int] = 0,
     """
     _check_alternative("ttest_rel", alternative)
     ndim = max(np.ndim(a), np.ndim(b))
-    a, b = _prepare("ttest_rel", a, 0, nan_policy)[0], _prepare("ttest_rel", b, 0,
-                                                                  nan_policy)[0]
+    policy, omit = _policy(nan_policy)
+    a, b = _prepare("ttest_rel", a, 0, policy)[0], _prepare("ttest_rel", b, 0, policy)[0]
     if axis is not None and a.shape[axis] != b.shape[axis]:
         raise ValueError(f"ttest_rel: a and b must have the same length along axis {axis} "
                          f"(paired samples), got {a.shape[axis]} and {b.shape[axis]}")
     if axis is None and a.size != b.size:
         raise ValueError(f"ttest_rel: a and b must have as many values (paired samples), "
                          f"got {a.size} and {b.size}")
-    d, ax, n = _sample("ttest_rel", a - b, axis, nan_policy)
-    mean = fnp.mean(d, axis=ax)
+    d, ax, n = _sample("ttest_rel", a - b, axis, policy)  # (a NaN in either drops the pair)
     with np.errstate(divide="ignore", invalid="ignore"):
-        denom = fnp.sqrt(fnp.var(d, axis=ax, ddof=1) / n)
+        mean, var, n = _mean_var(d, ax, n, omit)
+        denom = fnp.sqrt(var / n)
     return _ttest("ttest_rel", mean, denom, n - 1, alternative, mean, ndim, axis,
-                  keepdims, _holes(d, ax))
+                  keepdims, None if omit else _holes(d, ax))
 
 
 def ttest_ind_from_stats(mean1: ArrayLike, std1: ArrayLike, nobs1: ArrayLike,
