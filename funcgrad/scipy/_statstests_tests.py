@@ -132,7 +132,7 @@ def _out(x, ndim, axis, keepdims):
         fnp.reshape(x, (1,) * ndim) if keepdims else x)
 
 
-def _ttest(name, d, denom, df, alternative, estimate, ndim, axis, keepdims, missing):
+def _ttest(d, denom, df, alternative, estimate, ndim, axis, keepdims, missing):
     """The result; ``missing``: where a sample held NaN (the df is NaN there too, as
     SciPy's)."""
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -182,7 +182,7 @@ def ttest_1samp(a: ArrayLike, popmean: ArrayLike, axis: Optional[int] = 0,
     with np.errstate(divide="ignore", invalid="ignore"):
         mean, var, n = _mean_var(a, ax, n, omit)
         denom = fnp.sqrt(var / n)
-    return _ttest("ttest_1samp", mean - popmean, denom, n - 1, alternative, mean, ndim,
+    return _ttest(mean - popmean, denom, n - 1, alternative, mean, ndim,
                   axis, keepdims, None if omit else _holes(a, ax))
 
 
@@ -243,7 +243,7 @@ def ttest_ind(a: ArrayLike, b: ArrayLike, *, axis: Optional[int] = 0, equal_var:
                       else fnp.var(s, axis=ax, ddof=1)
                       for s, m, n in ((a, mean1, n1), (b, mean2, n2)))
     d, denom, df = _pooled(mean1, v1, n1, mean2, v2, n2, equal_var)
-    return _ttest("ttest_ind", d, denom, df, alternative, d, ndim, axis, keepdims,
+    return _ttest(d, denom, df, alternative, d, ndim, axis, keepdims,
                   None if omit else fnp.logical_or(_holes(a, ax), _holes(b, ax)))
 
 
@@ -272,7 +272,7 @@ def ttest_rel(a: ArrayLike, b: ArrayLike, axis: Optional[int] = 0,
     with np.errstate(divide="ignore", invalid="ignore"):
         mean, var, n = _mean_var(d, ax, n, omit)
         denom = fnp.sqrt(var / n)
-    return _ttest("ttest_rel", mean, denom, n - 1, alternative, mean, ndim, axis,
+    return _ttest(mean, denom, n - 1, alternative, mean, ndim, axis,
                   keepdims, None if omit else _holes(d, ax))
 
 
