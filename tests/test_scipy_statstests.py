@@ -304,3 +304,5 @@ def test_bad_input_names_the_fix():
         fst.ks_1samp(x0, fst.norm.cdf)  # (the exact two-sided p-value needs kstwo)
     with pytest.raises(NotImplementedError, match="two-sample"):
         fst.kstest(x0, b0)
+    with pytest.raises(ValueError, match="names no distribution"):
+        fst.kstest(x0, "normal")

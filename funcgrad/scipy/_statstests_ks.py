@@ -22,6 +22,7 @@ from ..typing import ArrayLike
 from . import special as sp
 from ._continuous_more import ksone
 from ._correlation import _check_alternative
+from ._distn import DISTRIBUTIONS
 from ._stats_summary import _prepare
 
 __all__ = ["ks_1samp", "kstest"]
@@ -136,9 +137,8 @@ def kstest(rvs: ArrayLike, cdf: Union[str, Callable[..., Any]], args: Sequence[A
         raise NotImplementedError("kstest: rvs must be the sample (an array); drawing N "
                                   "random values from a named distribution is not available")
     if isinstance(cdf, str):
-        from . import stats  # (the public namespace, whose import brings this module)
-        distribution = getattr(stats, cdf, None)
-        if not hasattr(distribution, "cdf"):
+        distribution = DISTRIBUTIONS.get(cdf)
+        if distribution is None:
             raise ValueError(f"kstest: cdf={cdf!r} names no distribution of "
                              f"funcgrad.scipy.stats; pass a function or a distribution's name")
         return ks_1samp(rvs, distribution.cdf, args, alternative, method, axis=axis,
