@@ -3,7 +3,7 @@ convention (shape parameters, then ``loc`` and ``scale``, positionally or by key
 NaN for invalid parameters, the methods from a distribution's standardized functions
 (``rv_continuous``, ``rv_discrete``) and frozen distributions (``rv_frozen``)."""
 import math
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, Dict, NoReturn
 
 import numpy as np
 
@@ -80,6 +80,11 @@ def _typed(out, *inputs):
     return fnp.astype(out, dtype) if out.dtype != dtype and dtype.kind == "f" else out
 
 
+# every distribution by its SciPy name, for the functions that take one (kstest's
+# cdf="norm"); each is made once, when its module is imported
+DISTRIBUTIONS: Dict[str, "rv_continuous"] = {}
+
+
 class rv_continuous:
     """A continuous distribution from its standardized functions of ``z = (x - loc) /
     scale`` (``_logpdf``, ``_cdf``... with the shape parameters after ``z``)."""
@@ -98,6 +103,7 @@ class rv_continuous:
     def __init__(self, name: str, **methods: Any) -> None:
         self.name = name
         self.__dict__.update(methods)
+        DISTRIBUTIONS[name] = self
 
     # SciPy's _argcheck: every shape parameter positive (distributions override it)
     def _valid(self, *shape):
