@@ -10,9 +10,8 @@ Each is one :class:`._distn.rv_continuous` declaration of its standardized funct
 value), with its mean, variance and entropy where SciPy has them in closed form, so
 every method differentiates in ``x``, the shape parameters, ``loc`` and ``scale``.
 Outside the support the functions see a stand-in inside it (the double-where idiom),
-so no NaN reaches the derivatives of the points inside.  ``cosine`` and
-``semicircular`` have no closed-form quantile: their ``ppf`` raises
-NotImplementedError.
+so no NaN reaches the derivatives of the points inside.  ``cosine``'s and
+``semicircular``'s quantiles invert their CDFs numerically (:mod:`._statsdists_quantiles`).
 """
 import math
 
@@ -20,6 +19,7 @@ from .. import numpy as fnp
 from . import special as sp
 from ._distn import _all, _support, rv_continuous
 from ._moments import _above
+from ._statsdists_quantiles import numeric_quantiles
 
 __all__ = ["genextreme", "genpareto", "triang", "trapezoid", "powerlaw", "bradford", "arcsine",
            "anglit", "cosine", "semicircular", "hypsecant", "dweibull"]
@@ -436,6 +436,9 @@ dweibull = rv_continuous(
     _ppf=_dweibull_ppf, _isf=lambda q, c: -_dweibull_ppf(q, c),
     _mean=lambda c: 0.0 * c, _var=lambda c: fnp.exp(sp.gammaln(1.0 + 2.0 / c)),
     _entropy=lambda c: _EULER * (1.0 - 1.0 / c) - fnp.log(c) + 1.0 + _LOG_2)
+
+cosine._ppf, cosine._isf = numeric_quantiles(cosine, (-_PI, _PI))
+semicircular._ppf, semicircular._isf = numeric_quantiles(semicircular, (-1.0, 1.0))
 
 
 def document(module_globals, examples):

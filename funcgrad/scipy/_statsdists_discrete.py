@@ -345,7 +345,7 @@ for _name, _call in {
         "betanbinom": "fg.grad(lambda b: betanbinom.logpmf(3, 5, 3.5, b))(2.0)"}.items():
     _d = globals()[_name]
     _d.__doc__ = f"""SciPy's ``{_name}`` distribution (parameters: {", ".join(
-        _d.shapes + ("loc",))}).
+        f"``{p}``" for p in _d.shapes + ("loc",))}).
 
 >>> import math, funcgrad as fg
 >>> math.isfinite({_call})

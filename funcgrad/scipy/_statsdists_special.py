@@ -9,9 +9,10 @@
 Every method differentiates in ``x``, the shape parameters, ``loc`` and ``scale``; in a
 shape parameter that a special function takes, by that function's rule (it raises where
 the rule is missing).  The quantiles with no closed form in funcgrad's special functions
-(``invgauss``, ``wald``, ``exponnorm``, ``skewnorm``, ``foldnorm``, ``rice``) are not
-offered: ``ppf`` raises NotImplementedError naming the distribution, as does ``cdf`` of
-``rice`` (SciPy's goes through the noncentral chi-square).
+(``invgauss``, ``wald``, ``exponnorm``, ``skewnorm``, ``foldnorm``) invert the CDF
+numerically (:mod:`._statsdists_quantiles`).  ``rice`` has ``logpdf``, ``pdf``, ``mean``
+and ``var``: its ``cdf`` and ``ppf`` raise NotImplementedError (SciPy's go through the
+noncentral chi-square, which funcgrad.scipy.special does not have).
 """
 import math
 
@@ -22,6 +23,7 @@ from ._distn import _positive, _support, rv_continuous
 from ._distn_more import gamma_cdf, gamma_isf, gamma_logpdf, gamma_ppf, gamma_sf
 from ._moments import _above
 from ._statsdists_closed import _real, document
+from ._statsdists_quantiles import numeric_quantiles
 from ._statsdists_tails import _exp_exp1
 
 __all__ = ["chi", "maxwell", "nakagami", "erlang", "gengamma", "loggamma", "betaprime",
@@ -298,6 +300,11 @@ def _rice_mean(b):
 rice = rv_continuous(
     "rice", shapes=("b",), _valid=lambda b: fnp.greater_equal(b, 0), _logpdf=_rice_logpdf,
     _mean=_rice_mean, _var=lambda b: 2.0 + b * b - _rice_mean(b) ** 2)
+
+for _d, _kind in ((invgauss, "positive"), (wald, "positive"), (exponnorm, "line"),
+                  (skewnorm, "line"), (foldnorm, "positive")):
+    _d._ppf, _d._isf = numeric_quantiles(_d, _kind)
+del _d, _kind
 
 
 document(globals(), {

@@ -14,6 +14,7 @@ from ._distn import _all, _positive, _support, rv_continuous
 from ._moments import _above
 from ._statsdists_closed import (_EULER, _LOG_2, _LOG_SQRT_2PI, _PI, _nonnegative, _within,
                                  document, mirror)
+from ._statsdists_quantiles import numeric_quantiles
 
 __all__ = ["weibull_max", "truncexpon", "burr", "fisk", "burr12", "levy", "levy_l", "loguniform",
            "reciprocal", "halflogistic", "gompertz", "exponweib", "exponpow", "kappa3",
@@ -304,11 +305,17 @@ def _foldcauchy_cdf(z, c):
     return (fnp.arctan(u - c) + fnp.arctan(u + c)) / _PI
 
 
+def _foldcauchy_sf(z, c):
+    # (pi/2 - arctan(t) = arctan2(1, t), each term without the cancellation of 1 - cdf)
+    u = fnp.maximum(z, 0.0)
+    return (fnp.arctan2(1.0, u - c) + fnp.arctan2(1.0, u + c)) / _PI
+
+
 foldcauchy = rv_continuous(
     "foldcauchy", shapes=("c",), _valid=lambda c: fnp.greater_equal(c, 0),
-    _logpdf=_foldcauchy_logpdf, _cdf=_foldcauchy_cdf,
-    _sf=lambda z, c: 1.0 - _foldcauchy_cdf(z, c),
+    _logpdf=_foldcauchy_logpdf, _cdf=_foldcauchy_cdf, _sf=_foldcauchy_sf,
     _mean=lambda c: math.inf + 0.0 * c, _var=lambda c: math.inf + 0.0 * c)
+foldcauchy._ppf, foldcauchy._isf = numeric_quantiles(foldcauchy, "positive")
 
 
 # --- on the whole line: genlogistic(c), moyal ------------------------------------------------
