@@ -222,3 +222,31 @@ def test_numeric_quantiles_keep_the_far_tails():
     # skewnorm's lower tail: Phi(x) - 2 T(x, a) at q = 1e-10, against SciPy's own CDF
     q = float(scipy_stats.skewnorm.cdf(float(fst.skewnorm.ppf(1e-10, 2.5)), 2.5))
     assert q == pytest.approx(1e-10, rel=1e-9)
+
+
+@pytest.mark.parametrize("name, method, x, shapes", [
+    ("genextreme", "cdf", -1e300, (0.2,)), ("hypsecant", "cdf", 1e300, ()),
+    ("gompertz", "sf", 1e300, (0.8,)), ("moyal", "cdf", -1e300, ()),
+    ("exponpow", "cdf", 1e300, (1.6,)), ("dweibull", "sf", -1e300, (1.6,)),
+    ("weibull_max", "sf", -1e300, (1.7,)), ("semicircular", "cdf", 1.0, ()),
+    ("powerlaw", "sf", 0.0, (1.7,)), ("chi", "cdf", 1e200, (3.5,))])
+def test_no_nan_slopes_at_the_ends_and_far_out(name, method, x, shapes):
+    """Where a distribution function is flat (0 or 1 to the last bit, or at the end of
+    the support where the density is 0), its slopes are 0, not the NaN of an overflowed
+    power or exp times 0."""
+    d = getattr(fst, name)
+    assert float(getattr(d, method)(x, *shapes)) == float(getattr(scipy_stats, name).__getattribute__(
+        method)(x, *shapes))
+    slopes = fg.grad(lambda v, *s: getattr(d, method)(v, *s),
+                     argnums=tuple(range(1 + len(shapes))))(x, *map(float, shapes))
+    assert all(float(g) == 0.0 for g in slopes), slopes
+
+
+def test_burr12_log_tail_without_overflow():
+    """log1p(x**c) as logaddexp(0, c log x): the log tail far out is -d c log x (SciPy's
+    overflows to -inf), with its slope."""
+    assert float(fst.burr12.logsf(1e300, 2.5, 3.0)) == pytest.approx(-3.0 * 2.5 * math.log(1e300),
+                                                                      rel=1e-14)
+    assert float(fg.grad(lambda c: fst.burr12.logsf(1e300, c, 3.0))(2.5)) == pytest.approx(
+        -3.0 * math.log(1e300), rel=1e-14)
+    assert float(fst.anglit.sf(math.pi / 4)) == 0.0  # (not cos(pi/2)**2 = 4e-33)

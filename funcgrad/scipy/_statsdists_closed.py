@@ -96,9 +96,12 @@ def _genextreme_parts(z, c):
     return inside, -u * _log1p_ratio(-c * u), fnp.log1p(-c * u)
 
 
-def _genextreme_logcdf(z, c):
+def _genextreme_logcdf(z, c, cap=math.inf):
+    # (cap: the cdf and sf cap the log of t at 700, where exp(-t) is 0 to the last bit and
+    # t itself would overflow to a NaN slope)
     inside, log_t, _ = _genextreme_parts(z, c)
-    return fnp.where(inside, -fnp.exp(log_t), fnp.where(fnp.greater(c, 0), 0.0, -math.inf))
+    return fnp.where(inside, -fnp.exp(fnp.minimum(log_t, cap)),
+                     fnp.where(fnp.greater(c, 0), 0.0, -math.inf))
 
 
 def _genextreme_quantile(upper):
@@ -138,8 +141,8 @@ def _genextreme_logpdf(z, c):
 
 genextreme = rv_continuous(
     "genextreme", shapes=("c",), _valid=_real, _logpdf=_genextreme_logpdf,
-    _logcdf=_genextreme_logcdf, _cdf=lambda z, c: fnp.exp(_genextreme_logcdf(z, c)),
-    _sf=lambda z, c: -fnp.expm1(_genextreme_logcdf(z, c)),
+    _logcdf=_genextreme_logcdf, _cdf=lambda z, c: fnp.exp(_genextreme_logcdf(z, c, 700.0)),
+    _sf=lambda z, c: -fnp.expm1(_genextreme_logcdf(z, c, 700.0)),
     _ppf=_genextreme_quantile(False), _isf=_genextreme_quantile(True),
     _mean=_genextreme_mean, _var=_genextreme_var, _entropy=lambda c: _EULER * (1.0 - c) + 1.0)
 
@@ -285,10 +288,15 @@ def _powerlaw_logpdf(z, a):
     return _support(inside, fnp.log(a) + sp.xlogy(a - 1.0, u))
 
 
+def _powerlaw_sf(z, a):
+    inside = fnp.greater(z, 0)  # (log 0 at and below 0: its slope in a would be NaN)
+    return fnp.where(inside, -fnp.expm1(a * fnp.log(fnp.clip(fnp.where(inside, z, 1.0), 0.0, 1.0))),
+                     1.0)
+
+
 powerlaw = rv_continuous(
     "powerlaw", shapes=("a",), _logpdf=_powerlaw_logpdf,
-    _cdf=lambda z, a: fnp.clip(z, 0.0, 1.0) ** a, _sf=lambda z, a: -fnp.expm1(
-        a * fnp.log(fnp.clip(z, 0.0, 1.0))),
+    _cdf=lambda z, a: fnp.clip(z, 0.0, 1.0) ** a, _sf=_powerlaw_sf,
     _ppf=lambda q, a: q ** (1.0 / a), _isf=lambda q, a: fnp.exp(fnp.log1p(-q) / a),
     _mean=lambda a: a / (a + 1.0), _var=lambda a: a / ((a + 2.0) * (a + 1.0) ** 2),
     _entropy=lambda a: 1.0 - 1.0 / a - fnp.log(a))
@@ -336,7 +344,8 @@ def _anglit_logpdf(z):
 anglit = rv_continuous(
     "anglit", _logpdf=_anglit_logpdf,
     _cdf=lambda z: fnp.sin(fnp.clip(z, -_PI / 4, _PI / 4) + _PI / 4) ** 2,
-    _sf=lambda z: fnp.cos(fnp.clip(z, -_PI / 4, _PI / 4) + _PI / 4) ** 2,
+    # (the mirror image, exactly 0 at the right end: cos(pi/2)**2 is 4e-33)
+    _sf=lambda z: fnp.sin(_PI / 4 - fnp.clip(z, -_PI / 4, _PI / 4)) ** 2,
     _ppf=lambda q: fnp.arcsin(fnp.sqrt(q)) - _PI / 4,
     _isf=lambda q: fnp.arccos(fnp.sqrt(q)) - _PI / 4,
     _mean=lambda: 0.0, _var=lambda: _PI ** 2 / 16.0 - 0.5, _entropy=lambda: 1.0 - _LOG_2)
@@ -379,8 +388,12 @@ def _semicircular_logpdf(z):
 
 
 def _semicircular_cdf(z):
-    u = fnp.clip(z, -1.0, 1.0)
-    return 0.5 + (u * fnp.sqrt((1.0 - u) * (1.0 + u)) + fnp.arcsin(u)) / _PI
+    # (at the ends the density is 0 but sqrt's and arcsin's slopes are inf: the ends and
+    # beyond are constants, the formula sees a stand-in there)
+    inside = fnp.less(fnp.abs(z), 1.0)
+    u = fnp.where(inside, z, 0.0)
+    return fnp.where(inside, 0.5 + (u * fnp.sqrt((1.0 - u) * (1.0 + u)) + fnp.arcsin(u)) / _PI,
+                     fnp.where(fnp.greater(z, 0), 1.0, 0.0))
 
 
 semicircular = rv_continuous(
@@ -394,10 +407,16 @@ def _log_cosh(z):
     return a + fnp.log1p(fnp.exp(-2.0 * a)) - _LOG_2
 
 
+def _hypsecant_cdf(z):
+    # (2/pi arctan(exp(z)), as 1 - 2/pi arctan(exp(-z)) above 0: exp(z) overflows first)
+    left = fnp.less_equal(z, 0)
+    return fnp.where(left, (2.0 / _PI) * fnp.arctan(fnp.exp(fnp.where(left, z, 0.0))),
+                     1.0 - (2.0 / _PI) * fnp.arctan(fnp.exp(-fnp.where(left, 0.0, z))))
+
+
 hypsecant = rv_continuous(
-    "hypsecant", _logpdf=lambda z: -math.log(_PI) - _log_cosh(z),
-    _cdf=lambda z: (2.0 / _PI) * fnp.arctan(fnp.exp(z)),
-    _sf=lambda z: (2.0 / _PI) * fnp.arctan(fnp.exp(-z)),
+    "hypsecant", _logpdf=lambda z: -math.log(_PI) - _log_cosh(z), _cdf=_hypsecant_cdf,
+    _sf=lambda z: _hypsecant_cdf(-z),
     _ppf=lambda q: fnp.log(fnp.tan((0.5 * _PI) * q)),
     _isf=lambda q: -fnp.log(fnp.tan((0.5 * _PI) * q)),
     _mean=lambda: 0.0, _var=lambda: _PI ** 2 / 4.0, _entropy=lambda: math.log(2 * _PI))
@@ -410,7 +429,9 @@ def _abs_power(z, c):
 
 
 def _dweibull_half(z, c):
-    return 0.5 * fnp.exp(-_abs_power(z, c))   # (the mass beyond |z| on one side)
+    # (the mass beyond |z| on one side; |z|**c capped at 800, where it is 0 to the last
+    # bit and the power would overflow to a NaN slope in c)
+    return 0.5 * fnp.exp(-fnp.minimum(_abs_power(fnp.clip(z, -1e150, 1e150), c), 800.0))
 
 
 def _dweibull_ppf(q, c):

@@ -42,13 +42,20 @@ def _nonnegative(z):
 def _gamma_of_power(transform, upper_below=0.0):
     """The CDF and survival function of ``X`` with ``transform(X) ~ gamma(a)`` for an
     increasing ``transform`` on ``[0, inf)``: ``(cdf, sf)`` of ``(z, a, *rest)``."""
+    # (gamma's argument capped at a + 50 sqrt(a) + 1000, where its upper tail is 0 to the
+    # last bit: x**2 would overflow (gammainc's slope 0 times inf was NaN), and gammainc's
+    # derivative in a does not converge at 1e300)
+    def capped(u, a, rest):
+        t = transform(fnp.minimum(u, 1e150), a, *rest)
+        return fnp.minimum(t, a + 50.0 * fnp.sqrt(a) + 1000.0)
+
     def cdf(z, a, *rest):
         inside, u = _nonnegative(z)
-        return fnp.where(inside, gamma_cdf(transform(u, a, *rest), a), 0.0)
+        return fnp.where(inside, gamma_cdf(capped(u, a, rest), a), 0.0)
 
     def sf(z, a, *rest):
         inside, u = _nonnegative(z)
-        return fnp.where(inside, gamma_sf(transform(u, a, *rest), a), 1.0)
+        return fnp.where(inside, gamma_sf(capped(u, a, rest), a), 1.0)
     return cdf, sf
 
 
@@ -126,7 +133,8 @@ def _gengamma_logpdf(z, a, c):
 def _gengamma_tail(upper):
     def f(z, a, c):
         inside, u = _positive(z)
-        xc = u ** c
+        # (x**c capped at exp(700): gammainc is 1 to the last bit there, for any a below 1e300)
+        xc = fnp.exp(fnp.minimum(c * fnp.log(u), 700.0))
         lower_tail = fnp.greater(c, 0) != upper  # (for c < 0 the lower tail is gamma's upper)
         value = fnp.where(lower_tail, sp.gammainc(a, xc), sp.gammaincc(a, xc))
         return fnp.where(inside, value, 1.0 if upper else 0.0)
@@ -165,7 +173,9 @@ gengamma = rv_continuous(
 
 loggamma = rv_continuous(
     "loggamma", shapes=("c",), _logpdf=lambda z, c: c * z - fnp.exp(z) - sp.gammaln(c),
-    _cdf=lambda z, c: sp.gammainc(c, fnp.exp(z)), _sf=lambda z, c: sp.gammaincc(c, fnp.exp(z)),
+    # (z capped at 700, as gengamma's x**c)
+    _cdf=lambda z, c: sp.gammainc(c, fnp.exp(fnp.minimum(z, 700.0))),
+    _sf=lambda z, c: sp.gammaincc(c, fnp.exp(fnp.minimum(z, 700.0))),
     _ppf=lambda q, c: fnp.log(gamma_ppf(q, c)), _isf=lambda q, c: fnp.log(gamma_isf(q, c)),
     _mean=lambda c: sp.digamma(c), _var=lambda c: sp.polygamma(1, c),
     _entropy=lambda c: sp.gammaln(c) - c * sp.digamma(c) + c)

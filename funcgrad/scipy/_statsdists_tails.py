@@ -23,14 +23,20 @@ __all__ = ["weibull_max", "truncexpon", "burr", "fisk", "burr12", "levy", "levy_
 
 # --- on [0, inf): weibull_max(c), truncexpon(b), burr(c, d), fisk(c), burr12(c, d), levy... ----
 
+def _capped_power(u, c):
+    """``u**c`` for ``u > 0``, capped at 800, past which ``exp(-u**c)`` is 0 (so the
+    distribution functions are exactly 0 or 1 there, with the slope 0 and not NaN)."""
+    return fnp.exp(fnp.minimum(c * fnp.log(u), math.log(800.0)))
+
+
 def _weibull_min_logpdf(z, c):
     inside, u = _nonnegative(z)
     return _support(inside, fnp.log(c) + sp.xlogy(c - 1.0, u) - fnp.power(u, c))
 
 
-def _weibull_min_logsf(z, c):
+def _weibull_min_logsf(z, c, capped=False):
     inside, u = _positive(z)
-    return fnp.where(inside, -fnp.power(u, c), 0.0)
+    return fnp.where(inside, -(_capped_power(u, c) if capped else fnp.power(u, c)), 0.0)
 
 
 def _weibull_moments(c):
@@ -40,8 +46,8 @@ def _weibull_moments(c):
 
 weibull_max = mirror("weibull_max", rv_continuous(
     "weibull_min", shapes=("c",), _logpdf=_weibull_min_logpdf,
-    _cdf=lambda z, c: -fnp.expm1(_weibull_min_logsf(z, c)),
-    _sf=lambda z, c: fnp.exp(_weibull_min_logsf(z, c)), _logsf=_weibull_min_logsf,
+    _cdf=lambda z, c: -fnp.expm1(_weibull_min_logsf(z, c, True)),
+    _sf=lambda z, c: fnp.exp(_weibull_min_logsf(z, c, True)), _logsf=_weibull_min_logsf,
     _ppf=lambda q, c: fnp.power(-fnp.log1p(-q), 1.0 / c),
     _isf=lambda q, c: fnp.power(-fnp.log(q), 1.0 / c),
     _mean=lambda c: _weibull_moments(c)[0], _var=lambda c: _weibull_moments(c)[1],
@@ -64,15 +70,21 @@ truncexpon = rv_continuous(
     _entropy=lambda b: fnp.log(fnp.expm1(b)) + (1.0 + fnp.exp(b) * (b - 1.0)) / -fnp.expm1(b))
 
 
+def _log1p_power(u, c):
+    """``log1p(u**c)`` as ``logaddexp(0, c log u)``: no overflow of ``u**c`` (SciPy's
+    burr12.logsf is -inf at 1e300, the value is -2070 for c = 2.5, d = 3)."""
+    return fnp.logaddexp(0.0, c * fnp.log(u))
+
+
 def _burr_logcdf(z, c, d):
     inside, u = _positive(z)
-    return fnp.where(inside, -d * fnp.log1p(u ** -c), -math.inf)
+    return fnp.where(inside, -d * _log1p_power(u, -c), -math.inf)
 
 
 def _burr_logpdf(z, c, d):
     inside, u = _positive(z)
     return _support(inside, fnp.log(c) + fnp.log(d) - (c + 1.0) * fnp.log(u)
-                    - (d + 1.0) * fnp.log1p(u ** -c))
+                    - (d + 1.0) * _log1p_power(u, -c))
 
 
 def _burr_moment(n):
@@ -98,7 +110,7 @@ fisk = rv_continuous(
 
 def _burr12_logsf(z, c, d):
     inside, u = _positive(z)
-    return fnp.where(inside, -d * fnp.log1p(u ** c), 0.0)
+    return fnp.where(inside, -d * _log1p_power(u, c), 0.0)
 
 
 def _burr12_logpdf(z, c, d):
@@ -205,7 +217,9 @@ def _exp_exp1(r):
 
 
 def _gompertz_logsf(z, c):
-    return -c * fnp.expm1(fnp.maximum(z, 0.0))
+    # (past z = 700 the tail is 0 to the last bit: capped, so exp(z) cannot overflow to a
+    # NaN slope of inf * 0)
+    return -c * fnp.expm1(fnp.clip(z, 0.0, 700.0))
 
 
 def _gompertz_logpdf(z, c):
@@ -223,7 +237,7 @@ gompertz = rv_continuous(
 
 def _exponweib_logcdf(z, a, c):
     inside, u = _positive(z)
-    return fnp.where(inside, a * fnp.log(-fnp.expm1(-u ** c)), -math.inf)
+    return fnp.where(inside, a * fnp.log(-fnp.expm1(-_capped_power(u, c))), -math.inf)
 
 
 def _exponweib_logpdf(z, a, c):
@@ -241,8 +255,10 @@ exponweib = rv_continuous(
     _isf=lambda q, a, c: (-fnp.log(-fnp.expm1(fnp.log1p(-q) / a))) ** (1.0 / c))
 
 
-def _exponpow_logsf(z, b):
-    return -fnp.expm1(fnp.maximum(z, 0.0) ** b)
+def _exponpow_logsf(z, b, cap=math.inf):
+    # (cap: the cdf and sf cap x**b at 7, where exp(-expm1(x**b)) is 0 to the last bit)
+    inside, u = _positive(z)
+    return fnp.where(inside, -fnp.expm1(fnp.exp(fnp.minimum(b * fnp.log(u), cap))), 0.0)
 
 
 def _exponpow_logpdf(z, b):
@@ -253,8 +269,8 @@ def _exponpow_logpdf(z, b):
 
 exponpow = rv_continuous(
     "exponpow", shapes=("b",), _logpdf=_exponpow_logpdf, _logsf=_exponpow_logsf,
-    _sf=lambda z, b: fnp.exp(_exponpow_logsf(z, b)),
-    _cdf=lambda z, b: -fnp.expm1(_exponpow_logsf(z, b)),
+    _sf=lambda z, b: fnp.exp(_exponpow_logsf(z, b, math.log(7.0))),
+    _cdf=lambda z, b: -fnp.expm1(_exponpow_logsf(z, b, math.log(7.0))),
     _ppf=lambda q, b: fnp.log1p(-fnp.log1p(-q)) ** (1.0 / b),
     _isf=lambda q, b: fnp.log1p(-fnp.log(q)) ** (1.0 / b))
 
@@ -333,10 +349,15 @@ genlogistic = rv_continuous(
     _isf=lambda q, c: -fnp.log(fnp.expm1(-fnp.log1p(-q) / c)),
     _mean=lambda c: _EULER + sp.digamma(c), _var=lambda c: _PI ** 2 / 6.0 + sp.polygamma(1, c),
     _entropy=lambda c: -fnp.log(c) + sp.digamma(c + 1.0) + _EULER + 1.0)
+def _moyal_root(z):
+    # (exp(-z/2) / sqrt 2, z capped at -1400: below, erfc of it is 0 to the last bit and
+    # exp(-z/2) would overflow to a NaN slope)
+    return fnp.exp(-0.5 * fnp.maximum(z, -1400.0)) * math.sqrt(0.5)
+
+
 moyal = rv_continuous(
     "moyal", _logpdf=lambda z: -0.5 * (z + fnp.exp(-z)) - _LOG_SQRT_2PI,
-    _cdf=lambda z: sp.erfc(fnp.exp(-0.5 * z) * math.sqrt(0.5)),
-    _sf=lambda z: sp.erf(fnp.exp(-0.5 * z) * math.sqrt(0.5)),
+    _cdf=lambda z: sp.erfc(_moyal_root(z)), _sf=lambda z: sp.erf(_moyal_root(z)),
     _ppf=lambda q: -fnp.log(2.0 * sp.erfcinv(q) ** 2),
     _isf=lambda q: -fnp.log(2.0 * sp.erfinv(q) ** 2),
     _mean=lambda: _EULER + _LOG_2, _var=lambda: _PI ** 2 / 2.0,
