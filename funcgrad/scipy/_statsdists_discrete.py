@@ -124,7 +124,7 @@ def _hypergeom_entropy(M, n, N):
 
 hypergeom = rv_discrete(
     "hypergeom", shapes=("M", "n", "N"),
-    _valid=lambda M, n, N: _all(fnp.greater_equal(M, 0), fnp.greater_equal(n, 0),
+    _valid=lambda M, n, N: _all(fnp.greater(M, 0), fnp.greater_equal(n, 0),
                                 fnp.greater_equal(N, 0), fnp.less_equal(n, M),
                                 fnp.less_equal(N, M), _integer(M), _integer(n), _integer(N)),
     _logpmf=_hypergeom_logpmf, _cdf=_hypergeom_tail(False), _sf=_hypergeom_tail(True),
@@ -244,7 +244,7 @@ planck = rv_discrete(
     _logpmf=lambda k, lam: _support(_on(k, 0.0)[0], fnp.log(-fnp.expm1(-lam))
                                     - lam * _on(k, 0.0)[1]),
     _cdf=lambda k, lam: -fnp.expm1(_planck_logsf(k, lam)),
-    _sf=lambda k, lam: fnp.exp(_planck_logsf(k, lam)),
+    _sf=lambda k, lam: fnp.exp(_planck_logsf(k, lam)), _logsf=_planck_logsf,
     _mean=lambda lam: 1.0 / fnp.expm1(lam), _var=lambda lam: fnp.exp(-lam) / fnp.expm1(-lam) ** 2,
     _entropy=lambda lam: (lam * fnp.exp(-lam) / -fnp.expm1(-lam)
                           - fnp.log(-fnp.expm1(-lam))))
@@ -278,13 +278,16 @@ yulesimon._tail_bound = lambda tail, alpha: fnp.exp(
 
 def _betanbinom_logpmf(k, n, a, b):
     inside, s = _on(k, 0.0)
-    return _support(inside, sp.gammaln(n + s) - sp.gammaln(s + 1.0) - sp.gammaln(n)
+    # (the binomial coefficient by betaln: gammaln(n + k) - gammaln(k + 1) cancels for a
+    # large k)
+    return _support(inside, -fnp.log(n + s) - sp.betaln(n, s + 1.0)
                     + sp.betaln(a + n, b + s) - sp.betaln(a, b))
 
 
 betanbinom = rv_discrete(
     "betanbinom", shapes=("n", "a", "b"), _logpmf=_betanbinom_logpmf,
-    _valid=lambda n, a, b: _all(fnp.greater_equal(n, 0), fnp.greater(a, 0), fnp.greater(b, 0)),
+    _valid=lambda n, a, b: _all(fnp.greater_equal(n, 0), _integer(n), fnp.greater(a, 0),
+                                fnp.greater(b, 0)),
     _mean=lambda n, a, b: _above(a, 1.0, lambda s: n * b / (s - 1.0), math.inf),
     _var=lambda n, a, b: _above(a, 2.0, lambda s: n * b * (n + s - 1.0) * (b + s - 1.0) / (
         (s - 2.0) * (s - 1.0) ** 2), math.inf))
