@@ -250,3 +250,15 @@ def test_burr12_log_tail_without_overflow():
     assert float(fg.grad(lambda c: fst.burr12.logsf(1e300, c, 3.0))(2.5)) == pytest.approx(
         -3.0 * math.log(1e300), rel=1e-14)
     assert float(fst.anglit.sf(math.pi / 4)) == 0.0  # (not cos(pi/2)**2 = 4e-33)
+
+
+@pytest.mark.parametrize("row", [r for r in CONTINUOUS + DISCRETE if r[1]], ids=_row_id)
+def test_parameters_valid_where_scipy_takes_them(row):
+    """Shapes of -1 (invalid for most, valid for genextreme's and skewnorm's): NaN exactly
+    where SciPy's is, and SciPy's value elsewhere."""
+    name, shapes, _ = row
+    method = "logpmf" if (name, shapes, _) in DISCRETE else "logpdf"
+    bad = (-1.0,) * len(shapes)
+    got = float(getattr(getattr(fst, name), method)(1.0, *bad))
+    want = float(getattr(getattr(scipy_stats, name), method)(1.0, *bad))
+    assert got == want or (math.isnan(got) and math.isnan(want)) or got == pytest.approx(want)

@@ -170,8 +170,12 @@ def _genpareto_quantile(upper):
 
 
 def _genpareto_logpdf(z, c):
+    # (the right end -1/c of a c < 0 is in the support, as SciPy's: the density there is
+    # 0, or 1 for c = -1, the uniform distribution; a constant, the end being a point)
     inside, h = _genpareto_parts(z, c)
-    return _support(inside, -(c + 1.0) * h)
+    end = _all(fnp.greater(z, 0), fnp.equal(1.0 + c * z, 0))
+    return fnp.where(end, fnp.where(fnp.equal(c, -1.0), 0.0, -math.inf),
+                     _support(inside, -(c + 1.0) * h))
 
 
 genpareto = rv_continuous(
