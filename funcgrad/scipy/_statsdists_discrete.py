@@ -9,8 +9,8 @@ NotImplementedError); the integer counts (``randint``'s bounds, ``hypergeom``'s
 ``M, n, N``, ``zipfian``'s ``n``, ``boltzmann``'s ``N``) are not differentiable.  The
 quantiles are SciPy's (a step function, derivative 0).  ``hypergeom``'s and
 ``zipfian``'s CDFs are sums over the support, whose length must be a plain value (not
-under ``jit`` or ``vmap``); ``logser`` and ``betanbinom`` offer ``logpmf``, ``pmf`` and
-their moments, not ``cdf`` (SciPy's sums an infinite series).
+under ``jit`` or ``vmap``); ``betanbinom`` offers ``logpmf``, ``pmf`` and its moments,
+not ``cdf`` (SciPy's sums an infinite series).
 """
 import copy
 import math
@@ -201,10 +201,23 @@ def _logser_moments(p):
     return mean, -p / r / (p - 1.0) ** 2 - mean * mean
 
 
+_TINY = 1e-100
+
+
+def _logser_sf(k, p):
+    """``sum_{j > k} p**j / j = B(p; k + 1, 0)``, the incomplete beta function at ``b = 0``,
+    as SciPy's: ``betainc(k + 1, b, p) B(k + 1, b)`` at ``b = 1e-100`` (off by a relative
+    1e-100), over ``-log(1 - p)``."""
+    c = fnp.floor(fnp.maximum(k, 0.0)) + 1.0
+    tail = sp.betainc(c, _TINY, p) * fnp.exp(sp.betaln(c, _TINY))
+    return fnp.where(fnp.less(k, 1), 1.0, tail / -fnp.log1p(-p))
+
+
 logser = rv_discrete(
     "logser", shapes=("p",), _valid=lambda p: _all(fnp.greater(p, 0), fnp.less(p, 1)),
-    _logpmf=_logser_logpmf, _mean=lambda p: _logser_moments(p)[0],
-    _var=lambda p: _logser_moments(p)[1])
+    _logpmf=_logser_logpmf, _sf=_logser_sf, _cdf=lambda k, p: 1.0 - _logser_sf(k, p),
+    _mean=lambda p: _logser_moments(p)[0], _var=lambda p: _logser_moments(p)[1])
+logser._bounds = lambda p: (1.0, math.inf)
 
 
 # --- boltzmann(lambda_, N) on 0..N-1 and planck(lambda_) on 0, 1, ...: masses exp(-lambda k) ------
