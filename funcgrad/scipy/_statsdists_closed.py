@@ -64,7 +64,7 @@ def mirror(name, d):
         _var=get("_var"), _entropy=get("_entropy"))
 
 
-# --- generalized extreme values: genextreme(c), genpareto(c) ------------------------------------
+# --- generalized extreme values: genextreme(c), genpareto(c) ----------------------------------
 
 def _log1p_ratio(u):
     """``log1p(u) / u``, smooth through ``u = 0`` (its limit 1 there, and its slope -1/2:
@@ -128,8 +128,8 @@ def _genextreme_var(c):
     def f(s):  # Gamma(1 + c)**2 (Gamma(1 + 2c) / Gamma(1 + c)**2 - 1) / c**2
         tiny = fnp.less(fnp.abs(s), 1e-6)
         t = fnp.where(tiny, 1.0, s)
-        ratio = fnp.where(tiny, _PI ** 2 / 6.0 - 2.0 * _ZETA3 * s,
-                          fnp.expm1(sp.gammaln(2.0 * t + 1.0) - 2.0 * sp.gammaln(t + 1.0)) / (t * t))
+        log_ratio = sp.gammaln(2.0 * t + 1.0) - 2.0 * sp.gammaln(t + 1.0)
+        ratio = fnp.where(tiny, _PI ** 2 / 6.0 - 2.0 * _ZETA3 * s, fnp.expm1(log_ratio) / (t * t))
         return fnp.exp(2.0 * sp.gammaln(1.0 + s)) * ratio
     return _above(c, -0.5, f, math.nan)
 
@@ -189,7 +189,7 @@ genpareto = rv_continuous(
     _entropy=lambda c: c + 1.0)
 
 
-# --- on [0, 1]: triang(c), trapezoid(c, d), powerlaw(a), bradford(c), arcsine -------------------
+# --- on [0, 1]: triang(c), trapezoid(c, d), powerlaw(a), bradford(c), arcsine -----------------
 
 def _unit(z):
     return _within(z, 0.0, 1.0, 0.5)
@@ -338,7 +338,7 @@ arcsine = rv_continuous(
     _mean=lambda: 0.5, _var=lambda: 0.125, _entropy=lambda: math.log(_PI / 4.0))
 
 
-# --- symmetric about 0: anglit, cosine, semicircular, hypsecant, dweibull(c) --------------------
+# --- symmetric about 0: anglit, cosine, semicircular, hypsecant, dweibull(c) ------------------
 
 def _anglit_logpdf(z):
     inside, u = _within(z, -_PI / 4, _PI / 4, 0.0)

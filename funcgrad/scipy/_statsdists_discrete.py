@@ -76,7 +76,7 @@ class _heavy_tailed(rv_discrete):
         return fnp.where(fnp.equal(q, 0.0 if upper else 1.0), math.inf, out)
 
 
-# --- randint(low, high): uniform on the integers low..high-1 -------------------------------------
+# --- randint(low, high): uniform on the integers low..high-1 ----------------------------------
 
 randint = rv_discrete(
     "randint", shapes=("low", "high"),
@@ -90,7 +90,7 @@ randint = rv_discrete(
 randint._bounds, randint._bounded = (lambda low, high: (low, high - 1.0)), True
 
 
-# --- hypergeom(M, n, N): successes in N draws without replacement of M, n of them successes --------
+# --- hypergeom(M, n, N): successes in N draws without replacement of M, n of them successes ---
 
 def _hypergeom_bounds(M, n, N):
     return fnp.maximum(N - (M - n), 0.0), fnp.minimum(n, N)
@@ -134,7 +134,7 @@ hypergeom = rv_discrete(
 hypergeom._bounds, hypergeom._bounded = _hypergeom_bounds, True
 
 
-# --- zipf(a) on 1, 2, ...; zipfian(a, n) on 1..n: masses k**-a -----------------------------------
+# --- zipf(a) on 1, 2, ...; zipfian(a, n) on 1..n: masses k**-a --------------------------------
 
 def _zipf_logpmf(k, a):
     inside, s = _on(k, 1.0)
@@ -188,7 +188,7 @@ zipfian = rv_discrete(
 zipfian._bounds, zipfian._bounded = (lambda a, n: (1.0, n)), True
 
 
-# --- logser(p): masses -p**k / (k log(1 - p)) on 1, 2, ... ----------------------------------------
+# --- logser(p): masses -p**k / (k log(1 - p)) on 1, 2, ... ------------------------------------
 
 def _logser_logpmf(k, p):
     inside, s = _on(k, 1.0)
@@ -220,7 +220,7 @@ logser = rv_discrete(
 logser._bounds = lambda p: (1.0, math.inf)
 
 
-# --- boltzmann(lambda_, N) on 0..N-1 and planck(lambda_) on 0, 1, ...: masses exp(-lambda k) ------
+# --- boltzmann(lambda_, N) on 0..N-1 and planck(lambda_) on 0, 1, ...: masses exp(-lambda k) ---
 
 def _boltzmann_logpmf(k, lam, N):
     inside, s = _on(k, 0.0, N - 1.0)
@@ -263,7 +263,7 @@ planck = rv_discrete(
                           - fnp.log(-fnp.expm1(-lam))))
 
 
-# --- yulesimon(alpha) on 1, 2, ...: masses alpha B(k, alpha + 1) ------------------------------------
+# --- yulesimon(alpha) on 1, 2, ...: masses alpha B(k, alpha + 1) ------------------------------
 
 def _yulesimon_logsf(k, alpha):
     c = fnp.floor(fnp.maximum(k, 1.0))
@@ -287,7 +287,7 @@ yulesimon._tail_bound = lambda tail, alpha: fnp.exp(
     (sp.gammaln(alpha + 1.0) - fnp.log(tail)) / alpha)
 
 
-# --- betanbinom(n, a, b): the negative binomial with a beta-distributed p --------------------------
+# --- betanbinom(n, a, b): the negative binomial with a beta-distributed p ---------------------
 
 def _betanbinom_logpmf(k, n, a, b):
     inside, s = _on(k, 0.0)
@@ -306,7 +306,7 @@ betanbinom = rv_discrete(
         (s - 2.0) * (s - 1.0) ** 2), math.inf))
 
 
-# --- dlaplace(a) on all the integers: masses tanh(a/2) exp(-a |k|) ---------------------------------
+# --- dlaplace(a) on all the integers: masses tanh(a/2) exp(-a |k|) ----------------------------
 
 def _dlaplace_cdf(k, a):
     c = fnp.floor(k)

@@ -169,7 +169,7 @@ gengamma = rv_continuous(
                            - fnp.log(fnp.abs(c))))
 
 
-# --- loggamma(c): exp(X) ~ gamma(c) ------------------------------------------------------------
+# --- loggamma(c): exp(X) ~ gamma(c) -----------------------------------------------------------
 
 loggamma = rv_continuous(
     "loggamma", shapes=("c",), _logpdf=lambda z, c: c * z - fnp.exp(z) - sp.gammaln(c),
@@ -181,7 +181,7 @@ loggamma = rv_continuous(
     _entropy=lambda c: sp.gammaln(c) - c * sp.digamma(c) + c)
 
 
-# --- betaprime(a, b): X / (1 + X) ~ beta(a, b), as Fisher's F(2a, 2b) times a / b --------------
+# --- betaprime(a, b): X / (1 + X) ~ beta(a, b), as Fisher's F(2a, 2b) times a / b -------------
 
 def _betaprime_logpdf(z, a, b):
     inside, u = _nonnegative(z)
@@ -199,7 +199,7 @@ betaprime = rv_continuous(
                              math.inf))
 
 
-# --- invgauss(mu), wald --------------------------------------------------------------------------
+# --- invgauss(mu), wald -----------------------------------------------------------------------
 
 def _invgauss_logpdf(z, mu):
     inside, u = _positive(z)
@@ -236,7 +236,7 @@ wald = rv_continuous(
     _mean=lambda: 1.0, _var=lambda: 1.0, _entropy=lambda: _invgauss_entropy(1.0))
 
 
-# --- exponnorm(K): a normal plus an exponential of mean K -----------------------------------------
+# --- exponnorm(K): a normal plus an exponential of mean K -------------------------------------
 
 def _exponnorm_log_product(z, K):
     """``log(exp((1/K)(1/(2K) - z)) Phi(z - 1/K))``, the term both tails share."""
@@ -252,7 +252,7 @@ exponnorm = rv_continuous(
     _mean=lambda K: K * 1.0, _var=lambda K: 1.0 + K * K)
 
 
-# --- skewnorm(a): density 2 phi(z) Phi(a z) ---------------------------------------------------------
+# --- skewnorm(a): density 2 phi(z) Phi(a z) ---------------------------------------------------
 
 def _skewnorm_cdf(z, a):
     # (Phi(z) - 2 T(z, a), Owen's T; SciPy's own uses Boost's, the same function)
@@ -270,7 +270,7 @@ skewnorm = rv_continuous(
     _mean=_skewnorm_mean, _var=lambda a: 1.0 - _skewnorm_mean(a) ** 2)
 
 
-# --- foldnorm(c): |X| for X ~ N(c, 1) --------------------------------------------------------------
+# --- foldnorm(c): |X| for X ~ N(c, 1) ---------------------------------------------------------
 
 def _foldnorm_logpdf(z, c):
     # log(phi(x - c) + phi(x + c)) = -(x^2 + c^2)/2 + log(2 cosh(c x)) - log sqrt(2 pi)
@@ -294,7 +294,7 @@ foldnorm = rv_continuous(
     _mean=_foldnorm_mean, _var=lambda c: c * c + 1.0 - _foldnorm_mean(c) ** 2)
 
 
-# --- rice(b): the length of a 2-d normal vector at distance b from 0 --------------------------------
+# --- rice(b): the length of a 2-d normal vector at distance b from 0 --------------------------
 
 def _rice_logpdf(z, b):
     # (log I0(x b) = log i0e(x b) + x b: no overflow for large x b)

@@ -3,7 +3,8 @@ distribution function and quantile, on a half-line or the whole line (re-exporte
 there): ``weibull_max``, ``truncexpon``, ``burr``, ``fisk``, ``burr12``, ``levy``,
 ``levy_l``, ``loguniform`` (and its other name ``reciprocal``), ``halflogistic``,
 ``gompertz``, ``exponweib``, ``exponpow``, ``kappa3``, ``alpha``, ``foldcauchy``,
-``genlogistic`` and ``moyal``: declared as those of :mod:`._statsdists_closed`, whose
+``genlogistic``, ``moyal`` and ``crystalball`` (a normal core with a power-law left
+tail; its moments and entropy not offered): declared as those of :mod:`._statsdists_closed`, whose
 helpers they share.
 """
 import math
@@ -18,10 +19,10 @@ from ._statsdists_quantiles import numeric_quantiles
 
 __all__ = ["weibull_max", "truncexpon", "burr", "fisk", "burr12", "levy", "levy_l", "loguniform",
            "reciprocal", "halflogistic", "gompertz", "exponweib", "exponpow", "kappa3",
-           "alpha", "foldcauchy", "genlogistic", "moyal"]
+           "alpha", "foldcauchy", "genlogistic", "moyal", "crystalball"]
 
 
-# --- on [0, inf): weibull_max(c), truncexpon(b), burr(c, d), fisk(c), burr12(c, d), levy... ----
+# --- on [0, inf): weibull_max(c), truncexpon(b), burr(c, d), fisk(c), burr12(c, d), levy... ---
 
 def _capped_power(u, c):
     """``u**c`` for ``u > 0``, capped at 800, past which ``exp(-u**c)`` is 0 (so the
@@ -364,10 +365,56 @@ moyal = rv_continuous(
     _entropy=lambda: (1.0 + _EULER + math.log(4 * _PI)) / 2.0)
 
 
+
+# --- crystalball(beta, m): a normal core for z > -beta, a power-law tail (B - z)**-m below ---
+
+def _crystalball_parts(beta, m):
+    """``(log N, C)``: the normalization and the tail's mass over ``N``,
+    ``m / beta exp(-beta**2/2) / (m - 1)``."""
+    tail_mass = m / beta * fnp.exp(-0.5 * beta * beta) / (m - 1.0)
+    return -fnp.log(tail_mass + math.sqrt(2 * _PI) * sp.ndtr(beta)), tail_mass
+
+
+def _crystalball_logpdf(z, beta, m):
+    log_n, _ = _crystalball_parts(beta, m)
+    core = fnp.greater(z, -beta)
+    zc, zt = fnp.where(core, z, 0.0), fnp.where(core, -beta, z)
+    tail = m * fnp.log(m / beta) - 0.5 * beta * beta - m * fnp.log(m / beta - beta - zt)
+    return log_n + fnp.where(core, -0.5 * zc * zc, tail)
+
+
+def _crystalball_cdf(z, beta, m):
+    log_n, tail_mass = _crystalball_parts(beta, m)
+    core = fnp.greater(z, -beta)
+    zc, zt = fnp.where(core, z, 0.0), fnp.where(core, -beta, z)
+    above = tail_mass + math.sqrt(2 * _PI) * (sp.ndtr(zc) - sp.ndtr(-beta))
+    below = fnp.exp(m * fnp.log(m / beta) - 0.5 * beta * beta
+                    + (1.0 - m) * fnp.log(m / beta - beta - zt)) / (m - 1.0)
+    return fnp.exp(log_n) * fnp.where(core, above, below)
+
+
+def _crystalball_ppf(q, beta, m):
+    log_n, tail_mass = _crystalball_parts(beta, m)
+    low = fnp.less(q, fnp.exp(log_n) * tail_mass)
+    ql, qh = fnp.where(low, q, 0.5 * fnp.exp(log_n) * tail_mass), fnp.where(low, 0.5, q)
+    below = m / beta - beta - fnp.exp((fnp.log((m - 1.0) * ql) - log_n - m * fnp.log(m / beta)
+                                       + 0.5 * beta * beta) / (1.0 - m))
+    above = sp.ndtri(sp.ndtr(-beta) + (qh * fnp.exp(-log_n) - tail_mass) / math.sqrt(2 * _PI))
+    return fnp.where(low, below, above)
+
+
+crystalball = rv_continuous(
+    "crystalball", shapes=("beta", "m"),
+    _valid=lambda beta, m: _all(fnp.greater(beta, 0), fnp.greater(m, 1)),
+    _logpdf=_crystalball_logpdf, _cdf=_crystalball_cdf,
+    _sf=lambda z, beta, m: 1.0 - _crystalball_cdf(z, beta, m), _ppf=_crystalball_ppf)
+
+
 document(globals(), {
     "weibull_max": ((1.7,), -0.5), "truncexpon": ((2.5,), 0.5), "fisk": ((3.5,), 0.5),
     "burr": ((4.5, 1.5), 0.5), "burr12": ((2.5, 3.0), 0.5), "levy": ((), 0.5),
     "levy_l": ((), -0.5), "loguniform": ((0.1, 4.0), 0.5), "reciprocal": ((0.1, 4.0), 0.5),
     "halflogistic": ((), 0.5), "gompertz": ((0.8,), 0.5), "genlogistic": ((1.8,), 0.5),
     "exponweib": ((2.2, 1.3), 0.5), "exponpow": ((1.6,), 0.5), "moyal": ((), 0.5),
-    "kappa3": ((1.4,), 0.5), "alpha": ((1.5,), 0.5), "foldcauchy": ((0.7,), 0.5)})
+    "kappa3": ((1.4,), 0.5), "alpha": ((1.5,), 0.5), "foldcauchy": ((0.7,), 0.5),
+    "crystalball": ((1.5, 2.5), 0.5)})

@@ -517,9 +517,10 @@ from ._stats_summary import (entropy, gmean, hmean, kurtosis, moment, skew,  # n
 from ._statsdists_closed import (anglit, arcsine, bradford, cosine, dweibull,  # noqa: E402,F401
                                  genextreme, genpareto, hypsecant, powerlaw, semicircular,
                                  trapezoid, triang)
-from ._statsdists_tails import (alpha, burr, burr12, exponpow, exponweib, fisk,  # noqa: E402,F401
-                                foldcauchy, genlogistic, gompertz, halflogistic, kappa3, levy,
-                                levy_l, loguniform, moyal, reciprocal, truncexpon, weibull_max)
+from ._statsdists_tails import (alpha, burr, burr12, crystalball, exponpow,  # noqa: E402,F401
+                                exponweib, fisk, foldcauchy, genlogistic, gompertz,
+                                halflogistic, kappa3, levy, levy_l, loguniform, moyal,
+                                reciprocal, truncexpon, weibull_max)
 from ._statsdists_special import (betaprime, chi, erlang, exponnorm, foldnorm,  # noqa: E402,F401
                                   gengamma, invgauss, loggamma, maxwell, nakagami, rice,
                                   skewnorm, wald)
