@@ -243,14 +243,17 @@ def test_no_nan_slopes_at_the_ends_and_far_out(name, method, x, shapes):
     assert all(float(g) == 0.0 for g in slopes), slopes
 
 
-def test_burr12_log_tail_without_overflow():
-    """log1p(x**c) as logaddexp(0, c log x): the log tail far out is -d c log x (SciPy's
-    overflows to -inf), with its slope."""
+def test_far_tails_without_overflow():
+    """log1p(x**c) as logaddexp(0, c log x): burr12's log tail far out is -d c log x
+    (SciPy's overflows to -inf), with its slope; kappa3's cdf is 1 far out (SciPy's
+    x (a + x**a)**(-1/a) overflows to 0)."""
     assert float(fst.burr12.logsf(1e300, 2.5, 3.0)) == pytest.approx(-3.0 * 2.5 * math.log(1e300),
                                                                       rel=1e-14)
     assert float(fg.grad(lambda c: fst.burr12.logsf(1e300, c, 3.0))(2.5)) == pytest.approx(
         -3.0 * math.log(1e300), rel=1e-14)
     assert float(fst.anglit.sf(math.pi / 4)) == 0.0  # (not cos(pi/2)**2 = 4e-33)
+    assert float(fst.kappa3.cdf(1e300, 1.4)) == 1.0
+    assert float(fg.grad(lambda a: fst.kappa3.cdf(1e300, a))(1.4)) == 0.0
 
 
 @pytest.mark.parametrize("row", [r for r in CONTINUOUS + DISCRETE if r[1]], ids=_row_id)

@@ -281,11 +281,17 @@ def _kappa3_logpdf(z, a):
     return _support(inside, fnp.log(a) - (a + 1.0) / a * fnp.log(a + u ** a))
 
 
+def _kappa3_cdf(z, a):
+    # x (a + x**a)**(-1/a) = (1 + a x**-a)**(-1/a), in logs: x**a overflowed at 1e300
+    # (SciPy's cdf is 0 there, not 1) and its slope was NaN
+    inside, u = _positive(z)
+    return fnp.where(inside, fnp.exp(-fnp.logaddexp(0.0, fnp.log(a) - a * fnp.log(u)) / a),
+                     0.0)
+
+
 kappa3 = rv_continuous(
-    "kappa3", shapes=("a",), _logpdf=_kappa3_logpdf,
-    _cdf=lambda z, a: fnp.maximum(z, 0.0) * (a + fnp.maximum(z, 0.0) ** a) ** (-1.0 / a),
-    _sf=lambda z, a: 1.0 - fnp.maximum(z, 0.0) * (a + fnp.maximum(z, 0.0) ** a) ** (-1.0 / a),
-    _ppf=lambda q, a: (a / (q ** -a - 1.0)) ** (1.0 / a))
+    "kappa3", shapes=("a",), _logpdf=_kappa3_logpdf, _cdf=_kappa3_cdf,
+    _sf=lambda z, a: 1.0 - _kappa3_cdf(z, a), _ppf=lambda q, a: (a / (q ** -a - 1.0)) ** (1.0 / a))
 
 
 def _alpha_logpdf(z, a):
