@@ -177,6 +177,16 @@ def _zipfian_moment(power):
     return f
 
 
+def _zipfian_entropy(a, n):
+    """``-sum p log p = a E[log k] + log H``, ``log p = -a log k - log H``."""
+    def term(j, a, n):
+        inside = _all(fnp.greater_equal(j, 1), fnp.less_equal(j, n))
+        log_j = fnp.log(fnp.maximum(j, 1.0))
+        return fnp.where(inside, fnp.exp(-a * log_j) * log_j, 0.0)
+    h = _harmonic(n, a, n)
+    return a * _sum_over(term, n, n, a, n, what="zipfian") / h + fnp.log(h)
+
+
 zipfian = rv_discrete(
     "zipfian", shapes=("a", "n"),
     _valid=lambda a, n: _all(fnp.greater_equal(a, 0), fnp.greater_equal(n, 1), _integer(n)),
@@ -184,7 +194,8 @@ zipfian = rv_discrete(
     _cdf=lambda k, a, n: _harmonic(k, a, n) / _harmonic(n, a, n),
     _sf=lambda k, a, n: (_harmonic(n, a, n) - _harmonic(k, a, n)) / _harmonic(n, a, n),
     _mean=_zipfian_moment(1.0),
-    _var=lambda a, n: _zipfian_moment(2.0)(a, n) - _zipfian_moment(1.0)(a, n) ** 2)
+    _var=lambda a, n: _zipfian_moment(2.0)(a, n) - _zipfian_moment(1.0)(a, n) ** 2,
+    _entropy=_zipfian_entropy)
 zipfian._bounds, zipfian._bounded = (lambda a, n: (1.0, n)), True
 
 
@@ -244,7 +255,10 @@ boltzmann = rv_discrete(
     _logpmf=_boltzmann_logpmf, _cdf=_boltzmann_cdf,
     _sf=lambda k, lam, N: 1.0 - _boltzmann_cdf(k, lam, N),
     _mean=lambda lam, N: _boltzmann_moments(lam, N)[0],
-    _var=lambda lam, N: _boltzmann_moments(lam, N)[1])
+    _var=lambda lam, N: _boltzmann_moments(lam, N)[1],
+    # (log p = log C - lambda k: the entropy is lambda E[k] - log C)
+    _entropy=lambda lam, N: (lam * _boltzmann_moments(lam, N)[0] - fnp.log(-fnp.expm1(-lam))
+                             + fnp.log(-fnp.expm1(-lam * N))))
 boltzmann._bounds, boltzmann._bounded = (lambda lam, N: (0.0, N - 1.0)), True
 
 

@@ -196,7 +196,10 @@ betaprime = rv_continuous(
     _isf=lambda q, a, b: _f_quantile(True)(q, 2.0 * a, 2.0 * b) * a / b,
     _mean=lambda a, b: _above(b, 1.0, lambda s: a / (s - 1.0), math.inf),
     _var=lambda a, b: _above(b, 2.0, lambda s: a * (a + s - 1.0) / ((s - 2.0) * (s - 1.0) ** 2),
-                             math.inf))
+                             math.inf),
+    # (beta's entropy plus 2 E log(1 + X) = -2 E log(1 - Y), Y = X / (1 + X) ~ beta(a, b))
+    _entropy=lambda a, b: (sp.betaln(a, b) - (a - 1.0) * sp.digamma(a) - (b + 1.0) * sp.digamma(b)
+                           + (a + b) * sp.digamma(a + b)))
 
 
 # --- invgauss(mu), wald -----------------------------------------------------------------------
