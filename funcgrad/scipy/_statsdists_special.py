@@ -9,14 +9,16 @@
 Every method differentiates in ``x``, the shape parameters, ``loc`` and ``scale``; in a
 shape parameter that a special function takes, by that function's rule (it raises where
 the rule is missing).  The quantiles with no closed form in funcgrad's special functions
-(``invgauss``, ``wald``, ``exponnorm``, ``skewnorm``, ``foldnorm``) invert the CDF
-numerically (:mod:`._statsdists_quantiles`).  ``rice`` has ``logpdf``, ``pdf``, ``mean``
-and ``var``: its ``cdf`` and ``ppf`` raise NotImplementedError (SciPy's go through the
-noncentral chi-square, which funcgrad.scipy.special does not have).
+(``invgauss``, ``wald``, ``exponnorm``, ``skewnorm``, ``foldnorm``, ``rice``) invert the
+CDF numerically (:mod:`._statsdists_quantiles`).  ``rice``'s CDF is a series of ``ive``
+(Marcum's Q); its entropy is not offered.
 """
 import math
 
+import numpy as np
+
 from .. import numpy as fnp
+from ..numpy._convert import concrete_values, is_concrete
 from . import special as sp
 from ._continuous_more import _f_quantile, _f_tail
 from ._distn import _positive, _support, rv_continuous
@@ -310,12 +312,48 @@ def _rice_mean(b):
             * sp.hyp1f1(1.5, 1.0, 0.5 * b * b))
 
 
+_RICE_TRACED_TERMS = 1000  # (enough for b x <= 9025; NaN beyond, under jit or vmap)
+
+
+def _rice_tail(upper):
+    """The CDF (or, ``upper``, the survival function) by Marcum's Q: with ``z = b x`` and
+    ``r`` the smaller of ``b/x`` and ``x/b``, the smaller tail is ``exp(-(x - b)**2 / 2)
+    sum_k r**k ive(k, z)`` (over ``k >= 0`` beyond ``x = b``, the upper tail; ``k >= 1``
+    below it, the lower one), the other one 1 minus it.  The terms fall off past ``k ~
+    sqrt(z)``: ``10 sqrt(z) + 50`` of them on plain arrays."""
+    def f(z, b_in):
+        inside, u = _positive(z)
+        # (b = 0 is rayleigh, exp(-x**2/2) above: ive(0, z)'s kink at z = 0 would give the
+        # slope in b a one-sided term where the true one, the CDF being even in b, is 0)
+        zero = fnp.equal(b_in, 0)
+        b = fnp.where(zero, 1.0, b_in)
+        prod = u * b
+        if is_concrete(prod):
+            top = float(np.max(concrete_values(prod, "", ""), initial=0.0))
+            count, cut = int(10.0 * math.sqrt(top)) + 50, math.inf
+        else:
+            count, cut = _RICE_TRACED_TERMS, ((_RICE_TRACED_TERMS - 50) / 10.0) ** 2
+        k = np.arange(float(count))
+        above = fnp.greater(u, b)
+        log_r = fnp.log(fnp.where(above, b / u, u / b))[..., None]
+        first = fnp.where(above, 0.0, 1.0)[..., None]
+        terms = fnp.where(k >= first, fnp.exp(k * log_r) * sp.ive(k, prod[..., None]), 0.0)
+        small = fnp.sum(terms, axis=-1) * fnp.exp(-0.5 * (u - b) ** 2)
+        above = fnp.where(zero, True, above)
+        small = fnp.where(zero, fnp.exp(-0.5 * u * u + 0.0 * b_in), small)
+        value = fnp.where(above == upper, small, 1.0 - small)
+        value = fnp.where(prod > cut, math.nan, value)
+        return fnp.where(inside, value, 1.0 if upper else 0.0)
+    return f
+
+
 rice = rv_continuous(
     "rice", shapes=("b",), _valid=lambda b: fnp.greater_equal(b, 0), _logpdf=_rice_logpdf,
+    _cdf=_rice_tail(False), _sf=_rice_tail(True),
     _mean=_rice_mean, _var=lambda b: 2.0 + b * b - _rice_mean(b) ** 2)
 
 for _d, _kind in ((invgauss, "positive"), (wald, "positive"), (exponnorm, "line"),
-                  (skewnorm, "line"), (foldnorm, "positive")):
+                  (skewnorm, "line"), (foldnorm, "positive"), (rice, "positive")):
     _d._ppf, _d._isf = numeric_quantiles(_d, _kind)
 del _d, _kind
 
