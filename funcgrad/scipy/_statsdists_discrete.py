@@ -9,8 +9,9 @@ NotImplementedError); the integer counts (``randint``'s bounds, ``hypergeom``'s
 ``M, n, N``, ``zipfian``'s ``n``, ``boltzmann``'s ``N``) are not differentiable.  The
 quantiles are SciPy's (a step function, derivative 0).  ``hypergeom``'s and
 ``zipfian``'s CDFs are sums over the support, whose length must be a plain value (not
-under ``jit`` or ``vmap``); ``betanbinom`` offers ``logpmf``, ``pmf`` and its moments,
-not ``cdf`` (SciPy's sums an infinite series).
+under ``jit`` or ``vmap``); ``betanbinom`` and ``skellam`` offer ``logpmf``, ``pmf`` and
+their moments, not ``cdf`` (SciPy's sums an infinite series, and goes through the
+noncentral chi-square, which funcgrad.scipy.special does not have).
 """
 import copy
 import math
@@ -25,7 +26,7 @@ from ._distn import _all, _support, rv_discrete
 from ._moments import _above
 
 __all__ = ["randint", "hypergeom", "zipf", "zipfian", "logser", "boltzmann", "planck",
-           "dlaplace", "yulesimon", "betanbinom"]
+           "dlaplace", "yulesimon", "betanbinom", "skellam"]
 
 
 def _integer(v):
@@ -320,6 +321,23 @@ betanbinom = rv_discrete(
         (s - 2.0) * (s - 1.0) ** 2), math.inf))
 
 
+# --- skellam(mu1, mu2): the difference of two Poisson counts ----------------------------------
+
+def _skellam_logpmf(k, mu1, mu2):
+    # exp(-(mu1 + mu2)) (mu1/mu2)**(k/2) I_|k|(2 sqrt(mu1 mu2)), I in its scaled form ive
+    inside = _integer(k)
+    s = fnp.where(inside, k, 0.0)
+    z = 2.0 * fnp.sqrt(mu1 * mu2)
+    return _support(inside, -(mu1 + mu2) + 0.5 * s * (fnp.log(mu1) - fnp.log(mu2))
+                    + fnp.log(sp.ive(fnp.abs(s), z)) + z)
+
+
+# (mu1, mu2 > 0: SciPy's takes 0 too, and its masses are NaN there)
+skellam = rv_discrete(
+    "skellam", shapes=("mu1", "mu2"), _logpmf=_skellam_logpmf,
+    _mean=lambda mu1, mu2: mu1 - mu2, _var=lambda mu1, mu2: mu1 + mu2)
+
+
 # --- dlaplace(a) on all the integers: masses tanh(a/2) exp(-a |k|) ----------------------------
 
 def _dlaplace_cdf(k, a):
@@ -372,7 +390,8 @@ for _name, _call in {
         "planck": "fg.grad(lambda lam: planck.logpmf(3, lam))(0.6)",
         "dlaplace": "fg.grad(lambda a: dlaplace.logpmf(-3, a))(0.8)",
         "yulesimon": "fg.grad(lambda a: yulesimon.sf(3, a))(2.6)",
-        "betanbinom": "fg.grad(lambda b: betanbinom.logpmf(3, 5, 3.5, b))(2.0)"}.items():
+        "betanbinom": "fg.grad(lambda b: betanbinom.logpmf(3, 5, 3.5, b))(2.0)",
+        "skellam": "fg.grad(lambda m: skellam.logpmf(-2, m, 3.0))(1.5)"}.items():
     _d = globals()[_name]
     _d.__doc__ = f"""SciPy's ``{_name}`` distribution (parameters: {", ".join(
         f"``{p}``" for p in _d.shapes + ("loc",))}).

@@ -525,7 +525,7 @@ from ._statsdists_special import (betaprime, chi, erlang, exponnorm, foldnorm,  
                                   gengamma, invgauss, loggamma, maxwell, nakagami, rice,
                                   skewnorm, wald)
 from ._statsdists_discrete import (betanbinom, boltzmann, dlaplace, hypergeom,  # noqa: E402,F401
-                                   logser, planck, randint, yulesimon, zipf, zipfian)
+                                   logser, planck, randint, skellam, yulesimon, zipf, zipfian)
 from . import (_statsdists_closed, _statsdists_discrete, _statsdists_special,  # noqa: E402
                _statsdists_tails)
 __all__ += (_statsdists_closed.__all__ + _statsdists_tails.__all__ + _statsdists_special.__all__
