@@ -1,7 +1,7 @@
 """More discrete distributions of :mod:`funcgrad.scipy.stats` (re-exported there):
 ``randint``, ``hypergeom``, ``zipf``, ``zipfian``, ``logser``, ``boltzmann``,
-``planck``, ``dlaplace``, ``yulesimon`` and ``betanbinom``, with SciPy's parameters
-and supports, each one :class:`._distn.rv_discrete` declaration.
+``planck``, ``dlaplace``, ``yulesimon``, ``betanbinom`` and ``skellam``, with SciPy's
+parameters and supports, each one :class:`._distn.rv_discrete` declaration.
 
 ``logpmf`` and ``pmf`` differentiate in the real shape parameters (``zipf``'s ``a``
 would need the derivative of ``zeta`` in its exponent, which raises
