@@ -305,3 +305,8 @@ def test_rice_series_at_b_0_and_far_out():
     upper = float(fst.rice.sf(8.0, 1.2))
     assert upper == pytest.approx(-math.expm1(math.log(scipy_stats.rice.cdf(8.0, 1.2))), rel=1e-4)
     assert float(fg.grad(lambda b: fst.rice.cdf(1.5, b))(0.0)) == 0.0  # (even in b)
+    # far from b the smaller tail is 0 to the last bit, with slope 0 (no series there)
+    assert float(fst.rice.cdf(1e300, 1.2)) == 1.0
+    assert float(fg.grad(lambda b: fst.rice.sf(1e300, b))(1.2)) == 0.0
+    with pytest.raises(ValueError, match="use norm"):  # (b x = 1e12: 1e7 terms)
+        fst.rice.cdf(1e6, 1e6)

@@ -313,6 +313,7 @@ def _rice_mean(b):
 
 
 _RICE_TRACED_TERMS = 1000  # (enough for b x <= 9025; NaN beyond, under jit or vmap)
+_RICE_MAX_TERMS = 20000  # (b x up to 4e6 on plain arrays)
 
 
 def _rice_tail(upper):
@@ -326,11 +327,18 @@ def _rice_tail(upper):
         # (b = 0 is rayleigh, exp(-x**2/2) above: ive(0, z)'s kink at z = 0 would give the
         # slope in b a one-sided term where the true one, the CDF being even in b, is 0)
         zero = fnp.equal(b_in, 0)
-        b = fnp.where(zero, 1.0, b_in)
+        # (the smaller tail is below exp(-(x - b)**2 / 2): 0 to the last bit past |x - b| =
+        # 40, where the series sees a stand-in, x = b = 1)
+        near = fnp.logical_and(fnp.less_equal(fnp.abs(u - b_in), 40.0), ~zero)
+        u, b = fnp.where(near, u, 1.0), fnp.where(near, b_in, 1.0)
         prod = u * b
         if is_concrete(prod):
             top = float(np.max(concrete_values(prod, "", ""), initial=0.0))
             count, cut = int(10.0 * math.sqrt(top)) + 50, math.inf
+            if count > _RICE_MAX_TERMS:
+                raise ValueError(f"rice's cdf/sf at b x = {top:.3g} needs {count} terms of its "
+                                 f"series (at most {_RICE_MAX_TERMS}); there the distribution "
+                                 f"is normal to within 1/(b x): use norm(b, 1)")
         else:
             count, cut = _RICE_TRACED_TERMS, ((_RICE_TRACED_TERMS - 50) / 10.0) ** 2
         k = np.arange(float(count))
@@ -339,8 +347,9 @@ def _rice_tail(upper):
         first = fnp.where(above, 0.0, 1.0)[..., None]
         terms = fnp.where(k >= first, fnp.exp(k * log_r) * sp.ive(k, prod[..., None]), 0.0)
         small = fnp.sum(terms, axis=-1) * fnp.exp(-0.5 * (u - b) ** 2)
-        above = fnp.where(zero, True, above)
-        small = fnp.where(zero, fnp.exp(-0.5 * u * u + 0.0 * b_in), small)
+        far = fnp.logical_and(~near, ~zero)
+        above = fnp.where(zero | far, fnp.greater(z, b_in), above)
+        small = fnp.where(zero, fnp.exp(-0.5 * z * z + 0.0 * b_in), fnp.where(far, 0.0, small))
         value = fnp.where(above == upper, small, 1.0 - small)
         value = fnp.where(prod > cut, math.nan, value)
         return fnp.where(inside, value, 1.0 if upper else 0.0)
