@@ -399,6 +399,14 @@ def _crystalball_cdf(z, beta, m):
     return fnp.exp(log_n) * fnp.where(core, above, below)
 
 
+def _crystalball_sf(z, beta, m):
+    # (in the core, the normal mass above z directly: 1 - cdf was 1e-16, not 0, far out)
+    log_n, _ = _crystalball_parts(beta, m)
+    core = fnp.greater(z, -beta)
+    upper = fnp.exp(log_n) * math.sqrt(2 * _PI) * sp.ndtr(-fnp.where(core, z, 0.0))
+    return fnp.where(core, upper, 1.0 - _crystalball_cdf(fnp.where(core, -beta, z), beta, m))
+
+
 def _crystalball_ppf(q, beta, m):
     log_n, tail_mass = _crystalball_parts(beta, m)
     low = fnp.less(q, fnp.exp(log_n) * tail_mass)
@@ -413,7 +421,7 @@ crystalball = rv_continuous(
     "crystalball", shapes=("beta", "m"),
     _valid=lambda beta, m: _all(fnp.greater(beta, 0), fnp.greater(m, 1)),
     _logpdf=_crystalball_logpdf, _cdf=_crystalball_cdf,
-    _sf=lambda z, beta, m: 1.0 - _crystalball_cdf(z, beta, m), _ppf=_crystalball_ppf)
+    _sf=_crystalball_sf, _ppf=_crystalball_ppf)
 
 
 document(globals(), {
