@@ -526,3 +526,21 @@ del _name, _mean, _var, _entropy
 # (imported last: multivariate_normal's entropy method is a different function)
 from ._stats_summary import (entropy, gmean, hmean, kurtosis, moment, skew,  # noqa: E402,F401
                              variation, zscore)
+
+# (more distributions, each declared in its own module: see their docstrings)
+from ._statsdists_closed import (anglit, arcsine, bradford, cosine, dweibull,  # noqa: E402,F401
+                                 genextreme, genpareto, hypsecant, powerlaw, semicircular,
+                                 trapezoid, triang)
+from ._statsdists_tails import (alpha, burr, burr12, crystalball, exponpow,  # noqa: E402,F401
+                                exponweib, fisk, foldcauchy, genlogistic, gompertz,
+                                halflogistic, kappa3, levy, levy_l, loguniform, moyal,
+                                reciprocal, truncexpon, weibull_max)
+from ._statsdists_special import (betaprime, chi, erlang, exponnorm, foldnorm,  # noqa: E402,F401
+                                  gengamma, invgauss, loggamma, maxwell, nakagami, rice,
+                                  skewnorm, wald)
+from ._statsdists_discrete import (betanbinom, boltzmann, dlaplace, hypergeom,  # noqa: E402,F401
+                                   logser, planck, randint, skellam, yulesimon, zipf, zipfian)
+from . import (_statsdists_closed, _statsdists_discrete, _statsdists_special,  # noqa: E402
+               _statsdists_tails)
+__all__ += (_statsdists_closed.__all__ + _statsdists_tails.__all__ + _statsdists_special.__all__
+            + _statsdists_discrete.__all__)
