@@ -14,7 +14,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
-from ._ppoly import PPoly, _check_extrapolate, piece_index
+from ._ppoly import PPoly, _check_extrapolate, evaluate_pieces
 
 __all__ = ["BPoly"]
 
@@ -102,37 +102,20 @@ class BPoly:
         poly = self.derivative(nu) if nu else self
         extrapolate = (self.extrapolate if extrapolate is None
                        else _check_extrapolate("BPoly", extrapolate))
-        xq = asarray(x)
-        if xq.dtype.kind in "biu":
-            xq = fnp.astype(xq, np.float64)
-        shape = tuple(xq.shape)
-        flat = fnp.reshape(xq, (-1,))
         breaks, c = poly._x, poly._c
-        first, last = breaks[0], breaks[breaks.shape[0] - 1]
-        if extrapolate == "periodic":
-            flat = first + fnp.mod(flat - first, last - first)
-            extrapolate = False
-        piece = piece_index(breaks, flat)
-        low = fnp.take(breaks, piece)
-        s = (flat - low) / (fnp.take(breaks, piece + 1) - low)
-        local = fnp.take(c, piece, axis=1)  # (k + 1, q, ...)
         k = c.shape[0] - 1
-        s = fnp.astype(fnp.reshape(s, s.shape + (1,) * (c.ndim - 2)), c.dtype)
-        out: Any = None
-        for a in range(k + 1):
-            term = local[a] * comb(k, a) * s ** a * (1 - s) ** (k - a)
-            out = term if out is None else out + term
-        trailing = tuple(c.shape[2:])
-        if not extrapolate:
-            outside = fnp.logical_or(flat < first, flat > last)
-            outside = fnp.reshape(outside, outside.shape + (1,) * len(trailing))
-            out = fnp.where(outside, fnp.astype(fnp.asarray(np.nan), out.dtype), out)
-        out = fnp.reshape(out, shape + trailing)
-        if self.axis:
-            order = list(range(out.ndim))
-            m, a = len(shape), self.axis
-            out = fnp.transpose(out, order[m:m + a] + order[:m] + order[m + a:])
-        return out
+
+        def bernstein(piece, t):
+            low = fnp.take(breaks, piece)
+            s = (t - low) / (fnp.take(breaks, piece + 1) - low)
+            local = fnp.take(c, piece, axis=1)  # (k + 1, q, ...)
+            s = fnp.astype(fnp.reshape(s, s.shape + (1,) * (c.ndim - 2)), c.dtype)
+            out: Any = None
+            for a in range(k + 1):
+                term = local[a] * comb(k, a) * s ** a * (1 - s) ** (k - a)
+                out = term if out is None else out + term
+            return out
+        return evaluate_pieces(breaks, c, self.axis, x, extrapolate, bernstein)
 
     def derivative(self, nu: int = 1) -> "BPoly":
         """The ``nu``-th derivative, a ``BPoly`` of degree ``k - nu`` (``k (c[a + 1] -

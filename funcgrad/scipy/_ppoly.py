@@ -62,6 +62,35 @@ def _check_extrapolate(name, extrapolate):
     return bool(extrapolate)
 
 
+def evaluate_pieces(breaks, c, axis, x, extrapolate, local):
+    """A piecewise polynomial (``c`` stored ``(k + 1, pieces, ...)`` on ``breaks``) at the
+    points ``x``: ``local(piece, t)`` evaluates the pieces ``piece`` at the flat points
+    ``t`` (``(q, ...)``); this maps ``t`` into the period, puts NaN outside without
+    ``extrapolate``, and gives ``x``'s shape at ``axis`` of the trailing shape, as SciPy's
+    ``PPoly`` and ``BPoly`` do."""
+    xq = asarray(x)
+    if xq.dtype.kind in "biu":
+        xq = fnp.astype(xq, np.float64)
+    shape = tuple(xq.shape)
+    flat = fnp.reshape(xq, (-1,))
+    first, last = breaks[0], breaks[breaks.shape[0] - 1]
+    if extrapolate == "periodic":
+        flat = first + fnp.mod(flat - first, last - first)
+        extrapolate = False
+    out = local(piece_index(breaks, flat), flat)
+    trailing = tuple(c.shape[2:])
+    if not extrapolate:
+        outside = fnp.logical_or(flat < first, flat > last)
+        outside = fnp.reshape(outside, outside.shape + (1,) * len(trailing))
+        out = fnp.where(outside, fnp.astype(fnp.asarray(np.nan), out.dtype), out)
+    out = fnp.reshape(out, shape + trailing)
+    if axis:  # (x's axes go where the interpolation axis was, as SciPy's)
+        order = list(range(out.ndim))
+        k = len(shape)
+        out = fnp.transpose(out, order[k:k + axis] + order[:k] + order[k + axis:])
+    return out
+
+
 class PPoly:
     """A piecewise polynomial in the power basis (``scipy.interpolate.PPoly``): on
     ``[x[i], x[i + 1]]`` it is ``sum_m c[m, i, ...] * (t - x[i]) ** (k - m)``.  ``c`` has
@@ -133,29 +162,11 @@ class PPoly:
                              f"non-negative, got {nu}; use .antiderivative(-nu)")
         extrapolate = (self.extrapolate if extrapolate is None
                        else _check_extrapolate(type(self).__name__, extrapolate))
-        xq = asarray(x)
-        if xq.dtype.kind in "biu":
-            xq = fnp.astype(xq, np.float64)
-        shape = tuple(xq.shape)
-        flat = fnp.reshape(xq, (-1,))
-        breaks = self._x
-        first, last = breaks[0], breaks[breaks.shape[0] - 1]
-        if extrapolate == "periodic":
-            flat = first + fnp.mod(flat - first, last - first)
-            extrapolate = False
-        piece = piece_index(breaks, flat)
-        out = horner(fnp.take(self._c, piece, axis=1), flat - fnp.take(breaks, piece), nu)
-        trailing = tuple(self._c.shape[2:])
-        if not extrapolate:
-            outside = fnp.logical_or(flat < first, flat > last)
-            outside = fnp.reshape(outside, outside.shape + (1,) * len(trailing))
-            out = fnp.where(outside, fnp.astype(fnp.asarray(np.nan), out.dtype), out)
-        out = fnp.reshape(out, shape + trailing)
-        if self.axis:  # (x's axes go where the interpolation axis was, as SciPy's)
-            order = list(range(out.ndim))
-            k, a = len(shape), self.axis
-            out = fnp.transpose(out, order[k:k + a] + order[:k] + order[k + a:])
-        return out
+        breaks, c = self._x, self._c
+
+        def power_basis(piece, t):
+            return horner(fnp.take(c, piece, axis=1), t - fnp.take(breaks, piece), nu)
+        return evaluate_pieces(breaks, c, self.axis, x, extrapolate, power_basis)
 
     def derivative(self, nu: int = 1) -> "PPoly":
         """The ``nu``-th derivative as a ``PPoly`` (an antiderivative for ``nu < 0``).
