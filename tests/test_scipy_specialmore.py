@@ -326,3 +326,12 @@ def test_integer_functions_are_scipys(name, args):
             *scalar, exact=True)
     with pytest.raises(TypeError, match="no derivative"):
         fg.grad(lambda v: getattr(fsp, name)(v, *args[1:]))(5.0)
+
+
+def test_zeta_underflows_to_zero_not_nan():
+    # (q**-s underflowing made the series' tests 0/0 and its tail inf * 0: NaN in float32
+    # from s ~ 150, in float64 from s ~ 1080)
+    for dtype, s in ((np.float32, [100.0, 150.0, 200.0]), (np.float64, [900.0, 1100.0])):
+        x = np.array(s, dtype)
+        np.testing.assert_array_equal(fsp.zeta(x, dtype(2.0)),
+                                      scipy_special.zeta(x, dtype(2.0)))

@@ -134,7 +134,9 @@ if ok:
         a = q
         n = C(0)
         b = C(0)
-        done = False
+        # (q**-s underflowed, q >= 1: every later term is smaller, the sum is 0; the
+        # tests below would divide 0 by 0 and the tail overflow, NaN in float32)
+        done = acc == C(0)
         while (n < C(9) or a <= C(9)) and not done:
             n = n + C(1)
             a = a + C(1)
