@@ -3,12 +3,12 @@ there): ``ks_1samp`` and ``kstest``, with SciPy's signatures and result.
 
 The statistic, the largest gap between the empirical CDF and ``cdf``, is differentiable in
 the data and in the parameters ``cdf`` closes over or takes in ``args`` (at the sample
-point where the gap is largest); the one-sided p-values (``ksone``'s survival function)
-and the two-sided ``'asymp'`` (``kolmogorov``) and ``'approx'`` ones are differentiable
-too.  SciPy's exact two-sided p-value, its default, needs the finite-``n`` distribution
-``kstwo``, which funcgrad does not have: ``method='exact'`` (and ``'auto'``) raise there,
-naming the methods that are available.  The two-sample test (``ks_2samp``) is not
-available either.
+point where the gap is largest); the one-sided p-values (``ksone``'s survival function),
+the two-sided exact one (SciPy's default: ``kstwo``'s, SciPy's values, differentiable
+once) and the ``'asymp'`` (``kolmogorov``) and ``'approx'`` ones are differentiable too.
+The two-sample test ``ks_2samp``: SciPy's statistic and p-value, step functions of the
+data (their derivative is 0 wherever it exists); the location of the gap, a data value,
+moves with the data.
 """
 import math
 from collections import namedtuple
@@ -17,15 +17,16 @@ from typing import Any, Callable, Sequence, Union
 import numpy as np
 
 from .. import numpy as fnp
-from ..numpy._convert import asarray
+from ..numpy._convert import asarray, concrete_values
 from ..typing import ArrayLike
 from . import special as sp
 from ._continuous_more import ksone
 from ._correlation import _check_alternative
 from ._distn import DISTRIBUTIONS
+from ._kstwo import kstwo
 from ._stats_summary import _prepare
 
-__all__ = ["ks_1samp", "kstest"]
+__all__ = ["ks_1samp", "kstest", "ks_2samp"]
 
 
 class KstestResult(namedtuple("KstestResult", ["statistic", "pvalue"])):
@@ -68,9 +69,9 @@ def ks_1samp(x: ArrayLike, cdf: Callable[..., Any], args: Sequence[Any] = (),
     the continuous distribution function ``cdf(x, *args)`` (a funcgrad one, such as
     ``norm.cdf``, for derivatives), as ``scipy.stats.ks_1samp``.  One-sided
     (``alternative='greater'``/``'less'``): the exact p-value (``ksone``).  Two-sided:
-    ``method='asymp'`` (Kolmogorov's limit distribution) or ``'approx'`` (twice the
-    one-sided); SciPy's ``'exact'``, its ``'auto'``, needs ``kstwo``, which is not
-    available: those raise ``NotImplementedError``.
+    ``method='exact'`` (the default ``'auto'``: ``kstwo``'s survival function, SciPy's
+    values, differentiable once; not under ``jit``/``vmap``), ``'asymp'`` (Kolmogorov's
+    limit distribution) or ``'approx'`` (twice the one-sided).
 
     >>> import numpy as np, funcgrad as fg
     >>> from funcgrad.scipy.stats import norm
@@ -85,12 +86,6 @@ def ks_1samp(x: ArrayLike, cdf: Callable[..., Any], args: Sequence[Any] = (),
     if method not in ("auto", "exact", "asymp", "approx"):
         raise ValueError(f"ks_1samp: method must be 'auto', 'exact', 'asymp' or 'approx', "
                          f"got {method!r}")
-    if alternative == "two-sided" and method in ("auto", "exact"):
-        raise NotImplementedError(
-            "ks_1samp: the exact two-sided p-value (SciPy's default, method='auto' or "
-            "'exact') needs the distribution kstwo, which funcgrad does not have; pass "
-            "method='asymp' (Kolmogorov's limit) or 'approx' (twice the one-sided exact "
-            "p-value), or alternative='greater'/'less' (exact)")
     ndim = np.ndim(x)
     x, ax = _prepare("ks_1samp", x, axis, nan_policy)
     x = fnp.sort(fnp.moveaxis(x if x.ndim else fnp.reshape(x, (1,)), ax, -1), axis=-1)
@@ -102,7 +97,9 @@ def ks_1samp(x: ArrayLike, cdf: Callable[..., Any], args: Sequence[Any] = (),
         plus = d_plus > d_minus
         d = fnp.where(plus, d_plus, d_minus)
         location, sign = fnp.where(plus, at_plus, at_minus), fnp.where(plus, 1, -1)
-        if method == "asymp":
+        if method in ("auto", "exact"):
+            p = kstwo.sf(d, n)
+        elif method == "asymp":
             p = sp.kolmogorov(d * math.sqrt(n))
         else:
             p = 2.0 * ksone.sf(d, n)
@@ -143,9 +140,48 @@ def kstest(rvs: ArrayLike, cdf: Union[str, Callable[..., Any]], args: Sequence[A
                              f"funcgrad.scipy.stats; pass a function or a distribution's name")
         return ks_1samp(rvs, distribution.cdf, args, alternative, method, axis=axis,
                         nan_policy=nan_policy, keepdims=keepdims)
-    if not callable(cdf):
-        raise NotImplementedError("kstest: cdf must be a function or a distribution's name; "
-                                  "the two-sample test (cdf an array, SciPy's ks_2samp) is "
-                                  "not available")
+    if not callable(cdf):  # (a second sample: the two-sample test, as SciPy's)
+        return ks_2samp(rvs, cdf, alternative, method, axis=axis, nan_policy=nan_policy,
+                        keepdims=keepdims)
     return ks_1samp(rvs, cdf, args, alternative, method, axis=axis, nan_policy=nan_policy,
                     keepdims=keepdims)
+
+
+def ks_2samp(data1: ArrayLike, data2: ArrayLike, alternative: str = "two-sided",
+             method: str = "auto", *, axis: int = 0, nan_policy: str = "propagate",
+             keepdims: bool = False) -> KstestResult:
+    """The two-sample Kolmogorov-Smirnov test of 1-d samples ``data1`` and ``data2``, as
+    ``scipy.stats.ks_2samp`` (whose statistic and p-value these are: SciPy imported on
+    the first call; concrete values only).  Both are step functions of the data, so
+    their derivative is 0 wherever it exists; ``statistic_location``, the data value
+    where the gap is, carries that value's derivative.
+
+    >>> import numpy as np
+    >>> res = ks_2samp(np.array([0.1, 0.4, 0.7]), np.array([0.5, 0.8, 0.9, 1.2]))
+    >>> float(res.statistic), float(res.statistic_location)
+    (0.75, 0.7)
+    """
+    _check_alternative("ks_2samp", alternative)
+    if method not in ("auto", "exact", "asymp"):
+        raise ValueError(f"ks_2samp: method must be 'auto', 'exact' or 'asymp', got "
+                         f"{method!r}")
+    if nan_policy != "propagate" or keepdims:
+        raise NotImplementedError("ks_2samp: nan_policy other than 'propagate' and "
+                                  "keepdims=True are not available")
+    x1, x2 = asarray(data1), asarray(data2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise NotImplementedError("ks_2samp: only 1-d samples are available here; loop (or "
+                                  "call SciPy) over the others")
+    what, fix = "ks_2samp (a step function of the data)", "call it outside jit and vmap"
+    c1 = np.sort(concrete_values(x1, what, fix))
+    c2 = np.sort(concrete_values(x2, what, fix))
+    from scipy import stats
+    res = stats.ks_2samp(c1, c2, alternative=alternative, method=method)
+    # the gap's place as SciPy finds it, taken from the sorted traced samples
+    both = np.concatenate([c1, c2])
+    diffs = (np.searchsorted(c1, both, side="right") / c1.shape[0]
+             - np.searchsorted(c2, both, side="right") / c2.shape[0])
+    index = int(np.argmin(diffs) if res.statistic_sign < 0 else np.argmax(diffs))
+    location = fnp.concatenate([fnp.sort(x1), fnp.sort(x2)])[index]
+    return KstestResult(np.float64(res.statistic), res.pvalue, location,
+                        np.int8(res.statistic_sign))

@@ -59,14 +59,15 @@ from ._statstests_tests import (chisquare, f_oneway, jarque_bera, kurtosistest, 
                                 ttest_1samp, ttest_ind, ttest_ind_from_stats, ttest_rel)
 from ._statstests_regress import linregress, siegelslopes, theilslopes  # noqa: F401
 from ._statstests_ranks import kendalltau, mannwhitneyu, wilcoxon  # noqa: F401
-from ._statstests_ks import ks_1samp, kstest  # noqa: F401
+from ._statstests_ks import ks_1samp, ks_2samp, kstest  # noqa: F401
+from ._kstwo import kstwo  # noqa: F401
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
            "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
            "geom", "nbinom"] + _more.__all__ + _more2.__all__ + _functions.__all__ + [
     "gaussian_kde", "multivariate_t", "pearsonr", "spearmanr"] + _summary.__all__ + (
     _statstests_summary.__all__ + _statstests_tests.__all__ + _statstests_regress.__all__
-    + _statstests_ranks.__all__ + _statstests_ks.__all__)
+    + _statstests_ranks.__all__ + _statstests_ks.__all__ + ["kstwo"])
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _INF = math.inf
