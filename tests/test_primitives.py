@@ -748,6 +748,13 @@ OPS = [
     *[Op(f"ellipj_{part}", lambda m, u, part=part: getattr(primitive_extra, "ellipj_" + part)(
         u, np.asarray(0.4, u.dtype)), ref=lambda u, i=i: scipy_special("ellipj")(u, 0.4)[i])
       for i, part in enumerate(("sn", "cn", "dn", "ph"))],
+    *[Op(f"airy_{part}", lambda m, x, i=i: fsp.airy(x)[i], dom=U(-3.0, 3.0),
+         ref=lambda x, i=i: scipy_special("airy")(x)[i])
+      for i, part in enumerate(("ai", "aip", "bi", "bip"))],
+    # (the scaled Ai is NaN below 0, and the scale's slope sqrt(x) infinite at 0)
+    *[Op(f"airye_{part}", lambda m, x, i=i: fsp.airye(x)[i], dom=U(0.2, 3.0),
+         ref=lambda x, i=i: scipy_special("airye")(x)[i])
+      for i, part in enumerate(("ai", "aip", "bi", "bip"))],
     Op("wrightomega", lambda m, x: fsp.wrightomega(x), dom=U(-2.0, 3.0),
        ref=scipy_special("wrightomega")),
     Op("tklmbda", lambda m, x, lm: fsp.tklmbda(x, lm), bcast(2), [U(-1.5, 1.5), U(0.05, 0.5)],

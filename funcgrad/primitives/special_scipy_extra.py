@@ -30,7 +30,8 @@ layer does not have).
 """
 import math
 
-from .elementwise import cosh, equal, less, log, logical_and, power, sinh, square, where
+from .elementwise import (cosh, equal, less, log, logical_and, maximum, power, sinh, sqrt,
+                          square, where)
 from .special_scipy import _boxcox_dl, _call, _declare, _not_implemented, _scipy
 
 _DEGREE = math.pi / 180.0
@@ -169,7 +170,35 @@ def _tklmbda_lin_l(g, x, l, F):
 tklmbda_p = _declare("tklmbda", _tklmbda_lin_x, _tklmbda_lin_l)
 tklmbda = _call(tklmbda_p)
 
+# --- Airy functions: Ai, Ai', Bi, Bi' (Ai'' = x Ai), and their scaled forms ----------------
+# airye: Ai and Ai' times exp(zeta), Bi and Bi' times exp(-|zeta|), zeta = 2/3 x**1.5 (real
+# for x >= 0; for x < 0 SciPy's scaled Ai is NaN and its scaled Bi is Bi): the scale's
+# slope is +-sqrt(x) times the function, 0 for x < 0.
+def _airy(name, index, lin, scaled=False):
+    return _declare(name, lin, kernel=_scipy("airye" if scaled else "airy", index))
+
+
+def _root(x):
+    return sqrt(maximum(x, 0.0))
+
+
+airy_ai_p = _airy("airy_ai", 0, lambda g, x, out: g * airy_aip(x))
+airy_aip_p = _airy("airy_aip", 1, lambda g, x, out: g * (x * airy_ai(x)))
+airy_bi_p = _airy("airy_bi", 2, lambda g, x, out: g * airy_bip(x))
+airy_bip_p = _airy("airy_bip", 3, lambda g, x, out: g * (x * airy_bi(x)))
+airy_ai, airy_aip, airy_bi, airy_bip = (_call(p) for p in (airy_ai_p, airy_aip_p, airy_bi_p,
+                                                            airy_bip_p))
+airye_ai_p = _airy("airye_ai", 0, lambda g, x, out: g * (airye_aip(x) + _root(x) * out), True)
+airye_aip_p = _airy("airye_aip", 1, lambda g, x, out: g * (x * airye_ai(x) + _root(x) * out),
+                    True)
+airye_bi_p = _airy("airye_bi", 2, lambda g, x, out: g * (airye_bip(x) - _root(x) * out), True)
+airye_bip_p = _airy("airye_bip", 3, lambda g, x, out: g * (x * airye_bi(x) - _root(x) * out),
+                    True)
+airye_ai, airye_aip, airye_bi, airye_bip = (_call(p) for p in (
+    airye_ai_p, airye_aip_p, airye_bi_p, airye_bip_p))
+
 __all__ = ["jve", "yve", "hankel1", "hankel1e", "hankel2", "hankel2e", "powm1", "sindg",
            "cosdg", "tandg", "cotdg", "shichi_shi", "shichi_chi", "hyperu", "ellipj_sn",
-           "ellipj_cn", "ellipj_dn", "ellipj_ph", "wrightomega", "tklmbda"]
+           "ellipj_cn", "ellipj_dn", "ellipj_ph", "wrightomega", "tklmbda", "airy_ai",
+           "airy_aip", "airy_bi", "airy_bip", "airye_ai", "airye_aip", "airye_bi", "airye_bip"]
 

@@ -102,6 +102,7 @@ from ._specialmore_elementary import (cosdg, cotdg, diric, ellipj, hyperu,  # no
                                       powm1, radian, shichi, sindg, tandg, tklmbda,
                                       voigt_profile, wrightomega, zetac)
 from ._specialmore_integer import euler, factorial2, factorialk, perm, stirling2  # noqa: F401
+from ._special_airy import airy, airye  # noqa: F401
 from ._specialmore_roots import (c_roots, cg_roots, h_roots, he_roots, j_roots,  # noqa: F401
                                  js_roots, l_roots, la_roots, p_roots, ps_roots,
                                  roots_chebyc, roots_chebys, roots_chebyt, roots_chebyu,
@@ -626,7 +627,7 @@ del _name, _f, _wrapped
 # (not ufuncs in SciPy either: no out=)
 __all__ += ([n for n in _bessel_more.__all__ + _elementary_more.__all__
              if n not in _bessel_more.UFUNCS + _elementary_more.UFUNCS]
-            + _integer_more.__all__ + _roots.__all__)
+            + _integer_more.__all__ + _roots.__all__ + ["airy", "airye"])
 
 
 def __getattr__(name: str) -> Any:
