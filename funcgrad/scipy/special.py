@@ -103,6 +103,8 @@ from ._specialmore_elementary import (cosdg, cotdg, diric, ellipj, hyperu,  # no
                                       voigt_profile, wrightomega, zetac)
 from ._specialmore_integer import euler, factorial2, factorialk, perm, stirling2  # noqa: F401
 from ._special_airy import airy, airye  # noqa: F401
+from ._special_legendre import (legendre_p, legendre_p_all, sph_legendre_p,  # noqa: F401
+                                sph_legendre_p_all)
 from ._specialmore_roots import (c_roots, cg_roots, h_roots, he_roots, j_roots,  # noqa: F401
                                  js_roots, l_roots, la_roots, p_roots, ps_roots,
                                  roots_chebyc, roots_chebys, roots_chebyt, roots_chebyu,
@@ -627,7 +629,9 @@ del _name, _f, _wrapped
 # (not ufuncs in SciPy either: no out=)
 __all__ += ([n for n in _bessel_more.__all__ + _elementary_more.__all__
              if n not in _bessel_more.UFUNCS + _elementary_more.UFUNCS]
-            + _integer_more.__all__ + _roots.__all__ + ["airy", "airye"])
+            + _integer_more.__all__ + _roots.__all__ + ["airy", "airye", "legendre_p",
+                                                        "legendre_p_all", "sph_legendre_p",
+                                                        "sph_legendre_p_all"])
 
 
 def __getattr__(name: str) -> Any:
