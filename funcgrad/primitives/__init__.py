@@ -1,7 +1,7 @@
 """All primitives, one module per family.  Importing this registers them in
 :data:`funcgrad.core.REGISTRY`."""
 from . import (structural, elementwise, special, incomplete, special_scipy,  # noqa: F401
-               special_scipy_more, smirnov,
+               special_scipy_more, special_scipy_extra, smirnov,
                reductions, linalg, indexing, decompositions, eig, pinv)
 from ..core import REGISTRY
 
