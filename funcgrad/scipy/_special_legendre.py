@@ -53,7 +53,7 @@ def _with_derivatives(table, x, diff_n, name):
 
 
 def _legendre_table(top, z):
-    """``P_0(z) .. P_top(z)`` stacked (Bonnet's recurrence)."""
+    """``P_0(z)`` to ``P_top(z)`` stacked (Bonnet's recurrence)."""
     rows = [fnp.ones_like(z), z]
     for k in range(1, top):
         rows.append(((2 * k + 1) * z * rows[k] - k * rows[k - 1]) / (k + 1))
@@ -61,7 +61,7 @@ def _legendre_table(top, z):
 
 
 def legendre_p_all(n: int, z: ArrayLike, *, diff_n: int = 0) -> Array:
-    """The Legendre polynomials ``P_0 .. P_n`` at ``z`` and their first ``diff_n``
+    """The Legendre polynomials ``P_0`` to ``P_n`` at ``z`` and their first ``diff_n``
     derivatives, shape ``(diff_n + 1, n + 1, *z.shape)``, as
     ``scipy.special.legendre_p_all``; differentiable in ``z``.
 
@@ -130,8 +130,8 @@ def _spherical_table(top, order, theta):
 
 
 def sph_legendre_p_all(n: int, m: int, theta: ArrayLike, *, diff_n: int = 0) -> Array:
-    """The spherical Legendre functions of degree ``0 .. n`` and order ``-m .. m`` at the
-    polar angle ``theta`` (order ``k`` at index ``k`` mod ``2m + 1``) and their first
+    """The spherical Legendre functions of degrees 0 to ``n`` and orders ``-m`` to ``m`` at
+    the polar angle ``theta`` (order ``k`` at index ``k`` mod ``2m + 1``) and their first
     ``diff_n`` derivatives in ``theta``, shape ``(diff_n + 1, n + 1, 2m + 1,
     *theta.shape)``, as ``scipy.special.sph_legendre_p_all``; differentiable in ``theta``.
 
