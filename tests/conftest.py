@@ -60,6 +60,18 @@ def pytest_collection_modifyitems(config, items):
     if soak:
         config.hook.pytest_deselected(items=soak)
         items[:] = [item for item in items if not item.get_closest_marker("soak")]
+    # The files of the longest single steps first: xdist hands out whole files in this
+    # order, so that they start while the many short files can still fill the other
+    # worker's time, rather than one of them running alone at the end.
+    first = {name: rank for rank, name in enumerate(_LONGEST_FIRST)}
+    items.sort(key=lambda item: first.get(item.path.name, len(first)))
+
+
+# (make test's slowest steps: a site build, the benchmark smoke run, the CUDA simulator's
+# processes, mypy; then the files of the most tests)
+_LONGEST_FIRST = ("test_bench_smoke.py", "test_docs.py", "test_gpu.py", "test_typing.py",
+                  "test_gpu_transforms.py", "test_primitives.py", "test_scipy_ivp_radau.py",
+                  "test_reliability_threads.py")
 
 
 @pytest.fixture(scope="module")
