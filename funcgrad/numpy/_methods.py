@@ -351,8 +351,8 @@ def _binary(fn, numeric=False, weak_attr=False, traced=False):
         def op(self, other):
             t = type(other)
             if t is not float and t is not int and t not in _special_classes:
-                if getattr(t, "__array_ufunc__", True) is None:
-                    return NotImplemented  # (see _defers)
+                if _defers(other):
+                    return NotImplemented
                 other = _operand(other)
             if traced:
                 out = self._trace.local["interpreter"].process2(prim, self, other)
@@ -365,7 +365,7 @@ def _binary(fn, numeric=False, weak_attr=False, traced=False):
         def rop(self, other):
             t = type(other)
             if t is not float and t is not int and t not in _special_classes:
-                if getattr(t, "__array_ufunc__", True) is None:
+                if _defers(other):
                     return NotImplemented
                 other = _operand(other)
             if traced:

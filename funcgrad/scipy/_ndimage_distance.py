@@ -79,7 +79,7 @@ def distance_transform_edt(input: ArrayLike, sampling: Any = None,
     >>> float(fg.grad(lambda s: fnd.distance_transform_edt(mask, sampling=s).sum())(0.5))
     5.0
     """
-    return _euclidean("distance_transform_edt", input, sampling, return_distances,
+    return _distances("distance_transform_edt", input, sampling, return_distances,
                       return_indices, distances, indices, None)
 
 
@@ -96,11 +96,11 @@ def distance_transform_bf(input: ArrayLike, metric: str = "euclidean", sampling:
     array([[0, 1, 2],
            [1, 2, 3]], dtype=uint32)
     """
-    return _euclidean("distance_transform_bf", input, sampling, return_distances,
+    return _distances("distance_transform_bf", input, sampling, return_distances,
                       return_indices, distances, indices, metric)
 
 
-def _euclidean(name, input, sampling, return_distances, return_indices, distances,
+def _distances(name, input, sampling, return_distances, return_indices, distances,
                indices, metric):
     _no_outputs(name, distances, indices)
     if not return_distances and not return_indices:

@@ -55,6 +55,14 @@ def _level_options(opts, level, n):
     return opts[level]
 
 
+def _checked(options):
+    unknown = set(options) - set(_QUAD_OPTIONS)
+    if unknown:
+        raise TypeError(f"nquad: opts hold keywords quad does not take: "
+                        f"{sorted(unknown)}; it takes {', '.join(_QUAD_OPTIONS)}")
+    return options
+
+
 def nquad(func: Callable[..., ArrayLike], ranges: Sequence[Any], args: Any = None,
           opts: Any = None, full_output: bool = False) -> tuple[Any, Any]:
     """``(value, abserr)``: the integral of ``func(x0, x1, ..., *args)`` over ``ranges``,
@@ -120,6 +128,9 @@ def nquad(func: Callable[..., ArrayLike], ranges: Sequence[Any], args: Any = Non
     live = [i for i, v in enumerate(values) if isinstance(v, Tracer) or is_special(v)]
     fixed = [stop_gradient(v) for v in values]
     worst = [0.0]  # (SciPy's abserr: the largest of every integral's)
+    # (fixed options checked once; a callable's at each of its calls)
+    levels = [_level_options(opts, level, n) for level in range(n)]
+    levels = [o if callable(o) else _checked(o) for o in levels]
 
     def whole(given):
         params = list(fixed)
@@ -142,13 +153,9 @@ def nquad(func: Callable[..., ArrayLike], ranges: Sequence[Any], args: Any = Non
             lo, hi = captured(params, start, size)
         else:
             lo, hi = converted(*outer, *user(params), *captured(params, start, size))
-        options = _level_options(opts, level, n)
+        options = levels[level]
         if callable(options):
-            options = options(*outer, *user(params))
-        unknown = set(options) - set(_QUAD_OPTIONS)
-        if unknown:
-            raise TypeError(f"nquad: opts hold keywords quad does not take: "
-                            f"{sorted(unknown)}; it takes {', '.join(_QUAD_OPTIONS)}")
+            options = _checked(options(*outer, *user(params)))
         if options.get("points") is not None:  # (those inside this range, as SciPy's)
             ends = sorted(float(stop_gradient(v)) for v in (lo, hi))
             inside = [v for v in np.atleast_1d(options["points"]) if ends[0] <= v <= ends[1]]
