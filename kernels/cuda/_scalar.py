@@ -14,7 +14,11 @@ functions, in the simulator NumPy's ufuncs on complex scalars, which the CPU's c
 arrays compute with (so the simulator gives the CPU's values, and IEEE ones at
 singularities where ``cmath`` raises).
 """
+import ctypes
+import ctypes.util
+import functools
 import math
+import threading
 
 from ._config import SIM
 
@@ -67,23 +71,39 @@ def __getattr__(name):
     """Any other leaf is Python's ``math`` function of that name (``erf``, ``lgamma``...):
     on a GPU, libdevice's.  In the simulator, the C library's function of that name
     (``gamma`` is C's ``tgamma``): IEEE values at poles and outside the domain, as the
-    device gives, where Python's ``math`` raises "math domain error"."""
+    device gives, where Python's ``math`` raises "math domain error".  Each is looked up
+    once and kept as a module attribute: the simulator's threads ask for it at every
+    call, all at once."""
     try:
         fn = getattr(math, name)
     except AttributeError:
         raise AttributeError(f"no scalar leaf {name!r}: add it to {__name__}") from None
-    return _c_library(name, fn) if SIM else fn
+    with _LOOKUP_LOCK:
+        return globals().setdefault(name, _c_library(name, fn) if SIM else fn)
+
+
+_LOOKUP_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def _libm():
+    return ctypes.CDLL(ctypes.util.find_library("m"))
+
+
+def _arity(fn):
+    """The number of arguments of a ``math`` builtin, read from its text signature
+    (``"($module, x, y, /)"``).  Not ``inspect.signature``: that parses the text with
+    ``ast``, which CPython 3.11 cannot do in two threads at once (its conversion keeps
+    one recursion counter for all threads)."""
+    params = (fn.__text_signature__ or "").strip("()").split(",")
+    return sum(p.strip() not in ("", "$module", "/") for p in params)
 
 
 def _c_library(name, fn):
-    import ctypes
-    import ctypes.util
-    import inspect
     try:
-        libm = ctypes.CDLL(ctypes.util.find_library("m"))
-        c_fn = getattr(libm, {"gamma": "tgamma"}.get(name, name))
-        n_args = len(inspect.signature(fn).parameters)
-    except (OSError, AttributeError, TypeError, ValueError):
+        c_fn = getattr(_libm(), {"gamma": "tgamma"}.get(name, name))
+        n_args = _arity(fn)
+    except (OSError, AttributeError, TypeError):
         return fn  # no C library at hand: Python's (raises at poles)
     c_fn.restype = ctypes.c_double
     c_fn.argtypes = [ctypes.c_double] * n_args

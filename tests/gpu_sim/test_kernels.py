@@ -266,6 +266,34 @@ def test_elementwise_on_strided_views():
     assert_same(IMPLS["multiply"](col, col), y * y)
 
 
+def test_simulator_leaves_are_the_c_library_looked_up_once_and_safe_in_threads():
+    # (under the simulator every F.<leaf> of a kernel ran the module's __getattr__: a new
+    # C-library handle and an inspect.signature, which parses text with ast, per call and
+    # per thread; CPython 3.11's ast conversion fails when two threads parse at once)
+    import math
+    import threading
+    from funcgrad.kernels.cuda import _scalar as F
+    if not getattr(F, "SIM", False):
+        pytest.skip("the simulator's leaves")
+    assert F._arity(math.lgamma) == 1 and F._arity(math.ldexp) == 2
+    results, errors = [], []
+
+    def leaf_calls():
+        try:
+            results.append((F.lgamma(0.0), F.erf(0.5), F.gamma(-1.0)))
+        except Exception as e:  # (collected: the assertion below names it)
+            errors.append(e)
+    threads = [threading.Thread(target=leaf_calls) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert F.lgamma is F.lgamma  # kept as a module attribute
+    for lg, erf, gamma in results:
+        assert lg == np.inf and erf == math.erf(0.5) and np.isnan(gamma)
+
+
 def test_smirnov_derivative_kernel():
     # (n >= 1, d in [0, 1]: the operands the generic tests draw give NaN on both sides;
     # d = j/n and the ends, where terms of its sum enter, included; float32: the sum of
