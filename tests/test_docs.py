@@ -33,7 +33,7 @@ MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.nump
            "funcgrad.scipy.fft",
            "funcgrad.scipy.fftpack",
            "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq", "funcgrad.scipy.interpolate",
-           "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.spatial",
+           "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.sparse.csgraph", "funcgrad.scipy.spatial",
            "funcgrad.scipy.spatial.distance", "funcgrad.scipy.spatial.transform",
            "funcgrad.lax", "funcgrad.tree", "funcgrad.jit", "funcgrad.forward_ad",
            "funcgrad.autograd", "funcgrad.graph", "funcgrad.profiler"]

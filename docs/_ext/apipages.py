@@ -75,6 +75,7 @@ MODULES = [
     ("funcgrad.scipy.cluster.vq", "vector quantization"),
     ("funcgrad.scipy.interpolate", "1-d splines and interpolation on a grid"),
     ("funcgrad.scipy.sparse.linalg", "Krylov solvers"),
+    ("funcgrad.scipy.sparse.csgraph", "shortest paths, spanning trees and graph Laplacians"),
     ("funcgrad.scipy.spatial", "distance functions, Procrustes analysis and slerp"),
     ("funcgrad.scipy.spatial.distance", "pairwise distances and their metrics"),
     ("funcgrad.scipy.spatial.transform", "rotations"),
