@@ -545,3 +545,4 @@ from . import (_statsdists_closed, _statsdists_discrete, _statsdists_special,  #
                _statsdists_tails)
 __all__ += (_statsdists_closed.__all__ + _statsdists_tails.__all__ + _statsdists_special.__all__
             + _statsdists_discrete.__all__)
+from . import _qmc as qmc  # noqa: E402,F401  (SciPy's scipy.stats.qmc)
