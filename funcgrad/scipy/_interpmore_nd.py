@@ -195,9 +195,9 @@ def griddata(points: Any, values: ArrayLike, xi: Any, method: str = "linear",
     """Interpolation of scattered data at ``xi`` (``scipy.interpolate.griddata``):
     ``method`` 'nearest' (:class:`NearestNDInterpolator`) or 'linear'
     (:class:`LinearNDInterpolator`); 1-d data go through :func:`interp1d` ('nearest'
-    extrapolates, as SciPy's), where 'cubic' works too.  'cubic' in 2-d
-    (Clough-Tocher) raises ``NotImplementedError``.  Differentiable in ``values``, and
-    for 'linear' in ``points`` and ``xi``.
+    extrapolates, as SciPy's), where 'cubic' works too; 'cubic' in 2-d is
+    :class:`CloughTocher2DInterpolator`.  Differentiable in ``values``, for 'linear' in
+    ``points`` and ``xi``, for 'cubic' in ``xi``.
 
     >>> import numpy as np, funcgrad.scipy.interpolate as fi
     >>> x = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
@@ -224,8 +224,8 @@ def griddata(points: Any, values: ArrayLike, xi: Any, method: str = "linear",
         return LinearNDInterpolator(points, values, fill_value=fill_value,
                                     rescale=rescale)(xi)
     if method == "cubic" and ndim == 2:
-        raise NotImplementedError("griddata: method='cubic' in 2-d (Clough-Tocher) is not "
-                                  "implemented; use method='linear', or RBFInterpolator "
-                                  "with kernel='cubic' for a smooth interpolant")
+        from ._interpmore_clough import CloughTocher2DInterpolator
+        return CloughTocher2DInterpolator(points, values, fill_value=fill_value,
+                                          rescale=rescale)(xi)
     raise ValueError(f"griddata: Unknown interpolation method {method!r} for {ndim} "
                      f"dimensional data")

@@ -196,3 +196,6 @@ __all__ += ["NearestNDInterpolator", "LinearNDInterpolator", "griddata"]
 from ._interpmore_bivariate import RectBivariateSpline, bisplev, bisplrep  # noqa: E402
 
 __all__ += ["RectBivariateSpline", "bisplrep", "bisplev"]
+from ._interpmore_clough import CloughTocher2DInterpolator  # noqa: E402
+
+__all__ += ["CloughTocher2DInterpolator"]
