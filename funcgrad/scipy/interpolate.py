@@ -199,3 +199,6 @@ __all__ += ["RectBivariateSpline", "bisplrep", "bisplev"]
 from ._interpmore_clough import CloughTocher2DInterpolator  # noqa: E402
 
 __all__ += ["CloughTocher2DInterpolator"]
+from ._rbf_legacy import Rbf  # noqa: E402
+
+__all__ += ["Rbf"]
