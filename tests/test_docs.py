@@ -32,8 +32,11 @@ MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.nump
            "funcgrad.scipy.signal.windows",
            "funcgrad.scipy.fft",
            "funcgrad.scipy.fftpack",
-           "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq", "funcgrad.scipy.interpolate",
-           "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.sparse.csgraph", "funcgrad.scipy.spatial",
+           "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq",
+           "funcgrad.scipy.cluster.hierarchy", "funcgrad.scipy.stats.qmc",
+           "funcgrad.scipy.interpolate",
+           "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.sparse.csgraph",
+           "funcgrad.scipy.spatial",
            "funcgrad.scipy.spatial.distance", "funcgrad.scipy.spatial.transform",
            "funcgrad.lax", "funcgrad.tree", "funcgrad.jit", "funcgrad.forward_ad",
            "funcgrad.autograd", "funcgrad.graph", "funcgrad.profiler"]

@@ -73,6 +73,8 @@ MODULES = [
     ("funcgrad.scipy.fftpack", "scipy.fftpack's transforms"),
     ("funcgrad.scipy.ndimage", "filters, morphology, spline interpolation and measurements"),
     ("funcgrad.scipy.cluster.vq", "vector quantization"),
+    ("funcgrad.scipy.cluster.hierarchy", "hierarchical clustering"),
+    ("funcgrad.scipy.stats.qmc", "quasi-Monte Carlo"),
     ("funcgrad.scipy.interpolate", "1-d splines and interpolation on a grid"),
     ("funcgrad.scipy.sparse.linalg", "Krylov solvers"),
     ("funcgrad.scipy.sparse.csgraph", "shortest paths, spanning trees and graph Laplacians"),

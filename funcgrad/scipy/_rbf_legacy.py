@@ -142,11 +142,11 @@ class Rbf:
     def __call__(self, *args: Any) -> Array:
         """The interpolant at the points given as one array per coordinate (of one
         shape): that shape (``+ (m,)`` in ``"N-D"`` mode)."""
-        args = [asarray(a) for a in args]
-        if not all(tuple(x.shape) == tuple(args[0].shape) for x in args):
+        coords = [asarray(a) for a in args]
+        if not all(tuple(x.shape) == tuple(coords[0].shape) for x in coords):
             raise ValueError("Rbf: array lengths must be equal (one shape for every "
                              "coordinate)")
-        shape = tuple(args[0].shape) + ((self._target_dim,) if self._target_dim > 1 else ())
-        xa = fnp.stack([fnp.ravel(fnp.astype(a, np.float64)) for a in args])
+        shape = tuple(coords[0].shape) + ((self._target_dim,) if self._target_dim > 1 else ())
+        xa = fnp.stack([fnp.ravel(fnp.astype(a, np.float64)) for a in coords])
         r = self._distances(xa, self.xi)
         return fnp.reshape(fnp.dot(self._function(r), self.nodes), shape)

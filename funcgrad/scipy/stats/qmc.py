@@ -22,9 +22,9 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .. import numpy as fnp
-from ..numpy._convert import asarray, concrete_values
-from ..typing import Array, ArrayLike
+from ... import numpy as fnp
+from ...numpy._convert import asarray, concrete_values
+from ...typing import Array, ArrayLike
 
 __all__ = ["scale", "discrepancy", "update_discrepancy", "geometric_discrepancy",
            "MultivariateNormalQMC"]
@@ -178,7 +178,7 @@ def geometric_discrepancy(sample: ArrayLike, method: str = "mindist",
     """
     import warnings
 
-    from .spatial.distance import pdist, squareform
+    from ..spatial.distance import pdist, squareform
     x = _checked("geometric_discrepancy", sample, 2, "the sample")
     if x.shape[0] < 2:
         raise ValueError("geometric_discrepancy: the sample must contain at least two points")
@@ -190,7 +190,7 @@ def geometric_discrepancy(sample: ArrayLike, method: str = "mindist",
     if method == "mindist":
         return fnp.min(distances[np.nonzero(values)[0]])
     if method == "mst":
-        from .sparse.csgraph import minimum_spanning_tree
+        from ..sparse.csgraph import minimum_spanning_tree
         tree = minimum_spanning_tree(squareform(distances))
         edges = np.nonzero(concrete_values(tree, "geometric_discrepancy's tree",
                                            "call geometric_discrepancy outside jit"))
