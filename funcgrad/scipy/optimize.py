@@ -32,6 +32,7 @@ from ._optlegacy_lsq import approx_fprime, check_grad, leastsq
 from ._optlegacy_rosen import rosen, rosen_der, rosen_hess, rosen_hess_prod
 from ._optlegacy_scalar import (bracket, brent, brenth, fixed_point, fminbound, golden,
                                 ridder, toms748)
+from ._optglobal_linprog import SCIPY_OBJECTS, linprog
 
 __all__ = ["minimize", "minimize_scalar", "nnls", "linear_sum_assignment", "root", "fsolve", "least_squares", "curve_fit", "root_scalar", "brentq",
            "bisect", "newton"]
@@ -40,13 +41,15 @@ __all__ += ["rosen", "rosen_der", "rosen_hess", "rosen_hess_prod", "fmin", "fmin
             "brent", "golden", "bracket", "fixed_point", "leastsq", "approx_fprime",
             "check_grad", "ridder", "brenth", "toms748"]
 __all__ += list(SCIPY_CLASSES)   # (SciPy's Bounds, RootResults...: __getattr__ loads them)
+__all__ += ["linprog"]
+__all__ += list(SCIPY_OBJECTS)   # (SciPy's own, loaded as SCIPY_CLASSES are)
 
 
 def __getattr__(name: str) -> Any:
     # SciPy's result, constraint and warning types, for isinstance checks, annotations and
     # minimize's arguments (jax.scipy.optimize has its own OptimizeResults; funcgrad
     # returns SciPy's): loaded with SciPy, on first use
-    if name in SCIPY_CLASSES:
+    if name in SCIPY_CLASSES or name in SCIPY_OBJECTS:
         import scipy.optimize
         return getattr(scipy.optimize, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
