@@ -120,3 +120,115 @@ def test_linprog_degenerate_vertex_without_a_derivative_is_scipys():
         LP["c"], np.vstack([LP["A_ub"], 2 * LP["A_ub"][:1]]),
         np.concatenate([LP["b_ub"], 2 * LP["b_ub"][:1]]), LP["A_eq"], LP["b_eq"],
         bounds=LP_BOUNDS).x)
+
+
+# --- lsq_linear --------------------------------------------------------------------------
+
+LSQ_A = np.array([[0.3, 0.8, 0.3], [-1.3, 0.9, 0.4], [-0.5, 0.6, 0.4], [0.3, 0.0, 0.5],
+                  [-0.7, -0.2, -0.5]])
+LSQ_B = np.array([0.6, 0.0, -0.3, -0.8, -0.3])
+LSQ_BOUNDS = ([-np.inf, -np.inf, -1.0], [0.3, np.inf, 1.0])   # x0 on its upper bound,
+# x1 free, x2 on its lower bound: the gradient presses both
+
+
+def _lsq(module, A, b, method="bvls"):
+    res = module.lsq_linear(A, b, bounds=LSQ_BOUNDS, method=method)
+    return fnp.concatenate([res.x, fnp.reshape(res.cost, (1,))])
+
+
+def test_lsq_linear_values_equal_scipy():
+    for method in ("trf", "bvls"):
+        for bounds in (LSQ_BOUNDS, (-np.inf, np.inf)):
+            ours = fo.lsq_linear(LSQ_A, LSQ_B, bounds=bounds, method=method)
+            theirs = optimize.lsq_linear(LSQ_A, LSQ_B, bounds=bounds, method=method)
+            for field in ("x", "cost", "fun", "active_mask", "status", "nit"):
+                np.testing.assert_array_equal(ours[field], theirs[field])
+    np.testing.assert_allclose(ours.x, np.linalg.lstsq(LSQ_A, LSQ_B, rcond=None)[0])
+
+
+@pytest.mark.parametrize("wrt", ["A", "b"])
+def test_lsq_linear_derivatives_equal_central_differences(wrt):
+    # (bvls is exact to rounding: central differences of its solutions are accurate)
+    def scipy_at(v):
+        return np.asarray(_lsq(optimize, v, LSQ_B) if wrt == "A" else _lsq(optimize, LSQ_A, v))
+
+    def ours_at(v, method="bvls"):
+        return _lsq(fo, v, LSQ_B, method) if wrt == "A" else _lsq(fo, LSQ_A, v, method)
+
+    at = LSQ_A if wrt == "A" else LSQ_B
+    got = fg.jacobian(ours_at)(at)
+    np.testing.assert_allclose(got, central_jacobian(scipy_at, at), atol=1e-7)
+    np.testing.assert_array_equal(got[[0, 2]], 0.0)   # the held coordinates stay
+    assert np.abs(got[1]).max() > 0.1
+    # trf ends near (not on) the bounds: the same derivative
+    np.testing.assert_allclose(fg.jacobian(lambda v: ours_at(v, "trf"))(at), got, atol=1e-8)
+
+
+def test_lsq_linear_float32_vmap_and_jit():
+    res = fo.lsq_linear(LSQ_A.astype(np.float32), LSQ_B.astype(np.float32), bounds=LSQ_BOUNDS)
+    assert res.x.dtype == np.float32 and res.fun.dtype == np.float32
+    x1 = lambda b: fo.lsq_linear(LSQ_A, b, bounds=LSQ_BOUNDS).x[1]  # noqa: E731
+    assert fg.grad(x1)(LSQ_B.astype(np.float32)).dtype == np.float32
+    batch = np.stack([LSQ_B, LSQ_B * 1.1, LSQ_B - 0.05])
+    np.testing.assert_allclose(fg.vmap(fg.grad(x1))(batch),
+                               np.stack([fg.grad(x1)(b) for b in batch]), rtol=1e-12)
+    np.testing.assert_allclose(fg.jit(lambda b: fo.lsq_linear(LSQ_A, b, bounds=LSQ_BOUNDS).x)(
+        LSQ_B), optimize.lsq_linear(LSQ_A, LSQ_B, bounds=LSQ_BOUNDS).x, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn, at, match", [
+    # x* = 1 on the bound 1, where the gradient is zero: one-sided derivatives only
+    (lambda b: fo.lsq_linear(np.eye(2), b, bounds=(-5.0, 1.0)).x, np.array([1.0, 0.5]),
+     "does not press"),
+    (lambda b: fo.lsq_linear(np.ones((3, 2)), b).x, np.array([1.0, 2.0, 3.0]),
+     "linearly dependent"),
+    (lambda u: fo.lsq_linear(np.eye(2), np.ones(2), bounds=(-1.0, u)).x, 2.0,
+     "bounds hold a traced value"),
+], ids=["weak-bound", "dependent-columns", "traced-bounds"])
+def test_lsq_linear_refuses_a_derivative_that_does_not_exist(fn, at, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        fg.jacobian(fn)(at)
+
+
+# --- isotonic_regression -------------------------------------------------------------------
+
+ISO_Y = np.array([1.0, 4.2, 2.5, 3.1, 5.0, 0.7, 6.0])
+ISO_W = np.array([1.0, 2.0, 0.5, 1.0, 3.0, 1.0, 2.0])
+
+
+@pytest.mark.parametrize("increasing", [True, False])
+def test_isotonic_regression_values_and_derivatives(increasing):
+    ours = fo.isotonic_regression(ISO_Y, weights=ISO_W, increasing=increasing)
+    theirs = optimize.isotonic_regression(ISO_Y, weights=ISO_W, increasing=increasing)
+    for field in ("x", "weights", "blocks"):
+        np.testing.assert_array_equal(ours[field], theirs[field])
+    assert len(ours.blocks) < len(ISO_Y) + 1   # (some pooling: the means are exercised)
+    for wrt in ("y", "weights"):
+        def fit(v, module):
+            kw = {"y": ISO_Y, "weights": ISO_W, wrt: v}
+            res = module.isotonic_regression(kw["y"], weights=kw["weights"],
+                                             increasing=increasing)
+            return fnp.concatenate([res.x, res.weights]) if module is fo else np.concatenate(
+                [res.x, res.weights])
+        at = ISO_Y if wrt == "y" else ISO_W
+        np.testing.assert_allclose(fg.jacobian(lambda v: fit(v, fo))(at),
+                                   central_jacobian(lambda v: fit(v, optimize), at),
+                                   atol=1e-8)
+
+
+def test_isotonic_regression_float32_vmap_and_ties():
+    res = fo.isotonic_regression(ISO_Y.astype(np.float32))
+    assert res.x.dtype == np.float32 and res.weights.dtype == np.float32
+    assert fg.grad(lambda y: fo.isotonic_regression(y).x[2])(
+        ISO_Y.astype(np.float32)).dtype == np.float32
+    batch = np.stack([ISO_Y, ISO_Y[::-1], ISO_Y * 2])
+    np.testing.assert_array_equal(fg.vmap(lambda y: fo.isotonic_regression(y).x)(batch),
+                                  [optimize.isotonic_regression(y).x for y in batch])
+    first = lambda y: fo.isotonic_regression(y).x[1]  # noqa: E731
+    np.testing.assert_allclose(fg.vmap(fg.grad(first))(batch),
+                               np.stack([fg.grad(first)(y) for y in batch]), rtol=1e-12)
+    # [5, 1, 3]: the block [5, 1] has the mean 3 of the next value, and [1, 1] is pooled
+    # at its own mean: a perturbation splits or keeps the block
+    for y in ([5.0, 1.0, 3.0], [1.0, 1.0], [2.0, 1.0, 1.5]):
+        with pytest.raises(ValueError, match="tie"):
+            fg.grad(lambda y: fo.isotonic_regression(y).x[0])(np.array(y))

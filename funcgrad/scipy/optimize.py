@@ -33,6 +33,7 @@ from ._optlegacy_rosen import rosen, rosen_der, rosen_hess, rosen_hess_prod
 from ._optlegacy_scalar import (bracket, brent, brenth, fixed_point, fminbound, golden,
                                 ridder, toms748)
 from ._optglobal_linprog import SCIPY_OBJECTS, linprog
+from ._optglobal_lsq import isotonic_regression, lsq_linear
 
 __all__ = ["minimize", "minimize_scalar", "nnls", "linear_sum_assignment", "root", "fsolve", "least_squares", "curve_fit", "root_scalar", "brentq",
            "bisect", "newton"]
@@ -41,7 +42,7 @@ __all__ += ["rosen", "rosen_der", "rosen_hess", "rosen_hess_prod", "fmin", "fmin
             "brent", "golden", "bracket", "fixed_point", "leastsq", "approx_fprime",
             "check_grad", "ridder", "brenth", "toms748"]
 __all__ += list(SCIPY_CLASSES)   # (SciPy's Bounds, RootResults...: __getattr__ loads them)
-__all__ += ["linprog"]
+__all__ += ["linprog", "lsq_linear", "isotonic_regression"]
 __all__ += list(SCIPY_OBJECTS)   # (SciPy's own, loaded as SCIPY_CLASSES are)
 
 
