@@ -232,3 +232,77 @@ def test_isotonic_regression_float32_vmap_and_ties():
     for y in ([5.0, 1.0, 3.0], [1.0, 1.0], [2.0, 1.0, 1.5]):
         with pytest.raises(ValueError, match="tie"):
             fg.grad(lambda y: fo.isotonic_regression(y).x[0])(np.array(y))
+
+
+# --- line_search, fmin_slsqp, fmin_cobyla ------------------------------------------------------
+
+def _quartic(x, a):
+    return np.sum((x - a) ** 2) + 0.1 * np.sum(x ** 4)
+
+
+def test_line_search_equals_scipy_and_refuses_a_derivative():
+    xk, pk, a = np.array([1.8, 1.7]), np.array([-1.0, -0.5]), np.array([0.2, -0.1])
+    exact = lambda x, a: np.asarray(fg.grad(_quartic)(x, a))  # noqa: E731
+    want = optimize.line_search(_quartic, exact, xk, pk, args=(a,))
+    for fprime in (None, exact):
+        got = fo.line_search(_quartic, fprime, xk, pk, args=(a,))
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-14)
+        assert got[1:3] == want[1:3]
+        for ours, theirs in zip(got[3:], want[3:]):   # (new_slope: the new gradient)
+            np.testing.assert_allclose(ours, theirs, rtol=1e-14)
+    with pytest.raises(ValueError, match="Wolfe step .* has none"):
+        fg.grad(lambda a: fo.line_search(_quartic, None, xk, pk, args=(a,))[0])(a)
+
+
+SLSQP_CONS = [lambda x, a: 2.0 - x[0] - x[1]]   # x0 + x1 <= 2
+
+
+def _slsqp(a, cons=SLSQP_CONS, bounds=(), **kw):
+    return fo.fmin_slsqp(_quartic, [0.0, 0.0], ieqcons=cons, bounds=bounds, args=(a,),
+                         iprint=0, acc=1e-12, **kw)
+
+
+def test_fmin_slsqp_equals_scipy_given_the_same_gradients():
+    a = np.array([1.5, 1.5])   # the constraint is active
+    grad_f = lambda x, a: np.asarray(fg.grad(_quartic)(x, a))  # noqa: E731
+    theirs = optimize.fmin_slsqp(_quartic, [0.0, 0.0], f_ieqcons=lambda x, a: np.array(
+        [2.0 - x[0] - x[1]]), fprime=grad_f, fprime_ieqcons=lambda x, a: np.array(
+        [[-1.0, -1.0]]), args=(a,), iprint=0, acc=1e-12, full_output=True)
+    ours = _slsqp(a, full_output=True)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-10)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-10)
+    assert ours[3:] == theirs[3:] and len(ours) == 5
+    np.testing.assert_allclose(ours[0].sum(), 2.0, rtol=1e-12)
+
+
+def test_fmin_slsqp_and_cobyla_derivatives_where_no_constraint_is_active():
+    a = np.array([0.3, -0.4])   # the optimum is inside x0 + x1 <= 2
+    # x* solves 2 (x - a) + 0.4 x**3 = 0: dx*/da = diag(2 / (2 + 1.2 x*^2))
+    x = _slsqp(a)
+    closed = np.diag(2 / (2 + 1.2 * x ** 2))
+    np.testing.assert_allclose(fg.jacobian(_slsqp)(a), closed, rtol=1e-7)
+    cobyla = lambda a: fo.fmin_cobyla(_quartic, [0.0, 0.0],  # noqa: E731
+                                      [lambda x, a: 2.0 - x[0] - x[1]], args=(a,),
+                                      rhoend=1e-9)
+    np.testing.assert_allclose(cobyla(a), optimize.fmin_cobyla(
+        _quartic, [0.0, 0.0], [lambda x, a: 2.0 - x[0] - x[1]], args=(a,), rhoend=1e-9))
+    np.testing.assert_allclose(fg.jacobian(cobyla)(a), closed, rtol=1e-6)
+    # a bound holds x1 at 0 (the gradient presses it): dx1/da = 0, x0 moves as before
+    held = fg.jacobian(lambda a: _slsqp(a, bounds=[(-1.0, 1.0), (0.0, 1.0)]))(a)
+    x0 = _slsqp(a, bounds=[(-1.0, 1.0), (0.0, 1.0)])[0]
+    np.testing.assert_allclose(held, [[2 / (2 + 1.2 * x0 ** 2), 0.0], [0.0, 0.0]], rtol=1e-7)
+    batch = np.stack([a, a + 0.1, a - 0.2])
+    np.testing.assert_allclose(fg.vmap(fg.jacobian(_slsqp))(batch),
+                               np.stack([fg.jacobian(_slsqp)(v) for v in batch]), rtol=1e-9)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: _slsqp(a),
+    lambda a: fo.fmin_slsqp(_quartic, [0.0, 0.0], eqcons=[lambda x, a: x[0] - x[1]],
+                            args=(a,), iprint=0),
+    lambda a: fo.fmin_cobyla(_quartic, [0.0, 0.0], [lambda x, a: 2.0 - x[0] - x[1]],
+                             args=(a,)),
+], ids=["slsqp-inequality", "slsqp-equality", "cobyla"])
+def test_fmin_slsqp_and_cobyla_refuse_a_derivative_at_an_active_constraint(fn):
+    with pytest.raises(NotImplementedError, match="constraint is active"):
+        fg.jacobian(fn)(np.array([1.5, 1.5]))

@@ -34,6 +34,7 @@ from ._optlegacy_scalar import (bracket, brent, brenth, fixed_point, fminbound, 
                                 ridder, toms748)
 from ._optglobal_linprog import SCIPY_OBJECTS, linprog
 from ._optglobal_lsq import isotonic_regression, lsq_linear
+from ._optglobal_constrained import fmin_cobyla, fmin_slsqp, line_search
 
 __all__ = ["minimize", "minimize_scalar", "nnls", "linear_sum_assignment", "root", "fsolve", "least_squares", "curve_fit", "root_scalar", "brentq",
            "bisect", "newton"]
@@ -42,7 +43,8 @@ __all__ += ["rosen", "rosen_der", "rosen_hess", "rosen_hess_prod", "fmin", "fmin
             "brent", "golden", "bracket", "fixed_point", "leastsq", "approx_fprime",
             "check_grad", "ridder", "brenth", "toms748"]
 __all__ += list(SCIPY_CLASSES)   # (SciPy's Bounds, RootResults...: __getattr__ loads them)
-__all__ += ["linprog", "lsq_linear", "isotonic_regression"]
+__all__ += ["linprog", "lsq_linear", "isotonic_regression", "line_search", "fmin_slsqp",
+            "fmin_cobyla"]
 __all__ += list(SCIPY_OBJECTS)   # (SciPy's own, loaded as SCIPY_CLASSES are)
 
 
