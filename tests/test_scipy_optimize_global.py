@@ -306,3 +306,40 @@ def test_fmin_slsqp_and_cobyla_derivatives_where_no_constraint_is_active():
 def test_fmin_slsqp_and_cobyla_refuse_a_derivative_at_an_active_constraint(fn):
     with pytest.raises(NotImplementedError, match="constraint is active"):
         fg.jacobian(fn)(np.array([1.5, 1.5]))
+
+
+# --- broyden1 and the other large-scale nonlinear solvers ------------------------------------------
+
+NONLIN = ["broyden1", "broyden2", "anderson", "newton_krylov", "diagbroyden", "excitingmixing",
+          "linearmixing"]
+NONLIN_C = np.array([1.0, 2.0, 0.5])
+
+
+@pytest.mark.filterwarnings("ignore::scipy.linalg.LinAlgWarning")   # (anderson's own)
+@pytest.mark.parametrize("name", NONLIN)
+def test_nonlin_solvers_equal_scipy_and_differentiate_by_the_implicit_rule(name):
+    ours, theirs = getattr(fo, name), getattr(optimize, name)
+
+    def F(x):   # x = 0.5 cos(x) + c: dx/dc = diag(1 / (1 + 0.5 sin x))
+        return 0.5 * np.cos(x) + NONLIN_C - x
+    x = ours(F, [0, 0, 0], f_tol=1e-12)
+    np.testing.assert_array_equal(x, theirs(F, [0, 0, 0], f_tol=1e-12))
+    jac = fg.jacobian(lambda c: ours(lambda x: 0.5 * fnp.cos(x) + c - x, np.zeros(3),
+                                     f_tol=1e-12))(NONLIN_C)
+    np.testing.assert_allclose(jac, np.diag(1 / (1 + 0.5 * np.sin(x))), rtol=1e-9)
+
+
+def test_nonlin_float32_vmap_positional_and_no_convergence():
+    root_of = lambda c: fo.broyden1(lambda x: 0.5 * fnp.cos(x) + c - x,  # noqa: E731
+                                    np.zeros(3, np.float32), None, None, f_tol=1e-6)
+    assert root_of(NONLIN_C.astype(np.float32)).dtype == np.float32
+    assert fg.jacobian(root_of)(NONLIN_C.astype(np.float32)).dtype == np.float32
+    batch = np.stack([NONLIN_C, NONLIN_C + 1.0])
+    np.testing.assert_allclose(fg.vmap(fg.jacobian(root_of))(batch),
+                               np.stack([fg.jacobian(root_of)(c) for c in batch]), rtol=1e-12)
+    with pytest.raises(optimize.NoConvergence):
+        fo.broyden1(lambda x: x ** 2 + 1.0, [1.0], maxiter=5)
+    assert fo.NoConvergence is optimize.NoConvergence
+    for name in ("BroydenFirst", "InverseJacobian", "KrylovJacobian", "BFGS", "SR1",
+                 "HessianUpdateStrategy", "LbfgsInvHessProduct"):
+        assert getattr(fo, name) is getattr(optimize, name)
