@@ -343,3 +343,65 @@ def test_nonlin_float32_vmap_positional_and_no_convergence():
     for name in ("BroydenFirst", "InverseJacobian", "KrylovJacobian", "BFGS", "SR1",
                  "HessianUpdateStrategy", "LbfgsInvHessProduct"):
         assert getattr(fo, name) is getattr(optimize, name)
+
+
+# --- the global minimizers -----------------------------------------------------------------
+
+GLOBAL_A = np.array([0.5, -0.3])
+
+
+def _bowl(x, a):   # x* solves 2 (x - a) + 0.4 x**3 = 0: dx*/da = diag(2 / (2 + 1.2 x*^2))
+    return np.sum((x - a) ** 2) + 0.1 * np.sum(x ** 4)
+
+
+GLOBAL = {   # name: a call on (module, func, args)
+    "differential_evolution": lambda m, f, a: m.differential_evolution(
+        f, [(-2, 2)] * 2, args=(a,), rng=0, popsize=8, tol=1e-6).x,
+    "basinhopping": lambda m, f, a: m.basinhopping(
+        f, [1.0, 1.0], niter=3, minimizer_kwargs={"args": (a,)}, rng=0).x,
+    "dual_annealing": lambda m, f, a: m.dual_annealing(
+        f, [(-2, 2)] * 2, args=(a,), rng=0, maxiter=20).x,
+    "shgo": lambda m, f, a: m.shgo(f, [(-2, 2)] * 2, args=(a,), n=16).x,
+    "brute": lambda m, f, a: m.brute(f, ((-2, 2), (-2, 2)), args=(a,), Ns=5,
+                                     finish=optimize.minimize),
+}
+
+
+@pytest.mark.parametrize("name", GLOBAL)
+def test_global_minimizers_equal_scipy_and_differentiate_at_the_minimum(name):
+    call = GLOBAL[name]
+    x = call(fo, _bowl, GLOBAL_A)
+    # (the same search; funcgrad's exact gradient in the local searches of some)
+    np.testing.assert_allclose(x, call(optimize, _bowl, GLOBAL_A), atol=1e-6)
+    jac = fg.jacobian(lambda a: call(fo, _bowl, a))(GLOBAL_A)
+    np.testing.assert_allclose(jac, np.diag(2 / (2 + 1.2 * x ** 2)), rtol=1e-6, atol=1e-9)
+
+
+def test_global_minimizers_hold_a_bound_vmap_and_refuse_wrong_derivatives():
+    # x0 pressed against its upper bound 0.3 (a0 = 0.5 beyond it): it stays there
+    bounded = lambda a: fo.differential_evolution(  # noqa: E731
+        _bowl, [(-2, 0.3), (-2, 2)], args=(a,), rng=0, popsize=8, tol=1e-6).x
+    np.testing.assert_allclose(bounded(GLOBAL_A)[0], 0.3)
+    x1 = bounded(GLOBAL_A)[1]
+    np.testing.assert_allclose(fg.jacobian(bounded)(GLOBAL_A),
+                               [[0.0, 0.0], [0.0, 2 / (2 + 1.2 * x1 ** 2)]], atol=1e-9)
+    batch = np.stack([GLOBAL_A, GLOBAL_A + 0.2])
+    shgo_x = lambda a: fo.shgo(_bowl, [(-2, 2)] * 2, args=(a,), n=16).x  # noqa: E731
+    np.testing.assert_allclose(fg.vmap(fg.jacobian(shgo_x))(batch),
+                               np.stack([fg.jacobian(shgo_x)(a) for a in batch]), rtol=1e-12)
+    # DIRECT's boxes and an unpolished population stop short of the minimum
+    with pytest.raises(ValueError, match="Newton step"):
+        fg.grad(lambda a: fo.direct(_bowl, [(-2, 2)] * 2, args=(a,), len_tol=1e-3).x[0])(
+            GLOBAL_A)
+    with pytest.raises(ValueError, match="Newton step"):
+        fg.grad(lambda a: fo.differential_evolution(_bowl, [(-2, 2)] * 2, args=(a,), rng=0,
+                                                    popsize=5, polish=False).x[0])(
+            GLOBAL_A)
+    # a valley: (x0 + x1 - a)**2 is least on a line, no isolated minimum
+    with pytest.raises(ValueError, match="not positive definite"):
+        fg.grad(lambda a: fo.basinhopping(lambda x, a: (x[0] + x[1] - a) ** 2, [0.0, 0.0],
+                                          niter=1, rng=0,
+                                          minimizer_kwargs={"args": (a,)}).x[1])(0.2)
+    with pytest.raises(NotImplementedError, match="constraints"):
+        fg.grad(lambda a: fo.shgo(_bowl, [(-2, 2)] * 2, args=(a,), constraints=[
+            {"type": "ineq", "fun": lambda x: 1.0 - x[0]}]).x[0])(GLOBAL_A)

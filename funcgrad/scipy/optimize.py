@@ -37,6 +37,8 @@ from ._optglobal_lsq import isotonic_regression, lsq_linear
 from ._optglobal_constrained import fmin_cobyla, fmin_slsqp, line_search
 from ._optglobal_nonlin import (SCIPY_NONLIN, anderson, broyden1, broyden2, diagbroyden,
                                 excitingmixing, linearmixing, newton_krylov)
+from ._optglobal_search import (basinhopping, brute, differential_evolution, direct,
+                                dual_annealing, shgo)
 
 __all__ = ["minimize", "minimize_scalar", "nnls", "linear_sum_assignment", "root", "fsolve", "least_squares", "curve_fit", "root_scalar", "brentq",
            "bisect", "newton"]
@@ -50,6 +52,8 @@ __all__ += ["linprog", "lsq_linear", "isotonic_regression", "line_search", "fmin
 __all__ += ["broyden1", "broyden2", "anderson", "newton_krylov", "diagbroyden",
             "excitingmixing", "linearmixing"]
 __all__ += list(SCIPY_NONLIN)   # (SciPy's own, loaded as SCIPY_CLASSES are)
+__all__ += ["brute", "differential_evolution", "basinhopping", "dual_annealing", "shgo",
+            "direct"]
 __all__ += list(SCIPY_OBJECTS)   # (SciPy's own, loaded as SCIPY_CLASSES are)
 
 
