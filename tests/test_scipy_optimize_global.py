@@ -405,3 +405,46 @@ def test_global_minimizers_hold_a_bound_vmap_and_refuse_wrong_derivatives():
     with pytest.raises(NotImplementedError, match="constraints"):
         fg.grad(lambda a: fo.shgo(_bowl, [(-2, 2)] * 2, args=(a,), constraints=[
             {"type": "ineq", "fun": lambda x: 1.0 - x[0]}]).x[0])(GLOBAL_A)
+
+
+# --- milp, quadratic_assignment ---------------------------------------------------------------
+
+def _milp_problem():
+    A = np.array([[-1.0, 1.0], [3.0, 2.0], [2.0, 3.0]])   # SciPy's example
+    return optimize.LinearConstraint(A, -np.inf, [1.0, 12.0, 12.0]), np.ones(2)
+
+
+def test_milp_values_fun_derivative_and_errors():
+    constraint, integrality = _milp_problem()
+    c = np.array([-0.1, -1.0])
+    ours = fo.milp(c, constraints=constraint, integrality=integrality)
+    theirs = optimize.milp(c, constraints=constraint, integrality=integrality)
+    for field in ("x", "fun", "status", "mip_node_count"):
+        np.testing.assert_array_equal(ours[field], theirs[field])
+    fun_of = lambda c: fo.milp(c, constraints=constraint, integrality=integrality).fun  # noqa: E731
+    np.testing.assert_array_equal(fg.grad(fun_of)(c), theirs.x)   # Danskin: d fun / dc = x
+    np.testing.assert_allclose(central_jacobian(lambda c: optimize.milp(
+        c, constraints=constraint, integrality=integrality).fun, c), theirs.x, atol=1e-8)
+    batch = np.stack([c, [-1.0, -0.1]])
+    np.testing.assert_array_equal(fg.vmap(fg.grad(fun_of))(batch),
+                                  [optimize.milp(v, constraints=constraint,
+                                                 integrality=integrality).x for v in batch])
+    np.testing.assert_array_equal(fg.jacobian(lambda c: fo.milp(
+        c, constraints=constraint, integrality=integrality).x)(c), 0.0)   # (piecewise constant)
+    with pytest.raises(ValueError, match="not solved"):
+        fg.grad(lambda c: fo.milp(c, constraints=constraint, integrality=integrality,
+                                  bounds=optimize.Bounds(5.0, 6.0)).fun)(c)
+    with pytest.raises(TypeError, match="constraints holds a traced value"):
+        fg.grad(lambda b: fo.milp(c, integrality=integrality, constraints=optimize.LinearConstraint(
+            constraint.A, -np.inf, b)).fun)(np.array([1.0, 12.0, 12.0]))
+
+
+def test_quadratic_assignment_equals_scipy_and_refuses_traced_input():
+    A = np.array([[0, 5, 8, 6], [5, 0, 5, 1], [8, 5, 0, 2], [6, 1, 2, 0]], float)
+    B = np.array([[0, 1, 8, 4], [1, 0, 5, 2], [8, 5, 0, 5], [4, 2, 5, 0]], float)
+    ours, theirs = fo.quadratic_assignment(A, B), optimize.quadratic_assignment(A, B)
+    np.testing.assert_array_equal(ours.col_ind, theirs.col_ind)
+    assert ours.fun == theirs.fun == 178
+    for fn in (fg.grad, fg.vmap):
+        with pytest.raises(TypeError, match="quadratic_assignment: A is traced"):
+            fn(lambda a: fo.quadratic_assignment(a, B).fun)(A if fn is fg.grad else A[None])

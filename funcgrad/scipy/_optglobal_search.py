@@ -169,8 +169,8 @@ def differential_evolution(func: Callable[..., Any], bounds: Any, args: Any = ()
     """Minimize ``func(x, *args)`` over ``bounds`` by differential evolution, with
     ``scipy.optimize.differential_evolution``.
 
-    SciPy's signature and ``OptimizeResult``. ``func`` is evaluated by funcgrad on SciPy's
-    candidates (``vectorized=True`` passes it a ``(n, S)`` population, as SciPy does).
+    SciPy's signature and ``OptimizeResult``. ``func`` is evaluated on SciPy's candidates
+    one at a time (a 1-D ``x``, also with ``vectorized=True``).
 
     ``res.x`` is differentiable in ``args`` (and in values ``func`` closes over) by the
     implicit function theorem at the local minimum it found (``polish=True``, SciPy's

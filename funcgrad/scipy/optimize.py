@@ -39,6 +39,7 @@ from ._optglobal_nonlin import (SCIPY_NONLIN, anderson, broyden1, broyden2, diag
                                 excitingmixing, linearmixing, newton_krylov)
 from ._optglobal_search import (basinhopping, brute, differential_evolution, direct,
                                 dual_annealing, shgo)
+from ._optglobal_milp import milp, quadratic_assignment
 
 __all__ = ["minimize", "minimize_scalar", "nnls", "linear_sum_assignment", "root", "fsolve", "least_squares", "curve_fit", "root_scalar", "brentq",
            "bisect", "newton"]
@@ -53,7 +54,7 @@ __all__ += ["broyden1", "broyden2", "anderson", "newton_krylov", "diagbroyden",
             "excitingmixing", "linearmixing"]
 __all__ += list(SCIPY_NONLIN)   # (SciPy's own, loaded as SCIPY_CLASSES are)
 __all__ += ["brute", "differential_evolution", "basinhopping", "dual_annealing", "shgo",
-            "direct"]
+            "direct", "milp", "quadratic_assignment"]
 __all__ += list(SCIPY_OBJECTS)   # (SciPy's own, loaded as SCIPY_CLASSES are)
 
 
