@@ -55,6 +55,11 @@ def test_linprog_values_and_fields_equal_scipy():
     res = fo.linprog(c, A_ub=A, b_ub=b, bounds=[(None, None), (-3, None)])
     np.testing.assert_allclose(res.x, [10.0, -3.0])
     assert res.fun == -22.0 and res.x.dtype == np.float64
+    # data given as lists, beside a traced b_ub
+    as_lists = {k: v.tolist() for k, v in LP.items() if k != "b_ub"}
+    np.testing.assert_allclose(
+        fg.grad(lambda b: fo.linprog(**as_lists, b_ub=b, bounds=LP_BOUNDS).fun)(LP["b_ub"]),
+        theirs.ineqlin.marginals, rtol=1e-12)
     assert fo.show_options is optimize.show_options
     assert fo.linprog_verbose_callback is optimize.linprog_verbose_callback
 
@@ -144,6 +149,9 @@ def test_lsq_linear_values_equal_scipy():
             for field in ("x", "cost", "fun", "active_mask", "status", "nit"):
                 np.testing.assert_array_equal(ours[field], theirs[field])
     np.testing.assert_allclose(ours.x, np.linalg.lstsq(LSQ_A, LSQ_B, rcond=None)[0])
+    # (lists, traced or not: d x / d b is the pseudo-inverse without bounds)
+    np.testing.assert_allclose(fg.jacobian(lambda b: fo.lsq_linear(LSQ_A.tolist(), [
+        b[0], *LSQ_B[1:].tolist()]).x)(LSQ_B)[:, 0], np.linalg.pinv(LSQ_A)[:, 0], rtol=1e-10)
 
 
 @pytest.mark.parametrize("wrt", ["A", "b"])

@@ -138,9 +138,9 @@ def _leaves(value):
 
 
 def _as_array(value):
-    """A list holding traced numbers as one traced array; arrays and Tensors as given."""
-    if isinstance(value, (list, tuple)) and any(
-            isinstance(leaf, Tracer) or is_special(leaf) for leaf in _leaves(value)):
+    """A list (of numbers, or holding traced ones) as one array; arrays and Tensors as
+    given."""
+    if isinstance(value, (list, tuple)):
         return fnp.asarray(value)
     return value
 

@@ -84,6 +84,7 @@ def lsq_linear(A: Any, b: Any, bounds: Any = (-np.inf, np.inf), method: str = "t
     import scipy.optimize as optimize   # (here, so that importing funcgrad never loads SciPy)
 
     lower, upper = _bounds(bounds)
+    A, b = (fnp.asarray(v) if isinstance(v, (list, tuple)) else v for v in (A, b))
     wanted = any(wants_derivative(v) for v in (A, b))
     A_values, b_values = plain(A, "lsq_linear"), plain(b, "lsq_linear")
     if np.ndim(A_values) != 2 or np.ndim(b_values) != 1:
