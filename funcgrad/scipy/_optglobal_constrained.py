@@ -240,9 +240,9 @@ def line_search(f: Callable[..., Any], myfprime: Optional[Callable[..., Any]], x
             "that meets the Wolfe conditions (found by bracketing and interpolation), so it "
             "has none. Pass fg.stop_gradient(...) of the inputs")
     fix = "Call it outside vmap and jit: the search needs values"
-    xk, pk, gfk = (None if v is None else np.asarray(
+    start, direction, gradient0 = (None if v is None else np.asarray(
         concrete_values(fnp.asarray(v), "line_search", fix), float) for v in (xk, pk, gfk))
-    old_fval, old_old_fval = (None if v is None else float(
+    fval, old_old = (None if v is None else float(
         concrete_values(fnp.asarray(v), "line_search", fix)) for v in (old_fval, old_old_fval))
     if myfprime is None:
         gradient = grad(lambda x, *a: fnp.reshape(fnp.asarray(f(x, *a)), ()))
@@ -253,6 +253,6 @@ def line_search(f: Callable[..., Any], myfprime: Optional[Callable[..., Any]], x
     def value(x, *a):
         return float(np.asarray(f(x, *a)))
 
-    return optimize.line_search(value, myfprime, xk, pk, gfk=gfk, old_fval=old_fval,
-                                old_old_fval=old_old_fval, args=args, c1=c1, c2=c2,
+    return optimize.line_search(value, myfprime, start, direction, gfk=gradient0,
+                                old_fval=fval, old_old_fval=old_old, args=args, c1=c1, c2=c2,
                                 amax=amax, extra_condition=extra_condition, maxiter=maxiter)

@@ -93,8 +93,8 @@ def linprog(c: Any, A_ub: Any = None, b_ub: Any = None, A_eq: Any = None, b_eq: 
             "solution jumps from one integer point to another as the data move, so x has "
             "no derivative. Use funcgrad.scipy.optimize.milp, whose fun is differentiable "
             "in c, or pass fg.stop_gradient(...) for the data")
-    data = {k: None if v is None else _as_array(v) for k, v in given.items()}
-    plain_data = {k: None if v is None else plain(v, "linprog") for k, v in data.items()}
+    data: dict[str, Any] = {k: None if v is None else _as_array(v) for k, v in given.items()}
+    plain_data: dict[str, Any] = {k: None if v is None else plain(v, "linprog") for k, v in data.items()}
     dtype = _result_dtype(plain_data.values())
     n = int(np.size(plain_data["c"]))
     start = None if x0 is None else plain(x0, "linprog")   # (a guess: no derivative)

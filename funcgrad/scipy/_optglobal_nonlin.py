@@ -127,7 +127,7 @@ def _make(name):
         options.update(options.pop("kw"))   # (SciPy passes the rest to the Jacobian)
         return _nonlin(name, F, xin, options)
 
-    solver.__signature__ = signature  # type: ignore[attr-defined]
+    solver.__signature__ = signature
     solver.__name__ = solver.__qualname__ = name
     solver.__module__ = __name__
     solver.__doc__ = _DOC.format(name=name, what=what)
