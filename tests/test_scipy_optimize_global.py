@@ -405,6 +405,13 @@ def test_global_minimizers_hold_a_bound_vmap_and_refuse_wrong_derivatives():
         fg.grad(lambda a: fo.differential_evolution(_bowl, [(-2, 2)] * 2, args=(a,), rng=0,
                                                     popsize=5, polish=False).x[0])(
             GLOBAL_A)
+    # a pytree start (basinhopping): each leaf moves as the closed form says
+    tree_x = lambda a: fo.basinhopping(  # noqa: E731
+        lambda p, a: _bowl(fnp.stack([p["u"], p["v"]]), a), {"u": 1.0, "v": 1.0}, niter=2,
+        rng=0, minimizer_kwargs={"args": (a,)}).x
+    x = tree_x(GLOBAL_A)
+    np.testing.assert_allclose(fg.grad(lambda a: tree_x(a)["v"])(GLOBAL_A),
+                               [0.0, 2 / (2 + 1.2 * x["v"] ** 2)], rtol=1e-9)
     # a valley: (x0 + x1 - a)**2 is least on a line, no isolated minimum
     with pytest.raises(ValueError, match="not positive definite"):
         fg.grad(lambda a: fo.basinhopping(lambda x, a: (x[0] + x[1] - a) ** 2, [0.0, 0.0],

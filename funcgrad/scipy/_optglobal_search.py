@@ -18,7 +18,9 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .. import numpy as fnp
+from .. import tree
 from ..api import value_and_grad
+from ..core import Tracer
 from ..jacobians import hessian
 from ..tree import ravel
 from ._implicit_minimum import check_optimum, differentiable_minimum
@@ -78,22 +80,25 @@ def _global(name, func, x0, args, run, box=None, refuse=None):
     fun, args, x0, plain_args, wanted = prepare(name, objective, x0, args)
     if wanted and refuse:
         raise _refuse(name, refuse)
-    flat0, unravel = ravel(x0 if not hasattr(x0, "aval") else np.zeros(x0.shape, x0.dtype))
+    flat0, unravel = ravel(tree.tree_map(lambda leaf: np.zeros(np.shape(leaf), leaf.dtype)
+                                         if isinstance(leaf, Tracer) else leaf, x0))
     dtype = flat0.dtype
 
     def solve(start, values):
         def f(x):
-            return float(np.asarray(fun(np.asarray(x, dtype), *values)))
+            return float(np.asarray(fun(unravel(np.asarray(x, dtype)), *values)))
 
-        flat_value_and_grad = value_and_grad(lambda x: fun(x, *values))
+        flat_value_and_grad = value_and_grad(lambda x: fun(unravel(x), *values))
 
         def f_and_grad(x):
             value, gradient = flat_value_and_grad(np.asarray(x, dtype))
             return float(value), np.asarray(gradient, float)
 
         result = run(f, f_and_grad, np.asarray(ravel(start)[0], float))
-        result.x = np.asarray(result.x, dtype)
-        held = _checked(name, fun, result, values, box) if wanted else None
+        result.x = np.asarray(result.x, dtype).reshape(flat0.shape)
+        held = _checked(name, lambda z, *v: fun(unravel(z), *v), result, values,
+                        box) if wanted else None
+        result.x = unravel(result.x)
         return result, held
 
     result, held, traced = search(solve, x0, plain_args, _TRACED_FIELDS, unravel)
@@ -233,8 +238,9 @@ def basinhopping(func: Callable[..., Any], x0: Any, niter: int = 100, T: float =
     """Find the global minimum of ``func(x, *args)`` by basin hopping, with
     ``scipy.optimize.basinhopping``; the local minimizer gets funcgrad's exact gradient.
 
-    SciPy's signature and ``OptimizeResult``. ``args`` go in ``minimizer_kwargs["args"]``,
-    as in SciPy; the local minimizer (``minimize``'s ``method``, BFGS by default; also its
+    SciPy's signature and ``OptimizeResult``; ``x0`` may also be a pytree (a dict of
+    arrays, say: SciPy steps on its raveled values, ``func`` receives the pytree, and
+    ``res.x`` has its structure). ``args`` go in ``minimizer_kwargs["args"]``, as in SciPy; the local minimizer (``minimize``'s ``method``, BFGS by default; also its
     ``bounds``) is given ``jac`` by funcgrad where its method reads one.
 
     ``res.x`` is differentiable in ``args`` (and in values ``func`` closes over) by the
