@@ -545,3 +545,15 @@ from . import (_statsdists_closed, _statsdists_discrete, _statsdists_special,  #
                _statsdists_tails)
 __all__ += (_statsdists_closed.__all__ + _statsdists_tails.__all__ + _statsdists_special.__all__
             + _statsdists_discrete.__all__)
+
+# (hypothesis tests: equal spread, ranks and counts, p-values; see their modules)
+from ._statshyp_spread import alexandergovern, bartlett, levene  # noqa: E402,F401
+from ._statshyp_ranks import (ansari, brunnermunzel, bws_test,  # noqa: E402,F401
+                              chatterjeexi, cramervonmises_2samp, fligner,
+                              friedmanchisquare, kruskal, median_test, mood,
+                              page_trend_test)
+from ._statshyp_pvalues import combine_pvalues, false_discovery_control  # noqa: E402,F401
+from ._statshyp_pvalues import __getattr__  # noqa: E402,F401  (SciPy's warning classes)
+from . import _statshyp_pvalues, _statshyp_ranks, _statshyp_spread  # noqa: E402
+__all__ += (_statshyp_spread.__all__ + _statshyp_ranks.__all__ + _statshyp_pvalues.__all__
+            + _statshyp_pvalues.SCIPY_CLASSES)

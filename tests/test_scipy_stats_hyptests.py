@@ -1,0 +1,166 @@
+"""funcgrad.scipy.stats' hypothesis tests of equal spread, of ranks and counts, and the
+functions of p-values, against SciPy's: every field of every result, with axis=/keepdims=
+and the methods' options; derivatives in the data against central differences of SciPy's
+own values where the statistic is smooth; the rank tests' zero derivative; float32 kept;
+one jit/vmap check per family; errors that name the fix."""
+import numpy as np
+import pytest
+
+scipy_stats = pytest.importorskip("scipy.stats")
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.scipy.stats as fst  # noqa: E402
+
+RNG = np.random.default_rng(23)
+A = RNG.normal(size=(9, 3)) + 0.4            # samples along axis 0
+B = RNG.normal(size=(12, 3)) * 2.0
+C = RNG.normal(size=(7, 1)) - 0.3            # broadcasts against A and B off the axis
+X, Y, Z = A[:, 0], B[:, 1], C[:, 0]
+TIES = np.round(A * 2.0)
+PS = RNG.uniform(0.001, 0.9, size=(6, 2))
+
+
+def _fields(res):
+    """The numbers a result holds, by field name (named tuples, dataclasses, bunches)."""
+    names = [n for n in ("statistic", "pvalue", "median", "table") if hasattr(res, n)]
+    return {n: np.asarray(getattr(res, n), dtype=np.float64) for n in names} if names else {
+        "value": np.asarray(res, dtype=np.float64)}
+
+
+# name, a call taking the module (funcgrad's or SciPy's); each field compared to 1e-12
+CASES = [
+    ("bartlett", lambda m: m.bartlett(X, Y, Z)),
+    ("bartlett_axis", lambda m: m.bartlett(A, B, C, axis=0, keepdims=True)),
+    ("bartlett_none", lambda m: m.bartlett(A, B, axis=None)),
+    ("levene", lambda m: m.levene(X, Y, Z)),
+    ("levene_mean", lambda m: m.levene(A.T, B.T, axis=1, center="mean")),
+    ("levene_trimmed", lambda m: m.levene(A, B, C, center="trimmed", proportiontocut=0.2)),
+    ("alexandergovern", lambda m: m.alexandergovern(X, Y, Z)),
+    ("alexandergovern_axis", lambda m: m.alexandergovern(A, B, keepdims=True)),
+    ("combine_fisher", lambda m: m.combine_pvalues(PS)),
+    ("combine_pearson", lambda m: m.combine_pvalues(PS, method="pearson", axis=None)),
+    ("combine_mg", lambda m: m.combine_pvalues(PS.T, method="mudholkar_george", axis=1)),
+    ("combine_tippett", lambda m: m.combine_pvalues(PS, method="tippett", keepdims=True)),
+    ("combine_stouffer", lambda m: m.combine_pvalues(PS, method="stouffer",
+                                                     weights=PS[::-1] + 0.5)),
+    ("fdr_bh", lambda m: m.false_discovery_control(PS[:, 0])),
+    ("fdr_by", lambda m: m.false_discovery_control(PS, axis=0, method="by")),
+    ("fdr_none", lambda m: m.false_discovery_control(PS, axis=None)),
+    ("fligner", lambda m: m.fligner(A, B, C, keepdims=True)),
+    ("kruskal", lambda m: m.kruskal(TIES[:, 0], TIES[:, 1], TIES[:, 2])),
+    ("friedmanchisquare", lambda m: m.friedmanchisquare(A[:, 0], A[:, 1], A[:, 2])),
+    ("brunnermunzel", lambda m: m.brunnermunzel(X, Y, alternative="less")),
+    ("ansari", lambda m: m.ansari(X, Y)),
+    ("mood", lambda m: m.mood(TIES[:, 0], Y, alternative="greater")),
+    ("median_test", lambda m: m.median_test(X, Y, Z, ties="above")),
+    ("cramervonmises_2samp", lambda m: m.cramervonmises_2samp(X, Z)),
+    ("page_trend_test", lambda m: m.page_trend_test(A)),
+    ("bws_test", lambda m: m.bws_test(X[:5], Z[:5])),
+    ("chatterjeexi", lambda m: m.chatterjeexi(X, A[:, 1], y_continuous=True)),
+]
+
+
+@pytest.mark.parametrize("name, call", CASES, ids=[c[0] for c in CASES])
+def test_values_match_scipy(name, call):
+    ours, theirs = _fields(call(fst)), _fields(call(scipy_stats))
+    assert ours.keys() == theirs.keys()
+    for field in theirs:
+        assert ours[field].shape == theirs[field].shape, field
+        np.testing.assert_allclose(ours[field], theirs[field], rtol=1e-12, atol=1e-15,
+                                   err_msg=field)
+
+
+def _central(f, x, h=1e-6):
+    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(x.size)])
+
+
+# name, a function of the first sample returning a number, in the module m
+SMOOTH = [
+    ("bartlett", lambda m, v: m.bartlett(v, Y, Z).pvalue),
+    ("levene_median", lambda m, v: m.levene(v, Y, Z).pvalue),
+    ("levene_trimmed", lambda m, v: m.levene(v, Y, center="trimmed",
+                                             proportiontocut=0.2).statistic),
+    ("alexandergovern", lambda m, v: m.alexandergovern(v, Y, Z).pvalue),
+    ("combine_fisher", lambda m, v: m.combine_pvalues(np.abs(v) / 4).pvalue),
+    ("combine_pearson", lambda m, v: m.combine_pvalues(np.abs(v) / 4, "pearson").pvalue),
+    ("combine_mg", lambda m, v: m.combine_pvalues(np.abs(v) / 4, "mudholkar_george").pvalue),
+    ("combine_tippett", lambda m, v: m.combine_pvalues(np.abs(v) / 4, "tippett").pvalue),
+    ("combine_stouffer", lambda m, v: m.combine_pvalues(
+        np.abs(v) / 4, "stouffer", weights=np.abs(v) + 1.0).pvalue),
+    ("fdr", lambda m, v: m.false_discovery_control(np.abs(v) / 4) @ np.arange(1.0, 10.0)),
+]
+
+
+@pytest.mark.parametrize("name, f", SMOOTH, ids=[c[0] for c in SMOOTH])
+def test_derivatives_match_central_differences_of_scipy(name, f):
+    g = fg.grad(lambda v: f(fst, v))(X)
+    np.testing.assert_allclose(g, _central(lambda v: float(f(scipy_stats, v)), X),
+                               rtol=1e-5, atol=1e-8)
+    assert np.any(g != 0)
+
+
+def test_alexandergovern_derivative_where_a_sample_sits_on_the_common_mean():
+    """A t statistic of 0 (its sample's mean on the weighted mean): the normalizing
+    transformation's square root of 0 would give NaN; the slope there is finite."""
+    x, y = np.array([1.0, 2.0, 4.0, 7.0]), np.array([2.0, 3.0, 3.5, 4.0, 5.0])
+    g = fg.grad(lambda v: fst.alexandergovern(v, y).statistic)(x)
+    assert np.all(np.isfinite(g))
+    np.testing.assert_allclose(g, _central(
+        lambda v: scipy_stats.alexandergovern(v, y).statistic, x), atol=1e-7)
+
+
+def test_float32_stays_float32():
+    a, b = A.astype(np.float32), B.astype(np.float32)
+    for res in (fst.bartlett(a, b), fst.levene(a, b), fst.alexandergovern(a, b),
+                fst.combine_pvalues(PS.astype(np.float32), method="stouffer")):
+        assert res.statistic.dtype == res.pvalue.dtype == np.float32
+    assert fst.false_discovery_control(PS.astype(np.float32)).dtype == np.float32
+    np.testing.assert_allclose(fst.bartlett(a, b).pvalue, scipy_stats.bartlett(A, B).pvalue,
+                               rtol=1e-4)
+
+
+def test_spread_tests_under_vmap_and_jit():
+    batch = np.stack([A, A[::-1] * 1.5, A + 2.0])
+    p = fg.vmap(lambda a: fst.levene(a, B, center="mean").pvalue)(batch)
+    np.testing.assert_allclose(p, [scipy_stats.levene(a, B, center="mean").pvalue
+                                   for a in batch], rtol=1e-12)
+    s = fg.jit(lambda a: fst.bartlett(a, B).statistic)(A)
+    np.testing.assert_allclose(s, scipy_stats.bartlett(A, B).statistic, rtol=1e-12)
+
+
+def test_rank_tests_have_zero_derivative():
+    for f in (lambda v: fst.kruskal(v, Y).statistic, lambda v: fst.fligner(v, Y).pvalue,
+              lambda v: fst.mood(v, Y).statistic, lambda v: fst.ansari(v, Y).pvalue,
+              lambda v: fst.brunnermunzel(v, Y).statistic):
+        np.testing.assert_array_equal(fg.grad(f)(X), np.zeros_like(X))
+
+
+def test_rank_tests_need_values_under_jit():
+    with pytest.raises(fg.ConcretizationError, match="kruskal .*outside vmap/jit"):
+        fg.jit(lambda v: fst.kruskal(v, Y).statistic)(X)
+
+
+def test_scipy_warning_classes_are_scipys():
+    for name in ("ConstantInputWarning", "NearConstantInputWarning", "DegenerateDataWarning",
+                 "FitError"):
+        assert getattr(fst, name) is getattr(scipy_stats, name)
+        assert name in fst.__all__
+    with pytest.raises(AttributeError, match="no attribute 'NoSuchWarning'"):
+        fst.NoSuchWarning
+
+
+def test_errors_name_the_problem():
+    with pytest.raises(ValueError, match="center must be"):
+        fst.levene(X, Y, center="mode")
+    with pytest.raises(NotImplementedError, match="drop the NaNs first"):
+        fst.bartlett(X, Y, nan_policy="omit")
+    with pytest.raises(ValueError, match="at least 2 samples"):
+        fst.bartlett(X)
+    with pytest.raises(ValueError, match="at least two values"):
+        fst.alexandergovern(X, Y[:1])
+    with pytest.raises(ValueError, match="contains NaN"):
+        fst.levene(np.append(X, np.nan), Y, nan_policy="raise")
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        fst.false_discovery_control(np.array([0.2, 1.5]))
+    with pytest.raises(ValueError, match="method must be one of"):
+        fst.combine_pvalues(PS, method="edgington")
