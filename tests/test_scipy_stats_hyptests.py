@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 scipy_stats = pytest.importorskip("scipy.stats")
+# (SciPy's own notice on its interpolated table, the same in both calls compared)
+pytestmark = pytest.mark.filterwarnings("ignore:p-value capped:UserWarning")
 
 import funcgrad as fg  # noqa: E402
 import funcgrad.scipy.stats as fst  # noqa: E402
@@ -57,6 +59,15 @@ CASES = [
     ("page_trend_test", lambda m: m.page_trend_test(A)),
     ("bws_test", lambda m: m.bws_test(X[:5], Z[:5])),
     ("chatterjeexi", lambda m: m.chatterjeexi(X, A[:, 1], y_continuous=True)),
+    ("binomtest", lambda m: m.binomtest(7, 20, 0.2, alternative="greater")),
+    ("fisher_exact", lambda m: m.fisher_exact([[6, 2], [1, 4]], alternative="less")),
+    ("barnard_exact", lambda m: m.barnard_exact([[7, 12], [8, 3]], pooled=False, n=8)),
+    ("boschloo_exact", lambda m: m.boschloo_exact([[7, 12], [8, 3]], n=8)),
+    ("poisson_means_test", lambda m: m.poisson_means_test(2, 50.0, 9, 60.0, diff=0.01)),
+    ("quantile_test", lambda m: m.quantile_test(X, q=0.3, p=0.4)),
+    ("anderson_ksamp", lambda m: m.anderson_ksamp([X, Y, TIES[:, 0]], variant="right")),
+    ("logrank", lambda m: m.logrank(np.abs(X), np.abs(Y), alternative="less")),
+    ("dunnett", lambda m: m.dunnett(X, Z, control=Y, rng=5)),
 ]
 
 
@@ -131,8 +142,24 @@ def test_spread_tests_under_vmap_and_jit():
 def test_rank_tests_have_zero_derivative():
     for f in (lambda v: fst.kruskal(v, Y).statistic, lambda v: fst.fligner(v, Y).pvalue,
               lambda v: fst.mood(v, Y).statistic, lambda v: fst.ansari(v, Y).pvalue,
-              lambda v: fst.brunnermunzel(v, Y).statistic):
+              lambda v: fst.brunnermunzel(v, Y).statistic,
+              lambda v: fst.anderson_ksamp([v, Y], variant="midrank").statistic,
+              lambda v: fst.logrank(np.abs(v), np.abs(Y)).statistic,
+              lambda v: fst.quantile_test(X, q=v[0]).pvalue):
         np.testing.assert_array_equal(fg.grad(f)(X), np.zeros_like(X))
+
+
+def test_count_tests_refuse_a_derivative_they_cannot_give():
+    for call, arg in ((lambda v: fst.binomtest(3, 10, v).pvalue, "p"),
+                      (lambda v: fst.quantile_test(v, q=0.0).pvalue, "x"),
+                      (lambda v: fst.dunnett(v, Y, control=Z, rng=1).pvalue[0], "samples"),
+                      (lambda v: fst.fisher_exact(v.reshape(2, 2)).pvalue, "table")):
+        x = np.array([6.0, 2.0, 1.0, 4.0]) if arg == "table" else (
+            0.3 if arg == "p" else X)
+        with pytest.raises(TypeError, match=f"no derivative in {arg} .*stop_gradient"):
+            fg.grad(call)(x)
+    # (the fix the message names: a value without a derivative is accepted)
+    assert fg.grad(lambda v: v * fst.binomtest(3, 10, fg.stop_gradient(v)).pvalue)(0.3) > 0
 
 
 def test_rank_tests_need_values_under_jit():

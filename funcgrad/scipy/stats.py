@@ -554,6 +554,10 @@ from ._statshyp_ranks import (ansari, brunnermunzel, bws_test,  # noqa: E402,F40
                               page_trend_test)
 from ._statshyp_pvalues import combine_pvalues, false_discovery_control  # noqa: E402,F401
 from ._statshyp_pvalues import __getattr__  # noqa: E402,F401  (SciPy's warning classes)
-from . import _statshyp_pvalues, _statshyp_ranks, _statshyp_spread  # noqa: E402
+from ._statshyp_counts import (anderson_ksamp, barnard_exact, binomtest,  # noqa: E402,F401
+                               boschloo_exact, dunnett, fisher_exact, logrank,
+                               multiscale_graphcorr, poisson_means_test, quantile_test)
+from . import (_statshyp_counts, _statshyp_pvalues, _statshyp_ranks,  # noqa: E402
+               _statshyp_spread)
 __all__ += (_statshyp_spread.__all__ + _statshyp_ranks.__all__ + _statshyp_pvalues.__all__
-            + _statshyp_pvalues.SCIPY_CLASSES)
+            + _statshyp_pvalues.SCIPY_CLASSES + _statshyp_counts.__all__)
