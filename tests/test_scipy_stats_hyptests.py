@@ -191,3 +191,63 @@ def test_errors_name_the_problem():
         fst.false_discovery_control(np.array([0.2, 1.5]))
     with pytest.raises(ValueError, match="method must be one of"):
         fst.combine_pvalues(PS, method="edgington")
+
+
+# --- contingency tables ----------------------------------------------------------------------
+
+T23 = np.array([[12.0, 7.0, 20.0], [18.0, 21.0, 9.0]])
+T22 = np.array([[12.0, 7.5], [18.0, 21.0]])
+T222 = np.array([[[5.0, 8.0], [9.0, 3.0]], [[4.0, 6.0], [7.0, 11.0]]])
+
+
+def _contingency(m):
+    return m.contingency if hasattr(m, "contingency") else m
+
+
+TABLE_CASES = [
+    ("expected_freq", lambda m: _contingency(m).expected_freq(T222)),
+    ("margins", lambda m: np.concatenate([a.ravel() for a in _contingency(m).margins(T23)])),
+    ("chi2_contingency", lambda m: m.chi2_contingency(T23)),
+    ("chi2_contingency_yates", lambda m: m.chi2_contingency(T22)),
+    ("chi2_contingency_3d", lambda m: _contingency(m).chi2_contingency(T222, False)),
+    ("chi2_contingency_lambda", lambda m: m.chi2_contingency(T22, lambda_="log-likelihood")),
+    ("chi2_contingency_1d", lambda m: m.chi2_contingency(T23[0])),
+    ("crosstab", lambda m: _contingency(m).crosstab(TIES[:, 0], TIES[:, 1]).count),
+    ("association", lambda m: _contingency(m).association(T23.astype(int), "tschuprow")),
+    ("relative_risk", lambda m: _contingency(m).relative_risk(27, 122, 44, 487)
+     .confidence_interval(0.9)),
+    ("odds_ratio", lambda m: _contingency(m).odds_ratio(T22.astype(int)[::-1]).statistic),
+]
+
+
+@pytest.mark.parametrize("name, call", TABLE_CASES, ids=[c[0] for c in TABLE_CASES])
+def test_contingency_values_match_scipy(name, call):
+    ours, theirs = call(fst), call(scipy_stats)
+    if hasattr(theirs, "dof"):
+        assert ours.dof == theirs.dof
+        np.testing.assert_allclose(ours.expected_freq, theirs.expected_freq, rtol=1e-14)
+    ours, theirs = _fields(ours), _fields(theirs)
+    for field in theirs:
+        np.testing.assert_allclose(ours[field], theirs[field], rtol=1e-12, err_msg=field)
+
+
+@pytest.mark.parametrize("table", [T23, T22], ids=["2x3", "2x2_yates"])
+def test_chi2_contingency_derivative_matches_central_differences(table):
+    g = fg.grad(lambda t: fst.chi2_contingency(t).pvalue)(table)
+    fd = _central(lambda t: scipy_stats.chi2_contingency(t.reshape(table.shape)).pvalue,
+                  table.ravel()).reshape(table.shape)
+    np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-9)
+
+
+def test_contingency_float32_and_module():
+    import funcgrad.scipy.stats.contingency as public
+    assert public is fst.contingency and "contingency" in fst.__all__
+    assert public.chi2_contingency is fst.chi2_contingency
+    res = fst.chi2_contingency(T23.astype(np.float32))
+    assert res.statistic.dtype == res.expected_freq.dtype == np.float32
+    with pytest.raises(ValueError, match=r"zero element at \(0, 1\)"):
+        fst.chi2_contingency(np.array([[1.0, 0.0], [2.0, 0.0]]))
+    with pytest.raises(ValueError, match="nonnegative"):
+        fst.chi2_contingency(-T22)
+    with pytest.raises(TypeError, match="no derivative in table .*stop_gradient"):
+        fg.grad(lambda t: public.odds_ratio(t).statistic)(T22)

@@ -25,16 +25,10 @@ from ._statstests_summary import trim_mean
 __all__ = ["bartlett", "levene", "alexandergovern"]
 
 
-def _result(name, fields, doc):
-    cls = namedtuple(name, fields)
-    cls.__doc__ = doc
-    return cls
-
-
-BartlettResult = _result("BartlettResult", ["statistic", "pvalue"],
-                         """:func:`bartlett`'s result, a named tuple as SciPy's.""")
-LeveneResult = _result("LeveneResult", ["statistic", "pvalue"],
-                       """:func:`levene`'s result, a named tuple as SciPy's.""")
+BartlettResult = namedtuple("BartlettResult", ["statistic", "pvalue"])
+BartlettResult.__doc__ = """:func:`bartlett`'s result, a named tuple as SciPy's."""
+LeveneResult = namedtuple("LeveneResult", ["statistic", "pvalue"])
+LeveneResult.__doc__ = """:func:`levene`'s result, a named tuple as SciPy's."""
 
 
 @dataclass
@@ -197,7 +191,7 @@ def alexandergovern(*samples: ArrayLike, nan_policy: str = "propagate",
             eps * fnp.stop_gradient(m)), np.nan, v) for v, m in zip(se2, means)]
         inverse = [1.0 / v for v in se2]
         common = sum(w * m for w, m in zip(inverse, means)) / sum(inverse)
-        statistic = 0.0
+        statistic: Any = 0.0
         for m, v, n in zip(means, se2, ns):
             df = n - 1.0
             a = df - 0.5

@@ -561,3 +561,6 @@ from . import (_statshyp_counts, _statshyp_pvalues, _statshyp_ranks,  # noqa: E4
                _statshyp_spread)
 __all__ += (_statshyp_spread.__all__ + _statshyp_ranks.__all__ + _statshyp_pvalues.__all__
             + _statshyp_pvalues.SCIPY_CLASSES + _statshyp_counts.__all__)
+from . import _statshyp_contingency as contingency  # noqa: E402
+from ._statshyp_contingency import chi2_contingency  # noqa: E402,F401
+__all__ += ["chi2_contingency", "contingency"]
