@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 scipy_stats = pytest.importorskip("scipy.stats")
-# (SciPy's own notice on its interpolated table, the same in both calls compared)
-pytestmark = pytest.mark.filterwarnings("ignore:p-value capped:UserWarning")
+# (SciPy's own notices, on its interpolated table and on anderson without a method: the
+# same in both calls compared)
+pytestmark = [pytest.mark.filterwarnings("ignore:p-value capped:UserWarning"),
+              pytest.mark.filterwarnings("ignore:As of SciPy 1.17:FutureWarning")]
 
 import funcgrad as fg  # noqa: E402
 import funcgrad.scipy.stats as fst  # noqa: E402
@@ -24,7 +26,8 @@ PS = RNG.uniform(0.001, 0.9, size=(6, 2))
 
 def _fields(res):
     """The numbers a result holds, by field name (named tuples, dataclasses, bunches)."""
-    names = [n for n in ("statistic", "pvalue", "median", "table") if hasattr(res, n)]
+    names = [n for n in ("statistic", "pvalue", "median", "table", "critical_values")
+             if hasattr(res, n)]
     return {n: np.asarray(getattr(res, n), dtype=np.float64) for n in names} if names else {
         "value": np.asarray(res, dtype=np.float64)}
 
@@ -68,6 +71,15 @@ CASES = [
     ("anderson_ksamp", lambda m: m.anderson_ksamp([X, Y, TIES[:, 0]], variant="right")),
     ("logrank", lambda m: m.logrank(np.abs(X), np.abs(Y), alternative="less")),
     ("dunnett", lambda m: m.dunnett(X, Z, control=Y, rng=5)),
+    ("cramervonmises", lambda m: m.cramervonmises(X, m.norm.cdf, (0.3, 1.2))),
+    ("cramervonmises_axis", lambda m: m.cramervonmises(A.T * 3, m.norm.cdf, axis=1)),
+    ("cramervonmises_name", lambda m: m.cramervonmises(Y, "laplace", keepdims=True)),
+    ("anderson", lambda m: m.anderson(Y)),
+    ("anderson_norm", lambda m: m.anderson(np.append(X, 3.5), method="interpolate")),
+    ("anderson_expon", lambda m: m.anderson(np.abs(Y), "expon", method="interpolate")),
+    ("anderson_logistic", lambda m: m.anderson(Y, "logistic", method="interpolate")),
+    ("epps_singleton_2samp", lambda m: m.epps_singleton_2samp(X, Y, t=(0.5, 1.0, 1.5))),
+    ("epps_singleton_2samp_axis", lambda m: m.epps_singleton_2samp(A, B, keepdims=True)),
 ]
 
 
@@ -99,6 +111,10 @@ SMOOTH = [
     ("combine_stouffer", lambda m, v: m.combine_pvalues(
         np.abs(v) / 4, "stouffer", weights=np.abs(v) + 1.0).pvalue),
     ("fdr", lambda m, v: m.false_discovery_control(np.abs(v) / 4) @ np.arange(1.0, 10.0)),
+    ("cramervonmises", lambda m, v: m.cramervonmises(v, m.norm.cdf, (0.3, 1.2)).pvalue),
+    ("anderson_norm", lambda m, v: m.anderson(np.append(v, 4.7), method="interpolate").pvalue),
+    ("anderson_expon", lambda m, v: m.anderson(np.abs(v), "expon").statistic),
+    ("epps_singleton_2samp", lambda m, v: m.epps_singleton_2samp(v, Y).pvalue),
 ]
 
 
@@ -126,6 +142,10 @@ def test_float32_stays_float32():
                 fst.combine_pvalues(PS.astype(np.float32), method="stouffer")):
         assert res.statistic.dtype == res.pvalue.dtype == np.float32
     assert fst.false_discovery_control(PS.astype(np.float32)).dtype == np.float32
+    for res in (fst.cramervonmises(X.astype(np.float32), fst.norm.cdf),
+                fst.epps_singleton_2samp(a, b),
+                fst.anderson(X.astype(np.float32), method="interpolate")):
+        assert res.statistic.dtype == res.pvalue.dtype == np.float32
     np.testing.assert_allclose(fst.bartlett(a, b).pvalue, scipy_stats.bartlett(A, B).pvalue,
                                rtol=1e-4)
 
@@ -160,6 +180,18 @@ def test_count_tests_refuse_a_derivative_they_cannot_give():
             fg.grad(call)(x)
     # (the fix the message names: a value without a derivative is accepted)
     assert fg.grad(lambda v: v * fst.binomtest(3, 10, fg.stop_gradient(v)).pvalue)(0.3) > 0
+
+
+def test_goodness_of_fit_without_a_derivative_raises():
+    with pytest.raises(TypeError, match=r"pass funcgrad's \(funcgrad.scipy.stats.norm.cdf"):
+        fg.grad(lambda v: fst.cramervonmises(v, "norm").pvalue)(X)
+    with pytest.raises(TypeError, match="no derivative in x .*'logistic' is fitted by SciPy"):
+        fg.grad(lambda v: fst.anderson(v, "logistic", method="interpolate").statistic)(X)
+
+    def fitted_scale(v):
+        return fst.anderson(v).fit_result.params.scale
+    with pytest.raises(TypeError, match="fit_result holds SciPy's fitted values"):
+        fg.grad(fitted_scale)(X)
 
 
 def test_rank_tests_need_values_under_jit():

@@ -564,3 +564,6 @@ __all__ += (_statshyp_spread.__all__ + _statshyp_ranks.__all__ + _statshyp_pvalu
 from . import _statshyp_contingency as contingency  # noqa: E402
 from ._statshyp_contingency import chi2_contingency  # noqa: E402,F401
 __all__ += ["chi2_contingency", "contingency"]
+from ._statshyp_fit import anderson, cramervonmises, epps_singleton_2samp  # noqa: E402,F401
+from . import _statshyp_fit  # noqa: E402
+__all__ += _statshyp_fit.__all__
