@@ -283,3 +283,13 @@ def test_contingency_float32_and_module():
         fst.chi2_contingency(-T22)
     with pytest.raises(TypeError, match="no derivative in table .*stop_gradient"):
         fg.grad(lambda t: public.odds_ratio(t).statistic)(T22)
+
+
+def test_pvalue_and_table_functions_under_vmap_and_jit():
+    tables = np.stack([T23, T23[::-1] * 2.0, T23 + 5.0])
+    s = fg.vmap(lambda t: fst.chi2_contingency(t).statistic)(tables)
+    np.testing.assert_allclose(s, [scipy_stats.chi2_contingency(t).statistic for t in tables],
+                               rtol=1e-12)
+    p = fg.jit(lambda q: fst.combine_pvalues(q, method="stouffer").pvalue)(PS)
+    np.testing.assert_allclose(p, scipy_stats.combine_pvalues(PS, method="stouffer").pvalue,
+                               rtol=1e-12)
