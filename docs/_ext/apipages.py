@@ -64,6 +64,7 @@ MODULES = [
     ("funcgrad.numpy.fft", "discrete Fourier transforms"),
     ("funcgrad.scipy.special", "special functions"),
     ("funcgrad.scipy.stats", "distributions"),
+    ("funcgrad.scipy.stats.contingency", "contingency tables"),
     ("funcgrad.scipy.linalg", "linear algebra"),
     ("funcgrad.scipy.signal", "signal processing"),
     ("funcgrad.scipy.signal.windows", "window functions"),

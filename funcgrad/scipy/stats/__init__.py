@@ -546,3 +546,25 @@ from .. import (_statsdists_closed, _statsdists_discrete, _statsdists_special,  
 __all__ += (_statsdists_closed.__all__ + _statsdists_tails.__all__ + _statsdists_special.__all__
             + _statsdists_discrete.__all__)
 from . import qmc  # noqa: E402,F401  (SciPy's scipy.stats.qmc)
+
+# (hypothesis tests: equal spread, ranks and counts, p-values; see their modules)
+from .._statshyp_spread import alexandergovern, bartlett, levene  # noqa: E402,F401
+from .._statshyp_ranks import (ansari, brunnermunzel, bws_test,  # noqa: E402,F401
+                               chatterjeexi, cramervonmises_2samp, fligner,
+                               friedmanchisquare, kruskal, median_test, mood,
+                               page_trend_test)
+from .._statshyp_pvalues import combine_pvalues, false_discovery_control  # noqa: E402,F401
+from .._statshyp_pvalues import __getattr__  # noqa: E402,F401  (SciPy's warning classes)
+from .._statshyp_counts import (anderson_ksamp, barnard_exact, binomtest,  # noqa: E402,F401
+                                boschloo_exact, dunnett, fisher_exact, logrank,
+                                multiscale_graphcorr, poisson_means_test, quantile_test)
+from .. import (_statshyp_counts, _statshyp_pvalues, _statshyp_ranks,  # noqa: E402
+                _statshyp_spread)
+__all__ += (_statshyp_spread.__all__ + _statshyp_ranks.__all__ + _statshyp_pvalues.__all__
+            + _statshyp_pvalues.SCIPY_CLASSES + _statshyp_counts.__all__)
+from . import contingency  # noqa: E402
+from .contingency import chi2_contingency  # noqa: E402,F401
+__all__ += ["chi2_contingency", "contingency"]
+from .._statshyp_fit import anderson, cramervonmises, epps_singleton_2samp  # noqa: E402,F401
+from .. import _statshyp_fit  # noqa: E402
+__all__ += _statshyp_fit.__all__
