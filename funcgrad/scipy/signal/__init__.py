@@ -65,6 +65,9 @@ from .._signalmore_spectral import coherence, periodogram, spectrogram  # noqa: 
 from .._signalmore_waveforms import (chirp, correlation_lags, gausspulse,  # noqa: F401
                                      sawtooth, square, unit_impulse)
 from .._signalmore_getwindow import get_window  # noqa: F401
+from .._signalrest_czt import CZT, ZoomFFT, czt, czt_points, zoom_fft  # noqa: F401
+from .._signalrest_stft import ShortTimeFFT  # noqa: F401
+from .._signalrest_stft_layout import closest_STFT_dual_window  # noqa: F401
 from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
@@ -81,7 +84,9 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "argrelextrema", "argrelmax", "argrelmin", "normalize", "tf2zpk", "zpk2tf",
            "tf2sos", "sos2tf", "zpk2sos", "sos2zpk", "bilinear", "bilinear_zpk", "lp2lp",
            "lp2hp", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk", "lp2bs_zpk", "iirnotch",
-           "iirpeak", "lp2bp", "lp2bs"]
+           "iirpeak", "lp2bp", "lp2bs",
+           "czt", "zoom_fft", "czt_points", "CZT", "ZoomFFT",
+           "ShortTimeFFT", "closest_STFT_dual_window"]
 
 _MODES = ("full", "same", "valid")
 

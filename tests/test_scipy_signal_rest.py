@@ -1,0 +1,223 @@
+"""The rest of ``scipy.signal`` and ``scipy.fftpack``: the chirp z-transform (``czt``,
+``zoom_fft``, ``czt_points``, ``CZT``, ``ZoomFFT``) and ``ShortTimeFFT`` with
+``closest_STFT_dual_window``.  Values against SciPy's; the linear transforms pass the
+dot-product test and their tangents are the transform of the tangent; the nonlinear ones
+against central differences of SciPy's values; float32, one ``jit``/``vmap`` check per
+family, and the errors."""
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+import funcgrad.scipy.signal as fss
+from helpers import assert_close as _assert_close
+from helpers import check_dot_product
+
+RNG = np.random.default_rng(20261205)
+EPS = 1e-6
+
+
+def _pair(a):
+    a = np.asarray(a)
+    return np.stack([a.real, a.imag]) if a.dtype.kind == "c" else a
+
+
+def assert_close(actual, expected, rtol, atol=0.0, what=""):
+    """helpers.assert_close on the real and imaginary parts (it compares real values)."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    assert actual.shape == expected.shape, (what, actual.shape, expected.shape)
+    _assert_close(_pair(actual.astype(np.result_type(actual, expected))),
+                  _pair(expected.astype(np.result_type(actual, expected))), rtol, atol,
+                  what=what)
+
+
+def _as_real(f):
+    """``f`` with its complex output as one real array (the checkers need real ones)."""
+    def g(*args):
+        out = f(*args)
+        return fnp.stack([fnp.real(out), fnp.imag(out)]) if out.dtype.kind == "c" else out
+    return g
+
+
+# --- the chirp z-transform ---------------------------------------------------------------
+
+CZT_CASES = [
+    ("czt", {}), ("czt", {"m": 9}), ("czt", {"m": 4, "w": 0.98 * np.exp(-0.3j),
+                                             "a": 0.9 * np.exp(0.2j)}),
+    ("czt", {"m": 5, "w": 1.01 + 0.2j, "a": 2.0}), ("zoom_fft", {"fn": 0.5}),
+    ("zoom_fft", {"fn": [0.1, 0.7], "m": 9}),
+    ("zoom_fft", {"fn": [0.1, 0.7], "m": 9, "endpoint": True, "fs": 3.0})]
+
+
+@pytest.mark.parametrize("name,kwargs", CZT_CASES, ids=[f"{n}{k}" for n, k in CZT_CASES])
+def test_czt_and_zoom_fft_equal_scipys_along_any_axis(name, kwargs):
+    x = RNG.normal(size=(3, 7)) + 1j * RNG.normal(size=(3, 7))
+    for axis in (-1, 0):
+        arr = x if axis == -1 else x.T
+        got = getattr(fss, name)(arr, axis=axis, **kwargs)
+        assert got.dtype == np.complex128
+        assert_close(got, getattr(ss, name)(arr, axis=axis, **kwargs), 1e-12, what=name)
+
+
+def test_czt_classes_and_points_equal_scipys():
+    x = RNG.normal(size=6)
+    for ours, theirs in ((fss.CZT(6, 8, 0.99 * np.exp(-0.5j), 1.1j),
+                          ss.CZT(6, 8, 0.99 * np.exp(-0.5j), 1.1j)),
+                         (fss.ZoomFFT(6, [0.2, 0.9], 5, fs=2.5, endpoint=True),
+                          ss.ZoomFFT(6, [0.2, 0.9], 5, fs=2.5, endpoint=True))):
+        assert_close(ours(x), theirs(x), 1e-12, what=type(ours).__name__)
+        assert_close(ours.points(), theirs.points(), 1e-13)
+        assert ours.m == theirs.m and ours.n == theirs.n
+        assert abs(ours.w - theirs.w) < 1e-15 and abs(ours.a - theirs.a) < 1e-15
+    for args in ((5,), (4, 0.9 + 0.1j, 2j), (3, 0.5, 2.0)):
+        got, want = fss.czt_points(*args), ss.czt_points(*args)
+        assert np.asarray(got).dtype == want.dtype
+        assert_close(got, want, 1e-14, what=f"czt_points{args}")
+
+
+def test_czt_is_linear_in_x_exactly():
+    x = RNG.normal(size=(2, 5))
+    f = _as_real(lambda x: fss.czt(x, 7, 0.95 * np.exp(-0.4j), 1.05))
+    check_dot_product(f, [x])
+    v = RNG.normal(size=x.shape)
+    _, tangent = fg.jvp(f, (x,), (v,))
+    assert_close(tangent, f(v), 1e-12, what="the tangent of a linear map is the map")
+    g = _as_real(lambda x: fss.zoom_fft(x, [0.2, 0.6], 4, axis=0))
+    check_dot_product(g, [RNG.normal(size=(5, 3))])
+
+
+def test_czt_points_differentiate_in_w_and_a():
+    w, a, dw, da = 0.9, 1.5, 0.7, -0.3
+    out, tangent = fg.jvp(lambda w, a: fss.czt_points(4, w, a), (w, a), (dw, da))
+    assert_close(out, ss.czt_points(4, w, a), 1e-14)
+    fd = (ss.czt_points(4, w + EPS * dw, a + EPS * da)
+          - ss.czt_points(4, w - EPS * dw, a - EPS * da)) / (2 * EPS)
+    assert_close(tangent, fd, 1e-7)
+    # and along a complex ratio (holomorphic in w: the tangent of w^-k is -k w^(-k-1) dw)
+    w = 0.9 * np.exp(0.3j)
+    _, tangent = fg.jvp(lambda w: fss.czt_points(4, w), (w,), (1.0 + 0j,))
+    assert_close(tangent, -np.arange(4) * w ** (-np.arange(4) - 1.0), 1e-13)
+
+
+def test_czt_keeps_single_precision_and_runs_under_jit_and_vmap():
+    x = RNG.normal(size=(3, 8))
+    got = fss.czt(x.astype(np.float32), 5)
+    assert got.dtype == np.complex64
+    assert_close(got, ss.czt(x, 5), 1e-5)
+    transform = fss.ZoomFFT(8, [0.1, 0.5], 6)
+    jitted = fg.jit(lambda x: fnp.abs(transform(x)))
+    assert_close(jitted(x), np.abs(ss.zoom_fft(x, [0.1, 0.5], 6)), 1e-12)
+    assert_close(fg.vmap(lambda r: fnp.abs(fss.czt(r, 5)))(x), np.abs(ss.czt(x, 5)), 1e-12)
+
+
+def test_czt_errors_name_the_problem():
+    with pytest.raises(ValueError, match="defined for length 4"):
+        fss.CZT(4)(np.ones(5))
+    with pytest.raises(ValueError, match="output points"):
+        fss.czt(np.ones(3), m=0)
+    with pytest.raises(ValueError, match="2-length"):
+        fss.zoom_fft(np.ones(3), [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match="m >= 2"):
+        fss.zoom_fft(np.ones(3), [0.1, 0.2], m=1, endpoint=True)
+    with pytest.raises(TypeError, match="w is a traced value"):
+        fg.grad(lambda w: fnp.abs(fss.czt(np.ones(3), w=w)[1]))(0.9)
+
+
+# --- ShortTimeFFT ---------------------------------------------------------------------------
+
+STFT_CASES = [  # (window, hop, options)
+    (np.hanning(8), 3, {}), (np.hanning(7), 2, {"fft_mode": "twosided", "mfft": 11}),
+    (np.hanning(7), 2, {"fft_mode": "centered", "phase_shift": None}),
+    (np.r_[0, 0, 1, 2, 1, 0.0], 1, {"fft_mode": "onesided2X", "scale_to": "psd",
+                                     "phase_shift": 2}),
+    (np.ones(5), 5, {"fft_mode": "onesided2X", "scale_to": "magnitude", "mfft": 8})]
+
+
+@pytest.mark.parametrize("case", range(len(STFT_CASES)))
+def test_short_time_fft_equals_scipys(case):
+    win, hop, options = STFT_CASES[case]
+    ours, theirs = (m.ShortTimeFFT(win, hop, 2.0, **options) for m in (fss, ss))
+    x = RNG.normal(size=(2, 13))
+    for kwargs in ({}, {"padding": "odd", "k_offset": 1}, {"p0": 0, "p1": 2}):
+        got = ours.stft(x, **kwargs)
+        assert got.dtype == np.complex128
+        assert_close(got, theirs.stft(x, **kwargs), 1e-12, what=f"stft {kwargs}")
+    assert_close(ours.stft(x.T, axis=0), theirs.stft(x.T, axis=0), 1e-12, what="axis 0")
+    assert_close(ours.stft_detrend(x, "linear"), theirs.stft_detrend(x, "linear"), 1e-12)
+    assert_close(ours.spectrogram(x), theirs.spectrogram(x), 1e-12, what="spectrogram")
+    assert_close(ours.spectrogram(x, x[::-1]), theirs.spectrogram(x, x[::-1]), 1e-12)
+    S = theirs.stft(x)
+    assert_close(ours.istft(S), theirs.istft(S), 1e-12, what="istft")
+    assert_close(ours.istft(S, 0, 11), theirs.istft(S, 0, 11), 1e-12, what="istft k1")
+    assert_close(ours.dual_win, theirs.dual_win, 1e-14)
+    for name in ("p_min", "k_min", "lower_border_end", "f_pts", "delta_t", "delta_f",
+                 "m_num_mid", "fac_magnitude", "fac_psd", "scaling", "invertible"):
+        assert getattr(ours, name) == pytest.approx(getattr(theirs, name)), name
+    for name in ("p_max", "k_max", "p_num", "upper_border_begin"):
+        assert getattr(ours, name)(13) == getattr(theirs, name)(13), name
+    assert_close(ours.t(13), theirs.t(13), 1e-15)
+    assert_close(ours.f, theirs.f, 1e-15)
+    if ours.fft_mode != "twosided":
+        assert ours.extent(13, "ft", True) == pytest.approx(theirs.extent(13, "ft", True))
+
+
+def test_short_time_fft_constructors_and_dual_windows_equal_scipys():
+    win = np.hanning(8) + 0.1
+    for scale_to in (None, "psd", "unitary"):
+        ours = fss.ShortTimeFFT.from_win_equals_dual(win, 2, 1.0, scale_to=scale_to)
+        theirs = ss.ShortTimeFFT.from_win_equals_dual(win, 2, 1.0, scale_to=scale_to)
+        assert_close(ours.win, theirs.win, 1e-14)
+        assert_close(ours.dual_win, theirs.dual_win, 1e-14)
+    assert_close(fss.ShortTimeFFT.from_dual(win, 3, 1.0).win,
+                 ss.ShortTimeFFT.from_dual(win, 3, 1.0).win, 1e-14)
+    assert_close(fss.ShortTimeFFT.from_window(("kaiser", 3.0), 2.0, 9, 4).win,
+                 ss.ShortTimeFFT.from_window(("kaiser", 3.0), 2.0, 9, 4).win, 1e-14)
+    for desired in (None, np.linspace(0.5, 1.0, 8)):
+        for scaled in (True, False):
+            got = fss.closest_STFT_dual_window(win, 3, desired, scaled=scaled)
+            want = ss.closest_STFT_dual_window(win, 3, desired, scaled=scaled)
+            assert_close(got[0], want[0], 1e-13)
+            assert got[1] == pytest.approx(want[1], rel=1e-13)
+
+
+def test_short_time_fft_differentiates_in_the_signal():
+    ours = fss.ShortTimeFFT(np.hanning(6), 2, 1.0, fft_mode="onesided2X", scale_to="psd")
+    theirs = ss.ShortTimeFFT(np.hanning(6), 2, 1.0, fft_mode="onesided2X", scale_to="psd")
+    x = RNG.normal(size=10)
+    check_dot_product(_as_real(ours.stft), [x])
+    S = theirs.stft(x)
+    parts = np.stack([S.real, S.imag])
+    check_dot_product(lambda p: ours.istft(p[0] + 1j * p[1]), [parts])
+    weights = RNG.uniform(size=S.shape)
+    v = RNG.normal(size=x.shape)
+    _, tangent = fg.jvp(lambda x: fnp.sum(ours.spectrogram(x) * weights), (x,), (v,))
+    fd = (np.sum(theirs.spectrogram(x + EPS * v) * weights)
+          - np.sum(theirs.spectrogram(x - EPS * v) * weights)) / (2 * EPS)
+    assert tangent == pytest.approx(fd, rel=1e-7)
+
+
+def test_short_time_fft_single_precision_and_jit():
+    SFT = fss.ShortTimeFFT(np.hanning(8), 4, 1.0)
+    x = RNG.normal(size=(3, 16))
+    got = SFT.stft(x.astype(np.float32))
+    assert got.dtype == np.complex64
+    assert_close(got, ss.ShortTimeFFT(np.hanning(8), 4, 1.0).stft(x), 1e-5)
+    assert SFT.istft(got).dtype == np.float32
+    assert_close(fg.jit(SFT.spectrogram)(x), SFT.spectrogram(x), 1e-12)
+
+
+def test_short_time_fft_errors_name_the_problem():
+    with pytest.raises(TypeError, match="traced"):
+        fg.grad(lambda w: fnp.sum(fnp.abs(fss.ShortTimeFFT(w, 2, 1.0).stft(np.ones(8)))))(
+            np.ones(4))
+    with pytest.raises(ValueError, match="hop"):
+        fss.ShortTimeFFT(np.ones(4), 0, 1.0)
+    with pytest.raises(ValueError, match="scale_to"):
+        fss.ShortTimeFFT(np.ones(4), 2, 1.0, fft_mode="onesided2X")
+    with pytest.raises(ValueError, match="Complex-valued x"):
+        fss.ShortTimeFFT(np.ones(4), 2, 1.0).stft(np.ones(8) * 1j)
+    with pytest.raises(ValueError, match="not invertible"):
+        fss.ShortTimeFFT(np.ones(2), 3, 1.0).dual_win
+    with pytest.raises(ValueError, match="f_pts"):
+        fss.ShortTimeFFT(np.ones(4), 2, 1.0).istft(np.ones((4, 5), complex))
