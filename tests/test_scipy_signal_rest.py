@@ -221,3 +221,118 @@ def test_short_time_fft_errors_name_the_problem():
         fss.ShortTimeFFT(np.ones(2), 3, 1.0).dual_win
     with pytest.raises(ValueError, match="f_pts"):
         fss.ShortTimeFFT(np.ones(4), 2, 1.0).istft(np.ones((4, 5), complex))
+
+
+# --- COLA/NOLA, Lomb-Scargle, envelope, overlap-add convolution -----------------------------
+
+def test_check_cola_and_nola_equal_scipys():
+    for window, nperseg, noverlap in (("hann", 8, 4), ("hann", 8, 3), (("tukey", 0.5), 10, 5),
+                                      (np.ones(4), 4, 2), ("boxcar", 5, 0),
+                                      (np.array([1.0, 0, 0, 1]), 4, 1)):
+        for name in ("check_COLA", "check_NOLA"):
+            assert getattr(fss, name)(window, nperseg, noverlap) == getattr(ss, name)(
+                window, nperseg, noverlap), (name, window, nperseg, noverlap)
+    with pytest.raises(ValueError, match="noverlap must be less than nperseg"):
+        fss.check_COLA("hann", 4, 4)
+
+
+LOMB_T = np.sort(RNG.uniform(0, 10, 12))
+LOMB_Y = np.sin(1.3 * LOMB_T) + 0.3 * RNG.normal(size=12) + 0.5
+LOMB_W = RNG.uniform(0.2, 1.0, 12)
+LOMB_F = np.linspace(0.3, 3.0, 4)
+
+
+@pytest.mark.parametrize("normalize,floating_mean,weighted", [
+    (False, False, False), (True, True, True), ("amplitude", True, False),
+    ("power", False, True)])
+def test_lombscargle_values_and_derivatives_against_scipy(normalize, floating_mean, weighted):
+    def ours(t, y, f, w):
+        return _as_real(lambda t, y, f, w: fss.lombscargle(
+            t, y, f, normalize=normalize, weights=w if weighted else None,
+            floating_mean=floating_mean))(t, y, f, w)
+
+    def theirs(t, y, f, w):
+        return _pair(ss.lombscargle(t, y, f, normalize=normalize,
+                                    weights=w if weighted else None,
+                                    floating_mean=floating_mean))
+    args = (LOMB_T, LOMB_Y, LOMB_F, LOMB_W)
+    dirs = tuple(RNG.normal(size=a.shape) for a in args)
+    out, tangent = fg.jvp(ours, args, dirs)
+    assert_close(out, theirs(*args), 1e-11, what="value")
+    plus = theirs(*[a + EPS * d for a, d in zip(args, dirs)])
+    minus = theirs(*[a - EPS * d for a, d in zip(args, dirs)])
+    assert_close(tangent, (plus - minus) / (2 * EPS), 1e-6, 1e-7, what="derivative")
+
+
+def test_lombscargle_precenter_float32_and_errors():
+    assert_close(fss.lombscargle(LOMB_T, LOMB_Y, LOMB_F, True),
+                 fss.lombscargle(LOMB_T, LOMB_Y - LOMB_Y.mean(), LOMB_F), 1e-13)
+    got = fss.lombscargle(*(a.astype(np.float32) for a in (LOMB_T, LOMB_Y, LOMB_F)))
+    assert got.dtype == np.float32
+    assert_close(got, ss.lombscargle(LOMB_T, LOMB_Y, LOMB_F), 1e-4)
+    with pytest.raises(ValueError, match="equal non-zero length"):
+        fss.lombscargle(LOMB_T, LOMB_Y[:-1], LOMB_F)
+    with pytest.raises(ValueError, match="non-negative"):
+        fss.lombscargle(LOMB_T, LOMB_Y, LOMB_F, weights=-LOMB_W)
+    with pytest.raises(ValueError, match="amplitude"):
+        fss.lombscargle(LOMB_T, LOMB_Y, LOMB_F, normalize="other")
+
+
+ENVELOPE_CASES = [  # (length, complex, bp_in, n_out, squared, residual)
+    (16, False, (1, None), None, False, "lowpass"), (17, False, (2, 6), 12, True, "all"),
+    (16, False, (-3, 4), 21, False, "lowpass"), (16, True, (None, None), 8, False, "all"),
+    (17, True, (-3, 4), None, True, "lowpass"), (17, False, (None, -1), None, False, None)]
+
+
+@pytest.mark.parametrize("case", ENVELOPE_CASES, ids=[str(c) for c in ENVELOPE_CASES])
+def test_envelope_equals_scipys_and_differentiates(case):
+    n, cplx, bp_in, n_out, squared, residual = case
+    z = RNG.normal(size=(2, n)) + (1j * RNG.normal(size=(2, n)) if cplx else 0)
+    options = dict(n_out=n_out, squared=squared, residual=residual)
+    want = ss.envelope(z, bp_in, **options)
+    assert_close(fss.envelope(z, bp_in, **options), want, 1e-12)
+    assert_close(fss.envelope(z.T, bp_in, axis=0, **options),
+                 ss.envelope(z.T, bp_in, axis=0, **options), 1e-12)
+    if not cplx:
+        v = RNG.normal(size=z.shape)
+        _, tangent = fg.jvp(lambda z: fss.envelope(z, bp_in, **options), (z,), (v,))
+        fd = (ss.envelope(z + EPS * v, bp_in, **options)
+              - ss.envelope(z - EPS * v, bp_in, **options)) / (2 * EPS)
+        assert_close(tangent, fd, 1e-6, 1e-7)
+
+
+def test_envelope_float32_and_jit():
+    z = RNG.normal(size=(3, 16))
+    got = fss.envelope(z.astype(np.float32))
+    assert got.dtype == np.float32
+    assert_close(got, ss.envelope(z), 1e-5)
+    assert_close(fg.jit(lambda z: fss.envelope(z, (1, 6)))(z), ss.envelope(z, (1, 6)), 1e-12)
+    with pytest.raises(ValueError, match="bp_in"):
+        fss.envelope(z, (6, 2))
+
+
+OA_CASES = [((20,), (5,), None), ((5,), (20,), None), ((7, 9), (3, 4), 1),
+            ((7, 1), (3, 4), None), ((4, 5, 6), (4, 3, 1), [1, 2])]
+
+
+@pytest.mark.parametrize("s1,s2,axes", OA_CASES, ids=[str(c) for c in OA_CASES])
+def test_oaconvolve_equals_scipys(s1, s2, axes):
+    a, b = RNG.normal(size=s1), RNG.normal(size=s2)
+    for mode in ("full", "same", "valid"):
+        try:
+            want = ss.oaconvolve(a, b, mode, axes)
+        except ValueError:
+            with pytest.raises(ValueError):
+                fss.oaconvolve(a, b, mode, axes)
+            continue
+        assert_close(fss.oaconvolve(a, b, mode, axes), want, 1e-12, what=mode)
+
+
+def test_oaconvolve_is_bilinear_and_choose_conv_method_is_scipys():
+    a, b = RNG.normal(size=(9,)), RNG.normal(size=(4,))
+    check_dot_product(lambda a, b: fss.oaconvolve(a, b, "same"), [a, b])
+    assert fss.oaconvolve(a.astype(np.float32), b.astype(np.float32)).dtype == np.float32
+    for x, h, mode in ((np.ones(10), np.ones(3), "full"), (np.ones(9000), np.ones(900), "same"),
+                       (np.ones((40, 40)), np.ones((9, 9)), "valid"),
+                       (np.full(3000, 2 ** 40), np.full(3000, 2 ** 20), "full")):
+        assert fss.choose_conv_method(x, h, mode) == ss.choose_conv_method(x, h, mode)

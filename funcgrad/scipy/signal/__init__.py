@@ -68,6 +68,8 @@ from .._signalmore_getwindow import get_window  # noqa: F401
 from .._signalrest_czt import CZT, ZoomFFT, czt, czt_points, zoom_fft  # noqa: F401
 from .._signalrest_stft import ShortTimeFFT  # noqa: F401
 from .._signalrest_stft_layout import closest_STFT_dual_window  # noqa: F401
+from .._signalrest_spectral import check_COLA, check_NOLA, envelope, lombscargle  # noqa: F401
+from .._signalrest_conv import choose_conv_method, oaconvolve  # noqa: F401
 from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
@@ -86,7 +88,8 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "lp2hp", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk", "lp2bs_zpk", "iirnotch",
            "iirpeak", "lp2bp", "lp2bs",
            "czt", "zoom_fft", "czt_points", "CZT", "ZoomFFT",
-           "ShortTimeFFT", "closest_STFT_dual_window"]
+           "ShortTimeFFT", "closest_STFT_dual_window", "check_COLA", "check_NOLA",
+           "lombscargle", "envelope", "oaconvolve", "choose_conv_method"]
 
 _MODES = ("full", "same", "valid")
 
