@@ -336,3 +336,65 @@ def test_oaconvolve_is_bilinear_and_choose_conv_method_is_scipys():
                        (np.ones((40, 40)), np.ones((9, 9)), "valid"),
                        (np.full(3000, 2 ** 40), np.full(3000, 2 ** 20), "full")):
         assert fss.choose_conv_method(x, h, mode) == ss.choose_conv_method(x, h, mode)
+
+
+# --- FIR design: firls, remez, minimum_phase ---------------------------------------------
+
+FIRLS_CASES = [(5, [0.0, 0.3, 0.5, 1.0], [1.0, 1.0, 0.0, 0.0], None, None),
+               (31, [0.0, 0.2, 0.3, 0.6, 0.7, 1.0], [0.0, 0.0, 1.0, 0.5, 0.0, 0.0],
+                [1.0, 3.0, 1.0], None),
+               (21, [0.0, 1.0, 2.0, 4.0], [1.0, 1.0, 0.0, 0.0], None, 8.0)]
+
+
+@pytest.mark.parametrize("case", range(len(FIRLS_CASES)))
+def test_firls_equals_scipys_and_differentiates_in_bands_gains_and_weights(case):
+    numtaps, bands, desired, weight, fs = FIRLS_CASES[case]
+    bands, desired = np.array(bands), np.array(desired)
+    weight = np.ones(len(bands) // 2) if weight is None else np.array(weight)
+
+    def ours(b, d, w):
+        return fss.firls(numtaps, b, d, weight=w, fs=fs)
+
+    def theirs(b, d, w):
+        return ss.firls(numtaps, b, d, weight=w, fs=fs)
+    args = (bands, desired, weight)
+    # (inner band edges only, the outer ones sit on 0 and Nyquist; non-zero gains only,
+    # SciPy refuses negative ones)
+    dirs = (np.r_[0, RNG.normal(size=len(bands) - 2), 0],
+            RNG.normal(size=desired.shape) * (desired > 0), RNG.normal(size=weight.shape))
+    out, tangent = fg.jvp(ours, args, dirs)
+    assert_close(out, theirs(*args), 1e-11, what="firls value")
+    plus = theirs(*[a + EPS * d for a, d in zip(args, dirs)])
+    minus = theirs(*[a - EPS * d for a, d in zip(args, dirs)])
+    assert_close(tangent, (plus - minus) / (2 * EPS), 1e-6, 1e-8, what="firls derivative")
+
+
+def test_firls_and_remez_errors_and_remez_values():
+    with pytest.raises(ValueError, match="odd"):
+        fss.firls(4, [0, 0.5, 0.6, 1], [1, 1, 0, 0])
+    with pytest.raises(ValueError, match="overlap"):
+        fss.firls(5, [0, 0.5, 0.4, 1], [1, 1, 0, 0])
+    for args, kwargs in (((5, [0.0, 0.1, 0.2, 0.5], [1.0, 0.0]), {}),
+                         ((24, [0.1, 0.2, 0.3, 0.4], [0.0, 1.0]), {"weight": [2.0, 1.0]}),
+                         ((20, [0.05, 0.95], [1.0]), {"type": "hilbert", "fs": 2.0})):
+        assert_close(fss.remez(*args, **kwargs), ss.remez(*args, **kwargs), 1e-14)
+    with pytest.raises(TypeError, match="remez: desired is a traced value"):
+        fg.grad(lambda d: fss.remez(5, [0, 0.1, 0.2, 0.5], fnp.stack([d, 0.0]))[0])(1.0)
+
+
+def test_minimum_phase_equals_scipys_and_differentiates():
+    h = ss.firwin(15, 0.3)
+    for method, half, n_fft, rtol in (("homomorphic", True, None, 1e-9),
+                                      ("homomorphic", False, 64, 1e-9),
+                                      ("hilbert", True, 256, 2e-2)):
+        got = fss.minimum_phase(h, method, n_fft, half=half)
+        assert_close(got, ss.minimum_phase(h, method, n_fft, half=half), rtol,
+                     what=f"{method} half={half}")
+    v = RNG.normal(size=h.shape) * 1e-2
+    _, tangent = fg.jvp(lambda h: fss.minimum_phase(h, n_fft=64), (h,), (v,))
+    fd = (ss.minimum_phase(h + EPS * v, n_fft=64)
+          - ss.minimum_phase(h - EPS * v, n_fft=64)) / (2 * EPS)
+    assert_close(tangent, fd, 1e-6, 1e-8)
+    assert fss.minimum_phase(h.astype(np.float32), n_fft=64).dtype == np.float32
+    with pytest.raises(ValueError, match="at least 2 samples"):
+        fss.minimum_phase(np.ones(2))

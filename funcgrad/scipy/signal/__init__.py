@@ -70,6 +70,7 @@ from .._signalrest_stft import ShortTimeFFT  # noqa: F401
 from .._signalrest_stft_layout import closest_STFT_dual_window  # noqa: F401
 from .._signalrest_spectral import check_COLA, check_NOLA, envelope, lombscargle  # noqa: F401
 from .._signalrest_conv import choose_conv_method, oaconvolve  # noqa: F401
+from .._signalrest_fir import firls, minimum_phase, remez  # noqa: F401
 from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
@@ -89,7 +90,8 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "iirpeak", "lp2bp", "lp2bs",
            "czt", "zoom_fft", "czt_points", "CZT", "ZoomFFT",
            "ShortTimeFFT", "closest_STFT_dual_window", "check_COLA", "check_NOLA",
-           "lombscargle", "envelope", "oaconvolve", "choose_conv_method"]
+           "lombscargle", "envelope", "oaconvolve", "choose_conv_method",
+           "firls", "remez", "minimum_phase"]
 
 _MODES = ("full", "same", "valid")
 
