@@ -398,3 +398,72 @@ def test_minimum_phase_equals_scipys_and_differentiates():
     assert fss.minimum_phase(h.astype(np.float32), n_fft=64).dtype == np.float32
     with pytest.raises(ValueError, match="at least 2 samples"):
         fss.minimum_phase(np.ones(2))
+
+
+# --- sequences, waveforms, gammatone and comb filters -------------------------------------
+
+def _jvp_against_scipy(ours, theirs, args, dirs, what, rtol=1e-6):
+    """``fg.jvp`` of ``ours`` at ``args`` along ``dirs`` against the central difference
+    of ``theirs`` (SciPy's function), and the values against SciPy's."""
+    out, tangent = fg.jvp(ours, args, dirs)
+    assert_close(out, theirs(*args), 1e-11, what=f"{what}: value")
+    plus = theirs(*[a + EPS * d for a, d in zip(args, dirs)])
+    minus = theirs(*[a - EPS * d for a, d in zip(args, dirs)])
+    assert_close(tangent, (plus - minus) / (2 * EPS), rtol, 1e-8, what=f"{what}: derivative")
+
+
+def test_max_len_seq_equals_scipys():
+    for nbits, state in ((3, None), (5, [1, 0, 1, 0, 0]), (8, None)):
+        got, want = fss.max_len_seq(nbits, state, 20), ss.max_len_seq(nbits, state, 20)
+        assert got[0].dtype == want[0].dtype and np.array_equal(got[0], want[0])
+        assert np.array_equal(got[1], want[1])
+
+
+def test_vectorstrength_and_sweep_poly_differentiate_against_scipy():
+    events = np.sort(RNG.uniform(0, 5, 9))
+    for period in (0.7, np.array([0.7, 1.3, 2.0])):
+        for part in (0, 1):
+            _jvp_against_scipy(lambda e, p: fss.vectorstrength(e, p)[part],
+                               lambda e, p: ss.vectorstrength(e, p)[part],
+                               (events, np.asarray(period)),
+                               (RNG.normal(size=9), RNG.normal(size=np.shape(period))),
+                               f"vectorstrength[{part}]")
+    t = np.linspace(0, 2, 7)
+    _jvp_against_scipy(lambda t, c, phi: fss.sweep_poly(t, c, phi),
+                       # (SciPy scales a phi array in place: it gets a number)
+                       lambda t, c, phi: ss.sweep_poly(t, c, float(phi)),
+                       (t, np.array([0.5, -1.0, 2.0]), np.asarray(30.0)),
+                       (RNG.normal(size=7), RNG.normal(size=3), np.asarray(1.0)), "sweep_poly")
+    assert_close(fss.sweep_poly(t, np.poly1d([1.0, 2.0])), ss.sweep_poly(t, np.poly1d([1.0, 2.0])),
+                 1e-13)
+    with pytest.raises(ValueError, match="positive"):
+        fss.vectorstrength(events, -1.0)
+
+
+@pytest.mark.parametrize("freq,ftype,kwargs", [(440.0, "iir", {"fs": 16000.0}),
+                                               (0.3, "fir", {}),
+                                               (1000.0, "fir", {"fs": 8000.0, "order": 3,
+                                                                "numtaps": 40})])
+def test_gammatone_differentiates_in_freq(freq, ftype, kwargs):
+    for part in (0, 1):
+        if ftype == "fir" and part == 1:
+            continue
+        _jvp_against_scipy(lambda f: fss.gammatone(f, ftype, **kwargs)[part],
+                           lambda f: ss.gammatone(float(f), ftype, **kwargs)[part],
+                           (np.asarray(freq),), (np.asarray(1.0),), f"gammatone {ftype}",
+                           rtol=1e-5)
+
+
+def test_iircomb_equals_scipys_and_differentiates_in_q():
+    for w0, Q, ftype, fs, pass_zero in ((1.0, 30.0, "notch", 4.0, False),
+                                        (20.0, 5.0, "peak", 1000.0, True),
+                                        (20.0, 5.0, "notch", 1000.0, True)):
+        for part in (0, 1):
+            _jvp_against_scipy(
+                lambda q: fss.iircomb(w0, q, ftype, fs, pass_zero=pass_zero)[part],
+                lambda q: ss.iircomb(w0, float(q), ftype, fs, pass_zero=pass_zero)[part],
+                (np.asarray(Q),), (np.asarray(1.0),), f"iircomb {ftype}")
+    with pytest.raises(ValueError, match="divisible"):
+        fss.iircomb(0.3, 30.0, fs=1.0)
+    with pytest.raises(TypeError, match="w0 is a traced value"):
+        fg.grad(lambda w: fss.iircomb(w, 30.0, fs=4.0)[0][0])(1.0)

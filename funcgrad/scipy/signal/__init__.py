@@ -71,6 +71,8 @@ from .._signalrest_stft_layout import closest_STFT_dual_window  # noqa: F401
 from .._signalrest_spectral import check_COLA, check_NOLA, envelope, lombscargle  # noqa: F401
 from .._signalrest_conv import choose_conv_method, oaconvolve  # noqa: F401
 from .._signalrest_fir import firls, minimum_phase, remez  # noqa: F401
+from .._signalrest_misc import (gammatone, iircomb, max_len_seq, sweep_poly,  # noqa: F401
+                                vectorstrength)
 from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
@@ -91,7 +93,8 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "czt", "zoom_fft", "czt_points", "CZT", "ZoomFFT",
            "ShortTimeFFT", "closest_STFT_dual_window", "check_COLA", "check_NOLA",
            "lombscargle", "envelope", "oaconvolve", "choose_conv_method",
-           "firls", "remez", "minimum_phase"]
+           "firls", "remez", "minimum_phase", "max_len_seq", "vectorstrength", "sweep_poly",
+           "gammatone", "iircomb"]
 
 _MODES = ("full", "same", "valid")
 
