@@ -467,3 +467,74 @@ def test_iircomb_equals_scipys_and_differentiates_in_q():
         fss.iircomb(0.3, 30.0, fs=1.0)
     with pytest.raises(TypeError, match="w0 is a traced value"):
         fg.grad(lambda w: fss.iircomb(w, 30.0, fs=4.0)[0][0])(1.0)
+
+
+# --- B-spline filters ----------------------------------------------------------------------
+
+SPLINE_CASES = [  # (name, positional arguments after the signal, signal shape)
+    ("symiirorder1", (0.5, 0.1), (3, 40)), ("symiirorder1", (1.2, -0.6, 1e-3), (40,)),
+    ("symiirorder2", (0.5, 0.3), (2, 48)), ("cspline1d", (), (30,)),
+    ("cspline1d", (0.5,), (30,)), ("qspline1d", (), (30,)), ("cspline2d", (), (20, 24)),
+    ("cspline2d", (0.5,), (20, 24)), ("qspline2d", (), (20, 24)),
+    ("spline_filter", (), (48, 40)),
+    ("sepfir2d", (np.array([1.0, 2.0, 1.0]), np.array([0.5, 1.0, 3.0, 1.0, 0.5])), (6, 7))]
+
+
+@pytest.mark.parametrize("name,args,shape", SPLINE_CASES,
+                         ids=[f"{n}{i}" for i, (n, _, _) in enumerate(SPLINE_CASES)])
+def test_spline_filters_equal_scipys_and_are_linear(name, args, shape):
+    x = RNG.normal(size=shape)
+    ours = getattr(fss, name)
+    assert_close(ours(x, *args), getattr(ss, name)(x, *args), 1e-11, what=name)
+    check_dot_product(lambda x: ours(x, *args), [x])
+    v = RNG.normal(size=shape)
+    _, tangent = fg.jvp(lambda x: ours(x, *args), (x,), (v,))
+    assert_close(tangent, ours(v, *args), 1e-12, what="the tangent of a linear map")
+
+
+def test_spline_filters_single_precision_complex_and_errors():
+    x = RNG.normal(size=(2, 40))
+    got = fss.symiirorder1(x.astype(np.float32), 0.5, 0.3)
+    assert got.dtype == np.float32
+    assert_close(got, ss.symiirorder1(x.astype(np.float32), 0.5, 0.3), 1e-6)
+    z = x[0] + 1j * x[1]
+    assert_close(fss.symiirorder1(z, 0.5 + 0.1j, 0.3 - 0.2j),
+                 ss.symiirorder1(z, 0.5 + 0.1j, 0.3 - 0.2j), 1e-12)
+    assert_close(fg.vmap(lambda r: fss.cspline1d(r))(x), np.stack([ss.cspline1d(r) for r in x]),
+                 1e-11)
+    with pytest.raises(ValueError, match="too short"):
+        fss.symiirorder2(np.ones(16), 0.5, 0.3)
+    with pytest.raises(ValueError, match="less than 1"):
+        fss.symiirorder1(x, 0.5, 1.5)
+    with pytest.raises(TypeError, match="z1 is a traced value"):
+        fg.grad(lambda z1: fnp.sum(fss.symiirorder1(x[0], 0.5, z1)))(0.3)
+
+
+def test_spline_evaluation_equals_scipys_and_differentiates():
+    s = RNG.normal(size=20)
+    points = np.r_[np.linspace(-25.3, 45.1, 9), 0.0, 19.0, 7.5]
+    for name, make in (("cspline1d_eval", ss.cspline1d), ("qspline1d_eval", ss.qspline1d)):
+        cj = make(s)
+        for dx, x0 in ((1.0, 0), (0.5, 2.0)):
+            assert_close(getattr(fss, name)(cj, points, dx, x0),
+                         getattr(ss, name)(cj, points, dx, x0), 1e-13, what=name)
+        inner = np.array([1.3, 7.7, -2.2, 33.1])
+        _jvp_against_scipy(getattr(fss, name), getattr(ss, name), (cj, inner),
+                           (RNG.normal(size=20), RNG.normal(size=4)), name)
+
+
+def test_order_filter_and_gauss_spline():
+    a = RNG.normal(size=(6, 7))
+    for domain, rank in ((np.ones((3, 3)), 4), (np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]]), 2)):
+        assert_close(fss.order_filter(a, domain, rank), ss.order_filter(a, domain, rank), 0)
+    g = fg.grad(lambda a: fnp.sum(fss.order_filter(a, np.ones(3), 2)))(a[0])
+    want = np.zeros(9)  # (the gradient lands on each window's maximum, a padding zero's
+    for i in range(7):  # dropped)
+        want[i + int(np.argmax(np.r_[0.0, a[0], 0.0][i:i + 3]))] += 1.0
+    want = want[1:-1]
+    assert_close(g, want, 0)
+    x = np.linspace(-2, 2, 5)
+    _jvp_against_scipy(lambda x: fss.gauss_spline(x, 3), lambda x: ss.gauss_spline(x, 3),
+                       (x,), (RNG.normal(size=5),), "gauss_spline")
+    with pytest.raises(ValueError, match="odd"):
+        fss.order_filter(a, np.ones((2, 3)), 1)

@@ -73,6 +73,10 @@ from .._signalrest_conv import choose_conv_method, oaconvolve  # noqa: F401
 from .._signalrest_fir import firls, minimum_phase, remez  # noqa: F401
 from .._signalrest_misc import (gammatone, iircomb, max_len_seq, sweep_poly,  # noqa: F401
                                 vectorstrength)
+from .._signalrest_splines import (cspline1d, cspline2d, gauss_spline,  # noqa: F401
+                                   order_filter, qspline1d, qspline2d, sepfir2d,
+                                   spline_filter, symiirorder1, symiirorder2)
+from .._signalrest_spline_eval import cspline1d_eval, qspline1d_eval  # noqa: F401
 from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
@@ -94,7 +98,9 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "ShortTimeFFT", "closest_STFT_dual_window", "check_COLA", "check_NOLA",
            "lombscargle", "envelope", "oaconvolve", "choose_conv_method",
            "firls", "remez", "minimum_phase", "max_len_seq", "vectorstrength", "sweep_poly",
-           "gammatone", "iircomb"]
+           "gammatone", "iircomb", "cspline1d", "qspline1d", "cspline2d", "qspline2d",
+           "spline_filter", "gauss_spline", "symiirorder1", "symiirorder2", "sepfir2d",
+           "order_filter", "cspline1d_eval", "qspline1d_eval"]
 
 _MODES = ("full", "same", "valid")
 
