@@ -538,3 +538,38 @@ def test_order_filter_and_gauss_spline():
                        (x,), (RNG.normal(size=5),), "gauss_spline")
     with pytest.raises(ValueError, match="odd"):
         fss.order_filter(a, np.ones((2, 3)), 1)
+
+
+# --- firwin_2d, band_stop_obj, find_peaks_cwt ----------------------------------------------
+
+def test_firwin_2d_equals_scipys_and_differentiates_in_fc():
+    for hsize, window, circular in (((5, 7), ("hann", "boxcar"), False),
+                                    ((9, 9), "hamming", True)):
+        _jvp_against_scipy(
+            lambda fc: fss.firwin_2d(hsize, window, fc=fc, circular=circular),
+            lambda fc: ss.firwin_2d(hsize, window, fc=float(fc), circular=circular),
+            (np.asarray(0.3),), (np.asarray(1.0),), f"firwin_2d circular={circular}")
+    with pytest.raises(ValueError, match="fc must be provided"):
+        fss.firwin_2d((5, 5), "hamming", circular=True)
+
+
+@pytest.mark.parametrize("kind", ["butter", "cheby", "ellip"])
+def test_band_stop_obj_equals_scipys_and_differentiates(kind):
+    passb, stopb = np.array([0.2, 0.5]), np.array([0.3, 0.4])
+    for ind, wp in ((0, 0.25), (1, 0.45)):
+        _jvp_against_scipy(
+            lambda wp, p, s, gp, gs: fss.band_stop_obj(wp, ind, p, s, gp, gs, kind),
+            lambda wp, p, s, gp, gs: ss.band_stop_obj(float(wp), ind, p.copy(), s,
+                                                      float(gp), float(gs), kind),
+            (np.asarray(wp), passb, stopb, np.asarray(3.0), np.asarray(40.0)),
+            (np.asarray(0.3), RNG.normal(size=2) * 0.1, RNG.normal(size=2) * 0.1,
+             np.asarray(0.5), np.asarray(-2.0)), f"band_stop_obj {kind}", rtol=1e-5)
+    with pytest.raises(ValueError, match="smaller than gstop"):
+        fss.band_stop_obj(0.25, 0, passb, stopb, 50.0, 40.0, kind)
+
+
+def test_find_peaks_cwt_equals_scipys():
+    x = np.sin(np.linspace(0, 4 * np.pi, 200)) + 0.1 * RNG.normal(size=200)
+    for kwargs in ({}, {"min_snr": 2, "noise_perc": 5}):
+        assert np.array_equal(fss.find_peaks_cwt(x, np.arange(1, 20), **kwargs),
+                              ss.find_peaks_cwt(x, np.arange(1, 20), **kwargs))

@@ -77,6 +77,7 @@ from .._signalrest_splines import (cspline1d, cspline2d, gauss_spline,  # noqa: 
                                    order_filter, qspline1d, qspline2d, sepfir2d,
                                    spline_filter, symiirorder1, symiirorder2)
 from .._signalrest_spline_eval import cspline1d_eval, qspline1d_eval  # noqa: F401
+from .._signalrest_design import band_stop_obj, find_peaks_cwt, firwin_2d  # noqa: F401
 from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
@@ -100,7 +101,8 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "firls", "remez", "minimum_phase", "max_len_seq", "vectorstrength", "sweep_poly",
            "gammatone", "iircomb", "cspline1d", "qspline1d", "cspline2d", "qspline2d",
            "spline_filter", "gauss_spline", "symiirorder1", "symiirorder2", "sepfir2d",
-           "order_filter", "cspline1d_eval", "qspline1d_eval"]
+           "order_filter", "cspline1d_eval", "qspline1d_eval", "find_peaks_cwt", "firwin_2d",
+           "band_stop_obj"]
 
 _MODES = ("full", "same", "valid")
 
