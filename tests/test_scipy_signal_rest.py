@@ -1,15 +1,18 @@
-"""The rest of ``scipy.signal`` and ``scipy.fftpack``: the chirp z-transform (``czt``,
-``zoom_fft``, ``czt_points``, ``CZT``, ``ZoomFFT``) and ``ShortTimeFFT`` with
-``closest_STFT_dual_window``.  Values against SciPy's; the linear transforms pass the
+"""The rest of ``scipy.signal`` and ``scipy.fftpack``: the chirp z-transform, ``ShortTimeFFT``,
+COLA/NOLA, Lomb-Scargle, ``envelope``, ``oaconvolve``, FIR design (``firls``, ``remez``,
+``minimum_phase``), sequences and small designs, the B-spline filters, and fftpack's
+pseudo-differential operators, packed real transforms and helpers.  Values against SciPy's; the linear transforms pass the
 dot-product test and their tangents are the transform of the tangent; the nonlinear ones
 against central differences of SciPy's values; float32, one ``jit``/``vmap`` check per
 family, and the errors."""
 import numpy as np
 import pytest
+import scipy.fftpack as sfp
 import scipy.signal as ss
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+import funcgrad.scipy.fftpack as ffp
 import funcgrad.scipy.signal as fss
 from helpers import assert_close as _assert_close
 from helpers import check_dot_product
@@ -573,3 +576,55 @@ def test_find_peaks_cwt_equals_scipys():
     for kwargs in ({}, {"min_snr": 2, "noise_perc": 5}):
         assert np.array_equal(fss.find_peaks_cwt(x, np.arange(1, 20), **kwargs),
                               ss.find_peaks_cwt(x, np.arange(1, 20), **kwargs))
+
+
+# --- fftpack --------------------------------------------------------------------------------
+
+PSEUDO = [("diff", (1,)), ("diff", (2, 3.0)), ("diff", (-1,)), ("tilbert", (0.5,)),
+          ("itilbert", (2.0, 5.0)), ("hilbert", ()), ("ihilbert", ()),
+          ("cs_diff", (0.5, 1.0)), ("sc_diff", (1.0, 0.3, 5.0)), ("ss_diff", (0.5, 1.0)),
+          ("cc_diff", (1.0, 0.3)), ("shift", (0.3,)), ("shift", (-1.7, 4.0))]
+
+
+@pytest.mark.parametrize("name,args", PSEUDO, ids=[f"{n}{a}" for n, a in PSEUDO])
+def test_fftpack_pseudo_differential_operators_equal_scipys(name, args):
+    for n in (7, 8, 2):
+        for x in (RNG.normal(size=n), RNG.normal(size=n) + 1j * RNG.normal(size=n)):
+            assert_close(getattr(ffp, name)(x, *args), getattr(sfp, name)(x, *args), 1e-12,
+                         what=f"{name} n={n} {x.dtype}")
+
+
+def test_fftpack_operators_are_linear_and_differentiate_in_their_parameters():
+    x = RNG.normal(size=8)
+    for name, args in (("diff", (2,)), ("tilbert", (0.5,)), ("shift", (0.3,))):
+        check_dot_product(lambda x: getattr(ffp, name)(x, *args), [x])
+    for name, args in (("shift", (0.3, 4.0)), ("tilbert", (0.5, 5.0)),
+                       ("cs_diff", (0.5, 1.0, 5.0)), ("ss_diff", (0.5, 1.0, 5.0))):
+        _jvp_against_scipy(lambda x, *p: getattr(ffp, name)(x, *p),
+                           lambda x, *p: getattr(sfp, name)(x, *[float(v) for v in p]),
+                           (x, *map(np.asarray, args)),
+                           (RNG.normal(size=8), *(RNG.normal(size=()) for _ in args)), name)
+    with pytest.raises(ValueError, match="1-d"):
+        ffp.diff(np.ones((3, 4)))
+
+
+def test_fftpack_packed_real_transforms_and_helpers_equal_scipys():
+    for shape, axis in (((8,), -1), ((7,), -1), ((3, 6), 0), ((3, 5), 1)):
+        x = RNG.normal(size=shape)
+        for n in (None, 4, 9):
+            assert_close(ffp.rfft(x, n, axis), sfp.rfft(x, n, axis), 1e-12, what="rfft")
+            assert_close(ffp.irfft(x, n, axis), sfp.irfft(x, n, axis), 1e-12, what="irfft")
+    check_dot_product(lambda x: ffp.rfft(x), [RNG.normal(size=8)])
+    check_dot_product(lambda x: ffp.irfft(x, axis=0), [RNG.normal(size=(7, 2))])
+    x32 = RNG.normal(size=8).astype(np.float32)
+    assert ffp.rfft(x32).dtype == np.float32 and ffp.irfft(x32).dtype == np.float32
+    assert_close(ffp.irfft(ffp.rfft(x32)), x32, 1e-6)
+    for n in (1, 5, 8):
+        assert_close(ffp.fftfreq(n, 0.3), sfp.fftfreq(n, 0.3), 1e-15)
+        assert_close(ffp.rfftfreq(n, 0.3), sfp.rfftfreq(n, 0.3), 1e-15)
+    assert fg.grad(lambda d: ffp.rfftfreq(5, d)[1])(0.5) == pytest.approx(-0.2 / 0.25)
+    for target in (1, 7, 13, 97, 1021):
+        assert ffp.next_fast_len(target) == sfp.next_fast_len(target)
+    x = RNG.normal(size=(4, 5))
+    assert_close(ffp.fftshift(x, 1), sfp.fftshift(x, 1), 0)
+    assert_close(ffp.ifftshift(x), sfp.ifftshift(x), 0)
