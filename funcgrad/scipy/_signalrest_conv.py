@@ -65,32 +65,32 @@ def oaconvolve(in1: ArrayLike, in2: ArrayLike, mode: str = "full",
     if mode not in ("full", "same", "valid"):
         raise ValueError(f"oaconvolve: acceptable mode flags are 'valid', 'same', or 'full', "
                          f"not mode={mode!r}")
-    in1, in2 = asarray(in1), asarray(in2)
-    if in1.ndim == in2.ndim == 0:
-        return in1 * in2
-    if in1.ndim != in2.ndim:
+    x, h = asarray(in1), asarray(in2)
+    if x.ndim == h.ndim == 0:
+        return x * h
+    if x.ndim != h.ndim:
         raise ValueError(f"oaconvolve: in1 and in2 should have the same dimensionality, got "
-                         f"shapes {in1.shape} and {in2.shape}")
-    if in1.size == 0 or in2.size == 0:
+                         f"shapes {x.shape} and {h.shape}")
+    if x.size == 0 or h.size == 0:
         return np.asarray([])
-    for label, v in (("in1", in1), ("in2", in2)):
+    for label, v in (("in1", x), ("in2", h)):
         if v.dtype.kind not in "biufc":
             raise TypeError(f"oaconvolve: {label} must be numeric, got dtype {v.dtype}")
-    dtype = np.result_type(in1.dtype, in2.dtype, np.float32 if in1.dtype.kind in "fc"
-                           or in2.dtype.kind in "fc" else np.float64)
-    shape_same = in1.shape
-    in1, in2, axes = _axes(fnp.astype(in1, dtype), fnp.astype(in2, dtype), mode, axes)
-    s1, s2 = in1.shape, in2.shape
+    dtype = np.result_type(x.dtype, h.dtype, np.float32 if x.dtype.kind in "fc"
+                           or h.dtype.kind in "fc" else np.float64)
+    shape_same = x.shape
+    first, second, axes = _axes(fnp.astype(x, dtype), fnp.astype(h, dtype), mode, axes)
+    s1, s2 = first.shape, second.shape
     if not axes:
-        full = in1 * in2
+        full = first * second
     else:
         sizes = [s1[a] + s2[a] - 1 for a in axes]
         if dtype.kind == "c":
-            full = fnp.fft.ifftn(fnp.fft.fftn(in1, sizes, axes) * fnp.fft.fftn(in2, sizes, axes),
-                                 sizes, axes)
+            full = fnp.fft.ifftn(fnp.fft.fftn(first, sizes, axes)
+                                 * fnp.fft.fftn(second, sizes, axes), sizes, axes)
         else:
-            full = fnp.fft.irfftn(fnp.fft.rfftn(in1, sizes, axes)
-                                  * fnp.fft.rfftn(in2, sizes, axes), sizes, axes)
+            full = fnp.fft.irfftn(fnp.fft.rfftn(first, sizes, axes)
+                                  * fnp.fft.rfftn(second, sizes, axes), sizes, axes)
         full = fnp.astype(full, dtype)
     if mode == "full":
         return full

@@ -38,11 +38,10 @@ def firwin_2d(hsize: Sequence[int], window: Any, *, fc: Optional[ArrayLike] = No
     """
     if len(hsize) != 2:
         raise ValueError(f"firwin_2d: hsize must be a 2-element tuple or list, got {hsize!r}")
+    if fc is None:
+        raise ValueError("firwin_2d: the cutoff frequency fc must be provided")
     options = dict(fs=fs, pass_zero=pass_zero, scale=scale)
     if circular:
-        if fc is None:
-            raise ValueError("firwin_2d: the cutoff frequency fc must be provided when "
-                             "circular is True")
         length = max(hsize[0], hsize[1]) * 8
         radial = firwin(length, fc, window=window, **options)
         f1, f2 = np.meshgrid(np.linspace(-1, 1, hsize[0]), np.linspace(-1, 1, hsize[1]))

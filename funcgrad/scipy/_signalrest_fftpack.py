@@ -88,17 +88,17 @@ def diff(x: ArrayLike, order: int = 1, period: Optional[float] = None) -> Array:
     >>> np.allclose(fp.diff(np.sin(t)), np.cos(t))
     True
     """
-    x = _sequence("diff", x)
+    seq = _sequence("diff", x)
     order = operator.index(order)
     if order == 0:
-        return x
+        return seq
     c = 1.0 if period is None else 2 * math.pi / period
 
     def multiplier(k):
         positive = k > 0
         return fnp.where(positive, (1j * c * np.where(positive, k, 1.0)) ** order, 0.0)
     # (fftpack drops the Nyquist coefficient of an even length, for every order)
-    return _multiplied(x, multiplier, lambda k: 0.0)
+    return _multiplied(seq, multiplier, lambda k: 0.0)
 
 
 def tilbert(x: ArrayLike, h: ArrayLike, period: Optional[float] = None) -> Array:
@@ -288,12 +288,12 @@ def irfft(x: ArrayLike, n: Optional[int] = None, axis: int = -1,
     >>> fp.irfft(np.array([10.0, -2.0, 2.0, -2.0]))
     array([1., 2., 3., 4.])
     """
-    x, n, axis = _real_input("irfft", x, n, axis)
-    rest = x[..., 1:]
+    packed, n, axis = _real_input("irfft", x, n, axis)
+    rest = packed[..., 1:]
     if n % 2 == 0:  # (the Nyquist coefficient has no imaginary part stored)
-        rest = fnp.pad(rest, [(0, 0)] * (x.ndim - 1) + [(0, 1)])
+        rest = fnp.pad(rest, [(0, 0)] * (packed.ndim - 1) + [(0, 1)])
     pairs = fnp.reshape(rest, rest.shape[:-1] + (-1, 2))
-    half = fnp.concatenate([x[..., :1] + 0j, pairs[..., 0] + 1j * pairs[..., 1]], axis=-1)
+    half = fnp.concatenate([packed[..., :1] + 0j, pairs[..., 0] + 1j * pairs[..., 1]], axis=-1)
     return fnp.moveaxis(_npfft.irfft(half, n, axis=-1), -1, axis)
 
 

@@ -90,27 +90,27 @@ def firls(numtaps: int, bands: ArrayLike, desired: ArrayLike, *,
         (bands, desired, weight)]
     _firls_checks(plain[0] / nyq, plain[1], plain[2])
     dtype = np.float64
-    bands = fnp.reshape(fnp.astype(bands, dtype), (-1, 2)) / nyq
-    desired = fnp.reshape(fnp.astype(desired, dtype), (-1, 2))
-    weight = (fnp.ones(bands.shape[0], dtype) if weight is None else
-              fnp.reshape(fnp.astype(weight, dtype), (-1,)))
+    edge = fnp.reshape(fnp.astype(bands, dtype), (-1, 2)) / nyq
+    gain = fnp.reshape(fnp.astype(desired, dtype), (-1, 2))
+    weights = (fnp.ones(edge.shape[0], dtype) if weight is None else
+               fnp.reshape(fnp.astype(weight, dtype), (-1,)))
     half = (numtaps - 1) // 2
     n = np.arange(numtaps, dtype=dtype)[:, None, None]
     # Q[i, j] = q[|i - j|] + q[i + j], q[k] = sum over bands of w (f sinc(f k)) at the edges
-    edges = fnp.sinc(bands * n) * bands
-    q = fnp.sum((edges[:, :, 1] - edges[:, :, 0]) * weight, axis=1)
+    edges = fnp.sinc(edge * n) * edge
+    q = fnp.sum((edges[:, :, 1] - edges[:, :, 0]) * weights, axis=1)
     i, j = np.arange(half + 1)[:, None], np.arange(half + 1)[None, :]
     gram = fnp.take(q, np.abs(i - j)) + fnp.take(q, i + j)
     # b[k] = sum over bands of w times the integral of the linear gain D(f) cos(pi k f)
     n = n[:half + 1]
-    slope = (desired[:, 1:] - desired[:, :1]) / (bands[:, 1:] - bands[:, :1])
-    offset = desired[:, :1] - bands[:, :1] * slope
+    slope = (gain[:, 1:] - gain[:, :1]) / (edge[:, 1:] - edge[:, :1])
+    offset = gain[:, :1] - edge[:, :1] * slope
     first = (n == 0).astype(dtype)
     safe_n = np.where(n == 0, 1.0, n)
-    b = (bands * (slope * bands + offset) * fnp.sinc(bands * n)
-         - first * (slope * bands * bands / 2.0)
-         + (1 - first) * slope * fnp.cos(n * np.pi * bands) / (np.pi * safe_n) ** 2)
-    rhs = fnp.sum((b[:, :, 1] - b[:, :, 0]) * weight, axis=1)
+    b = (edge * (slope * edge + offset) * fnp.sinc(edge * n)
+         - first * (slope * edge * edge / 2.0)
+         + (1 - first) * slope * fnp.cos(n * np.pi * edge) / (np.pi * safe_n) ** 2)
+    rhs = fnp.sum((b[:, :, 1] - b[:, :, 0]) * weights, axis=1)
     # (a numerically singular system is solved in least squares, as SciPy falls back to
     # when its solver warns; under jit the condition is not known: solved directly)
     if is_concrete(gram) and 1 / np.linalg.cond(concrete_values(gram, "", ""), 1) < np.finfo(

@@ -64,9 +64,9 @@ def vectorstrength(events: ArrayLike, period: ArrayLike) -> Tuple[Array, Array]:
     if np.any(values <= 0):
         raise ValueError("vectorstrength: periods must be positive")
     scalar = period.ndim == 0
-    events = fnp.astype(fnp.atleast_1d(events), period.dtype)
-    period = fnp.atleast_1d(period)
-    turns = events[None, :] / period[:, None]
+    times = fnp.reshape(fnp.astype(events, period.dtype), (-1,))
+    periods = fnp.reshape(period, (-1,))
+    turns = times[None, :] / periods[:, None]
     # (the mean of the unit vectors, by its real and imaginary parts)
     x = fnp.mean(fnp.cos(2 * np.pi * turns), axis=1)
     y = fnp.mean(fnp.sin(2 * np.pi * turns), axis=1)

@@ -56,28 +56,29 @@ class ShortTimeFFT(_Layout):
     def __init__(self, win: ArrayLike, hop: int, fs: float, *, fft_mode: str = "onesided",
                  mfft: Optional[int] = None, dual_win: Optional[ArrayLike] = None,
                  scale_to: Optional[str] = None, phase_shift: Optional[int] = 0) -> None:
-        win = _window("ShortTimeFFT", "win", win)
-        if not (win.ndim == 1 and win.size > 0):
+        window = _window("ShortTimeFFT", "win", win)
+        if not (window.ndim == 1 and window.size > 0):
             raise ValueError(f"ShortTimeFFT: win must be 1-d and not empty, got shape "
-                             f"{win.shape}")
-        if not np.all(np.isfinite(win)):
+                             f"{window.shape}")
+        if not np.all(np.isfinite(window)):
             raise ValueError("ShortTimeFFT: win must have finite entries")
         self._hop = _hop("ShortTimeFFT", hop)
-        win.setflags(write=False)
-        self._win = win
+        window.setflags(write=False)
+        self._win = window
         self._scaling: Optional[str] = None
         self._fft_mode = "onesided"
         self.fs = fs
-        self.mfft = len(win) if mfft is None else mfft
+        self.mfft = len(window) if mfft is None else mfft
+        dual = None
         if dual_win is not None:
-            dual_win = _window("ShortTimeFFT", "dual_win", dual_win)
-            if dual_win.shape != win.shape:
-                raise ValueError(f"ShortTimeFFT: dual_win.shape={dual_win.shape} must equal "
-                                 f"win.shape={win.shape}")
-            if not np.all(np.isfinite(dual_win)):
+            dual = _window("ShortTimeFFT", "dual_win", dual_win)
+            if dual.shape != window.shape:
+                raise ValueError(f"ShortTimeFFT: dual_win.shape={dual.shape} must equal "
+                                 f"win.shape={window.shape}")
+            if not np.all(np.isfinite(dual)):
                 raise ValueError("ShortTimeFFT: dual_win must be a finite array")
-            dual_win.setflags(write=False)
-        self._dual_win = dual_win
+            dual.setflags(write=False)
+        self._dual_win = dual
         if scale_to is not None:
             self.scale_to(scale_to)
         self.fft_mode, self.phase_shift = fft_mode, phase_shift
@@ -95,9 +96,9 @@ class ShortTimeFFT(_Layout):
         >>> fss.ShortTimeFFT.from_dual(np.ones(4), 2, 1.0).win
         array([0.5, 0.5, 0.5, 0.5])
         """
-        dual_win = _window("ShortTimeFFT.from_dual", "dual_win", dual_win)
-        win = _canonical_dual(dual_win, _hop("ShortTimeFFT.from_dual", hop))
-        return cls(win, hop, fs, fft_mode=fft_mode, mfft=mfft, dual_win=dual_win,
+        dual = _window("ShortTimeFFT.from_dual", "dual_win", dual_win)
+        win = _canonical_dual(dual, _hop("ShortTimeFFT.from_dual", hop))
+        return cls(win, hop, fs, fft_mode=fft_mode, mfft=mfft, dual_win=dual,
                    scale_to=scale_to, phase_shift=phase_shift)
 
     @classmethod
@@ -132,25 +133,25 @@ class ShortTimeFFT(_Layout):
         True
         """
         name = "ShortTimeFFT.from_win_equals_dual"
-        desired_win = _window(name, "desired_win", desired_win)
-        if not (desired_win.ndim == 1 and desired_win.size > 0):
+        desired = _window(name, "desired_win", desired_win)
+        if not (desired.ndim == 1 and desired.size > 0):
             raise ValueError(f"{name}: desired_win must be 1-d and not empty, got shape "
-                             f"{desired_win.shape}")
-        if desired_win.dtype.kind in "biu":
+                             f"{desired.shape}")
+        if desired.dtype.kind in "biu":
             raise ValueError(f"{name}: desired_win must not be of integer type (got "
-                             f"{desired_win.dtype}); cast it to float or complex")
-        if not np.all(np.isfinite(desired_win)):
+                             f"{desired.dtype}); cast it to float or complex")
+        if not np.all(np.isfinite(desired)):
             raise ValueError(f"{name}: desired_win must have finite entries")
-        hop = _hop(name, hop, len(desired_win))
+        hop = _hop(name, hop, len(desired))
         if scale_to not in ("magnitude", "psd", "unitary", None):
             raise ValueError(f"{name}: scale_to={scale_to!r} not in ['magnitude', 'psd', "
                              f"'unitary', None]")
-        mfft = len(desired_win) if mfft is None else mfft
+        mfft = len(desired) if mfft is None else mfft
         unit = math.sqrt(mfft) if scale_to == "unitary" else 1
-        win = desired_win.copy()
+        win = desired.copy()
         tiny = np.finfo(win.dtype).resolution * max(win)
         for m in range(hop):  # (each residue class of samples normalised to unit energy)
-            norm = np.linalg.norm(desired_win[m::hop])
+            norm = np.linalg.norm(desired[m::hop])
             if not norm > tiny:
                 raise ValueError(f"{name}: desired_win has no valid STFT dual window for "
                                  f"hop={hop}")
@@ -294,11 +295,11 @@ class ShortTimeFFT(_Layout):
         array([[ 1., 25., 16.],
                [ 1.,  1., 16.]])
         """
-        options = dict(k_offset=k_offset, padding=padding, axis=axis)
-        sx = self.stft_detrend(x, detr, p0, p1, **options)
+        sx = self.stft_detrend(x, detr, p0, p1, k_offset=k_offset, padding=padding, axis=axis)
         if y is None or y is x:
             return fnp.real(sx) ** 2 + fnp.imag(sx) ** 2
-        return sx * fnp.conj(self.stft_detrend(y, detr, p0, p1, **options))
+        sy = self.stft_detrend(y, detr, p0, p1, k_offset=k_offset, padding=padding, axis=axis)
+        return sx * fnp.conj(sy)
 
     def istft(self, S: ArrayLike, k0: int = 0, k1: Optional[int] = None, *,  # noqa: N803
               f_axis: int = -2, t_axis: int = -1) -> Array:

@@ -77,28 +77,28 @@ def closest_STFT_dual_window(win: ArrayLike, hop: int, desired_dual: Optional[Ar
     (array([0.5, 0.5, 0.5, 0.5]), np.float64(0.5))
     """
     name = "closest_STFT_dual_window"
-    win = _window(name, "win", win)
-    desired_dual = np.ones_like(win) if desired_dual is None else _window(
+    window = _window(name, "win", win)
+    desired = np.ones_like(window) if desired_dual is None else _window(
         name, "desired_dual", desired_dual)
-    if not (win.ndim == 1 and win.shape == desired_dual.shape):
+    if not (window.ndim == 1 and window.shape == desired.shape):
         raise ValueError(f"{name}: win and desired_dual must be 1-d arrays of equal length, "
-                         f"got shapes {win.shape} and {desired_dual.shape}")
-    for label, w in (("win", win), ("desired_dual", desired_dual)):
+                         f"got shapes {window.shape} and {desired.shape}")
+    for label, w in (("win", window), ("desired_dual", desired)):
         if not np.all(np.isfinite(w)):
             raise ValueError(f"{name}: {label} must have finite entries")
-    hop = _hop(name, hop, len(win))
-    dual = _canonical_dual(win, hop)
+    hop = _hop(name, hop, len(window))
+    dual = _canonical_dual(window, hop)
     # the projection of desired_dual onto the duals' direction
-    projected = dual * _overlap_add(win.conjugate() * desired_dual, hop)
+    projected = dual * _overlap_add(window.conjugate() * desired, hop)
     if not scaled:
-        return dual + desired_dual - projected, 1.0
+        return dual + desired - projected, 1.0
     numerator = projected.conjugate() @ dual
     denominator = projected.real @ projected.real + projected.imag @ projected.imag
     if not (abs(numerator) > 0 and denominator > np.finfo(dual.dtype).resolution):
         raise ValueError(f"{name}: the scale of the closest dual window is numerically "
                          f"unstable; pass scaled=False")
     alpha = numerator / denominator
-    return dual + alpha * (desired_dual - projected), alpha
+    return dual + alpha * (desired - projected), alpha
 
 
 class _Layout:
