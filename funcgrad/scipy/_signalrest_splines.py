@@ -112,9 +112,9 @@ def _filtered(kind, signal, axes, *params):
 def symiirorder1(signal: ArrayLike, c0: complex, z1: complex, precision: float = -1.0
                  ) -> Array:
     """The smoothing IIR filter ``c0 / ((1 - z1 z^-1)(1 - z1 z))`` with mirror-symmetric
-    boundaries along the last axis of a 1-d or 2-d ``signal`` (``scipy.signal.
-    symiirorder1``); ``precision`` bounds the starting sums (default by dtype).  Linear in
-    the signal, differentiable in it.
+    boundaries along the last axis of a 1-d or 2-d ``signal``
+    (``scipy.signal.symiirorder1``); ``precision`` bounds the starting sums (default by
+    dtype).  Linear in the signal, differentiable in it.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
     >>> fss.symiirorder1(np.arange(16.0), 0.5, 0.1)[:3].round(6)
@@ -132,8 +132,8 @@ def symiirorder1(signal: ArrayLike, c0: complex, z1: complex, precision: float =
 def symiirorder2(input: ArrayLike, r: float, omega: float, precision: float = -1.0  # noqa: A002
                  ) -> Array:
     """The smoothing IIR filter with the poles ``r exp(+-i omega)`` and mirror-symmetric
-    boundaries along the last axis of a 1-d or 2-d real ``input`` (``scipy.signal.
-    symiirorder2``).  Linear in the input, differentiable in it.
+    boundaries along the last axis of a 1-d or 2-d real ``input``
+    (``scipy.signal.symiirorder2``).  Linear in the input, differentiable in it.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
     >>> fss.symiirorder2(np.arange(40.0), 0.5, 0.3)[:3].round(6)

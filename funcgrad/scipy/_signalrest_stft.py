@@ -206,7 +206,7 @@ class ShortTimeFFT(_Layout):
 
     def stft(self, x: ArrayLike, p0: Optional[int] = None, p1: Optional[int] = None, *,
              k_offset: int = 0, padding: str = "zeros", axis: int = -1) -> Array:
-        """The STFT of ``x`` along ``axis``, slices ``p0 .. p1 - 1`` (all by default), the
+        """The STFT of ``x`` along ``axis``, slices ``p0`` to ``p1 - 1`` (all by default), the
         signal extended past its ends by ``padding`` ('zeros', 'edge', 'even', 'odd'):
         frequencies replace ``axis`` and the slices are the last axis.  Linear in ``x``.
 
@@ -303,7 +303,7 @@ class ShortTimeFFT(_Layout):
 
     def istft(self, S: ArrayLike, k0: int = 0, k1: Optional[int] = None, *,  # noqa: N803
               f_axis: int = -2, t_axis: int = -1) -> Array:
-        """The signal samples ``k0 .. k1 - 1`` whose STFT is ``S`` (frequencies along
+        """The signal samples ``k0`` to ``k1 - 1`` whose STFT is ``S`` (frequencies along
         ``f_axis``, slices along ``t_axis``): each slice transformed back, multiplied by
         the dual window and added in place.  Linear in ``S``.
 

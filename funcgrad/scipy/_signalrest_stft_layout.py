@@ -356,7 +356,7 @@ class _Layout:
 
     def t(self, n: int, p0: Optional[int] = None, p1: Optional[int] = None,
           k_offset: int = 0) -> np.ndarray:
-        """The times of the slices ``p0 .. p1 - 1``, for ``n`` samples."""
+        """The times of the slices ``p0`` to ``p1 - 1``, for ``n`` samples."""
         if not (isinstance(n, (int, np.integer)) and n > 0):
             raise ValueError(f"n={n!r} is not a positive integer")
         p0, p1 = self.p_range(n, p0, p1)
