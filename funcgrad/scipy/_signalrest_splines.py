@@ -8,9 +8,10 @@ The filters are linear in the signal once their parameters (poles, smoothing ``l
 precision, taps) are fixed; SciPy runs them as recursions with mirror-symmetric starting
 values summed to a ``precision`` that depends on the dtype.  That linear map, per axis
 length, parameters and dtype, is built here once as a matrix, from SciPy's response to
-the identity's columns (cached), and applied along the axis by a product: values equal
-to SciPy's to rounding, and exact derivatives of every order in the signal, at ``n**2``
-per line of length ``n`` (as :mod:`._ndimage_spline` does for ndimage's prefilter).  The
+the identity's columns (kept for lines up to 2048 samples), and applied along the axis
+by a product: values equal to SciPy's to rounding, and exact derivatives of every order
+in the signal, at ``n**2`` per line of length ``n`` (as :mod:`._ndimage_spline` does for
+ndimage's prefilter).  The
 parameters are plain numbers: a traced one raises ``TypeError``.  ``order_filter`` is
 ndimage's ``rank_filter`` with zeros outside (the gradient goes to the chosen sample),
 ``gauss_spline`` a closed form, differentiable in ``x``.
@@ -33,7 +34,7 @@ __all__ = ["symiirorder1", "symiirorder2", "cspline1d", "qspline1d", "cspline2d"
 def _plain(name, **values):
     out = []
     for label, value in values.items():
-        if isinstance(value, Tracer) or (isinstance(value, np.ndarray) and value.dtype == object):
+        if isinstance(value, Tracer):
             raise TypeError(f"{name}: {label} is a traced value, but the filter is a fixed "
                             f"linear map built from SciPy's response, so it has no "
                             f"derivative in {label}; pass it as a plain value (the filter "
@@ -48,10 +49,20 @@ def _key(value):
     return (array.dtype.str, array.shape, array.tobytes())
 
 
-@functools.lru_cache(maxsize=128)
+# Lines up to this length keep their matrix (at most 32 MB each, 32 of them); longer ones
+# rebuild it at each call rather than hold gigabytes.
+_CACHED_LENGTH = 2048
+
+
 def _matrix(kind, n, dtype, *params):
     """The ``n x n`` matrix ``M`` of SciPy's filter ``kind`` on lines of ``n`` samples of
     ``dtype``: the filtered line is ``M @ line``."""
+    if n <= _CACHED_LENGTH:
+        return _cached_matrix(kind, n, dtype, *params)
+    return _built_matrix(kind, n, dtype, *params)
+
+
+def _built_matrix(kind, n, dtype, *params):
     import scipy.signal as ss  # (here: importing funcgrad never loads SciPy)
     args = [np.frombuffer(p[2], dtype=np.dtype(p[0])).reshape(p[1]) for p in params]
     args = [a.item() if a.ndim == 0 else a for a in args]
@@ -68,6 +79,9 @@ def _matrix(kind, n, dtype, *params):
     rows = np.asarray(rows)
     rows.setflags(write=False)
     return rows.T
+
+
+_cached_matrix = functools.lru_cache(maxsize=32)(_built_matrix)
 
 
 def _rows(ss, kind, eye, args):
