@@ -8,8 +8,9 @@ fftpack's conventions, which differ from ``scipy.fft``'s in two places: with ``n
 the inverse cosine and sine transforms are not scaled (fftpack's ``idct(dct(x))`` is
 ``2 n x`` for type 2, where ``scipy.fft``'s is ``x``), and the ``n``-dimensional ones
 name their sizes ``shape`` rather than ``s``.  ``overwrite_x`` is accepted and ignored
-(funcgrad's results are new arrays).  fftpack's ``rfft`` packs its output in its own
-real layout and is not here: use ``funcgrad.numpy.fft.rfft``.
+(funcgrad's results are new arrays).  fftpack's ``rfft``/``irfft`` (its packed real
+layout), the pseudo-differential operators (``diff``, ``tilbert``, ``hilbert``, ``shift``,
+...) and the helpers are in :mod:`.._signalrest_fftpack`.
 
 >>> import numpy as np, funcgrad as fg, funcgrad.scipy.fftpack as fp
 >>> fp.idct(fp.dct(np.array([1.0, 2.0, 3.0]))).round(12) + 0.0   # 2 n x, as SciPy's
@@ -22,9 +23,16 @@ from typing import Optional, Sequence, Union
 from ..numpy import fft as _np_fft
 from ..typing import Array, ArrayLike
 from . import fft as _fft
+from ._signalrest_fftpack import (cc_diff, cs_diff, diff, fftfreq, fftshift,  # noqa: F401
+                                  hilbert, ifftshift, ihilbert, irfft, itilbert,
+                                  next_fast_len, rfft, rfftfreq, sc_diff, shift, ss_diff,
+                                  tilbert)
 
 __all__ = ["dct", "idct", "dctn", "idctn", "dst", "idst", "dstn", "idstn",
-           "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn"]
+           "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn",
+           "diff", "tilbert", "itilbert", "hilbert", "ihilbert", "cs_diff", "sc_diff",
+           "ss_diff", "cc_diff", "shift", "rfft", "irfft", "fftfreq", "rfftfreq", "fftshift",
+           "ifftshift", "next_fast_len"]
 
 _Sizes = Optional[Union[int, Sequence[int]]]
 _Axes = Optional[Union[int, Sequence[int]]]

@@ -65,6 +65,19 @@ from .._signalmore_spectral import coherence, periodogram, spectrogram  # noqa: 
 from .._signalmore_waveforms import (chirp, correlation_lags, gausspulse,  # noqa: F401
                                      sawtooth, square, unit_impulse)
 from .._signalmore_getwindow import get_window  # noqa: F401
+from .._signalrest_czt import CZT, ZoomFFT, czt, czt_points, zoom_fft  # noqa: F401
+from .._signalrest_stft import ShortTimeFFT  # noqa: F401
+from .._signalrest_stft_layout import closest_STFT_dual_window  # noqa: F401
+from .._signalrest_spectral import check_COLA, check_NOLA, envelope, lombscargle  # noqa: F401
+from .._signalrest_conv import choose_conv_method, oaconvolve  # noqa: F401
+from .._signalrest_fir import firls, minimum_phase, remez  # noqa: F401
+from .._signalrest_misc import (gammatone, iircomb, max_len_seq, sweep_poly,  # noqa: F401
+                                vectorstrength)
+from .._signalrest_splines import (cspline1d, cspline2d, gauss_spline,  # noqa: F401
+                                   order_filter, qspline1d, qspline2d, sepfir2d,
+                                   spline_filter, symiirorder1, symiirorder2)
+from .._signalrest_spline_eval import cspline1d_eval, qspline1d_eval  # noqa: F401
+from .._signalrest_design import band_stop_obj, find_peaks_cwt, firwin_2d  # noqa: F401
 from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
@@ -81,7 +94,15 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "argrelextrema", "argrelmax", "argrelmin", "normalize", "tf2zpk", "zpk2tf",
            "tf2sos", "sos2tf", "zpk2sos", "sos2zpk", "bilinear", "bilinear_zpk", "lp2lp",
            "lp2hp", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk", "lp2bs_zpk", "iirnotch",
-           "iirpeak", "lp2bp", "lp2bs"]
+           "iirpeak", "lp2bp", "lp2bs",
+           "czt", "zoom_fft", "czt_points", "CZT", "ZoomFFT",
+           "ShortTimeFFT", "closest_STFT_dual_window", "check_COLA", "check_NOLA",
+           "lombscargle", "envelope", "oaconvolve", "choose_conv_method",
+           "firls", "remez", "minimum_phase", "max_len_seq", "vectorstrength", "sweep_poly",
+           "gammatone", "iircomb", "cspline1d", "qspline1d", "cspline2d", "qspline2d",
+           "spline_filter", "gauss_spline", "symiirorder1", "symiirorder2", "sepfir2d",
+           "order_filter", "cspline1d_eval", "qspline1d_eval", "find_peaks_cwt", "firwin_2d",
+           "band_stop_obj"]
 
 _MODES = ("full", "same", "valid")
 
