@@ -759,6 +759,10 @@ OPS = [
        ref=scipy_special("wrightomega")),
     Op("tklmbda", lambda m, x, lm: fsp.tklmbda(x, lm), bcast(2), [U(-1.5, 1.5), U(0.05, 0.5)],
        ref=scipy_special("tklmbda")),
+    # (funcgrad.primitives.special_scipy_kelvin: the Kelvin functions and their derivatives)
+    *[Op(name, lambda m, x, name=name: fsp.__dict__[name](x), dom=U(0.3, 4.0),
+         ref=scipy_special(name))
+      for name in ("ber", "bei", "ker", "kei", "berp", "beip", "kerp", "keip")],
     # piecewise constant: zero derivative (multiplied by x so the output stays traced)
     Op("sign", lambda m, x: x * m.sign(x), dom=NZ(0.1, 2.0)),
     # complex parts, on real arrays (tests/test_complex.py checks them on complex ones)

@@ -640,3 +640,9 @@ def __getattr__(name: str) -> Any:
     if name == "round":
         return _elementary_more.round
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+# (session 23: the rest of scipy.special, from its own private modules)
+from . import _specialrest_kelvin as _rest_kelvin  # noqa: E402
+from ._specialrest_kelvin import (bei, beip, ber, berp, kei, keip, kelvin, ker,  # noqa: E402,F401
+                                  kerp)
+__all__ += _rest_kelvin.__all__
