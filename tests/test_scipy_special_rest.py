@@ -59,3 +59,56 @@ def test_kelvin_combines_them_as_scipy_and_differentiates_under_jit():
 def test_kelvin_refuses_complex_input():
     with pytest.raises(TypeError, match="ber: complex input"):
         fsp.ber(np.array([1.0 + 1.0j]))
+
+
+# --- associated Legendre functions, all spherical harmonics ----------------------------------
+
+Z_IN, Z_OUT = np.array([-0.9, -0.3, 0.2, 0.95]), np.array([-1.5, 1.2, 3.0])
+LEGENDRE = [  # (name, args, keywords): SciPy's values, NaN where SciPy's are
+    ("assoc_legendre_p_all", (4, 3, Z_IN), {"diff_n": 2}),
+    ("assoc_legendre_p_all", (4, 2, Z_IN), {"norm": True, "diff_n": 1}),
+    ("assoc_legendre_p_all", (3, 2, Z_OUT), {"branch_cut": 3, "diff_n": 2}),
+    ("assoc_legendre_p_all", (3, 3, np.array([0.5 + 0.2j, -0.3 - 0.7j, 2 + 1j])),
+     {"branch_cut": 3}),
+    ("assoc_legendre_p", (np.array([[0], [2], [5]]), np.array([-3, -1, 0, 2, 6]), 0.3),
+     {"diff_n": 1}),
+    ("assoc_legendre_p", (3, -2, Z_OUT), {"branch_cut": 3, "norm": True}),
+    ("assoc_legendre_p", (3, 2, np.float32(0.4)), {}),
+]
+
+
+@pytest.mark.parametrize("name, args, kw", LEGENDRE)
+def test_assoc_legendre_values_are_scipys(name, args, kw):
+    ours, scipys = getattr(fsp, name)(*args, **kw), getattr(ss, name)(*args, **kw)
+    assert ours.shape == scipys.shape and ours.dtype == scipys.dtype
+    np.testing.assert_allclose(ours, scipys, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("branch_cut, norm, z", [(2, False, Z_IN), (3, True, Z_OUT[1:])])
+def test_assoc_legendre_slopes_are_differences_of_scipys(branch_cut, norm, z):
+    def ours(t):
+        return fsp.assoc_legendre_p(4, -3, t, branch_cut=branch_cut, norm=norm)[0]
+
+    def scipys(t):
+        return ss.assoc_legendre_p(4, -3, t, branch_cut=branch_cut, norm=norm)[0]
+    slope = fg.jit(fg.vmap(fg.grad(ours)))(z)
+    np.testing.assert_allclose(slope, central(scipys, z), rtol=1e-7, atol=1e-9)
+
+
+def test_sph_harm_y_all_is_scipys_with_its_derivatives():
+    theta, phi = np.array([0.3, 1.2, 2.9]), np.array([0.4, -2.0, 1.0])
+    for diff_n in (0, 1, 2):
+        ours, scipys = (fsp.sph_harm_y_all(3, 2, theta, phi, diff_n=diff_n),
+                        ss.sph_harm_y_all(3, 2, theta, phi, diff_n=diff_n))
+        for a, b in zip(*((ours, scipys) if diff_n else ((ours,), (scipys,)))):
+            assert a.shape == b.shape
+            np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-14)
+    # (and fg.grad through it, in theta, against differences of SciPy's values)
+    slope = fg.grad(lambda t: fnp.imag(fsp.sph_harm_y_all(3, 2, t, 0.4)[3, 4]))(0.7)
+    want = central(lambda t: ss.sph_harm_y_all(3, 2, t, 0.4)[3, 4].imag, 0.7)
+    np.testing.assert_allclose(slope, want, rtol=1e-7)
+
+
+def test_assoc_legendre_refuses_a_branch_cut_scipy_does_not_have():
+    with pytest.raises(ValueError, match="branch_cut must be 2"):
+        fsp.assoc_legendre_p(2, 1, 0.3, branch_cut=1)

@@ -646,3 +646,7 @@ from . import _specialrest_kelvin as _rest_kelvin  # noqa: E402
 from ._specialrest_kelvin import (bei, beip, ber, berp, kei, keip, kelvin, ker,  # noqa: E402,F401
                                   kerp)
 __all__ += _rest_kelvin.__all__
+from . import _specialrest_legendre as _rest_legendre  # noqa: E402
+from ._specialrest_legendre import (assoc_legendre_p, assoc_legendre_p_all,  # noqa: E402,F401
+                                    sph_harm_y_all)
+__all__ += _rest_legendre.__all__
