@@ -112,3 +112,27 @@ def test_sph_harm_y_all_is_scipys_with_its_derivatives():
 def test_assoc_legendre_refuses_a_branch_cut_scipy_does_not_have():
     with pytest.raises(ValueError, match="branch_cut must be 2"):
         fsp.assoc_legendre_p(2, 1, 0.3, branch_cut=1)
+
+
+# --- Riccati-Bessel functions -------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["riccati_jn", "riccati_yn"])
+def test_riccati_values_and_slopes_are_scipys(name):
+    ours, scipys = getattr(fsp, name), getattr(ss, name)
+    for x in (0.0, 0.5, 3.0, 20.0):  # (riccati_yn at 0: SciPy's values there)
+        for a, b in zip(ours(4, x), scipys(4, x)):
+            assert a.shape == b.shape and a.dtype == b.dtype
+            np.testing.assert_allclose(a, b, rtol=1e-14, atol=1e-15)
+    for part in (0, 1):  # (both outputs, against differences of SciPy's values)
+        slope = fg.jacfwd(lambda x: ours(4, x)[part])(1.3)
+        np.testing.assert_allclose(slope, central(lambda x: scipys(4, x)[part], 1.3),
+                                   rtol=1e-7)
+    batched = fg.vmap(lambda x: ours(2, x)[0])(np.array([0.5, 2.0]))
+    np.testing.assert_allclose(batched, [scipys(2, 0.5)[0], scipys(2, 2.0)[0]], rtol=1e-14)
+
+
+def test_riccati_refuses_what_scipy_refuses():
+    with pytest.raises(ValueError, match="non-negative integer"):
+        fsp.riccati_jn(-1, 1.0)
+    with pytest.raises(ValueError, match="must be scalars"):
+        fsp.riccati_yn(2, np.array([1.0, 2.0]))

@@ -650,3 +650,6 @@ from . import _specialrest_legendre as _rest_legendre  # noqa: E402
 from ._specialrest_legendre import (assoc_legendre_p, assoc_legendre_p_all,  # noqa: E402,F401
                                     sph_harm_y_all)
 __all__ += _rest_legendre.__all__
+from . import _specialrest_riccati as _rest_riccati  # noqa: E402
+from ._specialrest_riccati import riccati_jn, riccati_yn  # noqa: E402,F401
+__all__ += _rest_riccati.__all__
