@@ -763,6 +763,12 @@ OPS = [
     *[Op(name, lambda m, x, name=name: fsp.__dict__[name](x), dom=U(0.3, 4.0),
          ref=scipy_special(name))
       for name in ("ber", "bei", "ker", "kei", "berp", "beip", "kerp", "keip")],
+    # (funcgrad.primitives.special_scipy_rest: the parabolic cylinder functions, order fixed
+    # in x's dtype, each output)
+    *[Op(f"{name}_{i}", lambda m, x, name=name, i=i: fsp.__dict__[name](
+        np.asarray(0.7, x.dtype), x)[i], dom=U(-3.0, 3.0),
+         ref=lambda x, name=name, i=i: scipy_special(name)(0.7, x)[i])
+      for name in ("pbdv", "pbvv", "pbwa") for i in (0, 1)],
     # piecewise constant: zero derivative (multiplied by x so the output stays traced)
     Op("sign", lambda m, x: x * m.sign(x), dom=NZ(0.1, 2.0)),
     # complex parts, on real arrays (tests/test_complex.py checks them on complex ones)

@@ -136,3 +136,30 @@ def test_riccati_refuses_what_scipy_refuses():
         fsp.riccati_jn(-1, 1.0)
     with pytest.raises(ValueError, match="must be scalars"):
         fsp.riccati_yn(2, np.array([1.0, 2.0]))
+
+
+# --- parabolic cylinder functions ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["pbdv", "pbvv", "pbwa"])
+def test_parabolic_cylinder_values_and_slopes_are_scipys(name):
+    v, x = np.array([1.3, -0.6, 2.0, 0.5]), np.array([0.7, -1.2, 3.0, 0.0])
+    ours, scipys = getattr(fsp, name), getattr(ss, name)
+    for i in (0, 1):  # (the function, then its derivative: Weber's equation)
+        np.testing.assert_array_equal(ours(v, x)[i], scipys(v, x)[i])
+        slope = fg.vmap(fg.grad(lambda t, s: ours(s, t)[i]))(x, v)
+        np.testing.assert_allclose(slope, central(lambda t: scipys(v, t)[i], x), rtol=1e-6,
+                                   atol=1e-8)
+    assert [a.dtype for a in ours(np.float32(1.0), np.float32(0.5))] == [np.float32] * 2
+    with pytest.raises(NotImplementedError, match="with respect to"):
+        fg.grad(lambda s: ours(s, 1.0)[0])(1.0)
+
+
+def test_parabolic_cylinder_sequences_are_scipys_and_refuse_traced_arguments():
+    for ours, scipys in zip((fsp.pbdv_seq(2.5, 0.7), fsp.pbvv_seq(2.5, 0.7),
+                             fsp.pbdn_seq(-2, 1.0 + 0.5j)),
+                            (ss.pbdv_seq(2.5, 0.7), ss.pbvv_seq(2.5, 0.7),
+                             ss.pbdn_seq(-2, 1.0 + 0.5j))):
+        for a, b in zip(ours, scipys):
+            np.testing.assert_array_equal(a, b)
+    with pytest.raises(TypeError, match="no derivative"):
+        fg.grad(lambda x: fsp.pbdv_seq(1.0, x)[0][0])(0.5)

@@ -653,3 +653,7 @@ __all__ += _rest_legendre.__all__
 from . import _specialrest_riccati as _rest_riccati  # noqa: E402
 from ._specialrest_riccati import riccati_jn, riccati_yn  # noqa: E402,F401
 __all__ += _rest_riccati.__all__
+from . import _specialrest_cylinder as _rest_cylinder  # noqa: E402
+from ._specialrest_cylinder import (pbdn_seq, pbdv, pbdv_seq, pbvv, pbvv_seq,  # noqa: E402,F401
+                                    pbwa)
+__all__ += _rest_cylinder.__all__
