@@ -163,3 +163,31 @@ def test_parabolic_cylinder_sequences_are_scipys_and_refuse_traced_arguments():
             np.testing.assert_array_equal(a, b)
     with pytest.raises(TypeError, match="no derivative"):
         fg.grad(lambda x: fsp.pbdv_seq(1.0, x)[0][0])(0.5)
+
+
+# --- Legendre functions of the second kind ------------------------------------------------------
+
+LQ = [("lqn", (4,)), ("lqmn", (2, 4))]
+
+
+@pytest.mark.parametrize("name, sizes", LQ)
+def test_second_kind_values_and_slopes_are_scipys(name, sizes):
+    z = np.array([-0.7, 0.2, 0.5, 1.5, 3.0])
+    ours, scipys = getattr(fsp, name), getattr(ss, name)
+    for a, b in zip(ours(*sizes, z), scipys(*sizes, z)):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+    for i in (0, 1):  # (Q, then Q', whose slope is Legendre's equation)
+        slope = fg.vmap(fg.jacfwd(lambda t: ours(*sizes, t)[i]))(z)
+        want = central(lambda t: scipys(*sizes, t)[i], z)
+        np.testing.assert_allclose(np.moveaxis(slope, 0, -1), want, rtol=1e-7, atol=1e-8)
+
+
+def test_second_kind_is_holomorphic_and_runs_under_jit():
+    got = fg.grad(lambda t: fsp.lqn(3, t)[0][2], holomorphic=True)(0.4 + 0.2j)
+    assert got == ss.lqn(3, 0.4 + 0.2j)[1][2]
+    curvature = fg.jit(fg.grad(lambda t: fsp.lqn(3, t)[1][3]))(0.4)
+    np.testing.assert_allclose(curvature, central(lambda t: ss.lqn(3, t)[1][3], 0.4),
+                               rtol=1e-7)
+    with pytest.raises(ValueError, match="non-negative integer"):
+        fsp.lqmn(-1, 2, 0.5)

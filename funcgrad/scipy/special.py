@@ -657,3 +657,6 @@ from . import _specialrest_cylinder as _rest_cylinder  # noqa: E402
 from ._specialrest_cylinder import (pbdn_seq, pbdv, pbdv_seq, pbvv, pbvv_seq,  # noqa: E402,F401
                                     pbwa)
 __all__ += _rest_cylinder.__all__
+from . import _specialrest_lq as _rest_lq  # noqa: E402
+from ._specialrest_lq import lqmn, lqn  # noqa: E402,F401
+__all__ += _rest_lq.__all__
