@@ -769,6 +769,27 @@ OPS = [
         np.asarray(0.7, x.dtype), x)[i], dom=U(-3.0, 3.0),
          ref=lambda x, name=name, i=i: scipy_special(name)(0.7, x)[i])
       for name in ("pbdv", "pbvv", "pbwa") for i in (0, 1)],
+    # (integrals of Airy, Bessel and Struve functions: each output; SciPy's itairy is good
+    # to ~1e-8 only, so its differences take a wider step; the modified Fresnel integrals
+    # through a real mix of their parts)
+    *[Op(f"{name}_{i}", lambda m, x, name=name, i=i: (lambda r: r[i] if i is not None else r)(
+        fsp.__dict__[name](x)), dom=U(0.3, 4.0),
+         ref=lambda x, name=name, i=i: (lambda r: r[i] if i is not None else r)(
+             scipy_special(name)(x)), fd={"eps": 1e-3, "rtol": 1e-4} if name == "itairy" else None)
+      for name, outputs in (("itairy", 4), ("iti0k0", 2), ("itj0y0", 2), ("it2i0k0", 2),
+                            ("it2j0y0", 2), ("itstruve0", 0), ("it2struve0", 0),
+                            ("itmodstruve0", 0))
+      for i in (range(outputs) if outputs else (None,))],
+    *[Op(f"{name}_{i}", lambda m, x, name=name, i=i: (lambda h: fnp.real(h) - fnp.imag(h) * 0.5)(
+        fsp.__dict__[name](x)[i]), dom=U(0.3, 3.0),
+         ref=lambda x, name=name, i=i: (lambda h: h.real - h.imag * 0.5)(scipy_special(name)(x)[i]))
+      for name in ("modfresnelp", "modfresnelm") for i in (0, 1)],
+    *[Op(name, lambda m, x, name=name: fsp.__dict__[name](*[np.asarray(v, x.dtype)
+                                                           for v in (0.6, 1.3)], x),
+         dom=U(0.2, 3.0), ref=lambda x, name=name: scipy_special(name)(0.6, 1.3, x))
+      for name in ("wright_bessel", "log_wright_bessel")],
+    Op("besselpoly", lambda m, a: fsp.besselpoly(a, *[np.asarray(v, a.dtype) for v in (0.5, 1.5)]),
+       dom=U(0.1, 2.0), ref=lambda a: scipy_special("besselpoly")(a, 0.5, 1.5)),
     # piecewise constant: zero derivative (multiplied by x so the output stays traced)
     Op("sign", lambda m, x: x * m.sign(x), dom=NZ(0.1, 2.0)),
     # complex parts, on real arrays (tests/test_complex.py checks them on complex ones)

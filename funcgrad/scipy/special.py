@@ -660,3 +660,9 @@ __all__ += _rest_cylinder.__all__
 from . import _specialrest_lq as _rest_lq  # noqa: E402
 from ._specialrest_lq import lqmn, lqn  # noqa: E402,F401
 __all__ += _rest_lq.__all__
+from . import _specialrest_integrals as _rest_integrals  # noqa: E402
+from ._specialrest_integrals import (assoc_laguerre, besselpoly, it2i0k0,  # noqa: E402,F401
+                                     it2j0y0, it2struve0, itairy, iti0k0, itj0y0,
+                                     itmodstruve0, itstruve0, log_wright_bessel,
+                                     modfresnelm, modfresnelp, wright_bessel)
+__all__ += _rest_integrals.__all__
