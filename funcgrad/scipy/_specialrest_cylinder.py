@@ -125,3 +125,11 @@ def pbdn_seq(n: int, z: complex) -> tuple[np.ndarray, np.ndarray]:
         raise TypeError("pbdn_seq: takes a plain number z (SciPy's values, with no "
                         "derivative here)") from e
     return scipy.special.pbdn_seq(int(n), z)
+
+
+# (one primitive per output)
+for _front, _parts in ((pbdv, ("pbdv_d", "pbdv_dp")), (pbvv, ("pbvv_v", "pbvv_vp")),
+                       (pbwa, ("pbwa_w", "pbwa_wp"))):
+    _front.primitives = tuple(getattr(_rest, p).primitive  # type: ignore[attr-defined]
+                              for p in _parts)
+del _front, _parts

@@ -209,3 +209,18 @@ def assoc_laguerre(x: ArrayLike, n: ArrayLike, k: ArrayLike = 0.0) -> Array:
     (2.5, -1.0)
     """
     return eval_genlaguerre(n, k, x)
+
+
+# (the primitives each front binds: one per output)
+for _front, _parts in ((itairy, ("itairy_apt", "itairy_bpt", "itairy_ant", "itairy_bnt")),
+                       (iti0k0, ("iti0k0_i", "iti0k0_k")), (itj0y0, ("itj0y0_j", "itj0y0_y")),
+                       (it2i0k0, ("it2i0k0_i", "it2i0k0_k")),
+                       (it2j0y0, ("it2j0y0_j", "it2j0y0_y")),
+                       (modfresnelp, ("modfresnelp_f", "modfresnelp_k")),
+                       (modfresnelm, ("modfresnelm_f", "modfresnelm_k")),
+                       (wright_bessel, ("wright_bessel",)),
+                       (log_wright_bessel, ("log_wright_bessel",)),
+                       (besselpoly, ("besselpoly",))):
+    _front.primitives = tuple(getattr(_rest, p).primitive  # type: ignore[attr-defined]
+                              for p in _parts)
+del _front, _parts
