@@ -309,3 +309,34 @@ def test_assoc_laguerre_is_scipys():
                                rtol=1e-14)
     np.testing.assert_allclose(fg.vmap(fg.grad(lambda t: fsp.assoc_laguerre(t, 3, 1.5)))(x),
                                central(lambda t: ss.assoc_laguerre(t, 3, 1.5), x), rtol=1e-7)
+
+
+# --- zeros, error handling ----------------------------------------------------------------------
+
+ZEROS = [("jn_zeros", (2, 3), {}), ("jnp_zeros", (1, 3), {}), ("yn_zeros", (1, 3), {}),
+         ("ynp_zeros", (0, 3), {}), ("y0_zeros", (3,), {}), ("y1_zeros", (3,), {"complex": True}),
+         ("y1p_zeros", (3,), {}), ("jnyn_zeros", (1, 3), {}), ("jnjnp_zeros", (4,), {}),
+         ("ai_zeros", (3,), {}), ("bi_zeros", (3,), {}), ("erf_zeros", (3,), {}),
+         ("fresnel_zeros", (2,), {}), ("fresnelc_zeros", (2,), {}),
+         ("fresnels_zeros", (2,), {}), ("kelvin_zeros", (2,), {})] + [
+             (f"{k}_zeros", (2,), {}) for k in ("ber", "bei", "berp", "beip", "ker", "kei",
+                                                 "kerp", "keip")]
+
+
+@pytest.mark.parametrize("name, args, kw", ZEROS)
+def test_zeros_are_scipys(name, args, kw):
+    ours, scipys = getattr(fsp, name)(*args, **kw), getattr(ss, name)(*args, **kw)
+    if isinstance(scipys, tuple):
+        assert isinstance(ours, tuple) and len(ours) == len(scipys)
+    for a, b in zip(*((ours, scipys) if isinstance(scipys, tuple) else ((ours,), (scipys,)))):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_zeros_refuse_traced_orders_and_errstate_is_scipys():
+    with pytest.raises(TypeError, match="no derivative"):
+        fg.grad(lambda n: fsp.jn_zeros(n, 2)[0])(1.0)
+    assert fsp.errstate is ss.errstate and fsp.SpecialFunctionError is ss.SpecialFunctionError
+    assert fsp.seterr is ss.seterr and fsp.geterr is ss.geterr
+    assert fsp.SpecialFunctionWarning is ss.SpecialFunctionWarning
+    with fsp.errstate(overflow="raise"), pytest.raises(fsp.SpecialFunctionError):
+        fsp.yv(0.0, 0.0)  # (a function whose values are SciPy's: SciPy's error state holds)

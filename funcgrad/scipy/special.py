@@ -666,3 +666,21 @@ from ._specialrest_integrals import (assoc_laguerre, besselpoly, it2i0k0,  # noq
                                      itmodstruve0, itstruve0, log_wright_bessel,
                                      modfresnelm, modfresnelp, wright_bessel)
 __all__ += _rest_integrals.__all__
+from . import _specialrest_zeros as _rest_zeros  # noqa: E402
+from ._specialrest_zeros import (ai_zeros, bei_zeros, beip_zeros, ber_zeros,  # noqa: E402,F401
+                                 berp_zeros, bi_zeros, erf_zeros, fresnel_zeros,
+                                 fresnelc_zeros, fresnels_zeros, jn_zeros, jnjnp_zeros,
+                                 jnp_zeros, jnyn_zeros, kei_zeros, keip_zeros, kelvin_zeros,
+                                 ker_zeros, kerp_zeros, y0_zeros, y1_zeros, y1p_zeros,
+                                 yn_zeros, ynp_zeros)
+from . import _specialrest_errors as _rest_errors  # noqa: E402
+__all__ += _rest_zeros.__all__ + _rest_errors.NAMES
+_getattr_before_rest = __getattr__
+
+
+def __getattr__(name: str) -> Any:  # noqa: F811
+    # (SciPy's errstate, seterr, geterr and error classes: looked up on first use, so that
+    # importing this module does not import SciPy)
+    if name in _rest_errors.NAMES:
+        return _rest_errors.scipys(name)
+    return _getattr_before_rest(name)
