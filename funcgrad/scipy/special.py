@@ -684,3 +684,8 @@ def __getattr__(name: str) -> Any:  # noqa: F811
     if name in _rest_errors.NAMES:
         return _rest_errors.scipys(name)
     return _getattr_before_rest(name)
+from . import _specialrest_cdflib as _rest_cdflib  # noqa: E402
+from ._specialrest_cdflib import (bdtrik, bdtrin, betainccinv, btdtria,  # noqa: E402,F401
+                                  btdtrib, chdtriv, fdtridfd, gdtria, gdtrib, nbdtrik,
+                                  nbdtrin, nrdtrimn, nrdtrisd, pdtrik, stdtridf)
+__all__ += _rest_cdflib.__all__
