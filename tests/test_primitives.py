@@ -132,6 +132,19 @@ def scipy_special(name):
     return ref
 
 
+def weighted(values):
+    """``sum_k values[k] / (k + 2)``: one output of many, each with its own weight."""
+    return sum(v * (1.0 / (k + 2)) for k, v in enumerate(values))
+
+
+def outputs(result):
+    return result if isinstance(result, tuple) else (result,)
+
+
+INTEGRALS = ("itairy", "iti0k0", "itj0y0", "it2i0k0", "it2j0y0", "itstruve0", "it2struve0",
+             "itmodstruve0")
+
+
 def OFFGRID(rng, shape):
     """``n + f`` with ``f`` in (0.1, 0.4) or (0.6, 0.9): away from the jumps of floor,
     ceil, trunc, rint and integer casts."""
@@ -759,37 +772,38 @@ OPS = [
        ref=scipy_special("wrightomega")),
     Op("tklmbda", lambda m, x, lm: fsp.tklmbda(x, lm), bcast(2), [U(-1.5, 1.5), U(0.05, 0.5)],
        ref=scipy_special("tklmbda")),
-    # (funcgrad.primitives.special_scipy_kelvin: the Kelvin functions and their derivatives)
-    *[Op(name, lambda m, x, name=name: fsp.__dict__[name](x), dom=U(0.3, 4.0),
-         ref=scipy_special(name))
-      for name in ("ber", "bei", "ker", "kei", "berp", "beip", "kerp", "keip")],
-    # (funcgrad.primitives.special_scipy_rest: the parabolic cylinder functions, order fixed
-    # in x's dtype, each output)
-    *[Op(f"{name}_{i}", lambda m, x, name=name, i=i: fsp.__dict__[name](
-        np.asarray(0.7, x.dtype), x)[i], dom=U(-3.0, 3.0),
-         ref=lambda x, name=name, i=i: scipy_special(name)(0.7, x)[i])
-      for name in ("pbdv", "pbvv", "pbwa") for i in (0, 1)],
-    # (integrals of Airy, Bessel and Struve functions: each output; SciPy's itairy is good
-    # to ~1e-8 only, so its differences take a wider step; the modified Fresnel integrals
-    # through a real mix of their parts)
-    *[Op(f"{name}_{i}", lambda m, x, name=name, i=i: (lambda r: r[i] if i is not None else r)(
-        fsp.__dict__[name](x)), dom=U(0.3, 4.0),
-         ref=lambda x, name=name, i=i: (lambda r: r[i] if i is not None else r)(
-             scipy_special(name)(x)), fd={"eps": 1e-3, "rtol": 1e-4} if name == "itairy" else None)
-      for name, outputs in (("itairy", 4), ("iti0k0", 2), ("itj0y0", 2), ("it2i0k0", 2),
-                            ("it2j0y0", 2), ("itstruve0", 0), ("it2struve0", 0),
-                            ("itmodstruve0", 0))
-      for i in (range(outputs) if outputs else (None,))],
-    *[Op(f"{name}_{i}", lambda m, x, name=name, i=i: (lambda h: fnp.real(h) - fnp.imag(h) * 0.5)(
-        fsp.__dict__[name](x)[i]), dom=U(0.3, 3.0),
-         ref=lambda x, name=name, i=i: (lambda h: h.real - h.imag * 0.5)(scipy_special(name)(x)[i]))
-      for name in ("modfresnelp", "modfresnelm") for i in (0, 1)],
-    *[Op(name, lambda m, x, name=name: fsp.__dict__[name](*[np.asarray(v, x.dtype)
-                                                           for v in (0.6, 1.3)], x),
-         dom=U(0.2, 3.0), ref=lambda x, name=name: scipy_special(name)(0.6, 1.3, x))
-      for name in ("wright_bessel", "log_wright_bessel")],
-    Op("besselpoly", lambda m, a: fsp.besselpoly(a, *[np.asarray(v, a.dtype) for v in (0.5, 1.5)]),
-       dom=U(0.1, 2.0), ref=lambda a: scipy_special("besselpoly")(a, 0.5, 1.5)),
+    # (funcgrad.primitives.special_scipy_kelvin and _rest, whose values are SciPy's: one line
+    # per family, a weighted sum of every output binding each primitive once (each function
+    # on its own: tests/test_scipy_special_rest.py); the parabolic cylinder functions'
+    # orders and Wright's parameters in x's dtype, as SciPy keeps float32 only then; SciPy's
+    # itairy is good to ~1e-8 only, so its family's differences take a wider step)
+    Op("kelvin_family", lambda m, x: weighted([fsp.__dict__[name](x) for name in (
+        "ber", "bei", "ker", "kei", "berp", "beip", "kerp", "keip")]), dom=U(0.3, 4.0),
+       ref=lambda x: weighted([scipy_special(name)(x) for name in (
+           "ber", "bei", "ker", "kei", "berp", "beip", "kerp", "keip")])),
+    Op("parabolic_cylinder_family", lambda m, x: weighted(
+        [out for name in ("pbdv", "pbvv", "pbwa")
+         for out in fsp.__dict__[name](np.asarray(0.7, x.dtype), x)]), dom=U(-3.0, 3.0),
+       ref=lambda x: weighted([out for name in ("pbdv", "pbvv", "pbwa")
+                               for out in scipy_special(name)(0.7, x)])),
+    Op("integral_family", lambda m, x: weighted(
+        [out for name in INTEGRALS for out in outputs(fsp.__dict__[name](x))]),
+       dom=U(0.3, 4.0), fd={"eps": 1e-3, "rtol": 1e-4},
+       ref=lambda x: weighted([out for name in INTEGRALS
+                               for out in outputs(scipy_special(name)(x))])),
+    Op("modfresnel_family", lambda m, x: weighted(
+        [part(h) for name in ("modfresnelp", "modfresnelm") for h in fsp.__dict__[name](x)
+         for part in (fnp.real, fnp.imag)]), dom=U(0.3, 3.0),
+       ref=lambda x: weighted([part(h) for name in ("modfresnelp", "modfresnelm")
+                               for h in scipy_special(name)(x) for part in (np.real, np.imag)])),
+    Op("wright_besselpoly_family", lambda m, x: weighted(
+        [fsp.__dict__[name](*[np.asarray(v, x.dtype) for v in (0.6, 1.3)], x)
+         for name in ("wright_bessel", "log_wright_bessel")]
+        + [fsp.besselpoly(x, *[np.asarray(v, x.dtype) for v in (0.5, 1.5)])]),
+       dom=U(0.2, 3.0),
+       ref=lambda x: weighted([scipy_special(name)(0.6, 1.3, x)
+                               for name in ("wright_bessel", "log_wright_bessel")]
+                              + [scipy_special("besselpoly")(x, 0.5, 1.5)])),
     # piecewise constant: zero derivative (multiplied by x so the output stays traced)
     Op("sign", lambda m, x: x * m.sign(x), dom=NZ(0.1, 2.0)),
     # complex parts, on real arrays (tests/test_complex.py checks them on complex ones)
