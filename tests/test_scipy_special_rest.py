@@ -373,3 +373,28 @@ def test_cdflib_inverses_under_jit_and_vmap():
     # (a second derivative through a shape of betainc: not implemented there, said so)
     with pytest.raises(NotImplementedError):
         fg.grad(fg.grad(fsp.btdtria, 1), 1)(0.3, 2.0, 0.4)
+
+
+# --- orthogonal polynomial objects --------------------------------------------------------------
+
+ORTHOPOLY = [("legendre", (3,)), ("chebyt", (3,)), ("chebyu", (3,)), ("chebyc", (3,)),
+             ("chebys", (3,)), ("jacobi", (3, 0.5, 1.5)), ("gegenbauer", (3, 0.7)),
+             ("genlaguerre", (3, 0.5)), ("laguerre", (3,)), ("hermite", (3,)),
+             ("hermitenorm", (3,)), ("sh_legendre", (3,)), ("sh_chebyt", (3,)),
+             ("sh_chebyu", (3,)), ("sh_jacobi", (3, 2.5, 1.5))]
+
+
+@pytest.mark.parametrize("name, args", ORTHOPOLY)
+def test_orthopoly_objects_are_scipys_and_differentiate(name, args):
+    assert getattr(fsp, name) is getattr(ss, name)
+    x = np.array([0.1, 0.3, 0.6])
+    for monic in (False, True):  # (eval_* ufunc, and numpy.polyval, on traced values)
+        p = getattr(fsp, name)(*args, monic=monic)
+        np.testing.assert_allclose(fg.vmap(fg.grad(p))(x), p.deriv()(x), rtol=1e-12,
+                                   atol=1e-12)
+    assert float(fg.grad(fg.grad(p))(0.3)) == pytest.approx(p.deriv(2)(0.3), 1e-12)
+
+
+def test_orthopoly_objects_under_jit():
+    p = fsp.jacobi(4, 0.5, 1.5)
+    assert float(fg.jit(fg.grad(p))(0.3)) == pytest.approx(p.deriv()(0.3), 1e-12)

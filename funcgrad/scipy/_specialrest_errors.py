@@ -22,6 +22,6 @@ NAMES = ["errstate", "seterr", "geterr", "SpecialFunctionError", "SpecialFunctio
 
 
 def scipys(name: str) -> Any:
-    """``scipy.special.<name>`` (one of ``NAMES``)."""
+    """``scipy.special.<name>``."""
     import scipy.special  # (here: importing funcgrad never loads SciPy)
     return getattr(scipy.special, name)

@@ -674,14 +674,15 @@ from ._specialrest_zeros import (ai_zeros, bei_zeros, beip_zeros, ber_zeros,  # 
                                  ker_zeros, kerp_zeros, y0_zeros, y1_zeros, y1p_zeros,
                                  yn_zeros, ynp_zeros)
 from . import _specialrest_errors as _rest_errors  # noqa: E402
-__all__ += _rest_zeros.__all__ + _rest_errors.NAMES
+from . import _specialrest_orthopoly as _rest_orthopoly  # noqa: E402
+__all__ += _rest_zeros.__all__ + _rest_errors.NAMES + _rest_orthopoly.NAMES
 _getattr_before_rest = __getattr__
 
 
 def __getattr__(name: str) -> Any:  # noqa: F811
-    # (SciPy's errstate, seterr, geterr and error classes: looked up on first use, so that
-    # importing this module does not import SciPy)
-    if name in _rest_errors.NAMES:
+    # (SciPy's errstate, seterr, geterr, error classes and orthogonal polynomial objects:
+    # looked up on first use, so that importing this module does not import SciPy)
+    if name in _rest_errors.NAMES or name in _rest_orthopoly.NAMES:
         return _rest_errors.scipys(name)
     return _getattr_before_rest(name)
 from . import _specialrest_cdflib as _rest_cdflib  # noqa: E402
