@@ -46,8 +46,8 @@ def _scipys(name: str, args: list) -> Any:
     shape = np.broadcast_shapes(*[np.shape(a) for a in args])
     dtype = np.result_type(*[a.dtype if hasattr(a, "dtype") else np.asarray(a).dtype
                              for a in args])
-    dtype = np.float32 if dtype == np.float32 else np.float64  # (SciPy's two loops)
-    return pure_callback(call, np.zeros(shape, dtype), *args, vmap_method="broadcast_all")
+    loop = np.float32 if dtype == np.float32 else np.float64  # (SciPy's two loops)
+    return pure_callback(call, np.zeros(shape, loop), *args, vmap_method="broadcast_all")
 
 
 def _ndtr(z: Any) -> Any:

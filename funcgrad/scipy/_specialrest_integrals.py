@@ -22,9 +22,9 @@ _REAL = "pass real arrays, as to SciPy's function"
 
 
 def _real(name: str, *args: ArrayLike) -> list:
-    args = [_operand(a) for a in args]
-    _reject_complex(name, _REAL, *args)
-    return args
+    values = [_operand(a) for a in args]
+    _reject_complex(name, _REAL, *values)
+    return values
 
 
 @_with_out

@@ -20,9 +20,11 @@ __all__ = ["lqn", "lqmn"]
 
 
 def _size(name: str, what: str, value: Any) -> int:
-    if not np.isscalar(value) or isinstance(value, bool) or int(value) != value or value < 0:
+    array = np.asarray(value)
+    if (isinstance(value, bool) or array.ndim or array.dtype.kind not in "iuf"
+            or array != np.floor(array) or array < 0):
         raise ValueError(f"{name}: {what} must be a non-negative integer, got {value!r}")
-    return int(value)
+    return int(array)
 
 
 def _argument(z: ArrayLike) -> Array:

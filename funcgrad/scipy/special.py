@@ -679,7 +679,7 @@ __all__ += _rest_zeros.__all__ + _rest_errors.NAMES + _rest_orthopoly.NAMES
 _getattr_before_rest = __getattr__
 
 
-def __getattr__(name: str) -> Any:  # noqa: F811
+def __getattr__(name: str) -> Any:  # type: ignore[no-redef]  # noqa: F811
     # (SciPy's errstate, seterr, geterr, error classes and orthogonal polynomial objects:
     # looked up on first use, so that importing this module does not import SciPy)
     if name in _rest_errors.NAMES or name in _rest_orthopoly.NAMES:
