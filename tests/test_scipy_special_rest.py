@@ -398,3 +398,22 @@ def test_orthopoly_objects_are_scipys_and_differentiate(name, args):
 def test_orthopoly_objects_under_jit():
     p = fsp.jacobi(4, 0.5, 1.5)
     assert float(fg.jit(fg.grad(p))(0.3)) == pytest.approx(p.deriv()(0.3), 1e-12)
+
+
+# --- lambda functions ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("v, x", [(2.5, 1.3), (0.0, 0.7), (3.0, 5.0)])
+def test_lmbda_values_and_slopes_are_scipys(v, x):
+    for a, b in zip(fsp.lmbda(v, x), ss.lmbda(v, x)):
+        np.testing.assert_array_equal(a, b)
+    for i in (0, 1):  # (the function, then its derivative: Bessel's equation)
+        np.testing.assert_allclose(fg.jacfwd(lambda t: fsp.lmbda(v, t)[i])(x),
+                                   central(lambda t: ss.lmbda(v, t)[i], x), rtol=1e-7,
+                                   atol=1e-9)
+    with pytest.raises(TypeError, match="order v has no derivative"):
+        fg.grad(lambda w: fsp.lmbda(w, x)[0][0])(v)
+
+
+def test_lmbda_under_jit_and_vmap():
+    got = fg.jit(fg.vmap(lambda t: fsp.lmbda(1.5, t)[1]))(np.array([0.5, 1.0]))
+    np.testing.assert_array_equal(got, [ss.lmbda(1.5, 0.5)[1], ss.lmbda(1.5, 1.0)[1]])

@@ -690,3 +690,6 @@ from ._specialrest_cdflib import (bdtrik, bdtrin, betainccinv, btdtria,  # noqa:
                                   btdtrib, chdtriv, fdtridfd, gdtria, gdtrib, nbdtrik,
                                   nbdtrin, nrdtrimn, nrdtrisd, pdtrik, stdtridf)
 __all__ += _rest_cdflib.__all__
+from . import _specialrest_lmbda as _rest_lmbda  # noqa: E402
+from ._specialrest_lmbda import lmbda  # noqa: E402,F401
+__all__ += _rest_lmbda.__all__
