@@ -141,6 +141,7 @@ def outputs(result):
     return result if isinstance(result, tuple) else (result,)
 
 
+MODIFIED_MATHIEU = ("mathieu_modcem1", "mathieu_modcem2", "mathieu_modsem1", "mathieu_modsem2")
 INTEGRALS = ("itairy", "iti0k0", "itj0y0", "it2i0k0", "it2j0y0", "itstruve0", "it2struve0",
              "itmodstruve0")
 
@@ -796,6 +797,20 @@ OPS = [
          for part in (fnp.real, fnp.imag)]), dom=U(0.3, 3.0),
        ref=lambda x: weighted([part(h) for name in ("modfresnelp", "modfresnelm")
                                for h in scipy_special(name)(x) for part in (np.real, np.imag)])),
+    Op("mathieu_family", lambda m, x: weighted(
+        [out for name in ("mathieu_cem", "mathieu_sem") for out in fsp.__dict__[name](
+            *[np.asarray(v, x.dtype) for v in (2.0, 1.5)], x * 40.0)]
+        + [out for name in MODIFIED_MATHIEU for out in fsp.__dict__[name](
+            *[np.asarray(v, x.dtype) for v in (2.0, 1.5)], x)]), dom=U(0.3, 1.5),
+       ref=lambda x: weighted(
+           [out for name in ("mathieu_cem", "mathieu_sem")
+            for out in scipy_special(name)(2.0, 1.5, x * 40.0)]
+           + [out for name in MODIFIED_MATHIEU for out in scipy_special(name)(2.0, 1.5, x)])),
+    # (no derivative in m or q: tests/test_scipy_special_rest.py checks that it raises)
+    Op("mathieu_characteristic", lambda m, q: fsp.mathieu_a(np.asarray(2.0, q.dtype), q)
+       + fsp.mathieu_b(np.asarray(3.0, q.dtype), q), dom=U(0.3, 3.0),
+       ref=lambda q: scipy_special("mathieu_a")(2.0, q) + scipy_special("mathieu_b")(3.0, q),
+       skip=("jvp_fd", "dot", "second_order", "vmap", "float32")),
     Op("wright_besselpoly_family", lambda m, x: weighted(
         [fsp.__dict__[name](*[np.asarray(v, x.dtype) for v in (0.6, 1.3)], x)
          for name in ("wright_bessel", "log_wright_bessel")]

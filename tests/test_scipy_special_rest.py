@@ -417,3 +417,43 @@ def test_lmbda_values_and_slopes_are_scipys(v, x):
 def test_lmbda_under_jit_and_vmap():
     got = fg.jit(fg.vmap(lambda t: fsp.lmbda(1.5, t)[1]))(np.array([0.5, 1.0]))
     np.testing.assert_array_equal(got, [ss.lmbda(1.5, 0.5)[1], ss.lmbda(1.5, 1.0)[1]])
+
+
+# --- Mathieu functions --------------------------------------------------------------------------
+
+MATHIEU = [("mathieu_cem", np.array([10.0, 30.0, 100.0])),
+           ("mathieu_sem", np.array([10.0, 30.0, 100.0])),
+           ("mathieu_modcem1", np.array([0.2, 0.7, 1.5])),
+           ("mathieu_modcem2", np.array([0.2, 0.7, 1.5])),
+           ("mathieu_modsem1", np.array([0.2, 0.7, 1.5])),
+           ("mathieu_modsem2", np.array([0.2, 0.7, 1.5]))]
+
+
+@pytest.mark.parametrize("name, x", MATHIEU)
+def test_mathieu_values_and_slopes_are_scipys(name, x):
+    ours, scipys = getattr(fsp, name), getattr(ss, name)
+    for i in (0, 1):  # (y, then y': the Mathieu equation; x in degrees for cem, sem)
+        np.testing.assert_array_equal(ours(2, 1.5, x)[i], scipys(2, 1.5, x)[i])
+        slope = fg.vmap(fg.grad(lambda t: ours(2, 1.5, t)[i]))(x)
+        np.testing.assert_allclose(slope, central(lambda t: scipys(2, 1.5, t)[i], x, 1e-5),
+                                   rtol=1e-6, atol=1e-9)
+    # (float32: SciPy's float32 loops are NaN; ours its float64 values, rounded)
+    single = ours(np.float32(2), np.float32(1.5), np.float32(x[1]))[0]
+    assert single.dtype == np.float32
+    np.testing.assert_allclose(single, scipys(2, 1.5, x[1])[0], rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="with respect to q"):
+        fg.grad(lambda q: ours(2, q, x[0])[0])(1.5)
+
+
+def test_mathieu_characteristic_values_and_coefficients():
+    assert fsp.mathieu_a(2, 1.5) == ss.mathieu_a(2, 1.5)
+    assert fsp.mathieu_b(3, 1.5) == ss.mathieu_b(3, 1.5)
+    with pytest.raises(NotImplementedError, match="no derivative"):
+        fg.grad(lambda q: fsp.mathieu_a(2, q))(1.5)
+    np.testing.assert_array_equal(fsp.mathieu_even_coef(2, 1.5), ss.mathieu_even_coef(2, 1.5))
+    np.testing.assert_array_equal(fsp.mathieu_odd_coef(2, 1.5), ss.mathieu_odd_coef(2, 1.5))
+    with pytest.raises(TypeError, match="no derivative"):
+        fg.grad(lambda q: fsp.mathieu_odd_coef(2, q)[0])(1.5)
+    got = fg.jit(fg.vmap(fg.grad(lambda t: fsp.mathieu_cem(2, 1.5, t)[1])))(np.array([30.0]))
+    np.testing.assert_allclose(got, central(lambda t: ss.mathieu_cem(2, 1.5, t)[1],
+                                            np.array([30.0]), 1e-5), rtol=1e-6)

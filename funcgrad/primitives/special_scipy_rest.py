@@ -23,13 +23,22 @@ a multi-output ufunc, with linear rules written with differentiable primitives:
   SciPy's ``F+-`` of a negative ``x`` has a wrong imaginary part (its ``K+-`` is right:
   checked against quadrature), so there the imaginary part of ``F+-`` is taken from
   ``K+-`` by that relation; and its float32 loop returns NaN from ``x ~ 2.7`` on, so
-  float32 arguments take its float64 values, rounded to complex64.
+  float32 arguments take its float64 values, rounded to complex64;
+- the Mathieu functions ``mathieu_cem``/``mathieu_sem(m, q, x) = (y, y')`` (``x`` in
+  degrees, ``y'`` in radians, as SciPy's) and the modified ``mathieu_modcem1/2``,
+  ``mathieu_modsem1/2``: in ``x`` the slope of ``y`` is ``y'`` (times ``pi/180`` for the
+  degrees) and that of ``y'`` the Mathieu equation, ``y'' = -(a - 2q cos 2x) y``
+  (modified: ``(a - 2q cosh 2x) y``), ``a`` the characteristic value ``mathieu_a(m, q)``
+  (``mathieu_b`` for the odd ones; DLMF 28.2.1, 28.20.1).  None in ``m`` (an integer) or
+  ``q`` (no closed form): ``NotImplementedError``, and so for ``mathieu_a``/``mathieu_b``.
+  SciPy's float32 loops of these functions return NaN: float32 arguments take its float64
+  values, rounded.
 """
 import math
 
 import numpy as np
 
-from .elementwise import abs as _abs, equal, exp, less, where
+from .elementwise import abs as _abs, cos, cosh, equal, exp, less, where
 from .special import i0e
 from .special_scipy import _call, _declare, _not_implemented, _scipy, jv, k0, yv
 from .special_scipy_extra import airy_ai, airy_bi
@@ -186,7 +195,71 @@ def _modfresnel(name, sign):
 modfresnelp_f, modfresnelp_k = _modfresnel("modfresnelp", 1.0)
 modfresnelm_f, modfresnelm_k = _modfresnel("modfresnelm", -1.0)
 
-__all__ = ["pbdv_d", "pbdv_dp", "pbvv_v", "pbvv_vp", "pbwa_w", "pbwa_wp", "itairy_apt",
+
+
+# --- Mathieu functions --------------------------------------------------------------------------
+
+_DEGREE = math.pi / 180.0
+
+
+def _characteristic(name):
+    def none(g, *args):
+        raise NotImplementedError(
+            f"{name}(m, q): no derivative is implemented (m is an integer order; in q there "
+            f"is no closed form); fg.stop_gradient(q) marks q as a constant")
+    return _call(_declare(name, none, none))
+
+
+mathieu_a, mathieu_b = _characteristic("mathieu_a"), _characteristic("mathieu_b")
+
+
+def _float64_loop(name, output):
+    """SciPy's ``name`` (output ``output``) through its float64 loop, rounded back to
+    float32 for float32 arguments: its float32 loops return NaN everywhere (SciPy
+    1.17)."""
+    def kernel(*args):
+        import scipy.special  # (here: importing funcgrad never loads SciPy)
+        args = [np.asarray(a) for a in args]
+        single = all(a.dtype == np.float32 for a in args)
+        out = getattr(scipy.special, name)(*[a.astype(np.float64) if single else a
+                                             for a in args])[output]
+        return out.astype(np.float32) if single else out
+    kernel.__name__ = kernel.__qualname__ = f"{name}[{output}]"
+    return kernel
+
+
+def _mathieu(name, characteristic, modified):
+    """The primitives of ``name``'s two outputs ``(y, y')``."""
+    own: dict = {}
+    fixed_m = _not_implemented(f"{name}(m, q, x)", "m", "x")
+    fixed_q = _not_implemented(f"{name}(m, q, x)", "q", "x")
+    scale = 1.0 if modified else _DEGREE
+
+    def slope(g, m, q, x, out):
+        return g * (own["yp"](m, q, x) * scale)
+
+    def curvature(g, m, q, x, out):
+        a = characteristic(m, q)
+        if modified:
+            return g * ((a - 2.0 * q * cosh(2.0 * x)) * own["y"](m, q, x))
+        return g * (-(a - 2.0 * q * cos(x * (2.0 * _DEGREE))) * own["y"](m, q, x) * _DEGREE)
+    own["y"] = _call(_declare(f"{name}_y", fixed_m, fixed_q, slope,
+                              kernel=_float64_loop(name, 0)))
+    own["yp"] = _call(_declare(f"{name}_yp", fixed_m, fixed_q, curvature,
+                               kernel=_float64_loop(name, 1)))
+    return own["y"], own["yp"]
+
+
+mathieu_cem_y, mathieu_cem_yp = _mathieu("mathieu_cem", mathieu_a, False)
+mathieu_sem_y, mathieu_sem_yp = _mathieu("mathieu_sem", mathieu_b, False)
+mathieu_modcem1_y, mathieu_modcem1_yp = _mathieu("mathieu_modcem1", mathieu_a, True)
+mathieu_modcem2_y, mathieu_modcem2_yp = _mathieu("mathieu_modcem2", mathieu_a, True)
+mathieu_modsem1_y, mathieu_modsem1_yp = _mathieu("mathieu_modsem1", mathieu_b, True)
+mathieu_modsem2_y, mathieu_modsem2_yp = _mathieu("mathieu_modsem2", mathieu_b, True)
+
+__all__ = ["mathieu_a", "mathieu_b"] + [f"mathieu_{f}_{o}" for f in (
+    "cem", "sem", "modcem1", "modcem2", "modsem1", "modsem2") for o in ("y", "yp")] + [
+    "pbdv_d", "pbdv_dp", "pbvv_v", "pbvv_vp", "pbwa_w", "pbwa_wp", "itairy_apt",
            "itairy_bpt", "itairy_ant", "itairy_bnt", "iti0k0_i", "iti0k0_k", "itj0y0_j",
            "itj0y0_y", "it2i0k0_i", "it2i0k0_k", "it2j0y0_j", "it2j0y0_y", "itstruve0",
            "it2struve0", "itmodstruve0", "wright_bessel", "log_wright_bessel", "besselpoly",

@@ -693,3 +693,9 @@ __all__ += _rest_cdflib.__all__
 from . import _specialrest_lmbda as _rest_lmbda  # noqa: E402
 from ._specialrest_lmbda import lmbda  # noqa: E402,F401
 __all__ += _rest_lmbda.__all__
+from . import _specialrest_mathieu as _rest_mathieu  # noqa: E402
+from ._specialrest_mathieu import (mathieu_a, mathieu_b, mathieu_cem,  # noqa: E402,F401
+                                   mathieu_even_coef, mathieu_modcem1, mathieu_modcem2,
+                                   mathieu_modsem1, mathieu_modsem2, mathieu_odd_coef,
+                                   mathieu_sem)
+__all__ += _rest_mathieu.__all__
