@@ -457,3 +457,16 @@ def test_mathieu_characteristic_values_and_coefficients():
     got = fg.jit(fg.vmap(fg.grad(lambda t: fsp.mathieu_cem(2, 1.5, t)[1])))(np.array([30.0]))
     np.testing.assert_allclose(got, central(lambda t: ss.mathieu_cem(2, 1.5, t)[1],
                                             np.array([30.0]), 1e-5), rtol=1e-6)
+
+
+# --- ellipsoidal harmonics ----------------------------------------------------------------------
+
+def test_ellipsoidal_harmonics_are_scipys_and_refuse_a_derivative():
+    s = np.array([3.0, 3.5])
+    np.testing.assert_array_equal(fsp.ellip_harm(5.0, 8.0, 2, 1, s),
+                                  ss.ellip_harm(5.0, 8.0, 2, 1, s))
+    np.testing.assert_array_equal(fsp.ellip_harm_2(5.0, 8.0, 1, 1, s),
+                                  ss.ellip_harm_2(5.0, 8.0, 1, 1, s))
+    assert fsp.ellip_normal(5.0, 8.0, 1, 1) == ss.ellip_normal(5.0, 8.0, 1, 1)
+    with pytest.raises(TypeError, match="no derivative"):
+        fg.grad(lambda t: fsp.ellip_harm(5.0, 8.0, 1, 1, t))(2.5)

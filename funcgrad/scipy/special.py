@@ -699,3 +699,6 @@ from ._specialrest_mathieu import (mathieu_a, mathieu_b, mathieu_cem,  # noqa: E
                                    mathieu_modsem1, mathieu_modsem2, mathieu_odd_coef,
                                    mathieu_sem)
 __all__ += _rest_mathieu.__all__
+from . import _specialrest_ellip as _rest_ellip  # noqa: E402
+from ._specialrest_ellip import ellip_harm, ellip_harm_2, ellip_normal  # noqa: E402,F401
+__all__ += _rest_ellip.__all__
