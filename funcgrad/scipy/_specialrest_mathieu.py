@@ -140,6 +140,6 @@ mathieu_a.primitive = _rest.mathieu_a.primitive  # type: ignore[attr-defined]
 mathieu_b.primitive = _rest.mathieu_b.primitive  # type: ignore[attr-defined]
 for _front in (mathieu_cem, mathieu_sem, mathieu_modcem1, mathieu_modcem2, mathieu_modsem1,
                mathieu_modsem2):
-    _front.primitives = tuple(  # type: ignore[attr-defined]
+    _front.primitives = tuple(
         getattr(_rest, f"{_front.__name__}_{o}").primitive for o in ("y", "yp"))
 del _front
