@@ -132,6 +132,20 @@ def scipy_special(name):
     return ref
 
 
+def weighted(values):
+    """``sum_k values[k] / (k + 2)``: one output of many, each with its own weight."""
+    return sum(v * (1.0 / (k + 2)) for k, v in enumerate(values))
+
+
+def outputs(result):
+    return result if isinstance(result, tuple) else (result,)
+
+
+MODIFIED_MATHIEU = ("mathieu_modcem1", "mathieu_modcem2", "mathieu_modsem1", "mathieu_modsem2")
+INTEGRALS = ("itairy", "iti0k0", "itj0y0", "it2i0k0", "it2j0y0", "itstruve0", "it2struve0",
+             "itmodstruve0")
+
+
 def OFFGRID(rng, shape):
     """``n + f`` with ``f`` in (0.1, 0.4) or (0.6, 0.9): away from the jumps of floor,
     ceil, trunc, rint and integer casts."""
@@ -759,6 +773,52 @@ OPS = [
        ref=scipy_special("wrightomega")),
     Op("tklmbda", lambda m, x, lm: fsp.tklmbda(x, lm), bcast(2), [U(-1.5, 1.5), U(0.05, 0.5)],
        ref=scipy_special("tklmbda")),
+    # (funcgrad.primitives.special_scipy_kelvin and _rest, whose values are SciPy's: one line
+    # per family, a weighted sum of every output binding each primitive once (each function
+    # on its own: tests/test_scipy_special_rest.py); the parabolic cylinder functions'
+    # orders and Wright's parameters in x's dtype, as SciPy keeps float32 only then; SciPy's
+    # itairy is good to ~1e-8 only, so its family's differences take a wider step)
+    Op("kelvin_family", lambda m, x: weighted([fsp.__dict__[name](x) for name in (
+        "ber", "bei", "ker", "kei", "berp", "beip", "kerp", "keip")]), dom=U(0.3, 4.0),
+       ref=lambda x: weighted([scipy_special(name)(x) for name in (
+           "ber", "bei", "ker", "kei", "berp", "beip", "kerp", "keip")])),
+    Op("parabolic_cylinder_family", lambda m, x: weighted(
+        [out for name in ("pbdv", "pbvv", "pbwa")
+         for out in fsp.__dict__[name](np.asarray(0.7, x.dtype), x)]), dom=U(-3.0, 3.0),
+       ref=lambda x: weighted([out for name in ("pbdv", "pbvv", "pbwa")
+                               for out in scipy_special(name)(0.7, x)])),
+    Op("integral_family", lambda m, x: weighted(
+        [out for name in INTEGRALS for out in outputs(fsp.__dict__[name](x))]),
+       dom=U(0.3, 4.0), fd={"eps": 1e-3, "rtol": 1e-4},
+       ref=lambda x: weighted([out for name in INTEGRALS
+                               for out in outputs(scipy_special(name)(x))])),
+    Op("modfresnel_family", lambda m, x: weighted(
+        [part(h) for name in ("modfresnelp", "modfresnelm") for h in fsp.__dict__[name](x)
+         for part in (fnp.real, fnp.imag)]), dom=U(0.3, 3.0),
+       ref=lambda x: weighted([part(h) for name in ("modfresnelp", "modfresnelm")
+                               for h in scipy_special(name)(x) for part in (np.real, np.imag)])),
+    Op("mathieu_family", lambda m, x: weighted(
+        [out for name in ("mathieu_cem", "mathieu_sem") for out in fsp.__dict__[name](
+            *[np.asarray(v, x.dtype) for v in (2.0, 1.5)], x * 40.0)]
+        + [out for name in MODIFIED_MATHIEU for out in fsp.__dict__[name](
+            *[np.asarray(v, x.dtype) for v in (2.0, 1.5)], x)]), dom=U(0.3, 1.5),
+       ref=lambda x: weighted(
+           [out for name in ("mathieu_cem", "mathieu_sem")
+            for out in scipy_special(name)(2.0, 1.5, x * 40.0)]
+           + [out for name in MODIFIED_MATHIEU for out in scipy_special(name)(2.0, 1.5, x)])),
+    # (no derivative in m or q: tests/test_scipy_special_rest.py checks that it raises)
+    Op("mathieu_characteristic", lambda m, q: fsp.mathieu_a(np.asarray(2.0, q.dtype), q)
+       + fsp.mathieu_b(np.asarray(3.0, q.dtype), q), dom=U(0.3, 3.0),
+       ref=lambda q: scipy_special("mathieu_a")(2.0, q) + scipy_special("mathieu_b")(3.0, q),
+       skip=("jvp_fd", "dot", "second_order", "vmap", "float32")),
+    Op("wright_besselpoly_family", lambda m, x: weighted(
+        [fsp.__dict__[name](*[np.asarray(v, x.dtype) for v in (0.6, 1.3)], x)
+         for name in ("wright_bessel", "log_wright_bessel")]
+        + [fsp.besselpoly(x, *[np.asarray(v, x.dtype) for v in (0.5, 1.5)])]),
+       dom=U(0.2, 3.0),
+       ref=lambda x: weighted([scipy_special(name)(0.6, 1.3, x)
+                               for name in ("wright_bessel", "log_wright_bessel")]
+                              + [scipy_special("besselpoly")(x, 0.5, 1.5)])),
     # piecewise constant: zero derivative (multiplied by x so the output stays traced)
     Op("sign", lambda m, x: x * m.sign(x), dom=NZ(0.1, 2.0)),
     # complex parts, on real arrays (tests/test_complex.py checks them on complex ones)

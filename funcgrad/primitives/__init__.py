@@ -3,6 +3,7 @@
 from . import (structural, elementwise, special, incomplete, special_scipy,  # noqa: F401
                special_scipy_more, special_scipy_extra, smirnov,
                reductions, linalg, indexing, decompositions, eig, pinv)
+from . import special_scipy_kelvin, special_scipy_rest  # noqa: F401
 from ..core import REGISTRY
 
 __all__ = ["REGISTRY"]

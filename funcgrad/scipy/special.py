@@ -640,3 +640,53 @@ def __getattr__(name: str) -> Any:
     if name == "round":
         return _elementary_more.round
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+# (session 23: the rest of scipy.special, from its own private modules)
+from . import (_specialrest_cdflib as _rest_cdflib,  # noqa: E402
+               _specialrest_cylinder as _rest_cylinder, _specialrest_ellip as _rest_ellip,
+               _specialrest_errors as _rest_errors, _specialrest_integrals as _rest_integrals,
+               _specialrest_kelvin as _rest_kelvin, _specialrest_legendre as _rest_legendre,
+               _specialrest_lmbda as _rest_lmbda, _specialrest_lq as _rest_lq,
+               _specialrest_mathieu as _rest_mathieu, _specialrest_orthopoly as _rest_orthopoly,
+               _specialrest_riccati as _rest_riccati, _specialrest_zeros as _rest_zeros)
+from ._specialrest_cdflib import (bdtrik, bdtrin, betainccinv, btdtria,  # noqa: E402,F401
+                                  btdtrib, chdtriv, fdtridfd, gdtria, gdtrib, nbdtrik,
+                                  nbdtrin, nrdtrimn, nrdtrisd, pdtrik, stdtridf)
+from ._specialrest_cylinder import (pbdn_seq, pbdv, pbdv_seq, pbvv, pbvv_seq,  # noqa: E402,F401
+                                    pbwa)
+from ._specialrest_ellip import ellip_harm, ellip_harm_2, ellip_normal  # noqa: E402,F401
+from ._specialrest_integrals import (assoc_laguerre, besselpoly, it2i0k0,  # noqa: E402,F401
+                                     it2j0y0, it2struve0, itairy, iti0k0, itj0y0,
+                                     itmodstruve0, itstruve0, log_wright_bessel,
+                                     modfresnelm, modfresnelp, wright_bessel)
+from ._specialrest_kelvin import (bei, beip, ber, berp, kei, keip, kelvin, ker,  # noqa: E402,F401
+                                  kerp)
+from ._specialrest_legendre import (assoc_legendre_p, assoc_legendre_p_all,  # noqa: E402,F401
+                                    sph_harm_y_all)
+from ._specialrest_lmbda import lmbda  # noqa: E402,F401
+from ._specialrest_lq import lqmn, lqn  # noqa: E402,F401
+from ._specialrest_mathieu import (mathieu_a, mathieu_b, mathieu_cem,  # noqa: E402,F401
+                                   mathieu_even_coef, mathieu_modcem1, mathieu_modcem2,
+                                   mathieu_modsem1, mathieu_modsem2, mathieu_odd_coef,
+                                   mathieu_sem)
+from ._specialrest_riccati import riccati_jn, riccati_yn  # noqa: E402,F401
+from ._specialrest_zeros import (ai_zeros, bei_zeros, beip_zeros, ber_zeros,  # noqa: E402,F401
+                                 berp_zeros, bi_zeros, erf_zeros, fresnel_zeros,
+                                 fresnelc_zeros, fresnels_zeros, jn_zeros, jnjnp_zeros,
+                                 jnp_zeros, jnyn_zeros, kei_zeros, keip_zeros, kelvin_zeros,
+                                 ker_zeros, kerp_zeros, y0_zeros, y1_zeros, y1p_zeros,
+                                 yn_zeros, ynp_zeros)
+__all__ += (_rest_kelvin.__all__ + _rest_legendre.__all__ + _rest_riccati.__all__
+            + _rest_lq.__all__ + _rest_cylinder.__all__ + _rest_integrals.__all__
+            + _rest_lmbda.__all__ + _rest_ellip.__all__ + _rest_zeros.__all__
+            + _rest_orthopoly.NAMES + _rest_cdflib.__all__ + _rest_errors.NAMES
+            + _rest_mathieu.__all__)
+_getattr_before_rest = __getattr__
+
+
+def __getattr__(name: str) -> Any:  # type: ignore[no-redef]  # noqa: F811
+    # (SciPy's errstate, seterr, geterr, error classes and orthogonal polynomial objects:
+    # looked up on first use, so that importing this module does not import SciPy)
+    if name in _rest_errors.NAMES or name in _rest_orthopoly.NAMES:
+        return _rest_errors.scipys(name)
+    return _getattr_before_rest(name)
