@@ -16,6 +16,7 @@ from ._captured import lift_captures
 from ._ode_adjoint import _odeint
 from ._dense import (EventLog, OdeSolution, RadauSolution, event_time, prepare_events,
                      radau_event_time, replay)
+from ._ode_solvers import OdeSolver
 from ._radau import RADAU, radau_steps
 from ._rk import METHODS, Solver, step_times
 
@@ -57,6 +58,23 @@ _NEEDS_STEPS = ("solve_ivp with dense_output=True or events (the steps and the e
                 "dense_output=False and events=None)")
 
 
+def _method_name(method):
+    """A method named by its solver class (funcgrad's or SciPy's of the same name) as its
+    name; a user's own ``OdeSolver`` subclass is refused (its steps are not ours to
+    differentiate)."""
+    if not isinstance(method, type):
+        return method
+    name = method.__name__
+    known = name in _METHODS or name in _IMPLICIT
+    if known and (issubclass(method, OdeSolver) or
+                  str(method.__module__).startswith("scipy.integrate")):
+        return name
+    raise NotImplementedError(
+        f"solve_ivp: method={name} (an OdeSolver class of your own) is not supported: "
+        f"funcgrad differentiates its own steppers only; pass one of 'RK23', 'RK45', "
+        f"'DOP853', 'Radau' (or their classes), or step the class yourself")
+
+
 def _check(method, y0, t_span, max_step, first_step, rtol, atol):
     if method in _IMPLICIT:
         raise NotImplementedError(
@@ -65,7 +83,7 @@ def _check(method, y0, t_span, max_step, first_step, rtol, atol):
             f"'RK23' or 'DOP853', or scipy.integrate.solve_ivp")
     if not isinstance(method, str) or method not in _METHODS:
         raise ValueError(f"`method` must be one of {{'RK23', 'RK45', 'DOP853', 'Radau'}}, got "
-                         f"{method!r} (OdeSolver classes are SciPy's only)")
+                         f"{method!r}")
     if y0.ndim != 1:
         raise ValueError(f"`y0` must be 1-dimensional, got shape {y0.shape}.")
     if y0.dtype.kind == "c":
@@ -118,7 +136,7 @@ def _radau_event(event, s_root, y_root, sign, flat_fun, solver, y, s0, arg_vals,
 
 
 def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
-              method: str = "RK45", t_eval: Optional[ArrayLike] = None,
+              method: Any = "RK45", t_eval: Optional[ArrayLike] = None,
               dense_output: bool = False, events: Any = None, vectorized: bool = False,
               args: Optional[tuple] = None, rtol: float = 1e-3, atol: Any = 1e-6,
               max_step: float = math.inf, first_step: Optional[float] = None) -> OdeResult:
@@ -161,7 +179,9 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     event times' included, the latter by the implicit function theorem on the adjoint's
     solution) are the adjoint's, integrated back by Radau along the forward solution, and
     its forward mode the sensitivity equations': first order only, a second derivative
-    raises NotImplementedError.  'BDF' and 'LSODA' raise NotImplementedError.
+    raises NotImplementedError.  'BDF' and 'LSODA' raise NotImplementedError.  ``method``
+    may be given as its class (funcgrad's ``RK45``... or SciPy's of the same name); an
+    ``OdeSolver`` subclass of one's own raises NotImplementedError.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.integrate as fsi
     >>> sol = fsi.solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), np.array([1.0]),
@@ -200,6 +220,7 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
                             "tuple (e.g. `args=(a,)`)") from error
     else:
         args = ()
+    method = _method_name(method)
     y = asarray(y0)
     y = fnp.astype(y, np.float64) if y.dtype.kind in "biu" else y
     _check(method, y, t_span, max_step, first_step, rtol, atol)

@@ -1,0 +1,142 @@
+"""funcgrad.scipy.integrate's step-by-step solver objects (OdeSolver, RK23, RK45, DOP853,
+DenseOutput, OdeSolution) against SciPy's: the same steps, counts, interpolants and
+messages; derivatives of the state against closed forms; float32 kept; errors."""
+import numpy as np
+import pytest
+
+si = pytest.importorskip("scipy.integrate")
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.numpy as fnp  # noqa: E402
+import funcgrad.scipy.integrate as fsi  # noqa: E402
+
+CLASSES = ["RK23", "RK45", "DOP853"]
+
+
+def _lotka(t, y):
+    return [1.5 * y[0] - y[0] * y[1], -3.0 * y[1] + y[0] * y[1]]
+
+
+def _run(solver):
+    """Step to the end: the times, states and interpolants of the steps."""
+    ts, ys, pieces = [solver.t], [np.asarray(solver.y)], []
+    while solver.status == "running":
+        assert solver.step() is None
+        ts.append(solver.t)
+        ys.append(np.asarray(solver.y))
+        pieces.append(solver.dense_output())
+    return np.array(ts), np.array(ys), pieces
+
+
+@pytest.mark.parametrize("name", CLASSES)
+@pytest.mark.parametrize("span", [(0.0, 2.0), (2.0, -1.0)])
+def test_solver_takes_scipys_steps_and_interpolants(name, span):
+    want = getattr(si, name)(_lotka, span[0], np.array([10.0, 5.0]), span[1], rtol=1e-6)
+    got = getattr(fsi, name)(_lotka, span[0], np.array([10.0, 5.0]), span[1], rtol=1e-6)
+    assert got.status == want.status == "running" and got.direction == want.direction
+    t_want, y_want, p_want = _run(want)
+    t_got, y_got, p_got = _run(got)
+    assert got.status == "finished" and got.t == span[1]
+    np.testing.assert_allclose(t_got, t_want, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(y_got, y_want, rtol=1e-8)
+    assert got.nfev == want.nfev and got.njev == got.nlu == 0
+    assert got.step_size == pytest.approx(want.step_size, rel=1e-9)
+    for k in (0, len(p_want) // 2):   # (dense outputs at points inside and outside a step)
+        lo, hi = sorted((t_want[k], t_want[k + 1]))
+        tt = np.linspace(lo - 0.1 * (hi - lo), hi, 4)
+        np.testing.assert_allclose(p_got[k](tt), p_want[k](tt), rtol=1e-8)
+        np.testing.assert_allclose(p_got[k](tt[1]), p_want[k](tt[1]), rtol=1e-8)
+        assert (p_got[k].t_min, p_got[k].t_max) == pytest.approx((lo, hi), rel=1e-9)
+    # OdeSolution: SciPy's choice of segment at a shared end, alt_segment too
+    for alt in (False, True):
+        tt = np.concatenate([t_want[1:3], [span[1] + (span[1] - span[0])]])  # (+ beyond)
+        np.testing.assert_allclose(
+            fsi.OdeSolution(t_got, p_got, alt_segment=alt)(tt),
+            si.OdeSolution(t_want, p_want, alt_segment=alt)(tt), rtol=1e-8)
+
+
+@pytest.mark.parametrize("name", CLASSES)
+def test_solver_state_derivatives(name):
+    # y' = -k y: y(1) = y0 e^-k; in the captured k and in y0, both modes, to the tolerance
+    rtol = 1e-7 if name == "RK23" else 1e-9   # (RK23 at 1e-9 takes ~10 times the steps)
+
+    def end(k, y0):
+        solver = getattr(fsi, name)(lambda t, y: -k * y, 0.0, fnp.stack([y0]), 1.0,
+                                    rtol=rtol, atol=1e-3 * rtol)
+        while solver.status == "running":
+            solver.step()
+        return solver.y[0]
+
+    dk, dy0 = fg.grad(end, argnums=(0, 1))(2.0, 1.5)
+    assert float(dk) == pytest.approx(-1.5 * np.exp(-2.0), rel=1e3 * rtol)
+    assert float(dy0) == pytest.approx(np.exp(-2.0), rel=1e3 * rtol)
+    assert float(fg.jvp(lambda k: end(k, 1.5), (2.0,), (1.0,))[1]) == pytest.approx(
+        -1.5 * np.exp(-2.0), rel=1e3 * rtol)
+
+
+def test_dense_output_is_differentiable_in_t_and_parameters():
+    def at(k, t):
+        solver = fsi.RK45(lambda s, y: -k * y, 0.0, np.array([1.0]), 1.0, rtol=1e-10,
+                          atol=1e-12)
+        solver.step()
+        return solver.dense_output()(t)[0]
+
+    t = 0.5 * fsi.RK45(lambda s, y: -2.0 * y, 0.0, np.array([1.0]), 1.0, rtol=1e-10,
+                       atol=1e-12).h_abs   # (inside the first step)
+    dk, dt = fg.grad(at, argnums=(0, 1))(2.0, t)
+    assert float(dk) == pytest.approx(-t * np.exp(-2.0 * t), rel=1e-6)
+    assert float(dt) == pytest.approx(-2.0 * np.exp(-2.0 * t), rel=1e-6)
+
+
+@pytest.mark.parametrize("name", CLASSES)
+def test_float32_stays_float32(name):
+    solver = getattr(fsi, name)(lambda t, y: -y, 0.0, np.array([1.0], np.float32), 1.0)
+    solver.step()
+    assert solver.y.dtype == np.float32
+    out = solver.dense_output()
+    assert out(0.01).dtype == out(np.array([0.01, 0.02])).dtype == np.float32
+
+
+def test_failed_step_reports_scipys_message():
+    # y' = y^2 from 1 blows up at t = 1: the step size falls below the times' spacing
+    want = si.RK45(lambda t, y: y ** 2, 0.0, np.array([1.0]), 2.0)
+    got = fsi.RK45(lambda t, y: y ** 2, 0.0, np.array([1.0]), 2.0)
+    while want.status == "running":
+        message_want = want.step()
+    while got.status == "running":
+        message_got = got.step()
+    assert got.status == want.status == "failed"
+    assert message_got == message_want
+    assert got.t == pytest.approx(want.t, rel=1e-9)
+
+
+def test_solver_errors():
+    solver = fsi.RK45(lambda t, y: -y, 0.0, np.array([1.0]), 0.0)
+    with pytest.raises(RuntimeError, match="after a successful step"):
+        solver.dense_output()
+    assert solver.step() is None and solver.status == "finished"
+    with pytest.raises(RuntimeError, match="finished solver"):
+        solver.step()
+    with pytest.raises(NotImplementedError, match="complex"):
+        fsi.RK23(lambda t, y: -y, 0.0, np.array([1.0j]), 1.0)
+    with pytest.raises(ValueError, match="atol"):
+        fsi.RK23(lambda t, y: -y, 0.0, np.array([1.0]), 1.0, atol=[1e-6, 1e-6])
+    with pytest.raises(ValueError, match="first_step"):
+        fsi.DOP853(lambda t, y: -y, 0.0, np.array([1.0]), 1.0, first_step=2.0)
+    with pytest.raises(TypeError, match="under jit or vmap"):
+        fg.jit(lambda k: fsi.RK45(lambda t, y: -k * y, 0.0, np.array([1.0]), 1.0).y)(1.0)
+
+
+def test_solve_ivp_takes_solver_classes():
+    # funcgrad's classes and SciPy's name the same methods; one's own class is refused
+    want = si.solve_ivp(_lotka, (0.0, 1.0), [10.0, 5.0], method="DOP853")
+    for method in (fsi.DOP853, si.DOP853):
+        got = fsi.solve_ivp(_lotka, (0.0, 1.0), np.array([10.0, 5.0]), method=method)
+        np.testing.assert_allclose(got.y, want.y, rtol=1e-8)
+
+    class Mine(fsi.OdeSolver):
+        pass
+
+    with pytest.raises(NotImplementedError, match="of your own"):
+        fsi.solve_ivp(_lotka, (0.0, 1.0), np.array([10.0, 5.0]), method=Mine)
+    assert issubclass(fsi.ODEintWarning, Warning)
