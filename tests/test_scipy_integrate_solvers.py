@@ -140,3 +140,59 @@ def test_solve_ivp_takes_solver_classes():
     with pytest.raises(NotImplementedError, match="of your own"):
         fsi.solve_ivp(_lotka, (0.0, 1.0), np.array([10.0, 5.0]), method=Mine)
     assert issubclass(fsi.ODEintWarning, Warning)
+
+
+# --- Radau ----------------------------------------------------------------------------------
+
+def _vdp(t, y, mu=10.0):
+    return [y[1], mu * (1.0 - y[0] ** 2) * y[1] - y[0]]
+
+
+def _vdp_jac(t, y, mu=10.0):
+    return np.array([[0.0, 1.0], [-2.0 * mu * y[0] * y[1] - 1.0, mu * (1.0 - y[0] ** 2)]])
+
+
+def _forced(t, y):
+    return [y[1], -y[0] + 0.1 * np.cos(t)]
+
+
+@pytest.mark.parametrize("fun, jac, span", [
+    (_vdp, _vdp_jac, (0.0, 5.0)),
+    (_forced, np.array([[0.0, 1.0], [-1.0, 0.0]]), (5.0, -1.0))])  # (a constant jac, back)
+def test_radau_takes_scipys_steps_given_the_same_jacobian(fun, jac, span):
+    want = si.Radau(fun, span[0], np.array([2.0, 0.0]), span[1], jac=jac, rtol=1e-6)
+    got = fsi.Radau(fun, span[0], np.array([2.0, 0.0]), span[1], jac=jac, rtol=1e-6)
+    t_want, y_want, p_want = _run(want)
+    t_got, y_got, p_got = _run(got)
+    np.testing.assert_allclose(t_got, t_want, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(y_got, y_want, rtol=1e-8, atol=1e-10)
+    assert (got.nfev, got.njev, got.nlu) == (want.nfev, want.njev, want.nlu)
+    k = len(p_want) // 2
+    tt = np.linspace(t_want[k], t_want[k + 1], 3)
+    np.testing.assert_allclose(p_got[k](tt), p_want[k](tt), rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(p_got[k](tt[1]), p_want[k](tt[1]), rtol=1e-8, atol=1e-12)
+
+
+def test_radau_exact_jacobian_by_default():
+    # SciPy's default is finite differences; funcgrad's is exact: the same solution
+    want = si.Radau(_vdp, 0.0, np.array([2.0, 0.0]), 5.0, rtol=1e-8, atol=1e-10)
+    got = fsi.Radau(_vdp, 0.0, np.array([2.0, 0.0]), 5.0, rtol=1e-8, atol=1e-10)
+    _run(want)
+    _run(got)
+    np.testing.assert_allclose(got.y, want.y, rtol=1e-6)
+    assert got.status == "finished" and got.njev >= 1
+
+
+def test_radau_refuses_derivatives_with_a_pointer():
+    with pytest.raises(NotImplementedError, match="solve_ivp"):
+        fg.grad(lambda y0: fsi.Radau(lambda t, y: -y, 0.0, fnp.stack([y0]), 1.0).y[0])(1.0)
+
+    def captured(k):
+        solver = fsi.Radau(lambda t, y: -k * y, 0.0, np.array([1.0]), 1.0)
+        solver.step()
+        return solver.y[0]
+
+    with pytest.raises(NotImplementedError, match="carries no derivative|carry no derivative"):
+        fg.grad(captured)(1.0)
+    with pytest.raises(NotImplementedError, match="jac_sparsity"):
+        fsi.Radau(_vdp, 0.0, np.array([2.0, 0.0]), 1.0, jac_sparsity=np.ones((2, 2)))

@@ -84,6 +84,9 @@ class OdeSolver:
     def fun(self, t, y):
         """The right-hand side, counted in ``nfev`` (SciPy's ``fun`` attribute)."""
         self.nfev += 1
+        return self._evaluate(t, y)
+
+    def _evaluate(self, t, y):
         out = self._user_fun(t, y[:, None] if self.vectorized else y)
         out = fnp.stack([asarray(v) for v in out]) if isinstance(out, (list, tuple)) \
             else asarray(out)
@@ -184,35 +187,42 @@ class _SegmentOutput(DenseOutput):
         return out[:, 0] if t.ndim == 0 else out
 
 
+def solver_options(solver, method, max_step, rtol, atol, first_step, extraneous):
+    """The checked options of a solver object (SciPy's checks and warnings) as a
+    ``_rk.Solver``."""
+    if extraneous:
+        warnings.warn(f"The following arguments have no effect for a chosen solver: "
+                      f"{', '.join(f'`{x}`' for x in extraneous)}.", stacklevel=3)
+    if not max_step > 0:
+        raise ValueError("`max_step` must be positive.")
+    if rtol < 100 * np.finfo(float).eps:
+        warnings.warn(f"At least one element of `rtol` is too small. Setting "
+                      f"`rtol = np.maximum(rtol, {100 * np.finfo(float).eps})`.",
+                      stacklevel=3)
+        rtol = 100 * np.finfo(float).eps
+    if np.any(np.asarray(atol) < 0):
+        raise ValueError("`atol` must be positive.")
+    if np.ndim(atol) and np.shape(atol) != (solver.n,):
+        raise ValueError("`atol` has wrong shape.")
+    if first_step is not None and not first_step > 0:
+        raise ValueError("`first_step` must be positive.")
+    if first_step is not None and first_step > abs(solver.t_bound - solver.t):
+        raise ValueError("`first_step` exceeds bounds.")
+    atol_opt = tuple(np.asarray(atol, float).ravel()) if np.ndim(atol) else float(atol)
+    return Solver(method, float(rtol), atol_opt, math.inf, float(max_step),
+                  None if first_step is None else float(first_step))
+
+
 class RungeKutta(OdeSolver):
     """An explicit Runge-Kutta pair of ``_rk`` behind SciPy's step API."""
     _name = ""
 
     def __init__(self, fun, t0, y0, t_bound, max_step=np.inf, rtol=1e-3, atol=1e-6,
                  vectorized=False, first_step=None, **extraneous):
-        if extraneous:
-            warnings.warn(f"The following arguments have no effect for a chosen solver: "
-                          f"{', '.join(f'`{x}`' for x in extraneous)}.", stacklevel=2)
         super().__init__(fun, float(t0), y0, float(t_bound), vectorized)
-        if not max_step > 0:
-            raise ValueError("`max_step` must be positive.")
-        if rtol < 100 * np.finfo(float).eps:
-            warnings.warn(f"At least one element of `rtol` is too small. Setting "
-                          f"`rtol = np.maximum(rtol, {100 * np.finfo(float).eps})`.",
-                          stacklevel=2)
-            rtol = 100 * np.finfo(float).eps
-        if np.any(np.asarray(atol) < 0):
-            raise ValueError("`atol` must be positive.")
-        if np.ndim(atol) and np.shape(atol) != (self.n,):
-            raise ValueError("`atol` has wrong shape.")
-        if first_step is not None and not first_step > 0:
-            raise ValueError("`first_step` must be positive.")
-        if first_step is not None and first_step > abs(self.t_bound - self.t):
-            raise ValueError("`first_step` exceeds bounds.")
-        atol_opt = tuple(np.asarray(atol, float).ravel()) if np.ndim(atol) else float(atol)
-        self._solver = Solver(METHODS[self._name], float(rtol), atol_opt, math.inf,
-                              float(max_step), None if first_step is None else
-                              float(first_step))
+        self._solver = solver_options(self, METHODS[self._name], max_step, rtol, atol,
+                                      first_step, extraneous)
+        rtol = self._solver.rtol
         self.max_step, self.rtol, self.atol = max_step, rtol, atol
         sign = self.direction
         self._sign = sign
