@@ -156,12 +156,26 @@ def _forced(t, y):
     return [y[1], -y[0] + 0.1 * np.cos(t)]
 
 
-@pytest.mark.parametrize("fun, jac, span", [
-    (_vdp, _vdp_jac, (0.0, 5.0)),
-    (_forced, np.array([[0.0, 1.0], [-1.0, 0.0]]), (5.0, -1.0))])  # (a constant jac, back)
-def test_radau_takes_scipys_steps_given_the_same_jacobian(fun, jac, span):
-    want = si.Radau(fun, span[0], np.array([2.0, 0.0]), span[1], jac=jac, rtol=1e-6)
-    got = fsi.Radau(fun, span[0], np.array([2.0, 0.0]), span[1], jac=jac, rtol=1e-6)
+def _robertson(t, y):
+    return [-0.04 * y[0] + 1e4 * y[1] * y[2], 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] ** 2,
+            3e7 * y[1] ** 2]
+
+
+def _robertson_jac(t, y):
+    return np.array([[-0.04, 1e4 * y[2], 1e4 * y[1]],
+                     [0.04, -1e4 * y[2] - 6e7 * y[1], -1e4 * y[1]],
+                     [0.0, 6e7 * y[1], 0.0]])
+
+
+@pytest.mark.parametrize("name", ["Radau", "BDF"])
+@pytest.mark.parametrize("fun, jac, span, y0", [
+    (_vdp, _vdp_jac, (0.0, 5.0), [2.0, 0.0]),
+    (_forced, np.array([[0.0, 1.0], [-1.0, 0.0]]), (5.0, -1.0), [2.0, 0.0]),  # (constant)
+    (_robertson, _robertson_jac, (0.0, 100.0), [1.0, 0.0, 0.0])])
+def test_implicit_solvers_take_scipys_steps_given_the_same_jacobian(name, fun, jac, span,
+                                                                     y0):
+    want = getattr(si, name)(fun, span[0], np.array(y0), span[1], jac=jac, rtol=1e-6)
+    got = getattr(fsi, name)(fun, span[0], np.array(y0), span[1], jac=jac, rtol=1e-6)
     t_want, y_want, p_want = _run(want)
     t_got, y_got, p_got = _run(got)
     np.testing.assert_allclose(t_got, t_want, rtol=1e-8, atol=1e-10)
@@ -171,28 +185,102 @@ def test_radau_takes_scipys_steps_given_the_same_jacobian(fun, jac, span):
     tt = np.linspace(t_want[k], t_want[k + 1], 3)
     np.testing.assert_allclose(p_got[k](tt), p_want[k](tt), rtol=1e-8, atol=1e-12)
     np.testing.assert_allclose(p_got[k](tt[1]), p_want[k](tt[1]), rtol=1e-8, atol=1e-12)
+    assert got.status == "finished"
 
 
-def test_radau_exact_jacobian_by_default():
+@pytest.mark.parametrize("name", ["Radau", "BDF"])
+def test_implicit_solvers_exact_jacobian_by_default(name):
     # SciPy's default is finite differences; funcgrad's is exact: the same solution
-    want = si.Radau(_vdp, 0.0, np.array([2.0, 0.0]), 5.0, rtol=1e-8, atol=1e-10)
-    got = fsi.Radau(_vdp, 0.0, np.array([2.0, 0.0]), 5.0, rtol=1e-8, atol=1e-10)
+    want = getattr(si, name)(_vdp, 0.0, np.array([2.0, 0.0]), 5.0, rtol=1e-8, atol=1e-10)
+    got = getattr(fsi, name)(_vdp, 0.0, np.array([2.0, 0.0]), 5.0, rtol=1e-8, atol=1e-10)
     _run(want)
     _run(got)
-    np.testing.assert_allclose(got.y, want.y, rtol=1e-6)
+    np.testing.assert_allclose(got.y, want.y, rtol=1e-5)
     assert got.status == "finished" and got.njev >= 1
 
 
-def test_radau_refuses_derivatives_with_a_pointer():
+@pytest.mark.parametrize("name", ["Radau", "BDF"])
+def test_implicit_solvers_refuse_derivatives_with_a_pointer(name):
+    cls = getattr(fsi, name)
     with pytest.raises(NotImplementedError, match="solve_ivp"):
-        fg.grad(lambda y0: fsi.Radau(lambda t, y: -y, 0.0, fnp.stack([y0]), 1.0).y[0])(1.0)
+        fg.grad(lambda y0: cls(lambda t, y: -y, 0.0, fnp.stack([y0]), 1.0).y[0])(1.0)
 
     def captured(k):
-        solver = fsi.Radau(lambda t, y: -k * y, 0.0, np.array([1.0]), 1.0)
+        solver = cls(lambda t, y: -k * y, 0.0, np.array([1.0]), 1.0)
         solver.step()
         return solver.y[0]
 
     with pytest.raises(NotImplementedError, match="carries no derivative|carry no derivative"):
         fg.grad(captured)(1.0)
     with pytest.raises(NotImplementedError, match="jac_sparsity"):
-        fsi.Radau(_vdp, 0.0, np.array([2.0, 0.0]), 1.0, jac_sparsity=np.ones((2, 2)))
+        cls(_vdp, 0.0, np.array([2.0, 0.0]), 1.0, jac_sparsity=np.ones((2, 2)))
+    solver = cls(lambda t, y: -y, 0.0, np.array([1.0], np.float32), 1.0)
+    solver.step()
+    assert solver.y.dtype == solver.dense_output()(0.01).dtype == np.float32
+
+
+def test_solve_ivp_radau_takes_scipys_steps_after_rejections():
+    # (the controller's previous step is the one tried first, as SciPy's: after a
+    # rejection it was the shortened one, and the steps parted from SciPy's by t = 0.003)
+    want = si.solve_ivp(_robertson, (0.0, 100.0), [1.0, 0.0, 0.0], method="Radau",
+                        jac=_robertson_jac, rtol=1e-6)
+    got = fsi.solve_ivp(lambda t, y: fnp.stack([fnp.asarray(v) for v in _robertson(t, y)]),
+                        (0.0, 100.0), np.array([1.0, 0.0, 0.0]), method="Radau", rtol=1e-6)
+    assert got.t.shape == want.t.shape
+    np.testing.assert_allclose(got.t, want.t, rtol=1e-8)
+    assert (got.nfev, got.njev, got.nlu) == (want.nfev, want.njev, want.nlu)
+
+
+# --- solve_ivp(method='BDF') -----------------------------------------------------------------
+
+def _vdp_traced(t, y, mu):
+    return fnp.stack([y[1], mu * (1.0 - y[0] ** 2) * y[1] - y[0]])
+
+
+def test_solve_ivp_bdf_is_scipys():
+    # SciPy given the exact Jacobian (funcgrad's is exact): the same steps and counts
+    want = si.solve_ivp(_vdp, (0.0, 5.0), [2.0, 0.0], method="BDF", args=(10.0,),
+                        jac=_vdp_jac, rtol=1e-6, dense_output=True)
+    got = fsi.solve_ivp(_vdp_traced, (0.0, 5.0), np.array([2.0, 0.0]), method="BDF",
+                        args=(10.0,), rtol=1e-6, dense_output=True)
+    assert got.success and got.message == want.message
+    np.testing.assert_allclose(got.t, want.t, rtol=1e-8)
+    np.testing.assert_allclose(got.y, want.y, rtol=1e-7, atol=1e-9)
+    assert (got.nfev, got.njev, got.nlu) == (want.nfev, want.njev, want.nlu)
+    tt = np.linspace(0.0, 5.0, 7)
+    np.testing.assert_allclose(got.sol(tt), want.sol(tt), rtol=1e-7, atol=1e-9)
+
+    def crossing(t, y, mu):   # (y[0] falls from 2 to 1.6 by t = 5)
+        return y[0] - 1.8
+
+    crossing.terminal = True
+    want = si.solve_ivp(_vdp, (0.0, 5.0), [2.0, 0.0], method="BDF", args=(10.0,),
+                        jac=_vdp_jac, events=crossing)
+    got = fsi.solve_ivp(_vdp_traced, (0.0, 5.0), np.array([2.0, 0.0]), method="BDF",
+                        args=(10.0,), events=crossing)
+    assert got.status == want.status == 1
+    np.testing.assert_allclose(got.t_events[0], want.t_events[0], rtol=1e-7)
+    np.testing.assert_allclose(got.y_events[0], want.y_events[0], rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="'BDF' or 'Radau'"):
+        fsi.solve_ivp(_vdp_traced, (0.0, 1.0), np.array([2.0, 0.0]), method="LSODA",
+                      args=(10.0,))
+
+
+def test_solve_ivp_bdf_derivatives():
+    # in args and y0, both modes, against central differences of SciPy's values
+    def end(mu, y0):
+        return fsi.solve_ivp(_vdp_traced, (0.0, 3.0), fnp.stack([y0, 0.0]), method="BDF",
+                             args=(mu,), t_eval=[1.0, 3.0], rtol=1e-9, atol=1e-11).y[0, -1]
+
+    def scipy_end(mu, y0):
+        return si.solve_ivp(_vdp, (0.0, 3.0), [y0, 0.0], method="BDF", args=(mu,),
+                            t_eval=[3.0], jac=_vdp_jac, rtol=1e-11, atol=1e-13).y[0, -1]
+
+    h = 1e-5
+    d_mu, d_y0 = fg.grad(end, argnums=(0, 1))(3.0, 2.0)
+    assert float(d_mu) == pytest.approx((scipy_end(3.0 + h, 2.0) - scipy_end(3.0 - h, 2.0))
+                                        / (2 * h), rel=1e-5)
+    assert float(d_y0) == pytest.approx((scipy_end(3.0, 2.0 + h) - scipy_end(3.0, 2.0 - h))
+                                        / (2 * h), rel=1e-5)
+    assert float(fg.jvp(lambda mu: end(mu, 2.0), (3.0,), (1.0,))[1]) == pytest.approx(
+        float(d_mu), rel=1e-5)

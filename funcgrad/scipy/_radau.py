@@ -139,6 +139,7 @@ class RadauStepper:
         of the times (SciPy's failure)."""
         f, jac, solver, dtype = self.f, self.jac, self.solver, self.dtype
         t, y, fy, h_abs = self.t, self.y, self.fy, self.h_abs
+        h_abs_start = h_abs  # (SciPy's previous step size: before clipping and rejections)
         atol, rtol = self.atol, solver.rtol
         eye = np.eye(y.shape[0])
         min_step = 10 * abs(np.nextafter(t, np.inf) - t)
@@ -202,7 +203,7 @@ class RadauStepper:
         elif not self.constant:
             self.current_jac = False
         self.last = Step(t, t_new, h, y, y_new, z.T @ _P)
-        self.h_abs_old, self.err_old = h_abs, err
+        self.h_abs_old, self.err_old = h_abs_start, err
         self.h_abs = h_abs * factor
         self.t, self.y, self.fy = t_new, y_new, f_new
         return self.last
@@ -227,11 +228,12 @@ def radau_steps(f, jac, y0, t0, t1, solver, on_step=None):
     return steps, stepper.nfev, stepper.njev, stepper.nlu, False
 
 
-def radau_solve(f, jac, y0, ts, solver):
+def radau_solve(f, jac, y0, ts, solver, stepping=radau_steps):
     """``(ys, [nfev, status, njev, nlu])`` at the increasing times ``ts``: SciPy's steps from
-    ``ts[0]`` to ``ts[-1]``, interpolated (exact at step ends); rows after a step-size
-    failure NaN."""
-    steps, nfev, njev, nlu, failed = radau_steps(f, jac, y0, ts[0], ts[-1], solver)
+    ``ts[0]`` to ``ts[-1]`` (Radau's, or those of another ``stepping`` with its
+    signature: ``_bdf.bdf_steps``), interpolated (exact at step ends); rows after a
+    step-size failure NaN."""
+    steps, nfev, njev, nlu, failed = stepping(f, jac, y0, ts[0], ts[-1], solver)
     ends = np.array([s.t_new for s in steps])
     ys = [y0]
     for t in ts[1:]:
