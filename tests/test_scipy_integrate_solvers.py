@@ -284,3 +284,70 @@ def test_solve_ivp_bdf_derivatives():
                                         / (2 * h), rel=1e-5)
     assert float(fg.jvp(lambda mu: end(mu, 2.0), (3.0,), (1.0,))[1]) == pytest.approx(
         float(d_mu), rel=1e-5)
+
+
+# --- ode, complex_ode --------------------------------------------------------------------------
+
+def _spring(t, y, a):
+    return [y[1], -a * y[0]]
+
+
+def _spring_traced(t, y, a):
+    return fnp.stack([y[1], -a * y[0]])
+
+
+@pytest.mark.parametrize("name, options", [("dopri5", {}), ("dop853", {}), ("vode", {}),
+                                           ("vode", {"method": "bdf"}), ("lsoda", {})])
+def test_ode_integrates_as_scipys(name, options):
+    want = si.ode(_spring).set_integrator(name, rtol=1e-8, **options)
+    want.set_initial_value([1.0, 0.0], 0.0).set_f_params(2.0)
+    got = fsi.ode(_spring_traced).set_integrator(name, rtol=1e-8, nsteps=5000, **options)
+    got.set_initial_value(np.array([1.0, 0.0]), 0.0).set_f_params(2.0)
+    for t in (1.0, 2.0):   # (each call continues from the last)
+        np.testing.assert_allclose(got.integrate(t), want.integrate(t), rtol=1e-5,
+                                   atol=1e-6)
+        assert got.t == t and got.successful()
+        assert got.get_return_code() == want.get_return_code()
+
+
+def test_ode_derivatives_and_complex_ode():
+    # y'' = -a y, y(0) = 1: y(1) = cos(sqrt(a)), dy(1)/da = -sin(sqrt(a)) / (2 sqrt(a))
+    def end(a, y0):
+        r = fsi.ode(_spring_traced).set_integrator("dopri5", rtol=1e-10, atol=1e-12)
+        r.set_initial_value(fnp.stack([y0, 0.0]), 0.0).set_f_params(a)
+        return r.integrate(1.0)[0]
+
+    d_a, d_y0 = fg.grad(end, argnums=(0, 1))(2.0, 1.0)
+    assert float(d_a) == pytest.approx(-np.sin(2 ** 0.5) / (2 * 2 ** 0.5), rel=1e-6)
+    assert float(d_y0) == pytest.approx(np.cos(2 ** 0.5), rel=1e-6)
+    # complex_ode: y' = (i - 0.1) y
+    want = si.complex_ode(lambda t, y: [(1j - 0.1) * y[0]]).set_integrator("dopri5")
+    want.set_initial_value([1.0 + 1.0j], 0.0)
+    got = fsi.complex_ode(lambda t, y: (1j - 0.1) * y).set_integrator("dopri5")
+    got.set_initial_value(np.array([1.0 + 1.0j]), 0.0)
+    np.testing.assert_allclose(got.integrate(2.0), want.integrate(2.0), rtol=1e-5)
+    assert got.y.dtype.kind == "c"
+
+
+def test_ode_solout_and_errors():
+    seen = []
+
+    def solout(t, y):
+        seen.append(t)
+        return -1 if t > 0.5 else 0
+
+    r = fsi.ode(_spring_traced).set_integrator("dopri5")
+    r.set_solout(solout)
+    r.set_initial_value(np.array([1.0, 0.0]), 0.0).set_f_params(2.0)
+    y = r.integrate(2.0)
+    assert seen[0] == 0.0 and r.t == seen[-1] > 0.5 and r.get_return_code() == 2
+    np.testing.assert_allclose(y[0], np.cos(2 ** 0.5 * r.t), rtol=1e-4)
+    with pytest.raises(ValueError, match="solout"):
+        fsi.ode(_spring_traced).set_integrator("vode").set_solout(solout)
+    with pytest.raises(NotImplementedError, match="step"):
+        fsi.ode(_spring_traced).set_initial_value(np.array([1.0, 0.0])).integrate(1.0,
+                                                                                step=True)
+    with pytest.warns(UserWarning, match="No integrator name match"):
+        fsi.ode(_spring_traced).set_integrator("rk4")
+    with pytest.raises(ValueError, match="complex_ode"):
+        fsi.ode(_spring_traced).set_integrator("dopri5").set_initial_value(np.array([1j]))
