@@ -58,7 +58,7 @@ def test_solver_takes_scipys_steps_and_interpolants(name, span):
 @pytest.mark.parametrize("name", CLASSES)
 def test_solver_state_derivatives(name):
     # y' = -k y: y(1) = y0 e^-k; in the captured k and in y0, both modes, to the tolerance
-    rtol = 1e-7 if name == "RK23" else 1e-9   # (RK23 at 1e-9 takes ~10 times the steps)
+    rtol = 1e-6 if name == "RK23" else 1e-9   # (RK23 at 1e-9 takes ~20 times the steps)
 
     def end(k, y0):
         solver = getattr(fsi, name)(lambda t, y: -k * y, 0.0, fnp.stack([y0]), 1.0,
@@ -68,10 +68,10 @@ def test_solver_state_derivatives(name):
         return solver.y[0]
 
     dk, dy0 = fg.grad(end, argnums=(0, 1))(2.0, 1.5)
-    assert float(dk) == pytest.approx(-1.5 * np.exp(-2.0), rel=1e3 * rtol)
-    assert float(dy0) == pytest.approx(np.exp(-2.0), rel=1e3 * rtol)
+    assert float(dk) == pytest.approx(-1.5 * np.exp(-2.0), rel=1e2 * rtol)
+    assert float(dy0) == pytest.approx(np.exp(-2.0), rel=1e2 * rtol)
     assert float(fg.jvp(lambda k: end(k, 1.5), (2.0,), (1.0,))[1]) == pytest.approx(
-        -1.5 * np.exp(-2.0), rel=1e3 * rtol)
+        -1.5 * np.exp(-2.0), rel=1e2 * rtol)
 
 
 def test_dense_output_is_differentiable_in_t_and_parameters():
@@ -269,21 +269,21 @@ def test_solve_ivp_bdf_is_scipys():
 def test_solve_ivp_bdf_derivatives():
     # in args and y0, both modes, against central differences of SciPy's values
     def end(mu, y0):
-        return fsi.solve_ivp(_vdp_traced, (0.0, 3.0), fnp.stack([y0, 0.0]), method="BDF",
-                             args=(mu,), t_eval=[1.0, 3.0], rtol=1e-9, atol=1e-11).y[0, -1]
+        return fsi.solve_ivp(_vdp_traced, (0.0, 1.5), fnp.stack([y0, 0.0]), method="BDF",
+                             args=(mu,), t_eval=[1.0, 1.5], rtol=1e-7, atol=1e-9).y[0, -1]
 
     def scipy_end(mu, y0):
-        return si.solve_ivp(_vdp, (0.0, 3.0), [y0, 0.0], method="BDF", args=(mu,),
-                            t_eval=[3.0], jac=_vdp_jac, rtol=1e-11, atol=1e-13).y[0, -1]
+        return si.solve_ivp(_vdp, (0.0, 1.5), [y0, 0.0], method="BDF", args=(mu,),
+                            t_eval=[1.5], jac=_vdp_jac, rtol=1e-11, atol=1e-13).y[0, -1]
 
     h = 1e-5
     d_mu, d_y0 = fg.grad(end, argnums=(0, 1))(3.0, 2.0)
     assert float(d_mu) == pytest.approx((scipy_end(3.0 + h, 2.0) - scipy_end(3.0 - h, 2.0))
-                                        / (2 * h), rel=1e-5)
+                                        / (2 * h), rel=1e-4)
     assert float(d_y0) == pytest.approx((scipy_end(3.0, 2.0 + h) - scipy_end(3.0, 2.0 - h))
-                                        / (2 * h), rel=1e-5)
+                                        / (2 * h), rel=1e-4)
     assert float(fg.jvp(lambda mu: end(mu, 2.0), (3.0,), (1.0,))[1]) == pytest.approx(
-        float(d_mu), rel=1e-5)
+        float(d_mu), rel=1e-4)
 
 
 # --- ode, complex_ode --------------------------------------------------------------------------
@@ -351,3 +351,92 @@ def test_ode_solout_and_errors():
         fsi.ode(_spring_traced).set_integrator("rk4")
     with pytest.raises(ValueError, match="complex_ode"):
         fsi.ode(_spring_traced).set_integrator("dopri5").set_initial_value(np.array([1j]))
+
+
+# --- solve_bvp ------------------------------------------------------------------------------
+
+def _bratu(x, y):
+    return fnp.stack([y[1], -fnp.exp(y[0])])
+
+
+def _ends_zero(ya, yb):
+    return fnp.stack([ya[0], yb[0]])
+
+
+def _mathieu(q):
+    return lambda x, y, p: fnp.stack([y[1], -(p[0] - 2 * q * fnp.cos(2 * x)) * y[0]])
+
+
+def _mathieu_bc(ya, yb, p):
+    return fnp.stack([ya[1], yb[1], ya[0] - 1.0])
+
+
+def _mathieu_guess():
+    x = np.linspace(0, np.pi, 5)
+    y = np.zeros((2, x.size))
+    y[0, 1], y[0, 3] = 1.0, -1.0
+    return x, y
+
+
+def test_solve_bvp_is_scipys():
+    # SciPy's own examples: Bratu's problem, and Mathieu's eigenvalue as a parameter
+    x = np.linspace(0, 1, 5)
+    want = si.solve_bvp(lambda x, y: np.vstack((y[1], -np.exp(y[0]))),
+                        lambda ya, yb: np.array([ya[0], yb[0]]), x, np.zeros((2, 5)))
+    got = fsi.solve_bvp(_bratu, _ends_zero, x, np.zeros((2, 5)))
+    assert got.status == want.status == 0 and got.message == want.message and got.success
+    assert got.x.shape == want.x.shape and got.niter == want.niter
+    xx = np.linspace(0, 1, 7)
+    np.testing.assert_allclose(got.sol(xx), want.sol(xx), atol=1e-6)
+    np.testing.assert_allclose(got.yp, want.yp, atol=1e-6)
+    np.testing.assert_allclose(got.rms_residuals, want.rms_residuals, rtol=1e-3,
+                               atol=1e-9)
+    x, y = _mathieu_guess()
+    want = si.solve_bvp(lambda x, y, p: np.vstack((y[1], -(p[0] - 10 * np.cos(2 * x)) * y[0])),
+                        lambda ya, yb, p: np.array([ya[1], yb[1], ya[0] - 1]), x, y, p=[6])
+    got = fsi.solve_bvp(_mathieu(5.0), _mathieu_bc, x, y, p=[6.0])
+    np.testing.assert_allclose(got.p, want.p, rtol=1e-6)
+    assert got.x.shape == want.x.shape
+
+
+def test_solve_bvp_derivatives():
+    # the eigenvalue in the captured q, against central differences of SciPy's
+    x, y = _mathieu_guess()
+
+    def scipy_p(q):
+        return si.solve_bvp(lambda x, y, p: np.vstack((y[1], -(p[0] - 2 * q * np.cos(2 * x))
+                                                       * y[0])),
+                            lambda ya, yb, p: np.array([ya[1], yb[1], ya[0] - 1]), x, y,
+                            p=[6], tol=1e-7).p[0]
+
+    def our_p(q):  # (the default tol: the derivative of the discrete answer, close to it)
+        return fsi.solve_bvp(_mathieu(q), _mathieu_bc, x, y, p=[6.0]).p[0]
+
+    h = 1e-5
+    assert float(fg.grad(our_p)(5.0)) == pytest.approx(
+        (scipy_p(5.0 + h) - scipy_p(5.0 - h)) / (2 * h), rel=5e-4)
+
+    # y'' = -y, y(0) = 0, y(b) = 1: y'(0) = 1 / sin(b), in the end b
+    def slope(b):
+        return fsi.solve_bvp(lambda x, y: fnp.stack([y[1], -y[0]]),
+                             lambda ya, yb: fnp.stack([ya[0], yb[0] - 1.0]),
+                             fnp.linspace(0.0, b, 5), np.zeros((2, 5)), tol=1e-6).y[1, 0]
+
+    assert float(slope(1.0)) == pytest.approx(1 / np.sin(1.0), rel=1e-6)
+    assert float(fg.grad(slope)(1.0)) == pytest.approx(-np.cos(1.0) / np.sin(1.0) ** 2,
+                                                       rel=1e-5)
+
+
+def test_solve_bvp_errors():
+    x = np.linspace(0, 1, 5)
+    with pytest.raises(NotImplementedError, match="S is not supported"):
+        fsi.solve_bvp(_bratu, _ends_zero, x, np.zeros((2, 5)), S=np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="strictly increasing"):
+        fsi.solve_bvp(_bratu, _ends_zero, x[::-1], np.zeros((2, 5)))
+    with pytest.raises(ValueError, match="columns"):
+        fsi.solve_bvp(_bratu, _ends_zero, x, np.zeros((2, 4)))
+    with pytest.raises(ValueError, match="`bc` return"):
+        fsi.solve_bvp(lambda x, y, p: _bratu(x, y), lambda ya, yb, p: ya, x,
+                      np.zeros((2, 5)), p=[1.0])
+    with pytest.raises(TypeError, match="under jit or vmap"):
+        fg.jit(lambda y0: fsi.solve_bvp(_bratu, _ends_zero, x, y0).y)(np.zeros((2, 5)))

@@ -41,6 +41,7 @@ from ._quadrature import IntegrationWarning, fixed_quad, quad, quad_vec
 from ._rk import Solver
 from ._ode_implicit import BDF, Radau
 from ._ode_legacy import complex_ode, ode
+from ._bvp import solve_bvp
 from ._ode_solvers import (DOP853, RK23, RK45, DenseOutput, OdeSolution, OdeSolver,
                            ODEintWarning)
 
@@ -48,7 +49,8 @@ __all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "romb", "odeint", "so
            "quad_vec", "fixed_quad", "IntegrationWarning", "cumulative_simpson", "newton_cotes",
            "nquad", "dblquad", "tplquad",
            "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853", "ODEintWarning",
-           "Radau", "BDF", "ode", "complex_ode"]
+           "Radau", "BDF", "ode", "complex_ode",
+           "solve_bvp"]
 
 
 def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
