@@ -29,6 +29,7 @@ DOCS = ROOT / "docs"
 MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
            "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
            "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.optimize",
+           "funcgrad.scipy.differentiate",
            "funcgrad.scipy.signal.windows",
            "funcgrad.scipy.fft",
            "funcgrad.scipy.fftpack",
