@@ -440,3 +440,21 @@ def test_solve_bvp_errors():
                       np.zeros((2, 5)), p=[1.0])
     with pytest.raises(TypeError, match="under jit or vmap"):
         fg.jit(lambda y0: fsi.solve_bvp(_bratu, _ends_zero, x, y0).y)(np.zeros((2, 5)))
+
+
+def test_lebedev_rule_is_scipys_and_integrates_differentiably():
+    x, w = fsi.lebedev_rule(9)
+    want_x, want_w = si.lebedev_rule(9)
+    np.testing.assert_array_equal(x, want_x)
+    np.testing.assert_array_equal(w, want_w)
+
+    def surface_integral(a):  # of exp(a z) over the unit sphere: 4 pi sinh(a) / a
+        return fnp.sum(w * fnp.exp(a * x[2]))
+
+    a = 0.7
+    exact = 4 * np.pi * np.sinh(a) / a
+    d_exact = 4 * np.pi * (np.cosh(a) / a - np.sinh(a) / a ** 2)
+    assert float(surface_integral(a)) == pytest.approx(exact, rel=1e-9)
+    assert float(fg.grad(surface_integral)(a)) == pytest.approx(d_exact, rel=1e-9)
+    with pytest.raises(TypeError, match="traced"):
+        fg.grad(lambda n: fsi.lebedev_rule(n)[1].sum() * n)(3.0)

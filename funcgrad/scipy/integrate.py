@@ -42,6 +42,7 @@ from ._rk import Solver
 from ._ode_implicit import BDF, Radau
 from ._ode_legacy import complex_ode, ode
 from ._bvp import solve_bvp
+from ._integratemore_rules import lebedev_rule
 from ._ode_solvers import (DOP853, RK23, RK45, DenseOutput, OdeSolution, OdeSolver,
                            ODEintWarning)
 
@@ -50,7 +51,7 @@ __all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "romb", "odeint", "so
            "nquad", "dblquad", "tplquad",
            "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853", "ODEintWarning",
            "Radau", "BDF", "ode", "complex_ode",
-           "solve_bvp"]
+           "solve_bvp", "lebedev_rule"]
 
 
 def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
