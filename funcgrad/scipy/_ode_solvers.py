@@ -134,8 +134,8 @@ class OdeSolver:
 
 
 class DenseOutput:
-    """The interpolant of one step between ``t_old`` and ``t`` (``scipy.integrate.
-    DenseOutput``): ``out(t)`` has shape ``(n,)`` for a number, ``(n, len(t))`` for a 1-d
+    """The interpolant of one step between ``t_old`` and ``t``
+    (``scipy.integrate.DenseOutput``): ``out(t)`` has shape ``(n,)`` for a number, ``(n, len(t))`` for a 1-d
     array; ``t_min`` and ``t_max`` its ends.
 
     >>> import numpy as np, funcgrad.scipy.integrate as fsi

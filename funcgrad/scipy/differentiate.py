@@ -178,8 +178,8 @@ def jacobian(f: Callable, x: ArrayLike, *, tolerances: Any = None, maxiter: int 
 def hessian(f: Callable, x: ArrayLike, *, tolerances: Any = None, maxiter: int = 10,
             order: int = 8, initial_step: Any = 0.5, step_factor: float = 2.0
             ) -> _RichResult:
-    """The Hessian of the scalar function ``f`` at ``x`` (``scipy.differentiate.
-    hessian``): ``f`` maps an array of shape ``(m, ...)`` to one of shape ``(...)``,
+    """The Hessian of the scalar function ``f`` at ``x``
+    (``scipy.differentiate.hessian``): ``f`` maps an array of shape ``(m, ...)`` to one of shape ``(...)``,
     vectorized over the trailing axes; ``ddf`` of shape ``(m, m, ...)``, exact by
     forward-over-reverse mode (``fg.hessian``).  SciPy's result fields: ``ddf``,
     ``success``, ``status``, ``error`` (0), ``nfev`` -- see the module's docstring.
