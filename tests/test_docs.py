@@ -30,6 +30,7 @@ MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.nump
            "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
            "funcgrad.scipy.stats.contingency",
            "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.optimize",
+           "funcgrad.scipy.differentiate",
            "funcgrad.scipy.signal.windows",
            "funcgrad.scipy.fft",
            "funcgrad.scipy.fftpack",

@@ -69,6 +69,7 @@ MODULES = [
     ("funcgrad.scipy.signal", "signal processing"),
     ("funcgrad.scipy.signal.windows", "window functions"),
     ("funcgrad.scipy.integrate", "integration"),
+    ("funcgrad.scipy.differentiate", "derivatives with scipy.differentiate's results"),
     ("funcgrad.scipy.optimize", "minimization, root finding and least squares"),
     ("funcgrad.scipy.fft", "Fourier, Hankel, cosine and sine transforms"),
     ("funcgrad.scipy.fftpack", "scipy.fftpack's transforms"),

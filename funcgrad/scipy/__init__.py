@@ -1,6 +1,6 @@
 """``funcgrad.scipy``: SciPy's names, differentiable (``special``, ``stats``, ``linalg``,
 ``signal``, ``integrate``, ``fft``, ``fftpack``, ``ndimage``, ``cluster``, ``interpolate``,
-``sparse.linalg``, ``spatial.transform``), and ``optimize.minimize`` with funcgrad's
+``sparse.linalg``, ``spatial.transform``, ``differentiate``), and ``optimize.minimize`` with funcgrad's
 derivatives.
 
 >>> import funcgrad as fg, funcgrad.scipy.special as fsp
@@ -12,9 +12,11 @@ exception: it calls SciPy's minimizers, so it needs SciPy, and loads on first us
 """
 from . import (cluster, fft, fftpack, integrate, interpolate, linalg, ndimage,  # noqa: F401
                signal, sparse, spatial, special, stats)
+from . import differentiate  # noqa: F401
 
 __all__ = ["special", "stats", "linalg", "signal", "integrate", "fft", "fftpack", "ndimage",
-           "cluster", "interpolate", "sparse", "spatial", "optimize"]
+           "cluster", "interpolate", "sparse", "spatial", "optimize",
+           "differentiate"]
 
 
 def __getattr__(name):

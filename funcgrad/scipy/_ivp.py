@@ -16,11 +16,14 @@ from ._captured import lift_captures
 from ._ode_adjoint import _odeint
 from ._dense import (EventLog, OdeSolution, RadauSolution, event_time, prepare_events,
                      radau_event_time, replay)
+from ._ode_solvers import OdeSolver
+from ._bdf import BDF_METHOD, bdf_steps
 from ._radau import RADAU, radau_steps
 from ._rk import METHODS, Solver, step_times
 
-_METHODS = {**METHODS, "Radau": RADAU}
-_IMPLICIT = ("BDF", "LSODA")
+_METHODS = {**METHODS, "Radau": RADAU, "BDF": BDF_METHOD}
+_STIFF = {"Radau": radau_steps, "BDF": bdf_steps}  # (stepped on concrete values)
+_IMPLICIT = ("LSODA",)
 _MESSAGES = {0: "The solver successfully reached the end of the integration interval.",
              -1: "Required step size is less than spacing between numbers.",
              1: "A termination event occurred."}
@@ -57,15 +60,33 @@ _NEEDS_STEPS = ("solve_ivp with dense_output=True or events (the steps and the e
                 "dense_output=False and events=None)")
 
 
+def _method_name(method):
+    """A method named by its solver class (funcgrad's or SciPy's of the same name) as its
+    name; a user's own ``OdeSolver`` subclass is refused (its steps are not ours to
+    differentiate)."""
+    if not isinstance(method, type):
+        return method
+    name = method.__name__
+    known = name in _METHODS or name in _IMPLICIT
+    if known and (issubclass(method, OdeSolver) or
+                  str(method.__module__).startswith("scipy.integrate")):
+        return name
+    raise NotImplementedError(
+        f"solve_ivp: method={name} (an OdeSolver class of your own) is not supported: "
+        f"funcgrad differentiates its own steppers only; pass one of 'RK23', 'RK45', "
+        f"'DOP853', 'Radau', 'BDF' (or their classes), or step the class yourself")
+
+
 def _check(method, y0, t_span, max_step, first_step, rtol, atol):
     if method in _IMPLICIT:
         raise NotImplementedError(
-            f"solve_ivp: method={method!r} (an implicit method for stiff problems) is not "
-            f"available in funcgrad; use 'Radau' (implicit, for stiff problems), 'RK45', "
-            f"'RK23' or 'DOP853', or scipy.integrate.solve_ivp")
+            f"solve_ivp: method={method!r} (ODEPACK's switching between Adams and BDF "
+            f"formulas) is not available in funcgrad; use 'BDF' or 'Radau' (implicit, for "
+            f"stiff problems), 'RK45', 'RK23' or 'DOP853', or scipy.integrate.solve_ivp")
     if not isinstance(method, str) or method not in _METHODS:
-        raise ValueError(f"`method` must be one of {{'RK23', 'RK45', 'DOP853', 'Radau'}}, got "
-                         f"{method!r} (OdeSolver classes are SciPy's only)")
+        raise ValueError(f"`method` must be one of {{'RK23', 'RK45', 'DOP853', 'Radau', "
+                         f"'BDF'}}, got "
+                         f"{method!r}")
     if y0.ndim != 1:
         raise ValueError(f"`y0` must be 1-dimensional, got shape {y0.shape}.")
     if y0.dtype.kind == "c":
@@ -118,14 +139,14 @@ def _radau_event(event, s_root, y_root, sign, flat_fun, solver, y, s0, arg_vals,
 
 
 def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
-              method: str = "RK45", t_eval: Optional[ArrayLike] = None,
+              method: Any = "RK45", t_eval: Optional[ArrayLike] = None,
               dense_output: bool = False, events: Any = None, vectorized: bool = False,
               args: Optional[tuple] = None, rtol: float = 1e-3, atol: Any = 1e-6,
               max_step: float = math.inf, first_step: Optional[float] = None) -> OdeResult:
     """Solve ``dy/dt = fun(t, y, *args)``, ``y(t_span[0]) = y0``, as
     ``scipy.integrate.solve_ivp`` with its explicit methods 'RK45' (Dormand-Prince),
-    'RK23' (Bogacki-Shampine) and 'DOP853' and its implicit 'Radau', the same error norm
-    and step-size control.
+    'RK23' (Bogacki-Shampine) and 'DOP853' and its implicit 'Radau' and 'BDF', the same
+    error norm and step-size control.
     Returns an ``OdeResult`` with ``t``, ``y`` (shape ``(n, len(t))``), ``success``,
     ``status``, ``message``, ``nfev``, with ``dense_output=True`` ``sol`` and with
     ``events`` ``t_events`` and ``y_events``.
@@ -161,7 +182,11 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     event times' included, the latter by the implicit function theorem on the adjoint's
     solution) are the adjoint's, integrated back by Radau along the forward solution, and
     its forward mode the sensitivity equations': first order only, a second derivative
-    raises NotImplementedError.  'BDF' and 'LSODA' raise NotImplementedError.
+    raises NotImplementedError.  ``method='BDF'`` (implicit, variable order 1 to 5) is
+    the same in every respect but its steps, SciPy's BDF (``_bdf``), and its adjoint,
+    integrated back by Radau.  'LSODA' raises NotImplementedError.  ``method``
+    may be given as its class (funcgrad's ``RK45``... or SciPy's of the same name); an
+    ``OdeSolver`` subclass of one's own raises NotImplementedError.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.integrate as fsi
     >>> sol = fsi.solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), np.array([1.0]),
@@ -200,6 +225,7 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
                             "tuple (e.g. `args=(a,)`)") from error
     else:
         args = ()
+    method = _method_name(method)
     y = asarray(y0)
     y = fnp.astype(y, np.float64) if y.dtype.kind in "biu" else y
     _check(method, y, t_span, max_step, first_step, rtol, atol)
@@ -262,12 +288,12 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
                 return float(np.asarray(stop_gradient(asarray(value))).reshape(()))
 
             log = EventLog(prepared, g_c, f_c, solver.method, y_c, s0, sign, dense_output)
-        if method == "Radau":
+        if method in _STIFF:
             def jac_c(yy, s):
                 return np.asarray(stop_gradient(jacfwd(lambda v: flat_fun(v, s, *a_c))(yy)))
 
-            taken, nfev, *counts, failed = radau_steps(f_c, jac_c, y_c, s0, s1, solver,
-                                                       log)
+            taken, nfev, *counts, failed = _STIFF[method](f_c, jac_c, y_c, s0, s1, solver,
+                                                          log)
             times = np.asarray([s0] + [st.t_new for st in taken], dtype)
         else:
             times, nfev, failed = step_times(f_c, y_c, s0, s1, solver, log)
@@ -281,11 +307,11 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
         if status == 0 and len(times) > 1 and times[-1] == s1:
             steps[-1] = fnp.reshape(sign * t1, ())
     segments = t_found = radau_sol = None
-    if method != "Radau" and (dense_output or (log is not None and log.found)):
+    if method not in _STIFF and (dense_output or (log is not None and log.found)):
         segments = replay(lambda yy, s: flat_fun(yy, s, *arg_vals), solver.method, y, steps)
     if log is not None:
         user_args = arg_vals[:len(args)]
-        if method == "Radau":
+        if method in _STIFF:
             t_found = [_radau_event(prepared[0][e], s_root, taken[k].at(s_root), sign,
                                     flat_fun, solver, y, sign * t0, arg_vals, a_c, len(args))
                        for e, s_root, k in log.found]
@@ -294,7 +320,7 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
                                   segments[k], s_root, dtype) for e, s_root, k in log.found]
     if status == 1:  # (a terminal event: the solution ends at its time, SciPy's sol(t_e))
         steps = steps[:-1] + [t_found[-1]]
-    if method == "Radau" and (dense_output or log is not None):
+    if method in _STIFF and (dense_output or log is not None):
         differentiated = any(isinstance(v, Tracer) or is_special(v) for v in (y, t0, *arg_vals))
 
         def adjoint(s_sorted):  # (the solution at later times, by the adjoint-backed solve)
@@ -355,7 +381,7 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
                       for idx in per_event],
             y_events=[fnp.stack([solution_at(log.found[i][2], t_found[i]) for i in idx])
                       if idx else np.array([]) for idx in per_event])
-    if dense_output and method == "Radau":
+    if dense_output and method in _STIFF:
         res["sol"] = radau_sol
     elif dense_output:
         res["sol"] = OdeSolution(sign * fnp.stack(steps), segments, sign)

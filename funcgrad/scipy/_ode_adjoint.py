@@ -25,6 +25,7 @@ from ..interpreters.reverse import ReverseTracer
 from ..custom import custom_vjp
 from ..jacobians import jacfwd
 from ..lax import stop_gradient, while_loop
+from ._bdf import bdf_steps
 from ._radau import radau_solve, radau_steps
 from ._rk import _combine, solve_landing
 
@@ -165,9 +166,13 @@ def _odeint(func, solver, y0, ts, *args):
     if solver.method is None:
         ys = _solve(f, y0, ts, solver.rtol, solver.atol, solver.mxstep)
         return ys, fnp.zeros(2, ys.dtype)
-    if solver.method.name == "Radau":
+    if solver.method.name in _STEPPING:
         return _radau(func, y0, ts, args, solver)
     return solve_landing(f, y0, ts, solver)
+
+
+# the implicit methods, stepped on concrete values: each one's stepping
+_STEPPING = {"Radau": radau_steps, "BDF": bdf_steps}
 
 
 def _radau(func, y0, ts, args, solver):
@@ -175,18 +180,19 @@ def _radau(func, y0, ts, args, solver):
     on them where they are, else (under ``jit`` or ``vmap``) as a host callback, one
     solve per example under ``vmap``."""
     values = [stop_gradient(v) for v in (y0, ts, *args)]
-    host = _named(functools.partial(_radau_host, func, solver), "stepping")
+    host = _named(functools.partial(_radau_host, func, solver), "stepping", solver)
     if not any(isinstance(v, Tracer) for v in values):
         return tuple(fnp.asarray(v) for v in host(*[np.asarray(v) for v in values]))
     shapes = (ShapedArray((ts.shape[0], y0.shape[0]), y0.dtype), ShapedArray((4,), y0.dtype))
     return tuple(pure_callback(host, shapes, *values, vmap_method="sequential"))
 
 
-def _named(host, what):
+def _named(host, what, solver):
     """``host`` named for pure_callback's error when a derivative of it is asked for (a
     second derivative through a jitted or vmapped first one)."""
-    host.__name__ = (f"solve_ivp's method='Radau' {what}: a derivative of a derivative "
-                     f"through Radau is not available; use 'RK45', 'RK23' or 'DOP853' for "
+    name = solver.method.name
+    host.__name__ = (f"solve_ivp's method={name!r} {what}: a derivative of a derivative "
+                     f"through {name} is not available; use 'RK45', 'RK23' or 'DOP853' for "
                      f"higher derivatives")
     return host
 
@@ -198,7 +204,7 @@ def _radau_host(func, solver, y0, ts, *args):
     def jac(y, t):
         return np.asarray(stop_gradient(jacfwd(lambda yy: func(yy, t, *args))(y)))
 
-    return radau_solve(f, jac, y0, ts, solver)
+    return radau_solve(f, jac, y0, ts, solver, _STEPPING[solver.method.name])
 
 
 def _odeint_fwd(func, solver, y0, ts, *args):
@@ -209,7 +215,7 @@ def _odeint_fwd(func, solver, y0, ts, *args):
 def _odeint_bwd(func, solver, res, cts):
     ys, ts, args = res
     g = cts[0]  # (the step count and status have no derivative)
-    if solver.method is not None and solver.method.name == "Radau":
+    if solver.method is not None and solver.method.name in _STEPPING:
         return _radau_adjoint(func, solver, ys, ts, args, g)
     n = ys.shape[-1]
     sizes = [int(np.prod(a.shape)) for a in args]
@@ -246,8 +252,8 @@ def _odeint_bwd(func, solver, res, cts):
 
 
 def _radau_adjoint(func, solver, ys, ts, args, g):
-    """The adjoint of a Radau solve, integrated back by Radau along the forward solution's
-    collocation polynomials: a stiff problem's state integrated backwards (as the
+    """The adjoint of a Radau or BDF solve, integrated back by Radau along the forward
+    solution's polynomials (its own method's): a stiff problem's state integrated backwards (as the
     explicit methods' adjoint does) grows like its fast modes decay, so it is not.  On
     concrete values, as the forward solve (a host callback under ``jit`` and ``vmap``)."""
     values = (ys, ts, g, *args)
@@ -256,10 +262,11 @@ def _radau_adjoint(func, solver, ys, ts, args, g):
     if any(isinstance(v, (ReverseTracer, JVPTracer))
            or (is_special(v) and getattr(v, "requires_grad", False)) for v in values):
         raise NotImplementedError(
-            "solve_ivp: a derivative of a derivative through method='Radau' is not "
-            "available (its adjoint follows the forward solution as a constant); use "
-            "'RK45', 'RK23' or 'DOP853' for higher derivatives")
-    host = _named(functools.partial(_radau_adjoint_host, func, solver), "adjoint")
+            f"solve_ivp: a derivative of a derivative through "
+            f"method={solver.method.name!r} is not available (its adjoint follows the "
+            f"forward solution as a constant); use 'RK45', 'RK23' or 'DOP853' for higher "
+            f"derivatives")
+    host = _named(functools.partial(_radau_adjoint_host, func, solver), "adjoint", solver)
     if not any(isinstance(v, Tracer) for v in values):
         outs = host(*[np.asarray(v) for v in values])
     else:
@@ -279,8 +286,8 @@ def _radau_adjoint_host(func, solver, ys, ts, g, *args):
     def jac(f):  # (of a traceable f)
         return lambda y, t: np.asarray(jacfwd(lambda yy: f(yy, t))(y))
 
-    steps = radau_steps(f_concrete, jac(lambda y, t: func(y, t, *args)), ys[0], ts[0],
-                        ts[-1], solver)[0]
+    steps = _STEPPING[solver.method.name](f_concrete, jac(lambda y, t: func(y, t, *args)),
+                                          ys[0], ts[0], ts[-1], solver)[0]
     ends = np.array([st.t_new for st in steps])
 
     def y_at(t):

@@ -104,102 +104,136 @@ class Step(NamedTuple):
             self.y_old.dtype)
 
 
-def radau_steps(f, jac, y0, t0, t1, solver, on_step=None):
-    """``(steps, nfev, njev, nlu, failed)``: SciPy's Radau stepping of ``dy/dt = f(y, t)``
-    from ``t0`` to ``t1`` (> t0) on concrete values; ``jac(y, t)`` the Jacobian.
-    ``on_step(t_old, y_old, f_old, t, y, piece)`` sees each accepted step (``piece`` its
-    interpolant on 1-d times) and ends the stepping by returning True."""
-    dtype = y0.dtype
-    atol = np.asarray(solver.atol, dtype) if isinstance(solver.atol, tuple) else solver.atol
-    rtol = solver.rtol
-    eps = np.finfo(dtype).eps
-    newton_tol = max(10 * eps / rtol, min(0.03, rtol ** 0.5))
-    t, y = float(t0), y0
-    fy = np.asarray(f(y, t), dtype)
-    nfev, njev, nlu = 1, 1, 0
-    if solver.first_step is None:
-        h_abs = float(first_step(f, t, y, fy, float(t1) - t, solver._replace(method=RADAU)))
-        nfev += 1
-    else:
-        h_abs = float(solver.first_step)
-    jacobian = np.asarray(jac(y, t), dtype)
-    current_jac = True
-    h_abs_old = err_old = None
-    invs = None
-    eye = np.eye(y.shape[0])
-    steps = []
-    while t < t1:
+class RadauStepper:
+    """SciPy's Radau stepping of ``dy/dt = f(y, t)`` from ``t0`` towards ``t1`` (> t0) on
+    concrete values, one accepted step per ``step()``; ``jac(y, t)`` the Jacobian, or an
+    array for a constant one (never refreshed, not counted in ``njev``, as SciPy's).  Its
+    state between steps (step size, controller history, Jacobian and factorizations, the
+    last collocation polynomial) is SciPy's."""
+
+    def __init__(self, f, jac, y0, t0, t1, solver):
+        self.f, self.jac, self.t1, self.solver = f, jac, float(t1), solver
+        self.dtype = dtype = y0.dtype
+        self.atol = np.asarray(solver.atol, dtype) if isinstance(solver.atol, tuple) \
+            else solver.atol
+        eps = np.finfo(dtype).eps
+        self.newton_tol = max(10 * eps / solver.rtol, min(0.03, solver.rtol ** 0.5))
+        self.t, self.y = float(t0), y0
+        self.fy = np.asarray(f(y0, self.t), dtype)
+        self.constant = not callable(jac)
+        self.nfev, self.njev, self.nlu = 1, 0 if self.constant else 1, 0
+        if solver.first_step is None:
+            self.h_abs = float(first_step(f, self.t, y0, self.fy, self.t1 - self.t,
+                                          solver._replace(method=RADAU)))
+            self.nfev += 1
+        else:
+            self.h_abs = float(solver.first_step)
+        self.jacobian = np.asarray(jac if self.constant else jac(y0, self.t), dtype)
+        self.current_jac = True
+        self.h_abs_old = self.err_old = None
+        self.invs = None
+        self.last = None  # (the last accepted Step: its polynomial predicts the stages)
+
+    def step(self):
+        """The next accepted ``Step``, or None where the step size fell below the spacing
+        of the times (SciPy's failure)."""
+        f, jac, solver, dtype = self.f, self.jac, self.solver, self.dtype
+        t, y, fy, h_abs = self.t, self.y, self.fy, self.h_abs
+        h_abs_start = h_abs  # (SciPy's previous step size: before clipping and rejections)
+        atol, rtol = self.atol, solver.rtol
+        eye = np.eye(y.shape[0])
         min_step = 10 * abs(np.nextafter(t, np.inf) - t)
-        hist = (h_abs_old, err_old)
+        hist = (self.h_abs_old, self.err_old)
         if h_abs > solver.max_step or h_abs < min_step:
             h_abs, hist = min(max(h_abs, min_step), solver.max_step), (None, None)
         rejected = False
         while True:
             if h_abs < min_step:
-                return steps, nfev, njev, nlu, True
-            t_new = min(t + h_abs, float(t1))
+                self.h_abs = h_abs
+                return None
+            t_new = min(t + h_abs, self.t1)
             h = t_new - t
             h_abs = h
             # (the previous step's collocation polynomial predicts the stages)
-            z0 = np.zeros((3, y.shape[0]), dtype) if not steps else \
-                np.stack([steps[-1].at(t + c * h) for c in _C]) - y
+            z0 = np.zeros((3, y.shape[0]), dtype) if self.last is None else \
+                np.stack([self.last.at(t + c * h) for c in _C]) - y
             scale = atol + np.abs(y) * rtol
             while True:
-                if invs is None:
-                    invs = (np.linalg.inv(_MU_REAL / h * eye - jacobian),
-                            np.linalg.inv(_MU_COMPLEX / h * eye - jacobian))
-                    nlu += 2
-                converged, iters, z, rate = _newton(f, t, y, h, z0, scale, newton_tol, *invs)
-                nfev += 3 * iters
-                if converged or current_jac:
+                if self.invs is None:
+                    self.invs = (np.linalg.inv(_MU_REAL / h * eye - self.jacobian),
+                                 np.linalg.inv(_MU_COMPLEX / h * eye - self.jacobian))
+                    self.nlu += 2
+                converged, iters, z, rate = _newton(f, t, y, h, z0, scale, self.newton_tol,
+                                                    *self.invs)
+                self.nfev += 3 * iters
+                if converged or self.current_jac:
                     break
-                jacobian, current_jac, invs = np.asarray(jac(y, t), dtype), True, None
-                njev += 1
+                self.jacobian = np.asarray(jac(y, t), dtype)
+                self.current_jac, self.invs = True, None
+                self.njev += 1
             if not converged:
-                h_abs, invs = 0.5 * h_abs, None
+                h_abs, self.invs = 0.5 * h_abs, None
                 continue
             y_new = (y + z[-1]).astype(dtype)
             ze = z.T @ _E / h
-            error = invs[0] @ (fy + ze)
+            error = self.invs[0] @ (fy + ze)
             scale = atol + np.maximum(np.abs(y), np.abs(y_new)) * rtol
             err = _norm(error / scale)
             safety = 0.9 * (2 * _NEWTON_MAXITER + 1) / (2 * _NEWTON_MAXITER + iters)
             if rejected and err > 1:  # (Hairer's improved estimate after a rejection)
-                error = invs[0] @ (np.asarray(f(y + error, t), dtype) + ze)
-                nfev += 1
+                error = self.invs[0] @ (np.asarray(f(y + error, t), dtype) + ze)
+                self.nfev += 1
                 err = _norm(error / scale)
             if err <= 1:
                 break
             h_abs *= max(0.2, safety * _factor(h_abs, hist[0], err, hist[1]))
-            invs, rejected = None, True
+            self.invs, rejected = None, True
         # (a Newton iteration that converged slowly asks for a fresh Jacobian)
-        refresh = iters > 2 and rate > 1e-3
+        refresh = not self.constant and iters > 2 and rate > 1e-3
         factor = min(10.0, safety * _factor(h_abs, hist[0], err, hist[1]))
         if not refresh and factor < 1.2:
             factor = 1.0
         else:
-            invs = None
+            self.invs = None
         f_new = np.asarray(f(y_new, t_new), dtype)
-        nfev += 1
+        self.nfev += 1
         if refresh:
-            jacobian, current_jac = np.asarray(jac(y_new, t_new), dtype), True
-            njev += 1
-        else:
-            current_jac = False
-        steps.append(Step(t, t_new, h, y, y_new, z.T @ _P))
-        if on_step is not None and on_step(t, y, fy, t_new, y_new, steps[-1].on):
+            self.jacobian, self.current_jac = np.asarray(jac(y_new, t_new), dtype), True
+            self.njev += 1
+        elif not self.constant:
+            self.current_jac = False
+        self.last = Step(t, t_new, h, y, y_new, z.T @ _P)
+        self.h_abs_old, self.err_old = h_abs_start, err
+        self.h_abs = h_abs * factor
+        self.t, self.y, self.fy = t_new, y_new, f_new
+        return self.last
+
+
+def radau_steps(f, jac, y0, t0, t1, solver, on_step=None):
+    """``(steps, nfev, njev, nlu, failed)``: SciPy's Radau stepping of ``dy/dt = f(y, t)``
+    from ``t0`` to ``t1`` (> t0) on concrete values; ``jac(y, t)`` the Jacobian.
+    ``on_step(t_old, y_old, f_old, t, y, piece)`` sees each accepted step (``piece`` its
+    interpolant on 1-d times) and ends the stepping by returning True."""
+    stepper = RadauStepper(f, jac, y0, t0, t1, solver)
+    steps = []
+    while stepper.t < stepper.t1:
+        f_old = stepper.fy
+        step = stepper.step()
+        if step is None:
+            return steps, stepper.nfev, stepper.njev, stepper.nlu, True
+        steps.append(step)
+        if on_step is not None and on_step(step.t_old, step.y_old, f_old, step.t_new,
+                                           step.y_new, step.on):
             break
-        h_abs_old, err_old = h_abs, err
-        h_abs = h_abs * factor
-        t, y, fy = t_new, y_new, f_new
-    return steps, nfev, njev, nlu, False
+    return steps, stepper.nfev, stepper.njev, stepper.nlu, False
 
 
-def radau_solve(f, jac, y0, ts, solver):
+def radau_solve(f, jac, y0, ts, solver, stepping=radau_steps):
     """``(ys, [nfev, status, njev, nlu])`` at the increasing times ``ts``: SciPy's steps from
-    ``ts[0]`` to ``ts[-1]``, interpolated (exact at step ends); rows after a step-size
-    failure NaN."""
-    steps, nfev, njev, nlu, failed = radau_steps(f, jac, y0, ts[0], ts[-1], solver)
+    ``ts[0]`` to ``ts[-1]`` (Radau's, or those of another ``stepping`` with its
+    signature: ``_bdf.bdf_steps``), interpolated (exact at step ends); rows after a
+    step-size failure NaN."""
+    steps, nfev, njev, nlu, failed = stepping(f, jac, y0, ts[0], ts[-1], solver)
     ends = np.array([s.t_new for s in steps])
     ys = [y0]
     for t in ts[1:]:

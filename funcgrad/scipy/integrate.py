@@ -39,10 +39,19 @@ from ._nquad import dblquad, nquad, tplquad
 from ._ode_adjoint import _Flat, _odeint
 from ._quadrature import IntegrationWarning, fixed_quad, quad, quad_vec
 from ._rk import Solver
+from ._ode_implicit import BDF, Radau
+from ._ode_legacy import complex_ode, ode
+from ._bvp import solve_bvp
+from ._integratemore_rules import lebedev_rule
+from ._ode_solvers import (DOP853, RK23, RK45, DenseOutput, OdeSolution, OdeSolver,
+                           ODEintWarning)
 
 __all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "romb", "odeint", "solve_ivp", "quad",
            "quad_vec", "fixed_quad", "IntegrationWarning", "cumulative_simpson", "newton_cotes",
-           "nquad", "dblquad", "tplquad"]
+           "nquad", "dblquad", "tplquad",
+           "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853", "ODEintWarning",
+           "Radau", "BDF", "ode", "complex_ode",
+           "solve_bvp", "lebedev_rule"]
 
 
 def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
