@@ -1,0 +1,266 @@
+"""SciPy's noncentral distribution functions of :mod:`funcgrad.scipy.special`
+(re-exported there): ``chndtr`` (noncentral chi-square), ``nctdtr`` (noncentral t) and
+``ncfdtr`` (noncentral F), and the tails :mod:`funcgrad.scipy.stats`' ``ncx2``, ``nct``
+and ``ncf`` use.
+
+Each is a Poisson mixture of central distribution functions: with ``mu`` half the
+noncentrality (``delta**2 / 2`` for the t), ``sum_j exp(-mu) mu**j / j! G_j`` where
+``G_j`` is ``gammainc``/``gammaincc`` or ``betainc`` of shapes that grow with ``j``.
+Both tails are sums of positive terms (the t's, for a positive noncentrality on the
+tail's side), so each keeps its relative accuracy far out; SciPy's (Boost's) sums are
+the same series.  The sum runs over a window of ``j`` around where the terms are
+largest (between the Poisson mode ``mu`` and the terms' own peak, which moves away from
+``mu`` far in a tail), 15 standard deviations and 60 terms beyond each end: the terms
+left out are below ``1e-40`` of the largest.  On plain arrays each point gets its own
+window (a ``ValueError`` past ``_MAX_TERMS`` terms); under ``jit`` and ``vmap`` the values
+are abstract, so the window is ``j < _TRACED_TERMS`` and a point that needs more is NaN.
+
+Derivatives are those of the series: in the noncentrality through the Poisson weights
+(to every order; at a noncentrality of 0, where ``log mu`` is not finite, through the
+weights' Taylor form), in ``x``/``t``/``f`` and in the degrees of freedom through
+``gammainc``'s and ``betainc``'s rules (the second derivative in a degree of freedom is
+theirs to refuse: NotImplementedError).
+"""
+import math
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..numpy._convert import concrete_values, is_concrete, operand as _operand
+from ..primitives import elementwise as _ew
+from ..primitives import incomplete as _inc, special as _sp
+from ..typing import Array, ArrayLike
+
+__all__ = ["chndtr", "nctdtr", "ncfdtr"]
+
+_NAN = math.nan
+_TRACED_TERMS = 1000
+_MAX_TERMS = 200000
+_SQRTH = math.sqrt(0.5)
+
+
+def _plain(v):
+    return np.nan_to_num(np.asarray(concrete_values(v, "", ""), dtype=np.float64),
+                         nan=0.0, posinf=0.0, neginf=0.0)
+
+
+def _window(name, mu, low_peak, high_peak):
+    """``(j, unreached)``: the indices to sum, shape ``mu.shape + (n,)`` (each point's own
+    window on plain arrays), and a mask of the points whose window ``j`` does not reach
+    (traced values only; ``None`` on plain arrays).  ``low_peak``/``high_peak`` are
+    functions of ``mu`` (plain or traced) bounding where the terms peak."""
+    if all(is_concrete(v) for v in (mu,)) and is_concrete(low_peak(mu)) and is_concrete(
+            high_peak(mu)):
+        m = _plain(mu)
+        low = np.maximum(np.minimum(m, _plain(low_peak(mu))), 0.0)
+        high = np.maximum(np.maximum(m, _plain(high_peak(mu))), 0.0)
+        margin = 15.0 * np.sqrt(np.maximum(high, 1.0)) + 60.0
+        lo = np.floor(np.maximum(low - margin, 0.0))
+        count = int(np.max(high + margin - lo, initial=0.0)) + 1
+        if count > _MAX_TERMS:
+            raise ValueError(f"{name}: the noncentrality {2.0 * float(np.max(m)):.3g} needs "
+                             f"{count} terms of the Poisson series (at most {_MAX_TERMS}); "
+                             f"there the distribution is close to normal: use its normal "
+                             f"approximation")
+        return lo[..., None] + np.arange(float(count)), None
+    high = fnp.maximum(mu, high_peak(mu))
+    unreached = fnp.greater(high + 15.0 * fnp.sqrt(fnp.maximum(high, 1.0)) + 60.0,
+                            float(_TRACED_TERMS - 1))
+    return np.arange(float(_TRACED_TERMS)), unreached
+
+
+def _weights(mu, j, shift=0.0):
+    """``exp(-mu) mu**j / Gamma(j + 1 + shift)`` (``mu`` with a trailing axis): in logs
+    for ``mu > 0``; at ``mu = 0`` by powers of a base that is 1 where ``j = 0`` (the
+    double-where idiom: every derivative in ``mu`` there is the Taylor coefficient's,
+    not ``0 * log 0``)."""
+    positive = fnp.greater(mu, 0)
+    m, zero = fnp.where(positive, mu, 1.0), fnp.where(positive, 0.0, mu)
+    in_logs = fnp.exp(j * fnp.log(m) - m - _sp.gammaln(j + (1.0 + shift)))
+    at_zero = fnp.where(j < 170, fnp.exp(-zero) * fnp.power(fnp.where(j == 0, 1.0, zero), j)
+                        * fnp.exp(-_sp.gammaln(fnp.minimum(j, 170.0) + (1.0 + shift))), 0.0)
+    return fnp.where(positive, in_logs, at_zero)
+
+
+def _series(name, mu, low_peak, high_peak, term):
+    """``sum_j weights_j(mu) term(j)`` over :func:`_window`'s indices (``term`` gets
+    ``j`` and returns the summands with the trailing axis); NaN where the window falls
+    short (traced only)."""
+    j, unreached = _window(name, mu, low_peak, high_peak)
+    total = fnp.sum(term(j, mu[..., None]), axis=-1)
+    return total if unreached is None else fnp.where(unreached, _NAN, total)
+
+
+def _broadcast(*args):
+    args = [fnp.asarray(_operand(a)) for a in args]
+    shape = np.broadcast_shapes(*[a.shape for a in args])
+    return [fnp.broadcast_to(a, shape) for a in args]
+
+
+def _prepare(*args):
+    """The arguments in float64, and the result's dtype: float32 where every argument is
+    (SciPy's ``f`` loop), float64 else."""
+    args = [_operand(a) for a in args]
+    for a in args:
+        if np.result_type(a.dtype if hasattr(a, "dtype") else a).kind == "c":
+            raise TypeError("complex input is not supported, as in scipy.special; pass a "
+                            "real array")
+    dtypes = [a.dtype for a in args if hasattr(a, "dtype")]
+    single = bool(dtypes) and all(d == np.float32 for d in dtypes)
+    return ([fnp.astype(a, np.float64) for a in _broadcast(*args)],
+            np.dtype(np.float32 if single else np.float64))
+
+
+# --- noncentral chi-square ---------------------------------------------------------------------
+
+def ncx2_tail(x, df, nc, upper):
+    """The CDF (``upper``: the survival function) of the noncentral chi-square at
+    ``x >= 0`` for ``df > 0``, ``nc >= 0`` (no domain checks)."""
+    x, df, nc = _broadcast(x, df, nc)
+    a, y, mu = df * 0.5, x * 0.5, nc * 0.5
+    # (the terms peak near j (a + j) = mu y far in either tail)
+    def far(m):
+        return 0.5 * (fnp.sqrt(a * a + 4.0 * m * y) - a)
+
+    def term(j, m):
+        shape, arg = a[..., None] + j, y[..., None]
+        g = _inc.gammaincc(shape, arg) if upper else _inc.gammainc(shape, arg)
+        return _weights(m, j) * g
+    return _series("chndtr", mu, far, far, term)
+
+
+def chndtr(x: ArrayLike, df: ArrayLike, nc: ArrayLike) -> Array:
+    """The noncentral chi-square CDF with ``df`` degrees of freedom and noncentrality
+    ``nc``: ``sum_j Poisson(j; nc/2) chdtr(df + 2j, x)`` (NaN for ``x < 0``, ``df <= 0``, ``df = inf`` or ``nc < 0``, as SciPy's; 0 for
+    ``nc = inf``).  Differentiable in ``x``, ``df`` and ``nc``.
+
+    >>> import math, funcgrad as fg
+    >>> round(float(chndtr(1.0, 2.0, 0.0)), 14) == round(1 - math.exp(-0.5), 14)
+    True
+    >>> round(float(fg.grad(chndtr, 2)(1.0, 2.0, 0.0)), 12)  # -pdf of chi2(4) at 1
+    -0.075816332601
+    """
+    (x, df, nc), dtype = _prepare(x, df, nc)
+    bad = ~fnp.logical_and(fnp.logical_and(fnp.greater_equal(x, 0), fnp.greater(df, 0)),
+                           fnp.logical_and(fnp.greater_equal(nc, 0), fnp.isfinite(df)))
+    point_mass = fnp.logical_and(fnp.logical_and(fnp.equal(df, 0), fnp.equal(nc, 0)),
+                                 fnp.greater_equal(x, 0))  # (SciPy's df = nc = 0: 1)
+    infinite = fnp.logical_or(fnp.isinf(x), fnp.isinf(nc))
+    ok = ~(bad | infinite)
+    value = ncx2_tail(fnp.where(ok, x, 1.0), fnp.where(ok, df, 1.0), fnp.where(ok, nc, 0.0),
+                      False)
+    value = fnp.where(infinite, fnp.where(fnp.isinf(nc), 0.0, 1.0), value)
+    return fnp.astype(fnp.where(point_mass, 1.0, fnp.where(bad, _NAN, value)), dtype)
+
+
+# --- noncentral t ------------------------------------------------------------------------------
+
+def _nct_one_side(u, df, d, upper):
+    """For ``u >= 0``: ``P(T <= u)`` (``upper``: ``P(T > u)``) of the noncentral t with
+    noncentrality ``d``: with ``x = u**2 / (u**2 + df)``, ``p_j`` the Poisson(d**2/2)
+    weights and ``q_j = d/sqrt 2 exp(-mu) mu**j / Gamma(j + 3/2)``, the CDF is
+    ``Phi(-d) + sum (p_j I_x(j + 1/2, df/2) + q_j I_x(j + 1, df/2)) / 2`` and the
+    survival function ``sum (p_j I_{1-x}(df/2, j + 1/2) + q_j I_{1-x}(df/2, j + 1)) / 2``
+    (the rest cancels: ``sum q_j = erf(d / sqrt 2)``)."""
+    uu = u * u
+    x, xc = uu / (uu + df), df / (uu + df)
+    half = df * 0.5
+
+    def far(m):
+        # (far in the upper tail the terms peak near sqrt(mu df / 2), and below mu + t**2:
+        # I_{1-x}(df/2, b) levels off past b = t**2 / 2)
+        return fnp.minimum(fnp.sqrt(m * half), m + uu + 10.0)
+
+    def near(m):
+        return m * x
+
+    def term(j, m):
+        h, w, wc = half[..., None], x[..., None], xc[..., None]
+        if upper:
+            g_p, g_q = _inc.betainc(h, j + 0.5, wc), _inc.betainc(h, j + 1.0, wc)
+        else:
+            g_p, g_q = _inc.betainc(j + 0.5, h, w), _inc.betainc(j + 1.0, h, w)
+        q = d[..., None] * _SQRTH * _weights(m, j, 0.5)
+        return 0.5 * (_weights(m, j) * g_p + q * g_q)
+    total = _series("nctdtr", d * d * 0.5, near, far, term)
+    return total if upper else total + 0.5 * _ew.erfc(d * _SQRTH)
+
+
+def nct_tail(t, df, nc, upper):
+    """The CDF (``upper``: survival function) of the noncentral t (no domain checks;
+    ``df`` finite and positive)."""
+    t, df, nc = _broadcast(t, df, nc)
+    positive = fnp.greater_equal(t, 0)
+    u = fnp.abs(t)
+    d = fnp.where(positive, nc, -nc)
+    # (a negative t is the other tail of -T, whose noncentrality is -nc)
+    return fnp.where(positive, _nct_one_side(u, df, d, upper),
+                     _nct_one_side(u, df, d, not upper))
+
+
+def nctdtr(df: ArrayLike, nc: ArrayLike, t: ArrayLike) -> Array:
+    """The noncentral t CDF with ``df`` degrees of freedom and noncentrality ``nc``
+    (``Phi(t - nc)`` for ``df = inf``; NaN for ``df <= 0`` or an infinite ``nc``, as
+    SciPy's).  Differentiable in ``df``, ``nc`` and ``t``.
+
+    >>> import funcgrad as fg
+    >>> float(nctdtr(3.0, 0.0, 0.0)), round(float(nctdtr(1.0, 0.0, 1.0)), 14)
+    (0.5, 0.75)
+    >>> round(float(fg.grad(nctdtr, 1)(3.0, 0.0, 0.0)), 14)  # -phi(0)
+    -0.39894228040143
+    """
+    (df, nc, t), dtype = _prepare(df, nc, t)
+    normal = fnp.isinf(df)
+    bad = fnp.logical_or(~fnp.greater(df, 0), ~fnp.isfinite(nc))
+    ok = ~(bad | normal | fnp.isinf(t))
+    value = nct_tail(fnp.where(ok, t, 1.0), fnp.where(ok, df, 1.0), fnp.where(ok, nc, 0.0),
+                     False)
+    value = fnp.where(fnp.isinf(t), fnp.where(fnp.greater(t, 0), 1.0, 0.0), value)
+    gauss = 0.5 * _ew.erfc((fnp.where(normal, t, 0.0) - nc) * -_SQRTH)
+    return fnp.astype(fnp.where(bad, _NAN, fnp.where(normal, gauss, value)), dtype)
+
+
+# --- noncentral F ------------------------------------------------------------------------------
+
+def ncf_tail(f, dfn, dfd, nc, upper):
+    """The CDF (``upper``: survival function) of the noncentral F at ``f >= 0`` (no domain
+    checks): ``sum_j Poisson(j; nc/2) I_x(dfn/2 + j, dfd/2)``, ``x = dfn f / (dfn f +
+    dfd)`` (the survival function with ``I_{1-x}(dfd/2, dfn/2 + j)``)."""
+    f, dfn, dfd, nc = _broadcast(f, dfn, dfd, nc)
+    a, b = dfn * 0.5, dfd * 0.5
+    x, xc = dfn * f / (dfn * f + dfd), dfd / (dfn * f + dfd)
+
+    def far(m):
+        # (far in the upper tail the terms peak near sqrt(mu (a + b)), and below mu + dfn
+        # f: I_{1-x}(dfd/2, a + j) levels off past a + j = dfn f / 2)
+        return fnp.minimum(fnp.sqrt(m * (a + b)), m + dfn * f + 10.0)
+
+    def near(m):
+        return m * x
+
+    def term(j, m):
+        if upper:
+            g = _inc.betainc(b[..., None], a[..., None] + j, xc[..., None])
+        else:
+            g = _inc.betainc(a[..., None] + j, b[..., None], x[..., None])
+        return _weights(m, j) * g
+    return _series("ncfdtr", nc * 0.5, near, far, term)
+
+
+def ncfdtr(dfn: ArrayLike, dfd: ArrayLike, nc: ArrayLike, f: ArrayLike) -> Array:
+    """The noncentral F CDF with ``dfn`` and ``dfd`` degrees of freedom and noncentrality
+    ``nc`` (1 at ``f = inf``; NaN for ``f < 0``, ``dfn <= 0``, ``dfd <= 0``, ``nc < 0`` or
+    an infinite parameter, as SciPy's).  Differentiable in ``dfn``, ``dfd``, ``nc`` and
+    ``f``.
+
+    >>> float(ncfdtr(2.0, 2.0, 0.0, 1.0))  # fdtr(2, 2, 1)
+    0.5
+    """
+    (dfn, dfd, nc, f), dtype = _prepare(dfn, dfd, nc, f)
+    bad = ~(fnp.greater(dfn, 0) & fnp.greater(dfd, 0) & fnp.greater_equal(nc, 0)
+            & fnp.greater_equal(f, 0) & fnp.isfinite(dfn) & fnp.isfinite(dfd)
+            & fnp.isfinite(nc))
+    ok = ~(bad | fnp.isinf(f))
+    value = ncf_tail(fnp.where(ok, f, 1.0), fnp.where(ok, dfn, 1.0), fnp.where(ok, dfd, 1.0),
+                     fnp.where(ok, nc, 0.0), False)
+    return fnp.astype(fnp.where(bad, _NAN, fnp.where(fnp.isinf(f), 1.0, value)), dtype)
