@@ -117,7 +117,11 @@ def ncx2_tail(x, df, nc, upper):
     """The CDF (``upper``: the survival function) of the noncentral chi-square at
     ``x >= 0`` for ``df > 0``, ``nc >= 0`` (no domain checks)."""
     x, df, nc = _broadcast(x, df, nc)
-    a, y, mu = df * 0.5, x * 0.5, nc * 0.5
+    a, mu = df * 0.5, nc * 0.5
+    # (beyond (sqrt(mu + a) + 40)**2 + a the upper tail is below exp(-700): 0 to the last
+    # bit, which the capped argument gives too, with the slope 0, and a finite window)
+    y = fnp.minimum(x * 0.5, (fnp.sqrt(mu + a) + 40.0) ** 2 + a)
+
     # (the terms peak near j (a + j) = mu y far in either tail)
     def far(m):
         return 0.5 * (fnp.sqrt(a * a + 4.0 * m * y) - a)
@@ -131,8 +135,8 @@ def ncx2_tail(x, df, nc, upper):
 
 def chndtr(x: ArrayLike, df: ArrayLike, nc: ArrayLike) -> Array:
     """The noncentral chi-square CDF with ``df`` degrees of freedom and noncentrality
-    ``nc``: ``sum_j Poisson(j; nc/2) chdtr(df + 2j, x)`` (NaN for ``x < 0``, ``df <= 0``, ``df = inf`` or ``nc < 0``, as SciPy's; 0 for
-    ``nc = inf``).  Differentiable in ``x``, ``df`` and ``nc``.
+    ``nc``: ``sum_j Poisson(j; nc/2) chdtr(df + 2j, x)`` (NaN for ``x < 0``, ``df <= 0``,
+    ``df = inf`` or ``nc < 0``, as SciPy's; 0 for ``nc = inf``).  Differentiable in ``x``, ``df`` and ``nc``.
 
     >>> import math, funcgrad as fg
     >>> round(float(chndtr(1.0, 2.0, 0.0)), 14) == round(1 - math.exp(-0.5), 14)
@@ -163,7 +167,12 @@ def _nct_one_side(u, df, d, upper):
     survival function ``sum (p_j I_{1-x}(df/2, j + 1/2) + q_j I_{1-x}(df/2, j + 1)) / 2``
     (the rest cancels: ``sum q_j = erf(d / sqrt 2)``)."""
     uu = u * u
-    x, xc = uu / (uu + df), df / (uu + df)
+    # (x = u**2 / (u**2 + df) and 1 - x; past u**2 = df through r = df / u**2, so that
+    # u**2 = inf gives 1 and 0, not NaN)
+    small = uu <= df
+    r = df / fnp.where(small, 1.0, u) ** 2
+    x = fnp.where(small, uu / (uu + df), 1.0 / (1.0 + r))
+    xc = fnp.where(small, df / (uu + df), r / (1.0 + r))
     half = df * 0.5
 
     def far(m):
@@ -186,16 +195,43 @@ def _nct_one_side(u, df, d, upper):
     return total if upper else total + 0.5 * _ew.erfc(d * _SQRTH)
 
 
+_TAYLOR_TERMS = 10
+
+
+def _nct_near_zero(t, df, nc, upper):
+    """The CDF (``upper``: survival function) by its Taylor series at ``t = 0``:
+    ``Phi(-nc) + phi(nc) sum_k E[S**(k+1)] He_k(nc) t**(k+1) / (k+1)!`` with ``S =
+    sqrt(V / df)``, ``V`` chi-square(df) (from ``T = (Z + nc) / S``: the density's k-th
+    derivative at 0 is ``E[S**(k+1) phi^(k)(-nc)]``).  Used at ``t = 0`` only, where the
+    series' pieces for each sign of ``t`` meet with a ``|t|`` kink term by term: exact
+    derivatives in ``t`` through order 10 there, and in ``df`` and ``nc``."""
+    phi = fnp.exp(-0.5 * nc * nc) / math.sqrt(2.0 * math.pi)
+    he_before, he = 0.0 * nc, 1.0 + 0.0 * nc
+    power, total = t, 0.0 * t
+    for k in range(_TAYLOR_TERMS):
+        moment = fnp.exp(0.5 * (k + 1) * fnp.log(2.0 / df) + _sp.gammaln(0.5 * (df + k + 1))
+                         - _sp.gammaln(0.5 * df))
+        total = total + moment * he * power
+        he_before, he = he, nc * he - k * he_before
+        power = power * t / (k + 2)
+    if upper:
+        return 0.5 * _ew.erfc(-nc * _SQRTH) - phi * total
+    return 0.5 * _ew.erfc(nc * _SQRTH) + phi * total
+
+
 def nct_tail(t, df, nc, upper):
     """The CDF (``upper``: survival function) of the noncentral t (no domain checks;
     ``df`` finite and positive)."""
     t, df, nc = _broadcast(t, df, nc)
-    positive = fnp.greater_equal(t, 0)
-    u = fnp.abs(t)
+    zero = fnp.equal(t, 0)
+    s = fnp.where(zero, 1.0, t)
+    positive = fnp.greater_equal(s, 0)
+    u = fnp.abs(s)
     d = fnp.where(positive, nc, -nc)
     # (a negative t is the other tail of -T, whose noncentrality is -nc)
-    return fnp.where(positive, _nct_one_side(u, df, d, upper),
-                     _nct_one_side(u, df, d, not upper))
+    value = fnp.where(positive, _nct_one_side(u, df, d, upper),
+                      _nct_one_side(u, df, d, not upper))
+    return fnp.where(zero, _nct_near_zero(fnp.where(zero, t, 0.0), df, nc, upper), value)
 
 
 def nctdtr(df: ArrayLike, nc: ArrayLike, t: ArrayLike) -> Array:
@@ -228,7 +264,12 @@ def ncf_tail(f, dfn, dfd, nc, upper):
     dfd)`` (the survival function with ``I_{1-x}(dfd/2, dfn/2 + j)``)."""
     f, dfn, dfd, nc = _broadcast(f, dfn, dfd, nc)
     a, b = dfn * 0.5, dfd * 0.5
-    x, xc = dfn * f / (dfn * f + dfd), dfd / (dfn * f + dfd)
+    # (x = w / (1 + w), w = dfn f / dfd; past w = 1 through 1/w: w = inf gives 1 and 0)
+    w = dfn * f / dfd
+    small = w <= 1
+    v = 1.0 / fnp.where(small, 1.0, w)
+    x = fnp.where(small, w / (1.0 + w), 1.0 / (1.0 + v))
+    xc = fnp.where(small, 1.0 / (1.0 + w), v / (1.0 + v))
 
     def far(m):
         # (far in the upper tail the terms peak near sqrt(mu (a + b)), and below mu + dfn

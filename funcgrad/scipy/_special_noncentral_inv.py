@@ -46,9 +46,40 @@ def _scipy_values(name, args):
     return pure_callback(host, np.zeros(shape, dtype), *args, vmap_method="broadcast_all")
 
 
-def _inverse(name, forward, position, args):
+_POLISH_STEPS = 3
+
+
+def _polished(x, forward, position, values):
+    """``x`` after Newton steps on ``forward(..., x, ...) = p`` (each kept only where it
+    brings the residual down; none where ``x`` is no root at all: SciPy's stand-ins)."""
+    from ..forward_mode import _jvp
+    p = values[position]
+
+    def residual_and_slope(u):
+        args = list(values)
+        args[position] = u
+        return _jvp(lambda v: forward(*args[:position], v, *args[position + 1:]) - p, (u,),
+                    (fnp.ones_like(u),), False, "jvp")
+    with np.errstate(all="ignore"):
+        residual, slope = residual_and_slope(x)
+        root = fnp.abs(residual) <= 1e-3 * fnp.minimum(p, 1.0 - p)
+        for _ in range(_POLISH_STEPS):
+            step = fnp.where(fnp.logical_and(root, slope != 0), residual / slope, 0.0)
+            new = x - step
+            new_residual, new_slope = residual_and_slope(new)
+            better = fnp.logical_and(fnp.isfinite(new_residual),
+                                     fnp.abs(new_residual) < fnp.abs(residual))
+            x = fnp.where(better, new, x)
+            residual = fnp.where(better, new_residual, residual)
+            slope = fnp.where(better, new_slope, slope)
+    return x
+
+
+def _inverse(name, forward, position, args, polish=None):
     """SciPy's ``name(*args)``: the ``x`` with ``forward(*args, args[position] := x) =
-    args[position]``, differentiable by the implicit function theorem."""
+    args[position]``, differentiable by the implicit function theorem; ``polish``:
+    SciPy's value refined by Newton steps on ``forward`` (SciPy's CDFLIB searches in a
+    degree of freedom or the noncentrality stop ~1e-6 from the root)."""
     args = [_operand(a) for a in args]
     moving = [isinstance(a, Tracer) for a in args]
 
@@ -61,7 +92,8 @@ def _inverse(name, forward, position, args):
 
     @custom_jvp
     def inverse(*traced):
-        return fnp.asarray(_scipy_values(name, full(traced)))
+        x = fnp.asarray(_scipy_values(name, full(traced)))
+        return x if polish is None else _polished(x, forward, position, full(traced))
 
     @inverse.defjvp
     def _jvp_rule(primals, tangents):
@@ -121,7 +153,7 @@ def chndtridf(x: ArrayLike, p: ArrayLike, nc: ArrayLike) -> Array:
     >>> round(float(chndtridf(1.3862943611198906, 0.5, 0.0)), 8)  # the median of chi2(2)
     2.0
     """
-    return _inverse("chndtridf", chndtr, 1, (x, p, nc))
+    return _inverse("chndtridf", chndtr, 1, (x, p, nc), polish=True)
 
 
 def chndtrinc(x: ArrayLike, df: ArrayLike, p: ArrayLike) -> Array:
@@ -132,7 +164,7 @@ def chndtrinc(x: ArrayLike, df: ArrayLike, p: ArrayLike) -> Array:
     >>> round(float(chndtrinc(3.0, 2.0, p)), 8)
     1.5
     """
-    return _inverse("chndtrinc", chndtr, 2, (x, df, p))
+    return _inverse("chndtrinc", chndtr, 2, (x, df, p), polish=True)
 
 
 def nctdtrit(df: ArrayLike, nc: ArrayLike, p: ArrayLike) -> Array:
@@ -153,7 +185,7 @@ def nctdtridf(p: ArrayLike, nc: ArrayLike, t: ArrayLike) -> Array:
     >>> round(float(nctdtridf(p, 1.0, 0.5)), 6)
     3.0
     """
-    return _inverse("nctdtridf", nctdtr, 0, (p, nc, t))
+    return _inverse("nctdtridf", nctdtr, 0, (p, nc, t), polish=True)
 
 
 def nctdtrinc(df: ArrayLike, p: ArrayLike, t: ArrayLike) -> Array:
@@ -164,7 +196,7 @@ def nctdtrinc(df: ArrayLike, p: ArrayLike, t: ArrayLike) -> Array:
     >>> round(float(nctdtrinc(3.0, p, 0.5)), 6)
     1.0
     """
-    return _inverse("nctdtrinc", nctdtr, 1, (df, p, t))
+    return _inverse("nctdtrinc", nctdtr, 1, (df, p, t), polish=True)
 
 
 def ncfdtri(dfn: ArrayLike, dfd: ArrayLike, nc: ArrayLike, p: ArrayLike) -> Array:
@@ -184,7 +216,7 @@ def ncfdtridfd(dfn: ArrayLike, p: ArrayLike, nc: ArrayLike, f: ArrayLike) -> Arr
     >>> round(float(ncfdtridfd(2.0, p, 1.0, 1.5)), 6)
     5.0
     """
-    return _inverse("ncfdtridfd", ncfdtr, 1, (dfn, p, nc, f))
+    return _inverse("ncfdtridfd", ncfdtr, 1, (dfn, p, nc, f), polish=True)
 
 
 def ncfdtridfn(p: ArrayLike, dfd: ArrayLike, nc: ArrayLike, f: ArrayLike) -> Array:
@@ -194,7 +226,7 @@ def ncfdtridfn(p: ArrayLike, dfd: ArrayLike, nc: ArrayLike, f: ArrayLike) -> Arr
     >>> round(float(ncfdtridfn(p, 5.0, 1.0, 1.5)), 6)
     2.0
     """
-    return _inverse("ncfdtridfn", ncfdtr, 0, (p, dfd, nc, f))
+    return _inverse("ncfdtridfn", ncfdtr, 0, (p, dfd, nc, f), polish=True)
 
 
 def ncfdtrinc(dfn: ArrayLike, dfd: ArrayLike, p: ArrayLike, f: ArrayLike) -> Array:
@@ -204,4 +236,4 @@ def ncfdtrinc(dfn: ArrayLike, dfd: ArrayLike, p: ArrayLike, f: ArrayLike) -> Arr
     >>> round(float(ncfdtrinc(2.0, 5.0, p, 1.5)), 6)
     1.0
     """
-    return _inverse("ncfdtrinc", ncfdtr, 2, (dfn, dfd, p, f))
+    return _inverse("ncfdtrinc", ncfdtr, 2, (dfn, dfd, p, f), polish=True)

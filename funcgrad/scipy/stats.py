@@ -545,3 +545,8 @@ from . import (_statsdists_closed, _statsdists_discrete, _statsdists_special,  #
                _statsdists_tails)
 __all__ += (_statsdists_closed.__all__ + _statsdists_tails.__all__ + _statsdists_special.__all__
             + _statsdists_discrete.__all__)
+
+# (session 23: the noncentral distributions and more, each module's docstring says how)
+from ._statsdists2_noncentral import ncf, nct, ncx2  # noqa: E402,F401
+from . import _statsdists2_noncentral  # noqa: E402
+__all__ += _statsdists2_noncentral.__all__
