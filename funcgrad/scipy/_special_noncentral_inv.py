@@ -4,8 +4,12 @@
 ``nctdtr``), ``ncfdtri``, ``ncfdtridfd``, ``ncfdtridfn``, ``ncfdtrinc`` (of ``ncfdtr``).
 
 Values are SciPy's own (its ufunc of the same name, imported on the first call; under
-``jit`` and ``vmap`` through :func:`funcgrad.pure_callback`), so they are SciPy's bit for
-bit, its conventions where no root exists included.  Each SciPy inverse takes the
+``jit`` and ``vmap`` through :func:`funcgrad.pure_callback`): the quantiles ``chndtrix``,
+``nctdtrit``, ``ncfdtri`` bit for bit (Boost's, SciPy's ``ppf``); the inverses in a
+degree of freedom or the noncentrality (CDFLIB's searches, which stop up to ~1e-6 in
+``p`` from the root) polished by up to three Newton steps on the series, each kept only
+where it lowers the residual.  SciPy's conventions where no root exists (``1e-100``,
+``1e100``...) are kept.  Each SciPy inverse takes the
 forward function's arguments with the probability ``p`` in the place of the unknown, so
 ``forward(..., x, ...) = p``; the derivative is the implicit function theorem's on that
 equation, through :mod:`._special_noncentral`'s differentiable series: ``dx = (dp -
@@ -222,9 +226,9 @@ def ncfdtridfd(dfn: ArrayLike, p: ArrayLike, nc: ArrayLike, f: ArrayLike) -> Arr
 def ncfdtridfn(p: ArrayLike, dfd: ArrayLike, nc: ArrayLike, f: ArrayLike) -> Array:
     """The inverse of ``ncfdtr(dfn, dfd, nc, f)`` in ``dfn``.  Differentiable in all four.
 
-    >>> p = float(ncfdtr(2.0, 5.0, 1.0, 1.5))
+    >>> p = float(ncfdtr(8.0, 5.0, 1.0, 1.5))  # (ncfdtr is not monotone in dfn below 2)
     >>> round(float(ncfdtridfn(p, 5.0, 1.0, 1.5)), 6)
-    2.0
+    8.0
     """
     return _inverse("ncfdtridfn", ncfdtr, 0, (p, dfd, nc, f), polish=True)
 
