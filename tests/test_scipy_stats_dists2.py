@@ -206,6 +206,11 @@ def test_noncentral_series_far_out():
     x = np.array([100.0, 400.0])
     assert _rel_close(fst.ncx2.sf(x, 2.5, 12.0), scipy_stats.ncx2.sf(x, 2.5, 12.0), 1e-12)
     assert float(fst.ncx2.sf(1e7, 2.5, 12.0)) == 0.0
+    # nct's tail opposite to its noncentrality sums terms of both signs: where they cancel
+    # to below 1e-5 of their size the value is NaN, not rounding noise (SciPy: 1.9e-14)
+    assert np.isnan(fst.nct.sf(8.0, 20.0, -3.0))
+    assert float(fst.nct.sf(2.0, 20.0, -3.0)) == pytest.approx(
+        scipy_stats.nct.sf(2.0, 20.0, -3.0), rel=1e-10)
 
 
 # --- the distributions -------------------------------------------------------------------------

@@ -15,6 +15,11 @@ left out are below ``1e-40`` of the largest.  On plain arrays each point gets it
 window (a ``ValueError`` past ``_MAX_TERMS`` terms); under ``jit`` and ``vmap`` the values
 are abstract, so the window is ``j < _TRACED_TERMS`` and a point that needs more is NaN.
 
+``nctdtr``'s tail on the side opposite to the noncentrality (``t < 0`` for ``nc > 0``)
+sums terms of both signs; where they cancel to below 1e-5 of their size (a value some
+1e-5 of the tail's scale or less: ``nctdtr(20, 10, -1)``, ``1 - nctdtr(20, -3, 8)``),
+rounding could pass 1e-10 of the value, and the value is NaN instead.
+
 Derivatives are those of the series: in the noncentrality through the Poisson weights
 (to every order; at a noncentrality of 0, where ``log mu`` is not finite, through the
 weights' Taylor form), in ``x``/``t``/``f`` and in the degrees of freedom through
@@ -183,16 +188,26 @@ def _nct_one_side(u, df, d, upper):
     def near(m):
         return m * x
 
-    def term(j, m):
-        h, w, wc = half[..., None], x[..., None], xc[..., None]
-        if upper:
-            g_p, g_q = _inc.betainc(h, j + 0.5, wc), _inc.betainc(h, j + 1.0, wc)
-        else:
-            g_p, g_q = _inc.betainc(j + 0.5, h, w), _inc.betainc(j + 1.0, h, w)
-        q = d[..., None] * _SQRTH * _weights(m, j, 0.5)
-        return 0.5 * (_weights(m, j) * g_p + q * g_q)
-    total = _series("nctdtr", d * d * 0.5, near, far, term)
-    return total if upper else total + 0.5 * _ew.erfc(d * _SQRTH)
+    def p_term(j, m):
+        h = half[..., None]
+        g = (_inc.betainc(h, j + 0.5, xc[..., None]) if upper
+             else _inc.betainc(j + 0.5, h, x[..., None]))
+        return 0.5 * _weights(m, j) * g
+
+    def q_term(j, m):
+        h = half[..., None]
+        g = (_inc.betainc(h, j + 1.0, xc[..., None]) if upper
+             else _inc.betainc(j + 1.0, h, x[..., None]))
+        return 0.5 * _SQRTH * _weights(m, j, 0.5) * g
+    mu = d * d * 0.5
+    first = _series("nctdtr", mu, near, far, p_term) + (
+        0.0 if upper else 0.5 * _ew.erfc(d * _SQRTH))
+    second = d * _series("nctdtr", mu, near, far, q_term)
+    total = first + second
+    # (for a negative d the q terms subtract: where they cancel the rest to below 1e-5 of
+    # its size, rounding could pass 1e-10 of the value, which is NaN rather than digits
+    # that are not there: far in the tail opposite to the noncentrality)
+    return fnp.where(fnp.abs(total) < 1e-5 * (first + fnp.abs(second)), _NAN, total)
 
 
 _TAYLOR_TERMS = 10
