@@ -234,6 +234,7 @@ CONTINUOUS = [
     ("genhalflogistic", (1.6,), {"mean", "var"}),
     ("mielke", (2.5, 3.5), {"entropy"}), ("mielke", (0.7, 1.5), {"entropy"}),  # (inf moments)
     ("argus", (1.3,), {"entropy"}), ("argus", (0.05,), {"entropy"}),  # (E X**2's polynomial)
+    ("jf_skew_t", (2.5, 1.5), {"entropy"}), ("jf_skew_t", (0.8, 3.0), {"entropy"}),  # (NaN var)
 ]
 
 

@@ -1,14 +1,15 @@
 """More continuous distributions of :mod:`funcgrad.scipy.stats` (re-exported there):
 ``mielke`` (Burr type XII's relative, closed forms), ``kstwobign`` (the limit of the
-scaled Kolmogorov-Smirnov statistic: ``kolmogorov`` and its theta series) and ``argus``
-(through ``gammainc(3/2, .)``, as SciPy's).
+scaled Kolmogorov-Smirnov statistic: ``kolmogorov`` and its theta series) ``argus``
+(through ``gammainc(3/2, .)``, as SciPy's) and ``jf_skew_t`` (Jones and Faddy's skew t:
+``betainc`` of ``(1 + x / sqrt(a + b + x**2)) / 2``, its quantiles ``betaincinv``'s).
 
 Every method differentiates in ``x``/``q``, the shapes, ``loc`` and ``scale``.
 ``kstwobign``'s density is its CDF's derivative (the series differentiated: no other
 closed form to keep in step), its ``ppf`` the CDF inverted numerically
 (:mod:`._statsdists_quantiles`; SciPy's uses a private inverse), its ``isf``
 ``kolmogi``.  ``argus``' quantiles are numerical, as SciPy's.  Not offered (SciPy
-integrates them numerically): the entropies of all three; ``kstwobign``'s mean and
+integrates them numerically): the entropies of all four; ``kstwobign``'s mean and
 variance are their closed forms ``sqrt(pi/2) log 2`` and ``pi**2/12 - pi/2 log(2)**2``
 (SciPy's numerical integrals agree to 6e-12).
 """
@@ -20,7 +21,7 @@ from ._distn import _positive, _support, rv_continuous
 from ._statsdists_closed import document
 from ._statsdists_quantiles import numeric_quantiles
 
-__all__ = ["mielke", "kstwobign", "argus"]
+__all__ = ["mielke", "kstwobign", "argus", "jf_skew_t"]
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
@@ -158,5 +159,60 @@ argus = rv_continuous(
 argus._ppf, argus._isf = numeric_quantiles(argus, (0.0, 1.0))
 
 
+# --- jf_skew_t(a, b): Jones and Faddy's skew t, (1 + T / sqrt(a + b + T**2)) / 2 ~ beta(a, b) ---
+
+def _jf_halves(z, a, b):
+    """``(y, 1 - y)`` for ``y = (1 + x / r) / 2``, ``r = sqrt(a + b + x**2)``: the side
+    that would cancel as ``(a + b) / (2 r (r -+ x))`` (``r**2 - x**2 = a + b``)."""
+    r = fnp.sqrt(a + b + z * z)
+    below, above = fnp.less(z, 0), fnp.greater(z, 0)
+    y = fnp.where(below, (a + b) / (2.0 * r * (r - z)), 0.5 * (1.0 + z / r))
+    yc = fnp.where(above, (a + b) / (2.0 * r * (r + z)), 0.5 * (1.0 - z / r))
+    return y, yc
+
+
+def _jf_logpdf(z, a, b):
+    y, yc = _jf_halves(z, a, b)
+    return ((a + 0.5) * fnp.log(2.0 * y) + (b + 0.5) * fnp.log(2.0 * yc)
+            - (a + b - 1.0) * math.log(2.0) - sp.betaln(a, b) - 0.5 * fnp.log(a + b))
+
+
+def _jf_from_beta(w, wc, a, b):
+    return (w - wc) * fnp.sqrt(a + b) / (2.0 * fnp.sqrt(w * wc))
+
+
+def _jf_ppf(q, a, b):
+    w = sp.betaincinv(a, b, q)
+    return _jf_from_beta(w, 1.0 - w, a, b)
+
+
+def _jf_isf(q, a, b):
+    wc = sp.betaincinv(b, a, q)  # (the upper tail's own quantile: no 1 - q)
+    return _jf_from_beta(1.0 - wc, wc, a, b)
+
+
+def _jf_moment(n):
+    """SciPy's ``E T**n = (a + b)**(n/2) / (2**n B(a, b)) sum_i C(n, i) (-1)**i
+    B(a + n/2 - i, b - n/2 + i)`` for ``a, b > n/2``, else NaN."""
+    def f(a, b):
+        valid = fnp.logical_and(fnp.greater(a, 0.5 * n), fnp.greater(b, 0.5 * n))
+        aa, bb = fnp.where(valid, a, n + 1.0), fnp.where(valid, b, n + 1.0)
+        total = 0.0 * aa
+        for i in range(n + 1):
+            total = total + (math.comb(n, i) * (-1) ** i
+                             * fnp.exp(sp.betaln(aa + 0.5 * n - i, bb - 0.5 * n + i)
+                                       - sp.betaln(aa, bb)))
+        return fnp.where(valid, (aa + bb) ** (0.5 * n) / 2.0 ** n * total, math.nan)
+    return f
+
+
+jf_skew_t = rv_continuous(
+    "jf_skew_t", shapes=("a", "b"), _logpdf=_jf_logpdf,
+    _cdf=lambda z, a, b: sp.betainc(a, b, _jf_halves(z, a, b)[0]),
+    _sf=lambda z, a, b: sp.betainc(b, a, _jf_halves(z, a, b)[1]),
+    _ppf=_jf_ppf, _isf=_jf_isf, _mean=_jf_moment(1),
+    _var=lambda a, b: _jf_moment(2)(a, b) - _jf_moment(1)(a, b) ** 2)
+
+
 document(globals(), {"mielke": ((2.5, 3.5), 0.5), "kstwobign": ((), 0.5),
-                     "argus": ((1.3,), 0.5)})
+                     "argus": ((1.3,), 0.5), "jf_skew_t": ((2.5, 1.5), 0.5)})

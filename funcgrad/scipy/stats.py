@@ -551,7 +551,7 @@ from ._statsdists2_noncentral import ncf, nct, ncx2  # noqa: E402,F401
 from ._statsdists2_closed import (dgamma, fatiguelife, genexpon,  # noqa: E402,F401
                                   genhalflogistic, gibrat, invweibull, johnsonsb, johnsonsu,
                                   laplace_asymmetric, loglaplace, powerlognorm, powernorm)
-from ._statsdists2_more import argus, kstwobign, mielke  # noqa: E402,F401
+from ._statsdists2_more import argus, jf_skew_t, kstwobign, mielke  # noqa: E402,F401
 from . import _statsdists2_closed, _statsdists2_more, _statsdists2_noncentral  # noqa: E402
 __all__ += (_statsdists2_noncentral.__all__ + _statsdists2_closed.__all__
             + _statsdists2_more.__all__)
