@@ -393,3 +393,22 @@ def test_kstwobign_against_its_series():
     fd = _central(lambda v, s: scipy_stats.kstwobign.cdf(v, scale=s), (0.9, 1.3), 1, 1e-6)
     assert g[1] == pytest.approx(fd, rel=1e-7)
     assert g[0] == pytest.approx(float(fst.kstwobign.pdf(0.9, scale=1.3)), rel=1e-13)
+
+
+@pytest.mark.parametrize("shapes", [(20, 7, 12), (15, 9, 3), (20, 7, 0)], ids=str)
+def test_nhypergeom_matches_scipy(shapes):
+    """Every method at the support's ends and past them (r = 0: all the mass at 0);
+    the counts are integers: a non-integer one gives NaN, as SciPy's."""
+    ours, ref = fst.nhypergeom, scipy_stats.nhypergeom
+    k = np.arange(-2.0, 10.0)
+    for method in ("logpmf", "pmf", "cdf", "logcdf", "sf", "logsf"):
+        assert _rel_close(getattr(ours, method)(k, *shapes, loc=1),
+                          getattr(ref, method)(k, *shapes, loc=1), 1e-12), method
+    q = np.array([0.0, 0.05, 0.3, 0.5, 0.77, 0.98, 1.0])
+    for method in ("ppf", "isf"):
+        np.testing.assert_array_equal(getattr(ours, method)(q, *shapes),
+                                      getattr(ref, method)(q, *shapes))
+    for method in ("mean", "var", "entropy"):
+        assert _rel_close(getattr(ours, method)(*shapes), getattr(ref, method)(*shapes),
+                          1e-12), method
+    assert np.isnan(ours.pmf(3, 20, 7.5, 12))

@@ -552,6 +552,8 @@ from ._statsdists2_closed import (dgamma, fatiguelife, genexpon,  # noqa: E402,F
                                   genhalflogistic, gibrat, invweibull, johnsonsb, johnsonsu,
                                   laplace_asymmetric, loglaplace, powerlognorm, powernorm)
 from ._statsdists2_more import argus, jf_skew_t, kstwobign, mielke  # noqa: E402,F401
-from . import _statsdists2_closed, _statsdists2_more, _statsdists2_noncentral  # noqa: E402
+from ._statsdists2_discrete import nhypergeom  # noqa: E402,F401
+from . import (_statsdists2_closed, _statsdists2_discrete, _statsdists2_more,  # noqa: E402
+               _statsdists2_noncentral)
 __all__ += (_statsdists2_noncentral.__all__ + _statsdists2_closed.__all__
-            + _statsdists2_more.__all__)
+            + _statsdists2_more.__all__ + _statsdists2_discrete.__all__)
