@@ -28,12 +28,16 @@ DOCS = ROOT / "docs"
 # The modules whose every public name the reference must show.
 MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
            "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
+           "funcgrad.scipy.stats.contingency",
            "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.optimize",
            "funcgrad.scipy.signal.windows",
            "funcgrad.scipy.fft",
            "funcgrad.scipy.fftpack",
-           "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq", "funcgrad.scipy.interpolate",
-           "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.spatial",
+           "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq",
+           "funcgrad.scipy.cluster.hierarchy", "funcgrad.scipy.stats.qmc",
+           "funcgrad.scipy.interpolate",
+           "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.sparse.csgraph",
+           "funcgrad.scipy.spatial",
            "funcgrad.scipy.spatial.distance", "funcgrad.scipy.spatial.transform",
            "funcgrad.lax", "funcgrad.tree", "funcgrad.jit", "funcgrad.forward_ad",
            "funcgrad.autograd", "funcgrad.graph", "funcgrad.profiler"]

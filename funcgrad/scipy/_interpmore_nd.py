@@ -1,5 +1,5 @@
 """Interpolation of scattered data in ``ndim`` dimensions: ``NearestNDInterpolator``,
-``LinearNDInterpolator`` and ``griddata`` (``scipy.interpolate``'s).
+``LinearNDInterpolator`` (``scipy.interpolate``'s; ``griddata`` in :mod:`._griddata`).
 
 What is combinatorial is SciPy's: the nearest site (SciPy's ``cKDTree`` on known values;
 the least squared distance, by comparisons, under ``vmap``/``jit``), the Delaunay
@@ -18,7 +18,7 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
 
-__all__ = ["NearestNDInterpolator", "LinearNDInterpolator", "griddata"]
+__all__ = ["NearestNDInterpolator", "LinearNDInterpolator"]
 
 
 def _float(a):
@@ -188,44 +188,3 @@ class LinearNDInterpolator:
             mask = np.reshape(~inside, (-1,) + (1,) * (out.ndim - 1))
             out = fnp.where(mask, fnp.astype(fnp.asarray(self.fill_value), out.dtype), out)
         return fnp.reshape(out, tuple(xi.shape[:-1]) + tuple(self.values.shape[1:]))
-
-
-def griddata(points: Any, values: ArrayLike, xi: Any, method: str = "linear",
-             fill_value: float = np.nan, rescale: bool = False) -> Array:
-    """Interpolation of scattered data at ``xi`` (``scipy.interpolate.griddata``):
-    ``method`` 'nearest' (:class:`NearestNDInterpolator`) or 'linear'
-    (:class:`LinearNDInterpolator`); 1-d data go through :func:`interp1d` ('nearest'
-    extrapolates, as SciPy's), where 'cubic' works too.  'cubic' in 2-d
-    (Clough-Tocher) raises ``NotImplementedError``.  Differentiable in ``values``, and
-    for 'linear' in ``points`` and ``xi``.
-
-    >>> import numpy as np, funcgrad.scipy.interpolate as fi
-    >>> x = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    >>> fi.griddata(x, x.sum(axis=1), np.array([[0.5, 0.25]]))
-    array([0.75])
-    """
-    from ._interp1d import interp1d
-    points, values = _sites("griddata", points, values)
-    ndim = points.shape[1]
-    if ndim == 1 and method in ("nearest", "linear", "cubic"):
-        if isinstance(xi, tuple):
-            if len(xi) != 1:
-                raise ValueError("griddata: invalid number of dimensions in xi")
-            xi, = xi
-        order = np.argsort(np.asarray(concrete_values(points[:, 0], "griddata's sort of "
-                                                      "the points", "Call it outside jit.")))
-        line = interp1d(fnp.take(points[:, 0], order), fnp.take(values, order, axis=0),
-                        kind=method, axis=0, bounds_error=False,
-                        fill_value="extrapolate" if method == "nearest" else fill_value)
-        return line(xi)
-    if method == "nearest":
-        return NearestNDInterpolator(points, values, rescale=rescale)(xi)
-    if method == "linear":
-        return LinearNDInterpolator(points, values, fill_value=fill_value,
-                                    rescale=rescale)(xi)
-    if method == "cubic" and ndim == 2:
-        raise NotImplementedError("griddata: method='cubic' in 2-d (Clough-Tocher) is not "
-                                  "implemented; use method='linear', or RBFInterpolator "
-                                  "with kernel='cubic' for a smooth interpolant")
-    raise ValueError(f"griddata: Unknown interpolation method {method!r} for {ndim} "
-                     f"dimensional data")

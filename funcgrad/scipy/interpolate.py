@@ -190,9 +190,16 @@ __all__ += ["BPoly"]
 from ._interpmore_rbf import RBFInterpolator  # noqa: E402
 
 __all__ += ["RBFInterpolator"]
-from ._interpmore_nd import LinearNDInterpolator, NearestNDInterpolator, griddata  # noqa: E402
+from ._interpmore_nd import LinearNDInterpolator, NearestNDInterpolator  # noqa: E402
+from ._griddata import griddata  # noqa: E402
 
 __all__ += ["NearestNDInterpolator", "LinearNDInterpolator", "griddata"]
 from ._interpmore_bivariate import RectBivariateSpline, bisplev, bisplrep  # noqa: E402
 
 __all__ += ["RectBivariateSpline", "bisplrep", "bisplev"]
+from ._interpmore_clough import CloughTocher2DInterpolator  # noqa: E402
+
+__all__ += ["CloughTocher2DInterpolator"]
+from ._rbf_legacy import Rbf  # noqa: E402
+
+__all__ += ["Rbf"]

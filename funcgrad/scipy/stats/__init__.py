@@ -26,41 +26,41 @@ from typing import Optional
 
 import numpy as np
 
-from .. import numpy as fnp
-from ..primitives.structural import stop_gradient as _stop_gradient
-from . import _ppf
-from . import special as sp
-from . import _continuous_more as _more
-from ._continuous_more import (f, gumbel_l, gumbel_r, halfcauchy, halfnorm,  # noqa: F401
+from ... import numpy as fnp
+from ...primitives.structural import stop_gradient as _stop_gradient
+from .. import _ppf
+from .. import special as sp
+from .. import _continuous_more as _more
+from .._continuous_more import (f, gumbel_l, gumbel_r, halfcauchy, halfnorm,  # noqa: F401
                                invgamma, ksone, lognorm, lomax, pareto, rayleigh,
                                weibull_min)
-from . import _distn_more as _more2
-from ._distn_more import gamma_cdf, gamma_isf, gamma_logpdf, gamma_ppf, gamma_sf
-from ._distn_more import (betabinom, gennorm, multinomial, truncnorm, vonmises,  # noqa: F401
+from .. import _distn_more as _more2
+from .._distn_more import gamma_cdf, gamma_isf, gamma_logpdf, gamma_ppf, gamma_sf
+from .._distn_more import (betabinom, gennorm, multinomial, truncnorm, vonmises,  # noqa: F401
                           wrapcauchy)
-from ._kde import gaussian_kde  # noqa: F401
-from ._correlation import pearsonr, spearmanr  # noqa: F401
-from ._multivariate_t import multivariate_t  # noqa: F401
-from . import _moments
-from . import _stats_functions as _functions
-from ._stats_functions import ModeResult, mode, rankdata, sem  # noqa: F401
-from . import _stats_summary as _summary
-from ._distn import (_all, _multivariate_parameters, _support, rv_continuous, rv_discrete,
+from .._kde import gaussian_kde  # noqa: F401
+from .._correlation import pearsonr, spearmanr  # noqa: F401
+from .._multivariate_t import multivariate_t  # noqa: F401
+from .. import _moments
+from .. import _stats_functions as _functions
+from .._stats_functions import ModeResult, mode, rankdata, sem  # noqa: F401
+from .. import _stats_summary as _summary
+from .._distn import (_all, _multivariate_parameters, _support, rv_continuous, rv_discrete,
                      rv_frozen)
-from ..typing import Array, ArrayLike
-from . import (_statstests_ks, _statstests_ranks, _statstests_regress, _statstests_summary,
+from ...typing import Array, ArrayLike
+from .. import (_statstests_ks, _statstests_ranks, _statstests_regress, _statstests_summary,
                _statstests_tests)
-from ._statstests_summary import (describe, gstd, gzscore, iqr,  # noqa: F401
+from .._statstests_summary import (describe, gstd, gzscore, iqr,  # noqa: F401
                                   median_abs_deviation, percentileofscore, pmean,
                                   scoreatpercentile, sigmaclip, tmax, tmean, tmin, trim1,
                                   trim_mean, trimboth, tsem, tstd, tvar, zmap)
-from ._statstests_tests import (chisquare, f_oneway, jarque_bera, kurtosistest,  # noqa: F401
+from .._statstests_tests import (chisquare, f_oneway, jarque_bera, kurtosistest,  # noqa: F401
                                 normaltest, pointbiserialr, power_divergence, skewtest,
                                 ttest_1samp, ttest_ind, ttest_ind_from_stats, ttest_rel)
-from ._statstests_regress import linregress, siegelslopes, theilslopes  # noqa: F401
-from ._statstests_ranks import kendalltau, mannwhitneyu, wilcoxon  # noqa: F401
-from ._statstests_ks import ks_1samp, ks_2samp, kstest  # noqa: F401
-from ._kstwo import kstwo  # noqa: F401
+from .._statstests_regress import linregress, siegelslopes, theilslopes  # noqa: F401
+from .._statstests_ranks import kendalltau, mannwhitneyu, wilcoxon  # noqa: F401
+from .._statstests_ks import ks_1samp, ks_2samp, kstest  # noqa: F401
+from .._kstwo import kstwo  # noqa: F401
 
 __all__ = ["norm", "t", "cauchy", "laplace", "logistic", "expon", "gamma", "beta", "chi2",
            "uniform", "multivariate_normal", "dirichlet", "poisson", "bernoulli", "binom",
@@ -435,7 +435,7 @@ class _multivariate_normal:
         return fnp.squeeze(out) if 1 in out.shape else out  # (SciPy's _squeeze_output)
 
     def _singular_logpdf(self, x, cov, d):
-        from ._spectral import pinvh
+        from .._spectral import pinvh
         cov = self._symmetric(cov)
         keep, rank, log_pdet, eps, cond = self._pseudo(cov)
         maha = fnp.sum((x @ pinvh(cov, atol=0.0, rtol=cond)) * x, axis=-1)
@@ -525,35 +525,58 @@ del _name, _mean, _var, _entropy
 
 
 # (imported last: multivariate_normal's entropy method is a different function)
-from ._stats_summary import (entropy, gmean, hmean, kurtosis, moment, skew,  # noqa: E402,F401
+from .._stats_summary import (entropy, gmean, hmean, kurtosis, moment, skew,  # noqa: E402,F401
                              variation, zscore)
 
 # (more distributions, each declared in its own module: see their docstrings)
-from ._statsdists_closed import (anglit, arcsine, bradford, cosine, dweibull,  # noqa: E402,F401
+from .._statsdists_closed import (anglit, arcsine, bradford, cosine, dweibull,  # noqa: E402,F401
                                  genextreme, genpareto, hypsecant, powerlaw, semicircular,
                                  trapezoid, triang)
-from ._statsdists_tails import (alpha, burr, burr12, crystalball, exponpow,  # noqa: E402,F401
+from .._statsdists_tails import (alpha, burr, burr12, crystalball, exponpow,  # noqa: E402,F401
                                 exponweib, fisk, foldcauchy, genlogistic, gompertz,
                                 halflogistic, kappa3, levy, levy_l, loguniform, moyal,
                                 reciprocal, truncexpon, weibull_max)
-from ._statsdists_special import (betaprime, chi, erlang, exponnorm, foldnorm,  # noqa: E402,F401
+from .._statsdists_special import (betaprime, chi, erlang, exponnorm, foldnorm,  # noqa: E402,F401
                                   gengamma, invgauss, loggamma, maxwell, nakagami, rice,
                                   skewnorm, wald)
-from ._statsdists_discrete import (betanbinom, boltzmann, dlaplace, hypergeom,  # noqa: E402,F401
+from .._statsdists_discrete import (betanbinom, boltzmann, dlaplace, hypergeom,  # noqa: E402,F401
                                    logser, planck, randint, skellam, yulesimon, zipf, zipfian)
-from . import (_statsdists_closed, _statsdists_discrete, _statsdists_special,  # noqa: E402
+from .. import (_statsdists_closed, _statsdists_discrete, _statsdists_special,  # noqa: E402
                _statsdists_tails)
 __all__ += (_statsdists_closed.__all__ + _statsdists_tails.__all__ + _statsdists_special.__all__
             + _statsdists_discrete.__all__)
+from . import qmc  # noqa: E402,F401  (SciPy's scipy.stats.qmc)
+
+# (hypothesis tests: equal spread, ranks and counts, p-values; see their modules)
+from .._statshyp_spread import alexandergovern, bartlett, levene  # noqa: E402,F401
+from .._statshyp_ranks import (ansari, brunnermunzel, bws_test,  # noqa: E402,F401
+                               chatterjeexi, cramervonmises_2samp, fligner,
+                               friedmanchisquare, kruskal, median_test, mood,
+                               page_trend_test)
+from .._statshyp_pvalues import combine_pvalues, false_discovery_control  # noqa: E402,F401
+from .._statshyp_pvalues import __getattr__  # noqa: E402,F401  (SciPy's warning classes)
+from .._statshyp_counts import (anderson_ksamp, barnard_exact, binomtest,  # noqa: E402,F401
+                                boschloo_exact, dunnett, fisher_exact, logrank,
+                                multiscale_graphcorr, poisson_means_test, quantile_test)
+from .. import (_statshyp_counts, _statshyp_pvalues, _statshyp_ranks,  # noqa: E402
+                _statshyp_spread)
+__all__ += (_statshyp_spread.__all__ + _statshyp_ranks.__all__ + _statshyp_pvalues.__all__
+            + _statshyp_pvalues.SCIPY_CLASSES + _statshyp_counts.__all__)
+from . import contingency  # noqa: E402
+from .contingency import chi2_contingency  # noqa: E402,F401
+__all__ += ["chi2_contingency", "contingency"]
+from .._statshyp_fit import anderson, cramervonmises, epps_singleton_2samp  # noqa: E402,F401
+from .. import _statshyp_fit  # noqa: E402
+__all__ += _statshyp_fit.__all__
 
 # (session 23: the noncentral distributions and more, each module's docstring says how)
-from ._statsdists2_noncentral import ncf, nct, ncx2  # noqa: E402,F401
-from ._statsdists2_closed import (dgamma, fatiguelife, genexpon,  # noqa: E402,F401
-                                  genhalflogistic, gibrat, invweibull, johnsonsb, johnsonsu,
-                                  laplace_asymmetric, loglaplace, powerlognorm, powernorm)
-from ._statsdists2_more import argus, jf_skew_t, kstwobign, mielke  # noqa: E402,F401
-from ._statsdists2_discrete import nhypergeom  # noqa: E402,F401
-from . import (_statsdists2_closed, _statsdists2_discrete, _statsdists2_more,  # noqa: E402
-               _statsdists2_noncentral)
+from .._statsdists2_noncentral import ncf, nct, ncx2  # noqa: E402,F401
+from .._statsdists2_closed import (dgamma, fatiguelife, genexpon,  # noqa: E402,F401
+                                   genhalflogistic, gibrat, invweibull, johnsonsb, johnsonsu,
+                                   laplace_asymmetric, loglaplace, powerlognorm, powernorm)
+from .._statsdists2_more import argus, jf_skew_t, kstwobign, mielke  # noqa: E402,F401
+from .._statsdists2_discrete import nhypergeom  # noqa: E402,F401
+from .. import (_statsdists2_closed, _statsdists2_discrete, _statsdists2_more,  # noqa: E402
+                _statsdists2_noncentral)
 __all__ += (_statsdists2_noncentral.__all__ + _statsdists2_closed.__all__
             + _statsdists2_more.__all__ + _statsdists2_discrete.__all__)
