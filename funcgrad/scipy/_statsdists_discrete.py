@@ -9,9 +9,10 @@ NotImplementedError); the integer counts (``randint``'s bounds, ``hypergeom``'s
 ``M, n, N``, ``zipfian``'s ``n``, ``boltzmann``'s ``N``) are not differentiable.  The
 quantiles are SciPy's (a step function, derivative 0).  ``hypergeom``'s and
 ``zipfian``'s CDFs are sums over the support, whose length must be a plain value (not
-under ``jit`` or ``vmap``); ``betanbinom`` and ``skellam`` offer ``logpmf``, ``pmf`` and
-their moments, not ``cdf`` (SciPy's sums an infinite series, and goes through the
-noncentral chi-square, which funcgrad.scipy.special does not have).
+under ``jit`` or ``vmap``); ``betanbinom`` offers ``logpmf``, ``pmf`` and its moments,
+not ``cdf`` (SciPy's sums an infinite series); ``skellam``'s CDF is SciPy's, through the
+noncentral chi-square (:mod:`._special_noncentral`), and its quantiles are searched
+between Cantelli's bounds on both sides.
 """
 import copy
 import math
@@ -24,6 +25,7 @@ from ..numpy._convert import concrete_values
 from . import special as sp
 from ._distn import _all, _support, rv_discrete
 from ._moments import _above
+from ._special_noncentral import ncx2_tail
 
 __all__ = ["randint", "hypergeom", "zipf", "zipfian", "logser", "boltzmann", "planck",
            "dlaplace", "yulesimon", "betanbinom", "skellam"]
@@ -332,9 +334,47 @@ def _skellam_logpmf(k, mu1, mu2):
                     + fnp.log(sp.ive(fnp.abs(s), z)) + z)
 
 
+def _skellam_tail(upper):
+    """The CDF (``upper``: survival function) as SciPy's, by the noncentral chi-square:
+    ``P(X <= k) = ncx2.cdf(2 mu2; -2k, 2 mu1)`` for ``k < 0`` and ``ncx2.sf(2 mu1;
+    2(k + 1), 2 mu2)`` for ``k >= 0`` (each tail its own series: no ``1 - cdf``)."""
+    def f(k, mu1, mu2):
+        c = fnp.floor(k)
+        left = fnp.less(c, 0)
+        lk, rk = fnp.where(left, c, -1.0), fnp.where(left, 0.0, c)  # (the double where)
+        return fnp.where(left, ncx2_tail(2.0 * mu2, -2.0 * lk, 2.0 * mu1, upper),
+                         ncx2_tail(2.0 * mu1, 2.0 * (rk + 1.0), 2.0 * mu2, not upper))
+    return f
+
+
+class _searched_both_ways(rv_discrete):
+    """A discrete distribution on all the integers whose quantiles are searched between
+    Cantelli's bounds on both sides of the mean (``sigma**2 / (sigma**2 + t**2)`` bounds
+    the mass beyond ``mean -+ t``)."""
+
+    def _quantile(self, q, args, kwds, upper):
+        from ._discrete_quantiles import quantile
+        shape, (loc, _), ok = self._args(args, kwds)
+        q = fnp.asarray(q, dtype=np.float64)
+        inside = _all(fnp.greater(q, 0), fnp.less(q, 1))
+        qs = fnp.stop_gradient(fnp.where(inside, q, 0.5))
+        plain = [fnp.stop_gradient(s) for s in shape]
+        mean, var = self._mean(*plain), self._var(*plain)
+        below, above = (1.0 - qs, qs) if upper else (qs, 1.0 - qs)  # (the two tails' mass)
+        low = fnp.floor(mean - fnp.sqrt(var * (1.0 - below) / below)) - 1.0
+        high = fnp.ceil(mean + fnp.sqrt(var * (1.0 - above) / above)) + 1.0
+        searched = copy.copy(self)
+        searched._bounded, searched._bounds = True, lambda *s: (low, high)
+        out = quantile(searched, q, shape, loc, ok, upper)
+        ends = fnp.where(fnp.equal(q, 0), math.inf if upper else -math.inf,
+                         fnp.where(fnp.equal(q, 1), -math.inf if upper else math.inf, out))
+        return fnp.where(inside, out, ends)
+
+
 # (mu1, mu2 > 0: SciPy's takes 0 too, and its masses are NaN there)
-skellam = rv_discrete(
+skellam = _searched_both_ways(
     "skellam", shapes=("mu1", "mu2"), _logpmf=_skellam_logpmf,
+    _cdf=_skellam_tail(False), _sf=_skellam_tail(True),
     _mean=lambda mu1, mu2: mu1 - mu2, _var=lambda mu1, mu2: mu1 + mu2)
 
 

@@ -103,6 +103,11 @@ from ._specialmore_elementary import (cosdg, cotdg, diric, ellipj, hyperu,  # no
                                       voigt_profile, wrightomega, zetac)
 from ._specialmore_integer import euler, factorial2, factorialk, perm, stirling2  # noqa: F401
 from ._special_airy import airy, airye  # noqa: F401
+from . import _special_noncentral as _noncentral, _special_noncentral_inv as _noncentral_inv
+from ._special_noncentral import chndtr, ncfdtr, nctdtr  # noqa: F401
+from ._special_noncentral_inv import (chndtridf, chndtrinc, chndtrix, ncfdtri,  # noqa: F401
+                                      ncfdtridfd, ncfdtridfn, ncfdtrinc, nctdtridf,
+                                      nctdtrinc, nctdtrit)
 from ._special_legendre import (legendre_p, legendre_p_all, sph_legendre_p,  # noqa: F401
                                 sph_legendre_p_all)
 from ._specialmore_roots import (c_roots, cg_roots, h_roots, he_roots, j_roots,  # noqa: F401
@@ -632,6 +637,13 @@ __all__ += ([n for n in _bessel_more.__all__ + _elementary_more.__all__
             + _integer_more.__all__ + _roots.__all__ + ["airy", "airye", "legendre_p",
                                                         "legendre_p_all", "sph_legendre_p",
                                                         "sph_legendre_p_all"])
+
+
+# the noncentral distribution functions and their inverses (SciPy ufuncs: out= as above)
+for _name in _noncentral.__all__ + _noncentral_inv.__all__:
+    globals()[_name] = _with_out(globals()[_name])
+del _name
+__all__ += _noncentral.__all__ + _noncentral_inv.__all__
 
 
 def __getattr__(name: str) -> Any:

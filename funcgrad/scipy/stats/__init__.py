@@ -568,3 +568,15 @@ __all__ += ["chi2_contingency", "contingency"]
 from .._statshyp_fit import anderson, cramervonmises, epps_singleton_2samp  # noqa: E402,F401
 from .. import _statshyp_fit  # noqa: E402
 __all__ += _statshyp_fit.__all__
+
+# (session 23: the noncentral distributions and more, each module's docstring says how)
+from .._statsdists2_noncentral import ncf, nct, ncx2  # noqa: E402,F401
+from .._statsdists2_closed import (dgamma, fatiguelife, genexpon,  # noqa: E402,F401
+                                   genhalflogistic, gibrat, invweibull, johnsonsb, johnsonsu,
+                                   laplace_asymmetric, loglaplace, powerlognorm, powernorm)
+from .._statsdists2_more import argus, jf_skew_t, kstwobign, mielke  # noqa: E402,F401
+from .._statsdists2_discrete import nhypergeom  # noqa: E402,F401
+from .. import (_statsdists2_closed, _statsdists2_discrete, _statsdists2_more,  # noqa: E402
+                _statsdists2_noncentral)
+__all__ += (_statsdists2_noncentral.__all__ + _statsdists2_closed.__all__
+            + _statsdists2_more.__all__ + _statsdists2_discrete.__all__)
