@@ -65,6 +65,13 @@ from .._signalmore_spectral import coherence, periodogram, spectrogram  # noqa: 
 from .._signalmore_waveforms import (chirp, correlation_lags, gausspulse,  # noqa: F401
                                      sawtooth, square, unit_impulse)
 from .._signalmore_getwindow import get_window  # noqa: F401
+from .._ltisys_convert import (abcd_normalize, cont2discrete, ss2tf, ss2zpk,  # noqa: F401
+                               tf2ss, zpk2ss)
+from .._ltisys_freq import (bode, dbode, dfreqresp, findfreqs, freqresp,  # noqa: F401
+                            freqs, freqs_zpk)
+from .._ltisys_response import dimpulse, dlsim, dstep, impulse, lsim, step  # noqa: F401
+from .._ltisys_systems import (StateSpace, TransferFunction, ZerosPolesGain,  # noqa: F401
+                               dlti, lti)
 from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
@@ -81,7 +88,11 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "argrelextrema", "argrelmax", "argrelmin", "normalize", "tf2zpk", "zpk2tf",
            "tf2sos", "sos2tf", "zpk2sos", "sos2zpk", "bilinear", "bilinear_zpk", "lp2lp",
            "lp2hp", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk", "lp2bs_zpk", "iirnotch",
-           "iirpeak", "lp2bp", "lp2bs"]
+           "iirpeak", "lp2bp", "lp2bs",
+           "tf2ss", "ss2tf", "zpk2ss", "ss2zpk", "abcd_normalize", "cont2discrete", "lti",
+           "dlti", "StateSpace", "TransferFunction", "ZerosPolesGain", "lsim", "step",
+           "impulse", "dlsim", "dstep", "dimpulse", "freqresp", "dfreqresp", "bode", "dbode",
+           "freqs", "freqs_zpk", "findfreqs"]
 
 _MODES = ("full", "same", "valid")
 
