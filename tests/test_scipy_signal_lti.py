@@ -34,6 +34,8 @@ def _flat(out):
     if isinstance(out, (tuple, list)):
         return np.concatenate([_flat(o) for o in out]) if len(out) else np.zeros(0)
     f = np.ravel(np.asarray(out))
+    if f.dtype.kind == "V":  # (the float0 tangent of an integer output: zero)
+        return np.zeros(f.shape)
     return np.concatenate([f.real, f.imag]) if np.iscomplexobj(f) else f.astype(float)
 
 
@@ -248,7 +250,8 @@ def test_systems_convert_and_respond_as_scipys(make):
         x, y = getattr(ours, conversion)(), getattr(theirs, conversion)()
         assert type(x).__name__ == type(y).__name__
         for name in names:
-            assert_close(getattr(x, name), getattr(y, name), 1e-12, 1e-14, what=name)
+            assert_close(_flat(getattr(x, name)), _flat(getattr(y, name)), 1e-12, 1e-14,
+                         what=name)
     assert_close(_flat(np.sort_complex(ours.poles)), _flat(np.sort_complex(theirs.poles)), 1e-12)
     for method, kwargs in (("step", {}), ("impulse", {}), ("bode", {"n": 5}),
                            ("freqresp", {"n": 5})):
@@ -279,3 +282,89 @@ def test_state_space_arithmetic_equals_scipys():
             assert_close(getattr(x, name), getattr(y, name), 1e-14, what=name)
     with pytest.raises(TypeError, match="different `dt`"):
         fss.StateSpace(AD, B2, C2, D2, dt=0.1) * fss.StateSpace(AD, B2, C2, D2, dt=0.2)
+
+
+# --- partial fractions ---------------------------------------------------------------------
+
+PARTIAL_FRACTIONS = [
+    ("residue", lambda m, b, a: m.residue(b, a), ([1.0, 0.5, 3.0], [2.0, 3.0, 1.0, 0.5])),
+    ("residue direct term", lambda m, b, a: m.residue(b, a), ([1.0, 2.0, 3.0, 4.0],
+                                                              [1.0, 3.0, 2.0])),
+    ("residue complex poles", lambda m, b, a: m.residue(b, a), ([2.0, 1.0], [1.0, 1.0, 1.0])),
+    ("residuez", lambda m, b, a: m.residuez(b, a), ([1.0, 2.0, 3.0, 4.0], [1.0, -0.5, 0.06])),
+    ("residuez longer den", lambda m, b, a: m.residuez(b, a), ([1.0, 0.5],
+                                                               [1.0, 0.1, 0.2, 0.3])),
+    ("invres", lambda m, r, p, k: m.invres(r, p, k), ([1.0, 2.0, 3.0], [-1.0, -1.0, -2.0],
+                                                      [1.0, 2.0])),
+    ("invresz", lambda m, r, p, k: m.invresz(r, p, k), ([0.5, 1.0, 2.0], [0.5, 0.5, -0.3],
+                                                        [0.0, 1.0])),
+    ("unique_roots avg", lambda m, p: m.unique_roots(p, rtype="avg"), ([1.0, 2.0, 1.0005,
+                                                                         3.0],)),
+    ("unique_roots max", lambda m, p: m.unique_roots(p, tol=1e-2, rtype="max"),
+     ([3.0, 1.0, 2.0, 1.005, 0.999],)),
+]
+
+
+@pytest.mark.parametrize("what,call,params", PARTIAL_FRACTIONS,
+                         ids=[c[0] for c in PARTIAL_FRACTIONS])
+def test_partial_fractions_equal_scipys_and_differentiate(what, call, params):
+    _check(lambda *p: call(fss, *p), lambda *p: call(ss, *p), params, what)
+
+
+def test_residue_of_plain_coefficients_is_scipys_and_repeated_poles_refuse_derivatives():
+    b, a = [1.0, 0.0], [1.0, 2.0, 1.0]  # a double pole at -1
+    for x, y in zip(fss.residue(b, a), ss.residue(b, a)):
+        assert_close(x, y, 1e-12)
+    with pytest.raises(ValueError, match="repeated pole"):
+        fg.grad(lambda a: fnp.sum(fss.residue(b, a)[0]))(np.array(a))
+    with pytest.raises(ValueError, match="rtype"):
+        fss.unique_roots([1.0, 2.0], rtype="median")
+    # trailing zeros are trimmed on the values (a change of length, so values only)
+    b, a = np.array([1.0, 0.5, 0.0]), np.array([1.0, 0.1, 0.2, 0.0])
+    traced, _ = fg.jvp(fss.residuez, (b, a), (np.zeros(3), np.zeros(4)))
+    assert_close(_flat(traced), _flat(ss.residuez(b, a)), 1e-12)
+
+
+# --- analog prototypes and pole placement -----------------------------------------------------
+
+PROTOTYPES = [("buttap", lambda m, N: m.buttap(N)), ("cheb1ap", lambda m, N: m.cheb1ap(N, 0.5)),
+              ("cheb2ap", lambda m, N: m.cheb2ap(N, 30.0)),
+              ("ellipap", lambda m, N: m.ellipap(N, 0.5, 30.0)),
+              ("besselap", lambda m, N: m.besselap(N, norm="mag"))]
+
+
+@pytest.mark.parametrize("name,call", PROTOTYPES, ids=[p[0] for p in PROTOTYPES])
+def test_prototypes_equal_scipys(name, call):
+    for N in (0, 1, 4, 5):
+        for x, y in zip(call(fss, N), call(ss, N)):
+            assert np.shape(x) == np.shape(y)
+            assert_close(_flat(x), _flat(y), 1e-12, 1e-14, what=f"{name}({N})")
+    with pytest.raises(ValueError, match="nonnegative integer"):
+        call(fss, 2.5)
+
+
+def test_chebyshev_prototypes_differentiate_in_the_ripple():
+    for N in (3, 4):
+        _check(lambda rp: fss.cheb1ap(N, rp)[1:], lambda rp: ss.cheb1ap(N, float(rp))[1:],
+               (0.7,), f"cheb1ap({N})")
+        _check(lambda rs: fss.cheb2ap(N, rs)[1:], lambda rs: ss.cheb2ap(N, float(rs))[1:],
+               (35.0,), f"cheb2ap({N})")
+    with pytest.raises(TypeError, match="ellipap: rp carries a derivative"):
+        fg.grad(lambda rp: fss.ellipap(3, rp, 40.0)[2])(1.0)
+
+
+def test_place_poles_is_scipys_and_refuses_derivatives():
+    A = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [-1.0, -2.0, -3.0]])
+    B = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    ours, theirs = fss.place_poles(A, B, [-1.0, -2.0, -3.0]), ss.place_poles(A, B, [-1.0, -2.0,
+                                                                                     -3.0])
+    assert_close(ours.gain_matrix, theirs.gain_matrix, 1e-12)
+    assert_close(np.sort(ours.computed_poles), [-3.0, -2.0, -1.0], 1e-9)
+    with pytest.raises(TypeError, match="place_poles: A carries a derivative"):
+        fg.grad(lambda a: fss.place_poles(a, B, [-1.0, -2.0, -3.0]).gain_matrix[0, 0])(A)
+
+
+def test_bad_coefficients_is_scipys_warning():
+    assert fss.BadCoefficients is ss.BadCoefficients
+    with pytest.warns(fss.BadCoefficients):
+        fss.tf2ss([1e-20, 1.0], [1.0, 1.0])
