@@ -204,6 +204,8 @@ FREQUENCY = [
      ([1.0, 0.5, 0.2], [1.0, -0.3])),
     ("dfreqresp zpk", lambda m, p: m.dfreqresp(([0.5], p, 1.5, 0.1), w=W), ([0.2, -0.4],)),
     ("dbode ss", lambda m, a: m.dbode((a, B2, C2, D2, 0.1), w=W), (AD,)),
+    # a negative response at w = 0: the phase is -180 degrees as SciPy's, not +180
+    ("dbode negative dc", lambda m, b: m.dbode((b, [-1.0, 0.5], 0.1), n=4), ([1.0, 0.3],)),
 ]
 
 

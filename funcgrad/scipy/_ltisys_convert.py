@@ -30,7 +30,7 @@ from ._signalmore_lti import normalize, tf2zpk, zpk2tf
 __all__ = ["abcd_normalize", "tf2ss", "ss2tf", "zpk2ss", "ss2zpk", "cont2discrete"]
 
 
-def _floating(x):
+def _floating(x: Any) -> Any:
     x = asarray(x)
     return fnp.astype(x, np.float64) if x.dtype.kind in "biu" else x
 
@@ -53,24 +53,25 @@ def abcd_normalize(A: Optional[ArrayLike] = None, B: Optional[ArrayLike] = None,
         raise ValueError("Dimension p is undefined for parameters B = D = None!")
     if C is None and D is None:
         raise ValueError("Dimension q is undefined for parameters C = D = None!")
-    A, B, C, D = (fnp.atleast_2d(asarray(M)) if M is not None else np.zeros((0, 0))
-                  for M in (A, B, C, D))
-    for name, M in zip("ABCD", (A, B, C, D)):
+    matrices: list[Any] = [fnp.atleast_2d(asarray(M)) if M is not None else np.zeros((0, 0))
+                           for M in (A, B, C, D)]
+    a, b, c, d = matrices
+    for name, M in zip("ABCD", matrices):
         if M.ndim != 2:
             raise ValueError(f"Parameter {name} must be at most 2-d, got shape {M.shape}")
-    n = A.shape[0] or B.shape[0] or C.shape[1] or 0
-    p = B.shape[1] or D.shape[1] or 0
-    q = C.shape[0] or D.shape[0] or 0
-    A = np.zeros((n, n)) if A.size == 0 else A
-    B = np.zeros((n, p)) if B.size == 0 else B
-    C = np.zeros((q, n)) if C.size == 0 else C
-    D = np.zeros((q, p)) if D.size == 0 else D
-    for name, M, shape in (("A", A, (n, n)), ("B", B, (n, p)), ("C", C, (q, n)),
-                           ("D", D, (q, p))):
+    n = a.shape[0] or b.shape[0] or c.shape[1] or 0
+    p = b.shape[1] or d.shape[1] or 0
+    q = c.shape[0] or d.shape[0] or 0
+    a = np.zeros((n, n)) if a.size == 0 else a
+    b = np.zeros((n, p)) if b.size == 0 else b
+    c = np.zeros((q, n)) if c.size == 0 else c
+    d = np.zeros((q, p)) if d.size == 0 else d
+    for name, M, shape in (("A", a, (n, n)), ("B", b, (n, p)), ("C", c, (q, n)),
+                           ("D", d, (q, p))):
         if tuple(M.shape) != shape:
             raise ValueError(f"Parameter {name} has shape {tuple(M.shape)} but should be "
                              f"{shape}!")
-    return A, B, C, D
+    return a, b, c, d
 
 
 def tf2ss(num: ArrayLike, den: ArrayLike) -> tuple[Array, Array, Array, Array]:
@@ -108,7 +109,7 @@ def tf2ss(num: ArrayLike, den: ArrayLike) -> tuple[Array, Array, Array, Array]:
     return A, B, C, D
 
 
-def _system_matrices(A, B, C, D):
+def _system_matrices(A: Any, B: Any, C: Any, D: Any) -> tuple[Any, Any, Any, Any]:
     A, B, C, D = abcd_normalize(A, B, C, D)
     A, B, C, D = (_floating(M) for M in (A, B, C, D))
     return A, B, C, D
@@ -126,22 +127,22 @@ def ss2tf(A: ArrayLike, B: ArrayLike, C: ArrayLike, D: ArrayLike, input: int = 0
     >>> np.round(num, 12) + 0.0, np.round(den, 12) + 0.0
     (array([[1., 3., 3.]]), array([1., 2., 1.]))
     """
-    A, B, C, D = _system_matrices(A, B, C, D)
-    nout, nin = D.shape
+    a, b, c, d = _system_matrices(A, B, C, D)
+    nout, nin = d.shape
     if input >= nin:
         raise ValueError("System does not have the input specified.")
-    B, D = B[:, input:input + 1], D[:, input:input + 1]
+    b, d = b[:, input:input + 1], d[:, input:input + 1]
     den: Any
     try:
-        den = fnp.poly(A)
+        den = fnp.poly(a)
     except ValueError:
         den = 1
-    if B.size == 0 and C.size == 0:
-        num = fnp.ravel(D)
-        if D.size == 0 and A.size == 0:
+    if b.size == 0 and c.size == 0:
+        num = fnp.ravel(d)
+        if d.size == 0 and a.size == 0:
             den = []
         return num, den
-    rows = [fnp.poly(A - B @ C[k:k + 1, :]) + (D[k] - 1) * den for k in range(nout)]
+    rows = [fnp.poly(a - b @ c[k:k + 1, :]) + (d[k] - 1) * den for k in range(nout)]
     return fnp.stack(rows), den
 
 

@@ -10,10 +10,14 @@ frequencies are whole decades chosen from the roots: a step function of the syst
 they are plain numbers (derivative zero) computed from its values.  ``bode``'s phase is
 unwrapped by adding multiples of 360 degrees, which does not change its derivative.
 
-SciPy evaluates a state-space system (and a transfer-function tuple) through its zeros
-and poles; here a state-space system goes through ``ss2tf`` and a transfer function is
-evaluated as one, which needs no roots (so it traces under ``jit``/``vmap``) and agrees
-with SciPy's values to rounding.  Systems are tuples or the objects of
+SciPy evaluates a continuous state-space system (and a transfer-function tuple) through
+its zeros and poles; here a state-space system goes through ``ss2tf`` and a transfer
+function is evaluated as one, which needs no roots (so it traces under ``jit``/``vmap``)
+and agrees with SciPy's values to rounding.  Transfer functions are normalised as SciPy's
+system objects are (``den[0] == 1``; under ``jit`` only scaled, as leading zeros cannot
+be trimmed there), and the discrete response is SciPy's Horner recursion in ``1/z``: the
+sign of a zero imaginary part, which decides whether a negative real response has phase
++180 or -180 degrees in ``dbode``, is then SciPy's too.  Systems are tuples or the objects of
 :mod:`._ltisys_systems`, read through their attributes (see :mod:`._ltisys_response`).
 """
 import numbers
@@ -22,10 +26,11 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .. import numpy as fnp
-from ..numpy._convert import asarray, concrete_values
+from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
 from ._ltisys_convert import _system_matrices, ss2tf
 from ._signalmore_fir import freqz, freqz_zpk
+from ._signalmore_lti import normalize
 
 __all__ = ["findfreqs", "freqs", "freqs_zpk", "freqresp", "bode", "dfreqresp", "dbode"]
 
@@ -109,19 +114,21 @@ def freqs_zpk(z: ArrayLike, p: ArrayLike, k: ArrayLike, worN: Any = 200
     >>> np.round(h, 6)
     array([1. +0.j , 0.5-0.5j])
     """
-    z, p, k = fnp.atleast_1d(asarray(z)), fnp.atleast_1d(asarray(p)), asarray(k)
+    z_: Any = fnp.atleast_1d(asarray(z))
+    p_: Any = fnp.atleast_1d(asarray(p))
+    k = asarray(k)
     if k.size > 1:
         raise ValueError("k must be a single scalar gain")
     if worN is None:
-        w: Any = findfreqs(z, p, 200, kind="zp")
+        w: Any = findfreqs(z_, p_, 200, kind="zp")
     elif _is_count(worN):
-        w = findfreqs(z, p, worN, kind="zp")
+        w = findfreqs(z_, p_, worN, kind="zp")
     else:
         w = worN
     w = fnp.atleast_1d(asarray(w))
     s = 1j * w
-    num = fnp.prod(s[:, None] - z[None, :], axis=1)
-    den = fnp.prod(s[:, None] - p[None, :], axis=1)
+    num = fnp.prod(s[:, None] - z_[None, :], axis=1)
+    den = fnp.prod(s[:, None] - p_[None, :], axis=1)
     return w, fnp.reshape(k, ()) * num / den
 
 
@@ -134,9 +141,13 @@ def _siso(name, parts):
             raise ValueError(f"{name} requires a SISO (single input, single output) system.")
         parts = ss2tf(A, B, C, D)
     if len(parts) == 2:
-        # (not normalised: leading zeros and the scale of den leave the ratio unchanged,
-        # in powers of 1/z as well, and need no values, so this traces under jit)
         num, den = (fnp.atleast_1d(asarray(c)) for c in parts)
+        if is_concrete(num) and is_concrete(den):
+            num, den = normalize(num, den)  # (as SciPy's systems are: den[0] == 1)
+        else:
+            # under jit the leading zeros cannot be trimmed; they leave the ratio
+            # unchanged, in powers of 1/z as well
+            num, den = num / den[0], den / den[0]
         if num.ndim > 1 and num.shape[0] != 1:
             raise ValueError(f"{name} requires a SISO (single input, single output) system.")
         return "ba", fnp.ravel(num), den
@@ -177,9 +188,11 @@ def freqresp(system: Any, w: Optional[ArrayLike] = None, n: int = 10000
     array([1. +0.j , 0.5-0.5j])
     """
     parts, _ = _parts(system, "freqresp", False)
-    kind, *arrays = _siso("freqresp() ", parts)
+    kind, *arrays = _siso("freqresp()", parts)
     worN = w if w is not None else n
-    return freqs(*arrays, worN=worN) if kind == "ba" else freqs_zpk(*arrays, worN=worN)
+    if kind == "ba":
+        return freqs(arrays[0], arrays[1], worN=worN)
+    return freqs_zpk(arrays[0], arrays[1], arrays[2], worN=worN)
 
 
 def bode(system: Any, w: Optional[ArrayLike] = None, n: int = 100
@@ -214,7 +227,7 @@ def dfreqresp(system: Any, w: Optional[ArrayLike] = None, n: int = 10000,
     kind, *arrays = _siso("dfreqresp", parts)
     worN = w if w is not None else n
     if kind == "zpk":
-        return freqz_zpk(*arrays, worN=worN, whole=whole)
+        return freqz_zpk(arrays[0], arrays[1], arrays[2], worN=worN, whole=whole)
     num, den = arrays
     # (powers of z to powers of 1/z: the shorter polynomial is padded at the front)
     diff = num.shape[0] - den.shape[0]
@@ -222,7 +235,23 @@ def dfreqresp(system: Any, w: Optional[ArrayLike] = None, n: int = 10000,
         den = fnp.concatenate([np.zeros(diff, den.dtype), den])
     elif diff < 0:
         num = fnp.concatenate([np.zeros(-diff, num.dtype), num])
-    return freqz(num, den, worN=worN, whole=whole)
+    if den.shape[0] == 1:
+        return freqz(num, den, worN=worN, whole=whole)
+    if _is_count(worN):
+        w = np.linspace(0, 2 * np.pi if whole else np.pi, worN, endpoint=False)
+    else:
+        w = 2 * np.pi * fnp.atleast_1d(asarray(worN)) / (2 * np.pi)  # (SciPy's rounding)
+    # SciPy's Horner recursion in 1/z, in its order: the signed zero of the imaginary part
+    # at w = 0 decides whether a negative real response has phase +180 or -180 degrees
+    zm1 = fnp.exp(-1j * w)
+    return w, _in_inverse_powers(num, zm1) / _in_inverse_powers(den, zm1)
+
+
+def _in_inverse_powers(c, zm1):
+    out = c[-1] + zm1 * 0
+    for i in range(2, c.shape[0] + 1):
+        out = c[-i] + out * zm1
+    return out
 
 
 def dbode(system: Any, w: Optional[ArrayLike] = None, n: int = 100

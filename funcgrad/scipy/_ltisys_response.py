@@ -117,51 +117,52 @@ def lsim(system: Any, U: Optional[ArrayLike], T: ArrayLike, X0: Optional[ArrayLi
     -0.593994
     """
     A, B, C, D = _continuous(system, "lsim")
-    T = fnp.atleast_1d(asarray(T))
-    if T.ndim != 1:
+    times_out: Any = fnp.atleast_1d(asarray(T))
+    U_: Any = U
+    if times_out.ndim != 1:
         raise ValueError("T must be a rank-1 array.")
-    times = concrete_values(T, "lsim (the check that T is equally spaced)",
+    times = concrete_values(times_out, "lsim (the check that T is equally spaced)",
                             "Pass T as plain numbers.")
-    n_states, n_inputs, n_steps = A.shape[0], B.shape[1], T.shape[0]
-    no_input = _no_input(U)
+    n_states, n_inputs, n_steps = A.shape[0], B.shape[1], times_out.shape[0]
+    no_input = _no_input(U_)
     arrays = [A, B, C, D] + ([] if X0 is None else [asarray(X0)]) + (
-        [] if no_input else [asarray(U)])
+        [] if no_input else [asarray(U_)])
     dtype = _float_dtype(*arrays)
     A, B, C, D = (_cast(M, dtype) for M in (A, B, C, D))
-    T = _cast(T, dtype)  # (float64 times do not promote a float32 system)
+    T_ = _cast(times_out, dtype)  # (float64 times do not promote a float32 system)
     x0 = np.zeros(n_states, dtype) if X0 is None else _cast(fnp.ravel(asarray(X0)), dtype)
     if x0.shape[0] != n_states:
         raise ValueError(f"X0 must have one entry per state ({n_states}), got {x0.shape[0]}")
     if times[0] < 0:
         raise ValueError("Initial time must be nonnegative")
     if times[0] > 0:
-        x0 = x0 @ expm(fnp.transpose(A) * T[0])
+        x0 = x0 @ expm(fnp.transpose(A) * T_[0])
     if not no_input:
-        U = _cast(fnp.atleast_1d(asarray(U)), dtype)
-        if U.ndim == 1:
-            U = U[:, None]
-        if U.shape[0] != n_steps:
+        U_ = _cast(fnp.atleast_1d(asarray(U_)), dtype)
+        if U_.ndim == 1:
+            U_ = U_[:, None]
+        if U_.shape[0] != n_steps:
             raise ValueError("U must have the same number of rows as elements in T.")
-        if U.shape[1] != n_inputs:
+        if U_.shape[1] != n_inputs:
             raise ValueError("System does not define that many inputs.")
     if n_steps == 1:
         xout = x0[None, :]
         yout = fnp.squeeze(xout @ fnp.transpose(C))
         if not no_input:
-            yout = yout + fnp.squeeze(U @ fnp.transpose(D))
-        return T, yout, fnp.squeeze(xout)
-    dt = T[1] - T[0]
+            yout = yout + fnp.squeeze(U_ @ fnp.transpose(D))
+        return times_out, yout, fnp.squeeze(xout)
+    dt = T_[1] - T_[0]
     if not np.allclose(np.diff(times), times[1] - times[0]):
         raise ValueError("Time steps are not equally spaced.")
     if no_input:
         xout = _run(x0, expm(fnp.transpose(A) * dt), np.zeros((n_steps - 1, n_states), dtype))
-        return T, fnp.squeeze(xout @ fnp.transpose(C)), fnp.squeeze(xout)
+        return times_out, fnp.squeeze(xout @ fnp.transpose(C)), fnp.squeeze(xout)
     n, m = n_states, n_inputs
     if not interp:
         M = fnp.concatenate([fnp.concatenate([A * dt, B * dt], axis=1),
                              np.zeros((m, n + m), dtype)], axis=0)
         expMT = expm(fnp.transpose(M))
-        forcing = U[:-1] @ expMT[n:, :n]
+        forcing = U_[:-1] @ expMT[n:, :n]
     else:
         # the third block column integrates the input's slope over the step
         M = fnp.concatenate([fnp.concatenate([A * dt, B * dt, np.zeros((n, m), dtype)], axis=1),
@@ -171,10 +172,10 @@ def lsim(system: Any, U: Optional[ArrayLike], T: ArrayLike, X0: Optional[ArrayLi
         expMT = expm(fnp.transpose(M))
         Bd1 = expMT[n + m:, :n]
         Bd0 = expMT[n:n + m, :n] - Bd1
-        forcing = U[:-1] @ Bd0 + U[1:] @ Bd1
+        forcing = U_[:-1] @ Bd0 + U_[1:] @ Bd1
     xout = _run(x0, expMT[:n, :n], forcing)
-    yout = fnp.squeeze(xout @ fnp.transpose(C)) + fnp.squeeze(U @ fnp.transpose(D))
-    return T, yout, fnp.squeeze(xout)
+    yout = fnp.squeeze(xout @ fnp.transpose(C)) + fnp.squeeze(U_ @ fnp.transpose(D))
+    return times_out, yout, fnp.squeeze(xout)
 
 
 def _default_response_times(A, n):
@@ -204,9 +205,9 @@ def impulse(system: Any, X0: Optional[ArrayLike] = None, T: Optional[ArrayLike] 
     # (SciPy adds X0 to B before squeezing, which broadcasts a column B against X0 and
     # fails; the initial state the impulse leaves is B's column plus X0)
     X = fnp.squeeze(B) if X0 is None else fnp.squeeze(B) + fnp.ravel(asarray(X0))
-    T = _default_response_times(A, 100 if N is None else N) if T is None else asarray(T)
-    _, h, _ = lsim((A, B, C, D), 0.0, T, X, interp=False)
-    return T, h
+    T_: Any = _default_response_times(A, 100 if N is None else N) if T is None else asarray(T)
+    _, h, _ = lsim((A, B, C, D), 0.0, T_, X, interp=False)
+    return T_, h
 
 
 def step(system: Any, X0: Optional[ArrayLike] = None, T: Optional[ArrayLike] = None,
@@ -221,10 +222,10 @@ def step(system: Any, X0: Optional[ArrayLike] = None, T: Optional[ArrayLike] = N
     array([0.      , 0.632121, 0.864665])
     """
     A, B, C, D = _continuous(system, "step")
-    T = _default_response_times(A, 100 if N is None else N) if T is None else asarray(T)
-    U = np.ones(T.shape, _float_dtype(A))
-    _, y, _ = lsim((A, B, C, D), U, T, X0=X0, interp=False)
-    return T, y
+    T_: Any = _default_response_times(A, 100 if N is None else N) if T is None else asarray(T)
+    U = np.ones(T_.shape, _float_dtype(A))
+    _, y, _ = lsim((A, B, C, D), U, T_, X0=X0, interp=False)
+    return T_, y
 
 
 def _onto_grid(u, t, tout):
@@ -253,28 +254,28 @@ def dlsim(system: Any, u: ArrayLike, t: Optional[ArrayLike] = None,
     if hasattr(system, "dt") and system.dt is None:
         raise AttributeError("dlsim can only be used with discrete-time dlti systems.")
     (A, B, C, D, dt), state_space = _discrete(system, "dlsim")
-    u = fnp.atleast_1d(asarray(u))
-    if u.ndim == 1:
-        u = u[:, None]
+    inputs: Any = fnp.atleast_1d(asarray(u))
+    if inputs.ndim == 1:
+        inputs = inputs[:, None]
     step_ = float(concrete_values(asarray(dt), "dlsim (the number of samples)",
                                   "Pass dt as a plain number."))
     if t is None:
-        out_samples = u.shape[0]
+        out_samples = inputs.shape[0]
         stoptime = (out_samples - 1) * step_
     else:
         t = np.asarray(concrete_values(asarray(t), "dlsim (the number of samples)",
                                        "Pass t as plain numbers."), float)
         stoptime = t[-1]
         out_samples = int(np.floor(stoptime / step_)) + 1
-    arrays = [A, B, C, D, u] + ([] if x0 is None else [asarray(x0)])
+    arrays = [A, B, C, D, inputs] + ([] if x0 is None else [asarray(x0)])
     dtype = _float_dtype(*arrays)
-    A, B, C, D, u = (_cast(M, dtype) for M in (A, B, C, D, u))
-    if u.shape[1] != B.shape[1]:
+    A, B, C, D, inputs = (_cast(M, dtype) for M in (A, B, C, D, inputs))
+    if inputs.shape[1] != B.shape[1]:
         raise ValueError(f"u must have one column per input ({B.shape[1]}), got "
-                         f"{u.shape[1]}")
+                         f"{inputs.shape[1]}")
     tout = np.linspace(0.0, stoptime, num=out_samples)
     state = np.zeros(A.shape[1], dtype) if x0 is None else _cast(fnp.ravel(asarray(x0)), dtype)
-    u_dt = u if t is None else _onto_grid(u, t, tout)
+    u_dt = inputs if t is None else _onto_grid(inputs, t, tout)
     if u_dt.shape[0] < out_samples:
         raise ValueError(f"u has {u_dt.shape[0]} samples, fewer than the {out_samples} "
                          f"the times ask for")

@@ -65,6 +65,18 @@ class LinearTimeInvariant:
         """The poles of the system."""
         return self.to_zpk().poles
 
+    def to_tf(self) -> "TransferFunction":
+        """This system as a :class:`TransferFunction`."""
+        raise NotImplementedError
+
+    def to_zpk(self) -> "ZerosPolesGain":
+        """This system as a :class:`ZerosPolesGain`."""
+        raise NotImplementedError
+
+    def to_ss(self) -> "StateSpace":
+        """This system as a :class:`StateSpace`."""
+        raise NotImplementedError
+
     def _as_ss(self):
         return self if isinstance(self, StateSpace) else self.to_ss()
 
