@@ -185,6 +185,11 @@ def test_time_response_errors():
         fss.step(fss.dlti([1.0], [1.0, 1.0], dt=0.1))
     with pytest.raises(AttributeError, match="discrete-time"):
         fss.dlsim(fss.lti([1.0], [1.0, 1.0]), [1.0])
+    with pytest.raises(TypeError, match="dlsim: t carries a derivative"):
+        fg.grad(lambda t: fnp.sum(fss.dlsim(([1.0], [1.0, -0.5], 0.1), [1.0, 2.0], t=t)[1]))(
+            np.array([0.0, 0.3]))
+    with pytest.raises(TypeError, match="dstep: dt carries a derivative"):
+        fg.grad(lambda dt: fnp.sum(fss.dstep(([1.0], [1.0, -0.5], dt), n=3)[1][0]))(0.1)
 
 
 # --- frequency responses ---------------------------------------------------------------------

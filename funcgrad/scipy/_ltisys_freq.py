@@ -237,14 +237,15 @@ def dfreqresp(system: Any, w: Optional[ArrayLike] = None, n: int = 10000,
         num = fnp.concatenate([np.zeros(-diff, num.dtype), num])
     if den.shape[0] == 1:
         return freqz(num, den, worN=worN, whole=whole)
-    if _is_count(worN):
-        w = np.linspace(0, 2 * np.pi if whole else np.pi, worN, endpoint=False)
+    grid: Any = worN
+    if _is_count(grid):
+        grid = np.linspace(0, 2 * np.pi if whole else np.pi, grid, endpoint=False)
     else:
-        w = 2 * np.pi * fnp.atleast_1d(asarray(worN)) / (2 * np.pi)  # (SciPy's rounding)
+        grid = 2 * np.pi * fnp.atleast_1d(asarray(grid)) / (2 * np.pi)  # (SciPy's rounding)
     # SciPy's Horner recursion in 1/z, in its order: the signed zero of the imaginary part
     # at w = 0 decides whether a negative real response has phase +180 or -180 degrees
-    zm1 = fnp.exp(-1j * w)
-    return w, _in_inverse_powers(num, zm1) / _in_inverse_powers(den, zm1)
+    zm1 = fnp.exp(-1j * grid)
+    return grid, _in_inverse_powers(num, zm1) / _in_inverse_powers(den, zm1)
 
 
 def _in_inverse_powers(c, zm1):

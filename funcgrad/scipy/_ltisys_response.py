@@ -16,7 +16,8 @@ that motion; pass ``T`` for responses at fixed times.
 
 ``dlsim`` runs ``x[i+1] = A x[i] + B u[i]`` the same way; given ``t``, the input is first
 interpolated linearly onto the system's sampling grid, as SciPy's.  Its number of output
-samples depends on ``t`` and ``dt``, so those need concrete values.
+samples and that grid are chosen from ``t`` and ``dt``, so those must be plain numbers
+(a traced ``t`` or ``dt`` raises ``TypeError`` rather than losing its derivative).
 
 The systems are tuples (``(num, den)``, ``(z, p, k)``, ``(A, B, C, D)``, with ``dt``
 appended for the discrete ones) or the ``lti``/``dlti`` objects of :mod:`._ltisys_systems`
@@ -228,6 +229,18 @@ def step(system: Any, X0: Optional[ArrayLike] = None, T: Optional[ArrayLike] = N
     return T_, y
 
 
+def _sampling(name, dt, t):
+    """``dt`` as a float and ``t`` as plain numbers: they set the number of samples and
+    the grid the input is interpolated onto, a choice made on their values, so a
+    derivative in them would be dropped; refuse it rather than drop it."""
+    for label, value in (("dt", dt), ("t", t)):
+        if value is not None and type(asarray(value)) is not np.ndarray:
+            raise TypeError(f"{name}: {label} carries a derivative, but it sets the number "
+                            f"of samples and the time grid, chosen from its values; pass "
+                            f"{label} as plain numbers")
+    return float(np.asarray(dt)), (None if t is None else np.asarray(t, float))
+
+
 def _onto_grid(u, t, tout):
     """``u`` (rows at the times ``t``) linear between them, extended by its end pieces, at
     ``tout`` (SciPy's ``make_interp_spline(t, u, k=1)(tout)``): a fixed weight matrix."""
@@ -257,14 +270,11 @@ def dlsim(system: Any, u: ArrayLike, t: Optional[ArrayLike] = None,
     inputs: Any = fnp.atleast_1d(asarray(u))
     if inputs.ndim == 1:
         inputs = inputs[:, None]
-    step_ = float(concrete_values(asarray(dt), "dlsim (the number of samples)",
-                                  "Pass dt as a plain number."))
+    step_, t = _sampling("dlsim", dt, t)
     if t is None:
         out_samples = inputs.shape[0]
         stoptime = (out_samples - 1) * step_
     else:
-        t = np.asarray(concrete_values(asarray(t), "dlsim (the number of samples)",
-                                       "Pass t as plain numbers."), float)
         stoptime = t[-1]
         out_samples = int(np.floor(stoptime / step_)) + 1
     arrays = [A, B, C, D, inputs] + ([] if x0 is None else [asarray(x0)])
@@ -289,9 +299,8 @@ def _unit_responses(name, system, x0, t, n, impulse_):
         raise AttributeError(f"{name} can only be used with discrete-time dlti systems.")
     (A, B, C, D, dt), _ = _discrete(system, name)
     n = 100 if n is None else n
-    step_ = float(concrete_values(asarray(dt), f"{name} (the number of samples)",
-                                  "Pass dt as a plain number."))
-    t = np.linspace(0, n * step_, n, endpoint=False) if t is None else np.asarray(t)
+    step_, t = _sampling(name, dt, t)
+    t = np.linspace(0, n * step_, n, endpoint=False) if t is None else t
     outputs = []
     tout = t
     for i in range(B.shape[1]):
