@@ -18,13 +18,17 @@ they differentiate:
 * ``invres``/``invresz``: products and sums of polynomials in the residues, poles and
   direct term, differentiable in all three for any multiplicities.
 
-Polynomial roots need concrete values: not under ``jit``/``vmap``.
+Zero coefficients SciPy trims (leading for ``residue``/``invres``, trailing for
+``residuez``/``invresz``) are trimmed on the values; when they carry a derivative,
+``DerivativeDroppedError`` says so rather than dropping it.  Polynomial roots need
+concrete values: not under ``jit``/``vmap``.
 """
 from typing import Any
 
 import numpy as np
 
 from .. import numpy as fnp
+from ..numpy._conversions import refuse_trimming
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
 
@@ -86,12 +90,16 @@ def _coefficients(b, a):
     return fnp.astype(b, dtype), fnp.astype(a, dtype)
 
 
-def _trimmed(c, front):
-    """``np.trim_zeros(c, 'f' or 'b')`` (the count is decided on the values)."""
+def _trimmed(name, c, front):
+    """``np.trim_zeros(c, 'f' or 'b')`` (the count is decided on the values); zeros that
+    carry a derivative are not dropped silently (the result moves with them)."""
     nonzero = np.flatnonzero(_values(c, "the trimming of zero coefficients"))
-    if nonzero.size == 0:
-        return c[:0]
-    return c[int(nonzero[0]):] if front else c[:int(nonzero[-1]) + 1]
+    kept = c[:0] if nonzero.size == 0 else (
+        c[int(nonzero[0]):] if front else c[:int(nonzero[-1]) + 1])
+    if kept.shape[0] < c.shape[0]:
+        refuse_trimming(c, f"{name} (SciPy trims {'leading' if front else 'trailing'} "
+                        f"zero coefficients)", "Pass the coefficients without those zeros.")
+    return kept
 
 
 def _plain(*arrays):
@@ -143,7 +151,7 @@ def residue(b: ArrayLike, a: ArrayLike, tol: float = 1e-3, rtype: str = "avg"
         import scipy.signal  # (plain numbers: SciPy's own, repeated poles too)
         return scipy.signal.residue(b, a, tol=tol, rtype=rtype)
     _reduction(rtype)
-    b, a = _trimmed(b, True), _trimmed(a, True)
+    b, a = _trimmed("residue", b, True), _trimmed("residue", a, True)
     if a.shape[0] == 0:
         raise ValueError("Denominator `a` is zero.")
     poles = _simple_poles("residue", a, tol, rtype)
@@ -171,7 +179,7 @@ def residuez(b: ArrayLike, a: ArrayLike, tol: float = 1e-3, rtype: str = "avg"
         import scipy.signal
         return scipy.signal.residuez(b, a, tol=tol, rtype=rtype)
     _reduction(rtype)
-    b, a = _trimmed(b, False), _trimmed(a, False)
+    b, a = _trimmed("residuez", b, False), _trimmed("residuez", a, False)
     if a.shape[0] == 0:
         raise ValueError("Denominator `a` is zero.")
     if _values(a[0], "residuez") == 0:
@@ -226,7 +234,7 @@ def _factors(poles, multiplicity):
 
 def _inverse(name, r, p, k, tol, rtype, reverse):
     r, p = fnp.atleast_1d(asarray(r)), fnp.atleast_1d(asarray(p))
-    k = _trimmed(fnp.atleast_1d(asarray(k)), not reverse)
+    k = _trimmed(name, fnp.atleast_1d(asarray(k)), not reverse)
     if p.shape[0] == 0:
         raise ValueError(f"{name}: p must hold at least one pole")
     flip = (lambda c: c[::-1]) if reverse else (lambda c: c)
