@@ -35,7 +35,7 @@ the full result with ``in1``'s shape, ``'valid'`` the part computed without zero
 padding (SciPy's centering).  ``correlate(in1, in2)`` is ``convolve(in1,
 flip(conj(in2)))``, as SciPy's (no swapping of the inputs, unlike ``np.correlate``).
 """
-from typing import Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -78,6 +78,17 @@ from .._signalrest_splines import (cspline1d, cspline2d, gauss_spline,  # noqa: 
                                    spline_filter, symiirorder1, symiirorder2)
 from .._signalrest_spline_eval import cspline1d_eval, qspline1d_eval  # noqa: F401
 from .._signalrest_design import band_stop_obj, find_peaks_cwt, firwin_2d  # noqa: F401
+from .._ltisys_design import (besselap, buttap, cheb1ap, cheb2ap, ellipap,  # noqa: F401
+                              place_poles)
+from .._ltisys_residue import (invres, invresz, residue, residuez,  # noqa: F401
+                               unique_roots)
+from .._ltisys_convert import (abcd_normalize, cont2discrete, ss2tf, ss2zpk,  # noqa: F401
+                               tf2ss, zpk2ss)
+from .._ltisys_freq import (bode, dbode, dfreqresp, findfreqs, freqresp,  # noqa: F401
+                            freqs, freqs_zpk)
+from .._ltisys_response import dimpulse, dlsim, dstep, impulse, lsim, step  # noqa: F401
+from .._ltisys_systems import (StateSpace, TransferFunction, ZerosPolesGain,  # noqa: F401
+                               dlti, lti)
 from . import windows  # noqa: F401
 
 __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", "detrend",
@@ -102,7 +113,13 @@ __all__ = ["convolve", "correlate", "fftconvolve", "convolve2d", "correlate2d", 
            "gammatone", "iircomb", "cspline1d", "qspline1d", "cspline2d", "qspline2d",
            "spline_filter", "gauss_spline", "symiirorder1", "symiirorder2", "sepfir2d",
            "order_filter", "cspline1d_eval", "qspline1d_eval", "find_peaks_cwt", "firwin_2d",
-           "band_stop_obj"]
+           "band_stop_obj",
+           "tf2ss", "ss2tf", "zpk2ss", "ss2zpk", "abcd_normalize", "cont2discrete", "lti",
+           "dlti", "StateSpace", "TransferFunction", "ZerosPolesGain", "lsim", "step",
+           "impulse", "dlsim", "dstep", "dimpulse", "freqresp", "dfreqresp", "bode", "dbode",
+           "freqs", "freqs_zpk", "findfreqs", "residue", "residuez", "invres", "invresz",
+           "unique_roots", "place_poles", "buttap", "cheb1ap", "cheb2ap", "ellipap",
+           "besselap", "BadCoefficients"]  # (SciPy's warning: __getattr__ loads it)
 
 _MODES = ("full", "same", "valid")
 
@@ -299,3 +316,12 @@ def correlate2d(in1: ArrayLike, in2: ArrayLike, mode: str = "full", boundary: st
     in1, in2 = _two_d("correlate2d", in1, in2, mode, boundary)
     rev = fnp.flip(fnp.conj(in2) if in2.dtype.kind == "c" else in2, axis=(0, 1))
     return _convolve2d(in1, rev, mode, boundary, fillvalue, flipped=True)
+
+
+def __getattr__(name: str) -> Any:
+    # SciPy's warning class, which normalize and the conversions warn with: loaded with
+    # SciPy, on first use (importing funcgrad never loads SciPy)
+    if name == "BadCoefficients":
+        from scipy.signal import BadCoefficients
+        return BadCoefficients
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
