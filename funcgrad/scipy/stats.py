@@ -545,3 +545,18 @@ from . import (_statsdists_closed, _statsdists_discrete, _statsdists_special,  #
                _statsdists_tails)
 __all__ += (_statsdists_closed.__all__ + _statsdists_tails.__all__ + _statsdists_special.__all__
             + _statsdists_discrete.__all__)
+
+# (resampling, descriptive and transformation functions: see their modules)
+from ._statsresample_bootstrap import bootstrap  # noqa: E402,F401
+from ._statsresample_tests import monte_carlo_test, permutation_test  # noqa: E402,F401
+from ._statsresample_tests import SCIPY_CLASSES as _SCIPY_CLASSES  # noqa: E402
+from ._statsresample_tests import scipy_class as _scipy_class  # noqa: E402
+__all__ += ["bootstrap", "permutation_test", "monte_carlo_test"] + list(_SCIPY_CLASSES)
+
+
+def __getattr__(name: str):
+    # SciPy's PermutationMethod, BootstrapMethod and MonteCarloMethod, as they are (the
+    # method= of its tests): loaded with SciPy on first use
+    if name in _SCIPY_CLASSES:
+        return _scipy_class(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

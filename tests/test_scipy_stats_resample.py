@@ -1,0 +1,152 @@
+"""funcgrad.scipy.stats' resampling, descriptive and transformation functions against
+SciPy's: every field of every result on small random data, with the same ``rng`` seeds
+(the resamples are SciPy's draws); derivatives in the data against central differences of
+SciPy's own values; float32 in, float32 out; the statistic mapped with vmap where it is
+not vectorized; errors that name the fix."""
+import numpy as np
+import pytest
+
+scipy_stats = pytest.importorskip("scipy.stats")
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.numpy as fnp  # noqa: E402
+import funcgrad.scipy.stats as fst  # noqa: E402
+from funcgrad.errors import ConcretizationError  # noqa: E402
+
+RNG = np.random.default_rng(23)
+X = RNG.normal(size=9)
+Y = RNG.normal(size=(2, 7)) + 0.5
+Z = RNG.normal(size=(2, 9))
+
+
+def _diff(a, b, axis):
+    return np.mean(a, axis=axis) - np.mean(b, axis=axis)
+
+
+def _cov(a, b, axis):
+    return np.mean((a - np.mean(a, axis=axis, keepdims=True))
+                   * (b - np.mean(b, axis=axis, keepdims=True)), axis=axis)
+
+
+def _spread(a):  # (not vectorized: mapped with vmap)
+    return np.stack([np.std(a), np.max(a) - np.min(a)])
+
+
+def _fields(result, names):
+    return [np.asarray(getattr(result, n)) for n in names]
+
+
+def _same(ours, theirs, names, rtol=1e-12):
+    for name, a, b in zip(names, _fields(ours, names), _fields(theirs, names)):
+        assert a.shape == b.shape, (name, a.shape, b.shape)
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=1e-14, err_msg=name)
+
+
+BOOT = ["bootstrap_distribution", "standard_error"]
+TEST = ["statistic", "pvalue", "null_distribution"]
+
+# name, call taking the module, the fields compared
+RESAMPLING = [
+    ("bootstrap_bca", lambda m: m.bootstrap((X,), np.std, n_resamples=60, rng=1), BOOT),
+    ("bootstrap_basic_less", lambda m: m.bootstrap(
+        (X, Y), _diff, n_resamples=40, method="basic", alternative="less", axis=-1, batch=15,
+        rng=2), BOOT),
+    ("bootstrap_percentile_paired", lambda m: m.bootstrap(
+        (X, Z), _cov, paired=True, n_resamples=30, method="percentile", axis=-1,
+        confidence_level=0.8, rng=3), BOOT),
+    ("bootstrap_bca_vmapped", lambda m: m.bootstrap(
+        (Z,), _spread, n_resamples=25, axis=1, vectorized=False, rng=4), BOOT),
+    ("permutation_exact", lambda m: m.permutation_test((X[:4], Y[0, :3]), _diff), TEST),
+    ("permutation_random", lambda m: m.permutation_test(
+        (X, Y), _diff, n_resamples=30, axis=-1, alternative="greater", batch=7, rng=5), TEST),
+    ("permutation_three", lambda m: m.permutation_test(
+        (X[:3], X[3:5], X[5:]), lambda a, b, c: np.mean(a) - np.mean(c), vectorized=False,
+        alternative="less"), TEST),
+    ("pairings_exact", lambda m: m.permutation_test(
+        (X[:4], Z[0, :4]), _cov, permutation_type="pairings"), TEST),
+    ("pairings_random", lambda m: m.permutation_test(
+        (X, Z), _cov, permutation_type="pairings", n_resamples=20, axis=-1, batch=6,
+        rng=6), TEST),
+    ("samples_exact", lambda m: m.permutation_test(
+        (X[:5], Z[1, :5]), _diff, permutation_type="samples"), TEST),
+    ("samples_one_random", lambda m: m.permutation_test(
+        (X,), np.mean, permutation_type="samples", vectorized=False, n_resamples=20,
+        rng=7), TEST),
+    ("monte_carlo", lambda m: m.monte_carlo_test(
+        Z, np.random.default_rng(8).normal, np.mean, n_resamples=30, axis=1, batch=11), TEST),
+    ("monte_carlo_two", lambda m: m.monte_carlo_test(
+        (X, Y[0]), (np.random.default_rng(9).normal, np.random.default_rng(10).normal),
+        lambda a, b: np.mean(a) - np.mean(b), n_resamples=20, alternative="greater"), TEST),
+]
+
+
+@pytest.mark.parametrize("name,call,fields", RESAMPLING, ids=[c[0] for c in RESAMPLING])
+def test_resampling_matches_scipy_for_the_same_rng(name, call, fields):
+    ours, theirs = call(fst), call(scipy_stats)
+    _same(ours, theirs, fields)
+    if hasattr(theirs, "confidence_interval"):
+        _same(ours.confidence_interval, theirs.confidence_interval, ["low", "high"])
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "BCa"])
+def test_bootstrap_bounds_differentiate_in_the_data(method):
+    def bounds(module, x):
+        ci = module.bootstrap((x,), np.std, n_resamples=50, method=method,
+                              rng=11).confidence_interval
+        return fnp.stack([ci.low, ci.high]) if module is fst else np.array(ci)
+    jac = fg.jacobian(lambda x: bounds(fst, x))(X)
+    h = 1e-6
+    central = np.stack([(bounds(scipy_stats, X + h * e) - bounds(scipy_stats, X - h * e))
+                        / (2 * h) for e in np.eye(X.size)], axis=-1)
+    assert np.abs(central).max() > 0.1  # (the bounds do move with the data)
+    np.testing.assert_allclose(jac, central, atol=1e-7)
+
+
+def test_permutation_null_distribution_differentiates_in_the_data():
+    def total(module, y):
+        res = module.permutation_test((X, y), _cov, permutation_type="pairings",
+                                      n_resamples=15, rng=12)
+        return res.statistic + (res.null_distribution ** 2).sum()
+    g = fg.grad(lambda y: total(fst, y))(Z[0])
+    h = 1e-6
+    central = [(total(scipy_stats, Z[0] + h * e) - total(scipy_stats, Z[0] - h * e)) / (2 * h)
+               for e in np.eye(Z.shape[1])]
+    np.testing.assert_allclose(g, central, atol=1e-7)
+    # (the p-value is a count: its derivative is 0)
+    dp = fg.grad(lambda y: fst.permutation_test((X, y), _cov, permutation_type="pairings",
+                                                n_resamples=15, rng=12).pvalue)(Z[0])
+    assert np.all(dp == 0)
+
+
+def test_float32_stays_float32():
+    x32 = X.astype(np.float32)
+    res = fst.bootstrap((x32,), np.mean, n_resamples=20, rng=0)
+    assert res.confidence_interval.low.dtype == np.float32
+    assert res.bootstrap_distribution.dtype == res.standard_error.dtype == np.float32
+    perm = fst.permutation_test((x32[:4], x32[4:]), _diff)
+    assert perm.statistic.dtype == perm.pvalue.dtype == np.float32
+
+
+def test_resampling_errors_name_the_fix():
+    with pytest.raises(ValueError, match="2 or more observations"):
+        fst.bootstrap((np.array([1.0]),), np.mean)
+    with pytest.raises(ValueError, match="method must be"):
+        fst.bootstrap((X,), np.mean, method="student")
+    with pytest.raises(ValueError, match="at least two samples"):
+        fst.permutation_test((X,), np.mean)
+    with pytest.raises(ValueError, match="same number of observations"):
+        fst.permutation_test((X, Y[0]), _cov, permutation_type="pairings")
+    with pytest.raises(ValueError, match="len\\(rvs\\) must equal"):
+        fst.monte_carlo_test((X,), (np.random.default_rng().normal,) * 2, np.mean)
+    # a statistic that leaves funcgrad for NumPy under vmap says what to use instead
+    with pytest.raises(TypeError, match="funcgrad.numpy functions"):
+        fst.bootstrap((X,), lambda a: np.array([np.mean(a)]), n_resamples=5, rng=0)
+    with pytest.raises(ConcretizationError, match="outside jit and vmap"):
+        fg.vmap(lambda x: fst.bootstrap((x,), np.mean, n_resamples=5,
+                                        rng=0).standard_error)(Z)
+
+
+def test_scipy_method_classes_are_reexported():
+    assert fst.PermutationMethod is scipy_stats.PermutationMethod
+    assert fst.BootstrapMethod is scipy_stats.BootstrapMethod
+    assert fst.MonteCarloMethod is scipy_stats.MonteCarloMethod
