@@ -3,6 +3,8 @@ SciPy's: every field of every result on small random data, with the same ``rng``
 (the resamples are SciPy's draws); derivatives in the data against central differences of
 SciPy's own values; float32 in, float32 out; the statistic mapped with vmap where it is
 not vectorized; errors that name the fix."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -150,3 +152,119 @@ def test_scipy_method_classes_are_reexported():
     assert fst.PermutationMethod is scipy_stats.PermutationMethod
     assert fst.BootstrapMethod is scipy_stats.BootstrapMethod
     assert fst.MonteCarloMethod is scipy_stats.MonteCarloMethod
+
+
+# --- ecdf, binned statistics, frequency histograms ----------------------------------------------
+
+TIED = np.round(RNG.normal(size=12), 1)
+U = RNG.uniform(size=15)
+V = RNG.normal(size=(2, 15))
+
+
+def _censored():
+    return scipy_stats.CensoredData(uncensored=TIED[:7], right=TIED[7:])
+
+
+@pytest.mark.parametrize("sample", [lambda: TIED, _censored], ids=["uncensored", "right"])
+def test_ecdf_matches_scipy(sample):
+    ours, theirs = fst.ecdf(sample()), scipy_stats.ecdf(sample())
+    at = np.array([-np.inf, np.nan, 0.0, TIED[3], 9.0])
+    for kind in ("cdf", "sf"):
+        a, b = getattr(ours, kind), getattr(theirs, kind)
+        _same(a, b, ["quantiles", "probabilities"])
+        np.testing.assert_array_equal(a.evaluate(at), b.evaluate(at))
+        for method in ("linear", "log-log"):
+            with warnings.catch_warnings(record=True) as ours_said:
+                warnings.simplefilter("always")
+                ci = a.confidence_interval(0.9, method=method)
+            with warnings.catch_warnings(record=True) as scipy_said:
+                warnings.simplefilter("always")
+                expected = b.confidence_interval(0.9, method=method)
+            # (log-log is undefined where the SF is 1 or 0: both warn there)
+            assert len(ours_said) == len(scipy_said)
+            for bound in ("low", "high"):
+                np.testing.assert_allclose(getattr(ci, bound).probabilities,
+                                           getattr(expected, bound).probabilities,
+                                           rtol=1e-13, atol=1e-15)
+
+
+def test_ecdf_quantiles_move_with_the_data_and_evaluate_is_flat():
+    x = np.array([1.0, 3.0, 2.0, 3.5])
+    assert np.array_equal(fg.grad(lambda x: fst.ecdf(x).cdf.quantiles[1])(x), [0, 0, 1, 0])
+    assert float(fg.grad(lambda t: fst.ecdf(x).sf.evaluate(t))(2.5)) == 0.0
+    with pytest.raises(ValueError, match="NaN"):
+        fst.ecdf(np.array([1.0, np.nan]))
+
+
+def _square_sum(a):
+    return np.sum(a ** 2)
+
+
+# (statistic, the call on the module; each field compared)
+BINNED = [
+    (st, call) for st in ("mean", "median", "count", "sum", "std", "min", "max", np.mean,
+                          _square_sum)
+    for call in (
+        lambda m, st: m.binned_statistic(U, V, st, bins=4),
+        lambda m, st: m.binned_statistic(U, V[0], st, bins=[0.0, 0.3, 0.5, 1.0]),
+        lambda m, st: m.binned_statistic_2d(U, V[1], V[0], st, bins=[2, 3],
+                                            expand_binnumbers=True),
+        lambda m, st: m.binned_statistic_dd(np.c_[U, V[1]], V, st, bins=2,
+                                            range=[(0, 1), (-1, 1)]))]
+
+
+@pytest.mark.parametrize("statistic,call", BINNED)
+def test_binned_statistics_match_scipy(statistic, call):
+    ours, theirs = call(fst, statistic), call(scipy_stats, statistic)
+    for a, b in zip(ours, theirs):
+        for a_i, b_i in (zip(a, b) if isinstance(b, list) else [(a, b)]):
+            a_i, b_i = np.asarray(a_i), np.asarray(b_i)
+            assert a_i.shape == b_i.shape and a_i.dtype == b_i.dtype
+            np.testing.assert_allclose(a_i, b_i, rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize("statistic", ["mean", "std", "median", "max", _square_sum])
+def test_binned_statistic_differentiates_in_values(statistic):
+    def stat(module, v):
+        return module.binned_statistic(U, v, statistic, bins=3).statistic
+    jac = fg.jacobian(lambda v: stat(fst, v))(V[0])
+    h = 1e-6
+    central = np.stack([(stat(scipy_stats, V[0] + h * e) - stat(scipy_stats, V[0] - h * e))
+                        / (2 * h) for e in np.eye(U.size)], axis=-1)
+    np.testing.assert_allclose(jac, central, atol=1e-8)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x, w: m.binned_statistic(x, w, "sum", bins=3).bin_edges,
+    lambda m, x, w: np.stack([m.cumfreq(x, 5, weights=w)[i] for i in (1, 2)]),
+    lambda m, x, w: m.relfreq(V[1], 5, weights=w).frequency], ids=["edges", "limits",
+                                                                   "weights"])
+def test_edges_limits_and_weighted_counts_differentiate(call):
+    for which in ("x", "w"):
+        def f(module, z):
+            return np.asarray(call(module, z, U) if which == "x" else call(module, U, z))
+        jac = fg.jacobian(lambda z: fnp.asarray(
+            call(fst, z, U) if which == "x" else call(fst, U, z)))(U)
+        h = 1e-6
+        central = np.stack([(f(scipy_stats, U + h * e) - f(scipy_stats, U - h * e)) / (2 * h)
+                            for e in np.eye(U.size)], axis=-1)
+        np.testing.assert_allclose(jac, central, atol=1e-8)
+
+
+def test_histograms_match_scipy():
+    for ours, theirs in [(fst.cumfreq(V[0], 6), scipy_stats.cumfreq(V[0], 6)),
+                         (fst.relfreq(V, 4, defaultreallimits=(-1, 1), weights=V.ravel() + 2),
+                          scipy_stats.relfreq(V, 4, defaultreallimits=(-1, 1), weights=V.ravel() + 2))]:
+        for a, b in zip(ours, theirs):
+            np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-13)
+
+
+def test_binned_errors_name_the_fix():
+    with pytest.raises(ValueError, match="invalid statistic"):
+        fst.binned_statistic(U, V[0], "mode")
+    with pytest.raises(ValueError, match="one entry per point"):
+        fst.binned_statistic(U, V[0, :4])
+    with pytest.raises(ValueError, match="weights must have the shape of a flattened"):
+        fst.cumfreq(V, weights=U)
+    with pytest.raises(ValueError, match="non-finite"):
+        fst.binned_statistic(np.append(U, np.inf), np.append(V[0], 1.0))

@@ -551,7 +551,12 @@ from ._statsresample_bootstrap import bootstrap  # noqa: E402,F401
 from ._statsresample_tests import monte_carlo_test, permutation_test  # noqa: E402,F401
 from ._statsresample_tests import SCIPY_CLASSES as _SCIPY_CLASSES  # noqa: E402
 from ._statsresample_tests import scipy_class as _scipy_class  # noqa: E402
+from ._statsresample_ecdf import ecdf  # noqa: E402,F401
+from ._statsresample_binned import (binned_statistic, binned_statistic_2d,  # noqa: E402,F401
+                                    binned_statistic_dd, cumfreq, relfreq)
 __all__ += ["bootstrap", "permutation_test", "monte_carlo_test"] + list(_SCIPY_CLASSES)
+__all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic_dd",
+            "cumfreq", "relfreq"]
 
 
 def __getattr__(name: str):
