@@ -268,3 +268,124 @@ def test_binned_errors_name_the_fix():
         fst.cumfreq(V, weights=U)
     with pytest.raises(ValueError, match="non-finite"):
         fst.binned_statistic(np.append(U, np.inf), np.append(V[0], 1.0))
+
+
+# --- power transformations ----------------------------------------------------------------------
+
+POS = RNG.lognormal(size=12)
+POS2 = RNG.lognormal(size=(5, 3))
+REAL = RNG.normal(size=12) * 3.0
+H = 1e-6
+
+
+@pytest.mark.parametrize("lmb", [0.0, 0.6, -1.3, 2.5, 7.0])
+def test_llf_match_scipy(lmb):
+    for ours, theirs in [
+            (fst.boxcox_llf(lmb, POS), scipy_stats.boxcox_llf(lmb, POS)),
+            (fst.boxcox_llf(lmb, POS2, axis=1, keepdims=True),
+             scipy_stats.boxcox_llf(lmb, POS2, axis=1, keepdims=True)),
+            (fst.yeojohnson_llf(lmb, REAL), scipy_stats.yeojohnson_llf(lmb, REAL)),
+            (fst.yeojohnson(REAL, lmb), scipy_stats.yeojohnson(REAL, lmb)),
+            (fst.boxcox(POS, lmb), scipy_stats.boxcox(POS, lmb))]:
+        assert np.shape(ours) == np.shape(theirs)
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+@pytest.mark.parametrize("lmb", [0.0, 0.7, 2.0, 2.5])
+def test_llf_differentiate_in_lambda_and_data(lmb):
+    for ours, theirs in [(fst.boxcox_llf, scipy_stats.boxcox_llf),
+                         (fst.yeojohnson_llf, scipy_stats.yeojohnson_llf)]:
+        data = POS if ours is fst.boxcox_llf else REAL
+        # (SciPy's boxcox_llf loses digits just off lmb = 0: a wider step, O(h**2) off)
+        wide = lmb == 0 and ours is fst.boxcox_llf
+        h = 1e-3 if wide else H
+        central = (theirs(lmb + h, data) - theirs(lmb - h, data)) / (2 * h)
+        np.testing.assert_allclose(fg.grad(ours)(lmb, data), central,
+                                   rtol=1e-5 if wide else 1e-6)
+        central = [(theirs(lmb, data + H * e) - theirs(lmb, data - H * e)) / (2 * H)
+                   for e in np.eye(data.size)]
+        np.testing.assert_allclose(fg.grad(ours, 1)(lmb, data), central, rtol=1e-6,
+                                   atol=1e-8)
+
+
+def test_boxcox_llf_second_derivative_at_zero_is_smooth():
+    # d2/dlmb2 at 0 from the closed form: -N/2 d2/dl2 log var((x**l - 1)/l) at l = 0, where
+    # (x**l - 1)/l = L + l L**2/2 + l**2 L**3/6 + ... with L = log x
+    L = np.log(POS)
+    c = L - L.mean()
+    c2, c3 = (L ** 2 / 2) - (L ** 2 / 2).mean(), (L ** 3 / 6) - (L ** 3 / 6).mean()
+    v0, v1, v2 = np.mean(c * c), 2 * np.mean(c * c2), np.mean(c2 * c2) + 2 * np.mean(c * c3)
+    expected = -L.size / 2 * (2 * v2 / v0 - (v1 / v0) ** 2)
+    np.testing.assert_allclose(fg.grad(fg.grad(fst.boxcox_llf))(0.0, POS), expected,
+                               rtol=1e-9)
+
+
+def _argmax_slope(llf, lmb, data, h=1e-4):
+    """The implicit function theorem's slope of the maximizer of ``llf(lmb, data)`` in the
+    data, ``-d2llf/dlmb dx / d2llf/dlmb2``, from central differences of SciPy's values
+    (the maximizer itself is only found to about sqrt(eps): its differences are noise)."""
+    second = (llf(lmb + h, data) - 2 * llf(lmb, data) + llf(lmb - h, data)) / h ** 2
+    mixed = np.array([(llf(lmb + h, data + h * e) - llf(lmb - h, data + h * e)
+                       - llf(lmb + h, data - h * e) + llf(lmb - h, data - h * e)) / (4 * h * h)
+                      for e in np.eye(data.size)])
+    return -mixed / second
+
+
+@pytest.mark.parametrize("method", ["mle", "pearsonr", "all"])
+def test_boxcox_normmax_matches_scipy_and_differentiates(method):
+    ours = fst.boxcox_normmax(POS, method=method)
+    np.testing.assert_allclose(ours, scipy_stats.boxcox_normmax(POS, method=method),
+                               rtol=1e-6)
+    if method == "mle":
+        jac = fg.grad(lambda x: fst.boxcox_normmax(x, method="mle"))(POS)
+        np.testing.assert_allclose(jac, _argmax_slope(scipy_stats.boxcox_llf, ours, POS),
+                                   rtol=1e-5, atol=1e-7)
+
+
+def test_boxcox_fit_interval_and_yeojohnson_fit():
+    y, lmax, (low, high) = fst.boxcox(POS, alpha=0.1)
+    y2, lmax2, (low2, high2) = scipy_stats.boxcox(POS, alpha=0.1)
+    np.testing.assert_allclose([lmax, low, high], [lmax2, low2, high2], rtol=1e-6)
+    np.testing.assert_allclose(y, y2, rtol=1e-6)
+    # each end solves llf(end, x) = llf(lmax, x) - c, where d llf / d lmb is 0 at lmax: its
+    # slope is -(d llf/dx at the end - d llf/dx at lmax) / (d llf/d lmb at the end)
+    jac = fg.jacobian(lambda x: fnp.stack(fst.boxcox(x, alpha=0.1)[2]))(POS)
+    llf = scipy_stats.boxcox_llf
+
+    def d_data(lm):
+        return np.array([(llf(lm, POS + H * e) - llf(lm, POS - H * e)) / (2 * H)
+                         for e in np.eye(POS.size)])
+    for row, end in zip(jac, (low2, high2)):
+        d_lmb = (llf(end + H, POS) - llf(end - H, POS)) / (2 * H)
+        np.testing.assert_allclose(row, -(d_data(end) - d_data(lmax2)) / d_lmb, rtol=1e-5,
+                                   atol=1e-7)
+    np.testing.assert_allclose(fst.yeojohnson_normmax(REAL),
+                               scipy_stats.yeojohnson_normmax(REAL), rtol=1e-6)
+    yj, lam = fst.yeojohnson(REAL)
+    np.testing.assert_allclose(lam, scipy_stats.yeojohnson(REAL)[1], rtol=1e-6)
+    np.testing.assert_allclose(fg.grad(fst.yeojohnson_normmax)(REAL),
+                               _argmax_slope(scipy_stats.yeojohnson_llf, lam, REAL),
+                               rtol=1e-5, atol=1e-7)
+
+
+def test_boxcox_normmax_limits_lambda_as_scipy():
+    years = np.array([2003.0, 1950.0, 1997.0, 2000.0, 2009.0])
+    with pytest.warns(UserWarning, match="constrained optimum"):
+        ours = fst.boxcox_normmax(years, method="mle")
+    with pytest.warns(UserWarning):
+        theirs = scipy_stats.boxcox_normmax(years, method="mle")
+    np.testing.assert_allclose(ours, theirs, rtol=1e-10)
+
+
+def test_transforms_keep_float32_and_say_what_is_wrong():
+    assert fst.boxcox_llf(0.5, POS.astype(np.float32)).dtype == np.float32
+    assert fst.yeojohnson(REAL.astype(np.float32), 0.5).dtype == np.float32
+    assert fst.yeojohnson_llf(0.5, REAL.astype(np.float32)).dtype == np.float32
+    with pytest.raises(ValueError, match="must be positive"):
+        fst.boxcox(REAL)
+    with pytest.raises(ValueError, match="must not be constant"):
+        fst.boxcox(np.ones(4))
+    with pytest.raises(ValueError, match="lmb must be a scalar"):
+        fst.boxcox_llf(np.array([0.1, 0.2]), POS)
+    with pytest.raises(ValueError, match="method must be"):
+        fst.boxcox_normmax(POS, method="lsq")

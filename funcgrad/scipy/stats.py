@@ -554,9 +554,12 @@ from ._statsresample_tests import scipy_class as _scipy_class  # noqa: E402
 from ._statsresample_ecdf import ecdf  # noqa: E402,F401
 from ._statsresample_binned import (binned_statistic, binned_statistic_2d,  # noqa: E402,F401
                                     binned_statistic_dd, cumfreq, relfreq)
+from ._statsresample_transform import (boxcox, boxcox_llf, boxcox_normmax,  # noqa: E402,F401
+                                       yeojohnson, yeojohnson_llf, yeojohnson_normmax)
 __all__ += ["bootstrap", "permutation_test", "monte_carlo_test"] + list(_SCIPY_CLASSES)
 __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic_dd",
-            "cumfreq", "relfreq"]
+            "cumfreq", "relfreq", "boxcox", "boxcox_llf", "boxcox_normmax", "yeojohnson",
+            "yeojohnson_llf", "yeojohnson_normmax"]
 
 
 def __getattr__(name: str):
