@@ -389,3 +389,71 @@ def test_transforms_keep_float32_and_say_what_is_wrong():
         fst.boxcox_llf(np.array([0.1, 0.2]), POS)
     with pytest.raises(ValueError, match="method must be"):
         fst.boxcox_normmax(POS, method="lsq")
+
+
+# --- circular statistics, k-statistics, expectiles ----------------------------------------------
+
+ANG = RNG.uniform(0.0, 7.0, size=(6, 3))
+VEC = RNG.normal(size=(5, 3))
+W = RNG.uniform(size=9)
+DIRECTION = ["mean_direction", "mean_resultant_length"]
+
+DESCRIPTIVE = [
+    ("circmean", lambda m: m.circmean(ANG)),
+    ("circmean_axis", lambda m: m.circmean(ANG, high=5.0, low=-1.0, axis=1, keepdims=True)),
+    ("circvar", lambda m: m.circvar(ANG, axis=0)),
+    ("circstd", lambda m: m.circstd(ANG, high=5.0, low=-1.0, axis=1)),
+    ("circstd_normalize", lambda m: m.circstd(ANG, axis=0, normalize=True)),
+    ("directional_stats", lambda m: _fields(m.directional_stats(VEC), DIRECTION)),
+    ("directional_stats_axis", lambda m: _fields(
+        m.directional_stats(VEC.T, axis=1, normalize=False), DIRECTION)),
+    ("kstat", lambda m: [m.kstat(ANG, n) for n in (1, 2, 3, 4)]),
+    ("kstat_axis", lambda m: m.kstat(ANG, 3, axis=0, keepdims=True)),
+    ("kstatvar", lambda m: [m.kstatvar(ANG, 1), m.kstatvar(ANG, 2, axis=0)]),
+    ("expectile", lambda m: [m.expectile(X, a) for a in (0.0, 0.1, 0.5, 0.8, 1.0)]),
+    ("expectile_ties_weights", lambda m: [m.expectile(np.round(X), 0.3, weights=W),
+                                          m.expectile(X, 0.9, weights=W)]),
+]
+
+
+@pytest.mark.parametrize("name,call", DESCRIPTIVE, ids=[c[0] for c in DESCRIPTIVE])
+def test_descriptive_statistics_match_scipy(name, call):
+    ours, theirs = call(fst), call(scipy_stats)
+    for a, b in zip(ours if isinstance(ours, (list, tuple)) else [ours],
+                    theirs if isinstance(theirs, (list, tuple)) else [theirs]):
+        assert np.shape(a) == np.shape(b)
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["circmean", "circvar", "circstd", "kstat", "expectile"])
+def test_descriptive_statistics_differentiate(name):
+    def value(module, x):
+        if name == "expectile":
+            return module.expectile(x, 0.8, weights=W)
+        return getattr(module, name)(x)
+    g = fg.grad(lambda x: value(fst, x))(X)
+    central = [(value(scipy_stats, X + H * e) - value(scipy_stats, X - H * e)) / (2 * H)
+               for e in np.eye(X.size)]
+    np.testing.assert_allclose(g, central, rtol=1e-6, atol=1e-9)
+
+
+def test_expectile_differentiates_in_level_and_weights():
+    slope = fg.grad(lambda a: fst.expectile(X, a, weights=W))(0.3)
+    central = (scipy_stats.expectile(X, 0.3 + H, weights=W)
+               - scipy_stats.expectile(X, 0.3 - H, weights=W)) / (2 * H)
+    np.testing.assert_allclose(slope, central, rtol=1e-6)
+    g = fg.grad(lambda w: fst.expectile(X, 0.3, weights=w))(W)
+    central = [(scipy_stats.expectile(X, 0.3, weights=W + H * e)
+                - scipy_stats.expectile(X, 0.3, weights=W - H * e)) / (2 * H)
+               for e in np.eye(W.size)]
+    np.testing.assert_allclose(g, central, rtol=1e-6, atol=1e-9)
+
+
+def test_circstd_of_one_repeated_angle_has_a_finite_slope():
+    assert np.array_equal(fg.grad(fst.circstd)(np.full(3, 0.5)), np.zeros(3))
+    assert fst.circmean(ANG.astype(np.float32)).dtype == np.float32
+    assert fst.kstat(ANG.astype(np.float32)).dtype == np.float32
+    with pytest.raises(ValueError, match="1 <= n <= 4"):
+        fst.kstat(X, 5)
+    with pytest.raises(ValueError, match="at least 2-d"):
+        fst.directional_stats(X)

@@ -556,10 +556,13 @@ from ._statsresample_binned import (binned_statistic, binned_statistic_2d,  # no
                                     binned_statistic_dd, cumfreq, relfreq)
 from ._statsresample_transform import (boxcox, boxcox_llf, boxcox_normmax,  # noqa: E402,F401
                                        yeojohnson, yeojohnson_llf, yeojohnson_normmax)
+from ._statsresample_descriptive import (circmean, circstd, circvar,  # noqa: E402,F401
+                                         directional_stats, expectile, kstat, kstatvar)
 __all__ += ["bootstrap", "permutation_test", "monte_carlo_test"] + list(_SCIPY_CLASSES)
 __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic_dd",
             "cumfreq", "relfreq", "boxcox", "boxcox_llf", "boxcox_normmax", "yeojohnson",
-            "yeojohnson_llf", "yeojohnson_normmax"]
+            "yeojohnson_llf", "yeojohnson_normmax", "circmean", "circvar", "circstd",
+            "directional_stats", "kstat", "kstatvar", "expectile"]
 
 
 def __getattr__(name: str):
