@@ -457,3 +457,58 @@ def test_circstd_of_one_repeated_angle_has_a_finite_slope():
         fst.kstat(X, 5)
     with pytest.raises(ValueError, match="at least 2-d"):
         fst.directional_stats(X)
+
+
+# --- quantile ----------------------------------------------------------------------------------
+
+QX = RNG.normal(size=(3, 7))
+QN = np.where(np.arange(21).reshape(3, 7) == 2, np.nan, QX)        # one NaN in row 0
+QN_EMPTY = np.where(np.arange(21).reshape(3, 7) >= 14, np.nan, QN)  # and row 2 all NaN
+QP = np.array([0.0, 0.05, 0.3, 0.5, 0.77, 0.99, 1.0])
+QUANTILE_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+                    "interpolated_inverted_cdf", "hazen", "weibull", "linear",
+                    "median_unbiased", "normal_unbiased", "harrell-davis"]
+QUANTILE_CALLS = [
+    ((QX[0], QP), {}),
+    ((QX, QP[:3, None]), dict(axis=-1)),
+    ((QX, 0.3), dict(axis=1)),
+    ((QX, [[0.2, 0.9]]), dict(axis=-1)),
+    ((QX, 0.4), dict(axis=None)),
+    ((QX, [0.4, 0.6]), dict(axis=None, keepdims=True)),
+    ((QN, [[0.3], [0.6], [0.5]]), dict(axis=1, nan_policy="omit")),
+    ((QN_EMPTY, 0.3), dict(axis=1)),
+    ((QX.T, QP[None, :3]), dict(axis=0)),
+    ((QX[0], np.array([-0.1, np.nan, 0.5])), {}),
+]
+
+
+@pytest.mark.parametrize("method", QUANTILE_METHODS)
+def test_quantile_matches_scipy(method):
+    for args, kwargs in QUANTILE_CALLS:
+        ours = fst.quantile(*args, method=method, **kwargs)
+        theirs = scipy_stats.quantile(*args, method=method, **kwargs)
+        assert np.shape(ours) == np.shape(theirs), kwargs
+        np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=1e-15, err_msg=str(kwargs))
+
+
+@pytest.mark.parametrize("method", ["linear", "hazen", "harrell-davis", "inverted_cdf"])
+def test_quantile_differentiates_in_x_and_p(method):
+    def q(module, x, p):
+        return module.quantile(x, p, method=method)
+    g = fg.grad(lambda x: q(fst, x, 0.3))(QX[0])
+    central = [(q(scipy_stats, QX[0] + H * e, 0.3) - q(scipy_stats, QX[0] - H * e, 0.3))
+               / (2 * H) for e in np.eye(QX.shape[1])]
+    np.testing.assert_allclose(g, central, atol=1e-8)
+    slope = fg.grad(lambda p: q(fst, QX[0], p))(0.3)  # (0 for the step method)
+    np.testing.assert_allclose(slope, (q(scipy_stats, QX[0], 0.3 + H)
+                                       - q(scipy_stats, QX[0], 0.3 - H)) / (2 * H), atol=1e-7)
+
+
+def test_quantile_keeps_float32_and_names_its_errors():
+    assert fst.quantile(QX.astype(np.float32), np.float32(0.3)).dtype == np.float32
+    with pytest.raises(ValueError, match="keepdims may be False only"):
+        fst.quantile(QX[0], [0.1, 0.5], keepdims=False)
+    with pytest.raises(ValueError, match="method must be one of"):
+        fst.quantile(QX[0], 0.5, method="nearest")
+    with pytest.raises(ValueError, match="broadcast except along axis"):
+        fst.quantile(QX, QP[:, None], axis=-1)

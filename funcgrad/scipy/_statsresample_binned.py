@@ -22,7 +22,7 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..primitives.structural import stop_gradient
 from ..typing import ArrayLike
-from ._statsresample_bootstrap import values_of
+from ._statsresample_quantile import values_of
 
 __all__ = ["binned_statistic", "binned_statistic_2d", "binned_statistic_dd", "cumfreq",
            "relfreq"]

@@ -25,10 +25,10 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..batched import vmap
-from ..numpy._convert import asarray, concrete_values
-from ..primitives.structural import stop_gradient
+from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from . import special as sp
+from ._statsresample_quantile import sorted_quantiles, values_of
 
 __all__ = ["bootstrap", "BootstrapResult", "ConfidenceInterval"]
 
@@ -150,30 +150,12 @@ def check_alternative(name: str, alternative: str) -> str:
     return alternative
 
 
-def values_of(x: Any) -> np.ndarray:
-    """``x``'s values, for a choice they make (an order, a count): under ``jit`` or
-    ``vmap`` a clear error says that the resampling functions need them."""
-    return np.asarray(concrete_values(stop_gradient(asarray(x)), "the resampling functions "
-                                      "(their counts and orders)", "call them outside jit "
-                                      "and vmap"))
-
-
 def quantile_linear(values: Any, p: Any) -> Array:
-    """The ``p`` quantiles of each row of ``values`` (last axis) by Hyndman and Fan's
-    method 7 (NumPy's and SciPy's 'linear'), ``p`` of shape ``values.shape[:-1] + (k,)``:
-    SciPy's arithmetic (``p n + 1 - p`` split into its floor and fraction), and NaN where
-    a row holds one.  Differentiable in ``values`` and ``p``."""
+    """The ``p`` quantiles of each row of ``values`` (last axis) by the 'linear' method,
+    ``p`` of shape ``values.shape[:-1] + (k,)``, NaN where a row holds one (SciPy's
+    ``quantile`` with ``nan_policy='propagate'``).  Differentiable in ``values`` and ``p``."""
     values = asarray(values)
-    n = values.shape[-1]
-    y = fnp.sort(values, axis=-1)
-    position = p * n + (1.0 - p)
-    j1 = np.floor(values_of(position))
-    fraction = position - j1
-    low = np.clip(j1 - 1.0, 0, n - 1).astype(np.int64)
-    high = np.clip(j1, 0, n - 1).astype(np.int64)
-    fraction = fnp.where(j1 - 1.0 < 0, 0.0 * fraction, fraction)
-    out = ((1.0 - fraction) * fnp.take_along_axis(y, low, axis=-1)
-           + fraction * fnp.take_along_axis(y, high, axis=-1))
+    out = sorted_quantiles(fnp.sort(values, axis=-1), p, values.shape[-1], "linear")
     nan = np.any(np.isnan(values_of(values)), axis=-1, keepdims=True)
     return fnp.where(nan, math.nan, out) if np.any(nan) else out
 

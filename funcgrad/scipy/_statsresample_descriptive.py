@@ -17,7 +17,7 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._stats_summary import _keep, _prepare
-from ._statsresample_bootstrap import values_of
+from ._statsresample_quantile import values_of
 
 __all__ = ["circmean", "circvar", "circstd", "directional_stats", "kstat", "kstatvar",
            "expectile"]

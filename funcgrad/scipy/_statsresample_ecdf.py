@@ -16,7 +16,8 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..primitives.structural import stop_gradient
 from ..typing import Array, ArrayLike
-from ._statsresample_bootstrap import ConfidenceInterval, values_of
+from ._statsresample_bootstrap import ConfidenceInterval
+from ._statsresample_quantile import values_of
 from . import special as sp
 
 __all__ = ["ecdf"]

@@ -20,7 +20,8 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._statsresample_bootstrap import (check_alternative, check_count, generator,
-                                       standard_samples, values_of, vectorize)
+                                       standard_samples, vectorize)
+from ._statsresample_quantile import values_of
 
 __all__ = ["permutation_test", "monte_carlo_test"]
 

@@ -26,7 +26,7 @@ from ._implicit_minimum import differentiable_minimum
 from ._optlegacy_scalar import brent, fminbound
 from ._scalar_roots import brentq
 from ._stats_summary import _keep, _prepare
-from ._statsresample_bootstrap import values_of
+from ._statsresample_quantile import values_of
 
 __all__ = ["boxcox", "boxcox_llf", "boxcox_normmax", "yeojohnson", "yeojohnson_llf",
            "yeojohnson_normmax"]
