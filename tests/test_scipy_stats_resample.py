@@ -512,3 +512,63 @@ def test_quantile_keeps_float32_and_names_its_errors():
         fst.quantile(QX[0], 0.5, method="nearest")
     with pytest.raises(ValueError, match="broadcast except along axis"):
         fst.quantile(QX, QP[:, None], axis=-1)
+
+
+# --- L-moments, differential entropy, energy distance, O'Brien's transform ----------------------
+
+SAMPLE = RNG.normal(size=(9, 3))
+WIDE = RNG.normal(size=(40, 2))
+UW, VW = RNG.uniform(size=9), RNG.uniform(size=7)
+
+ORDER_STATISTICS = [
+    ("lmoment", lambda m: m.lmoment(SAMPLE)),
+    ("lmoment_order", lambda m: [m.lmoment(SAMPLE, 2), m.lmoment(SAMPLE, [1, 3],
+                                                                   standardize=False)]),
+    ("lmoment_axis", lambda m: m.lmoment(SAMPLE, [2, 4], axis=1)),
+    ("lmoment_keepdims", lambda m: [m.lmoment(SAMPLE, keepdims=True),
+                                    m.lmoment(SAMPLE, 3, axis=None, keepdims=True)]),
+    ("lmoment_short", lambda m: m.lmoment(np.arange(3.0))),
+    ("differential_entropy", lambda m: [
+        m.differential_entropy(WIDE, method=k) for k in ("vasicek", "van es", "ebrahimi",
+                                                         "correa", "auto")]),
+    ("differential_entropy_options", lambda m: [
+        m.differential_entropy(WIDE.T, window_length=3, base=2.0, axis=1, keepdims=True),
+        m.differential_entropy(SAMPLE[:, 0])]),
+    ("energy_distance", lambda m: [m.energy_distance(X, Y[0]),
+                                   m.energy_distance(X, Y[0], UW, VW),
+                                   m.energy_distance(X, X)]),
+    ("obrientransform", lambda m: m.obrientransform(SAMPLE[:, 0], SAMPLE[:, 1])),
+]
+
+
+@pytest.mark.parametrize("name,call", ORDER_STATISTICS, ids=[c[0] for c in ORDER_STATISTICS])
+def test_order_statistics_match_scipy(name, call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (the NaN L-moments of 3 values)
+        ours, theirs = call(fst), call(scipy_stats)
+    for a, b in zip(ours if isinstance(ours, list) else [ours],
+                    theirs if isinstance(theirs, list) else [theirs]):
+        assert np.shape(a) == np.shape(b)
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name,call,at", [
+    ("lmoment", lambda m, x: m.lmoment(x, [1, 2, 3, 4]).sum(), WIDE[:, 0]),
+    ("correa", lambda m, x: m.differential_entropy(x, method="correa"), WIDE[:, 0]),
+    ("ebrahimi", lambda m, x: m.differential_entropy(x, method="ebrahimi"), WIDE[:, 0]),
+    ("energy_values", lambda m, x: m.energy_distance(x, Y[0], UW, VW), X),
+    ("energy_weights", lambda m, w: m.energy_distance(X, Y[0], w, VW), UW),
+    ("obrientransform", lambda m, x: (m.obrientransform(x) ** 2).sum(), X)])
+def test_order_statistics_differentiate(name, call, at):
+    g = fg.grad(lambda x: call(fst, x))(at)
+    central = [(call(scipy_stats, at + H * e) - call(scipy_stats, at - H * e)) / (2 * H)
+               for e in np.eye(at.size)]
+    np.testing.assert_allclose(g, central, rtol=1e-6, atol=1e-8)
+
+
+def test_energy_distance_of_identical_samples_has_a_finite_slope():
+    assert np.array_equal(fg.grad(lambda u: fst.energy_distance(u, X))(X), np.zeros(X.size))
+    with pytest.raises(ValueError, match="non-negative"):
+        fst.energy_distance(X, X, -UW, UW)
+    with pytest.raises(ValueError, match="less than half the sample size"):
+        fst.differential_entropy(X, window_length=5)

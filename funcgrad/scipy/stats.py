@@ -559,11 +559,14 @@ from ._statsresample_transform import (boxcox, boxcox_llf, boxcox_normmax,  # no
 from ._statsresample_descriptive import (circmean, circstd, circvar,  # noqa: E402,F401
                                          directional_stats, expectile, kstat, kstatvar)
 from ._statsresample_quantile import quantile  # noqa: E402,F401
+from ._statsresample_moments import (differential_entropy, energy_distance,  # noqa: E402,F401
+                                     lmoment, obrientransform)
 __all__ += ["bootstrap", "permutation_test", "monte_carlo_test"] + list(_SCIPY_CLASSES)
 __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic_dd",
             "cumfreq", "relfreq", "boxcox", "boxcox_llf", "boxcox_normmax", "yeojohnson",
             "yeojohnson_llf", "yeojohnson_normmax", "circmean", "circvar", "circstd",
-            "directional_stats", "kstat", "kstatvar", "expectile", "quantile"]
+            "directional_stats", "kstat", "kstatvar", "expectile", "quantile", "lmoment",
+            "differential_entropy", "energy_distance", "obrientransform"]
 
 
 def __getattr__(name: str):
