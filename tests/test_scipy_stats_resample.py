@@ -572,3 +572,63 @@ def test_energy_distance_of_identical_samples_has_a_finite_slope():
         fst.energy_distance(X, X, -UW, UW)
     with pytest.raises(ValueError, match="less than half the sample size"):
         fst.differential_entropy(X, window_length=5)
+
+
+# --- probability plots, Bayesian estimates -----------------------------------------------------
+
+BIG = RNG.normal(size=1200)
+
+
+@pytest.mark.parametrize("kwargs", [{}, dict(dist="gamma", sparams=(2.5,)),
+                                    dict(dist="t", sparams=4.0, fit=False),
+                                    dict(dist="tukeylambda", sparams=0.3)])
+def test_probplot_matches_scipy(kwargs):
+    ours, theirs = fst.probplot(X, **kwargs), scipy_stats.probplot(X, **kwargs)
+    pairs = [(ours, theirs)] if not kwargs.get("fit", True) else list(zip(ours, theirs))
+    for a, b in pairs:
+        np.testing.assert_allclose(np.asarray([np.asarray(v, float) for v in a]),
+                                   np.asarray(b, float), rtol=1e-12, atol=1e-14)
+
+
+def test_probplot_differentiates_in_data_and_shape():
+    def slope(module, x, s):
+        return module.probplot(x, dist="gamma", sparams=(s,))[1][0]
+    g = fg.grad(lambda x: slope(fst, x, 2.5))(X)
+    central = [(slope(scipy_stats, X + H * e, 2.5) - slope(scipy_stats, X - H * e, 2.5))
+               / (2 * H) for e in np.eye(X.size)]
+    np.testing.assert_allclose(g, central, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(fg.grad(lambda s: slope(fst, X, s))(2.5),
+                               (slope(scipy_stats, X, 2.5 + H)
+                                - slope(scipy_stats, X, 2.5 - H)) / (2 * H), rtol=1e-6)
+
+
+def test_ppcc_max_matches_scipy_and_differentiates():
+    shape = fst.ppcc_max(X)
+    np.testing.assert_allclose(shape, scipy_stats.ppcc_max(X), rtol=1e-5)
+    medians = fst.probplot(X, fit=False)[0]  # (normal quantiles of Filliben's medians)
+    uniform = scipy_stats.norm.cdf(medians)
+
+    def crookedness(lam, x):
+        osm = scipy_stats.tukeylambda.ppf(uniform, lam)
+        return 1 - scipy_stats.pearsonr(osm, np.sort(x))[0]
+    np.testing.assert_allclose(fg.grad(fst.ppcc_max)(X),
+                               _argmax_slope(lambda lm, x: -crookedness(lm, x), shape, X),
+                               rtol=1e-4, atol=1e-7)
+
+
+@pytest.mark.parametrize("data", [X, BIG], ids=["small", "normal_approximation"])
+def test_bayes_mvs_and_mvsdist_match_scipy(data):
+    for ours, theirs in zip(fst.bayes_mvs(data, 0.8), scipy_stats.bayes_mvs(data, 0.8)):
+        assert type(ours).__name__ == type(theirs).__name__
+        np.testing.assert_allclose(ours.statistic, theirs.statistic, rtol=1e-12)
+        np.testing.assert_allclose(ours.minmax, theirs.minmax, rtol=1e-12)
+    for ours, theirs in zip(fst.mvsdist(data), scipy_stats.mvsdist(data)):
+        np.testing.assert_allclose([ours.mean(), ours.std(), ours.cdf(0.9)],
+                                   [theirs.mean(), theirs.std(), theirs.cdf(0.9)],
+                                   rtol=1e-12, atol=1e-15)
+    def upper(module, x):
+        return module.bayes_mvs(x, 0.8)[2].minmax[1]
+    g = fg.grad(lambda x: upper(fst, x))(X)
+    central = [(upper(scipy_stats, X + H * e) - upper(scipy_stats, X - H * e)) / (2 * H)
+               for e in np.eye(X.size)]
+    np.testing.assert_allclose(g, central, rtol=1e-6, atol=1e-9)
