@@ -632,3 +632,39 @@ def test_bayes_mvs_and_mvsdist_match_scipy(data):
     central = [(upper(scipy_stats, X + H * e) - upper(scipy_stats, X - H * e)) / (2 * H)
                for e in np.eye(X.size)]
     np.testing.assert_allclose(g, central, rtol=1e-6, atol=1e-9)
+
+
+# --- fit ----------------------------------------------------------------------------------------
+
+def _seeded(fun, **kwargs):
+    from scipy.optimize import differential_evolution
+    return differential_evolution(fun, rng=1, **kwargs)
+
+
+def test_fit_matches_scipy_and_its_normal_mle_moves_as_the_closed_form():
+    bounds = {"loc": (-10, 10), "scale": (0.01, 10)}
+    ours = fst.fit(fst.norm, X, bounds, optimizer=_seeded)
+    theirs = scipy_stats.fit(scipy_stats.norm, X, bounds, optimizer=_seeded)
+    np.testing.assert_array_equal(ours.params, theirs.params)
+    assert ours.success and float(ours.nllf()) == pytest.approx(theirs.nllf(), rel=1e-12)
+    jac = fg.jacobian(lambda x: fnp.stack(list(fst.fit(fst.norm, x, bounds,
+                                                       optimizer=_seeded).params)))(X)
+    # the normal MLE: the mean (slope 1/n) and the ddof=0 standard deviation
+    np.testing.assert_allclose(jac[0], np.full(X.size, 1 / X.size), atol=1e-6)
+    np.testing.assert_allclose(jac[1], (X - X.mean()) / (X.size * X.std()), atol=1e-6)
+
+
+def test_fit_shape_parameter_differentiates_and_fixed_ones_do_not_move():
+    data = np.abs(X) + 0.2
+    ours = fst.fit(fst.gamma, data, {"a": (0.1, 10)}, optimizer=_seeded)
+    theirs = scipy_stats.fit(scipy_stats.gamma, data, {"a": (0.1, 10)}, optimizer=_seeded)
+    np.testing.assert_array_equal(ours.params, theirs.params)
+    jac = fg.jacobian(lambda x: fnp.stack(list(fst.fit(fst.gamma, x, {"a": (0.1, 10)},
+                                                       optimizer=_seeded).params)))(data)
+    expected = _argmax_slope(lambda a, x: np.sum(scipy_stats.gamma.logpdf(x, a)),
+                             theirs.params.a, data)
+    np.testing.assert_allclose(jac[0], expected, rtol=1e-5, atol=1e-7)
+    assert np.all(jac[1:] == 0)  # (loc and scale fixed at 0 and 1 by SciPy's defaults)
+    with pytest.raises(NotImplementedError, match="method='mle'"):
+        fg.grad(lambda x: fst.fit(fst.gamma, x, {"a": (0.1, 10)}, method="mse",
+                                  optimizer=_seeded).params.a)(data)
