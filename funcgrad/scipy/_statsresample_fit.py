@@ -16,6 +16,8 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .. import numpy as fnp
+from ..api import grad
+from ..jacobians import jacobian
 from ..core import Tracer
 from ..numpy._convert import asarray
 from ._distn import DISTRIBUTIONS
@@ -83,6 +85,55 @@ def _distributions(dist):
     return ours, theirs
 
 
+def fitted(dist: Any, discrete: bool, best: np.ndarray, free: np.ndarray, held: np.ndarray,
+           data: Any) -> tuple:
+    """The parameters ``best`` (a minimum of the negative log-likelihood of ``data``) with
+    the derivatives the implicit function theorem gives the ``free`` ones in ``data``,
+    those ``held`` on a bound staying there; the others constant."""
+    params = [best[i] for i in range(len(best))]
+    if not np.any(free):
+        return tuple(params)
+    slots = np.flatnonzero(free)
+
+    def nllf(moving, x):
+        trial = [fnp.asarray(v) for v in best]
+        for slot, i in enumerate(slots):
+            trial[i] = moving[slot]
+        return _nllf(dist, discrete, trial, x)
+    _check_stationary(nllf, best[free], held[free], data)
+    found = differentiable_minimum(nllf, best[free], lambda z: z, (data,),
+                                   held=(held[free], best[free]) if np.any(held[free])
+                                   else None, name="fit",
+                                   objective="the negative log-likelihood")
+    for slot, i in enumerate(slots):
+        params[i] = found[slot]
+    return tuple(params)
+
+
+def _check_stationary(nllf, best, held, data):
+    """Refuse a derivative at a point the optimizer left short of the minimum: the
+    implicit function theorem holds at a stationary point only, and SciPy's fits stop at
+    their tolerance (``rv_continuous.fit``'s ``fmin``: about 1e-4).  The Newton step
+    ``H^-1 g`` to the minimum (in the coordinates not held) must be below 1e-6 of each."""
+    plain = values_of(data)
+    moving = np.flatnonzero(~held)
+    if moving.size == 0:
+        return
+
+    def gradient(z):
+        return grad(lambda t: nllf(t, plain))(z)
+    g = np.asarray(gradient(best))[moving]
+    h = np.asarray(jacobian(gradient)(best))[np.ix_(moving, moving)]
+    with np.errstate(all="ignore"):
+        step = np.linalg.solve(h, g) if np.all(np.isfinite(h)) else np.full(g.shape, np.inf)
+    if not np.all(np.abs(step) <= 1e-6 * np.maximum(np.abs(best[moving]), 1.0)):
+        raise NotImplementedError(
+            f"fit: the fitted parameters {best} are not a stationary point of the negative "
+            f"log-likelihood to 1e-6 (the Newton step to it is {step}), so the implicit "
+            f"function theorem gives no reliable derivative there; fit more tightly (an "
+            f"optimizer with a smaller tolerance), or pass fg.stop_gradient(data)")
+
+
 def fit(dist: Any, data: Any, bounds: Any = None, *, guess: Any = None, method: str = "mle",
         optimizer: Optional[Callable[..., Any]] = None) -> FitResult:
     """Fit ``dist`` to ``data`` by maximum likelihood (``'mle'``) or maximum spacing
@@ -126,22 +177,7 @@ def fit(dist: Any, data: Any, bounds: Any = None, *, guess: Any = None, method: 
     box = np.asarray(searched["bounds"], float)
     integer = np.asarray(searched.get("integrality", np.zeros(len(best), bool)), bool)
     free = (box[:, 0] < box[:, 1]) & ~integer
-    if not np.any(free):
-        return FitResult(ours, data, result, tuple(best))
     scale = np.maximum(np.abs(best), 1.0) * math.sqrt(np.finfo(float).eps)
-    on_low, on_high = best - box[:, 0] <= scale, box[:, 1] - best <= scale
-    held = (on_low | on_high)[free]
-    discrete = result.discrete
-
-    def nllf(moving, x):
-        params = [fnp.asarray(v) for v in best]
-        for slot, i in enumerate(np.flatnonzero(free)):
-            params[i] = moving[slot]
-        return _nllf(ours, discrete, params, x)
-    found = differentiable_minimum(nllf, best[free], lambda z: z, (data,),
-                                   held=(held, best[free]) if np.any(held) else None,
-                                   name="fit", objective="the negative log-likelihood")
-    params = [best[i] for i in range(len(best))]
-    for slot, i in enumerate(np.flatnonzero(free)):
-        params[i] = found[slot]
+    held = (best - box[:, 0] <= scale) | (box[:, 1] - best <= scale)
+    params = fitted(ours, result.discrete, best, free, held, data)
     return FitResult(ours, data, result, tuple(params))

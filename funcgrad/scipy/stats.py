@@ -563,13 +563,14 @@ from ._statsresample_moments import (differential_entropy, energy_distance,  # n
                                      lmoment, obrientransform)
 from ._statsresample_probplot import bayes_mvs, mvsdist, ppcc_max, probplot  # noqa: E402,F401
 from ._statsresample_fit import fit  # noqa: E402,F401
+from ._statsresample_gof import goodness_of_fit  # noqa: E402,F401
 __all__ += ["bootstrap", "permutation_test", "monte_carlo_test"] + list(_SCIPY_CLASSES)
 __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic_dd",
             "cumfreq", "relfreq", "boxcox", "boxcox_llf", "boxcox_normmax", "yeojohnson",
             "yeojohnson_llf", "yeojohnson_normmax", "circmean", "circvar", "circstd",
             "directional_stats", "kstat", "kstatvar", "expectile", "quantile", "lmoment",
             "differential_entropy", "energy_distance", "obrientransform", "probplot",
-            "ppcc_max", "mvsdist", "bayes_mvs", "fit"]
+            "ppcc_max", "mvsdist", "bayes_mvs", "fit", "goodness_of_fit"]
 
 
 def __getattr__(name: str):
