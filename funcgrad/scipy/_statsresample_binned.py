@@ -14,7 +14,7 @@ import builtins
 import math
 import warnings
 from collections import namedtuple
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Optional, Sequence, Union
 
 import numpy as np
 
@@ -44,7 +44,7 @@ RelfreqResult = namedtuple("RelfreqResult", ["frequency", "lowerlimit", "binsize
 RelfreqResult.__doc__ = """:func:`relfreq`'s result, as SciPy's."""
 
 _STATISTICS = ("mean", "median", "count", "sum", "std", "min", "max")
-_NUMPY_STATISTICS = {np.mean: "mean", np.std: "std", np.sum: "sum", np.median: "median",
+_NUMPY_STATISTICS: Dict[Any, str] = {np.mean: "mean", np.std: "std", np.sum: "sum", np.median: "median",
                      np.min: "min", np.max: "max"}
 
 
@@ -179,7 +179,7 @@ def _callable_per_bin(rows, numbers, total, statistic):
     return fnp.stack(out)
 
 
-def binned_statistic_dd(sample: ArrayLike, values: ArrayLike,
+def binned_statistic_dd(sample: Any, values: ArrayLike,
                         statistic: Union[str, Callable[..., Any]] = "mean",
                         bins: Any = 10, range: Optional[Sequence] = None,  # noqa: A002
                         expand_binnumbers: bool = False,

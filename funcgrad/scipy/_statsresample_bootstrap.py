@@ -224,7 +224,7 @@ def bootstrap(data: Sequence[ArrayLike], statistic: Callable[..., Any], *,
     (5,)
     """
     name = "bootstrap"
-    statistic = vectorize(name, statistic, vectorized)
+    stat: Callable[..., Any] = vectorize(name, statistic, vectorized)
     samples = standard_samples(name, data, axis, 2)
     if paired not in (True, False):
         raise ValueError(f"{name}: paired must be True or False, got {paired!r}")
@@ -233,11 +233,11 @@ def bootstrap(data: Sequence[ArrayLike], statistic: Callable[..., Any], *,
         if any(s.shape[-1] != n for s in samples):
             raise ValueError(f"{name}: when paired is True, all samples must have the same "
                              f"length along axis; got {[s.shape[-1] for s in samples]}")
-        unpaired, observed_samples = statistic, samples
+        unpaired, observed_samples = stat, samples
 
-        def statistic(i, axis=-1):
+        def of_indices(i, axis=-1):
             return unpaired(*(fnp.take(s, i, axis=-1) for s in observed_samples), axis=axis)
-        samples = [np.arange(n)]
+        stat, samples = of_indices, [np.arange(n)]
     confidence_level = float(confidence_level)
     alternative = check_alternative(name, alternative)
     n_resamples = check_count(name, "n_resamples", n_resamples, zero=True)
@@ -257,19 +257,19 @@ def bootstrap(data: Sequence[ArrayLike], statistic: Callable[..., Any], *,
                          f"n_resamples must be positive")
     rng = generator(rng)
 
-    theta_b = ([] if bootstrap_result is None
-               else [asarray(bootstrap_result.bootstrap_distribution)])
+    pieces = ([] if bootstrap_result is None
+              else [asarray(bootstrap_result.bootstrap_distribution)])
     step = batch or n_resamples or 1
     for start in range(0, n_resamples, step):
         count = min(step, n_resamples - start)
         resamples = [fnp.take(s, integers(rng, s.shape[-1], (count, s.shape[-1])), axis=-1)
                      for s in samples]
-        theta_b.append(asarray(statistic(*resamples, axis=-1)))
-    theta_b = fnp.concatenate(theta_b, axis=-1)
+        pieces.append(asarray(stat(*resamples, axis=-1)))
+    theta_b = fnp.concatenate(pieces, axis=-1)
 
     alpha = (1.0 - confidence_level) / (2 if alternative == "two-sided" else 1)
     if method == "bca":
-        levels = _bca_levels(samples, statistic, alpha, theta_b, batch)
+        levels = _bca_levels(samples, stat, alpha, theta_b, batch)
         levels = [fnp.astype(level, theta_b.dtype) for level in levels]
     else:
         levels = [np.full(theta_b.shape[:-1], a, theta_b.dtype) for a in (alpha, 1.0 - alpha)]
@@ -280,7 +280,7 @@ def bootstrap(data: Sequence[ArrayLike], statistic: Callable[..., Any], *,
                       "statistic is np.min.", RuntimeWarning, stacklevel=2)
     low, high = ci[..., 0], ci[..., 1]
     if method == "basic":
-        theta = statistic(*samples, axis=-1)
+        theta = stat(*samples, axis=-1)
         low, high = 2.0 * theta - high, 2.0 * theta - low
     if alternative == "less":
         low = fnp.full(low.shape, -math.inf, low.dtype)

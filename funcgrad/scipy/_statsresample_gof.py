@@ -89,7 +89,8 @@ def goodness_of_fit(dist: Any, data: Any, *, known_params: Optional[dict] = None
         fit_params=fit_params, guessed_params=guessed_params, statistic=statistic,
         n_mc_samples=n_mc_samples, rng=rng)
     best = np.asarray(result.fit_result.params, float)
-    if not isinstance(data, Tracer):
+    traced = isinstance(data, Tracer)  # (a flag: no narrowing of data's type)
+    if not traced:
         return GoodnessOfFitResult(FitResult(ours, data, result.fit_result, tuple(best)),
                                    result.statistic, result.pvalue, result.null_distribution)
     if callable(statistic):
@@ -108,7 +109,7 @@ def goodness_of_fit(dist: Any, data: Any, *, known_params: Optional[dict] = None
         params = (loc, scale)
     else:
         params = fitted(ours, False, best, free, np.zeros(len(best), bool), data)
-    *shapes, loc, scale = params
+    shapes, loc, scale = params[:-2], params[-2], params[-1]
 
     def cdf_of(method, points):
         return getattr(ours, method)(points, *shapes, loc=loc, scale=scale)

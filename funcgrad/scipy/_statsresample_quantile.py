@@ -104,7 +104,7 @@ def quantile(x: ArrayLike, p: ArrayLike, *, method: str = "linear", axis: Option
     x, p = fnp.astype(x, dtype), fnp.astype(p, dtype)
     ndim = max(x.ndim, p.ndim)
     flat = axis is None
-    if flat:
+    if axis is None:
         x, p, axis = fnp.ravel(x), fnp.ravel(p), 0
     elif isinstance(axis, bool) or int(axis) != axis or not -ndim <= axis < ndim:
         raise ValueError(f"{name}: axis {axis!r} is not compatible with the shapes of the "

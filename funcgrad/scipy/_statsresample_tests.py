@@ -277,11 +277,11 @@ def monte_carlo_test(data: Any, rvs: Any, statistic: Callable[..., Any], *,
 
     observed = asarray(statistic(*samples, axis=-1))
     step = batch or n_resamples
-    null = []
+    pieces = []
     for start in range(0, n_resamples, step):
         size = min(step, n_resamples - start)
         drawn = [r(size=(size, s.shape[-1])) for r, s in zip(rvs, samples)]
-        null.append(asarray(statistic(*drawn, axis=-1)))
-    null = fnp.reshape(fnp.concatenate(null, axis=0), (-1,) + (1,) * observed.ndim)
+        pieces.append(asarray(statistic(*drawn, axis=-1)))
+    null = fnp.reshape(fnp.concatenate(pieces, axis=0), (-1,) + (1,) * observed.ndim)
     pvalue = _pvalue(alternative, null, observed, 1, n_resamples, dtype)
     return MonteCarloTestResult(observed, pvalue, null)
