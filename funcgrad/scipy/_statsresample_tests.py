@@ -25,15 +25,18 @@ from ._statsresample_quantile import values_of
 
 __all__ = ["permutation_test", "monte_carlo_test"]
 
-# SciPy's classes, for the ``method=`` of its tests (pearsonr, anderson_ksamp...)
-SCIPY_CLASSES = ("PermutationMethod", "BootstrapMethod", "MonteCarloMethod")
+# (public names of funcgrad.scipy.stats, SciPy's classes for the ``method=`` of its tests,
+# served by __getattr__ below)
+SCIPY_CLASSES = ["PermutationMethod", "BootstrapMethod", "MonteCarloMethod"]
 
 
-def scipy_class(name: str) -> Any:
-    """SciPy's ``scipy.stats.<name>`` (imported here: ``import funcgrad`` never loads
-    SciPy)."""
-    import scipy.stats
-    return getattr(scipy.stats, name)
+def __getattr__(name: str) -> Any:
+    # (imported into funcgrad.scipy.stats as its module __getattr__: SciPy's classes
+    # themselves, loaded when first asked for, so that importing funcgrad never loads SciPy)
+    if name in SCIPY_CLASSES:
+        import scipy.stats
+        return getattr(scipy.stats, name)
+    raise AttributeError(f"module 'funcgrad.scipy.stats' has no attribute {name!r}")
 
 
 @dataclass

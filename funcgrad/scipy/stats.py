@@ -550,8 +550,7 @@ __all__ += (_statsdists_closed.__all__ + _statsdists_tails.__all__ + _statsdists
 from ._statsresample_bootstrap import bootstrap  # noqa: E402,F401
 from ._statsresample_tests import monte_carlo_test, permutation_test  # noqa: E402,F401
 from ._statsresample_tests import SCIPY_CLASSES as _SCIPY_CLASSES  # noqa: E402
-from ._statsresample_tests import scipy_class as _scipy_class  # noqa: E402
-from typing import Any as _Any  # noqa: E402
+from ._statsresample_tests import __getattr__  # noqa: E402,F401  (SciPy's *Method classes)
 from ._statsresample_ecdf import ecdf  # noqa: E402,F401
 from ._statsresample_binned import (binned_statistic, binned_statistic_2d,  # noqa: E402,F401
                                     binned_statistic_dd, cumfreq, relfreq)
@@ -572,11 +571,3 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
             "directional_stats", "kstat", "kstatvar", "expectile", "quantile", "lmoment",
             "differential_entropy", "energy_distance", "obrientransform", "probplot",
             "ppcc_max", "mvsdist", "bayes_mvs", "fit", "goodness_of_fit"]
-
-
-def __getattr__(name: str) -> _Any:
-    # SciPy's PermutationMethod, BootstrapMethod and MonteCarloMethod, as they are (the
-    # method= of its tests): loaded with SciPy on first use
-    if name in _SCIPY_CLASSES:
-        return _scipy_class(name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
