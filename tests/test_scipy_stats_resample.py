@@ -720,3 +720,14 @@ def test_goodness_of_fit_refuses_a_derivative_at_a_loose_fit():
     with pytest.raises(NotImplementedError, match="not a stationary point"):
         fg.grad(lambda x: fst.goodness_of_fit(fst.gamma, x, n_mc_samples=1,
                                               rng=0).statistic)(GAMMA_DATA)
+
+
+def test_the_smooth_statistics_map_with_vmap():
+    # (one check per family whose values decide nothing: the circular and k-statistics,
+    # the power transforms' likelihoods, the L-moments)
+    rows = np.abs(SAMPLE.T) + 0.1
+    for f in (fst.circmean, fst.circstd, lambda r: fst.kstat(r, 3),
+              lambda r: fst.boxcox_llf(0.3, r), lambda r: fst.yeojohnson_llf(1.4, r),
+              lambda r: fst.lmoment(r, 2)):
+        np.testing.assert_allclose(fg.vmap(f)(rows), np.stack([f(r) for r in rows]),
+                                   rtol=1e-12)
