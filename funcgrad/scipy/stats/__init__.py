@@ -22,7 +22,7 @@ The machinery is in :mod:`._distn`; ``lognorm``, ``weibull_min``, ``pareto``, ``
 1.0
 """
 import math
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -554,7 +554,7 @@ from .._statshyp_ranks import (ansari, brunnermunzel, bws_test,  # noqa: E402,F4
                                friedmanchisquare, kruskal, median_test, mood,
                                page_trend_test)
 from .._statshyp_pvalues import combine_pvalues, false_discovery_control  # noqa: E402,F401
-from .._statshyp_pvalues import __getattr__  # noqa: E402,F401  (SciPy's warning classes)
+from .._statshyp_pvalues import __getattr__ as _warning_classes  # noqa: E402
 from .._statshyp_counts import (anderson_ksamp, barnard_exact, binomtest,  # noqa: E402,F401
                                 boschloo_exact, dunnett, fisher_exact, logrank,
                                 multiscale_graphcorr, poisson_means_test, quantile_test)
@@ -580,3 +580,36 @@ from .. import (_statsdists2_closed, _statsdists2_discrete, _statsdists2_more,  
                 _statsdists2_noncentral)
 __all__ += (_statsdists2_noncentral.__all__ + _statsdists2_closed.__all__
             + _statsdists2_more.__all__ + _statsdists2_discrete.__all__)
+
+# (resampling, descriptive and transformation functions: see their modules)
+from .._statsresample_bootstrap import bootstrap  # noqa: E402,F401
+from .._statsresample_tests import monte_carlo_test, permutation_test  # noqa: E402,F401
+from .._statsresample_tests import SCIPY_CLASSES as _SCIPY_CLASSES  # noqa: E402
+from .._statsresample_tests import __getattr__ as _resample_classes  # noqa: E402
+from .._statsresample_ecdf import ecdf  # noqa: E402,F401
+from .._statsresample_binned import (binned_statistic, binned_statistic_2d,  # noqa: E402,F401
+                                     binned_statistic_dd, cumfreq, relfreq)
+from .._statsresample_transform import (boxcox, boxcox_llf, boxcox_normmax,  # noqa: E402,F401
+                                        yeojohnson, yeojohnson_llf, yeojohnson_normmax)
+from .._statsresample_descriptive import (circmean, circstd, circvar,  # noqa: E402,F401
+                                          directional_stats, expectile, kstat, kstatvar)
+from .._statsresample_quantile import quantile  # noqa: E402,F401
+from .._statsresample_moments import (differential_entropy, energy_distance,  # noqa: E402,F401
+                                      lmoment, obrientransform)
+from .._statsresample_probplot import bayes_mvs, mvsdist, ppcc_max, probplot  # noqa: E402,F401
+from .._statsresample_fit import fit  # noqa: E402,F401
+from .._statsresample_gof import goodness_of_fit  # noqa: E402,F401
+__all__ += ["bootstrap", "permutation_test", "monte_carlo_test"] + list(_SCIPY_CLASSES)
+__all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic_dd",
+            "cumfreq", "relfreq", "boxcox", "boxcox_llf", "boxcox_normmax", "yeojohnson",
+            "yeojohnson_llf", "yeojohnson_normmax", "circmean", "circvar", "circstd",
+            "directional_stats", "kstat", "kstatvar", "expectile", "quantile", "lmoment",
+            "differential_entropy", "energy_distance", "obrientransform", "probplot",
+            "ppcc_max", "mvsdist", "bayes_mvs", "fit", "goodness_of_fit"]
+
+
+def __getattr__(name: str) -> Any:
+    # SciPy's warning classes and resampling methods, loaded with SciPy on first use
+    if name in _statshyp_pvalues.SCIPY_CLASSES:
+        return _warning_classes(name)
+    return _resample_classes(name)
