@@ -280,10 +280,10 @@ def test_plain_scipy_special_ufuncs_differentiate():
 
 
 def test_scipy_function_without_twin_names_the_fix():
-    # (ber: a SciPy ufunc funcgrad has no twin of; stdtr, kolmogorov and hyperu, the
-    # examples before, have one now)
-    with pytest.raises(TypeError, match=r"scipy\.special\.ber .*funcgrad\.scipy\.special"):
-        fg.grad(lambda v: np.sum(scipy_special.ber(v)))(POS[:3])
+    # (pro_cv, a spheroidal function: a SciPy ufunc funcgrad has no twin of; stdtr,
+    # kolmogorov, hyperu and ber, the examples before, have one now)
+    with pytest.raises(TypeError, match=r"scipy\.special\.pro_cv .*funcgrad\.scipy\.special"):
+        fg.grad(lambda v: np.sum(scipy_special.pro_cv(1.0, 2.0, v)))(POS[:3])
     with pytest.raises(Exception, match=r"funcgrad\.scipy\.stats"):
         fg.grad(lambda v: np.sum(scipy_stats.norm.logpdf(v)))(POS[:3])
 
@@ -399,13 +399,14 @@ def test_scipys_python_function_over_a_ufunc_funcgrad_has_differentiates():
 @pytest.mark.parametrize("call,message", [
     (lambda v: scipy_special.ellip_harm(5.0, 8.0, 1, 1, v),
      r"^scipy\.special\.ellip_harm calls scipy\.special\._ufuncs\._ellip_harm, which is "
-     r"not supported on arrays traced by funcgrad\. .*funcgrad\.scipy\.special has no "
-     r"ellip_harm"),
+     r"not supported on arrays traced by funcgrad\. .*call "
+     r"funcgrad\.scipy\.special\.ellip_harm instead"),
 ], ids=["ellip_harm"])
 def test_unsupported_call_inside_scipy_names_the_function_called(call, message):
-    with pytest.raises(TypeError, match=message) as info:
+    # (ellip_harm has its twin since session 23: the message names the call SciPy made
+    # and the twin to call instead; pro_cv above is the example without one)
+    with pytest.raises(TypeError, match=message):
         fg.grad(lambda v: np.sum(call(v)))(POS[:3])
-    assert "funcgrad.numpy" in str(info.value) and "fg.custom_vjp" in str(info.value)
 
 
 def test_scipy_without_a_funcgrad_module_says_so():

@@ -20,6 +20,7 @@ from ._ode_solvers import OdeSolver
 from ._bdf import BDF_METHOD, bdf_steps
 from ._radau import RADAU, radau_steps
 from ._rk import METHODS, Solver, step_times
+from ._rich_result import RichResult
 
 _METHODS = {**METHODS, "Radau": RADAU, "BDF": BDF_METHOD}
 _STIFF = {"Radau": radau_steps, "BDF": bdf_steps}  # (stepped on concrete values)
@@ -29,19 +30,10 @@ _MESSAGES = {0: "The solver successfully reached the end of the integration inte
              1: "A termination event occurred."}
 
 
-class OdeResult(dict):
+class OdeResult(RichResult):
     """The answer of :func:`solve_ivp`, as SciPy's: a dict whose keys are also attributes
     (``t``, ``y``, ``sol``, ``t_events``, ``y_events``, ``nfev``, ``njev``, ``nlu``,
     ``status``, ``message``, ``success``)."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def __repr__(self):
-        return "\n".join(f"{k:>8}: {v!r}" for k, v in self.items())
 
 
 def _concrete(x, why):

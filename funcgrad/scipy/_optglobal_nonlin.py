@@ -8,13 +8,14 @@ captures: traced values (of ``grad``, ``jvp``... or eager Tensors that require g
 lifted out of it and become the arguments the root is differentiated in.
 """
 import inspect
-from typing import Any
+from typing import Any, Callable, Optional
 
 import numpy as np
 
 from .. import numpy as fnp
 from ..core import Tracer
 from ..tree import ravel
+from ..typing import Array, ArrayLike
 from ._implicit_root import differentiable_root, prepare, search
 
 __all__ = ["broyden1", "broyden2", "anderson", "newton_krylov", "diagbroyden",
@@ -113,11 +114,14 @@ def _nonlin(name, F, xin, options):
 def _make(name):
     own, what = _SOLVERS[name]
     P = inspect.Parameter
+    # (annotated as the typed API's functions are: F a callable, xin an array, the rest
+    # SciPy's options)
     signature = inspect.Signature(
-        [P("F", P.POSITIONAL_OR_KEYWORD), P("xin", P.POSITIONAL_OR_KEYWORD),
-         P("iter", P.POSITIONAL_OR_KEYWORD, default=None)]
-        + [P(k, P.POSITIONAL_OR_KEYWORD, default=d) for k, d in own + _COMMON]
-        + [P("kw", P.VAR_KEYWORD)])
+        [P("F", P.POSITIONAL_OR_KEYWORD, annotation=Callable[..., Any]),
+         P("xin", P.POSITIONAL_OR_KEYWORD, annotation=ArrayLike),
+         P("iter", P.POSITIONAL_OR_KEYWORD, default=None, annotation=Optional[int])]
+        + [P(k, P.POSITIONAL_OR_KEYWORD, default=d, annotation=Any) for k, d in own + _COMMON]
+        + [P("kw", P.VAR_KEYWORD, annotation=Any)], return_annotation=Array)
 
     def solver(*args: Any, **kwargs: Any) -> Any:
         bound = signature.bind(*args, **kwargs)   # (SciPy's positional order too)

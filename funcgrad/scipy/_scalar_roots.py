@@ -13,6 +13,7 @@ from ..core import Tracer, is_special
 from ..tree import ravel
 from ._implicit_root import (differentiable_root, is_traced, plain, prepare, refuse_failed,
                              solve_traced)
+from ._rich_result import RichResult
 
 __all__ = ["root_scalar", "brentq", "bisect", "newton"]
 
@@ -71,13 +72,8 @@ def _solve(name, f, start, extra, args, run, root_of=None, explain=None):
     return x, found
 
 
-class _Found(dict):
+class _Found(RichResult):
     """What a search reported (a dict, so that ``solve_traced`` reads its fields)."""
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
 
 
 def _info(results):

@@ -20,14 +20,20 @@ from .special import entr as _entr, rel_entr as _rel_entr
 __all__ = ["entropy", "zscore", "gmean", "hmean", "moment", "skew", "kurtosis", "variation"]
 
 
-def _prepare(name, a, axis, nan_policy):
-    """``a`` as a float array and the axis to reduce (``None``: all of ``a``, flattened)."""
+def check_nan_policy(name, nan_policy):
+    """``nan_policy`` is 'propagate' or 'raise' (or a clear error: 'omit' is not
+    implemented by the functions that call this)."""
     if nan_policy == "omit":
         raise NotImplementedError(f"{name}: nan_policy='omit' is not implemented; drop the "
                                   f"NaNs first (a[~np.isnan(a)]) or use 'propagate'")
     if nan_policy not in ("propagate", "raise"):
         raise ValueError(f"{name}: nan_policy must be 'propagate', 'raise' or 'omit', got "
                          f"{nan_policy!r}")
+
+
+def _prepare(name, a, axis, nan_policy):
+    """``a`` as a float array and the axis to reduce (``None``: all of ``a``, flattened)."""
+    check_nan_policy(name, nan_policy)
     a = asarray(a)
     if a.dtype.kind in "biu":
         a = fnp.astype(a, np.float64)

@@ -20,6 +20,7 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import ArrayLike
 from . import special as sp
+from ._stats_summary import check_nan_policy
 from ._statstests_summary import trim_mean
 
 __all__ = ["bartlett", "levene", "alexandergovern"]
@@ -42,12 +43,7 @@ class AlexanderGovernResult:
 def _samples(name, samples, axis, nan_policy, least=2):
     """The samples as float arrays with ``axis`` last (flattened for ``axis=None``) and
     their other axes broadcast together, and the number of axes the result is shaped by."""
-    if nan_policy == "omit":
-        raise NotImplementedError(f"{name}: nan_policy='omit' is not implemented; drop the "
-                                  f"NaNs first (a[~np.isnan(a)]) or use 'propagate'")
-    if nan_policy not in ("propagate", "raise"):
-        raise ValueError(f"{name}: nan_policy must be 'propagate', 'raise' or 'omit', got "
-                         f"{nan_policy!r}")
+    check_nan_policy(name, nan_policy)
     if len(samples) < least:
         raise ValueError(f"{name}: at least {least} samples are required, got "
                          f"{len(samples)}")

@@ -20,6 +20,7 @@ from ..numpy._convert import concrete_values
 from . import special as sp
 from ._correlation import SignificanceResult, _check_alternative
 from ._stats_functions import rankdata
+from ._stats_summary import check_nan_policy
 
 __all__ = ["kendalltau", "mannwhitneyu", "wilcoxon"]
 
@@ -78,15 +79,6 @@ def _shaped(values, lead, dtype, keepdims, ndim, axis):
         out = (out.reshape((1,) * ndim) if axis is None
                else np.expand_dims(out, axis if axis >= 0 else ndim + axis))
     return out[()] if out.ndim == 0 else out
-
-
-def _check_policy(name, nan_policy):
-    if nan_policy == "omit":
-        raise NotImplementedError(f"{name}: nan_policy='omit' is not implemented; drop the "
-                                  f"NaNs first (a[~np.isnan(a)]) or use 'propagate'")
-    if nan_policy not in ("propagate", "raise"):
-        raise ValueError(f"{name}: nan_policy must be 'propagate', 'raise' or 'omit', got "
-                         f"{nan_policy!r}")
 
 
 def _missing(name, nan_policy, *lines):
@@ -229,7 +221,7 @@ def kendalltau(x: Any, y: Any, *, nan_policy: str = "propagate", method: str = "
     array([0., 0., 0., 0., 0.])
     """
     _check_alternative("kendalltau", alternative)
-    _check_policy("kendalltau", nan_policy)
+    check_nan_policy("kendalltau", nan_policy)
     if variant not in ("b", "c"):
         raise ValueError(f"kendalltau: variant must be 'b' or 'c', got {variant!r}")
     if method not in ("auto", "exact", "asymptotic"):
@@ -282,7 +274,7 @@ def mannwhitneyu(x: Any, y: Any, use_continuity: bool = True,
     (17.0, 0.111111111111)
     """
     _check_alternative("mannwhitneyu", alternative)
-    _check_policy("mannwhitneyu", nan_policy)
+    check_nan_policy("mannwhitneyu", nan_policy)
     if method not in ("auto", "exact", "asymptotic"):
         raise NotImplementedError(f"mannwhitneyu: method must be 'auto', 'exact' or "
                                   f"'asymptotic' (SciPy's PermutationMethod is not "
@@ -395,7 +387,7 @@ def wilcoxon(x: Any, y: Optional[Any] = None, zero_method: str = "wilcox",
     (24.0, 0.041259765625)
     """
     _check_alternative("wilcoxon", alternative)
-    _check_policy("wilcoxon", nan_policy)
+    check_nan_policy("wilcoxon", nan_policy)
     if zero_method not in ("wilcox", "pratt", "zsplit"):
         raise ValueError(f"wilcoxon: zero_method must be 'wilcox', 'pratt' or 'zsplit', got "
                          f"{zero_method!r}")

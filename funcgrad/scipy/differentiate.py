@@ -27,21 +27,11 @@ from ..jacobians import jacfwd
 from ..lax import stop_gradient
 from ..numpy._convert import asarray
 from ..typing import ArrayLike
+from ._rich_result import RichResult
 
 __all__ = ["derivative", "jacobian", "hessian"]
 
 
-class _RichResult(dict):
-    """A result as SciPy's: a dict whose keys are also attributes."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def __repr__(self):
-        return "\n".join(f"{k:>8}: {v!r}" for k, v in self.items())
 
 
 def _check(name, tolerances, maxiter, order, initial_step, step_factor, step_direction):
@@ -80,7 +70,7 @@ def _result(values, key, shape, nfev, extra=None):
     if finite.shape != shape:
         finite = np.broadcast_to(np.all(finite), shape)
     status = np.where(finite, 0, -3)
-    out = _RichResult(status=status, success=status == 0)
+    out = RichResult(status=status, success=status == 0)
     out[key] = values
     out.update(error=np.zeros(shape), nfev=np.full(shape, nfev))
     out.update(extra or {})
@@ -90,7 +80,7 @@ def _result(values, key, shape, nfev, extra=None):
 def derivative(f: Callable, x: ArrayLike, *, args: Any = (), tolerances: Any = None,
                maxiter: int = 10, order: int = 8, initial_step: Any = 0.5,
                step_factor: float = 2.0, step_direction: Any = 0,
-               preserve_shape: bool = False, callback: Any = None) -> _RichResult:
+               preserve_shape: bool = False, callback: Any = None) -> RichResult:
     """The derivative of the elementwise function ``f(x, *args)`` at each element of ``x``
     (``scipy.differentiate.derivative``), exact, by forward mode (one ``jvp``).  Returns
     SciPy's result: ``df``, ``x``, ``success``, ``status``, ``error`` (0: not an
@@ -151,7 +141,7 @@ def _batched(transform, f, xs, name):
 
 def jacobian(f: Callable, x: ArrayLike, *, tolerances: Any = None, maxiter: int = 10,
              order: int = 8, initial_step: Any = 0.5, step_factor: float = 2.0,
-             step_direction: Any = 0) -> _RichResult:
+             step_direction: Any = 0) -> RichResult:
     """The Jacobian of ``f`` at ``x`` (``scipy.differentiate.jacobian``): ``f`` maps an
     array of shape ``(m, ...)`` to one of shape ``(n, ...)``, vectorized over the
     trailing axes; ``df[i, j] = d f_i / d x_j`` of shape ``(n, m, ...)``, exact by
@@ -177,7 +167,7 @@ def jacobian(f: Callable, x: ArrayLike, *, tolerances: Any = None, maxiter: int 
 
 def hessian(f: Callable, x: ArrayLike, *, tolerances: Any = None, maxiter: int = 10,
             order: int = 8, initial_step: Any = 0.5, step_factor: float = 2.0
-            ) -> _RichResult:
+            ) -> RichResult:
     """The Hessian of the scalar function ``f`` at ``x``
     (``scipy.differentiate.hessian``): ``f`` maps an array of shape ``(m, ...)`` to one of shape ``(...)``,
     vectorized over the trailing axes; ``ddf`` of shape ``(m, m, ...)``, exact by
