@@ -19,7 +19,7 @@ from ..numpy._convert import concrete_values
 
 __all__ = ["fligner", "kruskal", "friedmanchisquare", "brunnermunzel", "ansari", "mood",
            "median_test", "cramervonmises_2samp", "page_trend_test", "bws_test",
-           "chatterjeexi"]
+           "chatterjeexi", "ranksums", "tiecorrect"]
 
 _FIX = "call it outside vmap/jit: its derivative is zero, so nothing is lost by passing values"
 
@@ -224,3 +224,33 @@ def chatterjeexi(x: Any, y: Any, *, axis: Optional[int] = 0, y_continuous: bool 
     """
     return _scipy("chatterjeexi", x, y, axis=axis, y_continuous=y_continuous, method=method,
                   nan_policy=nan_policy, keepdims=keepdims)
+
+
+def ranksums(x: Any, y: Any, alternative: str = "two-sided", *, axis: Optional[int] = 0,
+             nan_policy: str = "propagate", keepdims: bool = False) -> Any:
+    """The Wilcoxon rank-sum test that two samples come from one distribution: the rank
+    sum of ``x`` within both, normalized, p-value by the normal distribution, as
+    ``scipy.stats.ranksums``.  A function of ranks: its derivative in the data is zero
+    almost everywhere.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> x, y = np.array([1.0, 3.0, 5.0, 7.0]), np.array([2.0, 4.0, 6.0, 8.0, 10.0])
+    >>> round(float(ranksums(x, y).statistic), 12)
+    -0.979795897113
+    >>> fg.grad(lambda v: ranksums(v, y).statistic)(x)
+    array([0., 0., 0., 0.])
+    """
+    return _scipy("ranksums", x, y, alternative=alternative, axis=axis,
+                  nan_policy=nan_policy, keepdims=keepdims)
+
+
+def tiecorrect(rankvals: Any) -> Any:
+    """The tie correction factor of the Mann-Whitney U and Kruskal-Wallis H tests,
+    ``1 - sum(t**3 - t) / (n**3 - n)`` over the groups of ``t`` tied ranks, as
+    ``scipy.stats.tiecorrect``: a function of which ranks tie, constant in the data.
+
+    >>> import numpy as np
+    >>> float(tiecorrect(np.array([1.0, 2.5, 2.5, 4.0])))
+    0.9
+    """
+    return _scipy("tiecorrect", rankvals)

@@ -595,7 +595,8 @@ from .._statsresample_descriptive import (circmean, circstd, circvar,  # noqa: E
                                           directional_stats, expectile, kstat, kstatvar)
 from .._statsresample_quantile import quantile  # noqa: E402,F401
 from .._statsresample_moments import (differential_entropy, energy_distance,  # noqa: E402,F401
-                                      lmoment, obrientransform)
+                                      lmoment, obrientransform, wasserstein_distance)
+from .._statshyp_ranks import ranksums, tiecorrect  # noqa: E402,F401
 from .._statsresample_probplot import bayes_mvs, mvsdist, ppcc_max, probplot  # noqa: E402,F401
 from .._statsresample_fit import fit  # noqa: E402,F401
 from .._statsresample_gof import goodness_of_fit  # noqa: E402,F401
@@ -605,7 +606,8 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
             "yeojohnson_llf", "yeojohnson_normmax", "circmean", "circvar", "circstd",
             "directional_stats", "kstat", "kstatvar", "expectile", "quantile", "lmoment",
             "differential_entropy", "energy_distance", "obrientransform", "probplot",
-            "ppcc_max", "mvsdist", "bayes_mvs", "fit", "goodness_of_fit"]
+            "ppcc_max", "mvsdist", "bayes_mvs", "fit", "goodness_of_fit",
+            "wasserstein_distance", "ranksums", "tiecorrect"]
 
 
 def __getattr__(name: str) -> Any:
