@@ -92,10 +92,9 @@ def pair_links(links):
     members = _members(links)
     out = np.empty(n * (n - 1) // 2, dtype=np.intp)
     for k, row in enumerate(links):
-        for i in members[int(row[0])]:
-            for j in members[int(row[1])]:
-                lo, hi = min(i, j), max(i, j)
-                out[n * lo - lo * (lo + 1) // 2 + (hi - lo - 1)] = k
+        i, j = np.ix_(members[int(row[0])], members[int(row[1])])
+        lo, hi = np.minimum(i, j), np.maximum(i, j)
+        out[n * lo - lo * (lo + 1) // 2 + (hi - lo - 1)] = k
     return out
 
 

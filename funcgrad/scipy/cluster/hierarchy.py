@@ -186,7 +186,7 @@ def inconsistent(Z: ArrayLike, d: int = 2) -> Array:  # noqa: N803
     return fnp.stack([mean, std, count, coefficient], axis=1)
 
 
-def _subtree_max(name, links, column):
+def _subtree_max(links, column):
     mask = descendant_links(links)
     return fnp.max(fnp.where(mask, column[None, :], -np.inf), axis=1)
 
@@ -200,7 +200,7 @@ def maxdists(Z: ArrayLike) -> Array:  # noqa: N803
     array([3., 3.])
     """
     z, links = _links("maxdists", Z)
-    return _subtree_max("maxdists", links, z[:, 2])
+    return _subtree_max(links, z[:, 2])
 
 
 def maxRstat(Z: ArrayLike, R: ArrayLike, i: int) -> Array:  # noqa: N802,N803
@@ -215,7 +215,7 @@ def maxRstat(Z: ArrayLike, R: ArrayLike, i: int) -> Array:  # noqa: N802,N803
     z, links = _links("maxRstat", Z)
     if i not in (0, 1, 2, 3):
         raise ValueError(f"maxRstat: i must be 0, 1, 2 or 3 (a column of R); got {i}")
-    return _subtree_max("maxRstat", links, asarray(R)[:, i])
+    return _subtree_max(links, asarray(R)[:, i])
 
 
 def maxinconsts(Z: ArrayLike, R: ArrayLike) -> Array:  # noqa: N803
@@ -228,7 +228,7 @@ def maxinconsts(Z: ArrayLike, R: ArrayLike) -> Array:  # noqa: N803
     array([0.        , 0.70710678])
     """
     z, links = _links("maxinconsts", Z)
-    return _subtree_max("maxinconsts", links, asarray(R)[:, 3])
+    return _subtree_max(links, asarray(R)[:, 3])
 
 
 def optimal_leaf_ordering(Z: ArrayLike, y: ArrayLike, metric: str = "euclidean") -> Array:  # noqa: N803
