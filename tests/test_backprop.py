@@ -434,6 +434,69 @@ def test_a_unary_fused_vjp_returns_its_kernels_result_and_refits_a_broadcast_cot
     np.testing.assert_allclose(c, g32 * np.cos(x), rtol=1e-6)
 
 
+# (rules reading g and x, g and out, g alone; sin's checked vectorised cos; the small
+# ufunc and, from numba_min elements, the flat loop: each case one kernel to compile)
+@pytest.mark.parametrize("name, dt, n", [
+    ("sin", np.float64, 8), ("sin", np.float32, 5000), ("exp", np.float32, 8),
+    ("sqrt", np.float64, 5000), ("log", np.float32, 8), ("negative", np.float64, 8)])
+def test_a_unary_vjp_summed_into_an_earlier_cotangent_has_the_rules_bits(name, dt, n):
+    """``summed_vjp`` computes ``prev + rule`` in one kernel pass, bit for bit the rule's
+    own kernel followed by NumPy's sum, in float32 and float64; it declines (None) what it
+    does not cover: another shape or dtype, a 0-d array, a non-array."""
+    from funcgrad.primitives import elementwise as ew
+    prim = getattr(ew, f"{name}_p")
+    decl = prim.elementwise
+    x = np.linspace(0.25, 2.0, n, dtype=dt)
+    out, g = prim.impl(x), np.linspace(-1.0, 3.0, n, dtype=dt)
+    prev = np.linspace(5.0, -5.0, n, dtype=dt)
+    c, = prim.vjp_plain((True,), g, out, x)
+    for _ in range(2):  # (the first call loads the kernel, the second takes the kept one)
+        total = decl.summed_vjp(prev, g, x, out)
+        assert total is not None and total.dtype == dt and total.shape == x.shape
+        assert total.tobytes() == (prev + c).tobytes()
+    assert decl.summed_vjp(prev[:-1], g[:-1], x, out) is None  # (shapes differ)
+    assert decl.summed_vjp(prev.astype(np.float16), g, x, out) is None
+    assert decl.summed_vjp(prev[0], g[0], x[0], out[0]) is None  # (0-d)
+    assert decl.summed_vjp(prev, g, x.tolist(), out) is None
+
+
+def test_a_value_read_twice_sums_its_unary_cotangent_in_the_kernel_and_keeps_the_bits(
+        monkeypatch):
+    """In the backward walk a unary node whose argument has a cotangent already adds into
+    it through ``summed_vjp`` (W2's ``sin(y) * 0.5 + y * 0.9``: once a step); the
+    gradient is the same bits as with the rule and a separate sum, and a sum the walk
+    then owns takes later contributions in place without touching the user's arrays."""
+    from funcgrad.primitives._elementwise import Elementwise
+    summed = Elementwise.summed_vjp
+    calls = []
+
+    def counted(self, prev, g, x, out):
+        total = summed(self, prev, g, x, out)
+        calls.append(total is not None)
+        return total
+
+    def f(y):
+        for _ in range(6):
+            y = fnp.sin(y) * 0.5 + y * 0.9
+        return fnp.sum(fnp.exp(y) + y * y)
+
+    for dt in (np.float64, np.float32):
+        x = np.linspace(-1.0, 1.0, 8, dtype=dt)
+        keep = x.copy()
+        monkeypatch.setattr(Elementwise, "summed_vjp", lambda *a: None)
+        unfused = fg.grad(f)(x)
+        monkeypatch.setattr(Elementwise, "summed_vjp", counted)
+        fused = fg.grad(f)(x)
+        assert calls and all(calls) and len(calls) >= 6
+        assert fused.dtype == dt and fused.tobytes() == unfused.tobytes()
+        assert x.tobytes() == keep.tobytes()
+        calls.clear()
+    y = np.linspace(-1.0, 1.0, 8)
+    expected = np.cos(y) * 0.5 + 0.9  # (one step, closed form)
+    np.testing.assert_allclose(fg.grad(lambda y: fnp.sum(fnp.sin(y) * 0.5 + y * 0.9))(y),
+                               expected, rtol=1e-15)
+
+
 def test_a_python_float_is_converted_once_a_gradient_and_keeps_its_sign_and_dtype():
     """A product by one float object records one 0-d array of the other operand's dtype,
     converted once for the whole gradient; another float, ``-0.0`` beside ``0.0``

@@ -236,6 +236,18 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
             if len(args) == 2:
                 contributions = vjp(node.needs, g, node.value, args[0], args[1])
             elif len(args) == 1:
+                # A unary elementwise node whose argument has a cotangent already (a value
+                # read twice): the rule and the sum in one kernel pass (Elementwise.summed_vjp)
+                parent = node.parents[0]
+                k = parent.slot
+                if k < remaining and index[k] is parent and (prev := cts[k]) is not None \
+                        and (decl := prim.elementwise) is not None and (
+                        total := decl.summed_vjp(prev, g, args[0], node.value)) is not None:
+                    cts[k] = total
+                    owned.add(k)
+                    if free and node._saves:
+                        node._release()
+                    continue
                 contributions = vjp(node.needs, g, node.value, args[0])
             else:
                 contributions = vjp(node.needs, g, node.value, *args)

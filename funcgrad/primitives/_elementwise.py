@@ -23,7 +23,7 @@ from ..core import (SHAPES_ONLY, Primitive, ShapedArray, _state, dtype_of, weak_
                     weak_result_type)
 from ..kernels import cpu
 from . import scalar as sc
-from ._elementwise_kernels import _build_fused, _cpu_impl, _used_inputs
+from ._elementwise_kernels import _build_fused, _build_fused_sum, _cpu_impl, _used_inputs
 from .linear_rules import identity, negated, times_first, times_second
 from .structural import fit, moveaxis, reshape, unbroadcast
 
@@ -47,7 +47,7 @@ class Elementwise:
 
     __slots__ = ("prim", "scalar", "lins", "compute", "linear", "cpu_kernel",
                  "vector_forward", "fusable", "_fused", "_fused32", "_fused64", "_reads",
-                 "_forward", "small_unary", "large_unary", "impl_flat")
+                 "_forward", "small_unary", "large_unary", "impl_flat", "_sums", "small_sum")
 
     def __init__(self, scalar, lins, compute, linear, cpu_kernel, vector_forward):
         if compute not in COMPUTE:
@@ -73,6 +73,10 @@ class Elementwise:
         # the same for arrays of at least numba_min elements: (the rule's kernel, which
         # it reads), for cpu.apply, once fused_vjp has given it a large array
         self.large_unary = [None, None]
+        # A unary rule's kernel with the sum into an earlier cotangent (see summed_vjp):
+        # float64's and float32's FusedRule (None: there is none), and its loaded small ufunc
+        self._sums = [_MISSING, _MISSING]
+        self.small_sum = [None, None]
         # The forward computation on operands of fewer than two dimensions, where the CPU
         # kernel is a wrapper whose own dispatch only 2-d arrays take (add, subtract,
         # multiply: NumPy's ufunc, the same bits); None where the impl is already that.
@@ -154,6 +158,57 @@ class Elementwise:
             self.large_unary[dt is _F32] = (rule.kernel, _UNARY_READS[rule.reads])
         return cpu.apply(rule.kernel, dt, n, *operands)
 
+    def summed_vjp(self, prev, g, x, out):
+        """``prev`` plus the cotangent of a unary primitive's argument ``x``, in one pass of
+        a generated kernel (:func:`._elementwise_kernels._build_fused_sum`), where ``prev``
+        is that argument's cotangent so far: or None (then the rule runs and the walk adds).
+        For float32/float64 arrays of one dtype and shape, on the CPU; the result is a new
+        array.
+
+        >>> import numpy as np
+        >>> from funcgrad.primitives.elementwise import sin_p
+        >>> x, g, prev = np.array([0.0, 1.0]), np.ones(2), np.array([10.0, 20.0])
+        >>> total = sin_p.elementwise.summed_vjp(prev, g, x, np.sin(x))
+        >>> bool(np.array_equal(total, prev + g * np.cos(x)))
+        True
+        """
+        if type(g) is not ndarray or type(x) is not ndarray or type(out) is not ndarray \
+                or type(prev) is not ndarray:
+            return None
+        dt = g.dtype
+        k = 0 if dt is _F64 else 1 if dt is _F32 else -1
+        if k < 0 or x.dtype is not dt or out.dtype is not dt or prev.dtype is not dt:
+            return None
+        shape = g.shape
+        if not shape or shape != x.shape or shape != prev.shape:
+            return None
+        n = g.size
+        config = cpu.config
+        if n >= config.numba_min:
+            rule = self._sums[k]
+            if rule is _MISSING:
+                rule = self._sums[k] = _build_fused_sum(self, dt)
+            if rule is None:
+                return None
+            return cpu.apply(rule.kernel, dt, n, *rule.pick((prev, g, x, out)))
+        if n < config.ufunc_min:
+            return None
+        known = self.small_sum[k]
+        if known is None:
+            rule = self._sums[k]
+            if rule is _MISSING:
+                rule = self._sums[k] = _build_fused_sum(self, dt)
+            # (None while it loads in the background: the rule and the walk's sum meanwhile)
+            small = None if rule is None else cpu.small_kernel(rule.kernel, dt)
+            if small is None:
+                return None
+            known = self.small_sum[k] = (small, _SUM_READS.get(rule.reads, 0))
+            if not known[1]:
+                return small(*rule.pick((prev, g, x, out)))
+        small, reads = known
+        return small(prev, g, x) if reads == 1 else small(prev, g, out) if reads == 2 else \
+            small(prev, g, x, out) if reads == 3 else small(prev, g) if reads == 4 else None
+
     # --- facts ----------------------------------------------------------------------------------
 
     def vjp_reads(self, needs, **params):
@@ -172,6 +227,7 @@ class Elementwise:
 
 _FUSED_BACKENDS: dict = {}  # array type -> fused_vjp(prim, i, g, args, out)
 _UNARY_READS = {(0, 1): 1, (0, 2): 2, (0, 1, 2): 3}  # (see Elementwise.small_unary)
+_SUM_READS = {(0, 1, 2): 1, (0, 1, 3): 2, (0, 1, 2, 3): 3, (0, 1): 4}  # (see Elementwise.summed_vjp)
 
 
 def register_fused_backend(array_type, fused_vjp):

@@ -127,6 +127,31 @@ def _build_fused(decl, i, dtype):
     return FusedRule(reads, name)
 
 
+def _build_fused_sum(decl, dtype):
+    """The generated kernel of ``acc + lin(g, x, out)`` for a unary primitive: its
+    cotangent added into the one its argument has so far, in one pass (a value read twice,
+    ``sin(y) * 0.5 + y * 0.9``, sums two cotangents: the sum's own pass and its array
+    saved).  The same arithmetic as the rule's kernel followed by the sum, so the same
+    bits (the kernels contract no product into a fused multiply-add).  ``reads`` are
+    positions in ``(acc, g, x, out)``; None where a loop would be slower than NumPy's
+    passes (see kernel_for_graph) or the rule cannot be captured."""
+    lin = decl.lins[0]
+    if len(decl.lins) != 1 or lin is None:
+        return None
+
+    def summed(acc, g, x, out):
+        return acc + lin(g, x, out)
+    try:
+        graph = sc.capture(summed, 4, dtype)
+    except (NotImplementedError, TypeError):  # (as _build_fused)
+        return None
+    built = kernel_for_graph(graph, dtype, f"the derivative of {decl.prim.name}, summed")
+    if built is None:
+        return None
+    name, reads = built
+    return FusedRule(reads, name)
+
+
 # --- the eager CPU computation ------------------------------------------------------------------
 
 def _cpu_impl(decl):

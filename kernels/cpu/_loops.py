@@ -118,6 +118,22 @@ def flat_map(fn, nin, parallel, checked=None):
                     out[i] = kernel(vs[0], vs[1])
                     bad += trig_bad(vs[c])
                 return bad
+        elif nin == 3:  # (a rule summed into a cotangent: acc + g * cos(x))
+            def loop(a, b, d, out):
+                bad = 0
+                for i in prange(out.size):
+                    vs = (_at(a, i), _at(b, i), _at(d, i))
+                    out[i] = kernel(vs[0], vs[1], vs[2])
+                    bad += trig_bad(vs[c])
+                return bad
+        elif nin == 4:
+            def loop(a, b, d, e, out):
+                bad = 0
+                for i in prange(out.size):
+                    vs = (_at(a, i), _at(b, i), _at(d, i), _at(e, i))
+                    out[i] = kernel(vs[0], vs[1], vs[2], vs[3])
+                    bad += trig_bad(vs[c])
+                return bad
         else:  # pragma: no cover - no such kernel
             raise ValueError(f"no checked flat driver for {nin} inputs")
     elif nin == 1:
