@@ -11,6 +11,7 @@ from ... import numpy as fnp
 from ...numpy._convert import asarray, concrete_values, is_concrete
 from ...lax import stop_gradient
 from ...typing import Array, ArrayLike
+from ._align import align_vectors as _align_vectors
 from .. import linalg as _linalg
 
 __all__ = ["Rotation", "Slerp"]
@@ -212,6 +213,23 @@ class Rotation:
             return rotations
         return cls(fnp.concatenate([fnp.reshape(r.as_quat(), (-1, 4)) for r in rotations]),
                    False)
+
+    @classmethod
+    def align_vectors(cls, a: ArrayLike, b: ArrayLike, weights: Optional[ArrayLike] = None,
+                      return_sensitivity: bool = False) -> tuple:
+        """``(rotation, rssd)`` (and the sensitivity matrix with ``return_sensitivity``):
+        the rotation best mapping vectors ``b`` onto ``a`` (weighted least squares, SciPy's
+        method: Kabsch's SVD; with one infinite weight or one pair, the primary pair
+        aligned exactly, then the rest about it); differentiable in ``a``, ``b`` and the
+        finite weights.
+
+        >>> import numpy as np
+        >>> a = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]])
+        >>> r, rssd = Rotation.align_vectors(a, np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
+        >>> np.round(r.as_euler("xyz", degrees=True), 9) + 0.0, round(float(rssd), 9)
+        (array([ 0.,  0., 90.]), 0.0)
+        """
+        return _align_vectors(cls, a, b, weights, return_sensitivity)
 
     # --- conversion ---------------------------------------------------------------------
 
