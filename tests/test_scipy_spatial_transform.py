@@ -174,3 +174,42 @@ def test_align_vectors_is_scipys_and_differentiates_as_scipys_function():
         Rotation.align_vectors(a, b, np.r_[np.inf, np.inf, w[2:]])
     with pytest.raises(ValueError, match="zero length primary"):
         Rotation.align_vectors(np.zeros(3), np.ones(3))
+
+
+def test_rotation_spline_is_scipys_and_differentiates_in_rotations_and_times():
+    """Rotations, angular rates and accelerations at and between the knots and beyond
+    them (the end cubics continue), SciPy's; gradients in the Euler angles and the knot
+    times against central differences of SciPy's spline."""
+    from funcgrad.scipy.spatial.transform import RotationSpline
+    SR, SRS = scipy_transform.Rotation, scipy_transform.RotationSpline
+    times = np.array([0.0, 10.0, 20.0, 40.0])
+    angles = np.array([[-10, 20, 30], [0, 15, 40], [-30, 45, 30], [20, 45, 90.0]])
+    ours = RotationSpline(times, Rotation.from_euler("XYZ", angles, degrees=True))
+    theirs = SRS(times, SR.from_euler("XYZ", angles, degrees=True))
+    at = np.linspace(-5.0, 45.0, 11)
+    close(ours(at).as_quat(), theirs(at).as_quat())
+    close(ours(at, 1), theirs(at, 1))
+    close(ours(at, 2), theirs(at, 2))
+    close(ours(7.0).as_quat(), theirs(7.0).as_quat())
+    two = RotationSpline(times[:2], Rotation.from_euler("XYZ", angles[:2], degrees=True))
+    close(two(at / 4, 1), SRS(times[:2], SR.from_euler("XYZ", angles[:2], degrees=True))(at / 4, 1))
+
+    at = at + 0.37  # (off the knots: moving a knot through a query point is a kink)
+
+    def ours_f(ang, t):
+        s = RotationSpline(t, Rotation.from_euler("XYZ", ang, degrees=True))
+        return fnp.sum(s(at).as_quat() * np.arange(4.0)) + fnp.sum(s(at, 1) ** 2) + fnp.sum(s(at, 2))
+
+    def theirs_f(ang, t):
+        s = SRS(t, SR.from_euler("XYZ", ang, degrees=True))
+        return float(np.sum(s(at).as_quat() * np.arange(4.0)) + np.sum(s(at, 1) ** 2)
+                     + np.sum(s(at, 2)))
+    g_ang, g_t = fg.grad(ours_f, argnums=(0, 1))(angles, times)
+    fd_ang = np.array([(theirs_f(angles + h, times) - theirs_f(angles - h, times)) / 2e-5
+                       for h in np.eye(12).reshape(12, 4, 3) * 1e-5]).reshape(4, 3)
+    fd_t = np.array([(theirs_f(angles, times + h) - theirs_f(angles, times - h)) / 2e-6
+                     for h in np.eye(4) * 1e-6])
+    np.testing.assert_allclose(g_ang, fd_ang, atol=1e-7)
+    np.testing.assert_allclose(g_t, fd_t, atol=1e-7)
+    with pytest.raises(ValueError, match="strictly increasing"):
+        RotationSpline(times[::-1], Rotation.from_euler("XYZ", angles, degrees=True))

@@ -10,7 +10,8 @@ and the double-where idiom keeps NaN out of the derivatives.  ``as_euler`` at gi
 lock (the middle angle 0 or pi) sets the third angle to 0 as SciPy does; its derivative
 there is undefined.  ``mean`` is the eigenvector of ``sum w q q^T`` with the largest
 eigenvalue (SciPy's), through ``eigh``.  ``RigidTransform`` holds ``(4, 4)`` matrices
-(see :mod:`._rigid`).
+(see :mod:`._rigid`); ``RotationSpline`` interpolates with continuous angular rate and
+acceleration.
 
 >>> import numpy as np
 >>> r = Rotation.from_euler("z", 90, degrees=True)
@@ -19,5 +20,6 @@ array([1., 2., 1.])
 """
 from ._rigid import RigidTransform
 from ._rotation import Rotation, Slerp
+from ._rotation_spline import RotationSpline
 
-__all__ = ["Rotation", "Slerp", "RigidTransform"]
+__all__ = ["Rotation", "Slerp", "RigidTransform", "RotationSpline"]
