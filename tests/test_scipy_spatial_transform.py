@@ -213,3 +213,47 @@ def test_rotation_spline_is_scipys_and_differentiates_in_rotations_and_times():
     np.testing.assert_allclose(g_t, fd_t, atol=1e-7)
     with pytest.raises(ValueError, match="strictly increasing"):
         RotationSpline(times[::-1], Rotation.from_euler("XYZ", angles, degrees=True))
+
+
+def test_davenport_angles_groups_and_reduce_are_scipys():
+    """from/as_davenport about oblique axes (each orthogonal to the next; first and last
+    at any angle), extrinsic and intrinsic, with SciPy's gimbal-lock rule and warning;
+    create_group and reduce (SciPy's choice among group elements, the product
+    differentiable)."""
+    SR = scipy_transform.Rotation
+    basis = np.linalg.qr(RNG.normal(size=(3, 3)))[0].T
+    oblique = np.array([basis[0], basis[1], (basis[0] + basis[2]) / np.sqrt(2)])
+    angles = RNG.uniform(-1.0, 1.0, (5, 3))
+    q = RNG.normal(size=(5, 4))
+    for axes in (basis, oblique, np.eye(3)[[2, 0, 2]]):
+        for order in ("e", "i"):
+            close(Rotation.from_davenport(axes, order, angles).as_quat(),
+                  SR.from_davenport(axes, order, angles).as_quat())
+            close(Rotation.from_quat(q).as_davenport(axes, order),
+                  SR.from_quat(q).as_davenport(axes, order), 1e-12)
+    locked = [0.3, np.pi / 2, 0.1]
+    with pytest.warns(UserWarning, match="Gimbal lock"):
+        ours = Rotation.from_euler("xyz", locked).as_davenport(np.eye(3), "e")
+    with pytest.warns(UserWarning, match="Gimbal lock"):
+        close(ours, SR.from_euler("xyz", locked).as_davenport(np.eye(3), "e"), 1e-12)
+    with pytest.raises(ValueError, match="orthogonal"):
+        Rotation.from_davenport(np.ones((3, 3)), "e", angles)
+    f = lambda x: fnp.sum(Rotation.from_quat(x).as_davenport(oblique, "i") * np.arange(1.0, 4.0))
+    theirs = lambda x: float(np.sum(SR.from_quat(x).as_davenport(oblique, "i") * np.arange(1.0, 4.0)))
+    fd = np.array([(theirs(q[0] + h) - theirs(q[0] - h)) / 2e-6 for h in np.eye(4) * 1e-6])
+    np.testing.assert_allclose(fg.grad(f)(q[0]), fd, atol=1e-7)
+    for left, right in (("O", None), ("C4", "D3"), ("I", "I")):
+        ours = Rotation.from_quat(q).reduce(left and Rotation.create_group(left),
+                                            right and Rotation.create_group(right), True)
+        theirs = SR.from_quat(q).reduce(left and SR.create_group(left),
+                                        right and SR.create_group(right), True)
+        close(ours[0].as_quat(), theirs[0].as_quat())
+        for mine, scipys in zip(ours[1:], theirs[1:]):
+            assert (mine is None and scipys is None) or np.array_equal(mine, scipys)
+    group = Rotation.create_group("O")
+    g = fg.grad(lambda x: fnp.sum(Rotation.from_quat(x).reduce(group).as_quat() * np.arange(4.0)))(q[1])
+    fd = np.array([(np.sum(SR.from_quat(q[1] + h).reduce(SR.create_group("O")).as_quat()
+                           * np.arange(4.0)) - np.sum(SR.from_quat(q[1] - h).reduce(
+                               SR.create_group("O")).as_quat() * np.arange(4.0))) / 2e-6
+                   for h in np.eye(4) * 1e-6])
+    np.testing.assert_allclose(g, fd, atol=1e-7)

@@ -11,6 +11,7 @@ from ... import numpy as fnp
 from ...numpy._convert import asarray, concrete_values, is_concrete
 from ...lax import stop_gradient
 from ...typing import Array, ArrayLike
+from . import _davenport
 from ._align import align_vectors as _align_vectors
 from .. import linalg as _linalg
 
@@ -215,6 +216,67 @@ class Rotation:
                    False)
 
     @classmethod
+    def from_davenport(cls, axes: ArrayLike, order: str, angles: ArrayLike,
+                       degrees: bool = False) -> "Rotation":
+        """From Davenport angles: rotations by ``angles`` about up to three ``axes``, each
+        orthogonal to the next (``order`` 'e'/'extrinsic': about the fixed axes, 'i'/
+        'intrinsic': about the moving ones); Euler angles when the axes are coordinate
+        axes.
+
+        >>> import numpy as np
+        >>> r = Rotation.from_davenport(np.eye(3), "e", np.array([10.0, 20.0, 30.0]),
+        ...                             degrees=True)
+        >>> np.round(r.as_euler("xyz", degrees=True), 9)
+        array([10., 20., 30.])
+        """
+        return _davenport.from_davenport(cls, axes, order, angles, degrees)
+
+    @classmethod
+    def create_group(cls, group: str, axis: str = "Z") -> "Rotation":
+        """The rotations of a 3-d symmetry group (``'I'``, ``'O'``, ``'T'``, ``'Dn'``,
+        ``'Cn'``; ``axis`` of the cyclic and dihedral ones), SciPy's (plain values).
+
+        >>> len(Rotation.create_group("O"))
+        24
+        """
+        from scipy.spatial.transform import Rotation as scipy_rotation
+        return cls(scipy_rotation.create_group(group, axis).as_quat(), False)
+
+    def reduce(self, left: Optional["Rotation"] = None, right: Optional["Rotation"] = None,
+               return_indices: bool = False) -> Any:
+        """``l * self * r`` of the smallest angle, ``l`` from ``left`` and ``r`` from
+        ``right`` (rotation groups, say), each rotation's own (with ``return_indices``:
+        and their indices, None for a group not given).  The choice is SciPy's, on the
+        values; the product differentiates in this rotation and the groups.
+
+        >>> import numpy as np
+        >>> r = Rotation.from_euler("z", 100.0, degrees=True)
+        >>> round(float(np.degrees(r.reduce(Rotation.create_group("C4")).magnitude())), 9)
+        10.0
+        """
+        from scipy.spatial.transform import Rotation as scipy_rotation
+        if left is None and right is None:
+            out = Rotation(self._quat, False)
+            return (out, None, None) if return_indices else out
+
+        def plain(q):
+            return np.asarray(concrete_values(q, "Rotation.reduce", "give plain rotations "
+                                              "(the group elements are chosen on values)"))
+        groups = [None if g is None else scipy_rotation(plain(g.as_quat()), normalize=False)
+                  for g in (left, right)]
+        _, li, ri = scipy_rotation(plain(self._quat), normalize=False).reduce(
+            groups[0], groups[1], return_indices=True)
+        q = fnp.reshape(self._quat, (-1, 4))
+        if right is not None:
+            q = _product(q, fnp.take(fnp.reshape(right.as_quat(), (-1, 4)),
+                                     np.atleast_1d(ri), axis=0))
+        if left is not None:
+            q = _product(fnp.take(fnp.reshape(left.as_quat(), (-1, 4)), np.atleast_1d(li),
+                                  axis=0), q)
+        out = Rotation(q[0] if self.single else q, False)
+        return (out, li, ri) if return_indices else out
+
+    @classmethod
     def align_vectors(cls, a: ArrayLike, b: ArrayLike, weights: Optional[ArrayLike] = None,
                       return_sensitivity: bool = False) -> tuple:
         """``(rotation, rssd)`` (and the sensitivity matrix with ``return_sensitivity``):
@@ -280,6 +342,19 @@ class Rotation:
                           big / fnp.sin(big * 0.5))
         out = scale * v
         return out * (180.0 / math.pi) if degrees else out
+
+    def as_davenport(self, axes: ArrayLike, order: str, degrees: bool = False, *,
+                     suppress_warnings: bool = False) -> Array:
+        """The Davenport angles about three ``axes`` (each orthogonal to the next;
+        ``order`` as :meth:`from_davenport`): the first and third in ``[-pi, pi)``; at
+        gimbal lock the third is set to 0, with SciPy's warning.
+
+        >>> import numpy as np
+        >>> r = Rotation.from_euler("xyz", np.array([10.0, 20.0, 30.0]), degrees=True)
+        >>> np.round(r.as_davenport(np.eye(3), "e", degrees=True), 9)
+        array([10., 20., 30.])
+        """
+        return _davenport.as_davenport(self._quat, axes, order, degrees, suppress_warnings)
 
     def as_mrp(self) -> Array:
         """Modified Rodrigues parameters, of norm at most 1."""
