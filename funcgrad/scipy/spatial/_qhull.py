@@ -101,7 +101,7 @@ class _Qhull:
         return getattr(self._scipy, name)
 
 
-def _facet_measure(edges):
+def facet_measure(edges):
     """The ``k``-volume of the simplices spanned by the ``k`` rows of each ``edges``
     matrix: ``sqrt(det(E E^T)) / k!``."""
     k = edges.shape[-2]
@@ -147,25 +147,31 @@ class ConvexHull(_Qhull):
     def area(self) -> Array:
         """The hull's surface: the sum of its facets' (ndim - 1)-volumes."""
         corners = self._facets()
-        return fnp.sum(_facet_measure(corners[:, 1:] - corners[:, :1]))
+        return fnp.sum(facet_measure(corners[:, 1:] - corners[:, :1]))
 
     @property
     def equations(self) -> Array:
         """``[normal, offset]`` per facet: the unit normal (outward, as Qhull's) orthogonal
         to the facet's edges, its components the signed minors of the edge matrix."""
-        corners = self._facets()
-        edges = corners[:, 1:] - corners[:, :1]  # (nfacet, ndim - 1, ndim)
-        d = self.ndim
-        minors = [fnp.linalg.det(fnp.concatenate([edges[:, :, :j], edges[:, :, j + 1:]],
-                                                 axis=2)) * (-1.0) ** j if d > 1 else
-                  fnp.ones(edges.shape[0]) for j in range(d)]
-        normal = fnp.stack(minors, axis=1)
-        normal = normal / fnp.linalg.norm(normal, axis=1, keepdims=True)
-        # (the orientation is Qhull's: a sign, without derivative)
-        normal = normal * np.sign(np.sum(plain_values(normal, "ConvexHull.equations")
-                                         * self._scipy.equations[:, :d], axis=1))[:, None]
-        offset = -fnp.sum(normal * corners[:, 0], axis=1)
-        return fnp.concatenate([normal, offset[:, None]], axis=1)
+        return facet_equations(self._facets(), self._scipy.equations)
+
+
+def facet_equations(corners, oriented):
+    """``[normal, offset]`` of the hyperplane through each facet's ``ndim`` corners
+    (``(nfacet, ndim, ndim)``): the unit normal orthogonal to the facet's edges, its
+    components the signed minors of the edge matrix, turned as Qhull's equations
+    ``oriented`` are (a sign, without derivative)."""
+    edges = corners[:, 1:] - corners[:, :1]  # (nfacet, ndim - 1, ndim)
+    d = corners.shape[-1]
+    minors = [fnp.linalg.det(fnp.concatenate([edges[:, :, :j], edges[:, :, j + 1:]],
+                                             axis=2)) * (-1.0) ** j if d > 1 else
+              fnp.ones(edges.shape[0]) for j in range(d)]
+    normal = fnp.stack(minors, axis=1)
+    normal = normal / fnp.linalg.norm(normal, axis=1, keepdims=True)
+    normal = normal * np.sign(np.sum(plain_values(normal, "ConvexHull.equations")
+                                     * oriented[:, :d], axis=1))[:, None]
+    offset = -fnp.sum(normal * corners[:, 0], axis=1)
+    return fnp.concatenate([normal, offset[:, None]], axis=1)
 
 
 class Delaunay(_Qhull):
