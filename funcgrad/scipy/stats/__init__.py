@@ -609,6 +609,10 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
             "ppcc_max", "mvsdist", "bayes_mvs", "fit", "goodness_of_fit",
             "wasserstein_distance", "ranksums", "tiecorrect"]
 
+# (session 24: multivariate distributions, see the _statsmv_* modules)
+from .._statsmv_wishart import invwishart, wishart  # noqa: E402,F401
+__all__ += ["wishart", "invwishart"]
+
 
 def __getattr__(name: str) -> Any:
     # SciPy's warning classes and resampling methods, loaded with SciPy on first use

@@ -1,0 +1,147 @@
+"""Session 24's multivariate distributions of funcgrad.scipy.stats (``wishart``,
+``invwishart``...): values and draws against SciPy's (the same ``random_state`` gives the
+same draws), derivatives in every continuous argument against central differences of
+SciPy's values or a closed form, few points each; one jit, vmap and float32 check per
+family.
+"""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.scipy.stats as fst
+
+scipy_stats = pytest.importorskip("scipy.stats")
+
+H = 1e-6
+SCALE = np.array([[2.0, 0.3, 0.1], [0.3, 1.0, 0.2], [0.1, 0.2, 1.5]])
+# a symmetric direction for the derivatives in a matrix
+DIRECTION = np.array([[0.7, -0.2, 0.4], [-0.2, -1.1, 0.3], [0.4, 0.3, 0.5]])
+
+
+def _close(got, want, rtol, atol=0.0):
+    np.testing.assert_allclose(np.asarray(got, float), np.asarray(want, float), rtol=rtol,
+                               atol=atol)
+
+
+def _central(f, x, direction=1.0):
+    return (f(x + H * direction) - f(x - H * direction)) / (2 * H)
+
+
+# --- wishart and invwishart ------------------------------------------------------------------
+
+WISHARTS = ["wishart", "invwishart"]
+# (points along the last axis, SciPy's layout)
+POINTS = np.moveaxis(scipy_stats.wishart.rvs(6, SCALE, size=3, random_state=2), 0, -1)
+
+
+@pytest.mark.parametrize("name", WISHARTS)
+def test_wishart_values_match_scipy(name):
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    _close(ours.logpdf(POINTS, 6.0, SCALE), theirs.logpdf(POINTS, 6.0, SCALE), 1e-12)
+    _close(ours.pdf(POINTS[..., 0], 6.0, SCALE), theirs.pdf(POINTS[..., 0], 6.0, SCALE), 1e-12)
+    # dimension 1: a 1-d x is points, a scalar scale a 1x1 matrix
+    x = np.array([0.5, 1.0, 2.5])
+    _close(ours.logpdf(x, 3.5, 2.0), theirs.logpdf(x, 3.5, 2.0), 1e-12)
+    for method, df in (("mean", 7.0), ("mode", 7.0), ("var", 7.5), ("entropy", 6.5)):
+        _close(getattr(ours, method)(df, SCALE), getattr(theirs, method)(df, SCALE), 1e-12)
+    frozen = ours(6.0, SCALE)
+    _close(frozen.logpdf(POINTS), theirs(6.0, SCALE).logpdf(POINTS), 1e-12)
+    _close(frozen.entropy(), theirs(6.0, SCALE).entropy(), 1e-12)
+
+
+def test_wishart_moments_are_none_where_scipy_gives_none():
+    assert fst.wishart.mode(2.5, SCALE) is None is scipy_stats.wishart.mode(2.5, SCALE)
+    assert fst.invwishart.mean(4.0, SCALE) is None is scipy_stats.invwishart.mean(4.0, SCALE)
+    assert fst.invwishart.var(6.0, SCALE) is None is scipy_stats.invwishart.var(6.0, SCALE)
+
+
+@pytest.mark.parametrize("name", WISHARTS)
+@pytest.mark.parametrize("size, seed", [(1, 7), ((2, 3), 8), (4, "generator")])
+def test_wishart_draws_are_scipys(name, size, seed):
+    def state():
+        return np.random.default_rng(3) if seed == "generator" else seed
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    got, want = ours.rvs(2.5, SCALE, size, state()), theirs.rvs(2.5, SCALE, size, state())
+    assert got.shape == want.shape
+    _close(got, want, 1e-10)
+    # a frozen distribution draws from its seed's generator, which moves on
+    ours_frozen, theirs_frozen = ours(4.0, SCALE, seed=5), theirs(4.0, SCALE, seed=5)
+    for _ in range(2):
+        _close(ours_frozen.rvs(size), theirs_frozen.rvs(size), 1e-10)
+
+
+@pytest.mark.parametrize("name", WISHARTS)
+def test_wishart_logpdf_derivatives_match_scipy(name):
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    _close(fg.grad(lambda d: ours.logpdf(POINTS, d, SCALE).sum())(6.0),
+           _central(lambda d: theirs.logpdf(POINTS, d, SCALE).sum(), 6.0), 1e-6)
+    got = fg.grad(lambda s: ours.logpdf(POINTS, 6.0, s).sum())(SCALE)
+    _close(np.sum(got * DIRECTION),
+           _central(lambda s: theirs.logpdf(POINTS, 6.0, s).sum(), SCALE, DIRECTION), 1e-6)
+    np.testing.assert_allclose(got, got.T)  # (symmetric: the density reads one triangle)
+    x = POINTS[..., 0]
+    got = fg.grad(lambda x: ours.logpdf(x, 6.0, SCALE))(x)
+    _close(np.sum(got * DIRECTION), _central(lambda x: theirs.logpdf(x, 6.0, SCALE), x,
+                                             DIRECTION), 1e-6)
+    got = fg.grad(lambda d: ours.entropy(d, SCALE))(6.5)
+    _close(got, _central(lambda d: theirs.entropy(d, SCALE), 6.5), 1e-6)
+    got = fg.grad(lambda s: ours.entropy(6.5, s))(SCALE)
+    _close(np.sum(got * DIRECTION), _central(lambda s: theirs.entropy(6.5, s), SCALE,
+                                             DIRECTION), 1e-6)
+
+
+@pytest.mark.parametrize("name", WISHARTS)
+def test_wishart_draws_move_with_scale(name):
+    """The draws are a smooth function of scale's Cholesky factor for fixed random
+    numbers, so central differences of SciPy's own draws check the derivative."""
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    weights = np.arange(18.0).reshape(2, 3, 3) / 10.0
+    got = fg.grad(lambda s: (ours.rvs(5.5, s, 2, 7) * weights).sum())(SCALE)
+    want = _central(lambda s: (theirs.rvs(5.5, s, 2, 7) * weights).sum(), SCALE, DIRECTION)
+    _close(np.sum(got * DIRECTION), want, 1e-6)
+
+
+def test_wishart_draws_move_with_df_at_their_quantile():
+    """In df, each chi-square draw c moves at its quantile u = chi2.cdf(c, k):
+    dc/dk = d chi2.ppf(u, k)/dk.  The (0, 0) entry of a Wishart draw is scale_00 c with
+    k = df; a 1x1 inverse Wishart draw is scale / c with k = df."""
+    chi2 = scipy_stats.chi2
+    df, s = 4.5, 2.0
+
+    def quantile_slope(c, k):
+        u = chi2.cdf(c, k)
+        return _central(lambda k: chi2.ppf(u, k), k)
+
+    draw = fst.wishart.rvs(df, SCALE, random_state=3)
+    c = draw[0, 0] / SCALE[0, 0]
+    got = fg.grad(lambda d: fst.wishart.rvs(d, SCALE, random_state=3)[0, 0])(df)
+    _close(got, SCALE[0, 0] * quantile_slope(c, df), 1e-5)
+    c = s / fst.invwishart.rvs(df, s, random_state=3)
+    got = fg.grad(lambda d: fst.invwishart.rvs(d, s, random_state=3))(df)
+    _close(got, -s / c ** 2 * quantile_slope(c, df), 1e-5)
+    with pytest.raises(NotImplementedError, match="first order"):
+        fg.grad(fg.grad(lambda d: fst.wishart.rvs(d, SCALE, random_state=3)[0, 0]))(df)
+
+
+def test_wishart_keeps_float32_and_works_under_jit_and_vmap():
+    s32, x32 = SCALE.astype(np.float32), POINTS.astype(np.float32)
+    for dist in (fst.wishart, fst.invwishart):
+        assert dist.logpdf(x32, 6.0, s32).dtype == np.float32
+        assert dist.rvs(6.0, s32, 2, 0).dtype == np.float32
+        assert dist.entropy(6.0, s32).dtype == np.float32
+    batch = np.moveaxis(POINTS, -1, 0)
+    got = fg.vmap(lambda x: fst.wishart.logpdf(x, 6.0, SCALE))(batch)
+    _close(got, scipy_stats.wishart.logpdf(POINTS, 6.0, SCALE), 1e-12)
+    got = fg.jit(lambda s: fst.invwishart.logpdf(POINTS, 6.0, s))(SCALE)
+    _close(got, scipy_stats.invwishart.logpdf(POINTS, 6.0, SCALE), 1e-12)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: fst.wishart.logpdf(POINTS, 1.5, SCALE), "df must be greater"),
+    (lambda: fst.invwishart.rvs(3.0, np.ones((2, 3))), "square"),
+    (lambda: fst.wishart.logpdf(np.eye(2), 4.0, SCALE), r"x's matrices are \(2, 2\)"),
+    (lambda: fst.wishart.rvs(4.0, SCALE, random_state="seed"), "random_state"),
+])
+def test_wishart_bad_input_names_the_problem(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
