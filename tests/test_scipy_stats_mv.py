@@ -145,3 +145,87 @@ def test_wishart_keeps_float32_and_works_under_jit_and_vmap():
 def test_wishart_bad_input_names_the_problem(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- matrix_normal and matrix_t ----------------------------------------------------------------
+
+ROWS = np.array([[2.0, 0.3], [0.3, 1.0]])
+MEAN = np.arange(6.0).reshape(2, 3) / 3.0
+MATRICES = scipy_stats.matrix_normal.rvs(MEAN, ROWS, SCALE, size=3, random_state=1)
+# name, the parameters after X (SciPy's order)
+MATRIX_FAMILY = [("matrix_normal", (MEAN, ROWS, SCALE)),
+                 ("matrix_t", (MEAN, ROWS, SCALE, 3.5))]
+
+
+@pytest.mark.parametrize("name, params", MATRIX_FAMILY, ids=lambda v: str(v)[:13])
+def test_matrix_distributions_match_scipy(name, params):
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    _close(ours.logpdf(MATRICES, *params), theirs.logpdf(MATRICES, *params), 1e-12)
+    _close(ours.pdf(MATRICES[0], *params), theirs.pdf(MATRICES[0], *params), 1e-12)
+    _close(ours(*params).logpdf(MATRICES), theirs(*params).logpdf(MATRICES), 1e-12)
+    # the draws: SciPy's for the same random_state, a wide mean (matrix_t mixes over
+    # the other side) and one draw (mean's shape)
+    for size, transpose in ((3, False), (1, True)):
+        args = ((params[0].T, params[2], params[1]) + params[3:]) if transpose else params
+        got, want = ours.rvs(*args, size=size, random_state=5), theirs.rvs(*args, size=size,
+                                                                           random_state=5)
+        assert got.shape == want.shape
+        _close(got, want, 1e-10, 1e-13)
+    _close(ours(*params, seed=4).rvs(2), theirs(*params, seed=4).rvs(2), 1e-10, 1e-13)
+
+
+def test_matrix_normal_entropy_matches_scipy():
+    _close(fst.matrix_normal.entropy(ROWS, SCALE), scipy_stats.matrix_normal.entropy(ROWS, SCALE),
+           1e-12)
+    # frozen: the scalar covariances sized by the mean
+    _close(fst.matrix_normal(MEAN).entropy(), scipy_stats.matrix_normal(MEAN).entropy(), 1e-12)
+    got = fg.grad(lambda c: fst.matrix_normal.entropy(ROWS, c))(SCALE)
+    _close(got, 0.5 * 2 * np.linalg.inv(SCALE), 1e-12)  # d/dV (n/2) log|V| = (n/2) V^-1
+
+
+@pytest.mark.parametrize("name, params", MATRIX_FAMILY, ids=lambda v: str(v)[:13])
+def test_matrix_distributions_derivatives_match_scipy(name, params):
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    directions = [np.ones((2, 3)) - MEAN, np.array([[0.3, -0.5], [-0.5, 0.2]]), DIRECTION, 1.0]
+    for i in range(len(params)):
+        def value(p, f, i=i):
+            return f.logpdf(MATRICES, *params[:i], p, *params[i + 1:]).sum()
+        got = fg.grad(value)(params[i], ours)
+        _close(np.sum(got * directions[i]),
+               _central(lambda p: value(p, theirs), params[i], directions[i]), 1e-6)
+    got = fg.grad(lambda x: ours.logpdf(x, *params))(MATRICES[0])
+    _close(np.sum(got * directions[0]),
+           _central(lambda x: theirs.logpdf(x, *params), MATRICES[0], directions[0]), 1e-6)
+    # the draws, for fixed random numbers, in the mean and both matrices
+    weights = np.arange(18.0).reshape(3, 2, 3) / 10.0
+    for i in range(3):
+        def drawn(p, f, i=i):
+            return (f.rvs(*params[:i], p, *params[i + 1:], size=3, random_state=5)
+                    * weights).sum()
+        got = fg.grad(drawn)(params[i], ours)
+        _close(np.sum(got * directions[i]),
+               _central(lambda p: drawn(p, theirs), params[i], directions[i]), 1e-6)
+
+
+def test_matrix_distributions_keep_float32_and_work_under_jit_and_vmap():
+    f32 = [p.astype(np.float32) for p in (MATRICES, MEAN, ROWS, SCALE)]
+    assert fst.matrix_normal.logpdf(*f32).dtype == np.float32
+    assert fst.matrix_t.logpdf(*f32, 3.0).dtype == np.float32
+    assert fst.matrix_normal.rvs(*f32[1:], size=2, random_state=0).dtype == np.float32
+    got = fg.vmap(lambda m: fst.matrix_t.logpdf(MATRICES[0], m, ROWS, SCALE, 3.5))(MATRICES)
+    _close(got, [scipy_stats.matrix_t.logpdf(MATRICES[0], m, ROWS, SCALE, 3.5)
+                 for m in MATRICES], 1e-12)
+    got = fg.jit(lambda c: fst.matrix_normal.logpdf(MATRICES, MEAN, ROWS, c))(SCALE)
+    _close(got, scipy_stats.matrix_normal.logpdf(MATRICES, MEAN, ROWS, SCALE), 1e-12)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: fst.matrix_normal.logpdf(MATRICES, MEAN, SCALE), "mean has shape"),
+    (lambda: fst.matrix_normal.logpdf(MATRICES[..., :2], MEAN), r"X's matrices must be"),
+    (lambda: fst.matrix_normal.rvs(MEAN, size=2.5), "size must be an integer"),
+    (lambda: fst.matrix_t.logpdf(MATRICES, MEAN, df=0.0), "df must be positive"),
+    (lambda: fst.matrix_t.rvs(np.zeros(3)), "2-d"),
+])
+def test_matrix_distributions_bad_input_names_the_problem(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
