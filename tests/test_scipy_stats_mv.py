@@ -229,3 +229,78 @@ def test_matrix_distributions_keep_float32_and_work_under_jit_and_vmap():
 def test_matrix_distributions_bad_input_names_the_problem(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- multivariate_hypergeom and dirichlet_multinomial --------------------------------------------
+
+# x, m, n: broadcasting, bad parameters (NaN), impossible counts (-inf), an empty urn
+HYPERGEOM_CASES = [([1, 2], [3, 4], 3), ([[1, 2], [0, 1]], [[3, 4]], [3, 1]),
+                   ([1, 2], [-1, 4], 3), ([0, 0], [0, 0], 0), ([2, 2], [3, 4], 3),
+                   ([1, 1, 1], [2, 3, 4], [3, 10])]
+
+
+def test_multivariate_hypergeom_matches_scipy():
+    ours, theirs = fst.multivariate_hypergeom, scipy_stats.multivariate_hypergeom
+    for x, m, n in HYPERGEOM_CASES:
+        np.testing.assert_allclose(ours.logpmf(x, m, n), theirs.logpmf(x, m, n), rtol=1e-13)
+        np.testing.assert_allclose(ours.pmf(x, m, n), theirs.pmf(x, m, n), rtol=1e-13)
+    for m, n in (([3, 4], 3), ([0, 0], 0), ([1, 0], 1), ([-1, 2], 1),
+                 ([[3, 4], [2, 2]], [3, 5]), ([2, 3, 5], 4)):
+        for method in ("mean", "var", "cov"):
+            np.testing.assert_allclose(getattr(ours, method)(m, n),
+                                       getattr(theirs, method)(m, n), rtol=1e-13)
+    for size in (None, 3, (2, 3)):
+        np.testing.assert_array_equal(ours.rvs([3, 4, 5], 6, size, 2),
+                                      theirs.rvs([3, 4, 5], 6, size, 2))
+    np.testing.assert_array_equal(ours([3, 4], 3, seed=1).rvs(2),
+                                  theirs([3, 4], 3, seed=1).rvs(2))
+    with pytest.raises(TypeError, match="m must be an array of integers"):
+        ours.logpmf([1, 2], [3.0, 4.0], 3)
+
+
+DM_ALPHA = np.array([[1.5, 2.0, 3.0], [0.5, 4.0, 0.7]])
+DM_X = np.array([[1, 2, 3], [4, 0, 2]])
+
+
+def test_dirichlet_multinomial_matches_scipy_and_differentiates_in_alpha():
+    ours, theirs = fst.dirichlet_multinomial, scipy_stats.dirichlet_multinomial
+    for n in ([6, 6], 7):  # (7: the counts do not sum to n, -inf)
+        np.testing.assert_allclose(ours.logpmf(DM_X, DM_ALPHA, n),
+                                   theirs.logpmf(DM_X, DM_ALPHA, n), rtol=1e-13)
+    np.testing.assert_allclose(ours(DM_ALPHA, 6).pmf(DM_X[0]), theirs(DM_ALPHA, 6).pmf(DM_X[0]),
+                               rtol=1e-13)
+    direction = np.array([[0.3, -0.2, 0.5], [0.1, 0.4, -0.6]])
+    got = fg.grad(lambda a: ours.logpmf(DM_X, a, 6).sum())(DM_ALPHA)
+    _close(np.sum(got * direction),
+           _central(lambda a: theirs.logpmf(DM_X, a, 6).sum(), DM_ALPHA, direction), 1e-6)
+    n = [[6], [9]]  # (broadcast against alpha's two rows)
+    for method in ("mean", "var", "cov"):
+        _close(getattr(ours, method)(DM_ALPHA, n), getattr(theirs, method)(DM_ALPHA, n), 1e-13)
+
+        def weighted(a, dist, method=method):
+            value = getattr(dist, method)(a, n)
+            return (value * np.cos(np.arange(value.size)).reshape(value.shape)).sum()
+        got = fg.grad(weighted)(DM_ALPHA, ours)
+        _close(np.sum(got * direction),
+               _central(lambda a: weighted(a, theirs), DM_ALPHA, direction), 1e-6)
+
+
+def test_dirichlet_multinomial_keeps_float32_and_works_under_jit_and_vmap():
+    assert fst.dirichlet_multinomial.logpmf(DM_X, DM_ALPHA.astype(np.float32), 6).dtype \
+        == np.float32
+    want = scipy_stats.dirichlet_multinomial.logpmf(DM_X[0], DM_ALPHA, 6)
+    _close(fg.vmap(lambda a: fst.dirichlet_multinomial.logpmf(DM_X[0], a, 6))(DM_ALPHA),
+           want, 1e-13)
+    _close(fg.jit(lambda a: fst.dirichlet_multinomial.logpmf(DM_X[0], a, 6))(DM_ALPHA), want,
+           1e-13)
+
+
+@pytest.mark.parametrize("args, match", [
+    ((DM_X, -DM_ALPHA, 6), "alpha must contain only positive"),
+    ((DM_X + 0.5, DM_ALPHA, 6), "x must contain only non-negative integers"),
+    ((DM_X, DM_ALPHA, 6.5), "n must be a non-negative integer"),
+    ((DM_X, DM_ALPHA[:, :2], 6), "must be broadcastable"),
+])
+def test_dirichlet_multinomial_bad_input_names_the_problem(args, match):
+    with pytest.raises(ValueError, match=match):
+        fst.dirichlet_multinomial.logpmf(*args)
