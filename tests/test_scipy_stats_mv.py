@@ -304,3 +304,55 @@ def test_dirichlet_multinomial_keeps_float32_and_works_under_jit_and_vmap():
 def test_dirichlet_multinomial_bad_input_names_the_problem(args, match):
     with pytest.raises(ValueError, match=match):
         fst.dirichlet_multinomial.logpmf(*args)
+
+
+# --- normal_inverse_gamma ------------------------------------------------------------------------
+
+NIG_POINT = (0.5, 1.5, 0.2, 2.0, 3.0, 1.5)  # x, s2, mu, lmbda, a, b
+
+
+def test_normal_inverse_gamma_matches_scipy():
+    ours, theirs = fst.normal_inverse_gamma, scipy_stats.normal_inverse_gamma
+    # a bad lmbda (NaN) and s2 <= 0 (density 0)
+    args = (np.array([0.5, -1.0, 2.0]), np.array([1.5, 0.3, -1.0]), 0.2,
+            np.array([2.0, -1.0, 1.0]), 3.0, 1.5)
+    _close(ours.logpdf(*args), theirs.logpdf(*args), 1e-13)
+    _close(ours.pdf(*args), theirs.pdf(*args), 1e-13)
+    for a in (0.5, 1.5, 3.0):  # (NaN moments where a <= 1 or a <= 2)
+        for method in ("mean", "var"):
+            _close(getattr(ours, method)(1.0, 2.0, a, 4.0),
+                   getattr(theirs, method)(1.0, 2.0, a, 4.0), 1e-13)
+    for size in (None, 3, (2, 2)):
+        _close(ours.rvs(1.0, 2.0, 2.5, 1.5, size, 3), theirs.rvs(1.0, 2.0, 2.5, 1.5, size, 3),
+               1e-13)
+    _close(ours(0.0, 1.0, 3.0, 2.0, seed=4).rvs(2), theirs(0.0, 1.0, 3.0, 2.0, seed=4).rvs(2),
+           1e-13)
+    _close(ours(*NIG_POINT[2:]).logpdf(*NIG_POINT[:2]), theirs.logpdf(*NIG_POINT), 1e-13)
+
+
+@pytest.mark.parametrize("i", range(6))
+def test_normal_inverse_gamma_derivatives_match_scipy(i):
+    ours, theirs = fst.normal_inverse_gamma, scipy_stats.normal_inverse_gamma
+    point = list(NIG_POINT)
+
+    def moved(f, v):
+        return f(*point[:i], v, *point[i + 1:])
+    got = fg.grad(lambda v: moved(ours.logpdf, v))(point[i])
+    _close(got, _central(lambda v: moved(theirs.logpdf, v), point[i]), 1e-6)
+    if i >= 2:  # the draws (x, s2), for fixed random numbers, in mu, lmbda, a and b
+        point = [None, None, 1.0, 2.0, 2.5, 1.5]
+        for j in range(2):
+            def draw(f, v, j=j):
+                return moved(lambda *p: f(*p[2:], random_state=3)[j], v)
+            got = fg.grad(lambda v: draw(ours.rvs, v))(point[i])
+            _close(got, _central(lambda v: draw(theirs.rvs, v), point[i]), 1e-6, 1e-12)
+
+
+def test_normal_inverse_gamma_keeps_float32_and_works_under_jit_and_vmap():
+    f32 = np.float32
+    assert fst.normal_inverse_gamma.logpdf(f32(0.5), f32(1.5)).dtype == np.float32
+    assert fst.normal_inverse_gamma.rvs(f32(1.0), size=2, random_state=1)[1].dtype == np.float32
+    b = np.array([0.5, 1.5, 3.0])
+    want = scipy_stats.normal_inverse_gamma.logpdf(*NIG_POINT[:5], b)
+    _close(fg.vmap(lambda b: fst.normal_inverse_gamma.logpdf(*NIG_POINT[:5], b))(b), want, 1e-13)
+    _close(fg.jit(lambda b: fst.normal_inverse_gamma.logpdf(*NIG_POINT[:5], b))(b), want, 1e-13)

@@ -613,8 +613,9 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
 from .._statsmv_wishart import invwishart, wishart  # noqa: E402,F401
 from .._statsmv_matrix import matrix_normal, matrix_t  # noqa: E402,F401
 from .._statsmv_discrete import dirichlet_multinomial, multivariate_hypergeom  # noqa: E402,F401
+from .._statsmv_nig import normal_inverse_gamma  # noqa: E402,F401
 __all__ += ["wishart", "invwishart", "matrix_normal", "matrix_t", "multivariate_hypergeom",
-            "dirichlet_multinomial"]
+            "dirichlet_multinomial", "normal_inverse_gamma"]
 
 
 def __getattr__(name: str) -> Any:
