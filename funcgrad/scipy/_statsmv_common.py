@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..custom import custom_jvp
+from ..errors import ConcretizationError
 from ..numpy._convert import concrete_values
 from ..primitives import incomplete as _inc
 from ..typing import Array
@@ -69,6 +70,15 @@ def concrete_scalar(value, dist, name):
     if v.ndim:
         raise ValueError(f"{dist}: {name} must be a scalar, got shape {v.shape}")
     return float(v)
+
+
+def known(value):
+    """``value``'s NumPy values, or None under ``vmap``/``jit`` where they are not known
+    (checks of SciPy's that need them are then left to NaN results)."""
+    try:
+        return concrete_values(fnp.stop_gradient(fnp.asarray(value)), "", "")
+    except ConcretizationError:
+        return None
 
 
 @custom_jvp

@@ -13,11 +13,10 @@ from typing import Any
 import numpy as np
 
 from .. import numpy as fnp
-from ..errors import ConcretizationError
-from ..numpy._convert import concrete_values
 from ..typing import Array, ArrayLike
 from . import special as sp
 from ._statsmv_common import frozen
+from ._statsmv_common import known as _known
 from ._statsmv_common import random_state as _random_state
 
 __all__ = ["multivariate_hypergeom", "dirichlet_multinomial"]
@@ -155,14 +154,6 @@ class _frozen_counts(frozen):
 
     def rvs(self, size: Any = 1, random_state: Any = None) -> Array:
         return super().rvs(size, random_state)
-
-
-def _known(value):
-    """``value``'s NumPy values, or None under ``vmap``/``jit`` where they are unknown."""
-    try:
-        return concrete_values(fnp.stop_gradient(fnp.asarray(value)), "", "")
-    except ConcretizationError:
-        return None
 
 
 class _dirichlet_multinomial:
