@@ -455,3 +455,39 @@ def test_uniform_direction_draws_are_scipys():
         _close(got, want, 1e-14)
     _close(fst.uniform_direction(3, seed=5).rvs(2), scipy_stats.uniform_direction(3, seed=5).rvs(2),
            1e-14)
+
+
+# --- the random matrix groups and random_correlation ---------------------------------------------
+
+@pytest.mark.parametrize("name", ["ortho_group", "special_ortho_group", "unitary_group"])
+def test_matrix_group_draws_are_scipys(name):
+    ours, theirs = getattr(fst, name), getattr(scipy_stats, name)
+    for dim, size in ((3, 1), (4, 3), (1, 2), (0, 1)):
+        got, want = ours.rvs(dim, size, 3), theirs.rvs(dim, size, 3)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(ours(3, seed=2).rvs(2), theirs(3, seed=2).rvs(2), rtol=1e-14)
+    with pytest.raises(ValueError, match="dim must be a non-negative integer"):
+        ours.rvs(2.5)
+
+
+def test_random_correlation_is_scipys_and_differentiates_in_eigs():
+    eigs = np.array([0.2, 0.3, 1.4, 2.1])
+    for seed in (0, 1):
+        _close(fst.random_correlation.rvs(eigs, seed), scipy_stats.random_correlation.rvs(
+            eigs, seed), 1e-12, 1e-15)
+    _close(fst.random_correlation(eigs[::-1], seed=3).rvs(),
+           scipy_stats.random_correlation(eigs[::-1], seed=3).rvs(), 1e-12, 1e-15)
+    direction = np.array([0.3, -0.5, 0.1, 0.1])  # (keeps the sum: eigs stay valid)
+    weights = np.cos(np.arange(16.0)).reshape(4, 4)
+
+    def weighted(e, dist):
+        return (dist.rvs(e, random_state=1, tol=1e-9) * weights).sum()
+    got = fg.grad(lambda e: weighted(e, fst.random_correlation))(eigs)
+    _close(got @ direction, _central(lambda e: weighted(e, scipy_stats.random_correlation),
+                                     eigs, direction), 1e-6)
+    # at eigs all 1 (the identity) the rotations jump as eigs move
+    with pytest.raises(NotImplementedError, match="no derivative in eigs"):
+        fg.grad(lambda e: fst.random_correlation.rvs(e, random_state=1).sum())(np.ones(2))
+    with pytest.raises(ValueError, match="must sum to their count"):
+        fst.random_correlation.rvs(np.array([0.5, 0.6]))

@@ -615,9 +615,12 @@ from .._statsmv_matrix import matrix_normal, matrix_t  # noqa: E402,F401
 from .._statsmv_discrete import dirichlet_multinomial, multivariate_hypergeom  # noqa: E402,F401
 from .._statsmv_nig import normal_inverse_gamma  # noqa: E402,F401
 from .._statsmv_directional import uniform_direction, vonmises_fisher  # noqa: E402,F401
+from .._statsmv_groups import (ortho_group, random_correlation,  # noqa: E402,F401
+                               special_ortho_group, unitary_group)
 __all__ += ["wishart", "invwishart", "matrix_normal", "matrix_t", "multivariate_hypergeom",
             "dirichlet_multinomial", "normal_inverse_gamma", "vonmises_fisher",
-            "uniform_direction"]
+            "uniform_direction", "ortho_group", "special_ortho_group", "unitary_group",
+            "random_correlation"]
 
 
 def __getattr__(name: str) -> Any:
