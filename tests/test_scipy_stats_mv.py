@@ -491,3 +491,63 @@ def test_random_correlation_is_scipys_and_differentiates_in_eigs():
         fg.grad(lambda e: fst.random_correlation.rvs(e, random_state=1).sum())(np.ones(2))
     with pytest.raises(ValueError, match="must sum to their count"):
         fst.random_correlation.rvs(np.array([0.5, 0.6]))
+
+
+# --- Covariance ----------------------------------------------------------------------------------
+
+_W, _V = np.linalg.eigh(SCALE)
+# factory, its argument; the last two singular (a zero diagonal entry, a zero eigenvalue)
+COVARIANCES = [("from_precision", np.linalg.inv(SCALE)), ("from_cholesky", np.linalg.cholesky(SCALE)),
+               ("from_eigendecomposition", (_W, _V)), ("from_diagonal", np.array([1.0, 4.0, 0.5])),
+               ("from_diagonal", np.array([1.0, 0.0, 2.0])),
+               ("from_eigendecomposition", (np.array([0.0, 1.0, 2.0]), _V))]
+COV_POINTS = np.array([[0.3, -1.0, 2.0], [1.0, 0.5, -0.2]])
+
+
+COV_IDS = ["precision", "cholesky", "eigen", "diagonal", "singular_diagonal", "singular_eigen"]
+
+
+@pytest.mark.parametrize("factory, arg", COVARIANCES, ids=COV_IDS)
+def test_covariance_matches_scipy(factory, arg):
+    ours, theirs = getattr(fst.Covariance, factory)(arg), getattr(scipy_stats.Covariance,
+                                                                     factory)(arg)
+    for x in (COV_POINTS, COV_POINTS[0]):
+        _close(ours.whiten(x), theirs.whiten(x), 1e-13, 1e-15)
+        _close(ours.colorize(x), theirs.colorize(x), 1e-13, 1e-15)
+    _close(ours.log_pdet, theirs.log_pdet, 1e-13)
+    _close(ours.covariance, theirs.covariance, 1e-13, 1e-15)
+    assert ours.rank == theirs.rank and ours.shape == theirs.shape
+    # multivariate_normal takes it as cov (a singular one with allow_singular=True)
+    mean = np.ones(3)
+    points = COV_POINTS if theirs.rank == 3 else mean + theirs.colorize(COV_POINTS)
+    _close(fst.multivariate_normal.logpdf(points, mean, ours, allow_singular=theirs.rank < 3),
+           scipy_stats.multivariate_normal.logpdf(points, mean, theirs), 1e-12)
+    _close(fst.multivariate_normal.entropy(mean, ours),
+           scipy_stats.multivariate_normal(mean, theirs).entropy(), 1e-12)
+
+
+@pytest.mark.parametrize("factory, arg", COVARIANCES[:4], ids=COV_IDS[:4])
+def test_covariance_differentiates_in_its_arrays(factory, arg):
+    def value(a, stats):
+        c = getattr(stats.Covariance, factory)(a)
+        return (c.whiten(COV_POINTS).sum() + 0.3 * c.colorize(COV_POINTS).sum() + c.log_pdet
+                + stats.multivariate_normal.logpdf(COV_POINTS, None, c).sum())
+    if factory == "from_eigendecomposition":  # (in the eigenvalues)
+        got = fg.grad(lambda w: value((w, arg[1]), fst))(arg[0])
+        direction = np.array([0.3, -0.2, 0.5])
+        want = _central(lambda w: value((w, arg[1]), scipy_stats), arg[0], direction)
+    else:
+        direction = np.tril(DIRECTION) if factory == "from_cholesky" else (
+            np.diag(DIRECTION) if factory == "from_diagonal" else DIRECTION)
+        got = fg.grad(lambda a: value(a, fst))(arg)
+        want = _central(lambda a: value(a, scipy_stats), arg, direction)
+    _close(np.sum(got * direction), want, 1e-6)
+
+
+def test_covariance_bad_input_names_the_problem():
+    with pytest.raises(NotImplementedError, match="factories"):
+        fst.Covariance()
+    with pytest.raises(ValueError, match="diagonal must be a one-dimensional array"):
+        fst.Covariance.from_diagonal(np.eye(2))
+    with pytest.raises(ValueError, match="must equal covariance.shape"):
+        fst.Covariance.from_precision(np.eye(2), np.eye(3))

@@ -617,10 +617,11 @@ from .._statsmv_nig import normal_inverse_gamma  # noqa: E402,F401
 from .._statsmv_directional import uniform_direction, vonmises_fisher  # noqa: E402,F401
 from .._statsmv_groups import (ortho_group, random_correlation,  # noqa: E402,F401
                                special_ortho_group, unitary_group)
+from .._statsmv_covariance import Covariance  # noqa: E402,F401
 __all__ += ["wishart", "invwishart", "matrix_normal", "matrix_t", "multivariate_hypergeom",
             "dirichlet_multinomial", "normal_inverse_gamma", "vonmises_fisher",
             "uniform_direction", "ortho_group", "special_ortho_group", "unitary_group",
-            "random_correlation"]
+            "random_correlation", "Covariance"]
 
 
 def __getattr__(name: str) -> Any:
