@@ -551,3 +551,22 @@ def test_covariance_bad_input_names_the_problem():
         fst.Covariance.from_diagonal(np.eye(2))
     with pytest.raises(ValueError, match="must equal covariance.shape"):
         fst.Covariance.from_precision(np.eye(2), np.eye(3))
+
+
+def test_random_table_matches_scipy():
+    ours, theirs = fst.random_table, scipy_stats.random_table
+    row, col = [3, 2, 4], [4, 5]
+    tables = theirs.rvs(row, col, size=3, random_state=1)
+    _close(ours.logpmf(tables, row, col), theirs.logpmf(tables, row, col), 1e-13)
+    _close(ours.pmf([[1, 2], [3, 3]], [3, 6], [4, 5]), theirs.pmf([[1, 2], [3, 3]], [3, 6],
+                                                                  [4, 5]), 1e-13)
+    assert ours.logpmf([[1, 2], [3, 2]], [3, 6], [4, 5]) == -np.inf  # (wrong margins)
+    _close(ours.mean(row, col), theirs.mean(row, col), 1e-15)
+    for method in (None, "boyett", "patefield"):
+        draws = ours.rvs(row, col, size=(2, 3), method=method, random_state=2)
+        np.testing.assert_array_equal(draws.sum(axis=-1), np.broadcast_to(row, (2, 3, 3)))
+        np.testing.assert_array_equal(draws, theirs.rvs(row, col, size=(2, 3), method=method,
+                                                        random_state=2))
+    np.testing.assert_array_equal(ours(row, col, seed=2).rvs(2), theirs(row, col, seed=2).rvs(2))
+    with pytest.raises(ValueError, match="must be equal"):
+        ours.mean([1, 2], [2, 2])

@@ -3,7 +3,10 @@
 
 ``multivariate_hypergeom`` has integer parameters only (``m``, ``n``): its methods give
 SciPy's values and draws (the same ``random_state``, the same draws) and nothing to
-differentiate.  ``dirichlet_multinomial``'s ``logpmf``/``pmf``/``mean``/``var``/``cov``
+differentiate.  So has ``random_table`` (the row and column sums), whose draws are SciPy's
+own compiled samplers' (imported on the first ``rvs``: Boyett's and Patefield's
+algorithms read the generator's raw bits, which no Python rewrite would follow draw for
+draw at a useful speed).  ``dirichlet_multinomial``'s ``logpmf``/``pmf``/``mean``/``var``/``cov``
 differentiate in ``alpha`` (the counts ``x`` and ``n`` are integers).  SciPy's checks of
 ``alpha > 0`` and of integer counts raise on concrete values; under ``vmap`` or ``jit``,
 where the values are not known, a bad ``alpha`` gives NaN and a bad count ``-inf``.
@@ -19,7 +22,7 @@ from ._statsmv_common import frozen
 from ._statsmv_common import known as _known
 from ._statsmv_common import random_state as _random_state
 
-__all__ = ["multivariate_hypergeom", "dirichlet_multinomial"]
+__all__ = ["multivariate_hypergeom", "dirichlet_multinomial", "random_table"]
 
 
 def _integers(dist, name, value, at_least_1d=False):
@@ -251,5 +254,109 @@ class _dirichlet_multinomial:
         return f"<funcgrad.scipy.stats.{self.name}>"
 
 
+def _log_factorial(v):
+    return np.asarray(sp.gammaln(np.asarray(v, float) + 1.0))
+
+
+class _random_table:
+    """``random_table.logpmf(x, row, col)``, ``pmf``, ``mean(row, col)`` and
+    ``rvs(row, col, *, size=None, method=None, random_state=None)``, as SciPy's: random
+    contingency tables with the given row and column sums (integers, nothing to
+    differentiate); the draws are SciPy's own (see :mod:`funcgrad.scipy._statsmv_discrete`).
+
+    >>> import numpy as np
+    >>> round(float(random_table.pmf([[1, 0], [0, 1]], [1, 1], [1, 1])), 12)
+    0.5
+    >>> random_table.mean([1, 3], [2, 2])
+    array([[0.5, 0.5],
+           [1.5, 1.5]])
+    """
+
+    name = "random_table"
+
+    def _parameters(self, row, col):
+        sums = []
+        for name, given in (("row", row), ("col", col)):
+            value = np.array(given, dtype=np.int64, copy=True)
+            if value.ndim != 1:
+                raise ValueError(f"random_table: {name} must be one-dimensional")
+            if np.any(value < 0):
+                raise ValueError(f"random_table: each element of {name} must be "
+                                 f"non-negative")
+            if not np.all(value == np.asarray(given)):
+                raise ValueError(f"random_table: each element of {name} must be an integer")
+            sums.append(value)
+        r, c = sums
+        if r.sum() != c.sum():
+            raise ValueError(f"random_table: the sums over row ({r.sum()}) and col "
+                             f"({c.sum()}) must be equal")
+        return r, c, r.sum()
+
+    def logpmf(self, x: ArrayLike, row: ArrayLike, col: ArrayLike) -> Array:
+        """``sum log r_i! + sum log c_j! - log n! - sum log x_ij!`` where ``x``'s margins
+        are ``row`` and ``col``, ``-inf`` elsewhere."""
+        r, c, n = self._parameters(row, col)
+        x = np.asarray(x)
+        if x.ndim < 2:
+            raise ValueError("random_table: x must be at least two-dimensional (tables "
+                             "along its last two axes)")
+        with np.errstate(invalid="ignore"):
+            if x.dtype.kind not in "iu" and not np.all(x.astype(int) == x):
+                raise ValueError("random_table: x must contain only integral values")
+        if np.any(x < 0):
+            raise ValueError("random_table: x must contain only non-negative values")
+        rows, cols = np.sum(x, axis=-1), np.sum(x, axis=-2)
+        if rows.shape[-1] != len(r) or cols.shape[-1] != len(c):
+            raise ValueError(f"random_table: x's tables are {x.shape[-2:]} but row and col "
+                             f"describe ({len(r)}, {len(c)})")
+        margins = np.all(rows == r, axis=-1) & np.all(cols == c, axis=-1)
+        value = (np.sum(_log_factorial(r)) + np.sum(_log_factorial(c)) - _log_factorial(n)
+                 - np.sum(_log_factorial(x), axis=(-1, -2)))
+        return np.where(margins, value, -np.inf)[()]
+
+    def pmf(self, x: ArrayLike, row: ArrayLike, col: ArrayLike) -> Array:
+        """``exp(logpmf)``."""
+        return np.exp(self.logpmf(x, row, col))
+
+    def mean(self, row: ArrayLike, col: ArrayLike) -> Array:
+        """``outer(row, col) / n``."""
+        r, c, n = self._parameters(row, col)
+        return np.outer(r, c) / n
+
+    def rvs(self, row: ArrayLike, col: ArrayLike, *, size: Any = None, method: Any = None,
+            random_state: Any = None) -> Array:
+        """Tables of shape ``size + (len(row), len(col))``: SciPy's draws (its
+        ``method``, ``"boyett"`` or ``"patefield"``, chosen as SciPy's where None)."""
+        from scipy import stats  # (SciPy's compiled samplers: see the module docstring)
+        self._parameters(row, col)
+        return stats.random_table.rvs(row, col, size=size, method=method,
+                                      random_state=_random_state(random_state))
+
+    def __call__(self, row: ArrayLike, col: ArrayLike, *, seed: Any = None) -> "_frozen_table":
+        """The distribution with ``row`` and ``col`` fixed, as SciPy's
+        ``random_table(row, col, seed=seed)``."""
+        self._parameters(row, col)
+        return _frozen_table(self, (row, col), seed)
+
+    def __repr__(self) -> str:
+        return "<funcgrad.scipy.stats.random_table>"
+
+
+class _frozen_table(frozen):
+    """A frozen ``random_table``: ``logpmf(x)``, ``pmf(x)``, ``mean()``,
+    ``rvs(size=None, method=None, random_state=None)``.
+
+    >>> random_table([1, 1], [1, 1]).mean()
+    array([[0.5, 0.5],
+           [0.5, 0.5]])
+    """
+
+    def rvs(self, size: Any = None, method: Any = None,  # type: ignore[override]
+            random_state: Any = None) -> Array:
+        rng = self._random_state if random_state is None else random_state
+        return self.dist.rvs(*self.args, size=size, method=method, random_state=rng)
+
+
 multivariate_hypergeom = _multivariate_hypergeom()
 dirichlet_multinomial = _dirichlet_multinomial()
+random_table = _random_table()
