@@ -24,7 +24,7 @@ def random_state(seed: Any) -> Any:
     if seed is None or seed is np.random:
         return np.random.mtrand._rand
     if isinstance(seed, (numbers.Integral, np.integer)):
-        return np.random.RandomState(seed)
+        return np.random.RandomState(int(seed))
     if isinstance(seed, (np.random.RandomState, np.random.Generator)):
         return seed
     raise ValueError(f"random_state must be None, an int, a numpy.random.Generator or a "

@@ -25,7 +25,7 @@ from ._statsmv_common import random_state as _random_state
 __all__ = ["multivariate_hypergeom", "dirichlet_multinomial", "random_table"]
 
 
-def _integers(dist, name, value, at_least_1d=False):
+def _integers(dist: str, name: str, value: Any, at_least_1d: bool = False) -> np.ndarray:
     value = np.asarray(value)
     if value.size == 0:
         value = value.astype(int)
@@ -67,7 +67,7 @@ class _multivariate_hypergeom:
         bad = np.any(m < 0, axis=-1) | (n < 0) | (n > total)
         return total, m, n, bad
 
-    def logpmf(self, x: ArrayLike, m: ArrayLike, n: ArrayLike) -> Array:
+    def logpmf(self, x: Any, m: Any, n: Any) -> Array:
         """``sum_i log C(m_i, x_i) - log C(M, n)``, ``M = sum m``."""
         total, m, n, bad = self._parameters(m, n)
         x = _integers(self.name, "x", x, at_least_1d=True)
@@ -88,11 +88,11 @@ class _multivariate_hypergeom:
         out = np.where(bad, np.nan, np.where(impossible, -np.inf, out))
         return out[()]
 
-    def pmf(self, x: ArrayLike, m: ArrayLike, n: ArrayLike) -> Array:
+    def pmf(self, x: Any, m: Any, n: Any) -> Array:
         """``exp(logpmf)``."""
         return np.exp(self.logpmf(x, m, n))
 
-    def mean(self, m: ArrayLike, n: ArrayLike) -> Array:
+    def mean(self, m: Any, n: Any) -> Array:
         """``n m / M`` (0 for an empty urn, as SciPy's)."""
         total, m, n, bad = self._parameters(m, n)
         total, n = total[..., None], n[..., None]
@@ -100,12 +100,12 @@ class _multivariate_hypergeom:
             out = np.where(total == 0, 0.0, n * (m / np.where(total == 0, 1, total)))
         return np.where(bad[..., None], np.nan, out)[()]
 
-    def var(self, m: ArrayLike, n: ArrayLike) -> Array:
+    def var(self, m: Any, n: Any) -> Array:
         """``n m/M (M - m)/M (M - n)/(M - 1)``, the covariance's diagonal (0 where ``M``
         is 0 or 1, as SciPy's)."""
         return np.diagonal(self.cov(m, n), axis1=-2, axis2=-1)[()]
 
-    def cov(self, m: ArrayLike, n: ArrayLike) -> Array:
+    def cov(self, m: Any, n: Any) -> Array:
         """The covariance matrix, ``-n (M - n)/(M - 1) m_i m_j / M^2`` off the diagonal."""
         total, m, n, bad = self._parameters(m, n)
         total, n = total[..., None, None], n[..., None, None]
@@ -114,12 +114,12 @@ class _multivariate_hypergeom:
         out = -n * (safe - n) / (safe - 1) * (m[..., :, None] * m[..., None, :]) / safe ** 2
         diagonal = (n[..., 0] * (safe[..., 0] - n[..., 0]) * m * (safe[..., 0] - m)
                     / (safe[..., 0] - 1) / safe[..., 0] ** 2)
-        eye = np.eye(m.shape[-1], dtype=bool)
+        eye = np.eye(m.shape[-1]) > 0
         out = np.where(eye, diagonal[..., None, :], out)
         out = np.where(small, 0.0, out)
         return np.where(bad[..., None, None], np.nan, out)[()]
 
-    def rvs(self, m: ArrayLike, n: ArrayLike, size: Any = None,
+    def rvs(self, m: Any, n: Any, size: Any = None,
             random_state: Any = None) -> Array:
         """Draws of shape ``size + (k,)`` (``m``'s shape where ``size`` is None), SciPy's
         for the same ``random_state`` (one hypergeometric draw per category in turn)."""
@@ -138,7 +138,7 @@ class _multivariate_hypergeom:
         out[..., -1] = n
         return out
 
-    def __call__(self, m: ArrayLike, n: ArrayLike, seed: Any = None) -> frozen:
+    def __call__(self, m: Any, n: Any, seed: Any = None) -> frozen:
         """The distribution with ``m`` and ``n`` fixed, as SciPy's
         ``multivariate_hypergeom(m, n, seed)``."""
         self._parameters(m, n)
@@ -223,23 +223,23 @@ class _dirichlet_multinomial:
 
     def mean(self, alpha: ArrayLike, n: ArrayLike) -> Array:
         """``n alpha / A``."""
-        alpha, total, n, _ = self._parameters(alpha, n)
-        return n[..., None] * alpha / total[..., None]
+        alpha, total, trials, _ = self._parameters(alpha, n)
+        return trials[..., None] * alpha / total[..., None]
 
     def var(self, alpha: ArrayLike, n: ArrayLike) -> Array:
         """``n p (1 - p) (n + A)/(1 + A)``, ``p = alpha / A``: the covariance's
         diagonal."""
-        alpha, total, n, _ = self._parameters(alpha, n)
-        n, total = n[..., None], total[..., None]
+        alpha, total, trials, _ = self._parameters(alpha, n)
+        trials, total = trials[..., None], total[..., None]
         p = alpha / total
-        return n * p * (1.0 - p) * (n + total) / (1.0 + total)
+        return trials * p * (1.0 - p) * (trials + total) / (1.0 + total)
 
     def cov(self, alpha: ArrayLike, n: ArrayLike) -> Array:
         """The covariance matrix, ``-n p_i p_j (n + A)/(1 + A)`` off the diagonal."""
         alpha, total, n, _ = self._parameters(alpha, n)
         factor = (n * (n + total) / (1.0 + total))[..., None, None]
         p = alpha / total[..., None]
-        eye = np.eye(alpha.shape[-1], dtype=bool)
+        eye = np.eye(alpha.shape[-1]) > 0
         # n p_i (1 - p_i) (n + A)/(1 + A) on the diagonal, -n p_i p_j (n + A)/(1 + A) off it
         return factor * fnp.where(eye, (p * (1.0 - p))[..., None, :],
                                   -p[..., :, None] * p[..., None, :])

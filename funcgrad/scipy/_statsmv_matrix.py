@@ -174,7 +174,8 @@ class _frozen_matrix(frozen):
 
     def entropy(self) -> Array:
         # (the matrices sized by the frozen mean, as SciPy's frozen object sizes them)
-        rows, cols = _parameters(self.dist.name, *self.args[:3], self.dist._names)[2:]
+        mean, rows, cols = self.args[:3]
+        rows, cols = _parameters(self.dist.name, mean, rows, cols, self.dist._names)[2:]
         return self.dist.entropy(rows, cols)
 
 

@@ -106,7 +106,31 @@ def _bartlett(rng, shape, dim, df, df_value, dtype, wishart_order):
     return below + diagonal[..., None] * np.eye(dim, dtype=dtype)
 
 
-class _wishart:
+class _family:
+    """What ``wishart`` and ``invwishart`` share: ``pdf``, freezing, the name."""
+
+    name = ""
+
+    def logpdf(self, x: ArrayLike, df: Any = None, scale: Optional[ArrayLike] = None) -> Array:
+        """``log pdf(x)``."""
+        raise NotImplementedError  # (each distribution's own)
+
+    def pdf(self, x: ArrayLike, df: Any = None, scale: Optional[ArrayLike] = None) -> Array:
+        """``exp(logpdf)``."""
+        return fnp.exp(self.logpdf(x, df, scale))
+
+    def __call__(self, df: Any = None, scale: Optional[ArrayLike] = None,
+                 seed: Any = None) -> frozen:
+        """The distribution with ``df`` and ``scale`` fixed, as SciPy's
+        ``<name>(df, scale, seed)``."""
+        _parameters(self.name, df, scale)
+        return frozen(self, (df, scale), seed)
+
+    def __repr__(self) -> str:
+        return f"<funcgrad.scipy.stats.{self.name}>"
+
+
+class _wishart(_family):
     """``wishart.logpdf(x, df, scale)``, ``pdf``, ``rvs(df, scale, size=1,
     random_state=None)``, ``mean``, ``mode``, ``var`` and ``entropy``, as SciPy's
     ``scipy.stats.wishart`` (``x`` of shape ``(p, p)`` or ``(p, p, n)``: the points along
@@ -138,10 +162,6 @@ class _wishart:
                - (0.5 * df * dim * _LOG_2 + 0.5 * df * log_det_scale
                   + _df_term(sp.multigammaln(0.5 * df, dim), df, x.dtype)))
         return squeeze(out)
-
-    def pdf(self, x: ArrayLike, df: Any = None, scale: Optional[ArrayLike] = None) -> Array:
-        """``exp(logpdf)``."""
-        return fnp.exp(self.logpdf(x, df, scale))
 
     def mean(self, df: Any = None, scale: Optional[ArrayLike] = None) -> Array:
         """``df * scale``."""
@@ -179,18 +199,8 @@ class _wishart:
         factor = chol @ a
         return squeeze(factor @ fnp.swapaxes(factor, -1, -2))
 
-    def __call__(self, df: Any = None, scale: Optional[ArrayLike] = None,
-                 seed: Any = None) -> frozen:
-        """The distribution with ``df`` and ``scale`` fixed, as SciPy's
-        ``wishart(df, scale, seed)``."""
-        _parameters(self.name, df, scale)
-        return frozen(self, (df, scale), seed)
 
-    def __repr__(self) -> str:
-        return f"<funcgrad.scipy.stats.{self.name}>"
-
-
-class _invwishart(_wishart):
+class _invwishart(_family):
     """``invwishart.logpdf(x, df, scale)``, ``pdf``, ``rvs``, ``mean``, ``mode``, ``var``
     and ``entropy``, as SciPy's ``scipy.stats.invwishart`` (the distribution of
     ``S^-1`` for ``S ~ wishart(df, scale^-1)``), differentiable in ``x``, ``df`` and
