@@ -570,3 +570,16 @@ def test_random_table_matches_scipy():
     np.testing.assert_array_equal(ours(row, col, seed=2).rvs(2), theirs(row, col, seed=2).rvs(2))
     with pytest.raises(ValueError, match="must be equal"):
         ours.mean([1, 2], [2, 2])
+
+
+def test_covariance_keeps_float32_and_works_under_jit_and_vmap():
+    d32 = np.array([1.0, 4.0, 0.5], np.float32)
+    c = fst.Covariance.from_diagonal(d32)
+    assert c.log_pdet.dtype == np.float32 and c.whiten(COV_POINTS.astype(np.float32)).dtype \
+        == np.float32
+    diagonals = np.array([[1.0, 4.0, 0.5], [2.0, 0.0, 1.0]])
+    want = [scipy_stats.Covariance.from_diagonal(d).log_pdet for d in diagonals]
+    _close(fg.vmap(lambda d: fst.Covariance.from_diagonal(d).log_pdet)(diagonals), want, 1e-13)
+    _close(fg.jit(lambda p: fst.multivariate_normal.logpdf(
+        COV_POINTS, None, fst.Covariance.from_precision(p)))(COVARIANCES[0][1]),
+        scipy_stats.multivariate_normal.logpdf(COV_POINTS, None, SCALE), 1e-12)

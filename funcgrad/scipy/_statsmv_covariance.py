@@ -14,6 +14,7 @@ from typing import Any, Tuple
 import numpy as np
 
 from .. import numpy as fnp
+from ..numpy._convert import is_concrete
 from ..typing import Array, ArrayLike
 
 __all__ = ["Covariance"]
@@ -139,8 +140,9 @@ def _pseudo(values):
     positive = fnp.where(zero, 1.0, values)
     log_pdet = fnp.sum(fnp.log(positive), axis=-1)
     reciprocal = fnp.where(zero, 0.0, 1.0 / fnp.sqrt(positive))
-    rank = int(values.shape[-1] - np.sum(np.asarray(zero)))
-    return zero, log_pdet, reciprocal, rank
+    rank = values.shape[-1] - fnp.sum(zero, axis=-1)
+    # (an int, as SciPy's, where the values are known; traced under vmap and jit)
+    return zero, log_pdet, reciprocal, int(rank) if is_concrete(rank) else rank
 
 
 class _CovViaDiagonal(Covariance):
