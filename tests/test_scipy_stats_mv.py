@@ -583,3 +583,20 @@ def test_covariance_keeps_float32_and_works_under_jit_and_vmap():
     _close(fg.jit(lambda p: fst.multivariate_normal.logpdf(
         COV_POINTS, None, fst.Covariance.from_precision(p)))(COVARIANCES[0][1]),
         scipy_stats.multivariate_normal.logpdf(COV_POINTS, None, SCALE), 1e-12)
+
+
+def test_densities_differentiate_twice():
+    """Second derivatives go through the same rules (here in the scalar parameters,
+    against second central differences of SciPy's values)."""
+    h = 1e-4
+
+    def second(f, v):
+        return (f(v + h) - 2 * f(v) + f(v - h)) / h ** 2
+    mu = VMF_MUS[1]
+    x = scipy_stats.vonmises_fisher.rvs(mu, 2.0, size=3, random_state=1)
+    cases = [(lambda d, s: s.wishart.logpdf(POINTS, d, SCALE).sum(), 6.0),
+             (lambda d, s: s.invwishart.logpdf(POINTS, d, SCALE).sum(), 6.0),
+             (lambda k, s: s.vonmises_fisher.logpdf(x, mu, k).sum(), 2.0),
+             (lambda d, s: s.matrix_t.logpdf(MATRICES, MEAN, ROWS, SCALE, d).sum(), 3.5)]
+    for f, v in cases:
+        _close(fg.hessian(lambda v: f(v, fst))(v), second(lambda v: f(v, scipy_stats), v), 1e-5)
