@@ -10,6 +10,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import concrete_values, is_concrete, operand as _operand
 from ..typing import Array, ArrayLike
+from ._statsmv_covariance import Covariance
 
 __all__ = ["rv_continuous", "rv_discrete", "rv_frozen"]
 
@@ -358,7 +359,9 @@ def _multivariate_parameters(dist, vector, matrix, matrix_name):
     of a multivariate distribution ``dist``: the size ``d`` from ``vector`` (its last
     axis), else from ``matrix``; a scalar ``matrix`` times the identity, a 1-d one the
     diagonal.  ``dist`` and ``matrix_name`` name the distribution and the matrix in the
-    error."""
+    error.  A :class:`~funcgrad.scipy.stats.Covariance` gives its dense matrix."""
+    if isinstance(matrix, Covariance):
+        matrix = matrix.covariance
     matrix = fnp.asarray(matrix)
     vector = None if vector is None else fnp.asarray(vector)
     sized = matrix if vector is None else vector

@@ -609,6 +609,21 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
             "ppcc_max", "mvsdist", "bayes_mvs", "fit", "goodness_of_fit",
             "wasserstein_distance", "ranksums", "tiecorrect"]
 
+# (session 24: multivariate distributions, see the _statsmv_* modules)
+from .._statsmv_wishart import invwishart, wishart  # noqa: E402,F401
+from .._statsmv_matrix import matrix_normal, matrix_t  # noqa: E402,F401
+from .._statsmv_discrete import (dirichlet_multinomial,  # noqa: E402,F401
+                                  multivariate_hypergeom, random_table)
+from .._statsmv_nig import normal_inverse_gamma  # noqa: E402,F401
+from .._statsmv_directional import uniform_direction, vonmises_fisher  # noqa: E402,F401
+from .._statsmv_groups import (ortho_group, random_correlation,  # noqa: E402,F401
+                               special_ortho_group, unitary_group)
+from .._statsmv_covariance import Covariance  # noqa: E402,F401
+__all__ += ["wishart", "invwishart", "matrix_normal", "matrix_t", "multivariate_hypergeom",
+            "dirichlet_multinomial", "normal_inverse_gamma", "vonmises_fisher",
+            "uniform_direction", "ortho_group", "special_ortho_group", "unitary_group",
+            "random_correlation", "Covariance", "random_table"]
+
 
 def __getattr__(name: str) -> Any:
     # SciPy's warning classes and resampling methods, loaded with SciPy on first use
