@@ -62,6 +62,7 @@ MODULES = [
     ("funcgrad.checkpoint_policies", "checkpoint policies"),
     ("funcgrad.numpy.linalg", "linear algebra"),
     ("funcgrad.numpy.fft", "discrete Fourier transforms"),
+    ("funcgrad.numpy.ma", "masked arrays"),
     ("funcgrad.scipy.special", "special functions"),
     ("funcgrad.scipy.stats", "distributions"),
     ("funcgrad.scipy.stats.contingency", "contingency tables"),

@@ -325,12 +325,22 @@ def _array(self, dtype=None, copy=None):
 
 # --- operators -----------------------------------------------------------------------------------
 
+_DEFERRED_TO: tuple = ()  # (funcgrad.numpy.ma's MaskedArray: x * m masks as NumPy's)
+
+
+def defer_operators_to(cls):
+    """Let ``cls``'s reflected operators answer ``x + m`` for a traced ``x``."""
+    global _DEFERRED_TO
+    _DEFERRED_TO = _DEFERRED_TO + (cls,)
+
+
 def _defers(other):
     """Whether ``other`` opts out of NumPy's operators (``__array_ufunc__ = None``, as a
     SciPy LinearOperator or a NumPy Polynomial): as an ndarray does, the operator then
     returns NotImplemented, so that Python calls ``other``'s reflected one
     (``s * A`` is ``A.__rmul__(s)``, not an object array)."""
-    return getattr(type(other), "__array_ufunc__", True) is None
+    return getattr(type(other), "__array_ufunc__", True) is None or \
+        isinstance(other, _DEFERRED_TO)
 
 
 def _binary(fn, numeric=False, weak_attr=False, traced=False):
