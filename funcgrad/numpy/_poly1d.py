@@ -168,7 +168,7 @@ class poly1d:  # noqa: N801 - NumPy's name
         """The ``m``-th antiderivative, with integration constants ``k``.
 
         >>> import funcgrad.numpy as fnp
-        >>> fnp.poly1d([3.0, 2.0]).integ(k=1.0)
+        >>> fnp.poly1d([2.0, 2.0]).integ(k=1.0)
         poly1d([1., 2., 1.])
         """
         return poly1d(polyint(self._coeffs, m=m, k=k))
