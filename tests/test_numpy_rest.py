@@ -72,3 +72,52 @@ def test_poly1d_refuses_to_drop_a_derivative_or_guess_values():
         fnp.poly1d(np.ones((2, 2)))
     with pytest.raises(ValueError, match="non-negative integers"):
         fnp.poly1d(C) ** 1.5
+
+
+# --- NumPy's helpers for plain values --------------------------------------------------------
+
+REEXPORTED = ["asmatrix", "bmat", "broadcast", "busday_count", "busday_offset",
+              "busdaycalendar", "char", "ctypeslib", "datetime_as_string", "datetime_data",
+              "dtypes", "exceptions", "flatiter", "get_include", "info", "is_busday", "isnat",
+              "matrix", "memmap", "nditer", "nested_iters", "rec", "recarray", "record",
+              "show_config", "show_runtime", "strings", "typing", "ufunc"]
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+def test_numpys_helpers_are_numpys_own():
+    for name in REEXPORTED + [n for n in ("float128", "complex256") if hasattr(np, n)]:
+        assert getattr(fnp, name) is getattr(np, name), name
+        assert name in fnp.__all__
+    assert fnp.busday_count("2026-12-01", "2026-12-05") == 4
+    assert fnp.matrix([[1.0, 2.0]]) * fnp.matrix([[1.0], [1.0]]) == 3.0
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+@pytest.mark.parametrize("name,call", [
+    ("numpy.busday_count", lambda x: np.busday_count(x, x)),
+    ("numpy.isnat", np.isnat),
+    ("numpy.datetime_as_string", np.datetime_as_string),
+    ("numpy.matrix", np.matrix),
+    ("numpy.asmatrix", fnp.asmatrix),
+    ("numpy.bmat", lambda x: np.bmat([[x]])),
+    ("numpy.rec.fromarrays", lambda x: np.rec.fromarrays([x])),
+    ("numpy.char.upper", np.char.upper),
+    ("numpy.testing.assert_allclose", lambda x: np.testing.assert_allclose(x, x)),
+])
+def test_a_traced_value_is_refused_by_name(name, call):
+    with pytest.raises(TypeError, match=f"{name} is not differentiable"):
+        fg.grad(lambda x: (call(x), x.sum())[1])(np.ones(2))
+
+
+def test_testing_reads_tensors_and_known_traced_values():
+    t = fg.Tensor(np.array([1.0, 2.0]), requires_grad=True)
+    fnp.testing.assert_allclose(t, [1.0, 2.0])
+    fnp.testing.assert_array_less(t, 3.0)
+    fnp.testing.assert_equal([t], [np.array([1.0, 2.0])])
+    with pytest.raises(AssertionError):
+        fnp.testing.assert_allclose(t, [1.0, 2.5])
+    fg.grad(lambda x: (fnp.testing.assert_array_equal(x, [1.0, 2.0]), x.sum())[1])(
+        np.array([1.0, 2.0]))
+    with pytest.raises(fg.ConcretizationError, match="numpy.testing.assert_allclose"):
+        fg.vmap(lambda x: (fnp.testing.assert_allclose(x, 1.0), x.sum())[1])(np.ones(2))
+    assert fnp.testing.assert_raises is np.testing.assert_raises

@@ -62,7 +62,7 @@ class poly1d:  # noqa: N801 - NumPy's name
     array([4., 1., 0.])
     """
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
     __array_ufunc__ = None  # (x * p: poly1d.__rmul__, as NumPy's class answers)
 
     def __init__(self, c_or_r: Any, r: bool = False, variable: str | None = None):
