@@ -110,6 +110,10 @@ def test_indexing_shapes_and_setitem():
     theirs[1, 1] = 5.0
     same(ours, theirs)
     assert repr(ours) == repr(theirs) and str(ours) == str(theirs)
+    hard, theirs_hard = both(X, M, hard_mask=True)
+    hard[0] = 9.0
+    theirs_hard[0] = 9.0
+    same(hard, theirs_hard)
 
 
 # --- ufuncs and operators -----------------------------------------------------------------

@@ -358,11 +358,12 @@ class MaskedArray:
             self._mask = _set(m, key, True)
             return
         vm = getmask(value)
-        self._data = at(self._data)[key].set(astype(getdata(value), self.dtype))
-        new = True if self._hardmask else (False if vm is nomask else vm)
-        if self._hardmask:
+        data = at(self._data)[key].set(astype(getdata(value), self.dtype))
+        if self._hardmask:  # masked entries keep their data and stay masked
+            self._data = where(m, self._data, data) if self._mask is not nomask else data
             return
-        self._mask = make_mask(_set(m, key, new), shrink=False)
+        self._data = data
+        self._mask = make_mask(_set(m, key, False if vm is nomask else vm), shrink=False)
 
     def __iter__(self):
         for i in range(len(self)):
