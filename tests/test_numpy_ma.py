@@ -171,6 +171,7 @@ REDUCTIONS = [
     ("min", {}), ("max", {}), ("ptp", {}), ("argmin", {}), ("argmax", {}), ("median", {}),
     ("average", {}), ("anom", {}), ("cumsum", {}), ("cumprod", {}), ("argsort", {"kind": "stable"}),
     ("sort", {"kind": "stable"}), ("sort", {"endwith": False, "kind": "stable"}),
+    ("all", {}), ("any", {}),
 ]
 
 
@@ -224,6 +225,16 @@ def test_average_weights_and_median_even():
     lambda m, a: m.compress_rowcols(a),
     lambda m, a: m.apply_along_axis(lambda r: r.sum(), 1, a),
     lambda m, a: m.apply_along_axis(lambda r: r * 2, 0, a),
+    lambda m, a: m.round(a * 1.37, 1),
+    lambda m, a: m.asarray(a),
+    lambda m, a: m.asarray([1.0, 2.0], dtype=np.float32),
+    lambda m, a: m.zeros((2, 3)),
+    lambda m, a: m.ones(3, dtype=int),
+    lambda m, a: m.count_masked(a),
+    lambda m, a: m.count_masked(a, axis=1),
+    lambda m, a: m.default_fill_value(a),
+    lambda m, a: m.minimum_fill_value(m.asarray(np.int32([1]))),
+    lambda m, a: m.maximum_fill_value(a),
 ])
 def test_joins_and_rows_as_numpy(call):
     ours, theirs = both(np.where(np.isnan(X), 7.0, X), M)

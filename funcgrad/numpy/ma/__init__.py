@@ -31,13 +31,15 @@ from ._ufuncs import (abs, absolute, add, arccos, arccosh, arcsin, arcsinh, arct
                       fmod, greater, greater_equal, hypot, less, less_equal, log, log10,
                       log2, logical_and, logical_not, logical_or, logical_xor, mod, multiply, negative, not_equal, power, remainder, sin,
                       sinh, sqrt, subtract, tan, tanh, true_divide)
-from ._reductions import (anom, anomalies, argmax, argmin, argsort, average, cumprod,
+from ._reductions import (all, anom, anomalies, any, argmax, argmin, argsort, average, cumprod,
                           cumsum, max, mean, median, min, prod, product, ptp, sort, std,
                           sum, var)
 from ._extras import (allclose, allequal, apply_along_axis, clip, compress_cols,
                       compress_rowcols, compress_rows, concatenate, dot, flatnotmasked_edges,
                       isMA, isMaskedArray, isarray, mask_cols, mask_rowcols, mask_rows,
                       masked_all, maximum, minimum, notmasked_edges, stack, where)
+from ._extras import (around, asanyarray, asarray, count_masked, default_fill_value,
+                      maximum_fill_value, minimum_fill_value, ones, round, round_, zeros)
 from ._methods import attach_methods
 
 __all__ = [
@@ -45,7 +47,8 @@ __all__ = [
     "MaskedArray", "masked_array", "array", "masked", "nomask", "MaskError", "MaskType",
     "getmask", "getmaskarray", "getdata", "is_masked", "make_mask", "mask_or",
     "isMaskedArray", "isMA", "isarray", "filled", "compressed", "count", "fix_invalid",
-    "masked_all",
+    "masked_all", "asarray", "asanyarray", "zeros", "ones", "count_masked",
+    "default_fill_value", "minimum_fill_value", "maximum_fill_value",
     # making masks from values
     "masked_where", "masked_invalid", "masked_equal", "masked_not_equal", "masked_greater",
     "masked_greater_equal", "masked_less", "masked_less_equal", "masked_inside",
@@ -60,7 +63,8 @@ __all__ = [
     "tanh", "true_divide",
     # reductions, sorting, statistics
     "sum", "prod", "product", "cumsum", "cumprod", "mean", "var", "std", "min", "max", "ptp",
-    "argmin", "argmax", "argsort", "sort", "average", "median", "anom", "anomalies",
+    "argmin", "argmax", "argsort", "sort", "average", "median", "anom", "anomalies", "all",
+    "any", "round", "round_", "around",
     # joining, selecting, products, rows and columns
     "concatenate", "stack", "where", "clip", "dot", "allequal", "allclose", "mask_rowcols",
     "mask_rows", "mask_cols", "compress_rowcols", "compress_rows", "compress_cols",

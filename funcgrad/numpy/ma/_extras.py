@@ -7,6 +7,7 @@ import numpy as _np
 from ...core import Tracer
 from .. import manipulation as _m
 from .. import products as _p
+from .. import reductions as _r
 from .. import ufuncs as _u
 from .._convert import stack as _stack
 from ..constructors import astype
@@ -367,3 +368,101 @@ def isMaskedArray(x: Any) -> bool:
 
 
 isMA = isarray = isMaskedArray
+
+
+def asarray(a: Any, dtype: Any = None, order: Any = None) -> MaskedArray:
+    """``np.ma.asarray``: ``a`` as a masked array (its mask kept), data traced or not.
+
+    >>> from funcgrad.numpy import ma
+    >>> ma.asarray([1.0, 2.0]).mask is ma.nomask
+    True
+    """
+    return MaskedArray(a, dtype=dtype)
+
+
+asanyarray = asarray
+
+
+def zeros(shape: Any, dtype: Any = float) -> MaskedArray:
+    """``np.ma.zeros``: an array of zeros, nothing masked.
+
+    >>> from funcgrad.numpy import ma
+    >>> ma.zeros(2).filled()
+    array([0., 0.])
+    """
+    return MaskedArray(_np.zeros(shape, dtype))
+
+
+def ones(shape: Any, dtype: Any = float) -> MaskedArray:
+    """``np.ma.ones``: an array of ones, nothing masked.
+
+    >>> from funcgrad.numpy import ma
+    >>> ma.ones(2).filled()
+    array([1., 1.])
+    """
+    return MaskedArray(_np.ones(shape, dtype))
+
+
+def round_(a: Any, decimals: int = 0, out: None = None) -> Any:
+    """``np.ma.round``: the data rounded to ``decimals`` (under the mask too), the mask
+    kept.
+
+    >>> from funcgrad.numpy import ma
+    >>> ma.round(ma.masked_array([1.26, 2.5], mask=[0, 1]), 1).filled(0.0)
+    array([1.3, 0. ])
+    """
+    a = a if isinstance(a, MaskedArray) else MaskedArray(a)
+    data = _u.round(a._data, decimals)
+    if _np.ndim(data) == 0:
+        return masked if a._mask is not nomask and bool(_known(a._mask)) else data
+    return a._same_mask(data, a._mask)
+
+
+round = around = round_
+
+
+def count_masked(arr: Any, axis: Any = None) -> Any:
+    """``np.ma.count_masked``: the number of masked entries (along ``axis``).
+
+    >>> from funcgrad.numpy import ma
+    >>> int(ma.count_masked(ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 1])))
+    2
+    """
+    m = getmaskarray(arr)
+    if isinstance(m, Tracer):
+        return _r.sum(astype(m, _np.intp), axis=axis)
+    return _np.sum(m, axis=axis)
+
+
+def _probe(obj):
+    return _np.empty(0, _np.result_type(getdata(obj)))
+
+
+def default_fill_value(obj: Any) -> Any:
+    """``np.ma.default_fill_value``: NumPy's fill value for ``obj``'s dtype.
+
+    >>> from funcgrad.numpy import ma
+    >>> float(ma.default_fill_value(ma.masked_array([1.0])))
+    1e+20
+    """
+    return _np.ma.default_fill_value(_probe(obj))
+
+
+def minimum_fill_value(obj: Any) -> Any:
+    """``np.ma.minimum_fill_value``: the fill that ``min`` ignores (the dtype's largest).
+
+    >>> from funcgrad.numpy import ma
+    >>> float(ma.minimum_fill_value(ma.masked_array([1.0])))
+    inf
+    """
+    return _np.ma.minimum_fill_value(_probe(obj))
+
+
+def maximum_fill_value(obj: Any) -> Any:
+    """``np.ma.maximum_fill_value``: the fill that ``max`` ignores (the dtype's smallest).
+
+    >>> from funcgrad.numpy import ma
+    >>> float(ma.maximum_fill_value(ma.masked_array([1.0])))
+    -inf
+    """
+    return _np.ma.maximum_fill_value(_probe(obj))

@@ -11,7 +11,7 @@ from ._core import MaskedArray, nomask
 from ...tree import register_pytree_node
 
 _REDUCTIONS = ("sum", "prod", "product", "cumsum", "cumprod", "mean", "var", "std", "min",
-               "max", "ptp", "argmin", "argmax", "argsort", "anom")
+               "max", "ptp", "argmin", "argmax", "argsort", "anom", "all", "any")
 
 
 def _operator(fn, reflected):
@@ -116,6 +116,7 @@ def attach_methods(cls, namespace):
         setattr(cls, name, _method(getattr(_reductions, name)))
     cls.dot = _method(_extras.dot)
     cls.clip = _method(_extras.clip)
+    cls.round = _method(_extras.round_)
     cls.sort = _sort_in_place
     cls.astype = lambda self, dtype: self._same_mask(astype(self._data, dtype), self._mask)
     cls.copy = lambda self: self._same_mask(self._data, self._mask if self._mask is nomask

@@ -165,6 +165,30 @@ def std(a: Any, axis: Any = None, dtype: Any = None, out: None = None, ddof: int
     return dvar if dvar is masked else sqrt(dvar)
 
 
+def all(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+    """``np.ma.all``: whether every unmasked entry is true (masked entries count as true).
+
+    >>> from funcgrad.numpy import ma
+    >>> bool(ma.all(ma.masked_array([1.0, 0.0], mask=[0, 1])))
+    True
+    """
+    a = _as_masked(a)
+    newmask = _mask_all(a._mask, axis, keepdims)
+    return _reduced(_r.all(a.filled(True), axis=axis, keepdims=keepdims), newmask)
+
+
+def any(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+    """``np.ma.any``: whether some unmasked entry is true (masked entries count as false).
+
+    >>> from funcgrad.numpy import ma
+    >>> bool(ma.any(ma.masked_array([0.0, 1.0], mask=[0, 1])))
+    False
+    """
+    a = _as_masked(a)
+    newmask = _mask_all(a._mask, axis, keepdims)
+    return _reduced(_r.any(a.filled(False), axis=axis, keepdims=keepdims), newmask)
+
+
 def _extreme_fill(a, largest):
     probe = _np.empty(0, a.dtype)
     return _np.ma.minimum_fill_value(probe) if largest else _np.ma.maximum_fill_value(probe)
