@@ -41,7 +41,8 @@ MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.nump
            "funcgrad.scipy.spatial",
            "funcgrad.scipy.spatial.distance", "funcgrad.scipy.spatial.transform",
            "funcgrad.lax", "funcgrad.tree", "funcgrad.jit", "funcgrad.forward_ad",
-           "funcgrad.autograd", "funcgrad.graph", "funcgrad.profiler"]
+           "funcgrad.autograd", "funcgrad.graph", "funcgrad.profiler",
+           "funcgrad.numpy.ma", "funcgrad.numpy.testing"]
 OPTIONAL_MODULES = ["funcgrad.optim", "funcgrad.dask"]  # documented once they exist
 
 

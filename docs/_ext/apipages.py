@@ -62,6 +62,8 @@ MODULES = [
     ("funcgrad.checkpoint_policies", "checkpoint policies"),
     ("funcgrad.numpy.linalg", "linear algebra"),
     ("funcgrad.numpy.fft", "discrete Fourier transforms"),
+    ("funcgrad.numpy.ma", "masked arrays"),
+    ("funcgrad.numpy.testing", "numpy.testing's assertions on Tensors and traced values"),
     ("funcgrad.scipy.special", "special functions"),
     ("funcgrad.scipy.stats", "distributions"),
     ("funcgrad.scipy.stats.contingency", "contingency tables"),
@@ -304,6 +306,11 @@ def _top_level_page() -> str:
     return "\n".join(lines)
 
 
+# funcgrad.numpy's submodules with pages of their own (MODULES), not families of its names
+# (funcgrad.numpy.ma has a sum and a sin of its own)
+_OWN_PAGES = ("linalg", "fft", "ma", "testing")
+
+
 def _numpy_families():
     """``[(family module, [its names in funcgrad.numpy.__all__])]``, each name once."""
     import funcgrad.numpy as fnp
@@ -311,7 +318,7 @@ def _numpy_families():
     seen, families = set(), []
     for attr in sorted(vars(fnp)):
         module = getattr(fnp, attr)
-        if (not inspect.ismodule(module) or attr in ("linalg", "fft") or attr.startswith("_")
+        if (not inspect.ismodule(module) or attr in _OWN_PAGES or attr.startswith("_")
                 or not module.__name__.startswith("funcgrad.numpy.")
                 or not hasattr(module, "__all__")):
             continue
@@ -319,7 +326,7 @@ def _numpy_families():
         seen.update(names)
         if names:
             families.append((module, names))
-    rest = [n for n in public if n not in seen and n not in ("linalg", "fft")]
+    rest = [n for n in public if n not in seen and n not in _OWN_PAGES]
     return families, rest
 
 

@@ -88,6 +88,11 @@ from .bits import *  # noqa: F403
 from .memory import *  # noqa: F403
 from .inout import *  # noqa: F403
 from .iteration import *  # noqa: F403
+from . import ma
+from ._poly1d import poly1d
+from . import testing
+from . import _numpy_rest
+from ._numpy_rest import *  # noqa: F403 - NumPy's helpers for plain values
 
 attach_array_methods(Tracer)
 attach_conversions(Tracer)  # float(), .tolist()...: never a silently dropped derivative
@@ -131,3 +136,4 @@ __all__ = (_NUMPY_OWN + ["isdtype","linalg", "fft", "emath", "lib", "random", "n
            + building.__all__ + floatfuncs.__all__ + complexfuncs.__all__
            + searching.__all__ + sets.__all__ + indextricks.__all__ + functional.__all__
            + bits.__all__ + memory.__all__ + inout.__all__ + iteration.__all__)
+__all__ += ["ma", "poly1d", "testing"] + _numpy_rest.__all__

@@ -16,7 +16,7 @@ from . import (bits, building, complexfuncs, constructors, emath, fft, floatfunc
                manipulation, memory, nanfunctions, padding, polynomial, products, queries, ranges,
                reductions, searching, sets, signal, statistics, ufuncs)
 from ._conversions import carried_derivative, derivative_dropped
-from ._numpy_calls import numpy_call, numpy_fix
+from ._numpy_calls import NOT_DIFFERENTIABLE, not_differentiable, numpy_call, numpy_fix
 from ._scipy_calls import scipy_call, scipy_fix
 from . import _ufunc_methods
 from ._convert import operand as _operand
@@ -183,6 +183,9 @@ def _numpy_name(func):
 
 
 def _unsupported(what, kwargs):
+    if what.startswith("numpy.") and what[6:] in NOT_DIFFERENTIABLE or what.startswith(
+            ("numpy.char.", "numpy.strings.", "numpy.rec.", "numpy.testing.")):
+        return not_differentiable(what)
     extra = f" with arguments {sorted(kwargs)}" if kwargs else ""
     call = scipy_call()
     if call is not None:  # (met inside SciPy's code: name what the user called)
@@ -296,6 +299,9 @@ def _array(self, dtype=None, copy=None):
     # An integer or boolean copy has no derivative to lose (as int(x) and x.astype(int)):
     # np.int64(x), np.asarray(x, dtype=int).
     if transform is not None and (dtype is None or np.dtype(dtype).kind not in "iub"):
+        call = numpy_call()  # (NumPy's helpers for plain values: name the one called)
+        if call is not None and not call.differentiable:
+            raise TypeError(numpy_fix(call))
         raise derivative_dropped(
             "Converting it to a plain NumPy array (np.asarray, np.array, or a NumPy function "
             "given a list holding it)", "a plain NumPy array", transform)
@@ -325,12 +331,22 @@ def _array(self, dtype=None, copy=None):
 
 # --- operators -----------------------------------------------------------------------------------
 
+_DEFERRED_TO: tuple = ()  # (funcgrad.numpy.ma's MaskedArray: x * m masks as NumPy's)
+
+
+def defer_operators_to(cls):
+    """Let ``cls``'s reflected operators answer ``x + m`` for a traced ``x``."""
+    global _DEFERRED_TO
+    _DEFERRED_TO = _DEFERRED_TO + (cls,)
+
+
 def _defers(other):
     """Whether ``other`` opts out of NumPy's operators (``__array_ufunc__ = None``, as a
     SciPy LinearOperator or a NumPy Polynomial): as an ndarray does, the operator then
     returns NotImplemented, so that Python calls ``other``'s reflected one
     (``s * A`` is ``A.__rmul__(s)``, not an object array)."""
-    return getattr(type(other), "__array_ufunc__", True) is None
+    return getattr(type(other), "__array_ufunc__", True) is None or \
+        isinstance(other, _DEFERRED_TO)
 
 
 def _binary(fn, numeric=False, weak_attr=False, traced=False):

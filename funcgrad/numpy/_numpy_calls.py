@@ -16,16 +16,37 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-__all__ = ["NumpyCall", "numpy_call", "numpy_fix"]
+__all__ = ["NumpyCall", "numpy_call", "numpy_fix", "NOT_DIFFERENTIABLE", "not_differentiable"]
 
 _PASS_THROUGH = ("funcgrad", "numpy", "functools", "contextlib")
 
 
 class NumpyCall(NamedTuple):
     """The NumPy call the user made (``numpy.polynomial.polynomial.polyval``) and
-    funcgrad's twin (None when it has none)."""
+    funcgrad's twin (None when it has none); ``differentiable`` is False for NumPy's
+    helpers that only ever work on plain values (np.matrix, numpy.testing...)."""
     function: str
     twin: Optional[str]  # (what to call: the twin, and how, in words)
+    differentiable: bool = True
+
+
+# NumPy's modules whose functions and classes work on plain values only (dates, records,
+# C types, files, printing, tests, np.matrix): funcgrad re-exports them as they are
+_PLAIN_MODULES = ("numpy.matrixlib", "numpy.testing", "numpy._core.records",
+                  "numpy._core.memmap", "numpy.ctypeslib", "numpy.lib._utils_impl",
+                  "numpy._core.defchararray", "numpy._core.strings")
+# ... and NumPy's functions of that kind that hand a traced value to funcgrad
+# (__array_function__, __array_ufunc__): the error names them as not differentiable
+NOT_DIFFERENTIABLE = frozenset({
+    "busday_count", "busday_offset", "is_busday", "isnat", "datetime_as_string",
+    "datetime_data", "nested_iters", "get_include", "info", "show_config", "show_runtime"})
+
+
+def not_differentiable(function: str) -> str:
+    """The error for NumPy's ``function``, which works on plain values only."""
+    return (f"{function} is not differentiable: NumPy's own, it works on plain values only, "
+            f"and was given a traced value. Call it outside the transform, or on a value "
+            f"whose derivative you drop on purpose (fg.stop_gradient(x), x.item()).")
 
 
 def numpy_call() -> Optional[NumpyCall]:
@@ -49,12 +70,15 @@ def numpy_call() -> Optional[NumpyCall]:
                                                   f"items), which keeps values traced")
         elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"), np.poly1d):
             found = NumpyCall("np.poly1d(c) (which drops c's leading zeros)",
-                              "np.polyval(c, x) instead of np.poly1d(c)(x): it keeps them, "
-                              "and works under vmap and jit")
+                              "funcgrad.numpy.poly1d(c), whose coefficients may be traced, "
+                              "or np.polyval(c, x) instead of np.poly1d(c)(x), which keeps "
+                              "them and works under vmap and jit too")
         elif module.startswith("numpy.") and isinstance(frame.f_locals.get("self"),
                                                         np.vectorize):
             found = NumpyCall("np.vectorize(f)(...)", "funcgrad.numpy.vectorize(f)(...) (or "
                               "fg.vmap(f)), which keeps values traced")
+        elif module.startswith(_PLAIN_MODULES):
+            found = _plain_call(frame, module) or found
         elif module.split(".")[0] not in _PASS_THROUGH:
             break
         frame = frame.f_back
@@ -104,8 +128,27 @@ def _has_orthogonal_twin(module, code):
     return code.co_name in getattr(polynomial, family).__dict__
 
 
+def _plain_call(frame, module):
+    name = frame.f_code.co_name
+    if name in ("__new__", "__init__", "__call__"):
+        owner = frame.f_locals.get("subtype") or frame.f_locals.get("cls") or \
+            type(frame.f_locals.get("self"))
+        name = getattr(owner, "__name__", None)
+    if not name or name.startswith("_"):
+        return None
+    public = module.replace("._core", "").replace(".matrixlib", "").replace(".lib._utils_impl", "")
+    public = {"numpy.records": "numpy.rec", "numpy.defchararray": "numpy.char",
+              "numpy.defmatrix": "numpy", "numpy.memmap": "numpy"}.get(
+                  public.rsplit(".", 1)[0] if public.count(".") > 1 else public, public)
+    if public.startswith("numpy.testing"):
+        public = "numpy.testing"
+    return NumpyCall(f"{public}.{name}", None, differentiable=False)
+
+
 def numpy_fix(call: NumpyCall) -> str:
     """The sentence that tells what to call instead of ``call.function``."""
+    if not call.differentiable:
+        return not_differentiable(call.function)
     if call.twin is not None:
         return f"Call {call.twin}."
     return ("funcgrad has no twin of it: write the series with the power series of "
