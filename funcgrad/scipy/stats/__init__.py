@@ -609,6 +609,13 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
             "ppcc_max", "mvsdist", "bayes_mvs", "fit", "goodness_of_fit",
             "wasserstein_distance", "ranksums", "tiecorrect"]
 
+# (session 24: more distributions, each module's docstring says how)
+from .._statsdists3_pearson import pearson3  # noqa: E402,F401
+from .._statsdists3_closed import (halfgennorm, rdist, recipinvgauss,  # noqa: E402,F401
+                                   skewcauchy, truncpareto, truncweibull_min)
+from .. import _statsdists3_closed, _statsdists3_pearson  # noqa: E402
+__all__ += _statsdists3_pearson.__all__ + _statsdists3_closed.__all__
+
 
 def __getattr__(name: str) -> Any:
     # SciPy's warning classes and resampling methods, loaded with SciPy on first use

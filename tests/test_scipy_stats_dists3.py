@@ -1,0 +1,228 @@
+"""Session 24's distributions: ``pearson3`` (exact through ``skew = 0``) and the closed
+forms ``recipinvgauss``, ``halfgennorm``, ``skewcauchy``, ``truncpareto``,
+``truncweibull_min``, ``rdist``.  Values against SciPy's (or an independent closed form
+where SciPy's is an approximation or a numerical integral), derivatives in every argument
+against central differences of SciPy's values; one table row each and a few points; one
+jit, vmap and float32 check per family.
+"""
+import math
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.scipy.stats as fst
+
+scipy_stats = pytest.importorskip("scipy.stats")
+scipy_special = pytest.importorskip("scipy.special")
+scipy_integrate = pytest.importorskip("scipy.integrate")
+
+
+def _rel_close(got, want, rtol):
+    got, want = np.asarray(got, float), np.asarray(want, float)
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    with np.errstate(invalid="ignore"):
+        return bool(np.all(same | (np.abs(got - want) <= rtol * np.abs(want))))
+
+
+def _central(f, point, i, h):
+    up, down = list(point), list(point)
+    up[i] += h
+    down[i] -= h
+    return (f(*up) - f(*down)) / (2 * h)
+
+
+LOC, SCALE = 0.3, 1.7
+METHODS = ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf")
+QUANTILES = {"ppf", "isf"}
+
+# name, shapes, the summaries SciPy integrates numerically (compared at 1e-8 instead of
+# 1e-12: ours are closed forms) and those not offered (NotImplementedError)
+CONTINUOUS = [
+    ("pearson3", (0.7,), {"entropy"}, set()),
+    ("pearson3", (-1.3,), {"entropy"}, set()),
+    ("recipinvgauss", (0.8,), {"mean", "var"}, {"entropy"}),
+    ("halfgennorm", (1.5,), {"mean", "var"}, set()),
+    ("halfgennorm", (0.6,), {"mean", "var"}, set()),
+    ("skewcauchy", (0.3,), {"entropy"}, set()),
+    ("skewcauchy", (-0.6,), {"entropy"}, set()),
+    ("truncpareto", (1.8, 3.0), set(), set()),
+    ("truncpareto", (-0.7, 2.5), set(), set()),
+    ("truncweibull_min", (2.0, 0.1, 2.0), set(), {"entropy"}),
+    ("truncweibull_min", (0.7, 0.0, 3.0), set(), {"entropy"}),
+    ("rdist", (2.5,), {"entropy"}, set()),
+    ("rdist", (0.8,), {"entropy"}, set()),
+]
+
+
+def _integrated(ref, method):
+    """``method`` (mean, var, entropy) of SciPy's distribution ``ref``: the entropies of
+    pearson3 and rdist from SciPy's gamma and beta ones (shifted and scaled), else one quad
+    of its density (SciPy's own generic moments integrate several times: seconds per
+    call)."""
+    if (ref.name, method) == ("pearson3", "entropy"):
+        return lambda s: scipy_stats.gamma.entropy(4 / s ** 2) + math.log(abs(s) / 2)
+    if (ref.name, method) == ("rdist", "entropy"):
+        return lambda c: scipy_stats.beta.entropy(c / 2, c / 2) + math.log(2)
+
+    def f(*shapes):
+        lo, hi = ref.support(*shapes)
+
+        def integral(g):
+            return scipy_integrate.quad(g, lo, hi, epsabs=0, epsrel=1e-13, limit=200)[0]
+        if method == "entropy":
+            return integral(lambda x: scipy_special.entr(ref.pdf(x, *shapes)))
+        mean = integral(lambda x: x * ref.pdf(x, *shapes))
+        if method == "mean":
+            return mean
+        return integral(lambda x: (x - mean) ** 2 * ref.pdf(x, *shapes))
+    return f
+
+
+def _row_id(row):
+    return f"{row[0]}{row[1]}"
+
+
+@pytest.mark.parametrize("row", CONTINUOUS, ids=_row_id)
+def test_continuous_values_and_derivatives_match_scipy(row):
+    name, shapes, integrated, missing = row
+    ours, ref = getattr(fst, name), getattr(scipy_stats, name)
+    xs = LOC + SCALE * ref.ppf(np.array([0.02, 0.3, 0.6, 0.93]), *shapes)
+    qs = np.array([0.01, 0.2, 0.5, 0.8, 0.99])
+    for method in METHODS:
+        arg = qs if method in QUANTILES else xs
+        got = getattr(ours, method)(arg, *shapes, loc=LOC, scale=SCALE)
+        want = getattr(ref, method)(arg, *shapes, loc=LOC, scale=SCALE)
+        assert _rel_close(got, want, 1e-12), (method, got, want)
+    for method in ("mean", "var", "entropy"):
+        if method in missing:
+            with pytest.raises(NotImplementedError, match=name):
+                getattr(ours, method)(*shapes)
+            continue
+        theirs = _integrated(ref, method) if method in integrated else getattr(ref, method)
+        got, want = getattr(ours, method)(*shapes), theirs(*shapes)
+        assert _rel_close(got, want, 1e-9 if method in integrated else 1e-12), (method, got,
+                                                                                  want)
+        if not np.isfinite(want):
+            continue
+        # (truncweibull_min's a = 0: the edge of the domain, a constant)
+        shape_argnums = tuple(i for i in range(len(shapes))
+                              if not (name == "truncweibull_min" and i == 1 and shapes[1] == 0))
+        grads = fg.grad(lambda *s: getattr(ours, method)(*s),
+                        argnums=shape_argnums)(*map(float, shapes))
+        for i, g in zip(shape_argnums, grads):
+            fd = _central(theirs, shapes, i, 1e-4)
+            tol = 1e-6
+            assert abs(g - fd) <= tol * max(1.0, abs(fd)), (method, i, g, fd)
+    # d/dx (or dq), d/dshapes, d/dloc, d/dscale in one reverse pass per method
+    params = [float(s) for s in shapes] + [LOC, SCALE]
+    argnums = tuple(i for i in range(len(params) + 1)
+                    if not (name == "truncweibull_min" and i == 2 and params[1] == 0.0))
+    for method, at in (("logpdf", xs[1]), ("cdf", xs[2]), ("sf", xs[3]), ("ppf", 0.3),
+                       ("isf", 0.3)):
+        def f(v, *p):
+            return getattr(ours, method)(v, *p[:-2], loc=p[-2], scale=p[-1])
+
+        def theirs(v, *p):
+            return getattr(ref, method)(v, *p[:-2], loc=p[-2], scale=p[-1])
+        point = [float(at)] + params
+        grads = fg.grad(f, argnums=argnums)(*point)
+        for i, g in zip(argnums, grads):
+            fd = _central(theirs, point, i, 1e-6 * max(1.0, abs(point[i])))
+            assert abs(g - fd) <= 1e-6 * max(1.0, abs(fd)), (method, i, g, fd)
+
+
+def test_pearson3_exact_through_zero_skew():
+    """Below |skew| 1.6e-5 SciPy's pearson3 is the normal distribution (off by ~skew x**3/6
+    relative); ours is the gamma's own value there (its Edgeworth series): equal to SciPy's
+    gamma form just above the switch, and its slope in skew at 0 is the series' first
+    term, -phi(x) (x**2 - 1) / 6 for the CDF and (x**3 - 3x) / 6 for the log-density."""
+    x = np.array([-2.5, -0.7, 0.4, 1.9])
+    for skew in (1.7e-5, -1.7e-5):  # (SciPy's gamma form, accurate here in the centre)
+        assert _rel_close(fst.pearson3.cdf(x, skew), scipy_stats.pearson3.cdf(x, skew), 1e-13)
+        below = fst.pearson3.cdf(x, skew * 0.93)  # (the series: continuous across)
+        assert np.all(np.abs(below - scipy_stats.pearson3.cdf(x, skew)) < 1e-6)
+    # the gamma form at skew 1e-5 (SciPy's gammainc; SciPy's pearson3 gives the normal)
+    beta = 2.0 / 1e-5
+    want = scipy_special.gammainc(beta * beta, beta * (x + 2.0 / 1e-5))
+    assert _rel_close(fst.pearson3.cdf(x, 1e-5), want, 1e-12)
+    assert not _rel_close(scipy_stats.pearson3.cdf(x, 1e-5), want, 1e-7)
+    phi = np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+    for i, v in enumerate(x):
+        assert fg.grad(fst.pearson3.cdf, argnums=1)(v, 0.0) == pytest.approx(
+            -phi[i] * (v * v - 1) / 6, rel=1e-13, abs=1e-16)
+        assert fg.grad(fst.pearson3.logpdf, argnums=1)(v, 0.0) == pytest.approx(
+            (v ** 3 - 3 * v) / 6, rel=1e-13)
+    z = scipy_stats.norm.ppf(0.8)
+    assert fg.grad(fst.pearson3.ppf, argnums=1)(0.8, 0.0) == pytest.approx((z * z - 1) / 6,
+                                                                          rel=1e-12)
+    # second order: the series' s**2 term, -2 phi (He3/16 + He5/72)
+    v = 0.4
+    he3, he5 = v ** 3 - 3 * v, v ** 5 - 10 * v ** 3 + 15 * v
+    want2 = -2 * math.exp(-0.5 * v * v) / math.sqrt(2 * math.pi) * (he3 / 16 + he5 / 72)
+    got2 = fg.grad(fg.grad(fst.pearson3.cdf, argnums=1), argnums=1)(v, 0.0)
+    assert got2 == pytest.approx(want2, rel=1e-12)
+    # the entropy: the normal's at 0, the gamma's closed form (mpmath: 1.4189385331963393
+    # at 1e-5, 0.6976001864836097 at 2.5; SciPy's integral 1e-9 off)
+    assert float(fst.pearson3.entropy(0.0)) == pytest.approx(0.5 * math.log(2 * math.pi * math.e),
+                                                            rel=1e-15)
+    assert float(fst.pearson3.entropy(1e-5)) == pytest.approx(1.4189385331963393, rel=1e-14)
+    assert float(fst.pearson3.entropy(2.5)) == pytest.approx(0.6976001864836097, rel=1e-14)
+
+
+def test_pearson3_refuses_lossy_skew_slopes_and_keeps_the_rest():
+    """Between |skew| 1.6e-5 and 0.5 the gamma form's slope in skew cancels (1e-8 off at
+    0.1): NotImplementedError naming the method; x, loc, scale and logpdf still work."""
+    for method in ("cdf", "sf", "ppf", "isf"):
+        with pytest.raises(NotImplementedError, match=f"pearson3.{method}.*skew"):
+            fg.grad(getattr(fst.pearson3, method), argnums=1)(0.3, 0.2)
+    g = fg.grad(fst.pearson3.cdf)(0.3, 0.2)
+    assert g == pytest.approx(scipy_stats.pearson3.pdf(0.3, 0.2), rel=1e-12)
+    # (SciPy's gamma logpdf loses ~1e-13 at alpha = 100: a wide step)
+    fd = _central(lambda s: scipy_stats.pearson3.logpdf(0.3, s), (0.2,), 0, 1e-4)
+    assert fg.grad(fst.pearson3.logpdf, argnums=1)(0.3, 0.2) == pytest.approx(fd, rel=1e-7)
+    np.testing.assert_array_equal(fst.pearson3.ppf([0.0, 1.0], 0.7), [-np.inf, np.inf])
+    assert np.isnan(fst.pearson3.cdf(0.3, np.inf))
+
+
+def test_family_jit_vmap_float32_frozen():
+    x = np.array([0.4, 1.1, 1.7])
+    np.testing.assert_allclose(fg.jit(lambda v: fst.pearson3.cdf(v, 0.8))(x),
+                               scipy_stats.pearson3.cdf(x, 0.8), rtol=1e-12)
+    np.testing.assert_allclose(fg.jit(lambda v: fst.truncpareto.logpdf(v + 1.0, 1.8, 3.0))(x),
+                               scipy_stats.truncpareto.logpdf(x + 1.0, 1.8, 3.0), rtol=1e-12)
+    slopes = fg.vmap(fg.grad(lambda v: fst.rdist.cdf(v - 1.0, 2.5)))(x)
+    np.testing.assert_allclose(slopes, scipy_stats.rdist.pdf(x - 1.0, 2.5), rtol=1e-12)
+    for name, shapes in (("pearson3", (0.8,)), ("halfgennorm", (1.5,)), ("skewcauchy", (0.3,)),
+                         ("truncweibull_min", (2.0, 0.1, 2.0)), ("recipinvgauss", (0.8,))):
+        d, ref = getattr(fst, name), getattr(scipy_stats, name)
+        single = d.cdf(x.astype(np.float32), *shapes)
+        assert single.dtype == np.float32, name
+        np.testing.assert_allclose(single, ref.cdf(x, *shapes), rtol=1e-6)
+    frozen = fst.skewcauchy(0.3, loc=1.0)
+    assert float(frozen.cdf(1.0)) == pytest.approx(0.35, rel=1e-15)
+    assert np.isnan(frozen.mean())
+
+
+def test_closed_forms_edges_and_invalid_parameters():
+    # skewcauchy's far tails: its own arctan (SciPy's 1 - cdf loses the digits)
+    assert float(fst.skewcauchy.sf(1e12, 0.3)) == pytest.approx(1.3 ** 2 / math.pi / 1e12,
+                                                                rel=1e-12)
+    assert float(fst.skewcauchy.cdf(-1e12, 0.3)) == pytest.approx(0.7 ** 2 / math.pi / 1e12,
+                                                                  rel=1e-12)
+    # outside the supports and at their ends, as SciPy's
+    for name, shapes, xs in (("truncpareto", (1.8, 3.0), [0.5, 1.0, 3.0, 4.0]),
+                             ("truncweibull_min", (2.0, 0.1, 2.0), [0.0, 0.1, 2.0, 2.5]),
+                             ("rdist", (2.5,), [-1.5, 1.5]), ("halfgennorm", (1.5,), [-1.0, 0.0]),
+                             ("recipinvgauss", (0.8,), [-1.0, 0.0])):
+        d, ref = getattr(fst, name), getattr(scipy_stats, name)
+        for method in ("logpdf", "cdf", "sf"):
+            assert _rel_close(getattr(d, method)(xs, *shapes),
+                              getattr(ref, method)(xs, *shapes), 1e-12), (name, method)
+    assert np.isnan(fst.skewcauchy.cdf(0.2, 1.0)) and np.isnan(fst.truncpareto.cdf(2.0, 0.0, 3.0))
+    assert np.isnan(fst.truncpareto.cdf(2.0, 1.0, 1.0))
+    assert np.isnan(fst.truncweibull_min.cdf(1.0, 2.0, 1.5, 1.2))
+    # truncpareto's moments through b = n (SciPy's own branch there)
+    for b in (1.0, 2.0):
+        assert float(fst.truncpareto.mean(b, 3.0)) == pytest.approx(
+            scipy_stats.truncpareto.mean(b, 3.0), rel=1e-13)
