@@ -613,8 +613,10 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
 from .._statsdists3_pearson import pearson3  # noqa: E402,F401
 from .._statsdists3_closed import (halfgennorm, rdist, recipinvgauss,  # noqa: E402,F401
                                    skewcauchy, truncpareto, truncweibull_min)
-from .. import _statsdists3_closed, _statsdists3_pearson  # noqa: E402
-__all__ += _statsdists3_pearson.__all__ + _statsdists3_closed.__all__
+from .._statsdists3_more import dpareto_lognorm, kappa4, rel_breitwigner  # noqa: E402,F401
+from .. import _statsdists3_closed, _statsdists3_more, _statsdists3_pearson  # noqa: E402
+__all__ += (_statsdists3_pearson.__all__ + _statsdists3_closed.__all__
+            + _statsdists3_more.__all__)
 
 
 def __getattr__(name: str) -> Any:
