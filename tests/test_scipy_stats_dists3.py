@@ -299,3 +299,55 @@ def test_tukeylambda_cdf_inverts_its_quantile_function():
     # outside the support (lam > 0: |x| >= 1/lam)
     np.testing.assert_array_equal(fst.tukeylambda.cdf([-5.0, 5.0], 0.5), [0.0, 1.0])
     assert float(fst.tukeylambda.pdf(5.0, 0.5)) == 0.0
+
+
+def test_rv_histogram_matches_scipy_and_differentiates_in_the_heights():
+    """Every method against SciPy's on bins of varying widths with an empty bin (both
+    readings of the heights), outside the edges too; the CDF's slopes in the heights
+    against central differences of SciPy's, in x its density; jit, vmap, float32; SciPy's
+    warning for varying widths without ``density``."""
+    heights = np.array([2.0, 0.0, 5.0, 3.0, 1.0])
+    edges = np.array([-1.0, 0.0, 0.5, 2.0, 2.5, 4.0])
+    x = np.array([-2.0, -1.0, -0.3, 0.2, 0.7, 2.0, 3.9, 4.0, 5.0])
+    q = np.array([0.0, 0.1, 0.3, 0.6, 0.95, 1.0])
+    for density in (False, True):
+        ours = fst.rv_histogram((heights, edges), density=density)
+        ref = scipy_stats.rv_histogram((heights, edges), density=density)
+        for method in ("pdf", "logpdf", "cdf", "sf", "logcdf", "logsf"):
+            with np.errstate(divide="ignore"):  # (log 0 outside the edges, both sides)
+                want = getattr(ref, method)(x, loc=0.3, scale=1.5)
+                got = getattr(ours, method)(x, loc=0.3, scale=1.5)
+            assert _rel_close(got, want, 1e-14), method
+        for method in ("ppf", "isf"):
+            np.testing.assert_allclose(getattr(ours, method)(q), getattr(ref, method)(q),
+                                       rtol=1e-14, atol=1e-15)
+        for method in ("mean", "var", "entropy", "median"):
+            assert float(getattr(ours, method)()) == pytest.approx(getattr(ref, method)(),
+                                                                   rel=1e-14), method
+
+    def cdf(h, v):
+        return fst.rv_histogram((h, edges), density=False).cdf(v)
+    slopes, slope_x = fg.grad(cdf, argnums=(0, 1))(heights, 1.3)
+    for i in range(5):
+        step = 1e-6 * np.eye(5)[i]
+        fd = (scipy_stats.rv_histogram((heights + step, edges), density=False).cdf(1.3)
+              - scipy_stats.rv_histogram((heights - step, edges), density=False).cdf(1.3)) / 2e-6
+        assert slopes[i] == pytest.approx(fd, rel=1e-7, abs=1e-10)
+    assert slope_x == pytest.approx(
+        scipy_stats.rv_histogram((heights, edges), density=False).pdf(1.3), rel=1e-14)
+    g = fg.grad(lambda h: fst.rv_histogram((h, edges), density=False).ppf(0.6))(heights)
+    fd = (scipy_stats.rv_histogram((heights + 1e-6 * np.eye(5)[2], edges), density=False).ppf(0.6)
+          - scipy_stats.rv_histogram((heights - 1e-6 * np.eye(5)[2], edges),
+                                     density=False).ppf(0.6)) / 2e-6
+    assert g[2] == pytest.approx(fd, rel=1e-7)
+    np.testing.assert_allclose(fg.jit(lambda h, v: cdf(h, v))(heights, x),
+                               cdf(heights, x), rtol=1e-15)
+    np.testing.assert_allclose(fg.vmap(lambda v: cdf(heights, v))(x), cdf(heights, x),
+                               rtol=1e-15)
+    single = fst.rv_histogram((heights.astype(np.float32), edges.astype(np.float32)),
+                              density=False).cdf(x.astype(np.float32))
+    assert single.dtype == np.float32
+    with pytest.warns(RuntimeWarning, match="Bin widths are not constant"):
+        fst.rv_histogram((heights, edges))
+    with pytest.raises(ValueError, match="n heights and n \\+ 1 edges"):
+        fst.rv_histogram((heights, edges[:-1]))
