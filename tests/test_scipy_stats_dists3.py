@@ -351,3 +351,35 @@ def test_rv_histogram_matches_scipy_and_differentiates_in_the_heights():
         fst.rv_histogram((heights, edges))
     with pytest.raises(ValueError, match="n heights and n \\+ 1 edges"):
         fst.rv_histogram((heights, edges[:-1]))
+
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_irwinhall_matches_scipy(n):
+    """Every method against SciPy's (its B-spline), at and past the support's ends; the
+    slopes in x, loc and scale against central differences; n an integer count: its
+    derivative raises."""
+    ours, ref = fst.irwinhall, scipy_stats.irwinhall
+    x = 0.3 + 1.7 * np.concatenate([ref.ppf([0.02, 0.3, 0.6, 0.93], n), [-0.1, 0.0, n, n + 1.0]])
+    q = np.array([0.0, 0.01, 0.2, 0.5, 0.8, 0.99, 1.0])
+    for method in METHODS:
+        arg = q if method in QUANTILES else x
+        with np.errstate(divide="ignore"):
+            want = getattr(ref, method)(arg, n, loc=LOC, scale=SCALE)
+            got = getattr(ours, method)(arg, n, loc=LOC, scale=SCALE)
+        assert _rel_close(got, want, 1e-12), (method, got, want)
+    assert float(ours.mean(n)) == n / 2 and float(ours.var(n)) == pytest.approx(n / 12, rel=1e-15)
+    for method, at in (("logpdf", x[1]), ("cdf", x[2]), ("sf", x[3]), ("ppf", 0.3)):
+        grads = fg.grad(lambda v, lo, sc: getattr(ours, method)(v, n, loc=lo, scale=sc),
+                        argnums=(0, 1, 2))(float(at), LOC, SCALE)
+        point = [float(at), LOC, SCALE]
+        for i, g in enumerate(grads):
+            fd = _central(lambda v, lo, sc: getattr(ref, method)(v, n, loc=lo, scale=sc), point, i,
+                          1e-6)
+            assert abs(g - fd) <= 1e-6 * max(1.0, abs(fd)), (method, i, g, fd)
+    with pytest.raises(ValueError, match="integer count"):
+        fg.grad(ours.cdf, argnums=1)(1.0, float(n))
+    # a larger n (the recursion has no cancellation), and n broadcast
+    big = np.array([1.5, 9.0, 12.5, 20.0])
+    for method in ("logpdf", "cdf", "sf"):
+        assert _rel_close(getattr(ours, method)(big, 25), getattr(ref, method)(big, 25), 1e-12)
+    assert _rel_close(ours.cdf([1.0, 2.0], [3, n]), ref.cdf([1.0, 2.0], [3, n]), 1e-14)
