@@ -383,3 +383,41 @@ def test_irwinhall_matches_scipy(n):
     for method in ("logpdf", "cdf", "sf"):
         assert _rel_close(getattr(ours, method)(big, 25), getattr(ref, method)(big, 25), 1e-12)
     assert _rel_close(ours.cdf([1.0, 2.0], [3, n]), ref.cdf([1.0, 2.0], [3, n]), 1e-14)
+
+
+@pytest.mark.parametrize("shapes", [(20, 7, 12, 2.5), (15, 9, 3, 0.3)], ids=str)
+def test_nchypergeom_fisher_matches_scipy(shapes):
+    """Every method against SciPy's (BiasedUrn, accurate to 1e-12) at and past the
+    support's ends; the upper tail against the sum of SciPy's masses above k (SciPy's own
+    logsf loses digits there); the slopes in odds against central differences; the
+    integer counts' derivative raises."""
+    ours, ref = fst.nchypergeom_fisher, scipy_stats.nchypergeom_fisher
+    k = np.arange(-2.0, 14.0)
+    for method in ("logpmf", "pmf", "cdf", "logcdf"):
+        with np.errstate(divide="ignore"):
+            want = getattr(ref, method)(k, *shapes, loc=1)
+            got = getattr(ours, method)(k, *shapes, loc=1)
+        assert _rel_close(got, want, 1e-12), (method, got, want)
+    masses = ref.pmf(np.arange(0.0, 14.0), *shapes)
+    upper = np.array([masses[int(max(v, -1)) + 1:].sum() for v in k - 1])
+    assert _rel_close(ours.sf(k, *shapes, loc=1), upper, 1e-11)
+    with np.errstate(divide="ignore"):  # (absolute near 0: log(1 - 1e-10) = -1e-10)
+        np.testing.assert_allclose(ours.logsf(k, *shapes, loc=1), np.log(upper), rtol=1e-11,
+                                   atol=1e-14)
+    q = np.array([0.0, 0.05, 0.3, 0.5, 0.77, 0.98, 1.0])
+    for method in ("ppf", "isf"):
+        np.testing.assert_array_equal(getattr(ours, method)(q, *shapes),
+                                      getattr(ref, method)(q, *shapes))
+    for method in ("mean", "var", "entropy"):
+        assert _rel_close(getattr(ours, method)(*shapes), getattr(ref, method)(*shapes),
+                          1e-12), method
+    odds = shapes[3]
+    for method, at in (("pmf", 3.0), ("cdf", 2.0), ("sf", 2.0)):
+        g = fg.grad(lambda o: getattr(ours, method)(at, *shapes[:3], o))(odds)
+        fd = _central(lambda o: getattr(ref, method)(at, *shapes[:3], o), (odds,), 0, 1e-6)
+        assert g == pytest.approx(fd, rel=1e-6, abs=1e-10), method
+    g = fg.grad(lambda o: ours.mean(*shapes[:3], o))(odds)
+    fd = _central(lambda o: ref.mean(*shapes[:3], o), (odds,), 0, 1e-5)
+    assert g == pytest.approx(fd, rel=1e-7)
+    with pytest.raises(ValueError, match="integer counts"):
+        fg.grad(ours.pmf, argnums=1)(3.0, float(shapes[0]), *shapes[1:])
