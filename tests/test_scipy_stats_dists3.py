@@ -421,3 +421,35 @@ def test_nchypergeom_fisher_matches_scipy(shapes):
     assert g == pytest.approx(fd, rel=1e-7)
     with pytest.raises(ValueError, match="integer counts"):
         fg.grad(ours.pmf, argnums=1)(3.0, float(shapes[0]), *shapes[1:])
+
+
+def test_poisson_binom_matches_scipy_and_differentiates_in_p():
+    """Every method against SciPy's (p's last axis the trials; leading axes broadcast with
+    k), the CDF's slopes in each p against central differences of SciPy's, an invalid p
+    (NaN), vmap over k, float32."""
+    ours, ref = fst.poisson_binom, scipy_stats.poisson_binom
+    p = np.array([0.2, 0.5, 0.7, 0.05, 0.93])
+    k = np.arange(-2.0, 8.0)
+    for method in ("logpmf", "pmf", "cdf", "logcdf", "sf", "logsf"):
+        with np.errstate(divide="ignore"):
+            want = getattr(ref, method)(k, p, loc=1)
+            got = getattr(ours, method)(k, p, loc=1)
+        assert _rel_close(got, want, 1e-13), (method, got, want)
+    q = np.array([0.0, 0.05, 0.3, 0.5, 0.77, 0.98, 1.0])
+    for method in ("ppf", "isf"):
+        np.testing.assert_array_equal(getattr(ours, method)(q, p), getattr(ref, method)(q, p))
+    for method in ("mean", "var", "entropy"):
+        assert float(getattr(ours, method)(p)) == pytest.approx(getattr(ref, method)(p),
+                                                               rel=1e-14), method
+    batch = np.array([[0.2, 0.5], [0.1, 0.9]])
+    np.testing.assert_allclose(ours.pmf([[0], [1]], batch), ref.pmf([[0], [1]], batch),
+                               rtol=1e-14)
+    slopes = fg.grad(lambda v: ours.cdf(2.0, v))(p)
+    for i in range(5):
+        step = 1e-6 * np.eye(5)[i]
+        fd = (ref.cdf(2, p + step) - ref.cdf(2, p - step)) / 2e-6
+        assert slopes[i] == pytest.approx(fd, rel=1e-7, abs=1e-10)
+    assert np.isnan(ours.pmf(1, [0.2, 1.5]))
+    np.testing.assert_allclose(fg.vmap(lambda v: ours.cdf(v, p))(np.array([0.0, 2.0])),
+                               ref.cdf([0, 2], p), rtol=1e-14)
+    assert ours.pmf(np.float32(1), p.astype(np.float32)).dtype == np.float32

@@ -1,5 +1,10 @@
 """More discrete distributions of :mod:`funcgrad.scipy.stats` (re-exported there):
-``nchypergeom_fisher`` (Fisher's noncentral hypergeometric distribution).
+``nchypergeom_fisher`` (Fisher's noncentral hypergeometric distribution) and
+``poisson_binom`` (successes of independent trials with probabilities ``p``).
+
+``poisson_binom``'s masses are the trials' Bernoulli masses convolved one at a time
+(positive terms; SciPy uses a DFT), differentiable in ``p``, whose last axis holds the
+trials (SciPy's convention; the leading axes broadcast with ``k``).
 
 Its masses ``C(n, x) C(M - n, N - x) odds**x`` normalized are summed exactly over the
 support ``max(0, N - (M - n)) .. min(n, N)`` in logs (``logsumexp``; SciPy calls the
@@ -13,11 +18,11 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import concrete_values
 from . import special as sp
-from ._distn import _all, rv_discrete
+from ._distn import _all, _checked, _split, rv_discrete
 from ._linalg_tools import no_derivative
 from ._statsdists_discrete import _integer
 
-__all__ = ["nchypergeom_fisher"]
+__all__ = ["nchypergeom_fisher", "poisson_binom"]
 
 _COUNTS = ("nchypergeom_fisher: M, n and N are integer counts; they have no derivative. "
            "Pass them as plain numbers, or differentiate in odds (and k's loc) only")
@@ -96,4 +101,76 @@ nchypergeom_fisher.__doc__ = """SciPy's ``nchypergeom_fisher`` distribution (par
 0.1986584107
 >>> round(float(fg.grad(nchypergeom_fisher.mean, argnums=3)(20, 7, 12, 1.0)), 10) > 0
 True
+"""
+
+
+# --- poisson_binom(p): the number of successes of independent trials with probabilities p -----
+
+class _PoissonBinomial(rv_discrete):
+    """SciPy's ``poisson_binom``: one shape ``p``, an array whose last axis holds the
+    trials' success probabilities (the leading axes broadcast with ``k``)."""
+
+    def _args(self, args, kwds):
+        (p,), (loc,) = _split(self.name, self.shapes, args, kwds, self._defaults)
+        p = fnp.asarray(p)
+        if p.dtype.kind not in "f":
+            p = fnp.astype(p, np.float64)
+        if p.ndim == 0:  # (one trial)
+            p = fnp.reshape(p, (1,))
+        ok = _checked(fnp.all(_all(fnp.greater_equal(p, 0), fnp.less_equal(p, 1)), axis=-1))
+        if ok is None:
+            return [p], (loc, 1.0), None
+        return [fnp.where(fnp.expand_dims(ok, -1), p, 0.5)], (loc, 1.0), ok
+
+
+def _counts(p):
+    """``P[..., j]``, the probability of ``j`` successes: the trials' Bernoulli masses
+    convolved one at a time (sums of positive terms)."""
+    zero = 0.0 * p[..., :1]
+    masses = 1.0 + zero
+    for i in range(p.shape[-1]):
+        pi = p[..., i:i + 1]
+        masses = (fnp.concatenate([masses * (1.0 - pi), zero], axis=-1)
+                  + fnp.concatenate([zero, masses * pi], axis=-1))
+    return masses
+
+
+def _poisson_binom_table(k, p):
+    masses = _counts(p)
+    j = np.arange(masses.shape[-1], dtype=float)
+    return fnp.expand_dims(k, -1), j, masses
+
+
+def _poisson_binom_logpmf(k, p):
+    kk, j, masses = _poisson_binom_table(k, p)
+    mass = fnp.sum(fnp.where(fnp.equal(j, kk), masses, 0.0), axis=-1)
+    positive = fnp.greater(mass, 0)
+    return fnp.where(positive, fnp.log(fnp.where(positive, mass, 1.0)), -np.inf)
+
+
+def _poisson_binom_tail(upper):
+    def f(k, p):
+        kk, j, masses = _poisson_binom_table(k, p)
+        below = fnp.less_equal(j, fnp.floor(kk))
+        return fnp.sum(fnp.where(fnp.logical_not(below) if upper else below, masses, 0.0),
+                       axis=-1)
+    return f
+
+
+poisson_binom = _PoissonBinomial(
+    "poisson_binom", shapes=("p",), _logpmf=_poisson_binom_logpmf,
+    _cdf=_poisson_binom_tail(False), _sf=_poisson_binom_tail(True),
+    _mean=lambda p: fnp.sum(p, axis=-1), _var=lambda p: fnp.sum(p * (1.0 - p), axis=-1),
+    _entropy=lambda p: fnp.sum(sp.entr(_counts(p)), axis=-1))
+poisson_binom._bounds = lambda p: (0.0, float(p.shape[-1]))
+poisson_binom._bounded = True
+poisson_binom.__doc__ = """SciPy's ``poisson_binom`` distribution (parameters: ``p``, the
+trials' success probabilities along its last axis, and ``loc``); differentiable in ``p``.
+
+>>> import numpy as np, funcgrad as fg
+>>> [round(float(v), 12) for v in poisson_binom.pmf([0, 1, 2, 3], [0.2, 0.5, 0.7])]
+[0.12, 0.43, 0.38, 0.07]
+>>> g = fg.grad(lambda p: poisson_binom.pmf(3, p))(np.array([0.2, 0.5, 0.7]))
+>>> round(float(g[0]), 12)  # d(p1 p2 p3)/dp1 = p2 p3
+0.35
 """

@@ -617,7 +617,7 @@ from .._statsdists3_more import dpareto_lognorm, kappa4, rel_breitwigner  # noqa
 from .._statsdists3_tukey import tukeylambda  # noqa: E402,F401
 from .._statsdists3_histogram import rv_histogram  # noqa: E402,F401
 from .._statsdists3_irwinhall import irwinhall  # noqa: E402,F401
-from .._statsdists3_discrete import nchypergeom_fisher  # noqa: E402,F401
+from .._statsdists3_discrete import nchypergeom_fisher, poisson_binom  # noqa: E402,F401
 from .. import (_statsdists3_closed, _statsdists3_discrete,  # noqa: E402
                 _statsdists3_histogram, _statsdists3_irwinhall, _statsdists3_more,
                 _statsdists3_pearson, _statsdists3_tukey)
