@@ -624,6 +624,23 @@ __all__ += ["wishart", "invwishart", "matrix_normal", "matrix_t", "multivariate_
             "uniform_direction", "ortho_group", "special_ortho_group", "unitary_group",
             "random_correlation", "Covariance", "random_table"]
 
+# (session 24: more distributions, each module's docstring says how)
+from .._statsdists3_pearson import pearson3  # noqa: E402,F401
+from .._statsdists3_closed import (halfgennorm, rdist, recipinvgauss,  # noqa: E402,F401
+                                   skewcauchy, truncpareto, truncweibull_min)
+from .._statsdists3_more import dpareto_lognorm, kappa4, rel_breitwigner  # noqa: E402,F401
+from .._statsdists3_tukey import tukeylambda  # noqa: E402,F401
+from .._statsdists3_histogram import rv_histogram  # noqa: E402,F401
+from .._statsdists3_irwinhall import irwinhall  # noqa: E402,F401
+from .._statsdists3_discrete import nchypergeom_fisher, poisson_binom  # noqa: E402,F401
+from .. import (_statsdists3_closed, _statsdists3_discrete,  # noqa: E402
+                _statsdists3_histogram, _statsdists3_irwinhall, _statsdists3_more,
+                _statsdists3_pearson, _statsdists3_tukey)
+__all__ += (_statsdists3_pearson.__all__ + _statsdists3_closed.__all__
+            + _statsdists3_more.__all__ + _statsdists3_tukey.__all__
+            + _statsdists3_histogram.__all__ + _statsdists3_irwinhall.__all__
+            + _statsdists3_discrete.__all__)
+
 
 def __getattr__(name: str) -> Any:
     # SciPy's warning classes and resampling methods, loaded with SciPy on first use
