@@ -46,6 +46,7 @@ from ._integratemore_rules import lebedev_rule
 from ._ode_solvers import (DOP853, RK23, RK45, DenseOutput, OdeSolution, OdeSolver,
                            ODEintWarning)
 from ._integrate3_lsoda import LSODA
+from ._integrate3_tanhsinh import nsum, tanhsinh
 
 __all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "romb", "odeint", "solve_ivp", "quad",
            "quad_vec", "fixed_quad", "IntegrationWarning", "cumulative_simpson", "newton_cotes",
@@ -53,7 +54,7 @@ __all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "romb", "odeint", "so
            "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853", "ODEintWarning",
            "Radau", "BDF", "ode", "complex_ode",
            "solve_bvp", "lebedev_rule",
-           "LSODA"]
+           "LSODA", "tanhsinh", "nsum"]
 
 
 def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
