@@ -23,10 +23,12 @@ import numpy as np
 from .. import numpy as fnp
 from ..callback import pure_callback
 from ..core import ShapedArray, Tracer, is_special
+from ..batched import vmap
 from ..custom import custom_vjp
 from ..forward_mode import jvp
 from ..lax import stop_gradient
 from ..numpy._convert import asarray
+from ._captured import lift_captures
 
 
 class Opts(NamedTuple):
@@ -48,6 +50,37 @@ def concrete(x, name):
                         f"them), but they are traced (under jit or vmap); call {name} "
                         f"outside jit and vmap")
     return np.asarray(x)
+
+
+def lift_pointwise(f, x, user, name, rows=False):
+    """``(func, consts)`` as ``_captured.lift_captures``, for an integrand SciPy calls on
+    arrays of points whose shape changes from call to call.  ``closure_convert`` fixes
+    the shapes it traced at, so the captured values are lifted on one point (``x``'s
+    first element, or first row with ``rows``) and the converted function is mapped over
+    the points by ``vmap``, which SciPy's contract allows: elementwise ``f`` (``user``
+    args broadcast with ``x``), or ``f`` of rows (``user`` args whole)."""
+    if rows:
+        one = (x[:1],) + tuple(user)
+    else:
+        one = tuple(fnp.reshape(v, (-1,))[0] for v in (x, *user)) if np.size(x) else \
+            (x, *user)
+    func, consts = lift_captures(f, one, name)
+    if not consts:
+        return f, []
+    n = len(user)
+
+    def pointwise(x, *rest):
+        u, cs = rest[:n], rest[n:]
+        if rows:
+            def row(xi):
+                return asarray(func(xi[None], *u, *cs))[0]
+            return vmap(row)(asarray(x))
+        shape = np.broadcast_shapes(*[np.shape(v) for v in (x, *u)])
+        flat = [fnp.reshape(fnp.broadcast_to(asarray(v), shape), (-1,)) for v in (x, *u)]
+        out = vmap(lambda *vs: asarray(func(*vs, *cs)))(*flat)
+        return fnp.reshape(out, shape)
+
+    return pointwise, consts
 
 
 def _scipy_result(func, opts, a, b, params):

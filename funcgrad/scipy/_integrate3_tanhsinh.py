@@ -9,8 +9,7 @@ from ..core import Tracer, is_special
 from ..lax import stop_gradient
 from ..numpy._convert import asarray
 from ..typing import ArrayLike
-from ._captured import lift_captures
-from ._integrate3_elementwise import Opts, _rule, concrete
+from ._integrate3_elementwise import Opts, _rule, concrete, lift_pointwise
 from ._rich_result import RichResult
 
 
@@ -90,7 +89,7 @@ def tanhsinh(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *, args: A
         probe = np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi),
                          np.where(np.isfinite(lo), lo + 1.0,
                                   np.where(np.isfinite(hi), hi - 1.0, 0.0))).astype(lo.dtype)
-    func, consts = lift_captures(lambda x, *u: f(x, *u), (probe, *user), "tanhsinh")
+    func, consts = lift_pointwise(lambda x, *u: f(x, *u), probe, user, "tanhsinh")
     opts = Opts("tanhsinh", len(user), bool(log),
                 (("maxlevel", maxlevel), ("minlevel", minlevel), ("atol", atol),
                  ("rtol", rtol)), callback)
@@ -142,8 +141,7 @@ def nsum(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *, step: Array
         _refuse_derivative(name, x, "the terms sit at a, a + step, ... up to b: they are "
                                     "counted, not moved")
     (a, b, step_a), user = _broadcast("nsum", (a, b, step), args)
-    func, consts = lift_captures(lambda x, *u: f(x, *u), (concrete(a, "nsum"), *user),
-                                 "nsum")
+    func, consts = lift_pointwise(lambda x, *u: f(x, *u), concrete(a, "nsum"), user, "nsum")
     options = (("step", concrete(step_a, "nsum").tolist()), ("maxterms", maxterms),
                ("tolerances", None if tolerances is None else
                 tuple(sorted(dict(tolerances).items()))))
