@@ -290,3 +290,47 @@ def test_cubature_derivatives():
     assert g32.dtype == np.float32 and g32[0] == 4.0
     with pytest.raises(ValueError, match="1-d arrays of the same length"):
         fsi.cubature(np.sin, [0.0, 0.0], [1.0])
+
+
+# --- qmc_quad ----------------------------------------------------------------------------------
+
+def test_qmc_quad_is_scipys_and_differentiable():
+    qmc = pytest.importorskip("scipy.stats.qmc")
+
+    def gauss(x):
+        return np.exp(-np.sum(x * x, axis=0))
+
+    for a, b, log in [([0.0, 0.5], [1.0, 2.0], False), ([1.0, 0.5], [0.0, 2.0], True)]:
+        f = (lambda x: -np.sum(x * x, axis=0)) if log else gauss
+        want = si.qmc_quad(f, a, b, qrng=qmc.Halton(2, rng=3), n_points=256, log=log)
+        got = fsi.qmc_quad(f, a, b, qrng=qmc.Halton(2, rng=3), n_points=256, log=log)
+        np.testing.assert_allclose(got.integral, want.integral, rtol=1e-14)
+        np.testing.assert_allclose(got.standard_error, want.standard_error, rtol=1e-12)
+
+    def total(a, b, s):
+        return fsi.qmc_quad(lambda x: fnp.exp(-s * fnp.sum(x * x, axis=0)), a, b,
+                            qrng=qmc.Halton(2, rng=3), n_points=256).integral
+
+    def scipy_total(a, b, s):
+        return si.qmc_quad(lambda x: np.exp(-s * np.sum(x * x, axis=0)), a, b,
+                           qrng=qmc.Halton(2, rng=3), n_points=256).integral
+
+    a, b, h = np.array([0.0, 0.5]), np.array([1.0, 2.0]), 1e-6
+    fd = [[(scipy_total(a + h * e, b, 1.0) - scipy_total(a - h * e, b, 1.0)) / (2 * h)
+           for e in np.eye(2)],
+          [(scipy_total(a, b + h * e, 1.0) - scipy_total(a, b - h * e, 1.0)) / (2 * h)
+           for e in np.eye(2)],
+          (scipy_total(a, b, 1.0 + h) - scipy_total(a, b, 1.0 - h)) / (2 * h)]
+    for got, want in zip(fg.grad(total, argnums=(0, 1, 2))(a, b, 1.0), fd):
+        np.testing.assert_allclose(got, want, rtol=1e-7)
+    np.testing.assert_allclose(fg.vmap(lambda s: total(a, b, s))(np.array([1.0, 2.0])),
+                               [scipy_total(a, b, 1.0), scipy_total(a, b, 2.0)], rtol=1e-13)
+    r32 = fsi.qmc_quad(lambda x: x[0] ** 2, np.float32([0.0]), np.float32([1.0]),
+                       qrng=qmc.Halton(1, rng=1), n_points=64)
+    assert r32.integral.dtype == r32.standard_error.dtype == np.float32
+    with pytest.warns(UserWarning, match="equal to an upper limit"):
+        assert fsi.qmc_quad(gauss, [0.0, 1.0], [0.0, 2.0]).integral == 0.0
+    with pytest.raises(NotImplementedError, match="move the limits apart"):
+        fg.grad(lambda b: fsi.qmc_quad(gauss, fnp.stack([b, 1.0]), [1.0, 2.0]).integral)(1.0)
+    with pytest.raises(TypeError, match="`func` must be callable"):
+        fsi.qmc_quad(None, [0.0], [1.0])
