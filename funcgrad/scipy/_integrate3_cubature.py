@@ -24,7 +24,7 @@ from ..forward_mode import jvp
 from ..lax import stop_gradient
 from ..numpy._convert import asarray
 from ..typing import ArrayLike
-from ._integrate3_elementwise import concrete, lift_pointwise
+from ._integrate3_elementwise import concrete, lift_pointwise, scipy_function
 from ._rich_result import RichResult
 
 
@@ -66,13 +66,12 @@ def _rule(func, opts, a, b, *params):
 
 
 def _host(func, opts, a, b, *params):
-    import scipy.integrate as si
     consts = [concrete(p, "cubature") for p in params]
 
     def f(x):
         return concrete(func(x, *consts), "cubature")
 
-    res = si.cubature(f, a, b, **_scipy_options(opts))
+    res = scipy_function("cubature")(f, a, b, **_scipy_options(opts))
     if opts.memo is not None:
         opts.memo.result = res
     info = np.array([0.0 if res.status == "converged" else 1.0, res.subdivisions])

@@ -4,8 +4,9 @@ The values are SciPy's own: ``scipy.integrate.tanhsinh`` and ``scipy.integrate.n
 on concrete values (SciPy is imported on the first call).  Both are adaptive schemes whose
 every field (the error estimate, ``nfev``, ``maxlevel``, the status codes) is part of the
 answer: running SciPy's code gives them exactly, where a port would agree only to its
-tolerance.  The cost is that they need concrete values (not under ``jit`` or ``vmap``), as
-``quad`` does.
+tolerance.  The cost is that they need concrete limits (not under ``jit``), as ``quad``
+does; batched values elsewhere (``vmap`` over ``args``, ``jacfwd``'s batched tangents) go
+to SciPy one example at a time, as a host callback.
 
 ``_rule`` differentiates the integral (or the sum), not the scheme, in both modes: for
 ``tanhsinh`` the Leibniz rule, ``d/db = f(b)``, ``d/da = -f(a)`` (zero at an infinite
@@ -47,9 +48,24 @@ def concrete(x, name):
     x = stop_gradient(x)
     if isinstance(x, Tracer):
         raise TypeError(f"{name} needs concrete values (SciPy's adaptive scheme runs on "
-                        f"them), but they are traced (under jit or vmap); call {name} "
-                        f"outside jit and vmap")
+                        f"them), but they are traced (under jit, or vmap over the limits); "
+                        f"call {name} outside jit and vmap")
     return np.asarray(x)
+
+
+def scipy_function(name):
+    """``scipy.integrate.<name>``, or an ImportError that says which SciPy it needs."""
+    try:
+        import scipy
+        import scipy.integrate as si
+    except ImportError as error:
+        raise ImportError(f"{name} runs SciPy's scipy.integrate.{name} on concrete values: "
+                          f"install SciPy (>= 1.15)") from error
+    method = getattr(si, name, None)
+    if method is None:
+        raise ImportError(f"{name} runs SciPy's scipy.integrate.{name}, new in SciPy 1.15; "
+                          f"SciPy {scipy.__version__} is installed: upgrade it")
+    return method
 
 
 def lift_pointwise(f, x, user, name, rows=False):
@@ -86,14 +102,13 @@ def lift_pointwise(f, x, user, name, rows=False):
 def _scipy_result(func, opts, a, b, params):
     """SciPy's answer on concrete values: ``(value, error, info)``, ``info`` the status,
     ``nfev`` and (tanhsinh) ``maxlevel`` stacked on a leading axis."""
-    import scipy.integrate as si
+    method = scipy_function(opts.kind)
     user = [concrete(p, opts.kind) for p in params[:opts.n_user]]
     consts = [concrete(p, opts.kind) for p in params[opts.n_user:]]
 
     def f(x, *u):
         return concrete(func(x, *u, *consts), opts.kind)
 
-    method = si.tanhsinh if opts.kind == "tanhsinh" else si.nsum
     extra = {"callback": opts.callback} if opts.callback is not None else {}
     options = dict(opts.options)
     if "step" in options:  # (kept as nested tuples: the options are hashed)

@@ -21,21 +21,21 @@ from ..core import Tracer, is_special
 from ..lax import stop_gradient
 from ..numpy._convert import asarray
 from ..typing import ArrayLike
+from ._integrate3_elementwise import scipy_function
 
 QMCQuadResult = namedtuple("QMCQuadResult", ["integral", "standard_error"])
 
 
 def _unit_samples(dim, n_estimates, n_points, qrng):
     """SciPy's points on the unit cube, one ``(dim, n_points)`` array per estimate."""
-    import scipy.integrate as si
     seen = []
 
     def record(x):
         seen.append(np.array(x, copy=True))
         return np.zeros(np.shape(x)[1:])
 
-    si.qmc_quad(record, np.zeros(dim), np.ones(dim), n_estimates=n_estimates,
-                n_points=n_points, qrng=qrng)
+    scipy_function("qmc_quad")(record, np.zeros(dim), np.ones(dim),
+                               n_estimates=n_estimates, n_points=n_points, qrng=qrng)
     return seen[-n_estimates:] if n_estimates else []  # (after SciPy's two trial calls)
 
 
@@ -54,8 +54,9 @@ def qmc_quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *,
     ``scipy.stats.qmc``, re-seeded from its own generator between estimates) and its
     standard error, as ``QMCQuadResult(integral, standard_error)``.  ``func(x)`` takes
     ``x`` of shape ``(len(a), n_points)`` and returns ``n_points`` values; ``log=True``
-    takes and gives logarithms.  The same engine (the same seed) gives SciPy's points and
-    values, to rounding.
+    takes and gives logarithms (a ``func`` that fails on many points at once is called
+    on each point, with SciPy's warning).  The same engine (the same seed) gives SciPy's
+    points and values, to rounding.
 
     Differentiable in ``a``, ``b`` and whatever ``func`` depends on (arguments it
     captures), in both modes: the derivative of the estimate, itself the quasi-Monte Carlo
@@ -102,6 +103,18 @@ def qmc_quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *,
     if log and not concrete:
         raise TypeError("qmc_quad(log=True) needs concrete limits (the sign of a reversed "
                         "box makes the result complex); call it outside jit and vmap")
+    try:  # (as SciPy: a func that cannot take many points is called on each)
+        func(fnp.transpose(fnp.stack([a, b])))
+        vfunc = func
+    except Exception as error:
+        warnings.warn(f"Exception encountered when attempting vectorized call to `func`: "
+                      f"{error}. For better performance, `func` should accept two-"
+                      f"dimensional array `x` with shape `(len(a), n_points)` and return an "
+                      f"array of the integrand value at each of the `n_points`.",
+                      stacklevel=2)
+
+        def vfunc(x):
+            return fnp.stack([asarray(func(x[:, j])) for j in range(x.shape[1])])
     # (SciPy swaps reversed limits and carries the sign)
     lo, hi = fnp.minimum(a, b), fnp.maximum(a, b)
     sign = fnp.prod(fnp.where(b < a, -1.0, 1.0))
@@ -109,7 +122,7 @@ def qmc_quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *,
     estimates = []
     for unit in samples:
         x = fnp.transpose(fnp.asarray(unit.T.astype(dtype)) * (hi - lo) + lo)
-        values = asarray(func(x))
+        values = asarray(vfunc(x))
         estimates.append(_logsumexp(values) + fnp.log(d_volume) if log else
                          fnp.sum(values * d_volume))
     estimates = fnp.stack(estimates)

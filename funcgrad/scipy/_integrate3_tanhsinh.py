@@ -34,11 +34,16 @@ def _broadcast(name, ends, args):
 
 
 def _counts(info, keys):
-    info = np.asarray(stop_gradient(info))
-    out = {}
-    for row, (key, dtype) in zip(info, keys):
-        out[key] = row.astype(dtype)[()]
-    return out
+    """The integer fields, as SciPy's types; traced (under ``vmap``) they stay traced."""
+    info = stop_gradient(info)
+    if isinstance(info, Tracer):
+        return {key: fnp.astype(info[i], dtype) for i, (key, dtype) in enumerate(keys)}
+    info = np.asarray(info)
+    return {key: row.astype(dtype)[()] for row, (key, dtype) in zip(info, keys)}
+
+
+def _success(status):
+    return status == 0 if isinstance(status, Tracer) else _plain(np.asarray(status == 0))
 
 
 def _plain(x):
@@ -56,8 +61,8 @@ def tanhsinh(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *, args: A
     ``success``, ``status``, ``nfev`` and ``maxlevel``, elementwise over the broadcast
     ``a``, ``b`` and ``args``.  Either limit may be infinite, singularities at the limits
     are fine; ``log=True`` takes and gives logarithms.  The values are SciPy's (its code
-    runs on concrete values; SciPy is imported on the first call), so not under ``jit``
-    or ``vmap``.
+    runs on concrete values; SciPy is imported on the first call): not under ``jit``;
+    under ``vmap`` over ``args`` (not the limits) one SciPy call per example.
 
     Differentiable in both modes in ``a`` and ``b`` (the Leibniz rule: ``d/db = f(b)``,
     ``d/da = -f(a)``, zero at an infinite limit), in ``args`` and in values ``f``
@@ -96,7 +101,7 @@ def tanhsinh(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *, args: A
     value, error, info = _rule(func, opts, a, b, *user, *consts)
     counts = _counts(info, (("status", np.int32), ("nfev", np.int32),
                             ("maxlevel", np.int64)))
-    return RichResult(success=_plain(np.asarray(counts["status"] == 0)),
+    return RichResult(success=_success(counts["status"]),
                       status=counts["status"], integral=_plain(value),
                       error=_plain(error), nfev=counts["nfev"],
                       maxlevel=counts["maxlevel"])
@@ -117,7 +122,7 @@ def nsum(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *, step: Array
     ``b`` may be infinite (SciPy's Euler-Maclaurin tail: the integral of ``f`` bounds the
     rest of a positive, decreasing series); ``log=True`` takes and gives logarithms.  The
     values are SciPy's (its code runs on concrete values; SciPy is imported on the first
-    call), so not under ``jit`` or ``vmap``.
+    call): not under ``jit``; under ``vmap`` over ``args`` one SciPy call per example.
 
     Differentiable in both modes in ``args`` and in values ``f`` captures: the sum of
     ``f``'s derivative, by ``nsum`` again with the same tolerances (so differentiable
@@ -149,5 +154,4 @@ def nsum(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *, step: Array
     value, error, info = _rule(func, opts, a, b, *user, *consts)
     counts = _counts(info, (("status", np.int32), ("nfev", np.int32)))
     return RichResult(sum=_plain(value), error=_plain(error), status=counts["status"],
-                      success=_plain(np.asarray(counts["status"] == 0)),
-                      nfev=counts["nfev"])
+                      success=_success(counts["status"]), nfev=counts["nfev"])
