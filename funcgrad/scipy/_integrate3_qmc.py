@@ -119,13 +119,13 @@ def qmc_quad(func: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *,
     lo, hi = fnp.minimum(a, b), fnp.maximum(a, b)
     sign = fnp.prod(fnp.where(b < a, -1.0, 1.0))
     d_volume = fnp.prod(hi - lo) / n_points
-    estimates = []
+    per_draw = []
     for unit in samples:
         x = fnp.transpose(fnp.asarray(unit.T.astype(dtype)) * (hi - lo) + lo)
         values = asarray(vfunc(x))
-        estimates.append(_logsumexp(values) + fnp.log(d_volume) if log else
-                         fnp.sum(values * d_volume))
-    estimates = fnp.stack(estimates)
+        per_draw.append(_logsumexp(values) + fnp.log(d_volume) if log else
+                        fnp.sum(values * d_volume))
+    estimates = fnp.stack(per_draw)
     n = len(samples)
     if log:
         integral = _logsumexp(estimates) - math.log(n)
