@@ -198,6 +198,22 @@ def test_nsum_is_scipys_and_differentiable():
         fg.grad(lambda a: fsi.nsum(lambda k: k ** -2.0, a, np.inf).sum)(1.0)
 
 
+def test_tanhsinh_complex_integrand_keeps_its_imaginary_part():
+    want = si.tanhsinh(lambda x: np.exp(1j * x), 0.0, 1.0).integral
+    np.testing.assert_array_equal(fsi.tanhsinh(lambda x: np.exp(1j * x), 0.0, 1.0).integral,
+                                  want)
+
+    def moment(w):
+        return fsi.tanhsinh(lambda x: fnp.exp(1j * w * x), 0.0, 1.0).integral
+
+    # forward mode: d/dw of the integral of e^(iwx) is that of i x e^(iwx)
+    np.testing.assert_allclose(fg.jvp(moment, (1.0,), (1.0,))[1],
+                               1j * si.tanhsinh(lambda x: x * np.exp(1j * x), 0.0, 1.0).integral,
+                               rtol=1e-12)
+    with pytest.raises(NotImplementedError, match="real and imaginary parts separately"):
+        fg.grad(lambda w: fnp.real(moment(w)))(1.0)
+
+
 def test_tanhsinh_nsum_errors():
     with pytest.raises(ValueError, match="`f` must be callable"):
         fsi.tanhsinh(1.0, 0.0, 1.0)

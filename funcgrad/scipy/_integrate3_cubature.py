@@ -231,7 +231,8 @@ def cubature(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *, rule: A
                          np.where(np.isfinite(lo), lo + 1.0,
                                   np.where(np.isfinite(hi), hi - 1.0, 0.0)))
     probe = probe[None].astype(dtype)
-    func, consts = lift_pointwise(lambda x, *u: f(x, *u), probe, user, "cubature", rows=True)
+    func, consts, _ = lift_pointwise(lambda x, *u: f(x, *u), probe, user, "cubature",
+                                     rows=True)
     with np.errstate(all="ignore"):
         out = concrete(func(probe, *user, *consts), "cubature")
     if out.ndim == 0 or out.shape[0] != 1:

@@ -41,6 +41,7 @@ class Opts(NamedTuple):
     log: bool
     options: tuple           # SciPy's keyword options, as (name, value) pairs
     callback: Any = None
+    dtype: Any = None        # the value's (a complex integrand's is complex), else a's
 
 
 def concrete(x, name):
@@ -69,7 +70,8 @@ def scipy_function(name):
 
 
 def lift_pointwise(f, x, user, name, rows=False):
-    """``(func, consts)`` as ``_captured.lift_captures``, for an integrand SciPy calls on
+    """``(func, consts, dtype)``: ``_captured.lift_captures``'s answer and the integrand's
+    dtype, for an integrand SciPy calls on
     arrays of points whose shape changes from call to call.  ``closure_convert`` fixes
     the shapes it traced at, so the captured values are lifted on one point (``x``'s
     first element, or first row with ``rows``) and the converted function is mapped over
@@ -80,9 +82,11 @@ def lift_pointwise(f, x, user, name, rows=False):
     else:
         one = tuple(fnp.reshape(v, (-1,))[0] for v in (x, *user)) if np.size(x) else \
             (x, *user)
+    with np.errstate(all="ignore"):
+        dtype = asarray(stop_gradient(f(*[stop_gradient(v) for v in one]))).dtype
     func, consts = lift_captures(f, one, name)
     if not consts:
-        return f, []
+        return f, [], dtype
     n = len(user)
 
     def pointwise(x, *rest):
@@ -96,7 +100,7 @@ def lift_pointwise(f, x, user, name, rows=False):
         out = vmap(lambda *vs: asarray(func(*vs, *cs)))(*flat)
         return fnp.reshape(out, shape)
 
-    return pointwise, consts
+    return pointwise, consts, dtype
 
 
 def _scipy_result(func, opts, a, b, params):
@@ -121,7 +125,7 @@ def _scipy_result(func, opts, a, b, params):
     value = np.asarray(value)
     fields = [res.status, res.nfev] + ([res.maxlevel] if opts.kind == "tanhsinh" else [])
     info = np.stack([np.asarray(v, float) for v in fields])
-    return value, np.asarray(res.error, value.dtype), info
+    return value, np.asarray(res.error), info
 
 
 @functools.partial(custom_vjp, nondiff_argnums=(0, 1))
@@ -135,14 +139,16 @@ def _rule(func, opts, a, b, *params):
     if not any(isinstance(v, Tracer) for v in values):
         return tuple(fnp.asarray(v) for v in host(*[np.asarray(v) for v in values]))
     rows = 3 if opts.kind == "tanhsinh" else 2
-    shapes = (ShapedArray(tuple(a.shape), a.dtype), ShapedArray(tuple(a.shape), a.dtype),
+    dtype = np.result_type(a.dtype, opts.dtype or a.dtype)
+    shapes = (ShapedArray(tuple(a.shape), dtype), ShapedArray(tuple(a.shape), a.dtype),
               ShapedArray((rows,) + tuple(a.shape), np.dtype(np.float64)))
     return tuple(pure_callback(host, shapes, *values, vmap_method="sequential"))
 
 
 def _host(func, opts, a, b, *params):
     value, error, info = _scipy_result(func, opts, a, b, params)
-    return value.astype(a.dtype), error.astype(a.dtype), info
+    dtype = np.result_type(a.dtype, opts.dtype or a.dtype)
+    return value.astype(dtype), error.real.astype(a.dtype), info
 
 
 def _endpoint(func, opts, x, params, value):
@@ -222,6 +228,11 @@ def _rule_fwd(func, opts, a, b, *params):
 def _rule_bwd(func, opts, res, cts):
     a, b, params, value = res
     g = cts[0]  # (the error and the counts have no derivative)
+    if value.dtype.kind == "c":
+        raise NotImplementedError(
+            f"{opts.kind}: reverse mode through a complex integrand is not supported; "
+            f"integrate its real and imaginary parts separately (or use forward mode, "
+            f"jvp/jacfwd)")
     if opts.kind == "tanhsinh":
         # (a, b and the elementwise args come broadcast to the result's shape)
         grads = [-g * _endpoint(func, opts, a, params, value),

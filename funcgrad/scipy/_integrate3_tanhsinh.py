@@ -94,10 +94,11 @@ def tanhsinh(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *, args: A
         probe = np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi),
                          np.where(np.isfinite(lo), lo + 1.0,
                                   np.where(np.isfinite(hi), hi - 1.0, 0.0))).astype(lo.dtype)
-    func, consts = lift_pointwise(lambda x, *u: f(x, *u), probe, user, "tanhsinh")
+    func, consts, out_dtype = lift_pointwise(lambda x, *u: f(x, *u), probe, user,
+                                             "tanhsinh")
     opts = Opts("tanhsinh", len(user), bool(log),
                 (("maxlevel", maxlevel), ("minlevel", minlevel), ("atol", atol),
-                 ("rtol", rtol)), callback)
+                 ("rtol", rtol)), callback, out_dtype)
     value, error, info = _rule(func, opts, a, b, *user, *consts)
     counts = _counts(info, (("status", np.int32), ("nfev", np.int32),
                             ("maxlevel", np.int64)))
@@ -146,11 +147,12 @@ def nsum(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *, step: Array
         _refuse_derivative(name, x, "the terms sit at a, a + step, ... up to b: they are "
                                     "counted, not moved")
     (a, b, step_a), user = _broadcast("nsum", (a, b, step), args)
-    func, consts = lift_pointwise(lambda x, *u: f(x, *u), concrete(a, "nsum"), user, "nsum")
+    func, consts, out_dtype = lift_pointwise(lambda x, *u: f(x, *u), concrete(a, "nsum"),
+                                             user, "nsum")
     options = (("step", concrete(step_a, "nsum").tolist()), ("maxterms", maxterms),
                ("tolerances", None if tolerances is None else
                 tuple(sorted(dict(tolerances).items()))))
-    opts = Opts("nsum", len(user), bool(log), options)
+    opts = Opts("nsum", len(user), bool(log), options, None, out_dtype)
     value, error, info = _rule(func, opts, a, b, *user, *consts)
     counts = _counts(info, (("status", np.int32), ("nfev", np.int32)))
     return RichResult(sum=_plain(value), error=_plain(error), status=counts["status"],
