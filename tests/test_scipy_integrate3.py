@@ -309,6 +309,8 @@ def test_cubature_derivatives():
     assert g32.dtype == np.float32 and g32[0] == 4.0
     with pytest.raises(ValueError, match="1-d arrays of the same length"):
         fsi.cubature(np.sin, [0.0, 0.0], [1.0])
+    with pytest.raises(TypeError, match="real and imaginary parts"):
+        fsi.cubature(lambda x: np.exp(1j * x[:, 0]), [0.0], [1.0])
 
 
 # --- qmc_quad ----------------------------------------------------------------------------------

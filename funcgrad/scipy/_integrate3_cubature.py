@@ -235,6 +235,10 @@ def cubature(f: Callable[..., ArrayLike], a: ArrayLike, b: ArrayLike, *, rule: A
                                      rows=True)
     with np.errstate(all="ignore"):
         out = concrete(func(probe, *user, *consts), "cubature")
+    if out.dtype.kind == "c":  # (SciPy's would drop the imaginary part, with a warning)
+        raise TypeError("cubature: f returned complex values, whose imaginary part SciPy's "
+                        "cubature discards; integrate the real and imaginary parts as two "
+                        "outputs (np.stack([f.real, f.imag], axis=-1))")
     if out.ndim == 0 or out.shape[0] != 1:
         raise ValueError(f"cubature: f(x) must return an array of shape (npoints, "
                          f"*output_shape) for x of shape (npoints, ndim); for one point it "
