@@ -131,7 +131,8 @@ def _scipy_result(func, opts, a, b, params):
 @functools.partial(custom_vjp, nondiff_argnums=(0, 1))
 def _rule(func, opts, a, b, *params):
     """``(value, error, info)``: SciPy's integral (``nsum``: sum) of ``func(x, *params)``
-    over ``[a, b]``, in ``a``'s dtype.  On concrete values where they are; where some are
+    over ``[a, b]`` (in ``a``'s dtype, or complex for a complex integrand).  On concrete
+    values where they are; where some are
     batched (``vmap``, as ``jacfwd`` batches the derivative's parameters) as a host
     callback, one SciPy call per example."""
     values = [stop_gradient(v) for v in (a, b, *params)]
