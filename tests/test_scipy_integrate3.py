@@ -170,12 +170,14 @@ def test_nsum_is_scipys_and_differentiable():
         return k ** -s
 
     for a, b, kw in [(1, np.inf, {}), (2.0, 40.0, {"step": 3.0}),
-                     (np.array([1.0, 3.0]), np.inf, {"log": False})]:
+                     (np.array([1.0, 3.0]), np.inf, {"log": False}),
+                     (np.float32(1.0), np.inf, {})]:   # (float32 with step=1 stays float32)
         s = np.array([2.0, 3.5])[:, None] if np.ndim(a) else 2.0
         want = si.nsum(zeta_term, a, b, args=(s,), **kw)
         got = fsi.nsum(zeta_term, a, b, args=(s,), **kw)
         for key in ("sum", "error", "status", "success", "nfev"):
             np.testing.assert_array_equal(got[key], want[key])
+            assert np.asarray(got[key]).dtype == np.asarray(want[key]).dtype, key
     want = si.nsum(lambda k: -2.0 * np.log(k), 1, np.inf, log=True)
     np.testing.assert_array_equal(fsi.nsum(lambda k: -2.0 * np.log(k), 1, np.inf,
                                            log=True).sum, want.sum)

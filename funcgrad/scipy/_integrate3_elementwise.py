@@ -116,7 +116,7 @@ def _scipy_result(func, opts, a, b, params):
     extra = {"callback": opts.callback} if opts.callback is not None else {}
     options = dict(opts.options)
     if "step" in options:  # (kept as nested tuples: the options are hashed)
-        options["step"] = np.asarray(options["step"])
+        options["step"] = np.asarray(options["step"], concrete(a, opts.kind).dtype)
     if options.get("tolerances") is not None:
         options["tolerances"] = dict(options["tolerances"])
     res = method(f, concrete(a, opts.kind), concrete(b, opts.kind), args=tuple(user),
@@ -141,15 +141,16 @@ def _rule(func, opts, a, b, *params):
         return tuple(fnp.asarray(v) for v in host(*[np.asarray(v) for v in values]))
     rows = 3 if opts.kind == "tanhsinh" else 2
     dtype = np.result_type(a.dtype, opts.dtype or a.dtype)
-    shapes = (ShapedArray(tuple(a.shape), dtype), ShapedArray(tuple(a.shape), a.dtype),
+    shapes = (ShapedArray(tuple(a.shape), dtype),
+              ShapedArray(tuple(a.shape), np.finfo(dtype).dtype),
               ShapedArray((rows,) + tuple(a.shape), np.dtype(np.float64)))
     return tuple(pure_callback(host, shapes, *values, vmap_method="sequential"))
 
 
 def _host(func, opts, a, b, *params):
     value, error, info = _scipy_result(func, opts, a, b, params)
-    dtype = np.result_type(a.dtype, opts.dtype or a.dtype)
-    return value.astype(dtype), error.real.astype(a.dtype), info
+    dtype = np.result_type(a.dtype, opts.dtype or a.dtype)  # (the error: its real type)
+    return value.astype(dtype), error.real.astype(np.finfo(dtype).dtype), info
 
 
 def _endpoint(func, opts, x, params, value):

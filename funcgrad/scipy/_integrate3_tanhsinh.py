@@ -18,10 +18,13 @@ def _broadcast(name, ends, args):
     the result's shape."""
     if not np.iterable(args) or isinstance(args, (str, bytes)):
         args = (args,)
+    # (Python numbers are weak, as in SciPy's promotion: float32 limits with step=1 stay
+    # float32)
+    weak = [x if type(x) in (int, float) else asarray(x).dtype for x in ends]
     ends = [asarray(x) for x in ends]
     if any(x.dtype.kind == "c" for x in ends):
         raise ValueError(f"{name}: all elements of `a` and `b` must be real numbers.")
-    dtype = np.result_type(*[x.dtype for x in ends])
+    dtype = np.result_type(*weak)
     dtype = dtype if dtype.kind == "f" else np.dtype(np.float64)
     user = [asarray(x) for x in args]
     try:
