@@ -261,9 +261,6 @@ def test_solve_ivp_bdf_is_scipys():
     assert got.status == want.status == 1
     np.testing.assert_allclose(got.t_events[0], want.t_events[0], rtol=1e-7)
     np.testing.assert_allclose(got.y_events[0], want.y_events[0], rtol=1e-6)
-    with pytest.raises(NotImplementedError, match="'BDF' or 'Radau'"):
-        fsi.solve_ivp(_vdp_traced, (0.0, 1.0), np.array([2.0, 0.0]), method="LSODA",
-                      args=(10.0,))
 
 
 def test_solve_ivp_bdf_derivatives():

@@ -19,12 +19,13 @@ from ._dense import (EventLog, OdeSolution, RadauSolution, event_time, prepare_e
 from ._ode_solvers import OdeSolver
 from ._bdf import BDF_METHOD, bdf_steps
 from ._radau import RADAU, radau_steps
+from ._integrate3_lsoda import LSODA_METHOD, lsoda_steps
 from ._rk import METHODS, Solver, step_times
 from ._rich_result import RichResult
 
-_METHODS = {**METHODS, "Radau": RADAU, "BDF": BDF_METHOD}
-_STIFF = {"Radau": radau_steps, "BDF": bdf_steps}  # (stepped on concrete values)
-_IMPLICIT = ("LSODA",)
+_METHODS = {**METHODS, "Radau": RADAU, "BDF": BDF_METHOD, "LSODA": LSODA_METHOD}
+# (stepped on concrete values)
+_STIFF = {"Radau": radau_steps, "BDF": bdf_steps, "LSODA": lsoda_steps}
 _MESSAGES = {0: "The solver successfully reached the end of the integration interval.",
              -1: "Required step size is less than spacing between numbers.",
              1: "A termination event occurred."}
@@ -59,26 +60,20 @@ def _method_name(method):
     if not isinstance(method, type):
         return method
     name = method.__name__
-    known = name in _METHODS or name in _IMPLICIT
+    known = name in _METHODS
     if known and (issubclass(method, OdeSolver) or
                   str(method.__module__).startswith("scipy.integrate")):
         return name
     raise NotImplementedError(
         f"solve_ivp: method={name} (an OdeSolver class of your own) is not supported: "
         f"funcgrad differentiates its own steppers only; pass one of 'RK23', 'RK45', "
-        f"'DOP853', 'Radau', 'BDF' (or their classes), or step the class yourself")
+        f"'DOP853', 'Radau', 'BDF', 'LSODA' (or their classes), or step the class yourself")
 
 
 def _check(method, y0, t_span, max_step, first_step, rtol, atol):
-    if method in _IMPLICIT:
-        raise NotImplementedError(
-            f"solve_ivp: method={method!r} (ODEPACK's switching between Adams and BDF "
-            f"formulas) is not available in funcgrad; use 'BDF' or 'Radau' (implicit, for "
-            f"stiff problems), 'RK45', 'RK23' or 'DOP853', or scipy.integrate.solve_ivp")
     if not isinstance(method, str) or method not in _METHODS:
         raise ValueError(f"`method` must be one of {{'RK23', 'RK45', 'DOP853', 'Radau', "
-                         f"'BDF'}}, got "
-                         f"{method!r}")
+                         f"'BDF', 'LSODA'}}, got {method!r}")
     if y0.ndim != 1:
         raise ValueError(f"`y0` must be 1-dimensional, got shape {y0.shape}.")
     if y0.dtype.kind == "c":
@@ -176,7 +171,8 @@ def solve_ivp(fun: Callable[..., ArrayLike], t_span: Any, y0: ArrayLike,
     its forward mode the sensitivity equations': first order only, a second derivative
     raises NotImplementedError.  ``method='BDF'`` (implicit, variable order 1 to 5) is
     the same in every respect but its steps, SciPy's BDF (``_bdf``), and its adjoint,
-    integrated back by Radau.  'LSODA' raises NotImplementedError.  ``method``
+    integrated back by Radau; so is ``method='LSODA'`` (ODEPACK's Adams/BDF switching),
+    whose steps are SciPy's own (``_integrate3_lsoda``: ODEPACK runs them).  ``method``
     may be given as its class (funcgrad's ``RK45``... or SciPy's of the same name); an
     ``OdeSolver`` subclass of one's own raises NotImplementedError.
 

@@ -26,6 +26,7 @@ from ..custom import custom_vjp
 from ..jacobians import jacfwd
 from ..lax import stop_gradient, while_loop
 from ._bdf import bdf_steps
+from ._integrate3_lsoda import lsoda_steps
 from ._radau import radau_solve, radau_steps
 from ._rk import _combine, solve_landing
 
@@ -172,7 +173,7 @@ def _odeint(func, solver, y0, ts, *args):
 
 
 # the implicit methods, stepped on concrete values: each one's stepping
-_STEPPING = {"Radau": radau_steps, "BDF": bdf_steps}
+_STEPPING = {"Radau": radau_steps, "BDF": bdf_steps, "LSODA": lsoda_steps}
 
 
 def _radau(func, y0, ts, args, solver):

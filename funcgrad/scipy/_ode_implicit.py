@@ -25,7 +25,8 @@ def _no_derivative(x, what):
         raise NotImplementedError(
             f"{what}: the implicit solver objects step on concrete values and carry no "
             f"derivative, but this value is traced or carries one; differentiate "
-            f"solve_ivp(fun, t_span, y0, method='Radau' or 'BDF') instead (the adjoint method), or "
+            f"solve_ivp(fun, t_span, y0, method='Radau', 'BDF' or 'LSODA') instead (the "
+            f"adjoint method), or "
             f"use RK45, RK23 or DOP853, whose steps carry derivatives")
     return np.asarray(x)
 

@@ -45,13 +45,18 @@ from ._bvp import solve_bvp
 from ._integratemore_rules import lebedev_rule
 from ._ode_solvers import (DOP853, RK23, RK45, DenseOutput, OdeSolution, OdeSolver,
                            ODEintWarning)
+from ._integrate3_lsoda import LSODA
+from ._integrate3_tanhsinh import nsum, tanhsinh
+from ._integrate3_cubature import cubature
+from ._integrate3_qmc import qmc_quad
 
 __all__ = ["trapezoid", "cumulative_trapezoid", "simpson", "romb", "odeint", "solve_ivp", "quad",
            "quad_vec", "fixed_quad", "IntegrationWarning", "cumulative_simpson", "newton_cotes",
            "nquad", "dblquad", "tplquad",
            "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853", "ODEintWarning",
            "Radau", "BDF", "ode", "complex_ode",
-           "solve_bvp", "lebedev_rule"]
+           "solve_bvp", "lebedev_rule",
+           "LSODA", "tanhsinh", "nsum", "cubature", "qmc_quad"]
 
 
 def trapezoid(y: ArrayLike, x: Optional[ArrayLike] = None, dx: float = 1.0, axis: int = -1
