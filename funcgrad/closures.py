@@ -2,6 +2,8 @@
 (JAX's ``jax.closure_convert``), for custom rules that must not capture them."""
 from typing import Any, Callable
 
+import numpy as np
+
 from . import tree
 from .capture import tensor_positions
 from .core import ShapedArray, Tracer
@@ -52,6 +54,15 @@ def closure_convert(fun: Callable[..., Any], *example_args: Any
             raise TypeError(f"closure_convert: the converted function was traced for "
                             f"arguments of structure {in_tree} (then {n_consts} "
                             f"constants), but was called with {arg_tree}")
+        for k, (leaf, aval) in enumerate(zip(arg_leaves, avals)):
+            shape = tuple(getattr(leaf, "shape", np.shape(leaf)))
+            if shape != aval.shape:
+                # (the graph holds the traced shapes: run on others, its reshapes and
+                # broadcasts would give wrong answers, not errors)
+                raise TypeError(f"closure_convert: the converted function was traced for "
+                                f"argument {k} of shape {aval.shape}, but was called with "
+                                f"shape {shape}; convert it again with example arguments "
+                                f"of the new shape")
         return tree.unflatten(out_trees[0], eval_graph(graph, *extra, *arg_leaves))
 
     return converted, list(consts)

@@ -262,3 +262,16 @@ def test_implicit_solvers_lift_what_f_reaches_by_any_route(vehicle):
     for transform in (fg.grad, _forward, lambda f: fg.jit(fg.grad(f))):
         assert float(transform(root)(4.0)) == pytest.approx(0.25, rel=1e-10)
         assert float(transform(solution)(2.0)) == pytest.approx(-0.75, rel=1e-12)
+
+
+def test_closure_convert_refuses_a_call_at_another_shape_than_it_traced():
+    """The converted function is a graph of the traced shapes: called with three points
+    where it traced one, its reshapes would answer wrongly; it raises and says how to
+    convert again (it once returned shape (1,) silently)."""
+    def outer(w):
+        f, consts = fg.closure_convert(lambda x: fnp.sum(w * x, keepdims=True) + x, np.zeros(1))
+        assert f(np.ones(1), *consts).shape == (1,)
+        with pytest.raises(TypeError, match=r"shape \(1,\).*shape \(3,\).*convert it again"):
+            f(np.ones(3), *consts)
+        return f(np.full(1, 2.0), *consts)[0]
+    assert float(fg.grad(outer)(3.0)) == 2.0
