@@ -608,6 +608,10 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
             "differential_entropy", "energy_distance", "obrientransform", "probplot",
             "ppcc_max", "mvsdist", "bayes_mvs", "fit", "goodness_of_fit",
             "wasserstein_distance", "ranksums", "tiecorrect"]
+# (SciPy 1.15+'s distribution infrastructure: Normal(mu=...), make_distribution...)
+from .._statsinfra_transform import ContinuousDistribution  # noqa: E402,F401
+from .._statsinfra_families import Logistic, Normal, Uniform  # noqa: E402,F401
+__all__ += ["ContinuousDistribution", "Normal", "Uniform", "Logistic"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,0 +1,221 @@
+"""SciPy 1.15+'s distribution infrastructure (``Normal(mu=..., sigma=...)``, ``X*2 + 1``,
+``make_distribution``...): SciPy's values, derivatives against central differences of
+SciPy's values, float32 kept, SciPy's draws for the same ``rng``."""
+import math
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+import funcgrad.scipy.stats as fst
+
+ss = pytest.importorskip("scipy.stats")
+if not hasattr(ss, "make_distribution"):
+    pytest.skip("SciPy 1.15+ has the new distribution infrastructure", allow_module_level=True)
+
+X_METHODS = ["logpdf", "pdf", "cdf", "logcdf", "ccdf", "logccdf"]
+P_METHODS = ["icdf", "iccdf"]
+LOGP_METHODS = ["ilogcdf", "ilogccdf"]
+PROPERTIES = ["mean", "median", "mode", "variance", "standard_deviation", "skewness",
+              "kurtosis", "entropy", "logentropy"]
+
+# (name, family keywords, points x inside and outside the support)
+FAMILIES = [
+    ("Normal", dict(mu=np.array([0.5, -1.0]), sigma=np.array([2.0, 0.7])),
+     np.array([-9.0, -1.3, 0.2, 1.1])),
+    ("Normal", {}, np.array([-40.0, -1.3, 0.2, 9.0])),
+    ("Uniform", dict(a=np.array([0.5, -1.0]), b=np.array([2.0, 0.7])),
+     np.array([-1.3, 0.2, 0.6, 1.1, 3.0])),
+    ("Logistic", {}, np.array([-30.0, -1.3, 0.2, 1.1])),
+]
+
+
+def _pair(name, kw):
+    return getattr(fst, name)(**kw), getattr(ss, name)(**kw)
+
+
+@pytest.mark.parametrize("name, kw, x", FAMILIES)
+def test_every_method_gives_scipys_value(name, kw, x):
+    X, Y = _pair(name, kw)
+    x = x[:, None] if kw else x
+    p = np.array([0.0, 1e-12, 0.1, 0.5, 0.93, 1.0])
+    p = p[:, None] if kw else p
+    assert repr(X) == repr(Y) and str(X) == str(Y)
+    for m in X_METHODS:
+        np.testing.assert_allclose(getattr(X, m)(x), getattr(Y, m)(x), rtol=1e-13, err_msg=m)
+    for m in P_METHODS:
+        np.testing.assert_allclose(getattr(X, m)(p), getattr(Y, m)(p), rtol=1e-13, err_msg=m)
+    with np.errstate(divide="ignore"):
+        logp = np.log(p)
+    for m in LOGP_METHODS:  # (SciPy inverts Logistic's numerically: to its tolerance)
+        np.testing.assert_allclose(getattr(X, m)(logp), getattr(Y, m)(logp), rtol=1e-9,
+                                   err_msg=m)
+    # (SciPy's Logistic takes its Bernoulli numbers from a float recurrence, 1e-12 off:
+    # funcgrad's are exact, checked against the closed forms in the last test)
+    rtol = 1e-11 if name == "Logistic" else 1e-13
+    for m in PROPERTIES:
+        np.testing.assert_allclose(getattr(X, m)(), getattr(Y, m)(), rtol=rtol, atol=1e-15,
+                                   err_msg=m)
+    np.testing.assert_equal(X.support(), Y.support())
+    np.testing.assert_allclose(X.kurtosis(convention="excess"),
+                               Y.kurtosis(convention="excess"), atol=1e-14)
+    for order in range(6):
+        for kind in ("raw", "central", "standardized"):
+            np.testing.assert_allclose(X.moment(order, kind), Y.moment(order, kind),
+                                       rtol=rtol, atol=1e-14, err_msg=f"{kind} {order}")
+    lo, hi = x, x[::-1] + 0.25  # (both orders: a negative mass where swapped)
+    for m in ("cdf", "ccdf", "logccdf"):
+        np.testing.assert_allclose(getattr(X, m)(lo, hi), getattr(Y, m)(lo, hi), rtol=1e-12,
+                                   err_msg=m)
+    ours, scipys = X.logcdf(lo, hi), Y.logcdf(lo, hi)
+    assert ours.dtype == scipys.dtype  # (complex: pi*1j where swapped)
+    np.testing.assert_allclose(np.exp(ours), np.exp(scipys), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name, kw, x", FAMILIES[::2])
+def test_shifted_and_scaled_give_scipys_values(name, kw, x):
+    X, Y = _pair(name, kw)
+    x = x[:, None] if kw else x
+    p = np.array([0.1, 0.5, 0.93])
+    p = p[:, None] if kw else p
+    for ours, scipys in ((X * 2 + 1, Y * 2 + 1), (-X / 3 - 1, -Y / 3 - 1),
+                         (1.5 - 0.5 * X, 1.5 - 0.5 * Y)):
+        assert repr(ours) == repr(scipys)
+        for m in X_METHODS:
+            np.testing.assert_allclose(getattr(ours, m)(x), getattr(scipys, m)(x), rtol=1e-13,
+                                       err_msg=m)
+        for m in P_METHODS:
+            np.testing.assert_allclose(getattr(ours, m)(p), getattr(scipys, m)(p), rtol=1e-13)
+        for m in ("mean", "median", "variance", "skewness", "kurtosis", "entropy"):
+            np.testing.assert_allclose(getattr(ours, m)(), getattr(scipys, m)(), rtol=1e-12,
+                                       atol=1e-14, err_msg=m)
+        np.testing.assert_allclose(ours.moment(3, "raw"), scipys.moment(3, "raw"), rtol=1e-12)
+        np.testing.assert_equal(ours.support(), scipys.support())
+
+
+def _central(f, v, h=1e-6):
+    return (f(v + h) - f(v - h)) / (2 * h)
+
+
+# (family from one parameter t, SciPy's twin, the point and t)
+GRADIENT_CASES = [
+    ("Normal sigma", lambda t: fst.Normal(mu=0.4, sigma=t), lambda t: ss.Normal(mu=0.4, sigma=t),
+     0.3, 1.3),
+    ("Normal mu", lambda t: fst.Normal(mu=t, sigma=0.8), lambda t: ss.Normal(mu=t, sigma=0.8),
+     0.3, -0.2),
+    ("Uniform b", lambda t: fst.Uniform(a=-0.5, b=t), lambda t: ss.Uniform(a=-0.5, b=t),
+     0.3, 1.7),
+    ("Logistic scale", lambda t: fst.Logistic() * t - 1.0, lambda t: ss.Logistic() * t - 1.0,
+     0.3, 1.3),
+]
+
+
+@pytest.mark.parametrize("label, ours, scipys, x, t", GRADIENT_CASES)
+def test_derivatives_match_central_differences_of_scipy(label, ours, scipys, x, t):
+    for m, arg in [(m, x) for m in X_METHODS] + [(m, 0.3) for m in P_METHODS] + [
+            (m, -0.7) for m in LOGP_METHODS]:
+        dt = fg.grad(lambda t: getattr(ours(t), m)(arg))(t)
+        np.testing.assert_allclose(dt, _central(lambda t: getattr(scipys(t), m)(arg), t),
+                                   rtol=1e-6, err_msg=m)
+        dx = fg.grad(lambda a: getattr(ours(t), m)(a))(arg)
+        np.testing.assert_allclose(dx, _central(lambda a: getattr(scipys(t), m)(a), arg),
+                                   rtol=1e-6, err_msg=m)
+    for m in ("mean", "median", "variance", "standard_deviation", "entropy"):
+        dt = fg.grad(lambda t: getattr(ours(t), m)())(t)
+        np.testing.assert_allclose(dt, _central(lambda t: getattr(scipys(t), m)(), t),
+                                   rtol=1e-6, atol=1e-8, err_msg=m)
+
+
+def test_draws_are_scipys_and_differentiable_in_the_parameters():
+    for ours, scipys in [(fst.Normal(mu=[0.5, -1.0], sigma=[2.0, 0.7]),
+                          ss.Normal(mu=[0.5, -1.0], sigma=[2.0, 0.7])),
+                         (fst.Uniform(a=-1.0, b=2.0), ss.Uniform(a=-1.0, b=2.0)),
+                         (fst.Normal(), ss.Normal()), (fst.Logistic(), ss.Logistic())]:
+        np.testing.assert_array_equal(ours.sample((3,), rng=7), scipys.sample((3,), rng=7))
+    shifted = fst.Logistic() * 2.0 + 1.0
+    np.testing.assert_allclose(shifted.sample(4, rng=3), (ss.Logistic() * 2.0 + 1.0).sample(
+        4, rng=3), rtol=1e-15)
+    assert shifted.sample(rng=1).shape == ()
+    total = lambda s: fnp.sum(fst.Normal(mu=0.4, sigma=s).sample(5, rng=3))  # noqa: E731
+    np.testing.assert_allclose(fg.grad(total)(1.3), _central(
+        lambda s: ss.Normal(mu=0.4, sigma=s).sample(5, rng=3).sum(), 1.3), rtol=1e-7)
+    total = lambda b: fnp.sum(fst.Uniform(a=0.0, b=b).sample(5, rng=3))  # noqa: E731
+    np.testing.assert_allclose(fg.grad(total)(1.3), _central(
+        lambda b: ss.Uniform(a=0.0, b=b).sample(5, rng=3).sum(), 1.3), rtol=1e-7)
+
+
+def test_float32_stays_float32():
+    X = fst.Normal(mu=np.float32(0.4), sigma=np.float32(1.3))
+    x32 = np.float32(0.3)
+    for m in X_METHODS + P_METHODS:
+        assert getattr(X, m)(x32).dtype == np.float32, m
+    assert X.mean().dtype == X.entropy().dtype == X.sample(2, rng=1).dtype == np.float32
+    assert X.logentropy().dtype == np.complex64
+    assert (X * np.float32(2.0)).logpdf(x32).dtype == np.float32
+    assert (X * 2.0).logpdf(x32).dtype == ss.Normal(mu=x32, sigma=x32).__mul__(2.0).logpdf(
+        x32).dtype == np.float64  # (a Python scale is float64, as SciPy's)
+    assert X.logpdf(0.3).dtype == np.float64  # (as SciPy: the argument widens)
+    g = fg.grad(lambda s: fst.Normal(mu=np.float32(0.0), sigma=s).logcdf(x32))(np.float32(1.3))
+    assert g.dtype == np.float32
+
+
+def test_invalid_parameters_give_nan_and_outside_the_support_constants():
+    X, Y = _pair("Normal", dict(mu=[0.0, 1.0], sigma=[-1.0, 1.0]))
+    np.testing.assert_equal(X.logpdf(0.3), Y.logpdf(0.3))
+    np.testing.assert_equal(X.mean(), Y.mean())
+    np.testing.assert_equal(X.support(), Y.support())
+    X, Y = _pair("Uniform", dict(a=[0.0, 1.0], b=[2.0, 0.5]))
+    np.testing.assert_equal(X.cdf([[3.0], [-1.0]]), Y.cdf([[3.0], [-1.0]]))
+    # beyond the support the value is a constant: no derivative, and no NaN in it
+    for m in X_METHODS:
+        for x in (-1.0, 3.0):
+            assert fg.grad(lambda b: getattr(fst.Uniform(a=0.5, b=b), m)(x))(2.2) == 0.0
+            assert fg.grad(lambda x: getattr(fst.Uniform(a=0.5, b=2.2), m)(x))(x) == 0.0
+
+
+def test_one_jit_and_vmap_check():
+    f = lambda mu: fst.Normal(mu=mu, sigma=2.0).logcdf(1.0)  # noqa: E731
+    mus = np.array([0.0, 1.0, 2.0])
+    np.testing.assert_allclose(fg.vmap(f)(mus), ss.Normal(mu=mus, sigma=2.0).logcdf(1.0),
+                               rtol=1e-14)
+    np.testing.assert_allclose(fg.jit(fg.grad(f))(1.0), fg.grad(f)(1.0), rtol=1e-14)
+    g = lambda b: fst.Uniform(a=0.0, b=b).cdf(np.array([0.5, 3.0]))  # noqa: E731
+    np.testing.assert_allclose(fg.jit(g)(2.0), [0.25, 1.0])
+    np.testing.assert_allclose(fg.vmap(g)(np.array([1.0, 2.0])), [[0.5, 1.0], [0.25, 1.0]])
+
+
+def test_bad_input_says_what_and_how():
+    with pytest.raises(ValueError, match="do not match a supported parameterization"):
+        fst.Normal(mu=1.0, scale=2.0)
+    with pytest.raises(ValueError, match="does not accept parameters"):
+        fst.Logistic(mu=1.0)
+    with pytest.raises(ValueError, match="cannot be broadcast"):
+        fst.Normal(mu=[1.0, 2.0], sigma=[1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="cannot be broadcast"):
+        fst.Normal(mu=[1.0, 2.0]).pdf([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="must be a finite, positive integer"):
+        fst.Normal().moment(1.5)
+    with pytest.raises(ValueError, match="must be one of"):
+        fst.Normal().moment(2, kind="centered")
+    with pytest.raises(ValueError, match="must be one of"):
+        fst.Normal().kurtosis(convention="fisher")
+
+    class Triangle(fst.ContinuousDistribution):  # (a density and nothing else)
+        _variable = (0.0, 1.0)
+
+        def _pdf_formula(self, x, **params):
+            return 2 * x
+
+    assert math.isclose(float(Triangle().logpdf(0.5)), 0.0, abs_tol=1e-15)
+    for method, formula in [(lambda X: X.cdf(0.5), "_cdf_formula"),
+                            (lambda X: X.icdf(0.5), "_icdf_formula"),
+                            (lambda X: X.mean(), "_moment_raw_formula"),
+                            (lambda X: X.mode(), "_mode_formula")]:
+        with pytest.raises(NotImplementedError, match=formula):
+            method(Triangle())
+    with pytest.raises(NotImplementedError, match="abs"):
+        abs(fst.Normal())
+    assert fst.Normal(mu=2.0, sigma=3.0).mu == 2.0 and fst.Uniform(a=1.0, b=3.0).ab == 2.0
+    assert math.isclose(float(fst.Logistic().variance()), math.pi ** 2 / 3, rel_tol=1e-15)
+    assert math.isclose(float(fst.Logistic().kurtosis()), 4.2, rel_tol=1e-15)  # (21/5)
