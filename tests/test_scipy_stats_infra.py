@@ -219,3 +219,89 @@ def test_bad_input_says_what_and_how():
     assert fst.Normal(mu=2.0, sigma=3.0).mu == 2.0 and fst.Uniform(a=1.0, b=3.0).ab == 2.0
     assert math.isclose(float(fst.Logistic().variance()), math.pi ** 2 / 3, rel_tol=1e-15)
     assert math.isclose(float(fst.Logistic().kurtosis()), 4.2, rel_tol=1e-15)  # (21/5)
+
+
+# ----- make_distribution ------------------------------------------------------------
+
+@pytest.mark.parametrize("name, kw", [("gamma", dict(a=np.array([2.5, 0.7]))),
+                                      ("beta", dict(a=2.0, b=3.0)), ("norm", {}),
+                                      ("lognorm", dict(s=0.6)), ("genpareto", dict(c=-0.3))])
+def test_make_distribution_of_classic_distributions_gives_scipys_values(name, kw):
+    Y = ss.make_distribution(getattr(ss, name))(**kw)
+    x = np.array([-0.5, 0.3, 0.9, 2.0, 4.0])[:, None]
+    p = np.array([0.1, 0.5, 0.9])[:, None]
+    for source in (getattr(fst, name), getattr(ss, name)):  # (SciPy's: funcgrad's twin)
+        X = fst.make_distribution(source)(**kw)
+        assert repr(X) == repr(Y)
+    for m in X_METHODS:
+        np.testing.assert_allclose(getattr(X, m)(x), getattr(Y, m)(x), rtol=1e-10, err_msg=m)
+    for m in P_METHODS:
+        np.testing.assert_allclose(getattr(X, m)(p), getattr(Y, m)(p), rtol=1e-9, err_msg=m)
+    for m in ("mean", "variance", "median", "entropy"):
+        np.testing.assert_allclose(getattr(X, m)(), getattr(Y, m)(), rtol=1e-9, err_msg=m)
+    np.testing.assert_equal(X.support(), Y.support())
+    np.testing.assert_allclose(X.sample((2, 3), rng=4), Y.sample((2, 3), rng=4), rtol=1e-12)
+    with pytest.raises(NotImplementedError, match="_moment_standardized_formula"):
+        X.skewness()  # (SciPy takes it from _stats: funcgrad's classics have no formula)
+
+
+def test_make_distribution_is_differentiable_in_the_shapes_and_draws_implicitly():
+    Gamma, G = fst.make_distribution(fst.gamma), ss.make_distribution(ss.gamma)
+    for m, arg in [("logpdf", 0.7), ("cdf", 0.7), ("logccdf", 0.7), ("icdf", 0.3)]:
+        np.testing.assert_allclose(
+            fg.grad(lambda a: getattr(Gamma(a=a), m)(arg))(2.5),
+            _central(lambda a: getattr(G(a=a), m)(arg), 2.5), rtol=1e-6, err_msg=m)
+    np.testing.assert_allclose(fg.grad(lambda a: Gamma(a=a).entropy())(2.5),
+                               _central(lambda a: G(a=a).entropy(), 2.5), rtol=1e-6)
+    # SciPy's gamma draws by its own sampler: the derivative of each draw x is the inverse
+    # CDF's at x's uniform, -(dcdf/da) / pdf (the implicit reparameterization gradient)
+    x = G(a=2.5).sample(3, rng=5)
+    expected = -_central(lambda a: ss.gamma.cdf(x, a), 2.5) / ss.gamma.pdf(x, 2.5)
+    np.testing.assert_allclose(fg.jacobian(lambda a: Gamma(a=a).sample(3, rng=5))(2.5),
+                               expected, rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="support of genpareto"):
+        fg.grad(lambda c: fst.make_distribution(fst.genpareto)(c=c).support()[1])(-0.3)
+    with pytest.raises(ValueError, match="__make_distribution_version__"):
+        fst.make_distribution(object())
+
+
+class _RateExponential:
+    """SciPy 1.16's make_distribution protocol, with two parameterizations."""
+    __make_distribution_version__ = "1.16.0"
+    parameters = ({"rate": (0, np.inf)}, {"scale": {"endpoints": (0, np.inf)}})
+    support = {"endpoints": (0, np.inf), "inclusive": (True, False)}
+
+    def process_parameters(self, rate=None, scale=None):
+        return dict(rate=1 / scale if rate is None else rate,
+                    scale=1 / rate if scale is None else scale)
+
+    def pdf(self, x, rate, scale):
+        return rate * np.exp(-rate * x)
+
+    def cdf(self, x, rate, scale):
+        return -np.expm1(-rate * x)
+
+    def icdf(self, p, rate, scale):
+        return -np.log1p(-p) * scale
+
+    def moment(self, order, kind, rate, scale):
+        return scale ** order * math.factorial(int(order)) if kind == "raw" else None
+
+
+def test_make_distribution_follows_scipys_protocol():
+    Ours = fst.make_distribution(_RateExponential())
+    Scipys = ss.make_distribution(_RateExponential())
+    x, p = np.array([-1.0, 0.0, 0.4, 3.0]), np.array([0.0, 0.2, 0.9])
+    for kw in (dict(rate=2.0), dict(scale=0.5)):
+        X, Y = Ours(**kw), Scipys(**kw)
+        assert repr(X) == repr(Y)
+        for m in X_METHODS:
+            np.testing.assert_allclose(getattr(X, m)(x), getattr(Y, m)(x), rtol=1e-12,
+                                       err_msg=m)
+        for m in P_METHODS:
+            np.testing.assert_allclose(getattr(X, m)(p), getattr(Y, m)(p), rtol=1e-12)
+        for m in ("mean", "variance", "skewness", "median"):
+            np.testing.assert_allclose(getattr(X, m)(), getattr(Y, m)(), rtol=1e-12)
+        np.testing.assert_allclose(X.sample(3, rng=2), Y.sample(3, rng=2), rtol=1e-12)
+    np.testing.assert_allclose(fg.grad(lambda s: Ours(scale=s).logpdf(0.4))(0.5), 1 / 0.5 ** 2
+                               * 0.4 - 1 / 0.5, rtol=1e-14)

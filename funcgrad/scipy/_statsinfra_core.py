@@ -161,6 +161,9 @@ class UnivariateDistribution(FormulaDispatch):
         for key, domain in domains.items():
             inside = domain.contains(values[key], values)
             valid = inside if valid is True else fnp.logical_and(valid, inside)
+        extra = self._parameter_validity(**values)
+        if extra is not True:
+            valid = extra if valid is True else fnp.logical_and(valid, extra)
         invalid = fnp.logical_not(valid)
         if not _known_false(invalid):
             self._invalid = invalid
@@ -170,6 +173,11 @@ class UnivariateDistribution(FormulaDispatch):
 
     def _process_parameters(self, **params: Any) -> Dict[str, Any]:
         return params
+
+    def _parameter_validity(self, **params):
+        """A mask of valid parameters beyond their domains (``True``: no more checks);
+        what ``make_distribution`` uses for a classic distribution's ``_argcheck``."""
+        return True
 
     def __getattr__(self, name: str) -> Any:
         # the parameters are attributes, as SciPy's (X.mu, X.sigma)

@@ -611,7 +611,8 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
 # (SciPy 1.15+'s distribution infrastructure: Normal(mu=...), make_distribution...)
 from .._statsinfra_transform import ContinuousDistribution  # noqa: E402,F401
 from .._statsinfra_families import Logistic, Normal, Uniform  # noqa: E402,F401
-__all__ += ["ContinuousDistribution", "Normal", "Uniform", "Logistic"]
+from .._statsinfra_make import make_distribution  # noqa: E402,F401
+__all__ += ["ContinuousDistribution", "Normal", "Uniform", "Logistic", "make_distribution"]
 
 
 def __getattr__(name: str) -> Any:
