@@ -305,3 +305,33 @@ def test_make_distribution_follows_scipys_protocol():
         np.testing.assert_allclose(X.sample(3, rng=2), Y.sample(3, rng=2), rtol=1e-12)
     np.testing.assert_allclose(fg.grad(lambda s: Ours(scale=s).logpdf(0.4))(0.5), 1 / 0.5 ** 2
                                * 0.4 - 1 / 0.5, rtol=1e-14)
+
+
+class _DensityAndCdf:
+    """The protocol with a density and a CDF alone: the inverse is searched for."""
+    __make_distribution_version__ = "1.16.0"
+    parameters = {"rate": (0, np.inf)}
+    support = (0, np.inf)
+
+    def pdf(self, x, rate):
+        return rate * np.exp(-rate * x)
+
+    def cdf(self, x, rate):
+        return -np.expm1(-rate * x)
+
+
+def test_inverse_without_a_formula_is_searched_for_and_differentiated_implicitly():
+    Ours, Scipys = (fst.make_distribution(_DensityAndCdf()),
+                    ss.make_distribution(_DensityAndCdf()))
+    p = np.array([1e-300, 1e-10, 0.2, 0.5, 0.9])
+    exact = -np.log1p(-p) / 2.0
+    np.testing.assert_allclose(Ours(rate=2.0).icdf(p), exact, rtol=1e-14)
+    np.testing.assert_allclose(Ours(rate=2.0).icdf(p), Scipys(rate=2.0).icdf(p), rtol=1e-12)
+    np.testing.assert_allclose(Ours(rate=2.0).sample(4, rng=1), Scipys(rate=2.0).sample(
+        4, rng=1), rtol=1e-12)
+    icdf = lambda r: Ours(rate=r).icdf(0.3)  # noqa: E731  (-log(0.7) / r)
+    np.testing.assert_allclose(fg.grad(icdf)(2.0), math.log1p(-0.3) / 4.0, rtol=1e-13)
+    np.testing.assert_allclose(fg.grad(fg.grad(icdf))(2.0), -math.log1p(-0.3) / 4.0,
+                               rtol=1e-12)
+    np.testing.assert_allclose(fg.grad(lambda q: Ours(rate=2.0).iccdf(q))(0.3),
+                               -1 / (2.0 * 0.3), rtol=1e-12)

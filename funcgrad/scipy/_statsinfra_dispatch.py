@@ -10,6 +10,8 @@ import math
 import numpy as np
 
 from .. import numpy as fnp
+from ._implicit_root import wants_derivative
+from ._statsinfra_invert import invert
 
 _INF = math.inf
 
@@ -175,7 +177,14 @@ class FormulaDispatch:
             return self._formula(logown)(fnp.log(p), **params)
         if self._formula(logother):
             return self._formula(logother)(fnp.log1p(-p), **params)
-        self._need(own, "icdf", "iccdf", "ilogcdf", "ilogccdf")
+        if not any(self._formula(f) for f in ("cdf", "ccdf", "logcdf", "logccdf")):
+            self._need(own, "icdf", "iccdf", "ilogcdf", "ilogccdf", "cdf")
+        # a root search, as SciPy's, differentiated implicitly
+        sign = 1.0 if lower else -1.0
+        traced = any(wants_derivative(v) for v in params.values())
+        return invert(lambda x: sign * self._probability(x, params, lower),
+                      lambda x: self._pdf_dispatch(x, **params), sign * p,
+                      self._support(**params), traced)
 
     def _icdf_dispatch(self, p, **params):
         return self._inverse(p, params, True, False)
