@@ -31,6 +31,21 @@ def log1mexp(t):
                      fnp.log1p(-fnp.exp(fnp.where(near, -1.0, t))))
 
 
+def log_interval(lo, hi, lcl, lch, lsl, lsh):
+    """The log of the mass between ``lo <= hi`` from the log CDFs (``lcl``, ``lch``) and
+    log CCDFs (``lsl``, ``lsh``) there: from whichever tail holds both ends, else one
+    minus both tails (no cancellation in either tail)."""
+    left = fnp.logical_and(lcl < -1.0, lch < -1.0)
+    right = fnp.logical_and(lsl < -1.0, lsh < -1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):  # (the empty intervals)
+        log_mass = fnp.where(
+            left, lch + log1mexp(fnp.minimum(lcl - lch, 0.0)),
+            fnp.where(right, lsl + log1mexp(fnp.minimum(lsh - lsl, 0.0)),
+                      log1mexp(fnp.minimum(fnp.logaddexp(lcl, lsh), 0.0))))
+    # an empty interval has no mass (SciPy gives -1.8e308 there, funcgrad -inf)
+    return fnp.where(fnp.equal(lo, hi), -_INF, fnp.minimum(log_mass, 0.0))
+
+
 def _binomial(n, k):
     return math.comb(n, k)
 
@@ -137,16 +152,7 @@ class FormulaDispatch:
             return scalar(self._typed(out, np.result_type(dx, dy)))
         lcl, lch = self._masked("logcdf", lo), self._masked("logcdf", hi)
         lsl, lsh = self._masked("logccdf", lo), self._masked("logccdf", hi)
-        left = fnp.logical_and(lcl < -1.0, lch < -1.0)
-        right = fnp.logical_and(lsl < -1.0, lsh < -1.0)
-        with np.errstate(divide="ignore", invalid="ignore"):  # (the empty intervals)
-            # the mass from whichever tail holds both ends, else one minus both tails
-            log_mass = fnp.where(
-                left, lch + log1mexp(fnp.minimum(lcl - lch, 0.0)),
-                fnp.where(right, lsl + log1mexp(fnp.minimum(lsh - lsl, 0.0)),
-                          log1mexp(fnp.minimum(fnp.logaddexp(lcl, lsh), 0.0))))
-        # an empty interval has no mass (SciPy gives -1.8e308 there, funcgrad -inf)
-        log_mass = fnp.where(fnp.equal(lo, hi), -_INF, fnp.minimum(log_mass, 0.0))
+        log_mass = log_interval(lo, hi, lcl, lch, lsl, lsh)
         if method == "logcdf":
             out = fnp.astype(log_mass, np.result_type(log_mass.dtype, np.complex64)) + \
                 fnp.where(swap, math.pi * 1j, 0.0)
@@ -177,12 +183,15 @@ class FormulaDispatch:
             return self._formula(logown)(fnp.log(p), **params)
         if self._formula(logother):
             return self._formula(logother)(fnp.log1p(-p), **params)
-        if not any(self._formula(f) for f in ("cdf", "ccdf", "logcdf", "logccdf")):
+        wrapped = type(self)._cdf_dispatch is not FormulaDispatch._cdf_dispatch
+        if not (wrapped or any(self._formula(f) for f in ("cdf", "ccdf", "logcdf",
+                                                           "logccdf"))):
             self._need(own, "icdf", "iccdf", "ilogcdf", "ilogccdf", "cdf")
         # a root search, as SciPy's, differentiated implicitly
         sign = 1.0 if lower else -1.0
         traced = any(wants_derivative(v) for v in params.values())
-        return invert(lambda x: sign * self._probability(x, params, lower),
+        probability = self._cdf_dispatch if lower else self._ccdf_dispatch
+        return invert(lambda x: sign * probability(x, **params),
                       lambda x: self._pdf_dispatch(x, **params), sign * p,
                       self._support(**params), traced)
 

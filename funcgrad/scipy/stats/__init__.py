@@ -612,7 +612,10 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
 from .._statsinfra_transform import ContinuousDistribution  # noqa: E402,F401
 from .._statsinfra_families import Logistic, Normal, Uniform  # noqa: E402,F401
 from .._statsinfra_make import make_distribution  # noqa: E402,F401
-__all__ += ["ContinuousDistribution", "Normal", "Uniform", "Logistic", "make_distribution"]
+from .._statsinfra_transform import abs, exp, log  # noqa: E402,F401,A001
+from .._statsinfra_truncate import truncate  # noqa: E402,F401
+__all__ += ["ContinuousDistribution", "Normal", "Uniform", "Logistic", "make_distribution",
+            "truncate", "abs", "exp", "log"]
 
 
 def __getattr__(name: str) -> Any:
