@@ -380,3 +380,45 @@ def test_transformed_distributions_are_differentiable():
         fst.log(fst.Normal())
     with pytest.raises(NotImplementedError, match="positive integer"):
         fst.Normal() ** 0.5
+
+
+# ----- Mixture ------------------------------------------------------------------------
+
+def _mixture(stats, w=0.3, sigma=0.8):
+    return stats.Mixture([stats.Normal(mu=-1.0, sigma=sigma), stats.Uniform(a=0.0, b=2.0),
+                          stats.Logistic() * 0.5 + 1.0], weights=[w, 0.5, 0.5 - w])
+
+
+def test_mixture_gives_scipys_values_and_draws():
+    ours, scipys = _mixture(fst), _mixture(ss)
+    assert repr(ours) == repr(scipys)
+    x, p = np.array([-3.0, -0.5, 0.5, 1.5, 4.0]), np.array([0.01, 0.3, 0.5, 0.9])
+    for m in X_METHODS:
+        np.testing.assert_allclose(getattr(ours, m)(x), getattr(scipys, m)(x), rtol=1e-12,
+                                   err_msg=m)
+    for m in P_METHODS:  # (both search: to SciPy's tolerance)
+        np.testing.assert_allclose(getattr(ours, m)(p), getattr(scipys, m)(p), rtol=1e-9)
+    for m in LOGP_METHODS:
+        np.testing.assert_allclose(getattr(ours, m)(np.log(p)), getattr(scipys, m)(np.log(p)),
+                                   rtol=1e-9)
+    np.testing.assert_allclose(ours.cdf(x[:-1], x[1:]), scipys.cdf(x[:-1], x[1:]), rtol=1e-12)
+    for m in ("mean", "variance", "standard_deviation", "skewness", "kurtosis", "median"):
+        np.testing.assert_allclose(getattr(ours, m)(), getattr(scipys, m)(), rtol=1e-9,
+                                   err_msg=m)
+    np.testing.assert_equal(ours.support(), scipys.support())
+    np.testing.assert_allclose(ours.sample((2, 3), rng=4), scipys.sample((2, 3), rng=4),
+                               rtol=1e-12)
+    with pytest.raises(NotImplementedError, match="SciPy integrates"):
+        ours.entropy()
+    with pytest.raises(ValueError, match="sum to 1"):
+        fst.Mixture([fst.Normal(), fst.Normal()], weights=[0.5, 0.6])
+
+
+def test_mixture_is_differentiable_in_weights_and_components():
+    for f, t in [(lambda w, s: _mixture(s, w).cdf(0.5), 0.3),
+                 (lambda w, s: _mixture(s, w).logpdf(-0.5), 0.3),
+                 (lambda w, s: _mixture(s, w).variance(), 0.3),
+                 (lambda sig, s: _mixture(s, sigma=sig).icdf(0.3), 0.8),
+                 (lambda sig, s: _mixture(s, sigma=sig).sample(5, rng=2).sum(), 0.8)]:
+        np.testing.assert_allclose(fg.grad(lambda t: f(t, fst))(t),
+                                   _central(lambda t: f(t, ss), t), rtol=1e-6)

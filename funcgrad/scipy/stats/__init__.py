@@ -614,8 +614,9 @@ from .._statsinfra_families import Logistic, Normal, Uniform  # noqa: E402,F401
 from .._statsinfra_make import make_distribution  # noqa: E402,F401
 from .._statsinfra_transform import abs, exp, log  # noqa: E402,F401,A001
 from .._statsinfra_truncate import truncate  # noqa: E402,F401
+from .._statsinfra_mixture import Mixture  # noqa: E402,F401
 __all__ += ["ContinuousDistribution", "Normal", "Uniform", "Logistic", "make_distribution",
-            "truncate", "abs", "exp", "log"]
+            "truncate", "abs", "exp", "log", "Mixture"]
 
 
 def __getattr__(name: str) -> Any:
