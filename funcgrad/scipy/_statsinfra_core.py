@@ -535,6 +535,7 @@ class UnivariateDistribution(FormulaDispatch):
         out = fnp.asarray(self._sample_dispatch(full_shape, rng=rng, **self._parameters))
         if out.dtype != self._dtype:
             out = fnp.astype(out, self._dtype)
+        out = _where(self._invalid, math.nan, out)
         return _scalar(out)
 
     def plot(self, x: str = "x", y: Optional[str] = None, *, t: Any = None,

@@ -1,7 +1,7 @@
 """The inverse of a distribution's CDF where no formula gives it (SciPy finds it by a
-bracketing root search too): a search on plain values, bisecting in the logarithm of
-``|x|`` while the bracket spans orders of magnitude and then in ``x``, polished by Newton
-steps; the answer differentiated implicitly (``dx = -(dF/dtheta dtheta - dp) / pdf``),
+bracketing root search too): a search on plain values, safeguarded Newton steps
+inside a bracket that otherwise shrinks by bisection (in the logarithm of ``|x|`` while
+it spans orders of magnitude); the answer differentiated implicitly (``dx = -(dF/dtheta dtheta - dp) / pdf``),
 to any order through ``custom_root``, never through the search."""
 import numpy as np
 
@@ -55,18 +55,24 @@ def invert(increasing, density, p, support, params_traced):
             break
         lo = np.where(low_short, 2 * lo - 1.0, lo)
         hi = np.where(high_short, 2 * hi + 1.0, hi)
-    with np.errstate(invalid="ignore"):
-        for _ in range(200):
-            mid = _middle(lo, hi)
-            below = g(mid) <= 0
-            lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
-            if np.all((hi <= np.nextafter(lo, np.inf)) | np.isnan(mid)):
+    # safeguarded Newton: its step where it stays inside the bracket and at least halves
+    # the last one, else the bracket's next point (rtsafe's rule, elementwise)
+    x, last = _middle(lo, hi), np.abs(hi - lo)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for _ in range(300):
+            gx = g(x)
+            below = gx <= 0
+            lo, hi = np.where(below, x, lo), np.where(below, hi, x)
+            step = gx / _plain(density(x))
+            newton = x - step
+            take = (np.isfinite(newton) & (newton >= lo) & (newton <= hi)
+                    & (np.abs(step) <= 0.5 * last))
+            following = np.where(take, newton, _middle(lo, hi))
+            last = np.where(take, np.abs(step), np.abs(hi - lo))
+            settled = (following == x) | (hi <= np.nextafter(lo, np.inf)) | (gx == 0)
+            x = np.where(gx == 0, x, following)
+            if np.all(settled | np.isnan(x)):
                 break
-        x = lo / 2 + hi / 2
-        for _ in range(3):  # (Newton, kept inside the bracket)
-            step = g(x) / _plain(density(x))
-            better = x - step
-            x = np.where(np.isfinite(better) & (better >= lo) & (better <= hi), better, x)
     x = np.where(np.isnan(target), np.nan, x)
     if not (params_traced or wants_derivative(p)):
         return x

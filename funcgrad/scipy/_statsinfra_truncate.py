@@ -1,20 +1,22 @@
-"""``truncate``: a distribution of the new infrastructure restricted to ``[lb, ub]`` and
+"""``truncate`` and ``order_statistic``.  ``truncate``: a distribution of the new infrastructure restricted to ``[lb, ub]`` and
 renormalized by the mass it keeps (computed from the log CDFs of whichever tail holds the
 bounds, so a far tail keeps its digits); differentiable in ``lb``, ``ub`` and the
-parameters of the distribution."""
+parameters of the distribution.  ``order_statistic``: SciPy's formulas through
+``betainc`` and its inverses."""
 import math
 from typing import Any
 
 import numpy as np
 
 from .. import numpy as fnp
+from . import special as sp
 from ..numpy._convert import operand
 from ..typing import ArrayLike
 from ._statsinfra_core import UnivariateDistribution, _known_false, _scalar
 from ._statsinfra_dispatch import log_interval
 from ._statsinfra_transform import MonotonicTransformedDistribution, _Wrapped
 
-__all__ = ["truncate"]
+__all__ = ["truncate", "order_statistic"]
 
 
 class TruncatedDistribution(_Wrapped):
@@ -125,3 +127,85 @@ def truncate(X: UnivariateDistribution, lb: ArrayLike = -math.inf,
     (0.5, True)
     """
     return TruncatedDistribution(X, lb=lb, ub=ub)
+
+
+class OrderStatisticDistribution(_Wrapped):
+    """The ``r``-th smallest of ``n`` independent draws of ``X`` (what
+    ``order_statistic`` makes): ``cdf = betainc(r, n - r + 1, X.cdf)``.
+
+    >>> import funcgrad.scipy.stats as fst
+    >>> round(float(fst.order_statistic(fst.Uniform(a=0.0, b=1.0), r=1, n=2).cdf(0.5)), 12)
+    0.75
+    """
+
+    def __init__(self, X: UnivariateDistribution, /, *, r: ArrayLike, n: ArrayLike) -> None:
+        r, n = fnp.asarray(operand(r)), fnp.asarray(operand(n))
+        dtype = np.result_type(X._dtype, r.dtype, n.dtype, np.float16)
+        self._wrap(X, {"r": fnp.astype(r, dtype), "n": fnp.astype(n, dtype)})
+        r, n = (fnp.broadcast_to(self._parameters[k], self._shape) for k in ("r", "n"))
+        self._r, self._n = r, n
+        valid = (fnp.greater_equal(r, 1) & fnp.less_equal(r, n) & fnp.equal(r, fnp.floor(r))
+                 & fnp.equal(n, fnp.floor(n)) & fnp.isfinite(n))
+        invalid = fnp.logical_not(valid)
+        if X._invalid is not None:
+            invalid = fnp.logical_or(invalid, X._invalid)
+        self._invalid = None if _known_false(invalid) else invalid
+        if self._invalid is not None:  # (valid stand-ins inside: NaN comes out at the end)
+            self._parameters.update(r=fnp.where(invalid, 1.0, r), n=fnp.where(invalid, 1.0, n))
+            self._r, self._n = (fnp.where(invalid, np.nan, v) for v in (r, n))
+
+    @property
+    def r(self) -> Any:
+        return _scalar(self._r)
+
+    @property
+    def n(self) -> Any:
+        return _scalar(self._n)
+
+    def _text(self, show):
+        with np.printoptions(threshold=10):
+            return f"order_statistic({show(self._dist)}, r={show(self.r)}, n={show(self.n)})"
+
+    def _support(self, **params):
+        (_, _), rest = self._own(params)
+        return self._dist._support(**rest)
+
+    def _logpdf_formula(self, x, **params):
+        (r, n), rest = self._own(params)
+        X = self._dist
+        log_f, log_F, log_S = (X._logpdf_dispatch(x, **rest), X._logcdf_dispatch(x, **rest),
+                               X._logccdf_dispatch(x, **rest))
+        # (0 * log 0 is 0 here: the smallest of n has no factor F**0 at F = 0)
+        lower = fnp.where(fnp.equal(r, 1), 0.0, (r - 1) * log_F)
+        upper = fnp.where(fnp.equal(n, r), 0.0, (n - r) * log_S)
+        return log_f + lower + upper - sp.betaln(r, n - r + 1)
+
+    def _cdf_formula(self, x, **params):
+        (r, n), rest = self._own(params)
+        return sp.betainc(r, n - r + 1, self._dist._cdf_dispatch(x, **rest))
+
+    def _ccdf_formula(self, x, **params):
+        # (SciPy's betaincc(r, n - r + 1, F) loses the digits of F near 1: the same by
+        # symmetry from X's ccdf keeps them, and the upper tail's logcdf with them)
+        (r, n), rest = self._own(params)
+        return sp.betainc(n - r + 1, r, self._dist._ccdf_dispatch(x, **rest))
+
+    def _icdf_formula(self, p, **params):
+        (r, n), rest = self._own(params)
+        return self._dist._icdf_dispatch(sp.betaincinv(r, n - r + 1, p), **rest)
+
+    def _iccdf_formula(self, p, **params):
+        (r, n), rest = self._own(params)
+        return self._dist._icdf_dispatch(sp.betainccinv(r, n - r + 1, p), **rest)
+
+
+def order_statistic(X: UnivariateDistribution, /, *, r: ArrayLike, n: ArrayLike
+                    ) -> OrderStatisticDistribution:
+    """The distribution of the ``r``-th smallest of ``n`` draws of ``X``, as SciPy's
+    ``order_statistic``; differentiable in ``X``'s parameters and ``x``.
+
+    >>> import funcgrad.scipy.stats as fst
+    >>> float(fst.order_statistic(fst.Normal(), r=3, n=5).median())
+    0.0
+    """
+    return OrderStatisticDistribution(X, r=r, n=n)
