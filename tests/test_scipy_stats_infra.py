@@ -456,3 +456,17 @@ def test_order_statistic_gives_scipys_values_and_derivatives():
         np.testing.assert_allclose(
             fg.grad(lambda s: getattr(make(fst, s, r=2, n=5), m)(arg))(1.3),
             _central(lambda s: getattr(make(ss, s, r=2, n=5), m)(arg), 1.3), rtol=1e-6)
+
+
+@pytest.mark.soak  # (importing matplotlib takes seconds: out of the quick run)
+def test_plot_draws_each_distribution_of_a_batch():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    ax = fst.Normal(mu=[0.0, 1.0], sigma=[1.0, 2.0]).plot()
+    lines = ax.get_lines()
+    assert len(lines) == 2
+    for line, (mu, sigma) in zip(lines, [(0.0, 1.0), (1.0, 2.0)]):
+        x, y = line.get_data()
+        np.testing.assert_allclose(y, ss.Normal(mu=mu, sigma=sigma).pdf(x), rtol=1e-13)
+    x, _ = fst.Normal().plot(y="cdf", t=(-2.0, 2.0)).get_lines()[-1].get_data()
+    assert (x[0], x[-1]) == (-2.0, 2.0)

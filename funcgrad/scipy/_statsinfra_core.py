@@ -541,8 +541,8 @@ class UnivariateDistribution(FormulaDispatch):
     def plot(self, x: str = "x", y: Optional[str] = None, *, t: Any = None,
              ax: Any = None) -> Any:
         """Plot ``y`` (``'pdf'`` by default; any method of one argument) against ``x``
-        with matplotlib, on the support's central 99.8 % unless ``t = (min, max)``;
-        returns the axes.  Needs matplotlib; plotted values carry no derivatives.
+        with matplotlib, from ``icdf(0.001)`` to ``icdf(0.999)`` unless ``t = (min,
+        max)``; one line per distribution of a batch; returns the axes.  Needs matplotlib; plotted values carry no derivatives.
 
         >>> import funcgrad.scipy.stats as fst
         >>> callable(fst.Normal().plot)
@@ -556,9 +556,10 @@ class UnivariateDistribution(FormulaDispatch):
             raise NotImplementedError("funcgrad's plot draws a function of x (x='x'); plot "
                                       "other pairs with matplotlib directly")
         y = "pdf" if y is None else y
-        if t is None:
-            t = (self.icdf(0.001), self.icdf(0.999))
-        grid = np.linspace(*[np.asarray(stop_gradient(v)) for v in t], 200)
+        if t is None:  # (one grid for every distribution of a batch)
+            t = (np.min(stop_gradient(self.icdf(0.001))), np.max(stop_gradient(
+                self.icdf(0.999))))
+        grid = np.linspace(*[float(np.asarray(stop_gradient(v))) for v in t], 200)
         values = np.asarray(stop_gradient(getattr(self, y)(
             grid.reshape((-1,) + (1,) * len(self._shape)))))
         ax = plt.gca() if ax is None else ax
