@@ -470,3 +470,37 @@ def test_plot_draws_each_distribution_of_a_batch():
         np.testing.assert_allclose(y, ss.Normal(mu=mu, sigma=sigma).pdf(x), rtol=1e-13)
     x, _ = fst.Normal().plot(y="cdf", t=(-2.0, 2.0)).get_lines()[-1].get_data()
     assert (x[0], x[-1]) == (-2.0, 2.0)
+
+
+# ----- Binomial (a DiscreteDistribution) ------------------------------------------------
+
+def test_binomial_gives_scipys_values_draws_and_derivatives():
+    x = np.array([-1.0, 0.0, 2.5, 3.0, 5.0, 11.0, 21.0])[:, None]
+    p = np.array([0.0, 0.1, 0.5, 0.9999, 1.0])[:, None]
+    for kw in (dict(n=np.array([5.0, 20.0, 2.5]), p=np.array([0.9, 0.02, 0.5])),
+               dict(n=10.0, p=0.3)):
+        ours, scipys = fst.Binomial(**kw), ss.Binomial(**kw)
+        assert repr(ours) == repr(scipys)
+        xs, ps = (x, p) if ours._shape else (x[:, 0], p[:, 0])
+        with np.errstate(divide="ignore"):
+            for m in ["pmf", "logpmf", "pdf", "logpdf"] + X_METHODS[2:]:
+                np.testing.assert_allclose(getattr(ours, m)(xs), getattr(scipys, m)(xs),
+                                           rtol=1e-11, err_msg=m)
+        for m in P_METHODS:
+            np.testing.assert_array_equal(getattr(ours, m)(ps), getattr(scipys, m)(ps))
+        for m in ("mean", "variance", "skewness", "kurtosis", "mode", "median", "entropy"):
+            np.testing.assert_allclose(getattr(ours, m)(), getattr(scipys, m)(), rtol=1e-10,
+                                       err_msg=m)
+        np.testing.assert_allclose(ours.moment(4, "raw"), scipys.moment(4, "raw"), rtol=1e-12)
+        np.testing.assert_array_equal(ours.sample(4, rng=3), scipys.sample(4, rng=3))
+        np.testing.assert_equal(ours.support(), scipys.support())
+    for m in ("logpmf", "cdf", "logccdf"):
+        np.testing.assert_allclose(
+            fg.grad(lambda q: getattr(fst.Binomial(n=10, p=q), m)(4.0))(0.3),
+            _central(lambda q: getattr(ss.Binomial(n=10, p=q), m)(4.0), 0.3), rtol=1e-6,
+            atol=1e-9, err_msg=m)
+    np.testing.assert_allclose(fg.grad(lambda q: fst.Binomial(n=10, p=q).entropy())(0.3),
+                               _central(lambda q: ss.Binomial(n=10, p=q).entropy(), 0.3),
+                               rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="continuous"):
+        fst.Binomial(n=10, p=0.3).cdf(1.0, 3.0)

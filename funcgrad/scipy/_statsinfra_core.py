@@ -144,8 +144,11 @@ class UnivariateDistribution(FormulaDispatch):
                 raise TypeError(f"Parameter `{key}` must be of real dtype; got "
                                 f"{value.dtype}.")
             values[key] = value
-        # (what repr shows: the values as given, made real arrays, as SciPy's)
-        self._original_parameters = {k: _scalar(v) for k, v in values.items()}
+        # (what repr shows, as SciPy's: the values made real arrays, NaN where invalid,
+        # where they came in one shape; as given where they were broadcast)
+        shapes = {tuple(v.shape) for v in values.values()}
+        self._original_parameters = ({k: _scalar(v) for k, v in values.items()}
+                                     if len(shapes) == 1 else dict(parameters))
         try:
             shape = np.broadcast_shapes(*[v.shape for v in values.values()])
         except ValueError:
@@ -168,6 +171,8 @@ class UnivariateDistribution(FormulaDispatch):
         if not _known_false(invalid):
             self._invalid = invalid
             values = {k: fnp.where(invalid, math.nan, v) for k, v in values.items()}
+            if len(shapes) == 1:
+                self._original_parameters = dict(values)
         self._shape, self._dtype = tuple(shape), np.dtype(dtype)
         self._parameters = self._process_parameters(**values)
 
@@ -236,7 +241,9 @@ class UnivariateDistribution(FormulaDispatch):
                          fnp.where(fa, a + 1.0, fnp.where(fb, b - 1.0, 0.0)))
 
     # arguments outside the support (or the probabilities' range): (value below, above)
+    _discrete = False
     _OUTSIDE = {"logpdf": (-_INF, -_INF), "pdf": (0.0, 0.0), "logcdf": (-_INF, 0.0),
+                "logpmf": (-_INF, -_INF), "pmf": (0.0, 0.0),
                 "cdf": (0.0, 1.0), "logccdf": (0.0, -_INF), "ccdf": (1.0, 0.0)}
     _PROBABILITY = {"icdf": (0.0, 1.0), "iccdf": (0.0, 1.0), "ilogcdf": (-_INF, 0.0),
                     "ilogccdf": (-_INF, 0.0)}
@@ -255,11 +262,16 @@ class UnivariateDistribution(FormulaDispatch):
             inside = _LOG_HALF if method.startswith("ilog") else 0.5
         else:
             low, high = self._support_arrays()
-            strict = method in ("pdf", "logpdf")
+            strict = method in ("pdf", "logpdf", "pmf", "logpmf")
             inc_low, inc_high = self._support_domain.inclusive
-            below = fnp.less(x, low) if strict and inc_low else fnp.less_equal(x, low)
+            # (a discrete CDF keeps its value at the support's left end: the mass there)
+            keep_low = self._discrete and not strict
+            below = fnp.less(x, low) if (strict and inc_low) or keep_low else \
+                fnp.less_equal(x, low)
             above = fnp.greater(x, high) if strict and inc_high else \
                 fnp.greater_equal(x, high)
+            if self._discrete and strict:  # (no mass between the integers)
+                below = below | fnp.not_equal(x, fnp.floor(x))
             outside = below | above
         if _known_false(outside):
             out = fnp.asarray(dispatch(x, **self._parameters))
@@ -559,7 +571,8 @@ class UnivariateDistribution(FormulaDispatch):
         if t is None:  # (one grid for every distribution of a batch)
             t = (np.min(stop_gradient(self.icdf(0.001))), np.max(stop_gradient(
                 self.icdf(0.999))))
-        grid = np.linspace(*[float(np.asarray(stop_gradient(v))) for v in t], 200)
+        start, stop = (float(np.asarray(stop_gradient(v))) for v in t)
+        grid = np.linspace(start, stop, 200)
         values = np.asarray(stop_gradient(getattr(self, y)(
             grid.reshape((-1,) + (1,) * len(self._shape)))))
         ax = plt.gca() if ax is None else ax

@@ -73,14 +73,14 @@ class FormulaDispatch:
 
     # ----- densities and probabilities ------------------------------------------
 
-    def _logpdf_dispatch(self, x, **params):
+    def _logpdf_dispatch(self, x, /, **params):
         if self._formula("logpdf"):
             return self._logpdf_formula(x, **params)
         if self._formula("pdf"):
             return fnp.log(self._pdf_formula(x, **params))
         self._need("logpdf", "logpdf", "pdf")
 
-    def _pdf_dispatch(self, x, **params):
+    def _pdf_dispatch(self, x, /, **params):
         if self._formula("pdf"):
             return self._pdf_formula(x, **params)
         if self._formula("logpdf"):
@@ -100,10 +100,10 @@ class FormulaDispatch:
             return -fnp.expm1(self._formula("log" + other)(x, **params))
         self._need(own, "cdf", "ccdf", "logcdf", "logccdf")
 
-    def _cdf_dispatch(self, x, **params):
+    def _cdf_dispatch(self, x, /, **params):
         return self._probability(x, params, True)
 
-    def _ccdf_dispatch(self, x, **params):
+    def _ccdf_dispatch(self, x, /, **params):
         return self._probability(x, params, False)
 
     def _log_probability(self, x, params, lower):
@@ -122,10 +122,10 @@ class FormulaDispatch:
         return fnp.where(big, fnp.log1p(-fnp.where(big, q, 0.5)),
                          fnp.log(fnp.where(big, 0.5, p)))
 
-    def _logcdf_dispatch(self, x, **params):
+    def _logcdf_dispatch(self, x, /, **params):
         return self._log_probability(x, params, True)
 
-    def _logccdf_dispatch(self, x, **params):
+    def _logccdf_dispatch(self, x, /, **params):
         return self._log_probability(x, params, False)
 
     def _two(self, method, x, y):
@@ -195,16 +195,16 @@ class FormulaDispatch:
                       lambda x: self._pdf_dispatch(x, **params), sign * p,
                       self._support(**params), traced)
 
-    def _icdf_dispatch(self, p, **params):
+    def _icdf_dispatch(self, p, /, **params):
         return self._inverse(p, params, True, False)
 
-    def _iccdf_dispatch(self, p, **params):
+    def _iccdf_dispatch(self, p, /, **params):
         return self._inverse(p, params, False, False)
 
-    def _ilogcdf_dispatch(self, logp, **params):
+    def _ilogcdf_dispatch(self, logp, /, **params):
         return self._inverse(logp, params, True, True)
 
-    def _ilogccdf_dispatch(self, logp, **params):
+    def _ilogccdf_dispatch(self, logp, /, **params):
         return self._inverse(logp, params, False, True)
 
     # ----- properties ------------------------------------------------------------------

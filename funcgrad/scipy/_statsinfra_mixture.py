@@ -4,7 +4,7 @@ probabilities are the weighted sums (in logs, ``logaddexp``); moments the weight
 the components' about the mixture's mean; the inverses a root search differentiated
 implicitly (:mod:`._statsinfra_invert`); draws SciPy's (the counts by ``multinomial``,
 each component's draws, then ``permuted``, all from the same ``rng``)."""
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, NoReturn, Optional, Sequence
 
 import numpy as np
 
@@ -215,12 +215,12 @@ class Mixture:
         """
         return self.icdf(0.5)
 
-    def _not_here(self, what):
+    def _not_here(self, what: str) -> NoReturn:
         raise NotImplementedError(f"Mixture.{what}: SciPy integrates or optimizes it "
                                   f"numerically, which funcgrad does not do; use SciPy for "
                                   f"the value without derivatives")
 
-    def entropy(self, *, method: Any = None) -> Array:
+    def entropy(self, *, method: Any = None) -> NoReturn:
         """Not in funcgrad: SciPy integrates it numerically (raises).
 
         >>> import funcgrad.scipy.stats as fst
@@ -229,7 +229,7 @@ class Mixture:
         """
         self._not_here("entropy")
 
-    def logentropy(self, *, method: Any = None) -> Array:
+    def logentropy(self, *, method: Any = None) -> NoReturn:
         """Not in funcgrad: SciPy integrates it numerically (raises).
 
         >>> import funcgrad.scipy.stats as fst
@@ -238,7 +238,7 @@ class Mixture:
         """
         self._not_here("logentropy")
 
-    def mode(self, *, method: Any = None) -> Array:
+    def mode(self, *, method: Any = None) -> NoReturn:
         """Not in funcgrad: SciPy searches for it numerically (raises).
 
         >>> import funcgrad.scipy.stats as fst
@@ -271,7 +271,7 @@ class Mixture:
         if kind == "raw":
             return self._sum("moment", n, "raw")
         mean = self._sum("moment", 1, "raw")
-        central = 0.0
+        central: Any = 0.0
         for i, X in enumerate(self._components):
             moments = [X.moment(k, "central") for k in range(n + 1)]
             central = central + recentre(n, moments, X.mean(), mean) * self._weights[i]

@@ -55,7 +55,8 @@ class ContinuousDistribution(UnivariateDistribution):
         return FoldedDistribution(self)
 
     def __pow__(self, other: Any) -> "MonotonicTransformedDistribution":
-        if not np.isscalar(other) or other <= 0 or other != int(other):
+        if not isinstance(other, (int, float, np.integer, np.floating)) or other <= 0 \
+                or other != int(other):
             raise NotImplementedError("Raising a random variable to the power of an "
                                       "argument is only implemented when the argument is a "
                                       "positive integer.")
@@ -81,7 +82,8 @@ class ContinuousDistribution(UnivariateDistribution):
         return out if np.all(np.asarray(other) == 1) else out * other
 
     def __rpow__(self, other: Any) -> "MonotonicTransformedDistribution":
-        if not np.isscalar(other) or other <= 0 or other == 1:
+        if not isinstance(other, (int, float, np.integer, np.floating)) or other <= 0 \
+                or other == 1:
             raise NotImplementedError("Raising an argument to the power of a random "
                                       "variable is only implemented when the argument is a "
                                       "positive scalar other than 1.")
@@ -90,7 +92,7 @@ class ContinuousDistribution(UnivariateDistribution):
             pattern = f"{other!r}**({self!r})"
         return MonotonicTransformedDistribution(
             self, g=lambda u: other ** u, h=lambda u: fnp.log(u) / log_base,
-            dh=lambda u: 1 / fnp.abs(u * log_base), increasing=other > 1,
+            dh=lambda u: 1 / fnp.abs(u * log_base), increasing=bool(other > 1),
             repr_pattern=pattern)
 
 
@@ -222,12 +224,12 @@ class ShiftedScaledDistribution(ContinuousDistribution):
         return self._either(scale, lambda: a, lambda: b), \
             self._either(scale, lambda: b, lambda: a)
 
-    def _logpdf_dispatch(self, x, **params):
+    def _logpdf_dispatch(self, x, /, **params):
         loc, scale, rest = self._split(params)
         return self._dist._logpdf_dispatch((x - loc) / scale, **rest) - \
             fnp.log(fnp.abs(scale))
 
-    def _pdf_dispatch(self, x, **params):
+    def _pdf_dispatch(self, x, /, **params):
         loc, scale, rest = self._split(params)
         return self._dist._pdf_dispatch((x - loc) / scale, **rest) / fnp.abs(scale)
 
@@ -237,16 +239,16 @@ class ShiftedScaledDistribution(ContinuousDistribution):
         return self._either(scale, lambda: getattr(self._dist, name)(z, **rest),
                             lambda: getattr(self._dist, other)(z, **rest))
 
-    def _cdf_dispatch(self, x, **params):
+    def _cdf_dispatch(self, x, /, **params):
         return self._turned("_cdf_dispatch", "_ccdf_dispatch", x, params)
 
-    def _ccdf_dispatch(self, x, **params):
+    def _ccdf_dispatch(self, x, /, **params):
         return self._turned("_ccdf_dispatch", "_cdf_dispatch", x, params)
 
-    def _logcdf_dispatch(self, x, **params):
+    def _logcdf_dispatch(self, x, /, **params):
         return self._turned("_logcdf_dispatch", "_logccdf_dispatch", x, params)
 
-    def _logccdf_dispatch(self, x, **params):
+    def _logccdf_dispatch(self, x, /, **params):
         return self._turned("_logccdf_dispatch", "_logcdf_dispatch", x, params)
 
     def _quantile(self, name, other, p, params):
@@ -255,16 +257,16 @@ class ShiftedScaledDistribution(ContinuousDistribution):
                          lambda: getattr(self._dist, other)(p, **rest))
         return z * scale + loc
 
-    def _icdf_dispatch(self, p, **params):
+    def _icdf_dispatch(self, p, /, **params):
         return self._quantile("_icdf_dispatch", "_iccdf_dispatch", p, params)
 
-    def _iccdf_dispatch(self, p, **params):
+    def _iccdf_dispatch(self, p, /, **params):
         return self._quantile("_iccdf_dispatch", "_icdf_dispatch", p, params)
 
-    def _ilogcdf_dispatch(self, p, **params):
+    def _ilogcdf_dispatch(self, p, /, **params):
         return self._quantile("_ilogcdf_dispatch", "_ilogccdf_dispatch", p, params)
 
-    def _ilogccdf_dispatch(self, p, **params):
+    def _ilogccdf_dispatch(self, p, /, **params):
         return self._quantile("_ilogccdf_dispatch", "_ilogcdf_dispatch", p, params)
 
     def _entropy_dispatch(self, **params):
@@ -382,34 +384,34 @@ class MonotonicTransformedDistribution(_Wrapped):
             a, b = self._g(fnp.asarray(a)), self._g(fnp.where(fnp.equal(b, 0), -0.0, b))
         return (a, b) if self._increasing else (b, a)
 
-    def _logpdf_dispatch(self, x, **params):
+    def _logpdf_dispatch(self, x, /, **params):
         return self._dist._logpdf_dispatch(self._h(x), **params) + self._logdh(x)
 
-    def _pdf_dispatch(self, x, **params):
+    def _pdf_dispatch(self, x, /, **params):
         return self._dist._pdf_dispatch(self._h(x), **params) * self._dh(x)
 
-    def _cdf_dispatch(self, x, **params):
+    def _cdf_dispatch(self, x, /, **params):
         return self._pick("_cdf_dispatch")(self._h(x), **params)
 
-    def _ccdf_dispatch(self, x, **params):
+    def _ccdf_dispatch(self, x, /, **params):
         return self._pick("_ccdf_dispatch")(self._h(x), **params)
 
-    def _logcdf_dispatch(self, x, **params):
+    def _logcdf_dispatch(self, x, /, **params):
         return self._pick("_logcdf_dispatch")(self._h(x), **params)
 
-    def _logccdf_dispatch(self, x, **params):
+    def _logccdf_dispatch(self, x, /, **params):
         return self._pick("_logccdf_dispatch")(self._h(x), **params)
 
-    def _icdf_dispatch(self, p, **params):
+    def _icdf_dispatch(self, p, /, **params):
         return self._g(self._pick("_icdf_dispatch")(p, **params))
 
-    def _iccdf_dispatch(self, p, **params):
+    def _iccdf_dispatch(self, p, /, **params):
         return self._g(self._pick("_iccdf_dispatch")(p, **params))
 
-    def _ilogcdf_dispatch(self, p, **params):
+    def _ilogcdf_dispatch(self, p, /, **params):
         return self._g(self._pick("_ilogcdf_dispatch")(p, **params))
 
-    def _ilogccdf_dispatch(self, p, **params):
+    def _ilogccdf_dispatch(self, p, /, **params):
         return self._g(self._pick("_ilogccdf_dispatch")(p, **params))
 
     def _sample_dispatch(self, full_shape, *, rng, **params):
@@ -454,29 +456,29 @@ class FoldedDistribution(_Wrapped):
         x = fnp.abs(x)
         return self._dist._masked(method, x), self._dist._masked(method, -x)
 
-    def _logpdf_dispatch(self, x, **params):
+    def _logpdf_dispatch(self, x, /, **params):
         right, left = self._both("logpdf", x)
         return fnp.logaddexp(left, right)
 
-    def _pdf_dispatch(self, x, **params):
+    def _pdf_dispatch(self, x, /, **params):
         right, left = self._both("pdf", x)
         return left + right
 
-    def _logcdf_dispatch(self, x, **params):
+    def _logcdf_dispatch(self, x, /, **params):
         x = fnp.abs(x)
         X = self._dist
         return log_interval(-x, x, X._masked("logcdf", -x), X._masked("logcdf", x),
                             X._masked("logccdf", -x), X._masked("logccdf", x))
 
-    def _cdf_dispatch(self, x, **params):
+    def _cdf_dispatch(self, x, /, **params):
         return fnp.exp(self._logcdf_dispatch(x, **params))
 
-    def _logccdf_dispatch(self, x, **params):
+    def _logccdf_dispatch(self, x, /, **params):
         x = fnp.abs(x)
         return fnp.logaddexp(self._dist._masked("logcdf", -x),
                              self._dist._masked("logccdf", x))
 
-    def _ccdf_dispatch(self, x, **params):
+    def _ccdf_dispatch(self, x, /, **params):
         x = fnp.abs(x)
         return self._dist._masked("cdf", -x) + self._dist._masked("ccdf", x)
 

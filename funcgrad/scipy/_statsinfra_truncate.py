@@ -66,47 +66,47 @@ class TruncatedDistribution(_Wrapped):
         a, b = self._dist._support(**rest)
         return fnp.maximum(a, params["lb"]), fnp.minimum(b, params["ub"])
 
-    def _logpdf_dispatch(self, x, **params):
+    def _logpdf_dispatch(self, x, /, **params):
         (_, _, _, _, log_mass), rest = self._own(params)
         return self._dist._logpdf_dispatch(x, **rest) - log_mass
 
-    def _pdf_dispatch(self, x, **params):
+    def _pdf_dispatch(self, x, /, **params):
         return fnp.exp(self._logpdf_dispatch(x, **params))
 
-    def _logcdf_dispatch(self, x, **params):
+    def _logcdf_dispatch(self, x, /, **params):
         (_, _, a, _, log_mass), rest = self._own(params)
         X = self._dist
         return log_interval(a, x, X._masked("logcdf", a), X._masked("logcdf", x),
                             X._masked("logccdf", a), X._masked("logccdf", x)) - log_mass
 
-    def _logccdf_dispatch(self, x, **params):
+    def _logccdf_dispatch(self, x, /, **params):
         (_, _, _, b, log_mass), rest = self._own(params)
         X = self._dist
         return log_interval(x, b, X._masked("logcdf", x), X._masked("logcdf", b),
                             X._masked("logccdf", x), X._masked("logccdf", b)) - log_mass
 
-    def _cdf_dispatch(self, x, **params):
+    def _cdf_dispatch(self, x, /, **params):
         return fnp.exp(self._logcdf_dispatch(x, **params))
 
-    def _ccdf_dispatch(self, x, **params):
+    def _ccdf_dispatch(self, x, /, **params):
         return fnp.exp(self._logccdf_dispatch(x, **params))
 
-    def _icdf_dispatch(self, p, **params):
+    def _icdf_dispatch(self, p, /, **params):
         (_, _, a, _, log_mass), rest = self._own(params)
         return self._dist._icdf_dispatch(self._dist._masked("cdf", a) + p * fnp.exp(log_mass),
                                          **rest)
 
-    def _iccdf_dispatch(self, p, **params):
+    def _iccdf_dispatch(self, p, /, **params):
         (_, _, _, b, log_mass), rest = self._own(params)
         return self._dist._iccdf_dispatch(
             self._dist._masked("ccdf", b) + p * fnp.exp(log_mass), **rest)
 
-    def _ilogcdf_dispatch(self, logp, **params):
+    def _ilogcdf_dispatch(self, logp, /, **params):
         (_, _, a, _, log_mass), rest = self._own(params)
         return self._dist._ilogcdf_dispatch(
             fnp.logaddexp(self._dist._masked("logcdf", a), logp + log_mass), **rest)
 
-    def _ilogccdf_dispatch(self, logp, **params):
+    def _ilogccdf_dispatch(self, logp, /, **params):
         (_, _, _, b, log_mass), rest = self._own(params)
         return self._dist._ilogccdf_dispatch(
             fnp.logaddexp(self._dist._masked("logccdf", b), logp + log_mass), **rest)

@@ -615,8 +615,10 @@ from .._statsinfra_make import make_distribution  # noqa: E402,F401
 from .._statsinfra_transform import abs, exp, log  # noqa: E402,F401,A001
 from .._statsinfra_truncate import order_statistic, truncate  # noqa: E402,F401
 from .._statsinfra_mixture import Mixture  # noqa: E402,F401
+from .._statsinfra_discrete import Binomial, DiscreteDistribution  # noqa: E402,F401
 __all__ += ["ContinuousDistribution", "Normal", "Uniform", "Logistic", "make_distribution",
-            "truncate", "abs", "exp", "log", "Mixture", "order_statistic"]
+            "truncate", "abs", "exp", "log", "Mixture", "order_statistic",
+            "DiscreteDistribution", "Binomial"]
 
 
 def __getattr__(name: str) -> Any:
