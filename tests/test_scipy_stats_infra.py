@@ -502,5 +502,9 @@ def test_binomial_gives_scipys_values_draws_and_derivatives():
     np.testing.assert_allclose(fg.grad(lambda q: fst.Binomial(n=10, p=q).entropy())(0.3),
                                _central(lambda q: ss.Binomial(n=10, p=q).entropy(), 0.3),
                                rtol=1e-6)
-    with pytest.raises(NotImplementedError, match="continuous"):
-        fst.Binomial(n=10, p=0.3).cdf(1.0, 3.0)
+    X = fst.Binomial(n=10, p=0.3)
+    for refused in (lambda: X.cdf(1.0, 3.0), lambda: X * 2 + 1, lambda: abs(X),
+                    lambda: fst.truncate(X, 1.0, 5.0), lambda: fst.exp(X),
+                    lambda: fst.order_statistic(X, r=1, n=2)):
+        with pytest.raises(NotImplementedError, match="continuous"):
+            refused()

@@ -137,6 +137,17 @@ class DiscreteDistribution(UnivariateDistribution):
         return super().logccdf(x)
 
 
+def _no_arithmetic(self: Any, *args: Any) -> Any:
+    raise NotImplementedError("Transformations are currently only supported for continuous "
+                              "RVs.")
+
+
+for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "pow",
+              "rpow", "neg", "abs"):  # (SciPy's message for X + 1 of a discrete X)
+    setattr(DiscreteDistribution, f"__{_name}__", _no_arithmetic)
+del _name
+
+
 class Binomial(DiscreteDistribution):
     """The number of successes in ``n`` trials of success probability ``p``;
     differentiable in ``p`` (``n`` counts: an integer, without derivative).

@@ -96,6 +96,16 @@ class ContinuousDistribution(UnivariateDistribution):
             repr_pattern=pattern)
 
 
+def _continuous(X, what):
+    """The check every transformation makes of the distribution it transforms."""
+    if not isinstance(X, UnivariateDistribution):
+        raise TypeError(f"{what} transforms a distribution of funcgrad.scipy.stats "
+                        f"(Normal(), make_distribution(...)...); got {type(X).__name__}")
+    if X._discrete:
+        raise NotImplementedError("Transformations are currently only supported for "
+                                  "continuous RVs.")
+
+
 def _sign_known(scale):
     """``1`` or ``-1`` where ``scale`` is concrete and of one sign, else ``None``."""
     if not is_concrete(scale):
@@ -119,10 +129,7 @@ class ShiftedScaledDistribution(ContinuousDistribution):
 
     def __init__(self, X: UnivariateDistribution, /, *, loc: Any = None,
                  scale: Any = None) -> None:
-        if not isinstance(X, UnivariateDistribution):
-            raise TypeError(f"ShiftedScaledDistribution shifts and scales a distribution "
-                            f"of funcgrad.scipy.stats (Normal(), make_distribution(...)...); "
-                            f"got {type(X).__name__}")
+        _continuous(X, "ShiftedScaledDistribution")
         self._dist = X
         self.tol = X.tol
         self.validation_policy = X.validation_policy
@@ -313,10 +320,7 @@ class _Wrapped(ContinuousDistribution):
     methods split off before asking ``X``."""
 
     def _wrap(self, X, extra, inclusive=None):
-        if not isinstance(X, UnivariateDistribution):
-            raise TypeError(f"{type(self).__name__} transforms a distribution of "
-                            f"funcgrad.scipy.stats (Normal(), make_distribution(...)...); "
-                            f"got {type(X).__name__}")
+        _continuous(X, type(self).__name__)
         self._dist, self._extra = X, tuple(extra)
         self.tol, self.validation_policy, self.cache_policy = \
             X.tol, X.validation_policy, X.cache_policy
