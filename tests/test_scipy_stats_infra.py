@@ -508,3 +508,40 @@ def test_binomial_gives_scipys_values_draws_and_derivatives():
                     lambda: fst.order_statistic(X, r=1, n=2)):
         with pytest.raises(NotImplementedError, match="continuous"):
             refused()
+
+
+def test_a_family_written_against_scipys_private_classes_subclasses_ours():
+    infra = pytest.importorskip("scipy.stats._distribution_infrastructure")
+
+    def family(base):
+        class MyExponential(base):
+            _rate_param = infra._RealParameter(
+                "rate", domain=infra._RealInterval(endpoints=(0, np.inf)))
+            _parameterizations = [infra._Parameterization(_rate_param)]
+            _variable = infra._RealParameter("x", domain=infra._RealInterval(
+                endpoints=(0, np.inf), inclusive=(True, False)))
+
+            def _logpdf_formula(self, x, *, rate, **kwargs):
+                return np.log(rate) - rate * x
+
+            def _cdf_formula(self, x, *, rate, **kwargs):
+                return -np.expm1(-rate * x)
+
+            def _icdf_formula(self, p, *, rate, **kwargs):
+                return -np.log1p(-p) / rate
+
+            def _moment_raw_formula(self, order, *, rate, **kwargs):
+                return {1: 1 / rate, 2: 2 / rate ** 2}.get(int(order))
+        return MyExponential
+
+    Ours, Scipys = family(fst.ContinuousDistribution), family(infra.ContinuousDistribution)
+    ours, scipys = Ours(rate=2.0), Scipys(rate=2.0)
+    assert repr(ours) == repr(scipys)
+    x, p = np.array([-1.0, 0.0, 0.3, 2.0]), np.array([0.0, 0.3, 0.9])
+    for m in X_METHODS:
+        np.testing.assert_allclose(getattr(ours, m)(x), getattr(scipys, m)(x), rtol=1e-13)
+    for m in ("icdf", "iccdf"):
+        np.testing.assert_allclose(getattr(ours, m)(p), getattr(scipys, m)(p), rtol=1e-13)
+    np.testing.assert_allclose([ours.mean(), ours.variance()], [0.5, 0.25], rtol=1e-15)
+    np.testing.assert_allclose(ours.sample(3, rng=1), scipys.sample(3, rng=1), rtol=1e-13)
+    assert fg.grad(lambda r: Ours(rate=r).logpdf(0.3))(2.0) == pytest.approx(0.5 - 0.3)
