@@ -608,6 +608,17 @@ __all__ += ["ecdf", "binned_statistic", "binned_statistic_2d", "binned_statistic
             "differential_entropy", "energy_distance", "obrientransform", "probplot",
             "ppcc_max", "mvsdist", "bayes_mvs", "fit", "goodness_of_fit",
             "wasserstein_distance", "ranksums", "tiecorrect"]
+# (SciPy 1.15+'s distribution infrastructure: Normal(mu=...), make_distribution...)
+from .._statsinfra_transform import ContinuousDistribution  # noqa: E402,F401
+from .._statsinfra_families import Logistic, Normal, Uniform  # noqa: E402,F401
+from .._statsinfra_make import make_distribution  # noqa: E402,F401
+from .._statsinfra_transform import abs, exp, log  # noqa: E402,F401,A001
+from .._statsinfra_truncate import order_statistic, truncate  # noqa: E402,F401
+from .._statsinfra_mixture import Mixture  # noqa: E402,F401
+from .._statsinfra_discrete import Binomial, DiscreteDistribution  # noqa: E402,F401
+__all__ += ["ContinuousDistribution", "Normal", "Uniform", "Logistic", "make_distribution",
+            "truncate", "abs", "exp", "log", "Mixture", "order_statistic",
+            "DiscreteDistribution", "Binomial"]
 
 # (session 24: multivariate distributions, see the _statsmv_* modules)
 from .._statsmv_wishart import invwishart, wishart  # noqa: E402,F401
