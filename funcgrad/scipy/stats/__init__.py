@@ -615,3 +615,10 @@ def __getattr__(name: str) -> Any:
     if name in _statshyp_pvalues.SCIPY_CLASSES:
         return _warning_classes(name)
     return _resample_classes(name)
+
+# (session 24: normality, Tukey's HSD, ordinal association, optimal transport)
+from .._statsmisc_normality import shapiro  # noqa: E402,F401
+from .._statsmisc_tukey import tukey_hsd  # noqa: E402,F401
+from .._statsmisc_ordinal import somersd, weightedtau  # noqa: E402,F401
+from .._statsmisc_transport import wasserstein_distance_nd  # noqa: E402,F401
+__all__ += ["shapiro", "tukey_hsd", "somersd", "weightedtau", "wasserstein_distance_nd"]

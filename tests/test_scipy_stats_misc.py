@@ -1,0 +1,190 @@
+"""funcgrad.scipy.stats' shapiro, tukey_hsd, somersd, weightedtau and
+wasserstein_distance_nd against SciPy's: the values of every field, derivatives against
+central differences of SciPy's own values where the statistic is smooth, zero derivatives
+of the rank statistics, float32 kept, one vmap/jit check per family, and errors (rather
+than a one-sided derivative) where the value has a kink."""
+import warnings
+
+import numpy as np
+import pytest
+
+scipy_stats = pytest.importorskip("scipy.stats")
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.scipy.stats as fst  # noqa: E402
+
+RNG = np.random.default_rng(24)
+SKEWED = RNG.standard_normal(13) ** 3
+GRID = RNG.standard_normal((3, 8))
+A, B, C = RNG.normal(size=5), RNG.normal(size=6) + 1.0, RNG.normal(size=4) * 2.0
+U, V = RNG.standard_normal((4, 2)), RNG.standard_normal((5, 2))
+WU, WV = RNG.uniform(0.2, 1.0, 4), RNG.uniform(0.2, 1.0, 5)
+TUKEY_Q = scipy_stats.studentized_range.ppf(0.95, 2, A.size + B.size - 2)
+RANKS_X = np.array([12.0, 2.0, 1.0, 12.0, 2.0, 5.0])
+RANKS_Y = np.array([1.0, 4.0, 7.0, 1.0, 0.0, 3.0])
+
+
+def _fields(res):
+    names = [n for n in ("statistic", "pvalue", "table") if hasattr(res, n)]
+    return {n: np.asarray(getattr(res, n), dtype=np.float64) for n in names} if names else {
+        "value": np.asarray(res, dtype=np.float64)}
+
+
+# name, a call taking the module (funcgrad's or SciPy's), relative tolerance
+CASES = [
+    # (SciPy evaluates Royston's normal tail with AS 66: p-values agree to ~1e-10)
+    ("shapiro_n3", lambda m: m.shapiro(SKEWED[:3]), 1e-9),
+    ("shapiro_small", lambda m: m.shapiro(SKEWED[:7]), 1e-9),
+    ("shapiro_large", lambda m: m.shapiro(SKEWED), 1e-9),
+    ("shapiro_axis", lambda m: m.shapiro(GRID, axis=1, keepdims=True), 1e-9),
+    ("shapiro_omit", lambda m: m.shapiro(np.r_[SKEWED[:6], np.nan], nan_policy="omit"), 1e-9),
+    ("tukey_hsd", lambda m: m.tukey_hsd(A, B, C), 1e-12),
+    ("tukey_hsd_welch", lambda m: m.tukey_hsd(A, B, C, equal_var=False), 1e-12),
+    ("somersd", lambda m: m.somersd(RANKS_X, RANKS_Y, alternative="greater"), 1e-12),
+    ("somersd_table", lambda m: m.somersd(np.array([[3, 1, 2], [1, 4, 0]])), 1e-12),
+    ("weightedtau", lambda m: m.weightedtau(RANKS_X, RANKS_Y), 1e-12),
+    ("weightedtau_options", lambda m: m.weightedtau(
+        RANKS_X, RANKS_Y, rank=None, weigher=lambda r: 1.0 / (r + 2.0), additive=False),
+     1e-12),
+    ("wasserstein_nd", lambda m: m.wasserstein_distance_nd(U, V), 1e-12),
+    ("wasserstein_nd_weights", lambda m: m.wasserstein_distance_nd(U, V, WU, WV), 1e-12),
+    ("wasserstein_nd_1d", lambda m: m.wasserstein_distance_nd(U[:, 0], V[:, 0], WU), 1e-12),
+]
+
+
+@pytest.mark.parametrize("name, call, rtol", CASES, ids=[c[0] for c in CASES])
+def test_values_match_scipy(name, call, rtol):
+    ours, theirs = _fields(call(fst)), _fields(call(scipy_stats))
+    assert ours.keys() == theirs.keys()
+    for field in theirs:
+        np.testing.assert_allclose(ours[field], theirs[field], rtol=rtol, atol=1e-300,
+                                   err_msg=f"{name}.{field}")
+
+
+def test_tukey_hsd_confidence_interval_and_text_match_scipy():
+    # (SciPy's studentized range quantile takes a good part of a second: few of them)
+    assert str(fst.tukey_hsd(B, A)) == str(scipy_stats.tukey_hsd(B, A))
+    # Welch's: each interval's half-width is the quantile at that pair's degrees of freedom
+    ours, theirs = fst.tukey_hsd(A, C, equal_var=False), scipy_stats.tukey_hsd(
+        A, C, equal_var=False)
+    half = ours.confidence_interval(0.9).high[0, 1] - ours.statistic[0, 1]
+    expected = scipy_stats.studentized_range.ppf(0.9, 2, theirs._df[0, 1]) * (
+        theirs._stand_err[0, 1])
+    np.testing.assert_allclose(half, expected, rtol=1e-12)
+
+
+def _central(f, x, h=1e-6):
+    """Central differences of the scalar function ``f`` (SciPy's values) at ``x``."""
+    out = np.zeros(x.size)
+    for i in range(x.size):
+        e = np.zeros(x.size)
+        e[i] = h
+        out[i] = (f(x + e.reshape(x.shape)) - f(x - e.reshape(x.shape))) / (2 * h)
+    return out.reshape(x.shape)
+
+
+# name, funcgrad's scalar function of x, SciPy's, the point
+SMOOTH = [
+    ("shapiro_w_n3", lambda x: fst.shapiro(x).statistic,
+     lambda x: scipy_stats.shapiro(x).statistic, SKEWED[:3]),
+    ("shapiro_p_small", lambda x: fst.shapiro(x).pvalue,
+     lambda x: scipy_stats.shapiro(x).pvalue, SKEWED[:7]),
+    ("shapiro_p_large", lambda x: fst.shapiro(x).pvalue,
+     lambda x: scipy_stats.shapiro(x).pvalue, SKEWED),
+    ("tukey_p", lambda x: fst.tukey_hsd(x, C).pvalue[0, 1],
+     lambda x: scipy_stats.tukey_hsd(x, C).pvalue[0, 1], A),
+    # (the quantile is a constant with equal_var: SciPy's once, times its standard error)
+    ("tukey_ci", lambda x: fst.tukey_hsd(B, x).confidence_interval().high[0, 1],
+     lambda x: (lambda r: r.statistic[0, 1] + TUKEY_Q * r._stand_err[0, 1])(
+         scipy_stats.tukey_hsd(B, x)), A),
+    ("wasserstein_nd_u", lambda x: fst.wasserstein_distance_nd(x, V, WU, WV),
+     lambda x: scipy_stats.wasserstein_distance_nd(x, V, WU, WV), U),
+    ("wasserstein_nd_weights", lambda w: fst.wasserstein_distance_nd(U, V, WU, w),
+     lambda w: scipy_stats.wasserstein_distance_nd(U, V, WU, w), WV),
+]
+
+
+@pytest.mark.parametrize("name, ours, theirs, x", SMOOTH, ids=[c[0] for c in SMOOTH])
+def test_derivatives_match_central_differences_of_scipy(name, ours, theirs, x):
+    g = fg.grad(ours)(x)
+    expected = _central(theirs, x)
+    assert np.max(np.abs(expected)) > 1e-3  # (a derivative that can tell)
+    np.testing.assert_allclose(g, expected, rtol=1e-5, atol=1e-7 * np.max(np.abs(expected)))
+
+
+def test_tukey_hsd_welch_statistic_differentiates_and_its_pvalue_refuses():
+    g = fg.grad(lambda x: fst.tukey_hsd(x, B, C, equal_var=False).statistic[0, 2])(A)
+    np.testing.assert_allclose(g, np.full(A.size, 1.0 / A.size))
+    with pytest.raises(TypeError, match="equal_var=True"):
+        fg.grad(lambda x: fst.tukey_hsd(x, B, C, equal_var=False).pvalue[0, 2])(A)
+    with pytest.raises(NotImplementedError, match="differentiate the p-value once"):
+        first = fg.grad(lambda x: fst.tukey_hsd(x, B, C).pvalue[0, 1])
+        fg.grad(lambda x: first(x)[0])(A)
+
+
+def test_rank_statistics_have_zero_derivative_and_refuse_what_is_not_a_ranking():
+    for f in (lambda v: fst.somersd(v, RANKS_Y).statistic,
+              lambda v: fst.weightedtau(v, RANKS_Y).statistic):
+        np.testing.assert_array_equal(fg.grad(f)(RANKS_X + 0.25), np.zeros(RANKS_X.size))
+    with pytest.raises(TypeError, match="contingency table"):
+        fg.grad(lambda t: fst.somersd(t).statistic)(np.array([[3.0, 1.0], [1.0, 4.0]]))
+    with pytest.raises(TypeError, match="weigher"):
+        fg.grad(lambda p: fst.weightedtau(RANKS_X, RANKS_Y,
+                                          weigher=lambda r: 1.0 / (r + 1.0) ** p).statistic)(2.0)
+    with pytest.raises(fg.errors.ConcretizationError, match="outside vmap/jit"):
+        fg.vmap(lambda v: fst.somersd(v, RANKS_Y).statistic)(np.stack([RANKS_X] * 2))
+
+
+def test_wasserstein_nd_raises_where_the_distance_has_a_kink():
+    with pytest.raises(ValueError, match="degenerate"):  # (equal weights: an assignment)
+        fg.grad(lambda w: fst.wasserstein_distance_nd(U, V[:4], w, np.ones(4)))(np.ones(4))
+    square_u = np.array([[0.0, 0.0], [1.0, 1.0]])
+    square_v = np.array([[1.0, 0.0], [0.0, 1.0]])  # (two assignments cost the same)
+    with pytest.raises(ValueError, match="not unique"):
+        fg.grad(fst.wasserstein_distance_nd)(square_u, square_v)
+    with pytest.raises(ValueError, match="coincide"):
+        fg.grad(fst.wasserstein_distance_nd)(U, np.r_[U[:1], V])
+    # (the values themselves are fine there)
+    assert float(fst.wasserstein_distance_nd(square_u, square_v)) == pytest.approx(1.0)
+
+
+def test_shapiro_float32_vmap_jit_and_edge_cases():
+    res = fst.shapiro(GRID.astype(np.float32), axis=1)
+    assert res.statistic.dtype == np.float32 and res.pvalue.dtype == np.float32
+    expected = scipy_stats.shapiro(GRID, axis=1)
+    np.testing.assert_allclose(res.pvalue, expected.pvalue, rtol=1e-4)
+    np.testing.assert_allclose(fg.vmap(lambda x: fst.shapiro(x).pvalue)(GRID),
+                               expected.pvalue, rtol=1e-9)
+    np.testing.assert_allclose(fg.jit(lambda x: fst.shapiro(x).statistic)(GRID[0]),
+                               expected.statistic[0], rtol=1e-12)
+    with pytest.warns(UserWarning, match="zero range"):
+        flat = fst.shapiro(np.ones(5))
+    assert (float(flat.statistic), float(flat.pvalue)) == (1.0, 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.isnan(fst.shapiro(np.array([1.0, 2.0])).statistic)
+    with pytest.raises(ValueError, match="NaN"):
+        fst.shapiro(np.array([1.0, np.nan, 2.0, 3.0]), nan_policy="raise")
+
+
+def test_float32_kept_by_tukey_and_wasserstein_nd():
+    f32 = [a.astype(np.float32) for a in (A, B, C)]
+    res = fst.tukey_hsd(*f32)
+    assert {res.statistic.dtype, res.pvalue.dtype,
+            res.confidence_interval().low.dtype} == {np.dtype(np.float32)}
+    d = fst.wasserstein_distance_nd(U.astype(np.float32), V.astype(np.float32))
+    assert d.dtype == np.float32
+    assert float(d) == pytest.approx(scipy_stats.wasserstein_distance_nd(U, V), rel=1e-6)
+
+
+def test_errors_name_the_problem():
+    with pytest.raises(ValueError, match="at least two samples"):
+        fst.tukey_hsd(A)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        fst.tukey_hsd(A, GRID)
+    with pytest.raises(ValueError, match="at least two values"):
+        fst.tukey_hsd(A, B[:1])
+    with pytest.raises(ValueError, match="as many coordinates"):
+        fst.wasserstein_distance_nd(U, V[:, :1])
+    with pytest.raises(ValueError, match="one number per point"):
+        fst.wasserstein_distance_nd(U, V, WU[:3])
