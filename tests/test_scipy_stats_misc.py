@@ -188,3 +188,118 @@ def test_errors_name_the_problem():
         fst.wasserstein_distance_nd(U, V[:, :1])
     with pytest.raises(ValueError, match="one number per point"):
         fst.wasserstein_distance_nd(U, V, WU[:3])
+
+
+# ---- normality plots, Sobol indices, simulated power ----
+
+POSITIVE = RNG.lognormal(size=10)
+
+
+@pytest.mark.parametrize("name, args", [
+    ("boxcox_normplot", (POSITIVE, -2, 2)),
+    ("yeojohnson_normplot", (SKEWED, -1, 3)),
+    ("ppcc_plot", (SKEWED, -0.5, 1.5)),
+    ("ppcc_plot", (POSITIVE, 0.5, 3.0, "gamma")),
+])
+def test_normplots_match_scipy_and_differentiate(name, args):
+    ours, theirs = getattr(fst, name)(*args, N=6), getattr(scipy_stats, name)(*args, N=6)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-15)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
+    x, rest = args[0], args[1:]
+    g = fg.grad(lambda v: getattr(fst, name)(v, *rest, N=6)[1][2])(x)
+    expected = _central(lambda v: getattr(scipy_stats, name)(v, *rest, N=6)[1][2], x)
+    np.testing.assert_allclose(g, expected, rtol=1e-5, atol=1e-8)
+
+
+def test_normplot_float32_drawing_and_errors():
+    lmbdas, ppcc = fst.boxcox_normplot(POSITIVE.astype(np.float32), -1, 1, N=4)
+    assert ppcc.dtype == np.float32
+
+    class Recorder:
+        def __init__(self):
+            self.calls = []
+
+        def __getattr__(self, name):
+            return lambda *a, **k: self.calls.append(name)
+    drawn = Recorder()
+    fst.yeojohnson_normplot(SKEWED, -1, 1, plot=drawn, N=4)
+    assert drawn.calls == ["plot", "set_title", "set_xlabel", "set_ylabel"]
+    with pytest.raises(ValueError, match="positive"):
+        fst.boxcox_normplot(SKEWED, -1, 1)
+    with pytest.raises(ValueError, match="larger"):
+        fst.ppcc_plot(SKEWED, 1, -1)
+
+
+ISHIGAMI_DISTS = [scipy_stats.uniform(loc=-np.pi, scale=2 * np.pi)] * 3
+
+
+def _ishigami(a):
+    return lambda x: np.sin(x[0]) + a * np.sin(x[1]) ** 2 + 0.1 * x[2] ** 4 * np.sin(x[0])
+
+
+def test_sobol_indices_match_scipy_and_differentiate_in_parameters():
+    ours_dists = [fst.uniform(loc=-np.pi, scale=2 * np.pi)] * 3
+    ours = fst.sobol_indices(func=_ishigami(7.0), n=64, dists=ours_dists, rng=3)
+    theirs = scipy_stats.sobol_indices(func=_ishigami(7.0), n=64, dists=ISHIGAMI_DISTS, rng=3)
+    np.testing.assert_allclose(ours.first_order, theirs.first_order, rtol=1e-12)
+    np.testing.assert_allclose(ours.total_order, theirs.total_order, rtol=1e-12)
+    # in the function's parameter, and in a funcgrad distribution's
+    g = fg.grad(lambda a: fst.sobol_indices(func=_ishigami(a), n=64, dists=ours_dists,
+                                            rng=3).first_order[1])(7.0)
+    expected = _central(lambda a: scipy_stats.sobol_indices(
+        func=_ishigami(a[0]), n=64, dists=ISHIGAMI_DISTS, rng=3).first_order[1],
+        np.array([7.0]), h=1e-5)
+    np.testing.assert_allclose(g, expected[0], rtol=1e-6)
+
+    def total(scale, module):
+        dists = [module.uniform(loc=-np.pi, scale=scale)] + [
+            module.uniform(loc=-np.pi, scale=2 * np.pi)] * 2
+        return module.sobol_indices(func=_ishigami(7.0), n=64, dists=dists,
+                                    rng=3).total_order[0]
+    g = fg.grad(lambda s: total(s, fst))(2 * np.pi)
+    expected = _central(lambda s: total(s[0], scipy_stats), np.array([2 * np.pi]))
+    np.testing.assert_allclose(g, expected[0], rtol=1e-6)
+
+
+def test_sobol_indices_dict_outputs_multi_output_and_bootstrap():
+    two = [scipy_stats.uniform()] * 2
+    both = lambda x: np.stack([x[0] + x[1] ** 2, x[0] * x[1]])  # noqa: E731
+    ours = fst.sobol_indices(func=both, n=32, dists=two, rng=5)
+    theirs = scipy_stats.sobol_indices(func=both, n=32, dists=two, rng=5)
+    np.testing.assert_allclose(ours.total_order, theirs.total_order, rtol=1e-12)
+    outputs = {k: getattr(theirs, "_" + k) + 1.0 for k in ("f_A", "f_B", "f_AB")}
+    np.testing.assert_allclose(fst.sobol_indices(func=outputs, n=32).first_order,
+                               theirs.first_order, rtol=1e-12)
+    interval = ours.bootstrap(n_resamples=30).first_order.confidence_interval
+    assert interval.low.shape == ours.first_order.shape
+    with pytest.raises(ValueError, match="power of 2"):
+        fst.sobol_indices(func=both, n=30, dists=two)
+
+
+def test_power_matches_scipy_for_the_same_generators():
+    def draws(seed):
+        rng = np.random.default_rng(seed)
+        return (lambda size: rng.normal(size=size),
+                lambda size, loc: rng.normal(loc=loc, size=size))
+    options = dict(significance=np.array([0.01, 0.05]), n_resamples=150, batch=64,
+                   kwargs={"loc": np.array([0.0, 0.8])[:, None]})
+    ours = fst.power(fst.ttest_ind, draws(7), (np.array([8, 16]), 12), **options)
+    theirs = scipy_stats.power(scipy_stats.ttest_ind, draws(7), (np.array([8, 16]), 12),
+                               **options)
+    np.testing.assert_array_equal(ours.power, theirs.power)
+    np.testing.assert_allclose(ours.pvalues, theirs.pvalues, rtol=1e-10)
+
+
+def test_power_pvalues_differentiate_through_the_test_and_traced_kwargs_raise():
+    def summed(mu):
+        rng = np.random.default_rng(9)
+        res = fst.power(lambda x, axis: fst.ttest_1samp(x, mu, axis=axis),
+                        lambda size: rng.normal(0.3, size=size), 12, n_resamples=16)
+        return fg.numpy.sum(res.pvalues)
+    sample = np.random.default_rng(9).normal(0.3, size=(16, 12))
+    expected = _central(lambda m: np.sum(scipy_stats.ttest_1samp(sample, m[0], axis=-1).pvalue),
+                        np.array([0.1]))
+    np.testing.assert_allclose(fg.grad(summed)(0.1), expected[0], rtol=1e-6)
+    with pytest.raises(TypeError, match="kwargs"):
+        fg.grad(lambda loc: fst.power(fst.ttest_1samp, lambda size, loc: np.zeros(size), 5,
+                                      kwargs={"loc": loc}).power)(np.array(1.0))

@@ -18,7 +18,7 @@ import functools
 import math
 import warnings
 from collections import namedtuple
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -27,8 +27,11 @@ from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import ArrayLike
 from . import special as sp
 from ._stats_summary import check_nan_policy
+from ._statsresample_probplot import _distribution
+from ._statsresample_quantile import values_of
+from ._statsresample_transform import _order_statistic_medians, _yeojohnson
 
-__all__ = ["shapiro"]
+__all__ = ["shapiro", "boxcox_normplot", "yeojohnson_normplot", "ppcc_plot"]
 
 ShapiroResult = namedtuple("ShapiroResult", ["statistic", "pvalue"])
 ShapiroResult.__doc__ = """:func:`shapiro`'s result, a named tuple as SciPy's."""
@@ -151,3 +154,107 @@ def _shaped(v, ndim, axis, keepdims):
         return fnp.reshape(v, (1,) * ndim) if axis is None else fnp.expand_dims(
             v, axis if axis >= 0 else ndim + axis)
     return v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v
+
+
+def _correlations(a, b):
+    """Pearson's correlation of the rows of ``a`` and ``b`` (broadcast), along the last
+    axis: the ``r`` of a probability plot's least-squares line."""
+    a = a - fnp.mean(a, axis=-1, keepdims=True)
+    b = b - fnp.mean(b, axis=-1, keepdims=True)
+    return fnp.sum(a * b, axis=-1) / fnp.sqrt(
+        fnp.sum(fnp.square(a), axis=-1) * fnp.sum(fnp.square(b), axis=-1))
+
+
+def _draw(plot, grid, ppcc, xlabel, title):
+    """SciPy's picture: the points, axis labels and title (skipped where ``plot`` lacks
+    them, as SciPy's)."""
+    if plot is None:
+        return
+    plot.plot(values_of(grid), values_of(ppcc), "x")
+    labels = (("set_title", "title", title), ("set_xlabel", "xlabel", xlabel),
+              ("set_ylabel", "ylabel", "Prob Plot Corr. Coef."))
+    for setter, name, text in labels:
+        method = getattr(plot, setter, None) or getattr(plot, name, None)
+        if method is not None:
+            method(text)
+
+
+def _normplot(name, transform, x, la, lb, plot, N, title):
+    x = asarray(x)
+    if x.size == 0:
+        return x
+    if x.dtype.kind in "biu":
+        x = fnp.astype(x, np.float64)
+    if lb <= la:
+        raise ValueError(f"{name}: lb has to be larger than la, got la={la}, lb={lb}")
+    ordered = fnp.sort(fnp.ravel(x))
+    if name == "boxcox_normplot" and np.any(values_of(ordered)[:1] <= 0):
+        raise ValueError("boxcox_normplot: the data must be positive (shift them, or use "
+                         "yeojohnson_normplot)")
+    lmbdas = np.linspace(la, lb, num=N).astype(x.dtype)
+    # (both transforms increase with x: the transformed sample stays sorted)
+    z = transform(ordered[None, :], lmbdas[:, None])
+    osm = sp.ndtri(_order_statistic_medians(ordered.shape[0])).astype(x.dtype)
+    ppcc = _correlations(z, osm)
+    _draw(plot, lmbdas, ppcc, "$\\lambda$", title)
+    return lmbdas, ppcc
+
+
+def boxcox_normplot(x: ArrayLike, la: float, lb: float, plot: Optional[Any] = None,
+                    N: int = 80) -> Any:
+    """The Box-Cox normality plot: for ``N`` values of ``lmbda`` from ``la`` to ``lb``,
+    the correlation coefficient of the normal probability plot of ``boxcox(x, lmbda)``,
+    as ``scipy.stats.boxcox_normplot``: ``(lmbdas, ppcc)``; ``plot`` (an object with
+    ``plot``, e.g. ``matplotlib.pyplot``) draws it.  Differentiable in ``x``.
+
+    >>> import numpy as np
+    >>> lmbdas, ppcc = boxcox_normplot(np.array([0.5, 1.0, 2.0, 4.0, 9.0]), -1, 1, N=3)
+    >>> lmbdas, np.round(ppcc, 6)
+    (array([-1.,  0.,  1.]), array([0.93843 , 0.998756, 0.919833]))
+    """
+    return _normplot("boxcox_normplot", sp.boxcox, x, la, lb, plot, N,
+                     "Box-Cox Normality Plot")
+
+
+def yeojohnson_normplot(x: ArrayLike, la: float, lb: float, plot: Optional[Any] = None,
+                        N: int = 80) -> Any:
+    """The Yeo-Johnson normality plot: for ``N`` values of ``lmbda`` from ``la`` to
+    ``lb``, the correlation coefficient of the normal probability plot of
+    ``yeojohnson(x, lmbda)``, as ``scipy.stats.yeojohnson_normplot``: ``(lmbdas,
+    ppcc)``; ``plot`` draws it.  Differentiable in ``x``.
+
+    >>> import numpy as np
+    >>> lmbdas, ppcc = yeojohnson_normplot(np.array([-2.0, 0.5, 1.0, 4.0, 9.0]), -1, 1, N=3)
+    >>> np.round(ppcc, 6)
+    array([0.761592, 0.898128, 0.964035])
+    """
+    return _normplot("yeojohnson_normplot", _yeojohnson, x, la, lb, plot, N,
+                     "Yeo-Johnson Normality Plot")
+
+
+def ppcc_plot(x: ArrayLike, a: float, b: float, dist: Any = "tukeylambda",
+              plot: Optional[Any] = None, N: int = 80) -> Any:
+    """The probability plot correlation coefficient of ``x`` against ``dist`` (a name of
+    funcgrad's distributions, ``'tukeylambda'``, or an object with a ``ppf``) for ``N``
+    values of its shape parameter from ``a`` to ``b``, as ``scipy.stats.ppcc_plot``:
+    ``(svals, ppcc)``; ``plot`` draws it.  Differentiable in ``x``.
+
+    >>> import numpy as np
+    >>> x = np.array([-2.1, -0.9, -0.3, 0.0, 0.2, 0.7, 1.1, 2.5])
+    >>> svals, ppcc = ppcc_plot(x, -1, 1, N=3)
+    >>> np.round(ppcc, 6)
+    array([0.994377, 0.990162, 0.966606])
+    """
+    if b <= a:
+        raise ValueError(f"ppcc_plot: b has to be larger than a, got a={a}, b={b}")
+    distribution = _distribution("ppcc_plot", dist)
+    x = asarray(x)
+    if x.dtype.kind in "biu":
+        x = fnp.astype(x, np.float64)
+    ordered = fnp.sort(fnp.ravel(x))
+    svals = np.linspace(a, b, num=N)
+    osm = distribution.ppf(_order_statistic_medians(ordered.shape[0])[None, :],
+                           svals[:, None])
+    ppcc = _correlations(osm, ordered)
+    _draw(plot, svals, ppcc, "Shape Values", f"({dist}) PPCC Plot")
+    return svals, ppcc

@@ -622,3 +622,8 @@ from .._statsmisc_tukey import tukey_hsd  # noqa: E402,F401
 from .._statsmisc_ordinal import somersd, weightedtau  # noqa: E402,F401
 from .._statsmisc_transport import wasserstein_distance_nd  # noqa: E402,F401
 __all__ += ["shapiro", "tukey_hsd", "somersd", "weightedtau", "wasserstein_distance_nd"]
+from .._statsmisc_normality import (boxcox_normplot, ppcc_plot,  # noqa: E402,F401
+                                    yeojohnson_normplot)
+from .._statsmisc_sobol import sobol_indices  # noqa: E402,F401
+from .._statsmisc_power import power  # noqa: E402,F401
+__all__ += ["sobol_indices", "power", "boxcox_normplot", "yeojohnson_normplot", "ppcc_plot"]
