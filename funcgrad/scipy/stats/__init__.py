@@ -627,3 +627,5 @@ from .._statsmisc_normality import (boxcox_normplot, ppcc_plot,  # noqa: E402,F4
 from .._statsmisc_sobol import sobol_indices  # noqa: E402,F401
 from .._statsmisc_power import power  # noqa: E402,F401
 __all__ += ["sobol_indices", "power", "boxcox_normplot", "yeojohnson_normplot", "ppcc_plot"]
+from . import mstats  # noqa: E402  (SciPy's scipy.stats.mstats)
+__all__ += ["mstats"]
