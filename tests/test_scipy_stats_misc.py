@@ -332,6 +332,7 @@ TWINS = [
     ("tsem", lambda m, x: m.tsem(x)),
     ("pearsonr", lambda m, x: m.pearsonr(x, DATA[::-1] ** 2).pvalue),
     ("linregress", lambda m, x: m.linregress(x, DATA[::-1] ** 2).slope),
+    ("linregress_pair", lambda m, x: m.linregress(np.stack([DATA[::-1] ** 2, x], 1)).slope),
     ("ttest_1samp", lambda m, x: m.ttest_1samp(x, 0.5).pvalue),
     ("trimmed_mean", lambda m, x: m.trimmed_mean(x, limits=(0.1, 0.25))),
     ("trimmed_mean_abs", lambda m, x: m.trimmed_mean(x, limits=(-1.0, 3.0), relative=False)),

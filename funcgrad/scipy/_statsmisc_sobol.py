@@ -87,6 +87,11 @@ class SobolResult:
         return out
 
 
+def _rows(v):
+    """``np.atleast_2d``: one row for a 0-d or 1-d output."""
+    return fnp.reshape(v, (1, -1)) if v.ndim < 2 else v
+
+
 def _sample(n, dists, rng):
     """SciPy's ``A`` and ``B`` (each ``(d, n)``): its Sobol' points through the ppfs."""
     from scipy.stats import qmc
@@ -152,14 +157,14 @@ def sobol_indices(*, func: Any, n: int, dists: Optional[Any] = None,
         d = A.shape[0]
         # (AB[i] is A with its row i from B)
         AB = fnp.where(np.eye(d, dtype=bool)[:, :, None], B[None, :, :], A[None, :, :])
-        f_A = fnp.atleast_2d(asarray(func(A)))
+        f_A = _rows(asarray(func(A)))
         if f_A.shape[1] != n:
             raise ValueError(f"sobol_indices: func's output must have shape (s, n) (one "
                              f"column per point, n = {n}), got {tuple(f_A.shape)}")
-        f_B = fnp.atleast_2d(asarray(func(B)))
+        f_B = _rows(asarray(func(B)))
         # (one call on all the mixed points, d n columns: point j of AB[i] at j d + i)
         flat = fnp.reshape(fnp.moveaxis(AB, 0, -1), (d, n * d))
-        f_AB = fnp.moveaxis(fnp.reshape(fnp.atleast_2d(asarray(func(flat))), (-1, n, d)),
+        f_AB = fnp.moveaxis(fnp.reshape(_rows(asarray(func(flat))), (-1, n, d)),
                             -1, 0)
         samples = {"_A": A, "_B": B, "_AB": AB}
     else:
@@ -169,7 +174,7 @@ def sobol_indices(*, func: Any, n: int, dists: Optional[Any] = None,
             raise ValueError("sobol_indices: func must be a callable, or a dict with keys "
                              "'f_A', 'f_B' (shape (s, n)) and 'f_AB' (shape (d, s, n))"
                              ) from None
-        f_A, f_B, f_AB = fnp.atleast_2d(f_A), fnp.atleast_2d(f_B), fnp.atleast_2d(f_AB)
+        f_A, f_B, f_AB = _rows(f_A), _rows(f_B), _rows(f_AB)
         if (f_A.shape[1] != n or f_A.shape != f_B.shape or f_AB.shape == f_A.shape
                 or f_AB.shape[-1] % n != 0):
             raise ValueError("sobol_indices: the dict's 'f_A' and 'f_B' must have shape "

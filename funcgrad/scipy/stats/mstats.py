@@ -259,7 +259,15 @@ def linregress(x: ArrayLike, y: Optional[ArrayLike] = None) -> Any:
     >>> float(linregress(x, np.array([1.0, 3.0, 5.0, 0.0])).slope)
     2.0
     """
-    return _linregress(x, y) if _traced(x, y) else _scipy("linregress", x, y)
+    if not _traced(x, y):
+        return _scipy("linregress", x, y)
+    if y is None:  # (SciPy's: the two variables as the rows, or columns, of x)
+        pair = fnp.asarray(x)
+        if pair.ndim != 2 or 2 not in pair.shape:
+            raise ValueError(f"mstats.linregress: with y None, x must have two rows or two "
+                             f"columns, got shape {tuple(pair.shape)}")
+        x, y = (pair[0], pair[1]) if pair.shape[0] == 2 else (pair[:, 0], pair[:, 1])
+    return _linregress(x, y)
 
 
 def ttest_1samp(a: ArrayLike, popmean: ArrayLike, axis: Optional[int] = 0,
