@@ -334,6 +334,9 @@ TWINS = [
     ("linregress", lambda m, x: m.linregress(x, DATA[::-1] ** 2).slope),
     ("linregress_pair", lambda m, x: m.linregress(np.stack([DATA[::-1] ** 2, x], 1)).slope),
     ("ttest_1samp", lambda m, x: m.ttest_1samp(x, 0.5).pvalue),
+    ("zmap", lambda m, x: m.zmap(x, DATA[::-1] ** 2)),
+    ("f_oneway", lambda m, x: m.f_oneway(x, DATA[:5] + 1.0).pvalue),
+    ("normaltest", lambda m, x: m.normaltest(x).pvalue),
     ("trimmed_mean", lambda m, x: m.trimmed_mean(x, limits=(0.1, 0.25))),
     ("trimmed_mean_abs", lambda m, x: m.trimmed_mean(x, limits=(-1.0, 3.0), relative=False)),
     ("trimmed_mean_exclusive", lambda m, x: m.trimmed_mean(x, (0.15, 0.15), (0, 1))),
@@ -400,8 +403,9 @@ def test_mstats_masked_arrays_are_scipys():
 
 
 def test_mstats_rank_functions_zero_derivative_and_twin_errors():
-    g = fg.grad(lambda v: mstats.spearmanr(v, DATA[::-1]).statistic)(DATA)
-    np.testing.assert_array_equal(g, np.zeros(DATA.size))
+    for rank_test in (lambda v: mstats.spearmanr(v, DATA[::-1]).statistic,
+                      lambda v: mstats.kruskal(v, DATA[:5] + 1.0).pvalue):
+        np.testing.assert_array_equal(fg.grad(rank_test)(DATA), np.zeros(DATA.size))
     with pytest.raises(TypeError, match="inplace"):
         fg.grad(lambda v: fg.numpy.sum(mstats.winsorize(v, (0.1, 0.1), inplace=True)))(DATA)
     with pytest.raises(TypeError, match="limit"):

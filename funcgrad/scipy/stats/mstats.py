@@ -35,13 +35,18 @@ from .._statstests_regress import linregress as _linregress
 from .._statstests_summary import (describe as _describe, tmax as _tmax, tmean as _tmean,
                                    tmin as _tmin, tsem as _tsem, tvar as _tvar)
 from .._statstests_tests import ttest_1samp as _ttest_1samp, ttest_ind as _ttest_ind
-from .._statstests_tests import ttest_rel as _ttest_rel
+from .._statstests_tests import (f_oneway as _f_oneway, kurtosistest as _kurtosistest,
+                                 normaltest as _normaltest, skewtest as _skewtest,
+                                 ttest_rel as _ttest_rel)
+from .._statstests_summary import zmap as _zmap
 
 __all__ = ["gmean", "hmean", "describe", "skew", "kurtosis", "moment", "variation", "sem",
            "zscore", "tmean", "tvar", "tmin", "tmax", "tsem", "pearsonr", "linregress",
            "ttest_1samp", "ttest_ind", "ttest_rel", "trimmed_mean", "trimmed_var",
            "trimmed_std", "winsorize", "mquantiles", "hdquantiles", "hdmedian",
-           "idealfourths", "sen_seasonal_slopes", "rankdata", "spearmanr", "kendalltau"]
+           "idealfourths", "sen_seasonal_slopes", "rankdata", "spearmanr", "kendalltau",
+           "zmap", "f_oneway", "skewtest", "kurtosistest", "normaltest", "kruskal",
+           "mannwhitneyu"]
 
 
 def _traced(*values):
@@ -513,3 +518,99 @@ def kendalltau(x: ArrayLike, y: ArrayLike, use_ties: bool = True, use_missing: b
     """
     return _scipy("kendalltau", _plain(x, "mstats.kendalltau"),
                   _plain(y, "mstats.kendalltau"), use_ties, use_missing, method, alternative)
+
+
+def zmap(scores: ArrayLike, compare: ArrayLike, axis: Optional[int] = 0,
+         ddof: int = 0) -> Any:
+    """``scores``' distances from the mean of ``compare``'s unmasked values in its
+    standard deviations, as ``scipy.stats.mstats.zmap``.
+
+    >>> import numpy as np
+    >>> zmap(np.array([2.0, 4.0]), np.ma.masked_array([1.0, 3.0, 70.0], mask=[0, 0, 1]))
+    masked_array(data=[0.0, 2.0],
+                 mask=[False, False],
+           fill_value=1e+20)
+    """
+    if _traced(scores, compare):
+        return _zmap(scores, compare, axis=axis, ddof=ddof)
+    return _scipy("zmap", scores, compare, axis=axis, ddof=ddof)
+
+
+def f_oneway(*args: ArrayLike) -> Any:
+    """One-way analysis of variance of the samples' unmasked values, as
+    ``scipy.stats.mstats.f_oneway``.
+
+    >>> import numpy as np
+    >>> res = f_oneway(np.array([1.0, 2.0, 3.0]), np.ma.masked_array([3.0, 4.0, 5.0, 0.0],
+    ...                                                               mask=[0, 0, 0, 1]))
+    >>> float(res.statistic)
+    6.0
+    """
+    return _f_oneway(*args) if _traced(*args) else _scipy("f_oneway", *args)
+
+
+def skewtest(a: ArrayLike, axis: Optional[int] = 0, alternative: str = "two-sided") -> Any:
+    """D'Agostino's test that the unmasked values' skewness is that of a normal
+    distribution, as ``scipy.stats.mstats.skewtest``.
+
+    >>> import numpy as np
+    >>> res = skewtest(np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 30.0]))
+    >>> round(float(res.statistic), 6)
+    3.287057
+    """
+    if _traced(a):
+        return _skewtest(a, axis=axis, alternative=alternative)
+    return _scipy("skewtest", a, axis, alternative)
+
+
+def kurtosistest(a: ArrayLike, axis: Optional[int] = 0, alternative: str = "two-sided") -> Any:
+    """Anscombe and Glynn's test that the unmasked values' kurtosis is that of a normal
+    distribution, as ``scipy.stats.mstats.kurtosistest``.
+
+    >>> import numpy as np
+    >>> res = kurtosistest(np.arange(20.0) ** 2)
+    >>> round(float(res.statistic), 6)
+    -0.747186
+    """
+    if _traced(a):
+        return _kurtosistest(a, axis=axis, alternative=alternative)
+    return _scipy("kurtosistest", a, axis, alternative)
+
+
+def normaltest(a: ArrayLike, axis: Optional[int] = 0) -> Any:
+    """D'Agostino and Pearson's test of normality of the unmasked values (skewness and
+    kurtosis together), as ``scipy.stats.mstats.normaltest``.
+
+    >>> import numpy as np
+    >>> res = normaltest(np.arange(20.0) ** 2)
+    >>> round(float(res.statistic), 6)
+    2.596514
+    """
+    return _normaltest(a, axis=axis) if _traced(a) else _scipy("normaltest", a, axis)
+
+
+def kruskal(*args: ArrayLike) -> Any:
+    """The Kruskal-Wallis H test of the samples' unmasked values, as
+    ``scipy.stats.mstats.kruskal``.  A function of ranks: SciPy's values (zero
+    derivative).
+
+    >>> import numpy as np
+    >>> res = kruskal(np.array([1.0, 3.0, 5.0]), np.array([2.0, 4.0, 6.0, 8.0]))
+    >>> round(float(res.statistic), 6)
+    1.125
+    """
+    return _scipy("kruskal", *[_plain(a, "mstats.kruskal") for a in args])
+
+
+def mannwhitneyu(x: ArrayLike, y: ArrayLike, use_continuity: bool = True) -> Any:
+    """The Mann-Whitney U test of two samples' unmasked values (normal approximation),
+    as ``scipy.stats.mstats.mannwhitneyu``.  A function of ranks: SciPy's values (zero
+    derivative).
+
+    >>> import numpy as np
+    >>> res = mannwhitneyu(np.array([1.0, 3.0, 5.0]), np.array([2.0, 4.0, 6.0, 8.0]))
+    >>> float(res.statistic)
+    3.0
+    """
+    return _scipy("mannwhitneyu", _plain(x, "mstats.mannwhitneyu"),
+                  _plain(y, "mstats.mannwhitneyu"), use_continuity)
