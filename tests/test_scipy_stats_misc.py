@@ -339,6 +339,9 @@ TWINS = [
     ("zmap", lambda m, x: m.zmap(x, DATA[::-1] ** 2)),
     ("f_oneway", lambda m, x: m.f_oneway(x, DATA[:5] + 1.0).pvalue),
     ("normaltest", lambda m, x: m.normaltest(x).pvalue),
+    ("theilslopes", lambda m, x: m.theilslopes(x, DATA[::-1] ** 2).intercept),
+    ("siegelslopes", lambda m, x: m.siegelslopes(x).slope),
+    ("scoreatpercentile", lambda m, x: m.scoreatpercentile(x, 30)),
     ("trimmed_mean", lambda m, x: m.trimmed_mean(x, limits=(0.1, 0.25))),
     ("trimmed_mean_abs", lambda m, x: m.trimmed_mean(x, limits=(-1.0, 3.0), relative=False)),
     ("trimmed_mean_exclusive", lambda m, x: m.trimmed_mean(x, (0.15, 0.15), (0, 1))),
@@ -391,7 +394,8 @@ def test_mstats_derivatives_match_central_differences(name):
 
 
 def test_mstats_masked_arrays_are_scipys():
-    for name in ("gmean", "describe", "trimmed_mean", "winsorize", "mquantiles", "rankdata"):
+    for name in ("gmean", "describe", "trimmed_mean", "winsorize", "mquantiles", "rankdata",
+                 "plotting_positions", "trimboth"):
         ours = getattr(mstats, name)(np.abs(MASKED) if name == "gmean" else MASKED)
         theirs = getattr(scipy_mstats, name)(np.abs(MASKED) if name == "gmean" else MASKED)
         assert type(ours) is type(theirs)
@@ -408,6 +412,8 @@ def test_mstats_rank_functions_zero_derivative_and_twin_errors():
     for rank_test in (lambda v: mstats.spearmanr(v, DATA[::-1]).statistic,
                       lambda v: mstats.kruskal(v, DATA[:5] + 1.0).pvalue):
         np.testing.assert_array_equal(fg.grad(rank_test)(DATA), np.zeros(DATA.size))
+    with pytest.raises(TypeError, match="cannot carry a mask"):
+        fg.grad(lambda v: mstats.trimboth(v).sum())(DATA)
     with pytest.raises(TypeError, match="inplace"):
         fg.grad(lambda v: fg.numpy.sum(mstats.winsorize(v, (0.1, 0.1), inplace=True)))(DATA)
     with pytest.raises(TypeError, match="limit"):

@@ -2,7 +2,8 @@
 other statistics do not already give: trimmed means and variances, winsorizing, the
 Hyndman-Fan quantiles (``mquantiles``), Harrell and Davis's quantiles, the ideal fourths
 and Sen's seasonal slopes, on data without a mask (traced data cannot carry one), along
-the last axis after ``_along`` moved the requested one there.
+the last axis after ``along`` moved the requested one there; and the two helpers of the
+public module and :mod:`._statsmisc_mstats_tests` (``traced``, ``scipy_mstats``).
 
 Each is a weighted sum of order statistics (sorting only picks which value sits where),
 with SciPy's arithmetic for the counts and weights, so its derivative in the data is the
@@ -11,7 +12,20 @@ weights' on the values they pick.
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import Tracer
 from ..numpy._convert import asarray
+
+
+def traced(*values):
+    """Whether any of ``values`` (lists and tuples walked) is traced: then the twin."""
+    return any(isinstance(v, Tracer) or (isinstance(v, (list, tuple)) and traced(*v))
+               for v in values)
+
+
+def scipy_mstats(name, *args, **kwargs):
+    """SciPy's ``scipy.stats.mstats.<name>`` (loaded on the first call)."""
+    from scipy.stats import mstats
+    return getattr(mstats, name)(*args, **kwargs)
 
 
 def along(a, axis):

@@ -22,22 +22,20 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ... import numpy as fnp
-from ...core import Tracer
 from ...typing import ArrayLike
 from .. import _statsmisc_masked as _twin
-from .._correlation import pearsonr as _pearsonr
 from .._stats_functions import sem as _sem
 from .._stats_summary import (gmean as _gmean, hmean as _hmean, kurtosis as _kurtosis,
                               moment as _moment, skew as _skew, variation as _variation,
                               zscore as _zscore)
-from .._statshyp_ranks import _plain
-from .._statstests_regress import linregress as _linregress
+from .._statsmisc_masked import scipy_mstats as _scipy, traced as _traced
+from .._statsmisc_mstats_tests import (f_oneway, kendalltau, kruskal,  # noqa: F401
+                                       kurtosistest, linregress, mannwhitneyu, normaltest,
+                                       pearsonr, plotting_positions, rankdata,
+                                       siegelslopes, skewtest, spearmanr, theilslopes,
+                                       ttest_1samp, ttest_ind, ttest_rel)
 from .._statstests_summary import (describe as _describe, tmax as _tmax, tmean as _tmean,
                                    tmin as _tmin, tsem as _tsem, tvar as _tvar)
-from .._statstests_tests import ttest_1samp as _ttest_1samp, ttest_ind as _ttest_ind
-from .._statstests_tests import (f_oneway as _f_oneway, kurtosistest as _kurtosistest,
-                                 normaltest as _normaltest, skewtest as _skewtest,
-                                 ttest_rel as _ttest_rel)
 from .._statstests_summary import zmap as _zmap
 
 __all__ = ["gmean", "hmean", "describe", "skew", "kurtosis", "moment", "variation", "sem",
@@ -46,17 +44,8 @@ __all__ = ["gmean", "hmean", "describe", "skew", "kurtosis", "moment", "variatio
            "trimmed_std", "winsorize", "mquantiles", "hdquantiles", "hdmedian",
            "idealfourths", "sen_seasonal_slopes", "rankdata", "spearmanr", "kendalltau",
            "zmap", "f_oneway", "skewtest", "kurtosistest", "normaltest", "kruskal",
-           "mannwhitneyu"]
-
-
-def _traced(*values):
-    return any(isinstance(v, Tracer) or (isinstance(v, (list, tuple)) and _traced(*v))
-               for v in values)
-
-
-def _scipy(name, *args, **kwargs):
-    from scipy.stats import mstats
-    return getattr(mstats, name)(*args, **kwargs)
+           "mannwhitneyu", "theilslopes", "siegelslopes", "scoreatpercentile",
+           "plotting_positions", "trimr", "trima", "trimboth", "trimtail"]
 
 
 def gmean(a: ArrayLike, axis: Optional[int] = 0, dtype: Any = None,
@@ -243,83 +232,6 @@ def tsem(a: ArrayLike, limits: Optional[Sequence[Any]] = None,
     return _scipy("tsem", a, limits, inclusive, axis, ddof)
 
 
-def pearsonr(x: ArrayLike, y: ArrayLike) -> Any:
-    """Pearson's correlation of the pairs where neither value is masked, and its p-value,
-    as ``scipy.stats.mstats.pearsonr``.
-
-    >>> import numpy as np
-    >>> x = np.ma.masked_array([1.0, 2.0, 3.0, 4.0], mask=[0, 0, 0, 1])
-    >>> round(float(pearsonr(x, np.array([1.0, 3.0, 2.0, 9.0])).statistic), 12)
-    0.5
-    """
-    return _pearsonr(x, y) if _traced(x, y) else _scipy("pearsonr", x, y)
-
-
-def linregress(x: ArrayLike, y: Optional[ArrayLike] = None) -> Any:
-    """The least-squares line through the pairs where neither value is masked, as
-    ``scipy.stats.mstats.linregress``.
-
-    >>> import numpy as np
-    >>> x = np.ma.masked_array([1.0, 2.0, 3.0, 4.0], mask=[0, 0, 0, 1])
-    >>> float(linregress(x, np.array([1.0, 3.0, 5.0, 0.0])).slope)
-    2.0
-    """
-    if not _traced(x, y):
-        return _scipy("linregress", x, y)
-    if y is None:  # (SciPy's: the two variables as the rows, or columns, of x)
-        pair = fnp.asarray(x)
-        if pair.ndim != 2 or 2 not in pair.shape:
-            raise ValueError(f"mstats.linregress: with y None, x must have two rows or two "
-                             f"columns, got shape {tuple(pair.shape)}")
-        x, y = (pair[0], pair[1]) if pair.shape[0] == 2 else (pair[:, 0], pair[:, 1])
-    return _linregress(x, y)
-
-
-def ttest_1samp(a: ArrayLike, popmean: ArrayLike, axis: Optional[int] = 0,
-                alternative: str = "two-sided") -> Any:
-    """Student's t test that the unmasked values' mean is ``popmean``, as
-    ``scipy.stats.mstats.ttest_1samp``.
-
-    >>> import numpy as np
-    >>> float(ttest_1samp(np.ma.masked_array([1.0, 3.0, 9.0], mask=[0, 0, 1]), 0.0).statistic)
-    2.0
-    """
-    if _traced(a, popmean):
-        return _ttest_1samp(a, popmean, axis=axis, alternative=alternative)
-    return _scipy("ttest_1samp", a, popmean, axis=axis, alternative=alternative)
-
-
-def ttest_ind(a: ArrayLike, b: ArrayLike, axis: Optional[int] = 0, equal_var: bool = True,
-              alternative: str = "two-sided") -> Any:
-    """Student's (or Welch's) t test of two independent samples' unmasked values, as
-    ``scipy.stats.mstats.ttest_ind``.
-
-    >>> import numpy as np
-    >>> res = ttest_ind(np.ma.masked_array([1.0, 3.0, 9.0], mask=[0, 0, 1]), [2.0, 4.0])
-    >>> round(float(res.statistic), 12)
-    -0.707106781187
-    """
-    if _traced(a, b):
-        return _ttest_ind(a, b, axis=axis, equal_var=equal_var, alternative=alternative)
-    return _scipy("ttest_ind", a, b, axis=axis, equal_var=equal_var, alternative=alternative)
-
-
-def ttest_rel(a: ArrayLike, b: ArrayLike, axis: Optional[int] = 0,
-              alternative: str = "two-sided") -> Any:
-    """Student's t test of paired samples (pairs where neither is masked), as
-    ``scipy.stats.mstats.ttest_rel``.
-
-    >>> import numpy as np
-    >>> res = ttest_rel(np.ma.masked_array([1.0, 3.0, 5.0, 0.0], mask=[0, 0, 0, 1]),
-    ...                 np.array([0.0, 1.0, 2.0, 7.0]))
-    >>> round(float(res.statistic), 12)
-    3.464101615138
-    """
-    if _traced(a, b):
-        return _ttest_rel(a, b, axis=axis, alternative=alternative)
-    return _scipy("ttest_rel", a, b, axis=axis, alternative=alternative)
-
-
 def trimmed_mean(a: ArrayLike, limits: Any = (0.1, 0.1), inclusive: Any = (1, 1),
                  relative: bool = True, axis: Optional[int] = None) -> Any:
     """The mean after trimming the proportions ``limits`` of the sorted unmasked values
@@ -477,49 +389,6 @@ def sen_seasonal_slopes(x: ArrayLike) -> Any:
     return SenSeasonalSlopesResult(*_twin.seasonal_slopes(x))
 
 
-def rankdata(data: ArrayLike, axis: Optional[int] = None, use_missing: bool = False) -> Any:
-    """The ranks of the unmasked values (masked ones rank 0, or the average rank with
-    ``use_missing``), as ``scipy.stats.mstats.rankdata``.  A step function: SciPy's
-    values on the data's values (zero derivative).
-
-    >>> import numpy as np
-    >>> rankdata(np.ma.masked_array([3.0, 1.0, 2.0, 9.0], mask=[0, 0, 0, 1]))
-    array([3., 1., 2., 0.])
-    """
-    return _scipy("rankdata", _plain(data, "mstats.rankdata"), axis, use_missing)
-
-
-def spearmanr(x: ArrayLike, y: Optional[ArrayLike] = None, use_ties: bool = True,
-              axis: Optional[int] = None, nan_policy: str = "propagate",
-              alternative: str = "two-sided") -> Any:
-    """Spearman's rank correlation of the pairs where neither value is masked, as
-    ``scipy.stats.mstats.spearmanr``.  A function of ranks: SciPy's values (zero
-    derivative).
-
-    >>> import numpy as np
-    >>> x = np.ma.masked_array([1.0, 2.0, 3.0, 4.0], mask=[0, 0, 0, 1])
-    >>> float(spearmanr(x, np.array([1.0, 3.0, 2.0, 0.0])).statistic)
-    0.5
-    """
-    return _scipy("spearmanr", _plain(x, "mstats.spearmanr"), _plain(y, "mstats.spearmanr"),
-                  use_ties, axis, nan_policy, alternative)
-
-
-def kendalltau(x: ArrayLike, y: ArrayLike, use_ties: bool = True, use_missing: bool = False,
-               method: str = "auto", alternative: str = "two-sided") -> Any:
-    """Kendall's tau of the pairs where neither value is masked, as
-    ``scipy.stats.mstats.kendalltau``.  A function of ranks: SciPy's values (zero
-    derivative).
-
-    >>> import numpy as np
-    >>> x = np.ma.masked_array([1.0, 2.0, 3.0, 4.0], mask=[0, 0, 0, 1])
-    >>> round(float(kendalltau(x, np.array([1.0, 3.0, 2.0, 0.0])).statistic), 12)
-    0.333333333333
-    """
-    return _scipy("kendalltau", _plain(x, "mstats.kendalltau"),
-                  _plain(y, "mstats.kendalltau"), use_ties, use_missing, method, alternative)
-
-
 def zmap(scores: ArrayLike, compare: ArrayLike, axis: Optional[int] = 0,
          ddof: int = 0) -> Any:
     """``scores``' distances from the mean of ``compare``'s unmasked values in its
@@ -536,81 +405,76 @@ def zmap(scores: ArrayLike, compare: ArrayLike, axis: Optional[int] = 0,
     return _scipy("zmap", scores, compare, axis=axis, ddof=ddof)
 
 
-def f_oneway(*args: ArrayLike) -> Any:
-    """One-way analysis of variance of the samples' unmasked values, as
-    ``scipy.stats.mstats.f_oneway``.
+def scoreatpercentile(data: ArrayLike, per: float, limit: Any = (), alphap: float = 0.4,
+                      betap: float = 0.4) -> Any:
+    """The ``per``-th percentile of the unmasked values by :func:`mquantiles`'s rule (along
+    the first axis), as ``scipy.stats.mstats.scoreatpercentile``.
 
     >>> import numpy as np
-    >>> res = f_oneway(np.array([1.0, 2.0, 3.0]), np.ma.masked_array([3.0, 4.0, 5.0, 0.0],
-    ...                                                               mask=[0, 0, 0, 1]))
-    >>> float(res.statistic)
-    6.0
+    >>> float(scoreatpercentile(np.array([6.0, 47, 49, 15, 42, 41, 7, 39, 43, 40, 36]), 50))
+    40.0
     """
-    return _f_oneway(*args) if _traced(*args) else _scipy("f_oneway", *args)
+    if not _traced(data):
+        return _scipy("scoreatpercentile", data, per, limit, alphap, betap)
+    if not 0 <= per <= 100:
+        raise ValueError(f"The percentile should be between 0. and 100. ! (got {per})")
+    return fnp.squeeze(mquantiles(data, prob=[per / 100.0], alphap=alphap, betap=betap,
+                                  limit=limit, axis=0))
 
 
-def skewtest(a: ArrayLike, axis: Optional[int] = 0, alternative: str = "two-sided") -> Any:
-    """D'Agostino's test that the unmasked values' skewness is that of a normal
-    distribution, as ``scipy.stats.mstats.skewtest``.
-
-    >>> import numpy as np
-    >>> res = skewtest(np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 30.0]))
-    >>> round(float(res.statistic), 6)
-    3.287057
-    """
+def _masks_only(name, a):
     if _traced(a):
-        return _skewtest(a, axis=axis, alternative=alternative)
-    return _scipy("skewtest", a, axis, alternative)
+        raise TypeError(f"mstats.{name}: the result is the data with values masked, and "
+                        f"traced data cannot carry a mask; use mstats.trimmed_mean / "
+                        f"trimmed_var, or funcgrad.scipy.stats.trimboth (which drops them)")
 
 
-def kurtosistest(a: ArrayLike, axis: Optional[int] = 0, alternative: str = "two-sided") -> Any:
-    """Anscombe and Glynn's test that the unmasked values' kurtosis is that of a normal
-    distribution, as ``scipy.stats.mstats.kurtosistest``.
-
-    >>> import numpy as np
-    >>> res = kurtosistest(np.arange(20.0) ** 2)
-    >>> round(float(res.statistic), 6)
-    -0.747186
-    """
-    if _traced(a):
-        return _kurtosistest(a, axis=axis, alternative=alternative)
-    return _scipy("kurtosistest", a, axis, alternative)
-
-
-def normaltest(a: ArrayLike, axis: Optional[int] = 0) -> Any:
-    """D'Agostino and Pearson's test of normality of the unmasked values (skewness and
-    kurtosis together), as ``scipy.stats.mstats.normaltest``.
+def trimr(a: ArrayLike, limits: Any = None, inclusive: Any = (True, True),
+          axis: Optional[int] = None) -> Any:
+    """The data with the proportions ``limits`` of the smallest and largest unmasked
+    values masked, as ``scipy.stats.mstats.trimr`` (a masked array: values only).
 
     >>> import numpy as np
-    >>> res = normaltest(np.arange(20.0) ** 2)
-    >>> round(float(res.statistic), 6)
-    2.596514
+    >>> trimr(np.array([1.0, 2.0, 3.0, 4.0, 100.0]), (0.2, 0.2)).count()
+    np.int64(3)
     """
-    return _normaltest(a, axis=axis) if _traced(a) else _scipy("normaltest", a, axis)
+    _masks_only("trimr", a)
+    return _scipy("trimr", a, limits, inclusive, axis)
 
 
-def kruskal(*args: ArrayLike) -> Any:
-    """The Kruskal-Wallis H test of the samples' unmasked values, as
-    ``scipy.stats.mstats.kruskal``.  A function of ranks: SciPy's values (zero
-    derivative).
+def trima(a: ArrayLike, limits: Any = None, inclusive: Any = (True, True)) -> Any:
+    """The data with the values outside ``limits`` masked, as
+    ``scipy.stats.mstats.trima`` (a masked array: values only).
 
     >>> import numpy as np
-    >>> res = kruskal(np.array([1.0, 3.0, 5.0]), np.array([2.0, 4.0, 6.0, 8.0]))
-    >>> round(float(res.statistic), 6)
-    1.125
+    >>> trima(np.array([1.0, 2.0, 3.0, 4.0, 100.0]), (2.0, 10.0)).count()
+    np.int64(3)
     """
-    return _scipy("kruskal", *[_plain(a, "mstats.kruskal") for a in args])
+    _masks_only("trima", a)
+    return _scipy("trima", a, limits, inclusive)
 
 
-def mannwhitneyu(x: ArrayLike, y: ArrayLike, use_continuity: bool = True) -> Any:
-    """The Mann-Whitney U test of two samples' unmasked values (normal approximation),
-    as ``scipy.stats.mstats.mannwhitneyu``.  A function of ranks: SciPy's values (zero
-    derivative).
+def trimboth(data: ArrayLike, proportiontocut: float = 0.2, inclusive: Any = (True, True),
+             axis: Optional[int] = None) -> Any:
+    """The data with the proportion ``proportiontocut`` masked at each end, as
+    ``scipy.stats.mstats.trimboth`` (a masked array: values only).
 
     >>> import numpy as np
-    >>> res = mannwhitneyu(np.array([1.0, 3.0, 5.0]), np.array([2.0, 4.0, 6.0, 8.0]))
-    >>> float(res.statistic)
-    3.0
+    >>> trimboth(np.array([1.0, 2.0, 3.0, 4.0, 100.0])).count()
+    np.int64(3)
     """
-    return _scipy("mannwhitneyu", _plain(x, "mstats.mannwhitneyu"),
-                  _plain(y, "mstats.mannwhitneyu"), use_continuity)
+    _masks_only("trimboth", data)
+    return _scipy("trimboth", data, proportiontocut, inclusive, axis)
+
+
+def trimtail(data: ArrayLike, proportiontocut: float = 0.2, tail: str = "left",
+             inclusive: Any = (True, True), axis: Optional[int] = None) -> Any:
+    """The data with the proportion ``proportiontocut`` masked at one ``tail``, as
+    ``scipy.stats.mstats.trimtail`` (a masked array: values only).
+
+    >>> import numpy as np
+    >>> trimtail(np.array([1.0, 2.0, 3.0, 4.0, 100.0]), tail="right").count()
+    np.int64(4)
+    """
+    _masks_only("trimtail", data)
+    return _scipy("trimtail", data, proportiontocut, tail, inclusive, axis)
