@@ -28,7 +28,7 @@ DOCS = ROOT / "docs"
 # The modules whose every public name the reference must show.
 MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
            "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.scipy.linalg",
-           "funcgrad.scipy.stats.contingency",
+           "funcgrad.scipy.stats.contingency", "funcgrad.scipy.stats.mstats",
            "funcgrad.scipy.signal", "funcgrad.scipy.integrate", "funcgrad.scipy.optimize",
            "funcgrad.scipy.differentiate",
            "funcgrad.scipy.signal.windows",

@@ -67,6 +67,7 @@ MODULES = [
     ("funcgrad.scipy.special", "special functions"),
     ("funcgrad.scipy.stats", "distributions"),
     ("funcgrad.scipy.stats.contingency", "contingency tables"),
+    ("funcgrad.scipy.stats.mstats", "statistics of masked arrays"),
     ("funcgrad.scipy.linalg", "linear algebra"),
     ("funcgrad.scipy.signal", "signal processing"),
     ("funcgrad.scipy.signal.windows", "window functions"),

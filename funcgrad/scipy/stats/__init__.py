@@ -658,3 +658,17 @@ def __getattr__(name: str) -> Any:
     if name in _statshyp_pvalues.SCIPY_CLASSES:
         return _warning_classes(name)
     return _resample_classes(name)
+
+# (session 24: normality, Tukey's HSD, ordinal association, optimal transport)
+from .._statsmisc_normality import shapiro  # noqa: E402,F401
+from .._statsmisc_tukey import tukey_hsd  # noqa: E402,F401
+from .._statsmisc_ordinal import somersd, weightedtau  # noqa: E402,F401
+from .._statsmisc_transport import wasserstein_distance_nd  # noqa: E402,F401
+__all__ += ["shapiro", "tukey_hsd", "somersd", "weightedtau", "wasserstein_distance_nd"]
+from .._statsmisc_normality import (boxcox_normplot, ppcc_plot,  # noqa: E402,F401
+                                    yeojohnson_normplot)
+from .._statsmisc_sobol import sobol_indices  # noqa: E402,F401
+from .._statsmisc_power import power  # noqa: E402,F401
+__all__ += ["sobol_indices", "power", "boxcox_normplot", "yeojohnson_normplot", "ppcc_plot"]
+from . import mstats  # noqa: E402  (SciPy's scipy.stats.mstats)
+__all__ += ["mstats"]
