@@ -600,3 +600,21 @@ def test_densities_differentiate_twice():
              (lambda d, s: s.matrix_t.logpdf(MATRICES, MEAN, ROWS, SCALE, d).sum(), 3.5)]
     for f, v in cases:
         _close(fg.hessian(lambda v: f(v, fst))(v), second(lambda v: f(v, scipy_stats), v), 1e-5)
+
+
+def test_a_singular_covariance_object_and_a_frozen_singular_entropy_are_scipys():
+    """A singular Covariance needs no allow_singular (SciPy's objects carry their rank),
+    and a frozen multivariate_normal with allow_singular=True has an entropy (it raised
+    TypeError: the keyword reached entropy)."""
+    import scipy.stats as ss
+    from funcgrad.scipy import stats as fs
+    pair = (np.array([1.0, 0.0]), np.eye(2))
+    x = np.array([0.3, 0.0])
+    np.testing.assert_allclose(
+        fs.multivariate_normal.logpdf(x, cov=fs.Covariance.from_eigendecomposition(pair)),
+        ss.multivariate_normal.logpdf(x, cov=ss.Covariance.from_eigendecomposition(pair)),
+        rtol=1e-14)
+    cov = np.diag([1.0, 0.0])
+    np.testing.assert_allclose(
+        fs.multivariate_normal(np.zeros(2), cov, allow_singular=True).entropy(),
+        ss.multivariate_normal(np.zeros(2), cov, allow_singular=True).entropy(), rtol=1e-14)
