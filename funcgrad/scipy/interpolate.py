@@ -203,3 +203,6 @@ __all__ += ["CloughTocher2DInterpolator"]
 from ._rbf_legacy import Rbf  # noqa: E402
 
 __all__ += ["Rbf"]
+from ._interpmore2_splrep import generate_knots, make_splprep, make_splrep  # noqa: E402
+
+__all__ += ["make_splrep", "make_splprep", "generate_knots"]
