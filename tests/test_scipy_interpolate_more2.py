@@ -1,5 +1,6 @@
 """``funcgrad.scipy.interpolate``, the rest: SciPy 1.15's ``make_splrep``,
-``make_splprep`` and ``generate_knots``; the removed ``interp2d``.  Values against
+``make_splprep`` and ``generate_knots``; ``NdBSpline`` and ``NdPPoly``; the removed
+``interp2d``.  Values against
 SciPy's; derivatives (``fg.jvp`` along a random direction) against central differences
 of SciPy's own results; float32 and the errors."""
 
@@ -10,8 +11,9 @@ import pytest
 import scipy.interpolate as si
 
 import funcgrad as fg
+import funcgrad.numpy as fnp
 import funcgrad.scipy.interpolate as fi
-from helpers import assert_close
+from helpers import assert_close, check_float32, check_vmap
 
 RNG = np.random.default_rng(20261205)
 
@@ -133,3 +135,104 @@ def test_smoothing_spline_errors():
         fg.vmap(lambda y: fi.make_splrep(X, y, s=0.1)(1.0))(np.stack([Y, Y]))
     with pytest.warns(RuntimeWarning, match="maximal number of iterations|theoretically"):
         fi.make_splrep(X, Y, s=1e-9, t=TK)
+
+
+# --- NdBSpline, NdPPoly -------------------------------------------------------------------
+
+TX = np.array([0.0] * 4 + [0.7, 1.5, 2.2] + [3.0] * 4)
+TY = np.array([-1.0] * 3 + [0.2] + [1.0] * 3)
+CND = RNG.standard_normal((7, 4, 2))
+XI = np.c_[RNG.uniform(-0.2, 3.2, 6), RNG.uniform(-1.1, 1.1, 6)]
+XI[0], XI[1] = [3.0, 1.0], [0.7, 0.2]  # (the far corner; a knot in each dimension)
+PX = (np.array([0.0, 1.0, 2.5]), np.array([-1.0, 0.0, 0.5, 2.0]))
+CPP = RNG.standard_normal((3, 2, 2, 3, 2))
+PTS = np.c_[RNG.uniform(-0.5, 3.0, 5), RNG.uniform(-1.5, 2.5, 5)]
+PTS[0], PTS[1] = [2.5, 2.0], [1.0, 0.5]
+# (for the derivatives, no point on an interior knot: a query's derivative there is one
+# side's, where central differences straddle the kink)
+XS, PS = np.delete(XI, 1, axis=0), np.delete(PTS, 1, axis=0)
+
+
+NDSPLINES = {
+    "ndbspline": (lambda c, xi: fi.NdBSpline((TX, TY), c, (3, 2))(xi),
+                  lambda c, xi: si.NdBSpline((TX, TY), c, (3, 2))(xi), (CND, XS)),
+    "ndbspline-nu": (lambda c, xi: fi.NdBSpline((TX, TY), c, (3, 2))(xi, nu=[1, 2]),
+                     lambda c, xi: si.NdBSpline((TX, TY), c, (3, 2))(xi, nu=[1, 2]),
+                     (CND, XS)),
+    "ndbspline-knots": (  # (the interior knots move)
+        lambda inner: fi.NdBSpline((fnp.concatenate([TX[:4], inner, TX[7:]]), TY), CND, (3, 2))(XS[1:]),
+        lambda inner: si.NdBSpline((np.r_[TX[:4], inner, TX[7:]], TY), CND, (3, 2))(XS[1:]),
+        (TX[4:7],)),
+    "ndbspline-derivative": (
+        lambda c: fi.NdBSpline((TX, TY), c, (3, 2)).derivative([2, 1]).c,
+        lambda c: si.NdBSpline((TX, TY), c, (3, 2)).derivative([2, 1]).c, (CND,)),
+    "design_matrix": (lambda xi: fi.NdBSpline.design_matrix(xi, (TX, TY), (3, 2)),
+                      lambda xi: si.NdBSpline.design_matrix(xi, (TX, TY), (3, 2)).toarray(),
+                      (XS,)),  # (with XS[0] on the far corner, SciPy's CSR shape, which
+    # ends at its last nonzero column, is the whole)
+    "ndppoly": (lambda c, x: fi.NdPPoly(c, PX)(x), lambda c, x: si.NdPPoly(c, PX)(x),
+                (CPP, PS)),
+    "ndppoly-nu": (lambda c, x: fi.NdPPoly(c, PX)(x, nu=[1, 1]),
+                   lambda c, x: si.NdPPoly(c, PX)(x, nu=[1, 1]), (CPP, PS)),
+    "ndppoly-breaks": (lambda b: fi.NdPPoly(CPP, (b, PX[1]))(PS[1:]),
+                       lambda b: si.NdPPoly(CPP, (b, PX[1]))(PS[1:]), (PX[0],)),
+    "ndppoly-antiderivative": (lambda c, x: fi.NdPPoly(c, PX).antiderivative([1, 2])(x),
+                               lambda c, x: si.NdPPoly(c, PX).antiderivative([1, 2])(x),
+                               (CPP, PS)),
+    "ndppoly-integrate_1d": (
+        lambda c, a: fi.NdPPoly(c, PX).integrate_1d(a[0], a[1], 1)(PS[:, :1]),
+        lambda c, a: si.NdPPoly(c, PX).integrate_1d(a[0], a[1], 1)(PS[:, :1]),
+        (CPP, np.array([0.2, 2.1]))),
+    "ndppoly-integrate": (
+        lambda c, a: fi.NdPPoly(c, PX).integrate([(a[0], a[1]), (a[2], a[3])]),
+        lambda c, a: si.NdPPoly(c, PX).integrate([(a[0], a[1]), (a[2], a[3])]),
+        (CPP, np.array([0.2, 2.1, -0.5, 1.7]))),
+}
+
+
+@pytest.mark.parametrize("name", NDSPLINES)
+def test_nd_splines_are_scipys_and_differentiate_as_scipys(name):
+    ours, scipys, args = NDSPLINES[name]
+    jvp_matches_scipy(ours, scipys, args, rtol=1e-6, value_rtol=1e-12)
+
+
+def test_nd_splines_on_knots_extrapolate_false_and_degree_past_derivative():
+    for ours, scipys in ((fi.NdBSpline((TX, TY), CND, (3, 2)), si.NdBSpline((TX, TY), CND, (3, 2))),
+                         (fi.NdPPoly(CPP, PX), si.NdPPoly(CPP, PX))):
+        assert_close(ours(XI, nu=[1, 1]), scipys(XI, nu=[1, 1]), 1e-12, what="on the knots")
+        got, want = ours(XI * 1.1, extrapolate=False), scipys(XI * 1.1, extrapolate=False)
+        assert np.array_equal(np.isnan(got), np.isnan(want)) and np.isnan(want).any()
+        assert_close(got, want, 1e-12, equal_nan=True, what="extrapolate=False")
+    past = fi.NdBSpline((TX, TY), CND, (3, 2)).derivative([4, 0])
+    want = si.NdBSpline((TX, TY), CND, (3, 2)).derivative([4, 0])
+    assert past.k == (0, 2) and past.c.shape == want.c.shape and not np.any(past(XI))
+    t3 = np.array([0.0, 0.0, 1.0, 2.0, 2.0])  # (3-d, one point of shape (3,))
+    c3 = RNG.standard_normal((3, 3, 3))
+    assert_close(fi.NdBSpline((t3,) * 3, c3, 1)(np.array([0.3, 1.2, 1.9])),
+                 si.NdBSpline((t3,) * 3, c3, 1)([0.3, 1.2, 1.9]), 1e-14, what="3-d")
+
+
+def test_nd_splines_vmap_and_float32():
+    check_vmap(lambda c, xi: fi.NdBSpline((TX, TY), c, (3, 2))(xi), [np.stack([CND, -CND]), XI],
+               (0, None))
+    check_vmap(lambda c, x: fi.NdPPoly(c, PX)(x), [CPP, np.stack([PTS, PTS[::-1]])], (None, 0))
+    check_float32(lambda c, xi, tx, ty: fi.NdBSpline((tx, ty), c, (3, 2))(xi),
+                  [CND, XI, TX, TY], rtol=1e-5)
+    check_float32(lambda c, x, b0, b1: fi.NdPPoly(c, (b0, b1))(x), [CPP, PTS, *PX], rtol=1e-5)
+
+
+def test_nd_spline_errors_and_interp2d():
+    with pytest.raises(ValueError, match="tuple"):
+        fi.NdBSpline([TX, TY], CND, 3)
+    with pytest.raises(ValueError, match="inconsistent"):
+        fi.NdBSpline((TX, TY), CND[:5], (3, 2))
+    with pytest.raises(ValueError, match="Shapes"):
+        fi.NdBSpline((TX, TY), CND, (3, 2))(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="invalid number of derivative orders"):
+        fi.NdPPoly(CPP, PX)(PTS, nu=[1])
+    with pytest.raises(ValueError, match="cannot be negative"):
+        fi.NdPPoly(CPP, PX)(PTS, nu=[-1, 0])
+    with pytest.raises(ValueError, match="number of intervals"):
+        fi.NdPPoly(CPP[:, :, :1], PX)
+    with pytest.raises(NotImplementedError, match="RectBivariateSpline"):
+        fi.interp2d(X[:4], X[:4], np.ones((4, 4)))

@@ -206,3 +206,7 @@ __all__ += ["Rbf"]
 from ._interpmore2_splrep import generate_knots, make_splprep, make_splrep  # noqa: E402
 
 __all__ += ["make_splrep", "make_splprep", "generate_knots"]
+from ._interpmore2_nd import NdBSpline, NdPPoly  # noqa: E402
+from ._interpmore2_removed import interp2d  # noqa: E402
+
+__all__ += ["NdBSpline", "NdPPoly", "interp2d"]
