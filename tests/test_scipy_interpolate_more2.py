@@ -1,6 +1,6 @@
 """``funcgrad.scipy.interpolate``, the rest: SciPy 1.15's ``make_splrep``,
-``make_splprep`` and ``generate_knots``; ``NdBSpline`` and ``NdPPoly``; the removed
-``interp2d``.  Values against
+``make_splprep`` and ``generate_knots``; ``NdBSpline`` and ``NdPPoly``; the bivariate
+splines of scattered data and on the sphere; the removed ``interp2d``.  Values against
 SciPy's; derivatives (``fg.jvp`` along a random direction) against central differences
 of SciPy's own results; float32 and the errors."""
 
@@ -160,7 +160,8 @@ NDSPLINES = {
                      lambda c, xi: si.NdBSpline((TX, TY), c, (3, 2))(xi, nu=[1, 2]),
                      (CND, XS)),
     "ndbspline-knots": (  # (the interior knots move)
-        lambda inner: fi.NdBSpline((fnp.concatenate([TX[:4], inner, TX[7:]]), TY), CND, (3, 2))(XS[1:]),
+        lambda inner: fi.NdBSpline((fnp.concatenate([TX[:4], inner, TX[7:]]), TY), CND,
+                                   (3, 2))(XS[1:]),
         lambda inner: si.NdBSpline((np.r_[TX[:4], inner, TX[7:]], TY), CND, (3, 2))(XS[1:]),
         (TX[4:7],)),
     "ndbspline-derivative": (
@@ -197,7 +198,8 @@ def test_nd_splines_are_scipys_and_differentiate_as_scipys(name):
 
 
 def test_nd_splines_on_knots_extrapolate_false_and_degree_past_derivative():
-    for ours, scipys in ((fi.NdBSpline((TX, TY), CND, (3, 2)), si.NdBSpline((TX, TY), CND, (3, 2))),
+    for ours, scipys in ((fi.NdBSpline((TX, TY), CND, (3, 2)),
+                          si.NdBSpline((TX, TY), CND, (3, 2))),
                          (fi.NdPPoly(CPP, PX), si.NdPPoly(CPP, PX))):
         assert_close(ours(XI, nu=[1, 1]), scipys(XI, nu=[1, 1]), 1e-12, what="on the knots")
         got, want = ours(XI * 1.1, extrapolate=False), scipys(XI * 1.1, extrapolate=False)
@@ -236,3 +238,90 @@ def test_nd_spline_errors_and_interp2d():
         fi.NdPPoly(CPP[:, :, :1], PX)
     with pytest.raises(NotImplementedError, match="RectBivariateSpline"):
         fi.interp2d(X[:4], X[:4], np.ones((4, 4)))
+
+
+# --- bivariate splines of scattered data, and on the sphere --------------------------------
+
+BX, BY = RNG.uniform(0.0, 1.0, 60), RNG.uniform(0.0, 2.0, 60)
+BZ = np.sin(3 * BX) * np.cos(2 * BY) + 0.01 * RNG.standard_normal(60)
+BW = 1.0 + 0.1 * RNG.random(60)
+# (the box given: SciPy 1.17's surfit_lsq puts the left ends of the default box away from
+# min(x), min(y) (e.g. -0.06 for tx=[0.3, 0.6], whatever the data), where its docs and
+# funcgrad put them at the data's extent; the spline on the data is the same either way)
+BOX = [float(BX.min()), float(BX.max()), float(BY.min()), float(BY.max())]
+KX, KY = np.array([0.3, 0.6]), np.array([0.5, 1.0, 1.5])
+QX, QY = np.linspace(0.05, 0.95, 4), np.linspace(0.1, 1.9, 5)
+
+
+def _lsq(mod):
+    return lambda z, w, x, tx: mod.LSQBivariateSpline(x, BY, z, tx, KY, w=w, bbox=BOX)
+
+
+BIVARIATE = {
+    "lsq-grid": (lambda *a: _lsq(fi)(*a)(QX, QY), lambda *a: _lsq(si)(*a)(QX, QY)),
+    "lsq-ev-dx-dy": (lambda *a: _lsq(fi)(*a).ev(QX, QY[:4], dx=1, dy=2),
+                     lambda *a: _lsq(si)(*a).ev(QX, QY[:4], dx=1, dy=2)),
+    "lsq-integral": (lambda *a: _lsq(fi)(*a).integral(0.1, 0.8, 0.2, 1.7),
+                     lambda *a: _lsq(si)(*a).integral(0.1, 0.8, 0.2, 1.7)),
+    "lsq-coeffs-residual": (
+        lambda *a: fnp.concatenate([_lsq(fi)(*a).get_coeffs(),
+                                    fnp.reshape(_lsq(fi)(*a).get_residual(), (1,))]),
+        lambda *a: np.r_[_lsq(si)(*a).get_coeffs(), _lsq(si)(*a).get_residual()]),
+    "lsq-partial_derivative": (lambda *a: _lsq(fi)(*a).partial_derivative(1, 1)(QX, QY),
+                               lambda *a: _lsq(si)(*a).partial_derivative(1, 1)(QX, QY)),
+}
+
+
+@pytest.mark.parametrize("name", BIVARIATE)
+def test_lsq_bivariate_spline_is_scipys_and_differentiates_as_scipys(name):
+    ours, scipys = BIVARIATE[name]
+    # (the sites move by 1e-6 at most: x stays inside the box)
+    jvp_matches_scipy(ours, scipys, (BZ, BW, np.clip(BX, BOX[0] + 1e-4, BOX[1] - 1e-4), KX),
+                      rtol=1e-6, value_rtol=1e-10)
+
+
+FITTED = {  # (FITPACK's searches: SciPy's knots and coefficients, our evaluation)
+    "smooth": (lambda mod: mod.SmoothBivariateSpline(BX, BY, BZ, w=BW, s=0.05), QX, QY),
+    "smooth-sphere": (lambda mod: mod.SmoothSphereBivariateSpline(
+        BX * 3.0 + 0.05, BY * 3.1, np.cos(BX * 3.0), s=0.5), np.linspace(0, np.pi, 4),
+        np.linspace(0, 2 * np.pi, 5)),
+    "lsq-sphere": (lambda mod: mod.LSQSphereBivariateSpline(
+        BX * 3.0 + 0.05, BY * 3.1, np.cos(BX * 3.0), [1.0, 2.0], [2.0, 4.0]),
+        np.linspace(0, np.pi, 4), np.linspace(0, 2 * np.pi, 5)),
+    "rect-sphere-poles": (lambda mod: mod.RectSphereBivariateSpline(
+        np.linspace(0.3, 2.8, 6), np.linspace(0.2, 6.0, 7),
+        np.cos(np.linspace(0.3, 2.8, 6))[:, None] + np.sin(np.linspace(0.2, 6.0, 7)) / 5,
+        pole_continuity=True, pole_values=(1.0, -1.0)), np.linspace(0, np.pi, 4),
+        np.linspace(-1.0, 8.0, 5)),
+}
+
+
+@pytest.mark.parametrize("name", FITTED)
+def test_fitted_bivariate_splines_are_scipys_and_differentiable_in_the_points(name):
+    make, qa, qb = FITTED[name]
+    ours, scipys = make(fi), make(si)
+    for a, b in zip(ours.get_knots(), scipys.get_knots()):
+        assert_close(a, b, 0.0, what="knots")
+    assert_close(ours.get_residual(), scipys.get_residual(), 0.0, what="fp")
+    for order in ((0, 0), (1, 1), (0, 2)):
+        assert_close(ours(qa, qb, *order), scipys(qa, qb, *order), 1e-12, atol=1e-13,
+                     what=f"derivative {order}")
+    jvp_matches_scipy(lambda a, b: ours.ev(a, b), lambda a, b: scipys.ev(a, b),
+                      (qa[1:3], qb[1:3]), rtol=1e-6, value_rtol=1e-12)
+
+
+def test_bivariate_float32_vmap_and_errors():
+    check_float32(lambda z, x, y: fi.LSQBivariateSpline(x, y, z, KX, KY, bbox=BOX)(QX, QY),
+                  [BZ, BX, BY], rtol=1e-4)
+    check_vmap(lambda z: fi.LSQBivariateSpline(BX, BY, z, KX, KY).ev(QX, QY[:4]),
+               [np.stack([BZ, BZ ** 2])], (0,))
+    with pytest.raises(TypeError, match="plain numbers"):
+        fg.grad(lambda z: fi.SmoothBivariateSpline(BX, BY, z, s=0.1).ev(0.5, 0.5))(BZ)
+    with pytest.raises(ValueError, match="rank deficient"):
+        fi.LSQBivariateSpline(BX, BY, BZ, np.linspace(0.1, 0.9, 12), KY)
+    with pytest.raises(ValueError, match="same length"):
+        fi.LSQBivariateSpline(BX, BY[:-1], BZ, KX, KY)
+    with pytest.raises(ValueError, match="theta out of bounds"):
+        FITTED["lsq-sphere"][0](fi)(np.array([4.0]), np.array([1.0]))
+    with pytest.raises(AttributeError, match="integral"):
+        FITTED["lsq-sphere"][0](fi).integral(0, 1, 0, 1)

@@ -210,3 +210,11 @@ from ._interpmore2_nd import NdBSpline, NdPPoly  # noqa: E402
 from ._interpmore2_removed import interp2d  # noqa: E402
 
 __all__ += ["NdBSpline", "NdPPoly", "interp2d"]
+from ._interpmore2_bivariate import (BivariateSpline, LSQBivariateSpline,  # noqa: E402
+                                     LSQSphereBivariateSpline, RectSphereBivariateSpline,
+                                     SmoothBivariateSpline, SmoothSphereBivariateSpline,
+                                     SphereBivariateSpline)
+
+__all__ += ["BivariateSpline", "LSQBivariateSpline", "SmoothBivariateSpline",
+            "SphereBivariateSpline", "SmoothSphereBivariateSpline",
+            "LSQSphereBivariateSpline", "RectSphereBivariateSpline"]
