@@ -30,6 +30,15 @@ def jvp_matches_scipy(f, reference, args, rtol=1e-6, eps=1e-6, value_rtol=1e-11)
     assert_close(tangent, fd, rtol, what="jvp vs central differences of SciPy's")
 
 
+def assert_close_complex(actual, expected, rtol, what=""):
+    """``assert_close`` of the real and the imaginary parts (it compares real arrays)."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    assert np.iscomplexobj(actual) == np.iscomplexobj(expected), what
+    scale = max(1.0, float(np.max(np.abs(expected), initial=0.0)))
+    for part in (np.real, np.imag):
+        assert_close(part(actual), part(expected), rtol, what=what, scale=scale)
+
+
 # --- make_splrep, make_splprep, generate_knots ----------------------------------------------
 
 X = np.linspace(0.0, 3.0, 25)
@@ -325,3 +334,96 @@ def test_bivariate_float32_vmap_and_errors():
         FITTED["lsq-sphere"][0](fi)(np.array([4.0]), np.array([1.0]))
     with pytest.raises(AttributeError, match="integral"):
         FITTED["lsq-sphere"][0](fi).integral(0, 1, 0, 1)
+
+
+# --- FloaterHormannInterpolator, AAA --------------------------------------------------------
+
+FHX = np.linspace(-5.0, 5.0, 15)
+FHY = 1.0 / (1.0 + FHX ** 2)
+FHZ = np.array([-6.0, -4.7, -1.3, 0.2, 2.9, 5.5])
+AX = np.linspace(-1.0, 1.0, 50)
+AY = np.exp(AX) / (AX - 2.0)
+AZ = np.linspace(-0.9, 0.8, 5)
+
+RATIONAL = {
+    "floater-hormann": (lambda x, y, z: fi.FloaterHormannInterpolator(x, y)(z),
+                        lambda x, y, z: si.FloaterHormannInterpolator(x, y)(z),
+                        (FHX, FHY, FHZ), 1e-6),
+    "floater-hormann-d1-2d": (
+        lambda x, y, z: fi.FloaterHormannInterpolator(x, y, d=1, axis=1)(z),
+        lambda x, y, z: si.FloaterHormannInterpolator(x, y, d=1, axis=1)(z),
+        (FHX, np.stack([FHY, np.sin(FHX)]), FHZ[:, None]), 1e-6),
+    "floater-hormann-weights": (lambda x: fi.FloaterHormannInterpolator(x, FHY).weights,
+                                lambda x: si.FloaterHormannInterpolator(x, FHY).weights,
+                                (FHX,), 1e-6),
+    # (rtol=1e-4 stops AAA at 4 support points, a choice that perturbations of 1e-8 keep;
+    # tighter fits of this smooth data are re-chosen by much smaller ones)
+    "aaa": (lambda x, y, z: fi.AAA(x, y, rtol=1e-4)(z),
+            lambda x, y, z: si.AAA(x, y, rtol=1e-4)(z), (AX, AY, AZ), 1e-8),
+    "aaa-weights": (lambda y: fi.AAA(AX, y, rtol=1e-4).weights,
+                    lambda y: si.AAA(AX, y, rtol=1e-4).weights, (AY,), 1e-8),
+}
+
+
+@pytest.mark.parametrize("name", RATIONAL)
+def test_rational_interpolants_are_scipys_and_differentiate_as_scipys(name):
+    ours, scipys, args, eps = RATIONAL[name]
+    jvp_matches_scipy(ours, scipys, args, rtol=1e-5, eps=eps, value_rtol=1e-10)
+
+
+def test_rational_on_support_points_poles_residues_roots_and_clean_up():
+    # (on a point: the value, and the interpolant's derivatives, to second order)
+    ref = si.FloaterHormannInterpolator(FHX, FHY)
+    r = fi.FloaterHormannInterpolator(FHX, FHY)
+    h = 1e-4
+    assert_close(r(FHX[4]), FHY[4], 1e-15, what="value on a point")
+    assert_close(fg.grad(r)(FHX[4]), (ref(FHX[4] + 1e-7) - ref(FHX[4] - 1e-7)) / 2e-7,
+                 1e-6, what="slope on a point")
+    assert_close(fg.grad(fg.grad(r))(FHX[4]),
+                 (ref(FHX[4] + h) - 2 * ref(FHX[4]) + ref(FHX[4] - h)) / h ** 2, 1e-5,
+                 what="curvature on a point")
+    ours, scipys = fi.AAA(AX, AY), si.AAA(AX, AY)
+    assert_close(ours.support_points, scipys.support_points, 0.0, what="support points")
+    assert_close(ours.weights, scipys.weights, 1e-12, what="weights")
+    assert_close(ours.errors, scipys.errors, 0.0, what="errors")
+    for method in ("poles", "residues", "roots"):
+        got, want = getattr(ours, method)(), getattr(scipys, method)()
+        assert_close_complex(np.sort_complex(got), np.sort_complex(want), 1e-8, what=method)
+    # complex data (the tangent of z / 2 on the unit circle)
+    z = np.exp(1j * np.linspace(0.0, 2 * np.pi, 40, endpoint=False))
+    ours, scipys = fi.AAA(z, np.tan(z / 2)), si.AAA(z, np.tan(z / 2))
+    assert_close_complex(ours.weights, scipys.weights, 1e-12, what="complex weights")
+    assert_close_complex(ours(0.8 * z[:5]), scipys(0.8 * z[:5]), 1e-12, what="complex")
+
+
+@pytest.mark.soak
+def test_aaa_clean_up_removes_scipys_froissart_doublets():
+    # complex data, and clean_up removing Froissart doublets (SciPy's example: with
+    # rtol=0 the fit stagnates, its smallest singular values are many and tiny, so the
+    # weights are not unique and only the approximation is compared)
+    z = np.exp(2j * np.pi * np.linspace(0.0, 1.0, 1000))
+    f = np.log(2 + z ** 4) / (1 - 16 * z ** 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ours = fi.AAA(z, f, rtol=0, max_terms=50, clean_up=False)
+        scipys = si.AAA(z, f, rtol=0, max_terms=50, clean_up=False)
+        assert ours.clean_up() == scipys.clean_up() > 0
+    assert_close_complex(ours.support_points, scipys.support_points, 0.0,
+                         what="cleaned points")
+    assert_close_complex(ours(0.9 * z[:7]), scipys(0.9 * z[:7]), 1e-10,
+                         what="cleaned values")
+
+
+def test_rational_float32_vmap_and_errors():
+    check_float32(lambda x, y, z: fi.FloaterHormannInterpolator(x, y)(z), [FHX, FHY, FHZ],
+                  rtol=1e-4)
+    check_vmap(lambda y, z: fi.FloaterHormannInterpolator(FHX, y)(z),
+               [np.stack([FHY, FHY ** 2]), FHZ], (0, None))
+    with pytest.raises(ValueError, match="0 <= d < n"):
+        fi.FloaterHormannInterpolator(FHX, FHY, d=15)
+    with pytest.raises(ValueError, match="max_terms"):
+        fi.AAA(AX, AY, max_terms=0)
+    with pytest.raises(fg.ConcretizationError, match="vmap or jit"):
+        fg.vmap(lambda y: fi.AAA(AX, y)(0.5))(np.stack([AY, AY]))
+    with pytest.raises(TypeError, match="poles"):
+        fg.grad(lambda y: fnp.sum(fnp.real(fi.AAA(AX, y).poles())))(AY)

@@ -218,3 +218,6 @@ from ._interpmore2_bivariate import (BivariateSpline, LSQBivariateSpline,  # noq
 __all__ += ["BivariateSpline", "LSQBivariateSpline", "SmoothBivariateSpline",
             "SphereBivariateSpline", "SmoothSphereBivariateSpline",
             "LSQSphereBivariateSpline", "RectSphereBivariateSpline"]
+from ._interpmore2_rational import AAA, FloaterHormannInterpolator  # noqa: E402
+
+__all__ += ["AAA", "FloaterHormannInterpolator"]
