@@ -74,8 +74,9 @@ def _orders(name, nu, ndim, what="derivative orders"):
 
 
 class NdBSpline:
-    """A tensor-product spline (``scipy.interpolate.NdBSpline``): ``sum c[i_1, ..., i_N]
-    B(x_1; i_1, t_1) ... B(x_N; i_N, t_N)``, ``t`` a tuple of ``N`` knot vectors,
+    """A tensor-product spline (``scipy.interpolate.NdBSpline``): the sum over the
+    multi-indices ``i`` of ``c[i] * prod_d B(x_d; i_d, t_d)``, ``t`` a tuple of ``N`` knot
+    vectors,
     ``c`` of shape ``(n_1, ..., n_N, ...)`` (``n_d = len(t_d) - k_d - 1``), ``k`` one
     degree or one per dimension.  Calling it at ``xi`` (``(..., N)``) evaluates (``nu``:
     partial derivative orders); :meth:`derivative` and :meth:`design_matrix` as SciPy's.
@@ -188,7 +189,7 @@ class NdBSpline:
     def design_matrix(cls, xvals: ArrayLike, t: Sequence[ArrayLike], k: Any,
                       extrapolate: bool = True) -> Array:
         """The B-spline products at the points ``xvals`` (``(npts, N)``): row ``j``
-        holds every ``B(x_1; i_1) ... B(x_N; i_N)`` at point ``j``, the coefficients'
+        holds every product ``prod_d B(x_d; i_d)`` at point ``j``, the coefficients'
         order flattened (C order), ``(npts, prod(n_d))``.  A dense array (funcgrad has
         no sparse arrays; SciPy's is a CSR array, whose ``toarray()`` this equals), so
         differentiable in ``xvals`` and ``t``.  Points outside the box take the end
@@ -396,8 +397,7 @@ class NdPPoly:
         return NdPPoly.construct_fast(out, self.x[:axis] + self.x[axis + 1:], extrapolate)
 
     def integrate(self, ranges: Sequence[Any], extrapolate: Optional[bool] = None) -> Array:
-        """The integral over ``[a_0, b_0] x ... x [a_n, b_n]`` (``ranges``, one pair per
-        dimension).
+        """The integral over the box ``ranges``, one ``(a, b)`` pair per dimension.
 
         >>> import numpy as np, funcgrad.scipy.interpolate as fi
         >>> p = fi.NdPPoly(np.ones((1, 1, 1, 1)), (np.array([0.0, 2.0]), np.array([0.0, 3.0])))
