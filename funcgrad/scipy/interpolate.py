@@ -203,3 +203,21 @@ __all__ += ["CloughTocher2DInterpolator"]
 from ._rbf_legacy import Rbf  # noqa: E402
 
 __all__ += ["Rbf"]
+from ._interpmore2_splrep import generate_knots, make_splprep, make_splrep  # noqa: E402
+
+__all__ += ["make_splrep", "make_splprep", "generate_knots"]
+from ._interpmore2_nd import NdBSpline, NdPPoly  # noqa: E402
+from ._interpmore2_removed import interp2d  # noqa: E402
+
+__all__ += ["NdBSpline", "NdPPoly", "interp2d"]
+from ._interpmore2_bivariate import (BivariateSpline, LSQBivariateSpline,  # noqa: E402
+                                     LSQSphereBivariateSpline, RectSphereBivariateSpline,
+                                     SmoothBivariateSpline, SmoothSphereBivariateSpline,
+                                     SphereBivariateSpline)
+
+__all__ += ["BivariateSpline", "LSQBivariateSpline", "SmoothBivariateSpline",
+            "SphereBivariateSpline", "SmoothSphereBivariateSpline",
+            "LSQSphereBivariateSpline", "RectSphereBivariateSpline"]
+from ._interpmore2_rational import AAA, FloaterHormannInterpolator  # noqa: E402
+
+__all__ += ["AAA", "FloaterHormannInterpolator"]
