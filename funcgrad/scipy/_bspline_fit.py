@@ -8,14 +8,13 @@ differentiable in ``x``, ``y``, ``w`` and the knots.
 
 FITPACK's smoothing spline with ``s > 0`` is found by a search on the data: knots are
 added one at a time where the residuals are largest, then a scalar ``p`` is iterated
-until the residual sum is close to ``s``.  Both are choices made on the values, so the
-knots and ``p`` are taken from SciPy and held fixed: the result is the minimiser of
-``sum_j (w_j (y_j - s(x_j)))**2 + p**-2 sum_l (jump of s^(k) at interior knot l)**2``
-(FITPACK's penalised system, its jumps scaled as FITPACK scales them), and its
-derivatives are that minimiser's in ``y`` and ``w`` at those knots and that ``p``.  The
-``p`` SciPy's iteration stopped at is not returned by SciPy; it is recovered from SciPy's
-coefficients, which satisfy the penalised normal equations, by least squares.  The knots
-are data sites, so the result has no derivative in ``x`` (a traced ``x`` raises).
+until the residual sum is close to ``s``.  The knots are SciPy's (a choice made on the
+values, piecewise constant in them); on them FITPACK's iteration for ``p`` is replayed
+with funcgrad operations (:mod:`._smoothing_iteration`), so ``p`` moves with the data as
+SciPy's does and the derivatives in ``y`` and ``w`` are those of SciPy's result.  Where
+the replay does not reproduce SciPy's coefficients, SciPy's values are returned and a
+derivative in ``y`` or ``w`` raises.  The knots are data sites, so the result has no
+derivative in ``x`` (a traced ``x`` raises).
 
 ``make_smoothing_spline`` solves SciPy's system in the basis of natural cubic splines,
 ``(X + lam W^-1 E) c = y``, dense; with ``lam=None`` the GCV choice of ``lam`` is
@@ -33,6 +32,8 @@ from ..typing import ArrayLike
 from ._banded import _dense
 from ..core import Tracer, internal
 from ._bspline import BSpline, basis_matrix, on_device_of, real_promoted
+from ._smoothing_iteration import _smoothing_fit, least_squares
+from ..lax import stop_gradient
 
 __all__ = ["make_lsq_spline", "make_smoothing_spline"]
 
@@ -43,19 +44,6 @@ def design(x, t, k):
 
 
 @internal  # (the zero rows, unit weights and SciPy's jumps follow the data's device)
-def least_squares(a, w, y2d, penalty=None):
-    """The coefficients minimising ``||w (y - a c)||**2 (+ ||penalty c||**2)``: a QR
-    solve of the stacked system (no normal equations: their condition is squared)."""
-    system = a * w[:, None]
-    rhs = y2d * fnp.astype(w[:, None], y2d.dtype)
-    if penalty is not None:
-        system = fnp.concatenate([system, penalty])
-        rhs = fnp.concatenate([rhs, fnp.zeros((penalty.shape[0], y2d.shape[1]), y2d.dtype)])
-    q, r = fnp.linalg.qr(system)
-    return fnp.linalg.solve(fnp.astype(r, y2d.dtype),
-                            fnp.matmul(fnp.astype(fnp.transpose(q), y2d.dtype), rhs))
-
-
 def schoenberg_whitney(name, x, t, k):
     """Raise unless each B-spline can take its own site strictly inside its support
     (else the least-squares system is singular)."""
@@ -146,24 +134,6 @@ def make_lsq_spline(x: ArrayLike, y: ArrayLike, t: ArrayLike, k: int = 3,
     return BSpline(t, fnp.reshape(c, (c.shape[0],) + trailing), k, True, axis)
 
 
-def _jumps(t, k):
-    """FITPACK's discontinuity matrix: row ``l`` holds the jumps of the ``k``-th
-    derivatives of the B-splines at the interior knot ``t[k + 1 + l]`` (the jump of
-    ``B_i`` at ``t_j`` is ``k! (t[i + k + 1] - t[i]) / prod_{s != j} (t_j - t_s)``, the
-    product over the knots of ``B_i``), scaled by ``(span / pieces)**k / k!`` as FITPACK
-    scales them.  Plain numbers: the knots are constants."""
-    n = t.shape[0]
-    pieces = n - 2 * k - 1
-    count = n - k - 1
-    rows = np.zeros((max(pieces - 1, 0), count))
-    for row in range(pieces - 1):
-        j = row + k + 1
-        for i in range(row, row + k + 2):
-            others = [t[j] - t[i + s] for s in range(k + 2) if i + s != j]
-            rows[row, i] = (t[i + k + 1] - t[i]) / np.prod(others)
-    return rows * ((t[n - k - 1] - t[k]) / pieces) ** k
-
-
 def _no_derivative(name, **values):
     for label, value in values.items():
         if isinstance(value, Tracer):
@@ -178,8 +148,8 @@ def fitpack_smoothing(name, x, y2d, w, xb, xe, k, s, search="splrep"):
     """FITPACK's smoothing spline (task 0) through ``(x, y2d)`` (``y2d`` ``(m, d)``;
     ``d > 1`` only for ``search='splprep'``, a curve) with weights ``w``: ``(t, c, fp,
     ier, message)``, ``t`` SciPy's knots (constants), ``c`` (``(len(t) - k - 1, d)``)
-    the penalised least-squares coefficients at SciPy's ``p`` (see the module
-    docstring), ``fp`` the weighted residual sum.  ``search`` names SciPy's caller whose
+    FITPACK's coefficients by the replayed iteration (see the module docstring), ``fp``
+    the weighted residual sum.  ``search`` names SciPy's caller whose
     knots to take: ``splrep``, ``UnivariateSpline`` and ``splprep`` start FITPACK with
     different room for knots, and so can end with different knots."""
     from scipy import interpolate as scipy_interpolate  # (not at import: funcgrad
@@ -212,53 +182,30 @@ def fitpack_smoothing(name, x, y2d, w, xb, xe, k, s, search="splrep"):
     if ier > 0 and ier not in (1, 2, 3):
         raise ValueError(f"{name}: {message}")
     c_ref = c_ref[:t.shape[0] - k - 1]
-    basis = np.asarray(concrete_values(design(asarray(sites), asarray(t), k), "", ""))
-    jumps = _jumps(t, k)
-    scale = _penalty_scale(basis, weights, values, jumps, c_ref)
-    c, fp = _penalised_fit(x, y2d, w, t, k, np.sqrt(scale) * jumps if scale > 0 else None)
-    return on_device_of(t, y2d), c, fp, ier, message
-
-
-@internal  # (SciPy's knots and jumps, and the sites, join the data's device)
-def _penalised_fit(x, y2d, w, t, k, penalty):
-    """The penalised least-squares coefficients on the knots ``t`` and the weighted
-    residual sum: ``(c, fp)``."""
-    a = design(fnp.astype(asarray(x), np.float64), on_device_of(t, y2d), k)
-    y2d = fnp.astype(y2d, np.result_type(y2d.dtype, np.float64))
+    ends = [np.array([sites[0] if xb is None else xb]), np.array([sites[-1] if xe is None
+                                                                  else xe])]
+    x64 = fnp.astype(asarray(x), np.float64)
+    y64 = fnp.astype(y2d, np.result_type(y2d.dtype, np.float64))
     w64 = fnp.astype(asarray(w), np.float64)
-    c = least_squares(a, w64, y2d, None if penalty is None else fnp.asarray(penalty))
-    residual = w64[:, None] * (y2d - fnp.matmul(a, c))
-    return c, fnp.sum(residual * residual)
-
-
-def _penalty_scale(basis, weights, values, jumps, c_ref):
-    """``p**-2`` for SciPy's coefficients ``c_ref`` (``(count, d)``, one ``p`` for all
-    columns): first from the penalised normal equations they satisfy (``(A'W'WA + p**-2
-    B'B) c = A'W'Wy``, one unknown, least squares), then Gauss-Newton steps on ``||c(p) -
-    c_ref||``, since near interpolation the first estimate loses digits to
-    cancellation.  0 for a least-squares result."""
-    if not jumps.shape[0]:
-        return 0.0
-    bent = jumps.T @ (jumps @ c_ref)
-    if not bent.any():
-        return 0.0
-    gap = basis.T @ (weights[:, None] ** 2 * (values - basis @ c_ref))
-    scale = max(float(np.vdot(gap, bent)) / float(np.vdot(bent, bent)), 0.0)
-    weighted = basis * weights[:, None]
-    normal = weighted.T @ weighted
-    rhs = np.concatenate([weights[:, None] * values, np.zeros((jumps.shape[0],
-                                                               values.shape[1]))])
-    for _ in range(6):
-        if scale <= 0:
-            return 0.0
-        c = np.linalg.lstsq(np.concatenate([weighted, np.sqrt(scale) * jumps]), rhs,
-                            rcond=None)[0]
-        slope = -np.linalg.solve(normal + scale * jumps.T @ jumps, jumps.T @ (jumps @ c))
-        step = float(np.vdot(slope, c - c_ref)) / float(np.vdot(slope, slope))
-        scale -= step
-        if abs(step) <= 1e-14 * abs(scale):
-            break
-    return max(scale, 0.0)
+    knots = on_device_of(t, y2d)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the callers warn, naming themselves)
+        c = _smoothing_fit(x64, y64, w64, knots, k, float(s), *ends)
+    replayed = np.asarray(concrete_values(c, "", ""))
+    if not np.allclose(replayed, c_ref, rtol=1e-9, atol=1e-12 * max(np.abs(c_ref).max(), 1.0)):
+        # (FITPACK ended where the replay does not follow it: SciPy's values, no slope)
+        for label, value in (("y", y2d), ("w", w)):
+            if isinstance(value, Tracer):
+                raise TypeError(f"{name}: FITPACK's search for p ended in a state the "
+                                f"differentiable replay does not reproduce (ier={ier}), so "
+                                f"there is no derivative in {label}; pass {label} as plain "
+                                f"numbers, or change s")
+        c = asarray(c_ref)
+    else:  # (SciPy's very coefficients, with the replay's derivative)
+        c = c - stop_gradient(c) + c_ref.astype(replayed.dtype)
+    a = design(x64, knots, k)
+    residual = w64[:, None] * (y64 - fnp.matmul(a, c))
+    return on_device_of(t, y2d), c, fnp.sum(residual * residual), ier, message
 
 
 def _divided_difference_weights(points):
