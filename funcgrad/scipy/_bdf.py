@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._rk import first_step
+from ._rk import first_step, run_stepper
 
 _MAX_ORDER = 5
 _NEWTON_MAXITER = 4
@@ -219,15 +219,4 @@ class BdfStepper:
 
 def bdf_steps(f, jac, y0, t0, t1, solver, on_step=None):
     """``(steps, nfev, njev, nlu, failed)`` as ``_radau.radau_steps``, by BDF."""
-    stepper = BdfStepper(f, jac, y0, t0, t1, solver)
-    steps = []
-    while stepper.t < stepper.t1:
-        step = stepper.step()
-        if step is None:
-            return steps, stepper.nfev, stepper.njev, stepper.nlu, True
-        steps.append(step)
-        # (the step's own interpolant is given: f at its start is not needed)
-        if on_step is not None and on_step(step.t_old, step.y_old, None, step.t_new,
-                                           step.y_new, step.on):
-            break
-    return steps, stepper.nfev, stepper.njev, stepper.nlu, False
+    return run_stepper(BdfStepper(f, jac, y0, t0, t1, solver), on_step)

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ._ode_implicit import _Implicit
+from ._rk import run_stepper
 
 
 class LsodaMethod(NamedTuple):
@@ -91,17 +92,7 @@ class LsodaStepper:
 
 def lsoda_steps(f, jac, y0, t0, t1, solver, on_step=None):
     """``(steps, nfev, njev, nlu, failed)`` as ``_radau.radau_steps``, by LSODA."""
-    stepper = LsodaStepper(f, jac, y0, t0, t1, solver)
-    steps = []
-    while stepper.t < stepper.t1:
-        step = stepper.step()
-        if step is None:
-            return steps, stepper.nfev, stepper.njev, stepper.nlu, True
-        steps.append(step)
-        if on_step is not None and on_step(step.t_old, step.y_old, None, step.t_new,
-                                           step.y_new, step.on):
-            break
-    return steps, stepper.nfev, stepper.njev, stepper.nlu, False
+    return run_stepper(LsodaStepper(f, jac, y0, t0, t1, solver), on_step)
 
 
 class LSODA(_Implicit):

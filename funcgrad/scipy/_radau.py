@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._rk import first_step
+from ._rk import first_step, run_stepper
 
 _S6 = 6 ** 0.5
 _C = np.array([(4 - _S6) / 10, (4 + _S6) / 10, 1.0])  # (the collocation nodes)
@@ -214,18 +214,7 @@ def radau_steps(f, jac, y0, t0, t1, solver, on_step=None):
     from ``t0`` to ``t1`` (> t0) on concrete values; ``jac(y, t)`` the Jacobian.
     ``on_step(t_old, y_old, f_old, t, y, piece)`` sees each accepted step (``piece`` its
     interpolant on 1-d times) and ends the stepping by returning True."""
-    stepper = RadauStepper(f, jac, y0, t0, t1, solver)
-    steps = []
-    while stepper.t < stepper.t1:
-        f_old = stepper.fy
-        step = stepper.step()
-        if step is None:
-            return steps, stepper.nfev, stepper.njev, stepper.nlu, True
-        steps.append(step)
-        if on_step is not None and on_step(step.t_old, step.y_old, f_old, step.t_new,
-                                           step.y_new, step.on):
-            break
-    return steps, stepper.nfev, stepper.njev, stepper.nlu, False
+    return run_stepper(RadauStepper(f, jac, y0, t0, t1, solver), on_step, True)
 
 
 def radau_solve(f, jac, y0, ts, solver, stepping=radau_steps):

@@ -257,3 +257,21 @@ def step_times(f, y0, t0, t1, solver, on_step=None):
                 break
     times = np.asarray(times, dtype=np.result_type(y0.dtype, np.float32))
     return times, nfev, bool(small) if t < t1 else False
+
+
+def run_stepper(stepper, on_step=None, with_f_old=False):
+    """``(steps, nfev, njev, nlu, failed)``: an implicit solver's stepper (Radau's, BDF's,
+    LSODA's) stepped to its end; ``on_step(t_old, y_old, f_old, t, y, piece)`` sees each
+    accepted step (``f_old`` the slope at its start where ``with_f_old``, else None: the
+    step's own interpolant does without it) and ends the stepping by returning True."""
+    steps = []
+    while stepper.t < stepper.t1:
+        f_old = stepper.fy if with_f_old else None
+        step = stepper.step()
+        if step is None:
+            return steps, stepper.nfev, stepper.njev, stepper.nlu, True
+        steps.append(step)
+        if on_step is not None and on_step(step.t_old, step.y_old, f_old, step.t_new,
+                                           step.y_new, step.on):
+            break
+    return steps, stepper.nfev, stepper.njev, stepper.nlu, False
