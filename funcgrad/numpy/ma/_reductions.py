@@ -76,6 +76,16 @@ def prod(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
 product = prod
 
 
+def _running(op, a, neutral, axis, dtype):
+    """A running sum or product: masked entries filled with ``neutral`` and staying
+    masked (the whole array flattened where ``axis`` is None, its mask too)."""
+    a = _as_masked(a)
+    data = op(a.filled(neutral), axis=axis, dtype=dtype)
+    m = a._mask if a._mask is nomask or axis is not None else \
+        (ravel(a._mask) if isinstance(a._mask, Tracer) else a._mask.ravel())
+    return _wrap(data, m)
+
+
 def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
     """``np.ma.cumsum``: running sums, masked entries adding nothing (and staying masked).
 
@@ -83,11 +93,7 @@ def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any
     >>> ma.cumsum(ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])).filled(0.0)
     array([1., 0., 4.])
     """
-    a = _as_masked(a)
-    data = _r.cumsum(a.filled(0), axis=axis, dtype=dtype)
-    m = a._mask if a._mask is nomask or axis is not None else \
-        (ravel(a._mask) if isinstance(a._mask, Tracer) else a._mask.ravel())
-    return _wrap(data, m)
+    return _running(_r.cumsum, a, 0, axis, dtype)
 
 
 def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> Any:
@@ -97,11 +103,7 @@ def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: None = None) -> An
     >>> ma.cumprod(ma.masked_array([2.0, 5.0, 3.0], mask=[0, 1, 0])).filled(0.0)
     array([2., 0., 6.])
     """
-    a = _as_masked(a)
-    data = _r.cumprod(a.filled(1), axis=axis, dtype=dtype)
-    m = a._mask if a._mask is nomask or axis is not None else \
-        (ravel(a._mask) if isinstance(a._mask, Tracer) else a._mask.ravel())
-    return _wrap(data, m)
+    return _running(_r.cumprod, a, 1, axis, dtype)
 
 
 def mean(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
