@@ -1,14 +1,16 @@
 """``funcgrad.scipy``: SciPy's names, differentiable (``special``, ``stats``, ``linalg``,
 ``signal``, ``integrate``, ``fft``, ``fftpack``, ``ndimage``, ``cluster``, ``interpolate``,
-``sparse.linalg``, ``spatial.transform``, ``differentiate``), and ``optimize.minimize`` with funcgrad's
-derivatives.
+``sparse``, ``spatial``, ``differentiate``, ``optimize``).
 
 >>> import funcgrad as fg, funcgrad.scipy.special as fsp
 >>> float(fg.grad(fsp.expit)(0.0))
 0.25
 
-SciPy is not needed: the values come from funcgrad's own kernels. (``optimize`` is the
-exception: it calls SciPy's minimizers, so it needs SciPy, and loads on first use.)
+``import funcgrad`` and ``import funcgrad.scipy`` load no SciPy.  Much of it computes
+with funcgrad's own kernels; where SciPy's search, decomposition or reference value is
+used (knot placement, minimizers, Qhull, ODEPACK, most of ``stats``' tests and
+``special``'s rarer functions), SciPy is imported on the first such call, so those need
+it installed (``pip install funcgrad[scipy]``).  ``optimize`` loads on first use.
 """
 from . import (cluster, fft, fftpack, integrate, interpolate, linalg, ndimage,  # noqa: F401
                signal, sparse, spatial, special, stats)

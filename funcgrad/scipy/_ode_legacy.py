@@ -6,8 +6,9 @@ method) in the initial value and in ``f_params``.
 SciPy's integrators are Fortran codes; their names map to the nearest method here:
 'dopri5' is RK45 (the same Dormand-Prince pair), 'dop853' is DOP853, 'vode' and 'zvode'
 are BDF with ``method='bdf'`` and RK45 with their default 'adams' (a non-stiff method for
-a non-stiff one), 'lsoda' is BDF (a stiff-safe method).  The values agree with SciPy's to
-the tolerances, not to the bit, except for the Runge-Kutta pairs.
+a non-stiff one), 'lsoda' is LSODA (ODEPACK's, as ``solve_ivp``'s: SciPy's ``ode`` drives
+the same code through another wrapper).  The values agree with SciPy's to the tolerances,
+not to the bit, except for the Runge-Kutta pairs.
 """
 import warnings
 from typing import Any, Callable, Optional
@@ -23,7 +24,7 @@ from ._ivp import solve_ivp
 # SciPy's integrator names: (method, default rtol, default atol, code on success)
 _NAMES = {"dopri5": ("RK45", 1e-6, 1e-12, 1), "dop853": ("DOP853", 1e-6, 1e-12, 1),
           "vode": (None, 1e-6, 1e-12, 2), "zvode": (None, 1e-6, 1e-12, 2),
-          "lsoda": ("BDF", 1e-6, 1e-12, 2)}
+          "lsoda": ("LSODA", 1e-6, 1e-12, 2)}
 _IGNORED = ("with_jacobian", "lband", "uband", "order", "nsteps", "min_step", "ixpr",
             "max_order_ns", "max_order_s", "max_hnil", "safety", "ifactor", "dfactor",
             "beta", "verbosity")
@@ -40,7 +41,7 @@ class ode:
 
     Each ``integrate(t)`` is :func:`solve_ivp` from the current point to ``t``, with the
     method the name maps to ('dopri5' RK45, 'dop853' DOP853, 'vode' BDF with
-    ``method='bdf'`` else RK45, 'lsoda' BDF: the values agree with SciPy's to the
+    ``method='bdf'`` else RK45, 'lsoda' LSODA: the values agree with SciPy's to the
     tolerances); so ``y`` is differentiable in the initial value and in ``f_params``, as
     ``solve_ivp``'s.  ``jac`` is not needed (the implicit methods' Jacobian is exact) and
     is not called; ``integrate(t, step=True)`` raises NotImplementedError (step the
