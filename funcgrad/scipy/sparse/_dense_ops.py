@@ -2,8 +2,8 @@
 ``inv``, ``norm``, ``spsolve``, ``factorized``, ``splu``, ``onenormest``, ``eigsh``,
 ``eigs`` and ``svds``.
 
-funcgrad has no sparse types, so each works on the dense matrix: an array as given, a
-SciPy sparse matrix densified, a ``LinearOperator`` as its products with the identity
+Each works on the dense matrix: an array as given, a sparse array (funcgrad's or
+SciPy's) densified (``spsolve`` excepted: see :mod:`._arrays_linalg`), a ``LinearOperator`` as its products with the identity
 (``n`` products).  Each is then the dense ``funcgrad.scipy.linalg`` function, with its
 derivatives; what SciPy estimates or iterates to (ARPACK's ``k`` eigenpairs, the 1-norm
 estimate) is here computed exactly, which is what SciPy converges to.
@@ -17,6 +17,7 @@ from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...typing import Array, ArrayLike
 from .. import linalg as _sla
+from ._arrays_linalg import as_sparse, sparse_spsolve
 from ._krylov import densified
 from ._linop import LinearOperator, aslinearoperator
 
@@ -117,13 +118,18 @@ def norm(x: Any, ord: Union[None, int, float, str] = None,  # noqa: A002
 def spsolve(A: Any, b: ArrayLike, permc_spec: Optional[str] = None,
             use_umfpack: bool = True) -> Array:
     """``x`` with ``A x = b`` (``scipy.sparse.linalg.spsolve``), ``b`` a vector or a matrix
-    of right-hand sides, by dense LU; differentiable in ``A`` and ``b``.  ``permc_spec``
+    of right-hand sides, by dense LU for a dense ``A``; differentiable in ``A`` and ``b``.  ``permc_spec``
     and ``use_umfpack`` choose SciPy's sparse orderings and change nothing here.
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> fsl.spsolve(np.array([[2.0, 1.0], [0.0, 3.0]]), np.array([3.0, 3.0]))
     array([1., 1.])
+
+    A sparse ``A`` (funcgrad's or SciPy's) is solved sparse, never densified, its derivative
+    reaching ``A.data`` at the stored entries (:mod:`._arrays_linalg`).
     """
+    if as_sparse(A) is not None:
+        return sparse_spsolve(A, b)
     return _sla.solve(_dense("spsolve", A), asarray(densified(b)))
 
 

@@ -6,6 +6,7 @@ import numpy as np
 from ... import numpy as fnp
 from ...lax import custom_linear_solve, while_loop
 from ...numpy._convert import asarray
+from ._arrays_linalg import as_sparse
 
 
 def _operator(name, what, a):
@@ -14,6 +15,11 @@ def _operator(name, what, a):
         return lambda v: v
     if callable(a) and not hasattr(a, "shape"):
         return a
+    sparse = as_sparse(a)
+    if sparse is not None:  # (products by the stored entries: never densified)
+        if sparse.shape[0] != sparse.shape[1]:
+            raise ValueError(f"{name}: {what} must be square, got shape {sparse.shape}")
+        return lambda v: sparse @ v
     if hasattr(a, "matvec"):
         return a.matvec
     matrix = asarray(densified(a))

@@ -1,0 +1,196 @@
+"""``scipy.sparse.linalg`` on sparse operands without densifying: products for the
+Krylov solvers and ``LinearOperator``, and ``spsolve``'s sparse direct solve.
+
+``spsolve`` factors with SciPy's SuperLU (called on the concrete values, also under
+``jit``/``vmap``, through ``fg.pure_callback``) inside ``fg.lax.custom_linear_solve``: the
+derivative is that of ``A^-1 b``, the tangent another solve and the cotangent of ``b`` the
+solve with ``A^T``, and the cotangent of ``A.data`` is ``-xbar_i x_j`` read at the stored
+positions only (the transpose of the sparse product) -- nothing dense of size ``n^2``."""
+import warnings
+from typing import Any, Tuple
+
+import numpy as np
+
+from ... import numpy as fnp
+from ...numpy._convert import asarray
+from ...typing import Array, ArrayLike
+from ._arrays_core import _spbase, from_scipy
+from ._arrays_construct import matrix_power_sparse
+from ._arrays_formats import ARRAYS, issparse
+
+__all__ = ["as_sparse", "sparse_spsolve", "spsolve_triangular", "matrix_power",
+           "is_sptriangular", "spbandwidth", "MatrixRankWarning", "use_solver"]
+
+
+class MatrixRankWarning(UserWarning):
+    """``scipy.sparse.linalg.MatrixRankWarning``: the matrix is singular (funcgrad's own
+    class: importing funcgrad loads no SciPy)."""
+
+
+def as_sparse(A):
+    """``A`` as funcgrad's sparse array if it is a sparse one (funcgrad's or SciPy's), else
+    None."""
+    if isinstance(A, _spbase):
+        return A
+    if issparse(A):
+        return from_scipy(A)
+    return None
+
+
+def _square(name, a):
+    if a.shape[0] != a.shape[1]:
+        raise ValueError(f"{name}: the matrix must be square, got shape {a.shape}")
+
+
+def _host_solver(a, dtype, triangular=None, unit_diagonal=False):
+    """The callback ``(data, rhs, transposed) -> x`` of a SciPy sparse solve."""
+    row, col, shape = a._row, a._col, a.shape
+
+    def host(data, rhs, transposed):
+        import scipy.sparse as sp
+        import scipy.sparse.linalg as sl
+        matrix = sp.csr_array((np.asarray(data), (row, col)), shape=shape)
+        if transposed:
+            matrix = matrix.T
+        rhs = np.asarray(rhs)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if triangular is None:
+                x = sl.spsolve(matrix.tocsc(), rhs)
+            else:
+                lower = triangular != transposed
+                x = sl.spsolve_triangular(matrix.tocsr(), rhs, lower=lower,
+                                          unit_diagonal=unit_diagonal)
+        for w in caught:
+            if type(w.message).__name__ == "MatrixRankWarning":
+                warnings.warn(str(w.message), MatrixRankWarning, stacklevel=4)
+        return np.asarray(x).astype(dtype, copy=False).reshape(rhs.shape)
+    return host
+
+
+def _solve(name, a, b, host):
+    from ...callback import pure_callback
+    from ...lax import custom_linear_solve
+    _square(name, a)
+    b = asarray(b)
+    if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
+        raise ValueError(f"{name}: b must have shape ({a.shape[0]},) or ({a.shape[0]}, K) "
+                         f"for a matrix of shape {a.shape}, got {tuple(b.shape)}")
+    dtype = np.result_type(a.dtype, b.dtype, np.float32)
+    data, b = fnp.astype(a.data, dtype), fnp.astype(b, dtype)
+    a = a._like(data)
+
+    def solver(transposed):
+        def solve(_, rhs):
+            return pure_callback(host, rhs, data, rhs, transposed, vmap_method="sequential")
+        return solve
+    return custom_linear_solve(lambda v: a @ v, b, solver(False), solver(True))
+
+
+def sparse_spsolve(A: Any, b: ArrayLike) -> Any:
+    """``spsolve`` for a sparse ``A`` (see the module docstring); a sparse ``b`` gives a
+    sparse result, as SciPy's."""
+    a = as_sparse(A).tocsr()
+    sparse_b = as_sparse(b)
+    rhs = sparse_b.toarray() if sparse_b is not None else asarray(b)
+    dtype = np.result_type(a.dtype, rhs.dtype, np.float32)
+    x = _solve("spsolve", a, rhs, _host_solver(a, dtype))
+    if sparse_b is not None:
+        return sparse_b._kind("csc")(x)
+    return x
+
+
+def spsolve_triangular(A: Any, b: ArrayLike, lower: bool = True, overwrite_A: bool = False,
+                       overwrite_b: bool = False, unit_diagonal: bool = False) -> Array:
+    """``x`` with ``A x = b`` for the triangular ``A`` (``scipy.sparse.linalg.
+    spsolve_triangular``): only the ``lower`` (or upper) triangle is read, and with
+    ``unit_diagonal`` not the diagonal either.  A sparse direct solve (SciPy's), with
+    derivatives in ``A.data`` (at the read entries) and ``b`` as :func:`spsolve`'s.
+
+    >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+    >>> A = fsparse.csr_array(np.array([[2.0, 0.0], [1.0, 1.0]]))
+    >>> fsparse.linalg.spsolve_triangular(A, np.array([2.0, 3.0]))
+    array([1., 2.])
+    """
+    a = as_sparse(A)
+    if a is None:
+        a = _spbase_from_dense(A)
+    a = a.tocsr()
+    rhs = asarray(b)
+    if unit_diagonal:  # (SciPy ignores the stored diagonal then: so must the derivative)
+        off = np.nonzero(a._row != a._col)[0]
+        diag = np.arange(a.shape[0])
+        a = a._kind("coo")._make(fnp.concatenate([fnp.take(a.data, off),
+                                                  fnp.ones(a.shape[0], a.dtype)]),
+                                 np.concatenate([a._row[off], diag]),
+                                 np.concatenate([a._col[off], diag]), a.shape).tocsr()
+    keep = np.nonzero(a._col <= a._row if lower else a._col >= a._row)[0]
+    a = a._kind("coo")._make(fnp.take(a.data, keep), a._row[keep], a._col[keep],
+                             a.shape).tocsr()
+    dtype = np.result_type(a.dtype, rhs.dtype, np.float32)
+    return _solve("spsolve_triangular", a, rhs,
+                  _host_solver(a, dtype, triangular=bool(lower), unit_diagonal=unit_diagonal))
+
+
+def _spbase_from_dense(A):
+    return ARRAYS["csr"](A)
+
+
+def matrix_power(A: Any, power: int) -> Any:
+    """``A`` raised to the integer ``power`` by repeated sparse products
+    (``scipy.sparse.linalg.matrix_power``), differentiable in ``A.data``.
+
+    >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+    >>> A = fsparse.csr_array(np.array([[1.0, 1.0], [0.0, 1.0]]))
+    >>> fsparse.linalg.matrix_power(A, 3).toarray()
+    array([[1., 3.],
+           [0., 1.]])
+    """
+    return matrix_power_sparse(A, power)
+
+
+def is_sptriangular(A: Any) -> Tuple[bool, bool]:
+    """``(lower, upper)``: are all stored entries on or below (above) the diagonal?
+    (``scipy.sparse.linalg.is_sptriangular``; the structure, explicit zeros counted.)
+
+    >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+    >>> fsparse.linalg.is_sptriangular(fsparse.csr_array(np.array([[1.0, 0.0], [2.0, 3.0]])))
+    (True, False)
+    """
+    a = _checked("is_sptriangular", A)
+    return bool(np.all(a._col <= a._row)), bool(np.all(a._col >= a._row))
+
+
+def spbandwidth(A: Any) -> Tuple[int, int]:
+    """``(below, above)``: how far the stored entries reach below and above the diagonal
+    (``scipy.sparse.linalg.spbandwidth``).
+
+    >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+    >>> fsparse.linalg.spbandwidth(fsparse.csr_array(np.array([[1.0, 0.0, 4.0], [2.0, 3.0, 0.0]])))
+    (1, 2)
+    """
+    a = _checked("spbandwidth", A)
+    if not a.nnz:
+        return 0, 0
+    return max(0, int(np.max(a._row - a._col))), max(0, int(np.max(a._col - a._row)))
+
+
+def _checked(name, A):
+    a = as_sparse(A)
+    if a is None:
+        raise TypeError(f"{name}: expected a sparse array or matrix, got {type(A).__name__}; "
+                        f"convert with funcgrad.scipy.sparse.csr_array(A)")
+    return a
+
+
+def use_solver(**kwargs: Any) -> None:
+    """SciPy's choice of direct solver (``useUmfpack``, ``assumeSortedIndices``); funcgrad
+    always uses SciPy's SuperLU, so this checks the keywords and changes nothing.
+
+    >>> import funcgrad.scipy.sparse.linalg as fsl
+    >>> fsl.use_solver(useUmfpack=False)
+    """
+    unknown = set(kwargs) - {"useUmfpack", "assumeSortedIndices"}
+    if unknown:
+        raise TypeError(f"use_solver: unexpected keywords {sorted(unknown)} (SciPy takes "
+                        f"useUmfpack and assumeSortedIndices)")
