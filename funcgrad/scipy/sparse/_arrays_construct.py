@@ -207,10 +207,10 @@ def kronsum(A: Any, B: Any, format: Optional[str] = None) -> Any:  # noqa: A002
     array([[1., 2.],
            [3., 1.]])
     """
-    a, b = _sparse(A), _sparse(B)
+    family = _family(A, B)
+    a, b = family["coo"](_sparse(A)), family["coo"](_sparse(B))
     if a.shape[0] != a.shape[1] or b.shape[0] != b.shape[1]:
         raise ValueError(f"kronsum: A and B must be square, got {a.shape} and {b.shape}")
-    family = _family(A, B)
     left = kron(family["coo"](eye_array(b.shape[0])), a, "coo")
     right = kron(b, family["coo"](eye_array(a.shape[0])), "coo")
     return (left + right).asformat(format or "csr")

@@ -138,8 +138,9 @@ class SparseOps:
         first = np.repeat(np.cumsum(counts) - counts, counts)
         right = np.repeat(starts[:-1][self._col], counts) + (np.arange(len(left)) - first)
         values = fnp.take(self.data, left) * fnp.take(other.data, right)
-        return self._kind("coo")._make(values, self._row[left], other._col[right],
-                                       (self._shape[0], other.shape[1])).tocsr()
+        product = self._kind("coo")._make(values, self._row[left], other._col[right],
+                                          (self._shape[0], other.shape[1]))
+        return product.asformat(self._result_format())
 
     def __matmul__(self, other):
         if _is_scalar(other):
@@ -427,7 +428,9 @@ class SparseOps:
         (array([0, 1], dtype=int32), array([1, 0], dtype=int32))
         """
         coo = self.tocoo()
-        keep = values_of(coo, "nonzero") != 0
+        keep = np.nonzero(values_of(coo, "nonzero") != 0)[0]
+        if self.format == "csc":  # (row-major, as SciPy orders CSC's)
+            keep = keep[np.lexsort((coo._col[keep], coo._row[keep]))]
         return coo.row[keep], coo.col[keep]
 
     # --- tidying, in place as SciPy's ---------------------------------------------------------
@@ -500,7 +503,7 @@ class SparseOps:
         keep = np.nonzero((new_rows[0][self._row] >= 0) & (new_cols[0][self._col] >= 0))[0]
         out = self._kind("coo")._make(fnp.take(self.data, keep), new_rows[0][self._row[keep]],
                                       new_cols[0][self._col[keep]], (new_rows[1], new_cols[1]))
-        return out.asformat(self.format if self.format != "coo" else "csr")
+        return out.asformat(self.format)
 
 
 def _coalesce(data, row, col, by_column=False):

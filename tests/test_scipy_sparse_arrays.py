@@ -1,0 +1,341 @@
+"""funcgrad.scipy.sparse's arrays: SciPy's values on the same inputs, derivatives in the
+stored values and the dense operands against central differences (of SciPy's values where
+SciPy computes them), grad returning a sparse array of the input's structure, jit and vmap
+over a sparse argument, and products that never densify."""
+import io
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.linalg as sl
+
+import funcgrad as fg
+import funcgrad.scipy.sparse as fs
+import funcgrad.scipy.sparse.linalg as fsl
+from funcgrad.errors import ConcretizationError
+
+RNG = np.random.default_rng(7)
+DENSE = np.array([[1.5, 0.0, -2.0, 0.0],
+                  [0.0, 0.0, 0.5, 3.0],
+                  [4.0, -1.0, 0.0, 0.0]])
+X = RNG.standard_normal(4)
+XM = RNG.standard_normal((4, 2))
+Y = RNG.standard_normal(3)
+FORMATS = ["coo", "csr", "csc"]
+
+
+def _pair(fmt, dense=DENSE):
+    return getattr(fs, f"{fmt}_array")(dense), getattr(sp, f"{fmt}_array")(dense)
+
+
+def _plain(x):
+    return x.toarray() if hasattr(x, "toarray") else np.asarray(x)
+
+
+def _central(f, data, eps=1e-6):
+    """The gradient of the scalar ``f`` at ``data`` by central differences."""
+    data = np.asarray(data, float)
+    return np.array([(f(data + eps * e) - f(data - eps * e)) / (2 * eps)
+                     for e in np.eye(data.size)])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_construction_matches_scipy(fmt):
+    ours, theirs = _pair(fmt)
+    assert repr(ours) == repr(theirs)
+    np.testing.assert_array_equal(ours.data, theirs.data)
+    if fmt == "coo":
+        np.testing.assert_array_equal(ours.row, theirs.row)
+        np.testing.assert_array_equal(ours.col, theirs.col)
+    else:
+        np.testing.assert_array_equal(ours.indices, theirs.indices)
+        np.testing.assert_array_equal(ours.indptr, theirs.indptr)
+        assert ours.indptr.dtype == theirs.indptr.dtype
+    # coordinates with a duplicate (summed by CSR/CSC, as SciPy's), compressed, SciPy's own
+    data, row, col = np.array([1.0, 2.0, 3.0]), np.array([2, 0, 2]), np.array([1, 1, 1])
+    ours_cls, theirs_cls = getattr(fs, f"{fmt}_array"), getattr(sp, f"{fmt}_array")
+    built = [(ours_cls((data, (row, col)), shape=(3, 2)),
+              theirs_cls((data, (row, col)), shape=(3, 2)))]
+    if fmt != "coo":
+        t = sp.csr_array(DENSE) if fmt == "csr" else sp.csc_array(DENSE)
+        built.append((ours_cls((t.data, t.indices, t.indptr)),
+                      theirs_cls((t.data, t.indices, t.indptr))))
+    built.append((getattr(fs, f"{fmt}_matrix")(sp.csr_array(DENSE)),
+                  getattr(sp, f"{fmt}_matrix")(sp.csr_array(DENSE))))
+    for a, b in built:
+        assert a.shape == b.shape and a.nnz == b.nnz and a.format == b.format
+        np.testing.assert_array_equal(a.toarray(), b.toarray())
+        np.testing.assert_array_equal(a.data, b.data)
+
+
+METHODS = [
+    ("matvec", lambda A: A @ X), ("matmat", lambda A: A @ XM), ("vecmat", lambda A: Y @ A),
+    ("dot", lambda A: A.dot(X)), ("sparse product", lambda A: A @ A.T),
+    ("transpose", lambda A: A.T), ("sum", lambda A: A.sum()), ("sum0", lambda A: A.sum(0)),
+    ("sum1", lambda A: A.sum(axis=1)), ("mean", lambda A: A.mean()),
+    ("mean0", lambda A: A.mean(axis=0)), ("diagonal", lambda A: A.diagonal()),
+    ("diagonal-1", lambda A: A.diagonal(-1)), ("trace", lambda A: A.trace(1)),
+    ("multiply scalar", lambda A: A.multiply(2.5)),
+    ("multiply dense", lambda A: A.multiply(np.arange(4.0))),
+    ("multiply sparse", lambda A: A.multiply(A.T.T)), ("add", lambda A: A + 2 * A),
+    ("sub", lambda A: A - A.T.T * 0.5), ("add dense", lambda A: A + np.ones((3, 4))),
+    ("div", lambda A: A / 4.0), ("neg", lambda A: -A), ("power", lambda A: A.power(3)),
+    ("**", lambda A: A ** 2), ("abs", abs), ("sin", lambda A: A.sin()),
+    ("sqrt", lambda A: abs(A).sqrt()), ("expm1", lambda A: A.expm1()),
+    ("nnz", lambda A: A.nnz),
+    ("count_nonzero", lambda A: A.count_nonzero()), ("rows", lambda A: A[1:3]),
+    ("block", lambda A: A[[0, 2], 1:4]), ("entry", lambda A: A[2, 1]),
+    ("tocsr", lambda A: A.tocsr()), ("tocsc", lambda A: A.tocsc()),
+    ("tocoo", lambda A: A.tocoo()), ("astype", lambda A: A.astype(np.float32)),
+    ("nonzero", lambda A: np.stack(A.nonzero())),
+]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_methods_match_scipy(fmt):
+    ours, theirs = _pair(fmt)
+    for name, f in METHODS:
+        a, b = f(ours), f(theirs)
+        assert sp.issparse(b) == fs.issparse(a), name
+        if sp.issparse(b):
+            assert a.format == b.format and a.dtype == b.dtype, name
+        np.testing.assert_allclose(_plain(a), _plain(b), rtol=1e-12, err_msg=name)
+        assert np.asarray(_plain(a)).dtype == np.asarray(_plain(b)).dtype, name
+
+
+def test_matrix_spelling_products_and_reductions_are_2d():
+    A, S = fs.csr_matrix(DENSE), sp.csr_matrix(DENSE)
+    np.testing.assert_allclose((A * A.T).toarray(), (S * S.T).toarray())
+    np.testing.assert_allclose(A.sum(axis=0), np.asarray(S.sum(axis=0)))
+    assert A.sum(axis=1).shape == (3, 1)
+    np.testing.assert_array_equal(A.getnnz(axis=0), S.getnnz(axis=0))
+    assert fs.isspmatrix_csr(A) and not fs.isspmatrix(fs.csr_array(DENSE))
+    assert isinstance(fs.csr_array(DENSE), fs.sparray) and isinstance(A, fs.spmatrix)
+
+
+def test_in_place_tidying_matches_scipy():
+    data, row, col = np.array([0.0, 2.0, 1.0, 3.0]), np.array([1, 0, 1, 0]), \
+        np.array([0, 1, 0, 1])
+    a, b = fs.coo_array((data, (row, col))), sp.coo_array((data, (row, col)))
+    assert a.count_nonzero() == b.count_nonzero()
+    a.sum_duplicates()
+    b.sum_duplicates()
+    np.testing.assert_array_equal(a.data, b.data)
+    np.testing.assert_array_equal(a.row, b.row)
+    c, d = fs.csr_array((data, (row, col))), sp.csr_array((data, (row, col)))
+    c.data, d.data = np.array([0.0, 5.0]), np.array([0.0, 5.0])
+    c.eliminate_zeros()
+    d.eliminate_zeros()
+    np.testing.assert_array_equal(c.indices, d.indices)
+    e = fs.csr_array((np.array([1.0, 2.0]), np.array([1, 0]), np.array([0, 2])))
+    assert not e.has_sorted_indices
+    e.sort_indices()
+    np.testing.assert_array_equal(e.data, [2.0, 1.0])
+
+
+# --- derivatives -----------------------------------------------------------------------------
+
+DERIVATIVES = [  # (name, f(A) -> scalar), each differentiated in A.data
+    ("matvec", lambda A: np.sum(np.sin(A @ X))),
+    ("vecmat", lambda A: np.sum((Y @ A) ** 2)),
+    ("matmat", lambda A: np.sum((A @ XM) ** 2)),
+    ("sparse product", lambda A: (A @ A.T).power(2).sum()),
+    ("multiply", lambda A: A.multiply(A).multiply(np.arange(4.0)).sum()),
+    ("sums", lambda A: np.sum(A.sum(axis=0) ** 2) + np.sum(A.mean(axis=1) ** 3)),
+    ("diagonal and transpose", lambda A: np.sum(A.T.diagonal(1) ** 2)),
+    ("add", lambda A: ((A + A.tocsc() * 2.0) - A / 3.0).power(2).sum()),
+    ("elementwise", lambda A: A.sin().sum() + abs(A).sqrt().sum() + A.tanh().sum()),
+    ("conversion and indexing", lambda A: A.tocoo().tocsr()[0:2].power(2).sum()
+     + A.tocsc()[2, 0] ** 2),
+    ("toarray", lambda A: np.sum(A.toarray() ** 3)),
+]
+
+
+@pytest.mark.parametrize("fmt", ["coo", "csr"])
+def test_grad_in_the_stored_values_is_sparse_and_matches_central_differences(fmt):
+    A = getattr(fs, f"{fmt}_array")(DENSE)
+    for name, f in DERIVATIVES:
+        g = fg.grad(f)(A)
+        assert type(g) is type(A), name
+        np.testing.assert_array_equal(g.tocoo().row, A.tocoo().row)
+        np.testing.assert_array_equal(g.tocoo().col, A.tocoo().col)
+        expected = _central(lambda d: float(f(A._like(d))), A.data)
+        np.testing.assert_allclose(g.data, expected, rtol=1e-6, atol=1e-8, err_msg=name)
+
+
+def test_derivatives_in_the_dense_operand_and_forward_mode():
+    A = fs.csr_array(DENSE)
+    f = lambda x: np.sum(np.cos(A @ x)) + np.sum((x[:3] @ A) ** 2)  # noqa: E731
+    np.testing.assert_allclose(fg.grad(f)(X), _central(f, X), rtol=1e-6, atol=1e-8)
+    tangent = A._like(np.arange(1.0, A.nnz + 1))
+    _, t = fg.jvp(lambda A: A @ X, (A,), (tangent,))
+    np.testing.assert_allclose(t, tangent.toarray() @ X)
+
+
+def test_float32_is_kept():
+    A = fs.csr_array(DENSE.astype(np.float32))
+    x = X.astype(np.float32)
+    assert A.dtype == np.float32
+    for out in (A @ x, A.sum(0), A.toarray(), (A @ A.T).data, A.multiply(x).data,
+                fg.grad(lambda A: np.sum(A @ x))(A).data):
+        assert out.dtype == np.float32
+
+
+def test_jit_and_vmap_over_a_sparse_argument():
+    A = fs.csr_array(DENSE)
+    np.testing.assert_allclose(fg.jit(lambda A, x: A @ x)(A, X), DENSE @ X)
+    out = fg.jit(lambda A: A * 2.0)(A)
+    assert type(out) is fs.csr_array and np.allclose(out.toarray(), 2 * DENSE)
+    batch = fg.tree.unflatten(fg.tree.structure(A), [np.stack([A.data, 3 * A.data])])
+    np.testing.assert_allclose(fg.vmap(lambda A: A @ X)(batch), [DENSE @ X, 3 * DENSE @ X])
+    np.testing.assert_allclose(fg.vmap(lambda x: A @ x)(XM.T), (DENSE @ XM).T)
+
+
+def test_products_never_densify():
+    n = 10 ** 6  # (a dense copy would take 8 TB)
+    idx = np.array([0, 5, n - 1])
+    A = fs.csr_array((np.array([1.0, 2.0, 3.0]), (idx, idx[::-1])), shape=(n, n))
+    x = np.zeros(n)
+    x[idx] = [1.0, 1.0, 2.0]
+    assert (A @ x)[[0, 5, n - 1]].tolist() == [2.0, 2.0, 3.0]
+    g = fg.grad(lambda A: np.sum(A @ x))(A)
+    assert g.data.tolist() == [2.0, 1.0, 1.0]
+    assert (A @ A).nnz == 3
+
+
+def test_clear_errors():
+    A = fs.csr_array(DENSE)
+    with pytest.raises(TypeError, match="eliminate_zeros"):
+        fg.grad(lambda A: (A.eliminate_zeros(), A.sum())[1])(A)
+    with pytest.raises(ConcretizationError, match="outside jit"):
+        fg.jit(lambda d: fs.csr_array(d).sum())(DENSE)
+    with pytest.raises(ValueError, match="column index 5 exceeds"):
+        fs.coo_array((np.ones(1), (np.array([0]), np.array([5]))), shape=(2, 2))
+    with pytest.raises(ValueError, match="indptr"):
+        fs.csr_array((np.ones(1), np.array([0]), np.array([0, 2])))
+    with pytest.raises(ValueError, match="dimension mismatch"):
+        A @ np.ones(3)
+    with pytest.raises(NotImplementedError, match="nonzero scalar"):
+        A + 1.0
+    with pytest.raises(NotImplementedError, match="1-d sparse"):
+        A[0]
+
+
+# --- constructors and files ----------------------------------------------------------------------
+
+def test_constructors_match_scipy():
+    B = np.array([[0.0, 2.0], [1.0, 0.0]])
+    pairs = [
+        (fs.eye(3, 4, k=1), sp.eye(3, 4, k=1)), (fs.identity(2), sp.identity(2)),
+        (fs.eye_array(2, dtype=np.float32), sp.eye_array(2, dtype=np.float32)),
+        (fs.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(4, 4)),
+         sp.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(4, 4))),
+        (fs.diags_array([np.arange(1.0, 4.0), np.ones(2)], offsets=[0, -1]),
+         sp.diags_array([np.arange(1.0, 4.0), np.ones(2)], offsets=[0, -1])),
+        (fs.spdiags(np.arange(1.0, 9.0).reshape(2, 4), [0, -1], 4, 3),
+         sp.spdiags(np.arange(1.0, 9.0).reshape(2, 4), [0, -1], 4, 3)),
+        (fs.kron(fs.csr_array(DENSE), B), sp.kron(sp.csr_array(DENSE), B)),
+        (fs.kronsum(B, DENSE[:, :3]), sp.kronsum(B, DENSE[:, :3])),
+        (fs.hstack([fs.csr_array(DENSE), B[:1].repeat(3, 0)]),
+         sp.hstack([sp.csr_array(DENSE), B[:1].repeat(3, 0)])),
+        (fs.vstack([fs.csr_array(DENSE), fs.csr_array(DENSE)]),
+         sp.vstack([sp.csr_array(DENSE), sp.csr_array(DENSE)])),
+        (fs.bmat([[B, None], [None, DENSE]]), sp.bmat([[B, None], [None, DENSE]])),
+        (fs.block_array([[fs.csr_array(B), B]], format="csc"),
+         sp.block_array([[sp.csr_array(B), B]], format="csc")),
+        (fs.block_diag([B, DENSE]), sp.block_diag([B, DENSE])),
+        (fs.tril(fs.csr_array(DENSE), k=1), sp.tril(sp.csr_array(DENSE), k=1)),
+        (fs.triu(sp.csr_array(DENSE)), sp.triu(sp.csr_array(DENSE))),
+        (fs.random(5, 4, density=0.4, rng=3, format="csr"),
+         sp.random(5, 4, density=0.4, rng=3, format="csr")),
+        (fs.random_array((3, 6), density=0.5, rng=1), sp.random_array((3, 6), density=0.5,
+                                                                      rng=1)),
+        (fs.rand(4, 4, density=0.3, rng=2), sp.rand(4, 4, density=0.3, rng=2)),
+        (fs.permute_dims(fs.csr_array(DENSE)), sp.permute_dims(sp.csr_array(DENSE))),
+    ]
+    for i, (ours, theirs) in enumerate(pairs):
+        assert ours.shape == theirs.shape and ours.dtype == theirs.dtype, i
+        assert isinstance(ours, fs.sparray) == isinstance(theirs, sp.sparray), i
+        np.testing.assert_array_equal(ours.toarray(), theirs.toarray(), err_msg=str(i))
+    for ours, theirs in zip(fs.find(fs.csr_array(DENSE)), sp.find(sp.csr_array(DENSE))):
+        np.testing.assert_array_equal(ours, theirs)
+    assert fs.get_index_dtype(maxval=2 ** 40) is sp.get_index_dtype(maxval=2 ** 40)
+
+
+def test_constructors_are_differentiable_in_their_values():
+    def f(d):
+        A = fs.diags_array([d[:3], d[3:5]], offsets=[0, 1])
+        K = fs.kron(A, fs.csr_array(np.array([[1.0, 2.0]])))
+        S = fs.block_array([[A, None], [None, fs.tril(A.T @ A)]])
+        return np.sum(np.sin(K @ np.arange(6.0))) + S.power(2).sum()
+    d = RNG.standard_normal(5)
+    np.testing.assert_allclose(fg.grad(f)(d), _central(f, d), rtol=1e-6, atol=1e-8)
+
+
+def test_npz_files_are_shared_with_scipy():
+    for ours in (fs.csr_array(DENSE), fs.coo_matrix(DENSE), fs.csc_array(DENSE)):
+        f = io.BytesIO()
+        fs.save_npz(f, ours)
+        f.seek(0)
+        theirs = sp.load_npz(f)
+        assert theirs.format == ours.format
+        assert isinstance(theirs, sp.sparray) == isinstance(ours, fs.sparray)
+        np.testing.assert_array_equal(theirs.toarray(), DENSE)
+        g = io.BytesIO()
+        sp.save_npz(g, theirs)
+        g.seek(0)
+        back = fs.load_npz(g)
+        assert type(back) is type(ours)
+        np.testing.assert_array_equal(back.toarray(), DENSE)
+
+
+# --- linalg ----------------------------------------------------------------------------------
+
+SYSTEM = np.diag([4.0, 5.0, 6.0, 7.0]) + np.array([[0, 1, 0, 0], [0, 0, -2, 0],
+                                                     [1.5, 0, 0, 0], [0, 0.5, 0, 0]])
+RHS = np.array([1.0, -2.0, 0.5, 3.0])
+
+
+def test_spsolve_values_and_derivatives_against_scipy():
+    A = fs.csr_array(SYSTEM)
+    np.testing.assert_allclose(fsl.spsolve(A, RHS), sl.spsolve(sp.csr_array(SYSTEM), RHS))
+    np.testing.assert_allclose(fsl.spsolve(sp.csc_matrix(SYSTEM), np.eye(4)),
+                               np.linalg.inv(SYSTEM))
+    w = np.arange(1.0, 5.0)
+
+    def scipy_value(data, b):
+        return w @ sl.spsolve(sp.csr_array((data, A.indices, A.indptr), shape=(4, 4)), b)
+    g_A, g_b = fg.grad(lambda A, b: w @ fsl.spsolve(A, b), argnums=(0, 1))(A, RHS)
+    assert type(g_A) is fs.csr_array and g_A.nnz == A.nnz
+    np.testing.assert_allclose(g_A.data, _central(lambda d: scipy_value(d, RHS), A.data),
+                               rtol=1e-6)
+    np.testing.assert_allclose(g_b, _central(lambda b: scipy_value(A.data, b), RHS),
+                               rtol=1e-6)
+    assert fsl.spsolve(A.astype(np.float32), RHS.astype(np.float32)).dtype == np.float32
+    np.testing.assert_allclose(fg.jit(fsl.spsolve)(A, RHS), np.linalg.solve(SYSTEM, RHS))
+
+
+def test_linalg_takes_sparse_operands():
+    A, S = fs.csr_array(SYSTEM), sp.csr_array(SYSTEM)
+    spd = fs.csr_array(SYSTEM @ SYSTEM.T)
+    x, info = fsl.cg(spd, RHS, rtol=1e-12)
+    assert info == 0 and np.allclose(SYSTEM @ SYSTEM.T @ x, RHS)
+    x, info = fsl.gmres(S, RHS, rtol=1e-12)
+    assert info == 0 and np.allclose(SYSTEM @ x, RHS)
+    g = fg.grad(lambda A: np.sum(fsl.bicgstab(A, RHS, rtol=1e-12)[0]))(A)
+    expected = _central(lambda d: np.sum(sl.spsolve(sp.csr_array(
+        (d, A.indices, A.indptr), shape=(4, 4)), RHS)), A.data)
+    np.testing.assert_allclose(g.data, expected, rtol=1e-5)
+    op = fsl.aslinearoperator(A)
+    np.testing.assert_allclose(op.H @ RHS, SYSTEM.T @ RHS)
+    lower = fs.tril(A, format="csr")
+    np.testing.assert_allclose(fsl.spsolve_triangular(A, RHS),
+                               sl.spsolve_triangular(sp.csr_array(lower.toarray()), RHS))
+    np.testing.assert_allclose(
+        fsl.spsolve_triangular(A, RHS, lower=False, unit_diagonal=True),
+        sl.spsolve_triangular(sp.triu(S, format="csr"), RHS, lower=False, unit_diagonal=True))
+    np.testing.assert_allclose(fsl.matrix_power(A, 3).toarray(),
+                               sl.matrix_power(S, 3).toarray())
+    assert fsl.is_sptriangular(lower) == sl.is_sptriangular(sp.csr_array(lower.toarray()))
+    assert fsl.spbandwidth(A) == sl.spbandwidth(S)
+    np.testing.assert_allclose(fsl.expm_multiply(A, RHS), sl.expm_multiply(S, RHS))
