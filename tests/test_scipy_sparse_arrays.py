@@ -339,3 +339,28 @@ def test_linalg_takes_sparse_operands():
     assert fsl.is_sptriangular(lower) == sl.is_sptriangular(sp.csr_array(lower.toarray()))
     assert fsl.spbandwidth(A) == sl.spbandwidth(S)
     np.testing.assert_allclose(fsl.expm_multiply(A, RHS), sl.expm_multiply(S, RHS))
+
+
+def test_norms_expm_multiply_and_inv_of_sparse_operands_match_scipy():
+    A, S = fs.csr_array(SYSTEM - 3 * np.eye(4)), sp.csr_array(SYSTEM - 3 * np.eye(4))
+    for ord in (None, "fro", 1, -1, np.inf, -np.inf):
+        np.testing.assert_allclose(fsl.norm(A, ord), sl.norm(S, ord), err_msg=str(ord))
+    for axis, ord in ((0, None), (1, 1), (0, np.inf), (1, 3)):
+        np.testing.assert_allclose(fsl.norm(A, ord, axis), sl.norm(S, ord, axis))
+    assert np.isclose(fsl.onenormest(A), sl.onenormest(S))
+    np.testing.assert_allclose(fsl.expm_multiply(A, RHS), sl.expm_multiply(S, RHS),
+                               rtol=1e-13)
+    np.testing.assert_allclose(fsl.expm_multiply(A, RHS, start=0.5, stop=1.5, num=3),
+                               sl.expm_multiply(S, RHS, start=0.5, stop=1.5, num=3),
+                               rtol=1e-13)
+    inverse = fsl.inv(fs.csc_array(SYSTEM))
+    assert type(inverse) is fs.csc_array
+    np.testing.assert_allclose(inverse.toarray(), sl.inv(sp.csc_array(SYSTEM)).toarray())
+
+    def scipy_value(data):
+        return np.sum(np.sin(sl.expm_multiply(sp.csr_array((data, A.indices, A.indptr),
+                                                           shape=(4, 4)), RHS)))
+    g = fg.grad(lambda A: np.sum(np.sin(fsl.expm_multiply(A, RHS))))(A)
+    np.testing.assert_allclose(g.data, _central(scipy_value, A.data), rtol=1e-6)
+    np.testing.assert_allclose(fg.grad(lambda A: fsl.norm(A))(A).data,
+                               A.data / np.linalg.norm(A.toarray()))

@@ -14,12 +14,17 @@ import numpy as np
 from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...typing import Array, ArrayLike
+from ...core import concrete
+from ...errors import ConcretizationError
+from ._arrays_base import segment_sum
 from ._arrays_core import _spbase, from_scipy
 from ._arrays_construct import matrix_power_sparse
 from ._arrays_formats import ARRAYS, issparse
 
 __all__ = ["as_sparse", "sparse_spsolve", "spsolve_triangular", "matrix_power",
-           "is_sptriangular", "spbandwidth", "MatrixRankWarning", "use_solver"]
+           "is_sptriangular", "spbandwidth", "MatrixRankWarning", "use_solver",
+           "sparse_norm", "sparse_onenormest", "sparse_expm_multiply", "ArpackError",
+           "ArpackNoConvergence"]
 
 
 class MatrixRankWarning(UserWarning):
@@ -194,3 +199,119 @@ def use_solver(**kwargs: Any) -> None:
     if unknown:
         raise TypeError(f"use_solver: unexpected keywords {sorted(unknown)} (SciPy takes "
                         f"useUmfpack and assumeSortedIndices)")
+
+
+# --- norms, without densifying -------------------------------------------------------------
+
+def sparse_norm(a, ord, axis):  # noqa: A002
+    """``scipy.sparse.linalg.norm`` of a sparse ``a`` from its summed stored values; None
+    for an ``ord``/``axis`` done densely instead."""
+    a = a._summed()
+    magnitude = fnp.abs(a.data)
+    if axis is None:
+        if ord in (None, "fro", "f"):
+            return fnp.sqrt(fnp.sum(magnitude * magnitude))
+        if ord in (1, -1, np.inf, -np.inf):
+            by_column = ord in (1, -1)
+            sums = segment_sum(magnitude, a._col if by_column else a._row,
+                               a.shape[1 if by_column else 0])
+            return fnp.max(sums) if ord > 0 else fnp.min(sums)
+        return None
+    if axis not in (0, 1, -1, -2):
+        return None
+    along_rows = axis % 2 == 1  # (one norm per row)
+    segments, count = (a._row, a.shape[0]) if along_rows else (a._col, a.shape[1])
+    if ord in (None, 2):
+        return fnp.sqrt(segment_sum(magnitude * magnitude, segments, count))
+    if ord == 1:
+        return segment_sum(magnitude, segments, count)
+    if ord == np.inf:
+        return fnp.at(fnp.zeros(count, magnitude.dtype))[segments].max(magnitude)
+    if isinstance(ord, (int, float)) and ord > 0:
+        return segment_sum(magnitude ** ord, segments, count) ** (1.0 / ord)
+    return None
+
+
+def sparse_onenormest(a, compute_v, compute_w):
+    """The exact 1-norm of a sparse ``a`` (its largest column absolute sum)."""
+    a = a._summed()
+    sums = segment_sum(fnp.abs(a.data), a._col, a.shape[1])
+    j = fnp.argmax(sums)
+    est = sums[j]
+    v = fnp.astype(fnp.arange(a.shape[1]) == j, fnp.real(sums).dtype)
+    out = (est,) + ((v,) if compute_v else ()) + ((a @ v,) if compute_w else ())
+    return out if len(out) > 1 else est
+
+
+# --- expm_multiply by sparse products ----------------------------------------------------------
+
+def _concrete_or_none(x):
+    try:
+        return np.asarray(concrete(x))
+    except ConcretizationError:
+        return None
+
+
+def sparse_expm_multiply(a, b, t=1.0):
+    """``expm(t a) @ b`` for a sparse ``a`` by its products: the Taylor series of
+    ``exp(t (a - mu I) / s)`` applied ``s`` times, ``mu`` the mean of the diagonal, ``s``
+    the 1-norm of ``t (a - mu I)`` rounded up, each series stopped once two terms fall
+    below the dtype's resolution (Al-Mohy and Higham's test, as SciPy's); None when the
+    values are abstract (under jit), for the dense route."""
+    data, b_value, t_value = values_of_or_none(a), _concrete_or_none(b), _concrete_or_none(t)
+    if data is None or b_value is None or t_value is None:
+        return None
+    n = a.shape[0]
+    mu = fnp.sum(a.diagonal()) / n if n else 0.0
+    mu_value = np.sum(data[a._row == a._col]) / n if n else 0.0
+    # the 1-norm of t (a - mu I), from the concrete values (duplicates summed)
+    diag = np.arange(n, dtype=np.int64)
+    keys, slots = np.unique(np.concatenate([a._row.astype(np.int64) * n + a._col,
+                                            diag * n + diag]), return_inverse=True)
+    summed = np.zeros(len(keys), np.result_type(data.dtype, np.float64))
+    np.add.at(summed, slots, np.concatenate([data, np.full(n, -mu_value)]))
+    column_sums = np.bincount(keys % n if n else keys, np.abs(summed), minlength=n)
+    norm = float(column_sums.max()) * float(np.max(np.abs(t_value))) if n else 0.0
+    s = max(1, int(np.ceil(norm)))
+    tol = 2.0 ** -24 if np.result_type(a.dtype, b.dtype) in (np.float32, np.complex64) else \
+        2.0 ** -53
+
+    def product(v):
+        return t * (a @ v) - (t * mu) * v
+
+    def inf_norm(v):
+        value = _concrete_or_none(v)
+        return float(np.max(np.abs(value))) if value is not None and value.size else 0.0
+
+    scale = fnp.exp(t * mu / s)
+    out = b
+    for _ in range(s):
+        series, term = out, out
+        previous = inf_norm(term)
+        for k in range(1, 200):
+            term = product(term) / (s * k)
+            current = inf_norm(term)
+            series = series + term
+            if previous + current <= tol * inf_norm(series):
+                break
+            previous = current
+        out = scale * series
+    return out
+
+
+def values_of_or_none(a):
+    return _concrete_or_none(a.data)
+
+
+class ArpackError(RuntimeError):
+    """``scipy.sparse.linalg.ArpackError`` (funcgrad's own class; funcgrad's ``eigsh``,
+    ``eigs`` and ``svds`` compute their pairs exactly and do not raise it)."""
+
+
+class ArpackNoConvergence(ArpackError):
+    """``scipy.sparse.linalg.ArpackNoConvergence``: ``eigenvalues`` and ``eigenvectors``
+    hold what converged."""
+
+    def __init__(self, msg: str, eigenvalues: Any, eigenvectors: Any) -> None:
+        super().__init__(msg)
+        self.eigenvalues, self.eigenvectors = eigenvalues, eigenvectors

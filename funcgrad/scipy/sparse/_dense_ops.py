@@ -17,12 +17,18 @@ from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...typing import Array, ArrayLike
 from .. import linalg as _sla
-from ._arrays_linalg import as_sparse, sparse_spsolve
+from ._arrays_linalg import (as_sparse, sparse_expm_multiply, sparse_norm,
+                             sparse_onenormest, sparse_spsolve)
 from ._krylov import densified
 from ._linop import LinearOperator, aslinearoperator
 
 __all__ = ["expm_multiply", "expm", "inv", "norm", "spsolve", "factorized", "splu",
            "SuperLU", "onenormest", "eigsh", "eigs", "svds"]
+
+
+def _square(name, a):
+    if a.shape[0] != a.shape[1]:
+        raise ValueError(f"{name}: expected a square matrix, got shape {a.shape}")
 
 
 def _dense(name, A, square=True):
@@ -59,8 +65,10 @@ def expm_multiply(A: Any, B: ArrayLike, start: Any = None, stop: Any = None,
     """``expm(t A) @ B`` (``scipy.sparse.linalg.expm_multiply``): at ``t = 1``, or, given
     any of ``start``, ``stop``, ``num``, ``endpoint``, at each of ``np.linspace(start,
     stop, num, endpoint)`` (defaults 0, 1, 50, True), stacked on a new first axis.
-    Computed as the dense ``expm(t A) @ B``; differentiable in ``A``, ``B``, ``start`` and
-    ``stop``.  ``traceA`` is accepted and not needed.
+    Computed as the dense ``expm(t A) @ B``, or, for a sparse ``A`` (outside ``jit``), by
+    products with it (a Taylor series with scaling, to the dtype's resolution);
+    differentiable in ``A``, ``B``, ``start`` and ``stop``.  ``traceA`` is accepted and
+    not needed.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse.linalg as fsl
     >>> a = np.array([[0.0, 1.0], [0.0, 0.0]])
@@ -71,6 +79,11 @@ def expm_multiply(A: Any, B: ArrayLike, start: Any = None, stop: Any = None,
     >>> float(fg.grad(lambda s: fsl.expm_multiply(a * s, np.ones(2))[0])(1.0))
     1.0
     """
+    sparse = as_sparse(A)
+    if sparse is not None:
+        result = _sparse_expm_multiply(sparse, B, start, stop, num, endpoint)
+        if result is not None:
+            return result
     a = _dense("expm_multiply", A)
     b = asarray(densified(B))
     if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
@@ -88,14 +101,42 @@ def expm_multiply(A: Any, B: ArrayLike, start: Any = None, stop: Any = None,
 
 
 def inv(A: Any) -> Array:
-    """The inverse of ``A`` (``scipy.sparse.linalg.inv``; a dense result); differentiable.
+    """The inverse of ``A`` (``scipy.sparse.linalg.inv``): dense for a dense ``A``, and for
+    a sparse one, as SciPy's, ``spsolve(A, I)`` as a CSC array; differentiable.
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> fsl.inv(np.array([[2.0, 0.0], [0.0, 4.0]]))
     array([[0.5 , 0.  ],
            [0.  , 0.25]])
     """
+    sparse = as_sparse(A)
+    if sparse is not None:  # (SciPy's: spsolve(A, I), a sparse result)
+        _square("inv", sparse)
+        return sparse_spsolve(sparse, sparse._kind("csc")._make(
+            fnp.ones(sparse.shape[0], sparse.dtype), np.arange(sparse.shape[0]),
+            np.arange(sparse.shape[0]), sparse.shape))
     return _sla.inv(_dense("inv", A))
+
+
+def _sparse_expm_multiply(a, B, start, stop, num, endpoint):
+    """``expm_multiply`` by products with the sparse ``a`` (None under jit: see
+    :func:`._arrays_linalg.sparse_expm_multiply`)."""
+    _square("expm_multiply", a)
+    b = asarray(densified(B))
+    if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
+        raise ValueError(f"expm_multiply: B must have {a.shape[0]} rows (A has shape "
+                         f"{a.shape}), got shape {tuple(b.shape)}")
+    if all(arg is None for arg in (start, stop, num, endpoint)):
+        return sparse_expm_multiply(a, b)
+    start = 0.0 if start is None else start
+    stop = 1.0 if stop is None else stop
+    num = 50 if num is None else int(num)
+    endpoint = True if endpoint is None else bool(endpoint)
+    steps = np.arange(num) / ((num - 1) if endpoint else num) if num > 1 else np.zeros(num)
+    results = [sparse_expm_multiply(a, b, start + float(s) * (stop - start)) for s in steps]
+    if any(r is None for r in results):
+        return None
+    return fnp.stack(results) if num else fnp.zeros((0,) + tuple(b.shape), b.dtype)
 
 
 def norm(x: Any, ord: Union[None, int, float, str] = None,  # noqa: A002
@@ -108,6 +149,14 @@ def norm(x: Any, ord: Union[None, int, float, str] = None,  # noqa: A002
     >>> float(fsl.norm(np.array([[3.0, 0.0], [0.0, 4.0]]))), float(fsl.norm(np.eye(2), 1))
     (5.0, 1.0)
     """
+    sparse = as_sparse(x)
+    if sparse is not None:
+        if axis is None and ord in (2, -2):
+            raise NotImplementedError("norm: the spectral norm (ord=2 or -2) is not SciPy "
+                                      "sparse's; use svds")
+        result = sparse_norm(sparse, ord, axis)
+        if result is not None:
+            return result
     matrix = _dense("norm", x, square=False)
     if axis is None and ord in (2, -2):
         raise NotImplementedError("norm: the spectral norm (ord=2 or -2) is not SciPy "
@@ -215,6 +264,10 @@ def onenormest(A: Any, t: int = 2, itmax: int = 5, compute_v: bool = False,
     >>> fsl.onenormest(np.array([[1.0, 2.0], [0.0, -1.0]]), compute_v=True, compute_w=True)
     (np.float64(3.0), array([0., 1.]), array([ 2., -1.]))
     """
+    sparse = as_sparse(A)
+    if sparse is not None:
+        _square("onenormest", sparse)
+        return sparse_onenormest(sparse, compute_v, compute_w)
     a = _dense("onenormest", A)
     sums = fnp.sum(fnp.abs(a), axis=0)
     j = fnp.argmax(sums)

@@ -84,8 +84,9 @@ from ._dense_ops import (SuperLU, eigs, eigsh, expm, expm_multiply, factorized, 
 __all__ += ["LinearOperator", "aslinearoperator", "bicg", "cgs", "minres", "lsqr", "lsmr",
             "qmr", "gcrotmk", "lgmres", "tfqmr", "expm_multiply", "expm", "inv", "norm",
             "spsolve", "splu", "SuperLU", "factorized", "eigsh", "eigs", "svds", "onenormest"]
-from ._arrays_linalg import (MatrixRankWarning, is_sptriangular, matrix_power,  # noqa: E402
-                             spbandwidth, spsolve_triangular, use_solver)
+from ._arrays_linalg import (ArpackError, ArpackNoConvergence,  # noqa: E402
+                             MatrixRankWarning, is_sptriangular, matrix_power, spbandwidth,
+                             spsolve_triangular, use_solver)
 
 __all__ += ["spsolve_triangular", "matrix_power", "is_sptriangular", "spbandwidth",
-            "use_solver", "MatrixRankWarning"]
+            "use_solver", "MatrixRankWarning", "ArpackError", "ArpackNoConvergence"]
