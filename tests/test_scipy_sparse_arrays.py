@@ -364,3 +364,21 @@ def test_norms_expm_multiply_and_inv_of_sparse_operands_match_scipy():
     np.testing.assert_allclose(g.data, _central(scipy_value, A.data), rtol=1e-6)
     np.testing.assert_allclose(fg.grad(lambda A: fsl.norm(A))(A).data,
                                A.data / np.linalg.norm(A.toarray()))
+
+
+def test_lobpcg_matches_scipy_and_its_eigenvalues_differentiate_at_the_pattern():
+    n = 40
+    A = fs.diags([np.full(n - 1, -1.0), np.arange(2.0, n + 2.0), np.full(n - 1, -1.0)],
+                 [-1, 0, 1], format="csr")
+    X = np.random.default_rng(0).standard_normal((n, 2))
+    for largest in (True, False):
+        w, v = fsl.lobpcg(A, X, largest=largest)
+        expected, _ = sl.lobpcg(sp.csr_matrix(A.toarray()), X, largest=largest, tol=1e-12,
+                                maxiter=2000)
+        np.testing.assert_allclose(w, expected, rtol=1e-8)
+    g = fg.grad(lambda A: fsl.lobpcg(A, X)[0][0])(A)
+    v = fsl.lobpcg(A, X)[1][:, 0]
+    coo = A.tocoo()
+    np.testing.assert_allclose(g.tocoo().data, v[coo.row] * v[coo.col], atol=1e-10)
+    with pytest.raises(NotImplementedError, match="constraints"):
+        fsl.lobpcg(A, X, Y=X[:, :1])

@@ -88,5 +88,7 @@ from ._arrays_linalg import (ArpackError, ArpackNoConvergence,  # noqa: E402
                              MatrixRankWarning, is_sptriangular, matrix_power, spbandwidth,
                              spsolve_triangular, use_solver)
 
+from ._lobpcg import lobpcg  # noqa: E402
+
 __all__ += ["spsolve_triangular", "matrix_power", "is_sptriangular", "spbandwidth",
-            "use_solver", "MatrixRankWarning", "ArpackError", "ArpackNoConvergence"]
+            "use_solver", "MatrixRankWarning", "ArpackError", "ArpackNoConvergence", "lobpcg"]
