@@ -382,3 +382,30 @@ def test_lobpcg_matches_scipy_and_its_eigenvalues_differentiate_at_the_pattern()
     np.testing.assert_allclose(g.tocoo().data, v[coo.row] * v[coo.col], atol=1e-10)
     with pytest.raises(NotImplementedError, match="constraints"):
         fsl.lobpcg(A, X, Y=X[:, :1])
+
+
+def test_dia_arrays_match_scipy_and_differentiate_in_their_diagonals():
+    data, offsets = np.array([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]), [0, 1]
+    A, S = fs.dia_array((data, offsets), shape=(3, 4)), sp.dia_array((data, offsets),
+                                                                     shape=(3, 4))
+    assert repr(A) == repr(S) and A.nnz == S.nnz
+    for name, f in [("matvec", lambda A: A @ X), ("transpose", lambda A: A.T),
+                    ("scale", lambda A: 2 * A), ("add", lambda A: A + A),
+                    ("product", lambda A: A @ A.T), ("sin", lambda A: A.sin()),
+                    ("sum", lambda A: A.sum(axis=0)), ("tocsr", lambda A: A.tocsr())]:
+        a, b = f(A), f(S)
+        assert type(a).__name__ == type(b).__name__, name
+        np.testing.assert_allclose(_plain(a), _plain(b), err_msg=name)
+    for dense in (DENSE, np.diag([1.0, 2.0, 0.0])):
+        ours, theirs = fs.csr_array(dense).todia(), sp.csr_array(dense).todia()
+        np.testing.assert_array_equal(ours.offsets, theirs.offsets)
+        np.testing.assert_array_equal(ours.data, theirs.data)
+    g = fg.grad(lambda A: np.sum(np.sin(A @ X)))(A)
+    assert type(g) is fs.dia_array and g.data.shape == data.shape
+    expected = _central(lambda d: np.sum(np.sin(sp.dia_array(
+        (d.reshape(2, 4), offsets), shape=(3, 4)) @ X)), data.ravel())
+    np.testing.assert_allclose(g.data.ravel(), expected, rtol=1e-6, atol=1e-9)
+    f = io.BytesIO()
+    fs.save_npz(f, A)
+    f.seek(0)
+    np.testing.assert_array_equal(sp.load_npz(f).toarray(), S.toarray())

@@ -11,7 +11,8 @@ returns a sparse array of the same structure (as JAX's ``BCOO``), and ``jit``/``
 take them.  Products with dense and sparse operands, sums and elementwise operations are
 gathers and segment sums over the stored entries, never densified (only ``toarray``
 densifies); ``spsolve`` and the Krylov solvers take them (and SciPy's sparse matrices) as
-sparse operators.  Not here yet: the DIA, BSR, LIL and DOK formats.
+sparse operators.  ``dia_array`` keeps SciPy's DIA layout; not here yet: the BSR, LIL
+and DOK formats.
 
 >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse as fsparse
 >>> A = fsparse.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(3, 3), format="csr")
@@ -45,3 +46,7 @@ __all__ += ["eye", "eye_array", "identity", "diags", "diags_array", "spdiags", "
             "triu", "find", "random", "random_array", "rand", "save_npz", "load_npz",
             "swapaxes", "permute_dims", "get_index_dtype", "safely_cast_index_arrays",
             "SparseWarning", "SparseEfficiencyWarning"]
+from ._arrays_dia import dia_array, dia_matrix  # noqa: E402
+from ._arrays_formats import isspmatrix_dia  # noqa: E402
+
+__all__ += ["dia_array", "dia_matrix", "isspmatrix_dia"]

@@ -11,8 +11,8 @@ import numpy as np
 from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...typing import Array, ArrayLike
-from ._arrays_core import _spbase, from_scipy
-from ._arrays_formats import ARRAYS, MATRICES, issparse, sparray
+from ._arrays_core import coerce
+from ._arrays_formats import ARRAYS, MATRICES, issparse, sparray, spmatrix
 from ._arrays_ops import matrix_power_of
 
 __all__ = ["eye", "eye_array", "identity", "diags", "diags_array", "spdiags", "kron",
@@ -22,16 +22,13 @@ __all__ = ["eye", "eye_array", "identity", "diags", "diags_array", "spdiags", "k
 
 def _sparse(x):
     """Any operand as funcgrad's sparse array (a dense one by its nonzeros)."""
-    if isinstance(x, _spbase):
-        return x
-    if issparse(x):
-        return from_scipy(x)
-    return ARRAYS["coo"](x)
+    sparse = coerce(x)
+    return sparse if sparse is not None else ARRAYS["coo"](x)
 
 
 def _family(*xs):
     """Arrays if any operand is a sparse array (funcgrad's or SciPy's), else matrices."""
-    arrays = any(isinstance(x, sparray) or (issparse(x) and not isinstance(x, _spbase)
+    arrays = any(isinstance(x, sparray) or (issparse(x) and not isinstance(x, spmatrix)
                                             and type(x).__name__.endswith("_array"))
                  for x in xs)
     return ARRAYS if arrays else MATRICES

@@ -59,7 +59,8 @@ def _in_bounds(row, col, shape):
 class _spbase(SparseOps):
     """What every funcgrad sparse array holds: ``data`` (the stored values, possibly
     traced) and concrete coordinates in storage order."""
-    __array_ufunc__ = None  # (NumPy operands hand `x @ A`, `x * A` to A's reflected methods)
+    __array_ufunc__ = None
+    _funcgrad_sparse = True  # (NumPy operands hand `x @ A`, `x * A` to A's reflected methods)
     ndim = 2
     format = ""
 
@@ -85,8 +86,8 @@ class _spbase(SparseOps):
     def _parse(self, arg1, shape):
         """``(data, row, col, shape, summed)`` from what SciPy's constructors accept;
         ``summed`` when the coordinates come from COO (to be summed for CSR/CSC)."""
-        if isinstance(arg1, _spbase) or _is_scipy_sparse(arg1):
-            other = arg1 if isinstance(arg1, _spbase) else from_scipy(arg1)
+        other = coerce(arg1)
+        if other is not None:
             other = other.asformat(self.format)
             if shape is not None and _check_shape(shape) != other.shape:
                 raise ValueError(f"sparse array: shape {tuple(shape)} differs from the "
@@ -279,7 +280,7 @@ class _spbase(SparseOps):
     __str__ = __repr__
 
     def __len__(self):
-        raise TypeError("sparse array length is ambiguous; use getnnz() or shape[0]")
+        raise TypeError("len() of a sparse array is ambiguous: use A.nnz or A.shape[0]")
 
     def __bool__(self):
         if self._shape == (1, 1):
@@ -314,6 +315,18 @@ def from_scipy(matrix):
 
 
 SparseOps._scipy_converter = staticmethod(from_scipy)
+
+
+def coerce(x):
+    """``x`` as a COO, CSR or CSC array if it is sparse (funcgrad's own as it is, its DIA
+    as COO, SciPy's converted), else None."""
+    if isinstance(x, _spbase):
+        return x
+    if getattr(type(x), "_funcgrad_sparse", False):
+        return x.tocoo()
+    if _is_scipy_sparse(x):
+        return from_scipy(x)
+    return None
 
 # (family, format) -> class, filled in by ._arrays_formats as it makes them
 CLASSES: dict = {}

@@ -6,7 +6,7 @@ from ._arrays_core import _spbase, register_class
 
 __all__ = ["sparray", "spmatrix", "coo_array", "csr_array", "csc_array", "coo_matrix",
            "csr_matrix", "csc_matrix", "issparse", "isspmatrix", "isspmatrix_coo",
-           "isspmatrix_csr", "isspmatrix_csc"]
+           "isspmatrix_csr", "isspmatrix_csc", "isspmatrix_dia"]
 
 _DOC = """A sparse {what} in {name} format (``scipy.sparse.{cls}``), whose stored values
     ``data`` may be traced (differentiated, batched, jitted) while the index structure
@@ -84,7 +84,7 @@ def issparse(x: Any) -> bool:
     >>> fsparse.issparse(fsparse.csr_array(np.eye(2))), fsparse.issparse(np.eye(2))
     (True, False)
     """
-    if isinstance(x, _spbase):
+    if getattr(type(x), "_funcgrad_sparse", False):
         return True
     return type(x).__module__.startswith("scipy.sparse") and hasattr(x, "tocoo")
 
@@ -98,7 +98,7 @@ def isspmatrix(x: Any) -> bool:
     ...     fsparse.csr_array(np.eye(2)))
     (True, False)
     """
-    if isinstance(x, _spbase):
+    if getattr(type(x), "_funcgrad_sparse", False):
         return isinstance(x, spmatrix)
     return issparse(x) and type(x).__name__.endswith("_matrix")
 
@@ -117,3 +117,4 @@ def _isspmatrix_format(fmt):
 isspmatrix_coo = _isspmatrix_format("coo")
 isspmatrix_csr = _isspmatrix_format("csr")
 isspmatrix_csc = _isspmatrix_format("csc")
+isspmatrix_dia = _isspmatrix_format("dia")

@@ -7,7 +7,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 import numpy as np
 
 from ._arrays_base import values_of
-from ._arrays_core import _spbase, from_scipy
+from ._arrays_core import CLASSES, coerce, from_scipy
 from ._arrays_formats import ARRAYS, MATRICES, issparse, sparray
 
 __all__ = ["random", "random_array", "rand", "save_npz", "load_npz", "get_index_dtype",
@@ -87,14 +87,16 @@ def save_npz(file: Any, matrix: Any, compressed: bool = True) -> None:
     array([[1., 0.],
            [0., 1.]])
     """
-    if not isinstance(matrix, _spbase):
-        if not issparse(matrix):
-            raise TypeError(f"save_npz: expected a sparse array or matrix, got "
-                            f"{type(matrix).__name__}")
-        matrix = from_scipy(matrix)
+    if not issparse(matrix):
+        raise TypeError(f"save_npz: expected a sparse array or matrix, got "
+                        f"{type(matrix).__name__}")
+    if matrix.format != "dia":
+        matrix = coerce(matrix)
     parts = {"format": np.array(matrix.format.encode()), "shape": np.array(matrix.shape),
              "data": values_of(matrix, "save_npz")}
-    if matrix.format == "coo":
+    if matrix.format == "dia":
+        parts["offsets"] = np.asarray(matrix.offsets)
+    elif matrix.format == "coo":
         parts.update(row=matrix.row, col=matrix.col)
     else:
         parts.update(indices=matrix.indices, indptr=matrix.indptr)
@@ -105,7 +107,7 @@ def save_npz(file: Any, matrix: Any, compressed: bool = True) -> None:
 
 def load_npz(file: Any) -> Any:
     """Read a sparse array or matrix written by :func:`save_npz` or SciPy's
-    (``scipy.sparse.load_npz``); other formats than COO, CSR and CSC come back as CSR.
+    (``scipy.sparse.load_npz``); other formats than COO, CSR, CSC and DIA come back as CSR.
 
     >>> import io, numpy as np, funcgrad.scipy.sparse as fsparse
     >>> f = io.BytesIO(); fsparse.save_npz(f, fsparse.coo_matrix(np.eye(2))); _ = f.seek(0)
@@ -124,6 +126,9 @@ def load_npz(file: Any) -> Any:
         if fmt in ("csr", "csc"):
             return family[fmt]((stored["data"], stored["indices"], stored["indptr"]),
                                shape=shape)
+        if fmt == "dia":
+            return CLASSES["array" if family is ARRAYS else "matrix", "dia"](
+                (stored["data"], stored["offsets"]), shape=shape)
     import scipy.sparse as sp
     if hasattr(file, "seek"):
         file.seek(0)
@@ -166,7 +171,10 @@ def safely_cast_index_arrays(A: Any, idx_dtype: Any = np.int32,
     >>> fsparse.safely_cast_index_arrays(fsparse.csr_array(np.eye(2)), np.int64)
     (array([0, 1]), array([0, 1, 2]))
     """
-    a = A if isinstance(A, _spbase) else from_scipy(A)
+    a = coerce(A)
+    if a is None:
+        raise TypeError(f"safely_cast_index_arrays: expected a sparse array, got "
+                        f"{type(A).__name__}")
     arrays = (a.row, a.col) if a.format == "coo" else (a.indices, a.indptr)
     limit = np.iinfo(idx_dtype)
     for x in arrays:

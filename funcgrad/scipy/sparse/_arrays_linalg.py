@@ -17,9 +17,9 @@ from ...typing import Array, ArrayLike
 from ...core import concrete
 from ...errors import ConcretizationError
 from ._arrays_base import segment_sum
-from ._arrays_core import _spbase, from_scipy
+from ._arrays_core import coerce
 from ._arrays_construct import matrix_power_sparse
-from ._arrays_formats import ARRAYS, issparse
+from ._arrays_formats import ARRAYS
 
 __all__ = ["as_sparse", "sparse_spsolve", "spsolve_triangular", "matrix_power",
            "is_sptriangular", "spbandwidth", "MatrixRankWarning", "use_solver",
@@ -35,11 +35,7 @@ class MatrixRankWarning(UserWarning):
 def as_sparse(A):
     """``A`` as funcgrad's sparse array if it is a sparse one (funcgrad's or SciPy's), else
     None."""
-    if isinstance(A, _spbase):
-        return A
-    if issparse(A):
-        return from_scipy(A)
-    return None
+    return coerce(A)
 
 
 def _square(name, a):

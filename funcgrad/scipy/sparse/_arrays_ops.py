@@ -29,6 +29,8 @@ def _as_sparse(x):
     """A SciPy sparse matrix as funcgrad's; funcgrad's as it is; else None."""
     if _is_sparse(x):
         return x
+    if getattr(type(x), "_funcgrad_sparse", False):  # (DIA)
+        return x.tocoo()
     if type(x).__module__.startswith("scipy.sparse") and hasattr(x, "tocoo"):
         return SparseOps._scipy_converter(x)
     return None
@@ -196,6 +198,15 @@ class SparseOps:
         flat = fnp.reshape(dense, (-1,))
         values = self.data * fnp.take(flat, self._row * self._shape[1] + self._col)
         return self._kind("coo")._make(values, self._row, self._col, self._shape)
+
+    def todia(self, copy=False):
+        """This array in DIA format (its diagonals; duplicates summed).
+
+        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+        >>> fsparse.csr_array(np.array([[1.0, 2.0], [0.0, 3.0]])).todia().offsets
+        array([0, 1])
+        """
+        return self._kind("dia")._from_coo(self.tocoo())
 
     def _summed(self):
         """The same array as CSR with duplicates summed (canonical)."""
