@@ -252,10 +252,12 @@ def test_constructors_match_scipy():
                                                                       rng=1)),
         (fs.rand(4, 4, density=0.3, rng=2), sp.rand(4, 4, density=0.3, rng=2)),
         (fs.permute_dims(fs.csr_array(DENSE)), sp.permute_dims(sp.csr_array(DENSE))),
+        (fs.swapaxes(fs.csr_array(DENSE), 1, 0), sp.swapaxes(sp.csr_array(DENSE), 1, 0)),
     ]
     for i, (ours, theirs) in enumerate(pairs):
         assert ours.shape == theirs.shape and ours.dtype == theirs.dtype, i
         assert isinstance(ours, fs.sparray) == isinstance(theirs, sp.sparray), i
+        assert ours.format == theirs.format or theirs.format == "bsr", i
         np.testing.assert_array_equal(ours.toarray(), theirs.toarray(), err_msg=str(i))
     for ours, theirs in zip(fs.find(fs.csr_array(DENSE)), sp.find(sp.csr_array(DENSE))):
         np.testing.assert_array_equal(ours, theirs)

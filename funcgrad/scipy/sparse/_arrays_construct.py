@@ -1,9 +1,8 @@
 """``scipy.sparse``'s constructors on funcgrad's sparse arrays: ``eye``, ``diags``,
 ``kron``, the stacks and block matrices, ``tril``/``triu``, ``find``; each is differentiable
 in the values it is given (diagonals, blocks' data), the index structure being built with
-NumPy.  Where SciPy's default format is one funcgrad lacks (DIA for ``eye``/``diags``, BSR
-for ``kron``), the result is CSR (``eye``, ``diags``) or COO (``kron``), as
-``format=`` may ask too."""
+NumPy.  Where SciPy's default format is one funcgrad lacks (BSR for ``kron``), the result
+is COO; ``eye`` and ``diags`` give DIA, as SciPy's."""
 from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
@@ -52,8 +51,8 @@ def _diagonal_positions(k, shape):
 
 def eye_array(m: int, n: Optional[int] = None, *, k: int = 0, dtype: Any = float,
               format: Optional[str] = None) -> Any:  # noqa: A002
-    """A sparse array with ones on the ``k``-th diagonal (``scipy.sparse.eye_array``; CSR
-    by default, SciPy's being DIA).
+    """A sparse array with ones on the ``k``-th diagonal (``scipy.sparse.eye_array``; DIA
+    by default).
 
     >>> import funcgrad.scipy.sparse as fsparse
     >>> fsparse.eye_array(2, 3, k=1).toarray()
@@ -62,7 +61,7 @@ def eye_array(m: int, n: Optional[int] = None, *, k: int = 0, dtype: Any = float
     """
     shape = (int(m), int(m if n is None else n))
     row, col = _diagonal_positions(int(k), shape)
-    return _coo(ARRAYS, np.ones(len(row), dtype), row, col, shape, format or "csr")
+    return _coo(ARRAYS, np.ones(len(row), dtype), row, col, shape, format or "dia")
 
 
 def eye(m: int, n: Optional[int] = None, k: int = 0, dtype: Any = float,
@@ -71,10 +70,10 @@ def eye(m: int, n: Optional[int] = None, k: int = 0, dtype: Any = float,
 
     >>> import funcgrad.scipy.sparse as fsparse
     >>> type(fsparse.eye(2)).__name__
-    'csr_matrix'
+    'dia_matrix'
     """
     return MATRICES["coo"](eye_array(m, n, k=k, dtype=dtype, format="coo")).asformat(
-        format or "csr")
+        format or "dia")
 
 
 def identity(n: int, dtype: Any = "d", format: Optional[str] = None) -> Any:  # noqa: A002
@@ -127,7 +126,7 @@ def diags_array(diagonals: Any, /, *, offsets: Any = 0, shape: Optional[Tuple[in
     data = fnp.concatenate(values) if values else fnp.zeros(0)
     empty = np.zeros(0, np.intp)
     return _coo(ARRAYS, data, np.concatenate(rows) if rows else empty,
-                np.concatenate(cols) if cols else empty, shape, format or "csr", dtype)
+                np.concatenate(cols) if cols else empty, shape, format or "dia", dtype)
 
 
 def diags(diagonals: Any, offsets: Any = 0, shape: Optional[Tuple[int, int]] = None,
@@ -146,13 +145,13 @@ def diags(diagonals: Any, offsets: Any = 0, shape: Optional[Tuple[int, int]] = N
         diagonals = [np.atleast_1d(d) for d in diagonals]
     out = diags_array(diagonals, offsets=offsets, shape=shape, format="coo", dtype=dtype)
     return MATRICES["coo"]._make(out.data, out._row, out._col, out.shape).asformat(
-        format or "csr")
+        format or "dia")
 
 
 def spdiags(data: ArrayLike, diags: Any, m: Any = None, n: Optional[int] = None,
             format: Optional[str] = None) -> Any:  # noqa: A002
     """A sparse matrix from the rows of ``data`` (``scipy.sparse.spdiags``): ``data[i,
-    j]`` goes to position ``(j - diags[i], j)``, column-aligned as SciPy's (CSR).
+    j]`` goes to position ``(j - diags[i], j)``, column-aligned as SciPy's (DIA).
 
     >>> import numpy as np, funcgrad.scipy.sparse as fsparse
     >>> fsparse.spdiags(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), [0, 1], 3, 3).toarray()
@@ -174,7 +173,7 @@ def spdiags(data: ArrayLike, diags: Any, m: Any = None, n: Optional[int] = None,
         rows.append(col - k)
         cols.append(col)
     return _coo(MATRICES, fnp.concatenate(values), np.concatenate(rows), np.concatenate(cols),
-                shape, format or "csr")
+                shape, format or "dia")
 
 
 def kron(A: Any, B: Any, format: Optional[str] = None) -> Any:  # noqa: A002
@@ -363,8 +362,8 @@ def find(A: Any) -> Tuple[np.ndarray, np.ndarray, Array]:
 
 
 def permute_dims(A: Any, axes: Optional[Sequence[int]] = None, copy: bool = False) -> Any:
-    """``A`` with its axes permuted: for a 2-d sparse array, the transpose or itself
-    (``scipy.sparse.permute_dims``).
+    """``A`` with its axes permuted: for a 2-d sparse array, the transpose (as COO) or
+    itself (``scipy.sparse.permute_dims``).
 
     >>> import numpy as np, funcgrad.scipy.sparse as fsparse
     >>> fsparse.permute_dims(fsparse.csr_array(np.ones((1, 2)))).shape
@@ -372,7 +371,7 @@ def permute_dims(A: Any, axes: Optional[Sequence[int]] = None, copy: bool = Fals
     """
     a = _sparse(A)
     if axes is None or [int(x) % 2 for x in axes] == [1, 0]:
-        return a.transpose(copy=copy)
+        return a.tocoo().transpose(copy=copy)  # (COO, as SciPy's)
     if [int(x) % 2 for x in axes] == [0, 1]:
         return a.copy() if copy else a
     raise ValueError(f"permute_dims: axes must be a permutation of (0, 1), got {axes!r}")
@@ -389,7 +388,7 @@ def swapaxes(A: Any, axis1: int, axis2: int) -> Any:
         if axis not in (0, 1, -1, -2):
             raise ValueError(f"swapaxes: axis {axis} is out of bounds for a 2-d sparse array")
     a = _sparse(A)
-    return a.copy() if axis1 % 2 == axis2 % 2 else a.transpose()
+    return a.copy() if axis1 % 2 == axis2 % 2 else a.tocoo().transpose()
 
 
 def matrix_power_sparse(A, power):
