@@ -315,6 +315,7 @@ def test_spsolve_values_and_derivatives_against_scipy():
                                rtol=1e-6)
     assert fsl.spsolve(A.astype(np.float32), RHS.astype(np.float32)).dtype == np.float32
     np.testing.assert_allclose(fg.jit(fsl.spsolve)(A, RHS), np.linalg.solve(SYSTEM, RHS))
+    np.testing.assert_allclose(fsl.factorized(A.tocsc())(RHS), np.linalg.solve(SYSTEM, RHS))
 
 
 def test_linalg_takes_sparse_operands():

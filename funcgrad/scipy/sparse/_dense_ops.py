@@ -183,14 +183,19 @@ def spsolve(A: Any, b: ArrayLike, permc_spec: Optional[str] = None,
 
 
 def factorized(A: Any) -> Callable[[ArrayLike], Array]:
-    """A function ``b -> A^-1 b`` that reuses one LU factorization of ``A``
-    (``scipy.sparse.linalg.factorized``); differentiable in ``A`` and ``b``.
+    """A function ``b -> A^-1 b`` that reuses one LU factorization of a dense ``A``
+    (``scipy.sparse.linalg.factorized``); for a sparse ``A``, :func:`spsolve`'s sparse
+    solve on each call.  Differentiable in ``A`` and ``b``.
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> solve = fsl.factorized(np.array([[2.0, 1.0], [0.0, 3.0]]))
     >>> solve(np.array([3.0, 3.0]))
     array([1., 1.])
     """
+    sparse = as_sparse(A)
+    if sparse is not None:  # (a sparse solve per call: SciPy's SuperLU, never densified)
+        _square("factorized", sparse)
+        return lambda b: sparse_spsolve(sparse, b)
     factors = _sla.lu_factor(_dense("factorized", A))
     return lambda b: _sla.lu_solve(factors, asarray(densified(b)))
 
