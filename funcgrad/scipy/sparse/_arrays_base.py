@@ -90,3 +90,32 @@ class Static:
 
     def __repr__(self):
         return f"{self.cls.__name__}(shape={self.shape}, nnz={len(self.row)})"
+
+
+def position(i, n):
+    if not -n <= i < n:
+        raise IndexError(f"index {i} is out of bounds for an axis of size {n}")
+    return int(i) % n
+
+
+def selection(key, n, what):
+    """``(new index of each old index or -1, new size)`` for an int, slice or index list."""
+    if isinstance(key, slice):
+        chosen = np.arange(n)[key]
+    elif isinstance(key, (int, np.integer)):
+        chosen = np.array([position(key, n)])
+    else:
+        chosen = np.asarray(key)
+        if chosen.ndim != 1 or (chosen.size and chosen.dtype.kind not in "iu"):
+            raise IndexError(f"sparse array indexing: the {what} index must be an integer, a "
+                             f"slice or a 1-d list of integers")
+        if chosen.size and (chosen.min() < -n or chosen.max() >= n):
+            raise IndexError(f"sparse array indexing: a {what} index is out of bounds "
+                             f"(size {n})")
+        chosen = chosen % n if n else chosen
+    if len(np.unique(chosen)) != len(chosen):
+        raise NotImplementedError(f"sparse array indexing: repeated {what} indices are not "
+                                  f"supported")
+    new = np.full(n, -1, np.intp)
+    new[chosen] = np.arange(len(chosen))
+    return new, len(chosen)

@@ -209,8 +209,8 @@ class _spbase(SparseOps):
         return self._kind(fmt or self.format)._make(data, self._row, self._col, self._shape)
 
     def asformat(self, format, copy=False):  # noqa: A002
-        """This array in ``format`` (``'coo'``, ``'csr'``, ``'csc'``, ``'dia'``, or None
-        for itself).
+        """This array in ``format`` (``'coo'``, ``'csr'``, ``'csc'``, ``'dia'``, ``'dok'``,
+        or None for itself).
 
         >>> import numpy as np, funcgrad.scipy.sparse as fsparse
         >>> fsparse.csr_array(np.eye(2)).asformat("coo").format
@@ -219,9 +219,9 @@ class _spbase(SparseOps):
         if format is None or format == self.format:
             return self.copy() if copy else self
         method = getattr(self, "to" + str(format), None)
-        if method is None or format not in (*_NAMES, "dia"):
+        if method is None or format not in (*_NAMES, "dia", "dok"):
             raise ValueError(f"asformat: unknown or unsupported format {format!r}; funcgrad "
-                             f"has {sorted((*_NAMES, 'dia'))}")
+                             f"has {sorted((*_NAMES, 'dia', 'dok'))}")
         return method()
 
     def tocoo(self, copy=False):

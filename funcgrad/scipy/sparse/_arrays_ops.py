@@ -8,8 +8,8 @@ import numpy as np
 
 from ... import numpy as fnp
 from ...numpy._convert import asarray
-from ._arrays_base import canonical_order, compress, index_dtype, is_traced, segment_sum, \
-    values_of
+from ._arrays_base import (canonical_order, compress, index_dtype, is_traced, position,
+                           segment_sum, selection, values_of)
 
 # SciPy's elementwise functions that keep zeros zero (f(0) = 0), applied to the stored values.
 ZERO_PRESERVING = ("sin", "tan", "arcsin", "arctan", "sinh", "tanh", "arcsinh", "arctanh",
@@ -207,6 +207,15 @@ class SparseOps:
         array([0, 1])
         """
         return self._kind("dia")._from_coo(self.tocoo())
+
+    def todok(self, copy=False):
+        """This array as a dictionary of keys (duplicates summed).
+
+        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+        >>> list(fsparse.csr_array(np.array([[0.0, 2.0]])).todok().keys())
+        [(0, 1)]
+        """
+        return self._kind("dok")(self)
 
     def _summed(self):
         """The same array as CSR with duplicates summed (canonical)."""
@@ -500,7 +509,7 @@ class SparseOps:
     def __getitem__(self, key):
         rows, cols = key if isinstance(key, tuple) and len(key) == 2 else (key, slice(None))
         if isinstance(rows, (int, np.integer)) and isinstance(cols, (int, np.integer)):
-            i, j = _position(rows, self._shape[0]), _position(cols, self._shape[1])
+            i, j = position(rows, self._shape[0]), position(cols, self._shape[1])
             hit = np.nonzero((self._row == i) & (self._col == j))[0]
             return fnp.sum(fnp.take(self.data, hit))
         is_array = self._family == "array"
@@ -509,8 +518,8 @@ class SparseOps:
             raise NotImplementedError("sparse array indexing: an integer index gives a 1-d "
                                       "sparse array in SciPy, which funcgrad does not have; "
                                       "index with a slice (A[i:i+1]) to keep two dimensions")
-        new_rows = _selection(rows, self._shape[0], "row")
-        new_cols = _selection(cols, self._shape[1], "column")
+        new_rows = selection(rows, self._shape[0], "row")
+        new_cols = selection(cols, self._shape[1], "column")
         keep = np.nonzero((new_rows[0][self._row] >= 0) & (new_cols[0][self._col] >= 0))[0]
         out = self._kind("coo")._make(fnp.take(self.data, keep), new_rows[0][self._row[keep]],
                                       new_cols[0][self._col[keep]], (new_rows[1], new_cols[1]))
@@ -530,35 +539,6 @@ def _axis(axis):
     if axis not in (0, 1, -1, -2):
         raise ValueError(f"axis {axis!r} is out of bounds for a 2-d sparse array")
     return int(axis) % 2
-
-
-def _position(i, n):
-    if not -n <= i < n:
-        raise IndexError(f"index {i} is out of bounds for an axis of size {n}")
-    return int(i) % n
-
-
-def _selection(key, n, what):
-    """``(new index of each old index or -1, new size)`` for an int, slice or index list."""
-    if isinstance(key, slice):
-        chosen = np.arange(n)[key]
-    elif isinstance(key, (int, np.integer)):
-        chosen = np.array([_position(key, n)])
-    else:
-        chosen = np.asarray(key)
-        if chosen.ndim != 1 or (chosen.size and chosen.dtype.kind not in "iu"):
-            raise IndexError(f"sparse array indexing: the {what} index must be an integer, a "
-                             f"slice or a 1-d list of integers")
-        if chosen.size and (chosen.min() < -n or chosen.max() >= n):
-            raise IndexError(f"sparse array indexing: a {what} index is out of bounds "
-                             f"(size {n})")
-        chosen = chosen % n if n else chosen
-    if len(np.unique(chosen)) != len(chosen):
-        raise NotImplementedError(f"sparse array indexing: repeated {what} indices are not "
-                                  f"supported")
-    new = np.full(n, -1, np.intp)
-    new[chosen] = np.arange(len(chosen))
-    return new, len(chosen)
 
 
 def _unary(name):
