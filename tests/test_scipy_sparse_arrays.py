@@ -438,3 +438,29 @@ def test_dok_arrays_build_entry_by_entry_as_scipy_and_keep_derivatives():
     np.testing.assert_allclose(fg.grad(f)(x), _central(f, x), rtol=1e-6)
     g = fg.grad(lambda A: np.sum(A.tocsr() @ X))(A)
     assert type(g) is fs.dok_array and list(g.keys()) == list(A.keys())
+
+
+def test_lil_arrays_build_row_by_row_as_scipy_and_keep_derivatives():
+    A, S = fs.lil_array(DENSE), sp.lil_array(DENSE)
+    assert repr(A) == repr(S) and list(A.rows) == list(S.rows)
+    for M in (A, S):
+        M[0, 1] = 7.0
+        M[1, 2] = 0.0  # (removes the entry)
+        M[2, 3] = 5.0
+    assert list(A.rows) == list(S.rows) and A[0, 1] == S[0, 1] and A[1, 1] == S[1, 1]
+    for name, f in [("matvec", lambda A: A @ X), ("transpose", lambda A: A.T),
+                    ("scale", lambda A: A / 2), ("add", lambda A: A + A),
+                    ("getrow", lambda A: A.getrow(2)), ("tocsr", lambda A: A.tocsr())]:
+        a, b = f(A), f(S)
+        assert type(a).__name__ == type(b).__name__, name
+        np.testing.assert_allclose(_plain(a), _plain(b), err_msg=name)
+
+    def f(x):
+        B = fs.lil_array((2, 3))
+        B[1, 2] = np.exp(x[0])
+        B[1, 0] = x[0] * x[1]
+        return np.sum((np.arange(1.0, 3.0) @ B.tocsc()) ** 2)
+    x = np.array([0.3, -0.7])
+    np.testing.assert_allclose(fg.grad(f)(x), _central(f, x), rtol=1e-6)
+    g = fg.grad(lambda A: np.sum(A.tocsr() @ X))(A)
+    assert type(g) is fs.lil_array and list(g.rows) == list(A.rows)

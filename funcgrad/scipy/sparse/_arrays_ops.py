@@ -217,6 +217,15 @@ class SparseOps:
         """
         return self._kind("dok")(self)
 
+    def tolil(self, copy=False):
+        """This array as row lists (duplicates summed).
+
+        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+        >>> fsparse.csr_array(np.array([[0.0, 2.0]])).tolil().rows
+        array([list([1])], dtype=object)
+        """
+        return self._kind("lil")(self)
+
     def _summed(self):
         """The same array as CSR with duplicates summed (canonical)."""
         coo = self.tocoo()
