@@ -464,3 +464,40 @@ def test_lil_arrays_build_row_by_row_as_scipy_and_keep_derivatives():
     np.testing.assert_allclose(fg.grad(f)(x), _central(f, x), rtol=1e-6)
     g = fg.grad(lambda A: np.sum(A.tocsr() @ X))(A)
     assert type(g) is fs.lil_array and list(g.rows) == list(A.rows)
+
+
+def test_eigsh_of_a_sparse_matrix_is_arpacks_and_differentiates_without_densifying():
+    n = 30
+    R = sp.random_array((n, n), density=0.15, rng=1).toarray()
+    D = R + R.T + np.diag(np.arange(n, dtype=float))
+    A = fs.csr_array(D)
+    w, v = fsl.eigsh(A, k=3, which="LA")
+    W, V = sl.eigsh(sp.csr_array(D), k=3, which="LA")
+    np.testing.assert_allclose(w, W, rtol=1e-10)
+    np.testing.assert_allclose(np.abs(v.T @ V), np.eye(3), atol=1e-8)
+    # along a symmetric tangent: eigenvalues against central differences of SciPy's,
+    # eigenvectors against central differences of funcgrad's (ARPACK's signs are random)
+    T = np.random.default_rng(3).standard_normal((n, n))
+    t = (T + T.T)[A.tocoo().row, A.tocoo().col]
+    eps = 1e-6
+    (tw, tv) = fg.jvp(lambda d: fsl.eigsh(A._like(d), k=3, which="LA"), (A.data,), (t,))[1]
+
+    def scipy_w(d):
+        return sl.eigsh(sp.csr_array((d, A.indices, A.indptr), shape=(n, n)), k=3,
+                        which="LA", tol=1e-14)[0]
+    np.testing.assert_allclose(tw, (scipy_w(A.data + eps * t) - scipy_w(A.data - eps * t))
+                               / (2 * eps), atol=1e-6)
+    plus, minus = (fsl.eigsh(A._like(A.data + s * eps * t), k=3, which="LA")[1]
+                   for s in (1, -1))
+    np.testing.assert_allclose(tv, (plus - minus) / (2 * eps), atol=1e-6)
+    g = fg.grad(lambda A: fsl.eigsh(A, k=3, which="LA")[1][0, 2] ** 2)(A)
+    assert type(g) is fs.csr_array
+    np.testing.assert_allclose(g.data @ t, (plus[0, 2] ** 2 - minus[0, 2] ** 2) / (2 * eps),
+                               rtol=1e-5)
+    diagonal = np.full(20000, 2.0)
+    diagonal[-1] = 10.0  # (an isolated top eigenvalue: ARPACK converges at once)
+    big = fs.diags([-np.ones(19999), diagonal, -np.ones(19999)], [-1, 0, 1], format="csr")
+    gw = fg.grad(lambda A: fsl.eigsh(A, k=1, which="LA", return_eigenvectors=False)[0])(big)
+    vec = fsl.eigsh(big, k=1, which="LA")[1][:, 0]
+    coo = big.tocoo()
+    np.testing.assert_allclose(gw.tocoo().data, vec[coo.row] * vec[coo.col], atol=1e-10)

@@ -17,6 +17,7 @@ from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...typing import Array, ArrayLike
 from .. import linalg as _sla
+from ._arrays_eigsh import sparse_eigsh
 from ._arrays_linalg import (as_sparse, sparse_expm_multiply, sparse_norm,
                              sparse_onenormest, sparse_spsolve)
 from ._krylov import densified
@@ -322,7 +323,10 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: Optional[float] = None,
     From the dense eigendecomposition, so differentiable as
     ``funcgrad.scipy.linalg.eigh`` (where the chosen eigenvalues are simple); ARPACK's
     options (``v0``, ``ncv``, ``maxiter``, ``tol``, ``Minv``, ``OPinv``, ``rng``) change
-    nothing.
+    nothing.  A real sparse ``A`` (funcgrad's or SciPy's; without ``M``, ``sigma`` or
+    ``'BE'``) is not densified: ARPACK's pairs (SciPy's), with derivatives in ``A.data``
+    as the eigenpairs of ``A`` as a matrix (each stored entry its own), by sparse solves
+    (:mod:`._arrays_eigsh`).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse.linalg as fsl
     >>> a = np.diag([1.0, -5.0, 3.0, 2.0])
@@ -339,6 +343,12 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: Optional[float] = None,
     if sigma is not None and mode != "normal":
         raise NotImplementedError(f"eigsh: mode={mode!r} is not provided; with sigma, only "
                                   f"mode='normal' (eigenvalues nearest sigma) is")
+    sparse = as_sparse(A)
+    if (sparse is not None and M is None and sigma is None and which != "BE"
+            and sparse.dtype.kind in "fiub" and sparse.shape[0] == sparse.shape[1]
+            and 0 < k < sparse.shape[0]):
+        w, v = sparse_eigsh(sparse, int(k), which, v0, ncv, maxiter, tol)
+        return (w, v) if return_eigenvectors else w
     a = _dense("eigsh", A)
     n = a.shape[0]
     k = _check_k("eigsh", k, n, 0)
