@@ -5,8 +5,11 @@ JVP.  An eigenvalue's tangent is ``v^T dA v`` (the sparse tangent matrix, read a
 stored entries); an eigenvector's is the solution ``x`` of the bordered system
 ``[[A - w I, v], [v^T, 0]] [x; mu] = [-(dA v - dw v); 0]``, nonsingular where ``w`` is a
 simple eigenvalue, solved sparse by SciPy's SuperLU inside ``custom_linear_solve`` (so
-reverse mode transposes it).  Second derivatives of the pairs are not provided (the host
-solves have none: they raise)."""
+reverse mode transposes it, and second derivatives differentiate the bordered system's
+products).  The pairs are those of the symmetric part ``(A + A^T) / 2``, the matrix
+itself when it is symmetric: each stored entry ``(i, j)`` of an eigenvalue's gradient is
+then ``v_i v_j`` (the dense route's is ``eigh``'s, of the lower triangle; the two agree
+along symmetric directions)."""
 import numpy as np
 
 from ... import numpy as fnp
@@ -33,7 +36,9 @@ def _bordered_host(row, col, n):
 
 def sparse_eigsh(a, k, which, v0, ncv, maxiter, tol):
     """``(w, v)``: ``k`` eigenpairs of the real symmetric sparse ``a`` (ascending)."""
-    a = a.tocsr()
+    # (of the symmetric part: the same matrix for a symmetric ``a``, and a function of
+    # ``a.data`` whose every perturbation is symmetric, where the rule below is exact)
+    a = ((a + a.T) * 0.5).tocsr()
     n = a.shape[0]
     row, col = a._row, a._col
     dtype = np.result_type(a.dtype, np.float32)

@@ -324,9 +324,9 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: Optional[float] = None,
     ``funcgrad.scipy.linalg.eigh`` (where the chosen eigenvalues are simple); ARPACK's
     options (``v0``, ``ncv``, ``maxiter``, ``tol``, ``Minv``, ``OPinv``, ``rng``) change
     nothing.  A real sparse ``A`` (funcgrad's or SciPy's; without ``M``, ``sigma`` or
-    ``'BE'``) is not densified: ARPACK's pairs (SciPy's), with derivatives in ``A.data``
-    as the eigenpairs of ``A`` as a matrix (each stored entry its own), by sparse solves
-    (:mod:`._arrays_eigsh`).
+    ``'BE'``) is not densified: ARPACK's pairs (SciPy's) of its symmetric part, with
+    derivatives in ``A.data`` by sparse solves (an eigenvalue's is ``v_i v_j`` at each
+    stored entry; :mod:`._arrays_eigsh`).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse.linalg as fsl
     >>> a = np.diag([1.0, -5.0, 3.0, 2.0])
