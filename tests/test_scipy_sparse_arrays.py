@@ -501,3 +501,20 @@ def test_eigsh_of_a_sparse_matrix_is_arpacks_and_differentiates_without_densifyi
     vec = fsl.eigsh(big, k=1, which="LA")[1][:, 0]
     coo = big.tocoo()
     np.testing.assert_allclose(gw.tocoo().data, vec[coo.row] * vec[coo.col], atol=1e-10)
+
+
+def test_svds_of_a_sparse_matrix_is_sparse_and_differentiable():
+    R = sp.random_array((12, 9), density=0.3, rng=4)
+    A = fs.csr_array(R)
+    u, s, vh = fsl.svds(A, k=3)
+    U, S, VH = sl.svds(R, k=3)
+    np.testing.assert_allclose(s, S, rtol=1e-10)
+    np.testing.assert_allclose(np.abs(u.T @ U), np.eye(3), atol=1e-8)
+    np.testing.assert_allclose(np.abs(vh @ VH.T), np.eye(3), atol=1e-8)
+
+    def scipy_value(d):
+        return np.sum(np.sin(sl.svds(sp.csr_array((d, A.indices, A.indptr), shape=A.shape),
+                                     k=3, return_singular_vectors=False, tol=1e-14)))
+    g = fg.grad(lambda A: np.sum(np.sin(fsl.svds(A, k=3, return_singular_vectors=False))))(A)
+    assert type(g) is fs.csr_array
+    np.testing.assert_allclose(g.data, _central(scipy_value, A.data), rtol=1e-5, atol=1e-8)

@@ -17,7 +17,7 @@ from ...callback import pure_callback
 from ...custom import custom_jvp
 from ...lax import custom_linear_solve
 
-__all__ = ["sparse_eigsh"]
+__all__ = ["sparse_eigsh", "sparse_svds"]
 
 
 def _bordered_host(row, col, n):
@@ -84,3 +84,16 @@ def sparse_eigsh(a, k, which, v0, ncv, maxiter, tol):
         return (w, v), (dw, fnp.stack(columns, axis=1))
 
     return pairs(fnp.astype(a.data, dtype))
+
+
+def sparse_svds(a, k, ncv, tol, maxiter):
+    """``(u, s, vh)``: the ``k`` largest singular triplets of the real sparse ``a``, as the
+    largest eigenpairs of ``[[0, a], [a^T, 0]]`` (eigenvalue ``s``, eigenvector
+    ``[u; v] / sqrt(2)``), so their derivatives are :func:`sparse_eigsh`'s."""
+    m, n = a.shape
+    coo = a.tocoo()
+    augmented = coo._make(fnp.concatenate([coo.data, coo.data]),
+                          np.concatenate([coo._row, coo._col + m]),
+                          np.concatenate([coo._col + m, coo._row]), (m + n, m + n))
+    s, vectors = sparse_eigsh(augmented, k, "LA", None, ncv, maxiter, tol)
+    return vectors[:m] * np.sqrt(2.0), s, fnp.transpose(vectors[m:] * np.sqrt(2.0))

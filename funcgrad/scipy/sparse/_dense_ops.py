@@ -17,7 +17,7 @@ from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...typing import Array, ArrayLike
 from .. import linalg as _sla
-from ._arrays_eigsh import sparse_eigsh
+from ._arrays_eigsh import sparse_eigsh, sparse_svds
 from ._arrays_linalg import (as_sparse, sparse_expm_multiply, sparse_norm,
                              sparse_onenormest, sparse_spsolve)
 from ._krylov import densified
@@ -406,7 +406,9 @@ def svds(A: Any, k: int = 6, ncv: Any = None, tol: float = 0, which: str = "LM",
     ``return_singular_vectors`` False gives ``s`` alone, ``'u'`` or ``'vh'`` leaves the
     other None.  From the dense ``funcgrad.scipy.linalg.svd``, with its derivatives (where
     the chosen singular values are simple and nonzero); the solvers' options change
-    nothing.
+    nothing.  A real sparse ``A`` with ``which='LM'`` is not densified: the largest
+    eigenpairs of ``[[0, A], [A^T, 0]]`` by ARPACK (as sparse ``eigsh``), with their
+    derivatives in ``A.data``.
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> fsl.svds(np.diag([1.0, 4.0, 2.0]), k=2, return_singular_vectors=False)
@@ -420,6 +422,14 @@ def svds(A: Any, k: int = 6, ncv: Any = None, tol: float = 0, which: str = "LM",
     if return_singular_vectors not in (True, False, "u", "vh"):
         raise ValueError(f"svds: return_singular_vectors must be True, False, 'u' or 'vh', "
                          f"got {return_singular_vectors!r}")
+    sparse = as_sparse(A)
+    if sparse is not None and which == "LM" and sparse.dtype.kind in "fiub" and \
+            int(k) == k and 0 < k < min(sparse.shape):
+        u, s, vh = sparse_svds(sparse, int(k), ncv, tol, maxiter)
+        if return_singular_vectors is False:
+            return s
+        return (u if return_singular_vectors != "vh" else None, s,
+                vh if return_singular_vectors != "u" else None)
     a = _dense("svds", A, square=False)
     if int(k) != k or not 0 < k < min(a.shape):
         raise ValueError(f"svds: k must be an integer with 0 < k < min(A.shape) = "
