@@ -11,8 +11,8 @@ returns a sparse array of the same structure (as JAX's ``BCOO``), and ``jit``/``
 take them.  Products with dense and sparse operands, sums and elementwise operations are
 gathers and segment sums over the stored entries, never densified (only ``toarray``
 densifies); ``spsolve`` and the Krylov solvers take them (and SciPy's sparse matrices) as
-sparse operators.  ``dia_array`` keeps SciPy's DIA layout, ``dok_array`` and ``lil_array`` build entry
-by entry; not here yet: the BSR format.
+sparse operators.  ``dia_array`` and ``bsr_array`` keep SciPy's DIA and BSR layouts, ``dok_array`` and
+``lil_array`` build entry by entry.
 
 >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse as fsparse
 >>> A = fsparse.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(3, 3), format="csr")
@@ -58,3 +58,7 @@ from ._arrays_lil import lil_array, lil_matrix  # noqa: E402
 from ._arrays_formats import isspmatrix_lil  # noqa: E402
 
 __all__ += ["lil_array", "lil_matrix", "isspmatrix_lil"]
+from ._arrays_bsr import bsr_array, bsr_matrix  # noqa: E402
+from ._arrays_formats import isspmatrix_bsr  # noqa: E402
+
+__all__ += ["bsr_array", "bsr_matrix", "isspmatrix_bsr"]

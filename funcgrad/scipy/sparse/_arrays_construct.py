@@ -1,8 +1,8 @@
 """``scipy.sparse``'s constructors on funcgrad's sparse arrays: ``eye``, ``diags``,
 ``kron``, the stacks and block matrices, ``tril``/``triu``, ``find``; each is differentiable
 in the values it is given (diagonals, blocks' data), the index structure being built with
-NumPy.  Where SciPy's default format is one funcgrad lacks (BSR for ``kron``), the result
-is COO; ``eye`` and ``diags`` give DIA, as SciPy's."""
+NumPy.  The default formats are SciPy's (DIA for ``eye`` and ``diags``, BSR or COO for
+``kron``, COO for the stacks unless every block is CSR or CSC)."""
 from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
@@ -10,6 +10,7 @@ import numpy as np
 from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...typing import Array, ArrayLike
+from ._arrays_bsr import to_bsr
 from ._arrays_core import coerce
 from ._arrays_formats import ARRAYS, MATRICES, issparse, sparray, spmatrix
 from ._arrays_ops import matrix_power_of
@@ -177,8 +178,9 @@ def spdiags(data: ArrayLike, diags: Any, m: Any = None, n: Optional[int] = None,
 
 
 def kron(A: Any, B: Any, format: Optional[str] = None) -> Any:  # noqa: A002
-    """The Kronecker product (``scipy.sparse.kron``; COO by default), differentiable in
-    both factors' values.
+    """The Kronecker product (``scipy.sparse.kron``), differentiable in both factors'
+    values; by default BSR with ``B``'s shape as blocks when ``B`` is at least half full,
+    else COO, as SciPy's.
 
     >>> import numpy as np, funcgrad.scipy.sparse as fsparse
     >>> fsparse.kron(fsparse.eye_array(2), np.array([[1.0, 2.0]])).toarray()
@@ -191,7 +193,10 @@ def kron(A: Any, B: Any, format: Optional[str] = None) -> Any:  # noqa: A002
     data = fnp.reshape(fnp.reshape(a.data, (-1, 1)) * fnp.reshape(b.data, (1, -1)), (-1,))
     row = (a._row[:, None] * mb + b._row[None, :]).ravel()
     col = (a._col[:, None] * nb + b._col[None, :]).ravel()
-    return _coo(family, data, row, col, (ma * mb, na * nb), format or "coo")
+    product = _coo(family, data, row, col, (ma * mb, na * nb), "coo")
+    if format is None and 2 * b.nnz >= mb * nb and mb * nb:  # (B fairly dense: SciPy's BSR)
+        return to_bsr(product, (mb, nb))
+    return product.asformat(format or "coo")
 
 
 def kronsum(A: Any, B: Any, format: Optional[str] = None) -> Any:  # noqa: A002

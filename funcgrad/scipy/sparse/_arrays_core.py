@@ -210,7 +210,7 @@ class _spbase(SparseOps):
 
     def asformat(self, format, copy=False):  # noqa: A002
         """This array in ``format`` (``'coo'``, ``'csr'``, ``'csc'``, ``'dia'``, ``'dok'``,
-        ``'lil'``, or None for itself).
+        ``'lil'``, ``'bsr'``, or None for itself).
 
         >>> import numpy as np, funcgrad.scipy.sparse as fsparse
         >>> fsparse.csr_array(np.eye(2)).asformat("coo").format
@@ -219,9 +219,9 @@ class _spbase(SparseOps):
         if format is None or format == self.format:
             return self.copy() if copy else self
         method = getattr(self, "to" + str(format), None)
-        if method is None or format not in (*_NAMES, "dia", "dok", "lil"):
+        if method is None or format not in (*_NAMES, "dia", "dok", "lil", "bsr"):
             raise ValueError(f"asformat: unknown or unsupported format {format!r}; funcgrad "
-                             f"has {sorted((*_NAMES, 'dia', 'dok', 'lil'))}")
+                             f"has {sorted((*_NAMES, 'dia', 'dok', 'lil', 'bsr'))}")
         return method()
 
     def tocoo(self, copy=False):

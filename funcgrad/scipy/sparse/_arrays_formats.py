@@ -7,7 +7,7 @@ from ._arrays_core import _spbase, register_class
 __all__ = ["sparray", "spmatrix", "coo_array", "csr_array", "csc_array", "coo_matrix",
            "csr_matrix", "csc_matrix", "issparse", "isspmatrix", "isspmatrix_coo",
            "isspmatrix_csr", "isspmatrix_csc", "isspmatrix_dia", "isspmatrix_dok",
-           "isspmatrix_lil"]
+           "isspmatrix_lil", "isspmatrix_bsr"]
 
 _DOC = """A sparse {what} in {name} format (``scipy.sparse.{cls}``), whose stored values
     ``data`` may be traced (differentiated, batched, jitted) while the index structure
@@ -121,3 +121,4 @@ isspmatrix_csc = _isspmatrix_format("csc")
 isspmatrix_dia = _isspmatrix_format("dia")
 isspmatrix_dok = _isspmatrix_format("dok")
 isspmatrix_lil = _isspmatrix_format("lil")
+isspmatrix_bsr = _isspmatrix_format("bsr")

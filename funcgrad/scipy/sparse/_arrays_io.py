@@ -90,12 +90,14 @@ def save_npz(file: Any, matrix: Any, compressed: bool = True) -> None:
     if not issparse(matrix):
         raise TypeError(f"save_npz: expected a sparse array or matrix, got "
                         f"{type(matrix).__name__}")
-    if matrix.format != "dia":
+    if matrix.format not in ("dia", "bsr"):
         matrix = coerce(matrix)
     parts = {"format": np.array(matrix.format.encode()), "shape": np.array(matrix.shape),
              "data": values_of(matrix, "save_npz")}
     if matrix.format == "dia":
         parts["offsets"] = np.asarray(matrix.offsets)
+    elif matrix.format == "bsr":
+        parts.update(indices=np.asarray(matrix.indices), indptr=np.asarray(matrix.indptr))
     elif matrix.format == "coo":
         parts.update(row=matrix.row, col=matrix.col)
     else:
@@ -107,7 +109,7 @@ def save_npz(file: Any, matrix: Any, compressed: bool = True) -> None:
 
 def load_npz(file: Any) -> Any:
     """Read a sparse array or matrix written by :func:`save_npz` or SciPy's
-    (``scipy.sparse.load_npz``); other formats than COO, CSR, CSC and DIA come back as CSR.
+    (``scipy.sparse.load_npz``), in any of SciPy's formats funcgrad has.
 
     >>> import io, numpy as np, funcgrad.scipy.sparse as fsparse
     >>> f = io.BytesIO(); fsparse.save_npz(f, fsparse.coo_matrix(np.eye(2))); _ = f.seek(0)
@@ -126,6 +128,9 @@ def load_npz(file: Any) -> Any:
         if fmt in ("csr", "csc"):
             return family[fmt]((stored["data"], stored["indices"], stored["indptr"]),
                                shape=shape)
+        if fmt == "bsr":
+            return CLASSES["array" if family is ARRAYS else "matrix", "bsr"](
+                (stored["data"], stored["indices"], stored["indptr"]), shape=shape)
         if fmt == "dia":
             return CLASSES["array" if family is ARRAYS else "matrix", "dia"](
                 (stored["data"], stored["offsets"]), shape=shape)

@@ -226,6 +226,15 @@ class SparseOps:
         """
         return self._kind("lil")(self)
 
+    def tobsr(self, blocksize=None, copy=False):
+        """This array in blocks of ``blocksize`` (SciPy's estimate when None).
+
+        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+        >>> fsparse.csr_array(np.eye(4)).tobsr((2, 2)).data.shape
+        (2, 2, 2)
+        """
+        return self._kind("bsr")._from_coo(self.tocoo(), blocksize)
+
     def _summed(self):
         """The same array as CSR with duplicates summed (canonical)."""
         coo = self.tocoo()
