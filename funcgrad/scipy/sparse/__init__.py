@@ -11,8 +11,8 @@ returns a sparse array of the same structure (as JAX's ``BCOO``), and ``jit``/``
 take them.  Products with dense and sparse operands, sums and elementwise operations are
 gathers and segment sums over the stored entries, never densified (only ``toarray``
 densifies); ``spsolve`` and the Krylov solvers take them (and SciPy's sparse matrices) as
-sparse operators.  ``dia_array`` and ``bsr_array`` keep SciPy's DIA and BSR layouts, ``dok_array`` and
-``lil_array`` build entry by entry.
+sparse operators, and ``eigsh``/``svds`` by ARPACK.  ``dia_array`` and ``bsr_array``
+keep SciPy's DIA and BSR layouts; ``dok_array`` and ``lil_array`` build entry by entry.
 
 >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse as fsparse
 >>> A = fsparse.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(3, 3), format="csr")
