@@ -30,9 +30,9 @@ def _operator(name, what, a):
 
 
 def densified(a):
-    """A SciPy sparse matrix or array as a dense NumPy array (funcgrad has no sparse types:
-    its solvers and functions take them, at the memory cost of a dense copy); anything
-    else as given."""
+    """A sparse array (SciPy's or funcgrad's) as a dense array, for the functions that work
+    on the dense matrix (at the memory cost of a dense copy; the solvers take sparse
+    operands by their products instead); anything else as given."""
     if hasattr(a, "toarray") and hasattr(a, "tocsr"):
         return a.toarray()
     return a
