@@ -37,6 +37,7 @@ MODULES = ["funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.nump
            "funcgrad.scipy.ndimage", "funcgrad.scipy.cluster.vq",
            "funcgrad.scipy.cluster.hierarchy", "funcgrad.scipy.stats.qmc",
            "funcgrad.scipy.interpolate",
+           "funcgrad.scipy.sparse",
            "funcgrad.scipy.sparse.linalg", "funcgrad.scipy.sparse.csgraph",
            "funcgrad.scipy.spatial",
            "funcgrad.scipy.spatial.distance", "funcgrad.scipy.spatial.transform",

@@ -81,6 +81,7 @@ MODULES = [
     ("funcgrad.scipy.cluster.hierarchy", "hierarchical clustering"),
     ("funcgrad.scipy.stats.qmc", "quasi-Monte Carlo"),
     ("funcgrad.scipy.interpolate", "1-d splines and interpolation on a grid"),
+    ("funcgrad.scipy.sparse", "sparse arrays and their constructors"),
     ("funcgrad.scipy.sparse.linalg", "Krylov solvers"),
     ("funcgrad.scipy.sparse.csgraph", "shortest paths, spanning trees and graph Laplacians"),
     ("funcgrad.scipy.spatial", "distance functions, Procrustes analysis and slerp"),

@@ -2,8 +2,8 @@
 ``inv``, ``norm``, ``spsolve``, ``factorized``, ``splu``, ``onenormest``, ``eigsh``,
 ``eigs`` and ``svds``.
 
-funcgrad has no sparse types, so each works on the dense matrix: an array as given, a
-SciPy sparse matrix densified, a ``LinearOperator`` as its products with the identity
+Each works on the dense matrix: an array as given, a sparse array (funcgrad's or
+SciPy's) densified (``spsolve`` excepted: see :mod:`._arrays_linalg`), a ``LinearOperator`` as its products with the identity
 (``n`` products).  Each is then the dense ``funcgrad.scipy.linalg`` function, with its
 derivatives; what SciPy estimates or iterates to (ARPACK's ``k`` eigenpairs, the 1-norm
 estimate) is here computed exactly, which is what SciPy converges to.
@@ -17,11 +17,19 @@ from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...typing import Array, ArrayLike
 from .. import linalg as _sla
+from ._arrays_eigsh import sparse_eigsh, sparse_svds
+from ._arrays_linalg import (as_sparse, sparse_expm_multiply, sparse_norm,
+                             sparse_onenormest, sparse_spsolve)
 from ._krylov import densified
 from ._linop import LinearOperator, aslinearoperator
 
 __all__ = ["expm_multiply", "expm", "inv", "norm", "spsolve", "factorized", "splu",
            "SuperLU", "onenormest", "eigsh", "eigs", "svds"]
+
+
+def _square(name, a):
+    if a.shape[0] != a.shape[1]:
+        raise ValueError(f"{name}: expected a square matrix, got shape {a.shape}")
 
 
 def _dense(name, A, square=True):
@@ -58,8 +66,10 @@ def expm_multiply(A: Any, B: ArrayLike, start: Any = None, stop: Any = None,
     """``expm(t A) @ B`` (``scipy.sparse.linalg.expm_multiply``): at ``t = 1``, or, given
     any of ``start``, ``stop``, ``num``, ``endpoint``, at each of ``np.linspace(start,
     stop, num, endpoint)`` (defaults 0, 1, 50, True), stacked on a new first axis.
-    Computed as the dense ``expm(t A) @ B``; differentiable in ``A``, ``B``, ``start`` and
-    ``stop``.  ``traceA`` is accepted and not needed.
+    Computed as the dense ``expm(t A) @ B``, or, for a sparse ``A`` (outside ``jit``), by
+    products with it (a Taylor series with scaling, to the dtype's resolution);
+    differentiable in ``A``, ``B``, ``start`` and ``stop``.  ``traceA`` is accepted and
+    not needed.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse.linalg as fsl
     >>> a = np.array([[0.0, 1.0], [0.0, 0.0]])
@@ -70,6 +80,11 @@ def expm_multiply(A: Any, B: ArrayLike, start: Any = None, stop: Any = None,
     >>> float(fg.grad(lambda s: fsl.expm_multiply(a * s, np.ones(2))[0])(1.0))
     1.0
     """
+    sparse = as_sparse(A)
+    if sparse is not None:
+        result = _sparse_expm_multiply(sparse, B, start, stop, num, endpoint)
+        if result is not None:
+            return result
     a = _dense("expm_multiply", A)
     b = asarray(densified(B))
     if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
@@ -87,14 +102,42 @@ def expm_multiply(A: Any, B: ArrayLike, start: Any = None, stop: Any = None,
 
 
 def inv(A: Any) -> Array:
-    """The inverse of ``A`` (``scipy.sparse.linalg.inv``; a dense result); differentiable.
+    """The inverse of ``A`` (``scipy.sparse.linalg.inv``): dense for a dense ``A``, and for
+    a sparse one, as SciPy's, ``spsolve(A, I)`` as a CSC array; differentiable.
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> fsl.inv(np.array([[2.0, 0.0], [0.0, 4.0]]))
     array([[0.5 , 0.  ],
            [0.  , 0.25]])
     """
+    sparse = as_sparse(A)
+    if sparse is not None:  # (SciPy's: spsolve(A, I), a sparse result)
+        _square("inv", sparse)
+        return sparse_spsolve(sparse, sparse._kind("csc")._make(
+            fnp.ones(sparse.shape[0], sparse.dtype), np.arange(sparse.shape[0]),
+            np.arange(sparse.shape[0]), sparse.shape))
     return _sla.inv(_dense("inv", A))
+
+
+def _sparse_expm_multiply(a, B, start, stop, num, endpoint):
+    """``expm_multiply`` by products with the sparse ``a`` (None under jit: see
+    :func:`._arrays_linalg.sparse_expm_multiply`)."""
+    _square("expm_multiply", a)
+    b = asarray(densified(B))
+    if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
+        raise ValueError(f"expm_multiply: B must have {a.shape[0]} rows (A has shape "
+                         f"{a.shape}), got shape {tuple(b.shape)}")
+    if all(arg is None for arg in (start, stop, num, endpoint)):
+        return sparse_expm_multiply(a, b)
+    start = 0.0 if start is None else start
+    stop = 1.0 if stop is None else stop
+    num = 50 if num is None else int(num)
+    endpoint = True if endpoint is None else bool(endpoint)
+    steps = np.arange(num) / ((num - 1) if endpoint else num) if num > 1 else np.zeros(num)
+    results = [sparse_expm_multiply(a, b, start + float(s) * (stop - start)) for s in steps]
+    if any(r is None for r in results):
+        return None
+    return fnp.stack(results) if num else fnp.zeros((0,) + tuple(b.shape), b.dtype)
 
 
 def norm(x: Any, ord: Union[None, int, float, str] = None,  # noqa: A002
@@ -107,6 +150,14 @@ def norm(x: Any, ord: Union[None, int, float, str] = None,  # noqa: A002
     >>> float(fsl.norm(np.array([[3.0, 0.0], [0.0, 4.0]]))), float(fsl.norm(np.eye(2), 1))
     (5.0, 1.0)
     """
+    sparse = as_sparse(x)
+    if sparse is not None:
+        if axis is None and ord in (2, -2):
+            raise NotImplementedError("norm: the spectral norm (ord=2 or -2) is not SciPy "
+                                      "sparse's; use svds")
+        result = sparse_norm(sparse, ord, axis)
+        if result is not None:
+            return result
     matrix = _dense("norm", x, square=False)
     if axis is None and ord in (2, -2):
         raise NotImplementedError("norm: the spectral norm (ord=2 or -2) is not SciPy "
@@ -117,25 +168,35 @@ def norm(x: Any, ord: Union[None, int, float, str] = None,  # noqa: A002
 def spsolve(A: Any, b: ArrayLike, permc_spec: Optional[str] = None,
             use_umfpack: bool = True) -> Array:
     """``x`` with ``A x = b`` (``scipy.sparse.linalg.spsolve``), ``b`` a vector or a matrix
-    of right-hand sides, by dense LU; differentiable in ``A`` and ``b``.  ``permc_spec``
+    of right-hand sides, by dense LU for a dense ``A``; differentiable in ``A`` and ``b``.  ``permc_spec``
     and ``use_umfpack`` choose SciPy's sparse orderings and change nothing here.
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> fsl.spsolve(np.array([[2.0, 1.0], [0.0, 3.0]]), np.array([3.0, 3.0]))
     array([1., 1.])
+
+    A sparse ``A`` (funcgrad's or SciPy's) is solved sparse, never densified, its derivative
+    reaching ``A.data`` at the stored entries (:mod:`._arrays_linalg`).
     """
+    if as_sparse(A) is not None:
+        return sparse_spsolve(A, b)
     return _sla.solve(_dense("spsolve", A), asarray(densified(b)))
 
 
 def factorized(A: Any) -> Callable[[ArrayLike], Array]:
-    """A function ``b -> A^-1 b`` that reuses one LU factorization of ``A``
-    (``scipy.sparse.linalg.factorized``); differentiable in ``A`` and ``b``.
+    """A function ``b -> A^-1 b`` that reuses one LU factorization of a dense ``A``
+    (``scipy.sparse.linalg.factorized``); for a sparse ``A``, :func:`spsolve`'s sparse
+    solve on each call.  Differentiable in ``A`` and ``b``.
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> solve = fsl.factorized(np.array([[2.0, 1.0], [0.0, 3.0]]))
     >>> solve(np.array([3.0, 3.0]))
     array([1., 1.])
     """
+    sparse = as_sparse(A)
+    if sparse is not None:  # (a sparse solve per call: SciPy's SuperLU, never densified)
+        _square("factorized", sparse)
+        return lambda b: sparse_spsolve(sparse, b)
     factors = _sla.lu_factor(_dense("factorized", A))
     return lambda b: _sla.lu_solve(factors, asarray(densified(b)))
 
@@ -209,6 +270,10 @@ def onenormest(A: Any, t: int = 2, itmax: int = 5, compute_v: bool = False,
     >>> fsl.onenormest(np.array([[1.0, 2.0], [0.0, -1.0]]), compute_v=True, compute_w=True)
     (np.float64(3.0), array([0., 1.]), array([ 2., -1.]))
     """
+    sparse = as_sparse(A)
+    if sparse is not None:
+        _square("onenormest", sparse)
+        return sparse_onenormest(sparse, compute_v, compute_w)
     a = _dense("onenormest", A)
     sums = fnp.sum(fnp.abs(a), axis=0)
     j = fnp.argmax(sums)
@@ -258,7 +323,10 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: Optional[float] = None,
     From the dense eigendecomposition, so differentiable as
     ``funcgrad.scipy.linalg.eigh`` (where the chosen eigenvalues are simple); ARPACK's
     options (``v0``, ``ncv``, ``maxiter``, ``tol``, ``Minv``, ``OPinv``, ``rng``) change
-    nothing.
+    nothing.  A real sparse ``A`` (funcgrad's or SciPy's; without ``M``, ``sigma`` or
+    ``'BE'``) is not densified: ARPACK's pairs (SciPy's) of its symmetric part, with
+    derivatives in ``A.data`` by sparse solves (an eigenvalue's is ``v_i v_j`` at each
+    stored entry; :mod:`._arrays_eigsh`).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse.linalg as fsl
     >>> a = np.diag([1.0, -5.0, 3.0, 2.0])
@@ -275,6 +343,12 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: Optional[float] = None,
     if sigma is not None and mode != "normal":
         raise NotImplementedError(f"eigsh: mode={mode!r} is not provided; with sigma, only "
                                   f"mode='normal' (eigenvalues nearest sigma) is")
+    sparse = as_sparse(A)
+    if (sparse is not None and M is None and sigma is None and which != "BE"
+            and sparse.dtype.kind in "fiub" and sparse.shape[0] == sparse.shape[1]
+            and 0 < k < sparse.shape[0]):
+        w, v = sparse_eigsh(sparse, int(k), which, v0, ncv, maxiter, tol)
+        return (w, v) if return_eigenvectors else w
     a = _dense("eigsh", A)
     n = a.shape[0]
     k = _check_k("eigsh", k, n, 0)
@@ -332,7 +406,9 @@ def svds(A: Any, k: int = 6, ncv: Any = None, tol: float = 0, which: str = "LM",
     ``return_singular_vectors`` False gives ``s`` alone, ``'u'`` or ``'vh'`` leaves the
     other None.  From the dense ``funcgrad.scipy.linalg.svd``, with its derivatives (where
     the chosen singular values are simple and nonzero); the solvers' options change
-    nothing.
+    nothing.  A real sparse ``A`` with ``which='LM'`` is not densified: the largest
+    eigenpairs of ``[[0, A], [A^T, 0]]`` by ARPACK (as sparse ``eigsh``), with their
+    derivatives in ``A.data``.
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> fsl.svds(np.diag([1.0, 4.0, 2.0]), k=2, return_singular_vectors=False)
@@ -346,6 +422,14 @@ def svds(A: Any, k: int = 6, ncv: Any = None, tol: float = 0, which: str = "LM",
     if return_singular_vectors not in (True, False, "u", "vh"):
         raise ValueError(f"svds: return_singular_vectors must be True, False, 'u' or 'vh', "
                          f"got {return_singular_vectors!r}")
+    sparse = as_sparse(A)
+    if sparse is not None and which == "LM" and sparse.dtype.kind in "fiub" and \
+            int(k) == k and 0 < k < min(sparse.shape):
+        u, s, vh = sparse_svds(sparse, int(k), ncv, tol, maxiter)
+        if return_singular_vectors is False:
+            return s
+        return (u if return_singular_vectors != "vh" else None, s,
+                vh if return_singular_vectors != "u" else None)
     a = _dense("svds", A, square=False)
     if int(k) != k or not 0 < k < min(a.shape):
         raise ValueError(f"svds: k must be an integer with 0 < k < min(A.shape) = "

@@ -6,6 +6,7 @@ import numpy as np
 from ... import numpy as fnp
 from ...lax import custom_linear_solve, while_loop
 from ...numpy._convert import asarray
+from ._arrays_linalg import as_sparse
 
 
 def _operator(name, what, a):
@@ -14,6 +15,11 @@ def _operator(name, what, a):
         return lambda v: v
     if callable(a) and not hasattr(a, "shape"):
         return a
+    sparse = as_sparse(a)
+    if sparse is not None:  # (products by the stored entries: never densified)
+        if sparse.shape[0] != sparse.shape[1]:
+            raise ValueError(f"{name}: {what} must be square, got shape {sparse.shape}")
+        return lambda v: sparse @ v
     if hasattr(a, "matvec"):
         return a.matvec
     matrix = asarray(densified(a))
@@ -24,9 +30,9 @@ def _operator(name, what, a):
 
 
 def densified(a):
-    """A SciPy sparse matrix or array as a dense NumPy array (funcgrad has no sparse types:
-    its solvers and functions take them, at the memory cost of a dense copy); anything
-    else as given."""
+    """A sparse array (SciPy's or funcgrad's) as a dense array, for the functions that work
+    on the dense matrix (at the memory cost of a dense copy; the solvers take sparse
+    operands by their products instead); anything else as given."""
     if hasattr(a, "toarray") and hasattr(a, "tocsr"):
         return a.toarray()
     return a

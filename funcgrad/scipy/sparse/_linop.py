@@ -15,6 +15,7 @@ import numpy as np
 from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...typing import Array, ArrayLike
+from ._arrays_linalg import as_sparse
 from ._krylov import densified
 
 __all__ = ["LinearOperator", "aslinearoperator"]
@@ -433,8 +434,8 @@ class _PowerLinearOperator(LinearOperator):
 
 def aslinearoperator(A: Any) -> LinearOperator:
     """``A`` as a :class:`LinearOperator` (``scipy.sparse.linalg.aslinearoperator``): an
-    operator as given; a 2-d array (NumPy's, a traced one, a list, or a SciPy sparse
-    matrix, densified: funcgrad has no sparse types) as the operator of its products; an
+    operator as given; a 2-d array (NumPy's, a traced one, a list) as the operator of its
+    products; a sparse array (funcgrad's or SciPy's) as that of its sparse products; an
     object with ``shape`` and ``matvec`` (and optionally ``rmatvec``, ``matmat``,
     ``dtype``) as the operator of those.
 
@@ -453,6 +454,13 @@ def aslinearoperator(A: Any) -> LinearOperator:
                                      matmat=getattr(A, "matmat", None),
                                      dtype=getattr(A, "dtype", None),
                                      rmatmat=getattr(A, "rmatmat", None))
+    sparse = as_sparse(A)
+    if sparse is not None:  # (its products, by the stored entries: never densified)
+        adjoint = sparse.conj().T
+        return _CustomLinearOperator(sparse.shape, lambda v: sparse @ v,
+                                     rmatvec=lambda v: adjoint @ v,
+                                     matmat=lambda X: sparse @ X,
+                                     rmatmat=lambda X: adjoint @ X, dtype=sparse.dtype)
     if callable(A):
         raise TypeError("aslinearoperator: a function has no shape; wrap it as "
                         "LinearOperator((M, N), matvec=function)")

@@ -1,6 +1,5 @@
-"""``funcgrad.scipy.sparse.linalg``: SciPy's ``scipy.sparse.linalg`` on dense matrices,
-functions and linear operators (funcgrad has no sparse types; SciPy sparse matrices are
-densified), differentiated.
+"""``funcgrad.scipy.sparse.linalg``: SciPy's ``scipy.sparse.linalg`` on sparse arrays
+(funcgrad's or SciPy's), dense matrices, functions and linear operators, differentiated.
 
 Here: the Krylov solvers ``cg``, ``gmres`` and ``bicgstab``, differentiated implicitly.
 ``A`` (and the preconditioner ``M``) may be a 2-d array, a function ``v -> A v`` (which
@@ -19,7 +18,9 @@ Elsewhere: ``LinearOperator``/``aslinearoperator`` in :mod:`._linop`; ``bicg``, 
 ``tfqmr``, ``minres``, ``qmr``, ``gcrotmk``, ``lgmres`` (the same machinery) in
 :mod:`._krylov_more`; the least-squares ``lsqr`` and ``lsmr`` in :mod:`._lsq`;
 ``expm_multiply``, ``expm``, ``inv``, ``norm``, ``spsolve``, ``factorized``, ``splu``,
-``onenormest``, ``eigsh``, ``eigs`` and ``svds`` (dense underneath) in :mod:`._dense_ops`.
+``onenormest``, ``eigsh``, ``eigs`` and ``svds`` (dense underneath) in :mod:`._dense_ops`;
+``spsolve`` of a sparse matrix, ``spsolve_triangular``, ``matrix_power``,
+``is_sptriangular``, ``spbandwidth`` (sparse throughout) in :mod:`._arrays_linalg`.
 """
 from typing import Any, Callable, Optional, Tuple
 
@@ -83,3 +84,11 @@ from ._dense_ops import (SuperLU, eigs, eigsh, expm, expm_multiply, factorized, 
 __all__ += ["LinearOperator", "aslinearoperator", "bicg", "cgs", "minres", "lsqr", "lsmr",
             "qmr", "gcrotmk", "lgmres", "tfqmr", "expm_multiply", "expm", "inv", "norm",
             "spsolve", "splu", "SuperLU", "factorized", "eigsh", "eigs", "svds", "onenormest"]
+from ._arrays_linalg import (ArpackError, ArpackNoConvergence,  # noqa: E402
+                             MatrixRankWarning, is_sptriangular, matrix_power, spbandwidth,
+                             spsolve_triangular, use_solver)
+
+from ._lobpcg import lobpcg  # noqa: E402
+
+__all__ += ["spsolve_triangular", "matrix_power", "is_sptriangular", "spbandwidth",
+            "use_solver", "MatrixRankWarning", "ArpackError", "ArpackNoConvergence", "lobpcg"]

@@ -1,0 +1,303 @@
+"""The DOK format (``dok_array``, ``dok_matrix``): a dictionary ``{(i, j): value}`` for
+building a sparse array entry by entry (``A[i, j] = v``), then converting.  The values may
+be traced (they are the pytree's leaves, the keys static), so an array built from traced
+values differentiates through ``tocoo``/``tocsr``; the arithmetic goes through CSR."""
+from typing import Any, Iterator
+
+import numpy as np
+
+from ... import numpy as fnp
+from ...core import Tracer
+from ...tree import register
+from ._arrays_core import CLASSES, coerce
+from ._arrays_formats import sparray, spmatrix
+
+__all__ = ["dok_array", "dok_matrix"]
+
+
+def _key(key, shape):
+    if not (isinstance(key, tuple) and len(key) == 2 and
+            all(isinstance(k, (int, np.integer)) for k in key)):
+        raise IndexError("dok_array: index with a pair of integers, A[i, j] (convert with "
+                         "tocsr() for slices)")
+    out = []
+    for k, n in zip(key, shape):
+        if not -n <= k < n:
+            raise IndexError(f"dok_array: index {k} is out of bounds for an axis of size {n}")
+        out.append(int(k) % n)
+    return tuple(out)
+
+
+class _dok_base:
+    __array_ufunc__ = None
+    _funcgrad_sparse = True
+    format = "dok"
+    ndim = 2
+    _family = "array"
+
+    def __init__(self, arg1: Any, shape: Any = None, dtype: Any = None, copy: bool = False, *,
+                 maxprint: Any = None) -> None:
+        self._entries: dict = {}
+        if isinstance(arg1, tuple) and len(arg1) == 2 and all(
+                isinstance(d, (int, np.integer)) for d in arg1):
+            self._shape = (int(arg1[0]), int(arg1[1]))
+            self._dtype = np.dtype(np.float64 if dtype is None else dtype)
+            return
+        other = coerce(arg1)
+        if other is None:
+            other = CLASSES[self._family, "coo"](arg1)
+        coo = other.tocoo()._summed().tocoo()
+        self._shape, self._dtype = coo.shape, np.dtype(dtype or coo.dtype)
+        data = coo.data if dtype is None else fnp.astype(coo.data, self._dtype)
+        for n, (i, j) in enumerate(zip(coo._row.tolist(), coo._col.tolist())):
+            self._entries[i, j] = data[n]
+
+    @classmethod
+    def _make(cls, entries, shape, dtype):
+        obj = object.__new__(cls)
+        obj._entries, obj._shape, obj._dtype = dict(entries), tuple(shape), np.dtype(dtype)
+        return obj
+
+    @property
+    def shape(self):
+        """``(M, N)``."""
+        return self._shape
+
+    @property
+    def dtype(self):
+        """The values' dtype."""
+        return self._dtype
+
+    @property
+    def nnz(self):
+        """The number of stored entries."""
+        return len(self._entries)
+
+    def __len__(self):
+        return len(self._entries)
+
+    def __contains__(self, key):
+        return key in self._entries
+
+    def __iter__(self) -> Iterator:
+        return iter(self._entries)
+
+    def keys(self) -> Any:
+        """The stored positions ``(i, j)``, in insertion order.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array((2, 2)); A[1, 0] = 3.0; list(A.keys())
+        [(1, 0)]
+        """
+        return self._entries.keys()
+
+    def values(self) -> Any:
+        """The stored values.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array((2, 2)); A[1, 0] = 3.0; list(A.values())
+        [np.float64(3.0)]
+        """
+        return self._entries.values()
+
+    def items(self) -> Any:
+        """The ``((i, j), value)`` pairs.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array((2, 2)); A[1, 0] = 3.0; list(A.items())
+        [((1, 0), np.float64(3.0))]
+        """
+        return self._entries.items()
+
+    def get(self, key: Any, default: Any = 0.0) -> Any:
+        """The value at ``key``, or ``default``.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> fsparse.dok_array((2, 2)).get((0, 1), -1.0)
+        -1.0
+        """
+        return self._entries.get(_key(key, self._shape), default)
+
+    def __getitem__(self, key):
+        return self._entries.get(_key(key, self._shape), self._dtype.type(0))
+
+    def __setitem__(self, key, value):
+        key = _key(key, self._shape)
+        if np.ndim(value) != 0:
+            raise ValueError("dok_array: assign one value per position, A[i, j] = v")
+        if isinstance(value, Tracer):
+            self._entries[key] = fnp.astype(value, self._dtype)
+        elif value == 0:  # (as SciPy's: a zero is not stored)
+            self._entries.pop(key, None)
+        else:
+            self._entries[key] = self._dtype.type(value)
+
+    def __delitem__(self, key):
+        del self._entries[_key(key, self._shape)]
+
+    def tocoo(self, copy: bool = False) -> Any:
+        """This array as COO, the entries in insertion order.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array((2, 2)); A[1, 0] = 3.0; A.tocoo().toarray()
+        array([[0., 0.],
+               [3., 0.]])
+        """
+        keys = list(self._entries)
+        row = np.array([k[0] for k in keys], np.intp)
+        col = np.array([k[1] for k in keys], np.intp)
+        data = fnp.stack([fnp.astype(v, self._dtype) for v in self._entries.values()]) \
+            if keys else fnp.zeros(0, self._dtype)
+        return CLASSES[self._family, "coo"]._make(data, row, col, self._shape)
+
+    def tocsr(self, copy: bool = False) -> Any:
+        """This array as CSR.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> fsparse.dok_array((2, 2)).tocsr().format
+        'csr'
+        """
+        return self.tocoo().tocsr()
+
+    def tocsc(self, copy: bool = False) -> Any:
+        """This array as CSC.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> fsparse.dok_array((2, 2)).tocsc().format
+        'csc'
+        """
+        return self.tocoo().tocsc()
+
+    def todok(self, copy: bool = False) -> Any:
+        """This array (a copy with ``copy=True``).
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> fsparse.dok_array((2, 2)).todok().format
+        'dok'
+        """
+        return self.copy() if copy else self
+
+    def asformat(self, format: Any, copy: bool = False) -> Any:  # noqa: A002
+        """This array in ``format``.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> fsparse.dok_array((2, 2)).asformat("csr").format
+        'csr'
+        """
+        if format is None or format == "dok":
+            return self.copy() if copy else self
+        return self.tocoo().asformat(format)
+
+    def toarray(self, order: Any = None, out: Any = None) -> Any:
+        """The dense array.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array((1, 2)); A[0, 1] = 2.0; A.toarray()
+        array([[0., 2.]])
+        """
+        return self.tocoo().toarray(order, out)
+
+    todense = toarray
+
+    def copy(self) -> Any:
+        """A copy.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> fsparse.dok_array((2, 2)).copy().shape
+        (2, 2)
+        """
+        return type(self)._make(self._entries, self._shape, self._dtype)
+
+    def transpose(self, axes: Any = None, copy: bool = False) -> Any:
+        """The transpose, as DOK.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array((1, 2)); A[0, 1] = 2.0; list(A.T.keys())
+        [(1, 0)]
+        """
+        return type(self)._make({(j, i): v for (i, j), v in self._entries.items()},
+                                self._shape[::-1], self._dtype)
+
+    @property
+    def T(self) -> Any:
+        """The transpose."""
+        return self.transpose()
+
+    def __repr__(self):
+        return (f"<Dictionary Of Keys sparse {self._family} of dtype '{self._dtype}'\n\twith "
+                f"{self.nnz} stored elements and shape {self._shape}>")
+
+    def __matmul__(self, other):
+        return self.tocsr() @ _operand(other)
+
+    def __rmatmul__(self, other):
+        return self.tocsr().__rmatmul__(other)
+
+    def _back(self, result):
+        """A sparse result as DOK (SciPy's type for sums and scalings of DOK arrays)."""
+        return type(self)(result) if hasattr(result, "tocoo") else result
+
+    def __mul__(self, other):
+        if np.ndim(other) == 0:
+            return self._back(self.tocsr() * other)
+        return self.tocsr() * _operand(other)
+
+    def __rmul__(self, other):
+        if np.ndim(other) == 0:
+            return self._back(self.tocsr() * other)
+        return self.tocsr().__rmul__(other)
+
+    def __truediv__(self, other):
+        return self._back(self.tocsr() / other)
+
+    def __neg__(self):
+        return self._back(-self.tocsr())
+
+    def __add__(self, other):
+        return self._back(self.tocsr() + _operand(other))
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return self.tocsr() - _operand(other)
+
+    def sum(self, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+        """As the CSR array's ``sum``.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array((1, 2)); A[0, 1] = 2.0; A.sum()
+        np.float64(2.0)
+        """
+        return self.tocsr().sum(axis, dtype, out)
+
+
+def _operand(other):
+    sparse = coerce(other)
+    return sparse if sparse is not None else other
+
+
+def _dok_class(what, base):
+    cls = type(f"dok_{what}", (_dok_base, base), {
+        "_family": what, "__module__": __name__,
+        "__doc__": f"""A sparse {what} as a dictionary of keys (``scipy.sparse.dok_{what}``):
+    ``dok_{what}((M, N))`` empty, or from a dense or sparse array; ``A[i, j] = v`` stores
+    (a zero removes), ``A[i, j]`` reads (0 where nothing is stored).  Values may be traced
+    (``A[i, j] = x[0]`` inside ``grad``): they are the pytree's leaves, and ``tocoo``/
+    ``tocsr`` keep their derivatives.  Other operations go through CSR.
+
+    >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse as fsparse
+    >>> def f(x):
+    ...     A = fsparse.dok_{what}((2, 2)); A[0, 1] = x[0]; A[1, 0] = 2 * x[1]
+    ...     return (A.tocsr() @ np.ones(2)).sum()
+    >>> fg.grad(f)(np.array([1.0, 1.0]))
+    array([1., 2.])
+    """})
+    CLASSES[what, "dok"] = cls
+    register(cls, lambda a: (list(a._entries.values()),
+                             (type(a), a._shape, a._dtype, tuple(a._entries))),
+             lambda aux, leaves: aux[0]._make(dict(zip(aux[3], leaves)), aux[1], aux[2]))
+    return cls
+
+
+dok_array = _dok_class("array", sparray)
+dok_matrix = _dok_class("matrix", spmatrix)
