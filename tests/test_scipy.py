@@ -414,23 +414,27 @@ def test_scipy_without_a_funcgrad_module_says_so():
     import scipy.interpolate
     import scipy.spatial
     x = np.array([0.0, 1.0, 2.0])
-    # (funcgrad.scipy.interpolate and .spatial exist, without these; fftpack.diff has its
-    # twin since session 23, and the message names it)
+    # (fftpack.diff has its twin since session 23, FloaterHormannInterpolator and
+    # SphericalVoronoi since session 24: the messages name them; odr has none)
     with pytest.raises(TypeError, match=r"^scipy\.fftpack\.diff converts its input .*"
                                         r"call funcgrad\.scipy\.fftpack\.diff instead"):
         fg.grad(lambda v: np.sum(scipy.fftpack.diff(v)))(x)
     with pytest.raises(TypeError, match=r"^scipy\.interpolate\.FloaterHormannInterpolator "
-                                        r"converts .*funcgrad\.scipy\.interpolate has no "
-                                        r"FloaterHormannInterpolator"):
+                                        r"converts .*call funcgrad\.scipy\.interpolate\."
+                                        r"FloaterHormannInterpolator instead"):
         fg.grad(lambda v: scipy.interpolate.FloaterHormannInterpolator(x, v)(0.5))(x)
     with pytest.raises(TypeError, match=r"^scipy\.interpolate\.interp1d converts its input .*"
                                         r"call funcgrad\.scipy\.interpolate\.interp1d instead"):
         fg.grad(lambda v: scipy.interpolate.interp1d(x, v)(0.5))(x)
     octahedron = np.concatenate([np.eye(3), -np.eye(3)])
     with pytest.raises(TypeError, match=r"^scipy\.spatial\.SphericalVoronoi converts .*"
-                                        r"funcgrad\.scipy\.spatial has no SphericalVoronoi"):
+                                        r"call funcgrad\.scipy\.spatial\.SphericalVoronoi"):
         fg.grad(lambda v: scipy.spatial.SphericalVoronoi(octahedron * v[1], radius=v[1])
                 .vertices.sum())(x)
+    odr = pytest.importorskip("scipy.odr")  # (a SciPy module funcgrad has no twin of)
+    with pytest.raises(TypeError, match=r"^scipy\.odr\.Data converts .*funcgrad\.scipy has "
+                                        r"no odr module"):
+        fg.grad(lambda v: np.sum(odr.Data(x, v).y))(x)
 
 
 def test_scipy_spatial_distance_names_its_funcgrad_twin():
