@@ -84,3 +84,20 @@ def test_plots_and_scipys_classes():
     assert fsp.QhullError is scipy_spatial.QhullError and fsp.Rectangle is scipy_spatial.Rectangle
     with pytest.raises(fsp.QhullError):
         fsp.ConvexHull(np.zeros((4, 2)))
+
+
+@pytest.mark.parametrize("furthest", [False, True])
+def test_voronoi_vertices_are_scipys_and_differentiate_as_circumcenters(furthest):
+    """Voronoi's vertices (values only before): SciPy's values, the gradient central
+    differences of SciPy's; cospherical points (a grid) raise when differentiated."""
+    p = RNG.normal(size=(20, 2))
+    ours = lambda q: fnp.sum(fsp.Voronoi(q, furthest_site=furthest).vertices ** 2)
+    theirs = lambda q: float(np.sum(scipy_spatial.Voronoi(q, furthest_site=furthest).vertices ** 2))
+    g = fg.grad(ours)(p)  # (far vertices of thin triangles: differences to the largest)
+    np.testing.assert_allclose(g, _fd(theirs, p, 1e-7), rtol=0, atol=1e-7 * np.abs(g).max())
+    value = fg.jvp(lambda q: fsp.Voronoi(q).vertices, (p,), (np.ones_like(p),))[0]
+    np.testing.assert_array_equal(value, scipy_spatial.Voronoi(p).vertices)
+    grid = np.stack(np.meshgrid(np.arange(3.0), np.arange(3.0)), -1).reshape(-1, 2)
+    np.testing.assert_array_equal(fsp.Voronoi(grid).vertices, scipy_spatial.Voronoi(grid).vertices)
+    with pytest.raises(ValueError, match="several Delaunay simplices"):
+        fg.grad(lambda q: fnp.sum(fsp.Voronoi(q).vertices))(grid)

@@ -7,9 +7,10 @@ follows from the points once that is fixed is recomputed with funcgrad's operati
 differentiates in them: a hull's ``volume``, ``area`` and facet ``equations``, a
 triangulation's barycentric ``transform``, ``min_bound``/``max_bound``.  Each is SciPy's
 value to rounding; the derivative is that of a fixed combinatorial structure (exact away
-from the degenerate configurations where Qhull's answer changes).  ``Voronoi`` gives
-values only (``points`` that carry a derivative are refused, so none is dropped
-silently), as do ``Delaunay``'s lifted ``equations``.  Building one needs the points'
+from the degenerate configurations where Qhull's answer changes).  ``Voronoi``'s
+vertices are its Delaunay simplices' circumcenters (differentiable; a vertex several
+simplices share, cospherical points, raises when differentiated); ``Delaunay``'s lifted
+``equations`` are values only.  Building one needs the points'
 values, so not under ``vmap``/``jit``.
 """
 import math
@@ -19,6 +20,7 @@ import numpy as np
 
 from ... import numpy as fnp
 from ...numpy._convert import asarray
+from ...lax import stop_gradient
 from ...typing import Array, ArrayLike
 from ._kdtree import plain_values
 
@@ -53,7 +55,8 @@ class _Qhull:
         self.ndim, self.npoints = self._scipy.ndim, self._scipy.npoints
         for name in ("simplices", "neighbors", "coplanar", "good", "nsimplex", "vertices",
                      "furthest_site"):
-            if hasattr(self._scipy, name):
+            if hasattr(self._scipy, name) and not isinstance(getattr(type(self), name, None),
+                                                              property):
                 setattr(self, name, getattr(self._scipy, name))
 
     @property
@@ -240,26 +243,76 @@ def tsearch(tri: Delaunay, xi: ArrayLike) -> Any:
 
 
 class Voronoi(_Qhull):
-    """The Voronoi diagram of ``points`` (``scipy.spatial.Voronoi``): ``vertices``,
-    ``ridge_points``, ``ridge_vertices``, ``ridge_dict``, ``regions``, ``point_region``,
-    SciPy's values only -- ``points`` carrying a derivative are refused (pass
-    ``fg.stop_gradient(points)`` for the values).
+    """The Voronoi diagram of ``points`` (``scipy.spatial.Voronoi``): ``ridge_points``,
+    ``ridge_vertices``, ``ridge_dict``, ``regions``, ``point_region`` from Qhull (SciPy's),
+    and ``vertices``, SciPy's values, differentiable in the points: each vertex is the
+    circumcenter of the Delaunay simplex it belongs to (of the furthest-site
+    triangulation with ``furthest_site``).  A vertex shared by several simplices (points
+    on one circle: a grid) has no derivative, and says so when one is asked of it.
 
-    >>> import numpy as np
+    >>> import numpy as np, funcgrad as fg
     >>> from funcgrad.scipy.spatial import Voronoi
     >>> vor = Voronoi(np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [2.0, 2.0], [1.0, 1.0]]))
     >>> len(vor.regions), vor.ridge_points.shape
     (6, (8, 2))
+    >>> p = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]])
+    >>> fg.grad(lambda q: Voronoi(q).vertices[0, 0])(p)[1]  # the circumcenter (1, 1)'s x
+    array([ 0.5, -0.5])
     """
     _kind = "Voronoi"
 
     def __init__(self, points: ArrayLike, furthest_site: bool = False,
                  incremental: bool = False, qhull_options: Optional[str] = None) -> None:
+        self._furthest = furthest_site
         super().__init__(points, incremental, qhull_options, furthest_site=furthest_site)
 
     def _build(self):
-        self._refuse_traced("")
         super()._build()
-        for name in ("vertices", "ridge_points", "ridge_vertices", "ridge_dict", "regions",
+        for name in ("ridge_points", "ridge_vertices", "ridge_dict", "regions",
                      "point_region"):
             setattr(self, name, getattr(self._scipy, name))
+        self._owners = None
+
+    @property
+    def vertices(self) -> Any:
+        """The Voronoi vertices, ``(nvertices, ndim)``: SciPy's values for plain points;
+        for points carrying a derivative, each the circumcenter of its Delaunay simplex."""
+        if isinstance(self.points, np.ndarray):
+            return self._scipy.vertices
+        simplices, shared = self._simplex_of_each_vertex()
+        if shared:
+            raise ValueError(f"Voronoi.vertices: {shared} vertices are circumcenters of "
+                             f"several Delaunay simplices (cospherical points, such as a "
+                             f"grid's), where a vertex has no derivative in the points; "
+                             f"perturb the points or pass fg.stop_gradient(points)")
+        corners = fnp.take(self.points, simplices, axis=0)  # (nvertex, ndim + 1, ndim)
+        edges = corners[:, 1:] - corners[:, :1]
+        rhs = 0.5 * fnp.sum(edges * edges, axis=-1)
+        # (c - p0) . (p_i - p0) = |p_i - p0|^2 / 2 for each other corner p_i; the values
+        # are Qhull's own, the derivative the circumcenter's
+        centers = corners[:, 0] + fnp.linalg.solve(edges, rhs[..., None])[..., 0]
+        return centers - stop_gradient(centers) + self._scipy.vertices
+
+    def _simplex_of_each_vertex(self):
+        """Each vertex's Delaunay simplex (matched by circumcenter, on the values) and how
+        many vertices several simplices share."""
+        if self._owners is None:
+            import scipy.spatial
+            tri = scipy.spatial.Delaunay(plain_values(self.points, "Voronoi"),
+                                        furthest_site=self._furthest)
+            corners = tri.points[tri.simplices]
+            edges = corners[:, 1:] - corners[:, :1]
+            with np.errstate(all="ignore"):
+                centers = corners[:, 0] + np.linalg.solve(
+                    edges, 0.5 * np.sum(edges * edges, axis=-1)[..., None])[..., 0]
+            tol = 1e-9 * max(float(np.ptp(tri.points)), 1.0)
+            gap, owners = scipy.spatial.cKDTree(centers).query(
+                self._scipy.vertices, k=min(2, len(centers)))
+            gap, owners = gap.reshape(len(owners), -1), owners.reshape(len(owners), -1)
+            if np.any(gap[:, 0] > tol):
+                raise ValueError("Voronoi.vertices: a vertex of Qhull's is no simplex's "
+                                 "circumcenter here; pass fg.stop_gradient(points) for its "
+                                 "values")
+            shared = int(np.sum(gap[:, -1] <= tol)) if gap.shape[1] > 1 else 0
+            self._owners = (tri.simplices[owners[:, 0]], shared)
+        return self._owners
