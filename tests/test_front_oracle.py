@@ -107,8 +107,14 @@ def test_every_numpy_front_function_differentiates_right_or_refuses(name):
         _check(fn, args, f"fnp.{name}{tuple(np.shape(a) for a in args)}")
 
 
+# NumPy's np.bmat returns None for an object that is not an ndarray, a list or a string
+# (a traced value): no result, so nothing to differentiate (fnp.bmat refuses, above)
+_NO_RESULT = {"bmat"}
+
+
 @pytest.mark.parametrize("name", [n for n in _entry_points() if callable(getattr(np, n, None))
-                                  and not isinstance(getattr(np, n), type)])
+                                  and not isinstance(getattr(np, n), type)
+                                  and n not in _NO_RESULT])
 def test_plain_numpy_calls_differentiate_right_or_refuse(name):
     """The same entry points as plain ``numpy`` code calls them on traced values."""
     fn = getattr(np, name)

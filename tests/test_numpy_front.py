@@ -111,7 +111,9 @@ def test_ufunc_table_has_every_funcgrad_namesake():
     wrong = []
     for name in fnp.__all__:
         ufunc = getattr(np, name, None)
-        if isinstance(ufunc, np.ufunc) and _methods.UFUNCS.get(ufunc) is not getattr(fnp, name):
+        # (NumPy's own ufunc re-exported as it is -- isnat, of datetimes -- has no twin)
+        if isinstance(ufunc, np.ufunc) and getattr(fnp, name) is not ufunc \
+                and _methods.UFUNCS.get(ufunc) is not getattr(fnp, name):
             wrong.append(name)
     assert not wrong, f"NumPy ufuncs not dispatched to their funcgrad.numpy namesake: {wrong}"
 
@@ -140,7 +142,7 @@ def test_numpy_ufunc_on_traced_values_matches_its_function(ufunc):
 
 
 def test_ufuncs_outside_the_table_raise_a_clear_error():
-    with pytest.raises(TypeError, match="numpy.isnat is not supported"):
+    with pytest.raises(TypeError, match="numpy.isnat is not differentiable: NumPy's own"):
         fg.grad(lambda x: np.sum(x * np.isnat(x)))(np.ones(2))
 
 

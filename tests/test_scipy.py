@@ -409,6 +409,7 @@ def test_unsupported_call_inside_scipy_names_the_function_called(call, message):
         fg.grad(lambda v: np.sum(call(v)))(POS[:3])
 
 
+@pytest.mark.filterwarnings("ignore:.*scipy.odr.*is deprecated:DeprecationWarning")
 def test_scipy_without_a_funcgrad_module_says_so():
     import scipy.fftpack
     import scipy.interpolate

@@ -177,8 +177,8 @@ def test_public_method_of_scipy_stats_and_optim_is_annotated(label):
 def test_the_class_check_covers_the_distributions_and_optimizers():
     assert {"funcgrad.scipy._distn.rv_continuous.logpdf",
             "funcgrad.scipy._distn.rv_discrete.logpmf",
-            "funcgrad.scipy.stats._multivariate_normal.logpdf",
-            "funcgrad.scipy.stats._dirichlet.pdf",
+            "funcgrad.scipy._mvn._multivariate_normal.logpdf",
+            "funcgrad.scipy._mvn._dirichlet.pdf",
             "funcgrad.optim.optimizer.Adam.__init__", "funcgrad.optim.optimizer.Optimizer.step",
             "funcgrad.optim.lr_scheduler.LambdaLR.__init__",
             "funcgrad.optim.lr_scheduler.LRScheduler.get_lr"} <= set(_METHODS)

@@ -43,7 +43,6 @@ def design(x, t, k):
     return basis_matrix(t, k, x)
 
 
-@internal  # (the zero rows, unit weights and SciPy's jumps follow the data's device)
 def schoenberg_whitney(name, x, t, k):
     """Raise unless each B-spline can take its own site strictly inside its support
     (else the least-squares system is singular)."""
@@ -200,12 +199,16 @@ def fitpack_smoothing(name, x, y2d, w, xb, xe, k, s, search="splrep"):
                                 f"differentiable replay does not reproduce (ier={ier}), so "
                                 f"there is no derivative in {label}; pass {label} as plain "
                                 f"numbers, or change s")
-        c = asarray(c_ref)
+        c = on_device_of(c_ref, y2d)
     else:  # (SciPy's very coefficients, with the replay's derivative)
-        c = c - stop_gradient(c) + c_ref.astype(replayed.dtype)
-    a = design(x64, knots, k)
-    residual = w64[:, None] * (y64 - fnp.matmul(a, c))
-    return on_device_of(t, y2d), c, fnp.sum(residual * residual), ier, message
+        c = c - stop_gradient(c) + on_device_of(c_ref.astype(replayed.dtype), y2d)
+    return on_device_of(t, y2d), c, _residual_sum(x64, y64, w64, knots, k, c), ier, message
+
+
+@internal  # (the sites and knots, plain arrays, join the data's device)
+def _residual_sum(x, y2d, w, t, k, c):
+    residual = w[:, None] * (y2d - fnp.matmul(design(x, t, k), c))
+    return fnp.sum(residual * residual)
 
 
 def _divided_difference_weights(points):

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import internal
 from ..numpy._convert import concrete_values
 from ._bspline import basis_matrix
 
@@ -23,6 +24,7 @@ _TOL, _MAXIT = 0.001, 20
 _FIX = "Call it outside vmap/jit: SciPy's knots depend on the values of the data."
 
 
+@internal  # (the zero rows, unit weights and SciPy's jumps follow the data's device)
 def least_squares(a, w, y2d, penalty=None):
     """The coefficients minimising ``||w (y - a c)||**2 (+ ||penalty c||**2)``: a QR
     solve of the stacked system (no normal equations: their condition is squared)."""
@@ -99,6 +101,7 @@ _MESSAGES = {
 }
 
 
+@internal  # (the sites, knots and jumps, plain arrays, join the data's device)
 def _smoothing_fit(x, y2d, w, t, k, s, xb, xe):
     """The coefficients ``(len(t) - k - 1, d)`` of SciPy's smoothing spline on the knots
     ``t``: FITPACK's iteration for ``p`` (SciPy's ``root_rati``), replayed on funcgrad
