@@ -1,0 +1,188 @@
+"""The rest of funcgrad.numpy.ma against NumPy's np.ma (joining, differences, arrays like
+another, shapes, runs, covariance and correlation, products, convolution, polynomial fits,
+diagonals): the same values, masks, data under the mask and dtypes; derivatives with
+respect to the data against central differences of np.ma's own values, never a NaN from a
+masked entry."""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+from funcgrad.numpy import ma
+
+from test_numpy_ma import same
+
+X = np.array([[0.0, 1.5, -2.0, 4.0], [3.0, np.nan, 0.5, 2.0], [1.0, 2.5, -1.0, 0.25]])
+M = np.array([[1, 0, 0, 0], [0, 1, 1, 0], [0, 0, 1, 0]], bool)
+Y = np.array([[1.0, 2.0, 4.0, 3.0], [0.0, 1.0, 5.0, 2.0], [2.0, 0.5, 1.0, 1.0]])
+MY = np.array([[0, 0, 1, 0], [0, 0, 0, 0], [1, 0, 0, 0]], bool)
+
+
+def _args(m):
+    A = m.masked_array(X, mask=M)
+    return A, A[0], m.masked_array(Y, mask=MY)
+
+
+@pytest.mark.parametrize("f", [
+    lambda m, A, A1, C: m.hstack([A, A]),
+    lambda m, A, A1, C: m.hstack([X, X]),  # a full False mask, not nomask, as NumPy's
+    lambda m, A, A1, C: m.vstack([A1, X[1]]),
+    lambda m, A, A1, C: m.row_stack([A1, A1]),
+    lambda m, A, A1, C: m.column_stack([A1, X[1]]),
+    lambda m, A, A1, C: m.dstack([A, X]),
+    lambda m, A, A1, C: m.append(A, A1),
+    lambda m, A, A1, C: m.append(A, A1[None], axis=0),
+    lambda m, A, A1, C: m.atleast_1d(2.0),
+    lambda m, A, A1, C: m.atleast_2d(A1),
+    lambda m, A, A1, C: m.atleast_3d(A),
+    lambda m, A, A1, C: m.diff(A),
+    lambda m, A, A1, C: m.diff(A, 2, axis=0),
+    lambda m, A, A1, C: m.diff(A, prepend=0.0, append=A[:, :1]),
+    lambda m, A, A1, C: m.ediff1d(A, to_end=[9.0], to_begin=A1[:2]),
+    lambda m, A, A1, C: m.ediff1d(A1),
+    lambda m, A, A1, C: m.zeros_like(A),
+    lambda m, A, A1, C: m.ones_like(A, dtype=np.float32),
+    lambda m, A, A1, C: m.zeros_like(X),
+    lambda m, A, A1, C: m.masked_all_like(A).mask,
+    lambda m, A, A1, C: m.squeeze(A[None]),
+    lambda m, A, A1, C: A[None].squeeze(0),
+    lambda m, A, A1, C: m.expand_dims(A, 1),
+    lambda m, A, A1, C: m.swapaxes(A, 0, 1),
+    lambda m, A, A1, C: m.ravel(A),
+    lambda m, A, A1, C: m.reshape(A, (4, 3)),
+    lambda m, A, A1, C: m.transpose(A),
+    lambda m, A, A1, C: m.outer(A1, C[2]),
+    lambda m, A, A1, C: m.outer(Y[0], Y[2]),
+    lambda m, A, A1, C: m.outerproduct(A1, C[2]),
+    lambda m, A, A1, C: m.inner(A1, C[2]),
+    lambda m, A, A1, C: m.innerproduct(C, C),
+    lambda m, A, A1, C: m.convolve(C[0], C[2][:2]),
+    lambda m, A, A1, C: m.convolve(A1, C[2][:2], propagate_mask=False),
+    lambda m, A, A1, C: m.correlate(C[0], C[2][:2]),
+    lambda m, A, A1, C: m.correlate(A1, C[2], mode="same", propagate_mask=False),
+    lambda m, A, A1, C: m.diag(A),
+    lambda m, A, A1, C: m.diag(A1, 1),
+    lambda m, A, A1, C: m.diagonal(A, 1),
+    lambda m, A, A1, C: A.diagonal(),
+    lambda m, A, A1, C: m.trace(A),
+    lambda m, A, A1, C: m.trace(Y),
+])
+def test_values_masks_and_data_as_numpy(f):
+    same(f(ma, *_args(ma)), f(np.ma, *_args(np.ma)))
+
+
+@pytest.mark.parametrize("f", [
+    lambda m, A, A1, C: m.cov(C),
+    lambda m, A, A1, C: m.cov(C, rowvar=False),
+    lambda m, A, A1, C: m.cov(C[0], C[1]),
+    lambda m, A, A1, C: m.cov(C[:2], Y[1:], ddof=0),
+    lambda m, A, A1, C: m.cov(C[0]),
+    lambda m, A, A1, C: m.cov(C[:, :2]),  # fewer than two observations: masked
+    lambda m, A, A1, C: m.corrcoef(C),
+    lambda m, A, A1, C: m.corrcoef(C, rowvar=False),
+    lambda m, A, A1, C: m.corrcoef(C[0]),
+    lambda m, A, A1, C: m.vander(C[0]),
+    lambda m, A, A1, C: m.vander(C[2], 3),
+    lambda m, A, A1, C: m.polyfit(C[0], C[1], 1),
+    lambda m, A, A1, C: m.polyfit(Y[1], C.T[:, :2], 1),
+    lambda m, A, A1, C: m.polyfit(Y[1], Y[0], 2, w=C[2]),
+])
+def test_statistics_as_numpy(f):
+    ours, theirs = f(ma, *_args(ma)), f(np.ma, *_args(np.ma))
+    if theirs is np.ma.masked:
+        assert ours is ma.masked
+        return
+    assert type(ours) is (ma.MaskedArray if isinstance(theirs, np.ma.MaskedArray)
+                          else np.ndarray)
+    assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+    np.testing.assert_array_equal(ma.getmaskarray(ours), np.ma.getmaskarray(theirs))
+    # data under the mask too (NumPy's inf/nan from a zero count)
+    np.testing.assert_allclose(np.asarray(ma.getdata(ours)), np.ma.getdata(theirs),
+                               rtol=1e-12, atol=1e-14)
+
+
+def test_runs_of_masked_entries():
+    a = ma.masked_array(X, mask=M)
+    b = np.ma.masked_array(X, mask=M)
+    assert ma.clump_masked(a.ravel()) == np.ma.clump_masked(b.ravel())
+    assert ma.clump_unmasked(a.ravel()) == np.ma.clump_unmasked(b.ravel())
+    assert ma.flatnotmasked_contiguous(a) == np.ma.flatnotmasked_contiguous(b)
+    assert ma.notmasked_contiguous(a, 0) == np.ma.notmasked_contiguous(b, 0)
+    assert (ma.shape(a), ma.size(a, 1), ma.ndim(a)) == (np.ma.shape(b), np.ma.size(b, 1),
+                                                        np.ma.ndim(b))
+
+
+def test_hard_and_soft_masks():
+    x = ma.masked_array([1.0, 2.0], mask=[0, 1])
+    assert ma.harden_mask(x) is x and x.hardmask
+    x[1] = 5.0
+    assert x.mask.tolist() == [False, True] and x.data.tolist() == [1.0, 2.0]
+    x.soften_mask()
+    x[1] = 5.0
+    assert x.mask.tolist() == [False, False] and x.data.tolist() == [1.0, 5.0]
+    with pytest.raises(TypeError, match="masked_array"):
+        ma.harden_mask(np.ones(2))
+
+
+def _central(f, x, eps=1e-6):
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = eps
+        g[i] = (f(x + e) - f(x - e)) / (2 * eps)
+    return g
+
+
+W = np.array([0.3, -1.2, 0.7, 2.0])
+
+
+@pytest.mark.parametrize("f", [
+    lambda m, d: (m.diff(m.masked_array(d, mask=MY), axis=0) ** 2).sum(),
+    lambda m, d: m.ediff1d(m.masked_array(d, mask=MY), to_begin=[1.0]).sum(),
+    lambda m, d: (m.hstack([m.masked_array(d, mask=MY), m.masked_array(2 * d, mask=MY)]) ** 2).sum(),
+    lambda m, d: (m.cov(m.masked_array(d, mask=MY)) * W[:3]).sum(),
+    lambda m, d: (m.cov(m.masked_array(d, mask=MY), rowvar=False) * W).sum(),
+    lambda m, d: (m.corrcoef(m.masked_array(d, mask=MY)) * W[:3]).sum(),
+    lambda m, d: (m.convolve(m.masked_array(d[0], mask=MY[0]), d[2, :2]) * W[0]).sum(),
+    lambda m, d: (m.correlate(m.masked_array(d[0], mask=MY[0]), d[1],
+                              mode="same", propagate_mask=False) * W).sum(),
+    lambda m, d: (m.outer(m.masked_array(d[0], mask=MY[0]), d[1]) * W).sum(),
+    lambda m, d: (m.vander(m.masked_array(d[0], mask=MY[0])) * W).sum(),
+    lambda m, d: (m.polyfit(m.masked_array(d[1], mask=MY[0]), d[0], 1) * W[:2]).sum(),
+    lambda m, d: m.trace(m.masked_array(d, mask=MY)),
+])
+def test_derivatives_match_central_differences(f):
+    d = Y.copy()
+    d[0, 2] = np.nan  # under the mask: must not reach a derivative
+    g = fg.grad(lambda x: f(ma, x))(d)
+    assert np.all(np.isfinite(g))
+    assert np.all(g[0, 2] == 0.0)
+    dd = np.where(np.isnan(d), 4.0, d)
+    expected = _central(lambda x: float(f(np.ma, x)), dd)
+    np.testing.assert_allclose(np.where(np.isnan(d), 0.0, g), expected, rtol=1e-6, atol=1e-7)
+    assert np.any(g != 0.0)
+
+
+def test_float32_kept_where_numpy_keeps_it():
+    x = ma.masked_array(np.float32([1.0, 2.0, 4.0]), mask=[0, 1, 0])
+    for r in (ma.diff(x), ma.hstack([x, x]), ma.outer(x, x), ma.convolve(x, x),
+              ma.zeros_like(x), ma.diag(x)):
+        assert r.dtype == np.float32
+    # NumPy's vander promotes with its integer powers, and its cov works in float64
+    assert ma.vander(x).dtype == np.ma.vander(np.ma.masked_array(x.data, mask=x.mask)).dtype
+    assert ma.cov(x).dtype == np.float64
+
+
+def test_vmap_and_jit():
+    d = np.array([[1.0, 3.0, 2.0, 5.0], [0.5, 4.0, 1.0, 1.5]])
+    rows = fg.vmap(lambda r: ma.diff(ma.masked_greater(r, 3.5)).filled(0.0))(d)
+    expected = [np.ma.diff(np.ma.masked_greater(r, 3.5)).filled(0.0) for r in d]
+    np.testing.assert_array_equal(rows, expected)
+    f = fg.jit(lambda x: ma.cov(ma.masked_less(x, 1.0)).filled(-1.0))
+    np.testing.assert_allclose(f(d), np.ma.cov(np.ma.masked_less(d, 1.0)).filled(-1.0),
+                               rtol=1e-12)
+
+
+def test_shape_needing_functions_ask_for_a_known_mask():
+    with pytest.raises(fg.ConcretizationError if hasattr(fg, "ConcretizationError")
+                       else Exception, match="polyfit"):
+        fg.jit(lambda x: ma.polyfit(ma.masked_less(x, 1.0), x, 1))(np.arange(4.0))
