@@ -186,3 +186,46 @@ def test_shape_needing_functions_ask_for_a_known_mask():
     with pytest.raises(fg.ConcretizationError if hasattr(fg, "ConcretizationError")
                        else Exception, match="polyfit"):
         fg.jit(lambda x: ma.polyfit(ma.masked_less(x, 1.0), x, 1))(np.arange(4.0))
+
+
+@pytest.mark.parametrize("f", [
+    lambda m, A: m.amin(A, axis=0),
+    lambda m, A: m.amax(A, axis=1),
+    lambda m, A: m.amin(A),
+    lambda m, A: m.alltrue(A),
+    lambda m, A: m.sometrue(A, axis=1),
+    lambda m, A: m.take(A, [0, 5, 6]),
+    lambda m, A: m.take(A, 5),  # a masked entry: ma.masked
+    lambda m, A: m.take(A, [1, 0], axis=1),
+    lambda m, A: m.repeat(A, 2, axis=1),
+    lambda m, A: m.compress([True, False, True], A, axis=0),
+    lambda m, A: m.identity(3, dtype=np.float32),
+    lambda m, A: m.arange(1, 7, 2),
+    lambda m, A: m.arange(4.0),
+    lambda m, A: m.make_mask_none((2, 2)),
+    lambda m, A: m.nonzero(A)[1],
+    lambda m, A: m.common_fill_value(A, A),
+    lambda m, A: m.empty((2, 3), dtype=np.float32).mask,
+])
+def test_selection_aliases_and_constructors_as_numpy(f):
+    same(f(ma, ma.masked_array(X, mask=M)), f(np.ma, np.ma.masked_array(X, mask=M)))
+
+
+def test_numpy_objects_and_fill_values():
+    assert ma.MAError is np.ma.MAError and ma.bool_ is np.bool_
+    assert ma.masked_singleton is np.ma.masked
+    assert ma.is_mask(np.array([True])) and not ma.is_mask([True])
+    x = ma.masked_array([1.0, 2.0], mask=[0, 1])
+    ma.set_fill_value(x, -3.0)
+    assert x.fill_value == -3.0 and x.filled().tolist() == [1.0, -3.0]
+    assert ma.common_fill_value(x, ma.masked_array([1.0])) is None
+
+
+def test_selection_derivatives():
+    d = np.where(np.isnan(X), 4.0, X)
+    g = fg.grad(lambda x: (ma.take(ma.masked_array(x, mask=M), [1, 5, 6]).filled(0.0) ** 2
+                           ).sum() + ma.amax(ma.masked_array(x, mask=M)))(d)
+    expected = np.zeros_like(d)
+    expected[0, 1] = 2 * d[0, 1]  # index 5 is masked, 6 is X[1, 2]: masked
+    expected[0, 3] = 1.0  # the largest unmasked entry
+    np.testing.assert_array_equal(g, expected)

@@ -48,6 +48,10 @@ from ._marest_shapes import (append, atleast_1d, atleast_2d, atleast_3d, clump_m
                              transpose, vstack, zeros_like)
 from ._marest_products import (convolve, corrcoef, correlate, cov, diag, diagonal, inner,
                                innerproduct, outer, outerproduct, polyfit, trace, vander)
+from ._marest_misc import (MAError, alltrue, amax, amin, arange, bool_,
+                           common_fill_value, compress, empty, identity, is_mask,
+                           make_mask_none, masked_singleton, nonzero, repeat, set_fill_value,
+                           sometrue, take)
 from ._methods import attach_methods
 
 __all__ = [
@@ -86,6 +90,10 @@ __all__ = [
     # covariance, products, convolution, fits, diagonals (session 24, marest)
     "cov", "corrcoef", "outer", "outerproduct", "inner", "innerproduct", "convolve",
     "correlate", "vander", "polyfit", "diag", "diagonal", "trace",
+    # selection, aliases, fill values, constructors (session 24, marest)
+    "amin", "amax", "alltrue", "sometrue", "MAError", "bool_", "masked_singleton",
+    "is_mask", "make_mask_none", "take", "repeat", "compress", "nonzero", "set_fill_value",
+    "common_fill_value", "identity", "arange", "empty",
 ]
 
 attach_methods(MaskedArray, {name: globals()[name] for name in __all__})
