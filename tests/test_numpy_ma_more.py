@@ -229,3 +229,49 @@ def test_selection_derivatives():
     expected[0, 1] = 2 * d[0, 1]  # index 5 is masked, 6 is X[1, 2]: masked
     expected[0, 3] = 1.0  # the largest unmasked entry
     np.testing.assert_array_equal(g, expected)
+
+
+S1 = np.array([3.0, 1.0, 3.0, 7.0, np.nan, 2.0])
+SM1 = np.array([0, 0, 0, 1, 0, 1], bool)
+S2 = np.array([2.0, 3.0, 5.0, 9.0])
+SM2 = np.array([0, 0, 1, 0], bool)
+
+
+@pytest.mark.parametrize("f", [
+    lambda m, a, b: m.unique(a),
+    lambda m, a, b: m.unique(a, return_index=True, return_inverse=True),
+    lambda m, a, b: m.unique(S2),
+    lambda m, a, b: m.intersect1d(a, b),
+    lambda m, a, b: m.union1d(a, b),
+    lambda m, a, b: m.setdiff1d(a, b),
+    lambda m, a, b: m.setxor1d(a, b),
+    lambda m, a, b: m.setxor1d(S1[:3], S2),
+    lambda m, a, b: m.in1d(a, b),
+    lambda m, a, b: m.in1d(a, b, invert=True),
+    lambda m, a, b: m.isin(a.reshape(2, 3), b),
+])
+def test_set_functions_as_numpy(f):
+    ours = f(ma, ma.masked_array(S1, mask=SM1), ma.masked_array(S2, mask=SM2))
+    theirs = f(np.ma, np.ma.masked_array(S1, mask=SM1), np.ma.masked_array(S2, mask=SM2))
+    if isinstance(theirs, tuple):
+        same(ours[0], theirs[0])
+        for o, t in zip(ours[1:], theirs[1:]):
+            np.testing.assert_array_equal(o, t)
+    else:
+        same(ours, theirs)
+
+
+def test_set_values_carry_the_first_equal_entrys_derivative():
+    def f(a, b):
+        x = ma.masked_array(a, mask=SM1)
+        y = ma.masked_array(b, mask=SM2)
+        return (ma.union1d(x, y).filled(0.0) * np.arange(1.0, 7.0)).sum() + \
+            ma.intersect1d(x, y).filled(0.0).sum()
+    a, b = np.where(np.isnan(S1), 4.0, S1), S2
+    ga, gb = fg.grad(f, argnums=(0, 1))(a, b)
+    # union: 1, 2 (b's: a's 2 is masked), 3 (a[0]), 4 (a[4]), 9 (b[3]), then one masked;
+    # intersection: 3, from a[0] (the first equal unmasked entry), then one masked
+    np.testing.assert_array_equal(ga, [3.0 + 1.0, 1.0, 0.0, 0.0, 4.0, 0.0])
+    np.testing.assert_array_equal(gb, [2.0, 0.0, 0.0, 5.0])
+    with pytest.raises(fg.ConcretizationError):
+        fg.jit(lambda v: ma.unique(ma.masked_array(v)).filled(0.0))(a)
