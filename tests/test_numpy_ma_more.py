@@ -275,3 +275,28 @@ def test_set_values_carry_the_first_equal_entrys_derivative():
     np.testing.assert_array_equal(gb, [2.0, 0.0, 0.0, 5.0])
     with pytest.raises(fg.ConcretizationError):
         fg.jit(lambda v: ma.unique(ma.masked_array(v)).filled(0.0))(a)
+
+
+@pytest.mark.parametrize("f", [
+    lambda m, A: m.diagflat(A[0]),
+    lambda m, A: m.diagflat(A[1], -1),
+    lambda m, A: m.hsplit(A, 2),
+    lambda m, A: m.resize(A, (2, 7)),
+    lambda m, A: m.resize(m.masked_array(X), (5,)),
+    lambda m, A: m.copy(A),
+    lambda m, A: m.left_shift(m.masked_array([1, 2, 3], mask=[0, 1, 0]), 2),
+    lambda m, A: m.right_shift(m.masked_array([8, 2, 5]), 1),
+])
+def test_more_shapes_as_numpy(f):
+    same(f(ma, ma.masked_array(X, mask=M)), f(np.ma, np.ma.masked_array(X, mask=M)))
+
+
+def test_diagflat_and_resize_derivatives():
+    d = np.where(np.isnan(X), 4.0, X)
+    g = fg.grad(lambda x: (ma.diagflat(ma.masked_array(x, mask=M)[0]).filled(0.0) ** 2).sum()
+                + ma.resize(ma.masked_array(x, mask=M), (13,)).filled(0.0).sum())(d)
+    expected = np.where(M, 0.0, 1.0)
+    expected[0, 0] += 1.0  # resize to 13 takes x[0, 0] twice (masked: zero anyway)
+    expected[0] += np.where(M[0], 0.0, 2 * d[0])
+    expected[0, 0] = 0.0
+    np.testing.assert_array_equal(g, expected)

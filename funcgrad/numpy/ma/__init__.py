@@ -52,6 +52,7 @@ from ._marest_misc import (MAError, alltrue, amax, amin, arange, bool_,
                            common_fill_value, compress, empty, identity, is_mask,
                            make_mask_none, masked_singleton, nonzero, repeat, set_fill_value,
                            sometrue, take)
+from ._marest_misc import copy, diagflat, hsplit, left_shift, resize, right_shift
 from ._marest_sets import in1d, intersect1d, isin, setdiff1d, setxor1d, union1d, unique
 from ._methods import attach_methods
 
@@ -97,6 +98,7 @@ __all__ = [
     "common_fill_value", "identity", "arange", "empty",
     # set functions (session 24, marest)
     "unique", "intersect1d", "union1d", "setdiff1d", "setxor1d", "in1d", "isin",
+    "diagflat", "hsplit", "resize", "copy", "left_shift", "right_shift",
 ]
 
 attach_methods(MaskedArray, {name: globals()[name] for name in __all__})

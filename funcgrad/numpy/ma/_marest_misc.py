@@ -4,17 +4,22 @@ from typing import Any
 
 import numpy as _np
 
-from ...core import concrete
+from ...core import Tracer, concrete
+from .. import ufuncs as _fu
+from .._convert import stack as _stack
+from ..building import diagflat as _diagflat, resize as _resize
+from ..manipulation import hsplit as _hsplit
 from ..building import compress as _compress
 from ..indexing import take as _take
 from ..manipulation import repeat as _repeat
-from ._core import MaskedArray, filled
+from ._core import MaskedArray, filled, getdata, getmask, getmaskarray, make_mask, nomask
 from ._reductions import all as _all, any as _any, max as _max, min as _min
 from ._ufuncs import _wrap
 
 __all__ = ["amin", "amax", "alltrue", "sometrue", "MAError", "bool_", "masked_singleton",
            "is_mask", "make_mask_none", "take", "repeat", "compress", "nonzero",
-           "set_fill_value", "common_fill_value", "identity", "arange", "empty"]
+           "set_fill_value", "common_fill_value", "identity", "arange", "empty",
+           "diagflat", "hsplit", "resize", "copy", "left_shift", "right_shift"]
 
 MAError = _np.ma.MAError
 bool_ = _np.bool_
@@ -207,3 +212,91 @@ def empty(shape: Any, dtype: Any = None, order: str = "C", *, fill_value: Any = 
     return MaskedArray(_np.zeros(shape, float if dtype is None else dtype),
                        fill_value=fill_value, hard_mask=hardmask)
 
+
+
+def _single(fn, npfn, a):
+    """NumPy's ``_fromnxfunction_single``: ``fn`` on the data and on the full mask (a
+    list result, as ``hsplit``'s, stacked into one array as NumPy's)."""
+    data = fn(getdata(a))
+    m = getmaskarray(a)
+    mask = fn(m) if isinstance(m, Tracer) else npfn(m)
+    if isinstance(data, list):
+        data = _stack(data)
+        mask = _stack(mask) if isinstance(m, Tracer) else _np.asarray(mask)
+    return MaskedArray(data, mask=make_mask(mask, shrink=False))
+
+
+def diagflat(v: Any, k: int = 0) -> MaskedArray:
+    """``np.ma.diagflat``: a 2-d array with the flattened ``v`` on its ``k``-th diagonal,
+    mask and all.
+
+    >>> from funcgrad.numpy import ma
+    >>> ma.diagflat(ma.masked_array([1.0, 2.0], mask=[0, 1])).mask
+    array([[False, False],
+           [False,  True]])
+    """
+    return _single(lambda x: _diagflat(x, k), lambda x: _np.diagflat(x, k), v)
+
+
+def hsplit(ary: Any, indices_or_sections: Any) -> MaskedArray:
+    """``np.ma.hsplit``: the column-wise pieces, stacked into one masked array (NumPy's
+    ``np.ma.hsplit`` returns them so, not as a list).
+
+    >>> from funcgrad.numpy import ma
+    >>> ma.hsplit(ma.masked_array([[1.0, 2.0], [3.0, 4.0]], mask=[[0, 1], [0, 0]]), 2).shape
+    (2, 2, 1)
+    """
+    return _single(lambda x: _hsplit(x, indices_or_sections),
+                   lambda x: _np.hsplit(x, indices_or_sections), ary)
+
+
+def resize(x: Any, new_shape: Any) -> MaskedArray:
+    """``np.ma.resize``: the entries repeated (or cut) to fill ``new_shape``, mask and all.
+
+    >>> from funcgrad.numpy import ma
+    >>> ma.resize(ma.masked_array([1.0, 2.0], mask=[0, 1]), (3,)).mask
+    array([False,  True, False])
+    """
+    m = getmask(x)
+    if m is not nomask:
+        m = _resize(m, new_shape) if isinstance(m, Tracer) else _np.resize(m, new_shape)
+    return MaskedArray(_resize(getdata(x), new_shape), mask=m)
+
+
+def copy(a: Any) -> MaskedArray:
+    """``np.ma.copy``: a copy of ``a``, mask and all.
+
+    >>> from funcgrad.numpy import ma
+    >>> ma.copy(ma.masked_array([1.0, 2.0], mask=[0, 1])).mask
+    array([False,  True])
+    """
+    return _as_masked(a).copy()
+
+
+def _shift(fn, a, n):
+    m = getmask(a)
+    if m is nomask:
+        return MaskedArray(fn(filled(a), getdata(n)))
+    return MaskedArray(fn(filled(a, 0), getdata(n)), mask=m)
+
+
+def left_shift(a: Any, n: Any) -> MaskedArray:
+    """``np.ma.left_shift``: the integer data shifted left by ``n`` bits (masked entries
+    as zeros), mask kept.
+
+    >>> from funcgrad.numpy import ma
+    >>> ma.left_shift(ma.masked_array([1, 2], mask=[0, 1]), 2).filled(-1)
+    array([ 4, -1])
+    """
+    return _shift(_fu.left_shift, a, n)
+
+
+def right_shift(a: Any, n: Any) -> MaskedArray:
+    """``np.ma.right_shift``: the integer data shifted right by ``n`` bits (masked
+    entries as zeros), mask kept.
+
+    >>> from funcgrad.numpy import ma
+    >>> ma.right_shift(ma.masked_array([8, 2], mask=[0, 1]), 2).filled(-1)
+    array([ 2, -1])
+    """
+    return _shift(_fu.right_shift, a, n)
