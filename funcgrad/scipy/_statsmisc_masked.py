@@ -19,13 +19,37 @@ from ..numpy._convert import asarray
 def traced(*values):
     """Whether any of ``values`` (lists and tuples walked) is traced: then the twin."""
     return any(isinstance(v, Tracer) or (isinstance(v, (list, tuple)) and traced(*v))
-               for v in values)
+               or _traced_masked(v) for v in values)
+
+
+def _traced_masked(v):
+    """A funcgrad masked array of traced data: the twins take plain arrays only, and
+    SciPy would see the data without the mask, so say how to call instead."""
+    if isinstance(v, fnp.ma.MaskedArray) and isinstance(v.data, Tracer):
+        raise TypeError(
+            "funcgrad.scipy.stats.mstats: a funcgrad masked array holding traced data is "
+            "not supported yet; pass x.compressed() (the unmasked values, 1-d) or the "
+            "plain traced data (every value counts), or call on values outside the "
+            "transform")
+    return False
+
+
+def _as_numpy_masked(v):
+    """A funcgrad masked array (its values known) as NumPy's, so that SciPy sees its
+    mask: NumPy would otherwise read the data alone (np.asarray), every value counting."""
+    if isinstance(v, fnp.ma.MaskedArray):
+        return np.ma.MaskedArray(np.asarray(v.data), mask=np.asarray(v.mask),
+                                 fill_value=v.fill_value)
+    if isinstance(v, (list, tuple)) and any(isinstance(e, fnp.ma.MaskedArray) for e in v):
+        return type(v)(_as_numpy_masked(e) for e in v)
+    return v
 
 
 def scipy_mstats(name, *args, **kwargs):
     """SciPy's ``scipy.stats.mstats.<name>`` (loaded on the first call)."""
     from scipy.stats import mstats
-    return getattr(mstats, name)(*args, **kwargs)
+    return getattr(mstats, name)(*[_as_numpy_masked(a) for a in args],
+                                 **{k: _as_numpy_masked(v) for k, v in kwargs.items()})
 
 
 def along(a, axis):

@@ -40,6 +40,20 @@ from ._extras import (allclose, allequal, apply_along_axis, clip, compress_cols,
                       masked_all, maximum, minimum, notmasked_edges, stack, where)
 from ._extras import (around, asanyarray, asarray, count_masked, default_fill_value,
                       maximum_fill_value, minimum_fill_value, ones, round, round_, zeros)
+from ._marest_shapes import (append, atleast_1d, atleast_2d, atleast_3d, clump_masked,
+                             clump_unmasked, column_stack, diff, dstack, ediff1d, empty_like,
+                             expand_dims, flatnotmasked_contiguous, harden_mask, hstack,
+                             masked_all_like, ndim, notmasked_contiguous, ones_like, ravel,
+                             reshape, row_stack, shape, size, soften_mask, squeeze, swapaxes,
+                             transpose, vstack, zeros_like)
+from ._marest_products import (convolve, corrcoef, correlate, cov, diag, diagonal, inner,
+                               innerproduct, outer, outerproduct, polyfit, trace, vander)
+from ._marest_misc import (MAError, alltrue, amax, amin, arange, bool_,
+                           common_fill_value, compress, empty, identity, is_mask,
+                           make_mask_none, masked_singleton, nonzero, repeat, set_fill_value,
+                           sometrue, take)
+from ._marest_misc import copy, diagflat, hsplit, left_shift, resize, right_shift
+from ._marest_sets import in1d, intersect1d, isin, setdiff1d, setxor1d, union1d, unique
 from ._methods import attach_methods
 
 __all__ = [
@@ -69,6 +83,22 @@ __all__ = [
     "concatenate", "stack", "where", "clip", "dot", "allequal", "allclose", "mask_rowcols",
     "mask_rows", "mask_cols", "compress_rowcols", "compress_rows", "compress_cols",
     "notmasked_edges", "flatnotmasked_edges", "apply_along_axis",
+    # joining, differences, arrays like another, shapes, runs (session 24, marest)
+    "hstack", "vstack", "row_stack", "column_stack", "dstack", "append", "atleast_1d",
+    "atleast_2d", "atleast_3d", "diff", "ediff1d", "zeros_like", "ones_like", "empty_like",
+    "masked_all_like", "harden_mask", "soften_mask", "squeeze", "expand_dims", "swapaxes",
+    "ravel", "reshape", "transpose", "shape", "size", "ndim", "clump_masked",
+    "clump_unmasked", "flatnotmasked_contiguous", "notmasked_contiguous",
+    # covariance, products, convolution, fits, diagonals (session 24, marest)
+    "cov", "corrcoef", "outer", "outerproduct", "inner", "innerproduct", "convolve",
+    "correlate", "vander", "polyfit", "diag", "diagonal", "trace",
+    # selection, aliases, fill values, constructors (session 24, marest)
+    "amin", "amax", "alltrue", "sometrue", "MAError", "bool_", "masked_singleton",
+    "is_mask", "make_mask_none", "take", "repeat", "compress", "nonzero", "set_fill_value",
+    "common_fill_value", "identity", "arange", "empty",
+    # set functions (session 24, marest)
+    "unique", "intersect1d", "union1d", "setdiff1d", "setxor1d", "in1d", "isin",
+    "diagflat", "hsplit", "resize", "copy", "left_shift", "right_shift",
 ]
 
 attach_methods(MaskedArray, {name: globals()[name] for name in __all__})

@@ -37,6 +37,13 @@ from .._statsmisc_mstats_tests import (f_oneway, kendalltau, kruskal,  # noqa: F
 from .._statstests_summary import (describe as _describe, tmax as _tmax, tmean as _tmean,
                                    tmin as _tmin, tsem as _tsem, tvar as _tvar)
 from .._statstests_summary import zmap as _zmap
+from .._marest_mstats import (argstoarray, brunnermunzel, chisquare,  # noqa: F401
+                              compare_medians_ms, count_tied_groups, find_repeats,
+                              friedmanchisquare, hdquantiles_sd, kendalltau_seasonal,
+                              kruskalwallis, ks_1samp, ks_2samp, ks_twosamp, kstest,
+                              median_cihs, meppf, mjci, mode, mquantiles_cimj, msign,
+                              obrientransform, pointbiserialr, rsh, trim, trimmed_mean_ci,
+                              trimmed_stde, ttest_onesamp)
 
 __all__ = ["gmean", "hmean", "describe", "skew", "kurtosis", "moment", "variation", "sem",
            "zscore", "tmean", "tvar", "tmin", "tmax", "tsem", "pearsonr", "linregress",
@@ -45,7 +52,14 @@ __all__ = ["gmean", "hmean", "describe", "skew", "kurtosis", "moment", "variatio
            "idealfourths", "sen_seasonal_slopes", "rankdata", "spearmanr", "kendalltau",
            "zmap", "f_oneway", "skewtest", "kurtosistest", "normaltest", "kruskal",
            "mannwhitneyu", "theilslopes", "siegelslopes", "scoreatpercentile",
-           "plotting_positions", "trimr", "trima", "trimboth", "trimtail"]
+           "plotting_positions", "trimr", "trima", "trimboth", "trimtail",
+           # the rest of SciPy's mstats (session 24, marest)
+           "mode", "chisquare", "ks_1samp", "ks_2samp", "ks_twosamp", "kstest",
+           "pointbiserialr", "brunnermunzel", "friedmanchisquare", "kruskalwallis",
+           "ttest_onesamp", "meppf", "trimmed_stde", "trimmed_mean_ci", "median_cihs", "mjci",
+           "mquantiles_cimj", "hdquantiles_sd", "compare_medians_ms", "rsh",
+           "kendalltau_seasonal", "find_repeats", "count_tied_groups", "argstoarray",
+           "msign", "obrientransform", "trim"]
 
 
 def gmean(a: ArrayLike, axis: Optional[int] = 0, dtype: Any = None,
