@@ -1,0 +1,124 @@
+"""funcgrad.scipy.sparse.linalg on sparse arrays without densifying (session 24, branch
+sparserest): splu/spilu (SciPy's SuperLU wrapped, solve differentiable), against
+scipy.sparse.linalg; derivatives against central differences of SciPy's values."""
+import numpy as np
+import pytest
+
+sl = pytest.importorskip("scipy.sparse.linalg")
+import scipy.sparse as sp  # noqa: E402
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.scipy.sparse as fsparse  # noqa: E402
+import funcgrad.scipy.sparse.linalg as fsl  # noqa: E402
+from funcgrad.errors import ConcretizationError  # noqa: E402
+
+RNG = np.random.default_rng(24)
+N = 6
+S = (sp.random(N, N, density=0.4, random_state=1, format="csc")
+     + 3.0 * sp.eye(N, format="csc")).tocsc()
+S.sort_indices()
+EPS = 1e-6
+
+
+def csc(data, like=S):
+    """funcgrad's CSC array with ``like``'s structure and the values ``data``."""
+    return fsparse.csc_array((data, like.indices, like.indptr), shape=like.shape)
+
+
+def scipy_csc(data, like=S):
+    return sp.csc_array((data, like.indices, like.indptr), shape=like.shape)
+
+
+def check_derivatives(ours, scipys, args, rtol=1e-6):
+    """``ours``' JVP along a random direction against central differences of ``scipys``,
+    and its VJP by the dot-product test."""
+    directions = [RNG.standard_normal(np.shape(a)) for a in args]
+    plus = scipys(*[a + EPS * d for a, d in zip(args, directions)])
+    minus = scipys(*[a - EPS * d for a, d in zip(args, directions)])
+    want = (plus - minus) / (2 * EPS)
+    scale = max(1.0, np.abs(want).max())
+    _, tangent = fg.jvp(ours, tuple(args), tuple(directions))
+    np.testing.assert_allclose(tangent, want, rtol=rtol, atol=rtol * scale)
+    out, pullback = fg.vjp(ours, *args)
+    weights = RNG.standard_normal(np.shape(out))
+    got = sum(np.sum(g * d) for g, d in zip(pullback(weights), directions))
+    np.testing.assert_allclose(got, np.sum(weights * want), rtol=rtol, atol=rtol * scale)
+
+
+# --- splu / spilu --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("trans", ["N", "T"])
+def test_splu_is_scipys_and_its_solve_differentiates_in_data_and_rhs(trans):
+    lu, want = fsl.splu(csc(S.data)), sl.splu(S)
+    assert isinstance(lu, fsl.SuperLU) and lu.shape == want.shape and lu.nnz == want.nnz
+    np.testing.assert_array_equal(lu.perm_r, want.perm_r)
+    np.testing.assert_array_equal(lu.perm_c, want.perm_c)
+    assert lu.L.format == "csc" and lu.U.format == "csc"
+    np.testing.assert_array_equal(lu.L.toarray(), want.L.toarray())
+    np.testing.assert_array_equal(lu.U.toarray(), want.U.toarray())
+    b = RNG.standard_normal((N, 2))
+    np.testing.assert_allclose(lu.solve(b, trans=trans), want.solve(b, trans=trans),
+                               rtol=1e-13, atol=1e-13)
+    check_derivatives(lambda d, b: fsl.splu(csc(d)).solve(b, trans=trans),
+                      lambda d, b: sl.splu(scipy_csc(d)).solve(b, trans=trans),
+                      [S.data, b[:, 0]])
+
+
+def test_splu_complex_hermitian_solve_float32_jit_and_vmap():
+    C = (S + 1j * sp.random(N, N, density=0.3, random_state=2, format="csc")).tocsc()
+    C.sort_indices()
+    b = RNG.standard_normal(N) + 0j
+    np.testing.assert_allclose(fsl.splu(C).solve(b, trans="H"), sl.splu(C).solve(b, trans="H"),
+                               rtol=1e-13, atol=1e-13)
+    # (complex data: a real-linear JVP along a complex direction, against central differences)
+    d = RNG.standard_normal(C.nnz) + 1j * RNG.standard_normal(C.nnz)
+    _, tangent = fg.jvp(lambda x: fsl.splu(csc(x, C)).solve(b, trans="H"), (C.data,), (d,))
+    want = (sl.splu(scipy_csc(C.data + EPS * d, C)).solve(b, trans="H")
+            - sl.splu(scipy_csc(C.data - EPS * d, C)).solve(b, trans="H")) / (2 * EPS)
+    np.testing.assert_allclose(tangent, want, rtol=1e-6, atol=1e-6)
+    lu32 = fsl.splu(csc(S.data.astype(np.float32)))
+    x32 = lu32.solve(np.ones(N, np.float32))
+    assert x32.dtype == np.float32
+    np.testing.assert_allclose(x32, sl.splu(S.astype(np.float32)).solve(np.ones(N, np.float32)),
+                               rtol=1e-6)
+    lu, B = fsl.splu(S), RNG.standard_normal((3, N))
+    np.testing.assert_allclose(fg.jit(lu.solve)(B[0]), sl.splu(S).solve(B[0]), rtol=1e-13)
+    np.testing.assert_allclose(fg.vmap(lu.solve)(B), sl.splu(S).solve(B.T).T, rtol=1e-13)
+
+
+def test_spilu_is_scipys_preconditioner_differentiable_in_rhs():
+    ilu, want = fsl.spilu(csc(S.data), drop_tol=0.1), sl.spilu(S, drop_tol=0.1)
+    assert ilu.nnz == want.nnz
+    np.testing.assert_array_equal(ilu.perm_r, want.perm_r)
+    np.testing.assert_array_equal(ilu.L.toarray(), want.L.toarray())
+    b = RNG.standard_normal(N)
+    np.testing.assert_allclose(ilu.solve(b), want.solve(b), rtol=1e-13, atol=1e-13)
+    # the solve is linear in b: its Jacobian is SciPy's M^-1 (both modes)
+    inverse = want.solve(np.eye(N))
+    np.testing.assert_allclose(fg.jacrev(ilu.solve)(b), inverse, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(fg.jacfwd(lambda b: ilu.solve(b, trans="T"))(b), inverse.T,
+                               rtol=1e-12, atol=1e-12)
+    # a preconditioner for gmres, A's values without derivative
+    x, info = fsl.gmres(csc(S.data), b, M=fsl.LinearOperator((N, N), ilu.solve), rtol=1e-12)
+    assert info == 0
+    np.testing.assert_allclose(x, sl.spsolve(S, b), rtol=1e-9, atol=1e-9)
+
+
+def test_splu_and_spilu_errors_name_the_problem():
+    b = np.ones(N)
+    with pytest.raises(NotImplementedError, match="dropping rules"):
+        fg.grad(lambda d: fsl.spilu(csc(d)).solve(b)[0])(S.data)
+    with pytest.raises(NotImplementedError, match="without derivatives"):
+        fg.grad(lambda d: fsl.splu(csc(d)).L.data.sum())(S.data)
+    with pytest.raises(ConcretizationError, match="spsolve"):
+        fg.jit(lambda d: fsl.splu(csc(d)).solve(b))(S.data)
+    with pytest.raises(TypeError, match="cannot be cast safely"):
+        fsl.splu(csc(S.data.astype(np.float32))).solve(b)
+    with pytest.raises(ValueError, match="square"):
+        fsl.splu(fsparse.csc_array(np.ones((2, 3))))
+    with pytest.raises(ValueError, match=r"shape \(6,\)"):
+        fsl.splu(S).solve(np.ones(4))
+    with pytest.raises(ValueError, match="trans"):
+        fsl.splu(S).solve(b, trans="X")
+    with pytest.raises(RuntimeError, match="singular"):  # (SciPy's own error)
+        fsl.splu(fsparse.csc_array(np.ones((2, 2))))
