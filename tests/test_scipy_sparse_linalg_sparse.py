@@ -122,3 +122,54 @@ def test_splu_and_spilu_errors_name_the_problem():
         fsl.splu(S).solve(b, trans="X")
     with pytest.raises(RuntimeError, match="singular"):  # (SciPy's own error)
         fsl.splu(fsparse.csc_array(np.ones((2, 2))))
+
+
+# --- eigsh with M, sigma and 'BE' ----------------------------------------------------------
+
+NE = 30
+STIFF = sp.diags([np.arange(1.0, NE + 1), -0.3 * np.ones(NE - 1), -0.3 * np.ones(NE - 1)],
+                 [0, -1, 1], format="csr")
+MASS = sp.diags([2.0 + np.linspace(0.0, 1.0, NE), 0.2 * np.ones(NE - 1),
+                 0.2 * np.ones(NE - 1)], [0, -1, 1], format="csr")
+START = np.random.default_rng(5).standard_normal(NE)
+
+
+def csr(data, like):
+    return fsparse.csr_array((data, like.indices, like.indptr), shape=like.shape)
+
+
+def symmetric_direction(like):
+    d = sp.csr_array((RNG.standard_normal(like.nnz), like.indices, like.indptr), like.shape)
+    d = ((d + d.T) * 0.5).tocsr()
+    d.sort_indices()
+    return d.data
+
+
+@pytest.mark.parametrize("options", [{"sigma": 2.2}, {"which": "BE"},
+                                     {"mass": True, "which": "LA"},
+                                     {"mass": True, "sigma": 0.5}])
+def test_sparse_eigsh_with_mass_shift_invert_and_both_ends(options):
+    options = dict(options)
+    mass = options.pop("mass", False)
+
+    def ours(a, m):
+        return fsl.eigsh(csr(a, STIFF), k=2, M=csr(m, MASS) if mass else None, v0=START,
+                         **options)
+
+    def scipys(a, m):
+        return sl.eigsh(sp.csr_array((a, STIFF.indices, STIFF.indptr), STIFF.shape), k=2,
+                        M=sp.csr_array((m, MASS.indices, MASS.indptr), MASS.shape)
+                        if mass else None, v0=START, **options)
+    args = (STIFF.data, MASS.data)
+    (w, v), (want_w, want_v) = ours(*args), scipys(*args)
+    np.testing.assert_allclose(w, want_w, rtol=1e-12)
+    np.testing.assert_allclose(v, want_v, rtol=1e-9, atol=1e-9)  # (signs: the same start)
+    directions = (symmetric_direction(STIFF), 0.1 * symmetric_direction(MASS))
+    (wp, vp), (wm, vm) = (scipys(*[x + s * EPS * d for x, d in zip(args, directions)])
+                          for s in (1, -1))
+    _, (dw, dv) = fg.jvp(ours, args, directions)
+    np.testing.assert_allclose(dw, (wp - wm) / (2 * EPS), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(dv, (vp - vm) / (2 * EPS), rtol=1e-5, atol=1e-6)
+    grads = fg.grad(lambda a, m: ours(a, m)[0][1], argnums=(0, 1))(*args)
+    np.testing.assert_allclose(sum(np.sum(g * d) for g, d in zip(grads, directions)),
+                               (wp - wm)[1] / (2 * EPS), rtol=1e-6)

@@ -323,10 +323,11 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: Optional[float] = None,
     From the dense eigendecomposition, so differentiable as
     ``funcgrad.scipy.linalg.eigh`` (where the chosen eigenvalues are simple); ARPACK's
     options (``v0``, ``ncv``, ``maxiter``, ``tol``, ``Minv``, ``OPinv``, ``rng``) change
-    nothing.  A real sparse ``A`` (funcgrad's or SciPy's; without ``M``, ``sigma`` or
-    ``'BE'``) is not densified: ARPACK's pairs (SciPy's) of its symmetric part, with
-    derivatives in ``A.data`` by sparse solves (an eigenvalue's is ``v_i v_j`` at each
-    stored entry; :mod:`._arrays_eigsh`).
+    nothing.  A real sparse ``A`` (funcgrad's or SciPy's; ``M`` sparse or None) is not
+    densified: ARPACK's pairs (SciPy's, in SciPy's order, ``sigma`` by SciPy's sparse LU
+    of ``A - sigma M``) of its symmetric part, with derivatives in ``A.data`` and
+    ``M.data`` by sparse solves (an eigenvalue's is ``v_i v_j`` at each stored entry of
+    ``A``; :mod:`._arrays_eigsh`).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse.linalg as fsl
     >>> a = np.diag([1.0, -5.0, 3.0, 2.0])
@@ -344,10 +345,12 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: Optional[float] = None,
         raise NotImplementedError(f"eigsh: mode={mode!r} is not provided; with sigma, only "
                                   f"mode='normal' (eigenvalues nearest sigma) is")
     sparse = as_sparse(A)
-    if (sparse is not None and M is None and sigma is None and which != "BE"
+    mass = None if M is None else as_sparse(M)
+    if (sparse is not None and (M is None or mass is not None)
             and sparse.dtype.kind in "fiub" and sparse.shape[0] == sparse.shape[1]
+            and (mass is None or (mass.dtype.kind in "fiub" and mass.shape == sparse.shape))
             and 0 < k < sparse.shape[0]):
-        w, v = sparse_eigsh(sparse, int(k), which, v0, ncv, maxiter, tol)
+        w, v = sparse_eigsh(sparse, int(k), which, v0, ncv, maxiter, tol, sigma, mass)
         return (w, v) if return_eigenvectors else w
     a = _dense("eigsh", A)
     n = a.shape[0]
