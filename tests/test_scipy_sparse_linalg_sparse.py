@@ -11,6 +11,7 @@ import funcgrad as fg  # noqa: E402
 import funcgrad.scipy.sparse as fsparse  # noqa: E402
 import funcgrad.scipy.sparse.linalg as fsl  # noqa: E402
 from funcgrad.errors import ConcretizationError  # noqa: E402
+from funcgrad.scipy.sparse._arrays_ops import SparseOps  # noqa: E402
 
 RNG = np.random.default_rng(24)
 N = 6
@@ -43,6 +44,15 @@ def check_derivatives(ours, scipys, args, rtol=1e-6):
     weights = RNG.standard_normal(np.shape(out))
     got = sum(np.sum(g * d) for g, d in zip(pullback(weights), directions))
     np.testing.assert_allclose(got, np.sum(weights * want), rtol=rtol, atol=rtol * scale)
+
+
+@pytest.fixture
+def no_densifying(monkeypatch):
+    """Makes densifying one of funcgrad's sparse arrays an error (the old routes did)."""
+    def refuse(self, *args, **kwargs):
+        raise AssertionError("densified a sparse array")
+    monkeypatch.setattr(SparseOps, "toarray", refuse)
+    monkeypatch.setattr(SparseOps, "todense", refuse)
 
 
 # --- splu / spilu --------------------------------------------------------------------------
@@ -148,7 +158,7 @@ def symmetric_direction(like):
 @pytest.mark.parametrize("options", [{"sigma": 2.2}, {"which": "BE"},
                                      {"mass": True, "which": "LA"},
                                      {"mass": True, "sigma": 0.5}])
-def test_sparse_eigsh_with_mass_shift_invert_and_both_ends(options):
+def test_sparse_eigsh_with_mass_shift_invert_and_both_ends(options, no_densifying):
     options = dict(options)
     mass = options.pop("mass", False)
 
@@ -173,3 +183,30 @@ def test_sparse_eigsh_with_mass_shift_invert_and_both_ends(options):
     grads = fg.grad(lambda a, m: ours(a, m)[0][1], argnums=(0, 1))(*args)
     np.testing.assert_allclose(sum(np.sum(g * d) for g, d in zip(grads, directions)),
                                (wp - wm)[1] / (2 * EPS), rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(12, 8), (8, 12)])
+def test_sparse_svds_smallest(shape, no_densifying):
+    X = (sp.random(*shape, density=0.4, random_state=3, format="csr")
+         + sp.eye(*shape, format="csr")).tocsr()
+    X.sort_indices()
+
+    def ours(x):
+        return fsl.svds(csr(x, X), k=3, which="SM")
+
+    def scipys(x):
+        return sl.svds(sp.csr_array((x, X.indices, X.indptr), X.shape), k=3, which="SM",
+                       rng=0)
+    (u, s, vh), (want_u, want_s, want_vh) = ours(X.data), scipys(X.data)
+    np.testing.assert_allclose(s, want_s, rtol=1e-12)
+    np.testing.assert_allclose((u * s) @ vh, (want_u * want_s) @ want_vh, atol=1e-12)
+    np.testing.assert_allclose(u.T @ u, np.eye(3), atol=1e-12)
+    # the singular values, and the projector u u^T (free of the vectors' signs)
+    d = RNG.standard_normal(X.nnz)
+    for pick in (lambda r: r[1], lambda r: r[0] @ r[0].T):
+        want = (pick(scipys(X.data + EPS * d)) - pick(scipys(X.data - EPS * d))) / (2 * EPS)
+        _, tangent = fg.jvp(lambda x: pick(ours(x)), (X.data,), (d,))
+        np.testing.assert_allclose(tangent, want, rtol=1e-6, atol=1e-6)
+    grad = fg.grad(lambda x: ours(x)[1][0])(X.data)
+    np.testing.assert_allclose(np.sum(grad * d), (scipys(X.data + EPS * d)[1][0]
+                               - scipys(X.data - EPS * d)[1][0]) / (2 * EPS), rtol=1e-6)

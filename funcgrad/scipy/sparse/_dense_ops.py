@@ -409,8 +409,9 @@ def svds(A: Any, k: int = 6, ncv: Any = None, tol: float = 0, which: str = "LM",
     ``return_singular_vectors`` False gives ``s`` alone, ``'u'`` or ``'vh'`` leaves the
     other None.  From the dense ``funcgrad.scipy.linalg.svd``, with its derivatives (where
     the chosen singular values are simple and nonzero); the solvers' options change
-    nothing.  A real sparse ``A`` with ``which='LM'`` is not densified: the largest
-    eigenpairs of ``[[0, A], [A^T, 0]]`` by ARPACK (as sparse ``eigsh``), with their
+    nothing.  A real sparse ``A`` is not densified: with ``which='LM'`` the largest
+    eigenpairs of ``[[0, A], [A^T, 0]]`` by ARPACK (as sparse ``eigsh``), with ``'SM'``
+    SciPy's route (ARPACK on the sparse ``A^T A``, then the SVD of ``A V``), with their
     derivatives in ``A.data``.
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
@@ -426,9 +427,11 @@ def svds(A: Any, k: int = 6, ncv: Any = None, tol: float = 0, which: str = "LM",
         raise ValueError(f"svds: return_singular_vectors must be True, False, 'u' or 'vh', "
                          f"got {return_singular_vectors!r}")
     sparse = as_sparse(A)
-    if sparse is not None and which == "LM" and sparse.dtype.kind in "fiub" and \
+    if sparse is not None and sparse.dtype.kind in "fiub" and \
             int(k) == k and 0 < k < min(sparse.shape):
-        u, s, vh = sparse_svds(sparse, int(k), ncv, tol, maxiter)
+        from ._sparserest_svds import sparse_svds_smallest
+        u, s, vh = (sparse_svds(sparse, int(k), ncv, tol, maxiter) if which == "LM" else
+                    sparse_svds_smallest(sparse, int(k), ncv, tol, maxiter))
         if return_singular_vectors is False:
             return s
         return (u if return_singular_vectors != "vh" else None, s,
