@@ -5,7 +5,6 @@ eigenvector derivatives come from sparse bordered solves), then the small dense 
 ``A V`` (``m x k``), which gives the singular values accurately (not as square roots of
 ``G``'s eigenvalues) and the other side's vectors.  Each step is differentiable, so the
 derivatives reach ``A.data`` (where the chosen singular values are simple and nonzero)."""
-import numpy as np
 
 from ... import numpy as fnp
 from .. import linalg as _sla
