@@ -210,3 +210,67 @@ def test_sparse_svds_smallest(shape, no_densifying):
     grad = fg.grad(lambda x: ours(x)[1][0])(X.data)
     np.testing.assert_allclose(np.sum(grad * d), (scipys(X.data + EPS * d)[1][0]
                                - scipys(X.data - EPS * d)[1][0]) / (2 * EPS), rtol=1e-6)
+
+
+# --- eigs ----------------------------------------------------------------------------------
+
+NG = 20
+REAL_SPECTRUM = (sp.random(NG, NG, density=0.25, random_state=4, format="csr")
+                 + sp.diags(np.arange(1.0, NG + 1))).tocsr()
+COMPLEX_PAIRS = (sp.random(NG, NG, density=0.3, random_state=7, format="csr")
+                 - sp.random(NG, NG, density=0.2, random_state=8, format="csr")).tocsr()
+for _m in (REAL_SPECTRUM, COMPLEX_PAIRS):
+    _m.sort_indices()
+
+
+@pytest.mark.parametrize("matrix, options", [(REAL_SPECTRUM, {"which": "LR"}),
+                                             (REAL_SPECTRUM, {"sigma": 3.1}),
+                                             (COMPLEX_PAIRS, {"which": "LM"})])
+def test_sparse_eigs_values_vectors_and_derivatives(matrix, options, no_densifying):
+    start = np.random.default_rng(6).standard_normal(NG)
+
+    def ours(x):
+        return fsl.eigs(csr(x, matrix), k=3, v0=start, **options)
+
+    def scipys(x):
+        return sl.eigs(sp.csr_array((x, matrix.indices, matrix.indptr), matrix.shape), k=3,
+                       v0=start, **options)
+    (w, v), (want_w, want_v) = ours(matrix.data), scipys(matrix.data)
+    np.testing.assert_allclose(w, want_w, rtol=1e-12)
+    np.testing.assert_allclose(v, want_v, rtol=1e-9, atol=1e-9)
+    d = RNG.standard_normal(matrix.nnz)
+    (wp, vp), (wm, vm) = scipys(matrix.data + EPS * d), scipys(matrix.data - EPS * d)
+    _, (dw, dv) = fg.jvp(ours, (matrix.data,), (d,))
+    np.testing.assert_allclose(dw, (wp - wm) / (2 * EPS), rtol=1e-6, atol=1e-7)
+    if not np.iscomplex(w).any():  # (real vectors: SciPy's derivative)
+        np.testing.assert_allclose(dv, (vp - vm) / (2 * EPS), rtol=1e-5, atol=1e-6)
+    # the phase-free |v|^2, and reverse mode on the imaginary part of an eigenvalue
+    _, d_abs = fg.jvp(lambda x: np.abs(ours(x)[1]) ** 2, (matrix.data,), (d,))
+    np.testing.assert_allclose(d_abs, (np.abs(vp) ** 2 - np.abs(vm) ** 2) / (2 * EPS),
+                               rtol=1e-5, atol=1e-6)
+    grad = fg.grad(lambda x: np.imag(ours(x)[0][0]) + np.real(ours(x)[0][1]))(matrix.data)
+    np.testing.assert_allclose(np.sum(grad * d), np.imag(wp - wm)[0] / (2 * EPS)
+                               + np.real(wp - wm)[1] / (2 * EPS), rtol=1e-6, atol=1e-7)
+
+
+def test_sparse_eigs_second_derivative_and_complex_data():
+    data = COMPLEX_PAIRS.data
+    d = RNG.standard_normal(data.size)
+
+    def first(x):
+        return np.real(fsl.eigs(csr(x, COMPLEX_PAIRS), k=2)[0][0])
+    hessian_d = fg.jvp(fg.grad(first), (data,), (d,))[1]
+    g = fg.grad(first)
+    np.testing.assert_allclose(hessian_d, (g(data + EPS * d) - g(data - EPS * d)) / (2 * EPS),
+                               rtol=1e-5, atol=1e-6)
+    C = (COMPLEX_PAIRS + 1j * sp.random(NG, NG, density=0.1, random_state=9)).tocsr()
+    C.sort_indices()
+    start = np.random.default_rng(6).standard_normal(NG).astype(complex)
+    dc = RNG.standard_normal(C.nnz) * (1 + 0.5j)
+
+    def scipys(x):
+        return sl.eigs(sp.csr_array((x, C.indices, C.indptr), C.shape), k=2, v0=start)[0]
+    w, dw = fg.jvp(lambda x: fsl.eigs(csr(x, C), k=2, v0=start)[0], (C.data,), (dc,))
+    np.testing.assert_allclose(w, scipys(C.data), rtol=1e-12)
+    np.testing.assert_allclose(dw, (scipys(C.data + EPS * dc) - scipys(C.data - EPS * dc))
+                               / (2 * EPS), rtol=1e-6, atol=1e-7)

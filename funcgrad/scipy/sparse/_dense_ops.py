@@ -380,7 +380,11 @@ def eigs(A: Any, k: int = 6, M: Any = None, sigma: Any = None, which: str = "LM"
     ``1 / (w - sigma)`` with ``sigma``; the first asked for first.  From the dense
     ``funcgrad.scipy.linalg.eig``, with its derivatives (the eigenvalues, and what does not
     depend on each vector's phase); ARPACK's options change nothing.  Of a conjugate
-    pair split by ``k`` either member may come, as with ARPACK.
+    pair split by ``k`` either member may come, as with ARPACK.  A sparse ``A``
+    (funcgrad's or SciPy's, without ``M``) is not densified: ARPACK's pairs (SciPy's, in
+    SciPy's order), with derivatives in ``A.data`` from the left eigenvectors and sparse
+    bordered solves (:mod:`._sparserest_eigs`: a real eigenvalue's vector has SciPy's
+    derivative, a complex one's its phase-free part).
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> fsl.eigs(np.diag([1.0, -5.0, 3.0, 2.0]), k=2, return_eigenvectors=False)
@@ -388,6 +392,12 @@ def eigs(A: Any, k: int = 6, M: Any = None, sigma: Any = None, which: str = "LM"
     """
     if which not in _WHICH:
         raise ValueError(f"eigs: which must be one of {', '.join(_WHICH)}, got {which!r}")
+    sparse = as_sparse(A)
+    if (sparse is not None and M is None and sparse.shape[0] == sparse.shape[1]
+            and int(k) == k and 0 < k < sparse.shape[0] - 1):
+        from ._sparserest_eigs import sparse_eigs
+        w, v = sparse_eigs(sparse, int(k), which, sigma, v0, ncv, maxiter, tol)
+        return (w, v) if return_eigenvectors else w
     a = _dense("eigs", A)
     n = a.shape[0]
     k = _check_k("eigs", k, n, 1)
