@@ -274,3 +274,47 @@ def test_sparse_eigs_second_derivative_and_complex_data():
     np.testing.assert_allclose(w, scipys(C.data), rtol=1e-12)
     np.testing.assert_allclose(dw, (scipys(C.data + EPS * dc) - scipys(C.data - EPS * dc))
                                / (2 * EPS), rtol=1e-6, atol=1e-7)
+
+
+# --- expm ----------------------------------------------------------------------------------
+
+def test_sparse_expm_values_and_frechet_derivative(no_densifying):
+    X = (3.0 * sp.random(12, 12, density=0.15, random_state=3, format="csr")).tocsr()
+    X.sort_indices()
+
+    def scipys(x):
+        return sl.expm(sp.csc_array(sp.csr_array((x, X.indices, X.indptr), X.shape)))
+
+    out, want = fsl.expm(csr(X.data, X)), scipys(X.data)
+    assert out.format == "csr" and isinstance(out, fsparse.csr_array)
+    assert fsl.expm(fsparse.csc_matrix(X)).format == "csc"
+    np.testing.assert_allclose(fsparse.csr_array(out).tocoo().data,
+                               want.tocsr()[out.tocoo().row, out.tocoo().col], rtol=1e-14)
+    assert out.nnz >= want.nnz
+    # (every entry of SciPy's result is stored: the sums agree)
+    np.testing.assert_allclose(out.sum(), want.sum(), rtol=1e-13)
+    d = RNG.standard_normal(X.nnz)
+    rows, cols = out.tocoo().row, out.tocoo().col
+
+    def at_pattern(x):
+        return np.asarray(scipys(x).tocsr()[rows, cols]).ravel()
+    want_tangent = (at_pattern(X.data + EPS * d) - at_pattern(X.data - EPS * d)) / (2 * EPS)
+    _, tangent = fg.jvp(lambda x: fsl.expm(csr(x, X)).data, (X.data,), (d,))
+    np.testing.assert_allclose(tangent, want_tangent, rtol=1e-6, atol=1e-7)
+    weights = RNG.standard_normal(out.nnz)
+    grad = fg.grad(lambda x: np.sum(fsl.expm(csr(x, X)).data * weights))(X.data)
+    np.testing.assert_allclose(np.sum(grad * d), np.sum(weights * want_tangent), rtol=1e-6)
+    entry = fg.grad(lambda x: fsl.expm(csr(x, X)).data[3])
+    _, second = fg.jvp(entry, (X.data,), (d,))
+    np.testing.assert_allclose(second, (entry(X.data + EPS * d) - entry(X.data - EPS * d))
+                               / (2 * EPS), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(fg.jit(lambda x: fsl.expm(csr(x, X)).data)(X.data), out.data,
+                               rtol=1e-14)
+
+
+def test_sparse_expm_derivative_refused_above_its_work_limit(monkeypatch):
+    import funcgrad.scipy.sparse._sparserest_expm as module
+    monkeypatch.setattr(module, "_WORK_LIMIT", 10.0)
+    with pytest.raises(NotImplementedError, match="dense route"):
+        fg.grad(lambda x: fsl.expm(csr(x, S)).data.sum())(S.data)
+    fsl.expm(csr(S.data, S))  # (the value is not limited)

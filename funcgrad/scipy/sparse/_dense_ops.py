@@ -48,15 +48,26 @@ def _dense(name, A, square=True):
     return matrix
 
 
-def expm(A: Any) -> Array:
-    """The matrix exponential of ``A`` (``scipy.sparse.linalg.expm``; a dense result);
-    differentiable.
+def expm(A: Any) -> Any:
+    """The matrix exponential of ``A`` (``scipy.sparse.linalg.expm``); differentiable.  A
+    dense ``A`` gives a dense result; a sparse one (funcgrad's or SciPy's) a sparse CSR
+    (CSC for CSC) result, SciPy's values, never densified: the derivative in ``A.data``
+    is the Frechet derivative by sparse scaling and squaring, refused with a clear error
+    where the pattern of ``exp(A)`` is too full for that (:mod:`._sparserest_expm`).
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> fsl.expm(np.array([[0.0, 1.0], [0.0, 0.0]]))
     array([[1., 1.],
            [0., 1.]])
+    >>> import funcgrad.scipy.sparse as fsparse
+    >>> fsl.expm(fsparse.csc_array(np.array([[0.0, 1.0], [0.0, 0.0]]))).data
+    array([1., 1., 1.])
     """
+    sparse = as_sparse(A)
+    if sparse is not None:
+        from ._sparserest_expm import sparse_expm
+        _square("expm", sparse)
+        return sparse_expm(sparse)
     return _sla.expm(_dense("expm", A))
 
 
