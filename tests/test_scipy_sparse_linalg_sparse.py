@@ -318,3 +318,26 @@ def test_sparse_expm_derivative_refused_above_its_work_limit(monkeypatch):
     with pytest.raises(NotImplementedError, match="dense route"):
         fg.grad(lambda x: fsl.expm(csr(x, S)).data.sum())(S.data)
     fsl.expm(csr(S.data, S))  # (the value is not limited)
+
+
+# --- LaplacianNd ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("boundary", ["neumann", "dirichlet", "periodic"])
+def test_laplaciannd_is_scipys_as_a_differentiable_operator(boundary):
+    ours = fsl.LaplacianNd((3, 4), boundary_conditions=boundary, dtype=np.float64)
+    want = sl.LaplacianNd((3, 4), boundary_conditions=boundary, dtype=np.float64)
+    assert ours.shape == (12, 12) and ours.dtype == want.dtype
+    assert ours.grid_shape == (3, 4) and ours.boundary_conditions == boundary
+    np.testing.assert_array_equal(ours.toarray(), want.toarray())
+    np.testing.assert_array_equal(ours.tosparse().toarray(), want.tosparse().toarray())
+    np.testing.assert_array_equal(ours.eigenvalues(), want.eigenvalues())
+    np.testing.assert_array_equal(ours.eigenvalues(4), want.eigenvalues(4))
+    np.testing.assert_array_equal(ours.eigenvectors(3), want.eigenvectors(3))
+    x = RNG.standard_normal(12)
+    np.testing.assert_allclose(ours @ x, want @ x, rtol=1e-14)
+    np.testing.assert_allclose(ours.H @ x, want.H @ x, rtol=1e-14)
+    np.testing.assert_allclose(fg.grad(lambda x: x @ (ours @ x))(x), 2 * (want @ x),
+                               rtol=1e-13)
+    assert fsl.LaplacianNd((2, 2)).toarray().dtype == np.int8
+    with pytest.raises(ValueError):  # (SciPy's own check)
+        fsl.LaplacianNd((2, 2), boundary_conditions="robin")

@@ -96,3 +96,6 @@ __all__ += ["spsolve_triangular", "matrix_power", "is_sptriangular", "spbandwidt
 from ._sparserest_superlu import spilu  # noqa: E402
 
 __all__ += ["spilu"]
+from ._sparserest_laplacian import LaplacianNd  # noqa: E402
+
+__all__ += ["LaplacianNd"]
