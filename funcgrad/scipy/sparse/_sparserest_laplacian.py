@@ -38,17 +38,21 @@ class LaplacianNd(LinearOperator):
                                      dtype=dtype)
         self.grid_shape = self._scipy.grid_shape
         self.boundary_conditions = self._scipy.boundary_conditions
-        self._matrix = coerce(self._scipy.tosparse())
-        super().__init__(self._scipy.dtype, tuple(int(n) for n in self._scipy.shape))
+        self._laplacian = coerce(self._scipy.tosparse())
+        n = int(self._scipy.shape[0])
+        super().__init__(self._scipy.dtype, (n, n))
 
     def _matvec(self, x):
-        return self._matrix @ x
+        return self._laplacian @ x
 
     def _matmat(self, X):
-        return self._matrix @ X
+        return self._laplacian @ X
 
-    _rmatvec = _matvec  # (symmetric)
-    _rmatmat = _matmat
+    def _rmatvec(self, x):  # (symmetric)
+        return self._laplacian @ x
+
+    def _rmatmat(self, X):
+        return self._laplacian @ X
 
     def _adjoint(self):
         return self
