@@ -183,6 +183,9 @@ def test_sparse_eigsh_with_mass_shift_invert_and_both_ends(options, no_densifyin
     grads = fg.grad(lambda a, m: ours(a, m)[0][1], argnums=(0, 1))(*args)
     np.testing.assert_allclose(sum(np.sum(g * d) for g, d in zip(grads, directions)),
                                (wp - wm)[1] / (2 * EPS), rtol=1e-6)
+    w32 = ours(STIFF.data.astype(np.float32), MASS.data.astype(np.float32))[0]
+    assert w32.dtype == np.float32
+    np.testing.assert_allclose(w32, want_w, rtol=1e-5)
 
 
 @pytest.mark.parametrize("shape", [(12, 8), (8, 12)])

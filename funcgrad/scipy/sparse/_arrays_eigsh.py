@@ -52,7 +52,8 @@ def sparse_eigsh(a, k, which, v0, ncv, maxiter, tol, sigma=None, m=None):
     identity = m is None
     if identity:  # (M = I, a constant: its tangent is zero)
         from ._arrays_formats import ARRAYS
-        m = ARRAYS["csr"]((np.ones(n), (np.arange(n), np.arange(n))), shape=(n, n))
+        m = ARRAYS["csr"]((np.ones(n, np.result_type(a.dtype, np.float32)),
+                           (np.arange(n), np.arange(n))), shape=(n, n))
     m = _symmetric_part(m)
     dtype = np.result_type(a.dtype, m.dtype, np.float32)
     start = np.random.default_rng(0).standard_normal(n) if v0 is None else np.asarray(v0)
