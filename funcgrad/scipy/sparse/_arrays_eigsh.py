@@ -20,70 +20,87 @@ from ...lax import custom_linear_solve
 __all__ = ["sparse_eigsh", "sparse_svds"]
 
 
-def _bordered_host(row, col, n):
-    def host(data, w, v, rhs):
+def _bordered_host(a, m, n):
+    """The callback solving ``[[A - w M, M v], [(M v)^T, 0]] z = rhs``, sparse."""
+    idx = np.arange(n)
+
+    def host(data, mdata, w, v, rhs):
         import scipy.sparse as sp
         import scipy.sparse.linalg as sl
         v = np.asarray(v)
-        idx = np.arange(n)
-        rows = np.concatenate([row, idx, idx, np.full(n, n)])
-        cols = np.concatenate([col, idx, np.full(n, n), idx])
-        values = np.concatenate([np.asarray(data), np.full(n, -float(w)), v, v])
+        mv = sp.csr_array((np.asarray(mdata), (m._row, m._col)), shape=(n, n)) @ v
+        rows = np.concatenate([a._row, m._row, idx, np.full(n, n)])
+        cols = np.concatenate([a._col, m._col, np.full(n, n), idx])
+        values = np.concatenate([np.asarray(data), -float(w) * np.asarray(mdata), mv, mv])
         bordered = sp.csc_array((values, (rows, cols)), shape=(n + 1, n + 1))
         return sl.spsolve(bordered, np.asarray(rhs)).astype(np.asarray(rhs).dtype)
     return host
 
 
-def sparse_eigsh(a, k, which, v0, ncv, maxiter, tol):
-    """``(w, v)``: ``k`` eigenpairs of the real symmetric sparse ``a`` (ascending)."""
-    # (of the symmetric part: the same matrix for a symmetric ``a``, and a function of
-    # ``a.data`` whose every perturbation is symmetric, where the rule below is exact)
-    a = ((a + a.T) * 0.5).tocsr()
+def _symmetric_part(a):
+    return ((a + a.T) * 0.5).tocsr()
+
+
+def sparse_eigsh(a, k, which, v0, ncv, maxiter, tol, sigma=None, m=None):
+    """``(w, v)``: ``k`` eigenpairs of the real symmetric sparse ``a`` (of ``a v = w m v``
+    with ``m``, symmetric positive definite: ``v^T m v = 1``), SciPy's order; ``sigma``
+    and ``which`` as SciPy's (shift-invert: SciPy factors ``a - sigma m`` by SuperLU)."""
+    # (of the symmetric parts: the same matrices when symmetric, and functions of the
+    # data whose every perturbation is symmetric, where the rule below is exact)
+    a = _symmetric_part(a)
     n = a.shape[0]
-    row, col = a._row, a._col
-    dtype = np.result_type(a.dtype, np.float32)
+    identity = m is None
+    if identity:  # (M = I, a constant: its tangent is zero)
+        from ._arrays_formats import ARRAYS
+        m = ARRAYS["csr"]((np.ones(n, np.result_type(a.dtype, np.float32)),
+                           (np.arange(n), np.arange(n))), shape=(n, n))
+    m = _symmetric_part(m)
+    dtype = np.result_type(a.dtype, m.dtype, np.float32)
     start = np.random.default_rng(0).standard_normal(n) if v0 is None else np.asarray(v0)
     template = (np.empty(k, dtype), np.empty((n, k), dtype))
 
-    def host(data):
+    def host(data, mdata):
         import scipy.sparse as sp
         import scipy.sparse.linalg as sl
-        matrix = sp.csr_array((np.asarray(data), (row, col)), shape=(n, n))
-        w, v = sl.eigsh(matrix, k=k, which=which, v0=start.astype(matrix.dtype), ncv=ncv,
-                        maxiter=maxiter, tol=tol)
+        matrix = sp.csr_array((np.asarray(data), (a._row, a._col)), shape=(n, n))
+        mass = None if identity else sp.csc_array((np.asarray(mdata), (m._row, m._col)),
+                                                  shape=(n, n))
+        w, v = sl.eigsh(matrix, k=k, M=mass, sigma=sigma, which=which,
+                        v0=start.astype(matrix.dtype), ncv=ncv, maxiter=maxiter, tol=tol)
         return w.astype(dtype), v.astype(dtype)
 
-    bordered = _bordered_host(row, col, n)
+    bordered = _bordered_host(a, m, n)
 
     @custom_jvp
-    def pairs(data):
-        return pure_callback(host, template, data, vmap_method="sequential")
+    def pairs(data, mdata):
+        return pure_callback(host, template, data, mdata, vmap_method="sequential")
 
     @pairs.defjvp
     def pairs_jvp(primals, tangents):
-        data, = primals
-        ddata, = tangents
-        w, v = pairs(data)
-        matrix = a._like(data)
-        dav = a._like(ddata) @ v
-        dw = fnp.sum(v * dav, axis=0)
+        data, mdata = primals
+        ddata, dmdata = tangents
+        w, v = pairs(data, mdata)
+        matrix, mass = a._like(data), m._like(mdata)
+        dav, dmv, mv = a._like(ddata) @ v, m._like(dmdata) @ v, mass @ v
+        dw = fnp.sum(v * dav, axis=0) - w * fnp.sum(v * dmv, axis=0)
         columns = []
         for i in range(k):
-            wi, vi = w[i], v[:, i]
+            wi, vi, mvi = w[i], v[:, i], mv[:, i]
 
-            def matvec(z, wi=wi, vi=vi):
+            def matvec(z, wi=wi, mvi=mvi):
                 x, mu = z[:n], z[n]
-                return fnp.concatenate([matrix @ x - wi * x + vi * mu,
-                                        fnp.reshape(fnp.sum(vi * x), (1,))])
+                return fnp.concatenate([matrix @ x - wi * (mass @ x) + mvi * mu,
+                                        fnp.reshape(fnp.sum(mvi * x), (1,))])
 
             def solve(_, rhs, wi=wi, vi=vi):
-                return pure_callback(bordered, rhs, data, wi, vi, rhs,
+                return pure_callback(bordered, rhs, data, mdata, wi, vi, rhs,
                                      vmap_method="sequential")
-            rhs = fnp.concatenate([-(dav[:, i] - dw[i] * vi), fnp.zeros(1, dtype)])
+            rhs = fnp.concatenate([-(dav[:, i] - wi * dmv[:, i] - dw[i] * mvi),
+                                   fnp.reshape(-0.5 * fnp.sum(vi * dmv[:, i]), (1,))])
             columns.append(custom_linear_solve(matvec, rhs, solve, symmetric=True)[:n])
         return (w, v), (dw, fnp.stack(columns, axis=1))
 
-    return pairs(fnp.astype(a.data, dtype))
+    return pairs(fnp.astype(a.data, dtype), fnp.astype(m.data, dtype))
 
 
 def sparse_svds(a, k, ncv, tol, maxiter):

@@ -48,15 +48,26 @@ def _dense(name, A, square=True):
     return matrix
 
 
-def expm(A: Any) -> Array:
-    """The matrix exponential of ``A`` (``scipy.sparse.linalg.expm``; a dense result);
-    differentiable.
+def expm(A: Any) -> Any:
+    """The matrix exponential of ``A`` (``scipy.sparse.linalg.expm``); differentiable.  A
+    dense ``A`` gives a dense result; a sparse one (funcgrad's or SciPy's) a sparse CSR
+    (CSC for CSC) result, SciPy's values, never densified: the derivative in ``A.data``
+    is the Frechet derivative by sparse scaling and squaring, refused with a clear error
+    where the pattern of ``exp(A)`` is too full for that (:mod:`._sparserest_expm`).
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> fsl.expm(np.array([[0.0, 1.0], [0.0, 0.0]]))
     array([[1., 1.],
            [0., 1.]])
+    >>> import funcgrad.scipy.sparse as fsparse
+    >>> fsl.expm(fsparse.csc_array(np.array([[0.0, 1.0], [0.0, 0.0]]))).data
+    array([1., 1., 1.])
     """
+    sparse = as_sparse(A)
+    if sparse is not None:
+        from ._sparserest_expm import sparse_expm
+        _square("expm", sparse)
+        return sparse_expm(sparse)
     return _sla.expm(_dense("expm", A))
 
 
@@ -323,10 +334,11 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: Optional[float] = None,
     From the dense eigendecomposition, so differentiable as
     ``funcgrad.scipy.linalg.eigh`` (where the chosen eigenvalues are simple); ARPACK's
     options (``v0``, ``ncv``, ``maxiter``, ``tol``, ``Minv``, ``OPinv``, ``rng``) change
-    nothing.  A real sparse ``A`` (funcgrad's or SciPy's; without ``M``, ``sigma`` or
-    ``'BE'``) is not densified: ARPACK's pairs (SciPy's) of its symmetric part, with
-    derivatives in ``A.data`` by sparse solves (an eigenvalue's is ``v_i v_j`` at each
-    stored entry; :mod:`._arrays_eigsh`).
+    nothing.  A real sparse ``A`` (funcgrad's or SciPy's; ``M`` sparse or None) is not
+    densified: ARPACK's pairs (SciPy's, in SciPy's order, ``sigma`` by SciPy's sparse LU
+    of ``A - sigma M``) of its symmetric part, with derivatives in ``A.data`` and
+    ``M.data`` by sparse solves (an eigenvalue's is ``v_i v_j`` at each stored entry of
+    ``A``; :mod:`._arrays_eigsh`).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.sparse.linalg as fsl
     >>> a = np.diag([1.0, -5.0, 3.0, 2.0])
@@ -344,10 +356,12 @@ def eigsh(A: Any, k: int = 6, M: Any = None, sigma: Optional[float] = None,
         raise NotImplementedError(f"eigsh: mode={mode!r} is not provided; with sigma, only "
                                   f"mode='normal' (eigenvalues nearest sigma) is")
     sparse = as_sparse(A)
-    if (sparse is not None and M is None and sigma is None and which != "BE"
+    mass = None if M is None else as_sparse(M)
+    if (sparse is not None and (M is None or mass is not None)
             and sparse.dtype.kind in "fiub" and sparse.shape[0] == sparse.shape[1]
+            and (mass is None or (mass.dtype.kind in "fiub" and mass.shape == sparse.shape))
             and 0 < k < sparse.shape[0]):
-        w, v = sparse_eigsh(sparse, int(k), which, v0, ncv, maxiter, tol)
+        w, v = sparse_eigsh(sparse, int(k), which, v0, ncv, maxiter, tol, sigma, mass)
         return (w, v) if return_eigenvectors else w
     a = _dense("eigsh", A)
     n = a.shape[0]
@@ -377,7 +391,11 @@ def eigs(A: Any, k: int = 6, M: Any = None, sigma: Any = None, which: str = "LM"
     ``1 / (w - sigma)`` with ``sigma``; the first asked for first.  From the dense
     ``funcgrad.scipy.linalg.eig``, with its derivatives (the eigenvalues, and what does not
     depend on each vector's phase); ARPACK's options change nothing.  Of a conjugate
-    pair split by ``k`` either member may come, as with ARPACK.
+    pair split by ``k`` either member may come, as with ARPACK.  A sparse ``A``
+    (funcgrad's or SciPy's, without ``M``) is not densified: ARPACK's pairs (SciPy's, in
+    SciPy's order), with derivatives in ``A.data`` from the left eigenvectors and sparse
+    bordered solves (:mod:`._sparserest_eigs`: a real eigenvalue's vector has SciPy's
+    derivative, a complex one's its phase-free part).
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
     >>> fsl.eigs(np.diag([1.0, -5.0, 3.0, 2.0]), k=2, return_eigenvectors=False)
@@ -385,6 +403,12 @@ def eigs(A: Any, k: int = 6, M: Any = None, sigma: Any = None, which: str = "LM"
     """
     if which not in _WHICH:
         raise ValueError(f"eigs: which must be one of {', '.join(_WHICH)}, got {which!r}")
+    sparse = as_sparse(A)
+    if (sparse is not None and M is None and sparse.shape[0] == sparse.shape[1]
+            and int(k) == k and 0 < k < sparse.shape[0] - 1):
+        from ._sparserest_eigs import sparse_eigs
+        w, v = sparse_eigs(sparse, int(k), which, sigma, v0, ncv, maxiter, tol)
+        return (w, v) if return_eigenvectors else w
     a = _dense("eigs", A)
     n = a.shape[0]
     k = _check_k("eigs", k, n, 1)
@@ -406,8 +430,9 @@ def svds(A: Any, k: int = 6, ncv: Any = None, tol: float = 0, which: str = "LM",
     ``return_singular_vectors`` False gives ``s`` alone, ``'u'`` or ``'vh'`` leaves the
     other None.  From the dense ``funcgrad.scipy.linalg.svd``, with its derivatives (where
     the chosen singular values are simple and nonzero); the solvers' options change
-    nothing.  A real sparse ``A`` with ``which='LM'`` is not densified: the largest
-    eigenpairs of ``[[0, A], [A^T, 0]]`` by ARPACK (as sparse ``eigsh``), with their
+    nothing.  A real sparse ``A`` is not densified: with ``which='LM'`` the largest
+    eigenpairs of ``[[0, A], [A^T, 0]]`` by ARPACK (as sparse ``eigsh``), with ``'SM'``
+    SciPy's route (ARPACK on the sparse ``A^T A``, then the SVD of ``A V``), with their
     derivatives in ``A.data``.
 
     >>> import numpy as np, funcgrad.scipy.sparse.linalg as fsl
@@ -423,9 +448,11 @@ def svds(A: Any, k: int = 6, ncv: Any = None, tol: float = 0, which: str = "LM",
         raise ValueError(f"svds: return_singular_vectors must be True, False, 'u' or 'vh', "
                          f"got {return_singular_vectors!r}")
     sparse = as_sparse(A)
-    if sparse is not None and which == "LM" and sparse.dtype.kind in "fiub" and \
+    if sparse is not None and sparse.dtype.kind in "fiub" and \
             int(k) == k and 0 < k < min(sparse.shape):
-        u, s, vh = sparse_svds(sparse, int(k), ncv, tol, maxiter)
+        from ._sparserest_svds import sparse_svds_smallest
+        u, s, vh = (sparse_svds(sparse, int(k), ncv, tol, maxiter) if which == "LM" else
+                    sparse_svds_smallest(sparse, int(k), ncv, tol, maxiter))
         if return_singular_vectors is False:
             return s
         return (u if return_singular_vectors != "vh" else None, s,

@@ -79,7 +79,8 @@ from ._linop import LinearOperator, aslinearoperator  # noqa: E402
 from ._krylov_more import bicg, cgs, gcrotmk, lgmres, minres, qmr, tfqmr  # noqa: E402
 from ._lsq import lsmr, lsqr  # noqa: E402
 from ._dense_ops import (SuperLU, eigs, eigsh, expm, expm_multiply, factorized,  # noqa: E402
-                         inv, norm, onenormest, splu, spsolve, svds)
+                         inv, norm, onenormest, spsolve, svds)
+from ._sparserest_superlu import splu  # noqa: E402
 
 __all__ += ["LinearOperator", "aslinearoperator", "bicg", "cgs", "minres", "lsqr", "lsmr",
             "qmr", "gcrotmk", "lgmres", "tfqmr", "expm_multiply", "expm", "inv", "norm",
@@ -92,3 +93,9 @@ from ._lobpcg import lobpcg  # noqa: E402
 
 __all__ += ["spsolve_triangular", "matrix_power", "is_sptriangular", "spbandwidth",
             "use_solver", "MatrixRankWarning", "ArpackError", "ArpackNoConvergence", "lobpcg"]
+from ._sparserest_superlu import spilu  # noqa: E402
+
+__all__ += ["spilu"]
+from ._sparserest_laplacian import LaplacianNd  # noqa: E402
+
+__all__ += ["LaplacianNd"]
