@@ -143,3 +143,50 @@ def test_family_transforms_float32_frozen_and_invalid_parameters():
     assert np.isnan(fst.geninvgauss.pdf(1.0, 2.0, 0.0))  # b > 0
     np.testing.assert_allclose(fst.geninvgauss.pdf(1.0, -3.0, 2.0),
                                ss.geninvgauss.pdf(1.0, -3.0, 2.0), rtol=1e-13)
+
+
+# --- the von Mises CDF (vonmises) and vonmises_line ------------------------------------------
+
+@pytest.mark.parametrize("kappa", [0.01, 2.0, 20.0, 49.9, 50.0, 500.0])
+def test_von_mises_cdf_matches_scipy_in_both_branches(kappa):
+    # outside [-pi, pi] vonmises counts whole turns, vonmises_line is 0 or 1 (as SciPy's)
+    x = np.array([-9.0, -3.0, -0.2, 0.0, 0.5, 3.1, 7.0])
+    for name in ("vonmises", "vonmises_line"):
+        ours, theirs = getattr(fst, name), getattr(ss, name)
+        for method in ("cdf", "sf"):
+            np.testing.assert_allclose(getattr(ours, method)(x, kappa, loc=0.1),
+                                       getattr(theirs, method)(x, kappa, loc=0.1),
+                                       rtol=1e-13, atol=5e-14, err_msg=f"{name}.{method}")
+        np.testing.assert_allclose(ours.entropy(kappa), theirs.entropy(kappa), rtol=1e-12)
+    np.testing.assert_allclose(fst.vonmises_line.logpdf(x, kappa),
+                               ss.vonmises_line.logpdf(x, kappa), rtol=1e-13)
+
+
+@pytest.mark.parametrize("kappa, x", [(0.5, -1.0), (20.0, 0.5), (80.0, 0.3)])
+def test_von_mises_cdf_slopes_in_x_and_kappa(kappa, x):
+    dx, dk = fg.grad(fst.vonmises.cdf, argnums=(0, 1))(x, kappa)
+    # (SciPy's series stops at fewer terms: its values carry ~1e-14, hence the wide step)
+    np.testing.assert_allclose(dx, _central(ss.vonmises.cdf, [x, kappa], 0, 1e-5), rtol=1e-7)
+    np.testing.assert_allclose(dk, _central(ss.vonmises.cdf, [x, kappa], 1, 1e-3), rtol=1e-5)
+    if kappa < 50:  # the series' slope is the density (to its truncation, ~1e-12)
+        np.testing.assert_allclose(dx, ss.vonmises.pdf(x, kappa), rtol=1e-10)
+    np.testing.assert_allclose(fg.grad(fst.vonmises.entropy)(kappa),
+                               _central(ss.vonmises.entropy, [kappa], 0, 1e-3), rtol=1e-6)
+
+
+def test_vonmises_line_quantiles_transforms_and_float32():
+    q = np.array([0.01, 0.3, 0.9])
+    xq = fst.vonmises_line.ppf(q, 2.0)
+    np.testing.assert_allclose(xq, ss.vonmises_line.ppf(q, 2.0), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(fg.grad(fst.vonmises_line.ppf)(0.3, 2.0),
+                               1 / ss.vonmises_line.pdf(float(xq[1]), 2.0), rtol=1e-10)
+    x = np.array([-1.0, 0.4, 2.0])
+    kappas = np.array([0.5, 60.0])  # (one in each branch)
+    np.testing.assert_allclose(
+        fg.jit(fg.vmap(fg.grad(fst.vonmises.cdf, 1), (None, 0)))(0.4, kappas),
+        [_central(ss.vonmises.cdf, [0.4, k], 1, 1e-3) for k in kappas], rtol=1e-5)
+    out = fst.vonmises_line.cdf(x.astype(np.float32), np.float32(2.0))
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, ss.vonmises_line.cdf(x, 2.0), rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="vonmises_line.var"):
+        fst.vonmises_line.var(2.0)
