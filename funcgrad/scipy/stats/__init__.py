@@ -500,6 +500,11 @@ __all__ += (_statsdists3_pearson.__all__ + _statsdists3_closed.__all__
             + _statsdists3_more.__all__ + _statsdists3_tukey.__all__
             + _statsdists3_histogram.__all__ + _statsdists3_irwinhall.__all__
             + _statsdists3_discrete.__all__)
+from .._statsdists4_bessel import geninvgauss, norminvgauss  # noqa: E402,F401
+from .. import _statsdists4_bessel  # noqa: E402
+from .._statsdists4_vonmises import vonmises_line  # noqa: E402,F401
+from .. import _statsdists4_vonmises  # noqa: E402
+__all__ += _statsdists4_bessel.__all__ + _statsdists4_vonmises.__all__
 
 
 def __getattr__(name: str) -> Any:
