@@ -17,10 +17,14 @@ agrees with SciPy's to the tolerance, not bit for bit.  ``callback`` is not supp
 Elsewhere: ``LinearOperator``/``aslinearoperator`` in :mod:`._linop`; ``bicg``, ``cgs``,
 ``tfqmr``, ``minres``, ``qmr``, ``gcrotmk``, ``lgmres`` (the same machinery) in
 :mod:`._krylov_more`; the least-squares ``lsqr`` and ``lsmr`` in :mod:`._lsq`;
-``expm_multiply``, ``expm``, ``inv``, ``norm``, ``spsolve``, ``factorized``, ``splu``,
-``onenormest``, ``eigsh``, ``eigs`` and ``svds`` (dense underneath) in :mod:`._dense_ops`;
-``spsolve`` of a sparse matrix, ``spsolve_triangular``, ``matrix_power``,
-``is_sptriangular``, ``spbandwidth`` (sparse throughout) in :mod:`._arrays_linalg`.
+the dense routes of ``expm_multiply``, ``expm``, ``inv``, ``norm``, ``spsolve``,
+``factorized``, ``splu``, ``onenormest``, ``eigsh``, ``eigs`` and ``svds`` in
+:mod:`._dense_ops`; on funcgrad's sparse arrays these run sparse throughout (products,
+SciPy's SuperLU and ARPACK, exact derivatives in ``A.data``): ``spsolve``,
+``spsolve_triangular``, ``matrix_power``, ``is_sptriangular``, ``spbandwidth`` in
+:mod:`._arrays_linalg`, ``splu``/``spilu``, ``eigs``, ``eigsh`` (``M``, ``sigma``, 'BE'),
+``svds`` ('SM'), ``expm`` and ``LaplacianNd`` in their own modules (see
+benchmarks/results/session24-sparse*.md for what still densifies).
 """
 from typing import Any, Callable, Optional, Tuple
 
