@@ -820,10 +820,7 @@ OPS = [
         [out for name, t in SPHEROIDAL for out in fsp.__dict__[name](
             *[np.asarray(v, x.dtype) for v in (1.0, 2.0, 1.5)], t(x))]), dom=U(0.3, 0.8),
        ref=lambda x: weighted(
-           [out for name, t in SPHEROIDAL for out in scipy_special(name)(1.0, 2.0, 1.5, t(x))]),
-       # (second and third orders against differences of SciPy's values, with and without
-       # cv: tests/test_scipy_spheroidal.py; here they would cost 5 s)
-       skip=("second_order",)),
+           [out for name, t in SPHEROIDAL for out in scipy_special(name)(1.0, 2.0, 1.5, t(x))])),
     Op("spheroidal_cv_family", lambda m, x: weighted(
         [out for name, t in SPHEROIDAL for out in fsp.__dict__[name + "_cv"](
             *[np.asarray(v, x.dtype) for v in (1.0, 2.0, 1.5)],
