@@ -7,6 +7,11 @@ equation: :mod:`funcgrad.primitives.special_scipy_spheroidal`); in ``m``, ``n``,
 ``cv`` asking for a derivative raises ``NotImplementedError``.  Where SciPy's routines
 would hang or abort the process (a NaN, infinite or negative ``c``; ``c + (n - m)/2``
 beyond 80) the values are NaN.
+
+SciPy's second kinds ``pro_rad2``, ``obl_rad2`` lose accuracy where ``c x`` is small (below
+about 2): there its ``sp`` can differ from the slope of its ``s`` (``obl_rad2(1, 2, 1.5,
+1.5)``: ``sp = -14.1``, the slope of ``s`` 0.31), and the derivative given here is its
+``sp``, so it inherits that error.
 """
 from typing import Any
 
@@ -61,6 +66,10 @@ _KINDS = {"pro_ang1": "the prolate angular function of the first kind, ``|x| < 1
           "obl_ang1": "the oblate angular function of the first kind, ``|x| < 1``",
           "obl_rad1": "the oblate radial function of the first kind, ``x >= 0``",
           "obl_rad2": "the oblate radial function of the second kind, ``x >= 0``"}
+_CAVEAT = {n: """
+    SciPy's values lose accuracy where ``c x`` is below about 2 (its ``sp`` is then not
+    always the slope of its ``s``; the derivative here is its ``sp``).""" for n in
+           ("pro_rad2", "obl_rad2")}
 _POINT = {"ang1": "0.3", "rad1": "1.5", "rad2": "1.5"}
 
 
@@ -74,7 +83,8 @@ def _function(name: str) -> Any:
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"""``(s, sp)``: {_KINDS[name]}, and its derivative in ``x``, as
     ``scipy.special.{name}(m, n, c, x)`` (SciPy's values); differentiable in ``x`` at
-    every order (from the spheroidal wave equation), not in ``m``, ``n`` or ``c``.
+    every order (from the spheroidal wave equation), not in ``m``, ``n`` or
+    ``c``.{_CAVEAT.get(name, "")}
 
     >>> import funcgrad as fg
     >>> s, sp = {name}(1, 2, 1.5, {x0})
