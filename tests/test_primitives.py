@@ -142,6 +142,11 @@ def outputs(result):
 
 
 MODIFIED_MATHIEU = ("mathieu_modcem1", "mathieu_modcem2", "mathieu_modsem1", "mathieu_modsem2")
+# (x in each function's domain, where SciPy's second kinds are accurate: c x > 2)
+SPHEROIDAL = (("pro_ang1", lambda x: x), ("obl_ang1", lambda x: -x),
+              ("pro_rad1", lambda x: x * 2.0 + 2.0), ("pro_rad2", lambda x: x * 2.0 + 2.0),
+              ("obl_rad1", lambda x: x), ("obl_rad2", lambda x: x * 2.0 + 2.0))
+SPHEROIDAL_CV = {"pro": 6.9447848136442785, "obl": 5.015885665256057}  # (c = 1.5, m, n = 1, 2)
 INTEGRALS = ("itairy", "iti0k0", "itj0y0", "it2i0k0", "it2j0y0", "itstruve0", "it2struve0",
              "itmodstruve0")
 
@@ -810,6 +815,24 @@ OPS = [
     Op("mathieu_characteristic", lambda m, q: fsp.mathieu_a(np.asarray(2.0, q.dtype), q)
        + fsp.mathieu_b(np.asarray(3.0, q.dtype), q), dom=U(0.3, 3.0),
        ref=lambda q: scipy_special("mathieu_a")(2.0, q) + scipy_special("mathieu_b")(3.0, q),
+       skip=("jvp_fd", "dot", "second_order", "vmap", "float32")),
+    Op("spheroidal_family", lambda m, x: weighted(
+        [out for name, t in SPHEROIDAL for out in fsp.__dict__[name](
+            *[np.asarray(v, x.dtype) for v in (1.0, 2.0, 1.5)], t(x))]), dom=U(0.3, 0.8),
+       ref=lambda x: weighted(
+           [out for name, t in SPHEROIDAL for out in scipy_special(name)(1.0, 2.0, 1.5, t(x))])),
+    Op("spheroidal_cv_family", lambda m, x: weighted(
+        [out for name, t in SPHEROIDAL for out in fsp.__dict__[name + "_cv"](
+            *[np.asarray(v, x.dtype) for v in (1.0, 2.0, 1.5)],
+            np.asarray(SPHEROIDAL_CV[name[:3]], x.dtype), t(x))]), dom=U(0.3, 0.8),
+       ref=lambda x: weighted([out for name, t in SPHEROIDAL for out in scipy_special(
+           name + "_cv")(1.0, 2.0, 1.5, SPHEROIDAL_CV[name[:3]], t(x))]),
+       skip=("second_order", "vmap", "float32")),
+    # (no derivative in m, n or c: tests/test_scipy_spheroidal.py checks that it raises)
+    Op("spheroidal_characteristic", lambda m, c: fsp.pro_cv(*[np.asarray(v, c.dtype)
+                                                               for v in (1.0, 2.0)], c)
+       + fsp.obl_cv(*[np.asarray(v, c.dtype) for v in (0.0, 3.0)], c), dom=U(0.3, 3.0),
+       ref=lambda c: scipy_special("pro_cv")(1.0, 2.0, c) + scipy_special("obl_cv")(0.0, 3.0, c),
        skip=("jvp_fd", "dot", "second_order", "vmap", "float32")),
     Op("wright_besselpoly_family", lambda m, x: weighted(
         [fsp.__dict__[name](*[np.asarray(v, x.dtype) for v in (0.6, 1.3)], x)

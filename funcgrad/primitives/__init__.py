@@ -4,6 +4,7 @@ from . import (structural, elementwise, special, incomplete, special_scipy,  # n
                special_scipy_more, special_scipy_extra, smirnov,
                reductions, linalg, indexing, decompositions, eig, pinv)
 from . import special_scipy_kelvin, special_scipy_rest  # noqa: F401
+from . import special_scipy_spheroidal  # noqa: F401
 from ..core import REGISTRY
 
 __all__ = ["REGISTRY"]

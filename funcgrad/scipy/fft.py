@@ -263,3 +263,9 @@ def idstn(x: ArrayLike, type: int = 2, s: _Sizes = None, axes: _Axes = None,  # 
     array([[1.]])
     """
     return _over_axes("idstn", "sin", x, type, s, axes, norm, orthogonalize, True)
+
+# (session 24: the worker and backend controls)
+from . import _fft_backend  # noqa: E402
+from ._fft_backend import (get_workers, register_backend, set_backend,  # noqa: E402,F401
+                           set_global_backend, set_workers, skip_backend)
+__all__ += _fft_backend.__all__

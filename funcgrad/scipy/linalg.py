@@ -401,3 +401,9 @@ def norm(a: ArrayLike, ord: Union[None, int, float, str] = None,  # noqa: A002
     """
     return _nla.norm(a, ord=ord, axis=axis, keepdims=keepdims)
 
+
+# (session 24: SciPy's BLAS/LAPACK look-ups)
+from . import _linalg_blas  # noqa: E402
+from ._linalg_blas import (find_best_blas_type, get_blas_funcs,  # noqa: E402,F401
+                           get_lapack_funcs)
+__all__ += _linalg_blas.__all__

@@ -69,3 +69,7 @@ __all__ = ["map_coordinates", "gaussian_filter", "gaussian_filter1d", "uniform_f
            "distance_transform_edt", "distance_transform_bf", "distance_transform_cdt",
            "find_objects", "value_indices", "watershed_ift"]
 
+
+# (session 24: SciPy 1.16's vectorized_filter)
+from ._ndimage_vectorized import vectorized_filter  # noqa: E402,F401
+__all__ += ["vectorized_filter"]

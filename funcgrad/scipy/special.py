@@ -561,3 +561,11 @@ def __getattr__(name: str) -> Any:  # type: ignore[no-redef]  # noqa: F811
     if name in _rest_errors.NAMES or name in _rest_orthopoly.NAMES:
         return _rest_errors.scipys(name)
     return _getattr_before_rest(name)
+
+# (session 24: the spheroidal wave functions)
+from . import _special_spheroidal as _spheroidal  # noqa: E402
+from ._special_spheroidal import (obl_ang1, obl_ang1_cv, obl_cv, obl_cv_seq,  # noqa: E402,F401
+                                  obl_rad1, obl_rad1_cv, obl_rad2, obl_rad2_cv, pro_ang1,
+                                  pro_ang1_cv, pro_cv, pro_cv_seq, pro_rad1, pro_rad1_cv,
+                                  pro_rad2, pro_rad2_cv)
+__all__ += _spheroidal.__all__
