@@ -26,6 +26,7 @@ from ..numpy._convert import concrete_values
 from . import _ppf
 from . import special as sp
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
+from ._vonmises_cdf import vonmises_cdf, vonmises_entropy
 from ..typing import Array, ArrayLike
 
 __all__ = ["truncnorm", "gennorm", "vonmises", "wrapcauchy", "betabinom", "multinomial"]
@@ -209,7 +210,9 @@ def _vonmises_logpdf(z, kappa):
     return kappa * (fnp.cos(z) - 1.0) - math.log(_TWO_PI) - fnp.log(sp.i0e(kappa))
 
 
-vonmises = rv_continuous("vonmises", shapes=("kappa",), _logpdf=_vonmises_logpdf)
+vonmises = rv_continuous("vonmises", shapes=("kappa",), _logpdf=_vonmises_logpdf,
+                         _cdf=vonmises_cdf, _sf=lambda z, kappa: 1.0 - vonmises_cdf(z, kappa),
+                         _entropy=vonmises_entropy)
 
 
 def _wrapcauchy_logpdf(z, c):

@@ -60,6 +60,11 @@ def obl_cv(m: ArrayLike, n: ArrayLike, c: ArrayLike) -> Array:
     return _sph.obl_cv(*_real("obl_cv", m, n, c))
 
 
+# (the primitives these front, as every special function's: tests/test_numpy_front.py)
+pro_cv.primitive = _sph.pro_cv.primitive  # type: ignore[attr-defined]
+obl_cv.primitive = _sph.obl_cv.primitive  # type: ignore[attr-defined]
+
+
 _KINDS = {"pro_ang1": "the prolate angular function of the first kind, ``|x| < 1``",
           "pro_rad1": "the prolate radial function of the first kind, ``x > 1``",
           "pro_rad2": "the prolate radial function of the second kind, ``x > 1``",

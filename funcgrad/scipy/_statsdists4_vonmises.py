@@ -20,68 +20,29 @@ it numerically).
 """
 import math
 
-import numpy as np
 
 from .. import numpy as fnp
-from ..numpy._convert import concrete_values, is_concrete
-from ..lax import stop_gradient
-from . import special as sp
 from ._distn import _all, _support, rv_continuous
-from ._distn_more import _vonmises_logpdf, vonmises
+from ._distn_more import _vonmises_logpdf
+from ._vonmises_cdf import vonmises_cdf, vonmises_entropy
 from ._statsdists_quantiles import numeric_quantiles
 
 __all__ = ["vonmises_line"]
-
-_TWO_PI = 2.0 * math.pi
-_TERMS = 52  # SciPy's count int(1 + 28 + k/2 - 100/(k + 5)) just below k = 50
-_LARGE = 50.0  # SciPy's switch to the normal approximation
-
-
-def _terms(k):
-    """SciPy's term count for the largest ``k`` (plain values), else the most it uses."""
-    if not is_concrete(k):
-        return _TERMS
-    largest = float(np.max(concrete_values(k, "vonmises", "kappa"), initial=0.0))
-    return int(min(_TERMS, max(1.0, 1.0 + 28.0 + 0.5 * largest - 100.0 / (largest + 5.0))))
-
-
-def _vonmises_cdf(z, kappa):
-    turns = stop_gradient(fnp.round(z / _TWO_PI))  # (a step: no derivative)
-    x = z - turns * _TWO_PI
-    small = fnp.less(kappa, _LARGE)
-    k = fnp.where(small, kappa, 1.0)  # (the double-where idiom: each branch its safe input)
-    ratio, total = 0.0, 0.0
-    for n in range(_terms(k) - 1, 0, -1):
-        ratio = k / (2.0 * n + k * ratio)
-        total = ratio * (fnp.sin(n * x) / n + total)
-    series = fnp.clip(0.5 + x / _TWO_PI + total / math.pi, 0.0, 1.0)
-    big = fnp.where(small, _LARGE, kappa)
-    normal = sp.ndtr(math.sqrt(2.0 / math.pi) / sp.i0e(big) * fnp.sin(0.5 * x))
-    return fnp.where(small, series, normal) + turns
-
-
-def _vonmises_entropy(kappa):
-    return -kappa * sp.i1e(kappa) / sp.i0e(kappa) + fnp.log(_TWO_PI * sp.i0e(kappa)) + kappa
-
 
 def _on_line(z):
     return _all(fnp.greater_equal(z, -math.pi), fnp.less_equal(z, math.pi))
 
 
 def _line_cdf(z, kappa):
-    return _vonmises_cdf(fnp.clip(z, -math.pi, math.pi), kappa)
+    return vonmises_cdf(fnp.clip(z, -math.pi, math.pi), kappa)
 
-
-vonmises._cdf = _vonmises_cdf
-vonmises._sf = lambda z, kappa: 1.0 - _vonmises_cdf(z, kappa)
-vonmises._entropy = _vonmises_entropy
 
 vonmises_line = rv_continuous(
     "vonmises_line", shapes=("kappa",),
     _logpdf=lambda z, kappa: _support(_on_line(z), _vonmises_logpdf(z, kappa)),
     _cdf=_line_cdf, _sf=lambda z, kappa: 1.0 - _line_cdf(z, kappa),
     _mean=lambda kappa: 0.0 * kappa,
-    _entropy=_vonmises_entropy)
+    _entropy=vonmises_entropy)
 vonmises_line._ppf, vonmises_line._isf = numeric_quantiles(vonmises_line, (-math.pi, math.pi))
 
 vonmises_line.__doc__ = """SciPy's ``vonmises_line`` distribution (parameters: kappa, loc,

@@ -93,7 +93,7 @@ def _nan_free(name, a, nan_policy):
 def shapiro(x: ArrayLike, *, axis: Optional[int] = None, nan_policy: str = "propagate",
             keepdims: bool = False) -> ShapiroResult:
     """The Shapiro-Wilk test that ``x`` was drawn from a normal distribution, as
-    ``scipy.stats.shapiro``: ``W = (a . x_sorted)**2 / sum((x - mean)**2)`` with Royston's
+    ``scipy.stats.shapiro``: ``W = (a @ x_sorted)**2 / sum((x - mean)**2)`` with Royston's
     coefficients ``a``, and Royston's p-value.  ``axis=None`` (the default) tests all of
     ``x``; an integer tests each slice along it.  Differentiable in ``x`` (W and the
     p-value), float32 kept; fewer than three values give NaN (with SciPy's warning), a

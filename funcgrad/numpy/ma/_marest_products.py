@@ -329,8 +329,3 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
     if dtype is not None:
         d = d._same_mask(astype(d._data, dtype), d._mask)
     return _r_sum(filled(d, 0), axis=-1)
-
-
-# NumPy's methods of the same names (the class is defined before these functions)
-MaskedArray.diagonal = diagonal  # type: ignore[attr-defined]
-MaskedArray.trace = trace  # type: ignore[attr-defined]

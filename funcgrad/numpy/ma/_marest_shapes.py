@@ -441,10 +441,3 @@ def notmasked_contiguous(a: Any, axis: Any = None) -> list:
     [[slice(0, 1, None)], [slice(0, 2, None)]]
     """
     return _np.ma.notmasked_contiguous(_index_model(a, "notmasked_contiguous"), axis)
-
-
-# NumPy's methods of the same names (the class is defined before these functions)
-MaskedArray.squeeze = squeeze  # type: ignore[attr-defined]
-MaskedArray.swapaxes = swapaxes  # type: ignore[attr-defined]
-MaskedArray.harden_mask = harden_mask  # type: ignore[attr-defined]
-MaskedArray.soften_mask = soften_mask  # type: ignore[attr-defined]

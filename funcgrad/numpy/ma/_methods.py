@@ -114,6 +114,9 @@ def attach_methods(cls, namespace):
     cls.__rmatmul__ = lambda self, other: _extras.dot(other, self)
     for name in _REDUCTIONS:
         setattr(cls, name, _method(getattr(_reductions, name)))
+    # (NumPy's methods that are funcgrad.numpy.ma functions of the same name)
+    for name in ("diagonal", "trace", "squeeze", "swapaxes", "harden_mask", "soften_mask"):
+        setattr(cls, name, _method(namespace[name]))
     cls.dot = _method(_extras.dot)
     cls.clip = _method(_extras.clip)
     cls.round = _method(_extras.round_)

@@ -7,7 +7,7 @@ from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...tree import register
 from ._arrays_base import Static, canonical_order, expand_indptr, segment_sum, values_of
-from ._arrays_ops import SparseOps
+from ._arrays_ops import SparseOps, register_scipy_converter
 
 _NAMES = {"coo": "COOrdinate", "csr": "Compressed Sparse Row",
           "csc": "Compressed Sparse Column"}
@@ -315,7 +315,7 @@ def from_scipy(matrix):
     return cls._make(data, row, col, tuple(source.shape))
 
 
-SparseOps._scipy_converter = staticmethod(from_scipy)
+register_scipy_converter(from_scipy)
 
 
 def coerce(x):

@@ -103,8 +103,8 @@ def sparse_spsolve(A: Any, b: ArrayLike) -> Any:
 
 def spsolve_triangular(A: Any, b: ArrayLike, lower: bool = True, overwrite_A: bool = False,
                        overwrite_b: bool = False, unit_diagonal: bool = False) -> Array:
-    """``x`` with ``A x = b`` for the triangular ``A`` (``scipy.sparse.linalg.
-    spsolve_triangular``): only the ``lower`` (or upper) triangle is read, and with
+    """``x`` with ``A x = b`` for the triangular ``A``
+    (``scipy.sparse.linalg.spsolve_triangular``): only the ``lower`` (or upper) triangle is read, and with
     ``unit_diagonal`` not the diagonal either.  A sparse direct solve (SciPy's), with
     derivatives in ``A.data`` (at the read entries) and ``b`` as :func:`spsolve`'s.
 

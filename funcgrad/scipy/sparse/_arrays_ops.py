@@ -32,14 +32,23 @@ def _as_sparse(x):
     if getattr(type(x), "_funcgrad_sparse", False):  # (DIA)
         return x.tocoo()
     if type(x).__module__.startswith("scipy.sparse") and hasattr(x, "tocoo"):
-        return SparseOps._scipy_converter(x)
+        return _CONVERTER[0](x)
     return None
+
+
+# SciPy's sparse matrix -> funcgrad's: _arrays_core's from_scipy (which imports this module)
+_CONVERTER: list = [None]
+
+
+def register_scipy_converter(convert: Any) -> None:
+    """Let the operations take SciPy's sparse matrices, through ``convert`` (called once,
+    by :mod:`._arrays_core`, which defines it)."""
+    _CONVERTER[0] = convert
 
 
 class SparseOps:
     """The operations of :class:`._arrays_core._spbase` (a mixin)."""
     _family = "array"  # (or "matrix": `*` and `**` are then the matrix product and power)
-    _scipy_converter: Any = None  # (set by _arrays_core: SciPy's sparse matrix -> funcgrad's)
 
     # --- structure read-outs --------------------------------------------------------------
     @property
