@@ -14,6 +14,7 @@ from ...tree import register
 from ._arrays_base import Static, compress, expand_indptr, index_dtype, segment_sum
 from ._arrays_core import CLASSES, coerce
 from ._arrays_formats import sparray, spmatrix
+from ._arrays_through_coo import ThroughCoo
 from ._arrays_ops import ZERO_PRESERVING, _coalesce
 
 __all__ = ["bsr_array", "bsr_matrix", "to_bsr", "estimate_blocksize"]
@@ -68,7 +69,7 @@ def to_bsr(coo, blocksize=None):
         compress((blocks // (n // c)).astype(np.intp), m // r), coo.shape)
 
 
-class _bsr_base:
+class _bsr_base(ThroughCoo):
     __array_ufunc__ = None
     _funcgrad_sparse = True
     format = "bsr"
@@ -189,46 +190,6 @@ class _bsr_base:
             return self.copy() if copy else self
         return to_bsr(self.tocoo(), blocksize)
 
-    def tocsr(self, copy: bool = False) -> Any:
-        """This array as CSR.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.bsr_array(np.eye(2)).tocsr().format
-        'csr'
-        """
-        return self.tocoo().tocsr()
-
-    def tocsc(self, copy: bool = False) -> Any:
-        """This array as CSC.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.bsr_array(np.eye(2)).tocsc().format
-        'csc'
-        """
-        return self.tocoo().tocsc()
-
-    def asformat(self, format: Any, copy: bool = False) -> Any:  # noqa: A002
-        """This array in ``format``.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.bsr_array(np.eye(2)).asformat("coo").format
-        'coo'
-        """
-        if format is None or format == "bsr":
-            return self.copy() if copy else self
-        return self.tocoo().asformat(format)
-
-    def toarray(self, order: Any = None, out: Any = None) -> Any:
-        """The dense array.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.bsr_array(np.eye(2), blocksize=(2, 2)).toarray()
-        array([[1., 0.],
-               [0., 1.]])
-        """
-        return self.tocoo().toarray(order, out)
-
-    todense = toarray
 
     def copy(self) -> Any:
         """A copy.

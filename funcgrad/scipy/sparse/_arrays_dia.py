@@ -14,6 +14,7 @@ from ...tree import register
 from ._arrays_base import Static, segment_sum
 from ._arrays_core import CLASSES, coerce
 from ._arrays_formats import sparray, spmatrix
+from ._arrays_through_coo import ThroughCoo
 from ._arrays_ops import ZERO_PRESERVING, _coalesce
 
 __all__ = ["dia_array", "dia_matrix", "to_dia"]
@@ -29,7 +30,7 @@ def to_dia(coo):
                                              offsets, coo.shape)
 
 
-class _dia_base:
+class _dia_base(ThroughCoo):
     __array_ufunc__ = None
     _funcgrad_sparse = True
     format = "dia"
@@ -118,24 +119,6 @@ class _dia_base:
         values = fnp.take(fnp.reshape(self.data, (-1,)), flat)
         return CLASSES[self._family, "coo"]._make(values, row, col, self._shape)
 
-    def tocsr(self, copy: bool = False) -> Any:
-        """This array as CSR.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dia_array((np.array([[1.0, 2.0]]), [0]), shape=(2, 2)).tocsr().format
-        'csr'
-        """
-        return self.tocoo().tocsr()
-
-    def tocsc(self, copy: bool = False) -> Any:
-        """This array as CSC.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dia_array((np.array([[1.0, 2.0]]), [0]), shape=(2, 2)).tocsc().format
-        'csc'
-        """
-        return self.tocoo().tocsc()
-
     def todia(self, copy: bool = False) -> Any:
         """This array (a copy with ``copy=True``).
 
@@ -144,36 +127,6 @@ class _dia_base:
         array([0])
         """
         return self.copy() if copy else self
-
-    def asformat(self, format: Any, copy: bool = False) -> Any:  # noqa: A002
-        """This array in ``format`` (``'dia'``, ``'coo'``, ``'csr'``, ``'csc'``).
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dia_array((np.array([[1.0, 2.0]]), [0]), shape=(2, 2)).asformat("coo").nnz
-        2
-        """
-        if format is None or format == "dia":
-            return self.copy() if copy else self
-        return self.tocoo().asformat(format)
-
-    def toarray(self, order: Any = None, out: Any = None) -> Any:
-        """The dense array.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dia_array((np.array([[1.0, 2.0]]), [1]), shape=(2, 2)).toarray()
-        array([[0., 2.],
-               [0., 0.]])
-        """
-        return self.tocoo().toarray(order, out)
-
-    def todense(self, order: Any = None, out: Any = None) -> Any:
-        """As ``toarray``.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dia_array((np.array([[1.0, 2.0]]), [0]), shape=(2, 2)).todense()[1, 1]
-        np.float64(2.0)
-        """
-        return self.toarray(order, out)
 
     def copy(self) -> Any:
         """A copy.

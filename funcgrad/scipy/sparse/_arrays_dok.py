@@ -11,6 +11,7 @@ from ...core import Tracer
 from ...tree import register
 from ._arrays_core import CLASSES, coerce
 from ._arrays_formats import sparray, spmatrix
+from ._arrays_through_coo import ThroughCoo
 
 __all__ = ["dok_array", "dok_matrix"]
 
@@ -28,7 +29,7 @@ def _key(key, shape):
     return tuple(out)
 
 
-class _dok_base:
+class _dok_base(ThroughCoo):
     __array_ufunc__ = None
     _funcgrad_sparse = True
     format = "dok"
@@ -150,24 +151,6 @@ class _dok_base:
             if keys else fnp.zeros(0, self._dtype)
         return CLASSES[self._family, "coo"]._make(data, row, col, self._shape)
 
-    def tocsr(self, copy: bool = False) -> Any:
-        """This array as CSR.
-
-        >>> import funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dok_array((2, 2)).tocsr().format
-        'csr'
-        """
-        return self.tocoo().tocsr()
-
-    def tocsc(self, copy: bool = False) -> Any:
-        """This array as CSC.
-
-        >>> import funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dok_array((2, 2)).tocsc().format
-        'csc'
-        """
-        return self.tocoo().tocsc()
-
     def todok(self, copy: bool = False) -> Any:
         """This array (a copy with ``copy=True``).
 
@@ -177,27 +160,6 @@ class _dok_base:
         """
         return self.copy() if copy else self
 
-    def asformat(self, format: Any, copy: bool = False) -> Any:  # noqa: A002
-        """This array in ``format``.
-
-        >>> import funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dok_array((2, 2)).asformat("csr").format
-        'csr'
-        """
-        if format is None or format == "dok":
-            return self.copy() if copy else self
-        return self.tocoo().asformat(format)
-
-    def toarray(self, order: Any = None, out: Any = None) -> Any:
-        """The dense array.
-
-        >>> import funcgrad.scipy.sparse as fsparse
-        >>> A = fsparse.dok_array((1, 2)); A[0, 1] = 2.0; A.toarray()
-        array([[0., 2.]])
-        """
-        return self.tocoo().toarray(order, out)
-
-    todense = toarray
 
     def copy(self) -> Any:
         """A copy.

@@ -15,6 +15,7 @@ from ...tree import register
 from ._arrays_base import position
 from ._arrays_core import CLASSES, coerce
 from ._arrays_formats import sparray, spmatrix
+from ._arrays_through_coo import ThroughCoo
 
 __all__ = ["lil_array", "lil_matrix"]
 
@@ -26,7 +27,7 @@ def _lists(n):
     return out
 
 
-class _lil_base:
+class _lil_base(ThroughCoo):
     __array_ufunc__ = None
     _funcgrad_sparse = True
     format = "lil"
@@ -129,24 +130,6 @@ class _lil_base:
             data = np.array(values, self._dtype)
         return CLASSES[self._family, "coo"]._make(data, row, col, self._shape)
 
-    def tocsr(self, copy: bool = False) -> Any:
-        """This array as CSR.
-
-        >>> import funcgrad.scipy.sparse as fsparse
-        >>> fsparse.lil_array((2, 2)).tocsr().format
-        'csr'
-        """
-        return self.tocoo().tocsr()
-
-    def tocsc(self, copy: bool = False) -> Any:
-        """This array as CSC.
-
-        >>> import funcgrad.scipy.sparse as fsparse
-        >>> fsparse.lil_array((2, 2)).tocsc().format
-        'csc'
-        """
-        return self.tocoo().tocsc()
-
     def tolil(self, copy: bool = False) -> Any:
         """This array (a copy with ``copy=True``).
 
@@ -156,27 +139,6 @@ class _lil_base:
         """
         return self.copy() if copy else self
 
-    def asformat(self, format: Any, copy: bool = False) -> Any:  # noqa: A002
-        """This array in ``format``.
-
-        >>> import funcgrad.scipy.sparse as fsparse
-        >>> fsparse.lil_array((2, 2)).asformat("coo").format
-        'coo'
-        """
-        if format is None or format == "lil":
-            return self.copy() if copy else self
-        return self.tocoo().asformat(format)
-
-    def toarray(self, order: Any = None, out: Any = None) -> Any:
-        """The dense array.
-
-        >>> import funcgrad.scipy.sparse as fsparse
-        >>> A = fsparse.lil_array((1, 2)); A[0, 1] = 2.0; A.toarray()
-        array([[0., 2.]])
-        """
-        return self.tocoo().toarray(order, out)
-
-    todense = toarray
 
     def copy(self) -> Any:
         """A copy (new lists).
