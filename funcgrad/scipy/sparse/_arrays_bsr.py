@@ -14,7 +14,7 @@ from ...tree import register
 from ._arrays_base import Static, compress, expand_indptr, index_dtype, segment_sum
 from ._arrays_core import CLASSES, coerce
 from ._arrays_formats import sparray, spmatrix
-from ._arrays_through_coo import ThroughCoo
+from ._arrays_through_coo import StoredValueOps, operand
 from ._arrays_ops import ZERO_PRESERVING, _coalesce
 
 __all__ = ["bsr_array", "bsr_matrix", "to_bsr", "estimate_blocksize"]
@@ -69,7 +69,7 @@ def to_bsr(coo, blocksize=None):
         compress((blocks // (n // c)).astype(np.intp), m // r), coo.shape)
 
 
-class _bsr_base(ThroughCoo):
+class _bsr_base(StoredValueOps):
     __array_ufunc__ = None
     _funcgrad_sparse = True
     format = "bsr"
@@ -242,91 +242,9 @@ class _bsr_base(ThroughCoo):
         if isinstance(other, _bsr_base):
             return self._back(self.tocsr() @ other.tocsr(),
                               (self.blocksize[0], other.blocksize[1]))
-        return self._back(self.tocsr() @ _operand(other), (self.blocksize[0], 1))
-
-    def __rmatmul__(self, other):
-        return self.tocsr().__rmatmul__(other)
-
-    def dot(self, other: Any) -> Any:
-        """As ``@`` (``*`` for a scalar).
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.bsr_array(np.eye(2)).dot(np.ones(2))
-        array([1., 1.])
-        """
-        return self * other if np.ndim(other) == 0 else self @ other
-
-    def __mul__(self, other):
-        if np.ndim(other) == 0 and not hasattr(other, "format"):
-            return self._like(self.data * other)
-        return self._back(self.tocsr() * _operand(other))
-
-    def __rmul__(self, other):
-        if np.ndim(other) == 0:
-            return self._like(other * self.data)
-        return self.tocsr().__rmul__(other)
-
-    def __truediv__(self, other):
-        return self.tocsr() / other if np.ndim(other) else self._like(self.data / other)
-
-    def __neg__(self):
-        return self._like(-self.data)
-
-    def __abs__(self):
-        return self._like(fnp.abs(self.data))
-
-    def __add__(self, other):
-        return self._back(self.tocsr() + _operand(other))
-
-    __radd__ = __add__
-
-    def __sub__(self, other):
-        return self._back(self.tocsr() - _operand(other))
-
-    def power(self, n: Any, dtype: Any = None) -> Any:
-        """The elementwise power of the stored values.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.bsr_array(2 * np.eye(2)).power(2).toarray()
-        array([[4., 0.],
-               [0., 4.]])
-        """
-        data = self.data if dtype is None else fnp.astype(self.data, dtype)
-        return self._like(data ** n)
-
-    def multiply(self, other: Any) -> Any:
-        """The elementwise product (BSR, as SciPy's).
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.bsr_array(np.eye(2)).multiply(3.0).toarray()[0]
-        array([3., 0.])
-        """
-        if np.ndim(other) == 0:
-            return self._like(self.data * other)
-        return self._back(self.tocsr().multiply(_operand(other)))
-
-    def sum(self, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
-        """As the CSR array's ``sum``.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.bsr_array(np.eye(2)).sum(axis=0)
-        array([1., 1.])
-        """
-        return self.tocsr().sum(axis, dtype, out)
-
-    def diagonal(self, k: int = 0) -> Any:
-        """The ``k``-th diagonal.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.bsr_array(np.eye(2)).diagonal()
-        array([1., 1.])
-        """
-        return self.tocsr().diagonal(k)
+        return self._back(self.tocsr() @ operand(other), (self.blocksize[0], 1))
 
 
-def _operand(other):
-    sparse = coerce(other)
-    return sparse if sparse is not None else other
 
 
 def _unary(name):

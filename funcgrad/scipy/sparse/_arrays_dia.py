@@ -14,7 +14,7 @@ from ...tree import register
 from ._arrays_base import Static, segment_sum
 from ._arrays_core import CLASSES, coerce
 from ._arrays_formats import sparray, spmatrix
-from ._arrays_through_coo import ThroughCoo
+from ._arrays_through_coo import StoredValueOps, operand
 from ._arrays_ops import ZERO_PRESERVING, _coalesce
 
 __all__ = ["dia_array", "dia_matrix", "to_dia"]
@@ -30,7 +30,7 @@ def to_dia(coo):
                                              offsets, coo.shape)
 
 
-class _dia_base(ThroughCoo):
+class _dia_base(StoredValueOps):
     __array_ufunc__ = None
     _funcgrad_sparse = True
     format = "dia"
@@ -173,93 +173,9 @@ class _dia_base(ThroughCoo):
         return to_dia(result.tocoo()) if hasattr(result, "tocoo") else result
 
     def __matmul__(self, other):
-        return self._back(self.tocsr() @ _operand(other))
-
-    def __rmatmul__(self, other):
-        return self.tocsr().__rmatmul__(other)
-
-    def dot(self, other: Any) -> Any:
-        """As ``@`` (``*`` for a scalar).
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dia_array((np.array([[1.0, 2.0]]), [0]), shape=(2, 2)).dot(np.ones(2))
-        array([1., 2.])
-        """
-        return self * other if np.ndim(other) == 0 else self @ other
-
-    def __mul__(self, other):
-        if np.ndim(other) == 0 and not hasattr(other, "format"):
-            return self._like(self.data * other)
-        return self._back(self.tocsr() * _operand(other))
-
-    def __rmul__(self, other):
-        if np.ndim(other) == 0:
-            return self._like(other * self.data)
-        return self.tocsr().__rmul__(other)
-
-    def __truediv__(self, other):
-        return self.tocsr() / other if np.ndim(other) else self._like(self.data / other)
-
-    def __neg__(self):
-        return self._like(-self.data)
-
-    def __abs__(self):
-        return self._like(fnp.abs(self.data))
-
-    def __add__(self, other):
-        return self._back(self.tocsr() + _operand(other))
-
-    __radd__ = __add__
-
-    def __sub__(self, other):
-        return self._back(self.tocsr() - _operand(other))
-
-    def __rsub__(self, other):
-        return self._back((-self.tocsr()) + _operand(other))
-
-    def power(self, n: Any, dtype: Any = None) -> Any:
-        """The elementwise power of the stored values.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dia_array((np.array([[1.0, 2.0]]), [0]), shape=(2, 2)).power(2).data
-        array([[1., 4.]])
-        """
-        data = self.data if dtype is None else fnp.astype(self.data, dtype)
-        return self._like(data ** n)
-
-    def multiply(self, other: Any) -> Any:
-        """The elementwise product (DIA, as SciPy's).
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dia_array((np.array([[1.0, 2.0]]), [0]), shape=(2, 2)).multiply(3.0).data
-        array([[3., 6.]])
-        """
-        if np.ndim(other) == 0:
-            return self._like(self.data * other)
-        return self._back(self.tocsr().multiply(_operand(other)))
-
-    def sum(self, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
-        """As the CSR array's ``sum``.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dia_array((np.array([[1.0, 2.0]]), [0]), shape=(2, 2)).sum(axis=0)
-        array([1., 2.])
-        """
-        return self.tocsr().sum(axis, dtype, out)
-
-    def diagonal(self, k: int = 0) -> Any:
-        """The ``k``-th diagonal.
-
-        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
-        >>> fsparse.dia_array((np.array([[1.0, 2.0]]), [0]), shape=(2, 2)).diagonal()
-        array([1., 2.])
-        """
-        return self.tocsr().diagonal(k)
+        return self._back(self.tocsr() @ operand(other))
 
 
-def _operand(other):
-    sparse = coerce(other)
-    return sparse if sparse is not None else other
 
 
 def _unary(name):
