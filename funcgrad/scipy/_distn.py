@@ -11,6 +11,9 @@ from .. import numpy as fnp
 from ..numpy._convert import concrete_values, is_concrete, operand as _operand
 from ..typing import Array, ArrayLike
 from ._statsmv_covariance import Covariance
+from ._distn_draws import DistnDraws, FrozenDraws
+from ._distn_fit import DistnFit
+from ._distn_moments import DistnMoments, FrozenMoments
 
 __all__ = ["rv_continuous", "rv_discrete", "rv_frozen"]
 
@@ -86,7 +89,7 @@ def _typed(out, *inputs):
 DISTRIBUTIONS: Dict[str, "rv_continuous"] = {}
 
 
-class rv_continuous:
+class rv_continuous(DistnDraws, DistnMoments, DistnFit):
     """A continuous distribution from its standardized functions of ``z = (x - loc) /
     scale`` (``_logpdf``, ``_cdf``... with the shape parameters after ``z``)."""
 
@@ -265,7 +268,7 @@ class rv_continuous:
         return f"<funcgrad.scipy.stats.{self.name}>"
 
 
-class rv_frozen:
+class rv_frozen(FrozenDraws, FrozenMoments):
     """A distribution with its parameters fixed (``norm(0.0, 2.0)``,
     ``multivariate_normal(mean, cov)``), as SciPy's frozen distributions: the methods take
     ``x`` alone.  Differentiable in ``x`` and in the frozen parameters.
