@@ -497,6 +497,47 @@ def test_a_value_read_twice_sums_its_unary_cotangent_in_the_kernel_and_keeps_the
                                expected, rtol=1e-15)
 
 
+def test_an_inputs_cotangent_takes_unary_rules_summed_and_a_square_gives_one_product(
+        monkeypatch):
+    """An input's cotangent (a leaf's: it waits by id, not in a tape slot) also takes a
+    unary node's rule through ``summed_vjp``, and ``x * x`` computes ``g * x`` once and
+    hands it to both of its (identical) arguments: W1's pattern.  The gradient has the
+    same bits as the rules one by one, then NumPy's sums in the walk's order."""
+    from funcgrad.primitives._elementwise import Elementwise
+    summed = Elementwise.summed_vjp
+    calls = []
+
+    def counted(self, prev, g, x, out):
+        total = summed(self, prev, g, x, out)
+        calls.append(total is not None)
+        return total
+
+    def f(x):
+        return fnp.sum(fnp.sin(x) + fnp.tanh(x) + x * x)
+
+    for dt in (np.float64, np.float32):
+        x = np.linspace(-1.0, 1.0, 8, dtype=dt)
+        keep = x.copy()
+        monkeypatch.setattr(Elementwise, "summed_vjp", counted)
+        got = fg.grad(f)(x)
+        assert calls == [True, True]  # (tanh's, then sin's: both into x's cotangent)
+        # the walk's order: x * x's two contributions, tanh's rule added, then sin's
+        want = x + x
+        want = want + (1 - np.tanh(x) ** 2).astype(dt)
+        want = want + np.cos(x)
+        assert got.dtype == dt
+        np.testing.assert_allclose(got, want, rtol=4 * np.finfo(dt).eps)
+        monkeypatch.setattr(Elementwise, "summed_vjp", lambda *a: None)
+        assert fg.grad(f)(x).tobytes() == got.tobytes()
+        assert x.tobytes() == keep.tobytes()
+        calls.clear()
+    # a square of a broadcast value, and a square whose product is refit (a 0-d input)
+    np.testing.assert_array_equal(fg.grad(lambda v: fnp.sum(v * v))(np.float64(3.0)), 6.0)
+    np.testing.assert_array_equal(
+        fg.grad(lambda v: fnp.sum(fnp.broadcast_to(v, (2, 3)) * fnp.broadcast_to(v, (2, 3))))(
+            np.array([1.0, 2.0, 3.0])), [4.0, 8.0, 12.0])
+
+
 def test_a_python_float_is_converted_once_a_gradient_and_keeps_its_sign_and_dtype():
     """A product by one float object records one 0-d array of the other operand's dtype,
     converted once for the whole gradient; another float, ``-0.0`` beside ``0.0``
@@ -716,7 +757,9 @@ def test_the_walk_runs_an_elementwise_rule_without_keyword_arguments():
     finally:
         sys.setprofile(None)
     # vjp_plain takes no **params (CPython builds a dict for each call of one that does)
-    assert calls == ["vjp_plain"] * 4  # add, multiply twice, sin
+    # (add, multiply twice; then sin, whose argument, the input, has x * x's cotangent
+    # already: its rule summed into it, Elementwise.summed_vjp, also without **params)
+    assert calls == ["vjp_plain"] * 3 + ["summed_vjp"]
     np.testing.assert_allclose(got, np.cos(x) * 0.5 + 2 * x, rtol=1e-15, atol=1e-15)
 
 

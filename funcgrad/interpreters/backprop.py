@@ -238,13 +238,23 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
             elif len(args) == 1:
                 # A unary elementwise node whose argument has a cotangent already (a value
                 # read twice): the rule and the sum in one kernel pass (Elementwise.summed_vjp)
+                # (a leaf's cotangent, an input's, waits in ``table``: the same there)
                 parent = node.parents[0]
                 k = parent.slot
-                if k < remaining and index[k] is parent and (prev := cts[k]) is not None \
-                        and (decl := prim.elementwise) is not None and (
+                if k < remaining and index[k] is parent:
+                    key = None
+                    prev = cts[k]
+                else:
+                    key = id(parent)
+                    prev = get(key)
+                if prev is not None and (decl := prim.elementwise) is not None and (
                         total := decl.summed_vjp(prev, g, args[0], node.value)) is not None:
-                    cts[k] = total
-                    owned.add(k)
+                    if key is None:
+                        cts[k] = total
+                        owned.add(k)
+                    else:
+                        table[key] = total
+                        owned_ids.add(key)
                     if free and node._saves:
                         node._release()
                     continue
@@ -364,6 +374,9 @@ def backpropagate(nodes, seeds, *, consume=False, rule=None, visit=None, release
                 prev = get(key)
                 if prev is None:  # (the first contribution without a call: most leaves')
                     table[key] = c
+                elif key in owned_ids and type(c) is ndarray and type(prev) is ndarray \
+                        and prev.shape == c.shape and prev.dtype == c.dtype:
+                    _np_add(prev, c, out=prev)  # (_accumulate's usual case, without its call)
                 else:
                     _accumulate(table, owned_ids, key, c, prev)
     return table
