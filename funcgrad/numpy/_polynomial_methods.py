@@ -20,7 +20,7 @@ in the domain, the window and the points):
   through them in a traced parameter of the function (``args``) or the domain.
 """
 import functools
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as _np
 
@@ -213,6 +213,10 @@ class SeriesMethods:
     domain: Any
     window: Any
     _symbol: str
+
+    if TYPE_CHECKING:  # (the classes' own constructor)
+        def __init__(self, coef: ArrayLike, domain: ArrayLike | None = None,
+                     window: ArrayLike | None = None, symbol: str = "x") -> None: ...
 
     @property
     def symbol(self) -> str:
