@@ -17,6 +17,7 @@ from .manipulation import stack
 from .reductions import max, min
 from .ufuncs import add, divide, equal, imag, multiply, negative, real, subtract
 from . import power_series as ps
+from ._polynomial_methods import SeriesMethods, chebyshev_interpolate
 from ..typing import Array, ArrayLike
 
 __all__ = ["Polynomial"]
@@ -37,7 +38,7 @@ def _map_parameters(old, new):
     return off, divide(new_length, old_length)
 
 
-class Polynomial:
+class Polynomial(SeriesMethods):
     """``np.polynomial.Polynomial(coef, domain=None, window=None, symbol='x')``: the power
     series ``sum_i coef[i] t**i`` in ``t = off + scl x``, the map of ``domain`` onto
     ``window`` (both ``[-1, 1]`` by default), differentiable in the coefficients, the
@@ -79,7 +80,7 @@ class Polynomial:
             self.window = _interval(window, "Window")
         if not isinstance(symbol, str) or not symbol.isidentifier():
             raise ValueError("Symbol string must be a valid Python identifier")
-        self.symbol = symbol
+        self._symbol = symbol
 
     def __repr__(self):
         return (f"{type(self).__name__}({self.coef!r}, domain={self.domain!r}, window={self.window!r}, "
@@ -261,6 +262,8 @@ def _basis_class(name, numpy_class, prefix, module):
         "_vander": staticmethod(getattr(series, f"{prefix}vander")),
         "_mul": None, "_numpy_class": numpy_class,
         **{k: _np.array(v, float) for k, v in numbers_of.items()}}
+    if name == "Chebyshev":
+        attributes["interpolate"] = classmethod(chebyshev_interpolate)
     return type(name, (Polynomial,), attributes)
 
 

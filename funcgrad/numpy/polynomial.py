@@ -29,6 +29,10 @@ from ..typing import Array, ArrayLike
 # NumPy's numpy.polynomial.polynomial (power series, lowest power first), as
 # funcgrad.numpy.polynomial.polynomial; this module holds the older np.poly* functions.
 from . import power_series
+from . import _polynomial_methods
+
+# numpy.polynomial.set_default_printstyle (not in __all__: numpy's top level lacks it)
+set_default_printstyle = _polynomial_methods.set_default_printstyle
 
 polynomial = power_series  # (not in __all__: funcgrad.numpy.polynomial is this module)
 

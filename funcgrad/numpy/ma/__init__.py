@@ -55,6 +55,11 @@ from ._marest_misc import (MAError, alltrue, amax, amin, arange, bool_,
 from ._marest_misc import copy, diagflat, hsplit, left_shift, resize, right_shift
 from ._marest_sets import in1d, intersect1d, isin, setdiff1d, setxor1d, union1d, unique
 from ._methods import attach_methods
+from ._marest_names import (angle, apply_over_axes, choose, compress_nd, flatten_mask,
+                            flatten_structured_array, frombuffer, fromflex, fromfunction,
+                            ids, indices, make_mask_descr, masked_object,
+                            masked_print_option, mr_, mvoid, ndenumerate, put, putmask)
+from ._marest_arraymethods import attach_array_methods
 
 __all__ = [
     # the array and its parts
@@ -99,6 +104,12 @@ __all__ = [
     # set functions (session 24, marest)
     "unique", "intersect1d", "union1d", "setdiff1d", "setxor1d", "in1d", "isin",
     "diagflat", "hsplit", "resize", "copy", "left_shift", "right_shift",
+    # the last module names: angle, choose, put, constructors, structured helpers (session 25)
+    "angle", "apply_over_axes", "choose", "compress_nd", "flatten_mask",
+    "flatten_structured_array", "frombuffer", "fromflex", "fromfunction", "ids", "indices",
+    "make_mask_descr", "masked_object", "masked_print_option", "mr_", "mvoid", "ndenumerate",
+    "put", "putmask",
 ]
 
 attach_methods(MaskedArray, {name: globals()[name] for name in __all__})
+attach_array_methods(MaskedArray)

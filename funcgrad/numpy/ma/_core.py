@@ -438,17 +438,8 @@ def safe(x, m, value):
     return where(m, _np.asarray(value).astype(dtype), x)
 
 
-def masked_array(data: ArrayLike, mask: Any = nomask, dtype: DTypeLike | None = None,
-                 copy: bool = False, fill_value: Any = None, keep_mask: bool = True,
-                 hard_mask: bool = False, shrink: bool = True, ndmin: int = 0) -> MaskedArray:
-    """``np.ma.masked_array``: a :class:`MaskedArray` of ``data``, masked where ``mask``.
-
-    >>> from funcgrad.numpy import ma
-    >>> ma.masked_array([1.0, 2.0], mask=[0, 1]).mean()
-    np.float64(1.0)
-    """
-    return MaskedArray(data, mask=mask, dtype=dtype, copy=copy, fill_value=fill_value,
-                       keep_mask=keep_mask, hard_mask=hard_mask, shrink=shrink, ndmin=ndmin)
+# (np.ma.masked_array is the class itself, np.ma.MaskedArray)
+masked_array = MaskedArray
 
 
 def array(data: ArrayLike, dtype: DTypeLike | None = None, copy: bool = False,
