@@ -1054,6 +1054,39 @@ def test_layout_writes_and_buffers_of_traced_arrays_raise_naming_the_fix(write, 
     np.testing.assert_array_equal(a_flags_false, V)  # (making it read-only: it is already)
 
 
+def test_view_device_and_setflags_of_traced_arrays_keep_derivatives():
+    x = np.array([1.0, 2.0, 3.0])
+    seen = {}
+
+    def f(a):
+        seen["device"] = a.device
+        a.setflags(write=False)  # (what a traced array is already)
+        b = a.view() * a.view(np.float64) + a.view(np.ndarray) + a.to_device("cpu")
+        return np.sum(b)
+    for transform in (fg.grad, fg.jacfwd):
+        np.testing.assert_array_equal(transform(f)(x), 2 * x + 2)
+        assert seen.pop("device") == x.device == "cpu"
+    np.testing.assert_array_equal(fg.jit(lambda a: a.view() * 2)(x), 2 * x)
+    np.testing.assert_array_equal(fg.vmap(lambda a: a.view())(np.stack([x, x])), [x, x])
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda a: a.view(np.int64), TypeError, r"bytes.*no derivative.*astype\(int64\)"),
+    (lambda a: a.view(type=np.matrix), TypeError, "subclass"),
+    (lambda a: a.tobytes(), TypeError, "no bytes.*Return the value"),
+    (lambda a: a.tofile("/nonexistent"), TypeError, "no bytes"),
+    (lambda a: a.byteswap(), TypeError, "no bytes"),
+    (lambda a: a.getfield(np.float32), TypeError, "astype"),
+    (lambda a: a.setflags(write=True), ValueError, "immutable"),
+    (lambda a: a.to_device("cuda"), ValueError, "device_put"),
+], ids=["view-int", "view-matrix", "tobytes", "tofile", "byteswap", "getfield",
+        "setflags-write", "to-device"])
+def test_byte_level_methods_of_traced_arrays_raise_naming_the_fix(call, error, match):
+    for transform in (fg.grad, fg.jit):
+        with pytest.raises(error, match=match):
+            transform(lambda a: np.sum(call(a)))(V)
+
+
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_unravel_and_ravel_multi_index_of_traced_indices_equal_numpy(order):
     flat = np.array([[0, 5], [11, 7]])

@@ -1,5 +1,6 @@
-"""ndarray's memory-layout attributes on traced arrays: ``flags``, ``strides``, ``base``
-and ``flat``, and clear refusals for ``data`` and ``ctypes``.
+"""ndarray's memory-layout attributes on traced arrays: ``flags``, ``strides``, ``base``,
+``flat``, ``device``, ``view()``, ``setflags()``, and clear refusals for ``data``,
+``ctypes`` and the byte-level methods (``tobytes``, ``byteswap``, ``getfield``...).
 
 While a transform runs, a traced array has no memory of its own; NumPy code that asks
 about its layout gets the answers for the array it stands for, laid out as NumPy lays out
@@ -7,6 +8,8 @@ a new result: C-contiguous, owning its data, no ``base``.  It is not writeable (
 arrays are immutable: ``x = x.at[i].set(v)``).  ``x.flat`` reads (iteration, indexing,
 ``len``) and keeps derivatives; it cannot be written through.
 """
+import builtins
+
 import numpy as np
 
 from . import manipulation
@@ -127,8 +130,74 @@ def _set_flat(self, value):
     raise TypeError(f"x.flat = v writes into x, and {_IMMUTABLE}")
 
 
+builtins_type = builtins.type  # (view's parameter is named type, as NumPy's)
+
+
+def _view(self, dtype=None, type=None):
+    """``x.view()``: a traced array is immutable, so a view of it is the array itself; a
+    view as another dtype (its bytes read as other numbers) has no derivative."""
+    if type is not None and type is not np.ndarray:
+        raise TypeError(f"x.view(type={type!r}): a traced array cannot become an ndarray "
+                        f"subclass while a transform runs; wrap the function's result instead")
+    if isinstance(dtype, builtins_type) and issubclass(dtype, np.ndarray):  # (x.view(cls))
+        return _view(self, None, dtype)
+    if dtype is None or np.dtype(dtype) == np.dtype(self.dtype):
+        return self
+    raise TypeError(
+        f"x.view({np.dtype(dtype)}) reads the bytes of a traced {np.dtype(self.dtype)} array "
+        f"as other numbers, which has no derivative (and a traced array has no bytes while a "
+        f"transform runs). Convert the values instead, x.astype({np.dtype(dtype)}), or view "
+        f"the plain array outside the transform.")
+
+
+def _setflags(self, write=None, align=None, uic=None):
+    """``x.setflags(write=False)`` is what a traced array is already; nothing else is
+    possible on it."""
+    if write:
+        raise ValueError(f"x.setflags(write=True): {_IMMUTABLE}")
+    if uic:
+        raise ValueError("x.setflags(uic=True): a traced array has no WRITEBACKIFCOPY base")
+
+
+def _to_device(self, device, /, *, stream=None):
+    """``x.to_device("cpu")``: the array itself (a traced NumPy array is on the CPU)."""
+    if device != "cpu":
+        raise ValueError(f"x.to_device({device!r}): NumPy arrays live on 'cpu' only; use "
+                         f"funcgrad's device arrays (fg.device_put) for a GPU")
+    if stream is not None:
+        raise ValueError("x.to_device(..., stream=...): NumPy arrays have no streams")
+    return self
+
+
+def _no_bytes(name, instead):
+    def refuse(self, *args, **kwargs):
+        raise TypeError(
+            f"x.{name}(...): a traced array has no bytes while a transform runs (its values "
+            f"are computed, or not known yet), and bytes carry no derivative. {instead}")
+    refuse.__name__ = name
+    return refuse
+
+
+_BYTE_METHODS = {
+    "tobytes": "Return the value from the function and call .tobytes() on the result.",
+    "tofile": "Return the value from the function and save the result.",
+    "dump": "Return the value from the function and pickle the result.",
+    "dumps": "Return the value from the function and pickle the result.",
+    "byteswap": "Swap the bytes of the plain input before the transform.",
+    "getfield": "Convert the values instead (x.astype(dtype)) or read the field of the "
+                "plain array outside the transform.",
+    "setfield": _IMMUTABLE[0].upper() + _IMMUTABLE[1:] + ".",
+}
+
+
 def attach_layout(cls):
     """Give the traced-array class ``cls`` the layout attributes NumPy code reads."""
+    cls.device = property(lambda self: "cpu")
+    cls.to_device = _to_device
+    cls.view = _view
+    cls.setflags = _setflags
+    for name, instead in _BYTE_METHODS.items():
+        setattr(cls, name, _no_bytes(name, instead))
     cls.flags = property(lambda self: TracedFlags(self.shape))
     cls.strides = property(lambda self: c_strides(self.shape, np.dtype(self.dtype).itemsize))
     cls.base = property(lambda self: None)
