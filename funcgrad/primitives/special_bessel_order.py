@@ -13,9 +13,11 @@ the integrand is below ``1e-22`` of its peak at ``T``).  ``T`` is the point wher
 exponent ``|v| t - x (cosh t - 1)`` has fallen ``50`` below its maximum (at ``t* =
 asinh(|v|/x)``), by a few steps of the increasing fixed-point iteration
 ``T <- acosh(1 + (|v| T + peak + 50)/x)``; 256 intervals then resolve the peak (width
-``(x**2 + v**2)**(-1/4)``) everywhere on ``|v| <= 40``, ``1e-4 <= x <= 1e4``: the same
-rule gives ``kve`` itself to 3e-14 relative there (tests/test_scipy_stats_rest.py checks
-the derivative against central differences of SciPy's ``kve``).
+``(x**2 + v**2)**(-1/4)``): the same rule gives ``kve`` itself to 3e-14 relative on
+``|v| <= 40``, ``1e-4 <= x <= 1e4``, and the derivative agrees with mpmath's to 2e-15 at
+points out to ``x = 1e8`` and ``v = 150`` (tests/test_scipy_stats_rest.py checks it
+against central differences of SciPy's ``kve`` and the closed form at ``v = 1/2``).
+Each call costs ~257 evaluations of the integrand per element.
 
 It is written with differentiable primitives and ``T`` is held constant
 (``stop_gradient``: the integrand is ~0 there, so moving it changes nothing), so its
