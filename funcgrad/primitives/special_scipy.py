@@ -29,7 +29,9 @@ with differentiable primitives, so derivatives of every order follow:
   ``yv``; ``iv``: ``(iv(v - 1, z) + iv(v + 1, z))/2``; ``kv``: ``-(kv(v - 1, z) +
   kv(v + 1, z))/2``; the scaled ``ive = iv exp(-|z|)`` and ``kve = kv exp(z)`` add
   ``-sign(z) ive`` and ``kve`` (``ive`` of complex ``z`` is not holomorphic: its
-  derivative raises); ``k0' = -k1``, ``k1' = -k0 - k1/z`` and their scaled ``k0e``,
+  derivative raises); ``kve`` in ``v`` (real ``z > 0``): the integral
+  ``integral t sinh(v t) exp(-z (cosh t - 1)) dt`` by quadrature
+  (:mod:`.special_bessel_order`); ``k0' = -k1``, ``k1' = -k0 - k1/z`` and their scaled ``k0e``,
   ``k1e`` (the scaled ones' from their asymptotic series far out, where those
   differences cancel);
 - ``wofz`` (the Faddeeva function, complex): ``w' = 2i/sqrt(pi) - 2z w``;
@@ -42,7 +44,7 @@ with differentiable primitives, so derivatives of every order follow:
 ``gammasgn`` is piecewise constant (no derivative, as ``sign``).  A derivative with no
 closed form (``hyp0f1`` in ``v``; ``hyp1f1`` in ``a``, ``b``; ``hyp2f1`` in ``a``, ``b``,
 ``c``; the Bessel
-functions' ``v``) or of an integer argument (``expn``'s ``n``, ``sph_harm_y``'s ``n`` and ``m``) is
+functions' ``v``, except ``kve``'s) or of an integer argument (``expn``'s ``n``, ``sph_harm_y``'s ``n`` and ``m``) is
 a linear rule that raises ``NotImplementedError`` naming the argument when that
 derivative is asked for.
 """
@@ -53,6 +55,7 @@ from ._elementwise import elementwise
 from .elementwise import (abs as _abs, cos, equal, erf, exp, expm1, floor, imag, less, log,
                           log1p, maximum, real, sign, sin, sqrt, square, tan, where)
 from .special import BESSEL_FAR, digamma, far_bessel_derivative, gammaln
+from .special_bessel_order import kve_order_slope
 
 _EMPTY: dict = {}
 _NO_SCALAR: dict = {}  # no scalar definition: SciPy computes every element
@@ -275,7 +278,11 @@ def _k_scaled_lin(mu, near):
 
 
 ive_p = _declare("ive", _not_implemented("ive(v, z)", "v", "z"), _ive_lin_z)
-kve_p = _declare("kve", _not_implemented("kve(v, z)", "v", "z"), _kve_lin_z)
+def _kve_lin_v(g, v, z, out):
+    return g * kve_order_slope(v, z)  # (by quadrature: see .special_bessel_order)
+
+
+kve_p = _declare("kve", _kve_lin_v, _kve_lin_z)
 k0_p = _declare("k0", lambda g, x, y: g * -k1(x))
 k1_p = _declare("k1", lambda g, x, y: g * -(k0(x) + y / x))
 k0e_p = _declare("k0e", _k_scaled_lin(0.0, lambda x, y: y - k1e(x)))

@@ -144,10 +144,15 @@ kv = _front(_ss.kv, "v, z", """The modified Bessel function of the second kind `
     1.0
     """)
 kve = _front(_ss.kve, "v, z", """The exponentially scaled ``kv(v, z) exp(z)``; derivative
-    in ``z``: ``kve(v, z) - (kve(v - 1, z) + kve(v + 1, z))/2``.
+    in ``z``: ``kve(v, z) - (kve(v - 1, z) + kve(v + 1, z))/2``; in ``v`` (real ``z > 0``):
+    ``integral t sinh(v t) exp(-z (cosh t - 1)) dt`` over ``t > 0``, by quadrature
+    (:mod:`funcgrad.primitives.special_bessel_order`).
 
     >>> import math, funcgrad as fg
     >>> round(float(fg.grad(kve, 1)(0.5, 2.0)) / (-math.sqrt(math.pi) / 8), 12)  # sqrt(pi/2z)
+    1.0
+    >>> want = math.sqrt(math.pi / 4) * math.exp(4.0) * 0.0037793524098489063  # E1(4)
+    >>> round(float(fg.grad(kve, 0)(0.5, 2.0)) / want, 12)  # d/dv at v = 1/2
     1.0
     """)
 k0 = _front(_ss.k0, "x", """``K_0(x)``, the modified Bessel function of the second kind of

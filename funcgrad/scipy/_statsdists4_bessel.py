@@ -14,10 +14,10 @@ tails keep their relative accuracy.  The quantiles invert that CDF numerically
 values: under ``jit`` or ``vmap``, cdf/sf/ppf/isf (and norminvgauss' entropy) raise a
 TypeError that says so; they take arrays at once instead.
 
-``geninvgauss``' normalizing constant is ``K_p(b)``.  funcgrad's ``kve`` has no
-derivative in its order, so every method's derivative in ``p`` raises
-NotImplementedError naming ``p``.  Derivatives in ``x``, ``b``, ``loc`` and ``scale`` are
-given.  Moments: ``norminvgauss``' mean ``b/g`` and variance ``a**2/g**3`` (``g =
+``geninvgauss``' normalizing constant is ``K_p(b)``: its derivative in ``p`` is
+``kve``'s in its order (quadrature of the integral representation,
+:mod:`funcgrad.primitives.special_bessel_order`), so every method differentiates in
+``x``, ``p``, ``b``, ``loc`` and ``scale``.  Moments: ``norminvgauss``' mean ``b/g`` and variance ``a**2/g**3`` (``g =
 sqrt(a**2 - b**2)``); ``geninvgauss``' ``E X**n = kve(p + n, b) / kve(p, b)``, as SciPy's.
 ``norminvgauss``' entropy is ``-integral f log f`` over the line, by tanh-sinh
 (SciPy integrates it too).  ``geninvgauss``' entropy is not offered
@@ -55,7 +55,7 @@ def _tail_integral(name, logpdf, centre, low_end):
     def tails(z, shapes, method):
         # tanhsinh's reverse rule integrates the density's derivative in every argument;
         # a shape that is a constant here is held constant inside (its derivative is 0,
-        # rightly), so that no integral (nor geninvgauss' refused p-slope) is computed
+        # rightly), so that no integral (nor a quadrature for kve's order) is computed
         held = [not (isinstance(s, Tracer) or is_special(s)) for s in shapes]
         m, w = [stop_gradient(v) for v in centre(*[stop_gradient(s) for s in shapes])]
         _concrete_limits(name, method, z, m)
@@ -180,8 +180,7 @@ True
 """
 geninvgauss.__doc__ = """SciPy's ``geninvgauss`` distribution (parameters: p, b, loc, scale;
 ``b > 0``), the generalized inverse Gaussian.  cdf/sf integrate the density numerically,
-differentiably in ``x``, ``b``, ``loc`` and ``scale`` (not under jit or vmap); a
-derivative in ``p`` raises NotImplementedError (``kve`` has none in its order).
+differentiably in ``x``, ``p``, ``b``, ``loc`` and ``scale`` (not under jit or vmap).
 
 >>> import funcgrad as fg
 >>> round(float(geninvgauss.cdf(1.0, 2.0, 1.5)), 12), float(geninvgauss.mean(0.5, 2.0))

@@ -13,7 +13,8 @@ Derivatives that are not implemented raise ``NotImplementedError`` when asked fo
 their shapes (the first are :mod:`funcgrad.primitives.incomplete`'s),
 ``polygamma`` in ``n`` (an integer order), ``expn``, ``smirnov`` and ``smirnovi`` in
 ``n``, the Bessel functions
-(``jv``, ``yv``, ``iv``, ``ive``, ``kv``, ``kve``) in ``v``, the Struve functions in ``v``,
+(``jv``, ``yv``, ``iv``, ``ive``, ``kv``) in ``v`` (``kve``'s, for real ``z > 0``, is
+:mod:`funcgrad.primitives.special_bessel_order`'s quadrature), the Struve functions in ``v``,
 the spherical Bessel functions in ``n``, ``lambertw`` in ``k``, ``hyp1f1``
 in ``a`` and ``b``, ``hyp2f1`` in ``a``, ``b`` and ``c``.
 

@@ -526,3 +526,12 @@ from .._statsmisc_power import power  # noqa: E402,F401
 __all__ += ["sobol_indices", "power", "boxcox_normplot", "yeojohnson_normplot", "ppcc_plot"]
 from . import mstats  # noqa: E402  (SciPy's scipy.stats.mstats)
 __all__ += ["mstats"]
+
+# (session 25: the remaining distributions and spearmanrho, see the _statsrest_* modules)
+from .._statsrest_gausshyper import gausshyper  # noqa: E402,F401
+from .._statsrest_genhyperbolic import genhyperbolic  # noqa: E402,F401
+from .._statsrest_scipyvalued import landau, levy_stable, studentized_range  # noqa: E402,F401
+from .._statsrest_wallenius import nchypergeom_wallenius  # noqa: E402,F401
+from .._statsrest_spearmanrho import spearmanrho  # noqa: E402,F401
+__all__ += ["gausshyper", "genhyperbolic", "landau", "levy_stable", "studentized_range",
+            "nchypergeom_wallenius", "spearmanrho"]
