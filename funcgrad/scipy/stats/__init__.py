@@ -526,3 +526,6 @@ from .._statsmisc_power import power  # noqa: E402,F401
 __all__ += ["sobol_indices", "power", "boxcox_normplot", "yeojohnson_normplot", "ppcc_plot"]
 from . import mstats  # noqa: E402  (SciPy's scipy.stats.mstats)
 __all__ += ["mstats"]
+# (session 25: distribution fitting, censored data)
+from .._distn_censored import CensoredData  # noqa: E402,F401
+__all__ += ["CensoredData"]
