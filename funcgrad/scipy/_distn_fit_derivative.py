@@ -212,22 +212,32 @@ def _check_stationary(name, what, fun, x_star):
     h = np.asarray(jacobian(gradient)(x_star), dtype=float)
     problem = None
     if not (np.all(np.isfinite(g)) and np.all(np.isfinite(h))):
-        problem = f"its gradient or Hessian there is not finite ({g})"
+        problem = f"its gradient or Hessian there is not finite (gradient {g})"
     else:
+        # (the Hessian scaled to a unit diagonal: its conditioning says, whatever the
+        # parameters' units, whether some combination of them is left undetermined, as
+        # lomax's c and scale running off together to the exponential limit)
+        d = np.sqrt(np.abs(np.diag(h)))
         try:
             np.linalg.cholesky(0.5 * (h + h.T))
+            correlation = h / np.outer(d, d)
+            condition = np.linalg.cond(correlation)
+            step = np.linalg.solve(h, g)
+            spread = np.sqrt(np.abs(np.diag(np.linalg.inv(h))))
         except np.linalg.LinAlgError:
             problem = "its Hessian there is not positive definite (not a strict minimum)"
         else:
-            step = np.linalg.solve(h, g)
-            spread = np.sqrt(np.abs(np.diag(np.linalg.inv(h))))
-            if not np.all(np.abs(step) <= 1e-6 * np.maximum(np.abs(x_star), spread)):
-                problem = (f"the Newton step to its minimum is {step}, not below 1e-6 of the "
-                           f"parameters")
+            if not condition < 1e10:
+                problem = (f"its Hessian there is nearly singular (condition number "
+                           f"{condition:.3g} at a unit diagonal): some combination of the "
+                           f"parameters is left undetermined")
+            elif not np.all(np.abs(step) <= 1e-6 * np.maximum(np.abs(x_star), spread)):
+                problem = (f"it is not a stationary point: the Newton step to the minimum is "
+                           f"{step}, not below 1e-6 of the parameters")
     if problem is not None:
         raise NotImplementedError(
-            f"{name}: SciPy's answer {x_star} (the free parameters) is not a stationary point "
+            f"{name}: SciPy's answer {x_star} (the free parameters) is no isolated minimum "
             f"of {what}: {problem}; the implicit function theorem gives no reliable "
             f"derivative there. Fit more tightly (optimizer= a minimizer with smaller "
             f"tolerances: SciPy's default fmin stops near 1e-4), fix the parameters that "
-            f"run to a bound, or pass fg.stop_gradient(data)")
+            f"run to a bound or off to infinity, or pass fg.stop_gradient(data)")
