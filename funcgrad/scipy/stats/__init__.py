@@ -535,3 +535,7 @@ from .._statsrest_wallenius import nchypergeom_wallenius  # noqa: E402,F401
 from .._statsrest_spearmanrho import spearmanrho  # noqa: E402,F401
 __all__ += ["gausshyper", "genhyperbolic", "landau", "levy_stable", "studentized_range",
             "nchypergeom_wallenius", "spearmanrho"]
+
+# (session 25: distribution fitting, censored data)
+from .._distn_censored import CensoredData  # noqa: E402,F401
+__all__ += ["CensoredData"]
