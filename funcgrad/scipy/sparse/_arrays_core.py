@@ -11,6 +11,7 @@ from ._arrays_ops import SparseOps, register_scipy_converter
 from ._methods_common import RealImag
 from ._methods_extrema import ElementwiseExtrema, ExtremaReductions
 from ._methods_shape import ShapeMethods
+from ._methods_tensordot import TensorDot
 from ._methods_tidy import CompressedTidy
 
 _NAMES = {"coo": "COOrdinate", "csr": "Compressed Sparse Row",
@@ -61,7 +62,7 @@ def _in_bounds(row, col, shape):
 
 
 class _spbase(SparseOps, ExtremaReductions, ElementwiseExtrema, ShapeMethods, RealImag,
-              CompressedTidy):
+              CompressedTidy, TensorDot):
     """What every funcgrad sparse array holds: ``data`` (the stored values, possibly
     traced) and concrete coordinates in storage order."""
     __array_ufunc__ = None
