@@ -65,12 +65,14 @@ class CommonMethods(RealImag):
         return int(self.nnz)  # type: ignore[attr-defined]
 
     def conjugate(self, copy: bool = True) -> Any:
-        """The complex conjugate, in this format.
+        """The complex conjugate, in this format (CSR for complex DOK and LIL, as SciPy's).
 
         >>> import numpy as np, funcgrad.scipy.sparse as fsparse
         >>> fsparse.dia_array((np.array([[1j, 2.0]]), [0]), shape=(2, 2)).conj().data
         array([[0.-1.j, 2.-0.j]])
         """
+        if self.format in ("dok", "lil") and np.dtype(self.dtype).kind == "c":  # type: ignore
+            return self.tocsr().conjugate()  # type: ignore[attr-defined]
         return self._mapped(fnp.conj)
 
     conj = conjugate
@@ -94,21 +96,13 @@ class CommonMethods(RealImag):
         return self.tocoo().count_nonzero(axis)  # type: ignore[attr-defined]
 
     def nonzero(self) -> Any:
-        """``(row, col)`` of the nonzero entries, in the order of the COO form.
+        """``(row, col)`` of the nonzero entries, row by row.
 
         >>> import numpy as np, funcgrad.scipy.sparse as fsparse
         >>> fsparse.lil_array(np.array([[0.0, 2.0]])).nonzero()
         (array([0], dtype=int32), array([1], dtype=int32))
         """
-        coo = self.tocoo()  # type: ignore[attr-defined]
-        if self.format == "dia":  # (SciPy's DIA lists its entries diagonal by diagonal)
-            offsets = np.asarray(getattr(self, "offsets"))
-            rank = np.argsort(offsets)
-            diagonal = rank[np.searchsorted(offsets[rank], coo._col - coo._row)]
-            order = np.lexsort((coo._col, diagonal))
-            coo = coo._kind("coo")._make(fnp.take(coo.data, order), coo._row[order],
-                                         coo._col[order], coo.shape)
-        return coo.nonzero()
+        return self.tocoo().nonzero()  # type: ignore[attr-defined]
 
     def mean(self, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
         """The mean of all entries (the zeros counted), or along ``axis``.

@@ -117,7 +117,7 @@ class MatrixMethods:
         >>> import numpy as np, funcgrad.scipy.sparse as fsparse
         >>> fsparse.csr_matrix(np.array([[1j, 2.0]])).getH().toarray()
         array([[0.-1.j],
-               [2.-0.j]])
+               [2.+0.j]])
         """
         return self.conj().T  # type: ignore[attr-defined]
 

@@ -85,7 +85,8 @@ class TensorDot:
         first, second = theirs[mine.index(0)], theirs[mine.index(1)]
         moved = fnp.moveaxis(x, (first, second), (0, 1))
         gathered = moved[coo._row, coo._col]
-        return fnp.tensordot(coo.data, gathered, axes=1)
+        out = fnp.tensordot(coo.data, gathered, axes=1)
+        return out[()] if out.ndim == 0 else out  # (a scalar, as SciPy's)
 
 
 def _sparse_tensordot(coo, other, mine, theirs):
