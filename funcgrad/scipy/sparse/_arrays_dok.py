@@ -179,8 +179,7 @@ class _dok_base(ThroughCoo):
             raise TypeError("dok setdefault: nothing is stored at this key, and a default "
                             "of None is not a value; pass a number, A.setdefault(key, 0.0)")
         key = _key(key, self._shape)
-        self._entries[key] = fnp.astype(default, self._dtype) if isinstance(default, Tracer) \
-            else self._dtype.type(default)
+        self._entries[key] = _stored(default, self._dtype)
         return self._entries[key]
 
     def update(self, val: Any) -> None:
@@ -200,9 +199,7 @@ class _dok_base(ThroughCoo):
                                  f"indices within the shape {self._shape}")
             if np.ndim(value) != 0:
                 raise ValueError("dok update: one value per key")
-            self._entries[int(key[0]), int(key[1])] = \
-                fnp.astype(value, self._dtype) if isinstance(value, Tracer) else \
-                self._dtype.type(value)
+            self._entries[int(key[0]), int(key[1])] = _stored(value, self._dtype)
 
     @classmethod
     def fromkeys(cls, iterable: Any, value: Any = 1, /) -> Any:
@@ -223,8 +220,7 @@ class _dok_base(ThroughCoo):
         dtype = np.dtype(value.dtype) if isinstance(value, Tracer) else \
             np.dtype(type(value)) if isinstance(value, (bool, int, float, complex)) else \
             np.asarray(value).dtype
-        entry = fnp.astype(value, dtype) if isinstance(value, Tracer) else dtype.type(value)
-        return cls._make(dict.fromkeys(keys, entry), shape, dtype)
+        return cls._make(dict.fromkeys(keys, _stored(value, dtype)), shape, dtype)
 
     def tocoo(self, copy: bool = False) -> Any:
         """This array as COO, the entries in insertion order.
@@ -321,6 +317,11 @@ class _dok_base(ThroughCoo):
         np.float64(2.0)
         """
         return self.tocsr().sum(axis, dtype, out)
+
+
+def _stored(value, dtype):
+    """A value as DOK stores it: a traced one cast (its derivative kept), else a scalar."""
+    return fnp.astype(value, dtype) if isinstance(value, Tracer) else dtype.type(value)
 
 
 def _operand(other):

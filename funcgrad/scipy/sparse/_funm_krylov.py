@@ -46,7 +46,7 @@ class _Krylov:
     def __init__(self, matvec, dtype, hermitian, size):
         self.matvec, self.dtype, self.hermitian = matvec, dtype, hermitian
         self.tol = float(np.finfo(dtype).eps) ** 2
-        self.entries: list = []  # (i, j, value) of H
+        self.entries = []  # (i, j, value) of H
         self.size = size
 
     def cycle(self, start, scale, m, offset):

@@ -138,8 +138,9 @@ class CommonMethods(RealImag):
         >>> fsparse.lil_array(np.eye(2)).dot(np.array([1.0, 2.0]))
         array([1., 2.])
         """
-        return self * other if np.ndim(other) == 0 and not hasattr(other, "format") \
-            else self @ other  # type: ignore[operator]
+        if np.ndim(other) == 0 and not hasattr(other, "format"):
+            return self * other
+        return self @ other
 
     def multiply(self, other: Any) -> Any:
         """The elementwise product: with a scalar in this format, else as CSR's (a COO
@@ -150,7 +151,7 @@ class CommonMethods(RealImag):
         'coo'
         """
         if np.ndim(other) == 0 and not hasattr(other, "format"):
-            return self * other  # type: ignore[operator]
+            return self * other
         return self.tocsr().multiply(other)  # type: ignore[attr-defined]
 
     def power(self, n: Any, dtype: Any = None) -> Any:

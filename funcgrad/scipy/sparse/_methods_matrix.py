@@ -36,7 +36,7 @@ class MatrixMethods:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "shape" not in vars(cls):
-            cls.shape = MatrixMethods.shape  # type: ignore[assignment]
+            cls.shape = MatrixMethods.shape
 
     def get_shape(self) -> tuple:
         """The shape ``(M, N)``.

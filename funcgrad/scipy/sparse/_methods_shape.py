@@ -55,7 +55,10 @@ class ShapeMethods:
 
     format: str
     shape: Any
+    dtype: Any
     _family: str
+    copy: Any  # (each format's own)
+    tocoo: Any
 
     def _become(self, other: Any) -> None:
         """Take ``other``'s parts (an array of this class): SciPy's in-place change."""
@@ -148,12 +151,12 @@ class ShapeMethods:
             values = fnp.broadcast_to(values, (length,))
         else:
             values = fnp.reshape(values, (-1,))[:length]
-        values = fnp.astype(values, self.dtype)  # type: ignore[attr-defined]
+        values = fnp.astype(values, self.dtype)
         rows = np.arange(values.shape[0]) + max(0, -k)
         cols = np.arange(values.shape[0]) + max(0, k)
         if self.format in ("dok", "lil"):  # (their assignment: a zero is not stored)
             for p, (i, j) in enumerate(zip(rows.tolist(), cols.tolist())):
-                self[i, j] = values[p]  # type: ignore[index]
+                self[i, j] = values[p]
             return
         coo = self.tocoo()
         keep = np.nonzero(~np.isin(coo._row.astype(np.int64) * n + coo._col,
