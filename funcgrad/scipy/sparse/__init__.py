@@ -62,3 +62,6 @@ from ._arrays_bsr import bsr_array, bsr_matrix  # noqa: E402
 from ._arrays_formats import isspmatrix_bsr  # noqa: E402
 
 __all__ += ["bsr_array", "bsr_matrix", "isspmatrix_bsr"]
+from ._arrays_expand_dims import expand_dims  # noqa: E402
+
+__all__ += ["expand_dims"]

@@ -15,6 +15,8 @@ from ._arrays_base import Static, compress, expand_indptr, index_dtype, segment_
 from ._arrays_core import CLASSES, coerce
 from ._arrays_formats import sparray, spmatrix
 from ._arrays_through_coo import StoredValueOps, operand
+from ._methods_extrema import ExtremaReductions
+from ._methods_tidy import BlockTidy, CompressedTidy
 from ._arrays_ops import ZERO_PRESERVING, _coalesce
 
 __all__ = ["bsr_array", "bsr_matrix", "to_bsr", "estimate_blocksize"]
@@ -69,7 +71,7 @@ def to_bsr(coo, blocksize=None):
         compress((blocks // (n // c)).astype(np.intp), m // r), coo.shape)
 
 
-class _bsr_base(StoredValueOps):
+class _bsr_base(StoredValueOps, ExtremaReductions, BlockTidy, CompressedTidy):
     __array_ufunc__ = None
     _funcgrad_sparse = True
     format = "bsr"
@@ -233,6 +235,18 @@ class _bsr_base(StoredValueOps):
                 f"{self.nnz} stored elements (blocksize={r}x{c}) and shape {self._shape}>")
 
     # --- arithmetic: scalars on the blocks themselves, the rest through CSR -------------------
+    def multiply(self, other: Any) -> Any:
+        """The elementwise product: BSR for a scalar or a sparse operand, COO for a dense
+        one (SciPy's formats).
+
+        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+        >>> fsparse.bsr_array(np.eye(2)).multiply(np.ones((2, 2))).format
+        'coo'
+        """
+        if np.ndim(other) != 0 and coerce(other) is None:
+            return self.tocsr().multiply(other)
+        return StoredValueOps.multiply(self, other)
+
     def _back(self, result, blocksize=None):
         if not hasattr(result, "tocoo"):
             return result

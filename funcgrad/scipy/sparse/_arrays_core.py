@@ -8,6 +8,11 @@ from ...numpy._convert import asarray
 from ...tree import register
 from ._arrays_base import Static, canonical_order, expand_indptr, segment_sum, values_of
 from ._arrays_ops import SparseOps, register_scipy_converter
+from ._methods_common import RealImag
+from ._methods_extrema import ElementwiseExtrema, ExtremaReductions
+from ._methods_shape import ShapeMethods
+from ._methods_tensordot import TensorDot
+from ._methods_tidy import CompressedTidy
 
 _NAMES = {"coo": "COOrdinate", "csr": "Compressed Sparse Row",
           "csc": "Compressed Sparse Column"}
@@ -56,7 +61,8 @@ def _in_bounds(row, col, shape):
                              f"dimension {size} (shape {shape})")
 
 
-class _spbase(SparseOps):
+class _spbase(SparseOps, ExtremaReductions, ElementwiseExtrema, ShapeMethods, RealImag,
+              CompressedTidy, TensorDot):
     """What every funcgrad sparse array holds: ``data`` (the stored values, possibly
     traced) and concrete coordinates in storage order."""
     __array_ufunc__ = None

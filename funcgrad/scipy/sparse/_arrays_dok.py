@@ -136,6 +136,92 @@ class _dok_base(ThroughCoo):
     def __delitem__(self, key):
         del self._entries[_key(key, self._shape)]
 
+    # --- the dictionary's own methods, as SciPy's -----------------------------------------
+    def clear(self) -> None:
+        """Remove every entry (the shape stays).
+
+        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array(np.eye(2)); A.clear(); A.nnz, A.shape
+        (0, (2, 2))
+        """
+        self._entries.clear()
+
+    def pop(self, /, *args: Any) -> Any:
+        """``dict.pop``: remove the entry at a key ``(i, j)`` and return its value (or the
+        default given, else KeyError).
+
+        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array(np.eye(2)); A.pop((1, 1)), A.pop((0, 1), -1.0), A.nnz
+        (np.float64(1.0), -1.0, 1)
+        """
+        return self._entries.pop(*args)
+
+    def popitem(self) -> Any:
+        """``dict.popitem``: remove and return the last entry inserted, ``((i, j), value)``.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array((2, 2)); A[0, 1] = 3.0; A.popitem()
+        ((0, 1), np.float64(3.0))
+        """
+        return self._entries.popitem()
+
+    def setdefault(self, key: Any, default: Any = None, /) -> Any:
+        """``dict.setdefault``: the value at ``key``, storing ``default`` there first if
+        nothing is (a default of None is refused: SciPy would store None as a value).
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array((2, 2)); A.setdefault((1, 0), 5.0), A[1, 0]
+        (np.float64(5.0), np.float64(5.0))
+        """
+        if key in self._entries:
+            return self._entries[key]
+        if default is None:
+            raise TypeError("dok setdefault: nothing is stored at this key, and a default "
+                            "of None is not a value; pass a number, A.setdefault(key, 0.0)")
+        key = _key(key, self._shape)
+        self._entries[key] = _stored(default, self._dtype)
+        return self._entries[key]
+
+    def update(self, val: Any) -> None:
+        """Store the values of a dict, a DOK array or an iterable of ``((i, j), value)``
+        pairs (zeros stored too, as SciPy's); keys out of bounds raise IndexError.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array((2, 2)); A.update({(0, 0): 1.0, (1, 1): 2.0}); A.nnz
+        2
+        """
+        pairs = val.items() if hasattr(val, "items") else val
+        for key, value in pairs:
+            if not (isinstance(key, tuple) and len(key) == 2 and
+                    all(isinstance(k, (int, np.integer)) and 0 <= k < n
+                        for k, n in zip(key, self._shape))):
+                raise IndexError(f"dok update: key {key!r} is not a pair of non-negative "
+                                 f"indices within the shape {self._shape}")
+            if np.ndim(value) != 0:
+                raise ValueError("dok update: one value per key")
+            self._entries[int(key[0]), int(key[1])] = _stored(value, self._dtype)
+
+    @classmethod
+    def fromkeys(cls, iterable: Any, value: Any = 1, /) -> Any:
+        """``dict.fromkeys``: a DOK array with ``value`` at each key ``(i, j)`` of
+        ``iterable``, its shape just large enough, its dtype that of ``value``.
+
+        >>> import funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.dok_array.fromkeys([(0, 1), (2, 0)], 2.5); A.shape, A[2, 0]
+        ((3, 2), np.float64(2.5))
+        """
+        keys = [tuple(int(i) for i in k) for k in iterable]
+        if not keys:
+            raise ValueError("dok fromkeys: give at least one key (the shape comes from them)")
+        if any(len(k) != 2 for k in keys):
+            raise NotImplementedError("dok fromkeys: funcgrad's DOK arrays are 2-d; give "
+                                      "keys (i, j)")
+        shape = (max(k[0] for k in keys) + 1, max(k[1] for k in keys) + 1)
+        dtype = np.dtype(value.dtype) if isinstance(value, Tracer) else \
+            np.dtype(type(value)) if isinstance(value, (bool, int, float, complex)) else \
+            np.asarray(value).dtype
+        return cls._make(dict.fromkeys(keys, _stored(value, dtype)), shape, dtype)
+
     def tocoo(self, copy: bool = False) -> Any:
         """This array as COO, the entries in insertion order.
 
@@ -231,6 +317,11 @@ class _dok_base(ThroughCoo):
         np.float64(2.0)
         """
         return self.tocsr().sum(axis, dtype, out)
+
+
+def _stored(value, dtype):
+    """A value as DOK stores it: a traced one cast (its derivative kept), else a scalar."""
+    return fnp.astype(value, dtype) if isinstance(value, Tracer) else dtype.type(value)
 
 
 def _operand(other):

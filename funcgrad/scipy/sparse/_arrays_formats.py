@@ -3,6 +3,7 @@
 from typing import Any
 
 from ._arrays_core import _spbase, register_class
+from ._methods_matrix import MatrixMethods
 
 __all__ = ["sparray", "spmatrix", "coo_array", "csr_array", "csc_array", "coo_matrix",
            "csr_matrix", "csc_matrix", "issparse", "isspmatrix", "isspmatrix_coo",
@@ -39,7 +40,7 @@ class sparray:
     """
 
 
-class spmatrix:
+class spmatrix(MatrixMethods):
     """The base of funcgrad's sparse matrices (``scipy.sparse.spmatrix``): as the arrays,
     but ``*`` and ``**`` are the matrix product and power, and reductions along an axis
     are 2-d (SciPy's are ``np.matrix``; funcgrad's ndarrays).

@@ -150,15 +150,31 @@ class _lil_base(ThroughCoo):
         return type(self)._make(self.rows, self.data, self._shape, self._dtype)
 
     def getrow(self, i: int) -> Any:
-        """Row ``i`` as a 1 by N LIL array.
+        """Row ``i`` as a 1 by N LIL array (a ``csr_matrix`` for a ``lil_matrix``, as
+        SciPy's).
 
         >>> import numpy as np, funcgrad.scipy.sparse as fsparse
         >>> fsparse.lil_array(np.eye(2)).getrow(1).toarray()
         array([[0., 1.]])
         """
         i = position(i, self._shape[0])
+        if self._family == "matrix":
+            return self.tocsr()[i:i + 1, :]
         return type(self)._make([self.rows[i]], [self.data[i]], (1, self._shape[1]),
                                 self._dtype)
+
+    def getrowview(self, i: int) -> Any:
+        """Row ``i`` as a 1 by N LIL array that shares its lists with this one: assigning
+        into either changes both, as SciPy's view.
+
+        >>> import numpy as np, funcgrad.scipy.sparse as fsparse
+        >>> A = fsparse.lil_array(np.eye(2)); A.getrowview(0)[0, 1] = 5.0; A.toarray()[0]
+        array([1., 5.])
+        """
+        i = position(i, self._shape[0])
+        view = type(self)._make([[]], [[]], (1, self._shape[1]), self._dtype)
+        view.rows[0], view.data[0] = self.rows[i], self.data[i]
+        return view
 
     def transpose(self, axes: Any = None, copy: bool = False) -> Any:
         """The transpose, as LIL.

@@ -7,9 +7,12 @@ import numpy as np
 
 from ... import numpy as fnp
 from ._arrays_core import coerce
+from ._methods_common import CommonMethods
+from ._methods_extrema import ElementwiseExtrema
+from ._methods_shape import ShapeMethods
 
 
-class ThroughCoo:
+class ThroughCoo(CommonMethods, ElementwiseExtrema, ShapeMethods):
     """``tocsr``, ``tocsc``, ``asformat``, ``toarray``/``todense`` by way of ``tocoo()``; a
     subclass names its ``format`` and defines ``tocoo`` and ``copy``.
 

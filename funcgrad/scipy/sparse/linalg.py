@@ -103,3 +103,6 @@ __all__ += ["spilu"]
 from ._sparserest_laplacian import LaplacianNd  # noqa: E402
 
 __all__ += ["LaplacianNd"]
+from ._funm_krylov import funm_multiply_krylov  # noqa: E402
+
+__all__ += ["funm_multiply_krylov"]
