@@ -17,6 +17,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from .. import numpy as fnp
+from ..lax import stop_gradient
 from ..numpy._convert import concrete_values, is_concrete
 from ._distn import rv_continuous
 
@@ -126,6 +127,17 @@ class rv_histogram(rv_continuous):
         positive = fnp.greater(h, 0)
         return -fnp.sum(fnp.where(positive, h * fnp.log(fnp.where(positive, h, 1.0)), 0.0)
                         * self._widths)
+
+    def _scipy_twin(self) -> Any:
+        """SciPy's ``rv_histogram`` of the same histogram (its values), whose ``rvs`` and
+        constants the draws' methods use (it warns no second time about the widths)."""
+        import scipy.stats
+        heights, edges = (concrete_values(stop_gradient(fnp.asarray(v)), "rv_histogram",
+                                          "Call it outside vmap and jit.")
+                          for v in self._histogram)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return scipy.stats.rv_histogram((heights, edges), density=self._density)
 
     def __repr__(self) -> str:
         return f"<funcgrad.scipy.stats.rv_histogram with {self._heights.shape[0]} bins>"
