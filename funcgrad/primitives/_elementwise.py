@@ -436,18 +436,6 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                     fit = False
                 return cx, (g if fit else unbroadcast(g, y))
             cx = cy = None
-            if times_x and x is y and needs[0] and needs[1]:
-                # x * x: both cotangents are g * x, the same bits: one product, given twice
-                # (the walk adds them as two contributions, so the sums are unchanged)
-                cx = g * y
-                try:
-                    refit = cx.shape != x.shape or (cx.dtype is not x.dtype
-                                                    and cx.dtype != x.dtype)
-                except AttributeError:  # x is a Python number (see _refit)
-                    refit = True
-                if refit:
-                    cx = unbroadcast(cx, x)
-                return cx, cx
             if needs[0]:
                 if pass_x:
                     cx = g
@@ -464,6 +452,10 @@ def elementwise(name, cpu_kernel, scalar, *lins, compute="arith", differentiable
                     refit = True
                 if refit:
                     cx = unbroadcast(cx, x)
+                if times_x and x is y and needs[1]:
+                    # x * x: both cotangents are g * x, the same bits: one product, given
+                    # twice (the walk adds them as two contributions: the sums unchanged)
+                    return cx, cx
             if needs[1]:
                 if pass_y:
                     cy = g

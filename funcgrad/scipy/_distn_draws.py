@@ -68,8 +68,9 @@ def check_random_state(seed: Any) -> Any:
         return np.random.RandomState(int(seed))
     if isinstance(seed, (np.random.RandomState, np.random.Generator)):
         return seed
-    raise ValueError(f"'{seed}' cannot be used to seed a numpy.random.RandomState instance: "
-                     f"give None, an integer, a numpy.random.Generator or a RandomState")
+    raise ValueError(f"random_state={seed!r} cannot be used to seed a numpy.random.RandomState "
+                     f"instance: give None, an integer, a numpy.random.Generator or a "
+                     f"RandomState")
 
 
 def _scipy_stats(name):

@@ -3,7 +3,6 @@
 rules, its squeezed outputs, its frozen objects, a matrix read as SciPy's Cholesky
 factorization reads it, and chi-square draws that move with their degrees of freedom."""
 import math
-import numbers
 from typing import Any
 
 import numpy as np
@@ -15,20 +14,7 @@ from ..numpy._convert import concrete_values
 from ..primitives import incomplete as _inc
 from ..typing import Array
 from ._distn import rv_frozen
-
-
-def random_state(seed: Any) -> Any:
-    """SciPy's ``check_random_state``: ``None`` NumPy's global ``RandomState``, an int a
-    new ``RandomState`` seeded with it, a ``Generator``/``RandomState`` itself, so that
-    the same ``random_state`` gives SciPy's draws."""
-    if seed is None or seed is np.random:
-        return np.random.mtrand._rand
-    if isinstance(seed, (numbers.Integral, np.integer)):
-        return np.random.RandomState(int(seed))
-    if isinstance(seed, (np.random.RandomState, np.random.Generator)):
-        return seed
-    raise ValueError(f"random_state must be None, an int, a numpy.random.Generator or a "
-                     f"numpy.random.RandomState; got {seed!r}")
+from ._distn_draws import check_random_state as random_state  # noqa: F401 (SciPy's)
 
 
 def squeeze(out):
