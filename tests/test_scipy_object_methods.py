@@ -1,0 +1,178 @@
+"""The methods and attributes of funcgrad.scipy's classes that SciPy's have: values are
+SciPy's, derivatives match central differences of SciPy's own results, and where there
+is no derivative it raises."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.integrate as sint
+import scipy.interpolate as si
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+import funcgrad.scipy.integrate as fint
+import funcgrad.scipy.interpolate as fi
+from funcgrad.errors import ConcretizationError
+
+
+def central(f, x, eps=1e-6):
+    """The Jacobian of SciPy's ``f`` at ``x`` by central differences: ``out.shape +
+    x.shape``."""
+    x = np.asarray(x, dtype=float)
+    columns = []
+    for i in range(x.size):
+        e = np.zeros_like(x)
+        e.flat[i] = eps
+        columns.append((np.asarray(f(x + e)) - np.asarray(f(x - e))) / (2 * eps))
+    out = np.stack(columns, axis=-1)
+    return out.reshape(np.shape(f(x)) + x.shape)
+
+
+X = np.linspace(0.0, 3.0, 7)
+Y = np.sin(2 * X) + 0.1
+
+
+# --- PPoly and its subclasses: roots and solve ---------------------------------------
+
+def test_roots_are_scipys_and_differentiate_in_the_data_and_the_breakpoints():
+    np.testing.assert_allclose(fi.CubicSpline(X, Y).roots(), si.CubicSpline(X, Y).roots(),
+                               rtol=1e-13)
+    jac_y = fg.jacobian(lambda y: fi.CubicSpline(X, y).roots())(Y)
+    np.testing.assert_allclose(jac_y, central(lambda y: si.CubicSpline(X, y).roots(), Y),
+                               atol=1e-7)
+    jac_x = fg.jacfwd(lambda x: fi.CubicSpline(x, Y).roots())(X)
+    np.testing.assert_allclose(jac_x, central(lambda x: si.CubicSpline(x, Y).roots(), X),
+                               atol=1e-7)
+
+
+def test_solve_differentiates_in_y_and_to_second_order():
+    value = fg.grad(lambda v: fi.CubicSpline(X, Y).solve(v)[1])(0.3)
+    np.testing.assert_allclose(value, central(lambda v: si.CubicSpline(X, Y).solve(v)[1],
+                                              0.3), rtol=1e-7)
+    hess = fg.hessian(lambda y: fi.CubicSpline(X, y).roots()[1])(Y)
+
+    def scipy_grad(y):
+        return central(lambda z: si.CubicSpline(X, z).roots()[1], y, 1e-4)
+    np.testing.assert_allclose(hess, central(scipy_grad, Y, 1e-4), atol=1e-5)
+
+
+def test_roots_of_a_ppoly_with_trailing_axes_are_an_object_array_as_scipys():
+    c = np.random.default_rng(0).standard_normal((4, 3, 2))
+    ours, theirs = fi.PPoly(c, np.arange(4.0)).roots(), si.PPoly(c, np.arange(4.0)).roots()
+    assert ours.dtype == object and ours.shape == theirs.shape == (2,)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-13)
+    jac = fg.jacobian(lambda cc: fi.PPoly(cc, np.arange(4.0)).roots()[1])(c)
+    np.testing.assert_allclose(
+        jac, central(lambda cc: si.PPoly(cc, np.arange(4.0)).roots()[1], c), atol=1e-7)
+
+
+def test_a_root_where_the_polynomial_jumps_moves_with_its_breakpoint():
+    c, x = np.array([[1.0, -1.0]]), np.array([0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(fi.PPoly(c, x).roots(), si.PPoly(c, x).roots())
+    jac = fg.jacobian(lambda b: fi.PPoly(c, b).roots())(x)
+    np.testing.assert_allclose(jac, central(lambda b: si.PPoly(c, b).roots(), x))
+    assert fi.PPoly(c, x).roots(discontinuity=False).shape == (0,)
+
+
+def test_a_double_root_or_a_zero_piece_raises_when_differentiated():
+    double = np.array([[1.0], [-2.0], [1.0]])  # (t - 1)**2
+    x = np.array([0.0, 3.0])
+    np.testing.assert_array_equal(fi.PPoly(double, x).roots(), si.PPoly(double, x).roots())
+    with pytest.raises(ValueError, match="not simple"):
+        fg.grad(lambda c: fi.PPoly(c, x).roots()[0])(double)
+    zero = np.array([[0.0, 1.0], [0.0, -1.0]])
+    x2 = np.array([0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(fi.PPoly(zero, x2).roots(), si.PPoly(zero, x2).roots())
+    with pytest.raises(ValueError, match="not simple"):
+        fg.grad(lambda b: fi.PPoly(zero, b).roots()[2])(x2)
+
+
+def test_roots_under_jit_say_the_values_are_needed_and_complex_is_refused():
+    c = np.array([[1.0], [0.0], [-1.0]])
+    with pytest.raises(ConcretizationError, match="outside jit"):
+        fg.jit(lambda cc: fi.PPoly(cc, np.array([0.0, 2.0])).roots())(c)
+    with pytest.raises(ValueError, match="real-valued"):
+        fi.PPoly(c + 0j, np.array([0.0, 2.0])).roots()
+
+
+# --- PPoly: construction and extension -----------------------------------------------
+
+def test_from_spline_is_scipys_and_differentiates_in_the_coefficients():
+    t, c, k = si.splrep(X, Y)
+    np.testing.assert_allclose(fi.PPoly.from_spline((t, c, k)).c,
+                               si.PPoly.from_spline((t, c, k)).c, atol=1e-12)
+    b = fi.make_interp_spline(X, Y)
+    assert np.allclose(fi.PPoly.from_spline(b).c, si.PPoly.from_spline(
+        si.make_interp_spline(X, Y)).c, atol=1e-12)
+    assert type(fi.CubicSpline.from_spline(b)) is fi.CubicSpline
+    n = len(t) - k - 1
+    jac = fg.jacobian(lambda cc: fi.PPoly.from_spline((t, cc, k)).c)(c[:n])
+    np.testing.assert_allclose(
+        jac, central(lambda cc: si.PPoly.from_spline((t, np.r_[cc, c[n:]], k)).c, c[:n]),
+        atol=1e-7)
+    with pytest.raises(NotImplementedError):
+        fi.Akima1DInterpolator.from_spline((t, c, k))
+
+
+def test_from_bernstein_basis_is_scipys_and_differentiates():
+    c = np.random.default_rng(1).standard_normal((4, 3))
+    x = np.array([0.0, 0.5, 2.0, 3.0])
+    np.testing.assert_allclose(fi.PPoly.from_bernstein_basis(fi.BPoly(c, x)).c,
+                               si.PPoly.from_bernstein_basis(si.BPoly(c, x)).c, rtol=1e-12)
+    jac = fg.jacobian(lambda b: fi.PPoly.from_bernstein_basis(fi.BPoly(c, b)).c)(x)
+    np.testing.assert_allclose(
+        jac, central(lambda b: si.PPoly.from_bernstein_basis(si.BPoly(c, b)).c, x),
+        atol=1e-6)
+    with pytest.raises(TypeError, match="BPoly"):
+        fi.PPoly.from_bernstein_basis(fi.PPoly(c, x))
+
+
+@pytest.mark.parametrize("cls_name", ["PPoly", "BPoly"])
+def test_extend_right_and_left_is_scipys_and_differentiable(cls_name):
+    ours_cls, theirs_cls = getattr(fi, cls_name), getattr(si, cls_name)
+    c = np.array([[1.0, 2.0], [0.5, -1.0]])
+    x = np.array([0.0, 1.0, 2.0])
+    more = np.array([[1.0], [2.0], [-1.0]])
+    # (prepending a piece of another degree trips over SciPy's own slicing: same degree)
+    for added, new_x in ((more, np.array([3.0])), (more[1:], np.array([-1.0]))):
+        ours, theirs = ours_cls(c, x), theirs_cls(c, x)
+        ours.extend(added, new_x)
+        theirs.extend(added, new_x)
+        np.testing.assert_allclose(ours.c, theirs.c, rtol=1e-14)
+        np.testing.assert_allclose(ours.x, theirs.x)
+        q = np.linspace(-1, 3, 9)
+        np.testing.assert_allclose(ours(q), theirs(q), rtol=1e-13)
+
+    def ours_value(m):
+        p = ours_cls(c, x)
+        p.extend(m, np.array([3.0]))
+        return p(np.array([2.5]))
+
+    def theirs_value(m):
+        p = theirs_cls(c, x)
+        p.extend(m, np.array([3.0]))
+        return p(np.array([2.5]))
+    np.testing.assert_allclose(fg.jacobian(ours_value)(more), central(theirs_value, more),
+                               atol=1e-8)
+    with pytest.raises(ValueError, match="neither on the left or on the right"):
+        ours_cls(c, x).extend(more, np.array([1.5]))
+
+
+def test_akima_cannot_extend_as_in_scipy_and_attributes_are_there():
+    a = fi.Akima1DInterpolator(X, Y)
+    with pytest.raises(NotImplementedError):
+        a.extend(np.ones((4, 1)), np.array([5.0]))
+    s = fi.CubicSpline(X, Y, axis=0)
+    assert s.axis == 0 and s.extrapolate is True
+    s.extrapolate = False
+    assert np.isnan(s(4.0))
+    with pytest.raises(ValueError):
+        s.extrapolate = "sideways"
+    p = fi.PPoly.construct_fast(np.array([[2.0], [1.0]]), np.array([0.0, 1.0]))
+    assert type(p) is fi.PPoly and p.extrapolate is True
+    for name in ("PPoly", "CubicSpline", "PchipInterpolator", "Akima1DInterpolator",
+                 "CubicHermiteSpline", "BPoly"):
+        missing = ({n for n in dir(getattr(si, name)) if n[0] != "_"}
+                   - {n for n in dir(getattr(fi, name)) if n[0] != "_"})
+        assert not missing, (name, missing)
