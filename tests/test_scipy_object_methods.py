@@ -176,3 +176,97 @@ def test_akima_cannot_extend_as_in_scipy_and_attributes_are_there():
         missing = ({n for n in dir(getattr(si, name)) if n[0] != "_"}
                    - {n for n in dir(getattr(fi, name)) if n[0] != "_"})
         assert not missing, (name, missing)
+
+
+# --- BSpline ------------------------------------------------------------------------
+
+def test_bspline_knots_and_coefficients_are_properties_and_tck_is_scipys():
+    t, c, k = si.splrep(X, Y)
+    ours = fi.BSpline(t, c, k)
+    np.testing.assert_array_equal(ours.tck[0], t)
+    assert ours.tck[2] == k
+    np.testing.assert_array_equal(ours.tck[1], c[:len(t) - k - 1])
+    fast = fi.BSpline.construct_fast(t, c, k)
+    np.testing.assert_allclose(fast(X), si.BSpline.construct_fast(t, c, k)(X), rtol=1e-13)
+
+
+def test_basis_element_is_scipys_and_differentiates_in_the_knots():
+    knots = np.array([0.0, 1.0, 1.5, 3.0])
+    q = np.linspace(-0.5, 3.5, 9)
+    np.testing.assert_allclose(fi.BSpline.basis_element(knots)(q),
+                               si.BSpline.basis_element(knots)(q), atol=1e-15)
+    np.testing.assert_allclose(fi.BSpline.basis_element(knots, False)(q),
+                               si.BSpline.basis_element(knots, False)(q), atol=1e-15)
+    q = np.array([0.5, 1.2, 2.0])
+    jac = fg.jacobian(lambda kn: fi.BSpline.basis_element(kn)(q))(knots)
+    np.testing.assert_allclose(jac, central(lambda kn: si.BSpline.basis_element(kn)(q), knots),
+                               atol=1e-7)
+
+
+@pytest.mark.parametrize("extrapolate", [False, True, "periodic"])
+def test_design_matrix_is_scipys_sparse_pattern_and_differentiates(extrapolate):
+    t = np.array([0.0, 0.0, 0.0, 0.0, 1.0, 2.5, 3.0, 3.0, 3.0, 3.0])
+    x = np.array([0.0, 0.3, 1.0, 2.9, 3.0]) if extrapolate is False else \
+        np.array([-0.5, 0.3, 1.0, 2.9, 3.4])
+    ours = fi.BSpline.design_matrix(x, t, 3, extrapolate)
+    theirs = si.BSpline.design_matrix(x, t, 3, extrapolate)
+    np.testing.assert_allclose(ours.toarray(), theirs.toarray(), atol=1e-14)
+    np.testing.assert_array_equal(ours.indices, theirs.indices)
+    np.testing.assert_array_equal(ours.indptr, theirs.indptr)
+    assert ours.shape == theirs.shape
+    if extrapolate is not False:
+        return
+    inner = np.array([0.3, 1.2, 2.0])
+    jac = fg.jacobian(lambda xx: fi.BSpline.design_matrix(xx, t, 3).toarray())(inner)
+    np.testing.assert_allclose(
+        jac, central(lambda xx: si.BSpline.design_matrix(xx, t, 3).toarray(), inner),
+        atol=1e-7)
+    with pytest.raises(ValueError, match="out of bounds"):
+        fi.BSpline.design_matrix(np.array([3.5]), t, 3)
+
+
+@pytest.mark.parametrize("periodic", [False, True])
+def test_insert_knot_is_scipys_and_differentiates_in_c_t_and_x(periodic):
+    if periodic:
+        spline = si.make_interp_spline(X, np.r_[Y[:-1], Y[0]], bc_type="periodic")
+    else:
+        spline = si.make_interp_spline(X, Y)
+    t, c, k = spline.t, spline.c, spline.k
+    extrapolate = "periodic" if periodic else True
+    for where, m in ((1.2, 1), (0.5, 2), (float(X[3]), 1)):
+        ours = fi.BSpline(t, c, k, extrapolate).insert_knot(where, m)
+        theirs = si.BSpline(t, c, k, extrapolate).insert_knot(where, m)
+        np.testing.assert_allclose(ours.t, theirs.t)
+        np.testing.assert_allclose(ours.c, theirs.c, rtol=1e-12, atol=1e-14)
+    jac = fg.jacobian(lambda cc: fi.BSpline(t, cc, k, extrapolate).insert_knot(1.2).c)(c)
+    np.testing.assert_allclose(
+        jac, central(lambda cc: si.BSpline(t, cc, k, extrapolate).insert_knot(1.2).c, c),
+        atol=1e-8)
+    grad_x = fg.jacobian(lambda w: fi.BSpline(t, c, k, extrapolate).insert_knot(w).c)(1.2)
+    np.testing.assert_allclose(
+        grad_x, central(lambda w: si.BSpline(t, c, k, extrapolate).insert_knot(w).c, 1.2),
+        atol=1e-7)
+    with pytest.raises(ValueError, match="Cannot insert"):
+        fi.BSpline(t, c, k).insert_knot(9.0)
+
+
+@pytest.mark.parametrize("bc_type", ["not-a-knot", "natural", "clamped", "periodic"])
+def test_from_power_basis_is_scipys_and_differentiates(bc_type):
+    y = np.r_[Y[:-1], Y[0]] if bc_type == "periodic" else Y
+    spline_bc = "not-a-knot" if bc_type == "not-a-knot" else bc_type
+    ours = fi.BSpline.from_power_basis(fi.CubicSpline(X, y, bc_type=spline_bc), bc_type)
+    theirs = si.BSpline.from_power_basis(si.CubicSpline(X, y, bc_type=spline_bc), bc_type)
+    np.testing.assert_allclose(ours.t, theirs.t, atol=1e-14)
+    np.testing.assert_allclose(ours.c, theirs.c, atol=1e-12)
+    jac = fg.jacobian(lambda x: fi.BSpline.from_power_basis(
+        fi.CubicSpline(x, y, bc_type=spline_bc), bc_type).c)(X)
+    np.testing.assert_allclose(jac, central(lambda x: si.BSpline.from_power_basis(
+        si.CubicSpline(x, y, bc_type=spline_bc), bc_type).c, X), atol=1e-6)
+    with pytest.raises(NotImplementedError, match="CubicSpline"):
+        fi.BSpline.from_power_basis(fi.PchipInterpolator(X, Y))
+
+
+def test_bspline_has_every_public_name_of_scipys():
+    missing = ({n for n in dir(si.BSpline) if n[0] != "_"}
+               - {n for n in dir(fi.BSpline) if n[0] != "_"})
+    assert not missing

@@ -22,6 +22,7 @@ from ..core import internal
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives.tridiagonal import tridiagonal_solve
 from ..typing import Array, ArrayLike
+from ._bspline_power import cubic_power_to_bspline
 
 __all__ = ["BSpline"]
 
@@ -342,6 +343,24 @@ class BSpline:
         indptr = np.arange(0, (points.shape[0] + 1) * (k + 1), k + 1, dtype=np.int32)
         return csr_array((fnp.reshape(data, (-1,)), indices, indptr),
                          shape=(points.shape[0], n))
+
+    @classmethod
+    def from_power_basis(cls, pp: Any, bc_type: str = "not-a-knot") -> "BSpline":
+        """The same cubic as the :class:`CubicSpline` ``pp``, in the B-spline basis on
+        SciPy's knots for ``bc_type`` ('not-a-knot', 'natural', 'clamped' or
+        'periodic'); differentiable in ``pp``'s coefficients and breakpoints.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> x = np.arange(5.0)
+        >>> b = fi.BSpline.from_power_basis(fi.CubicSpline(x, x ** 3))
+        >>> b(np.array([0.5, 2.5]))
+        array([ 0.125, 15.625])
+        """
+        if not any(k.__name__ == "CubicSpline" for k in type(pp).__mro__):
+            raise NotImplementedError(f"Only CubicSpline objects are accepted for now. Got "
+                                      f"{type(pp)} instead.")
+        t, c = cubic_power_to_bspline(pp.x, pp.c, bc_type)
+        return cls.construct_fast(t, c, pp.c.shape[0] - 1, pp.extrapolate, pp.axis)
 
     def insert_knot(self, x: ArrayLike, m: int = 1) -> "BSpline":
         """The same spline with the knot ``x`` inserted ``m`` times (Boehm's algorithm,
