@@ -270,3 +270,21 @@ def test_bspline_has_every_public_name_of_scipys():
     missing = ({n for n in dir(si.BSpline) if n[0] != "_"}
                - {n for n in dir(fi.BSpline) if n[0] != "_"})
     assert not missing
+
+
+# --- integrate: the Runge-Kutta tableaux --------------------------------------------
+
+@pytest.mark.parametrize("name", ["RK23", "RK45", "DOP853"])
+def test_runge_kutta_classes_carry_scipys_tableaux(name):
+    ours, theirs = getattr(fint, name), getattr(sint, name)
+    names = ["A", "B", "C", "E", "P", "order", "error_estimator_order", "n_stages",
+             "E3", "E5", "A_EXTRA", "C_EXTRA", "D"]
+    for attribute in names:
+        if not hasattr(theirs, attribute):
+            continue
+        expected = getattr(theirs, attribute)
+        if expected is NotImplemented:
+            assert getattr(ours, attribute) is NotImplemented
+        else:
+            np.testing.assert_allclose(getattr(ours, attribute), expected, rtol=1e-15)
+    assert not ({n for n in dir(theirs) if n[0] != "_"} - {n for n in dir(ours) if n[0] != "_"})
