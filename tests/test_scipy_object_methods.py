@@ -288,3 +288,100 @@ def test_runge_kutta_classes_carry_scipys_tableaux(name):
         else:
             np.testing.assert_allclose(getattr(ours, attribute), expected, rtol=1e-15)
     assert not ({n for n in dir(theirs) if n[0] != "_"} - {n for n in dir(ours) if n[0] != "_"})
+
+
+# --- the polynomial interpolators, interp1d, RegularGridInterpolator, UnivariateSpline --
+
+def test_barycentric_derivatives_are_scipys_and_differentiate():
+    xi = np.cos(np.linspace(0, np.pi, 6))
+    yi = np.stack([np.exp(xi), np.sin(3 * xi)], axis=1)
+    q = np.array([-0.3, 0.2, 0.9])
+    ours = fi.BarycentricInterpolator(xi, yi)
+    theirs = si.BarycentricInterpolator(xi, yi)
+    np.testing.assert_allclose(ours.derivatives(q), theirs.derivatives(q), rtol=1e-9,
+                               atol=1e-9)
+    np.testing.assert_allclose(ours.derivatives(q, 3), theirs.derivatives(q, 3), rtol=1e-10)
+    np.testing.assert_allclose(ours.derivative(q, 2), theirs.derivative(q, 2), rtol=1e-10)
+    # (axis 1: the result's layout is SciPy's)
+    np.testing.assert_allclose(fi.BarycentricInterpolator(xi, yi.T, axis=1).derivatives(q, 2),
+                               si.BarycentricInterpolator(xi, yi.T, axis=1).derivatives(q, 2),
+                               rtol=1e-10)
+    jac = fg.jacobian(lambda y: fi.BarycentricInterpolator(xi, y).derivative(q))(yi[:, 0])
+    np.testing.assert_allclose(
+        jac, central(lambda y: si.BarycentricInterpolator(xi, y).derivative(q), yi[:, 0]),
+        atol=1e-7)
+    assert (ours.dtype, ours.n, ours.r) == (theirs.dtype, theirs.n, theirs.r)
+
+
+def test_barycentric_add_xi_and_set_yi_are_scipys():
+    xi, yi = np.array([0.0, 1.0, 3.0]), np.array([1.0, 2.0, 0.5])
+    ours, theirs = fi.BarycentricInterpolator(xi, yi), si.BarycentricInterpolator(xi, yi)
+    ours.add_xi(np.array([2.0, 4.0]), np.array([1.5, -1.0]))
+    theirs.add_xi(np.array([2.0, 4.0]), np.array([1.5, -1.0]))
+    q = np.linspace(-0.5, 4.5, 7)
+    np.testing.assert_allclose(ours.wi, theirs.wi, rtol=1e-13)
+    np.testing.assert_allclose(ours(q), theirs(q), rtol=1e-12)
+    ours.set_yi(np.arange(5.0) ** 2)
+    theirs.set_yi(np.arange(5.0) ** 2)
+    np.testing.assert_allclose(ours(q), theirs(q), rtol=1e-12)
+
+    def ours_value(v):
+        p = fi.BarycentricInterpolator(xi, yi)
+        p.add_xi(np.array([2.0]), v)
+        return p(q)
+
+    def theirs_value(v):
+        p = si.BarycentricInterpolator(xi, yi)
+        p.add_xi(np.array([2.0]), v)
+        return p(q)
+    np.testing.assert_allclose(fg.jacobian(ours_value)(np.array([1.5])),
+                               central(theirs_value, np.array([1.5])), atol=1e-8)
+    with pytest.raises(ValueError, match="No update to yi"):
+        fi.BarycentricInterpolator(xi, yi).add_xi(np.array([5.0]))
+
+
+def test_interp1d_fill_value_is_assignable_as_scipys():
+    x, y = np.arange(4.0), np.array([0.0, 1.0, 4.0, 9.0])
+    q = np.array([-1.0, 1.5, 5.0])
+    ours, theirs = (m.interp1d(x, y, bounds_error=False) for m in (fi, si))
+    for value in ((-1.0, 7.0), 2.5):
+        ours.fill_value = value
+        theirs.fill_value = value
+        np.testing.assert_allclose(ours(q), theirs(q))
+        assert ours.fill_value == theirs.fill_value
+    # (SciPy's linear interp1d keeps np.interp's clamping when 'extrapolate' is assigned
+    # after construction; ours extrapolates, as one built with fill_value='extrapolate')
+    ours.fill_value = "extrapolate"
+    np.testing.assert_allclose(ours(q), si.interp1d(x, y, fill_value="extrapolate")(q))
+    with pytest.raises(ValueError, match="extrapolate and raise"):
+        fi.interp1d(x, y).fill_value = "extrapolate"
+    assert fi.interp1d(x, y).dtype == np.float64
+
+
+def test_grid_values_and_validate_input_are_there():
+    grid = (np.arange(3.0), np.arange(4.0))
+    values = np.arange(12.0).reshape(3, 4)
+    ours = fi.RegularGridInterpolator(grid, values)
+    theirs = si.RegularGridInterpolator(grid, values)
+    for a, b in zip(ours.grid, theirs.grid):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(ours.values, theirs.values)
+    x = np.array([0.0, 1.0, 2.0, 3.5])
+    args = (x, np.ones(4), None, [None, None], 3, None, "const", True)
+    for a, b in zip(fi.UnivariateSpline.validate_input(*args),
+                    si.UnivariateSpline.validate_input(*args)):
+        np.testing.assert_array_equal(a, b)
+    bad = (x[::-1], np.ones(4), None, [None, None], 3, 0.0, 0, True)
+    with pytest.raises(ValueError, match="strictly increasing"):
+        fi.InterpolatedUnivariateSpline.validate_input(*bad)
+
+
+@pytest.mark.parametrize("name", [
+    "PPoly", "CubicSpline", "PchipInterpolator", "Akima1DInterpolator",
+    "CubicHermiteSpline", "BPoly", "BSpline", "BarycentricInterpolator",
+    "KroghInterpolator", "interp1d", "RegularGridInterpolator", "UnivariateSpline",
+    "InterpolatedUnivariateSpline", "LSQUnivariateSpline"])
+def test_interpolate_classes_have_every_public_name_of_scipys(name):
+    missing = ({n for n in dir(getattr(si, name)) if n[0] != "_"}
+               - {n for n in dir(getattr(fi, name)) if n[0] != "_"})
+    assert not missing
