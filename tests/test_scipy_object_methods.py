@@ -7,11 +7,13 @@ import numpy as np
 import pytest
 import scipy.integrate as sint
 import scipy.interpolate as si
+import scipy.spatial as ss
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.scipy.integrate as fint
 import funcgrad.scipy.interpolate as fi
+import funcgrad.scipy.spatial as fs
 from funcgrad.errors import ConcretizationError
 
 
@@ -385,3 +387,56 @@ def test_interpolate_classes_have_every_public_name_of_scipys(name):
     missing = ({n for n in dir(getattr(si, name)) if n[0] != "_"}
                - {n for n in dir(getattr(fi, name)) if n[0] != "_"})
     assert not missing
+
+
+# --- spatial -------------------------------------------------------------------------
+
+POINTS = np.random.default_rng(3).random((12, 2))
+
+
+def test_kdtree_attributes_are_scipys_and_the_bounds_differentiate():
+    ours, theirs = fs.KDTree(POINTS, leafsize=3), ss.KDTree(POINTS, leafsize=3)
+    for name in ("n", "m", "leafsize", "size", "maxes", "mins", "indices"):
+        np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
+    assert isinstance(ours.tree, fs.KDTree.innernode) and ours.tree.children == theirs.tree.children
+    assert fs.KDTree.leafnode is ss.KDTree.leafnode and ours.boxsize is None
+    jac = fg.jacobian(lambda p: fs.KDTree(p).maxes)(POINTS)
+    np.testing.assert_allclose(jac, central(lambda p: ss.KDTree(p).maxes, POINTS), atol=1e-8)
+    box = fs.cKDTree(POINTS, boxsize=2.0)
+    np.testing.assert_array_equal(box.boxsize, [2.0, 2.0])
+    for cls in ("KDTree", "cKDTree"):
+        missing = ({n for n in dir(getattr(ss, cls)) if n[0] != "_"}
+                   - {n for n in dir(getattr(fs, cls)) if n[0] != "_"})
+        assert not missing
+
+
+def test_delaunay_lift_points_and_plane_distance_are_scipys_and_differentiate_in_x():
+    ours, theirs = fs.Delaunay(POINTS), ss.Delaunay(POINTS)
+    x = np.array([[0.3, 0.4], [0.7, 0.2]])
+    np.testing.assert_allclose(ours.lift_points(x), theirs.lift_points(x), rtol=1e-14)
+    np.testing.assert_allclose(ours.plane_distance(x), theirs.plane_distance(x), rtol=1e-12,
+                               atol=1e-15)
+    np.testing.assert_allclose(fg.jacobian(ours.plane_distance)(x[0]),
+                               central(theirs.plane_distance, x[0]), atol=1e-8)
+    for name in ("convex_hull", "vertex_to_simplex", "paraboloid_scale", "paraboloid_shift"):
+        np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
+    for a, b in zip(ours.vertex_neighbor_vertices, theirs.vertex_neighbor_vertices):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(TypeError, match="stop_gradient"):
+        fg.grad(lambda p: fs.Delaunay(p).plane_distance(x[0])[0])(POINTS)
+
+
+def test_qhull_points_vertices_ridge_dict_halfspaces_are_there():
+    hull = fs.ConvexHull(POINTS)
+    np.testing.assert_array_equal(hull.vertices, ss.ConvexHull(POINTS).vertices)
+    assert fg.grad(lambda p: fnp.sum(fs.ConvexHull(p).points))(POINTS).shape == POINTS.shape
+    assert fs.Voronoi(POINTS).ridge_dict == ss.Voronoi(POINTS).ridge_dict
+    hs = np.array([[-1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [1.0, 1.0, -2.0]])
+    ours = fs.HalfspaceIntersection(hs, np.array([0.5, 0.5]))
+    theirs = ss.HalfspaceIntersection(hs, np.array([0.5, 0.5]))
+    np.testing.assert_array_equal(ours.dual_vertices, theirs.dual_vertices)
+    np.testing.assert_array_equal(ours.halfspaces, theirs.halfspaces)
+    for cls in ("Delaunay", "ConvexHull", "Voronoi", "HalfspaceIntersection"):
+        missing = ({n for n in dir(getattr(ss, cls)) if n[0] != "_"}
+                   - {n for n in dir(getattr(fs, cls)) if n[0] != "_"})
+        assert not missing

@@ -28,6 +28,18 @@ def plain_values(x, what):
                            "call it outside vmap/jit (the neighbours depend on the values)")
 
 
+class _ScipyNodeClass:
+    """SciPy's ``KDTree`` node class of one name, read from SciPy when asked (importing
+    funcgrad loads no SciPy)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __get__(self, instance, owner):
+        import scipy.spatial
+        return getattr(scipy.spatial.KDTree, self._name)
+
+
 class KDTree:
     """A k-d tree of the rows of ``data`` (``(n, m)``) for nearest-neighbour queries
     (``scipy.spatial.KDTree``, with its arguments).  ``query`` returns SciPy's neighbours
@@ -58,14 +70,70 @@ class KDTree:
         if data.dtype.kind not in "fiub":
             raise TypeError(f"{type(self).__name__}: data must be real numbers, got dtype "
                             f"{data.dtype}")
-        self.data = data
+        self._data = data
         self._tree = scipy.spatial.KDTree(plain_values(data, "KDTree"), leafsize=leafsize,
                                           compact_nodes=compact_nodes, copy_data=True,
                                           balanced_tree=balanced_tree, boxsize=boxsize)
-        self.n, self.m = self._tree.n, self._tree.m
-        self.leafsize, self.maxes, self.mins = leafsize, self._tree.maxes, self._tree.mins
-        self.boxsize = None if boxsize is None else np.broadcast_to(
+        self._leafsize = leafsize
+        self._boxsize = None if boxsize is None else np.broadcast_to(
             np.asarray(boxsize, float), (self.m,))
+
+    # SciPy's node classes (KDTree.node, .leafnode, .innernode), for isinstance checks on
+    # the nodes of ``tree``
+    node = _ScipyNodeClass("node")
+    leafnode = _ScipyNodeClass("leafnode")
+    innernode = _ScipyNodeClass("innernode")
+
+    @property
+    def data(self) -> Array:
+        """The points, ``(n, m)``, as given (carrying their derivative)."""
+        return self._data
+
+    @property
+    def n(self) -> int:
+        """The number of points."""
+        return int(self._tree.n)
+
+    @property
+    def m(self) -> int:
+        """The dimension of the points."""
+        return int(self._tree.m)
+
+    @property
+    def leafsize(self) -> int:
+        """The number of points at which the tree stops splitting."""
+        return self._leafsize
+
+    @property
+    def boxsize(self) -> Any:
+        """The periodic box's size per dimension, or ``None``."""
+        return self._boxsize
+
+    @property
+    def maxes(self) -> Array:
+        """The greatest coordinate of the points per dimension (differentiable)."""
+        return fnp.max(self._data, axis=0)
+
+    @property
+    def mins(self) -> Array:
+        """The least coordinate of the points per dimension (differentiable)."""
+        return fnp.min(self._data, axis=0)
+
+    @property
+    def indices(self) -> Any:
+        """The points' order in the tree's leaves (SciPy's)."""
+        return self._tree.indices
+
+    @property
+    def size(self) -> int:
+        """The number of nodes of the tree."""
+        return int(self._tree.size)
+
+    @property
+    def tree(self) -> Any:
+        """The root node: SciPy's node objects, built on the points' values (integers and
+        bounds, without derivative; ask ``data`` for the differentiable points)."""
+        return self._tree.tree
 
     def _distance(self, x, y, p):
         if self.boxsize is None:
