@@ -8,12 +8,14 @@ import pytest
 import scipy.integrate as sint
 import scipy.interpolate as si
 import scipy.spatial as ss
+import scipy.stats as st
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.scipy.integrate as fint
 import funcgrad.scipy.interpolate as fi
 import funcgrad.scipy.spatial as fs
+import funcgrad.scipy.stats as ft
 from funcgrad.errors import ConcretizationError
 
 
@@ -439,4 +441,71 @@ def test_qhull_points_vertices_ridge_dict_halfspaces_are_there():
     for cls in ("Delaunay", "ConvexHull", "Voronoi", "HalfspaceIntersection"):
         missing = ({n for n in dir(getattr(ss, cls)) if n[0] != "_"}
                    - {n for n in dir(getattr(fs, cls)) if n[0] != "_"})
+        assert not missing
+
+
+# --- stats: gaussian_kde and the new distribution objects ----------------------------
+
+KDE_DATA = np.array([[0.0, 1.0, 3.0, 2.0, 0.5], [1.0, 0.0, 2.0, 5.0, 1.5]])
+
+
+def test_kde_marginal_neff_inv_cov_and_integrate_box_are_scipys():
+    weights = np.array([1.0, 2.0, 1.0, 3.0, 1.0])
+    ours = ft.gaussian_kde(KDE_DATA, weights=weights)
+    theirs = st.gaussian_kde(KDE_DATA, weights=weights)
+    np.testing.assert_allclose(ours.neff, theirs.neff, rtol=1e-14)
+    np.testing.assert_allclose(ours.inv_cov, theirs.inv_cov, rtol=1e-12)
+    np.testing.assert_allclose(ours.covariance_factor(), theirs.covariance_factor(),
+                               rtol=1e-14)
+    q = np.array([0.3, 1.7, 4.0])
+    np.testing.assert_allclose(ours.marginal(-1)(q), theirs.marginal(-1)(q), rtol=1e-12)
+    one = ft.gaussian_kde(KDE_DATA[0], weights=weights)
+    np.testing.assert_allclose(one.integrate_box(0.5, 2.0),
+                               st.gaussian_kde(KDE_DATA[0], weights=weights).integrate_box(
+                                   0.5, 2.0), rtol=1e-6)
+    grad = fg.grad(lambda d: ft.gaussian_kde(d, weights=weights).integrate_box(0.5, 2.0))(
+        KDE_DATA[0])
+    np.testing.assert_allclose(grad, central(lambda d: st.gaussian_kde(
+        d, weights=weights).integrate_box_1d(0.5, 2.0), KDE_DATA[0]), atol=1e-8)
+    box = ours.integrate_box(np.array([0.0, 0.0]), np.array([2.0, 3.0]), 2000,
+                             rng=np.random.default_rng(0))
+    np.testing.assert_allclose(box, theirs.integrate_box(
+        np.array([0.0, 0.0]), np.array([2.0, 3.0]), 2000, rng=np.random.default_rng(0)),
+        rtol=1e-12)
+    with pytest.raises(NotImplementedError, match="randomized"):
+        fg.grad(lambda d: ft.gaussian_kde(d).integrate_box(np.zeros(2), np.ones(2)))(KDE_DATA)
+    with pytest.raises(ValueError, match="unique"):
+        ours.marginal([0, -2])
+    missing = ({n for n in dir(st.gaussian_kde) if n[0] != "_"}
+               - {n for n in dir(ft.gaussian_kde) if n[0] != "_"})
+    assert not missing
+
+
+def test_distribution_parameters_policies_and_pmf_are_scipys():
+    pairs = [(ft.Normal(mu=1.0, sigma=2.0), st.Normal(mu=1.0, sigma=2.0), ("mu", "sigma")),
+             (ft.Uniform(a=0.0, b=2.0), st.Uniform(a=0.0, b=2.0), ("a", "b", "ab")),
+             (ft.Binomial(n=5, p=0.3), st.Binomial(n=5, p=0.3), ("n", "p")),
+             (ft.Logistic(), st.Logistic(), ())]
+    x = np.array([-1.0, 0.0, 1.0, 2.5])
+    for ours, theirs, names in pairs:
+        for name in names:
+            assert getattr(ours, name) == getattr(theirs, name)
+        np.testing.assert_allclose(ours.pmf(x), theirs.pmf(x), rtol=1e-14)
+        np.testing.assert_allclose(ours.logpmf(x), theirs.logpmf(x), rtol=1e-14)
+        ours.reset_cache()
+        ours.tol = 1e-3
+        assert ours.tol == 1e-3 and ours.cache_policy is None
+        ours.cache_policy, ours.validation_policy = "no_cache", "skip_all"
+        with pytest.raises(ValueError, match="positive float"):
+            ours.tol = -1.0
+        with pytest.raises(ValueError, match="cache_policy"):
+            ours.cache_policy = "always"
+    mix = [ft.Normal(), ft.Uniform(a=0.0, b=1.0)]
+    theirs_mix = [st.Normal(), st.Uniform(a=0.0, b=1.0)]
+    np.testing.assert_array_equal(ft.Mixture(mix).pmf(x), st.Mixture(theirs_mix).pmf(x))
+    np.testing.assert_array_equal(ft.Mixture(mix).logpmf(x), st.Mixture(theirs_mix).logpmf(x))
+    assert fg.grad(lambda s: ft.Normal(mu=0.0, sigma=s).sigma * 2.0)(3.0) == 2.0
+    for name in ("Normal", "Uniform", "Binomial", "Logistic", "Mixture"):
+        missing = ({n for n in dir(getattr(st, name)) if n[0] != "_"}
+                   - {n for n in dir(getattr(ft, name)) if n[0] != "_"})
         assert not missing
