@@ -509,3 +509,26 @@ def test_distribution_parameters_policies_and_pmf_are_scipys():
         missing = ({n for n in dir(getattr(st, name)) if n[0] != "_"}
                    - {n for n in dir(getattr(ft, name)) if n[0] != "_"})
         assert not missing
+
+
+# --- sparse.linalg.SuperLU -----------------------------------------------------------
+
+def test_superlu_attributes_are_scipys_and_a_traced_factor_is_refused():
+    import scipy.linalg as sla
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spl
+
+    import funcgrad.scipy.sparse as fsp
+    import funcgrad.scipy.sparse.linalg as fspl
+    a = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 2.0]])
+    ours, theirs = fspl.splu(fsp.csc_array(a)), spl.splu(sp.csc_array(a))
+    for name in ("perm_r", "perm_c", "nnz", "shape"):
+        np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
+    np.testing.assert_allclose(ours.U.toarray(), theirs.U.toarray(), rtol=1e-14)
+    with pytest.raises(NotImplementedError, match="stop_gradient"):
+        fg.grad(lambda d: fspl.splu(fsp.csc_array(d)).L.toarray().sum())(a)
+    # (the dense factorization's U differentiates: against SciPy's own LU)
+    jac = fg.jacobian(lambda m: fspl.splu(m).U)(a)
+    np.testing.assert_allclose(jac, central(lambda m: sla.lu(m)[2], a), atol=1e-8)
+    assert not ({n for n in dir(spl.SuperLU) if n[0] != "_"}
+                - {n for n in dir(fspl.SuperLU) if n[0] != "_"})
