@@ -1,7 +1,6 @@
 """The methods and attributes of funcgrad.scipy's classes that SciPy's have: values are
 SciPy's, derivatives match central differences of SciPy's own results, and where there
 is no derivative it raises."""
-import warnings
 
 import numpy as np
 import pytest

@@ -90,14 +90,14 @@ class gaussian_kde:
 
     def covariance_factor(self) -> Array:
         """The bandwidth factor of the rule in force: Scott's unless ``set_bandwidth``
-        (or ``bw_method``) named another, which then replaces this method, as in SciPy.
+        (or ``bw_method``) named another.
 
         >>> import numpy as np, funcgrad.scipy.stats as fst
         >>> kde = fst.gaussian_kde(np.array([0.0, 1.0, 3.0]), bw_method=0.5)
         >>> kde.covariance_factor()
         0.5
         """
-        return self.scotts_factor()
+        return self._factor_rule()
 
     def marginal(self, dimensions: Any) -> "gaussian_kde":
         """The estimate of the variables ``dimensions`` only (indices, negative from the
@@ -121,8 +121,9 @@ class gaussian_kde:
         if np.any(invalid):
             raise ValueError(f"Dimensions {original[invalid]} are invalid for a distribution "
                              f"in {self.d} dimensions.")
-        return gaussian_kde(fnp.take(self.dataset, dims, axis=0),
-                            bw_method=self.covariance_factor(), weights=self._weights)
+        factor: Any = self.covariance_factor()  # (SciPy passes the number on)
+        return gaussian_kde(fnp.take(self.dataset, dims, axis=0), bw_method=factor,
+                            weights=self._weights)
 
     def integrate_box(self, low_bounds: ArrayLike, high_bounds: ArrayLike,
                       maxpts: Optional[int] = None, *, rng: Any = None) -> Array:
@@ -167,17 +168,19 @@ class gaussian_kde:
 
     def set_bandwidth(self, bw_method: Any = None) -> None:
         """The bandwidth rule, as the constructor's ``bw_method``; recomputes the kernel."""
+        rule: Callable[[], Any]
         if bw_method is None or (isinstance(bw_method, str) and bw_method == "scott"):
-            self.covariance_factor = self.scotts_factor
+            rule = self.scotts_factor
         elif isinstance(bw_method, str) and bw_method == "silverman":
-            self.covariance_factor = self.silverman_factor
+            rule = self.silverman_factor
         elif callable(bw_method):
-            self.covariance_factor = lambda: bw_method(self)
+            rule = lambda: bw_method(self)  # noqa: E731
         elif isinstance(bw_method, str):
             raise ValueError("gaussian_kde: bw_method must be 'scott', 'silverman', a number "
                              f"or a callable, got {bw_method!r}")
         else:
-            self.covariance_factor = lambda: bw_method
+            rule = lambda: bw_method  # noqa: E731
+        self._factor_rule = rule
         self._compute_covariance()
 
     def _compute_covariance(self):

@@ -19,7 +19,7 @@ __all__ = ["PolicyAttributes", "parameter"]
 def parameter(name: str, doc: str) -> Any:
     """A read-only property giving the distribution's parameter ``name`` (a NumPy scalar
     for a scalar parameter, as SciPy's; carrying its derivative)."""
-    def get(self):
+    def get(self: Any) -> Any:
         return scalar(self._parameters[name])
     return property(get, doc=doc)
 
