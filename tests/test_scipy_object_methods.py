@@ -399,8 +399,8 @@ def test_kdtree_attributes_are_scipys_and_the_bounds_differentiate():
     ours, theirs = fs.KDTree(POINTS, leafsize=3), ss.KDTree(POINTS, leafsize=3)
     for name in ("n", "m", "leafsize", "size", "maxes", "mins", "indices"):
         np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
-    assert isinstance(ours.tree, fs.KDTree.innernode) and ours.tree.children == theirs.tree.children
-    assert fs.KDTree.leafnode is ss.KDTree.leafnode and ours.boxsize is None
+    assert isinstance(ours.tree, ours.innernode) and ours.tree.children == theirs.tree.children
+    assert ours.leafnode is ss.KDTree.leafnode and ours.boxsize is None
     jac = fg.jacobian(lambda p: fs.KDTree(p).maxes)(POINTS)
     np.testing.assert_allclose(jac, central(lambda p: ss.KDTree(p).maxes, POINTS), atol=1e-8)
     box = fs.cKDTree(POINTS, boxsize=2.0)

@@ -28,18 +28,6 @@ def plain_values(x, what):
                            "call it outside vmap/jit (the neighbours depend on the values)")
 
 
-class _ScipyNodeClass:
-    """SciPy's ``KDTree`` node class of one name, read from SciPy when asked (importing
-    funcgrad loads no SciPy)."""
-
-    def __init__(self, name):
-        self._name = name
-
-    def __get__(self, instance, owner):
-        import scipy.spatial
-        return getattr(scipy.spatial.KDTree, self._name)
-
-
 class KDTree:
     """A k-d tree of the rows of ``data`` (``(n, m)``) for nearest-neighbour queries
     (``scipy.spatial.KDTree``, with its arguments).  ``query`` returns SciPy's neighbours
@@ -78,11 +66,24 @@ class KDTree:
         self._boxsize = None if boxsize is None else np.broadcast_to(
             np.asarray(boxsize, float), (self.m,))
 
-    # SciPy's node classes (KDTree.node, .leafnode, .innernode), for isinstance checks on
-    # the nodes of ``tree``
-    node = _ScipyNodeClass("node")
-    leafnode = _ScipyNodeClass("leafnode")
-    innernode = _ScipyNodeClass("innernode")
+    # (SciPy's node classes, read from SciPy when asked: importing funcgrad loads no SciPy)
+    @property
+    def node(self) -> Any:
+        """SciPy's ``KDTree.node``, the class of the nodes of :attr:`tree`."""
+        import scipy.spatial
+        return scipy.spatial.KDTree.node
+
+    @property
+    def leafnode(self) -> Any:
+        """SciPy's ``KDTree.leafnode``, the class of the leaves of :attr:`tree`."""
+        import scipy.spatial
+        return scipy.spatial.KDTree.leafnode
+
+    @property
+    def innernode(self) -> Any:
+        """SciPy's ``KDTree.innernode``, the class of the inner nodes of :attr:`tree`."""
+        import scipy.spatial
+        return scipy.spatial.KDTree.innernode
 
     @property
     def data(self) -> Array:
