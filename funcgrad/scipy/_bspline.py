@@ -22,6 +22,7 @@ from ..core import internal
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..primitives.tridiagonal import tridiagonal_solve
 from ..typing import Array, ArrayLike
+from ._bspline_power import cubic_power_to_bspline
 
 __all__ = ["BSpline"]
 
@@ -224,6 +225,168 @@ class BSpline:
         self.t, self.c, self.k = t, c[:n], k
         self.extrapolate, self.axis = extrapolate, axis
 
+    @property
+    def t(self) -> Array:
+        """The knots (non-decreasing); assignable, as SciPy's."""
+        return self._t
+
+    @t.setter
+    def t(self, value: ArrayLike) -> None:
+        self._t = asarray(value)
+
+    @property
+    def c(self) -> Array:
+        """The B-spline coefficients, ``(len(t) - k - 1, ...)``; assignable, as SciPy's."""
+        return self._c
+
+    @c.setter
+    def c(self, value: ArrayLike) -> None:
+        self._c = asarray(value)
+
+    @property
+    def tck(self) -> Any:
+        """``(t, c, k)``, as ``splrep`` gives them (read-only).
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> fi.BSpline(np.array([0.0, 0.0, 1.0, 1.0]), np.array([2.0, 3.0]), 1).tck[1]
+        array([2., 3.])
+        """
+        return self.t, self.c, self.k
+
+    @classmethod
+    def construct_fast(cls, t: ArrayLike, c: ArrayLike, k: int, extrapolate: Any = True,
+                       axis: int = 0) -> "BSpline":
+        """A spline on ``t``, ``c`` and ``k`` without the constructor's checks (SciPy's
+        ``construct_fast``); ``c`` is cut to ``len(t) - k - 1``, as the constructor cuts
+        it.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> t = np.array([0.0, 0.0, 1.0, 1.0])
+        >>> fi.BSpline.construct_fast(t, np.array([2.0, 3.0]), 1)(0.5)
+        array(2.5)
+        """
+        out = cls.__new__(cls)
+        out.t, out.c, out.k = t, c, int(k)
+        out.c = out.c[:out.t.shape[0] - out.k - 1]
+        out.extrapolate, out.axis = extrapolate, axis
+        return out
+
+    @classmethod
+    def basis_element(cls, t: ArrayLike, extrapolate: Any = True) -> "BSpline":
+        """The single B-spline ``B(x | t[0], ..., t[k + 1])`` of degree ``k = len(t) -
+        2`` (SciPy's ``basis_element``: the knots padded by ``k`` at each end, the one
+        coefficient ``1``); differentiable in the knots ``t``.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> b = fi.BSpline.basis_element(np.array([0.0, 1.0, 2.0]))  # the hat on [0, 2]
+        >>> b(np.array([0.5, 1.0, 1.5]))
+        array([0.5, 1. , 0.5])
+        """
+        t = asarray(t)
+        if t.dtype.kind in "biu":
+            t = fnp.astype(t, np.float64)
+        k = t.shape[0] - 2
+        if k < 0:
+            raise ValueError(f"BSpline.basis_element: give at least 2 knots, got {t.shape[0]}")
+        one = fnp.ones_like(t[:1])
+        t = fnp.concatenate([t[:1] - one] * k + [t] + [t[t.shape[0] - 1:] + one] * k)
+        c = np.zeros(t.shape[0], t.dtype)
+        c[k] = 1.0
+        return cls.construct_fast(t, on_device_of(c, t), k, extrapolate)
+
+    @classmethod
+    def design_matrix(cls, x: ArrayLike, t: ArrayLike, k: int,
+                      extrapolate: Any = False) -> Any:
+        """The B-splines on the knots ``t`` at the points ``x`` as a sparse CSR array
+        ``(len(x), len(t) - k - 1)`` (funcgrad's ``csr_array``; SciPy's
+        ``design_matrix``): row ``i`` holds the ``k + 1`` B-splines alive at ``x[i]``.
+        Its stored values differentiate in ``x`` and ``t``; where they sit needs known
+        ``x`` (not under ``jit``/``vmap``).  Out-of-bounds ``x`` raises unless
+        ``extrapolate``.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> t = np.array([0.0, 0.0, 1.0, 2.0, 2.0])
+        >>> fi.BSpline.design_matrix(np.array([0.5, 1.5]), t, 1).toarray()
+        array([[0.5, 0.5, 0. ],
+               [0. , 0.5, 0.5]])
+        """
+        from .sparse._arrays_formats import csr_array
+        x, t, k = asarray(x), asarray(t), int(k)
+        if x.dtype.kind in "biu":
+            x = fnp.astype(x, np.float64)
+        if t.dtype.kind in "biu":
+            t = fnp.astype(t, np.float64)
+        if extrapolate != "periodic":
+            extrapolate = bool(extrapolate)
+        if k < 0:
+            raise ValueError("BSpline.design_matrix: spline order cannot be negative.")
+        fix = "Build the design matrix outside jit and vmap, where x and t are known"
+        knots = concrete_values(t, "BSpline.design_matrix (its sparsity pattern)", fix)
+        if t.ndim != 1 or np.any(knots[1:] < knots[:-1]):
+            raise ValueError(f"BSpline.design_matrix: expect t to be a 1-D sorted "
+                             f"array_like, but got t={knots}.")
+        if knots.shape[0] < 2 * k + 2:
+            raise ValueError(f"BSpline.design_matrix: length t is not enough for k={k}.")
+        n = knots.shape[0] - k - 1
+        x = fnp.reshape(x, (-1,))
+        if extrapolate == "periodic":
+            x = t[k] + fnp.mod(x - t[k], t[n] - t[k])
+        points = concrete_values(x, "BSpline.design_matrix (its sparsity pattern)", fix)
+        if not extrapolate and points.size and (points.min() < knots[k]
+                                                or points.max() > knots[n]):
+            raise ValueError(f"BSpline.design_matrix: out of bounds w/ x = {points}; "
+                             f"pass extrapolate=True to extend the end pieces")
+        interval = knot_interval(t, k, n, x)
+        data = fnp.stack(basis(t, k, x, interval), axis=1)  # (len(x), k + 1)
+        offsets = np.asarray(interval) - k
+        indices = (offsets[:, None] + np.arange(k + 1)).astype(np.int32).ravel()
+        indptr = np.arange(0, (points.shape[0] + 1) * (k + 1), k + 1, dtype=np.int32)
+        return csr_array((fnp.reshape(data, (-1,)), indices, indptr),
+                         shape=(points.shape[0], n))
+
+    @classmethod
+    def from_power_basis(cls, pp: Any, bc_type: str = "not-a-knot") -> "BSpline":
+        """The same cubic as the :class:`CubicSpline` ``pp``, in the B-spline basis on
+        SciPy's knots for ``bc_type`` ('not-a-knot', 'natural', 'clamped' or
+        'periodic'); differentiable in ``pp``'s coefficients and breakpoints.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> x = np.arange(5.0)
+        >>> b = fi.BSpline.from_power_basis(fi.CubicSpline(x, x ** 3))
+        >>> b(np.array([0.5, 2.5]))
+        array([ 0.125, 15.625])
+        """
+        if not any(k.__name__ == "CubicSpline" for k in type(pp).__mro__):
+            raise NotImplementedError(f"Only CubicSpline objects are accepted for now. Got "
+                                      f"{type(pp)} instead.")
+        t, c = cubic_power_to_bspline(pp.x, pp.c, bc_type)
+        return cls.construct_fast(t, c, pp.c.shape[0] - 1, pp.extrapolate, pp.axis)
+
+    def insert_knot(self, x: ArrayLike, m: int = 1) -> "BSpline":
+        """The same spline with the knot ``x`` inserted ``m`` times (Boehm's algorithm,
+        as SciPy's ``insert_knot``, periodic splines included): differentiable in the
+        coefficients, the knots and ``x``.  Where it goes needs a known ``x``.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> t = np.array([0.0, 0.0, 2.0, 2.0])  # degree 1: the line from 0 to 4
+        >>> s = fi.BSpline(t, np.array([0.0, 4.0]), 1).insert_knot(1.0)
+        >>> s.t, s.c
+        (array([0., 0., 1., 2., 2.]), array([0., 2., 4.]))
+        """
+        fix = "Insert knots outside jit and vmap, where the position is known"
+        where = float(concrete_values(asarray(x), "BSpline.insert_knot", fix))
+        knots = concrete_values(self.t, "BSpline.insert_knot", fix)
+        k = self.k
+        if where < knots[k] or where > knots[-k - 1]:
+            raise ValueError(f"Cannot insert a knot at {where}.")
+        if m <= 0:
+            raise ValueError(f"`m` must be positive, got m = {m}.")
+        t, c = self.t, self.c
+        xv = fnp.astype(asarray(x), t.dtype)
+        for _ in range(int(m)):
+            t, c = _insert_one(xv, where, t, c, k, self.extrapolate == "periodic")
+        return self.construct_fast(t, c, k, self.extrapolate, self.axis)
+
     def __call__(self, x: ArrayLike, nu: int = 0, extrapolate: Any = None) -> Array:
         """The ``nu``-th derivative at the points ``x``: shape ``x.shape`` inserted at
         ``axis`` in the trailing shape of ``c``."""
@@ -327,3 +490,36 @@ class BSpline:
         whole = self.antiderivative()
         values = BSpline(whole.t, whole.c, whole.k, True, 0)(ends)
         return fnp.asarray(values[1] - values[0])  # (an array, 0-d too, as SciPy's)
+
+
+def _insert_one(x, where, t, c, k, periodic):
+    """Knots and coefficients with one more knot at ``x`` (value ``where``): the new
+    coefficients mix neighbours with the weights ``(x - t[i]) / (t[i + k] - t[i])`` on
+    the ``k`` B-splines alive at ``x`` (Boehm; Dierckx's ``insert`` for the periodic
+    case)."""
+    knots = concrete_values(t, "", "")
+    n = knots.shape[0] - k - 1
+    interval = int(np.clip(np.searchsorted(knots, where, side="right") - 1, k, n - 1))
+    if knots[interval] == knots[interval + k + 1]:  # (a knot of multiplicity > k + 1)
+        interval -= 1
+    if periodic and 2 * k >= interval + 1 >= knots.shape[0] - 2 * k:
+        raise ValueError("BSpline.insert_knot: not enough internal knots: a periodic "
+                         "spline needs k interior knots on one side of x")
+    tt = fnp.concatenate([t[:interval + 1], fnp.reshape(x, (1,)), t[interval + 1:]])
+    mixed = []
+    for i in range(interval - k + 1, interval + 1):
+        fac = fnp.astype((x - tt[i]) / (tt[i + k + 1] - tt[i]), c.dtype)
+        mixed.append(fac * c[i] + (1.0 - fac) * c[i - 1])
+    parts = [c[:interval - k + 1]] + ([fnp.stack(mixed)] if mixed else []) + [c[interval:]]
+    cc = fnp.concatenate(parts)
+    if periodic:
+        size = tt.shape[0]
+        nk, n2k = size - k - 1, size - 2 * k - 1
+        period = tt[nk] - tt[k]
+        if interval >= nk - k:  # (the left boundary knots and coefficients follow)
+            tt = fnp.concatenate([tt[nk - k:nk] - period, tt[k:]])
+            cc = fnp.concatenate([cc[n2k:n2k + k], cc[k:]])
+        if interval <= 2 * k - 1:  # (the right ones)
+            tt = fnp.concatenate([tt[:size - k], tt[k + 1:2 * k + 1] + period])
+            cc = fnp.concatenate([cc[:n2k], cc[:k], cc[n2k + k:]])
+    return tt, cc

@@ -394,3 +394,39 @@ class Akima1DInterpolator(CubicHermiteSpline):
         x, dx, y, axis = _prepare("Akima1DInterpolator", x, y, axis, real_only=True)
         extrapolate = False if extrapolate is None else extrapolate
         self._finish(x, dx, y, _akima_slopes(dx, y, method), axis, extrapolate)
+
+    def extend(self, c: ArrayLike, x: ArrayLike, right: bool = True) -> None:
+        """Not available, as in SciPy: Akima's slopes near the end would change.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> a = fi.Akima1DInterpolator(np.arange(5.0), np.arange(5.0))
+        >>> a.extend(np.ones((4, 1)), np.array([5.0]))
+        Traceback (most recent call last):
+        NotImplementedError: Extending a 1-D Akima interpolator is not yet implemented
+        """
+        raise NotImplementedError("Extending a 1-D Akima interpolator is not yet implemented")
+
+    @classmethod
+    def from_spline(cls, tck: Any, extrapolate: Any = None) -> Any:
+        """Not available, as in SciPy: a spline is not an Akima interpolant
+        (``PPoly.from_spline`` converts one).
+
+        >>> import funcgrad.scipy.interpolate as fi
+        >>> fi.Akima1DInterpolator.from_spline(None)
+        Traceback (most recent call last):
+        NotImplementedError: This method does not make sense for an Akima interpolator; use PPoly.from_spline
+        """
+        raise NotImplementedError("This method does not make sense for an Akima "
+                                  "interpolator; use PPoly.from_spline")
+
+    @classmethod
+    def from_bernstein_basis(cls, bp: Any, extrapolate: Any = None) -> Any:
+        """Not available, as in SciPy (``PPoly.from_bernstein_basis`` converts a BPoly).
+
+        >>> import funcgrad.scipy.interpolate as fi
+        >>> fi.Akima1DInterpolator.from_bernstein_basis(None)
+        Traceback (most recent call last):
+        NotImplementedError: This method does not make sense for an Akima interpolator; use PPoly.from_bernstein_basis
+        """
+        raise NotImplementedError("This method does not make sense for an Akima "
+                                  "interpolator; use PPoly.from_bernstein_basis")

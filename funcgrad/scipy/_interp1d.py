@@ -142,8 +142,32 @@ class interp1d:  # noqa: N801  (SciPy's name)
         self._coefficients = interpolating_coefficients(x, self._knots, order,
                                                    fnp.reshape(data, (n, -1)))
 
+    @property
+    def fill_value(self) -> Any:
+        """The value outside the data (``'extrapolate'``, a value, or a ``(below,
+        above)`` pair) as given; assignable, as SciPy's (``'extrapolate'`` then needs
+        ``bounds_error=False``).
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> f = fi.interp1d(np.arange(3.0), np.arange(3.0), bounds_error=False)
+        >>> f.fill_value = (-1.0, 9.0)
+        >>> f(np.array([-1.0, 5.0]))
+        array([-1.,  9.])
+        """
+        return self._fill_value
+
+    @fill_value.setter
+    def fill_value(self, value: Any) -> None:
+        self._setup_fill(self.bounds_error, value)
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The dtype of the values (and so of the results)."""
+        return np.dtype(self.y.dtype)
+
     def _setup_fill(self, bounds_error, fill_value):
         kind = self._kind
+        self._fill_value = fill_value
         extrapolate = isinstance(fill_value, str) and fill_value == "extrapolate"
         if extrapolate:
             if bounds_error:
@@ -159,7 +183,6 @@ class interp1d:  # noqa: N801  (SciPy's name)
             bounds_error = True
         self.bounds_error = bool(bounds_error)
         self._extrapolate = extrapolate
-        self.fill_value = fill_value
         if not extrapolate:
             if isinstance(fill_value, tuple) and len(fill_value) == 2:
                 below, above = fill_value

@@ -14,7 +14,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
-from ._ppoly import PPoly, _check_extrapolate, evaluate_pieces
+from ._ppoly import PPoly, _check_extrapolate, evaluate_pieces, extended
 
 __all__ = ["BPoly"]
 
@@ -64,8 +64,43 @@ class BPoly:
             raise ValueError("BPoly: x must be non-decreasing (descending breakpoints are "
                              "not supported; reverse x and the pieces)")
         self._c, self._x = c, x
-        self.extrapolate = _check_extrapolate("BPoly", extrapolate)
+        self.extrapolate = extrapolate
         self.axis = axis
+
+    @property
+    def extrapolate(self) -> Any:
+        """How points outside ``[x[0], x[-1]]`` evaluate: ``True`` (the end pieces go
+        on), ``False`` (NaN) or ``'periodic'``; assignable, as SciPy's."""
+        return self._extrapolate
+
+    @extrapolate.setter
+    def extrapolate(self, value: Any) -> None:
+        self._extrapolate = _check_extrapolate("BPoly", value)
+
+    @property
+    def axis(self) -> int:
+        """The axis of ``c`` the pieces ran along (where a query's axes go in the
+        result)."""
+        return self._axis
+
+    @axis.setter
+    def axis(self, value: int) -> None:
+        self._axis = int(value)
+
+    def extend(self, c: ArrayLike, x: ArrayLike) -> None:
+        """Add the Bernstein pieces ``c`` (``(k', m, ...)``) ending at the breakpoints
+        ``x`` to the right of ``x[-1]`` or left of ``x[0]``, in place, as SciPy's: the
+        lower degree is raised to the higher.  Differentiable in everything.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> b = fi.BPoly(np.array([[0.0], [1.0]]), np.array([0.0, 1.0]))  # t on [0, 1]
+        >>> b.extend(np.array([[1.0], [1.0], [3.0]]), np.array([2.0]))
+        >>> b(np.array([0.5, 1.5, 2.0]))
+        array([0.5, 1.5, 3. ])
+        """
+        self._c, self._x = extended("BPoly", self._c, self._x, c, x,
+                                    lambda coeffs, order: _raise_degree(
+                                        coeffs, order - coeffs.shape[0]))
 
     @classmethod
     def construct_fast(cls, c: ArrayLike, x: ArrayLike, extrapolate: Any = None,
@@ -78,7 +113,7 @@ class BPoly:
         """
         out = cls.__new__(cls)
         out._c, out._x = asarray(c), asarray(x)
-        out.extrapolate = _check_extrapolate("BPoly", extrapolate)
+        out.extrapolate = extrapolate
         out.axis = axis
         return out
 

@@ -138,10 +138,101 @@ class BarycentricInterpolator:
                 raise ValueError(f"BarycentricInterpolator: wi has {self.wi.shape[0]} "
                                  f"weights for {n} nodes")
             return
-        scale = 4.0 / (fnp.max(self.xi) - fnp.min(self.xi)) if n > 1 else 1.0
-        gaps = scale * (self.xi[:, None] - self.xi[None, :])
-        gaps = gaps + fnp.astype(fnp.asarray(np.eye(n)), gaps.dtype)  # (j == i: 1)
-        self.wi = 1.0 / fnp.prod(gaps, axis=1)
+        # (SciPy's scale, kept: nodes added later are weighed with it, as SciPy's)
+        self._capacity = 4.0 / (fnp.max(self.xi) - fnp.min(self.xi)) if n > 1 else 1.0
+        self.wi = _weights(self.xi, self._capacity)
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The dtype of the values (and so of the results)."""
+        return np.dtype(self.yi.dtype)
+
+    @property
+    def n(self) -> int:
+        """The number of nodes."""
+        return int(self.xi.shape[0])
+
+    @property
+    def r(self) -> int:
+        """The number of values at each node (the product of ``yi``'s other axes)."""
+        return int(np.prod(self.yi.shape[1:], dtype=np.int64))
+
+    def set_yi(self, yi: ArrayLike, axis: Optional[int] = None) -> None:
+        """Replace the values at the nodes (the weights depend on the nodes only), as
+        SciPy's ``set_yi``; ``axis`` (default: the current one) is ``yi``'s node axis.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> p = fi.BarycentricInterpolator(np.array([0.0, 1.0]), np.array([0.0, 1.0]))
+        >>> p.set_yi(np.array([2.0, 4.0]))
+        >>> p(0.5)
+        array(3.)
+        """
+        if yi is None:
+            raise NotImplementedError("BarycentricInterpolator.set_yi(None) (values to be "
+                                      "given later) is not implemented; pass the values")
+        axis = self.axis if axis is None else axis
+        _, self.yi, self.axis = _nodes_and_values("BarycentricInterpolator.set_yi", self.xi,
+                                                  yi, axis)
+
+    def add_xi(self, xi: ArrayLike, yi: Optional[ArrayLike] = None) -> None:
+        """Add nodes ``xi`` with their values ``yi`` (``yi``'s node axis is the
+        interpolator's), as SciPy's ``add_xi``: the weights are recomputed with the
+        first nodes' scale, as SciPy updates them.  Differentiable in the new nodes and
+        values too.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> p = fi.BarycentricInterpolator(np.array([0.0, 1.0]), np.array([0.0, 1.0]))
+        >>> p.add_xi(np.array([2.0]), np.array([4.0]))  # now x**2
+        >>> p(np.array([1.5, 3.0]))
+        array([2.25, 9.  ])
+        """
+        if yi is None:
+            raise ValueError("No update to yi provided!")
+        if not hasattr(self, "_capacity"):
+            raise ValueError("BarycentricInterpolator.add_xi: the weights wi were given, "
+                             "so there is no rule for the new nodes' weights; build a new "
+                             "interpolator with all the nodes")
+        new_x, new_y, _ = _nodes_and_values("BarycentricInterpolator.add_xi", xi, yi,
+                                            self.axis)
+        if tuple(new_y.shape[1:]) != tuple(self.yi.shape[1:]):
+            raise ValueError(f"BarycentricInterpolator.add_xi: yi's other axes "
+                             f"{tuple(new_y.shape[1:])} differ from the interpolator's "
+                             f"{tuple(self.yi.shape[1:])}")
+        dtype = np.result_type(self.yi.dtype, new_y.dtype)
+        self.xi = fnp.concatenate([self.xi, fnp.astype(new_x, self.xi.dtype)])
+        self.yi = fnp.concatenate([fnp.astype(self.yi, dtype), fnp.astype(new_y, dtype)])
+        nodes = concrete_values(self.xi, "", "") if is_concrete(self.xi) else None
+        if nodes is not None and np.unique(nodes).size != nodes.size:
+            raise ValueError("BarycentricInterpolator: Interpolation points xi must be "
+                             "distinct.")
+        self.wi = _weights(self.xi, self._capacity)
+
+    def _krogh(self):
+        """The same polynomial in Newton form, whose derivatives are exact products."""
+        return KroghInterpolator(self.xi, fnp.moveaxis(self.yi, 0, self.axis), self.axis)
+
+    def derivatives(self, x: ArrayLike, der: Optional[int] = None) -> Array:
+        """The value and the first ``der - 1`` derivatives at ``x`` (``n`` of them by
+        default), stacked on a new first axis, as SciPy's ``derivatives``; computed from
+        the same polynomial's Newton form (so the nodes must be known: not under
+        ``jit``), differentiable in the nodes, the values and ``x``.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> p = fi.BarycentricInterpolator(np.array([0.0, 1.0, 2.0]), np.array([1.0, 3.0, 7.0]))
+        >>> p.derivatives(1.0)  # 1 + x + x**2
+        array([3., 3., 2.])
+        """
+        return self._krogh().derivatives(x, der)
+
+    def derivative(self, x: ArrayLike, der: int = 1) -> Array:
+        """The ``der``-th derivative at ``x`` (see :meth:`derivatives`).
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> p = fi.BarycentricInterpolator(np.array([0.0, 1.0, 2.0]), np.array([1.0, 3.0, 7.0]))
+        >>> p.derivative(np.array([0.0, 2.0]))  # 1 + 2 x
+        array([1., 5.])
+        """
+        return self._krogh().derivative(x, der)
 
     def __call__(self, x: ArrayLike) -> Array:
         """The polynomial at ``x``: shape ``x.shape`` inserted at ``axis`` in ``yi``'s
@@ -166,6 +257,14 @@ class BarycentricInterpolator:
                 fnp.sum(weights, axis=1, keepdims=True), y.dtype)
             value = fnp.where(hit, exact, value)
         return _place(value, shape, self.axis, self.yi.shape[1:])
+
+
+def _weights(xi, capacity):
+    """``w_i = 1 / prod_{j != i} capacity (x_i - x_j)``, SciPy's barycentric weights."""
+    n = xi.shape[0]
+    gaps = capacity * (xi[:, None] - xi[None, :])
+    gaps = gaps + fnp.astype(fnp.asarray(np.eye(n)), gaps.dtype)  # (j == i: 1)
+    return 1.0 / fnp.prod(gaps, axis=1)
 
 
 def barycentric_interpolate(xi: ArrayLike, yi: ArrayLike, x: ArrayLike, axis: int = 0, *,
@@ -226,6 +325,21 @@ class KroghInterpolator:
             coeffs.append(column[k - s])
         self.c = fnp.stack(coeffs)
         self._trailing = tuple(self.yi.shape[1:])
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The dtype of the values (and so of the results)."""
+        return np.dtype(self.yi.dtype)
+
+    @property
+    def n(self) -> int:
+        """The number of nodes."""
+        return int(self.xi.shape[0])
+
+    @property
+    def r(self) -> int:
+        """The number of values at each node (the product of ``yi``'s other axes)."""
+        return int(np.prod(self.yi.shape[1:], dtype=np.int64))
 
     def _flat(self, x):
         x = _query(x, self.xi.dtype)

@@ -15,6 +15,8 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 
 from .. import numpy as fnp
+from ..core import Tracer
+from ..lax import stop_gradient
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
 from . import special as sp
@@ -48,8 +50,6 @@ class gaussian_kde:
     >>> g = fg.grad(lambda x: fst.gaussian_kde(x).logpdf(1.0)[0])(np.array([0.0, 1.0, 3.0]))
     """
 
-    covariance_factor: Callable[[], Any]  # (the bandwidth rule: set by set_bandwidth)
-
     def __init__(self, dataset: ArrayLike, bw_method: Union[None, str, float, Callable[
             ["gaussian_kde"], Any]] = None, weights: Optional[ArrayLike] = None) -> None:
         data = fnp.atleast_2d(asarray(dataset))
@@ -67,7 +67,6 @@ class gaussian_kde:
             self._weights = w / fnp.sum(w)
         else:
             self._weights = fnp.astype(fnp.ones(self.n) / self.n, data.dtype)
-        self.neff = 1.0 / fnp.sum(self._weights ** 2)
         if self.d > self.n and weights is None:
             raise ValueError(f"gaussian_kde: {self.n} points in {self.d} dimensions give a "
                              f"singular covariance; give more points than dimensions")
@@ -77,6 +76,87 @@ class gaussian_kde:
     def weights(self) -> Array:
         """The weights of the points, normalized to sum to 1."""
         return self._weights
+
+    @property
+    def neff(self) -> Array:
+        """The effective number of points, ``1 / sum(weights ** 2)`` (differentiable in
+        the weights)."""
+        return 1.0 / fnp.sum(self._weights ** 2)
+
+    @property
+    def inv_cov(self) -> Array:
+        """The inverse of the kernel covariance (differentiable)."""
+        return self._inv_cov
+
+    def covariance_factor(self) -> Array:
+        """The bandwidth factor of the rule in force: Scott's unless ``set_bandwidth``
+        (or ``bw_method``) named another.
+
+        >>> import numpy as np, funcgrad.scipy.stats as fst
+        >>> kde = fst.gaussian_kde(np.array([0.0, 1.0, 3.0]), bw_method=0.5)
+        >>> kde.covariance_factor()
+        0.5
+        """
+        return self._factor_rule()
+
+    def marginal(self, dimensions: Any) -> "gaussian_kde":
+        """The estimate of the variables ``dimensions`` only (indices, negative from the
+        end): their rows of the data, the same weights and bandwidth factor, as SciPy's
+        ``marginal``; differentiable as the original.
+
+        >>> import numpy as np, funcgrad.scipy.stats as fst
+        >>> data = np.array([[0.0, 1.0, 3.0, 2.0], [1.0, 0.0, 2.0, 5.0]])
+        >>> fst.gaussian_kde(data).marginal(1).dataset
+        array([[1., 0., 2., 5.]])
+        """
+        dims = np.atleast_1d(np.asarray(dimensions))
+        if not np.issubdtype(dims.dtype, np.integer):
+            raise ValueError("Elements of `dimensions` must be integers - the indices of the "
+                             "marginal variables being retained.")
+        original = dims.copy()
+        dims = np.where(dims < 0, self.d + dims, dims)
+        if len(np.unique(dims)) != len(dims):
+            raise ValueError("All elements of `dimensions` must be unique.")
+        invalid = (dims < 0) | (dims >= self.d)
+        if np.any(invalid):
+            raise ValueError(f"Dimensions {original[invalid]} are invalid for a distribution "
+                             f"in {self.d} dimensions.")
+        factor: Any = self.covariance_factor()  # (SciPy passes the number on)
+        return gaussian_kde(fnp.take(self.dataset, dims, axis=0), bw_method=factor,
+                            weights=self._weights)
+
+    def integrate_box(self, low_bounds: ArrayLike, high_bounds: ArrayLike,
+                      maxpts: Optional[int] = None, *, rng: Any = None) -> Array:
+        """The probability of the box ``[low_bounds, high_bounds]``.  In one dimension it
+        is exact (normal CDFs) and differentiable in everything; in more, SciPy's value
+        (Genz's randomized integration, ``maxpts`` and ``rng`` passed on), and its
+        derivative is refused: it would be the derivative of a random estimate.
+
+        >>> import numpy as np, funcgrad.scipy.stats as fst
+        >>> kde = fst.gaussian_kde(np.array([0.0, 1.0, 3.0]))
+        >>> round(float(kde.integrate_box(-np.inf, np.inf)), 12)
+        1.0
+        """
+        if self.d == 1:
+            low = fnp.reshape(asarray(low_bounds), ())
+            high = fnp.reshape(asarray(high_bounds), ())
+            return self.integrate_box_1d(low, high)
+        import scipy.stats
+        values = [self.dataset, self._weights, self.covariance, asarray(low_bounds),
+                  asarray(high_bounds)]
+        if any(isinstance(v, Tracer) for v in values):
+            raise NotImplementedError(
+                "gaussian_kde.integrate_box: in more than one dimension the box's probability "
+                "is SciPy's randomized estimate, which has no derivative here; differentiate "
+                "integrate_box_1d of a marginal, integrate_gaussian, or pass "
+                "fg.stop_gradient of the inputs")
+        fix = "call integrate_box outside jit/vmap"
+        data, weights, cov, low, high = (
+            concrete_values(stop_gradient(v), "gaussian_kde.integrate_box", fix)
+            for v in values)
+        cdf = scipy.stats.multivariate_normal.cdf(high - data.T, lower_limit=low - data.T,
+                                                  cov=cov, maxpts=maxpts, rng=rng)
+        return fnp.asarray(np.dot(cdf, weights))
 
     def scotts_factor(self) -> Array:
         """Scott's factor, ``neff ** (-1 / (d + 4))``."""
@@ -88,17 +168,19 @@ class gaussian_kde:
 
     def set_bandwidth(self, bw_method: Any = None) -> None:
         """The bandwidth rule, as the constructor's ``bw_method``; recomputes the kernel."""
+        rule: Callable[[], Any]
         if bw_method is None or (isinstance(bw_method, str) and bw_method == "scott"):
-            self.covariance_factor = self.scotts_factor
+            rule = self.scotts_factor
         elif isinstance(bw_method, str) and bw_method == "silverman":
-            self.covariance_factor = self.silverman_factor
+            rule = self.silverman_factor
         elif callable(bw_method):
-            self.covariance_factor = lambda: bw_method(self)
+            rule = lambda: bw_method(self)  # noqa: E731
         elif isinstance(bw_method, str):
             raise ValueError("gaussian_kde: bw_method must be 'scott', 'silverman', a number "
                              f"or a callable, got {bw_method!r}")
         else:
-            self.covariance_factor = lambda: bw_method
+            rule = lambda: bw_method  # noqa: E731
+        self._factor_rule = rule
         self._compute_covariance()
 
     def _compute_covariance(self):
@@ -111,7 +193,7 @@ class gaussian_kde:
         self._data_covariance = data_cov
         self.covariance = data_cov * self.factor ** 2
         self.cho_cov = fnp.linalg.cholesky(self.covariance)
-        self.inv_cov = fnp.linalg.inv(self.covariance)
+        self._inv_cov = fnp.linalg.inv(self.covariance)
         self.log_det = 2.0 * fnp.sum(fnp.log(fnp.diagonal(self.cho_cov)))
 
     def _log_kernel(self, points, centres, chol, log_det):

@@ -306,16 +306,45 @@ _RK_DOC = """{summary} (``scipy.integrate.{name}``), advanced
     """
 
 
+def _butcher(name, width):
+    """SciPy's class attributes of the pair ``name``: ``A`` (``n_stages x width``),
+    ``B``, ``C`` (the first node, 0, included), ``E``, ``P`` (the dense output; both
+    ``NotImplemented`` for DOP853, as SciPy's), ``order``, ``error_estimator_order``,
+    ``n_stages``, then DOP853's ``E3``, ``E5``, ``A_EXTRA``, ``C_EXTRA`` and ``D``."""
+    tab = METHODS[name]
+    n = len(tab.b)
+    a = np.zeros((n, width))
+    for i, row in enumerate(tab.a, start=1):
+        a[i, :len(row)] = row
+    head = (a, np.array(tab.b), np.array((0.0,) + tuple(tab.c)))
+    orders = (tab.order + 1, tab.order, n)
+    if tab.e3 is None:
+        return head + (np.array(tab.e), np.array(_P[name])) + orders
+
+    def table(rows, size):  # (the sparse rows of _dense as dense arrays)
+        out = np.zeros((len(rows), size))
+        for i, row in enumerate(rows):
+            for j, value in row.items():
+                out[i, j] = value
+        return out
+    return (head + (NotImplemented, NotImplemented) + orders
+            + (np.array(tab.e3), np.array(tab.e), table(_A_EXTRA, n + 4),
+               np.array(_C_EXTRA), table(_D, n + 4)))
+
+
 class RK23(RungeKutta):
     __doc__ = _RK_DOC.format(summary="The Bogacki-Shampine pair of order 3(2)", name="RK23",
                              interp="cubic Hermite", extra="")
     _name = "RK23"
+    # SciPy's class attributes: the tableau, the dense output's P, orders and stage count
+    (A, B, C, E, P, order, error_estimator_order, n_stages) = _butcher("RK23", 3)
 
 
 class RK45(RungeKutta):
     __doc__ = _RK_DOC.format(summary="The Dormand-Prince pair of order 5(4)", name="RK45",
                              interp="quartic", extra="")
     _name = "RK45"
+    (A, B, C, E, P, order, error_estimator_order, n_stages) = _butcher("RK45", 5)
 
 
 class DOP853(RungeKutta):
@@ -324,6 +353,8 @@ class DOP853(RungeKutta):
                              extra=" (three more evaluations of ``fun``, counted in "
                                    "``nfev``, as SciPy's)")
     _name = "DOP853"
+    (A, B, C, E, P, order, error_estimator_order, n_stages, E3, E5, A_EXTRA, C_EXTRA,
+     D) = _butcher("DOP853", 12)
 
 
 class OdeSolution:

@@ -8,6 +8,7 @@ the value is a Horner sum, differentiable in the query, the coefficients and the
 breakpoints.  As a function of a query the result is smooth inside each piece; at a
 breakpoint a derivative is the right-hand piece's (the last piece's at the right end).
 """
+from math import comb
 from typing import Any, Union
 
 import numpy as np
@@ -15,7 +16,8 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
-from ._bspline import count_below
+from ._bspline import BSpline, count_below
+from ._ppoly_roots import piecewise_solve
 
 __all__ = ["PPoly"]
 
@@ -133,8 +135,42 @@ class PPoly:
 
     def _setup(self, c, x, extrapolate, axis):
         self._c, self._x = c, x
-        self.extrapolate = _check_extrapolate(type(self).__name__, extrapolate)
-        self.axis = axis
+        self.extrapolate = extrapolate
+        self._axis = axis
+
+    @property
+    def extrapolate(self) -> Extrapolate:
+        """How points outside ``[x[0], x[-1]]`` evaluate: ``True`` (the end pieces go
+        on), ``False`` (NaN) or ``'periodic'``; assignable, as SciPy's."""
+        return self._extrapolate
+
+    @extrapolate.setter
+    def extrapolate(self, value: Extrapolate) -> None:
+        self._extrapolate = _check_extrapolate(type(self).__name__, value)
+
+    @property
+    def axis(self) -> int:
+        """The axis of the data the interpolation ran along (where a query's axes go in
+        the result)."""
+        return self._axis
+
+    @axis.setter
+    def axis(self, value: int) -> None:
+        self._axis = int(value)
+
+    @classmethod
+    def construct_fast(cls, c: ArrayLike, x: ArrayLike, extrapolate: Extrapolate = None,
+                       axis: int = 0) -> Any:
+        """An instance of this class on ``c`` (already ``(k + 1, len(x) - 1, ...)``) and
+        ``x`` without the constructor's checks, as SciPy's ``construct_fast``.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> fi.PPoly.construct_fast(np.array([[2.0], [1.0]]), np.array([0.0, 1.0]))(0.5)
+        array(2.)
+        """
+        out = cls.__new__(cls)
+        out._setup(asarray(c), asarray(x), extrapolate, axis)
+        return out
 
     @classmethod
     def _from_parts(cls, c, x, extrapolate, axis):
@@ -245,6 +281,168 @@ class PPoly:
         whole = f[1] - f[0]
         total = periods * whole + (f[3] - f[2]) + (f[4] - f[0])
         return sign * total
+
+    def extend(self, c: ArrayLike, x: ArrayLike) -> None:
+        """Add the pieces ``c`` (``(k', m, ...)``) ending at the breakpoints ``x`` (``m``
+        of them) to the right of ``x[-1]`` or left of ``x[0]`` (the first new piece starts
+        or ends at the old end), in place, as SciPy's; the lower degree is raised.
+        Differentiable in the old and new coefficients and breakpoints.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> p = fi.PPoly(np.array([[1.0], [0.0]]), np.array([0.0, 1.0]))  # t on [0, 1]
+        >>> p.extend(np.array([[1.0]]), np.array([2.0]))  # then 1 on [1, 2]
+        >>> p(np.array([0.5, 1.5]))
+        array([0.5, 1. ])
+        """
+        self._c, self._x = extended(type(self).__name__, self._c, self._x, c, x,
+                                    _zero_padded)
+
+    @classmethod
+    def from_spline(cls, tck: Any, extrapolate: Extrapolate = None) -> Any:
+        """The piecewise polynomial, in the power basis, of a spline: a :class:`BSpline`
+        (funcgrad's) or ``(t, c, k)`` as ``splrep`` returns.  One piece per knot
+        interval, ``len(t) - 1`` of them; the coefficients are the spline's derivatives
+        at the left knots over ``m!``, so they differentiate in ``t`` and ``c``.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> t = np.array([0.0, 0.0, 1.0, 2.0, 2.0])
+        >>> fi.PPoly.from_spline((t, np.array([0.0, 3.0, 1.0]), 1)).c
+        array([[ 3.,  3., -2., -2.],
+               [ 0.,  0.,  3.,  1.]])
+        """
+        if isinstance(tck, BSpline):
+            t, c, k = tck.t, tck.c, tck.k
+            if extrapolate is None:
+                extrapolate = tck.extrapolate
+        else:
+            try:
+                t, c, k = tck
+            except (TypeError, ValueError):
+                raise TypeError(f"{cls.__name__}.from_spline: tck must be a BSpline or a "
+                                f"(t, c, k) tuple, got {type(tck).__name__}") from None
+            t, c, k = asarray(t), asarray(c), int(k)
+        spline = BSpline(t, c, k)
+        left = spline.t[:spline.t.shape[0] - 1]
+        rows = []
+        factorial = 1.0
+        for m in range(k + 1):  # (row k - m holds the m-th derivative over m!)
+            factorial *= max(m, 1)
+            rows.append(spline(left, nu=m) / factorial)
+        return cls.construct_fast(fnp.stack(rows[::-1]), spline.t, extrapolate)
+
+    @classmethod
+    def from_bernstein_basis(cls, bp: Any, extrapolate: Extrapolate = None) -> Any:
+        """The same piecewise polynomial as the :class:`BPoly` ``bp``, in the power
+        basis (SciPy's ``from_bernstein_basis``); differentiable in ``bp``'s coefficients
+        and breakpoints.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> b = fi.BPoly(np.array([[0.0], [0.0], [1.0]]), np.array([0.0, 2.0]))  # (t/2)**2
+        >>> fi.PPoly.from_bernstein_basis(b).c[:, 0]
+        array([0.25, 0.  , 0.  ])
+        """
+        if not any(k.__name__ == "BPoly" for k in type(bp).__mro__):
+            raise TypeError(f".from_bernstein_basis only accepts BPoly instances. Got "
+                            f"{type(bp)} instead.")
+        coeffs, breaks = asarray(bp.c), asarray(bp.x)
+        width = fnp.reshape(fnp.diff(breaks), (-1,) + (1,) * (coeffs.ndim - 2))
+        k = coeffs.shape[0] - 1
+        rows: list = [None] * (k + 1)
+        for a in range(k + 1):
+            factor = (-1) ** a * comb(k, a) * coeffs[a]
+            for step in range(a, k + 1):
+                term = factor * (comb(k - a, step - a) * (-1) ** step) / width ** step
+                rows[k - step] = term if rows[k - step] is None else rows[k - step] + term
+        if extrapolate is None:
+            extrapolate = bp.extrapolate
+        return cls.construct_fast(fnp.stack(rows), breaks, extrapolate, bp.axis)
+
+    def solve(self, y: ArrayLike = 0.0, discontinuity: bool = True,
+              extrapolate: Extrapolate = None) -> Any:
+        """The real ``x`` with ``p(x) = y`` (SciPy's values): a 1-d array, or an object
+        array of them for each trailing element of ``c``.  An identically-``y`` piece
+        gives its left end and NaN; with ``discontinuity`` a breakpoint where ``p`` jumps
+        across ``y`` counts.  Differentiable in the coefficients, the breakpoints and
+        ``y`` by the implicit function theorem (``dx = -(dp - dy) / p'(x)``); a double
+        root (``p' = 0``) raises when differentiated.  Needs known values: not under
+        ``jit``/``vmap``.
+
+        >>> import numpy as np, funcgrad as fg, funcgrad.scipy.interpolate as fi
+        >>> x = np.array([0.0, 1.0, 2.0])
+        >>> fi.PPoly(np.array([[1.0, 1.0], [0.0, 1.0]]), x).solve(1.5)
+        array([1.5])
+        >>> fg.grad(lambda y: fi.PPoly(np.array([[1.0, 1.0], [0.0, 1.0]]), x).solve(y)[0])(1.5)
+        np.float64(1.0)
+        """
+        extrapolate = self.extrapolate if extrapolate is None else extrapolate
+        return piecewise_solve(f"{type(self).__name__}.solve", self._c, self._x, y,
+                               discontinuity, extrapolate)
+
+    def roots(self, discontinuity: bool = True, extrapolate: Extrapolate = None) -> Any:
+        """The real zeros, ``solve(0.0, discontinuity, extrapolate)``: SciPy's values,
+        differentiable in the coefficients and breakpoints (see :meth:`solve`).
+
+        >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
+        >>> import funcgrad.scipy.interpolate as fi
+        >>> x = np.array([0.0, 3.0])
+        >>> def root(a):  # t**2 - a on [0, 3]: the root sqrt(a), slope 1 / (2 sqrt(a))
+        ...     p = fi.PPoly(fnp.stack([1.0, 0.0, -a])[:, None], x)
+        ...     return p.roots(extrapolate=False)[0]
+        >>> float(root(4.0)), float(fg.grad(root)(4.0))
+        (2.0, 0.25)
+        """
+        extrapolate = self.extrapolate if extrapolate is None else extrapolate
+        return piecewise_solve(f"{type(self).__name__}.roots", self._c, self._x, 0.0,
+                               discontinuity, extrapolate)
+
+
+def _zero_padded(c, order):
+    """``c`` (power basis) as ``order`` coefficients: zeros for the missing highest powers."""
+    pad = order - c.shape[0]
+    if not pad:
+        return c
+    return fnp.concatenate([fnp.zeros((pad,) + tuple(c.shape[1:]), c.dtype), c], axis=0)
+
+
+def extended(name, old_c, old_x, c, x, raised):
+    """``(c, x)`` of the piecewise polynomial ``old_c`` on ``old_x`` with the pieces ``c``
+    ending at the breakpoints ``x`` added on the right or the left (SciPy's ``extend``);
+    ``raised(coeffs, order)`` gives ``coeffs`` as ``order`` coefficients."""
+    c, x = asarray(c), asarray(x)
+    if c.ndim < 2:
+        raise ValueError(f"{name}.extend: invalid dimensions for c (give (k, m, ...))")
+    if x.ndim != 1:
+        raise ValueError(f"{name}.extend: invalid dimensions for x (give a 1-d array)")
+    if x.shape[0] != c.shape[1]:
+        raise ValueError(f"{name}.extend: shapes of x {tuple(x.shape)} and c "
+                         f"{tuple(c.shape)} are incompatible")
+    if tuple(c.shape[2:]) != tuple(old_c.shape[2:]):
+        raise ValueError(f"{name}.extend: shapes of c {tuple(c.shape)} and self.c "
+                         f"{tuple(old_c.shape)} are incompatible")
+    if x.shape[0] == 0:
+        return old_c, old_x
+    fix = "Extend outside jit and vmap, where the breakpoints are known"
+    new = concrete_values(x, f"{name}.extend (where the pieces go)", fix)
+    old = concrete_values(old_x, f"{name}.extend (where the pieces go)", fix)
+    if not np.all(np.diff(new) >= 0):
+        raise ValueError(f"{name}.extend: `x` is not sorted (give ascending breakpoints, "
+                         f"as self.x ascends)")
+    if new[0] >= old[-1]:
+        append = True
+    elif new[-1] <= old[0]:
+        append = False
+    else:
+        raise ValueError(f"{name}.extend: `x` is neither on the left or on the right from "
+                         f"`self.x`.")
+    dtype = np.result_type(old_c.dtype, c.dtype, np.float32)
+    if x.dtype != old_x.dtype:
+        x = fnp.astype(x, old_x.dtype)
+    order = max(c.shape[0], old_c.shape[0])
+    pieces = [raised(fnp.astype(old_c, dtype), order), raised(fnp.astype(c, dtype), order)]
+    breaks = [old_x, x]
+    if not append:
+        pieces, breaks = pieces[::-1], breaks[::-1]
+    return fnp.concatenate(pieces, axis=1), fnp.concatenate(breaks)
 
 
 def _integrate_once(c, breaks):

@@ -25,6 +25,7 @@ from ..numpy._convert import concrete_values, is_concrete, operand
 from ..primitives.structural import stop_gradient
 from ..typing import Array, ArrayLike
 from ._statsinfra_dispatch import FormulaDispatch, scalar as _scalar
+from ._statsinfra_policies import PolicyAttributes
 
 _INF = math.inf
 _LOG_HALF = math.log(0.5)
@@ -93,7 +94,7 @@ def as_parameterizations(specs):
     return out
 
 
-class UnivariateDistribution(FormulaDispatch):
+class UnivariateDistribution(PolicyAttributes, FormulaDispatch):
     """What every distribution of the new infrastructure shares: parameters by keyword,
     broadcast together (attributes of the instance), NaN where invalid; the public
     methods, each from the family's formulas; moments of every kind; sampling."""

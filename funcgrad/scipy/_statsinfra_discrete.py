@@ -12,6 +12,7 @@ from ..typing import Array, ArrayLike
 from . import special as sp
 from ._distn import DISTRIBUTIONS
 from ._statsinfra_core import UnivariateDistribution, _scalar
+from ._statsinfra_policies import parameter
 
 __all__ = ["DiscreteDistribution", "Binomial"]
 
@@ -159,6 +160,8 @@ class Binomial(DiscreteDistribution):
 
     _parameterizations = [{"n": (0.0, _INF), "p": (0.0, 1.0)}]
     _variable = {"endpoints": (0.0, "n"), "inclusive": (True, True)}
+    n = parameter("n", "The number of trials.")
+    p = parameter("p", "The probability of success in each trial.")
 
     def __init__(self, *, n: Any, p: Any, **kwargs: Any) -> None:
         super().__init__(n=n, p=p, **kwargs)

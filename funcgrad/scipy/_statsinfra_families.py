@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from . import special as sp
+from ._statsinfra_policies import parameter
 from ._statsinfra_transform import ContinuousDistribution
 
 __all__ = ["Normal", "Uniform", "Logistic"]
@@ -50,6 +51,8 @@ class Normal(ContinuousDistribution):
 
     _parameterizations = [{"mu": (-_INF, _INF), "sigma": (0.0, _INF)}]
     _variable = (-_INF, _INF)
+    mu = parameter("mu", "The mean.")
+    sigma = parameter("sigma", "The standard deviation.")
 
     def __new__(cls, mu: Any = None, sigma: Any = None, **kwargs: Any) -> "Normal":
         if cls is Normal and mu is None and sigma is None:
@@ -248,6 +251,9 @@ class Uniform(ContinuousDistribution):
 
     _parameterizations = [{"a": (-_INF, _INF), "b": ("a", _INF)}]
     _variable = {"endpoints": ("a", "b"), "inclusive": (True, True)}
+    a = parameter("a", "The left end of the support.")
+    b = parameter("b", "The right end of the support.")
+    ab = parameter("ab", "The width of the support, ``b - a``.")
 
     def __init__(self, *, a: Any = None, b: Any = None, **kwargs: Any) -> None:
         super().__init__(a=a, b=b, **kwargs)

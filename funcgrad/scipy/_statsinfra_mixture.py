@@ -115,6 +115,25 @@ class Mixture:
         """
         return self._logsum("logpdf", x)
 
+    def pmf(self, x: ArrayLike, /, *, method: Any = None) -> Array:
+        """The weighted sum of the components' masses (0 for continuous ones), as
+        SciPy's.
+
+        >>> import funcgrad.scipy.stats as fst
+        >>> float(fst.Mixture([fst.Normal(), fst.Uniform(a=0.0, b=1.0)]).pmf(0.5))
+        0.0
+        """
+        return self._sum("pmf", x)
+
+    def logpmf(self, x: ArrayLike, /, *, method: Any = None) -> Array:
+        """The log of :meth:`pmf`, from the components' ``logpmf`` (``logaddexp``).
+
+        >>> import funcgrad.scipy.stats as fst
+        >>> float(fst.Mixture([fst.Normal(), fst.Uniform(a=0.0, b=1.0)]).logpmf(0.5))
+        -inf
+        """
+        return self._logsum("logpmf", x)
+
     def cdf(self, x: ArrayLike, y: Optional[ArrayLike] = None, /, *,
             method: Any = None) -> Array:
         """The weighted sum of the components' CDFs (of their masses between ``x`` and

@@ -27,6 +27,27 @@ class ContinuousDistribution(UnivariateDistribution):
     ((np.float64(1.0), np.float64(3.0)), 2.0)
     """
 
+    def pmf(self, x: ArrayLike, /, *, method: Any = None) -> Any:
+        """The probability mass at ``x``: 0 everywhere for a continuous distribution, as
+        SciPy's (broadcast with the parameters).
+
+        >>> import funcgrad.scipy.stats as fst
+        >>> float(fst.Normal(mu=1.0, sigma=2.0).pmf(1.0))
+        0.0
+        """
+        x, _ = self._argument(x, "pmf")
+        return _scalar(fnp.zeros(x.shape, x.dtype))
+
+    def logpmf(self, x: ArrayLike, /, *, method: Any = None) -> Any:
+        """The log of :meth:`pmf`: ``-inf`` everywhere, as SciPy's.
+
+        >>> import funcgrad.scipy.stats as fst
+        >>> float(fst.Normal().logpmf(0.0))
+        -inf
+        """
+        x, _ = self._argument(x, "logpmf")
+        return _scalar(fnp.full(x.shape, -math.inf, x.dtype))
+
     def __add__(self, loc: ArrayLike) -> "ShiftedScaledDistribution":
         return ShiftedScaledDistribution(self, loc=loc)
 

@@ -176,6 +176,22 @@ class UnivariateSpline:
                                   f"implemented; build a new UnivariateSpline with s")
 
 
+    @staticmethod
+    def validate_input(x: ArrayLike, y: ArrayLike, w: Optional[ArrayLike], bbox: Any,
+                       k: int, s: Optional[float], ext: Any, check_finite: bool) -> Any:
+        """SciPy's checks of the constructor's arguments: ``(x, y, w, bbox, ext)`` with
+        ``ext`` as its number, or ``ValueError`` naming what is wrong.
+
+        >>> import numpy as np, funcgrad.scipy.interpolate as fi
+        >>> fi.UnivariateSpline.validate_input(np.arange(4.0), np.ones(4), None,
+        ...                                    [None, None], 3, None, "zeros", False)[4]
+        1
+        """
+        name = "UnivariateSpline.validate_input"
+        x, y, bbox_list, ext_code = _checked(name, x, y, w, bbox, k, s, ext, check_finite)
+        return x, y, None if w is None else asarray(w), np.asarray(bbox_list), ext_code
+
+
 class InterpolatedUnivariateSpline(UnivariateSpline):
     """The interpolating spline of degree ``k``, FITPACK's ``s=0``
     (``scipy.interpolate.InterpolatedUnivariateSpline``): differentiable in ``x`` and

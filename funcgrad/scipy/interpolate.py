@@ -98,8 +98,19 @@ class RegularGridInterpolator:
         if len(grid) > values.ndim:
             raise ValueError(f"RegularGridInterpolator: {len(grid)} point arrays for values "
                              f"of {values.ndim} dimensions")
-        self.grid: Tuple[Array, ...] = tuple(grid)
-        self.values = values
+        self._grid: Tuple[Array, ...] = tuple(grid)
+        self._values = values
+
+    @property
+    def grid(self) -> Tuple[Array, ...]:
+        """The points of each dimension (ascending), as given (read-only, as SciPy's)."""
+        return self._grid
+
+    @property
+    def values(self) -> Array:
+        """The data on the grid (read-only, as SciPy's; build a new interpolator for new
+        values)."""
+        return self._values
 
     def __call__(self, xi: ArrayLike, method: Optional[str] = None, *, nu: Any = None
                  ) -> Array:

@@ -226,13 +226,61 @@ class SuperLU:
     """
 
     def __init__(self, matrix):
-        p, self.L, self.U = _sla.lu(matrix)
+        p, self._L, self._U = _sla.lu(matrix)
         self.perm_r = np.argmax(np.asarray(fnp.real(_plain(p))), axis=1)
         self.perm_c = np.arange(matrix.shape[0])
         self.shape = tuple(matrix.shape)
-        self.nnz = int(np.count_nonzero(_plain(self.L)) + np.count_nonzero(_plain(self.U)))
+        self.nnz = int(np.count_nonzero(_plain(self._L)) + np.count_nonzero(_plain(self._U)))
         self._factors = _sla.lu_factor(matrix)
         self._matrix = matrix
+
+    # (properties, so that SciPy's attribute names are the class's too; the sparse
+    # factorization of _sparserest_superlu sets its own)
+    @property
+    def L(self) -> Any:  # noqa: N802 (SciPy's name)
+        """The unit lower triangular factor (differentiable in ``A``)."""
+        return self._L
+
+    @property
+    def U(self) -> Any:  # noqa: N802 (SciPy's name)
+        """The upper triangular factor (differentiable in ``A``)."""
+        return self._U
+
+    @property
+    def perm_r(self) -> Any:
+        """The row permutation: row ``i`` of ``A`` is row ``perm_r[i]`` of ``Pr A``."""
+        return self._perm_r
+
+    @perm_r.setter
+    def perm_r(self, value: Any) -> None:
+        self._perm_r = value
+
+    @property
+    def perm_c(self) -> Any:
+        """The column permutation (the identity for the dense factorization)."""
+        return self._perm_c
+
+    @perm_c.setter
+    def perm_c(self, value: Any) -> None:
+        self._perm_c = value
+
+    @property
+    def shape(self) -> Any:
+        """The factored matrix's shape."""
+        return self._shape
+
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        self._shape = value
+
+    @property
+    def nnz(self) -> int:
+        """The number of stored entries of ``L`` and ``U`` together."""
+        return self._nnz
+
+    @nnz.setter
+    def nnz(self, value: int) -> None:
+        self._nnz = value
 
     def solve(self, rhs: ArrayLike, trans: str = "N") -> Array:
         """``A^-1 rhs`` (``trans='T'``: ``A^-T rhs``, ``'H'``: ``A^-H rhs``).

@@ -58,14 +58,83 @@ class KDTree:
         if data.dtype.kind not in "fiub":
             raise TypeError(f"{type(self).__name__}: data must be real numbers, got dtype "
                             f"{data.dtype}")
-        self.data = data
+        self._data = data
         self._tree = scipy.spatial.KDTree(plain_values(data, "KDTree"), leafsize=leafsize,
                                           compact_nodes=compact_nodes, copy_data=True,
                                           balanced_tree=balanced_tree, boxsize=boxsize)
-        self.n, self.m = self._tree.n, self._tree.m
-        self.leafsize, self.maxes, self.mins = leafsize, self._tree.maxes, self._tree.mins
-        self.boxsize = None if boxsize is None else np.broadcast_to(
+        self._leafsize = leafsize
+        self._boxsize = None if boxsize is None else np.broadcast_to(
             np.asarray(boxsize, float), (self.m,))
+
+    # (SciPy's node classes, read from SciPy when asked: importing funcgrad loads no SciPy)
+    @property
+    def node(self) -> Any:
+        """SciPy's ``KDTree.node``, the class of the nodes of :attr:`tree`."""
+        import scipy.spatial
+        return scipy.spatial.KDTree.node
+
+    @property
+    def leafnode(self) -> Any:
+        """SciPy's ``KDTree.leafnode``, the class of the leaves of :attr:`tree`."""
+        import scipy.spatial
+        return scipy.spatial.KDTree.leafnode
+
+    @property
+    def innernode(self) -> Any:
+        """SciPy's ``KDTree.innernode``, the class of the inner nodes of :attr:`tree`."""
+        import scipy.spatial
+        return scipy.spatial.KDTree.innernode
+
+    @property
+    def data(self) -> Array:
+        """The points, ``(n, m)``, as given (carrying their derivative)."""
+        return self._data
+
+    @property
+    def n(self) -> int:
+        """The number of points."""
+        return int(self._tree.n)
+
+    @property
+    def m(self) -> int:
+        """The dimension of the points."""
+        return int(self._tree.m)
+
+    @property
+    def leafsize(self) -> int:
+        """The number of points at which the tree stops splitting."""
+        return self._leafsize
+
+    @property
+    def boxsize(self) -> Any:
+        """The periodic box's size per dimension, or ``None``."""
+        return self._boxsize
+
+    @property
+    def maxes(self) -> Array:
+        """The greatest coordinate of the points per dimension (differentiable)."""
+        return fnp.max(self._data, axis=0)
+
+    @property
+    def mins(self) -> Array:
+        """The least coordinate of the points per dimension (differentiable)."""
+        return fnp.min(self._data, axis=0)
+
+    @property
+    def indices(self) -> Any:
+        """The points' order in the tree's leaves (SciPy's)."""
+        return self._tree.indices
+
+    @property
+    def size(self) -> int:
+        """The number of nodes of the tree."""
+        return int(self._tree.size)
+
+    @property
+    def tree(self) -> Any:
+        """The root node: SciPy's node objects, built on the points' values (integers and
+        bounds, without derivative; ask ``data`` for the differentiable points)."""
+        return self._tree.tree
 
     def _distance(self, x, y, p):
         if self.boxsize is None:

@@ -60,6 +60,15 @@ class _Qhull:
                 setattr(self, name, getattr(self._scipy, name))
 
     @property
+    def points(self) -> Array:
+        """The input points, ``(npoints, ndim)``, as given (carrying their derivative)."""
+        return self._points
+
+    @points.setter
+    def points(self, value: Array) -> None:
+        self._points = value
+
+    @property
     def min_bound(self) -> Array:
         """The least coordinate of the points along each axis (differentiable)."""
         return fnp.min(self.points, axis=0)
@@ -139,6 +148,11 @@ class ConvexHull(_Qhull):
         return fnp.take(self.points, self.simplices, axis=0)  # (nfacet, ndim, ndim)
 
     @property
+    def vertices(self) -> Any:
+        """The indices of the points on the hull (Qhull's; integers, no derivative)."""
+        return self._scipy.vertices
+
+    @property
     def volume(self) -> Array:
         """The hull's volume: the simplices from an interior point to each facet."""
         corners = self._facets()
@@ -197,10 +211,70 @@ class Delaunay(_Qhull):
                  incremental: bool = False, qhull_options: Optional[str] = None) -> None:
         super().__init__(points, incremental, qhull_options, furthest_site=furthest_site)
 
-    def _build(self):
-        super()._build()
-        for name in ("convex_hull", "vertex_neighbor_vertices", "vertex_to_simplex"):
-            setattr(self, name, getattr(self._scipy, name))
+    @property
+    def convex_hull(self) -> Any:
+        """The hull's facets as indices of points, ``(nfacet, ndim)`` (Qhull's)."""
+        return self._scipy.convex_hull
+
+    @property
+    def vertex_neighbor_vertices(self) -> Any:
+        """``(indptr, indices)``: the neighbours of vertex ``k`` are
+        ``indices[indptr[k]:indptr[k + 1]]`` (SciPy's)."""
+        return self._scipy.vertex_neighbor_vertices
+
+    @property
+    def vertex_to_simplex(self) -> Any:
+        """For each point, a simplex it is a vertex of (SciPy's)."""
+        return self._scipy.vertex_to_simplex
+
+    @property
+    def paraboloid_scale(self) -> float:
+        """The scale of the lifted coordinate, ``scale * |x|^2 + shift`` (Qhull's)."""
+        return self._scipy.paraboloid_scale
+
+    @property
+    def paraboloid_shift(self) -> float:
+        """The shift of the lifted coordinate (Qhull's)."""
+        return self._scipy.paraboloid_shift
+
+    def _lifting_constants(self, name):
+        # (Qhull picks the scale and shift from the points by its own rule: with traced
+        # points their derivative would be missing, so they are refused)
+        self._refuse_traced("." + name + " with points that carry a derivative (Qhull's "
+                            "paraboloid scale depends on them)")
+        return self._scipy.paraboloid_scale, self._scipy.paraboloid_shift
+
+    def lift_points(self, x: ArrayLike) -> Array:
+        """``x`` (``(..., ndim)``) lifted onto the paraboloid, ``[x, scale * |x|^2 +
+        shift]`` (SciPy's); differentiable in ``x``.
+
+        >>> import numpy as np
+        >>> from funcgrad.scipy.spatial import Delaunay
+        >>> tri = Delaunay(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+        >>> tri.lift_points(np.array([0.0, 0.0])).shape
+        (3,)
+        """
+        scale, shift = self._lifting_constants("lift_points")
+        x = asarray(x)
+        if x.dtype.kind != "f":
+            x = fnp.astype(x, np.float64)
+        height = scale * fnp.sum(x * x, axis=-1, keepdims=True) + shift
+        return fnp.concatenate([x, fnp.astype(height, x.dtype)], axis=-1)
+
+    def plane_distance(self, xi: ArrayLike) -> Array:
+        """The signed distance of the lifted ``xi`` (``(..., ndim)``) to each simplex's
+        lifted hyperplane, ``(..., nsimplex)`` (SciPy's); differentiable in ``xi``.
+
+        >>> import numpy as np
+        >>> from funcgrad.scipy.spatial import Delaunay
+        >>> tri = Delaunay(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+        >>> tri.plane_distance(np.array([0.2, 0.2])).shape
+        (1,)
+        """
+        lifted = self.lift_points(xi)
+        equations = self._scipy.equations
+        return fnp.matmul(lifted, fnp.astype(fnp.asarray(equations[:, :-1].T), lifted.dtype)) \
+            + fnp.astype(fnp.asarray(equations[:, -1]), lifted.dtype)
 
     @property
     def transform(self) -> Array:
@@ -268,10 +342,15 @@ class Voronoi(_Qhull):
 
     def _build(self):
         super()._build()
-        for name in ("ridge_points", "ridge_vertices", "ridge_dict", "regions",
-                     "point_region"):
+        for name in ("ridge_points", "ridge_vertices", "regions", "point_region"):
             setattr(self, name, getattr(self._scipy, name))
         self._owners = None
+
+    @property
+    def ridge_dict(self) -> Any:
+        """``{(i, j): ridge vertices}`` for each ridge between the points ``i`` and ``j``
+        (SciPy's)."""
+        return self._scipy.ridge_dict
 
     @property
     def vertices(self) -> Any:

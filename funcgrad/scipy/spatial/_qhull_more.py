@@ -65,12 +65,28 @@ class HalfspaceIntersection:
             plain_values(self.interior_point, "HalfspaceIntersection"),
             qhull_options=self._qhull_options)
         self.ndim, self.nineq = self._scipy.ndim, self._scipy.nineq
-        self.dual_facets, self.dual_vertices = self._scipy.dual_facets, self._scipy.dual_vertices
+        self.dual_facets = self._scipy.dual_facets
         lengths = {len(f) for f in self.dual_facets}
         # (a facet of more than ndim halfspaces, a degenerate vertex, is measured through
         # its first ndim; they meet at that vertex too)
         self._facets = np.array([f[:self.ndim] for f in self.dual_facets], dtype=np.intp) \
             if min(lengths) >= self.ndim else None
+
+    @property
+    def halfspaces(self) -> Array:
+        """The halfspaces ``[A, b]`` (``A x + b <= 0``), as given (carrying their
+        derivative)."""
+        return self._halfspaces
+
+    @halfspaces.setter
+    def halfspaces(self, value: Array) -> None:
+        self._halfspaces = value
+
+    @property
+    def dual_vertices(self) -> Any:
+        """The indices of the halfspaces whose dual points are vertices of the dual hull
+        (Qhull's; integers)."""
+        return self._scipy.dual_vertices
 
     def add_halfspaces(self, halfspaces: ArrayLike, restart: bool = False) -> None:
         """Add halfspaces (``incremental=True`` only) and rebuild on all of them.
