@@ -99,21 +99,21 @@ def test_derivative_of_a_moment_that_does_not_exist_is_nan():
     assert np.isfinite(fg.grad(lambda df: fst.t.stats(df, moments="k"))(5.0))
 
 
-# families of every kind: closed forms (t, pareto, triang, laplace_asymmetric, burr12's raw
-# moments), the family's mean and variance with the quadrature's skew and kurtosis (gamma,
-# beta, weibull_min, lognorm), a support that moves (genextreme, truncexpon), and the
-# discrete sums (poisson, nbinom, skellam) and closed forms (betanbinom)
-DERIVATIVES = [("gamma", (2.5,)), ("beta", (2.3, 1.7)), ("t", (6.5,)), ("pareto", (5.5,)),
+# families of every kind: closed forms (beta, t, pareto, triang, laplace_asymmetric, nbinom,
+# betanbinom; burr12's and lognorm's raw moments), the family's mean and variance with the
+# quadrature's skew and kurtosis (skewnorm, weibull_min), a support that moves
+# (genextreme, truncexpon), and the discrete sums (betabinom, skellam)
+DERIVATIVES = [("skewnorm", (2.5,)), ("beta", (2.3, 1.7)), ("t", (6.5,)), ("pareto", (5.5,)),
                ("weibull_min", (1.7,)), ("genextreme", (-0.15,)), ("truncexpon", (2.5,)),
                ("burr12", (2.5, 3.0)), ("triang", (0.3,)), ("laplace_asymmetric", (0.7,)),
-               ("lognorm", (0.6,)), ("poisson", (3.5,)), ("nbinom", (4.5, 0.4)),
+               ("lognorm", (0.6,)), ("betabinom", (8, 2.3, 0.63)), ("nbinom", (4.5, 0.4)),
                ("skellam", (2.5, 1.5)), ("betanbinom", (5, 9.3, 1.5))]
 
 
 def _params(name, shapes):
     discrete = isinstance(getattr(fst, name), rv_discrete)
     params = list(shapes) + ([0.3] if discrete else [0.3, 1.7])
-    fixed = {"betanbinom": 1}.get(name, 0)  # (an integer count is not differentiated)
+    fixed = {"betanbinom": 1, "betabinom": 1}.get(name, 0)  # (an integer count is not differentiated)
 
     def split(p):
         kw = {"loc": p[len(shapes)]}

@@ -16,7 +16,7 @@ would look like one).  ``expect`` is in :mod:`._distn_moments_expect`.
 """
 import inspect
 import math
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import numpy as np
 
@@ -170,6 +170,15 @@ def _check_order(order):
 class DistnMoments:
     """Methods of ``rv_continuous`` and ``rv_discrete`` (see the module docstring)."""
 
+    name: str
+    shapes: tuple
+    _defaults: dict
+
+    if TYPE_CHECKING:  # (the distribution's own, in _distn)
+        def _args(self, args: Any, kwds: Any) -> Any: ...
+
+        def _out(self, out: Any, ok: Any, *inputs: Any) -> Any: ...
+
     def stats(self, *args: ArrayLike, **kwds: Any) -> Union[Array, tuple]:
         """The mean (``m``), variance (``v``), skewness (``s``) and excess kurtosis (``k``)
         that ``moments`` names, as SciPy's: one array for one letter, else a tuple.
@@ -300,10 +309,12 @@ class FrozenMoments:
         >>> round(float(fst.norm(1.0, 2.0).expect(lambda x: x * x)), 10)
         5.0
         """
-        from ._distn import _split
-        names = tuple(self.dist.shapes)
-        shape, rest = _split(self.dist.name, names, self.args, self.kwds, self.dist._defaults)
-        where = dict(zip(self.dist._defaults, rest))
+        # (SciPy's convention: the shapes, then loc and scale, positionally or by keyword;
+        # checked when the distribution was frozen)
+        names = tuple(self.dist.shapes) + tuple(self.dist._defaults)
+        given = dict(zip(names, self.args), **self.kwds)
+        shape = [given[s] for s in self.dist.shapes]
+        where = {k: given.get(k, v) for k, v in self.dist._defaults.items()}
         if getattr(self.dist, "_logpmf", None) is not None:
             return self.dist.expect(func, tuple(shape), where["loc"], lb=lb, ub=ub,
                                     conditional=conditional, **kwds)

@@ -287,11 +287,48 @@ def _kappa4_tail(h, k):
     return fnp.where(neg_k, fnp.trunc(-1.0 / ks), fnp.where(neg_h, fnp.trunc(-k / hs), 5.0))
 
 
+def _beta_stats(a, b):
+    s, ab = a + b, a * b
+    return (a / s, ab / (s * s * (s + 1.0)),
+            2.0 * (b - a) * fnp.sqrt(s + 1.0) / ((s + 2.0) * fnp.sqrt(ab)),
+            6.0 * ((a - b) ** 2 * (s + 1.0) - ab * (s + 2.0)) / (ab * (s + 2.0) * (s + 3.0)))
+
+
+def _binom_stats(n, p):
+    q = 1.0 - p
+    npq = n * p * q
+    return n * p, npq, (q - p) / fnp.sqrt(npq), (1.0 - 6.0 * p * q) / npq
+
+
+_ZETA3 = 1.2020569031595942  # (Apery's constant: gumbel's skewness)
+
+
 def _constant(*values):
     return lambda *shapes: values
 
 
 STATS = {
+    # (the common families' closed forms, as SciPy's)
+    "norm": _constant(0.0, 1.0, 0.0, 0.0),
+    "expon": _constant(1.0, 1.0, 2.0, 6.0),
+    "uniform": _constant(0.5, 1.0 / 12.0, 0.0, -1.2),
+    "logistic": _constant(0.0, math.pi ** 2 / 3.0, 0.0, 1.2),
+    "laplace": _constant(0.0, 2.0, 0.0, 3.0),
+    "gumbel_r": _constant(0.5772156649015329, math.pi ** 2 / 6.0,
+                          12.0 * math.sqrt(6.0) * _ZETA3 / math.pi ** 3, 2.4),
+    "gumbel_l": _constant(-0.5772156649015329, math.pi ** 2 / 6.0,
+                          -12.0 * math.sqrt(6.0) * _ZETA3 / math.pi ** 3, 2.4),
+    "gamma": lambda a: (a * 1.0, a * 1.0, 2.0 / fnp.sqrt(a), 6.0 / a),
+    "erlang": lambda a: (a * 1.0, a * 1.0, 2.0 / fnp.sqrt(a), 6.0 / a),
+    "chi2": lambda df: (df * 1.0, 2.0 * df, fnp.sqrt(8.0 / df), 12.0 / df),
+    "beta": _beta_stats,
+    "poisson": lambda mu: (mu * 1.0, mu * 1.0, 1.0 / fnp.sqrt(mu), 1.0 / mu),
+    "binom": _binom_stats,
+    "bernoulli": lambda p: _binom_stats(1.0, p),
+    "nbinom": lambda n, p: (n * (1.0 - p) / p, n * (1.0 - p) / (p * p),
+                            (2.0 - p) / fnp.sqrt(n * (1.0 - p)), 6.0 / n + p * p / (n * (1.0 - p))),
+    "geom": lambda p: (1.0 / p, (1.0 - p) / (p * p), (2.0 - p) / fnp.sqrt(1.0 - p),
+                       6.0 + p * p / (1.0 - p)),
     "alpha": _constant(_INF, _INF, _NAN, _NAN),
     "arcsine": _constant(0.5, 0.125, 0.0, -1.5),
     "cauchy": _constant(_NAN, _NAN, _NAN, _NAN),
