@@ -5,7 +5,6 @@ odeint), the array-API ``xp``/``device`` of scipy.signal's windows and filter de
 keepdims of the slope estimators and weightedtau, mstats' nan_policy/keepdims, and
 the interpolators' and QMC engines' legacy keywords."""
 import inspect
-import warnings
 
 import numpy as np
 import pytest

@@ -95,13 +95,12 @@ def _host(flat_func, n_args, user_args, rtol, atol, mxstep, tfirst, options, y, 
         return np.asarray(stop_gradient(flat_func(yy.astype(dtype), tt, *values)),
                           float)
 
-    dfun = None
-    if options["Dfun"] is not None:
-        given, extra = options["Dfun"], tuple(user_args(list(arg_vals)))
+    given, extra = options["Dfun"], tuple(user_args(list(arg_vals)))
 
-        def dfun(yy, tt):
-            out = given(tt, yy, *extra) if tfirst else given(yy, tt, *extra)
-            return np.asarray(out, float)
+    def jacobian(yy, tt):  # (SciPy's Dfun call, on the caller's args)
+        out = given(tt, yy, *extra) if tfirst else given(yy, tt, *extra)
+        return np.asarray(out, float)
+    dfun = None if given is None else jacobian
     kwargs = {k: v for k, v in options.items() if k != "Dfun"}
     out = scipy_odeint_fn(f, np.asarray(y, float), np.asarray(ts, float), Dfun=dfun,
                           rtol=rtol, atol=atol, mxstep=mxstep, **kwargs)
