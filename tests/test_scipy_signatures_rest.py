@@ -158,3 +158,103 @@ def test_filter_designs_take_xp_and_device():
     fd = (ss.get_window(("kaiser", 4.0 + h), 6).sum()
           - ss.get_window(("kaiser", 4.0 - h), 6).sum()) / (2 * h)
     np.testing.assert_allclose(g, fd, rtol=1e-6)
+
+
+# --- stats: random_state, quantile(weights=) --------------------------------------------------
+
+def test_resampling_tests_take_the_legacy_random_state():
+    import scipy.stats as ss
+    import funcgrad.scipy.stats as fs
+    x, y = np.array([1.0, 2.0, 4.0, 7.0, 8.0, 3.0]), np.array([4.0, 6.0, 5.5, 9.0])
+    a = fs.bootstrap((x,), np.mean, n_resamples=49, random_state=3)
+    b = ss.bootstrap((x,), np.mean, n_resamples=49, random_state=3)
+    np.testing.assert_allclose(a.bootstrap_distribution, b.bootstrap_distribution)
+    # (an int seeds a RandomState: another stream than rng=3's Generator)
+    c = ss.bootstrap((x,), np.mean, n_resamples=49, rng=3)
+    assert not np.allclose(a.bootstrap_distribution, c.bootstrap_distribution)
+
+    def diff(x, y, axis):
+        return np.mean(x, axis=axis) - np.mean(y, axis=axis)
+    a = fs.permutation_test((x, y), diff, n_resamples=30, random_state=4)
+    b = ss.permutation_test((x, y), diff, n_resamples=30, random_state=4)
+    np.testing.assert_allclose(a.null_distribution, b.null_distribution)
+    a = fs.goodness_of_fit(fs.norm, x, n_mc_samples=9, random_state=2)
+    b = ss.goodness_of_fit(ss.norm, x, n_mc_samples=9, random_state=2)
+    np.testing.assert_allclose(a.null_distribution, b.null_distribution)
+    f = lambda X: X[0] + 2 * X[1] ** 2  # noqa: E731
+    a = fs.sobol_indices(func=f, n=32, dists=[fs.uniform(), fs.uniform()], random_state=5)
+    b = ss.sobol_indices(func=f, n=32, dists=[ss.uniform(), ss.uniform()], random_state=5)
+    np.testing.assert_allclose(a.first_order, b.first_order)
+    for call in (lambda: fs.bootstrap((x,), np.mean, rng=1, random_state=1),
+                 lambda: fs.permutation_test((x, y), diff, rng=1, random_state=1),
+                 lambda: fs.goodness_of_fit(fs.norm, x, rng=1, random_state=1),
+                 lambda: fs.sobol_indices(func=f, n=32, dists=[fs.uniform()] * 2, rng=1,
+                                          random_state=1)):
+        with pytest.raises(TypeError, match="Specify one of `rng` or `random_state`"):
+            call()
+
+
+QMETHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+            "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
+            "normal_unbiased"]
+
+
+def _fd(f, v, h=1e-6):
+    v = np.asarray(v, float)
+    out = np.zeros_like(v)
+    for i in np.ndindex(v.shape):
+        e = np.zeros_like(v)
+        e[i] = h
+        out[i] = (f(v + e) - f(v - e)) / (2 * h)
+    return out
+
+
+def test_weighted_quantile_values_match_scipy():
+    import scipy.stats as ss
+    import funcgrad.scipy.stats as fs
+    rng = np.random.default_rng(0)
+    x, w = rng.normal(size=(3, 7)), rng.uniform(0.1, 2.0, size=(3, 7))
+    for method in QMETHODS:
+        for axis, p in ((0, np.array([[0.1, 0.4, 0.9, 0.2, 0.5, 0.6, 0.7]])),
+                        (-1, np.array([[0.1], [0.37], [0.8]]))):
+            np.testing.assert_allclose(
+                fs.quantile(x, p, method=method, axis=axis, weights=w),
+                ss.quantile(x, p, method=method, axis=axis, weights=w))
+    counts = np.array([1, 3, 0, 2, 1, 1, 2])
+    for p in (0.0, 0.2, 0.5, 0.77, 1.0):
+        for method in ("linear", "inverted_cdf", "hazen"):
+            want = ss.quantile(x[0], p, method=method, weights=counts)
+            np.testing.assert_allclose(fs.quantile(x[0], p, method=method, weights=counts),
+                                       want)
+            np.testing.assert_allclose(want, ss.quantile(np.repeat(x[0], counts), p,
+                                                         method=method))
+    xn = x.copy()
+    xn[1, 2] = np.nan
+    for policy in ("propagate", "omit"):
+        np.testing.assert_allclose(
+            fs.quantile(xn, 0.3, axis=-1, weights=w, nan_policy=policy, keepdims=True),
+            ss.quantile(xn, 0.3, axis=-1, weights=w, nan_policy=policy, keepdims=True))
+    with pytest.raises(ValueError, match="harrell-davis.*does not support weights"):
+        fs.quantile(x, 0.5, method="harrell-davis", weights=w)
+
+
+def test_weighted_quantile_derivatives_and_where_it_jumps():
+    import scipy.stats as ss
+    import funcgrad.scipy.stats as fs
+    rng = np.random.default_rng(1)
+    x, w = rng.normal(size=7), rng.uniform(0.1, 2.0, size=7)
+    for method in ("linear", "hazen", "weibull", "inverted_cdf"):
+        np.testing.assert_allclose(
+            fg.grad(lambda ww: fs.quantile(x, 0.37, method=method, weights=ww))(w),
+            _fd(lambda ww: ss.quantile(x, 0.37, method=method, weights=ww), w), atol=1e-6)
+        np.testing.assert_allclose(
+            fg.grad(lambda xx: fs.quantile(xx, 0.37, method=method, weights=w))(x),
+            _fd(lambda xx: ss.quantile(xx, 0.37, method=method, weights=w), x), atol=1e-6)
+        np.testing.assert_allclose(
+            fg.grad(lambda p: fs.quantile(x, p, method=method, weights=w))(0.37),
+            _fd(lambda p: ss.quantile(x, p, method=method, weights=w), 0.37), atol=1e-5)
+    # equal weights at the median: p W + m = 4 is a cumulative weight, where it jumps
+    with pytest.raises(ValueError, match="not differentiable here"):
+        fg.grad(lambda ww: fs.quantile(x, 0.5, weights=ww))(np.ones(7))
+    with pytest.raises(ValueError, match="a weight is 0"):
+        fg.grad(lambda ww: fs.quantile(x, 0.37, weights=ww))(np.r_[0.0, w[1:]])
