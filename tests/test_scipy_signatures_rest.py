@@ -5,6 +5,7 @@ odeint), the array-API ``xp``/``device`` of scipy.signal's windows and filter de
 keepdims of the slope estimators and weightedtau, mstats' nan_policy/keepdims, and
 the interpolators' and QMC engines' legacy keywords."""
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -258,3 +259,28 @@ def test_weighted_quantile_derivatives_and_where_it_jumps():
         fg.grad(lambda ww: fs.quantile(x, 0.5, weights=ww))(np.ones(7))
     with pytest.raises(ValueError, match="a weight is 0"):
         fg.grad(lambda ww: fs.quantile(x, 0.37, weights=ww))(np.r_[0.0, w[1:]])
+
+
+def test_slopes_and_weightedtau_take_axis_nan_policy_keepdims():
+    import scipy.stats as ss
+    import funcgrad.scipy.stats as fs
+    y, x = np.array([1.0, 2.0, np.nan, 4.0, 7.0]), np.array([0.0, 1.0, 2.0, 3.0, 5.0])
+    Y = np.arange(12.0).reshape(3, 4) ** 1.5
+    X = Y ** 2 + np.sin(Y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # (SciPy's NaN-slice and small-sample warnings)
+        for name in ("theilslopes", "siegelslopes", "weightedtau"):
+            ours, theirs = getattr(fs, name), getattr(ss, name)
+            for policy in ("propagate", "omit"):
+                np.testing.assert_allclose(np.array(ours(y, x, nan_policy=policy), float),
+                                           np.array(theirs(y, x, nan_policy=policy), float))
+            for kw in ({}, {"keepdims": True}, {"axis": 1}, {"axis": 1, "keepdims": True},
+                       {"axis": 0}):
+                for a, b in zip(ours(Y, X, **kw), theirs(Y, X, **kw)):
+                    assert np.shape(a) == np.shape(b)
+                    np.testing.assert_allclose(a, b)
+            with pytest.raises(ValueError, match="contains nan"):
+                ours(y, x, nan_policy="raise")
+    g = fg.grad(lambda Y: fs.theilslopes(Y, axis=1).slope.sum())(Y)
+    np.testing.assert_allclose(g, _fd(lambda Y: ss.theilslopes(Y, axis=1).slope.sum(), Y),
+                               atol=1e-6)
