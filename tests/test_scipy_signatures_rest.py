@@ -316,3 +316,29 @@ def test_mstats_means_and_zscores_take_nan_policy_and_keepdims():
                 atol=1e-6)
     with pytest.raises(ValueError, match="nan"):
         fm.zscore(a, nan_policy="raise")
+
+
+def test_interpolators_and_qmc_take_their_legacy_keywords():
+    import scipy.interpolate as si_
+    import scipy.stats.qmc as sq
+    import funcgrad.scipy.interpolate as fi
+    import funcgrad.scipy.stats.qmc as fq
+    xi, yi = np.array([0.0, 1.0, 2.0, 3.5]), np.array([1.0, 3.0, 7.0, 2.0])
+    at = np.array([0.3, 2.7])
+    np.testing.assert_allclose(fi.BarycentricInterpolator(xi, yi, random_state=1)(at),
+                               si_.BarycentricInterpolator(xi, yi, random_state=1)(at))
+    with pytest.raises(TypeError, match="Specify one of `rng` or `random_state`"):
+        fi.BarycentricInterpolator(xi, yi, rng=1, random_state=1)
+    x, y = np.linspace(0.0, 1.0, 8), np.linspace(0.0, 2.0, 9)
+    z = np.sin(3 * x)[:, None] * np.cos(y)[None, :] + 0.01 * np.cos(40 * x)[:, None]
+    for maxit in (1, 20):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ours = fi.RectBivariateSpline(x, y, z, s=0.05, maxit=maxit)
+            want = si_.RectBivariateSpline(x, y, z, s=0.05, maxit=maxit)
+        np.testing.assert_allclose(ours(at, at), want(at, at), atol=1e-12)
+    mean, cov = np.array([1.0, -1.0]), np.array([[2.0, 0.3], [0.3, 1.0]])
+    np.testing.assert_allclose(fq.MultivariateNormalQMC(mean, cov, seed=3).random(8),
+                               sq.MultivariateNormalQMC(mean, cov, seed=3).random(8))
+    with pytest.raises(TypeError, match="Specify one of `rng` or `seed`"):
+        fq.MultivariateNormalQMC(mean, cov, rng=1, seed=1)
