@@ -33,7 +33,7 @@ def along_axis(name: str, stat: Callable[..., Any], samples: Sequence[Optional[A
     if keepdims not in (True, False):
         raise ValueError(f"{name}: keepdims must be True or False, got {keepdims!r}")
     given = [i for i, s in enumerate(samples) if s is not None]
-    arrays = [asarray(samples[i]) for i in given]
+    arrays = [asarray(s) for s in samples if s is not None]
     ndim = max(a.ndim for a in arrays)
     if axis is None:
         arrays = [fnp.ravel(a) for a in arrays]

@@ -24,7 +24,7 @@ def rng_or_random_state(rng: Any, random_state: Any, name: str, legacy: bool = T
         return np.random.mtrand._rand
     if isinstance(random_state, (numbers.Integral, np.integer)) and not isinstance(
             random_state, bool):
-        return np.random.RandomState(random_state)
+        return np.random.RandomState(int(random_state))
     raise ValueError(f"{name}: random_state={random_state!r} cannot be used to seed a "
                      f"numpy.random.RandomState instance; pass an int, a Generator or a "
                      f"RandomState (or use rng=)")

@@ -374,9 +374,8 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
             options)
         out = yflat.tree(ys, (ts.shape[0],))
         return (out, info) if full_output else out
-    rtol = 1.4e-8 if rtol is None else rtol
-    atol = 1.4e-8 if atol is None else atol
-    solver = Solver(None, rtol, atol, float(mxstep))
+    tols: Any = (1.4e-8 if rtol is None else rtol, 1.4e-8 if atol is None else atol)
+    solver = Solver(None, tols[0], tols[1], float(mxstep))
     # (values func captures reach the adjoint as arguments: the custom_vjp refuses them)
     flat_func, consts = lift_captures(flat_func, (y, ts[0], *arg_leaves), "odeint")
     ys = _odeint(flat_func, solver, y, ts, *arg_leaves, *consts)[0]
