@@ -140,7 +140,8 @@ class RectBivariateSpline(_TensorSpline):
     on the grid (``grid=True``) or at points; ``dx``, ``dy`` the partial derivatives;
     ``ev``, ``integral``, ``partial_derivative``, ``get_knots``, ``get_coeffs``.  With
     ``s=0`` differentiable in ``x``, ``y``, ``z``, the box and the query points; with
-    ``s > 0`` (FITPACK's search) in the query points only.
+    ``s > 0`` (FITPACK's search, at most ``maxit`` iterations, as SciPy's) in the query
+    points only.
 
     >>> import numpy as np, funcgrad.scipy.interpolate as fi
     >>> x, y = np.linspace(0.0, 1.0, 5), np.linspace(0.0, 2.0, 6)
@@ -153,7 +154,7 @@ class RectBivariateSpline(_TensorSpline):
 
     def __init__(self, x: ArrayLike, y: ArrayLike, z: ArrayLike,
                  bbox: Sequence[Any] = [None] * 4, kx: int = 3, ky: int = 3,
-                 s: float = 0) -> None:
+                 s: float = 0, maxit: int = 20) -> None:
         x, y, z = _float(x), _float(y), _float(z)
         kx, ky = operator.index(kx), operator.index(ky)
         if x.ndim != 1 or y.ndim != 1 or tuple(z.shape) != (x.shape[0], y.shape[0]):
@@ -190,7 +191,7 @@ class RectBivariateSpline(_TensorSpline):
         from scipy.interpolate import RectBivariateSpline as ScipyRect  # (here: importing
         # funcgrad never loads SciPy)
         fit = ScipyRect(*(concrete_values(v, "", "") for v in (x, y, z)), bbox=bbox,
-                        kx=kx, ky=ky, s=s)
+                        kx=kx, ky=ky, s=s, maxit=maxit)
         tx, ty = fit.get_knots()
         c = fit.get_coeffs().reshape(tx.shape[0] - kx - 1, ty.shape[0] - ky - 1)
         super().__init__(asarray(tx), asarray(ty), asarray(c), kx, ky,

@@ -17,6 +17,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values, is_concrete
 from ..typing import Array, ArrayLike
+from ._sigrest_random_state import rng_or_random_state
 
 __all__ = ["BarycentricInterpolator", "barycentric_interpolate", "KroghInterpolator",
            "krogh_interpolate", "lagrange", "approximate_taylor_polynomial", "pade",
@@ -106,8 +107,9 @@ class BarycentricInterpolator:
     (``scipy.interpolate.BarycentricInterpolator``): ``p(x) = sum_i w_i y_i / (x - x_i)
     / sum_i w_i / (x - x_i)`` with ``w_i = 1 / prod_{j != i} C (x_i - x_j)`` and ``C`` 4
     over the nodes' range (SciPy's scale), or the weights ``wi`` given.  ``yi`` may
-    have more axes (``axis`` is the nodes'); ``rng`` is accepted for SciPy's signature
-    (the weights here do not depend on an order).  Differentiable in ``xi``, ``yi``,
+    have more axes (``axis`` is the nodes'); ``rng`` and its legacy twin
+    ``random_state`` are accepted for SciPy's signature (the weights here do not depend
+    on an order).  Differentiable in ``xi``, ``yi``,
     ``wi`` and the query points.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.interpolate as fi
@@ -119,7 +121,9 @@ class BarycentricInterpolator:
     """
 
     def __init__(self, xi: ArrayLike, yi: Optional[ArrayLike] = None, axis: int = 0, *,
-                 wi: Optional[ArrayLike] = None, rng: Any = None) -> None:
+                 wi: Optional[ArrayLike] = None, rng: Any = None,
+                 random_state: Any = None) -> None:
+        rng_or_random_state(rng, random_state, "BarycentricInterpolator")  # (checked only)
         xi = asarray(xi)
         if yi is None:
             raise NotImplementedError("BarycentricInterpolator: yi=None (values set later "

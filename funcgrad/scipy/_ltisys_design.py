@@ -20,6 +20,7 @@ from .. import numpy as fnp
 from ..core import Tracer
 from ..numpy._convert import asarray
 from ..typing import ArrayLike
+from ._signal_xp import check_xp_device
 
 __all__ = ["buttap", "cheb1ap", "cheb2ap", "ellipap", "besselap", "place_poles"]
 
@@ -49,24 +50,30 @@ def _untraced(name, fix, **values):
                             f"{label} as plain numbers")
 
 
-def buttap(N: int) -> tuple[np.ndarray, Any, float]:
+def buttap(N: int, *, xp: Any = None, device: Any = None) -> tuple[np.ndarray, Any, float]:
     """The zeros, poles and gain of the order-``N`` Butterworth analog low-pass prototype
     (``scipy.signal.buttap``): poles evenly spaced on the left half of the unit circle.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
     >>> z, p, k = fss.buttap(2)
     >>> z, np.round(p, 6), k
     (array([], dtype=float64), array([-0.707107+0.707107j, -0.707107-0.707107j]), 1.0)
     """
+    check_xp_device(xp, device, "buttap")
     N = _order(N)
     m = np.arange(-N + 1, N, 2, dtype=np.float64)
     return np.array([], np.float64), -np.exp(1j * np.pi * m / (2 * N)), 1.0
 
 
-def cheb1ap(N: int, rp: ArrayLike) -> tuple[np.ndarray, Any, Any]:
+def cheb1ap(N: int, rp: ArrayLike,
+            *, xp: Any = None, device: Any = None) -> tuple[np.ndarray, Any, Any]:
     """The zeros, poles and gain of the order-``N`` Chebyshev type I analog low-pass
     prototype with ``rp`` dB of pass-band ripple (``scipy.signal.cheb1ap``).
     Differentiable in ``rp``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.signal as fss
     >>> z, p, k = fss.cheb1ap(2, 1.0)
@@ -75,6 +82,7 @@ def cheb1ap(N: int, rp: ArrayLike) -> tuple[np.ndarray, Any, Any]:
     >>> round(float(fg.grad(lambda rp: fss.cheb1ap(2, rp)[2])(1.0)), 6)
     -0.550039
     """
+    check_xp_device(xp, device, "cheb1ap")
     N = _order(N)
     rp = asarray(rp)
     if N == 0:
@@ -89,16 +97,20 @@ def cheb1ap(N: int, rp: ArrayLike) -> tuple[np.ndarray, Any, Any]:
     return np.array([], np.float64), p, _scalar(k)
 
 
-def cheb2ap(N: int, rs: ArrayLike) -> tuple[np.ndarray, Any, Any]:
+def cheb2ap(N: int, rs: ArrayLike,
+            *, xp: Any = None, device: Any = None) -> tuple[np.ndarray, Any, Any]:
     """The zeros, poles and gain of the order-``N`` Chebyshev type II analog low-pass
     prototype, ``rs`` dB down in the stop band (``scipy.signal.cheb2ap``).
     Differentiable in ``rs``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
     >>> z, p, k = fss.cheb2ap(2, 40.0)
     >>> np.round(np.abs(z), 6), np.round(k, 6)
     (array([1.414214, 1.414214]), np.float64(0.01))
     """
+    check_xp_device(xp, device, "cheb2ap")
     N = _order(N)
     if N == 0:
         return np.array([], np.complex128), np.array([], np.complex128), 1.0
@@ -116,32 +128,40 @@ def cheb2ap(N: int, rs: ArrayLike) -> tuple[np.ndarray, Any, Any]:
     return z, p, _scalar(k)
 
 
-def ellipap(N: int, rp: float, rs: float) -> tuple[np.ndarray, np.ndarray, float]:
+def ellipap(N: int, rp: float, rs: float,
+            *, xp: Any = None, device: Any = None) -> tuple[np.ndarray, np.ndarray, float]:
     """The zeros, poles and gain of the order-``N`` elliptic (Cauer) analog low-pass
     prototype, ``rp`` dB of ripple in the pass band, ``rs`` dB down in the stop band
     (``scipy.signal.ellipap``): SciPy's values (not differentiable in ``rp``, ``rs``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
     >>> z, p, k = fss.ellipap(2, 1.0, 40.0)
     >>> np.round(np.abs(z), 6), np.round(k, 6)
     (array([9.937627, 9.937627]), np.float64(0.01))
     """
+    check_xp_device(xp, device, "ellipap")
     _untraced("ellipap", "the elliptic prototype is SciPy's iterative solution of the "
               "degree equation, with no derivative here", rp=rp, rs=rs)
     import scipy.signal  # (here: importing funcgrad never loads SciPy)
     return scipy.signal.ellipap(_order(N), rp, rs)
 
 
-def besselap(N: int, norm: str = "phase") -> tuple[np.ndarray, np.ndarray, float]:
+def besselap(N: int, norm: str = "phase",
+             *, xp: Any = None, device: Any = None) -> tuple[np.ndarray, np.ndarray, float]:
     """The zeros, poles and gain of the order-``N`` Bessel/Thomson analog low-pass
     prototype (``scipy.signal.besselap``), ``norm`` 'phase', 'delay' or 'mag': SciPy's
     values (they depend on the order only).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
     >>> z, p, k = fss.besselap(2, norm="delay")
     >>> np.round(p, 6), k
     (array([-1.5+0.866025j, -1.5-0.866025j]), 3.0)
     """
+    check_xp_device(xp, device, "besselap")
     import scipy.signal
     return scipy.signal.besselap(_order(N), norm=norm)
 

@@ -12,7 +12,7 @@ come instead from one polynomial fitted to the first (last) whole window: again 
 weights, one small matrix per end.  float32 stays float32.
 """
 import math
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from ..core import internal
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from ._ndimage_filters import _correlate1d
+from ._signal_xp import check_xp_device
 
 __all__ = ["savgol_coeffs", "savgol_filter"]
 
@@ -63,13 +64,15 @@ def _spaced(y, delta, deriv):
 
 def savgol_coeffs(window_length: int, polyorder: int, deriv: int = 0,
                   delta: Union[float, ArrayLike] = 1.0, pos: Optional[int] = None,
-                  use: str = "conv") -> Array:
+                  use: str = "conv", *, xp: Any = None, device: Any = None) -> Array:
     """The weights of a Savitzky-Golay filter (``scipy.signal.savgol_coeffs``): the
     ``deriv``-th derivative at sample ``pos`` (default: the window's centre) of the
     least-squares polynomial of degree ``polyorder`` through ``window_length`` samples
     ``delta`` apart, as a linear combination of them; ``use='conv'`` orders them for a
     convolution (reversed), ``'dot'`` for a dot product with the window.  Differentiable
     in ``delta``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
     >>> np.round(fss.savgol_coeffs(5, 2), 6)
@@ -77,6 +80,7 @@ def savgol_coeffs(window_length: int, polyorder: int, deriv: int = 0,
     >>> np.round(fss.savgol_coeffs(5, 2, deriv=1, use="dot"), 6) + 0.0
     array([-0.2, -0.1,  0. ,  0.1,  0.2])
     """
+    check_xp_device(xp, device, "savgol_coeffs")
     window_length, polyorder = _window(window_length, polyorder)
     deriv = int(deriv)
     if deriv < 0:

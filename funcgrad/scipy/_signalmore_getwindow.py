@@ -2,7 +2,7 @@
 :mod:`funcgrad.scipy.signal.windows` by name (SciPy's names and aliases), with its
 parameters in a tuple, periodic by default (``fftbins=True``).
 """
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -14,6 +14,7 @@ from ._signalmore_windows import (barthann, bartlett, blackman, blackmanharris, 
                                   hamming, hann, kaiser, kaiser_bessel_derived, lanczos,
                                   nuttall, parzen, triang, tukey)
 from ._signalmore_windows_design import chebwin, dpss, taylor
+from ._signal_xp import check_xp_device
 
 __all__ = ["get_window"]
 
@@ -50,16 +51,20 @@ for _names, _fn, _needs in [
         _WINDOWS[_name] = (_fn, _needs)
 
 
-def get_window(window: Union[str, tuple, float], Nx: int, fftbins: bool = True) -> Array:
+def get_window(window: Union[str, tuple, float], Nx: int, fftbins: bool = True,
+               *, xp: Any = None, device: Any = None) -> Array:
     """A window of ``Nx`` samples by name (``scipy.signal.get_window``): a string
     ('hann'), a tuple of the name and its parameters (``('kaiser', 8.0)``, ``('tukey',
     0.25)``: differentiable in them), or a number, the ``beta`` of a Kaiser window.
     ``fftbins=True`` gives the periodic window (``sym=False``), for spectral analysis.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal as fss
     >>> fss.get_window("hann", 4)
     array([0. , 0.5, 1. , 0.5])
     """
+    check_xp_device(xp, device, "get_window")
     sym = not fftbins
     if isinstance(window, tuple):
         if not window:

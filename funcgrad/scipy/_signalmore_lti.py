@@ -23,6 +23,7 @@ from .. import numpy as fnp
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
 from ._iir_design import _sections
+from ._signal_xp import check_xp_device
 
 __all__ = ["normalize", "tf2zpk", "zpk2tf", "tf2sos", "sos2tf", "zpk2sos", "sos2zpk",
            "bilinear", "bilinear_zpk", "lp2lp", "lp2hp", "lp2bp", "lp2bs", "lp2lp_zpk", "lp2hp_zpk",
@@ -433,25 +434,33 @@ def _notch_peak(name, w0, Q, fs, notch):
     return b, a
 
 
-def iirnotch(w0: ArrayLike, Q: ArrayLike, fs: float = 2.0) -> tuple[Array, Array]:
+def iirnotch(w0: ArrayLike, Q: ArrayLike, fs: float = 2.0,
+             *, xp: Any = None, device: Any = None) -> tuple[Array, Array]:
     """A second-order IIR notch filter at ``w0`` (in the units of ``fs``) of quality
     factor ``Q`` (``scipy.signal.iirnotch``).  Differentiable in ``w0`` and ``Q``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
     >>> b, a = fss.iirnotch(0.5, 10.0)
     >>> np.round(b, 6) + 0.0, np.round(a, 6) + 0.0
     (array([0.92704, 0.     , 0.92704]), array([1.      , 0.      , 0.854081]))
     """
+    check_xp_device(xp, device, "iirnotch")
     return _notch_peak("iirnotch", w0, Q, fs, True)
 
 
-def iirpeak(w0: ArrayLike, Q: ArrayLike, fs: float = 2.0) -> tuple[Array, Array]:
+def iirpeak(w0: ArrayLike, Q: ArrayLike, fs: float = 2.0,
+            *, xp: Any = None, device: Any = None) -> tuple[Array, Array]:
     """A second-order IIR peak (resonator) filter at ``w0`` (in the units of ``fs``) of
     quality factor ``Q`` (``scipy.signal.iirpeak``).  Differentiable in ``w0`` and ``Q``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal as fss
     >>> b, a = fss.iirpeak(0.5, 10.0)
     >>> np.round(b, 6) + 0.0, np.round(a, 6) + 0.0
     (array([ 0.07296,  0.     , -0.07296]), array([1.      , 0.      , 0.854081]))
     """
+    check_xp_device(xp, device, "iirpeak")
     return _notch_peak("iirpeak", w0, Q, fs, False)

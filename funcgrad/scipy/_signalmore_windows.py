@@ -20,6 +20,7 @@ from .. import numpy as fnp
 from ..core import Tracer
 from ..numpy._convert import asarray, concrete_values
 from ..typing import Array, ArrayLike
+from ._signal_xp import check_xp_device
 
 __all__ = ["general_cosine", "boxcar", "triang", "parzen", "bohman", "blackman", "nuttall",
            "blackmanharris", "flattop", "bartlett", "hann", "tukey", "barthann",
@@ -84,23 +85,29 @@ def general_cosine(M: int, a: ArrayLike, sym: bool = True) -> Array:
     return _truncate(w, trunc)
 
 
-def boxcar(M: int, sym: bool = True) -> Array:
+def boxcar(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The rectangular window, all ones (``scipy.signal.windows.boxcar``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal.windows as fw
     >>> fw.boxcar(3)
     array([1., 1., 1.])
     """
+    check_xp_device(xp, device, "boxcar")
     return _ones(_length("boxcar", M))
 
 
-def triang(M: int, sym: bool = True) -> Array:
+def triang(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The triangular window, non-zero at its ends (``scipy.signal.windows.triang``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal.windows as fw
     >>> fw.triang(4)
     array([0.25, 0.75, 0.75, 0.25])
     """
+    check_xp_device(xp, device, "triang")
     M = _length("triang", M)
     if M <= 1:
         return _ones(M)
@@ -115,13 +122,16 @@ def triang(M: int, sym: bool = True) -> Array:
     return _truncate(w, trunc)
 
 
-def parzen(M: int, sym: bool = True) -> Array:
+def parzen(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The Parzen window, a piecewise cubic (``scipy.signal.windows.parzen``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal.windows as fw
     >>> fw.parzen(5)
     array([0.016, 0.424, 1.   , 0.424, 0.016])
     """
+    check_xp_device(xp, device, "parzen")
     M = _length("parzen", M)
     if M <= 1:
         return _ones(M)
@@ -135,14 +145,17 @@ def parzen(M: int, sym: bool = True) -> Array:
     return _truncate(np.r_[w_out, w_in, w_out[::-1]], trunc)
 
 
-def bohman(M: int, sym: bool = True) -> Array:
+def bohman(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The Bohman window, the convolution of two half-cosines
     (``scipy.signal.windows.bohman``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal.windows as fw
     >>> fw.bohman(3)
     array([0., 1., 0.])
     """
+    check_xp_device(xp, device, "bohman")
     M = _length("bohman", M)
     if M <= 1:
         return _ones(M)
@@ -152,58 +165,73 @@ def bohman(M: int, sym: bool = True) -> Array:
     return _truncate(np.r_[0, w, 0], trunc)
 
 
-def blackman(M: int, sym: bool = True) -> Array:
+def blackman(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The Blackman window, three cosine terms 0.42, 0.50, 0.08
     (``scipy.signal.windows.blackman``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.blackman(5), 6) + 0.0
     array([0.  , 0.34, 1.  , 0.34, 0.  ])
     """
+    check_xp_device(xp, device, "blackman")
     return general_cosine(M, [0.42, 0.50, 0.08], sym)
 
 
-def nuttall(M: int, sym: bool = True) -> Array:
+def nuttall(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """Nuttall's minimum 4-term Blackman-Harris window
     (``scipy.signal.windows.nuttall``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.nuttall(3), 7)
     array([3.628e-04, 1.000e+00, 3.628e-04])
     """
+    check_xp_device(xp, device, "nuttall")
     return general_cosine(M, [0.3635819, 0.4891775, 0.1365995, 0.0106411], sym)
 
 
-def blackmanharris(M: int, sym: bool = True) -> Array:
+def blackmanharris(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The minimum 4-term Blackman-Harris window
     (``scipy.signal.windows.blackmanharris``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.blackmanharris(3), 5)
     array([6.e-05, 1.e+00, 6.e-05])
     """
+    check_xp_device(xp, device, "blackmanharris")
     return general_cosine(M, [0.35875, 0.48829, 0.14128, 0.01168], sym)
 
 
-def flattop(M: int, sym: bool = True) -> Array:
+def flattop(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The flat top window, five cosine terms (``scipy.signal.windows.flattop``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.flattop(3), 6)
     array([-4.21e-04,  1.00e+00, -4.21e-04])
     """
+    check_xp_device(xp, device, "flattop")
     return general_cosine(M, [0.21557895, 0.41663158, 0.277263158, 0.083578947,
                               0.006947368], sym)
 
 
-def bartlett(M: int, sym: bool = True) -> Array:
+def bartlett(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The Bartlett window, a triangle that is zero at its ends
     (``scipy.signal.windows.bartlett``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal.windows as fw
     >>> fw.bartlett(5)
     array([0. , 0.5, 1. , 0.5, 0. ])
     """
+    check_xp_device(xp, device, "bartlett")
     M = _length("bartlett", M)
     if M <= 1:
         return _ones(M)
@@ -213,45 +241,58 @@ def bartlett(M: int, sym: bool = True) -> Array:
     return _truncate(w, trunc)
 
 
-def general_hamming(M: int, alpha: ArrayLike, sym: bool = True) -> Array:
+def general_hamming(M: int, alpha: ArrayLike, sym: bool = True,
+                    *, xp: Any = None, device: Any = None) -> Array:
     """The generalized Hamming window ``alpha - (1 - alpha) cos(2 pi n / (M - 1))``
     (``scipy.signal.windows.general_hamming``); differentiable in ``alpha``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal.windows as fw
     >>> fw.general_hamming(3, 0.6)
     array([0.2, 1. , 0.2])
     """
+    check_xp_device(xp, device, "general_hamming")
     return general_cosine(M, fnp.stack([asarray(alpha), 1.0 - asarray(alpha)]), sym)
 
 
-def hann(M: int, sym: bool = True) -> Array:
+def hann(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The Hann window, a raised cosine (``scipy.signal.windows.hann``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal.windows as fw
     >>> fw.hann(5)
     array([0. , 0.5, 1. , 0.5, 0. ])
     """
+    check_xp_device(xp, device, "hann")
     return general_cosine(M, [0.5, 0.5], sym)
 
 
-def hamming(M: int, sym: bool = True) -> Array:
+def hamming(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The Hamming window, ``general_hamming`` with ``alpha = 0.54``
     (``scipy.signal.windows.hamming``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal.windows as fw
     >>> fw.hamming(3)
     array([0.08, 1.  , 0.08])
     """
+    check_xp_device(xp, device, "hamming")
     return general_cosine(M, [0.54, 1.0 - 0.54], sym)
 
 
-def barthann(M: int, sym: bool = True) -> Array:
+def barthann(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The modified Bartlett-Hann window (``scipy.signal.windows.barthann``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal.windows as fw
     >>> fw.barthann(3)
     array([0., 1., 0.])
     """
+    check_xp_device(xp, device, "barthann")
     M = _length("barthann", M)
     if M <= 1:
         return _ones(M)
@@ -261,16 +302,20 @@ def barthann(M: int, sym: bool = True) -> Array:
     return _truncate(w, trunc)
 
 
-def tukey(M: int, alpha: ArrayLike = 0.5, sym: bool = True) -> Array:
+def tukey(M: int, alpha: ArrayLike = 0.5, sym: bool = True,
+          *, xp: Any = None, device: Any = None) -> Array:
     """The Tukey (tapered cosine) window: cosine lobes over a fraction ``alpha`` of the
     window, flat between them (``scipy.signal.windows.tukey``).  Differentiable in
     ``alpha`` (the number of samples in the lobes depends on its value, so it must be
     known: not under ``jit``/``vmap``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import funcgrad.scipy.signal.windows as fw
     >>> fw.tukey(5, 0.5)
     array([0., 1., 1., 1., 0.])
     """
+    check_xp_device(xp, device, "tukey")
     M = _length("tukey", M)
     if M <= 1:
         return _ones(M)
@@ -290,14 +335,18 @@ def tukey(M: int, alpha: ArrayLike = 0.5, sym: bool = True) -> Array:
     return _truncate(w, trunc)
 
 
-def kaiser(M: int, beta: ArrayLike, sym: bool = True) -> Array:
+def kaiser(M: int, beta: ArrayLike, sym: bool = True,
+           *, xp: Any = None, device: Any = None) -> Array:
     """The Kaiser window ``I0(beta sqrt(1 - (2n/(M-1) - 1)^2)) / I0(beta)``
     (``scipy.signal.windows.kaiser``); differentiable in ``beta``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.kaiser(3, 5.0), 6)
     array([0.036711, 1.      , 0.036711])
     """
+    check_xp_device(xp, device, "kaiser")
     M = _length("kaiser", M)
     if M <= 1:
         return _ones(M)
@@ -309,14 +358,18 @@ def kaiser(M: int, beta: ArrayLike, sym: bool = True) -> Array:
     return _truncate(w, trunc)
 
 
-def kaiser_bessel_derived(M: int, beta: ArrayLike, *, sym: bool = True) -> Array:
+def kaiser_bessel_derived(M: int, beta: ArrayLike, *, sym: bool = True,
+                          xp: Any = None, device: Any = None) -> Array:
     """The Kaiser-Bessel derived window of even length ``M``, for MDCT filter banks
     (``scipy.signal.windows.kaiser_bessel_derived``); differentiable in ``beta``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.kaiser_bessel_derived(4, 2.0), 6)
     array([0.483392, 0.875404, 0.875404, 0.483392])
     """
+    check_xp_device(xp, device, "kaiser_bessel_derived")
     M = _length("kaiser_bessel_derived", M)
     if not sym:
         raise ValueError("Kaiser-Bessel Derived windows are only defined for symmetric "
@@ -332,14 +385,18 @@ def kaiser_bessel_derived(M: int, beta: ArrayLike, *, sym: bool = True) -> Array
     return fnp.concatenate([half, half[::-1]])
 
 
-def gaussian(M: int, std: ArrayLike, sym: bool = True) -> Array:
+def gaussian(M: int, std: ArrayLike, sym: bool = True,
+             *, xp: Any = None, device: Any = None) -> Array:
     """The Gaussian window ``exp(-n^2 / (2 std^2))``, ``n`` about the centre
     (``scipy.signal.windows.gaussian``); differentiable in ``std``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.gaussian(3, 1.0), 6)
     array([0.606531, 1.      , 0.606531])
     """
+    check_xp_device(xp, device, "gaussian")
     M = _length("gaussian", M)
     if M <= 1:
         return _ones(M)
@@ -349,14 +406,18 @@ def gaussian(M: int, std: ArrayLike, sym: bool = True) -> Array:
     return _truncate(w, trunc)
 
 
-def general_gaussian(M: int, p: ArrayLike, sig: ArrayLike, sym: bool = True) -> Array:
+def general_gaussian(M: int, p: ArrayLike, sig: ArrayLike, sym: bool = True,
+                     *, xp: Any = None, device: Any = None) -> Array:
     """The generalized Gaussian ``exp(-|n / sig|^(2p) / 2)``
     (``scipy.signal.windows.general_gaussian``); differentiable in ``p`` and ``sig``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.general_gaussian(3, 1.5, 1.0), 6)
     array([0.606531, 1.      , 0.606531])
     """
+    check_xp_device(xp, device, "general_gaussian")
     M = _length("general_gaussian", M)
     if M <= 1:
         return _ones(M)
@@ -376,14 +437,17 @@ def general_gaussian(M: int, p: ArrayLike, sig: ArrayLike, sym: bool = True) -> 
 
 
 
-def cosine(M: int, sym: bool = True) -> Array:
+def cosine(M: int, sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The cosine (sine) window ``sin(pi (n + 1/2) / M)``
     (``scipy.signal.windows.cosine``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.cosine(3), 6)
     array([0.5, 1. , 0.5])
     """
+    check_xp_device(xp, device, "cosine")
     M = _length("cosine", M)
     if M <= 1:
         return _ones(M)
@@ -392,14 +456,17 @@ def cosine(M: int, sym: bool = True) -> Array:
 
 
 def exponential(M: int, center: Optional[ArrayLike] = None, tau: ArrayLike = 1.0,
-                sym: bool = True) -> Array:
+                sym: bool = True, *, xp: Any = None, device: Any = None) -> Array:
     """The exponential (Poisson) window ``exp(-|n - center| / tau)``
     (``scipy.signal.windows.exponential``); differentiable in ``tau`` and ``center``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.exponential(3, tau=2.0), 6)
     array([0.606531, 1.      , 0.606531])
     """
+    check_xp_device(xp, device, "exponential")
     if sym and center is not None:
         raise ValueError("If sym==True, center must be None.")
     M = _length("exponential", M)
@@ -413,14 +480,17 @@ def exponential(M: int, center: Optional[ArrayLike] = None, tau: ArrayLike = 1.0
     return _truncate(w, trunc)
 
 
-def lanczos(M: int, *, sym: bool = True) -> Array:
+def lanczos(M: int, *, sym: bool = True, xp: Any = None, device: Any = None) -> Array:
     """The Lanczos (sinc) window ``sinc(2n / (M - 1) - 1)``
     (``scipy.signal.windows.lanczos``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.lanczos(5), 6)
     array([0.     , 0.63662, 1.     , 0.63662, 0.     ])
     """
+    check_xp_device(xp, device, "lanczos")
     M = _length("lanczos", M)
     if M <= 1:
         return _ones(M)

@@ -15,21 +15,26 @@ from ..numpy._convert import concrete_values
 from ..typing import Array, ArrayLike
 from ._banded import eigh_tridiagonal
 from ._signalmore_windows import _extend, _length, _ones, _truncate
+from ._signal_xp import check_xp_device
 
 __all__ = ["chebwin", "taylor", "dpss"]
 
 
-def chebwin(M: int, at: ArrayLike, sym: bool = True) -> Array:
+def chebwin(M: int, at: ArrayLike, sym: bool = True,
+            *, xp: Any = None, device: Any = None) -> Array:
     """The Dolph-Chebyshev window, sidelobes ``at`` dB below the main lobe
     (``scipy.signal.windows.chebwin``): the inverse DFT of a Chebyshev polynomial sampled
     on the unit circle, normalized to a peak of 1; differentiable in ``at`` (which
     branch of the polynomial each sample takes depends on its value, so not under
     ``jit``/``vmap``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.chebwin(5, 50.0), 6)
     array([0.205494, 0.701046, 1.      , 0.701046, 0.205494])
     """
+    check_xp_device(xp, device, "chebwin")
     M = _length("chebwin", M)
     if M <= 1:
         return _ones(M)
@@ -63,15 +68,18 @@ def chebwin(M: int, at: ArrayLike, sym: bool = True) -> Array:
 
 
 def taylor(M: int, nbar: int = 4, sll: ArrayLike = 30, norm: bool = True, sym: bool = True
-           ) -> Array:
+           , *, xp: Any = None, device: Any = None) -> Array:
     """The Taylor window, ``nbar - 1`` cosine terms whose sidelobes lie ``sll`` dB below
     the main lobe, scaled to 1 at the centre if ``norm`` (``scipy.signal.windows.taylor``);
     differentiable in ``sll``.
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.taylor(5), 6)
     array([0.332497, 0.772015, 1.      , 0.772015, 0.332497])
     """
+    check_xp_device(xp, device, "taylor")
     M = _length("taylor", M)
     if M <= 1:
         return _ones(M)
@@ -98,18 +106,22 @@ def taylor(M: int, nbar: int = 4, sll: ArrayLike = 30, norm: bool = True, sym: b
 
 
 def dpss(M: int, NW: ArrayLike, Kmax: Optional[int] = None, sym: bool = True,
-         norm: Union[int, str, None] = None, return_ratios: bool = False) -> Any:
+         norm: Union[int, str, None] = None, return_ratios: bool = False,
+         *, xp: Any = None, device: Any = None) -> Any:
     """The discrete prolate spheroidal (Slepian) sequences of length ``M`` and standardized
     half bandwidth ``NW`` (``scipy.signal.windows.dpss``): the eigenvectors of SciPy's
     tridiagonal matrix with the ``Kmax`` largest eigenvalues (one window if ``Kmax`` is
     None), with SciPy's signs and normalizations, and their concentration ratios if
     ``return_ratios``.  Differentiable in ``NW`` (through the eigenvectors; the signs are
     decided on the values, so not under ``jit``/``vmap``).
+    ``xp`` (None, ``numpy`` or ``funcgrad.numpy``) and ``device`` (None or 'cpu'):
+    SciPy's array-API keywords; the result is a NumPy array on the CPU.
 
     >>> import numpy as np, funcgrad.scipy.signal.windows as fw
     >>> np.round(fw.dpss(5, 2.0), 6)
     array([0.186542, 0.685394, 1.      , 0.685394, 0.186542])
     """
+    check_xp_device(xp, device, "dpss")
     if norm is None:
         norm = "approximate" if Kmax is None else 2
     if norm not in (2, "approximate", "subsample"):

@@ -44,25 +44,9 @@ def somersd(x: Any, y: Optional[Any] = None, alternative: str = "two-sided") -> 
     return stats.somersd(_plain(x, "somersd"), _plain(y, "somersd"), alternative=alternative)
 
 
-def weightedtau(x: Any, y: Any, rank: Any = True, weigher: Optional[Callable] = None,
-                additive: bool = True) -> Any:
-    """Vigna's weighted Kendall tau of ``x`` and ``y``: exchanges of pairs weighted by
-    ``weigher`` of their ranks (``1 / (r + 1)`` by default, the pair's weights added, or
-    multiplied with ``additive=False``), ranks by decreasing value of ``rank`` (``True``:
-    lexicographically by ``(x, y)`` and ``(y, x)``, averaging the two), as
-    ``scipy.stats.weightedtau``: a ``SignificanceResult`` whose ``pvalue`` is NaN, as
-    SciPy's.  A function of the data's order: its derivative in ``x`` and ``y`` is zero
-    almost everywhere (gradients through it are 0); a ``weigher`` whose weights carry a
-    derivative raises (write the statistic in funcgrad for that).
-
-    >>> import numpy as np, funcgrad as fg
-    >>> x = np.array([12.0, 2.0, 1.0, 12.0, 2.0])
-    >>> y = np.array([1.0, 4.0, 7.0, 1.0, 0.0])
-    >>> round(float(weightedtau(x, y).statistic), 12)
-    -0.566949681537
-    >>> fg.grad(lambda v: weightedtau(v, y).statistic)(x)
-    array([0., 0., 0., 0., 0.])
-    """
+def _weightedtau_1d(x: Any, y: Any, rank: Any = True, weigher: Optional[Callable] = None,
+                    additive: bool = True, **axis_nan: Any) -> Any:
+    """``weightedtau`` on the values, by SciPy (its axis, nan_policy and keepdims)."""
     from scipy import stats
     if weigher is not None and not callable(weigher):
         raise TypeError(f"weightedtau: weigher must be a callable of a rank, got {weigher!r}")
@@ -78,4 +62,31 @@ def weightedtau(x: Any, y: Any, rank: Any = True, weigher: Optional[Callable] = 
     values = [_plain(a, "weightedtau") for a in (x, y)]
     rank = rank if isinstance(rank, bool) else _plain(rank, "weightedtau")
     return stats.weightedtau(*values, rank=rank, additive=additive,
-                             weigher=None if weigher is None else plain_weigher)
+                             weigher=None if weigher is None else plain_weigher, **axis_nan)
+
+
+def weightedtau(x: Any, y: Any, rank: Any = True, weigher: Optional[Callable] = None,
+                additive: bool = True, *,
+                axis: Optional[int] = None, nan_policy: str = "propagate",
+                keepdims: bool = False) -> Any:
+    """Vigna's weighted Kendall tau of ``x`` and ``y``: exchanges of pairs weighted by
+    ``weigher`` of their ranks (``1 / (r + 1)`` by default, the pair's weights added, or
+    multiplied with ``additive=False``), ranks by decreasing value of ``rank`` (``True``:
+    lexicographically by ``(x, y)`` and ``(y, x)``, averaging the two), as
+    ``scipy.stats.weightedtau``: a ``SignificanceResult`` whose ``pvalue`` is NaN, as
+    SciPy's.  A function of the data's order: its derivative in ``x`` and ``y`` is zero
+    almost everywhere (gradients through it are 0); a ``weigher`` whose weights carry a
+    derivative raises (write the statistic in funcgrad for that).
+    ``axis`` (None: the samples raveled), ``nan_policy`` ('propagate', 'omit' or
+    'raise') and ``keepdims``: SciPy's, applied by SciPy.
+
+    >>> import numpy as np, funcgrad as fg
+    >>> x = np.array([12.0, 2.0, 1.0, 12.0, 2.0])
+    >>> y = np.array([1.0, 4.0, 7.0, 1.0, 0.0])
+    >>> round(float(weightedtau(x, y).statistic), 12)
+    -0.566949681537
+    >>> fg.grad(lambda v: weightedtau(v, y).statistic)(x)
+    array([0., 0., 0., 0., 0.])
+    """
+    return _weightedtau_1d(x, y, rank, weigher, additive, axis=axis, nan_policy=nan_policy,
+                           keepdims=keepdims)

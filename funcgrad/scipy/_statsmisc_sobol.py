@@ -21,6 +21,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..core import Tracer
 from ..numpy._convert import asarray
+from ._sigrest_random_state import rng_or_random_state
 
 __all__ = ["sobol_indices"]
 
@@ -112,7 +113,8 @@ def _sample(n, dists, rng):
 
 
 def sobol_indices(*, func: Any, n: int, dists: Optional[Any] = None,
-                  method: Any = "saltelli_2010", rng: Any = None) -> SobolResult:
+                  method: Any = "saltelli_2010", rng: Any = None,
+                  random_state: Any = None) -> SobolResult:
     """Sobol's first and total order sensitivity indices of ``func`` (called on a ``(d,
     n)`` array of inputs, one column per point, returning ``(s, n)`` or ``(n,)``
     outputs) to its ``d`` inputs, independent with the distributions ``dists`` (objects
@@ -121,6 +123,8 @@ def sobol_indices(*, func: Any, n: int, dists: Optional[Any] = None,
     outputs ``{'f_A', 'f_B', 'f_AB'}``, and ``method`` a callable of ``(f_A, f_B,
     f_AB)``.  The indices are differentiable in the parameters ``func`` closes over and in
     the parameters of funcgrad distributions (see the module's notes).
+    ``random_state`` is SciPy's legacy keyword beside ``rng`` (give one; either seeds the
+    Sobol' engine the same way, as SciPy 1.17).
 
     >>> import numpy as np, funcgrad as fg
     >>> import funcgrad.scipy.stats as fst
@@ -130,6 +134,7 @@ def sobol_indices(*, func: Any, n: int, dists: Optional[Any] = None,
     ...     return sobol_indices(func=f, n=256, dists=dists, rng=1).first_order[1]
     >>> g = fg.grad(first)(7.0)   # how the second input's share grows with a
     """
+    rng = rng_or_random_state(rng, random_state, "sobol_indices", legacy=False)
     n_ = int(n)
     if n != n_ or n_ <= 0 or n_ & (n_ - 1):
         raise ValueError(f"sobol_indices: n must be a power of 2 (the balance properties of "

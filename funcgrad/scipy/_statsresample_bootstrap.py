@@ -29,6 +29,7 @@ from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
 from . import special as sp
 from ._statsresample_quantile import sorted_quantiles, values_of
+from ._sigrest_random_state import rng_or_random_state
 
 __all__ = ["bootstrap", "BootstrapResult", "ConfidenceInterval"]
 
@@ -202,7 +203,8 @@ def bootstrap(data: Sequence[ArrayLike], statistic: Callable[..., Any], *,
               vectorized: Optional[bool] = None, paired: bool = False, axis: int = 0,
               confidence_level: float = 0.95, alternative: str = "two-sided",
               method: str = "BCa", bootstrap_result: Optional[Any] = None,
-              rng: Any = None) -> BootstrapResult:
+              rng: Any = None,
+              random_state: Any = None) -> BootstrapResult:
     """A bootstrap confidence interval of ``statistic``, as ``scipy.stats.bootstrap``
     (SciPy's signature, methods ``'percentile'``, ``'basic'`` and ``'BCa'``, and its
     draws: the same ``rng`` seed gives SciPy's bootstrap distribution and interval).
@@ -212,6 +214,8 @@ def bootstrap(data: Sequence[ArrayLike], statistic: Callable[..., Any], *,
     over the resamples with :func:`funcgrad.vmap`, so it must be written in
     ``funcgrad.numpy`` or plain NumPy functions (no Python branches on the values).  The
     interval, the distribution and the standard error are differentiable in the data.
+    ``random_state`` is SciPy's legacy keyword beside ``rng`` (give one): an int seeds a
+    ``numpy.random.RandomState``, as SciPy 1.17 does.
 
     >>> import numpy as np, funcgrad as fg
     >>> x = np.array([1.0, 2.0, 4.0, 7.0, 8.0])
@@ -223,6 +227,7 @@ def bootstrap(data: Sequence[ArrayLike], statistic: Callable[..., Any], *,
     >>> g.shape
     (5,)
     """
+    rng = rng_or_random_state(rng, random_state, "bootstrap")
     name = "bootstrap"
     stat: Callable[..., Any] = vectorize(name, statistic, vectorized)
     samples = standard_samples(name, data, axis, 2)

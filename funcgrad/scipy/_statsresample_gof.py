@@ -63,13 +63,16 @@ _STATISTICS = {"ad": _anderson_darling, "ks": _kolmogorov_smirnov, "cvm": _crame
 def goodness_of_fit(dist: Any, data: Any, *, known_params: Optional[dict] = None,
                     fit_params: Optional[dict] = None, guessed_params: Optional[dict] = None,
                     statistic: Union[str, Callable] = "ad", n_mc_samples: int = 9999,
-                    rng: Any = None) -> GoodnessOfFitResult:
+                    rng: Any = None,
+                    random_state: Any = None) -> GoodnessOfFitResult:
     """A Monte Carlo test of whether ``data`` comes from the family ``dist`` (its unknown
     parameters fitted), as ``scipy.stats.goodness_of_fit``, run by SciPy on the values
     (the same ``rng`` seed gives SciPy's null distribution and p-value).  The observed
     ``statistic`` (Anderson-Darling ``'ad'``, Kolmogorov-Smirnov ``'ks'``, Cramér-von
     Mises ``'cvm'`` or Filliben's ``'filliben'``) and the fitted parameters are
     differentiable in ``data``; a callable statistic gives SciPy's values only.
+    ``random_state`` is SciPy's legacy keyword beside ``rng`` (give one): an int seeds a
+    ``numpy.random.RandomState``, as SciPy 1.17 does.
 
     >>> import numpy as np, funcgrad as fg
     >>> from funcgrad.scipy.stats import norm
@@ -79,6 +82,10 @@ def goodness_of_fit(dist: Any, data: Any, *, known_params: Optional[dict] = None
     (0.1820129113, (19,))
     >>> g = fg.grad(lambda x: goodness_of_fit(norm, x, n_mc_samples=19, rng=0).statistic)(x)
     """
+    # (SciPy's own check of the pair: rng=None passed beside random_state would count)
+    seeds = ({"rng": rng} if random_state is None or rng is not None else {})
+    if random_state is not None:
+        seeds["random_state"] = random_state
     import scipy.stats
     ours, theirs = _distributions(dist)
     data = asarray(data)
@@ -87,7 +94,7 @@ def goodness_of_fit(dist: Any, data: Any, *, known_params: Optional[dict] = None
     result = scipy.stats.goodness_of_fit(
         theirs, values_of(data).astype(float), known_params=known_params,
         fit_params=fit_params, guessed_params=guessed_params, statistic=statistic,
-        n_mc_samples=n_mc_samples, rng=rng)
+        n_mc_samples=n_mc_samples, **seeds)
     best = np.asarray(result.fit_result.params, float)
     traced = isinstance(data, Tracer)  # (a flag: no narrowing of data's type)
     if not traced:

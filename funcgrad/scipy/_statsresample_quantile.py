@@ -17,6 +17,7 @@ from ..numpy._convert import asarray, concrete_values
 from ..primitives.structural import stop_gradient
 from ..typing import Array, ArrayLike
 from . import special as sp
+from ._sigrest_quantile_weights import weighted_quantiles
 
 __all__ = ["quantile"]
 
@@ -71,13 +72,18 @@ def sorted_quantiles(y: Any, p: Any, n: Any, method: str) -> Array:
 
 
 def quantile(x: ArrayLike, p: ArrayLike, *, method: str = "linear", axis: Optional[int] = 0,
-             nan_policy: str = "propagate", keepdims: Optional[bool] = None) -> Array:
+             nan_policy: str = "propagate", keepdims: Optional[bool] = None,
+             weights: Optional[ArrayLike] = None) -> Array:
     """The ``p`` quantiles of ``x`` along ``axis``, as ``scipy.stats.quantile`` (SciPy
     1.15): ``p`` broadcasts against ``x`` except along ``axis``, where it lists the
     quantiles of each slice; that axis is kept unless there is one quantile per slice
     (``keepdims``).  Methods: Hyndman and Fan's nine and ``'harrell-davis'``; ``p``
     outside [0, 1] gives NaN; ``nan_policy``: 'propagate', 'omit' or 'raise'.
-    Differentiable in ``x`` and ``p``.
+    Differentiable in ``x`` and ``p``.  ``weights`` (SciPy 1.17): frequency weights,
+    broadcast against ``x`` (counting numbers act as ``np.repeat(x, weights)``; not with
+    'harrell-davis'); the weighted quantile is differentiable in ``x``, ``p`` and
+    ``weights`` between its jumps, and raises where a derivative is asked exactly at one
+    (``p * sum(weights) + m`` on an integer or a cumulative weight, or a weight of 0).
 
     >>> import numpy as np, funcgrad as fg
     >>> x = np.array([[5.0, 1.0, 3.0, 8.0], [2.0, 4.0, 1.0, 3.0]])
@@ -100,12 +106,25 @@ def quantile(x: ArrayLike, p: ArrayLike, *, method: str = "linear", axis: Option
         raise ValueError(f"{name}: x must be real numbers, got {x.dtype}")
     if p.dtype.kind != "f":
         raise ValueError(f"{name}: p must be real floating numbers, got {p.dtype}")
-    dtype = np.result_type(x.dtype, p.dtype, np.float16)
+    w = None if weights is None else asarray(weights)
+    if w is not None and w.dtype.kind not in "biuf":
+        raise ValueError(f"{name}: weights must be real numbers, got {w.dtype}")
+    if w is not None and method == "harrell-davis":
+        raise ValueError(f"{name}: method='harrell-davis' does not support weights; use "
+                         f"one of Hyndman and Fan's methods")
+    dtype = np.result_type(x.dtype, p.dtype, *([] if w is None else [w.dtype]), np.float16)
     x, p = fnp.astype(x, dtype), fnp.astype(p, dtype)
+    if w is not None:
+        try:
+            x, w = fnp.broadcast_arrays(x, fnp.astype(w, dtype))
+        except ValueError as error:
+            raise ValueError(f"{name}: weights must broadcast against x, got shapes "
+                             f"{tuple(w.shape)} and {tuple(x.shape)}") from error
     ndim = max(x.ndim, p.ndim)
     flat = axis is None
     if axis is None:
         x, p, axis = fnp.ravel(x), fnp.ravel(p), 0
+        w = None if w is None else fnp.ravel(w)
     elif isinstance(axis, bool) or int(axis) != axis or not -ndim <= axis < ndim:
         raise ValueError(f"{name}: axis {axis!r} is not compatible with the shapes of the "
                          f"inputs")
@@ -113,6 +132,8 @@ def quantile(x: ArrayLike, p: ArrayLike, *, method: str = "linear", axis: Option
         axis = int(axis)
     x = fnp.reshape(x, (1,) * (max(ndim, 1) - x.ndim) + x.shape) if not flat else x
     p = fnp.reshape(p, (1,) * (max(ndim, 1) - p.ndim) + p.shape) if not flat else p
+    if w is not None and not flat:
+        w = fnp.reshape(w, x.shape)
     data = values_of(x)
     if nan_policy == "raise" and np.any(np.isnan(data)):
         raise ValueError(f"{name}: the input contains NaN (nan_policy='raise')")
@@ -120,7 +141,9 @@ def quantile(x: ArrayLike, p: ArrayLike, *, method: str = "linear", axis: Option
         shape = list(x.shape)
         shape[axis] = 1
         x = fnp.full(tuple(shape), np.nan, dtype)
+        w = None if w is None else fnp.ones(tuple(shape), dtype)
         data = values_of(x)
+    w = None if w is None else fnp.moveaxis(w, axis, -1)
     x, p, data = (fnp.moveaxis(x, axis, -1), fnp.moveaxis(p, axis, -1),
                   np.moveaxis(data, axis, -1))
     try:
@@ -131,16 +154,25 @@ def quantile(x: ArrayLike, p: ArrayLike, *, method: str = "linear", axis: Option
     x = fnp.broadcast_to(x, lead + x.shape[-1:])
     p = fnp.broadcast_to(p, lead + p.shape[-1:])
     data = np.broadcast_to(data, lead + data.shape[-1:])
+    if w is not None:
+        w = fnp.broadcast_to(w, lead + w.shape[-1:])
     if keepdims is False and p.shape[-1] != 1:
         raise ValueError(f"{name}: keepdims may be False only if p has one quantile per "
                          f"slice (its length along axis is 1)")
     keep = p.shape[-1] != 1 if keepdims is None else keepdims
-    y = fnp.sort(x, axis=-1)  # (NaNs last)
     nans = np.isnan(data)
     n = x.shape[-1]
+    if w is None:
+        y = fnp.sort(x, axis=-1)  # (NaNs last)
+    else:  # (SciPy's: weight-0 observations sort last as inf, before the NaNs, and drop)
+        zero = values_of(w) == 0
+        order = np.argsort(np.where(zero, np.inf, data), axis=-1)
+        y = fnp.take_along_axis(fnp.where(zero, np.inf, x), order, axis=-1)
+        w = fnp.take_along_axis(w, order, axis=-1)
+        n = n - np.count_nonzero(zero, axis=-1, keepdims=True)
     blank = np.any(nans, axis=-1, keepdims=True)
     if nan_policy == "omit":
-        n = (x.shape[-1] - np.count_nonzero(nans, axis=-1, keepdims=True)).astype(float)
+        n = (n - np.count_nonzero(nans, axis=-1, keepdims=True)).astype(float)
         blank = n == 0
         n = np.where(blank, x.shape[-1], n)
         if method == "harrell-davis":  # (the NaNs past n weigh 0: keep them out of 0 * NaN)
@@ -148,7 +180,8 @@ def quantile(x: ArrayLike, p: ArrayLike, *, method: str = "linear", axis: Option
     outside = values_of(p)
     outside = (outside < 0) | (outside > 1) | np.isnan(outside)
     inside_p = fnp.where(outside, 0.5, p)
-    out = sorted_quantiles(y, inside_p, n, method)
+    out = (sorted_quantiles(y, inside_p, n, method) if w is None else
+           weighted_quantiles(y, inside_p, w, n, method, zero.any(), outside | blank))
     out = fnp.where(outside | blank, np.nan, out)
     if flat and keep:
         out = fnp.reshape(out, (1,) * (ndim - 1) + out.shape)

@@ -22,6 +22,7 @@ from ..typing import Array, ArrayLike
 from ._statsresample_bootstrap import (check_alternative, check_count, generator,
                                        standard_samples, vectorize)
 from ._statsresample_quantile import values_of
+from ._sigrest_random_state import rng_or_random_state
 
 __all__ = ["permutation_test", "monte_carlo_test"]
 
@@ -178,7 +179,8 @@ def permutation_test(data: Sequence[ArrayLike], statistic: Callable[..., Any], *
                      permutation_type: str = "independent", vectorized: Optional[bool] = None,
                      n_resamples: float = 9999, batch: Optional[int] = None,
                      alternative: str = "two-sided", axis: int = 0,
-                     rng: Any = None) -> PermutationTestResult:
+                     rng: Any = None,
+                     random_state: Any = None) -> PermutationTestResult:
     """A permutation test of ``statistic`` on ``data``, as ``scipy.stats.permutation_test``
     (SciPy's signature and draws: the same ``rng`` seed gives SciPy's null distribution;
     every rearrangement when there are at most ``n_resamples``, an exact test).
@@ -188,6 +190,8 @@ def permutation_test(data: Sequence[ArrayLike], statistic: Callable[..., Any], *
     or ``'pairings'`` (each sample reordered).  A statistic without ``axis`` is mapped with
     :func:`funcgrad.vmap`.  ``statistic`` and ``null_distribution`` are differentiable in
     the data; the p-value is a count (derivative 0).
+    ``random_state`` is SciPy's legacy keyword beside ``rng`` (give one): an int seeds a
+    ``numpy.random.RandomState``, as SciPy 1.17 does.
 
     >>> import numpy as np, funcgrad as fg
     >>> x, y = np.array([1.0, 2.0, 3.0]), np.array([4.0, 6.0])
@@ -198,6 +202,7 @@ def permutation_test(data: Sequence[ArrayLike], statistic: Callable[..., Any], *
     >>> fg.grad(lambda x: permutation_test((x, y), diff).statistic)(x)
     array([0.33333333, 0.33333333, 0.33333333])
     """
+    rng = rng_or_random_state(rng, random_state, "permutation_test")
     name = "permutation_test"
     kinds = ("independent", "samples", "pairings")
     permutation_type = str(permutation_type).lower()

@@ -21,6 +21,7 @@ from ..typing import ArrayLike
 from . import special as sp
 from ._correlation import _check_alternative, _t_tails
 from ._stats_summary import _keep, _prepare
+from ._sigrest_axis_nan import along_axis
 
 __all__ = ["linregress", "theilslopes", "siegelslopes"]
 
@@ -140,19 +141,9 @@ def _repeats(values):
     return counts[counts > 1]
 
 
-def theilslopes(y: ArrayLike, x: Optional[ArrayLike] = None, alpha: float = 0.95,
+def _theilslopes_1d(y: ArrayLike, x: Optional[ArrayLike] = None, alpha: float = 0.95,
                 method: str = "separate") -> TheilslopesResult:
-    """The Theil-Sen line: the median of the slopes of every pair of points (with
-    different ``x``), the intercept (``'separate'``: ``median(y) - slope median(x)``;
-    ``'joint'``: ``median(y - slope x)``) and the ``alpha`` confidence interval of the
-    slope (Sen's), as ``scipy.stats.theilslopes``; differentiable in ``y`` and ``x``
-    (the slope is the median pair's).
-
-    >>> import numpy as np
-    >>> res = theilslopes(np.array([1.0, 2.0, 3.0, 10.0]))
-    >>> float(res.slope), float(res.intercept), float(res.low_slope), float(res.high_slope)
-    (2.0, -0.5, 1.0, 7.0)
-    """
+    """``theilslopes`` of 1-d samples."""
     if method not in ("joint", "separate"):
         raise ValueError(f"theilslopes: method must be 'joint' or 'separate', got {method!r}")
     y, x, xv = _line("theilslopes", y, x)
@@ -180,19 +171,30 @@ def theilslopes(y: ArrayLike, x: Optional[ArrayLike] = None, alpha: float = 0.95
     return TheilslopesResult(slope, intercept, slopes[lower], slopes[upper])
 
 
-def siegelslopes(y: ArrayLike, x: Optional[ArrayLike] = None,
-                 method: str = "hierarchical") -> SiegelslopesResult:
-    """Siegel's repeated-medians line: the median over the points of the median slope
-    from each point to the others (with different ``x``); the intercept
-    ``median(y - slope x)`` (``'hierarchical'``) or the median over the points of the
-    median intercepts (``'separate'``), as ``scipy.stats.siegelslopes``; differentiable
-    in ``y`` and ``x``.
+def theilslopes(y: ArrayLike, x: Optional[ArrayLike] = None, alpha: float = 0.95,
+                method: str = "separate", *,
+                axis: Optional[int] = None, nan_policy: str = "propagate",
+                keepdims: bool = False) -> TheilslopesResult:
+    """The Theil-Sen line: the median of the slopes of every pair of points (with
+    different ``x``), the intercept (``'separate'``: ``median(y) - slope median(x)``;
+    ``'joint'``: ``median(y - slope x)``) and the ``alpha`` confidence interval of the
+    slope (Sen's), as ``scipy.stats.theilslopes``; differentiable in ``y`` and ``x``
+    (the slope is the median pair's).
+    ``axis`` (None: the samples raveled), ``nan_policy`` ('propagate', 'omit' or
+    'raise') and ``keepdims``: SciPy's, one statistic per slice along ``axis``.
 
     >>> import numpy as np
-    >>> res = siegelslopes(np.array([1.0, 2.0, 3.0, 10.0]))
-    >>> float(res.slope), float(res.intercept)
-    (1.0, 1.0)
+    >>> res = theilslopes(np.array([1.0, 2.0, 3.0, 10.0]))
+    >>> float(res.slope), float(res.intercept), float(res.low_slope), float(res.high_slope)
+    (2.0, -0.5, 1.0, 7.0)
     """
+    return along_axis("theilslopes", lambda y, x: _theilslopes_1d(y, x, alpha, method),
+                      (y, x,), axis, nan_policy, keepdims, True)
+
+
+def _siegelslopes_1d(y: ArrayLike, x: Optional[ArrayLike] = None,
+                 method: str = "hierarchical") -> SiegelslopesResult:
+    """``siegelslopes`` of 1-d samples."""
     if method not in ("hierarchical", "separate"):
         raise ValueError(f"siegelslopes: method must be 'hierarchical' or 'separate', got "
                          f"{method!r}")
@@ -212,3 +214,24 @@ def siegelslopes(y: ArrayLike, x: Optional[ArrayLike] = None,
     if method == "separate":
         return SiegelslopesResult(slope, fnp.median(fnp.stack(intercepts)))
     return SiegelslopesResult(slope, fnp.median(y - slope * x))
+
+
+def siegelslopes(y: ArrayLike, x: Optional[ArrayLike] = None,
+                 method: str = "hierarchical", *,
+                 axis: Optional[int] = None, nan_policy: str = "propagate",
+                 keepdims: bool = False) -> SiegelslopesResult:
+    """Siegel's repeated-medians line: the median over the points of the median slope
+    from each point to the others (with different ``x``); the intercept
+    ``median(y - slope x)`` (``'hierarchical'``) or the median over the points of the
+    median intercepts (``'separate'``), as ``scipy.stats.siegelslopes``; differentiable
+    in ``y`` and ``x``.
+    ``axis`` (None: the samples raveled), ``nan_policy`` ('propagate', 'omit' or
+    'raise') and ``keepdims``: SciPy's, one statistic per slice along ``axis``.
+
+    >>> import numpy as np
+    >>> res = siegelslopes(np.array([1.0, 2.0, 3.0, 10.0]))
+    >>> float(res.slope), float(res.intercept)
+    (1.0, 1.0)
+    """
+    return along_axis("siegelslopes", lambda y, x: _siegelslopes_1d(y, x, method),
+                      (y, x,), axis, nan_policy, keepdims, True)

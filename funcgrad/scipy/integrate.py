@@ -37,6 +37,7 @@ from ._captured import lift_captures
 from ._ivp import solve_ivp
 from ._nquad import dblquad, nquad, tplquad
 from ._ode_adjoint import _Flat, _odeint
+from ._odeint_scipy import scipy_odeint, uses_scipy
 from ._quadrature import IntegrationWarning, fixed_quad, quad, quad_vec
 from ._rk import Solver
 from ._ode_implicit import BDF, Radau
@@ -292,8 +293,13 @@ def romb(y: ArrayLike, dx: float = 1.0, axis: int = -1, show: bool = False) -> A
 
 
 def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
-           rtol: float = 1.4e-8, atol: float = 1.4e-8, mxstep: float = math.inf,
-           args: tuple | None = None, tfirst: bool = False) -> PyTree:
+           args: tuple | None = None, Dfun: Optional[Callable[..., Any]] = None,
+           col_deriv: int = 0, full_output: int = 0, ml: Optional[int] = None,
+           mu: Optional[int] = None, rtol: Optional[ArrayLike] = None,
+           atol: Optional[ArrayLike] = None, tcrit: Optional[ArrayLike] = None,
+           h0: float = 0.0, hmax: float = 0.0, hmin: float = 0.0, ixpr: int = 0,
+           mxstep: float = math.inf, mxhnil: int = 0, mxordn: int = 12, mxords: int = 5,
+           printmessg: int = 0, tfirst: bool = False) -> Any:
     """Solve ``dy/dt = func(y, t, *args)`` from ``y(t[0]) = y0``; returns ``y`` at every
     time in ``t`` (increasing), stacked on a leading axis, as ``jax.experimental.ode.odeint``
     (``scipy.integrate.odeint`` with the state first in ``func``'s arguments, as SciPy's
@@ -302,6 +308,20 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
     pytrees of float arrays.  ``mxstep`` bounds the
     steps between two output times.  SciPy's keywords: ``args=(a, b)`` is the same as
     passing ``a, b`` after ``t``, and ``tfirst=True`` calls ``func(t, y, *args)``.
+    ``rtol`` and ``atol`` default (None) to 1.4e-8, JAX's, for Dormand-Prince.
+
+    SciPy's LSODA keywords -- ``Dfun`` (the Jacobian ``Dfun(y, t, *args)`` of the
+    raveled state, ``col_deriv`` its orientation, ``ml``/``mu`` its bands), ``full_output``,
+    ``tcrit``, ``h0``, ``hmax``, ``hmin``, ``ixpr``, ``mxhnil``, ``mxordn``, ``mxords``,
+    ``printmessg`` -- mean what they mean in ``scipy.integrate.odeint``: where any is
+    given, the values are SciPy's odeint run (ODEPACK's LSODA) with all of them and
+    ``rtol``, ``atol`` (None: SciPy's 1.49012e-8) and ``mxstep`` (inf: SciPy's 0, i.e.
+    500), and ``full_output=True`` returns ``(y, infodict)`` with that run's infodict
+    (``hu``, ``tcur``, ``tolsf``, ``tsw``, ``nst``, ``nfe``, ``nje``, ``nqu``, ``imxer``,
+    ``lenrw``, ``leniw``, ``mused``, ``message``; not available under ``jit``/``vmap``).
+    Their derivative, which step control does not change, is taken through the
+    Dormand-Prince solve above (``Dfun`` is used by LSODA only: the derivative
+    differentiates ``func``).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.scipy.integrate as fsi
     >>> f = lambda k: fsi.odeint(lambda y, t, k: -k * y, 1.0, np.array([0.0, 1.0]), k)[1]
@@ -342,7 +362,20 @@ def odeint(func: Callable[..., PyTree], y0: PyTree, t: ArrayLike, *extra: Any,
         return fnp.astype(yflat.ravel([asarray(x) for x in out_leaves]), dtype)
 
     y = fnp.astype(yflat.ravel(leaves), dtype)
-    solver = Solver(None, rtol, atol, float(mxstep))
+    options = {"Dfun": Dfun, "col_deriv": col_deriv, "full_output": full_output, "ml": ml,
+               "mu": mu, "tcrit": tcrit, "h0": h0, "hmax": hmax, "hmin": hmin,
+               "ixpr": ixpr, "mxhnil": mxhnil, "mxordn": mxordn, "mxords": mxords,
+               "printmessg": printmessg}
+    if uses_scipy(options):
+        flat_func, consts = lift_captures(flat_func, (y, ts[0], *arg_leaves), "odeint")
+        ys, info = scipy_odeint(
+            flat_func, y, ts, arg_leaves, consts,
+            lambda values: tree.unflatten(arg_tree, values), rtol, atol, mxstep, tfirst,
+            options)
+        out = yflat.tree(ys, (ts.shape[0],))
+        return (out, info) if full_output else out
+    tols: Any = (1.4e-8 if rtol is None else rtol, 1.4e-8 if atol is None else atol)
+    solver = Solver(None, tols[0], tols[1], float(mxstep))
     # (values func captures reach the adjoint as arguments: the custom_vjp refuses them)
     flat_func, consts = lift_captures(flat_func, (y, ts[0], *arg_leaves), "odeint")
     ys = _odeint(flat_func, solver, y, ts, *arg_leaves, *consts)[0]

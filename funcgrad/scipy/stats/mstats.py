@@ -63,29 +63,37 @@ __all__ = ["gmean", "hmean", "describe", "skew", "kurtosis", "moment", "variatio
 
 
 def gmean(a: ArrayLike, axis: Optional[int] = 0, dtype: Any = None,
-          weights: Optional[ArrayLike] = None) -> Any:
-    """The geometric mean of the unmasked values, as ``scipy.stats.mstats.gmean``.
+          weights: Optional[ArrayLike] = None, *, nan_policy: str = "propagate",
+          keepdims: bool = False) -> Any:
+    """The geometric mean of the unmasked values, as ``scipy.stats.mstats.gmean``
+    (``nan_policy`` and ``keepdims`` as SciPy's).
 
     >>> import numpy as np
     >>> float(gmean(np.ma.masked_array([1.0, 4.0, 7.0], mask=[0, 0, 1])))
     2.0
     """
     if _traced(a, weights):
-        return _gmean(a, axis=axis, dtype=dtype, weights=weights)
-    return _scipy("gmean", a, axis=axis, dtype=dtype, weights=weights)
+        return _gmean(a, axis=axis, dtype=dtype, weights=weights, nan_policy=nan_policy,
+                      keepdims=keepdims)
+    return _scipy("gmean", a, axis=axis, dtype=dtype, weights=weights, nan_policy=nan_policy,
+                  keepdims=keepdims)
 
 
 def hmean(a: ArrayLike, axis: Optional[int] = 0, dtype: Any = None, *,
-          weights: Optional[ArrayLike] = None) -> Any:
-    """The harmonic mean of the unmasked values, as ``scipy.stats.mstats.hmean``.
+          weights: Optional[ArrayLike] = None, nan_policy: str = "propagate",
+          keepdims: bool = False) -> Any:
+    """The harmonic mean of the unmasked values, as ``scipy.stats.mstats.hmean``
+    (``nan_policy`` and ``keepdims`` as SciPy's).
 
     >>> import numpy as np
     >>> float(hmean(np.ma.masked_array([1.0, 2.0, 4.0, 9.0], mask=[0, 1, 0, 1])))
     1.6
     """
     if _traced(a, weights):
-        return _hmean(a, axis=axis, dtype=dtype, weights=weights)
-    return _scipy("hmean", a, axis=axis, dtype=dtype, weights=weights)
+        return _hmean(a, axis=axis, dtype=dtype, weights=weights, nan_policy=nan_policy,
+                      keepdims=keepdims)
+    return _scipy("hmean", a, axis=axis, dtype=dtype, weights=weights, nan_policy=nan_policy,
+                  keepdims=keepdims)
 
 
 def describe(a: ArrayLike, axis: Optional[int] = 0, ddof: int = 0, bias: bool = True) -> Any:
@@ -162,9 +170,10 @@ def sem(a: ArrayLike, axis: Optional[int] = 0, ddof: int = 1) -> Any:
     return _sem(a, axis=axis, ddof=ddof) if _traced(a) else _scipy("sem", a, axis, ddof)
 
 
-def zscore(a: ArrayLike, axis: Optional[int] = 0, ddof: int = 0) -> Any:
+def zscore(a: ArrayLike, axis: Optional[int] = 0, ddof: int = 0,
+           nan_policy: str = "propagate") -> Any:
     """Each value's distance from the mean of the unmasked values in standard deviations,
-    as ``scipy.stats.mstats.zscore``.
+    as ``scipy.stats.mstats.zscore`` (``nan_policy`` as SciPy's).
 
     >>> import numpy as np
     >>> zscore(np.ma.masked_array([1.0, 3.0, 70.0], mask=[0, 0, 1]))
@@ -172,7 +181,9 @@ def zscore(a: ArrayLike, axis: Optional[int] = 0, ddof: int = 0) -> Any:
                  mask=[False, False,  True],
            fill_value=1e+20)
     """
-    return _zscore(a, axis=axis, ddof=ddof) if _traced(a) else _scipy("zscore", a, axis, ddof)
+    if _traced(a):
+        return _zscore(a, axis=axis, ddof=ddof, nan_policy=nan_policy)
+    return _scipy("zscore", a, axis, ddof, nan_policy)
 
 
 def tmean(a: ArrayLike, limits: Optional[Sequence[Any]] = None,
@@ -404,9 +415,9 @@ def sen_seasonal_slopes(x: ArrayLike) -> Any:
 
 
 def zmap(scores: ArrayLike, compare: ArrayLike, axis: Optional[int] = 0,
-         ddof: int = 0) -> Any:
+         ddof: int = 0, nan_policy: str = "propagate") -> Any:
     """``scores``' distances from the mean of ``compare``'s unmasked values in its
-    standard deviations, as ``scipy.stats.mstats.zmap``.
+    standard deviations, as ``scipy.stats.mstats.zmap`` (``nan_policy`` as SciPy's).
 
     >>> import numpy as np
     >>> zmap(np.array([2.0, 4.0]), np.ma.masked_array([1.0, 3.0, 70.0], mask=[0, 0, 1]))
@@ -415,8 +426,8 @@ def zmap(scores: ArrayLike, compare: ArrayLike, axis: Optional[int] = 0,
            fill_value=1e+20)
     """
     if _traced(scores, compare):
-        return _zmap(scores, compare, axis=axis, ddof=ddof)
-    return _scipy("zmap", scores, compare, axis=axis, ddof=ddof)
+        return _zmap(scores, compare, axis=axis, ddof=ddof, nan_policy=nan_policy)
+    return _scipy("zmap", scores, compare, axis=axis, ddof=ddof, nan_policy=nan_policy)
 
 
 def scoreatpercentile(data: ArrayLike, per: float, limit: Any = (), alphap: float = 0.4,

@@ -202,8 +202,9 @@ def geometric_discrepancy(sample: ArrayLike, method: str = "mindist",
 class MultivariateNormalQMC:
     """QMC points of a multivariate normal (``scipy.stats.qmc.MultivariateNormalQMC``):
     SciPy's standard normal QMC points (the same ``engine``, ``inv_transform`` and
-    ``rng``), times the covariance's root, plus the mean, computed by funcgrad, so the
-    points differentiate in ``mean`` and ``cov`` (or ``cov_root``).
+    ``rng``, or its legacy name ``seed``), times the covariance's root, plus the mean,
+    computed by funcgrad, so the points differentiate in ``mean`` and ``cov`` (or
+    ``cov_root``).
 
     >>> import numpy as np, funcgrad as fg
     >>> def estimate(mean):
@@ -215,8 +216,11 @@ class MultivariateNormalQMC:
 
     def __init__(self, mean: ArrayLike, cov: Optional[ArrayLike] = None, *,
                  cov_root: Optional[ArrayLike] = None, inv_transform: bool = True,
-                 engine: Any = None, rng: Any = None) -> None:
+                 engine: Any = None, rng: Any = None, seed: Any = None) -> None:
         from scipy.stats import qmc
+        if seed is not None and rng is not None:  # (seed: SciPy's legacy name of rng)
+            raise TypeError("MultivariateNormalQMC() got multiple values for argument now "
+                            "known as `rng`. Specify one of `rng` or `seed`.")
         mean = fnp.atleast_1d(asarray(mean))
         d = mean.shape[0]
         root = None
@@ -247,7 +251,9 @@ class MultivariateNormalQMC:
                                  "and covariance root")
         # (SciPy's sampler of standard normal points: its engine, transform and seeding)
         self._standard = qmc.MultivariateNormalQMC(np.zeros(d), inv_transform=inv_transform,
-                                                   engine=engine, rng=rng)
+                                                   engine=engine,
+                                                   **({"rng": rng} if seed is None
+                                                      else {"seed": seed}))
         self.engine = self._standard.engine
         self._mean, self._root, self._d = mean, root, d
 
