@@ -180,6 +180,15 @@ def test_scipys_own_ufunc_methods_differentiate_on_traced_values():
         g, central(lambda a: scipy_special.beta.outer(a, B).sum(axis=1), A), rtol=1e-6)
 
 
+def test_scipys_own_ufuncs_with_keywords_on_traced_values():
+    # (plain scipy.special code with NumPy's keywords: dtype= differentiates, out= raises
+    # naming the call the user wrote)
+    g = fg.grad(lambda a: np.sum(scipy_special.gammaln(a, dtype=np.float64)))(A)
+    np.testing.assert_allclose(g, central(scipy_special.gammaln, A), rtol=1e-6)
+    with pytest.raises(TypeError, match=r"y = scipy\.special\.gammaln\(\.\.\.\)"):
+        fg.grad(lambda a: np.sum(scipy_special.gammaln(a, out=np.zeros(3))))(A)
+
+
 def test_methods_only_where_numpy_allows_them():
     for method, args in (("outer", (A, A)), ("reduce", (A,)), ("accumulate", (A,))):
         with pytest.raises(ValueError):
