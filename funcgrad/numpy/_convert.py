@@ -20,18 +20,20 @@ _SCALARS = (bool, int, float, complex)
 OUT_TYPES = (np.ndarray, np.memmap)
 
 
-def out_type_error(name, out):
-    """The TypeError for an ``out=`` that is not an array funcgrad writes into."""
+def out_type_error(name, out, label=None):
+    """The TypeError for an ``out=`` that is not an array funcgrad writes into (``label``:
+    the function to call instead, ``fnp.<name>`` by default)."""
+    label = label or f"fnp.{name}"
     if isinstance(out, np.ndarray):
         return TypeError(f"{name}(..., out=y): y is a {type(out).__module__}."
                          f"{type(out).__name__}, and funcgrad writes only into plain "
-                         f"NumPy arrays (and memmaps); use y[...] = fnp.{name}(...) or "
+                         f"NumPy arrays (and memmaps); use y[...] = {label}(...) or "
                          f"out=y.view(np.ndarray)")
     if not hasattr(out, "dtype") or not hasattr(out, "shape"):
         return TypeError("return arrays must be of ArrayType")
     return TypeError(f"{name}(..., out=y) writes into y, and arrays traced by funcgrad "
                      f"(and funcgrad Tensors) are not written into: use the returned "
-                     f"value, y = fnp.{name}(...)")
+                     f"value, y = {label}(...)")
 _extra_array_types = ()  # the eager Tensor and GPU arrays register here
 
 

@@ -112,7 +112,11 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             fn = _resolve_ufunc(ufunc)
         if fn is None:
             raise TypeError(_unsupported(_ufunc_label(ufunc), kwargs))
-        return call_with_keywords(ufunc, fn, inputs, **kwargs)
+        label = _ufunc_label(ufunc)  # (what the errors name: scipy.special.gammaln, fnp.sin)
+        return call_with_keywords(ufunc, fn, inputs, **kwargs,
+                                  label=None if label.startswith("numpy.") else label)
+    if method != "__call__" and ufunc not in UFUNCS:  # (scipy.special.beta.outer(x, y))
+        _resolve_ufunc(ufunc)
     # where= and initial= of a reduction select and seed what it combines (np.sum(x,
     # where=m) arrives here as np.add.reduce, also when only the mask is traced)
     selection = {k: kwargs.pop(k) for k in ("where", "initial")

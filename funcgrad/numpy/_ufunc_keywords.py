@@ -55,11 +55,13 @@ def presented_signature(operands, return_annotation):
 
 
 def call_with_keywords(ufunc, fn, inputs, out=None, where=True, casting=SAME_KIND,
-                       order=ORDER_K, dtype=None, subok=True, signature=None):
-    """``fn(*inputs)`` as ``ufunc(*inputs, out=..., where=..., ...)`` computes it."""
+                       order=ORDER_K, dtype=None, subok=True, signature=None, *, label=None):
+    """``fn(*inputs)`` as ``ufunc(*inputs, out=..., where=..., ...)`` computes it
+    (``label``: the function the errors name, ``fnp.<name>`` by default)."""
     nin, nout = ufunc.nin, ufunc.nout
+    label = label or f"fnp.{ufunc.__name__}"
     inputs = [operand(x) for x in inputs]
-    outs = _outputs(ufunc, out)
+    outs = _outputs(ufunc, out, label)
     # NumPy's own checks of the keywords, on empty arrays of the inputs' dtypes: its errors
     # for a bad casting=/order=/subok=, dtype= with signature=, a refused cast, an integer
     # that does not fit the loop's type
@@ -76,7 +78,7 @@ def call_with_keywords(ufunc, fn, inputs, out=None, where=True, casting=SAME_KIN
         raise TypeError(f"{ufunc.__name__}(..., where=mask) without out= leaves the elements "
                         f"where mask is False uninitialised (NumPy warns); pass out= (the "
                         f"array whose values stay there), or write fnp.where(mask, "
-                        f"fnp.{ufunc.__name__}(...), fill)")
+                        f"{label}(...), fill)")
     results = fn(*inputs)
     results = results if nout > 1 else (results,)
     results = tuple(r if getattr(r, "dtype", None) == d else astype(r, d)
@@ -86,12 +88,12 @@ def call_with_keywords(ufunc, fn, inputs, out=None, where=True, casting=SAME_KIN
     shapes = [np.shape(x) for x in inputs]
     for result, o in zip(results, outs):
         if o is not None:
-            _write(ufunc, o, result, where, shapes)
+            _write(ufunc, o, result, where, shapes, label)
     written = tuple(o if o is not None else r for o, r in zip(outs, results))
     return written if nout > 1 else written[0]
 
 
-def _outputs(ufunc, out):
+def _outputs(ufunc, out, label):
     """``out=`` as a tuple of one entry per output (None: a new array), checked as NumPy."""
     if out is None:
         return (None,) * ufunc.nout
@@ -104,7 +106,7 @@ def _outputs(ufunc, out):
         out = (out,)
     for o in out:
         if o is not None and type(o) not in OUT_TYPES:
-            raise out_type_error(ufunc.__name__, o)
+            raise out_type_error(ufunc.__name__, o, label)
     return out
 
 
@@ -139,14 +141,14 @@ def _cast(x, dtype):
     return x if x.dtype == dtype and not getattr(x, "weak", False) else astype(x, dtype)
 
 
-def _write(ufunc, out, result, where, shapes):
+def _write(ufunc, out, result, where, shapes, label):
     if not isinstance(result, _PLAIN) or not isinstance(where, _PLAIN + (list, tuple)):
         raise TypeError(
             f"{ufunc.__name__}(..., out=y) would write a traced value (one that carries a "
             f"derivative, or is not known yet) into the plain array y, which drops it; use the "
-            f"returned value: y = fnp.{ufunc.__name__}(...)"
-            + ("" if where is True else ", and fnp.where(mask, fnp.{0}(...), y) for "
-               "where=mask".format(ufunc.__name__)))
+            f"returned value: y = {label}(...)"
+            + ("" if where is True else f", and fnp.where(mask, {label}(...), y) for "
+               f"where=mask"))
     try:
         shape = broadcast_shapes(*shapes, out.shape)
     except ValueError:

@@ -198,11 +198,15 @@ def attach(table, dispatch):
             continue  # (a generalized ufunc, or an alias: np.true_divide is np.divide's fn)
         for name in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
             setattr(fn, name, getattr(ufunc, name))
-        fn.reduce, fn.accumulate, fn.reduceat, fn.outer, fn.at = _methods(ufunc, dispatch)
+        fn.reduce, fn.accumulate, fn.reduceat, fn.outer, fn.at = methods_of(ufunc, dispatch)
 
 
-def _methods(ufunc, dispatch):
-    label = f"funcgrad.numpy.{ufunc.__name__}"
+def methods_of(ufunc, dispatch, label=None):
+    """``ufunc``'s methods ``reduce``, ``accumulate``, ``reduceat``, ``outer`` and ``at``,
+    computed by ``dispatch`` (see :func:`attach`); ``label``: the function the errors name
+    (``funcgrad.numpy.<name>`` by default; funcgrad.scipy.special's functions are SciPy's
+    ufuncs)."""
+    label = label or f"funcgrad.numpy.{ufunc.__name__}"
 
     def reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
                where=True):

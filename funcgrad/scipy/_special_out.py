@@ -1,6 +1,9 @@
 """``out=`` on :mod:`funcgrad.scipy.special`'s functions, as SciPy's ufuncs take it.
 
-With plain NumPy arrays the result is written into ``out`` (broadcast to its shape, cast
+:func:`with_out` makes a function whose SciPy counterpart is a ufunc a ufunc front
+(:mod:`._special_ufunc`: all of NumPy's keywords, the ufunc's attributes and methods); the
+rest of this module is ``out=`` alone, for SciPy's Python functions that take it (``zeta``,
+``softplus``).  With plain NumPy arrays the result is written into ``out`` (broadcast to its shape, cast
 under NumPy's ``same_kind`` rule, as a ufunc's ``out``) and ``out`` is returned; a
 two-output function (``sici``, ``fresnel``) takes a pair.  Under ``grad``, ``jit`` or
 ``vmap`` a result is a traced value, which cannot be written into an array: a
@@ -11,6 +14,8 @@ import inspect
 from typing import Any, Callable
 
 import numpy as np
+
+from ._special_ufunc import is_scipy_ufunc, ufunc_front
 
 __all__ = ["with_out", "write_out"]
 
@@ -45,8 +50,11 @@ def write_out(name: str, result: Any, out: Any) -> Any:
 
 
 def with_out(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``f`` taking SciPy's ufunc keyword ``out=`` (see the module docstring)."""
+    """``f`` taking SciPy's ufunc keyword ``out=`` (see the module docstring); where
+    SciPy's function is a ufunc, all of a ufunc (:mod:`._special_ufunc`)."""
     name = f.__name__
+    if is_scipy_ufunc(name):
+        return ufunc_front(f)
 
     @functools.wraps(f)
     def g(*args: Any, out: Any = None, **kwargs: Any) -> Any:

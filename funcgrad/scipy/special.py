@@ -43,8 +43,12 @@ complements) and ``binom`` are compositions of the incomplete gamma and beta fun
 ``betaincinv`` (:mod:`._special_cdtri`); the orthogonal polynomials ``eval_*``
 (:mod:`._special_polys`) and Carlson's ``ellipr*`` (:mod:`._special_carlson`) are
 funcgrad.numpy code; ``rgamma``, ``betaln`` and ``beta``, with SciPy's values at the poles
-of Gamma, are in :mod:`._special_gamma`.  The functions that are ufuncs in SciPy take its
-``out=`` (plain arrays only: a traced result raises a ``TypeError``; :mod:`._special_out`).
+of Gamma, are in :mod:`._special_gamma`.  The functions that are ufuncs in SciPy are ufuncs here too
+(:mod:`._special_ufunc`): NumPy's keywords ``out=``, ``where=``, ``casting=``, ``order=``,
+``dtype=`` (SciPy's loops; differentiable through the cast), ``subok=``, ``signature=``
+(``out=`` takes plain arrays only: a traced result raises a ``TypeError``), SciPy's
+``nin``, ``nout``, ``types``... and the methods ``outer``, ``reduce``, ``accumulate``,
+``reduceat`` (differentiable) and ``at``.
 """
 import functools
 import math
@@ -498,6 +502,8 @@ __all__ += ([n for n in _bessel_more.__all__ + _elementary_more.__all__
                                                         "legendre_p_all", "sph_legendre_p",
                                                         "sph_legendre_p_all"])
 
+
+airy, airye = _with_out(airy), _with_out(airye)  # (SciPy's ufuncs too, of four outputs)
 
 # the noncentral distribution functions and their inverses (SciPy ufuncs: out= as above)
 for _name in _noncentral.__all__ + _noncentral_inv.__all__:
