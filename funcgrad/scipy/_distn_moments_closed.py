@@ -303,6 +303,15 @@ def _binom_stats(n, p):
 _ZETA3 = 1.2020569031595942  # (Apery's constant: gumbel's skewness)
 
 
+def _levy_stable_stats(alpha, beta):
+    """SciPy's: a mean (0) beyond ``alpha = 1``, a variance (2) and shape only at
+    ``alpha = 2`` (the normal distribution); the moments of order ``alpha`` and beyond
+    diverge."""
+    normal, zero = fnp.equal(alpha, 2.0), 0.0 * (alpha + beta)
+    return (fnp.where(fnp.greater(alpha, 1.0), zero, _NAN), fnp.where(normal, 2.0 + zero, _INF),
+            fnp.where(normal, zero, _NAN), fnp.where(normal, zero, _NAN))
+
+
 def _constant(*values):
     return lambda *shapes: values
 
@@ -354,6 +363,8 @@ STATS = {
     "poisson_binom": _poisson_binom_stats,
     "irwinhall": _irwinhall_stats,
     "tukeylambda": lambda lam: (0.0 * lam, None, 0.0 * lam, None),
+    "landau": _constant(_NAN, _NAN, _NAN, _NAN),  # (a tail like 1/x**2: no mean, as SciPy)
+    "levy_stable": _levy_stable_stats,
 }
 
 MUNP = {
@@ -396,7 +407,8 @@ TAIL = {
     "alpha": lambda a: 1.0 + 0.0 * a,
     "cauchy": lambda: 1.0, "halfcauchy": lambda: 1.0,
     "skewcauchy": lambda a: 1.0 + 0.0 * a, "foldcauchy": lambda c: 1.0 + 0.0 * c,
-    "levy": lambda: 0.5, "levy_l": lambda: 0.5,
+    "levy": lambda: 0.5, "levy_l": lambda: 0.5, "landau": lambda: 1.0,
+    "levy_stable": lambda alpha, beta: fnp.where(fnp.equal(alpha, 2.0), _INF, alpha + 0.0 * beta),
     "pareto": lambda b: b * 1.0, "lomax": lambda c: c * 1.0, "invgamma": lambda a: a * 1.0,
     "t": lambda df: df * 1.0, "f": lambda dfn, dfd: dfd * 0.5 + 0.0 * dfn,
     "yulesimon": lambda alpha: alpha * 1.0, "betanbinom": lambda n, a, b: a + 0.0 * (n + b),

@@ -20,6 +20,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import concrete_values
 from ..primitives.structural import stop_gradient
+from ._distn_support import SHAPED_SUPPORTS, shaped_support
 
 __all__ = ["support", "central", "raw"]
 
@@ -55,50 +56,12 @@ for _name in ("geom", "logser", "yulesimon", "zipf"):
 del _name
 
 
-def _kappa4_support(h, k):
-    """SciPy's: ``a`` is ``(1 - h**-k) / k`` (``h > 0``, ``k != 0``), ``log h`` (``h > 0``,
-    ``k = 0``), ``-inf`` (``h <= 0``, ``k >= 0``) or ``1/k`` (``h <= 0``, ``k < 0``);
-    ``b`` is ``1/k`` for ``k > 0``, else ``inf``."""
-    hp, k0 = fnp.greater(h, 0), fnp.equal(k, 0)
-    hs, ks = fnp.where(hp, h, 1.0), fnp.where(k0, 1.0, k)
-    a = fnp.where(hp, fnp.where(k0, fnp.log(hs), (1.0 - hs ** -ks) / ks),
-                  fnp.where(fnp.less(k, 0), 1.0 / ks, -_INF))
-    b = fnp.where(fnp.greater(k, 0), 1.0 / ks, _INF)
-    return a, b
-
-
-def _signed_end(c, positive_end):
-    """``1/c`` where ``c`` has the sign that bounds the support, else infinite."""
-    bounded = fnp.greater(c, 0) if positive_end else fnp.less(c, 0)
-    end = 1.0 / fnp.where(bounded, c, 1.0)
-    return fnp.where(bounded, end, _INF if positive_end else -_INF)
-
-
-# standardized supports that move with the shape parameters
-_SUPPORT = {
-    "genextreme": lambda c: (_signed_end(c, False), _signed_end(c, True)),
-    "genhalflogistic": lambda c: (0.0 * c, 1.0 / c),
-    "genpareto": lambda c: (0.0 * c, -_signed_end(c, False)),
-    "irwinhall": lambda n: (0.0 * n, n * 1.0),
-    "kappa4": _kappa4_support,
-    "kstwo": lambda n: (0.5 / n, 1.0 + 0.0 * n),
-    "loguniform": lambda a, b: (a * 1.0, b * 1.0),
-    "reciprocal": lambda a, b: (a * 1.0, b * 1.0),
-    "truncexpon": lambda b: (0.0 * b, b * 1.0),
-    "truncnorm": lambda a, b: (a * 1.0, b * 1.0),
-    "truncpareto": lambda b, c: (1.0 + 0.0 * b, c * 1.0),
-    "truncweibull_min": lambda c, a, b: (a * 1.0, b * 1.0),
-    "tukeylambda": lambda lam: (-_signed_end(lam, True), _signed_end(lam, True)),
-}
-
-
 def support(dist, shape):
     """``(a, b)``, the support of ``dist``'s standardized distribution at the shape
     parameters ``shape`` (traced where it moves with them)."""
-    own = _SUPPORT.get(dist.name)
-    if own is not None:
-        return own(*shape)
     bounds = getattr(dist, "_bounds", None)
+    if dist.name in SHAPED_SUPPORTS and bounds is None:  # (the ends rvs and support use)
+        return shaped_support(dist.name, dist.shapes, shape)
     if bounds is not None:  # (a discrete one's, used by its quantiles)
         return bounds(*shape)
     edges = getattr(dist, "_edges", None)
@@ -106,7 +69,7 @@ def support(dist, shape):
         return edges[0], edges[-1]
     if dist.name in _CONSTANT_SUPPORT:
         return _CONSTANT_SUPPORT[dist.name]
-    return (0.0, _INF)  # (SciPy's default for the rest: every other family here)
+    return dist._standard_support(shape)  # (the ends rvs and support report: SciPy's a, b)
 
 
 def _concrete(x, name):
