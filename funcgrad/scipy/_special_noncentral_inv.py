@@ -65,8 +65,12 @@ def _polished(x, forward, position, values):
         return _jvp(lambda v: forward(*args[:position], v, *args[position + 1:]) - p, (u,),
                     (fnp.ones_like(u),), False, "jvp")
     with np.errstate(all="ignore"):
+        root = _is_root(x, forward, position, values)
+        # (the steps run where SciPy's answer is a root; elsewhere, at its stand-in such as
+        # 1e100, the series' slope is not even defined: they run at 1.0 there, and are
+        # dropped)
+        given, x = x, fnp.where(root, x, 1.0)
         residual, slope = residual_and_slope(x)
-        root = fnp.abs(residual) <= 1e-3 * fnp.minimum(p, 1.0 - p)
         for _ in range(_POLISH_STEPS):
             step = fnp.where(fnp.logical_and(root, slope != 0), residual / slope, 0.0)
             new = x - step
@@ -76,7 +80,16 @@ def _polished(x, forward, position, values):
             x = fnp.where(better, new, x)
             residual = fnp.where(better, new_residual, residual)
             slope = fnp.where(better, new_slope, slope)
-    return x
+    return fnp.where(root, x, given)
+
+
+def _is_root(x, forward, position, values):
+    """Where ``x`` solves ``forward(..., x, ...) = p`` to 1e-3 of the smaller tail: not
+    SciPy's stand-ins (``1e-100``, ``1e100``...) where its search found no root."""
+    p = values[position]
+    args = list(values)
+    args[position] = x
+    return fnp.abs(forward(*args) - p) <= 1e-3 * fnp.minimum(p, 1.0 - p)
 
 
 def _inverse(name, forward, position, args, polish=None):
@@ -104,7 +117,13 @@ def _inverse(name, forward, position, args, polish=None):
         from ..forward_mode import _jvp
         x = inverse(*primals)
         values = full(primals)
-        slope = _jvp(lambda u: forward(*full(primals, u)), (x,), (fnp.ones_like(x),),
+        # (where SciPy's answer is no root, as its 1e-100 or 1e100 when none lies in its
+        # search range, the theorem does not apply: NaN, not a slope of something else;
+        # the slopes are taken at 1.0 there, where the series has them)
+        with np.errstate(all="ignore"):
+            root = _is_root(x, forward, position, values)
+        x_at = fnp.where(root, x, 1.0)
+        slope = _jvp(lambda u: forward(*full(primals, u)), (x_at,), (fnp.ones_like(x),),
                      False, "jvp")[1]
         index = [i for i, m in enumerate(moving) if m]
         dp = 0.0
@@ -120,19 +139,14 @@ def _inverse(name, forward, position, args, polish=None):
         if others:
             def forward_of(*moved):
                 v = list(values)
-                v[position] = x
+                v[position] = x_at
                 for (i, _), m in zip(others, moved):
                     v[i] = m
                 return forward(*v)
             d_rest = _jvp(forward_of, tuple(values[i] for i, _ in others),
                           tuple(t for _, t in others), False, "jvp")[1]
-        # (where SciPy's answer is no root, as its 1e-100 or 1e100 when none lies in its
-        # search range, the theorem does not apply: NaN, not a slope of something else)
-        p = values[position]
-        residual = fnp.abs(forward(*full(primals, x)) - p)
-        off = residual > 1e-3 * fnp.minimum(p, 1.0 - p)
         # (a factor, not a where: a linear map has no constant branch to carry the NaN)
-        return x, (dp - d_rest) / slope * fnp.where(off, np.nan, 1.0)
+        return x, (dp - d_rest) / slope * fnp.where(root, 1.0, np.nan)
 
     return inverse(*[a for a, m in zip(args, moving) if m])
 
