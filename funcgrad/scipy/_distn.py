@@ -2,6 +2,7 @@
 convention (shape parameters, then ``loc`` and ``scale``, positionally or by keyword),
 NaN for invalid parameters, the methods from a distribution's standardized functions
 (``rv_continuous``, ``rv_discrete``) and frozen distributions (``rv_frozen``)."""
+import functools
 import math
 from typing import Any, Callable, Dict, NoReturn
 
@@ -89,6 +90,35 @@ def _typed(out, *inputs):
 DISTRIBUTIONS: Dict[str, "rv_continuous"] = {}
 
 
+# SciPy's methods give a NumPy scalar, not a 0-d array, for one value (``output[()]``), and
+# tuples of them (stats, interval, support, fit): every method below and in the mixins,
+# and a subclass's own, returns as SciPy's.
+_SCALAR_METHODS = ("logpdf", "pdf", "logpmf", "pmf", "cdf", "logcdf", "sf", "logsf", "ppf",
+                   "isf", "entropy", "mean", "var", "std", "median", "stats", "moment",
+                   "expect", "interval", "support", "nnlf")
+
+
+def _as_scipys(out):
+    if type(out) is np.ndarray and out.ndim == 0:
+        return out[()]
+    if type(out) is tuple:
+        return tuple(map(_as_scipys, out))
+    return out
+
+
+def _scalars_as_scipys(cls):
+    """``cls``'s methods of _SCALAR_METHODS (its own or inherited) returning as SciPy's."""
+    for name in _SCALAR_METHODS:
+        method = getattr(cls, name, None)
+        if callable(method) and not getattr(method, "_as_scipys", False):
+            @functools.wraps(method)
+            def scalar_method(*args, _method=method, **kwds):
+                return _as_scipys(_method(*args, **kwds))
+            scalar_method._as_scipys = True
+            setattr(cls, name, scalar_method)
+    return cls
+
+
 class rv_continuous(DistnDraws, DistnMoments, DistnFit):
     """A continuous distribution from its standardized functions of ``z = (x - loc) /
     scale`` (``_logpdf``, ``_cdf``... with the shape parameters after ``z``)."""
@@ -103,6 +133,10 @@ class rv_continuous(DistnDraws, DistnMoments, DistnFit):
     _ppf: Callable[..., Any]
     _isf: Callable[..., Any]
     _entropy: Callable[..., Any]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _scalars_as_scipys(cls)
 
     def __init__(self, name: str, **methods: Any) -> None:
         self.name = name
@@ -278,6 +312,10 @@ class rv_frozen(FrozenDraws, FrozenMoments):
     0.25
     """
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _scalars_as_scipys(cls)
+
     def __init__(self, dist: Any, args: tuple, kwds: dict) -> None:
         self.dist, self.args, self.kwds = dist, args, kwds
 
@@ -387,6 +425,10 @@ def _positive(z):
     """``(z > 0, z where positive else 1)``: the double-where idiom's safe input."""
     inside = fnp.greater(z, 0)
     return inside, fnp.where(inside, z, 1.0)
+
+
+_scalars_as_scipys(rv_continuous)
+_scalars_as_scipys(rv_frozen)
 
 
 class rv_discrete(rv_continuous):
