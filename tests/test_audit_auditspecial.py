@@ -54,3 +54,31 @@ def test_cdflib_inverse_solved_points_keep_the_implicit_derivative(name, args):
                             (np.ones(2),))
         np.testing.assert_allclose(tangent[0], _central(theirs, args, k), rtol=1e-5)
         assert tangent[1] == 0.0
+
+
+# SciPy's sph_harm_y at a polar angle outside [0, pi] is its value at the angle folded
+# into [0, pi]; the derivative in theta there was the formula's for [0, pi] (wrong sign or
+# value: Y_2^0 at theta = 3.5 gave +0.62, SciPy's slope is -0.62).
+@pytest.mark.parametrize("n, m", [(2, 0), (3, 1), (3, -1), (4, 3)])
+@pytest.mark.parametrize("theta", [-0.5, 3.5, 4.2, 12.5, 0.5, 2.5])
+def test_sph_harm_y_theta_derivative_outside_zero_pi(n, m, theta):
+    def theirs(part):
+        return lambda t: getattr(np, part)(scipy_special.sph_harm_y(n, m, t, 0.7))
+    for part in ("real", "imag"):
+        expected = _central(theirs(part), (theta,), 0, h=1e-4)
+        ours = lambda t: getattr(fg.numpy, part)(fsp.sph_harm_y(n, m, t, 0.7))
+        np.testing.assert_allclose(float(fg.grad(ours)(theta)), expected, rtol=1e-7,
+                                   atol=1e-9)
+        _, tangent = fg.jvp(ours, (theta,), (1.0,))
+        np.testing.assert_allclose(float(tangent), expected, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(complex(fsp.sph_harm_y(n, m, theta, 0.7)),
+                               scipy_special.sph_harm_y(n, m, theta, 0.7), rtol=1e-13)
+
+
+def test_sph_harm_y_folded_theta_under_jit_and_vmap():
+    thetas = np.array([0.5, 3.5, -0.5])
+    f = lambda t: fg.numpy.real(fsp.sph_harm_y(2, 0, t, 0.7))
+    expected = np.array([_central(lambda t: np.real(scipy_special.sph_harm_y(2, 0, t, 0.7)),
+                                  (t,), 0, h=1e-4) for t in thetas])
+    np.testing.assert_allclose(fg.vmap(fg.grad(f))(thetas), expected, rtol=1e-7)
+    np.testing.assert_allclose(fg.jit(fg.vmap(fg.grad(f)))(thetas), expected, rtol=1e-7)
