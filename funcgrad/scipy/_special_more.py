@@ -295,7 +295,16 @@ def sph_harm_y(n: ArrayLike, m: ArrayLike, theta: ArrayLike, phi: ArrayLike, *,
         raise NotImplementedError(
             f"sph_harm_y(..., diff_n={diff_n!r}): only diff_n=0 is supported; take the "
             f"derivatives in theta and phi with fg.grad, fg.jacfwd or fg.hessian instead")
-    return _ss.sph_harm_y(*map(_operand, (n, m, theta, phi)))
+    n, m, theta, phi = map(_operand, (n, m, theta, phi))
+    if isinstance(theta, _Tracer):
+        # (SciPy's value at any theta is the one at the angle folded into [0, pi]
+        # (arccos(cos(theta))); the derivative rule holds on [0, pi] only, so a theta
+        # outside it is folded here: the slope's sign flips, as SciPy's function's does)
+        turn = fnp.mod(theta, 2.0 * math.pi)
+        folded = fnp.where(turn > math.pi, 2.0 * math.pi - turn, turn)
+        inside = (theta >= 0.0) & (theta <= math.pi)
+        theta = fnp.where(inside, theta, folded)
+    return _ss.sph_harm_y(n, m, theta, phi)
 
 
 sph_harm_y.primitive = _ss.sph_harm_y.primitive  # type: ignore[attr-defined]

@@ -6,7 +6,8 @@ distribution function that gives a probability (``stdtridf``: the degrees of fre
 Values are SciPy's (its ufuncs; through ``fg.pure_callback`` under ``jit`` and
 ``vmap``).  Derivatives in every argument come from the inverse function theorem: the
 result ``x`` solves ``F(x, args) = given``, so ``dx = (d given - dF/dargs . dargs) /
-(dF/dx)`` at SciPy's ``x``, with ``F`` the distribution function written with
+(dF/dx)`` at SciPy's ``x`` (0 where no ``x`` solves it and SciPy returns its search range's
+end, a constant there: ``pdtrik(0.27, 0.667)`` is 0), with ``F`` the distribution function written with
 funcgrad's ``betainc``/``gammainc`` (the continuous extensions that cdflib inverts:
 ``bdtr(k, n, p) = betainc(n - k, k + 1, 1 - p)`` for real ``k``...).  Those have first
 derivatives in their shapes but no second ones: a second derivative through a shape
@@ -64,9 +65,14 @@ def _inverse(name: str, params: str, residual: Callable[..., Any], doc: str) -> 
     @solve.defjvp
     def solve_jvp(primals, tangents):
         x = solve(*primals)
-        _, along_x = jvp(lambda t: residual(t, *primals), (x,), (fnp.ones_like(x),))
+        miss, along_x = jvp(lambda t: residual(t, *primals), (x,), (fnp.ones_like(x),))
         _, along_args = jvp(lambda *a: residual(x, *a), tuple(primals), tuple(tangents))
-        return x, -along_args / along_x
+        # (where no x in cdflib's search range solves the equation, SciPy returns the
+        # range's end (pdtrik(0.27, 0.667) is 0: pdtr(0, 0.667) > 0.27 already), the same
+        # for every nearby argument: the derivative there is 0, not the implicit one.  The
+        # Newton step from SciPy's x tells: a root's is far below cdflib's tolerance)
+        clamped = fnp.abs(miss) > 1e-6 * fnp.abs(along_x) * fnp.maximum(fnp.abs(x), 1.0)
+        return x, fnp.where(clamped, 0.0, -along_args / fnp.where(clamped, 1.0, along_x))
 
     source = (f"def {name}({', '.join(p + ': ArrayLike' for p in params.split(', '))}"
               f") -> Array:\n"
