@@ -12,6 +12,7 @@ from .. import numpy as fnp
 from ..numpy._convert import concrete_values, is_concrete, operand as _operand
 from ..typing import Array, ArrayLike
 from ._statsmv_covariance import Covariance
+from ._distn_counts import refuse_count_derivatives, refuse_outcome_derivative
 from ._distn_draws import DistnDraws, FrozenDraws
 from ._distn_fit import DistnFit
 from ._distn_moments import DistnMoments, FrozenMoments
@@ -149,6 +150,7 @@ class rv_continuous(DistnDraws, DistnMoments, DistnFit):
 
     def _args(self, args, kwds):
         shape, (loc, scale) = _split(self.name, self.shapes, args, kwds, self._defaults)
+        shape = refuse_count_derivatives(self.name, self.shapes, shape)
         ok = _checked(_all(self._valid(*shape), fnp.greater(scale, 0)))
         if ok is None:  # (valid: the common case)
             return shape, (loc, scale), None
@@ -439,14 +441,22 @@ class rv_discrete(rv_continuous):
 
     def _args(self, args, kwds):
         shape, (loc,) = _split(self.name, self.shapes, args, kwds, self._defaults)
+        shape = refuse_count_derivatives(self.name, self.shapes, shape)
         ok = _checked(self._valid(*shape))
         if ok is None:
             return shape, (loc, 1.0), None
         return [fnp.where(ok, s, 1.0) for s in shape], (loc, 1.0), ok
 
     def logpmf(self, k: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
-        """``log pmf(k)``."""
-        return self._standard("_logpmf", k, args, kwds)
+        """``log pmf(k)`` (no derivative in ``k`` or ``loc``: the pmf jumps at whole ``k``)."""
+        shape, (loc, _), ok = self._args(args, kwds)
+        fn = getattr(self, "_logpmf", None)
+        if fn is None:
+            raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.logpmf is not "
+                                      f"implemented")
+        k = _operand(k)
+        z = refuse_outcome_derivative(self.name, k - loc)
+        return self._out(_nan_where_nan(fn(z, *shape), k), ok, k, *shape, loc, 1.0)
 
     def pmf(self, k: ArrayLike, *args: ArrayLike, **kwds: ArrayLike) -> Array:
         """The probability mass function, ``exp(logpmf)``."""
