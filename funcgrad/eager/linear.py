@@ -28,6 +28,7 @@ from ..numpy import linalg as fla
 from ..numpy.ufuncs import abs_square
 from ..scipy import linalg as fsl
 from ..primitives import elementwise as ew
+from ..primitives import linalg as _la
 from ..primitives.structural import stop_gradient
 from .inplace import _FALSE
 from .tensor import Tensor
@@ -221,7 +222,9 @@ def matrix_power(self: Any, n: int) -> Any:
 def cholesky(self: Any, upper: bool = False) -> Any:
     """The Cholesky factor ``L`` (``L @ L^H = self``), or ``L^H`` when ``upper``."""
     _square("cholesky", self)
-    factor = record_as(_NODES["cholesky"], fla.cholesky, self)
+    # (the primitive itself: its derivative counts a tangent through its Hermitian part,
+    # PyTorch's convention, where numpy.linalg.cholesky's reads the lower triangle only)
+    factor = record_as(_NODES["cholesky"], _la.cholesky, self)
     return factor.mH if upper else factor
 
 

@@ -91,12 +91,18 @@ def cholesky(a: ArrayLike, upper: bool = False) -> Array:
     """Lower Cholesky factor ``L`` of a Hermitian (real: symmetric) positive-definite
     matrix, ``a == L @ L^H`` (``upper=True``: ``U = L^H``, ``a == U^H @ U``).
 
+    As NumPy's, only the lower (``upper=True``: upper) triangle of ``a`` is read, and the
+    real part of its diagonal; the other triangle's entries get a zero derivative.
+
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> fnp.linalg.cholesky(np.array([[4.0, 2.0], [2.0, 2.0]]))
     array([[2., 0.],
            [1., 1.]])
     """
-    low = _la.cholesky(_float(asarray(a)))
+    # As NumPy's, only one triangle is read (the lower one; ``upper=True``: the upper one),
+    # and of the diagonal only its real part: the other triangle gets a zero derivative.
+    a = _factorizations._matrices("cholesky", a, square=True)
+    low = _la.cholesky(_factorizations._mirrored(a, not upper))
     return conj(_la.swap(low)) if upper else low  # (L^H: the conjugate too, if complex)
 
 

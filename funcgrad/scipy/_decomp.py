@@ -21,7 +21,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..primitives import linalg as _la
 from ..typing import Array, ArrayLike
-from ._linalg_tools import adjoint, as_float, over_batch
+from ._linalg_tools import as_float, over_batch
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve", "lu_factor", "lu_solve", "lu"]
 
@@ -105,10 +105,11 @@ def cho_factor(a: ArrayLike, lower: bool = False, overwrite_a: bool = False,
     """
     a = as_float(a)
     _square("cho_factor", a)
+    # (numpy.linalg.cholesky reads the one triangle that SciPy's reads, so that the other
+    # one gets no derivative)
     if lower:
-        return fnp.tril(_la.cholesky(a)) + fnp.triu(a, 1), True
-    # (SciPy reads the upper triangle: the lower one of a^H, whose factor L gives U = L^H)
-    return fnp.triu(adjoint(_la.cholesky(adjoint(a)))) + fnp.tril(a, -1), False
+        return fnp.tril(fnp.linalg.cholesky(a)) + fnp.triu(a, 1), True
+    return fnp.triu(fnp.linalg.cholesky(a, upper=True)) + fnp.tril(a, -1), False
 
 
 def cho_solve(c_and_lower: tuple[ArrayLike, bool], b: ArrayLike, overwrite_b: bool = False,

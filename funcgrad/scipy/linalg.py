@@ -42,7 +42,7 @@ from ._banded import (cho_solve_banded, cholesky_banded, eig_banded, eigh_tridia
 from ._decomp_more import cdf2rdf, eigvals, hessenberg, orthogonal_procrustes, polar, rq
 from ._decomp_rest import (clarkson_woodruff_transform, cossin, ordqz, qr_delete, qr_insert,
                            qr_multiply, qr_update, qz, rsf2csf)
-from ._linalg_tools import adjoint, as_float, over_batch
+from ._linalg_tools import as_float, over_batch
 from ._matfuncs_more import (coshm, cosm, expm_cond, expm_frechet, fractional_matrix_power,
                              signm, sinhm, sinm, tanhm, tanm)
 from ._pivoted import ldl, matrix_balance
@@ -156,6 +156,9 @@ def _referenced(a, assume_a, lower, name):
         other = fnp.swapaxes(strict, -1, -2)
         if assume_a in ("her", "hermitian", "pos", "positive definite"):
             other = fnp.conj(other)
+            if np.dtype(a.dtype).kind == "c":  # (LAPACK's Hermitian solvers read the
+                # diagonal's real part only: its imaginary part changes nothing)
+                tri = tri - 1j * (fnp.imag(a) * np.eye(a.shape[-1]))
         return tri + other
     return a
 
@@ -198,14 +201,11 @@ def cholesky(a: ArrayLike, lower: bool = False, overwrite_a: bool = False,
     array([[2., 1.],
            [0., 1.]])
 
-    As SciPy's, only the chosen triangle of ``a`` is read (the upper one by default).  The
-    derivative is the one of Hermitian matrices (a tangent counts through its Hermitian
-    part), as JAX's and PyTorch's.
+    As SciPy's, only the chosen triangle of ``a`` is read (the upper one by default), and
+    of the diagonal only its real part; the derivative is SciPy's too: the other
+    triangle's entries get an exact zero.
     """
-    if lower:
-        return _nla.cholesky(a)
-    # (the upper triangle of a is the lower one of a^H, whose factor L gives U = L^H)
-    return _nla.cholesky(adjoint(as_float(a)), upper=True)
+    return _nla.cholesky(a, upper=not lower)
 
 
 @overload
