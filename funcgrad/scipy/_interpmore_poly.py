@@ -102,7 +102,29 @@ def _place(out, shape, axis, trailing):
     return out
 
 
-class BarycentricInterpolator:
+class _Nodes:
+    """What an interpolator through nodes ``xi`` with values ``yi`` reports of them."""
+
+    xi: Any
+    yi: Any
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The dtype of the values (and so of the results)."""
+        return np.dtype(self.yi.dtype)
+
+    @property
+    def n(self) -> int:
+        """The number of nodes."""
+        return int(self.xi.shape[0])
+
+    @property
+    def r(self) -> int:
+        """The number of values at each node (the product of ``yi``'s other axes)."""
+        return int(np.prod(self.yi.shape[1:], dtype=np.int64))
+
+
+class BarycentricInterpolator(_Nodes):
     """The polynomial through ``(xi, yi)`` in barycentric form
     (``scipy.interpolate.BarycentricInterpolator``): ``p(x) = sum_i w_i y_i / (x - x_i)
     / sum_i w_i / (x - x_i)`` with ``w_i = 1 / prod_{j != i} C (x_i - x_j)`` and ``C`` 4
@@ -145,21 +167,6 @@ class BarycentricInterpolator:
         # (SciPy's scale, kept: nodes added later are weighed with it, as SciPy's)
         self._capacity = 4.0 / (fnp.max(self.xi) - fnp.min(self.xi)) if n > 1 else 1.0
         self.wi = _weights(self.xi, self._capacity)
-
-    @property
-    def dtype(self) -> np.dtype:
-        """The dtype of the values (and so of the results)."""
-        return np.dtype(self.yi.dtype)
-
-    @property
-    def n(self) -> int:
-        """The number of nodes."""
-        return int(self.xi.shape[0])
-
-    @property
-    def r(self) -> int:
-        """The number of values at each node (the product of ``yi``'s other axes)."""
-        return int(np.prod(self.yi.shape[1:], dtype=np.int64))
 
     def set_yi(self, yi: ArrayLike, axis: Optional[int] = None) -> None:
         """Replace the values at the nodes (the weights depend on the nodes only), as
@@ -287,7 +294,7 @@ def barycentric_interpolate(xi: ArrayLike, yi: ArrayLike, x: ArrayLike, axis: in
     return BarycentricInterpolator(xi, yi, axis)(x)
 
 
-class KroghInterpolator:
+class KroghInterpolator(_Nodes):
     """The polynomial through ``(xi, yi)`` in Newton form
     (``scipy.interpolate.KroghInterpolator``); a node repeated ``s + 1`` times takes the
     value and then the first ``s`` derivatives there from the following ``yi`` (Hermite
@@ -329,21 +336,6 @@ class KroghInterpolator:
             coeffs.append(column[k - s])
         self.c = fnp.stack(coeffs)
         self._trailing = tuple(self.yi.shape[1:])
-
-    @property
-    def dtype(self) -> np.dtype:
-        """The dtype of the values (and so of the results)."""
-        return np.dtype(self.yi.dtype)
-
-    @property
-    def n(self) -> int:
-        """The number of nodes."""
-        return int(self.xi.shape[0])
-
-    @property
-    def r(self) -> int:
-        """The number of values at each node (the product of ``yi``'s other axes)."""
-        return int(np.prod(self.yi.shape[1:], dtype=np.int64))
 
     def _flat(self, x):
         x = _query(x, self.xi.dtype)
