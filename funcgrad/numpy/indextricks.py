@@ -20,9 +20,9 @@ from numpy import (  # noqa: F401
     hamming,
     hanning,
     indices,
-    kaiser,
     mask_indices,
 )
+from ._window_kaiser import kaiser  # noqa: F401  (differentiable in beta)
 
 from ..kernels._broadcast import broadcast_shapes
 from ._conversions import refuse_trimming
