@@ -18,7 +18,7 @@ derivative in ``x`` (a traced ``x`` raises).
 
 ``make_smoothing_spline`` solves SciPy's system in the basis of natural cubic splines,
 ``(X + lam W^-1 E) c = y``, dense; with ``lam=None`` the GCV choice of ``lam`` is
-SciPy's own search on the values, held fixed for the derivative.
+SciPy's own search on the values, with no derivative (it raises).
 """
 import operator
 import warnings
@@ -273,8 +273,9 @@ def make_smoothing_spline(x: ArrayLike, y: ArrayLike, w: Optional[ArrayLike] = N
     minimiser of ``sum_j w_j (y_j - f(x_j))**2 + lam * integral f''(u)**2 du``, a natural
     cubic spline with knots at the sites.  ``lam=None`` picks ``lam`` by generalized
     cross-validation, as SciPy's (per column of a 2-d ``y``).  Differentiable in ``y``,
-    ``w``, ``x`` and a given ``lam``; with ``lam=None`` the chosen ``lam`` is held fixed
-    (the derivative is that of the spline at that ``lam``, not of the choice).
+    ``w``, ``x`` and a given ``lam``; with ``lam=None`` the choice of ``lam`` moves with
+    the data and has no derivative here, so a derivative in ``x``, ``y`` or ``w`` raises
+    (pass ``lam``).
 
     >>> import numpy as np, funcgrad.scipy.interpolate as fi
     >>> x = np.linspace(0.0, 1.0, 6)
@@ -318,6 +319,15 @@ def make_smoothing_spline(x: ArrayLike, y: ArrayLike, w: Optional[ArrayLike] = N
             values[:, 0] if not trailing else values,
             np.asarray(concrete_values(w, "", fix)))
         lams = [float(v) for v in np.atleast_1d(chosen)]
+        for label, value in (("x", x), ("y", y2d), ("w", w)):
+            # (SciPy's lam moves with the data: the spline at the chosen lam held fixed
+            # would be a derivative that is silently wrong, so none is given)
+            if isinstance(value, Tracer):
+                raise TypeError(f"make_smoothing_spline: {label} carries a derivative, but "
+                                f"with lam=None the generalized cross-validation choice of "
+                                f"lam depends on {label}, and its derivative is not "
+                                f"given; pass lam as a number to differentiate the spline "
+                                f"at that lam, or pass {label} as plain numbers")
     else:
         lam = asarray(lam)
         if lam.ndim != 0:
