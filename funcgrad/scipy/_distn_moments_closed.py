@@ -252,16 +252,21 @@ def _poisson_binom_stats(p):
             fnp.sum(pq * (1.0 - 6.0 * pq), axis=-1) / (var * var))
 
 
-def _poisson_binom_munp(k, p):
-    """``sum_j j**k P[j]``, the masses ``P`` of ``0 ... len(p)`` successes by convolving the
-    trials one at a time."""
+def poisson_binom_masses(p):
+    """``P[..., j]``, the probability of ``j`` successes of the Bernoulli trials ``p``: their
+    masses convolved one at a time (sums of positive terms)."""
     zero = 0.0 * p[..., :1]
     masses = 1.0 + zero
     for i in range(p.shape[-1]):
         pi = p[..., i:i + 1]
         masses = (fnp.concatenate([masses * (1.0 - pi), zero], axis=-1)
                   + fnp.concatenate([zero, masses * pi], axis=-1))
-    return fnp.sum(masses * fnp.arange(float(p.shape[-1] + 1)) ** k, axis=-1)
+    return masses
+
+
+def _poisson_binom_munp(k, p):
+    """``sum_j j**k P[j]`` over :func:`poisson_binom_masses`."""
+    return fnp.sum(poisson_binom_masses(p) * fnp.arange(float(p.shape[-1] + 1)) ** k, axis=-1)
 
 
 def _nct_munp(k, df, nc):

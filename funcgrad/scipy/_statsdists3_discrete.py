@@ -19,6 +19,7 @@ from .. import numpy as fnp
 from ..numpy._convert import concrete_values
 from . import special as sp
 from ._distn import _all, _checked, _split, rv_discrete
+from ._distn_moments_closed import poisson_binom_masses
 from ._linalg_tools import no_derivative
 from ._statsdists_discrete import _integer
 
@@ -123,20 +124,8 @@ class _PoissonBinomial(rv_discrete):
         return [fnp.where(fnp.expand_dims(ok, -1), p, 0.5)], (loc, 1.0), ok
 
 
-def _counts(p):
-    """``P[..., j]``, the probability of ``j`` successes: the trials' Bernoulli masses
-    convolved one at a time (sums of positive terms)."""
-    zero = 0.0 * p[..., :1]
-    masses = 1.0 + zero
-    for i in range(p.shape[-1]):
-        pi = p[..., i:i + 1]
-        masses = (fnp.concatenate([masses * (1.0 - pi), zero], axis=-1)
-                  + fnp.concatenate([zero, masses * pi], axis=-1))
-    return masses
-
-
 def _poisson_binom_table(k, p):
-    masses = _counts(p)
+    masses = poisson_binom_masses(p)
     j = np.arange(masses.shape[-1], dtype=float)
     return fnp.expand_dims(k, -1), j, masses
 
@@ -161,7 +150,7 @@ poisson_binom = _PoissonBinomial(
     "poisson_binom", shapes=("p",), _logpmf=_poisson_binom_logpmf,
     _cdf=_poisson_binom_tail(False), _sf=_poisson_binom_tail(True),
     _mean=lambda p: fnp.sum(p, axis=-1), _var=lambda p: fnp.sum(p * (1.0 - p), axis=-1),
-    _entropy=lambda p: fnp.sum(sp.entr(_counts(p)), axis=-1))
+    _entropy=lambda p: fnp.sum(sp.entr(poisson_binom_masses(p)), axis=-1))
 poisson_binom._bounds = lambda p: (0.0, float(p.shape[-1]))
 poisson_binom._bounded = True
 poisson_binom.__doc__ = """SciPy's ``poisson_binom`` distribution (parameters: ``p``, the
