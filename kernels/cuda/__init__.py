@@ -8,6 +8,7 @@ or :class:`funcgrad.gpu.GpuArray`.
 Modules, one job each:
 
 ``_config``       simulator or real device, launch sizes
+``_simulator``    a thread-safety repair to Numba's CUDA simulator (its shared arrays)
 ``_scalar``       per-element maths (``math`` on the device, NumPy in the simulator)
 ``_codegen``      kernels generated from templates, kept on disk so ``cache=True`` works
 ``elementwise``   every elementwise primitive with broadcasting, casts, the fused VJP kernels

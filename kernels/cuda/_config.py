@@ -14,6 +14,8 @@ from numba import cuda
 SIM = bool(_numba_config.ENABLE_CUDASIM)
 
 if SIM:
+    from ._simulator import make_shared_arrays_thread_safe
+    make_shared_arrays_thread_safe()
     THREADS = 8          # elementwise / per-thread kernels
     REDUCE_THREADS = 8   # shared-memory tree width (a power of two)
     SCAN_THREADS = 8

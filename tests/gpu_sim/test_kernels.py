@@ -2,6 +2,7 @@
 hypothesis-drawn small shapes: the GPU table entry ``IMPLS[name]`` against
 ``REGISTRY[name].impl`` on the same values, including broadcasting, size-0 and
 size-1 axes, scalars, strided (transposed) operands, and int/float32/float64."""
+import os
 import warnings
 
 import numpy as np
@@ -627,3 +628,46 @@ def test_every_gpu_implementation_is_exercised_here():
     assert table - named - elementwise <= {"custom_call", "jit_call", "cond", "scan",
                                            "while_loop"}
     assert isinstance(gpu(np.zeros(2)), GpuArray)
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_ENABLE_CUDASIM") != "1", reason="a repair to the simulator (a real GPU runs no simulator)")
+def test_two_simulator_threads_reaching_a_shared_array_together_get_one_array():
+    """Numba's simulator made a static shared array in two steps (look up, then record),
+    so a thread overtaken between them kept a private array: a reduction lost its part
+    now and then.  Thread ``a`` is held inside the allocation while ``b`` reaches the
+    same line; both must end with the same array (``kernels/cuda/_simulator.py``)."""
+    import threading
+
+    from funcgrad.kernels.cuda import _config  # (importing it applies the repair)
+    from numba.cuda.simulator.kernelapi import FakeCUDAShared
+
+    assert _config.SIM
+
+    inside, release = threading.Event(), threading.Event()
+
+    class HeldSize:
+        def __init__(self, hold):
+            self.hold = hold
+
+        def __index__(self):
+            if self.hold:
+                inside.set()
+                release.wait(10)
+            return 8
+
+    shared = FakeCUDAShared(0)
+    got = {}
+
+    def reach(name, hold):
+        got[name] = shared.array(HeldSize(hold), np.float64)  # one line for both threads
+
+    a = threading.Thread(target=reach, args=("a", True))
+    b = threading.Thread(target=reach, args=("b", False))
+    a.start()
+    assert inside.wait(10)
+    b.start()
+    b.join(0.3)  # unrepaired, b has made its own array by now
+    release.set()
+    a.join(10)
+    b.join(10)
+    assert got["a"] is got["b"]
