@@ -37,7 +37,7 @@ _MODES = ("full", "economic", "r", "raw")
 def _scipy_pivots(values: np.ndarray) -> np.ndarray:
     """SciPy's ``P`` (int32) for each matrix of a stack of plain values."""
     import scipy.linalg  # (here, so that importing funcgrad never loads SciPy)
-    batch, (m, n) = values.shape[:-2], values.shape[-2:]
+    batch, n = values.shape[:-2], values.shape[-1]
     out = np.empty(batch + (n,), np.int32)
     for index in np.ndindex(*batch):
         out[index] = scipy.linalg.qr(values[index], mode="r", pivoting=True,
@@ -89,7 +89,7 @@ def pivot_columns(a: Array, name: str) -> tuple[Array, Any]:
     return fnp.take_along_axis(a, index, axis=-1), p
 
 
-def _no_raw_derivative(a: Array) -> None:
+def _no_raw_derivative(a: ArrayLike) -> None:
     if not is_plain(a):
         raise NotImplementedError(
             "qr: mode='raw' (LAPACK's Householder reflectors and tau) is not differentiable "
