@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..primitives import tridiagonal as _tridiagonal
-from ..scipy import _decomp, _spectral
+from ..scipy import _decomp, _qr_pivoting, _spectral
 from ._common import INEXACT, INTEGER, accept, array, static_int
 from ._householder import hessenberg, householder_product, ormqr, tridiagonal
 from ._linalg_updates import cholesky_update, qdwh, symmetric_product
@@ -85,10 +85,12 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
 
 
 def qr(x: ArrayLike, *, pivoting: bool = False, full_matrices: bool = True,
-       use_magma: bool | None = None) -> tuple[Array, Array]:
+       use_magma: bool | None = None) -> tuple[Array, ...]:
     """``(q, r)`` with ``x = q @ r``: ``q`` square (``full_matrices``, JAX's default) or
-    with ``min(m, n)`` columns.  Column pivoting is not supported; ``use_magma`` (a GPU
-    library's choice in JAX) is accepted and ignored.
+    with ``min(m, n)`` columns; ``pivoting=True`` gives ``(q, r, p)`` with ``x[..., :, p]
+    = q @ r`` (LAPACK's column pivoting, differentiable with ``p`` held fixed, as
+    ``funcgrad.scipy.linalg.qr``'s).  ``use_magma`` (a GPU library's choice in JAX) is
+    accepted and ignored.
 
     >>> import numpy as np
     >>> from funcgrad import lax
@@ -96,10 +98,11 @@ def qr(x: ArrayLike, *, pivoting: bool = False, full_matrices: bool = True,
     >>> q.shape, r.shape
     ((2, 2), (2, 1))
     """
-    if pivoting:
-        raise NotImplementedError("lax.linalg.qr: pivoting=True is not supported; use "
-                                  "pivoting=False")
     x = _matrices("qr", x)
+    if pivoting:
+        x, p = _qr_pivoting.pivot_columns(x, "lax.linalg.qr")
+        q, r = fnp.linalg.qr(x, mode="complete" if full_matrices else "reduced")
+        return q, r, p
     q, r = fnp.linalg.qr(x, mode="complete" if full_matrices else "reduced")
     return q, r
 

@@ -235,8 +235,10 @@ def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | Array:
     (complex ones too: LAPACK's R has a real diagonal, which fixes Q's phases);
     where they are not (a zero on R's diagonal) Q is not determined by ``a`` and the
     derivative raises ``LinAlgError`` (see :mod:`funcgrad.primitives.decompositions`).
-    ``mode='complete'`` with M > N: the extra columns of Q get the derivative that does
-    not rotate them among themselves.
+    ``mode='complete'`` with M > N: the extra columns of Q are LAPACK's (its Householder
+    reflectors' product), a smooth function of ``a`` with its own derivative (see
+    :mod:`funcgrad.primitives.qr_complement`), except where a column is already zero below
+    the diagonal (there LAPACK's Q jumps, and the derivative raises ``LinAlgError``).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> q, r = fnp.linalg.qr(np.array([[3.0, 1.0], [4.0, 2.0]]))

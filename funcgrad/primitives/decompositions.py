@@ -38,6 +38,7 @@ from ..core import Primitive, ShapedArray, reads_inputs_and_output
 from .elementwise import abs as _abs, conj, greater, real, where
 from .indexing import index
 from .linalg import matmul, solve, swap
+from . import qr_complement
 from .reductions import reduce_max
 from .structural import (concatenate, convert_element_type, moveaxis, reduce_sum, reshape,
                          stop_gradient)
@@ -483,8 +484,9 @@ def _qr_jvp(primals, tangents, *, complete):
         y, dy = _cols(a, k, n), _cols(da, k, n)
         dr2 = matmul(_adj(dq), y) + matmul(_adj(q1), dy)
         dr = concatenate([dr, dr2], dr.ndim - 1)
-    if complete and m > k:
-        dq = concatenate([dq, _complement_tangent(q1, dq, _cols(q, k, m))], dq.ndim - 1)
+    if complete and m > k:  # LAPACK's extra columns (see :mod:`.qr_complement`)
+        qr_complement.check_reflectors(q1)
+        dq = concatenate([dq, qr_complement.complement_tangent(q1, dq)], dq.ndim - 1)
         dr = concatenate([dr, np.zeros(dr.shape[:-2] + (m - k, n), dr.dtype)], dr.ndim - 2)
     return (q, r), (dq, dr)
 
@@ -502,7 +504,8 @@ def _qr_vjp(needs, gs, outs, a, *, complete):
     gq = None if gq is None else _cj(gq)
     gr = None if gr is None else _cj(gr)
     if gq is not None and complete and m > k:
-        gq = _cols(gq, 0, k) + _complement_cotangent(q1, _cols(gq, k, m), _cols(q, k, m))
+        qr_complement.check_reflectors(q1)
+        gq = _cols(gq, 0, k) + qr_complement.complement_cotangent(q1, _cols(gq, k, m))
     if gr is not None and complete and m > k:
         gr = _rows(gr, 0, k)
     g_y = None

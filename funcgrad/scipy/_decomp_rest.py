@@ -17,6 +17,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..numpy._convert import asarray
 from ..typing import Array, ArrayLike
+from . import _qr_pivoting
 from ._linalg_tools import as_float, is_plain, over_batch
 
 __all__ = ["qr_multiply", "clarkson_woodruff_transform", "qz", "ordqz", "cossin", "rsf2csf",
@@ -26,11 +27,11 @@ __all__ = ["qr_multiply", "clarkson_woodruff_transform", "qz", "ordqz", "cossin"
 @over_batch(("a", 2), ("c", "1|2"))
 def qr_multiply(a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "right",
                 pivoting: bool = False, conjugate: bool = False, overwrite_a: bool = False,
-                overwrite_c: bool = False) -> tuple[Array, Array]:
+                overwrite_c: bool = False) -> tuple[Array, ...]:
     """``(c @ Q, R)`` (``mode='right'``) or ``(Q @ c, R)`` (``'left'``) with ``a = Q @
     R`` the economic QR factorization (``scipy.linalg.qr_multiply``); ``conjugate`` uses
-    ``conj(Q)``.  Differentiable as :func:`qr`; ``pivoting`` is not supported; stacks
-    too.
+    ``conj(Q)``; ``pivoting=True`` factors ``a[:, P]`` and appends ``P`` (SciPy's).
+    Differentiable as :func:`qr`; stacks too.
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> cq, r = fsl.qr_multiply(np.array([[3.0, 0.0], [4.0, 1.0]]), np.eye(2))
@@ -40,11 +41,10 @@ def qr_multiply(a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "ri
     """
     if mode not in ("left", "right"):
         raise ValueError(f"qr_multiply: mode can only be 'left' or 'right', not {mode!r}")
-    if pivoting:
-        raise NotImplementedError("qr_multiply: pivoting=True is not supported (as qr's); "
-                                  "multiply by qr(a)'s Q yourself")
     a, c = as_float(a), as_float(c)
     a = fnp.reshape(a, (1, -1)) if a.ndim < 2 else a
+    if pivoting:  # (a[:, P] = Q @ R: see funcgrad.scipy._qr_pivoting)
+        a, p = _qr_pivoting.pivot_columns(a, "qr_multiply")
     m, n = a.shape
     k = min(m, n)
     one_dim = c.ndim < 2
@@ -62,7 +62,8 @@ def qr_multiply(a: ArrayLike, c: ArrayLike, mode: Literal["right", "left"] = "ri
     dtype = np.result_type(q.dtype, c.dtype)
     q, c = fnp.astype(q, dtype), fnp.astype(c, dtype)
     out = q @ c if mode == "left" else c @ q
-    return (fnp.ravel(out) if one_dim else out), r
+    out = fnp.ravel(out) if one_dim else out
+    return (out, r, p) if pivoting else (out, r)
 
 
 def clarkson_woodruff_transform(input_matrix: ArrayLike, sketch_size: int, rng: Any = None,

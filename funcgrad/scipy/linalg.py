@@ -46,6 +46,7 @@ from ._linalg_tools import as_float, over_batch
 from ._matfuncs_more import (coshm, cosm, expm_cond, expm_frechet, fractional_matrix_power,
                              signm, sinhm, sinm, tanhm, tanm)
 from ._pivoted import ldl, matrix_balance
+from . import _qr_pivoting
 from ._solvers import (solve_continuous_are, solve_continuous_lyapunov, solve_discrete_are,
                        solve_discrete_lyapunov, solve_lyapunov)
 from ._special_matrices import (bandwidth, circulant, companion, convolution_matrix, dft,
@@ -345,22 +346,17 @@ def qr(a: ArrayLike, overwrite_a: bool = False, lwork: Optional[int] = None, mod
        pivoting: bool = False, check_finite: bool = True
        ) -> Union[Array, tuple[Array, ...]]:
     """``Q, R`` with ``a == Q @ R`` (``scipy.linalg.qr``): ``mode`` 'full' (default,
-    square ``Q``), 'economic' or 'r' (``(R,)``, a tuple as SciPy's).  ``pivoting`` and
-    ``mode='raw'`` are not supported.
+    square ``Q``), 'economic', 'r' (``(R,)``, a tuple as SciPy's) or 'raw' (SciPy's
+    own, values only); ``pivoting=True`` appends ``P`` with ``a[:, P] == Q @ R``
+    (LAPACK's column pivoting, differentiable with ``P`` held fixed, see
+    :mod:`funcgrad.scipy._qr_pivoting`).
 
     >>> import numpy as np, funcgrad.scipy.linalg as fsl
     >>> q, r = fsl.qr(np.array([[3.0], [4.0]]))
     >>> q.shape, r.shape
     ((2, 2), (2, 1))
     """
-    if pivoting or mode == "raw":
-        raise NotImplementedError("qr: pivoting=True and mode='raw' are not supported; use "
-                                  "mode='full', 'economic' or 'r'")
-    modes = {"full": "complete", "economic": "reduced", "r": "complete"}
-    if mode not in modes:
-        raise ValueError(f"qr: mode must be 'full', 'economic' or 'r', got {mode!r}")
-    q, r = _nla.qr(a, mode=modes[mode])
-    return (r,) if mode == "r" else (q, r)
+    return _qr_pivoting.qr(a, mode=mode, pivoting=pivoting, check_finite=check_finite)
 
 
 @over_batch(("a", 2))
