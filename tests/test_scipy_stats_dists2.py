@@ -235,21 +235,21 @@ METHODS = ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf")
 QUANTILES = {"ppf", "isf"}
 
 CONTINUOUS = [
-    ("ncx2", (2.5, 1.3), {"entropy"}),
-    ("ncx2", (3.5, 0.0), {"entropy"}),  # (nc = 0: chi2)
-    ("nct", (3.5, 0.7), {"entropy"}),  # (nc < 0: the special functions' slopes test)
-    ("ncf", (2.5, 6.5, 1.3), {"entropy"}),
+    ("ncx2", (2.5, 1.3), set()),
+    ("ncx2", (3.5, 0.0), set()),  # (nc = 0: chi2)
+    ("nct", (3.5, 0.7), set()),  # (nc < 0: the special functions' slopes test)
+    ("ncf", (2.5, 6.5, 1.3), set()),
     ("dgamma", (0.7,), set()), ("invweibull", (2.5,), set()),
-    ("johnsonsb", (0.4, 1.3), {"mean", "var", "entropy"}), ("johnsonsu", (0.4, 1.3), {"entropy"}),
-    ("fatiguelife", (0.7,), {"entropy"}), ("gibrat", (), set()), ("loglaplace", (2.5,), set()),
+    ("johnsonsb", (0.4, 1.3), {"mean", "var"}), ("johnsonsu", (0.4, 1.3), set()),
+    ("fatiguelife", (0.7,), set()), ("gibrat", (), set()), ("loglaplace", (2.5,), set()),
     ("laplace_asymmetric", (0.6,), set()),
-    ("powernorm", (2.5,), {"mean", "var", "entropy"}),
-    ("powerlognorm", (2.5, 0.8), {"mean", "var", "entropy"}),
-    ("genexpon", (1.5, 2.0, 1.3), {"mean", "var", "entropy"}),
+    ("powernorm", (2.5,), {"mean", "var"}),
+    ("powerlognorm", (2.5, 0.8), {"mean", "var"}),
+    ("genexpon", (1.5, 2.0, 1.3), {"mean", "var"}),
     ("genhalflogistic", (1.6,), {"mean", "var"}),
-    ("mielke", (2.5, 3.5), {"entropy"}), ("mielke", (0.7, 1.5), {"entropy"}),  # (inf moments)
-    ("argus", (1.3,), {"entropy"}), ("argus", (0.05,), {"entropy"}),  # (E X**2's polynomial)
-    ("jf_skew_t", (2.5, 1.5), {"entropy"}), ("jf_skew_t", (0.8, 3.0), {"entropy"}),  # (NaN var)
+    ("mielke", (2.5, 3.5), set()), ("mielke", (0.7, 1.5), set()),  # (inf moments)
+    ("argus", (1.3,), set()), ("argus", (0.05,), set()),  # (E X**2's polynomial)
+    ("jf_skew_t", (2.5, 1.5), set()), ("jf_skew_t", (0.8, 3.0), set()),  # (NaN var)
 ]
 
 
@@ -274,7 +274,10 @@ def test_continuous_values_and_derivatives_match_scipy(row):
                 getattr(ours, method)(*shapes)
             continue
         got, want = getattr(ours, method)(*shapes), getattr(ref, method)(*shapes)
-        assert _rel_close(got, want, 1e-12), (method, got, want)
+        # (entropy: SciPy's quad of -f log f, 3e-9 off at johnsonsu(0.4, 1.3); ours is the
+        # true value, see tests/test_distn_entropy.py)
+        assert _rel_close(got, want, 1e-8 if method == "entropy" else 1e-12), (method, got,
+                                                                                 want)
         if not np.isfinite(want):
             continue
         grads = fg.grad(lambda *s: getattr(ours, method)(*s),
@@ -402,8 +405,8 @@ def test_kstwobign_against_its_series():
     assert float(fst.kstwobign.var()) == pytest.approx(scipy_stats.kstwobign.var(), rel=1e-9)
     assert float(fst.kstwobign.cdf(0.2)) == pytest.approx(scipy_stats.kstwobign.cdf(0.2),
                                                           rel=1e-12)  # (the theta series)
-    with pytest.raises(NotImplementedError, match="kstwobign"):
-        fst.kstwobign.entropy()
+    # (the true entropy, by mpmath: SciPy's quad is 3.4e-10 off, 0.000890322317228577)
+    assert float(fst.kstwobign.entropy()) == pytest.approx(0.000890322654402673707, rel=1e-12)
     g = fg.grad(lambda v, s: fst.kstwobign.cdf(v, scale=s), argnums=(0, 1))(0.9, 1.3)
     fd = _central(lambda v, s: scipy_stats.kstwobign.cdf(v, scale=s), (0.9, 1.3), 1, 1e-6)
     assert g[1] == pytest.approx(fd, rel=1e-7)

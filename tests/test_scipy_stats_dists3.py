@@ -42,22 +42,22 @@ QUANTILES = {"ppf", "isf"}
 CONTINUOUS = [
     ("pearson3", (0.7,), {"entropy"}, set()),
     ("pearson3", (-1.3,), {"entropy"}, set()),
-    ("recipinvgauss", (0.8,), {"mean", "var"}, {"entropy"}),
+    ("recipinvgauss", (0.8,), {"mean", "var", "entropy"}, set()),
     ("halfgennorm", (1.5,), {"mean", "var"}, set()),
     ("skewcauchy", (0.3,), {"entropy"}, set()),
     ("truncpareto", (1.8, 3.0), set(), set()),
     ("truncpareto", (-0.7, 2.5), set(), set()),
-    ("truncweibull_min", (2.0, 0.1, 2.0), set(), {"entropy"}),
-    ("truncweibull_min", (0.7, 0.0, 3.0), set(), {"entropy"}),
+    ("truncweibull_min", (2.0, 0.1, 2.0), {"entropy"}, set()),
+    ("truncweibull_min", (0.7, 0.0, 3.0), {"entropy"}, set()),
     ("rdist", (2.5,), {"entropy"}, set()),
     ("rdist", (0.8,), {"entropy"}, set()),
-    ("rel_breitwigner", (0.8,), set(), {"entropy"}),
-    ("kappa4", (0.3, 0.2), set(), {"mean", "var", "entropy"}),
-    ("kappa4", (-0.4, -0.3), set(), {"mean", "var", "entropy"}),
-    ("kappa4", (0.0, 0.0), set(), {"mean", "var", "entropy"}),  # (SciPy's h = k = 0 branch)
-    ("dpareto_lognorm", (0.2, 0.6, 2.5, 1.5), set(), {"entropy"}),
-    ("tukeylambda", (0.14,), set(), {"entropy"}),
-    ("tukeylambda", (-0.3,), set(), {"entropy"}),
+    ("rel_breitwigner", (0.8,), {"entropy"}, set()),
+    ("kappa4", (0.3, 0.2), {"entropy"}, {"mean", "var"}),
+    ("kappa4", (-0.4, -0.3), {"entropy"}, {"mean", "var"}),
+    ("kappa4", (0.0, 0.0), {"entropy"}, {"mean", "var"}),  # (SciPy's h = k = 0 branch)
+    ("dpareto_lognorm", (0.2, 0.6, 2.5, 1.5), {"entropy"}, set()),
+    ("tukeylambda", (0.14,), {"entropy"}, set()),
+    ("tukeylambda", (-0.3,), {"entropy"}, set()),
 ]
 
 
@@ -123,6 +123,10 @@ def test_continuous_values_and_derivatives_match_scipy(row):
                         argnums=shape_argnums)(*map(float, shapes))
         for i, g in zip(shape_argnums, grads):
             fd = _central(theirs, shapes, i, 1e-4)
+            if (name, shapes, method, i) == ("kappa4", (0.0, 0.0), "entropy", 1):
+                # (h = 0 is genextreme(c = k): entropy EULER (1 - k) + 1; SciPy's quad near
+                # k = 0 is 0, its support's end 1/k far out of its reach)
+                fd = -np.euler_gamma
             tol = 1e-6
             assert abs(g - fd) <= tol * max(1.0, abs(fd)), (method, i, g, fd)
     # d/dx (or dq), d/dshapes, d/dloc, d/dscale in one reverse pass per method

@@ -29,23 +29,23 @@ CONTINUOUS = [
     ("genpareto", (0.3,), set()), ("genpareto", (-0.2,), set()), ("genpareto", (0.0,), set()),
     ("triang", (0.45,), set()), ("trapezoid", (0.2, 0.7), set()), ("weibull_max", (1.7,), set()),
     ("truncexpon", (2.5,), set()), ("dweibull", (1.6,), set()), ("fisk", (3.5,), set()),
-    ("burr", (4.5, 1.5), {"entropy"}), ("burr12", (2.5, 3.0), {"entropy"}),
+    ("burr", (4.5, 1.5), set()), ("burr12", (2.5, 3.0), set()),
     ("levy", (), set()), ("levy_l", (), set()), ("loguniform", (0.5, 4.0), set()),
     ("reciprocal", (0.5, 4.0), set()), ("powerlaw", (1.7,), set()), ("arcsine", (), set()),
     ("anglit", (), set()), ("bradford", (1.3,), set()), ("cosine", (), set()),
     ("semicircular", (), set()), ("halflogistic", (), set()), ("hypsecant", (), set()),
     ("gompertz", (0.8,), {"var"}), ("genlogistic", (1.8,), set()),
-    ("exponweib", (2.2, 1.3), set(SUMMARIES)), ("exponpow", (1.6,), set(SUMMARIES)),
-    ("moyal", (), set()), ("kappa3", (1.4,), set(SUMMARIES)),
-    ("alpha", (1.5,), {"entropy"}), ("crystalball", (1.5, 2.5), set(SUMMARIES)),
-    ("foldcauchy", (0.7,), {"entropy"}),
+    ("exponweib", (2.2, 1.3), set(SUMMARIES) - {"entropy"}), ("exponpow", (1.6,), set(SUMMARIES) - {"entropy"}),
+    ("moyal", (), set()), ("kappa3", (1.4,), set(SUMMARIES) - {"entropy"}),
+    ("alpha", (1.5,), set()), ("crystalball", (1.5, 2.5), set(SUMMARIES) - {"entropy"}),
+    ("foldcauchy", (0.7,), set()),
     ("chi", (3.5,), set()), ("maxwell", (), set()), ("nakagami", (1.3,), set()),
     ("erlang", (3,), set()), ("gengamma", (1.5, 1.7), set()), ("gengamma", (3.5, -1.3), set()),
     ("loggamma", (1.6,), set()), ("betaprime", (2.5, 3.5), set()),
     ("invgauss", (0.6,), set()), ("wald", (), set()),
-    ("exponnorm", (1.3,), {"entropy"}),
-    ("skewnorm", (2.5,), {"entropy"}), ("skewnorm", (-1.5,), {"entropy"}),
-    ("foldnorm", (0.9,), {"entropy"}), ("rice", (1.2,), {"entropy"}),
+    ("exponnorm", (1.3,), set()),
+    ("skewnorm", (2.5,), set()), ("skewnorm", (-1.5,), set()),
+    ("foldnorm", (0.9,), set()), ("rice", (1.2,), set()),
 ]
 
 
@@ -86,6 +86,10 @@ def test_continuous_values_and_derivatives_match_scipy(row):
         assert _rel_close(got, want, 1e-10), (method, got, want)
         # (its slopes in the shapes, one reverse pass; SciPy's genextreme moments lose
         # digits by c = 0: those are checked against their Taylor series below)
+        # (crystalball's entropy: SciPy's quad does not cut at the kink -beta, its values
+        # move by 3e-9 with beta: the slope is checked in tests/test_distn_entropy.py)
+        if (name, method) == ("crystalball", "entropy"):
+            continue
         if shapes and np.isfinite(want) and (name, shapes) != ("genextreme", (0.0,)):
             grads = fg.grad(lambda *s: getattr(ours, method)(*s), argnums=tuple(
                 range(len(shapes))))(*map(float, shapes))
@@ -119,12 +123,12 @@ def test_continuous_values_and_derivatives_match_scipy(row):
 
 DISCRETE = [
     ("randint", (-2, 5), set()), ("hypergeom", (20, 7, 12), set()),
-    ("zipf", (2.7,), {"entropy"}), ("zipfian", (1.3, 9), set()),
-    ("zipfian", (0.6, 9), set()), ("logser", (0.6,), {"entropy"}),
+    ("zipf", (2.7,), set()), ("zipfian", (1.3, 9), set()),
+    ("zipfian", (0.6, 9), set()), ("logser", (0.6,), set()),
     ("boltzmann", (0.7, 8), set()), ("planck", (0.6,), set()), ("dlaplace", (0.8,), set()),
-    ("yulesimon", (2.6,), {"entropy"}),
-    ("yulesimon", (1.5,), {"entropy"}),  # (infinite variance: the quantiles' own bound)
-    ("betanbinom", (5.0, 3.5, 2.0), CDF | {"entropy"}),
+    ("yulesimon", (2.6,), set()),
+    ("yulesimon", (1.5,), set()),  # (infinite variance: the quantiles' own bound)
+    ("betanbinom", (5.0, 3.5, 2.0), CDF),
     # (skellam, whose CDF came in session 23: tests/test_scipy_stats_dists2.py)
 ]
 DISCRETE = [(n, s, set(m)) for n, s, m in DISCRETE]
@@ -152,6 +156,10 @@ def test_discrete_values_and_derivatives_match_scipy(row):
                 getattr(ours, method)(*shapes, loc=loc)
             continue
         got, want = getattr(ours, method)(*shapes, loc=loc), getattr(ref, method)(*shapes, loc=loc)
+        if method == "entropy" and name in ("zipf", "yulesimon", "betanbinom"):
+            # (masses falling as a power of k: SciPy's sum stops short, 7e-4 off at
+            # yulesimon(1.5); the true values are checked in tests/test_distn_entropy.py)
+            continue
         assert _rel_close(got, want, 1e-10), (method, got, want)
     real = [i for i, s in enumerate(shapes) if float(s) != int(s)]
     for method in ("logpmf", "cdf"):

@@ -225,9 +225,9 @@ class rv_continuous(DistnDraws, DistnMoments, DistnFit):
         """The differential (or, discrete, Shannon) entropy in nats: the standardized
         distribution's, plus ``log(scale)``."""
         own = getattr(self, "_entropy", None)
-        if own is None:
-            raise NotImplementedError(f"funcgrad.scipy.stats.{self.name}.entropy is not "
-                                      f"implemented")
+        if own is None:  # (SciPy's generic integral or sum, or its closed form)
+            from ._distn_entropy import standard_entropy
+            own = functools.partial(standard_entropy, self)
         shape, (loc, scale), ok = self._args(args, kwds)
         log_scale = math.log(scale) if isinstance(scale, (int, float)) else fnp.log(scale)
         return self._out(fnp.asarray(own(*shape) + log_scale), ok, *shape, scale)

@@ -166,8 +166,12 @@ def _jf_halves(z, a, b):
     that would cancel as ``(a + b) / (2 r (r -+ x))`` (``r**2 - x**2 = a + b``)."""
     r = fnp.sqrt(a + b + z * z)
     below, above = fnp.less(z, 0), fnp.greater(z, 0)
-    y = fnp.where(below, (a + b) / (2.0 * r * (r - z)), 0.5 * (1.0 + z / r))
-    yc = fnp.where(above, (a + b) / (2.0 * r * (r + z)), 0.5 * (1.0 - z / r))
+    # (double where: r + z cancels to 0 for z < -1e8 in the branch not taken, whose
+    # 1/0 slope would make the derivative in a and b NaN there)
+    zb, za = fnp.where(below, z, -1.0), fnp.where(above, z, 1.0)
+    rb, ra = fnp.sqrt(a + b + zb * zb), fnp.sqrt(a + b + za * za)
+    y = fnp.where(below, (a + b) / (2.0 * rb * (rb - zb)), 0.5 * (1.0 + z / r))
+    yc = fnp.where(above, (a + b) / (2.0 * ra * (ra + za)), 0.5 * (1.0 - z / r))
     return y, yc
 
 
