@@ -230,11 +230,17 @@ hyp0f1 = _front(_ss.hyp0f1, "v, z", """The confluent hypergeometric limit functi
     """)
 hyp1f1 = _front(_ss.hyp1f1, "a, b, x", """Kummer's confluent hypergeometric function
     ``1F1(a; b; x)``; derivative in ``x``: ``(a/b) 1F1(a + 1; b + 1; x)``.  In ``a`` and
-    ``b`` it raises ``NotImplementedError`` (no closed form).
+    ``b`` it raises ``NotImplementedError`` (no closed form).  Values are SciPy's except
+    where SciPy 1.17's are wrong, which get the true ones (mpmath's): large ``a > b > 0``
+    with ``-1 <= x < 0`` (SciPy's ``hyp1f1(148.77, 0.294, -0.716)`` is 7.06e8, the truth
+    -0.99682; NaN past ``(a + 1)|x| = 3.2e6``), and a negative integer ``a`` at
+    ``x == b`` (:mod:`funcgrad.primitives.special_hyp1f1`).
 
     >>> import math, funcgrad as fg
     >>> float(hyp1f1(1.0, 1.0, 1.0)) == math.e, float(fg.grad(hyp1f1, 2)(1.0, 1.0, 0.0))
     (True, 1.0)
+    >>> round(float(hyp1f1(148.77, 0.294, -0.716)), 10)
+    -0.9968196885
     """)
 hyp2f1 = _front(_ss.hyp2f1, "a, b, c, z", """Gauss' hypergeometric function
     ``2F1(a, b; c; z)``; derivative in ``z``: ``(ab/c) 2F1(a + 1, b + 1; c + 1; z)``.  In
