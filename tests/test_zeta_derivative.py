@@ -25,7 +25,7 @@ ORDERS = primitive_zeta.zeta_ds1, primitive_zeta.zeta_ds2, primitive_zeta.zeta_d
     primitive_zeta.zeta_ds4
 
 
-def reference(s, q, m, dps=30, n=60, k=6):
+def reference(s, q, m, dps=25, n=40, k=4):
     """``d^m/ds^m zeta(s, q)`` to ``dps`` digits (see the module docstring)."""
     with mpmath.workdps(dps):
         s, q = mpmath.mpf(s), mpmath.mpf(q)
