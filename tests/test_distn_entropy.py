@@ -165,8 +165,6 @@ def test_landau_and_a_family_of_scipys_values():
 def test_what_raises_says_why():
     with pytest.raises(NotImplementedError, match="levy_stable.entropy.*SciPy"):
         fst.levy_stable.entropy(1.8, -0.5)
-    with pytest.raises(NotImplementedError, match="zeta"):  # (zeta's slope in its exponent)
-        fg.grad(fst.zipf.entropy)(2.7)
     with pytest.raises(ValueError, match="binom.*count n"):
         fg.grad(lambda n: fst.binom.entropy(n, 0.3))(5.0)
     with pytest.raises(ConcretizationError, match="alpha.entropy.*outside jit and vmap"):

@@ -44,10 +44,17 @@ from funcgrad.primitives import linalg as primitive_linalg
 from funcgrad.primitives import smirnov as primitive_smirnov
 from funcgrad.primitives import special_scipy_extra as primitive_extra
 from funcgrad.primitives.recurrence import all_pole as primitive_all_pole
+from funcgrad.primitives import zeta as primitive_zeta
 from helpers import (check_dot_product, check_float32, check_graph, check_jvp_fd,
                      check_second_order, check_value, check_vmap, leaves)
 
 INF = np.inf
+
+
+def _mpmath_zeta(order):
+    """``d^order/ds^order zeta(s, q)`` by mpmath, elementwise."""
+    mpmath = pytest.importorskip("mpmath")
+    return np.vectorize(lambda s, q: float(mpmath.zeta(s, q, derivative=order)), otypes=[float])
 
 
 # --- argument shapes ------------------------------------------------------------------------
@@ -584,6 +591,16 @@ OPS = [
     Op("digamma", lambda m, x: fsp.digamma(x), dom=NZ(0.2, 4.0), ref=scipy_special("digamma")),
     Op("zeta", lambda m, q: fsp.zeta(3.0, q), dom=U(0.3, 4.0),
        ref=lambda q: scipy_special("zeta")(3.0, q)),
+    # zeta's derivatives in its exponent (s, q both for orders 1, 2: order 3's second
+    # derivative in s would be the fifth, which raises), against mpmath's
+    Op("zeta_ds1", lambda m, s, q: primitive_zeta.zeta_ds1(s, q), bcast(2),
+       [U(1.5, 4.0), U(0.5, 4.0)], ref=_mpmath_zeta(1)),
+    Op("zeta_ds2", lambda m, s, q: primitive_zeta.zeta_ds2(s, q), bcast(2),
+       [U(1.5, 4.0), U(0.5, 4.0)], ref=_mpmath_zeta(2)),
+    Op("zeta_ds3", lambda m, q: primitive_zeta.zeta_ds3(2.5, q), dom=U(0.5, 4.0),
+       ref=lambda q: _mpmath_zeta(3)(2.5, q)),
+    Op("zeta_ds4", lambda m, q: primitive_zeta.zeta_ds4(2.5, q), dom=U(0.5, 4.0),
+       ref=lambda q: _mpmath_zeta(4)(2.5, q)),
     Op("erfinv", lambda m, y: fsp.erfinv(y), dom=U(-0.95, 0.95), ref=scipy_special("erfinv")),
     Op("erfcinv", lambda m, c: fsp.erfcinv(c), dom=U(0.05, 1.95), ref=scipy_special("erfcinv")),
     Op("log_ndtr", lambda m, x: fsp.log_ndtr(x), dom=U(-30.0, 8.0),

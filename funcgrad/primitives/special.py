@@ -8,8 +8,6 @@ others are written here as scalar series:
 
 - ``digamma``: reflection for ``x <= 0``, the recurrence up to ``x >= 10``, then the
   asymptotic (Bernoulli) series (error below 1e-16 there);
-- ``zeta`` (Hurwitz, ``sum (k + q)**-s``): Euler-Maclaurin summation as Cephes' ``zeta``
-  (the algorithm SciPy uses);
 - ``erfinv``/``erfcinv``: Giles' single-precision approximation refined by three Halley
   steps on ``erf``/``erfc`` (the root is solved in whichever of the two keeps ``1 - y``
   exact);
@@ -19,9 +17,10 @@ others are written here as scalar series:
 - ``i0e``/``i1e``: the power series for ``|x| <= 25``, the asymptotic series beyond.
 
 (The incomplete gamma and beta functions and their derivatives in their shapes are in
-:mod:`.incomplete`.)  A derivative that is not implemented (``zeta`` with respect to its exponent) is a linear
-rule that raises ``NotImplementedError`` when a derivative is asked of that argument: it
-is never dropped silently.
+:mod:`.incomplete`; the Hurwitz ``zeta`` and its derivatives in the exponent in
+:mod:`.zeta`.)  A derivative that is not implemented is a linear rule that raises
+``NotImplementedError`` when a derivative is asked of that argument: it is never dropped
+silently.
 """
 import math
 
@@ -31,6 +30,7 @@ from ..core import _state
 from ._elementwise import elementwise
 from .elementwise import (abs as _abs, equal, exp, less, maximum, minimum, sign,
                           sqrt, square, where)
+from .zeta import zeta  # (digamma's derivative; and special.zeta, as before)
 
 _EMPTY: dict = {}
 SQRT_PI = math.sqrt(math.pi)
@@ -90,76 +90,6 @@ if ok:
                                 1 / 12])})
     r = F.log(x) - C(0.5) / x - poly - s - refl"""
 
-# Cephes' zeta(x, q): the A[i] of its Euler-Maclaurin tail.
-_ZETA_A = [12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
-           7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
-           -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18]
-
-
-def _zeta_body():
-    tail = []
-    for a in _ZETA_A:
-        tail.append(f"""            if not done:
-                fa = fa * (s + k)
-                b = b / w
-                t = fa * b / C({a!r})
-                acc = acc + t
-                if abs(t / acc) < C({EPS / 2!r}):
-                    done = True
-                k = k + C(1)
-                fa = fa * (s + k)
-                b = b / w
-                k = k + C(1)""")
-    return f"""s = x0
-q = x1
-ok = True
-if s == C(1):
-    r = C(F.INF)
-    ok = False
-elif s < C(1) or s != s or q != q:
-    r = C(F.NAN)
-    ok = False
-elif q <= C(0):
-    if q == F.floor(q):
-        r = C(F.INF)
-        ok = False
-    elif s != F.floor(s):
-        r = C(F.NAN)
-        ok = False
-if ok:
-    if q > C(1e8):
-        r = (C(1) / (s - C(1)) + C(0.5) / q) * F.pow(q, C(1) - s)
-    else:
-        acc = F.pow(q, -s)
-        a = q
-        n = C(0)
-        b = C(0)
-        # (q**-s underflowed, q >= 1: every later term is smaller, the sum is 0; the
-        # tests below would divide 0 by 0 and the tail overflow, NaN in float32)
-        done = acc == C(0)
-        while (n < C(9) or a <= C(9)) and not done:
-            n = n + C(1)
-            a = a + C(1)
-            b = F.pow(a, -s)
-            acc = acc + b
-            if abs(b / acc) < C({EPS / 2!r}):
-                done = True
-        if not done:
-            w = a
-            acc = acc + b * w / (s - C(1))
-            acc = acc - C(0.5) * b
-            fa = C(1)
-            k = C(0)
-{chr(10).join(tail)}
-        r = acc"""
-
-
-def _zeta_lin_s(g, s, q, out):
-    raise NotImplementedError(
-        "zeta(x, q): the derivative with respect to x (the exponent) is not implemented; "
-        "differentiate with respect to q only, or wrap the call in fg.stop_gradient(x) for x")
-
-
 # (SciPy's gammaln(-inf) is -inf, where the C library's lgamma gives +inf)
 gammaln_p = elementwise("gammaln", None, {"f": "r = x0 if x0 == -C(F.INF) else F.lgamma(x0)"},
                         lambda g, x, y: g * digamma(x))
@@ -167,9 +97,6 @@ gamma_p = elementwise("gamma", None, {"f": "r = F.gamma(x0)"},
                       lambda g, x, y: g * (y * digamma(x)))
 digamma_p = elementwise("digamma", None, {"f": _DIGAMMA_BODY},
                         lambda g, x, y: g * zeta(2.0, x))
-# d/dq sum (k + q)**-s = -s * zeta(s + 1, q)
-zeta_p = elementwise("zeta", None, {"f": _zeta_body()}, _zeta_lin_s,
-                     lambda g, s, q, out: g * (zeta(s + 1.0, q) * -s))
 
 
 # --- inverse error functions, the normal distribution ----------------------------------------------
@@ -356,7 +283,6 @@ i0e_p = elementwise("i0e", None, {"f": _bessel_body(0)}, _i0e_lin)
 i1e_p = elementwise("i1e", None, {"f": _bessel_body(1)}, _i1e_lin)
 
 gammaln, gamma, digamma = (_fn(p, 1) for p in (gammaln_p, gamma_p, digamma_p))
-zeta = _fn(zeta_p, 2)
 erfinv, erfcinv, log_ndtr, i0e, i1e = (_fn(p, 1) for p in (erfinv_p, erfcinv_p, log_ndtr_p,
                                                           i0e_p, i1e_p))
 __all__ = ["gammaln", "gamma", "digamma", "zeta", "erfinv", "erfcinv", "log_ndtr", "i0e",

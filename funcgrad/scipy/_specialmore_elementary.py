@@ -236,7 +236,7 @@ def radian(d: ArrayLike, m: ArrayLike, s: ArrayLike) -> Array:
 def zetac(x: ArrayLike) -> Array:
     """Riemann's zeta function minus 1, accurate where ``zeta(x)`` is near 1 (large ``x``):
     the Hurwitz ``zeta(x, 2)`` for ``x >= 1`` (``2**-x`` beyond 100), SciPy's continuation
-    below.  As ``zeta``'s, its derivative in ``x`` raises ``NotImplementedError``.
+    below; differentiable in ``x`` as ``zeta`` is.
 
     >>> float(zetac(200.0)) == 2.0 ** -200, float(zetac(0.0))
     (True, -1.5)
@@ -245,7 +245,9 @@ def zetac(x: ArrayLike) -> Array:
     # (beyond x = 100, 2**-x is the sum to rounding: zeta's float32 kernel is NaN once
     # q**-x leaves float32's range, from x ~ 150)
     far = fnp.less(100.0, x)
-    value = fnp.where(far, fnp.exp2(-x), _sp.zeta(fnp.where(far, 2.0, x), 2.0))
+    # (the double where, below 1 too: there the Hurwitz sum and its derivative are NaN)
+    inside = fnp.logical_or(far, fnp.less(x, 1.0))
+    value = fnp.where(far, fnp.exp2(-x), _sp.zeta(fnp.where(inside, 2.0, x), 2.0))
     if not (is_concrete(x) and not np.any(np.less(concrete_values(x, "", ""), 1.0))):
         below = fnp.less(x, 1.0)
         value = fnp.where(below, riemann_zeta_below_one(fnp.where(below, x, 0.0)) - 1.0,

@@ -4,8 +4,8 @@
 parameters and supports, each one :class:`._distn.rv_discrete` declaration.
 
 ``logpmf`` and ``pmf`` differentiate in the real shape parameters (``zipf``'s ``a``
-would need the derivative of ``zeta`` in its exponent, which raises
-NotImplementedError); the integer counts (``randint``'s bounds, ``hypergeom``'s
+through the derivative of ``zeta`` in its exponent, :mod:`funcgrad.primitives.zeta`);
+the integer counts (``randint``'s bounds, ``hypergeom``'s
 ``M, n, N``, ``zipfian``'s ``n``, ``boltzmann``'s ``N``) are not differentiable.  The
 quantiles are SciPy's (a step function, derivative 0).  ``hypergeom``'s and
 ``zipfian``'s CDFs are sums over the support, whose length must be a plain value (not

@@ -370,8 +370,9 @@ def zeta(x: ArrayLike, q: Optional[ArrayLike] = None, out: Optional[np.ndarray] 
          ) -> Array:
     """The Hurwitz zeta function ``sum over k >= 0 of (k + q)**-x`` (for ``x > 1``), or
     Riemann's with ``q=None``, with SciPy's continuation to ``x < 1``
-    (:mod:`._special_zeta`).  Differentiable in ``q``: ``-x zeta(x + 1, q)``; in ``x`` it
-    raises ``NotImplementedError``.  ``out=`` as SciPy's ufuncs (:mod:`._special_out`).
+    (:mod:`._special_zeta`).  Differentiable in ``q`` (``-x zeta(x + 1, q)``) and in ``x``
+    (``-sum log(k + q) (k + q)**-x``, :mod:`funcgrad.primitives.zeta`; up to the fourth
+    derivative in ``x``).  ``out=`` as SciPy's ufuncs (:mod:`._special_out`).
 
     >>> round(float(zeta(2.0)), 14) == round(math.pi ** 2 / 6, 14)
     True
@@ -381,9 +382,11 @@ def zeta(x: ArrayLike, q: Optional[ArrayLike] = None, out: Optional[np.ndarray] 
     x = _operand(x)
     if q is not None:
         return write_out("zeta", _sp.zeta(x, _operand(q)), out)
-    value = _sp.zeta(x, 1.0)
-    if not (is_concrete(x) and not np.any(np.less(concrete_values(x, "", ""), 1.0))):
-        value = fnp.where(fnp.less(x, 1.0), riemann_zeta_below_one(x), value)
+    if is_concrete(x) and not np.any(np.less(concrete_values(x, "", ""), 1.0)):
+        return write_out("zeta", _sp.zeta(x, 1.0), out)
+    # (the double where: the Hurwitz sum's derivative below 1 is NaN, and 0 * NaN is NaN)
+    below = fnp.less(x, 1.0)
+    value = fnp.where(below, riemann_zeta_below_one(x), _sp.zeta(fnp.where(below, 2.0, x), 1.0))
     return write_out("zeta", value, out)
 
 
