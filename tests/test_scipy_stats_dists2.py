@@ -18,6 +18,9 @@ scipy_stats = pytest.importorskip("scipy.stats")
 scipy_optimize = pytest.importorskip("scipy.optimize")
 
 
+# families whose mean and var both SciPy and funcgrad integrate numerically
+NUMERICAL_MOMENTS = {"johnsonsb", "powernorm", "powerlognorm", "genexpon", "genhalflogistic"}
+
 def _rel_close(got, want, rtol):
     got, want = np.asarray(got, float), np.asarray(want, float)
     same = (got == want) | (np.isnan(got) & np.isnan(want))
@@ -240,13 +243,13 @@ CONTINUOUS = [
     ("nct", (3.5, 0.7), {"entropy"}),  # (nc < 0: the special functions' slopes test)
     ("ncf", (2.5, 6.5, 1.3), {"entropy"}),
     ("dgamma", (0.7,), set()), ("invweibull", (2.5,), set()),
-    ("johnsonsb", (0.4, 1.3), {"mean", "var", "entropy"}), ("johnsonsu", (0.4, 1.3), {"entropy"}),
+    ("johnsonsb", (0.4, 1.3), {"entropy"}), ("johnsonsu", (0.4, 1.3), {"entropy"}),
     ("fatiguelife", (0.7,), {"entropy"}), ("gibrat", (), set()), ("loglaplace", (2.5,), set()),
     ("laplace_asymmetric", (0.6,), set()),
-    ("powernorm", (2.5,), {"mean", "var", "entropy"}),
-    ("powerlognorm", (2.5, 0.8), {"mean", "var", "entropy"}),
-    ("genexpon", (1.5, 2.0, 1.3), {"mean", "var", "entropy"}),
-    ("genhalflogistic", (1.6,), {"mean", "var"}),
+    ("powernorm", (2.5,), {"entropy"}),
+    ("powerlognorm", (2.5, 0.8), {"entropy"}),
+    ("genexpon", (1.5, 2.0, 1.3), {"entropy"}),
+    ("genhalflogistic", (1.6,), set()),
     ("mielke", (2.5, 3.5), {"entropy"}), ("mielke", (0.7, 1.5), {"entropy"}),  # (inf moments)
     ("argus", (1.3,), {"entropy"}), ("argus", (0.05,), {"entropy"}),  # (E X**2's polynomial)
     ("jf_skew_t", (2.5, 1.5), {"entropy"}), ("jf_skew_t", (0.8, 3.0), {"entropy"}),  # (NaN var)
@@ -274,7 +277,9 @@ def test_continuous_values_and_derivatives_match_scipy(row):
                 getattr(ours, method)(*shapes)
             continue
         got, want = getattr(ours, method)(*shapes), getattr(ref, method)(*shapes)
-        assert _rel_close(got, want, 1e-12), (method, got, want)
+        # (moments both sides integrate numerically: SciPy's quad is good to ~1e-10)
+        numerical = method != "entropy" and name in NUMERICAL_MOMENTS
+        assert _rel_close(got, want, 1e-8 if numerical else 1e-12), (method, got, want)
         if not np.isfinite(want):
             continue
         grads = fg.grad(lambda *s: getattr(ours, method)(*s),

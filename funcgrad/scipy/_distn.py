@@ -4,7 +4,7 @@ NaN for invalid parameters, the methods from a distribution's standardized funct
 (``rv_continuous``, ``rv_discrete``) and frozen distributions (``rv_frozen``)."""
 import functools
 import math
-from typing import Any, Callable, Dict, NoReturn
+from typing import Any, Callable, Dict, NoReturn, cast
 
 import numpy as np
 
@@ -249,7 +249,7 @@ class rv_continuous(DistnDraws, DistnMoments, DistnFit):
         (6.0, 0.25)
         """
         if getattr(self, "_mean", None) is None:  # (the family's moments, as stats gives)
-            return self.stats(*args, **dict(kwds, moments="m"))
+            return cast(Array, self.stats(*args, **dict(kwds, moments="m")))
         m, shape, loc, scale, ok = self._moment("_mean", args, kwds)
         return self._out(fnp.asarray(loc + m * scale), ok, *shape, loc, scale)
 
@@ -261,7 +261,7 @@ class rv_continuous(DistnDraws, DistnMoments, DistnFit):
         (9.0, 4.0)
         """
         if getattr(self, "_var", None) is None:  # (the family's moments, as stats gives)
-            return self.stats(*args, **dict(kwds, moments="v"))
+            return cast(Array, self.stats(*args, **dict(kwds, moments="v")))
         v, shape, loc, scale, ok = self._moment("_var", args, kwds)
         return self._out(fnp.asarray(v * (scale * scale)), ok, *shape, loc, scale)
 
