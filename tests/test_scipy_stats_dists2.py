@@ -18,6 +18,9 @@ scipy_stats = pytest.importorskip("scipy.stats")
 scipy_optimize = pytest.importorskip("scipy.optimize")
 
 
+# families whose mean and var both SciPy and funcgrad integrate numerically
+NUMERICAL_MOMENTS = {"johnsonsb", "powernorm", "powerlognorm", "genexpon", "genhalflogistic"}
+
 def _rel_close(got, want, rtol):
     got, want = np.asarray(got, float), np.asarray(want, float)
     same = (got == want) | (np.isnan(got) & np.isnan(want))
@@ -240,13 +243,13 @@ CONTINUOUS = [
     ("nct", (3.5, 0.7), set()),  # (nc < 0: the special functions' slopes test)
     ("ncf", (2.5, 6.5, 1.3), set()),
     ("dgamma", (0.7,), set()), ("invweibull", (2.5,), set()),
-    ("johnsonsb", (0.4, 1.3), {"mean", "var"}), ("johnsonsu", (0.4, 1.3), set()),
+    ("johnsonsb", (0.4, 1.3), set()), ("johnsonsu", (0.4, 1.3), set()),
     ("fatiguelife", (0.7,), set()), ("gibrat", (), set()), ("loglaplace", (2.5,), set()),
     ("laplace_asymmetric", (0.6,), set()),
-    ("powernorm", (2.5,), {"mean", "var"}),
-    ("powerlognorm", (2.5, 0.8), {"mean", "var"}),
-    ("genexpon", (1.5, 2.0, 1.3), {"mean", "var"}),
-    ("genhalflogistic", (1.6,), {"mean", "var"}),
+    ("powernorm", (2.5,), set()),
+    ("powerlognorm", (2.5, 0.8), set()),
+    ("genexpon", (1.5, 2.0, 1.3), set()),
+    ("genhalflogistic", (1.6,), set()),
     ("mielke", (2.5, 3.5), set()), ("mielke", (0.7, 1.5), set()),  # (inf moments)
     ("argus", (1.3,), set()), ("argus", (0.05,), set()),  # (E X**2's polynomial)
     ("jf_skew_t", (2.5, 1.5), set()), ("jf_skew_t", (0.8, 3.0), set()),  # (NaN var)
@@ -275,9 +278,10 @@ def test_continuous_values_and_derivatives_match_scipy(row):
             continue
         got, want = getattr(ours, method)(*shapes), getattr(ref, method)(*shapes)
         # (entropy: SciPy's quad of -f log f, 3e-9 off at johnsonsu(0.4, 1.3); ours is the
-        # true value, see tests/test_distn_entropy.py)
-        assert _rel_close(got, want, 1e-8 if method == "entropy" else 1e-12), (method, got,
-                                                                                 want)
+        # true value, see tests/test_distn_entropy.py; moments both sides integrate
+        # numerically: SciPy's quad is good to ~1e-10)
+        numerical = method == "entropy" or name in NUMERICAL_MOMENTS
+        assert _rel_close(got, want, 1e-8 if numerical else 1e-12), (method, got, want)
         if not np.isfinite(want):
             continue
         grads = fg.grad(lambda *s: getattr(ours, method)(*s),

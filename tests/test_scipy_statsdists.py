@@ -34,10 +34,10 @@ CONTINUOUS = [
     ("reciprocal", (0.5, 4.0), set()), ("powerlaw", (1.7,), set()), ("arcsine", (), set()),
     ("anglit", (), set()), ("bradford", (1.3,), set()), ("cosine", (), set()),
     ("semicircular", (), set()), ("halflogistic", (), set()), ("hypsecant", (), set()),
-    ("gompertz", (0.8,), {"var"}), ("genlogistic", (1.8,), set()),
-    ("exponweib", (2.2, 1.3), set(SUMMARIES) - {"entropy"}), ("exponpow", (1.6,), set(SUMMARIES) - {"entropy"}),
-    ("moyal", (), set()), ("kappa3", (1.4,), set(SUMMARIES) - {"entropy"}),
-    ("alpha", (1.5,), set()), ("crystalball", (1.5, 2.5), set(SUMMARIES) - {"entropy"}),
+    ("gompertz", (0.8,), set()), ("genlogistic", (1.8,), set()),
+    ("exponweib", (2.2, 1.3), set()), ("exponpow", (1.6,), set()),
+    ("moyal", (), set()), ("kappa3", (1.4,), set()),
+    ("alpha", (1.5,), set()), ("crystalball", (1.5, 2.5), set()),
     ("foldcauchy", (0.7,), set()),
     ("chi", (3.5,), set()), ("maxwell", (), set()), ("nakagami", (1.3,), set()),
     ("erlang", (3,), set()), ("gengamma", (1.5, 1.7), set()), ("gengamma", (3.5, -1.3), set()),
@@ -48,6 +48,9 @@ CONTINUOUS = [
     ("foldnorm", (0.9,), set()), ("rice", (1.2,), set()),
 ]
 
+
+# families whose mean and var both SciPy and funcgrad integrate numerically
+NUMERICAL_MOMENTS = {"gompertz", "exponweib", "exponpow", "kappa3", "crystalball"}
 
 def _rel_close(got, want, rtol):
     got, want = np.asarray(got, float), np.asarray(want, float)
@@ -82,8 +85,10 @@ def test_continuous_values_and_derivatives_match_scipy(row):
             continue
         got = getattr(ours, method)(*shapes, loc=LOC, scale=SCALE)
         want = getattr(ref, method)(*shapes, loc=LOC, scale=SCALE)
-        # (SciPy's moments and entropies are other closed forms of the same values)
-        assert _rel_close(got, want, 1e-10), (method, got, want)
+        # (SciPy's moments and entropies are other closed forms of the same values; the
+        # moments both sides integrate numerically, SciPy's quad good to ~1e-10)
+        numerical = method != "entropy" and name in NUMERICAL_MOMENTS
+        assert _rel_close(got, want, 1e-8 if numerical else 1e-10), (method, got, want)
         # (its slopes in the shapes, one reverse pass; SciPy's genextreme moments lose
         # digits by c = 0: those are checked against their Taylor series below)
         # (crystalball's entropy: SciPy's quad does not cut at the kink -beta, its values
@@ -128,7 +133,7 @@ DISCRETE = [
     ("boltzmann", (0.7, 8), set()), ("planck", (0.6,), set()), ("dlaplace", (0.8,), set()),
     ("yulesimon", (2.6,), set()),
     ("yulesimon", (1.5,), set()),  # (infinite variance: the quantiles' own bound)
-    ("betanbinom", (5.0, 3.5, 2.0), CDF),
+    ("betanbinom", (5.0, 3.5, 2.0), set()),
     # (skellam, whose CDF came in session 23: tests/test_scipy_stats_dists2.py)
 ]
 DISCRETE = [(n, s, set(m)) for n, s, m in DISCRETE]

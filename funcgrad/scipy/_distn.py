@@ -4,7 +4,7 @@ NaN for invalid parameters, the methods from a distribution's standardized funct
 (``rv_continuous``, ``rv_discrete``) and frozen distributions (``rv_frozen``)."""
 import functools
 import math
-from typing import Any, Callable, Dict, NoReturn
+from typing import Any, Callable, Dict, NoReturn, cast
 
 import numpy as np
 
@@ -248,6 +248,8 @@ class rv_continuous(DistnDraws, DistnMoments, DistnFit):
         >>> float(fst.gamma.mean(2.5, loc=1.0, scale=2.0)), float(fg.grad(fst.beta.mean)(1.0, 1.0))
         (6.0, 0.25)
         """
+        if getattr(self, "_mean", None) is None:  # (the family's moments, as stats gives)
+            return cast(Array, self.stats(*args, **dict(kwds, moments="m")))
         m, shape, loc, scale, ok = self._moment("_mean", args, kwds)
         return self._out(fnp.asarray(loc + m * scale), ok, *shape, loc, scale)
 
@@ -258,6 +260,8 @@ class rv_continuous(DistnDraws, DistnMoments, DistnFit):
         >>> float(fst.norm.var(scale=3.0)), float(fst.poisson.var(4.0))
         (9.0, 4.0)
         """
+        if getattr(self, "_var", None) is None:  # (the family's moments, as stats gives)
+            return cast(Array, self.stats(*args, **dict(kwds, moments="v")))
         v, shape, loc, scale, ok = self._moment("_var", args, kwds)
         return self._out(fnp.asarray(v * (scale * scale)), ok, *shape, loc, scale)
 

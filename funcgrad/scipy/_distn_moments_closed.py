@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from . import special as sp
+from ._distn_moments_studentized import studentized_range_munp
 
 __all__ = ["STATS", "MUNP", "TAIL"]
 
@@ -405,6 +406,7 @@ MUNP = {
         1.0 - n / c, d + n / c), d),
     "fisk": lambda n, c: _above(c, float(n), _NAN, lambda c: sp.beta(1.0 - n / c, 1.0 + n / c)),
     "invweibull": lambda n, c: _above(c, float(n), _NAN, lambda c: sp.gamma(1.0 - n / c)),
+    "studentized_range": studentized_range_munp,  # (E[R**n] E[(V/df)**(-n/2)])
 }
 
 TAIL = {

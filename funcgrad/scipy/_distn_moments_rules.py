@@ -201,6 +201,9 @@ def _discrete_sums(dist, shape, order, width=40.0, limit=2_000_000):
 
 
 def _sums_of(dist, shape, order):
+    from ._distn_moments_kinked import KINKED, kinked_sums
+    if dist.name in KINKED:  # (densities with kinks: the integral split at them)
+        return kinked_sums(dist, shape, order)
     if getattr(dist, "_logpmf", None) is not None:
         return _discrete_sums(dist, shape, order)
     return _continuous_sums(dist, shape, order)

@@ -10,7 +10,9 @@ differentiable in ``x``, the shape parameters, ``loc`` and ``scale``.
 * ``gennorm(beta)``: density ``beta / (2 Gamma(1/beta)) exp(-|z|**beta)``; its CDF goes
   through ``gammainc`` (in ``beta`` by that function's derivative in ``a``).
 * ``vonmises(kappa)``: ``exp(kappa cos z) / (2 pi I0(kappa))``, periodic as SciPy's
-  (``logpdf``, ``pdf``; SciPy's CDF is a series funcgrad does not have).
+  (``kappa >= 0``); its CDF is SciPy's series (:mod:`._vonmises_cdf`), its quantiles
+  that CDF inverted over one period, ``[-pi, pi]``, as SciPy's (``-inf`` and ``inf`` at
+  ``q = 0`` and ``1``, the ends of SciPy's support).
 * ``wrapcauchy(c)``: on ``[0, 2 pi]``, with its closed-form CDF and quantile.
 * ``betabinom(n, a, b)``: ``logpmf``/``pmf``, differentiable in ``a`` and ``b``; ``cdf``
   and ``sf`` as sums of the masses (as SciPy's), so ``ppf`` and ``isf`` too.
@@ -27,6 +29,7 @@ from . import _ppf
 from . import special as sp
 from ._distn import _all, _support, rv_continuous, rv_discrete, rv_frozen
 from ._vonmises_cdf import vonmises_cdf, vonmises_entropy
+from ._statsdists_quantiles import numeric_quantiles
 from ..typing import Array, ArrayLike
 
 __all__ = ["truncnorm", "gennorm", "vonmises", "wrapcauchy", "betabinom", "multinomial"]
@@ -211,8 +214,25 @@ def _vonmises_logpdf(z, kappa):
 
 
 vonmises = rv_continuous("vonmises", shapes=("kappa",), _logpdf=_vonmises_logpdf,
+                         _valid=lambda kappa: fnp.greater_equal(kappa, 0),  # (SciPy's)
                          _cdf=vonmises_cdf, _sf=lambda z, kappa: 1.0 - vonmises_cdf(z, kappa),
                          _entropy=vonmises_entropy)
+_vonmises_period_quantiles = numeric_quantiles(vonmises, (-math.pi, math.pi))
+
+
+def _vonmises_quantile(upper):
+    """The CDF inverted over one period, ``[-pi, pi]``, where SciPy's generic quantile finds
+    it; ``q = 0`` and ``q = 1`` are the ends of SciPy's support, ``-inf`` and ``inf``."""
+    within = _vonmises_period_quantiles[1 if upper else 0]
+
+    def f(q, kappa):
+        at_zero, at_one = (math.inf, -math.inf) if upper else (-math.inf, math.inf)
+        return fnp.where(fnp.equal(q, 0), at_zero,
+                         fnp.where(fnp.equal(q, 1), at_one, within(q, kappa)))
+    return f
+
+
+vonmises._ppf, vonmises._isf = _vonmises_quantile(False), _vonmises_quantile(True)
 
 
 def _wrapcauchy_logpdf(z, c):

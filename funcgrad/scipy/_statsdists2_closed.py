@@ -18,6 +18,7 @@ and variance are ``inf`` where they diverge (``c <= 1``, ``c <= 2``), where SciP
 import math
 
 from .. import numpy as fnp
+from ..primitives.structural import stop_gradient
 from . import special as sp
 from ._distn import _positive, _support, rv_continuous
 from ._statsdists_closed import document
@@ -44,15 +45,30 @@ def _dgamma_cdf(z, a):
 
 
 def _dgamma_ppf(q, a):
-    upper = fnp.greater(q, 0.5)
+    upper, middle = fnp.greater(q, 0.5), fnp.equal(q, 0.5)
     # (each branch sees a probability of its own: the double-where idiom)
-    return fnp.where(upper, sp.gammaincinv(a, 2.0 * fnp.where(upper, q, 0.75) - 1.0),
-                     -sp.gammainccinv(a, 2.0 * fnp.where(upper, 0.25, q)))
+    away = fnp.where(upper, sp.gammaincinv(a, 2.0 * fnp.where(upper, q, 0.75) - 1.0),
+                     -sp.gammainccinv(a, 2.0 * fnp.where(upper, 0.25, fnp.where(
+                         middle, 0.25, q))))
+    # the median is 0 for every a: no slope in a there (gammainccinv's rule would divide
+    # by the density at 0, which is 0 or inf); the slope in q is the rule's, 1/pdf(0)
+    centre = -sp.gammainccinv(stop_gradient(a), 2.0 * fnp.where(middle, q, 0.5))
+    return fnp.where(middle, centre, away)
+
+
+def _dgamma_logpdf(z, a):
+    # at z = 0 the density is 0 for every a > 1: -inf with no slope in a, as outside a
+    # support (xlogy's slope in a there, log 0, would make the pdf's 0 * -inf)
+    size = fnp.abs(z)
+    vanishing = fnp.logical_and(fnp.equal(size, 0), fnp.greater(a, 1))
+    safe = fnp.where(vanishing, 1.0, size)
+    return _support(fnp.logical_not(vanishing),
+                    sp.xlogy(a - 1.0, safe) - safe - _LOG_2 - sp.gammaln(a))
 
 
 dgamma = rv_continuous(
     "dgamma", shapes=("a",),
-    _logpdf=lambda z, a: sp.xlogy(a - 1.0, fnp.abs(z)) - fnp.abs(z) - _LOG_2 - sp.gammaln(a),
+    _logpdf=_dgamma_logpdf,
     _cdf=_dgamma_cdf, _sf=lambda z, a: _dgamma_cdf(-z, a),
     _ppf=_dgamma_ppf, _isf=lambda q, a: -_dgamma_ppf(q, a),
     _mean=lambda a: 0.0 * a, _var=lambda a: a * (a + 1.0),

@@ -15,8 +15,8 @@ series value is clipped to [0, 1] before the turns are added, as SciPy's.  The s
 ``1 - cdf`` and the quantiles of ``vonmises_line`` invert the CDF on ``[-pi, pi]``
 numerically (:mod:`._statsdists_quantiles`), as SciPy's generic ones.  The entropy is
 SciPy's closed form ``-k i1e(k)/i0e(k) + log(2 pi i0e(k)) + k``; ``vonmises_line``'s
-mean is 0 (SciPy's); its variance is not offered (NotImplementedError: SciPy integrates
-it numerically).
+mean is 0 (SciPy's); its variance is the moments' quadrature (``stats``).  ``kappa >= 0``
+(0: the uniform distribution), as SciPy's.
 """
 import math
 
@@ -38,7 +38,7 @@ def _line_cdf(z, kappa):
 
 
 vonmises_line = rv_continuous(
-    "vonmises_line", shapes=("kappa",),
+    "vonmises_line", shapes=("kappa",), _valid=lambda kappa: fnp.greater_equal(kappa, 0),
     _logpdf=lambda z, kappa: _support(_on_line(z), _vonmises_logpdf(z, kappa)),
     _cdf=_line_cdf, _sf=lambda z, kappa: 1.0 - _line_cdf(z, kappa),
     _mean=lambda kappa: 0.0 * kappa,

@@ -9,10 +9,11 @@ the integer counts (``randint``'s bounds, ``hypergeom``'s
 ``M, n, N``, ``zipfian``'s ``n``, ``boltzmann``'s ``N``) are not differentiable.  The
 quantiles are SciPy's (a step function, derivative 0).  ``hypergeom``'s and
 ``zipfian``'s CDFs are sums over the support, whose length must be a plain value (not
-under ``jit`` or ``vmap``); ``betanbinom`` offers ``logpmf``, ``pmf`` and its moments,
-not ``cdf`` (SciPy's sums an infinite series); ``skellam``'s CDF is SciPy's, through the
-noncentral chi-square (:mod:`._special_noncentral`), and its quantiles are searched
-between Cantelli's bounds on both sides.
+under ``jit`` or ``vmap``); ``betanbinom``'s CDF and sf are finite sums of one tail or
+the other (:mod:`._statsdists_betanbinom_tails`), so its counts must be plain values
+too; ``skellam``'s CDF is SciPy's, through the noncentral chi-square
+(:mod:`._special_noncentral`), and its quantiles are searched between Cantelli's bounds
+on both sides.
 """
 import copy
 import math
@@ -26,6 +27,7 @@ from . import special as sp
 from ._distn import _all, _support, rv_discrete
 from ._moments import _above
 from ._special_noncentral import ncx2_tail
+from ._statsdists_betanbinom_tails import betanbinom_tail, betanbinom_tail_bound
 
 __all__ = ["randint", "hypergeom", "zipf", "zipfian", "logser", "boltzmann", "planck",
            "dlaplace", "yulesimon", "betanbinom", "skellam"]
@@ -314,13 +316,17 @@ def _betanbinom_logpmf(k, n, a, b):
                     + sp.betaln(a + n, b + s) - sp.betaln(a, b))
 
 
-betanbinom = rv_discrete(
+betanbinom = _heavy_tailed(
     "betanbinom", shapes=("n", "a", "b"), _logpmf=_betanbinom_logpmf,
+    _cdf=lambda k, n, a, b: betanbinom_tail(k, n, a, b, upper=False),
+    _sf=lambda k, n, a, b: betanbinom_tail(k, n, a, b, upper=True),
     _valid=lambda n, a, b: _all(fnp.greater_equal(n, 0), _integer(n), fnp.greater(a, 0),
                                 fnp.greater(b, 0)),
     _mean=lambda n, a, b: _above(a, 1.0, lambda s: n * b / (s - 1.0), math.inf),
     _var=lambda n, a, b: _above(a, 2.0, lambda s: n * b * (n + s - 1.0) * (b + s - 1.0) / (
         (s - 2.0) * (s - 1.0) ** 2), math.inf))
+betanbinom._bounds, betanbinom._tail_bound = (lambda n, a, b: (0.0, math.inf)), \
+    betanbinom_tail_bound
 
 
 # --- skellam(mu1, mu2): the difference of two Poisson counts ----------------------------------
