@@ -24,8 +24,8 @@ with differentiable primitives, so derivatives of every order follow:
 - ``owens_t(h, a)``: ``-phi(h) erf(a h/sqrt 2)/2`` and
   ``exp(-h**2 (1 + a**2)/2) / (2 pi (1 + a**2))``;
 - ``hyp0f1``/``hyp1f1``/``hyp2f1`` in ``z``: ``0F1(; v+1; z)/v``, ``(a/b) 1F1(a+1; b+1; z)``,
-  ``(ab/c) 2F1(a+1, b+1; c+1; z)`` (``hyp1f1``'s values are SciPy's except where SciPy's
-  are wrong: :mod:`.special_hyp1f1`);
+  ``(ab/c) 2F1(a+1, b+1; c+1; z)`` (``hyp0f1``'s and ``hyp1f1``'s values are SciPy's
+  except where SciPy's are wrong: :mod:`.special_hyp0f1`, :mod:`.special_hyp1f1`);
 - ``jv(v, z)`` in ``z``: ``(jv(v - 1, z) - jv(v + 1, z))/2`` (in ``v``: none); likewise
   ``yv``; ``iv``: ``(iv(v - 1, z) + iv(v + 1, z))/2``; ``kv``: ``-(kv(v - 1, z) +
   kv(v + 1, z))/2``; the scaled ``ive = iv exp(-|z|)`` and ``kve = kv exp(z)`` add
@@ -57,6 +57,7 @@ from .elementwise import (abs as _abs, cos, equal, erf, exp, expm1, floor, imag,
                           log1p, maximum, real, sign, sin, sqrt, square, tan, where)
 from .special import BESSEL_FAR, digamma, far_bessel_derivative, gammaln
 from .special_bessel_order import kve_order_slope
+from .special_hyp0f1 import repaired as repaired_hyp0f1
 from .special_hyp1f1 import repaired as repaired_hyp1f1
 
 _EMPTY: dict = {}
@@ -381,7 +382,8 @@ hyp1f1_p = _declare("hyp1f1", _not_implemented("hyp1f1(a, b, x)", "a", "x"),
                     kernel=repaired_hyp1f1(_scipy("hyp1f1")))
 # (0F1(; v; z)' = 0F1(; v + 1; z) / v, DLMF 16.3.1)
 hyp0f1_p = _declare("hyp0f1", _not_implemented("hyp0f1(v, z)", "v", "z"),
-                    lambda g, v, z, out: g * (hyp0f1(v + 1.0, z) / v))
+                    lambda g, v, z, out: g * (hyp0f1(v + 1.0, z) / v),
+                    kernel=repaired_hyp0f1(_scipy("hyp0f1")))
 hyp2f1_p = _declare("hyp2f1", _not_implemented("hyp2f1(a, b, c, z)", "a", "z"),
                     _not_implemented("hyp2f1(a, b, c, z)", "b", "z"),
                     _not_implemented("hyp2f1(a, b, c, z)", "c", "z"), _hyp2f1_lin_z)

@@ -222,11 +222,17 @@ owens_t = _front(_ss.owens_t, "h, a", """Owen's T function ``T(h, a)``, differen
     """, real="pass a real array")
 hyp0f1 = _front(_ss.hyp0f1, "v, z", """The confluent hypergeometric limit function
     ``0F1(; v; z)``; derivative in ``z``: ``0F1(; v + 1; z) / v``.  In ``v`` it raises
-    ``NotImplementedError`` (no closed form).
+    ``NotImplementedError`` (no closed form).  Values are SciPy's except where SciPy
+    1.17's are wrong, which get the true ones (mpmath's): ``z < 0`` where a factor of
+    SciPy's ``(-z)**((1-v)/2) Gamma(v) J_{v-1}(2 sqrt(-z))`` over- or underflows (SciPy's
+    ``hyp0f1(179.628, -39.1115)`` is inf, the truth 0.80423; NaN where the series of a
+    large negative ``v`` cancels) (:mod:`funcgrad.primitives.special_hyp0f1`).
 
     >>> import funcgrad as fg
     >>> float(hyp0f1(1.0, 0.0)), float(fg.grad(hyp0f1, 1)(2.0, 0.0))
     (1.0, 0.5)
+    >>> round(float(hyp0f1(179.628, -39.1115)), 12)
+    0.804231960672
     """)
 hyp1f1 = _front(_ss.hyp1f1, "a, b, x", """Kummer's confluent hypergeometric function
     ``1F1(a; b; x)``; derivative in ``x``: ``(a/b) 1F1(a + 1; b + 1; x)``.  In ``a`` and
