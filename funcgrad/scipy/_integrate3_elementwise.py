@@ -174,6 +174,24 @@ def _refuse_complex(out, opts):
             f"differentiate the integral without log=True")
 
 
+def _unlogged(opts):
+    """The options for the derivative's integral, which runs without logs: with
+    ``log=True`` SciPy reads ``rtol``/``atol`` as logs of the tolerances, and the derivative
+    (``dI / I``) keeps ``exp(rtol)`` as its relative tolerance.  The absolute one bounds
+    ``I``'s error, not ``dI / I``'s (whose scale is ``1 / I``, elementwise): it is dropped
+    (SciPy's default 0), leaving the relative tolerance, the stricter one, to decide."""
+    def unlog(key, value):
+        if key == "atol":
+            return None
+        return float(np.exp(value)) if key == "rtol" and value is not None else value
+    options = []
+    for key, value in opts.options:
+        if key == "tolerances" and value is not None:  # (nsum's, as sorted pairs)
+            value = tuple((k, unlog(k, v)) for k, v in value)
+        options.append((key, unlog(key, value)))
+    return tuple(options)
+
+
 def _derivative_integral(func, opts, a, b, params, dparams, value):
     """The integral (the sum) of the derivative of ``func`` in ``params`` along
     ``dparams``, by the same SciPy scheme, itself differentiable (``_rule``)."""
@@ -194,7 +212,8 @@ def _derivative_integral(func, opts, a, b, params, dparams, value):
         return tangent
 
     extra = [value] if opts.log else []
-    inner = opts._replace(n_user=2 * n + len(extra), log=False, callback=None)
+    inner = opts._replace(n_user=2 * n + len(extra), log=False, callback=None,
+                          options=_unlogged(opts) if opts.log else opts.options)
     return _rule(integrand, inner, a, b, *user, *duser, *extra, *consts, *dconsts)[0]
 
 

@@ -9,8 +9,9 @@ no cancellation, where the alternating power sum loses digits as ``n`` grows), t
 smaller tail (``x <= n/2``; the other by symmetry).  Differentiable in ``x``, ``loc`` and
 ``scale``; ``n`` is an integer count (plain values: they set the recursion's length; no
 derivative), as SciPy's.  ``mean`` ``n/2``, ``var`` ``n/12``; the quantiles invert the CDF
-numerically (:mod:`._statsdists_quantiles`); the entropy is not offered
-(NotImplementedError: SciPy integrates it numerically).
+numerically (:mod:`._statsdists_quantiles`); the entropy is ``-integral f log f`` by the
+generic rule of :mod:`._distn_entropy`, cut at the integers where the density has kinks
+(SciPy integrates it numerically too).
 """
 import numpy as np
 

@@ -9,9 +9,10 @@ between four formulas at ``h = 0``, ``k = 0``): the same values, and slopes in `
 ``k`` that are right at 0 too.  The quantiles of ``rel_breitwigner`` and
 ``dpareto_lognorm`` invert their CDFs numerically (:mod:`._statsdists_quantiles`, as
 SciPy's).  ``rel_breitwigner``'s and ``dpareto_lognorm``'s mean and variance are SciPy's
-closed forms (``inf``/NaN where they diverge, as SciPy's).  Not offered
-(NotImplementedError; SciPy integrates them numerically): the entropies of all three,
-``kappa4``'s mean and variance.
+closed forms (``inf``/NaN where they diverge, as SciPy's).  The entropies of all three
+are ``-integral f log f`` by the generic rule of :mod:`._distn_entropy` (SciPy integrates
+them numerically too), differentiable in the shapes and ``scale``.  Not offered
+(NotImplementedError; SciPy integrates them numerically): ``kappa4``'s mean and variance.
 """
 import math
 

@@ -12,7 +12,8 @@ with both tails solved (no ``1 - F`` in the far right).  The variance is
 2 lam) = 2 gammaln(1 + lam) - gammaln(1 + 2 lam)``, ``D / lam**2`` from its Taylor series
 (``zeta`` values) for ``|lam| < 0.075``: exact and smooth through ``lam = 0``, where SciPy
 uses a [4/4] Pade approximation (3e-10 off; tested against the closed form).  The entropy
-is not offered (NotImplementedError: SciPy integrates it numerically).
+is SciPy's integral of the log of the quantile's slope over ``(0, 1)``, by tanh-sinh
+(:mod:`._distn_entropy`), differentiable in ``lam``.
 """
 import math
 

@@ -20,8 +20,8 @@ TypeError that says so; they take arrays at once instead.
 ``x``, ``p``, ``b``, ``loc`` and ``scale``.  Moments: ``norminvgauss``' mean ``b/g`` and variance ``a**2/g**3`` (``g =
 sqrt(a**2 - b**2)``); ``geninvgauss``' ``E X**n = kve(p + n, b) / kve(p, b)``, as SciPy's.
 ``norminvgauss``' entropy is ``-integral f log f`` over the line, by tanh-sinh
-(SciPy integrates it too).  ``geninvgauss``' entropy is not offered
-(NotImplementedError).
+(SciPy integrates it too).  ``geninvgauss``' entropy is ``-integral f log f`` by the
+generic rule of :mod:`._distn_entropy`, differentiable in ``p``, ``b`` and ``scale``.
 """
 import math
 

@@ -20,8 +20,11 @@ error rather than returning a wrong or zero value:
 ``"S1"`` at ``alpha = 1`` the law is not a location-scale family: SciPy's ``pdf`` and
 ``cdf`` move the location by ``2 beta scale log(scale) / pi`` there, but its ``logpdf``,
 ``sf``, ``ppf`` and ``isf`` do not (SciPy 1.17's own inconsistency, kept here method by
-method so that every value is SciPy's).  Moments and entropies are not offered
-(NotImplementedError).
+method so that every value is SciPy's).  Moments are not offered (NotImplementedError).
+The entropies (:mod:`._distn_entropy`): ``landau``'s is SciPy's constant (from mpmath),
+plus ``log(scale)``; ``studentized_range``'s is SciPy's value on concrete shapes (no
+derivative in them, as its other methods); ``levy_stable``'s raises NotImplementedError
+(SciPy 1.17's own fails).
 """
 from typing import Any
 

@@ -4,7 +4,12 @@
 ``odds``) and ``M - n`` of type II (weight 1).
 
 Values are SciPy's (the BiasedUrn library; imported on the first call, concrete values
-only: not under ``jit``/``vmap``).  ``M``, ``n``, ``N`` are integer counts: a derivative
+only: not under ``jit``/``vmap``) where SciPy's mass is at least 1e-3; below, the true
+ones (the integral below, to 1e-13): BiasedUrn computes to an absolute 1e-12, so its
+small masses are 0 or percent-off, e.g. ``nchypergeom_wallenius.pmf(5, 30, 25, 10, 1000)``
+is 5.437e-18 (mpmath, the finite sum of the integral's binomial expansion) where SciPy
+gives 5.355e-18, and ``pmf(6, 50, 10, 45, 20)`` 1.479e-28 where SciPy gives 0.  ``M``, ``n``,
+``N`` are integer counts: a derivative
 in them raises ValueError.  The derivative in ``odds`` (``w``) is that of Wallenius'
 integral: with ``m1 = n``, ``m2 = M - n`` and ``D = w (m1 - x) + m2 - (N - x)``,
 
@@ -14,12 +19,20 @@ integral: with ``m1 = n``, ``m2 = M - n`` and ``D = w (m1 - x) + m2 - (N - x)``,
 (the substitution ``t = exp(-D s)`` in Wallenius' ``integral_0^1 (1 - t**(w/D))**x (1 -
 t**(1/D))**(N - x) dt``: a smooth integrand on a half-line, where the original is
 concentrated near ``t = 0``).  ``log D + log integral`` is computed by tanh-sinh in logs
-(:func:`funcgrad.scipy.integrate.tanhsinh`, differentiable in its arguments) and added as
-``Q - stop_gradient(Q)``: values stay SciPy's, derivatives of every order in ``odds`` are
-the integral's.  ``cdf``/``sf`` sum those masses over the support with the same device
+(:func:`funcgrad.scipy.integrate.tanhsinh`, relative tolerance 1e-13, differentiable in
+its arguments) and added as ``Q - stop_gradient(Q)``: derivatives of every order in
+``odds`` are the integral's (1e-13 relative to mpmath).  A mass above 1/2 is ``1 -`` the
+sum of the others, value and derivative (``log D + log integral`` nearly cancels the
+binomials there, and its slope cancels to nearly 0 at the ends of the support for odds
+far from 1).  ``cdf``/``sf`` sum those masses over the support with the same device
 (their values SciPy's).  The quantiles are SciPy's search on that CDF (a step function,
-derivative 0).  Moments and the entropy are not offered (NotImplementedError).
+derivative 0).  ``stats`` is the generic one (raw moments summed over the masses);
+``entropy`` is ``-sum p log p`` over the support
+(:mod:`._distn_entropy`), differentiable in ``odds`` through these masses; ``mean`` and
+``var`` are not offered here (NotImplementedError).
 """
+import math
+
 import numpy as np
 
 from .. import numpy as fnp
@@ -35,7 +48,11 @@ __all__ = ["nchypergeom_wallenius"]
 
 _COUNTS = ("nchypergeom_wallenius: M, n and N are integer counts; they have no derivative. "
            "Pass them as plain numbers, or differentiate in odds only")
-_RTOL = 1e-13
+# (with log=True SciPy reads rtol as the log of the relative tolerance: 1e-13 there would
+# be e**1e-13, no tolerance at all, and the integral stopped at minlevel, 1e-2 off)
+_LOG_RTOL = math.log(1e-13)
+_TRUSTED = math.log(1e-3)
+_HALF = math.log(0.5)
 
 
 def _scipys(method, k, M, n, N, odds):
@@ -58,7 +75,7 @@ def _log_integral(x, M, n, N, odds):
     def log_integrand(s, x, N, odds, D):
         return (-D * s + sp_xlog(x, -fnp.expm1(-odds * s))
                 + sp_xlog(N - x, -fnp.expm1(-s)))
-    res = tanhsinh(log_integrand, 0.0, np.inf, args=(x * 1.0, N * 1.0, odds, D), log=True, rtol=_RTOL,
+    res = tanhsinh(log_integrand, 0.0, np.inf, args=(x * 1.0, N * 1.0, odds, D), log=True, rtol=_LOG_RTOL,
                    minlevel=4)
     return fnp.where(empty, 0.0, fnp.log(D) + fnp.asarray(res.integral))
 
@@ -74,13 +91,56 @@ def _in_support(x, M, n, N):
     return _all(_integer(x), fnp.greater_equal(x, low), fnp.less_equal(x, high)), low
 
 
-def _slope_term(x, M, n, N, odds):
-    """``Q - stop_gradient(Q)`` (zero valued, the mass' log-derivatives in ``odds``) on
-    the support, 0 off it."""
-    inside, low = _in_support(x, M, n, N)
-    s = fnp.where(inside, x, low)
-    q = _log_integral(s, M, n, N, odds)
-    return fnp.where(inside, q - stop_gradient(q), 0.0)
+def _log_binomials(x, M, n, N):
+    """``log C(n, x) + log C(M - n, N - x)`` on concrete counts (``betaln``: no
+    cancellation between large ``gammaln`` values)."""
+    from scipy.special import betaln
+    with np.errstate(all="ignore"):
+        return (-np.log1p(n) - betaln(n - x + 1.0, x + 1.0)
+                - np.log1p(M - n) - betaln(M - n - (N - x) + 1.0, N - x + 1.0))
+
+
+def _log_mass(k, M, n, N, odds, value, complement=True):
+    """The log-masses: SciPy's ``value`` where it is accurate, the integral's where SciPy's
+    mass is below ``_TRUSTED`` (BiasedUrn computes to an absolute 1e-12: smaller masses
+    come back 0 or percent-off), and, where ``odds`` is differentiated, the integral's
+    derivatives added as ``Q - stop_gradient(Q)``.  A mass above 1/2 is ``1 -`` the sum of
+    the others (``complement``): ``log D + log I`` and its slope cancel to nearly 0 there."""
+    slope = _differentiated(odds)
+    concrete = [concrete_values(stop_gradient(v), "nchypergeom_wallenius (its support)",
+                                "call it outside jit and vmap") for v in (k, M, n, N)]
+    inside = np.asarray(_in_support(*concrete)[0])
+    value, inside = np.broadcast_arrays(value, inside)
+    small = inside & (value < _TRUSTED)
+    big = inside & (value > _HALF) if complement else np.zeros(value.shape, bool)
+    if not slope and not np.any(small | big):
+        return fnp.asarray(value)
+    kk, MM, nn, NN = np.broadcast_arrays(*concrete)
+    x = np.where(inside, kk, np.maximum(0.0, NN - (MM - nn)))
+    q = _log_integral(x, MM, nn, NN, odds)
+    out = np.where(small, _log_binomials(x, MM, nn, NN) + np.asarray(stop_gradient(q)),
+                   value)
+    if slope:
+        out = out + fnp.where(inside, q - stop_gradient(q), 0.0)
+    if np.any(big):
+        at = np.flatnonzero(big)
+        rest = _log_rest(*(v.reshape(-1)[at] for v in (kk, MM, nn, NN)),
+                         fnp.take(fnp.reshape(fnp.broadcast_to(odds, big.shape), (-1,)), at))
+        slot = np.zeros(big.size, np.intp)  # (where each point's rest sits in ``rest``)
+        slot[at] = np.arange(at.size)
+        out = fnp.where(big, fnp.reshape(fnp.take(rest, slot), big.shape), out)
+    return fnp.asarray(out)
+
+
+def _log_rest(k, M, n, N, odds):
+    """``log(1 - sum of the other masses)`` (1-d arrays; the masses over ``j = 0..max N``
+    on a last axis)."""
+    j = np.arange(float(np.max(N)) + 1.0)
+    kk, MM, nn, NN = (v[:, None] for v in (k, M, n, N))
+    oo = fnp.expand_dims(odds, -1)
+    others = fnp.exp(_log_mass(j + 0.0 * oo, MM, nn, NN, oo,
+                               _scipys("logpmf", j, MM, nn, NN, oo), complement=False))
+    return fnp.log1p(-fnp.sum(fnp.where(j != kk, others, 0.0), axis=-1))
 
 
 def _differentiated(odds):
@@ -93,10 +153,7 @@ def _counts(M, n, N):
 
 def _logpmf(k, M, n, N, odds):
     M, n, N = _counts(M, n, N)
-    value = _scipys("logpmf", k, M, n, N, odds)
-    if not _differentiated(odds):
-        return fnp.asarray(value)
-    return value + _slope_term(stop_gradient(k), M, n, N, odds)
+    return _log_mass(k, M, n, N, odds, _scipys("logpmf", k, M, n, N, odds))
 
 
 def _tail(upper):
@@ -115,8 +172,8 @@ def _tail(upper):
                                      fnp.shape(N), fnp.shape(odds))
         kk, MM, nn, NN, oo = (fnp.expand_dims(fnp.broadcast_to(v, shape), -1)
                               for v in (stop_gradient(k), M, n, N, odds))
-        log_mass = _scipys("logpmf", j, MM, nn, NN, oo)
-        mass = fnp.exp(log_mass + _slope_term(j + 0.0 * oo, MM, nn, NN, oo))
+        mass = fnp.exp(_log_mass(j + 0.0 * oo, MM, nn, NN, oo,
+                                 _scipys("logpmf", j, MM, nn, NN, oo)))
         chosen = fnp.greater(j, kk) if upper else fnp.less_equal(j, kk)
         total = fnp.sum(fnp.where(chosen, mass, 0.0), axis=-1)
         return value + (total - stop_gradient(total))
