@@ -322,6 +322,16 @@ class DistnDraws:
         derivative in the parameters: each draw's quantile ``cdf(x)`` held fixed (see the
         module docstring; a discrete family's integers have derivative 0).
 
+        Under ``vmap`` and ``jit`` (a traced parameter) the draws are SciPy's too, made
+        when the traced code runs (:mod:`._distn_rvs_traced`): ``vmap`` draws example by
+        example in the batch's order, equal to stacking the eager draws of a loop over
+        the examples; a ``jit``-compiled function draws afresh at each call, from the
+        random state as it then is (an integer seed: the same draws each call).  A draw
+        whose parameters are all constants of the traced function is made once, when it
+        is traced, as any constant.  Their derivatives are the eager ones; under ``jit``
+        the draws always hold their derivative's terms, so ``scale = 0`` and parameters
+        funcgrad's family rejects raise ValueError when drawn there.
+
         >>> import numpy as np, funcgrad as fg, funcgrad.scipy.stats as fst
         >>> x = fst.weibull_min.rvs(1.5, size=3, random_state=0)
         >>> import scipy.stats

@@ -72,7 +72,7 @@ def _no_shape_derivative_jvp(message, primals, tangents):
     raise NotImplementedError(message)
 
 
-def _draw_shape(name: str, named: Dict[str, Any], shapes, size) -> tuple:
+def _draw_shape(name: str, named: Dict[str, Any], shapes: Any, size: Any) -> tuple:
     if size is not None:
         return tuple(int(n) for n in np.atleast_1d(np.asarray(size, dtype=np.int64)))
     trials = name == "poisson_binom"  # (its p holds the trials along its last axis)
@@ -82,7 +82,8 @@ def _draw_shape(name: str, named: Dict[str, Any], shapes, size) -> tuple:
     return tuple(np.broadcast_shapes(*sizes))
 
 
-def _host_draws(dist, twin, names: List[str], size, state: Callable[[], Any], derivative: bool,
+def _host_draws(dist: Any, twin: Any, names: List[str], size: Any,
+                state: Callable[[], Any], derivative: bool,
                 checked: bool) -> Callable[..., Any]:
     """The host function: SciPy's draws at the parameters' values (``names``' order), and,
     with ``derivative``, the standardized draws behind them."""
@@ -93,16 +94,16 @@ def _host_draws(dist, twin, names: List[str], size, state: Callable[[], Any], de
         shapes, placement = values[:n], dict(zip(names[n:], values[n:]))
         rng = state()
         if derivative:
-            if ok is not None and not np.all(ok):
-                raise ValueError(f"{dist.name}.rvs: SciPy drew at parameters that funcgrad's "
-                                 f"{dist.name} treats as invalid, where its cdf gives no "
-                                 f"derivative (under jit the draws always hold their "
-                                 f"derivative's terms); check the parameters")
             if np.any(np.asarray(placement.get("scale", 1.0)) == 0):
                 raise ValueError(f"{dist.name}.rvs: with scale = 0 the draws are loc, taken "
                                  f"without SciPy's random stream, and have no derivative in "
                                  f"the shape parameters or scale (under jit the draws always "
                                  f"hold their derivative's terms); pass scale > 0")
+            if ok is not None and not np.all(ok):
+                raise ValueError(f"{dist.name}.rvs: SciPy drew at parameters that funcgrad's "
+                                 f"{dist.name} treats as invalid, where its cdf gives no "
+                                 f"derivative (under jit the draws always hold their "
+                                 f"derivative's terms); check the parameters")
         # (a copy of the random state before the draws: the standardized draws are drawn
         # again from it, the caller's state left where SciPy's call leaves it)
         spare = copy.deepcopy(rng) if derivative else None
