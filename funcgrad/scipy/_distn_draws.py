@@ -41,9 +41,11 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core import Tracer, is_special
+from ..errors import ConcretizationError
 from ..lax import custom_root, stop_gradient
 from ..numpy._convert import concrete_values, is_concrete, operand
 from ..typing import Array, ArrayLike
+from ._distn_rvs_traced import is_traced, traced_rvs
 from ._distn_support import SHAPED_SUPPORTS, shaped_support
 from ._implicit_root import wants_derivative
 
@@ -320,6 +322,16 @@ class DistnDraws:
         derivative in the parameters: each draw's quantile ``cdf(x)`` held fixed (see the
         module docstring; a discrete family's integers have derivative 0).
 
+        Under ``vmap`` and ``jit`` (a traced parameter) the draws are SciPy's too, made
+        when the traced code runs (:mod:`._distn_rvs_traced`): ``vmap`` draws example by
+        example in the batch's order, equal to stacking the eager draws of a loop over
+        the examples; a ``jit``-compiled function draws afresh at each call, from the
+        random state as it then is (an integer seed: the same draws each call).  A draw
+        whose parameters are all constants of the traced function is made once, when it
+        is traced, as any constant.  Their derivatives are the eager ones; under ``jit``
+        the draws always hold their derivative's terms, so ``scale = 0`` and parameters
+        funcgrad's family rejects raise ValueError when drawn there.
+
         >>> import numpy as np, funcgrad as fg, funcgrad.scipy.stats as fst
         >>> x = fst.weibull_min.rvs(1.5, size=3, random_state=0)
         >>> import scipy.stats
@@ -330,6 +342,8 @@ class DistnDraws:
         True
         """
         shape, (loc, scale), ok = self._args(args, kwds)
+        if any(is_traced(v) for v in (*args, *kwds.values(), *vars(self).values())):
+            return self._traced_rvs(args, kwds, shape, loc, scale, ok, size, random_state)
         state = check_random_state(self.random_state if random_state is None else random_state)
         moving = (any(wants_derivative(s) for s in shape)
                   or any(wants_derivative(v) for v in vars(self).values()))
@@ -356,6 +370,23 @@ class DistnDraws:
                             scale=np.ones(np.shape(scale_value)), size=size,
                             random_state=spare)
         return _pathwise(self, draws, standard, shape, loc, scale, moving)
+
+    def _traced_rvs(self, args, kwds, shape, loc, scale, ok, size, random_state):
+        """``rvs`` under ``vmap``/``jit``: SciPy's draws when the traced code runs."""
+        check_random_state(random_state)  # (a bad seed fails now, as eagerly)
+        try:
+            twin = self._scipy_twin()
+        except ConcretizationError as e:  # (rv_histogram's traced heights or edges)
+            raise ConcretizationError(
+                f"{self.name}.rvs under vmap or jit: SciPy's twin distribution, which draws, "
+                f"is built from this distribution's own arrays, and they are traced here. "
+                f"Build the distribution outside vmap and jit, or draw outside them") from e
+
+        def state():
+            return check_random_state(self.random_state if random_state is None
+                                      else random_state)
+        return traced_rvs(self, twin, _named(self, args, kwds), shape, loc, scale, ok,
+                          size, state)
 
 
 class FrozenDraws:
