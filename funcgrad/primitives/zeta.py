@@ -24,12 +24,11 @@ where SciPy gives a value), so no real derivative in ``s`` exists there.
 """
 import math
 
-from ..core import _state
 from ._elementwise import elementwise
+from .elementwise import _fn2 as _fn
 
 __all__ = ["zeta", "zeta_ds1", "zeta_ds2", "zeta_ds3", "zeta_ds4", "MAX_ORDER"]
 
-_EMPTY: dict = {}
 EPS = 2.220446049250313e-16
 MAX_ORDER = 4
 """The highest derivative in the exponent that is a primitive (a higher one raises)."""
@@ -38,15 +37,6 @@ MAX_ORDER = 4
 _ZETA_A = [12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
            7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
            -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18]
-
-
-def _fn(prim):
-    def f(x, y):
-        return _state.interpreter.process(prim, (x, y), _EMPTY)
-    f.primitive = prim
-    f.__name__ = f.__qualname__ = prim.name
-    f.__doc__ = f"Elementwise ``{prim.name}`` with NumPy broadcasting (a funcgrad primitive)."
-    return f
 
 
 def _zeta_body():
