@@ -455,7 +455,8 @@ def lpmv(m: ArrayLike, v: ArrayLike, x: ArrayLike) -> Array:
     degree = _Degree("lpmv", v)
     x = _operand(x)
     # (SciPy's loops are fff->f and ddd->d: integers join as any other number)
-    dtype = np.dtype(np.result_type(*(_dtype_of(a) for a in (m, v, x))))
+    dtype = np.dtype(np.result_type(*(_dtype_of(np.asarray(a) if isinstance(
+        a, (list, tuple)) else a) for a in (m, v, x))))
     dtype = dtype if dtype in (np.float32, np.complex64, np.complex128) else np.dtype(
         np.float64)
     if dtype.kind == "c":
