@@ -470,8 +470,11 @@ def lpmv(m: ArrayLike, v: ArrayLike, x: ArrayLike) -> Array:
         raise ValueError(f"lpmv: order above {_MAX_DEGREE}: funcgrad's recurrence takes a "
                          f"few array operations per order; evaluate such orders with "
                          f"scipy.special.lpmv on values")
-    value: Any = x * math.nan  # (a non-integer order: NaN, as SciPy's)
-    # (each order is its own recurrence: one pass per distinct order, kept where m has it)
+    if not integral.any():  # (a non-integer order: NaN, as SciPy's)
+        return fnp.astype(fnp.broadcast_to(x * math.nan, shape), dtype)
+    # (each order is its own recurrence: one pass per distinct order, kept where m has
+    # it; the other entries' NaN is a constant, so that it reaches no one's cotangent)
+    value: Any = math.nan
     for order in np.unique(orders[integral]):
         with np.errstate(over="ignore", invalid="ignore"):  # (past m ~ 150: inf, NaN)
             here = _lpmv_one_order(float(order), degree, x)
