@@ -18,7 +18,10 @@ are abstract, so the window is ``j < _TRACED_TERMS`` and a point that needs more
 ``nctdtr``'s tail on the side opposite to the noncentrality (``t < 0`` for ``nc > 0``)
 sums terms of both signs; where they cancel to below 1e-5 of their size (a value some
 1e-5 of the tail's scale or less: ``nctdtr(20, 10, -1)``, ``1 - nctdtr(20, -3, 8)``),
-rounding could pass 1e-10 of the value, and the value is NaN instead.
+rounding could pass 1e-10 of the value, and the value is NaN instead, except for
+``|nc| >= 39``, where the value (below ``Phi(-|nc|)``) and its derivatives are below the
+smallest float64 and are 0 (``nctdtr(0.352, 170, -0.51)`` is 9.6e-6280 by mpmath; SciPy's
+``nctdtr(1.352, 40, -0.51)`` = 1.5e-176 is wrong: 6.3e-352 by mpmath, 0 here).
 
 Derivatives are those of the series: in the noncentrality through the Poisson weights
 (to every order; at a noncentrality of 0, where ``log mu`` is not finite, through the
@@ -206,8 +209,19 @@ def _nct_one_side(u, df, d, upper):
     total = first + second
     # (for a negative d the q terms subtract: where they cancel the rest to below 1e-5 of
     # its size, rounding could pass 1e-10 of the value, which is NaN rather than digits
-    # that are not there: far in the tail opposite to the noncentrality)
-    return fnp.where(fnp.abs(total) < 1e-5 * (first + fnp.abs(second)), _NAN, total)
+    # that are not there: far in the tail opposite to the noncentrality.  There the value
+    # is E[Phi(-u S + d)] <= Phi(d) (S = sqrt(V/df)), and its derivatives are at most
+    # phi(d) times moments of S: for d <= _UNDERFLOW_NC all are below the smallest
+    # float64, and 0 is the value to the last bit.  NaN as a factor, not a where: the
+    # derivatives are NaN there too, not a constant branch's 0)
+    cancelled = fnp.abs(total) < 1e-5 * (first + fnp.abs(second))
+    underflow = fnp.logical_and(cancelled, d <= _UNDERFLOW_NC)
+    unknown = fnp.logical_and(cancelled, fnp.logical_not(underflow))
+    return fnp.where(underflow, 0.0, total * fnp.where(unknown, _NAN, 1.0))
+
+
+# (Phi(-39) ~ 1e-333, phi(39) ~ 1e-331: below float64's smallest subnormal, 4.9e-324)
+_UNDERFLOW_NC = -39.0
 
 
 _TAYLOR_TERMS = 10

@@ -434,36 +434,65 @@ def lpmv(m: ArrayLike, v: ArrayLike, x: ArrayLike) -> Array:
     (1 - x)/2) / m!`` (``(-1)**m (v-m)!/(v+m)! P_v^m``, as SciPy's); ``P_{-v-1} = P_v``.
     NaN for ``|x| > 1`` (``m != 0``) or a non-integer ``m``, as SciPy's, and at ``x = -1``
     for a non-integer degree (SciPy: the infinite limit's sign); a negative order below
-    the degree is Ferrers' finite value (SciPy: NaN).  ``m`` is one plain number;
-    differentiable in ``x``.
+    the degree is Ferrers' finite value (SciPy: NaN).  ``m`` broadcasts with ``v`` and
+    ``x`` as in SciPy's ufunc (a plain number or array: it selects the function and has
+    no derivative); differentiable in ``x``.
 
     >>> import funcgrad as fg
     >>> round(float(lpmv(1, 2, 0.5)), 15), round(float(fg.grad(lpmv, 2)(0, 2, 0.5)), 15)
     (-1.299038105676658, 1.5)
+    >>> [round(float(p), 12) for p in lpmv([0, 1, 2], 2, 0.5)]  # one value per order
+    [-0.125, -1.299038105677, 2.25]
     """
-    if isinstance(m, _Tracer) or np.ndim(m) != 0:
-        raise TypeError("lpmv: funcgrad takes one order m, a plain number; call lpmv once "
-                        "per order (or scipy.special.lpmv on values)")
-    order = float(np.real(np.asarray(m)))
+    if isinstance(m, _Tracer):
+        raise NotImplementedError(
+            "lpmv: the order m is an integer that selects the function and has no "
+            "derivative; pass m as a plain number or NumPy array (fg.stop_gradient does "
+            "not make it concrete under vmap or jit: use static_argnums there)")
+    orders = np.asarray(m)
+    if orders.dtype.kind not in "iubf":
+        raise TypeError(f"lpmv: the order m must be real, got dtype {orders.dtype}")
     degree = _Degree("lpmv", v)
     x = _operand(x)
     # (SciPy's loops are fff->f and ddd->d: integers join as any other number)
-    dtype = np.dtype(np.result_type(*(_dtype_of(a) for a in (m, v, x))))
+    dtype = np.dtype(np.result_type(*(_dtype_of(np.asarray(a) if isinstance(
+        a, (list, tuple)) else a) for a in (m, v, x))))
     dtype = dtype if dtype in (np.float32, np.complex64, np.complex128) else np.dtype(
         np.float64)
     if dtype.kind == "c":
         raise TypeError("lpmv: complex x is not supported, as in scipy.special")
     x = fnp.astype(x, np.float64)
-    shape = np.broadcast_shapes(degree.values.shape, np.shape(x))
-    if order != math.floor(order):
+    shape = np.broadcast_shapes(orders.shape, degree.values.shape, np.shape(x))
+    orders = orders.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        integral = np.isfinite(orders) & (orders == np.floor(orders))
+    if np.any(np.abs(orders[integral]) > _MAX_DEGREE):
+        raise ValueError(f"lpmv: order above {_MAX_DEGREE}: funcgrad's recurrence takes a "
+                         f"few array operations per order; evaluate such orders with "
+                         f"scipy.special.lpmv on values")
+    if not integral.any():  # (a non-integer order: NaN, as SciPy's)
         return fnp.astype(fnp.broadcast_to(x * math.nan, shape), dtype)
+    # (each order is its own recurrence: one pass per distinct order, kept where m has
+    # it; the other entries' NaN is a constant, so that it reaches no one's cotangent)
+    value: Any = math.nan
+    for order in np.unique(orders[integral]):
+        with np.errstate(over="ignore", invalid="ignore"):  # (past m ~ 150: inf, NaN)
+            here = _lpmv_one_order(float(order), degree, x)
+        value = here if integral.all() and orders.ndim == 0 else _where(
+            orders == order, here, value)
+    return fnp.astype(fnp.broadcast_to(value, shape), dtype)
+
+
+def _lpmv_one_order(order: float, degree: _Degree, x: Any) -> Any:
+    """``P_v^m(x)`` in float64 for one integer ``order`` (see :func:`lpmv`)."""
     mu = abs(int(order))
     outside = fnp.greater(fnp.abs(x), 1.0)
     if mu:  # (P_v^m is NaN beyond [-1, 1]: computed at 0 there, no sqrt of a negative)
         x = fnp.where(outside, 0.0, x)
     values = np.where(degree.values < 0, -degree.values - 1.0, degree.values)
     integer = degree.integer & (order >= 0)
-    start = (-1.0) ** mu * math.prod(range(1, 2 * mu, 2)) * _sin_power(x, mu)
+    # ((2m - 1)!! as a float: inf past m ~ 150, where SciPy's value is not finite either)
+    start = (-1.0) ** mu * math.prod(map(float, range(1, 2 * mu, 2))) * _sin_power(x, mu)
     value: Any = None
     if integer.any():
         levels = np.where(integer, values, mu).astype(np.int64)
@@ -492,7 +521,7 @@ def lpmv(m: ArrayLike, v: ArrayLike, x: ArrayLike) -> Array:
         value = general if value is None else _where(integer, value, general)
     if mu:  # (P_v beyond [-1, 1] is SciPy's value too)
         value = fnp.where(outside, math.nan, value)
-    return fnp.astype(fnp.broadcast_to(value, shape), dtype)
+    return value
 
 
 def _gamma_ratio(nu: np.ndarray, mu: int) -> Any:
