@@ -46,7 +46,7 @@ def test_attributes_and_signature_are_scipys(name):
 # inputs in each function's domain where the generic ones (0.3, 0.7; 1, 2 for integer
 # loops) are not
 SPECIAL_INPUTS = {
-    "lpmv": (1, np.array([0.3, 0.7]), np.array([0.3, 0.7])),  # (funcgrad: one order m)
+    "lpmv": (1, np.array([0.3, 0.7]), np.array([0.3, 0.7])),
     "ncfdtridfd": (np.array([2.0, 3.0]), np.array([0.3, 0.7]), np.array([0.5, 1.5]),
                    np.array([1.0, 2.0])),
     "nctdtridf": (np.array([0.6, 0.8]), np.array([0.0, 0.5]), np.array([1.0, 1.5])),
