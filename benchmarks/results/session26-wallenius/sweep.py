@@ -1,4 +1,4 @@
-import sys, time, math, numpy as np, mpmath as mp
+import sys, time, numpy as np
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from ref import exact
 import funcgrad as fg, funcgrad.scipy.stats as fst
