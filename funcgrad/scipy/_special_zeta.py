@@ -79,7 +79,8 @@ def riemann_zeta_below_one(x):
     signed_sine = (1.0 - 2.0 * (k - 2.0 * fnp.floor(k * 0.5))) * fnp.sin(math.pi * (h - k))
     rest_log = fnp.minimum(r * _LOG_2 + (r - 1.0) * _LOG_PI + _sp.gammaln(1.0 - r),
                            _log_max(r))
-    at_zero = signed_sine * fnp.exp(rest_log) * riemann
+    # (+ 0.0: the zero is SciPy's +0.0 whatever the sign of the sine's factor)
+    at_zero = signed_sine * fnp.exp(rest_log) * riemann + 0.0
     far = fnp.where(trivial, at_zero, fnp.sign(sine) * fnp.exp(log_size) * riemann)
     far = fnp.where(fnp.isinf(r), math.nan, far)
     return fnp.where(low, far, near)

@@ -61,6 +61,7 @@ from ..numpy._convert import concrete_values, is_concrete, operand as _operand
 from ..primitives import elementwise as _ew
 from ..primitives import special as _sp
 from ..primitives import special_scipy as _ss
+from ..primitives.zeta import _ORDERS as _zeta_orders
 from ..primitives.structural import stop_gradient as _stop_gradient
 from ..core import Tracer as _Tracer
 from ..custom._decorators import _casting_custom_jvp as custom_jvp  # (own rules: cast)
@@ -408,6 +409,9 @@ def multigammaln(a: ArrayLike, d: int) -> Array:
 
 # (SciPy's signatures, each one primitive: the front of that primitive)
 zeta.primitive = _sp.zeta.primitive  # type: ignore[attr-defined]
+# (and the primitives of its derivatives in the exponent, reached only through it)
+zeta.primitives = (_sp.zeta.primitive,) + tuple(  # type: ignore[attr-defined]
+    _zeta_orders[m].primitive for m in sorted(_zeta_orders))
 
 
 
