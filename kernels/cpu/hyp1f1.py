@@ -51,6 +51,18 @@ def _series(a, b, x):
 
 
 @njit(cache=True, error_model="numpy", nogil=True)
+def _rescaled(here, other, scale):
+    """A three-term recurrence's two latest values brought back by 2**-600 or 2**600 when
+    the latest leaves [2**-600, 2**600], and the exponent so far (the ratios stay exact)."""
+    size = abs(here)
+    if size > _BIG:
+        return here * _SMALL, other * _SMALL, scale + 600
+    if size < _SMALL and size != 0.0:
+        return here * _BIG, other * _BIG, scale - 600
+    return here, other, scale
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
 def _one_by_b(a, b, x):
     k = math.ceil(max(0.0, 1.25 * (abs(a) + 1.0) * abs(x) - b)) + 1.0
     upper = _series(a, b + k + 1.0, x)  # M(a, c + 1, x)
@@ -63,15 +75,7 @@ def _one_by_b(a, b, x):
         upper = here
         here = below
         j -= 1.0
-        size = abs(here)
-        if size > _BIG:
-            here *= _SMALL
-            upper *= _SMALL
-            scale += 600
-        elif size < _SMALL and size != 0.0:
-            here *= _BIG
-            upper *= _BIG
-            scale -= 600
+        here, upper, scale = _rescaled(here, upper, scale)
     return math.ldexp(here, scale) if scale != 0 else here
 
 
@@ -90,15 +94,7 @@ def _one_by_a(n, b, x):
         older = here
         here = below
         k += 1.0
-        size = abs(here)
-        if size > _BIG:
-            here *= _SMALL
-            older *= _SMALL
-            scale += 600
-        elif size < _SMALL and size != 0.0:
-            here *= _BIG
-            older *= _BIG
-            scale -= 600
+        here, older, scale = _rescaled(here, older, scale)
     return math.ldexp(here, scale) if scale != 0 else here
 
 
