@@ -18,6 +18,7 @@ from .tree._nodes import _LEAF, TreeDef
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.backprop import backpropagate
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
+from .interpreters.walk_programs import MISS, WalkPrograms
 from .numpy._convert import asarray
 from .typing import ArgNums, PyTree
 from .arguments import (_as_output, _check_device, _flatten_inputs, _normalize_argnums, _rebuild,
@@ -175,14 +176,15 @@ def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool 
 
     if type(argnums) is int and not has_aux and not holomorphic:
         general = value_and_grad_fun
+        programs = WalkPrograms()
 
         def value_and_grad_fun(*args, **kwargs):  # (the usual calls first: see _one_array)
             if 0 <= argnums < len(args):
                 x = args[argnums]
                 if type(x) is np.ndarray and x.dtype.kind in "fc":
-                    return _grad_of_one_array(fun, args, kwargs, argnums, x)
+                    return _grad_of_one_array(fun, args, kwargs, argnums, x, programs)
                 if type(x) is dict:
-                    out = _grad_of_dict(fun, args, kwargs, argnums, x)
+                    out = _grad_of_dict(fun, args, kwargs, argnums, x, programs)
                     if out is not None:
                         return out
             return general(*args, **kwargs)
@@ -223,9 +225,10 @@ def _value_and_gradient(rev, has_aux, holomorphic, single):
 # output goes on from the same forward pass through the general checks, which raise the
 # same errors.
 
-def _grad_of_one_array(fun, args, kwargs, argnums, x):
+def _grad_of_one_array(fun, args, kwargs, argnums, x, programs):
     """``(fun(*args, **kwargs), gradient)`` for ``value_and_grad`` with ``argnums`` an int,
-    whose argument ``x`` is a float ndarray."""
+    whose argument ``x`` is a float ndarray; ``programs``: the gradient function's
+    :class:`~funcgrad.interpreters.walk_programs.WalkPrograms`."""
     interp = ReverseInterpreter()
     tracer = interp.new_input(x)
     try:
@@ -242,8 +245,13 @@ def _grad_of_one_array(fun, args, kwargs, argnums, x):
     if type(result) is ReverseTracer and result._trace is interp:
         value = result.value
         if type(value) in _REAL_SCALARS:
-            c = backpropagate(tape, [(result, np.array(1, value.dtype))], consume=True,
-                              numbered=True).get(id(tracer))  # (backward_pass's walk)
+            seed = np.array(1, value.dtype)
+            c = programs.backward(interp, tape, (tracer,), result, seed)
+            if c is MISS:
+                c = backpropagate(tape, [(result, seed)], consume=True,
+                                  numbered=True).get(id(tracer))  # (backward_pass's walk)
+            else:
+                c = c[0]
             if type(c) is np.ndarray and c.dtype is x.dtype and c.shape == x.shape:
                 return value, (c if c.flags.writeable else c.copy())
             return value, _as_output(c, x, "array")
@@ -259,10 +267,11 @@ def _grad_of_one_array(fun, args, kwargs, argnums, x):
 # W3's transform API: 1,077 -> 425 bytecodes a call, about 20 frames fewer, -50 K
 # instructions at its tiny size (benchmarks/results/session17-w3lean.md).
 
-def _grad_of_dict(fun, args, kwargs, argnums, d):
+def _grad_of_dict(fun, args, kwargs, argnums, d, programs):
     """``(fun(*args, **kwargs), gradient)`` for ``value_and_grad`` with ``argnums`` an int,
     whose argument ``d`` is a plain dict; None, before anything ran, where a value is not
-    a float ndarray or the keys do not sort (the general path takes those)."""
+    a float ndarray or the keys do not sort (the general path takes those).  ``programs``:
+    as :func:`_grad_of_one_array`'s."""
     try:
         keys = sorted(d)  # (tree._sorted_keys', where the keys sort)
     except TypeError:
@@ -284,10 +293,14 @@ def _grad_of_dict(fun, args, kwargs, argnums, d):
     if type(result) is ReverseTracer and result._trace is interp:
         value = result.value
         if type(value) in _REAL_SCALARS:
-            table = backpropagate(tape, [(result, np.array(1, value.dtype))], consume=True,
-                                  numbered=True)  # (backward_pass's walk)
+            seed = np.array(1, value.dtype)
+            cts = programs.backward(interp, tape, tuple(tracers), result, seed)
+            if cts is MISS:
+                table = backpropagate(tape, [(result, seed)], consume=True,
+                                      numbered=True)  # (backward_pass's walk)
+                cts = map(table.get, map(id, tracers))
             grads = {}
-            for k, x, c in zip(keys, leaves, map(table.get, map(id, tracers))):
+            for k, x, c in zip(keys, leaves, cts):
                 if type(c) is np.ndarray and c.dtype is x.dtype and c.shape == x.shape:
                     grads[k] = c if c.flags.writeable else c.copy()
                 else:
@@ -345,13 +358,15 @@ def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)._transform_call  # type: ignore[attr-defined]
 
     if type(argnums) is int and not has_aux and not holomorphic:
+        programs = WalkPrograms()
+
         def grad_fun(*args, **kwargs):  # (value_and_grad's usual call, without its frame)
             if 0 <= argnums < len(args):
                 x = args[argnums]
                 if type(x) is np.ndarray and x.dtype.kind in "fc":
-                    return _grad_of_one_array(fun, args, kwargs, argnums, x)[1]
+                    return _grad_of_one_array(fun, args, kwargs, argnums, x, programs)[1]
                 if type(x) is dict:
-                    out = _grad_of_dict(fun, args, kwargs, argnums, x)
+                    out = _grad_of_dict(fun, args, kwargs, argnums, x, programs)
                     if out is not None:
                         return out[1]
             return vg(*args, **kwargs)[1]

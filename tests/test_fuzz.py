@@ -792,6 +792,26 @@ def _set_comparison(program, xs):
     _COMPARE["scale"] = big if big < 1e30 else 1.0
 
 
+def _check_written_walks(program, xs, grads):
+    """A gradient function walks its first tape and writes the walk down for the next ones
+    (funcgrad.interpreters.walk_programs): every call gives the walk's bits, also on other
+    values (a fresh gradient function walks)."""
+    f = program.function()
+    n = len(xs)
+    gd = fg.grad(lambda d: f(*[d[i] for i in range(n)]))
+    for _ in range(3):
+        got = gd(dict(enumerate(xs)))
+        for i in range(n):
+            assert got[i].tobytes() == np.asarray(grads[i]).tobytes(), "a written walk's bits"
+    others = [x * x.dtype.type(0.75) for x in xs]
+    kind, want = attempt(fg.grad(lambda d: f(*[d[i] for i in range(n)])), dict(enumerate(others)))
+    got_kind, got = attempt(gd, dict(enumerate(others)))
+    assert got_kind == kind, (got_kind, got, want)
+    if kind == "ok":
+        for i in range(n):
+            assert got[i].tobytes() == want[i].tobytes(), "a written walk's bits, new values"
+
+
 def check_program(program, xs):
     COUNTS["programs"] += 1
     COUNTS["invalid" if program.invalid else ("smooth" if program.smooth else "special")] += 1
@@ -821,6 +841,7 @@ def check_program(program, xs):
             assert np.shape(gi) == xi.shape, f"gradient shape {np.shape(gi)} for {xi.shape}"
             assert np.asarray(gi).dtype == xi.dtype, f"gradient dtype {np.asarray(gi).dtype}"
         _check_plain_numpy_front(program, xs, grads)
+        _check_written_walks(program, xs, grads)
 
     # jvp, vmap, make_graph: consistent, or a clean exception
     rng = np.random.default_rng(len(program.steps))

@@ -57,11 +57,19 @@ from .. import instruments
 from ..core import _state, internal, node_name
 from ..primitives.elementwise import add as _add
 
-__all__ = ["SELECT", "UNNUMBERED", "backpropagate", "add_cotangents", "edges", "run_rule",
-           "shortcuts_allowed"]
+__all__ = ["SELECT", "UNNUMBERED", "PROGRAM_FILE", "NODE_CODES", "backpropagate", "add_cotangents", "edges",
+           "run_rule", "shortcuts_allowed", "reported"]
 
 SELECT = object()
 """The ``prim`` of a node standing for output ``k`` of a node with several outputs."""
+
+PROGRAM_FILE = "<funcgrad backward program>"
+"""The file name of the code of walks written down (:mod:`.walk_programs`), whose frames
+are funcgrad's, each with its node in ``node``, as the walk's."""
+
+NODE_CODES: set = set()
+"""The code of the functions other than the walk that run nodes' rules with the node in
+their ``node`` (the writer of :mod:`.walk_programs`): the rules' warnings name it."""
 
 UNNUMBERED = sys.maxsize
 """The ``slot`` of a node that has no number (a leaf, a node no walk numbered yet): it
@@ -449,9 +457,10 @@ def _warn_at_user_code(error, flag):
     frame, name, internal_dirs = sys._getframe(1), None, _internal_dirs()
     while frame is not None:
         code = frame.f_code
-        if name is None and code is _WALK_CODE:
+        program = code.co_filename == PROGRAM_FILE
+        if name is None and (code is _WALK_CODE or program or code in NODE_CODES):
             name = _node_name(frame.f_locals.get("node"))
-        if not os.path.abspath(code.co_filename).startswith(internal_dirs):
+        if not program and not os.path.abspath(code.co_filename).startswith(internal_dirs):
             break
         frame = frame.f_back
     message = f"{error} encountered in the backward of {name or 'an operation'}"
@@ -493,7 +502,7 @@ def _walk_state():
     return state
 
 
-def _reported(walk):
+def reported(walk):
     """``walk`` run as funcgrad's own code (the VJP rules are: their constants may move to
     a device, see :func:`funcgrad.core.internal`) and under :func:`_walk_state`'s error
     state.  One wrapper for both: each is a frame and an ``*args``/``**kwargs`` call of
@@ -525,4 +534,4 @@ def _reported(walk):
     return walk_reporting_fp_errors
 
 
-backpropagate = _reported(backpropagate)
+backpropagate = reported(backpropagate)
