@@ -154,17 +154,14 @@ def _writable(tape, inputs, out):
     return nbytes <= _MAX_BYTES
 
 
-def _same_params(params, want, residuals):
-    """Whether a node's parameters are ``want`` (pairs), plus its residuals if
-    ``residuals`` (1): each value of ``want``'s type, then equal (never an array's
-    ``==``)."""
-    if params is None or len(params) != len(want) + residuals:
+def _same_params(params, want):
+    """Whether a node's parameters are ``want`` (pairs) and its residuals."""
+    if params is None or len(params) != len(want) + 1 or "residuals" not in params:
         return False
     for key, v in want:
-        got = params.get(key, MISS)
-        if type(got) is not type(v) or (type(v) is tuple and not _constant(got)) or got != v:
+        if params.get(key, MISS) != v:
             return False
-    return not residuals or "residuals" in params
+    return True
 
 
 def _constant(v):
@@ -199,11 +196,12 @@ class _Writer:
         """The lines checking that node ``k`` of a new tape is this one's twin (after the
         lines of the nodes before it: its parents are named ``n<slot>`` where guarded)."""
         conds = [f"n{k}.prim is not {self.constant(node.prim)}", f"n{k}.meta is not None"]
-        if node.params is not None:
-            params = node.params
+        params = node.params
+        if params is not None and "residuals" in params:
             want = tuple((key, v) for key, v in params.items() if key != "residuals")
-            conds.append(f"not same(n{k}.params, {self.constant(want)}, "
-                         f"{len(params) - len(want)})")
+            conds.append(f"not same(n{k}.params, {self.constant(want)})")
+        elif params is not None:  # (a value of another kind: an error, caught: a MISS)
+            conds.append(f"n{k}.params != {self.constant(dict(params))}")
         else:
             conds.append(f"n{k}.params is not None")
         for i, (a, parent) in enumerate(zip(node.args, node.parents)):
@@ -213,7 +211,8 @@ class _Writer:
                     f"n{k_parent}" if k_parent in self.stepped else f"t[{k_parent}]"
                 conds.append(f"p[{i}] is not {source}")
             elif type(a) is ndarray:
-                conds.append(f"type(a[{i}]) is not ndarray or a[{i}].shape != {a.shape!r}"
+                conds.append(f"p[{i}] is not None or type(a[{i}]) is not ndarray or "
+                             f"a[{i}].shape != {a.shape!r}"
                              f" or a[{i}].dtype is not {self.constant(a.dtype)}")
             else:
                 conds.append(f"p[{i}] is not None or type(a[{i}]) is not "
@@ -265,6 +264,12 @@ class _Writer:
                     self.cts[id(parent)] = total
                     self.owned.add(id(parent))
                     self.body.append(f"    node = n{k}")
+                    kernel = self.kernel(decl.small_summed(prev, g, args[0], node.value),
+                                         (prev, g, args[0], node.value), total,
+                                         (name, gname, "node.args[0]", "node.value"))
+                    if kernel is not None:
+                        self.body.append(f"    {name} = {kernel}")
+                        return
                     self.body.append(
                         f"    {name} = {self.constant(decl.summed_vjp)}({name}, {gname}, "
                         f"node.args[0], node.value)")
@@ -291,7 +296,8 @@ class _Writer:
                 # (x * x: one product given twice; a sum's: its cotangent, twice)
                 exprs.append(exprs[0] if exprs[0].isidentifier() else "c0")
             else:
-                exprs.append(_inline(decl, i, c, g, gname, args) or f"r[{i}]")
+                exprs.append(_inline(decl, i, c, g, gname, args) or self.rule_kernel(
+                    decl, i, c, g, gname, args, node.value) or f"r[{i}]")
         lines = []
         if any(e is not None and e.startswith("r[") for e in exprs):
             lines.append(f"    r = {call}")
@@ -310,6 +316,29 @@ class _Writer:
                 continue
             self.add(parent, contributions[i], exprs[i])
 
+    def kernel(self, route, operands, result, names):
+        """The call of ``route`` (``(ufunc, reads)``: the kernel a rule called, reading
+        the positions ``reads`` of ``operands``, named ``names`` in the program), where it
+        gives ``result``'s bits here; None otherwise (the rule is called)."""
+        if route is None:
+            return None
+        ufunc, reads = route
+        with np.errstate(all="ignore"):  # (the rule reported its warnings already)
+            again = ufunc(*[operands[j] for j in reads])
+        if type(again) is not ndarray or again.dtype != result.dtype \
+                or again.shape != result.shape or again.tobytes() != result.tobytes():
+            return None
+        return f"{self.constant(ufunc)}({', '.join(names[j] for j in reads)})"
+
+    def rule_kernel(self, decl, i, c, g, gname, args, out):
+        """Argument ``i``'s contribution ``c`` as its rule's kernel's call, where the rule
+        called one and returned its result as it is (no unbroadcasting here)."""
+        if decl is None or type(c) is not ndarray or type(args[i]) is not ndarray or \
+                c.shape != args[i].shape or c.dtype != args[i].dtype:
+            return None
+        names = (gname, *[f"node.args[{j}]" for j in range(len(args))], "node.value")
+        return self.kernel(decl.small_rule(i, g, args, out), (g, *args, out), c, names)
+
     def program(self, inputs, out_slot):
         lines = ["def backward_program(t, inputs, out, seed):",
                  f"    if len(t) <= {out_slot} or t[{out_slot}] is not out: return MISS"]
@@ -323,8 +352,11 @@ class _Writer:
             else:
                 lines.append(f"    if type(X{j}.value) is not "
                              f"{self.constant(type(x.value))}: return MISS")
+        # (a comparison that raises, parameters holding an array now: not this structure)
+        lines.append("    try:")
         for k in sorted(self.stepped):
-            lines += self.guard(k, self.stepped[k])
+            lines += ["    " + line for line in self.guard(k, self.stepped[k])]
+        lines.append("    except (TypeError, ValueError): return MISS")
         lines.append(f"    g{out_slot} = seed")
         lines += self.body
         lines.append("    return (" + "".join(
@@ -342,21 +374,27 @@ def _listed(args):
 
 def _inline(decl, i, c, g, gname, args):
     """Argument ``i``'s contribution ``c`` of an elementwise rule as an expression of the
-    cotangent, where the rule computes it so (``Elementwise``'s ``vjp_plain``, for these
-    shapes and dtypes: no unbroadcasting): a sum's passes ``g`` on, a product's ``g``
-    times the other factor, a difference's ``-g``.  None: the rule's call gives it."""
+    cotangent, where the rule computes it so (``Elementwise``'s ``vjp_plain``): a sum's
+    passes ``g`` on, a product's is ``g`` times the other factor, a difference's ``-g``;
+    each checked here to give ``c``'s bits, dtype and shape (no unbroadcasting, no
+    cast).  None: the rule's call gives it."""
     if decl is None or type(c) is not ndarray:
         return None
-    lin, arg = decl.lins[i], args[i]
-    if type(arg) is not ndarray or c.shape != arg.shape or c.dtype != arg.dtype:
+    lin = decl.lins[i]
+    if lin is identity:
+        return gname if c is g else None
+    with np.errstate(all="ignore"):  # (the rule reported its warnings already)
+        if len(args) == 2 and (lin is times_second and i == 0
+                               or lin is times_first and i == 1):
+            expr, again = f"{gname} * node.args[{1 - i}]", g * args[1 - i]
+        elif lin is negated and len(args) == 2:
+            expr, again = f"-{gname}", -g
+        else:
+            return None
+    if type(again) is not ndarray or again.dtype != c.dtype or again.shape != c.shape \
+            or again.tobytes() != c.tobytes():
         return None
-    if lin is identity and c is g:
-        return gname
-    if len(args) == 2 and (lin is times_second and i == 0 or lin is times_first and i == 1):
-        return f"{gname} * node.args[{1 - i}]"
-    if lin is negated and len(args) == 2:
-        return f"-{gname}"
-    return None
+    return expr
 
 
 def _write(tape, inputs, out, seed):

@@ -209,6 +209,57 @@ class Elementwise:
         return small(prev, g, x) if reads == 1 else small(prev, g, out) if reads == 2 else \
             small(prev, g, x, out) if reads == 3 else small(prev, g) if reads == 4 else None
 
+    # --- the kernels those calls reach, for code that calls them again ------------------------
+    # (funcgrad.interpreters.walk_programs: the same kernel on operands of the same kinds,
+    # shapes and dtypes, without the checks that chose it; None where the route is another)
+
+    def small_rule(self, i, g, args, out):
+        """``(ufunc, reads)``: the small arrays' kernel :meth:`fused_vjp` (and a unary
+        ``vjp_plain``) calls for argument ``i``'s cotangent on these operands, reading the
+        positions ``reads`` of ``(g, *args, out)``; None where it calls none.
+
+        >>> import numpy as np
+        >>> from funcgrad.primitives.elementwise import sin_p
+        >>> x = np.array([0.0, 1.0])
+        >>> c = sin_p.elementwise.fused_vjp(0, np.ones(2), (x,), np.sin(x))
+        >>> sin_p.elementwise.small_rule(0, np.ones(2), (x,), np.sin(x))[1]
+        (0, 1)
+        """
+        if type(g) is not ndarray or not g.ndim:
+            return None
+        dt = g.dtype
+        rule = self._fused64[i] if dt is _F64 else self._fused32[i] if dt is _F32 else None
+        n, config = g.size, cpu.config
+        if rule is None or rule is _MISSING or rule.small is None or not (
+                config.ufunc_min <= n < config.numba_min):
+            return None
+        for v in rule.pick((g, *args, out)):
+            t = type(v)
+            if t is ndarray and v.dtype is not dt or t is not ndarray and t is not float \
+                    and t is not int:
+                return None
+        return rule.small, rule.reads
+
+    def small_summed(self, prev, g, x, out):
+        """``(ufunc, reads)``: the small arrays' kernel :meth:`summed_vjp` calls on these
+        operands, reading the positions ``reads`` of ``(prev, g, x, out)``; None where it
+        calls none."""
+        if type(g) is not ndarray or type(x) is not ndarray or type(out) is not ndarray \
+                or type(prev) is not ndarray:
+            return None
+        dt = g.dtype
+        k = 0 if dt is _F64 else 1 if dt is _F32 else -1
+        if k < 0 or x.dtype is not dt or out.dtype is not dt or prev.dtype is not dt:
+            return None
+        shape, config = g.shape, cpu.config
+        if not shape or shape != x.shape or shape != prev.shape or not (
+                config.ufunc_min <= g.size < config.numba_min):
+            return None
+        known, rule = self.small_sum[k], self._sums[k]
+        if known is None or rule is None or rule is _MISSING:
+            return None
+        return known[0], rule.reads
+
     # --- facts ----------------------------------------------------------------------------------
 
     def vjp_reads(self, needs, **params):
