@@ -237,3 +237,17 @@ def test_programs_directly():
     with interp:
         y = fnp.sum(fnp.cos(t) * t)
     assert programs.kept[0](interp.tape, (t,), y, np.array(1.0)) is walk_programs.MISS
+
+
+def test_a_long_tape_is_written_once_its_walks_have_paid_for_the_writing(writes):
+    def f(x):  # 4 * 150 + 1 nodes: written at the twelfth tape of this length
+        for _ in range(150):
+            x = fnp.sin(x) * 0.5 + x * 0.9
+        return fnp.sum(x)
+
+    g = fg.grad(f)
+    x = np.linspace(-1.0, 1.0, 4)
+    want = _walked(f, x)
+    for k in range(1, 14):
+        assert _same_bits(g(x), want)
+        assert len(writes) == (1 if k >= 12 else 0), k

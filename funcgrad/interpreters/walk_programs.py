@@ -46,6 +46,7 @@ _SHAPED = frozenset({reduce_sum_p, reduce_max_p, reduce_min_p, reduce_prod_p, lo
                      cumsum_p, cumprod_p, broadcast_to_p, reshape_p, transpose_p,
                      convert_element_type_p, concatenate_p, matmul_p})
 _MAX_NODES = 2000     # a longer tape's source takes long to compile
+_NODES_A_WALK = 50    # (see WalkPrograms.backward)
 _MAX_BYTES = 1 << 20  # every value of the tape together
 _KEPT = 4             # programs a gradient function keeps (the newest)
 _WRITES = 16          # programs it writes at most (a function whose structure never repeats)
@@ -76,7 +77,7 @@ class WalkPrograms:
 
     def __init__(self):
         self.kept = ()     # (the newest first; replaced whole, never mutated)
-        self.walked = 0    # tapes no program fitted
+        self.walked = {}   # length of a tape walked -> how many were
         self.written = 0
         self.lock = threading.Lock()
 
@@ -89,9 +90,15 @@ class WalkPrograms:
             got = _run(program, tape, inputs, out, seed)
             if got is not MISS:
                 return got
-        self.walked += 1
-        # (a function's first tape walks: a gradient taken once writes nothing)
-        if self.walked < 2 or self.written >= _WRITES or len(tape) > _MAX_NODES:
+        # Writing costs about forty walks of the tape (compiling its source): a tape is
+        # written once the function has walked as many tapes of its length as it has
+        # fifty nodes (at least two: a gradient taken once writes nothing).
+        n = len(tape)
+        walked = self.walked
+        if len(walked) > _KEPT * 4:  # (lengths that never repeat: counted afresh)
+            walked.clear()
+        count = walked[n] = walked.get(n, 0) + 1
+        if count < max(2, n // _NODES_A_WALK) or self.written >= _WRITES or n > _MAX_NODES:
             return MISS
         with self.lock:
             self.written += 1
