@@ -57,6 +57,8 @@ FUNCTIONS = {
     "max with ties, logsumexp": lambda x: fnp.max(fnp.round(x)) + fnp.sum(
         fnp.logsumexp(x.reshape(3, 4), axis=1)),
     "an array constant broadcast": lambda x: fnp.sum(fnp.sqrt(x * x + 1) * np.arange(12.0)),
+    "a constant of more axes: cotangents summed back": lambda x: fnp.sum(
+        (np.arange(24.0).reshape(2, 12) * x - x * np.ones((3, 1, 12))) ** 2),
     "cumulative sums and products": lambda x: fnp.sum(fnp.cumsum(x) * fnp.cumprod(fnp.cos(x))),
     "a concatenation": lambda x: fnp.sum(fnp.sin(fnp.concatenate([x, x * 2.0])) ** 2),
 }
