@@ -371,7 +371,8 @@ class _Writer:
         self.scope["ndarray"] = ndarray
         code = compile("\n".join(lines) + "\n", PROGRAM_FILE, "exec")
         exec(code, self.scope)  # (names and constants of funcgrad's only: see above)
-        return self.scope["backward_program"]
+        # (out of its own globals: no function -> globals -> function cycle to collect)
+        return self.scope.pop("backward_program")
 
 
 def _listed(args):
