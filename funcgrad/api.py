@@ -18,7 +18,7 @@ from .tree._nodes import _LEAF, TreeDef
 from .dtypes import float0, float0_zeros as _float0_zeros, is_integer as _integer
 from .interpreters.backprop import backpropagate
 from .interpreters.reverse import ReverseInterpreter, ReverseTracer, backward_pass
-from .interpreters.walk_programs import MISS, WalkPrograms
+from .interpreters.walk_programs import MISS, programs_of
 from .numpy._convert import asarray
 from .typing import ArgNums, PyTree
 from .arguments import (_as_output, _check_device, _flatten_inputs, _normalize_argnums, _rebuild,
@@ -176,7 +176,7 @@ def value_and_grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool 
 
     if type(argnums) is int and not has_aux and not holomorphic:
         general = value_and_grad_fun
-        programs = WalkPrograms()
+        programs = programs_of(fun)
 
         def value_and_grad_fun(*args, **kwargs):  # (the usual calls first: see _one_array)
             if 0 <= argnums < len(args):
@@ -358,7 +358,7 @@ def grad(fun: Callable[..., Any], argnums: ArgNums = 0, has_aux: bool = False,
     vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)._transform_call  # type: ignore[attr-defined]
 
     if type(argnums) is int and not has_aux and not holomorphic:
-        programs = WalkPrograms()
+        programs = programs_of(fun)
 
         def grad_fun(*args, **kwargs):  # (value_and_grad's usual call, without its frame)
             if 0 <= argnums < len(args):

@@ -21,6 +21,7 @@ frees each node's values as it passes (large arrays' memory), and large arrays' 
 cost little beside their arithmetic.
 """
 import threading
+import weakref
 
 import numpy as np
 from numpy import ndarray
@@ -35,7 +36,7 @@ from ..primitives.structural import (broadcast_to_p, concatenate_p, convert_elem
                                      reduce_sum_p, reshape_p, transpose_p)
 from .backprop import NODE_CODES, PROGRAM_FILE, SELECT, reported
 
-__all__ = ["MISS", "WalkPrograms"]
+__all__ = ["MISS", "WalkPrograms", "programs_of"]
 
 MISS = object()
 """What a program returns for a tape of another structure (then the walk runs)."""
@@ -109,6 +110,30 @@ class WalkPrograms:
         with self.lock:
             self.kept = (program,) + self.kept[:_KEPT - 1]
         return got
+
+
+_BY_FUNCTION: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_BY_FUNCTION_LOCK = threading.Lock()
+
+
+def programs_of(fun):
+    """The programs of the gradient functions of ``fun``: one :class:`WalkPrograms` for
+    every ``grad(fun)`` and ``value_and_grad(fun)`` made while ``fun`` lives, so that a
+    gradient taken inline in a loop (``fg.grad(loss)(params)``) writes its walk too (the
+    guards make sharing them safe: a program runs only on a tape of its structure).
+
+    >>> f = lambda x: x * x
+    >>> programs_of(f) is programs_of(f), programs_of(f) is programs_of(lambda x: x)
+    (True, False)
+    """
+    try:
+        with _BY_FUNCTION_LOCK:
+            programs = _BY_FUNCTION.get(fun)
+            if programs is None:
+                programs = _BY_FUNCTION[fun] = WalkPrograms()
+        return programs
+    except TypeError:  # (not weakly referable, or unhashable: its own)
+        return WalkPrograms()
 
 
 def _call(program, tape, inputs, out, seed):
@@ -348,7 +373,8 @@ class _Writer:
 
     def program(self, inputs, out_slot):
         lines = ["def backward_program(t, inputs, out, seed):",
-                 f"    if len(t) <= {out_slot} or t[{out_slot}] is not out: return MISS"]
+                 f"    if len(t) <= {out_slot} or t[{out_slot}] is not out "
+                 f"or len(inputs) != {len(inputs)}: return MISS"]
         lines.append("    " + ", ".join(f"X{j}" for j in range(len(inputs)))
                      + ", = inputs")
         for j, x in enumerate(inputs):
