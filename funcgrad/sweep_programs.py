@@ -17,7 +17,7 @@ import threading
 import numpy as np
 from numpy import ndarray
 
-__all__ = ["NotSweepable", "Programs", "structure_key"]
+__all__ = ["NotSweepable", "Programs", "structure_key", "is_constant"]
 
 
 class NotSweepable(Exception):
@@ -46,14 +46,19 @@ _EAGER = _Eager()
 _CONSTANT_TYPES = (int, float, bool, str, tuple, type(None), np.dtype)
 
 
-def _is_constant(value):
+def is_constant(value):
     """Is ``value`` the same for every recording of one shape: a function of funcgrad's
-    (a rule, a kernel), or numbers, names, dtypes, shapes and parameters made of them?"""
+    (a rule, a kernel), or numbers, names, dtypes, shapes and parameters made of them?
+
+    >>> import numpy as np
+    >>> is_constant({"axes": (0, 1), "keepdims": False}), is_constant(np.ones(2))
+    (True, False)
+    """
     t = type(value)
     if t is tuple:
-        return all(_is_constant(v) for v in value)
+        return all(is_constant(v) for v in value)
     if t is dict:
-        return all(_is_constant(v) for v in value.values())
+        return all(is_constant(v) for v in value.values())
     return t in _CONSTANT_TYPES or (t is not ndarray and callable(value))
 
 
@@ -80,7 +85,7 @@ class _Writer:
         name = self.names.get(id(value))
         if name is not None:
             return name
-        if not _is_constant(value):
+        if not is_constant(value):
             raise _Unwritable
         return self._constant(value)
 

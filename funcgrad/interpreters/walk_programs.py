@@ -34,6 +34,7 @@ from ..primitives.reductions import (cumprod_p, cumsum_p, logsumexp_p, reduce_ma
                                      reduce_prod_p)
 from ..primitives.structural import (broadcast_to_p, concatenate_p, convert_element_type_p,
                                      reduce_sum_p, reshape_p, transpose_p)
+from ..sweep_programs import is_constant
 from .backprop import NODE_CODES, PROGRAM_FILE, SELECT, reported
 
 __all__ = ["MISS", "WalkPrograms", "programs_of"]
@@ -52,7 +53,6 @@ _MAX_BYTES = 1 << 20  # every value of the tape together
 _KEPT = 4             # programs a gradient function keeps (the newest)
 _WRITES = 16          # programs it writes at most (a function whose structure never repeats)
 _CONSTANTS = (float, int, bool, complex)
-_PARAM_TYPES = (int, float, bool, str, type(None), np.dtype)
 
 
 class WalkPrograms:
@@ -169,7 +169,7 @@ def _writable(tape, inputs, out):
             if prim.vjp_plain is None and prim.vjp_into is not None:
                 return False
         elif prim.vjp_into is not None or not all(
-                _constant(v) for k, v in params.items() if k != "residuals"):
+                is_constant(v) for k, v in params.items() if k != "residuals"):
             return False  # (residuals: the forward's values for the rule, read then)
         value = node.value
         if type(value) is ndarray:
@@ -196,17 +196,12 @@ def _same_params(params, want):
     return True
 
 
-def _constant(v):
-    if type(v) is tuple:
-        return all(_constant(e) for e in v)
-    return type(v) in _PARAM_TYPES
-
-
 class _Writer:
     """The walk of a tape, run now and written down as it goes."""
 
     def __init__(self, tape, inputs):
-        self.scope = {"MISS": MISS, "ADD": _add, "np_add": np.add, "same": _same_params}
+        self.scope = {"MISS": MISS, "ADD": _add, "np_add": np.add, "same": _same_params,
+                      "ndarray": ndarray}
         self.stepped = {}  # slot -> node: the nodes whose rules ran (guarded)
         self.body = []
         self.slot = {id(node): k for k, node in enumerate(tape)}
@@ -296,7 +291,7 @@ class _Writer:
                     self.cts[id(parent)] = total
                     self.owned.add(id(parent))
                     self.body.append(f"    node = n{k}")
-                    kernel = self.kernel(decl.small_summed(prev, g, args[0], node.value),
+                    kernel = self.kernel(decl.small_summed(g),
                                          (prev, g, args[0], node.value), total,
                                          (name, gname, "node.args[0]", "node.value"))
                     if kernel is not None:
@@ -307,17 +302,11 @@ class _Writer:
                         f"node.args[0], node.value)")
                     self.body.append(f"    if {name} is None: return MISS")
                     return
-        if vjp is not None:
-            contributions = vjp(node.needs, g, node.value, *args)
-            call = f"{self.constant(vjp)}(node.needs, {gname}, node.value, {_listed(args)})"
-        elif node.params is not None:
-            contributions = prim.vjp(node.needs, g, node.value, *args, **node.params)
-            call = (f"{self.constant(prim.vjp)}(node.needs, {gname}, node.value, "
-                    f"{_listed(args)}, **node.params)")
-        else:
-            contributions = prim.vjp(node.needs, g, node.value, *args)
-            call = (f"{self.constant(prim.vjp)}(node.needs, {gname}, node.value, "
-                    f"{_listed(args)})")
+        rule = vjp or prim.vjp  # (the walk's: vjp_plain where it has one and no parameters)
+        contributions = rule(node.needs, g, node.value, *args, **(node.params or {}))
+        listed = ", ".join(f"node.args[{i}]" for i in range(len(args)))
+        keywords = ", **node.params" if node.params else ""
+        call = f"{self.constant(rule)}(node.needs, {gname}, node.value, {listed}{keywords})"
         decl = prim.elementwise if vjp is not None else None
         exprs = []
         for i, parent in enumerate(parents):
@@ -357,8 +346,7 @@ class _Writer:
         ufunc, reads = route
         with np.errstate(all="ignore"):  # (the rule reported its warnings already)
             again = ufunc(*[operands[j] for j in reads])
-        if type(again) is not ndarray or again.dtype != result.dtype \
-                or again.shape != result.shape or again.tobytes() != result.tobytes():
+        if not _same_bits(again, result):
             return None
         return f"{self.constant(ufunc)}({', '.join(names[j] for j in reads)})"
 
@@ -394,16 +382,10 @@ class _Writer:
         lines += self.body
         lines.append("    return (" + "".join(
             f"{self.name(x) if id(x) in self.cts else 'None'}, " for x in inputs) + ")")
-        self.scope["ndarray"] = ndarray
         code = compile("\n".join(lines) + "\n", PROGRAM_FILE, "exec")
         exec(code, self.scope)  # (names and constants of funcgrad's only: see above)
         # (out of its own globals: no function -> globals -> function cycle to collect)
         return self.scope.pop("backward_program")
-
-
-def _listed(args):
-    """The arguments of a rule's call, read from the node (``node.args``)."""
-    return ", ".join(f"node.args[{i}]" for i in range(len(args)))
 
 
 def _inline(decl, i, c, g, gname, args):
@@ -425,10 +407,14 @@ def _inline(decl, i, c, g, gname, args):
             expr, again = f"-{gname}", -g
         else:
             return None
-    if type(again) is not ndarray or again.dtype != c.dtype or again.shape != c.shape \
-            or again.tobytes() != c.tobytes():
-        return None
-    return expr
+    return expr if _same_bits(again, c) else None
+
+
+def _same_bits(again, result):
+    """Whether a shortcut's value ``again`` is the rule's ``result``: an array of its
+    dtype and shape, bit for bit (no unbroadcasting or cast skipped)."""
+    return type(again) is ndarray and again.dtype == result.dtype and \
+        again.shape == result.shape and again.tobytes() == result.tobytes()
 
 
 def _write(tape, inputs, out, seed):

@@ -132,13 +132,8 @@ class Elementwise:
         if rule is None:
             return None
         operands = rule.pick((g, *args, out))
-        for v in operands:
-            t = type(v)
-            if t is ndarray:
-                if v.dtype is not dt:
-                    return None
-            elif t is not float and t is not int:
-                return None
+        if not _of_dtype(operands, dt):
+            return None
         # g has the output's shape, the broadcast of every operand: the largest of them
         n = g.size
         config = cpu.config
@@ -172,6 +167,7 @@ class Elementwise:
         >>> bool(np.allclose(total, prev + g * np.cos(x), rtol=1e-15))
         True
         """
+        # (the checks in line, not a helper's call: every unary node of a walk comes here)
         if type(g) is not ndarray or type(x) is not ndarray or type(out) is not ndarray \
                 or type(prev) is not ndarray:
             return None
@@ -233,28 +229,18 @@ class Elementwise:
         if rule is None or rule is _MISSING or rule.small is None or not (
                 config.ufunc_min <= n < config.numba_min):
             return None
-        for v in rule.pick((g, *args, out)):
-            t = type(v)
-            if t is ndarray and v.dtype is not dt or t is not ndarray and t is not float \
-                    and t is not int:
-                return None
+        if not _of_dtype(rule.pick((g, *args, out)), dt):
+            return None
         return rule.small, rule.reads
 
-    def small_summed(self, prev, g, x, out):
-        """``(ufunc, reads)``: the small arrays' kernel :meth:`summed_vjp` calls on these
-        operands, reading the positions ``reads`` of ``(prev, g, x, out)``; None where it
-        calls none."""
-        if type(g) is not ndarray or type(x) is not ndarray or type(out) is not ndarray \
-                or type(prev) is not ndarray:
+    def small_summed(self, g):
+        """``(ufunc, reads)``: the small arrays' kernel :meth:`summed_vjp` called on operands
+        it just summed (``g`` their cotangent), reading the positions ``reads`` of ``(prev,
+        g, x, out)``; None where it called none."""
+        config = cpu.config
+        if not config.ufunc_min <= g.size < config.numba_min:
             return None
-        dt = g.dtype
-        k = 0 if dt is _F64 else 1 if dt is _F32 else -1
-        if k < 0 or x.dtype is not dt or out.dtype is not dt or prev.dtype is not dt:
-            return None
-        shape, config = g.shape, cpu.config
-        if not shape or shape != x.shape or shape != prev.shape or not (
-                config.ufunc_min <= g.size < config.numba_min):
-            return None
+        k = 0 if g.dtype is _F64 else 1
         known, rule = self.small_sum[k], self._sums[k]
         if known is None or rule is None or rule is _MISSING:
             return None
@@ -274,6 +260,19 @@ class Elementwise:
                     used |= _used_inputs(sc.capture(lin, n + 2, _F64))
             reads = self._reads[needs] = (tuple(1 + k in used for k in range(n)), n + 1 in used)
         return reads
+
+
+def _of_dtype(operands, dt):
+    """Whether a fused rule's operands are arrays of ``dt`` or Python numbers (its kernel's
+    loop is of ``dt``)."""
+    for v in operands:
+        t = type(v)
+        if t is ndarray:
+            if v.dtype is not dt:
+                return False
+        elif t is not float and t is not int:
+            return False
+    return True
 
 
 _FUSED_BACKENDS: dict = {}  # array type -> fused_vjp(prim, i, g, args, out)
