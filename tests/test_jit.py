@@ -1335,6 +1335,22 @@ def test_a_pad_of_broadcast_scalars_compiles():
                                rtol=1e-14)
 
 
+def test_a_pad_whose_updates_come_from_its_own_loop():
+    """The gradient of ``x.at[i].min(c)`` pads a value computed elementwise from x, in a
+    loop of the pad's shape: the pad reads it at shifted indices, so it is written before
+    the loop (the fused loop looked it up among its inputs: KeyError at compile time)."""
+    def f(x):
+        return fnp.sum(fnp.abs(x)) + fnp.sum(fnp.at(x)[1:3].min(0.75))
+
+    for x in (np.array([1.1, -2.0, 0.3, 0.1]), np.array([0.5, 0.9, 0.8, -0.1])):
+        got = fg.jit(fg.grad(f), wait=True)(x)
+        want = fg.grad(f)(x)
+        assert got.tobytes() == want.tobytes()
+    x = np.array([1.13696169])
+    whole = fg.jit(fg.grad(lambda x: fnp.sum(fnp.at(x)[()].min(0.75)) + fnp.sum(x)), wait=True)
+    np.testing.assert_array_equal(whole(x), [1.0])
+
+
 def test_integer_and_boolean_values_and_index_arrays():
     def f(x, idx, mask):
         picked = x[idx] * 2.0

@@ -106,11 +106,14 @@ def fuse(eqns, max_math=None):
                     uniform[id(eqn.outvars[0])] = shape
                 shape = ()  # computed as a scalar
         summed = None if fusible else _summed_group(eqn, producer, open_groups)
+        # (a pad reads its updates at shifted indices: they are an array written before
+        # the loop, never a value of the loop's own iteration)
+        shifted = eqn.inputs[1] if fusible and eqn.prim is scatter_p else None
         for x in eqn.inputs:
             if isinstance(x, Var):
                 group = producer.get(id(x))
-                if group is not None and group is not summed and \
-                        (not fusible or group is not open_groups.get(shape)):
+                if group is not None and group is not summed and (
+                        not fusible or x is shifted or group is not open_groups.get(shape)):
                     close(group)
         if not fusible:
             if summed is not None:  # the sum is accumulated in the group's loop
