@@ -1124,6 +1124,21 @@ def test_sums_are_bit_for_bit_numpy(dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_row_sums_of_short_rows_are_numpys(dtype):
+    """The helper that sums rows of at most 128 terms (softmax's denominators) has
+    ``np.sum(x, axis=-1)``'s bits at every width: below 8 terms, at and past each
+    multiple of 8, rows of -0.0."""
+    from funcgrad.jit import runtime
+    rng = np.random.default_rng(3)
+    zero = dtype(0)
+    for r in list(range(1, 20)) + [31, 32, 33, 63, 64, 100, 127, 128]:
+        x = (rng.standard_normal((9, r)) * 10 ** rng.uniform(-4, 4, (9, r))).astype(dtype)
+        x[0] = -0.0
+        got = runtime.sum_rows_leaf(x, zero)
+        assert got.dtype == dtype and got.tobytes() == np.sum(x, axis=-1).tobytes(), r
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("n", [129, 1000, 4099, 100_003])
 def test_sums_fused_with_their_producer_keep_numpys_bits(n, dtype):
     """sum(elementwise chain) is accumulated by the chain's own loop (no array of the
@@ -1148,24 +1163,30 @@ def test_sums_fused_with_their_producer_keep_numpys_bits(n, dtype):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("shape, axes, keepdims", [((64, 300), 0, False),
                                                    ((4, 5, 300), (0, 1), True)])
-def test_sums_over_leading_axes_are_added_up_in_the_loop_making_their_rows(shape, axes,
-                                                                             keepdims, dtype):
+@pytest.mark.parametrize("terms_returned", [True, False])
+def test_sums_over_leading_axes_are_added_up_in_the_loop_making_their_rows(
+        shape, axes, keepdims, dtype, terms_returned):
     """A bias's gradient (the sum over the batch of tanh's VJP) is accumulated row by row
     in the loop computing its terms, in NumPy's order (each row added into the running
-    result): np.sum's bits, and no pass reading the terms back."""
+    result): np.sum's bits, and no second pass over the terms.  Where the terms are a
+    result too, each row is added from the row just written, in a loop of its own."""
     rng = np.random.default_rng(7)
     g, h = ((rng.standard_normal(shape) * 10 ** rng.uniform(-3, 3, shape)).astype(dtype)
             for _ in range(2))
 
     def f(g, h):  # correctly rounded operations only: the terms have NumPy's bits too
         d = g * (1.0 - h * h)
-        return d, np.sum(d, axis=axes, keepdims=keepdims)
+        total = np.sum(d, axis=axes, keepdims=keepdims)
+        return (d, total) if terms_returned else total
 
     got, want = fg.jit(f, wait=True)(g, h), f(g, h)
-    for a, e in zip(got, want):
+    for a, e in zip(*((got, want) if terms_returned else ((got,), (want,)))):
         assert a.dtype == e.dtype and a.shape == e.shape and a.tobytes() == e.tobytes()
     text = fg.jit(f).lower(g, h).as_text()
     assert "_rt.sum_leading" not in text and "] += " in text
+    inner = f"i{len(shape) - 1}"
+    # the row is added by a loop of its own exactly when it is also written out
+    assert text.count(f"for {inner} in range(") == (2 if terms_returned else 1)
 
 
 def test_a_leading_sum_of_a_loop_with_trig_is_summed_after_it():

@@ -575,13 +575,22 @@ class Loop:
                 block.emit(f"{counter} += _vm.trig_bad({arg})", depth)
                 bad = bad[1:]
         ix = "i" if self.flat else ", ".join(index)
+        written = {}
         for v in self.materialize:
             at = ix if self.flat or id(v) not in rows else _flat_index(index, shape)
-            block.emit(f"{views[id(v)]}[{rows.get(id(v), '')}{at}] = {local[id(v)]}", depth)
+            written[id(v)] = f"{views[id(v)]}[{rows.get(id(v), '')}{at}]"
+            block.emit(f"{written[id(v)]} = {local[id(v)]}", depth)
         if self.row_sum is not None:
             x, kept = self.total.inputs[0], len(self.total.params["axes"])
-            at = _flat_index(index[kept:], shape[kept:])
-            block.emit(f"{self.row_sum}[{at}] += {local[id(x)]}", depth)
+            at = f"{self.row_sum}[{_flat_index(index[kept:], shape[kept:])}]"
+            if id(x) not in written:
+                block.emit(f"{at} += {local[id(x)]}", depth)
+            else:  # added from the row just written, in a loop of its own: a second store
+                # in the loop that makes the row stops its vectorisation (W3: 9 -> 5.5 us)
+                for k in range(kept, len(shape)):
+                    bound = f"{full}.shape[{axis + k}]" if full else str(shape[k])
+                    block.emit(f"for i{k} in range({bound}):", extra + k)
+                block.emit(f"{at} += {written[id(x)]}", depth)
         elif self.total is not None:
             self._close_leaf(local, extra, all_bad)
 

@@ -14,7 +14,7 @@ from numba.extending import intrinsic, overload
 # NumPy's pairwise summation lives with the CPU kernels, which use it too; the generated
 # kernels call it through this module.
 from funcgrad.kernels.cpu._pairwise import (  # noqa: F401
-    combine_leaves, leaf_plan, leaf_sum, pairwise)
+    combine_leaves, leaf_plan, leaf_sum, pairwise, sum_rows_leaf)
 
 # What a loop written without the C library's pass raises when it needs it (see .api).
 from ..core import TrigRangeError  # noqa: E402,F401
@@ -95,16 +95,6 @@ def sum_rows(a, zero):
     for i in range(m):
         row = a[i]
         out[i] = zero + pairwise(row, 0, r, -zero)
-    return out
-
-
-@njit(**_OPTS)
-def sum_rows_leaf(a, zero):
-    """:func:`sum_rows` of rows of at most 128 terms (C-ordered): one leaf each."""
-    m, r = a.shape
-    out = np.empty(m, a.dtype)
-    for i in range(m):
-        out[i] = zero + leaf_sum(a[i], r, -zero)
     return out
 
 

@@ -14,7 +14,10 @@ install()  # (before the cached functions: see .._numba_stamp)
 _OPTS = dict(cache=True, error_model="numpy", nogil=True)
 
 
-@njit(**_OPTS)
+# (inlined into each caller at Numba's IR level: cached callers are linked as machine
+# code, so a plain call stays a call, and per row of a 10-column array the call cost
+# five times the sum: 5.6 us against 1.0 for 128 rows)
+@njit(inline="always", **_OPTS)
 def _pairwise_leaf(a, start, n, zero):
     if n < 8:
         res = zero
@@ -73,6 +76,17 @@ def leaf_sum(buf, n, zero):
     """One leaf of :func:`pairwise` over ``buf[:n]``: NumPy's sum for ``n <= 128``; for
     larger ``n`` the same eight interleaved partial sums, in a different order from NumPy's."""
     return _pairwise_leaf(buf, 0, n, zero)
+
+
+@njit(**_OPTS)
+def sum_rows_leaf(a, zero):
+    """``np.sum(a, axis=-1)`` of a C-ordered 2-d array of rows of at most 128 terms (one
+    leaf each), each row's sum added to the reduction's initial value ``zero``."""
+    m, r = a.shape
+    out = np.empty(m, a.dtype)
+    for i in range(m):
+        out[i] = zero + _pairwise_leaf(a[i], 0, r, -zero)
+    return out
 
 
 @njit(**_OPTS)
